@@ -1,0 +1,91 @@
+"""Small argument checks shared by every module (one place, one style)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import ConfigError, SchemaError
+
+__all__ = ["check_argument", "to_timedelta", "to_ns", "as_list", "require_columns"]
+
+
+def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
+    """Return ``value`` if it is one of ``options``, else raise :class:`ConfigError`.
+
+    >>> check_argument("pii", "drop", ("error", "drop", "hash"))
+    'drop'
+    """
+    opts = list(options)
+    if value not in opts:
+        raise ConfigError(f"{name}={value!r} is not valid; use one of {', '.join(map(repr, opts))}.")
+    return value
+
+
+def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) -> pd.Timedelta:
+    """Parse a window length: an offset string (``"90min"``, ``"24h"``, ``"7D"``), a
+    :class:`pandas.Timedelta`/:class:`datetime.timedelta`, or a number of seconds.
+
+    >>> to_timedelta("24h")
+    Timedelta('1 days 00:00:00')
+    >>> to_timedelta(90)
+    Timedelta('0 days 00:01:30')
+    """
+    if isinstance(value, bool):
+        raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds.")
+    try:
+        if isinstance(value, (int, float, np.integer, np.floating)):
+            if not np.isfinite(value):
+                raise ValueError
+            td = pd.Timedelta(float(value), unit="s")
+        elif isinstance(value, str):
+            text = value.strip()
+            # pandas reads a bare "D"/"h" without a number as 1; demand an explicit count.
+            if not text or not any(ch.isdigit() for ch in text):
+                raise ValueError
+            td = pd.Timedelta(text)
+        else:
+            td = pd.Timedelta(value)
+    except (ValueError, TypeError, OverflowError):
+        raise ConfigError(
+            f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds."
+        ) from None
+    if td is pd.NaT or pd.isna(td):
+        raise ConfigError(f"{name} is NaT; give e.g. '24h'.")
+    if td < pd.Timedelta(0) or (td == pd.Timedelta(0) and not allow_zero):
+        raise ConfigError(f"{name}={value!r} must be positive; give e.g. '24h'.")
+    return pd.Timedelta(td).as_unit("ns")
+
+
+def to_ns(value: Any, *, name: str = "window", allow_zero: bool = False) -> int:
+    """A duration in integer nanoseconds (see :func:`to_timedelta`)."""
+    return int(to_timedelta(value, name=name, allow_zero=allow_zero).value)
+
+
+def as_list(by: str | Sequence[str] | None) -> list[str]:
+    """Normalise a ``by=`` argument to a list of column names."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    out = list(by)
+    for b in out:
+        if not isinstance(b, str):
+            raise ConfigError(f"by= takes column names (strings), got {type(b).__name__}.")
+    return out
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = "events") -> None:
+    """Raise :class:`SchemaError` naming missing columns and the closest existing names."""
+    have = [str(c) for c in frame.columns]
+    for col in columns:
+        if col not in frame.columns:
+            close = difflib.get_close_matches(str(col), have, n=3, cutoff=0.5)
+            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise SchemaError(
+                f"{what} has no column {col!r}.{hint} Columns present: {', '.join(map(repr, have[:20]))}."
+            )

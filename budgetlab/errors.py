@@ -1,0 +1,63 @@
+"""Named exceptions. Every error budgetlab raises on purpose is a :class:`BudgetlabError`.
+
+The CLI turns any of them into one line on stderr and exit code 2. Messages say what to fix
+and never echo data values (they may be personal data).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BudgetlabError",
+    "ConfigError",
+    "InputError",
+    "SchemaError",
+    "TimestampError",
+    "OutcomeError",
+    "FileFormatError",
+    "PersonalDataError",
+    "OutputExistsError",
+    "DatasetError",
+]
+
+
+class BudgetlabError(Exception):
+    """Base class of every error budgetlab raises for bad input or configuration."""
+
+
+class ConfigError(BudgetlabError, ValueError):
+    """An invalid argument or configuration (SLO, window, policy, option value)."""
+
+
+class InputError(BudgetlabError, ValueError):
+    """The input data cannot be turned into the canonical event table."""
+
+
+class SchemaError(InputError):
+    """A missing, misnamed or duplicated column."""
+
+
+class TimestampError(InputError):
+    """Unparseable, missing, mixed-zone or out-of-range timestamps."""
+
+
+class OutcomeError(InputError):
+    """Outcome labels or success values that cannot be mapped to ``ok``/``bucket``."""
+
+
+class FileFormatError(InputError):
+    """A missing, empty, truncated, corrupt or unsupported input file."""
+
+
+class PersonalDataError(InputError):
+    """A column looks like personal data (e-mail, phone, IP address, card number).
+
+    The message names the column, the kind and how many values matched, never the values.
+    """
+
+
+class OutputExistsError(BudgetlabError, FileExistsError):
+    """An output file exists already and overwriting was not allowed."""
+
+
+class DatasetError(BudgetlabError, LookupError):
+    """An unknown dataset name, or a dataset file that is not present."""

@@ -1,0 +1,100 @@
+"""The SLO configuration shared by every function: one frozen, validated dataclass."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._validation import to_timedelta
+from .errors import ConfigError
+
+__all__ = ["SLO"]
+
+
+def _check_fraction(name: str, value: Any, *, low_open: bool, high_open: bool) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ConfigError(f"{name} must be a number, got {type(value).__name__}.")
+    v = float(value)
+    lo_ok = v > 0 if low_open else v >= 0
+    hi_ok = v < 1 if high_open else v <= 1
+    if not (np.isfinite(v) and lo_ok and hi_ok):
+        lo = "(0" if low_open else "[0"
+        hi = "1)" if high_open else "1]"
+        raise ConfigError(f"{name}={value!r} must lie in {lo}, {hi}.")
+    return v
+
+
+@dataclass(frozen=True)
+class SLO:
+    """A success-rate objective over a trailing window, with the seed tracker's thresholds.
+
+    Parameters
+    ----------
+    target : float
+        Target success rate, strictly between 0 and 1 (``0.95`` = 95 %).
+    window : str, pandas.Timedelta or float
+        Trailing window: an offset string (``"90min"``, ``"24h"``, ``"7D"``), a Timedelta,
+        or seconds. Stored as a :class:`pandas.Timedelta`.
+    warning, critical : float
+        Status thresholds on the remaining budget fraction: ``warning`` when it drops strictly
+        below ``warning``, ``critical`` strictly below ``critical``; ``0 <= critical < warning <= 1``.
+    min_events : int
+        While the window holds fewer events, the status keeps its previous value and no
+        transition fires (the seed's advice). ``0`` reproduces the seed exactly.
+
+    Examples
+    --------
+    >>> slo = SLO(target=0.95, window="24h")
+    >>> slo.window
+    Timedelta('1 days 00:00:00')
+    >>> slo.error_budget
+    0.050000000000000044
+    >>> SLO(target=1.2)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: target=1.2 must lie in (0, 1).
+    """
+
+    target: float = 0.95
+    window: Any = field(default="24h")
+    warning: float = 0.5
+    critical: float = 0.1
+    min_events: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "target", _check_fraction("target", self.target, low_open=True, high_open=True))
+        object.__setattr__(self, "window", to_timedelta(self.window, name="window"))
+        warning = _check_fraction("warning", self.warning, low_open=False, high_open=False)
+        critical = _check_fraction("critical", self.critical, low_open=False, high_open=False)
+        if not critical < warning:
+            raise ConfigError(
+                f"critical={critical!r} must be below warning={warning!r} (e.g. critical=0.1, warning=0.5)."
+            )
+        object.__setattr__(self, "warning", warning)
+        object.__setattr__(self, "critical", critical)
+        if isinstance(self.min_events, bool) or not isinstance(self.min_events, (int, np.integer)) or self.min_events < 0:
+            raise ConfigError(f"min_events={self.min_events!r} must be a whole number >= 0.")
+        object.__setattr__(self, "min_events", int(self.min_events))
+
+    @property
+    def error_budget(self) -> float:
+        """Allowed failure ratio ``1 - target``, computed as the seed computes it."""
+        return 1 - self.target
+
+    @property
+    def window_ns(self) -> int:
+        """The window in integer nanoseconds."""
+        return int(pd.Timedelta(self.window).value)
+
+    def with_(self, **changes: Any) -> SLO:
+        """A copy with some fields changed (validated again).
+
+        >>> SLO(target=0.95).with_(window="1h").window
+        Timedelta('0 days 01:00:00')
+        """
+        values = {f: getattr(self, f) for f in ("target", "window", "warning", "critical", "min_events")}
+        values.update(changes)
+        return SLO(**values)
