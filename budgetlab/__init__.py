@@ -21,7 +21,8 @@ from .schema import as_events, check_events
 from .slo import SLO
 
 # --- feature modules: one import line each (keep this block sorted by data flow) ---
-from .replay import STATUS_DTYPE, replay, transitions
+from .events import read_events
+from .replay import STATUS_DTYPE, replay, replay_summary, transitions
 from .tracker import Tracker
 
 __version__ = "0.1.0"
@@ -40,7 +41,9 @@ __all__ = [
     "SLO",
     "as_events",
     "check_events",
+    "read_events",
     "STATUS_DTYPE",
+    "replay_summary",
     "replay",
     "transitions",
     "Tracker",

@@ -223,7 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``budgetlab`` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a one-line usage error (exit 2)
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 2
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2
