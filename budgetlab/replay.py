@@ -59,6 +59,11 @@ TRANSITION_COLUMNS = (
 def status_codes(remaining_fraction: np.ndarray, slo: SLO) -> np.ndarray:
     """Status codes (0 healthy .. 3 exhausted) from the remaining budget fraction, as the seed's
     ``_compute_status``: ``<= 0`` exhausted, ``< critical`` critical, ``< warning`` warning."""
+    if slo.critical > 0:  # then <= 0 implies < critical implies < warning: the flags add up
+        code = (remaining_fraction < slo.warning).view(np.int8)
+        code += remaining_fraction < slo.critical
+        code += remaining_fraction <= 0
+        return code
     code = np.zeros(len(remaining_fraction), dtype=np.int8)
     code[remaining_fraction < slo.warning] = 1
     code[remaining_fraction < slo.critical] = 2

@@ -47,6 +47,14 @@ def _to_ns(ts: Any) -> int:
     return int(stamp.as_unit("ns").value)
 
 
+_STATUS_CAT = pd.CategoricalDtype(list(STATUSES), ordered=True)
+
+
+def _no_transitions() -> pd.DataFrame:
+    return pd.DataFrame({"ts": np.empty(0, np.int64), "from_status": pd.Categorical([], dtype=_STATUS_CAT),
+                         "to_status": pd.Categorical([], dtype=_STATUS_CAT)})
+
+
 class Tracker:
     """Streaming rolling-window error-budget tracker (the seed's semantics, running counters).
 
@@ -237,15 +245,16 @@ class Tracker:
         if np.ndim(ts) == 0:
             raise InputError("record_many() needs one ts per event.")
         ts_arr = np.asarray(ts)
-        if ts_arr.dtype.kind in "iuf":
+        if ts_arr.dtype.kind == "M":  # datetime64 (naive = UTC): exact, no float detour
+            t_new = ts_arr.astype("datetime64[ns]").view(np.int64)
+        elif ts_arr.dtype.kind in "iuf":
             t_new = np.round(ts_arr.astype(np.float64) * 1e9).astype(np.int64)
         else:
             t_new = np.asarray(pd.to_datetime(pd.Series(ts_arr), utc=True).dt.as_unit("ns").array.asi8)
         if len(t_new) != len(ok_arr):
             raise InputError(f"record_many() got {len(ok_arr)} outcomes but {len(t_new)} times.")
-        empty = pd.DataFrame({"ts": np.empty(0, np.int64), "from_status": [], "to_status": []})
         if len(t_new) == 0:
-            return empty
+            return _no_transitions()
         with self._lock:
             last = self._t[self._end - 1] if self._end > self._start else None
             if (len(t_new) > 1 and bool((t_new[1:] < t_new[:-1]).any())) or (last is not None and t_new[0] < last):
@@ -257,41 +266,53 @@ class Tracker:
                     after = self.record(o, ts=pd.Timestamp(t, tz="UTC"))
                     if STATUSES.index(after) != before:
                         rows.append((t, STATUSES[before], after))
-                return pd.DataFrame(rows, columns=["ts", "from_status", "to_status"]) if rows else empty
+                return pd.DataFrame(rows, columns=["ts", "from_status", "to_status"]) if rows else _no_transitions()
             m = self._end - self._start
             self._append(t_new, ~ok_arr)
             t_all = self._t[self._start : self._end]
             bad_all = self._bad[self._start : self._end]
             lo = np.searchsorted(t_all, t_new - self.slo.window_ns, side="left")
-            cum = np.zeros(len(t_all) + 1, dtype=np.int64)
+            cum = np.empty(len(t_all) + 1, dtype=np.int64)
+            cum[0] = 0
             np.cumsum(bad_all, out=cum[1:])
-            idx = np.arange(m, len(t_all))
-            total = idx + 1 - lo
-            failures = cum[idx + 1] - cum[lo]
-            figs = _figures(total, failures, self.slo)
-            code = status_codes(figs["remaining_fraction"], self.slo)
-            valid = total >= self.slo.min_events
-            # hold the previous status through low-traffic events
-            pos = np.where(valid, np.arange(len(code)), -1)
-            np.maximum.accumulate(pos, out=pos)
-            held = np.where(pos >= 0, code[np.maximum(pos, 0)], self._status).astype(np.int8)
-            prev = np.empty_like(held)
+            total = np.arange(m + 1, len(t_all) + 1, dtype=np.int64)
+            total -= lo
+            failures = cum[m + 1 :]
+            failures -= cum[lo]
+            lo_last = int(lo[-1])
+            del lo
+            # only what the status needs, per event; the full figures only where callbacks fire
+            budget = total * (1 - self.slo.target)
+            rem = budget - failures
+            np.maximum(rem, 0.0, out=rem)
+            rem /= budget  # >= 0 already: the seed's second max(0, .) changes nothing here
+            code = status_codes(rem, self.slo)
+            if self.slo.min_events > 0:  # hold the previous status through low-traffic events
+                valid = total >= self.slo.min_events
+                pos = np.where(valid, np.arange(len(code)), -1)
+                np.maximum.accumulate(pos, out=pos)
+                code = np.where(pos >= 0, code[np.maximum(pos, 0)], self._status).astype(np.int8)
+            prev = np.empty_like(code)
             prev[0] = self._status
-            prev[1:] = held[:-1]
-            change = np.flatnonzero(held != prev)
-            # prune to the window of the last event
-            self._start += int(lo[-1])
+            prev[1:] = code[:-1]
+            change = np.flatnonzero(code != prev)
+            self._start += lo_last  # prune to the window of the last event
             self._failures = int(failures[-1])
-            for i in change.tolist():
-                self._status = int(held[i])
-                self._figs = {k: v[i].item() for k, v in figs.items()}
-                self._fire(self._status)
-            self._status = int(held[-1])
-            self._figs = {k: v[-1].item() for k, v in figs.items()}
+            rows = np.r_[change, len(code) - 1]
+            figs = _figures(total[rows], failures[rows], self.slo)
+            for k, i in enumerate(change.tolist()):
+                if self._callbacks[STATUSES[code[i]]]:  # build a report only for a listener
+                    self._status = int(code[i])
+                    self._figs = {name: v[k].item() for name, v in figs.items()}
+                    self._fire(self._status)
+            self._status = int(code[-1])
+            self._figs = {name: v[-1].item() for name, v in figs.items()}
+            if len(change) == 0:
+                return _no_transitions()
             return pd.DataFrame(
                 {
                     "ts": t_new[change],
-                    "from_status": [STATUSES[c] for c in prev[change].tolist()],
-                    "to_status": [STATUSES[c] for c in held[change].tolist()],
+                    "from_status": pd.Categorical.from_codes(prev[change], dtype=_STATUS_CAT),
+                    "to_status": pd.Categorical.from_codes(code[change], dtype=_STATUS_CAT),
                 }
             )

@@ -1,0 +1,1 @@
+"""budgetlab benchmarks: ``python -m benchmarks [--quick]`` (see benchmarks/run.py)."""
