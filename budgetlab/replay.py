@@ -226,22 +226,24 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
         code_s = code[order]
         prev = np.empty_like(code_s)
         prev[1:] = code_s[:-1]
-        prev[bounds[:-1][bounds[:-1] < len(code_s)]] = 0
+        prev[bounds[:-1][bounds[:-1] < len(code_s)]] = 0  # each group starts healthy
         change = np.flatnonzero(code_s != prev)
-        rows = np.sort(order[change])
-        prev_code = np.empty_like(code)
-        prev_code[order] = prev
+        at = order[change]
+        srt = np.argsort(at, kind="stable")
+        rows = at[srt]
+        from_code = prev[change][srt]
     else:
         prev_code = np.empty_like(code)
         if len(code):
             prev_code[0] = 0
             prev_code[1:] = code[:-1]
         rows = np.flatnonzero(code != prev_code)
+        from_code = prev_code[rows]
     sub = states.iloc[rows]
     cols: dict[str, object] = {"ts": sub["ts"].array}
     for k in keys:
         cols[k] = sub[k].array
-    cols["from_status"] = pd.Categorical.from_codes(prev_code[rows], dtype=STATUS_DTYPE)
+    cols["from_status"] = pd.Categorical.from_codes(from_code, dtype=STATUS_DTYPE)
     cols["to_status"] = pd.Categorical.from_codes(code[rows], dtype=STATUS_DTYPE)
     cols["current_rate"] = _py_round(sub["success_rate"].to_numpy(), 4)
     cols["total_events"] = sub["total"].to_numpy()

@@ -29,8 +29,7 @@ def group_order(events: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray | N
         return None, np.array([0, n], dtype=np.int64)
     codes = _group_codes(events, by)
     # the smallest integer type lets numpy's stable sort use radix sort (5x faster on 10 M rows)
-    small = np.int8 if codes.max(initial=0) < 127 else np.int16 if codes.max(initial=0) < 32767 else np.int64
-    order = np.argsort(codes.astype(small, copy=False), kind="stable")
+    order = np.argsort(codes, kind="stable")
     counts = np.bincount(codes)
     counts = counts[counts > 0]
     bounds = np.zeros(len(counts) + 1, dtype=np.int64)
@@ -39,15 +38,18 @@ def group_order(events: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray | N
 
 
 def _group_codes(events: pd.DataFrame, by: Sequence[str]) -> np.ndarray:
-    if len(by) == 1:
-        col = events[by[0]]
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            codes = col.cat.codes.to_numpy().astype(np.int64)
-            if (codes < 0).any():  # missing keys form a group of their own
-                codes = np.where(codes < 0, codes.max() + 1, codes)
-            return codes
-        return pd.factorize(col, sort=True, use_na_sentinel=False)[0].astype(np.int64)
-    return events.groupby(list(by), sort=True, observed=True, dropna=False).ngroup().to_numpy().astype(np.int64)
+    """Integer group codes in the smallest integer dtype (0..k-1, sorted by key values)."""
+    if len(by) == 1 and isinstance(events[by[0]].dtype, pd.CategoricalDtype):
+        codes = events[by[0]].cat.codes.to_numpy()
+        if (codes < 0).any():  # missing keys form a group of their own
+            codes = np.where(codes < 0, codes.max() + 1, codes)
+    elif len(by) == 1:
+        codes = pd.factorize(events[by[0]], sort=True, use_na_sentinel=False)[0]
+    else:
+        codes = events.groupby(list(by), sort=True, observed=True, dropna=False).ngroup().to_numpy()
+    top = int(codes.max(initial=0))
+    small = np.int8 if top < 127 else np.int16 if top < 32767 else np.int64
+    return codes.astype(small, copy=False)
 
 
 def trailing_counts(
