@@ -1,0 +1,39 @@
+"""``python -m budgetlab.datasets --preset NAME [--out DIR] [--force]``: regenerate a dataset.
+
+Writes the preset's events (Parquet) and incidents (CSV) with :func:`budgetlab.synth.write_preset`.
+``--preset all`` writes every one; ``--out`` defaults to the preset's home (``data/`` or
+``budgetlab/datasets/``, relative to the working directory: run it from the repository root).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ..errors import BudgetlabError
+from ..synth import PRESETS, write_preset
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit code (2 for a budgetlab error)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m budgetlab.datasets", description="Regenerate budgetlab's synthetic datasets."
+    )
+    parser.add_argument("--preset", required=True, choices=[*PRESETS, "all"])
+    parser.add_argument("--out", default=None, help="output folder (default: the preset's home)")
+    parser.add_argument("--force", action="store_true", help="overwrite existing files")
+    args = parser.parse_args(argv)
+    names = list(PRESETS) if args.preset == "all" else [args.preset]
+    try:
+        for name in names:
+            for path in write_preset(name, args.out, force=args.force):
+                print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
+    except BudgetlabError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
