@@ -16,13 +16,13 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
-from .errors import BudgetlabError, ConfigError
+from .errors import BudgetlabError, ConfigError, PartialWindowWarning
 
 __all__ = ["main", "build_parser"]
 
 #: Extra subcommands: modules with ``add_parser(subparsers) -> None`` that set ``func``.
 #: Feature modules add themselves here (one line each).
-SUBCOMMAND_MODULES: list[str] = []
+SUBCOMMAND_MODULES: list[str] = ["budgetlab._cli_export"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,6 +41,12 @@ def _add_log_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
     g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
     g.add_argument("--salt", default=None, help="secret for --pii hash")
+    g.add_argument("--outcomes", default=None, metavar="LABEL=BUCKET,...",
+                   help="complete outcome mapping, e.g. ok=success,timeout=timeout,err=solve_error "
+                        "(unlisted labels are refused)")
+    g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl"],
+                   help="file format when the extension does not say it")
+    g.add_argument("--encoding", default="utf-8", help="text encoding of CSV/JSON Lines (default: utf-8)")
 
 
 def _add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window: str = "24h") -> None:
@@ -115,7 +121,9 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     for path in (args.out, args.plot):  # fail before the work, not after it
         if path:
             check_output(path, force=args.force)
-    states = replay(events, slo, by=by or None)
+    with warnings.catch_warnings():  # the note below says it, in the CLI's words
+        warnings.simplefilter("ignore", PartialWindowWarning)
+        states = replay(events, slo, by=by or None)
     tr = transitions(states)
     summary = replay_summary(states, events)
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
@@ -168,11 +176,33 @@ def _write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path:
     plt.close(fig)
 
 
+def _load_openslo(spec: str) -> Any:
+    from .openslo import load_slo
+
+    return load_slo(spec)
+
+
+def _outcomes(text: str | None) -> dict[str, str] | None:
+    """``--outcomes ok=success,timeout=timeout`` as a mapping (None when not given)."""
+    if text is None:
+        return None
+    table: dict[str, str] = {}
+    for part in text.split(","):
+        label, sep, bucket = part.partition("=")
+        if not sep or not label.strip() or not bucket.strip():
+            raise ConfigError(f"--outcomes: {part.strip()!r} is not LABEL=BUCKET (e.g. ok=success,timeout=timeout).")
+        table[label.strip()] = bucket.strip()
+    return table
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .events import read_events
 
     events = read_events(args.log, time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
-                         by=_by(args), tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt)
+                         by=_by(args), tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
+                         outcomes=_outcomes(args.outcomes), format=args.format, encoding=args.encoding)
+    if args.by:  # --pii drop may have dropped a group key (it warned by name)
+        args.by = ",".join(k for k in _by(args) if k in events.columns)
     return run_replay(events, args, title=os.path.basename(args.log))
 
 
@@ -211,13 +241,24 @@ def build_parser() -> argparse.ArgumentParser:
     _add_slo_options(rep)
     _add_log_options(rep)
     _add_output_options(rep)
-    rep.set_defaults(func=_cmd_replay)
+    rep.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
+                     help="read the SLO from an OpenSLO v1 file (--target/--window override it)")
+    rep.set_defaults(func=_cmd_replay, slo_loader=_load_openslo)
 
     import importlib
 
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
     return parser
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    sys.stderr.write(f"budgetlab: warning: {' '.join(str(message).split())}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -233,9 +274,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
+            warnings.showwarning = _show_warning  # one line each, restored on exit
             return int(args.func(args) or 0)
     except BudgetlabError as exc:
-        sys.stderr.write(f"budgetlab: error: {exc}\n")
+        sys.stderr.write(f"budgetlab: error: {_one_line(exc)}\n")
+        return 2
+    except OSError as exc:  # disk full, permission denied, ...: the environment, not a bug
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        sys.stderr.write(f"budgetlab: error: {exc.strerror or type(exc).__name__}{where}; no output was "
+                         "left half-written.\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("budgetlab: interrupted; no output was left half-written.\n")

@@ -17,6 +17,9 @@ __all__ = [
     "PersonalDataError",
     "OutputExistsError",
     "DatasetError",
+    "BudgetlabWarning",
+    "PartialWindowWarning",
+    "PersonalDataWarning",
 ]
 
 
@@ -61,3 +64,18 @@ class OutputExistsError(BudgetlabError, FileExistsError):
 
 class DatasetError(BudgetlabError, LookupError):
     """An unknown dataset name, or a dataset file that is not present."""
+
+
+class BudgetlabWarning(UserWarning):
+    """Base class of the warnings budgetlab issues (the CLI prints them as one line)."""
+
+
+class PartialWindowWarning(BudgetlabWarning):
+    """The window is longer than the data: every window is partial (allowed, but reported)."""
+
+
+class PersonalDataWarning(BudgetlabWarning):
+    """A declared column that looks like personal data was dropped (``pii="drop"``).
+
+    The message names the column and the kind, never a value.
+    """

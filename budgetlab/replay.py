@@ -146,6 +146,8 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
         ``burn_rate`` (float64, bit-identical to the seed tracker), ``status`` (ordered categorical
         ``healthy < warning < critical < exhausted``) and ``low_traffic`` (bool: the window held
         fewer than ``slo.min_events`` events, so the status kept its previous value).
+        Issues a :class:`~budgetlab.errors.PartialWindowWarning` when ``slo.window`` is longer
+        than the data (allowed: every window is then partial).
 
     Examples
     --------
@@ -157,6 +159,14 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
     """
     keys = check_events(events, by)
     window_ns = slo.window_ns
+    if len(events) and window_ns > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
+        import warnings
+
+        from .errors import PartialWindowWarning
+
+        span = events["ts"].iloc[-1] - events["ts"].iloc[0]
+        warnings.warn(PartialWindowWarning(
+            f"the window ({slo.window}) is longer than the data ({span}); every window is partial."), stacklevel=2)
     total, failures = event_window_counts(events, window_ns, keys)
     figs = _figures(total, failures, slo)
     code = status_codes(figs["remaining_fraction"], slo)

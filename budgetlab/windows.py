@@ -17,6 +17,8 @@ from .schema import ts_ns
 
 __all__ = ["group_order", "trailing_counts"]
 
+_I64_MIN = int(np.iinfo(np.int64).min)
+
 
 def group_order(events: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray | None, np.ndarray]:
     """Stable order that puts each group's events together (time order kept inside a group).
@@ -83,7 +85,10 @@ def trailing_counts(
     lo = np.empty(n, dtype=np.int64)
     for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
         seg = t[s:e]
-        lo[s:e] = np.searchsorted(seg, seg - window_ns, side="left")
+        if e > s and int(seg[0]) < _I64_MIN + window_ns:  # t - window would wrap around below int64
+            lo[s:e] = np.searchsorted(seg, np.maximum(seg, _I64_MIN + window_ns) - window_ns, side="left")
+        else:
+            lo[s:e] = np.searchsorted(seg, seg - window_ns, side="left")
         lo[s:e] += s
     cum = np.empty(n + 1, dtype=np.int64)
     cum[0] = 0
@@ -109,4 +114,75 @@ def event_window_counts(
     failures = np.empty_like(fail_s)
     total[order] = total_s
     failures[order] = fail_s
+    return total, failures
+
+
+# --- calendar windows (added for compare_windows / replay_calendar; existing kernels unchanged) ---
+
+
+def calendar_edges(lo_ns: int, hi_ns: int, calendar: str = "day", tz: str = "UTC") -> np.ndarray:
+    """UTC ns of every calendar period start (local midnight in ``tz``; weeks on Monday) from
+    the period holding ``lo_ns`` through the one holding ``hi_ns``.
+
+    Uses :func:`budgetlab.period.calendar_period_starts` (same DST handling) on hourly probes:
+    every period is at least 23 hours long, so each one holds a probe.
+
+    >>> lo = pd.Timestamp("2026-10-24 12:00", tz="UTC").value
+    >>> hi = pd.Timestamp("2026-10-26 12:00", tz="UTC").value
+    >>> pd.to_datetime(calendar_edges(lo, hi, "day", "Europe/Berlin"), utc=True).strftime("%d %H:%M").tolist()
+    ['23 22:00', '24 22:00', '25 23:00']
+    """
+    from .period import calendar_period_starts
+
+    hour = 3_600 * 10**9
+    probes = np.arange((lo_ns // hour) * hour, hi_ns + hour, hour, dtype=np.int64)
+    return np.unique(calendar_period_starts(probes, calendar, tz))
+
+
+def calendar_counts(
+    t: np.ndarray, bad: np.ndarray, edges: np.ndarray, bounds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Events and failures since the start of each event's calendar period.
+
+    The calendar twin of :func:`trailing_counts`: at event ``i`` the window holds the events
+    ``j <= i`` (table order, same segment) whose time lies in the same period
+    ``[edges[k], edges[k + 1])`` as ``t_i``; the counts reset at every edge (an event exactly on
+    an edge opens the new period).
+
+    Parameters
+    ----------
+    t : int64 array
+        Event times in ns, sorted ascending inside each ``bounds`` segment.
+    bad : bool array
+        Failure flags in the same order.
+    edges : int64 array
+        Sorted period starts covering every ``t`` (:func:`calendar_edges`).
+    bounds : int64 array
+        Segment (group) offsets: ``[0, ..., len(t)]``.
+
+    Returns
+    -------
+    total, failures : int64 arrays
+
+    Examples
+    --------
+    >>> t = np.array([0, 5, 10, 12, 30], dtype=np.int64)
+    >>> bad = np.array([True, False, True, True, False])
+    >>> calendar_counts(t, bad, np.array([0, 10, 20]), np.array([0, 5]))
+    (array([1, 2, 1, 2, 1]), array([1, 1, 1, 2, 0]))
+    """
+    n = len(t)
+    period = np.searchsorted(edges, t, side="right")
+    new = np.ones(n, dtype=bool)
+    if n:
+        new[1:] = period[1:] != period[:-1]
+        new[bounds[:-1][bounds[:-1] < n]] = True
+    first = np.where(new, np.arange(n, dtype=np.int64), 0)
+    np.maximum.accumulate(first, out=first)
+    cum = np.empty(n + 1, dtype=np.int64)
+    cum[0] = 0
+    np.cumsum(bad, out=cum[1:])
+    total = np.arange(1, n + 1, dtype=np.int64)
+    total -= first
+    failures = cum[1:] - cum[first]
     return total, failures
