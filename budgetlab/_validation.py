@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -34,6 +35,8 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
     Timedelta('1 days 00:00:00')
     >>> to_timedelta(90)
     Timedelta('0 days 00:01:30')
+    >>> to_timedelta("7d") == to_timedelta("7D") == to_timedelta("7 days")
+    True
     """
     if isinstance(value, bool):
         raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds.")
@@ -47,7 +50,8 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
             # pandas reads a bare "D"/"h" without a number as 1; demand an explicit count.
             if not text or not any(ch.isdigit() for ch in text):
                 raise ValueError
-            td = pd.Timedelta(text)
+            # "7d" means days everywhere people write windows; pandas 3 deprecates lowercase d
+            td = pd.Timedelta(re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text))
         else:
             td = pd.Timedelta(value)
     except (ValueError, TypeError, OverflowError):

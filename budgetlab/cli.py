@@ -53,9 +53,9 @@ def _add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window
     g = p.add_argument_group("SLO")
     g.add_argument("--target", type=float, default=None, help=f"target success rate (default: {target})")
     g.add_argument("--window", default=None, help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
-    g.add_argument("--warning", type=float, default=0.5, help="warning below this budget fraction (0.5)")
-    g.add_argument("--critical", type=float, default=0.1, help="critical below this budget fraction (0.1)")
-    g.add_argument("--min-events", type=int, default=0, help="hold the status below this many events (0)")
+    g.add_argument("--warning", type=float, default=None, help="warning below this budget fraction (0.5)")
+    g.add_argument("--critical", type=float, default=None, help="critical below this budget fraction (0.1)")
+    g.add_argument("--min-events", type=int, default=None, help="hold the status below this many events (0)")
     g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type,region)")
     p.set_defaults(default_target=target, default_window=window)
 
@@ -73,14 +73,15 @@ def _slo_from_args(args: argparse.Namespace) -> Any:
     loader: Callable[[str], Any] | None = getattr(args, "slo_loader", None)
     if getattr(args, "slo", None) and loader is not None:
         base = loader(args.slo)
-        changes = {k: v for k, v in (("target", args.target), ("window", args.window)) if v is not None}
+        changes = {k: getattr(args, k) for k in ("target", "window", "warning", "critical", "min_events")
+                   if getattr(args, k) is not None}  # flags given on the command line win
         return base.with_(**changes) if changes else base
     return SLO(
         target=args.default_target if args.target is None else args.target,
         window=args.default_window if args.window is None else args.window,
-        warning=args.warning,
-        critical=args.critical,
-        min_events=args.min_events,
+        warning=0.5 if args.warning is None else args.warning,
+        critical=0.1 if args.critical is None else args.critical,
+        min_events=0 if args.min_events is None else args.min_events,
     )
 
 
