@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from .errors import (
     BudgetlabError,
+    BudgetlabWarning,
     ConfigError,
     DatasetError,
     FileFormatError,
     InputError,
     OutcomeError,
     OutputExistsError,
+    PartialWindowWarning,
     PersonalDataError,
+    PersonalDataWarning,
     SchemaError,
     TimestampError,
 )
@@ -54,6 +57,9 @@ __all__ = [
     "PersonalDataError",
     "SchemaError",
     "TimestampError",
+    "BudgetlabWarning",
+    "PartialWindowWarning",
+    "PersonalDataWarning",
     "SLO",
     "as_events",
     "check_events",

@@ -12,7 +12,7 @@ import pandas as pd
 
 from .errors import ConfigError, SchemaError
 
-__all__ = ["check_argument", "to_timedelta", "to_ns", "as_list", "require_columns"]
+__all__ = ["check_argument", "to_timedelta", "to_ns", "duration_label", "as_list", "require_columns"]
 
 
 def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
@@ -68,6 +68,26 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
 def to_ns(value: Any, *, name: str = "window", allow_zero: bool = False) -> int:
     """A duration in integer nanoseconds (see :func:`to_timedelta`)."""
     return int(to_timedelta(value, name=name, allow_zero=allow_zero).value)
+
+
+def duration_label(value: Any) -> str:
+    """A compact Prometheus-style label for a duration (``5m``, ``1h``, ``1d12h``, ``30s``).
+
+    >>> duration_label("90min"), duration_label("3D"), duration_label("10s")
+    ('1h30m', '3d', '10s')
+    """
+    ns = to_ns(value, name="duration", allow_zero=True)
+    if ns == 0:
+        return "0s"
+    parts = []
+    for unit, size in (("d", 86_400 * 10**9), ("h", 3_600 * 10**9), ("m", 60 * 10**9),
+                       ("s", 10**9), ("ms", 10**6)):
+        count, ns = divmod(ns, size)
+        if count:
+            parts.append(f"{count}{unit}")
+    if ns:
+        parts.append(f"{ns}ns")
+    return "".join(parts)
 
 
 def as_list(by: str | Sequence[str] | None) -> list[str]:

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_argument, to_ns, to_timedelta
+from ._validation import check_argument, duration_label, to_ns, to_timedelta
 from .errors import ConfigError, InputError, OutcomeError, SchemaError
 from .schema import SOLVE_ERROR, SUCCESS, bucket_dtype, check_events, ts_ns
 
@@ -55,24 +55,6 @@ __all__ = [
 #: The count columns every bins table has (plus one ``bad_<bucket>`` per failure bucket).
 COUNT_COLUMNS = ("total", "good", "bad")
 _EXCLUDE_MODES = ("drop", "good")
-
-
-def duration_label(value: Any) -> str:
-    """A compact Prometheus-style label for a duration (``5m``, ``1h``, ``1d12h``, ``30s``).
-
-    >>> duration_label("90min"), duration_label("3D"), duration_label("10s")
-    ('1h30m', '3d', '10s')
-    """
-    ns = to_ns(value, name="duration")
-    parts = []
-    for unit, size in (("d", 86_400 * 10**9), ("h", 3_600 * 10**9), ("m", 60 * 10**9),
-                       ("s", 10**9), ("ms", 10**6)):
-        count, ns = divmod(ns, size)
-        if count:
-            parts.append(f"{count}{unit}")
-    if ns:
-        parts.append(f"{ns}ns")
-    return "".join(parts)
 
 
 def _utc_ns(value: Any, name: str) -> int:

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
+from ._validation import duration_label
 from .errors import BudgetlabError, ConfigError, PartialWindowWarning
 
 __all__ = ["main", "build_parser"]
@@ -130,10 +131,11 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     span = events["ts"].iloc[-1] - events["ts"].iloc[0]
     print(f"{title}: {len(events):,} events, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
           f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
-    print(f"SLO: target {slo.target:.4g}, window {slo.window}, warning < {slo.warning:g}, "
+    print(f"SLO: target {slo.target:.4g}, window {duration_label(slo.window)}, warning < {slo.warning:g}, "
           f"critical < {slo.critical:g}, min_events {slo.min_events}" + (f", by {', '.join(by)}" if by else ""))
     if slo.window > span:
-        print(f"note: the window ({slo.window}) is longer than the data ({span}); every window is partial.")
+        print(f"note: the window ({duration_label(slo.window)}) is longer than the data "
+              f"({duration_label(span)}); every window is partial.")
     print("\nSummary (time in each status)")
     print(_format_summary(summary))
     print(f"\nTransitions ({len(tr)})")

@@ -549,8 +549,8 @@ def _parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     if isinstance(dtype, pd.CategoricalDtype):
         col = col.astype(dtype.categories.dtype)  # e.g. dictionary-encoded Parquet strings
         dtype = col.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        raise TimestampError("the time column holds true/false values, not times; check time=.")
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
+        raise TimestampError("the time column holds true/false or complex values, not times; check time=.")
     missing = col.isna().to_numpy()
     if isinstance(dtype, pd.DatetimeTZDtype):
         if missing.any():
@@ -951,6 +951,8 @@ def _parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
         if missing.any():
             raise OutcomeError(f"{int(missing.sum())} empty {what} value(s) at {_rows(missing)}; fill or drop those rows.")
         return col.to_numpy(dtype=bool)
+    if pd.api.types.is_complex_dtype(col.dtype):
+        raise OutcomeError(f"the {what} column holds complex numbers; use true/false or 1/0.")
     if pd.api.types.is_numeric_dtype(col.dtype) and not isinstance(col.dtype, pd.CategoricalDtype):
         if missing.any():
             raise OutcomeError(f"{int(missing.sum())} empty {what} value(s) at {_rows(missing)}; fill or drop those rows.")

@@ -164,9 +164,12 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
 
         from .errors import PartialWindowWarning
 
+        from ._validation import duration_label
+
         span = events["ts"].iloc[-1] - events["ts"].iloc[0]
         warnings.warn(PartialWindowWarning(
-            f"the window ({slo.window}) is longer than the data ({span}); every window is partial."), stacklevel=2)
+            f"the window ({duration_label(slo.window)}) is longer than the data "
+            f"({duration_label(span)}); every window is partial."), stacklevel=2)
     total, failures = event_window_counts(events, window_ns, keys)
     figs = _figures(total, failures, slo)
     code = status_codes(figs["remaining_fraction"], slo)

@@ -40,18 +40,31 @@ def group_order(events: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray | N
 
 
 def _group_codes(events: pd.DataFrame, by: Sequence[str]) -> np.ndarray:
-    """Integer group codes in the smallest integer dtype (0..k-1, sorted by key values)."""
-    if len(by) == 1 and isinstance(events[by[0]].dtype, pd.CategoricalDtype):
-        codes = events[by[0]].cat.codes.to_numpy()
-        if (codes < 0).any():  # missing keys form a group of their own
-            codes = np.where(codes < 0, codes.max() + 1, codes)
-    elif len(by) == 1:
-        codes = pd.factorize(events[by[0]], sort=True, use_na_sentinel=False)[0]
-    else:
-        codes = events.groupby(list(by), sort=True, observed=True, dropna=False).ngroup().to_numpy()
-    top = int(codes.max(initial=0))
+    """Integer group codes 0..k-1 (groups in key order; missing keys form a group of their own,
+    sorted last), in the smallest integer dtype so that numpy's stable sort is a radix sort.
+    Several keys are combined arithmetically (``groupby().ngroup()`` takes seconds on 3 M rows)."""
+    combined = np.zeros(len(events), dtype=np.int64)
+    size = 1
+    for k in by:
+        col = events[k]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            c = col.cat.codes.to_numpy().astype(np.int64)
+            card = len(col.cat.categories) + 1
+            c[c < 0] = card - 1
+        else:
+            c = pd.factorize(col, sort=True, use_na_sentinel=False)[0].astype(np.int64)
+            card = int(c.max(initial=0)) + 1
+        combined = combined * card + c if len(by) > 1 else c
+        size *= card
+    if len(by) > 1 or int(combined.max(initial=0)) + 1 != size:  # make the codes dense
+        if size <= 50_000_000:
+            seen = np.bincount(combined, minlength=size) > 0
+            combined = (np.cumsum(seen) - 1)[combined]
+        else:
+            combined = np.unique(combined, return_inverse=True)[1]
+    top = int(combined.max(initial=0))
     small = np.int8 if top < 127 else np.int16 if top < 32767 else np.int64
-    return codes.astype(small, copy=False)
+    return combined.astype(small)
 
 
 def trailing_counts(
