@@ -271,7 +271,10 @@ class Tracker:
             self._append(t_new, ~ok_arr)
             t_all = self._t[self._start : self._end]
             bad_all = self._bad[self._start : self._end]
-            lo = np.searchsorted(t_all, t_new - self.slo.window_ns, side="left")
+            w = self.slo.window_ns
+            floor = np.iinfo(np.int64).min + w
+            cut = t_new - w if int(t_new[0]) >= floor else np.maximum(t_new, floor) - w  # no int64 wrap
+            lo = np.searchsorted(t_all, cut, side="left")
             cum = np.empty(len(t_all) + 1, dtype=np.int64)
             cum[0] = 0
             np.cumsum(bad_all, out=cum[1:])

@@ -175,3 +175,15 @@ def test_tiny_inputs(n):
     out = replay(ev, SLO())
     assert len(out) == n
     assert len(transitions(out)) == n  # one failure alone exhausts the budget
+
+
+def test_record_many_near_the_int64_floor_equals_record():
+    """t - window must not wrap around below int64 (timestamps near 1677-09-21)."""
+    t = np.array(["1677-09-21T00:13:00", "1677-09-21T00:14:00", "1677-09-21T02:00:00"], dtype="datetime64[ns]")
+    ok = [True, False, True]
+    a, b = Tracker(SLO(window="1h")), Tracker(SLO(window="1h"))
+    for ti, o in zip(t, ok, strict=True):
+        a.record(o, pd.Timestamp(ti))
+    b.record_many(ok, t)
+    assert a.state() == b.state()
+    assert b.state()["total"] == 1  # hand count: only the 02:00 event is within the hour
