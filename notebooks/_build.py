@@ -90,6 +90,18 @@ def load_incidents(source):
     return table
 
 
+def ns(col):
+    """A tz-aware datetime column (or Series/Index) as int64 UTC nanoseconds."""
+    s = pd.Series(col)
+    return s.dt.tz_convert("UTC").dt.tz_localize(None).dt.as_unit("ns").to_numpy().view("int64")
+
+
+def panel(ax, text):
+    """A label inside the top-left corner of a panel (clear of legends wherever they are drawn)."""
+    ax.text(0.01, 0.96, text, transform=ax.transAxes, va="top", ha="left", fontsize="medium", fontweight="bold",
+            bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "none", "pad": 2})
+
+
 def say(text):
     """Show a computed sentence as Markdown."""
     display(Markdown(text))
@@ -103,8 +115,16 @@ def local(ts, fmt="%a %Y-%m-%d %H:%M"):
     return "n/a" if pd.isna(ts) else pd.Timestamp(ts).tz_convert(tz).strftime(fmt)
 
 
-def minutes(td):
-    return "n/a" if pd.isna(td) else f"{pd.Timedelta(td).total_seconds() / 60:.0f} min"
+def dur(td):
+    """A duration for reading: '7 min', '6 h 28 min', '3.2 days'."""
+    if td is None or pd.isna(td):
+        return "n/a"
+    m = pd.Timedelta(td).total_seconds() / 60
+    if abs(m) < 90:
+        return f"{m:.0f} min"
+    if abs(m) < 48 * 60:
+        return f"{int(m // 60)} h {int(round(m % 60)):02d} min"
+    return f"{m / 1440:.1f} days"
 
 
 def group_values(events, column):
@@ -228,8 +248,9 @@ Two kinds of uncertainty matter, and they differ by an order of magnitude:
 
 * the **Wilson interval** of the overall rate knows only the binomial noise of independent
   attempts: with hundreds of thousands of attempts it is a few hundredths of a point wide;
-* the **day-to-day spread** (the plot: one point per local day, with that day's Wilson interval)
-  shows how much the rate really moves: solver drift, timeout bursts at night, incidents.
+* the **day-to-day spread** (the plot: one point per local day, with that day's Wilson interval;
+  the first and last days may be partial) shows how much the rate really moves: solver drift,
+  timeout bursts at night, incidents.
 
 A target must live with the second kind. That is why the recommendation in section 3 is based on the
 distribution of the rolling-window success rate, with an interval from a bootstrap over whole days.
@@ -237,20 +258,22 @@ distribution of the rolling-window success rate, with an interval from a bootstr
     ("code", '''\
 from budgetlab.recalibrate import wilson_interval
 
-day = events["ts"].dt.tz_convert(tz).dt.normalize()
-daily = (events.groupby([events[by].astype(str), day], observed=True, sort=True)["ok"]
-         .agg(attempts="size", successes="sum").reset_index())
-daily.columns = [by, "day", "attempts", "successes"]
-daily["success_rate"] = daily["successes"] / daily["attempts"]
-daily["ci_low"], daily["ci_high"] = wilson_interval(daily["successes"], daily["attempts"])
-overall = (events.groupby(events[by].astype(str), observed=True)["ok"].agg(attempts="size", successes="sum"))
-overall["success_rate"] = overall["successes"] / overall["attempts"]
-overall["ci_low"], overall["ci_high"] = wilson_interval(overall["successes"], overall["attempts"])
+hourly = bl.bin_events(events, "1h", by=by)  # Berlin's UTC offsets are whole hours: hours add up to local days
+hourly["day"] = hourly["bin_start"].dt.tz_convert(tz).dt.normalize()
+daily = hourly.groupby([by, "day"], observed=True, sort=True)[["total", "good"]].sum().reset_index()
+daily = daily[daily["total"] > 0].reset_index(drop=True)
+daily["success_rate"] = daily["good"] / daily["total"]
+daily["ci_low"], daily["ci_high"] = wilson_interval(daily["good"], daily["total"])
+overall = hourly.groupby(by, observed=True, sort=True)[["total", "good"]].sum()
+overall.index = overall.index.astype(str)
 overall = overall.loc[group_values(events, by)]
+overall["success_rate"] = overall["good"] / overall["total"]
+overall["ci_low"], overall["ci_high"] = wilson_interval(overall["good"], overall["total"])
 
-fig, ax = plt.subplots(figsize=(11, 4.2))
-for i, (g, d) in enumerate(daily.groupby(by, sort=False)):
-    x = d["day"].dt.tz_localize(None) + pd.Timedelta(hours=3 * i)  # small offset: the bars do not overlap
+fig, ax = plt.subplots(figsize=(11, 4.2), layout="constrained")
+for i, g in enumerate(overall.index):
+    d = daily[daily[by].astype(str) == g]
+    x = d["day"].dt.tz_localize(None) + pd.Timedelta(hours=12 + 3 * i)  # mid-day, offset per type
     ax.errorbar(x, 100 * d["success_rate"], yerr=[100 * (d["success_rate"] - d["ci_low"]),
                 100 * (d["ci_high"] - d["success_rate"])], fmt="o", ms=3, capsize=2, label=g)
 ax.set_xlabel(f"local day ({tz})")
@@ -261,13 +284,15 @@ ax.grid(alpha=0.3)
 plt.show()
 
 for g, r in overall.iterrows():
-    d = daily[(daily[by] == g) & (daily["attempts"] >= 0.5 * daily.loc[daily[by] == g, "attempts"].median())]
+    d = daily[daily[by].astype(str) == g]
+    full = d[d["total"] >= 0.5 * d["total"].median()]  # leave out partial days at the ends
     width = r["ci_high"] - r["ci_low"]
-    spread = d["success_rate"].max() - d["success_rate"].min() if len(d) else np.nan
-    say(f"**{g}**: {pct(r['success_rate'], 2)} of {int(r['attempts']):,} attempts succeeded "
+    spread = full["success_rate"].max() - full["success_rate"].min()
+    say(f"**{g}**: {pct(r['success_rate'], 2)} of {int(r['total']):,} attempts succeeded "
         f"(95 % interval {pct(r['ci_low'], 2)} – {pct(r['ci_high'], 2)}, {100 * width:.2f} points wide); "
-        f"the full days ranged from {pct(d['success_rate'].min(), 2)} to {pct(d['success_rate'].max(), 2)}: "
-        f"a spread of {100 * spread:.2f} points, {spread / width:.0f}× the interval's width.")
+        f"the {len(full)} full days ranged from {pct(full['success_rate'].min(), 2)} to "
+        f"{pct(full['success_rate'].max(), 2)}: a spread of {100 * spread:.2f} points, "
+        f"{spread / width:.0f}× the interval's width.")
 '''),
     ("md", '''\
 ## 3. Candidate targets: what each would have meant
@@ -279,11 +304,11 @@ sent.
 
 One property of the seed's tracker makes this easy to read: its budget is relative to the window's
 own traffic, so `remaining_fraction = 1 − burn rate` and **the status is a function of the window's
-burn rate alone**: HEALTHY below 0.5, WARNING from 0.5, CRITICAL from 0.9, EXHAUSTED from 1.0, i.e.
+burn rate alone**: HEALTHY below 0.5, WARNING from 0.5, CRITICAL above 0.9, EXHAUSTED from 1.0, i.e.
 as soon as the rolling success rate is at or below the target. "Exhausted 30 % of the time" means
 "the rolling success rate sat at or below the target 30 % of the time".
 
-**The rules** (from `budgetlab.recalibrate`; the thresholds are printed below the next cell):
+**The rules** (from `budgetlab.recalibrate`; the values used are printed below the next cell):
 
 * **recommended target**: the highest multiple of `step` that would have been EXHAUSTED at most
   `max_share` of the time; its interval is the 95 % percentile interval of a bootstrap that redraws
@@ -303,30 +328,34 @@ common = dict(window=window, history=history, by=by, step=step, max_share=max_sh
 rec = bl.recalibrate(events, target=current, n_boot=n_boot, seed=seed, **common)
 rec_proposed = bl.recalibrate(events, target=under_discussion, n_boot=0, **common)
 s = rec.settings
-say(f"Rules used: window **{s['window']}**, history {s['span_start'].tz_convert(tz):%Y-%m-%d %H:%M} to "
-    f"{s['span_end'].tz_convert(tz):%Y-%m-%d %H:%M} ({tz}); a target may be {s['limit_status'].upper()} at most "
-    f"**{pct(s['max_share'])}** of the time; too loose below a p10 window burn of {s['loose_burn']:g}; "
-    f"{s['n_boot']} bootstrap samples of whole days; pages from the {policy.name} policy over {policy_period}.")
+say(f"Rules used: a **{bl.bins.duration_label(s['window'])}** window over {local(s['span_start'])} to "
+    f"{local(s['span_end'])} ({tz}); a target may be {s['limit_status'].upper()} at most **{pct(s['max_share'])}** "
+    f"of the time; too loose below a p10 window burn of {s['loose_burn']:g}; {s['n_boot']} bootstrap samples "
+    f"of whole days; pages from the {policy.name} policy's page tiers over {policy_period}.")
 '''),
     ("code", '''\
+order = {g: i for i, g in enumerate(group_values(events, by))}
 cand = pd.concat([rec.candidates, rec_proposed.candidates], ignore_index=True)
-cand = cand.drop_duplicates([by, "target"]).sort_values([by, "target"], key=lambda c: c.map(
-    {g: i for i, g in enumerate(group_values(events, by))}) if c.name == by else c).reset_index(drop=True)
-summary = rec.summary.set_index(by)
-summary_p = rec_proposed.summary.set_index(by)
+cand[by] = cand[by].astype(str)
+cand = cand.drop_duplicates([by, "target"])
+cand = cand.iloc[np.lexsort((cand["target"].to_numpy(), cand[by].map(order).to_numpy()))].reset_index(drop=True)
+summary = rec.summary.assign(**{by: rec.summary[by].astype(str)}).set_index(by)
+summary_p = rec_proposed.summary.assign(**{by: rec_proposed.summary[by].astype(str)}).set_index(by)
 
 
 def what_it_meant(g):
-    """A few candidate targets around the recommendation, plus the current and proposed ones."""
+    """Candidate targets around the recommendation, plus the current and the proposed one."""
     row = summary.loc[g]
     rc = row["recommended_target"]
-    c = cand[cand[by].astype(str) == g].copy()
-    near = np.isclose(c["target"].to_numpy()[:, None], rc + step * np.arange(-3, 4)[None, :]).any(axis=1)
+    c = cand[cand[by] == g].copy()
     marks = {"current": row["current_target"], "proposed": proposed.get(g, np.nan), "recommended": rc}
-    keep = near | np.isin(np.round(c["target"], 6), np.round([v for v in marks.values() if np.isfinite(v)], 6))
+    wanted = [v for v in marks.values() if np.isfinite(v)]
+    if np.isfinite(rc):
+        wanted += list(rc + step * np.arange(-3, 4))
+    keep = np.isclose(c["target"].to_numpy()[:, None], np.array(wanted)[None, :]).any(axis=1)
     c = c[keep]
-    c["role"] = [", ".join(k for k, v in marks.items() if np.isfinite(v) and np.isclose(v, t)) for t in c["target"]]
-    out = pd.DataFrame({
+    role = [", ".join(k for k, v in marks.items() if np.isfinite(v) and np.isclose(v, t)) for t in c["target"]]
+    return pd.DataFrame({
         "target": [pct(t) for t in c["target"]],
         "healthy": [pct(v) for v in c["share_healthy"]],
         "warning": [pct(v) for v in c["share_warning"]],
@@ -335,14 +364,31 @@ def what_it_meant(g):
         "hours exhausted": c["hours_exhausted"].round(1).to_numpy(),
         "status changes / day": c["transitions_per_day"].round(1).to_numpy(),
         "pages / day": c["pages_per_day"].round(2).to_numpy(),
-        "": c["role"].to_numpy(),
-    })
-    return out.set_index("target")
+        "": role,
+    }).set_index("target")
 
 
-for g in group_values(events, by):
+for g in order:
     say(f"**{g}**: share of time in each status under each target ({window} window)")
     display(what_it_meant(g))
+
+# Why pages are rare or absent: what a page tier needs at the recommended target.
+worst_hour = (hourly.assign(bad=hourly["total"] - hourly["good"]).groupby(by, observed=True)
+              .apply(lambda h: (h["bad"] / h["total"].where(h["total"] > 0)).max(), include_groups=False))
+worst_hour.index = worst_hour.index.astype(str)
+page_tiers = [t for t in policy.tiers if t.severity == "page"]
+lines = []
+for g in order:
+    rc = summary.loc[g, "recommended_target"]
+    if not np.isfinite(rc):
+        continue
+    need = "; ".join(f"{t.name}: {pct(min(t.burn * (1 - rc), 1.0), 0)} of attempts failing over "
+                     f"{bl.bins.duration_label(t.long_window)} (and its short window)"
+                     + (" — impossible" if t.burn * (1 - rc) >= 1 else "") for t in page_tiers)
+    lines.append(f"**{g}** at {pct(rc)}: {need}. Worst clock hour in the history: {pct(worst_hour[g], 0)} failing; "
+                 f"pages per day at this target: {cand.loc[(cand[by] == g) & np.isclose(cand['target'], rc), 'pages_per_day'].iloc[0]:.2f}.")
+say("What a page would take (the workbook's burn factors are made for targets like 99.9 %, where the "
+    "budget is small):\\n\\n" + "\\n\\n".join(lines))
 '''),
     ("md", '''\
 **How to read the plot.** Each coloured curve is one type's distribution of the rolling-window
@@ -354,16 +400,17 @@ the dashed one the current target, and the dotted horizontal line the limit `max
 recommendation is the last dot below it.
 '''),
     ("code", '''\
-fig, ax = plt.subplots(figsize=(11, 5))
+fig, ax = plt.subplots(figsize=(11, 5.2), layout="constrained")
 plotting.plot_recalibration(rec, ax=ax)
-ax.set_title(f"Rolling {window} success rate per {by}: where each target would sit", loc="left", pad=50)
+fig.suptitle(f"Rolling {window} success rate per {by}: where each target would sit", x=0.01, ha="left")
 plt.show()
 '''),
     ("md", '''\
 ## 4. Recommendation and verdicts
 
-One sentence per type: the observed rate, the verdict on the current target with its reason, the
-verdict on the proposed target, and the recommendation with its bootstrap interval.
+One paragraph per type: the observed rate with its interval, the verdict on the current target
+with its reason, the verdict on the proposed target, and the recommendation with its bootstrap
+interval. The reasons are `recalibrate`'s own (`verdict_reason`).
 '''),
     ("code", '''\
 VERDICT = {"too_strict": "too strict (the budget burns too fast)", "too_loose": "too loose (the budget barely moves)",
@@ -371,11 +418,11 @@ VERDICT = {"too_strict": "too strict (the budget burns too fast)", "too_loose": 
 
 
 def verdict_sentence(row):
-    return f"**{VERDICT.get(row['verdict'], 'not judged')}**: {row['verdict_reason']}"
+    return f"**{VERDICT.get(str(row['verdict']), 'not judged')}** ({row['verdict_reason']})"
 
 
 lines = []
-for g in group_values(events, by):
+for g in order:
     r = summary.loc[g]
     text = (f"**{g}**: observed {pct(r['success_rate'], 2)} [{pct(r['ci_low'], 2)}, {pct(r['ci_high'], 2)}]; "
             f"the current {pct(r['current_target'])} target is {verdict_sentence(r)}.")
@@ -388,47 +435,90 @@ for g in group_values(events, by):
 say("\\n\\n".join(lines))
 '''),
     ("md", '''\
-## 5. The recommended targets over time
+## 5. Cross-check against the labelled incidents
 
-What the tracker would have shown under each recommended target: the rolling success rate (blue,
-left axis) against the target (dashed), the burn rate (pink, right axis; 1 = spending exactly the
-allowed pace) and the budget left in the window (green, outer axis), on the status bands. Hatched
-spans are labelled incidents whose scope covers the type. A good target is EXHAUSTED during the
-incidents and quiet between them.
+A history of 2–4 weeks usually contains incidents, and the rule above counts their time like any
+other: a long incident can pull a recommendation down until the next such incident no longer
+exhausts the budget. With labels we can check this, with the same rule restricted to the time
+**outside** the labelled incidents (an incident's time plus one window after it, for the types its
+scope covers). Exhausted-ness is read from one replay: under target *T* the tracker is EXHAUSTED
+exactly when the window's failures reach `total × (1 − T)`.
+
+**Rule.** If the recommendation outside the incidents is more than one `step` above the
+recommendation on all of the history, the recommendation is shaped by the incidents rather than by
+normal operation: prefer the incident-free value and let the budget absorb the incidents.
+
+The plot shows what the tracker would have shown under the target finally suggested: the rolling
+success rate (blue, left axis) against the target (dashed), the burn rate (pink, right axis; 1 =
+spending exactly the allowed pace) and the budget left in the window (green, outer axis), on the
+status bands; hatched spans are the labelled incidents whose scope covers the type. A good target
+is EXHAUSTED during the incidents and quiet between them.
 '''),
     ("code", '''\
-groups = group_values(events, by)
-fig, axes = plt.subplots(len(groups), 1, figsize=(11, 3.4 * len(groups)), squeeze=False, sharex=True)
-during = []
-for ax, g in zip(axes[:, 0], groups):
+grid = np.round(np.arange(1, int(round(1 / step))) * step, 10)
+span_lo, span_hi = ns([s["span_start"]])[0], ns([s["span_end"]])[0]
+window_ns = pd.Timedelta(window).value
+final = {}
+lines = []
+fig, axes = plt.subplots(len(order), 1, figsize=(11, 3.2 * len(order)), squeeze=False, sharex=True,
+                         layout="constrained")
+for ax, g in zip(axes[:, 0], order):
     rc = summary.loc[g, "recommended_target"]
-    if not np.isfinite(rc):
-        ax.set_title(f"{g}: no recommendation (no evaluated time)", loc="left")
-        continue
     sub = events[(events[by].astype(str) == g).to_numpy()]
-    slo = bl.SLO(target=float(rc), window=window)
-    states = bl.replay(sub, slo)
+    states = bl.replay(sub, bl.SLO(target=float(rc) if np.isfinite(rc) else target, window=window))
+    t = bl.schema.ts_ns(states)
+    # a status holds from its event to the next one, counted inside the recalibration span
+    dt = np.maximum(np.append(t[1:], t[-1]) - np.maximum(t, span_lo), 0).astype(float)
+    total, fails = states["total"].to_numpy(), states["failures"].to_numpy()
     inc = incidents_for(incidents, **{by: g})
-    plotting.plot_timeline(states, slo=slo, incidents=inc, ax=ax, tz=tz)
-    ax.set_title(f"{g}: recommended {pct(rc)}, {window} window", loc="left", pad=42)
+    outside = np.ones(len(t), dtype=bool)
     if inc is not None:
-        t = states["ts"].to_numpy()
-        ex = (states["status"] == "exhausted").to_numpy()
-        inside = np.zeros(len(t), dtype=bool)
-        for s_, e_ in zip(inc["start"].to_numpy(), (inc["end"] + pd.Timedelta(window)).to_numpy()):
-            inside |= (t >= s_) & (t < e_)
-        during.append((g, ex[inside].mean() if inside.any() else np.nan, ex[~inside].mean() if (~inside).any() else np.nan))
-fig.tight_layout()
+        for a, b in zip(ns(inc["start"]), ns(inc["end"])):
+            outside &= ~((t >= a) & (t < b + window_ns))
+
+    def rule(mask):
+        """Highest grid target EXHAUSTED (failures >= total x (1 - T)) at most max_share of the time."""
+        w, n, f = dt[mask], total[mask], fails[mask]
+        if w.sum() <= 0:
+            return np.nan
+        thr = 1 - f / n  # EXHAUSTED under T when T >= thr: sort once, read every target off the cumulative time
+        o = np.argsort(thr, kind="stable")
+        cum = np.r_[0.0, np.cumsum(w[o])]
+        share = cum[np.searchsorted(thr[o], grid, side="right")] / w.sum()
+        k = int(np.searchsorted(share, max_share, side="right"))  # grid[:k] pass (share rises with T)
+        # the float comparison decides ties exactly: re-check the targets next to the boundary
+        lo = max(k - 2, 0)
+        passing = [j for j in range(lo, min(k + 2, len(grid))) if np.sum(w[f >= n * (1 - grid[j])]) <= max_share * w.sum()]
+        best = max(passing) if passing else lo - 1
+        return grid[best] if best >= 0 else np.nan
+
+    all_time, clean = rule(dt > 0), rule((dt > 0) & outside)
+    use = clean if (inc is not None and np.isfinite(clean) and clean > rc + step * 1.5) else rc
+    final[g] = use
+    if inc is None:
+        lines.append(f"**{g}**: no labelled incident covers it; the recommendation stays {pct(rc)}.")
+    else:
+        ex = fails >= total * (1 - use)
+        in_inc = (dt > 0) & ~outside
+        text = (f"**{g}**: the rule on all of the history gives {pct(all_time)} (recalibrate: {pct(rc)}); outside "
+                f"its {len(inc)} labelled incident(s) it gives **{pct(clean)}**. ")
+        text += ("The incidents shape the recommendation: **suggest " + pct(use) + "**. " if use != rc else
+                 "The incidents do not move it by more than one step: **keep " + pct(use) + "**. ")
+        text += (f"Under {pct(use)} the tracker would have been EXHAUSTED {pct(np.sum(dt[ex & in_inc]) / max(np.sum(dt[in_inc]), 1))} "
+                 f"of the incidents' time and {pct(np.sum(dt[ex & outside]) / max(np.sum(dt[outside]), 1))} of the rest.")
+        lines.append(text)
+    slo = bl.SLO(target=float(use), window=window)
+    plotting.plot_timeline(bl.replay(sub, slo), slo=slo, incidents=inc, ax=ax, tz=tz)
+    panel(ax, f"{g}: target {pct(use)}, {window} window")
 plt.show()
-for g, a, b in during:
-    say(f"**{g}** at its recommended target: EXHAUSTED for {pct(a)} of the events during its labelled incidents "
-        f"(and one window after them), {pct(b)} of the events outside them.")
+say("\\n\\n".join(lines))
 '''),
     ("md", '''\
 ## 6. Summary
 
-The table collects the computed answers. To put a recommendation into production, write the
-recalibration table (`rec.summary.to_csv(...)`) and export it as OpenSLO:
+The table collects the computed answers: the observed rate, the verdicts, the recommendation of
+the rule and the target suggested after the incident cross-check. To put targets into production,
+write the table (`rec.summary.to_csv("rec.csv", index=False)`) and export it as OpenSLO:
 `budgetlab export openslo --from-recalibration rec.csv --by captcha_type --window 28d slos.yaml`.
 '''),
     ("code", '''\
@@ -438,19 +528,680 @@ table = pd.DataFrame({
     "current": [f"{pct(t)}: {v}" for t, v in zip(summary["current_target"], summary["verdict"].astype(str))],
     "proposed": [f"{pct(summary_p.loc[g, 'current_target'])}: {summary_p.loc[g, 'verdict']}" if g in proposed else ""
                  for g in summary.index],
-    "recommended": [f"{pct(r)} ({pct(a)} – {pct(b)})" for r, a, b in
-                    zip(summary["recommended_target"], summary["recommended_low"], summary["recommended_high"])],
-}, index=summary.index.astype(str))
+    "recommended (rule)": [f"{pct(r)} ({pct(a)} – {pct(b)})" for r, a, b in
+                           zip(summary["recommended_target"], summary["recommended_low"], summary["recommended_high"])],
+    "suggested": [pct(final.get(g, np.nan)) for g in summary.index],
+}, index=summary.index)
 display(table)
 '''),
 ]
 
+# ------------------------------------------------------------------------------------------------
+# 02 window length
+
+NB02 = [
+    ("md", '''\
+# 02 · Window length: 1 h vs 6 h vs 24 h vs 7 d, rolling vs calendar
+
+The seed gives three pieces of advice about windows:
+
+* "the status jumps between HEALTHY and WARNING: the window is too short; make it longer (24 h
+  instead of 1 h)";
+* "rolling or calendar day? Rolling is more convenient: a calendar day resets at midnight, and a
+  night's failures are lost in the next day's report. 24 h is a reasonable start, 7 days for slow
+  SLOs";
+* its tracker raises WARNING / CRITICAL / EXHAUSTED the moment the status changes, on one window.
+
+A longer window flaps less but notices later and recovers later. This notebook measures that
+trade-off on labelled history: for each window (and with hysteresis, a minimum time a status is
+held before it may improve) the flapping, the time spent EXHAUSTED, how fast the tracker reached
+CRITICAL after each incident began and how long it took to come back. Then it scores alert
+*policies* against the same incidents: the Google SRE Workbook's multiwindow, multi-burn-rate
+policy (and Pyrra's variant) against the seed-style single window.
+'''),
+    ("md", RUN_ON_YOUR_DATA.format(name="02_window_length.ipynb")),
+    ("params", '''\
+# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path
+# relative to this notebook; a path here is an outcome log of your own.
+source = "outcomes_4w"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log
+incidents_source = "incidents_4w"  # dataset name, path to an incident CSV, or None
+keys = ["captcha_type", "region"]  # group columns read from a log file
+read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}
+by = "captcha_type"  # one tracker (and one alert policy) per value of this column
+target = 0.95  # target for values not in `targets`
+targets = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}  # the seed's per-type targets (image: ours)
+windows = ["1h", "6h", "24h", "7D", "calendar:day"]  # rolling windows, and calendar days reset at local midnight
+min_dwell = "1h"  # hysteresis: a status may only improve once it has been shown this long
+alert_at = "critical"  # the tracker status that counts as "the tracker noticed"
+grace = "1h"  # an alert up to this long after an incident's end still counts as detecting it
+warmup = "1D"  # time after the first event left out of the comparison (windows fill up)
+policy_period = "28D"  # compliance period of the alert policies' burn factors
+seed_window = "1h"  # the seed-style single window (its demo uses 1 h) ...
+seed_burn = 0.9  # ... firing when the window burn exceeds this (the seed's CRITICAL: under 10 % left)
+min_recall = 0.8  # a page policy must detect at least this share of the incidents ...
+max_false_pages_per_week = 2.0  # ... and send at most this many pages a week outside incidents
+tz = "Europe/Berlin"  # time zone of calendar days, tables and plots
+'''),
+    ("code", SETUP),
+    ("md", '''\
+## 1. The history
+'''),
+    ("code", '''\
+events = load_events(source)
+incidents = load_incidents(incidents_source)
+days = describe(events, source, incidents)
+per_type = target_table(events, by, target, targets)
+say("Targets: " + ", ".join(f"{g} {pct(t)}" for g, t in zip(per_type[by], per_type["target"])) + ".")
+slo = bl.SLO(target=target)  # thresholds of the seed tracker; each window replaces its window
+dwells = ["0min"] if pd.Timedelta(min_dwell) == pd.Timedelta(0) else ["0min", min_dwell]
+'''),
+    ("md", '''\
+## 2. The seed's tracker under each window
+
+`budgetlab.compare_windows` replays the seed's tracker once per window (and dwell time) and
+measures, per type:
+
+* **flapping**: status changes per day, and quick `healthy → warning → healthy` round trips;
+* **time EXHAUSTED**: the share of time the window's success rate sat at or below the target;
+* with incidents, **detection**: time from an incident's start to the first moment the status was
+  at least `alert_at` (0 when it already was), and **recovery**: time from its end until the
+  status is below `alert_at` again.
+
+With **hysteresis** (`min_dwell`) escalation stays immediate, but a status may only improve once it
+has been shown for `min_dwell`: the tracker stops bouncing between two statuses, at the price of a
+later all-clear.
+
+The table sums the types: status changes per day of all trackers, and detection / recovery over
+every (incident, type) pair an incident's scope covers.
+'''),
+    ("code", '''\
+cw = bl.compare_windows(events, slo, windows, incidents=incidents, by=by, target=per_type, tz=tz,
+                        min_dwell=dwells, alert_at=alert_at, grace=grace, warmup=warmup, show_progress=False)
+cw["dwell"] = [bl.bins.duration_label(d) if d > pd.Timedelta(0) else "none" for d in cw["min_dwell"]]
+agg = cw.groupby(["window", "dwell"], observed=True, sort=False).agg(
+    status_changes_per_day=("transitions_per_day", "sum"), round_trips_per_day=("round_trips_per_day", "sum"),
+    hours=("hours", "sum"), hours_exhausted=("hours_exhausted", "sum"))
+agg["share_exhausted"] = agg["hours_exhausted"] / agg["hours"]
+levels = ["healthy", "warning", "critical", "exhausted"]
+cw["_alert_hours"] = cw[[f"share_{s_}" for s_ in levels[levels.index(alert_at):]]].sum(axis=1) * cw["hours"]
+agg[f"share_{alert_at}_or_worse"] = (cw.groupby(["window", "dwell"], observed=True, sort=False)["_alert_hours"].sum()
+                                     / agg["hours"])
+if incidents is not None:
+    wi = bl.window_incidents(events, slo, incidents, windows, by=by, target=per_type, tz=tz, min_dwell=dwells,
+                             alert_at=alert_at, grace=grace, warmup=warmup, show_progress=False)
+    wi["dwell"] = [bl.bins.duration_label(d) if d > pd.Timedelta(0) else "none" for d in wi["min_dwell"]]
+    per = wi.groupby(["window", "dwell"], observed=True, sort=False)
+    agg["pairs"] = per.size()
+    agg["detected"] = per["detected"].sum()
+    agg["detection_median"] = per["detection"].median()
+    agg["recovery_median"] = per["recovery"].median()
+    agg["unrecovered"] = per["recovered"].apply(lambda r: int((~r).sum()))
+show = agg.drop(columns=["hours", "hours_exhausted"]).copy()
+for c in ("share_exhausted", f"share_{alert_at}_or_worse"):
+    show[c] = [pct(v) for v in show[c]]
+show["status_changes_per_day"] = show["status_changes_per_day"].round(1)
+show["round_trips_per_day"] = show["round_trips_per_day"].round(2)
+for c in ("detection_median", "recovery_median"):
+    if c in show:
+        show[c] = [dur(v) for v in show[c]]
+display(show)
+'''),
+    ("md", '''\
+**How to read the plot.** One line per type (and dwell time): on the left axis (solid, log scale)
+the status changes per day, on the right axis (dashed) the median detection delay in minutes when
+incidents are labelled (the share of time EXHAUSTED otherwise), for each window on the horizontal
+axis. Flapping falls as the window grows; the detection delay rises.
+'''),
+    ("code", '''\
+fig, ax = plt.subplots(figsize=(11, 5), layout="constrained")
+plotting.plot_window_comparison(cw, ax=ax, logy=True)
+fig.suptitle(f"Flapping against reaction time per window ({', '.join(windows)})", x=0.01, ha="left")
+plt.show()
+'''),
+    ("md", '''\
+**Computed conclusions.** The window with the fewest status changes among those that still notice
+enough incidents wins. **Rule:** among the windows and dwell times that reach `alert_at` for at
+least `min_recall` of the (incident, type) pairs, pick the one with the fewest status changes per
+day (ties: the faster median detection). Without labels only the flapping is compared.
+'''),
+    ("code", '''\
+first, shortest = agg.index[0], agg.index[0][0]
+flap = agg["status_changes_per_day"]
+lines = ["Flapping (status changes per day, all types, no hysteresis): " + ", ".join(
+    f"{w}: {flap[(w, 'none')]:.1f}" for w in agg.index.get_level_values(0).unique() if (w, "none") in flap.index) + "."]
+if len(dwells) > 1:
+    for w in agg.index.get_level_values(0).unique():
+        a, b = agg.loc[(w, "none")], agg.loc[(w, dwells[1])]
+        cut = 1 - b["status_changes_per_day"] / a["status_changes_per_day"] if a["status_changes_per_day"] else 0.0
+        text = (f"Hysteresis of {dwells[1]} on the {w} window: {a['status_changes_per_day']:.1f} → "
+                f"{b['status_changes_per_day']:.1f} status changes per day ({pct(cut, 0)} fewer)")
+        if incidents is not None:
+            text += (f"; median detection {dur(a['detection_median'])} → {dur(b['detection_median'])}, "
+                     f"median recovery {dur(a['recovery_median'])} → {dur(b['recovery_median'])}")
+        lines.append(text + ".")
+if incidents is not None:
+    for (w, d), r in agg.iterrows():
+        if d == "none":
+            lines.append(f"**{w}**: reached {alert_at.upper()} for {int(r['detected'])} of {int(r['pairs'])} "
+                         f"(incident, type) pairs, median after {dur(r['detection_median'])}; back below it a "
+                         f"median {dur(r['recovery_median'])} after the incident ended; {alert_at.upper()} or worse "
+                         f"{pct(r[f'share_{alert_at}_or_worse'])} of all the time (EXHAUSTED {pct(r['share_exhausted'])}).")
+    ok = agg[agg["detected"] >= min_recall * agg["pairs"]]
+    if len(ok):
+        best = ok.sort_values(["status_changes_per_day", "detection_median"]).index[0]
+        r = agg.loc[best]
+        lines.append(f"**By the rule: the {best[0]} window" + (f" with {best[1]} hysteresis" if best[1] != "none" else "")
+                     + f"** — it detects {int(r['detected'])} of {int(r['pairs'])} pairs (median "
+                     f"{dur(r['detection_median'])}) with {r['status_changes_per_day']:.1f} status changes per day. "
+                     f"Mind its {alert_at.upper()}-or-worse time, {pct(r[f'share_{alert_at}_or_worse'])}: when it is high, "
+                     "detection comes cheap because the tracker is alarmed most of the time anyway, and the targets "
+                     "are too strict for the window (notebook 01).")
+    else:
+        lines.append(f"**By the rule: no window** reaches {alert_at.upper()} for {pct(min_recall, 0)} of the pairs.")
+else:
+    best = flap.idxmin()
+    lines.append(f"Without incident labels only flapping can be compared: the {best[0]} window flaps least.")
+say("\\n\\n".join(lines))
+'''),
+    ("md", '''\
+## 3. Rolling 24 h vs the calendar day
+
+The seed prefers a rolling window because a calendar day "resets at midnight". Among the
+(incident, type) pairs, the one shown is where the calendar day's all-clear came at local midnight
+(its window restarting) earliest relative to the rolling 24 h window; if no all-clear came at
+midnight, the pair with the largest difference. Top: the rolling 24 h tracker; bottom: the
+calendar-day tracker. Hatched: the incident.
+'''),
+    ("code", '''\
+if incidents is None:
+    say("No incident labels: the comparison of recoveries is skipped.")
+else:
+    rc = bl.window_incidents(events, slo, incidents, ["24h", "calendar:day"], by=by, target=per_type, tz=tz,
+                             alert_at=alert_at, grace=grace, warmup=warmup, show_progress=False)
+    wide = rc.pivot_table(index=[by, "incident_id"], columns="window", values="recovery", aggfunc="first",
+                          observed=True).dropna()
+    ends = incidents.set_index(incidents["incident_id"].astype(str))["end"]
+    if not len(wide):
+        say("No incident was recovered from under both windows: nothing to compare.")
+    else:
+        wide["gap"] = wide["1d"] - wide["calendar:day"]
+        clear_at = pd.DatetimeIndex([ends[str(i)] for i in wide.index.get_level_values(1)]) + wide["calendar:day"].to_numpy()
+        local_clear = clear_at.tz_convert(tz)
+        wide["at_midnight"] = (local_clear - local_clear.normalize()) <= pd.Timedelta("10min")
+        pick = wide[wide["at_midnight"]] if wide["at_midnight"].any() else wide
+        (g, iid) = pick["gap"].idxmax()
+        r24, rcal, diff = wide.loc[(g, iid), "1d"], wide.loc[(g, iid), "calendar:day"], wide.loc[(g, iid), "gap"]
+        inc = incidents[incidents["incident_id"].astype(str) == str(iid)]
+        sub = events[(events[by].astype(str) == str(g)).to_numpy()]
+        lo, hi = inc["start"].iloc[0] - pd.Timedelta("18h"), max(inc["end"].iloc[0] + r24, inc["end"].iloc[0]) + pd.Timedelta("6h")
+        g_slo = slo.with_(target=float(per_type.loc[per_type[by] == str(g), "target"].iloc[0]))
+        fig, axes = plt.subplots(2, 1, figsize=(11, 6.4), sharex=True, layout="constrained")
+        for ax, st, name in zip(axes, (bl.replay(sub, g_slo.with_(window="24h")),
+                                       bl.compare.replay_calendar(sub, g_slo, calendar="day", tz=tz)),
+                                ("rolling 24 h", "calendar day")):
+            cut = st[((st["ts"] >= lo) & (st["ts"] < hi)).to_numpy()]
+            plotting.plot_timeline(cut, slo=g_slo, incidents=inc, ax=ax, tz=tz, budget=False)
+            panel(ax, f"{g}, {name}")
+        plt.show()
+        end = inc["end"].iloc[0]
+        how = ("at local midnight, when its window restarted" if wide.loc[(g, iid), "at_midnight"]
+               else f"at {local(end + rcal, '%H:%M')}")
+        say(f"**{iid}** ({inc['kind'].iloc[0] or 'incident'}, {local(inc['start'].iloc[0])} – {local(end, '%H:%M')} {tz}) "
+            f"for {g}: the **calendar day** was below {alert_at.upper()} again {dur(rcal)} after the incident ended, "
+            f"{how}; the **rolling 24 h** window took {dur(r24)} ({local(end + r24)}). The calendar day gave the "
+            f"all-clear {dur(diff)} earlier, while the failures were still in the last 24 hours. Over all "
+            f"{len(wide)} (incident, type) pairs the calendar day recovered a median {dur(wide['gap'].median())} "
+            f"earlier; {int(wide['at_midnight'].sum())} of its all-clears came within 10 minutes after local midnight.")
+'''),
+    ("md", '''\
+## 4. Alert policies scored against the incidents
+
+The SRE Workbook alerts on **burn rates** over a compliance period instead of a window's status:
+a tier fires when a long **and** a short window both burn faster than a factor (14.4× over 1 h and
+5 min, 6× over 6 h and 30 min pages; 3× over 1 d and 1× over 3 d open tickets, at 30 days; here
+scaled to `policy_period`). Pyrra uses similar tiers with `for:` delays. The seed-style policy
+fires while one window's burn exceeds `seed_burn` (0.9: its CRITICAL), also with hysteresis
+(`keep_firing_for` = `min_dwell`), and with a 24 h window.
+
+Each policy is replayed on one-minute bins per type and scored with `budgetlab.compare_policies`:
+a page matches an incident when the incident's scope covers the type and the page overlaps the
+incident (or `grace` after it); **precision** = matching pages / pages, **recall** = detected
+incidents / incidents, **false pages per week** = pages matching no incident.
+
+**Rule.** A page policy is acceptable when its recall is at least `min_recall` and it sends at most
+`max_false_pages_per_week`; among acceptable policies the fastest median detection wins. When none
+is acceptable, the conclusion names the best one on each side of the trade-off.
+'''),
+    ("code", '''\
+bins = bl.bin_events(events, "1min", by=by)
+policies = {
+    "workbook": bl.AlertPolicy.workbook(policy_period),
+    "pyrra": bl.AlertPolicy.pyrra(policy_period),
+    f"seed {seed_window}": bl.AlertPolicy.single_window(seed_window, seed_burn, period=policy_period),
+    f"seed {seed_window} + hysteresis": bl.AlertPolicy.single_window(seed_window, seed_burn, period=policy_period,
+                                                                     cooldown=min_dwell),
+    "seed 24h": bl.AlertPolicy.single_window("24h", seed_burn, period=policy_period),
+}
+PAGE = ("page", "critical")  # Pyrra calls its paging tiers "critical"
+episodes = {name: bl.alert_episodes(bins, per_type, pol) for name, pol in policies.items()}
+span_days = (bins["bin_start"].max() - bins["bin_start"].min()) / pd.Timedelta("1D") + 1 / 1440
+if incidents is not None:
+    scores = bl.compare_policies(bins, per_type, policies, incidents, grace=grace)
+    top = scores[(scores[by] == "*") & (scores["tier"] == "*") & scores["severity"].isin(PAGE)].set_index("policy")
+    top = top.reindex(list(policies))
+    table = pd.DataFrame({
+        "pages": top["episodes"].fillna(0).astype(int),
+        "pages / day": top["pages_per_day"].fillna(0).round(2),
+        "precision": [pct(v, 0) for v in top["precision"]],
+        "detected": [f"{int(d)} / {int(n)}" for d, n in zip(top["detected"].fillna(0), top["incidents"].fillna(len(incidents)))],
+        "recall": top["recall"].fillna(0.0),
+        "detection median": [dur(v) for v in top["detection_median"]],
+        "false pages / week": top["false_pages_per_week"].fillna(0).round(1),
+    })
+    display(table)
+    # per incident: which policies paged, how fast, and what the incident cost
+    rows = {}
+    for name, pol in policies.items():
+        det = bl.incident_detections(episodes[name], incidents, grace=grace, bins=bins, target=per_type, policy=pol,
+                                     period=pol.period)
+        det = det[(det[by] == "*") & (det["tier"] == "*") & det["severity"].isin(PAGE)].set_index("incident_id")
+        rows[name] = [dur(d) if ok else "–" for d, ok in zip(det["detection_time"], det["detected"])]
+        if name == "workbook":
+            cost = det["budget_before_alert_pct"]
+    per_incident = pd.DataFrame(rows, index=det.index)
+    per_incident.insert(0, "kind", incidents.set_index(incidents["incident_id"].astype(str))["kind"].reindex(per_incident.index.astype(str)).to_numpy())
+    per_incident.insert(1, f"budget spent by its end (% of {policy_period})", cost.round(2).to_numpy())
+    say("Per incident: the delay from its start to each policy's first page ('–': no page), and how much of the "
+        f"{policy_period} error budget its failures spent by its end (in the groups its scope covers).")
+    display(per_incident)
+else:
+    counts = {name: int(ep["severity"].isin(PAGE).sum()) for name, ep in episodes.items()}
+    table = pd.DataFrame({"pages": counts, "pages / day": {k: round(v / span_days, 2) for k, v in counts.items()}})
+    display(table)
+    say("No incident labels: precision and recall cannot be computed; the table shows the page volume only.")
+'''),
+    ("md", '''\
+**When the workbook stays quiet.** Its page tiers fire when a window burns at least 2 % (1 h)
+or 5 % (6 h) of the period's budget. The lower the target, the larger the budget, and the larger
+the share of attempts that must fail for a whole hour before a page; a tier whose threshold
+exceeds `1 / (1 − target)` (every attempt failing) cannot fire at all (`budgetlab.low_traffic`).
+The next cell computes what a page would take at the targets used here.
+'''),
+    ("code", '''\
+lt = bl.low_traffic(bins, per_type, policies["workbook"])
+goal = dict(zip(per_type[by], per_type["target"]))
+need = lt[lt["severity"] == "page"]
+text = ("The workbook's page tiers need: " + "; ".join(
+    f"{r[by]} {pct(min(r['burn'] * (1 - goal[str(r[by])]), 1), 0)} of attempts failing over {r['tier'].split('_')[-1]}"
+    for _, r in need.iterrows()) + " (in its long and its short window).")
+cannot = lt[~lt["can_fire"]]
+if len(cannot):
+    text += " Tiers that cannot fire at all: " + ", ".join(f"{r[by]} {r['tier']}" for _, r in cannot.iterrows()) + "."
+say(text)
+
+if incidents is not None:
+    rec_ok = table["recall"] >= min_recall
+    calm = table["false pages / week"] <= max_false_pages_per_week
+    good = table[rec_ok & calm]
+    lines = [f"**{name}**: {int(r['pages'])} pages ({r['pages / day']:.2f} a day), precision {r['precision']}, "
+             f"detected {r['detected']} incidents (median {r['detection median']}), {r['false pages / week']:.1f} "
+             "false pages a week." for name, r in table.iterrows()]
+    if len(good):
+        best = good.assign(_d=top.loc[good.index, "detection_median"]).sort_values("_d").index[0]
+        lines.append(f"**By the rule: {best}** — recall {pct(table.loc[best, 'recall'], 0)} with "
+                     f"{table.loc[best, 'false pages / week']:.1f} false pages a week, median detection "
+                     f"{table.loc[best, 'detection median']}.")
+    else:
+        text = (f"**By the rule: no policy is acceptable** (recall at least {pct(min_recall, 0)} with at most "
+                f"{max_false_pages_per_week:g} false pages a week).")
+        quiet = table[calm & (table["recall"] > 0)].sort_values("recall", ascending=False)
+        silent = table[calm & (table["recall"] == 0)]
+        loud = table[rec_ok].sort_values("false pages / week")
+        if len(quiet):
+            text += f" Within the false-page limit, **{quiet.index[0]}** detects most ({quiet.iloc[0]['detected']})."
+        if len(silent):
+            text += f" {', '.join(silent.index)} never paged for an incident."
+        if len(loud):
+            text += (f" Of the policies that detect enough, **{loud.index[0]}** is the quietest, with "
+                     f"{loud.iloc[0]['false pages / week']:.1f} false pages a week.")
+        length = (incidents["end"] - incidents["start"]).to_numpy()
+        short = cost.to_numpy()[length <= pd.Timedelta("6h").to_timedelta64()]
+        long_ = cost[length > pd.Timedelta("6h").to_timedelta64()]
+        if len(short):
+            text += (f" The incidents of up to six hours spent at most {np.nanmax(short):.2f} % of the {policy_period} "
+                     "budget by their end, less than a workbook page needs (2 % within an hour, 5 % within six hours)")
+        if len(long_):
+            text += (("; " if len(short) else " ") + "the longer ones spent " + ", ".join(
+                f"{i} {v:.1f} %" for i, v in long_.items()) + " over days, which is what its ticket tiers are for "
+                "(10 % within one or three days)")
+        text += (". A single short window, in contrast, pages on every wobble of the rate. Raise the targets "
+                 "(notebook 01) or accept tickets for incidents of this size.")
+        lines.append(text)
+    say("\\n\\n".join(lines))
+'''),
+    ("md", '''\
+**The plot** shows when each policy fired over the whole history: one row per type and tier
+(pages and tickets coloured by severity), the labelled incidents in the bottom row and shaded
+across all rows. Alerts outside the shaded spans are the false pages counted above; an alert
+that stays on for days "detects" every incident that happens meanwhile without telling anyone
+anything new.
+'''),
+    ("code", '''\
+show_policies = ["workbook", f"seed {seed_window}", f"seed {seed_window} + hysteresis"]
+fig, axes = plt.subplots(len(show_policies), 1, figsize=(11, 2.6 + 1.1 * len(show_policies) * len(per_type)),
+                         sharex=True, layout="constrained",
+                         height_ratios=[len(policies[p].tiers) + 1 for p in show_policies])
+for ax, name in zip(axes, show_policies):
+    plotting.plot_alerts(episodes[name], incidents=incidents, ax=ax, tz=tz)
+    panel(ax, name)
+plt.show()
+'''),
+]
+
+# ------------------------------------------------------------------------------------------------
+# 03 timeouts vs solve failures
+
+NB03 = [
+    ("md", '''\
+# 03 · Timeouts vs solve failures: is it the network or the solver?
+
+The seed's local example: teams whose workers run in Frankfurt or Amsterdam, serving users on
+unstable mobile networks, see **connection timeouts distort the success rate more than real solver
+failures**. Its advice: *before lowering the SLO, split the failures into two buckets, connection
+timeout and solve failure; otherwise the error budget burns because of the network, not because of
+the CAPTCHA.*
+
+This notebook makes that split: how much of the budget burn is timeouts, per region and over the
+day; what each type's SLO looks like without them (and whether the target still needs lowering);
+and which pages timeouts alone caused.
+'''),
+    ("md", RUN_ON_YOUR_DATA.format(name="03_timeout_vs_solve.ipynb")),
+    ("params", '''\
+# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path
+# relative to this notebook; a path here is an outcome log of your own.
+source = "outcomes_4w"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log
+incidents_source = "incidents_4w"  # dataset name, path to an incident CSV, or None
+keys = ["captcha_type", "region"]  # group columns read from a log file
+read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}
+by = "captcha_type"  # one SLO per value of this column
+split_by = "region"  # where the worker ran (the seed: Frankfurt or Amsterdam)
+target = 0.95  # the target you are about to lower (the seed tracker's default), for values not in `targets`
+targets = {}  # per-value targets that differ from `target`, e.g. {"turnstile": 0.97}
+window = "1h"  # the seed tracker's window (its demo uses 1 h)
+page_burn = 0.9  # a page: the window burns faster than this (the seed's CRITICAL: under 10 % of the budget left)
+network_bucket = "timeout"  # the failure bucket that is the network's, not the solver's
+freq = "1h"  # bin width of the burn-over-time plot
+grace = "1h"  # a page up to this long after an incident's end still belongs to it
+tz = "Europe/Berlin"  # time zone of tables and plots
+'''),
+    ("code", SETUP),
+    ("md", '''\
+## 1. The history and its failure buckets
+'''),
+    ("code", '''\
+events = load_events(source)
+incidents = load_incidents(incidents_source)
+days = describe(events, source, incidents)
+per_type = target_table(events, by, target, targets)
+goal = dict(zip(per_type[by], per_type["target"]))
+counts = events["bucket"].value_counts(sort=False)
+failures = counts.drop("success", errors="ignore")
+failures = failures[failures > 0]
+has_net = network_bucket in failures.index
+say(f"{int(failures.sum()):,} failures ({pct(failures.sum() / len(events), 2)} of the attempts): " + ", ".join(
+    f"{b} {int(n):,} ({pct(n / failures.sum())})" for b, n in failures.items()) + ". Targets: " + ", ".join(
+    f"{g} {pct(t)}" for g, t in goal.items()) + f"; tracker window {window}; a page when the window burns faster "
+    f"than {page_burn:g}.")
+if not has_net:
+    say(f"**This log has no `{network_bucket}` failures**: there is nothing to split off, and the sections below "
+        "only state that. Map the network failures to that bucket when loading (`read_options` with "
+        "`outcomes={...}`), or set `network_bucket`.")
+'''),
+    ("md", '''\
+## 2. How much of the burn is the network, per region
+
+`budgetlab.bucket_breakdown` attributes every failure to its bucket with one convention: a
+bucket's **burn rate** is its failures over the same denominator as the total burn,
+`failures / (attempts × (1 − target))`, so the buckets' burn rates add up to the group's burn rate
+(1.0 = spending exactly the allowed pace). Per type and region:
+'''),
+    ("code", '''\
+pol = bl.AlertPolicy.single_window(window, page_burn)
+parts = []
+for g in goal:
+    sub = events[(events[by].astype(str) == g).to_numpy()]
+    b = bl.bucket_breakdown(sub, bl.SLO(target=goal[g], window=window), by=split_by, policy=pol)
+    b.insert(0, by, g)
+    parts.append(b)
+breakdown = pd.concat(parts, ignore_index=True)
+breakdown[split_by] = breakdown[split_by].astype(str)
+breakdown["bucket"] = breakdown["bucket"].astype(str)
+if has_net:
+    net = breakdown[breakdown["bucket"] == network_bucket].set_index([by, split_by])
+    view = pd.DataFrame({
+        "attempts": net["events"],
+        "failures": (net["failures"] / net["share_of_failures"].where(net["share_of_failures"] > 0)).round().astype("Int64"),
+        f"{network_bucket} share of failures": [pct(v) for v in net["share_of_failures"]],
+        f"{network_bucket} rate": [pct(v, 2) for v in net["failure_rate"]],
+        "burn rate": net["group_burn_rate"].round(2),
+        f"of it {network_bucket}": net["burn_rate"].round(2),
+        "success rate": [pct(v, 2) for v in net["sli"]],
+        f"without {network_bucket}": [pct(v, 2) for v in net["sli_without"]],
+    })
+    display(view)
+    # per region, whatever the type (target-free figures)
+    reg = events.groupby(events[split_by].astype(str), observed=True, sort=False)["bucket"].value_counts().unstack(fill_value=0)
+    lines = []
+    for r, row in reg.iterrows():
+        fails = row.drop("success", errors="ignore").sum()
+        n_net = row.get(network_bucket, 0)
+        lines.append(f"**{r}**: {pct(n_net / fails if fails else 0)} of its {int(fails):,} failures are {network_bucket}s "
+                     f"({pct(n_net / row.sum(), 2)} of its {int(row.sum()):,} attempts); across types they burn "
+                     + ", ".join(f"{g} {net.loc[(g, r), 'burn_rate']:.2f} of {net.loc[(g, r), 'group_burn_rate']:.2f}"
+                                 for g in goal if (g, r) in net.index) + ".")
+    say("\\n\\n".join(lines))
+'''),
+    ("md", '''\
+**Over the day.** Mobile networks are worse at night; the seed's 03:47 story happens then. The plot
+shows each region's timeout rate (solid) and solve-error rate (dashed) by local hour of day, over
+the whole history: a network problem has the shape of the solid lines, a solver problem that of
+the dashed ones.
+'''),
+    ("code", '''\
+if has_net:
+    hb = bl.bin_events(events, "1h", by=split_by)
+    hb["hour"] = hb["bin_start"].dt.tz_convert(tz).dt.hour
+    fail_cols = [c for c in hb.columns if c.startswith("bad_")]
+    prof = hb.groupby([split_by, "hour"], observed=True)[["total", *fail_cols]].sum()
+    fig, ax = plt.subplots(figsize=(11, 4.2), layout="constrained")
+    lines = []
+    for i, (r, d) in enumerate(prof.groupby(level=0, observed=True)):
+        d = d.droplevel(0)
+        color = f"C{i}"
+        rate = d[f"bad_{network_bucket}"] / d["total"].where(d["total"] > 0)
+        ax.plot(d.index, 100 * rate, color=color, lw=2, marker="o", ms=3, label=f"{r}: {network_bucket}")
+        other = d[[c for c in fail_cols if c != f"bad_{network_bucket}"]].sum(axis=1) / d["total"].where(d["total"] > 0)
+        ax.plot(d.index, 100 * other, color=color, lw=1.2, ls="--", label=f"{r}: other failures")
+        lines.append(f"**{r}**: {network_bucket} rate highest at {int(rate.idxmax()):02d}:00 ({pct(rate.max(), 2)}), lowest "
+                     f"at {int(rate.idxmin()):02d}:00 ({pct(rate.min(), 2)}): ×{rate.max() / rate.min():.1f}; other failures "
+                     f"range from {pct(other.min(), 2)} to {pct(other.max(), 2)} (×{other.max() / other.min():.1f}).")
+    ax.set_xticks(range(0, 24, 2))
+    ax.set_xlabel(f"hour of day ({tz})")
+    ax.set_ylabel("share of attempts (%)")
+    ax.legend(ncols=2, fontsize="small")
+    ax.grid(alpha=0.3)
+    fig.suptitle("Failure rates by hour of day, per region", x=0.01, ha="left")
+    plt.show()
+    say("\\n\\n".join(lines))
+'''),
+    ("md", '''\
+**Over the history.** Per type, the burn rate of each hour stacked by bucket and region (the
+stack's top is the hour's total burn rate; the horizontal lines are the seed's burn-rate bands 1,
+2 and 5). Labelled incidents that cover the type are shaded grey. Timeout storms show up as a
+spike of one region's timeout layer; solver problems as a rise of the solve-error layers.
+'''),
+    ("code", '''\
+groups = list(goal)
+fig, axes = plt.subplots(len(groups), 1, figsize=(11, 3.0 * len(groups)), squeeze=False, sharex=True,
+                         layout="constrained")
+for ax, g in zip(axes[:, 0], groups):
+    sub = events[(events[by].astype(str) == g).to_numpy()]
+    ot = bl.bucket_burn_over_time(sub, bl.SLO(target=goal[g]), freq=freq, by=split_by)
+    plotting.plot_buckets(ot, by=split_by, ax=ax, tz=tz)
+    inc = incidents_for(incidents, **{by: g})
+    if inc is not None:
+        for a, b in zip(inc["start"], inc["end"]):
+            ax.axvspan(a.tz_convert(None), b.tz_convert(None), color="grey", alpha=0.15, lw=0)
+    panel(ax, f"{g} (target {pct(goal[g])})")
+plt.show()
+'''),
+    ("md", '''\
+## 3. The SLO without the network's failures
+
+With the network bucket removed from good **and** total attempts (the SRE model's
+`exclude_buckets`), what is left is the solver's own success rate. The tracker's time at or above
+CRITICAL and EXHAUSTED is shown with and without those failures, under the same target and window.
+
+**Rule** (the seed's advice as a decision):
+
+* the success rate meets the target with the network's failures: **keep the target**;
+* it misses the target only because of them (the rate without them meets it): **do not lower the
+  target**: take the network failures out of this SLO (retry them, move traffic to the better
+  region, give the network its own SLO);
+* it misses the target even without them: **the solver itself misses it**: recalibrate the target
+  (notebook 01) or fix the solver.
+'''),
+    ("code", '''\
+lines = []
+rows = []
+for g in goal:
+    sub = events[(events[by].astype(str) == g).to_numpy()]
+    slo = bl.SLO(target=goal[g], window=window)
+    sli = sub["ok"].mean()
+    keep = (sub["bucket"].astype(str) != network_bucket).to_numpy()
+    sli_wo = sub["ok"].to_numpy()[keep].mean() if keep.any() else np.nan
+    st = bl.replay_summary(bl.replay(sub, slo), sub)
+    wo = sub[keep]
+    st_wo = bl.replay_summary(bl.replay(wo, slo), wo) if len(wo) > 1 else st
+    alarm = lambda s_: float(s_["share_critical"].iloc[0] + s_["share_exhausted"].iloc[0])
+    if sli >= goal[g]:
+        verdict = "meets the target even with the network's failures: **keep the target**"
+    elif sli_wo >= goal[g]:
+        verdict = (f"misses it only because of {network_bucket}s: **do not lower the target**; take the network's "
+                   "failures out of this SLO")
+    else:
+        verdict = ("misses it even without them: **the solver itself misses the target**; recalibrate "
+                   "(notebook 01) or fix the solver")
+    lines.append(f"**{g}** (target {pct(goal[g])}): {pct(sli, 2)} with {network_bucket}s, **{pct(sli_wo, 2)} without**: "
+                 f"it {verdict}. Its {window} tracker would have been CRITICAL or worse {pct(alarm(st))} of the time "
+                 f"(EXHAUSTED {pct(st['share_exhausted'].iloc[0])}), without {network_bucket}s {pct(alarm(st_wo))} "
+                 f"(EXHAUSTED {pct(st_wo['share_exhausted'].iloc[0])}).")
+    rows.append({by: g, "target": pct(goal[g]), "success rate": pct(sli, 2), f"without {network_bucket}": pct(sli_wo, 2),
+                 "CRITICAL+ time": pct(alarm(st)), f"CRITICAL+ time without {network_bucket}": pct(alarm(st_wo))})
+display(pd.DataFrame(rows).set_index(by))
+say("\\n\\n".join(lines) if has_net else f"No `{network_bucket}` failures: the SLO is the solver's already.")
+'''),
+    ("md", '''\
+## 4. Pages that timeouts alone caused
+
+A **page** here is the seed-style alert: one tracker per type and region, firing while the
+`window` burns faster than `page_burn`. The policy is replayed twice on one-minute bins, with all
+failures and without the network bucket (`exclude_buckets`). A page **was caused by timeouts
+alone** when no page of the same type and region overlaps it in the replay without them: the
+solver's failures by themselves would not have woken anyone (the convention of
+`budgetlab.bucket_breakdown`, whose `pages_caused` column counts the same pages; the cell checks
+that the two agree). Each page is matched to the labelled incidents whose scope covers its type and
+region and that overlap it (or `grace` after their end).
+'''),
+    ("code", '''\
+if has_net:
+    bins = bl.bin_events(events, "1min", by=[by, split_by])
+    ep = bl.alert_episodes(bins, per_type, pol)
+    ep_wo = bl.alert_episodes(bins, per_type, pol, exclude_buckets=network_bucket)
+    key = [by, split_by, "tier"]
+    for frame in (ep, ep_wo):
+        for k in key:
+            frame[k] = frame[k].astype(str)
+    m = ep.reset_index().merge(ep_wo[key + ["start", "end"]], on=key, how="left", suffixes=("", "_wo"))
+    overlap = (m["start_wo"] <= m["end"]) & (m["end_wo"] >= m["start"])
+    ep["caused"] = ~overlap.groupby(m["index"]).any().reindex(range(len(ep)), fill_value=False).to_numpy()
+    pages = ep[ep["severity"] == "page"].reset_index(drop=True)
+    # the network's share of the failures during each page, from cumulative sums of the bins
+    gkeys = bins[[by, split_by]].astype(str).drop_duplicates().reset_index(drop=True)  # bins: full grid per group
+    n_bins = len(bins) // len(gkeys)
+    cum = {c: np.c_[np.zeros(len(gkeys)), bins[c].to_numpy().reshape(len(gkeys), n_bins).cumsum(axis=1)]
+           for c in ("bad", f"bad_{network_bucket}")}
+    t0, step_ns = ns(bins["bin_start"][:1])[0], pd.Timedelta("1min").value
+    gi = pages[[by, split_by]].merge(gkeys.reset_index(), on=[by, split_by], how="left")["index"].to_numpy()
+    a = (ns(pages["start"]) - t0) // step_ns
+    b = np.minimum((ns(pages["end"]) - t0) // step_ns, n_bins)
+    bad = cum["bad"][gi, b] - cum["bad"][gi, a]
+    share = np.divide(cum[f"bad_{network_bucket}"][gi, b] - cum[f"bad_{network_bucket}"][gi, a], bad,
+                      out=np.full(len(pages), np.nan), where=bad > 0)
+    # the labelled incidents each page belongs to (a loop over incidents)
+    match = [[] for _ in range(len(pages))]
+    if incidents is not None:
+        for r in incidents.itertuples():
+            covered = bl.schema.scope_mask(gkeys, r.scope)[gi]
+            hit = covered & (pages["start"] < r.end + pd.Timedelta(grace)).to_numpy() & (pages["end"] > r.start).to_numpy()
+            for i in np.flatnonzero(hit):
+                match[i].append(str(r.incident_id))
+    match = [", ".join(m_) or "–" for m_ in match]
+    pages[f"{network_bucket} share of failures"] = share
+    pages["incident"] = match
+    check = int(breakdown.loc[breakdown["bucket"] == network_bucket, "pages_caused"].sum())
+    n_caused = int(pages["caused"].sum())
+    caused = pages[pages["caused"]]
+    say(f"**Timeouts alone caused {n_caused} of the {len(pages)} pages ({pct(n_caused / len(pages) if len(pages) else 0)})**"
+        + (": " + ", ".join(f"{r} {int((caused[split_by] == r).sum())}" for r in sorted(caused[split_by].unique())) if n_caused else "")
+        + f". (`bucket_breakdown` counts {check}" + (": the two agree.)" if check == n_caused else ": they differ; report it.)"))
+    if incidents is not None and n_caused:
+        inside = caused[caused["incident"] != "–"]
+        kinds = incidents.set_index(incidents["incident_id"].astype(str))["kind"]
+        by_inc = inside["incident"].str.split(", ").explode().value_counts()
+        say(f"{len(inside)} of them overlap labelled incidents (" + ", ".join(
+            f"{i} {kinds.get(i, '')}: {n}" for i, n in by_inc.items()) + f"); the other {n_caused - len(inside)} came "
+            "from timeout bursts outside any labelled incident. Solver-caused pages (not caused by timeouts alone): "
+            f"{len(pages) - n_caused}.")
+    show = caused.sort_values("duration", ascending=False).head(15)
+    display(pd.DataFrame({
+        by: show[by], split_by: show[split_by], "start": [local(t) for t in show["start"]],
+        "duration": [dur(d) for d in show["duration"]],
+        f"{network_bucket} share of failures": [pct(v) for v in show[f"{network_bucket} share of failures"]],
+        "incident": show["incident"],
+    }).reset_index(drop=True).rename_axis(f"longest {len(show)} of the {n_caused} pages caused by {network_bucket}s"))
+    tr = breakdown[breakdown["bucket"] == network_bucket]
+    say(f"The seed's trackers (one per type and region, {window} window) changed status {int(tr['transitions'].sum()):,} "
+        f"times; {int(tr['transitions_caused'].sum()):,} of those changes would not have happened without "
+        f"{network_bucket}s ({pct(tr['transitions_caused'].sum() / max(tr['transitions'].sum(), 1))}).")
+'''),
+    ("md", '''\
+## 5. Summary
+
+The computed answers in one place: the network's share of the failures per region, each type's SLO
+with and without the network's failures with the verdict of the rule above, and the pages it
+caused on its own.
+'''),
+    ("code", '''\
+if has_net:
+    shares = {r: (row.get(network_bucket, 0) / row.drop("success", errors="ignore").sum()) for r, row in reg.iterrows()}
+    text = [f"{network_bucket.capitalize()}s are " + ", ".join(f"{pct(v)} of the failures in {r}" for r, v in shares.items()) + "."]
+    text += [line.split(": it ")[0] + ": it " + line.split(": it ")[1].split(". Its")[0] + "." for line in lines]
+    text.append(f"Of {len(pages)} seed-style pages, {n_caused} ({pct(n_caused / len(pages) if len(pages) else 0)}) were caused "
+                f"by {network_bucket}s alone.")
+    say("\\n\\n".join(text))
+else:
+    say(f"No `{network_bucket}` failures in this log: every failure is the solver's (or another bucket's).")
+'''),
+]
 
 # ------------------------------------------------------------------------------------------------
 # the notebooks
 
 NOTEBOOKS = {
     "01_recalibrate_slo.ipynb": NB01,
+    "02_window_length.ipynb": NB02,
+    "03_timeout_vs_solve.ipynb": NB03,
 }
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -53,7 +52,11 @@ def _seeds() -> dict[str, bytes]:
 SEEDS = _seeds()
 SPECIAL = [b",", b"\n", b"\r", b'"', b"\t", b"\x00", b"\xff", b"{", b"}", b":", b"-", b"Z", b"+99:99", b"9" * 25,
            b"NaN", b"1e400", b"\xef\xbb\xbf", b"PAR1"]
-_DIR = Path(tempfile.mkdtemp(prefix="budgetlab-fuzz-"))
+
+
+@pytest.fixture(scope="module")
+def fuzz_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("fuzz")
 
 
 @st.composite
@@ -77,8 +80,8 @@ def mutated(draw, data: bytes) -> bytes:
     return bytes(out)
 
 
-def _load(suffix: str, data: bytes) -> None:
-    path = _DIR / f"fuzz{suffix}"
+def _load(folder: Path, suffix: str, data: bytes) -> None:
+    path = folder / f"fuzz{suffix}"
     path.write_bytes(data)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # e.g. dropped columns are reported, not errors
@@ -98,8 +101,8 @@ FUZZ = settings(max_examples=200, derandomize=True, deadline=None,
 
 
 @pytest.mark.parametrize("suffix", list(SEEDS))
-def test_unmutated_seeds_load(suffix):
-    path = _DIR / f"seed{suffix}"
+def test_unmutated_seeds_load(suffix, fuzz_dir):
+    path = fuzz_dir / f"seed{suffix}"
     path.write_bytes(SEEDS[suffix])
     assert len(read_events(path, by="region", session="session")) == 12
 
@@ -107,11 +110,11 @@ def test_unmutated_seeds_load(suffix):
 @pytest.mark.parametrize("suffix", list(SEEDS))
 @FUZZ
 @given(data=st.data())
-def test_mutated_files_raise_only_budgetlab_errors(suffix, data):
-    _load(suffix, data.draw(mutated(SEEDS[suffix])))
+def test_mutated_files_raise_only_budgetlab_errors(suffix, fuzz_dir, data):
+    _load(fuzz_dir, suffix, data.draw(mutated(SEEDS[suffix])))
 
 
 @FUZZ
 @given(data=st.binary(max_size=300), suffix=st.sampled_from([".csv", ".jsonl", ".parquet", ".csv.gz"]))
-def test_random_bytes_raise_only_budgetlab_errors(data, suffix):
-    _load(suffix, data)
+def test_random_bytes_raise_only_budgetlab_errors(fuzz_dir, data, suffix):
+    _load(fuzz_dir, suffix, data)

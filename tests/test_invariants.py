@@ -16,7 +16,7 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from budgetlab import SLO, Tracker, as_events, read_events, replay
@@ -172,3 +172,45 @@ def test_loader_reads_every_offset_exactly(log):
     want = sorted(range(len(micros)), key=lambda i: micros[i])  # stable: ties keep input order
     assert ev["row"].tolist() == want
     assert ev["ts"].array.asi8.tolist() == [micros[i] * 1000 for i in want]
+
+
+@st.composite
+def iso_texts(draw):
+    """ISO-8601-like strings: every precision, separator and offset form, some of them invalid."""
+    y = draw(st.integers(1678, 2261))
+    valid = draw(st.integers(0, 9)) > 0  # mostly valid, sometimes out of range
+    mo = draw(st.integers(1, 12) if valid else st.integers(0, 13))
+    d = draw(st.integers(1, 28) if valid else st.integers(0, 32))
+    h = draw(st.integers(0, 23) if valid else st.integers(0, 25))
+    mi, s = draw(st.integers(0, 59) if valid else st.integers(0, 61)), draw(st.integers(0, 59))
+    frac = draw(st.sampled_from(["", ".5", ".123", ".123456", ".123456789", ".1234567891"]))
+    sep = draw(st.sampled_from(["T", " ", "t"]))
+    off = draw(st.sampled_from(["", "Z", "+01:00", "-05:30", "+0100", "+01", "+14:00", "-12:00"]) if valid else
+               st.sampled_from(["z", "+24:00", "+1", "+01:0"]))
+    form = draw(st.sampled_from(["full", "minutes", "date"]))
+    date = f"{y:04d}-{mo:02d}-{d:02d}"
+    if form == "date":
+        return date
+    clock = f"{h:02d}:{mi:02d}" + ("" if form == "minutes" else f":{s:02d}{frac}")
+    return f"{date}{sep}{clock}{off}"
+
+
+@given(st.lists(iso_texts(), min_size=1, max_size=5))
+def test_fast_and_careful_time_parsers_agree(texts):
+    """Arrow's strict cast (the fast path) and pandas' ISO-8601 parser (the careful path) are
+    independent parsers: where the fast one accepts a column, both give the same instants."""
+    from budgetlab.events import _fast_iso, _parse_iso
+
+    s = pd.Series(texts, dtype="str")
+    fast = _fast_iso(s)
+    event("fast path" if fast is not None else "careful path only")
+    if fast is None:
+        return
+    careful = _parse_iso(s)
+    assert not careful.isna().any(), texts
+    want = careful.dt.as_unit("ns").array.asi8
+    assert fast[0].tolist() == want.tolist(), texts
+    # an offset follows the clock time (a date's "-01" is not one)
+    has_offset = s.str.contains(r"[0-9]:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)$",
+                                regex=True)
+    assert fast[1] == bool(has_offset.all()), texts
