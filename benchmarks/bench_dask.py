@@ -8,8 +8,9 @@ baseline reads the same files (``pandas.read_parquet`` of the directory) and cal
 functions, in a fresh process per case.
 
 Memory is the operating system's peak resident set size (Linux ``VmHWM``) of a process that did
-nothing else: a fresh child process per pandas case, freshly restarted workers per Dask case
-(``idle`` = the worker right after its start, Python + Dask + budgetlab imported).
+nothing else: a fresh child process per pandas case, a fresh cluster per Dask case (``idle`` =
+a worker right after its start, Python + Dask + budgetlab imported). Each case: one warm-up run,
+then the median of the timed runs.
 
 ``run(quick)`` returns one dict per case and engine; ``case(events, repeat)`` adapts it to
 ``benchmarks/run.py``. ``python -m benchmarks.bench_dask [--quick]`` prints the rows.
@@ -133,19 +134,24 @@ def _pandas_case(name: str, root: Path, repeat: int) -> dict[str, Any]:
     queue = ctx.Queue()
     proc = ctx.Process(target=_pandas_child, args=(name, str(root), repeat, queue))
     proc.start()
-    result = queue.get()
-    proc.join()
-    return dict(result)
+    proc.join()  # the result is a few numbers: the queue never blocks the child's exit
+    if proc.exitcode != 0:
+        raise RuntimeError(f"the pandas benchmark process for {name!r} failed (exit code {proc.exitcode}).")
+    return dict(queue.get(timeout=60))
 
 
-def _dask_case(client: Any, name: str, root: Path, repeat: int) -> dict[str, Any]:
-    client.restart()  # fresh worker processes: their lifetime peak RSS is this case's
-    client.run(_import_budgetlab)
-    idle = client.run(_rss_now_mb)
-    times = _timed(_dask_work(name, str(root)), repeat)
-    peak = client.run(_rss_peak_mb)
-    return {"times": times, "peak": max(peak.values()), "idle": max(idle.values()),
-            "peaks": sorted(peak.values())}
+def _dask_case(name: str, root: Path, repeat: int) -> dict[str, Any]:
+    """A fresh cluster per case: the workers' peak RSS is this case's (``client.restart()`` is
+    slower and sometimes times out on a loaded machine)."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, memory_limit=MEMORY_LIMIT,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        client.run(_import_budgetlab)
+        idle = client.run(_rss_now_mb)
+        times = _timed(_dask_work(name, str(root)), repeat)
+        peak = client.run(_rss_peak_mb)
+    return {"times": times, "peak": max(peak.values()), "idle": max(idle.values())}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,8 +159,6 @@ def _dask_case(client: Any, name: str, root: Path, repeat: int) -> dict[str, Any
 # ---------------------------------------------------------------------------------------------
 def measure(events: pd.DataFrame, repeat: int) -> list[dict[str, Any]]:
     """Pandas and Dask rows for each case on ``events`` (canonical, with a ``group`` key)."""
-    from distributed import Client, LocalCluster
-
     n = len(events)
     days = int((events["ts"].iloc[-1] - events["ts"].iloc[0]).ceil("1D").days)
     groups = int(events["group"].nunique())
@@ -162,22 +166,20 @@ def measure(events: pd.DataFrame, repeat: int) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     try:
         files = write_daily(events, tmp)
-        with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, memory_limit=MEMORY_LIMIT,
-                          dashboard_address=":0") as cluster, Client(cluster) as client:
-            for name in CASES:
-                base = _pandas_case(name, tmp, repeat)
-                dsk = _dask_case(client, name, tmp, repeat)
-                pandas_s = statistics.median(base["times"])
-                dask_s = statistics.median(dsk["times"])
-                common = {"size": n, "days": days, "groups": groups, "files": files, "repeat": repeat}
-                rows.append({"case": f"pandas: {name}", "engine": "pandas", "workers": 1, **common,
-                             "median_s": pandas_s, "events_per_s": n / pandas_s,
-                             "peak_rss_mb_per_worker": base["peak"], "idle_rss_mb_per_worker": base["idle"],
-                             "pandas_s": pandas_s, "vs_pandas": 1.0})
-                rows.append({"case": f"dask 2 workers: {name}", "engine": "dask", "workers": WORKERS, **common,
-                             "median_s": dask_s, "events_per_s": n / dask_s,
-                             "peak_rss_mb_per_worker": dsk["peak"], "idle_rss_mb_per_worker": dsk["idle"],
-                             "pandas_s": pandas_s, "vs_pandas": dask_s / pandas_s})
+        for name in CASES:
+            base = _pandas_case(name, tmp, repeat)
+            dsk = _dask_case(name, tmp, repeat)
+            pandas_s = statistics.median(base["times"])
+            dask_s = statistics.median(dsk["times"])
+            common = {"size": n, "days": days, "groups": groups, "files": files, "repeat": repeat}
+            rows.append({"case": f"pandas: {name}", "engine": "pandas", "workers": 1, **common,
+                         "median_s": pandas_s, "events_per_s": n / pandas_s,
+                         "peak_rss_mb_per_worker": base["peak"], "idle_rss_mb_per_worker": base["idle"],
+                         "pandas_s": pandas_s, "vs_pandas": 1.0})
+            rows.append({"case": f"dask 2 workers: {name}", "engine": "dask", "workers": WORKERS, **common,
+                         "median_s": dask_s, "events_per_s": n / dask_s,
+                         "peak_rss_mb_per_worker": dsk["peak"], "idle_rss_mb_per_worker": dsk["idle"],
+                         "pandas_s": pandas_s, "vs_pandas": dask_s / pandas_s})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return rows

@@ -23,7 +23,7 @@ __all__ = ["main", "build_parser"]
 
 #: Extra subcommands: modules with ``add_parser(subparsers) -> None`` that set ``func``.
 #: Feature modules add themselves here (one line each).
-SUBCOMMAND_MODULES: list[str] = ["budgetlab._cli_export"]
+SUBCOMMAND_MODULES: list[str] = ["budgetlab._cli_export", "budgetlab._cli_notebooks"]
 
 
 class _Parser(argparse.ArgumentParser):

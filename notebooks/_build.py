@@ -980,7 +980,7 @@ if has_net:
     net = breakdown[breakdown["bucket"] == network_bucket].set_index([by, split_by])
     view = pd.DataFrame({
         "attempts": net["events"],
-        "failures": (net["failures"] / net["share_of_failures"].where(net["share_of_failures"] > 0)).round().astype("Int64"),
+        "failures": breakdown.groupby([by, split_by], sort=False)["failures"].sum().reindex(net.index),
         f"{network_bucket} share of failures": [pct(v) for v in net["share_of_failures"]],
         f"{network_bucket} rate": [pct(v, 2) for v in net["failure_rate"]],
         "burn rate": net["group_burn_rate"].round(2),
@@ -1072,8 +1072,7 @@ CRITICAL and EXHAUSTED is shown with and without those failures, under the same 
   (notebook 01) or fix the solver.
 '''),
     ("code", '''\
-lines = []
-rows = []
+lines, verdicts, rows = [], {}, []
 for g in goal:
     sub = events[(events[by].astype(str) == g).to_numpy()]
     slo = bl.SLO(target=goal[g], window=window)
@@ -1092,6 +1091,7 @@ for g in goal:
     else:
         verdict = ("misses it even without them: **the solver itself misses the target**; recalibrate "
                    "(notebook 01) or fix the solver")
+    verdicts[g] = f"**{g}** (target {pct(goal[g])}): {pct(sli, 2)} with {network_bucket}s, {pct(sli_wo, 2)} without: it {verdict}."
     lines.append(f"**{g}** (target {pct(goal[g])}): {pct(sli, 2)} with {network_bucket}s, **{pct(sli_wo, 2)} without**: "
                  f"it {verdict}. Its {window} tracker would have been CRITICAL or worse {pct(alarm(st))} of the time "
                  f"(EXHAUSTED {pct(st['share_exhausted'].iloc[0])}), without {network_bucket}s {pct(alarm(st_wo))} "
@@ -1161,8 +1161,12 @@ if has_net:
         by_inc = inside["incident"].str.split(", ").explode().value_counts()
         say(f"{len(inside)} of them overlap labelled incidents (" + ", ".join(
             f"{i} {kinds.get(i, '')}: {n}" for i, n in by_inc.items()) + f"); the other {n_caused - len(inside)} came "
-            "from timeout bursts outside any labelled incident. Solver-caused pages (not caused by timeouts alone): "
-            f"{len(pages) - n_caused}.")
+            f"from {network_bucket}s outside any labelled incident. Pages the solver's failures would have caused "
+            f"anyway: {len(pages) - n_caused}.")
+    if n_caused:
+        night = (caused["start"].dt.tz_convert(tz).dt.hour < 6).sum()
+        say(f"{int(night)} of the {n_caused} pages caused by {network_bucket}s alone ({pct(night / n_caused)}) began "
+            f"between 00:00 and 06:00 {tz}, a quarter of the day.")
     show = caused.sort_values("duration", ascending=False).head(15)
     display(pd.DataFrame({
         by: show[by], split_by: show[split_by], "start": [local(t) for t in show["start"]],
@@ -1186,12 +1190,354 @@ caused on its own.
 if has_net:
     shares = {r: (row.get(network_bucket, 0) / row.drop("success", errors="ignore").sum()) for r, row in reg.iterrows()}
     text = [f"{network_bucket.capitalize()}s are " + ", ".join(f"{pct(v)} of the failures in {r}" for r, v in shares.items()) + "."]
-    text += [line.split(": it ")[0] + ": it " + line.split(": it ")[1].split(". Its")[0] + "." for line in lines]
+    text += list(verdicts.values())
     text.append(f"Of {len(pages)} seed-style pages, {n_caused} ({pct(n_caused / len(pages) if len(pages) else 0)}) were caused "
                 f"by {network_bucket}s alone.")
     say("\\n\\n".join(text))
 else:
     say(f"No `{network_bucket}` failures in this log: every failure is the solver's (or another bucket's).")
+'''),
+]
+
+# ------------------------------------------------------------------------------------------------
+# 04 incident replay
+
+NB04 = [
+    ("md", '''\
+# 04 · The 03:47 alert: replay the night, and was it worth waking the team?
+
+The seed opens with it: *"Alert at 3:47 at night: the reCAPTCHA v2 success rate dropped to 94.2 %
+against a 95 % target. Wake the team?"*, and answers that "dropped" says nothing about severity;
+an error budget turns the SLO into a number.
+
+This notebook replays that night from the outcome log: what the production tracker (the seed's,
+with its 1-hour demo window) showed at 03:47 and all night, what its 24-hour default window would
+have shown, what the SRE Workbook, Sloth and Pyrra alert policies would have done, how much of the
+budget the night cost and what the failures were made of; then it applies an explicit rule to
+decide whether waking the team was justified, and ends with a plain-language summary.
+'''),
+    ("md", RUN_ON_YOUR_DATA.format(name="04_incident_replay.ipynb")),
+    ("params", '''\
+# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path
+# relative to this notebook; a path here is an outcome log of your own.
+source = "night_incident"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log
+incidents_source = "night_incident_incidents"  # dataset name, path to an incident CSV, or None
+keys = ["captcha_type", "region"]  # group columns read from a log file
+read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}
+scope = {"captcha_type": "recaptcha_v2"}  # the attempts the alerting tracker counted: column -> value; None for all
+target = 0.95  # the production tracker's target
+window = "1h"  # its window (the seed's demo tracker)
+long_window = "24h"  # the seed's default window, for comparison
+alert_time = "2026-11-05 03:47"  # when the alert fired, local time in tz; None: the worst moment in the log
+incident_start = None  # the incident under review, local time; None: the labelled incidents around the alert,
+incident_end = None  # or else the tracker's CRITICAL-or-worse episode around it
+policy_period = "30D"  # compliance period of the workbook, Sloth and Pyrra policies
+breakdown_by = "region"  # split the failures by this column (None: no split)
+network_bucket = "timeout"  # the failure bucket that is the network's
+wake_burn = 5.0  # the seed: a burn rate above 5 at night means "don't wait for the morning"
+tz = "Europe/Berlin"  # time zone of the alert time, tables and plots
+'''),
+    ("code", SETUP),
+    ("md", '''\
+## 1. The log and the tracker's scope
+'''),
+    ("code", '''\
+import warnings
+
+events = load_events(source)
+incidents = load_incidents(incidents_source)
+describe(events, source, incidents)
+if isinstance(scope, dict):  # {"captcha_type": "recaptcha_v2"} -> "captcha_type=recaptcha_v2" (budgetlab's scope text)
+    scope = "&".join(f"{k}={v}" for k, v in scope.items()) or None
+absent = [k for k in bl.schema.parse_scope(scope) if k not in events.columns]
+if absent:
+    raise bl.SchemaError(f"scope names columns the log does not have ({absent}); add them to `keys` or set scope = None.")
+mask = bl.schema.scope_mask(events, scope) if scope else np.ones(len(events), dtype=bool)
+scoped = events[mask]
+if not len(scoped):
+    raise bl.InputError(f"no attempts in scope {scope!r}; set `scope` to a key=value the log has, or None.")
+split = breakdown_by if breakdown_by and breakdown_by in events.columns else None
+slo = bl.SLO(target=target, window=window)
+slo_long = slo.with_(window=long_window)
+notes = []
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always", bl.errors.PartialWindowWarning)
+    states = bl.replay(scoped, slo)
+    states_long = bl.replay(scoped, slo_long)
+notes += [str(w.message) for w in caught if issubclass(w.category, bl.errors.PartialWindowWarning)]
+say(f"The tracker counts **{len(scoped):,} attempts** in scope `{scope or '*'}`: target {pct(target)}, "
+    f"{window} window (and {long_window} for comparison)." + (" Note: " + " ".join(notes) if notes else ""))
+'''),
+    ("md", '''\
+## 2. What the tracker showed at the alert
+
+The seed's tracker keeps the attempts of the last `window` (an attempt exactly at the cut-off stays)
+and compares their success rate with the target; its budget is `attempts × (1 − target)` failures,
+its burn rate `failures / budget`, its status a function of that burn rate alone (HEALTHY < 0.5 ≤
+WARNING ≤ 0.9 < CRITICAL < 1.0 ≤ EXHAUSTED). The figures below are computed directly from the
+attempts in that window, then checked against the replayed tracker.
+'''),
+    ("code", '''\
+t = bl.schema.ts_ns(scoped)
+ok = scoped["ok"].to_numpy()
+is_net = (scoped["bucket"].astype(str) == network_bucket).to_numpy()
+w_ns = pd.Timedelta(window).value
+first, last = scoped["ts"].iloc[0], scoped["ts"].iloc[-1]
+alert = None
+if alert_time is not None:
+    a = pd.Timestamp(alert_time)
+    a = (a.tz_localize(tz) if a.tzinfo is None else a).tz_convert("UTC")
+    if first + pd.Timedelta(window) <= a <= last:
+        alert = a
+    else:
+        say(f"**Note:** the alert time {alert_time} ({tz}) is outside this log's span after its first window; "
+            "the replay uses the worst moment instead.")
+if alert is None:
+    full = (states["ts"] >= first + pd.Timedelta(window)).to_numpy()
+    pool = states[full] if full.any() else states
+    alert = pool["ts"].iloc[int(np.argmin(pool["success_rate"].to_numpy()))]
+
+
+def window_at(when, width_ns=w_ns):
+    """The seed tracker's window at `when`: attempts with when - window <= ts <= when."""
+    x = ns([when])[0]
+    lo, hi = np.searchsorted(t, x - width_ns, "left"), np.searchsorted(t, x, "right")
+    n, good = hi - lo, int(ok[lo:hi].sum())
+    net = int(is_net[lo:hi].sum())
+    return {"attempts": n, "successes": good, "failures": n - good, "rate": good / n if n else np.nan,
+            "burn": (n - good) / (n * (1 - target)) if n else 0.0, "budget": n * (1 - target),
+            "rate_without_net": good / (n - net) if n > net else np.nan, "net": net, "last_row": hi - 1}
+
+
+now = window_at(alert)
+before = window_at(alert - pd.Timedelta("1D"))
+row = states.iloc[now["last_row"]]
+row_long = states_long.iloc[now["last_row"]]
+say(f"At **{local(alert, '%H:%M')}** on {local(alert, '%a %Y-%m-%d')} ({tz}) the {window} window over "
+    f"`{scope or '*'}` held **{now['attempts']:,} attempts, {pct(now['rate'], 2)} successful** against the "
+    f"{pct(target)} target: {now['failures']:,} failures where the window's budget allows {now['budget']:.1f}, a burn "
+    f"rate of **{now['burn']:.2f}**. The replayed tracker (its last attempt at {local(row['ts'], '%H:%M:%S')}) showed "
+    f"{pct(row['success_rate'], 2)}, burn {row['burn_rate']:.2f}, {pct(row['remaining_fraction'], 0)} of the budget left: "
+    f"**{str(row['status']).upper()}**. The same hour a day earlier: {pct(before['rate'], 2)} of {before['attempts']:,}. "
+    f"The {long_window} tracker at the same moment: {pct(row_long['success_rate'], 2)}, burn {row_long['burn_rate']:.2f}: "
+    f"**{str(row_long['status']).upper()}**.")
+'''),
+    ("md", '''\
+**The tracker's own log.** The seed's demo registers one callback per status: WARNING and CRITICAL
+print the budget left, EXHAUSTED prints "throttle new requests" (its `solve_with_budget` then
+refuses to solve); the return to HEALTHY has no callback. Replayed over the night (from 18:00 the
+evening before to noon), with the seed's rounding of `get_report()`:
+'''),
+    ("code", '''\
+day0 = alert.tz_convert(tz).normalize()
+night_lo, night_hi = (day0 - pd.Timedelta("6h")).tz_convert("UTC"), (day0 + pd.Timedelta("12h")).tz_convert("UTC")
+tr = bl.transitions(states)
+tr = tr[((tr["ts"] >= night_lo) & (tr["ts"] < night_hi)).to_numpy()]
+MESSAGE = {"warning": "[ALERT] Budget warning: {p}% remaining", "critical": "[ALERT] Budget critical: {p}% remaining",
+           "exhausted": "[ALERT] Budget EXHAUSTED — throttle new requests", "healthy": "(back to HEALTHY: no callback)"}
+shown = tr if len(tr) <= 40 else pd.concat([tr.head(20), tr.tail(20)])
+for r in shown.itertuples():
+    print(f"{local(r.ts, '%H:%M:%S')}  {str(r.from_status):>9} -> {str(r.to_status):<9}  "
+          f"rate {r.current_rate:.4f}  burn {r.burn_rate:.2f}  "
+          + MESSAGE[str(r.to_status)].format(p=r.budget_remaining_pct))
+if len(tr) > len(shown):
+    print(f"... {len(tr) - len(shown)} more changes in between")
+say(f"{len(tr)} status changes between {local(night_lo, '%a %H:%M')} and {local(night_hi, '%a %H:%M')} "
+    f"({int((tr['to_status'].astype(str) != 'healthy').sum())} of them fire a callback).")
+'''),
+    ("md", '''\
+## 3. The night in one picture
+
+The incident under review: the given `incident_start`/`incident_end`, else the labelled incidents
+around the alert, else the tracker's CRITICAL-or-worse episode around it. `budgetlab.incident_report`
+replays everything from enough history before it (the longest window), and draws: the
+tracker (top: success rate against the target, burn rate, budget left, on the status bands; hatched:
+labelled incidents), the alert tiers of the workbook policy (middle) and the burn rate of each hour
+stacked by failure bucket and region (bottom; the seed's bands 1, 2, 5 as lines). The shaded span
+is the incident.
+'''),
+    ("code", '''\
+def local_ts(text):
+    x = pd.Timestamp(text)
+    return (x.tz_localize(tz) if x.tzinfo is None else x).tz_convert("UTC")
+
+
+around = None
+if incident_start is not None and incident_end is not None:
+    start, end, why = local_ts(incident_start), local_ts(incident_end), "as given"
+else:
+    if incidents is not None:
+        near = incidents[((incidents["start"] <= alert) & (incidents["end"] > alert - pd.Timedelta(window))).to_numpy()]
+        if len(near):
+            around = near
+    if around is not None:
+        start, end = around["start"].min(), around["end"].max()
+        why = "the labelled incident(s) " + ", ".join(around["incident_id"].astype(str)) + " around the alert"
+    else:
+        code = states["status"].cat.codes.to_numpy()
+        k = now["last_row"]
+        if code[k] >= 2:
+            lo_k = k - int(np.argmin(code[k::-1] >= 2)) + 1 if (code[:k + 1] < 2).any() else 0
+            hi_rel = np.flatnonzero(code[k:] < 2)
+            start = states["ts"].iloc[lo_k]
+            end = states["ts"].iloc[k + hi_rel[0]] if len(hi_rel) else states["ts"].iloc[-1]
+            why = "the tracker's CRITICAL-or-worse episode around the alert"
+        else:
+            start, end = alert - pd.Timedelta(window), alert + pd.Timedelta(window)
+            why = "one window either side of the alert (the tracker was not CRITICAL then)"
+    if end <= start:
+        end = start + pd.Timedelta(window)
+say(f"Incident under review: **{local(start)} – {local(end, '%H:%M')}** ({tz}; {dur(end - start)}), {why}.")
+
+policy = bl.AlertPolicy.workbook(policy_period)
+report_args = dict(scope=scope, breakdown_by=split, incidents=incidents, tz=tz)
+rep = bl.incident_report(events, slo, start, end, policy=policy, **report_args)
+for n_ in rep.notes:
+    say(f"**Note:** {n_}")
+fig = rep.plot()
+plt.show()
+'''),
+    ("md", '''\
+## 4. What each alert policy would have done
+
+The same night under the Google SRE Workbook's policy (pages: 2 % of the period budget in 1 h,
+5 % in 6 h; tickets: 10 % in 1 or 3 days), Sloth's and Pyrra's variants, and the seed-style single
+window (paging while the `window`'s burn exceeds 0.9, i.e. the tracker's CRITICAL) — each replayed
+on one-minute bins from enough history before the incident. A "page" is a tier of severity
+`page` (Pyrra: `critical`).
+'''),
+    ("code", '''\
+policies = {
+    "workbook": policy,
+    "sloth": bl.AlertPolicy.sloth(policy_period),
+    "pyrra": bl.AlertPolicy.pyrra(policy_period),
+    f"seed {window}": bl.AlertPolicy.single_window(window, 0.9, period=policy_period),
+}
+PAGE = ("page", "critical")
+reports = {"workbook": rep}
+rows = []
+for name, pol in policies.items():
+    r = reports.get(name) or bl.incident_report(events, slo, start, end, policy=pol, **report_args)
+    reports[name] = r
+    tiers = r.tiers
+    pages = tiers[tiers["severity"].isin(PAGE) & tiers["fired"]].sort_values("first_alert")
+    others = tiers[~tiers["severity"].isin(PAGE) & tiers["fired"]].sort_values("first_alert")
+    pt = tiers[tiers["severity"].isin(PAGE)]
+    closest = (pt["peak_burn_long"] / pt["burn"]).idxmax() if len(pt) else None
+    rows.append({
+        "policy": name,
+        "paged": bool(len(pages)),
+        "first page": local(pages["first_alert"].iloc[0], "%H:%M") if len(pages) else "–",
+        "tier": pages["tier"].iloc[0] if len(pages) else "–",
+        "delay after start": dur(pages["detection_delay"].iloc[0]) if len(pages) else "–",
+        "page caused by timeouts alone": bool(pages["caused_by_timeouts"].all()) if len(pages) else None,
+        "closest page tier (peak burn / threshold)": (f"{pt.loc[closest, 'tier']}: {pt.loc[closest, 'peak_burn_long']:.2f} / "
+                                                      f"{pt.loc[closest, 'burn']:g}") if closest is not None else "–",
+        "other alerts": ", ".join(f"{a.tier} {'(already firing)' if a.first_alert <= start else local(a.first_alert, '%H:%M')}"
+                                  for a in others.itertuples()) or "–",
+    })
+table = pd.DataFrame(rows).set_index("policy")
+display(table)
+paged = table[table["paged"]]
+say("Policies that would have paged: " + (", ".join(f"**{p}** at {r['first page']} ({r['tier']})" + (" — caused by timeouts alone"
+    if r["page caused by timeouts alone"] else "") for p, r in paged.iterrows()) if len(paged) else "**none**") + ".")
+'''),
+    ("md", '''\
+## 5. The 24-hour window, the budget, and what the failures were
+
+The seed's default window is 24 h, not 1 h. The plot puts the two trackers over the same hours
+(top: `window`, bottom: `long_window`; the incident shaded): the longer window dilutes a
+few bad hours in a day of traffic. Then the incident's cost in budget terms, and the split of its
+failures by bucket and region (the network's `timeout` against the solver's `solve_error`, see
+notebook 03).
+'''),
+    ("code", '''\
+rep_long = bl.incident_report(events, slo_long, start, end, policy=policy, **report_args)
+tl, t1 = rep_long.tracker.iloc[0], rep.tracker.iloc[0]
+fig, axes = plt.subplots(2, 1, figsize=(11, 6), sharex=True, layout="constrained")
+for ax, r, w in zip(axes, (rep, rep_long), (window, long_window)):
+    plotting.plot_timeline(r.states, slo=r.slo, incidents=r.incidents if len(r.incidents) else None, ax=ax, tz=tz, budget=False)
+    ax.axvspan(start.tz_convert(None), end.tz_convert(None), color="black", alpha=0.05, lw=0)
+    panel(ax, f"{w} window, target {pct(target)}")
+plt.show()
+say(f"**{long_window} tracker:** {str(tl['status_at_start']).upper()} when the incident began, worst "
+    f"{str(tl['worst_status']).upper()}, lowest success {pct(tl['min_success_rate'], 2)}, peak burn "
+    f"{tl['peak_burn']:.2f}, {int(tl['transitions'])} status changes. **{window} tracker:** "
+    f"{str(t1['status_at_start']).upper()} → worst {str(t1['worst_status']).upper()} at {local(t1['worst_at'], '%H:%M')}, "
+    f"lowest {pct(t1['min_success_rate'], 2)}, peak burn {t1['peak_burn']:.2f} at {local(t1['peak_burn_at'], '%H:%M')}, "
+    f"{int(t1['transitions'])} status changes, {int(t1['transitions_caused_by_timeouts'])} of them caused by timeouts alone.")
+bud = rep.budget.iloc[0]
+say(f"**Budget:** {int(bud['failures']):,} failures in {int(bud['events']):,} attempts during the incident "
+    f"({pct(bud['success_rate'], 2)}, burn {bud['burn_rate']:.2f}); {bud['excess_failures']:+,.0f} failures beyond what "
+    f"the target allows for that traffic; **{bud['period_budget_pct']:.2f} % of a {bl.bins.duration_label(policy.period)} "
+    "error budget** at the log's average traffic.")
+b = rep.buckets
+if len(b):
+    view = b.assign(share=[pct(v) for v in b["share_of_all_failures"]], rate=[pct(v, 2) for v in b["failure_rate"]])
+    cols = ([split] if split else []) + ["bucket", "events", "failures", "share", "rate"]
+    display(view[cols].rename(columns={"share": "share of all failures", "rate": "share of attempts"}))
+    net = b[b["bucket"].astype(str) == network_bucket]
+    if len(net):
+        say(f"During the incident {pct(net['failures'].sum() / b['failures'].sum())} of the failures were "
+            f"{network_bucket}s" + (": " + ", ".join(f"{r[split]} {pct(r['failure_rate'], 2)} of its attempts"
+            for _, r in net.iterrows()) if split else "") + f". In the {window} window at "
+            f"{local(alert, '%H:%M')}, without {network_bucket}s the success rate would have been "
+            f"**{pct(now['rate_without_net'], 2)}** instead of {pct(now['rate'], 2)} ({now['net']} of its "
+            f"{now['failures']} failures were {network_bucket}s).")
+'''),
+    ("md", '''\
+## 6. Was it worth waking the team?
+
+**Rule.** Waking people at night is justified when at least one of these holds during the incident:
+
+1. a paging tier of the workbook, Sloth or Pyrra policy fires: the budget burns fast enough to lose
+   2 % of the period's budget in an hour, or 5 % in six hours, the SRE Workbook's threshold for a
+   page;
+2. the tracker's burn rate exceeds `wake_burn` (5): the seed's own table says that above 5 the
+   budget "melts almost instantly" and its FAQ: "don't wait for the morning".
+
+Otherwise the seed's burn-rate table gives the response for the next working hours: below 1
+nothing, from 1 "watch more closely", from 2 "investigate and slow down changes". When the
+tracker's alert would not have happened without timeouts, the cause was the network, not the
+solver, which changes who should look at it.
+'''),
+    ("code", '''\
+BANDS = [(1.0, "below 1: slower than planned, nothing to do"), (2.0, "1 to 2: just makes it, watch more closely"),
+         (5.0, "2 to 5: gone in half the window, investigate and slow down changes"),
+         (np.inf, "5 and above: melting, pause non-critical solving")]
+peak = float(t1["peak_burn"]) if pd.notna(t1["peak_burn"]) else 0.0
+band = next(text for limit, text in BANDS if peak < limit)
+sre = table.loc[[p for p in ("workbook", "sloth", "pyrra") if p in table.index]]
+sre_paged = sre[sre["paged"]]
+justified = bool(len(sre_paged)) or peak > wake_burn
+seed_row = table.loc[f"seed {window}"]
+reasons = []
+reasons.append(f"the {window} tracker's burn peaked at **{peak:.2f}** ({local(t1['peak_burn_at'], '%H:%M')}), in the seed's band "
+               f"\\"{band}\\"" + (f", above the wake threshold {wake_burn:g}" if peak > wake_burn else f", below {wake_burn:g}"))
+if len(sre_paged):
+    reasons.append("the SRE policies paged: " + ", ".join(f"{p} at {r['first page']} ({r['tier']})" for p, r in sre_paged.iterrows()))
+else:
+    reasons.append("no paging tier of " + ", ".join(sre.index) + " fired (closest: " + "; ".join(
+        f"{p} {r['closest page tier (peak burn / threshold)']}" for p, r in sre.iterrows()) + ")")
+reasons.append(f"the incident spent {bud['period_budget_pct']:.2f} % of a {bl.bins.duration_label(policy.period)} budget")
+cause = ""
+if seed_row["paged"] and seed_row["page caused by timeouts alone"]:
+    cause = (f" The seed-style alert itself (a page at {seed_row['first page']}) was caused by {network_bucket}s alone: "
+             "the network, not the solver.")
+elif int(t1["transitions"]) and int(t1["transitions_caused_by_timeouts"]) == int(t1["transitions"]):
+    cause = f" Every status change of the tracker was caused by {network_bucket}s alone: the network, not the solver."
+verdict = (f"**Waking the team was {'justified' if justified else 'not justified'}**: " + "; ".join(reasons) + "."
+           + cause + ("" if justified else " A ticket for the morning was the right response."))
+say(verdict)
+'''),
+    ("md", '''\
+## 7. Plain-language summary
+
+`incident_report`'s own summary of the night (every figure in it computed from the tables above),
+followed by the verdict.
+'''),
+    ("code", '''\
+say(rep.summary + "\\n\\n" + verdict)
 '''),
 ]
 
@@ -1202,6 +1548,7 @@ NOTEBOOKS = {
     "01_recalibrate_slo.ipynb": NB01,
     "02_window_length.ipynb": NB02,
     "03_timeout_vs_solve.ipynb": NB03,
+    "04_incident_replay.ipynb": NB04,
 }
 
 
