@@ -141,7 +141,9 @@ def _group_codes(frame: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, pd.Dat
     """Group code per row (sorted key order) and the key table (one row per group)."""
     if not by:
         return np.zeros(len(frame), dtype=np.int64), pd.DataFrame(index=pd.RangeIndex(1))
-    codes = frame.groupby(by, sort=True, observed=True, dropna=False).ngroup().to_numpy().astype(np.int64)
+    from .windows import _group_codes as dense_codes  # arithmetic on categorical codes, no groupby
+
+    codes = dense_codes(frame, by).astype(np.int64)
     _, first = np.unique(codes, return_index=True)
     keys = frame[by].iloc[first].reset_index(drop=True)
     return codes, keys
