@@ -187,7 +187,13 @@ def measure(events: pd.DataFrame, repeat: int) -> list[dict[str, Any]]:
 
 def run(quick: bool) -> list[dict[str, Any]]:
     """The Dask benchmark on the runner's data: 4 weeks x 20 groups, 1 M events (``quick``,
-    1 timed run) or 10 M events (3 timed runs)."""
+    1 timed run) or 10 M events (3 timed runs).
+
+    One dict per case and engine: ``case``, ``engine`` ("pandas"/"dask"), ``workers``, ``size``
+    (events), ``days``, ``groups``, ``files``, ``repeat``, ``median_s``, ``events_per_s``,
+    ``peak_rss_mb_per_worker`` (the pandas process, or the largest Dask worker),
+    ``idle_rss_mb_per_worker``, ``pandas_s`` (the baseline of the same run) and ``vs_pandas``
+    (time / pandas time)."""
     from benchmarks.run import build_events
 
     events = build_events(1_000_000 if quick else 10_000_000)
@@ -198,8 +204,10 @@ def case(events: pd.DataFrame, repeat: int) -> list[Any]:
     """Adapter for ``benchmarks/run.py``: one Result per Dask row, pandas as its baseline."""
     from benchmarks.harness import Result
 
+    rows = measure(events, max(1, min(repeat, 3)))
+    pandas_peak = {r["case"].split(": ", 1)[1]: r["peak_rss_mb_per_worker"] for r in rows if r["engine"] == "pandas"}
     results = []
-    for row in measure(events, max(1, min(repeat, 3))):
+    for row in rows:
         if row["engine"] != "dask":
             continue
         name = row["case"].split(": ", 1)[1]
@@ -207,7 +215,8 @@ def case(events: pd.DataFrame, repeat: int) -> list[Any]:
             f"dask 2 workers, {row['days']} daily files, {row['groups']} groups: {name}", row["size"],
             row["median_s"], "pandas, same files, 1 process", row["pandas_s"], None, "(reported)", None,
             {"peak_rss_mib_per_worker": row["peak_rss_mb_per_worker"],
-             "idle_rss_mib_per_worker": row["idle_rss_mb_per_worker"]},
+             "idle_rss_mib_per_worker": row["idle_rss_mb_per_worker"],
+             "pandas_peak_rss_mib": pandas_peak[name]},
         ))
     return results
 

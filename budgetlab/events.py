@@ -1171,6 +1171,8 @@ def read_events(
         elif isinstance(source, (str, PathLike)):
             dict_columns = [c for c in (outcome, bucket, *keys) if c is not None]
             raw = _read_file(Path(source), columns, format, encoding, dict_columns).reset_index(drop=True)
+        elif type(source).__module__.startswith("dask"):
+            raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.dask as bd).")
         else:
             raise InputError(f"source must be a file path or a pandas DataFrame, got {type(source).__name__}.")
         _check_scalars(raw, columns)

@@ -119,6 +119,11 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *, need_sor
     Returns the ``by`` columns as a list. Raises :class:`SchemaError` or :class:`InputError`.
     """
     if not isinstance(events, pd.DataFrame):
+        if type(events).__module__.startswith("dask"):
+            raise InputError(
+                "events is a dask DataFrame; use the same function from budgetlab.dask "
+                "(import budgetlab.dask as bd; bd.replay(events, slo, by=...), bd.bin_events(...))."
+            )
         raise InputError(
             f"events must be a pandas DataFrame from budgetlab.read_events(), got {type(events).__name__}."
         )

@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
-from pandas.testing import assert_frame_equal
 
 import budgetlab as bl
 import budgetlab.dask as bd
@@ -354,11 +353,12 @@ def test_mixed_up_frames_raise_budgetlab_errors(client, week):
         bd.transitions(states.repartition(npartitions=1).repartition(npartitions=3))
 
 
-@pytest.mark.xfail(strict=True, reason="needs the dask hook in schema.check_events (see budgetlab.dask report)")
 def test_pandas_functions_point_to_budgetlab_dask(week):
     ev_dd, _ = week
     with pytest.raises(InputError, match=r"budgetlab\.dask"):
         bl.replay(ev_dd, bl.SLO(), by=GROUPS)
+    with pytest.raises(InputError, match=r"budgetlab\.dask"):
+        bl.bin_events(ev_dd, "1min", by=GROUPS)
 
 
 def test_read_events_accepts_a_raw_dask_frame(client):
