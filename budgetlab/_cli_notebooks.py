@@ -174,7 +174,7 @@ def render_notebooks(
     targets = [check_output(folder / f"{stem}.html", force=force) for stem in stems]
     params = parse_parameters(parameters)
     run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
-    exporter = HTMLExporter(template_name="lab")
+    exporter = HTMLExporter(template_name="lab")  # type: ignore[no-untyped-call]
     written = []
     with _kernel_environment(), tempfile.TemporaryDirectory(prefix="budgetlab-nb-") as scratch:
         for src, target in zip(sources, targets, strict=True):
@@ -193,7 +193,7 @@ def render_notebooks(
             except (RuntimeError, TimeoutError) as exc:  # the kernel died or a cell ran out of time
                 raise NotebookError(f"{src.name}: the kernel stopped ({type(exc).__name__}): a cell ran longer than "
                                     f"the timeout ({timeout:g} s) or the kernel died.") from None
-            nb = nbformat.read(executed, as_version=4)
+            nb = nbformat.read(executed, as_version=4)  # type: ignore[no-untyped-call]
             body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
             with atomic_path(target, force=force) as tmp:
                 tmp.write_text(body, encoding="utf-8")

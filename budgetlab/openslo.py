@@ -5,7 +5,7 @@ The specification is the ``README.md`` of github.com/OpenSLO/OpenSLO (``apiVersi
 One :class:`SLODocument` holds one OpenSLO SLO: its metadata, the budgetlab :class:`SLO` (target
 from the objective, window from ``timeWindow``), the budgeting method and the alert policies.
 
-Mapping (see ``docs/readme/interop.md`` for the full list of supported and rejected fields):
+Mapping (see ``docs/interop.md`` for the full list of supported and rejected fields):
 
 * ``objectives[0].target`` (or ``targetPercent / 100``) → ``SLO.target``; exactly one objective.
 * ``timeWindow[0].duration`` → ``SLO.window`` (rolling); a calendar window (``1d``, ``1w``, ``1M``

@@ -18,7 +18,7 @@ Sloth writes them) an alert can act on ratios one evaluation old.
 range, so the two ratios are equal in exact arithmetic; in floating point, ``(e / w) / (t / w)``
 can differ from ``e / t`` in the last bit, which decides ties at the threshold differently from
 budgetlab. With counters sampled at every bin end, Prometheus 2.x computes ``increase`` without
-extrapolation (see ``docs/readme/interop.md``) and the recorded ratio is bit for bit the bin
+extrapolation (see ``docs/interop.md``) and the recorded ratio is bit for bit the bin
 ratio budgetlab uses. ``function="rate"`` writes Sloth's literal form.
 
 :func:`promtool_test` turns a bins table into a ``promtool test rules`` file: the two counters

@@ -666,7 +666,6 @@ least `min_recall` of the (incident, type) pairs, pick the one with the fewest s
 day (ties: the faster median detection). Without labels only the flapping is compared.
 '''),
     ("code", '''\
-first, shortest = agg.index[0], agg.index[0][0]
 flap = agg["status_changes_per_day"]
 lines = ["Flapping (status changes per day, all types, no hysteresis): " + ", ".join(
     f"{w}: {flap[(w, 'none')]:.1f}" for w in agg.index.get_level_values(0).unique() if (w, "none") in flap.index) + "."]

@@ -80,3 +80,26 @@ def test_console_script_runs_as_a_process(log):
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("budgetlab: error:") and "Traceback" not in proc.stderr
+
+
+def test_demo_prints_the_summary_and_the_transitions_of_the_api(capsys, tmp_path):
+    from budgetlab import datasets
+    from budgetlab.cli import DEMO_TARGETS
+
+    out = tmp_path / "demo.csv"
+    assert main(["demo", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Summary" in printed and "Transitions" in printed and "Injected incidents" in printed
+    events = datasets.load("demo")
+    want = []
+    for ctype, target in DEMO_TARGETS.items():  # oracle: one replay per type, each with its target
+        sub = events[events["captcha_type"] == ctype]
+        want.append(transitions(replay(sub, SLO(target=target, window="24h"), by="captcha_type")))
+    want = pd.concat(want).sort_values("ts", kind="stable")
+    got = pd.read_csv(out)
+    assert len(got) == len(want) > 0
+    assert sorted(got["to_status"]) == sorted(want["to_status"].astype(str))
+    for ctype in DEMO_TARGETS:
+        assert ctype in printed
+        n = int((want["captcha_type"] == ctype).sum())
+        assert f" {n} " in next(line for line in printed.splitlines() if line.strip().startswith(ctype))

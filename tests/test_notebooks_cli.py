@@ -38,7 +38,7 @@ def _sha(path: Path) -> str:
 
 
 def test_the_four_notebooks_are_there():
-    assert [p.name for p in NOTEBOOKS] == EXPECTED
+    assert set(EXPECTED) <= {p.name for p in NOTEBOOKS}  # issue 6's four; more may follow (tested by glob)
     assert find_notebooks() == NOTEBOOKS  # the CLI's default folder is this one
 
 
@@ -68,7 +68,7 @@ def test_committed_without_outputs_and_with_a_parameters_cell_first(path):
 
 def test_notebooks_match_their_generator():
     generated = _build_module().build_all()
-    assert sorted(generated) == EXPECTED
+    assert sorted(generated) == [p.name for p in NOTEBOOKS]
     for name, text in generated.items():
         assert (ROOT / "notebooks" / name).read_text(encoding="utf-8") == text, \
             f"{name} differs from notebooks/_build.py: run python notebooks/_build.py"
@@ -226,7 +226,7 @@ def _expected_sentences(name: str, events) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("name", EXPECTED)
+@pytest.mark.parametrize("name", [p.name for p in NOTEBOOKS])
 def test_every_notebook_runs_unchanged_on_another_log(name, other_log, tmp_path, monkeypatch):
     path, events = other_log
     monkeypatch.setenv("PYTHONPATH", str(ROOT))

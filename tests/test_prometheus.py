@@ -196,7 +196,7 @@ def _failed_minutes(proc):
 
 @needs_promtool
 def test_installed_promtool_has_prometheus_2_range_semantics(promtool):
-    # Prometheus 3 made range selectors left-open (docs/readme/interop.md); these tests are
+    # Prometheus 3 made range selectors left-open (docs/interop.md); these tests are
     # calibrated on 2.x, where [T-w, T] includes both ends.
     version = run_promtool("--version").stdout
     assert re.search(r"version 2\.\d+", version), version
@@ -248,7 +248,7 @@ def test_promtool_agrees_per_group_with_one_slo_each(tmp_path, promtool):
 def test_ties_at_the_threshold_agree_with_increase_and_not_with_rate(tmp_path, promtool):
     # One bin with 3 events, 1 failure; nothing else in the 5 minutes around it. Threshold
     # (2/3) x (1 - 0.5) = 0.3333333333333333 == float(1/3): a tie, so budgetlab's strict '>' never
-    # fires. rate() computes (1/300)/(3/300) = 0.33333333333333337 > threshold (docs/readme/interop.md).
+    # fires. rate() computes (1/300)/(3/300) = 0.33333333333333337 > threshold (docs/interop.md).
     ts = [START + pd.Timedelta(seconds=5), START + pd.Timedelta(minutes=29)]
     ts += [START + pd.Timedelta(minutes=10, seconds=s) for s in (10, 20, 30)]
     bins = bin_events(as_events(ts, [True, True, False, True, True]), "1min")
@@ -345,7 +345,7 @@ def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path):
 
 @needs_promtool
 def test_counters_that_do_not_start_at_zero_are_extrapolated_per_counter(tmp_path, promtool):
-    # Documented difference (docs/readme/interop.md, "windows longer than the history"): at 3m a
+    # Documented difference (docs/interop.md, "windows longer than the history"): at 3m a
     # [1h] range holds samples 0m..3m. errors starts at 0: Prometheus caps the extrapolation at the
     # counter's zero point, increase = 3. total starts at 1000: the range start is 57 min before the
     # first sample (> 1.1 sample intervals), so it extrapolates half an interval: 30 x (180 + 30) / 180
