@@ -5,6 +5,13 @@ events -> windows -> budget/status -> alerts -> analyses -> plots.
 
 from __future__ import annotations
 
+from . import datasets, synth
+from .accesslog import read_access_log
+from .alerts import alert_episodes, alert_states
+from .bins import bin_events
+from .buckets import bucket_breakdown, bucket_burn_over_time
+from .burn import burn_rates
+from .compare import compare_windows, hysteresis, replay_calendar, window_incidents
 from .errors import (
     BudgetlabError,
     BudgetlabWarning,
@@ -20,29 +27,21 @@ from .errors import (
     SchemaError,
     TimestampError,
 )
-from .schema import as_events, check_events
-from .slo import SLO
 
-# --- feature modules: one import line each (keep this block sorted by data flow) ---
+# --- feature modules: one import line each (isort order; __all__ below follows the data flow) ---
 from .events import read_events
-from .accesslog import read_access_log
-from . import synth
-from . import datasets
-from .replay import STATUS_DTYPE, replay, replay_summary, transitions
-from .tracker import Tracker
-from .bins import bin_events
-from .burn import burn_rates
+from .incident import IncidentReport, incident_report
+from .lowtraffic import low_traffic
+from .openslo import SLODocument, read_openslo, slos_from_recalibration, write_openslo
 from .period import period_budget
 from .policy import AlertPolicy, AlertTier
-from .alerts import alert_episodes, alert_states
-from .scoring import compare_policies, incident_detections, score_alerts
-from .lowtraffic import low_traffic
-from .buckets import bucket_breakdown, bucket_burn_over_time
-from .incident import IncidentReport, incident_report
-from .recalibrate import Recalibration, recalibrate
-from .compare import compare_windows, hysteresis, replay_calendar, window_incidents
-from .openslo import SLODocument, read_openslo, slos_from_recalibration, write_openslo
 from .prometheus import prometheus_rules, promtool_test
+from .recalibrate import Recalibration, recalibrate
+from .replay import STATUS_DTYPE, replay, replay_summary, transitions
+from .schema import as_events, check_events
+from .scoring import compare_policies, incident_detections, score_alerts
+from .slo import SLO
+from .tracker import Tracker
 
 __version__ = "0.1.0"
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import BudgetlabError, ConfigError
+from .errors import ConfigError, NotebookError
 
 __all__ = ["add_parser", "render_notebooks", "find_notebooks", "parse_parameters", "NotebookError",
            "DEFAULT_NOTEBOOKS"]
@@ -33,10 +33,6 @@ DEFAULT_NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
-
-
-class NotebookError(BudgetlabError, RuntimeError):
-    """A notebook could not be executed (a cell raised, or the kernel died or timed out)."""
 
 
 def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:

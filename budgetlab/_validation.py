@@ -58,7 +58,7 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
         raise ConfigError(
             f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds."
         ) from None
-    if td is pd.NaT or pd.isna(td):
+    if pd.isna(td):
         raise ConfigError(f"{name} is NaT; give e.g. '24h'.")
     if td < pd.Timedelta(0) or (td == pd.Timedelta(0) and not allow_zero):
         raise ConfigError(f"{name}={value!r} must be positive; give e.g. '24h'.")

@@ -17,6 +17,7 @@ __all__ = [
     "PersonalDataError",
     "OutputExistsError",
     "DatasetError",
+    "NotebookError",
     "BudgetlabWarning",
     "PartialWindowWarning",
     "PersonalDataWarning",
@@ -60,6 +61,10 @@ class PersonalDataError(InputError):
 
 class OutputExistsError(BudgetlabError, FileExistsError):
     """An output file exists already and overwriting was not allowed."""
+
+
+class NotebookError(BudgetlabError, RuntimeError):
+    """A notebook could not be executed (a cell raised, or the kernel died or timed out)."""
 
 
 class DatasetError(BudgetlabError, LookupError):

@@ -162,9 +162,8 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
     if len(events) and window_ns > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
         import warnings
 
-        from .errors import PartialWindowWarning
-
         from ._validation import duration_label
+        from .errors import PartialWindowWarning
 
         span = events["ts"].iloc[-1] - events["ts"].iloc[0]
         warnings.warn(PartialWindowWarning(

@@ -40,7 +40,7 @@ def _to_ns(ts: Any) -> int:
         stamp = pd.Timestamp(ts)
     except (ValueError, TypeError, OverflowError):
         raise InputError("ts is not a time; give a datetime, a Timestamp, an ISO string or seconds.") from None
-    if stamp is pd.NaT:
+    if pd.isna(stamp):
         raise InputError("ts is NaT; give a time.")
     if stamp.tzinfo is None:
         stamp = stamp.tz_localize("UTC")
@@ -250,7 +250,7 @@ class Tracker:
         elif ts_arr.dtype.kind in "iuf":
             t_new = np.round(ts_arr.astype(np.float64) * 1e9).astype(np.int64)
         else:
-            t_new = np.asarray(pd.to_datetime(pd.Series(ts_arr), utc=True).dt.as_unit("ns").array.asi8)
+            t_new = np.asarray(pd.to_datetime(pd.Series(ts_arr), utc=True).dt.as_unit("ns").to_numpy(dtype="datetime64[ns]").view(np.int64))
         if len(t_new) != len(ok_arr):
             raise InputError(f"record_many() got {len(ok_arr)} outcomes but {len(t_new)} times.")
         if len(t_new) == 0:
