@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import ConfigError, SchemaError
+from .errors import ConfigError, InputError, SchemaError
 
-__all__ = ["check_argument", "to_timedelta", "to_ns", "duration_label", "as_list", "require_columns"]
+__all__ = ["check_argument", "check_tz", "to_timedelta", "to_ns", "duration_label", "as_list", "require_columns",
+           "utc_ns_column"]
 
 
 def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
@@ -113,3 +114,32 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = 
             raise SchemaError(
                 f"{what} has no column {col!r}.{hint} Columns present: {', '.join(map(repr, have[:20]))}."
             )
+
+
+def check_tz(tz: Any) -> str:
+    """An IANA time-zone name (``None`` means UTC), or :class:`ConfigError`.
+
+    >>> check_tz("Europe/Berlin"), check_tz(None)
+    ('Europe/Berlin', 'UTC')
+    """
+    if tz is None:
+        return "UTC"
+    if not isinstance(tz, str) or not tz:
+        raise ConfigError("tz must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
+    try:
+        pd.Timestamp(0, tz=tz)
+    except Exception:  # zoneinfo and pytz raise different types for unknown zones
+        raise ConfigError(f"tz={tz!r} is not a known time zone; use an IANA name such as 'Europe/Berlin'.") from None
+    return tz
+
+
+def utc_ns_column(col: pd.Series, what: str) -> np.ndarray:
+    """A timestamp column (zoned, or parseable; naive means UTC) as int64 UTC nanoseconds."""
+    if not isinstance(col.dtype, pd.DatetimeTZDtype):
+        try:
+            col = pd.to_datetime(col, utc=True)
+        except (ValueError, TypeError):
+            raise SchemaError(f"{what} must hold timestamps (datetime64[ns, UTC]).") from None
+    if col.isna().any():
+        raise InputError(f"{what} has missing timestamps.")
+    return np.asarray(col.dt.tz_convert("UTC").dt.as_unit("ns").array.asi8, dtype=np.int64)

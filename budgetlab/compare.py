@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ._progress import progress
-from ._validation import to_timedelta
+from ._validation import check_tz, to_timedelta, utc_ns_column
 from .bins import BinGrid, _ns_to_utc, duration_label
 from .burn import target_array
 from .errors import ConfigError, InputError, SchemaError
@@ -104,15 +104,6 @@ def parse_window(spec: Any) -> WindowSpec:
     td = to_timedelta(spec, name="window")
     return WindowSpec(duration_label(td), "rolling", window_ns=int(td.value))
 
-
-def _check_tz(tz: Any) -> str:
-    if not isinstance(tz, str) or not tz:
-        raise ConfigError("tz must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
-    try:
-        pd.Timestamp(0, tz=tz)
-    except Exception:  # zoneinfo / pytz raise different types
-        raise ConfigError(f"tz={tz!r} is not a known time zone; use an IANA name such as 'Europe/Berlin'.") from None
-    return tz
 
 
 # ----------------------------------------------------------------------------------------------
@@ -351,7 +342,7 @@ def replay_calendar(
     if not isinstance(slo, SLO):
         raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95).")
     spec = parse_window(f"calendar:{calendar}")
-    tz = _check_tz(tz)
+    tz = check_tz(tz)
     srt = sort_events(events, by)
     total_s, fail_s = srt.counts(spec, tz)
     code_s = seed_codes(total_s, fail_s, np.full(srt.n_groups, slo.target), srt.bounds, slo)
@@ -462,8 +453,8 @@ class _Incidents:
                 raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
         inc = incidents.reset_index(drop=True)
         self.table = inc
-        self.start = _ns_col(inc["start"], "incidents['start']")
-        self.end = _ns_col(inc["end"], "incidents['end']")
+        self.start = utc_ns_column(inc["start"], "incidents['start']")
+        self.end = utc_ns_column(inc["end"], "incidents['end']")
         if bool(np.any(self.end <= self.start)):
             raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
         scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
@@ -473,16 +464,6 @@ class _Incidents:
             parse_scope(sc)
             self.match[i] = scope_mask(keys, sc)
 
-
-def _ns_col(col: pd.Series, what: str) -> np.ndarray:
-    if not isinstance(col.dtype, pd.DatetimeTZDtype):
-        try:
-            col = pd.to_datetime(col, utc=True)
-        except (ValueError, TypeError):
-            raise SchemaError(f"{what} must hold timestamps (datetime64[ns, UTC]).") from None
-    if col.isna().any():
-        raise InputError(f"{what} has missing timestamps.")
-    return np.asarray(col.dt.tz_convert("UTC").dt.as_unit("ns").array.asi8, dtype=np.int64)
 
 
 def _incident_delays(t: np.ndarray, code: np.ndarray, s: int, e: int, start: int, end: int,
@@ -544,7 +525,7 @@ def _prepare(events: pd.DataFrame, slo: Any, windows: Any, by: Any, target: Any,
         raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95); its window is replaced by windows=.")
     specs = _specs(windows)
     dwells = _durations(min_dwell, "min_dwell")
-    tz = _check_tz(tz)
+    tz = check_tz(tz)
     srt = sort_events(events, by)
     targets = group_targets(slo if target is None else target, srt.keys, srt.by)
     return srt, slo, targets, specs, dwells, tz

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import as_list, require_columns, to_timedelta
+from ._validation import as_list, check_tz, require_columns, to_timedelta
 from .alerts import alert_episodes, alert_states
 from .bins import bin_events
 from .buckets import (
@@ -49,17 +49,6 @@ __all__ = ["IncidentReport", "incident_report"]
 
 _NICE_FREQS = ("1min", "5min", "10min", "15min", "30min", "1h", "3h", "6h", "1D")
 
-
-def _check_tz(tz: Any) -> str:
-    if tz is None:
-        return "UTC"
-    if not isinstance(tz, str) or not tz:
-        raise ConfigError("tz must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
-    try:
-        pd.Timestamp(0, tz=tz)
-    except Exception:  # zoneinfo and pytz raise different types for unknown zones
-        raise ConfigError(f"tz={tz!r} is not a known time zone; use an IANA name such as 'Europe/Berlin'.") from None
-    return tz
 
 
 def _parse_time(value: Any, tz: str, name: str) -> pd.Timestamp:
@@ -594,7 +583,7 @@ def incident_report(
     """
     slo = _check_slo(slo)
     pol = _check_policy(policy)
-    tz = _check_tz(tz)
+    tz = check_tz(tz)
     keys = check_events(events, by)
     bkeys = as_list(breakdown_by) if breakdown_by is not None else list(keys)
     require_columns(events, bkeys)

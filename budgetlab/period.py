@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_argument, to_timedelta
+from ._validation import check_argument, check_tz, to_timedelta
 from .bins import _ns_to_utc, read_bins, window_bins
 from .burn import ratio, rolling_sum, target_array
 from .errors import ConfigError
@@ -38,15 +38,6 @@ __all__ = ["period_budget", "calendar_period_starts"]
 
 _CALENDARS = ("day", "week", "month")
 
-
-def _check_tz(tz: Any) -> str:
-    if not isinstance(tz, str) or not tz:
-        raise ConfigError("tz must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
-    try:
-        pd.Timestamp(0, tz=tz)
-    except Exception:  # zoneinfo/pytz raise different types for unknown zones
-        raise ConfigError(f"tz={tz!r} is not a known time zone; use an IANA name such as 'Europe/Berlin'.") from None
-    return tz
 
 
 def calendar_period_starts(bin_start_ns: np.ndarray, calendar: str, tz: str = "UTC") -> np.ndarray:
@@ -58,7 +49,7 @@ def calendar_period_starts(bin_start_ns: np.ndarray, calendar: str, tz: str = "U
     ['2026-03-28 23:00', '2026-03-29 22:00']
     """
     check_argument("calendar", calendar, _CALENDARS)
-    tz = _check_tz(tz)
+    tz = check_tz(tz)
     local = _ns_to_utc(bin_start_ns).tz_convert(tz).tz_localize(None)
     day = local.normalize()
     if calendar == "week":

@@ -15,7 +15,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ._validation import as_list, require_columns, to_timedelta
+from ._validation import as_list, check_tz, require_columns, to_timedelta
 from .errors import ConfigError, InputError
 from .replay import STATUSES
 
@@ -45,17 +45,6 @@ def _ns(values: Any) -> np.ndarray:
     """Times as int64 UTC nanoseconds."""
     return _utc_naive(values).view(np.int64)
 
-
-def _check_tz(tz: str | None) -> str:
-    if tz is None:
-        return "UTC"
-    if not isinstance(tz, str) or not tz:
-        raise ConfigError("tz must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
-    try:
-        pd.Timestamp(0, tz=tz)
-    except Exception:  # zoneinfo and pytz raise different types for unknown zones
-        raise ConfigError(f"tz={tz!r} is not a known time zone; use an IANA name such as 'Europe/Berlin'.") from None
-    return tz
 
 
 def _time_axis(ax: Axes, tz: str) -> None:
@@ -159,7 +148,7 @@ def plot_timeline(
     from .replay import REPLAY_COLUMNS
 
     ax = plt.gca() if ax is None else ax
-    tz = _check_tz(tz)
+    tz = check_tz(tz)
     need = ["ts", "success_rate", "burn_rate", "status"] + (["remaining_fraction"] if budget else [])
     require_columns(states, need, what="states")
     _one_group(states, REPLAY_COLUMNS, "states")
@@ -289,7 +278,7 @@ def plot_buckets(
     >>> plt.close("all")
     """
     ax = plt.gca() if ax is None else ax
-    tz = _check_tz(tz)
+    tz = check_tz(tz)
     require_columns(over_time, ["bin_start", "bucket", "events", "burn_rate"], what="over_time")
     keys = as_list(by)
     require_columns(over_time, keys, what="over_time")
@@ -387,7 +376,7 @@ def plot_alerts(
     >>> plt.close("all")
     """
     ax = plt.gca() if ax is None else ax
-    tz = _check_tz(tz)
+    tz = check_tz(tz)
     require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
     attr_by = episodes.attrs.get("by")
     keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \

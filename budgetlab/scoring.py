@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import as_list, to_timedelta
+from ._validation import as_list, to_timedelta, utc_ns_column
 from .alerts import EPISODE_COLUMNS, alert_episodes
 from .bins import BinGrid, _ns_to_utc, bin_keys, exclusion_intervals, read_bins
 from .burn import target_array
@@ -46,16 +46,6 @@ __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 _DAY_NS = 86_400 * 10**9
 _NAT = np.iinfo(np.int64).min
 
-
-def _utc_ns_col(col: pd.Series, what: str) -> np.ndarray:
-    if not isinstance(col.dtype, pd.DatetimeTZDtype):
-        try:
-            col = pd.to_datetime(col, utc=True)
-        except (ValueError, TypeError):
-            raise SchemaError(f"{what} must hold timestamps (datetime64[ns, UTC]).") from None
-    if col.isna().any():
-        raise InputError(f"{what} has missing timestamps.")
-    return np.asarray(col.dt.tz_convert("UTC").dt.as_unit("ns").array.asi8, dtype=np.int64)
 
 
 def _episode_keys(episodes: pd.DataFrame) -> list[str]:
@@ -123,8 +113,8 @@ class _Context:
         if unknown:
             raise ConfigError("episodes hold tiers that the policy does not have; pass the policy used for them.")
         self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
-        self.ep_start = _utc_ns_col(episodes["start"], "episodes['start']")
-        self.ep_end = _utc_ns_col(episodes["end"], "episodes['end']")
+        self.ep_start = utc_ns_column(episodes["start"], "episodes['start']")
+        self.ep_end = utc_ns_column(episodes["end"], "episodes['end']")
 
         self.grid: BinGrid | None = None
         if bins is not None:
@@ -160,8 +150,8 @@ class _Context:
             self.span_start = int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value)
             self.span_end = int(pd.Timestamp(episodes.attrs["grid_end"]).as_unit("ns").value)
         else:
-            inc_s = _utc_ns_col(incidents["start"], "incidents['start']")
-            inc_e = _utc_ns_col(incidents["end"], "incidents['end']")
+            inc_s = utc_ns_column(incidents["start"], "incidents['start']")
+            inc_e = utc_ns_column(incidents["end"], "incidents['end']")
             lo = np.concatenate([self.ep_start, inc_s])
             hi = np.concatenate([self.ep_end, inc_e])
             if len(lo) == 0:
@@ -171,8 +161,8 @@ class _Context:
 
         # incidents
         inc = incidents.reset_index(drop=True)
-        i_s = _utc_ns_col(inc["start"], "incidents['start']")
-        i_e = _utc_ns_col(inc["end"], "incidents['end']")
+        i_s = utc_ns_column(inc["start"], "incidents['start']")
+        i_e = utc_ns_column(inc["end"], "incidents['end']")
         if bool(np.any(i_e <= i_s)):
             raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
         scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
