@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._kernels import kernels
 from .schema import check_events
 from .slo import SLO
 from .windows import event_window_counts, group_order
@@ -232,7 +233,15 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
         raise InputError("transitions() takes the DataFrame returned by budgetlab.replay().")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     code = states["status"].cat.codes.to_numpy()
-    if keys:
+    k = kernels()
+    if keys and k is not None:  # one compiled pass: each row's previous status in its group
+        from .windows import _group_codes
+
+        gcodes = _group_codes(states, keys, dense=False)
+        prev_code = k["previous_in_group"](code, gcodes, int(gcodes.max(initial=0)) + 1, 0)
+        rows = np.flatnonzero(code != prev_code)
+        from_code = prev_code[rows]
+    elif keys:
         order, bounds = group_order(states, keys)
         assert order is not None
         code_s = code[order]
