@@ -171,3 +171,34 @@ def test_end_to_end_and_compare_policies():
     flat_direct = score_alerts(alert_episodes(bin_events(ev, "1min"), 0.99, pols["workbook"]), inc,
                                bins=bin_events(ev, "1min"), target=0.99, policy=pols["workbook"])
     pd.testing.assert_frame_equal(flat.drop(columns="policy"), flat_direct)
+
+
+@pytest.mark.slow
+def test_four_week_sample_policies_side_by_side_against_the_injected_outage():
+    """The Done-when table on the shipped sample: workbook, Sloth, Pyrra and the seed-style single
+    window, per type and region, in one table; checked against the injected 15-min outage I01."""
+    from budgetlab import datasets, incident_detections
+
+    events, incidents = datasets.load("outcomes_4w"), datasets.load("incidents_4w")
+    bins = bin_events(events, "1min", by=["captcha_type", "region"])
+    pols = {"workbook": AlertPolicy.workbook("28D"), "sloth": AlertPolicy.sloth("28D"),
+            "pyrra": AlertPolicy.pyrra("28D"), "single": AlertPolicy.single_window("1h", 0.9)}
+    table = compare_policies(bins, 0.95, pols, incidents)
+    assert table["policy"].unique().tolist() == list(pols)
+    for col in ("precision", "recall", "detection_median", "reset_median", "pages_per_day", "false_pages_per_week"):
+        assert col in table.columns
+    per_group = table[(table["captcha_type"] != "*") & (table["tier"] == "*") & (table["severity"] == "*")]
+    assert len(per_group) == len(pols) * 6  # 3 types x 2 regions per policy
+
+    outage = incidents[incidents["kind"] == "outage"].iloc[0]  # I01: scope "*", 15 min, every attempt fails
+    single = incident_detections(alert_episodes(bins, 0.95, pols["single"]), incidents, bins=bins, target=0.95)
+    i01 = single[(single["incident_id"] == outage["incident_id"]) & (single["captcha_type"] != "*") & (single["tier"] != "*")]
+    assert len(i01) == 6 and i01["detected"].all()
+    # closed form: burn > 0.9 needs 1h error ratio > 0.9 x 0.05 = 4.5 % (2.7 min of a total outage)
+    # and the same in the 5-min short window: fires within 5 minutes of the onset at 1-min bins
+    assert (i01["detection_time"] <= pd.Timedelta("5min")).all()
+    # the workbook's 1 h page needs a 1 h error ratio > 14.4 x 0.05 = 72 %: 15 minutes of outage
+    # (25 %) plus the base failure rate (< 15 %) cannot reach it, so page_1h must miss I01
+    wb = incident_detections(alert_episodes(bins, 0.95, pols["workbook"]), incidents, bins=bins, target=0.95)
+    page = wb[(wb["incident_id"] == outage["incident_id"]) & (wb["tier"] == "page_1h") & (wb["captcha_type"] != "*")]
+    assert len(page) == 6 and not page["detected"].any()
