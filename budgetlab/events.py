@@ -771,35 +771,32 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
     (``Sun, 29 Nov 2026 03:47:00 +0100``). Numeric day/month orders are ambiguous and refused."""
     out = np.zeros(len(s), dtype=np.int64)
     done = np.zeros(len(s), dtype=bool)
+
+    def store(mask: np.ndarray, parsed: pd.Series) -> None:
+        """Keep what parsed among the rows of ``mask``; those rows are done either way."""
+        good = ~parsed.isna().to_numpy()
+        idx = np.flatnonzero(mask)[good]
+        if good.any():
+            out[idx] = _to_ns(parsed[good], _expand(_expand_idx(idx, len(s)), where))
+        done[idx] = True
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         utc_suffix = s.str.contains(r"(?i)[ \t]*(?:UTC|GMT)$", regex=True).fillna(False).to_numpy(dtype=bool)
         if utc_suffix.any():
             fixed = s[utc_suffix].str.replace(r"(?i)[ \t]*(?:UTC|GMT)$", "+00:00", regex=True)
             p = _parse_iso(fixed)
-            good = ~p.isna().to_numpy()
-            idx = np.flatnonzero(utc_suffix)[good]
-            if good.any():
-                out[idx] = _to_ns(p[good], _expand(_expand_idx(idx, len(s)), where))
-            done[idx] = True
+            store(utc_suffix, p)
         clf = ~done & s.str.fullmatch(r"[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2}[ \t]*[+-][0-9]{4}") \
             .fillna(False).to_numpy(dtype=bool)
         if clf.any():
             p = pd.to_datetime(s[clf], format="%d/%b/%Y:%H:%M:%S %z", utc=True, errors="coerce")
-            good = ~p.isna().to_numpy()
-            idx = np.flatnonzero(clf)[good]
-            if good.any():
-                out[idx] = _to_ns(p[good], _expand(_expand_idx(idx, len(s)), where))
-            done[idx] = True
+            store(clf, p)
         named = ~done & (s.str.contains(_MONTHS, regex=True) & s.str.contains(r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])",
                                                                                 regex=True)).fillna(False).to_numpy(dtype=bool)
         if named.any():
             p = pd.to_datetime(s[named], format="mixed", utc=True, errors="coerce")
-            good = ~p.isna().to_numpy()
-            idx = np.flatnonzero(named)[good]
-            if good.any():
-                out[idx] = _to_ns(p[good], _expand(_expand_idx(idx, len(s)), where))
-            done[idx] = True
+            store(named, p)
     if not done.all():
         bad = _expand(~done, where)
         ambiguous = s[~done].str.fullmatch(r"[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{2,4}(?:[ T].*)?").fillna(False)

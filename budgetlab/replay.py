@@ -233,12 +233,12 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
         raise InputError("transitions() takes the DataFrame returned by budgetlab.replay().")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     code = states["status"].cat.codes.to_numpy()
-    k = kernels()
-    if keys and k is not None:  # one compiled pass: each row's previous status in its group
+    compiled = kernels()
+    if keys and compiled is not None:  # one compiled pass: each row's previous status in its group
         from .windows import _group_codes
 
         gcodes = _group_codes(states, keys, dense=False)
-        prev_code = k["previous_in_group"](code, gcodes, int(gcodes.max(initial=0)) + 1, 0)
+        prev_code = compiled["previous_in_group"](code, gcodes, int(gcodes.max(initial=0)) + 1, 0)
         rows = np.flatnonzero(code != prev_code)
         from_code = prev_code[rows]
     elif keys:

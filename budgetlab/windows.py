@@ -136,11 +136,11 @@ def event_window_counts(
     """``(total, failures)`` per event of ``events`` (in table order) for one window."""
     t = ts_ns(events)
     bad = ~events["ok"].to_numpy(dtype=bool)
-    k = kernels()
-    if k is not None and len(t):  # one compiled pass, any number of groups
+    compiled = kernels()
+    if compiled is not None and len(t):  # one compiled pass, any number of groups
         codes = _group_codes(events, by, dense=False) if by else np.zeros(len(t), dtype=np.int8)
         ngroups = int(codes.max()) + 1
-        total, failures = k["window_counts"](t, bad.view(np.uint8), codes, ngroups, int(window_ns))
+        total, failures = compiled["window_counts"](t, bad.view(np.uint8), codes, ngroups, int(window_ns))
         return total, failures
     order, bounds = group_order(events, by)
     if order is None:

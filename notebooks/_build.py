@@ -183,6 +183,18 @@ Every number below is computed from the data, so the conclusions follow the data
 '''
 
 
+def data_params(source: str, incidents: str) -> str:
+    """The parameter lines every notebook starts with: where its data come from."""
+    return (
+        "# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path\n"
+        "# relative to this notebook; a path here is an outcome log of your own.\n"
+        f'source = "{source}"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log\n'
+        f'incidents_source = "{incidents}"  # dataset name, path to an incident CSV, or None\n'
+        'keys = ["captcha_type", "region"]  # group columns read from a log file\n'
+        'read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}\n'
+    )
+
+
 # ------------------------------------------------------------------------------------------------
 # 01 recalibrate
 
@@ -205,13 +217,7 @@ status, status changes, pages), and recommends a target per type, with a verdict
 and the proposed targets and the reason for each.
 '''),
     ("md", RUN_ON_YOUR_DATA.format(name="01_recalibrate_slo.ipynb")),
-    ("params", '''\
-# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path
-# relative to this notebook; a path here is an outcome log of your own.
-source = "outcomes_4w"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log
-incidents_source = "incidents_4w"  # dataset name, path to an incident CSV, or None
-keys = ["captcha_type", "region"]  # group columns read from a log file
-read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}
+    ("params", data_params("outcomes_4w", "incidents_4w") + '''\
 by = "captcha_type"  # one SLO per value of this column
 target = 0.95  # the current target (the seed tracker's default), for values not in `targets`
 targets = {}  # current targets that differ per value, e.g. {"turnstile": 0.97}
@@ -560,13 +566,7 @@ CRITICAL after each incident began and how long it took to come back. Then it sc
 policy (and Pyrra's variant) against the seed-style single window.
 '''),
     ("md", RUN_ON_YOUR_DATA.format(name="02_window_length.ipynb")),
-    ("params", '''\
-# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path
-# relative to this notebook; a path here is an outcome log of your own.
-source = "outcomes_4w"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log
-incidents_source = "incidents_4w"  # dataset name, path to an incident CSV, or None
-keys = ["captcha_type", "region"]  # group columns read from a log file
-read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}
+    ("params", data_params("outcomes_4w", "incidents_4w") + '''\
 by = "captcha_type"  # one tracker (and one alert policy) per value of this column
 target = 0.95  # target for values not in `targets`
 targets = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}  # the seed's per-type targets (image: ours)
@@ -916,13 +916,7 @@ day; what each type's SLO looks like without them (and whether the target still 
 and which pages timeouts alone caused.
 '''),
     ("md", RUN_ON_YOUR_DATA.format(name="03_timeout_vs_solve.ipynb")),
-    ("params", '''\
-# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path
-# relative to this notebook; a path here is an outcome log of your own.
-source = "outcomes_4w"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log
-incidents_source = "incidents_4w"  # dataset name, path to an incident CSV, or None
-keys = ["captcha_type", "region"]  # group columns read from a log file
-read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}
+    ("params", data_params("outcomes_4w", "incidents_4w") + '''\
 by = "captcha_type"  # one SLO per value of this column
 split_by = "region"  # where the worker ran (the seed: Frankfurt or Amsterdam)
 target = 0.95  # the target you are about to lower (the seed tracker's default), for values not in `targets`
@@ -1220,13 +1214,7 @@ budget the night cost and what the failures were made of; then it applies an exp
 decide whether waking the team was justified, and ends with a plain-language summary.
 '''),
     ("md", RUN_ON_YOUR_DATA.format(name="04_incident_replay.ipynb")),
-    ("params", '''\
-# Parameters (papermill: -p NAME VALUE). Data come through budgetlab.datasets, never from a path
-# relative to this notebook; a path here is an outcome log of your own.
-source = "night_incident"  # dataset name (budgetlab.datasets.names()) or path to a .csv/.parquet/.jsonl log
-incidents_source = "night_incident_incidents"  # dataset name, path to an incident CSV, or None
-keys = ["captcha_type", "region"]  # group columns read from a log file
-read_options = {}  # more budgetlab.read_events options, e.g. {"time": "finished_at", "tz": "Europe/Berlin"}
+    ("params", data_params("night_incident", "night_incident_incidents") + '''\
 scope = {"captcha_type": "recaptcha_v2"}  # the attempts the alerting tracker counted: column -> value; None for all
 target = 0.95  # the production tracker's target
 window = "1h"  # its window (the seed's demo tracker)

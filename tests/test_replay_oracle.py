@@ -7,14 +7,14 @@ gaps, all-failure and all-success runs, tiny windows, several targets, min_event
 
 from __future__ import annotations
 
+import os
+from unittest import mock
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import os
-from unittest import mock
 
 from budgetlab import SLO, Tracker, as_events, replay, transitions
 from tests.seed_tracker import BudgetStatus, ErrorBudgetTracker, SLOConfig
