@@ -96,7 +96,7 @@ def _dask_work(name: str, root: str) -> Callable[[], Any]:
     from distributed import wait
 
     import budgetlab as bl
-    import budgetlab.dask as bd
+    import budgetlab.scaleout as bd
 
     if name == "read_events":
         def load() -> None:

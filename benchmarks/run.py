@@ -46,7 +46,7 @@ def build_events(n_target: int, *, groups: int = 20) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 def case_replay(events: pd.DataFrame, repeat: int) -> list[Result]:
     from budgetlab import SLO, replay, transitions
-    from budgetlab.schema import ts_ns
+    from budgetlab.events.schema import ts_ns
 
     slo = SLO(target=0.95, window="24h")
     n = len(events)

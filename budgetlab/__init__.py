@@ -1,17 +1,19 @@
 """budgetlab: offline analytics for SLO error budgets.
 
-events -> windows -> budget/status -> alerts -> analyses -> plots.
+The subpackages follow the data flow::
+
+    events -> windows -> budget -> alerts -> analyses -> plotting, cli, notebooks
+                                           interop (OpenSLO, Prometheus), datasets, scaleout (Dask)
+
+Every public name below is re-exported here and imported on first use, so that ``import
+budgetlab`` stays cheap (the command line answers ``--help`` before pandas is loaded).
 """
 
 from __future__ import annotations
 
-from . import datasets, synth
-from .accesslog import read_access_log
-from .alerts import alert_episodes, alert_states
-from .bins import bin_events
-from .buckets import bucket_breakdown, bucket_burn_over_time
-from .burn import burn_rates
-from .compare import compare_windows, hysteresis, replay_calendar, window_incidents
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
     BudgetlabError,
     BudgetlabWarning,
@@ -28,22 +30,50 @@ from .errors import (
     TimestampError,
 )
 
-# --- feature modules: one import line each (isort order; __all__ below follows the data flow) ---
-from .events import read_events
-from .incident import IncidentReport, incident_report
-from .lowtraffic import low_traffic
-from .openslo import SLODocument, read_openslo, slos_from_recalibration, write_openslo
-from .period import period_budget
-from .policy import AlertPolicy, AlertTier
-from .prometheus import prometheus_rules, promtool_test
-from .recalibrate import Recalibration, recalibrate
-from .replay import STATUS_DTYPE, replay, replay_summary, transitions
-from .schema import as_events, check_events
-from .scoring import compare_policies, incident_detections, score_alerts
-from .slo import SLO
-from .tracker import Tracker
-
 __version__ = "0.1.0"
+
+# public name -> module that defines it (in data-flow order)
+_EXPORTS: dict[str, str] = {
+    "SLO": "slo",
+    "as_events": "events.schema",
+    "check_events": "events.schema",
+    "read_events": "events.read",
+    "read_access_log": "events.accesslog",
+    "bin_events": "windows.bins",
+    "STATUS_DTYPE": "budget.tracker_replay",
+    "replay": "budget.tracker_replay",
+    "replay_summary": "budget.tracker_replay",
+    "transitions": "budget.tracker_replay",
+    "Tracker": "budget.tracker",
+    "burn_rates": "budget.burn",
+    "period_budget": "budget.period",
+    "AlertPolicy": "alerts.policy",
+    "AlertTier": "alerts.policy",
+    "alert_episodes": "alerts.episodes",
+    "alert_states": "alerts.episodes",
+    "score_alerts": "alerts.scoring",
+    "incident_detections": "alerts.scoring",
+    "compare_policies": "alerts.scoring",
+    "low_traffic": "alerts.lowtraffic",
+    "bucket_breakdown": "analyses.failure_buckets",
+    "bucket_burn_over_time": "analyses.failure_buckets",
+    "IncidentReport": "analyses.incident",
+    "incident_report": "analyses.incident",
+    "Recalibration": "analyses.recalibration",
+    "recalibrate": "analyses.recalibration",
+    "compare_windows": "analyses.window_lengths",
+    "window_incidents": "analyses.window_lengths",
+    "replay_calendar": "analyses.window_lengths",
+    "hysteresis": "analyses.window_lengths",
+    "SLODocument": "interop.openslo",
+    "read_openslo": "interop.openslo",
+    "write_openslo": "interop.openslo",
+    "slos_from_recalibration": "interop.openslo",
+    "prometheus_rules": "interop.prometheus",
+    "promtool_test": "interop.prometheus",
+}
+# subpackages and modules reachable as attributes (``bl.datasets.synth.generate``, ``bl.datasets.load``)
+_MODULES: dict[str, str] = {"datasets": "datasets", "synth": "datasets.synth"}
 
 __all__ = [
     "BudgetlabError",
@@ -59,19 +89,19 @@ __all__ = [
     "BudgetlabWarning",
     "PartialWindowWarning",
     "PersonalDataWarning",
+    "synth",
+    "datasets",
     "SLO",
     "as_events",
     "check_events",
     "read_events",
     "read_access_log",
-    "synth",
-    "datasets",
+    "bin_events",
     "STATUS_DTYPE",
-    "replay_summary",
     "replay",
+    "replay_summary",
     "transitions",
     "Tracker",
-    "bin_events",
     "burn_rates",
     "period_budget",
     "AlertPolicy",
@@ -99,3 +129,47 @@ __all__ = [
     "prometheus_rules",
     "promtool_test",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    elif name in _MODULES:
+        value = importlib.import_module(f".{_MODULES[name]}", __name__)
+    else:
+        raise AttributeError(f"module 'budgetlab' has no attribute {name!r}")
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_MODULES})
+
+
+if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and IDEs
+    from . import datasets
+    from .alerts.episodes import alert_episodes, alert_states
+    from .alerts.lowtraffic import low_traffic
+    from .alerts.policy import AlertPolicy, AlertTier
+    from .alerts.scoring import compare_policies, incident_detections, score_alerts
+    from .analyses.failure_buckets import bucket_breakdown, bucket_burn_over_time
+    from .analyses.incident import IncidentReport, incident_report
+    from .analyses.recalibration import Recalibration, recalibrate
+    from .analyses.window_lengths import (
+        compare_windows,
+        hysteresis,
+        replay_calendar,
+        window_incidents,
+    )
+    from .budget.burn import burn_rates
+    from .budget.period import period_budget
+    from .budget.tracker import Tracker
+    from .budget.tracker_replay import STATUS_DTYPE, replay, replay_summary, transitions
+    from .datasets import synth
+    from .events.accesslog import read_access_log
+    from .events.read import read_events
+    from .events.schema import as_events, check_events
+    from .interop.openslo import SLODocument, read_openslo, slos_from_recalibration, write_openslo
+    from .interop.prometheus import prometheus_rules, promtool_test
+    from .slo import SLO
+    from .windows.bins import bin_events

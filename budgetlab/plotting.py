@@ -15,9 +15,9 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ._validation import as_list, check_tz, require_columns, to_timedelta
+from ._util.validation import as_list, check_tz, require_columns, to_timedelta
+from .budget.figures import STATUSES
 from .errors import ConfigError, InputError
-from .replay import STATUSES
 
 __all__ = ["STATUS_COLORS", "BUCKET_COLORS", "plot_timeline", "plot_buckets", "plot_alerts",
            "plot_recalibration", "plot_window_comparison"]
@@ -145,7 +145,7 @@ def plot_timeline(
     ('time (Europe/Berlin)', 'burn rate (1 = allowed pace)')
     >>> plt.close("all")
     """
-    from .replay import REPLAY_COLUMNS
+    from .budget.tracker_replay import REPLAY_COLUMNS
 
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
@@ -485,7 +485,7 @@ def plot_recalibration(
     ['distribution:recaptcha_v2', 'candidates:recaptcha_v2', 'recommended:recaptcha_v2']
     >>> plt.close("all")
     """
-    from .bins import duration_label
+    from .windows.bins import duration_label
 
     for attr in ("summary", "candidates", "distribution", "settings"):
         if not hasattr(result, attr):
@@ -608,7 +608,7 @@ def plot_window_comparison(
     ['30m', '2h', 'calendar:day']
     >>> plt.close("all")
     """
-    from .bins import duration_label
+    from .windows.bins import duration_label
 
     require_columns(table, ["window", "min_dwell", y], what="table")
     if y2 == "auto":

@@ -8,23 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import to_timedelta
+from ._util.validation import check_fraction, to_timedelta
 from .errors import ConfigError
 
-__all__ = ["SLO"]
-
-
-def _check_fraction(name: str, value: Any, *, low_open: bool, high_open: bool) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ConfigError(f"{name} must be a number, got {type(value).__name__}.")
-    v = float(value)
-    lo_ok = v > 0 if low_open else v >= 0
-    hi_ok = v < 1 if high_open else v <= 1
-    if not (np.isfinite(v) and lo_ok and hi_ok):
-        lo = "(0" if low_open else "[0"
-        hi = "1)" if high_open else "1]"
-        raise ConfigError(f"{name}={value!r} must lie in {lo}, {hi}.")
-    return v
+__all__ = ["SLO", "as_slo"]
 
 
 @dataclass(frozen=True)
@@ -65,10 +52,10 @@ class SLO:
     min_events: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "target", _check_fraction("target", self.target, low_open=True, high_open=True))
+        object.__setattr__(self, "target", check_fraction("target", self.target, low_open=True, high_open=True))
         object.__setattr__(self, "window", to_timedelta(self.window, name="window"))
-        warning = _check_fraction("warning", self.warning, low_open=False, high_open=False)
-        critical = _check_fraction("critical", self.critical, low_open=False, high_open=False)
+        warning = check_fraction("warning", self.warning, low_open=False, high_open=False)
+        critical = check_fraction("critical", self.critical, low_open=False, high_open=False)
         if not critical < warning:
             raise ConfigError(
                 f"critical={critical!r} must be below warning={warning!r} (e.g. critical=0.1, warning=0.5)."
@@ -98,3 +85,10 @@ class SLO:
         values = {f: getattr(self, f) for f in ("target", "window", "warning", "critical", "min_events")}
         values.update(changes)
         return SLO(**values)
+
+
+def as_slo(slo: Any) -> SLO:
+    """``slo`` if it is an :class:`SLO`, else :class:`ConfigError` with an example."""
+    if not isinstance(slo, SLO):
+        raise ConfigError("slo must be a budgetlab.SLO, e.g. SLO(target=0.95, window='24h').")
+    return slo

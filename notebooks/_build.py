@@ -57,7 +57,7 @@ def _dataset(name):
             stems = [Path(f).stem for f in spec["files"]]
             if name in stems:
                 print(f"note: dataset {name!r} is not installed here; regenerating it in memory with "
-                      f"budgetlab.synth.generate_preset({preset!r}) (the same table, bit for bit).")
+                      f"budgetlab.datasets.synth.generate_preset({preset!r}) (the same table, bit for bit).")
                 return _preset_tables(preset)[stems.index(name)]
         raise
 
@@ -147,7 +147,7 @@ def incidents_for(incidents, **keys):
     if incidents is None or not len(incidents):
         return None
     probe = pd.DataFrame({k: [str(v)] for k, v in keys.items()}) if keys else pd.DataFrame(index=[0])
-    hit = [bool(bl.schema.scope_mask(probe, s)[0]) for s in incidents["scope"]]
+    hit = [bool(bl.events.schema.scope_mask(probe, s)[0]) for s in incidents["scope"]]
     sub = incidents[hit]
     return sub if len(sub) else None
 
@@ -262,7 +262,7 @@ A target must live with the second kind. That is why the recommendation in secti
 distribution of the rolling-window success rate, with an interval from a bootstrap over whole days.
 '''),
     ("code", '''\
-from budgetlab.recalibrate import wilson_interval
+from budgetlab.analyses.recalibration import wilson_interval
 
 hourly = bl.bin_events(events, "1h", by=by)  # Berlin's UTC offsets are whole hours: hours add up to local days
 hourly["day"] = hourly["bin_start"].dt.tz_convert(tz).dt.normalize()
@@ -334,7 +334,7 @@ common = dict(window=window, history=history, by=by, step=step, max_share=max_sh
 rec = bl.recalibrate(events, target=current, n_boot=n_boot, seed=seed, **common)
 rec_proposed = bl.recalibrate(events, target=under_discussion, n_boot=0, **common)
 s = rec.settings
-say(f"Rules used: a **{bl.bins.duration_label(s['window'])}** window over {local(s['span_start'])} to "
+say(f"Rules used: a **{bl.windows.bins.duration_label(s['window'])}** window over {local(s['span_start'])} to "
     f"{local(s['span_end'])} ({tz}); a target may be {s['limit_status'].upper()} at most **{pct(s['max_share'])}** "
     f"of the time; too loose below a p10 window burn of {s['loose_burn']:g}; {s['n_boot']} bootstrap samples "
     f"of whole days; pages from the {policy.name} policy's page tiers over {policy_period}.")
@@ -389,7 +389,7 @@ for g in order:
     if not np.isfinite(rc):
         continue
     need = "; ".join(f"{t.name}: {pct(min(t.burn * (1 - rc), 1.0), 0)} of attempts failing over "
-                     f"{bl.bins.duration_label(t.long_window)} (and its short window)"
+                     f"{bl.windows.bins.duration_label(t.long_window)} (and its short window)"
                      + (" — impossible" if t.burn * (1 - rc) >= 1 else "") for t in page_tiers)
     lines.append(f"**{g}** at {pct(rc)}: {need}. Worst clock hour in the history: {pct(worst_hour[g], 0)} failing; "
                  f"pages per day at this target: {cand.loc[(cand[by] == g) & np.isclose(cand['target'], rc), 'pages_per_day'].iloc[0]:.2f}.")
@@ -472,7 +472,7 @@ for ax, g in zip(axes[:, 0], order, strict=True):
     rc = summary.loc[g, "recommended_target"]
     sub = events[(events[by].astype(str) == g).to_numpy()]
     states = bl.replay(sub, bl.SLO(target=float(rc) if np.isfinite(rc) else target, window=window))
-    t = bl.schema.ts_ns(states)
+    t = bl.events.schema.ts_ns(states)
     # a status holds from its event to the next one, counted inside the recalibration span
     dt = np.maximum(np.append(t[1:], t[-1]) - np.maximum(t, span_lo), 0).astype(float)
     total, fails = states["total"].to_numpy(), states["failures"].to_numpy()
@@ -617,7 +617,7 @@ every (incident, type) pair an incident's scope covers.
     ("code", '''\
 cw = bl.compare_windows(events, slo, windows, incidents=incidents, by=by, target=per_type, tz=tz,
                         min_dwell=dwells, alert_at=alert_at, grace=grace, warmup=warmup, show_progress=False)
-cw["dwell"] = [bl.bins.duration_label(d) if d > pd.Timedelta(0) else "none" for d in cw["min_dwell"]]
+cw["dwell"] = [bl.windows.bins.duration_label(d) if d > pd.Timedelta(0) else "none" for d in cw["min_dwell"]]
 agg = cw.groupby(["window", "dwell"], observed=True, sort=False).agg(
     status_changes_per_day=("transitions_per_day", "sum"), round_trips_per_day=("round_trips_per_day", "sum"),
     hours=("hours", "sum"), hours_exhausted=("hours_exhausted", "sum"))
@@ -629,7 +629,7 @@ agg[f"share_{alert_at}_or_worse"] = (cw.groupby(["window", "dwell"], observed=Tr
 if incidents is not None:
     wi = bl.window_incidents(events, slo, incidents, windows, by=by, target=per_type, tz=tz, min_dwell=dwells,
                              alert_at=alert_at, grace=grace, warmup=warmup, show_progress=False)
-    wi["dwell"] = [bl.bins.duration_label(d) if d > pd.Timedelta(0) else "none" for d in wi["min_dwell"]]
+    wi["dwell"] = [bl.windows.bins.duration_label(d) if d > pd.Timedelta(0) else "none" for d in wi["min_dwell"]]
     per = wi.groupby(["window", "dwell"], observed=True, sort=False)
     agg["pairs"] = per.size()
     agg["detected"] = per["detected"].sum()
@@ -737,7 +737,7 @@ else:
         g_slo = slo.with_(target=float(per_type.loc[per_type[by] == str(g), "target"].iloc[0]))
         fig, axes = plt.subplots(2, 1, figsize=(11, 6.4), sharex=True, layout="constrained")
         for ax, st, name in zip(axes, (bl.replay(sub, g_slo.with_(window="24h")),
-                                       bl.compare.replay_calendar(sub, g_slo, calendar="day", tz=tz)),
+                                       bl.analyses.window_lengths.replay_calendar(sub, g_slo, calendar="day", tz=tz)),
                                 ("rolling 24 h", "calendar day"), strict=True):
             cut = st[((st["ts"] >= lo) & (st["ts"] < hi)).to_numpy()]
             plotting.plot_timeline(cut, slo=g_slo, incidents=inc, ax=ax, tz=tz, budget=False)
@@ -1139,7 +1139,7 @@ if has_net:
     match = [[] for _ in range(len(pages))]
     if incidents is not None:
         for r in incidents.itertuples():
-            covered = bl.schema.scope_mask(gkeys, r.scope)[gi]
+            covered = bl.events.schema.scope_mask(gkeys, r.scope)[gi]
             hit = covered & (pages["start"] < r.end + pd.Timedelta(grace)).to_numpy() & (pages["end"] > r.start).to_numpy()
             for i in np.flatnonzero(hit):
                 match[i].append(str(r.incident_id))
@@ -1240,10 +1240,10 @@ incidents = load_incidents(incidents_source)
 describe(events, source, incidents)
 if isinstance(scope, dict):  # {"captcha_type": "recaptcha_v2"} -> "captcha_type=recaptcha_v2" (budgetlab's scope text)
     scope = "&".join(f"{k}={v}" for k, v in scope.items()) or None
-absent = [k for k in bl.schema.parse_scope(scope) if k not in events.columns]
+absent = [k for k in bl.events.schema.parse_scope(scope) if k not in events.columns]
 if absent:
     raise bl.SchemaError(f"scope names columns the log does not have ({absent}); add them to `keys` or set scope = None.")
-mask = bl.schema.scope_mask(events, scope) if scope else np.ones(len(events), dtype=bool)
+mask = bl.events.schema.scope_mask(events, scope) if scope else np.ones(len(events), dtype=bool)
 scoped = events[mask]
 if not len(scoped):
     raise bl.InputError(f"no attempts in scope {scope!r}; set `scope` to a key=value the log has, or None.")
@@ -1269,7 +1269,7 @@ WARNING ≤ 0.9 < CRITICAL < 1.0 ≤ EXHAUSTED). The figures below are computed 
 attempts in that window, then checked against the replayed tracker.
 '''),
     ("code", '''\
-t = bl.schema.ts_ns(scoped)
+t = bl.events.schema.ts_ns(scoped)
 ok = scoped["ok"].to_numpy()
 is_net = (scoped["bucket"].astype(str) == network_bucket).to_numpy()
 w_ns = pd.Timedelta(window).value
@@ -1460,7 +1460,7 @@ say(f"**{long_window} tracker:** {str(tl['status_at_start']).upper()} when the i
 bud = rep.budget.iloc[0]
 say(f"**Budget:** {int(bud['failures']):,} failures in {int(bud['events']):,} attempts during the incident "
     f"({pct(bud['success_rate'], 2)}, burn {bud['burn_rate']:.2f}); {bud['excess_failures']:+,.0f} failures beyond what "
-    f"the target allows for that traffic; **{bud['period_budget_pct']:.2f} % of a {bl.bins.duration_label(policy.period)} "
+    f"the target allows for that traffic; **{bud['period_budget_pct']:.2f} % of a {bl.windows.bins.duration_label(policy.period)} "
     "error budget** at the log's average traffic.")
 b = rep.buckets
 if len(b):
@@ -1510,7 +1510,7 @@ if len(sre_paged):
 else:
     reasons.append("no paging tier of " + ", ".join(sre.index) + " fired (closest: " + "; ".join(
         f"{p} {r['closest page tier (peak burn / threshold)']}" for p, r in sre.iterrows()) + ")")
-reasons.append(f"the incident spent {bud['period_budget_pct']:.2f} % of a {bl.bins.duration_label(policy.period)} budget")
+reasons.append(f"the incident spent {bud['period_budget_pct']:.2f} % of a {bl.windows.bins.duration_label(policy.period)} budget")
 cause = ""
 if seed_row["paged"] and seed_row["page caused by timeouts alone"]:
     cause = (f" The seed-style alert itself (a page at {seed_row['first page']}) was caused by {network_bucket}s alone: "

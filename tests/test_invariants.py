@@ -20,7 +20,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from budgetlab import SLO, Tracker, as_events, read_events, replay
-from budgetlab.replay import STATUSES
+from budgetlab.budget.tracker_replay import STATUSES
 
 pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowWarning")
 
@@ -199,7 +199,7 @@ def iso_texts(draw):
 def test_fast_and_careful_time_parsers_agree(texts):
     """Arrow's strict cast (the fast path) and pandas' ISO-8601 parser (the careful path) are
     independent parsers: where the fast one accepts a column, both give the same instants."""
-    from budgetlab.events import _fast_iso, _parse_iso
+    from budgetlab.events.read import _fast_iso, _parse_iso
 
     s = pd.Series(texts, dtype="str")
     fast = _fast_iso(s)

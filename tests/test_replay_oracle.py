@@ -207,7 +207,7 @@ def test_record_many_near_the_int64_floor_equals_record():
 @given(cases(), st.integers(1, 3))
 def test_chunked_kernel_equals_seed_tracker(case, ngroups):
     """The numpy kernel works in chunks of rows; with tiny chunks every chunk edge is exercised."""
-    import budgetlab.windows as windows
+    import budgetlab.windows.trailing as windows
 
     t, ok, slo = case
     g = np.random.default_rng(len(t)).integers(0, ngroups, len(t)).astype(str)

@@ -13,7 +13,7 @@ name                            what                                            
 
 Event tables are canonical (:mod:`budgetlab.schema`): ``ts, ok, bucket, captcha_type, region,
 sitekey`` and, in ``night_incident`` only, ``session_id``. Incident tables have the columns of
-:data:`budgetlab.schema.INCIDENT_COLUMNS`. Every file is made by :mod:`budgetlab.synth`
+:data:`budgetlab.events.schema.INCIDENT_COLUMNS`. Every file is made by :mod:`budgetlab.synth`
 (``python -m budgetlab.datasets --preset NAME --out DIR --force``); ``data/README.md`` in the
 repository tells the details. The package's own files are found through :mod:`importlib.resources`
 (works from a wheel); the others in ``data/`` next to the package when running from a checkout.
@@ -27,8 +27,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import DatasetError
-from ..schema import INCIDENT_COLUMNS, bucket_dtype, check_events
-from ..synth import PRESETS
+from ..events.schema import INCIDENT_COLUMNS, bucket_dtype, check_events
+from .synth import PRESETS
 
 __all__ = ["names", "load"]
 
@@ -89,7 +89,7 @@ def load(name: str) -> pd.DataFrame:
     raise DatasetError(
         f"dataset {name!r} ({file_name}) is neither in the installed package nor in {_checkout_data()}. "
         f"Regenerate it from the repository root with: {_command(preset)} "
-        f"(or get the same tables in memory with budgetlab.synth.generate_preset({preset!r}))."
+        f"(or get the same tables in memory with budgetlab.datasets.synth.generate_preset({preset!r}))."
     )
 
 

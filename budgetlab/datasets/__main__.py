@@ -1,6 +1,6 @@
 """``python -m budgetlab.datasets --preset NAME [--out DIR] [--force]``: regenerate a dataset.
 
-Writes the preset's events (Parquet) and incidents (CSV) with :func:`budgetlab.synth.write_preset`.
+Writes the preset's events (Parquet) and incidents (CSV) with :func:`budgetlab.datasets.synth.write_preset`.
 ``--preset all`` writes every one; ``--out`` defaults to the preset's home (``data/`` or
 ``budgetlab/datasets/``, relative to the working directory: run it from the repository root).
 """
@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import BudgetlabError
-from ..synth import PRESETS, write_preset
+from .synth import PRESETS, write_preset
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,4 @@
+"""Shared plumbing: argument checks, atomic output files, progress bars."""
+
+from __future__ import annotations
+

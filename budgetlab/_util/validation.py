@@ -1,0 +1,173 @@
+"""Small argument checks shared by every module (one place, one style)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ConfigError, InputError, SchemaError
+
+__all__ = ["check_argument", "check_fraction", "check_tz", "to_timedelta", "to_ns", "duration_label", "as_list", "require_columns",
+           "utc_ns_column", "utc_from_ns"]
+
+
+def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
+    """Return ``value`` if it is one of ``options``, else raise :class:`ConfigError`.
+
+    >>> check_argument("pii", "drop", ("error", "drop", "hash"))
+    'drop'
+    """
+    opts = list(options)
+    if value not in opts:
+        raise ConfigError(f"{name}={value!r} is not valid; use one of {', '.join(map(repr, opts))}.")
+    return value
+
+
+def check_fraction(name: str, value: Any, *, low_open: bool = True, high_open: bool = True) -> float:
+    """``value`` as a float in ``(0, 1)`` (``low_open``/``high_open`` False close that end), else
+    :class:`ConfigError` naming ``name``.
+
+    >>> check_fraction("target", 0.95)
+    0.95
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ConfigError(f"{name} must be a number, got {type(value).__name__}.")
+    v = float(value)
+    lo_ok = v > 0 if low_open else v >= 0
+    hi_ok = v < 1 if high_open else v <= 1
+    if not (np.isfinite(v) and lo_ok and hi_ok):
+        lo = "(0" if low_open else "[0"
+        hi = "1)" if high_open else "1]"
+        raise ConfigError(f"{name}={value!r} must lie in {lo}, {hi}.")
+    return v
+
+
+def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) -> pd.Timedelta:
+    """Parse a window length: an offset string (``"90min"``, ``"24h"``, ``"7D"``), a
+    :class:`pandas.Timedelta`/:class:`datetime.timedelta`, or a number of seconds.
+
+    >>> to_timedelta("24h")
+    Timedelta('1 days 00:00:00')
+    >>> to_timedelta(90)
+    Timedelta('0 days 00:01:30')
+    >>> to_timedelta("7d") == to_timedelta("7D") == to_timedelta("7 days")
+    True
+    """
+    if isinstance(value, bool):
+        raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds.")
+    try:
+        if isinstance(value, (int, float, np.integer, np.floating)):
+            if not np.isfinite(value):
+                raise ValueError
+            td = pd.Timedelta(float(value), unit="s")
+        elif isinstance(value, str):
+            text = value.strip()
+            # pandas reads a bare "D"/"h" without a number as 1; demand an explicit count.
+            if not text or not any(ch.isdigit() for ch in text):
+                raise ValueError
+            # "7d" means days everywhere people write windows; pandas 3 deprecates lowercase d
+            td = pd.Timedelta(re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text))
+        else:
+            td = pd.Timedelta(value)
+    except (ValueError, TypeError, OverflowError):
+        raise ConfigError(
+            f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds."
+        ) from None
+    if pd.isna(td):
+        raise ConfigError(f"{name} is NaT; give e.g. '24h'.")
+    if td < pd.Timedelta(0) or (td == pd.Timedelta(0) and not allow_zero):
+        raise ConfigError(f"{name}={value!r} must be positive; give e.g. '24h'.")
+    return pd.Timedelta(td).as_unit("ns")
+
+
+def to_ns(value: Any, *, name: str = "window", allow_zero: bool = False) -> int:
+    """A duration in integer nanoseconds (see :func:`to_timedelta`)."""
+    return int(to_timedelta(value, name=name, allow_zero=allow_zero).value)
+
+
+def duration_label(value: Any) -> str:
+    """A compact Prometheus-style label for a duration (``5m``, ``1h``, ``1d12h``, ``30s``).
+
+    >>> duration_label("90min"), duration_label("3D"), duration_label("10s")
+    ('1h30m', '3d', '10s')
+    """
+    ns = to_ns(value, name="duration", allow_zero=True)
+    if ns == 0:
+        return "0s"
+    parts = []
+    for unit, size in (("d", 86_400 * 10**9), ("h", 3_600 * 10**9), ("m", 60 * 10**9),
+                       ("s", 10**9), ("ms", 10**6)):
+        count, ns = divmod(ns, size)
+        if count:
+            parts.append(f"{count}{unit}")
+    if ns:
+        parts.append(f"{ns}ns")
+    return "".join(parts)
+
+
+def as_list(by: str | Sequence[str] | None) -> list[str]:
+    """Normalise a ``by=`` argument to a list of column names."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    out = list(by)
+    for b in out:
+        if not isinstance(b, str):
+            raise ConfigError(f"by= takes column names (strings), got {type(b).__name__}.")
+    return out
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = "events") -> None:
+    """Raise :class:`SchemaError` naming missing columns and the closest existing names."""
+    have = [str(c) for c in frame.columns]
+    for col in columns:
+        if col not in frame.columns:
+            close = difflib.get_close_matches(str(col), have, n=3, cutoff=0.5)
+            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise SchemaError(
+                f"{what} has no column {col!r}.{hint} Columns present: {', '.join(map(repr, have[:20]))}."
+            )
+
+
+def check_tz(tz: Any) -> str:
+    """An IANA time-zone name (``None`` means UTC), or :class:`ConfigError`.
+
+    >>> check_tz("Europe/Berlin"), check_tz(None)
+    ('Europe/Berlin', 'UTC')
+    """
+    if tz is None:
+        return "UTC"
+    if not isinstance(tz, str) or not tz:
+        raise ConfigError("tz must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
+    try:
+        pd.Timestamp(0, tz=tz)
+    except Exception:  # zoneinfo and pytz raise different types for unknown zones
+        raise ConfigError(f"tz={tz!r} is not a known time zone; use an IANA name such as 'Europe/Berlin'.") from None
+    return tz
+
+
+def utc_ns_column(col: pd.Series, what: str) -> np.ndarray:
+    """A timestamp column (zoned, or parseable; naive means UTC) as int64 UTC nanoseconds."""
+    if not isinstance(col.dtype, pd.DatetimeTZDtype):
+        try:
+            col = pd.to_datetime(col, utc=True)
+        except (ValueError, TypeError):
+            raise SchemaError(f"{what} must hold timestamps (datetime64[ns, UTC]).") from None
+    if col.isna().any():
+        raise InputError(f"{what} has missing timestamps.")
+    return np.asarray(col.dt.tz_convert("UTC").dt.as_unit("ns").array.asi8, dtype=np.int64)
+
+
+def utc_from_ns(values: np.ndarray) -> pd.DatetimeIndex:
+    """int64 UTC nanoseconds as a UTC :class:`pandas.DatetimeIndex` (no copy of the values).
+
+    >>> utc_from_ns(np.array([0])).strftime("%Y-%m-%d %H:%M %Z").tolist()
+    ['1970-01-01 00:00 UTC']
+    """
+    return pd.DatetimeIndex(np.asarray(values, dtype=np.int64).view("datetime64[ns]")).tz_localize("UTC")

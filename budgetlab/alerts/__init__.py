@@ -1,0 +1,11 @@
+"""Alerts: multiwindow multi-burn-rate policies, their episodes, scoring against incidents, and
+low-traffic diagnostics."""
+
+from __future__ import annotations
+
+from .episodes import alert_episodes, alert_states
+from .lowtraffic import low_traffic
+from .policy import AlertPolicy, AlertTier
+from .scoring import compare_policies, incident_detections, score_alerts
+
+__all__ = ["alert_episodes", "alert_states", "low_traffic", "AlertPolicy", "AlertTier", "compare_policies", "incident_detections", "score_alerts"]

@@ -1,0 +1,271 @@
+"""Replay alert policies over binned history: per-evaluation states and firing episodes.
+
+Evaluation happens at every bin end (see :mod:`budgetlab.burn` for the window edges). At an
+evaluation time ``t`` a tier's **condition** holds when the error ratio over its long window and
+over its short window both exceed ``burn * (1 - target)`` (strictly; a window without traffic
+has ratio 0 and never satisfies it). The tier **fires** like a Prometheus alerting rule:
+
+* ``for_``: the condition must hold at every evaluation from ``t0`` to ``t`` with
+  ``t - t0 >= for_`` (pending in between); ``for_ = 0`` fires at the first evaluation.
+* ``cooldown`` (``keep_firing_for``): once firing, the alert keeps firing at evaluations ``t``
+  where the condition has been false since ``t_f`` and ``t - t_f < cooldown``; if the condition
+  holds again meanwhile, the alert goes on firing without a new ``for_``.
+
+An **episode** runs from its first firing evaluation (``start``) to the first evaluation at which
+it no longer fires (``end``, exclusive; ``end - start`` is a whole number of steps). An episode
+still firing at the last evaluation has ``ongoing=True`` and ``end`` one step after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import utc_from_ns
+from ..budget.burn import ratio, rolling_sum, target_array
+from ..windows.bins import BinGrid, read_bins, window_bins
+from .policy import AlertPolicy, as_policy
+
+__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "EPISODE_COLUMNS"]
+
+#: Columns of an episodes table after the group keys.
+EPISODE_COLUMNS = ("tier", "severity", "start", "end", "duration", "ongoing")
+
+
+def _steps(duration: pd.Timedelta, freq_ns: int) -> int:
+    """Evaluations a duration spans: ``ceil(duration / freq)``."""
+    return int(-(-int(duration.value) // freq_ns))
+
+
+def tier_conditions(grid: BinGrid, budget: np.ndarray, policy: AlertPolicy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """For each tier: ``(condition, burn_long, burn_short)`` arrays of shape ``(groups, bins)``.
+
+    ``budget`` is ``1 - target`` per group. Rolling sums are shared between tiers that use the
+    same window.
+    """
+    cache: dict[int, np.ndarray] = {}
+
+    def burn_of(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray]:
+        k = window_bins(window, grid.freq_ns)
+        if k not in cache:
+            cache[k] = ratio(rolling_sum(grid.bad, k), rolling_sum(grid.total, k))
+        return cache[k], cache[k] / budget[:, None]
+
+    out = []
+    for tier in policy.tiers:
+        thr = (tier.burn * budget)[:, None]
+        er_long, burn_long = burn_of(tier.long_window)
+        cond = er_long > thr
+        if tier.short_window is not None:
+            er_short, burn_short = burn_of(tier.short_window)
+            cond = cond & (er_short > thr)
+        else:
+            burn_short = burn_long
+        out.append((cond, burn_long, burn_short))
+    return out
+
+
+def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Firing episodes of one condition series (Prometheus ``for`` / ``keep_firing_for``).
+
+    Returns ``(first, stop, ongoing)``: episode ``i`` fires at evaluation indices
+    ``first[i] <= j < stop[i]``; ``ongoing[i]`` when it still fires at the last index.
+    Vectorized over runs: true runs closer than ``cooldown_steps + 1`` evaluations merge into one
+    cluster; a cluster fires from its first run of at least ``for_steps + 1`` evaluations (at
+    that run's start ``+ for_steps``) to its last true index ``+ cooldown_steps``.
+
+    >>> c = np.array([0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1], dtype=bool)
+    >>> firing_runs(c)
+    (array([1, 4, 8]), array([ 3,  5, 11]), array([False, False,  True]))
+    >>> firing_runs(c, for_steps=1, cooldown_steps=1)
+    (array([2, 9]), array([ 6, 11]), array([False,  True]))
+    """
+    n = len(cond)
+    padded = np.zeros(n + 2, dtype=np.int8)
+    padded[1:-1] = cond
+    d = np.diff(padded)
+    rs = np.flatnonzero(d == 1)
+    re = np.flatnonzero(d == -1) - 1
+    empty = np.empty(0, dtype=np.int64)
+    if len(rs) == 0:
+        return empty, empty, np.empty(0, dtype=bool)
+    qualifies = (re - rs + 1) >= for_steps + 1
+    new_cluster = np.ones(len(rs), dtype=bool)
+    new_cluster[1:] = (rs[1:] - re[:-1] - 1) > cooldown_steps
+    cstart = np.flatnonzero(new_cluster)
+    cend = np.append(cstart[1:] - 1, len(rs) - 1)
+    cand = np.where(qualifies, np.arange(len(rs)), len(rs))
+    first_q = np.minimum.reduceat(cand, cstart)
+    has = first_q < len(rs)
+    first = rs[first_q[has]] + for_steps
+    reach = re[cend[has]] + cooldown_steps
+    stop = np.minimum(reach, n - 1) + 1
+    return first.astype(np.int64), stop.astype(np.int64), reach >= n - 1
+
+
+def _prepare(bins: pd.DataFrame, target: Any, policy: Any, freq: Any, exclude_buckets: Any,
+             exclude_windows: Any, exclude_mode: str) -> tuple[BinGrid, np.ndarray, AlertPolicy]:
+    pol = as_policy(policy)
+    grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
+                     exclude_windows=exclude_windows, exclude_mode=exclude_mode)
+    budget = 1 - target_array(target, grid)
+    return grid, budget, pol
+
+
+def alert_episodes(
+    bins: pd.DataFrame,
+    target: Any,
+    policy: AlertPolicy,
+    *,
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> pd.DataFrame:
+    """Replay ``policy`` over the bins: one row per firing episode.
+
+    Parameters
+    ----------
+    bins : DataFrame
+        Bins table (:func:`budgetlab.bin_events`).
+    target : float, SLO or DataFrame
+        Success-rate target, per group with a table (see :func:`budgetlab.budget.burn.target_array`).
+    policy : AlertPolicy
+        Tiers to replay; each tier's windows must be whole numbers of bins.
+    freq, exclude_buckets, exclude_windows, exclude_mode
+        See :func:`budgetlab.windows.bins.read_bins` (exclusions at bin resolution).
+
+    Returns
+    -------
+    DataFrame
+        Group keys, ``tier`` (categorical, policy order), ``severity``, ``start``, ``end``
+        (datetime64[ns, UTC]; ``end`` exclusive: the first evaluation no longer firing),
+        ``duration`` (Timedelta), ``ongoing`` (still firing at the last evaluation). Sorted by
+        group keys, ``start``, tier. ``attrs`` holds ``grid_start``/``grid_end`` (the span
+        the policy was evaluated over), ``freq_ns``, ``by`` and ``tiers`` (name, severity).
+
+    Examples
+    --------
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events
+    >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
+    >>> ok = [not (30 <= i < 40) for i in range(120)]  # ten bad minutes
+    >>> b = bin_events(as_events(ts, ok), "1min")
+    >>> pol = AlertPolicy.single_window("10min", burn=4.5)  # fires while 5+ of the last 10 bins are bad
+    >>> alert_episodes(b, 0.9, pol)[["tier", "start", "end", "ongoing"]]
+           tier                     start                       end  ongoing
+    0  page_10m 2026-01-01 00:35:00+00:00 2026-01-01 00:46:00+00:00    False
+    """
+    grid, budget, pol = _prepare(bins, target, policy, freq, exclude_buckets, exclude_windows, exclude_mode)
+    conds = tier_conditions(grid, budget, pol)
+    end_ns = grid.bin_end_ns
+    rows_g: list[np.ndarray] = []
+    rows_t: list[np.ndarray] = []
+    rows_s: list[np.ndarray] = []
+    rows_e: list[np.ndarray] = []
+    rows_o: list[np.ndarray] = []
+    for j, (tier, (cond, _, _)) in enumerate(zip(pol.tiers, conds, strict=True)):
+        k_for = _steps(tier.for_, grid.freq_ns)
+        k_cool = _steps(tier.cooldown, grid.freq_ns)
+        for g in range(grid.n_groups):
+            first, stop, ongoing = firing_runs(cond[g], k_for, k_cool)
+            if len(first) == 0:
+                continue
+            rows_g.append(np.full(len(first), g))
+            rows_t.append(np.full(len(first), j))
+            rows_s.append(end_ns[first])
+            rows_e.append(end_ns[stop - 1] + grid.freq_ns)
+            rows_o.append(ongoing)
+    def cat(parts: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(parts).astype(np.int64) if parts else np.empty(0, dtype=np.int64)
+
+    gi, ti, st, en = cat(rows_g), cat(rows_t), cat(rows_s), cat(rows_e)
+    og = np.concatenate(rows_o) if rows_o else np.empty(0, dtype=bool)
+    order = np.lexsort((ti, st, gi))
+    gi, ti, st, en, og = gi[order], ti[order], st[order], en[order], og[order]
+    out = grid.keys.iloc[gi].reset_index(drop=True) if grid.by else pd.DataFrame(index=pd.RangeIndex(len(gi)))
+    names = [t.name for t in pol.tiers]
+    out["tier"] = pd.Categorical.from_codes(ti.astype(np.int64), categories=pd.Index(names), ordered=True)
+    out["severity"] = np.array([t.severity for t in pol.tiers], dtype=object)[ti.astype(np.int64)]
+    out["start"] = utc_from_ns(st)
+    out["end"] = utc_from_ns(en)
+    out["duration"] = out["end"] - out["start"]
+    out["ongoing"] = og.astype(bool)
+    out.attrs.update({
+        "grid_start": utc_from_ns(np.array([grid.start_ns]))[0],
+        "grid_end": utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
+        "freq_ns": grid.freq_ns,
+        "by": list(grid.by),
+        "tiers": [(t.name, t.severity) for t in pol.tiers],
+    })
+    return out
+
+
+def alert_states(
+    bins: pd.DataFrame,
+    target: Any,
+    policy: AlertPolicy,
+    *,
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> pd.DataFrame:
+    """Per-evaluation state of every tier: burn rates, condition and firing.
+
+    Returns
+    -------
+    DataFrame
+        One row per group, tier and bin end (in that order): group keys, ``tier``
+        (categorical), ``severity``, ``bin_end``, ``burn_long``, ``burn_short`` (single-window
+        tiers repeat ``burn_long``), ``condition`` (both burns above the threshold),
+        ``firing`` (after ``for_`` and ``cooldown``; what Prometheus would report as firing).
+
+    Examples
+    --------
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events
+    >>> b = bin_events(as_events(pd.date_range("2026-01-01", periods=4, freq="1min"),
+    ...                          [True, False, False, True]), "1min")
+    >>> st = alert_states(b, 0.9, AlertPolicy.single_window("1min", burn=1.0, for_="1min"))
+    >>> st[["bin_end", "burn_long", "condition", "firing"]]
+                        bin_end  burn_long  condition  firing
+    0 2026-01-01 00:01:00+00:00        0.0      False   False
+    1 2026-01-01 00:02:00+00:00       10.0       True   False
+    2 2026-01-01 00:03:00+00:00       10.0       True    True
+    3 2026-01-01 00:04:00+00:00        0.0      False   False
+    """
+    grid, budget, pol = _prepare(bins, target, policy, freq, exclude_buckets, exclude_windows, exclude_mode)
+    conds = tier_conditions(grid, budget, pol)
+    n, g_n, t_n = grid.n_bins, grid.n_groups, len(pol.tiers)
+    cond_all = np.empty((g_n, t_n, n), dtype=bool)
+    fire_all = np.zeros((g_n, t_n, n), dtype=bool)
+    bl = np.empty((g_n, t_n, n))
+    bs = np.empty((g_n, t_n, n))
+    for j, (tier, (cond, burn_long, burn_short)) in enumerate(zip(pol.tiers, conds, strict=True)):
+        cond_all[:, j] = cond
+        bl[:, j] = burn_long
+        bs[:, j] = burn_short
+        k_for = _steps(tier.for_, grid.freq_ns)
+        k_cool = _steps(tier.cooldown, grid.freq_ns)
+        for g in range(g_n):
+            first, stop, _ = firing_runs(cond[g], k_for, k_cool)
+            if len(first):
+                delta = np.zeros(n + 1, dtype=np.int64)
+                np.add.at(delta, first, 1)
+                np.add.at(delta, stop, -1)
+                fire_all[g, j] = np.cumsum(delta[:-1]) > 0
+    out = grid.long_keys(t_n * n)
+    names = [t.name for t in pol.tiers]
+    tier_codes = np.tile(np.repeat(np.arange(t_n), n), g_n)
+    out["tier"] = pd.Categorical.from_codes(tier_codes, categories=pd.Index(names), ordered=True)
+    out["severity"] = np.array([t.severity for t in pol.tiers], dtype=object)[tier_codes]
+    out["bin_end"] = utc_from_ns(np.tile(grid.bin_end_ns, g_n * t_n))
+    out["burn_long"] = bl.ravel()
+    out["burn_short"] = bs.ravel()
+    out["condition"] = cond_all.ravel()
+    out["firing"] = fire_all.ravel()
+    return out

@@ -1,0 +1,462 @@
+"""Score alert episodes against labelled incidents: precision, recall, detection and reset times.
+
+**Matching rule.** An episode of group ``g`` *matches* an incident when the incident's ``scope``
+covers ``g`` (:func:`budgetlab.events.schema.scope_mask`: a scope key the episodes are not grouped by
+does not restrict) **and** the episode overlaps the incident's time span extended by ``grace``:
+``episode.start < incident.end + grace`` and ``episode.end > incident.start``.
+
+* **precision**: share of episodes that match at least one incident;
+* **recall**: share of incidents (whose scope covers at least one group of the row) matched by at
+  least one episode;
+* **detection time**: first matching episode start − incident start, clipped at 0 (an alert
+  already firing when the incident starts detects it at once);
+* **reset time**: end of the last matching episode − incident end (signed: negative when the
+  alert stopped before the incident did);
+* **pages per day / false pages per week**: episodes (notifications) of the row per day, and
+  unmatched ones per week, over the span of the evaluated grid;
+* **budget before alert**: failures in the incident's scope from the bin holding its start up to
+  the first alert (up to its end when undetected), in % of the period budget
+  ``(1 - target) * events per period`` (the average traffic of the grid scaled to ``period``).
+  Needs ``bins`` and ``target``.
+
+Rows: one per group (and ``"*"``, all groups together: an incident counts as detected when any
+group's episode matches it) and per tier, plus per-severity (``tier="*"``, one severity) and
+overall (``tier="*"``, ``severity="*"``) rows, where the episodes of the tiers involved are
+merged per group (overlapping intervals are one notification, like an OR-ed alert rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, to_timedelta, utc_from_ns, utc_ns_column
+from ..budget.burn import target_array
+from ..errors import ConfigError, InputError, SchemaError
+from ..events.schema import parse_scope, scope_mask
+from ..windows.bins import BinGrid, bin_keys, exclusion_intervals, read_bins
+from .episodes import EPISODE_COLUMNS, alert_episodes
+from .policy import AlertPolicy
+
+__all__ = ["incident_detections", "score_alerts", "compare_policies"]
+
+_DAY_NS = 86_400 * 10**9
+_NAT = np.iinfo(np.int64).min
+
+
+
+def _episode_keys(episodes: pd.DataFrame) -> list[str]:
+    attr = episodes.attrs.get("by")
+    if isinstance(attr, list) and all(isinstance(k, str) and k in episodes.columns for k in attr):
+        return list(attr)
+    return [str(c) for c in episodes.columns if str(c) not in EPISODE_COLUMNS]
+
+
+def _tiers(episodes: pd.DataFrame, policy: AlertPolicy | None) -> list[tuple[str, str]]:
+    if policy is not None:
+        return [(t.name, t.severity) for t in policy.tiers]
+    attr = episodes.attrs.get("tiers")
+    if isinstance(attr, list) and attr:
+        return [(str(a), str(b)) for a, b in attr]
+    col = episodes["tier"]
+    names = [str(c) for c in col.cat.categories] if isinstance(col.dtype, pd.CategoricalDtype) else sorted(col.astype(str).unique())
+    sev = dict(zip(col.astype(str), episodes["severity"].astype(str), strict=True))
+    missing = [n for n in names if n not in sev]
+    if missing:
+        raise ConfigError("cannot tell the severity of tiers without episodes; pass policy=.")
+    return [(n, sev[n]) for n in names]
+
+
+def _merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Union of intervals per group (overlapping or touching intervals become one)."""
+    if len(gi) == 0:
+        return gi, st, en
+    order = np.lexsort((st, gi))
+    gi, st, en = gi[order], st[order], en[order]
+    out_g, out_s, out_e = [gi[0]], [st[0]], [en[0]]
+    for g, s, e in zip(gi[1:].tolist(), st[1:].tolist(), en[1:].tolist(), strict=True):
+        if g == out_g[-1] and s <= out_e[-1]:
+            out_e[-1] = max(out_e[-1], e)
+        else:
+            out_g.append(g)
+            out_s.append(s)
+            out_e.append(e)
+    return np.array(out_g, dtype=np.int64), np.array(out_s, dtype=np.int64), np.array(out_e, dtype=np.int64)
+
+
+class _Context:
+    """Everything the scoring of one episodes table needs, parsed once."""
+
+    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any, bins: Any, target: Any,
+                 period: Any, policy: AlertPolicy | None, freq: Any, exclude_buckets: Any,
+                 exclude_windows: Any, exclude_mode: str) -> None:
+        if not isinstance(episodes, pd.DataFrame):
+            raise InputError("episodes must be the DataFrame budgetlab.alert_episodes() returns.")
+        for col in ("tier", "severity", "start", "end"):
+            if col not in episodes.columns:
+                raise SchemaError(f"episodes has no column {col!r}; make it with budgetlab.alert_episodes().")
+        if not isinstance(incidents, pd.DataFrame):
+            raise InputError("incidents must be a DataFrame with incident_id, start, end and scope columns.")
+        for col in ("incident_id", "start", "end"):
+            if col not in incidents.columns:
+                raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
+        self.grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
+        self.period_ns = int(to_timedelta(period, name="period").value)
+        self.by = _episode_keys(episodes)
+        self.tiers = _tiers(episodes, policy)
+        tier_names = [t for t, _ in self.tiers]
+        ep_tier = episodes["tier"].astype(str).to_numpy()
+        unknown = set(ep_tier) - set(tier_names)
+        if unknown:
+            raise ConfigError("episodes hold tiers that the policy does not have; pass the policy used for them.")
+        self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
+        self.ep_start = utc_ns_column(episodes["start"], "episodes['start']")
+        self.ep_end = utc_ns_column(episodes["end"], "episodes['end']")
+
+        self.grid: BinGrid | None = None
+        if bins is not None:
+            if target is None:
+                raise ConfigError("bins= needs target= too (for the budget consumed before the first alert).")
+            self.grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
+                                  exclude_windows=exclude_windows, exclude_mode=exclude_mode)
+            if sorted(self.grid.by) != sorted(self.by):
+                raise ConfigError(
+                    f"bins are grouped by {self.grid.by} but episodes by {self.by}; use the bins the episodes came from."
+                )
+            self.keys = self.grid.keys[self.by].astype(str).reset_index(drop=True) if self.by else self.grid.keys
+        elif self.by:
+            self.keys = episodes[self.by].astype(str).drop_duplicates().sort_values(self.by).reset_index(drop=True)
+        else:
+            self.keys = pd.DataFrame(index=pd.RangeIndex(1))
+        n_groups = len(self.keys)
+        if self.by:
+            lookup = {tuple(r): i for i, r in enumerate(self.keys[self.by].itertuples(index=False, name=None))}
+            ep_keys = episodes[self.by].astype(str).itertuples(index=False, name=None)
+            try:
+                self.ep_group = np.array([lookup[tuple(k)] for k in ep_keys], dtype=np.int64)
+            except KeyError:
+                raise ConfigError("episodes hold groups that the bins do not have; use the bins the episodes came from.") from None
+        else:
+            self.ep_group = np.zeros(len(episodes), dtype=np.int64)
+
+        # span of the evaluated grid
+        if self.grid is not None:
+            self.span_start = self.grid.start_ns
+            self.span_end = int(self.grid.bin_end_ns[-1])
+        elif "grid_start" in episodes.attrs and "grid_end" in episodes.attrs:
+            self.span_start = int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value)
+            self.span_end = int(pd.Timestamp(episodes.attrs["grid_end"]).as_unit("ns").value)
+        else:
+            inc_s = utc_ns_column(incidents["start"], "incidents['start']")
+            inc_e = utc_ns_column(incidents["end"], "incidents['end']")
+            lo = np.concatenate([self.ep_start, inc_s])
+            hi = np.concatenate([self.ep_end, inc_e])
+            if len(lo) == 0:
+                raise InputError("no episodes and no incidents: nothing to score.")
+            self.span_start, self.span_end = int(lo.min()), int(hi.max())
+        self.span_ns = max(self.span_end - self.span_start, 1)
+
+        # incidents
+        inc = incidents.reset_index(drop=True)
+        i_s = utc_ns_column(inc["start"], "incidents['start']")
+        i_e = utc_ns_column(inc["end"], "incidents['end']")
+        if bool(np.any(i_e <= i_s)):
+            raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
+        scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
+        match = np.zeros((len(inc), n_groups), dtype=bool)
+        for i, sc in enumerate(scopes):
+            parse_scope(sc)  # validates
+            match[i] = scope_mask(self.keys, sc) if self.by else True
+        keep = match.any(axis=1)
+        windows = exclusion_intervals(exclude_windows)
+        if len(windows):
+            pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
+            covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
+            keep &= ~covered
+        self.inc = inc[keep].reset_index(drop=True)
+        self.inc_start, self.inc_end, self.inc_match = i_s[keep], i_e[keep], match[keep]
+
+        if self.grid is not None:
+            g = self.grid
+            self.cum_bad = np.zeros((g.n_groups, g.n_bins + 1), dtype=np.int64)
+            np.cumsum(g.bad, axis=1, out=self.cum_bad[:, 1:])
+            allowed = (1 - target_array(target, g)) * g.total.sum(axis=1)
+            self.period_budget = allowed * (self.period_ns / self.span_ns)
+
+    def bad_between(self, groups: np.ndarray, lo_ns: int, hi_ns: int) -> float:
+        g = self.grid
+        if g is None:  # pragma: no cover - callers check
+            raise RuntimeError("bad_between needs bins")
+        a = int(np.clip((lo_ns - g.start_ns) // g.freq_ns, 0, g.n_bins))
+        b = int(np.clip(-(-(hi_ns - g.start_ns) // g.freq_ns), 0, g.n_bins))
+        if b <= a or len(groups) == 0:
+            return 0.0
+        return float((self.cum_bad[groups, b] - self.cum_bad[groups, a]).sum())
+
+    def evaluate(self, groups: np.ndarray, tiers: list[int]) -> tuple[dict[str, Any], pd.DataFrame]:
+        """Scores for the episodes of ``tiers`` in ``groups`` (merged when several tiers)."""
+        sel = np.isin(self.ep_group, groups) & np.isin(self.ep_tier, tiers)
+        gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
+        if len(tiers) > 1:
+            gi, st, en = _merge_intervals(gi, st, en)
+        inc_rel = self.inc_match[:, groups].any(axis=1)
+        i_idx = np.flatnonzero(inc_rel)
+        i_s, i_e = self.inc_start[i_idx], self.inc_end[i_idx]
+        m = self.inc_match[i_idx][:, gi] if len(gi) else np.zeros((len(i_idx), 0), dtype=bool)
+        overlap = m & (st[None, :] < (i_e + self.grace_ns)[:, None]) & (en[None, :] > i_s[:, None])
+        n_ep = len(gi)
+        true_ep = int(overlap.any(axis=0).sum())
+        detected = np.asarray(overlap.any(axis=1), dtype=bool)
+        first = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1) if n_ep else np.full(len(i_idx), _NAT)
+        last = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1) if n_ep else np.full(len(i_idx), _NAT)
+        det = np.where(detected, np.maximum(first - i_s, 0), _NAT)
+        reset = np.where(detected, last - i_e, _NAT)
+        first = np.where(detected, first, _NAT)
+        last = np.where(detected, last, _NAT)
+        per = self.inc.iloc[i_idx].reset_index(drop=True)
+        table = pd.DataFrame({
+            "incident_id": per["incident_id"].to_numpy(),
+            "kind": per["kind"].to_numpy() if "kind" in per.columns else np.full(len(per), "", dtype=object),
+            "incident_start": utc_from_ns(i_s),
+            "incident_end": utc_from_ns(i_e),
+            "detected": detected,
+            "first_alert": utc_from_ns(first),
+            "detection_time": pd.to_timedelta(det.view("timedelta64[ns]")),
+            "last_alert_end": utc_from_ns(last),
+            "reset_time": pd.to_timedelta(reset.view("timedelta64[ns]")),
+        })
+        row: dict[str, Any] = {
+            "episodes": n_ep,
+            "true_episodes": true_ep,
+            "precision": true_ep / n_ep if n_ep else np.nan,
+            "incidents": len(i_idx),
+            "detected": int(detected.sum()),
+            "recall": float(detected.mean()) if len(i_idx) else np.nan,
+        }
+        d = det[detected]
+        r = reset[detected]
+        row["detection_median"] = pd.Timedelta(int(np.median(d)), unit="ns") if len(d) else pd.NaT
+        row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
+        row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
+        row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
+        row["pages_per_day"] = n_ep / (self.span_ns / _DAY_NS)
+        row["false_pages_per_week"] = (n_ep - true_ep) / (self.span_ns / (7 * _DAY_NS))
+        if self.grid is not None:
+            pct = np.zeros(len(i_idx))
+            for j in range(len(i_idx)):
+                scope_groups = groups[self.inc_match[i_idx[j], groups]]
+                hi = int(first[j]) if bool(detected[j]) else int(i_e[j])
+                budget = float(self.period_budget[scope_groups].sum())
+                used = self.bad_between(scope_groups, int(i_s[j]), hi)
+                pct[j] = 100.0 * used / budget if budget > 0 else 0.0  # used > 0 implies budget > 0
+            table["budget_before_alert_pct"] = pct
+            p = pct[detected]
+            row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
+            row["budget_before_alert_max"] = float(p.max()) if len(p) else np.nan
+        return row, table
+
+    def selections(self) -> list[tuple[dict[str, str], str, str, np.ndarray, list[int]]]:
+        """(group labels, tier label, severity label, group indices, tier indices) per row."""
+        n_groups = len(self.keys)
+        group_sel: list[tuple[dict[str, str], np.ndarray]] = []
+        if self.by:
+            for gidx, rec in enumerate(self.keys[self.by].itertuples(index=False, name=None)):
+                group_sel.append((dict(zip(self.by, map(str, rec), strict=True)), np.array([gidx])))
+            group_sel.append(({k: "*" for k in self.by}, np.arange(n_groups)))
+        else:
+            group_sel.append(({}, np.arange(n_groups)))
+        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
+        severities = list(dict.fromkeys(sev for _, sev in self.tiers))
+        for sev in severities:
+            tier_sel.append(("*", sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
+        tier_sel.append(("*", "*", list(range(len(self.tiers)))))
+        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in tier_sel]
+
+
+def _context(episodes: pd.DataFrame, incidents: pd.DataFrame, **kw: Any) -> _Context:
+    return _Context(episodes, incidents, **kw)
+
+
+def incident_detections(
+    episodes: pd.DataFrame,
+    incidents: pd.DataFrame,
+    *,
+    grace: Any = "1h",
+    bins: pd.DataFrame | None = None,
+    target: Any = None,
+    period: Any = "30D",
+    policy: AlertPolicy | None = None,
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> pd.DataFrame:
+    """Per incident, group and tier: was it detected, when, and when did the alert reset.
+
+    Same rows and matching rules as :func:`score_alerts` (see the module docs), one row per
+    incident in the row's scope.
+
+    Returns
+    -------
+    DataFrame
+        Group keys (str, ``"*"`` = all groups), ``tier``, ``severity``, ``incident_id``,
+        ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``first_alert``,
+        ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), and with
+        ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected).
+    """
+    ctx = _context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
+                   freq=freq, exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
+                   exclude_mode=exclude_mode)
+    parts = []
+    for labels, tname, sev, gidx, tidx in ctx.selections():
+        _, table = ctx.evaluate(gidx, tidx)
+        head = pd.DataFrame({**{k: [v] * len(table) for k, v in labels.items()},
+                             "tier": [tname] * len(table), "severity": [sev] * len(table)})
+        parts.append(pd.concat([head, table], axis=1))
+    return pd.concat(parts, ignore_index=True)
+
+
+def score_alerts(
+    episodes: pd.DataFrame,
+    incidents: pd.DataFrame,
+    *,
+    grace: Any = "1h",
+    bins: pd.DataFrame | None = None,
+    target: Any = None,
+    period: Any = "30D",
+    policy: AlertPolicy | None = None,
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> pd.DataFrame:
+    """Precision, recall, detection / reset times and alert load of replayed alert episodes.
+
+    Parameters
+    ----------
+    episodes : DataFrame
+        From :func:`budgetlab.alert_episodes`.
+    incidents : DataFrame
+        Ground truth: ``incident_id``, ``start``, ``end`` (exclusive), optional ``scope``
+        (``"region=fra"``; ``"*"`` = everything) and ``kind``.
+    grace : duration
+        How long after an incident's end an alert still counts as detecting it (default 1 h).
+    bins, target : optional
+        The bins and target the episodes were computed from. ``bins`` gives every group a row
+        (also groups that never alerted), the exact span for per-day rates, and the
+        budget-before-alert columns.
+    period : duration
+        Period of the budget the percentages refer to (default 30 d).
+    policy : AlertPolicy, optional
+        Tier names and severities (needed when some tier has no episode and ``attrs`` were lost).
+    freq, exclude_buckets, exclude_windows, exclude_mode
+        Applied to ``bins`` (see :func:`budgetlab.windows.bins.read_bins`); incidents entirely inside
+        an excluded window are not scored.
+
+    Returns
+    -------
+    DataFrame
+        One row per group (``"*"`` = all) and tier (``"*"`` = merged tiers of a ``severity``,
+        or of all when ``severity == "*"``): group keys (str), ``tier``, ``severity``,
+        ``episodes``, ``true_episodes``, ``precision`` (NaN without episodes), ``incidents``,
+        ``detected``, ``recall`` (NaN without incidents), ``detection_median``,
+        ``detection_max``, ``reset_median``, ``reset_max`` (Timedelta over detected incidents,
+        NaT if none), ``pages_per_day``, ``false_pages_per_week``, and with ``bins``:
+        ``budget_before_alert_median``, ``budget_before_alert_max`` (% of the period budget,
+        detected incidents).
+
+    Examples
+    --------
+    >>> ep = pd.DataFrame({"tier": pd.Categorical(["page_1h", "page_1h"]), "severity": ["page", "page"],
+    ...     "start": pd.to_datetime(["2026-01-01 10:05", "2026-01-02 03:00"], utc=True),
+    ...     "end": pd.to_datetime(["2026-01-01 11:00", "2026-01-02 03:10"], utc=True)})
+    >>> inc = pd.DataFrame({"incident_id": ["i1", "i2"], "scope": ["*", "*"],
+    ...     "start": pd.to_datetime(["2026-01-01 10:00", "2026-01-03 00:00"], utc=True),
+    ...     "end": pd.to_datetime(["2026-01-01 10:30", "2026-01-03 01:00"], utc=True)})
+    >>> s = score_alerts(ep, inc, grace="0s")
+    >>> s.loc[[0], ["tier", "episodes", "precision", "recall", "detection_median", "reset_median"]]
+          tier  episodes  precision  recall detection_median    reset_median
+    0  page_1h         2        0.5     0.5  0 days 00:05:00 0 days 00:30:00
+    """
+    ctx = _context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
+                   freq=freq, exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
+                   exclude_mode=exclude_mode)
+    rows = []
+    for labels, tname, sev, gidx, tidx in ctx.selections():
+        row, _ = ctx.evaluate(gidx, tidx)
+        rows.append({**labels, "tier": tname, "severity": sev, **row})
+    return pd.DataFrame(rows)
+
+
+def _regroup(bins: pd.DataFrame, by: Sequence[str], freq: Any) -> pd.DataFrame:
+    keys = bin_keys(bins)
+    missing = [k for k in by if k not in keys]
+    if missing:
+        raise ConfigError(f"by= names {missing} which are not group keys of the bins ({keys}).")
+    counts = [c for c in bins.columns if str(c) in ("total", "good", "bad") or str(c).startswith("bad_")]
+    out = bins.groupby([*by, "bin_start"], observed=True, sort=True)[counts].sum().reset_index()
+    out.attrs["by"] = list(by)
+    if freq is not None or "freq" in bins.attrs:
+        out.attrs["freq"] = bins.attrs.get("freq") if freq is None else freq
+    return out
+
+
+def compare_policies(
+    bins: pd.DataFrame,
+    target: Any,
+    policies: Mapping[str, AlertPolicy],
+    incidents: pd.DataFrame,
+    *,
+    by: str | Sequence[str] | None = None,
+    grace: Any = "1h",
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> pd.DataFrame:
+    """Replay several policies over the same bins and score them side by side.
+
+    ``by`` re-aggregates the bins to those group keys first (``[]`` = one series); default:
+    the bins' own groups. Each policy's budget percentages use its own ``period``.
+
+    Returns
+    -------
+    DataFrame
+        ``policy`` followed by the columns of :func:`score_alerts`, policies in the given
+        order.
+
+    Examples
+    --------
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events
+    >>> ts = pd.date_range("2026-01-01", periods=6 * 60, freq="1min")
+    >>> ok = [not (120 <= i < 150) for i in range(len(ts))]  # 30 bad minutes
+    >>> b = bin_events(as_events(ts, ok), "1min")
+    >>> inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+    ...     "start": pd.to_datetime(["2026-01-01 02:00"], utc=True),
+    ...     "end": pd.to_datetime(["2026-01-01 02:30"], utc=True)})
+    >>> pols = {"fast": AlertPolicy.single_window("5min", 10), "slow": AlertPolicy.single_window("1h", 10)}
+    >>> t = compare_policies(b, 0.99, pols, inc)
+    >>> t.loc[(t["tier"] == "*") & (t["severity"] == "*"), ["policy", "recall", "detection_median"]]
+      policy  recall detection_median
+    2   fast     1.0  0 days 00:01:00
+    5   slow     1.0  0 days 00:07:00
+    """
+    if not isinstance(policies, Mapping) or not policies:
+        raise ConfigError("policies must be a non-empty dict {name: AlertPolicy}.")
+    work = bins if by is None else _regroup(bins, as_list(by), freq)
+    parts = []
+    for name, pol in policies.items():
+        if not isinstance(pol, AlertPolicy):
+            raise ConfigError(f"policies[{name!r}] is not an AlertPolicy.")
+        ep = alert_episodes(work, target, pol, freq=freq, exclude_buckets=exclude_buckets,
+                            exclude_windows=exclude_windows, exclude_mode=exclude_mode)
+        sc = score_alerts(ep, incidents, grace=grace, bins=work, target=target, period=pol.period, policy=pol,
+                          freq=freq, exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
+                          exclude_mode=exclude_mode)
+        sc.insert(0, "policy", name)
+        parts.append(sc)
+    return pd.concat(parts, ignore_index=True)

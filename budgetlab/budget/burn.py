@@ -1,0 +1,182 @@
+"""Multi-window burn rates on the bin grid (Google SRE Workbook, ch. 5).
+
+**Window edge convention.** Evaluation happens at every bin end ``t = bin_start + freq``. A
+window ``W`` at evaluation time ``t`` covers the bins whose start lies in ``[t - W, t)``, i.e.
+the ``W / freq`` most recent bins *including the current one*, i.e. the events with
+``t - W <= ts < t``. ``W`` must be a whole number of bins. This is what Prometheus's
+``increase(requests_total[W])`` returns at ``t`` when the counter is sampled at every bin end
+(``C(t) - C(t - W)``; the range ``[t - W, t]`` holds both samples). Bins before the first bin of
+the grid count as empty (a window that reaches before the data is ``complete=False``).
+
+**Units.** ``error_ratio = bad / total`` in the window; ``burn_rate = error_ratio / (1 - target)``:
+1.0 spends the budget exactly at the allowed pace. A window without traffic has
+``error_ratio = burn_rate = 0`` and ``no_traffic = True``: never inf, never NaN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import to_timedelta, utc_from_ns
+from ..errors import ConfigError, InputError
+from ..windows.bins import BinGrid, duration_label, read_bins, window_bins
+
+__all__ = ["DEFAULT_WINDOWS", "burn_rates", "target_array", "rolling_sum", "ratio"]
+
+#: The windows :func:`burn_rates` reports by default.
+DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
+
+
+def _check_target_value(value: Any, what: str = "target") -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ConfigError(f"{what} must be a number in (0, 1) such as 0.999, or an SLO.")
+    v = float(value)
+    if not (np.isfinite(v) and 0 < v < 1):
+        raise ConfigError(f"{what}={value!r} must lie strictly between 0 and 1 (e.g. 0.999).")
+    return v
+
+
+def target_array(target: Any, grid: BinGrid) -> np.ndarray:
+    """Per-group targets as a float array of length ``grid.n_groups``.
+
+    ``target`` is a number (``0.999``), an :class:`~budgetlab.SLO` (its ``target``), or a
+    DataFrame with a ``target`` column and one or more group-key columns (e.g.
+    ``captcha_type``), which must give every group exactly one target.
+    """
+    if hasattr(target, "target") and not isinstance(target, pd.DataFrame):
+        return np.full(grid.n_groups, _check_target_value(target.target))
+    if isinstance(target, pd.DataFrame):
+        if "target" not in target.columns:
+            raise ConfigError("a target table needs a 'target' column and group-key columns (e.g. captcha_type).")
+        on = [c for c in target.columns if c != "target"]
+        unknown = [c for c in on if c not in grid.by]
+        if unknown or not on:
+            raise ConfigError(
+                f"target table columns must be group keys of the bins ({', '.join(map(repr, grid.by)) or 'none'}) "
+                "plus 'target'."
+            )
+        vals = [_check_target_value(v, "target table value") for v in target["target"].tolist()]
+        left = grid.keys[on].astype(str).reset_index(drop=True)
+        right = target[on].astype(str).reset_index(drop=True)
+        right["_t"] = vals
+        if right.duplicated(on).any():
+            raise ConfigError("the target table lists a group twice; give one target per group.")
+        merged = left.merge(right, on=on, how="left", sort=False)
+        if merged["_t"].isna().any():
+            raise ConfigError("the target table has no target for some groups of the bins; add rows for them.")
+        return merged["_t"].to_numpy(dtype=float)
+    return np.full(grid.n_groups, _check_target_value(target))
+
+
+def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
+    """Trailing sum over the last ``k`` bins (current included) along axis 1, via cumulative sums.
+
+    >>> rolling_sum(np.array([[1, 2, 3, 4]]), 2)
+    array([[1, 3, 5, 7]])
+    """
+    n = x.shape[1]
+    c = np.zeros((x.shape[0], n + 1), dtype=np.int64)
+    np.cumsum(x, axis=1, out=c[:, 1:])
+    hi = np.arange(1, n + 1)
+    lo = np.maximum(hi - int(k), 0)
+    return c[:, hi] - c[:, lo]
+
+
+def ratio(bad: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """``bad / total``, 0.0 where ``total == 0`` (no warning, no NaN)."""
+    out = np.zeros(np.shape(bad), dtype=float)
+    np.divide(bad, total, out=out, where=np.asarray(total) > 0)
+    return out
+
+
+def _windows(windows: Any) -> list[Any]:
+    if isinstance(windows, (str, pd.Timedelta)) or not isinstance(windows, Sequence):
+        windows = [windows]
+    out = list(windows)
+    if not out:
+        raise ConfigError("windows is empty; give e.g. windows=('5min', '1h').")
+    return out
+
+
+def burn_rates(
+    bins: pd.DataFrame,
+    target: Any,
+    windows: Sequence[Any] | Any = DEFAULT_WINDOWS,
+    *,
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> pd.DataFrame:
+    """Error ratio and burn rate over trailing windows, at every bin end.
+
+    Parameters
+    ----------
+    bins : DataFrame
+        Bins table from :func:`budgetlab.bin_events`.
+    target : float, SLO or DataFrame
+        Success-rate target (per group with a table, see :func:`target_array`).
+    windows : sequence of durations
+        Window lengths; each must be a whole number of bins.
+    freq : duration, optional
+        Bin width, if ``bins.attrs`` lost it and it cannot be inferred.
+    exclude_buckets, exclude_windows, exclude_mode
+        Exclusions at bin resolution, see :func:`budgetlab.windows.bins.read_bins`.
+
+    Returns
+    -------
+    DataFrame
+        One row per group, bin end and window, sorted in that order: group keys, ``bin_end``
+        (evaluation time), ``window`` (ordered categorical label such as ``"1h"``), ``total``,
+        ``bad`` (events and failures with ``bin_end - window <= ts < bin_end``),
+        ``error_ratio``, ``burn_rate``, ``no_traffic`` (window empty: ratio and burn are 0),
+        ``complete`` (the window lies inside the grid).
+
+    Examples
+    --------
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events
+    >>> ev = as_events(["2026-01-01 00:00:10", "2026-01-01 00:01:10"], [False, True])
+    >>> br = burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"])
+    >>> br[["bin_end", "window", "total", "bad", "burn_rate", "no_traffic"]]
+                        bin_end window  total  bad  burn_rate  no_traffic
+    0 2026-01-01 00:01:00+00:00     1m      1    1       10.0       False
+    1 2026-01-01 00:01:00+00:00     2m      1    1       10.0       False
+    2 2026-01-01 00:02:00+00:00     1m      1    0        0.0       False
+    3 2026-01-01 00:02:00+00:00     2m      2    1        5.0       False
+    """
+    grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
+                     exclude_windows=exclude_windows, exclude_mode=exclude_mode)
+    targets = target_array(target, grid)
+    budget = 1 - targets
+    wins = _windows(windows)
+    ks = [window_bins(w, grid.freq_ns) for w in wins]
+    labels = [duration_label(to_timedelta(w)) for w in wins]
+    if len(set(labels)) != len(labels):
+        raise ConfigError("windows lists the same window twice.")
+    g, n, nw = grid.n_groups, grid.n_bins, len(wins)
+    if g * n * nw > 200_000_000:
+        raise InputError("the burn-rate table would exceed 200 million rows; use fewer windows or a coarser freq.")
+    tot = np.empty((g, n, nw), dtype=np.int64)
+    bad = np.empty((g, n, nw), dtype=np.int64)
+    for j, k in enumerate(ks):
+        tot[:, :, j] = rolling_sum(grid.total, k)
+        bad[:, :, j] = rolling_sum(grid.bad, k)
+    er = ratio(bad, tot)
+    burn = er / budget[:, None, None]
+    complete = np.broadcast_to((np.arange(n)[:, None] + 1) >= np.array(ks)[None, :], (g, n, nw))
+    out = grid.long_keys(n * nw)
+    out["bin_end"] = utc_from_ns(np.tile(np.repeat(grid.bin_end_ns, nw), g))
+    out["window"] = pd.Categorical(np.tile(np.array(labels, dtype=object), g * n),
+                                   categories=labels, ordered=True)
+    out["total"] = tot.ravel()
+    out["bad"] = bad.ravel()
+    out["error_ratio"] = er.ravel()
+    out["burn_rate"] = burn.ravel()
+    out["no_traffic"] = (tot == 0).ravel()
+    out["complete"] = np.ascontiguousarray(complete).ravel()
+    return out

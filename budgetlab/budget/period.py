@@ -1,0 +1,225 @@
+"""Period error budgets: events-weighted (the SRE Workbook's) and time-slice (OpenSLO ``Timeslices``).
+
+**Events-weighted.** At every bin end ``t`` the budget is ``(1 - target) * events`` where
+``events`` counts the events of the current period so far (a rolling ``period`` ending at ``t``:
+bins with start in ``[t - period, t)``; or a calendar day / week (Monday) / month that starts at
+local midnight in ``tz``, DST-aware). ``consumed`` is the number of failures in the same span.
+
+**Time slices.** The period is cut into slices of ``slice_window`` (aligned on the Unix epoch
+and cut at period starts); a slice with traffic is good when its success ratio is
+``>= slice_target``. The time-slice SLI is good slices / slices with traffic; a slice counts from
+its last bin on. Slices without traffic are neither good nor bad. ``sli_ratio_mean`` is the
+plain mean of the per-slice success ratios, the "average of ratios" that tools such as Sloth's
+30-day SLI use: under uneven traffic it differs from the events-weighted SLI (a quiet bad
+hour weighs as much as a busy good one), which is why both are shown side by side.
+
+**Time to exhaustion.** With remaining budget ``R = budget_total - bad`` and the last
+``burn_window`` holding ``n`` events and ``b`` failures, the remaining budget shrinks by
+``b - (1 - target) * n`` per ``burn_window`` (new events add budget too). If that drain is
+positive, ``time_to_exhaustion = R / drain * burn_window``; ``0`` when the budget is already
+spent; ``NaT`` (documented: *not at this pace*) when the current burn rate is at most 1 or the
+window is empty. For rolling periods it ignores events leaving the period.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import check_argument, to_timedelta, utc_from_ns
+from ..errors import ConfigError
+from ..windows.bins import read_bins, window_bins
+from ..windows.calendar import CALENDARS, calendar_period_starts
+from .burn import ratio, rolling_sum, target_array
+
+__all__ = ["period_budget"]
+
+
+
+def _segment_cumsum(x: np.ndarray, seg_first: np.ndarray) -> np.ndarray:
+    """Cumulative sum along axis 1 restarting at each segment; ``seg_first[i]`` is the index of
+    the first bin of bin ``i``'s segment."""
+    c = np.cumsum(x, axis=1)
+    zero = np.zeros((x.shape[0], 1), dtype=c.dtype)
+    before = np.concatenate([zero, c], axis=1)[:, seg_first]
+    return np.asarray(c - before)
+
+
+def _window_sum_float(x: np.ndarray, k: int) -> np.ndarray:
+    n = x.shape[1]
+    c = np.zeros((x.shape[0], n + 1))
+    np.cumsum(x, axis=1, out=c[:, 1:])
+    hi = np.arange(1, n + 1)
+    return c[:, hi] - c[:, np.maximum(hi - k, 0)]
+
+
+def period_budget(
+    bins: pd.DataFrame,
+    target: Any,
+    *,
+    period: Any = "30D",
+    calendar: str | None = None,
+    tz: str = "UTC",
+    burn_window: Any = "1h",
+    slice_window: Any = None,
+    slice_target: float | None = None,
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> pd.DataFrame:
+    """Error budget over a compliance period at every bin end, events-weighted and time-slice.
+
+    Parameters
+    ----------
+    bins : DataFrame
+        Bins table (:func:`budgetlab.bin_events`).
+    target : float, SLO or DataFrame
+        Success-rate target (per group with a table).
+    period : duration
+        Rolling period (``"30D"``, ``"28D"``, ``"7D"``); ignored when ``calendar`` is given.
+    calendar : {"day", "week", "month"}, optional
+        Calendar periods that reset at local midnight in ``tz`` (weeks on Monday).
+    tz : str
+        IANA time zone for calendar periods.
+    burn_window : duration
+        Window of the current burn rate used for ``time_to_exhaustion`` (default 1 h).
+    slice_window : duration, optional
+        Time-slice length (default: the bin width); a whole number of bins.
+    slice_target : float, optional
+        Success ratio a slice needs to be good (default: ``target``).
+    freq, exclude_buckets, exclude_windows, exclude_mode
+        See :func:`budgetlab.windows.bins.read_bins`.
+
+    Returns
+    -------
+    DataFrame
+        One row per group and bin end: group keys, ``bin_end``, ``period_start``, ``events``,
+        ``bad`` (so far in the period), ``budget_total`` (``(1 - target) * events``),
+        ``budget_remaining`` (``budget_total - bad``, negative when overspent),
+        ``consumed_fraction`` (``bad / budget_total``; 0 without events), ``sli``
+        (``1 - bad / events``; 1 without events), ``burn_rate`` (over ``burn_window``),
+        ``time_to_exhaustion`` (Timedelta; NaT = not at this pace), ``slices`` (slices with
+        traffic), ``bad_slices``, ``sli_timeslices`` (1 without slices),
+        ``slice_budget_remaining`` (``(1 - target) * slices - bad_slices``),
+        ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
+
+    Examples
+    --------
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events
+    >>> ts = pd.to_datetime(["2026-01-01 00:00"] * 100 + ["2026-01-01 00:01"] * 2)
+    >>> ok = [True] * 99 + [False] + [False, False]
+    >>> pb = period_budget(bin_events(as_events(ts, ok), "1min"), 0.9, calendar="day")
+    >>> pb[["events", "bad", "budget_total", "sli"]]
+       events  bad  budget_total       sli
+    0     100    1          10.0  0.990000
+    1     102    3          10.2  0.970588
+    >>> pb[["slices", "bad_slices", "sli_timeslices", "sli_ratio_mean"]]
+       slices  bad_slices  sli_timeslices  sli_ratio_mean
+    0       1           0             1.0           0.990
+    1       2           1             0.5           0.495
+    """
+    grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
+                     exclude_windows=exclude_windows, exclude_mode=exclude_mode)
+    targets = target_array(target, grid)
+    budget = (1 - targets)[:, None]
+    if slice_target is None:
+        s_target = targets[:, None]
+    else:
+        if isinstance(slice_target, bool) or not isinstance(slice_target, (int, float, np.integer, np.floating)) \
+                or not (0 < float(slice_target) <= 1):
+            raise ConfigError("slice_target must lie in (0, 1] (e.g. 0.99).")
+        s_target = np.full((grid.n_groups, 1), float(slice_target))
+    n = grid.n_bins
+    f = grid.freq_ns
+    starts_ns = grid.bin_start_ns
+    k_burn = window_bins(burn_window, f, name="burn_window")
+    slice_ns = f * window_bins(slice_window, f, name="slice_window") if slice_window is not None else f
+
+    if calendar is not None:
+        check_argument("calendar", calendar, CALENDARS)
+        pstart = calendar_period_starts(starts_ns, calendar, tz)
+        new_seg = np.ones(n, dtype=bool)
+        new_seg[1:] = pstart[1:] != pstart[:-1]
+        seg_first = np.maximum.accumulate(np.where(new_seg, np.arange(n), 0))
+
+        def acc(x: np.ndarray) -> np.ndarray:
+            return _segment_cumsum(x, seg_first)
+
+        period_start = np.broadcast_to(pstart, (grid.n_groups, n))
+    else:
+        p_ns = int(to_timedelta(period, name="period").value)
+        k_period = window_bins(period, f, name="period")
+        new_seg = np.zeros(n, dtype=bool)
+        new_seg[0] = True
+
+        def acc(x: np.ndarray) -> np.ndarray:
+            if x.dtype.kind == "f":
+                return _window_sum_float(x, k_period)
+            return rolling_sum(x, k_period)
+
+        period_start = np.broadcast_to(grid.bin_end_ns - p_ns, (grid.n_groups, n))
+
+    events = acc(grid.total)
+    bad = acc(grid.bad)
+    budget_total = budget * events
+    remaining = budget_total - bad
+    consumed = ratio(bad, budget_total)
+    sli = 1.0 - ratio(bad, events)
+
+    n_w = rolling_sum(grid.total, k_burn)
+    b_w = rolling_sum(grid.bad, k_burn)
+    burn = ratio(b_w, n_w) / budget
+    drain = b_w - budget * n_w
+    tte_ns = np.full(remaining.shape, np.iinfo(np.int64).min, dtype=np.int64)  # NaT
+    draining = (drain > 0) & (burn > 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = np.where(draining, remaining / np.where(draining, drain, 1.0) * (k_burn * f), 0.0)
+    finite = draining & (remaining > 0) & (est < 2.0**62)  # beyond ~146 years: not at this pace
+    tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
+    tte_ns = np.where(remaining <= 0, 0, tte_ns)
+
+    # time slices: cut at slice boundaries (epoch-aligned) and at period starts
+    slice_no = starts_ns // slice_ns
+    new_slice = new_seg.copy()
+    new_slice[1:] |= slice_no[1:] != slice_no[:-1]
+    ss = np.flatnonzero(new_slice)
+    se = np.append(ss[1:] - 1, n - 1)
+    s_tot = np.add.reduceat(grid.total, ss, axis=1)
+    s_bad = np.add.reduceat(grid.bad, ss, axis=1)
+    s_ratio = 1.0 - ratio(s_bad, s_tot)
+    has = s_tot > 0
+    s_is_bad = has & (s_ratio < s_target)
+    placed_has = np.zeros_like(grid.total)
+    placed_bad = np.zeros_like(grid.total)
+    placed_ratio = np.zeros(grid.total.shape)
+    placed_has[:, se] = has
+    placed_bad[:, se] = s_is_bad
+    placed_ratio[:, se] = np.where(has, s_ratio, 0.0)
+    slices = acc(placed_has)
+    bad_slices = acc(placed_bad)
+    ratio_sum = acc(placed_ratio)
+    sli_ts = 1.0 - ratio(bad_slices, slices)
+    ratio_mean = np.where(slices > 0, ratio_sum / np.maximum(slices, 1), 1.0)
+
+    out = grid.long_keys(n)
+    out["bin_end"] = utc_from_ns(np.tile(grid.bin_end_ns, grid.n_groups))
+    out["period_start"] = utc_from_ns(np.ascontiguousarray(period_start).ravel())
+    out["events"] = events.ravel()
+    out["bad"] = bad.ravel()
+    out["budget_total"] = budget_total.ravel()
+    out["budget_remaining"] = remaining.ravel()
+    out["consumed_fraction"] = consumed.ravel()
+    out["sli"] = sli.ravel()
+    out["burn_rate"] = burn.ravel()
+    out["time_to_exhaustion"] = pd.to_timedelta(tte_ns.ravel().view("timedelta64[ns]"))
+    out["slices"] = slices.ravel()
+    out["bad_slices"] = bad_slices.ravel()
+    out["sli_timeslices"] = sli_ts.ravel()
+    out["slice_budget_remaining"] = (budget * slices - bad_slices).ravel()
+    out["sli_ratio_mean"] = np.clip(ratio_mean, 0.0, 1.0).ravel()
+    return out

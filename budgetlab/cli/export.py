@@ -1,0 +1,228 @@
+"""``budgetlab export openslo|prometheus``: write OpenSLO v1 or Prometheus rule files.
+
+Outputs are atomic and need ``--force`` to replace a file; bad arguments give one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import ConfigError, FileFormatError
+
+__all__ = ["add_parser"]
+
+
+def _csv_list(text: str | None) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()] if text else []
+
+
+def _duration(text: str) -> Any:
+    """A ``--window``/``--period`` value: OpenSLO shorthand (``28d``, ``2w``, ``90m``) or any
+    duration budgetlab reads (``24h``, ``7D``, ``90min``)."""
+    from ..interop.openslo import parse_duration_shorthand
+
+    try:
+        return parse_duration_shorthand(text)
+    except ConfigError:
+        return text
+
+
+def _read_docs(spec: str) -> list[Any]:
+    from ..interop.openslo import read_openslo
+
+    path, _, name = spec.partition("#")
+    docs = read_openslo(Path(path))
+    if name:
+        docs = [d for d in docs if d.name == name]
+        if not docs:
+            raise ConfigError(f"{path}: has no SLO named {name!r}.")
+    return docs
+
+
+def _override(doc: Any, target: float | None, window: str | None) -> Any:
+    """``doc`` with a new target and/or window (alert policies whose period was the window
+    follow it)."""
+    from ..alerts.policy import AlertPolicy
+    from ..interop.openslo import SLODocument
+
+    changes = {k: v for k, v in (("target", target), ("window", window)) if v is not None}
+    if not changes:
+        return doc
+    slo = doc.slo.with_(**changes)
+    pols = tuple(AlertPolicy(p.tiers, period=slo.window if p.period == doc.slo.window else p.period, name=p.name)
+                 for p in doc.alert_policies)
+    fields = {f: getattr(doc, f) for f in doc.__dataclass_fields__}
+    fields.update(slo=slo, alert_policies=pols)
+    return SLODocument(**fields)
+
+
+def _read_table(path: str) -> pd.DataFrame:
+    p = Path(path)
+    if not p.is_file():
+        raise FileFormatError(f"{p}: no such file; give the recalibration table (.csv or .parquet).")
+    ext = p.suffix.lower()
+    try:
+        if ext == ".csv":
+            return pd.read_csv(p)
+        if ext == ".parquet":
+            return pd.read_parquet(p)
+    except Exception:  # pandas/pyarrow raise many types for corrupt files
+        raise FileFormatError(f"{p}: cannot be read as {ext[1:]}; check the file.") from None
+    raise FileFormatError(f"{p.name}: the recalibration table must be .csv or .parquet.")
+
+
+def _policy(args: argparse.Namespace, window: Any) -> Any:
+    from ..interop.prometheus import resolve_policy
+
+    if args.policy is None:
+        return None
+    return resolve_policy(args.policy, period=args.period or window)
+
+
+def _cmd_openslo(args: argparse.Namespace) -> int:
+    from .._util.files import check_output
+    from ..interop.openslo import (
+        SLODocument,
+        ratio_indicator,
+        slos_from_recalibration,
+        write_openslo,
+    )
+    from ..slo import SLO
+
+    check_output(args.out, force=args.force)
+    indicator = None
+    if args.total_metric or args.errors_metric:
+        if not (args.total_metric and args.errors_metric):
+            raise ConfigError("give both --total-metric and --errors-metric for the SLI.")
+        indicator = ratio_indicator(args.total_metric, args.errors_metric, selector=args.selector or "")
+    sources = sum(x is not None for x in (args.from_spec, args.from_recalibration))
+    if sources > 1:
+        raise ConfigError("give at most one of --from and --from-recalibration.")
+    if args.from_recalibration is not None:
+        window = args.window or "28D"
+        pol = _policy(args, window)
+        docs = slos_from_recalibration(
+            _read_table(args.from_recalibration), by=_csv_list(args.by) or None, window=window,
+            target_column=args.target_column, name_prefix=args.name_prefix, service=args.service or "",
+            policy=pol, warning=args.warning, critical=args.critical, min_events=args.min_events,
+            indicator=indicator)
+    elif args.from_spec is not None:
+        docs = []
+        for d in _read_docs(args.from_spec):
+            d = _override(d, args.target, args.window)
+            fields = {f: getattr(d, f) for f in d.__dataclass_fields__}
+            if args.policy is not None:
+                fields["alert_policies"] = (_policy(args, d.slo.window),)
+            if args.service:
+                fields["service"] = args.service
+            if indicator is not None:
+                fields.update(indicator=indicator, indicator_ref=None)
+            docs.append(SLODocument(**fields))
+    else:
+        if args.target is None:
+            raise ConfigError("give --target (e.g. --target 0.95), or --from / --from-recalibration.")
+        window = args.window or "28D"
+        slo = SLO(target=args.target, window=window, warning=args.warning, critical=args.critical,
+                  min_events=args.min_events)
+        pol = _policy(args, slo.window)
+        docs = [SLODocument(name=args.name, slo=slo, service=args.service or "", description=args.description or "",
+                            alert_policies=(pol,) if pol is not None else (), indicator=indicator)]
+    write_openslo(docs, args.out, force=args.force)
+    print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {args.out}")
+    return 0
+
+
+def _cmd_prometheus(args: argparse.Namespace) -> int:
+    from .._util.files import atomic_path, check_output
+    from ..interop.openslo import SLODocument
+    from ..interop.prometheus import prometheus_rules, run_promtool, to_prometheus_yaml
+    from ..slo import SLO
+
+    check_output(args.out, force=args.force)
+    if args.slo is not None:
+        docs = [_override(d, args.target, args.window) for d in _read_docs(args.slo)]
+    else:
+        if args.target is None:
+            raise ConfigError("give --slo FILE (OpenSLO) or --target (e.g. --target 0.999).")
+        docs = [SLODocument(args.name, SLO(target=args.target, window=args.window or "30D"),
+                            service=args.service or "")]
+    policy: Any = args.policy
+    if policy is None and any(d.policy is None for d in docs):
+        raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
+    if policy is not None and args.period is not None:
+        from ..interop.prometheus import resolve_policy
+
+        policy = resolve_policy(policy, period=args.period)
+    rules = prometheus_rules(
+        docs, policy, total_metric=args.total_metric, errors_metric=args.errors_metric,
+        selector=args.selector, errors_selector=args.errors_selector,
+        selector_labels=_csv_list(args.selector_labels), service=args.service, alert_name=args.alert_name,
+        interval=args.interval, function=args.function)
+    text = to_prometheus_yaml(rules)
+    with atomic_path(args.out, force=args.force) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+        if args.check:
+            proc = run_promtool("check", "rules", str(tmp))
+            if proc.returncode != 0 or "SUCCESS" not in proc.stdout:  # lint errors exit 0
+                lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip() and ln.strip() != "FAILED:"]
+                raise ConfigError(f"promtool check rules failed: {lines[0] if lines else 'see promtool check rules'}")
+    n_rules = sum(len(g["rules"]) for g in rules["groups"])
+    print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {args.out}"
+          + (" (promtool check rules: ok)" if args.check else ""))
+    return 0
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("out", metavar="OUT.yaml", help="output file")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output")
+    p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
+    p.add_argument("--window", type=_duration, default=None, help="SLO window, e.g. 24h, 28d (whole minutes)")
+    p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
+    p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
+    p.add_argument("--policy", default=None,
+                   help="alert policy preset: workbook, sloth, sloth30, sloth28, pyrra, single_window")
+    p.add_argument("--period", type=_duration, default=None,
+                   help="period of the policy's burn factors (default: the window)")
+    p.add_argument("--total-metric", default=None, help="counter of all attempts (e.g. captcha_solves_total)")
+    p.add_argument("--errors-metric", default=None, help="counter of failed attempts")
+    p.add_argument("--selector", default=None, help="label matchers for both counters, e.g. 'job=\"solver\"'")
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``budgetlab export`` with its two formats."""
+    exp = subparsers.add_parser("export", help="write OpenSLO v1 or Prometheus rule files")
+    fmt = exp.add_subparsers(dest="format", metavar="FORMAT", parser_class=type(exp))
+    fmt.required = True
+
+    o = fmt.add_parser("openslo", help="write OpenSLO v1 SLOs (from a target, a spec or a recalibration)")
+    _add_common(o)
+    o.add_argument("--description", default=None, help="spec.description")
+    o.add_argument("--warning", type=float, default=0.5, help="tracker warning threshold (0.5)")
+    o.add_argument("--critical", type=float, default=0.1, help="tracker critical threshold (0.1)")
+    o.add_argument("--min-events", type=int, default=0, help="tracker min_events (0)")
+    o.add_argument("--from", dest="from_spec", default=None, metavar="SLO.yaml[#NAME]",
+                   help="start from an OpenSLO file (--target/--window/--policy override)")
+    o.add_argument("--from-recalibration", default=None, metavar="TABLE",
+                   help="one SLO per row of a recalibration table (.csv/.parquet)")
+    o.add_argument("--by", default=None, help="group keys of the recalibration table (e.g. captcha_type)")
+    o.add_argument("--target-column", default="recommended_target", help="target column (recommended_target)")
+    o.add_argument("--name-prefix", default="", help="prefix of the SLO names from a recalibration")
+    o.set_defaults(func=_cmd_openslo)
+
+    p = fmt.add_parser("prometheus", help="write Prometheus recording and alerting rules (Sloth-style names)")
+    _add_common(p)
+    p.set_defaults(total_metric="captcha_solves_total", errors_metric="captcha_solve_errors_total")
+    p.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]", help="read the SLO(s) from an OpenSLO file")
+    p.add_argument("--errors-selector", default=None, help="extra matchers for the errors counter only")
+    p.add_argument("--selector-labels", default=None,
+                   help="SLO labels to add as matchers, comma-separated (e.g. captcha_type)")
+    p.add_argument("--alert-name", default="SLOErrorBudgetBurn", help="alert name (SLOErrorBudgetBurn)")
+    p.add_argument("--interval", default="1m", help="rule group evaluation interval (1m)")
+    p.add_argument("--function", default="increase", choices=["increase", "rate"],
+                   help="counter function of the ratios (increase: bit-exact ties; rate: Sloth's form)")
+    p.add_argument("--check", action="store_true", help="run 'promtool check rules' before writing")
+    p.set_defaults(func=_cmd_prometheus)

@@ -1,0 +1,188 @@
+"""The canonical event table: the one contract every module shares.
+
+=============  ===========================  ==============================================
+column         dtype                        meaning
+=============  ===========================  ==============================================
+``ts``         ``datetime64[ns, UTC]``      when the attempt finished, sorted ascending
+``ok``         ``bool``                     success
+``bucket``     ordered categorical          ``success``, ``timeout``, ``solve_error``, ...
+group keys     categorical                  declared with ``by=``, never guessed
+``session_id`` string (optional)            opaque id, may be hashed on load
+=============  ===========================  ==============================================
+
+:func:`as_events` builds the table from arrays; :func:`check_events` is what every function
+that takes ``events`` calls first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, require_columns
+from ..errors import InputError, SchemaError
+
+__all__ = [
+    "SUCCESS",
+    "TIMEOUT",
+    "SOLVE_ERROR",
+    "BASE_COLUMNS",
+    "bucket_dtype",
+    "as_events",
+    "check_events",
+    "ts_ns",
+    "INCIDENT_COLUMNS",
+    "parse_scope",
+    "scope_mask",
+]
+
+#: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
+#: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see :func:`parse_scope`),
+#: ``severity`` (float: the injected failure rate inside the scope).
+INCIDENT_COLUMNS = ("incident_id", "kind", "start", "end", "scope", "severity")
+
+SUCCESS = "success"
+TIMEOUT = "timeout"
+SOLVE_ERROR = "solve_error"
+BASE_COLUMNS = ("ts", "ok", "bucket")
+_KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
+
+
+def bucket_dtype(labels: Iterable[str] = ()) -> pd.CategoricalDtype:
+    """The ordered bucket dtype: ``success``, ``timeout``, ``solve_error``, then any other
+    failure labels in sorted order.
+
+    >>> list(bucket_dtype(["server_error"]).categories)
+    ['success', 'timeout', 'solve_error', 'server_error']
+    """
+    extra = sorted({str(x) for x in labels} - set(_KNOWN_ORDER))
+    return pd.CategoricalDtype([*_KNOWN_ORDER, *extra], ordered=True)
+
+
+def as_events(
+    ts: Any,
+    ok: Any,
+    bucket: Any = None,
+    *,
+    groups: dict[str, Any] | None = None,
+    session_id: Any = None,
+    sort: bool = True,
+) -> pd.DataFrame:
+    """Build a canonical event table from arrays (no parsing, no guessing).
+
+    ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True``; ``bucket`` defaults to
+    ``success`` for ``ok`` rows and ``solve_error`` otherwise. Sorted stably by ``ts``.
+
+    >>> ev = as_events(["2026-01-01 00:00:01", "2026-01-01 00:00:00"], [True, False])
+    >>> ev[["ok", "bucket"]].to_dict("list")
+    {'ok': [False, True], 'bucket': ['solve_error', 'success']}
+    >>> str(ev["ts"].dtype)
+    'datetime64[ns, UTC]'
+    """
+    ts_index = pd.to_datetime(pd.Series(ts), utc=True).dt.as_unit("ns")
+    ok_arr = np.asarray(ok, dtype=bool)
+    if bucket is None:
+        bucket_arr = np.where(ok_arr, SUCCESS, SOLVE_ERROR)
+    else:
+        bucket_arr = np.asarray(pd.Series(bucket).astype(str))
+    cols: dict[str, Any] = {
+        "ts": ts_index.array,
+        "ok": ok_arr,
+        "bucket": pd.Categorical(bucket_arr, dtype=bucket_dtype(pd.unique(bucket_arr))),
+    }
+    for name, values in (groups or {}).items():
+        cols[name] = pd.Categorical(values)
+    if session_id is not None:
+        cols["session_id"] = pd.array(session_id, dtype="string")
+    frame = pd.DataFrame(cols)
+    if sort:
+        frame = frame.sort_values("ts", kind="stable", ignore_index=True)
+    return frame
+
+
+def ts_ns(events: pd.DataFrame) -> np.ndarray:
+    """``events["ts"]`` as int64 nanoseconds since the epoch, without an object-dtype detour."""
+    col = events["ts"]
+    if isinstance(col.dtype, pd.DatetimeTZDtype):
+        if col.dtype.unit != "ns":
+            col = col.dt.as_unit("ns")
+        return np.asarray(col.array.asi8)
+    raise SchemaError("events['ts'] must be datetime64[ns, UTC]; load the data with budgetlab.read_events().")
+
+
+def check_events(events: Any, by: str | Sequence[str] | None = None, *, need_sorted: bool = True) -> list[str]:
+    """Check that ``events`` is a canonical event table (as :func:`budgetlab.read_events` returns).
+
+    Returns the ``by`` columns as a list. Raises :class:`SchemaError` or :class:`InputError`.
+    """
+    if not isinstance(events, pd.DataFrame):
+        if type(events).__module__.startswith("dask"):
+            raise InputError(
+                "events is a dask DataFrame; use the same function from budgetlab.dask "
+                "(import budgetlab.scaleout as bd; bd.replay(events, slo, by=...), bd.bin_events(...))."
+            )
+        raise InputError(
+            f"events must be a pandas DataFrame from budgetlab.read_events(), got {type(events).__name__}."
+        )
+    keys = as_list(by)
+    require_columns(events, ["ts", "ok", *keys])
+    ts = events["ts"]
+    if not isinstance(ts.dtype, pd.DatetimeTZDtype):
+        raise SchemaError(
+            "events['ts'] must be a UTC datetime column (datetime64[ns, UTC]); load the data with "
+            "budgetlab.read_events(), which parses and converts timestamps."
+        )
+    if ts.isna().any():
+        raise InputError("events['ts'] has missing timestamps; load the data with budgetlab.read_events().")
+    if events["ok"].dtype != bool:
+        raise SchemaError("events['ok'] must be a bool column; load the data with budgetlab.read_events().")
+    if need_sorted and len(events) > 1:
+        t = ts_ns(events)
+        if bool((t[1:] < t[:-1]).any()):
+            raise InputError(
+                "events must be sorted by 'ts'; use budgetlab.read_events() or "
+                "events.sort_values('ts', kind='stable')."
+            )
+    return keys
+
+
+def parse_scope(scope: str | None) -> dict[str, str]:
+    """Parse an incident ``scope``: ``key=value`` pairs joined by ``&``; ``""`` or ``"*"`` is everything.
+
+    >>> parse_scope("captcha_type=recaptcha_v2&region=fra")
+    {'captcha_type': 'recaptcha_v2', 'region': 'fra'}
+    >>> parse_scope("*")
+    {}
+    """
+    if scope is None or (isinstance(scope, float) and np.isnan(scope)):
+        return {}
+    text = str(scope).strip()
+    if text in ("", "*"):
+        return {}
+    out: dict[str, str] = {}
+    for part in text.split("&"):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"incident scope part {part!r} is not of the form key=value (e.g. region=fra).")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def scope_mask(frame: pd.DataFrame, scope: str | None) -> np.ndarray:
+    """Boolean mask of the rows of ``frame`` inside ``scope``.
+
+    A scope key that ``frame`` has no column for does not restrict (the frame is coarser than the
+    scope, e.g. an ungrouped analysis still sees a per-region incident).
+
+    >>> f = pd.DataFrame({"region": ["fra", "ams"]})
+    >>> scope_mask(f, "region=fra").tolist()
+    [True, False]
+    """
+    mask = np.ones(len(frame), dtype=bool)
+    for key, value in parse_scope(scope).items():
+        if key in frame.columns:
+            mask &= np.asarray(frame[key].astype(str) == value)
+    return mask

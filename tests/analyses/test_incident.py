@@ -1,0 +1,304 @@
+"""incident_report: the night incident against independent replays and pandas counts, and one
+hand-built case per sentence of the summary."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import (
+    SLO,
+    AlertPolicy,
+    AlertTier,
+    alert_episodes,
+    as_events,
+    bin_events,
+    incident_report,
+    replay,
+    transitions,
+)
+from budgetlab.analyses.incident import IncidentReport
+from budgetlab.errors import ConfigError, InputError, OutputExistsError, SchemaError
+
+T0 = pd.Timestamp("2026-01-05", tz="UTC")
+STEP = 10  # seconds between events
+
+
+def history(hours, fail_at, regions=("fra",)):
+    """One event every 10 s per region for ``hours``; ``fail_at(i, region)`` gives each event's bucket."""
+    n = int(hours * 3600 // STEP)
+    frames = []
+    for k, region in enumerate(regions):
+        i = np.arange(n)
+        bucket = [fail_at(j, region) for j in i]
+        ts = T0 + pd.to_timedelta(i * STEP + k, unit="s")  # regions 1 s apart: no ties
+        frames.append(pd.DataFrame({"ts": ts, "bucket": bucket, "region": region}))
+    f = pd.concat(frames).sort_values("ts", kind="stable")
+    return as_events(f["ts"], (f["bucket"] == "success").to_numpy(), f["bucket"].to_numpy(),
+                     groups={"region": f["region"].to_numpy()})
+
+
+def idx(hh, mm=0):
+    """Event index of a time of day (T0 is midnight)."""
+    return (hh * 3600 + mm * 60) // STEP
+
+
+def at(hh, mm=0):
+    return T0 + pd.Timedelta(hours=hh, minutes=mm)
+
+
+# ------------------------------------------------------------------------------------------------
+# the night incident (data/night_incident.parquet)
+
+
+@pytest.fixture(scope="module")
+def night():
+    from budgetlab import datasets
+
+    try:
+        return datasets.load("night_incident"), datasets.load("night_incident_incidents")
+    except Exception as exc:  # pragma: no cover - data not generated in this checkout
+        pytest.skip(f"night_incident not available: {exc}")
+
+
+def test_night_incident_summary_uses_the_tracker_figures(night):
+    events, incidents = night
+    slo = SLO(target=0.95, window="1h")
+    tz = "Europe/Berlin"
+    rep = incident_report(events, slo, "2026-11-05 01:40", "2026-11-05 05:10", tz=tz,
+                          scope="captcha_type=recaptcha_v2", breakdown_by="region", incidents=incidents)
+    start = pd.Timestamp("2026-11-05 01:40", tz=tz)
+    end = pd.Timestamp("2026-11-05 05:10", tz=tz)
+    assert rep.start == start and rep.end == end
+    # oracle: the tracker replayed over the whole file, one tracker for reCAPTCHA v2
+    rc = events[events["captcha_type"] == "recaptcha_v2"]
+    full = replay(rc, slo)
+    tr = transitions(full)
+    during = tr[(tr["ts"] >= start) & (tr["ts"] < end)]
+    assert len(during) >= 1
+    first = during.iloc[0]
+    assert f"went {str(first['to_status']).upper()} at {first['ts'].tz_convert(tz):%H:%M}" in rep.summary
+    assert f"with burn {first['burn_rate']:.2f} (success {first['current_rate'] * 100:.2f} %)" in rep.summary
+    before = full[full["ts"] < start]["status"].iloc[-1]
+    if before != "healthy":
+        assert f"was {str(before).upper()} when the incident began" in rep.summary
+    # the report's transitions and states in its window equal the full replay's
+    win = (tr["ts"] >= rep.window_start) & (tr["ts"] < rep.window_end)
+    cols = ["ts", "from_status", "to_status", "current_rate", "burn_rate", "budget_remaining_pct"]
+    pd.testing.assert_frame_equal(rep.transitions[cols].reset_index(drop=True), tr.loc[win, cols].reset_index(drop=True))
+    w = (full["ts"] >= rep.window_start) & (full["ts"] < rep.window_end)
+    np.testing.assert_array_equal(rep.states["burn_rate"].to_numpy(), full.loc[w, "burn_rate"].to_numpy())
+    # the bucket sentence: the largest (bucket, region) share of failures, counted with pandas
+    inc = rc[(rc["ts"] >= start) & (rc["ts"] < end)]
+    fails = inc[~inc["ok"]]
+    cell = fails.groupby(["bucket", "region"], observed=True).size()
+    (bucket, region), n = cell.idxmax(), cell.max()
+    phrase = str(bucket).replace("_", " ") + "s"
+    assert f"{n / len(fails) * 100:.0f} % of the failures were {phrase} in {region}" in rep.summary
+    ok = int(inc["ok"].sum())
+    n_to = int((inc["bucket"] == "timeout").sum())
+    assert f"{ok / (len(inc) - n_to) * 100:.2f} % instead of {ok / len(inc) * 100:.2f} %" in rep.summary
+    # ground truth (data/README.md): during N2 fra's timeout rate is about twice ams's
+    n2 = incidents.set_index("incident_id").loc["N2"]
+    storm = rc[(rc["ts"] >= n2["start"]) & (rc["ts"] < n2["end"])]
+    rate = storm.assign(t=storm["bucket"] == "timeout").groupby("region", observed=True)["t"].mean()
+    b = rep.buckets.set_index(["region", "bucket"])
+    assert b.loc[("fra", "timeout"), "failure_rate"] > b.loc[("ams", "timeout"), "failure_rate"]
+    assert rate["fra"] > 1.5 * rate["ams"]
+    # alerts: the workbook replayed independently on 1-minute bins of the same history
+    bins = bin_events(rc, "1min")
+    ep = alert_episodes(bins, 0.95, AlertPolicy.workbook())
+    paged = ep[(ep["severity"] == "page") & (ep["start"] < end) & (ep["end"] > start)]
+    assert bool(rep.tiers.loc[rep.tiers["severity"] == "page", "fired"].any()) == (len(paged) > 0)
+    assert ("would not have paged" in rep.summary) == (len(paged) == 0)
+    # budget: failures during the incident
+    assert int(rep.budget["failures"].sum()) == len(fails)
+    assert f"{len(fails):,} failures in {len(inc):,} events" in rep.summary
+    assert set(rep.incidents["incident_id"]) == {"N1", "N2"}
+    assert "CET" in rep.summary and "01:40 and 05:10" in rep.summary
+
+
+# ------------------------------------------------------------------------------------------------
+# one hand-built case per sentence
+
+
+def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
+    # 12 h at one event per 10 s (360 per hour). From 06:00 to 07:00 every 5th event times out
+    # (20 %); target 0.9, window 1 h: the tracker leaves HEALTHY once the hour holds more than
+    # half the budget (burn > 0.5).
+    ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(7) and i % 5 == 0 else "success")
+    slo = SLO(target=0.9, window="1h")
+    rep = incident_report(ev, slo, at(6), at(7), context="2h", policy=AlertPolicy.single_window("1h", 50.0))
+    tr = transitions(replay(ev, slo))
+    first = tr[tr["ts"] >= at(6)].iloc[0]
+    assert str(first["to_status"]) == "warning"
+    assert (f"the 1 h tracker (target 90 %) went WARNING at {first['ts']:%H:%M} with burn "
+            f"{first['burn_rate']:.2f}") in rep.summary
+    row = rep.tracker.iloc[0]
+    assert row["status_at_start"] == "healthy" and row["worst_status"] == "exhausted"
+    assert row["transitions"] == len(tr[(tr["ts"] >= at(6)) & (tr["ts"] < at(7))])
+    # hand: at 07:00 the hour holds 72 timeouts of 361 events -> burn 72 / 36.1 = 1.99
+    assert row["peak_burn"] == pytest.approx(72 / (361 * (1 - 0.9)))
+    # every change is caused by timeouts (without them nothing fails)
+    assert rep.transitions["caused_by_timeouts"].all()
+    assert f"{row['transitions']} of the tracker's {row['transitions']} status changes would not have happened" in rep.summary
+    assert "100 % of the failures were timeouts; without timeouts the success rate would have been 100.00 %" in rep.summary
+    # budget: 72 failures in 360 events; 0.1 x 360 events an hour x 720 h in a 30 d period
+    b = rep.budget.iloc[0]
+    assert (b["events"], b["failures"]) == (360, 72)
+    assert b["burn_rate"] == pytest.approx(72 / 36)
+    assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
+    assert "Over its 1 h the incident saw 72 failures in 360 events (burn 2.00), 0.3 % of a 30 d error budget." in rep.summary
+
+
+def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
+    # every 4th event a solve error all day: burn 2.5 at target 0.9, EXHAUSTED long before 06:00
+    ev = history(12, lambda i, r: "solve_error" if i % 4 == 0 else "success")
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), policy=AlertPolicy.single_window("1h", 50.0))
+    assert "was already EXHAUSTED when the incident began and stayed so" in rep.summary
+    assert "100 % of the failures were solve errors" in rep.summary
+    assert "without timeouts" not in rep.summary  # there are none
+    # no failure at all: HEALTHY throughout, and the no-failure sentence
+    ok = history(12, lambda i, r: "success")
+    rep = incident_report(ok, SLO(target=0.9, window="1h"), at(6), at(7), policy=AlertPolicy.single_window("1h", 50.0))
+    assert "stayed HEALTHY throughout (peak burn 0.00" in rep.summary
+    assert "There were no failures during the incident." in rep.summary
+    assert "The single_window policy would not have paged (page_1h's 1 h burn peaked at 0.00, its threshold is 50)" \
+        in rep.summary
+
+
+def test_sentence_paged_at_and_caused_by_timeouts():
+    # 06:00-06:30 every other event times out: the 5-minute burn (target 0.9) is 5 from about
+    # 06:05 on; a page tier at burn 3 over 5 min fires at the first evaluation above 30 %
+    ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(6, 30) and i % 2 == 1 else "success")
+    pol = AlertPolicy.single_window("5min", 3.0)
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 30), policy=pol)
+    ep = alert_episodes(bin_events(ev, "1min"), 0.9, pol)
+    first = ep[ep["end"] > at(6)].iloc[0]
+    delay = int((first["start"] - at(6)).total_seconds() // 60)
+    assert f"would have paged at {first['start']:%H:%M}, {delay} min after the start (page_5m)" in rep.summary
+    assert "timeouts alone caused the page" in rep.summary
+    t = rep.tiers.iloc[0]
+    assert bool(t["fired"]) and t["first_alert"] == first["start"] and bool(t["caused_by_timeouts"])
+
+
+def test_sentence_not_paged_but_ticket_and_already_firing():
+    # 10 % solve errors all along (burn 1 at 0.9... exactly the ticket threshold is avoided: 12.5 %)
+    ev = history(12, lambda i, r: "solve_error" if i % 8 == 0 else "success")
+    pol = AlertPolicy((AlertTier("page_5m", "page", "5min", None, 50.0),
+                       AlertTier("ticket_1h", "ticket", "1h", None, 1.0)), name="mine")
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), policy=pol)
+    assert "The mine policy would not have paged (page_5m's 5 min burn peaked at" in rep.summary
+    first = rep.alerts.loc[rep.alerts["tier"] == "ticket_1h", "start"].min()
+    assert first < at(6)
+    assert f"its ticket_1h tier would have raised a ticket already at the start (firing since {first:%H:%M})" in rep.summary
+    # a ticket that starts during the incident: failures only from 06:00
+    ev = history(12, lambda i, r: "solve_error" if i >= idx(6) and i % 8 == 0 else "success")
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(8), policy=pol)
+    t = rep.tiers.set_index("tier").loc["ticket_1h"]
+    assert bool(t["fired"]) and t["first_alert"] > at(6)
+    delay = int(round(t["detection_delay"].total_seconds() / 60))
+    assert f"its ticket_1h tier would have raised a ticket at {t['first_alert']:%H:%M}, {delay} min after the start" \
+        in rep.summary
+
+
+def test_grouped_report_names_the_worst_group_and_the_others():
+    # fra fails 20 % from 06:00, ams 8 % (burn 0.8: WARNING) from 06:00
+    def fail(i, region):
+        if i < idx(6):
+            return "success"
+        k = 5 if region == "fra" else 12
+        return "timeout" if i % k == 0 else "success"
+
+    ev = history(10, fail, regions=("fra", "ams"))
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(8), by="region",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    assert rep.tracker["region"].tolist()[0] == "fra"  # the worst group leads
+    assert "the 1 h tracker for region=fra (target 90 %)" in rep.summary
+    assert "1 other group also left HEALTHY" in rep.summary
+    assert set(rep.budget["region"]) == {"fra", "ams"}
+    top = rep.buckets.sort_values("failures").iloc[-1]
+    assert (top["region"], top["bucket"]) == ("fra", "timeout")
+    assert f"{top['share_of_all_failures'] * 100:.0f} % of the failures were timeouts in fra" in rep.summary
+
+
+# ------------------------------------------------------------------------------------------------
+# time zones, history, errors, plot
+
+
+def test_times_naive_in_tz_or_aware_and_history_note():
+    ev = history(12, lambda i, r: "timeout" if i % 50 == 0 else "success")
+    slo = SLO(target=0.9, window="1h")
+    rep = incident_report(ev, slo, "2026-01-05 07:00", "2026-01-05 08:00", tz="Europe/Berlin",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    assert rep.start == at(6) and rep.end == at(7)  # 07:00 CET is 06:00 UTC
+    assert rep.summary.startswith("Between 07:00 and 08:00 CET on 2026-01-05")
+    same = incident_report(ev, slo, at(6), at(7).tz_convert("Asia/Tokyo"), tz="Europe/Berlin",
+                           policy=AlertPolicy.single_window("1h", 50.0))
+    assert same.summary == rep.summary
+    # the workbook's 3-day window needs more history than 12 h of data: a note says so
+    rep = incident_report(ev, slo, at(6), at(7))
+    assert any("3 d the longest window needs" in n for n in rep.notes)
+    assert isinstance(rep, IncidentReport) and "IncidentReport(" in repr(rep)
+
+
+def test_period_budget_uses_the_span_the_data_cover():
+    # 12 h of data at 360 events an hour; the window reaches past the data's end: the average
+    # traffic is taken over the span the events cover, not the window
+    ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(7) and i % 5 == 0 else "success")
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(9), at(10), policy=AlertPolicy.single_window("1h", 50.0))
+    assert rep.window_end > ev["ts"].iloc[-1]
+    assert rep.budget["failures"].sum() == 0
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), context="5h30min",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    # replayed span: first event (00:00:00) to last (11:59:50) with 4320 events
+    per_period = 4320 * (30 * 86400) / (12 * 3600 - 10)
+    assert rep.budget["period_budget_pct"].iloc[0] == pytest.approx(100 * 72 / (0.1 * per_period), rel=1e-9)
+
+
+def test_errors():
+    ev = history(2, lambda i, r: "success")
+    slo = SLO(target=0.9, window="1h")
+    with pytest.raises(ConfigError, match="after start"):
+        incident_report(ev, slo, at(1), at(1))
+    with pytest.raises(ConfigError, match="time zone"):
+        incident_report(ev, slo, at(0), at(1), tz="Mars/Olympus")
+    with pytest.raises(ConfigError, match="not a time"):
+        incident_report(ev, slo, "yesterday-ish", at(1))
+    with pytest.raises(SchemaError, match="sitekey"):
+        incident_report(ev, slo, at(0), at(1), scope="sitekey=sk_1")
+    with pytest.raises(InputError, match="no events"):
+        incident_report(ev, slo, at(30), at(31), context=0)
+    with pytest.raises(ConfigError, match="AlertPolicy"):
+        incident_report(ev, slo, at(0), at(1), policy="workbook")
+
+
+def test_plot_and_save(tmp_path):
+    ev = history(10, lambda i, r: "timeout" if idx(6) <= i < idx(7) and i % 5 == 0 else "success",
+                 regions=("fra", "ams"))
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), by="region",
+                          policy=AlertPolicy.single_window("1h", 1.5), context="1h")
+    fig = rep.plot()
+    timeline, alerts, buckets = fig.axes[:3]
+    focus = rep.focus()
+    line = next(x for x in timeline.get_lines() if x.get_gid() == "success_rate")
+    st = rep.states[rep.states["region"] == focus["region"]]
+    np.testing.assert_allclose(line.get_ydata(), st["success_rate"].to_numpy() * 100)
+    labels = [c.get_label() for c in alerts.containers]
+    assert labels == [f"{focus['region']} · page_1h"]  # the focus group's one tier
+    ep = rep.alerts[rep.alerts["region"] == focus["region"]]
+    bars = alerts.containers[0].patches
+    assert len(bars) == len(ep) > 0
+    assert any(p.get_gid() == "bucket" for p in buckets.patches)
+    plt.close(fig)
+    path = rep.save(tmp_path / "incident.png")
+    assert path.stat().st_size > 1000
+    with pytest.raises(OutputExistsError):
+        rep.save(tmp_path / "incident.png")
+    rep.save(tmp_path / "incident.png", force=True)
+    with pytest.raises(ConfigError, match="png"):
+        rep.save(tmp_path / "incident.gif")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["incident.png"]
+    assert plt.get_fignums() == []

@@ -1,0 +1,370 @@
+"""compare_windows, replay_calendar and hysteresis against oracles.
+
+Oracles: replay()/replay_summary() (themselves checked against the seed port), the seed port reset
+at local midnight (calendar windows), a per-event loop of the dwell rule (hysteresis), and
+hand-computed cases whose arithmetic is written out in the comments.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from budgetlab import SLO, as_events, replay, replay_summary, synth
+from budgetlab.analyses.window_lengths import (
+    compare_windows,
+    hysteresis,
+    parse_window,
+    replay_calendar,
+    window_incidents,
+)
+from budgetlab.budget.tracker_replay import STATUSES
+from budgetlab.errors import ConfigError, InputError, SchemaError
+from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
+
+T0 = pd.Timestamp("2026-01-05 00:00", tz="UTC")
+MIN = pd.Timedelta(minutes=1)
+
+
+def grouped_events(seed: int, n: int = 3000, days: float = 2.0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, days * 86400, n)).round(), unit="s")
+    kind = rng.choice(["a", "b", "c"], n, p=[0.5, 0.3, 0.2])
+    region = rng.choice(["x", "y"], n)
+    p_ok = np.where(kind == "a", 0.95, np.where(kind == "b", 0.9, 0.8))
+    # a bad stretch for everything in hours 20-23 of the first day
+    hour = (ts - T0) / pd.Timedelta(hours=1)
+    p_ok = np.where((hour >= 20) & (hour < 23), 0.6, p_ok)
+    return as_events(ts, rng.random(n) < p_ok, groups={"kind": kind, "region": region})
+
+
+# ----------------------------------------------------------------------------------------------
+# rolling windows: compare_windows equals replay + replay_summary
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_rolling_rows_equal_replay_summary(seed):
+    events = grouped_events(seed)
+    slo = SLO(target=0.9, warning=0.5, critical=0.1, min_events=5)
+    table = compare_windows(events, slo, ["30min", "3h", "1D"], by=["kind", "region"])
+    assert len(table) == 3 * 6
+    for label, w in (("30m", "30min"), ("3h", "3h"), ("1d", "1D")):
+        ref = replay_summary(replay(events, slo.with_(window=w), by=["kind", "region"]), events)
+        got = table[table["window"] == label].reset_index(drop=True)
+        merged = got.merge(ref, on=["kind", "region"], suffixes=("", "_ref"))
+        assert len(merged) == 6
+        for st_name in STATUSES:
+            np.testing.assert_allclose(merged[f"share_{st_name}"], merged[f"share_{st_name}_ref"], rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(merged["hours_exhausted"], merged["hours_exhausted_ref"], rtol=1e-12)
+        assert (merged["transitions"] == merged["transitions_ref"]).all()
+        assert (merged["events"] == merged["events_ref"]).all()
+        span_days = (merged[[f"hours_{s}" for s in STATUSES]].sum(axis=1)) / 24
+        np.testing.assert_allclose(merged["transitions_per_day"], merged["transitions"] / span_days)
+
+
+def test_per_group_targets_equal_one_replay_per_group():
+    events = grouped_events(3)
+    targets = {"a": 0.93, "b": 0.88, "c": 0.75}
+    table = compare_windows(events, SLO(target=0.5), "2h", by="kind", target=targets)
+    for kind, target in targets.items():
+        sub = events[events["kind"] == kind].reset_index(drop=True)
+        ref = replay_summary(replay(sub, SLO(target=target, window="2h")), sub).iloc[0]
+        row = table[table["kind"] == kind].iloc[0]
+        assert row["share_exhausted"] == pytest.approx(ref["share_exhausted"], rel=1e-12, abs=1e-15)
+        assert row["transitions"] == ref["transitions"]
+
+
+def test_ungrouped_single_window_and_labels():
+    events = grouped_events(4, n=500)
+    t = compare_windows(events, SLO(target=0.9), "90min")
+    assert t["window"].tolist() == ["1h30m"] and t["window_kind"].tolist() == ["rolling"]
+    assert t["min_dwell"].tolist() == [pd.Timedelta(0)]
+    row = t.iloc[0]
+    assert row[[f"share_{s}" for s in STATUSES]].sum() == pytest.approx(1.0)
+    assert parse_window("calendar:week").calendar == "week"
+
+
+# ----------------------------------------------------------------------------------------------
+# calendar windows
+
+
+def seed_calendar_statuses(ts: pd.Series, ok: np.ndarray, slo: SLO, tz: str) -> list[str]:
+    """The seed port, replaced by a fresh tracker whenever the local calendar date changes."""
+    cfg = SLOConfig(target_success_rate=slo.target, window_seconds=10**18,
+                    warning_threshold=slo.warning, critical_threshold=slo.critical)
+    out, day, trk = [], None, None
+    for t, o in zip(ts, ok, strict=True):
+        local_day = t.tz_convert(tz).date()
+        if local_day != day:
+            day, trk = local_day, ErrorBudgetTracker(cfg)
+        trk.record(bool(o), t.value)
+        out.append(trk._last_status.value)
+    return out
+
+
+@given(st.integers(0, 10_000), st.sampled_from(["UTC", "Europe/Berlin", "America/New_York"]))
+def test_replay_calendar_equals_seed_tracker_reset_at_local_midnight(seed, tz):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 150))
+    # across the Europe/Berlin DST change of 2026-03-29 (days of 23 h)
+    start = pd.Timestamp("2026-03-27 18:00", tz="UTC")
+    ts = start + pd.to_timedelta(np.sort(rng.integers(0, 4 * 86400, n)), unit="s")
+    ok = rng.random(n) < rng.choice([0.5, 0.9, 0.97])
+    events = as_events(ts, ok)
+    slo = SLO(target=float(rng.choice([0.8, 0.9, 0.95])))
+    got = replay_calendar(events, slo, tz=tz)["status"].astype(str).tolist()
+    assert got == seed_calendar_statuses(events["ts"], events["ok"].to_numpy(), slo, tz)
+
+
+def night_of_failures() -> pd.DataFrame:
+    # one event a minute for two days (Europe/Berlin, winter: UTC+1); every attempt fails from
+    # 20:00 to 23:59 local on the first day, everything succeeds otherwise
+    local = pd.date_range("2026-01-12 00:00", periods=2 * 1440, freq="1min", tz="Europe/Berlin")
+    minute = np.arange(len(local))
+    ok = ~((minute >= 20 * 60) & (minute < 24 * 60))
+    return as_events(local.tz_convert("UTC"), ok)
+
+
+def test_calendar_day_hides_a_night_of_failures():
+    events = night_of_failures()
+    slo = SLO(target=0.9, window="24h")
+    local = events["ts"].dt.tz_convert("Europe/Berlin")
+    at = lambda hhmm: int(np.flatnonzero(local == pd.Timestamp(f"2026-01-13 {hhmm}", tz="Europe/Berlin"))[0])  # noqa: E731
+    rolling = replay(events, slo)
+    calendar = replay_calendar(events, slo, tz="Europe/Berlin")
+    # 08:00 the next morning: the rolling window still holds 240 failures of 1441 events
+    # (burn 240 / 144.1 = 1.67 -> exhausted); the calendar day since 00:00 holds 481 successes
+    i = at("08:00")
+    assert rolling["failures"].iloc[i] == 240 and rolling["status"].iloc[i] == "exhausted"
+    assert calendar["failures"].iloc[i] == 0 and calendar["status"].iloc[i] == "healthy"
+    # one minute before midnight both are exhausted: the day did hold the failures
+    j = at("00:00") - 1
+    assert rolling["status"].iloc[j] == "exhausted" and calendar["status"].iloc[j] == "exhausted"
+    # the day follows tz: 00:30 local is 23:30 UTC, still the UTC day that holds all failures
+    utc_day = replay_calendar(events, slo, tz="UTC")
+    k = at("00:30")
+    assert calendar["failures"].iloc[k] == 0 and utc_day["failures"].iloc[k] == 240
+    # compare_windows shows it as time: rolling exhausted from 22:13 to 21:36 next day
+    # (23 h 23 min), calendar from 22:13 to midnight (1 h 47 min); see the compare_windows doctest
+    t = compare_windows(events, slo, ["24h", "calendar:day"], tz="Europe/Berlin")
+    assert t["hours_exhausted"].tolist() == pytest.approx([23 + 23 / 60, 1 + 47 / 60])
+
+
+# ----------------------------------------------------------------------------------------------
+# hysteresis
+
+
+def dwell_oracle(t_ns, codes, dwell_ns):
+    """Per-event loop of the rule: escalate at once; drop only once the shown status has been
+    held for dwell_ns since it was entered, straight to the current raw status."""
+    shown, entered, out = 0, None, []
+    for t, c in zip(t_ns, codes, strict=True):
+        if c > shown:
+            shown, entered = c, t
+        elif c < shown and t - entered >= dwell_ns:
+            shown, entered = c, t
+        out.append(shown)
+    return out
+
+
+@given(st.lists(st.tuples(st.integers(0, 600), st.integers(0, 3)), min_size=1, max_size=200),
+       st.sampled_from([0, 1, 60, 300, 900]))
+def test_dwell_codes_equal_loop_oracle(steps, dwell_s):
+    from budgetlab.analyses.window_lengths import dwell_codes
+
+    gaps, codes = zip(*steps, strict=True)
+    t = np.cumsum(np.asarray(gaps, dtype=np.int64)) * 10**9
+    code = np.asarray(codes, dtype=np.int8)
+    # two groups: the same sequence twice, back to back (each group starts healthy)
+    t2 = np.concatenate([t, t])
+    c2 = np.concatenate([code, code])
+    bounds = np.array([0, len(t), 2 * len(t)])
+    got = dwell_codes(t2, c2, bounds, dwell_s * 10**9)
+    want = dwell_oracle(t.tolist(), code.tolist(), dwell_s * 10**9)
+    assert got.tolist() == want + want
+
+
+def test_hysteresis_hand_case():
+    # raw:   healthy, warning(0:01), healthy(0:02), critical(0:03), healthy(0:10), healthy(0:20)
+    # dwell 10 min: warning entered 0:01 may drop from 0:11 on, but critical comes at 0:03
+    # (escalation is immediate, entered 0:03), so the drop waits for the first event at or
+    # after 0:13: that is 0:20 -> healthy.
+    ts = T0 + pd.to_timedelta([0, 1, 2, 3, 10, 20], unit="min")
+    states = pd.DataFrame({"ts": ts, "status": pd.Categorical(
+        ["healthy", "warning", "healthy", "critical", "healthy", "healthy"], categories=STATUSES, ordered=True)})
+    got = hysteresis(states, "10min")["status"].astype(str).tolist()
+    assert got == ["healthy", "warning", "warning", "critical", "critical", "healthy"]
+    assert hysteresis(states, 0)["status"].astype(str).tolist() == states["status"].astype(str).tolist()
+
+
+@pytest.mark.parametrize("dwell", ["5min", "1h"])
+def test_compare_with_dwell_equals_summary_of_hysteresis(dwell):
+    events = grouped_events(5)
+    slo = SLO(target=0.9, window="1h")
+    table = compare_windows(events, slo, "1h", by="kind", min_dwell=["0s", dwell])
+    assert table["min_dwell"].unique().tolist() == [pd.Timedelta(0), pd.Timedelta(dwell)]
+    ref = replay_summary(hysteresis(replay(events, slo, by="kind"), dwell), events)
+    got = table[table["min_dwell"] == pd.Timedelta(dwell)].merge(ref, on="kind", suffixes=("", "_ref"))
+    np.testing.assert_allclose(got["share_healthy"], got["share_healthy_ref"], rtol=1e-12)
+    assert (got["transitions"] == got["transitions_ref"]).all()
+    # a dwell time can only reduce flapping
+    no_dwell = table[table["min_dwell"] == pd.Timedelta(0)].set_index("kind")["transitions"]
+    assert (got.set_index("kind")["transitions"] <= no_dwell).all()
+
+
+def test_hysteresis_keeps_other_columns_and_checks_input():
+    events = grouped_events(6, n=300)
+    st_ = replay(events, SLO(target=0.9, window="1h"), by="kind")
+    out = hysteresis(st_, "10min")
+    pd.testing.assert_frame_equal(out.drop(columns="status"), st_.drop(columns="status"))
+    assert out.attrs["min_dwell"] == pd.Timedelta("10min")
+    with pytest.raises(InputError):
+        hysteresis(events, "10min")
+    with pytest.raises(ConfigError):
+        hysteresis(st_, "-1min")
+
+
+# ----------------------------------------------------------------------------------------------
+# round trips, detection and recovery (hand-computed)
+
+
+def test_round_trips_hand_case():
+    # One event a minute, target 0.5, window 2 min (closed left edge: 3 events per window).
+    # A lone failure at minute 10 sits in the windows of minutes 10, 11, 12: 3 events,
+    # budget 1.5, remaining (1.5 - 1) / 1.5 = 1/3 -> warning (< 0.5, not < 0.1); healthy again
+    # at minute 13. Same for the failure at minute 21. Two warnings of 3 minutes each.
+    ok = [True] * 10 + [False] + [True] * 10 + [False] + [True] * 30
+    ts = T0 + pd.to_timedelta(np.arange(len(ok)), unit="min")
+    events = as_events(ts, ok)
+    slo = SLO(target=0.5, window="2min")
+    statuses = replay(events, slo)["status"].astype(str).tolist()
+    assert statuses[9:14] == ["healthy", "warning", "warning", "warning", "healthy"]
+    t = compare_windows(events, slo, "2min", round_trip="3min")
+    assert t["round_trips"].iloc[0] == 2  # two 3-minute warnings, each healthy -> warning -> healthy
+    assert t["transitions"].iloc[0] == 4
+    assert compare_windows(events, slo, "2min", round_trip="2min")["round_trips"].iloc[0] == 0
+
+
+def one_incident_case():
+    ts = pd.date_range("2026-01-01", periods=6 * 60, freq="1min", tz="UTC")
+    ok = [not (120 <= i < 150) for i in range(len(ts))]  # 02:00-02:30 every attempt fails
+    inc = pd.DataFrame({"incident_id": ["i1"], "kind": ["outage"], "scope": ["*"],
+                        "start": pd.to_datetime(["2026-01-01 02:00"], utc=True),
+                        "end": pd.to_datetime(["2026-01-01 02:30"], utc=True)})
+    return as_events(ts, ok), inc
+
+
+def test_detection_and_recovery_hand_computed():
+    events, inc = one_incident_case()
+    slo = SLO(target=0.9)
+    w = window_incidents(events, slo, inc, ["1h", "3h"])
+    # 1h window at 02:00+k holds 61 events and k+1 failures; critical when remaining < 0.1,
+    # i.e. burn > 0.9: k+1 > 0.9 * 6.1 = 5.49 -> k = 5 -> detected after 5 min.
+    # After the end, at 02:30+m the window holds 60-m failures (m >= 30); below critical when
+    # 60 - m <= 5 -> m = 55.
+    # 3h window: at 02:00+k it holds 121+k events (data start at 00:00): k+1 > 0.09 (121+k)
+    # -> k >= 10.87 -> 11 min; after the end 181 events and 180-m failures (m > 150):
+    # 180 - m <= 0.9 * 18.1 = 16.29 -> m = 164 = 2 h 44 min.
+    assert w["detection"].tolist() == [pd.Timedelta("5min"), pd.Timedelta("11min")]
+    assert w["recovery"].tolist() == [pd.Timedelta("55min"), pd.Timedelta("164min")]
+    assert w["incident_kind"].tolist() == ["outage", "outage"]
+    # alert_at="exhausted": remaining <= 0 when k+1 >= 6.1 -> k = 6
+    w2 = window_incidents(events, slo, inc, "1h", alert_at="exhausted")
+    assert w2["detection"].tolist() == [pd.Timedelta("6min")]
+    # hysteresis delays recovery: critical entered 02:05, exhausted 02:06 -> shown until the
+    # raw status drops and 2 h have passed since the last escalation (02:06 -> 04:06)
+    w3 = window_incidents(events, slo, inc, "1h", min_dwell="2h")
+    assert w3["recovery"].iloc[0] == pd.Timedelta("96min")  # 04:06 - 02:30
+
+
+def test_missed_incident_and_grace():
+    events, inc = one_incident_case()
+    # keep only the first failure of the incident (02:00)
+    ok = events["ok"].to_numpy().copy()
+    ok[121:150] = True
+    ev1 = as_events(events["ts"], ok)
+    t = compare_windows(ev1, SLO(target=0.9), ["1h"], incidents=inc)
+    # 1 failure of 61 events: burn 1/6.1 = 0.16 -> healthy: missed
+    assert t[["incidents", "detected", "missed"]].iloc[0].tolist() == [1, 0, 1]
+    assert pd.isna(t["detection_median"].iloc[0])
+    assert t["recovery_median"].iloc[0] == pd.Timedelta(0)  # never left: already recovered
+
+
+def test_incident_scope_restricts_groups():
+    ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    n = len(ts)
+    region = np.array(["fra", "ams"] * (n // 2))
+    ok = np.ones(n, dtype=bool)
+    ok[(np.arange(n) >= 100) & (np.arange(n) < 130) & (region == "fra")] = False
+    events = as_events(ts, ok, groups={"region": region})
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["region=fra"],
+                        "start": [ts[100]], "end": [ts[130]]})
+    t = compare_windows(events, SLO(target=0.9), "1h", incidents=inc, by="region").set_index("region")
+    assert t.loc["fra", "incidents"] == 1 and t.loc["fra", "detected"] == 1
+    assert t.loc["ams", "incidents"] == 0 and t.loc["ams", "missed"] == 0
+    assert pd.isna(t.loc["ams", "detection_median"])
+
+
+def test_warmup_excludes_early_time_and_incidents():
+    events, inc = one_incident_case()
+    full = compare_windows(events, SLO(target=0.9), "1h", incidents=inc)
+    late = compare_windows(events, SLO(target=0.9), "1h", incidents=inc, warmup="3h")
+    assert full["hours"].iloc[0] == pytest.approx(359 / 60)
+    assert late["hours"].iloc[0] == pytest.approx(179 / 60)
+    assert late["incidents"].iloc[0] == 0 and full["incidents"].iloc[0] == 1
+    assert late["events"].iloc[0] == 180
+
+
+# ----------------------------------------------------------------------------------------------
+# the generator's ground truth: longer windows flap less, and every injected incident is seen
+
+
+def test_generated_history_flapping_falls_with_window_and_long_windows_miss_short_outages():
+    events, incidents = synth.generate("2026-10-05", 6, seed=11, rate=0.6, session_ids=False,
+                                       incidents=[{"kind": "outage", "start": "2026-10-08T13:00Z",
+                                                   "end": "2026-10-08T13:20Z", "scope": "*", "severity": 1.0}])
+    # targets that put each type's usual burn (rates 0.94, 0.98, 0.90) near 0.3, well inside
+    # HEALTHY (burn <= 0.5): (1 - 0.94) / 0.2 = 0.3, 0.02 / 0.07 = 0.29, 0.1 / 0.3 = 0.33
+    targets = {"recaptcha_v2": 0.80, "turnstile": 0.93, "image": 0.70}
+    t = compare_windows(events, SLO(target=0.9), ["1h", "6h", "24h"], by="captcha_type", target=targets,
+                        incidents=incidents, warmup="24h")
+    per_day = t.pivot(index="captcha_type", columns="window", values="transitions_per_day")
+    assert (per_day["1h"] > per_day["6h"]).all() and (per_day["6h"] > per_day["1d"]).all()
+    # the outage (every attempt fails for 20 minutes) is detected by the 1 h window of every
+    # type within minutes; a 24 h window dilutes it: 20 min of failures add about 20 / 1440 =
+    # 1.4 % failures, raising the burn by 0.014 / (1 - target) <= 0.2, far from critical (0.9)
+    one_h = t[t["window"] == "1h"]
+    assert (one_h["detected"] == 1).all() and (one_h["detection_max"] < pd.Timedelta("15min")).all()
+    assert (t.loc[t["window"] == "1d", "missed"] == 1).all()
+
+
+# ----------------------------------------------------------------------------------------------
+# bad input
+
+
+def test_bad_input_raises_named_errors():
+    events, inc = one_incident_case()
+    slo = SLO(target=0.9)
+    with pytest.raises(ConfigError, match="calendar"):
+        compare_windows(events, slo, ["calendar:fortnight"])
+    with pytest.raises(ConfigError, match="twice"):
+        compare_windows(events, slo, ["1h", "60min"])
+    with pytest.raises(ConfigError, match="SLO"):
+        compare_windows(events, 0.9, ["1h"])
+    with pytest.raises(ConfigError, match="tz"):
+        compare_windows(events, slo, ["calendar:day"], tz="Mars/Olympus")
+    with pytest.raises(ConfigError, match="alert_at"):
+        compare_windows(events, slo, ["1h"], incidents=inc, alert_at="healthy")
+    with pytest.raises(SchemaError):
+        compare_windows(events, slo, ["1h"], incidents=inc.drop(columns="end"))
+    bad = inc.copy()
+    bad["end"] = bad["start"]
+    with pytest.raises(InputError, match="end"):
+        compare_windows(events, slo, ["1h"], incidents=bad)
+    with pytest.raises(InputError):
+        compare_windows(events.iloc[:0], slo, ["1h"])
+    with pytest.raises(ConfigError, match="target"):
+        compare_windows(events, slo, ["1h"], target=1.5)

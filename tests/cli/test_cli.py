@@ -1,0 +1,105 @@
+"""The budgetlab command line: the main job, replay with outputs, and one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import SLO, read_events, replay, transitions
+from budgetlab.cli.main import main
+
+
+@pytest.fixture
+def log(tmp_path):
+    rng = np.random.default_rng(3)
+    n = 3000
+    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 2 * 86400, n)), unit="s")
+    outcome = np.where(rng.random(n) < 0.94, "success", np.where(rng.random(n) < 0.5, "timeout", "solve_error"))
+    frame = pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome,
+                          "captcha_type": rng.choice(["recaptcha_v2", "turnstile"], n)})
+    path = tmp_path / "log.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_replay_writes_the_transitions_the_api_computes(log, tmp_path, capsys):
+    out = tmp_path / "tr.csv"
+    png = tmp_path / "timeline.png"
+    rc = main(["replay", str(log), "--target", "0.95", "--window", "1h", "--by", "captcha_type",
+               "--out", str(out), "--plot", str(png)])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "recaptcha_v2" in printed and "turnstile" in printed and "Transitions" in printed
+    events = read_events(log, by="captcha_type")
+    want = transitions(replay(events, SLO(target=0.95, window="1h"), by="captcha_type"))
+    got = pd.read_csv(out)
+    assert len(got) == len(want) > 0
+    assert got["to_status"].tolist() == want["to_status"].astype(str).tolist()
+    assert got["burn_rate"].tolist() == want["burn_rate"].tolist()
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_existing_output_needs_force(log, tmp_path, capsys):
+    out = tmp_path / "tr.csv"
+    out.write_text("keep me")
+    assert main(["replay", str(log), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--force" in err
+    assert out.read_text() == "keep me"
+    assert main(["replay", str(log), "--out", str(out), "--force"]) == 0
+    assert out.read_text() != "keep me"
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["replay", "{log}", "--target", "1.5"], "target"),
+        (["replay", "{log}", "--window", "0h"], "window"),
+        (["replay", "{log}", "--time", "tss"], "'ts'"),  # suggests the closest name
+        (["replay", "{log}", "--critical", "0.6"], "critical"),
+        (["replay", "{missing}"], "no such file"),
+        (["replay"], "required"),
+        (["nosuchcommand"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_give_one_line_and_exit_2(argv, needle, log, tmp_path, capsys):
+    argv = [a.format(log=log, missing=tmp_path / "nope.csv") for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_console_script_runs_as_a_process(log):
+    proc = subprocess.run([sys.executable, "-m", "budgetlab.cli", "replay", str(log), "--target", "7"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith("budgetlab: error:") and "Traceback" not in proc.stderr
+
+
+def test_demo_prints_the_summary_and_the_transitions_of_the_api(capsys, tmp_path):
+    from budgetlab import datasets
+    from budgetlab.cli.main import DEMO_TARGETS
+
+    out = tmp_path / "demo.csv"
+    assert main(["demo", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Summary" in printed and "Transitions" in printed and "Injected incidents" in printed
+    events = datasets.load("demo")
+    want = []
+    for ctype, target in DEMO_TARGETS.items():  # oracle: one replay per type, each with its target
+        sub = events[events["captcha_type"] == ctype]
+        want.append(transitions(replay(sub, SLO(target=target, window="24h"), by="captcha_type")))
+    want = pd.concat(want).sort_values("ts", kind="stable")
+    got = pd.read_csv(out)
+    assert len(got) == len(want) > 0
+    assert sorted(got["to_status"]) == sorted(want["to_status"].astype(str))
+    for ctype in DEMO_TARGETS:
+        assert ctype in printed
+        n = int((want["captcha_type"] == ctype).sum())
+        assert f" {n} " in next(line for line in printed.splitlines() if line.strip().startswith(ctype))
