@@ -65,7 +65,7 @@ def _rss_peak_mb() -> float:
 
 
 def _import_budgetlab() -> None:
-    import budgetlab.dask  # noqa: F401
+    import budgetlab.scaleout  # noqa: F401
 
 
 def _rss_now_mb() -> float:

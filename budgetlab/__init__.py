@@ -63,8 +63,8 @@ _EXPORTS: dict[str, str] = {
     "recalibrate": "analyses.recalibration",
     "compare_windows": "analyses.window_lengths",
     "window_incidents": "analyses.window_lengths",
-    "replay_calendar": "analyses.window_lengths",
-    "hysteresis": "analyses.window_lengths",
+    "replay_calendar": "analyses.status_variants",
+    "hysteresis": "analyses.status_variants",
     "SLODocument": "interop.openslo",
     "read_openslo": "interop.openslo",
     "write_openslo": "interop.openslo",
@@ -155,12 +155,8 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .analyses.failure_buckets import bucket_breakdown, bucket_burn_over_time
     from .analyses.incident import IncidentReport, incident_report
     from .analyses.recalibration import Recalibration, recalibrate
-    from .analyses.window_lengths import (
-        compare_windows,
-        hysteresis,
-        replay_calendar,
-        window_incidents,
-    )
+    from .analyses.status_variants import hysteresis, replay_calendar
+    from .analyses.window_lengths import compare_windows, window_incidents
     from .budget.burn import burn_rates
     from .budget.period import period_budget
     from .budget.tracker import Tracker

@@ -1,4 +1,5 @@
-"""``budgetlab.dask``: the name the Dask twins had before they moved to :mod:`budgetlab.scaleout`."""
+"""``budgetlab.dask``: the Dask twins of :mod:`budgetlab.scaleout` under the name of the library
+they run on (``import budgetlab.dask as bd`` and ``import budgetlab.scaleout as bd`` are the same API)."""
 
 from __future__ import annotations
 

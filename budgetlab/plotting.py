@@ -15,7 +15,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ._util.validation import as_list, check_tz, require_columns, to_timedelta
+from ._util.validation import as_list, check_tz, duration_label, require_columns, to_timedelta
 from .budget.figures import STATUSES
 from .errors import ConfigError, InputError
 
@@ -36,15 +36,17 @@ def _thin(frame: pd.DataFrame, max_points: int) -> pd.DataFrame:
 
 
 def _utc_naive(values: Any) -> np.ndarray:
-    """Times as naive UTC ``datetime64[ns]`` (what matplotlib plots; the axis shows ``tz``)."""
+    """Times as naive UTC ``datetime64[ns]`` (what matplotlib plots; the axis shows ``tz``);
+    ``.view(np.int64)`` gives UTC nanoseconds."""
     s = pd.to_datetime(pd.Series(values), utc=True)
     return np.asarray(s.dt.tz_localize(None).dt.as_unit("ns").to_numpy())
 
 
-def _ns(values: Any) -> np.ndarray:
-    """Times as int64 UTC nanoseconds."""
-    return _utc_naive(values).view(np.int64)
-
+def _names(col: pd.Series) -> list[str]:
+    """The values of a column in display order: its categories, else first appearance."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return [str(c) for c in col.cat.categories]
+    return list(pd.unique(col.astype(str)))
 
 
 def _time_axis(ax: Axes, tz: str) -> None:
@@ -81,30 +83,13 @@ def _one_group(frame: pd.DataFrame, known: Sequence[str], what: str) -> None:
             )
 
 
-def _status_runs(ts: np.ndarray, code: np.ndarray, end: np.datetime64) -> list[tuple[str, Any, Any]]:
-    """(status, start, end) of each run of equal status; a run lasts until the next change."""
-    if len(code) == 0:
-        return []
-    starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
-    ends = np.r_[ts[starts[1:]], end]
-    return [(STATUSES[code[s]], ts[s], e) for s, e in zip(starts, ends, strict=True)]
-
-
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
 
 
-def plot_timeline(
-    states: pd.DataFrame,
-    *,
-    slo: Any = None,
-    incidents: pd.DataFrame | None = None,
-    transitions: pd.DataFrame | None = None,
-    ax: Axes | None = None,
-    max_points: int = 5000,
-    tz: str | None = None,
-    budget: bool = True,
-) -> Axes:
+def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFrame | None = None,
+                  transitions: pd.DataFrame | None = None, ax: Axes | None = None, max_points: int = 5000,
+                  tz: str | None = None, budget: bool = True) -> Axes:
     """Success rate, burn rate and budget remaining over time, on status bands.
 
     Parameters
@@ -158,15 +143,14 @@ def plot_timeline(
     data = states.sort_values("ts", kind="stable")
     ts = _utc_naive(data["ts"])
     code = data["status"].cat.codes.to_numpy()
-    if len(data):
-        spans: dict[str, list[tuple[float, float]]] = {s: [] for s in STATUSES}
-        for status, s, e in _status_runs(ts, code, ts[-1]):
-            spans[status].append((s, e))
-        for status, ranges in spans.items():
-            if ranges:
-                x0 = mdates.date2num(np.array([r[0] for r in ranges]))  # type: ignore[no-untyped-call]
-                x1 = mdates.date2num(np.array([r[1] for r in ranges]))  # type: ignore[no-untyped-call]
-                ax.broken_barh(list(zip(x0, x1 - x0, strict=True)), (0, 1), transform=ax.get_xaxis_transform(),
+    if len(data):  # status bands: a run of equal status lasts until the next change
+        starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+        x0 = mdates.date2num(ts[starts])  # type: ignore[no-untyped-call]
+        width = mdates.date2num(np.r_[ts[starts[1:]], ts[-1]]) - x0  # type: ignore[no-untyped-call]
+        for k, status in enumerate(STATUSES):
+            run = code[starts] == k
+            if run.any():
+                ax.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1), transform=ax.get_xaxis_transform(),
                                facecolors=STATUS_COLORS[status], alpha=0.15, lw=0, gid=f"status_{status}")
     thin = _thin(data, max_points)
     tthin = _utc_naive(thin["ts"])
@@ -187,9 +171,7 @@ def plot_timeline(
                        label="budget remaining (%)", gid="budget_remaining")
         budget_ax.set_ylim(-5, 105)
         budget_ax.set_ylabel("budget remaining in window (%)")
-    handles = ax.get_legend_handles_labels()[0] + burn_ax.get_legend_handles_labels()[0]
-    if budget_ax is not None:
-        handles += budget_ax.get_legend_handles_labels()[0]
+    handles = [h for a in (ax, burn_ax, budget_ax) if a is not None for h in a.get_legend_handles_labels()[0]]
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
         for s, e in zip(_utc_naive(incidents["start"]), _utc_naive(incidents["end"]), strict=True):
@@ -225,20 +207,14 @@ def _freq_ns(frame: pd.DataFrame, column: str) -> int:
     freq = frame.attrs.get("freq")
     if isinstance(freq, str):
         return int(pd.Timedelta(to_timedelta(freq, name="freq")).value)
-    uniq = np.unique(_ns(frame[column]))
+    uniq = np.unique(_utc_naive(frame[column]).view(np.int64))
     if len(uniq) < 2:
         raise ConfigError(f"cannot tell the bin width from a single {column}; keep the table's attrs['freq'].")
     return int(np.gcd.reduce(np.diff(uniq)))
 
 
-def plot_buckets(
-    over_time: pd.DataFrame,
-    *,
-    by: str | Sequence[str] | None = None,
-    ax: Axes | None = None,
-    tz: str | None = None,
-    bands: Sequence[float] = BURN_BANDS,
-) -> Axes:
+def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None, ax: Axes | None = None,
+                 tz: str | None = None, bands: Sequence[float] = BURN_BANDS) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
 
     Parameters
@@ -285,13 +261,12 @@ def plot_buckets(
     if len(over_time) == 0:
         raise InputError("over_time is empty; make it with budgetlab.bucket_burn_over_time().")
     step = _freq_ns(over_time, "bin_start")
-    t = _ns(over_time["bin_start"])
+    t = _utc_naive(over_time["bin_start"]).view(np.int64)
     t0 = int(t.min())
     n_bins = int((t.max() - t0) // step) + 1
     b_idx = (t - t0) // step
     bucket = over_time["bucket"]
-    names = [str(c) for c in bucket.cat.categories] if isinstance(bucket.dtype, pd.CategoricalDtype) \
-        else list(pd.unique(bucket.astype(str)))
+    names = _names(bucket)
     # events per bin: every group's events counted once (they repeat on each bucket row)
     first_bucket = (bucket.astype(str) == str(bucket.iloc[0])).to_numpy()
     events = np.bincount(b_idx[first_bucket], weights=over_time["events"].to_numpy(dtype=float)[first_bucket],
@@ -335,13 +310,8 @@ def plot_buckets(
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00", "warning": "#E69F00"}
 
 
-def plot_alerts(
-    episodes: pd.DataFrame,
-    *,
-    incidents: pd.DataFrame | None = None,
-    ax: Axes | None = None,
-    tz: str | None = None,
-) -> Axes:
+def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None, ax: Axes | None = None,
+                tz: str | None = None) -> Axes:
     """Alert episodes per tier (one row each, and per group) against the incidents.
 
     Parameters
@@ -383,14 +353,9 @@ def plot_alerts(
         [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration", "ongoing", "caused")]
     tiers = episodes.attrs.get("tiers")
     if not (isinstance(tiers, list) and tiers):
-        col = episodes["tier"]
-        names = [str(c) for c in col.cat.categories] if isinstance(col.dtype, pd.CategoricalDtype) \
-            else list(pd.unique(col.astype(str)))
-        sev = dict(zip(col.astype(str), episodes["severity"].astype(str), strict=True))
-        tiers = [(n, sev.get(n, "")) for n in names]
-    groups = [()] if not keys else sorted(set(episodes[keys].astype(str).itertuples(index=False, name=None)))
-    if not groups:
-        groups = [()]
+        sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
+        tiers = [(n, sev.get(n, "")) for n in _names(episodes["tier"])]
+    groups = (sorted(set(episodes[keys].astype(str).itertuples(index=False, name=None))) if keys else []) or [()]
     start = _utc_naive(episodes["start"])
     end = _utc_naive(episodes["end"])
     tier_col = episodes["tier"].astype(str).to_numpy()
@@ -445,12 +410,7 @@ def _group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
     return frame[list(keys)].astype(str).agg(" · ".join, axis=1).to_numpy()
 
 
-def plot_recalibration(
-    result: Any,
-    *,
-    ax: Axes | None = None,
-    logy: bool = True,
-) -> Axes:
+def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True) -> Axes:
     """Rolling-window success rate distribution per group, with the recommended target and its
     bootstrap interval, the current target and the candidates' time at the limit status.
 
@@ -485,8 +445,6 @@ def plot_recalibration(
     ['distribution:recaptcha_v2', 'candidates:recaptcha_v2', 'recommended:recaptcha_v2']
     >>> plt.close("all")
     """
-    from .windows.bins import duration_label
-
     for attr in ("summary", "candidates", "distribution", "settings"):
         if not hasattr(result, attr):
             raise InputError("plot_recalibration() takes the Recalibration that budgetlab.recalibrate() returns.")
@@ -535,13 +493,6 @@ def plot_recalibration(
     return ax
 
 
-def _minutes(values: pd.Series) -> np.ndarray:
-    """Timedelta column in minutes (NaT -> NaN: a missing point, e.g. nothing detected)."""
-    td = pd.to_timedelta(values)
-    out = td.dt.total_seconds().to_numpy(dtype=float) / 60.0
-    return out
-
-
 _METRIC_LABELS = {
     "transitions_per_day": "status changes per day (flapping)",
     "round_trips_per_day": "healthy→warning→healthy round trips per day",
@@ -558,20 +509,14 @@ _METRIC_LABELS = {
 
 def _metric_values(table: pd.DataFrame, column: str) -> np.ndarray:
     col = table[column]
-    if pd.api.types.is_timedelta64_dtype(col.dtype):
-        return _minutes(col)
+    if pd.api.types.is_timedelta64_dtype(col.dtype):  # in minutes; NaT (e.g. nothing detected) is NaN
+        return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
     vals = col.to_numpy(dtype=float)
     return vals * 100 if column.startswith("share_") else vals
 
 
-def plot_window_comparison(
-    table: pd.DataFrame,
-    *,
-    y: str = "transitions_per_day",
-    y2: str | None = "auto",
-    ax: Axes | None = None,
-    logy: bool = False,
-) -> Axes:
+def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day", y2: str | None = "auto",
+                           ax: Axes | None = None, logy: bool = False) -> Axes:
     """Flapping against reaction time, window by window (one line per group and dwell time).
 
     Parameters
@@ -608,8 +553,6 @@ def plot_window_comparison(
     ['30m', '2h', 'calendar:day']
     >>> plt.close("all")
     """
-    from .windows.bins import duration_label
-
     require_columns(table, ["window", "min_dwell", y], what="table")
     if y2 == "auto":
         y2 = "detection_median" if "detection_median" in table.columns else "share_exhausted"
@@ -618,10 +561,8 @@ def plot_window_comparison(
     ax = plt.gca() if ax is None else ax
     keys = list(table.attrs.get("by", [])) if isinstance(table.attrs.get("by"), list) else []
     keys = [k for k in keys if k in table.columns]
-    win = table["window"]
-    windows = [str(c) for c in win.cat.categories] if isinstance(win.dtype, pd.CategoricalDtype) \
-        else list(pd.unique(win.astype(str)))
-    x_all = np.array([windows.index(str(w)) for w in win], dtype=float)
+    windows = _names(table["window"])
+    x_all = np.array([windows.index(str(w)) for w in table["window"]], dtype=float)
     dwell = pd.to_timedelta(table["min_dwell"])
     several_dwells = dwell.nunique() > 1
     series = _group_labels(table, keys)

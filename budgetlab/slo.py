@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,9 +83,7 @@ class SLO:
         >>> SLO(target=0.95).with_(window="1h").window
         Timedelta('0 days 01:00:00')
         """
-        values = {f: getattr(self, f) for f in ("target", "window", "warning", "critical", "min_events")}
-        values.update(changes)
-        return SLO(**values)
+        return dataclasses.replace(self, **changes)
 
 
 def as_slo(slo: Any) -> SLO:

@@ -16,7 +16,7 @@ import inspect
 
 import numpy as np
 import pandas as pd
-from budgetlab.schema import ts_ns
+from budgetlab.events.schema import ts_ns
 
 from budgetlab import synth
 

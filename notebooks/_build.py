@@ -737,7 +737,7 @@ else:
         g_slo = slo.with_(target=float(per_type.loc[per_type[by] == str(g), "target"].iloc[0]))
         fig, axes = plt.subplots(2, 1, figsize=(11, 6.4), sharex=True, layout="constrained")
         for ax, st, name in zip(axes, (bl.replay(sub, g_slo.with_(window="24h")),
-                                       bl.analyses.window_lengths.replay_calendar(sub, g_slo, calendar="day", tz=tz)),
+                                       bl.replay_calendar(sub, g_slo, calendar="day", tz=tz)),
                                 ("rolling 24 h", "calendar day"), strict=True):
             cut = st[((st["ts"] >= lo) & (st["ts"] < hi)).to_numpy()]
             plotting.plot_timeline(cut, slo=g_slo, incidents=inc, ax=ax, tz=tz, budget=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import re
 from collections.abc import Iterable, Sequence
@@ -12,8 +13,8 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError, SchemaError
 
-__all__ = ["check_argument", "check_fraction", "check_tz", "to_timedelta", "to_ns", "duration_label", "as_list", "require_columns",
-           "utc_ns_column", "utc_from_ns"]
+__all__ = ["check_argument", "check_number", "check_fraction", "check_whole", "check_tz", "to_timedelta", "to_ns",
+           "duration_label", "as_list", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns"]
 
 
 def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
@@ -28,6 +29,30 @@ def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
     return value
 
 
+def check_number(name: str, value: Any, *, low: float | None = None, high: float | None = None,
+                 low_open: bool = True, high_open: bool = False) -> float:
+    """``value`` as a finite float within ``low``/``high`` (an open or closed end each; ``None``:
+    no bound), else :class:`ConfigError` naming ``name``.
+
+    >>> check_number("rate", 2, low=0, high=1e6)
+    2.0
+    >>> check_number("days", 0, low=0, high=3660)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: days=0 must lie in (0, 3660].
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ConfigError(f"{name} must be a number, got {type(value).__name__}.")
+    v = float(value)
+    lo_ok = low is None or (v > low if low_open else v >= low)
+    hi_ok = high is None or (v < high if high_open else v <= high)
+    if not (np.isfinite(v) and lo_ok and hi_ok):
+        lo = "(-inf" if low is None else f"{'(' if low_open else '['}{low:g}"
+        hi = "inf)" if high is None else f"{high:g}{')' if high_open else ']'}"
+        raise ConfigError(f"{name}={value!r} must lie in {lo}, {hi}.")
+    return v
+
+
 def check_fraction(name: str, value: Any, *, low_open: bool = True, high_open: bool = True) -> float:
     """``value`` as a float in ``(0, 1)`` (``low_open``/``high_open`` False close that end), else
     :class:`ConfigError` naming ``name``.
@@ -35,16 +60,24 @@ def check_fraction(name: str, value: Any, *, low_open: bool = True, high_open: b
     >>> check_fraction("target", 0.95)
     0.95
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ConfigError(f"{name} must be a number, got {type(value).__name__}.")
-    v = float(value)
-    lo_ok = v > 0 if low_open else v >= 0
-    hi_ok = v < 1 if high_open else v <= 1
-    if not (np.isfinite(v) and lo_ok and hi_ok):
-        lo = "(0" if low_open else "[0"
-        hi = "1)" if high_open else "1]"
-        raise ConfigError(f"{name}={value!r} must lie in {lo}, {hi}.")
-    return v
+    return check_number(name, value, low=0.0, high=1.0, low_open=low_open, high_open=high_open)
+
+
+def check_whole(name: str, value: Any, *, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int from ``low`` (to ``high``, both included), else :class:`ConfigError`.
+
+    >>> check_whole("seed", 3)
+    3
+    >>> check_whole("split_every", 1, low=2)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: split_every=1 must be a whole number >= 2.
+    """
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low
+            or (high is not None and value > high)):
+        limits = f">= {low}" if high is None else f"from {low} to {high}"
+        raise ConfigError(f"{name}={value!r} must be a whole number {limits}.")
+    return int(value)
 
 
 def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) -> pd.Timedelta:
@@ -135,21 +168,49 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = 
             )
 
 
-def check_tz(tz: Any) -> str:
-    """An IANA time-zone name (``None`` means UTC), or :class:`ConfigError`.
+def check_tz(tz: Any, *, name: str = "tz") -> str:
+    """An IANA time-zone name (``None`` means UTC; a :mod:`zoneinfo` or pytz zone gives its
+    name), or :class:`ConfigError` naming ``name``.
 
     >>> check_tz("Europe/Berlin"), check_tz(None)
     ('Europe/Berlin', 'UTC')
+    >>> check_tz("Mars/Olympus")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: tz='Mars/Olympus' is not a time zone; give an IANA name such as 'Europe/Berlin' or 'UTC'.
     """
-    if tz is None:
+    if tz is None or tz is datetime.UTC:
         return "UTC"
+    if isinstance(tz, datetime.tzinfo):
+        tz = getattr(tz, "key", None) or getattr(tz, "zone", None) or tz  # zoneinfo, pytz
     if not isinstance(tz, str) or not tz:
-        raise ConfigError("tz must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
+        raise ConfigError(f"{name} must be a time-zone name such as 'UTC' or 'Europe/Berlin'.")
     try:
         pd.Timestamp(0, tz=tz)
     except Exception:  # zoneinfo and pytz raise different types for unknown zones
-        raise ConfigError(f"tz={tz!r} is not a known time zone; use an IANA name such as 'Europe/Berlin'.") from None
+        raise ConfigError(f"{name}={tz!r} is not a time zone; give an IANA name such as 'Europe/Berlin' or 'UTC'.") from None
     return tz
+
+
+def utc_timestamp(value: Any, *, name: str, tz: str = "UTC") -> pd.Timestamp:
+    """A point in time as a UTC :class:`pandas.Timestamp` (ns); a naive time is read in ``tz``.
+
+    >>> utc_timestamp("2026-11-05 03:47", name="at", tz="Europe/Berlin")
+    Timestamp('2026-11-05 02:47:00+0000', tz='UTC')
+    >>> utc_timestamp(None, name="start")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: start is missing (NaT); give a time such as '2026-01-01 00:00'.
+    """
+    try:
+        ts = pd.Timestamp(value)
+    except (ValueError, TypeError):
+        raise ConfigError(f"{name}={value!r} is not a time; give e.g. '2026-01-01 00:00' or a Timestamp "
+                          f"(a time without offset is read in {tz}).") from None
+    if pd.isna(ts):
+        raise ConfigError(f"{name} is missing (NaT); give a time such as '2026-01-01 00:00'.")
+    ts = ts.tz_localize(tz) if ts.tzinfo is None else ts
+    return ts.tz_convert("UTC").as_unit("ns")
 
 
 def utc_ns_column(col: pd.Series, what: str) -> np.ndarray:

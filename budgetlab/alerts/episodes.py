@@ -1,6 +1,6 @@
 """Replay alert policies over binned history: per-evaluation states and firing episodes.
 
-Evaluation happens at every bin end (see :mod:`budgetlab.burn` for the window edges). At an
+Evaluation happens at every bin end (see :mod:`budgetlab.budget.burn` for the window edges). At an
 evaluation time ``t`` a tier's **condition** holds when the error ratio over its long window and
 over its short window both exceed ``burn * (1 - target)`` (strictly; a window without traffic
 has ratio 0 and never satisfies it). The tier **fires** like a Prometheus alerting rule:
@@ -18,15 +18,15 @@ still firing at the last evaluation has ``ongoing=True`` and ``end`` one step af
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .._util.validation import utc_from_ns
-from ..budget.burn import ratio, rolling_sum, target_array
-from ..windows.bins import BinGrid, read_bins, window_bins
+from ..budget.burn import error_budgets, ratio, rolling_sum
+from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
 from .policy import AlertPolicy, as_policy
 
 __all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "EPISODE_COLUMNS"]
@@ -106,37 +106,51 @@ def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -
     return first.astype(np.int64), stop.astype(np.int64), reach >= n - 1
 
 
-def _prepare(bins: pd.DataFrame, target: Any, policy: Any, freq: Any, exclude_buckets: Any,
-             exclude_windows: Any, exclude_mode: str) -> tuple[BinGrid, np.ndarray, AlertPolicy]:
+@dataclass(frozen=True)
+class _TierReplay:
+    """One tier replayed over a grid: ``(groups, bins)`` arrays and the firing runs per group."""
+
+    condition: np.ndarray
+    burn_long: np.ndarray
+    burn_short: np.ndarray
+    runs: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # per group: firing_runs() of its condition
+
+
+def _replay(bins: BinsLike, target: Any, policy: Any,
+            options: ReadBinsOptions) -> tuple[BinGrid, AlertPolicy, list[_TierReplay]]:
     pol = as_policy(policy)
-    grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
-                     exclude_windows=exclude_windows, exclude_mode=exclude_mode)
-    budget = 1 - target_array(target, grid)
-    return grid, budget, pol
+    grid = read_bins(bins, **options)
+    replays = []
+    for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid, error_budgets(target, grid), pol),
+                                                    strict=True):
+        k_for = _steps(tier.for_, grid.freq_ns)
+        k_cool = _steps(tier.cooldown, grid.freq_ns)
+        runs = [firing_runs(cond[g], k_for, k_cool) for g in range(grid.n_groups)]
+        replays.append(_TierReplay(cond, burn_long, burn_short, runs))
+    return grid, pol, replays
 
 
-def alert_episodes(
-    bins: pd.DataFrame,
-    target: Any,
-    policy: AlertPolicy,
-    *,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def _tier_columns(out: pd.DataFrame, policy: AlertPolicy, codes: np.ndarray) -> None:
+    """Add ``tier`` (ordered categorical, policy order) and ``severity`` for tier ``codes``."""
+    out["tier"] = pd.Categorical.from_codes(codes, categories=pd.Index([t.name for t in policy.tiers]), ordered=True)
+    out["severity"] = np.array([t.severity for t in policy.tiers], dtype=object)[codes]
+
+
+def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy,
+                   **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Replay ``policy`` over the bins: one row per firing episode.
 
     Parameters
     ----------
-    bins : DataFrame
-        Bins table (:func:`budgetlab.bin_events`).
+    bins : DataFrame or BinGrid
+        Bins table (:func:`budgetlab.bin_events`), or the grid :func:`~budgetlab.windows.bins.read_bins` made of it.
     target : float, SLO or DataFrame
         Success-rate target, per group with a table (see :func:`budgetlab.budget.burn.target_array`).
     policy : AlertPolicy
         Tiers to replay; each tier's windows must be whole numbers of bins.
-    freq, exclude_buckets, exclude_windows, exclude_mode
-        See :func:`budgetlab.windows.bins.read_bins` (exclusions at bin resolution).
+    **options
+        ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: passed to
+        :func:`budgetlab.windows.bins.read_bins` (exclusions at bin resolution).
 
     Returns
     -------
@@ -159,37 +173,19 @@ def alert_episodes(
            tier                     start                       end  ongoing
     0  page_10m 2026-01-01 00:35:00+00:00 2026-01-01 00:46:00+00:00    False
     """
-    grid, budget, pol = _prepare(bins, target, policy, freq, exclude_buckets, exclude_windows, exclude_mode)
-    conds = tier_conditions(grid, budget, pol)
+    grid, pol, replays = _replay(bins, target, policy, options)
     end_ns = grid.bin_end_ns
-    rows_g: list[np.ndarray] = []
-    rows_t: list[np.ndarray] = []
-    rows_s: list[np.ndarray] = []
-    rows_e: list[np.ndarray] = []
-    rows_o: list[np.ndarray] = []
-    for j, (tier, (cond, _, _)) in enumerate(zip(pol.tiers, conds, strict=True)):
-        k_for = _steps(tier.for_, grid.freq_ns)
-        k_cool = _steps(tier.cooldown, grid.freq_ns)
-        for g in range(grid.n_groups):
-            first, stop, ongoing = firing_runs(cond[g], k_for, k_cool)
-            if len(first) == 0:
-                continue
-            rows_g.append(np.full(len(first), g))
-            rows_t.append(np.full(len(first), j))
-            rows_s.append(end_ns[first])
-            rows_e.append(end_ns[stop - 1] + grid.freq_ns)
-            rows_o.append(ongoing)
-    def cat(parts: list[np.ndarray]) -> np.ndarray:
-        return np.concatenate(parts).astype(np.int64) if parts else np.empty(0, dtype=np.int64)
-
-    gi, ti, st, en = cat(rows_g), cat(rows_t), cat(rows_s), cat(rows_e)
-    og = np.concatenate(rows_o) if rows_o else np.empty(0, dtype=bool)
+    rows = [(np.full(len(first), g), np.full(len(first), j), end_ns[first], end_ns[stop - 1] + grid.freq_ns, ongoing)
+            for j, rep in enumerate(replays) for g, (first, stop, ongoing) in enumerate(rep.runs) if len(first)]
+    if rows:
+        gi, ti, st, en, og = (np.concatenate(col) for col in zip(*rows, strict=True))
+    else:
+        gi = ti = st = en = np.empty(0, dtype=np.int64)
+        og = np.empty(0, dtype=bool)
     order = np.lexsort((ti, st, gi))
     gi, ti, st, en, og = gi[order], ti[order], st[order], en[order], og[order]
-    out = grid.keys.iloc[gi].reset_index(drop=True) if grid.by else pd.DataFrame(index=pd.RangeIndex(len(gi)))
-    names = [t.name for t in pol.tiers]
-    out["tier"] = pd.Categorical.from_codes(ti.astype(np.int64), categories=pd.Index(names), ordered=True)
-    out["severity"] = np.array([t.severity for t in pol.tiers], dtype=object)[ti.astype(np.int64)]
+    out = grid.keys_at(gi)
+    _tier_columns(out, pol, ti.astype(np.int64))
     out["start"] = utc_from_ns(st)
     out["end"] = utc_from_ns(en)
     out["duration"] = out["end"] - out["start"]
@@ -204,17 +200,11 @@ def alert_episodes(
     return out
 
 
-def alert_states(
-    bins: pd.DataFrame,
-    target: Any,
-    policy: AlertPolicy,
-    *,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy,
+                 **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per-evaluation state of every tier: burn rates, condition and firing.
+
+    Same parameters as :func:`alert_episodes`.
 
     Returns
     -------
@@ -238,34 +228,21 @@ def alert_states(
     2 2026-01-01 00:03:00+00:00       10.0       True    True
     3 2026-01-01 00:04:00+00:00        0.0      False   False
     """
-    grid, budget, pol = _prepare(bins, target, policy, freq, exclude_buckets, exclude_windows, exclude_mode)
-    conds = tier_conditions(grid, budget, pol)
+    grid, pol, replays = _replay(bins, target, policy, options)
     n, g_n, t_n = grid.n_bins, grid.n_groups, len(pol.tiers)
-    cond_all = np.empty((g_n, t_n, n), dtype=bool)
     fire_all = np.zeros((g_n, t_n, n), dtype=bool)
-    bl = np.empty((g_n, t_n, n))
-    bs = np.empty((g_n, t_n, n))
-    for j, (tier, (cond, burn_long, burn_short)) in enumerate(zip(pol.tiers, conds, strict=True)):
-        cond_all[:, j] = cond
-        bl[:, j] = burn_long
-        bs[:, j] = burn_short
-        k_for = _steps(tier.for_, grid.freq_ns)
-        k_cool = _steps(tier.cooldown, grid.freq_ns)
-        for g in range(g_n):
-            first, stop, _ = firing_runs(cond[g], k_for, k_cool)
+    for j, rep in enumerate(replays):
+        for g, (first, stop, _) in enumerate(rep.runs):
             if len(first):
                 delta = np.zeros(n + 1, dtype=np.int64)
                 np.add.at(delta, first, 1)
                 np.add.at(delta, stop, -1)
                 fire_all[g, j] = np.cumsum(delta[:-1]) > 0
     out = grid.long_keys(t_n * n)
-    names = [t.name for t in pol.tiers]
-    tier_codes = np.tile(np.repeat(np.arange(t_n), n), g_n)
-    out["tier"] = pd.Categorical.from_codes(tier_codes, categories=pd.Index(names), ordered=True)
-    out["severity"] = np.array([t.severity for t in pol.tiers], dtype=object)[tier_codes]
+    _tier_columns(out, pol, np.tile(np.repeat(np.arange(t_n), n), g_n))
     out["bin_end"] = utc_from_ns(np.tile(grid.bin_end_ns, g_n * t_n))
-    out["burn_long"] = bl.ravel()
-    out["burn_short"] = bs.ravel()
-    out["condition"] = cond_all.ravel()
+    out["burn_long"] = np.stack([rep.burn_long for rep in replays], axis=1).ravel()
+    out["burn_short"] = np.stack([rep.burn_short for rep in replays], axis=1).ravel()
+    out["condition"] = np.stack([rep.condition for rep in replays], axis=1).ravel()
     out["firing"] = fire_all.ravel()
     return out

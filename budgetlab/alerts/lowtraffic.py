@@ -9,30 +9,22 @@ the ceiling: the burn rate can never exceed ``1 / (1 - target)`` (every event fa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
-from ..budget.burn import rolling_sum, target_array
-from ..windows.bins import read_bins, window_bins
+from ..budget.burn import error_budgets, rolling_sum
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .policy import AlertPolicy, as_policy
 
 __all__ = ["low_traffic"]
 
 
-def low_traffic(
-    bins: pd.DataFrame,
-    target: Any,
-    policy: AlertPolicy,
-    *,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per group and tier: the burn a single failure causes at typical and quietest traffic.
+
+    ``bins``, ``target``, ``policy`` and ``**options`` as for :func:`budgetlab.alerts.episodes.alert_episodes`.
 
     Window traffic is the number of events in the tier's window at each evaluation (bin end)
     whose window lies fully inside the grid (all evaluations if none does: then
@@ -70,9 +62,8 @@ def low_traffic(
     1  page_6h      True                    13.9
     """
     pol = as_policy(policy)
-    grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
-                     exclude_windows=exclude_windows, exclude_mode=exclude_mode)
-    budget = 1 - target_array(target, grid)
+    grid = read_bins(bins, **options)
+    budget = error_budgets(target, grid)
     n = grid.n_bins
     span_ns = n * grid.freq_ns
     period_events = grid.total.sum(axis=1) * (pol.period.value / span_ns)
@@ -126,7 +117,6 @@ def low_traffic(
             "_t": len(rows),
         }))
     table = pd.concat(rows, ignore_index=True).sort_values(["_g", "_t"], kind="stable").reset_index(drop=True)
-    keys = grid.keys.iloc[table["_g"].to_numpy()].reset_index(drop=True) if grid.by else pd.DataFrame(index=table.index)
-    out = pd.concat([keys, table.drop(columns=["_g", "_t"])], axis=1)
+    out = pd.concat([grid.keys_at(table["_g"].to_numpy()), table.drop(columns=["_g", "_t"])], axis=1)
     out["tier"] = pd.Categorical(out["tier"], categories=[t.name for t in pol.tiers], ordered=True)
     return out

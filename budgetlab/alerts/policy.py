@@ -32,6 +32,7 @@ import pandas as pd
 
 from .._util.validation import to_timedelta
 from ..errors import ConfigError
+from ..slo import SLO
 from ..windows.bins import duration_label
 
 __all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "as_policy"]
@@ -126,17 +127,19 @@ class AlertTier:
         p = to_timedelta(period, name="period")
         return float(self.burn * (self.long_window / p))
 
-    def detection_time(self, target: float, error_ratio: float) -> pd.Timedelta:
+    def detection_time(self, target: float | SLO, error_ratio: float) -> pd.Timedelta:
         """Workbook closed form: time from the onset of a constant ``error_ratio`` (after clean
         traffic) until the long window's burn reaches ``burn``: ``(1 - target) / error_ratio
         * long_window * burn`` (ch. 5, "detection time"). Ignores ``for_`` and the short window.
+        ``target`` is a number or an :class:`~budgetlab.SLO`.
 
         >>> AlertTier("p", "page", "1h", "5min", 14.4).detection_time(0.999, 1.0)
         Timedelta('0 days 00:00:51.840000')
         """
+        slo = target if isinstance(target, SLO) else SLO(target=target)
         if not (0 < error_ratio <= 1):
             raise ConfigError("error_ratio must lie in (0, 1].")
-        seconds = (1 - target) / error_ratio * self.long_window.total_seconds() * self.burn
+        seconds = slo.error_budget / error_ratio * self.long_window.total_seconds() * self.burn
         return pd.Timedelta(round(seconds * 1e9), unit="ns")
 
 

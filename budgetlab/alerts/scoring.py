@@ -28,16 +28,17 @@ merged per group (overlapping intervals are one notification, like an OR-ed aler
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .._util.validation import as_list, to_timedelta, utc_from_ns, utc_ns_column
-from ..budget.burn import target_array
+from ..budget.burn import error_budgets
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
-from ..windows.bins import BinGrid, bin_keys, exclusion_intervals, read_bins
+from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
 from .episodes import EPISODE_COLUMNS, alert_episodes
 from .policy import AlertPolicy
 
@@ -45,7 +46,6 @@ __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
 _DAY_NS = 86_400 * 10**9
 _NAT = np.iinfo(np.int64).min
-
 
 
 def _episode_keys(episodes: pd.DataFrame) -> list[str]:
@@ -87,103 +87,134 @@ def _merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np
     return np.array(out_g, dtype=np.int64), np.array(out_s, dtype=np.int64), np.array(out_e, dtype=np.int64)
 
 
+def _check_tables(episodes: Any, incidents: Any) -> None:
+    if not isinstance(episodes, pd.DataFrame):
+        raise InputError("episodes must be the DataFrame budgetlab.alert_episodes() returns.")
+    for col in ("tier", "severity", "start", "end"):
+        if col not in episodes.columns:
+            raise SchemaError(f"episodes has no column {col!r}; make it with budgetlab.alert_episodes().")
+    if not isinstance(incidents, pd.DataFrame):
+        raise InputError("incidents must be a DataFrame with incident_id, start, end and scope columns.")
+    for col in ("incident_id", "start", "end"):
+        if col not in incidents.columns:
+            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
+
+
+def _group_table(grid: BinGrid | None, by: list[str], episodes: pd.DataFrame) -> pd.DataFrame:
+    """One row per group scored: the groups of the bins, else those of the episodes."""
+    if grid is not None:
+        if sorted(grid.by) != sorted(by):
+            raise ConfigError(f"bins are grouped by {grid.by} but episodes by {by}; use the bins the episodes came from.")
+        return grid.keys[by].astype(str).reset_index(drop=True) if by else grid.keys
+    if by:
+        return episodes[by].astype(str).drop_duplicates().sort_values(by).reset_index(drop=True)
+    return pd.DataFrame(index=pd.RangeIndex(1))
+
+
+def _episode_groups(episodes: pd.DataFrame, by: list[str], keys: pd.DataFrame) -> np.ndarray:
+    """Row of ``keys`` of every episode."""
+    if not by:
+        return np.zeros(len(episodes), dtype=np.int64)
+    lookup = {tuple(r): i for i, r in enumerate(keys[by].itertuples(index=False, name=None))}
+    ep_keys = episodes[by].astype(str).itertuples(index=False, name=None)
+    try:
+        return np.array([lookup[tuple(k)] for k in ep_keys], dtype=np.int64)
+    except KeyError:
+        raise ConfigError("episodes hold groups that the bins do not have; use the bins the episodes came from.") from None
+
+
+def _span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame, ep_start: np.ndarray,
+          ep_end: np.ndarray) -> tuple[int, int]:
+    """``(start, end)`` in ns of the evaluated grid: the bins', else the episodes' attrs, else
+    what the episodes and incidents cover."""
+    if grid is not None:
+        return grid.start_ns, int(grid.bin_end_ns[-1])
+    if "grid_start" in episodes.attrs and "grid_end" in episodes.attrs:
+        return (int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value),
+                int(pd.Timestamp(episodes.attrs["grid_end"]).as_unit("ns").value))
+    inc_s = utc_ns_column(incidents["start"], "incidents['start']")
+    inc_e = utc_ns_column(incidents["end"], "incidents['end']")
+    lo = np.concatenate([ep_start, inc_s])
+    hi = np.concatenate([ep_end, inc_e])
+    if len(lo) == 0:
+        raise InputError("no episodes and no incidents: nothing to score.")
+    return int(lo.min()), int(hi.max())
+
+
+def _scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
+                      windows: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """``(incidents, start_ns, end_ns, match)`` of the incidents to score: those whose scope
+    covers a group (``match[i, g]``) and that do not lie entirely in an excluded window."""
+    inc = incidents.reset_index(drop=True)
+    i_s = utc_ns_column(inc["start"], "incidents['start']")
+    i_e = utc_ns_column(inc["end"], "incidents['end']")
+    if bool(np.any(i_e <= i_s)):
+        raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
+    scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
+    match = np.zeros((len(inc), len(keys)), dtype=bool)
+    for i, sc in enumerate(scopes):
+        parse_scope(sc)  # validates
+        match[i] = scope_mask(keys, sc) if by else True
+    keep = match.any(axis=1)
+    if len(windows):
+        pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
+        covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
+        keep &= ~covered
+    return inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep], match[keep]
+
+
+@dataclass(frozen=True)
+class _Matches:
+    """How the episodes of one row matched its incidents: arrays with one value per incident."""
+
+    incidents: np.ndarray  # positions in _Context.inc
+    detected: np.ndarray
+    first: np.ndarray  # first matching episode start (ns; NaT when undetected)
+    last: np.ndarray  # last matching episode end
+    detection: np.ndarray  # ns, clipped at 0
+    reset: np.ndarray  # ns, signed
+    budget_pct: np.ndarray | None  # budget spent before the alert, with bins
+    episodes: int
+    true_episodes: int
+
+
 class _Context:
     """Everything the scoring of one episodes table needs, parsed once."""
 
-    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any, bins: Any, target: Any,
-                 period: Any, policy: AlertPolicy | None, freq: Any, exclude_buckets: Any,
-                 exclude_windows: Any, exclude_mode: str) -> None:
-        if not isinstance(episodes, pd.DataFrame):
-            raise InputError("episodes must be the DataFrame budgetlab.alert_episodes() returns.")
-        for col in ("tier", "severity", "start", "end"):
-            if col not in episodes.columns:
-                raise SchemaError(f"episodes has no column {col!r}; make it with budgetlab.alert_episodes().")
-        if not isinstance(incidents, pd.DataFrame):
-            raise InputError("incidents must be a DataFrame with incident_id, start, end and scope columns.")
-        for col in ("incident_id", "start", "end"):
-            if col not in incidents.columns:
-                raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
+    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any, bins: BinsLike | None,
+                 target: Any, period: Any, policy: AlertPolicy | None, options: ReadBinsOptions) -> None:
+        _check_tables(episodes, incidents)
         self.grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
         self.period_ns = int(to_timedelta(period, name="period").value)
         self.by = _episode_keys(episodes)
         self.tiers = _tiers(episodes, policy)
         tier_names = [t for t, _ in self.tiers]
         ep_tier = episodes["tier"].astype(str).to_numpy()
-        unknown = set(ep_tier) - set(tier_names)
-        if unknown:
+        if set(ep_tier) - set(tier_names):
             raise ConfigError("episodes hold tiers that the policy does not have; pass the policy used for them.")
         self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
         self.ep_start = utc_ns_column(episodes["start"], "episodes['start']")
         self.ep_end = utc_ns_column(episodes["end"], "episodes['end']")
-
         self.grid: BinGrid | None = None
         if bins is not None:
             if target is None:
                 raise ConfigError("bins= needs target= too (for the budget consumed before the first alert).")
-            self.grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
-                                  exclude_windows=exclude_windows, exclude_mode=exclude_mode)
-            if sorted(self.grid.by) != sorted(self.by):
-                raise ConfigError(
-                    f"bins are grouped by {self.grid.by} but episodes by {self.by}; use the bins the episodes came from."
-                )
-            self.keys = self.grid.keys[self.by].astype(str).reset_index(drop=True) if self.by else self.grid.keys
-        elif self.by:
-            self.keys = episodes[self.by].astype(str).drop_duplicates().sort_values(self.by).reset_index(drop=True)
-        else:
-            self.keys = pd.DataFrame(index=pd.RangeIndex(1))
-        n_groups = len(self.keys)
-        if self.by:
-            lookup = {tuple(r): i for i, r in enumerate(self.keys[self.by].itertuples(index=False, name=None))}
-            ep_keys = episodes[self.by].astype(str).itertuples(index=False, name=None)
-            try:
-                self.ep_group = np.array([lookup[tuple(k)] for k in ep_keys], dtype=np.int64)
-            except KeyError:
-                raise ConfigError("episodes hold groups that the bins do not have; use the bins the episodes came from.") from None
-        else:
-            self.ep_group = np.zeros(len(episodes), dtype=np.int64)
-
-        # span of the evaluated grid
-        if self.grid is not None:
-            self.span_start = self.grid.start_ns
-            self.span_end = int(self.grid.bin_end_ns[-1])
-        elif "grid_start" in episodes.attrs and "grid_end" in episodes.attrs:
-            self.span_start = int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value)
-            self.span_end = int(pd.Timestamp(episodes.attrs["grid_end"]).as_unit("ns").value)
-        else:
-            inc_s = utc_ns_column(incidents["start"], "incidents['start']")
-            inc_e = utc_ns_column(incidents["end"], "incidents['end']")
-            lo = np.concatenate([self.ep_start, inc_s])
-            hi = np.concatenate([self.ep_end, inc_e])
-            if len(lo) == 0:
-                raise InputError("no episodes and no incidents: nothing to score.")
-            self.span_start, self.span_end = int(lo.min()), int(hi.max())
+            self.grid = read_bins(bins, **options)
+        elif unknown := sorted(set(options) - ReadBinsOptions.__optional_keys__):
+            raise TypeError(f"unexpected keyword arguments {unknown}")  # read_bins() says so when bins are given
+        self.keys = _group_table(self.grid, self.by, episodes)
+        self.ep_group = _episode_groups(episodes, self.by, self.keys)
+        self.span_start, self.span_end = _span(self.grid, episodes, incidents, self.ep_start, self.ep_end)
         self.span_ns = max(self.span_end - self.span_start, 1)
-
-        # incidents
-        inc = incidents.reset_index(drop=True)
-        i_s = utc_ns_column(inc["start"], "incidents['start']")
-        i_e = utc_ns_column(inc["end"], "incidents['end']")
-        if bool(np.any(i_e <= i_s)):
-            raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
-        scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
-        match = np.zeros((len(inc), n_groups), dtype=bool)
-        for i, sc in enumerate(scopes):
-            parse_scope(sc)  # validates
-            match[i] = scope_mask(self.keys, sc) if self.by else True
-        keep = match.any(axis=1)
-        windows = exclusion_intervals(exclude_windows)
-        if len(windows):
-            pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
-            covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
-            keep &= ~covered
-        self.inc = inc[keep].reset_index(drop=True)
-        self.inc_start, self.inc_end, self.inc_match = i_s[keep], i_e[keep], match[keep]
-
+        windows = (self.grid.exclusions.windows if self.grid is not None
+                   else exclusion_intervals(options.get("exclude_windows")))
+        self.inc, self.inc_start, self.inc_end, self.inc_match = _scored_incidents(incidents, self.keys, self.by,
+                                                                                   windows)
         if self.grid is not None:
             g = self.grid
             self.cum_bad = np.zeros((g.n_groups, g.n_bins + 1), dtype=np.int64)
             np.cumsum(g.bad, axis=1, out=self.cum_bad[:, 1:])
-            allowed = (1 - target_array(target, g)) * g.total.sum(axis=1)
+            allowed = error_budgets(target, g) * g.total.sum(axis=1)
             self.period_budget = allowed * (self.period_ns / self.span_ns)
 
     def bad_between(self, groups: np.ndarray, lo_ns: int, hi_ns: int) -> float:
@@ -196,54 +227,22 @@ class _Context:
             return 0.0
         return float((self.cum_bad[groups, b] - self.cum_bad[groups, a]).sum())
 
-    def evaluate(self, groups: np.ndarray, tiers: list[int]) -> tuple[dict[str, Any], pd.DataFrame]:
-        """Scores for the episodes of ``tiers`` in ``groups`` (merged when several tiers)."""
+    def match(self, groups: np.ndarray, tiers: list[int]) -> _Matches:
+        """Match the episodes of ``tiers`` in ``groups`` (merged when several tiers) to the
+        incidents whose scope covers one of ``groups``."""
         sel = np.isin(self.ep_group, groups) & np.isin(self.ep_tier, tiers)
         gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
         if len(tiers) > 1:
             gi, st, en = _merge_intervals(gi, st, en)
-        inc_rel = self.inc_match[:, groups].any(axis=1)
-        i_idx = np.flatnonzero(inc_rel)
+        i_idx = np.flatnonzero(self.inc_match[:, groups].any(axis=1))
         i_s, i_e = self.inc_start[i_idx], self.inc_end[i_idx]
         m = self.inc_match[i_idx][:, gi] if len(gi) else np.zeros((len(i_idx), 0), dtype=bool)
         overlap = m & (st[None, :] < (i_e + self.grace_ns)[:, None]) & (en[None, :] > i_s[:, None])
         n_ep = len(gi)
-        true_ep = int(overlap.any(axis=0).sum())
         detected = np.asarray(overlap.any(axis=1), dtype=bool)
         first = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1) if n_ep else np.full(len(i_idx), _NAT)
         last = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1) if n_ep else np.full(len(i_idx), _NAT)
-        det = np.where(detected, np.maximum(first - i_s, 0), _NAT)
-        reset = np.where(detected, last - i_e, _NAT)
-        first = np.where(detected, first, _NAT)
-        last = np.where(detected, last, _NAT)
-        per = self.inc.iloc[i_idx].reset_index(drop=True)
-        table = pd.DataFrame({
-            "incident_id": per["incident_id"].to_numpy(),
-            "kind": per["kind"].to_numpy() if "kind" in per.columns else np.full(len(per), "", dtype=object),
-            "incident_start": utc_from_ns(i_s),
-            "incident_end": utc_from_ns(i_e),
-            "detected": detected,
-            "first_alert": utc_from_ns(first),
-            "detection_time": pd.to_timedelta(det.view("timedelta64[ns]")),
-            "last_alert_end": utc_from_ns(last),
-            "reset_time": pd.to_timedelta(reset.view("timedelta64[ns]")),
-        })
-        row: dict[str, Any] = {
-            "episodes": n_ep,
-            "true_episodes": true_ep,
-            "precision": true_ep / n_ep if n_ep else np.nan,
-            "incidents": len(i_idx),
-            "detected": int(detected.sum()),
-            "recall": float(detected.mean()) if len(i_idx) else np.nan,
-        }
-        d = det[detected]
-        r = reset[detected]
-        row["detection_median"] = pd.Timedelta(int(np.median(d)), unit="ns") if len(d) else pd.NaT
-        row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
-        row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
-        row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
-        row["pages_per_day"] = n_ep / (self.span_ns / _DAY_NS)
-        row["false_pages_per_week"] = (n_ep - true_ep) / (self.span_ns / (7 * _DAY_NS))
+        pct = None
         if self.grid is not None:
             pct = np.zeros(len(i_idx))
             for j in range(len(i_idx)):
@@ -252,11 +251,60 @@ class _Context:
                 budget = float(self.period_budget[scope_groups].sum())
                 used = self.bad_between(scope_groups, int(i_s[j]), hi)
                 pct[j] = 100.0 * used / budget if budget > 0 else 0.0  # used > 0 implies budget > 0
-            table["budget_before_alert_pct"] = pct
-            p = pct[detected]
+        return _Matches(
+            incidents=i_idx,
+            detected=detected,
+            first=np.where(detected, first, _NAT),
+            last=np.where(detected, last, _NAT),
+            detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
+            reset=np.where(detected, last - i_e, _NAT),
+            budget_pct=pct,
+            episodes=n_ep,
+            true_episodes=int(overlap.any(axis=0).sum()),
+        )
+
+    def summary(self, m: _Matches) -> dict[str, Any]:
+        """The scores of one row (the columns of :func:`score_alerts` after the labels)."""
+        n_ep, true_ep, detected = m.episodes, m.true_episodes, m.detected
+        row: dict[str, Any] = {
+            "episodes": n_ep,
+            "true_episodes": true_ep,
+            "precision": true_ep / n_ep if n_ep else np.nan,
+            "incidents": len(m.incidents),
+            "detected": int(detected.sum()),
+            "recall": float(detected.mean()) if len(m.incidents) else np.nan,
+        }
+        d = m.detection[detected]
+        r = m.reset[detected]
+        row["detection_median"] = pd.Timedelta(int(np.median(d)), unit="ns") if len(d) else pd.NaT
+        row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
+        row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
+        row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
+        row["pages_per_day"] = n_ep / (self.span_ns / _DAY_NS)
+        row["false_pages_per_week"] = (n_ep - true_ep) / (self.span_ns / (7 * _DAY_NS))
+        if m.budget_pct is not None:
+            p = m.budget_pct[detected]
             row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
             row["budget_before_alert_max"] = float(p.max()) if len(p) else np.nan
-        return row, table
+        return row
+
+    def incident_table(self, m: _Matches) -> pd.DataFrame:
+        """One row per incident of the match (the columns of :func:`incident_detections` after the labels)."""
+        per = self.inc.iloc[m.incidents].reset_index(drop=True)
+        table = pd.DataFrame({
+            "incident_id": per["incident_id"].to_numpy(),
+            "kind": per["kind"].to_numpy() if "kind" in per.columns else np.full(len(per), "", dtype=object),
+            "incident_start": utc_from_ns(self.inc_start[m.incidents]),
+            "incident_end": utc_from_ns(self.inc_end[m.incidents]),
+            "detected": m.detected,
+            "first_alert": utc_from_ns(m.first),
+            "detection_time": pd.to_timedelta(m.detection.view("timedelta64[ns]")),
+            "last_alert_end": utc_from_ns(m.last),
+            "reset_time": pd.to_timedelta(m.reset.view("timedelta64[ns]")),
+        })
+        if m.budget_pct is not None:
+            table["budget_before_alert_pct"] = m.budget_pct
+        return table
 
     def selections(self) -> list[tuple[dict[str, str], str, str, np.ndarray, list[int]]]:
         """(group labels, tier label, severity label, group indices, tier indices) per row."""
@@ -276,24 +324,9 @@ class _Context:
         return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in tier_sel]
 
 
-def _context(episodes: pd.DataFrame, incidents: pd.DataFrame, **kw: Any) -> _Context:
-    return _Context(episodes, incidents, **kw)
-
-
-def incident_detections(
-    episodes: pd.DataFrame,
-    incidents: pd.DataFrame,
-    *,
-    grace: Any = "1h",
-    bins: pd.DataFrame | None = None,
-    target: Any = None,
-    period: Any = "30D",
-    policy: AlertPolicy | None = None,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
+                        bins: BinsLike | None = None, target: Any = None, period: Any = "30D",
+                        policy: AlertPolicy | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per incident, group and tier: was it detected, when, and when did the alert reset.
 
     Same rows and matching rules as :func:`score_alerts` (see the module docs), one row per
@@ -307,32 +340,20 @@ def incident_detections(
         ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), and with
         ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected).
     """
-    ctx = _context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
-                   freq=freq, exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
-                   exclude_mode=exclude_mode)
+    ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
+                   options=options)
     parts = []
     for labels, tname, sev, gidx, tidx in ctx.selections():
-        _, table = ctx.evaluate(gidx, tidx)
+        table = ctx.incident_table(ctx.match(gidx, tidx))
         head = pd.DataFrame({**{k: [v] * len(table) for k, v in labels.items()},
                              "tier": [tname] * len(table), "severity": [sev] * len(table)})
         parts.append(pd.concat([head, table], axis=1))
     return pd.concat(parts, ignore_index=True)
 
 
-def score_alerts(
-    episodes: pd.DataFrame,
-    incidents: pd.DataFrame,
-    *,
-    grace: Any = "1h",
-    bins: pd.DataFrame | None = None,
-    target: Any = None,
-    period: Any = "30D",
-    policy: AlertPolicy | None = None,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
+                 bins: BinsLike | None = None, target: Any = None, period: Any = "30D",
+                 policy: AlertPolicy | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Precision, recall, detection / reset times and alert load of replayed alert episodes.
 
     Parameters
@@ -345,16 +366,17 @@ def score_alerts(
     grace : duration
         How long after an incident's end an alert still counts as detecting it (default 1 h).
     bins, target : optional
-        The bins and target the episodes were computed from. ``bins`` gives every group a row
-        (also groups that never alerted), the exact span for per-day rates, and the
-        budget-before-alert columns.
+        The bins (table or :class:`~budgetlab.windows.bins.BinGrid`) and target the episodes were
+        computed from. ``bins`` gives every group a row (also groups that never alerted), the
+        exact span for per-day rates, and the budget-before-alert columns.
     period : duration
         Period of the budget the percentages refer to (default 30 d).
     policy : AlertPolicy, optional
         Tier names and severities (needed when some tier has no episode and ``attrs`` were lost).
-    freq, exclude_buckets, exclude_windows, exclude_mode
-        Applied to ``bins`` (see :func:`budgetlab.windows.bins.read_bins`); incidents entirely inside
-        an excluded window are not scored.
+    **options
+        ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: applied to ``bins``
+        by :func:`budgetlab.windows.bins.read_bins`. Incidents entirely inside an excluded window
+        (given here, or recorded on a ``BinGrid``) are not scored.
 
     Returns
     -------
@@ -381,46 +403,22 @@ def score_alerts(
           tier  episodes  precision  recall detection_median    reset_median
     0  page_1h         2        0.5     0.5  0 days 00:05:00 0 days 00:30:00
     """
-    ctx = _context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
-                   freq=freq, exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
-                   exclude_mode=exclude_mode)
+    ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
+                   options=options)
     rows = []
     for labels, tname, sev, gidx, tidx in ctx.selections():
-        row, _ = ctx.evaluate(gidx, tidx)
-        rows.append({**labels, "tier": tname, "severity": sev, **row})
+        rows.append({**labels, "tier": tname, "severity": sev, **ctx.summary(ctx.match(gidx, tidx))})
     return pd.DataFrame(rows)
 
 
-def _regroup(bins: pd.DataFrame, by: Sequence[str], freq: Any) -> pd.DataFrame:
-    keys = bin_keys(bins)
-    missing = [k for k in by if k not in keys]
-    if missing:
-        raise ConfigError(f"by= names {missing} which are not group keys of the bins ({keys}).")
-    counts = [c for c in bins.columns if str(c) in ("total", "good", "bad") or str(c).startswith("bad_")]
-    out = bins.groupby([*by, "bin_start"], observed=True, sort=True)[counts].sum().reset_index()
-    out.attrs["by"] = list(by)
-    if freq is not None or "freq" in bins.attrs:
-        out.attrs["freq"] = bins.attrs.get("freq") if freq is None else freq
-    return out
-
-
-def compare_policies(
-    bins: pd.DataFrame,
-    target: Any,
-    policies: Mapping[str, AlertPolicy],
-    incidents: pd.DataFrame,
-    *,
-    by: str | Sequence[str] | None = None,
-    grace: Any = "1h",
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy], incidents: pd.DataFrame, *,
+                     by: str | Sequence[str] | None = None, grace: Any = "1h",
+                     **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Replay several policies over the same bins and score them side by side.
 
     ``by`` re-aggregates the bins to those group keys first (``[]`` = one series); default:
-    the bins' own groups. Each policy's budget percentages use its own ``period``.
+    the bins' own groups. Each policy's budget percentages use its own ``period``. The bins are
+    read once (``**options`` as for :func:`score_alerts`) and the grid is shared by every policy.
 
     Returns
     -------
@@ -447,16 +445,15 @@ def compare_policies(
     """
     if not isinstance(policies, Mapping) or not policies:
         raise ConfigError("policies must be a non-empty dict {name: AlertPolicy}.")
-    work = bins if by is None else _regroup(bins, as_list(by), freq)
+    grid = read_bins(bins, **options)
+    if by is not None:
+        grid = grid.regroup(as_list(by))
     parts = []
     for name, pol in policies.items():
         if not isinstance(pol, AlertPolicy):
             raise ConfigError(f"policies[{name!r}] is not an AlertPolicy.")
-        ep = alert_episodes(work, target, pol, freq=freq, exclude_buckets=exclude_buckets,
-                            exclude_windows=exclude_windows, exclude_mode=exclude_mode)
-        sc = score_alerts(ep, incidents, grace=grace, bins=work, target=target, period=pol.period, policy=pol,
-                          freq=freq, exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
-                          exclude_mode=exclude_mode)
+        ep = alert_episodes(grid, target, pol)
+        sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target, period=pol.period, policy=pol)
         sc.insert(0, "policy", name)
         parts.append(sc)
     return pd.concat(parts, ignore_index=True)

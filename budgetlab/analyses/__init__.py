@@ -5,6 +5,7 @@ from __future__ import annotations
 from .failure_buckets import bucket_breakdown, bucket_burn_over_time
 from .incident import IncidentReport, incident_report
 from .recalibration import Recalibration, recalibrate, wilson_interval
-from .window_lengths import compare_windows, hysteresis, replay_calendar, window_incidents
+from .status_variants import hysteresis, replay_calendar
+from .window_lengths import compare_windows, window_incidents
 
 __all__ = ["bucket_breakdown", "bucket_burn_over_time", "IncidentReport", "incident_report", "Recalibration", "recalibrate", "wilson_interval", "compare_windows", "hysteresis", "replay_calendar", "window_incidents"]

@@ -35,11 +35,13 @@ from .._util.progress import progress
 from .._util.validation import as_list
 from ..alerts.episodes import alert_episodes
 from ..alerts.policy import AlertPolicy, as_policy
-from ..budget.figures import hold_low_traffic, status_codes
-from ..errors import ConfigError, InputError, OutcomeError
+from ..budget.figures import seed_status_codes
+from ..errors import InputError, OutcomeError
 from ..events.schema import SOLVE_ERROR, SUCCESS, bucket_dtype, check_events, ts_ns
 from ..slo import SLO, as_slo
 from ..windows.bins import bin_events
+from ..windows.groups import group_codes, order_by_codes, segment_codes
+from ..windows.trailing import trailing_counts
 
 __all__ = ["BUCKET_COLUMNS", "OVER_TIME_COLUMNS", "bucket_breakdown", "bucket_burn_over_time", "bucket_counts"]
 
@@ -58,8 +60,6 @@ _N_LEVELS = 3  # warning, critical, exhausted (status codes 1..3)
 
 # ------------------------------------------------------------------------------------------------
 # small shared pieces
-
-
 
 
 def utc_ns(col: pd.Series) -> np.ndarray:
@@ -131,77 +131,30 @@ def closed_overlap(a_group: np.ndarray, a_start: np.ndarray, a_end: np.ndarray,
 
 
 class Groups:
-    """The groups of an event table, found once: a code per event (0..k-1 in the sorted order of
-    the key values, categories in their own order, missing keys last), the stable order that
-    puts each group's events together, the group bounds in that order and one key row per group.
-
-    Codes come from a mixed-radix combination of per-key codes and one ``bincount`` (no sort of
-    the key values, no pandas groupby), and the order from a radix sort of small integers.
-    """
+    """The groups of an event table, found once (:mod:`budgetlab.windows.groups`): ``code`` per
+    event (0..k-1 in the sorted order of the key values, categories in their own order, missing
+    keys last), the stable ``order`` that puts each group's events together, the group
+    ``bounds`` in that order and one ``key_table`` row per group."""
 
     def __init__(self, events: pd.DataFrame, keys: Sequence[str]) -> None:
-        n = len(events)
         self.keys = list(keys)
-        combined = np.zeros(n, dtype=np.int64)
-        stride = 1
-        for key in reversed(self.keys):
-            col = events[key]
-            if isinstance(col.dtype, pd.CategoricalDtype):
-                c = col.cat.codes.to_numpy().astype(np.int64)
-                size = len(col.cat.categories) + 1
-            else:
-                c = pd.factorize(col, sort=True, use_na_sentinel=True)[0].astype(np.int64)
-                size = int(c.max(initial=-1)) + 2
-            if len(c) and int(c.min()) < 0:
-                c = np.where(c < 0, size - 1, c)  # missing keys form the last group
-            if stride * size > 2**62:
-                raise ConfigError("too many distinct group-key combinations; group by fewer keys.")
-            combined += c * stride
-            stride *= size
-        if not self.keys:
-            code = combined
-        elif stride <= 50_000_000:
-            counts = np.bincount(combined, minlength=stride)
-            present = counts > 0
-            if bool(present.all()):
-                code = combined
-            else:
-                remap = np.cumsum(present) - 1
-                code = remap[combined]
-        else:
-            _, code = np.unique(combined, return_inverse=True)
-        code = code.astype(np.int64)
-        k = int(code.max(initial=-1)) + 1
-        small = np.int8 if k < 127 else np.int16 if k < 32767 else np.int64
-        self.code = code
-        self.order = np.argsort(code.astype(small), kind="stable")  # radix sort on small ints
-        self.bounds = np.zeros(k + 1, dtype=np.int64)
-        np.cumsum(np.bincount(code, minlength=k), out=self.bounds[1:])
-        self.n_groups = k
-        first = self.order[self.bounds[:-1]] if n else np.empty(0, dtype=np.int64)
+        self.code = group_codes(events, self.keys)
+        self.order, self.bounds = order_by_codes(self.code)
+        self.code = self.code.astype(np.int64)
+        self.n_groups = len(self.bounds) - 1
+        first = self.order[self.bounds[:-1]]
         self.key_table = (events[self.keys].iloc[first].reset_index(drop=True) if self.keys
-                          else pd.DataFrame(index=pd.RangeIndex(k)))
-
-
-def _remaining_fraction(total: np.ndarray, failures: np.ndarray, slo: SLO) -> np.ndarray:
-    """The seed's ``remaining_fraction`` for windows that hold at least one event, with the float
-    operations of :func:`budgetlab.replay` in the same order (so statuses agree bit for bit)."""
-    budget_total = total.astype(np.float64)
-    budget_total *= 1 - slo.target
-    remaining: np.ndarray = budget_total - failures
-    np.maximum(remaining, 0.0, out=remaining)
-    remaining /= budget_total
-    np.maximum(remaining, 0.0, out=remaining)
-    return remaining
+                          else pd.DataFrame(index=pd.RangeIndex(self.n_groups)))
 
 
 class TrackerVariants:
     """Seed-exact tracker statuses of one event table with and without each failure bucket.
 
-    The window bounds are found once (one ``searchsorted`` per group); a variant without bucket
-    ``b`` only needs cumulative sums of the kept events, because a ``b``-free tracker at a kept
-    event holds exactly the kept events of the full window. Statuses equal those of
-    :func:`budgetlab.replay` on the filtered events (``tests/test_buckets.py`` checks this).
+    The window of every event is found once, by the trailing-window kernel; a variant without
+    bucket ``b`` only needs cumulative sums of the kept events, because a ``b``-free tracker at a
+    kept event holds exactly the kept events of the full window. Statuses equal those of
+    :func:`budgetlab.replay` on the filtered events (``tests/analyses/test_failure_buckets.py``
+    checks this).
     """
 
     def __init__(self, events: pd.DataFrame, slo: SLO, groups: Groups) -> None:
@@ -217,12 +170,10 @@ class TrackerVariants:
         self.bad = ~events["ok"].to_numpy(dtype=bool)[self.order]
         self.t = t
         self.t_end = int(t.max()) if n else 0
-        self.group = np.repeat(np.arange(len(bounds) - 1, dtype=np.int64), np.diff(bounds))
-        lo = np.empty(n, dtype=np.int64)
-        for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):  # a loop over groups
-            seg = t[s:e]
-            lo[s:e] = np.searchsorted(seg, seg - slo.window_ns, side="left") + s
-        self.lo = lo
+        self.group = segment_codes(bounds, np.int64)
+        total, _ = trailing_counts(t, self.bad, slo.window_ns, bounds)
+        # the window of (sorted) event i is rows lo[i]..i: total[i] = i + 1 - lo[i]
+        self.lo = np.arange(1, n + 1, dtype=np.int64) - total
         self.key_table = groups.key_table
         self._cache: dict[int | None, tuple[np.ndarray, np.ndarray]] = {}
         self._runs: dict[int | None, list[dict[str, np.ndarray]]] = {}
@@ -245,13 +196,7 @@ class TrackerVariants:
             lo = self.lo[rows]
         total = ck[rows + 1] - ck[lo]
         failures = cf[rows + 1] - cf[lo]
-        code = status_codes(_remaining_fraction(total, failures, self.slo), self.slo)
-        low = total < self.slo.min_events
-        if self.slo.min_events > 0 and bool(low.any()):
-            g = self.group[rows]
-            first = np.ones(len(rows), dtype=bool)
-            first[1:] = g[1:] != g[:-1]
-            code = hold_low_traffic(code, low, first)
+        code = seed_status_codes(total, failures, self.slo.target, self.slo, self._first_rows(rows))
         self._cache[exclude] = (rows, code)
         return rows, code
 
@@ -259,8 +204,7 @@ class TrackerVariants:
         """Runs at or above each level 1..3: group, start/end times, start/end positions (the end
         position is the event that leaves the run; ``-1`` when the run lasts to the end)."""
         g = self.group[rows]
-        new_group = np.ones(len(rows), dtype=bool)
-        new_group[1:] = g[1:] != g[:-1]
+        new_group = self._first_rows(rows)
         last_of_group = np.ones(len(rows), dtype=bool)
         last_of_group[:-1] = new_group[1:]
         out = []
@@ -287,18 +231,21 @@ class TrackerVariants:
             })
         return out
 
-    @staticmethod
-    def changes(rows: np.ndarray, code: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def changes(self, rows: np.ndarray, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Positions (into ``rows``) of status changes and the previous code there (healthy at a
         group's start), in group order."""
-        g = group[rows]
         prev = np.zeros(len(rows), dtype=code.dtype)
         prev[1:] = code[:-1]
-        new_group = np.ones(len(rows), dtype=bool)
-        new_group[1:] = g[1:] != g[:-1]
-        prev[new_group] = 0
+        prev[self._first_rows(rows)] = 0
         pos = np.flatnonzero(code != prev)
         return pos, prev[pos]
+
+    def _first_rows(self, rows: np.ndarray) -> np.ndarray:
+        """``True`` at the first of ``rows`` (positions in group order) in each group."""
+        g = self.group[rows]
+        first = np.ones(len(rows), dtype=bool)
+        first[1:] = g[1:] != g[:-1]
+        return first
 
     def caused(self, exclude: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Transitions of the full tracker and whether each one is caused by bucket ``exclude`` alone.
@@ -307,7 +254,7 @@ class TrackerVariants:
         (time order; ``event_row`` indexes the event table).
         """
         rows, code = self.statuses(None)
-        pos, prev = self.changes(rows, code, self.group)
+        pos, prev = self.changes(rows, code)
         w_rows, w_code = self.statuses(exclude)
         if None not in self._runs:
             self._runs[None] = self.runs(rows, code)
@@ -337,7 +284,7 @@ class TrackerVariants:
     def transition_counts(self, exclude: int | None = None) -> np.ndarray:
         """Status changes per group of the variant (what :func:`budgetlab.transitions` would list)."""
         rows, code = self.statuses(exclude)
-        pos, _ = self.changes(rows, code, self.group)
+        pos, _ = self.changes(rows, code)
         return np.bincount(self.group[rows[pos]], minlength=len(self.bounds) - 1)
 
 

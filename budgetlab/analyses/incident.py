@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.files import atomic_path
-from .._util.validation import as_list, check_tz, require_columns, to_timedelta
+from .._util.validation import as_list, check_tz, require_columns, to_timedelta, utc_timestamp
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.figures import STATUSES
@@ -43,26 +43,11 @@ from .failure_buckets import (
     episodes_caused,
     utc_ns,
 )
+from .incident_text import prose_duration, summary_text
 
 __all__ = ["IncidentReport", "incident_report"]
 
 _NICE_FREQS = ("1min", "5min", "10min", "15min", "30min", "1h", "3h", "6h", "1D")
-
-
-
-def _parse_time(value: Any, tz: str, name: str) -> pd.Timestamp:
-    try:
-        ts = pd.Timestamp(value)
-    except (ValueError, TypeError):
-        raise ConfigError(f"{name} is not a time; give e.g. '2026-11-05 03:00' or a Timestamp.") from None
-    if pd.isna(ts):
-        raise ConfigError(f"{name} is missing (NaT); give e.g. '2026-11-05 03:00'.")
-    ts = ts.tz_localize(tz) if ts.tzinfo is None else ts
-    return ts.tz_convert("UTC").as_unit("ns")
-
-
-def _utc(ns: int) -> pd.Timestamp:
-    return pd.Timestamp(ns, unit="ns", tz="UTC")
 
 
 def _nice_freq(span_ns: int, max_bins: int = 120) -> str:
@@ -70,32 +55,6 @@ def _nice_freq(span_ns: int, max_bins: int = 120) -> str:
         if span_ns / pd.Timedelta(f).value <= max_bins:
             return f
     return _NICE_FREQS[-1]
-
-
-def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
-    return ", ".join(f"{k}={row[k]}" for k in keys)
-
-
-def _prose_duration(value: Any) -> str:
-    """A duration for prose: ``30 d``, ``24 h``, ``3.5 h``, ``90 min``, ``45 s``.
-
-    >>> [_prose_duration(pd.Timedelta(x)) for x in ("30D", "24h", "210min", "90min", "45s")]
-    ['30 d', '24 h', '3.5 h', '90 min', '45 s']
-    """
-    seconds = pd.Timedelta(value).total_seconds()
-    if seconds >= 2 * 86400 and seconds % 86400 == 0:
-        return f"{seconds / 86400:g} d"
-    if seconds >= 3600 and (seconds % 3600 == 0 or seconds % 1800 == 0 and seconds > 2 * 3600):
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{seconds / 60:g} min"
-    if seconds >= 3600:
-        return f"{seconds / 3600:.2f} h"
-    return f"{seconds:g} s"
-
-
-def _phrase_bucket(name: str) -> str:
-    return name.replace("_", " ") + "s"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -120,7 +79,7 @@ class IncidentReport:
         :func:`budgetlab.replay` rows of the events in the window (history replayed first).
     transitions : DataFrame
         :func:`budgetlab.transitions` in the window, plus ``caused_by_timeouts`` (the change
-        would not have happened without timeouts; see :mod:`budgetlab.buckets`).
+        would not have happened without timeouts; see :mod:`budgetlab.analyses.failure_buckets`).
     tracker : DataFrame
         Per group: ``status_at_start``, ``worst_status``, ``worst_at``, ``status_at_end``,
         ``first_change_at``, ``first_change_from``, ``first_change_to``, ``first_change_burn``,
@@ -273,7 +232,7 @@ def _tracker_table(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], s
         if worst == at_start:
             row["worst_at"] = start
         else:
-            row["worst_at"] = _utc(int(t_ns[during[np.argmax(code[during] == worst)]]))
+            row["worst_at"] = pd.Timestamp(int(t_ns[during[np.argmax(code[during] == worst)]]), tz="UTC")
         row["status_at_end"] = STATUSES[int(code[until_end[-1]])] if len(until_end) else STATUSES[0]
         ti = np.sort(tr_items.get(key, np.empty(0, dtype=np.int64)))
         ti = ti[(tr_t[ti] >= start.value) & (tr_t[ti] < end.value)]
@@ -289,7 +248,7 @@ def _tracker_table(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], s
             burn = states["burn_rate"].to_numpy()[during]
             j = int(np.argmax(burn))
             row["peak_burn"] = float(burn[j])
-            row["peak_burn_at"] = _utc(int(t_ns[during[j]]))
+            row["peak_burn_at"] = pd.Timestamp(int(t_ns[during[j]]), tz="UTC")
             row["min_success_rate"] = float(states["success_rate"].to_numpy()[during].min())
         else:
             row.update(peak_burn=np.nan, peak_burn_at=nat, min_success_rate=np.nan)
@@ -382,130 +341,6 @@ def _budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hi
     return out
 
 
-def _fmt_clock(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
-    local = ts.tz_convert(tz)
-    if local.date() == ref.tz_convert(tz).date():
-        return f"{local:%H:%M}"
-    return f"{local:%Y-%m-%d %H:%M}"
-
-
-def _summary(rep: dict[str, Any]) -> str:
-    """The plain-language paragraph, composed from the computed tables only."""
-    start, end, tz, slo, keys = rep["start"], rep["end"], rep["tz"], rep["slo"], rep["by"]
-    loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
-
-    def clock(t: pd.Timestamp) -> str:
-        return _fmt_clock(t, tz, start)
-
-    end_txt = f"{loc_e:%H:%M}" if loc_e.date() == loc_s.date() else f"{loc_e:%Y-%m-%d %H:%M}"
-    scope = "" if rep["scope"] == "*" else f" ({rep['scope']})"
-    parts = [f"Between {loc_s:%H:%M} and {end_txt} {loc_s:%Z} on {loc_s:%Y-%m-%d}{scope}"]
-    tracker = rep["tracker"]
-    window = _prose_duration(slo.window)
-    target = f"{slo.target * 100:g} %"
-    if len(tracker) == 0:
-        parts[0] += f", there were no events for the {window} tracker (target {target})."
-    else:
-        row = tracker.iloc[0]
-        who = f" for {_group_label(row, keys)}" if keys else ""
-        head = f"the {window} tracker{who} (target {target})"
-        at_start = str(row["status_at_start"])
-        worst = str(row["worst_status"])
-        peak = (f"peak burn {row['peak_burn']:.2f} at {clock(row['peak_burn_at'])}, lowest success "
-                f"{row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
-        if row["transitions"] > 0:
-            txt = head + (f" was {at_start.upper()} when the incident began and" if at_start != "healthy" else "")
-            txt += (f" went {row['first_change_to'].upper()} at {clock(row['first_change_at'])} with burn "
-                    f"{row['first_change_burn']:.2f} (success {row['first_change_rate'] * 100:.2f} %)")
-            if worst != row["first_change_to"] and worst != at_start:
-                txt += f", reached {worst.upper()} at {clock(row['worst_at'])}"
-            n_tr = int(row["transitions"])
-            txt += (f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and was "
-                    f"{str(row['status_at_end']).upper()} when the incident ended ({peak})")
-        elif at_start != "healthy":
-            txt = f"{head} was already {at_start.upper()} when the incident began and stayed so ({peak})"
-        else:
-            txt = f"{head} stayed HEALTHY throughout ({peak})"
-        others = int((tracker["worst_status"].iloc[1:].astype(str) != "healthy").sum()) if len(tracker) > 1 else 0
-        if others:
-            txt += f"; {others} other group{'s' if others > 1 else ''} also left HEALTHY"
-        parts[0] += ", " + txt + "."
-    # buckets
-    b = rep["buckets"]
-    bkeys = rep["breakdown_by"]
-    total_fail = int(b["failures"].sum()) if len(b) else 0
-    if total_fail == 0:
-        parts.append("There were no failures during the incident.")
-    else:
-        top = b.iloc[int(np.argmax(b["failures"].to_numpy()))]
-        where = f" in {_group_label(top, bkeys)}" if bkeys else ""
-        if len(bkeys) == 1:
-            where = f" in {top[bkeys[0]]}"
-        txt = f"{top['share_of_all_failures'] * 100:.0f} % of the failures were {_phrase_bucket(str(top['bucket']))}{where}"
-        to = b[b["bucket"].astype(str) == TIMEOUT]
-        n_to = int(to["failures"].sum()) if len(to) else 0
-        if n_to:
-            ev_g = b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys else int(b["events"].iloc[0])
-            ok = int(ev_g) - total_fail
-            sli = ok / ev_g
-            sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
-            share = "" if (not bkeys and str(top["bucket"]) == TIMEOUT) else f" ({n_to / total_fail * 100:.0f} % of all failures)"
-            txt += (f"; without timeouts{share} the success rate would have"
-                    f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
-            caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
-            n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
-            if n_tr:
-                txt += (f", and {caused} of the tracker's {n_tr} status change{'s' if n_tr != 1 else ''}"
-                        " would not have happened")
-        parts.append(txt[0].upper() + txt[1:] + ".")
-    # alerts
-    tiers, pol = rep["tiers"], rep["policy"]
-    name = f"the {pol.name} policy" if pol.name else "the alert policy"
-    fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
-    has_page = any(t.severity == "page" for t in pol.tiers)
-    pages = fired[fired["severity"] == "page"] if len(fired) else fired
-
-    def when(r: pd.Series) -> str:
-        if r["first_alert"] <= start:
-            return f"already at the start (firing since {clock(r['first_alert'])})"
-        delay = int(round(r["detection_delay"].total_seconds() / 60))
-        return f"at {clock(r['first_alert'])}, {delay} min after the start"
-
-    if has_page and len(pages):
-        p = pages.iloc[0]
-        who = f" for {_group_label(p, keys)}" if keys else ""
-        txt = f"{name} would have paged{who} {when(p)} ({p['tier']})"
-        if bool(pages["caused_by_timeouts"].all()):
-            txt += "; timeouts alone caused the page"
-    elif not has_page and len(fired):
-        r = fired.iloc[0]
-        txt = f"{name} would have fired {r['tier']} ({r['severity']}) {when(r)}"
-    else:
-        txt = f"{name} would not have {'paged' if has_page else 'fired'}"
-        page_rows = tiers[tiers["severity"] == "page"] if has_page else tiers
-        ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
-        if len(ratio) and np.isfinite(ratio).any():
-            r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {_prose_duration(r['long_window'])} burn peaked at {r['peak_burn_long']:.2f}, "
-                    f"its threshold is {r['burn']:g})")
-        if has_page and len(fired):
-            r = fired.iloc[0]
-            txt += f"; its {r['tier']} tier would have raised a {r['severity']} {when(r)}"
-        elif has_page:
-            txt += " and no other tier fired"
-    parts.append(txt[0].upper() + txt[1:] + ".")
-    # budget
-    bud = rep["budget"]
-    if len(bud) and int(bud["events"].sum()):
-        n_ev = int(bud["events"].sum())
-        n_bad = int(bud["failures"].sum())
-        burn = n_bad / (n_ev * slo.error_budget)
-        pct = float(bud["period_budget_pct"].sum())
-        parts.append(f"Over its {_prose_duration(end - start)} the incident saw {n_bad:,} failures in {n_ev:,} events (burn {burn:.2f}), "
-                     f"{pct:.1f} % of a {_prose_duration(pol.period)} error budget.")
-    return " ".join(parts)
-
-
 def incident_report(
     events: pd.DataFrame,
     slo: SLO,
@@ -586,102 +421,122 @@ def incident_report(
     keys = check_events(events, by)
     bkeys = as_list(breakdown_by) if breakdown_by is not None else list(keys)
     require_columns(events, bkeys)
-    start_ts, end_ts = _parse_time(start, tz, "start"), _parse_time(end, tz, "end")
-    if end_ts <= start_ts:
-        raise ConfigError("end must be after start (the incident is [start, end)).")
-    ctx = to_timedelta(context, name="context", allow_zero=True)
-    w_start, w_end = start_ts - ctx, end_ts + ctx
-    history = max([slo.window, *pol.windows])
-    h_start = w_start - history
+    span = _Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = "*" if scope is None or not parse_scope(scope) else str(scope).strip()
     for key in parse_scope(scope):
         if key not in events.columns:
             raise SchemaError(f"scope names column {key!r}, which events does not have.")
+    ev, replayed_ns, notes = _replayed_events(events, span, scope_text)
 
-    t = ts_ns(events)
-    i0 = int(np.searchsorted(t, h_start.value, side="left"))
-    i1 = int(np.searchsorted(t, w_end.value, side="left"))
-    ev = events.iloc[i0:i1]
-    if scope_text != "*":
-        ev = ev[scope_mask(ev, scope_text)]
-    in_window = _between(ev["ts"], w_start, w_end)
-    if not in_window.any():
-        raise InputError("there are no events in the report window (in scope); check start/end, tz and scope.")
-    notes: list[str] = []
-    first_ns = int(ts_ns(ev)[0])
-    if i0 == 0 and first_ns > h_start.value:
-        have = max(w_start.value - first_ns, 0) / 3.6e12
-        notes.append(f"the data start {have:.1f} h before the window, less than the {_prose_duration(history)} "
-                     "the longest window needs: statuses and burns early in the window may differ from "
-                     "production's.")
-
-    # tracker (a window longer than the history is reported in notes, not warned about)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings():  # a window longer than the history is in notes, not a warning
         warnings.simplefilter("ignore", PartialWindowWarning)
         states_h = replay(ev, slo, by=keys)
-    tr_h = transitions(states_h)
     groups_h = Groups(ev, keys)
     variants = TrackerVariants(ev, slo, groups_h)
     has_timeout = TIMEOUT in variants.names
-    if has_timeout:
-        _, _, caused = variants.caused(variants.names.index(TIMEOUT))
-        if len(caused) != len(tr_h):  # two replays of one table must agree
-            raise RuntimeError("internal error: the timeout-free replay disagrees with replay().")
-        tr_h["caused_by_timeouts"] = caused
-    else:
-        tr_h["caused_by_timeouts"] = False
+    tr_h = transitions(states_h)
+    tr_h["caused_by_timeouts"] = variants.caused(variants.names.index(TIMEOUT))[2] if has_timeout else False
+    in_window = _between(ev["ts"], span.w_start, span.w_end)
     states = states_h[in_window].reset_index(drop=True)
     states.attrs.update(states_h.attrs)
-    tr = tr_h[_between(tr_h["ts"], w_start, w_end)].reset_index(drop=True)
-    tracker = _tracker_table(states_h, tr_h, keys, start_ts, end_ts)
+    tr = tr_h[_between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
+    tracker = _tracker_table(states_h, tr_h, keys, span.start, span.end)
+    alerts, tiers = _alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
 
-    # alerts
-    bins = bin_events(ev, freq, by=keys, start=h_start, end=w_end)
-    if has_timeout:
-        ep, _ = episodes_caused(bins, slo.target, pol, TIMEOUT, freq=freq)
-        ep = ep.rename(columns={"caused": "caused_by_timeouts"})
-    else:
-        ep = alert_episodes(bins, slo.target, pol, freq=freq)
-        ep["caused_by_timeouts"] = False
-    s_ns = utc_ns(ep["start"])
-    e_ns = utc_ns(ep["end"])
-    alerts = ep[(s_ns < w_end.value) & (e_ns > w_start.value)].reset_index(drop=True)
-    alerts.attrs.update(ep.attrs)
-    alerts.attrs["grid_start"], alerts.attrs["grid_end"] = w_start, w_end
-    a_states = alert_states(bins, slo.target, pol, freq=freq)
-    tiers = _tier_table(ep, a_states, pol, keys, start_ts, end_ts)
-
-    # budget and buckets
-    in_incident = _between(ev["ts"], start_ts, end_ts)
+    in_incident = _between(ev["ts"], span.start, span.end)
     ev_inc = ev[in_incident]
-    # the span the replayed events cover: cut by the table's own start and end when they come first
-    span_lo = h_start.value if i0 > 0 else first_ns
-    span_hi = w_end.value if i1 < len(events) else int(t[-1])
-    hist_span = max(span_hi - span_lo, 1)
     budget = _budget_table(groups_h.code[in_incident], ev_inc["ok"].to_numpy(dtype=bool), groups_h, slo, pol,
-                           hist_span)
+                           replayed_ns)
     if len(ev_inc):
         buckets = bucket_counts(ev_inc, slo, bkeys)
     else:
         buckets = bucket_counts(ev[in_window], slo, bkeys).iloc[0:0]
         notes.append("there were no events during the incident.")
-    over_time = bucket_burn_over_time(ev[in_window], slo, freq=_nice_freq(w_end.value - w_start.value), by=bkeys)
-
-    if incidents is not None:
-        require_columns(incidents, ["start", "end"], what="incidents")
-        i_s = pd.to_datetime(incidents["start"], utc=True)
-        i_e = pd.to_datetime(incidents["end"], utc=True)
-        inc = incidents[((i_s < w_end) & (i_e > w_start)).to_numpy()].reset_index(drop=True)
-    else:
-        inc = pd.DataFrame({"start": pd.Series([], dtype="datetime64[ns, UTC]"),
-                            "end": pd.Series([], dtype="datetime64[ns, UTC]")})
-
-    parts = {"start": start_ts, "end": end_ts, "tz": tz, "slo": slo, "by": keys, "breakdown_by": bkeys,
-             "scope": scope_text, "tracker": tracker, "buckets": buckets, "tiers": tiers, "policy": pol,
-             "budget": budget}
+    over_time = bucket_burn_over_time(ev[in_window], slo, freq=_nice_freq(span.w_end.value - span.w_start.value),
+                                      by=bkeys)
+    summary = summary_text(start=span.start, end=span.end, tz=tz, slo=slo, by=keys, breakdown_by=bkeys,
+                           scope=scope_text, tracker=tracker, buckets=buckets, tiers=tiers, policy=pol, budget=budget)
     return IncidentReport(
-        start=start_ts, end=end_ts, window_start=w_start, window_end=w_end, slo=slo, policy=pol,
+        start=span.start, end=span.end, window_start=span.w_start, window_end=span.w_end, slo=slo, policy=pol,
         by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, states=states, transitions=tr,
         tracker=tracker, alerts=alerts, tiers=tiers, budget=budget, buckets=buckets, over_time=over_time,
-        incidents=inc, summary=_summary(parts), notes=tuple(notes),
+        incidents=_overlapping_incidents(incidents, span), summary=summary, notes=tuple(notes),
     )
+
+
+@dataclass(frozen=True)
+class _Span:
+    """The incident ``[start, end)``, the reported window around it and where the replay starts."""
+
+    start: pd.Timestamp
+    end: pd.Timestamp
+    w_start: pd.Timestamp
+    w_end: pd.Timestamp
+    history: pd.Timedelta  # replayed before the window: the longest of the tracker's and the alerts' windows
+
+    @property
+    def h_start(self) -> pd.Timestamp:
+        return self.w_start - self.history
+
+    @classmethod
+    def of(cls, start: Any, end: Any, *, tz: str, context: Any, history: pd.Timedelta) -> _Span:
+        start_ts, end_ts = utc_timestamp(start, name="start", tz=tz), utc_timestamp(end, name="end", tz=tz)
+        if end_ts <= start_ts:
+            raise ConfigError("end must be after start (the incident is [start, end)).")
+        ctx = to_timedelta(context, name="context", allow_zero=True)
+        return cls(start=start_ts, end=end_ts, w_start=start_ts - ctx, w_end=end_ts + ctx, history=history)
+
+
+def _replayed_events(events: pd.DataFrame, span: _Span, scope: str) -> tuple[pd.DataFrame, int, list[str]]:
+    """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
+    span (cut by the table's own start and end when they come first) and a note when the data
+    start too late for the longest window."""
+    t = ts_ns(events)
+    h_start, w_start, w_end = span.h_start, span.w_start, span.w_end
+    i0 = int(np.searchsorted(t, h_start.value, side="left"))
+    i1 = int(np.searchsorted(t, w_end.value, side="left"))
+    ev = events.iloc[i0:i1]
+    if scope != "*":
+        ev = ev[scope_mask(ev, scope)]
+    if not _between(ev["ts"], w_start, w_end).any():
+        raise InputError("there are no events in the report window (in scope); check start/end, tz and scope.")
+    notes: list[str] = []
+    first_ns = int(ts_ns(ev)[0])
+    if i0 == 0 and first_ns > h_start.value:
+        have = max(w_start.value - first_ns, 0) / 3.6e12
+        notes.append(f"the data start {have:.1f} h before the window, less than the {prose_duration(span.history)} "
+                     "the longest window needs: statuses and burns early in the window may differ from "
+                     "production's.")
+    span_lo = h_start.value if i0 > 0 else first_ns
+    span_hi = w_end.value if i1 < len(events) else int(t[-1])
+    return ev, max(span_hi - span_lo, 1), notes
+
+
+def _alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: _Span, *,
+                  freq: Any, has_timeout: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The alert episodes overlapping the window (with ``caused_by_timeouts``) and the tier table."""
+    bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
+    if has_timeout:
+        ep, _ = episodes_caused(bins, slo.target, policy, TIMEOUT, freq=freq)
+        ep = ep.rename(columns={"caused": "caused_by_timeouts"})
+    else:
+        ep = alert_episodes(bins, slo.target, policy, freq=freq)
+        ep["caused_by_timeouts"] = False
+    s_ns = utc_ns(ep["start"])
+    e_ns = utc_ns(ep["end"])
+    alerts = ep[(s_ns < span.w_end.value) & (e_ns > span.w_start.value)].reset_index(drop=True)
+    alerts.attrs.update(ep.attrs)
+    alerts.attrs["grid_start"], alerts.attrs["grid_end"] = span.w_start, span.w_end
+    a_states = alert_states(bins, slo.target, policy, freq=freq)
+    return alerts, _tier_table(ep, a_states, policy, keys, span.start, span.end)
+
+
+def _overlapping_incidents(incidents: pd.DataFrame | None, span: _Span) -> pd.DataFrame:
+    """The given incidents that overlap the window (an empty table when none were given)."""
+    if incidents is None:
+        return pd.DataFrame({"start": pd.Series([], dtype="datetime64[ns, UTC]"),
+                             "end": pd.Series([], dtype="datetime64[ns, UTC]")})
+    require_columns(incidents, ["start", "end"], what="incidents")
+    i_s = pd.to_datetime(incidents["start"], utc=True)
+    i_e = pd.to_datetime(incidents["end"], utc=True)
+    return incidents[((i_s < span.w_end) & (i_e > span.w_start)).to_numpy()].reset_index(drop=True)

@@ -1,19 +1,12 @@
 """Window-length experiments: the same history under several windows, side by side.
 
 Each row of :func:`compare_windows` replays the seed tracker's status (see
-:mod:`budgetlab.replay`) with one window and reports what an operator would have seen:
+:func:`budgetlab.replay`) with one window and reports what an operator would have seen:
 flapping, time in each status and, against labelled incidents, how fast the status reacted and
-how long it took to recover. Two variants of the status model live here:
-
-* **Calendar windows** (``"calendar:day"``, ``"calendar:week"``, ``"calendar:month"``): the
-  counts reset at local midnight in ``tz`` (:func:`replay_calendar`). The seed's FAQ warns that
-  a calendar day "hides a night of failures": failures up to 23:59 vanish from the budget at
-  00:00, while a rolling 24 h window still holds them the next morning.
-* **Hysteresis** (``min_dwell``, :func:`hysteresis`): escalation is immediate; a status may only
-  improve (drop to a less severe one) once the current, worse status has been shown for at
-  least ``min_dwell`` since it was entered. The drop happens at the first event at or after
-  that moment, straight to the tracker's status of that event. Flapping is traded against
-  recovery time.
+how long it took to recover (per incident: :func:`window_incidents`). Rolling windows sit next to
+the two status variants of :mod:`budgetlab.analyses.status_variants`: calendar windows
+(``"calendar:day"``, ``"calendar:week"``, ``"calendar:month"``, reset at local midnight in
+``tz``) and hysteresis (``min_dwell``).
 
 **Time shares** are time-weighted as in :func:`budgetlab.replay_summary`: a status holds from
 its event to the group's next event (the last event of a group adds no time).
@@ -21,7 +14,7 @@ its event to the group's next event (the last event of a group adds no time).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,30 +23,30 @@ import pandas as pd
 
 from .._util.progress import progress
 from .._util.validation import check_tz, to_timedelta, utc_from_ns, utc_ns_column
-from ..budget.burn import target_array
-from ..budget.figures import STATUSES, hold_low_traffic, seed_figures, status_codes
-from ..budget.tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
+from ..budget.figures import STATUSES
 from ..errors import ConfigError, InputError, SchemaError
-from ..events.schema import check_events, parse_scope, scope_mask, ts_ns
+from ..events.schema import parse_scope, scope_mask
 from ..slo import SLO
-from ..windows.bins import BinGrid, duration_label
-from ..windows.calendar import calendar_counts, calendar_edges
-from ..windows.groups import group_order
-from ..windows.trailing import trailing_counts
+from .sorted_events import (
+    Sorted,
+    WindowSpec,
+    change_flags,
+    group_targets,
+    parse_window,
+    sort_events,
+    time_weights,
+)
+from .status_variants import dwell_codes
 
 __all__ = [
     "compare_windows",
     "window_incidents",
-    "replay_calendar",
-    "hysteresis",
     "COMPARE_COLUMNS",
 ]
 
 _DAY_NS = 86_400 * 10**9
 _HOUR_NS = 3_600 * 10**9
 _NAT = np.iinfo(np.int64).min
-_CALENDAR_ALIASES = {"day": "day", "1d": "day", "24h": "day", "week": "week", "1w": "week", "7d": "week",
-                     "month": "month", "1m": "month"}
 
 #: Columns of :func:`compare_windows` after the group keys (the incident columns only with
 #: ``incidents=``).
@@ -64,349 +57,6 @@ COMPARE_COLUMNS = (
     "incidents", "detected", "missed", "detection_median", "detection_max",
     "recovery_median", "recovery_max", "unrecovered",
 )
-
-
-# ----------------------------------------------------------------------------------------------
-# window specs
-
-
-@dataclass(frozen=True)
-class WindowSpec:
-    """A parsed window: rolling (``window_ns``) or calendar (``calendar`` = day/week/month)."""
-
-    label: str
-    kind: str
-    window_ns: int = 0
-    calendar: str = ""
-
-
-def parse_window(spec: Any) -> WindowSpec:
-    """Parse ``"1h"``, ``"24h"``, ``"7D"`` (rolling) or ``"calendar:day"`` / ``"calendar:week"`` /
-    ``"calendar:month"`` (``"calendar:1D"`` is the day).
-
-    >>> parse_window("24h")
-    WindowSpec(label='1d', kind='rolling', window_ns=86400000000000, calendar='')
-    >>> parse_window("calendar:1D").label
-    'calendar:day'
-    """
-    if isinstance(spec, WindowSpec):
-        return spec
-    if isinstance(spec, str) and spec.strip().lower().startswith("calendar"):
-        _, _, rest = spec.strip().lower().partition(":")
-        name = _CALENDAR_ALIASES.get(rest.strip() or "day")
-        if name is None:
-            raise ConfigError(f"window {spec!r}: use 'calendar:day', 'calendar:week' or 'calendar:month'.")
-        return WindowSpec(f"calendar:{name}", "calendar", calendar=name)
-    td = to_timedelta(spec, name="window")
-    return WindowSpec(duration_label(td), "rolling", window_ns=int(td.value))
-
-
-
-# ----------------------------------------------------------------------------------------------
-# events in group order (sorted once, shared by every window)
-
-
-@dataclass(frozen=True)
-class Sorted:
-    """Events with each group's rows together (time order kept): the arrays every window uses."""
-
-    by: list[str]
-    order: np.ndarray | None
-    bounds: np.ndarray
-    t: np.ndarray
-    bad: np.ndarray
-    keys: pd.DataFrame
-
-    @property
-    def n_groups(self) -> int:
-        return len(self.bounds) - 1
-
-    @property
-    def seg(self) -> np.ndarray:
-        """Group number of every (sorted) row."""
-        return np.repeat(np.arange(self.n_groups, dtype=np.int64), np.diff(self.bounds))
-
-    def counts(self, spec: WindowSpec, tz: str = "UTC") -> tuple[np.ndarray, np.ndarray]:
-        """``(total, failures)`` of every (sorted) row for one window: one kernel pass."""
-        if spec.kind == "rolling":
-            return trailing_counts(self.t, self.bad, spec.window_ns, self.bounds)
-        if len(self.t) == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        edges = calendar_edges(int(self.t.min()), int(self.t.max()), spec.calendar, tz)
-        return calendar_counts(self.t, self.bad, edges, self.bounds)
-
-    def scatter(self, values: np.ndarray) -> np.ndarray:
-        """Back to the order of the input table."""
-        if self.order is None:
-            return values
-        out = np.empty_like(values)
-        out[self.order] = values
-        return out
-
-
-def _group_order(events: pd.DataFrame, keys: list[str]) -> tuple[np.ndarray | None, np.ndarray]:
-    return group_order(events, keys)
-
-
-def sort_events(events: pd.DataFrame, by: str | Sequence[str] | None) -> Sorted:
-    """Validate ``events`` and put each group's rows together (one stable radix sort)."""
-    keys = check_events(events, by)
-    if len(events) == 0:
-        raise InputError("events is empty; there is nothing to replay.")
-    order, bounds = _group_order(events, keys)
-    t = ts_ns(events)
-    bad = ~events["ok"].to_numpy(dtype=bool)
-    if order is not None:
-        t = t[order]
-        bad = bad[order]
-        key_table = events[keys].iloc[order[bounds[:-1]]].reset_index(drop=True)
-    else:
-        key_table = pd.DataFrame(index=pd.RangeIndex(1))
-    return Sorted(keys, order, bounds, t, bad, key_table)
-
-
-def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndarray:
-    """Per-group targets: a number, an :class:`SLO`, a DataFrame with group-key columns and
-    ``target``, or a mapping ``{key value: target}`` (keyed by the values of one group key, or by
-    tuples of all keys).
-
-    >>> keys = pd.DataFrame({"captcha_type": ["image", "turnstile"]})
-    >>> group_targets({"image": 0.9, "turnstile": 0.97}, keys, ["captcha_type"]).tolist()
-    [0.9, 0.97]
-    """
-    if isinstance(target, Mapping):
-        if not target:
-            raise ConfigError("target mapping is empty; give e.g. {'recaptcha_v2': 0.93}.")
-        items = list(target.items())
-        if all(isinstance(k, tuple) for k, _ in items):
-            if not by or any(len(k) != len(by) for k, _ in items):
-                raise ConfigError(f"target mapping keys must be tuples of the group keys {list(by)}.")
-            table = pd.DataFrame([list(k) for k, _ in items], columns=list(by))
-        else:
-            col = next((c for c in by if set(keys[c].astype(str)) <= {str(k) for k, _ in items}), None)
-            if col is None:
-                raise ConfigError(
-                    f"target mapping must give a target for every value of one group key ({list(by) or 'none'}); "
-                    "or pass a DataFrame with key columns and 'target'."
-                )
-            table = pd.DataFrame({col: [str(k) for k, _ in items]})
-        table["target"] = [v for _, v in items]
-        target = table
-    grid = BinGrid(keys=keys, by=list(by), start_ns=0, freq_ns=1,
-                   total=np.zeros((len(keys), 1), dtype=np.int64), bad=np.zeros((len(keys), 1), dtype=np.int64))
-    return np.asarray(target_array(target, grid), dtype=np.float64)
-
-
-# ----------------------------------------------------------------------------------------------
-# the status model on sorted arrays
-
-
-def remaining_fraction(total: np.ndarray, failures: np.ndarray, target: float) -> np.ndarray:
-    """The seed's ``remaining_fraction`` for windows holding at least one event, with the same
-    float operations in the same order as :func:`budgetlab.replay` (only this column)."""
-    eb = 1 - target
-    budget_total = total.astype(np.float64)
-    budget_total *= eb
-    rf = budget_total - failures
-    np.maximum(rf, 0.0, out=rf)
-    rf /= budget_total
-    np.maximum(rf, 0.0, out=rf)
-    return np.asarray(rf)
-
-
-def seed_codes(total: np.ndarray, failures: np.ndarray, targets: np.ndarray, bounds: np.ndarray,
-               slo: SLO) -> np.ndarray:
-    """Seed status codes (0 healthy .. 3 exhausted) with one target per group, computed with the
-    seed's float operations (as :func:`budgetlab.replay`), then ``slo.min_events`` applied."""
-    code = np.empty(len(total), dtype=np.int8)
-    for g, (s, e) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)):
-        if e > s:
-            code[s:e] = status_codes(remaining_fraction(total[s:e], failures[s:e], float(targets[g])), slo)
-    if slo.min_events > 0:
-        low = total < slo.min_events
-        if low.any():
-            first = np.zeros(len(total), dtype=bool)
-            first[bounds[:-1][bounds[:-1] < len(total)]] = True
-            code = hold_low_traffic(code, low, first)
-    return code
-
-
-def dwell_codes(t: np.ndarray, code: np.ndarray, bounds: np.ndarray, min_dwell_ns: int) -> np.ndarray:
-    """Apply the minimum dwell time to status codes (sorted by group, then time).
-
-    Escalation is immediate; a drop to a less severe status happens only once the shown status
-    has been held for ``min_dwell_ns`` since it was entered (at the first event at or after
-    that moment, to that event's status). Every group starts ``healthy``. One pass over the
-    tracker's status changes, not over events.
-    """
-    n = len(code)
-    if min_dwell_ns <= 0 or n == 0:
-        return code
-    starts = bounds[:-1][bounds[:-1] < n]
-    prev = np.empty_like(code)
-    prev[0] = 0
-    prev[1:] = code[:-1]
-    prev[starts] = 0
-    change = np.flatnonzero(code != prev)
-    shown = np.full(n, -1, dtype=np.int8)
-    shown[starts] = 0
-    if len(change):
-        grp = np.searchsorted(bounds, change, side="right") - 1
-        nxt = np.empty(len(change), dtype=np.int64)
-        nxt[:-1] = change[1:]
-        same_next = np.zeros(len(change), dtype=bool)
-        same_next[:-1] = grp[1:] == grp[:-1]
-        nxt = np.where(same_next, nxt, bounds[grp + 1])
-        rec_i: list[int] = []
-        rec_c: list[int] = []
-        d = 0
-        entered = 0
-        last_g = -1
-        for i, j, g, s in zip(change.tolist(), nxt.tolist(), grp.tolist(), code[change].tolist(), strict=True):
-            if g != last_g:
-                d, last_g = 0, g
-            if s > d:
-                d, entered = s, int(t[i])
-                rec_i.append(i)
-                rec_c.append(s)
-            elif s < d:
-                due = entered + min_dwell_ns
-                e = i if t[i] >= due else i + int(np.searchsorted(t[i:j], due, side="left"))
-                if e < j:
-                    d, entered = s, int(t[e])
-                    rec_i.append(e)
-                    rec_c.append(s)
-        shown[np.array(rec_i, dtype=np.int64)] = np.array(rec_c, dtype=np.int8)
-    idx = np.where(shown >= 0, np.arange(n), 0)
-    np.maximum.accumulate(idx, out=idx)
-    return shown[idx]
-
-
-def time_weights(t: np.ndarray, bounds: np.ndarray, lo_ns: int) -> np.ndarray:
-    """ns each row's status holds inside ``[lo_ns, ...)``: until the group's next event (the
-    last event of a group holds for no time), clipped at ``lo_ns``."""
-    n = len(t)
-    nxt = np.empty(n, dtype=np.int64)
-    nxt[:-1] = t[1:]
-    last = bounds[1:][bounds[1:] > 0] - 1
-    nxt[last] = t[last]
-    return np.asarray(np.maximum(nxt - np.maximum(t, lo_ns), 0))
-
-
-def change_flags(code: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """True where a row's status differs from its group's previous row (first row: vs healthy)."""
-    n = len(code)
-    prev = np.zeros(n, dtype=code.dtype)
-    if n:
-        prev[1:] = code[:-1]
-        prev[bounds[:-1][bounds[:-1] < n]] = 0
-    return np.asarray(code != prev)
-
-
-# ----------------------------------------------------------------------------------------------
-# public status variants
-
-
-def replay_calendar(
-    events: pd.DataFrame,
-    slo: SLO,
-    *,
-    calendar: str = "day",
-    tz: str = "UTC",
-    by: str | Sequence[str] | None = None,
-) -> pd.DataFrame:
-    """Replay the seed tracker with a calendar window that resets at local midnight.
-
-    Like :func:`budgetlab.replay`, except that at each event the window holds the events of its
-    group since the start of the current calendar ``day``, ``week`` (Monday) or ``month`` in
-    ``tz`` instead of the trailing ``slo.window`` (which is ignored).
-
-    Returns
-    -------
-    DataFrame
-        The columns of :func:`budgetlab.replay` (so :func:`budgetlab.transitions` and
-        :func:`budgetlab.replay_summary` apply); ``attrs`` adds ``calendar`` and ``tz``.
-
-    Examples
-    --------
-    >>> from budgetlab import as_events
-    >>> ts = pd.to_datetime(["2026-01-01 23:00", "2026-01-01 23:30", "2026-01-02 00:10"], utc=True)
-    >>> st = replay_calendar(as_events(ts, [False, True, True]), SLO(target=0.9))
-    >>> st[["total", "failures", "status"]].to_dict("list")
-    {'total': [1, 2, 1], 'failures': [1, 1, 0], 'status': ['exhausted', 'exhausted', 'healthy']}
-    """
-    if not isinstance(slo, SLO):
-        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95).")
-    spec = parse_window(f"calendar:{calendar}")
-    tz = check_tz(tz)
-    srt = sort_events(events, by)
-    total_s, fail_s = srt.counts(spec, tz)
-    code_s = seed_codes(total_s, fail_s, np.full(srt.n_groups, slo.target), srt.bounds, slo)
-    total, failures, code = srt.scatter(total_s), srt.scatter(fail_s), srt.scatter(code_s)
-    cols: dict[str, object] = {"ts": events["ts"].array}
-    for k in srt.by:
-        cols[k] = events[k].array
-    cols.update(seed_figures(total, failures, slo.target))
-    cols["status"] = pd.Categorical.from_codes(code, dtype=STATUS_DTYPE)
-    cols["low_traffic"] = total < slo.min_events
-    out = pd.DataFrame(cols, index=events.index, copy=False)
-    out.attrs.update({"slo": slo, "by": srt.by, "calendar": spec.calendar, "tz": tz})
-    return out
-
-
-def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
-    """Apply a minimum dwell time to the statuses of a replay.
-
-    Escalation is immediate; a status may only drop to a less severe one after it has been
-    shown for ``min_dwell`` (since it was entered). The drop happens at the first event at or
-    after that moment, straight to the tracker's status at that event.
-
-    Parameters
-    ----------
-    states : DataFrame
-        Output of :func:`budgetlab.replay` or :func:`replay_calendar`.
-    min_dwell : duration
-        ``"15min"``, ``"1h"``, a Timedelta or seconds; ``0`` changes nothing.
-
-    Returns
-    -------
-    DataFrame
-        A copy of ``states`` with ``status`` replaced (all other columns unchanged);
-        ``attrs["min_dwell"]`` records the dwell time.
-
-    Examples
-    --------
-    >>> from budgetlab import SLO, as_events, replay
-    >>> ts = pd.date_range("2026-01-01", periods=6, freq="5min")
-    >>> st = replay(as_events(ts, [True, False, True, True, True, True]), SLO(target=0.5, window="5min"))
-    >>> st["status"].tolist()
-    ['healthy', 'exhausted', 'exhausted', 'healthy', 'healthy', 'healthy']
-    >>> hysteresis(st, "15min")["status"].tolist()
-    ['healthy', 'exhausted', 'exhausted', 'exhausted', 'healthy', 'healthy']
-    """
-    if not isinstance(states, pd.DataFrame) or "status" not in states.columns or "ts" not in states.columns:
-        raise InputError("hysteresis() takes the DataFrame returned by budgetlab.replay().")
-    dwell_ns = int(to_timedelta(min_dwell, name="min_dwell", allow_zero=True).value)
-    keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
-    order, bounds = group_order(states, keys)
-    t = ts_ns(states)
-    code = states["status"].cat.codes.to_numpy().astype(np.int8)
-    if order is not None:
-        t, code = t[order], code[order]
-    if len(t) > 1:
-        inside = np.ones(len(t) - 1, dtype=bool)
-        inside[bounds[1:-1] - 1] = False  # pairs across groups
-        if bool(np.any((t[1:] < t[:-1]) & inside)):
-            raise InputError("states must be in time order within each group (as replay() returns them).")
-    shown = dwell_codes(t, code, bounds, dwell_ns)
-    if order is not None:
-        back = np.empty_like(shown)
-        back[order] = shown
-        shown = back
-    out = states.copy()
-    out["status"] = pd.Categorical.from_codes(shown, dtype=STATUS_DTYPE)
-    out.attrs["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")
-    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -508,7 +158,7 @@ def _runs(srt: Sorted, slo: SLO, targets: np.ndarray, specs: list[WindowSpec], d
     out = []
     for spec in progress(specs, desc=desc, enabled=show):
         total, failures = srt.counts(spec, tz)
-        raw = seed_codes(total, failures, targets, srt.bounds, slo)
+        raw = srt.status_codes(total, failures, targets, slo)
         del total, failures
         for d in dwells:
             out.append(_Run(spec, d, dwell_codes(srt.t, raw, srt.bounds, d)))

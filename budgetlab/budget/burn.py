@@ -16,16 +16,23 @@ the grid count as empty (a window that reaches before the data is ``complete=Fal
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .._util.validation import to_timedelta, utc_from_ns
 from ..errors import ConfigError, InputError
-from ..windows.bins import BinGrid, duration_label, read_bins, window_bins
+from ..windows.bins import (
+    BinGrid,
+    BinsLike,
+    ReadBinsOptions,
+    duration_label,
+    read_bins,
+    window_bins,
+)
 
-__all__ = ["DEFAULT_WINDOWS", "burn_rates", "target_array", "rolling_sum", "ratio"]
+__all__ = ["DEFAULT_WINDOWS", "burn_rates", "target_array", "error_budgets", "rolling_sum", "ratio"]
 
 #: The windows :func:`burn_rates` reports by default.
 DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
@@ -72,14 +79,27 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
     return np.full(grid.n_groups, _check_target_value(target))
 
 
+def error_budgets(target: Any, grid: BinGrid) -> np.ndarray:
+    """Allowed failure ratio ``1 - target`` per group (see :func:`target_array`), computed as
+    :attr:`budgetlab.SLO.error_budget` computes it: the one place the SRE model writes it.
+
+    >>> from budgetlab.slo import SLO
+    >>> grid = BinGrid(pd.DataFrame(index=pd.RangeIndex(1)), [], 0, 1, np.zeros((1, 1)), np.zeros((1, 1)))
+    >>> error_budgets(SLO(0.95), grid) == SLO(0.95).error_budget
+    array([ True])
+    """
+    return np.asarray(1 - target_array(target, grid), dtype=float)
+
+
 def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
-    """Trailing sum over the last ``k`` bins (current included) along axis 1, via cumulative sums.
+    """Trailing sum over the last ``k`` bins (current included) along axis 1, via cumulative sums
+    (int64 for counts, float64 for floats).
 
     >>> rolling_sum(np.array([[1, 2, 3, 4]]), 2)
     array([[1, 3, 5, 7]])
     """
     n = x.shape[1]
-    c = np.zeros((x.shape[0], n + 1), dtype=np.int64)
+    c = np.zeros((x.shape[0], n + 1), dtype=np.float64 if x.dtype.kind == "f" else np.int64)
     np.cumsum(x, axis=1, out=c[:, 1:])
     hi = np.arange(1, n + 1)
     lo = np.maximum(hi - int(k), 0)
@@ -102,30 +122,22 @@ def _windows(windows: Any) -> list[Any]:
     return out
 
 
-def burn_rates(
-    bins: pd.DataFrame,
-    target: Any,
-    windows: Sequence[Any] | Any = DEFAULT_WINDOWS,
-    *,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS,
+               **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Error ratio and burn rate over trailing windows, at every bin end.
 
     Parameters
     ----------
-    bins : DataFrame
-        Bins table from :func:`budgetlab.bin_events`.
+    bins : DataFrame or BinGrid
+        Bins table from :func:`budgetlab.bin_events` (or the grid :func:`~budgetlab.windows.bins.read_bins` made of it).
     target : float, SLO or DataFrame
         Success-rate target (per group with a table, see :func:`target_array`).
     windows : sequence of durations
         Window lengths; each must be a whole number of bins.
-    freq : duration, optional
-        Bin width, if ``bins.attrs`` lost it and it cannot be inferred.
-    exclude_buckets, exclude_windows, exclude_mode
-        Exclusions at bin resolution, see :func:`budgetlab.windows.bins.read_bins`.
+    **options
+        ``freq`` (the bin width, if ``bins.attrs`` lost it and it cannot be inferred),
+        ``exclude_buckets``, ``exclude_windows``, ``exclude_mode`` (exclusions at bin
+        resolution): passed to :func:`budgetlab.windows.bins.read_bins`.
 
     Returns
     -------
@@ -149,10 +161,8 @@ def burn_rates(
     2 2026-01-01 00:02:00+00:00     1m      1    0        0.0       False
     3 2026-01-01 00:02:00+00:00     2m      2    1        5.0       False
     """
-    grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
-                     exclude_windows=exclude_windows, exclude_mode=exclude_mode)
-    targets = target_array(target, grid)
-    budget = 1 - targets
+    grid = read_bins(bins, **options)
+    budget = error_budgets(target, grid)
     wins = _windows(windows)
     ks = [window_bins(w, grid.freq_ns) for w in wins]
     labels = [duration_label(to_timedelta(w)) for w in wins]

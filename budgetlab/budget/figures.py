@@ -174,9 +174,11 @@ def status_code(remaining: float, slo: SLO) -> int:
     return 0
 
 
-def hold_low_traffic(code: np.ndarray, low: np.ndarray, first_in_group: np.ndarray) -> np.ndarray:
-    """The ``min_events`` hold: low-traffic rows keep the previous status of their group (healthy
-    at a group's start). Rows are in group order; ``first_in_group`` marks each group's first row.
+def hold_low_traffic(code: np.ndarray, low: np.ndarray, first_in_group: np.ndarray,
+                     initial: int = 0) -> np.ndarray:
+    """The ``min_events`` hold: low-traffic rows keep the previous status of their group
+    (``initial`` at a group's start: healthy, or the status a streaming tracker already shows).
+    Rows are in group order; ``first_in_group`` marks each group's first row.
 
     >>> hold_low_traffic(np.array([2, 0, 3, 1]), np.array([False, True, False, True]),
     ...                  np.array([True, False, True, False])).tolist()
@@ -185,7 +187,7 @@ def hold_low_traffic(code: np.ndarray, low: np.ndarray, first_in_group: np.ndarr
     valid = ~low
     code = code.copy()
     start_low = first_in_group & low
-    code[start_low] = 0
+    code[start_low] = initial
     valid |= start_low
     idx = np.where(valid, np.arange(len(code)), 0)
     np.maximum.accumulate(idx, out=idx)
@@ -193,11 +195,12 @@ def hold_low_traffic(code: np.ndarray, low: np.ndarray, first_in_group: np.ndarr
 
 
 def seed_status_codes(total: np.ndarray, failures: np.ndarray, target: Any, slo: SLO,
-                      first_in_group: np.ndarray | None = None) -> np.ndarray:
+                      first_in_group: np.ndarray | None = None, initial: int = 0) -> np.ndarray:
     """Seed status codes of windows holding at least one event, ``min_events`` hold included.
 
     ``target`` is a float or one target per row; ``first_in_group`` marks each group's first row
-    (rows in group order; ``None``: one group starting at row 0).
+    (rows in group order; ``None``: one group starting at row 0); ``initial`` is the status
+    before a group's first row (healthy; a streaming tracker continues from its own).
 
     >>> seed_status_codes(np.array([20, 40, 5]), np.array([1, 3, 1]), 0.95, SLO()).tolist()
     [2, 3, 3]
@@ -211,5 +214,5 @@ def seed_status_codes(total: np.ndarray, failures: np.ndarray, target: Any, slo:
             if first_in_group is None:
                 first_in_group = np.zeros(len(total), dtype=bool)
                 first_in_group[:1] = True
-            code = hold_low_traffic(code, low, first_in_group)
+            code = hold_low_traffic(code, low, first_in_group, initial)
     return code

@@ -23,20 +23,21 @@ window is empty. For rolling periods it ignores events leaving the period.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .._util.validation import check_argument, to_timedelta, utc_from_ns
 from ..errors import ConfigError
-from ..windows.bins import read_bins, window_bins
+from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
 from ..windows.calendar import CALENDARS, calendar_period_starts
-from .burn import ratio, rolling_sum, target_array
+from .burn import error_budgets, ratio, rolling_sum, target_array
 
 __all__ = ["period_budget"]
 
+_NAT_NS = np.iinfo(np.int64).min
 
 
 def _segment_cumsum(x: np.ndarray, seg_first: np.ndarray) -> np.ndarray:
@@ -48,35 +49,99 @@ def _segment_cumsum(x: np.ndarray, seg_first: np.ndarray) -> np.ndarray:
     return np.asarray(c - before)
 
 
-def _window_sum_float(x: np.ndarray, k: int) -> np.ndarray:
-    n = x.shape[1]
-    c = np.zeros((x.shape[0], n + 1))
-    np.cumsum(x, axis=1, out=c[:, 1:])
-    hi = np.arange(1, n + 1)
-    return c[:, hi] - c[:, np.maximum(hi - k, 0)]
+@dataclass(frozen=True)
+class _Periods:
+    """How the bins fall into compliance periods: calendar periods (``seg_first`` set) or a
+    rolling period of ``k_period`` bins."""
+
+    start_ns: np.ndarray  # start of the current period at each bin end
+    new: np.ndarray  # bool per bin: a period starts with this bin
+    seg_first: np.ndarray | None  # calendar periods: index of the first bin of each bin's period
+    k_period: int  # rolling periods: bins per period
+
+    def accumulate(self, x: np.ndarray) -> np.ndarray:
+        """Sum of ``x`` (``(groups, bins)``) over the current period, at every bin."""
+        if self.seg_first is not None:
+            return _segment_cumsum(x, self.seg_first)
+        return rolling_sum(x, self.k_period)
 
 
-def period_budget(
-    bins: pd.DataFrame,
-    target: Any,
-    *,
-    period: Any = "30D",
-    calendar: str | None = None,
-    tz: str = "UTC",
-    burn_window: Any = "1h",
-    slice_window: Any = None,
-    slice_target: float | None = None,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> pd.DataFrame:
+def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Periods:
+    n = grid.n_bins
+    if calendar is not None:
+        check_argument("calendar", calendar, CALENDARS)
+        pstart = calendar_period_starts(grid.bin_start_ns, calendar, tz)
+        new = np.ones(n, dtype=bool)
+        new[1:] = pstart[1:] != pstart[:-1]
+        seg_first = np.maximum.accumulate(np.where(new, np.arange(n), 0))
+        return _Periods(pstart, new, seg_first, 0)
+    p_ns = int(to_timedelta(period, name="period").value)
+    k_period = window_bins(period, grid.freq_ns, name="period")
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    return _Periods(grid.bin_end_ns - p_ns, new, None, k_period)
+
+
+def _slice_targets(slice_target: Any, target: Any, grid: BinGrid) -> np.ndarray:
+    """The success ratio a slice needs, per group as a ``(groups, 1)`` column."""
+    if slice_target is None:
+        return target_array(target, grid)[:, None]
+    if isinstance(slice_target, bool) or not isinstance(slice_target, (int, float, np.integer, np.floating)) \
+            or not (0 < float(slice_target) <= 1):
+        raise ConfigError("slice_target must lie in (0, 1] (e.g. 0.99).")
+    return np.full((grid.n_groups, 1), float(slice_target))
+
+
+def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarray,
+                         k_burn: int) -> tuple[np.ndarray, np.ndarray]:
+    """Burn rate over the last ``k_burn`` bins and time to exhaustion in ns (NaT: not at this pace)."""
+    n_w = rolling_sum(grid.total, k_burn)
+    b_w = rolling_sum(grid.bad, k_burn)
+    burn = ratio(b_w, n_w) / budget
+    drain = b_w - budget * n_w
+    tte_ns = np.full(remaining.shape, _NAT_NS, dtype=np.int64)
+    draining = (drain > 0) & (burn > 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = np.where(draining, remaining / np.where(draining, drain, 1.0) * (k_burn * grid.freq_ns), 0.0)
+    finite = draining & (remaining > 0) & (est < 2.0**62)  # beyond ~146 years: not at this pace
+    tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
+    return burn, np.where(remaining <= 0, 0, tte_ns)
+
+
+def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int,
+                 s_target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(slices, bad_slices, ratio_mean)`` so far in the period; slices are cut at slice
+    boundaries (epoch-aligned) and at period starts, and count from their last bin on."""
+    slice_no = grid.bin_start_ns // slice_ns
+    new_slice = periods.new.copy()
+    new_slice[1:] |= slice_no[1:] != slice_no[:-1]
+    ss = np.flatnonzero(new_slice)
+    se = np.append(ss[1:] - 1, grid.n_bins - 1)
+    s_tot = np.add.reduceat(grid.total, ss, axis=1)
+    s_bad = np.add.reduceat(grid.bad, ss, axis=1)
+    s_ratio = 1.0 - ratio(s_bad, s_tot)
+    has = s_tot > 0
+    placed_has = np.zeros_like(grid.total)
+    placed_bad = np.zeros_like(grid.total)
+    placed_ratio = np.zeros(grid.total.shape)
+    placed_has[:, se] = has
+    placed_bad[:, se] = has & (s_ratio < s_target)
+    placed_ratio[:, se] = np.where(has, s_ratio, 0.0)
+    slices = periods.accumulate(placed_has)
+    ratio_sum = periods.accumulate(placed_ratio)
+    ratio_mean = np.where(slices > 0, ratio_sum / np.maximum(slices, 1), 1.0)
+    return slices, periods.accumulate(placed_bad), ratio_mean
+
+
+def period_budget(bins: BinsLike, target: Any, *, period: Any = "30D", calendar: str | None = None,
+                  tz: str = "UTC", burn_window: Any = "1h", slice_window: Any = None,
+                  slice_target: float | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Error budget over a compliance period at every bin end, events-weighted and time-slice.
 
     Parameters
     ----------
-    bins : DataFrame
-        Bins table (:func:`budgetlab.bin_events`).
+    bins : DataFrame or BinGrid
+        Bins table (:func:`budgetlab.bin_events`), or the grid :func:`~budgetlab.windows.bins.read_bins` made of it.
     target : float, SLO or DataFrame
         Success-rate target (per group with a table).
     period : duration
@@ -91,8 +156,9 @@ def period_budget(
         Time-slice length (default: the bin width); a whole number of bins.
     slice_target : float, optional
         Success ratio a slice needs to be good (default: ``target``).
-    freq, exclude_buckets, exclude_windows, exclude_mode
-        See :func:`budgetlab.windows.bins.read_bins`.
+    **options
+        ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: passed to
+        :func:`budgetlab.windows.bins.read_bins`.
 
     Returns
     -------
@@ -123,103 +189,35 @@ def period_budget(
     0       1           0             1.0           0.990
     1       2           1             0.5           0.495
     """
-    grid = read_bins(bins, freq=freq, exclude_buckets=exclude_buckets,
-                     exclude_windows=exclude_windows, exclude_mode=exclude_mode)
-    targets = target_array(target, grid)
-    budget = (1 - targets)[:, None]
-    if slice_target is None:
-        s_target = targets[:, None]
-    else:
-        if isinstance(slice_target, bool) or not isinstance(slice_target, (int, float, np.integer, np.floating)) \
-                or not (0 < float(slice_target) <= 1):
-            raise ConfigError("slice_target must lie in (0, 1] (e.g. 0.99).")
-        s_target = np.full((grid.n_groups, 1), float(slice_target))
-    n = grid.n_bins
+    grid = read_bins(bins, **options)
+    budget = error_budgets(target, grid)[:, None]
+    s_target = _slice_targets(slice_target, target, grid)
     f = grid.freq_ns
-    starts_ns = grid.bin_start_ns
     k_burn = window_bins(burn_window, f, name="burn_window")
     slice_ns = f * window_bins(slice_window, f, name="slice_window") if slice_window is not None else f
+    periods = _periods(grid, period, calendar, tz)
 
-    if calendar is not None:
-        check_argument("calendar", calendar, CALENDARS)
-        pstart = calendar_period_starts(starts_ns, calendar, tz)
-        new_seg = np.ones(n, dtype=bool)
-        new_seg[1:] = pstart[1:] != pstart[:-1]
-        seg_first = np.maximum.accumulate(np.where(new_seg, np.arange(n), 0))
-
-        def acc(x: np.ndarray) -> np.ndarray:
-            return _segment_cumsum(x, seg_first)
-
-        period_start = np.broadcast_to(pstart, (grid.n_groups, n))
-    else:
-        p_ns = int(to_timedelta(period, name="period").value)
-        k_period = window_bins(period, f, name="period")
-        new_seg = np.zeros(n, dtype=bool)
-        new_seg[0] = True
-
-        def acc(x: np.ndarray) -> np.ndarray:
-            if x.dtype.kind == "f":
-                return _window_sum_float(x, k_period)
-            return rolling_sum(x, k_period)
-
-        period_start = np.broadcast_to(grid.bin_end_ns - p_ns, (grid.n_groups, n))
-
-    events = acc(grid.total)
-    bad = acc(grid.bad)
+    events = periods.accumulate(grid.total)
+    bad = periods.accumulate(grid.bad)
     budget_total = budget * events
     remaining = budget_total - bad
-    consumed = ratio(bad, budget_total)
-    sli = 1.0 - ratio(bad, events)
+    burn, tte_ns = _burn_and_exhaustion(grid, budget, remaining, k_burn)
+    slices, bad_slices, ratio_mean = _time_slices(grid, periods, slice_ns, s_target)
 
-    n_w = rolling_sum(grid.total, k_burn)
-    b_w = rolling_sum(grid.bad, k_burn)
-    burn = ratio(b_w, n_w) / budget
-    drain = b_w - budget * n_w
-    tte_ns = np.full(remaining.shape, np.iinfo(np.int64).min, dtype=np.int64)  # NaT
-    draining = (drain > 0) & (burn > 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        est = np.where(draining, remaining / np.where(draining, drain, 1.0) * (k_burn * f), 0.0)
-    finite = draining & (remaining > 0) & (est < 2.0**62)  # beyond ~146 years: not at this pace
-    tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
-    tte_ns = np.where(remaining <= 0, 0, tte_ns)
-
-    # time slices: cut at slice boundaries (epoch-aligned) and at period starts
-    slice_no = starts_ns // slice_ns
-    new_slice = new_seg.copy()
-    new_slice[1:] |= slice_no[1:] != slice_no[:-1]
-    ss = np.flatnonzero(new_slice)
-    se = np.append(ss[1:] - 1, n - 1)
-    s_tot = np.add.reduceat(grid.total, ss, axis=1)
-    s_bad = np.add.reduceat(grid.bad, ss, axis=1)
-    s_ratio = 1.0 - ratio(s_bad, s_tot)
-    has = s_tot > 0
-    s_is_bad = has & (s_ratio < s_target)
-    placed_has = np.zeros_like(grid.total)
-    placed_bad = np.zeros_like(grid.total)
-    placed_ratio = np.zeros(grid.total.shape)
-    placed_has[:, se] = has
-    placed_bad[:, se] = s_is_bad
-    placed_ratio[:, se] = np.where(has, s_ratio, 0.0)
-    slices = acc(placed_has)
-    bad_slices = acc(placed_bad)
-    ratio_sum = acc(placed_ratio)
-    sli_ts = 1.0 - ratio(bad_slices, slices)
-    ratio_mean = np.where(slices > 0, ratio_sum / np.maximum(slices, 1), 1.0)
-
-    out = grid.long_keys(n)
+    out = grid.long_keys(grid.n_bins)
     out["bin_end"] = utc_from_ns(np.tile(grid.bin_end_ns, grid.n_groups))
-    out["period_start"] = utc_from_ns(np.ascontiguousarray(period_start).ravel())
+    out["period_start"] = utc_from_ns(np.tile(periods.start_ns, grid.n_groups))
     out["events"] = events.ravel()
     out["bad"] = bad.ravel()
     out["budget_total"] = budget_total.ravel()
     out["budget_remaining"] = remaining.ravel()
-    out["consumed_fraction"] = consumed.ravel()
-    out["sli"] = sli.ravel()
+    out["consumed_fraction"] = ratio(bad, budget_total).ravel()
+    out["sli"] = (1.0 - ratio(bad, events)).ravel()
     out["burn_rate"] = burn.ravel()
     out["time_to_exhaustion"] = pd.to_timedelta(tte_ns.ravel().view("timedelta64[ns]"))
     out["slices"] = slices.ravel()
     out["bad_slices"] = bad_slices.ravel()
-    out["sli_timeslices"] = sli_ts.ravel()
+    out["sli_timeslices"] = (1.0 - ratio(bad_slices, slices)).ravel()
     out["slice_budget_remaining"] = (budget * slices - bad_slices).ravel()
     out["sli_ratio_mean"] = np.clip(ratio_mean, 0.0, 1.0).ravel()
     return out

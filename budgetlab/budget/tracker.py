@@ -18,14 +18,8 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError
 from ..slo import SLO
-from .figures import (
-    STATUSES,
-    remaining_fraction,
-    scalar_figures,
-    seed_figures,
-    status_code,
-    status_codes,
-)
+from ..windows.trailing import window_starts
+from .figures import STATUSES, scalar_figures, seed_figures, seed_status_codes, status_code
 
 __all__ = ["Tracker"]
 
@@ -247,10 +241,7 @@ class Tracker:
             self._append(t_new, ~ok_arr)
             t_all = self._t[self._start : self._end]
             bad_all = self._bad[self._start : self._end]
-            w = self.slo.window_ns
-            floor = np.iinfo(np.int64).min + w
-            cut = t_new - w if int(t_new[0]) >= floor else np.maximum(t_new, floor) - w  # no int64 wrap
-            lo = np.searchsorted(t_all, cut, side="left")
+            lo = window_starts(t_all, t_new, self.slo.window_ns)
             cum = np.empty(len(t_all) + 1, dtype=np.int64)
             cum[0] = 0
             np.cumsum(bad_all, out=cum[1:])
@@ -260,13 +251,9 @@ class Tracker:
             failures -= cum[lo]
             lo_last = int(lo[-1])
             del lo
-            # only what the status needs, per event; the full figures only where callbacks fire
-            code = status_codes(remaining_fraction(total, failures, self.slo.target), self.slo)
-            if self.slo.min_events > 0:  # hold the previous status through low-traffic events
-                valid = total >= self.slo.min_events
-                pos = np.where(valid, np.arange(len(code)), -1)
-                np.maximum.accumulate(pos, out=pos)
-                code = np.where(pos >= 0, code[np.maximum(pos, 0)], self._status).astype(np.int8)
+            # only what the status needs, per event (the min_events hold continues from the status
+            # the tracker shows before the batch); the full figures only where callbacks fire
+            code = seed_status_codes(total, failures, self.slo.target, self.slo, initial=self._status)
             prev = np.empty_like(code)
             prev[0] = self._status
             prev[1:] = code[:-1]

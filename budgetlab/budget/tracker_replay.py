@@ -20,8 +20,7 @@ import pandas as pd
 
 from ..events.schema import check_events
 from ..slo import SLO
-from ..windows._compiled import kernels
-from ..windows.groups import group_codes, group_order
+from ..windows.groups import first_in_group, group_codes, group_order, previous_in_group
 from ..windows.trailing import event_window_counts
 from .figures import STATUSES, hold_low_traffic, seed_figures, status_codes
 
@@ -108,8 +107,7 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
     low = total < slo.min_events
     if slo.min_events > 0 and low.any():
         order, bounds = group_order(events, keys)
-        first = np.zeros(len(events), dtype=bool)
-        first[bounds[:-1][bounds[:-1] < len(events)]] = True
+        first = first_in_group(bounds)
         if order is None:
             code = hold_low_traffic(code, low, first)
         else:
@@ -165,31 +163,9 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
         raise InputError("transitions() takes the DataFrame returned by budgetlab.replay().")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     code = states["status"].cat.codes.to_numpy()
-    compiled = kernels()
-    if keys and compiled is not None:  # one compiled pass: each row's previous status in its group
-        gcodes = group_codes(states, keys, dense=False)
-        prev_code = compiled["previous_in_group"](code, gcodes, int(gcodes.max(initial=0)) + 1, 0)
-        rows = np.flatnonzero(code != prev_code)
-        from_code = prev_code[rows]
-    elif keys:
-        order, bounds = group_order(states, keys)
-        assert order is not None
-        code_s = code[order]
-        prev = np.empty_like(code_s)
-        prev[1:] = code_s[:-1]
-        prev[bounds[:-1][bounds[:-1] < len(code_s)]] = 0  # each group starts healthy
-        change = np.flatnonzero(code_s != prev)
-        at = order[change]
-        srt = np.argsort(at, kind="stable")
-        rows = at[srt]
-        from_code = prev[change][srt]
-    else:
-        prev_code = np.empty_like(code)
-        if len(code):
-            prev_code[0] = 0
-            prev_code[1:] = code[:-1]
-        rows = np.flatnonzero(code != prev_code)
-        from_code = prev_code[rows]
+    prev_code = previous_in_group(code, group_codes(states, keys, dense=False), 0)  # groups start healthy
+    rows = np.flatnonzero(code != prev_code)
+    from_code = prev_code[rows]
     sub = states.iloc[rows]
     cols: dict[str, object] = {"ts": sub["ts"].array}
     for k in keys:
@@ -208,7 +184,6 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     for c in ("current_rate", "budget_total", "budget_remaining", "budget_remaining_pct", "burn_rate"):
         out[c] = out[c].astype(np.float64)
     return out
-
 
 
 def replay_summary(states: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:

@@ -6,6 +6,7 @@ Outputs are atomic and need ``--force`` to replace a file; bad arguments give on
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +47,13 @@ def _read_docs(spec: str) -> list[Any]:
 def _override(doc: Any, target: float | None, window: str | None) -> Any:
     """``doc`` with a new target and/or window (alert policies whose period was the window
     follow it)."""
-    from ..alerts.policy import AlertPolicy
-    from ..interop.openslo import SLODocument
-
     changes = {k: v for k, v in (("target", target), ("window", window)) if v is not None}
     if not changes:
         return doc
     slo = doc.slo.with_(**changes)
-    pols = tuple(AlertPolicy(p.tiers, period=slo.window if p.period == doc.slo.window else p.period, name=p.name)
+    pols = tuple(dataclasses.replace(p, period=slo.window) if p.period == doc.slo.window else p
                  for p in doc.alert_policies)
-    fields = {f: getattr(doc, f) for f in doc.__dataclass_fields__}
-    fields.update(slo=slo, alert_policies=pols)
-    return SLODocument(**fields)
+    return dataclasses.replace(doc, slo=slo, alert_policies=pols)
 
 
 def _read_table(path: str) -> pd.DataFrame:
@@ -114,14 +110,14 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
         docs = []
         for d in _read_docs(args.from_spec):
             d = _override(d, args.target, args.window)
-            fields = {f: getattr(d, f) for f in d.__dataclass_fields__}
+            changes: dict[str, Any] = {}
             if args.policy is not None:
-                fields["alert_policies"] = (_policy(args, d.slo.window),)
+                changes["alert_policies"] = (_policy(args, d.slo.window),)
             if args.service:
-                fields["service"] = args.service
+                changes["service"] = args.service
             if indicator is not None:
-                fields.update(indicator=indicator, indicator_ref=None)
-            docs.append(SLODocument(**fields))
+                changes.update(indicator=indicator, indicator_ref=None)
+            docs.append(dataclasses.replace(d, **changes))
     else:
         if args.target is None:
             raise ConfigError("give --target (e.g. --target 0.95), or --from / --from-recalibration.")

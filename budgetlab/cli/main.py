@@ -1,4 +1,6 @@
-"""The ``budgetlab`` command line.
+"""The ``budgetlab`` command line: the parser, wired explicitly from one module per subcommand
+group (:mod:`~budgetlab.cli.demo`, :mod:`~budgetlab.cli.replay`, :mod:`~budgetlab.cli.export`,
+:mod:`~budgetlab.cli.notebooks`), and the entry point.
 
 Bad input or arguments give one line on stderr naming the problem and the fix, and exit code 2;
 never a traceback (set ``BUDGETLAB_DEBUG=1`` to see one for an unexpected error).
@@ -11,244 +13,20 @@ import os
 import sys
 import traceback
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
-import pandas as pd
+from ..errors import BudgetlabError
+from . import demo, export, notebooks, replay
+from .demo import DEMO_TARGETS
 
-from .._util.validation import duration_label
-from ..errors import BudgetlabError, ConfigError, PartialWindowWarning
-from . import export, notebooks
-
-__all__ = ["main", "build_parser"]
-
-#: The demo's per-type targets: the seed's 93 % for reCAPTCHA v2 and 97 % for Turnstile; image
-#: captchas solve less often (about 90 % in the sample), so 88 %.
-DEMO_TARGETS = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}
+__all__ = ["main", "build_parser", "DEMO_TARGETS"]
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
         sys.stderr.write(f"budgetlab: error: {message} (see '{self.prog} --help')\n")
         raise SystemExit(2)
-
-
-def _add_log_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("input columns")
-    g.add_argument("--time", default="ts", help="time column (default: ts)")
-    g.add_argument("--outcome", default="outcome", help="outcome-label column (default: outcome)")
-    g.add_argument("--ok", default=None, help="boolean success column instead of --outcome")
-    g.add_argument("--bucket", default=None, help="failure-kind column (with --ok)")
-    g.add_argument("--tz", default="UTC", help="time zone of naive timestamps (default: UTC)")
-    g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
-    g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
-    g.add_argument("--salt", default=None, help="secret for --pii hash")
-    g.add_argument("--outcomes", default=None, metavar="LABEL=BUCKET,...",
-                   help="complete outcome mapping, e.g. ok=success,timeout=timeout,err=solve_error "
-                        "(unlisted labels are refused)")
-    g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl"],
-                   help="file format when the extension does not say it")
-    g.add_argument("--encoding", default="utf-8", help="text encoding of CSV/JSON Lines (default: utf-8)")
-
-
-def _add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window: str = "24h") -> None:
-    g = p.add_argument_group("SLO")
-    g.add_argument("--target", type=float, default=None, help=f"target success rate (default: {target})")
-    g.add_argument("--window", default=None, help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
-    g.add_argument("--warning", type=float, default=None, help="warning below this budget fraction (0.5)")
-    g.add_argument("--critical", type=float, default=None, help="critical below this budget fraction (0.1)")
-    g.add_argument("--min-events", type=int, default=None, help="hold the status below this many events (0)")
-    g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type,region)")
-    p.set_defaults(default_target=target, default_window=window)
-
-
-def _add_output_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("outputs")
-    g.add_argument("--out", default=None, help="write the transitions table (.csv or .parquet)")
-    g.add_argument("--plot", default=None, help="write a timeline PNG")
-    g.add_argument("--force", action="store_true", help="overwrite existing outputs")
-
-
-def _slo_from_args(args: argparse.Namespace) -> Any:
-    from ..slo import SLO
-
-    loader: Callable[[str], Any] | None = getattr(args, "slo_loader", None)
-    if getattr(args, "slo", None) and loader is not None:
-        base = loader(args.slo)
-        changes = {k: getattr(args, k) for k in ("target", "window", "warning", "critical", "min_events")
-                   if getattr(args, k) is not None}  # flags given on the command line win
-        return base.with_(**changes) if changes else base
-    return SLO(
-        target=args.default_target if args.target is None else args.target,
-        window=args.default_window if args.window is None else args.window,
-        warning=0.5 if args.warning is None else args.warning,
-        critical=0.1 if args.critical is None else args.critical,
-        min_events=0 if args.min_events is None else args.min_events,
-    )
-
-
-def _by(args: argparse.Namespace) -> list[str]:
-    return [b.strip() for b in args.by.split(",") if b.strip()] if args.by else []
-
-
-def _format_summary(summary: pd.DataFrame) -> str:
-    show = summary.copy()
-    show["success_rate"] = (show["success_rate"] * 100).map("{:.2f} %".format)
-    for st in ("healthy", "warning", "critical", "exhausted"):
-        show[st] = show[f"hours_{st}"].map("{:.1f} h".format) + " (" + (show[f"share_{st}"] * 100).map("{:.0f}".format) + " %)"
-    cols = [c for c in summary.columns if not c.startswith(("hours_", "share_"))]
-    cols = [c for c in cols if c not in ("success_rate", "transitions", "final_status")]
-    cols += ["success_rate", "healthy", "warning", "critical", "exhausted", "transitions", "final_status"]
-    return show[cols].to_string(index=False)
-
-
-def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
-    if tr.empty:
-        return "(no status changes)"
-    show = tr.copy()
-    show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
-    text = show.head(limit).to_string(index=False)
-    if len(tr) > limit:
-        text += f"\n... {len(tr) - limit} more (write them all with --out)"
-    return text
-
-
-def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
-               incidents: pd.DataFrame | None = None, targets: dict[str, float] | None = None) -> int:
-    """Replay, print the summary and transitions, write --out/--plot.
-
-    ``targets`` (with one ``--by`` key) gives each group its own target; other groups use the SLO's.
-    """
-    from .._util.files import check_output, write_table
-    from ..budget.tracker_replay import replay, replay_summary, transitions
-
-    slo = _slo_from_args(args)
-    by = _by(args)
-    for path in (args.out, args.plot):  # fail before the work, not after it
-        if path:
-            check_output(path, force=args.force)
-    with warnings.catch_warnings():  # the note below says it, in the CLI's words
-        warnings.simplefilter("ignore", PartialWindowWarning)
-        if targets and len(by) == 1:
-            parts = [replay(g, slo.with_(target=targets.get(str(key), slo.target)), by=by)
-                     for key, g in events.groupby(by[0], observed=True, sort=True)]
-            states = pd.concat(parts).loc[events.index]
-            states.attrs.update(parts[0].attrs)
-        else:
-            states = replay(events, slo, by=by or None)
-    tr = transitions(states)
-    summary = replay_summary(states, events)
-    span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-    print(f"{title}: {len(events):,} events, {events['ts'].iloc[0]:%Y-%m-%d %H:%M} .. "
-          f"{events['ts'].iloc[-1]:%Y-%m-%d %H:%M} UTC")
-    shown = ", ".join(f"{k} {v:.4g}" for k, v in targets.items()) if targets and len(by) == 1 else f"{slo.target:.4g}"
-    print(f"SLO: target {shown}, window {duration_label(slo.window)}, warning < {slo.warning:g}, "
-          f"critical < {slo.critical:g}, min_events {slo.min_events}" + (f", by {', '.join(by)}" if by else ""))
-    if slo.window > span:
-        print(f"note: the window ({duration_label(slo.window)}) is longer than the data "
-              f"({duration_label(span)}); every window is partial.")
-    print("\nSummary (time in each status)")
-    print(_format_summary(summary))
-    warm_end = events["ts"].iloc[0] + slo.window
-    warm = tr["ts"] < warm_end
-    print(f"\nTransitions ({len(tr)}; {int(warm.sum())} during the warm-up, the first {duration_label(slo.window)} "
-          "when the window is still filling: listed from the first full window on)")
-    print(_format_transitions(tr[~warm] if (~warm).any() else tr))
-    if args.out:
-        write_table(tr, args.out, force=args.force)
-        print(f"\nwrote {len(tr)} transitions to {args.out}")
-    if args.plot:
-        _write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                        targets=targets if len(by) == 1 else None)
-        print(f"wrote timeline to {args.plot}")
-    return 0
-
-
-def _write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: Any,
-                    incidents: pd.DataFrame | None, force: bool, targets: dict[str, float] | None = None) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._util.files import atomic_path
-    from ..events.schema import scope_mask
-    from ..plotting import plot_timeline
-
-    groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]] = [((), states, tr)]
-    if by:
-        groups = []
-        for key, g in states.groupby(by, observed=True, sort=True):
-            key = key if isinstance(key, tuple) else (key,)
-            mask = (tr[by].astype(str) == pd.Series([str(k) for k in key], index=by)).all(axis=1)
-            groups.append((key, g, tr[mask]))
-    if len(groups) > 12:
-        sys.stderr.write(f"budgetlab: note: the timeline shows the first 12 of {len(groups)} groups.\n")
-        groups = groups[:12]
-    fig, axes = plt.subplots(len(groups), 1, figsize=(12, 3.4 * len(groups)), squeeze=False, sharex=True)
-    for ax, (key, g, t) in zip(axes[:, 0], groups, strict=True):
-        inc = None
-        if incidents is not None and len(incidents):
-            probe = pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)}) if by else pd.DataFrame(index=[0])
-            inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
-        group_slo = slo.with_(target=targets[str(key[0])]) if targets and str(key[0]) in targets else slo
-        plot_timeline(g, slo=group_slo, transitions=t, incidents=inc, ax=ax)
-        ax.set_title(", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events", loc="left")
-    fig.tight_layout()
-    with atomic_path(path, force=force) as tmp:
-        fig.savefig(tmp, format="png", dpi=110)
-    plt.close(fig)
-
-
-def _load_openslo(spec: str) -> Any:
-    from ..interop.openslo import load_slo
-
-    return load_slo(spec)
-
-
-def _outcomes(text: str | None) -> dict[str, str] | None:
-    """``--outcomes ok=success,timeout=timeout`` as a mapping (None when not given)."""
-    if text is None:
-        return None
-    table: dict[str, str] = {}
-    for part in text.split(","):
-        label, sep, bucket = part.partition("=")
-        if not sep or not label.strip() or not bucket.strip():
-            raise ConfigError(f"--outcomes: {part.strip()!r} is not LABEL=BUCKET (e.g. ok=success,timeout=timeout).")
-        table[label.strip()] = bucket.strip()
-    return table
-
-
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from ..events.read import read_events
-
-    events = read_events(args.log, time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
-                         by=_by(args), tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
-                         outcomes=_outcomes(args.outcomes), format=args.format, encoding=args.encoding)
-    if args.by:  # --pii drop may have dropped a group key (it warned by name)
-        args.by = ",".join(k for k in _by(args) if k in events.columns)
-    return run_replay(events, args, title=os.path.basename(args.log))
-
-
-def _cmd_demo(args: argparse.Namespace) -> int:
-    from .. import datasets
-
-    events = datasets.load("demo")
-    incidents = datasets.load("demo_incidents")
-    targets = None
-    if args.by is None:
-        args.by = "captcha_type"
-        if args.target is None:  # per-type targets, as the seed advises (93 % reCAPTCHA v2, 97 % Turnstile)
-            targets = dict(DEMO_TARGETS)
-    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see budgetlab.datasets)\n")
-    run_replay(events, args, title="demo", incidents=incidents, targets=targets)
-    if len(incidents):
-        print("\nInjected incidents (ground truth)")
-        show = incidents.copy()
-        for c in ("start", "end"):
-            show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
-        print(show.to_string(index=False))
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -258,27 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"budgetlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    demo = sub.add_parser("demo", help="replay the embedded sample data and print the summary")
-    _add_slo_options(demo, target=0.95, window="24h")
-    _add_output_options(demo)
-    demo.set_defaults(func=_cmd_demo)
-
-    rep = sub.add_parser("replay", help="replay an outcome log through the seed tracker, vectorized")
-    rep.add_argument("log", help="outcome log: .csv, .parquet, .jsonl (optionally .gz)")
-    _add_slo_options(rep)
-    _add_log_options(rep)
-    _add_output_options(rep)
-    rep.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
-                     help="read the SLO from an OpenSLO v1 file (--target/--window override it)")
-    rep.set_defaults(func=_cmd_replay, slo_loader=_load_openslo)
-
+    demo.add_parser(sub)
+    replay.add_parser(sub)
     export.add_parser(sub)
     notebooks.add_parser(sub)
     return parser
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -302,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.showwarning = _show_warning  # one line each, restored on exit
             return int(args.func(args) or 0)
     except BudgetlabError as exc:
-        sys.stderr.write(f"budgetlab: error: {_one_line(exc)}\n")
+        sys.stderr.write(f"budgetlab: error: {' '.join(str(exc).split())}\n")
         return 2
     except OSError as exc:  # disk full, permission denied, ...: the environment, not a bug
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""

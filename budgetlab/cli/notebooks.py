@@ -126,6 +126,24 @@ def _error_line(src: Path, exc: BaseException) -> str:
     return f"{src.name}: {where} raised {detail}"
 
 
+def _html_outputs(sources: Sequence[Path], folder: Path, *, force: bool) -> list[Path]:
+    """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
+    first notebook runs."""
+    from .._util.files import check_output
+
+    if not sources:
+        raise ConfigError("no notebooks to render.")
+    seen: set[str] = set()
+    for src in sources:
+        if src.stem in seen:
+            raise ConfigError(f"two notebooks are named {src.stem!r}; their HTML files would collide.")
+        seen.add(src.stem)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{folder}: is a file; --html takes a folder.")
+    folder.mkdir(parents=True, exist_ok=True)
+    return [check_output(folder / f"{src.stem}.html", force=force) for src in sources]
+
+
 def render_notebooks(
     notebooks: Sequence[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str],
@@ -144,7 +162,7 @@ def render_notebooks(
     exists (without ``force``), and :class:`NotebookError` when a notebook fails (its HTML is not
     written; those of the notebooks before it are).
     """
-    from .._util.files import atomic_path, check_output
+    from .._util.files import atomic_path
 
     try:
         import nbformat
@@ -158,16 +176,7 @@ def render_notebooks(
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise ConfigError(f"timeout={timeout!r} must be a number of seconds > 0.")
     sources = [Path(n) for n in notebooks]
-    if not sources:
-        raise ConfigError("no notebooks to render.")
-    stems = [s.stem for s in sources]
-    if len(set(stems)) != len(stems):
-        raise ConfigError("two notebooks have the same name; their HTML files would collide.")
-    folder = Path(out_dir).expanduser()
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"{folder}: is a file; --html takes a folder.")
-    folder.mkdir(parents=True, exist_ok=True)
-    targets = [check_output(folder / f"{stem}.html", force=force) for stem in stems]
+    targets = _html_outputs(sources, Path(out_dir).expanduser(), force=force)
     params = parse_parameters(parameters)
     run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
     exporter = HTMLExporter(template_name="lab")  # type: ignore[no-untyped-call]

@@ -11,9 +11,9 @@ name                            what                                            
 ``night_incident_incidents``    its 2 overlapping incidents                             ``data/``
 ==============================  ======================================================  =================
 
-Event tables are canonical (:mod:`budgetlab.schema`): ``ts, ok, bucket, captcha_type, region,
+Event tables are canonical (:mod:`budgetlab.events.schema`): ``ts, ok, bucket, captcha_type, region,
 sitekey`` and, in ``night_incident`` only, ``session_id``. Incident tables have the columns of
-:data:`budgetlab.events.schema.INCIDENT_COLUMNS`. Every file is made by :mod:`budgetlab.synth`
+:data:`budgetlab.events.schema.INCIDENT_COLUMNS`. Every file is made by :mod:`budgetlab.datasets.synth`
 (``python -m budgetlab.datasets --preset NAME --out DIR --force``); ``data/README.md`` in the
 repository tells the details. The package's own files are found through :mod:`importlib.resources`
 (works from a wheel); the others in ``data/`` next to the package when running from a checkout.

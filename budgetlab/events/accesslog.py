@@ -7,9 +7,7 @@ agent are personal data or may hold it: they are matched by the pattern but neve
 
 from __future__ import annotations
 
-import gzip
 import warnings
-import zlib
 from collections.abc import Callable, Sequence
 from os import PathLike
 from pathlib import Path
@@ -20,6 +18,7 @@ import pandas as pd
 
 from .._util.validation import as_list, check_argument
 from ..errors import ConfigError, FileFormatError
+from ._formats import gunzip
 from .schema import SUCCESS, as_events
 
 __all__ = ["read_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR", "OTHER_ERROR"]
@@ -54,10 +53,7 @@ def _read_text(path: Path) -> str:
     with open(path, "rb") as fh:  # read-only
         raw = fh.read()
     if path.suffix.lower() == ".gz":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error):
-            raise FileFormatError(f"{path.name}: the gzip stream is truncated or corrupt; copy the log again.") from None
+        raw = gunzip(raw, path.name)
     # Undecodable bytes can only sit in fields that are never extracted (paths, user agents), or
     # make a line malformed; replacing them never alters a kept value.
     return raw.decode("utf-8", errors="replace")

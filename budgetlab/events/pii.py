@@ -30,11 +30,14 @@ import pandas as pd
 
 from .._util.validation import check_argument
 from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
+from ._columns import factorize
 
-__all__ = ["KINDS", "scan_personal_data", "guard_personal_data", "hash_values", "describe_findings"]
+__all__ = ["KINDS", "PII_MODES", "scan_personal_data", "guard_personal_data", "hash_values", "describe_findings"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
 KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
+#: What a loader's ``pii=`` may do with a declared column that looks like personal data.
+PII_MODES = ("error", "drop", "hash")
 
 _EMAIL = r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
@@ -137,15 +140,6 @@ def scan_text(values: Any, *, numeric: bool = False) -> dict[str, np.ndarray]:
     return {k: found[k] for k in KINDS if k in found and found[k].any()}
 
 
-def _factorize(column: pd.Series) -> tuple[np.ndarray, pd.Index]:
-    """``(codes, uniques)`` of a column; codes are -1 for missing values and only used
-    categories of a categorical appear (through the codes)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.cat.codes.to_numpy().astype(np.int64), pd.Index(column.cat.categories)
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
-
-
 def _kind_of_column(column: pd.Series) -> str | None:
     """``"text"`` for string-like columns, ``"numeric"`` for integer columns, else ``None``."""
     dtype = column.dtype
@@ -174,7 +168,7 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
     if kind is None or len(column) == 0:
         return {}, {}
     if isinstance(column.dtype, pd.CategoricalDtype):
-        codes, uniques = _factorize(column)
+        codes, uniques = factorize(column)
         counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
         used = counts > 0
         uniques, counts = uniques[used], counts[used]
@@ -208,8 +202,8 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
 def scan_personal_data(column: pd.Series, *, sample: int | None = None) -> dict[str, int]:
     """Count the rows of ``column`` whose values look like each kind of personal data.
 
-    Every distinct value is scanned (``sample`` is accepted for backward compatibility and
-    ignored: a sample could miss the one e-mail address among a million ids).
+    Every distinct value is scanned, whatever ``sample`` says (a sample could miss the one
+    e-mail address among a million ids).
     String-like columns are checked for every kind, integer columns for card numbers only.
 
     >>> scan_personal_data(pd.Series(["a@b.org", "x", "10.0.0.1", "10.0.0.1"]))
@@ -296,7 +290,7 @@ def hash_values(column: pd.Series, salt: str) -> pd.Series:
         strs = np.asarray(column.astype(str).where(valid, ""), dtype=object)
         hashed_rows = _hex64(pd.util.hash_array(strs, hash_key=key, categorize=False), valid)
         return pd.Series(hashed_rows, index=column.index, name=column.name)
-    codes, uniques = _factorize(column)
+    codes, uniques = factorize(column)
     strs = np.asarray(uniques.astype(str), dtype=object)
     hashed = _hex64(pd.util.hash_array(strs, hash_key=key, categorize=False) if len(strs) else
                     np.zeros(0, dtype=np.uint64))
@@ -335,7 +329,7 @@ def guard_personal_data(
     >>> list(guard_personal_data(f, ["region", "user"], pii="hash", salt="k").columns)
     ['region', 'user']
     """
-    check_argument("pii", pii, ("error", "drop", "hash"))
+    check_argument("pii", pii, PII_MODES)
     if pii == "hash" and (not isinstance(salt, str) or not salt):
         raise ConfigError("pii='hash' needs salt='a secret string' (keep it out of the data).")
     must = set(required)

@@ -33,7 +33,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from ..errors import ConfigError
 from ..slo import SLO
 from ..windows.bins import duration_label, read_bins, window_bins
 from .openslo import SLODocument
+from .openslo.model import as_documents
 
 __all__ = [
     "POLICY_PRESETS",
@@ -180,24 +181,9 @@ class _Slo:
         self.matchers = base + _matchers(self.group_labels, "selector_labels")
 
 
-def _as_slos(slos: Any, name: str | None) -> list[SLODocument]:
-    if isinstance(slos, SLO):
-        return [SLODocument(name or "slo", slos)]
-    if isinstance(slos, SLODocument):
-        return [slos]
-    if isinstance(slos, (str, bytes)) or not isinstance(slos, Iterable):
-        raise ConfigError("slos must be an SLO, an SLODocument or a list of SLODocuments.")
-    out = list(slos)
-    if not out or not all(isinstance(d, SLODocument) for d in out):
-        raise ConfigError("slos must be an SLO, an SLODocument or a non-empty list of SLODocuments.")
-    if len({d.name for d in out}) != len(out):
-        raise ConfigError("SLO names must be unique (they become the sloth_slo label).")
-    return out
-
-
 def _prepare(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence[str], service: str | None,
              name: str | None) -> list[_Slo]:
-    docs = _as_slos(slos, name)
+    docs = as_documents(slos, name=name or "slo")
     base = _matchers(selector, "selector")
     keys = [selector_labels] if isinstance(selector_labels, str) else list(selector_labels)
     for k in keys:
@@ -252,7 +238,7 @@ def _alert_annotations(s: _Slo, tier: AlertTier) -> dict[str, str]:
     windows = " and ".join(_prom_duration(w, "window") for w in tier.windows)
     return {
         "summary": f"SLO {s.doc.name} of {s.service}: error budget burn rate above {tier.burn:g} over {windows}",
-        "description": (f"target {s.doc.slo.target:g}: the error ratio exceeds {tier.burn:g} x {1 - s.doc.slo.target:.6g} "
+        "description": (f"target {s.doc.slo.target:g}: the error ratio exceeds {tier.burn:g} x {s.doc.slo.error_budget:.6g} "
                         f"over {windows}; tier {tier.name} ({tier.severity})"),
     }
 
@@ -465,12 +451,10 @@ def promtool_test(
                 cum = np.concatenate([[0], np.cumsum(counts)])
                 series.append({"series": metric + _selector_text(_matchers(labels, "selector")),
                                "values": " ".join(map(str, cum.tolist()))})
-        starts = pd.DatetimeIndex(grid.bin_start_ns.view("datetime64[ns]")).tz_localize("UTC")
-        one = pd.DataFrame({"bin_start": starts, "total": grid.total[g], "bad": grid.bad[g]})
         for tier in s.policy.tiers:
             for w in tier.windows:
                 window_bins(w, step_ns, name=f"tier {tier.name} window")
-        states = alert_states(one, s.doc.slo.target, s.policy, freq=pd.Timedelta(step_ns, unit="ns"))
+        states = alert_states(grid.select([g]), s.doc.slo, s.policy)
         firing = states["firing"].to_numpy().reshape(len(s.policy.tiers), n)
         for j, tier in enumerate(s.policy.tiers):
             entry = {"exp_labels": _alert_labels(s, tier),

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from .bins import BinGrid, bin_events, read_bins, window_bins
 from .calendar import calendar_counts, calendar_edges, calendar_period_starts
-from .groups import group_codes, group_key_codes, group_order
-from .trailing import event_window_counts, trailing_counts
+from .exclusions import Exclusions, exclusion_intervals
+from .groups import (
+    first_in_group,
+    group_codes,
+    group_key_codes,
+    group_order,
+    order_by_codes,
+    previous_in_group,
+    segment_codes,
+)
+from .trailing import event_window_counts, trailing_counts, window_starts
 
-__all__ = ["BinGrid", "bin_events", "read_bins", "window_bins", "calendar_counts", "calendar_edges", "calendar_period_starts", "group_codes", "group_key_codes", "group_order", "event_window_counts", "trailing_counts"]
+__all__ = ["BinGrid", "bin_events", "read_bins", "window_bins", "calendar_counts", "calendar_edges", "calendar_period_starts", "group_codes", "group_key_codes", "group_order", "event_window_counts", "trailing_counts", "window_starts", "first_in_group", "order_by_codes", "previous_in_group", "segment_codes", "Exclusions", "exclusion_intervals"]

@@ -1,21 +1,26 @@
-"""Compiled single-pass kernels (numba), used when numba is importable; numpy paths otherwise.
+"""Compiled single-pass kernels (numba), used when numba is importable; numpy twins otherwise.
 
 Pure numpy needs a stable sort, a gather and a scatter of 10 M-element arrays to give each group
-its own trailing window (``windows.trailing_counts``); these kernels walk the events once in
-table order with a per-group window front instead (O(1) amortized per event), so 20 groups cost
-what one does. Both paths give identical integers (tests run both against the seed tracker).
-Set ``BUDGETLAB_KERNEL=numpy`` to force the numpy paths.
+its own trailing window (``windows.trailing``); these kernels walk the events once in table order
+with a per-group window front instead (O(1) amortized per event), so 20 groups cost what one does.
+
+Each kernel has a numpy twin with the same signature next to its one caller
+(``trailing._numpy_window_counts``, ``groups._numpy_previous_in_group``); :func:`compiled_or`
+picks one of the two, at call time, so that ``BUDGETLAB_KERNEL=numpy`` forces the numpy twins.
+Both give identical integers (tests run both against the seed tracker).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
-__all__ = ["kernels"]
+__all__ = ["compiled_or"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _CACHE: dict[str, Any] = {}
 
@@ -28,7 +33,10 @@ def _build() -> dict[str, Callable[..., Any]] | None:
 
     @numba.njit(cache=True, nogil=True)  # type: ignore[misc]
     def window_counts(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) -> Any:
-        """Per event: events and failures of its group in ``[t - window, t]`` up to itself."""
+        """Per event: events and failures of its group in ``[t - window, t]`` up to itself.
+
+        The cut-off is that of ``trailing.window_starts`` (``t - window``, clamped at the int64
+        floor, left edge closed), written again here because numba cannot call it."""
         n = t.shape[0]
         total = np.empty(n, np.int64)
         failures = np.empty(n, np.int64)
@@ -74,10 +82,17 @@ def _build() -> dict[str, Callable[..., Any]] | None:
     return {"window_counts": window_counts, "previous_in_group": previous_in_group}
 
 
-def kernels() -> dict[str, Callable[..., Any]] | None:
+def _kernels() -> dict[str, Callable[..., Any]] | None:
     """The compiled kernels, or ``None`` (numba missing, or ``BUDGETLAB_KERNEL=numpy``)."""
     if os.environ.get("BUDGETLAB_KERNEL", "").lower() == "numpy":
         return None
     if "k" not in _CACHE:
         _CACHE["k"] = _build()
     return _CACHE["k"]  # type: ignore[no-any-return]
+
+
+def compiled_or(name: str, fallback: F) -> F:
+    """The compiled kernel ``name``, or ``fallback`` (its numpy twin, same signature) when numba
+    is missing or ``BUDGETLAB_KERNEL=numpy``; asked at call time, so the variable acts at once."""
+    found = _kernels()
+    return fallback if found is None else cast(F, found[name])

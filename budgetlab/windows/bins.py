@@ -23,6 +23,11 @@ operations may drop ``attrs``: every function that takes ``bins`` also takes ``f
 otherwise infers it from the ``bin_start`` spacing, and takes the group keys to be every column
 that is not a count column.
 
+**Read once.** Every SRE-model function starts with :func:`read_bins`, which validates the table,
+applies the exclusions (:class:`~budgetlab.windows.exclusions.Exclusions`) and returns a :class:`BinGrid`. A function that
+calls another passes the grid on: a :class:`BinGrid` given as ``bins`` is used as it is, so the
+table is read, and the exclusions applied, once.
+
 **Time of evaluation.** A bin is evaluated at its end, ``bin_end = bin_start + freq``: everything
 computed "at" a time ``t`` (burn rates, alert states, budgets) uses the events with ``ts < t``.
 """
@@ -30,21 +35,28 @@ computed "at" a time ``t`` (burn rates, alert states, budgets) uses the events w
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeAlias, Unpack
 
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_argument, duration_label, to_ns, to_timedelta, utc_from_ns
+from .._util.validation import duration_label, to_ns, to_timedelta, utc_from_ns, utc_timestamp
 from ..errors import ConfigError, InputError, OutcomeError, SchemaError
 from ..events.schema import SOLVE_ERROR, SUCCESS, bucket_dtype, check_events, ts_ns
+from .exclusions import ExcludeOptions, Exclusions, exclusion_intervals
 from .groups import group_key_codes
 
 __all__ = [
     "COUNT_COLUMNS",
     "BinGrid",
+    "grid_span",
+    "check_grid_cells",
+    "BinsLike",
+    "ReadBinsOptions",
+    "Exclusions",
+    "ExcludeOptions",
     "bin_events",
     "read_bins",
     "bin_keys",
@@ -55,87 +67,100 @@ __all__ = [
 
 #: The count columns every bins table has (plus one ``bad_<bucket>`` per failure bucket).
 COUNT_COLUMNS = ("total", "good", "bad")
-_EXCLUDE_MODES = ("drop", "good")
+_MAX_CELLS = 500_000_000
 
 
-def _utc_ns(value: Any, name: str) -> int:
-    try:
-        ts = pd.Timestamp(value)
-    except (ValueError, TypeError):
-        raise ConfigError(f"{name} is not a timestamp; give e.g. '2026-01-01 00:00' (UTC) or a Timestamp.") from None
-    if pd.isna(ts):
-        raise ConfigError(f"{name} is missing (NaT); give a timestamp.")
-    ts = ts.tz_localize("UTC") if ts.tzinfo is None else ts.tz_convert("UTC")
-    return int(ts.as_unit("ns").value)
+class ReadBinsOptions(ExcludeOptions, total=False):
+    """The keywords every SRE-model function passes through to :func:`read_bins` unchanged."""
+
+    freq: Any
 
 
-def exclusion_intervals(exclude_windows: Any) -> np.ndarray:
-    """Maintenance windows as a sorted, merged ``(k, 2)`` int64 array of ``[start, end)`` in ns.
-
-    ``exclude_windows`` is ``None``, a DataFrame with ``start`` and ``end`` columns, or an
-    iterable of ``(start, end)`` pairs. Naive timestamps are read as UTC. Each window covers
-    ``[start, end)``.
-
-    >>> exclusion_intervals([("2026-01-01 00:00", "2026-01-01 00:01")]).tolist()
-    [[1767225600000000000, 1767225660000000000]]
-    """
-    if exclude_windows is None:
-        return np.empty((0, 2), dtype=np.int64)
-    if isinstance(exclude_windows, pd.DataFrame):
-        missing = [c for c in ("start", "end") if c not in exclude_windows.columns]
-        if missing:
-            raise ConfigError("exclude_windows as a table needs columns 'start' and 'end' (end exclusive).")
-        pairs: Iterable[Any] = zip(exclude_windows["start"], exclude_windows["end"], strict=True)
-    elif isinstance(exclude_windows, (str, bytes)) or not isinstance(exclude_windows, Iterable):
-        raise ConfigError(
-            "exclude_windows takes a table with 'start'/'end' columns or a list of (start, end) pairs."
-        )
-    else:
-        pairs = exclude_windows
-    rows = []
-    for pair in pairs:
-        try:
-            start, end = pair
-        except (TypeError, ValueError):
-            raise ConfigError("each exclude_windows item must be a (start, end) pair.") from None
-        s, e = _utc_ns(start, "exclude_windows start"), _utc_ns(end, "exclude_windows end")
-        if e <= s:
-            raise ConfigError("each exclude_windows item needs end > start (the window is [start, end)).")
-        rows.append((s, e))
-    if not rows:
-        return np.empty((0, 2), dtype=np.int64)
-    arr = np.array(sorted(rows), dtype=np.int64)
-    merged = [list(arr[0])]
-    for s, e in arr[1:].tolist():
-        if s <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], e)
+def _bucket_codes(events: pd.DataFrame, ok: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Bucket code per event and the bucket names, checked against ``ok``."""
+    if "bucket" in events.columns:
+        col = events["bucket"]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            labels = [str(c) for c in col.cat.categories]
+            dtype = bucket_dtype(labels)
+            cat = col.cat.set_categories(list(dtype.categories))
         else:
-            merged.append([s, e])
-    return np.array(merged, dtype=np.int64)
+            cat = col.astype(str).astype(bucket_dtype(pd.unique(col.astype(str))))
+        if cat.isna().any():
+            raise OutcomeError("events['bucket'] has missing values; every event needs a bucket (success, timeout, ...).")
+        codes = cat.cat.codes.to_numpy().astype(np.int64)
+        categories = [str(c) for c in cat.cat.categories]
+    else:
+        categories = list(bucket_dtype().categories)
+        codes = np.where(ok, categories.index(SUCCESS), categories.index(SOLVE_ERROR)).astype(np.int64)
+    success_code = categories.index(SUCCESS)
+    if bool(np.any(ok & (codes != success_code))):
+        raise OutcomeError("events has successful rows (ok=True) whose bucket is a failure bucket; fix the outcome mapping.")
+    if bool(np.any(~ok & (codes == success_code))):
+        raise OutcomeError("events has failed rows (ok=False) whose bucket is 'success'; fix the outcome mapping.")
+    return codes, categories
 
 
-def _inside(t: np.ndarray, intervals: np.ndarray) -> np.ndarray:
-    """Boolean mask: ``t`` lies in one of the merged ``[start, end)`` intervals."""
-    if len(intervals) == 0:
-        return np.zeros(len(t), dtype=bool)
-    pos = np.searchsorted(intervals.ravel(), t, side="right")
-    return np.asarray((pos % 2) == 1, dtype=bool)
+def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> None:
+    failure_names = [c for c in categories if c != SUCCESS]
+    for b in excluded:
+        if b not in failure_names:
+            close = difflib.get_close_matches(b, failure_names, n=2, cutoff=0.5)
+            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise ConfigError(
+                f"exclude_buckets names unknown failure bucket {b!r}.{hint} Failure buckets: "
+                f"{', '.join(map(repr, failure_names))}."
+            )
 
 
-def _check_mode(exclude_mode: str) -> str:
-    return str(check_argument("exclude_mode", exclude_mode, _EXCLUDE_MODES))
+def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int, n_groups: int) -> tuple[np.ndarray, int, int]:
+    """``(keep, first_bin, n_bins)``: the events inside ``[start, end)`` and the grid covering them."""
+    keep = np.ones(len(t), dtype=bool)
+    lo_ns = int(utc_timestamp(start, name="start").value) if start is not None else None
+    hi_ns = int(utc_timestamp(end, name="end").value) if end is not None else None
+    if lo_ns is not None and hi_ns is not None and hi_ns <= lo_ns:
+        raise ConfigError("end must be after start.")
+    if lo_ns is not None:
+        keep &= t >= lo_ns
+    if hi_ns is not None:
+        keep &= t < hi_ns
+    in_span = t[keep]
+    t_min, t_max = (int(in_span.min()), int(in_span.max())) if len(in_span) else (None, None)
+    first_bin, n_bins = grid_span(lo_ns, hi_ns, t_min, t_max, freq_ns)
+    check_grid_cells(n_groups, n_bins)
+    return keep, first_bin, n_bins
 
 
-def _bucket_names(value: str | Sequence[str] | None, *, name: str = "exclude_buckets") -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    out = list(value)
-    for b in out:
-        if not isinstance(b, str):
-            raise ConfigError(f"{name} takes bucket names (strings) such as 'timeout'.")
-    return out
+def grid_span(lo_ns: int | None, hi_ns: int | None, t_min: int | None, t_max: int | None,
+              freq_ns: int) -> tuple[int, int]:
+    """``(first_bin, n_bins)`` of a bin grid: from ``start``/``end`` where given (``lo_ns``,
+    ``hi_ns``, end exclusive), else from the first/last event time; bins aligned on the epoch.
+    Refuses an empty span.
+
+    >>> grid_span(None, None, 90, 250, 60)
+    (60, 4)
+    """
+    if lo_ns is not None:
+        first_bin = (lo_ns // freq_ns) * freq_ns
+    elif t_min is not None:
+        first_bin = (t_min // freq_ns) * freq_ns
+    else:
+        raise InputError("there are no events to bin (empty table, or none inside start/end).")
+    if hi_ns is not None:
+        last_bin = ((hi_ns - 1) // freq_ns) * freq_ns
+    elif t_max is not None:
+        last_bin = (t_max // freq_ns) * freq_ns
+    else:
+        raise InputError("there are no events to bin after start; give end= to span an empty grid.")
+    if last_bin < first_bin:
+        raise InputError("there are no events to bin inside start/end.")
+    return first_bin, (last_bin - first_bin) // freq_ns + 1
+
+
+def check_grid_cells(n_groups: int, n_bins: int) -> None:
+    """Refuse a dense bin grid over 500 million cells (groups x bins)."""
+    if n_groups * n_bins > _MAX_CELLS:
+        raise ConfigError("the bin grid would exceed 500 million cells; use a coarser freq= or a shorter span.")
 
 
 def bin_events(
@@ -143,11 +168,9 @@ def bin_events(
     freq: Any = "1min",
     *,
     by: str | Sequence[str] | None = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
     start: Any = None,
     end: Any = None,
+    **exclude: Unpack[ExcludeOptions],
 ) -> pd.DataFrame:
     """Count events per regular time bin (and group): the bins table.
 
@@ -160,17 +183,17 @@ def bin_events(
         the Unix epoch and cover ``[bin_start, bin_start + freq)``.
     by : str or list of str, optional
         Group keys. Every group observed in ``events`` gets the full grid.
+    start, end : timestamp, optional
+        Restrict to events with ``start <= ts < end`` and extend the grid to cover that span
+        (default: from the first to the last event's bin).
     exclude_buckets : str or sequence of str
         Failure buckets dropped from ``bad`` **and** ``total`` ("not the solver's fault"), e.g.
         ``("timeout",)``. Their ``bad_<bucket>`` columns are left out of the result.
     exclude_windows : DataFrame or list of (start, end), optional
         Maintenance windows ``[start, end)`` (naive times are UTC).
     exclude_mode : {"drop", "good"}
-        ``"drop"``: events inside an excluded window are removed. ``"good"``: they count as
-        successes (``bucket`` becomes ``success``).
-    start, end : timestamp, optional
-        Restrict to events with ``start <= ts < end`` and extend the grid to cover that span
-        (default: from the first to the last event's bin).
+        ``"drop"`` (default): events inside an excluded window are removed. ``"good"``: they
+        count as successes (``bucket`` becomes ``success``).
 
     Returns
     -------
@@ -195,85 +218,15 @@ def bin_events(
     """
     keys = check_events(events, by)
     freq_ns = to_ns(freq, name="freq")
-    mode = _check_mode(exclude_mode)
-    excluded = _bucket_names(exclude_buckets)
+    exclusions = Exclusions.of(**exclude)
     t = ts_ns(events)
     ok = events["ok"].to_numpy(dtype=bool)
-
-    if "bucket" in events.columns:
-        col = events["bucket"]
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            labels = [str(c) for c in col.cat.categories]
-            dtype = bucket_dtype(labels)
-            cat = col.cat.set_categories(list(dtype.categories))
-        else:
-            cat = col.astype(str).astype(bucket_dtype(pd.unique(col.astype(str))))
-        if cat.isna().any():
-            raise OutcomeError("events['bucket'] has missing values; every event needs a bucket (success, timeout, ...).")
-        codes = cat.cat.codes.to_numpy().astype(np.int64)
-        categories = [str(c) for c in cat.cat.categories]
-    else:
-        categories = list(bucket_dtype().categories)
-        codes = np.where(ok, categories.index(SUCCESS), categories.index(SOLVE_ERROR)).astype(np.int64)
-    success_code = categories.index(SUCCESS)
-    if bool(np.any(ok & (codes != success_code))):
-        raise OutcomeError("events has successful rows (ok=True) whose bucket is a failure bucket; fix the outcome mapping.")
-    if bool(np.any(~ok & (codes == success_code))):
-        raise OutcomeError("events has failed rows (ok=False) whose bucket is 'success'; fix the outcome mapping.")
-    failure_names = [c for c in categories if c != SUCCESS]
-    for b in excluded:
-        if b not in failure_names:
-            close = difflib.get_close_matches(b, failure_names, n=2, cutoff=0.5)
-            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-            raise ConfigError(
-                f"exclude_buckets names unknown failure bucket {b!r}.{hint} Failure buckets: "
-                f"{', '.join(map(repr, failure_names))}."
-            )
-
+    codes, categories = _bucket_codes(events, ok)
+    _check_bucket_names(exclusions.buckets, categories)
     group_code, key_table = group_key_codes(events, keys)
-
-    keep = np.ones(len(t), dtype=bool)
-    lo_ns = _utc_ns(start, "start") if start is not None else None
-    hi_ns = _utc_ns(end, "end") if end is not None else None
-    if lo_ns is not None and hi_ns is not None and hi_ns <= lo_ns:
-        raise ConfigError("end must be after start.")
-    if lo_ns is not None:
-        keep &= t >= lo_ns
-    if hi_ns is not None:
-        keep &= t < hi_ns
-    in_span = t[keep]
-    if lo_ns is not None:
-        first_bin = (lo_ns // freq_ns) * freq_ns
-    elif len(in_span):
-        first_bin = (int(in_span.min()) // freq_ns) * freq_ns
-    else:
-        raise InputError("there are no events to bin (empty table, or none inside start/end).")
-    if hi_ns is not None:
-        last_bin = ((hi_ns - 1) // freq_ns) * freq_ns
-    elif len(in_span):
-        last_bin = (int(in_span.max()) // freq_ns) * freq_ns
-    else:
-        raise InputError("there are no events to bin after start; give end= to span an empty grid.")
-    if last_bin < first_bin:
-        raise InputError("there are no events to bin inside start/end.")
-    n_bins = (last_bin - first_bin) // freq_ns + 1
     n_groups = len(key_table)
-    if n_groups * n_bins > 500_000_000:
-        raise ConfigError("the bin grid would exceed 500 million cells; use a coarser freq= or a shorter span.")
-
-    # exclusions (event level: exact)
-    fail = ~ok
-    if excluded:
-        excl_codes = np.array([categories.index(b) for b in excluded], dtype=np.int64)
-        keep &= ~(fail & np.isin(codes, excl_codes))
-    intervals = exclusion_intervals(exclude_windows)
-    if len(intervals):
-        inside = _inside(t, intervals)
-        if mode == "drop":
-            keep &= ~inside
-        else:
-            fail = fail & ~inside
-            codes = np.where(inside, success_code, codes)
+    keep, first_bin, n_bins = _event_span(t, start, end, freq_ns, n_groups)
+    keep, fail, codes = exclusions.apply_to_events(t, ~ok, codes, keep, categories)
 
     idx = group_code[keep] * n_bins + (t[keep] - first_bin) // freq_ns
     f_keep = fail[keep]
@@ -284,19 +237,11 @@ def bin_events(
     per_bucket = np.bincount(idx[f_keep] * n_cat + codes[keep][f_keep], minlength=size * n_cat)
     per_bucket = per_bucket.astype(np.int64).reshape(size, n_cat)
 
-    starts = first_bin + np.arange(n_bins, dtype=np.int64) * freq_ns
-    out = key_table.iloc[np.repeat(np.arange(n_groups), n_bins)].reset_index(drop=True) if keys else pd.DataFrame()
-    out["bin_start"] = utc_from_ns(np.tile(starts, n_groups))
-    out["total"] = total
-    out["good"] = total - bad
-    out["bad"] = bad
-    for code, name in enumerate(categories):
-        if name == SUCCESS or name in excluded:
-            continue
-        out[f"bad_{name}"] = per_bucket[:, code]
-    out.attrs["freq"] = duration_label(pd.Timedelta(freq_ns, unit="ns"))
-    out.attrs["by"] = list(keys)
-    return out
+    grid = BinGrid(keys=key_table, by=keys, start_ns=first_bin, freq_ns=freq_ns,
+                   total=total.reshape(n_groups, n_bins), bad=bad.reshape(n_groups, n_bins), exclusions=exclusions)
+    per_name = {f"bad_{name}": per_bucket[:, code] for code, name in enumerate(categories)
+                if name != SUCCESS and name not in exclusions.buckets}
+    return grid.to_table(per_name)
 
 
 @dataclass(frozen=True)
@@ -304,7 +249,9 @@ class BinGrid:
     """A bins table as dense ``(groups, bins)`` arrays (what the vectorized kernels use).
 
     ``keys`` holds one row per group (no columns when ungrouped); ``total`` and ``bad`` are
-    int64 arrays of shape ``(len(keys), n_bins)`` after exclusions.
+    int64 arrays of shape ``(len(keys), n_bins)`` after ``exclusions`` (what :func:`read_bins`
+    or :func:`bin_events` applied). Every SRE-model function takes a grid where it takes
+    ``bins`` and uses it as it is.
     """
 
     keys: pd.DataFrame
@@ -313,6 +260,7 @@ class BinGrid:
     freq_ns: int
     total: np.ndarray
     bad: np.ndarray
+    exclusions: Exclusions = field(default_factory=Exclusions)
 
     @property
     def n_groups(self) -> int:
@@ -330,11 +278,58 @@ class BinGrid:
     def bin_end_ns(self) -> np.ndarray:
         return self.bin_start_ns + self.freq_ns
 
+    def keys_at(self, groups: np.ndarray) -> pd.DataFrame:
+        """Group keys of the groups at positions ``groups``, one row each (no columns when ungrouped)."""
+        if not self.by:
+            return pd.DataFrame(index=pd.RangeIndex(len(groups)))
+        return self.keys.iloc[groups].reset_index(drop=True)
+
     def long_keys(self, repeat: int) -> pd.DataFrame:
         """Group keys repeated ``repeat`` times per group (for long output tables)."""
-        if not self.by:
-            return pd.DataFrame(index=pd.RangeIndex(self.n_groups * repeat))
-        return self.keys.iloc[np.repeat(np.arange(self.n_groups), repeat)].reset_index(drop=True)
+        return self.keys_at(np.repeat(np.arange(self.n_groups), repeat))
+
+    def select(self, groups: Sequence[int] | np.ndarray) -> BinGrid:
+        """The grid of the groups at positions ``groups`` only."""
+        idx = np.asarray(groups, dtype=np.int64)
+        return replace(self, keys=self.keys.iloc[idx].reset_index(drop=True), total=self.total[idx], bad=self.bad[idx])
+
+    def regroup(self, by: Sequence[str]) -> BinGrid:
+        """The grid summed over the groups that share the keys ``by`` (``[]``: one series).
+
+        >>> from budgetlab.events.schema import as_events
+        >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 00:01"], [True, False, True],
+        ...                groups={"region": ["fra", "ams", "fra"]})
+        >>> grid = read_bins(bin_events(ev, "1min", by="region"))
+        >>> grid.total.tolist(), grid.regroup([]).total.tolist(), grid.select([1]).keys["region"].tolist()
+        ([[1, 0], [1, 1]], [[2, 1]], ['fra'])
+        """
+        by = list(by)
+        missing = [k for k in by if k not in self.by]
+        if missing:
+            raise ConfigError(f"by= names {missing} which are not group keys of the bins ({self.by}).")
+        codes, keys = group_key_codes(self.keys, by)
+        total = np.zeros((len(keys), self.n_bins), dtype=np.int64)
+        bad = np.zeros((len(keys), self.n_bins), dtype=np.int64)
+        np.add.at(total, codes, self.total)
+        np.add.at(bad, codes, self.bad)
+        return replace(self, keys=keys, by=by, total=total, bad=bad)
+
+    def to_table(self, extra: Mapping[str, np.ndarray] | None = None) -> pd.DataFrame:
+        """The bins table of the grid (``extra``: further count columns, one value per row)."""
+        out = self.long_keys(self.n_bins)
+        out["bin_start"] = utc_from_ns(np.tile(self.bin_start_ns, self.n_groups))
+        out["total"] = self.total.ravel()
+        out["good"] = (self.total - self.bad).ravel()
+        out["bad"] = self.bad.ravel()
+        for name, values in (extra or {}).items():
+            out[name] = values
+        out.attrs["freq"] = duration_label(pd.Timedelta(self.freq_ns, unit="ns"))
+        out.attrs["by"] = list(self.by)
+        return out
+
+
+#: What the SRE-model functions take as ``bins``: a bins table, or the grid :func:`read_bins` made of one.
+BinsLike: TypeAlias = pd.DataFrame | BinGrid
 
 
 def _count_columns(columns: Iterable[Any]) -> set[str]:
@@ -352,25 +347,7 @@ def bin_keys(bins: pd.DataFrame) -> list[str]:
     return [str(c) for c in bins.columns if str(c) not in counts]
 
 
-def read_bins(
-    bins: pd.DataFrame,
-    *,
-    freq: Any = None,
-    exclude_buckets: str | Sequence[str] | None = (),
-    exclude_windows: Any = None,
-    exclude_mode: str = "drop",
-) -> BinGrid:
-    """Validate a bins table and turn it into a :class:`BinGrid` (after exclusions).
-
-    ``freq`` defaults to ``bins.attrs["freq"]`` or the greatest common spacing of
-    ``bin_start``. Rows missing from a group's grid count as empty bins; duplicated
-    ``(group, bin_start)`` rows are an error. ``exclude_buckets`` subtracts the
-    ``bad_<bucket>`` columns from ``bad`` and ``total``. ``exclude_windows`` works at bin
-    resolution here: a bin is excluded when its ``bin_start`` lies in a window ``[start, end)``
-    (exact when the windows are on the bin grid; use :func:`bin_events` for event-exact
-    exclusion). ``exclude_mode="drop"`` empties those bins, ``"good"`` turns their failures
-    into successes.
-    """
+def _check_table(bins: Any) -> None:
     if not isinstance(bins, pd.DataFrame):
         raise InputError(f"bins must be a DataFrame from budgetlab.bin_events(), got {type(bins).__name__}.")
     for col in ("bin_start", "total", "bad"):
@@ -378,9 +355,11 @@ def read_bins(
             raise SchemaError(f"bins has no column {col!r}; make the table with budgetlab.bin_events().")
     if len(bins) == 0:
         raise InputError("bins is empty; make it with budgetlab.bin_events() from a non-empty event table.")
-    mode = _check_mode(exclude_mode)
-    excluded = _bucket_names(exclude_buckets)
-    by = bin_keys(bins)
+
+
+def _bin_offsets(bins: pd.DataFrame, freq: Any) -> tuple[int, int, np.ndarray]:
+    """``(start_ns, freq_ns, offsets)`` of the ``bin_start`` column; ``freq`` defaults to
+    ``attrs["freq"]``, else the greatest common spacing."""
     bs = bins["bin_start"]
     if not isinstance(bs.dtype, pd.DatetimeTZDtype):
         raise SchemaError("bins['bin_start'] must be datetime64[ns, UTC]; make the table with budgetlab.bin_events().")
@@ -402,31 +381,31 @@ def read_bins(
             "bins['bin_start'] is not on a regular grid of the given freq; pass the freq used by "
             "bin_events() (freq=...)."
         )
-    n_bins = int(offsets.max() // freq_ns) + 1
-    codes, keys = group_key_codes(bins, by)
-    n_groups = len(keys)
-    flat = codes * n_bins + offsets // freq_ns
-    if int(np.bincount(flat, minlength=n_groups * n_bins).max()) > 1:
-        raise InputError("bins has duplicated (group, bin_start) rows; each group needs one row per bin.")
+    return start_ns, freq_ns, offsets
 
-    def _ints(name: str) -> np.ndarray:
-        col = bins[name]
-        if not pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype) or col.isna().any():
-            raise SchemaError(f"bins[{name!r}] must hold whole numbers (int64) without missing values.")
-        arr = col.to_numpy()
-        if arr.dtype.kind == "f":
-            if not bool(np.all(np.isfinite(arr))) or bool(np.any(arr != np.round(arr))):
-                raise SchemaError(f"bins[{name!r}] must hold whole numbers.")
-        arr = arr.astype(np.int64)
-        if bool(np.any(arr < 0)):
-            raise InputError(f"bins[{name!r}] has negative counts.")
-        return arr
 
-    tot_rows = _ints("total")
-    bad_rows = _ints("bad")
-    if bool(np.any(bad_rows > tot_rows)):
+def _count_column(bins: pd.DataFrame, name: str) -> np.ndarray:
+    """A count column as int64, refusing missing, fractional and negative values."""
+    col = bins[name]
+    if not pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype) or col.isna().any():
+        raise SchemaError(f"bins[{name!r}] must hold whole numbers (int64) without missing values.")
+    arr = col.to_numpy()
+    if arr.dtype.kind == "f":
+        if not bool(np.all(np.isfinite(arr))) or bool(np.any(arr != np.round(arr))):
+            raise SchemaError(f"bins[{name!r}] must hold whole numbers.")
+    arr = arr.astype(np.int64)
+    if bool(np.any(arr < 0)):
+        raise InputError(f"bins[{name!r}] has negative counts.")
+    return arr
+
+
+def _row_counts(bins: pd.DataFrame, buckets: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(total, bad)`` per row, the ``bad_<bucket>`` columns of ``buckets`` subtracted."""
+    total = _count_column(bins, "total")
+    bad = _count_column(bins, "bad")
+    if bool(np.any(bad > total)):
         raise InputError("bins has rows with bad > total.")
-    for b in excluded:
+    for b in buckets:
         col = f"bad_{b}"
         if col not in bins.columns:
             present = sorted(str(c)[4:] for c in bins.columns if str(c).startswith("bad_"))
@@ -434,24 +413,79 @@ def read_bins(
                 f"bins has no column {col!r} to exclude (buckets present: {', '.join(map(repr, present))}); "
                 "it may have been excluded by bin_events() already."
             )
-        sub = _ints(col)
-        if bool(np.any(sub > bad_rows)):
+        sub = _count_column(bins, col)
+        if bool(np.any(sub > bad)):
             raise InputError(f"bins[{col!r}] exceeds 'bad' in some rows.")
-        tot_rows = tot_rows - sub
-        bad_rows = bad_rows - sub
-    total_flat = np.zeros(n_groups * n_bins, dtype=np.int64)
-    bad_flat = np.zeros(n_groups * n_bins, dtype=np.int64)
-    total_flat[flat] = tot_rows
-    bad_flat[flat] = bad_rows
-    total = total_flat.reshape(n_groups, n_bins)
-    bad = bad_flat.reshape(n_groups, n_bins)
-    intervals = exclusion_intervals(exclude_windows)
-    if len(intervals):
-        inside = _inside(start_ns + np.arange(n_bins, dtype=np.int64) * freq_ns, intervals)
-        if mode == "drop":
-            total[:, inside] = 0
-        bad[:, inside] = 0
-    return BinGrid(keys=keys, by=by, start_ns=start_ns, freq_ns=freq_ns, total=total, bad=bad)
+        total = total - sub
+        bad = bad - sub
+    return total, bad
+
+
+def _as_read(grid: BinGrid, freq: Any, exclusions: Exclusions) -> BinGrid:
+    if exclusions:
+        raise ConfigError("bins is a BinGrid, whose exclusions were applied when it was read; give "
+                          "exclude_buckets / exclude_windows to read_bins() (or bin_events()) once, not again.")
+    if freq is not None and to_ns(freq, name="freq") != grid.freq_ns:
+        raise ConfigError(f"freq={freq!r} differs from the bin width of the BinGrid "
+                          f"({duration_label(pd.Timedelta(grid.freq_ns, unit='ns'))}).")
+    return grid
+
+
+def read_bins(
+    bins: BinsLike,
+    *,
+    freq: Any = None,
+    exclude_buckets: str | Sequence[str] | None = (),
+    exclude_windows: Any = None,
+    exclude_mode: str = "drop",
+) -> BinGrid:
+    """Validate a bins table and turn it into a :class:`BinGrid`, after exclusions.
+
+    Every SRE-model function reads its ``bins`` here, once. ``freq`` defaults to
+    ``bins.attrs["freq"]`` or the greatest common spacing of ``bin_start``. Rows missing from a
+    group's grid count as empty bins; duplicated ``(group, bin_start)`` rows are an error.
+    ``exclude_buckets`` subtracts the ``bad_<bucket>`` columns from ``bad`` and ``total``.
+    ``exclude_windows`` works at bin resolution here: a bin is excluded when its ``bin_start``
+    lies in a window ``[start, end)`` (exact when the windows are on the bin grid; use
+    :func:`bin_events` for event-exact exclusion). ``exclude_mode="drop"`` empties those bins,
+    ``"good"`` turns their failures into successes.
+
+    A :class:`BinGrid` is returned as it is: it was read once already, so exclusions (or a
+    different ``freq``) given with it are an error.
+
+    >>> from budgetlab.events.schema import as_events
+    >>> b = bin_events(as_events(["2026-01-01 00:00:10", "2026-01-01 00:01:10"], [False, True],
+    ...                          ["timeout", "success"]), "1min")
+    >>> grid = read_bins(b, exclude_buckets="timeout")
+    >>> grid.total.tolist(), grid.exclusions.buckets, read_bins(grid) is grid
+    ([[0, 1]], ('timeout',), True)
+    >>> read_bins(grid, exclude_buckets="timeout")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: bins is a BinGrid, whose exclusions were applied when it was read; ...
+    """
+    exclusions = Exclusions.of(exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
+                               exclude_mode=exclude_mode)
+    if isinstance(bins, BinGrid):
+        return _as_read(bins, freq, exclusions)
+    _check_table(bins)
+    by = bin_keys(bins)
+    start_ns, freq_ns, offsets = _bin_offsets(bins, freq)
+    n_bins = int(offsets.max() // freq_ns) + 1
+    codes, keys = group_key_codes(bins, by)
+    n_groups = len(keys)
+    flat = codes * n_bins + offsets // freq_ns
+    if int(np.bincount(flat, minlength=n_groups * n_bins).max()) > 1:
+        raise InputError("bins has duplicated (group, bin_start) rows; each group needs one row per bin.")
+    tot_rows, bad_rows = _row_counts(bins, exclusions.buckets)
+    total = np.zeros(n_groups * n_bins, dtype=np.int64)
+    bad = np.zeros(n_groups * n_bins, dtype=np.int64)
+    total[flat] = tot_rows
+    bad[flat] = bad_rows
+    grid_total, grid_bad = total.reshape(n_groups, n_bins), bad.reshape(n_groups, n_bins)
+    exclusions.apply_to_bins(grid_total, grid_bad, start_ns + np.arange(n_bins, dtype=np.int64) * freq_ns)
+    return BinGrid(keys=keys, by=by, start_ns=start_ns, freq_ns=freq_ns, total=grid_total, bad=grid_bad,
+                   exclusions=exclusions)
 
 
 def window_bins(window: Any, freq_ns: int, *, name: str = "window") -> int:

@@ -62,20 +62,9 @@ def calendar_counts(
     ``[edges[k], edges[k + 1])`` as ``t_i``; the counts reset at every edge (an event exactly on
     an edge opens the new period).
 
-    Parameters
-    ----------
-    t : int64 array
-        Event times in ns, sorted ascending inside each ``bounds`` segment.
-    bad : bool array
-        Failure flags in the same order.
-    edges : int64 array
-        Sorted period starts covering every ``t`` (:func:`calendar_edges`).
-    bounds : int64 array
-        Segment (group) offsets: ``[0, ..., len(t)]``.
-
-    Returns
-    -------
-    total, failures : int64 arrays
+    ``t`` (sorted inside each segment), ``bad`` and ``bounds`` are those of
+    :func:`budgetlab.windows.trailing.trailing_counts`; ``edges`` are the sorted period starts
+    covering every ``t`` (:func:`calendar_edges`). Returns ``(total, failures)``, int64 arrays.
 
     Examples
     --------

@@ -23,11 +23,11 @@ from budgetlab import (
 )
 from budgetlab.analyses.recalibration import (
     QUANTILE_LEVELS,
-    _hold_thresholds,
     recalibrate,
-    status_thresholds,
     wilson_interval,
 )
+from budgetlab.analyses.recalibration_steps import hold_thresholds as _hold_thresholds
+from budgetlab.analyses.recalibration_steps import status_thresholds
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.datasets import load
 from budgetlab.errors import ConfigError, DatasetError
@@ -309,7 +309,7 @@ def test_bootstrap_is_seeded_and_n_boot_zero_is_documented_nan(no_incidents):
 
 
 def test_block_weights_resample_whole_days():
-    from budgetlab.analyses.recalibration import _block_weights
+    from budgetlab.analyses.recalibration_steps import block_weights as _block_weights
 
     m = _block_weights(np.random.default_rng(0), 500, 10, 1)
     assert m.shape == (500, 10) and (m.sum(axis=1) == 10).all()

@@ -14,13 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetlab import SLO, as_events, replay, replay_summary, synth
-from budgetlab.analyses.window_lengths import (
-    compare_windows,
-    hysteresis,
-    parse_window,
-    replay_calendar,
-    window_incidents,
-)
+from budgetlab.analyses.sorted_events import parse_window
+from budgetlab.analyses.status_variants import hysteresis, replay_calendar
+from budgetlab.analyses.window_lengths import compare_windows, window_incidents
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.errors import ConfigError, InputError, SchemaError
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
@@ -173,7 +169,7 @@ def dwell_oracle(t_ns, codes, dwell_ns):
 @given(st.lists(st.tuples(st.integers(0, 600), st.integers(0, 3)), min_size=1, max_size=200),
        st.sampled_from([0, 1, 60, 300, 900]))
 def test_dwell_codes_equal_loop_oracle(steps, dwell_s):
-    from budgetlab.analyses.window_lengths import dwell_codes
+    from budgetlab.analyses.status_variants import dwell_codes
 
     gaps, codes = zip(*steps, strict=True)
     t = np.cumsum(np.asarray(gaps, dtype=np.int64)) * 10**9

@@ -1,0 +1,184 @@
+"""The plain-language summary of :func:`budgetlab.analyses.incident.incident_report`.
+
+One sentence per table of the report (tracker, failure buckets, alert tiers, budget), each
+composed from that table only; times in the report's time zone, durations in prose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..alerts.policy import AlertPolicy
+from ..events.schema import TIMEOUT
+from ..slo import SLO
+
+__all__ = ["prose_duration", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
+           "budget_sentence"]
+
+
+def prose_duration(value: Any) -> str:
+    """A duration for prose: ``30 d``, ``24 h``, ``3.5 h``, ``90 min``, ``45 s``.
+
+    >>> [prose_duration(pd.Timedelta(x)) for x in ("30D", "24h", "210min", "90min", "45s")]
+    ['30 d', '24 h', '3.5 h', '90 min', '45 s']
+    """
+    seconds = pd.Timedelta(value).total_seconds()
+    if seconds >= 2 * 86400 and seconds % 86400 == 0:
+        return f"{seconds / 86400:g} d"
+    if seconds >= 3600 and (seconds % 3600 == 0 or seconds % 1800 == 0 and seconds > 2 * 3600):
+        return f"{seconds / 3600:g} h"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds / 60:g} min"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.2f} h"
+    return f"{seconds:g} s"
+
+
+def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
+    return ", ".join(f"{k}={row[k]}" for k in keys)
+
+
+def _clock(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
+    """Local time of day, with the date when it is not the day of ``ref``."""
+    local = ts.tz_convert(tz)
+    if local.date() == ref.tz_convert(tz).date():
+        return f"{local:%H:%M}"
+    return f"{local:%Y-%m-%d %H:%M}"
+
+
+def _sentence(text: str) -> str:
+    return text[0].upper() + text[1:] + "."
+
+
+def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, by: Sequence[str],
+                 breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame, buckets: pd.DataFrame,
+                 tiers: pd.DataFrame, policy: AlertPolicy, budget: pd.DataFrame) -> str:
+    """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
+    and :func:`budget_sentence` (when the incident had events)."""
+    parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
+             bucket_sentence(buckets, breakdown_by, tracker),
+             alert_sentence(tiers, policy, by, start, tz)]
+    if len(budget) and int(budget["events"].sum()):
+        parts.append(budget_sentence(budget, slo, policy, end - start))
+    return " ".join(parts)
+
+
+def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str], scope: str,
+                     tracker: pd.DataFrame) -> str:
+    """When and where, and what the tracker of the worst group did (its first row)."""
+    loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
+    end_txt = f"{loc_e:%H:%M}" if loc_e.date() == loc_s.date() else f"{loc_e:%Y-%m-%d %H:%M}"
+    where = "" if scope == "*" else f" ({scope})"
+    head = f"Between {loc_s:%H:%M} and {end_txt} {loc_s:%Z} on {loc_s:%Y-%m-%d}{where}"
+    window = prose_duration(slo.window)
+    target = f"{slo.target * 100:g} %"
+    if len(tracker) == 0:
+        return head + f", there were no events for the {window} tracker (target {target})."
+    row = tracker.iloc[0]
+    who = f" for {_group_label(row, keys)}" if keys else ""
+    name = f"the {window} tracker{who} (target {target})"
+    at_start = str(row["status_at_start"])
+    worst = str(row["worst_status"])
+    peak = (f"peak burn {row['peak_burn']:.2f} at {_clock(row['peak_burn_at'], tz, start)}, lowest success "
+            f"{row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
+    if row["transitions"] > 0:
+        txt = name + (f" was {at_start.upper()} when the incident began and" if at_start != "healthy" else "")
+        txt += (f" went {row['first_change_to'].upper()} at {_clock(row['first_change_at'], tz, start)} with burn "
+                f"{row['first_change_burn']:.2f} (success {row['first_change_rate'] * 100:.2f} %)")
+        if worst != row["first_change_to"] and worst != at_start:
+            txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
+        n_tr = int(row["transitions"])
+        txt += (f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and was "
+                f"{str(row['status_at_end']).upper()} when the incident ended ({peak})")
+    elif at_start != "healthy":
+        txt = f"{name} was already {at_start.upper()} when the incident began and stayed so ({peak})"
+    else:
+        txt = f"{name} stayed HEALTHY throughout ({peak})"
+    others = int((tracker["worst_status"].iloc[1:].astype(str) != "healthy").sum()) if len(tracker) > 1 else 0
+    if others:
+        txt += f"; {others} other group{'s' if others > 1 else ''} also left HEALTHY"
+    return head + ", " + txt + "."
+
+
+def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame) -> str:
+    """The largest failure bucket, and what the incident would have been without timeouts."""
+    b = buckets
+    total_fail = int(b["failures"].sum()) if len(b) else 0
+    if total_fail == 0:
+        return "There were no failures during the incident."
+    top = b.iloc[int(np.argmax(b["failures"].to_numpy()))]
+    where = f" in {_group_label(top, bkeys)}" if bkeys else ""
+    if len(bkeys) == 1:
+        where = f" in {top[bkeys[0]]}"
+    bucket = str(top["bucket"]).replace("_", " ") + "s"
+    txt = f"{top['share_of_all_failures'] * 100:.0f} % of the failures were {bucket}{where}"
+    to = b[b["bucket"].astype(str) == TIMEOUT]
+    n_to = int(to["failures"].sum()) if len(to) else 0
+    if n_to:
+        ev_g = b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys else int(b["events"].iloc[0])
+        ok = int(ev_g) - total_fail
+        sli = ok / ev_g
+        sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
+        share = "" if (not bkeys and str(top["bucket"]) == TIMEOUT) else f" ({n_to / total_fail * 100:.0f} % of all failures)"
+        txt += (f"; without timeouts{share} the success rate would have"
+                f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
+        caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
+        n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
+        if n_tr:
+            txt += (f", and {caused} of the tracker's {n_tr} status change{'s' if n_tr != 1 else ''}"
+                    " would not have happened")
+    return _sentence(txt)
+
+
+def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str], start: pd.Timestamp,
+                   tz: str) -> str:
+    """Whether and when the policy would have paged (or fired, without page tiers); if not, how
+    close its page tiers came."""
+    name = f"the {policy.name} policy" if policy.name else "the alert policy"
+    fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
+    has_page = any(t.severity == "page" for t in policy.tiers)
+    pages = fired[fired["severity"] == "page"] if len(fired) else fired
+
+    def when(r: pd.Series) -> str:
+        if r["first_alert"] <= start:
+            return f"already at the start (firing since {_clock(r['first_alert'], tz, start)})"
+        delay = int(round(r["detection_delay"].total_seconds() / 60))
+        return f"at {_clock(r['first_alert'], tz, start)}, {delay} min after the start"
+
+    if has_page and len(pages):
+        p = pages.iloc[0]
+        who = f" for {_group_label(p, keys)}" if keys else ""
+        txt = f"{name} would have paged{who} {when(p)} ({p['tier']})"
+        if bool(pages["caused_by_timeouts"].all()):
+            txt += "; timeouts alone caused the page"
+    elif not has_page and len(fired):
+        r = fired.iloc[0]
+        txt = f"{name} would have fired {r['tier']} ({r['severity']}) {when(r)}"
+    else:
+        txt = f"{name} would not have {'paged' if has_page else 'fired'}"
+        page_rows = tiers[tiers["severity"] == "page"] if has_page else tiers
+        ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
+        if len(ratio) and np.isfinite(ratio).any():
+            r = page_rows.iloc[int(np.nanargmax(ratio))]
+            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked at {r['peak_burn_long']:.2f}, "
+                    f"its threshold is {r['burn']:g})")
+        if has_page and len(fired):
+            r = fired.iloc[0]
+            txt += f"; its {r['tier']} tier would have raised a {r['severity']} {when(r)}"
+        elif has_page:
+            txt += " and no other tier fired"
+    return _sentence(txt)
+
+
+def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy, duration: pd.Timedelta) -> str:
+    """Failures and events of the incident, its burn rate and its share of the period's budget."""
+    n_ev = int(budget["events"].sum())
+    n_bad = int(budget["failures"].sum())
+    burn = n_bad / (n_ev * slo.error_budget)
+    pct = float(budget["period_budget_pct"].sum())
+    return (f"Over its {prose_duration(duration)} the incident saw {n_bad:,} failures in {n_ev:,} events "
+            f"(burn {burn:.2f}), {pct:.1f} % of a {prose_duration(policy.period)} error budget.")

@@ -1,0 +1,189 @@
+"""Events in group order, sorted once and shared by every window of an analysis.
+
+:func:`sort_events` validates an event table and puts each group's rows together (time order
+kept inside a group) with one stable radix sort; the :class:`Sorted` arrays it returns feed the
+trailing-window kernel (:func:`budgetlab.windows.trailing.trailing_counts`) or the calendar
+counts once per window, and go back to table order with :meth:`Sorted.scatter`. Window specs
+(:func:`parse_window`), per-group targets (:func:`group_targets`) and the small per-row helpers
+of the status model on these arrays (:func:`time_weights`, :func:`change_flags`) live here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import duration_label, to_timedelta
+from ..budget.burn import target_array
+from ..budget.figures import seed_status_codes
+from ..errors import ConfigError, InputError
+from ..events.schema import check_events, ts_ns
+from ..slo import SLO
+from ..windows.bins import BinGrid
+from ..windows.calendar import calendar_counts, calendar_edges
+from ..windows.groups import first_in_group, group_order, segment_codes
+from ..windows.trailing import trailing_counts
+
+__all__ = [
+    "WindowSpec",
+    "parse_window",
+    "Sorted",
+    "sort_events",
+    "group_targets",
+    "time_weights",
+    "change_flags",
+]
+
+_CALENDAR_ALIASES = {"day": "day", "1d": "day", "24h": "day", "week": "week", "1w": "week", "7d": "week",
+                     "month": "month", "1m": "month"}
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """A parsed window: rolling (``window_ns``) or calendar (``calendar`` = day/week/month)."""
+
+    label: str
+    kind: str
+    window_ns: int = 0
+    calendar: str = ""
+
+
+def parse_window(spec: Any) -> WindowSpec:
+    """Parse ``"1h"``, ``"24h"``, ``"7D"`` (rolling) or ``"calendar:day"`` / ``"calendar:week"`` /
+    ``"calendar:month"`` (``"calendar:1D"`` is the day).
+
+    >>> parse_window("24h")
+    WindowSpec(label='1d', kind='rolling', window_ns=86400000000000, calendar='')
+    >>> parse_window("calendar:1D").label
+    'calendar:day'
+    """
+    if isinstance(spec, WindowSpec):
+        return spec
+    if isinstance(spec, str) and spec.strip().lower().startswith("calendar"):
+        _, _, rest = spec.strip().lower().partition(":")
+        name = _CALENDAR_ALIASES.get(rest.strip() or "day")
+        if name is None:
+            raise ConfigError(f"window {spec!r}: use 'calendar:day', 'calendar:week' or 'calendar:month'.")
+        return WindowSpec(f"calendar:{name}", "calendar", calendar=name)
+    td = to_timedelta(spec, name="window")
+    return WindowSpec(duration_label(td), "rolling", window_ns=int(td.value))
+
+
+@dataclass(frozen=True)
+class Sorted:
+    """Events with each group's rows together (time order kept): the arrays every window uses."""
+
+    by: list[str]
+    order: np.ndarray | None
+    bounds: np.ndarray
+    t: np.ndarray
+    bad: np.ndarray
+    keys: pd.DataFrame
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.bounds) - 1
+
+    @property
+    def seg(self) -> np.ndarray:
+        """Group number (int64) of every (sorted) row."""
+        return segment_codes(self.bounds, np.int64)
+
+    def counts(self, spec: WindowSpec, tz: str = "UTC") -> tuple[np.ndarray, np.ndarray]:
+        """``(total, failures)`` of every (sorted) row for one window: one kernel pass."""
+        if spec.kind == "rolling":
+            return trailing_counts(self.t, self.bad, spec.window_ns, self.bounds)
+        if len(self.t) == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        edges = calendar_edges(int(self.t.min()), int(self.t.max()), spec.calendar, tz)
+        return calendar_counts(self.t, self.bad, edges, self.bounds)
+
+    def status_codes(self, total: np.ndarray, failures: np.ndarray, targets: np.ndarray,
+                     slo: SLO) -> np.ndarray:
+        """Seed status codes of every (sorted) row with one target per group
+        (:func:`budgetlab.budget.figures.seed_status_codes`, ``slo.min_events`` hold included)."""
+        same = len(targets) > 0 and bool(np.all(targets == targets[0]))
+        target = float(targets[0]) if same else np.repeat(np.asarray(targets, dtype=np.float64), np.diff(self.bounds))
+        return seed_status_codes(total, failures, target, slo, first_in_group(self.bounds))
+
+    def scatter(self, values: np.ndarray) -> np.ndarray:
+        """Back to the order of the input table."""
+        if self.order is None:
+            return values
+        out = np.empty_like(values)
+        out[self.order] = values
+        return out
+
+
+def sort_events(events: pd.DataFrame, by: str | Sequence[str] | None) -> Sorted:
+    """Validate ``events`` and put each group's rows together (one stable radix sort)."""
+    keys = check_events(events, by)
+    if len(events) == 0:
+        raise InputError("events is empty; there is nothing to replay.")
+    order, bounds = group_order(events, keys)
+    t = ts_ns(events)
+    bad = ~events["ok"].to_numpy(dtype=bool)
+    if order is not None:
+        t = t[order]
+        bad = bad[order]
+        key_table = events[keys].iloc[order[bounds[:-1]]].reset_index(drop=True)
+    else:
+        key_table = pd.DataFrame(index=pd.RangeIndex(1))
+    return Sorted(keys, order, bounds, t, bad, key_table)
+
+
+def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndarray:
+    """Per-group targets: a number, an :class:`SLO`, a DataFrame with group-key columns and
+    ``target``, or a mapping ``{key value: target}`` (keyed by the values of one group key, or by
+    tuples of all keys).
+
+    >>> keys = pd.DataFrame({"captcha_type": ["image", "turnstile"]})
+    >>> group_targets({"image": 0.9, "turnstile": 0.97}, keys, ["captcha_type"]).tolist()
+    [0.9, 0.97]
+    """
+    if isinstance(target, Mapping):
+        if not target:
+            raise ConfigError("target mapping is empty; give e.g. {'recaptcha_v2': 0.93}.")
+        items = list(target.items())
+        if all(isinstance(k, tuple) for k, _ in items):
+            if not by or any(len(k) != len(by) for k, _ in items):
+                raise ConfigError(f"target mapping keys must be tuples of the group keys {list(by)}.")
+            table = pd.DataFrame([list(k) for k, _ in items], columns=list(by))
+        else:
+            col = next((c for c in by if set(keys[c].astype(str)) <= {str(k) for k, _ in items}), None)
+            if col is None:
+                raise ConfigError(
+                    f"target mapping must give a target for every value of one group key ({list(by) or 'none'}); "
+                    "or pass a DataFrame with key columns and 'target'."
+                )
+            table = pd.DataFrame({col: [str(k) for k, _ in items]})
+        table["target"] = [v for _, v in items]
+        target = table
+    grid = BinGrid(keys=keys, by=list(by), start_ns=0, freq_ns=1,
+                   total=np.zeros((len(keys), 1), dtype=np.int64), bad=np.zeros((len(keys), 1), dtype=np.int64))
+    return np.asarray(target_array(target, grid), dtype=np.float64)
+
+
+def time_weights(t: np.ndarray, bounds: np.ndarray, lo_ns: int) -> np.ndarray:
+    """ns each row's status holds inside ``[lo_ns, ...)``: until the group's next event (the
+    last event of a group holds for no time), clipped at ``lo_ns``."""
+    n = len(t)
+    nxt = np.empty(n, dtype=np.int64)
+    nxt[:-1] = t[1:]
+    last = bounds[1:][bounds[1:] > 0] - 1
+    nxt[last] = t[last]
+    return np.asarray(np.maximum(nxt - np.maximum(t, lo_ns), 0))
+
+
+def change_flags(code: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """True where a row's status differs from its group's previous row (first row: vs healthy)."""
+    n = len(code)
+    prev = np.zeros(n, dtype=code.dtype)
+    if n:
+        prev[1:] = code[:-1]
+        prev[first_in_group(bounds)] = 0
+    return np.asarray(code != prev)

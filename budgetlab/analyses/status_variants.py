@@ -1,0 +1,181 @@
+"""Two variants of the seed tracker's status: calendar windows and hysteresis.
+
+* **Calendar windows** (:func:`replay_calendar`): the counts reset at local midnight in ``tz``.
+  The seed's FAQ warns that a calendar day "hides a night of failures": failures up to 23:59
+  vanish from the budget at 00:00, while a rolling 24 h window still holds them the next morning.
+* **Hysteresis** (``min_dwell``, :func:`hysteresis`): escalation is immediate; a status may only
+  improve (drop to a less severe one) once the current, worse status has been shown for at
+  least ``min_dwell`` since it was entered. The drop happens at the first event at or after
+  that moment, straight to the tracker's status of that event. Flapping is traded against
+  recovery time.
+
+:func:`budgetlab.analyses.window_lengths.compare_windows` puts both side by side with rolling
+windows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import check_tz, to_timedelta
+from ..budget.figures import seed_figures
+from ..budget.tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
+from ..errors import ConfigError, InputError
+from ..events.schema import ts_ns
+from ..slo import SLO
+from ..windows.groups import first_in_group, group_order
+from .sorted_events import change_flags, parse_window, sort_events
+
+__all__ = ["replay_calendar", "hysteresis", "dwell_codes"]
+
+
+def replay_calendar(
+    events: pd.DataFrame,
+    slo: SLO,
+    *,
+    calendar: str = "day",
+    tz: str = "UTC",
+    by: str | Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Replay the seed tracker with a calendar window that resets at local midnight.
+
+    Like :func:`budgetlab.replay`, except that at each event the window holds the events of its
+    group since the start of the current calendar ``day``, ``week`` (Monday) or ``month`` in
+    ``tz`` instead of the trailing ``slo.window`` (which is ignored).
+
+    Returns
+    -------
+    DataFrame
+        The columns of :func:`budgetlab.replay` (so :func:`budgetlab.transitions` and
+        :func:`budgetlab.replay_summary` apply); ``attrs`` adds ``calendar`` and ``tz``.
+
+    Examples
+    --------
+    >>> from budgetlab import as_events
+    >>> ts = pd.to_datetime(["2026-01-01 23:00", "2026-01-01 23:30", "2026-01-02 00:10"], utc=True)
+    >>> st = replay_calendar(as_events(ts, [False, True, True]), SLO(target=0.9))
+    >>> st[["total", "failures", "status"]].to_dict("list")
+    {'total': [1, 2, 1], 'failures': [1, 1, 0], 'status': ['exhausted', 'exhausted', 'healthy']}
+    """
+    if not isinstance(slo, SLO):
+        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95).")
+    spec = parse_window(f"calendar:{calendar}")
+    tz = check_tz(tz)
+    srt = sort_events(events, by)
+    total_s, fail_s = srt.counts(spec, tz)
+    code_s = srt.status_codes(total_s, fail_s, np.full(srt.n_groups, slo.target), slo)
+    total, failures, code = srt.scatter(total_s), srt.scatter(fail_s), srt.scatter(code_s)
+    cols: dict[str, object] = {"ts": events["ts"].array}
+    for k in srt.by:
+        cols[k] = events[k].array
+    cols.update(seed_figures(total, failures, slo.target))
+    cols["status"] = pd.Categorical.from_codes(code, dtype=STATUS_DTYPE)
+    cols["low_traffic"] = total < slo.min_events
+    out = pd.DataFrame(cols, index=events.index, copy=False)
+    out.attrs.update({"slo": slo, "by": srt.by, "calendar": spec.calendar, "tz": tz})
+    return out
+
+
+def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
+    """Apply a minimum dwell time to the statuses of a replay.
+
+    Escalation is immediate; a status may only drop to a less severe one after it has been
+    shown for ``min_dwell`` (since it was entered). The drop happens at the first event at or
+    after that moment, straight to the tracker's status at that event.
+
+    Parameters
+    ----------
+    states : DataFrame
+        Output of :func:`budgetlab.replay` or :func:`replay_calendar`.
+    min_dwell : duration
+        ``"15min"``, ``"1h"``, a Timedelta or seconds; ``0`` changes nothing.
+
+    Returns
+    -------
+    DataFrame
+        A copy of ``states`` with ``status`` replaced (all other columns unchanged);
+        ``attrs["min_dwell"]`` records the dwell time.
+
+    Examples
+    --------
+    >>> from budgetlab import SLO, as_events, replay
+    >>> ts = pd.date_range("2026-01-01", periods=6, freq="5min")
+    >>> st = replay(as_events(ts, [True, False, True, True, True, True]), SLO(target=0.5, window="5min"))
+    >>> st["status"].tolist()
+    ['healthy', 'exhausted', 'exhausted', 'healthy', 'healthy', 'healthy']
+    >>> hysteresis(st, "15min")["status"].tolist()
+    ['healthy', 'exhausted', 'exhausted', 'exhausted', 'healthy', 'healthy']
+    """
+    if not isinstance(states, pd.DataFrame) or "status" not in states.columns or "ts" not in states.columns:
+        raise InputError("hysteresis() takes the DataFrame returned by budgetlab.replay().")
+    dwell_ns = int(to_timedelta(min_dwell, name="min_dwell", allow_zero=True).value)
+    keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
+    order, bounds = group_order(states, keys)
+    t = ts_ns(states)
+    code = states["status"].cat.codes.to_numpy().astype(np.int8)
+    if order is not None:
+        t, code = t[order], code[order]
+    if len(t) > 1:
+        inside = np.ones(len(t) - 1, dtype=bool)
+        inside[bounds[1:-1] - 1] = False  # pairs across groups
+        if bool(np.any((t[1:] < t[:-1]) & inside)):
+            raise InputError("states must be in time order within each group (as replay() returns them).")
+    shown = dwell_codes(t, code, bounds, dwell_ns)
+    if order is not None:
+        back = np.empty_like(shown)
+        back[order] = shown
+        shown = back
+    out = states.copy()
+    out["status"] = pd.Categorical.from_codes(shown, dtype=STATUS_DTYPE)
+    out.attrs["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")
+    return out
+
+
+def dwell_codes(t: np.ndarray, code: np.ndarray, bounds: np.ndarray, min_dwell_ns: int) -> np.ndarray:
+    """Apply the minimum dwell time to status codes (sorted by group, then time).
+
+    Escalation is immediate; a drop to a less severe status happens only once the shown status
+    has been held for ``min_dwell_ns`` since it was entered (at the first event at or after
+    that moment, to that event's status). Every group starts ``healthy``. One pass over the
+    tracker's status changes, not over events.
+    """
+    n = len(code)
+    if min_dwell_ns <= 0 or n == 0:
+        return code
+    change = np.flatnonzero(change_flags(code, bounds))
+    shown = np.full(n, -1, dtype=np.int8)
+    shown[first_in_group(bounds)] = 0
+    if len(change):
+        grp = np.searchsorted(bounds, change, side="right") - 1
+        nxt = np.empty(len(change), dtype=np.int64)
+        nxt[:-1] = change[1:]
+        same_next = np.zeros(len(change), dtype=bool)
+        same_next[:-1] = grp[1:] == grp[:-1]
+        nxt = np.where(same_next, nxt, bounds[grp + 1])
+        rec_i: list[int] = []
+        rec_c: list[int] = []
+        d = 0
+        entered = 0
+        last_g = -1
+        for i, j, g, s in zip(change.tolist(), nxt.tolist(), grp.tolist(), code[change].tolist(), strict=True):
+            if g != last_g:
+                d, last_g = 0, g
+            if s > d:
+                d, entered = s, int(t[i])
+                rec_i.append(i)
+                rec_c.append(s)
+            elif s < d:
+                due = entered + min_dwell_ns
+                e = i if t[i] >= due else i + int(np.searchsorted(t[i:j], due, side="left"))
+                if e < j:
+                    d, entered = s, int(t[e])
+                    rec_i.append(e)
+                    rec_c.append(s)
+        shown[np.array(rec_i, dtype=np.int64)] = np.array(rec_c, dtype=np.int8)
+    idx = np.where(shown >= 0, np.arange(n), 0)
+    np.maximum.accumulate(idx, out=idx)
+    return shown[idx]

@@ -1,0 +1,367 @@
+"""Reading an input file: format sniffing, opening, decompression and decoding, then only the
+declared columns of a CSV/TSV, JSON Lines or Parquet file as a DataFrame of raw values.
+
+Files are opened read-only and never modified. Every problem raises
+:class:`~budgetlab.errors.FileFormatError` or :class:`~budgetlab.errors.SchemaError` with a
+message that says what to fix and never contains a data value (Arrow's own messages quote rows,
+so they are never shown).
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import difflib
+import gzip
+import io
+import json
+import re
+import warnings
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._util.files import register_input
+from .._util.validation import check_argument
+from ..errors import FileFormatError, SchemaError
+from ._messages import MAX_ROWS_LISTED, hidden_names, note_open_last_row, row_numbers, shown_names
+
+__all__ = ["FORMATS", "check_header", "read_columns", "gunzip", "check_scalars"]
+
+#: The file formats :func:`read_columns` reads (``format=`` values).
+FORMATS = ("csv", "tsv", "parquet", "jsonl")
+_SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet", ".pq": "parquet",
+             ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+
+
+def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> None:
+    """Refuse duplicated column names and declared ``columns`` missing from ``names``
+    (:class:`SchemaError` suggesting the closest names; names that look like data are hidden)."""
+    seen: dict[str, int] = {}
+    for n in names:
+        seen[str(n)] = seen.get(str(n), 0) + 1
+    dups = [n for n, k in seen.items() if k > 1]
+    if dups:
+        raise SchemaError(f"{what}: duplicate column name(s) {shown_names(dups)}; rename them so each is unique.")
+    have = list(seen)
+    for col in columns:
+        if col in seen:
+            continue
+        close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
+        hint = f" Did you mean {shown_names(close)}?" if close else ""
+        if len(have) == 1 and any(sep in have[0] for sep in (";", "\t", ",", "|")):
+            sep = next(s for s in (";", "\t", ",", "|") if s in have[0])
+            hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab reads ',' "
+                     "(.csv) and tab (.tsv, or format='tsv').")
+        if have and hidden_names(have).any():
+            hint += " The first line looks like data, not column names: does the file have a header row?"
+        raise SchemaError(f"{what} has no column {col!r}.{hint} Columns present: {shown_names(have)}.")
+
+
+def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
+    suffixes = [s.lower() for s in path.suffixes]
+    gz = bool(suffixes) and suffixes[-1] in (".gz", ".gzip")
+    if fmt is not None:
+        return check_argument("format", fmt, FORMATS), gz
+    ext = suffixes[-2] if gz and len(suffixes) > 1 else (suffixes[-1] if suffixes and not gz else "")
+    if ext not in _SUFFIXES:
+        shown = "".join(path.suffixes[-2:]) or "(no extension)"
+        raise FileFormatError(
+            f"{path.name}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, .jsonl/.ndjson "
+            "(text formats optionally .gz), or pass format='csv'|'tsv'|'parquet'|'jsonl'."
+        )
+    return _SUFFIXES[ext], gz
+
+
+def _open_checked(path: Path) -> None:
+    if not path.exists():
+        hint = " (is the folder right?)" if not path.parent.exists() else ""
+        raise FileFormatError(f"{path}: no such file{hint}; check the path.")
+    if path.is_dir():
+        raise FileFormatError(
+            f"{path}: is a directory; give one file (for a folder of Parquet files use dask, "
+            "see budgetlab.dask if installed)."
+        )
+    if not path.is_file():
+        raise FileFormatError(f"{path}: is not a regular file; give a CSV, Parquet or JSON Lines file.")
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as fh:  # read-only; the input is never touched
+            return fh.read()
+    except OSError as exc:
+        raise FileFormatError(f"{path.name}: cannot be read ({exc.strerror or type(exc).__name__}); "
+                              "check its permissions.") from None
+
+
+def gunzip(raw: bytes, name: str) -> bytes:
+    try:
+        return gzip.decompress(raw)
+    except (OSError, EOFError, zlib.error):
+        raise FileFormatError(f"{name}: the gzip stream is truncated or corrupt; copy or export the file again.") from None
+
+
+def _utf8_family(encoding: str) -> bool:
+    return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+
+
+def _decode_error(raw: bytes, name: str, encoding: str) -> FileFormatError | None:
+    try:
+        raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        return FileFormatError(
+            f"{name}: not valid {encoding} text (first bad byte at offset {exc.start}); pass the file's real "
+            "encoding, e.g. encoding='latin-1' or 'cp1251' (CLI: --encoding)."
+        )
+    return None
+
+
+def _sniff(raw: bytes, name: str, kind: str) -> None:
+    if raw[:4] == b"PAR1":
+        raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or pass format='parquet'.")
+    if raw[:4] == b"PK\x03\x04":
+        raise FileFormatError(f"{name}: is a ZIP archive (or an Excel workbook), not {kind.upper()}; "
+                              "export it as CSV or unpack it.")
+
+
+def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str,
+                     dict_columns: Sequence[str] = ()) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    if _utf8_family(encoding):
+        if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            raise FileFormatError(f"{name}: is UTF-16 text (it starts with a UTF-16 byte-order mark); pass "
+                                  "encoding='utf-16' (CLI: --encoding utf-16).")
+        data = raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw
+        first_line = data[: data.find(b"\n") if b"\n" in data[: 1 << 20] else 1 << 20]
+        err = _decode_error(first_line, name, "utf-8")
+        if err is not None:
+            raise err
+    else:
+        err = _decode_error(raw, name, encoding)
+        if err is not None:
+            raise err
+        data = raw.decode(encoding).lstrip("\ufeff").encode("utf-8")
+    sep = "\t" if kind == "tsv" else ","
+    head = data[: 1 << 20].decode("utf-8", errors="replace")
+    try:
+        header = next(csv.reader(io.StringIO(head), delimiter=sep), [])
+    except csv.Error:
+        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the column names.") from None
+    if not header or not any(h.strip() for h in header):
+        raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
+    check_header(header, columns, name)
+    try:
+        table = pcsv.read_csv(
+            pa.BufferReader(data),
+            read_options=pcsv.ReadOptions(use_threads=True),
+            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True),
+            convert_options=pcsv.ConvertOptions(
+                include_columns=columns,
+                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.string()
+                              for c in columns},
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
+        text = str(exc)  # never shown: Arrow quotes the offending row
+        if "UTF8" in text or "UTF-8" in text:
+            err = _decode_error(data, name, "utf-8")
+            if err is not None:
+                raise err from None
+        if "Expected" in text and "columns" in text:
+            if data.count(b'"') % 2:
+                _check_quotes(data, name, sep)
+            raise FileFormatError(_ragged_message(data, name, sep, len(header))) from None
+        raise FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check quoting and "
+                              "separators, or export the file again.") from None
+    if data.count(b'"') % 2:
+        _check_quotes(data, name, sep)
+    if table.num_rows == 0:
+        raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
+    frame = table.to_pandas()
+    if not data.rstrip(b" \t").endswith((b"\n", b"\r")):
+        note_open_last_row(len(frame) - 1)
+    return pd.DataFrame(frame)
+
+
+def _check_quotes(data: bytes, name: str, sep: str) -> None:
+    """An odd number of quote characters: find an unterminated quoted field, which would swallow
+    every following line into one value (error path only: a Python loop over the rows)."""
+    rows = 0
+    try:
+        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=sep, strict=True)
+        next(reader, None)
+        for record in reader:
+            if record:
+                rows += 1
+    except csv.Error:
+        raise FileFormatError(f"{name}: a quoted field is never closed (from data row {rows + 1}, 1-based); it "
+                              "would swallow the rest of the file: fix the quote or export the file again.") from None
+
+
+def _ragged_message(data: bytes, name: str, sep: str, width: int) -> str:
+    """Name the rows whose field count differs from the header's (error path only)."""
+    rows: list[int] = []
+    count = 0
+    try:
+        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=sep)
+        next(reader, None)
+        i = 0
+        for record in reader:
+            if not record:  # blank lines are skipped, as when reading
+                continue
+            i += 1
+            if len(record) != width:
+                count += 1
+                if len(rows) < MAX_ROWS_LISTED:
+                    rows.append(i)
+    except csv.Error:
+        pass
+    where = f" (data rows {', '.join(map(str, rows))}{' and more' if count > len(rows) else ''}, 1-based)" \
+        if rows else ""
+    tail = data.rstrip(b" \t")
+    half = "" if tail.endswith((b"\n", b"\r")) else "; the last line has no line end: the file may be half-written"
+    counted = f"{count} row(s) have" if count else "some rows have"
+    return (f"{name}: {counted} a different number of fields than the header{where}; a field may "
+            f"hold an unquoted separator or quote{half}. Fix or drop those rows.")
+
+
+def _read_jsonl(raw: bytes, name: str, columns: list[str], encoding: str) -> pd.DataFrame:
+    err = _decode_error(raw, name, encoding)
+    if err is not None:
+        raise err
+    text = raw.decode(encoding).lstrip("\ufeff")
+    array = text.lstrip().startswith("[")
+    if not array:
+        fast = _arrow_jsonl(text.encode("utf-8") if not _utf8_family(encoding) else raw.lstrip(b"\xef\xbb\xbf"),
+                            name, columns)
+        if fast is not None:
+            if not text.rstrip(" \t").endswith(("\n", "\r")):
+                note_open_last_row(len(fast) - 1)
+            return fast
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if array:
+                frame = pd.read_json(io.StringIO(text), orient="records", dtype=False)
+            else:
+                frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
+    except (ValueError, TypeError, OverflowError, RecursionError, KeyError, AttributeError):
+        if array:
+            raise FileFormatError(f"{name}: not a valid JSON array of records; give one JSON object per line "
+                                  "(JSON Lines) or an array of objects.") from None
+        bad = []
+        for i, line in enumerate(text.splitlines(), 1):  # only on the error path, to name the first bad lines
+            if line.strip():
+                try:
+                    obj = json.loads(line)
+                except (ValueError, RecursionError):
+                    obj = None
+                if not isinstance(obj, dict):
+                    bad.append(i)
+                    if len(bad) >= MAX_ROWS_LISTED:
+                        break
+        where = f" (first bad lines: {', '.join(map(str, bad))})" if bad else " (a number out of range?)"
+        raise FileFormatError(f"{name}: not valid JSON Lines{where}; give one JSON object per line.") from None
+    if not isinstance(frame, pd.DataFrame) or frame.empty:
+        raise FileFormatError(f"{name}: no records; nothing to analyse.")
+    check_header(list(frame.columns), columns, name)
+    if not text.rstrip(" \t").endswith(("\n", "\r")) and not array:
+        note_open_last_row(len(frame) - 1)
+    return frame[columns]
+
+
+def _arrow_jsonl(data: bytes, name: str, columns: list[str]) -> pd.DataFrame | None:
+    """The common case fast: JSON Lines whose declared fields are all strings (Arrow's reader,
+    no per-line Python). ``None`` when another type appears (pandas' reader takes over)."""
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    schema = pa.schema([(c, pa.string()) for c in columns])
+    try:
+        table = pj.read_json(
+            pa.BufferReader(data),
+            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+        )
+    except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
+        twice = re.search(r"Column\(/(.*?)\) was specified twice", str(exc))
+        if twice and twice.group(1) in columns:
+            raise SchemaError(f"{name}: a record repeats the key {twice.group(1)!r}; each key once per line.") from None
+        return None
+    if table.num_rows == 0 or any(table.column(c).null_count == table.num_rows for c in columns):
+        return None  # absent keys: the careful reader names them
+    return pd.DataFrame(table.to_pandas())
+
+
+def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = ()) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    name = path.name
+    try:
+        with open(path, "rb") as fh:  # read-only
+            schema = pq.ParquetFile(fh).schema_arrow
+            header = list(schema.names)
+            check_header(header, columns, name)
+            # label and key columns come back as categoricals (cheap codes instead of strings)
+            as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
+                       or pa.types.is_large_string(schema.field(c).type)]
+            fh.seek(0)
+            table = pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns)
+            frame = table.to_pandas(ignore_metadata=True)
+    except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, EOFError,
+            MemoryError, OverflowError, NotImplementedError) as exc:
+        if isinstance(exc, SchemaError):
+            raise
+        raise FileFormatError(
+            f"{name}: not a readable Parquet file ({type(exc).__name__}); it may be truncated or corrupt: "
+            "copy or export it again."
+        ) from None
+    if len(frame) == 0:
+        raise FileFormatError(f"{name}: has a schema but no rows; nothing to analyse.")
+    return pd.DataFrame(frame)
+
+
+def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
+                 dict_columns: Sequence[str] = ()) -> pd.DataFrame:
+    """The declared ``columns`` of the file at ``path`` as read (``dict_columns`` as categoricals
+    where the format allows: cheap codes instead of strings for labels and keys)."""
+    path = path.expanduser()
+    _open_checked(path)
+    kind, gz = _detect_format(path, fmt)
+    register_input(path)
+    name = path.name
+    if kind == "parquet":
+        if gz:
+            raise FileFormatError(f"{name}: gzip-wrapped Parquet is not supported; Parquet compresses itself.")
+        return _read_parquet(path, columns, dict_columns)
+    raw = _read_bytes(path)
+    if gz or raw[:2] == b"\x1f\x8b":
+        raw = gunzip(raw, name)
+    _sniff(raw, name, kind)
+    if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):
+        raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
+    if kind in ("csv", "tsv"):
+        return _read_text_table(raw, name, kind, columns, encoding, dict_columns)
+    return _read_jsonl(raw, name, columns, encoding)
+
+
+def check_scalars(raw: pd.DataFrame, columns: Sequence[str]) -> None:
+    """Refuse nested values (JSON objects/arrays, Parquet structs) in declared columns."""
+    for col in columns:
+        s = raw[col]
+        if not pd.api.types.is_object_dtype(s.dtype):
+            continue
+        inferred = pd.api.types.infer_dtype(s, skipna=True)
+        if inferred in ("mixed", "unknown-array"):
+            nested = s.map(lambda v: isinstance(v, (dict, list, tuple, set, np.ndarray))).to_numpy(dtype=bool)
+            if nested.any():
+                raise SchemaError(f"column {col!r} holds nested values (objects or lists) at {row_numbers(nested)}; "
+                                  "flatten it so each cell is one value.")
+

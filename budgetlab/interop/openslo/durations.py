@@ -1,0 +1,68 @@
+"""OpenSLO duration shorthands (``5m``, ``1h``, ``28d``, ``2w``), read and written.
+
+OpenSLO's grammar is narrower than the durations budgetlab reads elsewhere
+(:func:`budgetlab._util.validation.to_timedelta`): a whole number and one unit letter, no
+space, no seconds, and ``M``/``Q``/``Y`` are calendar months, quarters and years (never
+minutes). So the grammar is checked here; the count and unit are then converted by that one
+duration parser.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pandas as pd
+
+from ..._util.validation import to_timedelta
+from ...errors import ConfigError
+
+__all__ = ["parse_duration_shorthand", "duration_shorthand"]
+
+_SHORTHAND = re.compile(r"^([0-9]+)([mhdwMQY])$")
+_UNITS = {"m": "min", "h": "h", "d": "D", "w": "W"}  # OpenSLO unit -> pandas unit
+_WRITTEN_UNITS = (("d", pd.Timedelta("1D")), ("h", pd.Timedelta("1h")), ("m", pd.Timedelta("1min")))
+
+
+def parse_duration_shorthand(value: Any, *, where: str = "duration", allow_zero: bool = False) -> pd.Timedelta:
+    """Read an OpenSLO duration shorthand (``5m``, ``1h``, ``28d``, ``2w``) as a Timedelta.
+
+    ``M``, ``Q`` and ``Y`` (months, quarters, years) have no fixed length and are refused here;
+    calendar windows handle ``1M`` themselves.
+
+    >>> parse_duration_shorthand("2w")
+    Timedelta('14 days 00:00:00')
+    >>> parse_duration_shorthand("90s")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: duration: '90s' is not an OpenSLO duration shorthand; give a whole number and one of m, h, d, w (e.g. 5m, 1h, 28d).
+    """
+    m = _SHORTHAND.match(value.strip()) if isinstance(value, str) else None
+    if m is None:
+        raise ConfigError(f"{where}: {value!r} is not an OpenSLO duration shorthand; give a whole number "
+                          "and one of m, h, d, w (e.g. 5m, 1h, 28d).")
+    count, unit = m.groups()
+    if unit in "MQY":
+        raise ConfigError(f"{where}: {value!r} uses months/quarters/years, which have no fixed length; "
+                          "give days or weeks (e.g. 30d, 4w).")
+    if int(count) == 0 and not allow_zero:
+        raise ConfigError(f"{where}: {value!r} must be positive.")
+    return to_timedelta(f"{count}{_UNITS[unit]}", name=where, allow_zero=True)
+
+
+def duration_shorthand(value: Any, *, where: str = "duration") -> str:
+    """Write a duration as an OpenSLO shorthand in days, hours or minutes, the largest unit that
+    divides it exactly (``28d`` rather than ``4w``, as SLO windows are usually quoted).
+
+    OpenSLO has no seconds: the duration must be a whole number of minutes.
+
+    >>> duration_shorthand("24h"), duration_shorthand("14D"), duration_shorthand("90min")
+    ('1d', '14d', '90m')
+    """
+    td = to_timedelta(value, name=where, allow_zero=True)
+    if td == pd.Timedelta(0):
+        return "0m"
+    for unit, size in _WRITTEN_UNITS:
+        if td % size == pd.Timedelta(0):
+            return f"{td // size}{unit}"
+    raise ConfigError(f"{where}={td} is not a whole number of minutes; OpenSLO durations have no seconds.")

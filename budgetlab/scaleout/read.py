@@ -1,0 +1,305 @@
+"""``read_events`` on Dask: every partition through :func:`budgetlab.read_events`, with the
+categories and the personal-data verdict shared by all partitions."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any, Unpack
+
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, check_argument, require_columns
+from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError
+from ..events.pii import PII_MODES, hash_values
+from ..events.read import ReadOptions
+from ..events.read import read_events as pandas_read_events
+from ..events.schema import SUCCESS, bucket_dtype
+from ._partitions import partition_error, partition_number
+
+__all__ = ["read_events"]
+
+_SCRATCH_TIME = "__budgetlab_scratch_time__"
+
+
+def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
+    paths = list(source) if isinstance(source, (list, tuple)) else [source]
+    for p in paths:
+        if not isinstance(p, (str, PathLike)):
+            raise InputError(
+                "source must be a Parquet path (file, directory or glob), a list of them, or a dask "
+                f"DataFrame, got {type(p).__name__}."
+            )
+    name = Path(paths[0]).name if len(paths) == 1 else f"{len(paths)} Parquet paths"
+    for p in paths:
+        text = str(p)
+        if any(ch in text for ch in "*?[") or "://" in text:
+            continue  # a glob or a remote URL: Dask resolves it
+        path = Path(text)
+        if not path.exists():
+            raise FileFormatError(f"{path}: no such file or directory; check the path.")
+        if path.is_file() and path.suffix.lower() not in (".parquet", ".pq", ".parq"):
+            raise FileFormatError(
+                f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a glob); "
+                "for CSV or JSON build the frame with dask.dataframe.read_csv(..., dtype=str) and pass it."
+            )
+    try:
+        import pyarrow as pa
+
+        frame = dd.read_parquet([str(p) for p in paths] if len(paths) > 1 else str(paths[0]), filters=filters)
+    except (pa.ArrowException, OSError, ValueError, IndexError) as exc:
+        raise FileFormatError(
+            f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it holds "
+            ".parquet files, and the filters."
+        ) from None
+    return frame, name
+
+
+@dataclass(frozen=True)
+class _LoadPlan:
+    """What every partition of :func:`read_events` needs: the loader arguments and the global dtypes."""
+
+    kwargs: dict[str, Any]
+    bucket: pd.CategoricalDtype
+    key_dtypes: dict[str, pd.CategoricalDtype]
+    hash_columns: tuple[str, ...]
+    hashed_in: tuple[frozenset[str], ...]
+    salt: str | None
+    meta: pd.DataFrame | None
+
+
+def _profile_partition(
+    raw: pd.DataFrame,
+    partition_info: Mapping[str, Any] | None = None,
+    *,
+    kwargs: dict[str, Any],
+    guarded: list[str],
+    scan_pii: bool,
+) -> pd.DataFrame:
+    """First pass: bucket labels, group-key categories, personal-data columns, one sample row.
+
+    Runs :func:`budgetlab.read_events` on the label, key (and, for ``pii`` drop/hash, guarded)
+    columns with a constant scratch time, so the same parsing and checks decide everything.
+    """
+    number = partition_number(partition_info)
+    info: dict[str, Any] = {"rows": len(raw), "bucket": [], "keys": {}, "flagged": [], "sample": None}
+    if len(raw) == 0:
+        return pd.DataFrame({"number": [number], "info": [info]})
+    keys = list(kwargs["by"])
+    cols = [c for c in (kwargs["outcome"], kwargs["ok"], kwargs["bucket"]) if c]
+    needed = list(dict.fromkeys([*cols, *keys, *(guarded if scan_pii else [])]))
+    scratch = raw[needed].assign(**{_SCRATCH_TIME: np.zeros(len(raw), dtype=np.int64)})
+    extra = [c for c in guarded if c not in keys] if scan_pii else []
+    session = kwargs["session"] if kwargs["session"] in extra else None
+    keep = [c for c in extra if c != session]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # pii="drop" warns; we look at what is gone
+            frame = pandas_read_events(
+                scratch, time=_SCRATCH_TIME, epoch="s", outcome=kwargs["outcome"], ok=kwargs["ok"],
+                bucket=kwargs["bucket"], by=keys, session=session, keep=keep, outcomes=kwargs["outcomes"],
+                pii="drop" if scan_pii else "error",
+            )
+    except BudgetlabError as exc:
+        raise partition_error(exc, number) from None
+    present = set(frame.columns)
+    info["bucket"] = [str(c) for c in frame["bucket"].cat.categories]
+    info["keys"] = {k: list(frame[k].cat.categories) for k in keys if k in present}
+    renamed = {session: "session_id"} if session else {}
+    info["flagged"] = [c for c in (guarded if scan_pii else []) if renamed.get(c, c) not in present]
+    info["sample"] = raw.iloc[:1]
+    return pd.DataFrame({"number": [number], "info": [info]})
+
+
+def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None = None, *,
+                    plan: _LoadPlan) -> pd.DataFrame:
+    """One partition through :func:`budgetlab.read_events`, then the global dtypes."""
+    number = partition_number(partition_info)
+    if len(raw) == 0 and plan.meta is not None:
+        return plan.meta.copy()
+    try:
+        frame = pandas_read_events(raw, **plan.kwargs)
+        for col in plan.hash_columns:  # flagged in some partition: hashed in all, like pandas
+            if col not in plan.hashed_in[number]:
+                frame[col] = hash_values(frame[col], plan.salt if plan.salt is not None else "")
+    except BudgetlabError as exc:
+        raise partition_error(exc, number) from None
+    frame["bucket"] = frame["bucket"].cat.set_categories(list(plan.bucket.categories))
+    for k, dtype in plan.key_dtypes.items():
+        if k in frame.columns and isinstance(frame[k].dtype, pd.CategoricalDtype):
+            frame[k] = frame[k].cat.set_categories(list(dtype.categories))
+    if plan.meta is not None:
+        for col, dtype in zip(list(plan.meta.columns), list(plan.meta.dtypes), strict=True):
+            if frame[col].dtype != dtype:
+                try:
+                    frame[col] = frame[col].astype(dtype)
+                except (TypeError, ValueError):
+                    raise SchemaError(
+                        f"column {col!r} has different types in different partitions of the Dask frame; "
+                        "cast it to one type in the source."
+                    ) from None
+    return frame
+
+
+def _union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
+    seen: dict[Any, None] = {}
+    for values in lists:
+        for v in values:
+            seen.setdefault(v, None)
+    return sorted(seen) if sort else list(seen)
+
+
+def _with_defaults(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every :class:`ReadOptions` keyword: the given ones, else :func:`budgetlab.read_events`'s
+    default (one signature, one set of defaults for both loaders)."""
+    unknown = sorted(set(options) - ReadOptions.__optional_keys__)
+    if unknown:
+        raise TypeError(f"read_events() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}")
+    params = inspect.signature(pandas_read_events).parameters
+    return {name: options.get(name, params[name].default) for name in ReadOptions.__annotations__}
+
+
+def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
+    """The raw Dask frame of ``source`` and its name for messages."""
+    if isinstance(source, dd.DataFrame):
+        return source, "the Dask DataFrame"
+    if isinstance(source, pd.DataFrame):
+        raise InputError(
+            "source is a pandas DataFrame; use budgetlab.read_events() for pandas, or pass "
+            "dask.dataframe.from_pandas(source, npartitions=...) here."
+        )
+    return _read_parquet(source, filters)
+
+
+def _profile(raw: dd.DataFrame, name: str, base: dict[str, Any], guarded: list[str],
+             scan_pii: bool) -> list[dict[str, Any]]:
+    """First pass: one small profile per partition, in partition order (see :func:`_profile_partition`)."""
+    profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
+        _profile_partition, kwargs=base, guarded=guarded, scan_pii=scan_pii,
+        meta=pd.DataFrame({"number": pd.Series(dtype=np.int64), "info": pd.Series(dtype=object)}),
+        enforce_metadata=False,
+    ).compute()
+    infos = [i for _, i in sorted(zip(profiles["number"].tolist(), profiles["info"].tolist(), strict=True),
+                                  key=lambda pair: pair[0])]
+    if sum(int(i["rows"]) for i in infos) == 0:
+        raise InputError(f"{name} has no rows; nothing to analyse.")
+    return infos
+
+
+def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
+                meta_raw: pd.DataFrame) -> dict[str, pd.CategoricalDtype]:
+    """One categorical dtype per group key, with the categories of every partition."""
+    out: dict[str, pd.CategoricalDtype] = {}
+    for k in keys:
+        if k in flagged:
+            continue
+        cats = _union([i["keys"].get(k, []) for i in infos],
+                      sort=not isinstance(meta_raw[k].dtype, pd.CategoricalDtype))
+        out[k] = pd.CategoricalDtype(cats, ordered=bool(getattr(meta_raw[k].dtype, "ordered", False)))
+    return out
+
+
+def read_events(
+    source: str | PathLike[str] | Sequence[str | PathLike[str]] | dd.DataFrame,
+    *,
+    filters: Any = None,
+    **options: Unpack[ReadOptions],
+) -> dd.DataFrame:
+    """Load partitioned outcome logs into a Dask canonical event table.
+
+    Same arguments and checks as :func:`budgetlab.read_events`, applied to every partition on
+    the workers. A first (eager) pass reads the label and group-key columns to fix the
+    categories every partition shares (and, for ``pii="drop"``/``"hash"``, which columns hold
+    personal data anywhere: those are dropped/hashed in every partition, as pandas would).
+
+    Parameters
+    ----------
+    source : path, list of paths, or dask DataFrame
+        A Parquet file, a directory of Parquet files (hive partitions such as
+        ``date=2026-10-05/`` become columns that ``by=`` may name), a glob, or a list of them;
+        or a Dask DataFrame of raw columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
+    time, outcome, ok, bucket, by, session, keep, tz, epoch, outcomes, pii, salt, hash_session
+        As in :func:`budgetlab.read_events`.
+    filters : list, optional
+        Passed to :func:`dask.dataframe.read_parquet` (e.g. ``[("date", ">=", "2026-10-12")]``).
+
+    Returns
+    -------
+    dask DataFrame
+        The canonical columns of :func:`budgetlab.read_events` (``ts``, ``ok``, ``bucket``, the
+        ``by`` keys as categoricals with the same known categories in every partition,
+        ``session_id``, ``keep``). Each partition is sorted stably by ``ts``; partitions keep file
+        order; the index restarts at 0 per partition. Errors name the partition they come from.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> raw = pd.DataFrame({"ts": ["2026-11-29T02:00:00Z", "2026-11-29T01:00:00Z",
+    ...                            "2026-11-30T02:00:00Z"],
+    ...                     "outcome": ["success", "timeout", "success"], "region": ["fra", "fra", "ams"]})
+    >>> ev = read_events(dd.from_pandas(raw, npartitions=2, sort=False), by="region")
+    >>> ev.compute()
+                             ts     ok   bucket region
+    0 2026-11-29 01:00:00+00:00  False  timeout    fra
+    1 2026-11-29 02:00:00+00:00   True  success    fra
+    0 2026-11-30 02:00:00+00:00   True  success    ams
+    >>> list(ev["region"].dtype.categories)
+    ['ams', 'fra']
+    """
+    opts = _with_defaults(options)
+    keys = as_list(opts["by"])
+    pii, session, salt = opts["pii"], opts["session"], opts["salt"]
+    check_argument("pii", pii, PII_MODES)
+    if opts["ok"] is not None:
+        opts["outcome"] = None
+    if opts["outcome"] is None and opts["ok"] is None:
+        raise SchemaError("give outcome='<label column>' or ok='<boolean success column>'.")
+    raw_all, name = _raw_frame(source, filters)
+    roles = [opts["time"], *(opts[r] for r in ("outcome", "ok", "bucket") if opts[r])]
+    columns = list(dict.fromkeys([*roles, *keys, *([session] if session else []), *opts["keep"]]))
+    if len(set(map(str, raw_all.columns))) != len(raw_all.columns):
+        raise SchemaError(f"{name}: duplicate column names; rename them so each is unique.")
+    require_columns(pd.DataFrame(columns=list(raw_all.columns)), columns, what=name)
+    raw = raw_all[columns]
+    guarded = list(dict.fromkeys([*keys, *([session] if session and not opts["hash_session"] else []),
+                                  *[k for k in opts["keep"] if k not in keys]]))
+    base = {**{k: v for k, v in opts.items() if k != "pii"}, "by": keys, "keep": list(opts["keep"])}
+
+    # first pass: categories, personal-data columns, a sample row (one small result per partition)
+    infos = _profile(raw, name, base, guarded, scan_pii=pii != "error" and bool(guarded))
+    bucket_type = bucket_dtype(set(_union([i["bucket"] for i in infos], sort=False)) - {SUCCESS})
+    flagged = set(_union([i["flagged"] for i in infos], sort=False))
+    key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)
+
+    kwargs = dict(base, pii=pii)
+    hash_columns: tuple[str, ...] = ()
+    hashed_in: tuple[frozenset[str], ...] = ()
+    if flagged and pii == "drop":
+        for col in sorted(flagged):
+            warnings.warn(f"dropped column {col!r}: it looks like personal data.", UserWarning, stacklevel=2)
+        kwargs["by"] = [k for k in keys if k not in flagged]
+        kwargs["keep"] = [k for k in opts["keep"] if k not in flagged]
+        if session in flagged:
+            kwargs["session"] = None
+    elif flagged and pii == "hash":
+        hash_columns = tuple("session_id" if c == session else c for c in guarded if c in flagged)
+        renamed = {session: "session_id"} if session else {}
+        hashed_in = tuple(frozenset(renamed.get(c, c) for c in i["flagged"]) for i in infos)
+
+    if (flagged and pii == "hash") or (session and opts["hash_session"]):
+        hash_values(pd.Series(["x"], dtype="string"), salt if salt is not None else "")  # needs a salt
+    # the metadata: one real row through the same loader (hashing every hash column, for dtypes)
+    number = next(n for n, i in enumerate(infos) if i["rows"])
+    plan = _LoadPlan(kwargs=kwargs, bucket=bucket_type, key_dtypes=key_dtypes, hash_columns=hash_columns,
+                     hashed_in=tuple(frozenset() for _ in infos), salt=salt, meta=None)
+    meta = _load_partition(infos[number]["sample"], {"number": number}, plan=plan).iloc[:0]
+    plan = dataclasses.replace(plan, hashed_in=hashed_in, meta=meta)
+    loaded: dd.DataFrame = raw.map_partitions(_load_partition, plan=plan, meta=meta)
+    return loaded

@@ -1,0 +1,190 @@
+"""``replay`` and ``transitions`` on Dask: each group shuffled whole into one partition and
+replayed there by the pandas kernel, bit-identical to :func:`budgetlab.replay`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+from dask.base import compute
+from dask.delayed import delayed
+
+from .._util.validation import check_argument, check_whole
+from ..budget.tracker_replay import REPLAY_COLUMNS
+from ..budget.tracker_replay import replay as pandas_replay
+from ..budget.tracker_replay import transitions as pandas_transitions
+from ..errors import InputError
+from ..events.schema import ts_ns
+from ..slo import SLO, as_slo
+from ..windows.groups import group_order
+from ._partitions import check_dask_events, partition_number, require_dask_frame
+
+__all__ = ["EVENT_ID", "ROW_BITS", "replay", "transitions"]
+
+#: Index name of :func:`replay`'s states: the event's position in the events frame.
+EVENT_ID = "event_id"
+#: ``event_id = partition number << ROW_BITS | row within the partition``.
+ROW_BITS = 40
+
+
+def _tag_rows(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Add ``event_id``: partition number << ROW_BITS | row within the partition."""
+    number = partition_number(partition_info)
+    if len(part) >= 1 << ROW_BITS:
+        raise InputError(f"partition {number} has more than 2**{ROW_BITS} rows; repartition the events.")
+    ids = (np.int64(number) << np.int64(ROW_BITS)) + np.arange(len(part), dtype=np.int64)
+    return part.assign(**{EVENT_ID: ids})
+
+
+def _replay_partition(part: pd.DataFrame, slo: SLO, keys: list[str]) -> pd.DataFrame:
+    """Every group of this partition in full: sort by (ts, event_id), then the pandas kernel."""
+    order = np.lexsort((part[EVENT_ID].to_numpy(), ts_ns(part)))
+    part = part.iloc[order]
+    part = part.set_index(EVENT_ID)
+    states = pandas_replay(part, slo, by=keys or None)
+    states.attrs.clear()
+    return states
+
+
+def replay(
+    events: dd.DataFrame,
+    slo: SLO,
+    *,
+    by: str | Sequence[str] | None = None,
+    npartitions: int | None = None,
+    shuffle_method: str | None = None,
+) -> dd.DataFrame:
+    """Replay the seed's rolling-window tracker over every event, per group, on Dask.
+
+    Events are tagged with ``event_id``, shuffled so that each group lands whole in one
+    partition, sorted by ``(ts, event_id)`` and replayed there by the pandas kernel
+    (:func:`budgetlab.replay`): the figures are bit-identical to the pandas path.
+
+    Parameters
+    ----------
+    events : dask DataFrame
+        From :func:`read_events`.
+    slo : SLO
+        Target, window, thresholds and ``min_events``.
+    by : str or list of str, optional
+        Group keys; each group is replayed by its own tracker. Without ``by`` the whole table
+        is one group and goes to one partition.
+    npartitions : int, optional
+        Partitions after the shuffle (default: as many as ``events`` has).
+    shuffle_method : str, optional
+        Dask's shuffle method (``"p2p"``, ``"tasks"``, ``"disk"``; default: Dask's choice).
+
+    Returns
+    -------
+    dask DataFrame
+        Lazy states with the columns of :func:`budgetlab.replay` (``ts``, the group keys,
+        ``total``, ``successes``, ``failures``, ``success_rate``, ``budget_total``,
+        ``budget_remaining``, ``remaining_fraction``, ``burn_rate``, ``status``, ``low_traffic``),
+        indexed by ``event_id`` (int64; sorting by it gives the order of ``events``). Each
+        partition holds whole groups, rows sorted by ``(ts, event_id)``.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> from budgetlab import SLO, as_events
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=20, freq="min"), [True] * 19 + [False])
+    >>> states = replay(dd.from_pandas(ev, npartitions=3, sort=False), SLO(target=0.95, window="1h"))
+    >>> last = states.compute().sort_index().iloc[-1]
+    >>> last["budget_total"], last["status"]
+    (np.float64(1.0000000000000009), 'critical')
+    """
+    keys = check_dask_events(events, by, "budgetlab.replay")
+    slo = as_slo(slo)
+    if npartitions is not None:
+        check_whole("npartitions", npartitions, low=1)
+    if shuffle_method is not None:
+        check_argument("shuffle_method", shuffle_method, ("p2p", "tasks", "disk"))
+    frame = events[list(dict.fromkeys(["ts", "ok", *keys]))]
+    meta_in = frame._meta.assign(**{EVENT_ID: np.zeros(0, dtype=np.int64)})
+    tagged = frame.map_partitions(_tag_rows, meta=meta_in)
+    if keys:
+        tagged = tagged.shuffle(on=keys, npartitions=npartitions or events.npartitions,
+                                shuffle_method=shuffle_method)
+    else:
+        tagged = tagged.repartition(npartitions=1)
+    meta = _replay_partition(meta_in, slo, keys)
+    states: dd.DataFrame = tagged.map_partitions(_replay_partition, slo, keys, meta=meta, clear_divisions=True)
+    return states
+
+
+def _change_rows(states: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """Positions of the status changes, as :func:`budgetlab.transitions` finds them."""
+    code = states["status"].cat.codes.to_numpy()
+    order, bounds = group_order(states, keys)
+    idx = np.arange(len(code)) if order is None else order
+    code_s = code[idx]
+    prev = np.empty_like(code_s)
+    prev[1:] = code_s[:-1]
+    prev[bounds[:-1][bounds[:-1] < len(code_s)]] = 0
+    return np.sort(idx[np.flatnonzero(code_s != prev)])
+
+
+def _transitions_partition(part: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    groups = part[keys].drop_duplicates(ignore_index=True) if keys else None
+    if len(part) == 0:
+        return None, groups
+    tr = pandas_transitions(part)
+    ids = np.asarray(part.index, dtype=np.int64)[_change_rows(part, keys)]
+    if len(ids) != len(tr):  # pragma: no cover - guards against a change in budgetlab.transitions
+        raise RuntimeError("budgetlab.dask.transitions is out of step with budgetlab.transitions.")
+    return tr.assign(**{EVENT_ID: ids}), groups
+
+
+def transitions(states: dd.DataFrame) -> pd.DataFrame:
+    """The status changes of a Dask replay, as a pandas table equal to :func:`budgetlab.transitions`.
+
+    Runs the pandas function on every partition (each holds whole groups) and merges the
+    results in time order (ties in the order of the events).
+
+    Parameters
+    ----------
+    states : dask DataFrame
+        Output of :func:`replay` (not repartitioned: each group must sit in one partition).
+
+    Returns
+    -------
+    DataFrame
+        As :func:`budgetlab.transitions`: ``ts``, the group keys, ``from_status``, ``to_status``,
+        ``current_rate``, ``total_events``, ``successes``, ``failures``, ``budget_total``,
+        ``budget_remaining``, ``budget_remaining_pct``, ``burn_rate``; a fresh RangeIndex.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> from budgetlab import SLO, as_events
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=6, freq="10min"), [True, False, True, True, False, False],
+    ...                groups={"region": ["fra", "ams"] * 3})
+    >>> states = replay(dd.from_pandas(ev, npartitions=2, sort=False), SLO(target=0.9, window="1h"), by="region")
+    >>> transitions(states)[["ts", "region", "from_status", "to_status"]]
+                             ts region from_status  to_status
+    0 2026-01-01 00:10:00+00:00    ams     healthy  exhausted
+    1 2026-01-01 00:40:00+00:00    fra     healthy  exhausted
+    """
+    frame = require_dask_frame(states, "states", "budgetlab.transitions")
+    if "status" not in frame.columns:
+        raise InputError("transitions() takes the dask DataFrame returned by budgetlab.dask.replay().")
+    keys = [str(c) for c in frame.columns if c not in REPLAY_COLUMNS]
+    parts = frame.to_delayed()  # type: ignore[no-untyped-call]
+    results = compute(*[delayed(_transitions_partition)(p, keys) for p in parts])  # type: ignore[no-untyped-call]
+    if keys:
+        seen = pd.concat([g for _, g in results if g is not None], ignore_index=True)
+        if seen.duplicated().any():
+            raise InputError(
+                "a group spans several partitions of states; pass the states of budgetlab.dask.replay() "
+                "without repartitioning or shuffling them."
+            )
+    found = [t for t, _ in results if t is not None]
+    if not found:
+        return pandas_transitions(frame._meta.iloc[:0])
+    out = pd.concat(found, ignore_index=True)
+    order = np.lexsort((out[EVENT_ID].to_numpy(), ts_ns(out)))
+    result: pd.DataFrame = out.iloc[order].drop(columns=EVENT_ID).reset_index(drop=True)
+    return result

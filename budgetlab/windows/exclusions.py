@@ -1,0 +1,147 @@
+"""Exclusions: what the SRE model leaves out of the counts (failure buckets, maintenance windows).
+
+Validated once into an :class:`Exclusions` and applied when the counts are made: at event level
+(exact) by :func:`budgetlab.windows.bins.bin_events`, or at bin level by
+:func:`budgetlab.windows.bins.read_bins`, which every SRE-model function calls once. A :class:`~budgetlab.windows.bins.BinGrid` records
+the exclusions it was read with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import check_argument, utc_timestamp
+from ..errors import ConfigError
+from ..events.schema import SUCCESS
+
+__all__ = ["ExcludeOptions", "Exclusions", "exclusion_intervals"]
+
+_EXCLUDE_MODES = ("drop", "good")
+
+
+class ExcludeOptions(TypedDict, total=False):
+    """The exclusion keywords (see :class:`Exclusions`); defaults: nothing excluded, ``"drop"``."""
+
+    exclude_buckets: str | Sequence[str] | None
+    exclude_windows: Any
+    exclude_mode: str
+
+
+def exclusion_intervals(exclude_windows: Any) -> np.ndarray:
+    """Maintenance windows as a sorted, merged ``(k, 2)`` int64 array of ``[start, end)`` in ns.
+
+    ``exclude_windows`` is ``None``, a DataFrame with ``start`` and ``end`` columns, or an
+    iterable of ``(start, end)`` pairs. Naive timestamps are read as UTC. Each window covers
+    ``[start, end)``.
+
+    >>> exclusion_intervals([("2026-01-01 00:00", "2026-01-01 00:01")]).tolist()
+    [[1767225600000000000, 1767225660000000000]]
+    """
+    if exclude_windows is None:
+        return np.empty((0, 2), dtype=np.int64)
+    if isinstance(exclude_windows, pd.DataFrame):
+        missing = [c for c in ("start", "end") if c not in exclude_windows.columns]
+        if missing:
+            raise ConfigError("exclude_windows as a table needs columns 'start' and 'end' (end exclusive).")
+        pairs: Iterable[Any] = zip(exclude_windows["start"], exclude_windows["end"], strict=True)
+    elif isinstance(exclude_windows, (str, bytes)) or not isinstance(exclude_windows, Iterable):
+        raise ConfigError(
+            "exclude_windows takes a table with 'start'/'end' columns or a list of (start, end) pairs."
+        )
+    else:
+        pairs = exclude_windows
+    rows = []
+    for pair in pairs:
+        try:
+            start, end = pair
+        except (TypeError, ValueError):
+            raise ConfigError("each exclude_windows item must be a (start, end) pair.") from None
+        s = int(utc_timestamp(start, name="exclude_windows start").value)
+        e = int(utc_timestamp(end, name="exclude_windows end").value)
+        if e <= s:
+            raise ConfigError("each exclude_windows item needs end > start (the window is [start, end)).")
+        rows.append((s, e))
+    if not rows:
+        return np.empty((0, 2), dtype=np.int64)
+    arr = np.array(sorted(rows), dtype=np.int64)
+    merged = [list(arr[0])]
+    for s, e in arr[1:].tolist():
+        if s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return np.array(merged, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Exclusions:
+    """What the SRE model leaves out of the counts, validated once.
+
+    ``buckets``: failure buckets dropped from ``bad`` **and** ``total`` ("not the solver's
+    fault"). ``windows``: maintenance windows ``[start, end)``, merged, as a ``(k, 2)`` int64
+    array of UTC ns (:func:`exclusion_intervals`). ``mode``: ``"drop"`` removes what lies inside
+    a window, ``"good"`` counts it as successes. :meth:`of` reads the ``exclude_*`` keywords;
+    :meth:`apply_to_events` applies them to events, :meth:`apply_to_bins` the windows to a grid
+    (:func:`~budgetlab.windows.bins.read_bins` subtracts the ``bad_<bucket>`` columns); a
+    :class:`~budgetlab.windows.bins.BinGrid` keeps the exclusions it was read with.
+
+    >>> ex = Exclusions.of(exclude_buckets="timeout", exclude_windows=[("2026-01-01", "2026-01-02")])
+    >>> ex.buckets, ex.windows.shape, ex.mode
+    (('timeout',), (1, 2), 'drop')
+    """
+
+    buckets: tuple[str, ...] = ()
+    windows: np.ndarray = field(default_factory=lambda: np.empty((0, 2), dtype=np.int64))
+    mode: str = "drop"
+
+    def __post_init__(self) -> None:
+        check_argument("exclude_mode", self.mode, _EXCLUDE_MODES)
+        if not all(isinstance(b, str) for b in self.buckets):
+            raise ConfigError("exclude_buckets takes bucket names (strings) such as 'timeout'.")
+
+    @classmethod
+    def of(cls, *, exclude_buckets: str | Sequence[str] | None = (), exclude_windows: Any = None,
+           exclude_mode: str = "drop") -> Exclusions:
+        """From the ``exclude_buckets``, ``exclude_windows`` and ``exclude_mode`` keywords."""
+        buckets = (exclude_buckets,) if isinstance(exclude_buckets, str) else tuple(exclude_buckets or ())
+        return cls(buckets, exclusion_intervals(exclude_windows), exclude_mode)
+
+    def __bool__(self) -> bool:
+        return bool(self.buckets) or len(self.windows) > 0
+
+    def inside(self, t_ns: np.ndarray) -> np.ndarray:
+        """Boolean mask: ``t_ns`` lies in one of the windows ``[start, end)``."""
+        if len(self.windows) == 0:
+            return np.zeros(len(t_ns), dtype=bool)
+        pos = np.searchsorted(self.windows.ravel(), t_ns, side="right")
+        return np.asarray((pos % 2) == 1, dtype=bool)
+
+    def apply_to_events(self, t_ns: np.ndarray, fail: np.ndarray, codes: np.ndarray, keep: np.ndarray,
+                        categories: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Event-level (exact) exclusion: the new ``(keep, fail, codes)`` of events with bucket
+        ``codes`` into ``categories``; ``keep`` is updated in place."""
+        if self.buckets:
+            excl_codes = np.array([list(categories).index(b) for b in self.buckets], dtype=np.int64)
+            keep &= ~(fail & np.isin(codes, excl_codes))
+        if len(self.windows):
+            inside = self.inside(t_ns)
+            if self.mode == "drop":
+                keep &= ~inside
+            else:
+                fail = fail & ~inside
+                codes = np.where(inside, list(categories).index(SUCCESS), codes)
+        return keep, fail, codes
+
+    def apply_to_bins(self, total: np.ndarray, bad: np.ndarray, bin_start_ns: np.ndarray) -> None:
+        """Bin-level window exclusion, in place on ``(groups, bins)`` counts: a bin is excluded
+        when its start lies in a window (exact when the windows are on the bin grid)."""
+        if len(self.windows):
+            inside = self.inside(bin_start_ns)
+            if self.mode == "drop":
+                total[:, inside] = 0
+            bad[:, inside] = 0
