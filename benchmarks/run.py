@@ -147,7 +147,8 @@ def _extra_cases() -> None:
     import importlib
 
     for mod, name in (("benchmarks.bench_sre", "sre"), ("benchmarks.bench_analyses", "analyses"),
-                      ("benchmarks.bench_synth", "synth"), ("benchmarks.bench_dask", "dask")):
+                      ("benchmarks.bench_synth", "synth"), ("benchmarks.bench_dask", "dask"),
+                      ("benchmarks.bench_backtest", "backtest")):
         try:
             m = importlib.import_module(mod)
         except ImportError:

@@ -71,6 +71,7 @@ _EXPORTS: dict[str, str] = {
     "slos_from_recalibration": "interop.openslo",
     "prometheus_rules": "interop.prometheus",
     "promtool_test": "interop.prometheus",
+    "read_prometheus": "interop.prometheus_source",
 }
 # subpackages and modules reachable as attributes (``bl.datasets.synth.generate``, ``bl.datasets.load``)
 _MODULES: dict[str, str] = {"datasets": "datasets", "synth": "datasets.synth"}
@@ -128,6 +129,7 @@ __all__ = [
     "slos_from_recalibration",
     "prometheus_rules",
     "promtool_test",
+    "read_prometheus",
 ]
 
 
@@ -167,5 +169,6 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .events.schema import as_events, check_events
     from .interop.openslo import SLODocument, read_openslo, slos_from_recalibration, write_openslo
     from .interop.prometheus import prometheus_rules, promtool_test
+    from .interop.prometheus_source import read_prometheus
     from .slo import SLO
     from .windows.bins import bin_events

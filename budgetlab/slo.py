@@ -32,12 +32,18 @@ class SLO:
     min_events : int
         While the window holds fewer events, the status keeps its previous value and no
         transition fires (the seed's advice). ``0`` reproduces the seed exactly.
+    period : str, pandas.Timedelta or float
+        The SRE model's budget (compliance) period, apart from the tracker's rolling
+        ``window``: default 30 days. The tracker (``replay``, ``Tracker``) never reads it; in
+        OpenSLO files it is ``timeWindow`` and ``window`` travels in an annotation.
 
     Examples
     --------
     >>> slo = SLO(target=0.95, window="24h")
     >>> slo.window
     Timedelta('1 days 00:00:00')
+    >>> slo.period  # the SRE budget period, apart from the tracker window
+    Timedelta('30 days 00:00:00')
     >>> slo.error_budget
     0.050000000000000044
     >>> SLO(target=1.2)
@@ -51,6 +57,7 @@ class SLO:
     warning: float = 0.5
     critical: float = 0.1
     min_events: int = 0
+    period: Any = field(default="30D")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "target", check_fraction("target", self.target, low_open=True, high_open=True))
@@ -66,6 +73,7 @@ class SLO:
         if isinstance(self.min_events, bool) or not isinstance(self.min_events, (int, np.integer)) or self.min_events < 0:
             raise ConfigError(f"min_events={self.min_events!r} must be a whole number >= 0.")
         object.__setattr__(self, "min_events", int(self.min_events))
+        object.__setattr__(self, "period", to_timedelta(self.period, name="period"))
 
     @property
     def error_budget(self) -> float:

@@ -16,9 +16,9 @@ import inspect
 
 import numpy as np
 import pandas as pd
-from budgetlab.events.schema import ts_ns
 
 from budgetlab import synth
+from budgetlab.events.schema import ts_ns
 
 TARGET = 94.2
 ALERT = pd.Timestamp("2026-11-05 03:47", tz=synth.TIME_ZONE).tz_convert("UTC")

@@ -50,3 +50,16 @@ def test_import_budgetlab_does_not_load_the_analyses():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = eval(out)  # a printed list of module names
     assert "budgetlab.analyses" not in loaded and "budgetlab.budget" not in loaded, loaded
+
+
+SUBPACKAGES = ["events", "windows", "budget", "alerts", "analyses", "interop", "cli"]
+
+
+@pytest.mark.parametrize("package", SUBPACKAGES)
+def test_every_name_a_subpackage_exports_is_documented(package):
+    module = importlib.import_module(f"budgetlab.{package}")
+    assert module.__all__, package
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if callable(obj) or isinstance(obj, type):
+            assert (obj.__doc__ or "").strip(), f"budgetlab.{package}.{name} has no docstring"

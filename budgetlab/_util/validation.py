@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import decimal
 import difflib
 import re
 from collections.abc import Iterable, Sequence
@@ -14,7 +15,7 @@ import pandas as pd
 from ..errors import ConfigError, InputError, SchemaError
 
 __all__ = ["check_argument", "check_number", "check_fraction", "check_whole", "check_tz", "to_timedelta", "to_ns",
-           "duration_label", "as_list", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns"]
+           "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns"]
 
 
 def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
@@ -61,6 +62,41 @@ def check_fraction(name: str, value: Any, *, low_open: bool = True, high_open: b
     0.95
     """
     return check_number(name, value, low=0.0, high=1.0, low_open=low_open, high_open=high_open)
+
+
+def percent_to_fraction(name: str, value: Any, *, low_open: bool = True, high_open: bool = True) -> float:
+    """A percentage (``99.9``) as the fraction its decimal text means (``0.999``), else
+    :class:`ConfigError` naming ``name``. Every percentage becomes a fraction here.
+
+    The division is done in decimal on the shortest text of the number (``repr``), then rounded
+    once to the nearest double: ``99.9`` gives exactly ``0.999``, where ``99.9 / 100`` gives
+    ``0.9990000000000001`` (about a third of the 1-3-decimal percentages differ that way).
+
+    >>> percent_to_fraction("targetPercent", 99.9), 99.9 / 100
+    (0.999, 0.9990000000000001)
+    >>> percent_to_fraction("targetPercent", 100)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: targetPercent=100 must lie in (0, 100).
+    """
+    pct = check_number(name, value)
+    lo_ok = pct > 0 if low_open else pct >= 0
+    hi_ok = pct < 100 if high_open else pct <= 100
+    if not (lo_ok and hi_ok):
+        raise ConfigError(f"{name}={value!r} must lie in {'(' if low_open else '['}0, 100{')' if high_open else ']'}.")
+    return float(decimal.Decimal(repr(pct)) / 100)
+
+
+def fraction_to_percent(value: float) -> str:
+    """The shortest decimal text of ``value * 100`` as the fraction's decimal text means it
+    (``0.999`` -> ``'99.9'``, never ``'99.90000000000001'``).
+
+    >>> fraction_to_percent(0.999), fraction_to_percent(0.95), fraction_to_percent(0.9995)
+    ('99.9', '95', '99.95')
+    """
+    d = decimal.Decimal(repr(float(value))) * 100
+    text = format(d.normalize(), "f")
+    return text
 
 
 def check_whole(name: str, value: Any, *, low: int = 0, high: int | None = None) -> int:

@@ -44,16 +44,31 @@ def _read_docs(spec: str) -> list[Any]:
     return docs
 
 
-def _override(doc: Any, target: float | None, window: str | None) -> Any:
-    """``doc`` with a new target and/or window (alert policies whose period was the window
-    follow it)."""
-    changes = {k: v for k, v in (("target", target), ("window", window)) if v is not None}
+def _override(doc: Any, target: float | None, window: Any, period: Any = None) -> Any:
+    """``doc`` with a new target, tracker window and/or SRE period (alert policies whose
+    period was the SLO's period follow it)."""
+    changes = {k: v for k, v in (("target", target), ("window", window), ("period", period)) if v is not None}
     if not changes:
         return doc
     slo = doc.slo.with_(**changes)
-    pols = tuple(dataclasses.replace(p, period=slo.window) if p.period == doc.slo.window else p
+    pols = tuple(dataclasses.replace(p, period=slo.period) if p.period == doc.slo.period else p
                  for p in doc.alert_policies)
     return dataclasses.replace(doc, slo=slo, alert_policies=pols)
+
+
+def _report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
+    """Say what was decided in writing: safe names, the default service and SLI."""
+    from ..interop.openslo import openslo_names
+    from ..interop.openslo.model import DEFAULT_SERVICE
+
+    for name, safe in openslo_names(docs).items():
+        print(f"name {name!r} written as {safe!r} (OpenSLO names are RFC 1123 labels; the original is kept in "
+              "the annotation budgetlab/name)")
+    if any(d.service == DEFAULT_SERVICE for d in docs) and not args.service:
+        print(f"no --service: wrote spec.service {DEFAULT_SERVICE!r} (OpenSLO v1 requires one)")
+    if any(d.indicator is None and d.indicator_ref is None for d in docs):
+        print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type 'budgetlab': good = "
+              "events with ok true, total = all events)")
 
 
 def _read_table(path: str) -> pd.DataFrame:
@@ -71,12 +86,12 @@ def _read_table(path: str) -> pd.DataFrame:
     raise FileFormatError(f"{p.name}: the recalibration table must be .csv or .parquet.")
 
 
-def _policy(args: argparse.Namespace, window: Any) -> Any:
+def _policy(args: argparse.Namespace, period: Any) -> Any:
     from ..interop.prometheus import resolve_policy
 
     if args.policy is None:
         return None
-    return resolve_policy(args.policy, period=args.period or window)
+    return resolve_policy(args.policy, period=period)
 
 
 def _cmd_openslo(args: argparse.Namespace) -> int:
@@ -100,19 +115,19 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
         raise ConfigError("give at most one of --from and --from-recalibration.")
     if args.from_recalibration is not None:
         window = args.window or "28D"
-        pol = _policy(args, window)
+        pol = _policy(args, args.period or "30D")
         docs = slos_from_recalibration(
-            _read_table(args.from_recalibration), by=_csv_list(args.by) or None, window=window,
+            _read_table(args.from_recalibration), by=_csv_list(args.by) or None, window=window, period=args.period,
             target_column=args.target_column, name_prefix=args.name_prefix, service=args.service or "",
             policy=pol, warning=args.warning, critical=args.critical, min_events=args.min_events,
             indicator=indicator)
     elif args.from_spec is not None:
         docs = []
         for d in _read_docs(args.from_spec):
-            d = _override(d, args.target, args.window)
+            d = _override(d, args.target, args.window, args.period)
             changes: dict[str, Any] = {}
             if args.policy is not None:
-                changes["alert_policies"] = (_policy(args, d.slo.window),)
+                changes["alert_policies"] = (_policy(args, d.slo.period),)
             if args.service:
                 changes["service"] = args.service
             if indicator is not None:
@@ -123,11 +138,12 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
             raise ConfigError("give --target (e.g. --target 0.95), or --from / --from-recalibration.")
         window = args.window or "28D"
         slo = SLO(target=args.target, window=window, warning=args.warning, critical=args.critical,
-                  min_events=args.min_events)
-        pol = _policy(args, slo.window)
+                  min_events=args.min_events, period=args.period or "30D")
+        pol = _policy(args, slo.period)
         docs = [SLODocument(name=args.name, slo=slo, service=args.service or "", description=args.description or "",
                             alert_policies=(pol,) if pol is not None else (), indicator=indicator)]
     write_openslo(docs, args.out, force=args.force)
+    _report_openslo(docs, args)
     print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {args.out}")
     return 0
 
@@ -140,12 +156,12 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
 
     check_output(args.out, force=args.force)
     if args.slo is not None:
-        docs = [_override(d, args.target, args.window) for d in _read_docs(args.slo)]
+        docs = [_override(d, args.target, args.window, args.period) for d in _read_docs(args.slo)]
     else:
         if args.target is None:
             raise ConfigError("give --slo FILE (OpenSLO) or --target (e.g. --target 0.999).")
-        docs = [SLODocument(args.name, SLO(target=args.target, window=args.window or "30D"),
-                            service=args.service or "")]
+        docs = [SLODocument(args.name, SLO(target=args.target, window=args.window or "30D",
+                                           period=args.period or "30D"), service=args.service or "")]
     policy: Any = args.policy
     if policy is None and any(d.policy is None for d in docs):
         raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
@@ -157,7 +173,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
         docs, policy, total_metric=args.total_metric, errors_metric=args.errors_metric,
         selector=args.selector, errors_selector=args.errors_selector,
         selector_labels=_csv_list(args.selector_labels), service=args.service, alert_name=args.alert_name,
-        interval=args.interval, function=args.function)
+        interval=args.interval, function=args.function, style=args.style)
     text = to_prometheus_yaml(rules)
     with atomic_path(args.out, force=args.force) as tmp:
         tmp.write_text(text, encoding="utf-8")
@@ -176,13 +192,14 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("out", metavar="OUT.yaml", help="output file")
     p.add_argument("--force", action="store_true", help="overwrite an existing output")
     p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
-    p.add_argument("--window", type=_duration, default=None, help="SLO window, e.g. 24h, 28d (whole minutes)")
+    p.add_argument("--window", type=_duration, default=None,
+                   help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window annotation)")
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
     p.add_argument("--policy", default=None,
                    help="alert policy preset: workbook, sloth, sloth30, sloth28, pyrra, single_window")
     p.add_argument("--period", type=_duration, default=None,
-                   help="period of the policy's burn factors (default: the window)")
+                   help="SRE budget period (OpenSLO timeWindow; default 30d); the policy's burn factors refer to it")
     p.add_argument("--total-metric", default=None, help="counter of all attempts (e.g. captcha_solves_total)")
     p.add_argument("--errors-metric", default=None, help="counter of failed attempts")
     p.add_argument("--selector", default=None, help="label matchers for both counters, e.g. 'job=\"solver\"'")
@@ -220,5 +237,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--interval", default="1m", help="rule group evaluation interval (1m)")
     p.add_argument("--function", default="increase", choices=["increase", "rate"],
                    help="counter function of the ratios (increase: bit-exact ties; rate: Sloth's form)")
+    p.add_argument("--style", default="budgetlab", choices=["budgetlab", "sloth"],
+                   help="budgetlab: one alert per tier (labels severity, tier); sloth: Sloth's layout, one alert per "
+                        "severity with tiers OR-ed, sloth_severity label, Sloth's meta recordings")
     p.add_argument("--check", action="store_true", help="run 'promtool check rules' before writing")
     p.set_defaults(func=_cmd_prometheus)

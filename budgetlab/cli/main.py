@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..errors import BudgetlabError
-from . import demo, export, notebooks, replay
+from . import backtest, demo, export, notebooks, replay
 from .demo import DEMO_TARGETS
 
 __all__ = ["main", "build_parser", "DEMO_TARGETS"]
@@ -30,6 +30,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``budgetlab`` argument parser with every subcommand wired in."""
     from .. import __version__
 
     parser = _Parser(prog="budgetlab", description="Offline analytics for SLO error budgets.")
@@ -40,12 +41,26 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_parser(sub)
     export.add_parser(sub)
     notebooks.add_parser(sub)
+    backtest.add_parser(sub)
     return parser
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: Any = None, line: str | None = None) -> None:
     sys.stderr.write(f"budgetlab: warning: {' '.join(str(message).split())}\n")
+
+
+#: The exit status a shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head`` does.
+_SIGPIPE_STATUS = 141
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (a test's capture): nothing to silence
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,10 +77,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning  # one line each, restored on exit
-            return int(args.func(args) or 0)
+            code = int(args.func(args) or 0)
+            sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
+            return code
     except BudgetlabError as exc:
         sys.stderr.write(f"budgetlab: error: {' '.join(str(exc).split())}\n")
         return 2
+    except BrokenPipeError:  # the reader of stdout went away (| head): end quietly, as the shell expects
+        _silence_stdout()
+        return _SIGPIPE_STATUS
     except OSError as exc:  # disk full, permission denied, ...: the environment, not a bug
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         sys.stderr.write(f"budgetlab: error: {exc.strerror or type(exc).__name__}{where}; no output was "

@@ -1,5 +1,11 @@
-"""``budgetlab replay LOG``: replay an outcome log through the seed tracker, print the summary and
-the transitions, write ``--out`` (table) and ``--plot`` (timeline PNG).
+"""``budgetlab replay LOG...``: replay an outcome log through the seed tracker, print the summary
+and the transitions, write ``--out`` (table, with a JSON run record beside it) and ``--plot``
+(timeline PNG).
+
+``LOG`` is one or more files, globs or folders: CSV/TSV/Parquet/JSON Lines event logs, or
+Apache/nginx access logs (recognised by their content, plain or gzip). Before any result, the
+"how it was read" block goes to stderr (rows read and skipped, time span and zone, each label or
+status -> success/bucket with its count), so a pipe of the results stays clean.
 
 The SLO options, the output options and :func:`run_replay` serve ``budgetlab demo`` as well.
 """
@@ -7,9 +13,11 @@ The SLO options, the output options and :func:`run_replay` serve ``budgetlab dem
 from __future__ import annotations
 
 import argparse
-import os
+import hashlib
+import json
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -51,11 +59,18 @@ def _add_log_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
     g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
     g.add_argument("--salt", default=None, help="secret for --pii hash")
-    g.add_argument("--outcomes", default=None, metavar="LABEL=BUCKET,...",
-                   help="complete outcome mapping, e.g. ok=success,timeout=timeout,err=solve_error "
-                        "(unlisted labels are refused)")
-    g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl"],
-                   help="file format when the extension does not say it")
+    g.add_argument("--outcomes", default=None, metavar="LABEL=MEANING,...",
+                   help="complete outcome mapping: LABEL=success, LABEL=<failure bucket> or LABEL=skip (rows left "
+                        "out, counted); HTTP status ranges allowed, e.g. 2xx=success,3xx=success,4xx=skip,"
+                        "5xx=server_error (unlisted labels are refused)")
+    g.add_argument("--duration", default=None, metavar="COLUMN", help="request-duration column (for --slow-above)")
+    g.add_argument("--duration-unit", default=None, choices=["s", "ms", "us", "ns"],
+                   help="unit of numeric durations")
+    g.add_argument("--slow-above", default=None, metavar="DURATION",
+                   help="latency SLI: successes slower than this (e.g. 2s) count as failures in bucket 'slow'")
+    g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl", "access"],
+                   help="file format when the extension does not say it (access: Apache/nginx access log; "
+                        "recognised by content anyway)")
     g.add_argument("--encoding", default="utf-8", help="text encoding of CSV/JSON Lines (default: utf-8)")
 
 
@@ -106,18 +121,20 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
-               incidents: pd.DataFrame | None = None, targets: dict[str, float] | None = None) -> int:
+               incidents: pd.DataFrame | None = None, targets: dict[str, float] | None = None,
+               record: dict[str, Any] | None = None) -> int:
     """Replay, print the summary and transitions, write --out/--plot.
 
     ``targets`` (with one ``--by`` key) gives each group its own target; other groups use the SLO's.
+    ``record`` (the JSON run record) is written beside ``--out`` as ``OUT.run.json``.
     """
     from .._util.files import check_output, write_table
     from ..budget.tracker_replay import replay, replay_summary, transitions
 
     slo = slo_from_args(args)
     by = group_keys(args)
-    for path in (args.out, args.plot):  # fail before the work, not after it
-        if path:
+    for path in (args.out, args.plot, _record_path(args.out) if record is not None and args.out else None):
+        if path:  # fail before the work, not after it
             check_output(path, force=args.force)
     with warnings.catch_warnings():  # the note below says it, in the CLI's words
         warnings.simplefilter("ignore", PartialWindowWarning)
@@ -149,6 +166,9 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if args.out:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {len(tr)} transitions to {args.out}")
+        if record is not None:
+            _write_record(record, slo, args, events)
+            print(f"wrote the run record to {_record_path(args.out)}")
     if args.plot:
         _write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
                         targets=targets if len(by) == 1 else None)
@@ -193,33 +213,108 @@ def _write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path:
 
 
 def _outcomes(text: str | None) -> dict[str, str] | None:
-    """``--outcomes ok=success,timeout=timeout`` as a mapping (None when not given)."""
+    """``--outcomes ok=success,pending=skip,5xx=server_error`` as a mapping (None when not given)."""
     if text is None:
         return None
     table: dict[str, str] = {}
     for part in text.split(","):
         label, sep, bucket = part.partition("=")
         if not sep or not label.strip() or not bucket.strip():
-            raise ConfigError(f"--outcomes: {part.strip()!r} is not LABEL=BUCKET (e.g. ok=success,timeout=timeout).")
+            raise ConfigError(f"--outcomes: {part.strip()!r} is not LABEL=MEANING (e.g. done=success,pending=skip,"
+                              "5xx=server_error).")
         table[label.strip()] = bucket.strip()
     return table
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from ..events.read import read_events
+def _record_path(out: str) -> str:
+    return f"{out}.run.json"
 
-    events = read_events(args.log, time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
-                         by=group_keys(args), tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
-                         outcomes=_outcomes(args.outcomes), format=args.format, encoding=args.encoding)
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:  # read-only
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+_RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format", "encoding", "duration",
+             "duration_unit", "slow_above", "by", "target", "window", "warning", "critical", "min_events")
+
+
+def _run_record(args: argparse.Namespace, paths: list[Path], reader: str) -> dict[str, Any]:
+    """The reproducible facts of a run: version, parameters (never the salt), input hashes."""
+    from .. import __version__
+
+    params = {k: getattr(args, k, None) for k in _RECORDED}
+    params["slo"] = Path(args.slo).name if getattr(args, "slo", None) else None
+    return {"budgetlab_version": __version__, "command": "replay", "reader": reader, "parameters": params,
+            "inputs": [{"name": p.name, "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in paths]}
+
+
+def _write_record(record: dict[str, Any], slo: SLO, args: argparse.Namespace, events: pd.DataFrame) -> None:
+    from .._util.files import atomic_write
+
+    how = events.attrs.get("how_read")
+    full = {**record, "slo": {"target": slo.target, "window": duration_label(slo.window), "warning": slo.warning,
+                              "critical": slo.critical, "min_events": slo.min_events},
+            "how_read": how.as_dict() if how is not None else None,
+            "outputs": {"table": Path(args.out).name, "plot": Path(args.plot).name if args.plot else None}}
+    with atomic_write(_record_path(args.out), force=args.force) as fh:
+        json.dump(full, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+
+
+def _read_access(paths: list[Path], args: argparse.Namespace) -> pd.DataFrame:
+    from ..events.accesslog import read_access_log
+
+    if args.slow_above is not None or args.duration is not None:
+        raise ConfigError("--slow-above needs a duration column; access logs in common/combined format carry none. "
+                          "Export the log with its request time as CSV/JSON Lines and pass --duration COLUMN.")
+    return read_access_log(paths, outcomes=_outcomes(args.outcomes), by=group_keys(args) or None)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .._util.files import check_output, register_input
+    from ..events.accesslog import is_access_log
+    from ..events.read import read_events
+    from ..events.sources import expand_sources
+
+    slo_from_args(args)  # bad SLO options and outputs that exist or are inputs fail before the read
+    paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
+    for p in paths:
+        if p.is_file():
+            register_input(p)
+    for path in (args.out, args.plot, _record_path(args.out) if args.out else None):
+        if path:
+            check_output(path, force=args.force)
+    access = [is_access_log(p) for p in paths] if args.format in (None, "access") else [False] * len(paths)
+    if args.format == "access" and not all(access):
+        bad = next(p for p, a in zip(paths, access, strict=True) if not a)
+        raise ConfigError(f"{bad.name}: its first line is not in common/combined access-log format; check --format.")
+    if any(access) and not all(access):
+        raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
+    if all(access):
+        events = _read_access(paths, args)
+    else:
+        events = read_events(paths, time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
+                             by=group_keys(args), tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
+                             outcomes=_outcomes(args.outcomes), format=args.format, encoding=args.encoding,
+                             duration=args.duration, duration_unit=args.duration_unit, slow_above=args.slow_above)
+    sys.stderr.write(f"{events.attrs['how_read']}\n")
+    sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)
-    return run_replay(events, args, title=os.path.basename(args.log))
+    title = paths[0].name if len(paths) == 1 else f"{len(paths)} files"
+    record = _run_record(args, paths, "access log" if all(access) else "events") if args.out else None
+    return run_replay(events, args, title=title, record=record)
 
 
 def add_parser(subparsers: Any) -> None:
     """Register ``budgetlab replay``."""
     rep = subparsers.add_parser("replay", help="replay an outcome log through the seed tracker, vectorized")
-    rep.add_argument("log", help="outcome log: .csv, .parquet, .jsonl (optionally .gz)")
+    rep.add_argument("log", nargs="+", help="outcome log(s): .csv, .tsv, .parquet, .jsonl (optionally .gz), "
+                                            "Apache/nginx access logs; several files, a glob or a folder")
     add_slo_options(rep)
     _add_log_options(rep)
     add_output_options(rep)

@@ -1,15 +1,16 @@
 """Events in: readers, the canonical event table, the personal-data guard.
 
 files / DataFrame -> ``read_events`` / ``read_access_log`` -> canonical table (``ts`` UTC, ``ok``,
-``bucket``, declared group keys).
+``bucket``, declared group keys), with ``attrs["how_read"]`` (a :class:`HowRead`) saying how.
 """
 
 from __future__ import annotations
 
-from .accesslog import read_access_log
-from .outcomes import DEFAULT_OUTCOMES, map_outcomes
+from .accesslog import is_access_log, read_access_log
+from .outcomes import DEFAULT_OUTCOMES, SKIP, classify_outcomes, map_outcomes, normalize_label
 from .pii import guard_personal_data, hash_values, scan_personal_data
 from .read import read_events
+from .report import HowRead, LabelReading
 from .schema import (
     INCIDENT_COLUMNS,
     SOLVE_ERROR,
@@ -20,12 +21,20 @@ from .schema import (
     check_events,
     ts_ns,
 )
+from .sources import expand_sources
 
 __all__ = [
     "read_events",
     "read_access_log",
+    "is_access_log",
+    "expand_sources",
     "DEFAULT_OUTCOMES",
+    "SKIP",
+    "classify_outcomes",
     "map_outcomes",
+    "normalize_label",
+    "HowRead",
+    "LabelReading",
     "guard_personal_data",
     "hash_values",
     "scan_personal_data",

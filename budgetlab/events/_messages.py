@@ -18,13 +18,17 @@ import pandas as pd
 from .pii import scan_text
 
 __all__ = ["MAX_ROWS_LISTED", "reading", "note_open_last_row", "row_numbers", "expand", "hidden_names",
-           "shown_names", "show_labels"]
+           "shown_names", "show_labels", "reading_files", "file_offset"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
 
-# set while one file is read: the row whose line has no line end (the file may be half-written)
-_LAST_ROW_OPEN: contextvars.ContextVar[int | None] = contextvars.ContextVar("_LAST_ROW_OPEN", default=None)
+# set while an input is read: the rows whose line has no line end (the file may be half-written)
+_LAST_ROW_OPEN: contextvars.ContextVar[tuple[int, ...]] = contextvars.ContextVar("_LAST_ROW_OPEN", default=())
+# set while several files are read as one table: (file names, first row of each) and the offset
+# of the file being read, so that a row is named by its file and its row there
+_FILES: contextvars.ContextVar[tuple[tuple[str, ...], np.ndarray] | None] = contextvars.ContextVar("_FILES", default=None)
+_OFFSET: contextvars.ContextVar[int] = contextvars.ContextVar("_OFFSET", default=0)
 
 _DATA_LIKE = r"[+-]?[0-9]+(?:[.,][0-9]+)?|.*[0-9]{4}-[0-9]{2}-[0-9]{2}.*|.*[0-9]{1,2}:[0-9]{2}.*"
 
@@ -32,29 +36,59 @@ _DATA_LIKE = r"[+-]?[0-9]+(?:[.,][0-9]+)?|.*[0-9]{4}-[0-9]{2}-[0-9]{2}.*|.*[0-9]
 @contextlib.contextmanager
 def reading() -> Iterator[None]:
     """The scope of one read: :func:`note_open_last_row` holds until it ends."""
-    token = _LAST_ROW_OPEN.set(None)
+    token = _LAST_ROW_OPEN.set(())
+    files = _FILES.set(None)
     try:
         yield
     finally:
         _LAST_ROW_OPEN.reset(token)
+        _FILES.reset(files)
+
+
+@contextlib.contextmanager
+def file_offset(offset: int) -> Iterator[None]:
+    """While one of several files is read: its first row is row ``offset`` of the whole table."""
+    token = _OFFSET.set(offset)
+    try:
+        yield
+    finally:
+        _OFFSET.reset(token)
+
+
+def reading_files(names: Sequence[str], rows: Sequence[int]) -> None:
+    """From now on (within :func:`reading`), rows are named by file: ``names[k]`` holds ``rows[k]`` rows."""
+    starts = np.concatenate([[0], np.cumsum(np.asarray(rows, dtype=np.int64))[:-1]]).astype(np.int64)
+    _FILES.set((tuple(names), starts))
 
 
 def note_open_last_row(row: int) -> None:
-    """Row ``row`` (0-based) is the file's last and its line has no line end."""
-    _LAST_ROW_OPEN.set(row)
+    """Row ``row`` (0-based, in the file being read) is the file's last and its line has no line end."""
+    _LAST_ROW_OPEN.set((*_LAST_ROW_OPEN.get(), _OFFSET.get() + row))
+
+
+def _by_file(idx: np.ndarray, more: int) -> str:
+    files = _FILES.get()
+    if files is None:
+        text = ("row " if len(idx) == 1 else "rows ") + ", ".join(map(str, (idx + 1).tolist()))
+        return text + (f" and {more} more" if more > 0 else "") + " (1-based)"
+    names, starts = files
+    which = np.searchsorted(starts, idx, side="right") - 1
+    parts: list[str] = []
+    for k in dict.fromkeys(which.tolist()):
+        local = (idx[which == k] - starts[k] + 1).tolist()
+        parts.append(("row " if len(local) == 1 else "rows ") + ", ".join(map(str, local)) + f" of {names[k]}")
+    return "; ".join(parts) + (f" and {more} more" if more > 0 else "") + " (1-based)"
 
 
 def row_numbers(mask: np.ndarray) -> str:
-    """First offending row numbers (1-based data rows), never the values."""
+    """First offending row numbers (1-based data rows, and their file when several are read),
+    never the values."""
     idx = np.flatnonzero(mask)
-    first = (idx[:MAX_ROWS_LISTED] + 1).tolist()
-    more = len(idx) - len(first)
-    text = ("row " if len(idx) == 1 else "rows ") + ", ".join(map(str, first))
-    text += f" and {more} more" if more > 0 else ""
-    last = _LAST_ROW_OPEN.get()
-    if last is not None and len(idx) and idx[-1] == last:
+    first = idx[:MAX_ROWS_LISTED]
+    text = _by_file(first, len(idx) - len(first))
+    if len(idx) and int(idx[-1]) in _LAST_ROW_OPEN.get():
         text += " (the last line has no line end: the file may be half-written)"
-    return text + " (1-based)"
+    return text
 
 
 def expand(sub_mask: np.ndarray, where: np.ndarray) -> np.ndarray:

@@ -27,6 +27,23 @@ _NS_MAX = 2**63 - 1  # pandas' Timestamp range in ns (int64 min is NaT)
 # an offset (or Z/UTC/GMT) right after a clock time at the end of the string
 _OFFSET_AT_END = r"[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?[ \t]*(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$"
 _MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+# epoch numbers must land in [2000, 2100): anything else is almost surely the wrong unit
+_EPOCH_LOW_NS = 946_684_800 * 10**9  # 2000-01-01T00:00:00Z
+_EPOCH_HIGH_NS = 4_102_444_800 * 10**9  # 2100-01-01T00:00:00Z
+_UNIT_NAMES = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
+# "GMT+0100", "UTC-05:00", "GMT+1" after any date style: an offset with the ISO sign (east is +).
+# (dateutil reads "GMT+1" the POSIX way, with the sign inverted: rewritten to "+01:00" first.)
+_GMT_OFFSETS = (
+    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9]{2}):?([0-9]{2})(?![0-9])", r"\1\2:\3"),
+    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9]{2})(?![0-9:])", r"\1\2:00"),
+    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9])(?![0-9:])", r"\g<1>0\2:00"),
+)
+_ZONE_NAME_AT_END = r"[ \t]*\([A-Za-z][^()]*\)[ \t]*$"  # JavaScript's "(Central European Standard Time)"
+# a full date: year, month and day (ISO/slashed, basic ISO, CLF, or a month name with a day and a year)
+_FULL_DATE = (r"(?:^|[^0-9])[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:$|[^0-9])|^[+-]?[0-9]{8}(?:T|$)"
+              r"|[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}")
+_DAY_NUMBER = r"(?:^|[^0-9:.+-])(?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?(?:$|[^0-9:])"
+_YEAR = r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])"
 
 
 def _to_ns(parsed: pd.Series, mask_out: np.ndarray | None = None) -> np.ndarray:
@@ -107,6 +124,37 @@ def _localize(col: pd.Series, tz: Any) -> np.ndarray:
     return _to_ns(local.dt.tz_convert("UTC"))
 
 
+def _unit_of(magnitude: np.ndarray) -> np.ndarray:
+    """The epoch unit each magnitude looks like (index into s, ms, us, ns)."""
+    return np.searchsorted(np.array([1e11, 1e14, 1e17]), magnitude, side="right")
+
+
+def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
+    """Refuse epoch numbers whose unit cannot be right: units mixed in one column (magnitudes
+    1000x apart), or instants before 2000 or from 2100 on under ``epoch``; ``out`` is returned."""
+    units = list(EPOCH_UNITS)
+    magnitude = np.abs(np.asarray(values, dtype=np.float64))
+    per_row = _unit_of(magnitude)
+    kinds = np.unique(per_row)
+    if len(kinds) > 1:
+        parts = [f"{int((per_row == k).sum())} look like {_UNIT_NAMES[units[k]]} ({row_numbers(per_row == k)})"
+                 for k in kinds[:2]]
+        raise TimestampError(
+            f"the epoch numbers mix units (magnitudes 1000x apart): {'; '.join(parts)}; give every time in one unit "
+            "(or write ISO-8601 like 2026-11-29T03:47:00Z)."
+        )
+    bad = (out < _EPOCH_LOW_NS) | (out >= _EPOCH_HIGH_NS)
+    if bad.any():
+        guess = units[int(np.bincount(per_row).argmax())]
+        hint = (f"these numbers look like epoch={guess!r} ({_UNIT_NAMES[guess]})" if guess != epoch else
+                "check the time column")
+        raise TimestampError(
+            f"with epoch={epoch!r} ({_UNIT_NAMES[epoch]}) {int(bad.sum())} timestamp(s) fall before 2000 or after 2100, "
+            f"at {row_numbers(bad)}; {hint} (CLI: --epoch)."
+        )
+    return out
+
+
 def _from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
     if epoch is None:
         finite = values[np.isfinite(values)] if values.dtype.kind == "f" else values
@@ -132,7 +180,7 @@ def _from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
         frac = values - whole
         if frac.any():
             out += np.round(frac * f).astype(np.int64)
-        return np.asarray(out, dtype=np.int64)
+        return _check_epoch(values, np.asarray(out, dtype=np.int64), epoch)
     ints = values.astype(np.int64) if values.dtype.kind in "iu" and values.dtype.itemsize <= 8 else values
     if ints.dtype.kind == "u":
         bad = ints > np.uint64(_NS_MAX // f)
@@ -142,7 +190,7 @@ def _from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
     if bad.any():
         raise TimestampError(f"epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at "
                              f"{row_numbers(bad)}; check epoch={epoch!r}.")
-    return np.asarray(ints, dtype=np.int64) * f
+    return _check_epoch(ints, np.asarray(ints, dtype=np.int64) * f, epoch)
 
 
 def _epoch_decimal_text(text: pd.Series, epoch: str) -> np.ndarray | None:
@@ -165,7 +213,7 @@ def _epoch_decimal_text(text: pd.Series, epoch: str) -> np.ndarray | None:
         out += pd.to_numeric(frac).to_numpy().astype(np.int64)
     neg = text.str.startswith("-").fillna(False).to_numpy(dtype=bool)
     out[neg] = -out[neg]
-    return np.asarray(out, dtype=np.int64)
+    return _check_epoch(np.where(neg, -whole, whole), np.asarray(out, dtype=np.int64), epoch)
 
 
 def _parse_iso(s: pd.Series) -> pd.Series:
@@ -221,16 +269,17 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with epoch= every time "
                                  "must be a number.")
         return _from_epoch(num.to_numpy(), epoch)
-    digits = s.str.isdigit().fillna(False).to_numpy(dtype=bool)
+    digits = s.str.fullmatch(r"[ \t]*[+-]?[0-9]+(?:[.][0-9]*)?[ \t]*").fillna(False).to_numpy(dtype=bool)
     if digits.any():
         if (digits | na).all():
             if na.any():
                 raise _missing_error(na)
-            return _from_epoch(pd.to_numeric(s).to_numpy(), None)
+            return _from_epoch(pd.to_numeric(s.str.strip()).to_numpy(), None)
         raise TimestampError(
             f"the time column mixes plain numbers (at {row_numbers(digits)}) with other values; give every time in "
             "one form (ISO-8601 like 2026-11-29T03:47:00Z, or epoch numbers with epoch=)."
         )
+    s = _iso_offsets(s)
     parsed = _parse_iso(s)
     t = np.zeros(n, dtype=np.int64)
     ok = ~parsed.isna().to_numpy()
@@ -245,6 +294,7 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
         if missing_sub.any():
             raise _missing_error(expand(missing_sub, rest))
         t[rest] = _fallback_parse(stripped.reset_index(drop=True), rest)
+    _check_full_dates(s)
     aware = s.str.contains(_OFFSET_AT_END, regex=True).fillna(False).to_numpy(dtype=bool)
     if aware.all():
         return t
@@ -259,6 +309,33 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
         return t
     wall = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]")))
     return _localize(wall, tz)
+
+
+def _iso_offsets(s: pd.Series) -> pd.Series:
+    """``GMT+0100`` / ``UTC-05:00`` / ``GMT+1`` rewritten as ISO offsets (``+01:00``) and a
+    trailing zone name in parentheses dropped, so every parser reads the ISO sign."""
+    if not bool(s.str.contains(r"(?i)(?:GMT|UTC)[ \t]*[+-]|\)[ \t]*$", regex=True).fillna(False).any()):
+        return s
+    for pattern, repl in _GMT_OFFSETS:
+        s = s.str.replace(pattern, repl, regex=True)
+    return s.str.replace(_ZONE_NAME_AT_END, "", regex=True)
+
+
+def _check_full_dates(s: pd.Series) -> None:
+    """Refuse dates without a day or a year (``Nov 2026``, ``2026-11``, ``29 Nov``): parsers fill
+    them in with the 1st or January, which is never what the log meant."""
+    full = s.str.contains(_FULL_DATE, regex=True).fillna(True).to_numpy(dtype=bool).copy()
+    if full.all():
+        return
+    rest = s[~full]
+    named = (rest.str.contains(_MONTHS, regex=True) & rest.str.contains(_YEAR, regex=True)
+             & rest.str.contains(_DAY_NUMBER, regex=True)).fillna(False).to_numpy(dtype=bool)
+    full[np.flatnonzero(~full)[named]] = True
+    if not full.all():
+        raise TimestampError(
+            f"timestamp(s) without a day or a year at {row_numbers(~full)} (e.g. 'Nov 2026' or '2026-11'); a parser "
+            "would fill in the 1st or January. Write full dates like 2026-11-29T03:47:00Z."
+        )
 
 
 def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
@@ -310,3 +387,22 @@ def _expand_idx(idx: np.ndarray, n: int) -> np.ndarray:
     return mask
 
 
+
+
+def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
+    """How :func:`parse_time` read a column (it has read it already, so forms are not mixed):
+    judged on the dtype and the first value."""
+    col = numpy_backed(col)
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return "datetimes with their zones"
+    if pd.api.types.is_datetime64_dtype(dtype):
+        return f"naive datetimes in {tz}"
+    if epoch is not None:
+        return f"epoch numbers in {_UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
+    first = col.dropna().astype(str).iloc[:1]
+    if len(first) and bool(_iso_offsets(first.str.strip()).str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
+        return "text with UTC offsets (each row its own instant)"
+    return f"text without offsets, read as local times in {tz}"

@@ -1,13 +1,23 @@
-"""Outcome labels and success flags -> ``ok`` and the ``bucket`` categorical.
+"""Outcome labels and success flags -> ``ok``, the ``bucket`` categorical and the rows to skip.
 
-Labels are compared case-insensitively with surrounding blanks ignored, one distinct label at a
-time (never a Python loop over rows). Messages list labels only where the caller must act on them,
-with counts, and never labels that look like personal data.
+Labels are normalised before they are compared (:func:`normalize_label`: Unicode NFKC, format
+characters such as zero-width spaces removed, case-folded, trimmed, inner blanks and hyphens as
+``_``), one distinct label at a time (never a Python loop over rows).
+
+**A label budgetlab cannot classify is never given a meaning.** Without ``outcomes=`` only the
+built-in vocabulary (:data:`DEFAULT_OUTCOMES`) classifies labels; any other label is refused
+with its count and the exact ``outcomes=`` / ``--outcomes`` to pass. A given ``outcomes=``
+mapping is complete: it may send labels to ``"success"``, to a failure bucket of any name, or to
+``"skip"`` (the rows are left out and counted), and HTTP status codes may be given as ranges
+(``2xx``, ``50x``). Messages list labels with counts and never labels that look like personal data.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,50 +26,108 @@ import pandas as pd
 from ..errors import ConfigError, OutcomeError
 from ._columns import MISSING_LABELS, factorize, numpy_backed
 from ._messages import row_numbers, show_labels
-from .schema import SOLVE_ERROR, SUCCESS, TIMEOUT, bucket_dtype
+from .pii import scan_text
+from .schema import FAILURE, SOLVE_ERROR, SUCCESS, TIMEOUT, bucket_dtype
 
-__all__ = ["DEFAULT_OUTCOMES", "MISSING_LABELS", "check_outcomes", "map_outcomes", "parse_ok", "bucket_with_ok"]
+__all__ = ["DEFAULT_OUTCOMES", "SKIP", "NON_FINAL_STATES", "MISSING_LABELS", "LabelReading", "OutcomeReading",
+           "normalize_label", "check_outcomes", "classify_outcomes", "map_outcomes", "parse_ok", "bucket_with_ok"]
 
-#: Default outcome labels (case-insensitive, surrounding blanks ignored). Labels that are neither
-#: listed here nor refused (numeric codes, truncated labels) are failures that keep their own
-#: label as bucket.
+#: The mapping value that leaves a label's rows out (counted in the "how it was read" facts).
+SKIP = "skip"
+
+_SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay", "true", "1",
+                  "yes", "y", "t", "pass", "passed", "solved", "completed", "complete", "done", "finished",
+                  "good", "\u2713", "\u2714", "\u2611")
+_FAILURE_WORDS = ("failure", "failed", "fail", "error", "errored", "false", "0", "no", "n", "f", "bad",
+                  "\u2717", "\u2718", "\u274c")
+_TIMEOUT_WORDS = ("timeout", "timed_out", "timedout", "connection_timeout", "network_timeout", "deadline_exceeded")
+
+#: The built-in vocabulary (normalised label -> ``success`` or failure bucket). English words,
+#: ``1``/``0``, ``true``/``false`` and check marks; ``solve_error`` keeps its bucket. Every other
+#: label is refused unless ``outcomes=`` says what it means.
 DEFAULT_OUTCOMES: dict[str, str] = {
-    "success": SUCCESS, "ok": SUCCESS, "true": SUCCESS, "1": SUCCESS, "solved": SUCCESS, "pass": SUCCESS,
-    "passed": SUCCESS, "t": SUCCESS, "yes": SUCCESS, "y": SUCCESS,
-    "timeout": TIMEOUT, "timed_out": TIMEOUT, "timedout": TIMEOUT, "connection_timeout": TIMEOUT,
-    "network_timeout": TIMEOUT,
-    "solve_error": SOLVE_ERROR, "error": SOLVE_ERROR, "fail": SOLVE_ERROR, "failure": SOLVE_ERROR,
-    "failed": SOLVE_ERROR, "false": SOLVE_ERROR, "0": SOLVE_ERROR, "f": SOLVE_ERROR, "no": SOLVE_ERROR,
-    "n": SOLVE_ERROR,
+    **{w: SUCCESS for w in _SUCCESS_WORDS},
+    **{w: TIMEOUT for w in _TIMEOUT_WORDS},
+    SOLVE_ERROR: SOLVE_ERROR,
+    **{w: FAILURE for w in _FAILURE_WORDS},
 }
+#: Labels of states that are not final (a job still running): the refusal suggests ``skip``.
+NON_FINAL_STATES = frozenset({"pending", "processing", "queued", "running", "in_progress", "started", "scheduled",
+                              "waiting", "retrying", "cancelled", "canceled", "created", "submitted", "accepted",
+                              "active", "new", "open", "in_queue"})
 _TRUE = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
 _FALSE = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
 _MAX_LABELS = 1000
+_MAX_SUGGESTED = 30
+_STATUS = re.compile(r"[1-5][0-9][0-9]")
+_STATUS_RANGE = re.compile(r"[1-5](?:[0-9]x|xx)")
+_BLANKS = re.compile(r"[\s\-]+")
+
+
+def normalize_label(text: Any) -> str:
+    """A label as budgetlab compares it: NFKC, format characters (zero-width spaces, soft
+    hyphens, BOMs) removed, case-folded, trimmed, runs of blanks and hyphens as one ``_``.
+
+    >>> normalize_label(" Success\\u200b"), normalize_label("ＯＫ"), normalize_label("Timed out")
+    ('success', 'ok', 'timed_out')
+    """
+    s = unicodedata.normalize("NFKC", str(text))
+    s = "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
+    return _BLANKS.sub("_", s.casefold().strip())
+
+
+@dataclass(frozen=True)
+class LabelReading:
+    """One distinct label and what it was read as: ``label`` (normalised; ``None`` when it looks
+    like personal data), ``meaning`` (``success``, a failure bucket or ``skip``), ``rule`` (the
+    vocabulary entry, mapping key or status range that decided) and ``rows``."""
+
+    label: str | None
+    meaning: str
+    rule: str
+    rows: int
+
+
+@dataclass(frozen=True)
+class OutcomeReading:
+    """What :func:`classify_outcomes` decided for every row: ``ok``, ``bucket`` (missing for
+    skipped rows), ``skip`` (rows left out on purpose) and one :class:`LabelReading` per label."""
+
+    ok: np.ndarray
+    bucket: pd.Categorical
+    skip: np.ndarray
+    labels: tuple[LabelReading, ...]
+    vocabulary: str
 
 
 def check_outcomes(outcomes: Any) -> dict[str, str] | None:
-    """Validate an ``outcomes`` mapping: normalized label -> ``"success"`` or a bucket name."""
+    """Validate an ``outcomes`` mapping: label (or status range ``2xx``) -> ``"success"``,
+    ``"skip"`` or a failure bucket name; keys are normalised like the labels."""
     if outcomes is None:
         return None
     if not isinstance(outcomes, Mapping) or not outcomes:
-        raise ConfigError("outcomes= takes a non-empty mapping of label -> 'success' or a failure bucket name, "
-                          "e.g. {'success': 'success', 'timeout': 'timeout', 'captcha_unsolvable': 'solve_error'}.")
+        raise ConfigError("outcomes= takes a non-empty mapping of label -> 'success', 'skip' or a failure bucket "
+                          "name, e.g. {'succeeded': 'success', 'pending': 'skip', 'crashed': 'crash'}.")
     table: dict[str, str] = {}
     for key, value in outcomes.items():
         if isinstance(key, bool) or not isinstance(key, (str, int, np.integer)):
             raise ConfigError(f"outcomes= keys are labels (strings or integers), got {type(key).__name__}.")
-        if not isinstance(value, str) or not value.strip():
-            raise ConfigError(f"outcomes[{key!r}] must be 'success' or a failure bucket name (a non-empty string).")
-        norm = str(key).strip().lower()
+        if not isinstance(value, str) or not value.strip() or value.strip() == "?":
+            raise ConfigError(f"outcomes[{key!r}] must be 'success', 'skip' or a failure bucket name "
+                              "(a non-empty string other than '?').")
+        norm = normalize_label(key)
+        if not norm:
+            raise ConfigError("outcomes= has an empty label; missing labels are refused, not mapped.")
         bucket = value.strip()
-        bucket = SUCCESS if bucket.lower() == SUCCESS else bucket
+        low = bucket.casefold()
+        bucket = SUCCESS if low == SUCCESS else SKIP if low == SKIP else bucket
         if norm in table and table[norm] != bucket:
             raise ConfigError(f"outcomes= maps label {key!r} twice (labels are compared case-insensitively).")
         table[norm] = bucket
     return table
 
 
-def _labels(col: pd.Series) -> tuple[np.ndarray, list[str]]:
+def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
     """``(codes, normalized distinct labels)``; code -1 for missing values."""
     codes, uniques = factorize(col)
     if len(uniques) > _MAX_LABELS:
@@ -71,68 +139,25 @@ def _labels(col: pd.Series) -> tuple[np.ndarray, list[str]]:
         vals = uniques.to_numpy()
         norm = [str(int(v)) if np.isfinite(v) and v == int(v) else str(v) for v in vals]
     else:
-        norm = [str(u).strip().lower() for u in uniques]  # a loop over distinct labels (<= 1000)
+        norm = [normalize_label(u) for u in uniques]  # a loop over distinct labels (<= 1000)
+    merged = list(dict.fromkeys(norm))  # spellings of one label ("OK", "ok ") become one
+    if len(merged) < len(norm):
+        pos = {u: i for i, u in enumerate(merged)}
+        remap = np.asarray([pos[u] for u in norm] + [-1], dtype=np.int64)
+        codes, norm = remap[codes], merged
     return codes, norm
 
 
-def map_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None) -> tuple[np.ndarray, pd.Categorical]:
-    """Map outcome labels to ``(ok, bucket)``.
-
-    With ``outcomes=None`` the :data:`DEFAULT_OUTCOMES` apply (case-insensitive) and any other
-    label is a failure that keeps its own label as bucket, except labels that are numeric codes
-    (e.g. HTTP statuses: which are successes?) or look truncated (a strict prefix of a known label,
-    as a half-written last line leaves): those raise :class:`OutcomeError`. A true/false or 1/0
-    column is read as success flags. A given ``outcomes`` mapping is complete: labels it does not
-    list raise :class:`OutcomeError` listing them with counts. A label mapped to ``"success"`` is
-    a success; anything else names the failure bucket. Missing labels are refused.
-
-    >>> ok, bucket = map_outcomes(pd.Series(["success", "TIMEOUT", "captcha_unsolvable"]))
-    >>> ok.tolist(), list(bucket)
-    ([True, False, False], ['success', 'timeout', 'captcha_unsolvable'])
-    >>> map_outcomes(pd.Series(["200", "500", "200"]), {"200": "success", "500": "server_error"})[0].tolist()
-    [True, False, True]
-    """
-    table = check_outcomes(outcomes)
-    labels = numpy_backed(labels)
-    dtype = labels.dtype
-    if table is None and (pd.api.types.is_bool_dtype(dtype) or (
-            pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype))):
-        ok = parse_ok(labels, what="outcome")
-        return ok, bucket_with_ok(None, ok)
-    if pd.api.types.is_bool_dtype(dtype):
-        labels = labels.astype(object).map({True: "true", False: "false"})
-    codes, norm = _labels(labels)
-    counts = np.bincount(codes[codes >= 0], minlength=len(norm))
-    is_missing = np.array([u in MISSING_LABELS for u in norm], dtype=bool)
-    missing_rows = (codes < 0) | (is_missing[np.maximum(codes, 0)] if len(norm) else False)
-    if np.any(missing_rows):
-        raise OutcomeError(f"{int(np.sum(missing_rows))} empty or missing outcome label(s) at "
-                           f"{row_numbers(np.asarray(missing_rows))}; fill or drop those rows.")
-    if table is None:
-        numeric = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and _is_number(u) and counts[i]]
-        if numeric:
-            raise OutcomeError(
-                f"outcome labels look like numeric codes: {show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
-                "say which are successes with outcomes= (CLI: --outcomes 200=success,500=server_error,...)."
-            )
-        truncated = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i]
-                     and any(k.startswith(u) for k in DEFAULT_OUTCOMES)]
-        if truncated:
-            rows = np.isin(codes, truncated)
-            raise OutcomeError(
-                f"outcome label(s) look truncated (a prefix of a known label such as 'success' or 'timeout') at "
-                f"{row_numbers(rows)}; fix or drop those rows, or list every label with outcomes=."
-            )
-        mapped = [DEFAULT_OUTCOMES.get(u, u) for u in norm]
-    else:
-        unknown = [i for i, u in enumerate(norm) if u not in table and counts[i]]
-        if unknown:
-            raise OutcomeError(
-                f"unknown outcome label(s): {show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])}; "
-                "add them to outcomes= (label -> 'success' or a bucket name; CLI: --outcomes label=bucket,...)."
-            )
-        mapped = [table.get(u, SOLVE_ERROR) for u in norm]
-    return _bucket_from_codes(codes, mapped)
+def _lookup(label: str, table: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(meaning, rule)`` of one normalised label: the exact key, else a status range
+    (``404`` -> ``40x`` -> ``4xx``)."""
+    if label in table:
+        return table[label], label
+    if _STATUS.fullmatch(label):
+        for key in (label[:2] + "x", label[0] + "xx"):
+            if key in table:
+                return table[key], key
+    return None
 
 
 def _is_number(text: str) -> bool:
@@ -143,16 +168,161 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _bucket_from_codes(codes: np.ndarray, mapped: list[str]) -> tuple[np.ndarray, pd.Categorical]:
-    """``ok`` and the bucket categorical from per-row codes into ``mapped`` (one entry per label)."""
+def _cli_label(label: str) -> str:
+    return label if re.fullmatch(r"[^\s,=']+", label) else repr(label)
+
+
+def _fix(known: dict[str, str], unknown: list[str]) -> str:
+    """The exact ``--outcomes`` and ``outcomes=`` to pass: the labels already understood, then
+    the unknown ones with ``?`` (or ``skip`` for labels of non-final states) for the user to fill."""
+    pairs = list(known.items()) + [(u, SKIP if u in NON_FINAL_STATES else "?") for u in unknown]
+    more = len(pairs) - _MAX_SUGGESTED
+    pairs = pairs[:_MAX_SUGGESTED]
+    cli = ",".join(f"{_cli_label(k)}={v}" for k, v in pairs) + (",..." if more > 0 else "")
+    api = "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + (", ..." if more > 0 else "") + "}"
+    return f"--outcomes {cli} (API: outcomes={api})"
+
+
+def _refuse_unknown(norm: list[str], counts: np.ndarray, unknown: list[int], known: dict[str, str],
+                    hidden: np.ndarray, mapping: bool) -> OutcomeError:
+    shown = [i for i in unknown if not hidden[i]]
+    listed = show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])
+    states = [norm[i] for i in shown if norm[i] in NON_FINAL_STATES]
+    skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are not final: "
+                 "map them to skip to leave those rows out." if states else "")
+    where = "outcomes= does not list them" if mapping else "the built-in vocabulary does not know them, and budgetlab " \
+        "gives no label a meaning it cannot know"
+    fix = _fix(known, [norm[i] for i in shown])
+    todo = "; replace each ? by success, a failure bucket name, or skip" if "=?" in fix else ""
+    return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: {fix}{todo}.{skip_hint}")
+
+
+def _hidden(norm: list[str]) -> np.ndarray:
+    hidden = np.zeros(len(norm), dtype=bool)
+    if norm:
+        for mask in scan_text(np.asarray(norm, dtype=object)).values():
+            hidden |= mask
+    return hidden
+
+
+def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -> None:
+    """The refusals with a more specific fix than "unknown label": numeric codes, truncated labels."""
+    numeric = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and _is_number(u) and counts[i]]
+    if numeric:
+        raise OutcomeError(
+            f"outcome labels look like numeric codes: {show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
+            "say which are successes with outcomes= (status ranges allowed; CLI: --outcomes "
+            "2xx=success,3xx=success,4xx=client_error,5xx=server_error, or 4xx=skip to leave client errors out)."
+        )
+    truncated = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i] and len(u) >= 2
+                 and any(k.startswith(u) and len(k) > len(u) for k in DEFAULT_OUTCOMES)]
+    if truncated:
+        raise OutcomeError(
+            f"outcome label(s) look truncated (a prefix of a known label such as 'success' or 'timeout') at "
+            f"{row_numbers(np.isin(codes, truncated))}; fix or drop those rows, or list every label with outcomes=."
+        )
+
+
+def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None, *,
+                      require_success: bool = True) -> OutcomeReading:
+    """Read outcome labels: ``ok``, ``bucket``, rows to ``skip`` and what each label meant.
+
+    Without ``outcomes`` the built-in vocabulary :data:`DEFAULT_OUTCOMES` classifies labels; a
+    label it does not know is refused (:class:`OutcomeError` with the exact fix), and so is a
+    column in which no label is a success (unless ``require_success=False``: one slice of a
+    larger log, such as a Dask partition, may hold failures only). A true/false or 1/0 column (bool or numbers) is read
+    as success flags. A given ``outcomes`` is complete (unlisted labels are refused); its keys may
+    be status ranges (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``).
+    Missing labels are refused.
+
+    >>> r = classify_outcomes(pd.Series(["done", "pending", "failed", "done"]), {"done": "success",
+    ...                       "pending": "skip", "failed": "crash"})
+    >>> r.ok.tolist(), r.skip.tolist(), [str(b) for b in r.bucket]
+    ([True, False, False, True], [False, True, False, False], ['success', 'nan', 'crash', 'success'])
+    >>> [(x.label, x.meaning, x.rows) for x in r.labels]
+    [('done', 'success', 2), ('failed', 'crash', 1), ('pending', 'skip', 1)]
+    """
+    table = check_outcomes(outcomes)
+    labels = numpy_backed(labels)
+    dtype = labels.dtype
+    if table is None and (pd.api.types.is_bool_dtype(dtype) or (
+            pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype))):
+        ok = parse_ok(labels, what="outcome")
+        return _flags_reading(ok, require_success)
+    if pd.api.types.is_bool_dtype(dtype):
+        labels = labels.astype(object).map({True: "true", False: "false"})
+    codes, norm = _normalized(labels)
+    counts = np.bincount(codes[codes >= 0], minlength=len(norm))
+    is_missing = np.array([u in MISSING_LABELS for u in norm], dtype=bool)
+    missing_rows = (codes < 0) | (is_missing[np.maximum(codes, 0)] if len(norm) else False)
+    if np.any(missing_rows):
+        raise OutcomeError(f"{int(np.sum(missing_rows))} empty or missing outcome label(s) at "
+                           f"{row_numbers(np.asarray(missing_rows))}; fill or drop those rows.")
+    if table is None:
+        _vocabulary_checks(norm, counts, codes)
+    found = [_lookup(u, DEFAULT_OUTCOMES if table is None else table) for u in norm]
+    unknown = [i for i, f in enumerate(found) if f is None and counts[i]]
+    hidden = _hidden(norm)
+    if unknown:
+        known = dict(table) if table is not None else \
+            {norm[i]: f[0] for i, f in enumerate(found) if f is not None and counts[i] and not hidden[i]}
+        raise _refuse_unknown(norm, counts, unknown, known, hidden, table is not None)
+    meaning = [f[0] if f is not None else SKIP for f in found]
+    if table is None and require_success and not any(m == SUCCESS for m, c in zip(meaning, counts, strict=True) if c):
+        raise OutcomeError(
+            "no outcome label is a success under the built-in vocabulary (every row would be a failure); check "
+            "outcome= names the outcome column, or, if no attempt succeeded, say so with an explicit mapping: "
+            f"{_fix({norm[i]: meaning[i] for i in range(len(norm)) if counts[i] and not hidden[i]}, [])}."
+        )
+    reading = _reading(codes, meaning)
+    rows = [LabelReading(None if hidden[i] else norm[i], meaning[i], "vocabulary" if table is None else
+                         (found[i] or ("", ""))[1], int(counts[i])) for i in range(len(norm)) if counts[i]]
+    rows.sort(key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
+    return OutcomeReading(reading[0], reading[1], reading[2], tuple(rows),
+                          "built-in" if table is None else "outcomes=")
+
+
+def _reading(codes: np.ndarray, mapped: list[str]) -> tuple[np.ndarray, pd.Categorical, np.ndarray]:
+    """``ok``, the bucket categorical (missing where skipped) and the skip mask from per-row
+    codes into ``mapped`` (one entry per distinct label)."""
     used = np.zeros(len(mapped), dtype=bool)
     used[codes] = True
-    dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS})
+    dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS, SKIP})
     cat_pos = {c: i for i, c in enumerate(dtype.categories)}
-    to_cat = np.asarray([cat_pos.get(m, 0) for m in mapped], dtype=np.int64)
+    to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped], dtype=np.int64)
     bucket_codes = to_cat[codes] if len(to_cat) else np.zeros(0, dtype=np.int64)
     ok = bucket_codes == cat_pos[SUCCESS]
-    return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype)
+    return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype), bucket_codes < 0
+
+
+def _flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
+    n_ok = int(ok.sum())
+    if n_ok == 0 and require_success:
+        raise OutcomeError("no row of the outcome column is a success (every value is false or 0); check outcome=, "
+                           "or, if no attempt succeeded, say so with outcomes={'0': 'failure'} (CLI: --outcomes 0=failure).")
+    codes = np.where(ok, 0, 1).astype(np.int64)
+    bucket = pd.Categorical.from_codes(codes, dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
+    rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []
+    if n_ok < len(ok):
+        rows.append(LabelReading("false", FAILURE, "true/false column", len(ok) - n_ok))
+    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), tuple(rows), "true/false")
+
+
+def map_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None) -> tuple[np.ndarray, pd.Categorical]:
+    """Map outcome labels to ``(ok, bucket)`` (see :func:`classify_outcomes` for the rules).
+
+    Rows mapped to ``"skip"`` have ``ok`` false and a missing bucket; :func:`budgetlab.read_events`
+    leaves them out.
+
+    >>> ok, bucket = map_outcomes(pd.Series(["success", "TIMEOUT", "Succeeded\\u200b"]))
+    >>> ok.tolist(), list(bucket)
+    ([True, False, True], ['success', 'timeout', 'success'])
+    >>> map_outcomes(pd.Series(["200", "503", "304"]), {"2xx": "success", "3xx": "success",
+    ...                                                 "5xx": "server_error"})[0].tolist()
+    [True, False, True]
+    """
+    reading = classify_outcomes(labels, outcomes)
+    return reading.ok, reading.bucket
 
 
 def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
@@ -174,7 +344,7 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
             raise OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false or 1/0.")
         return np.asarray(v == 1.0)
     codes, uniques = factorize(col)
-    norm = [str(u).strip().lower() for u in uniques] if len(uniques) <= 100_000 else None
+    norm = [normalize_label(u) for u in uniques] if len(uniques) <= 100_000 else None
     if norm is None:  # far too many distinct values for a true/false column: vectorized verdict
         raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use true/false or 1/0.")
     state = np.array([1 if u in _TRUE else 0 if u in _FALSE else -1 if u in MISSING_LABELS else -2
@@ -189,16 +359,19 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
 
 
 def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:
-    """Failure kinds from a ``bucket`` column next to a success column (``ok`` decides); without
-    a ``bucket`` column failures are ``solve_error``."""
+    """Failure kinds from a ``bucket`` column next to a success column (``ok`` decides); failures
+    without a kind (no ``bucket`` column, or an empty value) are ``failure``. Kinds are
+    normalised; vocabulary words keep their vocabulary bucket (``timed out`` -> ``timeout``)."""
     if col is None:
-        return pd.Categorical.from_codes(np.where(ok, 0, 2).astype(np.int8), dtype=bucket_dtype())
+        has_failures = bool((~ok).any())
+        return pd.Categorical.from_codes(np.where(ok, 0, 1).astype(np.int8),
+                                         dtype=bucket_dtype([FAILURE] if has_failures else []))
     col = numpy_backed(col)
     if pd.api.types.is_bool_dtype(col.dtype):
         col = col.astype(object)
-    codes, norm = _labels(col)
-    mapped = [SOLVE_ERROR if u in MISSING_LABELS else DEFAULT_OUTCOMES.get(u, u) for u in norm]
-    labels = [*mapped, SOLVE_ERROR, SUCCESS]  # then: a failure without a kind, a success row
+    codes, norm = _normalized(col)
+    mapped = [FAILURE if u in MISSING_LABELS else DEFAULT_OUTCOMES.get(u, u) for u in norm]
+    labels = [*mapped, FAILURE, SUCCESS]  # then: a failure without a kind, a success row
     row = np.where(codes < 0, len(mapped), codes)
     says_success = np.asarray([m == SUCCESS for m in labels], dtype=bool)[row]
     contradiction = ~ok & says_success
@@ -208,5 +381,4 @@ def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:
             f"{row_numbers(contradiction)}; fix the ok or the bucket value."
         )
     row = np.where(ok, len(mapped) + 1, row)
-    return _bucket_from_codes(row, labels)[1]
-
+    return _reading(row, labels)[1]

@@ -18,20 +18,31 @@ from __future__ import annotations
 import codecs
 from collections.abc import Mapping, Sequence
 from os import PathLike
-from pathlib import Path
 from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_argument, check_tz, utc_from_ns
+from .._util.validation import check_argument, check_tz, duration_label, utc_from_ns
 from ..errors import ConfigError, InputError
 from ._columns import MISSING_LABELS, factorize
-from ._formats import FORMATS, check_header, check_scalars, read_columns
+from ._formats import FORMATS, check_header, check_scalars
+from ._latency import apply_slow, check_latency, parse_durations
 from ._messages import reading, row_numbers
-from ._times import EPOCH_UNITS, parse_time
-from .outcomes import DEFAULT_OUTCOMES, bucket_with_ok, check_outcomes, map_outcomes, parse_ok
+from ._times import EPOCH_UNITS, describe_time, parse_time
+from .outcomes import (
+    DEFAULT_OUTCOMES,
+    LabelReading,
+    OutcomeReading,
+    bucket_with_ok,
+    check_outcomes,
+    classify_outcomes,
+    map_outcomes,
+    parse_ok,
+)
 from .pii import PII_MODES, guard_personal_data, hash_values
+from .report import HowRead, skip_reasons, time_span
+from .sources import expand_sources, is_path_like, read_files
 
 __all__ = ["read_events", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS", "map_outcomes"]
 
@@ -128,18 +139,20 @@ def _label_column(time: str, outcome: str | None, ok: str | None, bucket: str | 
 # columns
 # --------------------------------------------------------------------------------------------
 def _raw_table(source: Any, columns: list[str], fmt: str | None, encoding: str,
-               dict_columns: list[str]) -> pd.DataFrame:
-    """The declared columns of ``source`` (a file or a DataFrame, never modified), fresh index."""
+               dict_columns: list[str]) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
+    """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index,
+    and ``(name, rows)`` of each file."""
     if isinstance(source, pd.DataFrame):
         check_header(list(source.columns), columns, "the DataFrame")
         if len(source) == 0:
             raise InputError("the DataFrame has no rows; nothing to analyse.")
-        return source[columns].reset_index(drop=True)
-    if isinstance(source, (str, PathLike)):
-        return read_columns(Path(source), columns, fmt, encoding, dict_columns).reset_index(drop=True)
+        return source[columns].reset_index(drop=True), [("the DataFrame", len(source))]
+    if is_path_like(source):
+        return read_files(expand_sources(source), columns, fmt, encoding, dict_columns)
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.scaleout as bd).")
-    raise InputError(f"source must be a file path or a pandas DataFrame, got {type(source).__name__}.")
+    raise InputError(f"source must be a file path, a list of paths, a glob, a folder or a pandas DataFrame, "
+                     f"got {type(source).__name__}.")
 
 
 def _group_key(col: pd.Series, name: str) -> pd.Categorical:
@@ -163,7 +176,7 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
 # the loader
 # --------------------------------------------------------------------------------------------
 def read_events(
-    source: str | PathLike[str] | pd.DataFrame,
+    source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd.DataFrame,
     *,
     time: str = "ts",
     outcome: str | None = "outcome",
@@ -180,28 +193,40 @@ def read_events(
     hash_session: bool = False,
     format: str | None = None,
     encoding: str = "utf-8",
+    duration: str | None = None,
+    duration_unit: str | None = None,
+    slow_above: Any = None,
 ) -> pd.DataFrame:
     """Load an outcome log into the canonical event table.
 
     Parameters
     ----------
-    source : path or DataFrame
-        A CSV/TSV, Parquet or JSON Lines file (``.gz`` for text formats), or a pandas DataFrame.
-        The file is opened read-only; a DataFrame is never modified.
+    source : path, list of paths, glob, folder, or DataFrame
+        A CSV/TSV, Parquet or JSON Lines file (``.gz`` for text formats), several of them (a list,
+        a glob such as ``"logs/*.csv"``, or a folder: its files sorted by name), or a pandas
+        DataFrame. Several files are read as one table with one schema (the same declared columns
+        with the same kind of values in each); a bad row is named by its file and row there.
+        Files are opened read-only; a DataFrame is never modified.
     time : str
         Time column: ISO-8601 strings (with offsets, which may differ from row to row: each is an
         exact instant, e.g. +01:00 and +02:00 across a DST change; or all without, then ``tz``
-        says the zone), datetimes, or epoch numbers (then say the unit with ``epoch=``). Naive and
-        aware times mixed are refused.
+        says the zone; ``GMT+0100``/``UTC-05:00`` after any date style are offsets with the ISO
+        sign), datetimes, or epoch numbers (then say the unit with ``epoch=``). Naive and aware
+        times mixed, and dates without a day or a year, are refused.
     outcome : str, optional
-        Outcome-label column, mapped through ``outcomes`` (default :data:`DEFAULT_OUTCOMES`:
-        ``success``/``ok``/``true`` -> success, ``timeout`` -> timeout, other labels are failures
-        in a bucket of their own name; see :func:`map_outcomes`). Ignored when ``ok`` is given.
+        Outcome-label column. Labels are normalised (NFKC, zero-width characters removed,
+        case-folded, trimmed) and read through the built-in vocabulary :data:`DEFAULT_OUTCOMES`
+        (``success``, ``succeeded``, ``completed``, ``done``, ``ok``, ``true``, ``1`` ... ->
+        success; ``timeout``, ``timed out`` ... -> ``timeout``; ``failed``, ``error``, ``false``,
+        ``0`` ... -> ``failure``), or through ``outcomes``. **A label neither knows is refused**,
+        with its count and the exact ``outcomes=`` to pass; so is a column in which no label is
+        a success under the built-in vocabulary in a file (a DataFrame may be one slice of a
+        larger log, so it is not refused for that). Ignored when ``ok`` is given.
     ok : str, optional
         A boolean success column (true/false, 1/0, yes/no) instead of outcome labels.
     bucket : str, optional
         With ``ok``: the failure-kind column (success rows get ``success``); failures without a
-        kind count as ``solve_error``.
+        kind count as ``failure``.
     by : str or list of str
         Group keys to keep (as categoricals), e.g. ``["captcha_type", "region"]``.
     session : str, optional
@@ -211,10 +236,12 @@ def read_events(
     tz : str
         Time zone of naive timestamps (default UTC). Output is always UTC.
     epoch : {"s", "ms", "us", "ns"}, optional
-        Unit of numeric timestamps.
+        Unit of numeric timestamps, checked against the values: instants before 2000 or from
+        2100 on, or magnitudes 1000x apart in one column, are refused with the likely unit named.
     outcomes : mapping, optional
-        A complete label mapping (label -> ``"success"`` or a bucket name); labels it does not
-        list are refused, with their counts.
+        A complete label mapping: label -> ``"success"``, a failure bucket name, or ``"skip"``
+        (those rows are left out and counted). Keys may be HTTP status ranges (``"2xx"``,
+        ``"50x"``; an exact code wins). Labels it does not list are refused, with their counts.
     pii : {"error", "drop", "hash"}
         What to do with a declared column that looks like personal data (e-mail, phone, IP,
         card number): refuse the load, drop the column with a warning, or replace it by a keyed
@@ -227,13 +254,21 @@ def read_events(
         File format when the extension does not say it.
     encoding : str
         Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped).
+    duration, duration_unit, slow_above : optional
+        Latency as part of success: successes whose ``duration`` column is strictly above
+        ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
+        need their unit (``duration_unit="ms"``); text such as ``"350ms"`` carries its own.
 
     Returns
     -------
     DataFrame
-        ``ts`` (datetime64[ns, UTC]), ``ok`` (bool), ``bucket`` (ordered categorical), the ``by``
-        keys (categoricals), ``session_id`` (string) if declared, then ``keep`` columns; sorted
-        stably by ``ts`` (equal times keep input order), with a fresh RangeIndex.
+        ``ts`` (datetime64[ns, UTC]), ``ok`` (bool), ``bucket`` (ordered categorical: ``success``
+        then the failure buckets present), the ``by`` keys (categoricals), ``session_id``
+        (string) if declared, then ``keep`` columns; sorted stably by ``ts`` (equal times keep
+        input order: file order, then row order), with a fresh RangeIndex. Skipped rows are not
+        in it. ``attrs["how_read"]`` is a :class:`~budgetlab.events.report.HowRead`: rows read and
+        skipped (by reason), how the time column was read and its span, each label -> meaning
+        with its count.
 
     Raises
     ------
@@ -251,13 +286,21 @@ def read_events(
                              ts     ok   bucket region
     0 2026-11-29 02:00:00+00:00   True  success    ams
     1 2026-11-29 02:47:00+00:00  False  timeout    fra
+    >>> print(ev.attrs["how_read"])
+    how it was read: the DataFrame (2 rows)
+      rows: 2 read, 2 kept, 0 skipped
+      time: column 'ts', text with UTC offsets (each row its own instant); 2026-11-29T02:00:00Z .. 2026-11-29T02:47:00Z (UTC)
+      outcomes: column 'outcome', built-in vocabulary
+        'success'  -> success  1
+        'timeout'  -> timeout  1
     >>> read_events(raw.assign(region=["a@b.org", "ams"]), by="region")
     Traceback (most recent call last):
     ...
     budgetlab.errors.PersonalDataError: column 'region' looks like personal data (1 row(s) like an e-mail address (1 distinct values)); personal data must not enter the budget log. Do not declare it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     """
     _check_name("time", time, optional=False)
-    for nm, val in (("outcome", outcome), ("ok", ok), ("bucket", bucket), ("session", session)):
+    for nm, val in (("outcome", outcome), ("ok", ok), ("bucket", bucket), ("session", session),
+                    ("duration", duration)):
         _check_name(nm, val)
     keys = _names("by", by)
     keep_cols = _names("keep", keep)
@@ -265,12 +308,16 @@ def read_events(
     _check_reading(epoch, format, encoding)
     tz = check_tz(tz)
     table = check_outcomes(outcomes)
+    slow_ns = check_latency(duration, duration_unit, slow_above)
     label = _label_column(time, outcome, ok, bucket, session, [*keys, *keep_cols])
-    columns = list(dict.fromkeys(c for c in (time, label, bucket, session, *keys, *keep_cols) if c is not None))
+    if duration is not None and duration in (time, label, bucket, session):
+        raise ConfigError("duration= must name its own column (not the time, outcome, bucket or session column).")
+    columns = list(dict.fromkeys(c for c in (time, label, bucket, session, *keys, *keep_cols, duration)
+                                 if c is not None))
     labels = [c for c in (label if ok is None else None, bucket) if c is not None]  # outcome labels, failure kinds
 
     with reading():
-        raw = _raw_table(source, columns, format, encoding, dict_columns=[*labels, *keys])
+        raw, files = _raw_table(source, columns, format, encoding, dict_columns=[*labels, *keys])
         check_scalars(raw, columns)
         # personal data: refused before anything else is done with the values
         guarded = [*keys, *keep_cols, *([session] if session and not hash_session else [])]
@@ -279,11 +326,11 @@ def read_events(
         keep_cols = [k for k in keep_cols if k in raw.columns]
 
         t = parse_time(raw[time], tz=tz, epoch=epoch)
-        if ok is not None:
-            ok_arr = parse_ok(raw[label])
-            bucket_cat = bucket_with_ok(None if bucket is None else raw[bucket], ok_arr)
-        else:
-            ok_arr, bucket_cat = map_outcomes(raw[label], table)
+        reading_ = _outcome_reading(raw, label, ok, bucket, table, require_success=is_path_like(source))
+        ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
+        if slow_ns is not None and duration is not None:
+            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, parse_durations(raw[duration], duration_unit),
+                                                    slow_ns)
         out: dict[str, Any] = {"ts": utc_from_ns(t).array, "ok": ok_arr, "bucket": bucket_cat}
         for k in keys:
             out[k] = _group_key(raw[k], k)
@@ -295,8 +342,42 @@ def read_events(
             if k not in out:
                 out[k] = raw[k].array
         frame = pd.DataFrame(out, copy=False)
+        time_text = describe_time(raw[time], tz=tz, epoch=epoch)
 
+    frame, t = _drop_skipped(frame, t, reading_)
     # unsorted input is sorted stably (equal times keep input order), never an error
     if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
         frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
+    first, last = time_span(t)
+    frame.attrs["how_read"] = HowRead(
+        files=tuple(files), rows_read=len(raw), rows_kept=len(frame), skipped=skip_reasons(reading_.labels),
+        time_column=time, time_reading=time_text, first=first, last=last, outcome_column=label,
+        vocabulary=reading_.vocabulary, labels=reading_.labels,
+        slow_above=None if slow_ns is None else duration_label(pd.Timedelta(slow_ns, unit="ns")), slow_rows=n_slow,
+    )
     return frame
+
+
+def _outcome_reading(raw: pd.DataFrame, label: str, ok: str | None, bucket: str | None,
+                     table: dict[str, str] | None, *, require_success: bool) -> OutcomeReading:
+    """Outcome labels through :func:`classify_outcomes`, or a success column (and its failure kinds)."""
+    if ok is None:
+        return classify_outcomes(raw[label], table, require_success=require_success)
+    ok_arr = parse_ok(raw[label])
+    bucket_cat = bucket_with_ok(None if bucket is None else raw[bucket], ok_arr)
+    counts = pd.Series(np.asarray(bucket_cat.astype(str))).value_counts(sort=False)
+    rows = tuple(LabelReading(str(b), str(b), "ok= column" if str(b) == "success" else "bucket= column",
+                              int(counts.get(str(b), 0))) for b in bucket_cat.categories if counts.get(str(b), 0))
+    return OutcomeReading(ok_arr, bucket_cat, np.zeros(len(ok_arr), dtype=bool), rows, "true/false")
+
+
+def _drop_skipped(frame: pd.DataFrame, t: np.ndarray, reading_: OutcomeReading) -> tuple[pd.DataFrame, np.ndarray]:
+    """Rows whose label maps to ``skip`` left out (the bucket loses no category it still needs)."""
+    if not reading_.skip.any():
+        return frame, t
+    keep = ~reading_.skip
+    if not keep.any():
+        raise InputError("every row maps to skip; nothing is left to analyse: check outcomes=.")
+    frame = frame[keep].reset_index(drop=True)
+    frame["bucket"] = frame["bucket"].cat.remove_unused_categories()
+    return frame, t[keep]

@@ -5,7 +5,7 @@ column         dtype                        meaning
 =============  ===========================  ==============================================
 ``ts``         ``datetime64[ns, UTC]``      when the attempt finished, sorted ascending
 ``ok``         ``bool``                     success
-``bucket``     ordered categorical          ``success``, ``timeout``, ``solve_error``, ...
+``bucket``     ordered categorical          ``success`` then the failure kinds the data has
 group keys     categorical                  declared with ``by=``, never guessed
 ``session_id`` string (optional)            opaque id, may be hashed on load
 =============  ===========================  ==============================================
@@ -29,6 +29,8 @@ __all__ = [
     "SUCCESS",
     "TIMEOUT",
     "SOLVE_ERROR",
+    "FAILURE",
+    "SLOW",
     "BASE_COLUMNS",
     "bucket_dtype",
     "as_events",
@@ -47,19 +49,35 @@ INCIDENT_COLUMNS = ("incident_id", "kind", "start", "end", "scope", "severity")
 SUCCESS = "success"
 TIMEOUT = "timeout"
 SOLVE_ERROR = "solve_error"
+#: The failure bucket of a failure whose kind the data does not say (``false``, ``failed``, ...).
+FAILURE = "failure"
+#: The failure bucket of a success slower than ``slow_above`` (latency SLI).
+SLOW = "slow"
 BASE_COLUMNS = ("ts", "ok", "bucket")
 _KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
 
 
-def bucket_dtype(labels: Iterable[str] = ()) -> pd.CategoricalDtype:
-    """The ordered bucket dtype: ``success``, ``timeout``, ``solve_error``, then any other
-    failure labels in sorted order.
+def bucket_dtype(labels: Iterable[str] | None = None) -> pd.CategoricalDtype:
+    """The ordered bucket dtype: ``success``, then ``timeout`` and ``solve_error`` if present,
+    then any other failure labels in sorted order.
+
+    Only the buckets named in ``labels`` appear (``success`` always does), so a web log's table
+    has no empty ``timeout`` or ``solve_error`` category. Without ``labels``: the sample domain's
+    three buckets.
 
     >>> list(bucket_dtype(["server_error"]).categories)
-    ['success', 'timeout', 'solve_error', 'server_error']
+    ['success', 'server_error']
+    >>> list(bucket_dtype(["solve_error", "timeout", "slow"]).categories)
+    ['success', 'timeout', 'solve_error', 'slow']
+    >>> list(bucket_dtype().categories)
+    ['success', 'timeout', 'solve_error']
     """
-    extra = sorted({str(x) for x in labels} - set(_KNOWN_ORDER))
-    return pd.CategoricalDtype([*_KNOWN_ORDER, *extra], ordered=True)
+    if labels is None:
+        return pd.CategoricalDtype(list(_KNOWN_ORDER), ordered=True)
+    given = {str(x) for x in labels}
+    known = [k for k in _KNOWN_ORDER[1:] if k in given]
+    extra = sorted(given - set(_KNOWN_ORDER))
+    return pd.CategoricalDtype([SUCCESS, *known, *extra], ordered=True)
 
 
 def as_events(
@@ -74,7 +92,9 @@ def as_events(
     """Build a canonical event table from arrays (no parsing, no guessing).
 
     ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True``; ``bucket`` defaults to
-    ``success`` for ``ok`` rows and ``solve_error`` otherwise. Sorted stably by ``ts``.
+    ``success`` for ``ok`` rows and ``solve_error`` otherwise (the sample domain: its ``timeout``
+    and ``solve_error`` categories are always there; the readers keep only the buckets the data
+    has). Sorted stably by ``ts``.
 
     >>> ev = as_events(["2026-01-01 00:00:01", "2026-01-01 00:00:00"], [True, False])
     >>> ev[["ok", "bucket"]].to_dict("list")
@@ -91,7 +111,8 @@ def as_events(
     cols: dict[str, Any] = {
         "ts": ts_index.array,
         "ok": ok_arr,
-        "bucket": pd.Categorical(bucket_arr, dtype=bucket_dtype(pd.unique(bucket_arr))),
+        # a hand-built table keeps the sample domain's buckets (readers keep only those present)
+        "bucket": pd.Categorical(bucket_arr, dtype=bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])),
     }
     for name, values in (groups or {}).items():
         cols[name] = pd.Categorical(values)

@@ -50,9 +50,17 @@ from ..slo import SLO
 from ..windows.bins import duration_label, read_bins, window_bins
 from .openslo import SLODocument
 from .openslo.model import as_documents
+from .sloth_rules import (
+    severity_groups,
+    sloth_alert_annotations,
+    sloth_alert_labels,
+    sloth_alert_rules,
+    sloth_meta_rules,
+)
 
 __all__ = [
     "POLICY_PRESETS",
+    "STYLES",
     "resolve_policy",
     "prometheus_rules",
     "to_prometheus_yaml",
@@ -69,6 +77,8 @@ _METRIC = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
 _LABEL = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _MATCHER = re.compile(r'\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*')
 _FUNCTIONS = ("increase", "rate")
+#: ``style=`` of :func:`prometheus_rules`: one alert per tier, or Sloth's layout.
+STYLES = ("budgetlab", "sloth")
 
 
 def resolve_policy(policy: AlertPolicy | str, *, period: Any = "30D") -> AlertPolicy:
@@ -196,7 +206,7 @@ def _prepare(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence
             if pol is None:
                 raise ConfigError(f"SLO {doc.name!r} has no alert policies; pass policy= (e.g. 'workbook').")
         else:
-            pol = resolve_policy(policy, period=doc.slo.window)
+            pol = resolve_policy(policy, period=doc.slo.period)
         svc = service if service is not None else (doc.service or "budgetlab")
         if not isinstance(svc, str) or not svc:
             raise ConfigError("service must be a non-empty string.")
@@ -257,6 +267,7 @@ def prometheus_rules(
     alert_name: str = "SLOErrorBudgetBurn",
     interval: Any = "1m",
     function: str = "increase",
+    style: str = "budgetlab",
 ) -> dict[str, Any]:
     """Recording and alerting rules for SLOs and an alert policy, one rule group per SLO.
 
@@ -265,7 +276,7 @@ def prometheus_rules(
     slos : SLO, SLODocument or list of SLODocument
         The objectives; a plain :class:`SLO` is named ``name`` (default ``"slo"``).
     policy : AlertPolicy or str, optional
-        A policy or a preset name (:data:`POLICY_PRESETS`; its period is each SLO's window).
+        A policy or a preset name (:data:`POLICY_PRESETS`; its period is each SLO's ``period``).
         Default: each SLO's own alert policies (from OpenSLO).
     total_metric, errors_metric : str
         Counter names: all attempts, and failed attempts.
@@ -285,6 +296,13 @@ def prometheus_rules(
         Evaluation interval of the groups (budgetlab's bin width when comparing).
     function : {"increase", "rate"}
         Counter function of the ratios; see the module notes on ties.
+    style : {"budgetlab", "sloth"}
+        ``"budgetlab"``: one alert per tier, labels ``severity`` and ``tier``.
+        ``"sloth"``: Sloth's layout (:mod:`budgetlab.interop.sloth_rules`): one alert per
+        severity with its tiers OR-ed, labels ``sloth_severity`` and ``sloth_id``, and Sloth's
+        meta recordings (objective, error budget, period days, current and period burn rate,
+        period budget remaining, ``sloth_slo_info``) over the SLO's ``period``, so Sloth's
+        dashboards and Alertmanager routes work unchanged.
 
     Returns
     -------
@@ -310,6 +328,8 @@ def prometheus_rules(
         raise ConfigError(f"alert_name={alert_name!r} must be a Prometheus name (letters, digits, _).")
     if function not in _FUNCTIONS:
         raise ConfigError(f"function={function!r} is not valid; use 'increase' or 'rate'.")
+    if style not in STYLES:
+        raise ConfigError(f"style={style!r} is not valid; use 'budgetlab' (one alert per tier) or 'sloth'.")
     err_extra = _matchers(errors_selector, "errors_selector")
     if total == errors and not err_extra:
         raise ConfigError("errors_metric equals total_metric; give errors_selector= to pick the failures.")
@@ -321,6 +341,10 @@ def prometheus_rules(
             rules.append({"record": _record_name(w), "expr": _ratio_expr(s, w, total, errors, err_extra, function),
                           "labels": {**s.ids, "sloth_window": _prom_duration(w, "window")}})
         target = s.doc.slo.target
+        if style == "sloth":
+            rules.extend(_sloth_rules(s, total, errors, err_extra, function, alert_name))
+            groups.append({"name": f"budgetlab-slo-{s.id}", "interval": step, "rules": rules})
+            continue
         rules.append({"record": "slo:objective:ratio", "expr": f"vector({_num(target)})", "labels": dict(s.ids)})
         rules.append({"record": "slo:error_budget:ratio", "expr": f"vector(1 - {_num(target)})", "labels": dict(s.ids)})
         for tier in s.policy.tiers:
@@ -334,6 +358,20 @@ def prometheus_rules(
             rules.append(rule)
         groups.append({"name": f"budgetlab-slo-{s.id}", "interval": step, "rules": rules})
     return {"groups": groups}
+
+
+def _sloth_rules(s: _Slo, total: str, errors: str, err_extra: list[str], fn: str, alert_name: str) -> list[dict[str, Any]]:
+    """The period recording, Sloth's meta recordings and one alert per severity."""
+    period = s.doc.slo.period
+    out: list[dict[str, Any]] = []
+    if period not in s.policy.windows:
+        out.append({"record": _record_name(period), "expr": _ratio_expr(s, period, total, errors, err_extra, fn),
+                    "labels": {**s.ids, "sloth_window": _prom_duration(period, "period")}})
+    current = _record_name(min(s.policy.windows))
+    out.extend(sloth_meta_rules(s.ids, target=s.doc.slo.target, target_text=_num(s.doc.slo.target), period=period,
+                                current=current, period_record=_record_name(period), version="budgetlab"))
+    out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t), _prom_duration))
+    return out
 
 
 class _Dumper(yaml.SafeDumper):  # type: ignore[misc]
@@ -379,6 +417,7 @@ def promtool_test(
     name: str | None = None,
     alert_name: str = "SLOErrorBudgetBurn",
     freq: Any = None,
+    style: str = "budgetlab",
 ) -> dict[str, Any]:
     """A ``promtool test rules`` document: the bins as counters, budgetlab's firing alerts as
     the expected result at every evaluation.
@@ -411,6 +450,8 @@ def promtool_test(
     >>> [(a["eval_time"], len(a["exp_alerts"])) for a in t["tests"][0]["alert_rule_test"]]
     [('1m', 0), ('2m', 1), ('3m', 1), ('4m', 1), ('5m', 0), ('6m', 0)]
     """
+    if style not in STYLES:
+        raise ConfigError(f"style={style!r} is not valid; use 'budgetlab' or 'sloth'.")
     if selector is not None and not isinstance(selector, Mapping):
         raise ConfigError("promtool_test needs selector= as a mapping of label values (the series get those labels).")
     _metric(total_metric, "total_metric")
@@ -456,6 +497,17 @@ def promtool_test(
                 window_bins(w, step_ns, name=f"tier {tier.name} window")
         states = alert_states(grid.select([g]), s.doc.slo, s.policy)
         firing = states["firing"].to_numpy().reshape(len(s.policy.tiers), n)
+        if style == "sloth":  # one alert per severity: the OR of its tiers' states
+            if any(t.for_ > pd.Timedelta(0) or t.cooldown > pd.Timedelta(0) for t in s.policy.tiers):
+                raise ConfigError("promtool_test with style='sloth' needs tiers without for_ and cooldown (the OR of "
+                                  "the tiers is then the OR of budgetlab's per-tier states).")
+            index = {t.name: j for j, t in enumerate(s.policy.tiers)}
+            for sev, ts in severity_groups(s.policy.tiers):
+                entry = {"exp_labels": sloth_alert_labels(s.ids, sev), "exp_annotations": sloth_alert_annotations(sev, s.ids)}
+                any_firing = np.logical_or.reduce([firing[index[t.name]] for t in ts])
+                for i in np.flatnonzero(any_firing).tolist():
+                    expected[i].append(entry)
+            continue
         for j, tier in enumerate(s.policy.tiers):
             entry = {"exp_labels": _alert_labels(s, tier),
                      "exp_annotations": _alert_annotations(s, tier)}

@@ -95,7 +95,8 @@ def _profile_partition(
     keys = list(kwargs["by"])
     cols = [c for c in (kwargs["outcome"], kwargs["ok"], kwargs["bucket"]) if c]
     needed = list(dict.fromkeys([*cols, *keys, *(guarded if scan_pii else [])]))
-    scratch = raw[needed].assign(**{_SCRATCH_TIME: np.zeros(len(raw), dtype=np.int64)})
+    # a plausible epoch (2026): read_events refuses epochs before 2000 as a likely wrong unit
+    scratch = raw[needed].assign(**{_SCRATCH_TIME: np.full(len(raw), 1_780_000_000, dtype=np.int64)})
     extra = [c for c in guarded if c not in keys] if scan_pii else []
     session = kwargs["session"] if kwargs["session"] in extra else None
     keep = [c for c in extra if c != session]

@@ -323,8 +323,8 @@ class BinGrid:
         out["bad"] = self.bad.ravel()
         for name, values in (extra or {}).items():
             out[name] = values
-        out.attrs["freq"] = duration_label(pd.Timedelta(self.freq_ns, unit="ns"))
-        out.attrs["by"] = list(self.by)
+        # exactly these two (not what pandas carried over from the events, e.g. their "how_read")
+        out.attrs = {"freq": duration_label(pd.Timedelta(self.freq_ns, unit="ns")), "by": list(self.by)}
         return out
 
 

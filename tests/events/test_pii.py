@@ -46,7 +46,7 @@ IPV4_ANYWHERE = re.compile(r"(?<![0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])")
         ("+7 (916) 123-45-67", "phone number"),
         ("+49 30 1234567", "phone number"),
         ("8-916-123-45-67", "phone number"),
-        ("79161234567", "phone number"),
+        ("+79161234567", "phone number"),  # issue 14: bare digits are ids; a + or separators make a phone
         ("4111 1111 1111 1111", "payment-card number"),  # the Visa test number (Luhn-valid)
         ("5500-0000-0000-0004", "payment-card number"),  # a Mastercard test number
         ("378282246310005", "payment-card number"),  # an Amex test number (15 digits)

@@ -40,12 +40,12 @@ ROWS = [
     ("2026-11-29T03:47:00+01:00", "success", "fra", "recaptcha_v2"),  # 02:47Z
     ("2026-11-29T02:00:00Z", "timeout", "ams", "turnstile"),  # 02:00Z
     ("2026-11-29T02:30:00.250Z", "solve_error", "fra", "image"),  # 02:30:00.250Z
-    ("2026-11-29T05:00:00+03:00", "captcha_unsolvable", "ams", "recaptcha_v2"),  # 02:00Z, tie with row 2
+    ("2026-11-29T05:00:00+03:00", "error", "ams", "recaptcha_v2"),  # 02:00Z, tie with row 2
 ]
 # sorted stably by time: row 2 (02:00), row 4 (02:00, later in the file), row 3, row 1
 WANT_TS = utc("2026-11-29 02:00", "2026-11-29 02:00", "2026-11-29 02:30:00.250", "2026-11-29 02:47")
 WANT_OK = [False, False, False, True]
-WANT_BUCKET = ["timeout", "captcha_unsolvable", "solve_error", "success"]
+WANT_BUCKET = ["timeout", "failure", "solve_error", "success"]  # issue 14: 'error' is a generic failure
 WANT_REGION = ["ams", "ams", "fra", "fra"]
 
 
@@ -171,7 +171,8 @@ def test_other_encoding(tmp_path):
         (["1780000000500"], {"epoch": "ms"}, ["2026-05-28 20:26:40.500"]),
         (["1780000000.25"], {"epoch": "s"}, ["2026-05-28 20:26:40.250"]),
         # decimal text is converted exactly (0.1 s is not a binary float; no rounding to 0.0999...)
-        (["1780000000.1", "-1.5"], {"epoch": "s"}, ["2026-05-28 20:26:40.100", "1969-12-31 23:59:58.500"]),
+        # (issue 14: an epoch before 2000 is refused as a likely wrong unit, so no negative epoch here)
+        (["1780000000.1", "1780000000.7"], {"epoch": "s"}, ["2026-05-28 20:26:40.100", "2026-05-28 20:26:40.700"]),
         # the extremes pandas can hold (ns since 1970 fit int64)
         (["1677-09-21T00:12:43.145224193Z", "2262-04-11T23:47:16.854775807Z"], {},
          ["1677-09-21 00:12:43.145224193", "2262-04-11 23:47:16.854775807"]),
@@ -259,20 +260,21 @@ def test_unsorted_input_is_sorted_stably_with_ties_in_input_order():
 
 # outcomes ----------------------------------------------------------------------------------------
 def test_default_outcome_mapping():
-    labels = ["success", " OK ", "True", "1", "Timeout", "timed_out", "solve_error", "FAILED", "false", "0",
-              "captcha_unsolvable", "Captcha_Unsolvable "]
+    # issue 14: generic failure words are the neutral bucket 'failure'; an unknown label is refused
+    labels = ["success", " OK ", "True", "1", "Timeout", "timed_out", "solve_error", "FAILED", "false", "0"]
     ok, bucket = map_outcomes(pd.Series(labels))
-    assert ok.tolist() == [True, True, True, True, False, False, False, False, False, False, False, False]
+    assert ok.tolist() == [True, True, True, True, False, False, False, False, False, False]
     assert list(bucket) == ["success", "success", "success", "success", "timeout", "timeout", "solve_error",
-                            "solve_error", "solve_error", "solve_error", "captcha_unsolvable",
-                            "captcha_unsolvable"]
-    assert list(bucket.categories) == ["success", "timeout", "solve_error", "captcha_unsolvable"]
+                            "failure", "failure", "failure"]
+    assert list(bucket.categories) == ["success", "timeout", "solve_error", "failure"]
     assert DEFAULT_OUTCOMES["timeout"] == "timeout"
+    with pytest.raises(OutcomeError, match="'captcha_unsolvable' \\(2\\)"):
+        map_outcomes(pd.Series([*labels, "captcha_unsolvable", "Captcha_Unsolvable "]))
 
 
 def test_boolean_and_01_outcome_columns():
     ok, bucket = map_outcomes(pd.Series([True, False, True]))
-    assert ok.tolist() == [True, False, True] and list(bucket) == ["success", "solve_error", "success"]
+    assert ok.tolist() == [True, False, True] and list(bucket) == ["success", "failure", "success"]
     ok, _ = map_outcomes(pd.Series([1, 0, 0]))
     assert ok.tolist() == [True, False, False]
 
@@ -305,13 +307,13 @@ def test_ok_and_bucket_columns():
     })
     ev = read_events(raw, ok="success", bucket="kind")
     assert ev["ok"].tolist() == [True, False, False, True, False, True]
-    # success rows are 'success' whatever the kind says; failures without a kind are solve_error;
-    # kinds go through the default aliases (network_timeout -> timeout)
-    assert ev["bucket"].astype(str).tolist() == ["success", "timeout", "solve_error", "success", "solver",
+    # success rows are 'success' whatever the kind says; failures without a kind are 'failure'
+    # (issue 14: domain-neutral); kinds go through the default aliases (network_timeout -> timeout)
+    assert ev["bucket"].astype(str).tolist() == ["success", "timeout", "failure", "success", "solver",
                                                  "success"]
     ev = read_events(raw.assign(success=[True, False, False, True, False, True]), ok="success")
-    assert ev["bucket"].astype(str).tolist() == ["success", "solve_error", "solve_error", "success",
-                                                 "solve_error", "success"]
+    assert ev["bucket"].astype(str).tolist() == ["success", "failure", "failure", "success",
+                                                 "failure", "success"]
     ev = read_events(raw.assign(success=[1.0, 0.0, 0.0, 1.0, 0.0, 1.0]), ok="success")
     assert ev["ok"].tolist() == [True, False, False, True, False, True]
 

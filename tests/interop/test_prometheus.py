@@ -323,7 +323,8 @@ def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtoo
 @pytest.mark.parametrize("argv, needle", [
     (["export", "prometheus", "{out}"], "--slo FILE"),
     (["export", "prometheus", "--target", "0.99", "{out}"], "--policy"),
-    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--window", "7d", "{out}"], "30D"),
+    # the tracker window no longer sets the policy's period (issue 18: --period does)
+    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d", "{out}"], "30D"),
     (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "{out}"], "label matchers"),
     (["export", "prometheus", "--slo", "{fix}#nope", "{out}"], "no SLO named 'nope'"),
 ])

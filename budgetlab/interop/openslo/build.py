@@ -44,6 +44,7 @@ def slos_from_recalibration(
     *,
     by: str | Sequence[str] | None = None,
     window: Any = None,
+    period: Any = None,
     target_column: str = "recommended_target",
     name_prefix: str = "",
     service: str = "",
@@ -65,8 +66,10 @@ def slos_from_recalibration(
         Group keys; default: the recalibration's ``by``, ``table.attrs["by"]``, or the
         categorical columns.
     window : duration, optional
-        Rolling window of every SLO (whole minutes); default: the recalibration's window, else
+        Tracker window of every SLO (whole minutes); default: the recalibration's window, else
         28 days.
+    period : duration, optional
+        SRE budget period of every SLO (OpenSLO ``timeWindow``); default 30 days.
     name_prefix, service : str
         SLO names are ``name_prefix`` + the group values joined by ``-``, made RFC 1123-safe
         (``recaptcha_v2`` → ``recaptcha-v2``); the group keys become ``metadata.labels``.
@@ -134,7 +137,8 @@ def slos_from_recalibration(
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
         try:
-            slo = SLO(target=target, window=w, warning=warning, critical=critical, min_events=min_events)
+            slo = SLO(target=target, window=w, warning=warning, critical=critical, min_events=min_events,
+                      period="30D" if period is None else period)
         except ConfigError as exc:
             raise ConfigError(f"row {i}: {exc}") from None
         docs.append(SLODocument(name=name, slo=slo, service=service, labels=labels,

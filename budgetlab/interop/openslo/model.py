@@ -9,25 +9,110 @@ from typing import Any
 import pandas as pd
 
 from ..._util.validation import check_fraction, check_tz, to_timedelta
-from ...alerts.policy import AlertPolicy
+from ...alerts.policy import AlertPolicy, AlertTier
 from ...errors import ConfigError
 from ...slo import SLO
 from ._fields import check_indicator, check_str, check_strings, normalize_start
 from ._yaml import plain
+from .checks import check_indicator_spec, check_metadata
 from .durations import duration_shorthand
 
-__all__ = ["API_VERSION", "METHODS", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX", "SLODocument",
-           "as_documents"]
+__all__ = ["API_VERSION", "METHODS", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX", "DEFAULT_SERVICE",
+           "DEFAULT_TARGET", "AlertPolicyInfo", "SLODocument", "as_documents", "events_indicator", "is_events_indicator"]
 
 API_VERSION = "openslo/v1"
 #: ``spec.budgetingMethod`` values budgetlab reads.
-METHODS = ("Occurrences", "Timeslices")
+METHODS = ("Occurrences", "Timeslices", "RatioTimeslices")
 #: Calendar ``timeWindow`` durations -> (budgetlab calendar, nominal length of the tracker window).
 CALENDARS = {"1d": ("day", pd.Timedelta("1D")), "1w": ("week", pd.Timedelta("7D")),
              "1M": ("month", pd.Timedelta("30D"))}
 CALENDAR_SHORTHAND = {v[0]: k for k, v in CALENDARS.items()}
 #: Prefix of the annotations that carry what OpenSLO v1 has no field for.
 ANNOTATION_PREFIX = "budgetlab/"
+#: ``spec.service`` written when a document names none (OpenSLO v1 requires one).
+DEFAULT_SERVICE = "budgetlab"
+
+
+def events_indicator(name: str) -> dict[str, Any]:
+    """The SLI budgetlab writes when none is given: the success ratio of its event table
+    (good = events with ``ok`` true, total = all events), ``metricSource.type: budgetlab``.
+    Read back, it is recognised and gives ``indicator=None`` again.
+
+    >>> events_indicator("solve")["spec"]["ratioMetric"]["good"]
+    {'metricSource': {'type': 'budgetlab', 'spec': {'events': 'ok'}}}
+    """
+    def source(which: str) -> dict[str, Any]:
+        return {"metricSource": {"type": "budgetlab", "spec": {"events": which}}}
+
+    return {"metadata": {"name": name},
+            "spec": {"description": "success ratio of budgetlab's event table: good = events with ok true, "
+                                    "total = all events",
+                     "ratioMetric": {"counter": False, "good": source("ok"), "total": source("all")}}}
+
+
+def is_events_indicator(indicator: Mapping[str, Any]) -> bool:
+    """Whether ``indicator`` is :func:`events_indicator` (under any name)."""
+    meta = indicator.get("metadata")
+    name = meta.get("name") if isinstance(meta, Mapping) else None
+    return isinstance(name, str) and plain(indicator) == events_indicator(name)
+
+
+#: The notification target budgetlab writes when a policy has none (OpenSLO v1 requires one).
+DEFAULT_TARGET: dict[str, Any] = {
+    "kind": "AlertNotificationTarget", "metadata": {"name": "alertmanager"},
+    "spec": {"target": "alertmanager", "description": "Prometheus Alertmanager: budgetlab's rules carry the "
+                                                      "severity label; route on it"}}
+
+
+@dataclass(frozen=True)
+class AlertPolicyInfo:
+    """What an OpenSLO AlertPolicy (and its one condition) carries beyond the budgetlab tier:
+    delivery and description, kept so that a read-write round trip loses nothing.
+
+    Parameters
+    ----------
+    display_name, description : str
+        The AlertPolicy's ``metadata.displayName`` and ``spec.description``.
+    notification_targets : tuple of dict
+        ``spec.notificationTargets`` as written (``{"targetRef": name}`` or inline
+        ``AlertNotificationTarget`` objects).
+    condition_display_name, condition_description : str
+        The AlertCondition's ``metadata.displayName`` and ``spec.description``.
+    alert_when_resolved : bool
+        ``spec.alertWhenResolved``.
+    labels, annotations : dict
+        The AlertPolicy's ``metadata.labels`` and (non-budgetlab) ``metadata.annotations``.
+    """
+
+    display_name: str = ""
+    description: str = ""
+    notification_targets: tuple[dict[str, Any], ...] = ()
+    condition_display_name: str = ""
+    condition_description: str = ""
+    alert_when_resolved: bool = False
+    labels: dict[str, Any] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for f in ("display_name", "description", "condition_display_name", "condition_description"):
+            object.__setattr__(self, f, check_str(getattr(self, f), f))
+        nts = self.notification_targets
+        if isinstance(nts, Mapping) or not isinstance(nts, Sequence) or not all(isinstance(t, Mapping) for t in nts):
+            raise ConfigError("notification_targets must be a tuple of mappings ({'targetRef': name} or an inline "
+                              "AlertNotificationTarget).")
+        object.__setattr__(self, "notification_targets", tuple(plain(t) for t in nts))
+        if not isinstance(self.alert_when_resolved, bool):
+            raise ConfigError("alert_when_resolved must be true or false.")
+        object.__setattr__(self, "labels", check_strings(self.labels, "labels", lists=True))
+        object.__setattr__(self, "annotations", check_strings(self.annotations, "annotations"))
+
+    @classmethod
+    def default(cls, tier: AlertTier) -> AlertPolicyInfo:
+        """What budgetlab writes for ``tier`` when it was given nothing else."""
+        windows = " and ".join(duration_shorthand(w) for w in tier.windows)
+        return cls(description=f"{tier.severity} when the burn-rate condition {tier.name} holds",
+                   notification_targets=(DEFAULT_TARGET,),
+                   condition_description=f"burn rate above {tier.burn:g} over {windows}")
 
 
 @dataclass(frozen=True)
@@ -39,50 +124,86 @@ class SLODocument:
     name : str
         ``metadata.name``.
     slo : SLO
-        Target (``objectives[0].target``) and window (``timeWindow[0].duration``); ``warning``,
+        Target (``objectives[0].target``), SRE period (``timeWindow[0].duration``) and tracker
+        window (annotation ``budgetlab/window``; without it, the period); ``warning``,
         ``critical`` and ``min_events`` travel in ``budgetlab/*`` annotations.
     service, display_name, description : str
-        ``spec.service``, ``metadata.displayName``, ``spec.description``.
-    budgeting_method : {"Occurrences", "Timeslices"}
-        ``spec.budgetingMethod``.
+        ``spec.service`` (``""`` becomes :data:`DEFAULT_SERVICE`, as OpenSLO v1 requires one),
+        ``metadata.displayName``, ``spec.description``.
+    budgeting_method : {"Occurrences", "Timeslices", "RatioTimeslices"}
+        ``spec.budgetingMethod``. RatioTimeslices: the SLI is the mean of the per-slice success
+        ratios (``sli_ratio_mean`` of :func:`budgetlab.budget.period.period_budget`).
     time_slice_target : float, optional
         ``objectives[0].timeSliceTarget`` (Timeslices only), in (0, 1].
     time_slice_window : duration, optional
-        ``objectives[0].timeSliceWindow`` (Timeslices only), whole minutes.
+        ``objectives[0].timeSliceWindow`` (Timeslices and RatioTimeslices), whole minutes.
     calendar : {"day", "week", "month"}, optional
         Calendar-aligned ``timeWindow`` (``1d``, ``1w``, ``1M``); ``None`` for a rolling window.
-        ``slo.window`` must then be 1, 7 or 30 days.
+        ``slo.period`` must then be 1, 7 or 30 days (the nominal length).
     calendar_start : str, optional
         ``calendar.startTime`` (local, ``"2022-01-01 12:00:00"``); calendar windows only.
     time_zone : str, optional
         ``calendar.timeZone`` (IANA name); required with ``calendar``.
     alert_policies : tuple of AlertPolicy
         One per OpenSLO ``AlertPolicy`` (several tiers when they were grouped with the
-        ``budgetlab/policy`` annotation). A policy's ``period`` is the SLO window unless the
+        ``budgetlab/policy`` annotation). A policy's ``period`` is the SLO period unless the
         annotation ``budgetlab/period`` says otherwise.
     objective_name : str
         ``objectives[0].displayName``.
     objective_op : str, optional
-        ``objectives[0].op`` (``lt``, ``lte``, ``gt``, ``gte``), kept verbatim: the spec uses it
-        for threshold metrics only, so budgetlab does not interpret it for ratio SLIs.
+        ``objectives[0].op`` (``lt``, ``lte``, ``gt``, ``gte``): OpenSLO v1 forbids it on a
+        ratio SLI, so it is allowed only with an ``indicator_ref`` whose SLI is not at hand.
     indicator : dict, optional
-        The inline SLI (``spec.indicator``), kept verbatim; must not be a ``thresholdMetric``.
+        The SLI (``spec.indicator``, or the ``kind: SLI`` object ``indicator_ref`` names):
+        ``{"metadata": ..., "spec": {"ratioMetric": ...}}`` with the good/bad/total
+        ``metricSource`` queries; must not be a ``thresholdMetric``. ``None``: budgetlab
+        writes its events SLI (good = events with ``ok`` true, total = all events).
     indicator_ref : str, optional
-        ``spec.indicatorRef``.
+        ``spec.indicatorRef``; with ``indicator`` given, the SLI object is written too.
     labels, annotations : dict
         ``metadata.labels`` and ``metadata.annotations`` (without the ``budgetlab/`` ones).
+    policy_info : dict of str to AlertPolicyInfo
+        Per tier name: the display name, description and notification targets of its OpenSLO
+        AlertPolicy (written as given; without an entry, budgetlab writes its default target).
+    companions : tuple of dict
+        Objects the SLO refers to, kept verbatim and written back: the ``Service`` named by
+        ``spec.service``, the ``AlertNotificationTarget`` objects named by ``targetRef``, the
+        ``DataSource`` objects named by ``metricSourceRef``.
+    notes : tuple of str
+        How the file was read (names made safe, fields dropped, defaults taken); not compared.
 
     Examples
     --------
     >>> from budgetlab.interop.openslo import read_openslo, to_openslo_yaml
-    >>> doc = SLODocument("checkout", SLO(target=0.999, window="28D"), service="shop")
+    >>> ind = {"metadata": {"name": "checkout-ratio"}, "spec": {"ratioMetric": {"counter": True,
+    ...        "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "errors_total"}}},
+    ...        "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "requests_total"}}}}}}
+    >>> doc = SLODocument("checkout", SLO(target=0.999, window="1D", period="28D"), service="shop", indicator=ind)
     >>> print(to_openslo_yaml([doc]), end="")
     apiVersion: openslo/v1
     kind: SLO
     metadata:
       name: checkout
+      annotations:
+        budgetlab/window: 1d
     spec:
       service: shop
+      indicator:
+        metadata:
+          name: checkout-ratio
+        spec:
+          ratioMetric:
+            counter: true
+            bad:
+              metricSource:
+                type: Prometheus
+                spec:
+                  query: errors_total
+            total:
+              metricSource:
+                type: Prometheus
+                spec:
+                  query: requests_total
       timeWindow:
       - duration: 28d
         isRolling: true
@@ -111,6 +232,9 @@ class SLODocument:
     indicator_ref: str | None = None
     labels: dict[str, Any] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
+    policy_info: dict[str, AlertPolicyInfo] = field(default_factory=dict)
+    companions: tuple[dict[str, Any], ...] = ()
+    notes: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         set_ = self._set
@@ -118,20 +242,11 @@ class SLODocument:
         if not isinstance(self.slo, SLO):
             raise ConfigError("slo must be a budgetlab.SLO (e.g. SLO(target=0.999, window='28D')).")
         duration_shorthand(self.slo.window, where="slo.window")  # whole minutes
+        duration_shorthand(self.slo.period, where="slo.period")
         for f in ("service", "display_name", "description", "objective_name"):
             set_(f, check_str(getattr(self, f), f))
-        if self.budgeting_method not in METHODS:
-            raise ConfigError(f"budgeting_method={self.budgeting_method!r} is not supported; use 'Occurrences' "
-                              "or 'Timeslices'.")
-        if self.budgeting_method == "Timeslices":
-            if self.time_slice_target is None or self.time_slice_window is None:
-                raise ConfigError("budgeting_method='Timeslices' needs time_slice_target and time_slice_window.")
-            set_("time_slice_target", check_fraction("time_slice_target", self.time_slice_target, high_open=False))
-            tsw = to_timedelta(self.time_slice_window, name="time_slice_window")
-            duration_shorthand(tsw, where="time_slice_window")
-            set_("time_slice_window", tsw)
-        elif self.time_slice_target is not None or self.time_slice_window is not None:
-            raise ConfigError("time_slice_target and time_slice_window apply to budgeting_method='Timeslices' only.")
+        set_("service", self.service or DEFAULT_SERVICE)
+        self._check_method()
         if self.calendar is None:
             if self.calendar_start is not None or self.time_zone is not None:
                 raise ConfigError("calendar_start and time_zone apply to calendar windows only (give calendar=).")
@@ -139,26 +254,16 @@ class SLODocument:
             if self.calendar not in CALENDAR_SHORTHAND:
                 raise ConfigError(f"calendar={self.calendar!r} is not supported; use 'day', 'week' or 'month'.")
             nominal = CALENDARS[CALENDAR_SHORTHAND[self.calendar]][1]
-            if self.slo.window != nominal:
-                raise ConfigError(f"a calendar {self.calendar} SLO has window {nominal} (its nominal length); "
-                                  f"build the SLO with window='{nominal.days}D'.")
+            if self.slo.period != nominal:
+                raise ConfigError(f"a calendar {self.calendar} SLO has period {nominal} (its nominal length); "
+                                  f"build the SLO with period='{nominal.days}D'.")
             if self.time_zone is None:
                 raise ConfigError("a calendar window needs time_zone (an IANA name such as 'Europe/Berlin').")
             set_("time_zone", check_tz(self.time_zone, name="time_zone"))
             if self.calendar_start is None:
                 raise ConfigError("a calendar window needs calendar_start (e.g. '2026-01-01 00:00:00', local time).")
             set_("calendar_start", normalize_start(self.calendar_start, "calendar_start"))
-        if self.objective_op is not None and self.objective_op not in ("lt", "lte", "gt", "gte"):
-            raise ConfigError("objective_op must be one of 'lt', 'lte', 'gt', 'gte' or None.")
-        if self.indicator is not None:
-            if not isinstance(self.indicator, Mapping):
-                raise ConfigError("indicator must be a mapping (an inline OpenSLO SLI) or None.")
-            check_indicator(self.indicator, "indicator")
-            set_("indicator", plain(self.indicator))
-        if self.indicator_ref is not None:
-            set_("indicator_ref", check_str(self.indicator_ref, "indicator_ref", required=True))
-        if self.indicator is not None and self.indicator_ref is not None:
-            raise ConfigError("give indicator or indicator_ref, not both.")
+        self._check_indicator()
         set_("labels", check_strings(self.labels, "labels", lists=True))
         ann = check_strings(self.annotations, "annotations")
         own = [k for k in ann if k.startswith(ANNOTATION_PREFIX)]
@@ -184,6 +289,60 @@ class SLODocument:
         if len(set(tier_names)) != len(tier_names):
             raise ConfigError("tier names must be unique across the alert policies of one SLO.")
         set_("alert_policies", pols)
+        info = self.policy_info
+        if not isinstance(info, Mapping) or not all(isinstance(v, AlertPolicyInfo) for v in info.values()):
+            raise ConfigError("policy_info must map tier names to AlertPolicyInfo.")
+        unknown = sorted(set(info) - set(tier_names))
+        if unknown:
+            raise ConfigError(f"policy_info names {unknown[0]!r}, which is no tier of the alert policies.")
+        set_("policy_info", dict(info))
+        comps = self.companions
+        if isinstance(comps, Mapping) or not isinstance(comps, Sequence) or not all(
+                isinstance(c, Mapping) and isinstance(c.get("metadata"), Mapping) for c in comps):
+            raise ConfigError("companions must be a tuple of OpenSLO objects (mappings with kind and metadata).")
+        set_("companions", tuple(plain(c) for c in comps))
+        set_("notes", tuple(str(n) for n in self.notes))
+
+    def _check_method(self) -> None:
+        set_ = self._set
+        if self.budgeting_method not in METHODS:
+            raise ConfigError(f"budgeting_method={self.budgeting_method!r} is not supported; use one of "
+                              f"{', '.join(map(repr, METHODS))}.")
+        if self.budgeting_method == "Occurrences":
+            if self.time_slice_target is not None or self.time_slice_window is not None:
+                raise ConfigError("time_slice_target and time_slice_window apply to time-slice budgeting methods only.")
+            return
+        if self.budgeting_method == "Timeslices" and (self.time_slice_target is None or self.time_slice_window is None):
+            raise ConfigError("budgeting_method='Timeslices' needs time_slice_target and time_slice_window.")
+        if self.time_slice_window is None:
+            raise ConfigError(f"budgeting_method={self.budgeting_method!r} needs time_slice_window.")
+        tsw = to_timedelta(self.time_slice_window, name="time_slice_window")
+        duration_shorthand(tsw, where="time_slice_window")
+        set_("time_slice_window", tsw)
+        if self.budgeting_method == "RatioTimeslices":
+            if self.time_slice_target is not None:
+                raise ConfigError("RatioTimeslices has no time_slice_target (the target applies to the mean "
+                                  "per-slice ratio).")
+            return
+        set_("time_slice_target", check_fraction("time_slice_target", self.time_slice_target, high_open=False))
+
+    def _check_indicator(self) -> None:
+        set_ = self._set
+        if self.indicator is not None:
+            if not isinstance(self.indicator, Mapping):
+                raise ConfigError("indicator must be a mapping (an OpenSLO SLI: metadata and spec) or None.")
+            check_indicator(self.indicator, "indicator")
+            check_metadata(self.indicator.get("metadata"), "indicator.metadata")
+            check_indicator_spec(self.indicator["spec"], "indicator.spec")
+            set_("indicator", plain(self.indicator))
+        if self.indicator_ref is not None:
+            set_("indicator_ref", check_str(self.indicator_ref, "indicator_ref", required=True))
+        if self.objective_op is not None:
+            if self.objective_op not in ("lt", "lte", "gt", "gte"):
+                raise ConfigError("objective_op must be one of 'lt', 'lte', 'gt', 'gte' or None.")
+            if self.indicator is not None or self.indicator_ref is None:
+                raise ConfigError("objective_op is forbidden on a ratio SLI (OpenSLO v1: op belongs to threshold "
+                                  "metrics); drop it, or keep it only with an indicator_ref whose SLI is elsewhere.")
 
     def _set(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
@@ -206,7 +365,7 @@ class SLODocument:
         if not tiers:
             return None
         name = self.alert_policies[0].name if len(self.alert_policies) == 1 else self.name
-        return AlertPolicy(tuple(tiers), period=self.slo.window, name=name)
+        return AlertPolicy(tuple(tiers), period=self.slo.period, name=name)
 
     def period_kwargs(self) -> dict[str, Any]:
         """Arguments of :func:`budgetlab.budget.period.period_budget` for this SLO's time window and
@@ -216,13 +375,13 @@ class SLODocument:
         budgetlab's calendar periods start at local midnight (weeks on Monday, months on the
         1st); a ``calendar.startTime`` that is not on such a boundary raises ConfigError.
 
-        >>> SLODocument("x", SLO(0.99, "7D"), calendar="week", calendar_start="2026-01-05 00:00:00",
+        >>> SLODocument("x", SLO(0.99, "7D", period="7D"), calendar="week", calendar_start="2026-01-05 00:00:00",
         ...             time_zone="Europe/Berlin").period_kwargs()
         {'calendar': 'week', 'tz': 'Europe/Berlin'}
         """
         out: dict[str, Any]
         if self.calendar is None:
-            out = {"period": self.slo.window}
+            out = {"period": self.slo.period}
         else:
             start = pd.Timestamp(self.calendar_start)
             aligned = start == start.normalize()
@@ -238,8 +397,9 @@ class SLODocument:
                     f"(local time); {self.calendar_start} is not such a boundary."
                 )
             out = {"calendar": self.calendar, "tz": self.time_zone}
-        if self.budgeting_method == "Timeslices":
+        if self.budgeting_method != "Occurrences":
             out["slice_window"] = self.time_slice_window
+        if self.budgeting_method == "Timeslices":
             out["slice_target"] = self.time_slice_target
         return out
 

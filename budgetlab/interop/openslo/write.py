@@ -1,5 +1,9 @@
 """OpenSLO v1 out: each :class:`~.model.SLODocument` as a ``kind: SLO`` object followed by its
-``AlertPolicy`` objects (one inline ``AlertCondition`` each), as YAML text or an atomic file."""
+``AlertPolicy`` objects (one inline ``AlertCondition`` each) and the objects it refers to, as YAML
+text or an atomic file. What is written passes the OpenSLO v1 rules: RFC 1123 names (the
+original name in ``budgetlab/name``), ``service`` and an indicator always present (without a
+metric, budgetlab's events SLI), at least one notification target (without one, the inline
+target ``alertmanager``), ``op`` only on burn-rate conditions."""
 
 from __future__ import annotations
 
@@ -16,11 +20,21 @@ from ..._util.files import atomic_path
 from ...alerts.policy import AlertTier
 from ...errors import ConfigError
 from ...slo import SLO
+from ._policies import context
 from ._yaml import plain
+from .checks import check_object
 from .durations import duration_shorthand
-from .model import ANNOTATION_PREFIX, API_VERSION, CALENDAR_SHORTHAND, SLODocument, as_documents
+from .model import (
+    ANNOTATION_PREFIX,
+    API_VERSION,
+    CALENDAR_SHORTHAND,
+    AlertPolicyInfo,
+    SLODocument,
+    as_documents,
+    events_indicator,
+)
 
-__all__ = ["to_openslo_yaml", "write_openslo", "slug"]
+__all__ = ["to_openslo_yaml", "write_openslo", "openslo_names", "slug"]
 
 _RFC1123 = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 
@@ -35,7 +49,26 @@ def slug(text: str) -> str:
     return (s or "x")[:63].strip("-") or "x"
 
 
-def _tier_condition(tier: AlertTier) -> dict[str, Any]:
+def openslo_names(docs: SLODocument | Iterable[SLODocument]) -> dict[str, str]:
+    """``{name: written name}`` of the SLOs whose name is not an RFC 1123 label (OpenSLO v1
+    requires one); the original name travels in the annotation ``budgetlab/name``.
+
+    >>> from budgetlab import SLO
+    >>> openslo_names([SLODocument("solve_rate", SLO(0.95)), SLODocument("ok-name", SLO(0.9))])
+    {'solve_rate': 'solve-rate'}
+    """
+    items = as_documents(docs)
+    out = {d.name: slug(d.name) for d in items if not _RFC1123.match(d.name)}
+    written: dict[str, str] = {}
+    for d in items:
+        w = out.get(d.name, d.name)
+        if w in written:
+            raise ConfigError(f"SLOs {written[w]!r} and {d.name!r} would both be written as {w!r}; rename one.")
+        written[w] = d.name
+    return out
+
+
+def _tier_condition(tier: AlertTier, info: AlertPolicyInfo) -> dict[str, Any]:
     ann: dict[str, str] = {}
     name = tier.name if _RFC1123.match(tier.name) else slug(tier.name)
     if name != tier.name:
@@ -45,69 +78,62 @@ def _tier_condition(tier: AlertTier) -> dict[str, Any]:
     if tier.cooldown > pd.Timedelta(0):
         ann[ANNOTATION_PREFIX + "keep-firing-for"] = duration_shorthand(tier.cooldown)
     meta: dict[str, Any] = {"name": name}
+    if info.condition_display_name:
+        meta["displayName"] = info.condition_display_name
     if ann:
         meta["annotations"] = ann
-    windows = " and ".join(duration_shorthand(w) for w in tier.windows)
-    return {
-        "kind": "AlertCondition",
-        "metadata": meta,
-        "spec": {
-            "description": f"burn rate above {tier.burn:g} over {windows}",
-            "severity": tier.severity,
-            "condition": {
-                "kind": "burnrate",
-                "op": "gt",
-                "threshold": _num(tier.burn),
-                "lookbackWindow": duration_shorthand(tier.long_window),
-                "alertAfter": duration_shorthand(tier.for_),
-            },
-        },
-    }
+    spec: dict[str, Any] = {}
+    if info.condition_description:
+        spec["description"] = info.condition_description
+    spec["severity"] = tier.severity
+    spec["condition"] = {"kind": "burnrate", "op": "gt", "threshold": _num(tier.burn),
+                         "lookbackWindow": duration_shorthand(tier.long_window),
+                         "alertAfter": duration_shorthand(tier.for_)}
+    return {"kind": "AlertCondition", "metadata": meta, "spec": spec}
 
 
 def _num(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
 
 
-def _policy_objects(doc: SLODocument) -> list[dict[str, Any]]:
+def _policy_objects(doc: SLODocument, name: str) -> list[dict[str, Any]]:
     out = []
     for p in doc.alert_policies:
         single = len(p.tiers) == 1 and bool(_RFC1123.match(p.name))
         for t in p.tiers:
-            meta: dict[str, Any]
-            ann: dict[str, str] = {}
-            if single:
-                meta = {"name": p.name}
-            else:
-                meta = {"name": slug(f"{doc.name}-{p.name}-{t.name}")}
+            info = doc.policy_info.get(t.name) or AlertPolicyInfo.default(t)
+            meta: dict[str, Any] = {"name": p.name if single else slug(f"{name}-{p.name}-{t.name}")}
+            if info.display_name:
+                meta["displayName"] = info.display_name
+            if info.labels:
+                meta["labels"] = dict(info.labels)
+            ann = dict(info.annotations)
+            if not single:
                 ann[ANNOTATION_PREFIX + "policy"] = p.name
-            if p.period != doc.slo.window:
+            if p.period != doc.slo.period:
                 ann[ANNOTATION_PREFIX + "period"] = duration_shorthand(p.period)
             if ann:
                 meta["annotations"] = ann
-            out.append({
-                "apiVersion": API_VERSION,
-                "kind": "AlertPolicy",
-                "metadata": meta,
-                "spec": {
-                    "description": f"{t.severity} when the burn-rate condition {t.name} holds",
-                    "alertWhenNoData": False,
-                    "alertWhenBreaching": True,
-                    "alertWhenResolved": False,
-                    "conditions": [_tier_condition(t)],
-                    "notificationTargets": [],
-                },
-            })
+            spec: dict[str, Any] = {}
+            if info.description:
+                spec["description"] = info.description
+            spec.update(alertWhenNoData=False, alertWhenBreaching=True, alertWhenResolved=info.alert_when_resolved,
+                        conditions=[_tier_condition(t, info)], notificationTargets=list(info.notification_targets))
+            out.append({"apiVersion": API_VERSION, "kind": "AlertPolicy", "metadata": meta, "spec": spec})
     return out
 
 
-def _slo_object(doc: SLODocument, policy_names: list[str]) -> dict[str, Any]:
-    meta: dict[str, Any] = {"name": doc.name}
+def _slo_metadata(doc: SLODocument, name: str) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name}
     if doc.display_name:
         meta["displayName"] = doc.display_name
     if doc.labels:
         meta["labels"] = dict(doc.labels)
     ann = dict(doc.annotations)
+    if name != doc.name:
+        ann[ANNOTATION_PREFIX + "name"] = doc.name
+    if doc.slo.window != doc.slo.period:
+        ann[ANNOTATION_PREFIX + "window"] = duration_shorthand(doc.slo.window)
     default = SLO()
     if doc.slo.warning != default.warning:
         ann[ANNOTATION_PREFIX + "warning"] = repr(doc.slo.warning)
@@ -117,17 +143,28 @@ def _slo_object(doc: SLODocument, policy_names: list[str]) -> dict[str, Any]:
         ann[ANNOTATION_PREFIX + "min-events"] = str(doc.slo.min_events)
     if ann:
         meta["annotations"] = ann
+    return meta
+
+
+def _sli_object(doc: SLODocument) -> dict[str, Any] | None:
+    """The ``kind: SLI`` object an ``indicator_ref`` names, when its content is known."""
+    if doc.indicator_ref is None or doc.indicator is None:
+        return None
+    meta = {**doc.indicator.get("metadata", {}), "name": doc.indicator_ref}
+    return {"apiVersion": API_VERSION, "kind": "SLI", "metadata": meta, "spec": plain(doc.indicator["spec"])}
+
+
+def _slo_object(doc: SLODocument, name: str, policy_names: list[str]) -> dict[str, Any]:
     spec: dict[str, Any] = {}
     if doc.description:
         spec["description"] = doc.description
-    if doc.service:
-        spec["service"] = doc.service
-    if doc.indicator is not None:
-        spec["indicator"] = plain(doc.indicator)
+    spec["service"] = doc.service
     if doc.indicator_ref is not None:
         spec["indicatorRef"] = doc.indicator_ref
+    else:
+        spec["indicator"] = plain(doc.indicator) if doc.indicator is not None else events_indicator(f"{name}-events")
     if doc.calendar is None:
-        spec["timeWindow"] = [{"duration": duration_shorthand(doc.slo.window), "isRolling": True}]
+        spec["timeWindow"] = [{"duration": duration_shorthand(doc.slo.period), "isRolling": True}]
     else:
         spec["timeWindow"] = [{"duration": CALENDAR_SHORTHAND[doc.calendar], "isRolling": False,
                                "calendar": {"startTime": doc.calendar_start, "timeZone": doc.time_zone}}]
@@ -135,36 +172,56 @@ def _slo_object(doc: SLODocument, policy_names: list[str]) -> dict[str, Any]:
     objective: dict[str, Any] = {}
     if doc.objective_name:
         objective["displayName"] = doc.objective_name
-    if doc.objective_op is not None:
+    if doc.objective_op is not None:  # only with an indicatorRef whose SLI is elsewhere (see SLODocument)
         objective["op"] = doc.objective_op
     objective["target"] = float(doc.slo.target)
     if doc.budgeting_method == "Timeslices":
         objective["timeSliceTarget"] = _num(float(doc.time_slice_target))  # type: ignore[arg-type]
+    if doc.budgeting_method != "Occurrences":
         objective["timeSliceWindow"] = duration_shorthand(doc.time_slice_window)
     spec["objectives"] = [objective]
     if policy_names:
         spec["alertPolicies"] = [{"alertPolicyRef": n} for n in policy_names]
-    return {"apiVersion": API_VERSION, "kind": "SLO", "metadata": meta, "spec": spec}
+    return {"apiVersion": API_VERSION, "kind": "SLO", "metadata": _slo_metadata(doc, name), "spec": spec}
+
+
+def _companion(obj: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": API_VERSION, **{k: v for k, v in obj.items() if k != "apiVersion"}}
 
 
 def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
-    """OpenSLO v1 YAML for ``docs``: each SLO followed by its AlertPolicy objects (one condition
-    each), separated by ``---``. An alert policy shared by several SLOs (same name, same
-    content) is written once. See :class:`SLODocument` for an example."""
+    """OpenSLO v1 YAML for ``docs``: each SLO followed by its SLI (for an ``indicator_ref``), its
+    AlertPolicy objects (one condition each) and its companions, separated by ``---``. An object
+    shared by several SLOs (same kind, name and content) is written once. Every object passes the
+    OpenSLO v1 rules (:func:`.checks.check_object`) or ConfigError names the field. See
+    :class:`SLODocument` for an example."""
     items = as_documents(docs)
-    written: dict[str, dict[str, Any]] = {}
+    names = openslo_names(items)
+    written: dict[tuple[str, str], dict[str, Any]] = {}
     parts: list[dict[str, Any]] = []
+
+    def add(obj: dict[str, Any]) -> None:
+        key = (obj["kind"], obj["metadata"]["name"])
+        if key in written:
+            if written[key] != obj:
+                raise ConfigError(f"two different {key[0]} objects would both be written as {key[1]!r}; rename one.")
+            return
+        with context(f"{key[0]} {key[1]!r}"):
+            check_object(obj)
+        written[key] = obj
+        parts.append(obj)
+
     for doc in items:
-        pols = _policy_objects(doc)
-        parts.append(_slo_object(doc, [o["metadata"]["name"] for o in pols]))
+        name = names.get(doc.name, doc.name)
+        pols = _policy_objects(doc, name)
+        add(_slo_object(doc, name, [o["metadata"]["name"] for o in pols]))
+        sli = _sli_object(doc)
+        if sli is not None:
+            add(sli)
         for obj in pols:
-            n = obj["metadata"]["name"]
-            if n in written:
-                if written[n] != obj:
-                    raise ConfigError(f"two different alert policies would both be written as {n!r}; rename one.")
-                continue
-            written[n] = obj
-            parts.append(obj)
+            add(obj)
+        for c in doc.companions:
+            add(_companion(c))
     return "---\n".join(yaml.safe_dump(p, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
                         for p in parts)
 

@@ -1,0 +1,334 @@
+"""``budgetlab backtest --prometheus URL``: replay SLO alert policies over a Prometheus server's history.
+
+Reads the two SLI counters per bin from the server (:func:`budgetlab.read_prometheus`), replays
+each ``--policy`` (:func:`budgetlab.alert_episodes`), and prints, per policy, group and tier, when
+the alerts would have fired and how much of the period's error budget was spent at each firing;
+with ``--incidents`` also time to detect and reset per incident and precision / recall
+(:func:`budgetlab.incident_detections`, :func:`budgetlab.score_alerts`). ``--out`` writes the
+tables, ``--plot`` a timeline of the episodes, one panel per policy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .._util.validation import duration_label
+from ..errors import ConfigError, FileFormatError
+
+__all__ = ["add_parser", "parse_headers", "read_incident_csv"]
+
+_INCIDENT_COLUMNS = ("incident_id", "start", "end")
+
+
+def parse_headers(items: list[str] | None) -> dict[str, str]:
+    """``--header 'Name: value'`` items as a mapping (values are never echoed).
+
+    >>> parse_headers(["Authorization: Bearer abc", "X-Scope-OrgID: team"])["X-Scope-OrgID"]
+    'team'
+    """
+    out: dict[str, str] = {}
+    for item in items or []:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise ConfigError("--header takes 'Name: value' (e.g. 'Authorization: Bearer ...').")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def read_incident_csv(path: str) -> pd.DataFrame:
+    """An incidents CSV (``incident_id,start,end`` and optional ``scope``, ``kind``; times ISO 8601, UTC when naive)."""
+    from .._util.files import register_input
+
+    p = Path(path)
+    if not p.is_file():
+        raise FileFormatError(f"{p.name}: no such file; give the incidents as CSV (incident_id,start,end[,scope,kind]).")
+    try:
+        table = pd.read_csv(p, dtype=str, keep_default_na=False)
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError):
+        raise FileFormatError(f"{p.name}: cannot be read as CSV.") from None
+    register_input(p)
+    missing = [c for c in _INCIDENT_COLUMNS if c not in table.columns]
+    if missing:
+        raise FileFormatError(f"{p.name}: has no column {missing[0]!r} (columns: incident_id, start, end, scope, kind).")
+    for col in ("start", "end"):
+        try:
+            ts = pd.to_datetime(table[col], format="ISO8601")
+        except (ValueError, TypeError):
+            raise FileFormatError(f"{p.name}: column {col!r} must hold ISO 8601 times (2026-01-05T10:00:00Z).") from None
+        table[col] = (ts.dt.tz_localize("UTC") if ts.dt.tz is None else ts.dt.tz_convert("UTC")).dt.as_unit("ns")
+    if "scope" not in table.columns:
+        table["scope"] = "*"
+    table["scope"] = table["scope"].replace("", "*")
+    return table
+
+
+def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timestamp]:
+    from .._util.validation import to_timedelta, utc_timestamp
+
+    step = to_timedelta(freq, name="--freq")
+    if args.end is not None:
+        end = utc_timestamp(args.end, name="--end")
+    else:
+        end = pd.Timestamp(time.time_ns(), tz="UTC").floor(step)
+    if args.start is not None:
+        start = utc_timestamp(args.start, name="--start")
+    else:
+        start = end - to_timedelta(args.since, name="--since")
+    return start, end
+
+
+def _target_slos(args: argparse.Namespace) -> list[Any]:
+    from ..interop.sli_queries import SpecSLO, read_slo_spec
+    from ..slo import SLO
+
+    if args.slo:
+        slos = read_slo_spec(args.slo)
+        if len(slos) > 1:
+            raise ConfigError(f"{args.slo}: holds {len(slos)} SLOs; pick one with FILE#NAME "
+                              f"({', '.join(s.name for s in slos)}).")
+        spec = slos[0]
+        changes = {k: v for k, v in (("total", args.total), ("errors", args.errors), ("good", args.good)) if v}
+        if changes:
+            raise ConfigError("give the SLI either in --slo or with --total/--errors/--good, not both.")
+        if args.target is not None or args.window is not None:
+            spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(**{k: v for k, v in (
+                ("target", args.target), ("window", args.window)) if v is not None})})
+        return [spec]
+    if not args.total or not (args.errors or args.good):
+        raise ConfigError("give --slo FILE (OpenSLO or Sloth), or --total with --errors or --good.")
+    if args.target is None:
+        raise ConfigError("give --target (e.g. --target 0.999) with --total.")
+    return [SpecSLO(name="slo", slo=SLO(target=args.target, window=args.window or "30D"), total=args.total,
+                    errors=args.errors, good=args.good, source="command line")]
+
+
+def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
+    from ..interop.prometheus import resolve_policy
+
+    names = [p.strip() for p in (args.policy or "").split(",") if p.strip()]
+    if not names:
+        if spec.policy is None:
+            raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
+        return {spec.policy.name or "slo": spec.policy}
+    if len(set(names)) != len(names):
+        raise ConfigError("--policy lists a name twice.")
+    return {n: resolve_policy(n, period=spec.slo.window) for n in names}
+
+
+def _print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+    src = bins.attrs.get("source", {})
+    by = bins.attrs.get("by", [])
+    n_groups = len(bins) // max(1, bins["bin_start"].nunique())
+    print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target {spec.slo.target:.6g}, "
+          f"period {duration_label(spec.slo.window)}")
+    print(f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of {bins.attrs.get('freq')}, "
+          f"{n_groups} group(s)" + (f" by {', '.join(by)}" if by else "") + f", {int(bins['total'].sum()):,} events, "
+          f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests")
+    print("How it was read:")
+    for name, q in src.get("queries", {}).items():
+        print(f"  {name} per bin: {q}")
+    for note in bins.attrs.get("notes", []):
+        print(f"  {note}")
+    gaps = bins.attrs.get("gaps", [])
+    if gaps:
+        print(f"  scrape gaps: {len(gaps)} ({sum(g['bins'] for g in gaps)} bins; counts unknown there):")
+        for g in gaps[:10]:
+            where = ", ".join(f"{k}={g[k]}" for k in by)
+            print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. {g['end']:%H:%M} ({g['bins']} bins)")
+    else:
+        print("  scrape gaps: none")
+
+
+def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
+    import numpy as np
+
+    from ..alerts.episodes import alert_episodes
+    from ..budget.period import period_budget
+
+    ep = alert_episodes(grid, spec.slo.target, policy)
+    pb = period_budget(grid, spec.slo.target, period=policy.period)
+    consumed = pb["consumed_fraction"].to_numpy().reshape(grid.n_groups, grid.n_bins)
+    if len(ep):
+        k = ((ep["start"].astype("int64").to_numpy() - grid.start_ns) // grid.freq_ns - 1).astype(np.int64)
+        if grid.by:
+            lookup = {tuple(r): i for i, r in enumerate(grid.keys[grid.by].astype(str).itertuples(index=False, name=None))}
+            g = np.array([lookup[tuple(r)] for r in ep[grid.by].astype(str).itertuples(index=False, name=None)])
+        else:
+            g = np.zeros(len(ep), dtype=np.int64)
+        ep["budget_spent_pct"] = 100.0 * consumed[g, k]
+    else:
+        ep["budget_spent_pct"] = pd.Series(dtype="float64")
+    return ep
+
+
+def _print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
+    long = [t.name for t in policy.tiers if t.long_window > span]
+    print(f"\nPolicy {name}: {len(ep)} alert episode(s)"
+          + (f"; tiers {', '.join(long)} have windows longer than the span (partial windows)" if long else ""))
+    if ep.empty:
+        return
+    show = ep.copy()
+    show["start"] = show["start"].dt.strftime("%Y-%m-%d %H:%M")
+    show["end"] = show["end"].dt.strftime("%Y-%m-%d %H:%M") + show["ongoing"].map({True: " (ongoing)", False: ""})
+    show["duration"] = show["duration"].map(duration_label)
+    show["budget_spent_pct"] = show["budget_spent_pct"].map("{:.1f} %".format)
+    cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration", "budget_spent_pct"]
+    print(show[cols].head(60).to_string(index=False))
+    if len(ep) > 60:
+        print(f"... {len(ep) - 60} more (write them all with --out)")
+
+
+def _print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str]) -> None:
+    overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
+    for k in by:
+        overall = overall[overall[k] == "*"]
+    print(f"\nIncidents, policy {name} (all tiers merged):")
+    show = overall[["incident_id", "incident_start", "detected", "detection_time", "reset_time"]].copy()
+    show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
+    for c in ("detection_time", "reset_time"):
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_label(v) if v >= pd.Timedelta(0)
+                              else "-" + duration_label(-v))
+    print(show.to_string(index=False) if len(show) else "(no incident in scope)")
+    rows = scores
+    for k in by:
+        rows = rows[rows[k] == "*"]
+    cols = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall", "detection_median",
+            "reset_median", "pages_per_day"]
+    print(rows[cols].to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+
+
+def _write_outputs(args: argparse.Namespace, tables: dict[str, pd.DataFrame]) -> None:
+    from .._util.files import write_table
+
+    out = Path(args.out)
+    if out.suffix.lower() in (".csv", ".parquet"):
+        write_table(tables["episodes"], out, force=args.force)
+        print(f"\nwrote {len(tables['episodes'])} episodes to {out}")
+        return
+    if not out.is_dir():
+        raise ConfigError(f"--out {out.name}: no such folder; create it, or give a .csv/.parquet file for the episodes.")
+    for name, table in tables.items():
+        write_table(table, out / f"{name}.csv", force=args.force)
+    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {out}")
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    from .._util.files import check_output
+
+    if args.plot:
+        if Path(args.plot).suffix.lower() != ".png":
+            raise ConfigError("--plot must name a .png file.")
+        check_output(args.plot, force=args.force)
+    if args.out and Path(args.out).suffix.lower() in (".csv", ".parquet"):
+        check_output(args.out, force=args.force)
+    elif args.out and Path(args.out).is_dir():
+        for name in ("bins", "episodes", "detections", "scores"):
+            check_output(Path(args.out) / f"{name}.csv", force=args.force)
+
+
+def _plot(path: str, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, force: bool) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .._util.files import atomic_path
+    from ..plotting import plot_alerts
+
+    heights = [1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, _n_groups(ep)) + 1) for ep in episodes.values()]
+    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
+                             gridspec_kw={"height_ratios": heights})
+    for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
+        plot_alerts(ep, incidents=incidents, ax=ax)
+        ax.set_title(f"policy {name}", loc="left")
+    fig.tight_layout()
+    with atomic_path(path, force=force) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    plt.close(fig)
+
+
+def _n_groups(ep: pd.DataFrame) -> int:
+    n = ep.attrs.get("n_groups")
+    return int(n) if isinstance(n, int) else 1
+
+
+def _cmd_backtest(args: argparse.Namespace) -> int:
+    from ..alerts.scoring import incident_detections, score_alerts
+    from ..interop.prometheus_source import read_prometheus
+    from ..windows.bins import read_bins
+
+    spec = _target_slos(args)[0]
+    policies = _policies(args, spec)
+    _check_outputs(args)
+    incidents = read_incident_csv(args.incidents) if args.incidents else None
+    start, end = _span(args, args.freq)
+    by = [b.strip() for b in (args.by or "").split(",") if b.strip()]
+    bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
+                           end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header))
+    _print_reading(bins, spec, start, end)
+    grid = read_bins(bins)
+    all_ep, all_det, all_sc, eps = [], [], [], {}
+    for name, pol in policies.items():
+        ep = _episodes_with_budget(grid, spec, pol)
+        ep.attrs["n_groups"] = grid.n_groups
+        eps[name] = ep
+        _print_episodes(name, ep, pol, end - start)
+        all_ep.append(ep.assign(policy=name))
+        if incidents is not None:
+            kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target, "period": pol.period, "policy": pol}
+            det = incident_detections(ep, incidents, **kw)
+            sc = score_alerts(ep, incidents, **kw)
+            _print_scores(name, det, sc, by)
+            all_det.append(det.assign(policy=name))
+            all_sc.append(sc.assign(policy=name))
+    if args.out:
+        tables = {"bins": bins, "episodes": pd.concat(all_ep, ignore_index=True)}
+        if all_det:
+            tables["detections"] = pd.concat(all_det, ignore_index=True)
+            tables["scores"] = pd.concat(all_sc, ignore_index=True)
+        for t in tables.values():
+            t.attrs = {}
+        _write_outputs(args, tables)
+    if args.plot:
+        _plot(args.plot, eps, incidents, args.force)
+        print(f"wrote timeline to {args.plot}")
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``budgetlab backtest``."""
+    p = subparsers.add_parser("backtest", help="replay SLO alert policies over a Prometheus server's history")
+    p.add_argument("--prometheus", required=True, metavar="URL", help="server URL, e.g. http://localhost:9090")
+    g = p.add_argument_group("SLO and SLI")
+    g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
+                   help="OpenSLO (ratioMetric with Prometheus queries) or Sloth prometheus/v1 spec")
+    g.add_argument("--total", default=None, help="counter of all events (selector or PromQL), without --slo")
+    g.add_argument("--errors", default=None, help="counter of failed events (with --total)")
+    g.add_argument("--good", default=None, help="counter of successful events (instead of --errors)")
+    g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
+    g.add_argument("--target", type=float, default=None, help="target success rate (overrides the spec)")
+    g.add_argument("--window", default=None, help="SLO period for the burn factors (default: spec, else 30d)")
+    g.add_argument("--policy", default=None, help="policies to compare, comma-separated: workbook, pyrra, sloth, "
+                                                  "sloth30, sloth28, single_window (default: the spec's)")
+    s = p.add_argument_group("span")
+    s.add_argument("--since", default="30d", help="how far back from --end (default 30d)")
+    s.add_argument("--start", default=None, help="start time (ISO 8601, UTC when naive) instead of --since")
+    s.add_argument("--end", default=None, help="end time (default: now, at a bin boundary)")
+    s.add_argument("--freq", default="1min", help="bin width and query step (default 1min; >= scrape interval)")
+    h = p.add_argument_group("HTTP")
+    h.add_argument("--timeout", type=float, default=30.0, help="seconds per request (default 30)")
+    h.add_argument("--header", action="append", default=None, metavar="'NAME: VALUE'",
+                   help="extra HTTP header, repeatable (e.g. Authorization); never printed")
+    o = p.add_argument_group("incidents and outputs")
+    o.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] for scoring")
+    o.add_argument("--grace", default="1h", help="alerts up to this long after an incident still detect it (1h)")
+    o.add_argument("--out", default=None, metavar="DIR|FILE",
+                   help="folder for bins/episodes/detections/scores .csv, or one .csv/.parquet of the episodes")
+    o.add_argument("--plot", default=None, metavar="PNG", help="write a timeline of the episodes")
+    o.add_argument("--force", action="store_true", help="overwrite existing outputs")
+    p.set_defaults(func=_cmd_backtest)

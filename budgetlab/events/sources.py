@@ -1,0 +1,123 @@
+"""Many files as one input: a list of paths, a glob or a folder, expanded in a stable order and
+read into one raw table with one schema check across the files; a bad row is then named by its
+file (see :func:`budgetlab.events._messages.reading_files`).
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import FileFormatError, InputError, SchemaError
+from ._formats import read_columns
+from ._messages import file_offset, reading_files
+
+__all__ = ["expand_sources", "read_files", "is_path_like"]
+
+_GLOB_CHARS = ("*", "?", "[")
+
+
+def is_path_like(source: Any) -> bool:
+    """A path, or a non-empty list or tuple of paths."""
+    if isinstance(source, (str, PathLike)):
+        return True
+    return isinstance(source, (list, tuple)) and len(source) > 0 and \
+        all(isinstance(p, (str, PathLike)) for p in source)
+
+
+def _one(source: str | PathLike[str]) -> list[Path]:
+    path = Path(source).expanduser()
+    text = str(source)
+    if not path.exists() and any(ch in text for ch in _GLOB_CHARS):
+        found = sorted(Path(p) for p in glob.glob(str(Path(text).expanduser())) if Path(p).is_file())
+        if not found:
+            raise FileFormatError(f"{path.name}: the pattern matches no file; check the folder and the pattern.")
+        return found
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith((".", "_", "~")))
+        if not found:
+            raise FileFormatError(f"{path.name}: is a directory that holds no file to read; give a file or a folder of files.")
+        return found
+    return [path]
+
+
+def expand_sources(source: str | PathLike[str] | Sequence[str | PathLike[str]]) -> list[Path]:
+    """The files of ``source``: one path, a glob (``logs/*.csv``, files sorted by name), a folder
+    (its files sorted by name; names starting with ``.``, ``_`` or ``~`` are skipped, like
+    ``_SUCCESS`` markers) or a list of any of these (in the order given). A file named twice is
+    refused.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("b.csv", "a.csv", "_SUCCESS"):
+    ...     _ = (d / name).write_text("x")
+    >>> [p.name for p in expand_sources(d)], [p.name for p in expand_sources(d / "*.csv")]
+    (['a.csv', 'b.csv'], ['a.csv', 'b.csv'])
+    """
+    items = [source] if isinstance(source, (str, PathLike)) else list(source)
+    paths: list[Path] = []
+    for item in items:
+        if not isinstance(item, (str, PathLike)):
+            raise InputError(f"source must be file paths, a glob or a folder, got {type(item).__name__} in the list.")
+        paths.extend(_one(item))
+    if not paths:
+        raise InputError("source is an empty list; give at least one file.")
+    seen: set[Path] = set()
+    for p in paths:
+        key = p.resolve() if p.exists() else p
+        if key in seen:
+            raise InputError(f"{p.name} is given twice; give each file once.")
+        seen.add(key)
+    return paths
+
+
+def _kind(dtype: Any) -> str:
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "true/false values"
+    if isinstance(dtype, pd.DatetimeTZDtype) or pd.api.types.is_datetime64_dtype(dtype):
+        return "datetimes"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "numbers"
+    return "text"
+
+
+def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encoding: str,
+               dict_columns: Sequence[str]) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
+    """The declared columns of every file, one after the other (file order, then row order), and
+    ``(file name, rows)`` per file. Every file must have the declared columns with the same kind
+    of values (text, numbers, datetimes, true/false) as the first: one schema across files."""
+    frames: list[pd.DataFrame] = []
+    offset = 0
+    for path in paths:
+        with file_offset(offset):
+            frame = read_columns(path, columns, fmt, encoding, dict_columns).reset_index(drop=True)
+        if frames:
+            for col in columns:
+                first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
+                if first != this:
+                    raise SchemaError(
+                        f"column {col!r} holds {first} in {paths[0].name} but {this} in {path.name}; every file must "
+                        "have one schema: export them the same way."
+                    )
+        frames.append(frame)
+        offset += len(frame)
+    files = [(p.name, len(f)) for p, f in zip(paths, frames, strict=True)]
+    if len(frames) == 1:
+        return frames[0], files
+    reading_files([n for n, _ in files], [r for _, r in files])
+    cats = [c for c in columns if any(isinstance(f[c].dtype, pd.CategoricalDtype) for f in frames)]
+    for f in frames:
+        for c in cats:
+            if isinstance(f[c].dtype, pd.CategoricalDtype):
+                f[c] = f[c].astype(f[c].cat.categories.dtype)
+    raw = pd.concat(frames, ignore_index=True)
+    for c in cats:
+        raw[c] = raw[c].astype("category")
+    return raw, files

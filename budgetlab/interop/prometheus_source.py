@@ -1,0 +1,303 @@
+"""Read two Prometheus counters as the bins table: :func:`read_prometheus`.
+
+What is computed where:
+
+* **on the server** (``/api/v1/query_range``, one evaluation per bin end, in chunks of at most
+  :data:`~budgetlab.interop.prometheus_http.MAX_POINTS` points per series): the per-bin increase
+  of every counter series, without extrapolation and with resets handled
+  (:mod:`budgetlab.interop.promql` states the form and its error bound), summed per group
+  (``sum by (labels)``); and, per counter selector, the bins where a series had no scrape;
+* **in budgetlab**: checks (whole, finite, non-negative counts; ``bad <= total``; one series
+  when ungrouped), the gap report, and the bins table that :func:`budgetlab.bin_events` makes
+  of an event log, so every SRE-model function reads it unchanged.
+
+A bin is evaluated at its end: the count of ``[bin_start, bin_start + freq)`` is the counter at
+``bin_start + freq`` minus the counter at ``bin_start``, each the last sample at or before that
+time. With scrapes at the bin ends this is exactly the events ``bin_events`` puts in the bin.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, duration_label, to_ns, utc_from_ns, utc_timestamp
+from ..errors import BudgetlabWarning, ConfigError, InputError
+from ..windows.bins import BinGrid, check_grid_cells, grid_span
+from .prometheus_http import PrometheusClient, Series
+from .promql import CountQuery, bin_count_query, gap_query, parse_count_query, prom_step
+
+__all__ = ["read_prometheus", "ScrapeGapWarning"]
+
+_MAX_GAP_SHARE = 0.5
+
+
+class ScrapeGapWarning(BudgetlabWarning):
+    """Some bins had no scrape of a counter series (listed in ``bins.attrs["gaps"]``)."""
+
+
+def _time_ns(value: Any, name: str) -> int:
+    return int(utc_timestamp(value, name=name).value)
+
+
+def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tuple[str, ...]]:
+    keys = []
+    for s in series:
+        missing = [k for k in by if k not in s.labels]
+        if missing:
+            raise ConfigError(f"{what}: the query result has no label {missing[0]!r}; group by labels the series "
+                              "carry (or keep them in the query's sum by (...)).")
+        keys.append(tuple(s.labels[k] for k in by))
+    if len(set(keys)) != len(keys):
+        label = "one series" if not by else f"one series per {', '.join(by)}"
+        raise InputError(f"{what}: the query returned {len(series)} series where {label} was expected; aggregate "
+                         f"with sum(...) or give by= the labels that tell them apart.")
+    return keys
+
+
+def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[tuple[str, ...], int],
+          span: _Span, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, present)`` arrays of shape ``(groups, n)`` from the series."""
+    n, first_ns, step_ns = span.n, span.first_eval, span.step_ns
+    vals = np.zeros((len(index), n), dtype=np.float64)
+    present = np.zeros((len(index), n), dtype=bool)
+    for s, key in zip(series, keys, strict=True):
+        k = (s.ts_ns - first_ns) // step_ns
+        ok = (k >= 0) & (k < n) & ((s.ts_ns - first_ns) % step_ns == 0)
+        g = index[key]
+        vals[g, k[ok]] = s.values[ok]
+        present[g, k[ok]] = True
+    v = vals[present]
+    if bool(np.any(np.abs(v - np.round(v)) > 1e-6)):
+        raise InputError(f"{what}: the per-bin counts are not whole numbers; the query must count events "
+                         "(a counter, or rate/increase of one), not measure a gauge or a ratio.")
+    if bool(np.any(v < 0)):
+        raise InputError(f"{what}: the per-bin counts are negative in some bins; the query must be a sum of "
+                         "counters, without subtractions.")
+    return np.round(vals).astype(np.int64), present
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    padded = np.concatenate([[False], mask, [False]])
+    d = np.diff(padded.astype(np.int8))
+    return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(), strict=True))
+
+
+def _gap_table(flags: np.ndarray, keys: pd.DataFrame, by: list[str], first_bin: int, step_ns: int) -> list[dict[str, Any]]:
+    gaps = []
+    for g in range(flags.shape[0]):
+        for lo, hi in _runs(flags[g]):
+            row: dict[str, Any] = {k: str(keys[k].iloc[g]) for k in by}
+            row.update(start=utc_from_ns(np.array([first_bin + lo * step_ns]))[0],
+                       end=utc_from_ns(np.array([first_bin + hi * step_ns]))[0], bins=hi - lo)
+            gaps.append(row)
+    return gaps
+
+
+def _check_span(present: np.ndarray, first_bin: int, step_ns: int, what: str) -> None:
+    """Refuse bins before the first or after the last answer of the server (retention, future)."""
+    any_present = present.any(axis=0)
+    idx = np.flatnonzero(any_present)
+    n = present.shape[1]
+    if idx[0] > 0:
+        since = utc_from_ns(np.array([first_bin + int(idx[0]) * step_ns]))[0]
+        raise InputError(f"{what}: the server holds no data before {since:%Y-%m-%d %H:%M} UTC (retention, or the "
+                         "counter is newer); start at or after that time (e.g. a shorter --since).")
+    if idx[-1] < n - 1:
+        until = utc_from_ns(np.array([first_bin + (int(idx[-1]) + 1) * step_ns]))[0]
+        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end at or before "
+                         "that time.")
+
+
+@dataclass(frozen=True)
+class _Span:
+    """The bin grid read: first bin start, bin width, number of bins (evaluated at the bin ends)."""
+
+    first_bin: int
+    step_ns: int
+    n: int
+
+    @property
+    def first_eval(self) -> int:
+        return self.first_bin + self.step_ns
+
+
+def _other_counts(client: PrometheusClient, query: str, kind: str, by: list[str], index: Mapping[tuple[str, ...], int],
+                  span: _Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts and presence of the errors (or good) counter on the groups of total."""
+    series = client.query_range(query, span.first_eval, span.n, span.step_ns, what=kind)
+    keys = _group_index(series, by, kind)
+    unknown = [k for k in keys if k not in index]
+    if unknown:
+        raise InputError(f"{kind}: the query returns groups that total does not have ({len(unknown)}); "
+                         "both counters must carry the same labels.")
+    counts, present = _fill(series, keys, index, span, kind)
+    absent = [g for g in range(len(index)) if not present[g].any()]
+    if absent:
+        notes.append(f"{kind}: {len(absent)} group(s) have no {kind} series in the span; read as 0 {kind} "
+                     "(initialise counters at 0 to make this explicit)")
+        present[absent] = True
+    return counts, present
+
+
+def _flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str, ...], int], span: _Span,
+               flags: np.ndarray) -> None:
+    for s in series:
+        key = tuple(s.labels.get(k, "") for k in by)
+        if key in index:
+            pos = (s.ts_ns - span.first_eval) // span.step_ns
+            flags[index[key], pos[(pos >= 0) & (pos < span.n)]] = True
+
+
+def _bad_counts(tot: np.ndarray, other: np.ndarray, kind: str) -> np.ndarray:
+    if bool(np.any(other > tot)):
+        raise InputError(f"{kind} exceeds total in some bins; the two counters are not scraped together, or "
+                         f"{kind} is not a subset of total: check the queries or use a coarser freq.")
+    return other if kind == "errors" else tot - other
+
+
+def _key_frame(index: Mapping[tuple[str, ...], int], by: list[str]) -> pd.DataFrame:
+    if not by:
+        return pd.DataFrame(index=pd.RangeIndex(1))
+    frame = pd.DataFrame(list(index), columns=by)
+    for key in by:
+        frame[key] = pd.Categorical(frame[key].astype(str), categories=sorted(set(frame[key].astype(str))))
+    return frame
+
+
+def _report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str], span: _Span) -> list[dict[str, Any]]:
+    share = float(flags.mean())
+    if share > _MAX_GAP_SHARE:
+        raise InputError(f"{share:.0%} of the bins have no scrape: freq={duration_label(pd.Timedelta(span.step_ns, unit='ns'))} "
+                         "is shorter than the scrape interval; use a freq of at least the scrape interval.")
+    gaps = _gap_table(flags, keys, by, span.first_bin, span.step_ns)
+    if gaps:
+        first = gaps[0]
+        where = ", ".join(f"{k}={first[k]}" for k in by)
+        warnings.warn(ScrapeGapWarning(
+            f"{int(flags.sum())} bins in {len(gaps)} scrape gap(s) (first: {where + ' ' if where else ''}"
+            f"{first['start']:%Y-%m-%d %H:%M}..{first['end']:%H:%M} UTC): their counts are not known; across a gap "
+            "shorter than the server's lookback the increase lands in the bin that ends it, across a longer one it "
+            "is lost (listed in attrs['gaps'])."), stacklevel=3)
+    return gaps
+
+
+def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:
+    if (errors is None) == (good is None):
+        raise ConfigError("give exactly one of errors= (failed events) and good= (successful events) beside total=.")
+    kind = "errors" if errors is not None else "good"
+    return parse_count_query(total, "total"), parse_count_query(errors if errors is not None else good, kind), kind
+
+
+def read_prometheus(
+    url: str,
+    *,
+    total: str,
+    errors: str | None = None,
+    good: str | None = None,
+    start: Any,
+    end: Any,
+    freq: Any = "1min",
+    by: str | Sequence[str] = (),
+    timeout: float = 30.0,
+    headers: Mapping[str, str] | None = None,
+    retries: int = 3,
+) -> pd.DataFrame:
+    """Per-bin event counts of two Prometheus counters: the bins table of :func:`budgetlab.bin_events`.
+
+    Parameters
+    ----------
+    url : str
+        The server, e.g. ``"http://localhost:9090"`` (``user:password@`` is sent as Basic auth
+        and never shown).
+    total : str
+        Counter of all events: a selector (``http_requests_total{job="api"}``) or PromQL whose
+        counters appear as ``rate(x[...])`` / ``increase(x[...])`` (Sloth's
+        ``sum(rate(x[{{.window}}]))``); see :mod:`budgetlab.interop.promql`.
+    errors, good : str
+        Counter of failed, or of successful, events (exactly one of them).
+    start, end : timestamp
+        Span read; the bins cover ``[start, end)`` aligned on the epoch (naive times are UTC).
+    freq : duration
+        Bin width and query step (``"1min"``); at least the scrape interval.
+    by : str or list of str
+        Labels to group by: the counts are ``sum by (labels)`` on the server.
+    timeout : float
+        Seconds per HTTP request.
+    headers : mapping, optional
+        Extra HTTP headers (``{"Authorization": "Bearer ..."}``); never shown.
+    retries : int
+        Retries of a 5xx or 429 answer, with exponential backoff.
+
+    Returns
+    -------
+    DataFrame
+        Group keys (categorical), ``bin_start``, ``total``, ``good``, ``bad`` (int64; no
+        ``bad_<bucket>`` columns: a counter has no failure kinds). ``attrs``: ``freq``, ``by``,
+        ``source`` (the redacted URL and the PromQL sent), ``gaps`` (one dict per run of bins
+        without a scrape: group keys, ``start``, ``end``, ``bins``) and ``notes`` (what was
+        decided while reading).
+
+    Warns
+    -----
+    ScrapeGapWarning
+        When some bins had no scrape. Their counts are not known: what a counter gained across a
+        gap shorter than the server's lookback (5 minutes by default) is counted in the bin that
+        ends the gap, across a longer gap it is lost. More than half the bins in gaps is an
+        error (``freq`` is shorter than the scrape interval).
+
+    Examples
+    --------
+    >>> read_prometheus("http://127.0.0.1:9", total="x_total", errors="e_total", start="2026-01-01",
+    ...                 end="2026-01-02", timeout=0.5)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.InputError: cannot reach Prometheus at http://127.0.0.1:9 (Connection refused); check the URL and that the server is up.
+    """
+    q_total, q_other, kind = _queries(total, errors, good)
+    keys_by = as_list(by)
+    step_ns = to_ns(freq, name="freq")
+    if step_ns < 10**9:
+        raise ConfigError("freq must be at least 1 s (Prometheus scrapes are seconds apart).")
+    step = prom_step(step_ns)
+    lo, hi = _time_ns(start, "start"), _time_ns(end, "end")
+    if hi <= lo:
+        raise ConfigError("end must be after start.")
+    first_bin, n = grid_span(lo, hi, None, None, step_ns)
+    check_grid_cells(1, n)
+    span = _Span(first_bin, step_ns, n)
+    client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries)
+    sent = {"total": bin_count_query(q_total, step, keys_by), kind: bin_count_query(q_other, step, keys_by)}
+    tot_series = client.query_range(sent["total"], span.first_eval, n, step_ns, what="total")
+    if not tot_series:
+        raise InputError(f"total: the query returned no series between {pd.Timestamp(first_bin, tz='UTC'):%Y-%m-%d %H:%M} "
+                         "and end; check the metric name and labels, and that the server holds data for the span.")
+    tot_keys = _group_index(tot_series, keys_by, "total")
+    index = {k: i for i, k in enumerate(sorted(tot_keys))}
+    tot, tot_present = _fill(tot_series, tot_keys, index, span, "total")
+    _check_span(tot_present, first_bin, step_ns, "total")
+    notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as a restart from 0; "
+             "see budgetlab.interop.promql"]
+    if q_total.bare:
+        notes.append(f"total: the series of {q_total.selectors[0]} summed" + (f" by {', '.join(keys_by)}" if keys_by else ""))
+    oth, oth_present = _other_counts(client, sent[kind], kind, keys_by, index, span, notes)
+    flags = ~tot_present | ~oth_present
+    for q, what in ((q_total, "total"), (q_other, kind)):
+        for sel in q.selectors:
+            _flag_gaps(client.query_range(gap_query(sel, step, step_ns, keys_by), span.first_eval, n, step_ns,
+                                          what=f"{what} scrape gaps"), keys_by, index, span, flags)
+    bad = _bad_counts(tot, oth, kind)
+    key_frame = _key_frame(index, keys_by)
+    grid = BinGrid(keys=key_frame, by=keys_by, start_ns=first_bin, freq_ns=step_ns, total=tot, bad=bad)
+    check_grid_cells(grid.n_groups, n)
+    gaps = _report_gaps(flags, key_frame, keys_by, span)
+    table = grid.to_table()
+    table.attrs["source"] = {"url": client.where, "queries": sent, "requests": client.requests}
+    table.attrs["gaps"] = gaps
+    table.attrs["notes"] = notes
+    return table

@@ -1,0 +1,147 @@
+"""PromQL for reading counters as per-bin event counts (what :func:`~budgetlab.read_prometheus` sends).
+
+**The count form.** For a counter selector ``S`` and a bin width ``f`` the per-bin increase of
+every series is evaluated at each bin end ``t`` as
+
+.. code-block:: none
+
+    (S - S offset f >= 0) or ((S < S offset f) * 1)
+
+``S`` at ``t`` is the series' last sample at or before ``t`` (within the server's lookback,
+5 minutes by default), so the first branch is the plain difference of two raw counter values:
+no extrapolation, and the differences telescope, so the sum over bins equals the counter's
+gain over the span. The second branch is a **reset**: the value fell, and the bin gets the value
+after the reset (``* 1`` drops the metric name, so both branches are one series) (the counter restarted from 0, as ``rate()`` assumes too). This is then summed
+per group (``sum by (labels)``) on the server.
+
+**Error bound against the raw counters.** With scrapes at the bin ends the counts are exact. With
+scrapes at another phase, every bin is the count between the last scrapes before its start and
+its end: shifted by less than one scrape interval, none lost or counted twice. At a reset the
+bin loses what the old process counted after the previous bin end (no reader can see the
+increments it never exported); a reset whose new value is already at or above the old one
+reads as ``new - old`` and undercounts by ``old``, which is at most the bin's own count. A
+series' first sample is a starting value, not an increase (as in Prometheus).
+
+``rate(S[w])`` / ``increase(S[w])`` inside a larger PromQL expression (Sloth's
+``sum(rate(x[{{.window}}]))``) are replaced by the same form; the rest of the expression is kept.
+
+>>> bin_count_query('http_requests_total{job="api"}', "1m", ["region"])
+'sum by (region) ((http_requests_total{job="api"} - http_requests_total{job="api"} offset 1m >= 0) or ((http_requests_total{job="api"} < http_requests_total{job="api"} offset 1m) * 1))'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import ConfigError
+
+__all__ = ["CountQuery", "parse_count_query", "bin_count_query", "gap_query", "prom_step"]
+
+_MATCHERS = r'\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*\}'
+_NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
+_SELECTOR = rf"(?:{_NAME}\s*(?:{_MATCHERS})?|{_MATCHERS})"
+_SELECTOR_ONLY = re.compile(rf"^\s*({_SELECTOR})\s*$")
+_COUNTER_FN = re.compile(rf"\b(rate|increase)\s*\(\s*({_SELECTOR})\s*\[\s*([^\]]+?)\s*\]\s*\)")
+_LABEL = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+_KEYWORDS = {"sum", "min", "max", "avg", "count", "by", "without", "on", "ignoring", "group_left",
+             "group_right", "and", "or", "unless", "offset", "bool", "topk", "bottomk", "quantile", "stddev",
+             "stdvar", "count_values", "group", "inf", "nan"}
+
+
+@dataclass(frozen=True)
+class CountQuery:
+    """A counter query as budgetlab reads it: the text given, the counter selectors it holds, and
+    whether it is a bare selector (summed per group) or an expression (kept, counter functions
+    replaced)."""
+
+    text: str
+    selectors: tuple[str, ...]
+    bare: bool
+
+
+def prom_step(freq_ns: int) -> str:
+    """A bin width as a PromQL duration (whole milliseconds).
+
+    >>> prom_step(60 * 10**9), prom_step(90 * 10**9), prom_step(1500 * 10**6)
+    ('1m', '90s', '1500ms')
+    """
+    if freq_ns % 10**6 or freq_ns <= 0:
+        raise ConfigError("freq must be a whole number of milliseconds for Prometheus.")
+    ms = freq_ns // 10**6
+    for unit, size in (("h", 3_600_000), ("m", 60_000), ("s", 1000)):
+        if ms % size == 0:
+            return f"{ms // size}{unit}"
+    return f"{ms}ms"
+
+
+def parse_count_query(text: str, what: str) -> CountQuery:
+    """Read a counter query: a selector (``x_total{job="a"}``) or PromQL whose counters appear
+    as ``rate(sel[...])`` / ``increase(sel[...])`` (the range is replaced by the bin width).
+
+    >>> parse_count_query('sum(rate(errs_total{code=~"5.."}[{{.window}}]))', "errors").selectors
+    ('errs_total{code=~"5.."}',)
+    >>> parse_count_query("sum(errs_total)", "errors")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: errors='sum(errs_total)' holds no counter budgetlab can read per bin; give a counter selector (x_total{job="a"}) or PromQL with rate(x_total[...]) / increase(x_total[...]).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ConfigError(f"{what} must be a counter selector or PromQL text.")
+    text = " ".join(text.split())
+    m = _SELECTOR_ONLY.match(text)
+    if m is not None and m.group(1).split("{")[0].strip().lower() not in _KEYWORDS:
+        return CountQuery(text, (m.group(1).strip(),), True)
+    found = [fm.group(2).strip() for fm in _COUNTER_FN.finditer(text)]
+    rest = _COUNTER_FN.sub("", text)
+    if not found or "[" in rest:
+        raise ConfigError(f"{what}={text!r} holds no counter budgetlab can read per bin; give a counter selector "
+                          '(x_total{job="a"}) or PromQL with rate(x_total[...]) / increase(x_total[...]).')
+    if re.search(r"\boffset\b|@", rest):
+        raise ConfigError(f"{what}={text!r} uses offset or @; budgetlab sets the evaluation times itself.")
+    return CountQuery(text, tuple(dict.fromkeys(found)), False)
+
+
+def _increase(selector: str, step: str) -> str:
+    s = selector
+    return f"({s} - {s} offset {step} >= 0) or (({s} < {s} offset {step}) * 1)"
+
+
+def _by(by: Sequence[str]) -> str:
+    for k in by:
+        if not isinstance(k, str) or not _LABEL.match(k):
+            raise ConfigError(f"by: {k!r} is not a Prometheus label name (letters, digits, _).")
+    return ", ".join(by)
+
+
+def bin_count_query(query: CountQuery | str, step: str, by: Sequence[str]) -> str:
+    """The PromQL of the per-bin counts of ``query``, summed per ``by`` labels (see the module notes).
+
+    >>> bin_count_query("sum(rate(e_total[{{.window}}]))", "1m", [])
+    'sum(((e_total - e_total offset 1m >= 0) or ((e_total < e_total offset 1m) * 1)))'
+    """
+    q = parse_count_query(query, "query") if isinstance(query, str) else query
+    labels = _by(by)
+    if q.bare:
+        inner = _increase(q.selectors[0], step)
+        return f"sum by ({labels}) ({inner})" if labels else f"sum({inner})"
+    expr = _COUNTER_FN.sub(lambda fm: f"({_increase(fm.group(2).strip(), step)})", q.text)
+    return f"sum by ({labels}) ({expr})" if labels else expr
+
+
+def gap_query(selector: str, step: str, step_ns: int, by: Sequence[str]) -> str:
+    """PromQL that returns a sample for every group and bin end where a series of ``selector``
+    had no scrape in the bin (none in ``(t - f, t]``: the range ``[f - 1ms]`` leaves out the
+    sample at ``t - f``), disappeared, or appeared (its first sample is a start value, not an
+    increase).
+
+    >>> print(gap_query("up_total", "1m", 60 * 10**9, ["job"]))
+    (count by (job) (up_total unless count_over_time(up_total[59999ms]))) or (count by (job) (up_total offset 1m unless up_total)) or (count by (job) (up_total unless up_total offset 1m))
+    """
+    labels = _by(by)
+    s = selector
+    inside = prom_step(step_ns - 10**6)
+    return (f"(count by ({labels}) ({s} unless count_over_time({s}[{inside}]))) or "
+            f"(count by ({labels}) ({s} offset {step} unless {s})) or "
+            f"(count by ({labels}) ({s} unless {s} offset {step}))")

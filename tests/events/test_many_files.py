@@ -1,0 +1,140 @@
+"""Issue 14, points 8 and 11, and the "how it was read" facts of point 4 on the API: many files in
+one read (list, glob, folder; one schema; stable order; the file of a bad row named), latency as
+part of success (``slow_above``), and ``attrs["how_read"]``. Expected values by hand."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from budgetlab import (
+    ConfigError,
+    InputError,
+    SchemaError,
+    TimestampError,
+    read_access_log,
+    read_events,
+)
+
+JOBS = Path(__file__).parents[1] / "fixtures" / "jobs" / "job_status.csv"
+NON_FINAL = {"pending": "skip", "running": "skip", "cancelled": "skip"}
+
+
+def write_days(folder: Path) -> None:
+    folder.mkdir()
+    (folder / "2026-01-02.csv").write_text("ts,outcome\n2026-01-02T00:00:00Z,ok\n2026-01-01T12:00:00Z,failed\n")
+    (folder / "2026-01-01.csv").write_text("ts,outcome\n2026-01-01T12:00:00Z,ok\n2026-01-01T00:00:00Z,ok\n")
+    (folder / "_SUCCESS").write_text("")
+
+
+def test_folder_glob_and_list_read_as_one_table_in_stable_order(tmp_path):
+    days = tmp_path / "days"
+    write_days(days)
+    by_folder = read_events(days)
+    # files in name order (01 then 02); the 12:00 tie keeps file order: 01's 'ok' before 02's 'failed'
+    assert by_folder["ts"].dt.strftime("%d %H").tolist() == ["01 00", "01 12", "01 12", "02 00"]
+    assert by_folder["ok"].tolist() == [True, True, False, True]
+    assert by_folder.attrs["how_read"].files == (("2026-01-01.csv", 2), ("2026-01-02.csv", 2))
+    by_glob = read_events(days / "*.csv")
+    pd.testing.assert_frame_equal(by_glob, by_folder)
+    listed = read_events([days / "2026-01-02.csv", days / "2026-01-01.csv"])  # a list keeps its order
+    assert listed["ok"].tolist() == [True, False, True, True]  # the tie: 02's 'failed' first now
+
+
+def test_one_schema_across_files_and_the_bad_row_named_by_file(tmp_path):
+    a = tmp_path / "a.csv"
+    a.write_text("ts,outcome\n2026-01-01T00:00:00Z,ok\n")
+    b = tmp_path / "b.csv"
+    b.write_text("ts,outcome\n2026-01-01T00:00:01Z,ok\nnot a time,ok\n")
+    with pytest.raises(TimestampError, match="row 2 of b.csv"):
+        read_events([a, b])
+    c = tmp_path / "c.csv"
+    c.write_text("time,outcome\n2026-01-01T00:00:00Z,ok\n")
+    with pytest.raises(SchemaError, match="c.csv has no column 'ts'"):
+        read_events([a, c])
+    pq.write_table(pa.table({"ts": pa.array([1_780_000_000], pa.int64()), "outcome": ["ok"]}), tmp_path / "d.parquet")
+    with pytest.raises(SchemaError, match="column 'ts' holds text in a.csv but numbers in d.parquet"):
+        read_events([a, tmp_path / "d.parquet"], epoch="s")
+    with pytest.raises(InputError, match="given twice"):
+        read_events([a, a])
+    with pytest.raises(Exception, match="matches no file"):
+        read_events(tmp_path / "*.tsv")
+
+
+def test_rotated_access_logs_in_a_folder_gzip_by_content(tmp_path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    line = '192.0.2.{h} - - [10/Oct/2026:13:55:{s:02d} +0200] "GET / HTTP/1.1" {st} 12\n'
+    (logs / "access.log").write_text(line.format(h=1, s=3, st=200) + line.format(h=2, s=4, st=503))
+    (logs / "access.log.1").write_bytes(gzip.compress(line.format(h=3, s=1, st=404).encode()))  # gzip, no .gz
+    (logs / "access.log.2.gz").write_bytes(gzip.compress(line.format(h=4, s=2, st=200).encode()))
+    ev = read_access_log(logs, outcomes={"2xx": "success", "4xx": "skip", "5xx": "server_error"})
+    assert ev["ts"].dt.second.tolist() == [2, 3, 4] and ev["ok"].tolist() == [True, True, False]
+    how = ev.attrs["how_read"]
+    assert how.rows_read == 4 and how.rows_kept == 3 and dict(how.skipped) == {"status '404' -> skip": 1}
+    (logs / "access.log.3").write_text("garbage\n")
+    with pytest.raises(Exception, match="access.log.3: 1 line"):
+        read_access_log(logs)
+
+
+# point 11: latency -------------------------------------------------------------------------------
+def test_slow_above_counts_slow_successes_as_failures():
+    raw = pd.DataFrame({"ts": [f"2026-01-01T00:00:0{i}Z" for i in range(5)],
+                        "outcome": ["ok", "ok", "ok", "failed", "ok"],
+                        "ms": [1999, 2000, 2001, 9000, 150]})
+    ev = read_events(raw, duration="ms", duration_unit="ms", slow_above="2s")
+    # strictly above 2 s: only 2001 ms; the slow failure stays a failure of its own kind
+    assert ev["bucket"].astype(str).tolist() == ["success", "success", "slow", "failure", "success"]
+    assert ev["ok"].tolist() == [True, True, False, False, True]
+    assert ev.attrs["how_read"].slow_rows == 1 and ev.attrs["how_read"].slow_above == "2s"
+    text = read_events(raw.assign(ms=["1.999s", "2s", "2001ms", "9s", "150ms"]), duration="ms", slow_above="2s")
+    assert text["bucket"].astype(str).tolist() == ev["bucket"].astype(str).tolist()
+
+
+def test_latency_options_are_checked():
+    raw = pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["ok"], "ms": [5]})
+    with pytest.raises(InputError, match="duration_unit"):
+        read_events(raw, duration="ms", slow_above="2s")
+    with pytest.raises(ConfigError, match="needs duration="):
+        read_events(raw, slow_above="2s")
+    with pytest.raises(ConfigError, match="slow_above"):
+        read_events(raw, duration="ms", duration_unit="ms", slow_above="soon")
+    with pytest.raises(InputError, match="negative duration"):
+        read_events(raw.assign(ms=[-1]), duration="ms", duration_unit="ms", slow_above="2s")
+
+
+# the job-status fixture end to end (hand counts in tests/fixtures/jobs/README.md) ---------------
+def test_job_status_log_against_its_hand_count():
+    with pytest.raises(Exception) as info:
+        read_events(JOBS, time="finished_at", outcome="state")
+    assert "pending=skip" in str(info.value) and "running=skip" in str(info.value)
+    ev = read_events(JOBS, time="finished_at", outcome="state", outcomes={
+        "succeeded": "success", "failed": "failure", "timed out": "timeout", **NON_FINAL})
+    assert len(ev) == 180 and int(ev["ok"].sum()) == 160
+    assert ev["ts"].iloc[0] == pd.Timestamp("2026-11-28T23:00:00Z")  # GMT+0100 read with the ISO sign
+    assert ev["ts"].iloc[-1] == pd.Timestamp("2026-11-29T08:57:00Z")
+    how = ev.attrs["how_read"]
+    assert {x.label: x.rows for x in how.labels} == {"succeeded": 160, "failed": 12, "timed_out": 8, "pending": 9,
+                                                     "running": 6, "cancelled": 5}
+    slow = read_events(JOBS, time="finished_at", outcome="state", duration="duration_ms", duration_unit="ms",
+                       slow_above="2s", outcomes={"succeeded": "success", "failed": "failure",
+                                                  "timed_out": "timeout", **NON_FINAL})
+    assert int(slow["ok"].sum()) == 113 and int((slow["bucket"] == "slow").sum()) == 47
+
+
+def test_how_read_is_json_and_a_readable_block():
+    ev = read_events(JOBS, time="finished_at", outcome="state", outcomes={
+        "succeeded": "success", "failed": "failure", "timed out": "timeout", **NON_FINAL})
+    how = ev.attrs["how_read"]
+    assert json.loads(json.dumps(how.as_dict()))["rows_kept"] == 180
+    text = repr(how)
+    assert text == str(how) and text.startswith("how it was read: job_status.csv (200 rows)")
+    assert "200 read, 180 kept, 20 skipped" in text
+    assert "'succeeded'  -> success  160" in text
+    assert "2026-11-28T23:00:00Z .. 2026-11-29T08:57:00Z" in text

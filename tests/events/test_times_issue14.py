@@ -1,0 +1,75 @@
+"""Issue 14, point 5: offsets after GMT/UTC with the ISO sign (the POSIX inversion is the trap),
+dates without a day or a year refused, the epoch unit checked against the values. Expected
+instants are written by hand in UTC, with the offset arithmetic in the comments."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from budgetlab import TimestampError, read_events
+
+
+def read(times, **kw):
+    raw = pd.DataFrame({"ts": times, "outcome": ["ok"] * len(times)})
+    return read_events(raw, **kw)["ts"].dt.strftime("%Y-%m-%d %H:%M:%S").tolist()
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # east of Greenwich is +: 03:47 at +01:00 is 02:47 UTC (POSIX "GMT+1" would mean 04:47 UTC)
+        ("Sun, 29 Nov 2026 03:47:00 GMT+0100", "2026-11-29 02:47:00"),
+        ("Sun Nov 29 2026 03:47:00 GMT+0100 (Central European Standard Time)", "2026-11-29 02:47:00"),
+        ("29 Nov 2026 03:47:00 GMT+1", "2026-11-29 02:47:00"),
+        ("2026-11-29 03:47:00 UTC+01:00", "2026-11-29 02:47:00"),
+        ("2026-11-29T03:47:00 GMT-05:00", "2026-11-29 08:47:00"),  # 03:47 at -05:00 is 08:47 UTC
+        ("November 29, 2026 03:47 UTC-0530", "2026-11-29 09:17:00"),  # + 5 h 30 min
+        ("Sun, 29 Nov 2026 03:47:00 GMT", "2026-11-29 03:47:00"),
+    ],
+)
+def test_gmt_offsets_have_the_iso_sign(text, want):
+    assert read([text]) == [want]
+
+
+def test_gmt_offset_rows_are_aware_even_with_a_local_tz():
+    # the offset decides; tz= is only for naive times
+    assert read(["Sun Nov 29 2026 03:47:00 GMT+0100"], tz="America/New_York") == ["2026-11-29 02:47:00"]
+
+
+@pytest.mark.parametrize("text", ["Nov 2026", "November 2026", "2026-11", "29 Nov 03:47", "Sun Nov 29 03:47:00"])
+def test_dates_without_day_or_year_are_refused(text):
+    with pytest.raises(TimestampError) as info:
+        read([text])
+    assert "row 1" in str(info.value)
+
+
+def test_a_partial_date_among_full_ones_is_named_by_row():
+    with pytest.raises(TimestampError, match="without a day or a year at row 2"):
+        read(["29 Nov 2026 03:47 +01:00", "Nov 2026 03:47 +01:00"])
+
+
+def test_epoch_unit_is_checked_against_the_values():
+    # 1_780_000_000 s is 2026-05-28; read as ms it would be 1970-01-21
+    with pytest.raises(TimestampError, match="epoch='s'"):
+        read(["1780000000", "1780000060"], epoch="ms")
+    with pytest.raises(TimestampError, match="epoch='ms'"):  # ms read as us: 1970 again
+        read([1780000000000, 1780000060000], epoch="us")
+    with pytest.raises(TimestampError, match="before 2000 or after 2100"):
+        read([5, 6], epoch="s")
+    assert read(["1780000000"], epoch="s") == ["2026-05-28 20:26:40"]
+
+
+def test_seconds_and_milliseconds_mixed_in_one_column_are_refused():
+    with pytest.raises(TimestampError) as info:
+        read([1780000000, 1780000000000, 1780000001], epoch="ms")
+    text = str(info.value)
+    assert "mix units" in text and "seconds (rows 1, 3" in text and "milliseconds (row 2" in text
+
+
+def test_decimal_epoch_text_gets_the_say_the_unit_hint():
+    with pytest.raises(TimestampError, match="plain numbers; say their unit.*epoch='s'"):
+        read(["1780000000.5", "1780000001.25"])
+    with pytest.raises(TimestampError, match="these look like epoch='ms'"):
+        read(["1780000000500.5"])
+    assert read(["1780000000.5"], epoch="s") == ["2026-05-28 20:26:40"]

@@ -1,0 +1,133 @@
+"""``budgetlab backtest`` end to end against a real Prometheus server with known counters."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from budgetlab.cli.main import main
+from budgetlab.interop import prometheus_http
+from tests.interop.prometheus_server import (
+    MINUTES,
+    START,
+    PrometheusServer,
+    make_counts,
+    openmetrics,
+    prometheus_binaries,
+)
+
+END = START + pd.Timedelta(minutes=MINUTES)
+SPAN = ["--start", "2026-01-05", "--end", "2026-01-07"]
+SLOTH = """version: "prometheus/v1"
+service: app
+slos:
+  - name: availability
+    objective: 99.9
+    sli:
+      events:
+        error_query: sum by (region) (rate(app_request_errors_total[{{.window}}]))
+        total_query: sum by (region) (rate(app_requests_total[{{.window}}]))
+"""
+OPENSLO = """apiVersion: openslo/v1
+kind: SLO
+metadata: {name: availability}
+spec:
+  service: app
+  timeWindow: [{duration: 30d, isRolling: true}]
+  budgetingMethod: Occurrences
+  objectives: [{target: 0.999}]
+  indicator:
+    metadata: {name: errors}
+    spec:
+      ratioMetric:
+        counter: true
+        bad: {metricSource: {type: Prometheus, spec: {query: app_request_errors_total}}}
+        total: {metricSource: {type: Prometheus, spec: {query: app_requests_total}}}
+"""
+INCIDENTS = """incident_id,start,end,scope,kind
+fra-outage,2026-01-06T06:00:00Z,2026-01-06T06:20:00Z,region=fra,outage
+"""
+
+
+@pytest.fixture(scope="module")
+def prom():
+    if prometheus_binaries() is None:
+        pytest.skip("needs the prometheus and promtool binaries on PATH (Debian package 'prometheus')")
+    with PrometheusServer(openmetrics(make_counts())) as url:
+        yield url
+
+
+def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
+    (tmp_path / "sloth.yaml").write_text(SLOTH)
+    (tmp_path / "inc.csv").write_text(INCIDENTS)
+    out = tmp_path / "out"
+    out.mkdir()
+    rc = main(["backtest", "--prometheus", prom, "--slo", str(tmp_path / "sloth.yaml"), "--policy",
+               "workbook,pyrra,sloth", *SPAN, "--by", "region", "--incidents", str(tmp_path / "inc.csv"),
+               "--out", str(out), "--plot", str(tmp_path / "t.png")])
+    text = capsys.readouterr()
+    assert rc == 0, text.err
+    assert "scrape gap" in text.err  # the warning, one line
+    assert "region=par 2026-01-06 09:19 .. 09:22 (3 bins)" in text.out
+    for name in ("workbook", "pyrra", "sloth"):
+        assert f"Policy {name}:" in text.out
+    # closed forms of the fra outage (see test_prometheus_source.test_bins_feed_the_sre_model_unchanged)
+    assert "   fra   page_1h     page 2026-01-06 06:01 2026-01-06 06:25" in text.out
+    assert "   fra ticket_1d   ticket 2026-01-06 06:05 2026-01-06 08:20" in text.out
+    episodes = pd.read_csv(out / "episodes.csv")
+    fra = episodes[(episodes["region"] == "fra") & (episodes["policy"] == "workbook")].sort_values("tier")
+    assert fra["start"].tolist() == ["2026-01-06 06:01:00+00:00", "2026-01-06 06:03:00+00:00",
+                                     "2026-01-06 06:05:00+00:00", "2026-01-06 06:02:00+00:00"]
+    det = pd.read_csv(out / "detections.csv")
+    row = det[(det["policy"] == "workbook") & (det["tier"] == "page_1h") & (det["region"] == "fra")]
+    assert row["detection_time"].tolist() == ["0 days 00:01:00"]
+    assert row["reset_time"].tolist() == ["0 days 00:05:00"]
+    assert set(pd.read_csv(out / "scores.csv")["policy"]) == {"workbook", "pyrra", "sloth"}
+    assert len(pd.read_csv(out / "bins.csv")) == 3 * MINUTES
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_openslo_spec_equals_sloth_spec(prom, tmp_path, capsys):
+    (tmp_path / "o.yaml").write_text(OPENSLO)
+    (tmp_path / "s.yaml").write_text(SLOTH)
+    outs = []
+    for spec in ("o.yaml", "s.yaml"):
+        target = tmp_path / f"{spec}.csv"
+        assert main(["backtest", "--prometheus", prom, "--slo", str(tmp_path / spec), "--policy", "workbook",
+                     *SPAN, "--by", "region", "--out", str(target)]) == 0
+        outs.append(pd.read_csv(target))
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(outs[0], outs[1])
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--total", 'sum(increase(app_requests_total{region=~"("}[5m]))', "--errors", "app_request_errors_total",
+      "--target", "0.999", "--policy", "workbook"], "refused the query (HTTP 400): bad_data:"),
+    (["--total", "nothing_total", "--errors", "app_request_errors_total", "--target", "0.999", "--policy",
+      "workbook"], "returned no series"),
+    (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--target", "0.999", "--policy",
+      "workbook", "--since", "5d"], "holds no data before"),
+    (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--policy", "workbook"],
+     "give --target"),
+    (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--target", "0.999",
+      "--policy", "nope"], "policy='nope' is not valid"),
+])
+def test_bad_input_one_line_exit_2(prom, capsys, args, message):
+    span = [] if "--since" in args else SPAN
+    rc = main(["backtest", "--prometheus", prom.replace("http://", "http://bob:pa55@"), *args, *span,
+               "--end", "2026-01-07", "--header", "Authorization: Bearer TOPSECRET"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "pa55" not in err and "TOPSECRET" not in err and "bob" not in err
+
+
+def test_unreachable_and_5xx_exit_2(capsys, monkeypatch):
+    from tests.interop.prometheus_server import free_port
+
+    monkeypatch.setattr(prometheus_http, "BACKOFF_SECONDS", 0.01)
+    rc = main(["backtest", "--prometheus", f"http://127.0.0.1:{free_port()}", "--total", "a_total", "--errors",
+               "b_total", "--target", "0.99", "--policy", "workbook", *SPAN, "--timeout", "2"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "cannot reach Prometheus" in err and err.count("\n") == 1
