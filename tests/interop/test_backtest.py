@@ -10,10 +10,6 @@ from budgetlab.interop import prometheus_http
 from tests.interop.prometheus_server import (
     MINUTES,
     START,
-    PrometheusServer,
-    make_counts,
-    openmetrics,
-    prometheus_binaries,
 )
 
 END = START + pd.Timedelta(minutes=MINUTES)
@@ -47,14 +43,6 @@ spec:
 INCIDENTS = """incident_id,start,end,scope,kind
 fra-outage,2026-01-06T06:00:00Z,2026-01-06T06:20:00Z,region=fra,outage
 """
-
-
-@pytest.fixture(scope="module")
-def prom():
-    if prometheus_binaries() is None:
-        pytest.skip("needs the prometheus and promtool binaries on PATH (Debian package 'prometheus')")
-    with PrometheusServer(openmetrics(make_counts())) as url:
-        yield url
 
 
 def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):

@@ -8,7 +8,6 @@ passes only if Prometheus fires each alert at exactly the same minutes: zero ste
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -26,7 +25,6 @@ from budgetlab.interop.openslo import read_openslo, slos_from_recalibration
 from budgetlab.interop.prometheus import (
     POLICY_PRESETS,
     prometheus_rules,
-    promtool_path,
     promtool_test,
     resolve_policy,
     run_promtool,
@@ -152,15 +150,6 @@ def test_promtool_test_document_by_hand():
 # promtool: the external oracle
 
 needs_promtool = pytest.mark.promtool
-
-
-@pytest.fixture
-def promtool():
-    if promtool_path() is None:
-        if os.environ.get("CI"):
-            pytest.fail("promtool is missing; .ci/run installs Debian's 'prometheus' package, which provides it.")
-        pytest.skip("promtool is not installed (Debian: apt-get install prometheus)")
-    return promtool_path()
 
 
 def _events(minutes, rate, fail_prob, seed, groups=None):

@@ -22,7 +22,6 @@ from budgetlab.interop.prometheus import (
     write_prometheus_rules,
 )
 from budgetlab.windows.bins import bin_events
-from tests.interop.test_prometheus import promtool  # noqa: F401  (the fixture: skips, or fails in CI, without promtool)
 
 SLOTH = Path(__file__).parents[1] / "fixtures" / "sloth"
 METRICS = {"total_metric": "req_total", "errors_metric": "err_total"}

@@ -33,25 +33,14 @@ from tests.interop.prometheus_server import (
     MINUTES,
     RESET_MINUTE,
     START,
-    PrometheusServer,
     event_log,
     free_port,
     make_counts,
-    openmetrics,
-    prometheus_binaries,
 )
 
 END = START + pd.Timedelta(minutes=MINUTES)
 TOTAL, ERRORS, GOOD = "app_requests_total", "app_request_errors_total", "app_request_successes_total"
 MIN = pd.Timedelta("1min")
-
-
-@pytest.fixture(scope="module")
-def prom() -> str:
-    if prometheus_binaries() is None:
-        pytest.skip("needs the prometheus and promtool binaries on PATH (Debian package 'prometheus')")
-    with PrometheusServer(openmetrics(make_counts())) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
