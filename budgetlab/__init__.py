@@ -35,6 +35,7 @@ __version__ = "0.1.0"
 # public name -> module that defines it (in data-flow order)
 _EXPORTS: dict[str, str] = {
     "SLO": "slo",
+    "PerGroup": "slo",
     "as_events": "events.schema",
     "check_events": "events.schema",
     "read_events": "events.read",
@@ -93,6 +94,7 @@ __all__ = [
     "synth",
     "datasets",
     "SLO",
+    "PerGroup",
     "as_events",
     "check_events",
     "read_events",
@@ -170,5 +172,5 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .interop.openslo import SLODocument, read_openslo, slos_from_recalibration, write_openslo
     from .interop.prometheus import prometheus_rules, promtool_test
     from .interop.prometheus_source import read_prometheus
-    from .slo import SLO
+    from .slo import SLO, PerGroup
     from .windows.bins import bin_events

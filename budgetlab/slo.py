@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +13,7 @@ import pandas as pd
 from ._util.validation import check_fraction, to_timedelta
 from .errors import ConfigError
 
-__all__ = ["SLO", "as_slo"]
+__all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo"]
 
 
 @dataclass(frozen=True)
@@ -99,3 +100,150 @@ def as_slo(slo: Any) -> SLO:
     if not isinstance(slo, SLO):
         raise ConfigError("slo must be a budgetlab.SLO, e.g. SLO(target=0.95, window='24h').")
     return slo
+
+
+@dataclass(frozen=True)
+class PerGroup:
+    """Per-group SLOs: each group (a value of the ``by`` key, or a tuple for several keys) has its
+    own :class:`SLO`, which may differ in target, window, thresholds and period.
+
+    Every function that takes an ``slo`` (or a ``target``) also takes a ``PerGroup``, or a plain
+    mapping, which is read as ``PerGroup(mapping)``; the result equals running each group on its
+    own with its SLO, bit for bit.
+
+    Parameters
+    ----------
+    slos : mapping
+        Group key -> :class:`SLO` or target (a number, completed from ``base``). Keys match the
+        group values by their text (``"turnstile"``, ``("turnstile", "fra")``), so ``200`` and
+        ``"200"`` name the same group.
+    default : SLO or float, optional
+        The SLO of groups the mapping does not name; without it such groups are an error that
+        names them.
+    base : SLO
+        The fields (window, thresholds, ...) of SLOs given as a bare target.
+    binding : str, optional
+        How the SLOs were bound to the groups (e.g. from OpenSLO labels), for the output to state.
+
+    Examples
+    --------
+    >>> slos = PerGroup({"recaptcha_v2": 0.93, "turnstile": 0.97}, base=SLO(window="1h"))
+    >>> slos.slo_for(("turnstile",))
+    SLO(target=0.97, window=Timedelta('0 days 01:00:00'), warning=0.5, critical=0.1, min_events=0, period=Timedelta('30 days 00:00:00'))
+    >>> slos.slo_for(("image",))
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: no SLO for the group image; add it to the mapping or give PerGroup(..., default=SLO(...)).
+    """
+
+    slos: Mapping[Any, Any]
+    default: Any = None
+    base: SLO = field(default_factory=SLO)
+    binding: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.slos, Mapping) or not self.slos:
+            raise ConfigError("PerGroup needs a non-empty mapping from group key to SLO or target, "
+                              "e.g. {'recaptcha_v2': 0.93, 'turnstile': 0.97}.")
+        if not isinstance(self.base, SLO):
+            raise ConfigError("PerGroup(base=...) must be a budgetlab.SLO.")
+        table: dict[tuple[str, ...], SLO] = {}
+        for key, value in self.slos.items():
+            norm = _key_text(key)
+            if norm in table:
+                raise ConfigError(f"the per-group SLOs name the group {_key_label(norm)} twice; give it once.")
+            table[norm] = self._as_slo(value, f"the SLO of group {_key_label(norm)}")
+        object.__setattr__(self, "_table", table)
+        object.__setattr__(self, "_default", None if self.default is None else self._as_slo(self.default, "default"))
+
+    def _as_slo(self, value: Any, what: str) -> SLO:
+        if isinstance(value, SLO):
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ConfigError(f"{what} must be a budgetlab.SLO or a target number, got {type(value).__name__}.")
+        return self.base.with_(target=float(value))
+
+    @property
+    def table(self) -> dict[tuple[str, ...], SLO]:
+        """The mapping with keys normalised to tuples of text."""
+        return dict(self._table)  # type: ignore[attr-defined]
+
+    def slo_for(self, key: Any) -> SLO:
+        """The SLO of one group (a value or a tuple of values, in ``by`` order)."""
+        norm = _key_text(key)
+        found = self._table.get(norm)  # type: ignore[attr-defined]
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        if self._default is not None:  # type: ignore[attr-defined]
+            return self._default  # type: ignore[attr-defined,no-any-return]
+        raise ConfigError(f"no SLO for the group {_key_label(norm)}; add it to the mapping or give "
+                          "PerGroup(..., default=SLO(...)).")
+
+    def resolve(self, keys: pd.DataFrame) -> list[SLO]:
+        """The SLO of every row of a key table (one row per group, the ``by`` columns in order);
+        every group without an SLO is named in one error."""
+        out: list[SLO] = []
+        missing: list[str] = []
+        for row in keys.itertuples(index=False, name=None):
+            try:
+                out.append(self.slo_for(row))
+            except ConfigError:
+                missing.append(_key_label(_key_text(row)))
+        if missing:
+            shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+            raise ConfigError(f"no SLO for the group(s) {shown}; add them to the per-group SLOs or give "
+                              "PerGroup(..., default=SLO(...)).")
+        return out
+
+
+def _key_text(key: Any) -> tuple[str, ...]:
+    """A group key as a tuple of text (missing values as ``<NA>``)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple("<NA>" if _is_missing(p) else str(p) for p in parts)
+
+
+def _is_missing(value: Any) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def _key_label(norm: tuple[str, ...]) -> str:
+    return norm[0] if len(norm) == 1 else "(" + ", ".join(norm) + ")"
+
+
+def as_per_group(slo: Any) -> PerGroup | None:
+    """``slo`` as a :class:`PerGroup` when it is per-group (a ``PerGroup`` or a mapping), else
+    ``None`` (one SLO or target for every group)."""
+    if isinstance(slo, PerGroup):
+        return slo
+    if isinstance(slo, Mapping):
+        return PerGroup(slo)
+    return None
+
+
+def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str]) -> list[tuple[SLO, np.ndarray]]:
+    """Rows of ``frame`` per distinct SLO: ``[(slo, positions), ...]``, positions ascending, in the
+    order of each SLO's first group (groups in key order). Running a grouped computation on each
+    part with its SLO and putting the rows back gives the per-group result exactly, since groups
+    never share a window.
+
+    >>> ev = pd.DataFrame({"t": ["a", "b", "a", "c"]})
+    >>> parts = split_by_slo(ev, PerGroup({"a": 0.9, "b": 0.99}, default=0.9), ["t"])
+    >>> [(s.target, p.tolist()) for s, p in parts]
+    [(0.9, [0, 2, 3]), (0.99, [1])]
+    """
+    if not by:
+        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the columns the SLOs are "
+                          "keyed by.")
+    grouped = frame.groupby(list(by), sort=True, dropna=False, observed=True)
+    codes = grouped.ngroup().to_numpy(dtype=np.int64)
+    keys = grouped.size().reset_index()[list(by)]
+    per_group = slos.resolve(keys)
+    distinct: dict[SLO, int] = {}
+    slo_code = np.array([distinct.setdefault(s, len(distinct)) for s in per_group], dtype=np.int64)
+    row_slo = slo_code[codes] if len(codes) else np.zeros(0, dtype=np.int64)
+    order = np.argsort(row_slo, kind="stable")
+    bounds = np.searchsorted(row_slo[order], np.arange(len(distinct) + 1))
+    return [(s, order[bounds[i]:bounds[i + 1]]) for s, i in distinct.items()]
