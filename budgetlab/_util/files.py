@@ -21,7 +21,8 @@ import pandas as pd
 
 from ..errors import ConfigError, OutputExistsError
 
-__all__ = ["atomic_path", "atomic_write", "write_table", "check_output", "register_input"]
+__all__ = ["atomic_path", "atomic_write", "write_table", "check_output", "register_input", "plan_outputs", "save_figure",
+           "PLOT_SUFFIXES"]
 
 # the files read in this process, by identity (device, inode) and version (mtime, size): a file
 # that another name points to is the same input; a new file that reuses a freed inode is not
@@ -190,4 +191,42 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
             table.to_csv(tmp, index=False, lineterminator="\n")
         else:
             table.to_parquet(tmp, index=False)
+    return p
+
+
+#: Figure formats an output path may name (the format follows the suffix).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, Path]:
+    """Check every output of one run before any work: ``{option: path or None}`` (e.g.
+    ``{"--out": args.out, "--plot": args.plot}``). Refuses empty names, two options naming the
+    same file, inputs of this run, existing files without ``force`` and, for options whose name
+    contains ``plot``, a suffix other than :data:`PLOT_SUFFIXES`. Returns the given ones as paths.
+    """
+    planned: dict[str, Path] = {}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        if not str(path).strip():
+            raise ConfigError(f"{option}: an empty file name; give a file name or leave the option out.")
+        p = check_output(path, force=force)
+        if "plot" in option and p.suffix.lower() not in PLOT_SUFFIXES:
+            raise ConfigError(f"{option} {p.name}: a plot is written as {', '.join(PLOT_SUFFIXES)}; choose one of "
+                              "these suffixes.")
+        for other, q in planned.items():
+            if os.path.abspath(q) == os.path.abspath(p):
+                raise ConfigError(f"{option} and {other} name the same file {p.name}; give each output its own name.")
+        planned[option] = p
+    return planned
+
+
+def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi: int = 110) -> Path:
+    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf)."""
+    p = Path(path)
+    fmt = p.suffix.lower().lstrip(".")
+    if f".{fmt}" not in PLOT_SUFFIXES:
+        raise ConfigError(f"{p.name}: a plot is written as {', '.join(PLOT_SUFFIXES)}; choose one of these suffixes.")
+    with atomic_path(p, force=force) as tmp:
+        fig.savefig(tmp, format=fmt, dpi=dpi)
     return p

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..errors import BudgetlabError
-from . import backtest, demo, export, notebooks, replay
+from . import analyses, backtest, demo, export, notebooks, replay
 from .demo import DEMO_TARGETS
 
 __all__ = ["main", "build_parser", "DEMO_TARGETS"]
@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_parser(sub)
     notebooks.add_parser(sub)
     backtest.add_parser(sub)
+    analyses.add_parser(sub)
     return parser
 
 
