@@ -36,7 +36,8 @@ from .._util.validation import check_argument
 from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
 from ._columns import factorize
 
-__all__ = ["KINDS", "PII_MODES", "scan_personal_data", "guard_personal_data", "hash_values", "describe_findings"]
+__all__ = ["KINDS", "PII_MODES", "scan_personal_data", "guard_personal_data", "hash_values", "describe_findings",
+           "looks_personal", "shown", "guard_values"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
 KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
@@ -367,3 +368,47 @@ def guard_personal_data(
         else:
             out[col] = hash_values(frame[col], salt if salt is not None else "")
     return out
+
+
+def looks_personal(value: Any) -> bool:
+    """``True`` when one value (text) looks like personal data to the detector.
+
+    >>> looks_personal("ivan@example.org"), looks_personal("turnstile")
+    (True, False)
+    """
+    found = scan_text(np.asarray([str(value)], dtype=object))
+    return any(bool(mask[0]) for mask in found.values())
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A user value as a message may show it: quoted and truncated when it passes the detector,
+    else a placeholder (the value is never shown).
+
+    >>> shown("turnstile"), shown("ivan@example.org")
+    ("'turnstile'", 'a value that looks like personal data (not shown)')
+    """
+    text = str(value)
+    if looks_personal(text):
+        return "a value that looks like personal data (not shown)"
+    return repr(text[:limit] + ("…" if len(text) > limit else ""))
+
+
+def guard_values(values: Any, *, what: str) -> None:
+    """Refuse user values (group keys, labels, names) that look like personal data, before they
+    become a name, label or title of an output: :class:`PersonalDataError` that counts them, never
+    shows them. ``what`` names where they come from (e.g. "the 'group' column of rec.csv").
+
+    >>> guard_values(["turnstile", "image"], what="group keys")
+    >>> guard_values(["turnstile", "ivan@example.org"], what="group keys")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.PersonalDataError: group keys: 1 value(s) look like personal data (e-mail address); ...
+    """
+    arr = np.asarray([str(v) for v in values], dtype=object)
+    found = {k: int(m.sum()) for k, m in scan_text(arr).items() if m.any()}
+    if found:
+        kinds = ", ".join(sorted(found))
+        n = int(sum(found.values()))
+        raise PersonalDataError(f"{what}: {n} value(s) look like personal data ({kinds}); budgetlab does not write "
+                                "personal data into outputs: replace them with opaque ids (or hash them with "
+                                "read_events(..., pii='hash')).")
