@@ -1,0 +1,72 @@
+"""PerGroup, the per-group form of an SLO (issue 16): how keys match groups, what is refused, and
+how split_by_slo partitions rows (hand-computed expectations)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import SLO, PerGroup
+from budgetlab.errors import ConfigError
+from budgetlab.slo import as_per_group, split_by_slo
+
+
+def test_bare_targets_take_the_other_fields_from_base():
+    slos = PerGroup({"recaptcha_v2": 0.93, "turnstile": 0.97}, base=SLO(window="1h", warning=0.4, min_events=5))
+    got = slos.slo_for("recaptcha_v2")
+    assert got == SLO(target=0.93, window="1h", warning=0.4, min_events=5)
+
+
+def test_keys_match_group_values_by_text_and_tuples_for_several_keys():
+    slos = PerGroup({200: 0.99, ("turnstile", "fra"): SLO(0.97)})
+    assert slos.slo_for("200").target == 0.99
+    assert slos.slo_for(np.int64(200)).target == 0.99
+    assert slos.slo_for(("turnstile", "fra")).target == 0.97
+    with pytest.raises(ConfigError, match=r"\(turnstile, ams\)"):
+        slos.slo_for(("turnstile", "ams"))
+
+
+def test_a_group_named_twice_is_refused():
+    with pytest.raises(ConfigError, match="twice"):
+        PerGroup({200: 0.99, "200": 0.9})
+
+
+@pytest.mark.parametrize("bad", [{}, [("a", 0.9)], {"a": "0.9"}, {"a": True}, {"a": 1.5}])
+def test_bad_mappings_are_refused(bad):
+    with pytest.raises(ConfigError):
+        PerGroup(bad)
+
+
+def test_every_missing_group_is_named_in_one_error_unless_a_default_is_given():
+    keys = pd.DataFrame({"t": ["a", "b", "c"]})
+    with pytest.raises(ConfigError, match="b, c"):
+        PerGroup({"a": 0.9}).resolve(keys)
+    got = PerGroup({"a": 0.9}, default=SLO(0.99)).resolve(keys)
+    assert [s.target for s in got] == [0.9, 0.99, 0.99]
+
+
+def test_as_per_group_reads_a_mapping_and_leaves_one_slo_alone():
+    assert as_per_group(SLO(0.9)) is None
+    assert as_per_group(0.9) is None
+    pg = as_per_group({"a": 0.9})
+    assert isinstance(pg, PerGroup) and pg.slo_for("a").target == 0.9
+
+
+def test_split_by_slo_groups_rows_by_distinct_slo_in_key_order():
+    ev = pd.DataFrame({"t": ["c", "a", "b", "a", "c", None], "r": ["x", "x", "y", "y", "x", "x"]})
+    slos = PerGroup({"a": 0.9, "b": SLO(0.99, window="1h"), "c": 0.9, "<NA>": 0.95})
+    parts = split_by_slo(ev, slos, ["t"])
+    # groups in key order a, b, c, <NA>; a and c share the SLO (same target, base fields)
+    assert [(s.target, s.window, p.tolist()) for s, p in parts] == [
+        (0.9, pd.Timedelta("24h"), [0, 1, 3, 4]),
+        (0.99, pd.Timedelta("1h"), [2]),
+        (0.95, pd.Timedelta("24h"), [5]),
+    ]
+    two = split_by_slo(ev, PerGroup({("a", "x"): 0.9}, default=0.95), ["t", "r"])
+    assert [(s.target, p.tolist()) for s, p in two] == [(0.9, [1]), (0.95, [0, 2, 3, 4, 5])]
+
+
+def test_split_by_slo_needs_group_keys():
+    with pytest.raises(ConfigError, match="by="):
+        split_by_slo(pd.DataFrame({"t": ["a"]}), PerGroup({"a": 0.9}), [])
