@@ -46,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "replay_summary": "budget.tracker_replay",
     "transitions": "budget.tracker_replay",
     "Tracker": "budget.tracker",
+    "KeyedTracker": "budget.tracker",
     "burn_rates": "budget.burn",
     "period_budget": "budget.period",
     "AlertPolicy": "alerts.policy",
@@ -56,18 +57,26 @@ _EXPORTS: dict[str, str] = {
     "incident_detections": "alerts.scoring",
     "compare_policies": "alerts.scoring",
     "low_traffic": "alerts.lowtraffic",
+    "read_incidents": "alerts.incidents_file",
     "bucket_breakdown": "analyses.failure_buckets",
     "bucket_burn_over_time": "analyses.failure_buckets",
     "IncidentReport": "analyses.incident",
     "incident_report": "analyses.incident",
     "Recalibration": "analyses.recalibration",
     "recalibrate": "analyses.recalibration",
+    "Verdict": "analyses.verdicts",
+    "target_verdicts": "analyses.verdicts",
+    "page_verdict": "analyses.verdicts",
+    "cause_verdict": "analyses.verdicts",
+    "verdicts_table": "analyses.verdicts",
     "compare_windows": "analyses.window_lengths",
     "window_incidents": "analyses.window_lengths",
     "replay_calendar": "analyses.status_variants",
     "hysteresis": "analyses.status_variants",
     "SLODocument": "interop.openslo",
     "read_openslo": "interop.openslo",
+    "load_slos": "interop.openslo",
+    "read_recalibration_table": "interop.openslo",
     "write_openslo": "interop.openslo",
     "slos_from_recalibration": "interop.openslo",
     "prometheus_rules": "interop.prometheus",
@@ -105,6 +114,7 @@ __all__ = [
     "replay_summary",
     "transitions",
     "Tracker",
+    "KeyedTracker",
     "burn_rates",
     "period_budget",
     "AlertPolicy",
@@ -115,18 +125,26 @@ __all__ = [
     "incident_detections",
     "compare_policies",
     "low_traffic",
+    "read_incidents",
     "bucket_breakdown",
     "bucket_burn_over_time",
     "IncidentReport",
     "incident_report",
     "Recalibration",
     "recalibrate",
+    "Verdict",
+    "target_verdicts",
+    "page_verdict",
+    "cause_verdict",
+    "verdicts_table",
     "compare_windows",
     "window_incidents",
     "replay_calendar",
     "hysteresis",
     "SLODocument",
     "read_openslo",
+    "load_slos",
+    "read_recalibration_table",
     "write_openslo",
     "slos_from_recalibration",
     "prometheus_rules",
@@ -153,6 +171,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and IDEs
     from . import datasets
     from .alerts.episodes import alert_episodes, alert_states
+    from .alerts.incidents_file import read_incidents
     from .alerts.lowtraffic import low_traffic
     from .alerts.policy import AlertPolicy, AlertTier
     from .alerts.scoring import compare_policies, incident_detections, score_alerts
@@ -160,16 +179,30 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .analyses.incident import IncidentReport, incident_report
     from .analyses.recalibration import Recalibration, recalibrate
     from .analyses.status_variants import hysteresis, replay_calendar
+    from .analyses.verdicts import (
+        Verdict,
+        cause_verdict,
+        page_verdict,
+        target_verdicts,
+        verdicts_table,
+    )
     from .analyses.window_lengths import compare_windows, window_incidents
     from .budget.burn import burn_rates
     from .budget.period import period_budget
-    from .budget.tracker import Tracker
+    from .budget.tracker import KeyedTracker, Tracker
     from .budget.tracker_replay import STATUS_DTYPE, replay, replay_summary, transitions
     from .datasets import synth
     from .events.accesslog import read_access_log
     from .events.read import read_events
     from .events.schema import as_events, check_events
-    from .interop.openslo import SLODocument, read_openslo, slos_from_recalibration, write_openslo
+    from .interop.openslo import (
+        SLODocument,
+        load_slos,
+        read_openslo,
+        read_recalibration_table,
+        slos_from_recalibration,
+        write_openslo,
+    )
     from .interop.prometheus import prometheus_rules, promtool_test
     from .interop.prometheus_source import read_prometheus
     from .slo import SLO, PerGroup

@@ -1,5 +1,5 @@
 """``python -m budgetlab``: the console script."""
 
-from .cli.main import main
+from .cli import main
 
 raise SystemExit(main())

@@ -18,6 +18,7 @@ from matplotlib.patches import Patch
 from ._util.validation import as_list, check_tz, duration_label, require_columns, to_timedelta
 from .budget.figures import STATUSES
 from .errors import ConfigError, InputError
+from .slo import PerGroup
 
 __all__ = ["STATUS_COLORS", "BUCKET_COLORS", "plot_timeline", "plot_buckets", "plot_alerts",
            "plot_recalibration", "plot_window_comparison"]
@@ -140,6 +141,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)) or max_points < 2:
         raise ConfigError("max_points must be a whole number >= 2.")
     slo = slo if slo is not None else states.attrs.get("slo")
+    if isinstance(slo, PerGroup):  # a per-group replay: the SLO of the group drawn (its key columns)
+        slo = slo.slo_for(tuple(states[[c for c in states.columns if c not in REPLAY_COLUMNS]].iloc[0])) if len(states) else None
     data = states.sort_values("ts", kind="stable")
     ts = _utc_naive(data["ts"])
     code = data["status"].cat.codes.to_numpy()

@@ -13,7 +13,7 @@ import pandas as pd
 from ._util.validation import check_fraction, to_timedelta
 from .errors import ConfigError
 
-__all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo"]
+__all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo", "key_text"]
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ class PerGroup:
             raise ConfigError("PerGroup(base=...) must be a budgetlab.SLO.")
         table: dict[tuple[str, ...], SLO] = {}
         for key, value in self.slos.items():
-            norm = _key_text(key)
+            norm = key_text(key)
             if norm in table:
                 raise ConfigError(f"the per-group SLOs name the group {_key_label(norm)} twice; give it once.")
             table[norm] = self._as_slo(value, f"the SLO of group {_key_label(norm)}")
@@ -170,7 +170,7 @@ class PerGroup:
 
     def slo_for(self, key: Any) -> SLO:
         """The SLO of one group (a value or a tuple of values, in ``by`` order)."""
-        norm = _key_text(key)
+        norm = key_text(key)
         found = self._table.get(norm)  # type: ignore[attr-defined]
         if found is not None:
             return found  # type: ignore[no-any-return]
@@ -188,7 +188,7 @@ class PerGroup:
             try:
                 out.append(self.slo_for(row))
             except ConfigError:
-                missing.append(_key_label(_key_text(row)))
+                missing.append(_key_label(key_text(row)))
         if missing:
             shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
             raise ConfigError(f"no SLO for the group(s) {shown}; add them to the per-group SLOs or give "
@@ -196,8 +196,13 @@ class PerGroup:
         return out
 
 
-def _key_text(key: Any) -> tuple[str, ...]:
-    """A group key as a tuple of text (missing values as ``<NA>``)."""
+def key_text(key: Any) -> tuple[str, ...]:
+    """A group key as a tuple of text (missing values as ``<NA>``): how :class:`PerGroup` and
+    :class:`~budgetlab.budget.tracker.KeyedTracker` match keys.
+
+    >>> key_text("turnstile"), key_text((200, None))
+    (('turnstile',), ('200', '<NA>'))
+    """
     parts = key if isinstance(key, tuple) else (key,)
     return tuple("<NA>" if _is_missing(p) else str(p) for p in parts)
 

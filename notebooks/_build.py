@@ -316,9 +316,13 @@ as soon as the rolling success rate is at or below the target. "Exhausted 30 % o
 
 **The rules** (from `budgetlab.recalibrate`; the values used are printed below the next cell):
 
-* **recommended target**: the highest multiple of `step` that would have been EXHAUSTED at most
+* **candidates**: the usual targets (90 %, 95 %, 97.5 %, 99 %, 99.5 %, 99.9 %, …) from the rolling
+  rate's 1 % quantile rounded down to a usual target up to the first usual target above the observed
+  rate, plus finer steps (`step`) next to the recommendation; nothing below that range;
+* **recommended target**: the highest candidate that would have been EXHAUSTED at most
   `max_share` of the time; its interval is the 95 % percentile interval of a bootstrap that redraws
-  whole days;
+  whole days. When no candidate qualifies, `recalibrate` says why, with figures, and what would
+  make a recommendation possible;
 * **too strict** ("the budget burns too fast"): EXHAUSTED more than `max_share` of the time;
 * **too loose** ("the budget barely moves"): nine hours in ten the window spent less than
   `loose_burn` of its budget, i.e. `(1 − p10) / (1 − target) < loose_burn` with `p10` the 10th
@@ -350,16 +354,11 @@ summary_p = rec_proposed.summary.assign(**{by: rec_proposed.summary[by].astype(s
 
 
 def what_it_meant(g):
-    """Candidate targets around the recommendation, plus the current and the proposed one."""
+    """The candidate targets recalibrate reports for the type, plus the current and the proposed one."""
     row = summary.loc[g]
     rc = row["recommended_target"]
-    c = cand[cand[by] == g].copy()
+    c = cand[cand[by] == g].copy()  # recalibrate chose these: the usual targets in range, fine steps near the recommendation
     marks = {"current": row["current_target"], "proposed": proposed.get(g, np.nan), "recommended": rc}
-    wanted = [v for v in marks.values() if np.isfinite(v)]
-    if np.isfinite(rc):
-        wanted += list(rc + step * np.arange(-3, 4))
-    keep = np.isclose(c["target"].to_numpy()[:, None], np.array(wanted)[None, :]).any(axis=1)
-    c = c[keep]
     role = [", ".join(k for k, v in marks.items() if np.isfinite(v) and np.isclose(v, t)) for t in c["target"]]
     return pd.DataFrame({
         "target": [pct(t) for t in c["target"]],
@@ -414,30 +413,24 @@ plt.show()
     ("md", '''\
 ## 4. Recommendation and verdicts
 
-One paragraph per type: the observed rate with its interval, the verdict on the current target
-with its reason, the verdict on the proposed target, and the recommendation with its bootstrap
-interval. The reasons are `recalibrate`'s own (`verdict_reason`).
+One paragraph per type: the verdict on the current target with its evidence (events, failures,
+the interval, the history's length), the verdict on the proposed target, and the recommendation
+with its bootstrap interval, all from `budgetlab.analyses.verdicts.target_verdicts`. A verdict is
+withheld, with the reason, when the history holds too few events; a history shorter than 14 days
+makes it provisional.
 '''),
     ("code", '''\
-VERDICT = {"too_strict": "too strict (the budget burns too fast)", "too_loose": "too loose (the budget barely moves)",
-           "ok": "about right"}
+from budgetlab.analyses.verdicts import target_verdicts
 
-
-def verdict_sentence(row):
-    return f"**{VERDICT.get(str(row['verdict']), 'not judged')}** ({row['verdict_reason']})"
-
-
+verdicts = target_verdicts(rec).assign(**{by: lambda v: v[by].astype(str)}).set_index(by)
+verdicts_p = target_verdicts(rec_proposed).assign(**{by: lambda v: v[by].astype(str)}).set_index(by)
 lines = []
 for g in order:
-    r = summary.loc[g]
-    text = (f"**{g}**: observed {pct(r['success_rate'], 2)} [{pct(r['ci_low'], 2)}, {pct(r['ci_high'], 2)}]; "
-            f"the current {pct(r['current_target'])} target is {verdict_sentence(r)}.")
+    v = verdicts.loc[g]
+    text = v["sentence"]
     if g in proposed:
-        p = summary_p.loc[g]
-        text += f" The proposed {pct(p['current_target'])} is {verdict_sentence(p)}."
-    text += (f" **Recommended: {pct(r['recommended_target'])}** (bootstrap {pct(r['recommended_low'])} – "
-             f"{pct(r['recommended_high'])}).")
-    lines.append(text)
+        text += " " + verdicts_p.loc[g, "sentence"].replace("The current target", "The proposed target", 1)
+    lines.append(f"**{g}**: " + text + " **" + v["recommendation"] + "**")
 say("\\n\\n".join(lines))
 '''),
     ("md", '''\
@@ -450,9 +443,10 @@ exhausts the budget. With labels we can check this, with the same rule restricte
 scope covers). Exhausted-ness is read from one replay: under target *T* the tracker is EXHAUSTED
 exactly when the window's failures reach `total × (1 − T)`.
 
-**Rule.** If the recommendation outside the incidents is more than one `step` above the
-recommendation on all of the history, the recommendation is shaped by the incidents rather than by
-normal operation: prefer the incident-free value and let the budget absorb the incidents.
+**Rule.** `budgetlab.recalibrate(..., exclude_incidents=incidents)` applies the same rule to the time
+outside the incidents. If that recommendation is above the one on all of the history, the
+recommendation is shaped by the incidents rather than by normal operation: prefer the incident-free
+value and let the budget absorb the incidents.
 
 The plot shows what the tracker would have shown under the target finally suggested: the rolling
 success rate (blue, left axis) against the target (dashed), the burn rate (pink, right axis; 1 =
@@ -461,8 +455,11 @@ status bands; hatched spans are the labelled incidents whose scope covers the ty
 is EXHAUSTED during the incidents and quiet between them.
 '''),
     ("code", '''\
-grid = np.round(np.arange(1, int(round(1 / step))) * step, 10)
-span_lo, span_hi = ns([s["span_start"]])[0], ns([s["span_end"]])[0]
+# the same rule, outside the labelled incidents: recalibrate leaves their time (plus one window) out
+rec_clean = bl.recalibrate(events, target=current, n_boot=0, exclude_incidents=incidents, **common) \
+    if incidents is not None else rec
+clean_of = dict(zip(rec_clean.summary[by].astype(str), rec_clean.summary["recommended_target"], strict=True))
+span_lo = ns([s["span_start"]])[0]
 window_ns = pd.Timedelta(window).value
 final = {}
 lines = []
@@ -470,52 +467,36 @@ fig, axes = plt.subplots(len(order), 1, figsize=(11, 3.2 * len(order)), squeeze=
                          layout="constrained")
 for ax, g in zip(axes[:, 0], order, strict=True):
     rc = summary.loc[g, "recommended_target"]
+    clean = clean_of[g]
     sub = events[(events[by].astype(str) == g).to_numpy()]
-    states = bl.replay(sub, bl.SLO(target=float(rc) if np.isfinite(rc) else target, window=window))
-    t = bl.events.schema.ts_ns(states)
-    # a status holds from its event to the next one, counted inside the recalibration span
-    dt = np.maximum(np.append(t[1:], t[-1]) - np.maximum(t, span_lo), 0).astype(float)
-    total, fails = states["total"].to_numpy(), states["failures"].to_numpy()
     inc = incidents_for(incidents, **{by: g})
-    outside = np.ones(len(t), dtype=bool)
-    if inc is not None:
-        for a, b in zip(ns(inc["start"]), ns(inc["end"]), strict=True):
-            outside &= ~((t >= a) & (t < b + window_ns))
-
-    def rule(mask, dt, total, fails):
-        """Highest grid target EXHAUSTED (failures >= total x (1 - T)) at most max_share of the time."""
-        w, n, f = dt[mask], total[mask], fails[mask]
-        if w.sum() <= 0:
-            return np.nan
-        thr = 1 - f / n  # EXHAUSTED under T when T >= thr: sort once, read every target off the cumulative time
-        o = np.argsort(thr, kind="stable")
-        cum = np.r_[0.0, np.cumsum(w[o])]
-        share = cum[np.searchsorted(thr[o], grid, side="right")] / w.sum()
-        k = int(np.searchsorted(share, max_share, side="right"))  # grid[:k] pass (share rises with T)
-        # the float comparison decides ties exactly: re-check the targets next to the boundary
-        lo = max(k - 2, 0)
-        passing = [j for j in range(lo, min(k + 2, len(grid))) if np.sum(w[f >= n * (1 - grid[j])]) <= max_share * w.sum()]
-        best = max(passing) if passing else lo - 1
-        return grid[best] if best >= 0 else np.nan
-
-    all_time, clean = rule(dt > 0, dt, total, fails), rule((dt > 0) & outside, dt, total, fails)
-    use = clean if (inc is not None and np.isfinite(clean) and clean > rc + step * 1.5) else rc
+    use = clean if (inc is not None and np.isfinite(clean) and (not np.isfinite(rc) or clean > rc)) else rc
     final[g] = use
-    if inc is None:
+    shown = float(use) if np.isfinite(use) else float(summary.loc[g, "current_target"])
+    states = bl.replay(sub, bl.SLO(target=shown, window=window))
+    if not np.isfinite(use):
+        lines.append(f"**{g}**: no recommendation ({verdicts.loc[g, 'recommendation']}); the plot shows the current "
+                     f"target {pct(shown)}.")
+    elif inc is None:
         lines.append(f"**{g}**: no labelled incident covers it; the recommendation stays {pct(rc)}.")
     else:
-        ex = fails >= total * (1 - use)
+        t = bl.events.schema.ts_ns(states)
+        dt = np.maximum(np.append(t[1:], t[-1]) - np.maximum(t, span_lo), 0).astype(float)
+        outside = np.ones(len(t), dtype=bool)
+        for a, b in zip(ns(inc["start"]), ns(inc["end"]), strict=True):
+            outside &= ~((t >= a) & (t < b + window_ns))
+        ex = (states["status"].astype(str) == "exhausted").to_numpy()
         in_inc = (dt > 0) & ~outside
-        text = (f"**{g}**: the rule on all of the history gives {pct(all_time)} (recalibrate: {pct(rc)}); outside "
-                f"its {len(inc)} labelled incident(s) it gives **{pct(clean)}**. ")
+        text = (f"**{g}**: the rule on all of the history gives {pct(rc)}; outside its {len(inc)} labelled "
+                f"incident(s) it gives **{pct(clean)}**. ")
         text += ("The incidents shape the recommendation: **suggest " + pct(use) + "**. " if use != rc else
-                 "The incidents do not move it by more than one step: **keep " + pct(use) + "**. ")
+                 "The incidents do not move it: **keep " + pct(use) + "**. ")
         text += (f"Under {pct(use)} the tracker would have been EXHAUSTED {pct(np.sum(dt[ex & in_inc]) / max(np.sum(dt[in_inc]), 1))} "
                  f"of the incidents' time and {pct(np.sum(dt[ex & outside]) / max(np.sum(dt[outside]), 1))} of the rest.")
         lines.append(text)
-    slo = bl.SLO(target=float(use), window=window)
-    plotting.plot_timeline(bl.replay(sub, slo), slo=slo, incidents=inc, ax=ax, tz=tz)
-    panel(ax, f"{g}: target {pct(use)}, {window} window")
+    slo = bl.SLO(target=shown, window=window)
+    plotting.plot_timeline(states, slo=slo, incidents=inc, ax=ax, tz=tz)
+    panel(ax, f"{g}: target {pct(shown)}, {window} window")
 plt.show()
 say("\\n\\n".join(lines))
 '''),
@@ -758,9 +739,9 @@ else:
 
 The SRE Workbook alerts on **burn rates** over a compliance period instead of a window's status:
 a tier fires when a long **and** a short window both burn faster than a factor (14.4× over 1 h and
-5 min, 6× over 6 h and 30 min pages; 3× over 1 d and 1× over 3 d open tickets, at 30 days; here
-scaled to `policy_period`). Pyrra uses similar tiers with `for:` delays. The seed-style policy
-fires while one window's burn exceeds `seed_burn` (0.9: its CRITICAL), also with hysteresis
+5 min, 6× over 6 h and 30 min pages; 3× over 1 d and 1× over 3 d open tickets, at 30 days; at
+another `policy_period` the factors stay and the windows scale with it, Pyrra's rule). Pyrra uses
+similar tiers with `for:` delays. The seed-style policy fires while one window's burn exceeds `seed_burn` (0.9: its CRITICAL), also with hysteresis
 (`keep_firing_for` = `min_dwell`), and with a 24 h window.
 
 Each policy is replayed on one-minute bins per type and scored with `budgetlab.compare_policies`:
@@ -832,7 +813,8 @@ lt = bl.low_traffic(bins, per_type, policies["workbook"])
 goal = dict(zip(per_type[by], per_type["target"], strict=True))
 need = lt[lt["severity"] == "page"]
 text = ("The workbook's page tiers need: " + "; ".join(
-    f"{r[by]} {pct(min(r['burn'] * (1 - goal[str(r[by])]), 1), 0)} of attempts failing over {r['tier'].split('_')[-1]}"
+    f"{r[by]} {pct(min(r['burn'] * (1 - goal[str(r[by])]), 1), 0)} of attempts failing over "
+    f"{bl.windows.bins.duration_label(policies['workbook'].tier(r['tier']).long_window)}"
     for _, r in need.iterrows()) + " (in its long and its short window).")
 cannot = lt[~lt["can_fire"]]
 if len(cannot):
@@ -1066,6 +1048,8 @@ CRITICAL and EXHAUSTED is shown with and without those failures, under the same 
   (notebook 01) or fix the solver.
 '''),
     ("code", '''\
+from budgetlab.analyses.verdicts import MIN_EVENTS, cause_verdict
+
 lines, verdicts, rows = [], {}, []
 for g in goal:
     sub = events[(events[by].astype(str) == g).to_numpy()]
@@ -1080,7 +1064,11 @@ for g in goal:
     def alarm(s_):
         return float(s_["share_critical"].iloc[0] + s_["share_exhausted"].iloc[0])
 
-    if sli >= goal[g]:
+    n_att, n_fail = len(sub), int((~sub["ok"]).sum())
+    if n_att < MIN_EVENTS:
+        verdict = (f"has only {n_att:,} attempts ({n_fail:,} failures): **no verdict** (at least {MIN_EVENTS:,} "
+                   "attempts are needed)")
+    elif sli >= goal[g]:
         verdict = "meets the target even with the network's failures: **keep the target**"
     elif sli_wo >= goal[g]:
         verdict = (f"misses it only because of {network_bucket}s: **do not lower the target**; take the network's "
@@ -1088,7 +1076,8 @@ for g in goal:
     else:
         verdict = ("misses it even without them: **the solver itself misses the target**; recalibrate "
                    "(notebook 01) or fix the solver")
-    verdicts[g] = f"**{g}** (target {pct(goal[g])}): {pct(sli, 2)} with {network_bucket}s, {pct(sli_wo, 2)} without: it {verdict}."
+    verdicts[g] = (f"**{g}** (target {pct(goal[g])}): {pct(sli, 2)} with {network_bucket}s, {pct(sli_wo, 2)} without: "
+                   f"it {verdict} ({n_att:,} attempts, {n_fail:,} failures).")
     lines.append(f"**{g}** (target {pct(goal[g])}): {pct(sli, 2)} with {network_bucket}s, **{pct(sli_wo, 2)} without**: "
                  f"it {verdict}. Its {window} tracker would have been CRITICAL or worse {pct(alarm(st))} of the time "
                  f"(EXHAUSTED {pct(st['share_exhausted'].iloc[0])}), without {network_bucket}s {pct(alarm(st_wo))} "
@@ -1149,9 +1138,10 @@ if has_net:
     check = int(breakdown.loc[breakdown["bucket"] == network_bucket, "pages_caused"].sum())
     n_caused = int(pages["caused"].sum())
     caused = pages[pages["caused"]]
-    say(f"**Timeouts alone caused {n_caused} of the {len(pages)} pages ({pct(n_caused / len(pages) if len(pages) else 0)})**"
-        + (": " + ", ".join(f"{r} {int((caused[split_by] == r).sum())}" for r in sorted(caused[split_by].unique())) if n_caused else "")
-        + f". (`bucket_breakdown` counts {check}" + (": the two agree.)" if check == n_caused else ": they differ; report it.)"))
+    v = cause_verdict(n_caused, len(pages), bucket=network_bucket)  # the bucket named as the data name it
+    say(f"**{v.sentence}**"
+        + (" By " + split_by + ": " + ", ".join(f"{r} {int((caused[split_by] == r).sum())}" for r in sorted(caused[split_by].unique())) + "." if n_caused else "")
+        + f" (`bucket_breakdown` counts {check}" + (": the two agree.)" if check == n_caused else ": they differ; report it.)"))
     if incidents is not None and n_caused:
         inside = caused[caused["incident"] != "–"]
         kinds = incidents.set_index(incidents["incident_id"].astype(str))["kind"]
@@ -1188,8 +1178,7 @@ if has_net:
     shares = {r: (row.get(network_bucket, 0) / row.drop("success", errors="ignore").sum()) for r, row in reg.iterrows()}
     text = [f"{network_bucket.capitalize()}s are " + ", ".join(f"{pct(v)} of the failures in {r}" for r, v in shares.items()) + "."]
     text += list(verdicts.values())
-    text.append(f"Of {len(pages)} seed-style pages, {n_caused} ({pct(n_caused / len(pages) if len(pages) else 0)}) were caused "
-                f"by {network_bucket}s alone.")
+    text.append(f"Of the seed-style pages: {cause_verdict(n_caused, len(pages), bucket=network_bucket).sentence}")
     say("\\n\\n".join(text))
 else:
     say(f"No `{network_bucket}` failures in this log: every failure is the solver's (or another bucket's).")
@@ -1468,7 +1457,9 @@ if len(b):
     cols = ([split] if split else []) + ["bucket", "events", "failures", "share", "rate"]
     display(view[cols].rename(columns={"share": "share of all failures", "rate": "share of attempts"}))
     net = b[b["bucket"].astype(str) == network_bucket]
-    if len(net):
+    if not int(b["failures"].sum()):
+        say("There were no failures during the incident.")
+    elif len(net):
         say(f"During the incident {pct(net['failures'].sum() / b['failures'].sum())} of the failures were "
             f"{network_bucket}s" + (": " + ", ".join(f"{r[split]} {pct(r['failure_rate'], 2)} of its attempts"
             for _, r in net.iterrows()) if split else "") + f". In the {window} window at "
@@ -1479,13 +1470,17 @@ if len(b):
     ("md", '''\
 ## 6. Was it worth waking the team?
 
-**Rule.** Waking people at night is justified when at least one of these holds during the incident:
+**Rule.** Waking people at night is justified when at least one of these holds during the incident,
+**with evidence**: the lower bound of the burn rate's 95 % interval (Wilson interval of the
+window's failure ratio) lies above the threshold (`budgetlab.analyses.verdicts.page_verdict`); a
+burn computed from a handful of events says nothing either way, and the verdict is then withheld:
 
 1. a paging tier of the workbook, Sloth or Pyrra policy fires: the budget burns fast enough to lose
    2 % of the period's budget in an hour, or 5 % in six hours, the SRE Workbook's threshold for a
-   page;
+   page (judged on the tier's long window when it fired);
 2. the tracker's burn rate exceeds `wake_burn` (5): the seed's own table says that above 5 the
-   budget "melts almost instantly" and its FAQ: "don't wait for the morning".
+   budget "melts almost instantly" and its FAQ: "don't wait for the morning" (judged on the
+   tracker's window at its peak).
 
 Otherwise the seed's burn-rate table gives the response for the next working hours: below 1
 nothing, from 1 "watch more closely", from 2 "investigate and slow down changes". When the
@@ -1493,6 +1488,8 @@ tracker's alert would not have happened without timeouts, the cause was the netw
 solver, which changes who should look at it.
 '''),
     ("code", '''\
+from budgetlab.analyses.verdicts import page_verdict
+
 BANDS = [(1.0, "below 1: slower than planned, nothing to do"), (2.0, "1 to 2: just makes it, watch more closely"),
          (5.0, "2 to 5: gone in half the window, investigate and slow down changes"),
          (np.inf, "5 and above: melting, pause non-critical solving")]
@@ -1500,25 +1497,41 @@ peak = float(t1["peak_burn"]) if pd.notna(t1["peak_burn"]) else 0.0
 band = next(text for limit, text in BANDS if peak < limit)
 sre = table.loc[[p for p in ("workbook", "sloth", "pyrra") if p in table.index]]
 sre_paged = sre[sre["paged"]]
-justified = bool(len(sre_paged)) or peak > wake_burn
 seed_row = table.loc[f"seed {window}"]
-reasons = []
-reasons.append(f"the {window} tracker's burn peaked at **{peak:.2f}** ({local(t1['peak_burn_at'], '%H:%M')}), in the seed's band "
-               f"\\"{band}\\"" + (f", above the wake threshold {wake_burn:g}" if peak > wake_burn else f", below {wake_burn:g}"))
-if len(sre_paged):
-    reasons.append("the SRE policies paged: " + ", ".join(f"{p} at {r['first page']} ({r['tier']})" for p, r in sre_paged.iterrows()))
-else:
+# every reason to wake the team, judged on the window that decided it (the burn interval must clear the threshold)
+judged = []  # only what claims the team should wake: a peak above wake_burn, a page that fired
+if pd.notna(t1["peak_burn_at"]) and peak > wake_burn:
+    w = window_at(t1["peak_burn_at"])
+    judged.append(page_verdict(w["failures"], w["attempts"], target=target, threshold=wake_burn,
+                               subject=f"the {window} tracker's peak burn at {local(t1['peak_burn_at'], '%H:%M')}"))
+for p, r in sre_paged.iterrows():
+    tier = policies[p].tier(r["tier"])
+    w = window_at(reports[p].tiers.set_index("tier").loc[r["tier"], "first_alert"], tier.long_window.value)
+    judged.append(page_verdict(w["failures"], w["attempts"], target=target, threshold=tier.burn,
+                               subject=f"{p}'s {r['tier']} page at {r['first page']}"))
+reasons = [v.sentence for v in judged]
+reasons.append(f"the {window} tracker's burn peaked at {peak:.2f}, in the seed's band \\"{band}\\"")
+if not len(sre_paged):
     reasons.append("no paging tier of " + ", ".join(sre.index) + " fired (closest: " + "; ".join(
         f"{p} {r['closest page tier (peak burn / threshold)']}" for p, r in sre.iterrows()) + ")")
 reasons.append(f"the incident spent {bud['period_budget_pct']:.2f} % of a {bl.windows.bins.duration_label(policy.period)} budget")
+justified = any(v.verdict == "justified" for v in judged)
+shown_not = all(v.verdict == "not_justified" for v in judged)  # also when nothing crossed a threshold
 cause = ""
 if seed_row["paged"] and seed_row["page caused by timeouts alone"]:
-    cause = (f" The seed-style alert itself (a page at {seed_row['first page']}) was caused by {network_bucket}s alone: "
-             "the network, not the solver.")
+    cause = (f" The seed-style alert itself (a page at {seed_row['first page']}) was caused by {network_bucket} "
+             "failures alone.")
 elif int(t1["transitions"]) and int(t1["transitions_caused_by_timeouts"]) == int(t1["transitions"]):
-    cause = f" Every status change of the tracker was caused by {network_bucket}s alone: the network, not the solver."
-verdict = (f"**Waking the team was {'justified' if justified else 'not justified'}**: " + "; ".join(reasons) + "."
-           + cause + ("" if justified else " A ticket for the morning was the right response."))
+    cause = f" Every status change of the tracker was caused by {network_bucket} failures alone."
+if justified:
+    head = "**Waking the team was justified**"
+elif shown_not:
+    head = "**Waking the team was not justified**"
+else:
+    head = ("**Waking the team was not shown to be justified** (verdict withheld: the windows that would justify "
+            "it held too few events to tell)")
+verdict = (head + ": " + " ".join(r[0].upper() + r[1:] + ("" if r.endswith(".") else ".") for r in reasons) + cause
+           + ("" if justified else " A ticket for the morning was the right response."))
 say(verdict)
 '''),
     ("md", '''\

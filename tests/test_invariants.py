@@ -20,13 +20,14 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from budgetlab import SLO, Tracker, as_events, read_events, replay
+from budgetlab._util.validation import MAX_DURATION
 from budgetlab.budget.tracker_replay import STATUSES
 
 pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowWarning")
 
 NS_MIN, NS_MAX = pd.Timestamp.min.value, pd.Timestamp.max.value
 WINDOWS = [pd.Timedelta(1, "ns"), pd.Timedelta("1s"), pd.Timedelta("1h"), pd.Timedelta("1D"),
-           pd.Timedelta(days=40_000)]  # the last is ~110 years: t - window leaves int64 near 1677
+           MAX_DURATION]  # the longest window an SLO takes (10 years): near 1677, t - window leaves int64
 FIGURES = ["total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
            "remaining_fraction", "burn_rate"]
 

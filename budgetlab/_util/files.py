@@ -1,56 +1,132 @@
 """Atomic outputs: write to a temporary file in the same folder, then rename into place.
 
 An interrupted run leaves the old file or none, never half of one: the data goes to a hidden
-temporary file next to the target (``.name.<random>.tmp<suffix>``), is flushed to disk, and only
-then renamed over the target (an atomic step on POSIX and Windows). An existing output is
-replaced only with ``force=True`` (CLI ``--force``); an input file read by
-:func:`budgetlab.read_events` in this process is never an output, not even with ``force``.
+temporary file next to the target (``.bl-<random>.tmp<suffix>``, short whatever the target's
+name), is flushed to disk, and only then renamed over the target (an atomic step on POSIX and
+Windows). An existing output is replaced only with ``force=True`` (CLI ``--force``).
+
+Nothing read is ever lost: every reader registers its file with :func:`register_input`, and no
+output may resolve (through symlinks, hard links, ``..``) to a file read in the same run, not even
+with ``force``. Special files (FIFOs, devices, sockets) are never replaced. The outputs of one run
+are planned together before any work (:func:`plan_outputs`): two of them may not share a file.
+The command line starts each run with :func:`new_run`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
+import stat
 from collections.abc import Iterator
 from os import PathLike
 from pathlib import Path
-from typing import IO, Any
-
-import pandas as pd
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ConfigError, OutputExistsError
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["atomic_path", "atomic_write", "write_table", "check_output", "register_input", "plan_outputs", "save_figure",
-           "PLOT_SUFFIXES"]
+           "PLOT_SUFFIXES", "new_run", "name_max"]
 
-# the files read in this process, by identity (device, inode) and version (mtime, size): a file
-# that another name points to is the same input; a new file that reuses a freed inode is not
-_INPUTS: set[tuple[int, int, int, int]] = set()
+# the files read in this run: identity (device, inode) -> the absolute names it was read under.
+# A match counts while one of those names still leads to the same file, so a new file that
+# reuses the inode of a deleted input is not mistaken for it.
+_INPUTS: dict[tuple[int, int], set[str]] = {}
+# the outputs planned in this run: option -> (real path, identity when the file exists)
+_PLANNED: dict[str, tuple[str, tuple[int, int] | None]] = {}
 
 
-def _identity(path: str | PathLike[str]) -> tuple[int, int, int, int] | None:
+def new_run() -> None:
+    """Start a new run: forget the inputs and planned outputs of the previous one.
+
+    The command line calls it first thing, so in-process runs (tests, notebooks calling
+    :func:`budgetlab.cli.main.main`) do not see each other's files.
+
+    >>> new_run()
+    """
+    _INPUTS.clear()
+    _PLANNED.clear()
+
+
+def _identity(path: str | PathLike[str]) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):
         return None
-    return st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size
+    return st.st_dev, st.st_ino
 
 
 def register_input(path: str | PathLike[str]) -> None:
-    """Remember ``path`` as an input: :func:`check_output` refuses to write over it."""
+    """Remember ``path`` as an input of this run: no output may be written over it (under any
+    name: symlinks, hard links and ``..`` lead to the same file), not even with ``force``.
+    Registering a file twice, or a file that does not exist, is harmless.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "log.csv").write_text("ts,ok")
+    >>> register_input(d / "log.csv")
+    >>> check_output(d / "." / "log.csv", force=True)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: 'log.csv': is an input of this run; ...
+    """
     ident = _identity(path)
     if ident is not None:
-        _INPUTS.add(ident)
+        _INPUTS.setdefault(ident, set()).add(os.path.abspath(os.fspath(path)))
 
 
-def _is_input(path: Path) -> bool:
+def _is_input(path: str | PathLike[str]) -> bool:
     ident = _identity(path)
-    return ident is not None and ident in _INPUTS
+    if ident is None or ident not in _INPUTS:
+        return False
+    return any(_identity(name) == ident for name in _INPUTS[ident])
+
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_.,=+-]{1,80}")
+
+
+def _shown(path: Path) -> str:
+    """A file name as a message may show it: quoted when it is plainly not personal data (short,
+    ASCII letters, digits and ``_.,=+-`` only, fewer than 8 digits: no e-mail, phone or IP
+    address fits), else a placeholder. (This layer cannot use the detector of
+    :mod:`budgetlab.events.pii`; it errs on the side of hiding.)"""
+    name = path.name or str(path)
+    if _SAFE_NAME.fullmatch(name) and sum(c.isdigit() for c in name) < 8:
+        return repr(name)
+    return "the output file (name not shown: it may hold personal data)"
+
+
+def name_max(folder: str | PathLike[str]) -> int:
+    """The longest file name (in bytes) the file system of ``folder`` allows (255 when unknown).
+
+    >>> name_max(".") >= 14
+    True
+    """
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (AttributeError, OSError, ValueError):  # no pathconf (Windows) or no answer
+        return 255
+
+
+def _check_special(p: Path) -> None:
+    try:
+        mode = os.stat(p).st_mode
+    except (OSError, ValueError):
+        return
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+        raise ConfigError(f"{_shown(p)}: is {kind}, not a regular file; budgetlab never replaces special files, "
+                          "not even with --force: give the name of a regular file.")
 
 
 def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
-    """Validate an output path: its folder exists, it is not an input, and it does not exist
+    """Validate an output path: a non-empty file name in an existing folder, not too long for
+    the file system, not an input of this run, not a special file, and not an existing file
     unless ``force``. Returns it as a :class:`~pathlib.Path`.
 
     >>> import tempfile, pathlib
@@ -60,29 +136,40 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     >>> check_output(d / "out.csv")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.OutputExistsError: .../out.csv: exists already; pass --force (force=True) to overwrite it.
+    budgetlab.errors.OutputExistsError: 'out.csv': exists already; pass --force (force=True) to overwrite it.
     """
-    if not isinstance(path, (str, PathLike)) or not str(path):
-        raise ConfigError(f"an output path must be a file name, got {path!r}.")
-    p = Path(path).expanduser()
+    if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
+        raise ConfigError("an output file name is empty; give a file name (or leave the option out).")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise ConfigError("an output path must be text, not bytes.")
+    if text.endswith(("/", os.sep)):
+        raise ConfigError(f"{_shown(Path(text))}: names a folder (it ends in '/'); give a file name for the output.")
+    p = Path(text).expanduser()
+    limit = name_max(p.parent if p.parent.is_dir() else ".")
+    if len(os.fsencode(p.name)) > limit:
+        raise ConfigError(f"the output name is {len(os.fsencode(p.name))} bytes long; this file system allows "
+                          f"{limit}: give a shorter name.")
     if p.is_dir():
-        raise ConfigError(f"{p}: is a directory; give a file name for the output.")
+        raise ConfigError(f"{_shown(p)}: is a directory; give a file name for the output.")
     if not p.parent.exists():
-        raise ConfigError(f"{p.parent}: folder does not exist; create it first.")
+        raise ConfigError(f"{_shown(p.parent)}: folder does not exist; create it first.")
     if not p.parent.is_dir():
-        raise ConfigError(f"{p.parent}: is not a folder; give an output path inside a folder.")
+        raise ConfigError(f"{_shown(p.parent)}: is not a folder; give an output path inside a folder.")
     if _is_input(p):
-        raise ConfigError(f"{p}: is an input of this run; write the output to another file (inputs are never "
-                          "overwritten, not even with --force).")
-    if p.exists() and not force:
-        raise OutputExistsError(f"{p}: exists already; pass --force (force=True) to overwrite it.")
+        raise ConfigError(f"{_shown(p)}: is an input of this run; write the output to another file (inputs are "
+                          "never overwritten, not even with --force).")
+    _check_special(p)
+    if os.path.lexists(p) and not force:
+        raise OutputExistsError(f"{_shown(p)}: exists already; pass --force (force=True) to overwrite it.")
     return p
 
 
 def _temp_name(target: Path) -> Path:
-    suffix = "".join(target.suffixes[-2:])
-    stem = target.name[: len(target.name) - len(suffix)] if suffix else target.name
-    return target.with_name(f".{stem}.{secrets.token_hex(4)}.tmp{suffix}")
+    """A short hidden name next to ``target`` with its suffixes (writers infer formats and
+    compression from them): short enough for any target name the file system allows."""
+    suffix = "".join(s for s in target.suffixes[-2:] if len(s) <= 16 and " " not in s)
+    return target.with_name(f".bl-{secrets.token_hex(8)}.tmp{suffix}")
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -99,17 +186,20 @@ def _publish(tmp: Path, target: Path, *, force: bool) -> None:
     with open(tmp, "rb+") as fh:  # the writer may not have synced: make the bytes durable first
         os.fsync(fh.fileno())
     if force:
-        if _is_input(target):
-            raise ConfigError(f"{target}: is an input of this run; write the output to another file.")
+        if _is_input(target):  # checked again: the names may have changed while the work ran
+            raise ConfigError(f"{_shown(target)}: is an input of this run; write the output to another file.")
+        _check_special(target)
         os.replace(tmp, target)
     else:
         try:
             os.link(tmp, target)  # atomic and fails if the target appeared meanwhile
         except FileExistsError:
-            raise OutputExistsError(f"{target}: exists already; pass --force (force=True) to overwrite it.") from None
+            raise OutputExistsError(f"{_shown(target)}: exists already; pass --force (force=True) to overwrite "
+                                   "it.") from None
         except OSError:  # no hard links on this file system
-            if target.exists():
-                raise OutputExistsError(f"{target}: exists already; pass --force (force=True) to overwrite it.") from None
+            if os.path.lexists(target):
+                raise OutputExistsError(f"{_shown(target)}: exists already; pass --force (force=True) to overwrite "
+                                        "it.") from None
             os.replace(tmp, target)
         else:
             tmp.unlink()
@@ -130,18 +220,30 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
     ('done', ['out.txt'])
     """
     target = check_output(path, force=force)
-    tmp = _temp_name(target)
-    # create it now (exclusively, with the umask's permissions) so the name is ours
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    os.close(fd)
+    tmp: Path | None = None
     try:
+        # create it now (exclusively, with the umask's permissions) so the name is ours; inside the
+        # cleanup block, so that an interruption right after its creation removes it too
+        for _ in range(16):
+            tmp = _temp_name(target)
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:  # another writer's (16 random hex digits make this rare)
+                tmp = None
+                continue
+            os.close(fd)
+            break
+        if tmp is None:
+            raise ConfigError(f"{_shown(target.parent)}: cannot create a temporary file there; remove stale "
+                              "'.bl-*.tmp*' files.")
         yield tmp
         if not tmp.exists():
             raise FileNotFoundError(f"{tmp}: the writer did not create the temporary file")
         _publish(tmp, target, force=force)
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+        if tmp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
 
 
 @contextlib.contextmanager
@@ -179,13 +281,14 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> import pandas as pd
     >>> write_table(pd.DataFrame({"a": [1, 2]}), d / "t.csv").read_text()
     'a\\n1\\n2\\n'
     """
-    p = Path(path)
+    p = check_output(path, force=force)
     ext = p.suffix.lower()
     if ext not in (".csv", ".parquet"):
-        raise ConfigError(f"{p.name}: output must end in .csv or .parquet.")
+        raise ConfigError(f"{_shown(p)}: output must end in .csv or .parquet.")
     with atomic_path(p, force=force) as tmp:
         if ext == ".csv":
             table.to_csv(tmp, index=False, lineterminator="\n")
@@ -198,35 +301,77 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
+def _output_key(p: Path) -> tuple[str, tuple[int, int] | None]:
+    """What makes two output names the same file: the real path (symlinks, ``..`` and relative
+    names resolved) or, for an existing file, its identity (hard links)."""
+    return os.path.normcase(os.path.realpath(p)), _identity(p)
+
+
+def _same_file(a: tuple[str, tuple[int, int] | None], b: tuple[str, tuple[int, int] | None]) -> bool:
+    return a[0] == b[0] or (a[1] is not None and a[1] == b[1])
+
+
 def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, Path]:
     """Check every output of one run before any work: ``{option: path or None}`` (e.g.
-    ``{"--out": args.out, "--plot": args.plot}``). Refuses empty names, two options naming the
-    same file, inputs of this run, existing files without ``force`` and, for options whose name
-    contains ``plot``, a suffix other than :data:`PLOT_SUFFIXES`. Returns the given ones as paths.
+    ``{"--out": args.out, "--plot": args.plot}``).
+
+    Refuses empty names, names too long for the file system, inputs of this run, special files,
+    existing files without ``force``, for options whose name contains ``plot`` a suffix other than
+    :data:`PLOT_SUFFIXES`, and two outputs that are the same file (also through symlinks, hard
+    links and ``..``, and also against the outputs planned earlier in the same run under another
+    option: a command may plan a side file such as ``OUT.run.json`` in a second call). Returns the
+    given ones as paths.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> new_run()
+    >>> plan_outputs({"--out": d / "t.csv", "--plot": d / "t.png", "--summary": None})["--plot"].name
+    't.png'
+    >>> plan_outputs({"--out": d / "a.csv", "--summary": d / "." / "a.csv"})
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --summary: names the same file as --out ('a.csv'); give each output its own name.
     """
     planned: dict[str, Path] = {}
+    keys: dict[str, tuple[str, tuple[int, int] | None]] = {}
     for option, path in outputs.items():
         if path is None:
             continue
-        if not str(path).strip():
+        if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
             raise ConfigError(f"{option}: an empty file name; give a file name or leave the option out.")
         p = check_output(path, force=force)
         if "plot" in option and p.suffix.lower() not in PLOT_SUFFIXES:
-            raise ConfigError(f"{option} {p.name}: a plot is written as {', '.join(PLOT_SUFFIXES)}; choose one of "
-                              "these suffixes.")
-        for other, q in planned.items():
-            if os.path.abspath(q) == os.path.abspath(p):
-                raise ConfigError(f"{option} and {other} name the same file {p.name}; give each output its own name.")
+            raise ConfigError(f"{option}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
+                              "suffix); choose one of these suffixes.")
+        key = _output_key(p)
+        for other, q in [*keys.items(), *((o, k) for o, k in _PLANNED.items() if o not in outputs)]:
+            if _same_file(key, q):
+                raise ConfigError(f"{option}: names the same file as {other} ({_shown(p)}); give each output its "
+                                  "own name.")
         planned[option] = p
+        keys[option] = key
+    _PLANNED.update(keys)
     return planned
 
 
 def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi: int = 110) -> Path:
-    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf)."""
+    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf).
+
+    >>> import tempfile, pathlib
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> out = save_figure(fig, pathlib.Path(tempfile.mkdtemp()) / "f.pdf")
+    >>> out.read_bytes()[:4]
+    b'%PDF'
+    >>> plt.close(fig)
+    """
     p = Path(path)
     fmt = p.suffix.lower().lstrip(".")
     if f".{fmt}" not in PLOT_SUFFIXES:
-        raise ConfigError(f"{p.name}: a plot is written as {', '.join(PLOT_SUFFIXES)}; choose one of these suffixes.")
+        raise ConfigError(f"{_shown(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
+                          "suffix); choose one of these suffixes.")
     with atomic_path(p, force=force) as tmp:
         fig.savefig(tmp, format=fmt, dpi=dpi)
     return p

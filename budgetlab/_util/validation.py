@@ -6,6 +6,7 @@ import datetime
 import decimal
 import difflib
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -14,7 +15,7 @@ import pandas as pd
 
 from ..errors import ConfigError, InputError, SchemaError
 
-__all__ = ["check_argument", "check_number", "check_fraction", "check_whole", "check_tz", "to_timedelta", "to_ns",
+__all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole", "check_tz", "to_timedelta", "to_ns",
            "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns"]
 
 
@@ -116,16 +117,42 @@ def check_whole(name: str, value: Any, *, low: int = 0, high: int | None = None)
     return int(value)
 
 
+#: The longest duration budgetlab accepts (10 years: beyond any window, period or history).
+MAX_DURATION = pd.Timedelta(days=3660)
+_WEEKS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:w|wk|wks|week|weeks)", re.IGNORECASE)
+_CALENDAR = re.compile(r"[0-9.]+\s*(M|mo|mon|month|months|y|yr|yrs|year|years|Y)", re.IGNORECASE)
+
+
+def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
+    if not text or not any(ch.isdigit() for ch in text):  # pandas reads a bare "D"/"h" as 1
+        raise ValueError
+    weeks = _WEEKS.fullmatch(text)
+    if weeks:  # pandas 3 deprecates "w": read weeks here, as 7 days each
+        return pd.Timedelta(days=7 * float(weeks.group(1)))
+    calendar = _CALENDAR.fullmatch(text)
+    if calendar and calendar.group(1) != "m":  # "m" is minutes
+        raise ConfigError(f"{name}={value!r}: months and years have no fixed length; give days, e.g. '30D' or '365D'.")
+    with warnings.catch_warnings():  # pandas' deprecation notes for unit spellings are not the user's business
+        warnings.simplefilter("ignore")
+        # "7d" means days everywhere people write windows; pandas 3 deprecates lowercase d
+        return pd.Timedelta(re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text))
+
+
 def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) -> pd.Timedelta:
-    """Parse a window length: an offset string (``"90min"``, ``"24h"``, ``"7D"``), a
-    :class:`pandas.Timedelta`/:class:`datetime.timedelta`, or a number of seconds.
+    """Parse a window length: an offset string (``"90min"``, ``"24h"``, ``"7D"``, ``"2w"``), a
+    :class:`pandas.Timedelta`/:class:`datetime.timedelta`, or a number of seconds; at most
+    :data:`MAX_DURATION` (10 years).
 
     >>> to_timedelta("24h")
     Timedelta('1 days 00:00:00')
     >>> to_timedelta(90)
     Timedelta('0 days 00:01:30')
-    >>> to_timedelta("7d") == to_timedelta("7D") == to_timedelta("7 days")
+    >>> to_timedelta("7d") == to_timedelta("7D") == to_timedelta("7 days") == to_timedelta("1w")
     True
+    >>> to_timedelta("100000D")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: window='100000D' is out of range; give a duration from 1ns to 3660 days (10 years).
     """
     if isinstance(value, bool):
         raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds.")
@@ -133,17 +160,18 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
         if isinstance(value, (int, float, np.integer, np.floating)):
             if not np.isfinite(value):
                 raise ValueError
+            if abs(float(value)) > MAX_DURATION.total_seconds():
+                raise OverflowError
             td = pd.Timedelta(float(value), unit="s")
         elif isinstance(value, str):
-            text = value.strip()
-            # pandas reads a bare "D"/"h" without a number as 1; demand an explicit count.
-            if not text or not any(ch.isdigit() for ch in text):
-                raise ValueError
-            # "7d" means days everywhere people write windows; pandas 3 deprecates lowercase d
-            td = pd.Timedelta(re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text))
+            td = _parse_text_duration(value.strip(), name, value)
         else:
             td = pd.Timedelta(value)
-    except (ValueError, TypeError, OverflowError):
+    except ConfigError:
+        raise
+    except (OverflowError, pd.errors.OutOfBoundsTimedelta):
+        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 days (10 years).") from None
+    except (ValueError, TypeError):
         raise ConfigError(
             f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds."
         ) from None
@@ -151,6 +179,8 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
         raise ConfigError(f"{name} is NaT; give e.g. '24h'.")
     if td < pd.Timedelta(0) or (td == pd.Timedelta(0) and not allow_zero):
         raise ConfigError(f"{name}={value!r} must be positive; give e.g. '24h'.")
+    if td > MAX_DURATION:
+        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 days (10 years).")
     return pd.Timedelta(td).as_unit("ns")
 
 

@@ -25,11 +25,13 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import utc_from_ns
-from ..budget.burn import error_budgets, ratio, rolling_sum
+from ..budget.burn import error_budgets, group_slos, ratio, rolling_sum, split_groups
+from ..slo import SLO
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
 from .policy import AlertPolicy, as_policy
 
-__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "EPISODE_COLUMNS"]
+__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "policy_parts", "in_group_order",
+           "EPISODE_COLUMNS"]
 
 #: Columns of an episodes table after the group keys.
 EPISODE_COLUMNS = ("tier", "severity", "start", "end", "duration", "ongoing")
@@ -116,10 +118,7 @@ class _TierReplay:
     runs: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # per group: firing_runs() of its condition
 
 
-def _replay(bins: BinsLike, target: Any, policy: Any,
-            options: ReadBinsOptions) -> tuple[BinGrid, AlertPolicy, list[_TierReplay]]:
-    pol = as_policy(policy)
-    grid = read_bins(bins, **options)
+def _replay(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[_TierReplay]:
     replays = []
     for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid, error_budgets(target, grid), pol),
                                                     strict=True):
@@ -127,7 +126,40 @@ def _replay(bins: BinsLike, target: Any, policy: Any,
         k_cool = _steps(tier.cooldown, grid.freq_ns)
         runs = [firing_runs(cond[g], k_for, k_cool) for g in range(grid.n_groups)]
         replays.append(_TierReplay(cond, burn_long, burn_short, runs))
-    return grid, pol, replays
+    return replays
+
+
+#: One part of a run: (group positions or None for all, the grid of those groups, their target, the policy).
+_Part = tuple[np.ndarray | None, BinGrid, Any, AlertPolicy]
+
+
+def policy_parts(grid: BinGrid, target: Any, policy: Any) -> list[_Part]:
+    """The groups of ``grid`` with the policy each runs: one part, or with per-group SLOs and a
+    preset name (:data:`~budgetlab.alerts.policy.PRESET_NAMES`) one part per distinct SLO
+    ``period`` (the preset is built for each period, in order of the groups' first appearance).
+
+    A preset name is built for the SLO's ``period`` (30 days for a bare target or a table); an
+    :class:`AlertPolicy` is used as given.
+    """
+    slos = group_slos(target, grid)
+    if slos is None:
+        return [(None, grid, target, as_policy(policy, period=target.period if isinstance(target, SLO) else None))]
+    targets = np.array([s.target for s in slos], dtype=float)
+    periods = [s.period for s in slos]
+    if isinstance(policy, str) and len(set(periods)) > 1:
+        return [(idx, grid.select(idx), targets[idx], as_policy(policy, period=p))
+                for p, idx in split_groups(periods)]
+    return [(None, grid, targets, as_policy(policy, period=periods[0]))]
+
+
+def in_group_order(tables: list[tuple[np.ndarray | None, pd.DataFrame, np.ndarray]]) -> pd.DataFrame:
+    """Tables of group subsets ``(group positions or None, table, group of each row in the
+    subset)`` as one table, rows in the order of the groups (stable within a group)."""
+    if len(tables) == 1 and tables[0][0] is None:
+        return tables[0][1]
+    whole = pd.concat([t for _, t, _ in tables], ignore_index=True)
+    groups = np.concatenate([gi if idx is None else idx[gi] for idx, _, gi in tables])
+    return whole.iloc[np.argsort(groups, kind="stable")].reset_index(drop=True)
 
 
 def _tier_columns(out: pd.DataFrame, policy: AlertPolicy, codes: np.ndarray) -> None:
@@ -136,7 +168,7 @@ def _tier_columns(out: pd.DataFrame, policy: AlertPolicy, codes: np.ndarray) -> 
     out["severity"] = np.array([t.severity for t in policy.tiers], dtype=object)[codes]
 
 
-def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy,
+def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
                    **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Replay ``policy`` over the bins: one row per firing episode.
 
@@ -144,10 +176,17 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy,
     ----------
     bins : DataFrame or BinGrid
         Bins table (:func:`budgetlab.bin_events`), or the grid :func:`~budgetlab.windows.bins.read_bins` made of it.
-    target : float, SLO or DataFrame
-        Success-rate target, per group with a table (see :func:`budgetlab.budget.burn.target_array`).
-    policy : AlertPolicy
-        Tiers to replay; each tier's windows must be whole numbers of bins.
+    target : float, SLO, DataFrame, PerGroup or mapping
+        Success-rate target, per group with a table or per-group SLOs (a
+        :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``, keys a value or a tuple in
+        the bins' ``by`` order; see :func:`budgetlab.budget.burn.target_array`). Each group's
+        rows equal a run of that group alone with its own SLO, exactly.
+    policy : AlertPolicy or str
+        Tiers to replay; each tier's windows must be whole numbers of bins. An
+        :class:`AlertPolicy` is used as given (its own ``period``); a preset name
+        (``"workbook"``, ``"sloth"``, ``"pyrra"``, ``"single_window"``) is built for the SLO's
+        ``period`` (30 days for a bare target or a table), and with per-group SLOs whose periods
+        differ, for each group's period (groups of one period run together).
     **options
         ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: passed to
         :func:`budgetlab.windows.bins.read_bins` (exclusions at bin resolution).
@@ -173,7 +212,23 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy,
            tier                     start                       end  ongoing
     0  page_10m 2026-01-01 00:35:00+00:00 2026-01-01 00:46:00+00:00    False
     """
-    grid, pol, replays = _replay(bins, target, policy, options)
+    grid = read_bins(bins, **options)
+    parts = policy_parts(grid, target, policy)
+    out = in_group_order([(idx, *_episodes(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
+    tiers = list(dict.fromkeys((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers))
+    out.attrs.update({
+        "grid_start": utc_from_ns(np.array([grid.start_ns]))[0],
+        "grid_end": utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
+        "freq_ns": grid.freq_ns,
+        "by": list(grid.by),
+        "tiers": tiers,
+    })
+    return out
+
+
+def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
+    """The episodes table of one policy over ``grid`` (no attrs) and the group of each row."""
+    replays = _replay(grid, target, pol)
     end_ns = grid.bin_end_ns
     rows = [(np.full(len(first), g), np.full(len(first), j), end_ns[first], end_ns[stop - 1] + grid.freq_ns, ongoing)
             for j, rep in enumerate(replays) for g, (first, stop, ongoing) in enumerate(rep.runs) if len(first)]
@@ -190,17 +245,10 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy,
     out["end"] = utc_from_ns(en)
     out["duration"] = out["end"] - out["start"]
     out["ongoing"] = og.astype(bool)
-    out.attrs.update({
-        "grid_start": utc_from_ns(np.array([grid.start_ns]))[0],
-        "grid_end": utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
-        "freq_ns": grid.freq_ns,
-        "by": list(grid.by),
-        "tiers": [(t.name, t.severity) for t in pol.tiers],
-    })
-    return out
+    return out, gi.astype(np.int64)
 
 
-def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy,
+def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
                  **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per-evaluation state of every tier: burn rates, condition and firing.
 
@@ -228,7 +276,13 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy,
     2 2026-01-01 00:03:00+00:00       10.0       True    True
     3 2026-01-01 00:04:00+00:00        0.0      False   False
     """
-    grid, pol, replays = _replay(bins, target, policy, options)
+    grid = read_bins(bins, **options)
+    return in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt, pol in policy_parts(grid, target, policy)])
+
+
+def _states(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
+    """The states table of one policy over ``grid`` and the group of each row."""
+    replays = _replay(grid, target, pol)
     n, g_n, t_n = grid.n_bins, grid.n_groups, len(pol.tiers)
     fire_all = np.zeros((g_n, t_n, n), dtype=bool)
     for j, rep in enumerate(replays):
@@ -245,4 +299,4 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy,
     out["burn_short"] = np.stack([rep.burn_short for rep in replays], axis=1).ravel()
     out["condition"] = np.stack([rep.condition for rep in replays], axis=1).ravel()
     out["firing"] = fire_all.ravel()
-    return out
+    return out, np.repeat(np.arange(g_n, dtype=np.int64), t_n * n)

@@ -15,16 +15,19 @@ import numpy as np
 import pandas as pd
 
 from ..budget.burn import error_budgets, rolling_sum
-from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
-from .policy import AlertPolicy, as_policy
+from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
+from .episodes import in_group_order, policy_parts
+from .policy import AlertPolicy
 
 __all__ = ["low_traffic"]
 
 
-def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy | str, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per group and tier: the burn a single failure causes at typical and quietest traffic.
 
-    ``bins``, ``target``, ``policy`` and ``**options`` as for :func:`budgetlab.alerts.episodes.alert_episodes`.
+    ``bins``, ``target``, ``policy`` and ``**options`` as for :func:`budgetlab.alerts.episodes.alert_episodes`
+    (``target`` may be per-group SLOs: each group's rows then use its own target, and a preset
+    ``policy`` name its own ``period``; equal to running each group alone, exactly).
 
     Window traffic is the number of events in the tier's window at each evaluation (bin end)
     whose window lies fully inside the grid (all evaluations if none does: then
@@ -61,8 +64,12 @@ def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy, **options: Unp
     0  page_1h      True                    13.9
     1  page_6h      True                    13.9
     """
-    pol = as_policy(policy)
     grid = read_bins(bins, **options)
+    return in_group_order([(idx, *_low_traffic(sub, tgt, pol)) for idx, sub, tgt, pol in policy_parts(grid, target, policy)])
+
+
+def _low_traffic(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table of :func:`low_traffic` for one policy over ``grid`` and the group of each row."""
     budget = error_budgets(target, grid)
     n = grid.n_bins
     span_ns = n * grid.freq_ns
@@ -117,6 +124,7 @@ def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy, **options: Unp
             "_t": len(rows),
         }))
     table = pd.concat(rows, ignore_index=True).sort_values(["_g", "_t"], kind="stable").reset_index(drop=True)
-    out = pd.concat([grid.keys_at(table["_g"].to_numpy()), table.drop(columns=["_g", "_t"])], axis=1)
+    groups = table["_g"].to_numpy()
+    out = pd.concat([grid.keys_at(groups), table.drop(columns=["_g", "_t"])], axis=1)
     out["tier"] = pd.Categorical(out["tier"], categories=[t.name for t in pol.tiers], ordered=True)
-    return out
+    return out, groups.astype(np.int64)

@@ -13,6 +13,15 @@ Presets and their sources:
 * :meth:`AlertPolicy.workbook`: the workbook's recommended parameters (table "Recommended
   parameters for an SLO-based alerting": page 2 % of the budget in 1 h and 5 % in 6 h, ticket
   10 % in 1 d and 10 % in 3 d, short window = long / 12): burns 14.4, 6, 3, 1 at 30 d.
+
+**Presets keep their meaning.** The SRE budget period is :attr:`budgetlab.SLO.period` (default
+30 days), never the tracker's rolling ``window``. For a period other than the preset's own (30 d
+for the Workbook), :meth:`AlertPolicy.workbook` follows **Pyrra's rule**: the burn factors stay
+14.4, 6, 3, 1 and every window is scaled by ``period / 30 d`` (rounded to the minute, as Pyrra
+does); a period too short for that (a window would round to nothing) is refused with a message
+naming the choices. No preset ever makes a page tier with a burn below 1. Budget fractions at
+another period (Sloth's 28 d table, burns 13.44, 5.6, 2.8, 0.93) are built explicitly with
+:meth:`AlertPolicy.from_budget_fractions` or :meth:`AlertPolicy.sloth`.
 * :meth:`AlertPolicy.sloth`: Sloth's default alert windows, ``internal/alert/windows/google-30d.yaml``
   and ``google-28d.yaml`` in slok/sloth (same windows and budget percents; burn = percent ×
   period / long window, so 13.44, 5.6, 2.8, 0.933 at 28 d). Sloth's rules have no ``for:``.
@@ -35,7 +44,7 @@ from ..errors import ConfigError
 from ..slo import SLO
 from ..windows.bins import duration_label
 
-__all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "as_policy"]
+__all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "WORKBOOK_PERIOD", "PRESET_NAMES", "as_policy"]
 
 #: (budget fraction, long window, severity) of the workbook's recommended tiers.
 WORKBOOK_BUDGET_FRACTIONS: tuple[tuple[float, str, str], ...] = (
@@ -46,6 +55,22 @@ WORKBOOK_BUDGET_FRACTIONS: tuple[tuple[float, str, str], ...] = (
 )
 
 _MINUTE_NS = 60 * 10**9
+#: The budget period the Workbook's burn factors are defined for.
+WORKBOOK_PERIOD = pd.Timedelta("30D")
+
+
+def _round_minute(ns: int) -> pd.Timedelta:
+    """``ns`` rounded to the whole minute, halves away from zero (Go's ``Duration.Round``)."""
+    q, r = divmod(int(ns), _MINUTE_NS)
+    if 2 * r >= _MINUTE_NS:
+        q += 1
+    return pd.Timedelta(q * _MINUTE_NS, unit="ns")
+
+
+def _scale_window(window: pd.Timedelta, period: pd.Timedelta, own: pd.Timedelta) -> pd.Timedelta:
+    """A preset's window for another budget period: ``window * period / own`` (exact integer
+    arithmetic), rounded to the minute (Pyrra's rule)."""
+    return _round_minute(int(window.value) * int(period.value) // int(own.value))
 
 
 def _clean_burn(x: float) -> float:
@@ -127,20 +152,49 @@ class AlertTier:
         p = to_timedelta(period, name="period")
         return float(self.burn * (self.long_window / p))
 
+    def can_fire(self, target: float | SLO, error_ratio: float) -> bool:
+        """Whether a constant ``error_ratio`` ever makes this tier fire: its condition is
+        ``error_ratio > burn * (1 - target)``, strictly, with the float operations of
+        :func:`budgetlab.alert_episodes` (a tier that needs more than every request failing can
+        never fire).
+
+        >>> t = AlertTier("p", "page", "1h", "5min", 14.4)
+        >>> t.can_fire(0.999, 0.005), t.can_fire(0.999, 0.02)  # burn 5 < 14.4; burn 20 > 14.4
+        (False, True)
+        """
+        slo = _target_slo(target)
+        r = _error_ratio(error_ratio)
+        return bool(r > self.burn * slo.error_budget)
+
     def detection_time(self, target: float | SLO, error_ratio: float) -> pd.Timedelta:
         """Workbook closed form: time from the onset of a constant ``error_ratio`` (after clean
-        traffic) until the long window's burn reaches ``burn``: ``(1 - target) / error_ratio
+        traffic) until the long window's burn exceeds ``burn``: ``(1 - target) / error_ratio
         * long_window * burn`` (ch. 5, "detection time"). Ignores ``for_`` and the short window.
-        ``target`` is a number or an :class:`~budgetlab.SLO`.
+        ``target`` is a number or an :class:`~budgetlab.SLO`. ``NaT`` when the tier can never
+        fire at that error ratio (:meth:`can_fire`).
 
         >>> AlertTier("p", "page", "1h", "5min", 14.4).detection_time(0.999, 1.0)
         Timedelta('0 days 00:00:51.840000')
+        >>> AlertTier("p", "page", "1h", "5min", 14.4).detection_time(0.999, 0.005)  # burn 5 < 14.4
+        NaT
         """
-        slo = target if isinstance(target, SLO) else SLO(target=target)
-        if not (0 < error_ratio <= 1):
-            raise ConfigError("error_ratio must lie in (0, 1].")
-        seconds = slo.error_budget / error_ratio * self.long_window.total_seconds() * self.burn
+        slo = _target_slo(target)
+        r = _error_ratio(error_ratio)
+        if not self.can_fire(slo, r):
+            return pd.Timedelta("NaT")  # pandas' NaT
+        seconds = slo.error_budget / r * self.long_window.total_seconds() * self.burn
         return pd.Timedelta(round(seconds * 1e9), unit="ns")
+
+
+def _target_slo(target: Any) -> SLO:
+    return target if isinstance(target, SLO) else SLO(target=target)
+
+
+def _error_ratio(error_ratio: Any) -> float:
+    if isinstance(error_ratio, bool) or not isinstance(error_ratio, (int, float, np.integer, np.floating)) \
+            or not (0 < error_ratio <= 1):
+        raise ConfigError("error_ratio must lie in (0, 1].")
+    return float(error_ratio)
 
 
 def _as_tier(item: Any) -> AlertTier:
@@ -252,10 +306,44 @@ class AlertPolicy:
 
     @classmethod
     def workbook(cls, period: Any = "30D", *, for_: Any = 0, cooldown: Any = 0) -> AlertPolicy:
-        """The workbook's four tiers (page 1h/5m, 6h/30m; ticket 1d/2h, 3d/6h); at 30 d the
-        burns are 14.4, 6, 3, 1."""
-        return cls.from_budget_fractions(WORKBOOK_BUDGET_FRACTIONS, period=period, for_=for_,
+        """The workbook's four tiers (page 1h/5m ×14.4, 6h/30m ×6; ticket 1d/2h ×3, 3d/6h ×1),
+        defined for a 30-day budget period.
+
+        ``period`` is the SRE budget period (:attr:`budgetlab.SLO.period`), not the tracker's
+        window. For another period the factors are kept and every window is scaled by
+        ``period / 30 d``, rounded to the minute (Pyrra's rule); tier names stay the workbook's
+        (``page_1h`` is the fast page tier at any period). A period so short that a window would
+        round to nothing (under 3 days) is refused: give the SLO's period, or build the tiers
+        explicitly (:meth:`from_budget_fractions`, ``AlertPolicy(tiers)``).
+
+        >>> [(t.name, duration_label(t.long_window), duration_label(t.short_window), t.burn)
+        ...  for t in AlertPolicy.workbook("7D").tiers]  # doctest: +NORMALIZE_WHITESPACE
+        [('page_1h', '14m', '1m', 14.4), ('page_6h', '1h24m', '7m', 6.0),
+         ('ticket_1d', '5h36m', '28m', 3.0), ('ticket_3d', '16h48m', '1h24m', 1.0)]
+        >>> AlertPolicy.workbook("1D")
+        Traceback (most recent call last):
+        ...
+        budgetlab.errors.ConfigError: period=1d is too short for the Workbook's tiers: with their burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the 5m window of page_1h rounds to nothing; the SRE budget period is SLO.period (default 30d), not the tracker window: give period='30D' (at least 3 days), or build the tiers explicitly with AlertPolicy.from_budget_fractions(..., period=...) or AlertPolicy([AlertTier(...)]).
+        """
+        p = to_timedelta(period, name="period")
+        base = cls.from_budget_fractions(WORKBOOK_BUDGET_FRACTIONS, period=WORKBOOK_PERIOD, for_=for_,
                                          cooldown=cooldown, name="workbook")
+        if p == WORKBOOK_PERIOD:
+            return base
+        tiers = []
+        for t in base.tiers:
+            scaled = [_scale_window(w, p, WORKBOOK_PERIOD) for w in t.windows]
+            for w, s in zip(t.windows, scaled, strict=True):
+                if s.value <= 0:
+                    raise ConfigError(
+                        f"period={duration_label(p)} is too short for the Workbook's tiers: with their burn factors "
+                        f"kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the "
+                        f"{duration_label(w)} window of {t.name} rounds to nothing; the SRE budget period is "
+                        "SLO.period (default 30d), not the tracker window: give period='30D' (at least 3 days), "
+                        "or build the tiers explicitly with AlertPolicy.from_budget_fractions(..., period=...) "
+                        "or AlertPolicy([AlertTier(...)]).")
+            tiers.append(AlertTier(t.name, t.severity, scaled[0], scaled[1], t.burn, for_=for_, cooldown=cooldown))
+        return cls(tuple(tiers), period=p, name="workbook")
 
     @classmethod
     def single_window(
@@ -318,11 +406,7 @@ class AlertPolicy:
         p = to_timedelta(period, name="period")
 
         def scaled(divisor: int) -> pd.Timedelta:
-            ns = p.value // divisor
-            q, r = divmod(ns, _MINUTE_NS)
-            if 2 * r >= _MINUTE_NS:  # Go's Duration.Round: halves away from zero
-                q += 1
-            return pd.Timedelta(q * _MINUTE_NS, unit="ns")
+            return _round_minute(p.value // divisor)  # Go's Duration.Round: halves away from zero
 
         # (severity, for divisor, long divisor, short divisor, factor), divisors from rules.go
         rows = (("critical", 28 * 24 * 30, 28 * 24, 28 * 24 * 12, 14.0),
@@ -349,12 +433,23 @@ class AlertPolicy:
         }
 
 
-def as_policy(policy: Any, *, default: AlertPolicy | None = None) -> AlertPolicy:
-    """``policy`` as an :class:`AlertPolicy` (one :class:`AlertTier` becomes a one-tier policy;
-    ``None`` becomes ``default`` where the caller has one), else :class:`ConfigError`.
+#: Preset names :func:`as_policy` accepts (``--policy`` on the command line).
+PRESET_NAMES = ("workbook", "sloth", "pyrra", "single_window")
+
+
+def as_policy(policy: Any, *, default: AlertPolicy | None = None, period: Any = None) -> AlertPolicy:
+    """``policy`` as an :class:`AlertPolicy`, else :class:`ConfigError`.
+
+    An :class:`AlertPolicy` is used as given (its own ``period`` wins: the user built it); one
+    :class:`AlertTier` becomes a one-tier policy; ``None`` becomes ``default`` where the caller
+    has one; a preset name (:data:`PRESET_NAMES`) is built for ``period``, the SRE budget period
+    (pass :attr:`budgetlab.SLO.period`; default 30 days), with the presets' own rules (the
+    Workbook keeps its factors and scales its windows, Sloth knows 28 d and 30 d only).
 
     >>> as_policy(None, default=AlertPolicy.workbook()).tiers[0].burn
     14.4
+    >>> [t.burn for t in as_policy("workbook", period="28D").tiers]  # factors kept
+    [14.4, 6.0, 3.0, 1.0]
     """
     if policy is None and default is not None:
         return default
@@ -362,5 +457,16 @@ def as_policy(policy: Any, *, default: AlertPolicy | None = None) -> AlertPolicy
         return policy
     if isinstance(policy, AlertTier):
         return AlertPolicy((policy,))
+    if isinstance(policy, str) and policy.strip() in PRESET_NAMES:
+        p = WORKBOOK_PERIOD if period is None else to_timedelta(period, name="period")
+        name = policy.strip()
+        if name == "workbook":
+            return AlertPolicy.workbook(p)
+        if name == "sloth":
+            return AlertPolicy.sloth(p)
+        if name == "pyrra":
+            return AlertPolicy.pyrra(p)
+        return AlertPolicy.single_window("1h", 0.9, period=p)
     extra = " or None" if default is not None else ""
-    raise ConfigError(f"policy must be an AlertPolicy (e.g. AlertPolicy.workbook()){extra}.")
+    raise ConfigError(f"policy must be an AlertPolicy (e.g. AlertPolicy.workbook()), a preset name "
+                      f"({', '.join(PRESET_NAMES)}){extra}.")

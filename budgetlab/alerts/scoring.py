@@ -35,9 +35,10 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import as_list, to_timedelta, utc_from_ns, utc_ns_column
-from ..budget.burn import error_budgets
+from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
+from ..slo import SLO
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
 from .episodes import EPISODE_COLUMNS, alert_episodes
 from .policy import AlertPolicy
@@ -45,6 +46,7 @@ from .policy import AlertPolicy
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
 _DAY_NS = 86_400 * 10**9
+_DEFAULT_PERIOD = "30D"
 _NAT = np.iinfo(np.int64).min
 
 
@@ -185,7 +187,7 @@ class _Context:
                  target: Any, period: Any, policy: AlertPolicy | None, options: ReadBinsOptions) -> None:
         _check_tables(episodes, incidents)
         self.grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
-        self.period_ns = int(to_timedelta(period, name="period").value)
+        self.period_ns = None if period is None else int(to_timedelta(period, name="period").value)
         self.by = _episode_keys(episodes)
         self.tiers = _tiers(episodes, policy)
         tier_names = [t for t, _ in self.tiers]
@@ -215,7 +217,18 @@ class _Context:
             self.cum_bad = np.zeros((g.n_groups, g.n_bins + 1), dtype=np.int64)
             np.cumsum(g.bad, axis=1, out=self.cum_bad[:, 1:])
             allowed = error_budgets(target, g) * g.total.sum(axis=1)
-            self.period_budget = allowed * (self.period_ns / self.span_ns)
+            self.period_budget = allowed * self._period_factor(target, g)
+
+    def _period_factor(self, target: Any, grid: BinGrid) -> Any:
+        """Budget period / evaluated span: ``period`` if given, else the SLO's period (per group
+        with per-group SLOs), else 30 days."""
+        if self.period_ns is not None:
+            return self.period_ns / self.span_ns
+        slos = group_slos(target, grid)
+        if slos is not None:
+            return np.array([int(s.period.value) / self.span_ns for s in slos], dtype=float)
+        period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
+        return int(period.value) / self.span_ns
 
     def bad_between(self, groups: np.ndarray, lo_ns: int, hi_ns: int) -> float:
         g = self.grid
@@ -325,7 +338,7 @@ class _Context:
 
 
 def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
-                        bins: BinsLike | None = None, target: Any = None, period: Any = "30D",
+                        bins: BinsLike | None = None, target: Any = None, period: Any = None,
                         policy: AlertPolicy | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per incident, group and tier: was it detected, when, and when did the alert reset.
 
@@ -352,7 +365,7 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
 
 
 def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
-                 bins: BinsLike | None = None, target: Any = None, period: Any = "30D",
+                 bins: BinsLike | None = None, target: Any = None, period: Any = None,
                  policy: AlertPolicy | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Precision, recall, detection / reset times and alert load of replayed alert episodes.
 
@@ -368,9 +381,12 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     bins, target : optional
         The bins (table or :class:`~budgetlab.windows.bins.BinGrid`) and target the episodes were
         computed from. ``bins`` gives every group a row (also groups that never alerted), the
-        exact span for per-day rates, and the budget-before-alert columns.
-    period : duration
-        Period of the budget the percentages refer to (default 30 d).
+        exact span for per-day rates, and the budget-before-alert columns. ``target`` is a
+        number, an SLO, a target table or per-group SLOs (a :class:`~budgetlab.PerGroup` or a
+        mapping, as for :func:`budgetlab.alert_episodes`).
+    period : duration, optional
+        Period of the budget the percentages refer to. Default: the SLO's ``period`` (each
+        group's own with per-group SLOs), 30 days for a bare target or a table.
     policy : AlertPolicy, optional
         Tier names and severities (needed when some tier has no episode and ``attrs`` were lost).
     **options

@@ -25,7 +25,7 @@ lowering the SLO", as tables. Every figure is attributed to a failure ``bucket``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,10 +38,11 @@ from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.figures import seed_status_codes
 from ..errors import InputError, OutcomeError
 from ..events.schema import SOLVE_ERROR, SUCCESS, bucket_dtype, check_events, ts_ns
-from ..slo import SLO, as_slo
+from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.bins import bin_events
 from ..windows.groups import group_codes, order_by_codes, segment_codes
 from ..windows.trailing import trailing_counts
+from .per_group import per_slo_rows
 
 __all__ = ["BUCKET_COLUMNS", "OVER_TIME_COLUMNS", "bucket_breakdown", "bucket_burn_over_time", "bucket_counts"]
 
@@ -388,10 +389,10 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
 
 def bucket_breakdown(
     events: pd.DataFrame,
-    slo: SLO,
+    slo: SLO | PerGroup | Mapping[Any, Any],
     *,
     by: str | Sequence[str] | None = ("captcha_type", "region"),
-    policy: AlertPolicy | None = None,
+    policy: AlertPolicy | str | None = None,
     freq: Any = "1min",
 ) -> pd.DataFrame:
     """What each failure bucket costs, per group: failures, burn, SLI without it, and the status
@@ -401,12 +402,17 @@ def bucket_breakdown(
     ----------
     events : DataFrame
         Canonical event table.
-    slo : SLO
-        Target (for burn rates and the policy) and the tracker's window and thresholds.
+    slo : SLO or PerGroup
+        Target (for burn rates and the policy) and the tracker's window and thresholds. Per
+        group (a :class:`~budgetlab.PerGroup` or a mapping from group key to SLO or target):
+        each group's rows equal those of the table computed with its own SLO for every group
+        (``share_of_all_failures`` still counts every group's failures).
     by : str or list of str, optional
         Group keys (default ``captcha_type`` and ``region``); ``None`` for one row per bucket.
     policy : AlertPolicy, optional
-        Alert policy replayed on bins of width ``freq`` (default :meth:`AlertPolicy.workbook`).
+        Alert policy replayed on bins of width ``freq`` (default :meth:`AlertPolicy.workbook` for
+        the SLO's ``period``; a given policy keeps its own; a preset name such as ``"workbook"``
+        is built for the SLO's ``period``).
     freq : duration
         Bin width for the policy; must divide its windows.
 
@@ -443,9 +449,13 @@ def bucket_breakdown(
     >>> t[["transitions", "transitions_without", "transitions_caused"]].to_dict("list")
     {'transitions': [2, 2], 'transitions_without': [0, 2], 'transitions_caused': [2, 0]}
     """
+    per = as_per_group(slo)
+    if per is not None:
+        return per_slo_rows(events, per, by, lambda one: bucket_breakdown(events, one, by=by, policy=policy,
+                                                                          freq=freq))
     slo = as_slo(slo)
     keys = check_events(events, by)
-    pol = as_policy(policy, default=AlertPolicy.workbook())
+    pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
     groups = Groups(events, keys)

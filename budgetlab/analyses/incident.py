@@ -15,8 +15,9 @@ speaks local time of ``tz``.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -33,7 +34,7 @@ from ..budget.figures import STATUSES
 from ..budget.tracker_replay import STATUS_DTYPE, replay, transitions
 from ..errors import ConfigError, InputError, PartialWindowWarning, SchemaError
 from ..events.schema import TIMEOUT, check_events, parse_scope, scope_mask, ts_ns
-from ..slo import SLO, as_slo
+from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.bins import bin_events
 from .failure_buckets import (
     Groups,
@@ -44,6 +45,7 @@ from .failure_buckets import (
     utc_ns,
 )
 from .incident_text import prose_duration, summary_text
+from .per_group import group_keys, merge_tables
 
 __all__ = ["IncidentReport", "incident_report"]
 
@@ -68,7 +70,9 @@ class IncidentReport:
     window_start, window_end : Timestamp
         The reported window, the incident plus ``context`` on each side (UTC).
     slo, policy : SLO, AlertPolicy
-        What was replayed.
+        What was replayed (with per-group SLOs: the SLO of the group the summary talks about).
+    slos : PerGroup or None
+        The per-group SLOs, when given: each group's rows come from the replay under its own SLO.
     by, breakdown_by : tuple of str
         Group keys of the tracker and alerts; of the bucket breakdown.
     scope : str
@@ -132,6 +136,7 @@ class IncidentReport:
     incidents: pd.DataFrame
     summary: str
     notes: tuple[str, ...] = field(default=())
+    slos: PerGroup | None = None
 
     def __repr__(self) -> str:
         local = self.start.tz_convert(self.tz)
@@ -343,11 +348,11 @@ def _budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hi
 
 def incident_report(
     events: pd.DataFrame,
-    slo: SLO,
+    slo: SLO | PerGroup | Mapping[Any, Any],
     start: Any,
     end: Any,
     *,
-    policy: AlertPolicy | None = None,
+    policy: AlertPolicy | str | None = None,
     by: str | Sequence[str] | None = None,
     context: Any = "6h",
     scope: str | None = None,
@@ -362,12 +367,18 @@ def incident_report(
     ----------
     events : DataFrame
         Canonical event table (with enough history before ``start``).
-    slo : SLO
-        The production tracker's SLO (target, window, thresholds).
+    slo : SLO or PerGroup
+        The production tracker's SLO (target, window, thresholds); per group (a
+        :class:`~budgetlab.PerGroup` or a mapping from group key to SLO or target, with ``by``):
+        each group's rows equal those of the report under its own SLO, and the summary speaks
+        about the worst group under its SLO. The bucket tables then need the ``by`` keys among
+        ``breakdown_by``.
     start, end : str or Timestamp
         The incident ``[start, end)``; naive times are in ``tz`` (UTC by default).
     policy : AlertPolicy, optional
-        Alert tiers to replay on bins of ``freq`` (default :meth:`AlertPolicy.workbook`).
+        Alert tiers to replay on bins of ``freq`` (default :meth:`AlertPolicy.workbook` for the
+        SLO's ``period``; a given policy keeps its own period; a preset name such as
+        ``"workbook"`` is built for the SLO's ``period``).
     by : str or list of str, optional
         Group keys of the tracker and the alerts (one tracker per group, as in production).
     context : duration
@@ -415,8 +426,13 @@ def incident_report(
             tier  fired               first_alert detection_delay  peak_burn_long
     0  ticket_1h   True 2026-01-01 10:36:00+00:00 0 days 00:36:00             5.0
     """
+    per = as_per_group(slo)
+    if per is not None:
+        return _per_group_report(events, per, start, end, dict(
+            policy=policy, by=by, context=context, scope=scope, breakdown_by=breakdown_by, incidents=incidents,
+            tz=tz, freq=freq))
     slo = as_slo(slo)
-    pol = as_policy(policy, default=AlertPolicy.workbook())
+    pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
     tz = check_tz(tz)
     keys = check_events(events, by)
     bkeys = as_list(breakdown_by) if breakdown_by is not None else list(keys)
@@ -462,6 +478,30 @@ def incident_report(
         tracker=tracker, alerts=alerts, tiers=tiers, budget=budget, buckets=buckets, over_time=over_time,
         incidents=_overlapping_incidents(incidents, span), summary=summary, notes=tuple(notes),
     )
+
+
+def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any, kw: dict[str, Any]) -> IncidentReport:
+    """:func:`incident_report` under per-group SLOs: one report per distinct SLO, each group's rows
+    from the report under its own SLO, the summary about the worst group under its SLO."""
+    keys = check_events(events, kw["by"])
+    if not keys:
+        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+    bkeys = as_list(kw["breakdown_by"]) if kw["breakdown_by"] is not None else list(keys)
+    key_table = group_keys(events, keys)
+    slos = per.resolve(key_table)
+    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
+    reports = [incident_report(events, one, start, end, **kw) for one in dict.fromkeys(slos)]
+    names = ("states", "transitions", "tracker", "alerts", "tiers", "budget", "buckets", "over_time")
+    tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys, bkeys, slo_of)
+    focus = tables["tracker"].iloc[0] if len(tables["tracker"]) else None
+    focus_slo = slo_of[tuple(str(focus[k]) for k in keys)] if focus is not None else reports[0].slo
+    rep = next(r for r in reports if r.slo == focus_slo)
+    summary = summary_text(start=rep.start, end=rep.end, tz=rep.tz, slo=focus_slo, by=keys, breakdown_by=bkeys,
+                           scope=rep.scope, tracker=tables["tracker"], buckets=tables["buckets"], tiers=tables["tiers"],
+                           policy=rep.policy, budget=tables["budget"])
+    notes = tuple(dict.fromkeys(n for r in reports for n in r.notes))
+    changes: dict[str, Any] = {n: tables[n] for n in names}
+    return dataclasses.replace(rep, slo=focus_slo, summary=summary, notes=notes, slos=per, **changes)
 
 
 @dataclass(frozen=True)

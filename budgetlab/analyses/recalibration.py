@@ -10,11 +10,23 @@ when the window's failures reach ``total * (1 - target)``, i.e. when the rolling
 is at or below the target. So the share of time a target would have been exhausted is (up to
 the seed's float arithmetic, which is reproduced exactly) the share of time the rolling success
 rate sat at or below it, and the recommendation below is about the ``max_share`` quantile of
-the rolling success rate, rounded down to ``step``.
+the rolling success rate, rounded down to the candidate grid.
 
-**Recommendation rule.** ``recommended_target`` is the highest multiple of ``step`` whose
-status would have been ``limit_status`` or worse (default ``exhausted``) for at most
-``max_share`` of the evaluated time (default 1 %).
+**Candidates on the scale of nines.** Per group, the usual targets
+(:data:`~budgetlab.analyses.recalibration_steps.USUAL_TARGETS`: 90, 95, 97.5, 99, 99.5, 99.9, 99.95,
+99.99 %, and 85, 80, 75, 50 % below) from the ``p1`` rolling-window success rate rounded down to a
+usual target, up to the first usual target above the observed rate, plus fine steps (``step``,
+refined to 0.002, 0.001, ... where two usual targets are closer) between them; nothing below that
+range.
+
+**Recommendation rule** (its one home: :func:`~budgetlab.analyses.recalibration_steps.recommend`).
+``recommended_target`` is the highest candidate in the group's range whose status would have been
+``limit_status`` or worse (default ``exhausted``) for at most ``max_share`` of the evaluated time
+(default 1 %). When none qualifies, ``recommendation_note`` says why, with figures (events a day,
+events in a window, how far one failure moves the rate), and what would make a recommendation
+possible (a longer window, ``min_events``, more history); a history shorter than
+:data:`MIN_HISTORY_DAYS` makes the recommendation provisional (said in the same column).
+:mod:`budgetlab.analyses.verdicts` turns the summary into sentences with their evidence.
 
 **Verdict on the current target.** ``too_strict`` ("burns too fast") when the current target
 would have been ``limit_status`` or worse for more than ``max_share`` of the time (it lies above
@@ -41,7 +53,7 @@ can be called (and is tested) on its own; then it lays their results out as tabl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
@@ -54,12 +66,15 @@ from .._util.validation import (
     check_fraction,
     check_number,
     check_whole,
+    require_columns,
     to_timedelta,
+    utc_ns_column,
 )
-from ..alerts.policy import AlertPolicy
+from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
-from ..slo import SLO
+from ..events.schema import check_events, scope_mask
+from ..slo import SLO, PerGroup, as_per_group, split_by_slo
 from .recalibration_steps import (
     DAY_NS,
     HOUR_NS,
@@ -68,17 +83,24 @@ from .recalibration_steps import (
     candidate_levels,
     candidate_targets,
     display_targets,
+    explain_no_recommendation,
     history_counts,
     judge_current,
     page_counts,
     recommend,
     rolling_rates,
+    target_range,
     time_at_levels,
     transitions_per_day,
+    weighted_quantiles,
 )
 from .sorted_events import group_targets, sort_events
 
-__all__ = ["Recalibration", "recalibrate", "wilson_interval", "QUANTILE_LEVELS"]
+__all__ = ["Recalibration", "recalibrate", "wilson_interval", "incident_rows", "QUANTILE_LEVELS",
+           "MIN_HISTORY_DAYS"]
+
+#: Histories shorter than this many days give provisional recommendations (the seed: 2-4 weeks).
+MIN_HISTORY_DAYS = 14.0
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995, 0.998, 0.999)
@@ -118,11 +140,16 @@ def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[n
     """Wilson score interval for a binomial proportion (Wilson 1927; Newcombe 1998, method 3).
 
     ``center = (p + z²/2n) / (1 + z²/n)``, ``half = z / (1 + z²/n) * sqrt(p(1-p)/n + z²/4n²)``
-    with ``z`` the ``(1 + confidence) / 2`` normal quantile. NaN where ``n == 0``.
+    with ``z`` the ``(1 + confidence) / 2`` normal quantile. NaN where ``n == 0``. Exact at the
+    edges: the interval always contains the observed ``p = successes / n``, ``k == 0`` has a lower
+    bound of exactly 0 and ``k == n`` an upper bound of exactly 1 (the closed form gives both
+    analytically; floats alone would give 2.8e-17 and 0.9999999999999999).
 
     >>> lo, hi = wilson_interval(81, 263)
     >>> round(float(lo), 4), round(float(hi), 4)
     (0.2553, 0.3662)
+    >>> [float(x) for x in wilson_interval(42, 42)], float(wilson_interval(0, 10)[0])
+    ([0.9162..., 1.0], 0.0)
     """
     confidence = check_fraction("confidence", confidence)
     k = np.asarray(successes, dtype=np.float64)
@@ -132,12 +159,15 @@ def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[n
     hi = lo.copy()
     ok = np.broadcast_to(m > 0, lo.shape)
     mm = np.broadcast_to(m, lo.shape)[ok]
-    p = np.broadcast_to(k, lo.shape)[ok] / mm
+    kk = np.broadcast_to(k, lo.shape)[ok]
+    p = kk / mm
     denom = 1 + z * z / mm
     center = (p + z * z / (2 * mm)) / denom
     half = z / denom * np.sqrt(np.maximum(p * (1 - p) / mm + z * z / (4 * mm * mm), 0.0))
-    lo[ok] = np.maximum(center - half, 0.0)
-    hi[ok] = np.minimum(center + half, 1.0)
+    low = np.where(kk <= 0, 0.0, np.clip(center - half, 0.0, p))
+    high = np.where(kk >= mm, 1.0, np.clip(center + half, p, 1.0))
+    lo[ok] = low
+    hi[ok] = high
     return lo, hi
 
 
@@ -157,18 +187,19 @@ def recalibrate(
     history: Any = "28D",
     by: str | Sequence[str] | None = None,
     target: Any = None,
-    slo: SLO | None = None,
+    slo: SLO | PerGroup | Mapping[Any, Any] | None = None,
     step: float = 0.005,
     max_share: float = 0.01,
     limit_status: str = "exhausted",
     loose_burn: float = 0.25,
     candidates: Sequence[float] | None = None,
-    policy: AlertPolicy | None = None,
+    policy: AlertPolicy | str | None = None,
     confidence: float = 0.95,
     n_boot: int = 200,
     block: Any = "1D",
     seed: int = 0,
     show_progress: bool | None = None,
+    exclude_incidents: pd.DataFrame | None = None,
 ) -> Recalibration:
     """Recommend a target per group from history, with what each candidate would have done.
 
@@ -184,15 +215,23 @@ def recalibrate(
         earlier exists. Time shares cover ``[span_start, span_end]`` (see ``settings``).
     by : str or list of str, optional
         Group keys (e.g. ``"captcha_type"``); one recommendation per group.
-    target : float, DataFrame or mapping, optional
+    target : float, DataFrame, mapping or PerGroup, optional
         The current target per group (overrides ``slo.target``), for the verdict; see
-        :func:`budgetlab.analyses.sorted_events.group_targets`. Without ``target`` and ``slo`` the verdict is
+        :func:`budgetlab.analyses.sorted_events.group_targets` (a :class:`~budgetlab.PerGroup`
+        gives each group its SLO's target). Without ``target`` and ``slo`` the verdict is
         missing (``current_target`` NaN).
-    slo : SLO, optional
-        Current SLO: target, window, warning/critical thresholds and ``min_events``.
+    slo : SLO or PerGroup, optional
+        Current SLO: target, window, warning/critical thresholds and ``min_events``. Per group
+        (a :class:`~budgetlab.PerGroup` or a mapping to SLOs), each set of groups sharing an SLO
+        is recalibrated on its own with it and the tables are put together in group order: each
+        row equals that run's.
     step : float
-        Grid of candidate targets (multiples of ``step``); the recommendation is rounded down
-        to it. Default 0.005 (half a percentage point).
+        The fine step of the candidate grid near the recommendation (default 0.005, half a
+        percentage point), refined to 0.002, 0.001, ... where two usual targets are closer.
+        Candidates are the usual targets (:data:`~budgetlab.analyses.recalibration_steps.USUAL_TARGETS`:
+        0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999, and 0.85 ... 0.5 below) from the
+        group's ``p1`` rounded down to a usual target up to the first usual target above its
+        observed rate, plus the fine steps between them; nothing below that range.
     max_share : float
         Largest share of time the recommended target may have spent at ``limit_status`` or worse.
     limit_status : {"exhausted", "critical", "warning"}
@@ -200,12 +239,14 @@ def recalibrate(
     loose_burn : float
         The ``too_loose`` threshold on the 90th-percentile window burn rate.
     candidates : sequence of float, optional
-        Targets to report in ``candidates`` (default: the ``step`` grid from a few steps below
-        the lowest recommendation to just above the highest median rolling rate, thinned to at
-        most 60 values); the current and recommended targets are always included.
+        Targets to report in ``candidates`` (default: the usual targets in each group's range and
+        the fine steps between the usual targets around its recommendation); the current and
+        recommended targets are always included.
     policy : AlertPolicy, optional
-        For ``pages_per_day`` (default :meth:`AlertPolicy.workbook`, 30 days): notifications of
-        its ``page``/``critical`` tiers (all tiers if it has none), OR-ed per group.
+        For ``pages_per_day`` (default :meth:`AlertPolicy.workbook` for the SLO's ``period``, 30
+        days unless set): notifications of its ``page``/``critical`` tiers (all tiers if it has
+        none), OR-ed per group. A given policy keeps its own period; a preset name such as
+        ``"workbook"`` is built for the SLO's ``period``.
     confidence : float
         Level of both intervals (default 0.95).
     n_boot : int
@@ -216,18 +257,28 @@ def recalibrate(
         Seed of the bootstrap's ``np.random.default_rng``.
     show_progress : bool, optional
         Progress bars (default: only on a terminal; see :func:`budgetlab._util.progress.progress`).
+    exclude_incidents : DataFrame, optional
+        Labelled incidents (``start``, ``end``, optional ``scope``): the time of events inside an
+        incident or within one window after its end, in the groups its scope covers, is left out
+        of every time share, quantile and the rule (the windows still hold those events): the
+        recommendation for normal operation.
 
     Returns
     -------
     Recalibration
-        ``summary``: one row per group: group keys, ``events`` (in the history),
+        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the history),
         ``success_rate`` (over those events), ``ci_low``, ``ci_high`` (Wilson score interval),
-        ``hours`` (evaluated time), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
+        ``hours`` (evaluated time), ``history_days`` (from the group's first event in the history
+        to the last event), ``events_per_day``, ``window_events`` (time-weighted median of the
+        events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
         the rolling-window success rate), ``current_target``, ``current_share_limit`` (share of
         time at ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``,
         ``ok``, ``too_loose``; missing without a current target), ``verdict_reason``,
-        ``recommended_target``, ``recommended_low``, ``recommended_high`` (bootstrap interval).
-        ``candidates``: one row per group and target: group keys, ``target``, ``is_current``,
+        ``recommended_target`` (NaN when no candidate meets the rule), ``recommended_low``,
+        ``recommended_high`` (bootstrap interval), ``recommendation_note`` (why there is no
+        recommendation and what would make one possible, with figures; the caveat of a history
+        shorter than :data:`MIN_HISTORY_DAYS`; else empty).
+        ``candidates``: one row per group and shown target: group keys, ``target``, ``is_current``,
         ``is_recommended``, ``share_healthy``, ``share_warning``, ``share_critical``,
         ``share_exhausted``, ``hours_exhausted``, ``transitions_per_day``, ``pages_per_day``.
         Plus ``distribution``, ``bootstrap`` and ``settings`` (see :class:`Recalibration`).
@@ -245,12 +296,18 @@ def recalibrate(
     1     turnstile      0.979760  0.973684               0.970   too_loose
     2         image      0.905316  0.888740               0.885          ok
     """
+    per = as_per_group(slo)
+    if per is not None:
+        return _recalibrate_per_slo(events, per, dict(
+            window=window, history=history, by=by, target=target, step=step, max_share=max_share,
+            limit_status=limit_status, loose_burn=loose_burn, candidates=candidates, policy=policy,
+            confidence=confidence, n_boot=n_boot, block=block, seed=seed, show_progress=show_progress,
+            exclude_incidents=exclude_incidents))
     opts = _Options.check(slo=slo, window=window, history=history, step=step, max_share=max_share,
                           limit_status=limit_status, loose_burn=loose_burn, confidence=confidence, n_boot=n_boot,
                           block=block, policy=policy, candidates=candidates)
     srt = sort_events(events, by)
-    current = (np.full(srt.n_groups, np.nan) if target is None and slo is None
-               else group_targets(slo if target is None else target, srt.keys, srt.by))
+    current = _current_targets(target, slo, srt)
     t_first, t_last = int(srt.t.min()), int(srt.t.max())
     hist_lo = t_last - opts.history_ns
     span_lo = max(hist_lo, t_first + opts.slo.window_ns)
@@ -263,31 +320,38 @@ def recalibrate(
     n_ev, n_ok, rate = history_counts(srt, hist_lo)
     ci_low, ci_high = wilson_interval(n_ok, n_ev, opts.confidence)
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
-    rolling = rolling_rates(srt, opts.slo.window_ns, span_lo, np.r_[0.01, 0.05, 0.10, 0.50, probs])
+    skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents, opts.slo.window_ns)
+    rolling = rolling_rates(srt, opts.slo.window_ns, span_lo, np.r_[0.01, 0.05, 0.10, 0.50, probs], skip)
     has_time = rolling.has_time
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
-    fine, cands, fine_idx = candidate_targets(opts.step, current, opts.requested)
+    lo_t, hi_t = target_range(p1, rate)
+    grid, cands, grid_idx, in_range = candidate_targets(opts.step, lo_t, hi_t, current, opts.requested)
     levels = candidate_levels(rolling, cands, opts.slo, srt.bounds)
     time = time_at_levels(srt, rolling, levels, len(cands), span_lo, t_last)
     lim_share = time.share_ge[opts.limit - 1]
-    recommended = recommend(lim_share, fine, fine_idx, opts.max_share, has_time)
-    boot = bootstrap_targets(time, opts.limit, fine, fine_idx, max_share=opts.max_share, n_boot=opts.n_boot,
+    recommended = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, in_range)
+    boot = bootstrap_targets(time, opts.limit, grid, grid_idx, max_share=opts.max_share, n_boot=opts.n_boot,
                              block_days=opts.block_ns // DAY_NS, seed=seed, has_time=has_time,
-                             show_progress=show_progress)
+                             show_progress=show_progress, in_range=in_range)
     rec_low, rec_high = bootstrap_interval(boot, has_time, opts.confidence)
     cur_share, verdicts, reasons = judge_current(
         current, cands, lim_share, p10, recommended, rec_low, rec_high, has_time, max_share=opts.max_share,
         limit_status=limit_status, loose_burn=opts.loose_burn)
+    evidence = _evidence(srt, rolling, n_ev, hist_lo, t_last)
+    notes = _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status)
 
     key_cols = srt.keys.reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
     summary = _with_columns(key_cols, {
-        "events": n_ev.astype(np.int64), "success_rate": rate, "ci_low": ci_low, "ci_high": ci_high,
-        "hours": rolling.w_group / HOUR_NS, "p1": p1, "p5": p5, "p10": p10, "p50": p50, "current_target": current,
-        "current_share_limit": cur_share, "verdict": pd.Categorical(verdicts, dtype=_VERDICTS),
-        "verdict_reason": reasons, "recommended_target": recommended, "recommended_low": rec_low,
-        "recommended_high": rec_high})
+        "events": n_ev.astype(np.int64), "failures": (n_ev - n_ok).astype(np.int64), "success_rate": rate,
+        "ci_low": ci_low, "ci_high": ci_high, "hours": rolling.w_group / HOUR_NS,
+        "history_days": evidence["history_days"], "events_per_day": evidence["events_per_day"],
+        "window_events": evidence["window_events"], "p1": p1, "p5": p5, "p10": p10, "p50": p50,
+        "current_target": current, "current_share_limit": cur_share,
+        "verdict": pd.Categorical(verdicts, dtype=_VERDICTS), "verdict_reason": reasons,
+        "recommended_target": recommended, "recommended_low": rec_low, "recommended_high": rec_high,
+        "recommendation_note": notes})
 
-    show_vals = display_targets(fine, opts.step, opts.requested, current, recommended, rec_low, p1, p50)
+    show_vals, shown = display_targets(grid, in_range, opts.requested, current, recommended)
     sidx = np.searchsorted(cands, show_vals)
     tr_day = transitions_per_day(srt, levels, sidx, span_lo, rolling.w_group, show_progress)
     pages = page_counts(srt, opts.policy, span_lo, t_last, show_vals, show_progress) / ((t_last - span_lo) / DAY_NS)
@@ -296,8 +360,7 @@ def recalibrate(
     per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares, strict=True)},
                   "hours_exhausted": time.at_least[2].sum(axis=1)[:, sidx] / HOUR_NS,
                   "transitions_per_day": tr_day, "pages_per_day": pages}
-    cand = _candidates_table(_key_rows(key_cols, srt.by, np.repeat(np.arange(srt.n_groups), len(show_vals))),
-                             show_vals, current, recommended, per_target)
+    cand = _candidates_table(key_cols, srt.by, show_vals, shown, current, recommended, per_target)
     groups = np.arange(srt.n_groups)
     dist = _with_columns(_key_rows(key_cols, srt.by, np.repeat(groups, len(probs))), {
         "probability": np.tile(probs, srt.n_groups), "success_rate": rolling.quantiles[:, 4:].ravel()})
@@ -309,14 +372,113 @@ def recalibrate(
     return Recalibration(summary=summary, candidates=cand, distribution=dist, bootstrap=bt, settings=settings)
 
 
-def _candidates_table(keys: pd.DataFrame, targets: np.ndarray, current: np.ndarray, recommended: np.ndarray,
-                      per_target: dict[str, np.ndarray]) -> pd.DataFrame:
-    """One row per group and target (``keys`` repeated for each target): the target, whether it
+def _recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, kw: dict[str, Any]) -> Recalibration:
+    """:func:`recalibrate` once per set of groups sharing an SLO, the tables put together in group order."""
+    keys = check_events(events, kw["by"])
+    parts = split_by_slo(events, per, keys)
+    if len(parts) == 1:
+        return recalibrate(events, slo=parts[0][0], **kw)
+    results = [recalibrate(events.iloc[pos], slo=s, **kw) for s, pos in parts]
+    tables = {}
+    for name in ("summary", "candidates", "distribution", "bootstrap"):
+        frame = pd.concat([getattr(r, name) for r in results], ignore_index=True)
+        order = _group_sort(frame, keys, name)
+        frame = frame.iloc[order].reset_index(drop=True)
+        frame.attrs["by"] = list(keys)
+        tables[name] = frame
+    settings = dict(results[0].settings)
+    settings.update(slo=per, window=None, span_start=min(r.settings["span_start"] for r in results),
+                    span_end=max(r.settings["span_end"] for r in results))
+    return Recalibration(summary=tables["summary"], candidates=tables["candidates"],
+                         distribution=tables["distribution"], bootstrap=tables["bootstrap"], settings=settings)
+
+
+def _group_sort(frame: pd.DataFrame, keys: Sequence[str], name: str) -> np.ndarray:
+    """Row order of a table put together from parts: by group (the order ``sort_events`` gives:
+    sorted key values), then the table's own order inside a group (stable)."""
+    codes = frame.groupby(list(keys), sort=True, dropna=False, observed=True).ngroup().to_numpy()
+    inner = frame["sample"].to_numpy() if name == "bootstrap" else np.zeros(len(frame), dtype=np.int64)
+    return np.lexsort((np.arange(len(frame)), codes, inner) if name == "bootstrap"
+                      else (np.arange(len(frame)), codes))
+
+
+def _current_targets(target: Any, slo: Any, srt: Any) -> np.ndarray:
+    """The current target of every group: ``target`` (number, table, mapping or :class:`PerGroup`),
+    else ``slo`` (one SLO or per group), else NaN."""
+    source = slo if target is None else target
+    if source is None:
+        return np.full(srt.n_groups, np.nan)
+    per = as_per_group(source) if isinstance(source, PerGroup) else None
+    if per is None and isinstance(source, Mapping) and any(isinstance(v, SLO) for v in source.values()):
+        per = PerGroup(source)
+    if per is not None:
+        if not srt.by:
+            raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+        return np.array([s.target for s in per.resolve(srt.keys[list(srt.by)])], dtype=np.float64)
+    return group_targets(source, srt.keys, srt.by)
+
+
+def _evidence(srt: Any, rolling: Any, n_ev: np.ndarray, hist_lo: int, t_last: int) -> dict[str, np.ndarray]:
+    """Per group: days of history, events a day and the median number of events in a window."""
+    g_n = srt.n_groups
+    first = np.array([srt.t[srt.bounds[g]] for g in range(g_n)], dtype=np.int64)
+    days = (t_last - np.maximum(first, hist_lo)) / DAY_NS
+    per_day = np.zeros(g_n)
+    np.divide(n_ev, days, out=per_day, where=days > 0)
+    win = np.full(g_n, np.nan)
+    for g in range(g_n):
+        s, e = int(srt.bounds[g]), int(srt.bounds[g + 1])
+        w = rolling.dt[s:e]
+        if (w > 0).any():
+            win[g] = float(weighted_quantiles(rolling.total[s:e].astype(np.float64), w.astype(np.float64),
+                                              np.array([0.5]))[0])
+    return {"history_days": days, "events_per_day": per_day, "window_events": win}
+
+
+def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, p1: np.ndarray, lo: np.ndarray, recommended: np.ndarray,
+           cands: np.ndarray, lim_share: np.ndarray, opts: Any, limit_status: str) -> list[str]:
+    """Per group: why there is no recommendation (with figures and the way forward), or the
+    caveat of a short history; empty when neither applies."""
+    out = []
+    for g in range(len(p1)):
+        days = float(ev["history_days"][g])
+        if np.isfinite(recommended[g]):
+            out.append(f"provisional: {days:.1f} days of history, less than the {MIN_HISTORY_DAYS:g} days a "
+                       "recommendation needs; re-run with more history" if days < MIN_HISTORY_DAYS else "")
+            continue
+        share_lo = float(lim_share[g, np.searchsorted(cands, lo[g])]) if np.isfinite(lo[g]) else np.nan
+        out.append(explain_no_recommendation(
+            has_time=bool(has_time[g]), p1=float(p1[g]), lo=float(lo[g]), share_lo=share_lo,
+            events_per_day=float(ev["events_per_day"][g]), window_events=float(ev["window_events"][g]),
+            window_ns=opts.slo.window_ns, history_days=days, max_share=opts.max_share, limit_status=limit_status,
+            min_days=MIN_HISTORY_DAYS))
+    return out
+
+
+def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> np.ndarray:
+    """Rows (sorted events) inside a labelled incident or within one window after its end, for the
+    groups its scope covers: the time :func:`recalibrate` leaves out with ``exclude_incidents``."""
+    require_columns(incidents, ["start", "end"], what="incidents")
+    starts = utc_ns_column(incidents["start"], "incidents['start']")
+    ends = utc_ns_column(incidents["end"], "incidents['end']")
+    scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
+    keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
+    seg = srt.seg
+    skip = np.zeros(len(srt.t), dtype=bool)
+    for a, b, sc in zip(starts.tolist(), ends.tolist(), scopes, strict=True):
+        covered = np.asarray(scope_mask(keys, sc), dtype=bool)
+        skip |= covered[seg] & (srt.t >= a) & (srt.t < b + window_ns)
+    return skip
+
+
+def _candidates_table(key_cols: pd.DataFrame, by: Sequence[str], targets: np.ndarray, shown: np.ndarray,
+                      current: np.ndarray, recommended: np.ndarray, per_target: dict[str, np.ndarray]) -> pd.DataFrame:
+    """One row per group and shown target (``shown``: groups x targets): the target, whether it
     is the group's current or recommended one, and the ``(groups, targets)`` arrays of ``per_target``."""
-    rows = np.repeat(np.arange(len(current)), len(targets))
-    cols = np.tile(np.arange(len(targets)), len(current))
-    cand = _with_columns(keys, {"target": targets[cols], "is_current": targets[cols] == current[rows],
-                                "is_recommended": targets[cols] == recommended[rows]})
+    rows, cols = np.nonzero(shown)
+    cand = _with_columns(_key_rows(key_cols, by, rows), {
+        "target": targets[cols], "is_current": targets[cols] == current[rows],
+        "is_recommended": targets[cols] == recommended[rows]})
     for name, arr in per_target.items():
         cand[name] = arr[rows, cols]
     return cand
@@ -354,9 +516,9 @@ class _Options:
     requested: np.ndarray | None
 
     @classmethod
-    def check(cls, *, slo: SLO | None, window: Any, history: Any, step: float, max_share: float,
+    def check(cls, *, slo: Any, window: Any, history: Any, step: float, max_share: float,
               limit_status: str, loose_burn: float, confidence: float, n_boot: int, block: Any,
-              policy: AlertPolicy | None, candidates: Any) -> _Options:
+              policy: AlertPolicy | str | None, candidates: Any) -> _Options:
         if slo is not None and not isinstance(slo, SLO):
             raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95, window='24h').")
         if window is None:
@@ -378,9 +540,7 @@ class _Options:
         block_ns = int(to_timedelta(block, name="block").value)
         if block_ns % DAY_NS:
             raise ConfigError(f"block={block!r} must be a whole number of days (e.g. '1D', '2D').")
-        policy = AlertPolicy.workbook() if policy is None else policy
-        if not isinstance(policy, AlertPolicy):
-            raise ConfigError("policy must be an AlertPolicy (e.g. AlertPolicy.workbook()).")
+        policy = as_policy(policy, default=AlertPolicy.workbook(base.period), period=base.period)
         return cls(slo=base, history_ns=hist_ns, step=step, max_share=max_share, limit=STATUSES.index(limit_status),
                    loose_burn=float(loose_burn), confidence=confidence, n_boot=n_boot, block_ns=block_ns,
                    policy=policy, requested=_check_candidates(candidates))

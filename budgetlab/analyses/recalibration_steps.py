@@ -35,7 +35,8 @@ from ..windows.trailing import trailing_counts
 from .sorted_events import Sorted, change_flags, time_weights
 
 __all__ = [
-    "history_counts", "Rolling", "rolling_rates", "weighted_quantiles", "candidate_targets", "candidate_levels",
+    "history_counts", "Rolling", "rolling_rates", "weighted_quantiles", "USUAL_TARGETS", "fine_step", "target_grid",
+    "target_range", "candidate_targets", "candidate_levels", "explain_no_recommendation",
     "status_thresholds", "hold_thresholds", "TimeAtLevels", "time_at_levels", "recommend", "block_weights",
     "bootstrap_targets", "bootstrap_interval", "judge_current", "verdict", "display_targets",
     "transitions_per_day", "page_counts", "DAY_NS", "HOUR_NS",
@@ -45,7 +46,6 @@ DAY_NS = 86_400 * 10**9
 HOUR_NS = 3_600 * 10**9
 _MIN_NS = 60 * 10**9
 _PAGE_SEVERITIES = ("page", "critical")
-_MAX_DEFAULT_CANDIDATES = 60
 
 
 # ----------------------------------------------------------------------------------------------
@@ -80,11 +80,15 @@ class Rolling:
         return np.asarray(self.w_group > 0)
 
 
-def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, probs: np.ndarray) -> Rolling:
-    """One kernel pass: trailing-window counts, time weights from ``span_lo`` on, and the
-    time-weighted ``probs`` quantiles of the rolling success rate per group."""
+def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, probs: np.ndarray,
+                  skip: np.ndarray | None = None) -> Rolling:
+    """One kernel pass: trailing-window counts, time weights from ``span_lo`` on (none for the
+    rows where ``skip`` is true), and the time-weighted ``probs`` quantiles of the rolling success
+    rate per group."""
     total, failures = trailing_counts(srt.t, srt.bad, window_ns, srt.bounds)
     dt = time_weights(srt.t, srt.bounds, span_lo)
+    if skip is not None:
+        dt = np.where(skip, 0, dt)
     w_group = np.bincount(srt.seg, weights=dt, minlength=srt.n_groups)
     roll = (total - failures) / total.astype(np.float64)
     quant = np.full((srt.n_groups, len(probs)), np.nan)
@@ -114,24 +118,94 @@ def weighted_quantiles(values: np.ndarray, weights: np.ndarray, probs: np.ndarra
 # 3. candidate targets: the status of every event under every target in one pass
 
 
-def candidate_targets(step: float, current: np.ndarray, requested: np.ndarray | None
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(fine, cands, fine_idx)``: every multiple of ``step`` in (0, 1) (each the double nearest
-    to its decimal value), all candidates (that grid, the finite current targets and the
-    requested ones, sorted, unique) and the grid's positions among them.
+#: The usual SLO targets, on the scale of nines; below 90 % the scale continues 85, 80, 75 and
+#: 50 % for groups whose history sits there.
+USUAL_TARGETS: tuple[float, ...] = (0.5, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999)
+_NICE = (5, 2, 1)
 
-    >>> fine, cands, idx = candidate_targets(0.25, np.array([0.9, np.nan]), None)
-    >>> fine.tolist(), cands.tolist(), idx.tolist()
-    ([0.25, 0.5, 0.75], [0.25, 0.5, 0.75, 0.9], [0, 1, 2])
+
+def fine_step(step: float, gap: float) -> float:
+    """The fine step between two neighbouring usual targets ``gap`` apart: ``step`` when at least
+    four fit, else the largest 5, 2 or 1 x 10^-k that does (so 0.99-0.995 is split in 0.001).
+
+    >>> fine_step(0.005, 0.05), fine_step(0.005, 0.005), fine_step(0.005, 0.0005), fine_step(0.005, 0.015)
+    (0.005, 0.001, 0.0001, 0.002)
     """
-    k = np.arange(1, int(np.floor(1 / step + 1e-9)) + 1)
-    grid = np.round(k * step, 10)
-    fine = grid[(grid > 0) & (grid < 1)]
+    if step <= gap / 4 + 1e-15:
+        return step
+    k = int(np.floor(np.log10(gap / 4)))
+    for exp in (k, k - 1):
+        for m in _NICE:
+            f = float(round(m * 10.0**exp, 12))
+            if f <= gap / 4 + 1e-15:
+                return f
+    return float(10.0 ** (k - 1))
+
+
+def target_grid(step: float, lo: float, hi: float) -> np.ndarray:
+    """The usual targets in ``[lo, hi]`` and, between each two neighbours, the multiples of their
+    :func:`fine_step` (each the double nearest to its decimal value), sorted.
+
+    >>> target_grid(0.005, 0.95, 0.99).tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [0.95, 0.955, 0.96, 0.965, 0.97, 0.975, 0.976, 0.978, 0.98, 0.982, 0.984, 0.986, 0.988, 0.99]
+    """
+    usual = np.array([u for u in USUAL_TARGETS if lo - 1e-12 <= u <= hi + 1e-12])
+    parts = [usual]
+    for a, b in zip(usual[:-1], usual[1:], strict=True):
+        f = fine_step(step, float(b - a))
+        k = np.arange(int(np.ceil(a / f - 1e-9)), int(np.floor(b / f + 1e-9)) + 1)
+        parts.append(np.round(k * f, 12))
+    grid = np.unique(np.concatenate(parts))
+    return grid[(grid >= usual[0] - 1e-12) & (grid <= usual[-1] + 1e-12)] if len(usual) else grid
+
+
+def target_range(p1: np.ndarray, rate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per group, the range of candidate targets: from the 1 % quantile of the rolling success
+    rate rounded down to a usual target to the first usual target above the observed rate (the
+    highest usual target when none is above); NaN where ``p1`` is below every usual target or
+    missing.
+
+    >>> lo, hi = target_range(np.array([0.9312, 0.2, 1.0]), np.array([0.94, 0.5, 1.0]))
+    >>> lo.tolist(), hi.tolist()
+    ([0.9, nan, 0.9999], [0.95, nan, 0.9999])
+    """
+    usual = np.asarray(USUAL_TARGETS)
+    p1 = np.asarray(p1, dtype=np.float64)
+    rate = np.asarray(rate, dtype=np.float64)
+    lo = np.full(len(p1), np.nan)
+    hi = np.full(len(p1), np.nan)
+    for g in range(len(p1)):
+        if not (np.isfinite(p1[g]) and np.isfinite(rate[g])):
+            continue
+        below = usual[usual <= p1[g] + 1e-12]
+        if not len(below):
+            continue
+        above = usual[usual > rate[g]]
+        lo[g] = below[-1]
+        hi[g] = max(above[0] if len(above) else usual[-1], lo[g])
+    return lo, hi
+
+
+def candidate_targets(step: float, lo: np.ndarray, hi: np.ndarray, current: np.ndarray,
+                      requested: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(grid, cands, grid_idx, in_range)``: the targets the rule chooses from
+    (:func:`target_grid` over the union of the groups' ranges ``[lo, hi]``), every candidate
+    (that grid, the finite current targets and the requested ones, sorted, unique), the grid's
+    positions among them, and ``(groups, grid)``: which grid targets lie in each group's range.
+
+    >>> grid, cands, idx, rng = candidate_targets(0.005, np.array([0.95]), np.array([0.975]),
+    ...                                           np.array([0.93]), None)
+    >>> grid.tolist(), cands.tolist()[:2], rng.tolist()
+    ([0.95, 0.955, 0.96, 0.965, 0.97, 0.975], [0.93, 0.95], [[True, True, True, True, True, True]])
+    """
+    ok = np.isfinite(lo)
+    grid = target_grid(step, float(np.min(lo[ok])), float(np.max(hi[ok]))) if ok.any() else np.zeros(0)
     extra = [current[np.isfinite(current)]]
     if requested is not None:
         extra.append(requested)
-    cands = np.unique(np.concatenate([fine, *extra]))
-    return fine, cands, np.searchsorted(cands, fine)
+    cands = np.unique(np.concatenate([grid, *extra]))
+    in_range = (grid[None, :] >= lo[:, None] - 1e-12) & (grid[None, :] <= hi[:, None] + 1e-12)
+    return grid, cands, np.searchsorted(cands, grid), in_range
 
 
 def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO, bounds: np.ndarray) -> list[np.ndarray]:
@@ -226,19 +300,75 @@ def time_at_levels(srt: Sorted, rolling: Rolling, levels: list[np.ndarray], n_c:
     return TimeAtLevels(w_day=w_day, at_least=at_least, share_ge=share_ge)
 
 
-def recommend(lim_share: np.ndarray, fine: np.ndarray, fine_idx: np.ndarray, max_share: float,
-              has_time: np.ndarray) -> np.ndarray:
-    """The rule: per group, the highest ``fine`` target whose share of time at the limit status
-    or worse (``lim_share``, groups x candidates) is at most ``max_share``; NaN when none is or the
-    group has no evaluated time.
+def recommend(lim_share: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, max_share: float,
+              has_time: np.ndarray, in_range: np.ndarray | None = None) -> np.ndarray:
+    """The rule: per group, the highest ``grid`` target in the group's range (``in_range``,
+    groups x grid; default all) whose share of time at the limit status or worse (``lim_share``,
+    groups x candidates) is at most ``max_share``; NaN when none is or the group has no evaluated
+    time.
 
     >>> recommend(np.array([[0.0, 0.004, 0.02]]), np.array([0.9, 0.95]), np.array([0, 1]), 0.01,
     ...           np.array([True])).tolist()
     [0.95]
     """
-    ok_fine = lim_share[:, fine_idx] <= max_share
-    rec_pos = ok_fine.sum(axis=1) - 1  # shares rise with the target, so the ok ones come first
-    return np.where((rec_pos >= 0) & has_time, fine[np.maximum(rec_pos, 0)], np.nan)
+    ok = lim_share[:, grid_idx] <= max_share
+    if in_range is not None:
+        ok &= in_range
+    pos = np.where(ok, np.arange(len(grid))[None, :], -1).max(axis=1) if len(grid) else np.full(len(ok), -1)
+    return np.where((pos >= 0) & has_time, grid[np.maximum(pos, 0)] if len(grid) else np.nan, np.nan)
+
+
+def _window_label(days: float) -> str:
+    """A window long enough for ``days``: whole days from one day on, else whole hours."""
+    if days >= 1:
+        return f"{int(np.ceil(days - 1e-9))}D"
+    return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
+
+
+def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float, events_per_day: float,
+                              window_events: float, window_ns: int, history_days: float, max_share: float,
+                              limit_status: str, min_days: float = 14.0) -> str:
+    """Why no target meets the rule for one group, with figures, and what would make one possible
+    (a longer window, ``min_events``, more history, a looser ``max_share``).
+
+    >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3, events_per_day=8,
+    ...       window_events=8, window_ns=86_400 * 10**9, history_days=28, max_share=0.01,
+    ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
+    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's 1 % quantile
+    (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~8 events a day: a 24 h window holds ~8 events,
+    so one failure moves the rate 12.5 points; to allow 10 failures a window at 90 % it must hold 100 events:
+    use a longer window (window=13D, CLI --window 13D) or min_events=100 (the status holds while the window has
+    fewer events)
+    """
+    if not has_time:
+        return "no evaluated time in the history for this group"
+    win = pd.Timedelta(window_ns, unit="ns")
+    win_txt = f"{win / pd.Timedelta(hours=1):g} h" if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
+    if np.isfinite(lo):
+        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below the rolling rate's "
+                f"1 % quantile ({_pct(p1)}), is {limit_status} or worse {_pct(share_lo)} of the time "
+                f"(limit {_pct(max_share)})")
+    else:
+        head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below every usual target "
+                f"(lowest {_pct(USUAL_TARGETS[0])})")
+    parts = [head]
+    if np.isfinite(window_events) and window_events > 0:
+        parts.append(f"~{events_per_day:.3g} events a day: a {win_txt} window holds ~{window_events:.3g} events, "
+                     f"so one failure moves the rate {100 / window_events:.3g} points")
+    ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
+    need = int(np.ceil(10 / (1 - ref) - 1e-9))
+    fixes = []
+    if np.isfinite(window_events) and window_events < need and events_per_day > 0:
+        w = _window_label(need / events_per_day)
+        fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} events: use a longer window "
+                     f"(window={w}, CLI --window {w}) or min_events={need} (the status holds while the window has "
+                     "fewer events)")
+    if history_days < min_days:
+        fixes.append(f"give more history ({history_days:.1f} days; at least {min_days:g})")
+    if not fixes:
+        fixes.append(f"the rate itself dips this low: allow more time at the limit (max_share={max(0.05, 2 * max_share):g}) "
+                     "or leave labelled incidents out (exclude_incidents=)")
+    return "; ".join(parts + fixes)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -258,10 +388,11 @@ def block_weights(rng: np.random.Generator, n_boot: int, n_days: int, block: int
 
 def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx: np.ndarray, *, max_share: float,
                       n_boot: int, block_days: int, seed: int, has_time: np.ndarray,
-                      show_progress: bool | None = None) -> np.ndarray:
-    """``(n_boot, groups)``: the rule on each block-bootstrap sample of the days (the time at
-    status level ``limit`` or worse and the evaluated time, both summed over the sampled days).
-    A sample where no ``fine`` target meets the rule gives 0; groups without evaluated time NaN."""
+                      show_progress: bool | None = None, in_range: np.ndarray | None = None) -> np.ndarray:
+    """``(n_boot, groups)``: the rule (:func:`recommend`) on each block-bootstrap sample of the
+    days (the time at status level ``limit`` or worse and the evaluated time, both summed over the
+    sampled days). A sample where no ``fine`` target in the group's range (``in_range``) meets the
+    rule gives 0; groups without evaluated time NaN."""
     w_day = time.w_day
     g_n, n_days = w_day.shape
     rng = np.random.default_rng(seed)
@@ -276,8 +407,12 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
         den = m @ w_day.T  # (b, groups)
         share_b = np.full(num.shape, np.inf)
         np.divide(num, den[:, :, None], out=share_b, where=den[:, :, None] > 0)
-        pos = (share_b <= max_share).sum(axis=2) - 1
-        boot[b0:b0 + len(m)] = np.where(pos >= 0, fine[np.maximum(pos, 0)], 0.0)
+        ok = share_b <= max_share
+        if in_range is not None:
+            ok &= in_range[None, :, :]
+        pos = np.where(ok, np.arange(len(fine))[None, None, :], -1).max(axis=2) if len(fine) \
+            else np.full(ok.shape[:2], -1)
+        boot[b0:b0 + len(m)] = np.where(pos >= 0, fine[np.maximum(pos, 0)] if len(fine) else 0.0, 0.0)
     boot[:, ~has_time] = np.nan
     return boot
 
@@ -335,7 +470,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     """
     if not has_time:
         return None, "no evaluated time in the history for this group"
-    rec_txt = "no step-grid target meets the rule" if not np.isfinite(rec) else f"recommended {rec:.4g}"
+    rec_txt = "no usual target meets the rule (see recommendation_note)" if not np.isfinite(rec) \
+        else f"recommended {rec:.4g}"
     if np.isfinite(lo):
         rec_txt += f" ({lo:.4g}-{hi:.4g})"
     if not np.isfinite(current):
@@ -355,24 +491,38 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
 # 8. the candidates table: which targets, their flapping and their pages
 
 
-def display_targets(fine: np.ndarray, step: float, requested: np.ndarray | None, current: np.ndarray,
-                    recommended: np.ndarray, rec_low: np.ndarray, p1: np.ndarray, p50: np.ndarray) -> np.ndarray:
-    """The targets of the candidates table: ``requested``, or the ``step`` grid from a few steps
-    below the lowest recommendation to just above the highest median rolling rate (thinned to at
-    most 60 values); the current and recommended targets always."""
+def display_targets(grid: np.ndarray, in_range: np.ndarray, requested: np.ndarray | None, current: np.ndarray,
+                    recommended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(targets, shown)``: the targets of the candidates table (sorted) and, per group, which of
+    them it lists (``(groups, targets)``): the usual targets in the group's range, the fine steps
+    between the usual targets around its recommendation, its current and recommended targets; with
+    ``requested``, those instead of the grid. Nothing below the group's range but its current target."""
+    usual = np.asarray(USUAL_TARGETS)
+    g_n = len(current)
+    keep = np.zeros((g_n, len(grid)), dtype=bool)
     if requested is None:
-        finite_rec = recommended[np.isfinite(recommended)]
-        lows = [x for x in (rec_low, finite_rec, current) if np.isfinite(x).any()]
-        lo_v = min(float(np.nanmin(x)) for x in lows) if lows else float(np.nanmin(p1))
-        hi_v = max(float(np.nanmax(p50)) if np.isfinite(p50).any() else lo_v,
-                   float(np.nanmax(current)) if np.isfinite(current).any() else lo_v)
-        show = fine[(fine >= lo_v - 2.5 * step) & (fine <= hi_v + 1.5 * step)]
-        if len(show) > _MAX_DEFAULT_CANDIDATES:  # a fine step: show a coarser grid
-            k = -(-len(show) // _MAX_DEFAULT_CANDIDATES)
-            show = show[np.round(show / (k * step), 6) % 1 == 0]
+        is_usual = np.isin(np.round(grid, 12), np.round(usual, 12))
+        keep = in_range & is_usual[None, :]
+        for g in np.flatnonzero(np.isfinite(recommended)).tolist():
+            rg = grid[in_range[g]]
+            below = rg[is_usual[in_range[g]] & (rg <= recommended[g] + 1e-12)]
+            above = rg[is_usual[in_range[g]] & (rg > recommended[g] + 1e-12)]
+            a = below[-1] if len(below) else recommended[g]
+            b = above[0] if len(above) else recommended[g]
+            keep[g] |= in_range[g] & (grid >= a - 1e-12) & (grid <= b + 1e-12)
+        base = grid
     else:
-        show = requested
-    return np.unique(np.concatenate([show, current[np.isfinite(current)], recommended[np.isfinite(recommended)]]))
+        base = requested
+        keep = np.ones((g_n, len(requested)), dtype=bool)
+    targets = np.unique(np.concatenate([base, current[np.isfinite(current)], recommended[np.isfinite(recommended)]]))
+    shown = np.zeros((g_n, len(targets)), dtype=bool)
+    pos = np.searchsorted(targets, base)
+    shown[:, pos] = keep
+    for g in range(g_n):
+        for x in (current[g], recommended[g]):
+            if np.isfinite(x):
+                shown[g, np.searchsorted(targets, x)] = True
+    return targets, shown
 
 
 def transitions_per_day(srt: Sorted, levels: list[np.ndarray], sidx: np.ndarray, span_lo: int,

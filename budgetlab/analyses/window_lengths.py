@@ -14,7 +14,7 @@ its event to the group's next event (the last event of a group adds no time).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ from .._util.validation import check_tz, to_timedelta, utc_from_ns, utc_ns_colum
 from ..budget.figures import STATUSES
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
-from ..slo import SLO
+from ..slo import SLO, PerGroup, as_per_group
 from .sorted_events import (
     Sorted,
     WindowSpec,
@@ -153,12 +153,19 @@ class _Run:
     code: np.ndarray
 
 
-def _runs(srt: Sorted, slo: SLO, targets: np.ndarray, specs: list[WindowSpec], dwells: list[int], tz: str,
+def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, specs: list[WindowSpec], dwells: list[int], tz: str,
           show: bool | None, desc: str) -> list[_Run]:
     out = []
     for spec in progress(specs, desc=desc, enabled=show):
         total, failures = srt.counts(spec, tz)
-        raw = srt.status_codes(total, failures, targets, slo)
+        if isinstance(slo, SLO):
+            raw = srt.status_codes(total, failures, targets, slo)
+        else:  # per-group SLOs: each group's rows from the status codes under its SLO (groups never share a window)
+            raw = np.zeros(len(total), dtype=np.int8)
+            row_group = srt.seg
+            for one in dict.fromkeys(slo):
+                mine = np.array([s == one for s in slo], dtype=bool)[row_group]
+                raw[mine] = srt.status_codes(total, failures, targets, one)[mine]
         del total, failures
         for d in dwells:
             out.append(_Run(spec, d, dwell_codes(srt.t, raw, srt.bounds, d)))
@@ -166,20 +173,28 @@ def _runs(srt: Sorted, slo: SLO, targets: np.ndarray, specs: list[WindowSpec], d
 
 
 def _prepare(events: pd.DataFrame, slo: Any, windows: Any, by: Any, target: Any, tz: Any,
-             min_dwell: Any) -> tuple[Sorted, SLO, np.ndarray, list[WindowSpec], list[int], str]:
-    if not isinstance(slo, SLO):
-        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95); its window is replaced by windows=.")
+             min_dwell: Any) -> tuple[Sorted, SLO | list[SLO], np.ndarray, list[WindowSpec], list[int], str]:
+    per = as_per_group(slo)
+    if per is None and not isinstance(slo, SLO):
+        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95), or per-group SLOs (PerGroup or a mapping); "
+                          "its window is replaced by windows=.")
     specs = _specs(windows)
     dwells = _durations(min_dwell, "min_dwell")
     tz = check_tz(tz)
     srt = sort_events(events, by)
-    targets = group_targets(slo if target is None else target, srt.keys, srt.by)
-    return srt, slo, targets, specs, dwells, tz
+    if per is None:
+        return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by), specs, dwells, tz
+    if not srt.by:
+        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+    slos = per.resolve(srt.keys[list(srt.by)])
+    targets = (np.array([x.target for x in slos], dtype=np.float64) if target is None
+               else group_targets(target, srt.keys, srt.by))
+    return srt, slos, targets, specs, dwells, tz
 
 
 def compare_windows(
     events: pd.DataFrame,
-    slo: SLO,
+    slo: SLO | PerGroup | Mapping[Any, Any],
     windows: Sequence[Any] | Any = ("1h", "6h", "24h", "7D"),
     *,
     incidents: pd.DataFrame | None = None,
@@ -199,8 +214,10 @@ def compare_windows(
     ----------
     events : DataFrame
         Canonical event table.
-    slo : SLO
+    slo : SLO or PerGroup
         Target, thresholds and ``min_events``; its ``window`` is replaced by each of ``windows``.
+        Per group (a :class:`~budgetlab.PerGroup` or a mapping from group key to SLO or target):
+        each group's rows equal those of a run with its own SLO.
     windows : sequence
         Rolling windows (``"1h"``, ``"24h"``, ``"7D"``) and/or calendar windows that reset at
         local midnight in ``tz`` (``"calendar:day"``, ``"calendar:week"``, ``"calendar:month"``).
@@ -211,7 +228,8 @@ def compare_windows(
     by : str or list of str, optional
         Group keys; each group has its own tracker and row.
     target : float, DataFrame or mapping, optional
-        Per-group targets overriding ``slo.target`` (see :func:`group_targets`).
+        Per-group targets overriding ``slo.target`` (see :func:`group_targets`) and the targets of
+        per-group SLOs.
     tz : str
         Time zone of calendar windows.
     min_dwell : duration or sequence of durations
@@ -259,13 +277,13 @@ def compare_windows(
     1            1d        23.383333            6
     2  calendar:day         1.783333            4
     """
-    srt, slo, targets, specs, dwells, tz = _prepare(events, slo, windows, by, target, tz, min_dwell)
+    srt, slos, targets, specs, dwells, tz = _prepare(events, slo, windows, by, target, tz, min_dwell)
     rt_ns = int(to_timedelta(round_trip, name="round_trip").value)
     level = _alert_level(alert_at)
     grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
     lo_ns = int(srt.t.min()) + int(to_timedelta(warmup, name="warmup", allow_zero=True).value)
     inc = _Incidents(incidents, srt) if incidents is not None else None
-    runs = _runs(srt, slo, targets, specs, dwells, tz, show_progress, "compare_windows")
+    runs = _runs(srt, slos, targets, specs, dwells, tz, show_progress, "compare_windows")
 
     t, bounds, seg = srt.t, srt.bounds, srt.seg
     g_n = srt.n_groups
@@ -323,7 +341,7 @@ def compare_windows(
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in specs], ordered=True)
-    out.attrs.update({"slo": slo, "by": srt.by, "tz": tz})
+    out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by, "tz": tz})
     return out
 
 
@@ -372,7 +390,7 @@ def _incident_columns(inc: _Incidents, t: np.ndarray, code: np.ndarray, bounds: 
 
 def window_incidents(
     events: pd.DataFrame,
-    slo: SLO,
+    slo: SLO | PerGroup | Mapping[Any, Any],
     incidents: pd.DataFrame,
     windows: Sequence[Any] | Any = ("1h", "6h", "24h", "7D"),
     *,
@@ -413,12 +431,12 @@ def window_incidents(
     0     1h      True 0 days 00:05:00 0 days 00:55:00
     1     3h      True 0 days 00:11:00 0 days 02:44:00
     """
-    srt, slo, targets, specs, dwells, tz = _prepare(events, slo, windows, by, target, tz, min_dwell)
+    srt, slos, targets, specs, dwells, tz = _prepare(events, slo, windows, by, target, tz, min_dwell)
     grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
     level = _alert_level(alert_at)
     lo_ns = int(srt.t.min()) + int(to_timedelta(warmup, name="warmup", allow_zero=True).value)
     inc = _Incidents(incidents, srt)
-    runs = _runs(srt, slo, targets, specs, dwells, tz, show_progress, "window_incidents")
+    runs = _runs(srt, slos, targets, specs, dwells, tz, show_progress, "window_incidents")
     parts = []
     kinds = inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns else np.full(len(inc.table), "")
     for run in runs:

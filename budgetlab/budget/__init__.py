@@ -6,7 +6,7 @@ from __future__ import annotations
 from .burn import burn_rates
 from .figures import STATUSES, remaining_fraction, seed_figures, status_codes
 from .period import period_budget
-from .tracker import Tracker
+from .tracker import KeyedTracker, Tracker
 from .tracker_replay import STATUS_DTYPE, replay, replay_summary, transitions
 
-__all__ = ["burn_rates", "STATUSES", "remaining_fraction", "seed_figures", "status_codes", "period_budget", "STATUS_DTYPE", "replay", "replay_summary", "transitions", "Tracker"]
+__all__ = ["burn_rates", "STATUSES", "remaining_fraction", "seed_figures", "status_codes", "period_budget", "STATUS_DTYPE", "replay", "replay_summary", "transitions", "Tracker", "KeyedTracker"]

@@ -23,6 +23,7 @@ import pandas as pd
 
 from .._util.validation import to_timedelta, utc_from_ns
 from ..errors import ConfigError, InputError
+from ..slo import SLO, as_per_group
 from ..windows.bins import (
     BinGrid,
     BinsLike,
@@ -32,7 +33,7 @@ from ..windows.bins import (
     window_bins,
 )
 
-__all__ = ["DEFAULT_WINDOWS", "burn_rates", "target_array", "error_budgets", "rolling_sum", "ratio"]
+__all__ = ["DEFAULT_WINDOWS", "burn_rates", "group_slos", "split_groups", "target_array", "error_budgets", "rolling_sum", "ratio"]
 
 #: The windows :func:`burn_rates` reports by default.
 DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
@@ -47,13 +48,54 @@ def _check_target_value(value: Any, what: str = "target") -> float:
     return v
 
 
+def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
+    """The SLO of every group of ``grid`` when ``target`` is per-group (a :class:`~budgetlab.PerGroup`
+    or a mapping ``{group key: SLO or target}``), else ``None``.
+
+    Groups are matched by their keys in ``grid.by`` order (a value, or a tuple for several
+    keys); groups without an SLO are one error naming them (unless the ``PerGroup`` has a default).
+
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events, read_bins
+    >>> ev = as_events(["2026-01-01", "2026-01-01"], [True, True], groups={"t": ["a", "b"]})
+    >>> [s.target for s in group_slos({"a": 0.9, "b": 0.99}, read_bins(bin_events(ev, "1min", by="t")))]
+    [0.9, 0.99]
+    """
+    per_group = as_per_group(target)
+    if per_group is None:
+        return None
+    if not grid.by:
+        raise ConfigError("per-group SLOs need grouped bins; bin the events with by=... (CLI --by) naming the "
+                          "columns the SLOs are keyed by.")
+    return per_group.resolve(grid.keys[list(grid.by)])
+
+
+def split_groups(values: Sequence[Any]) -> list[tuple[Any, np.ndarray]]:
+    """Group positions per distinct value, in order of first appearance: ``[(value, positions), ...]``.
+
+    >>> [(v, p.tolist()) for v, p in split_groups(["7D", "30D", "7D"])]
+    [('7D', [0, 2]), ('30D', [1])]
+    """
+    seen: dict[Any, list[int]] = {}
+    for i, v in enumerate(values):
+        seen.setdefault(v, []).append(i)
+    return [(v, np.asarray(p, dtype=np.int64)) for v, p in seen.items()]
+
+
 def target_array(target: Any, grid: BinGrid) -> np.ndarray:
     """Per-group targets as a float array of length ``grid.n_groups``.
 
-    ``target`` is a number (``0.999``), an :class:`~budgetlab.SLO` (its ``target``), or a
+    ``target`` is a number (``0.999``), an :class:`~budgetlab.SLO` (its ``target``), a
     DataFrame with a ``target`` column and one or more group-key columns (e.g.
-    ``captcha_type``), which must give every group exactly one target.
+    ``captcha_type``), which must give every group exactly one target, or per-group SLOs (a
+    :class:`~budgetlab.PerGroup` or a mapping, see :func:`group_slos`); a float array with one
+    target per group (in grid order) is taken as it is.
     """
+    if isinstance(target, np.ndarray) and target.shape == (grid.n_groups,) and target.dtype.kind == "f":
+        return np.array([_check_target_value(v) for v in target.tolist()], dtype=float)  # one per group, checked
+    slos = group_slos(target, grid)
+    if slos is not None:
+        return np.array([s.target for s in slos], dtype=float)
     if hasattr(target, "target") and not isinstance(target, pd.DataFrame):
         return np.full(grid.n_groups, _check_target_value(target.target))
     if isinstance(target, pd.DataFrame):
@@ -130,8 +172,10 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     ----------
     bins : DataFrame or BinGrid
         Bins table from :func:`budgetlab.bin_events` (or the grid :func:`~budgetlab.windows.bins.read_bins` made of it).
-    target : float, SLO or DataFrame
-        Success-rate target (per group with a table, see :func:`target_array`).
+    target : float, SLO, DataFrame, PerGroup or mapping
+        Success-rate target; per group with a table or per-group SLOs (a
+        :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``), see :func:`target_array`.
+        Per-group results equal each group's run with its own target exactly.
     windows : sequence of durations
         Window lengths; each must be a whole number of bins.
     **options

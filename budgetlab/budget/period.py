@@ -31,9 +31,10 @@ import pandas as pd
 
 from .._util.validation import check_argument, to_timedelta, utc_from_ns
 from ..errors import ConfigError
+from ..slo import SLO
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
 from ..windows.calendar import CALENDARS, calendar_period_starts
-from .burn import error_budgets, ratio, rolling_sum, target_array
+from .burn import error_budgets, group_slos, ratio, rolling_sum, split_groups, target_array
 
 __all__ = ["period_budget"]
 
@@ -82,10 +83,8 @@ def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Peri
     return _Periods(grid.bin_end_ns - p_ns, new, None, k_period)
 
 
-def _slice_targets(slice_target: Any, target: Any, grid: BinGrid) -> np.ndarray:
-    """The success ratio a slice needs, per group as a ``(groups, 1)`` column."""
-    if slice_target is None:
-        return target_array(target, grid)[:, None]
+def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
+    """The success ratio a slice needs (given apart from the target), as a ``(groups, 1)`` column."""
     if isinstance(slice_target, bool) or not isinstance(slice_target, (int, float, np.integer, np.floating)) \
             or not (0 < float(slice_target) <= 1):
         raise ConfigError("slice_target must lie in (0, 1] (e.g. 0.99).")
@@ -133,7 +132,7 @@ def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int,
     return slices, periods.accumulate(placed_bad), ratio_mean
 
 
-def period_budget(bins: BinsLike, target: Any, *, period: Any = "30D", calendar: str | None = None,
+def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: str | None = None,
                   tz: str = "UTC", burn_window: Any = "1h", slice_window: Any = None,
                   slice_target: float | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Error budget over a compliance period at every bin end, events-weighted and time-slice.
@@ -142,10 +141,15 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = "30D", calendar:
     ----------
     bins : DataFrame or BinGrid
         Bins table (:func:`budgetlab.bin_events`), or the grid :func:`~budgetlab.windows.bins.read_bins` made of it.
-    target : float, SLO or DataFrame
-        Success-rate target (per group with a table).
-    period : duration
+    target : float, SLO, DataFrame, PerGroup or mapping
+        Success-rate target: per group with a table or per-group SLOs (a
+        :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``; see
+        :func:`budgetlab.budget.burn.target_array`). Per-group results equal each group's run
+        with its own SLO exactly.
+    period : duration, optional
         Rolling period (``"30D"``, ``"28D"``, ``"7D"``); ignored when ``calendar`` is given.
+        Default: the SLO's ``period`` (with per-group SLOs each group's own, groups with
+        different periods computed apart), 30 days for a bare target or a target table.
     calendar : {"day", "week", "month"}, optional
         Calendar periods that reset at local midnight in ``tz`` (weeks on Monday).
     tz : str
@@ -190,8 +194,35 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = "30D", calendar:
     1       2           1             0.5           0.495
     """
     grid = read_bins(bins, **options)
-    budget = error_budgets(target, grid)[:, None]
-    s_target = _slice_targets(slice_target, target, grid)
+    slos = group_slos(target, grid)
+    targets = target_array(target, grid) if slos is None else np.array([s.target for s in slos], dtype=float)
+    if period is None and calendar is None and slos is not None and len({s.period for s in slos}) > 1:
+        parts = [(p, idx, _period_budget(grid.select(idx), targets[idx], period=p, calendar=None, tz=tz,
+                                         burn_window=burn_window, slice_window=slice_window,
+                                         slice_target=slice_target))
+                 for p, idx in split_groups([s.period for s in slos])]
+        return _in_group_order(parts, grid.n_groups, grid.n_bins)
+    if period is None:
+        period = target.period if isinstance(target, SLO) else slos[0].period if slos else "30D"
+    return _period_budget(grid, targets, period=period, calendar=calendar, tz=tz, burn_window=burn_window,
+                          slice_window=slice_window, slice_target=slice_target)
+
+
+def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups: int, n_bins: int) -> pd.DataFrame:
+    """Put the group-major tables of group subsets (``n_bins`` rows per group) back in group order."""
+    table = pd.concat([t for _, _, t in parts], ignore_index=True)
+    groups = np.concatenate([idx for _, idx, _ in parts])
+    where = np.empty(n_groups, dtype=np.int64)
+    where[groups] = np.arange(n_groups)  # the block of group g in the concatenation
+    rows = (where[:, None] * n_bins + np.arange(n_bins)[None, :]).ravel()
+    return table.iloc[rows].reset_index(drop=True)
+
+
+def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar: str | None, tz: str,
+                   burn_window: Any, slice_window: Any, slice_target: float | None) -> pd.DataFrame:
+    """:func:`period_budget` on a read grid with one target per group and one period."""
+    budget = error_budgets(targets, grid)[:, None]
+    s_target = targets[:, None] if slice_target is None else _slice_targets(slice_target, grid)
     f = grid.freq_ns
     k_burn = window_bins(burn_window, f, name="burn_window")
     slice_ns = f * window_bins(slice_window, f, name="slice_window") if slice_window is not None else f

@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError
-from ..slo import SLO
+from ..slo import SLO, as_per_group, key_text
 from ..windows.trailing import window_starts
 from .figures import STATUSES, scalar_figures, seed_figures, seed_status_codes, status_code
 
-__all__ = ["Tracker"]
+__all__ = ["Tracker", "KeyedTracker"]
 
 _log = logging.getLogger(__name__)
 
@@ -48,6 +48,19 @@ def _to_ns(ts: Any) -> int:
     return int(stamp.as_unit("ns").value)
 
 
+def _batch_ns(ts: Any) -> np.ndarray:
+    """Event times of a batch as int64 ns (numbers are seconds; naive times are UTC)."""
+    if np.ndim(ts) == 0:
+        raise InputError("record_many() needs one ts per event.")
+    ts_arr = np.asarray(ts)
+    if ts_arr.dtype.kind == "M":  # datetime64 (naive = UTC): exact, no float detour
+        return ts_arr.astype("datetime64[ns]").view(np.int64)
+    if ts_arr.dtype.kind in "iuf":
+        return np.round(ts_arr.astype(np.float64) * 1e9).astype(np.int64)
+    return np.asarray(pd.to_datetime(pd.Series(ts_arr), utc=True).dt.as_unit("ns").to_numpy(dtype="datetime64[ns]")
+                      .view(np.int64))
+
+
 _STATUS_CAT = pd.CategoricalDtype(list(STATUSES), ordered=True)
 
 
@@ -62,7 +75,8 @@ class Tracker:
     Parameters
     ----------
     slo : SLO
-        Target, window, thresholds, ``min_events``.
+        Target, window, thresholds, ``min_events``. One tracker follows one stream (one group);
+        per-group SLOs are :class:`KeyedTracker`'s (one ``Tracker`` per group key).
     clock : callable, optional
         Returns the current time in ns when :meth:`record` gets no ``ts``
         (default :func:`time.monotonic_ns`, as the seed uses ``time.monotonic()``).
@@ -90,6 +104,9 @@ class Tracker:
     def __init__(self, slo: SLO | None = None, *, clock: Callable[[], int] = time.monotonic_ns) -> None:
         self.slo = slo if slo is not None else SLO()
         if not isinstance(self.slo, SLO):
+            if as_per_group(self.slo) is not None:
+                raise ConfigError("Tracker takes one SLO; for per-group SLOs use KeyedTracker(slos), one Tracker "
+                                  "per group key with its own SLO.")
             raise ConfigError("slo must be a budgetlab.SLO.")
         self._clock = clock
         self._lock = threading.RLock()
@@ -212,31 +229,35 @@ class Tracker:
             ``ts`` (int64 ns), ``from_status``, ``to_status`` of each status change, in order.
         """
         ok_arr = np.asarray(ok, dtype=bool)
-        if np.ndim(ts) == 0:
-            raise InputError("record_many() needs one ts per event.")
-        ts_arr = np.asarray(ts)
-        if ts_arr.dtype.kind == "M":  # datetime64 (naive = UTC): exact, no float detour
-            t_new = ts_arr.astype("datetime64[ns]").view(np.int64)
-        elif ts_arr.dtype.kind in "iuf":
-            t_new = np.round(ts_arr.astype(np.float64) * 1e9).astype(np.int64)
-        else:
-            t_new = np.asarray(pd.to_datetime(pd.Series(ts_arr), utc=True).dt.as_unit("ns").to_numpy(dtype="datetime64[ns]").view(np.int64))
+        t_new = _batch_ns(ts)
         if len(t_new) != len(ok_arr):
             raise InputError(f"record_many() got {len(ok_arr)} outcomes but {len(t_new)} times.")
         if len(t_new) == 0:
             return _no_transitions()
+        change, before, after = self._record_batch(ok_arr, t_new)
+        if len(change) == 0:
+            return _no_transitions()
+        return pd.DataFrame({
+            "ts": t_new[change],
+            "from_status": pd.Categorical.from_codes(before, dtype=_STATUS_CAT),
+            "to_status": pd.Categorical.from_codes(after, dtype=_STATUS_CAT),
+        })
+
+    def _record_batch(self, ok_arr: np.ndarray, t_new: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Record a non-empty batch (int64 ns times); ``(rows, from codes, to codes)`` of its status changes."""
         with self._lock:
             last = self._t[self._end - 1] if self._end > self._start else None
             if (len(t_new) > 1 and bool((t_new[1:] < t_new[:-1]).any())) or (last is not None and t_new[0] < last):
                 raise InputError("record_many() needs times in order, not before the last recorded event.")
             if not self._sorted:  # a window built out of order prunes like the seed's deque: one by one
-                rows = []
-                for o, t in zip(ok_arr.tolist(), t_new.tolist(), strict=True):
+                rows: list[tuple[int, int, int]] = []
+                for i, (o, t) in enumerate(zip(ok_arr.tolist(), t_new.tolist(), strict=True)):
                     before = self._status
-                    after = self.record(o, ts=pd.Timestamp(t, tz="UTC"))
-                    if STATUSES.index(after) != before:
-                        rows.append((t, STATUSES[before], after))
-                return pd.DataFrame(rows, columns=["ts", "from_status", "to_status"]) if rows else _no_transitions()
+                    after = STATUSES.index(self.record(o, ts=pd.Timestamp(t, tz="UTC")))
+                    if after != before:
+                        rows.append((i, before, after))
+                found = np.array(rows, dtype=np.int64).reshape(-1, 3)
+                return found[:, 0], found[:, 1].astype(np.int8), found[:, 2].astype(np.int8)
             m = self._end - self._start
             self._append(t_new, ~ok_arr)
             t_all = self._t[self._start : self._end]
@@ -269,12 +290,160 @@ class Tracker:
                     self._fire(self._status)
             self._status = int(code[-1])
             self._figs = {name: v[-1].item() for name, v in figs.items()}
-            if len(change) == 0:
-                return _no_transitions()
-            return pd.DataFrame(
-                {
-                    "ts": t_new[change],
-                    "from_status": pd.Categorical.from_codes(prev[change], dtype=_STATUS_CAT),
-                    "to_status": pd.Categorical.from_codes(code[change], dtype=_STATUS_CAT),
-                }
-            )
+            return change, prev[change], code[change]
+
+
+class KeyedTracker:
+    """Streaming trackers with per-group SLOs: one :class:`Tracker` per group key, created at the
+    group's first event with the group's SLO from a :class:`~budgetlab.PerGroup`.
+
+    Each group's tracker is exactly a :class:`Tracker` with that group's SLO (target, window,
+    thresholds, ``min_events``): its figures and statuses equal :func:`budgetlab.replay` with the
+    same per-group SLOs, group by group, bit for bit.
+
+    Parameters
+    ----------
+    slos : PerGroup or mapping
+        Group key (a value, or a tuple for several keys) -> SLO or target. A group without an
+        SLO (and no ``default``) is refused at its first event, with an error naming it.
+    clock : callable, optional
+        As for :class:`Tracker`, shared by every group.
+
+    Notes
+    -----
+    Callbacks registered with :meth:`on_status_change` apply to every group (also groups
+    created later); the report they get is the group's :meth:`Tracker.report` plus ``group``,
+    the key as first recorded. Keys are matched as :class:`~budgetlab.PerGroup` matches them
+    (by their text: ``200`` and ``"200"`` are one group).
+
+    Examples
+    --------
+    >>> kt = KeyedTracker({"recaptcha_v2": 0.93, "turnstile": 0.97})
+    >>> fired = []
+    >>> kt.on_status_change("exhausted", fired.append)
+    >>> kt.record("turnstile", False, ts="2026-01-01 00:00")
+    'exhausted'
+    >>> kt.record("recaptcha_v2", True, ts="2026-01-01 00:01")
+    'healthy'
+    >>> [(r["group"], r["slo_target"]) for r in fired]
+    [('turnstile', 0.97)]
+    >>> kt.tracker("turnstile").slo.target
+    0.97
+    """
+
+    def __init__(self, slos: Any, *, clock: Callable[[], int] = time.monotonic_ns) -> None:
+        per_group = as_per_group(slos)
+        if per_group is None:
+            raise ConfigError("KeyedTracker takes per-group SLOs: a PerGroup or a mapping {group key: SLO or target}; "
+                              "for one SLO use Tracker(slo).")
+        self.slos = per_group
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._trackers: dict[tuple[str, ...], Tracker] = {}
+        self._keys: dict[tuple[str, ...], Any] = {}
+        self._callbacks: list[tuple[str, Callable[[Report], Any]]] = []
+
+    def on_status_change(self, status: str, callback: Callable[[Report], Any]) -> None:
+        """Call ``callback(report)`` whenever any group's status changes *to* ``status``."""
+        key = getattr(status, "value", status)
+        if key not in STATUSES:
+            raise ConfigError(f"status={status!r} is not one of {', '.join(STATUSES)}.")
+        with self._lock:
+            self._callbacks.append((key, callback))
+            for norm, trk in self._trackers.items():
+                trk.on_status_change(key, self._with_group(callback, self._keys[norm]))
+
+    @staticmethod
+    def _with_group(callback: Callable[[Report], Any], key: Any) -> Callable[[Report], Any]:
+        def call(report: Report) -> Any:
+            return callback({"group": key, **report})
+
+        return call
+
+    def _tracker_for(self, key: Any) -> Tracker:
+        norm = key_text(key)
+        trk = self._trackers.get(norm)
+        if trk is None:
+            trk = Tracker(self.slos.slo_for(key), clock=self._clock)
+            for status, cb in self._callbacks:
+                trk.on_status_change(status, self._with_group(cb, key))
+            self._trackers[norm] = trk
+            self._keys[norm] = key
+        return trk
+
+    def tracker(self, key: Any) -> Tracker:
+        """The tracker of group ``key`` (:class:`ConfigError` if the group has no event yet)."""
+        norm = key_text(key)
+        if norm not in self._trackers:
+            raise ConfigError("no event recorded yet for that group; record() one first.")
+        return self._trackers[norm]
+
+    @property
+    def groups(self) -> list[Any]:
+        """The group keys seen so far, in order of their first event."""
+        return list(self._keys.values())
+
+    def status(self, key: Any) -> str:
+        """The current status of group ``key``."""
+        return self.tracker(key).status
+
+    def record(self, key: Any, ok: bool, ts: Any = None) -> str:
+        """Record one attempt of group ``key``; returns that group's status after it."""
+        with self._lock:
+            return self._tracker_for(key).record(ok, ts=ts)
+
+    def record_many(self, keys: Any, ok: Any, ts: Any) -> pd.DataFrame:
+        """Record a batch of attempts of several groups; returns the transitions they caused.
+
+        ``keys`` holds one group key per event (a sequence of values or tuples, or a DataFrame
+        whose rows are the keys). Each group's events go through its :meth:`Tracker.record_many`
+        (times non-decreasing per group), so callbacks fire group by group.
+
+        Returns
+        -------
+        DataFrame
+            ``group`` (the key as given), ``ts`` (int64 ns), ``from_status``, ``to_status``
+            of each status change, in the order of the events.
+        """
+        if isinstance(keys, pd.DataFrame):
+            key_list = list(keys.itertuples(index=False, name=None))
+            key_list = [k[0] if len(k) == 1 else k for k in key_list]
+        else:
+            key_list = list(keys)
+        ok_arr = np.asarray(ok, dtype=bool)
+        t_all = _batch_ns(ts)
+        if not (len(key_list) == len(ok_arr) == len(t_all)):
+            raise InputError(f"record_many() got {len(key_list)} keys, {len(ok_arr)} outcomes and {len(t_all)} times.")
+        rows: dict[tuple[str, ...], list[int]] = {}
+        for i, k in enumerate(key_list):
+            rows.setdefault(key_text(k), []).append(i)
+        where: list[np.ndarray] = []
+        before: list[np.ndarray] = []
+        after: list[np.ndarray] = []
+        with self._lock:
+            batches = []
+            for idx_list in rows.values():  # check every group first: a refused batch records nothing
+                idx = np.asarray(idx_list, dtype=np.int64)
+                trk = self._tracker_for(key_list[idx_list[0]])
+                t_g = t_all[idx]
+                last = trk._t[trk._end - 1] if trk._end > trk._start else None
+                if bool((t_g[1:] < t_g[:-1]).any()) or (last is not None and t_g[0] < last):
+                    raise InputError("record_many() needs the times of each group in order, not before that group's "
+                                     "last recorded event.")
+                batches.append((idx, trk))
+            for idx, trk in batches:
+                change, b, a = trk._record_batch(ok_arr[idx], t_all[idx])
+                where.append(idx[change])
+                before.append(b)
+                after.append(a)
+        pos = np.concatenate(where) if where else np.empty(0, dtype=np.int64)
+        order = np.argsort(pos, kind="stable")
+        pos = pos[order]
+        b_all = np.concatenate(before)[order] if before else np.empty(0, dtype=np.int8)
+        a_all = np.concatenate(after)[order] if after else np.empty(0, dtype=np.int8)
+        return pd.DataFrame({
+            "group": pd.Series([key_list[i] for i in pos.tolist()], dtype=object),
+            "ts": t_all[pos],
+            "from_status": pd.Categorical.from_codes(b_all, dtype=_STATUS_CAT),
+            "to_status": pd.Categorical.from_codes(a_all, dtype=_STATUS_CAT),
+        })

@@ -12,14 +12,14 @@ default), ``warning`` above, ``critical`` above 1 - critical (0.9), ``exhausted`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..events.schema import check_events
-from ..slo import SLO
+from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
 from ..windows.groups import first_in_group, group_codes, group_order, previous_in_group
 from ..windows.trailing import event_window_counts
 from .figures import STATUSES, hold_low_traffic, seed_figures, status_codes
@@ -57,17 +57,22 @@ TRANSITION_COLUMNS = (
 )
 
 
-def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = None) -> pd.DataFrame:
+def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
+           by: str | Sequence[str] | None = None) -> pd.DataFrame:
     """Replay the seed's rolling-window tracker over every event, vectorized.
 
     Parameters
     ----------
     events : DataFrame
         Canonical event table (:func:`budgetlab.read_events`).
-    slo : SLO
-        Target, window, thresholds and ``min_events``.
+    slo : SLO, PerGroup or mapping
+        Target, window, thresholds and ``min_events``; per group with a
+        :class:`~budgetlab.PerGroup` (or a mapping ``{group key: SLO or target}``, keys a value
+        or a tuple in ``by`` order): every group is then replayed with its own SLO, and the
+        result equals replaying each group alone with its SLO, bit for bit (groups without an
+        SLO are an error naming them, unless the ``PerGroup`` has a ``default``).
     by : str or list of str, optional
-        Group keys; each group is replayed by its own tracker.
+        Group keys; each group is replayed by its own tracker (required with per-group SLOs).
 
     Returns
     -------
@@ -80,6 +85,8 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
         fewer than ``slo.min_events`` events, so the status kept its previous value).
         Issues a :class:`~budgetlab.errors.PartialWindowWarning` when ``slo.window`` is longer
         than the data (allowed: every window is then partial).
+        ``attrs["slo"]`` holds the SLO (the ``PerGroup`` with per-group SLOs), ``attrs["by"]``
+        the group keys.
 
     Examples
     --------
@@ -88,10 +95,29 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
     >>> last = replay(ev, SLO(target=0.95, window="1h")).iloc[-1]
     >>> last["budget_total"], last["status"]
     (np.float64(1.0000000000000009), 'critical')
+
+    Per-group SLOs (93 % for one type, 97 % for the other):
+
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="min"), [True, False, True, False],
+    ...                groups={"captcha_type": ["recaptcha_v2", "turnstile"] * 2})
+    >>> st = replay(ev, {"recaptcha_v2": 0.93, "turnstile": 0.97}, by="captcha_type")
+    >>> st["budget_total"].round(2).tolist()
+    [0.07, 0.03, 0.14, 0.06]
     """
     keys = check_events(events, by)
-    window_ns = slo.window_ns
-    if len(events) and window_ns > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
+    per_group = as_per_group(slo)
+    if per_group is not None:
+        return _replay_per_group(events, per_group, keys)
+    one = as_slo(slo)
+    _warn_partial(events, one.window)
+    out = _replay_one(events, one, keys)
+    out.attrs["slo"] = one
+    out.attrs["by"] = keys
+    return out
+
+
+def _warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3) -> None:
+    if len(events) and window.value > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
         import warnings
 
         from .._util.validation import duration_label
@@ -99,8 +125,13 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
 
         span = events["ts"].iloc[-1] - events["ts"].iloc[0]
         warnings.warn(PartialWindowWarning(
-            f"the window ({duration_label(slo.window)}) is longer than the data "
-            f"({duration_label(span)}); every window is partial."), stacklevel=2)
+            f"the window ({duration_label(window)}) is longer than the data "
+            f"({duration_label(span)}); every window is partial."), stacklevel=stacklevel)
+
+
+def _replay_one(events: pd.DataFrame, slo: SLO, keys: list[str]) -> pd.DataFrame:
+    """The replay of ``events`` (checked, sorted) with one SLO; no attrs."""
+    window_ns = slo.window_ns
     total, failures = event_window_counts(events, window_ns, keys)
     figs = seed_figures(total, failures, slo.target)
     code = status_codes(figs["remaining_fraction"], slo)
@@ -120,8 +151,39 @@ def replay(events: pd.DataFrame, slo: SLO, *, by: str | Sequence[str] | None = N
     cols.update(figs)
     cols["status"] = pd.Categorical.from_codes(code, dtype=STATUS_DTYPE)
     cols["low_traffic"] = low
+    return pd.DataFrame(cols, index=events.index, copy=False)
+
+
+def _replay_per_group(events: pd.DataFrame, slos: PerGroup, keys: list[str]) -> pd.DataFrame:
+    """Replay with per-group SLOs: each distinct SLO once over its groups (groups never share a
+    window, so this equals replaying every group alone), rows put back in the order of ``events``."""
+    parts = split_by_slo(events, slos, keys)
+    if parts:
+        _warn_partial(events, max(s.window for s, _ in parts), stacklevel=4)
+    n = len(events)
+    cols: dict[str, Any] = {"ts": events["ts"].array}
+    for k in keys:
+        cols[k] = events[k].array
+    figures = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
+               "remaining_fraction", "burn_rate")
+    arrays: dict[str, np.ndarray] = {}
+    code = np.zeros(n, dtype=np.int8)
+    low = np.zeros(n, dtype=bool)
+    for s, pos in parts:
+        part = _replay_one(events.iloc[pos], s, keys)
+        for name in figures:
+            values = part[name].to_numpy()
+            if name not in arrays:
+                arrays[name] = np.empty(n, dtype=values.dtype)
+            arrays[name][pos] = values
+        code[pos] = part["status"].cat.codes.to_numpy()
+        low[pos] = part["low_traffic"].to_numpy()
+    for name in figures:
+        cols[name] = arrays.get(name, np.empty(0, dtype=np.int64 if name in figures[:3] else np.float64))
+    cols["status"] = pd.Categorical.from_codes(code, dtype=STATUS_DTYPE)
+    cols["low_traffic"] = low
     out = pd.DataFrame(cols, index=events.index, copy=False)
-    out.attrs["slo"] = slo
+    out.attrs["slo"] = slos
     out.attrs["by"] = keys
     return out
 
@@ -138,7 +200,9 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     states : DataFrame
-        Output of :func:`replay` (group keys are the columns beyond the replay columns).
+        Output of :func:`replay` (group keys are the columns beyond the replay columns), with
+        one SLO or per-group SLOs: each group's changes are those of its own SLO, and the table
+        is in the order of the events either way.
 
     Returns
     -------
@@ -204,7 +268,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     DataFrame
         One row per group (one row without groups): the group keys, ``events``,
         ``success_rate`` (over all events), ``hours_<status>`` and ``share_<status>`` for each
-        status, ``transitions``, ``final_status``.
+        status, ``transitions``, ``final_status``. After a replay with per-group SLOs
+        (``states.attrs["slo"]`` a :class:`~budgetlab.PerGroup`), each group's ``target``
+        follows the group keys, and its ``window`` too when the groups' windows differ.
 
     Examples
     --------
@@ -246,4 +312,11 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
         out[f"share_{st}"] = share
     out["transitions"] = changes[n > 0].astype(np.int64)
     out["final_status"] = pd.Categorical.from_codes(last_code, dtype=STATUS_DTYPE)
-    return pd.DataFrame(out)
+    table = pd.DataFrame(out)
+    per_group = states.attrs.get("slo")
+    if isinstance(per_group, PerGroup) and keys:
+        slos = per_group.resolve(table[keys])
+        table.insert(len(keys), "target", np.array([s.target for s in slos], dtype=np.float64))
+        if len({s.window for s in slos}) > 1:
+            table.insert(len(keys) + 1, "window", pd.to_timedelta([s.window.value for s in slos], unit="ns"))
+    return table

@@ -1,5 +1,5 @@
 """``python -m budgetlab.cli``: the console script."""
 
-from .main import main
+from budgetlab.cli import main
 
 raise SystemExit(main())

@@ -1,12 +1,194 @@
-"""``budgetlab recalibrate``, ``compare-windows``, ``buckets``, ``incident`` and ``alerts``: every
-analysis from the command line, with the input flags of ``replay``."""
+"""``budgetlab recalibrate``, ``compare-windows`` and ``buckets`` (and, from
+:mod:`~budgetlab.cli.incidents`, ``incident`` and ``alerts``): every analysis from the command
+line, with the input flags of ``replay`` (:func:`~budgetlab.cli.reading.read_log` reads the log
+the same way), ``--slo`` for per-group SLOs, tables to ``--out`` and plots to ``--plot``
+(PNG, SVG or PDF by the suffix).
+
+Each command prints what the analysis found with its evidence; the numbers are the library's
+(:func:`budgetlab.recalibrate`, :func:`budgetlab.compare_windows`,
+:func:`budgetlab.bucket_breakdown`), never recomputed here.
+"""
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
+
+import pandas as pd
+
+from .._util.validation import duration_label
+from ..slo import SLO, PerGroup, split_by_slo
+from . import incidents
+from .reading import group_keys, longest_window, read_log, slo_from_args
+from .shared import add_analysis_options, group_label, pct, print_slo, save_plot, wrap, write_output
+from .story import duration_words
 
 __all__ = ["add_parser"]
 
 
+# --- recalibrate --------------------------------------------------------------------------------
+
+
+def _cmd_recalibrate(args: argparse.Namespace) -> int:
+    from ..analyses.recalibration import recalibrate
+    from ..plotting import plot_recalibration
+
+    given = args.target is not None or bool(args.slo)
+    slo = slo_from_args(args)
+    read = read_log(args, {"--out": args.out, "--plot": args.plot})
+    by = group_keys(args)
+    window = longest_window(slo)
+    rec = recalibrate(read.events, by=by or None, slo=slo if given else None, window=None if given else window,
+                      history=args.history, step=args.step, max_share=args.max_share,
+                      limit_status=args.limit_status, n_boot=args.n_boot, seed=args.seed)
+    s = rec.settings
+    print(f"{read.title}: {len(read.events):,} events; recalibrating the {duration_label(window)} tracker over "
+          f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC")
+    if given:
+        print_slo(slo, by)
+    else:
+        print("no current target given (--target or --slo): recommendations only, no verdict")
+    print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at most "
+          f"{pct(s['max_share'], 0)} of the time\n")
+    for _, row in rec.summary.iterrows():
+        label = group_label(row, by)
+        rate = (f"observed {pct(row['success_rate'])} over {int(row['events']):,} events (95 % interval "
+                f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        cur = f"current target {row['current_target']:.4g}" if pd.notna(row["current_target"]) else "no current target"
+        if pd.notna(row["recommended_target"]):
+            rec_text = (f"recommended {row['recommended_target']:.4g} (bootstrap {row['recommended_low']:.4g} .. "
+                        f"{row['recommended_high']:.4g})")
+        else:
+            rec_text = "no recommendation"
+        verdict = str(row["verdict"]).replace("_", " ") if pd.notna(row["verdict"]) else "no verdict"
+        print(f"{label}: {rate}; {cur}; {rec_text}; verdict: {verdict}")
+        print(wrap(row["verdict_reason"]))
+        note = str(row.get("recommendation_note", "") or "")
+        if note:
+            print(wrap(f"note: {note}"))
+    if args.out:
+        write_output(rec.summary, args, "group rows (the recommendations)")
+    if args.plot:
+        save_plot(lambda ax: plot_recalibration(rec, ax=ax), args.plot, force=args.force)
+    return 0
+
+
+# --- compare-windows ----------------------------------------------------------------------------
+
+
+def _cmd_compare_windows(args: argparse.Namespace) -> int:
+    from ..analyses.window_lengths import compare_windows
+    from ..plotting import plot_window_comparison
+
+    slo = slo_from_args(args)
+    windows = [w.strip() for w in args.windows.split(",") if w.strip()]
+    read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents or "",))
+    inc = incidents.read_table(args.incidents) if args.incidents else None
+    by = group_keys(args)
+    table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,
+                            min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace, warmup=args.warmup)
+    print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} windows")
+    print_slo(slo, by)
+    cols = [*by, "window", "events", "hours", "share_warning", "share_critical", "share_exhausted",
+            "transitions_per_day", "round_trips_per_day"]
+    if inc is not None:
+        cols += ["incidents", "detected", "detection_median", "recovery_median"]
+    show = table[cols].copy()
+    for c in ("share_warning", "share_critical", "share_exhausted"):
+        show[c] = (show[c] * 100).map("{:.1f} %".format)
+    for c in ("detection_median", "recovery_median"):
+        if c in show:
+            show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    print()
+    print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    if args.out:
+        write_output(table, args, "rows (window x group)")
+    if args.plot:
+        save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
+    return 0
+
+
+# --- buckets ------------------------------------------------------------------------------------
+
+
+def _cmd_buckets(args: argparse.Namespace) -> int:
+    from ..analyses.failure_buckets import bucket_breakdown
+    from ..plotting import plot_buckets
+
+    slo = slo_from_args(args)
+    read = read_log(args, {"--out": args.out, "--plot": args.plot})
+    by = group_keys(args)
+    table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
+    n_fail = int(table["failures"].sum())
+    names = [str(b) for b in table["bucket"].cat.categories]
+    print(f"{read.title}: {len(read.events):,} events, {n_fail:,} failures in the buckets {', '.join(names)} "
+          "(named from the data)")
+    print_slo(slo, by)
+    cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate", "sli",
+            "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
+    show = table[cols].copy()
+    for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
+        show[c] = (show[c] * 100).map("{:.2f} %".format)
+    print()
+    print(show.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+    if args.out:
+        write_output(table, args, "rows (group x bucket)")
+    if args.plot:
+        over = _burn_over_time(read.events, slo, args.plot_freq, by)
+        save_plot(lambda ax: plot_buckets(over, ax=ax, tz=args.tz), args.plot, force=args.force)
+    return 0
+
+
+def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str, by: list[str]) -> pd.DataFrame:
+    """:func:`budgetlab.bucket_burn_over_time`, with per-group SLOs once per distinct SLO over its
+    groups (each row's burn against its own group's target)."""
+    from ..analyses.failure_buckets import bucket_burn_over_time
+
+    if isinstance(slo, SLO):
+        return bucket_burn_over_time(events, slo, freq=freq, by=by or None)
+    parts = [bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by) for s, pos in split_by_slo(events, slo, by)]
+    out = pd.concat(parts, ignore_index=True).sort_values(["bin_start", *by], kind="stable", ignore_index=True)
+    out.attrs.update(parts[0].attrs)
+    return out
+
+
 def add_parser(subparsers: Any) -> None:
-    """Register the analysis subcommands."""
+    """Register ``recalibrate``, ``compare-windows``, ``buckets``, ``incident`` and ``alerts``."""
+    p = subparsers.add_parser("recalibrate", help="recommend a target per group from the log's history")
+    add_analysis_options(p, out="write the per-group table (.csv or .parquet)",
+                         plot="write the rolling-rate distributions and recommendations (.png, .svg, .pdf)")
+    g = p.add_argument_group("recalibration")
+    g.add_argument("--history", default="28D", help="history counted back from the last event (default 28D)")
+    g.add_argument("--step", type=float, default=0.005, help="fine step of the candidate targets (default 0.005)")
+    g.add_argument("--max-share", type=float, default=0.01,
+                   help="largest share of time at --limit-status or worse (default 0.01)")
+    g.add_argument("--limit-status", default="exhausted", choices=["warning", "critical", "exhausted"],
+                   help="the status the rule limits (default exhausted)")
+    g.add_argument("--n-boot", type=int, default=200, help="bootstrap samples over days (default 200; 0: none)")
+    g.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.set_defaults(func=_cmd_recalibrate)
+
+    p = subparsers.add_parser("compare-windows", help="replay the tracker under several windows side by side")
+    add_analysis_options(p, out="write the comparison table (.csv or .parquet)",
+                         plot="write flapping against reaction time per window (.png, .svg, .pdf)")
+    g = p.add_argument_group("windows")
+    g.add_argument("--windows", default="1h,6h,24h,7D",
+                   help="windows to compare, comma-separated; calendar:day|week|month reset at midnight in --tz "
+                        "(default 1h,6h,24h,7D)")
+    g.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] to score")
+    g.add_argument("--min-dwell", default="0s", help="hysteresis: a status must hold this long (default 0s)")
+    g.add_argument("--alert-at", default="critical", choices=["warning", "critical", "exhausted"],
+                   help="the status that counts as noticing an incident (default critical)")
+    g.add_argument("--grace", default="1h", help="detections up to this long after an incident count (default 1h)")
+    g.add_argument("--warmup", default="0s", help="time after the first event left out of the shares (default 0s)")
+    p.set_defaults(func=_cmd_compare_windows)
+
+    p = subparsers.add_parser("buckets", help="what each failure bucket costs: burn, SLI without it, changes caused")
+    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet)",
+                         plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
+    g = p.add_argument_group("buckets")
+    g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
+    g.add_argument("--plot-freq", default="1h", help="bin width of the plot (default 1h)")
+    p.set_defaults(func=_cmd_buckets)
+
+    incidents.add_parsers(subparsers)

@@ -13,16 +13,14 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from ..errors import ConfigError
 
-from .._util.validation import duration_label
-from ..errors import ConfigError, FileFormatError
+if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
+    import pandas as pd
 
-__all__ = ["add_parser", "parse_headers", "read_incident_csv"]
-
-_INCIDENT_COLUMNS = ("incident_id", "start", "end")
+__all__ = ["add_parser", "parse_headers"]
 
 
 def parse_headers(items: list[str] | None) -> dict[str, str]:
@@ -40,34 +38,9 @@ def parse_headers(items: list[str] | None) -> dict[str, str]:
     return out
 
 
-def read_incident_csv(path: str) -> pd.DataFrame:
-    """An incidents CSV (``incident_id,start,end`` and optional ``scope``, ``kind``; times ISO 8601, UTC when naive)."""
-    from .._util.files import register_input
-
-    p = Path(path)
-    if not p.is_file():
-        raise FileFormatError(f"{p.name}: no such file; give the incidents as CSV (incident_id,start,end[,scope,kind]).")
-    try:
-        table = pd.read_csv(p, dtype=str, keep_default_na=False)
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError):
-        raise FileFormatError(f"{p.name}: cannot be read as CSV.") from None
-    register_input(p)
-    missing = [c for c in _INCIDENT_COLUMNS if c not in table.columns]
-    if missing:
-        raise FileFormatError(f"{p.name}: has no column {missing[0]!r} (columns: incident_id, start, end, scope, kind).")
-    for col in ("start", "end"):
-        try:
-            ts = pd.to_datetime(table[col], format="ISO8601")
-        except (ValueError, TypeError):
-            raise FileFormatError(f"{p.name}: column {col!r} must hold ISO 8601 times (2026-01-05T10:00:00Z).") from None
-        table[col] = (ts.dt.tz_localize("UTC") if ts.dt.tz is None else ts.dt.tz_convert("UTC")).dt.as_unit("ns")
-    if "scope" not in table.columns:
-        table["scope"] = "*"
-    table["scope"] = table["scope"].replace("", "*")
-    return table
-
-
 def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timestamp]:
+    import pandas as pd
+
     from .._util.validation import to_timedelta, utc_timestamp
 
     step = to_timedelta(freq, name="--freq")
@@ -117,10 +90,12 @@ def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
         return {spec.policy.name or "slo": spec.policy}
     if len(set(names)) != len(names):
         raise ConfigError("--policy lists a name twice.")
-    return {n: resolve_policy(n, period=spec.slo.window) for n in names}
+    return {n: resolve_policy(n, period=spec.slo.period) for n in names}
 
 
 def _print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+    from .._util.validation import duration_label
+
     src = bins.attrs.get("source", {})
     by = bins.attrs.get("by", [])
     n_groups = len(bins) // max(1, bins["bin_start"].nunique())
@@ -146,6 +121,7 @@ def _print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.T
 
 def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
     import numpy as np
+    import pandas as pd
 
     from ..alerts.episodes import alert_episodes
     from ..budget.period import period_budget
@@ -167,6 +143,8 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
 
 
 def _print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
+    from .._util.validation import duration_label
+
     long = [t.name for t in policy.tiers if t.long_window > span]
     print(f"\nPolicy {name}: {len(ep)} alert episode(s)"
           + (f"; tiers {', '.join(long)} have windows longer than the span (partial windows)" if long else ""))
@@ -184,6 +162,10 @@ def _print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta
 
 
 def _print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str]) -> None:
+    import pandas as pd
+
+    from .._util.validation import duration_label
+
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
         overall = overall[overall[k] == "*"]
@@ -202,54 +184,62 @@ def _print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[s
     print(rows[cols].to_string(index=False, float_format=lambda x: f"{x:.3g}"))
 
 
-def _write_outputs(args: argparse.Namespace, tables: dict[str, pd.DataFrame]) -> None:
+_TABLES = ("bins", "episodes", "detections", "scores")
+
+
+def _plan(args: argparse.Namespace) -> dict[str, Path]:
+    """Register the inputs, then check every output before any work: ``--out`` is one
+    .csv/.parquet (the episodes) or an existing folder (one .csv per table)."""
+    from .._util.files import plan_outputs, register_input
+
+    for given in (args.slo.partition("#")[0] if args.slo else None, args.incidents):
+        if given:
+            register_input(given)
+    outputs: dict[str, Any] = {"--plot": args.plot}
+    if args.out is not None:
+        out = Path(args.out)
+        if not args.out.strip() or out.suffix.lower() in (".csv", ".parquet"):
+            outputs["--out"] = args.out
+        elif out.is_dir():
+            tables = _TABLES if args.incidents else _TABLES[:2]
+            outputs.update({f"--out {name}.csv": out / f"{name}.csv" for name in tables})
+        else:
+            raise ConfigError("--out: no such folder; create it, or give a .csv/.parquet file for the episodes.")
+    return plan_outputs(outputs, force=args.force)
+
+
+def _write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:
     from .._util.files import write_table
 
-    out = Path(args.out)
-    if out.suffix.lower() in (".csv", ".parquet"):
-        write_table(tables["episodes"], out, force=args.force)
-        print(f"\nwrote {len(tables['episodes'])} episodes to {out}")
+    if "--out" in planned:
+        write_table(tables["episodes"], planned["--out"], force=force)
+        print(f"\nwrote {len(tables['episodes'])} episodes to {planned['--out']}")
         return
-    if not out.is_dir():
-        raise ConfigError(f"--out {out.name}: no such folder; create it, or give a .csv/.parquet file for the episodes.")
     for name, table in tables.items():
-        write_table(table, out / f"{name}.csv", force=args.force)
-    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {out}")
+        write_table(table, planned[f"--out {name}.csv"], force=force)
+    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {planned['--out bins.csv'].parent}")
 
 
-def _check_outputs(args: argparse.Namespace) -> None:
-    from .._util.files import check_output
-
-    if args.plot:
-        if Path(args.plot).suffix.lower() != ".png":
-            raise ConfigError("--plot must name a .png file.")
-        check_output(args.plot, force=args.force)
-    if args.out and Path(args.out).suffix.lower() in (".csv", ".parquet"):
-        check_output(args.out, force=args.force)
-    elif args.out and Path(args.out).is_dir():
-        for name in ("bins", "episodes", "detections", "scores"):
-            check_output(Path(args.out) / f"{name}.csv", force=args.force)
-
-
-def _plot(path: str, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, force: bool) -> None:
+def _plot(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, force: bool) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._util.files import atomic_path
+    from .._util.files import save_figure
     from ..plotting import plot_alerts
 
     heights = [1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, _n_groups(ep)) + 1) for ep in episodes.values()]
     fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
                              gridspec_kw={"height_ratios": heights})
-    for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-        plot_alerts(ep, incidents=incidents, ax=ax)
-        ax.set_title(f"policy {name}", loc="left")
-    fig.tight_layout()
-    with atomic_path(path, force=force) as tmp:
-        fig.savefig(tmp, format="png", dpi=110)
-    plt.close(fig)
+    try:
+        for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
+            plot_alerts(ep, incidents=incidents, ax=ax)
+            ax.set_title(f"policy {name}", loc="left")
+        fig.tight_layout()
+        save_figure(fig, path, force=force, dpi=110)
+    finally:
+        plt.close(fig)
 
 
 def _n_groups(ep: pd.DataFrame) -> int:
@@ -258,14 +248,21 @@ def _n_groups(ep: pd.DataFrame) -> int:
 
 
 def _cmd_backtest(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ..alerts.incidents_file import read_incidents
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.prometheus_source import read_prometheus
     from ..windows.bins import read_bins
 
     spec = _target_slos(args)[0]
     policies = _policies(args, spec)
-    _check_outputs(args)
-    incidents = read_incident_csv(args.incidents) if args.incidents else None
+    if args.incidents is not None:
+        from .._util.validation import to_timedelta
+
+        to_timedelta(args.grace, name="--grace")  # refused before the server is asked, not after
+    planned = _plan(args)
+    incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)
     by = [b.strip() for b in (args.by or "").split(",") if b.strip()]
     bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
@@ -286,17 +283,17 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             _print_scores(name, det, sc, by)
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
-    if args.out:
+    if args.out is not None:
         tables = {"bins": bins, "episodes": pd.concat(all_ep, ignore_index=True)}
         if all_det:
             tables["detections"] = pd.concat(all_det, ignore_index=True)
             tables["scores"] = pd.concat(all_sc, ignore_index=True)
         for t in tables.values():
             t.attrs = {}
-        _write_outputs(args, tables)
-    if args.plot:
-        _plot(args.plot, eps, incidents, args.force)
-        print(f"wrote timeline to {args.plot}")
+        _write_outputs(planned, tables, args.force)
+    if "--plot" in planned:
+        _plot(planned["--plot"], eps, incidents, args.force)
+        print(f"wrote timeline to {planned['--plot']}")
     return 0
 
 
@@ -329,6 +326,7 @@ def add_parser(subparsers: Any) -> None:
     o.add_argument("--grace", default="1h", help="alerts up to this long after an incident still detect it (1h)")
     o.add_argument("--out", default=None, metavar="DIR|FILE",
                    help="folder for bins/episodes/detections/scores .csv, or one .csv/.parquet of the episodes")
-    o.add_argument("--plot", default=None, metavar="PNG", help="write a timeline of the episodes")
+    o.add_argument("--plot", default=None, metavar="FILE",
+                   help="write a timeline of the episodes (.png, .svg or .pdf: the format follows the suffix)")
     o.add_argument("--force", action="store_true", help="overwrite existing outputs")
     p.set_defaults(func=_cmd_backtest)

@@ -1,43 +1,173 @@
-"""``budgetlab demo``: replay the embedded sample data and print the summary."""
+"""``budgetlab demo``: replay the embedded sample data and tell its story.
+
+The story, in order: what was replayed (per-type SLOs, as the seed advises), the time in each
+status, the CRITICAL episodes per group (flaps less than ``--gap`` apart merged; the full list of
+status changes only with ``--out``), the injected incident and what the tracker showed during it,
+and a closing verdict per group (from :func:`budgetlab.recalibrate`, with its evidence) with the
+command that recalibrates it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import shlex
+import textwrap
+from importlib import resources
 from typing import Any
 
-from .replay import add_output_options, add_slo_options, run_replay
+import pandas as pd
 
-__all__ = ["add_parser", "DEMO_TARGETS"]
+from .._util.validation import duration_label
+from ..slo import SLO, PerGroup
+from .reading import add_output_options, add_slo_options, group_keys, longest_window, slo_from_args
+from .replay import format_summary, print_run_header, replay_tables, write_timeline
+from .shared import pct
+from .story import episode_lines, status_episodes
+
+__all__ = ["add_parser", "DEMO_TARGETS", "demo_slo"]
 
 #: The demo's per-type targets: the seed's 93 % for reCAPTCHA v2 and 97 % for Turnstile; image
 #: captchas solve less often (about 90 % in the sample), so 88 %.
 DEMO_TARGETS = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}
 
+#: The verdict's rule: a target is too strict when the tracker would have sat at CRITICAL or
+#: worse for more than 1 % of the time.
+_LIMIT_STATUS = "critical"
+_WRAP = 100
+
+
+def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
+    """The demo's SLO: per-type targets (:data:`DEMO_TARGETS`) by ``captcha_type`` unless
+    ``--target`` or another ``--by`` is given; the other flags complete them."""
+    slo = slo_from_args(args)
+    if args.target is None and group_keys(args) == ["captcha_type"] and isinstance(slo, SLO):
+        return PerGroup(DEMO_TARGETS, base=slo, binding="the demo's per-type targets (DEMO_TARGETS), by captcha_type")
+    return slo
+
+
+def _wrapped(text: str, indent: str = "  ") -> str:
+    glued = " ".join(text.split()).replace(" %", "\0%")  # never break "93.80 %" across lines
+    return textwrap.fill(glued, width=_WRAP, initial_indent=indent, subsequent_indent=indent).replace("\0", " ")
+
+
+def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
+    """The incident table, and per incident what the tracker showed (:func:`incident_report`)."""
+    from ..analyses.incident import incident_report
+    from ..events.schema import parse_scope
+
+    print("\nInjected incidents (ground truth: budgetlab/datasets/demo_incidents.csv)")
+    show = incidents.copy()
+    for c in ("start", "end"):
+        show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
+    print(show.to_string(index=False))
+    for _, inc in incidents.iterrows():
+        scope = str(inc["scope"])
+        scoped = parse_scope(scope)
+        key = tuple(scoped.get(k) for k in by)
+        group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) and all(v is not None for v in key) else slo
+        rep = incident_report(events, group_slo, inc["start"], inc["end"], by=by or None, scope=scope,
+                              incidents=incidents, context="2h")
+        print(f"\nIncident {inc['incident_id']} ({inc.get('kind', '')}, {scope}):")
+        print(_wrapped(rep.summary))
+        tracker = rep.tracker
+        if len(tracker):
+            row = tracker.iloc[0]
+            before = str(row["status_at_start"])
+            if before in ("critical", "exhausted"):
+                print(_wrapped(f"The tracker could not show this incident: it was already {before.upper()} when it "
+                               "began, so the incident changed nothing an on-call person would see. A target the "
+                               "tracker sits below most of the time hides real incidents (see the verdict below)."))
+            elif int(row["transitions"]) > 0:
+                print(_wrapped(f"The tracker saw it: first change at {row['first_change_at']:%Y-%m-%d %H:%M} UTC "
+                               f"({str(row['first_change_from']).upper()} -> {str(row['first_change_to']).upper()})."))
+            else:
+                print(_wrapped("The tracker did not change status during the incident."))
+        for note in rep.notes:
+            print(_wrapped(f"note: {note}"))
+
+
+def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
+    """The shell command that recalibrates the demo's sample with the current targets."""
+    data = resources.files("budgetlab.datasets") / "demo.parquet"
+    parts = ["budgetlab", "recalibrate", shlex.quote(str(data)), "--ok", "ok", "--bucket", "bucket"]
+    if by:
+        parts += ["--by", ",".join(by)]
+    base = slo.base if isinstance(slo, PerGroup) else slo
+    if isinstance(slo, PerGroup):
+        parts += ["--target", ",".join(f"{k[0]}={s.target:g}" for k, s in slo.table.items())]
+    else:
+        parts += ["--target", f"{slo.target:g}"]
+    parts += ["--window", duration_label(base.window), "--limit-status", _LIMIT_STATUS]
+    return " ".join(parts)
+
+
+def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
+    """One verdict per group with its evidence, then the command that recalibrates it."""
+    from ..analyses.recalibration import recalibrate
+
+    rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS, show_progress=False)
+    s = rec.settings
+    days = (s["span_end"] - s["span_start"]) / pd.Timedelta("1D")
+    print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {duration_label(longest_window(slo))} "
+          f"tracker would have been {_LIMIT_STATUS.upper()} or worse more than {pct(s['max_share'], 0)} of the time; "
+          f"{days:.1f} days evaluated after the warm-up)")
+    for _, row in rec.summary.iterrows():
+        label = ", ".join(str(row[k]) for k in by) or "all events"
+        verdict = str(row["verdict"]).replace("_", " ") if pd.notna(row["verdict"]) else "no verdict"
+        evidence = (f"{int(row['events']):,} events, success {pct(row['success_rate'])} (95 % interval "
+                    f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        note = str(row.get("recommendation_note", "") or "")
+        print(_wrapped(f"{label}: {verdict}. {row['verdict_reason']}. Evidence: {evidence}."
+                       + (f" Note: {note}." if note else ""), indent="  "))
+    if days < 14 and "recommendation_note" not in rec.summary.columns:
+        print(_wrapped(f"Caveat: {days:.1f} days of history is short of the 2-4 weeks a recalibration should rest on; "
+                       "treat these verdicts as provisional and rerun them on more history."))
+    print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")
+    print(f"  {_recalibrate_command(slo, by)}")
+    print(f"and on your own log: budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo SLOS.yaml "
+          "(2-4 weeks of history).")
+
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
+    from .._util.files import plan_outputs, write_table
 
-    events = datasets.load("demo")
-    incidents = datasets.load("demo_incidents")
-    targets = None
     if args.by is None:
         args.by = "captcha_type"
-        if args.target is None:  # per-type targets, as the seed advises (93 % reCAPTCHA v2, 97 % Turnstile)
-            targets = dict(DEMO_TARGETS)
+    slo = demo_slo(args)
+    plan_outputs({"--out": args.out, "--plot": args.plot}, force=args.force)
+    by = group_keys(args)
+    events = datasets.load("demo")
+    incidents = datasets.load("demo_incidents")
     print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see budgetlab.datasets)\n")
-    run_replay(events, args, title="demo", incidents=incidents, targets=targets)
+    states, tr, summary = replay_tables(events, slo, by)
+    print_run_header("demo", events, slo, by)
+    print("\nSummary (time in each status)")
+    print(format_summary(summary))
+    episodes = status_episodes(states, tr, by, at_least="critical", gap=args.gap)
+    print(f"\nEpisodes at CRITICAL or worse, per {', '.join(by) or 'run'}")
+    for line in episode_lines(summary, episodes, by):
+        print(f"  {line}")
+    warm = int((tr["ts"] < events["ts"].iloc[0] + longest_window(slo)).sum())
+    where = f"written to {args.out}" if args.out else "the full list with --out FILE"
+    print(f"Transitions: {len(tr)} status changes in all ({warm} during the warm-up); {where}.")
     if len(incidents):
-        print("\nInjected incidents (ground truth)")
-        show = incidents.copy()
-        for c in ("start", "end"):
-            show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
-        print(show.to_string(index=False))
+        _print_incidents(events, incidents, slo, by)
+    _print_verdicts(events, slo, by)
+    if args.out:
+        write_table(tr, args.out, force=args.force)
+        print(f"\nwrote {len(tr)} transitions to {args.out}")
+    if args.plot:
+        write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force)
+        print(f"wrote timeline to {args.plot}")
     return 0
 
 
 def add_parser(subparsers: Any) -> None:
     """Register ``budgetlab demo``."""
-    demo = subparsers.add_parser("demo", help="replay the embedded sample data and print the summary")
-    add_slo_options(demo, target=0.95, window="24h")
-    add_output_options(demo)
+    demo = subparsers.add_parser("demo", help="replay the embedded sample data and tell its story")
+    add_slo_options(demo, target=0.95, window="24h", slo_file=False)
+    add_output_options(demo, out="write every status change (.csv or .parquet)")
+    demo.add_argument("--gap", default="30min", help="merge CRITICAL episodes less than this apart (default 30min)")
     demo.set_defaults(func=_cmd_demo)
+

@@ -10,9 +10,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from ..errors import ConfigError, FileFormatError
+from ..errors import ConfigError
 
 __all__ = ["add_parser"]
 
@@ -33,6 +31,7 @@ def _duration(text: str) -> Any:
 
 
 def _read_docs(spec: str) -> list[Any]:
+    from ..events.pii import shown
     from ..interop.openslo import read_openslo
 
     path, _, name = spec.partition("#")
@@ -40,7 +39,7 @@ def _read_docs(spec: str) -> list[Any]:
     if name:
         docs = [d for d in docs if d.name == name]
         if not docs:
-            raise ConfigError(f"{path}: has no SLO named {name!r}.")
+            raise ConfigError(f"{shown(Path(path).name)}: has no SLO named {shown(name)}.")
     return docs
 
 
@@ -71,19 +70,35 @@ def _report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
               "events with ok true, total = all events)")
 
 
-def _read_table(path: str) -> pd.DataFrame:
-    p = Path(path)
-    if not p.is_file():
-        raise FileFormatError(f"{p}: no such file; give the recalibration table (.csv or .parquet).")
-    ext = p.suffix.lower()
-    try:
-        if ext == ".csv":
-            return pd.read_csv(p)
-        if ext == ".parquet":
-            return pd.read_parquet(p)
-    except Exception:  # pandas/pyarrow raise many types for corrupt files
-        raise FileFormatError(f"{p}: cannot be read as {ext[1:]}; check the file.") from None
-    raise FileFormatError(f"{p.name}: the recalibration table must be .csv or .parquet.")
+def _register_inputs(*given: str | None) -> None:
+    """Register the files named on the command line as inputs of this run (``FILE#NAME`` names
+    FILE), before the outputs are planned: no output may be written over them."""
+    from .._util.files import register_input
+
+    for spec in given:
+        if spec:
+            register_input(spec)
+            register_input(spec.partition("#")[0])
+
+
+def _plan(args: argparse.Namespace) -> Path:
+    """Check the output before any work (an input of this run, a special file, an existing file
+    without --force, an empty or too long name are refused)."""
+    from .._util.files import plan_outputs
+
+    return plan_outputs({"OUT": args.out}, force=args.force)["OUT"]
+
+
+def _guard_names(args: argparse.Namespace) -> None:
+    """The names given on the command line end up in the output: refuse personal data there."""
+    from ..events.pii import guard_values
+
+    given = {opt: getattr(args, attr, None) for opt, attr in (
+        ("--name", "name"), ("--service", "service"), ("--name-prefix", "name_prefix"),
+        ("--description", "description"), ("--alert-name", "alert_name"))}
+    values = [v for v in given.values() if isinstance(v, str) and v]
+    if values:
+        guard_values(values, what="--name/--service/--name-prefix/--description/--alert-name")
 
 
 def _policy(args: argparse.Namespace, period: Any) -> Any:
@@ -95,16 +110,18 @@ def _policy(args: argparse.Namespace, period: Any) -> Any:
 
 
 def _cmd_openslo(args: argparse.Namespace) -> int:
-    from .._util.files import check_output
     from ..interop.openslo import (
         SLODocument,
         ratio_indicator,
+        read_recalibration_table,
         slos_from_recalibration,
         write_openslo,
     )
     from ..slo import SLO
 
-    check_output(args.out, force=args.force)
+    _register_inputs(args.from_spec, args.from_recalibration)
+    out = _plan(args)
+    _guard_names(args)
     indicator = None
     if args.total_metric or args.errors_metric:
         if not (args.total_metric and args.errors_metric):
@@ -117,7 +134,8 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
         window = args.window or "28D"
         pol = _policy(args, args.period or "30D")
         docs = slos_from_recalibration(
-            _read_table(args.from_recalibration), by=_csv_list(args.by) or None, window=window, period=args.period,
+            read_recalibration_table(args.from_recalibration, by=_csv_list(args.by) or None,
+                                     target_column=args.target_column), by=_csv_list(args.by) or None, window=window, period=args.period,
             target_column=args.target_column, name_prefix=args.name_prefix, service=args.service or "",
             policy=pol, warning=args.warning, critical=args.critical, min_events=args.min_events,
             indicator=indicator)
@@ -142,19 +160,21 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
         pol = _policy(args, slo.period)
         docs = [SLODocument(name=args.name, slo=slo, service=args.service or "", description=args.description or "",
                             alert_policies=(pol,) if pol is not None else (), indicator=indicator)]
-    write_openslo(docs, args.out, force=args.force)
+    write_openslo(docs, out, force=args.force)
     _report_openslo(docs, args)
-    print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {args.out}")
+    print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {out}")
     return 0
 
 
 def _cmd_prometheus(args: argparse.Namespace) -> int:
-    from .._util.files import atomic_path, check_output
+    from .._util.files import atomic_path
     from ..interop.openslo import SLODocument
     from ..interop.prometheus import prometheus_rules, run_promtool, to_prometheus_yaml
     from ..slo import SLO
 
-    check_output(args.out, force=args.force)
+    _register_inputs(args.slo)
+    out = _plan(args)
+    _guard_names(args)
     if args.slo is not None:
         docs = [_override(d, args.target, args.window, args.period) for d in _read_docs(args.slo)]
     else:
@@ -175,7 +195,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
         selector_labels=_csv_list(args.selector_labels), service=args.service, alert_name=args.alert_name,
         interval=args.interval, function=args.function, style=args.style)
     text = to_prometheus_yaml(rules)
-    with atomic_path(args.out, force=args.force) as tmp:
+    with atomic_path(out, force=args.force) as tmp:
         tmp.write_text(text, encoding="utf-8")
         if args.check:
             proc = run_promtool("check", "rules", str(tmp))
@@ -183,7 +203,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                 lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip() and ln.strip() != "FAILED:"]
                 raise ConfigError(f"promtool check rules failed: {lines[0] if lines else 'see promtool check rules'}")
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
-    print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {args.out}"
+    print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {out}"
           + (" (promtool check rules: ok)" if args.check else ""))
     return 0
 

@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from .._util.files import new_run
 from ..errors import BudgetlabError
 from . import analyses, backtest, demo, export, notebooks, replay
 from .demo import DEMO_TARGETS
@@ -64,8 +65,26 @@ def _silence_stdout() -> None:
         pass
 
 
+def _file_name(filename: Any) -> str:
+    """The name of the file an OS error is about, as a message may show it (never a folder path,
+    nor a name that looks like personal data)."""
+    from pathlib import Path
+
+    from ..events.pii import shown
+
+    try:
+        return shown(Path(os.fsdecode(filename)).name)
+    except (TypeError, ValueError):
+        return "a file"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``budgetlab`` console script."""
+    """Run the ``budgetlab`` command line once (the console script enters through
+    :func:`budgetlab.cli.main`, which also turns Ctrl-C during start-up into exit status 130).
+
+    Each call is one run: the inputs read and outputs planned by an earlier call are forgotten.
+    """
+    new_run()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -88,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return _SIGPIPE_STATUS
     except OSError as exc:  # disk full, permission denied, ...: the environment, not a bug
-        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        where = f" ({_file_name(exc.filename)})" if getattr(exc, "filename", None) else ""
         sys.stderr.write(f"budgetlab: error: {exc.strerror or type(exc).__name__}{where}; no output was "
                          "left half-written.\n")
         return 2

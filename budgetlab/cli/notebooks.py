@@ -126,22 +126,31 @@ def _error_line(src: Path, exc: BaseException) -> str:
     return f"{src.name}: {where} raised {detail}"
 
 
-def _html_outputs(sources: Sequence[Path], folder: Path, *, force: bool) -> list[Path]:
+def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, force: bool) -> list[Path]:
     """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
-    first notebook runs."""
-    from .._util.files import check_output
+    first notebook runs; the notebooks are registered as inputs (no HTML may replace one)."""
+    from .._util.files import plan_outputs, register_input
 
     if not sources:
         raise ConfigError("no notebooks to render.")
+    if not os.fspath(folder).strip():
+        raise ConfigError("--html: an empty folder name; give the folder for the HTML files (e.g. --html html).")
+    out = Path(folder).expanduser()
     seen: set[str] = set()
     for src in sources:
         if src.stem in seen:
             raise ConfigError(f"two notebooks are named {src.stem!r}; their HTML files would collide.")
         seen.add(src.stem)
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"{folder}: is a file; --html takes a folder.")
-    folder.mkdir(parents=True, exist_ok=True)
-    return [check_output(folder / f"{src.stem}.html", force=force) for src in sources]
+        register_input(src)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"{out.name}: is a file; --html takes a folder.")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"--html {out.name}: cannot create the folder ({exc.strerror or type(exc).__name__}); give "
+                          "a folder you can write to.") from None
+    planned = plan_outputs({f"--html {src.stem}.html": out / f"{src.stem}.html" for src in sources}, force=force)
+    return list(planned.values())
 
 
 def render_notebooks(
@@ -176,7 +185,7 @@ def render_notebooks(
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise ConfigError(f"timeout={timeout!r} must be a number of seconds > 0.")
     sources = [Path(n) for n in notebooks]
-    targets = _html_outputs(sources, Path(out_dir).expanduser(), force=force)
+    targets = _html_outputs(sources, out_dir, force=force)
     params = parse_parameters(parameters)
     run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
     exporter = HTMLExporter(template_name="lab")  # type: ignore[no-untyped-call]

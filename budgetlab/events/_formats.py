@@ -12,24 +12,33 @@ from __future__ import annotations
 import codecs
 import csv
 import difflib
-import gzip
 import io
 import json
 import re
 import warnings
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._util.files import register_input
 from .._util.validation import check_argument
-from ..errors import FileFormatError, SchemaError
+from ..errors import BudgetlabError, FileFormatError, SchemaError
+from ._input import (
+    COMPRESSED_SUFFIXES,
+    compression_of,
+    cr_only,
+    file_name,
+    read_input,
+    refuse_binary,
+    text_problem,
+    utf16_encoding,
+)
 from ._messages import MAX_ROWS_LISTED, hidden_names, note_open_last_row, row_numbers, shown_names
 
-__all__ = ["FORMATS", "check_header", "read_columns", "gunzip", "check_scalars"]
+__all__ = ["FORMATS", "check_header", "read_columns", "check_scalars", "check_path"]
 
 #: The file formats :func:`read_columns` reads (``format=`` values).
 FORMATS = ("csv", "tsv", "parquet", "jsonl")
@@ -63,46 +72,33 @@ def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> 
 
 def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
     suffixes = [s.lower() for s in path.suffixes]
-    gz = bool(suffixes) and suffixes[-1] in (".gz", ".gzip")
+    packed = bool(suffixes) and suffixes[-1] in COMPRESSED_SUFFIXES
     if fmt is not None:
-        return check_argument("format", fmt, FORMATS), gz
-    ext = suffixes[-2] if gz and len(suffixes) > 1 else (suffixes[-1] if suffixes and not gz else "")
+        return check_argument("format", fmt, FORMATS), packed
+    ext = suffixes[-2] if packed and len(suffixes) > 1 else (suffixes[-1] if suffixes and not packed else "")
     if ext not in _SUFFIXES:
         shown = "".join(path.suffixes[-2:]) or "(no extension)"
+        shown = shown if file_name(shown) == shown else "(not shown)"
         raise FileFormatError(
-            f"{path.name}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, .jsonl/.ndjson "
+            f"{file_name(path)}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, .jsonl/.ndjson "
             "(text formats optionally .gz), or pass format='csv'|'tsv'|'parquet'|'jsonl'."
         )
-    return _SUFFIXES[ext], gz
+    return _SUFFIXES[ext], packed
 
 
-def _open_checked(path: Path) -> None:
+def check_path(path: Path, *, how: str = "a folder of files: pass the folder itself, a glob such as 'logs/*.csv' "
+               "or a list of files to read_events (CLI: budgetlab replay logs/)") -> None:
+    """Refuse a path that is not a readable regular file, naming what it is instead (a missing
+    file, a folder and how to pass one, a special file); file names pass the personal-data check."""
+    name = file_name(path)
     if not path.exists():
-        hint = " (is the folder right?)" if not path.parent.exists() else ""
-        raise FileFormatError(f"{path}: no such file{hint}; check the path.")
+        hint = " (its folder does not exist either)" if not path.parent.exists() else ""
+        raise FileFormatError(f"{name}: no such file{hint}; check the path.")
     if path.is_dir():
-        raise FileFormatError(
-            f"{path}: is a directory; give one file (for a folder of Parquet files use dask, "
-            "see budgetlab.dask if installed)."
-        )
+        raise FileFormatError(f"{name}: is a directory, not a file; for {how}.")
     if not path.is_file():
-        raise FileFormatError(f"{path}: is not a regular file; give a CSV, Parquet or JSON Lines file.")
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        with open(path, "rb") as fh:  # read-only; the input is never touched
-            return fh.read()
-    except OSError as exc:
-        raise FileFormatError(f"{path.name}: cannot be read ({exc.strerror or type(exc).__name__}); "
-                              "check its permissions.") from None
-
-
-def gunzip(raw: bytes, name: str) -> bytes:
-    try:
-        return gzip.decompress(raw)
-    except (OSError, EOFError, zlib.error):
-        raise FileFormatError(f"{name}: the gzip stream is truncated or corrupt; copy or export the file again.") from None
+        raise FileFormatError(f"{name}: is not a regular file (a pipe or a device); give a CSV, Parquet or JSON "
+                              "Lines file.")
 
 
 def _utf8_family(encoding: str) -> bool:
@@ -110,17 +106,14 @@ def _utf8_family(encoding: str) -> bool:
 
 
 def _decode_error(raw: bytes, name: str, encoding: str) -> FileFormatError | None:
-    try:
-        raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        return FileFormatError(
-            f"{name}: not valid {encoding} text (first bad byte at offset {exc.start}); pass the file's real "
-            "encoding, e.g. encoding='latin-1' or 'cp1251' (CLI: --encoding)."
-        )
-    return None
+    return text_problem(raw, name, encoding)
 
 
 def _sniff(raw: bytes, name: str, kind: str) -> None:
+    inner = compression_of(raw[:16])
+    if inner is not None:
+        raise FileFormatError(f"{name}: is {inner} data inside a compressed file (compressed twice); decompress it "
+                              "once and save it as .csv or .csv.gz.")
     if raw[:4] == b"PAR1":
         raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or pass format='parquet'.")
     if raw[:4] == b"PK\x03\x04":
@@ -131,12 +124,9 @@ def _sniff(raw: bytes, name: str, kind: str) -> None:
 def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str,
                      dict_columns: Sequence[str] = ()) -> pd.DataFrame:
     import pyarrow as pa
-    import pyarrow.csv as pcsv
 
     if _utf8_family(encoding):
-        if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            raise FileFormatError(f"{name}: is UTF-16 text (it starts with a UTF-16 byte-order mark); pass "
-                                  "encoding='utf-16' (CLI: --encoding utf-16).")
+        _refuse_wide(raw, name)
         data = raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw
         first_line = data[: data.find(b"\n") if b"\n" in data[: 1 << 20] else 1 << 20]
         err = _decode_error(first_line, name, "utf-8")
@@ -157,17 +147,7 @@ def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encod
         raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
     check_header(header, columns, name)
     try:
-        table = pcsv.read_csv(
-            pa.BufferReader(data),
-            read_options=pcsv.ReadOptions(use_threads=True),
-            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True),
-            convert_options=pcsv.ConvertOptions(
-                include_columns=columns,
-                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.string()
-                              for c in columns},
-                strings_can_be_null=False, quoted_strings_can_be_null=False,
-            ),
-        )
+        table = _arrow_csv(data, sep, columns, dict_columns)
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
         text = str(exc)  # never shown: Arrow quotes the offending row
         if "UTF8" in text or "UTF-8" in text:
@@ -188,6 +168,33 @@ def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encod
     if not data.rstrip(b" \t").endswith((b"\n", b"\r")):
         note_open_last_row(len(frame) - 1)
     return pd.DataFrame(frame)
+
+
+def _arrow_csv(data: bytes, sep: str, columns: list[str], dict_columns: Sequence[str]) -> Any:
+    """Arrow's CSV reader over ``data``; a field longer than Arrow's 1 MiB block (a long text
+    value) is read again with one block as large as the file."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    def read(block: int | None) -> Any:
+        return pcsv.read_csv(
+            pa.BufferReader(data),
+            read_options=pcsv.ReadOptions(use_threads=True, block_size=block),
+            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True),
+            convert_options=pcsv.ConvertOptions(
+                include_columns=columns,
+                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.string()
+                              for c in columns},
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+            ),
+        )
+
+    try:
+        return read(None)
+    except pa.ArrowInvalid as exc:
+        if "straddling" not in str(exc) or len(data) < (1 << 20):
+            raise
+    return read(min(len(data) + 1, (1 << 31) - 1))
 
 
 def _check_quotes(data: bytes, name: str, sep: str) -> None:
@@ -232,7 +239,20 @@ def _ragged_message(data: bytes, name: str, sep: str, width: int) -> str:
             f"hold an unquoted separator or quote{half}. Fix or drop those rows.")
 
 
+def _refuse_wide(raw: bytes, name: str) -> None:
+    """UTF-16/32 text read as UTF-8 (NUL bytes are valid UTF-8, so decoding alone misses it), or
+    binary data."""
+    refuse_binary(raw, name)
+    wide = utf16_encoding(raw)
+    if wide is not None:
+        bom = "it starts with a byte-order mark" if wide in ("utf-16", "utf-32") else "every other byte is NUL"
+        raise FileFormatError(f"{name}: is {wide.upper()} text ({bom}); pass encoding={wide!r} (CLI: --encoding "
+                              f"{wide}) or save it as UTF-8.")
+
+
 def _read_jsonl(raw: bytes, name: str, columns: list[str], encoding: str) -> pd.DataFrame:
+    if _utf8_family(encoding):
+        _refuse_wide(raw, name)
     err = _decode_error(raw, name, encoding)
     if err is not None:
         raise err
@@ -303,7 +323,7 @@ def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = 
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    name = path.name
+    name = file_name(path)
     try:
         with open(path, "rb") as fh:  # read-only
             schema = pq.ParquetFile(fh).schema_arrow
@@ -313,19 +333,58 @@ def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = 
             as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                        or pa.types.is_large_string(schema.field(c).type)]
             fh.seek(0)
-            table = pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns)
+            table = _binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), name)
             frame = table.to_pandas(ignore_metadata=True)
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, EOFError,
             MemoryError, OverflowError, NotImplementedError) as exc:
-        if isinstance(exc, SchemaError):
+        if isinstance(exc, BudgetlabError):
             raise
-        raise FileFormatError(
-            f"{name}: not a readable Parquet file ({type(exc).__name__}); it may be truncated or corrupt: "
-            "copy or export it again."
-        ) from None
+        if isinstance(exc, UnicodeError):
+            raise FileFormatError(f"{name}: a text column of the Parquet file holds bytes that are not UTF-8; "
+                                  "write it again with string (UTF-8) columns.") from None
+        raise _not_parquet(path, name, exc) from None
     if len(frame) == 0:
         raise FileFormatError(f"{name}: has a schema but no rows; nothing to analyse.")
     return pd.DataFrame(frame)
+
+
+def _not_parquet(path: Path, name: str, exc: BaseException) -> FileFormatError:
+    """Why a .parquet file does not read: another format under the name, or a damaged file."""
+    head = _head(path)
+    if head[:4] != b"PAR1":
+        inner = compression_of(head)
+        if inner is not None:
+            return FileFormatError(f"{name}: is {inner}-compressed data, not Parquet; decompress it (Parquet "
+                                   "compresses itself).")
+        with open(path, "rb") as fh:
+            text = fh.read(4096)
+        try:
+            sample = text.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            sample = text[: bad.start].decode("utf-8") if bad.start > 64 else ""
+        if sample.lstrip().startswith(("{", "[")):
+            return FileFormatError(f"{name}: this .parquet file holds JSON text; rename it to .jsonl or pass "
+                                   "--format jsonl (API: format='jsonl').")
+        if sample and ("," in sample or "\t" in sample) and ("\n" in sample or "\r" in sample or len(text) < 4096):
+            return FileFormatError(f"{name}: this .parquet file holds CSV text; rename it to .csv or pass --format csv "
+                                   "(API: format='csv').")
+    return FileFormatError(f"{name}: not a readable Parquet file ({type(exc).__name__}); it may be truncated or "
+                           "corrupt: copy or export it again.")
+
+
+def _binary_as_text(table: Any, name: str) -> Any:
+    """Binary (bytes) columns as UTF-8 text, as CSV values are; bytes that are not UTF-8 are
+    refused by column (Arrow validates, no loop over rows)."""
+    import pyarrow as pa
+
+    for i, fld in enumerate(table.schema):
+        if pa.types.is_binary(fld.type) or pa.types.is_large_binary(fld.type):
+            try:
+                table = table.set_column(i, fld.name, table.column(i).cast(pa.string()))
+            except pa.ArrowInvalid:
+                raise FileFormatError(f"{name}: column {fld.name!r} holds bytes that are not UTF-8 text; write it "
+                                      "again as a string (UTF-8) column.") from None
+    return table
 
 
 def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
@@ -333,23 +392,34 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
     """The declared ``columns`` of the file at ``path`` as read (``dict_columns`` as categoricals
     where the format allows: cheap codes instead of strings for labels and keys)."""
     path = path.expanduser()
-    _open_checked(path)
-    kind, gz = _detect_format(path, fmt)
+    check_path(path)
+    kind, packed = _detect_format(path, fmt)
     register_input(path)
-    name = path.name
+    name = file_name(path)
     if kind == "parquet":
-        if gz:
-            raise FileFormatError(f"{name}: gzip-wrapped Parquet is not supported; Parquet compresses itself.")
+        if packed:
+            raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; Parquet compresses "
+                                  "itself: decompress it.")
         return _read_parquet(path, columns, dict_columns)
-    raw = _read_bytes(path)
-    if gz or raw[:2] == b"\x1f\x8b":
-        raw = gunzip(raw, name)
+    raw = read_input(path, name)
+    if packed and compression_of(_head(path)) is None:
+        suffix = path.suffixes[-1].lower()
+        kind_named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(suffix, suffix.lstrip("."))
+        raise FileFormatError(f"{name}: is named {suffix} but is not {kind_named} data; the {kind_named} stream is "
+                              "truncated or corrupt, or the file is misnamed: rename or export it again.")
     _sniff(raw, name, kind)
+    if cr_only(raw[: 1 << 20]) and b"\n" not in raw:  # old Mac line ends: read as the lines they are
+        raw = raw.replace(b"\r", b"\n")
     if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
     if kind in ("csv", "tsv"):
         return _read_text_table(raw, name, kind, columns, encoding, dict_columns)
     return _read_jsonl(raw, name, columns, encoding)
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as fh:  # read-only
+        return fh.read(16)
 
 
 def check_scalars(raw: pd.DataFrame, columns: Sequence[str]) -> None:

@@ -8,10 +8,8 @@ agent are personal data or may hold it: they are matched by the pattern but neve
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import re
 import warnings
-import zlib
 from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
@@ -23,7 +21,8 @@ import pandas as pd
 from .._util.files import register_input
 from .._util.validation import as_list, check_argument
 from ..errors import ConfigError, FileFormatError, InputError
-from ._formats import gunzip
+from ._formats import check_path
+from ._input import compression_of, cr_only, file_name, read_input
 from .outcomes import LabelReading, OutcomeReading, check_outcomes, classify_outcomes
 from .report import HowRead, skip_reasons, time_span
 from .schema import SUCCESS, as_events, bucket_dtype, ts_ns
@@ -56,14 +55,22 @@ def _line_list(numbers: np.ndarray) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _read_text(path: Path) -> str:
-    if not path.is_file():
-        raise FileFormatError(f"{path}: no such file; check the path.")
-    register_input(path)
+def _head(path: Path) -> bytes:
     with open(path, "rb") as fh:  # read-only
-        raw = fh.read()
-    if raw[:2] == _GZIP_MAGIC or path.suffix.lower() == ".gz":  # by content too (a gzip named access.log.2)
-        raw = gunzip(raw, path.name)
+        return fh.read(16)
+
+
+def _read_text(path: Path) -> str:
+    check_path(path, how="a folder of logs: pass the folder to read_access_log as a list of its files or a glob "
+               "such as 'logs/access.log*' (CLI: budgetlab replay logs/)")
+    register_input(path)
+    name = file_name(path)
+    raw = read_input(path, name)  # compressed by content too (a gzip named access.log.2), streamed under a cap
+    if path.suffix.lower() == ".gz" and compression_of(_head(path)) != "gzip":
+        raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or corrupt, "
+                              "or the file is misnamed.")
+    if cr_only(raw):  # old Mac line ends: the lines they are
+        raw = raw.replace(b"\r", b"\n")
     # Undecodable bytes can only sit in fields that are never extracted (paths, user agents), or
     # make a line malformed; replacing them never alters a kept value.
     return raw.decode("utf-8", errors="replace")
@@ -86,9 +93,15 @@ def is_access_log(path: str | PathLike[str]) -> bool:
         with open(p, "rb") as fh:
             head = fh.read(1 << 16)
         if head[:2] == _GZIP_MAGIC:
-            with gzip.open(p, "rb") as gz:
-                head = gz.read(1 << 16)
-    except (OSError, EOFError, zlib.error):
+            import gzip
+            import zlib
+
+            try:
+                with gzip.open(p, "rb") as gz:
+                    head = gz.read(1 << 16)
+            except (EOFError, zlib.error):
+                return False
+    except OSError:
         return False
     lines = head.decode("utf-8", errors="replace").splitlines()
     for line in lines[:-1] or lines:  # the last line of the head may be cut
@@ -134,14 +147,14 @@ def _parse_file(path: Path, on_error: str) -> tuple[pd.Series, np.ndarray, pd.Se
     n_bad = int(bad.sum())
     if n_bad and on_error == "raise":
         raise FileFormatError(
-            f"{path.name}: {n_bad} line(s) not in common/combined log format (line {_line_list(number[bad])}); "
+            f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {_line_list(number[bad])}); "
             "fix them or pass on_error='skip' to drop them."
         )
     if not good.any():
-        raise FileFormatError(f"{path.name}: no line in common/combined log format; is this an access log?")
+        raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this an access log?")
     if n_bad:
         warnings.warn(
-            f"{path.name}: skipped {n_bad} line(s) not in common/combined log format (line {_line_list(number[bad])}).",
+            f"{file_name(path)}: skipped {n_bad} line(s) not in common/combined log format (line {_line_list(number[bad])}).",
             UserWarning,
             stacklevel=3,
         )
@@ -262,7 +275,7 @@ def read_access_log(
     skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
     events.attrs["skipped_lines"] = n_bad
     events.attrs["how_read"] = HowRead(
-        files=tuple((p.name, len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True)),
+        files=tuple((file_name(p), len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True)),
         rows_read=len(codes) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
         time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,

@@ -223,6 +223,17 @@ def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -
         )
 
 
+def _status_codes(col: pd.Series) -> bool:
+    """A numeric column of codes, not 1/0 flags: some value is a whole number other than 0 and 1
+    (HTTP statuses in a Parquet file). Read as labels, as the same codes are in a CSV file."""
+    values = pd.unique(col.dropna().to_numpy())
+    if pd.api.types.is_complex_dtype(values.dtype):
+        return False
+    values = np.asarray(values, dtype=np.float64)
+    whole = np.isfinite(values) & (values == np.round(values))
+    return bool(np.all(whole)) and bool(np.any((values != 0) & (values != 1)))
+
+
 def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None, *,
                       require_success: bool = True) -> OutcomeReading:
     """Read outcome labels: ``ok``, ``bucket``, rows to ``skip`` and what each label meant.
@@ -231,7 +242,8 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     label it does not know is refused (:class:`OutcomeError` with the exact fix), and so is a
     column in which no label is a success (unless ``require_success=False``: one slice of a
     larger log, such as a Dask partition, may hold failures only). A true/false or 1/0 column (bool or numbers) is read
-    as success flags. A given ``outcomes`` is complete (unlisted labels are refused); its keys may
+    as success flags; a numeric column with other whole numbers (HTTP statuses in Parquet) is read as labels, as
+    the same codes in a CSV file are. A given ``outcomes`` is complete (unlisted labels are refused); its keys may
     be status ranges (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``).
     Missing labels are refused.
 
@@ -246,7 +258,8 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     labels = numpy_backed(labels)
     dtype = labels.dtype
     if table is None and (pd.api.types.is_bool_dtype(dtype) or (
-            pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype))):
+            pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
+            and not _status_codes(labels))):
         ok = parse_ok(labels, what="outcome")
         return _flags_reading(ok, require_success)
     if pd.api.types.is_bool_dtype(dtype):

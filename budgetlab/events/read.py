@@ -15,7 +15,7 @@ labels) and only if they do not look like personal data.
 
 from __future__ import annotations
 
-import codecs
+import warnings
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import Any, TypedDict
@@ -24,9 +24,10 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_argument, check_tz, duration_label, utc_from_ns
-from ..errors import ConfigError, InputError
+from ..errors import BudgetlabWarning, ConfigError, InputError
 from ._columns import MISSING_LABELS, factorize
 from ._formats import FORMATS, check_header, check_scalars
+from ._input import check_text_encoding
 from ._latency import apply_slow, check_latency, parse_durations
 from ._messages import reading, row_numbers
 from ._times import EPOCH_UNITS, describe_time, parse_time
@@ -111,10 +112,7 @@ def _check_reading(epoch: str | None, fmt: str | None, encoding: str) -> None:
         check_argument("epoch", epoch, tuple(EPOCH_UNITS))
     if fmt is not None:
         check_argument("format", fmt, FORMATS)
-    try:
-        codecs.lookup(encoding)
-    except (LookupError, TypeError):
-        raise ConfigError(f"encoding={encoding!r} is not a known text encoding; e.g. 'utf-8', 'latin-1', 'cp1251'.") from None
+    check_text_encoding(encoding)
 
 
 def _label_column(time: str, outcome: str | None, ok: str | None, bucket: str | None, session: str | None,
@@ -170,6 +168,23 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
     remap = np.full(len(names), -1, dtype=np.int64)
     remap[np.flatnonzero(used)] = inverse
     return pd.Categorical.from_codes(remap[codes], categories=pd.Index(cats, dtype="str"))
+
+
+#: A group key with more distinct values than this share of the rows (and at least
+#: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.
+ID_LIKE_SHARE = 0.5
+ID_LIKE_MIN_ROWS = 1000
+
+
+def _warn_id_like(name: str, key: pd.Categorical) -> None:
+    """Warn when a group key looks like an id (distinct values per row, not a count: 50,000
+    sitekeys over millions of events are normal groups)."""
+    rows, distinct = len(key), len(key.categories)
+    if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
+        warnings.warn(BudgetlabWarning(
+            f"group key {name!r} has {distinct:,} distinct values over {rows:,} rows ({distinct / rows:.0%}): it "
+            "looks like an id, not a group, and each group would hold one or two events; drop it from by= (CLI: "
+            "--by) or group by a coarser key."), stacklevel=3)
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,9 +266,15 @@ def read_events(
     hash_session : bool
         Replace ``session_id`` by its keyed hash (16 hex digits) on load.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
-        File format when the extension does not say it.
+        File format when the extension does not say it. Compression is recognised by content:
+        gzip, bzip2 and xz are decompressed in a stream; a file that expands to more than 1000
+        times its compressed size (beyond 16 MiB) is refused as a decompression bomb
+        (``BUDGETLAB_MAX_RATIO`` raises the cap), and the decompressed bytes must fit the memory
+        budget (``BUDGETLAB_MEMORY_LIMIT``, default half of the physical memory). zstd and lz4 are
+        refused with the command that decompresses them.
     encoding : str
-        Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped).
+        Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped; UTF-16 text
+        is recognised and named). Lines may end in LF, CRLF or CR alone (old Mac files).
     duration, duration_unit, slow_above : optional
         Latency as part of success: successes whose ``duration`` column is strictly above
         ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
@@ -270,10 +291,17 @@ def read_events(
         skipped (by reason), how the time column was read and its span, each label -> meaning
         with its count.
 
+    Warns
+    -----
+    BudgetlabWarning
+        A ``by`` key that looks like an id: more distinct values than half the rows, with at least
+        1,000 rows (a ratio, not a count: 50,000 sitekeys over millions of events do not warn).
+
     Raises
     ------
     ConfigError
-        Invalid options (unknown ``pii``, a missing ``salt``, an unknown ``tz`` ...).
+        Invalid options (unknown ``pii``, a missing ``salt``, an unknown ``tz``, an ``encoding``
+        that is not a text encoding such as ``hex`` ...).
     FileFormatError, SchemaError, TimestampError, OutcomeError, InputError, PersonalDataError
         Bad input; every message says what to fix and never contains a data value.
 
@@ -334,6 +362,7 @@ def read_events(
         out: dict[str, Any] = {"ts": utc_from_ns(t).array, "ok": ok_arr, "bucket": bucket_cat}
         for k in keys:
             out[k] = _group_key(raw[k], k)
+            _warn_id_like(k, out[k])
         if session and session in raw.columns:
             sid = raw[session]
             out["session_id"] = (hash_values(sid, salt if salt is not None else "").astype("string") if hash_session

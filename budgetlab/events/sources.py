@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..errors import FileFormatError, InputError, SchemaError
 from ._formats import read_columns
+from ._input import file_name
 from ._messages import file_offset, reading_files
 
 __all__ = ["expand_sources", "read_files", "is_path_like"]
@@ -36,12 +37,12 @@ def _one(source: str | PathLike[str]) -> list[Path]:
     if not path.exists() and any(ch in text for ch in _GLOB_CHARS):
         found = sorted(Path(p) for p in glob.glob(str(Path(text).expanduser())) if Path(p).is_file())
         if not found:
-            raise FileFormatError(f"{path.name}: the pattern matches no file; check the folder and the pattern.")
+            raise FileFormatError(f"{file_name(path)}: the pattern matches no file; check the folder and the pattern.")
         return found
     if path.is_dir():
         found = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith((".", "_", "~")))
         if not found:
-            raise FileFormatError(f"{path.name}: is a directory that holds no file to read; give a file or a folder of files.")
+            raise FileFormatError(f"{file_name(path)}: is a directory that holds no file to read; give a file or a folder of files.")
         return found
     return [path]
 
@@ -71,7 +72,7 @@ def expand_sources(source: str | PathLike[str] | Sequence[str | PathLike[str]]) 
     for p in paths:
         key = p.resolve() if p.exists() else p
         if key in seen:
-            raise InputError(f"{p.name} is given twice; give each file once.")
+            raise InputError(f"{file_name(p)} is given twice; give each file once.")
         seen.add(key)
     return paths
 
@@ -103,12 +104,12 @@ def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encod
                 first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
                 if first != this:
                     raise SchemaError(
-                        f"column {col!r} holds {first} in {paths[0].name} but {this} in {path.name}; every file must "
+                        f"column {col!r} holds {first} in {file_name(paths[0])} but {this} in {file_name(path)}; every file must "
                         "have one schema: export them the same way."
                     )
         frames.append(frame)
         offset += len(frame)
-    files = [(p.name, len(f)) for p, f in zip(paths, frames, strict=True)]
+    files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
     if len(frames) == 1:
         return frames[0], files
     reading_files([n for n, _ in files], [r for _, r in files])

@@ -16,9 +16,9 @@ from .._util.validation import check_argument, check_whole
 from ..budget.tracker_replay import REPLAY_COLUMNS
 from ..budget.tracker_replay import replay as pandas_replay
 from ..budget.tracker_replay import transitions as pandas_transitions
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
-from ..slo import SLO, as_slo
+from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.groups import group_order
 from ._partitions import check_dask_events, partition_number, require_dask_frame
 
@@ -39,7 +39,7 @@ def _tag_rows(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = Non
     return part.assign(**{EVENT_ID: ids})
 
 
-def _replay_partition(part: pd.DataFrame, slo: SLO, keys: list[str]) -> pd.DataFrame:
+def _replay_partition(part: pd.DataFrame, slo: SLO | PerGroup, keys: list[str]) -> pd.DataFrame:
     """Every group of this partition in full: sort by (ts, event_id), then the pandas kernel."""
     order = np.lexsort((part[EVENT_ID].to_numpy(), ts_ns(part)))
     part = part.iloc[order]
@@ -51,7 +51,7 @@ def _replay_partition(part: pd.DataFrame, slo: SLO, keys: list[str]) -> pd.DataF
 
 def replay(
     events: dd.DataFrame,
-    slo: SLO,
+    slo: SLO | PerGroup | Mapping[Any, Any],
     *,
     by: str | Sequence[str] | None = None,
     npartitions: int | None = None,
@@ -67,11 +67,14 @@ def replay(
     ----------
     events : dask DataFrame
         From :func:`read_events`.
-    slo : SLO
-        Target, window, thresholds and ``min_events``.
+    slo : SLO, PerGroup or mapping
+        Target, window, thresholds and ``min_events``; per group as in :func:`budgetlab.replay`
+        (a :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``; each partition replays
+        its whole groups with their own SLOs, so the states equal the pandas path's, bit for
+        bit). A group without an SLO is an error naming it when the states are computed.
     by : str or list of str, optional
         Group keys; each group is replayed by its own tracker. Without ``by`` the whole table
-        is one group and goes to one partition.
+        is one group and goes to one partition (per-group SLOs need ``by``).
     npartitions : int, optional
         Partitions after the shuffle (default: as many as ``events`` has).
     shuffle_method : str, optional
@@ -97,7 +100,14 @@ def replay(
     (np.float64(1.0000000000000009), 'critical')
     """
     keys = check_dask_events(events, by, "budgetlab.replay")
-    slo = as_slo(slo)
+    per_group = as_per_group(slo)
+    if per_group is None:
+        slo = as_slo(slo)
+    elif not keys:
+        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the columns the SLOs are "
+                          "keyed by.")
+    else:
+        slo = per_group
     if npartitions is not None:
         check_whole("npartitions", npartitions, low=1)
     if shuffle_method is not None:

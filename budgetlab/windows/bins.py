@@ -42,6 +42,7 @@ from typing import Any, TypeAlias, Unpack
 import numpy as np
 import pandas as pd
 
+from .._util.memory import check_memory
 from .._util.validation import duration_label, to_ns, to_timedelta, utc_from_ns, utc_timestamp
 from ..errors import ConfigError, InputError, OutcomeError, SchemaError
 from ..events.schema import SOLVE_ERROR, SUCCESS, bucket_dtype, check_events, ts_ns
@@ -67,7 +68,9 @@ __all__ = [
 
 #: The count columns every bins table has (plus one ``bad_<bucket>`` per failure bucket).
 COUNT_COLUMNS = ("total", "good", "bad")
-_MAX_CELLS = 500_000_000
+# int64 values held per grid cell at the peak of bin_events: total, bad, good, bin_start and the
+# bucket counts (a few buckets) in the table, plus the bincount arrays it is built from
+_CELL_COLUMNS = 12
 
 
 class ReadBinsOptions(ExcludeOptions, total=False):
@@ -113,7 +116,8 @@ def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> N
             )
 
 
-def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int, n_groups: int) -> tuple[np.ndarray, int, int]:
+def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int, n_groups: int,
+                columns: int = _CELL_COLUMNS) -> tuple[np.ndarray, int, int]:
     """``(keep, first_bin, n_bins)``: the events inside ``[start, end)`` and the grid covering them."""
     keep = np.ones(len(t), dtype=bool)
     lo_ns = int(utc_timestamp(start, name="start").value) if start is not None else None
@@ -127,7 +131,7 @@ def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int, n_groups: int
     in_span = t[keep]
     t_min, t_max = (int(in_span.min()), int(in_span.max())) if len(in_span) else (None, None)
     first_bin, n_bins = grid_span(lo_ns, hi_ns, t_min, t_max, freq_ns)
-    check_grid_cells(n_groups, n_bins)
+    check_grid_cells(n_groups, n_bins, columns=columns)
     return keep, first_bin, n_bins
 
 
@@ -157,10 +161,20 @@ def grid_span(lo_ns: int | None, hi_ns: int | None, t_min: int | None, t_max: in
     return first_bin, (last_bin - first_bin) // freq_ns + 1
 
 
-def check_grid_cells(n_groups: int, n_bins: int) -> None:
-    """Refuse a dense bin grid over 500 million cells (groups x bins)."""
-    if n_groups * n_bins > _MAX_CELLS:
-        raise ConfigError("the bin grid would exceed 500 million cells; use a coarser freq= or a shorter span.")
+def check_grid_cells(n_groups: int, n_bins: int, *, columns: int = _CELL_COLUMNS, memory_limit: Any = None) -> None:
+    """Refuse a dense bin grid whose arrays would not fit the memory budget
+    (:func:`budgetlab._util.memory.memory_limit`: half of the physical memory, or
+    ``$BUDGETLAB_MEMORY_LIMIT``): ``groups x bins x columns`` int64 values.
+
+    >>> check_grid_cells(100, 1440, memory_limit="1GiB")
+    >>> check_grid_cells(50_000, 525_600, memory_limit="8GiB")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: the bin grid (50000 group(s) x 525600 bin(s)) would need about 2.3 TiB, over the memory limit of 8.0 GiB; use a coarser freq=, fewer groups (by=), a shorter span (start=/end=), or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical memory).
+    """
+    check_memory(float(n_groups) * float(n_bins) * 8.0 * columns,
+                 f"the bin grid ({n_groups} group(s) x {n_bins} bin(s))",
+                 ["use a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end=)"], limit=memory_limit)
 
 
 def bin_events(
@@ -225,7 +239,9 @@ def bin_events(
     _check_bucket_names(exclusions.buckets, categories)
     group_code, key_table = group_key_codes(events, keys)
     n_groups = len(key_table)
-    keep, first_bin, n_bins = _event_span(t, start, end, freq_ns, n_groups)
+    # int64 values per cell at the peak: total, bad (bincount and copy each), good, bin_start, and
+    # the per-bucket counts (bincount, copy, table columns)
+    keep, first_bin, n_bins = _event_span(t, start, end, freq_ns, n_groups, columns=7 + 3 * len(categories))
     keep, fail, codes = exclusions.apply_to_events(t, ~ok, codes, keep, categories)
 
     idx = group_code[keep] * n_bins + (t[keep] - first_bin) // freq_ns

@@ -194,7 +194,7 @@ def test_timeout_exclusion_changes_the_alerts():
 def test_policy_errors():
     bins = make_bins([[1] * 3], [[0] * 3])
     with pytest.raises(ConfigError):
-        alert_episodes(bins, 0.99, "workbook")
+        alert_episodes(bins, 0.99, "no_such_preset")
     with pytest.raises(ConfigError, match="whole number of bins"):
         alert_episodes(bins, 0.99, AlertPolicy.single_window("90s"))
 

@@ -115,3 +115,87 @@ def test_presets_bundle():
     pres = AlertPolicy.presets("30D")
     assert list(pres) == ["workbook", "sloth", "pyrra", "single_window_1h"]
     assert all(isinstance(p, AlertPolicy) for p in pres.values())
+
+
+# ------------------------------------------------------------------------------------------------
+# presets keep their meaning (issue 16): the period is the SRE budget period, factors are kept
+
+
+def test_workbook_at_another_period_keeps_its_factors_and_scales_its_windows():
+    # Pyrra's rule: factors 14.4 / 6 / 3 / 1 kept, windows x period / 30 d rounded to the minute.
+    # By hand at 28 d: 1 h x 28/30 = 56 min, 5 min -> 4 min 40 s -> 5 min; 6 h -> 5 h 36 min,
+    # 30 min -> 28 min; 1 d -> 22 h 24 min, 2 h -> 1 h 52 min; 3 d -> 67 h 12 min, 6 h -> 5 h 36 min.
+    p = AlertPolicy.workbook("28D")
+    assert table(p) == [
+        ("page_1h", "page", "56m", "5m", 14.4, "0"),
+        ("page_6h", "page", "5h36m", "28m", 6.0, "0"),
+        ("ticket_1d", "ticket", "22h24m", "1h52m", 3.0, "0"),
+        ("ticket_3d", "ticket", "2d19h12m", "5h36m", 1.0, "0"),
+    ]
+    assert p.period == pd.Timedelta("28D")
+    # no preset makes a page tier below burn 1 at any period
+    for period in ("3D", "7D", "28D", "30D", "90D"):
+        assert min(t.burn for t in AlertPolicy.workbook(period).tiers if t.severity == "page") >= 1
+
+
+def test_workbook_on_a_one_day_slo_refuses_instead_of_factors_below_one():
+    # the old behaviour: period=24h gave burns 0.48 / 0.2 / 0.1 / 0.033 (a page at half the
+    # allowed pace) and a 3-day ticket window on a 1-day SLO
+    with pytest.raises(ConfigError, match=r"period=1d is too short.*SLO\.period.*from_budget_fractions"):
+        AlertPolicy.workbook("24h")
+
+
+def test_workbook_at_30_days_is_unchanged():
+    assert AlertPolicy.workbook("30D") == AlertPolicy.workbook() == AlertPolicy.from_budget_fractions(name="workbook")
+
+
+def test_as_policy_builds_presets_for_the_slo_period():
+    from budgetlab import SLO
+    from budgetlab.alerts.policy import as_policy
+
+    slo = SLO(target=0.95, window="24h")  # the tracker window is 24 h, the budget period 30 d
+    assert as_policy("workbook", period=slo.period) == AlertPolicy.workbook()
+    assert [t.burn for t in as_policy("workbook", period="28D").tiers] == [14.4, 6.0, 3.0, 1.0]
+    assert as_policy("pyrra", period="28D") == AlertPolicy.pyrra("28D")
+    explicit = AlertPolicy.from_budget_fractions(period="28D")  # an explicit policy keeps its own period
+    assert as_policy(explicit, period="30D") is explicit
+    with pytest.raises(ConfigError, match="preset name"):
+        as_policy("nope")
+
+
+# ------------------------------------------------------------------------------------------------
+# can a tier fire at an error ratio (issue 16)
+
+
+def test_detection_time_is_nat_when_the_tier_cannot_fire():
+    tier = AlertPolicy.workbook().tier("page_1h")
+    # 0.5 % errors on a 99.9 % SLO: burn 5 < 14.4, alert_episodes never fires (the old answer: 2 h 52 m)
+    assert not tier.can_fire(0.999, 0.005)
+    assert tier.detection_time(0.999, 0.005) is pd.NaT
+    # 2 % errors: burn 20 > 14.4; closed form 0.001 / 0.02 x 60 min x 14.4 = 43.2 min
+    assert tier.can_fire(0.999, 0.02)
+    assert tier.detection_time(0.999, 0.02) == pd.Timedelta(minutes=43.2)
+    # strict >: an error ratio exactly at burn x (1 - target) never fires (0.5 x (1 - 0.5) = 0.25)
+    half = AlertTier("t", "page", "1h", None, 0.5)
+    assert not half.can_fire(0.5, 0.25) and half.detection_time(0.5, 0.25) is pd.NaT
+    assert half.can_fire(0.5, 0.26)
+    # a tier needing more than every request failing (14.4 x 10 % > 100 %) can never fire
+    assert not tier.can_fire(0.9, 1.0)
+
+
+def test_can_fire_agrees_with_alert_episodes():
+    import numpy as np
+
+    from budgetlab.alerts.episodes import alert_episodes
+    from budgetlab.events.schema import as_events
+    from budgetlab.windows.bins import bin_events
+
+    # a constant error ratio r: 1000 requests a minute, r x 1000 failing, for 3 hours
+    tier = AlertTier("p", "page", "1h", "5min", 14.4)
+    for r in (0.005, 0.0144, 0.015, 0.02):
+        n_bad = int(round(r * 1000))
+        ts = np.repeat(pd.date_range("2026-01-01", periods=180, freq="1min").to_numpy(), 1000)
+        ok = np.tile(np.arange(1000) >= n_bad, 180)
+        bins = bin_events(as_events(ts, ok), "1min")
+        fired = len(alert_episodes(bins, 0.999, AlertPolicy((tier,)))) > 0
+        assert fired == tier.can_fire(0.999, n_bad / 1000), r

@@ -331,7 +331,7 @@ def test_errors():
     with pytest.raises(ConfigError, match="SLO"):
         bucket_breakdown(ev, 0.95, by="region")
     with pytest.raises(ConfigError, match="AlertPolicy"):
-        bucket_breakdown(ev, SLO(), by="region", policy="workbook")
+        bucket_breakdown(ev, SLO(), by="region", policy="nope")  # preset names ("workbook") are accepted
     with pytest.raises(SchemaError, match="captcha_type"):
         bucket_breakdown(ev, SLO())  # default by needs captcha_type and region
     with pytest.raises(InputError, match="empty"):

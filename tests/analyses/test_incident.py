@@ -272,7 +272,7 @@ def test_errors():
     with pytest.raises(InputError, match="no events"):
         incident_report(ev, slo, at(30), at(31), context=0)
     with pytest.raises(ConfigError, match="AlertPolicy"):
-        incident_report(ev, slo, at(0), at(1), policy="workbook")
+        incident_report(ev, slo, at(0), at(1), policy="nope")  # preset names ("workbook") are accepted
 
 
 def test_plot_and_save(tmp_path):

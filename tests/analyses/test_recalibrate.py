@@ -382,3 +382,158 @@ def test_bootstrap_interval_covers_the_true_rule(window, max_share, step):
     # nominal 95 %; measured 45/50 (1 h, 1 %) and 47/50 (6 h, 5 %). With a 24 h window the
     # same simulation covers 32/50 (1 %) and 44/50 (5 %): see the module docs.
     assert hits >= 0.85 * reps
+
+
+# ----------------------------------------------------------------------------------------------
+# issue 16: exact interval edges, candidates on the scale of nines, evidence, per-group SLOs
+
+
+def test_wilson_against_scipy_and_exact_at_the_edges():
+    from scipy.stats import (
+        binomtest,  # scipy's own Wilson interval (method="wilson", no correction)
+    )
+
+    cases = [(81, 263), (0, 10), (10, 10), (42, 42), (0, 1), (1, 1), (1, 117), (116, 117), (5, 7),
+             (999_990, 1_000_000), (3, 1_000_000)]
+    k = np.array([c[0] for c in cases])
+    n = np.array([c[1] for c in cases])
+    for conf in (0.9, 0.95, 0.99):
+        lo, hi = wilson_interval(k, n, conf)
+        for i, (kk, nn) in enumerate(cases):
+            ref = binomtest(int(kk), int(nn)).proportion_ci(confidence_level=conf, method="wilson")
+            assert lo[i] == pytest.approx(ref.low, abs=1e-12) and hi[i] == pytest.approx(ref.high, abs=1e-12)
+            p = kk / nn
+            assert lo[i] <= p <= hi[i]  # always contains the observed proportion
+        # the edges are exact, not 0.9999999999999999 / 2.8e-17 as before
+        assert hi[k == n].tolist() == [1.0] * int((k == n).sum())
+        assert lo[k == 0].tolist() == [0.0] * int((k == 0).sum())
+    assert float(wilson_interval(42, 42)[1]) == 1.0 and float(wilson_interval(0, 10)[0]) == 0.0
+
+
+def _steady(days: int, per_min: int, p_fail: float, seed: int, group: str) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n = days * 24 * 60 * per_min
+    ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, days * 86400, n)).round(3), unit="s")
+    return as_events(ts, rng.random(n) >= p_fail, groups={"kind": [group] * n})
+
+
+USUAL = (0.5, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999)
+
+
+def test_candidates_are_on_the_scale_of_nines():
+    # a group failing 0.07 % of the time: the old grid (0.02 ... 0.98 in steps of 0.005) had
+    # nothing between 0.995 and 1; the usual targets from p1 (rounded down) up to the first usual
+    # target above the observed rate must be there, and nothing below
+    ev = _steady(16, 2, 0.0007, 1, "api")
+    r = recalibrate(ev, window="24h", by="kind", n_boot=0)
+    s = r.summary.iloc[0]
+    floor = max(u for u in USUAL if u <= s["p1"])
+    top = min(u for u in USUAL if u > s["success_rate"])
+    targets = r.candidates["target"].tolist()
+    assert min(targets) == floor
+    assert [u for u in USUAL if floor <= u <= top] == [t for t in targets if t in USUAL]
+    assert max(targets) <= top
+    # the rule by hand: replay under the recommendation and the next candidate above it
+    rec = s["recommended_target"]
+    assert np.isfinite(rec) and floor <= rec < top
+    nxt = min(t for t in targets if t > rec)
+    lo_ns = r.settings["span_start"].value
+    shares = {}
+    for t in (rec, nxt):
+        ref = loop_shares(replay(ev, SLO(target=float(t), window="24h"), by="kind"), ev["kind"], lo_ns)["api"]
+        shares[t] = ref["share_exhausted"]
+    assert shares[rec] <= 0.01 < shares[nxt]
+    # the fine step near the recommendation: consecutive candidates around it are at most 0.001 apart
+    assert nxt - rec <= 0.001 + 1e-12
+    assert s["recommendation_note"] == ""  # 16 days: no caveat
+
+
+def test_no_recommendation_says_why_with_figures_and_the_way_forward():
+    # ~8 events a day (the issue's "group image"), 5 % failing, 24 h window: one failure moves the
+    # rate 12.5 points, so the rolling rate sits at 87.5 % a third of the time
+    rng = np.random.default_rng(4)
+    n = 8 * 21
+    ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, 21 * 86400, n)).round(3), unit="s")
+    ev = as_events(ts, rng.random(n) >= 0.05, groups={"kind": ["image"] * n})
+    r = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95)
+    s = r.summary.iloc[0]
+    assert np.isnan(s["recommended_target"])
+    note = s["recommendation_note"]
+    per_day = s["events"] / s["history_days"]
+    assert s["events_per_day"] == pytest.approx(per_day)
+    assert f"~{per_day:.3g} events a day" in note
+    assert f"holds ~{s['window_events']:.3g} events" in note
+    assert f"one failure moves the rate {100 / s['window_events']:.3g} points" in note
+    # 10 failures a window at 90 % need 100 events: 100 / (8 a day) = 12.5 -> 13 days
+    need_days = int(np.ceil(100 / per_day))
+    assert f"window={need_days}D" in note and "min_events=100" in note
+    assert "no usual target meets the rule" in s["verdict_reason"]
+
+
+def test_short_history_gets_a_caveat():
+    ev = _steady(5, 1, 0.01, 2, "a")
+    s = recalibrate(ev, window="6h", by="kind", n_boot=0).summary.iloc[0]
+    assert np.isfinite(s["recommended_target"])
+    assert s["recommendation_note"].startswith("provisional:") and "14 days" in s["recommendation_note"]
+    assert s["history_days"] == pytest.approx((ev["ts"].iloc[-1] - ev["ts"].iloc[0]) / pd.Timedelta("1D"))
+
+
+def test_per_group_current_targets_equal_separate_runs():
+    from budgetlab import PerGroup
+
+    events = events_with_dips(8)
+    per = PerGroup({"a": 0.93, "b": 0.88})
+    r = recalibrate(events, window="1h", by="kind", target=per, n_boot=30, history="3D")
+    for kind, t in (("a", 0.93), ("b", 0.88)):
+        one = recalibrate(events, window="1h", by="kind", target=t, n_boot=30, history="3D")
+        got = r.summary[r.summary["kind"] == kind].reset_index(drop=True)
+        ref = one.summary[one.summary["kind"] == kind].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, ref)
+        got_c = r.candidates[r.candidates["kind"] == kind].reset_index(drop=True)
+        ref_c = one.candidates[one.candidates["kind"] == kind].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got_c, ref_c)
+
+
+def test_per_group_slos_equal_separate_runs():
+    from budgetlab import PerGroup
+
+    events = events_with_dips(9)
+    slo_a, slo_b = SLO(target=0.93, window="1h"), SLO(target=0.88, window="3h", warning=0.6, min_events=5)
+    r = recalibrate(events, by="kind", slo=PerGroup({"a": slo_a, "b": slo_b}), n_boot=20, history="3D")
+    for kind, slo in (("a", slo_a), ("b", slo_b)):
+        sub = events[(events["kind"] == kind).to_numpy()]
+        one = recalibrate(sub, by="kind", slo=slo, n_boot=20, history="3D")
+        for name in ("summary", "candidates", "distribution", "bootstrap"):
+            got = getattr(r, name)
+            got = got[(got["kind"] == kind).to_numpy()].reset_index(drop=True)
+            ref = getattr(one, name).reset_index(drop=True)
+            pd.testing.assert_frame_equal(got, ref, check_categorical=False)
+
+
+def test_exclude_incidents_leaves_their_time_out_of_the_rule():
+    events = events_with_dips(10, n=6000, days=4)
+    # label the nightly dips of kind "a" as incidents
+    inc = pd.DataFrame({"start": [T0 + pd.Timedelta(days=d, hours=2) for d in range(4)],
+                        "end": [T0 + pd.Timedelta(days=d, hours=4) for d in range(4)], "scope": "kind=a"})
+    r = recalibrate(events, window="1h", by="kind", n_boot=0, history="4D", exclude_incidents=inc)
+    plain = recalibrate(events, window="1h", by="kind", n_boot=0, history="4D")
+    a = r.summary.set_index("kind").loc["a"]
+    # kind b is not covered: unchanged
+    pd.testing.assert_series_equal(r.summary.set_index("kind").loc["b"], plain.summary.set_index("kind").loc["b"])
+    assert a["recommended_target"] > plain.summary.set_index("kind").loc["a", "recommended_target"]
+    # oracle: replay under the recommendation and the next candidate; time of events outside
+    # [start, end + 1 h) of the incidents, a loop
+    lo_ns = r.settings["span_start"].value
+    sub = events[(events["kind"] == "a").to_numpy()].reset_index(drop=True)
+    t = sub["ts"].array.asi8
+    skip = np.zeros(len(t), dtype=bool)
+    for s0, e0 in zip(inc["start"], inc["end"], strict=True):
+        skip |= (t >= s0.value) & (t < e0.value + HOUR_NS)
+    cands = r.candidates[r.candidates["kind"] == "a"]["target"].tolist()
+    rec = a["recommended_target"]
+    nxt = min(c for c in cands if c > rec)
+    for target, ok in ((rec, True), (nxt, False)):
+        st = replay(sub, SLO(target=float(target), window="1h"))["status"].astype(str).to_numpy()
+        w = np.maximum(np.r_[t[1:], t[-1]] - np.maximum(t, lo_ns), 0) * ~skip
+        share = w[st == "exhausted"].sum() / w.sum()
+        assert (share <= 0.01) == ok, (target, share)

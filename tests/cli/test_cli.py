@@ -103,3 +103,97 @@ def test_demo_prints_the_summary_and_the_transitions_of_the_api(capsys, tmp_path
         assert ctype in printed
         n = int((want["captcha_type"] == ctype).sum())
         assert f" {n} " in next(line for line in printed.splitlines() if line.strip().startswith(ctype))
+
+
+# Ctrl-C (SIGINT) at any point of a run: one line, exit status 130, no traceback, nothing left.
+# The child announces on stdout when it reaches the chosen point and then waits there, so the
+# signal lands exactly where the test says (no timing).
+_SLOW_IMPORT = """
+import importlib.abc, sys, time
+class Slow(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == {module!r}:
+            sys.stdout.write("ready\\n"); sys.stdout.flush()
+            time.sleep(120)
+        return None
+sys.meta_path.insert(0, Slow())
+from budgetlab.cli import main  # what the console script does
+raise SystemExit(main({argv!r}))
+"""
+
+_SLOW_PUBLISH = """
+import sys, time
+import budgetlab._util.files as files
+def slow(*args, **kwargs):
+    sys.stdout.write("ready\\n"); sys.stdout.flush()
+    time.sleep(120)
+files._publish = slow
+from budgetlab.cli import main
+raise SystemExit(main({argv!r}))
+"""
+
+
+def _interrupt_when_ready(script: str, cwd) -> subprocess.CompletedProcess:
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=cwd)
+    try:
+        for line in proc.stdout:  # what the run prints first, then the marker
+            if line == "ready\n":
+                break
+        else:
+            raise AssertionError(f"the child never got ready: {proc.stderr.read()!r}")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize("module", ["budgetlab.cli.main", "pandas"])
+def test_ctrl_c_during_start_up_gives_one_line_and_exit_130(module, tmp_path):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    script = f"import sys; sys.path.insert(0, {str(root)!r})\n" + _SLOW_IMPORT.format(
+        module=module, argv=["replay", "missing.csv"])
+    proc = _interrupt_when_ready(script, tmp_path)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == "budgetlab: interrupted; no output was left half-written.\n"
+
+
+def test_ctrl_c_while_an_output_is_published_leaves_the_old_output_and_no_temporary_file(log, tmp_path):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "tr.csv"
+    out.write_text("previous result")
+    before = log.read_bytes()
+    script = f"import sys; sys.path.insert(0, {str(root)!r})\n" + _SLOW_PUBLISH.format(
+        argv=["replay", str(log), "--window", "1h", "--out", str(out), "--force"])
+    proc = _interrupt_when_ready(script, tmp_path)
+    assert proc.returncode == 130, proc.stderr
+    # stderr holds the reading report, then exactly one line about the interruption
+    assert proc.stderr.endswith("budgetlab: interrupted; no output was left half-written.\n")
+    assert proc.stderr.count("budgetlab:") == 1 and "Traceback" not in proc.stderr
+    assert out.read_text() == "previous result" and log.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.csv", "tr.csv"]
+
+
+@pytest.mark.parametrize("entry", [["-m", "budgetlab"], ["-m", "budgetlab.cli"]])
+def test_both_module_entries_run_the_command_line(entry):
+    proc = subprocess.run([sys.executable, *entry, "--version"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("budgetlab ")
+
+
+def test_the_package_attribute_main_stays_the_entry_function():
+    import importlib
+
+    import budgetlab.cli
+
+    importlib.import_module("budgetlab.cli.main")
+    assert callable(budgetlab.cli.main) and budgetlab.cli.main.__module__ == "budgetlab.cli"
+    assert budgetlab.cli.build_parser is importlib.import_module("budgetlab.cli.main").build_parser

@@ -11,10 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import read_access_log
+from budgetlab import SLO, read_access_log, read_events, replay, transitions
 from budgetlab.cli.main import main
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -124,3 +125,59 @@ def test_closed_pipe_ends_quietly_with_the_shells_status(tmp_path):
     assert proc.wait() == 141  # 128 + SIGPIPE, what a shell reports for `yes | head`
     assert "Broken pipe" not in err and "Error" not in err and "Traceback" not in err
     assert err.startswith("how it was read")
+
+
+def test_plot_of_many_groups_draws_twelve_and_never_scans_all_transitions_per_group(tmp_path, monkeypatch, capsys):
+    """Issue 15: --plot chose 12 groups only after a mask over all transitions for every group
+    (20,000 groups: 80 s). Counted, not timed: the rows handed to plot_timeline are those of the
+    first 12 groups, and no boolean mask over the transitions table is built per group."""
+    import budgetlab.cli.replay as replay_mod
+    import budgetlab.plotting as plotting
+
+    n_groups = 20_000
+    keys = [f"g{i:05d}" for i in range(n_groups)]
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.arange(3 * n_groups), unit="s")
+    outcome = np.tile(["success", "timeout", "success"], n_groups)
+    log = tmp_path / "many.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": outcome,
+                  "key": np.repeat(keys, 3)}).to_csv(log, index=False)
+    drawn: list[tuple[list[pd.Timestamp], int, object]] = []
+
+    def fake_plot(states, *, slo=None, incidents=None, transitions=None, ax=None, tz=None, **kw):
+        drawn.append((states["ts"].tolist(), len(transitions), tz))
+        return ax
+
+    masks = {"n": 0}
+    real_getitem = pd.DataFrame.__getitem__
+
+    def counting_getitem(self, key):
+        if isinstance(key, (pd.Series, np.ndarray)) and pd.api.types.is_bool_dtype(key.dtype):
+            masks["n"] += 1
+        return real_getitem(self, key)
+
+    real_write = replay_mod.write_timeline
+
+    def counted_write(*args, **kwargs):
+        monkeypatch.setattr(pd.DataFrame, "__getitem__", counting_getitem)
+        try:
+            return real_write(*args, **kwargs)
+        finally:
+            monkeypatch.setattr(pd.DataFrame, "__getitem__", real_getitem)
+
+    monkeypatch.setattr(plotting, "plot_timeline", fake_plot)
+    monkeypatch.setattr(replay_mod, "write_timeline", counted_write)
+    png = tmp_path / "many.pdf"
+    assert main(["replay", str(log), "--by", "key", "--window", "1h", "--tz", "Europe/Berlin",
+                 "--plot", str(png)]) == 0
+    err = capsys.readouterr().err
+    assert "the timeline shows the first 12 of 20000 groups" in err
+    # oracle: each group has 3 events; with a 1 h window every group's one timeout (1 of 2 events
+    # at that moment) makes it EXHAUSTED and stays in the window: one transition per group
+    events = read_events(log, by=["key"])
+    want = transitions(replay(events, SLO(window="1h"), by="key"))
+    assert len(want) == n_groups
+    assert [(n_tr, tz) for _, n_tr, tz in drawn] == [(1, "Europe/Berlin")] * 12
+    first = events[events["key"].astype(str).isin(keys[:12])].sort_values(["key", "ts"])
+    assert [t for rows, _, _ in drawn for t in rows] == first["ts"].tolist()  # the first 12 groups' rows only
+    assert masks["n"] < 50  # not one per group (the old code built 20,000)
+    assert png.read_bytes()[:5] == b"%PDF-"

@@ -286,7 +286,7 @@ def test_document_validation():
     with pytest.raises(ConfigError, match="reserved"):
         SLODocument("x", SLO(0.9, "1D"), annotations={"budgetlab/warning": "0.3"})
     with pytest.raises(ConfigError, match="unique"):
-        SLODocument("x", SLO(0.9, "1D"), alert_policies=(AlertPolicy.workbook("1D"), AlertPolicy.workbook("1D")))
+        SLODocument("x", SLO(0.9, "1D"), alert_policies=(AlertPolicy.workbook("30D"), AlertPolicy.workbook("30D")))
     with pytest.raises(ConfigError, match="thresholdMetric"):
         SLODocument("x", SLO(0.9, "1D"), indicator={"spec": {"thresholdMetric": {}}})
 
@@ -382,12 +382,12 @@ def test_slos_from_a_mapping_and_explicit_by():
 
 def test_slos_from_recalibration_errors():
     t = _recalibration_table()
-    t.loc[1, "recommended_target"] = np.nan
-    with pytest.raises(ConfigError, match="row 1: recommended_target is missing"):
+    t.loc[1, "recommended_target"] = np.nan  # the second row: rows count from 1 (issue 15)
+    with pytest.raises(ConfigError, match="row 2: recommended_target is missing"):
         slos_from_recalibration(t)
     with pytest.raises(ConfigError, match="no column 'sitekey'"):
         slos_from_recalibration(_recalibration_table(), by="sitekey")
-    with pytest.raises(ConfigError, match="row 0"):
+    with pytest.raises(ConfigError, match="row 1: target=1.0"):
         slos_from_recalibration(_recalibration_table().assign(recommended_target=1.0))
 
 

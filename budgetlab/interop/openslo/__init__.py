@@ -12,16 +12,18 @@ details (:class:`AlertPolicyInfo`), the objects it refers to, and notes on how i
 
 Modules: :mod:`.checks` (the v1 rules), :mod:`.model` (the document), :mod:`.read` and
 :mod:`.write` (YAML in and out), :mod:`.v1alpha` (Sloth's dialect), :mod:`.durations` (OpenSLO's
-duration shorthand), :mod:`.build` (documents from a recalibration). The full field list,
+duration shorthand), :mod:`.build` (documents from a recalibration, one SLO per group bound by labels, and
+:func:`read_recalibration_table`). :func:`load_slos` reads a file whose SLOs are bound to groups by
+``metadata.labels`` as a :class:`~budgetlab.PerGroup`. The full field list,
 what is refused and why, is in ``docs/interop.md``.
 """
 
 from __future__ import annotations
 
-from .build import ratio_indicator, slos_from_recalibration
+from .build import ratio_indicator, read_recalibration_table, slos_from_recalibration
 from .durations import duration_shorthand, parse_duration_shorthand
 from .model import API_VERSION, AlertPolicyInfo, SLODocument
-from .read import load_slo, read_openslo
+from .read import load_slo, load_slos, read_openslo
 from .write import openslo_names, to_openslo_yaml, write_openslo
 
 __all__ = [
@@ -30,10 +32,12 @@ __all__ = [
     "AlertPolicyInfo",
     "read_openslo",
     "load_slo",
+    "load_slos",
     "to_openslo_yaml",
     "write_openslo",
     "openslo_names",
     "slos_from_recalibration",
+    "read_recalibration_table",
     "ratio_indicator",
     "duration_shorthand",
     "parse_duration_shorthand",

@@ -10,10 +10,24 @@ from typing import Any
 import pandas as pd
 
 from ...errors import ConfigError
+from ...events.pii import looks_personal
 
-__all__ = ["prefix", "check_str", "check_strings", "normalize_start", "check_indicator"]
+__all__ = ["quoted", "prefix", "check_str", "check_strings", "normalize_start", "check_indicator"]
 
 _START_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def quoted(value: Any, limit: int = 60) -> str:
+    """A value read from a file as a message may quote it: its ``repr`` (shortened when long),
+    or a placeholder when it looks like personal data (never shown).
+
+    >>> quoted("lte"), quoted(None), quoted("ivan@example.org")
+    ("'lte'", 'None', 'a value that looks like personal data (not shown)')
+    """
+    if looks_personal(str(value)):
+        return "a value that looks like personal data (not shown)"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def prefix(where: str) -> str:
@@ -59,7 +73,7 @@ def normalize_start(value: Any, where: str) -> str:
         try:
             ts = pd.Timestamp(value.strip())
         except (ValueError, TypeError):
-            raise ConfigError(f"{where}: {value!r} is not a date-time like '2022-01-01 12:00:00'.") from None
+            raise ConfigError(f"{where}: {quoted(value)} is not a date-time like '2022-01-01 12:00:00'.") from None
     else:
         raise ConfigError(f"{where} must be a date-time like '2022-01-01 12:00:00' (no time zone).")
     if pd.isna(ts):

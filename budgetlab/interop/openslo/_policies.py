@@ -15,7 +15,7 @@ import pandas as pd
 from ..._util.validation import check_number
 from ...alerts.policy import AlertPolicy, AlertTier
 from ...errors import ConfigError
-from ._fields import check_strings, prefix
+from ._fields import check_strings, prefix, quoted
 from .durations import parse_duration_shorthand
 from .model import ANNOTATION_PREFIX, AlertPolicyInfo
 
@@ -47,7 +47,7 @@ class ObjectTable:
 
     def get(self, kind: str, name: str) -> tuple[str, dict[str, Any]] | None:
         if (kind, name) in self.ambiguous:
-            raise ConfigError(f"{self.label} holds several {kind} objects named {name!r} with different content; the "
+            raise ConfigError(f"{self.label} holds several {kind} objects named {quoted(name)} with different content; the "
                               "reference is ambiguous: rename one.")
         found = self.objects.get((kind, name))
         if found is not None:
@@ -80,7 +80,7 @@ def _condition(obj: Mapping[str, Any], where: str) -> tuple[AlertTier, str, str]
     cw = f"{prefix(where)}spec.condition"
     cond = spec["condition"]
     if cond["op"] != "gt":
-        raise ConfigError(f"{prefix(cw)}op={cond['op']!r} is not supported: a burn-rate alert fires while the burn rate "
+        raise ConfigError(f"{prefix(cw)}op={quoted(cond['op'])} is not supported: a burn-rate alert fires while the burn rate "
                           "is above the threshold (op: gt), as in Prometheus's '>'.")
     threshold = check_number(f"{prefix(cw)}threshold", cond["threshold"])
     long_w = parse_duration_shorthand(cond["lookbackWindow"], where=f"{prefix(cw)}lookbackWindow")
@@ -117,7 +117,7 @@ def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
     if "conditionRef" in c:
         found = table.get("AlertCondition", c["conditionRef"])
         if found is None:
-            raise ConfigError(f"{sw}.conditions[0]: conditionRef {c['conditionRef']!r} names no AlertCondition in "
+            raise ConfigError(f"{sw}.conditions[0]: conditionRef {quoted(c['conditionRef'])} names no AlertCondition in "
                               f"{table.label}.")
         ctx, cobj = found
         with context(ctx):
@@ -129,7 +129,7 @@ def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
         if "targetRef" in t:
             found = table.get("AlertNotificationTarget", t["targetRef"])
             if found is None:
-                raise ConfigError(f"{sw}.notificationTargets[{i}]: targetRef {t['targetRef']!r} names no "
+                raise ConfigError(f"{sw}.notificationTargets[{i}]: targetRef {quoted(t['targetRef'])} names no "
                                   f"AlertNotificationTarget in {table.label}; add it to the files read.")
             companions.append(found[1])
     info = AlertPolicyInfo(display_name=meta.get("displayName", ""), description=spec.get("description", ""),
@@ -147,7 +147,7 @@ def _resolve(item: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed
         ref = item["alertPolicyRef"]
         found = table.get("AlertPolicy", ref)
         if found is None:
-            raise ConfigError(f"{where}: alertPolicyRef {ref!r} names no AlertPolicy in {table.label}.")
+            raise ConfigError(f"{where}: alertPolicyRef {quoted(ref)} names no AlertPolicy in {table.label}.")
         ctx, obj = found
         with context(ctx):
             return _policy(obj, "", table)
@@ -171,7 +171,7 @@ def parse_alert_policies(spec: Mapping[str, Any], table: ObjectTable, period: pd
         companions.extend(comps)
         if group is not None and groups and groups[-1][1] == group:
             if groups[-1][2] != p_period:
-                raise ConfigError(f"{iw}: the policies grouped as budgetlab/policy {group!r} have different "
+                raise ConfigError(f"{iw}: the policies grouped as budgetlab/policy {quoted(group)} have different "
                                   "budgetlab/period annotations.")
             groups[-1][3].append(tier)
         else:

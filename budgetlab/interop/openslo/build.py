@@ -1,23 +1,34 @@
-"""OpenSLO documents built from other budgetlab results: one SLO per group of a recalibration,
-and an inline ratio SLI on two Prometheus counters."""
+"""OpenSLO documents built from other budgetlab results: one SLO per group of a recalibration
+(bound to its group by ``metadata.labels``, read back per group by :func:`.read.load_slos`), the
+reader of a recalibration table saved as CSV or Parquet, and an inline ratio SLI on two
+Prometheus counters."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..._util.files import register_input
 from ..._util.validation import as_list, to_timedelta
 from ...alerts.policy import AlertPolicy
-from ...errors import ConfigError
-from ...slo import SLO
+from ...errors import ConfigError, FileFormatError
+from ...events.pii import guard_values
+from ...slo import SLO, PerGroup
+from ._fields import quoted
+from ._yaml import file_label
 from .model import SLODocument
 from .write import slug
 
-__all__ = ["ratio_indicator", "slos_from_recalibration"]
+__all__ = ["ratio_indicator", "slos_from_recalibration", "read_recalibration_table", "MAX_TABLE_BYTES"]
+
+#: Largest recalibration table read (one row per group: far smaller in practice).
+MAX_TABLE_BYTES = 64 * 2**20
 
 
 def ratio_indicator(total_metric: str, errors_metric: str, *, selector: str = "", errors_selector: str = "",
@@ -39,6 +50,126 @@ def ratio_indicator(total_metric: str, errors_metric: str, *, selector: str = ""
                                      "total": source(query(total_metric, ""))}}}
 
 
+_SUMMARY_FIRST = "events"  # recalibrate's summary: the group keys, then "events", ...
+
+
+def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence[str] | None = None,
+                             target_column: str = "recommended_target") -> pd.DataFrame:
+    """Read a recalibration table saved as ``.csv`` or ``.parquet`` (e.g. ``budgetlab recalibrate
+    --out rec.csv``) for :func:`slos_from_recalibration`, registered as an input of the run (no
+    output may replace it).
+
+    CSV cells are read as text, so group keys stay exactly as written (``007`` stays ``007``);
+    ``target_column`` is read as a number. ``attrs["by"]``: ``by`` when given, else the columns
+    before ``events`` in a table laid out as :func:`budgetlab.recalibrate`'s summary. Group keys
+    that look like personal data are refused (:class:`~budgetlab.PersonalDataError`, counted,
+    never shown); rows are numbered from 1 (the header is not a row).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "rec.csv"
+    >>> _ = p.write_text("captcha_type,events,recommended_target\\nrecaptcha_v2,900,0.93\\nturnstile,800,0.97\\n")
+    >>> t = read_recalibration_table(p)
+    >>> t.attrs["by"], t["recommended_target"].tolist()
+    (['captcha_type'], [0.93, 0.97])
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise ConfigError("give the recalibration table as a file name (.csv or .parquet).")
+    p = Path(path)
+    label = file_label(p)
+    if not p.exists():
+        raise FileFormatError(f"{label}: no such file; give the recalibration table (.csv or .parquet).")
+    if not p.is_file():
+        raise FileFormatError(f"{label}: is not a regular file; give the recalibration table (.csv or .parquet).")
+    ext = p.suffix.lower()
+    if ext not in (".csv", ".parquet"):
+        raise FileFormatError(f"{label}: the recalibration table must be .csv or .parquet.")
+    if p.stat().st_size > MAX_TABLE_BYTES:
+        raise FileFormatError(f"{label}: is larger than {MAX_TABLE_BYTES // 2**20} MiB; a recalibration table has one "
+                              "row per group: give the right file.")
+    register_input(p)
+    try:
+        if ext == ".csv":
+            frame = pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8")
+        else:
+            frame = pd.read_parquet(p)
+    except UnicodeDecodeError:
+        raise FileFormatError(f"{label}: is not UTF-8 text; save the table as UTF-8 CSV.") from None
+    except (ValueError, OSError, pd.errors.ParserError, pd.errors.EmptyDataError):  # pyarrow's errors derive from these
+        raise FileFormatError(f"{label}: cannot be read as {ext[1:]}; give the table budgetlab recalibrate --out "
+                              "wrote.") from None
+    names = [str(c) for c in frame.columns]
+    guard_values(names, what=f"the column names of {label}")
+    frame.columns = pd.Index(names)
+    if frame.empty:
+        raise FileFormatError(f"{label}: holds no rows; give a recalibration table with one row per group.")
+    if target_column not in frame.columns:
+        raise FileFormatError(f"{label}: has no column {quoted(target_column)}; give --target-column, or the table "
+                              "budgetlab recalibrate --out wrote.")
+    frame[target_column] = _targets(frame[target_column], target_column)
+    if by is not None:
+        keys = as_list(by)
+    elif _SUMMARY_FIRST in names:
+        keys = names[:names.index(_SUMMARY_FIRST)]
+    else:
+        keys = []
+    if keys:
+        frame.attrs["by"] = keys
+        for k in keys:
+            if k not in frame.columns:
+                raise FileFormatError(f"{label}: has no column {quoted(k)} (a group key); the columns are "
+                                      f"{', '.join(names)}.")
+            guard_values(frame[k].dropna().astype(str).unique(), what=f"the group key {k!r} of {label}")
+    return frame
+
+
+def _targets(column: pd.Series, name: str) -> pd.Series:
+    """A target column as float64; text that is no number names its first row (from 1)."""
+    if pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
+        return column.astype("float64")
+    text = column.astype("string").str.strip()
+    values = pd.to_numeric(text.where(text != ""), errors="coerce").astype("float64")
+    bad = values.isna() & text.ne("").fillna(False) & text.notna()
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0]) + 1
+        raise ConfigError(f"row {row}: {name} is not a number; give targets such as 0.95.")
+    return values
+
+
+def _group_slos(settings: Mapping[str, Any]) -> PerGroup | None:
+    slo = settings.get("slo")
+    return slo if isinstance(slo, PerGroup) else None
+
+
+def _table_frame(table: Any, by: str | Sequence[str] | None, target_column: str) -> tuple[pd.DataFrame, list[str]]:
+    """(frame, group keys) of a DataFrame or a ``{group: target}`` mapping."""
+    if isinstance(table, Mapping):
+        keys = as_list(by) if by is not None else ["group"]
+        rows = []
+        for k, v in table.items():
+            vals = k if isinstance(k, tuple) else (k,)
+            if len(vals) != len(keys):
+                raise ConfigError(f"mapping keys must have {len(keys)} value(s), one per by= key.")
+            rows.append({**dict(zip(keys, vals, strict=True)), target_column: v})
+        return pd.DataFrame(rows, columns=[*keys, target_column]), keys
+    if not isinstance(table, pd.DataFrame):
+        raise ConfigError("table must be a DataFrame (e.g. from budgetlab.recalibrate) or a {group: target} mapping.")
+    if by is not None:
+        return table, as_list(by)
+    if isinstance(table.attrs.get("by"), list):
+        return table, list(table.attrs["by"])
+    keys = [str(c) for c in table.columns if isinstance(table[c].dtype, pd.CategoricalDtype)]
+    if not keys:
+        raise ConfigError("cannot tell the group keys of the recalibration table; give by= (e.g. by='captcha_type').")
+    return table, keys
+
+
+def _guard_keys(frame: pd.DataFrame, keys: list[str]) -> None:
+    """Group keys become SLO names and labels: none may look like personal data."""
+    guard_values(keys, what="the group-key names of the recalibration table")
+    for k in keys:
+        guard_values(frame[k].dropna().astype(str).unique(), what=f"the group key {k!r} of the recalibration table")
+
+
 def slos_from_recalibration(
     table: Any,
     *,
@@ -54,20 +185,25 @@ def slos_from_recalibration(
     min_events: int = 0,
     indicator: Mapping[str, Any] | None = None,
 ) -> list[SLODocument]:
-    """One :class:`SLODocument` per group of a recalibration table (or a ``{group: target}`` map).
+    """One :class:`SLODocument` per group of a recalibration table (or a ``{group: target}`` map),
+    each bound to its group by ``metadata.labels``: written with :func:`.write.write_openslo`, the
+    file reads back per group with :func:`.read.load_slos` (``by`` = the group keys), the targets
+    bit for bit.
 
     Parameters
     ----------
     table : Recalibration, DataFrame or mapping
         The result of :func:`budgetlab.recalibrate` (its ``summary``: one row per group with
-        ``recommended_target``), a table with the group keys and ``target_column``, or a mapping
-        from group value (tuple for several keys) to target.
+        ``recommended_target``), a table with the group keys and ``target_column`` (e.g. from
+        :func:`read_recalibration_table`), or a mapping from group value (tuple for several
+        keys) to target.
     by : str or list of str, optional
         Group keys; default: the recalibration's ``by``, ``table.attrs["by"]``, or the
-        categorical columns.
+        categorical columns. Keys that look like personal data are refused
+        (:class:`~budgetlab.PersonalDataError`): they would become names and labels.
     window : duration, optional
-        Tracker window of every SLO (whole minutes); default: the recalibration's window, else
-        28 days.
+        Tracker window of every SLO (whole minutes); default: the recalibration's window (per
+        group for per-group SLOs), else 28 days. Written as the annotation ``budgetlab/window``.
     period : duration, optional
         SRE budget period of every SLO (OpenSLO ``timeWindow``); default 30 days.
     name_prefix, service : str
@@ -75,6 +211,8 @@ def slos_from_recalibration(
         (``recaptcha_v2`` → ``recaptcha-v2``); the group keys become ``metadata.labels``.
     policy : AlertPolicy, optional
         Attached to every SLO (its period is kept: ``budgetlab/period`` when not the window).
+
+    Errors name the row, counted from 1 (a table's header is not a row).
 
     Examples
     --------
@@ -89,35 +227,16 @@ def slos_from_recalibration(
         table = table.summary
         if by is None and settings.get("by") is not None:
             by = settings["by"]
+    per = _group_slos(settings) if window is None else None
     if window is None:
         window = settings.get("window") or "28D"
-    if isinstance(table, Mapping):
-        keys = as_list(by) if by is not None else ["group"]
-        rows = []
-        for k, v in table.items():
-            vals = k if isinstance(k, tuple) else (k,)
-            if len(vals) != len(keys):
-                raise ConfigError(f"mapping keys must have {len(keys)} value(s), one per by= key.")
-            rows.append({**dict(zip(keys, vals, strict=True)), target_column: v})
-        frame = pd.DataFrame(rows, columns=[*keys, target_column])
-    elif isinstance(table, pd.DataFrame):
-        frame = table
-        if by is not None:
-            keys = as_list(by)
-        elif isinstance(frame.attrs.get("by"), list):
-            keys = list(frame.attrs["by"])
-        else:  # group keys are categoricals (the event-table convention)
-            keys = [str(c) for c in frame.columns if isinstance(frame[c].dtype, pd.CategoricalDtype)]
-            if not keys:
-                raise ConfigError("cannot tell the group keys of the recalibration table; give by= "
-                                  "(e.g. by='captcha_type').")
-    else:
-        raise ConfigError("table must be a DataFrame (e.g. from budgetlab.recalibrate) or a {group: target} mapping.")
+    frame, keys = _table_frame(table, by, target_column)
     for col in [*keys, target_column]:
         if col not in frame.columns:
-            raise ConfigError(f"the recalibration table has no column {col!r}.")
+            raise ConfigError(f"the recalibration table has no column {quoted(col)}.")
     if frame.empty:
         raise ConfigError("the recalibration table is empty; nothing to write.")
+    _guard_keys(frame, keys)
     w = to_timedelta(window, name="window")
     pol = None
     if policy is not None:
@@ -125,19 +244,23 @@ def slos_from_recalibration(
             raise ConfigError("policy must be an AlertPolicy.")
         pol = policy if policy.name else dataclasses.replace(policy, name="policy")
     docs = []
-    for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False)):  # one row per group
+    for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):  # one row per group
         rec = dict(zip(frame.columns, row, strict=True))
         value = rec[target_column]
-        if value is None or (isinstance(value, float) and np.isnan(value)):
-            raise ConfigError(f"row {i}: {target_column} is missing; drop the groups without a recommendation first.")
         try:
             target = float(value)
         except (TypeError, ValueError):
             raise ConfigError(f"row {i}: {target_column} is not a number.") from None
+        if np.isnan(target):
+            raise ConfigError(f"row {i}: {target_column} is missing; drop the groups without a recommendation first.")
+        missing = [k for k in keys if _missing(rec[k])]
+        if missing:
+            raise ConfigError(f"row {i}: the group key {missing[0]} is missing; every row names its group.")
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
+        row_window = per.slo_for(tuple(labels.values())).window if per is not None else w
         try:
-            slo = SLO(target=target, window=w, warning=warning, critical=critical, min_events=min_events,
+            slo = SLO(target=target, window=row_window, warning=warning, critical=critical, min_events=min_events,
                       period="30D" if period is None else period)
         except ConfigError as exc:
             raise ConfigError(f"row {i}: {exc}") from None
@@ -145,3 +268,10 @@ def slos_from_recalibration(
                                 alert_policies=(pol,) if pol is not None else (),
                                 indicator=dict(indicator) if indicator is not None else None))
     return docs
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False

@@ -22,7 +22,8 @@ from typing import Any
 
 from ..._util.validation import check_tz
 from ...errors import ConfigError
-from ._fields import prefix
+from ...events.pii import looks_personal
+from ._fields import prefix, quoted
 
 __all__ = ["DNS_LABEL", "KINDS", "OPS", "check_object", "check_keys", "check_name", "check_metadata",
            "check_indicator_spec", "check_condition_spec", "check_policy_spec", "check_slo_spec"]
@@ -45,7 +46,8 @@ def check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> 
     """Unknown keys are errors, as in the SDK's strict decoding (a misspelt key is never ignored)."""
     for k in obj:
         if k not in allowed:
-            raise ConfigError(f"{prefix(where)}{k} is not a field of OpenSLO v1 here {_RULE}; known: "
+            key = quoted(k) if looks_personal(str(k)) or not isinstance(k, str) or len(k) > 60 else k
+            raise ConfigError(f"{prefix(where)}{key} is not a field of OpenSLO v1 here {_RULE}; known: "
                               f"{', '.join(allowed)}.")
 
 
@@ -72,7 +74,7 @@ def check_name(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value:
         raise ConfigError(f"{where} is required {_RULE}.")
     if len(value) > 63 or not DNS_LABEL.match(value):
-        raise ConfigError(f"{where}={value!r} is not an RFC 1123 label (lower-case letters, digits and '-', "
+        raise ConfigError(f"{where}={quoted(value)} is not an RFC 1123 label (lower-case letters, digits and '-', "
                           f"starting and ending with a letter or digit, at most 63 characters) {_RULE}.")
     return value
 
@@ -81,7 +83,7 @@ def _shorthand(value: Any, where: str, *, required: bool = True) -> None:
     if value is None and not required:
         return
     if not isinstance(value, str) or not _SHORTHAND.match(value):
-        raise ConfigError(f"{where}={value!r} is not a duration shorthand ([0-9]+ and one of m h d w M Q Y) {_RULE}.")
+        raise ConfigError(f"{where}={quoted(value)} is not a duration shorthand ([0-9]+ and one of m h d w M Q Y) {_RULE}.")
 
 
 def _bool(value: Any, where: str) -> None:
@@ -99,7 +101,7 @@ def check_metadata(meta: Any, where: str) -> None:
     if labels is not None:
         for k, v in _mapping(labels, f"{where}.labels").items():
             if not isinstance(k, str) or not _LABEL_KEY.match(k):
-                raise ConfigError(f"{where}.labels: key {k!r} is not a label key (letters, digits, '-', '.', '_', "
+                raise ConfigError(f"{where}.labels: key {quoted(k)} is not a label key (letters, digits, '-', '.', '_', "
                                   f"starting and ending with a letter or digit, at most 63 characters) {_RULE}.")
             if not (isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))):
                 raise ConfigError(f"{where}.labels.{k} must be a string or a list of strings {_RULE}.")
@@ -107,7 +109,7 @@ def check_metadata(meta: Any, where: str) -> None:
     if annotations is not None:
         for k, v in _mapping(annotations, f"{where}.annotations").items():
             if not isinstance(k, str) or not _ANNOTATION_KEY_LENGTH.match(k) or not _ANNOTATION_KEY.match(k):
-                raise ConfigError(f"{where}.annotations: key {k!r} is not an annotation key (an optional DNS "
+                raise ConfigError(f"{where}.annotations: key {quoted(k)} is not an annotation key (an optional DNS "
                                   f"prefix and '/', then a name like a label key) {_RULE}.")
             if not isinstance(v, str):
                 raise ConfigError(f"{where}.annotations.{k} must be a string (quote it in YAML) {_RULE}.")
@@ -157,7 +159,7 @@ def check_indicator_spec(spec: Any, where: str) -> None:
     else:
         _metric_spec(r["raw"], f"{rw}.raw")
         if r.get("rawType") not in ("success", "failure"):
-            raise ConfigError(f"{rw}.rawType={r.get('rawType')!r} must be success or failure {_RULE}.")
+            raise ConfigError(f"{rw}.rawType={quoted(r.get('rawType'))} must be success or failure {_RULE}.")
 
 
 def check_condition_spec(spec: Any, where: str) -> None:
@@ -171,11 +173,11 @@ def check_condition_spec(spec: Any, where: str) -> None:
     c = _mapping(s.get("condition"), cw)
     check_keys(c, ("kind", "op", "threshold", "lookbackWindow", "alertAfter"), cw)
     if c.get("kind") != "burnrate":
-        raise ConfigError(f"{cw}.kind={c.get('kind')!r} must be burnrate {_RULE}.")
+        raise ConfigError(f"{cw}.kind={quoted(c.get('kind'))} must be burnrate {_RULE}.")
     if c.get("op") is None:
         raise ConfigError(f"{cw}.op is required for a burnrate condition (one of lt, lte, gt, gte) {_RULE}.")
     if c.get("op") not in OPS:
-        raise ConfigError(f"{cw}.op={c.get('op')!r} must be one of lt, lte, gt, gte {_RULE}.")
+        raise ConfigError(f"{cw}.op={quoted(c.get('op'))} must be one of lt, lte, gt, gte {_RULE}.")
     th = c.get("threshold")
     if th is None or isinstance(th, bool) or not isinstance(th, (int, float)):
         raise ConfigError(f"{cw}.threshold is required and must be a number {_RULE}.")
@@ -193,7 +195,7 @@ def _one_of(item: Any, ref_key: str, kind: str, where: str, check_spec: Callable
         return
     check_keys(m, ("kind", "metadata", "spec"), where)
     if m.get("kind") != kind:
-        raise ConfigError(f"{where}.kind={m.get('kind')!r} must be {kind} (or give {ref_key}) {_RULE}.")
+        raise ConfigError(f"{where}.kind={quoted(m.get('kind'))} must be {kind} (or give {ref_key}) {_RULE}.")
     check_metadata(m.get("metadata"), f"{where}.metadata")
     check_spec(m.get("spec"), f"{where}.spec")
 
@@ -237,7 +239,7 @@ def _check_calendar(cal: Any, where: str) -> None:
     try:
         _dt.datetime.strptime(str(start), "%Y-%m-%d %H:%M:%S")
     except ValueError:
-        raise ConfigError(f"{where}.startTime={c.get('startTime')!r} must be a date-time like "
+        raise ConfigError(f"{where}.startTime={quoted(c.get('startTime'))} must be a date-time like "
                           f"'2022-01-01 12:00:00' {_RULE}.") from None
     check_tz(c.get("timeZone"), name=f"{where}.timeZone")
 
@@ -252,7 +254,7 @@ def _check_objective(o: Any, where: str, method: Any, ratio: bool | None) -> Non
         if key in m:
             v = m[key]
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < high:
-                raise ConfigError(f"{where}.{key}={v!r} must lie in [0, {high:g}) {_RULE}.")
+                raise ConfigError(f"{where}.{key}={quoted(v)} must lie in [0, {high:g}) {_RULE}.")
     if method == "Timeslices":
         v = m.get("timeSliceTarget")
         if v is None or isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1:
@@ -295,7 +297,7 @@ def check_slo_spec(spec: Any, where: str) -> None:
         check_name(s["indicatorRef"], f"{where}.indicatorRef")
     method = s.get("budgetingMethod")
     if method not in METHODS_V1:
-        raise ConfigError(f"{where}.budgetingMethod={method!r} must be one of {', '.join(METHODS_V1)} {_RULE}.")
+        raise ConfigError(f"{where}.budgetingMethod={quoted(method)} must be one of {', '.join(METHODS_V1)} {_RULE}.")
     tw = s.get("timeWindow")
     if tw is not None:
         if not isinstance(tw, list) or len(tw) != 1:
@@ -347,7 +349,7 @@ def check_object(obj: Mapping[str, Any]) -> str:
     check_keys(obj, ("apiVersion", "kind", "metadata", "spec"), "")
     kind = obj.get("kind")
     if kind not in KINDS:
-        raise ConfigError(f"kind={kind!r} is not an OpenSLO v1 kind; known: {', '.join(KINDS)}.")
+        raise ConfigError(f"kind={quoted(kind)} is not an OpenSLO v1 kind; known: {', '.join(KINDS)}.")
     check_metadata(obj.get("metadata"), "metadata")
     _SPECS[str(kind)](obj.get("spec"), "spec")
     return str(kind)

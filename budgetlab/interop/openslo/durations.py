@@ -16,11 +16,17 @@ import pandas as pd
 
 from ..._util.validation import to_timedelta
 from ...errors import ConfigError
+from ...events.pii import shown
 
-__all__ = ["parse_duration_shorthand", "duration_shorthand"]
+__all__ = ["parse_duration_shorthand", "duration_shorthand", "MAX_DURATION"]
+
+#: The longest duration an OpenSLO field may give (10 years): longer ones are no SLO window and
+#: would overflow the nanosecond timestamps of the computations.
+MAX_DURATION = pd.Timedelta(days=3650)
 
 _SHORTHAND = re.compile(r"^([0-9]+)([mhdwMQY])$")
 _UNITS = {"m": "min", "h": "h", "d": "D", "w": "W"}  # OpenSLO unit -> pandas unit
+_MINUTES = {"m": 1, "h": 60, "d": 1440, "w": 10080}
 _WRITTEN_UNITS = (("d", pd.Timedelta("1D")), ("h", pd.Timedelta("1h")), ("m", pd.Timedelta("1min")))
 
 
@@ -36,10 +42,14 @@ def parse_duration_shorthand(value: Any, *, where: str = "duration", allow_zero:
     Traceback (most recent call last):
     ...
     budgetlab.errors.ConfigError: duration: '90s' is not an OpenSLO duration shorthand; give a whole number and one of m, h, d, w (e.g. 5m, 1h, 28d).
+    >>> parse_duration_shorthand("999999999d")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: duration: '999999999d' is out of range; give a duration from 1m to 3650d (10 years).
     """
-    m = _SHORTHAND.match(value.strip()) if isinstance(value, str) else None
+    m = _SHORTHAND.match(value.strip()) if isinstance(value, str) and len(value) < 100 else None
     if m is None:
-        raise ConfigError(f"{where}: {value!r} is not an OpenSLO duration shorthand; give a whole number "
+        raise ConfigError(f"{where}: {shown(value)} is not an OpenSLO duration shorthand; give a whole number "
                           "and one of m, h, d, w (e.g. 5m, 1h, 28d).")
     count, unit = m.groups()
     if unit in "MQY":
@@ -47,6 +57,9 @@ def parse_duration_shorthand(value: Any, *, where: str = "duration", allow_zero:
                           "give days or weeks (e.g. 30d, 4w).")
     if int(count) == 0 and not allow_zero:
         raise ConfigError(f"{where}: {value!r} must be positive.")
+    if len(count) > 12 or int(count) * _MINUTES[unit] > MAX_DURATION // pd.Timedelta(minutes=1):
+        raise ConfigError(f"{where}: {shown(value)} is out of range; give a duration from {'0m' if allow_zero else '1m'} "
+                          f"to {MAX_DURATION.days}d (10 years).")
     return to_timedelta(f"{count}{_UNITS[unit]}", name=where, allow_zero=True)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ConfigError
+from ._fields import quoted
 from .checks import check_keys, check_name
 
 __all__ = ["V1ALPHA", "from_v1alpha"]
@@ -50,7 +51,7 @@ def _time_window(spec: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
     check_keys(tw, ("count", "unit", "isRolling", "calendar"), "spec.timeWindows[0]")
     count, unit = tw.get("count"), tw.get("unit")
     if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
-        raise ConfigError(f"spec.timeWindows[0].count={count!r} must be a whole number > 0.")
+        raise ConfigError(f"spec.timeWindows[0].count={quoted(count)} must be a whole number > 0.")
     if "calendar" in tw or tw.get("isRolling") is False:
         duration = _CALENDAR.get((str(unit), count))
         if duration is None or "calendar" not in tw:
@@ -58,7 +59,7 @@ def _time_window(spec: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
                               "has calendar periods of 1 Day, 1 Week and 1 Month (with calendar startTime and timeZone).")
         return {"duration": duration, "isRolling": False, "calendar": tw["calendar"]}
     if unit not in _DAYS:
-        raise ConfigError(f"spec.timeWindows[0].unit={unit!r} is not supported for a rolling window; use Day or Week "
+        raise ConfigError(f"spec.timeWindows[0].unit={quoted(unit)} is not supported for a rolling window; use Day or Week "
                           "(Month and Quarter have no fixed length; Sloth reads Day only).")
     if "isRolling" not in tw:
         notes.append("spec.timeWindows[0].isRolling is absent: read as a rolling window, as Sloth reads it")
@@ -123,7 +124,7 @@ def from_v1alpha(obj: Mapping[str, Any]) -> list[tuple[dict[str, Any], list[str]
             out["spec"] = spec
         return [(out, [])]
     if kind != "SLO":
-        raise ConfigError(f"kind={kind!r} is not supported in {V1ALPHA}; budgetlab reads its SLO and Service kinds.")
+        raise ConfigError(f"kind={quoted(kind)} is not supported in {V1ALPHA}; budgetlab reads its SLO and Service kinds.")
     if not isinstance(spec, Mapping):
         raise ConfigError("spec must be a mapping.")
     check_keys(spec, ("timeWindows", "budgetingMethod", "description", "indicator", "service", "objectives"), "spec")

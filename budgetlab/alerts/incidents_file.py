@@ -1,0 +1,142 @@
+"""Read an incidents table (the ground truth that alerts are scored against) from a CSV file.
+
+The file has a header line with ``incident_id``, ``start`` and ``end`` and optionally ``scope``
+(``key=value`` pairs joined by ``&``, e.g. ``region=fra``; empty or ``*`` is everything) and
+``kind``; other columns are kept as text. Times are ISO 8601, UTC when they carry no offset.
+The file is registered as an input of the run (no output may overwrite it), and the values that
+end up in outputs and messages (ids, scopes, kinds) are checked for personal data first. Errors
+name rows by number (1-based, counting data rows) and never quote a value.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._util.files import register_input
+from ..errors import FileFormatError, InputError, SchemaError, TimestampError
+from ..events.pii import guard_values, shown
+
+__all__ = ["INCIDENT_COLUMNS", "read_incidents"]
+
+#: The columns an incidents file must have (``scope`` and ``kind`` are optional).
+INCIDENT_COLUMNS = ("incident_id", "start", "end")
+_LISTED = 5
+
+
+def _rows(mask: np.ndarray) -> str:
+    """``row 3`` / ``rows 2, 5 and 7 more`` (1-based data rows) for the ``True`` entries of ``mask``."""
+    idx = np.flatnonzero(mask) + 1
+    head = ", ".join(str(i) for i in idx[:_LISTED])
+    more = f" and {len(idx) - _LISTED} more" if len(idx) > _LISTED else ""
+    return f"{'row' if len(idx) == 1 else 'rows'} {head}{more}"
+
+
+def _read_csv(p: Path, name: str) -> pd.DataFrame:
+    try:
+        return pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except pd.errors.EmptyDataError:
+        raise FileFormatError(f"{name}: is empty; give a header line incident_id,start,end[,scope,kind] and one "
+                              "row per incident.") from None
+    except UnicodeDecodeError:
+        raise FileFormatError(f"{name}: is not UTF-8 text; save the incidents as UTF-8 CSV.") from None
+    except (ValueError, pd.errors.ParserError):
+        raise FileFormatError(f"{name}: cannot be read as CSV (a quote left open or rows of different lengths?); "
+                              "give one row per incident: incident_id,start,end[,scope,kind].") from None
+
+
+def _times(table: pd.DataFrame, col: str, name: str) -> pd.Series:
+    text = table[col].str.strip()
+    empty = (text == "").to_numpy(dtype=bool)
+    if empty.any():
+        raise TimestampError(f"{name}: column {col!r} is empty in {_rows(empty)}; give every incident a {col} time "
+                             "(ISO 8601, e.g. 2026-01-05T10:00:00Z).")
+    ts = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce")
+    bad = ts.isna().to_numpy(dtype=bool)
+    if bad.any():
+        raise TimestampError(f"{name}: column {col!r} holds no ISO 8601 time in {_rows(bad)}; write times like "
+                             "2026-01-05T10:00:00Z (UTC when no offset is given).")
+    return ts.dt.as_unit("ns")
+
+
+def _check_scopes(scopes: pd.Series, name: str) -> None:
+    parts = scopes.str.split("&")
+    bad = np.zeros(len(scopes), dtype=bool)
+    values: list[str] = []
+    for i, (scope, items) in enumerate(zip(scopes.tolist(), parts.tolist(), strict=True)):
+        if scope == "*":
+            continue
+        for item in items:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                bad[i] = True
+            values.append(key.strip())
+            values.append(value.strip())
+    if bad.any():
+        raise InputError(f"{name}: column 'scope' is not of the form key=value[&key=value] in {_rows(bad)}; write "
+                         "e.g. region=fra or region=fra&captcha_type=image ('*' or empty: everything).")
+    guard_values(values, what=f"the 'scope' column of {name}")
+
+
+def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read an incidents CSV: ``incident_id,start,end`` and optional ``scope``, ``kind``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A CSV file with a header line. Times are ISO 8601 (``2026-01-05T10:00:00Z``), UTC when
+        naive. ``scope`` is ``key=value`` pairs joined by ``&``; empty or missing means ``"*"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per incident, every column as text except ``start`` and ``end``
+        (``datetime64[ns, UTC]``); ``scope`` is always present (``"*"`` when not given).
+
+    Raises
+    ------
+    FileFormatError
+        The file is missing, a folder, empty, not UTF-8 or not CSV.
+    SchemaError
+        A required column is missing.
+    TimestampError
+        A start or end is empty or not an ISO 8601 time (rows named by number, counted from 1).
+    InputError
+        A scope is not ``key=value`` pairs; :class:`~budgetlab.errors.PersonalDataError` when an
+        id, scope or kind looks like personal data (counted, never shown).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "incidents.csv"
+    >>> _ = f.write_text("incident_id,start,end,scope\\ni1,2026-01-05T10:00:00Z,2026-01-05T11:00,region=fra\\n")
+    >>> read_incidents(f)[["incident_id", "end", "scope"]]
+      incident_id                       end       scope
+    0          i1 2026-01-05 11:00:00+00:00  region=fra
+    """
+    p = Path(path)
+    name = shown(p.name)
+    if p.is_dir():
+        raise FileFormatError(f"{name}: is a folder; give the incidents as a CSV file (incident_id,start,end"
+                              "[,scope,kind]).")
+    if not p.is_file():
+        raise FileFormatError(f"{name}: no such file; give the incidents as CSV (incident_id,start,end[,scope,kind]).")
+    register_input(p)
+    table = _read_csv(p, name)
+    missing = [c for c in INCIDENT_COLUMNS if c not in table.columns]
+    if missing:
+        raise SchemaError(f"{name}: has no column {missing[0]!r}; the header must name incident_id, start, end "
+                          "(and optionally scope, kind).")
+    for col in ("start", "end"):
+        table[col] = _times(table, col, name)
+    if "scope" not in table.columns:
+        table["scope"] = "*"
+    table["scope"] = table["scope"].str.strip().replace("", "*")
+    _check_scopes(table["scope"], name)
+    for col in ("incident_id", "kind"):
+        if col in table.columns:
+            guard_values(table[col].unique(), what=f"the {col!r} column of {name}")
+    return table

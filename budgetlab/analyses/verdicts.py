@@ -1,0 +1,269 @@
+"""Verdicts with their evidence: every sentence that concludes carries the figures behind it, and is
+withheld, with the reason, when those figures are too thin.
+
+Three kinds of conclusion an analyst acts on, each a plain function returning :class:`Verdict`
+objects (or a table of them, :func:`verdicts_table`), used by the notebooks and the CLI:
+
+* :func:`target_verdicts`: is the current target too strict, too loose or about right, and what
+  to recommend (from :func:`budgetlab.recalibrate`). Withheld below ``min_events`` events in the
+  history; a history shorter than ``min_days`` (14) gets a caveat.
+* :func:`page_verdict`: was a page (waking the team) justified? Only when the **lower** bound of
+  the burn rate's interval (Wilson interval of the window's failure ratio, divided by the error
+  budget) lies above the threshold; "not justified" only when the upper bound lies at or below
+  it; otherwise withheld: the window held too few events to tell.
+* :func:`cause_verdict`: did a failure bucket alone cause the alerts or status changes? The bucket
+  is named from the data; withheld when there was nothing to attribute.
+
+The minimums are stated in each verdict's ``withheld`` reason, so a reader sees why a sentence is
+missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import check_fraction
+from ..errors import ConfigError
+from .recalibration import MIN_HISTORY_DAYS, Recalibration, wilson_interval
+
+__all__ = ["Verdict", "VERDICT_COLUMNS", "MIN_EVENTS", "target_verdicts", "page_verdict", "cause_verdict",
+           "verdicts_table", "bucket_phrase"]
+
+#: Fewest events in the history for a verdict on a target.
+MIN_EVENTS = 100
+
+#: Columns of :func:`verdicts_table`.
+VERDICT_COLUMNS = ("subject", "verdict", "sentence", "evidence", "withheld", "caveat")
+
+_TARGET_WORDS = {"too_strict": "too strict (the budget burns too fast)",
+                 "too_loose": "too loose (the budget barely moves)", "ok": "about right"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One conclusion and what it rests on.
+
+    Attributes
+    ----------
+    subject : str
+        What is judged (``"target 95 % for image"``, ``"the page at 03:47"``).
+    verdict : str or None
+        The conclusion's code (``too_strict``, ``ok``, ``too_loose``, ``justified``,
+        ``not_justified``, ``caused``, ``not_caused``); ``None`` when withheld.
+    sentence : str
+        The sentence to show: the conclusion with its evidence, or that it is withheld and why.
+    evidence : str
+        The figures: events, failures, interval, history length.
+    withheld : str
+        Why the verdict is withheld (the minimum it missed); empty when it is given.
+    caveat : str
+        A caveat that does not withhold it (a history shorter than 14 days); may be empty.
+    """
+
+    subject: str
+    verdict: str | None
+    sentence: str
+    evidence: str
+    withheld: str = ""
+    caveat: str = ""
+
+    @property
+    def given(self) -> bool:
+        """Whether the verdict is given (not withheld)."""
+        return self.verdict is not None
+
+
+def verdicts_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
+    """The verdicts as a table with :data:`VERDICT_COLUMNS` (for ``--out`` and display).
+
+    >>> v = page_verdict(30, 60, target=0.9, threshold=2.0)
+    >>> verdicts_table([v])[["verdict", "withheld"]]
+         verdict withheld
+    0  justified
+    """
+    return pd.DataFrame([asdict(v) for v in verdicts], columns=list(VERDICT_COLUMNS))
+
+
+def _pct(x: float, digits: int = 2) -> str:
+    return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.{digits}f} %"
+
+
+def _tpct(x: float) -> str:
+    """A target in percent, with as many digits as it needs (99.95 %, 93 %)."""
+    return f"{100 * x:.4g} %"
+
+
+def _group_text(row: pd.Series, by: Sequence[str]) -> str:
+    if not by:
+        return "all events"
+    return ", ".join(f"{k}={row[k]}" for k in by) if len(by) > 1 else str(row[by[0]])
+
+
+def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
+                    min_days: float = MIN_HISTORY_DAYS) -> pd.DataFrame:
+    """Per group of a :func:`budgetlab.recalibrate` result: the verdict on the current target and
+    the recommendation, each with its evidence; withheld below ``min_events`` events.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: group keys, ``subject``, ``verdict`` (``too_strict``, ``ok``,
+        ``too_loose``; missing when withheld), ``sentence``, ``evidence``, ``withheld``,
+        ``caveat``, then ``recommended_target`` and ``recommendation`` (the sentence on the
+        recommendation, or why there is none).
+
+    Examples
+    --------
+    >>> from budgetlab import recalibrate, synth
+    >>> events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None, session_ids=False)
+    >>> v = target_verdicts(recalibrate(events, by="captcha_type", target=0.95, n_boot=0))
+    >>> v.loc[0, "caveat"]
+    'provisional: 3.0 days of history, less than the 14 days a verdict needs'
+    """
+    if not isinstance(rec, Recalibration):
+        raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() returns.")
+    s = rec.summary
+    by = list(rec.settings.get("by", []))
+    limit = str(rec.settings.get("limit_status", "exhausted"))
+    conf = float(rec.settings.get("confidence", 0.95))
+    rows = []
+    for _, r in s.iterrows():
+        group = _group_text(r, by)
+        n, f, days = int(r["events"]), int(r["failures"]), float(r["history_days"])
+        cur = float(r["current_target"])
+        evidence = (f"{n:,} events, {f:,} failures over {days:.1f} days; success {_pct(r['success_rate'])} "
+                    f"({100 * conf:g} % interval {_pct(r['ci_low'])} – {_pct(r['ci_high'])})")
+        if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
+            evidence += f"; {limit} or worse {_pct(r['current_share_limit'], 1)} of the time under {_tpct(cur)}"
+        caveat = (f"provisional: {days:.1f} days of history, less than the {min_days:g} days a verdict needs"
+                  if days < min_days else "")
+        subject = f"target {_tpct(cur)} for {group}" if np.isfinite(cur) else f"target for {group}"
+        withheld = ""
+        if not np.isfinite(cur):
+            withheld = "no current target given"
+        elif n < min_events:
+            withheld = f"only {n:,} events in the history; a verdict needs at least {min_events:,}"
+        elif pd.isna(r["verdict"]):
+            withheld = str(r["verdict_reason"])
+        verdict = None if withheld else str(r["verdict"])
+        if verdict is None:
+            sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
+        else:
+            sentence = f"The current {subject} is {_TARGET_WORDS[verdict]}: {evidence}."
+        if caveat:
+            sentence += f" ({caveat.capitalize()}.)"
+        rec_t = float(r["recommended_target"])
+        if np.isfinite(rec_t) and n >= min_events:
+            lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
+            rec_txt = f"Recommended for {group}: {_tpct(rec_t)}"
+            if np.isfinite(lo) and np.isfinite(hi):
+                rec_txt += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
+            rec_txt += f", from {n:,} events over {days:.1f} days"
+            rec_txt += f"; {caveat}." if caveat else "."
+        elif np.isfinite(rec_t):
+            rec_txt = (f"No recommendation for {group}: only {n:,} events in the history; a recommendation needs at "
+                       f"least {min_events:,}.")
+        else:
+            rec_txt = f"No recommendation for {group}: {r['recommendation_note']}."
+        row = {k: r[k] for k in by}
+        row.update(subject=subject, verdict=verdict, sentence=sentence, evidence=evidence, withheld=withheld,
+                   caveat=caveat, recommended_target=rec_t if n >= min_events else np.nan, recommendation=rec_txt)
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=[*by, *VERDICT_COLUMNS, "recommended_target", "recommendation"])
+    out.attrs["by"] = by
+    return out
+
+
+def page_verdict(failures: int, events: int, *, target: float, threshold: float, confidence: float = 0.95,
+                 subject: str = "the page") -> Verdict:
+    """Was a page justified? The window's burn rate ``failures / (events (1 - target))`` with the
+    Wilson interval of its failure ratio: **justified** when the interval's lower bound lies above
+    ``threshold``; **not justified** when its upper bound lies at or below it; else withheld (the
+    window held too few events to tell).
+
+    Parameters
+    ----------
+    failures, events : int
+        Failures and events in the window that decided the page (e.g. the tracker's window at
+        its peak, or a tier's long window when it fired).
+    target : float
+        The SLO target (the error budget is ``1 - target``).
+    threshold : float
+        The burn rate that justifies a page (a page tier's ``burn``; the seed's 5 for "melting").
+    confidence : float
+        Level of the interval (default 0.95).
+    subject : str
+        What the sentence talks about.
+
+    Examples
+    --------
+    One failure among 4 requests is a burn of 5 on a 95 % target, but its interval is wide:
+
+    >>> v = page_verdict(1, 4, target=0.95, threshold=5.0)
+    >>> v.verdict, v.withheld
+    (None, 'the burn interval 0.912 – 14 straddles the threshold 5: too few events (4) to tell')
+    >>> page_verdict(300, 1000, target=0.95, threshold=5.0).verdict
+    'justified'
+    """
+    check_fraction("target", target, low_open=True, high_open=True)
+    confidence = check_fraction("confidence", confidence)
+    if isinstance(failures, bool) or isinstance(events, bool) or int(failures) != failures \
+            or int(events) != events or not 0 <= failures <= events:
+        raise ConfigError("failures and events must be whole numbers with 0 <= failures <= events.")
+    n, f = int(events), int(failures)
+    budget = 1 - target
+    if n == 0:
+        return Verdict(subject, None, f"No verdict on {subject}: the window held no events.", "0 events",
+                       withheld="the window held no events")
+    lo_s, hi_s = wilson_interval(n - f, n, confidence)
+    b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
+    burn = f / (n * budget)
+    evidence = (f"{f:,} failures in {n:,} events: burn {burn:.2f} ({100 * confidence:g} % interval "
+                f"{b_lo:.3g} – {b_hi:.3g}) against the threshold {threshold:g}")
+    if b_lo > threshold:
+        return Verdict(subject, "justified", f"{subject[0].upper() + subject[1:]} was justified: {evidence}.", evidence)
+    if b_hi <= threshold:
+        return Verdict(subject, "not_justified", f"{subject[0].upper() + subject[1:]} was not justified: {evidence}.",
+                       evidence)
+    why = (f"the burn interval {b_lo:.3g} – {b_hi:.3g} straddles the threshold {threshold:g}: too few events "
+           f"({n:,}) to tell")
+    return Verdict(subject, None, f"No verdict on {subject}: {why} ({evidence}).", evidence, withheld=why)
+
+
+def bucket_phrase(bucket: Any) -> str:
+    """A failure bucket's name for prose, from the data: ``server_error`` -> ``server_error
+    failures``, ``timeout`` -> ``timeout failures``.
+
+    >>> bucket_phrase("server_error")
+    'server_error failures'
+    """
+    return f"{bucket} failures"
+
+
+def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages", min_total: int = 1) -> Verdict:
+    """Did the failure bucket ``bucket`` alone cause ``caused`` of ``total`` alerts, pages or status
+    changes (as :func:`budgetlab.bucket_breakdown` counts them)? The bucket is named as the data
+    name it; withheld when fewer than ``min_total`` are there to attribute.
+
+    >>> cause_verdict(3, 4, bucket="server_error").sentence
+    'server_error failures alone caused 3 of the 4 pages (75 %).'
+    >>> cause_verdict(0, 0, bucket="timeout").withheld
+    'there were no pages to attribute'
+    """
+    if isinstance(caused, bool) or int(caused) != caused or int(total) != total or not 0 <= caused <= total:
+        raise ConfigError("caused and total must be whole numbers with 0 <= caused <= total.")
+    name = bucket_phrase(bucket)
+    subject = f"{what} caused by {name}"
+    evidence = f"{int(caused):,} of {int(total):,} {what}"
+    if total < max(min_total, 1):
+        why = f"there were no {what} to attribute" if total == 0 else \
+            f"only {int(total):,} {what}; attributing them needs at least {min_total:,}"
+        return Verdict(subject, None, f"No verdict on the {subject}: {why}.", evidence, withheld=why)
+    share = caused / total
+    sentence = f"{name} alone caused {int(caused):,} of the {int(total):,} {what} ({100 * share:.0f} %)."
+    return Verdict(subject, "caused" if caused else "not_caused", sentence, evidence)

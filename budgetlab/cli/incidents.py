@@ -1,0 +1,209 @@
+"""``budgetlab incident`` (replay an incident: tracker, alert tiers, budget, failure buckets, in
+prose with its figures) and ``budgetlab alerts`` (alert policies scored against an incidents
+table: precision, recall, detection and reset time per policy).
+
+Both read the log as ``replay`` does; the incidents table is read by
+:func:`budgetlab.alerts.incidents_file.read_incidents` (an input: no output may replace it).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pandas as pd
+
+from .._util.validation import duration_label
+from ..errors import ConfigError
+from ..slo import SLO, PerGroup
+from .reading import group_keys, read_log, slo_from_args, target_table
+from .shared import add_analysis_options, print_slo, save_plot, wrap, write_output
+from .story import duration_words
+
+__all__ = ["add_parsers", "read_table"]
+
+
+def read_table(path: str) -> pd.DataFrame:
+    """The incidents CSV of ``--incidents``."""
+    from ..alerts.incidents_file import read_incidents
+
+    return read_incidents(path)
+
+
+def _period(slo: SLO | PerGroup) -> pd.Timedelta:
+    return pd.Timedelta((slo.base if isinstance(slo, PerGroup) else slo).period)
+
+
+def _policy_names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ConfigError("--policy names no policy; give e.g. --policy workbook or --policy workbook,pyrra,sloth.")
+    if len(set(names)) != len(names):
+        raise ConfigError("--policy lists a policy twice; give each once.")
+    return names
+
+
+def _scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup:
+    """The SLO of the one group a scope names (all ``by`` keys given), else ``slo`` as it is."""
+    from ..events.schema import parse_scope
+
+    if not isinstance(slo, PerGroup) or not by:
+        return slo
+    named = parse_scope(scope)
+    key = tuple(named.get(k) for k in by)
+    return slo.slo_for(key) if all(v is not None for v in key) else slo
+
+
+# --- incident -----------------------------------------------------------------------------------
+
+
+def _spans(args: argparse.Namespace) -> list[tuple[str, Any, Any, str | None]]:
+    """``(id, start, end, scope)`` of each incident to report."""
+    if args.incidents:
+        if args.start or args.end:
+            raise ConfigError("give the incident either as --start/--end or as --incidents FILE, not both.")
+        table = read_table(args.incidents)
+        if args.id is not None:
+            table = table[table["incident_id"].astype(str) == args.id]
+            if table.empty:
+                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its incident_id column.")
+        return [(str(r["incident_id"]), r["start"], r["end"], args.scope or str(r["scope"]))
+                for _, r in table.iterrows()]
+    if not (args.start and args.end):
+        raise ConfigError("give the incident as --start T --end T (ISO 8601; naive times in --tz), or --incidents FILE.")
+    return [("incident", args.start, args.end, args.scope)]
+
+
+def _cmd_incident(args: argparse.Namespace) -> int:
+    from ..alerts.policy import as_policy
+    from ..analyses.incident import incident_report
+
+    slo = slo_from_args(args)
+    policy = as_policy(args.policy, period=_period(slo))
+    by = group_keys(args)
+    read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents or "",))
+    spans = _spans(args)
+    if args.plot and len(spans) > 1:
+        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; pick one with --id.")
+    table = read_table(args.incidents) if args.incidents else None
+    print(f"{read.title}: {len(read.events):,} events; replaying {len(spans)} incident(s)")
+    print_slo(slo, by)
+    outs = []
+    for ident, start, end, scope in spans:
+        rep = incident_report(read.events, _scoped_slo(slo, scope or "*", by), start, end, policy=policy,
+                              by=by or None, context=args.context, scope=scope, incidents=table, tz=args.tz,
+                              freq=args.freq, breakdown_by=[b.strip() for b in args.breakdown_by.split(",")
+                                                            if b.strip()] if args.breakdown_by else None)
+        print(f"\n{ident}: {rep.start:%Y-%m-%d %H:%M} .. {rep.end:%Y-%m-%d %H:%M} UTC, scope {rep.scope}")
+        print(wrap(rep.summary, indent="  "))
+        for note in rep.notes:
+            print(wrap(f"note: {note}", indent="  "))
+        tiers = rep.tiers[[*by, "tier", "severity", "burn", "fired", "first_alert", "detection_delay",
+                           "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
+        if len(tiers):
+            tiers["first_alert"] = tiers["first_alert"].map(lambda v: "" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}")
+            tiers["detection_delay"] = tiers["detection_delay"].map(lambda v: "" if pd.isna(v) else duration_words(v))
+            print(tiers.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+        outs.append(rep.transitions.assign(incident_id=ident))
+        if args.plot:
+            from .._util.files import save_figure
+
+            fig = rep.plot()
+            try:
+                save_figure(fig, args.plot, force=args.force)
+            finally:
+                import matplotlib.pyplot as plt
+
+                plt.close(fig)
+            print(f"wrote the plot to {args.plot}")
+    if args.out:
+        write_output(pd.concat(outs, ignore_index=True), args, "status changes in the reported windows")
+    return 0
+
+
+# --- alerts -------------------------------------------------------------------------------------
+
+_SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall", "detection_median",
+                  "reset_median", "pages_per_day"]
+
+
+def _cmd_alerts(args: argparse.Namespace) -> int:
+    from ..alerts.episodes import alert_episodes
+    from ..alerts.policy import as_policy
+    from ..alerts.scoring import score_alerts
+    from ..plotting import plot_alerts
+    from ..windows.bins import bin_events
+
+    slo = slo_from_args(args)
+    period = _period(slo)
+    policies = {n: as_policy(n, period=period) for n in _policy_names(args.policy)}
+    by = group_keys(args)
+    read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents,))
+    inc = read_table(args.incidents)
+    _, target = target_table(slo, read.events, by, ignore_window=True)
+    bins = bin_events(read.events, args.freq, by=by or None)
+    print(f"{read.title}: {len(read.events):,} events in bins of {args.freq}; {len(inc)} incident(s) from "
+          f"{args.incidents}; SRE budget period {duration_label(period)}")
+    print_slo(slo, by)
+    scores, episodes = [], {}
+    for name, pol in policies.items():
+        ep = alert_episodes(bins, target, pol)
+        sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=target, period=pol.period, policy=pol)
+        episodes[name] = ep
+        scores.append(sc.assign(policy=name))
+        rows = sc
+        for k in by:
+            rows = rows[rows[k] == "*"]
+        show = rows[_SCORE_COLUMNS].copy()
+        for c in ("detection_median", "reset_median"):
+            show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+        print(f"\npolicy {name} ({len(ep)} alert episode(s); tiers: "
+              + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
+        print(show.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+    if args.out:
+        table = pd.concat(scores, ignore_index=True)
+        write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args, "score rows")
+    if args.plot:
+        def draw(ax: Any) -> None:
+            fig = ax.figure
+            fig.clear()
+            axes = fig.subplots(len(episodes), 1, squeeze=False, sharex=True)
+            for a, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
+                plot_alerts(ep, incidents=inc, ax=a, tz=args.tz)
+                a.set_title(f"policy {name}", loc="left")
+
+        save_plot(draw, args.plot, force=args.force, size=(12, 2.2 + 2.4 * len(episodes)))
+    return 0
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``budgetlab incident`` and ``budgetlab alerts``."""
+    p = subparsers.add_parser("incident", help="replay an incident: tracker, alert tiers, budget, failure buckets")
+    add_analysis_options(p, out="write the status changes in the reported window(s) (.csv or .parquet)",
+                         plot="write the incident's timeline, alerts and bucket burn (.png, .svg, .pdf)")
+    g = p.add_argument_group("incident")
+    g.add_argument("--start", default=None, help="incident start (ISO 8601; naive times in --tz)")
+    g.add_argument("--end", default=None, help="incident end, exclusive")
+    g.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] instead of "
+                                                                   "--start/--end: every incident, or --id")
+    g.add_argument("--id", default=None, help="the incident of --incidents to report")
+    g.add_argument("--scope", default=None, help="only events in this scope, e.g. captcha_type=recaptcha_v2 "
+                                                 "(default: the incident's scope, else all)")
+    g.add_argument("--context", default="6h", help="time shown before and after the incident (default 6h)")
+    g.add_argument("--policy", default="workbook", help="alert policy replayed: workbook, sloth, pyrra, "
+                                                        "single_window (default workbook)")
+    g.add_argument("--breakdown-by", default=None, help="group keys of the bucket breakdown (default: --by)")
+    g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
+    p.set_defaults(func=_cmd_incident)
+
+    p = subparsers.add_parser("alerts", help="score alert policies against an incidents table")
+    add_analysis_options(p, out="write the scores of every policy (.csv or .parquet)",
+                         plot="write the alert episodes per policy against the incidents (.png, .svg, .pdf)")
+    g = p.add_argument_group("alerts")
+    g.add_argument("--incidents", required=True, metavar="CSV", help="incident_id,start,end[,scope,kind]")
+    g.add_argument("--policy", default="workbook", help="policies, comma-separated: workbook, pyrra, sloth, "
+                                                        "single_window (default workbook)")
+    g.add_argument("--freq", default="1min", help="bin width (default 1min; must divide the policies' windows)")
+    g.add_argument("--grace", default="1h", help="alerts up to this long after an incident still detect it (1h)")
+    p.set_defaults(func=_cmd_alerts)
+

@@ -1,0 +1,370 @@
+"""What every log-reading subcommand shares: the input, SLO and output options, the SLO of the
+command line (one :class:`~budgetlab.SLO` or per-group :class:`~budgetlab.PerGroup`), and
+:func:`read_log`, which reads ``LOG...`` the same way for ``replay`` and every analysis.
+
+Before any result, :func:`read_log` writes the "how it was read" block to stderr, so a pipe of
+the results stays clean; it registers every input and checks every output before the work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .._util.validation import duration_label
+from ..errors import ConfigError
+from ..slo import SLO, PerGroup
+
+__all__ = ["add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
+           "group_keys", "parse_outcomes", "LogRead", "read_log", "describe_slo", "slo_list", "longest_window",
+           "target_table", "run_record", "record_path", "write_record"]
+
+#: How many groups the SLO header line names before "and N more".
+_SHOWN_GROUPS = 8
+
+
+def add_log_argument(p: argparse.ArgumentParser) -> None:
+    """The positional ``LOG...``."""
+    p.add_argument("log", nargs="+", help="outcome log(s): .csv, .tsv, .parquet, .jsonl (optionally .gz), "
+                                          "Apache/nginx access logs; several files, a glob or a folder")
+
+
+def add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window: str = "24h",
+                    by: str | None = None, slo_file: bool = True) -> None:
+    """``--target``, ``--window``, ``--warning``, ``--critical``, ``--min-events``, ``--by`` and
+    (with ``slo_file``) ``--slo FILE``; ``by`` is the default of ``--by``."""
+    g = p.add_argument_group("SLO")
+    g.add_argument("--target", default=None, metavar="TARGET|GROUP=TARGET,...",
+                   help=f"target success rate (default: {target}), or one per group of the --by key, e.g. "
+                        "recaptcha_v2=0.93,turnstile=0.97")
+    g.add_argument("--window", default=None, help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
+    g.add_argument("--warning", type=float, default=None, help="warning below this budget fraction (0.5)")
+    g.add_argument("--critical", type=float, default=None, help="critical below this budget fraction (0.1)")
+    g.add_argument("--min-events", type=int, default=None, help="hold the status below this many events (0)")
+    g.add_argument("--by", default=by, help="group keys, comma-separated (e.g. captcha_type,region)"
+                   + (f" (default: {by})" if by else ""))
+    if slo_file:
+        g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
+                       help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels (keys named in --by) "
+                            "apply each to its group (--window/--warning/--critical/--min-events override them)")
+    p.set_defaults(default_target=target, default_window=window)
+
+
+def add_output_options(p: argparse.ArgumentParser, *, out: str = "write the transitions table (.csv or .parquet)",
+                       plot: str = "write a timeline (.png, .svg or .pdf)") -> None:
+    """``--out``, ``--plot`` and ``--force``."""
+    g = p.add_argument_group("outputs")
+    g.add_argument("--out", default=None, help=out)
+    g.add_argument("--plot", default=None, help=plot)
+    g.add_argument("--force", action="store_true", help="overwrite existing outputs")
+
+
+def add_log_options(p: argparse.ArgumentParser) -> None:
+    """How to read the log's columns: ``--time``, ``--outcome``, ``--ok``, ``--outcomes``, ..."""
+    g = p.add_argument_group("input columns")
+    g.add_argument("--time", default="ts", help="time column (default: ts)")
+    g.add_argument("--outcome", default="outcome", help="outcome-label column (default: outcome)")
+    g.add_argument("--ok", default=None, help="boolean success column instead of --outcome")
+    g.add_argument("--bucket", default=None, help="failure-kind column (with --ok)")
+    g.add_argument("--tz", default="UTC", help="time zone of naive timestamps and of the plot axis (default: UTC)")
+    g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
+    g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
+    g.add_argument("--salt", default=None, help="secret for --pii hash")
+    g.add_argument("--outcomes", default=None, metavar="LABEL=MEANING,...",
+                   help="complete outcome mapping: LABEL=success, LABEL=<failure bucket> or LABEL=skip (rows left "
+                        "out, counted); HTTP status ranges allowed, e.g. 2xx=success,3xx=success,4xx=skip,"
+                        "5xx=server_error (unlisted labels are refused)")
+    g.add_argument("--duration", default=None, metavar="COLUMN", help="request-duration column (for --slow-above)")
+    g.add_argument("--duration-unit", default=None, choices=["s", "ms", "us", "ns"],
+                   help="unit of numeric durations")
+    g.add_argument("--slow-above", default=None, metavar="DURATION",
+                   help="latency SLI: successes slower than this (e.g. 2s) count as failures in bucket 'slow'")
+    g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl", "access"],
+                   help="file format when the extension does not say it (access: Apache/nginx access log; "
+                        "recognised by content anyway)")
+    g.add_argument("--encoding", default="utf-8", help="text encoding of CSV/JSON Lines (default: utf-8)")
+
+
+def group_keys(args: argparse.Namespace) -> list[str]:
+    """``--by a,b`` as a list of column names."""
+    by = getattr(args, "by", None)
+    return [b.strip() for b in by.split(",") if b.strip()] if by else []
+
+
+_OVERRIDES = ("window", "warning", "critical", "min_events")
+
+
+def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
+    """The SLO of the command line: ``--slo FILE`` (OpenSLO; several SLOs bound to groups by their
+    labels give a :class:`PerGroup`) with the flags given overriding it, else the flags with the
+    subcommand's defaults."""
+    if getattr(args, "slo", None):
+        from .._util.files import register_input
+        from ..interop.openslo import load_slos
+
+        path = Path(str(args.slo).partition("#")[0])
+        if path.is_file():
+            register_input(path)  # no output of this run may replace it
+        base = load_slos(args.slo, by=tuple(group_keys(args)))
+        changes = {k: getattr(args, k) for k in _OVERRIDES if getattr(args, k, None) is not None}
+        if isinstance(base, PerGroup):
+            if args.target is not None:
+                raise ConfigError(f"--target would replace the target of every group of {path.name}; leave it out, "
+                                  "or edit the targets in the file.")
+            if not changes:
+                return base
+            default = base.default.with_(**changes) if isinstance(base.default, SLO) else base.default
+            return PerGroup({k: s.with_(**changes) for k, s in base.table.items()}, default=default,
+                            base=base.base.with_(**changes), binding=base.binding)
+        target = _targets(args.target, [])
+        if isinstance(target, dict):
+            raise ConfigError(f"{path.name} holds one SLO; per-group --target needs per-group SLOs: give one number, "
+                              "or bind several SLOs to the groups in the file.")
+        if target is not None:
+            changes["target"] = target
+        return base.with_(**changes) if changes else base
+    target = _targets(args.target, group_keys(args))
+    slo = SLO(
+        target=args.default_target if target is None or isinstance(target, dict) else target,
+        window=args.default_window if args.window is None else args.window,
+        warning=0.5 if args.warning is None else args.warning,
+        critical=0.1 if args.critical is None else args.critical,
+        min_events=0 if args.min_events is None else args.min_events,
+    )
+    if isinstance(target, dict):
+        return PerGroup(target, base=slo, binding=f"--target, by {group_keys(args)[0]}")
+    return slo
+
+
+def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None:
+    """``--target 0.95`` as a number, ``--target a=0.93,b=0.97`` as per-group targets."""
+    if text is None:
+        return None
+    if "=" not in text:
+        try:
+            return float(text)
+        except ValueError:
+            raise ConfigError("--target takes a number (e.g. 0.95) or per-group targets (e.g. "
+                              "recaptcha_v2=0.93,turnstile=0.97).") from None
+    if len(by) != 1:
+        raise ConfigError("per-group --target needs exactly one --by key (e.g. --by captcha_type); for several keys "
+                          "bind SLOs to the groups in an OpenSLO file (--slo).")
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        try:
+            out[key.strip()] = float(value)
+        except ValueError:
+            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. recaptcha_v2=0.93,turnstile=0.97)."
+                              ) from None
+        if not sep or not key.strip():
+            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. recaptcha_v2=0.93,turnstile=0.97).")
+    return out
+
+
+def slo_list(slo: SLO | PerGroup) -> list[SLO]:
+    """Every distinct SLO of ``slo`` (its default included), in a stable order."""
+    if isinstance(slo, SLO):
+        return [slo]
+    found = list(dict.fromkeys(slo.table.values()))
+    if isinstance(slo.default, SLO):
+        found.append(slo.default)
+    elif slo.default is not None:
+        found.append(slo.base.with_(target=float(slo.default)))
+    return list(dict.fromkeys(found))
+
+
+def longest_window(slo: SLO | PerGroup) -> pd.Timedelta:
+    """The longest tracker window of ``slo`` (the warm-up of a per-group run)."""
+    return max(pd.Timedelta(s.window) for s in slo_list(slo))
+
+
+def _key_label(key: tuple[str, ...]) -> str:
+    return key[0] if len(key) == 1 else "(" + ", ".join(key) + ")"
+
+
+def _listed(items: list[str]) -> str:
+    more = len(items) - _SHOWN_GROUPS
+    return ", ".join(items[:_SHOWN_GROUPS]) + (f" and {more} more" if more > 0 else "")
+
+
+def describe_slo(slo: SLO | PerGroup, by: list[str]) -> str:
+    """The SLO header line: one SLO in full; per-group SLOs compactly (the targets by group, each
+    other field once when all groups share it, else by group).
+
+    >>> describe_slo(PerGroup({"a": 0.93, "b": 0.97}, base=SLO(window="1h")), ["t"])
+    'SLO: target a 0.93, b 0.97; window 1h, warning < 0.5, critical < 0.1, min_events 0, by t'
+    """
+    by_text = f", by {', '.join(by)}" if by else ""
+    if isinstance(slo, SLO):
+        return (f"SLO: target {slo.target:.4g}, window {duration_label(slo.window)}, warning < {slo.warning:g}, "
+                f"critical < {slo.critical:g}, min_events {slo.min_events}{by_text}")
+    table = slo.table
+    others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
+    fields: dict[str, tuple[str, Any]] = {"window": ("window", lambda s: duration_label(s.window)),
+                                          "warning": ("warning <", lambda s: f"{s.warning:g}"),
+                                          "critical": ("critical <", lambda s: f"{s.critical:g}"),
+                                          "min_events": ("min_events", lambda s: str(s.min_events))}
+    targets = [f"{_key_label(k)} {s.target:.4g}" for k, s in table.items()]
+    if others:
+        targets.append(f"other groups {others[0].target:.4g}")
+    parts = []
+    every = [*table.values(), *others]
+    for label, fmt in fields.values():
+        values = {fmt(s) for s in every}
+        if len(values) == 1:
+            parts.append(f"{label} {values.pop()}")
+        else:
+            parts.append(f"{label} " + _listed([f"{_key_label(k)} {fmt(s)}" for k, s in table.items()]))
+    return f"SLO: target {_listed(targets)}; {', '.join(parts)}{by_text}"
+
+
+def target_table(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str], *,
+                 ignore_window: bool = False) -> tuple[SLO, Any]:
+    """``(base SLO, target)`` for functions that take one SLO and per-group targets: with
+    per-group SLOs that differ only in their target (and window, with ``ignore_window``), the
+    shared SLO and a table of the group keys with ``target``; refused when they differ in more."""
+    if isinstance(slo, SLO):
+        return slo, slo.target
+    keys = events.groupby(by, observed=True, sort=True, dropna=False).size().reset_index()[by]
+    per_group = slo.resolve(keys)
+    shared = {s.with_(target=0.5, **({"window": "1h"} if ignore_window else {})) for s in per_group}
+    if len(shared) > 1:
+        raise ConfigError("this analysis takes per-group targets but one window and one set of thresholds; the "
+                          "per-group SLOs differ in more than the target (give --window, --warning, --critical and "
+                          "--min-events to make them equal).")
+    table = keys.copy()
+    table["target"] = [s.target for s in per_group]
+    return per_group[0], table
+
+
+def parse_outcomes(text: str | None) -> dict[str, str] | None:
+    """``--outcomes ok=success,pending=skip,5xx=server_error`` as a mapping (None when not given).
+
+    >>> parse_outcomes("done=success,pending=skip")
+    {'done': 'success', 'pending': 'skip'}
+    """
+    if text is None:
+        return None
+    table: dict[str, str] = {}
+    for part in text.split(","):
+        label, sep, bucket = part.partition("=")
+        if not sep or not label.strip() or not bucket.strip():
+            raise ConfigError("--outcomes: an item is not LABEL=MEANING (e.g. done=success,pending=skip,"
+                              "5xx=server_error).")
+        table[label.strip()] = bucket.strip()
+    return table
+
+
+@dataclass(frozen=True)
+class LogRead:
+    """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
+
+    events: pd.DataFrame
+    paths: list[Path]
+    title: str
+    reader: str
+
+
+def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs: tuple[str, ...] = ()) -> LogRead:
+    """Read ``args.log`` as every subcommand reads it: register the inputs (the log files and
+    ``extra_inputs``), check every output of the run (``{option: path or None}``, see
+    :func:`~budgetlab._util.files.plan_outputs`) before the work, read (event table or access
+    log), write the "how it was read" block to stderr, and drop from ``--by`` a key that
+    ``--pii drop`` dropped (the reader warned by name)."""
+    from .._util.files import plan_outputs, register_input
+    from ..events.accesslog import is_access_log
+    from ..events.pii import shown
+    from ..events.read import read_events
+    from ..events.sources import expand_sources
+
+    paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
+    for p in [*paths, *(Path(x) for x in extra_inputs if x)]:
+        if p.is_file():
+            register_input(p)
+    plan_outputs(outputs, force=args.force)
+    access = [is_access_log(p) for p in paths] if args.format in (None, "access") else [False] * len(paths)
+    if args.format == "access" and not all(access):
+        bad = next(p for p, a in zip(paths, access, strict=True) if not a)
+        raise ConfigError(f"{shown(bad.name)}: its first line is not in common/combined access-log format; "
+                          "check --format.")
+    if any(access) and not all(access):
+        raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
+    if all(access):
+        from ..events.accesslog import read_access_log
+
+        if args.slow_above is not None or args.duration is not None:
+            raise ConfigError("--slow-above needs a duration column; access logs in common/combined format carry "
+                              "none. Export the log with its request time as CSV/JSON Lines and pass --duration "
+                              "COLUMN.")
+        events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes), by=group_keys(args) or None)
+    else:
+        events = read_events(paths, time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
+                             by=group_keys(args), tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
+                             outcomes=parse_outcomes(args.outcomes), format=args.format, encoding=args.encoding,
+                             duration=args.duration, duration_unit=args.duration_unit, slow_above=args.slow_above)
+    sys.stderr.write(f"{events.attrs['how_read']}\n")
+    sys.stderr.flush()
+    if args.by:  # --pii drop may have dropped a group key (it warned by name)
+        args.by = ",".join(k for k in group_keys(args) if k in events.columns)
+    if len(events) == 0:
+        raise ConfigError("no events were kept from the log (see 'how it was read' above); check --outcomes.")
+    title = paths[0].name if len(paths) == 1 else f"{len(paths)} files"
+    return LogRead(events, paths, title, "access log" if all(access) else "events")
+
+
+def record_path(out: str) -> str:
+    """Where the JSON run record of ``--out OUT`` goes: ``OUT.run.json``."""
+    return f"{out}.run.json"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:  # read-only
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+_RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format", "encoding", "duration",
+             "duration_unit", "slow_above", "by", "target", "window", "warning", "critical", "min_events")
+
+
+def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay") -> dict[str, Any]:
+    """The reproducible facts of a run: version, parameters (never the salt), input hashes."""
+    from .. import __version__
+
+    params = {k: getattr(args, k, None) for k in _RECORDED}
+    params["slo"] = Path(args.slo).name if getattr(args, "slo", None) else None
+    return {"budgetlab_version": __version__, "command": command, "reader": read.reader, "parameters": params,
+            "inputs": [{"name": p.name, "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in read.paths]}
+
+
+def _slo_dict(slo: SLO) -> dict[str, Any]:
+    return {"target": slo.target, "window": duration_label(slo.window), "warning": slo.warning,
+            "critical": slo.critical, "min_events": slo.min_events}
+
+
+def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Namespace,
+                 events: pd.DataFrame) -> None:
+    """Write the run record beside ``--out`` (the SLO, how the input was read, the outputs)."""
+    from .._util.files import atomic_write
+
+    how = events.attrs.get("how_read")
+    if isinstance(slo, SLO):
+        slo_facts: dict[str, Any] = _slo_dict(slo)
+    else:
+        slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s)} for k, s in slo.table.items()],
+                     "binding": slo.binding}
+    full = {**record, "slo": slo_facts, "how_read": how.as_dict() if how is not None else None,
+            "outputs": {"table": Path(args.out).name, "plot": Path(args.plot).name if args.plot else None}}
+    with atomic_write(record_path(args.out), force=args.force) as fh:
+        json.dump(full, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")

@@ -1,0 +1,84 @@
+"""Helpers the analysis subcommands share: their options (those of ``replay``), the SLO lines,
+tables to ``--out`` and figures to ``--plot``."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from typing import Any
+
+import pandas as pd
+
+from ..slo import SLO, PerGroup
+from .reading import (
+    add_log_argument,
+    add_log_options,
+    add_output_options,
+    add_slo_options,
+    describe_slo,
+)
+
+__all__ = ["add_analysis_options", "print_slo", "save_plot", "group_label", "write_output", "wrap", "pct"]
+
+
+def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str, plot: str) -> None:
+    """The options every analysis shares with ``replay``: ``LOG...``, the SLO (``--slo``), the
+    input columns and the outputs."""
+    add_log_argument(p)
+    add_slo_options(p, by=by)
+    add_log_options(p)
+    add_output_options(p, out=out, plot=plot)
+
+
+def print_slo(slo: SLO | PerGroup, by: list[str]) -> None:
+    """The SLO line, and how per-group SLOs were bound."""
+    print(describe_slo(slo, by))
+    if isinstance(slo, PerGroup) and slo.binding:
+        print(f"SLOs bound to groups: {slo.binding}")
+
+
+def group_label(row: pd.Series, by: list[str]) -> str:
+    """A group as ``key=value, ...`` (``all events`` without keys)."""
+    return ", ".join(f"{k}={row[k]}" for k in by) or "all events"
+
+
+def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = (11, 6)) -> None:
+    """Draw with ``draw(ax)`` on a new figure and save it (format from the suffix)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .._util.files import save_figure
+
+    fig, ax = plt.subplots(figsize=size)
+    try:
+        draw(ax)
+        fig.tight_layout()
+        save_figure(fig, path, force=force)
+    finally:
+        plt.close(fig)
+    print(f"wrote the plot to {path}")
+
+
+def write_output(table: pd.DataFrame, args: argparse.Namespace, what: str) -> None:
+    from .._util.files import write_table
+
+    out = table.copy()
+    out.attrs = {}
+    write_table(out, args.out, force=args.force)
+    print(f"wrote {len(out)} {what} to {args.out}")
+
+
+def wrap(text: str, indent: str = "    ") -> str:
+    glued = " ".join(str(text).split()).replace(" %", "\0%")  # never break "93.80 %" across lines
+    return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent).replace("\0", " ")
+
+
+def pct(x: float, digits: int = 2) -> str:
+    """A fraction as a percentage the way budgetlab prints them: ``93.80 %``.
+
+    >>> pct(0.938044), pct(0.01, 0)
+    ('93.80 %', '1 %')
+    """
+    return f"{x * 100:.{digits}f} %"

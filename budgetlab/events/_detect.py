@@ -1,0 +1,250 @@
+"""The detector behind :mod:`budgetlab.events.pii`: RE2 patterns (pyarrow.compute) and the
+vectorized checks of each kind. The rules are stated once, in the docstring of
+:mod:`budgetlab.events.pii`; the public entry points are there."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "has", "scan"]
+
+#: The kinds of personal data the guard recognises, in the order findings are reported.
+KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
+
+# The patterns are RE2 (pyarrow.compute): no look-around, so boundaries are matched characters.
+_LN = r"\p{L}\p{M}\p{N}"  # letters of any script, their marks, digits
+_AT = r"(?:[@\x{FF20}\x{FE6B}]|%40)"
+_DOT = r"[.\x{3002}\x{FF0E}\x{FF61}]"
+_LABEL = rf"[{_LN}](?:[{_LN}-]*[{_LN}])?"
+_EMAIL = (rf"(?:\"[^\"\r\n]+\"|[{_LN}!#$%&'*+/=?^_`{{|}}~.-]+){_AT}"
+          rf"(?:(?:{_LABEL}{_DOT})+(?:[\p{{L}}\p{{M}}]{{2,}}|xn--[A-Za-z0-9-]+)|\[[0-9A-Za-z:.]+\])")
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]{1,2})"
+_IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
+# an IPv4 address inside text: not part of a longer dotted number (versions like 32.0.1700.77)
+_IPV4_IN_TEXT = rf"(?:^|[^0-9.]|(?:^|[^0-9])\.){_IPV4}(?:$|[^0-9.]|\.(?:$|[^0-9]))"
+_H = r"[0-9A-Fa-f]{1,4}"
+_IPV6_IN_TEXT = (
+    rf"(?:^|[^0-9A-Fa-f:])(?:(?:{_H}:){{7}}{_H}"  # full form
+    rf"|(?:{_H}:){{0,6}}{_H}::(?:(?:{_H}:){{0,6}}{_H})?|::(?:{_H}:){{0,6}}{_H}"  # compressed, not "::" alone
+    rf"|(?:{_H}:){{6}}{_IPV4}|(?:(?:{_H}:){{0,5}}{_H})?::(?:{_H}:){{0,4}}{_IPV4}"  # IPv4 tail
+    r")(?:%[0-9A-Za-z_.-]+)?(?:$|[^0-9A-Za-z:])"
+)
+_PHONE_PLUS = rf"(?:^|[^\p{{N}}+])\+[1-9](?:[ ./()-]{{0,2}}[0-9]){{7,14}}(?:$|[^{_LN}_+/=-])"
+_PHONE_BRACKETS = (rf"(?:^|[^\p{{N}}])(?:\+?[0-9]{{1,3}}[ .-]?)?\([0-9]{{2,5}}\)[ .-]?[0-9]"
+                   rf"(?:[ .-]?[0-9]){{5,10}}(?:$|[^{_LN}_])")
+_PHONE_KEYWORD = (r"(?i)(?:^|[^\p{L}])(?:tel|phone|mobile|fax|тел|телефон|моб|факс)(?:[.:]\s*|\s+)"
+                  r"\+?\(?[0-9][0-9 ()./-]{6,}[0-9]")
+_PHONE_GROUPS = r"[0-9]{1,5}(?:[ ./-][0-9]+)+"  # a whole value of digit groups
+_PHONE_IN_TEXT = r"(?:^|[\s:;,=(\[<>\"'])(?P<m>[0-9]{1,5}(?:[ -][0-9]{2,5}){2,6})(?:$|[\s;,.!?)\]<>\"'&])"
+_CARD = r"[0-9](?:[ -]?[0-9]){12,18}"
+_CARD_WHOLE = rf"^(?:{_CARD})$"
+# one pass finds the values that may hold personal data of some kind (a superset of every rule
+# below: an at sign, '%', '.', ':', '+', '(', a phone keyword, a short first digit group and a
+# separator, two groups of 4 digits, or a whole value shaped like a card number)
+_PHONE_ANY = (r"[+(]|(?:^|[\s:;,=\[<>\"'])[0-9]{1,5}[ ./-][0-9]"
+              r"|(?i:tel|phone|mobile|fax|тел|моб|факс)")
+CANDIDATE = rf"[@\x{{FF20}}\x{{FE6B}}%.:]|{_PHONE_ANY}|[0-9]{{4}}[ -][0-9]{{4}}|{_CARD_WHOLE}"
+_DATE_LIKE = r"(?:[0-9]{4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,2}|[0-9]{1,2}[-/. ][0-9]{1,2}[-/. ][0-9]{4})(?:[^0-9].*)?"
+_DATE_TIME_IN_TEXT = (r"[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)?"
+                      r"|[0-9]{1,2}[-/.][0-9]{1,2}[-/.][0-9]{4}")
+_DECIMAL = r"[+-]?[0-9]+\.[0-9]+"
+_VERSION = r"[0-9]+(?:\.[0-9]+)*\.[0-9](?:\.[0-9]+)*"  # dotted, a one-digit part after the first
+_CARD_IN_TEXT = (rf"(?:^|[^{_LN}_])(?P<m>[0-9]{{4}}(?:[ -][0-9]{{4}}){{3}}(?:[ -]?[0-9]{{1,3}})?"
+                 rf"|[0-9]{{4}}[ -][0-9]{{6}}[ -][0-9]{{4,5}})(?:$|[^{_LN}_])")
+
+
+def as_text(values: Any) -> pd.Series:
+    """Values as a pyarrow-backed string Series."""
+    if isinstance(values, (pd.Series, pd.Index)) and pd.api.types.is_string_dtype(values.dtype):
+        return pd.Series(values, copy=False).reset_index(drop=True).astype("string[pyarrow]")
+    return pd.Series(np.asarray(values, dtype=object), dtype="string[pyarrow]")
+
+
+def arrow_text(values: Any) -> pa.Array:
+    """Values as one Arrow string array, missing values empty, surrounding white space trimmed.
+    Lone surrogates (bytes decoded with ``surrogateescape``) become ``?`` so that the rest of the
+    value is still read."""
+    try:
+        arr = _to_arrow(values)
+    except UnicodeEncodeError:
+        arr = _to_arrow([v.encode("utf-8", "replace").decode("utf-8") if isinstance(v, str) else v
+                         for v in (values.tolist() if hasattr(values, "tolist") else list(values))])
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks else pa.array([], type=pa.large_string())
+    return pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
+
+
+def _to_arrow(values: Any) -> Any:
+    if isinstance(values, (list, np.ndarray)):
+        try:  # strings (and missing values) straight to Arrow, without a pandas detour
+            return pa.array(values, type=pa.large_string(), from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            pass
+    return pa.array(as_text(values).array)
+
+
+def has(text: pa.Array, pattern: str, *, full: bool = False) -> np.ndarray:
+    """Where ``pattern`` (RE2) matches ``text`` (anywhere, or the whole value)."""
+    if len(text) == 0:
+        return np.zeros(0, dtype=bool)
+    hit = pc.match_substring_regex(text, f"^(?:{pattern})$" if full else pattern)
+    return np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _where(text: pa.Array, pre: np.ndarray, pattern: str, *, full: bool = False) -> np.ndarray:
+    """:func:`has` evaluated only where ``pre`` holds (False elsewhere)."""
+    out = np.zeros(len(text), dtype=bool)
+    if pre.any():
+        out[pre] = has(text.filter(pa.array(pre)), pattern, full=full)
+    return out
+
+
+def _literal(text: pa.Array, needle: str) -> np.ndarray:
+    return np.asarray(pc.match_substring(text, needle).to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _ndigits(text: pa.Array) -> np.ndarray:
+    """ASCII digits per value, counted on the UTF-8 bytes (no other character has such a byte)."""
+    arr = pc.cast(text, pa.large_string())
+    n = len(arr)
+    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset:arr.offset + n + 1] if n else np.zeros(1, np.int64)
+    lengths = np.diff(offsets)
+    if n == 0 or not lengths.any():
+        return np.zeros(n, dtype=np.int64)
+    body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+    starts = np.minimum(offsets[:-1] - offsets[0], len(body) - 1)
+    counts = np.add.reduceat((body - np.uint8(48)) <= 9, starts, dtype=np.int64)  # uint8 wraps below b"0"
+    return np.where(lengths > 0, counts, 0)
+
+
+def _luhn_ok(digits: pa.Array) -> np.ndarray:
+    """Vectorized Luhn check over strings of ASCII digits: zero-padded on the left to one width
+    (which leaves the check unchanged), their bytes are one (values x width) matrix."""
+    n = len(digits)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    width = int(pc.max(pc.utf8_length(digits)).as_py())
+    arr = pc.cast(pc.utf8_lpad(digits, width=width, padding="0"), pa.large_string())
+    start = int(np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset])
+    body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[start:start + n * width].reshape(n, width)
+    rev = body[:, ::-1].astype(np.int16) - 48  # the check digit first
+    doubled = rev[:, 1::2] * 2
+    total = rev[:, 0::2].sum(axis=1) + np.where(doubled > 9, doubled - 9, doubled).sum(axis=1)
+    return np.asarray(total % 10 == 0)
+
+
+def _extracted(text: pa.Array, pattern: str) -> tuple[np.ndarray, pa.Array]:
+    """Where ``pattern`` (one group named ``m``) matches, and its first ``m`` span ('' elsewhere)."""
+    got = pc.extract_regex(text, pattern)
+    found = np.asarray(got.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+    return found, pc.fill_null(pc.struct_field(got, [0]), "")
+
+
+def _phones_in_text(text: pa.Array, pre: np.ndarray, rounds: int = 3) -> np.ndarray:
+    """Digit groups inside text (9-15 digits, not a date), looking past up to ``rounds`` matches."""
+    out = np.zeros(len(text), dtype=bool)
+    idx = np.flatnonzero(pre & _where(text, pre, _PHONE_IN_TEXT))
+    sub = pc.replace_substring_regex(text.take(pa.array(idx)), _DATE_TIME_IN_TEXT, " ")
+    for _ in range(rounds):
+        if len(idx) == 0:
+            break
+        found, span = _extracted(sub, _PHONE_IN_TEXT)
+        nd = _ndigits(span)
+        ok = found & (nd >= 9) & (nd <= 15) & ~has(span, _DATE_LIKE, full=True)
+        out[idx[ok]] = True
+        keep = found & ~ok
+        idx = idx[keep]
+        sub = pc.replace_substring_regex(sub.filter(pa.array(keep)), _PHONE_IN_TEXT, " ", max_replacements=1)
+    return out
+
+
+def _phones(text: pa.Array, cand: np.ndarray) -> np.ndarray:
+    """Phone numbers (the rules of the module docstring) among the values where ``cand`` holds."""
+    cand = _where(text, cand, _PHONE_ANY)
+    phone = _where(text, cand, _PHONE_PLUS) | _where(text, cand, _PHONE_BRACKETS)
+    phone |= _where(text, cand & ~phone, _PHONE_KEYWORD)
+    groups = _where(text, cand & ~phone, _PHONE_GROUPS, full=True)
+    if groups.any():
+        sub = text.filter(pa.array(groups))
+        nd = _ndigits(sub)
+        nsep = np.asarray(pc.count_substring_regex(sub, "[ ./-]").to_numpy(zero_copy_only=False), dtype=np.int64)
+        ok = (nd >= 8) & (nd <= 15) & ((nsep >= 2) | (nd >= 9))
+        for shape in (_DATE_LIKE, _DECIMAL, _IPV4, _VERSION):
+            ok &= ~has(sub, shape, full=True)
+        phone[groups] = ok
+    phone |= _phones_in_text(text, cand & ~phone & ~groups)
+    return np.asarray(phone & ~_where(text, phone, _DECIMAL, full=True), dtype=bool)  # a signed decimal: a number
+
+
+def _cards(text: pa.Array, nd: np.ndarray, plain: np.ndarray, hex_ids: Callable[[], int], *,
+           numeric: bool) -> np.ndarray:
+    """Payment-card numbers: whole values (bare ones judged over the column) and grouped in text.
+    ``nd`` counts the digits of each value, ``plain`` marks the values that are digits only,
+    ``hex_ids()`` counts the column's hexadecimal ids (with a letter)."""
+    out = np.zeros(len(text), dtype=bool)
+    span = (nd >= 13) & (nd <= 19)
+    whole = (span & plain) | _where(text, span & ~plain, _CARD, full=True)
+    if whole.any():
+        sub = text.filter(pa.array(whole))
+        bare = plain[whole]
+        digits = sub if bare.all() else pc.replace_substring_regex(sub, "[^0-9]", "")
+        cand = has(digits, "^[2-6]")
+        if bare.any() and not numeric:
+            # a column of hexadecimal ids: its all-digit ids are ids too, not numbers
+            if hex_ids() > int(plain.sum()):
+                cand &= ~bare
+        valid = np.zeros(len(sub), dtype=bool)
+        valid[cand] = _luhn_ok(digits.filter(pa.array(cand)))
+        # bare digits: a card number only where the column is mostly Luhn-valid (ids pass 1 in 10)
+        if int((valid & cand & bare).sum()) * 2 < int((cand & bare).sum()):
+            valid &= ~bare
+        out[whole] = valid
+    grouped = (nd >= 14) & ~whole
+    if not numeric and grouped.any():
+        idx = np.flatnonzero(_where(text, grouped, _CARD_IN_TEXT))
+        if len(idx):
+            _, found = _extracted(text.take(pa.array(idx)), _CARD_IN_TEXT)
+            digits = pc.replace_substring_regex(found, "[^0-9]", "")
+            ok = has(digits, "^[2-6]")
+            ok[ok] = _luhn_ok(digits.filter(pa.array(ok)))
+            out[idx[ok]] = True
+    return out
+
+
+def scan(text: pa.Array, *, numeric: bool, column: pa.Array | None = None) -> dict[str, np.ndarray]:
+    """:func:`budgetlab.events.pii.scan_text` on prepared text; ``column`` (default ``text``) is the whole column,
+    where hexadecimal ids are counted for the card rule."""
+    n = len(text)
+    idx = np.flatnonzero(has(text, _CARD_WHOLE if numeric else CANDIDATE))
+    if len(idx) == 0:
+        return {}
+    whole_column = text if column is None else column
+
+    def hex_ids() -> int:
+        hexy = has(whole_column, "[0-9A-Fa-f]*[A-Fa-f][0-9A-Fa-f]*", full=True)
+        return int((hexy & (np.asarray(pc.utf8_length(whole_column).to_numpy(zero_copy_only=False)) >= 8)).sum())
+
+    sub = text.take(pa.array(idx))
+    found: dict[str, np.ndarray] = {}
+    nd = _ndigits(sub)
+    if not numeric:
+        found["e-mail address"] = _where(sub, has(sub, r"[@\x{FF20}\x{FE6B}]|%40"), _EMAIL)
+        found["IPv4 address"] = _where(sub, _literal(sub, ".") & (nd >= 4), _IPV4_IN_TEXT)
+        found["IPv6 address"] = _where(sub, _literal(sub, ":"), _IPV6_IN_TEXT)
+    plain = (np.asarray(pc.utf8_length(sub).to_numpy(zero_copy_only=False), dtype=np.int64) == nd) & (nd > 0)
+    cards = _cards(sub, nd, plain, hex_ids, numeric=numeric)
+    if not numeric:
+        found["phone number"] = _phones(sub, (nd >= 8) & ~plain) & ~cards
+    found["payment-card number"] = cards
+    out: dict[str, np.ndarray] = {}
+    for kind in KINDS:
+        if kind in found and found[kind].any():
+            out[kind] = np.zeros(n, dtype=bool)
+            out[kind][idx] = found[kind]
+    return out

@@ -1,0 +1,266 @@
+"""An input file's bytes, decompressed in a stream under a ratio cap, and the diagnosis of bytes
+that are not the text they should be (UTF-16, binary, another compression, CR-only lines).
+
+Compression is recognised by its magic bytes, whatever the name: gzip, bzip2 and xz are
+decompressed in 1 MiB steps; zstd, lz4 and ZIP are refused with the fix. While decompressing, the
+output may grow to a small allowance (:data:`ALLOWANCE`) and beyond it to at most
+:data:`MAX_RATIO` times the compressed bytes read so far: a "zip bomb" (a few MiB that expand to
+gigabytes, such as a file of blank lines) is refused after a few MiB, never held in memory.
+``BUDGETLAB_MAX_RATIO`` raises the cap for a genuine file; the decompressed size must also fit
+the memory budget (:func:`budgetlab._util.memory.memory_limit`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from .._util.memory import check_memory, format_bytes, memory_limit
+from ..errors import BudgetlabError, ConfigError, FileFormatError
+
+__all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of", "read_input", "refuse_binary",
+           "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding", "file_name"]
+
+#: Default cap on decompressed bytes per compressed byte (gzip's own maximum is about 1032).
+MAX_RATIO = 1000
+#: The environment variable that overrides :data:`MAX_RATIO`.
+RATIO_ENV = "BUDGETLAB_MAX_RATIO"
+#: Decompressed bytes always allowed, whatever the ratio (small files of repeated lines).
+ALLOWANCE = 16 * 1024**2
+#: Name suffixes of compressed files (the format is the suffix before them).
+COMPRESSED_SUFFIXES = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zstd", ".lz4")
+
+_CHUNK = 1 << 20
+_IN = 1 << 14
+_BZ2_BLOCK = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")  # block or end-of-stream magic
+
+
+def file_name(path: str | os.PathLike[str]) -> str:
+    """A file's name for a message: as given, unless it looks like personal data (then not shown).
+
+    >>> file_name("logs/day1.csv"), file_name("ivan.petrov@mail.ru.csv")
+    ('day1.csv', 'a file whose name looks like personal data (not shown)')
+    """
+    from .pii import looks_personal
+
+    name = Path(path).name or str(path)
+    return "a file whose name looks like personal data (not shown)" if looks_personal(name) else name
+
+
+def compression_of(head: bytes) -> str | None:
+    """The compression a file's first bytes announce (``gzip``, ``bz2``, ``xz``, ``zstd``,
+    ``lz4``), or ``None``.
+
+    >>> import gzip
+    >>> compression_of(gzip.compress(b"x")), compression_of(b"ts,outcome")
+    ('gzip', None)
+    """
+    if head[:2] == b"\x1f\x8b":
+        return "gzip"
+    if head[:6] == b"\xfd7zXZ\x00":
+        return "xz"
+    if head[:4] == b"\x28\xb5\x2f\xfd":
+        return "zstd"
+    if head[:4] == b"\x04\x22\x4d\x18":
+        return "lz4"
+    if head[:3] == b"BZh" and head[3:4] in b"123456789" and head[4:10] in _BZ2_BLOCK:
+        return "bz2"
+    return None
+
+
+def max_ratio() -> float:
+    """The decompression ratio cap: ``$BUDGETLAB_MAX_RATIO`` if set, else :data:`MAX_RATIO`."""
+    text = os.environ.get(RATIO_ENV, "").strip()
+    if not text:
+        return float(MAX_RATIO)
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value >= 1:
+        raise ConfigError(f"{RATIO_ENV}={text!r} must be a number >= 1 (decompressed bytes per compressed byte).")
+    return value
+
+
+def _decompressor(kind: str, name: str) -> Any:
+    if kind == "gzip":
+        return zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    if kind == "bz2":
+        import bz2
+
+        return bz2.BZ2Decompressor()
+    if kind == "xz":
+        try:
+            import lzma
+        except ImportError:  # a Python built without liblzma
+            raise FileFormatError(f"{name}: the file is xz-compressed and this Python has no xz support; decompress "
+                                  "it (xz -d) or save it as .csv.gz.") from None
+        return lzma.LZMADecompressor()
+    tool = {"zstd": "zstd -d", "lz4": "lz4 -d"}[kind]
+    raise FileFormatError(f"{name}: the file is {kind}-compressed, which budgetlab does not read; decompress it "
+                          f"({tool}) or save it as .csv.gz.")
+
+
+def _chunks(fh: IO[bytes], kind: str, name: str) -> Iterator[bytes]:
+    """Decompressed pieces of at most 1 MiB from compressed reads of 16 KiB (several gzip
+    members, bzip2 or xz streams one after the other are one file, as their tools read them)."""
+    dec = _decompressor(kind, name)
+    while True:
+        data = fh.read(_IN)
+        if not data:
+            break
+        while True:
+            out = dec.decompress(data, _CHUNK)
+            if kind == "gzip":
+                data = dec.unconsumed_tail
+                more = bool(data)
+            else:
+                data = b""
+                more = not dec.needs_input and not dec.eof
+            if out:
+                yield out
+            if dec.eof:
+                data = dec.unused_data + data
+                if not data:
+                    break
+                dec = _decompressor(kind, name)  # the next member or stream
+                continue
+            if not more:
+                break
+    if not dec.eof:
+        raise EOFError("truncated")
+
+
+def _corrupt_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [OSError, EOFError, zlib.error, ValueError]
+    try:
+        import lzma
+
+        errors.append(lzma.LZMAError)
+    except ImportError:
+        pass
+    return tuple(errors)
+
+
+def _decompress(path: Path, kind: str, name: str) -> bytes:
+    ratio = max_ratio()
+    budget = memory_limit()
+    parts: list[bytes] = []
+    total = 0
+    with open(path, "rb") as fh:  # read-only
+        try:
+            for chunk in _chunks(fh, kind, name):
+                total += len(chunk)
+                if total > ALLOWANCE and total > ratio * max(fh.tell(), 1):
+                    raise FileFormatError(
+                        f"{name}: decompresses to over {ratio:g} times its compressed size (more than "
+                        f"{format_bytes(total)} from {format_bytes(fh.tell())}): a decompression bomb, or a file of "
+                        f"one line repeated; if it is genuine, decompress it yourself or raise the cap "
+                        f"({RATIO_ENV}=10000).")
+                if total > budget:
+                    check_memory(total, f"{name} decompressed", ["decompress and split the file"])
+                parts.append(chunk)
+        except BudgetlabError:
+            raise
+        except _corrupt_errors():
+            raise FileFormatError(f"{name}: the {kind} stream is truncated or corrupt; copy or export the file "
+                                  "again.") from None
+    return b"".join(parts)
+
+
+def read_input(path: Path, name: str) -> bytes:
+    """The bytes of the file at ``path`` (opened read-only), decompressed when its first bytes
+    announce a compression (streamed, under the ratio cap)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+        kind = compression_of(head)
+        if kind is not None:
+            return _decompress(path, kind, name)
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise FileFormatError(f"{name}: cannot be read ({exc.strerror or type(exc).__name__}); "
+                              "check its permissions.") from None
+
+
+def utf16_encoding(raw: bytes) -> str | None:
+    """The UTF-16/32 encoding of text with a byte-order mark (``utf-16``/``utf-32``) or, without
+    one, of mostly-ASCII text whose every other byte is NUL (``utf-16-le``/``utf-16-be``).
+
+    >>> utf16_encoding("ts,outcome\\n".encode("utf-16")), utf16_encoding("ts\\n".encode("utf-16-be"))
+    ('utf-16', 'utf-16-be')
+    """
+    if raw[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "utf-32"
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    head = raw[:4096]
+    if len(head) >= 4 and len(head) % 2 == 0:
+        even, odd = head[0::2], head[1::2]
+        if odd.count(0) >= 0.9 * len(odd) and even.count(0) <= 0.1 * len(even):
+            return "utf-16-le"
+        if even.count(0) >= 0.9 * len(even) and odd.count(0) <= 0.1 * len(odd):
+            return "utf-16-be"
+    return None
+
+
+def cr_only(data: bytes) -> bool:
+    """Lines end with CR alone (old Mac files): CR present, LF nowhere."""
+    return b"\r" in data and b"\n" not in data
+
+
+def _binary(name: str) -> FileFormatError:
+    return FileFormatError(f"{name}: holds binary data (NUL bytes), not text: is it the right file, or a format "
+                           "budgetlab does not read (Excel, an archive)? Export it as CSV.")
+
+
+def refuse_binary(raw: bytes, name: str) -> None:
+    """NUL bytes in the first 64 KiB of text that is not UTF-16: binary data, never a log."""
+    if b"\x00" in raw[:65536] and utf16_encoding(raw) is None:
+        raise _binary(name)
+
+
+def text_problem(raw: bytes, name: str, encoding: str) -> FileFormatError | None:
+    """Why ``raw`` is not ``encoding`` text, naming the real cause (UTF-16, binary data, another
+    compression) and its fix; ``None`` when it decodes."""
+    try:
+        codecs.decode(raw, encoding)
+    except UnicodeError as exc:
+        wide = utf16_encoding(raw)
+        if wide is not None:
+            return FileFormatError(f"{name}: is {wide.upper()} text, not {encoding}; pass encoding={wide!r} "
+                                   f"(CLI: --encoding {wide}) or save it as UTF-8.")
+        if b"\x00" in raw[:65536]:
+            return _binary(name)
+        return FileFormatError(
+            f"{name}: not valid {encoding} text (first bad byte at offset {getattr(exc, 'start', 0)}); pass the file's real "
+            "encoding, e.g. encoding='latin-1' or 'cp1251' (CLI: --encoding)."
+        )
+    return None
+
+
+def check_text_encoding(encoding: Any) -> str:
+    """``encoding`` if it names a text encoding; non-text codecs (``hex``, ``base64``, ``rot13``,
+    ``bz2``) and unknown names raise :class:`ConfigError`.
+
+    >>> check_text_encoding("cp1251")
+    'cp1251'
+    >>> check_text_encoding("hex")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: encoding='hex' is not a character encoding for text files; give the file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.
+    """
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):
+        raise ConfigError(f"encoding={encoding!r} is not a known text encoding; e.g. 'utf-8', 'latin-1', "
+                          "'cp1251'.") from None
+    if not getattr(info, "_is_text_encoding", True) or info.name in ("rot-13", "punycode", "idna", "undefined"):
+        raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give the "
+                          "file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.")
+    return str(encoding)

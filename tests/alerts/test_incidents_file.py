@@ -1,0 +1,118 @@
+"""Reading an incidents CSV (budgetlab.alerts.incidents_file.read_incidents): the table the old
+``backtest --incidents`` reader gave, one-line errors with 1-based row numbers, no personal value
+in any message, and the file registered as an input of the run."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from budgetlab._util.files import check_output, new_run
+from budgetlab.alerts.incidents_file import read_incidents
+from budgetlab.errors import (
+    ConfigError,
+    FileFormatError,
+    InputError,
+    PersonalDataError,
+    SchemaError,
+    TimestampError,
+)
+from tests.adversarial.harness import Case, run_case
+
+GOOD = (
+    "incident_id,start,end,scope,kind\n"
+    "fra-outage,2026-01-06T06:00:00Z,2026-01-06T06:20:00Z,region=fra,outage\n"
+    "global,2026-01-06T08:00:00+02:00,2026-01-06 07:30,,\n"
+)
+
+
+@pytest.fixture(autouse=True)
+def fresh_run():
+    new_run()
+    yield
+    new_run()
+
+
+def test_the_table_times_in_utc_and_scopes(tmp_path):
+    path = tmp_path / "inc.csv"
+    path.write_text(GOOD)
+    table = read_incidents(path)
+    assert table.columns.tolist() == ["incident_id", "start", "end", "scope", "kind"]
+    # 08:00+02:00 is 06:00 UTC; a naive time is UTC
+    assert table["start"].tolist() == [pd.Timestamp("2026-01-06 06:00", tz="UTC")] * 2
+    assert table["end"].tolist() == [pd.Timestamp("2026-01-06 06:20", tz="UTC"),
+                                     pd.Timestamp("2026-01-06 07:30", tz="UTC")]
+    assert str(table["start"].dtype) == "datetime64[ns, UTC]"
+    assert table["scope"].tolist() == ["region=fra", "*"]  # empty scope: everything
+    assert table["kind"].tolist() == ["outage", ""]
+
+
+def test_scope_and_kind_are_optional_and_a_bom_is_fine(tmp_path):
+    path = tmp_path / "inc.csv"
+    path.write_bytes("\ufeffincident_id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n".encode())
+    table = read_incidents(str(path))
+    assert table.columns.tolist() == ["incident_id", "start", "end", "scope"]
+    assert table["scope"].tolist() == ["*"]
+
+
+def test_the_file_is_an_input_of_the_run(tmp_path):
+    path = tmp_path / "inc.csv"
+    path.write_text(GOOD)
+    read_incidents(path)
+    with pytest.raises(ConfigError, match="is an input"):
+        check_output(path, force=True)
+
+
+@pytest.mark.parametrize(("text", "error", "needle"), [
+    ("", FileFormatError, "is empty"),
+    ("id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n", SchemaError, "no column 'incident_id'"),
+    ("incident_id,start\ni1,2026-01-06T06:00:00Z\n", SchemaError, "no column 'end'"),
+    ("incident_id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\ni2,yesterday,2026-01-06T07:00:00Z\n"
+     "i3,2026-13-45T06:00:00Z,2026-01-06T07:00:00Z\n", TimestampError, "'start' holds no ISO 8601 time in rows 2, 3"),
+    ("incident_id,start,end\ni1,2026-01-06T06:00:00Z,\n", TimestampError, "'end' is empty in row 1"),
+    ("incident_id,start,end,scope\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,fra\n", InputError,
+     "not of the form key=value[&key=value] in row 1"),
+    ('incident_id,start,end\n"i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n', FileFormatError, "cannot be read as CSV"),
+])
+def test_bad_files_give_one_line_naming_the_rows(tmp_path, text, error, needle):
+    path = tmp_path / "inc.csv"
+    path.write_text(text)
+    with pytest.raises(error) as info:
+        read_incidents(path)
+    assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+def test_missing_folder_and_non_utf8_files(tmp_path):
+    with pytest.raises(FileFormatError, match="no such file"):
+        read_incidents(tmp_path / "missing.csv")
+    with pytest.raises(FileFormatError, match="is a folder"):
+        read_incidents(tmp_path)
+    (tmp_path / "latin.csv").write_bytes("incident_id,start,end\ncaf\xe9,2026-01-06,2026-01-07\n".encode("latin-1"))
+    with pytest.raises(FileFormatError, match="not UTF-8"):
+        read_incidents(tmp_path / "latin.csv")
+
+
+PERSONAL = [
+    ("scope-email", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,user=ivan@example.org,outage\n", "ivan@example.org"),
+    ("scope-ip", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,client=203.0.113.7&region=fra,outage\n", "203.0.113.7"),
+    ("id-phone", "+7 495 123-45-67,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,,outage\n", "123-45-67"),
+    ("kind-email", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,,ops@example.com\n", "ops@example.com"),
+    ("bad-time-beside-email", "i1,not a time,2026-01-06T07:00:00Z,user=ivan@example.org,outage\n", "ivan@example.org"),
+]
+
+
+@pytest.mark.parametrize(("cid", "row", "value"), PERSONAL, ids=[p[0] for p in PERSONAL])
+def test_personal_values_are_counted_never_shown(tmp_path, capsys, monkeypatch, cid, row, value):
+    content = ("incident_id,start,end,scope,kind\n" + row).encode()
+    case = Case(cid, files={"inc.csv": content}, api=lambda d: read_incidents(d / "inc.csv"),
+                needles=(), forbidden=(value, value.split("@")[0]))
+    run_case(case, tmp_path, capsys, monkeypatch)
+    if not cid.startswith("bad-time"):
+        with pytest.raises(PersonalDataError, match="look like personal data"):
+            read_incidents(tmp_path / "case" / "inc.csv")
+
+
+def test_a_personal_file_name_is_not_shown(tmp_path):
+    with pytest.raises(FileFormatError) as info:
+        read_incidents(tmp_path / "ivan@example.org.csv")
+    assert "ivan" not in str(info.value)

@@ -1,0 +1,303 @@
+"""Issue 16, point 7 (every analysis from the command line) and point 1's CLI part (per-group SLOs
+with --slo / --target), and issue 15's "--plot draws N groups in O(N)".
+
+The oracle of every test is the API called directly in the test on the same events; for a
+per-group run, separate runs per group, each with its own SLO."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import SLO, read_events, replay, transitions
+from budgetlab.alerts.episodes import alert_episodes
+from budgetlab.alerts.incidents_file import read_incidents
+from budgetlab.alerts.policy import as_policy
+from budgetlab.alerts.scoring import score_alerts
+from budgetlab.analyses.failure_buckets import bucket_breakdown
+from budgetlab.analyses.incident import incident_report
+from budgetlab.analyses.recalibration import recalibrate
+from budgetlab.analyses.window_lengths import compare_windows
+from budgetlab.cli.main import main
+from budgetlab.windows.bins import bin_events
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+APACHE = FIXTURES / "elastic_apache" / "apache_logs"
+TARGETS = {"recaptcha_v2": 0.93, "turnstile": 0.97}
+TARGET_ARG = "recaptcha_v2=0.93,turnstile=0.97"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Four days of two captcha types, one degraded 2 h window (an incident), as CSV files."""
+    d = tmp_path_factory.mktemp("analyses")
+    rng = np.random.default_rng(16)
+    n = 8000
+    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 4 * 86400, n)), unit="s")
+    bad = (t >= pd.Timestamp("2026-11-03 10:00", tz="UTC")) & (t < pd.Timestamp("2026-11-03 12:00", tz="UTC"))
+    ctype = rng.choice(["recaptcha_v2", "turnstile"], n)
+    p_ok = np.where(bad, 0.5, np.where(ctype == "recaptcha_v2", 0.94, 0.98))
+    outcome = np.where(rng.random(n) < p_ok, "success", np.where(rng.random(n) < 0.5, "timeout", "solve_error"))
+    log = d / "log.csv"
+    pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome, "captcha_type": ctype}).to_csv(
+        log, index=False)
+    inc = d / "incidents.csv"
+    inc.write_text("incident_id,start,end,scope,kind\n"
+                   "i1,2026-11-03T10:00:00Z,2026-11-03T12:00:00Z,*,outage\n"
+                   "i2,2026-11-02T03:00:00Z,2026-11-02T03:30:00Z,captcha_type=turnstile,blip\n")
+    return {"log": log, "incidents": inc, "events": read_events(log, by=["captcha_type"])}
+
+
+def by_type(events, ctype):
+    return events[events["captcha_type"] == ctype].reset_index(drop=True)
+
+
+# --- recalibrate --------------------------------------------------------------------------------
+
+
+def test_recalibrate_table_equals_the_api(files, tmp_path, capsys):
+    out = tmp_path / "rec.csv"
+    assert main(["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", "0.95", "--window", "6h",
+                 "--n-boot", "0", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    want = recalibrate(files["events"], by="captcha_type", slo=SLO(0.95, window="6h"), n_boot=0).summary
+    got = pd.read_csv(out)
+    assert got["captcha_type"].tolist() == want["captcha_type"].astype(str).tolist()
+    for col in ("events", "success_rate", "p1", "current_share_limit", "recommended_target"):
+        assert np.allclose(got[col], want[col], rtol=0, atol=1e-12, equal_nan=True), col
+    assert got["verdict"].tolist() == want["verdict"].astype(str).tolist()
+    for _, row in want.iterrows():  # the printed line names the figures of the API
+        line = next(ln for ln in printed.splitlines() if ln.startswith(f"captcha_type={row['captcha_type']}:"))
+        assert f"recommended {row['recommended_target']:.4g}" in line
+        assert f"observed {row['success_rate'] * 100:.2f} % over {int(row['events']):,} events" in line
+
+
+def test_recalibrate_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
+    out = tmp_path / "rec.csv"
+    assert main(["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", TARGET_ARG, "--window", "6h",
+                 "--n-boot", "0", "--limit-status", "critical", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 6h" in printed
+    got = pd.read_csv(out).set_index("captcha_type")
+    for ctype, target in TARGETS.items():  # oracle: one run per type, each with its own target
+        sep = recalibrate(by_type(files["events"], ctype), by="captcha_type", slo=SLO(target, window="6h"),
+                          n_boot=0, limit_status="critical").summary.iloc[0]
+        assert got.loc[ctype, "current_target"] == target
+        for col in ("events", "success_rate", "current_share_limit", "recommended_target"):
+            assert got.loc[ctype, col] == pytest.approx(sep[col], abs=1e-12, nan_ok=True), (ctype, col)
+        assert got.loc[ctype, "verdict"] == str(sep["verdict"])
+
+
+# --- compare-windows ----------------------------------------------------------------------------
+
+
+def test_compare_windows_table_equals_the_api(files, tmp_path, capsys):
+    out, png = tmp_path / "cw.csv", tmp_path / "cw.svg"
+    assert main(["compare-windows", str(files["log"]), "--windows", "1h,6h,24h", "--target", "0.9",
+                 "--incidents", str(files["incidents"]), "--out", str(out), "--plot", str(png)]) == 0
+    capsys.readouterr()
+    inc = read_incidents(files["incidents"])
+    want = compare_windows(files["events"], SLO(0.9), ["1h", "6h", "24h"], incidents=inc)
+    got = pd.read_csv(out)
+    assert got["window"].tolist() == want["window"].astype(str).tolist() == ["1h", "6h", "1d"]
+    for col in ("transitions", "share_exhausted", "round_trips", "detected", "incidents"):
+        assert np.allclose(got[col], want[col], atol=1e-12), col
+    assert b"<svg" in png.read_bytes()[:2000]
+
+
+def test_compare_windows_per_group_equals_separate_runs(files, tmp_path, capsys):
+    out = tmp_path / "cw.csv"
+    assert main(["compare-windows", str(files["log"]), "--windows", "1h,6h", "--by", "captcha_type",
+                 "--target", TARGET_ARG, "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_csv(out)
+    for ctype, target in TARGETS.items():
+        want = compare_windows(by_type(files["events"], ctype), SLO(target), ["1h", "6h"], by="captcha_type")
+        mine = got[got["captcha_type"] == ctype]
+        for col in ("events", "transitions", "share_warning", "share_critical", "share_exhausted"):
+            assert np.allclose(mine[col], want[col], atol=1e-12), (ctype, col)
+
+
+# --- buckets ------------------------------------------------------------------------------------
+
+
+def test_buckets_table_equals_the_api_and_groups_are_off_by_default(files, tmp_path, capsys):
+    out = tmp_path / "b.csv"
+    assert main(["buckets", str(files["log"]), "--target", "0.95", "--window", "1h", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    want = bucket_breakdown(files["events"], SLO(0.95, window="1h"), by=None)
+    got = pd.read_csv(out)
+    assert "captcha_type" not in got.columns  # default --by: none
+    assert got["bucket"].tolist() == want["bucket"].astype(str).tolist()
+    for col in ("failures", "burn_rate", "sli_without", "transitions", "transitions_caused", "pages_caused"):
+        assert np.allclose(got[col], want[col], atol=1e-12), col
+    assert f"{int(want['failures'].sum()):,} failures in the buckets timeout, solve_error" in printed
+
+
+def test_buckets_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
+    out, png = tmp_path / "b.csv", tmp_path / "b.png"
+    assert main(["buckets", str(files["log"]), "--by", "captcha_type", "--target", TARGET_ARG, "--window", "1h",
+                 "--out", str(out), "--plot", str(png)]) == 0
+    capsys.readouterr()
+    got = pd.read_csv(out)
+    for ctype, target in TARGETS.items():  # share_of_all_failures spans the groups: not compared
+        want = bucket_breakdown(by_type(files["events"], ctype), SLO(target, window="1h"), by="captcha_type")
+        mine = got[got["captcha_type"] == ctype].reset_index(drop=True)
+        assert mine["bucket"].tolist() == want["bucket"].astype(str).tolist()
+        for col in ("failures", "burn_rate", "sli_without", "transitions", "transitions_caused", "alerts_caused",
+                    "pages_caused"):
+            assert np.allclose(mine[col], want[col], atol=1e-12), (ctype, col)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_buckets_on_a_web_log_name_the_buckets_from_the_data(capsys):
+    # /work/shared/data/README.md: 3 responses with status 500 among 10,000 (vendored copy)
+    assert main(["buckets", str(APACHE), "--window", "1h", "--outcomes",
+                 "2xx=success,3xx=success,4xx=skip,5xx=server_error"]) == 0
+    out = capsys.readouterr().out
+    assert "3 failures in the buckets server_error (named from the data)" in out
+    assert "timeout" not in out and "solve_error" not in out and "captcha" not in out
+
+
+# --- incident -----------------------------------------------------------------------------------
+
+
+def test_incident_prints_the_report_of_the_api(files, tmp_path, capsys):
+    out, pdf = tmp_path / "inc.csv", tmp_path / "inc.pdf"
+    assert main(["incident", str(files["log"]), "--start", "2026-11-03T10:00", "--end", "2026-11-03T12:00",
+                 "--target", "0.9", "--window", "1h", "--out", str(out), "--plot", str(pdf)]) == 0
+    printed = capsys.readouterr().out
+    rep = incident_report(files["events"], SLO(0.9, window="1h"), "2026-11-03T10:00", "2026-11-03T12:00")
+    assert " ".join(rep.summary.split()) in " ".join(printed.split())
+    got = pd.read_csv(out)
+    assert len(got) == len(rep.transitions)
+    assert got["to_status"].tolist() == rep.transitions["to_status"].astype(str).tolist()
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+
+
+def test_incident_from_the_incidents_file_uses_each_scope(files, capsys):
+    assert main(["incident", str(files["log"]), "--incidents", str(files["incidents"]), "--by", "captcha_type",
+                 "--target", TARGET_ARG, "--window", "1h"]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    inc = read_incidents(files["incidents"])
+    for _, row in inc.iterrows():  # oracle: the turnstile incident replayed with turnstile's own SLO
+        scope = row["scope"]
+        slo = SLO(TARGETS["turnstile"], window="1h") if scope == "captcha_type=turnstile" else None
+        if slo is None:
+            continue
+        rep = incident_report(files["events"], slo, row["start"], row["end"], by="captcha_type", scope=scope,
+                              incidents=inc)
+        assert " ".join(rep.summary.split()) in printed
+    assert "i1:" in printed and "i2:" in printed
+
+
+# --- alerts -------------------------------------------------------------------------------------
+
+
+def test_alerts_scores_equal_the_api_per_policy(files, tmp_path, capsys):
+    out = tmp_path / "scores.csv"
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target", "0.95",
+                 "--policy", "workbook,pyrra", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    inc = read_incidents(files["incidents"])
+    bins = bin_events(files["events"], "1min")
+    got = pd.read_csv(out)
+    for name in ("workbook", "pyrra"):
+        pol = as_policy(name, period="30D")
+        ep = alert_episodes(bins, 0.95, pol)
+        want = score_alerts(ep, inc, bins=bins, target=0.95, period=pol.period, policy=pol)
+        mine = got[got["policy"] == name].reset_index(drop=True)
+        assert mine["tier"].tolist() == want["tier"].astype(str).tolist()
+        for col in ("episodes", "detected", "precision", "recall", "pages_per_day"):
+            assert np.allclose(mine[col], want[col], equal_nan=True, atol=1e-12), (name, col)
+        assert f"policy {name} ({len(ep)} alert episode(s)" in printed
+
+
+def test_alerts_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
+    out = tmp_path / "scores.csv"
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--by", "captcha_type",
+                 "--target", TARGET_ARG, "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = pd.read_csv(out)
+    inc = read_incidents(files["incidents"])
+    pol = as_policy("workbook", period="30D")
+    for ctype, target in TARGETS.items():
+        bins = bin_events(by_type(files["events"], ctype), "1min", by="captcha_type")
+        ep = alert_episodes(bins, target, pol)
+        want = score_alerts(ep, inc, bins=bins, target=target, period=pol.period, policy=pol)
+        want = want[want["captcha_type"] == ctype].reset_index(drop=True)
+        mine = got[got["captcha_type"] == ctype].reset_index(drop=True)
+        assert mine["tier"].tolist() == want["tier"].astype(str).tolist()
+        for col in ("episodes", "incidents", "detected", "recall"):
+            assert np.allclose(mine[col], want[col], equal_nan=True), (ctype, col)
+
+
+# --- per-group SLOs from an OpenSLO file ----------------------------------------------------------
+
+_ONE = ("apiVersion: openslo/v1\nkind: SLO\nmetadata: {{name: {name}, labels: {{captcha_type: {ctype}}}}}\n"
+        "spec: {{service: captcha, indicatorRef: solves, budgetingMethod: Occurrences,\n"
+        "  timeWindow: [{{duration: 30d, isRolling: true}}], objectives: [{{target: {target}}}]}}\n")
+
+
+def test_replay_with_label_bound_slos_applies_each_to_its_group(files, tmp_path, capsys):
+    slos = tmp_path / "slos.yaml"
+    slos.write_text("---\n".join(_ONE.format(name=f"{c.replace('_', '-')}-avail", ctype=c, target=t)
+                                 for c, t in TARGETS.items()))
+    out = tmp_path / "tr.csv"
+    assert main(["replay", str(files["log"]), "--slo", str(slos), "--by", "captcha_type", "--window", "1h",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "SLOs bound to groups: slos.yaml: captcha_type=recaptcha_v2 -> recaptcha-v2-avail (target 0.93)" in printed
+    assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 1h" in printed
+    want = pd.concat([transitions(replay(by_type(files["events"], c), SLO(t, window="1h"), by="captcha_type"))
+                      for c, t in TARGETS.items()]).sort_values(["ts", "captcha_type"], kind="stable")
+    got = pd.read_csv(out).sort_values(["ts", "captcha_type"], kind="stable")
+    assert len(got) == len(want) > 0
+    assert got["to_status"].tolist() == want["to_status"].astype(str).tolist()
+    assert got["burn_rate"].tolist() == want["burn_rate"].tolist()
+    record = json.loads((tmp_path / "tr.csv.run.json").read_text())
+    assert [(g["group"], g["target"], g["window"]) for g in record["slo"]["per_group"]] == [
+        (["recaptcha_v2"], 0.93, "1h"), (["turnstile"], 0.97, "1h")]
+    # the same file drives an analysis: recalibrate takes each group's current target from it
+    assert main(["recalibrate", str(files["log"]), "--slo", str(slos), "--by", "captcha_type", "--window", "6h",
+                 "--n-boot", "0"]) == 0
+    rec = capsys.readouterr().out
+    for c, t in TARGETS.items():
+        assert re.search(rf"^captcha_type={c}: .*current target {t:.4g};", rec, re.M)
+
+
+# --- one-line refusals --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, needle", [
+    ("alerts {log}", "--incidents"),
+    ("incident {log}", "--start T --end T"),
+    ("recalibrate {log} --target recaptcha_v2=0.9", "--by"),
+    ("recalibrate {log} --by captcha_type --target recaptcha_v2=x", "GROUP=TARGET"),
+    ("compare-windows {log} --target abc", "--target takes a number"),
+    ("buckets {log} --plot {tmp}/b.gif", ".png, .svg, .pdf"),
+    ("buckets {log} --out {tmp}/same.csv --plot {tmp}/same.csv", ".png"),
+    ("alerts {log} --incidents {inc} --policy workbook,workbook", "twice"),
+    ("recalibrate {log} --by captcha_type --target recaptcha_v2=0.9", "turnstile"),
+])
+def test_refusals_are_one_line_with_exit_2(argv, needle, files, tmp_path, capsys):
+    args = shlex.split(argv.format(log=files["log"], inc=files["incidents"], tmp=tmp_path))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.startswith("budgetlab: error")]
+    assert len(lines) == 1 and needle in lines[0], err
+    assert "Traceback" not in err
+
+
+def test_outputs_that_are_inputs_are_refused_before_the_work(files, tmp_path, capsys):
+    before = files["incidents"].read_bytes()
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--out",
+                 str(files["incidents"]), "--force"]) == 2
+    assert files["incidents"].read_bytes() == before
+    assert "budgetlab: error" in capsys.readouterr().err

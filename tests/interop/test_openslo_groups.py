@@ -1,0 +1,246 @@
+"""Several OpenSLO SLOs bound to groups by labels (issue 16, point 1): ``load_slos(file, by=...)``
+reads them as a :class:`~budgetlab.PerGroup`, and a recalibration's recommendations are written as
+such a file and read back per group, the targets bit for bit.
+
+Oracles: the SLOs are written by hand in the files below, so the expected per-group SLO of every
+case is built by hand with ``SLO(...)``; the round trip compares with the targets put into the
+table; the fixture case is read off ``tests/fixtures/openslo_go_sdk/v1__slos.yaml`` by eye."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from budgetlab import SLO, ConfigError, PerGroup
+from budgetlab.errors import FileFormatError, PersonalDataError
+from budgetlab.interop.openslo import (
+    load_slo,
+    load_slos,
+    read_recalibration_table,
+    slos_from_recalibration,
+    write_openslo,
+)
+
+GO_SDK = Path(__file__).parents[1] / "fixtures" / "openslo_go_sdk"
+
+
+def _slo(name: str, target: str, labels: str = "", window: str = "") -> str:
+    """One OpenSLO v1 SLO (30-day rolling period) as YAML text, written out by hand."""
+    meta = f"metadata:\n  name: {name}\n"
+    if labels:
+        meta += f"  labels: {labels}\n"
+    if window:
+        meta += f"  annotations: {{budgetlab/window: {window}}}\n"
+    return ("apiVersion: openslo/v1\nkind: SLO\n" + meta +
+            "spec:\n  service: captcha\n  indicatorRef: solves\n  budgetingMethod: Occurrences\n"
+            f"  timeWindow: [{{duration: 30d, isRolling: true}}]\n  objectives: [{{target: {target}}}]\n")
+
+
+def _file(tmp_path: Path, *slos: str, name: str = "slos.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text("---\n".join(slos), encoding="utf-8")
+    return path
+
+
+def _by_hand(target: float, window: str = "30D") -> SLO:
+    return SLO(target=target, window=window, period="30D")
+
+
+def test_binding_by_one_label_key(tmp_path):
+    path = _file(tmp_path,
+                 _slo("recaptcha-avail", "0.93", "{captcha_type: recaptcha_v2, team: web}", window="1h"),
+                 _slo("turnstile-avail", "0.97", "{captcha_type: turnstile}", window="1h"))
+    slos = load_slos(path, by=["captcha_type"])
+    assert isinstance(slos, PerGroup)
+    assert slos.table == {("recaptcha_v2",): _by_hand(0.93, "1h"), ("turnstile",): _by_hand(0.97, "1h")}
+    assert slos.default is None
+    assert slos.binding == ("slos.yaml: captcha_type=recaptcha_v2 -> recaptcha-avail (target 0.93), "
+                            "captcha_type=turnstile -> turnstile-avail (target 0.97)")
+    with pytest.raises(ConfigError, match="no SLO for the group image"):
+        slos.slo_for("image")
+    # a str for by is one key, as everywhere in budgetlab
+    assert load_slos(path, by="captcha_type") == slos
+
+
+def test_binding_by_two_label_keys_gives_tuples_in_by_order(tmp_path):
+    path = _file(tmp_path,
+                 _slo("v2-fra", "0.93", "{region: fra, captcha_type: recaptcha_v2}"),
+                 _slo("v2-ams", "0.925", "{captcha_type: recaptcha_v2, region: ams}"),
+                 _slo("ts-fra", "0.97", "{captcha_type: turnstile, region: fra}"))
+    slos = load_slos(path, by=["captcha_type", "region"])
+    assert slos.table == {("recaptcha_v2", "fra"): _by_hand(0.93), ("recaptcha_v2", "ams"): _by_hand(0.925),
+                          ("turnstile", "fra"): _by_hand(0.97)}
+    assert "captcha_type=recaptcha_v2 & region=ams -> v2-ams (target 0.925)" in slos.binding
+    # the other order of by: the tuples follow it
+    swapped = load_slos(path, by=["region", "captcha_type"])
+    assert swapped.slo_for(("ams", "recaptcha_v2")) == _by_hand(0.925)
+
+
+def test_an_slo_without_a_binding_label_is_the_default(tmp_path):
+    path = _file(tmp_path, _slo("turnstile-avail", "0.97", "{captcha_type: turnstile}"),
+                 _slo("everything-else", "0.9", "{team: web}"))  # team is not a by key: unbound
+    slos = load_slos(path, by=["captcha_type"])
+    assert slos.table == {("turnstile",): _by_hand(0.97)}
+    assert slos.slo_for("image") == _by_hand(0.9) == slos.slo_for("recaptcha_v2")
+    assert slos.binding.endswith("other groups -> everything-else (target 0.9)")
+
+
+def test_two_unbound_slos_are_refused_naming_both_and_suggesting_name(tmp_path):
+    path = _file(tmp_path, _slo("a-avail", "0.97", "{captcha_type: turnstile}"), _slo("b-avail", "0.9"),
+                 _slo("c-avail", "0.95", "{team: web}"))
+    with pytest.raises(ConfigError, match=r"2 SLOs have no label captcha_type \('b-avail', 'c-avail'\).*"
+                                          r"slos.yaml#NAME"):
+        load_slos(path, by=["captcha_type"])
+
+
+def test_a_group_claimed_by_two_slos_is_refused(tmp_path):
+    path = _file(tmp_path, _slo("first", "0.97", "{captcha_type: turnstile}"),
+                 _slo("second", "0.95", "{captcha_type: [image, turnstile]}"))
+    with pytest.raises(ConfigError, match="captcha_type=turnstile is claimed by two SLOs, 'first' and 'second'"):
+        load_slos(path, by=["captcha_type"])
+
+
+def test_label_keys_not_in_by_are_ignored(tmp_path):
+    path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2, team: web, env: prod}"),
+                 _slo("ts", "0.97", "{captcha_type: turnstile, team: web}"))
+    slos = load_slos(path, by=["captcha_type"])
+    assert slos.table == {("recaptcha_v2",): _by_hand(0.93), ("turnstile",): _by_hand(0.97)}
+    # bound by team instead, both SLOs claim the group web: refused
+    with pytest.raises(ConfigError, match="team=web is claimed by two SLOs"):
+        load_slos(path, by=["team"])
+    # no SLO carries the label region: one SLO for all groups is no answer for two SLOs
+    with pytest.raises(ConfigError, match="2 SLOs have no label region"):
+        load_slos(path, by=["region"])
+
+
+def test_an_slo_naming_only_some_by_keys_is_refused(tmp_path):
+    path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
+                 _slo("ts-fra", "0.97", "{captcha_type: turnstile, region: fra}"))
+    with pytest.raises(ConfigError, match="'v2' is bound by the label\\(s\\) captcha_type but has no label region"):
+        load_slos(path, by=["captcha_type", "region"])
+
+
+def test_one_slo_name_and_no_by_work_as_load_slo(tmp_path):
+    path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
+                 _slo("ts", "0.97", "{captcha_type: turnstile}"))
+    assert load_slos(f"{path}#ts", by=["captcha_type"]) == _by_hand(0.97) == load_slo(f"{path}#ts")
+    with pytest.raises(ConfigError, match="holds 2 SLOs; pick one with slos.yaml#NAME .*--by"):
+        load_slos(path)
+    single = _file(tmp_path, _slo("only", "0.99", "{team: web}"), name="one.yaml")
+    # by given, but the one SLO carries no such label: it applies to every group
+    assert load_slos(single, by=["captcha_type"]) == _by_hand(0.99) == load_slo(single)
+
+
+def test_list_labels_of_the_go_sdk_example_bind_each_value():
+    # tests/fixtures/openslo_go_sdk/v1__slos.yaml: web-availability, labels env: [prod],
+    # team: [team-a, team-b], target 0.995, a calendar week (replayed as a trailing 7 days)
+    slos = load_slos(GO_SDK / "v1__slos.yaml", by=["env", "team"])
+    expected = SLO(target=0.995, window="7D", period="7D")
+    assert slos.table == {("prod", "team-a"): expected, ("prod", "team-b"): expected}
+    assert slos.binding == ("v1__slos.yaml: env=prod & team=team-a -> web-availability (target 0.995), "
+                            "env=prod & team=team-b -> web-availability (target 0.995)")
+
+
+def test_a_label_value_that_looks_personal_is_refused_unshown(tmp_path):
+    path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: ivan@example.org}"),
+                 _slo("ts", "0.97", "{captcha_type: turnstile}"))
+    with pytest.raises(PersonalDataError) as info:
+        load_slos(path, by=["captcha_type"])
+    assert "ivan@example.org" not in str(info.value) and "e-mail" in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# recalibrate's recommendations as a file of per-group SLOs, and back
+
+
+def _recommendations() -> pd.DataFrame:
+    # targets with 16-17 significant digits: a round trip through text must keep every bit
+    return pd.DataFrame({
+        "captcha_type": pd.Categorical(["recaptcha_v2", "recaptcha_v2", "turnstile"]),
+        "region": pd.Categorical(["fra", "ams", "fra"]),
+        "events": [1000, 800, 500],
+        "recommended_target": [0.9312345678901234, 0.925, 0.9700000000000001],
+    })
+
+
+def test_recommendations_round_trip_per_group_bit_exact(tmp_path):
+    rec = _recommendations()
+    path = write_openslo(slos_from_recalibration(rec, window="1D", name_prefix="solve-"), tmp_path / "rec.yaml")
+    slos = load_slos(path, by=["captcha_type", "region"])
+    got = {k: s.target for k, s in slos.table.items()}
+    want = {(t, r): x for t, r, x in zip(rec["captcha_type"], rec["region"], rec["recommended_target"], strict=True)}
+    assert got == want  # float ==: bit for bit
+    assert all(s.window == pd.Timedelta("1D") and s.period == pd.Timedelta("30D") for s in slos.table.values())
+    # timeWindow is the SRE period; the tracker window travels in the annotation budgetlab/window
+    first = next(yaml.safe_load_all(path.read_text()))
+    assert first["spec"]["timeWindow"] == [{"duration": "30d", "isRolling": True}]
+    assert first["metadata"]["annotations"] == {"budgetlab/window": "1d"}
+    assert first["metadata"]["labels"] == {"captcha_type": "recaptcha_v2", "region": "fra"}
+
+
+def test_recommendations_from_a_csv_table_round_trip(tmp_path):
+    # what `budgetlab recalibrate --out rec.csv` writes: group keys first, then events, ...
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\n007,10,0.9312345678901234\n"
+                                      "turnstile,20,0.97\n", encoding="utf-8")
+    table = read_recalibration_table(tmp_path / "rec.csv")
+    assert table.attrs["by"] == ["captcha_type"]
+    path = write_openslo(slos_from_recalibration(table, window="1h"), tmp_path / "rec.yaml")
+    slos = load_slos(path, by=["captcha_type"])
+    # "007" stays text (never the number 7), the targets are the decimal texts read as floats
+    assert {k: s.target for k, s in slos.table.items()} == {("007",): float("0.9312345678901234"),
+                                                            ("turnstile",): 0.97}
+
+
+def test_a_recalibration_with_per_group_slos_keeps_each_group_window(tmp_path):
+    class Result:  # the shape of budgetlab.recalibrate's result for per-group SLOs
+        summary = _recommendations()
+        settings = {"by": ["captcha_type", "region"], "window": None,
+                    "slo": PerGroup({("recaptcha_v2", "fra"): SLO(0.9, "1h"), ("recaptcha_v2", "ams"): SLO(0.9, "2h")},
+                                    default=SLO(0.9, "6h"))}
+
+    path = write_openslo(slos_from_recalibration(Result()), tmp_path / "rec.yaml")
+    slos = load_slos(path, by=["captcha_type", "region"])
+    assert {k: s.window for k, s in slos.table.items()} == {
+        ("recaptcha_v2", "fra"): pd.Timedelta("1h"), ("recaptcha_v2", "ams"): pd.Timedelta("2h"),
+        ("turnstile", "fra"): pd.Timedelta("6h")}
+
+
+def test_personal_group_keys_are_never_written(tmp_path):
+    rec = pd.DataFrame({"user": ["ivan@example.org", "10.1.2.3"], "recommended_target": [0.9, 0.95]})
+    with pytest.raises(PersonalDataError) as info:
+        slos_from_recalibration(rec, by="user")
+    assert "ivan@example.org" not in str(info.value) and "10.1.2.3" not in str(info.value)
+    assert "2 value(s)" in str(info.value)
+    (tmp_path / "rec.csv").write_text("user,events,recommended_target\nivan@example.org,5,0.9\n", encoding="utf-8")
+    with pytest.raises(PersonalDataError):
+        read_recalibration_table(tmp_path / "rec.csv")
+    assert not (tmp_path / "rec.yaml").exists()
+
+
+def test_recalibration_table_rows_count_from_one(tmp_path):
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,1,0.9\nturnstile,2,high\n",
+                                      encoding="utf-8")
+    with pytest.raises(ConfigError, match="row 2: recommended_target is not a number"):
+        read_recalibration_table(tmp_path / "rec.csv")
+    (tmp_path / "gap.csv").write_text("captcha_type,events,recommended_target\nimage,1,\nturnstile,2,0.9\n",
+                                      encoding="utf-8")
+    with pytest.raises(ConfigError, match="row 1: recommended_target is missing"):
+        slos_from_recalibration(read_recalibration_table(tmp_path / "gap.csv"))
+    with pytest.raises(FileFormatError, match="no such file"):
+        read_recalibration_table(tmp_path / "missing.csv")
+
+
+def test_a_real_recalibration_round_trips_through_the_file(tmp_path):
+    from budgetlab import datasets, recalibrate
+
+    rec = recalibrate(datasets.load("demo"), by="captcha_type", window="1h", n_boot=0)
+    summary = rec.summary.dropna(subset=["recommended_target"])
+    assert len(summary) >= 2, "the demo data should give a recommendation for at least two captcha types"
+    path = write_openslo(slos_from_recalibration(summary, by="captcha_type", window="1h"), tmp_path / "rec.yaml")
+    slos = load_slos(path, by=["captcha_type"])
+    want = {(str(k),): float(x) for k, x in zip(summary["captcha_type"], summary["recommended_target"], strict=True)}
+    assert {k: s.target for k, s in slos.table.items()} == want
+    assert all(s.window == pd.Timedelta("1h") for s in slos.table.values())
