@@ -339,6 +339,12 @@ def recalibrate(
         limit_status=limit_status, loose_burn=opts.loose_burn)
     evidence = _evidence(srt, rolling, n_ev, hist_lo, t_last)
     notes = _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status)
+    below = np.isfinite(recommended) & np.isnan(rec_low) & (opts.n_boot > 0)
+    for g in np.flatnonzero(below).tolist():
+        n_none = int(np.isnan(boot[:, g]).sum())
+        notes[g] = "; ".join(x for x in (notes[g], (
+            f"recommended_low is below the candidates' range: in {n_none} of {opts.n_boot} resampled histories no "
+            f"candidate from {lo_t[g]:.4g} up met the rule")) if x)
 
     key_cols = srt.keys.reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
     summary = _with_columns(key_cols, {

@@ -392,7 +392,7 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
     """``(n_boot, groups)``: the rule (:func:`recommend`) on each block-bootstrap sample of the
     days (the time at status level ``limit`` or worse and the evaluated time, both summed over the
     sampled days). A sample where no ``fine`` target in the group's range (``in_range``) meets the
-    rule gives 0; groups without evaluated time NaN."""
+    rule gives NaN (no recommendation in that sample), as do groups without evaluated time."""
     w_day = time.w_day
     g_n, n_days = w_day.shape
     rng = np.random.default_rng(seed)
@@ -412,21 +412,33 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
             ok &= in_range[None, :, :]
         pos = np.where(ok, np.arange(len(fine))[None, None, :], -1).max(axis=2) if len(fine) \
             else np.full(ok.shape[:2], -1)
-        boot[b0:b0 + len(m)] = np.where(pos >= 0, fine[np.maximum(pos, 0)] if len(fine) else 0.0, 0.0)
+        boot[b0:b0 + len(m)] = np.where(pos >= 0, fine[np.maximum(pos, 0)] if len(fine) else np.nan, np.nan)
     boot[:, ~has_time] = np.nan
     return boot
 
 
 def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval of the bootstrap recommendations per group (NaN without samples or time)."""
+    """Percentile interval of the bootstrap recommendations per group (NaN without samples or time).
+
+    A sample without a recommendation (NaN: no candidate in the group's range met the rule) ranks
+    below every candidate; a bound that falls on such samples is NaN ("below the candidates'
+    range"), never a number the history does not support.
+
+    >>> boot = np.array([[0.9], [np.nan], [0.95], [0.95]])
+    >>> [x.tolist() for x in bootstrap_interval(boot, np.array([True]), 0.5)]
+    [[nan], [0.95]]
+    """
     g_n = boot.shape[1]
     alpha = 1 - confidence
     lo = np.full(g_n, np.nan)
     hi = np.full(g_n, np.nan)
     if len(boot):
         for g in np.flatnonzero(has_time).tolist():
-            lo[g] = np.quantile(boot[:, g], alpha / 2, method="lower")
-            hi[g] = np.quantile(boot[:, g], 1 - alpha / 2, method="higher")
+            ranked = np.where(np.isnan(boot[:, g]), -np.inf, boot[:, g])
+            lo[g] = np.quantile(ranked, alpha / 2, method="lower")
+            hi[g] = np.quantile(ranked, 1 - alpha / 2, method="higher")
+    lo[np.isinf(lo)] = np.nan
+    hi[np.isinf(hi)] = np.nan
     return lo, hi
 
 
@@ -474,6 +486,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         else f"recommended {rec:.4g}"
     if np.isfinite(lo):
         rec_txt += f" ({lo:.4g}-{hi:.4g})"
+    elif np.isfinite(rec) and np.isfinite(hi):
+        rec_txt += f" (below the candidates' range in some resampled histories - {hi:.4g})"
     if not np.isfinite(current):
         return None, f"no current target given (target= or slo=); {rec_txt}"
     if share > max_share:

@@ -56,8 +56,10 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                 f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
         cur = f"current target {row['current_target']:.4g}" if pd.notna(row["current_target"]) else "no current target"
         if pd.notna(row["recommended_target"]):
-            rec_text = (f"recommended {row['recommended_target']:.4g} (bootstrap {row['recommended_low']:.4g} .. "
-                        f"{row['recommended_high']:.4g})")
+            low = (f"{row['recommended_low']:.4g}" if pd.notna(row["recommended_low"])
+                   else "below the candidates' range")
+            high = f"{row['recommended_high']:.4g}" if pd.notna(row["recommended_high"]) else "n/a"
+            rec_text = f"recommended {row['recommended_target']:.4g} (bootstrap {low} .. {high})"
         else:
             rec_text = "no recommendation"
         verdict = str(row["verdict"]).replace("_", " ") if pd.notna(row["verdict"]) else "no verdict"

@@ -234,3 +234,22 @@ def test_the_yaml_strategy_builds_aliases_and_ladders():
     assert "&l0" in ladder
     aliased = find(yaml_tree(), lambda t: "&a0" in t and "*a0" in t and t.index("&a0") < t.index("*a0"))
     yaml.safe_load(aliased)  # well-formed: the alias refers to an anchor defined before it
+
+
+INCIDENT_HEADER = b"incident_id,kind,start,end,scope\n"
+RECAL_HEADER = b"captcha_type,events,recommended_target\n"
+
+
+@pytest.mark.timeout(120)
+@PROPERTY
+@given(data=st.data(), header=st.sampled_from([b"", INCIDENT_HEADER, RECAL_HEADER]),
+       suffix=st.sampled_from([".csv", ".parquet"]))
+def test_the_table_readers_of_the_cli(traced, folder, data, header, suffix):
+    """The incident table (``--incidents``) and the recalibration table (``--from-recalibration``)
+    readers: random bytes and random CSV rows behind a valid header."""
+    from budgetlab import read_incidents, read_recalibration_table
+
+    body = header + data.draw(st.one_of(noise(), csv_text()))
+    path = _write(folder, f"table{suffix}", body)
+    _bounded(lambda: read_incidents(path))
+    _bounded(lambda: read_recalibration_table(path))
