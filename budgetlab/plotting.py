@@ -1,6 +1,5 @@
 """Drawings only. Every ``plot_*`` takes the tidy table a budgetlab function returned, draws on
-``ax`` (default: the current axes), returns the Axes and never calls ``plt.show()``.
-"""
+``ax`` (default: the current axes), returns the Axes and never calls ``plt.show()``."""
 
 from __future__ import annotations
 

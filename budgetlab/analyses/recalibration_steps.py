@@ -421,8 +421,7 @@ def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray, confidence: float
     """Percentile interval of the bootstrap recommendations per group (NaN without samples or time).
 
     A sample without a recommendation (NaN: no candidate in the group's range met the rule) ranks
-    below every candidate; a bound that falls on such samples is NaN ("below the candidates'
-    range"), never a number the history does not support.
+    below every candidate; a bound that falls on one is NaN ("below the candidates' range").
 
     >>> boot = np.array([[0.9], [np.nan], [0.95], [0.95]])
     >>> [x.tolist() for x in bootstrap_interval(boot, np.array([True]), 0.5)]

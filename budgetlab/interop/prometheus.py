@@ -84,11 +84,13 @@ STYLES = ("budgetlab", "sloth")
 def resolve_policy(policy: AlertPolicy | str, *, period: Any = "30D") -> AlertPolicy:
     """An :class:`AlertPolicy` from a preset name (see :data:`POLICY_PRESETS`) or as given.
 
-    ``period`` is the compliance period the burn factors refer to (usually the SLO window).
+    ``period`` is the SRE budget period (:attr:`budgetlab.SLO.period`, not the tracker window).
+    The Workbook and Pyrra presets keep their burn factors at any period and scale their
+    windows (Pyrra's rule); Sloth's preset keeps Sloth's budget fractions, as Sloth does.
     ``sloth30`` / ``sloth28`` fix the period; ``single_window`` is the seed-style 1 h rule.
 
     >>> [t.burn for t in resolve_policy("workbook", period="28D").tiers]
-    [13.44, 5.6, 2.8, 0.9333333333]
+    [14.4, 6.0, 3.0, 1.0]
     """
     if isinstance(policy, AlertPolicy):
         return policy

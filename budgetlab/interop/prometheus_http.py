@@ -9,6 +9,10 @@ proxies, and adds no dependency to keep up to date. The Prometheus API clients o
 as HTTP Basic auth) go into the request only: every message and every output names the server
 by its redacted URL (:func:`redact_url`).
 
+**Decoding.** A ``query_range`` answer is mostly its sample arrays (``[1791158460,"40"]``, one
+per step and series). Their text is cut out of the body and parsed by numpy in one call per
+series; :mod:`json` reads the rest (the labels), and the whole body when anything is unusual.
+
 **Faults** become one-line :class:`~budgetlab.errors.BudgetlabError` messages: unreachable server,
 timeout, HTTP 4xx (the server's own ``error`` text shown: bad PromQL), HTTP 5xx and 429 (retried
 with exponential backoff, then an error), a body that is not a Prometheus answer, NaN or
@@ -19,13 +23,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import socket
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,11 +43,15 @@ __all__ = ["PrometheusClient", "Series", "redact_url", "MAX_POINTS", "BACKOFF_SE
 
 #: Points per series in one ``query_range`` request (Prometheus refuses more than 11,000).
 MAX_POINTS = 10_000
-#: Chunks of one query in flight at once.
+#: Requests in flight at once (chunks of all the queries of one read share them): the server
+#: evaluates some while budgetlab decodes others.
 PARALLEL_REQUESTS = 4
 #: First wait before retrying a 5xx / 429 answer; doubled after each attempt.
 BACKOFF_SECONDS = 0.5
 _RETRY_STATUS = (429, 500, 502, 503, 504)
+# a series' sample array in a query_range answer: "values":[[t,"v"],...] (only a key can be
+# followed by ":[", and sample arrays hold no brackets or quotes of their own)
+_VALUES = re.compile(rb'"values":\[((?:\[[^\[\]]*\])(?:,\[[^\[\]]*\])*)?\]')
 
 
 def redact_url(url: str) -> str:
@@ -110,7 +119,7 @@ class PrometheusClient:
         self.where = self._base
 
     # -- one request ---------------------------------------------------------------------------
-    def _post(self, path: str, form: Mapping[str, str]) -> Any:
+    def _post(self, path: str, form: Mapping[str, str]) -> bytes:
         body = urllib.parse.urlencode(form).encode()
         wait = BACKOFF_SECONDS
         for attempt in range(self.retries + 1):
@@ -119,8 +128,8 @@ class PrometheusClient:
                 self.requests += 1
             try:
                 with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 (http/https only)
-                    raw = resp.read()
-                return self._decode(raw)
+                    raw: bytes = resp.read()
+                return raw
             except urllib.error.HTTPError as exc:
                 message = self._server_message(exc)
                 if exc.code in _RETRY_STATUS and attempt < self.retries:
@@ -177,38 +186,115 @@ class PrometheusClient:
             raise InputError(f"{self.where} did not answer as the Prometheus API does{extra}.")
         return payload["data"]
 
+    def _matrix(self, raw: bytes, what: str) -> list[tuple[dict[str, str], np.ndarray, np.ndarray]]:
+        """The series of a ``query_range`` answer: sample arrays parsed by numpy (the fast path),
+        or, when the body is unusual, everything through :mod:`json` and :func:`_series`."""
+        arrays: list[bytes] = []
+
+        def cut(m: re.Match[bytes]) -> bytes:
+            arrays.append(m.group(1) or b"")
+            return b'"values":%d' % (len(arrays) - 1)
+
+        data = self._decode(_VALUES.sub(cut, raw))
+        _check_matrix(data, what, self.where)
+        items = data["result"]
+        if arrays and all(isinstance(it, dict) and isinstance(it.get("values"), int) for it in items) \
+                and sorted(it["values"] for it in items) == list(range(len(arrays))):
+            out = []
+            for it in items:
+                parsed = _parse_samples(arrays[it["values"]])
+                if parsed is None:
+                    break
+                if not isinstance(it.get("metric"), dict):
+                    raise InputError(f"{what}: the Prometheus answer has a malformed series.")
+                out.append(_checked(it["metric"], parsed[0], parsed[1], what))
+            else:
+                return out
+        if arrays:  # unusual: decode the whole body the ordinary way
+            data = self._decode(raw)
+            _check_matrix(data, what, self.where)
+            items = data["result"]
+        return [_series(it, what) for it in items]
+
+    def series(self, match: str, start_ns: int, end_ns: int) -> list[dict[str, str]] | None:
+        """Label sets of the series of ``match`` with samples between the two times
+        (``/api/v1/series``: the index only, no samples read); None when the server does not
+        answer it as Prometheus does (a proxy without the endpoint)."""
+        form = {"match[]": match, "start": f"{start_ns / 1e9:.3f}", "end": f"{end_ns / 1e9:.3f}"}
+        try:
+            data = self._decode(self._post("/api/v1/series", form))
+        except (ConfigError, InputError):
+            return None
+        if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
+            return None
+        return [{str(k): str(v) for k, v in d.items()} for d in data]
+
     # -- query_range in chunks -----------------------------------------------------------------
     def query_range(self, query: str, first_ns: int, n_steps: int, step_ns: int, *, what: str) -> list[Series]:
         """Evaluate ``query`` at ``first_ns + k * step_ns`` for ``k < n_steps``, in chunks of at
-        most :data:`MAX_POINTS` points per series (up to :data:`PARALLEL_REQUESTS` chunks in flight:
-        the server evaluates them on its cores at once); series with equal labels are joined in
-        time order."""
+        most :data:`MAX_POINTS` points per series; series with equal labels are joined in time
+        order (see :meth:`query_ranges`)."""
+        return self.query_ranges([(query, what)], first_ns, n_steps, step_ns)[0]
+
+    def query_ranges(self, queries: Sequence[tuple[str, str]], first_ns: int, n_steps: int,
+                     step_ns: int) -> list[list[Series]]:
+        """:meth:`query_range` of several ``(query, what)`` at once: the chunks of all of them
+        share :data:`PARALLEL_REQUESTS` requests in flight (the server evaluates some while
+        budgetlab decodes others); one list of series per query, in order."""
         step = f"{step_ns / 1e9:.3f}"
-
-        def chunk(lo: int) -> Any:
-            hi = min(n_steps, lo + MAX_POINTS) - 1
-            form = {"query": query, "start": f"{(first_ns + lo * step_ns) / 1e9:.3f}",
-                    "end": f"{(first_ns + hi * step_ns) / 1e9:.3f}", "step": step}
-            return self._post("/api/v1/query_range", form)
-
         starts = list(range(0, n_steps, MAX_POINTS))
-        with ThreadPoolExecutor(max_workers=max(1, min(PARALLEL_REQUESTS, len(starts)))) as pool:
-            answers = list(pool.map(chunk, starts))  # in chunk order; the first error is raised
-        merged: dict[tuple[tuple[str, str], ...], list[tuple[np.ndarray, np.ndarray]]] = {}
-        for data in answers:
-            if not isinstance(data, dict) or data.get("resultType") != "matrix" or not isinstance(data.get("result"), list):
-                raise InputError(f"{what}: Prometheus at {self.where} did not return a range vector (matrix); "
-                                 "the query must select series.")
-            for item in data["result"]:
-                labels, ts, vals = _series(item, what)
-                key = tuple(sorted(labels.items()))
-                merged.setdefault(key, []).append((ts, vals))
-        out = []
-        for key, parts in merged.items():
-            ts = np.concatenate([p[0] for p in parts])
-            vals = np.concatenate([p[1] for p in parts])
-            out.append(Series(dict(key), ts, vals))
-        return out
+        jobs = [(qi, lo) for lo in starts for qi in range(len(queries))]
+
+        def chunk(job: tuple[int, int]) -> list[tuple[dict[str, str], np.ndarray, np.ndarray]]:
+            qi, lo = job
+            hi = min(n_steps, lo + MAX_POINTS) - 1
+            form = {"query": queries[qi][0], "start": f"{(first_ns + lo * step_ns) / 1e9:.3f}",
+                    "end": f"{(first_ns + hi * step_ns) / 1e9:.3f}", "step": step}
+            return self._matrix(self._post("/api/v1/query_range", form), queries[qi][1])
+
+        with ThreadPoolExecutor(max_workers=max(1, min(PARALLEL_REQUESTS, len(jobs)))) as pool:
+            answers = list(pool.map(chunk, jobs))  # in job order; the first error is raised
+        merged: list[dict[tuple[tuple[str, str], ...], list[tuple[np.ndarray, np.ndarray]]]] = [{} for _ in queries]
+        for (qi, _), answer in zip(jobs, answers, strict=True):
+            for labels, ts, vals in answer:
+                merged[qi].setdefault(tuple(sorted(labels.items())), []).append((ts, vals))
+        return [[Series(dict(key), np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+                 for key, parts in m.items()] for m in merged]
+
+
+def _check_matrix(data: Any, what: str, where: str) -> None:
+    if not isinstance(data, dict) or data.get("resultType") != "matrix" or not isinstance(data.get("result"), list):
+        raise InputError(f"{what}: Prometheus at {where} did not return a range vector (matrix); "
+                         "the query must select series.")
+
+
+def _parse_samples(text: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+    """Times and values of one sample array's text (``[t,"v"],[t,"v"]``), or None when numpy
+    cannot read it as pairs of numbers (the caller then takes the slow path)."""
+    if not text:
+        return None
+    n = text.count(b"],[") + 1
+    tokens = text.translate(None, b'[]"').split(b",")
+    if len(tokens) != 2 * n:
+        return None
+    try:
+        flat = np.array(tokens).astype(np.float64)  # "NaN", "+Inf" as Prometheus writes them
+    except ValueError:
+        return None
+    return flat[0::2], flat[1::2]
+
+
+def _checked(metric: dict[Any, Any], ts: np.ndarray, vals: np.ndarray,
+             what: str) -> tuple[dict[str, str], np.ndarray, np.ndarray]:
+    bad = ~np.isfinite(vals)
+    if bool(bad.any()):
+        kind = "NaN" if bool(np.isnan(vals[bad]).any()) else "infinite"
+        first = float(ts[np.flatnonzero(bad)[0]])
+        raise InputError(f"{what}: the query returned {kind} values ({int(bad.sum())} samples, first at "
+                         f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime(first))} UTC); per-bin counts of a "
+                         "counter are finite: check the query (a division, or a gauge instead of a counter).")
+    ts_ns = np.round(ts * 1000).astype(np.int64) * 10**6
+    return {str(k): str(v) for k, v in metric.items()}, ts_ns, vals
 
 
 def _series(item: Any, what: str) -> tuple[dict[str, str], np.ndarray, np.ndarray]:
@@ -220,12 +306,4 @@ def _series(item: Any, what: str) -> tuple[dict[str, str], np.ndarray, np.ndarra
         vals = np.array([v[1] for v in values], dtype=np.float64)
     except (TypeError, ValueError, IndexError):
         raise InputError(f"{what}: the Prometheus answer has malformed samples.") from None
-    bad = ~np.isfinite(vals)
-    if bool(bad.any()):
-        kind = "NaN" if bool(np.isnan(vals[bad]).any()) else "infinite"
-        first = float(ts[np.flatnonzero(bad)[0]])
-        raise InputError(f"{what}: the query returned {kind} values ({int(bad.sum())} samples, first at "
-                         f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime(first))} UTC); per-bin counts of a "
-                         "counter are finite: check the query (a division, or a gauge instead of a counter).")
-    ts_ns = np.round(ts * 1000).astype(np.int64) * 10**6
-    return {str(k): str(v) for k, v in item["metric"].items()}, ts_ns, vals
+    return _checked(item["metric"], ts, vals, what)

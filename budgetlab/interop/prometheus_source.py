@@ -3,13 +3,15 @@
 What is computed where:
 
 * **on the server** (``/api/v1/query_range``, one evaluation per bin end, in chunks of at most
-  :data:`~budgetlab.interop.prometheus_http.MAX_POINTS` points per series): the per-bin increase
-  of every counter series, without extrapolation and with resets handled
-  (:mod:`budgetlab.interop.promql` states the form and its error bound), summed per group
-  (``sum by (labels)``); and, per counter selector, the bins where a series had no scrape;
-* **in budgetlab**: checks (whole, finite, non-negative counts; ``bad <= total``; one series
-  when ungrouped), the gap report, and the bins table that :func:`budgetlab.bin_events` makes
-  of an event log, so every SRE-model function reads it unchanged.
+  :data:`~budgetlab.interop.prometheus_http.MAX_POINTS` points per series, all the queries of
+  one read in flight together): the per-bin increase of every counter series, without
+  extrapolation and with resets handled (:mod:`budgetlab.interop.promql` states the form and its
+  error bound), summed per group (``sum by (labels)``); and, per counter selector, the bins
+  where a series had no scrape;
+* **in budgetlab**: adding the reset part of the split form, checks (whole, finite,
+  non-negative counts; ``bad <= total``; one series when ungrouped; group keys free of personal
+  data), the gap report, and the bins table that :func:`budgetlab.bin_events` makes of an event
+  log, so every SRE-model function reads it unchanged.
 
 A bin is evaluated at its end: the count of ``[bin_start, bin_start + freq)`` is the counter at
 ``bin_start + freq`` minus the counter at ``bin_start``, each the last sample at or before that
@@ -28,13 +30,17 @@ import pandas as pd
 
 from .._util.validation import as_list, duration_label, to_ns, utc_from_ns, utc_timestamp
 from ..errors import BudgetlabWarning, ConfigError, InputError
+from ..events.pii import guard_values
 from ..windows.bins import BinGrid, check_grid_cells, grid_span
 from .prometheus_http import PrometheusClient, Series
-from .promql import CountQuery, bin_count_query, gap_query, parse_count_query, prom_step
+from .promql import PART_LABEL, CountQuery, bin_count_query, gap_query, parse_count_query, prom_step
 
 __all__ = ["read_prometheus", "ScrapeGapWarning"]
 
 _MAX_GAP_SHARE = 0.5
+#: How far before the first bin a series may hold the sample a bin edge reads (the server's
+#: lookback, 5 minutes by default), when budgetlab asks which series a selector holds.
+LOOKBACK_MARGIN_NS = 3600 * 10**9
 
 
 class ScrapeGapWarning(BudgetlabWarning):
@@ -60,18 +66,40 @@ def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tup
     return keys
 
 
+def _split_parts(series: Sequence[Series]) -> tuple[list[Series], list[Series]]:
+    """The series of a count query, and those of its reset part (split form, marked with
+    :data:`~budgetlab.interop.promql.PART_LABEL`; the label removed)."""
+    main, parts = [], []
+    for s in series:
+        if PART_LABEL in s.labels:
+            parts.append(Series({k: v for k, v in s.labels.items() if k != PART_LABEL}, s.ts_ns, s.values))
+        else:
+            main.append(s)
+    return main, parts
+
+
+def _steps(s: Series, span: _Span) -> tuple[np.ndarray, np.ndarray]:
+    k = (s.ts_ns - span.first_eval) // span.step_ns
+    ok = (k >= 0) & (k < span.n) & ((s.ts_ns - span.first_eval) % span.step_ns == 0)
+    return k, ok
+
+
 def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[tuple[str, ...], int],
-          span: _Span, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """``(values, present)`` arrays of shape ``(groups, n)`` from the series."""
-    n, first_ns, step_ns = span.n, span.first_eval, span.step_ns
+          span: _Span, what: str, parts: Sequence[tuple[tuple[str, ...], Series]] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, present)`` arrays of shape ``(groups, n)`` from the series, the reset
+    ``parts`` added to the bins of their group."""
+    n = span.n
     vals = np.zeros((len(index), n), dtype=np.float64)
     present = np.zeros((len(index), n), dtype=bool)
     for s, key in zip(series, keys, strict=True):
-        k = (s.ts_ns - first_ns) // step_ns
-        ok = (k >= 0) & (k < n) & ((s.ts_ns - first_ns) % step_ns == 0)
+        k, ok = _steps(s, span)
         g = index[key]
         vals[g, k[ok]] = s.values[ok]
         present[g, k[ok]] = True
+    for key, s in parts:
+        if key in index:  # a reset needs values at both bin edges, so its group has counts there
+            k, ok = _steps(s, span)
+            vals[index[key], k[ok]] += s.values[ok]
     v = vals[present]
     if bool(np.any(np.abs(v - np.round(v)) > 1e-6)):
         raise InputError(f"{what}: the per-bin counts are not whole numbers; the query must count events "
@@ -127,22 +155,33 @@ class _Span:
         return self.first_bin + self.step_ns
 
 
-def _other_counts(client: PrometheusClient, query: str, kind: str, by: list[str], index: Mapping[tuple[str, ...], int],
-                  span: _Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Counts and presence of the errors (or good) counter on the groups of total."""
-    series = client.query_range(query, span.first_eval, span.n, span.step_ns, what=kind)
+def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Mapping[tuple[str, ...], int],
+                  span: _Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Counts and presence of the errors (or good) counter on the groups of total, and whether
+    some group has no counts at all (read as 0, presence set)."""
+    series, parts = _split_parts(series)
     keys = _group_index(series, by, kind)
     unknown = [k for k in keys if k not in index]
     if unknown:
         raise InputError(f"{kind}: the query returns groups that total does not have ({len(unknown)}); "
                          "both counters must carry the same labels.")
-    counts, present = _fill(series, keys, index, span, kind)
+    counts, present = _fill(series, keys, index, span, kind, _part_keys(parts, by))
     absent = [g for g in range(len(index)) if not present[g].any()]
     if absent:
         notes.append(f"{kind}: {len(absent)} group(s) have no {kind} series in the span; read as 0 {kind} "
                      "(initialise counters at 0 to make this explicit)")
         present[absent] = True
-    return counts, present
+    return counts, present, bool(absent)
+
+
+def _part_keys(parts: Sequence[Series], by: list[str]) -> list[tuple[tuple[str, ...], Series]]:
+    return [(tuple(s.labels.get(k, "") for k in by), s) for s in parts]
+
+
+def _guard_keys(keys: list[tuple[str, ...]], by: list[str]) -> None:
+    """Group keys become names in tables, messages and plots: refuse personal data (counted, never shown)."""
+    for i, k in enumerate(by):
+        guard_values(sorted({key[i] for key in keys}), what=f"total: the values of the label {k!r}")
 
 
 def _flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str, ...], int], span: _Span,
@@ -185,6 +224,16 @@ def _report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str], span: _Sp
             "shorter than the server's lookback the increase lands in the bin that ends it, across a longer one it "
             "is lost (listed in attrs['gaps'])."), stacklevel=3)
     return gaps
+
+
+def _single_series(client: PrometheusClient, selector: str, by: list[str], span: _Span) -> bool:
+    """Whether ``selector`` holds at most one series per group over the span (asked of the
+    server's index); then the sums and the appear/disappear parts of the gap query are left out."""
+    found = client.series(selector, span.first_bin - LOOKBACK_MARGIN_NS, span.first_bin + span.n * span.step_ns)
+    if not found:
+        return False
+    keys = [tuple(labels.get(k) for k in by) for labels in found]
+    return len(set(keys)) == len(keys) and all(v is not None for key in keys for v in key)
 
 
 def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:
@@ -272,25 +321,36 @@ def read_prometheus(
     check_grid_cells(1, n)
     span = _Span(first_bin, step_ns, n)
     client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries)
-    sent = {"total": bin_count_query(q_total, step, keys_by), kind: bin_count_query(q_other, step, keys_by)}
-    tot_series = client.query_range(sent["total"], span.first_eval, n, step_ns, what="total")
+    # a bare selector with at most one series per group: no sums, and its count query's missing
+    # values already report the series that appear or disappear (see promql.gap_query)
+    single = {what: q.bare and _single_series(client, q.selectors[0], keys_by, span)
+              for q, what in ((q_total, "total"), (q_other, kind))}
+    sent = {what: bin_count_query(q, step, keys_by, single=single[what])
+            for q, what in ((q_total, "total"), (q_other, kind))}
+    asked = [(sent["total"], "total"), (sent[kind], kind)]
+    asked += [(gap_query(sel, step, step_ns, keys_by, single=single[what]), f"{what} scrape gaps")
+              for q, what in ((q_total, "total"), (q_other, kind)) for sel in q.selectors]
+    answers = client.query_ranges(asked, span.first_eval, n, step_ns)
+    tot_series, tot_parts = _split_parts(answers[0])
     if not tot_series:
         raise InputError(f"total: the query returned no series between {pd.Timestamp(first_bin, tz='UTC'):%Y-%m-%d %H:%M} "
                          "and end; check the metric name and labels, and that the server holds data for the span.")
     tot_keys = _group_index(tot_series, keys_by, "total")
+    _guard_keys(tot_keys, keys_by)
     index = {k: i for i, k in enumerate(sorted(tot_keys))}
-    tot, tot_present = _fill(tot_series, tot_keys, index, span, "total")
+    tot, tot_present = _fill(tot_series, tot_keys, index, span, "total", _part_keys(tot_parts, keys_by))
     _check_span(tot_present, first_bin, step_ns, "total")
     notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as a restart from 0; "
              "see budgetlab.interop.promql"]
     if q_total.bare:
         notes.append(f"total: the series of {q_total.selectors[0]} summed" + (f" by {', '.join(keys_by)}" if keys_by else ""))
-    oth, oth_present = _other_counts(client, sent[kind], kind, keys_by, index, span, notes)
+    oth, oth_present, some_absent = _other_counts(answers[1], kind, keys_by, index, span, notes)
     flags = ~tot_present | ~oth_present
-    for q, what in ((q_total, "total"), (q_other, kind)):
-        for sel in q.selectors:
-            _flag_gaps(client.query_range(gap_query(sel, step, step_ns, keys_by), span.first_eval, n, step_ns,
-                                          what=f"{what} scrape gaps"), keys_by, index, span, flags)
+    if some_absent and single[kind]:  # a group without counts: its series' comings and goings are not implied
+        answers.append(client.query_range(gap_query(q_other.selectors[0], step, step_ns, keys_by), span.first_eval,
+                                          n, step_ns, what=f"{kind} scrape gaps"))
+    for gaps_found in answers[2:]:
+        _flag_gaps(gaps_found, keys_by, index, span, flags)
     bad = _bad_counts(tot, oth, kind)
     key_frame = _key_frame(index, keys_by)
     grid = BinGrid(keys=key_frame, by=keys_by, start_ns=first_bin, freq_ns=step_ns, total=tot, bad=bad)

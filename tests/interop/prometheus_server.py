@@ -22,6 +22,7 @@ The test data (``make_counts()``), 2 days at 1 minute from 2026-01-05 00:00 UTC,
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
@@ -183,6 +184,17 @@ class PrometheusServer:
 
     def __exit__(self, *exc: object) -> None:
         self._cleanup()
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) the server has used so far (Linux ``/proc``), None elsewhere;
+        the benchmark tells the server's work from budgetlab's with it."""
+        if self.proc is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def _cleanup(self) -> None:
         if self.proc is not None:

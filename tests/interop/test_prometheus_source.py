@@ -11,6 +11,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+from collections import Counter
 
 import pandas as pd
 import pytest
@@ -21,6 +22,7 @@ from budgetlab import (
     BudgetlabError,
     ConfigError,
     InputError,
+    PersonalDataError,
     alert_states,
     bin_events,
 )
@@ -139,6 +141,84 @@ def test_bins_feed_the_sre_model_unchanged(prom, reference):
     pd.testing.assert_frame_equal(on, off, check_categorical=False)
 
 
+def _query_range_series(url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp) -> dict[tuple, dict[int, float]]:
+    """One plain query_range (json module, no budgetlab code): {labels: {unix seconds: value}}."""
+    form = urllib.parse.urlencode({"query": expr, "start": start.value / 1e9, "end": end.value / 1e9,
+                                   "step": "60"}).encode()
+    with urllib.request.urlopen(urllib.request.Request(url + "/api/v1/query_range", data=form), timeout=60) as r:
+        data = json.loads(r.read())["data"]["result"]
+    return {tuple(sorted(s["metric"].items())): {int(round(float(t))): float(v) for t, v in s["values"]} for s in data}
+
+
+def _count_form(selector: str, by: str) -> str:
+    """The documented count form (budgetlab.interop.promql), written out here as the reference."""
+    s, o = selector, f"{selector} offset 1m"
+    inner = f"({s} - {o} >= 0) or (({s} < {o}) * 1)"
+    return f"sum by ({by}) ({inner})" if by else f"sum({inner})"
+
+
+@pytest.mark.parametrize("by", ["region", ""])
+@pytest.mark.parametrize("kind", ["errors", "good"])
+def test_split_form_gives_the_bins_of_the_count_form(prom, kind, by):
+    """The split form sent for a bare selector (differences + reset part added back) gives, bin by
+    bin, the values of the documented count form evaluated by the server: across the counter
+    reset (ams, minute 1000), the scrape gap (par) and all label values."""
+    other = {"errors": ERRORS, "good": GOOD}[kind]
+    with pytest.warns(ScrapeGapWarning):
+        bins = read_prometheus(prom, total=TOTAL, **{kind: other}, start=START, end=END, by=by or ())
+    for metric, column in ((TOTAL, "total"), (other, "bad" if kind == "errors" else "good")):
+        assert "budgetlab_part" in bins.attrs["source"]["queries"]["total"]  # the split form was sent
+        ref = _query_range_series(prom, _count_form(metric, by), START + MIN, END)
+        expected = {}
+        for labels, points in ref.items():
+            for t, v in points.items():
+                expected[(dict(labels).get("region", ""), t - 60)] = v
+        got = {(str(getattr(r, "region", "")), int(r.bin_start.value // 10**9)): float(getattr(r, column))
+               for r in bins.itertuples()}
+        # bins without a value of the count form read 0 (and are reported as scrape gaps)
+        assert {k: v for k, v in got.items() if v or k in expected} == expected, column
+        reset_bin = int((START + RESET_MINUTE * MIN).value // 10**9)
+        if by and column == "total":
+            assert got[("ams", reset_bin)] == expected[("ams", reset_bin)] == 20 + (7 * RESET_MINUTE) % 11
+
+
+def test_one_series_per_group_reads_the_same_bins_and_gaps(prom, monkeypatch):
+    """Grouped by region and instance every group holds one series: the read leaves the sums and the
+    appear/disappear gap parts out (the server's index says so), and gives the bins of the count
+    form evaluated by the server per series, and the same scrape gaps as the general path."""
+    by = ["region", "instance"]
+    with pytest.warns(ScrapeGapWarning):
+        fast = read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START, end=END, by=by)
+    assert "sum" not in fast.attrs["source"]["queries"]["total"]  # the one-series form was sent
+    for metric, column in ((TOTAL, "total"), (ERRORS, "bad")):
+        ref = _query_range_series(prom, _count_form(metric, "region, instance"), START + MIN, END)
+        expected = {(dict(k)["region"], dict(k)["instance"], t - 60): v for k, pts in ref.items() for t, v in pts.items()}
+        got = {(str(r.region), str(r.instance), int(r.bin_start.value // 10**9)): float(getattr(r, column))
+               for r in fast.itertuples()}
+        assert {k: v for k, v in got.items() if v or k in expected} == expected, column
+    monkeypatch.setattr(prometheus_http.PrometheusClient, "series", lambda self, *a: None)  # the general path
+    with pytest.warns(ScrapeGapWarning):
+        general = read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START, end=END, by=by)
+    assert "sum by" in general.attrs["source"]["queries"]["total"]
+    pd.testing.assert_frame_equal(fast, general)
+    assert fast.attrs["gaps"] == general.attrs["gaps"] == [
+        {"region": "par", "instance": "a", "start": START + (GAP_MINUTES[0] - 1) * MIN,
+         "end": START + (GAP_MINUTES[1] - 1) * MIN, "bins": 3}]
+
+
+def test_label_values_that_look_personal_are_refused(prom):
+    """A group key that is an e-mail address (made by the server with label_replace) is refused in
+    one line that counts it and never shows it."""
+    def with_email(metric: str) -> str:  # PromQL's "\\x40" is "@" (the query text holds no "@": see the offset/@ check)
+        return f'label_replace(rate({metric}[5m]), "region", "ivan.petrov\\x40example.org", "region", "fra")'
+
+    with pytest.raises(PersonalDataError) as info:
+        read_prometheus(prom, total=with_email(TOTAL), errors=with_email(ERRORS), start=START, end=END, by="region")
+    text = str(info.value)
+    assert "\n" not in text and "ivan" not in text and "example.org" not in text
+    assert re.match(r"total: the values of the label 'region': 1 of 3 value\(s\) look like personal data .*e-mail", text)
+
+
 def _query_range(url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp) -> dict[int, float]:
     form = urllib.parse.urlencode({"query": expr, "start": start.value / 1e9, "end": end.value / 1e9,
                                    "step": "60"}).encode()
@@ -221,6 +301,7 @@ def test_unknown_counter_form_refused_before_sending():
 class _Stub(http.server.BaseHTTPRequestHandler):
     mode = "ok"
     seen: list[dict[str, str]] = []
+    queries: list[str] = []
 
     def log_message(self, *args) -> None:  # quiet
         pass
@@ -228,6 +309,7 @@ class _Stub(http.server.BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         _Stub.seen.append(dict(self.headers))
         body = urllib.parse.parse_qs(self.rfile.read(int(self.headers.get("Content-Length", 0))).decode())
+        _Stub.queries.append(body.get("query", [""])[0])
         mode = _Stub.mode
         if "count_over_time(" in body.get("query", [""])[0] and mode not in ("5xx", "sleep"):  # the gap query: no gaps
             self._send(200, {"status": "success", "data": {"resultType": "matrix", "result": []}})
@@ -242,11 +324,12 @@ class _Stub(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b"<html>login</html>")
             return
-        value = {"nan": "NaN", "inf": "+Inf"}.get(mode, "5")
+        value = {"nan": "NaN", "inf": "+Inf", "malformed": "five"}.get(mode, "5")
         t0 = START.value / 1e9 + 60
         values = [[t0 + 60 * i, value if i == 3 else "5"] for i in range(10)]
+        metric = {"job": 'x"values":[[1,"2"]]'} if mode == "tricky" else {}
         self._send(200, {"status": "success", "data": {"resultType": "matrix",
-                                                       "result": [{"metric": {}, "values": values}]}})
+                                                       "result": [{"metric": metric, "values": values}]}})
 
     def _send(self, code: int, payload: dict) -> None:
         body = json.dumps(payload).encode()
@@ -263,6 +346,7 @@ def stub():
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     _Stub.seen = []
+    _Stub.queries = []
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
@@ -288,12 +372,26 @@ def test_nan_and_inf_samples(stub, mode, kind):
         _stub_read(stub)
 
 
+def test_malformed_samples(stub):
+    _Stub.mode = "malformed"
+    with pytest.raises(InputError, match=r"total: the Prometheus answer has malformed samples\.$"):
+        _stub_read(stub)
+
+
+def test_label_text_like_a_sample_array_is_read_as_a_label(stub):
+    """A label value holding the text '"values":[[1,"2"]]' does not confuse the sample parser."""
+    _Stub.mode = "tricky"
+    bins = _stub_read(stub)
+    assert bins["total"].tolist() == [5] * 10
+
+
 def test_5xx_is_retried_with_backoff_then_fails(stub, monkeypatch):
     monkeypatch.setattr(prometheus_http, "BACKOFF_SECONDS", 0.01)
     _Stub.mode = "5xx"
     with pytest.raises(InputError, match=r"failed with HTTP 503 after 4 attempts: unavailable: tsdb overloaded"):
         _stub_read(stub, retries=3)
-    assert len(_Stub.seen) == 4
+    # every query of the read (counts and scrape gaps, sent together) was tried 1 + 3 times
+    assert sorted(Counter(q for q in _Stub.queries if q).values()) == [4, 4, 4, 4]
 
 
 def test_timeout(stub):
