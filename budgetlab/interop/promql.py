@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import ConfigError
+from ..events.pii import shown
 
 __all__ = ["CountQuery", "parse_count_query", "bin_count_query", "gap_query", "prom_step", "PART_LABEL"]
 
@@ -114,10 +115,10 @@ def parse_count_query(text: str, what: str) -> CountQuery:
     found = [fm.group(2).strip() for fm in _COUNTER_FN.finditer(text)]
     rest = _COUNTER_FN.sub("", text)
     if not found or "[" in rest:
-        raise ConfigError(f"{what}={text!r} holds no counter budgetlab can read per bin; give a counter selector "
+        raise ConfigError(f"{what}={shown(text, 200)} holds no counter budgetlab can read per bin; give a counter selector "
                           '(x_total{job="a"}) or PromQL with rate(x_total[...]) / increase(x_total[...]).')
-    if re.search(r"\boffset\b|@", rest):
-        raise ConfigError(f"{what}={text!r} uses offset or @; budgetlab sets the evaluation times itself.")
+    if re.search(r"\boffset\b|@", re.sub(r'"(?:[^"\\]|\\.)*"', '""', rest)):  # not inside label values
+        raise ConfigError(f"{what}={shown(text, 200)} uses offset or @; budgetlab sets the evaluation times itself.")
     return CountQuery(text, tuple(dict.fromkeys(found)), False)
 
 
