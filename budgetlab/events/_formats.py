@@ -28,6 +28,7 @@ from .._util.validation import check_argument
 from ..errors import BudgetlabError, FileFormatError, SchemaError
 from ._input import (
     COMPRESSED_SUFFIXES,
+    CR_ONLY_NOTE,
     compression_of,
     cr_only,
     file_name,
@@ -319,7 +320,8 @@ def _arrow_jsonl(data: bytes, name: str, columns: list[str]) -> pd.DataFrame | N
     return pd.DataFrame(table.to_pandas())
 
 
-def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = ()) -> pd.DataFrame:
+def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = (),
+                  notes: list[str] | None = None) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -333,7 +335,7 @@ def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = 
             as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                        or pa.types.is_large_string(schema.field(c).type)]
             fh.seek(0)
-            table = _binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), name)
+            table = _binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), name, notes)
             frame = table.to_pandas(ignore_metadata=True)
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, EOFError,
             MemoryError, OverflowError, NotImplementedError) as exc:
@@ -372,9 +374,9 @@ def _not_parquet(path: Path, name: str, exc: BaseException) -> FileFormatError:
                            "corrupt: copy or export it again.")
 
 
-def _binary_as_text(table: Any, name: str) -> Any:
-    """Binary (bytes) columns as UTF-8 text, as CSV values are; bytes that are not UTF-8 are
-    refused by column (Arrow validates, no loop over rows)."""
+def _binary_as_text(table: Any, name: str, notes: list[str] | None = None) -> Any:
+    """Binary (bytes) columns as UTF-8 text, as CSV values are (stated in ``notes``); bytes that
+    are not UTF-8 are refused by column (Arrow validates, no loop over rows)."""
     import pyarrow as pa
 
     for i, fld in enumerate(table.schema):
@@ -384,13 +386,17 @@ def _binary_as_text(table: Any, name: str) -> Any:
             except pa.ArrowInvalid:
                 raise FileFormatError(f"{name}: column {fld.name!r} holds bytes that are not UTF-8 text; write it "
                                       "again as a string (UTF-8) column.") from None
+            if notes is not None:
+                notes.append(f"column {fld.name!r}: binary, decoded as UTF-8")
     return table
 
 
 def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
-                 dict_columns: Sequence[str] = ()) -> pd.DataFrame:
+                 dict_columns: Sequence[str] = (), notes: list[str] | None = None) -> pd.DataFrame:
     """The declared ``columns`` of the file at ``path`` as read (``dict_columns`` as categoricals
-    where the format allows: cheap codes instead of strings for labels and keys)."""
+    where the format allows: cheap codes instead of strings for labels and keys). Each reading
+    decision (compression recognised, CR-only line ends, binary columns decoded as UTF-8) is
+    appended to ``notes`` for the "how it was read" facts."""
     path = path.expanduser()
     check_path(path)
     kind, packed = _detect_format(path, fmt)
@@ -400,8 +406,8 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
         if packed:
             raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; Parquet compresses "
                                   "itself: decompress it.")
-        return _read_parquet(path, columns, dict_columns)
-    raw = read_input(path, name)
+        return _read_parquet(path, columns, dict_columns, notes)
+    raw = read_input(path, name, notes)
     if packed and compression_of(_head(path)) is None:
         suffix = path.suffixes[-1].lower()
         kind_named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(suffix, suffix.lstrip("."))
@@ -410,6 +416,8 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
     _sniff(raw, name, kind)
     if cr_only(raw[: 1 << 20]) and b"\n" not in raw:  # old Mac line ends: read as the lines they are
         raw = raw.replace(b"\r", b"\n")
+        if notes is not None:
+            notes.append(CR_ONLY_NOTE)
     if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
     if kind in ("csv", "tsv"):

@@ -23,7 +23,8 @@ from .._util.memory import check_memory, format_bytes, memory_limit
 from ..errors import BudgetlabError, ConfigError, FileFormatError
 
 __all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of", "read_input", "refuse_binary",
-           "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding", "file_name"]
+           "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding", "file_name",
+           "CR_ONLY_NOTE", "compression_note"]
 
 #: Default cap on decompressed bytes per compressed byte (gzip's own maximum is about 1032).
 MAX_RATIO = 1000
@@ -33,6 +34,9 @@ RATIO_ENV = "BUDGETLAB_MAX_RATIO"
 ALLOWANCE = 16 * 1024**2
 #: Name suffixes of compressed files (the format is the suffix before them).
 COMPRESSED_SUFFIXES = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zstd", ".lz4")
+
+#: The "how it was read" statement for a file whose lines end in CR alone (read as line ends).
+CR_ONLY_NOTE = "line endings: CR only (old Mac), read as line ends"
 
 _CHUNK = 1 << 20
 _IN = 1 << 14
@@ -172,15 +176,31 @@ def _decompress(path: Path, kind: str, name: str) -> bytes:
     return b"".join(parts)
 
 
-def read_input(path: Path, name: str) -> bytes:
+def compression_note(path: Path, kind: str) -> str:
+    """The "how it was read" statement for a file decompressed as ``kind``: named by its suffix,
+    or recognised by its content alone.
+
+    >>> compression_note(Path("log.csv.xz"), "xz"), compression_note(Path("log.csv"), "gzip")
+    ('compression: xz (named .xz)', 'compression: gzip (recognised by content)')
+    """
+    suffix = path.suffix.lower()
+    named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(suffix)
+    return f"compression: {kind} ({f'named {suffix}' if named == kind else 'recognised by content'})"
+
+
+def read_input(path: Path, name: str, notes: list[str] | None = None) -> bytes:
     """The bytes of the file at ``path`` (opened read-only), decompressed when its first bytes
-    announce a compression (streamed, under the ratio cap)."""
+    announce a compression (streamed, under the ratio cap; the compression is stated in
+    ``notes``)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(16)
         kind = compression_of(head)
         if kind is not None:
-            return _decompress(path, kind, name)
+            data = _decompress(path, kind, name)
+            if notes is not None:
+                notes.append(compression_note(path, kind))
+            return data
         with open(path, "rb") as fh:
             return fh.read()
     except OSError as exc:

@@ -22,11 +22,11 @@ from .._util.files import register_input
 from .._util.validation import as_list, check_argument
 from ..errors import ConfigError, FileFormatError, InputError
 from ._formats import check_path
-from ._input import compression_of, cr_only, file_name, read_input
+from ._input import CR_ONLY_NOTE, compression_of, cr_only, file_name, read_input
 from .outcomes import LabelReading, OutcomeReading, check_outcomes, classify_outcomes
 from .report import HowRead, skip_reasons, time_span
 from .schema import SUCCESS, as_events, bucket_dtype, ts_ns
-from .sources import expand_sources
+from .sources import expand_sources, file_notes
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR", "OTHER_ERROR"]
 
@@ -45,7 +45,6 @@ _PATTERN = (
     r"(?: .*)?[\r]?$"
 )
 _TIME_FORMAT = "%d/%b/%Y:%H:%M:%S %z"
-_GZIP_MAGIC = b"\x1f\x8b"
 _MAX_LINES_LISTED = 10
 
 
@@ -60,17 +59,19 @@ def _head(path: Path) -> bytes:
         return fh.read(16)
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, notes: list[str] | None = None) -> str:
     check_path(path, how="a folder of logs: pass the folder to read_access_log as a list of its files or a glob "
                "such as 'logs/access.log*' (CLI: budgetlab replay logs/)")
     register_input(path)
     name = file_name(path)
-    raw = read_input(path, name)  # compressed by content too (a gzip named access.log.2), streamed under a cap
+    raw = read_input(path, name, notes)  # compressed by content too (a gzip named access.log.2), streamed under a cap
     if path.suffix.lower() == ".gz" and compression_of(_head(path)) != "gzip":
         raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or corrupt, "
                               "or the file is misnamed.")
     if cr_only(raw):  # old Mac line ends: the lines they are
         raw = raw.replace(b"\r", b"\n")
+        if notes is not None:
+            notes.append(CR_ONLY_NOTE)
     # Undecodable bytes can only sit in fields that are never extracted (paths, user agents), or
     # make a line malformed; replacing them never alters a kept value.
     return raw.decode("utf-8", errors="replace")
@@ -78,7 +79,7 @@ def _read_text(path: Path) -> str:
 
 def is_access_log(path: str | PathLike[str]) -> bool:
     """Whether the file's first non-blank line is in common/combined log format (read by content:
-    gzip is recognised by its magic bytes, not by the name).
+    gzip, bzip2 and xz are recognised by their magic bytes, not by the name).
 
     >>> import pathlib, tempfile
     >>> log = pathlib.Path(tempfile.mkdtemp()) / "access.log.1"
@@ -92,16 +93,20 @@ def is_access_log(path: str | PathLike[str]) -> bool:
     try:
         with open(p, "rb") as fh:
             head = fh.read(1 << 16)
-        if head[:2] == _GZIP_MAGIC:
+        kind = compression_of(head)
+        if kind in ("gzip", "bz2", "xz"):
+            import bz2
             import gzip
+            import lzma
             import zlib
 
+            opener: Any = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}[kind]
             try:
-                with gzip.open(p, "rb") as gz:
-                    head = gz.read(1 << 16)
-            except (EOFError, zlib.error):
+                with opener(p, "rb") as fh:
+                    head = fh.read(1 << 16)
+            except (EOFError, zlib.error, lzma.LZMAError):
                 return False
-    except OSError:
+    except OSError:  # also a corrupt bzip2 stream
         return False
     lines = head.decode("utf-8", errors="replace").splitlines()
     for line in lines[:-1] or lines:  # the last line of the head may be cut
@@ -124,12 +129,13 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
     return flags
 
 
-def _parse_file(path: Path, on_error: str) -> tuple[pd.Series, np.ndarray, pd.Series, int]:
-    """``(times, statuses, methods, lines skipped)`` of the good lines of one file."""
+def _parse_file(path: Path, on_error: str, notes: list[str]) -> tuple[pd.Series, np.ndarray, pd.Series, int]:
+    """``(times, statuses, methods, lines skipped)`` of the good lines of one file (its reading
+    decisions appended to ``notes``)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    text = _read_text(path)
+    text = _read_text(path, notes)
     lines = pc.split_pattern(pa.array([text], type=pa.large_string()), "\n").flatten()
     del text
     number = np.arange(1, len(lines) + 1)
@@ -247,7 +253,8 @@ def read_access_log(
         raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), not both.")
     table = check_outcomes(outcomes)
     paths = expand_sources(path)
-    parsed = [_parse_file(p, on_error) for p in paths]
+    per_file: list[list[str]] = [[] for _ in paths]
+    parsed = [_parse_file(p, on_error, n) for p, n in zip(paths, per_file, strict=True)]
     ts = pd.concat([x[0] for x in parsed], ignore_index=True) if len(parsed) > 1 else parsed[0][0]
     codes = np.concatenate([x[1] for x in parsed])
     n_bad = sum(x[3] for x in parsed)
@@ -279,5 +286,6 @@ def read_access_log(
         rows_read=len(codes) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
         time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
+        notes=tuple(file_notes([file_name(p) for p in paths], per_file)),
     )
     return events

@@ -91,13 +91,15 @@ class LabelReading:
 @dataclass(frozen=True)
 class OutcomeReading:
     """What :func:`classify_outcomes` decided for every row: ``ok``, ``bucket`` (missing for
-    skipped rows), ``skip`` (rows left out on purpose) and one :class:`LabelReading` per label."""
+    skipped rows), ``skip`` (rows left out on purpose), one :class:`LabelReading` per label and
+    the reading decisions to state (``notes``, e.g. numbers read as labels)."""
 
     ok: np.ndarray
     bucket: pd.Categorical
     skip: np.ndarray
     labels: tuple[LabelReading, ...]
     vocabulary: str
+    notes: tuple[str, ...] = ()
 
 
 def check_outcomes(outcomes: Any) -> dict[str, str] | None:
@@ -255,6 +257,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     [('done', 'success', 2), ('failed', 'crash', 1), ('pending', 'skip', 1)]
     """
     table = check_outcomes(outcomes)
+    name = labels.name
     labels = numpy_backed(labels)
     dtype = labels.dtype
     if table is None and (pd.api.types.is_bool_dtype(dtype) or (
@@ -262,6 +265,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
             and not _status_codes(labels))):
         ok = parse_ok(labels, what="outcome")
         return _flags_reading(ok, require_success)
+    notes = _numbers_note(labels, name)
     if pd.api.types.is_bool_dtype(dtype):
         labels = labels.astype(object).map({True: "true", False: "false"})
     codes, norm = _normalized(labels)
@@ -292,7 +296,22 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
                          (found[i] or ("", ""))[1], int(counts[i])) for i in range(len(norm)) if counts[i]]
     rows.sort(key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
     return OutcomeReading(reading[0], reading[1], reading[2], tuple(rows),
-                          "built-in" if table is None else "outcomes=")
+                          "built-in" if table is None else "outcomes=", notes)
+
+
+def _numbers_note(labels: pd.Series, name: Any) -> tuple[str, ...]:
+    """The statement for a numeric column read as labels (HTTP statuses in Parquet, or codes an
+    ``outcomes=`` mapping names); nothing for text, true/false or categorical columns."""
+    dtype = labels.dtype
+    if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype) or \
+            not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
+        return ()
+    values = np.asarray(pd.unique(labels.dropna().to_numpy()), dtype=np.float64)
+    whole = bool(np.all(np.isfinite(values) & (values == np.round(values))))
+    what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
+    kind = "whole numbers" if whole else "numbers"
+    http = " (HTTP statuses)" if whole and len(values) and bool(np.all((values >= 100) & (values <= 599))) else ""
+    return (f"{what}: {kind}, read as labels{http}",)
 
 
 def _reading(codes: np.ndarray, mapped: list[str]) -> tuple[np.ndarray, pd.Categorical, np.ndarray]:

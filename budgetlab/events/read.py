@@ -137,16 +137,16 @@ def _label_column(time: str, outcome: str | None, ok: str | None, bucket: str | 
 # columns
 # --------------------------------------------------------------------------------------------
 def _raw_table(source: Any, columns: list[str], fmt: str | None, encoding: str,
-               dict_columns: list[str]) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
+               dict_columns: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
     """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index,
-    and ``(name, rows)`` of each file."""
+    and ``(name, rows)`` of each file; reading decisions are appended to ``notes``."""
     if isinstance(source, pd.DataFrame):
         check_header(list(source.columns), columns, "the DataFrame")
         if len(source) == 0:
             raise InputError("the DataFrame has no rows; nothing to analyse.")
         return source[columns].reset_index(drop=True), [("the DataFrame", len(source))]
     if is_path_like(source):
-        return read_files(expand_sources(source), columns, fmt, encoding, dict_columns)
+        return read_files(expand_sources(source), columns, fmt, encoding, dict_columns, notes)
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.scaleout as bd).")
     raise InputError(f"source must be a file path, a list of paths, a glob, a folder or a pandas DataFrame, "
@@ -274,7 +274,9 @@ def read_events(
         refused with the command that decompresses them.
     encoding : str
         Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped; UTF-16 text
-        is recognised and named). Lines may end in LF, CRLF or CR alone (old Mac files).
+        is recognised and named). Lines may end in LF, CRLF or CR alone (old Mac files). CR-only line
+        ends, a compression and Parquet binary columns read as UTF-8 text are stated in
+        ``attrs["how_read"].notes``, and so is a numeric outcome column read as labels.
     duration, duration_unit, slow_above : optional
         Latency as part of success: successes whose ``duration`` column is strictly above
         ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
@@ -289,7 +291,7 @@ def read_events(
         input order: file order, then row order), with a fresh RangeIndex. Skipped rows are not
         in it. ``attrs["how_read"]`` is a :class:`~budgetlab.events.report.HowRead`: rows read and
         skipped (by reason), how the time column was read and its span, each label -> meaning
-        with its count.
+        with its count, and a note for each reading decision (see ``encoding``).
 
     Warns
     -----
@@ -345,7 +347,8 @@ def read_events(
     labels = [c for c in (label if ok is None else None, bucket) if c is not None]  # outcome labels, failure kinds
 
     with reading():
-        raw, files = _raw_table(source, columns, format, encoding, dict_columns=[*labels, *keys])
+        notes: list[str] = []  # reading decisions, stated in attrs["how_read"]
+        raw, files = _raw_table(source, columns, format, encoding, [*labels, *keys], notes)
         check_scalars(raw, columns)
         # personal data: refused before anything else is done with the values
         guarded = [*keys, *keep_cols, *([session] if session and not hash_session else [])]
@@ -383,6 +386,7 @@ def read_events(
         time_column=time, time_reading=time_text, first=first, last=last, outcome_column=label,
         vocabulary=reading_.vocabulary, labels=reading_.labels,
         slow_above=None if slow_ns is None else duration_label(pd.Timedelta(slow_ns, unit="ns")), slow_rows=n_slow,
+        notes=(*notes, *reading_.notes),
     )
     return frame
 

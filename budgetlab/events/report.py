@@ -2,9 +2,12 @@
 
 Every reader puts a :class:`HowRead` on ``events.attrs["how_read"]``: the files and rows read,
 the rows left out and why, how the time column was read (form, zone, span), and what each
-outcome label (or HTTP status) was read as, with its count. ``str()`` (and ``repr()``, for
-notebooks) is the compact block the CLI prints on stderr before any result; :meth:`HowRead.as_dict`
-is what the CLI's JSON run record keeps. Labels that look like personal data are counted, never shown.
+outcome label (or HTTP status) was read as, with its count, and (``notes``) each reading decision
+the reader took without being told: compression recognised by content (or named by the suffix),
+CR-only line ends read as line ends, a Parquet binary column decoded as UTF-8, numbers read as
+labels (HTTP statuses); with several files, each note names the files it concerns. ``str()``
+(and ``repr()``, for notebooks) is the compact block the CLI prints on stderr before any result;
+:meth:`HowRead.as_dict` is what the CLI's JSON run record keeps. Labels that look like personal data are counted, never shown.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ class HowRead:
     >>> h = HowRead(files=(("log.csv", 3),), rows_read=3, rows_kept=2, skipped=(("outcome 'pending' -> skip", 1),),
     ...             time_column="ts", time_reading="ISO-8601 text with UTC offsets", first="2026-11-29T02:00:00Z",
     ...             last="2026-11-29T02:47:00Z", outcome_column="outcome", vocabulary="outcomes=",
-    ...             labels=(LabelReading("done", "success", "done", 2), LabelReading("pending", "skip", "pending", 1)))
+    ...             labels=(LabelReading("done", "success", "done", 2), LabelReading("pending", "skip", "pending", 1)),
+    ...             notes=("compression: gzip (recognised by content)",))
     >>> print(h)
     how it was read: log.csv (3 rows)
       rows: 3 read, 2 kept, 1 skipped (outcome 'pending' -> skip: 1)
@@ -36,6 +40,7 @@ class HowRead:
       outcomes: column 'outcome', mapping outcomes=
         'done'     -> success  2
         'pending'  -> skip     1
+      note: compression: gzip (recognised by content)
     """
 
     files: tuple[tuple[str, int], ...]

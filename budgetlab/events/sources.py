@@ -18,7 +18,7 @@ from ._formats import read_columns
 from ._input import file_name
 from ._messages import file_offset, reading_files
 
-__all__ = ["expand_sources", "read_files", "is_path_like"]
+__all__ = ["expand_sources", "read_files", "is_path_like", "file_notes"]
 
 _GLOB_CHARS = ("*", "?", "[")
 
@@ -89,16 +89,43 @@ def _kind(dtype: Any) -> str:
     return "text"
 
 
+def file_notes(names: Sequence[str], per_file: Sequence[Sequence[str]]) -> list[str]:
+    """The reading statements of several files as one list: a file's own statements as they are
+    when it is the only file; else each statement once, prefixed by the files it concerns.
+
+    >>> file_notes(["a.csv"], [["compression: xz (recognised by content)"]])
+    ['compression: xz (recognised by content)']
+    >>> file_notes(["a.csv", "b.csv", "c.csv"], [["x"], ["x", "y"], ["x"]])
+    ['every file: x', 'b.csv: y']
+    """
+    if len(names) == 1:
+        return list(per_file[0])
+    which: dict[str, list[str]] = {}
+    for name, notes in zip(names, per_file, strict=True):
+        for note in dict.fromkeys(notes):
+            which.setdefault(note, []).append(name)
+    out = []
+    for note, files in which.items():
+        shown = "every file" if len(files) == len(names) else ", ".join(files[:3]) + (
+            f" and {len(files) - 3} more files" if len(files) > 3 else "")
+        out.append(f"{shown}: {note}")
+    return out
+
+
 def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encoding: str,
-               dict_columns: Sequence[str]) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
+               dict_columns: Sequence[str], notes: list[str] | None = None,
+               ) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
     """The declared columns of every file, one after the other (file order, then row order), and
     ``(file name, rows)`` per file. Every file must have the declared columns with the same kind
-    of values (text, numbers, datetimes, true/false) as the first: one schema across files."""
+    of values (text, numbers, datetimes, true/false) as the first: one schema across files.
+    The reading decisions of the files are appended to ``notes`` (see :func:`file_notes`)."""
     frames: list[pd.DataFrame] = []
+    per_file: list[list[str]] = []
     offset = 0
     for path in paths:
+        per_file.append([])
         with file_offset(offset):
-            frame = read_columns(path, columns, fmt, encoding, dict_columns).reset_index(drop=True)
+            frame = read_columns(path, columns, fmt, encoding, dict_columns, per_file[-1]).reset_index(drop=True)
         if frames:
             for col in columns:
                 first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
@@ -110,6 +137,8 @@ def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encod
         frames.append(frame)
         offset += len(frame)
     files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
+    if notes is not None:
+        notes.extend(file_notes([n for n, _ in files], per_file))
     if len(frames) == 1:
         return frames[0], files
     reading_files([n for n, _ in files], [r for _, r in files])
