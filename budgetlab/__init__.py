@@ -45,6 +45,7 @@ _EXPORTS: dict[str, str] = {
     "replay": "budget.tracker_replay",
     "replay_summary": "budget.tracker_replay",
     "transitions": "budget.tracker_replay",
+    "status_episodes": "budget.episodes",
     "Tracker": "budget.tracker",
     "KeyedTracker": "budget.tracker",
     "burn_rates": "budget.burn",
@@ -113,6 +114,7 @@ __all__ = [
     "replay",
     "replay_summary",
     "transitions",
+    "status_episodes",
     "Tracker",
     "KeyedTracker",
     "burn_rates",
@@ -188,6 +190,7 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     )
     from .analyses.window_lengths import compare_windows, window_incidents
     from .budget.burn import burn_rates
+    from .budget.episodes import status_episodes
     from .budget.period import period_budget
     from .budget.tracker import KeyedTracker, Tracker
     from .budget.tracker_replay import STATUS_DTYPE, replay, replay_summary, transitions

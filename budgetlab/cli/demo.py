@@ -22,7 +22,7 @@ from ..slo import SLO, PerGroup
 from .reading import add_output_options, add_slo_options, group_keys, longest_window, slo_from_args
 from .replay import format_summary, print_run_header, replay_tables, write_timeline
 from .shared import pct
-from .story import episode_lines, status_episodes
+from .story import episode_lines
 
 __all__ = ["add_parser", "DEMO_TARGETS", "demo_slo"]
 
@@ -131,6 +131,7 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) ->
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
     from .._util.files import plan_outputs, write_table
+    from ..budget.episodes import status_episodes
 
     if args.by is None:
         args.by = "captcha_type"

@@ -338,13 +338,18 @@ _RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii"
 
 
 def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay") -> dict[str, Any]:
-    """The reproducible facts of a run: version, parameters (never the salt), input hashes."""
+    """The reproducible facts of a run: version, parameters (never the salt), input hashes (the
+    log files, then ``--incidents`` when given)."""
     from .. import __version__
 
     params = {k: getattr(args, k, None) for k in _RECORDED}
     params["slo"] = Path(args.slo).name if getattr(args, "slo", None) else None
+    incidents = Path(args.incidents) if getattr(args, "incidents", None) else None
+    if incidents is not None:  # recorded like the log: name, size, hash
+        params["incidents"] = incidents.name
+    files = [*read.paths, *([incidents] if incidents is not None else [])]
     return {"budgetlab_version": __version__, "command": command, "reader": read.reader, "parameters": params,
-            "inputs": [{"name": p.name, "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in read.paths]}
+            "inputs": [{"name": p.name, "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in files]}
 
 
 def _slo_dict(slo: SLO) -> dict[str, Any]:

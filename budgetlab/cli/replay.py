@@ -1,6 +1,8 @@
 """``budgetlab replay LOG...``: replay an outcome log through the seed tracker, print the summary
 and the transitions, write ``--out`` (table, with a JSON run record beside it) and ``--plot``
-(timeline; PNG, SVG or PDF by the suffix).
+(timeline; PNG, SVG or PDF by the suffix). ``--incidents FILE`` (an incidents CSV, read by
+:func:`~budgetlab.alerts.incidents_file.read_incidents`: an input, never overwritten) lists the
+incidents after the summary and draws them on the timeline.
 
 ``LOG`` is one or more files, globs or folders: CSV/TSV/Parquet/JSON Lines event logs, or
 Apache/nginx access logs (recognised by their content, plain or gzip). Before any result, the
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,7 +44,8 @@ from .reading import (
 )
 
 __all__ = ["add_parser", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
-           "replay_tables", "print_run_header", "format_summary", "write_timeline", "drawn_groups", "MAX_DRAWN"]
+           "replay_tables", "print_run_header", "format_summary", "format_incidents", "write_timeline", "drawn_groups",
+           "MAX_DRAWN"]
 
 #: The timeline draws at most this many groups (the first in key order).
 MAX_DRAWN = 12
@@ -57,6 +61,26 @@ def format_summary(summary: pd.DataFrame) -> str:
     cols = [c for c in cols if c not in ("success_rate", "transitions", "final_status")]
     cols += ["success_rate", "healthy", "warning", "critical", "exhausted", "transitions", "final_status"]
     return show[cols].to_string(index=False)
+
+
+def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int = 40) -> str:
+    """The incidents table as printed: ``incident_id``, ``kind``, ``start``, ``end`` (UTC, to the
+    minute), ``scope``; at most ``limit`` rows, and a note on incidents outside the log's span."""
+    if incidents.empty:
+        return "(no incidents in the file)"
+    cols = [c for c in ("incident_id", "kind", "start", "end", "scope") if c in incidents.columns]
+    show = incidents[cols].head(limit).copy()
+    for c in ("start", "end"):
+        show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
+    text = show.to_string(index=False)
+    if len(incidents) > limit:
+        text += f"\n... {len(incidents) - limit} more (all of them are drawn with --plot)"
+    first, last = events["ts"].min(), events["ts"].max()
+    outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
+    if outside:
+        text += (f"\nnote: {outside} of {len(incidents)} incident(s) lie outside the log's span "
+                 f"({first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} UTC)")
+    return text
 
 
 def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
@@ -101,8 +125,10 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
                incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None) -> int:
     """Replay, print the summary and transitions, write --out/--plot (checked by the caller).
 
-    ``slo`` defaults to the command line's; ``record`` (the JSON run record) is written beside
-    ``--out`` as ``OUT.run.json``.
+    ``slo`` defaults to the command line's; ``incidents`` (a :func:`read_incidents
+    <budgetlab.alerts.incidents_file.read_incidents>` table) are listed after the summary and
+    drawn on the timeline; ``record`` (the JSON run record) is written beside ``--out`` as
+    ``OUT.run.json``.
     """
     from .._util.files import write_table
 
@@ -112,6 +138,12 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     print_run_header(title, events, slo, by)
     print("\nSummary (time in each status)")
     print(format_summary(summary))
+    if incidents is not None:
+        from ..events.pii import shown
+
+        print(f"\nIncidents ({len(incidents)} in {shown(Path(args.incidents).name)}; times UTC)"
+              if getattr(args, "incidents", None) else f"\nIncidents ({len(incidents)}; times UTC)")
+        print(format_incidents(incidents, events))
     window = longest_window(slo)
     warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
     print(f"\nTransitions ({len(tr)}; {int(warm.sum())} during the warm-up, the first {duration_label(window)} "
@@ -192,11 +224,16 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     slo = slo_from_args(args)  # bad SLO options fail before the read
+    incidents = None
+    if args.incidents is not None:  # a bad incidents file fails before the log is read; an input from here on
+        from ..alerts.incidents_file import read_incidents
+
+        incidents = read_incidents(args.incidents)
     outputs = {"--out": args.out, "--plot": args.plot,
                "--out's run record": record_path(args.out) if args.out else None}
-    read: LogRead = read_log(args, outputs)
+    read: LogRead = read_log(args, outputs, extra_inputs=(args.incidents or "",))
     record = run_record(args, read) if args.out else None
-    return run_replay(read.events, args, title=read.title, slo=slo, record=record)
+    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents, record=record)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -206,4 +243,7 @@ def add_parser(subparsers: Any) -> None:
     add_slo_options(rep)
     add_log_options(rep)
     add_output_options(rep)
+    rep.add_argument("--incidents", default=None, metavar="CSV",
+                     help="incidents table (incident_id,start,end[,scope,kind]): listed after the summary and drawn "
+                          "on the --plot timeline; an input, never overwritten")
     rep.set_defaults(func=_cmd_replay)

@@ -2,7 +2,8 @@
 episodes per type (checked against a loop over each type's own replay), the injected incident
 and what the tracker showed, one verdict per type from recalibrate (separate runs per type) with
 the command that recalibrates it (run, and giving the same recommendation), the full transition
-list only with --out."""
+list only with --out. The episodes' computation (budgetlab.budget.episodes.status_episodes) is
+tested on its own, by hand and against a loop, in tests/budget/test_status_episodes.py."""
 
 from __future__ import annotations
 

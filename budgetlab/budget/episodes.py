@@ -1,0 +1,152 @@
+"""Status episodes: the time a replay spent at a status or worse, condensed from its transitions.
+
+An episode starts when a group's status reaches ``at_least`` (from below) and ends when it drops
+below it again; an episode still open at the group's last event ends there and is ``ongoing``.
+Episodes less than ``gap`` apart (from one's end to the next one's start) are merged into one, so
+a flap between WARNING and CRITICAL is no new CRITICAL episode. One vectorized pass over the
+transitions (:func:`budgetlab.transitions`); the CLI's story (``budgetlab demo``) prints them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, require_columns, to_timedelta
+from ..errors import ConfigError, InputError
+from .figures import STATUSES
+from .tracker_replay import STATUS_DTYPE
+
+__all__ = ["status_episodes"]
+
+
+def _group_index(frame: pd.DataFrame, by: list[str], keys: pd.MultiIndex) -> np.ndarray:
+    """Row -> position of its group in ``keys`` (text keys), one pass."""
+    if not by:
+        return np.zeros(len(frame), dtype=np.int64)
+    if len(frame) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.asarray(keys.get_indexer(pd.MultiIndex.from_frame(frame[by].astype(str))), dtype=np.int64)
+
+
+def _status_codes(column: pd.Series, name: str) -> np.ndarray:
+    """A status column (ordered categorical or text) as codes ``healthy=0 .. exhausted=3``."""
+    if column.dtype == STATUS_DTYPE:
+        return np.asarray(column.cat.codes, dtype=np.int64)
+    codes = np.asarray(pd.Index(STATUSES).get_indexer(pd.Index(column.astype(str))), dtype=np.int64)
+    if (codes < 0).any():
+        raise InputError(f"transitions column {name!r} holds values that are no status; give the table "
+                         f"returned by budgetlab.transitions() (statuses {', '.join(STATUSES)}).")
+    return codes
+
+
+def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: str | Sequence[str] | None = None, *,
+                    at_least: str = "critical", gap: Any = "30min") -> pd.DataFrame:
+    """Episodes at ``at_least`` or worse per group, condensed from a replay's transitions.
+
+    An episode starts when the status reaches ``at_least`` and ends when it drops below it;
+    episodes less than ``gap`` apart are merged into one (a flap between WARNING and CRITICAL is
+    no new episode).
+
+    Parameters
+    ----------
+    states : DataFrame
+        Output of :func:`budgetlab.replay` (its ``ts`` and group keys: each group's last event
+        ends an episode still open there).
+    transitions : DataFrame
+        Output of :func:`budgetlab.transitions` for ``states``.
+    by : str or list of str, optional
+        Group keys (those of the replay); without them, one group.
+    at_least : {"warning", "critical", "exhausted"}
+        The status an episode is at, or worse (default ``"critical"``).
+    gap : duration
+        Episodes that start less than this after the previous one ended are merged (default
+        30 minutes; ``0`` merges none).
+
+    Returns
+    -------
+    DataFrame
+        Group keys, ``start``, ``end`` (the drop below ``at_least``, or the group's last event when
+        still there: ``ongoing``), ``duration``, ``ongoing``, ``merged`` (how many raw episodes it
+        holds), sorted by group keys and ``start``; ``attrs`` holds ``at_least``, ``gap`` and ``by``.
+
+    Examples
+    --------
+    >>> from budgetlab import SLO, as_events, replay, transitions
+    >>> ok = [True] * 10 + [False] * 3 + [True] * 30 + [False] * 2 + [True] * 40
+    >>> st = replay(as_events(pd.date_range("2026-01-01", periods=len(ok), freq="min"), ok),
+    ...             SLO(target=0.9, window="10min"))
+    >>> ep = status_episodes(st, transitions(st), gap="5min")
+    >>> ep[["start", "duration", "merged"]].astype(str).values.tolist()
+    [['2026-01-01 00:10:00+00:00', '0 days 00:13:00', '1'], ['2026-01-01 00:43:00+00:00', '0 days 00:12:00', '1']]
+
+    By hand: the first failure (00:10) leaves 1 of 11 events failed in the window, budget 1.1:
+    CRITICAL; the last of the three (00:12) leaves the window at 00:23. The two episodes are
+    20 min apart, so a 30 min gap merges them:
+
+    >>> status_episodes(st, transitions(st), gap="30min")[["duration", "merged"]].astype(str).values.tolist()
+    [['0 days 00:45:00', '2']]
+    """
+    if at_least not in STATUSES[1:]:
+        raise ConfigError(f"at_least={at_least!r} must be one of {', '.join(STATUSES[1:])}.")
+    gap_ns = int(to_timedelta(gap, name="gap", allow_zero=True).value)
+    by = as_list(by)
+    for frame, what, cols in ((states, "states", ["ts", *by]),
+                              (transitions, "transitions", ["ts", "from_status", "to_status", *by])):
+        if not isinstance(frame, pd.DataFrame):
+            raise InputError(f"status_episodes() takes the DataFrames of budgetlab.replay() and transitions(); "
+                             f"{what} is a {type(frame).__name__}.")
+        require_columns(frame, cols, what=what)
+    level = STATUSES.index(at_least)
+    if by:
+        last = states.groupby(by, observed=True, sort=True, dropna=False)["ts"].max()
+        keys = pd.MultiIndex.from_frame(last.index.to_frame(index=False).astype(str))
+        key_frame = last.index.to_frame(index=False)
+    else:
+        last = pd.Series([states["ts"].max()])
+        keys = pd.MultiIndex.from_tuples([("",)])
+        key_frame = pd.DataFrame(index=pd.RangeIndex(1))
+    last_ns = last.to_numpy(dtype="datetime64[ns]").view(np.int64)
+    tr = transitions
+    g = _group_index(tr, by, keys)
+    if (g < 0).any():
+        raise InputError("transitions hold groups that states do not; give the transitions of the same replay.")
+    f = _status_codes(tr["from_status"], "from_status") >= level
+    t = _status_codes(tr["to_status"], "to_status") >= level
+    ts = tr["ts"].to_numpy(dtype="datetime64[ns]").view(np.int64) if len(tr) else np.zeros(0, dtype=np.int64)
+    up, down = ~f & t, f & ~t
+    s_rows, e_rows = np.flatnonzero(up), np.flatnonzero(down)
+    s_order = np.lexsort((ts[s_rows], g[s_rows]))
+    e_order = np.lexsort((ts[e_rows], g[e_rows]))
+    s_g, s_t = g[s_rows][s_order], ts[s_rows][s_order]
+    e_g, e_t = g[e_rows][e_order], ts[e_rows][e_order]
+    n_groups = len(keys)
+    e_first = np.searchsorted(e_g, np.arange(n_groups))
+    e_count = np.bincount(e_g, minlength=n_groups)
+    s_first = np.searchsorted(s_g, np.arange(n_groups))
+    # the k-th start of a group pairs with its k-th end (groups start healthy: starts and ends alternate)
+    rank = np.arange(len(s_g)) - s_first[s_g] if len(s_g) else np.zeros(0, dtype=np.int64)
+    has_end = rank < e_count[s_g] if len(s_g) else np.zeros(0, dtype=bool)
+    end = np.where(has_end, e_t[np.minimum(e_first[s_g] + rank, max(len(e_t) - 1, 0))] if len(e_t) else 0,
+                   last_ns[s_g] if len(s_g) else 0)
+    new = np.ones(len(s_g), dtype=bool)
+    if len(s_g) > 1:
+        new[1:] = (s_g[1:] != s_g[:-1]) | (s_t[1:] - end[:-1] >= gap_ns)
+    ep_id = np.cumsum(new) - 1
+    n_ep = int(ep_id[-1]) + 1 if len(ep_id) else 0
+    starts = s_t[new]
+    ends = np.zeros(n_ep, dtype=np.int64)
+    np.maximum.at(ends, ep_id, end)
+    ongoing = np.zeros(n_ep, dtype=bool)
+    np.logical_or.at(ongoing, ep_id, ~has_end)
+    out = key_frame.iloc[s_g[new]].reset_index(drop=True) if by else pd.DataFrame(index=pd.RangeIndex(n_ep))
+    out["start"] = pd.to_datetime(starts, unit="ns", utc=True)
+    out["end"] = pd.to_datetime(ends, unit="ns", utc=True)
+    out["duration"] = out["end"] - out["start"]
+    out["ongoing"] = ongoing
+    out["merged"] = np.bincount(ep_id, minlength=n_ep).astype(np.int64)
+    out.attrs.update({"at_least": at_least, "gap": pd.Timedelta(gap_ns, unit="ns"), "by": list(by)})
+    return out
