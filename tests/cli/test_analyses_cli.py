@@ -157,7 +157,7 @@ def test_buckets_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
 
 
 def test_buckets_on_a_web_log_name_the_buckets_from_the_data(capsys):
-    # /work/shared/data/README.md: 3 responses with status 500 among 10,000 (vendored copy)
+    # ../shared/data/README.md: 3 responses with status 500 among 10,000 (vendored copy)
     assert main(["buckets", str(APACHE), "--window", "1h", "--outcomes",
                  "2xx=success,3xx=success,4xx=skip,5xx=server_error"]) == 0
     out = capsys.readouterr().out

@@ -21,7 +21,7 @@ from budgetlab.cli.main import main
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 APACHE = FIXTURES / "elastic_apache" / "apache_logs"
 JOBS = FIXTURES / "jobs" / "job_status.csv"
-# /work/shared/data/README.md (github.com/elastic/examples @ 6d86454): the published status counts
+# ../shared/data/README.md (github.com/elastic/examples @ 6d86454): the published status counts
 STATUS = {200: 9126, 304: 445, 404: 213, 301: 164, 206: 45, 500: 3, 403: 2, 416: 2}
 RANGES = "2xx=success,3xx=success,4xx=skip,5xx=server_error"
 

@@ -1,4 +1,4 @@
-"""read_access_log against the real Elastic sample log (counts from /work/shared/data/README.md),
+"""read_access_log against the real Elastic sample log (counts from ../shared/data/README.md),
 a slow obviously-correct line-by-line parser, and hand-written lines."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from budgetlab.events.schema import ts_ns
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 
-# /work/shared/data/README.md: github.com/elastic/examples "Common Data Formats/apache_logs" @ 6d86454
+# ../shared/data/README.md: github.com/elastic/examples "Common Data Formats/apache_logs" @ 6d86454
 SHA256 = "f15c31e905f86c7b4b6ab44aee74d0a2086dce89f010187d983edea7ef0364ef"
 STATUS_COUNTS = {200: 9126, 304: 445, 404: 213, 301: 164, 206: 45, 500: 3, 403: 2, 416: 2}
 
