@@ -200,11 +200,20 @@ def key_text(key: Any) -> tuple[str, ...]:
     """A group key as a tuple of text (missing values as ``<NA>``): how :class:`PerGroup` and
     :class:`~budgetlab.budget.tracker.KeyedTracker` match keys.
 
-    >>> key_text("turnstile"), key_text((200, None))
-    (('turnstile',), ('200', '<NA>'))
+    Whole floats read as whole numbers: an integer column with missing values is float in
+    pandas, and its group ``1.0`` is the group ``1`` of the mapping.
+
+    >>> key_text("turnstile"), key_text((200, None)), key_text(1.0)
+    (('turnstile',), ('200', '<NA>'), ('1',))
     """
     parts = key if isinstance(key, tuple) else (key,)
-    return tuple("<NA>" if _is_missing(p) else str(p) for p in parts)
+    return tuple("<NA>" if _is_missing(p) else _text(p) for p in parts)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _is_missing(value: Any) -> bool:

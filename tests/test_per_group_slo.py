@@ -70,3 +70,33 @@ def test_split_by_slo_groups_rows_by_distinct_slo_in_key_order():
 def test_split_by_slo_needs_group_keys():
     with pytest.raises(ConfigError, match="by="):
         split_by_slo(pd.DataFrame({"t": ["a"]}), PerGroup({"a": 0.9}), [])
+
+
+def test_an_integer_key_column_with_missing_values_matches_the_mappings_integers():
+    """pandas reads an integer column with gaps as float: its groups 1.0 and 2.0 are the
+    mapping's 1 and 2, never silently the default (review of issue 16)."""
+    from budgetlab import as_events, replay
+
+    n = 60
+    code = np.where(np.arange(n) % 7 == 0, np.nan, np.where(np.arange(n) % 2 == 0, 1, 2))
+    ev = as_events(pd.date_range("2026-01-01", periods=n, freq="min", tz="UTC"),
+                   [i % 5 != 0 for i in range(n)]).assign(code=code)
+    got = replay(ev, PerGroup({1: 0.99, 2: 0.9}, default=0.5, base=SLO(window="10min")), by="code")
+    ratio = (got["budget_total"] / got["total"]).groupby(got["code"].fillna(-1)).first().round(6)
+    assert ratio.to_dict() == {-1.0: 0.5, 1.0: 0.01, 2.0: 0.1}
+
+
+def test_bucket_breakdown_takes_a_missing_group_key():
+    from budgetlab import as_events, bucket_breakdown
+
+    n = 120
+    region = np.where(np.arange(n) % 3 == 0, None, np.where(np.arange(n) % 2 == 0, "fra", "ams"))
+    ok = np.arange(n) % 4 != 0
+    ev = as_events(pd.date_range("2026-01-01", periods=n, freq="min", tz="UTC"), ok,
+                   np.where(ok, "success", np.where(np.arange(n) % 8 == 0, "timeout", "solve_error")),
+                   groups={"region": region})
+    table = bucket_breakdown(ev, SLO(0.9, window="30min"), by="region")
+    # hand count: failures per region (None is a group of its own)
+    fails = pd.Series(~ok).groupby(pd.Series(region).fillna("<NA>")).sum()
+    got = table.groupby(table["region"].astype(object).where(table["region"].notna(), "<NA>"))["failures"].sum()
+    assert got.sort_index().to_dict() == fails.sort_index().to_dict()

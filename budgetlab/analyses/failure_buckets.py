@@ -307,7 +307,8 @@ def episodes_caused(bins: pd.DataFrame, target: Any, policy: AlertPolicy, bucket
         tier = frame["tier"].astype(str).map({n: i for i, n in enumerate(tiers)}).to_numpy(dtype=np.int64)
         if not by:
             return tier
-        keys = frame[by].astype(str).agg("\x1f".join, axis=1) if len(frame) else pd.Series([], dtype=str)
+        keys = (frame[by].astype(object).where(frame[by].notna(), "<NA>").astype(str).agg("\x1f".join, axis=1)
+                if len(frame) else pd.Series([], dtype=str))
         return (keys + "\x1e" + pd.Series(tier, index=frame.index).astype(str)).to_numpy()
 
     a_id, b_id = gid(ep), gid(wo)

@@ -102,7 +102,7 @@ class IncidentReport:
         Per group, during the incident: ``events``, ``failures``, ``success_rate``,
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events),
         ``period_budget_pct`` (failures in % of the ``policy.period`` budget at the average
-        traffic of the replayed span).
+        traffic of the replayed span), ``period_budget`` (that budget, in failures).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by ``breakdown_by``.
     over_time : DataFrame
@@ -343,6 +343,7 @@ def _budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hi
     pct = np.zeros(len(n))
     np.divide(100.0 * bad, eb * per_period, out=pct, where=per_period > 0)
     out["period_budget_pct"] = pct
+    out["period_budget"] = eb * per_period
     return out
 
 

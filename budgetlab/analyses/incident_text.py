@@ -175,10 +175,15 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
 
 
 def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy, duration: pd.Timedelta) -> str:
-    """Failures and events of the incident, its burn rate and its share of the period's budget."""
+    """Failures and events of the incident, its burn rate and its share of the period's budget,
+    over every group together: each group's allowed failures under its own SLO are added up
+    (``failures - excess_failures`` during the incident, ``period_budget`` over the period), so
+    per-group SLOs are weighed by their own targets."""
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
-    burn = n_bad / (n_ev * slo.error_budget)
-    pct = float(budget["period_budget_pct"].sum())
+    allowed = float((budget["failures"] - budget["excess_failures"]).sum())
+    burn = n_bad / allowed if allowed > 0 else float("nan")
+    period_allowed = float(budget["period_budget"].sum())
+    pct = 100.0 * n_bad / period_allowed if period_allowed > 0 else float("nan")
     return (f"Over its {prose_duration(duration)} the incident saw {n_bad:,} failures in {n_ev:,} events "
             f"(burn {burn:.2f}), {pct:.1f} % of a {prose_duration(policy.period)} error budget.")

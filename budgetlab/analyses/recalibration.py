@@ -74,7 +74,7 @@ from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..events.schema import check_events, scope_mask
-from ..slo import SLO, PerGroup, as_per_group, split_by_slo
+from ..slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
 from .recalibration_steps import (
     DAY_NS,
     HOUR_NS,
@@ -222,9 +222,9 @@ def recalibrate(
         missing (``current_target`` NaN).
     slo : SLO or PerGroup, optional
         Current SLO: target, window, warning/critical thresholds and ``min_events``. Per group
-        (a :class:`~budgetlab.PerGroup` or a mapping to SLOs), each set of groups sharing an SLO
-        is recalibrated on its own with it and the tables are put together in group order: each
-        row equals that run's.
+        (a :class:`~budgetlab.PerGroup` or a mapping to SLOs), each group's rows equal the
+        one-SLO run of the whole table under that group's SLO (the history is the table's for
+        every group), put together in group order.
     step : float
         The fine step of the candidate grid near the recommendation (default 0.005, half a
         percentage point), refined to 0.002, 0.001, ... where two usual targets are closer.
@@ -384,10 +384,19 @@ def _recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, kw: dict[str, Any]
     parts = split_by_slo(events, per, keys)
     if len(parts) == 1:
         return recalibrate(events, slo=parts[0][0], **kw)
-    results = [recalibrate(events.iloc[pos], slo=s, **kw) for s, pos in parts]
+    # each SLO runs over the whole table (the history span is the table's, as in a one-SLO run),
+    # and keeps the rows of its own groups
+    results = [recalibrate(events, slo=s, **kw) for s, _ in parts]
+    mine = [{key_text(k) for k in events.iloc[pos][keys].drop_duplicates().itertuples(index=False, name=None)}
+            for _, pos in parts]
     tables = {}
     for name in ("summary", "candidates", "distribution", "bootstrap"):
-        frame = pd.concat([getattr(r, name) for r in results], ignore_index=True)
+        picked = []
+        for r, groups in zip(results, mine, strict=True):
+            frame = getattr(r, name)
+            rows = [key_text(k) in groups for k in frame[keys].itertuples(index=False, name=None)]
+            picked.append(frame[np.asarray(rows, dtype=bool)])
+        frame = pd.concat(picked, ignore_index=True)
         order = _group_sort(frame, keys, name)
         frame = frame.iloc[order].reset_index(drop=True)
         frame.attrs["by"] = list(keys)

@@ -16,7 +16,7 @@ import pandas as pd
 from .._util.validation import duration_label
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
-from .reading import group_keys, read_log, slo_from_args, target_table
+from .reading import group_keys, read_log, slo_from_args
 from .shared import add_analysis_options, print_slo, save_plot, wrap, write_output
 from .story import duration_words
 
@@ -32,6 +32,18 @@ def read_table(path: str) -> pd.DataFrame:
 
 def _period(slo: SLO | PerGroup) -> pd.Timedelta:
     return pd.Timedelta((slo.base if isinstance(slo, PerGroup) else slo).period)
+
+
+def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
+    """The SRE budget period(s) of the run, for the header: one, or each group's when they differ."""
+    if isinstance(slo, SLO) or not by:
+        return duration_label(_period(slo))
+    keys = events.groupby(by, observed=True, sort=True, dropna=False).size().reset_index()[by]
+    per = slo.resolve(keys)
+    if len({s.period for s in per}) == 1:
+        return duration_label(per[0].period)
+    return "per group: " + ", ".join(f"{'/'.join(map(str, k))} {duration_label(s.period)}"
+                                     for k, s in zip(keys.itertuples(index=False, name=None), per, strict=True))
 
 
 def _policy_names(text: str) -> list[str]:
@@ -79,7 +91,8 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     from ..analyses.incident import incident_report
 
     slo = slo_from_args(args)
-    policy = as_policy(args.policy, period=_period(slo))
+    as_policy(args.policy, period=_period(slo))  # a bad name fails before the read
+    policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents or "",))
     spans = _spans(args)
@@ -135,20 +148,23 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..windows.bins import bin_events
 
     slo = slo_from_args(args)
-    period = _period(slo)
-    policies = {n: as_policy(n, period=period) for n in _policy_names(args.policy)}
+    names = _policy_names(args.policy)
+    for n in names:  # a bad name or a period the preset refuses fails before the read
+        as_policy(n, period=_period(slo))
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents,))
     inc = read_table(args.incidents)
-    _, target = target_table(slo, read.events, by, ignore_window=True)
     bins = bin_events(read.events, args.freq, by=by or None)
+    periods = _periods(slo, read.events, by)
     print(f"{read.title}: {len(read.events):,} events in bins of {args.freq}; {len(inc)} incident(s) from "
-          f"{args.incidents}; SRE budget period {duration_label(period)}")
+          f"{args.incidents}; SRE budget period {periods}")
     print_slo(slo, by)
     scores, episodes = [], {}
-    for name, pol in policies.items():
-        ep = alert_episodes(bins, target, pol)
-        sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=target, period=pol.period, policy=pol)
+    for name in names:
+        # the preset name, not a policy object: each group's policy is built for its SLO's period
+        ep = alert_episodes(bins, slo, name)
+        pol = as_policy(name, period=_period(slo))
+        sc = score_alerts(ep, inc, grace=args.grace, bins=bins, target=slo)
         episodes[name] = ep
         scores.append(sc.assign(policy=name))
         rows = sc

@@ -302,3 +302,24 @@ def test_plot_and_save(tmp_path):
         rep.save(tmp_path / "incident.gif")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["incident.png"]
     assert plt.get_fignums() == []
+
+
+def test_the_budget_sentence_weighs_each_group_by_its_own_target():
+    # fra (target 0.99) never fails; ams (target 0.9) fails every 12th event from 06:00. Over
+    # 06:00-08:00 each region has 720 events: ams 60 failures. By hand, the incident's burn is
+    # 60 / (720 * 0.01 + 720 * 0.1) = 0.7576 (not 60 / (1440 * 0.01) = 4.17 with fra's target),
+    # and over a 30 d period (10 h of data: 3600 events per region, x 72) the allowed failures
+    # are 0.01 * 3600 * 72 + 0.1 * 3600 * 72 = 28512: 60 of them is 0.2 %.
+    def fail(i, region):
+        return "timeout" if region == "ams" and i >= idx(6) and i % 12 == 0 else "success"
+
+    from budgetlab import PerGroup
+
+    ev = history(10, fail, regions=("fra", "ams"))
+    slos = PerGroup({"fra": SLO(target=0.99, window="1h"), "ams": SLO(target=0.9, window="1h")})
+    rep = incident_report(ev, slos, at(6), at(8), by="region", policy=AlertPolicy.single_window("1h", 50.0))
+    b = rep.budget.set_index("region")
+    assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60, 0)
+    burn = 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9))
+    pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
+    assert f"the incident saw 60 failures in 1,440 events (burn {burn:.2f}), {pct:.1f} % of a 30 d" in rep.summary

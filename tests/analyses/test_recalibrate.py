@@ -499,17 +499,26 @@ def test_per_group_current_targets_equal_separate_runs():
 def test_per_group_slos_equal_separate_runs():
     from budgetlab import PerGroup
 
+    # The history is the table's (its last event, minus ``history``), for every group, as in a
+    # one-SLO run: a group's rows equal the one-SLO run of the whole table under that group's SLO,
+    # and do not depend on which other groups share its SLO. Kind "b" ends a day before "a".
     events = events_with_dips(9)
+    events = events[~((events["kind"] == "b") & (events["ts"] > events["ts"].max() - pd.Timedelta("1D")))]
+    events = events.reset_index(drop=True)
     slo_a, slo_b = SLO(target=0.93, window="1h"), SLO(target=0.88, window="3h", warning=0.6, min_events=5)
     r = recalibrate(events, by="kind", slo=PerGroup({"a": slo_a, "b": slo_b}), n_boot=20, history="3D")
     for kind, slo in (("a", slo_a), ("b", slo_b)):
-        sub = events[(events["kind"] == kind).to_numpy()]
-        one = recalibrate(sub, by="kind", slo=slo, n_boot=20, history="3D")
+        one = recalibrate(events, by="kind", slo=slo, n_boot=20, history="3D")
         for name in ("summary", "candidates", "distribution", "bootstrap"):
             got = getattr(r, name)
             got = got[(got["kind"] == kind).to_numpy()].reset_index(drop=True)
-            ref = getattr(one, name).reset_index(drop=True)
+            ref = getattr(one, name)
+            ref = ref[(ref["kind"] == kind).to_numpy()].reset_index(drop=True)
             pd.testing.assert_frame_equal(got, ref, check_categorical=False)
+    shared = recalibrate(events, by="kind", slo=PerGroup({"a": slo_b, "b": slo_b}), n_boot=20, history="3D")
+    pd.testing.assert_frame_equal(r.summary[r.summary["kind"] == "b"].reset_index(drop=True),
+                                  shared.summary[shared.summary["kind"] == "b"].reset_index(drop=True),
+                                  check_categorical=False)
 
 
 def test_exclude_incidents_leaves_their_time_out_of_the_rule():
