@@ -38,6 +38,7 @@ from ._input import (
     utf16_encoding,
 )
 from ._messages import MAX_ROWS_LISTED, hidden_names, note_open_last_row, row_numbers, shown_names
+from .pii import shown
 
 __all__ = ["FORMATS", "check_header", "read_columns", "check_scalars", "check_path"]
 
@@ -68,7 +69,25 @@ def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> 
                      "(.csv) and tab (.tsv, or format='tsv').")
         if have and hidden_names(have).any():
             hint += " The first line looks like data, not column names: does the file have a header row?"
-        raise SchemaError(f"{what} has no column {col!r}.{hint} Columns present: {shown_names(have)}.")
+        raise SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: {shown_names(have)}.")
+
+
+def _cr_only_as_lf(raw: bytes, encoding: str) -> bytes | None:
+    """``raw`` with CR-only line ends as LF, or None when it has LF line ends (or none). Judged and
+    converted on the decoded text when the encoding is not ASCII-compatible (UTF-16/32: a CR byte
+    can be half of another character, e.g. U+010D)."""
+    codec = utf16_encoding(raw) or encoding
+    try:
+        ascii_compatible = "\r\n".encode(codec) == b"\r\n"
+    except (LookupError, UnicodeError):
+        ascii_compatible = True
+    if ascii_compatible:
+        return raw.replace(b"\r", b"\n") if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
+    try:
+        text = raw.decode(codec)
+    except (UnicodeDecodeError, LookupError):
+        return None  # the reader names the encoding problem
+    return text.replace("\r", "\n").encode(codec) if "\r" in text and "\n" not in text else None
 
 
 def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
@@ -414,8 +433,9 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
         raise FileFormatError(f"{name}: is named {suffix} but is not {kind_named} data; the {kind_named} stream is "
                               "truncated or corrupt, or the file is misnamed: rename or export it again.")
     _sniff(raw, name, kind)
-    if cr_only(raw[: 1 << 20]) and b"\n" not in raw:  # old Mac line ends: read as the lines they are
-        raw = raw.replace(b"\r", b"\n")
+    lf = _cr_only_as_lf(raw, encoding)  # old Mac line ends: read as the lines they are
+    if lf is not None:
+        raw = lf
         if notes is not None:
             notes.append(CR_ONLY_NOTE)
     if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):

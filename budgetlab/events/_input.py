@@ -111,12 +111,19 @@ def _decompressor(kind: str, name: str) -> Any:
 
 def _chunks(fh: IO[bytes], kind: str, name: str) -> Iterator[bytes]:
     """Decompressed pieces of at most 1 MiB from compressed reads of 16 KiB (several gzip
-    members, bzip2 or xz streams one after the other are one file, as their tools read them)."""
+    members, bzip2 or xz streams one after the other are one file, as their tools read them; NUL
+    padding after the last gzip member is ignored, as gzip ignores it)."""
     dec = _decompressor(kind, name)
+    finished = False  # the current member/stream ended: a new one starts only if more data comes
+    pending = b""
     while True:
-        data = fh.read(_IN)
+        data, pending = (pending or fh.read(_IN)), b""
         if not data:
             break
+        if finished:
+            if kind == "gzip" and not data.strip(b"\x00"):
+                continue
+            dec, finished = _decompressor(kind, name), False
         while True:
             out = dec.decompress(data, _CHUNK)
             if kind == "gzip":
@@ -128,14 +135,11 @@ def _chunks(fh: IO[bytes], kind: str, name: str) -> Iterator[bytes]:
             if out:
                 yield out
             if dec.eof:
-                data = dec.unused_data + data
-                if not data:
-                    break
-                dec = _decompressor(kind, name)  # the next member or stream
-                continue
+                finished, pending = True, dec.unused_data + data
+                break
             if not more:
                 break
-    if not dec.eof:
+    if not finished:
         raise EOFError("truncated")
 
 

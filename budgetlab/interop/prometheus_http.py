@@ -273,7 +273,14 @@ def _parse_samples(text: bytes) -> tuple[np.ndarray, np.ndarray] | None:
     cannot read it as pairs of numbers (the caller then takes the slow path)."""
     if not text:
         return None
-    n = text.count(b"],[") + 1
+    joined = text.replace(b"],[", b";")
+    buf = np.frombuffer(joined, dtype=np.uint8)
+    seps = np.flatnonzero(buf == ord(";"))
+    commas = np.flatnonzero(buf == ord(","))
+    n = len(seps) + 1
+    bounds = np.r_[-1, seps, len(buf)]
+    if len(commas) != n or not bool(((bounds[:-1] < commas) & (commas < bounds[1:])).all()):
+        return None  # exactly one comma inside each pair: [[1],[2,"3","4"]] is no two pairs
     tokens = text.translate(None, b'[]"').split(b",")
     if len(tokens) != 2 * n:
         return None
