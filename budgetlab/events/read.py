@@ -41,7 +41,7 @@ from .outcomes import (
     map_outcomes,
     parse_ok,
 )
-from .pii import PII_MODES, guard_personal_data, hash_values
+from .pii import PII_MODES, guard_personal_data, guard_values, hash_values, shown
 from .report import HowRead, skip_reasons, time_span
 from .sources import expand_sources, is_path_like, read_files
 
@@ -182,7 +182,7 @@ def _warn_id_like(name: str, key: pd.Categorical) -> None:
     rows, distinct = len(key), len(key.categories)
     if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
         warnings.warn(BudgetlabWarning(
-            f"group key {name!r} has {distinct:,} distinct values over {rows:,} rows ({distinct / rows:.0%}): it "
+            f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows ({distinct / rows:.0%}): it "
             "looks like an id, not a group, and each group would hold one or two events; drop it from by= (CLI: "
             "--by) or group by a coarser key."), stacklevel=3)
 
@@ -334,6 +334,8 @@ def read_events(
         _check_name(nm, val)
     keys = _names("by", by)
     keep_cols = _names("keep", keep)
+    declared = [c for c in (time, outcome, ok, bucket, session, duration, *keys, *keep_cols) if isinstance(c, str)]
+    guard_values(declared, what="the declared column names (time, outcome, ok, bucket, by, keep, ...)")
     _check_privacy(pii, salt, hash_session, session)
     _check_reading(epoch, format, encoding)
     tz = check_tz(tz)

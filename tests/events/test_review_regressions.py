@@ -10,7 +10,7 @@ import lzma
 import pytest
 
 from budgetlab import read_events
-from budgetlab.errors import SchemaError
+from budgetlab.errors import BudgetlabError, SchemaError
 
 
 def test_cr_only_utf16_keeps_characters_whose_code_holds_a_cr_byte(tmp_path):
@@ -55,8 +55,18 @@ def test_nul_padding_after_a_gzip_member_is_ignored_as_gzip_does(tmp_path):
 def test_a_missing_column_is_named_only_when_it_is_not_personal(tmp_path):
     p = tmp_path / "log.csv"
     p.write_text("ts,outcome\n2026-11-29T00:00:00Z,success\n")
-    with pytest.raises(SchemaError) as info:
+    with pytest.raises(BudgetlabError) as info:  # refused as a personal column name, before the lookup
         read_events(p, by="иван@почта.рф")
     assert "иван" not in str(info.value) and "personal data" in str(info.value)
     with pytest.raises(SchemaError, match="'region'"):
         read_events(p, by="region")
+
+
+def test_a_declared_column_name_that_looks_personal_is_refused_without_showing_it(tmp_path):
+    from budgetlab.errors import PersonalDataError
+
+    p = tmp_path / "log.csv"
+    p.write_text("ts,outcome,иван@почта.рф\n2026-11-29T00:00:00Z,success,fra\n")
+    with pytest.raises(PersonalDataError) as info:
+        read_events(p, by="иван@почта.рф")
+    assert "иван" not in str(info.value) and "declared column names" in str(info.value)
