@@ -23,6 +23,13 @@ if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
 __all__ = ["add_parser", "parse_headers"]
 
 
+def path_label(path: object) -> str:
+    """An output path as the report repeats it (placeholder when it looks like personal data)."""
+    from .reading import path_label as label
+
+    return label(path)
+
+
 def parse_headers(items: list[str] | None) -> dict[str, str]:
     """``--header 'Name: value'`` items as a mapping (values are never echoed).
 
@@ -213,11 +220,11 @@ def _write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], fo
 
     if "--out" in planned:
         write_table(tables["episodes"], planned["--out"], force=force)
-        print(f"\nwrote {len(tables['episodes'])} episodes to {planned['--out']}")
+        print(f"\nwrote {len(tables['episodes'])} episodes to {path_label(planned['--out'])}")
         return
     for name, table in tables.items():
         write_table(table, planned[f"--out {name}.csv"], force=force)
-    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {planned['--out bins.csv'].parent}")
+    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {path_label(planned['--out bins.csv'].parent)}")
 
 
 def _plot(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, force: bool) -> None:
@@ -293,7 +300,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
         _write_outputs(planned, tables, args.force)
     if "--plot" in planned:
         _plot(planned["--plot"], eps, incidents, args.force)
-        print(f"wrote timeline to {planned['--plot']}")
+        print(f"wrote timeline to {path_label(planned['--plot'])}")
     return 0
 
 

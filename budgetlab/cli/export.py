@@ -15,6 +15,13 @@ from ..errors import ConfigError
 __all__ = ["add_parser"]
 
 
+def path_label(path: object) -> str:
+    """An output path as the report repeats it (placeholder when it looks like personal data)."""
+    from .reading import path_label as label
+
+    return label(path)
+
+
 def _csv_list(text: str | None) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()] if text else []
 
@@ -28,6 +35,23 @@ def _duration(text: str) -> Any:
         return parse_duration_shorthand(text)
     except ConfigError:
         return text
+
+
+def _guard_docs(docs: list[Any]) -> None:
+    """The names, labels, annotations and descriptions an export copies out of an SLO file pass
+    the personal-data guard (counted, never shown). Queries are left alone: an instance address
+    in a selector is the server's, not a person's."""
+    from ..events.pii import guard_values
+
+    values: list[str] = []
+    for d in docs:
+        values += [str(v) for v in (d.name, d.service, d.display_name, d.description, d.objective_name,
+                                    d.indicator_ref) if v]
+        for table in (d.labels, d.annotations):
+            for k, v in table.items():
+                values.append(str(k))
+                values += [str(x) for x in (v if isinstance(v, (list, tuple)) else [v]) if x is not None]
+    guard_values(values, what="the SLO file's names, labels, annotations and descriptions")
 
 
 def _read_docs(spec: str) -> list[Any]:
@@ -160,9 +184,10 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
         pol = _policy(args, slo.period)
         docs = [SLODocument(name=args.name, slo=slo, service=args.service or "", description=args.description or "",
                             alert_policies=(pol,) if pol is not None else (), indicator=indicator)]
+    _guard_docs(docs)
     write_openslo(docs, out, force=args.force)
     _report_openslo(docs, args)
-    print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {out}")
+    print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {path_label(out)}")
     return 0
 
 
@@ -177,6 +202,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
     _guard_names(args)
     if args.slo is not None:
         docs = [_override(d, args.target, args.window, args.period) for d in _read_docs(args.slo)]
+        _guard_docs(docs)
     else:
         if args.target is None:
             raise ConfigError("give --slo FILE (OpenSLO) or --target (e.g. --target 0.999).")
@@ -203,7 +229,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                 lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip() and ln.strip() != "FAILED:"]
                 raise ConfigError(f"promtool check rules failed: {lines[0] if lines else 'see promtool check rules'}")
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
-    print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {out}"
+    print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {path_label(out)}"
           + (" (promtool check rules: ok)" if args.check else ""))
     return 0
 

@@ -22,7 +22,7 @@ from .._util.validation import duration_label
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 
-__all__ = ["add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
+__all__ = ["path_label", "add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
            "group_keys", "parse_outcomes", "LogRead", "read_log", "describe_slo", "slo_list", "longest_window",
            "target_table", "run_record", "record_path", "write_record"]
 
@@ -263,6 +263,15 @@ def parse_outcomes(text: str | None) -> dict[str, str] | None:
     return table
 
 
+def path_label(path: Any) -> str:
+    """A path the user gave, as output text may repeat it: as given, unless it looks like personal
+    data (then a placeholder; the file is still written)."""
+    from ..events.pii import looks_personal
+
+    text = str(path)
+    return "a file whose name looks like personal data (not shown)" if looks_personal(text) else text
+
+
 @dataclass(frozen=True)
 class LogRead:
     """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
@@ -316,7 +325,7 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)
     if len(events) == 0:
         raise ConfigError("no events were kept from the log (see 'how it was read' above); check --outcomes.")
-    title = paths[0].name if len(paths) == 1 else f"{len(paths)} files"
+    title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths)} files"
     return LogRead(events, paths, title, "access log" if all(access) else "events")
 
 
@@ -349,7 +358,7 @@ def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay")
         params["incidents"] = incidents.name
     files = [*read.paths, *([incidents] if incidents is not None else [])]
     return {"budgetlab_version": __version__, "command": command, "reader": read.reader, "parameters": params,
-            "inputs": [{"name": p.name, "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in files]}
+            "inputs": [{"name": path_label(p.name), "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in files]}
 
 
 def _slo_dict(slo: SLO) -> dict[str, Any]:
@@ -369,7 +378,8 @@ def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Nam
         slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s)} for k, s in slo.table.items()],
                      "binding": slo.binding}
     full = {**record, "slo": slo_facts, "how_read": how.as_dict() if how is not None else None,
-            "outputs": {"table": Path(args.out).name, "plot": Path(args.plot).name if args.plot else None}}
+            "outputs": {"table": path_label(Path(args.out).name),
+                        "plot": path_label(Path(args.plot).name) if args.plot else None}}
     with atomic_write(record_path(args.out), force=args.force) as fh:
         json.dump(full, fh, indent=2, ensure_ascii=False)
         fh.write("\n")

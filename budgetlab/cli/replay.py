@@ -36,6 +36,7 @@ from .reading import (
     describe_slo,
     group_keys,
     longest_window,
+    path_label,
     read_log,
     record_path,
     run_record,
@@ -151,14 +152,14 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     print(_format_transitions(tr[~warm] if (~warm).any() else tr))
     if args.out:
         write_table(tr, args.out, force=args.force)
-        print(f"\nwrote {len(tr)} transitions to {args.out}")
+        print(f"\nwrote {len(tr)} transitions to {path_label(args.out)}")
         if record is not None:
             write_record(record, slo, args, events)
-            print(f"wrote the run record to {record_path(args.out)}")
+            print(f"wrote the run record to {path_label(record_path(args.out))}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
                        tz=getattr(args, "tz", None))
-        print(f"wrote timeline to {args.plot}")
+        print(f"wrote timeline to {path_label(args.plot)}")
     return 0
 
 

@@ -16,6 +16,7 @@ from .reading import (
     add_output_options,
     add_slo_options,
     describe_slo,
+    path_label,
 )
 
 __all__ = ["add_analysis_options", "print_slo", "save_plot", "group_label", "write_output", "wrap", "pct"]
@@ -58,7 +59,7 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
         save_figure(fig, path, force=force)
     finally:
         plt.close(fig)
-    print(f"wrote the plot to {path}")
+    print(f"wrote the plot to {path_label(path)}")
 
 
 def write_output(table: pd.DataFrame, args: argparse.Namespace, what: str) -> None:
@@ -67,7 +68,7 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, what: str) -> No
     out = table.copy()
     out.attrs = {}
     write_table(out, args.out, force=args.force)
-    print(f"wrote {len(out)} {what} to {args.out}")
+    print(f"wrote {len(out)} {what} to {path_label(args.out)}")
 
 
 def wrap(text: str, indent: str = "    ") -> str:

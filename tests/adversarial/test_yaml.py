@@ -238,3 +238,25 @@ def test_random_bytes_in_a_file_fail_with_a_budgetlab_error(data, tmp_path_facto
         read_openslo(path)
     except BudgetlabError as exc:
         assert "\n" not in str(exc)
+
+
+# review of issue 15: free-text fields of an OpenSLO file are copied into exports; they pass the guard
+_PERSONAL_SLO = (
+    "apiVersion: openslo/v1\nkind: SLO\nmetadata:\n  name: s\n  displayName: {display}\n  labels: {{owner: {owner}}}\n"
+    "spec:\n  service: {service}\n  description: {description}\n  indicatorRef: solves\n"
+    "  budgetingMethod: Occurrences\n  timeWindow: [{{duration: 30d, isRolling: true}}]\n"
+    "  objectives: [{{target: 0.99}}]\n")
+
+
+@pytest.mark.parametrize("field", ["display", "owner", "service", "description"])
+@pytest.mark.parametrize("command", ["openslo", "prometheus"])
+def test_exports_refuse_personal_free_text_from_the_slo_file(field, command, tmp_path, capsys, monkeypatch):
+    values = {"display": "avail", "owner": "team-a", "service": "captcha", "description": "ok"}
+    secret = {"display": "иван@почта.рф", "owner": "ivan.petrov@mail.ru", "service": "ivan@mail.ru",
+              "description": "call tel:+74951234567"}[field]
+    values[field] = f'"{secret}"'
+    argv = (["export", "openslo", "--from", "{d}/s.yaml", "{d}/out.yaml"] if command == "openslo" else
+            ["export", "prometheus", "--policy", "workbook", "--slo", "{d}/s.yaml", "{d}/out.yaml"])
+    case = Case(f"personal-{field}-{command}", argv=argv, files={"s.yaml": _PERSONAL_SLO.format(**values).encode()},
+                needles=("personal data",), forbidden=(secret,))
+    run_case(case, tmp_path, capsys, monkeypatch)
