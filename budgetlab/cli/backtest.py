@@ -16,18 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from .labels import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
 __all__ = ["add_parser", "parse_headers"]
 
-
-def path_label(path: object) -> str:
-    """An output path as the report repeats it (placeholder when it looks like personal data)."""
-    from .reading import path_label as label
-
-    return label(path)
 
 
 def parse_headers(items: list[str] | None) -> dict[str, str]:

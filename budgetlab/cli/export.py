@@ -11,15 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from .labels import path_label
 
 __all__ = ["add_parser"]
 
-
-def path_label(path: object) -> str:
-    """An output path as the report repeats it (placeholder when it looks like personal data)."""
-    from .reading import path_label as label
-
-    return label(path)
 
 
 def _csv_list(text: str | None) -> list[str]:

@@ -21,8 +21,9 @@ import pandas as pd
 from .._util.validation import duration_label
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
+from .labels import path_label
 
-__all__ = ["path_label", "add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
+__all__ = ["add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
            "group_keys", "parse_outcomes", "LogRead", "read_log", "describe_slo", "slo_list", "longest_window",
            "target_table", "run_record", "record_path", "write_record"]
 
@@ -261,15 +262,6 @@ def parse_outcomes(text: str | None) -> dict[str, str] | None:
                               "5xx=server_error).")
         table[label.strip()] = bucket.strip()
     return table
-
-
-def path_label(path: Any) -> str:
-    """A path the user gave, as output text may repeat it: as given, unless it looks like personal
-    data (then a placeholder; the file is still written)."""
-    from ..events.pii import looks_personal
-
-    text = str(path)
-    return "a file whose name looks like personal data (not shown)" if looks_personal(text) else text
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import pandas as pd
 from .._util.validation import duration_label
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
+from .labels import path_label
 from .reading import (
     LogRead,
     add_log_argument,
@@ -36,7 +37,6 @@ from .reading import (
     describe_slo,
     group_keys,
     longest_window,
-    path_label,
     read_log,
     record_path,
     run_record,

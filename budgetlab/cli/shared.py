@@ -10,13 +10,13 @@ from typing import Any
 import pandas as pd
 
 from ..slo import SLO, PerGroup
+from .labels import path_label
 from .reading import (
     add_log_argument,
     add_log_options,
     add_output_options,
     add_slo_options,
     describe_slo,
-    path_label,
 )
 
 __all__ = ["add_analysis_options", "print_slo", "save_plot", "group_label", "write_output", "wrap", "pct"]
