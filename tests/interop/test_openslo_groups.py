@@ -244,3 +244,13 @@ def test_a_real_recalibration_round_trips_through_the_file(tmp_path):
     want = {(str(k),): float(x) for k, x in zip(summary["captcha_type"], summary["recommended_target"], strict=True)}
     assert {k: s.target for k, s in slos.table.items()} == want
     assert all(s.window == pd.Timedelta("1h") for s in slos.table.values())
+
+
+def test_an_ungrouped_recalibration_table_exports_one_slo(tmp_path):
+    # `budgetlab recalibrate LOG --out rec.csv` without --by: the table starts with 'events'
+    from budgetlab.interop.openslo import read_recalibration_table, slos_from_recalibration
+
+    p = tmp_path / "rec.csv"
+    p.write_text("events,failures,success_rate,recommended_target\n9783,3,0.9997,0.998\n")
+    docs = slos_from_recalibration(read_recalibration_table(p), window="6h")
+    assert len(docs) == 1 and docs[0].slo.target == 0.998 and docs[0].labels == {}

@@ -108,8 +108,9 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
     frame[target_column] = _targets(frame[target_column], target_column)
     if by is not None:
         keys = as_list(by)
-    elif _SUMMARY_FIRST in names:
+    elif _SUMMARY_FIRST in names:  # recalibrate's layout: the keys precede 'events' (none: one SLO)
         keys = names[:names.index(_SUMMARY_FIRST)]
+        frame.attrs["by"] = keys
     else:
         keys = []
     if keys:
