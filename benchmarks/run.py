@@ -148,7 +148,9 @@ def _extra_cases() -> None:
 
     for mod, name in (("benchmarks.bench_sre", "sre"), ("benchmarks.bench_analyses", "analyses"),
                       ("benchmarks.bench_synth", "synth"), ("benchmarks.bench_dask", "dask"),
-                      ("benchmarks.bench_backtest", "backtest")):
+                      ("benchmarks.bench_backtest", "backtest"), ("benchmarks.bench_groups", "groups"),
+                      ("benchmarks.bench_replay", "replay_columns"), ("benchmarks.bench_load", "load"),
+                      ("benchmarks.bench_plot", "plot"), ("benchmarks.bench_startup", "startup")):
         try:
             m = importlib.import_module(mod)
         except ImportError:

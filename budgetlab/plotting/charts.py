@@ -1,0 +1,226 @@
+"""Failure buckets over time and alert episodes against incidents."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from .._util.validation import as_list, check_tz, require_columns, to_timedelta
+from ..errors import ConfigError, InputError
+from ._common import (
+    display_names,
+    legend_right,
+    time_axis,
+    utc_naive,
+)
+
+#: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest.
+BUCKET_COLORS = {"timeout": "#56B4E9", "solve_error": "#E69F00"}
+_EXTRA_COLORS = ("#CC79A7", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#999999")
+#: The seed's burn-rate bands: < 1 on plan, 1 just makes it, 2 gone in half the window, 5+ melting.
+BURN_BANDS = (1.0, 2.0, 5.0)
+
+
+def _freq_ns(frame: pd.DataFrame, column: str) -> int:
+    freq = frame.attrs.get("freq")
+    if isinstance(freq, str):
+        return int(pd.Timedelta(to_timedelta(freq, name="freq")).value)
+    uniq = np.unique(utc_naive(frame[column]).view(np.int64))
+    if len(uniq) < 2:
+        raise ConfigError(f"cannot tell the bin width from a single {column}; keep the table's attrs['freq'].")
+    return int(np.gcd.reduce(np.diff(uniq)))
+
+
+def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None, ax: Axes | None = None,
+                 tz: str | None = None, bands: Sequence[float] = BURN_BANDS) -> Axes:
+    """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
+
+    Parameters
+    ----------
+    over_time : DataFrame
+        Output of :func:`budgetlab.bucket_burn_over_time`.
+    by : str or list of str, optional
+        Group keys of ``over_time`` to keep apart in the stack (``"region"``: one layer per
+        bucket and region); the other groups are added up.
+    ax : Axes, optional
+        Where to draw (default ``plt.gca()``).
+    tz : str, optional
+        Time zone of the tick labels (default UTC), named in the x label.
+    bands : sequence of float
+        Reference lines at these burn rates (the seed's bands 1, 2, 5); a band above 1.5 times
+        the highest stacked burn is left out so it does not squash the data.
+
+    Returns
+    -------
+    Axes
+        One filled step patch per layer (``StepPatch``, gid ``bucket``, label ``<bucket>`` or
+        ``<bucket> · <group>``): its ``get_data()`` gives the bin edges, the layer's top
+        (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's burn
+        rate: its failures over all the events of the bin (of every group drawn) × (1 − target),
+        so the stack's top is the bin's total burn rate.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from budgetlab import SLO, as_events, bucket_burn_over_time
+    >>> ts = pd.date_range("2026-01-01", periods=240, freq="1min")
+    >>> bucket = ["timeout" if i % 10 == 0 else "solve_error" if i % 25 == 0 else "success" for i in range(240)]
+    >>> ot = bucket_burn_over_time(as_events(ts, [b == "success" for b in bucket], bucket), SLO(target=0.9))
+    >>> ax = plot_buckets(ot)  # 6 timeouts an hour at 60 events: 6 / (60 x 0.1) = burn 1
+    >>> [(p.get_label(), (p.get_data().values - p.get_data().baseline).round(2).tolist()) for p in ax.patches]
+    [('timeout', [1.0, 1.0, 1.0, 1.0]), ('solve_error', [0.17, 0.17, 0.33, 0.17])]
+    >>> plt.close("all")
+    """
+    ax = plt.gca() if ax is None else ax
+    tz = check_tz(tz)
+    require_columns(over_time, ["bin_start", "bucket", "events", "burn_rate"], what="over_time")
+    keys = as_list(by)
+    require_columns(over_time, keys, what="over_time")
+    if len(over_time) == 0:
+        raise InputError("over_time is empty; make it with budgetlab.bucket_burn_over_time().")
+    step = _freq_ns(over_time, "bin_start")
+    t = utc_naive(over_time["bin_start"]).view(np.int64)
+    t0 = int(t.min())
+    n_bins = int((t.max() - t0) // step) + 1
+    b_idx = (t - t0) // step
+    bucket = over_time["bucket"]
+    names = display_names(bucket)
+    # events per bin: every group's events counted once (they repeat on each bucket row)
+    first_bucket = (bucket.astype(str) == str(bucket.iloc[0])).to_numpy()
+    events = np.bincount(b_idx[first_bucket], weights=over_time["events"].to_numpy(dtype=float)[first_bucket],
+                         minlength=n_bins)
+    weighted = over_time["burn_rate"].to_numpy(dtype=float) * over_time["events"].to_numpy(dtype=float)
+    layer_keys = over_time[keys].astype(str).agg(" · ".join, axis=1) if keys else pd.Series("", index=over_time.index)
+    layer = (bucket.astype(str) + np.where(layer_keys == "", "", " · ") + layer_keys).to_numpy()
+    order = sorted(pd.unique(layer), key=lambda s: (names.index(s.split(" · ")[0]) if s.split(" · ")[0] in names
+                                                    else len(names), s))
+    edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
+    bottom = np.zeros(n_bins)
+    extra = iter(_EXTRA_COLORS * 10)
+    shades: dict[str, str] = {}
+    for name in order:
+        b = name.split(" · ")[0]
+        base = BUCKET_COLORS.get(b) or shades.setdefault(b, next(extra))
+        sel = layer == name
+        num = np.bincount(b_idx[sel], weights=weighted[sel], minlength=n_bins)
+        value = np.zeros(n_bins)
+        np.divide(num, events, out=value, where=events > 0)
+        top = bottom + value
+        n_same = sum(1 for o in order if o.split(" · ")[0] == b)
+        k_same = [o for o in order if o.split(" · ")[0] == b].index(name)
+        ax.stairs(top, edges, baseline=bottom.copy(), fill=True, color=base, alpha=1.0 - 0.45 * k_same / max(n_same, 1),
+                  lw=0, label=name, gid="bucket")
+        bottom = top
+    peak = float(bottom.max()) if n_bins else 0.0
+    for band in bands:
+        if band == 1.0 or band <= 1.5 * peak:
+            ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
+            ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"), xytext=(2, 0),
+                        textcoords="offset points", va="center", fontsize="x-small")
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("burn rate (1 = allowed pace)")
+    time_axis(ax, tz)
+    handles = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]  # legend top-down like the stack
+    legend_right(ax, handles, inches=0.45)  # clear of the band labels
+    return ax
+
+
+SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00", "warning": "#E69F00"}
+
+
+def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None, ax: Axes | None = None,
+                tz: str | None = None) -> Axes:
+    """Alert episodes per tier (one row each, and per group) against the incidents.
+
+    Parameters
+    ----------
+    episodes : DataFrame
+        Output of :func:`budgetlab.alert_episodes`. Every tier of the policy gets a row, also
+        tiers that never fired (from ``episodes.attrs["tiers"]`` or the ``tier`` categories).
+    incidents : DataFrame, optional
+        Incident table: drawn as the top row (hatched) and shaded across all rows.
+    ax : Axes, optional
+        Where to draw (default ``plt.gca()``).
+    tz : str, optional
+        Time zone of the tick labels (default UTC), named in the x label.
+
+    Returns
+    -------
+    Axes
+        One ``BarContainer`` per row in ``ax.containers`` (label: the row's name, ``<tier>`` or
+        ``<group> · <tier>``; ``incidents`` for the incident row); each bar spans an episode
+        ``[start, end)`` in matplotlib date numbers. The x range is the evaluated span
+        (``attrs["grid_start"]``..``attrs["grid_end"]``) when known.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from budgetlab import AlertPolicy, alert_episodes, as_events, bin_events
+    >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
+    >>> b = bin_events(as_events(ts, [not (30 <= i < 40) for i in range(120)]), "1min")
+    >>> ax = plot_alerts(alert_episodes(b, 0.9, AlertPolicy.single_window("10min", burn=4.5)))
+    >>> [(c.get_label(), len(c.patches)) for c in ax.containers]
+    [('page_10m', 1)]
+    >>> plt.close("all")
+    """
+    ax = plt.gca() if ax is None else ax
+    tz = check_tz(tz)
+    require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
+    attr_by = episodes.attrs.get("by")
+    keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
+        [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration", "ongoing", "caused")]
+    tiers = episodes.attrs.get("tiers")
+    if not (isinstance(tiers, list) and tiers):
+        sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
+        tiers = [(n, sev.get(n, "")) for n in display_names(episodes["tier"])]
+    groups = (sorted(set(episodes[keys].astype(str).itertuples(index=False, name=None))) if keys else []) or [()]
+    start = utc_naive(episodes["start"])
+    end = utc_naive(episodes["end"])
+    tier_col = episodes["tier"].astype(str).to_numpy()
+    key_col = (episodes[keys].astype(str).agg("\x1f".join, axis=1).to_numpy() if keys and len(episodes)
+               else np.full(len(episodes), "", dtype=object))
+    rows: list[str] = []
+    y = 0
+    for g in groups:  # a loop over groups and tiers
+        for name, severity in tiers:
+            sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
+            label = " · ".join([*g, str(name)])
+            ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
+                    color=SEVERITY_COLORS.get(str(severity), "#0072B2"), label=label)
+            rows.append(f"{label} ({severity})" if severity else label)
+            y += 1
+    severities = list(dict.fromkeys(str(sev) for _, sev in tiers))
+    handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"), label=sev) for sev in severities]
+    if incidents is not None and len(incidents):
+        require_columns(incidents, ["start", "end"], what="incidents")
+        i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
+        ax.barh(np.full(len(i_s), y), i_e - i_s, left=i_s, height=0.6, color="none", edgecolor="grey",
+                hatch="//", label="incidents")
+        for s, e in zip(i_s, i_e, strict=True):
+            ax.axvspan(s, e, color="grey", alpha=0.12, lw=0, gid="incident")
+        if "incident_id" in incidents.columns:
+            for s, iid in zip(i_s, incidents["incident_id"].astype(str), strict=True):
+                ax.annotate(iid, xy=(s, y), xytext=(2, 0), textcoords="offset points", va="center",
+                            fontsize="x-small")
+        rows.append("incidents")
+        handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
+    ax.set_yticks(np.arange(len(rows)), rows, fontsize="small")
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.invert_yaxis()
+    lo, hi = episodes.attrs.get("grid_start"), episodes.attrs.get("grid_end")
+    if lo is not None and hi is not None:
+        ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
+    ax.set_ylabel("alert tier")
+    time_axis(ax, tz)
+    legend_right(ax, handles)
+    return ax
+
+
+# --- recalibration and window comparison -------------------------------------------------------
+
