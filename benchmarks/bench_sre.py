@@ -1,6 +1,7 @@
 """SRE model case: bin 10 M events to 1-minute bins, evaluate and score the four workbook tiers
 for 20 groups over 4 weeks. Target: under 2 s in total. Baseline: a pandas groupby count of the
-same events per (group, minute) — what binning alone costs with pandas."""
+same events per (group, minute), ``groupby([group, ts.dt.floor("1min")], observed=True).agg(...)``
+(events and successes per bin) — what binning alone costs with pandas."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         score_alerts(episodes, incidents, bins=bins, target=0.95, period="28D")
 
     def baseline() -> None:
-        events.groupby(["group", events["ts"].dt.floor("1min")], observed=True).size()
+        events.groupby(["group", events["ts"].dt.floor("1min")], observed=True).agg(
+            total=("ok", "size"), good=("ok", "sum"))
 
     t, b = time_pair(sre, baseline, repeat=repeat)
     return [Result("SRE: bin 1min + workbook 4 tiers + score, 20 groups", len(events), t,
-                   "pandas groupby (group, minute).size()", b, None, "< 2 s total", t < 2.0)]
+                   "pandas groupby([group, minute]).agg", b, None, "< 2 s total", t < 2.0)]

@@ -32,7 +32,8 @@ from .errors import (
 
 __version__ = "0.1.0"
 
-# public name -> module that defines it (in data-flow order)
+# public name -> module that defines it (in data-flow order). To export a new name: one line here, the name in
+# __all__ and its import in the TYPE_CHECKING block at the end (tests/cli/test_startup.py checks the three agree)
 _EXPORTS: dict[str, str] = {
     "SLO": "slo",
     "PerGroup": "slo",
@@ -44,6 +45,7 @@ _EXPORTS: dict[str, str] = {
     "STATUS_DTYPE": "budget.tracker_replay",
     "replay": "budget.tracker_replay",
     "replay_summary": "budget.tracker_replay",
+    "replay_transitions": "budget.tracker_replay",
     "transitions": "budget.tracker_replay",
     "status_episodes": "budget.episodes",
     "Tracker": "budget.tracker",
@@ -84,8 +86,22 @@ _EXPORTS: dict[str, str] = {
     "promtool_test": "interop.prometheus",
     "read_prometheus": "interop.prometheus_source",
 }
-# subpackages and modules reachable as attributes (``bl.datasets.synth.generate``, ``bl.datasets.load``)
-_MODULES: dict[str, str] = {"datasets": "datasets", "synth": "datasets.synth"}
+# subpackages and modules reachable as attributes (``bl.datasets.load``, ``bl.plotting.timeline``), imported
+# on first use like the names above; ``budgetlab.scaleout`` (alias ``budgetlab.dask``) needs the optional extra
+# and is imported by name only
+_MODULES: dict[str, str] = {
+    "slo": "slo",
+    "events": "events",
+    "windows": "windows",
+    "budget": "budget",
+    "alerts": "alerts",
+    "analyses": "analyses",
+    "plotting": "plotting",
+    "interop": "interop",
+    "datasets": "datasets",
+    "synth": "datasets.synth",
+    "cli": "cli",
+}
 
 __all__ = [
     "BudgetlabError",
@@ -113,6 +129,7 @@ __all__ = [
     "STATUS_DTYPE",
     "replay",
     "replay_summary",
+    "replay_transitions",
     "transitions",
     "status_episodes",
     "Tracker",
@@ -171,7 +188,16 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and IDEs
-    from . import datasets
+    from . import alerts as alerts
+    from . import analyses as analyses
+    from . import budget as budget
+    from . import cli as cli
+    from . import datasets as datasets
+    from . import events as events
+    from . import interop as interop
+    from . import plotting as plotting
+    from . import slo as slo
+    from . import windows as windows
     from .alerts.episodes import alert_episodes, alert_states
     from .alerts.incidents_file import read_incidents
     from .alerts.lowtraffic import low_traffic
@@ -193,7 +219,13 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .budget.episodes import status_episodes
     from .budget.period import period_budget
     from .budget.tracker import KeyedTracker, Tracker
-    from .budget.tracker_replay import STATUS_DTYPE, replay, replay_summary, transitions
+    from .budget.tracker_replay import (
+        STATUS_DTYPE,
+        replay,
+        replay_summary,
+        replay_transitions,
+        transitions,
+    )
     from .datasets import synth
     from .events.accesslog import read_access_log
     from .events.read import read_events

@@ -1,5 +1,6 @@
 """How the night_incident preset's seed and severities were chosen (provenance; not needed to
-regenerate the data, which only takes ``python -m budgetlab.datasets --preset night_incident --out data/ --force``).
+regenerate the data, which only takes ``python -m budgetlab.datasets --preset night_incident --force``;
+the file lives in ``budgetlab/datasets/``).
 
 The story: at 03:47 Europe/Berlin a 1-hour trailing window over reCAPTCHA v2 shows ~94.2 % success
 against a 95 % target, while a timeout storm in ``fra`` overlaps a gradual solver degradation.

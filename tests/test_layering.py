@@ -52,7 +52,8 @@ def _layer(module: str) -> int | None:
 
 def test_the_walk_sees_the_package():
     assert {"budgetlab.budget.figures", "budgetlab.windows.trailing", "budgetlab.events.read"} <= set(MODULES)
-    assert ("budgetlab.budget.figures", ["STATUSES", "hold_low_traffic", "seed_figures", "status_codes"]) in \
+    assert ("budgetlab.budget.figures", ["FIGURE_COLUMNS", "STATUSES", "hold_low_traffic", "remaining_fraction",
+                                    "round_like_python", "seed_figures", "status_codes"]) in \
         GRAPH["budgetlab.budget.tracker_replay"]
 
 

@@ -28,9 +28,10 @@ from .._util.validation import utc_from_ns
 from ..budget.burn import error_budgets, group_slos, ratio, rolling_sum, split_groups
 from ..slo import SLO
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
+from ._kernels import episode_kernel
 from .policy import AlertPolicy, as_policy
 
-__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "policy_parts", "in_group_order",
+__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "grid_firing_runs", "policy_parts", "in_group_order",
            "EPISODE_COLUMNS"]
 
 #: Columns of an episodes table after the group keys.
@@ -85,18 +86,31 @@ def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -
     >>> firing_runs(c, for_steps=1, cooldown_steps=1)
     (array([2, 9]), array([ 6, 11]), array([False,  True]))
     """
-    n = len(cond)
-    padded = np.zeros(n + 2, dtype=np.int8)
-    padded[1:-1] = cond
-    d = np.diff(padded)
-    rs = np.flatnonzero(d == 1)
-    re = np.flatnonzero(d == -1) - 1
-    empty = np.empty(0, dtype=np.int64)
+    _, first, stop, ongoing = grid_firing_runs(np.asarray(cond, dtype=bool)[None, :], for_steps, cooldown_steps)
+    return first, stop, ongoing
+
+
+def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,
+                     cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`firing_runs` of every row of a ``(groups, evaluations)`` condition at once:
+    ``(group, first, stop, ongoing)``, sorted by group then ``first``.
+
+    >>> c = np.array([[0, 1, 1, 0], [1, 0, 0, 1]], dtype=bool)
+    >>> [a.tolist() for a in grid_firing_runs(c)]
+    [[0, 1, 1], [1, 0, 3], [3, 1, 4], [False, False, True]]
+    """
+    g_n, n = cond.shape
+    padded = np.zeros((g_n, n + 2), dtype=np.int8)
+    padded[:, 1:-1] = cond
+    d = np.diff(padded, axis=1)  # runs never cross rows: each row starts and ends with a 0
+    group, rs = np.nonzero(d == 1)
+    re = np.nonzero(d == -1)[1] - 1
     if len(rs) == 0:
-        return empty, empty, np.empty(0, dtype=bool)
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, empty, np.empty(0, dtype=bool)
     qualifies = (re - rs + 1) >= for_steps + 1
     new_cluster = np.ones(len(rs), dtype=bool)
-    new_cluster[1:] = (rs[1:] - re[:-1] - 1) > cooldown_steps
+    new_cluster[1:] = (group[1:] != group[:-1]) | ((rs[1:] - re[:-1] - 1) > cooldown_steps)
     cstart = np.flatnonzero(new_cluster)
     cend = np.append(cstart[1:] - 1, len(rs) - 1)
     cand = np.where(qualifies, np.arange(len(rs)), len(rs))
@@ -105,7 +119,7 @@ def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -
     first = rs[first_q[has]] + for_steps
     reach = re[cend[has]] + cooldown_steps
     stop = np.minimum(reach, n - 1) + 1
-    return first.astype(np.int64), stop.astype(np.int64), reach >= n - 1
+    return group[cstart[has]].astype(np.int64), first.astype(np.int64), stop.astype(np.int64), reach >= n - 1
 
 
 @dataclass(frozen=True)
@@ -115,7 +129,7 @@ class _TierReplay:
     condition: np.ndarray
     burn_long: np.ndarray
     burn_short: np.ndarray
-    runs: list[tuple[np.ndarray, np.ndarray, np.ndarray]]  # per group: firing_runs() of its condition
+    runs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # grid_firing_runs() of the condition
 
 
 def _replay(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[_TierReplay]:
@@ -124,9 +138,45 @@ def _replay(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[_TierReplay]:
                                                     strict=True):
         k_for = _steps(tier.for_, grid.freq_ns)
         k_cool = _steps(tier.cooldown, grid.freq_ns)
-        runs = [firing_runs(cond[g], k_for, k_cool) for g in range(grid.n_groups)]
-        replays.append(_TierReplay(cond, burn_long, burn_short, runs))
+        replays.append(_TierReplay(cond, burn_long, burn_short, grid_firing_runs(cond, k_for, k_cool)))
     return replays
+
+
+#: Bytes of the per-window float arrays one chunk of groups may hold while :func:`alert_episodes` runs.
+_CHUNK_BYTES = 256 * 2**20
+
+
+def _chunk_runs(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[tuple[np.ndarray, ...]]:
+    """Per tier: :func:`grid_firing_runs` of its condition over ``grid``, computed for chunks of
+    groups at a time (conditions only, no burn-rate arrays), so memory stays bounded."""
+    budget = error_budgets(target, grid)
+    kernel = episode_kernel()
+    if kernel is not None:
+        thr = np.stack([tier.burn * budget for tier in pol.tiers], axis=1)
+        k_long = np.array([window_bins(t.long_window, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
+        k_short = np.array([0 if t.short_window is None else window_bins(t.short_window, grid.freq_ns)
+                            for t in pol.tiers], dtype=np.int64)
+        k_for = np.array([_steps(t.for_, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
+        k_cool = np.array([_steps(t.cooldown, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
+        group, tier_of, first, stop, ongoing = kernel(grid.cell_bin, grid.cell_total, grid.cell_bad, grid.offsets,
+                                                      grid.n_bins, np.ascontiguousarray(thr, dtype=np.float64),
+                                                      k_long, k_short, k_for, k_cool)
+        return [(group[tier_of == j], first[tier_of == j], stop[tier_of == j], ongoing[tier_of == j])
+                for j in range(len(pol.tiers))]
+    ks = {window_bins(w, grid.freq_ns) for t in pol.tiers for w in t.windows}
+    steps = [(_steps(t.for_, grid.freq_ns), _steps(t.cooldown, grid.freq_ns)) for t in pol.tiers]
+    parts: list[list[tuple[np.ndarray, ...]]] = [[] for _ in pol.tiers]
+    for g0, g1 in grid.chunks(len(ks) + 3, _CHUNK_BYTES):
+        (tot, bad), bud = grid.dense(g0, g1), budget[g0:g1]
+        ratios = {k: ratio(rolling_sum(bad, k), rolling_sum(tot, k)) for k in ks}
+        for j, tier in enumerate(pol.tiers):
+            thr = (tier.burn * bud)[:, None]
+            cond = ratios[window_bins(tier.long_window, grid.freq_ns)] > thr
+            if tier.short_window is not None:
+                cond = cond & (ratios[window_bins(tier.short_window, grid.freq_ns)] > thr)
+            group, first, stop, ongoing = grid_firing_runs(cond, *steps[j])
+            parts[j].append((group + g0, first, stop, ongoing))
+    return [tuple(np.concatenate(col) for col in zip(*p, strict=True)) for p in parts]
 
 
 #: One part of a run: (group positions or None for all, the grid of those groups, their target, the policy).
@@ -228,15 +278,13 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
 
 def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
     """The episodes table of one policy over ``grid`` (no attrs) and the group of each row."""
-    replays = _replay(grid, target, pol)
+    runs = _chunk_runs(grid, target, pol)
     end_ns = grid.bin_end_ns
-    rows = [(np.full(len(first), g), np.full(len(first), j), end_ns[first], end_ns[stop - 1] + grid.freq_ns, ongoing)
-            for j, rep in enumerate(replays) for g, (first, stop, ongoing) in enumerate(rep.runs) if len(first)]
-    if rows:
-        gi, ti, st, en, og = (np.concatenate(col) for col in zip(*rows, strict=True))
-    else:
-        gi = ti = st = en = np.empty(0, dtype=np.int64)
-        og = np.empty(0, dtype=bool)
+    gi = np.concatenate([r[0] for r in runs])
+    ti = np.repeat(np.arange(len(runs), dtype=np.int64), [len(r[0]) for r in runs])
+    st = end_ns[np.concatenate([r[1] for r in runs])]
+    en = end_ns[np.concatenate([r[2] for r in runs]) - 1] + grid.freq_ns
+    og = np.concatenate([r[3] for r in runs])
     order = np.lexsort((ti, st, gi))
     gi, ti, st, en, og = gi[order], ti[order], st[order], en[order], og[order]
     out = grid.keys_at(gi)
@@ -286,12 +334,11 @@ def _states(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame,
     n, g_n, t_n = grid.n_bins, grid.n_groups, len(pol.tiers)
     fire_all = np.zeros((g_n, t_n, n), dtype=bool)
     for j, rep in enumerate(replays):
-        for g, (first, stop, _) in enumerate(rep.runs):
-            if len(first):
-                delta = np.zeros(n + 1, dtype=np.int64)
-                np.add.at(delta, first, 1)
-                np.add.at(delta, stop, -1)
-                fire_all[g, j] = np.cumsum(delta[:-1]) > 0
+        group, first, stop, _ = rep.runs
+        delta = np.zeros((g_n, n + 1), dtype=np.int64)
+        np.add.at(delta, (group, first), 1)
+        np.add.at(delta, (group, stop), -1)
+        fire_all[:, j] = np.cumsum(delta[:, :-1], axis=1) > 0
     out = grid.long_keys(t_n * n)
     _tier_columns(out, pol, np.tile(np.repeat(np.arange(t_n), n), g_n))
     out["bin_end"] = utc_from_ns(np.tile(grid.bin_end_ns, g_n * t_n))

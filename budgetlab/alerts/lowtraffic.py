@@ -21,6 +21,9 @@ from .policy import AlertPolicy
 
 __all__ = ["low_traffic"]
 
+#: Bytes of window sums one chunk of groups may hold.
+_CHUNK_BYTES = 128 * 2**20
+
 
 def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy | str, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per group and tier: the burn a single failure causes at typical and quietest traffic.
@@ -73,7 +76,7 @@ def _low_traffic(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataF
     budget = error_budgets(target, grid)
     n = grid.n_bins
     span_ns = n * grid.freq_ns
-    period_events = grid.total.sum(axis=1) * (pol.period.value / span_ns)
+    period_events = grid.group_totals() * (pol.period.value / span_ns)
     period_budget = budget * period_events
     one_pct = np.where(period_budget > 0, 100.0 / np.where(period_budget > 0, period_budget, 1.0), 100.0)
     one_pct = np.minimum(one_pct, 100.0)
@@ -82,10 +85,15 @@ def _low_traffic(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataF
     def stats(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray, bool]:
         k = window_bins(window, grid.freq_ns)
         if k not in cache:
-            sums = rolling_sum(grid.total, k)
             complete = k <= n
-            use = sums[:, k - 1:] if complete else sums
-            cache[k] = (np.median(use, axis=1).astype(float), use.min(axis=1).astype(float), complete)
+            typical, quietest = np.empty(grid.n_groups), np.empty(grid.n_groups)
+            step = max(1, _CHUNK_BYTES // (16 * n))  # chunks of groups: memory bounded, same rows
+            for g0 in range(0, grid.n_groups, step):
+                sums = rolling_sum(grid.dense(g0, min(g0 + step, grid.n_groups))[0], k)
+                use = sums[:, k - 1:] if complete else sums
+                typical[g0:g0 + step] = np.median(use, axis=1).astype(float)
+                quietest[g0:g0 + step] = use.min(axis=1).astype(float)
+            cache[k] = (typical, quietest, complete)
         return cache[k]
 
     rows: list[pd.DataFrame] = []

@@ -41,6 +41,7 @@ from ..events.schema import parse_scope, scope_mask
 from ..slo import SLO
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
 from .episodes import EPISODE_COLUMNS, alert_episodes
+from .group_scores import BadCounts, ScoreSpan, group_scores, merge_intervals, summaries
 from .policy import AlertPolicy
 
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
@@ -72,23 +73,6 @@ def _tiers(episodes: pd.DataFrame, policy: AlertPolicy | None) -> list[tuple[str
     return [(n, sev[n]) for n in names]
 
 
-def _merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Union of intervals per group (overlapping or touching intervals become one)."""
-    if len(gi) == 0:
-        return gi, st, en
-    order = np.lexsort((st, gi))
-    gi, st, en = gi[order], st[order], en[order]
-    out_g, out_s, out_e = [gi[0]], [st[0]], [en[0]]
-    for g, s, e in zip(gi[1:].tolist(), st[1:].tolist(), en[1:].tolist(), strict=True):
-        if g == out_g[-1] and s <= out_e[-1]:
-            out_e[-1] = max(out_e[-1], e)
-        else:
-            out_g.append(g)
-            out_s.append(s)
-            out_e.append(e)
-    return np.array(out_g, dtype=np.int64), np.array(out_s, dtype=np.int64), np.array(out_e, dtype=np.int64)
-
-
 def _check_tables(episodes: Any, incidents: Any) -> None:
     if not isinstance(episodes, pd.DataFrame):
         raise InputError("episodes must be the DataFrame budgetlab.alert_episodes() returns.")
@@ -117,12 +101,14 @@ def _episode_groups(episodes: pd.DataFrame, by: list[str], keys: pd.DataFrame) -
     """Row of ``keys`` of every episode."""
     if not by:
         return np.zeros(len(episodes), dtype=np.int64)
-    lookup = {tuple(r): i for i, r in enumerate(keys[by].itertuples(index=False, name=None))}
-    ep_keys = episodes[by].astype(str).itertuples(index=False, name=None)
-    try:
-        return np.array([lookup[tuple(k)] for k in ep_keys], dtype=np.int64)
-    except KeyError:
-        raise ConfigError("episodes hold groups that the bins do not have; use the bins the episodes came from.") from None
+    def index(frame: pd.DataFrame) -> pd.Index:
+        cols = [frame[k].astype(str).to_numpy(dtype=object) for k in by]
+        return pd.MultiIndex.from_arrays(cols) if len(cols) > 1 else pd.Index(cols[0])
+
+    pos = np.asarray(index(keys).get_indexer(index(episodes)), dtype=np.int64)
+    if bool(np.any(pos < 0)):
+        raise ConfigError("episodes hold groups that the bins do not have; use the bins the episodes came from.")
+    return pos
 
 
 def _span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame, ep_start: np.ndarray,
@@ -163,6 +149,31 @@ def _scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str]
         covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
         keep &= ~covered
     return inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep], match[keep]
+
+
+def _overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grace: np.ndarray, gi: np.ndarray,
+              st: np.ndarray, en: np.ndarray, one_group: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(detected, first, last)`` per incident and ``hit`` per episode: the episodes (group
+    ``gi``, ``[st, en)``) overlapping each incident ``[i_s, i_e_grace)`` of ``i_idx`` whose scope
+    covers their group, in chunks of incidents (a bounded incidents x episodes matrix)."""
+    n_i, n_ep = len(i_idx), len(gi)
+    detected = np.zeros(n_i, dtype=bool)
+    first = np.full(n_i, _NAT)
+    last = np.full(n_i, _NAT)
+    hit = np.zeros(n_ep, dtype=bool)
+    if n_ep == 0:
+        return detected, first, last, hit
+    step = max(1, 4_000_000 // n_ep)
+    for lo in range(0, n_i, step):
+        sl = slice(lo, lo + step)
+        overlap = (st[None, :] < i_e_grace[sl, None]) & (en[None, :] > i_s[sl, None])
+        if not one_group:  # one group: every incident of i_idx covers it
+            overlap &= inc_match[i_idx[sl]][:, gi]
+        detected[sl] = overlap.any(axis=1)
+        first[sl] = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1)
+        last[sl] = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1)
+        hit |= overlap.any(axis=0)
+    return detected, first, last, hit
 
 
 @dataclass(frozen=True)
@@ -212,11 +223,17 @@ class _Context:
                    else exclusion_intervals(options.get("exclude_windows")))
         self.inc, self.inc_start, self.inc_end, self.inc_match = _scored_incidents(incidents, self.keys, self.by,
                                                                                    windows)
+        # episodes sorted once by (group, tier), table order kept inside: the episodes of group g and
+        # tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
+        n_tiers = len(self.tiers)
+        cell = self.ep_group * n_tiers + self.ep_tier
+        self.ep_order = np.argsort(cell, kind="stable")
+        self.ep_bounds = np.zeros(len(self.keys) * n_tiers + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cell, minlength=len(self.keys) * n_tiers), out=self.ep_bounds[1:])
         if self.grid is not None:
             g = self.grid
-            self.cum_bad = np.zeros((g.n_groups, g.n_bins + 1), dtype=np.int64)
-            np.cumsum(g.bad, axis=1, out=self.cum_bad[:, 1:])
-            allowed = error_budgets(target, g) * g.total.sum(axis=1)
+            self.bad_counts = BadCounts(g.cell_group, g.cell_bin, g.cell_bad, g.n_bins)
+            allowed = error_budgets(target, g) * g.group_totals()
             self.period_budget = allowed * self._period_factor(target, g)
 
     def _period_factor(self, target: Any, grid: BinGrid) -> Any:
@@ -230,6 +247,28 @@ class _Context:
         period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
         return int(period.value) / self.span_ns
 
+    def _selected(self, groups: np.ndarray, tiers: list[int]) -> np.ndarray:
+        """Positions of the episodes of ``tiers`` in ``groups`` (one group or all of them), in table order."""
+        if len(groups) == 1:
+            g, n_tiers = int(groups[0]), len(self.tiers)
+            parts = [self.ep_order[self.ep_bounds[g * n_tiers + t]:self.ep_bounds[g * n_tiers + t + 1]] for t in tiers]
+            return np.sort(np.concatenate(parts)) if len(parts) > 1 else parts[0]
+        if len(groups) == len(self.keys):
+            return np.flatnonzero(np.isin(self.ep_tier, tiers))
+        return np.flatnonzero(np.isin(self.ep_group, groups) & np.isin(self.ep_tier, tiers))  # pragma: no cover
+
+    def _one_group_pct(self, g: int, lo_ns: np.ndarray, hi_ns: np.ndarray) -> np.ndarray:
+        """Budget spent between ``lo_ns`` and ``hi_ns`` (per incident) in group ``g``, in % of its period
+        budget: :meth:`bad_between` for one group, vectorized over incidents."""
+        grid = self.grid
+        if grid is None:  # pragma: no cover - callers check
+            raise RuntimeError("needs bins")
+        a = np.clip((lo_ns - grid.start_ns) // grid.freq_ns, 0, grid.n_bins)
+        b = np.clip(-(-(hi_ns - grid.start_ns) // grid.freq_ns), 0, grid.n_bins)
+        used = self.bad_counts.between(np.full(len(a), g, dtype=np.int64), a, b).astype(float)
+        budget = float(self.period_budget[g])
+        return np.full(len(used), 100.0) * used / budget if budget > 0 else np.zeros(len(used))
+
     def bad_between(self, groups: np.ndarray, lo_ns: int, hi_ns: int) -> float:
         g = self.grid
         if g is None:  # pragma: no cover - callers check
@@ -238,25 +277,25 @@ class _Context:
         b = int(np.clip(-(-(hi_ns - g.start_ns) // g.freq_ns), 0, g.n_bins))
         if b <= a or len(groups) == 0:
             return 0.0
-        return float((self.cum_bad[groups, b] - self.cum_bad[groups, a]).sum())
+        n = len(groups)
+        return float(self.bad_counts.between(groups, np.full(n, a), np.full(n, b)).sum())
 
     def match(self, groups: np.ndarray, tiers: list[int]) -> _Matches:
         """Match the episodes of ``tiers`` in ``groups`` (merged when several tiers) to the
         incidents whose scope covers one of ``groups``."""
-        sel = np.isin(self.ep_group, groups) & np.isin(self.ep_tier, tiers)
+        sel = self._selected(groups, tiers)
         gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
         if len(tiers) > 1:
-            gi, st, en = _merge_intervals(gi, st, en)
-        i_idx = np.flatnonzero(self.inc_match[:, groups].any(axis=1))
+            gi, st, en = merge_intervals(gi, st, en)
+        one = len(groups) == 1
+        i_idx = np.flatnonzero(self.inc_match[:, groups[0]] if one else self.inc_match[:, groups].any(axis=1))
         i_s, i_e = self.inc_start[i_idx], self.inc_end[i_idx]
-        m = self.inc_match[i_idx][:, gi] if len(gi) else np.zeros((len(i_idx), 0), dtype=bool)
-        overlap = m & (st[None, :] < (i_e + self.grace_ns)[:, None]) & (en[None, :] > i_s[:, None])
         n_ep = len(gi)
-        detected = np.asarray(overlap.any(axis=1), dtype=bool)
-        first = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1) if n_ep else np.full(len(i_idx), _NAT)
-        last = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1) if n_ep else np.full(len(i_idx), _NAT)
+        detected, first, last, hit = _overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi, st, en, one)
         pct = None
-        if self.grid is not None:
+        if self.grid is not None and one:
+            pct = self._one_group_pct(int(groups[0]), i_s, np.where(detected, first, i_e))
+        elif self.grid is not None:
             pct = np.zeros(len(i_idx))
             for j in range(len(i_idx)):
                 scope_groups = groups[self.inc_match[i_idx[j], groups]]
@@ -273,8 +312,25 @@ class _Context:
             reset=np.where(detected, last - i_e, _NAT),
             budget_pct=pct,
             episodes=n_ep,
-            true_episodes=int(overlap.any(axis=0).sum()),
+            true_episodes=int(hit.sum()),
         )
+
+    def group_summaries(self, tiers: list[int]) -> list[dict[str, Any]] | None:
+        """:meth:`summary` of every single group's row for ``tiers``, all groups at once (``None``
+        when some group's episodes overlap each other: then row by row)."""
+        sel = np.flatnonzero(np.isin(self.ep_tier, tiers))
+        gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
+        if len(tiers) > 1:
+            gi, st, en = merge_intervals(gi, st, en)
+        n_groups = len(self.keys)
+        gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns, gi, st, en)
+        if gs is None:
+            return None
+        span = ScoreSpan(self.span_ns, _DAY_NS)
+        if self.grid is not None:
+            span = ScoreSpan(self.span_ns, _DAY_NS, self.grid.start_ns, self.grid.freq_ns, self.grid.n_bins,
+                             self.bad_counts, np.broadcast_to(np.asarray(self.period_budget, dtype=float), (n_groups,)))
+        return summaries(gs, n_groups, self.inc_start, self.inc_end, span)
 
     def summary(self, m: _Matches) -> dict[str, Any]:
         """The scores of one row (the columns of :func:`score_alerts` after the labels)."""
@@ -422,7 +478,16 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
                    options=options)
     rows = []
+    per_group: dict[tuple[int, ...], list[dict[str, Any]] | None] = {}
     for labels, tname, sev, gidx, tidx in ctx.selections():
+        if ctx.by and len(gidx) == 1:  # a single group's row: all groups at once, once per tier selection
+            key = tuple(tidx)
+            if key not in per_group:
+                per_group[key] = ctx.group_summaries(tidx)
+            done = per_group[key]
+            if done is not None:
+                rows.append({**labels, "tier": tname, "severity": sev, **done[int(gidx[0])]})
+                continue
         rows.append({**labels, "tier": tname, "severity": sev, **ctx.summary(ctx.match(gidx, tidx))})
     return pd.DataFrame(rows)
 

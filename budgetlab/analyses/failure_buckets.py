@@ -554,7 +554,8 @@ def bucket_burn_over_time(
         raise InputError("events is empty; there is nothing to bin.")
     _, names = bucket_codes(events)
     fail_names = [b for b in names if b != SUCCESS]
-    bins = bin_events(events, freq, by=keys)  # full grid per group, sorted by group then bin_start
+    # one row per group and bin (the table's contract): the full grid, sorted by group then bin_start
+    bins = bin_events(events, freq, by=keys, dense=True)
     n_bins = int(bins["bin_start"].nunique())
     n_groups = len(bins) // n_bins
     total = bins["total"].to_numpy(dtype=np.int64).reshape(n_groups, n_bins)

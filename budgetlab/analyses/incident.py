@@ -157,8 +157,12 @@ class IncidentReport:
 
         from ..plotting import plot_alerts, plot_buckets, plot_timeline
 
-        fig = plt.figure(figsize=(11, 10), layout="constrained") if fig is None else fig
-        axes = fig.subplots(3, 1, sharex=True, height_ratios=[3, 1.6, 2])
+        # a manual layout: constrained layout would align the timeline's own panels (a grid inside
+        # the first row) apart from the rows below, so that their time axes no longer line up
+        fig = plt.figure(figsize=(11, 12)) if fig is None else fig
+        fig.set_layout_engine("none")
+        fig.subplots_adjust(left=0.1, right=0.74, top=0.94, bottom=0.05, hspace=0.16)
+        axes = fig.subplots(3, 1, sharex=True, height_ratios=[4.5, 1.6, 2])
         focus = self.focus()
         st, tr, ep = self.states, self.transitions, self.alerts
         for k, v in focus.items():
@@ -167,16 +171,19 @@ class IncidentReport:
             ep = ep[ep[k] == v]
         st = st.drop(columns=list(self.by))
         st.attrs["slo"] = self.slo
-        plot_timeline(st, slo=self.slo, incidents=self.incidents if len(self.incidents) else None,
-                      transitions=tr, ax=axes[0], tz=self.tz)
+        top = plot_timeline(st, slo=self.slo, incidents=self.incidents if len(self.incidents) else None,
+                            transitions=tr, ax=axes[0], tz=self.tz)
+        panels = list(getattr(top, "panels", [top]))
         ep = ep.copy()
         ep.attrs = dict(self.alerts.attrs)
         plot_alerts(ep, incidents=self.incidents if len(self.incidents) else None, ax=axes[1], tz=self.tz)
         if len(self.over_time):
             plot_buckets(self.over_time, by=list(self.breakdown_by) or None, ax=axes[2], tz=self.tz)
-        for ax in axes:
+        for ax in [*panels, *axes[1:]]:
             ax.axvspan(self.start.tz_convert(None), self.end.tz_convert(None), color="black", alpha=0.04, lw=0)
-        axes[0].set_xlim(self.window_start.tz_convert(None), self.window_end.tz_convert(None))
+        axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
+        for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
+            ax.set_xlim(self.window_start.tz_convert(None), self.window_end.tz_convert(None))
         where = ", ".join(f"{k}={v}" for k, v in focus.items())
         fig.suptitle(f"Incident {self.start.tz_convert(self.tz):%Y-%m-%d %H:%M}–"
                      f"{self.end.tz_convert(self.tz):%H:%M} ({self.tz})" + (f", {where}" if where else ""))

@@ -29,6 +29,7 @@ from ..alerts.episodes import firing_runs, tier_conditions
 from ..alerts.policy import AlertPolicy
 from ..budget.figures import hold_low_traffic, remaining_fraction, status_codes
 from ..slo import SLO
+from ..windows._cell_kernels import event_cells
 from ..windows.bins import BinGrid
 from ..windows.groups import first_in_group
 from ..windows.trailing import trailing_counts
@@ -592,9 +593,7 @@ def _bin_grid(srt: Sorted, policy: AlertPolicy) -> BinGrid:
     freq = int(np.gcd.reduce(np.array([*wins, _MIN_NS], dtype=np.int64)))
     start = (int(srt.t.min()) // freq) * freq
     n_bins = int((int(srt.t.max()) - start) // freq) + 1
-    g_n = srt.n_groups
-    flat = srt.seg * n_bins + (srt.t - start) // freq
-    total = np.bincount(flat, minlength=g_n * n_bins).reshape(g_n, n_bins).astype(np.int64)
-    bad = np.bincount(flat[srt.bad], minlength=g_n * n_bins).reshape(g_n, n_bins).astype(np.int64)
+    group, b, total, bad, _ = event_cells(srt.seg, srt.t, srt.bad, np.zeros(len(srt.t), dtype=np.int64), srt.n_groups, 1,
+                                          first_bin=start, freq_ns=freq)
     keys = srt.keys if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
-    return BinGrid(keys=keys, by=list(srt.by), start_ns=start, freq_ns=freq, total=total, bad=bad)
+    return BinGrid(keys, list(srt.by), start, freq, n_bins, group, b, total, bad)

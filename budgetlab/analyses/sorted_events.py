@@ -163,8 +163,8 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndar
             table = pd.DataFrame({col: [str(k) for k, _ in items]})
         table["target"] = [v for _, v in items]
         target = table
-    grid = BinGrid(keys=keys, by=list(by), start_ns=0, freq_ns=1,
-                   total=np.zeros((len(keys), 1), dtype=np.int64), bad=np.zeros((len(keys), 1), dtype=np.int64))
+    none = np.empty(0, dtype=np.int64)
+    grid = BinGrid(keys, list(by), 0, 1, 1, none, none, none, none)
     return np.asarray(target_array(target, grid), dtype=np.float64)
 
 

@@ -126,7 +126,7 @@ def error_budgets(target: Any, grid: BinGrid) -> np.ndarray:
     :attr:`budgetlab.SLO.error_budget` computes it: the one place the SRE model writes it.
 
     >>> from budgetlab.slo import SLO
-    >>> grid = BinGrid(pd.DataFrame(index=pd.RangeIndex(1)), [], 0, 1, np.zeros((1, 1)), np.zeros((1, 1)))
+    >>> grid = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(1)), [], 0, 1, np.zeros((1, 1)), np.zeros((1, 1)))
     >>> error_budgets(SLO(0.95), grid) == SLO(0.95).error_budget
     array([ True])
     """
@@ -140,12 +140,12 @@ def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
     >>> rolling_sum(np.array([[1, 2, 3, 4]]), 2)
     array([[1, 3, 5, 7]])
     """
-    n = x.shape[1]
-    c = np.zeros((x.shape[0], n + 1), dtype=np.float64 if x.dtype.kind == "f" else np.int64)
-    np.cumsum(x, axis=1, out=c[:, 1:])
-    hi = np.arange(1, n + 1)
-    lo = np.maximum(hi - int(k), 0)
-    return c[:, hi] - c[:, lo]
+    n, k = x.shape[1], int(k)
+    c: np.ndarray = np.empty((x.shape[0], n), dtype=np.float64 if x.dtype.kind == "f" else np.int64)
+    np.cumsum(x, axis=1, out=c)
+    if k < n:  # one cumulative sum, then slices: sum over (j - k, j] = c[j] - c[j - k] (c[j] alone for j < k)
+        np.subtract(c[:, k:], c[:, :n - k], out=c[:, k:])  # numpy buffers the overlapping operand
+    return c
 
 
 def ratio(bad: np.ndarray, total: np.ndarray) -> np.ndarray:
@@ -217,9 +217,11 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
         raise InputError("the burn-rate table would exceed 200 million rows; use fewer windows or a coarser freq.")
     tot = np.empty((g, n, nw), dtype=np.int64)
     bad = np.empty((g, n, nw), dtype=np.int64)
-    for j, k in enumerate(ks):
-        tot[:, :, j] = rolling_sum(grid.total, k)
-        bad[:, :, j] = rolling_sum(grid.bad, k)
+    for g0, g1 in grid.chunks(2):  # the grid's arrays a chunk of groups at a time
+        total, failed = grid.dense(g0, g1)
+        for j, k in enumerate(ks):
+            tot[g0:g1, :, j] = rolling_sum(total, k)
+            bad[g0:g1, :, j] = rolling_sum(failed, k)
     er = ratio(bad, tot)
     burn = er / budget[:, None, None]
     complete = np.broadcast_to((np.arange(n)[:, None] + 1) >= np.array(ks)[None, :], (g, n, nw))

@@ -23,6 +23,7 @@ is a function of the window burn rate alone.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from ..slo import SLO
 
 __all__ = [
     "STATUSES",
+    "FIGURE_COLUMNS",
     "remaining_fraction",
     "seed_figures",
     "scalar_figures",
@@ -38,9 +40,14 @@ __all__ = [
     "status_code",
     "hold_low_traffic",
     "seed_status_codes",
+    "round_like_python",
 ]
 
 STATUSES = ("healthy", "warning", "critical", "exhausted")
+
+#: The seed tracker's figures of a window, in the order :func:`seed_figures` returns them.
+FIGURE_COLUMNS = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
+                  "remaining_fraction", "burn_rate")
 
 
 def remaining_fraction(total: np.ndarray, failures: np.ndarray, target: Any) -> np.ndarray:
@@ -61,53 +68,65 @@ def remaining_fraction(total: np.ndarray, failures: np.ndarray, target: Any) -> 
     return np.asarray(rf)
 
 
-def seed_figures(total: np.ndarray, failures: np.ndarray, target: float) -> dict[str, np.ndarray]:
+def seed_figures(total: np.ndarray, failures: np.ndarray, target: float,
+                 columns: Collection[str] | None = None) -> dict[str, np.ndarray]:
     """The seed tracker's properties for every window, vectorized with the same float operations.
 
     Returns ``total``, ``successes``, ``failures``, ``success_rate``, ``budget_total``,
-    ``budget_remaining``, ``remaining_fraction`` and ``burn_rate``. Empty windows follow the
-    seed's zero-traffic rules (rate 1.0, burn 0.0, fraction 1.0 without failures).
-    Written to allocate only the output columns (fresh 10 M-element temporaries cost more in
-    page faults than the arithmetic itself).
+    ``budget_remaining``, ``remaining_fraction`` and ``burn_rate`` (only those named in
+    ``columns`` when given: the others are not computed, or not kept when a requested one needs
+    them). Empty windows follow the seed's zero-traffic rules (rate 1.0, burn 0.0, fraction 1.0
+    without failures). Written to allocate only the output columns (fresh 10 M-element
+    temporaries cost more in page faults than the arithmetic itself).
 
     >>> f = seed_figures(np.array([20, 0]), np.array([1, 0]), 0.95)
     >>> f["budget_total"].tolist(), f["remaining_fraction"].tolist(), f["burn_rate"].tolist()
     ([1.0000000000000009, 0.0], [0.0, 1.0], [0.9999999999999991, 0.0])
+    >>> list(seed_figures(np.array([20]), np.array([1]), 0.95, columns=["burn_rate"]))
+    ['burn_rate']
     """
+    want = set(FIGURE_COLUMNS if columns is None else columns)
+    unknown = want - set(FIGURE_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown figure column(s): {sorted(unknown)}")
     eb = 1 - target  # the seed: total * (1 - target_success_rate)
-    successes = total - failures
-    budget_total = total.astype(np.float64)
+    out: dict[str, np.ndarray] = {"total": total, "failures": failures}
     all_positive = len(total) == 0 or int(total.min()) > 0
-    if all_positive:  # always so in a replay: the window holds the event itself
-        success_rate = successes / budget_total
+    if "successes" in want or "success_rate" in want:
+        out["successes"] = successes = total - failures
+        if "success_rate" in want:
+            if all_positive:  # always so in a replay: the window holds the event itself
+                out["success_rate"] = successes / total.astype(np.float64)
+            else:
+                success_rate = np.ones(len(total), dtype=np.float64)
+                np.divide(successes, total.astype(np.float64), out=success_rate, where=total > 0)
+                out["success_rate"] = success_rate
+    if want & {"budget_total", "budget_remaining", "remaining_fraction", "burn_rate"}:
+        budget_total = total.astype(np.float64)
         budget_total *= eb
-        burn_rate = failures / budget_total
-        budget_remaining = budget_total - failures
-        np.maximum(budget_remaining, 0.0, out=budget_remaining)
-        rf = budget_remaining / budget_total
-        np.maximum(rf, 0.0, out=rf)
-    else:
-        success_rate = np.ones(len(total), dtype=np.float64)
-        np.divide(successes, budget_total, out=success_rate, where=total > 0)
-        budget_total *= eb
-        positive = budget_total > 0
-        burn_rate = np.zeros(len(total), dtype=np.float64)
-        np.divide(failures, budget_total, out=burn_rate, where=positive)
-        budget_remaining = budget_total - failures
-        np.maximum(budget_remaining, 0.0, out=budget_remaining)
-        rf = np.where(failures == 0, 1.0, 0.0)
-        np.divide(budget_remaining, budget_total, out=rf, where=positive)
-        np.maximum(rf, 0.0, out=rf)
-    return {
-        "total": total,
-        "successes": successes,
-        "failures": failures,
-        "success_rate": success_rate,
-        "budget_total": budget_total,
-        "budget_remaining": budget_remaining,
-        "remaining_fraction": rf,
-        "burn_rate": burn_rate,
-    }
+        out["budget_total"] = budget_total
+        positive = None if all_positive else budget_total > 0
+        if "burn_rate" in want:
+            if positive is None:
+                out["burn_rate"] = failures / budget_total
+            else:
+                burn_rate = np.zeros(len(total), dtype=np.float64)
+                np.divide(failures, budget_total, out=burn_rate, where=positive)
+                out["burn_rate"] = burn_rate
+        if "budget_remaining" in want or "remaining_fraction" in want:
+            budget_remaining = budget_total - failures
+            np.maximum(budget_remaining, 0.0, out=budget_remaining)
+            out["budget_remaining"] = budget_remaining
+            if "remaining_fraction" in want:
+                if positive is None:  # in place when budget_remaining is not asked for
+                    rf = budget_remaining if "budget_remaining" not in want else np.empty_like(budget_remaining)
+                    np.divide(budget_remaining, budget_total, out=rf)
+                else:
+                    rf = np.where(failures == 0, 1.0, 0.0)
+                    np.divide(budget_remaining, budget_total, out=rf, where=positive)
+                np.maximum(rf, 0.0, out=rf)
+                out["remaining_fraction"] = rf
+    return {name: out[name] for name in FIGURE_COLUMNS if name in want}
 
 
 def scalar_figures(total: int, failures: int, target: float) -> dict[str, Any]:
@@ -216,3 +235,51 @@ def seed_status_codes(total: np.ndarray, failures: np.ndarray, target: Any, slo:
                 first_in_group[:1] = True
             code = hold_low_traffic(code, low, first_in_group, initial)
     return code
+
+
+def round_like_python(values: np.ndarray, digits: int) -> np.ndarray:
+    """Python's ``round(x, digits)`` of every element, vectorized, bit for bit.
+
+    Python rounds the exact binary value to ``digits`` decimals (half to even on exact ties) and
+    returns the double nearest that decimal, as the seed's ``get_report()`` does. Vectorized:
+    ``y = x * 10**digits`` (one rounding), ``rint(y) / 10**digits`` (an exact integer over an
+    exact power of ten, divided with one correct rounding: the double nearest the decimal). The
+    product's rounding can only change the result when the exact ``x * 10**digits`` lies within
+    one ulp of a half (or ``y`` is not finite, or too large for its fraction); those elements,
+    and only those, are rounded by Python's ``round``.
+
+    Parameters
+    ----------
+    values : float array
+    digits : int
+        Decimals, ``0 <= digits <= 15``.
+
+    Returns
+    -------
+    float64 array
+        ``[round(float(x), digits) for x in values]`` as an array.
+
+    Examples
+    --------
+    >>> round_like_python(np.array([2.675, 0.125, 1.0049999999999999, -0.004, 12.3456]), 2).tolist()
+    [2.67, 0.12, 1.0, -0.0, 12.35]
+    """
+    if not 0 <= digits <= 15:
+        raise ValueError("digits must lie in 0..15")
+    x = np.asarray(values, dtype=np.float64)
+    scale = 10.0**digits  # exact for digits <= 22
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = x * scale
+        out = np.rint(y)
+        # |y - rint(y)| (exact below 2**52) is within |y| * 2**-50 (> 4 ulps of y) of a half?
+        dist = np.subtract(y, out)
+        np.abs(dist, out=dist)
+        np.subtract(0.5, dist, out=dist)
+        np.abs(y, out=y)
+        unsure = dist <= y * 2.0**-50
+        unsure |= ~(y < 2.0**50)  # large, inf or nan
+        out /= scale
+    if unsure.any():
+        idx = np.flatnonzero(unsure)
+        out[idx] = [round(v, digits) for v in x[idx].tolist()]
+    return out

@@ -204,8 +204,11 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         return _in_group_order(parts, grid.n_groups, grid.n_bins)
     if period is None:
         period = target.period if isinstance(target, SLO) else slos[0].period if slos else "30D"
-    return _period_budget(grid, targets, period=period, calendar=calendar, tz=tz, burn_window=burn_window,
-                          slice_window=slice_window, slice_target=slice_target)
+    chunks = grid.chunks(24)  # the dense temporaries of a chunk of groups at a time, same rows
+    tables = [_period_budget(grid if len(chunks) == 1 else grid.select(np.arange(g0, g1)), targets[g0:g1],
+                             period=period, calendar=calendar, tz=tz, burn_window=burn_window,
+                             slice_window=slice_window, slice_target=slice_target) for g0, g1 in chunks]
+    return tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
 
 
 def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups: int, n_bins: int) -> pd.DataFrame:

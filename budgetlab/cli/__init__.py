@@ -3,8 +3,10 @@
 
 :func:`main` is the console script's entry point (``budgetlab``, ``python -m budgetlab``,
 ``python -m budgetlab.cli``). It is kept tiny and imports the command line only when called, so
-that Ctrl-C during start-up (importing pandas can take a second) ends with one line and exit
-status 130, like Ctrl-C during the work, instead of a traceback.
+that Ctrl-C during start-up ends with one line and exit status 130, like Ctrl-C during the work,
+instead of a traceback. The parsers import no pandas, numpy, numba or matplotlib
+(:mod:`budgetlab.cli.commands`): ``--help`` and argument errors answer at once, and the module
+that does a command's work is imported when the command runs.
 """
 
 from __future__ import annotations

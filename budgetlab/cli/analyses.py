@@ -12,7 +12,6 @@ Each command prints what the analysis found with its evidence; the numbers are t
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 import pandas as pd
 
@@ -20,10 +19,10 @@ from .._util.validation import duration_label
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
 from .reading import group_keys, longest_window, read_log, slo_from_args
-from .shared import add_analysis_options, group_label, pct, print_slo, save_plot, wrap, write_output
+from .shared import group_label, pct, print_slo, save_plot, wrap, write_output
 from .story import duration_words
 
-__all__ = ["add_parser"]
+__all__ = ["COMMANDS"]
 
 
 # --- recalibrate --------------------------------------------------------------------------------
@@ -154,43 +153,5 @@ def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str, by: li
     return out
 
 
-def add_parser(subparsers: Any) -> None:
-    """Register ``recalibrate``, ``compare-windows``, ``buckets``, ``incident`` and ``alerts``."""
-    p = subparsers.add_parser("recalibrate", help="recommend a target per group from the log's history")
-    add_analysis_options(p, out="write the per-group table (.csv or .parquet)",
-                         plot="write the rolling-rate distributions and recommendations (.png, .svg, .pdf)")
-    g = p.add_argument_group("recalibration")
-    g.add_argument("--history", default="28D", help="history counted back from the last event (default 28D)")
-    g.add_argument("--step", type=float, default=0.005, help="fine step of the candidate targets (default 0.005)")
-    g.add_argument("--max-share", type=float, default=0.01,
-                   help="largest share of time at --limit-status or worse (default 0.01)")
-    g.add_argument("--limit-status", default="exhausted", choices=["warning", "critical", "exhausted"],
-                   help="the status the rule limits (default exhausted)")
-    g.add_argument("--n-boot", type=int, default=200, help="bootstrap samples over days (default 200; 0: none)")
-    g.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
-    p.set_defaults(func=_cmd_recalibrate)
-
-    p = subparsers.add_parser("compare-windows", help="replay the tracker under several windows side by side")
-    add_analysis_options(p, out="write the comparison table (.csv or .parquet)",
-                         plot="write flapping against reaction time per window (.png, .svg, .pdf)")
-    g = p.add_argument_group("windows")
-    g.add_argument("--windows", default="1h,6h,24h,7D",
-                   help="windows to compare, comma-separated; calendar:day|week|month reset at midnight in --tz "
-                        "(default 1h,6h,24h,7D)")
-    g.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] to score")
-    g.add_argument("--min-dwell", default="0s", help="hysteresis: a status must hold this long (default 0s)")
-    g.add_argument("--alert-at", default="critical", choices=["warning", "critical", "exhausted"],
-                   help="the status that counts as noticing an incident (default critical)")
-    g.add_argument("--grace", default="1h", help="detections up to this long after an incident count (default 1h)")
-    g.add_argument("--warmup", default="0s", help="time after the first event left out of the shares (default 0s)")
-    p.set_defaults(func=_cmd_compare_windows)
-
-    p = subparsers.add_parser("buckets", help="what each failure bucket costs: burn, SLI without it, changes caused")
-    add_analysis_options(p, out="write the group x bucket table (.csv or .parquet)",
-                         plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
-    g = p.add_argument_group("buckets")
-    g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
-    g.add_argument("--plot-freq", default="1h", help="bin width of the plot (default 1h)")
-    p.set_defaults(func=_cmd_buckets)
-
-    incidents.add_parsers(subparsers)
+#: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).
+COMMANDS = {"recalibrate": _cmd_recalibrate, "compare-windows": _cmd_compare_windows, "buckets": _cmd_buckets}

@@ -100,7 +100,7 @@ def _print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.T
 
     src = bins.attrs.get("source", {})
     by = bins.attrs.get("by", [])
-    n_groups = len(bins) // max(1, bins["bin_start"].nunique())
+    n_groups = len(bins[by].drop_duplicates()) if by else 1
     print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target {spec.slo.target:.6g}, "
           f"period {duration_label(spec.slo.window)}")
     print(f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of {bins.attrs.get('freq')}, "

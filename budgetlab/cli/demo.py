@@ -13,18 +13,17 @@ import argparse
 import shlex
 import textwrap
 from importlib import resources
-from typing import Any
 
 import pandas as pd
 
 from .._util.validation import duration_label
 from ..slo import SLO, PerGroup
-from .reading import add_output_options, add_slo_options, group_keys, longest_window, slo_from_args
+from .reading import group_keys, longest_window, slo_from_args
 from .replay import format_summary, print_run_header, replay_tables, write_timeline
 from .shared import pct
 from .story import episode_lines
 
-__all__ = ["add_parser", "DEMO_TARGETS", "demo_slo"]
+__all__ = ["COMMANDS", "DEMO_TARGETS", "demo_slo"]
 
 #: The demo's per-type targets: the seed's 93 % for reCAPTCHA v2 and 97 % for Turnstile; image
 #: captchas solve less often (about 90 % in the sample), so 88 %.
@@ -141,7 +140,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     events = datasets.load("demo")
     incidents = datasets.load("demo_incidents")
     print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see budgetlab.datasets)\n")
-    states, tr, summary = replay_tables(events, slo, by)
+    states, tr, summary = replay_tables(events, slo, by, plot=bool(args.plot))
     print_run_header("demo", events, slo, by)
     print("\nSummary (time in each status)")
     print(format_summary(summary))
@@ -164,11 +163,5 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(subparsers: Any) -> None:
-    """Register ``budgetlab demo``."""
-    demo = subparsers.add_parser("demo", help="replay the embedded sample data and tell its story")
-    add_slo_options(demo, target=0.95, window="24h", slo_file=False)
-    add_output_options(demo, out="write every status change (.csv or .parquet)")
-    demo.add_argument("--gap", default="30min", help="merge CRITICAL episodes less than this apart (default 30min)")
-    demo.set_defaults(func=_cmd_demo)
-
+#: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).
+COMMANDS = {"demo": _cmd_demo}

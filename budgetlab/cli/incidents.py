@@ -17,10 +17,10 @@ from .._util.validation import duration_label
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .reading import group_keys, read_log, slo_from_args
-from .shared import add_analysis_options, print_slo, save_plot, wrap, write_output
+from .shared import print_slo, save_plot, wrap, write_output
 from .story import duration_words
 
-__all__ = ["add_parsers", "read_table"]
+__all__ = ["COMMANDS", "read_table"]
 
 
 def read_table(path: str) -> pd.DataFrame:
@@ -192,34 +192,5 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(subparsers: Any) -> None:
-    """Register ``budgetlab incident`` and ``budgetlab alerts``."""
-    p = subparsers.add_parser("incident", help="replay an incident: tracker, alert tiers, budget, failure buckets")
-    add_analysis_options(p, out="write the status changes in the reported window(s) (.csv or .parquet)",
-                         plot="write the incident's timeline, alerts and bucket burn (.png, .svg, .pdf)")
-    g = p.add_argument_group("incident")
-    g.add_argument("--start", default=None, help="incident start (ISO 8601; naive times in --tz)")
-    g.add_argument("--end", default=None, help="incident end, exclusive")
-    g.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] instead of "
-                                                                   "--start/--end: every incident, or --id")
-    g.add_argument("--id", default=None, help="the incident of --incidents to report")
-    g.add_argument("--scope", default=None, help="only events in this scope, e.g. captcha_type=recaptcha_v2 "
-                                                 "(default: the incident's scope, else all)")
-    g.add_argument("--context", default="6h", help="time shown before and after the incident (default 6h)")
-    g.add_argument("--policy", default="workbook", help="alert policy replayed: workbook, sloth, pyrra, "
-                                                        "single_window (default workbook)")
-    g.add_argument("--breakdown-by", default=None, help="group keys of the bucket breakdown (default: --by)")
-    g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
-    p.set_defaults(func=_cmd_incident)
-
-    p = subparsers.add_parser("alerts", help="score alert policies against an incidents table")
-    add_analysis_options(p, out="write the scores of every policy (.csv or .parquet)",
-                         plot="write the alert episodes per policy against the incidents (.png, .svg, .pdf)")
-    g = p.add_argument_group("alerts")
-    g.add_argument("--incidents", required=True, metavar="CSV", help="incident_id,start,end[,scope,kind]")
-    g.add_argument("--policy", default="workbook", help="policies, comma-separated: workbook, pyrra, sloth, "
-                                                        "single_window (default workbook)")
-    g.add_argument("--freq", default="1min", help="bin width (default 1min; must divide the policies' windows)")
-    g.add_argument("--grace", default="1h", help="alerts up to this long after an incident still detect it (1h)")
-    p.set_defaults(func=_cmd_alerts)
-
+#: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).
+COMMANDS = {"incident": _cmd_incident, "alerts": _cmd_alerts}

@@ -1,6 +1,10 @@
-"""The ``budgetlab`` command line: the parser, wired explicitly from one module per subcommand
-group (:mod:`~budgetlab.cli.demo`, :mod:`~budgetlab.cli.replay`, :mod:`~budgetlab.cli.export`,
-:mod:`~budgetlab.cli.notebooks`), and the entry point.
+"""The ``budgetlab`` command line: the parser, wired explicitly (the parsers of ``demo``,
+``replay`` and the analyses from :mod:`~budgetlab.cli.commands`; those of ``export``,
+``notebooks`` and ``backtest`` from their modules), and the entry point.
+
+Building the parser imports no pandas, numpy, numba or matplotlib: ``budgetlab --help``,
+``budgetlab COMMAND --help`` and argument errors answer at once; the module that does a command's
+work is imported when the command runs.
 
 Bad input or arguments give one line on stderr naming the problem and the fix, and exit code 2;
 never a traceback (set ``BUDGETLAB_DEBUG=1`` to see one for an unexpected error).
@@ -11,15 +15,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 import warnings
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from .._util.files import new_run
 from ..errors import BudgetlabError
-from . import analyses, backtest, demo, export, notebooks, replay
-from .demo import DEMO_TARGETS
+from . import backtest, commands, export, notebooks
+
+if TYPE_CHECKING:  # resolved on first use by __getattr__ below (the demo module imports pandas)
+    from .demo import DEMO_TARGETS
 
 __all__ = ["main", "build_parser", "DEMO_TARGETS"]
 
@@ -38,13 +42,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"budgetlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    demo.add_parser(sub)
-    replay.add_parser(sub)
+    commands.add_demo(sub)
+    commands.add_replay(sub)
     export.add_parser(sub)
     notebooks.add_parser(sub)
     backtest.add_parser(sub)
-    analyses.add_parser(sub)
+    commands.add_analyses(sub)
     return parser
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DEMO_TARGETS":  # the demo's per-type targets, from budgetlab.cli.demo (imports pandas)
+        from .demo import DEMO_TARGETS
+
+        return DEMO_TARGETS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -84,7 +96,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Each call is one run: the inputs read and outputs planned by an earlier call are forgotten.
     """
-    new_run()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -93,6 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2
+    from .._util.files import new_run  # not needed for --help or a usage error
+
+    new_run()  # parsing reads and plans no file: forgetting the previous run's files here is the same
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
@@ -116,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:  # a bug: still one line, unless debugging
         if os.environ.get("BUDGETLAB_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         sys.stderr.write(f"budgetlab: internal error ({type(exc).__name__}); please report it "
                          "(set BUDGETLAB_DEBUG=1 for details).\n")

@@ -1,10 +1,18 @@
 """``budgetlab notebooks --html OUT_DIR``: execute the analysis notebooks and render them to HTML.
 
-Each notebook is executed top to bottom in a fresh kernel (papermill, optionally with parameters
-that override its ``parameters`` cell) and rendered with its outputs by nbconvert. Every HTML file
-is written atomically (:func:`budgetlab._util.files.atomic_path`) and an existing one is replaced only with
-``--force``; all outputs are checked before the first notebook runs. A notebook that fails leaves
-no HTML behind and stops the command with one line naming the notebook and the cell.
+The notebooks ship with the package (``budgetlab/notebooks/*.ipynb``, found through
+:mod:`importlib.resources`), so the command works from any directory after ``pip install``;
+``--notebooks DIR_OR_FILE`` runs others. Each notebook is executed top to bottom in a fresh kernel
+(papermill, optionally with plain parameter values that override its ``parameters`` cell, e.g.
+``-p source=path/to/log.parquet``) and rendered with its outputs by nbconvert. Every HTML file is
+written atomically (:func:`budgetlab._util.files.atomic_path`) and an existing one is replaced only
+with ``--force``; all outputs are checked before the first notebook runs.
+
+A notebook that fails leaves no HTML behind and stops the command with one line naming the
+notebook, the cell and where the executed copy with the error is kept: ``OUT_DIR/<name>.failed.ipynb``
+(budgetlab's own diagnostic file: it replaces an earlier one of the same name, and is removed when
+that notebook later succeeds into the same folder). On a terminal a progress bar runs over the
+notebooks and their cells (silent when stderr is not a terminal or ``TQDM_DISABLE`` is set).
 
 The kernels import the budgetlab this command belongs to (its folder goes first on their
 ``PYTHONPATH``), run in the current working directory (so ``-p source=logs/x.parquet`` means
@@ -15,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.resources
 import os
 import re
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +38,10 @@ from ..errors import ConfigError, NotebookError
 __all__ = ["add_parser", "render_notebooks", "find_notebooks", "parse_parameters", "NotebookError",
            "DEFAULT_NOTEBOOKS"]
 
-#: The repository's notebooks, next to the package in a checkout (absent from an installed wheel).
-DEFAULT_NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+#: The notebooks that ship with the package (``budgetlab/notebooks/``, package data of the wheel).
+DEFAULT_NOTEBOOKS: Traversable = importlib.resources.files("budgetlab").joinpath("notebooks")
+#: Suffix of the executed copy of a notebook that failed, kept next to the HTML files.
+FAILED_SUFFIX = ".failed.ipynb"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
@@ -37,12 +49,19 @@ _INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
     """The notebooks to render: one ``.ipynb`` file, or every ``*.ipynb`` of a folder (sorted by
-    name, without hidden or ``_``-prefixed files); default :data:`DEFAULT_NOTEBOOKS`.
+    name, without hidden or ``_``-prefixed files); default: the packaged ones (:data:`DEFAULT_NOTEBOOKS`).
+    A bare file name that is not in the working folder names a packaged notebook.
 
     >>> [p.name for p in find_notebooks()][:1]
     ['01_recalibrate_slo.ipynb']
+    >>> [p.name for p in find_notebooks("04_incident_replay.ipynb")]
+    ['04_incident_replay.ipynb']
     """
-    path = Path(spec).expanduser() if spec is not None else DEFAULT_NOTEBOOKS
+    path = Path(spec).expanduser() if spec is not None else _packaged_folder()
+    if spec is not None and not path.exists() and path.name == os.fspath(spec) and path.suffix == ".ipynb":
+        packaged = _packaged_folder() / path.name
+        if packaged.is_file():
+            return [packaged]
     if path.is_file():
         if path.suffix != ".ipynb":
             raise ConfigError(f"{path.name}: is not a notebook; give a .ipynb file or a folder of them.")
@@ -53,17 +72,29 @@ def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
             raise ConfigError(f"{path}: holds no .ipynb notebooks; give --notebooks DIR or a notebook file.")
         return found
     if spec is None:
-        raise ConfigError(f"{path}: no notebooks folder next to this installation of budgetlab; give "
-                          "--notebooks DIR (the notebooks/ folder of a budgetlab checkout).")
+        raise ConfigError("this installation of budgetlab has no notebooks (budgetlab/notebooks/ is missing); "
+                          "reinstall budgetlab, or give --notebooks DIR_OR_FILE.")
     raise ConfigError(f"{path}: no such file or folder; give --notebooks DIR or a .ipynb file.")
 
 
+def _packaged_folder() -> Path:
+    """The packaged notebooks as a folder on disk (copied to a temporary folder from a zip install)."""
+    if isinstance(DEFAULT_NOTEBOOKS, Path):
+        return DEFAULT_NOTEBOOKS
+    folder = Path(tempfile.mkdtemp(prefix="budgetlab-notebooks-"))
+    if DEFAULT_NOTEBOOKS.is_dir():
+        for item in DEFAULT_NOTEBOOKS.iterdir():
+            if item.name.endswith(".ipynb"):
+                (folder / item.name).write_bytes(item.read_bytes())
+    return folder
+
+
 def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[str, Any]:
-    """``["source=logs/x.parquet", "target=0.97", "incidents_source=null"]`` as a dict; each
+    """``["source=logs/x.parquet", "target=0.97", "incidents=null"]`` as a dict; each
     value is read as YAML (numbers, ``null``/``None``, ``true``, lists, mappings), else kept as text.
 
-    >>> parse_parameters(["target=0.97", "incidents_source=None", "windows=[1h, 24h]", "source=a=b.csv"])
-    {'target': 0.97, 'incidents_source': None, 'windows': ['1h', '24h'], 'source': 'a=b.csv'}
+    >>> parse_parameters(["target=0.97", "incidents=None", "windows=[1h, 24h]", "source=a=b.csv"])
+    {'target': 0.97, 'incidents': None, 'windows': ['1h', '24h'], 'source': 'a=b.csv'}
     """
     if items is None:
         return {}
@@ -96,7 +127,7 @@ def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[st
 def _kernel_environment() -> Iterator[None]:
     """Kernels import this budgetlab (its parent folder first on PYTHONPATH) and draw inline."""
     root = str(Path(__file__).resolve().parents[2])
-    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "MPLBACKEND")}
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "MPLBACKEND", "JUPYTER_PATH")}
     rest = [p for p in (saved["PYTHONPATH"] or "").split(os.pathsep) if p and p != root]
     os.environ["PYTHONPATH"] = os.pathsep.join([root, *rest])
     os.environ["MPLBACKEND"] = _INLINE_BACKEND
@@ -110,7 +141,7 @@ def _kernel_environment() -> Iterator[None]:
                 os.environ[key] = value
 
 
-def _error_line(src: Path, exc: BaseException) -> str:
+def _error_line(src: Path, exc: BaseException, kept: Path | None) -> str:
     """One line about a failed notebook. The value of an exception is shown only for budgetlab's
     own errors, whose messages never hold data values (other messages might)."""
     from .. import errors
@@ -123,7 +154,70 @@ def _error_line(src: Path, exc: BaseException) -> str:
         detail = f"{ename}: {evalue[:400]}"
     else:
         detail = f"{ename} (open the notebook, e.g. with jupyter lab, to see the traceback)"
-    return f"{src.name}: {where} raised {detail}"
+    return f"{src.name}: {where} raised {detail}{_kept_text(kept)}"
+
+
+def _kept_text(kept: Path | None) -> str:
+    from .labels import path_label
+
+    if kept is None:
+        return "; no executed copy could be kept"
+    return f"; the executed notebook with the error is {path_label(kept)}"
+
+
+def _keep_failed(executed: Path, target: Path) -> Path | None:
+    """Copy the executed notebook (with its error cell) to ``OUT_DIR/<name>.failed.ipynb``; None
+    when there is none or it cannot be written there (the notebook's own error is what to report)."""
+    from .._util.files import atomic_path
+    from ..errors import BudgetlabError
+
+    if not executed.is_file():
+        return None
+    kept = target.with_name(target.stem + FAILED_SUFFIX)
+    try:
+        with atomic_path(kept, force=True) as tmp:
+            tmp.write_bytes(executed.read_bytes())
+    except (BudgetlabError, OSError):
+        return None
+    return kept
+
+
+def _drop_stale_failure(target: Path) -> None:
+    """Remove the failed copy an earlier run left for a notebook that now succeeded."""
+    from .._util.files import check_output
+
+    stale = target.with_name(target.stem + FAILED_SUFFIX)
+    if stale.is_file() and not stale.is_symlink():
+        check_output(stale, force=True)  # never an input of this run
+        stale.unlink()
+
+
+def _html_exporter(exporter_class: Any) -> Any:
+    """nbconvert's HTML exporter with its ``lab`` template, checked before any notebook runs. In a
+    virtual environment that reuses the system's packages (``--system-site-packages``) nbconvert's
+    templates sit under the base installation's ``share/jupyter``, which Jupyter does not search
+    from the environment: that folder is then added to ``JUPYTER_PATH`` (restored afterwards by
+    :func:`_kernel_environment`)."""
+    import sys
+
+    try:
+        exporter = exporter_class(template_name="lab")
+        exporter.template  # noqa: B018  (loads the template: fails here, not after a notebook ran)
+        return exporter
+    except ValueError:
+        pass
+    base = Path(sys.base_prefix) / "share" / "jupyter"
+    if (base / "nbconvert" / "templates" / "lab").is_dir():
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([p for p in (os.environ.get("JUPYTER_PATH"), str(base)) if p])
+        try:
+            exporter = exporter_class(template_name="lab")
+            exporter.template  # noqa: B018
+            return exporter
+        except ValueError:
+            pass
+    raise ConfigError("nbconvert's HTML template 'lab' is not installed where Jupyter looks (share/jupyter of this "
+                      "environment); reinstall nbconvert here (pip install --force-reinstall nbconvert) or set "
+                      "JUPYTER_PATH to the share/jupyter folder that holds nbconvert/templates.")
 
 
 def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, force: bool) -> list[Path]:
@@ -169,9 +263,12 @@ def render_notebooks(
 
     Raises :class:`~budgetlab.errors.OutputExistsError` before running anything when an output
     exists (without ``force``), and :class:`NotebookError` when a notebook fails (its HTML is not
-    written; those of the notebooks before it are).
+    written; those of the notebooks before it are; the executed copy with the error is kept as
+    ``OUT_DIR/<name>.failed.ipynb`` and the message says so). A progress bar runs over the notebooks
+    and their cells when stderr is a terminal (:func:`budgetlab._util.progress.progress_enabled`).
     """
     from .._util.files import atomic_path
+    from .._util.progress import progress, progress_enabled
 
     try:
         import nbformat
@@ -188,29 +285,38 @@ def render_notebooks(
     targets = _html_outputs(sources, out_dir, force=force)
     params = parse_parameters(parameters)
     run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
-    exporter = HTMLExporter(template_name="lab")  # type: ignore[no-untyped-call]
     written = []
+    show = progress_enabled()
+    if show and log is print:  # keep the bars whole: lines go above them
+        from tqdm import tqdm
+
+        log = tqdm.write
     with _kernel_environment(), tempfile.TemporaryDirectory(prefix="budgetlab-nb-") as scratch:
-        for src, target in zip(sources, targets, strict=True):
+        exporter = _html_exporter(HTMLExporter)
+        pairs = zip(sources, targets, strict=True)
+        for src, target in progress(pairs, total=len(sources), desc="notebooks", enabled=show):
             started = time.perf_counter()
             executed = Path(scratch) / src.name
+            cells: dict[str, Any] | bool = {"desc": src.stem, "leave": False, "disable": False} if show else False
             try:
                 papermill.execute_notebook(
-                    str(src), str(executed), parameters=params, kernel_name=kernel, progress_bar=False,
+                    str(src), str(executed), parameters=params, kernel_name=kernel, progress_bar=cells,
                     cwd=run_dir, execution_timeout=timeout, log_output=False,
                 )
             except PapermillExecutionError as exc:
-                raise NotebookError(_error_line(src, exc)) from None
+                raise NotebookError(_error_line(src, exc, _keep_failed(executed, target))) from None
             except NoSuchKernel:
                 raise ConfigError(f"no Jupyter kernel named {kernel!r}; install one (pip install ipykernel) or "
                                   "give --kernel NAME (see: jupyter kernelspec list).") from None
             except (RuntimeError, TimeoutError) as exc:  # the kernel died or a cell ran out of time
                 raise NotebookError(f"{src.name}: the kernel stopped ({type(exc).__name__}): a cell ran longer than "
-                                    f"the timeout ({timeout:g} s) or the kernel died.") from None
+                                    f"the timeout ({timeout:g} s) or the kernel died"
+                                    f"{_kept_text(_keep_failed(executed, target))}.") from None
             nb = nbformat.read(executed, as_version=4)  # type: ignore[no-untyped-call]
             body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
             with atomic_path(target, force=force) as tmp:
                 tmp.write_text(body, encoding="utf-8")
+            _drop_stale_failure(target)
             written.append(target)
             log(f"{src.name}: executed in {time.perf_counter() - started:.1f} s, wrote {target}")
     return written
@@ -228,10 +334,12 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "notebooks", help="execute the analysis notebooks and render them to HTML with their outputs",
         description="Execute notebooks top to bottom (papermill) and write OUT_DIR/<name>.html with the "
-                    "outputs (nbconvert). Kernels run in the current folder.")
+                    "outputs (nbconvert). Kernels run in the current folder. A notebook that fails is kept, "
+                    "executed up to the error, as OUT_DIR/<name>.failed.ipynb.")
     p.add_argument("--html", required=True, metavar="OUT_DIR", help="folder for the HTML files (created if missing)")
     p.add_argument("--notebooks", default=None, metavar="DIR_OR_FILE",
-                   help="a folder of .ipynb files or one notebook (default: the notebooks/ folder of this checkout)")
+                   help="a folder of .ipynb files or one notebook; a bare name such as 04_incident_replay.ipynb "
+                        "not found here names a shipped one (default: all notebooks shipped with budgetlab)")
     p.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter of the notebooks' parameters cell; VALUE is read as YAML "
                         "(0.97, None, '[1h, 24h]'); repeatable, e.g. -p source=path/to/log.parquet")

@@ -22,6 +22,7 @@ from .._util.validation import duration_label
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
+from .options import add_log_argument, add_log_options, add_output_options, add_slo_options
 
 __all__ = ["add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
            "group_keys", "parse_outcomes", "LogRead", "read_log", "describe_slo", "slo_list", "longest_window",
@@ -29,68 +30,6 @@ __all__ = ["add_log_argument", "add_log_options", "add_slo_options", "add_output
 
 #: How many groups the SLO header line names before "and N more".
 _SHOWN_GROUPS = 8
-
-
-def add_log_argument(p: argparse.ArgumentParser) -> None:
-    """The positional ``LOG...``."""
-    p.add_argument("log", nargs="+", help="outcome log(s): .csv, .tsv, .parquet, .jsonl (optionally .gz), "
-                                          "Apache/nginx access logs; several files, a glob or a folder")
-
-
-def add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window: str = "24h",
-                    by: str | None = None, slo_file: bool = True) -> None:
-    """``--target``, ``--window``, ``--warning``, ``--critical``, ``--min-events``, ``--by`` and
-    (with ``slo_file``) ``--slo FILE``; ``by`` is the default of ``--by``."""
-    g = p.add_argument_group("SLO")
-    g.add_argument("--target", default=None, metavar="TARGET|GROUP=TARGET,...",
-                   help=f"target success rate (default: {target}), or one per group of the --by key, e.g. "
-                        "recaptcha_v2=0.93,turnstile=0.97")
-    g.add_argument("--window", default=None, help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
-    g.add_argument("--warning", type=float, default=None, help="warning below this budget fraction (0.5)")
-    g.add_argument("--critical", type=float, default=None, help="critical below this budget fraction (0.1)")
-    g.add_argument("--min-events", type=int, default=None, help="hold the status below this many events (0)")
-    g.add_argument("--by", default=by, help="group keys, comma-separated (e.g. captcha_type,region)"
-                   + (f" (default: {by})" if by else ""))
-    if slo_file:
-        g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
-                       help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels (keys named in --by) "
-                            "apply each to its group (--window/--warning/--critical/--min-events override them)")
-    p.set_defaults(default_target=target, default_window=window)
-
-
-def add_output_options(p: argparse.ArgumentParser, *, out: str = "write the transitions table (.csv or .parquet)",
-                       plot: str = "write a timeline (.png, .svg or .pdf)") -> None:
-    """``--out``, ``--plot`` and ``--force``."""
-    g = p.add_argument_group("outputs")
-    g.add_argument("--out", default=None, help=out)
-    g.add_argument("--plot", default=None, help=plot)
-    g.add_argument("--force", action="store_true", help="overwrite existing outputs")
-
-
-def add_log_options(p: argparse.ArgumentParser) -> None:
-    """How to read the log's columns: ``--time``, ``--outcome``, ``--ok``, ``--outcomes``, ..."""
-    g = p.add_argument_group("input columns")
-    g.add_argument("--time", default="ts", help="time column (default: ts)")
-    g.add_argument("--outcome", default="outcome", help="outcome-label column (default: outcome)")
-    g.add_argument("--ok", default=None, help="boolean success column instead of --outcome")
-    g.add_argument("--bucket", default=None, help="failure-kind column (with --ok)")
-    g.add_argument("--tz", default="UTC", help="time zone of naive timestamps and of the plot axis (default: UTC)")
-    g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
-    g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
-    g.add_argument("--salt", default=None, help="secret for --pii hash")
-    g.add_argument("--outcomes", default=None, metavar="LABEL=MEANING,...",
-                   help="complete outcome mapping: LABEL=success, LABEL=<failure bucket> or LABEL=skip (rows left "
-                        "out, counted); HTTP status ranges allowed, e.g. 2xx=success,3xx=success,4xx=skip,"
-                        "5xx=server_error (unlisted labels are refused)")
-    g.add_argument("--duration", default=None, metavar="COLUMN", help="request-duration column (for --slow-above)")
-    g.add_argument("--duration-unit", default=None, choices=["s", "ms", "us", "ns"],
-                   help="unit of numeric durations")
-    g.add_argument("--slow-above", default=None, metavar="DURATION",
-                   help="latency SLI: successes slower than this (e.g. 2s) count as failures in bucket 'slow'")
-    g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl", "access"],
-                   help="file format when the extension does not say it (access: Apache/nginx access log; "
-                        "recognised by content anyway)")
-    g.add_argument("--encoding", default="utf-8", help="text encoding of CSV/JSON Lines (default: utf-8)")
 
 
 def group_keys(args: argparse.Namespace) -> list[str]:

@@ -30,8 +30,6 @@ from ..slo import SLO, PerGroup
 from .labels import path_label
 from .reading import (
     LogRead,
-    add_log_argument,
-    add_log_options,
     add_output_options,
     add_slo_options,
     describe_slo,
@@ -44,12 +42,12 @@ from .reading import (
     write_record,
 )
 
-__all__ = ["add_parser", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
+__all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
            "replay_tables", "print_run_header", "format_summary", "format_incidents", "write_timeline", "drawn_groups",
            "MAX_DRAWN"]
 
-#: The timeline draws at most this many groups (the first in key order).
-MAX_DRAWN = 12
+#: The timeline draws at most this many groups (all up to this many, else the most interesting).
+MAX_DRAWN = 4
 
 
 def format_summary(summary: pd.DataFrame) -> str:
@@ -95,15 +93,21 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
     return text
 
 
-def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> tuple[pd.DataFrame, pd.DataFrame,
-                                                                                        pd.DataFrame]:
+#: The replay columns a run needs when it draws no timeline: transitions, the summary and the
+#: episodes are computed from these alone (``ts`` and the group keys are always kept).
+LEAN_COLUMNS = ["total", "failures", "status"]
+
+
+def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
+                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """``(states, transitions, summary)`` of one run; per-group SLOs go to :func:`budgetlab.replay`
-    as they are (it replays each group with its own)."""
+    as they are (it replays each group with its own). Without ``plot`` the states hold only
+    :data:`LEAN_COLUMNS` (the timeline needs every figure; the tables do not)."""
     from ..budget.tracker_replay import replay, replay_summary, transitions
 
     with warnings.catch_warnings():  # the header's note says it, in the CLI's words
         warnings.simplefilter("ignore", PartialWindowWarning)
-        states = replay(events, slo, by=by or None)
+        states = replay(events, slo, by=by or None, columns=None if plot else LEAN_COLUMNS)
     return states, transitions(states), replay_summary(states, events)
 
 
@@ -135,7 +139,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
 
     slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
-    states, tr, summary = replay_tables(events, slo, by)
+    states, tr, summary = replay_tables(events, slo, by, plot=bool(args.plot))
     print_run_header(title, events, slo, by)
     print("\nSummary (time in each status)")
     print(format_summary(summary))
@@ -147,9 +151,12 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
         print(format_incidents(incidents, events))
     window = longest_window(slo)
     warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
+    after = int((~warm).sum())
+    listed = ("listed from the first full window on" if after else
+              "none after it, so the warm-up's are listed") if warm.any() else "listed"
     print(f"\nTransitions ({len(tr)}; {int(warm.sum())} during the warm-up, the first {duration_label(window)} "
-          "when the window is still filling: listed from the first full window on)")
-    print(_format_transitions(tr[~warm] if (~warm).any() else tr))
+          f"when the window is still filling: {listed})")
+    print(_format_transitions(tr[~warm] if after else tr))
     if args.out:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {len(tr)} transitions to {path_label(args.out)}")
@@ -165,36 +172,59 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
 
 def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: int = MAX_DRAWN
                  ) -> tuple[list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]], int]:
-    """The first ``limit`` groups (in key order) with their rows and transitions, and the number of
-    groups. Costs one pass over the rows and one over the transitions, then work in the drawn
-    groups only: never a mask over all transitions per group."""
+    """The groups the timeline draws, with their rows (only the columns drawn) and transitions,
+    and the number of groups. Up to ``limit`` groups: all of them in key order; more: the
+    ``limit`` most interesting, worst first (the worst status reached, then the lowest mean
+    budget remaining over the group's events, then key order). Costs a few passes over the
+    rows' group codes and one over the transitions, then work in the drawn groups only: never a
+    sort of all rows, never a mask over all transitions per group."""
+    from ..windows.groups import group_codes
+
+    cols = [c for c in _DRAWN_COLUMNS if c in states.columns]
     if not by:
         return [((), states, tr)], 1
-    code = states.groupby(by, observed=True, sort=True, dropna=False).ngroup().to_numpy()
+    code = group_codes(states, by)
     n_groups = int(code.max()) + 1 if len(code) else 0
-    keep = code < limit
-    chosen = states.loc[keep]
-    chosen_code = code[keep]
-    first = np.unique(chosen_code, return_index=True)[1]
-    keys = [tuple(r) for r in chosen[by].iloc[first].itertuples(index=False, name=None)]
+    if n_groups > limit:
+        status = states["status"].cat.codes.to_numpy()
+        worst = np.zeros(n_groups, dtype=status.dtype)  # the same dtype: numpy's fast ufunc.at
+        np.maximum.at(worst, code, status)
+        remaining = np.nan_to_num(states["remaining_fraction"].to_numpy(dtype=float), nan=1.0)
+        low = np.bincount(code, weights=remaining, minlength=n_groups) / np.bincount(code, minlength=n_groups)
+        chosen = np.lexsort((np.arange(n_groups), low, -worst.astype(np.int64)))[:limit]
+    else:
+        chosen = np.arange(n_groups)
+    key_frame = states[by]
+    keys, rows_of = [], []
+    for g in chosen:  # a pass over the codes per drawn group: cheaper than sorting all rows by group
+        rows = np.flatnonzero(code == g)
+        rows_of.append(rows)
+        keys.append(tuple(key_frame.iloc[int(rows[0])]))
     text_keys = pd.MultiIndex.from_tuples([tuple(str(v) for v in k) for k in keys], names=by)
     tr_keys = pd.MultiIndex.from_frame(tr[by].astype(str)) if len(tr) else text_keys[:0]
     tr_code = text_keys.get_indexer(tr_keys)
     tr_kept = tr.iloc[np.flatnonzero(tr_code >= 0)]
     tr_kept_code = tr_code[tr_code >= 0]
-    order = np.argsort(chosen_code, kind="stable")
-    bounds = np.searchsorted(chosen_code[order], np.arange(len(keys) + 1))
     tr_order = np.argsort(tr_kept_code, kind="stable")
     tr_bounds = np.searchsorted(tr_kept_code[tr_order], np.arange(len(keys) + 1))
-    out = [(key, chosen.iloc[order[bounds[i]:bounds[i + 1]]], tr_kept.iloc[tr_order[tr_bounds[i]:tr_bounds[i + 1]]])
-           for i, key in enumerate(keys)]
+    out = []
+    for i, (key, rows) in enumerate(zip(keys, rows_of, strict=True)):
+        part = pd.DataFrame({c: states[c].array.take(rows) for c in cols})  # the drawn columns only
+        part.attrs = {k: v for k, v in states.attrs.items() if k == "slo"}
+        out.append((key, part, tr_kept.iloc[tr_order[tr_bounds[i]:tr_bounds[i + 1]]]))
     return out, n_groups
+
+
+#: The columns of the states that the timeline draws.
+_DRAWN_COLUMNS = ("ts", "success_rate", "burn_rate", "remaining_fraction", "status")
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None) -> None:
-    """The timeline figure: one panel per group (the first :data:`MAX_DRAWN` in key order), each
-    with its own SLO's target; format from the suffix (png, svg, pdf); ``tz`` labels the axis."""
+    """The timeline figure: stacked panels per group (success rate, burn rate, budget remaining;
+    see :func:`~budgetlab.plotting.plot_timeline`), each with its own SLO's target. Up to
+    :data:`MAX_DRAWN` groups; with more, the most interesting (:func:`drawn_groups`), said in the
+    figure and on stderr. Format from the suffix (png, svg, pdf); ``tz`` labels the axes."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -205,20 +235,35 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
     from ..plotting import plot_timeline
 
     groups, n_groups = drawn_groups(states, tr, by)
+    note = ""
     if n_groups > MAX_DRAWN:
-        sys.stderr.write(f"budgetlab: note: the timeline shows the first {MAX_DRAWN} of {n_groups} groups.\n")
-    fig, axes = plt.subplots(len(groups), 1, figsize=(12, 3.4 * len(groups)), squeeze=False, sharex=True)
+        note = (f"{len(groups)} of {n_groups} groups: the worst status reached first, then the lowest mean budget "
+                "remaining")
+        sys.stderr.write(f"budgetlab: note: the timeline shows {note}.\n")
+    # inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
+    width, per, between, top, bottom, left, right = 13.0, 3.0, 0.8, 0.45 + (0.3 if note else 0), 0.55, 1.1, 3.65
+    height = top + bottom + per * len(groups) + between * (len(groups) - 1)
+    fig = plt.figure(figsize=(width, height))
     try:
-        for ax, (key, g, t) in zip(axes[:, 0], groups, strict=True):
+        grid = fig.add_gridspec(len(groups), 1, left=left / width, right=1 - right / width, top=1 - top / height,
+                                bottom=bottom / height, hspace=between / per)
+        for i, (key, g, t) in enumerate(groups):
+            ax = fig.add_subplot(grid[i])  # own time axis per group: shared ones make drawing quadratic
             inc = None
             if incidents is not None and len(incidents):
                 probe = pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)}) if by else pd.DataFrame(index=[0])
                 inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
             group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
-            plot_timeline(g.drop(columns=by), slo=group_slo, transitions=t, incidents=inc, ax=ax, tz=tz)
-            ax.set_title(", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events", loc="left")
-        fig.tight_layout()
-        save_figure(fig, path, force=force)
+            drawn = plot_timeline(g, slo=group_slo, transitions=t, incidents=inc, ax=ax, tz=tz)
+            name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
+            ax.set_title(name, loc="left", y=1.0)  # a fixed y: matplotlib's automatic one measures every tick
+            ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right", fontsize="small", y=1.0)
+            for panel in getattr(drawn, "panels", [drawn]) if i else []:  # the first group's legends serve all
+                if panel.get_legend() is not None:
+                    panel.get_legend().remove()
+        if note:
+            fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top", fontsize="medium")
+        save_figure(fig, path, force=force, dpi=100)
     finally:
         plt.close(fig)
 
@@ -237,14 +282,5 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents, record=record)
 
 
-def add_parser(subparsers: Any) -> None:
-    """Register ``budgetlab replay``."""
-    rep = subparsers.add_parser("replay", help="replay an outcome log through the seed tracker, vectorized")
-    add_log_argument(rep)
-    add_slo_options(rep)
-    add_log_options(rep)
-    add_output_options(rep)
-    rep.add_argument("--incidents", default=None, metavar="CSV",
-                     help="incidents table (incident_id,start,end[,scope,kind]): listed after the summary and drawn "
-                          "on the --plot timeline; an input, never overwritten")
-    rep.set_defaults(func=_cmd_replay)
+#: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).
+COMMANDS = {"replay": _cmd_replay}

@@ -11,24 +11,10 @@ import pandas as pd
 
 from ..slo import SLO, PerGroup
 from .labels import path_label
-from .reading import (
-    add_log_argument,
-    add_log_options,
-    add_output_options,
-    add_slo_options,
-    describe_slo,
-)
+from .options import add_analysis_options
+from .reading import describe_slo
 
 __all__ = ["add_analysis_options", "print_slo", "save_plot", "group_label", "write_output", "wrap", "pct"]
-
-
-def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str, plot: str) -> None:
-    """The options every analysis shares with ``replay``: ``LOG...``, the SLO (``--slo``), the
-    input columns and the outputs."""
-    add_log_argument(p)
-    add_slo_options(p, by=by)
-    add_log_options(p)
-    add_output_options(p, out=out, plot=plot)
 
 
 def print_slo(slo: SLO | PerGroup, by: list[str]) -> None:
@@ -44,7 +30,9 @@ def group_label(row: pd.Series, by: list[str]) -> str:
 
 
 def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = (11, 6)) -> None:
-    """Draw with ``draw(ax)`` on a new figure and save it (format from the suffix)."""
+    """Draw with ``draw(ax)`` on a new figure and save it (format from the suffix: png, svg or
+    pdf). The figure's constrained layout makes room for the legends the plots put beside or
+    above their axes and for panels a plot adds below ``ax`` (``tight_layout`` knows neither)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -52,10 +40,9 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
 
     from .._util.files import save_figure
 
-    fig, ax = plt.subplots(figsize=size)
+    fig, ax = plt.subplots(figsize=size, layout="constrained")
     try:
         draw(ax)
-        fig.tight_layout()
         save_figure(fig, path, force=force)
     finally:
         plt.close(fig)

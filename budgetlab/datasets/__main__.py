@@ -1,8 +1,10 @@
 """``python -m budgetlab.datasets --preset NAME [--out DIR] [--force]``: regenerate a dataset.
 
 Writes the preset's events (Parquet) and incidents (CSV) with :func:`budgetlab.datasets.synth.write_preset`.
-``--preset all`` writes every one; ``--out`` defaults to the preset's home (``data/`` or
-``budgetlab/datasets/``, relative to the working directory: run it from the repository root).
+``--preset all`` writes every one. ``--out`` defaults to the folder :func:`budgetlab.datasets.load`
+reads, ``budgetlab/datasets/`` of the budgetlab that runs the command (in a checkout: the
+repository's ``budgetlab/datasets/``, from any working directory); existing files are replaced
+only with ``--force``.
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..errors import BudgetlabError
 from .synth import PRESETS, write_preset
+
+#: Where the shipped datasets live and where the command writes by default.
+HOME = Path(__file__).resolve().parent
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -21,13 +27,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m budgetlab.datasets", description="Regenerate budgetlab's synthetic datasets."
     )
     parser.add_argument("--preset", required=True, choices=[*PRESETS, "all"])
-    parser.add_argument("--out", default=None, help="output folder (default: the preset's home)")
+    parser.add_argument("--out", default=None,
+                        help="output folder (default: budgetlab/datasets/ of this installation, where load() reads)")
     parser.add_argument("--force", action="store_true", help="overwrite existing files")
     args = parser.parse_args(argv)
     names = list(PRESETS) if args.preset == "all" else [args.preset]
+    out = Path(args.out) if args.out is not None else HOME
     try:
         for name in names:
-            for path in write_preset(name, args.out, force=args.force):
+            for path in write_preset(name, out, force=args.force):
                 print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
     except BudgetlabError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -46,7 +46,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "outcomes_4w": {
         "files": ("outcomes_4w.parquet", "incidents_4w.csv"),
-        "out": "data/",
+        "out": "budgetlab/datasets/",
         "args": {
             "start": "2026-10-05T00:00Z",  # Monday
             "days": 28,
@@ -75,7 +75,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "night_incident": {
         "files": ("night_incident.parquet", "night_incident_incidents.csv"),
-        "out": "data/",
+        "out": "budgetlab/datasets/",
         "args": {
             "start": "2026-11-03T00:00Z",  # Tuesday; the alert is Thursday 2026-11-05 03:47 local
             "days": 2.5,

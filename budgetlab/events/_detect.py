@@ -12,6 +12,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._columns import on_chunks
+
 __all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "has", "scan"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
@@ -66,21 +68,26 @@ def as_text(values: Any) -> pd.Series:
     return pd.Series(np.asarray(values, dtype=object), dtype="string[pyarrow]")
 
 
-def arrow_text(values: Any) -> pa.Array:
+def arrow_text(values: Any, *, chunked: bool = False) -> Any:
     """Values as one Arrow string array, missing values empty, surrounding white space trimmed.
     Lone surrogates (bytes decoded with ``surrogateescape``) become ``?`` so that the rest of the
-    value is still read."""
+    value is still read. ``chunked=True`` keeps the chunks of a pyarrow-backed column as they are
+    (no copy of the rows; for the kernels that take chunked arrays: :func:`has`, ``utf8_length``)."""
     try:
         arr = _to_arrow(values)
     except UnicodeEncodeError:
         arr = _to_arrow([v.encode("utf-8", "replace").decode("utf-8") if isinstance(v, str) else v
                          for v in (values.tolist() if hasattr(values, "tolist") else list(values))])
+    if isinstance(arr, pa.ChunkedArray) and chunked and arr.num_chunks:
+        return pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks() if arr.num_chunks else pa.array([], type=pa.large_string())
     return pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
 
 
 def _to_arrow(values: Any) -> Any:
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype) and values.dtype.storage == "pyarrow":
+        return pa.array(values.array)  # the column's own Arrow chunks
     if isinstance(values, (list, np.ndarray)):
         try:  # strings (and missing values) straight to Arrow, without a pandas detour
             return pa.array(values, type=pa.large_string(), from_pandas=True)
@@ -93,8 +100,17 @@ def has(text: pa.Array, pattern: str, *, full: bool = False) -> np.ndarray:
     """Where ``pattern`` (RE2) matches ``text`` (anywhere, or the whole value)."""
     if len(text) == 0:
         return np.zeros(0, dtype=bool)
-    hit = pc.match_substring_regex(text, f"^(?:{pattern})$" if full else pattern)
+    regex = f"^(?:{pattern})$" if full else pattern
+    if isinstance(text, pa.ChunkedArray):
+        return _has_chunked(text, regex)
+    hit = pc.match_substring_regex(text, regex)
     return np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _has_chunked(text: pa.ChunkedArray, regex: str) -> np.ndarray:
+    """:func:`has` over the chunks of a large column, on several threads (results in row order)."""
+    hits = on_chunks(lambda part: pc.match_substring_regex(part, regex).to_numpy(), text)
+    return np.asarray(np.concatenate(hits), dtype=bool)
 
 
 def _where(text: pa.Array, pre: np.ndarray, pattern: str, *, full: bool = False) -> np.ndarray:
@@ -220,6 +236,8 @@ def _cards(text: pa.Array, nd: np.ndarray, plain: np.ndarray, hex_ids: Callable[
 def scan(text: pa.Array, *, numeric: bool, column: pa.Array | None = None) -> dict[str, np.ndarray]:
     """:func:`budgetlab.events.pii.scan_text` on prepared text; ``column`` (default ``text``) is the whole column,
     where hexadecimal ids are counted for the card rule."""
+    if isinstance(text, pa.ChunkedArray):
+        text = text.combine_chunks() if text.num_chunks else pa.array([], type=pa.large_string())
     n = len(text)
     idx = np.flatnonzero(has(text, _CARD_WHOLE if numeric else CANDIDATE))
     if len(idx) == 0:
@@ -228,7 +246,9 @@ def scan(text: pa.Array, *, numeric: bool, column: pa.Array | None = None) -> di
 
     def hex_ids() -> int:
         hexy = has(whole_column, "[0-9A-Fa-f]*[A-Fa-f][0-9A-Fa-f]*", full=True)
-        return int((hexy & (np.asarray(pc.utf8_length(whole_column).to_numpy(zero_copy_only=False)) >= 8)).sum())
+        length = pc.utf8_length(whole_column)
+        lengths = length.to_numpy() if isinstance(length, pa.ChunkedArray) else length.to_numpy(zero_copy_only=False)
+        return int((hexy & (np.asarray(lengths) >= 8)).sum())
 
     sub = text.take(pa.array(idx))
     found: dict[str, np.ndarray] = {}

@@ -14,6 +14,7 @@ import csv
 import difflib
 import io
 import json
+import mmap
 import re
 import warnings
 from collections.abc import Sequence
@@ -141,46 +142,76 @@ def _sniff(raw: bytes, name: str, kind: str) -> None:
                               "export it as CSV or unpack it.")
 
 
+_BOM = b"\xef\xbb\xbf"
+_BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file not empty
+_HEAD = (1 << 20) + len(_BOM)  # the head block: the first MiB after a byte-order mark
+_BLOCK = 1 << 23  # bytes per read when a whole file is scanned for one byte
+
+
+def _is_blank(raw: bytes) -> bool:
+    """Only blanks, NULs and BOM bytes (what an empty export holds); found without a copy."""
+    return _BLANK.search(raw) is None
+
+
+def _header(data: bytes, name: str, sep: str, columns: list[str]) -> tuple[list[str], int]:
+    """The header of text ``data`` (its first MiB is enough; no BOM) and the byte just past its
+    line end, or -1 when the header row may span lines (a quoted field)."""
+    first_line = data[: data.find(b"\n") if b"\n" in data[: 1 << 20] else 1 << 20]
+    err = _decode_error(first_line, name, "utf-8")
+    if err is not None:
+        raise err
+    head = data[: 1 << 20].decode("utf-8", errors="replace")
+    try:
+        reader = csv.reader(io.StringIO(head), delimiter=sep)
+        header = next(reader, [])
+    except csv.Error:
+        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the column names.") from None
+    if not header or not any(h.strip() for h in header):
+        raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
+    check_header(header, columns, name)
+    end = data.find(b"\n", 0, 1 << 20)
+    one_line = reader.line_num == 1 and end >= 0 and data.count(b'"', 0, end) % 2 == 0
+    return header, end + 1 if one_line else -1
+
+
+def _parse_error(exc: BaseException, data: bytes, name: str, kind: str, sep: str, width: int) -> FileFormatError:
+    """The one-line error for Arrow's failure on ``data`` (Arrow's own text quotes rows: never shown)."""
+    text = str(exc)
+    if "UTF8" in text or "UTF-8" in text:
+        err = _decode_error(data, name, "utf-8")
+        if err is not None:
+            return err
+    if "Expected" in text and "columns" in text:
+        if data.count(b'"') % 2:
+            _check_quotes(data, name, sep)
+        return FileFormatError(_ragged_message(data, name, sep, width))
+    return FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check quoting and "
+                           "separators, or export the file again.")
+
+
 def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str,
                      dict_columns: Sequence[str] = ()) -> pd.DataFrame:
+    """A CSV/TSV table from its bytes in memory (decompressed input, another encoding, CR-only
+    line ends): the same checks as :func:`_read_text_file`."""
     import pyarrow as pa
 
     if _utf8_family(encoding):
         _refuse_wide(raw, name)
-        data = raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw
-        first_line = data[: data.find(b"\n") if b"\n" in data[: 1 << 20] else 1 << 20]
-        err = _decode_error(first_line, name, "utf-8")
-        if err is not None:
-            raise err
+        data = raw[3:] if raw[:3] == _BOM else raw
     else:
         err = _decode_error(raw, name, encoding)
         if err is not None:
             raise err
         data = raw.decode(encoding).lstrip("\ufeff").encode("utf-8")
     sep = "\t" if kind == "tsv" else ","
-    head = data[: 1 << 20].decode("utf-8", errors="replace")
+    header, body = _header(data, name, sep, columns)
+    # a quote after the header line: values may hold line ends, which Arrow must then look for
+    quoted = body < 0 or data.find(b'"', body) >= 0
     try:
-        header = next(csv.reader(io.StringIO(head), delimiter=sep), [])
-    except csv.Error:
-        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the column names.") from None
-    if not header or not any(h.strip() for h in header):
-        raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
-    check_header(header, columns, name)
-    try:
-        table = _arrow_csv(data, sep, columns, dict_columns)
+        table = _arrow_csv(pa.py_buffer(data), len(data), sep, columns, dict_columns, quoted=quoted)
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
-        text = str(exc)  # never shown: Arrow quotes the offending row
-        if "UTF8" in text or "UTF-8" in text:
-            err = _decode_error(data, name, "utf-8")
-            if err is not None:
-                raise err from None
-        if "Expected" in text and "columns" in text:
-            if data.count(b'"') % 2:
-                _check_quotes(data, name, sep)
-            raise FileFormatError(_ragged_message(data, name, sep, len(header))) from None
-        raise FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check quoting and "
-                              "separators, or export the file again.") from None
-    if data.count(b'"') % 2:
+        raise _parse_error(exc, data, name, kind, sep, len(header)) from None
+    if quoted and data.count(b'"') % 2:
         _check_quotes(data, name, sep)
     if table.num_rows == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
@@ -190,20 +221,110 @@ def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encod
     return pd.DataFrame(frame)
 
 
-def _arrow_csv(data: bytes, sep: str, columns: list[str], dict_columns: Sequence[str]) -> Any:
-    """Arrow's CSV reader over ``data``; a field longer than Arrow's 1 MiB block (a long text
-    value) is read again with one block as large as the file."""
+def _scan_file(path: Path, start: int, byte: bytes, *, count: bool) -> int:
+    """How often ``byte`` occurs in the file from ``start`` on (``count``), or whether it does
+    (1 or 0): read in blocks into one buffer, never the whole file at once."""
+    if not count:
+        try:  # a memchr over the page cache, no copy; the map lives for this one search
+            with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                return int(mm.find(byte, start) >= 0)
+        except (OSError, ValueError):
+            pass  # not mappable: read it
+    total = 0
+    buf = bytearray(_BLOCK)
+    with open(path, "rb") as fh:  # read-only
+        fh.seek(start)
+        while True:
+            n = fh.readinto(buf)
+            if not n:
+                return total
+            if count:
+                total += buf.count(byte, 0, n)
+            elif buf.find(byte, 0, n) >= 0:
+                return 1
+
+
+def _ends_with_line_end(path: Path, start: int, size: int) -> bool:
+    """Whether the text from ``start`` on ends in a line end, trailing blanks and tabs aside
+    (read backwards from the end in small blocks)."""
+    end = size
+    with open(path, "rb") as fh:  # read-only
+        while end > start:
+            lo = max(start, end - 4096)
+            fh.seek(lo)
+            block = fh.read(end - lo).rstrip(b" \t")
+            if block:
+                return block.endswith((b"\n", b"\r"))
+            end = lo
+    return False
+
+
+def _read_text_file(path: Path, name: str, kind: str, columns: list[str], encoding: str,
+                    dict_columns: Sequence[str], packed: bool) -> pd.DataFrame | None:
+    """An uncompressed UTF-8 CSV/TSV file read by Arrow from its path, the file never held in
+    memory: the checks of :func:`_read_text_table` on a head block (blank file, byte-order mark,
+    UTF-16/binary, header), a scan for quote characters (none after the header: values cannot
+    hold line ends; else their count must be even) and Arrow's own parse. ``None`` when the head
+    cannot decide (compressed or CR-only text, a blank first MiB, an odd quote count) or Arrow
+    fails: the in-memory reader then reads the file and names the problem as it always has."""
+    import pyarrow as pa
+
+    if packed or not _utf8_family(encoding):
+        return None
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:  # read-only
+            head = fh.read(_HEAD)
+    except OSError:
+        return None  # read_input names it
+    if compression_of(head[:16]) is not None or utf16_encoding(head) is not None or cr_only(head[: 1 << 20]):
+        return None
+    _sniff(head, name, kind)
+    if _is_blank(head):
+        if size <= len(head):
+            raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
+        return None
+    _refuse_wide(head, name)
+    start = len(_BOM) if head[:3] == _BOM else 0
+    sep = "\t" if kind == "tsv" else ","
+    _, body = _header(head[start:], name, sep, columns)
+    try:
+        quoted = body < 0 or bool(_scan_file(path, start + body, b'"', count=False))
+        if quoted and _scan_file(path, start, b'"', count=True) % 2:
+            return None  # an unclosed quote, perhaps: found and named by the in-memory reader
+        with pa.OSFile(str(path)) as src:  # not pyarrow.csv's path opener: it decompresses by suffix
+            src.seek(start)
+            table = _arrow_csv(src, size - start, sep, columns, dict_columns, quoted=quoted, source=path)
+    except (pa.ArrowException, ValueError, OSError, MemoryError):
+        return None
+    if table.num_rows == 0:
+        raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
+    frame = table.to_pandas()
+    del table
+    if not _ends_with_line_end(path, start, size):
+        note_open_last_row(len(frame) - 1)
+    return pd.DataFrame(frame)
+
+
+def _arrow_csv(data: Any, size: int, sep: str, columns: list[str], dict_columns: Sequence[str], *,
+               quoted: bool, source: Path | None = None) -> Any:
+    """Arrow's CSV reader over ``data`` (a buffer, or an open file at the first byte after a BOM,
+    ``source`` its path), ``size`` bytes. ``quoted``: values may hold line ends (Arrow then finds
+    row ends quote by quote, which costs parallelism; without quotes after the header no value
+    can hold one). A field longer than Arrow's 1 MiB block (a long text value) is read again
+    with one block as large as the input."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
     def read(block: int | None) -> Any:
+        src = data if not isinstance(data, pa.Buffer) else pa.BufferReader(data)
         return pcsv.read_csv(
-            pa.BufferReader(data),
+            src,
             read_options=pcsv.ReadOptions(use_threads=True, block_size=block),
-            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True),
+            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=quoted),
             convert_options=pcsv.ConvertOptions(
                 include_columns=columns,
-                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.string()
+                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.large_string()
                               for c in columns},
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
             ),
@@ -212,9 +333,12 @@ def _arrow_csv(data: bytes, sep: str, columns: list[str], dict_columns: Sequence
     try:
         return read(None)
     except pa.ArrowInvalid as exc:
-        if "straddling" not in str(exc) or len(data) < (1 << 20):
+        if "straddling" not in str(exc) or size < (1 << 20):
             raise
-    return read(min(len(data) + 1, (1 << 31) - 1))
+    if source is not None:  # the open file is spent: Arrow reads it again from the first byte after the BOM
+        data.seek(0)
+        data.seek(len(_BOM) if data.read(3) == _BOM else 0)
+    return read(min(size + 1, (1 << 31) - 1))
 
 
 def _check_quotes(data: bytes, name: str, sep: str) -> None:
@@ -426,6 +550,10 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
             raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; Parquet compresses "
                                   "itself: decompress it.")
         return _read_parquet(path, columns, dict_columns, notes)
+    if kind in ("csv", "tsv"):
+        fast = _read_text_file(path, name, kind, columns, encoding, dict_columns, packed)
+        if fast is not None:
+            return fast
     raw = read_input(path, name, notes)
     if packed and compression_of(_head(path)) is None:
         suffix = path.suffixes[-1].lower()
@@ -438,7 +566,7 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
         raw = lf
         if notes is not None:
             notes.append(CR_ONLY_NOTE)
-    if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):
+    if _is_blank(raw):
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
     if kind in ("csv", "tsv"):
         return _read_text_table(raw, name, kind, columns, encoding, dict_columns)

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from .._util.memory import check_memory, format_bytes, memory_limit
+from .._util.progress import progress_bar
 from ..errors import BudgetlabError, ConfigError, FileFormatError
 
 __all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of", "read_input", "refuse_binary",
            "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding", "file_name",
-           "CR_ONLY_NOTE", "compression_note"]
+           "CR_ONLY_NOTE", "compression_note", "PROGRESS_BYTES"]
 
 #: Default cap on decompressed bytes per compressed byte (gzip's own maximum is about 1032).
 MAX_RATIO = 1000
@@ -34,6 +35,10 @@ RATIO_ENV = "BUDGETLAB_MAX_RATIO"
 ALLOWANCE = 16 * 1024**2
 #: Name suffixes of compressed files (the format is the suffix before them).
 COMPRESSED_SUFFIXES = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zstd", ".lz4")
+
+#: Inputs from this many bytes on (compressed bytes for compressed input, the sum of the files for
+#: many files) show a progress bar while they load, on a terminal only (:mod:`budgetlab._util.progress`).
+PROGRESS_BYTES = 1 << 28
 
 #: The "how it was read" statement for a file whose lines end in CR alone (read as line ends).
 CR_ONLY_NOTE = "line endings: CR only (old Mac), read as line ends"
@@ -159,9 +164,11 @@ def _decompress(path: Path, kind: str, name: str) -> bytes:
     budget = memory_limit()
     parts: list[bytes] = []
     total = 0
-    with open(path, "rb") as fh:  # read-only
+    with open(path, "rb") as fh, progress_bar(os.fstat(fh.fileno()).st_size, desc=f"decompressing {name}",
+                                              min_total=PROGRESS_BYTES) as bar:  # read-only
         try:
             for chunk in _chunks(fh, kind, name):
+                bar.update(fh.tell() - bar.done)
                 total += len(chunk)
                 if total > ALLOWANCE and total > ratio * max(fh.tell(), 1):
                     raise FileFormatError(

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import TimestampError
-from ._columns import MISSING_LABELS, numpy_backed
+from ._columns import MISSING_LABELS, numpy_backed, on_chunks
 from ._messages import expand, row_numbers
 
 __all__ = ["EPOCH_UNITS", "parse_time"]
@@ -237,11 +237,14 @@ def _fast_iso(s: pd.Series) -> tuple[np.ndarray, bool] | None:
     if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         return None
     for target, aware in ((pa.timestamp("ns", tz="UTC"), True), (pa.timestamp("ns"), False)):
+        def to_ns(part: Any, to: Any = target) -> np.ndarray:
+            return np.asarray(pc.cast(part, to).cast(pa.int64()).to_numpy(), dtype=np.int64)
+
         try:
-            ts = pc.cast(arr, target)
+            parts = on_chunks(to_ns, arr)  # halves of a large column on two threads
         except (pa.ArrowException, ValueError, OverflowError):
             continue
-        return np.asarray(ts.cast(pa.int64()).to_numpy(), dtype=np.int64), aware
+        return np.asarray(np.concatenate(parts), dtype=np.int64), aware
     return None
 
 

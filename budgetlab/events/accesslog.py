@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -19,16 +19,18 @@ import numpy as np
 import pandas as pd
 
 from .._util.files import register_input
+from .._util.progress import progress_bar
 from .._util.validation import as_list, check_argument
 from ..errors import ConfigError, FileFormatError, InputError
 from ._formats import check_path
-from ._input import CR_ONLY_NOTE, compression_of, cr_only, file_name, read_input
+from ._input import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, file_name, read_input
 from .outcomes import LabelReading, OutcomeReading, check_outcomes, classify_outcomes
 from .report import HowRead, skip_reasons, time_span
-from .schema import SUCCESS, as_events, bucket_dtype, ts_ns
+from .schema import SUCCESS, bucket_dtype, ts_ns
 from .sources import expand_sources, file_notes
 
-__all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR", "OTHER_ERROR"]
+__all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR", "OTHER_ERROR",
+           "LOG_PATTERN", "TIME_FORMAT"]
 
 SERVER_ERROR = "server_error"  # a failure with a 5xx status
 CLIENT_ERROR = "client_error"  # a failure with a 4xx status (only if ``ok`` calls 4xx failures)
@@ -39,31 +41,90 @@ ACCESS_LOG_KEYS = ("method", "status", "status_class")
 # host ident user [time] "request" status size ["referrer" "user agent"] [more fields]
 # Only time, method and status are captured (RE2 syntax, run by pyarrow over all lines at once).
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
-_PATTERN = (
-    r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?P<time>[^\]]+)\] "
+# the canonical time (what Apache and nginx write): a real day of its month, a clock time and an
+# offset under 24 h; it is read by Arrow's strptime. Any other text in the brackets ("other") is
+# read by pandas, as it always was (then an impossible time makes the line malformed).
+_MONTH_DAY = (r"(?:(?:0[1-9]|1[0-9]|2[0-8])/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+              r"|(?:29|30)/(?:Jan|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|31/(?:Jan|Mar|May|Jul|Aug|Oct|Dec))")
+_CANONICAL_TIME = (_MONTH_DAY + r"/[0-9]{4}:(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60) "
+                   r"[+-](?:[01][0-9]|2[0-3])[0-5][0-9]")
+#: The pattern of one line (RE2, also valid for Python's ``re``): groups ``time`` (the canonical
+#: time) or ``other`` (any other bracketed text), ``method`` and ``status``.
+LOG_PATTERN = (
+    r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?:(?P<time>" + _CANONICAL_TIME + r")|(?P<other>[^\]]+))\] "
     r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<status>[0-9]{3}) (?:[0-9]+|-)'
     r"(?: .*)?[\r]?$"
 )
-_TIME_FORMAT = "%d/%b/%Y:%H:%M:%S %z"
+#: The time format of common/combined logs (``strptime``).
+TIME_FORMAT = "%d/%b/%Y:%H:%M:%S %z"
 _MAX_LINES_LISTED = 10
+#: Bytes of log text parsed at a time (whole lines): memory stays bounded by the block, not the file.
+BLOCK_BYTES = 1 << 24
 
 
-def _line_list(numbers: np.ndarray) -> str:
+def _line_list(numbers: np.ndarray, total: int) -> str:
+    """The first line numbers, then how many more there are of ``total``."""
     shown = ", ".join(str(int(n)) for n in numbers[:_MAX_LINES_LISTED])
-    more = len(numbers) - min(len(numbers), _MAX_LINES_LISTED)
+    more = total - min(len(numbers), _MAX_LINES_LISTED)
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _head(path: Path) -> bytes:
+def _head(path: Path, size: int = 16) -> bytes:
     with open(path, "rb") as fh:  # read-only
-        return fh.read(16)
+        return fh.read(size)
 
 
-def _read_text(path: Path, notes: list[str] | None = None) -> str:
+def _file_blocks(path: Path) -> Iterator[bytes]:
+    """The text of an uncompressed file in blocks of whole lines, each without the line end
+    that follows it; the last block is the text after the last line end (perhaps empty)."""
+    carry = b""
+    with open(path, "rb") as fh:  # read-only
+        while True:
+            chunk = fh.read(BLOCK_BYTES)
+            if not chunk:
+                break
+            data = carry + chunk if carry else chunk
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                carry = data
+                continue
+            yield data[:cut]
+            carry = data[cut + 1:]
+    yield carry
+
+
+def _memory_blocks(raw: bytes) -> Iterator[bytes]:
+    """:func:`_file_blocks` of text already in memory."""
+    lo, n = 0, len(raw)
+    while n - lo > BLOCK_BYTES:
+        cut = raw.rfind(b"\n", lo, lo + BLOCK_BYTES)
+        if cut < 0:
+            cut = raw.find(b"\n", lo + BLOCK_BYTES)
+            if cut < 0:
+                break
+        yield raw[lo:cut]
+        lo = cut + 1
+    yield raw[lo:]
+
+
+def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterator[bytes]]:
+    """``(bytes of text, its blocks of whole lines)``: an uncompressed file is read block by
+    block, never whole; compressed input (recognised by content) is decompressed as a stream
+    under the ratio cap, and text with CR-only line ends is read whole and converted."""
     check_path(path, how="a folder of logs: pass the folder to read_access_log as a list of its files or a glob "
                "such as 'logs/access.log*' (CLI: budgetlab replay logs/)")
     register_input(path)
     name = file_name(path)
+    try:
+        size = path.stat().st_size
+        head = _head(path, 1 << 16)
+    except OSError:
+        size, head = 0, b""
+    if head and compression_of(head[:16]) is None and b"\n" in head:
+        if path.suffix.lower() == ".gz":
+            raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or "
+                                  "corrupt, or the file is misnamed.")
+        return size, _file_blocks(path)
     raw = read_input(path, name, notes)  # compressed by content too (a gzip named access.log.2), streamed under a cap
     if path.suffix.lower() == ".gz" and compression_of(_head(path)) != "gzip":
         raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or corrupt, "
@@ -72,9 +133,7 @@ def _read_text(path: Path, notes: list[str] | None = None) -> str:
         raw = raw.replace(b"\r", b"\n")
         if notes is not None:
             notes.append(CR_ONLY_NOTE)
-    # Undecodable bytes can only sit in fields that are never extracted (paths, user agents), or
-    # make a line malformed; replacing them never alters a kept value.
-    return raw.decode("utf-8", errors="replace")
+    return len(raw), _memory_blocks(raw)
 
 
 def is_access_log(path: str | PathLike[str]) -> bool:
@@ -111,7 +170,7 @@ def is_access_log(path: str | PathLike[str]) -> bool:
     lines = head.decode("utf-8", errors="replace").splitlines()
     for line in lines[:-1] or lines:  # the last line of the head may be cut
         if line.strip():
-            return re.match(_PATTERN, line) is not None
+            return re.match(LOG_PATTERN, line) is not None
     return False
 
 
@@ -129,63 +188,194 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
     return flags
 
 
-def _parse_file(path: Path, on_error: str, notes: list[str]) -> tuple[pd.Series, np.ndarray, pd.Series, int]:
-    """``(times, statuses, methods, lines skipped)`` of the good lines of one file (its reading
-    decisions appended to ``notes``)."""
+def _text_array(block: bytes) -> Any:
+    """``block`` as one Arrow string (no copy when it is valid UTF-8). Undecodable bytes can only
+    sit in fields that are never extracted (paths, user agents), or make a line malformed;
+    replacing them never alters a kept value."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    text = _read_text(path, notes)
-    lines = pc.split_pattern(pa.array([text], type=pa.large_string()), "\n").flatten()
-    del text
-    number = np.arange(1, len(lines) + 1)
-    blank = np.asarray(pc.match_substring_regex(lines, r"^\s*$"), dtype=bool)
-    parts = pc.extract_regex(lines, _PATTERN)
-    matched = np.asarray(parts.is_valid(), dtype=bool)
+    offsets = pa.py_buffer(np.array([0, len(block)], dtype=np.int64))
+    arr = pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(block)])
+    try:
+        arr.validate(full=True)
+    except pa.ArrowInvalid:
+        return pa.array([block.decode("utf-8", errors="replace")], type=pa.large_string())
+    return arr
 
-    # time and status of every matching line; an impossible value makes the line malformed too
-    time_text = pd.Series(parts.field("time").to_pandas(), dtype="str")
-    ts = pd.to_datetime(time_text, format=_TIME_FORMAT, utc=True, errors="coerce")
-    status = pd.to_numeric(pd.Series(parts.field("status").to_pandas(), dtype="str"), errors="coerce")
-    status_ok = np.asarray(status.between(100, 599), dtype=bool)
-    good = matched & np.asarray(ts.notna(), dtype=bool) & status_ok
-    bad = ~good & ~blank
-    n_bad = int(bad.sum())
+
+def _slow_times(text: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(ns, valid)`` of times that are not in the canonical form, read by pandas as they always
+    were (an impossible time, or one outside 1677..2262, is invalid: the line is malformed)."""
+    parsed = pd.to_datetime(pd.Series(text.to_pandas(), dtype="str"), format=TIME_FORMAT, utc=True, errors="coerce")
+    valid = np.array(parsed.notna(), dtype=bool)
+    unit = parsed.dt.unit
+    vals = np.asarray(parsed.dt.tz_localize(None).to_numpy()).view(np.int64)
+    factor = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[unit]
+    if factor > 1:
+        limit = (2**63 - 1) // factor
+        valid &= (vals >= -limit) & (vals <= limit)
+        vals = np.where(valid, vals, 0) * factor
+    return np.where(valid, vals, 0), valid
+
+
+class _Lines:
+    """What the good lines of one file hold (times in ns, statuses, methods), and where the bad
+    ones are, gathered block by block."""
+
+    def __init__(self, with_method: bool) -> None:
+        self.ts: list[np.ndarray] = []
+        self.status: list[np.ndarray] = []
+        self.method: list[Any] = []
+        self.with_method = with_method
+        self.lines = 0
+        self.bad: list[np.ndarray] = []  # line numbers of the first bad lines
+        self.n_bad = 0
+
+    def add(self, block: bytes) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        lines = pc.split_pattern(_text_array(block), "\n").flatten()
+        parts = pc.extract_regex(lines, LOG_PATTERN)
+        matched = np.array(parts.is_valid(), dtype=bool)
+        stamp = pc.strptime(pc.struct_field(parts, "time"), format=TIME_FORMAT, unit="ns", error_is_null=True)
+        fast = np.array(stamp.is_valid(), dtype=bool)
+        ns = np.array(pc.fill_null(stamp.cast(pa.int64()), 0), dtype=np.int64)
+        time_ok = fast.copy()
+        slow = matched & ~fast
+        if slow.any():
+            rows = pa.array(slow)
+            text = pc.binary_join_element_wise(pc.struct_field(parts, "time").filter(rows),
+                                               pc.struct_field(parts, "other").filter(rows),
+                                               pa.scalar("", pa.large_string()))
+            ns[slow], time_ok[slow] = _slow_times(text)
+        status = np.asarray(pc.fill_null(pc.cast(pc.struct_field(parts, "status"), pa.int32()), 0), dtype=np.int64)
+        good = matched & time_ok & (status >= 100) & (status <= 599)
+        if not good.all():
+            rest = np.flatnonzero(~good)
+            blank = np.asarray(pc.match_substring_regex(lines.take(pa.array(rest)), r"^\s*$"), dtype=bool)
+            bad = rest[~blank]
+            self.n_bad += len(bad)
+            if sum(len(b) for b in self.bad) < _MAX_LINES_LISTED:
+                self.bad.append(self.lines + 1 + bad[:_MAX_LINES_LISTED])
+        self.ts.append(ns[good])
+        self.status.append(status[good])
+        if self.with_method:
+            method = pc.utf8_upper(pc.struct_field(parts, "method").filter(pa.array(good)))
+            self.method.append(pc.if_else(pc.equal(method, ""), "-", method))
+        self.lines += len(lines)
+
+
+def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool = False,
+                ) -> tuple[np.ndarray, np.ndarray, Any, int]:
+    """``(times in ns, statuses, methods or None, lines skipped)`` of the good lines of one file,
+    read in blocks of whole lines (its reading decisions appended to ``notes``); a progress bar
+    on a terminal for large files."""
+    import pyarrow as pa
+
+    size, blocks = _read_text(path, notes)
+    got = _Lines(with_method)
+    with progress_bar(size, desc=f"reading {file_name(path)}", min_total=PROGRESS_BYTES) as bar:
+        for block in blocks:
+            got.add(block)
+            bar.update(len(block) + 1)
+    n_bad = got.n_bad
+    listed = _line_list(np.concatenate(got.bad) if got.bad else np.zeros(0, dtype=np.int64), n_bad)
     if n_bad and on_error == "raise":
         raise FileFormatError(
-            f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {_line_list(number[bad])}); "
+            f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {listed}); "
             "fix them or pass on_error='skip' to drop them."
         )
-    if not good.any():
+    ts = np.concatenate(got.ts)
+    if not len(ts):
         raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this an access log?")
     if n_bad:
         warnings.warn(
-            f"{file_name(path)}: skipped {n_bad} line(s) not in common/combined log format (line {_line_list(number[bad])}).",
+            f"{file_name(path)}: skipped {n_bad} line(s) not in common/combined log format (line {listed}).",
             UserWarning,
             stacklevel=3,
         )
-    method = pd.Series(parts.field("method").to_pandas(), dtype="str")[good].str.upper()
-    return (ts[good].reset_index(drop=True), status.to_numpy()[good].astype(np.int64),
-            method.mask(method == "", "-").reset_index(drop=True), n_bad)
+    methods = pa.chunked_array(got.method, type=pa.large_string()) if with_method else None
+    return ts, np.concatenate(got.status), methods, n_bad
+
+
+def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_inverse=True)`` for HTTP statuses (100..599), by counting."""
+    present = np.bincount(codes, minlength=600) > 0
+    distinct = np.flatnonzero(present).astype(codes.dtype)
+    lookup = np.zeros(len(present), dtype=np.int64)
+    lookup[distinct] = np.arange(len(distinct))
+    return distinct, lookup[codes]
 
 
 def _default_reading(codes: np.ndarray, ok: Callable[[int], Any] | None) -> OutcomeReading:
     """Statuses through ``ok(status)`` (default: below 500 is a success); failures by class."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
+    distinct, inverse = _distinct(codes)
     flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
     kinds = np.where(distinct >= 500, SERVER_ERROR, np.where((distinct >= 400) & (distinct < 500), CLIENT_ERROR,
                                                             OTHER_ERROR))
     meaning = np.where(flags, SUCCESS, kinds)
     success = flags[inverse]
-    bucket = meaning[inverse]
     dtype = bucket_dtype(set(meaning.tolist()) - {SUCCESS})
     counts = np.bincount(inverse, minlength=len(distinct))
     rule = "default: status < 500 is a success" if ok is None else "ok(status)"
     rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning, counts, strict=True)),
                   key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
-    categorical: pd.Categorical = pd.Categorical(np.asarray(bucket, dtype=object), dtype=dtype)
+    code_of = np.asarray(pd.Index(dtype.categories).get_indexer(meaning), dtype=np.int64)
+    categorical = pd.Categorical.from_codes(code_of[inverse], dtype=dtype)
     return OutcomeReading(success, categorical, np.zeros(len(codes), dtype=bool),
                           tuple(rows), "HTTP status")
+
+
+def _key_column(values: np.ndarray, labels: Callable[[np.ndarray], np.ndarray]) -> pd.Categorical:
+    """``pd.Categorical(labels(values))`` built from the distinct statuses (no string per row)."""
+    distinct, inverse = _distinct(values)
+    names = labels(distinct)
+    cats = pd.Categorical(names).categories
+    return pd.Categorical.from_codes(np.asarray(cats.get_indexer(pd.Index(names)), dtype=np.int64)[inverse], categories=cats)
+
+
+def _method_column(methods: Any) -> pd.Categorical:
+    """``pd.Categorical`` of the request methods (Arrow's dictionary: no string per row)."""
+    import pyarrow as pa
+
+    enc = methods.combine_chunks().dictionary_encode() if len(methods) else pa.array([], pa.large_string()).dictionary_encode()
+    names = np.asarray(enc.dictionary.to_pylist(), dtype=object)
+    cats = pd.Categorical(names).categories
+    remap = np.asarray(cats.get_indexer(pd.Index(names)), dtype=np.int64)
+    return pd.Categorical.from_codes(remap[np.asarray(enc.indices, dtype=np.int64)], categories=cats)
+
+
+def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.ndarray, keys: list[str],
+            methods: list[Any]) -> pd.DataFrame:
+    """The canonical events of the kept lines, sorted stably by time, the buckets only those the
+    log has (what :func:`budgetlab.events.schema.as_events` gives, built from codes)."""
+    import pyarrow as pa
+
+    every = bool(keep.all())
+    t, codes = (t, codes) if every else (t[keep], codes[keep])
+    bucket = reading.bucket if every else reading.bucket[keep]
+    present = pd.unique(pd.Series(bucket.categories)[np.unique(bucket.codes)].astype(str)).tolist()
+    dtype = bucket_dtype(set(present) - {SUCCESS})
+    cols: dict[str, Any] = {
+        "ts": pd.DatetimeIndex(t.view("datetime64[ns]")).tz_localize("UTC").array,
+        "ok": np.asarray(reading.ok if every else reading.ok[keep], dtype=bool),
+        "bucket": pd.Categorical.from_codes(
+            np.asarray(pd.Index(dtype.categories).get_indexer(bucket.categories), dtype=np.int64)[bucket.codes],
+            dtype=dtype),
+    }
+    for key in keys:
+        if key == "method":
+            chunks = pa.chunked_array([c for m in methods for c in m.chunks], type=pa.large_string())
+            cols[key] = _method_column(chunks if every else chunks.filter(pa.array(keep)))
+        elif key == "status":
+            cols[key] = _key_column(codes, lambda d: d.astype(str))
+        else:
+            cols[key] = _key_column(codes, lambda d: np.char.add((d // 100).astype(str), "xx"))
+    frame = pd.DataFrame(cols)
+    if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
+        frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
+    return frame
 
 
 def read_access_log(
@@ -254,8 +444,8 @@ def read_access_log(
     table = check_outcomes(outcomes)
     paths = expand_sources(path)
     per_file: list[list[str]] = [[] for _ in paths]
-    parsed = [_parse_file(p, on_error, n) for p, n in zip(paths, per_file, strict=True)]
-    ts = pd.concat([x[0] for x in parsed], ignore_index=True) if len(parsed) > 1 else parsed[0][0]
+    parsed = [_parse_file(p, on_error, n, "method" in keys) for p, n in zip(paths, per_file, strict=True)]
+    t = np.concatenate([x[0] for x in parsed])
     codes = np.concatenate([x[1] for x in parsed])
     n_bad = sum(x[3] for x in parsed)
     if table is None:
@@ -266,18 +456,7 @@ def read_access_log(
     keep = ~reading.skip
     if not keep.any():
         raise InputError("every line maps to skip; nothing is left to analyse: check outcomes=.")
-    groups: dict[str, Any] = {}
-    for key in keys:
-        if key == "method":
-            groups[key] = pd.concat([x[2] for x in parsed], ignore_index=True).to_numpy()[keep]
-        elif key == "status":
-            groups[key] = codes[keep].astype(str)
-        else:
-            groups[key] = np.char.add((codes[keep] // 100).astype(str), "xx")
-    events = as_events(ts[keep].reset_index(drop=True), reading.ok[keep],
-                       np.asarray(reading.bucket.astype(str))[keep], groups=groups)
-    events["bucket"] = events["bucket"].cat.set_categories(  # only the buckets the log has
-        list(bucket_dtype(set(events["bucket"].astype(str)) - {SUCCESS}).categories))
+    events = _events(t, codes, reading, keep, keys, [x[2] for x in parsed])
     first, last = time_span(ts_ns(events))
     skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
     events.attrs["skipped_lines"] = n_bad

@@ -94,6 +94,13 @@ def _kind_of_column(column: pd.Series) -> str | None:
     return None
 
 
+def _arrow_backed(column: pd.Series) -> bool:
+    """A string column held by pyarrow (pandas' ``str`` or ``string[pyarrow]``): its chunks go to
+    the RE2 kernels as they are, without a copy."""
+    dtype = column.dtype
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow" and len(column) > 0
+
+
 def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
     """Rows and distinct values per kind found in ``column``.
 
@@ -105,8 +112,9 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         return {}, {}
     column_text: pa.Array | None = None  # the whole column, for the card rule (when prefiltered)
     if isinstance(column.dtype, pd.CategoricalDtype):
-        codes, uniques = factorize(column)
-        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        codes = np.asarray(column.cat.codes.to_numpy())  # small ints: no int64 copy of the rows
+        uniques = pd.Index(column.cat.categories)
+        counts = np.bincount(codes[codes >= 0] if int(codes.min()) < 0 else codes, minlength=len(uniques))
         used = counts > 0
         uniques, counts = uniques[used], counts[used]
     elif kind == "numeric":
@@ -115,7 +123,9 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         codes, uniq = pd.factorize(values[big])
         uniques, counts = pd.Index(uniq), np.bincount(codes, minlength=len(uniq))
     else:
-        if pd.api.types.is_string_dtype(column.dtype) and not pd.api.types.is_object_dtype(column.dtype):
+        if _arrow_backed(column):
+            text = pd.Series(column.array, copy=False).reset_index(drop=True)  # Arrow strings as they are
+        elif pd.api.types.is_string_dtype(column.dtype) and not pd.api.types.is_object_dtype(column.dtype):
             text = as_text(column)
         else:
             try:
@@ -123,7 +133,7 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
             except UnicodeEncodeError:  # lone surrogates (surrogateescape) cannot be Arrow text: read as "?"
                 text = as_text(column.map(lambda v: v.encode("utf-8", "replace").decode("utf-8")
                                           if isinstance(v, str) else v).astype(str).where(column.notna()))
-        column_text = arrow_text(text)
+        column_text = arrow_text(text, chunked=True)
         cand = has(column_text, CANDIDATE)
         cand_codes, cand_uniq = pd.factorize(text[cand], use_na_sentinel=True)
         uniques = pd.Index(cand_uniq)

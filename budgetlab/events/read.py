@@ -154,18 +154,25 @@ def _raw_table(source: Any, columns: list[str], fmt: str | None, encoding: str,
 
 
 def _group_key(col: pd.Series, name: str) -> pd.Categorical:
-    """A declared group key as a categorical of stripped strings (only used categories)."""
-    codes, uniques = factorize(col)
+    """A declared group key as a categorical of stripped strings (only used categories, sorted).
+    A categorical column (labels and keys are read as Arrow dictionaries) keeps its small codes:
+    only its categories are stripped and sorted, the rows are remapped through a lookup table."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes = np.asarray(col.cat.codes.to_numpy())
+        uniques = pd.Index(col.cat.categories)
+    else:
+        codes, uniques = factorize(col)
     names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
     blank = np.asarray(names == "", dtype=bool)
-    missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
-    if np.any(missing):
+    if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
+        missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
         raise InputError(f"group key {name!r} is empty or missing at {row_numbers(np.asarray(missing))}; "
                          "fill or drop those rows.")
-    used = np.zeros(len(names), dtype=bool)
-    used[codes] = True
+    used = np.bincount(codes, minlength=len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
     cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str), return_inverse=True)
-    remap = np.full(len(names), -1, dtype=np.int64)
+    small: type[np.signedinteger[Any]] = (np.int8 if len(cats) < 2**7 else np.int16 if len(cats) < 2**15 else
+                                          np.int32 if len(cats) < 2**31 else np.int64)
+    remap = np.full(len(names), -1, dtype=small)
     remap[np.flatnonzero(used)] = inverse
     return pd.Categorical.from_codes(remap[codes], categories=pd.Index(cats, dtype="str"))
 

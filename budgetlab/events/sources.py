@@ -13,9 +13,10 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.progress import progress
 from ..errors import FileFormatError, InputError, SchemaError
 from ._formats import read_columns
-from ._input import file_name
+from ._input import PROGRESS_BYTES, file_name
 from ._messages import file_offset, reading_files
 
 __all__ = ["expand_sources", "read_files", "is_path_like", "file_notes"]
@@ -112,6 +113,19 @@ def file_notes(names: Sequence[str], per_file: Sequence[Sequence[str]]) -> list[
     return out
 
 
+def _large(paths: Sequence[Path]) -> bool:
+    """Several files that together hold at least :data:`PROGRESS_BYTES` (a bar is worth showing)."""
+    if len(paths) < 2:
+        return False
+    total = 0
+    for p in paths:
+        try:
+            total += p.stat().st_size
+        except OSError:
+            continue  # named when it is read
+    return total >= PROGRESS_BYTES
+
+
 def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encoding: str,
                dict_columns: Sequence[str], notes: list[str] | None = None,
                ) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
@@ -122,7 +136,7 @@ def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encod
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     offset = 0
-    for path in paths:
+    for path in progress(paths, desc=f"reading {len(paths)} files", enabled=None if _large(paths) else False):
         per_file.append([])
         with file_offset(offset):
             frame = read_columns(path, columns, fmt, encoding, dict_columns, per_file[-1]).reset_index(drop=True)

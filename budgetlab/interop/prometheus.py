@@ -490,7 +490,7 @@ def promtool_test(
         labels = {**base, **s.group_labels}
         if g not in seen_groups:
             seen_groups.add(g)
-            for metric, counts in ((total_metric, grid.total[g]), (errors_metric, grid.bad[g])):
+            for metric, counts in zip((total_metric, errors_metric), (d[0] for d in grid.dense(g, g + 1)), strict=True):
                 cum = np.concatenate([[0], np.cumsum(counts)])
                 series.append({"series": metric + _selector_text(_matchers(labels, "selector")),
                                "values": " ".join(map(str, cum.tolist()))})

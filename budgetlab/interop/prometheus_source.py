@@ -257,7 +257,8 @@ def read_prometheus(
     headers: Mapping[str, str] | None = None,
     retries: int = 3,
 ) -> pd.DataFrame:
-    """Per-bin event counts of two Prometheus counters: the bins table of :func:`budgetlab.bin_events`.
+    """Per-bin event counts of two Prometheus counters: the bins table of :func:`budgetlab.bin_events`
+    (with every bin, as ``dense=True`` makes it: Prometheus answers a value per step).
 
     Parameters
     ----------
@@ -353,10 +354,10 @@ def read_prometheus(
         _flag_gaps(gaps_found, keys_by, index, span, flags)
     bad = _bad_counts(tot, oth, kind)
     key_frame = _key_frame(index, keys_by)
-    grid = BinGrid(keys=key_frame, by=keys_by, start_ns=first_bin, freq_ns=step_ns, total=tot, bad=bad)
+    grid = BinGrid.from_dense(key_frame, keys_by, first_bin, step_ns, tot, bad)
     check_grid_cells(grid.n_groups, n)
     gaps = _report_gaps(flags, key_frame, keys_by, span)
-    table = grid.to_table()
+    table = grid.to_table(dense=True)  # a value per step and group, as Prometheus answered
     table.attrs["source"] = {"url": client.where, "queries": sent, "requests": client.requests}
     table.attrs["gaps"] = gaps
     table.attrs["notes"] = notes

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from ._common import STATUS_COLORS
+from ._common import STATUS_COLORS, STATUS_HATCHES, gap_threshold, thin_minmax
 from .analyses import plot_recalibration, plot_window_comparison
 from .charts import BUCKET_COLORS, plot_alerts, plot_buckets
+from .history import plot_daily_success, plot_hourly_profile
 from .timeline import plot_timeline
 
-__all__ = ["STATUS_COLORS", "BUCKET_COLORS", "plot_timeline", "plot_buckets", "plot_alerts",
+__all__ = ["plot_daily_success", "plot_hourly_profile",
+           "STATUS_COLORS", "STATUS_HATCHES", "thin_minmax", "gap_threshold", "BUCKET_COLORS", "plot_timeline", "plot_buckets", "plot_alerts",
            "plot_recalibration", "plot_window_comparison"]

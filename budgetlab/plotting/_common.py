@@ -1,4 +1,4 @@
-"""Shared drawing helpers of :mod:`budgetlab.plotting` (time axes, legends, thinning, colours)."""
+"""Shared drawing helpers of :mod:`budgetlab.plotting` (time axes, legends, thinning, gaps, colours)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,155 @@ from matplotlib.axes import Axes
 
 from ..errors import InputError
 
-#: Colours of the status bands (colour-blind-safe, from Okabe–Ito).
-STATUS_COLORS = {"healthy": "#009E73", "warning": "#E69F00", "critical": "#D55E00", "exhausted": "#7F0000"}
+#: Colours of the status bands, from the Okabe–Ito palette: bluish green, yellow, vermillion and
+#: black. Besides their hue they differ in lightness (CIELAB L* 58, 89, 54, 0), and the bands add
+#: :data:`STATUS_HATCHES`, so the four stay apart in deuteranopia and protanopia (simulated with
+#: Machado et al. 2009: no two closer than ΔE 33) and in greyscale print.
+STATUS_COLORS = {"healthy": "#009E73", "warning": "#F0E442", "critical": "#D55E00", "exhausted": "#000000"}
+#: Hatching of the status bands (density grows with the severity).
+STATUS_HATCHES = {"healthy": "", "warning": "..", "critical": "///", "exhausted": "xx"}
+
+#: Colours of groups in line plots (Okabe–Ito: distinguishable with the common colour-vision
+#: deficiencies), cycled in the groups' display order.
+GROUP_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 
 
-def thin_rows(frame: pd.DataFrame, max_points: int) -> pd.DataFrame:
-    """Keep at most ``max_points`` rows (every k-th row plus the last) for drawing."""
-    if len(frame) <= max_points:
-        return frame
-    step = int(np.ceil(len(frame) / max_points))
-    idx = np.unique(np.r_[np.arange(0, len(frame), step), len(frame) - 1])
-    return frame.iloc[idx]
+def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.005) -> int:
+    """The shortest time without events drawn as a gap, in nanoseconds.
+
+    ``max(factor × the median spacing of consecutive events, share × the span drawn, 1 ns)``: a
+    gap is far longer than the usual spacing of the events and wide enough to see (0.5 % of the
+    span is ~5 pixel columns of a 1,000-pixel-wide panel), so at most ``1 / share`` (200) gaps.
+
+    >>> t = np.array([0, 10, 20, 30, 1_000, 1_010], dtype=np.int64)
+    >>> gap_threshold(t)  # median spacing 10: 20 x 10 = 200; 0.5 % of 1,010 = 5
+    200
+    """
+    t = np.asarray(t_ns, dtype=np.int64)
+    if len(t) < 2:
+        return 1
+    med = float(np.median(np.diff(t)))
+    return max(int(factor * med), int(share * float(t[-1] - t[0])), 1)
+
+
+def piece_starts(t_ns: np.ndarray, columns: int, breaks: np.ndarray) -> np.ndarray:
+    """Start rows of the pieces that :func:`thin_minmax` keeps extremes of: ``[t[0], t[-1]]`` cut
+    into ``columns`` equal-width time columns (column ``k`` holds the rows with ``t >= t[0] + k ×
+    span / columns``, rounded up to the nanosecond, up to the next column), cut again after every
+    row in ``breaks``; empty pieces left out.
+
+    >>> piece_starts(np.array([0, 1, 2, 3, 8, 9, 10], dtype=np.int64), 2, np.array([1])).tolist()
+    [0, 2, 4]
+    """
+    t = np.asarray(t_ns, dtype=np.int64)
+    n = len(t)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    span = float(t[-1] - t[0])
+    edges = t[0] + np.ceil(np.arange(1, columns) * (span / columns)).astype(np.int64)
+    b = np.asarray(breaks, dtype=np.int64)
+    cuts = np.concatenate([[0], np.searchsorted(t, edges, side="left"), b[b < n - 1] + 1])
+    return np.unique(cuts[cuts < n]).astype(np.int64)
+
+
+def extreme_rows(y: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Rows kept of ``y`` in each piece starting at ``starts``: the first, the last, the first row
+    holding the piece's minimum and the first holding its maximum (NaN ignored; a piece of NaN
+    only keeps its first and last row). Sorted, without repeats. One pass over the values (a
+    loop over the pieces, which are few: a panel's pixel columns).
+
+    >>> extreme_rows(np.array([5., 1., 7., 3., 2., np.nan, 4.]), np.array([0, 5])).tolist()
+    [0, 1, 2, 4, 5, 6]
+    """
+    y = np.asarray(y, dtype=float)
+    n = len(y)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.r_[starts[1:], n]
+    nan = np.isnan(y)
+    any_nan = bool(nan.any())
+    out = np.empty(4 * len(starts), dtype=np.int64)
+    for k, (s, e) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+        seg = y[s:e]
+        if any_nan and nan[s:e].any():
+            valid = np.flatnonzero(~nan[s:e])
+            if len(valid):
+                lo, hi = s + int(valid[np.argmin(seg[valid])]), s + int(valid[np.argmax(seg[valid])])
+            else:
+                lo = hi = s
+        else:
+            lo, hi = s + int(seg.argmin()), s + int(seg.argmax())
+        out[4 * k:4 * k + 4] = (s, lo, hi, e - 1)
+    return np.unique(out)
+
+
+def thin_minmax(t_ns: np.ndarray, y: np.ndarray, *, max_points: int, breaks: np.ndarray | None = None) -> np.ndarray:
+    """Rows of a time series to draw so that the picture stays the same: all rows when there are
+    at most ``max_points``, else the first, last, minimum and maximum of each of
+    ``max_points // 4`` equal-width time columns (each also cut after every row in ``breaks``,
+    e.g. the gaps). At most ``max_points + 4 × len(breaks)`` rows.
+
+    Parameters
+    ----------
+    t_ns : ndarray of int64
+        Times of the rows in nanoseconds, sorted.
+    y : ndarray of float
+        The values.
+    max_points : int
+        Keep all rows up to this many; else ``max_points // 4`` columns (a panel's pixel columns
+        or more: 1,250 at the default 5,000).
+    breaks : ndarray of int, optional
+        Rows after which the line breaks (a column ends there).
+
+    Returns
+    -------
+    ndarray of int64
+        The rows kept, sorted.
+
+    Examples
+    --------
+    >>> t = np.arange(8, dtype=np.int64)
+    >>> thin_minmax(t, np.array([0., 9., 1., 2., 3., 8., -1., 4.]), max_points=4).tolist()
+    [0, 1, 6, 7]
+    >>> thin_minmax(t, np.array([0., 9., 1., 2., 3., 8., -1., 4.]), max_points=8).tolist()
+    [0, 1, 2, 3, 4, 5, 6, 7]
+    """
+    n = len(t_ns)
+    b = np.zeros(0, dtype=np.int64) if breaks is None else np.asarray(breaks, dtype=np.int64)
+    if n <= max_points:
+        return np.arange(n, dtype=np.int64)
+    return extreme_rows(y, piece_starts(t_ns, max(1, max_points // 4), b))
+
+
+def gap_breaks(t_ns: np.ndarray, gap_ns: int) -> np.ndarray:
+    """Rows after which more than ``gap_ns`` pass without an event (where a line breaks).
+
+    >>> gap_breaks(np.array([0, 10, 20, 300, 310], dtype=np.int64), 200).tolist()
+    [2]
+    """
+    t = np.asarray(t_ns, dtype=np.int64)
+    return np.flatnonzero(np.diff(t) > gap_ns).astype(np.int64)
+
+
+def step_line(t_ns: np.ndarray, y: np.ndarray, rows: np.ndarray, breaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(x, y)`` to draw with ``drawstyle="steps-post"``: the ``rows`` kept (see
+    :func:`thin_minmax`), and after every row in ``breaks`` a NaN at the same time, so that the
+    value holds until the next event but never across a gap. ``x`` is naive UTC
+    ``datetime64[ns]``.
+
+    >>> x, v = step_line(np.array([0, 10, 300], dtype=np.int64), np.array([1., 2., 3.]),
+    ...                  np.array([0, 1, 2]), np.array([1]))
+    >>> x.view(np.int64).tolist(), v.tolist()
+    ([0, 10, 10, 300], [1.0, 2.0, nan, 3.0])
+    """
+    t = np.asarray(t_ns, dtype=np.int64)
+    yy = np.asarray(y, dtype=float)
+    rows = np.asarray(rows, dtype=np.int64)
+    brk = np.intersect1d(np.asarray(breaks, dtype=np.int64), rows)
+    pos = np.searchsorted(rows, brk) + 1  # insert after the break row
+    x = np.insert(t[rows], pos, t[brk])
+    v = np.insert(yy[rows], pos, np.nan)
+    return x.view("datetime64[ns]"), v
 
 
 def utc_naive(values: Any) -> np.ndarray:
@@ -53,14 +191,32 @@ def legend_above(ax: Axes, handles: list[Any], ncols: int = 4) -> None:
               fontsize="small", frameon=False, borderaxespad=0.0)
 
 
-def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1) -> None:
-    """A one-column legend right of the plot area (``x`` in axes fraction plus ``inches``), so it
-    covers no data and leaves the title free."""
+def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1, ncols: int = 1) -> None:
+    """A legend right of the plot area (``x`` in axes fraction plus ``inches``), so it covers no
+    data and leaves the title free."""
     from matplotlib.transforms import ScaledTranslation
 
     anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, 1.0), bbox_transform=anchor,
-              fontsize="small", frameon=False, borderaxespad=0.0)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, 1.0), bbox_transform=anchor, ncols=ncols,
+              fontsize="small", frameon=False, borderaxespad=0.0, columnspacing=1.0, handlelength=1.6)
+
+
+def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:
+    """``ax`` and ``n - 1`` new axes below it, sharing its x axis, stacked in the area ``ax``
+    had (a sub-grid of its grid cell, or its box split by hand when it was placed by hand)."""
+    fig = ax.figure
+    spec = ax.get_subplotspec()
+    if spec is not None:
+        grid = spec.subgridspec(n, 1, hspace=hspace)
+        ax.set_subplotspec(grid[0])
+        rest = [fig.add_subplot(grid[i], sharex=ax) for i in range(1, n)]
+    else:
+        box = ax.get_position()
+        h = box.height / (n + hspace * (n - 1))
+        ax.set_position((box.x0, box.y1 - h, box.width, h))
+        rest = [fig.add_axes((box.x0, box.y1 - (i + 1) * h - i * hspace * h, box.width, h), sharex=ax)
+                for i in range(1, n)]
+    return [ax, *rest]
 
 
 def one_group(frame: pd.DataFrame, known: Sequence[str], what: str) -> None:

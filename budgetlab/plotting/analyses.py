@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,12 +17,11 @@ from .._util.validation import duration_label, require_columns
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
+    GROUP_COLORS,
     display_names,
     legend_above,
+    split_axes,
 )
-
-#: Colours of groups in plot_recalibration / plot_window_comparison (Okabe–Ito, then tab10).
-_GROUP_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 
 
 def _group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
@@ -52,7 +52,7 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         x = ``target`` × 100, y = share of time at ``limit_status`` or worse × 100 from
         ``result.candidates``), ``recommended:<g>`` (vertical line), ``interval:<g>``
         (shaded ``recommended_low``..``recommended_high``), ``current:<g>`` (dashed vertical
-        line), and ``limit`` (horizontal line at ``max_share`` × 100).
+        line, a triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100).
 
     Examples
     --------
@@ -78,7 +78,7 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     handles: list[Any] = []
     for i, label in enumerate(s_lab):
-        color = _GROUP_COLORS[i % len(_GROUP_COLORS)]
+        color = GROUP_COLORS[i % len(GROUP_COLORS)]
         row = summary.iloc[i]
         d = dist[d_lab == label]
         line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100, color=color,
@@ -94,20 +94,27 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         if np.isfinite(lo) and np.isfinite(hi):
             ax.axvspan(lo * 100, hi * 100, color=color, alpha=0.12, lw=0, gid=f"interval:{label}")
         if np.isfinite(cur):
-            ax.axvline(cur * 100, color=color, lw=1.0, ls="--", gid=f"current:{label}")
+            # a triangle on the top edge: visible also when the recommendation is the current target
+            ax.axvline(cur * 100, color=color, lw=1.0, ls="--", marker="v", markevery=[1], ms=7, clip_on=False,
+                       gid=f"current:{label}")
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:
         ax.set_yscale("log")
     window, history = settings.get("window"), settings.get("history")
     wtxt = f"rolling {duration_label(window)} window" if window is not None else "rolling window"
-    htxt = f", last {duration_label(history)}" if history is not None else ""
+    lo, hi = settings.get("span_start"), settings.get("span_end")
+    if lo is not None and hi is not None:  # the span actually measured (history caps it; the data may be shorter)
+        span = pd.Timedelta(pd.Timestamp(hi) - pd.Timestamp(lo))
+        htxt = f", {duration_label(span.round('1min'))} measured"
+    else:
+        htxt = f", last {duration_label(history)}" if history is not None else ""
     ax.set_xlabel(f"success rate in the {wtxt}{htxt} (%)")
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
     handles += [Line2D([], [], color="grey", ls="none", marker="o", ms=3, label=f"time {limit_status}+ at target"),
                 Line2D([], [], color="grey", lw=1.2, label="recommended target"),
                 Patch(color="grey", alpha=0.25, label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
-                Line2D([], [], color="grey", lw=1.0, ls="--", label="current target"),
+                Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6, label="current target"),
                 Line2D([], [], color="black", lw=0.8, ls=":", label=f"limit {max_share:.1%} {limit_status}")]
     legend_above(ax, handles, ncols=3)
     return ax
@@ -135,9 +142,19 @@ def _metric_values(table: pd.DataFrame, column: str) -> np.ndarray:
     return vals * 100 if column.startswith("share_") else vals
 
 
+def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
+    """Y from 0 to the data's top plus 8 %; a flat 0 gets the range 0..1 so the line shows above
+    the axis (never hidden in it)."""
+    v = np.asarray(values, dtype=float) if values is not None else np.zeros(0)
+    v = v[np.isfinite(v)]
+    top = float(v.max()) if len(v) else 0.0
+    ax.set_ylim(-0.04 * (top or 1.0), (top or 1.0) * 1.08)
+
+
 def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day", y2: str | None = "auto",
                            ax: Axes | None = None, logy: bool = False) -> Axes:
-    """Flapping against reaction time, window by window (one line per group and dwell time).
+    """Flapping against reaction time, window by window (one line per group and dwell time):
+    ``y`` on the top panel, ``y2`` on a panel below it, so that neither hides the other.
 
     Parameters
     ----------
@@ -146,8 +163,9 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     y : str
         Column on the left axis (default ``transitions_per_day``).
     y2 : str or None
-        Column on the right axis, dashed (default ``"auto"``: ``detection_median`` when the
-        table has incident columns, else ``share_exhausted``); ``None`` for none.
+        Column of a second panel below, sharing the windows axis (default ``"auto"``:
+        ``detection_median`` when the table has incident columns, else ``share_exhausted``);
+        ``None`` for none.
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
     logy : bool
@@ -156,7 +174,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     Returns
     -------
     Axes
-        The left axes; the right one is ``ax.y2_ax`` (``None`` without ``y2``). One line per
+        The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line per
         series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``):
         x = the position of each window in ``table["window"]``'s categories (tick labels are the
         windows), y = the column's values (Timedelta columns in minutes, ``share_*`` in %).
@@ -169,7 +187,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     >>> t = compare_windows(as_events(ts, [i % 9 != 0 for i in range(len(ts))]), SLO(target=0.9),
     ...                     ["30min", "2h", "calendar:day"])
     >>> ax = plot_window_comparison(t)
-    >>> [tl.get_text() for tl in ax.get_xticklabels()]
+    >>> [tl.get_text() for tl in ax.y2_ax.get_xticklabels()]
     ['30m', '2h', 'calendar:day']
     >>> plt.close("all")
     """
@@ -189,30 +207,35 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     if several_dwells:
         series = np.array([f"{s} · dwell {duration_label(d) if d > pd.Timedelta(0) else '0'}"
                            for s, d in zip(series, dwell, strict=True)], dtype=object)
-    ax2 = ax.twinx() if y2 is not None else None
+    labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
+    ax2 = split_axes(ax, 2, hspace=0.08)[1] if y2 is not None else None
     v1 = _metric_values(table, y)
     v2 = _metric_values(table, y2) if y2 is not None else None
     handles: list[Any] = []
     for i, name in enumerate(pd.unique(series)):
         sel = series == name
         order = np.argsort(x_all[sel], kind="stable")
-        color = _GROUP_COLORS[i % len(_GROUP_COLORS)]
+        color = GROUP_COLORS[i % len(GROUP_COLORS)]
         line, = ax.plot(x_all[sel][order], v1[sel][order], marker="o", color=color, lw=1.5, label=str(name),
                         gid=f"{y}:{name}")
         handles.append(line)
         if ax2 is not None and v2 is not None:
-            ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.0, ls="--",
-                     gid=f"{y2}:{name}")
+            ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.2, gid=f"{y2}:{name}")
     ax.set_xticks(np.arange(len(windows)), windows)
     ax.set_xlim(-0.3, len(windows) - 0.7)
-    ax.set_xlabel("window (rolling, or calendar in the table's tz)")
-    ax.set_ylabel(_METRIC_LABELS.get(y, y) + " — solid")
+    bottom = ax2 if ax2 is not None else ax
+    bottom.set_xlabel("window (rolling, or calendar in the table's tz)" if labels_below else "")
+    ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24))
     if logy:
         ax.set_yscale("log")
     if ax2 is not None and y2 is not None:
-        ax2.set_ylabel(_METRIC_LABELS.get(y2, y2) + " — dashed")
-        ax2.set_ylim(bottom=0)
-    ax.set_ylim(bottom=0 if not logy else None)
+        ax.tick_params(labelbottom=False)
+        ax2.tick_params(labelbottom=labels_below)
+        ax2.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y2, y2), 24))
+        _from_zero(ax2, v2)
+        ax.figure.align_ylabels([ax, ax2])
+    if not logy:
+        _from_zero(ax, v1)
     legend_above(ax, handles, ncols=3)
     ax.y2_ax = ax2  # type: ignore[attr-defined]
     return ax

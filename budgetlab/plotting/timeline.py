@@ -1,7 +1,8 @@
-"""The replay timeline: success rate, burn rate and budget remaining over time."""
+"""The replay timeline: success rate, burn rate and budget remaining, stacked on one time axis."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib.dates as mdates
@@ -9,57 +10,130 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
-from .._util.validation import check_tz, require_columns
+from .._util.validation import check_tz, require_columns, to_timedelta
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..slo import PerGroup
 from ._common import (
     STATUS_COLORS,
+    STATUS_HATCHES,
+    extreme_rows,
+    gap_breaks,
+    gap_threshold,
     legend_right,
     one_group,
-    thin_rows,
+    piece_starts,
+    split_axes,
+    step_line,
     time_axis,
     utc_naive,
 )
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
+#: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
+LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
+#: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
+BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45), "exhausted": (0.16, 0.3)}
+
+
+def _times_ns(states: pd.DataFrame) -> np.ndarray:
+    col = states["ts"]
+    if isinstance(col.dtype, pd.DatetimeTZDtype):
+        return np.asarray(col.dt.as_unit("ns").array.asi8 if col.dtype.unit != "ns" else col.array.asi8)
+    return utc_naive(col).view(np.int64)
+
+
+def status_runs(t_ns: np.ndarray, code: np.ndarray, starts: np.ndarray, breaks: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(code, start_ns, end_ns)`` of the status bands: the worst status (highest code) of each
+    piece starting at ``starts`` (every row when there are few: the exact status), consecutive
+    pieces of equal status merged. A band lasts until the next band starts, or until its last
+    event when a gap (a row in ``breaks``) or the end follows."""
+    n = len(t_ns)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    piece_code = np.maximum.reduceat(code, starts).astype(np.int64)
+    piece_last = np.r_[starts[1:] - 1, n - 1]
+    at_break = np.isin(piece_last, breaks)
+    new = np.r_[True, (piece_code[1:] != piece_code[:-1]) | at_break[:-1]]
+    first_piece = np.flatnonzero(new)
+    last_piece = np.r_[first_piece[1:] - 1, len(starts) - 1]
+    start_ns = t_ns[starts[first_piece]]
+    next_ns = np.r_[t_ns[starts[first_piece[1:]]], t_ns[n - 1]]
+    own_end = t_ns[piece_last[last_piece]]
+    end_ns = np.where(at_break[last_piece] | (last_piece == len(starts) - 1), own_end, next_ns)
+    return piece_code[first_piece], start_ns, end_ns
+
+
+def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08, floor: float | None = None,
+            flat: float = 0.5) -> tuple[float, float] | None:
+    """A padded y range holding the finite ``values`` and the ``extra`` levels."""
+    v = values[np.isfinite(values)]
+    pts = [float(v.min()), float(v.max())] if len(v) else []
+    pts += [float(e) for e in extra]
+    if not pts:
+        return None
+    lo, hi = min(pts), max(pts)
+    if floor is not None:
+        lo = min(lo, floor)
+    d = (hi - lo) * pad if hi > lo else flat
+    return lo - d, hi + d
 
 
 def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFrame | None = None,
                   transitions: pd.DataFrame | None = None, ax: Axes | None = None, max_points: int = 5000,
-                  tz: str | None = None, budget: bool = True) -> Axes:
-    """Success rate, burn rate and budget remaining over time, on status bands.
+                  tz: str | None = None, budget: bool = True, policy: Any = None, gap: Any = None) -> Axes:
+    """Success rate, burn rate and budget remaining over time: stacked panels on one time axis.
+
+    Each line is drawn as steps (the replay's state holds from one event to the next) and breaks
+    where no events came for longer than ``gap``. The status bands sit behind the bottom panel.
 
     Parameters
     ----------
     states : DataFrame
         One group's output of :func:`budgetlab.replay` (filter groups first).
     slo : SLO, optional
-        Draws the target line (default: ``states.attrs["slo"]`` when present).
+        Draws the target line and the warning/critical thresholds (default:
+        ``states.attrs["slo"]`` when present).
     incidents : DataFrame, optional
-        Incident table; each ``[start, end)`` is shaded with grey hatching.
+        Incident table; each ``[start, end)`` is shaded grey on every panel.
     transitions : DataFrame, optional
-        Output of :func:`budgetlab.transitions`: up to 60 changes are marked with full-height
-        lines, more with a rug of short ticks at the bottom, coloured by the new status.
+        Output of :func:`budgetlab.transitions`: up to 60 changes are marked with dotted lines
+        across the panels, more with a rug of short ticks at the bottom, coloured by the new
+        status.
     ax : Axes, optional
-        Where to draw (default ``plt.gca()``).
+        Where to draw (default ``plt.gca()``): its area is split into the panels.
     max_points : int
-        Lines are thinned to at most this many points (every k-th event and the last one).
+        Each line keeps all its events up to this many; beyond, the first, last, lowest and
+        highest event of each of ``max_points // 4`` time columns and of each piece between gaps
+        (:func:`~budgetlab.plotting.thin_minmax`): what the pixels can show, extremes kept. The
+        status bands above ``max_points // 4`` changes show the worst status of each column.
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label; the data stay UTC.
     budget : bool
-        Draw ``remaining_fraction`` (in %) on a third axis.
+        Draw the budget-remaining panel (``remaining_fraction`` in %).
+    policy : AlertPolicy, optional
+        Its tiers' burn thresholds are drawn on the burn-rate panel (those above 1.5 times the
+        highest burn rate are named in the legend only, so they do not squash the data).
+    gap : duration, optional
+        Lines break where consecutive events are further apart than this. Default
+        (:func:`~budgetlab.plotting.gap_threshold`): ``max(20 × the median spacing of the
+        events, 0.5 % of the span drawn)``.
 
     Returns
     -------
     Axes
-        The success-rate axes (left, %); the burn-rate axes (right) is ``ax.burn_ax`` and the
-        budget-remaining axes (outer right, %) ``ax.budget_ax`` (``None`` with ``budget=False``).
-        Artists carry gids: ``success_rate``, ``burn_rate``, ``budget_remaining``, ``target``,
+        The top panel (success rate, %); ``ax.burn_ax`` is the burn-rate panel and
+        ``ax.budget_ax`` the budget panel (``None`` with ``budget=False``); ``ax.panels`` lists
+        them top-down. Y ranges follow the data (and the target and thresholds), padded.
+        Artists carry gids: ``success_rate``, ``burn_rate``, ``budget_remaining`` (step lines,
+        NaN at gaps), ``target``, ``burn_one``, ``burn_threshold``, ``budget_threshold``,
         ``status_<name>`` (band collections), ``incident``, ``transitions``.
 
     Examples
@@ -68,8 +142,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     >>> from budgetlab import SLO, as_events, replay
     >>> ev = as_events(pd.date_range("2026-01-01", periods=60, freq="1min"), [i % 7 != 0 for i in range(60)])
     >>> ax = plot_timeline(replay(ev, SLO(target=0.9, window="10min")), tz="Europe/Berlin")
-    >>> ax.get_xlabel(), ax.burn_ax.get_ylabel()
-    ('time (Europe/Berlin)', 'burn rate (1 = allowed pace)')
+    >>> ax.budget_ax.get_xlabel(), ax.burn_ax.get_ylabel(), ax.get_lines()[0].get_drawstyle()
+    ('time (Europe/Berlin)', 'burn\\nrate (×)', 'steps-post')
     >>> plt.close("all")
     """
     from ..budget.tracker_replay import REPLAY_COLUMNS
@@ -79,63 +153,162 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     need = ["ts", "success_rate", "burn_rate", "status"] + (["remaining_fraction"] if budget else [])
     require_columns(states, need, what="states")
     one_group(states, REPLAY_COLUMNS, "states")
-    if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)) or max_points < 2:
-        raise ConfigError("max_points must be a whole number >= 2.")
+    if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)) or max_points < 4:
+        raise ConfigError("max_points must be a whole number >= 4.")
     slo = slo if slo is not None else states.attrs.get("slo")
     if isinstance(slo, PerGroup):  # a per-group replay: the SLO of the group drawn (its key columns)
         slo = slo.slo_for(tuple(states[[c for c in states.columns if c not in REPLAY_COLUMNS]].iloc[0])) if len(states) else None
-    data = states.sort_values("ts", kind="stable")
-    ts = utc_naive(data["ts"])
-    code = data["status"].cat.codes.to_numpy()
-    if len(data):  # status bands: a run of equal status lasts until the next change
-        starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
-        x0 = mdates.date2num(ts[starts])  # type: ignore[no-untyped-call]
-        width = mdates.date2num(np.r_[ts[starts[1:]], ts[-1]]) - x0  # type: ignore[no-untyped-call]
-        for k, status in enumerate(STATUSES):
-            run = code[starts] == k
-            if run.any():
-                ax.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1), transform=ax.get_xaxis_transform(),
-                               facecolors=STATUS_COLORS[status], alpha=0.15, lw=0, gid=f"status_{status}")
-    thin = thin_rows(data, max_points)
-    tthin = utc_naive(thin["ts"])
-    ax.plot(tthin, thin["success_rate"].to_numpy() * 100, color="#0072B2", lw=1.2,
-            label="success rate in window (%)", gid="success_rate")
+    t = _times_ns(states)
+    order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
+
+    def col(name: str) -> np.ndarray:
+        v = states[name].to_numpy(dtype=float)
+        return v if order is None else v[order]
+
+    if order is not None:
+        t = t[order]
+    gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
+    breaks = gap_breaks(t, gap_ns)
+    columns = max(1, max_points // 4)
+    starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t), dtype=np.int64)
+    labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
+    panels = split_axes(ax, 3 if budget else 2)
+    burn_ax = panels[1]
+    budget_ax = panels[2] if budget else None
+
+    def line(target: Axes, values: np.ndarray, gid: str, label: str, scale: float = 1.0) -> np.ndarray:
+        rows = extreme_rows(values, starts) if len(t) > max_points else starts
+        x, v = step_line(t, values, rows, breaks)
+        v *= scale  # after thinning: only the drawn points (a positive scale keeps the extremes)
+        target.plot(x, v, drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1, label=label, gid=gid)
+        return v
+
+    # (a) success rate and the target
+    sr = line(ax, col("success_rate"), "success_rate", "success rate in window (%)", 100.0)
+    extra = []
     if slo is not None:
-        ax.axhline(slo.target * 100, color="black", ls="--", lw=1, label=f"target {slo.target:.1%}", gid="target")
-    ax.set_ylabel("success rate in window (%)")
-    burn_ax = ax.twinx()
-    burn_ax.plot(tthin, thin["burn_rate"].to_numpy(), color="#CC79A7", lw=1, label="burn rate", gid="burn_rate")
-    burn_ax.axhline(1.0, color="#CC79A7", ls=":", lw=1, gid="burn_one")
-    burn_ax.set_ylabel("burn rate (1 = allowed pace)")
-    budget_ax = None
-    if budget:
-        budget_ax = ax.twinx()
-        budget_ax.spines["right"].set_position(("axes", 1.1))
-        budget_ax.plot(tthin, thin["remaining_fraction"].to_numpy() * 100, color="#009E73", lw=1, ls="-.",
-                       label="budget remaining (%)", gid="budget_remaining")
-        budget_ax.set_ylim(-5, 105)
-        budget_ax.set_ylabel("budget remaining in window (%)")
-    handles = [h for a in (ax, burn_ax, budget_ax) if a is not None for h in a.get_legend_handles_labels()[0]]
+        ax.axhline(slo.target * 100, color="black", ls="--", lw=0.9, label=f"target {slo.target:.1%}", gid="target")
+        extra.append(slo.target * 100)
+    lim = _limits(sr, extra)
+    if lim is not None:
+        ax.set_ylim(*lim)
+    ax.set_ylabel("success\nrate (%)")
+    # (b) burn rate, 1x and the alert thresholds
+    br = line(burn_ax, col("burn_rate"), "burn_rate", "burn rate")
+    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace", gid="burn_one")
+    finite = br[np.isfinite(br)]
+    peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
+    shown, hidden = [1.0], []
+    for tier in getattr(policy, "tiers", ()) or ():
+        level = float(tier.burn)
+        if level <= 1.5 * peak:
+            burn_ax.axhline(level, color="#D55E00", ls="--", lw=0.9, gid="burn_threshold",
+                            label=f"{tier.name}: burn {level:g}")
+            shown.append(level)
+        else:
+            hidden.append(f"{tier.name}: burn {level:g} (above the axis)")
+    lim = _limits(br, shown, floor=0.0)
+    if lim is not None:
+        burn_ax.set_ylim(0.0, lim[1])
+    burn_ax.set_ylabel("burn\nrate (×)")
+    # (c) budget remaining with the thresholds; the status bands behind the bottom panel
+    bottom = budget_ax if budget_ax is not None else burn_ax
+    if budget_ax is not None:
+        rf = line(budget_ax, col("remaining_fraction"), "budget_remaining", "budget remaining (%)", 100.0)
+        levels = [0.0]
+        if slo is not None:
+            levels += [slo.warning * 100, slo.critical * 100]
+            for level in (slo.warning * 100, slo.critical * 100):
+                if level > 0:  # named in the legend by the status it starts ("warning (< 50%)")
+                    budget_ax.axhline(level, color="0.35", ls="--", lw=0.8, gid="budget_threshold")
+        budget_ax.axhline(0.0, color="0.35", ls="-", lw=0.8, gid="budget_threshold")
+        lim = _limits(rf, levels, pad=0.06)
+        if lim is not None:
+            budget_ax.set_ylim(*lim)
+        budget_ax.set_ylabel("budget\nleft (%)")
+    _draw_status(bottom, states, order, t, starts, breaks)
+    _draw_marks(panels, incidents, transitions)
+    _legends(panels, bottom, hidden, transitions, slo if budget_ax is not None else None)
+    for p in panels:
+        p.yaxis.set_major_locator(MaxNLocator(nbins=4))
+    for p in panels[:-1]:
+        p.tick_params(labelbottom=False)
+    bottom.tick_params(labelbottom=labels_below)
+    time_axis(bottom, tz)
+    if not labels_below:
+        bottom.set_xlabel("")
+    if len(t):
+        lo_x, hi_x = mdates.date2num(t[[0, -1]].view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+        pad_x = max((hi_x - lo_x) * 0.01, 1e-9)
+        ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
+    fig = ax.figure
+    fig.align_ylabels(panels)
+    ax.burn_ax = burn_ax  # type: ignore[attr-defined]
+    ax.budget_ax = budget_ax  # type: ignore[attr-defined]
+    ax.panels = panels  # type: ignore[attr-defined]
+    fig.sca(ax)  # hand back the top panel as the current axes
+    return ax
+
+
+def _draw_status(bottom: Axes, states: pd.DataFrame, order: np.ndarray | None, t: np.ndarray, starts: np.ndarray,
+                 breaks: np.ndarray) -> None:
+    status = states["status"]
+    if not isinstance(status.dtype, pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
+        status = pd.Categorical(status.astype(str), categories=list(STATUSES), ordered=True)  # type: ignore[assignment]
+    code = np.asarray(status.cat.codes if isinstance(status, pd.Series) else status.codes)
+    code = code if order is None else code[order]
+    codes, s_ns, e_ns = status_runs(t, code, starts, breaks)
+    x0 = mdates.date2num(s_ns.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+    width = mdates.date2num(e_ns.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
+    for k, name in enumerate(STATUSES):
+        run = codes == k
+        if run.any():
+            bottom.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1),
+                               transform=bottom.get_xaxis_transform(),
+                               facecolors=to_rgba(STATUS_COLORS[name], BAND_ALPHA[name][0]),
+                               edgecolors=to_rgba(STATUS_COLORS[name], BAND_ALPHA[name][1]), lw=0,
+                               hatch=STATUS_HATCHES[name] or None, gid=f"status_{name}", zorder=0.5)
+
+
+def _draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: pd.DataFrame | None) -> None:
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
-        for s, e in zip(utc_naive(incidents["start"]), utc_naive(incidents["end"]), strict=True):
-            ax.axvspan(s, e, facecolor="none", edgecolor="grey", hatch="//", lw=0.8, gid="incident")
-        handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
+        spans = list(zip(utc_naive(incidents["start"]), utc_naive(incidents["end"]), strict=True))
+        for p in panels:
+            for s, e in spans:
+                p.axvspan(s, e, facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", lw=0.8, gid="incident", zorder=0.6)
     if transitions is not None and len(transitions):
         require_columns(transitions, ["ts", "to_status"], what="transitions")
         t_tr = utc_naive(transitions["ts"])
         colors = [STATUS_COLORS[str(s)] for s in transitions["to_status"].astype(str)]
-        few = len(t_tr) <= MAX_TRANSITION_LINES
-        ax.vlines(t_tr, 0, 1 if few else 0.04, transform=ax.get_xaxis_transform(), colors=colors,
-                  lw=0.8, ls=":" if few else "-", gid="transitions")
-        label = f"{len(t_tr)} status changes" + ("" if few else " (rug)")
-        handles.append(Line2D([], [], color="grey", ls=":" if few else "-", lw=0.8, label=label))
-    handles += [Patch(color=STATUS_COLORS[s], alpha=0.3, label=s) for s in STATUSES]
-    time_axis(ax, tz)
-    # right of the outermost y axis: burn rate (labels ~0.55 in) or budget remaining (spine at 1.1)
-    legend_right(ax, handles, x=1.1 if budget_ax is not None else 1.0, inches=0.75 if budget_ax is not None else 0.7)
-    ax.burn_ax = burn_ax  # type: ignore[attr-defined]
-    ax.budget_ax = budget_ax  # type: ignore[attr-defined]
-    ax.figure.sca(ax)  # twinx() made the twin current; hand back the main axes
-    return ax
+        if len(t_tr) <= MAX_TRANSITION_LINES:
+            for p in panels:
+                p.vlines(t_tr, 0, 1, transform=p.get_xaxis_transform(), colors=colors, lw=0.9, ls=":",
+                         gid="transitions", zorder=0.7)
+        else:
+            panels[-1].vlines(t_tr, 0, 0.06, transform=panels[-1].get_xaxis_transform(), colors=colors, lw=0.8,
+                              gid="transitions", zorder=0.7)
 
+
+def _legends(panels: list[Axes], bottom: Axes, hidden: list[str], transitions: pd.DataFrame | None,
+             slo: Any) -> None:
+    """One legend right of each panel; the bottom one in two columns, so that it stays about as
+    tall as its panel (statuses named with the budget thresholds that start them)."""
+    starts = {"warning": f" (< {slo.warning:.0%})", "critical": f" (< {slo.critical:.0%})",
+              "exhausted": " (≤ 0)"} if slo is not None else {}
+    for p in panels:
+        handles: list[Any] = list(p.get_legend_handles_labels()[0])
+        if p is panels[1]:
+            handles += [Line2D([], [], color="none", label=h) for h in hidden]
+        if p is bottom:
+            if any(a.get_gid() == "incident" for a in p.patches):
+                handles.append(Patch(facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", label="incident"))
+            if transitions is not None and len(transitions):
+                few = len(transitions) <= MAX_TRANSITION_LINES
+                word = "status change" if len(transitions) == 1 else "status changes"
+                handles.append(Line2D([], [], color="0.3", ls=":" if few else "-", lw=0.9,
+                                      label=f"{len(transitions)} {word}" + ("" if few else " (rug)")))
+            handles += [Patch(facecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][0]),
+                              edgecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][1]), hatch=STATUS_HATCHES[s] or None,
+                              lw=0, label=s + starts.get(s, "")) for s in STATUSES]
+        legend_right(p, handles, ncols=2 if p is bottom and len(handles) > 5 else 1)

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 from dask.delayed import delayed
 
-from .._util.validation import check_whole, duration_label, to_ns, utc_from_ns, utc_timestamp
+from .._util.validation import check_whole, to_ns, utc_timestamp
 from ..errors import BudgetlabError, ConfigError
 from ..events.schema import SUCCESS, bucket_dtype, ts_ns
+from ..windows.bins import BinGrid, grid_span
 from ..windows.bins import bin_events as pandas_bin_events
-from ..windows.bins import check_grid_cells, grid_span
 from ..windows.exclusions import ExcludeOptions, Exclusions
 from ._partitions import check_dask_events, partition_error, partition_number
 
@@ -80,37 +80,29 @@ def _merge_partials(parts: list[_Partial], keys: list[str]) -> _Partial:
 
 def _bins_table(total: _Partial, keys: list[str], bucket_cols: list[str], first_bin: int, n_bins: int,
                 freq_ns: int) -> pd.DataFrame:
-    """The dense bins table (every group spans the full grid) from the merged nonzero bins."""
+    """The bins table (non-empty bins, see :func:`budgetlab.bin_events`) from the merged nonzero bins."""
     if keys:
         order = total.groups.groupby(keys, sort=True, observed=True, dropna=False).ngroup().to_numpy()
         key_table = total.groups.iloc[np.argsort(order, kind="stable")].reset_index(drop=True)
     else:
         key_table = pd.DataFrame(index=pd.RangeIndex(1))
     n_groups = len(key_table)
-    check_grid_cells(n_groups, n_bins)
-    size = n_groups * n_bins
-    dense = {c: np.zeros(size, dtype=np.int64) for c in ("total", "bad", *bucket_cols)}
     counts = total.counts
-    if counts is not None and len(counts):
-        if keys:
-            both = pd.concat([key_table[keys], counts[keys]], ignore_index=True)
-            codes = both.groupby(keys, sort=True, observed=True, dropna=False).ngroup().to_numpy()[n_groups:]
-        else:
-            codes = np.zeros(len(counts), dtype=np.int64)
-        idx = codes.astype(np.int64) * n_bins + (counts["bin"].to_numpy() - first_bin // freq_ns)
-        for c, arr in dense.items():
-            arr[idx] = counts[c].to_numpy(dtype=np.int64)
-    starts = first_bin + np.arange(n_bins, dtype=np.int64) * freq_ns
-    out = key_table.iloc[np.repeat(np.arange(n_groups), n_bins)].reset_index(drop=True) if keys else pd.DataFrame()
-    out["bin_start"] = utc_from_ns(np.tile(starts, n_groups))
-    out["total"] = dense["total"]
-    out["good"] = dense["total"] - dense["bad"]
-    out["bad"] = dense["bad"]
-    for c in bucket_cols:
-        out[c] = dense[c]
-    out.attrs["freq"] = duration_label(pd.Timedelta(freq_ns, unit="ns"))
-    out.attrs["by"] = list(keys)
-    return out
+    if counts is None or not len(counts):
+        counts = pd.DataFrame({c: np.empty(0, dtype=np.int64) for c in ("bin", "total", "bad", *bucket_cols)})
+        codes: np.ndarray = np.empty(0, dtype=np.int64)
+    elif keys:
+        both = pd.concat([key_table[keys], counts[keys]], ignore_index=True)
+        codes = both.groupby(keys, sort=True, observed=True, dropna=False).ngroup().to_numpy()[n_groups:]
+    else:
+        codes = np.zeros(len(counts), dtype=np.int64)
+    flat = codes.astype(np.int64) * n_bins + (counts["bin"].to_numpy(dtype=np.int64) - first_bin // freq_ns)
+    order = np.argsort(flat, kind="stable")
+    flat = flat[order]
+    col = {c: counts[c].to_numpy(dtype=np.int64)[order] for c in ("total", "bad", *bucket_cols)}
+    grid = BinGrid(key_table, list(keys), first_bin, freq_ns, n_bins, flat // n_bins, flat % n_bins, col["total"],
+                   col["bad"])
+    return grid.to_table({c: col[c] for c in bucket_cols})
 
 
 def bin_events(
@@ -128,7 +120,8 @@ def bin_events(
     Each partition is binned on the workers with :func:`budgetlab.windows.bins.bin_events` (bins aligned
     on the Unix epoch, so partial counts add up), only nonzero bins travel, and partials are
     summed in a tree of ``split_every`` at a time. The result equals pandas ``bin_events`` on the
-    whole table, empty bins and ``bad_<bucket>`` columns included, so every SRE-model analysis
+    whole table (non-empty bins, the zero rows at the grid's first and last bin, the
+    ``bad_<bucket>`` columns), so every SRE-model analysis
     (``burn_rates``, ``period_budget``, ``alert_episodes``, ...) runs on it unchanged.
 
     Parameters
@@ -144,7 +137,8 @@ def bin_events(
     -------
     DataFrame
         The bins table (pandas): group keys, ``bin_start``, ``total``, ``good``, ``bad``,
-        ``bad_<bucket>``; ``attrs["freq"]`` and ``attrs["by"]`` as in the pandas function.
+        ``bad_<bucket>``, a row per non-empty bin (absent rows are bins without events);
+        ``attrs["freq"]`` and ``attrs["by"]`` as in the pandas function.
 
     Examples
     --------
@@ -156,8 +150,7 @@ def bin_events(
     >>> b[["bin_start", "total", "bad", "bad_timeout", "bad_solve_error"]]
                       bin_start  total  bad  bad_timeout  bad_solve_error
     0 2026-01-01 00:00:00+00:00      2    1            1                0
-    1 2026-01-01 00:01:00+00:00      0    0            0                0
-    2 2026-01-01 00:02:00+00:00      1    1            0                1
+    1 2026-01-01 00:02:00+00:00      1    1            0                1
     """
     keys = check_dask_events(events, by, "budgetlab.bin_events")
     freq_ns = to_ns(freq, name="freq")

@@ -3,7 +3,7 @@ replayed there by the pandas kernel, bit-identical to :func:`budgetlab.replay`."
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import dask.dataframe as dd
@@ -39,12 +39,13 @@ def _tag_rows(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = Non
     return part.assign(**{EVENT_ID: ids})
 
 
-def _replay_partition(part: pd.DataFrame, slo: SLO | PerGroup, keys: list[str]) -> pd.DataFrame:
+def _replay_partition(part: pd.DataFrame, slo: SLO | PerGroup, keys: list[str],
+                      columns: list[str] | None = None) -> pd.DataFrame:
     """Every group of this partition in full: sort by (ts, event_id), then the pandas kernel."""
     order = np.lexsort((part[EVENT_ID].to_numpy(), ts_ns(part)))
     part = part.iloc[order]
     part = part.set_index(EVENT_ID)
-    states = pandas_replay(part, slo, by=keys or None)
+    states = pandas_replay(part, slo, by=keys or None, columns=columns)
     states.attrs.clear()
     return states
 
@@ -56,6 +57,7 @@ def replay(
     by: str | Sequence[str] | None = None,
     npartitions: int | None = None,
     shuffle_method: str | None = None,
+    columns: Iterable[str] | None = None,
 ) -> dd.DataFrame:
     """Replay the seed's rolling-window tracker over every event, per group, on Dask.
 
@@ -79,15 +81,19 @@ def replay(
         Partitions after the shuffle (default: as many as ``events`` has).
     shuffle_method : str, optional
         Dask's shuffle method (``"p2p"``, ``"tasks"``, ``"disk"``; default: Dask's choice).
+    columns : list of str, optional
+        Only these replay columns, as in :func:`budgetlab.replay` (``ts`` and the group keys
+        always kept); :func:`transitions` needs the full set.
 
     Returns
     -------
     dask DataFrame
         Lazy states with the columns of :func:`budgetlab.replay` (``ts``, the group keys,
         ``total``, ``successes``, ``failures``, ``success_rate``, ``budget_total``,
-        ``budget_remaining``, ``remaining_fraction``, ``burn_rate``, ``status``, ``low_traffic``),
-        indexed by ``event_id`` (int64; sorting by it gives the order of ``events``). Each
-        partition holds whole groups, rows sorted by ``(ts, event_id)``.
+        ``budget_remaining``, ``remaining_fraction``, ``burn_rate``, ``status``, ``low_traffic``;
+        only those in ``columns`` when given), indexed by ``event_id`` (int64; sorting by it gives
+        the order of ``events``). Each partition holds whole groups, rows sorted by
+        ``(ts, event_id)``.
 
     Examples
     --------
@@ -120,8 +126,10 @@ def replay(
                                 shuffle_method=shuffle_method)
     else:
         tagged = tagged.repartition(npartitions=1)
-    meta = _replay_partition(meta_in, slo, keys)
-    states: dd.DataFrame = tagged.map_partitions(_replay_partition, slo, keys, meta=meta, clear_divisions=True)
+    wanted = None if columns is None else [columns] if isinstance(columns, str) else list(columns)
+    meta = _replay_partition(meta_in, slo, keys, wanted)  # also checks the names
+    states: dd.DataFrame = tagged.map_partitions(_replay_partition, slo, keys, wanted, meta=meta,
+                                                 clear_divisions=True)
     return states
 
 
@@ -181,6 +189,10 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     frame = require_dask_frame(states, "states", "budgetlab.transitions")
     if "status" not in frame.columns:
         raise InputError("transitions() takes the dask DataFrame returned by budgetlab.dask.replay().")
+    missing = [c for c in REPLAY_COLUMNS[1:-1] if c not in frame.columns]
+    if missing:
+        raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} missing); "
+                         "run budgetlab.dask.replay() without columns=.")
     keys = [str(c) for c in frame.columns if c not in REPLAY_COLUMNS]
     parts = frame.to_delayed()  # type: ignore[no-untyped-call]
     results = compute(*[delayed(_transitions_partition)(p, keys) for p in parts])  # type: ignore[no-untyped-call]

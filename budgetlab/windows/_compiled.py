@@ -16,8 +16,6 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
 __all__ = ["compiled_or"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -27,59 +25,10 @@ _CACHE: dict[str, Any] = {}
 
 def _build() -> dict[str, Callable[..., Any]] | None:
     try:
-        import numba
+        from . import _numba_kernels as kernels
     except ImportError:  # numba is a declared dependency, but the numpy paths stay complete
         return None
-
-    @numba.njit(cache=True, nogil=True)  # type: ignore[misc]
-    def window_counts(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) -> Any:
-        """Per event: events and failures of its group in ``[t - window, t]`` up to itself.
-
-        The cut-off is that of ``trailing.window_starts`` (``t - window``, clamped at the int64
-        floor, left edge closed), written again here because numba cannot call it."""
-        n = t.shape[0]
-        total = np.empty(n, np.int64)
-        failures = np.empty(n, np.int64)
-        nxt = np.empty(n, np.int64)  # next event of the same group
-        last = np.full(ngroups, -1, np.int64)
-        head = np.zeros(ngroups, np.int64)  # oldest event still in the group's window
-        cnt = np.zeros(ngroups, np.int64)
-        fl = np.zeros(ngroups, np.int64)
-        floor = np.iinfo(np.int64).min + window_ns
-        for i in range(n):
-            g = codes[i]
-            if last[g] >= 0:
-                nxt[last[g]] = i
-            else:
-                head[g] = i
-            last[g] = i
-            cnt[g] += 1
-            fl[g] += bad[i]
-            ti = t[i]
-            cut = ti - window_ns if ti >= floor else np.iinfo(np.int64).min  # no int64 wrap-around
-            h = head[g]
-            while t[h] < cut:
-                cnt[g] -= 1
-                fl[g] -= bad[h]
-                h = nxt[h]
-            head[g] = h
-            total[i] = cnt[g]
-            failures[i] = fl[g]
-        return total, failures
-
-    @numba.njit(cache=True, nogil=True)  # type: ignore[misc]
-    def previous_in_group(values: Any, codes: Any, ngroups: int, initial: int) -> Any:
-        """Per row: the value of the previous row of its group (``initial`` for a group's first)."""
-        n = values.shape[0]
-        prev = np.empty(n, values.dtype)
-        last = np.full(ngroups, initial, values.dtype)
-        for i in range(n):
-            g = codes[i]
-            prev[i] = last[g]
-            last[g] = values[i]
-        return prev
-
-    return {"window_counts": window_counts, "previous_in_group": previous_in_group}
+    return {name: getattr(kernels, name) for name in kernels.__all__}
 
 
 def _kernels() -> dict[str, Callable[..., Any]] | None:

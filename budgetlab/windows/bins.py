@@ -1,7 +1,7 @@
 """Time-grid bins: event counts per regular time bin and group (the SRE model's input).
 
 The **bins table** is the contract every function of the SRE model (burn rates, period budgets,
-alert policies, low-traffic diagnostics) reads. One row per group and bin:
+alert policies, low-traffic diagnostics) reads. One row per group and non-empty bin:
 
 ==================  =========================  ===================================================
 column              dtype                      meaning
@@ -15,16 +15,22 @@ group keys          categorical (as in events) one column per ``by`` key, absent
                                                they add up to ``bad``
 ==================  =========================  ===================================================
 
-Every group spans the same full regular grid, from the first to the last bin of the whole input;
-empty bins are rows with zeros (traffic gaps are data). Rows are sorted by group keys, then
-``bin_start``. Bins are aligned on the Unix epoch (a ``"1D"`` bin starts at 00:00 UTC).
+**Absent rows are bins with no events.** The table holds the non-empty bins, plus a row of zeros
+at the first and at the last bin of the grid for every group that has no events there, so the
+table itself records the grid's span and every group (a group without any event in the span has
+just those rows). Rows are sorted by group keys, then ``bin_start``. Bins are aligned on the Unix
+epoch (a ``"1D"`` bin starts at 00:00 UTC). For every bin of every group (the table of earlier
+releases), pass ``dense=True`` to :func:`bin_events`, or use ``read_bins(bins).to_table(dense=True)``;
+every function that reads bins accepts both (zero rows are empty bins too).
 ``bins.attrs["freq"]`` and ``bins.attrs["by"]`` record how the table was made, but pandas
 operations may drop ``attrs``: every function that takes ``bins`` also takes ``freq=`` and
 otherwise infers it from the ``bin_start`` spacing, and takes the group keys to be every column
 that is not a count column.
 
 **Read once.** Every SRE-model function starts with :func:`read_bins`, which validates the table,
-applies the exclusions (:class:`~budgetlab.windows.exclusions.Exclusions`) and returns a :class:`BinGrid`. A function that
+applies the exclusions (:class:`~budgetlab.windows.exclusions.Exclusions`) and returns a :class:`BinGrid`
+(the non-empty cells, sorted, plus the span and the groups: memory grows with the non-empty bins,
+not with groups x bins). A function that
 calls another passes the grid on: a :class:`BinGrid` given as ``bins`` is used as it is, so the
 table is read, and the exclusions applied, once.
 
@@ -35,17 +41,18 @@ computed "at" a time ``t`` (burn rates, alert states, budgets) uses the events w
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeAlias, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .._util.memory import check_memory
-from .._util.validation import duration_label, to_ns, to_timedelta, utc_from_ns, utc_timestamp
+from .._util.validation import duration_label, to_ns, to_timedelta, utc_timestamp
 from ..errors import ConfigError, InputError, OutcomeError, SchemaError
 from ..events.schema import SOLVE_ERROR, SUCCESS, bucket_dtype, check_events, ts_ns
+from ._cell_kernels import event_cells
+from .bingrid import BinGrid
 from .exclusions import ExcludeOptions, Exclusions, exclusion_intervals
 from .groups import group_key_codes
 
@@ -59,6 +66,7 @@ __all__ = [
     "Exclusions",
     "ExcludeOptions",
     "bin_events",
+    "key_codes",
     "read_bins",
     "bin_keys",
     "window_bins",
@@ -116,8 +124,18 @@ def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> N
             )
 
 
-def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int, n_groups: int,
-                columns: int = _CELL_COLUMNS) -> tuple[np.ndarray, int, int]:
+def key_codes(frame: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame]:
+    """Dense int64 group code per row (sorted key order) and the key table (one row per group,
+    taken from the group's first row), in one pass: :func:`~budgetlab.windows.groups.group_key_codes`.
+
+    >>> codes, keys = key_codes(pd.DataFrame({"region": ["fra", "ams", "fra"]}), ["region"])
+    >>> codes.tolist(), keys["region"].tolist()
+    ([1, 0, 1], ['ams', 'fra'])
+    """
+    return group_key_codes(frame, by)
+
+
+def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int) -> tuple[np.ndarray, int, int]:
     """``(keep, first_bin, n_bins)``: the events inside ``[start, end)`` and the grid covering them."""
     keep = np.ones(len(t), dtype=bool)
     lo_ns = int(utc_timestamp(start, name="start").value) if start is not None else None
@@ -131,7 +149,6 @@ def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int, n_groups: int
     in_span = t[keep]
     t_min, t_max = (int(in_span.min()), int(in_span.max())) if len(in_span) else (None, None)
     first_bin, n_bins = grid_span(lo_ns, hi_ns, t_min, t_max, freq_ns)
-    check_grid_cells(n_groups, n_bins, columns=columns)
     return keep, first_bin, n_bins
 
 
@@ -184,6 +201,7 @@ def bin_events(
     by: str | Sequence[str] | None = None,
     start: Any = None,
     end: Any = None,
+    dense: bool = False,
     **exclude: Unpack[ExcludeOptions],
 ) -> pd.DataFrame:
     """Count events per regular time bin (and group): the bins table.
@@ -196,10 +214,15 @@ def bin_events(
         Bin width (``"1min"``, ``"10s"``, ``"1h"``; a number is seconds). Bins are aligned on
         the Unix epoch and cover ``[bin_start, bin_start + freq)``.
     by : str or list of str, optional
-        Group keys. Every group observed in ``events`` gets the full grid.
+        Group keys. Every group observed in ``events`` is in the table (at least its rows at the
+        first and last bin), with or without events in the span.
     start, end : timestamp, optional
         Restrict to events with ``start <= ts < end`` and extend the grid to cover that span
         (default: from the first to the last event's bin).
+    dense : bool
+        ``False`` (default): the non-empty bins only (absent rows are bins without events),
+        plus zero rows at the grid's first and last bin for every group. ``True``: one row per
+        group and bin, empty bins as zeros (refused when it would not fit the memory limit).
     exclude_buckets : str or sequence of str
         Failure buckets dropped from ``bad`` **and** ``total`` ("not the solver's fault"), e.g.
         ``("timeout",)``. Their ``bad_<bucket>`` columns are left out of the result.
@@ -213,7 +236,8 @@ def bin_events(
     -------
     DataFrame
         The bins table: group keys, ``bin_start``, ``total``, ``good``, ``bad``, then one
-        ``bad_<bucket>`` column per failure bucket in bucket order. ``attrs["freq"]`` holds the
+        ``bad_<bucket>`` column per failure bucket in bucket order; a row per non-empty bin
+        (see ``dense``). ``attrs["freq"]`` holds the
         bin width label and ``attrs["by"]`` the group keys.
 
     Examples
@@ -225,9 +249,8 @@ def bin_events(
     >>> b[["bin_start", "total", "good", "bad", "bad_timeout", "bad_solve_error"]]
                       bin_start  total  good  bad  bad_timeout  bad_solve_error
     0 2026-01-01 00:00:00+00:00      2     1    1            1                0
-    1 2026-01-01 00:01:00+00:00      0     0    0            0                0
-    2 2026-01-01 00:02:00+00:00      1     0    1            0                1
-    >>> bin_events(ev, "1min", exclude_buckets="timeout")["total"].tolist()
+    1 2026-01-01 00:02:00+00:00      1     0    1            0                1
+    >>> bin_events(ev, "1min", exclude_buckets="timeout", dense=True)["total"].tolist()
     [1, 0, 1]
     """
     keys = check_events(events, by)
@@ -237,111 +260,17 @@ def bin_events(
     ok = events["ok"].to_numpy(dtype=bool)
     codes, categories = _bucket_codes(events, ok)
     _check_bucket_names(exclusions.buckets, categories)
-    group_code, key_table = group_key_codes(events, keys)
-    n_groups = len(key_table)
-    # int64 values per cell at the peak: total, bad (bincount and copy each), good, bin_start, and
-    # the per-bucket counts (bincount, copy, table columns)
-    keep, first_bin, n_bins = _event_span(t, start, end, freq_ns, n_groups, columns=7 + 3 * len(categories))
+    group_code, key_table = key_codes(events, keys)
+    keep, first_bin, n_bins = _event_span(t, start, end, freq_ns)
     keep, fail, codes = exclusions.apply_to_events(t, ~ok, codes, keep, categories)
-
-    idx = group_code[keep] * n_bins + (t[keep] - first_bin) // freq_ns
-    f_keep = fail[keep]
-    size = n_groups * n_bins
-    total = np.bincount(idx, minlength=size).astype(np.int64)
-    bad = np.bincount(idx[f_keep], minlength=size).astype(np.int64)
-    n_cat = len(categories)
-    per_bucket = np.bincount(idx[f_keep] * n_cat + codes[keep][f_keep], minlength=size * n_cat)
-    per_bucket = per_bucket.astype(np.int64).reshape(size, n_cat)
-
-    grid = BinGrid(keys=key_table, by=keys, start_ns=first_bin, freq_ns=freq_ns,
-                   total=total.reshape(n_groups, n_bins), bad=bad.reshape(n_groups, n_bins), exclusions=exclusions)
-    per_name = {f"bad_{name}": per_bucket[:, code] for code, name in enumerate(categories)
+    if dense:
+        check_grid_cells(len(key_table), n_bins, columns=7 + 3 * len(categories))
+    cell_group, cell_bin, total, bad, per_code = event_cells(group_code, t, fail, codes, len(key_table), len(categories),
+                                                             first_bin=first_bin, freq_ns=freq_ns, keep=keep)
+    grid = BinGrid(key_table, keys, first_bin, freq_ns, n_bins, cell_group, cell_bin, total, bad, exclusions)
+    per_name = {f"bad_{name}": per_code[:, code] for code, name in enumerate(categories)
                 if name != SUCCESS and name not in exclusions.buckets}
-    return grid.to_table(per_name)
-
-
-@dataclass(frozen=True)
-class BinGrid:
-    """A bins table as dense ``(groups, bins)`` arrays (what the vectorized kernels use).
-
-    ``keys`` holds one row per group (no columns when ungrouped); ``total`` and ``bad`` are
-    int64 arrays of shape ``(len(keys), n_bins)`` after ``exclusions`` (what :func:`read_bins`
-    or :func:`bin_events` applied). Every SRE-model function takes a grid where it takes
-    ``bins`` and uses it as it is.
-    """
-
-    keys: pd.DataFrame
-    by: list[str]
-    start_ns: int
-    freq_ns: int
-    total: np.ndarray
-    bad: np.ndarray
-    exclusions: Exclusions = field(default_factory=Exclusions)
-
-    @property
-    def n_groups(self) -> int:
-        return int(self.total.shape[0])
-
-    @property
-    def n_bins(self) -> int:
-        return int(self.total.shape[1])
-
-    @property
-    def bin_start_ns(self) -> np.ndarray:
-        return self.start_ns + np.arange(self.n_bins, dtype=np.int64) * self.freq_ns
-
-    @property
-    def bin_end_ns(self) -> np.ndarray:
-        return self.bin_start_ns + self.freq_ns
-
-    def keys_at(self, groups: np.ndarray) -> pd.DataFrame:
-        """Group keys of the groups at positions ``groups``, one row each (no columns when ungrouped)."""
-        if not self.by:
-            return pd.DataFrame(index=pd.RangeIndex(len(groups)))
-        return self.keys.iloc[groups].reset_index(drop=True)
-
-    def long_keys(self, repeat: int) -> pd.DataFrame:
-        """Group keys repeated ``repeat`` times per group (for long output tables)."""
-        return self.keys_at(np.repeat(np.arange(self.n_groups), repeat))
-
-    def select(self, groups: Sequence[int] | np.ndarray) -> BinGrid:
-        """The grid of the groups at positions ``groups`` only."""
-        idx = np.asarray(groups, dtype=np.int64)
-        return replace(self, keys=self.keys.iloc[idx].reset_index(drop=True), total=self.total[idx], bad=self.bad[idx])
-
-    def regroup(self, by: Sequence[str]) -> BinGrid:
-        """The grid summed over the groups that share the keys ``by`` (``[]``: one series).
-
-        >>> from budgetlab.events.schema import as_events
-        >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 00:01"], [True, False, True],
-        ...                groups={"region": ["fra", "ams", "fra"]})
-        >>> grid = read_bins(bin_events(ev, "1min", by="region"))
-        >>> grid.total.tolist(), grid.regroup([]).total.tolist(), grid.select([1]).keys["region"].tolist()
-        ([[1, 0], [1, 1]], [[2, 1]], ['fra'])
-        """
-        by = list(by)
-        missing = [k for k in by if k not in self.by]
-        if missing:
-            raise ConfigError(f"by= names {missing} which are not group keys of the bins ({self.by}).")
-        codes, keys = group_key_codes(self.keys, by)
-        total = np.zeros((len(keys), self.n_bins), dtype=np.int64)
-        bad = np.zeros((len(keys), self.n_bins), dtype=np.int64)
-        np.add.at(total, codes, self.total)
-        np.add.at(bad, codes, self.bad)
-        return replace(self, keys=keys, by=by, total=total, bad=bad)
-
-    def to_table(self, extra: Mapping[str, np.ndarray] | None = None) -> pd.DataFrame:
-        """The bins table of the grid (``extra``: further count columns, one value per row)."""
-        out = self.long_keys(self.n_bins)
-        out["bin_start"] = utc_from_ns(np.tile(self.bin_start_ns, self.n_groups))
-        out["total"] = self.total.ravel()
-        out["good"] = (self.total - self.bad).ravel()
-        out["bad"] = self.bad.ravel()
-        for name, values in (extra or {}).items():
-            out[name] = values
-        # exactly these two (not what pandas carried over from the events, e.g. their "how_read")
-        out.attrs = {"freq": duration_label(pd.Timedelta(self.freq_ns, unit="ns")), "by": list(self.by)}
-        return out
+    return grid.to_table(per_name, dense=dense)
 
 
 #: What the SRE-model functions take as ``bins``: a bins table, or the grid :func:`read_bins` made of one.
@@ -409,7 +338,7 @@ def _count_column(bins: pd.DataFrame, name: str) -> np.ndarray:
     if arr.dtype.kind == "f":
         if not bool(np.all(np.isfinite(arr))) or bool(np.any(arr != np.round(arr))):
             raise SchemaError(f"bins[{name!r}] must hold whole numbers.")
-    arr = arr.astype(np.int64)
+    arr = arr.astype(np.int64, copy=False)
     if bool(np.any(arr < 0)):
         raise InputError(f"bins[{name!r}] has negative counts.")
     return arr
@@ -464,7 +393,8 @@ def read_bins(
     ``exclude_windows`` works at bin resolution here: a bin is excluded when its ``bin_start``
     lies in a window ``[start, end)`` (exact when the windows are on the bin grid; use
     :func:`bin_events` for event-exact exclusion). ``exclude_mode="drop"`` empties those bins,
-    ``"good"`` turns their failures into successes.
+    ``"good"`` turns their failures into successes. The grid spans from the first to the last
+    ``bin_start`` of the table; its groups are those with a row.
 
     A :class:`BinGrid` is returned as it is: it was read once already, so exclusions (or a
     different ``freq``) given with it are an error.
@@ -488,20 +418,24 @@ def read_bins(
     by = bin_keys(bins)
     start_ns, freq_ns, offsets = _bin_offsets(bins, freq)
     n_bins = int(offsets.max() // freq_ns) + 1
-    codes, keys = group_key_codes(bins, by)
-    n_groups = len(keys)
-    flat = codes * n_bins + offsets // freq_ns
-    if int(np.bincount(flat, minlength=n_groups * n_bins).max()) > 1:
-        raise InputError("bins has duplicated (group, bin_start) rows; each group needs one row per bin.")
+    codes, keys = key_codes(bins, by)
+    cell_bin = offsets // freq_ns
+    flat = codes * n_bins + cell_bin
     tot_rows, bad_rows = _row_counts(bins, exclusions.buckets)
-    total = np.zeros(n_groups * n_bins, dtype=np.int64)
-    bad = np.zeros(n_groups * n_bins, dtype=np.int64)
-    total[flat] = tot_rows
-    bad[flat] = bad_rows
-    grid_total, grid_bad = total.reshape(n_groups, n_bins), bad.reshape(n_groups, n_bins)
-    exclusions.apply_to_bins(grid_total, grid_bad, start_ns + np.arange(n_bins, dtype=np.int64) * freq_ns)
-    return BinGrid(keys=keys, by=by, start_ns=start_ns, freq_ns=freq_ns, total=grid_total, bad=grid_bad,
-                   exclusions=exclusions)
+    if len(flat) > 1 and not bool(np.all(flat[1:] > flat[:-1])):  # not in grid order (what bin_events makes)
+        order = np.argsort(flat, kind="stable")
+        flat, tot_rows, bad_rows = flat[order], tot_rows[order], bad_rows[order]
+        if bool(np.any(flat[1:] == flat[:-1])):
+            raise InputError("bins has duplicated (group, bin_start) rows; each group needs one row per bin.")
+        codes, cell_bin = flat // n_bins, flat % n_bins
+    if len(exclusions.windows):
+        inside = exclusions.inside(start_ns + cell_bin * freq_ns)
+        if exclusions.mode == "drop":
+            tot_rows = np.where(inside, 0, tot_rows)
+        bad_rows = np.where(inside, 0, bad_rows)
+    nonzero = tot_rows > 0
+    return BinGrid(keys, by, start_ns, freq_ns, n_bins, codes[nonzero], cell_bin[nonzero], tot_rows[nonzero],
+                   bad_rows[nonzero], exclusions)
 
 
 def window_bins(window: Any, freq_ns: int, *, name: str = "window") -> int:

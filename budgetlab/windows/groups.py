@@ -102,11 +102,21 @@ def group_order(events: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray | N
 
 
 def group_key_codes(frame: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame]:
-    """Dense int64 group code per row (sorted key order) and the key table (one row per group)."""
+    """Dense int64 group code per row (sorted key order) and the key table (one row per group,
+    taken from the group's first row).
+
+    >>> codes, keys = group_key_codes(pd.DataFrame({"region": ["fra", "ams", "fra"]}), ["region"])
+    >>> codes.tolist(), keys["region"].tolist()
+    ([1, 0, 1], ['ams', 'fra'])
+    """
     if not by:
         return np.zeros(len(frame), dtype=np.int64), pd.DataFrame(index=pd.RangeIndex(1))
     codes = group_codes(frame, by).astype(np.int64)
-    _, first = np.unique(codes, return_index=True)
+    first = np.full(int(codes.max(initial=-1)) + 1, -1, dtype=np.int64)
+    # each group's first row in one pass: assigned from the last row to the first, so the first one is written last
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1, dtype=np.int64)
+    if bool(np.any(first < 0)):  # codes with gaps (not what group_codes makes): the sorted way
+        _, first = np.unique(codes, return_index=True)
     keys = frame[list(by)].iloc[first].reset_index(drop=True)
     return codes, keys
 

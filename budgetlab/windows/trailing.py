@@ -83,18 +83,22 @@ def event_window_counts(
     """``(total, failures)`` per event of ``events`` (in table order) for one window, each group
     (``by``) with its own window."""
     bad = ~events["ok"].to_numpy(dtype=bool)
+    if not by:  # one group: codes of zeros, never written (calloc'd pages), never read by the kernel
+        return _window_counts(ts_ns(events), bad, np.zeros(len(events), dtype=np.int8), window_ns, ngroups=1)
     return _window_counts(ts_ns(events), bad, group_codes(events, by, dense=False), window_ns)
 
 
 def _window_counts(
-    t: np.ndarray, bad: np.ndarray, codes: np.ndarray, window_ns: int
+    t: np.ndarray, bad: np.ndarray, codes: np.ndarray, window_ns: int, ngroups: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Counts in table order, each row in the window of its group (``codes``): the one place
-    where the compiled kernel or its numpy twin is chosen."""
+    """Counts in table order, each row in the window of its group (``codes``; ``ngroups`` when
+    known, else ``codes.max() + 1``): the one place where the compiled kernel or its numpy twin
+    is chosen."""
     if len(t) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     kernel = compiled_or("window_counts", _numpy_window_counts)
-    total, failures = kernel(t, bad.view(np.uint8), codes, int(codes.max()) + 1, int(window_ns))
+    ngroups = int(codes.max()) + 1 if ngroups is None else ngroups
+    total, failures = kernel(t, bad.view(np.uint8), codes, ngroups, int(window_ns))
     return total, failures
 
 

@@ -158,16 +158,3 @@ def test_status_codes_as_text_and_an_uncovered_code():
 def test_classify_reports_every_label_once_with_its_count():
     r = classify_outcomes(pd.Series(["OK", "ok ", "Ok\u200b", "failed"]))
     assert [(x.label, x.meaning, x.rows) for x in r.labels] == [("ok", "success", 3), ("failed", "failure", 1)]
-
-
-def test_the_python_example_of_the_own_log_page_runs(monkeypatch, capsys):
-    from pathlib import Path
-
-    root = Path(__file__).parents[2]
-    page = (root / "docs" / "own-log.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", page, flags=re.S)
-    assert blocks
-    monkeypatch.chdir(root)
-    for block in blocks:
-        exec(compile(block, "docs/own-log.md", "exec"), {})  # noqa: S102 - the page's own example
-    assert "how it was read: job_status.csv (200 rows)" in capsys.readouterr().out

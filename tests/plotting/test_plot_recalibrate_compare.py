@@ -63,7 +63,9 @@ def test_recalibration_lines_hold_the_tables_values(recal):
         assert (x0, x1) == pytest.approx((row["recommended_low"] * 100, row["recommended_high"] * 100))
     assert list(by_gid(ax, "limit").get_ydata()) == [1.0, 1.0]  # max_share 1 % in %
     assert ax.get_yscale() == "log"
-    assert "(%)" in ax.get_xlabel() and "1d window" in ax.get_xlabel() and "last 28d" in ax.get_xlabel()
+    # the span actually measured, not the history setting (28 days): 8 days of events minus the
+    # first window (1 day) that is still filling = 7 days
+    assert "(%)" in ax.get_xlabel() and "1d window" in ax.get_xlabel() and "7d measured" in ax.get_xlabel()
     assert ax.get_ylabel().startswith("share of time at or below (%)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert {"recaptcha_v2", "turnstile", "image", "recommended target", "current target"} <= set(labels)
@@ -103,7 +105,7 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
     out = plot_window_comparison(comparison, ax=ax)
     assert out is ax and out.y2_ax is not None
     windows = ["1h", "6h", "1d", "calendar:day"]
-    assert [t.get_text() for t in ax.get_xticklabels()] == windows
+    assert [t.get_text() for t in ax.y2_ax.get_xticklabels()] == windows  # the windows under the lower panel
     for (g, dwell), sub in comparison.groupby(["captcha_type", "min_dwell"], observed=True):
         name = f"{g} · dwell {'0' if dwell == pd.Timedelta(0) else '30m'}"
         sub = sub.set_index("window").loc[windows]
@@ -115,7 +117,11 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
         minutes = sub["detection_median"].dt.total_seconds().to_numpy() / 60  # NaT -> NaN (not drawn)
         np.testing.assert_array_equal(dashed[0].get_ydata(), minutes)
     assert "per day" in ax.get_ylabel() and "(min)" in ax.y2_ax.get_ylabel()
-    assert ax.get_xlabel().startswith("window")
+    assert ax.y2_ax.get_xlabel().startswith("window") and ax.get_xlabel() == ""
+    # the second column has a panel of its own below the first: no line can hide another's
+    top, below = ax.get_position(), ax.y2_ax.get_position()
+    assert below.y1 < top.y0 and ax.get_shared_x_axes().joined(ax, ax.y2_ax)
+    assert all(ln.get_linestyle() == "-" for ln in ax.y2_ax.lines)
 
 
 def test_window_comparison_other_columns_and_no_second_axis(comparison):

@@ -24,7 +24,16 @@ from budgetlab import (
     transitions,
 )
 from budgetlab.errors import ConfigError, InputError, SchemaError
-from budgetlab.plotting import STATUS_COLORS, plot_alerts, plot_buckets, plot_timeline
+from budgetlab.plotting import (
+    STATUS_COLORS,
+    STATUS_HATCHES,
+    gap_threshold,
+    plot_alerts,
+    plot_buckets,
+    plot_timeline,
+    thin_minmax,
+)
+from budgetlab.plotting._common import gap_breaks, step_line
 
 pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowWarning")
 
@@ -58,77 +67,165 @@ def by_gid(artists, gid):
     return [a for a in artists if a.get_gid() == gid]
 
 
+def mpl_rgb(color):
+    from matplotlib.colors import to_rgb
+
+    return to_rgb(color)
+
+
 # ------------------------------------------------------------------------------------------------
-# plot_timeline
+# plot_timeline: stacked panels, step lines with gaps, thinning, limits, bands, colours
 
 
-def test_timeline_lines_hold_the_replay_values():
-    ev = events()
+def gap_events(seed=1):
+    """60 events a minute apart, 5 silent hours, 60 more: one gap, after row 59."""
+    rng = np.random.default_rng(seed)
+    minutes = np.r_[np.arange(60), 360 + np.arange(60)]
+    ts = T0 + pd.to_timedelta(minutes, unit="min")
+    return as_events(ts, rng.random(120) > 0.1)
+
+
+def with_gap(values, after):
+    """The values with a NaN inserted after row ``after`` (hand-built oracle of a gap)."""
+    return np.insert(np.asarray(values, dtype=float), after + 1, np.nan)
+
+
+def test_timeline_draws_steps_with_a_break_where_no_events_came():
+    ev = gap_events()
     slo = SLO(target=0.9, window="30min")
     st = replay(ev, slo)
     ax = plot_timeline(st)  # slo from states.attrs
     assert ax is plt.gca()
-    (success,) = by_gid(ax.get_lines(), "success_rate")
-    np.testing.assert_allclose(success.get_ydata(), st["success_rate"].to_numpy() * 100)
-    np.testing.assert_allclose(num(success.get_xdata()), num(st["ts"]))
+    # gap rule: median spacing 1 min x 20 = 20 min (0.5 % of the 7 h span is 2.1 min): the
+    # 5-hour silence after row 59 breaks every line, nothing else does
+    for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax, "burn_rate", "burn_rate", 1),
+                                      (ax.budget_ax, "budget_remaining", "remaining_fraction", 100)]:
+        (line,) = by_gid(panel.get_lines(), gid)
+        assert line.get_drawstyle() == "steps-post"
+        np.testing.assert_allclose(line.get_ydata(), with_gap(st[column].to_numpy() * scale, 59))
+        want_x = num(st["ts"])
+        np.testing.assert_allclose(num(line.get_xdata()), np.insert(want_x, 60, want_x[59]))
     (target,) = by_gid(ax.get_lines(), "target")
     assert target.get_ydata()[0] == pytest.approx(90.0)
-    (burn,) = by_gid(ax.burn_ax.get_lines(), "burn_rate")
-    np.testing.assert_allclose(burn.get_ydata(), st["burn_rate"].to_numpy())
-    (budget,) = by_gid(ax.budget_ax.get_lines(), "budget_remaining")
-    np.testing.assert_allclose(budget.get_ydata(), st["remaining_fraction"].to_numpy() * 100)
-    assert ax.get_ylabel() == "success rate in window (%)"
-    assert ax.burn_ax.get_ylabel() == "burn rate (1 = allowed pace)"
-    assert ax.budget_ax.get_ylabel() == "budget remaining in window (%)"
-    assert ax.get_xlabel() == "time (UTC)"
+    assert ax.panels == [ax, ax.burn_ax, ax.budget_ax]
+    assert ax.get_ylabel() == "success\nrate (%)"
+    assert ax.burn_ax.get_ylabel() == "burn\nrate (×)"
+    assert ax.budget_ax.get_ylabel() == "budget\nleft (%)"
+    assert ax.budget_ax.get_xlabel() == "time (UTC)"
+    # one time axis: the panels share x, stacked top-down without overlapping
+    assert ax.burn_ax.get_shared_x_axes().joined(ax, ax.burn_ax) and ax.get_shared_x_axes().joined(ax, ax.budget_ax)
+    boxes = [p.get_position() for p in ax.panels]
+    assert boxes[0].y0 > boxes[1].y1 and boxes[1].y0 > boxes[2].y1
 
 
-def test_timeline_thins_to_max_points_keeping_the_last():
-    st = replay(events(n=1000), SLO(target=0.9, window="30min"))
-    ax = plot_timeline(st, max_points=100, budget=False)
-    (success,) = by_gid(ax.get_lines(), "success_rate")
-    assert len(success.get_ydata()) <= 101
-    assert success.get_ydata()[-1] == pytest.approx(st["success_rate"].iloc[-1] * 100)
-    assert ax.budget_ax is None
+def test_timeline_gap_can_be_set():
+    st = replay(gap_events(), SLO(target=0.9, window="30min"))
+    ax = plot_timeline(st, gap="10h")  # longer than the silence: no break
+    (line,) = by_gid(ax.get_lines(), "success_rate")
+    assert not np.isnan(line.get_ydata()).any() and len(line.get_ydata()) == len(st)
 
 
-def status_runs_loop(st):
-    """(status, start, end) runs by a plain loop: a run lasts until the next change, the last
-    one until the last event."""
+def test_timeline_thins_each_line_with_thin_minmax():
+    ev = events(n=20_000, p_fail=0.1)
+    st = replay(ev, SLO(target=0.9, window="30min"))
+    ax = plot_timeline(st, max_points=400)
+    t = st["ts"].array.asi8
+    brk = gap_breaks(t, gap_threshold(t))
+    for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax, "burn_rate", "burn_rate", 1),
+                                      (ax.budget_ax, "budget_remaining", "remaining_fraction", 100)]:
+        y = st[column].to_numpy()
+        rows = thin_minmax(t, y, max_points=400, breaks=brk)
+        x_want, y_want = step_line(t, y, rows, brk)
+        (line,) = by_gid(panel.get_lines(), gid)
+        np.testing.assert_allclose(line.get_ydata(), y_want * scale)
+        np.testing.assert_allclose(num(line.get_xdata()), num(x_want))
+        drawn = line.get_ydata()
+        assert len(drawn) <= 400 + 5 * len(brk)
+        # extremes and both ends kept (independent of the thinning code)
+        assert np.nanmax(drawn) == pytest.approx(y.max() * scale) and np.nanmin(drawn) == pytest.approx(y.min() * scale)
+        assert drawn[0] == pytest.approx(y[0] * scale) and drawn[-1] == pytest.approx(y[-1] * scale)
+
+
+def test_timeline_y_ranges_follow_the_data():
+    ts = T0 + pd.to_timedelta(np.arange(300), unit="min")
+    st = replay(as_events(ts, np.ones(300, dtype=bool)), SLO(target=0.95, window="1h"))  # always 100 %
+    ax = plot_timeline(st)
+    lo, hi = ax.get_ylim()
+    # data 100 %, target 95 %: span 5 points padded by 8 % each side -> 94.6 .. 100.4
+    assert (lo, hi) == pytest.approx((94.6, 100.4))
+    lo, hi = ax.burn_ax.get_ylim()
+    assert lo == 0 and hi == pytest.approx(1.08)  # burn 0, the 1x line: 0 .. 1 + 8 %
+    lo, hi = ax.budget_ax.get_ylim()
+    assert (lo, hi) == pytest.approx((-6.0, 106.0))  # 0 .. 100 % padded by 6 %
+    plt.close("all")
+    bad = replay(events(p_fail=0.3), SLO(target=0.9, window="30min"))
+    ax = plot_timeline(bad)
+    sr = bad["success_rate"].to_numpy() * 100
+    lo, hi = ax.get_ylim()
+    span = max(sr.max(), 90) - min(sr.min(), 90)
+    assert (lo, hi) == pytest.approx((min(sr.min(), 90) - 0.08 * span, max(sr.max(), 90) + 0.08 * span))
+
+
+def test_timeline_burn_thresholds_of_a_policy():
+    st = replay(events(p_fail=0.12), SLO(target=0.9, window="30min"))
+    peak = st["burn_rate"].max()
+    pol = AlertPolicy((AlertTier("fast", "page", "5min", None, 1.2 * peak), AlertTier("huge", "page", "1h", None, 100.0)))
+    ax = plot_timeline(st, policy=pol)
+    (shown,) = by_gid(ax.burn_ax.get_lines(), "burn_threshold")
+    assert shown.get_ydata()[0] == pytest.approx(1.2 * peak)
+    assert ax.burn_ax.get_ylim()[1] >= 1.2 * peak
+    labels = [t.get_text() for t in ax.burn_ax.get_legend().get_texts()]
+    assert "huge: burn 100 (above the axis)" in labels and (by_gid(ax.burn_ax.get_lines(), "burn_one")[0].get_ydata()[0] == 1)
+
+
+def status_runs_loop(st, gap_after):
+    """(status, start, end) runs by a plain loop: a run lasts until the next change; a gap or
+    the end closes it at its last event."""
     runs = []
     ts = st["ts"].tolist()
     status = st["status"].astype(str).tolist()
     start = 0
     for i in range(1, len(status) + 1):
-        if i == len(status) or status[i] != status[start]:
-            runs.append((status[start], ts[start], ts[i] if i < len(status) else ts[-1]))
+        if i == len(status) or status[i] != status[start] or (i - 1) in gap_after:
+            end = ts[i] if i < len(status) and (i - 1) not in gap_after else ts[i - 1]
+            runs.append((status[start], ts[start], end))
             start = i
     return runs
 
 
-def test_timeline_status_bands_cover_each_run():
-    st = replay(events(p_fail=0.15), SLO(target=0.9, window="20min"))
+def test_timeline_status_bands_cover_each_run_with_colour_and_hatch():
+    st = replay(gap_events(), SLO(target=0.95, window="20min"))
     ax = plot_timeline(st)
-    expected = status_runs_loop(st)
+    expected = status_runs_loop(st, {59})
     assert len({s for s, _, _ in expected}) >= 2
+    bottom = ax.budget_ax
     for status in ("healthy", "warning", "critical", "exhausted"):
         want = [(num([s])[0], num([e])[0]) for name, s, e in expected if name == status]
-        coll = by_gid(ax.collections, f"status_{status}")
+        coll = by_gid(bottom.collections, f"status_{status}")
         if not want:
             assert coll == []
             continue
         (c,) = coll
         got = [(p.vertices[:, 0].min(), p.vertices[:, 0].max()) for p in c.get_paths()]
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
-        y = np.concatenate([p.vertices[:, 1] for p in c.get_paths()])
-        assert y.min() == 0 and y.max() == 1  # full height (axes coordinates)
         assert np.allclose(c.get_facecolor()[0][:3], mpl_rgb(STATUS_COLORS[status]))
+        assert (c.get_hatch() or "") == STATUS_HATCHES[status]
+    assert not [c for c in ax.collections if str(c.get_gid()).startswith("status_")]  # bands on the bottom panel
 
 
-def mpl_rgb(color):
-    from matplotlib.colors import to_rgb
-
-    return to_rgb(color)
+def test_status_colours_are_okabe_ito_and_differ_in_lightness():
+    okabe_ito = {"#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
+    assert set(STATUS_COLORS.values()) <= okabe_ito
+    # CIE L* (D65) of each colour, by the textbook formula: a greyscale or colour-blind reader
+    # still tells them apart by lightness together with the hatching
+    def lightness(hex_color):
+        rgb = np.array(mpl_rgb(hex_color))
+        lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+        y = lin @ [0.2126, 0.7152, 0.0722]
+        return 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
+    light = {s: lightness(c) for s, c in STATUS_COLORS.items()}
+    assert light["warning"] > light["healthy"] > light["exhausted"] and light["critical"] > light["exhausted"] + 40
+    assert len(set(STATUS_HATCHES.values())) == 4
 
 
 def test_timeline_transitions_lines_when_few_rug_when_many():
@@ -137,41 +234,44 @@ def test_timeline_transitions_lines_when_few_rug_when_many():
     tr = transitions(st)
     few = tr.head(5)
     ax = plot_timeline(st, transitions=few)
-    (lc,) = by_gid(ax.collections, "transitions")
-    segs = lc.get_segments()
-    np.testing.assert_allclose([s[0][0] for s in segs], num(few["ts"]))
-    assert all(s[0][1] == 0 and s[1][1] == 1 for s in segs)  # full height
-    colors = lc.get_colors()
+    for panel in ax.panels:  # dotted lines across every panel
+        (lc,) = by_gid(panel.collections, "transitions")
+        segs = lc.get_segments()
+        np.testing.assert_allclose([s[0][0] for s in segs], num(few["ts"]))
+        assert all(s[0][1] == 0 and s[1][1] == 1 for s in segs)
+    colors = by_gid(ax.collections, "transitions")[0].get_colors()
     assert np.allclose(colors[0][:3], mpl_rgb(STATUS_COLORS[str(few["to_status"].iloc[0])]))
     plt.close("all")
     many = pd.concat([tr] * (61 // max(len(tr), 1) + 1), ignore_index=True).head(61)
     ax = plot_timeline(st, transitions=many)
-    (lc,) = by_gid(ax.collections, "transitions")
+    assert not by_gid(ax.collections, "transitions")
+    (lc,) = by_gid(ax.budget_ax.collections, "transitions")
     segs = lc.get_segments()
     assert len(segs) == 61
-    assert all(s[1][1] <= 0.05 for s in segs)  # a rug of short ticks at the bottom
-    assert any("61 status changes (rug)" == t.get_text() for t in ax.get_legend().get_texts())
+    assert all(s[1][1] <= 0.07 for s in segs)  # a rug of short ticks at the bottom
+    assert any("61 status changes (rug)" == t.get_text() for t in ax.budget_ax.get_legend().get_texts())
 
 
-def test_timeline_incidents_time_zone_and_legend_outside():
+def test_timeline_incidents_time_zone_and_legends_outside():
     st = replay(events(), SLO(target=0.9, window="30min"))
     inc = pd.DataFrame({"incident_id": ["X"], "start": [T0 + pd.Timedelta("1h")], "end": [T0 + pd.Timedelta("2h")]})
     ax = plot_timeline(st, incidents=inc, tz="Europe/Berlin")
-    (span,) = by_gid(ax.patches, "incident")  # a Rectangle in data x, axes y
-    np.testing.assert_allclose([span.get_x(), span.get_x() + span.get_width()], num([inc["start"][0], inc["end"][0]]))
-    assert ax.get_xlabel() == "time (Europe/Berlin)"
+    for panel in ax.panels:
+        (span,) = by_gid(panel.patches, "incident")  # a Rectangle in data x, axes y
+        np.testing.assert_allclose([span.get_x(), span.get_x() + span.get_width()],
+                                   num([inc["start"][0], inc["end"][0]]))
+    assert ax.budget_ax.get_xlabel() == "time (Europe/Berlin)"
     # tick labels in local time: 01:00 UTC is 02:00 in Berlin (CET, UTC+1)
-    fmt = ax.xaxis.get_major_formatter()
+    fmt = ax.budget_ax.xaxis.get_major_formatter()
     assert fmt.format_data_short(num([T0 + pd.Timedelta("1h")])[0]) == "2026-03-02 02:00:00"
-    # the legend sits right of the outermost y axis: it covers neither data nor axis labels
+    assert not any(t.get_visible() and t.get_text() for t in ax.get_xticklabels())  # only the bottom panel labels time
     ax.set_title("a title", loc="left")
-    fig = ax.figure
-    fig.canvas.draw()
-    leg = ax.get_legend().get_window_extent()
-    assert leg.x0 >= ax.budget_ax.get_tightbbox().x1 - 1e-6
-    assert leg.x0 >= ax.get_window_extent().x1
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert {"incident", "healthy", "exhausted", "burn rate", "budget remaining (%)"} <= set(labels)
+    ax.figure.canvas.draw()
+    for panel in ax.panels:  # each legend right of its panel: it covers no data
+        assert panel.get_legend().get_window_extent().x0 >= panel.get_window_extent().x1
+    labels = [t.get_text() for p in ax.panels for t in p.get_legend().get_texts()]
+    assert {"incident", "healthy", "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)", "burn rate",
+            "budget remaining (%)", "target 90.0%", "1× = the allowed pace"} <= set(labels)
 
 
 def test_timeline_signature_is_backwards_compatible_and_checks_input():
@@ -181,15 +281,30 @@ def test_timeline_signature_is_backwards_compatible_and_checks_input():
     fig, ax0 = plt.subplots()
     one = st[st["region"] == "fra"]
     ax = plot_timeline(one, slo=slo, incidents=None, transitions=transitions(one), ax=ax0, max_points=5000)
-    assert ax is ax0
+    assert ax is ax0 and len(fig.axes) == 3
+    fig2, ax2 = plt.subplots()
+    ax = plot_timeline(one, slo=slo, ax=ax2, budget=False)
+    assert ax.budget_ax is None and len(fig2.axes) == 2 and ax.burn_ax.get_xlabel() == "time (UTC)"
     with pytest.raises(InputError, match="region"):
-        plot_timeline(st, ax=ax0)
+        plot_timeline(st, ax=plt.figure().gca())
     with pytest.raises(SchemaError):
-        plot_timeline(one.drop(columns="burn_rate"), ax=ax0)
+        plot_timeline(one.drop(columns="burn_rate"), ax=plt.figure().gca())
     with pytest.raises(ConfigError, match="time zone"):
-        plot_timeline(one, ax=ax0, tz="Nowhere/Town")
+        plot_timeline(one, ax=plt.figure().gca(), tz="Nowhere/Town")
     with pytest.raises(ConfigError, match="max_points"):
-        plot_timeline(one, ax=ax0, max_points=1)
+        plot_timeline(one, ax=plt.figure().gca(), max_points=1)
+
+
+def test_timeline_in_an_axes_placed_by_hand_and_in_a_shared_grid():
+    st = replay(events(), SLO(target=0.9, window="30min"))
+    fig = plt.figure()
+    ax = plot_timeline(st, ax=fig.add_axes((0.1, 0.1, 0.6, 0.8)))
+    boxes = [p.get_position() for p in ax.panels]
+    assert boxes[0].y1 == pytest.approx(0.9) and boxes[2].y0 == pytest.approx(0.1)
+    fig, axes = plt.subplots(2, 1, sharex=True)  # the upper axes' time labels are hidden: keep them so
+    ax = plot_timeline(st, ax=axes[0])
+    assert ax.budget_ax.get_xlabel() == "" and not any(t.get_visible() and t.get_text()
+                                                      for t in ax.budget_ax.get_xticklabels())
 
 
 # ------------------------------------------------------------------------------------------------

@@ -52,31 +52,39 @@ def loop_oracle(events, freq_s, by=None, exclude=(), windows=(), mode="drop"):
 
 
 def check_against_oracle(events, freq_s, by=None, **kw):
-    bins = bin_events(events, f"{freq_s}s", by=by, exclude_buckets=kw.get("exclude", ()),
-                      exclude_windows=list(kw.get("windows", ())) or None, exclude_mode=kw.get("mode", "drop"))
+    """The dense table (dense=True) has every (group, bin) of the oracle; the default table the
+    non-empty ones plus each group's first and last bin, same values."""
     keys, n, lo, counts = loop_oracle(events, freq_s, by, **kw)
-    assert len(bins) == len(keys) * n
-    starts = bins["bin_start"].dt.as_unit("ns").array.asi8
-    for row, (key, i) in enumerate((k, i) for k in keys for i in range(n)):
-        c = counts[(key, i)]
-        assert starts[row] == lo + i * int(freq_s * 1e9)
-        if by:
-            assert str(bins[by].iloc[row]) == key
-        for col in ("total", "good", "bad"):
-            assert bins[col].iloc[row] == c[col], (row, col)
-        for b in ("timeout", "solve_error"):
-            if b in kw.get("exclude", ()):
-                assert f"bad_{b}" not in bins.columns
-            else:
-                assert bins[f"bad_{b}"].iloc[row] == c[b]
+    for dense in (True, False):
+        bins = bin_events(events, f"{freq_s}s", by=by, exclude_buckets=kw.get("exclude", ()),
+                          exclude_windows=list(kw.get("windows", ())) or None, exclude_mode=kw.get("mode", "drop"),
+                          dense=dense)
+        cells = [(k, i) for k in keys for i in range(n) if dense or counts[(k, i)]["total"] > 0 or i in (0, n - 1)]
+        assert len(bins) == len(cells)
+        starts = bins["bin_start"].dt.as_unit("ns").array.asi8
+        for row, (key, i) in enumerate(cells):
+            c = counts[(key, i)]
+            assert starts[row] == lo + i * int(freq_s * 1e9)
+            if by:
+                assert str(bins[by].iloc[row]) == key
+            for col in ("total", "good", "bad"):
+                assert bins[col].iloc[row] == c[col], (row, col)
+            for b in ("timeout", "solve_error"):
+                if b in kw.get("exclude", ()):
+                    assert f"bad_{b}" not in bins.columns
+                else:
+                    assert bins[f"bad_{b}"].iloc[row] == c[b]
 
 
 def test_hand_case_bins_and_empty_bins():
     ev = make_events([5, 50, 61, 185, 185], ["success", "timeout", "solve_error", "success", "timeout"])
     b = bin_events(ev, "1min")
     assert b.columns.tolist() == ["bin_start", "total", "good", "bad", "bad_timeout", "bad_solve_error"]
+    assert b["bin_start"].tolist() == [T0 + pd.Timedelta(minutes=m) for m in (0, 1, 3)]  # the empty minute is absent
+    assert b["total"].tolist() == [2, 1, 2]
+    b = bin_events(ev, "1min", dense=True)
     assert b["bin_start"].tolist() == [T0 + pd.Timedelta(minutes=m) for m in range(4)]
-    assert b["total"].tolist() == [2, 1, 0, 2]  # the empty minute is a row of zeros
+    assert b["total"].tolist() == [2, 1, 0, 2]  # dense: the empty minute is a row of zeros
     assert b["good"].tolist() == [1, 0, 0, 1]
     assert b["bad_timeout"].tolist() == [1, 0, 0, 1]
     assert b["bad_solve_error"].tolist() == [0, 1, 0, 0]
@@ -95,7 +103,13 @@ def test_bin_edges_are_left_closed_and_epoch_aligned():
 
 def test_groups_share_the_full_grid():
     ev = make_events([0, 10, 200], ["success", "timeout", "success"], region=["fra", "fra", "ams"])
-    b = bin_events(ev, "1min", by="region")
+    sparse = bin_events(ev, "1min", by="region")
+    # every group has a row at the first and last bin of the grid (zeros when empty), then its non-empty bins
+    assert sparse["region"].astype(str).tolist() == ["ams", "ams", "fra", "fra"]
+    assert sparse["bin_start"].tolist() == [T0, T0 + pd.Timedelta(minutes=3)] * 2
+    assert sparse["total"].tolist() == [0, 1, 2, 0]
+    assert read_bins(sparse).total.tolist() == [[0, 0, 0, 1], [2, 0, 0, 0]]
+    b = bin_events(ev, "1min", by="region", dense=True)
     assert b["region"].astype(str).tolist() == ["ams"] * 4 + ["fra"] * 4
     grids = [tuple(g["bin_start"]) for _, g in b.groupby("region", observed=True)]
     assert grids[0] == grids[1] and len(grids[0]) == 4
@@ -147,9 +161,13 @@ def test_exclude_buckets_drops_failures_from_total():
 
 def test_start_end_extend_and_restrict_the_grid():
     ev = make_events([90, 150], ["success", "solve_error"])
-    b = bin_events(ev, "1min", start=T0, end=T0 + pd.Timedelta("5min"))
+    b = bin_events(ev, "1min", start=T0, end=T0 + pd.Timedelta("5min"), dense=True)
     assert len(b) == 5
     assert b["total"].tolist() == [0, 1, 1, 0, 0]
+    s = bin_events(ev, "1min", start=T0, end=T0 + pd.Timedelta("5min"))  # the span's ends kept as zero rows
+    assert s["bin_start"].tolist() == [T0 + pd.Timedelta(minutes=m) for m in (0, 1, 2, 4)]
+    assert s["total"].tolist() == [0, 1, 1, 0]
+    assert read_bins(s).total.tolist() == [[0, 1, 1, 0, 0]]
     c = bin_events(ev, "1min", start=T0 + pd.Timedelta("2min"))
     assert c["total"].tolist() == [1]
 

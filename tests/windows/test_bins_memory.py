@@ -1,4 +1,4 @@
-"""bin_events' memory guard is stated in bytes (issue 15): a grid that would not fit the budget
+"""bin_events' memory guard (dense=True) is stated in bytes (issue 15): a grid that would not fit the budget
 is refused before any allocation, with the estimate, the limit and the fixes; the budget comes
 from the machine's memory and is overridable with BUDGETLAB_MEMORY_LIMIT."""
 
@@ -31,7 +31,7 @@ def test_a_grid_that_fits_500_million_cells_but_not_the_budget_is_refused(monkey
     # before), but 31.5 M x 8 bytes x 16 columns = 4 GiB, over a 1 GiB budget
     monkeypatch.setenv(MEMORY_ENV, "1GiB")
     with pytest.raises(ConfigError) as info:
-        bin_events(_two_events_a_year_apart(), "1s")
+        bin_events(_two_events_a_year_apart(), "1s", dense=True)
     msg = str(info.value)
     assert "1.0 GiB" in msg and "GiB" in msg.split("about")[1]
     for fix in ("coarser freq", "fewer groups", "shorter span", MEMORY_ENV):
@@ -42,9 +42,11 @@ def test_the_estimate_counts_bytes_not_cells(monkeypatch):
     monkeypatch.setenv(MEMORY_ENV, "100MiB")
     events = _two_events_a_year_apart()
     # 1-hour bins: 8,761 bins, a few hundred KiB -> accepted, with exactly the hand count of bins
-    assert len(bin_events(events, "1h")) == 365 * 24 + 1
+    assert len(bin_events(events, "1h", dense=True)) == 365 * 24 + 1
     with pytest.raises(ConfigError, match=r"31536001 bin\(s\)"):
-        bin_events(events, "1s")
+        bin_events(events, "1s", dense=True)
+    # the default table holds the non-empty bins only: two rows, whatever the span
+    assert bin_events(events, "1s")["total"].tolist() == [1, 1]
 
 
 def test_the_limit_defaults_to_half_the_physical_memory(monkeypatch):

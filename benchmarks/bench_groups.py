@@ -1,0 +1,73 @@
+"""SRE model at 20 / 200 / 2,000 / 50,000 groups: bin 1-minute + workbook episodes + score.
+
+The same events (``build_events``: ~N events over 28 days, fixed seed) get a ``group`` key with
+``G`` values, assigned per event from a fixed-seed generator (every group spread over the whole
+span). Baseline, timed interleaved in the same run: pandas
+``events.groupby([group, ts.dt.floor("1min")], observed=True).agg(total=("ok", "size"), good=("ok", "sum"))``,
+what counting the bins alone costs with pandas. Peak memory: tracemalloc over one run.
+Targets (issue #20): 20 groups <= 1.0x, 2,000 groups <= 1.5x, <= 2 GiB; 50,000 groups < 60 s.
+A case the library refuses (a ConfigError: the grid would not fit the memory limit) is reported as
+refused, with the reason, instead of timed.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from benchmarks.harness import Result, peak_memory, time_pair
+
+GROUPS = (20, 200, 2_000, 50_000)
+_TARGETS = {20: ("<= 1.0x pandas, <= 2 GiB", 1.0), 200: ("", None), 2_000: ("<= 1.5x pandas, <= 2 GiB", 1.5),
+            50_000: ("< 60 s", None)}
+
+
+def with_groups(events: pd.DataFrame, groups: int, *, seed: int = 20) -> pd.DataFrame:
+    """``events`` with a categorical ``group`` key of ``groups`` values (fixed seed)."""
+    codes = np.random.default_rng(seed).integers(0, groups, len(events))
+    out = events[["ts", "ok", "bucket"]].copy()
+    out["group"] = pd.Categorical.from_codes(codes, categories=[f"g{i:05d}" for i in range(groups)])
+    return out
+
+
+def case(events: pd.DataFrame, repeat: int, groups: tuple[int, ...] = GROUPS) -> list[Result]:
+    from budgetlab import AlertPolicy, alert_episodes, bin_events, score_alerts, synth
+    from budgetlab.errors import BudgetlabError
+
+    policy = AlertPolicy.workbook(period="28D")
+    span = events["ts"].iloc[-1] - events["ts"].iloc[0]
+    _, incidents = synth.generate(events["ts"].iloc[0], span.days + 1, seed=1, rate=0.001)
+    results = []
+    for g in groups:
+        ev = with_groups(events, g)
+        label = f"SRE: bin 1min + workbook + score, {g:,} groups"
+        target, limit = _TARGETS[g]
+
+        def sre(ev: pd.DataFrame = ev) -> None:
+            bins = bin_events(ev, "1min", by="group")
+            episodes = alert_episodes(bins, 0.95, policy)
+            score_alerts(episodes, incidents, bins=bins, target=0.95, period="28D")
+
+        def baseline(ev: pd.DataFrame = ev) -> None:
+            ev.groupby(["group", ev["ts"].dt.floor("1min")], observed=True).agg(
+                total=("ok", "size"), good=("ok", "sum"))
+
+        try:
+            t0 = time.perf_counter()
+            sre()  # once: refused cases stop here, slow ones are not repeated
+            once = time.perf_counter() - t0
+        except BudgetlabError as exc:
+            results.append(Result(label, len(ev), float("nan"), target=target, passed=False,
+                                  extra={"refused": str(exc)[:120]}))
+            continue
+        reps = repeat if once < 20 else 1
+        t, b = time_pair(sre, baseline, repeat=reps, warmup=0)
+        peak = peak_memory(sre)
+        ratio = t / b
+        passed = (ratio <= limit if limit is not None else t < 60 if g == 50_000 else None)
+        if passed is not None and g in (20, 2_000):
+            passed = passed and peak <= 2 * 2**30
+        results.append(Result(label, len(ev), t, "pandas groupby([group, minute]).agg", b, peak, target, passed))
+    return results

@@ -1,0 +1,227 @@
+"""Scores of every single group at once (the per-group rows of :func:`budgetlab.alerts.scoring.score_alerts`).
+
+Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and
+start; an incident overlaps a contiguous range of a group's episodes when they are disjoint
+(what :func:`~budgetlab.alerts.episodes.alert_episodes` returns, and what merging tiers makes), found
+with two binary searches. Times are replaced by their ranks among all the times involved, so
+that ``group * ranks + rank`` orders (group, time) pairs in one int64 without overflow.
+The failures before an alert come from cumulative sums over the non-empty bins only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max", "ScoreSpan", "summaries"]
+
+
+def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Union of intervals ``[st, en)`` per group ``gi`` (overlapping or touching intervals become
+    one), sorted by group and start; vectorized (a running maximum of the ends within each group).
+
+    >>> [a.tolist() for a in merge_intervals(np.array([0, 0, 1, 0]), np.array([5, 0, 0, 2]), np.array([9, 3, 4, 5]))]
+    [[0, 1], [0, 0], [9, 4]]
+    """
+    gi, st, en = (np.asarray(a, dtype=np.int64) for a in (gi, st, en))
+    if len(gi) == 0:
+        return gi, st, en
+    order = np.lexsort((st, gi))
+    gi, st, en = gi[order], st[order], en[order]
+    if bool(np.any(en < st)):  # ends before starts: the plain loop (a running max from each merged start)
+        return _merge_loop(gi, st, en)
+    values, rank = np.unique(en, return_inverse=True)
+    key = gi * len(values) + rank.astype(np.int64)  # group-major: the running max restarts with each group
+    reach = values[np.maximum.accumulate(key) - gi * len(values)]
+    new = np.ones(len(gi), dtype=bool)
+    new[1:] = (gi[1:] != gi[:-1]) | (st[1:] > reach[:-1])
+    first = np.flatnonzero(new)
+    last = np.append(first[1:] - 1, len(gi) - 1)
+    return gi[first], st[first], reach[last]
+
+
+def _merge_loop(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    out_g, out_s, out_e = [gi[0]], [st[0]], [en[0]]
+    for g, s, e in zip(gi[1:].tolist(), st[1:].tolist(), en[1:].tolist(), strict=True):
+        if g == out_g[-1] and s <= out_e[-1]:
+            out_e[-1] = max(out_e[-1], e)
+        else:
+            out_g.append(g)
+            out_s.append(s)
+            out_e.append(e)
+    return np.array(out_g, dtype=np.int64), np.array(out_s, dtype=np.int64), np.array(out_e, dtype=np.int64)
+
+
+class BadCounts:
+    """Failures of a ``(groups, bins)`` count array between bin indices, from a cumulative sum over
+    its non-empty cells only (memory grows with the non-empty bins, not groups x bins): the cells
+    ``(group, bin, bad)`` sorted by group then bin.
+
+    >>> bc = BadCounts.of_dense(np.array([[0, 2, 0, 1], [5, 0, 0, 0]]))
+    >>> bc.between(np.array([0, 0, 1]), np.array([0, 2, 0]), np.array([4, 4, 1])).tolist()
+    [3, 1, 5]
+    """
+
+    def __init__(self, group: np.ndarray, b: np.ndarray, bad: np.ndarray, n_bins: int) -> None:
+        self.n_bins = int(n_bins)
+        nz = bad != 0
+        self.key = group[nz].astype(np.int64) * (self.n_bins + 1) + b[nz]
+        self.cum = np.zeros(int(nz.sum()) + 1, dtype=np.int64)
+        np.cumsum(bad[nz], out=self.cum[1:])
+
+    @classmethod
+    def of_dense(cls, bad: np.ndarray) -> BadCounts:
+        """From a dense ``(groups, bins)`` array."""
+        group, b = np.nonzero(bad)
+        return cls(group, b, bad[group, b], int(bad.shape[1]))
+
+    def upto(self, groups: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Failures of each group in the bins before index ``b`` (group-major cumulative count)."""
+        return np.asarray(self.cum[np.searchsorted(self.key, groups.astype(np.int64) * (self.n_bins + 1) + b,
+                                                   side="left")])
+
+    def between(self, groups: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Failures of group ``groups[i]`` in bins ``a[i] <= bin < b[i]`` (0 when ``b <= a``)."""
+        return np.where(b > a, self.upto(groups, b) - self.upto(groups, a), 0)
+
+
+@dataclass(frozen=True)
+class GroupScores:
+    """Per (incident, group) pair and per group, what the per-group rows of a score table need.
+
+    Pairs are ordered by group, then incident (``pair_group``, ``pair_incident``: positions in the
+    scored incidents); ``first``/``last`` are valid where ``detected``.
+    """
+
+    pair_group: np.ndarray
+    pair_incident: np.ndarray
+    detected: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    episodes: np.ndarray  # per group
+    true_episodes: np.ndarray  # per group
+
+
+def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray, inc_end_grace: np.ndarray,
+                 gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> GroupScores | None:
+    """Match every group's episodes (``gi``, ``[st, en)``) against the incidents covering it
+    (``inc_match[incident, group]``, spans ``[inc_start, inc_end_grace)``), all groups at once.
+
+    ``None`` when some group's episodes are not disjoint (then a range search would be wrong; the
+    caller matches that table pair by pair).
+    """
+    order = np.lexsort((st, gi))
+    gi, st, en = gi[order], st[order], en[order]
+    same = gi[1:] == gi[:-1]
+    if bool(np.any(en < st)) or bool(np.any(same & (st[1:] < en[:-1]))):
+        return None
+    pair_group, pair_incident = np.nonzero(inc_match.T)
+    pair_group = pair_group.astype(np.int64)
+    q_lo, q_hi = inc_start[pair_incident], inc_end_grace[pair_incident]
+    times = np.unique(np.concatenate([st, en, q_lo, q_hi]))
+    big = np.int64(len(times))
+
+    def keyed(groups: np.ndarray, t: np.ndarray) -> np.ndarray:
+        return groups * big + np.searchsorted(times, t)
+
+    # episodes of a group overlapping [q_lo, q_hi): start < q_hi (a prefix) and end > q_lo (a suffix)
+    hi = np.searchsorted(keyed(gi, st), keyed(pair_group, q_hi), side="left")
+    lo = np.searchsorted(keyed(gi, en), keyed(pair_group, q_lo), side="right")
+    detected = hi > lo
+    first = np.where(detected, st[np.minimum(lo, max(len(st) - 1, 0))] if len(st) else 0, 0)
+    last = np.where(detected, en[np.maximum(hi - 1, 0)] if len(en) else 0, 0)
+    delta = np.zeros(len(gi) + 1, dtype=np.int64)
+    np.add.at(delta, lo[detected], 1)
+    np.add.at(delta, hi[detected], -1)
+    hit = np.cumsum(delta[:-1]) > 0
+    return GroupScores(pair_group, pair_incident.astype(np.int64), detected, first.astype(np.int64),
+                       last.astype(np.int64), np.bincount(gi, minlength=n_groups),
+                       np.bincount(gi[hit], minlength=n_groups))
+
+
+def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per group: ``(count, median, max)`` of ``values`` (float64 median as :func:`numpy.median`
+    computes it: the middle value, or the mean of the two middle values; 0 where empty).
+
+    >>> [a.tolist() for a in segment_median_max(np.array([1, 0, 1, 1]), np.array([4, 7, 1, 2]), 3)]
+    [[1, 3, 0], [7.0, 2.0, 0.0], [7, 4, 0]]
+    """
+    order = np.lexsort((values, groups))
+    v = values[order]
+    count = np.bincount(groups, minlength=n_groups)
+    start = np.zeros(n_groups, dtype=np.int64)
+    np.cumsum(count[:-1], out=start[1:])
+    has = count > 0
+    mid = start + count // 2
+    top = np.where(has, mid, 0)
+    low = np.where(has, mid - 1 + count % 2, 0)  # the lower middle (the middle itself when odd)
+    vf = v.astype(np.float64)
+    if len(v) == 0:
+        return count, np.zeros(n_groups), np.zeros(n_groups, dtype=v.dtype)
+    median = np.where(count % 2 == 1, vf[top], (vf[low] + vf[top]) / 2.0)
+    vmax = v[np.where(has, start + count - 1, 0)]
+    return count, np.where(has, median, 0.0), np.where(has, vmax, 0)
+
+
+@dataclass(frozen=True)
+class ScoreSpan:
+    """What the per-group rows need besides the matches: the evaluated span, and with bins the
+    bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per group."""
+
+    span_ns: int
+    day_ns: int
+    start_ns: int = 0
+    freq_ns: int = 1
+    n_bins: int = 0
+    bad_counts: BadCounts | None = None
+    period_budget: np.ndarray | None = None
+
+
+def summaries(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
+              span: ScoreSpan) -> list[dict[str, Any]]:
+    """The score columns of every group's row (as the one-row summary computes them), one dict per group."""
+    g, inc = gs.pair_group, gs.pair_incident
+    det = gs.detected
+    n_inc = np.bincount(g, minlength=n_groups)
+    detection = np.maximum(gs.first - inc_start[inc], 0)[det]
+    reset = (gs.last - inc_end[inc])[det]
+    n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
+    _, r_med, r_max = segment_median_max(g[det], reset, n_groups)
+    pct_cols = None
+    if span.bad_counts is not None and span.period_budget is not None:
+        hi_ns = np.where(det, gs.first, inc_end[inc])
+        lo_ns = inc_start[inc]
+        a = np.clip((lo_ns - span.start_ns) // span.freq_ns, 0, span.n_bins)
+        b = np.clip(-(-(hi_ns - span.start_ns) // span.freq_ns), 0, span.n_bins)
+        used = span.bad_counts.between(g, a, b).astype(float)
+        budget = span.period_budget[g]
+        pct = np.where(budget > 0, 100.0 * used / np.where(budget > 0, budget, 1.0), 0.0)
+        _, p_med, p_max = segment_median_max(g[det], pct[det], n_groups)
+        pct_cols = (p_med, p_max)
+    per_day = span.span_ns / span.day_ns
+    per_week = span.span_ns / (7 * span.day_ns)
+    rows = []
+    for k in range(n_groups):
+        n_ep, true_ep, n_i, n_d = int(gs.episodes[k]), int(gs.true_episodes[k]), int(n_inc[k]), int(n_det[k])
+        row: dict[str, Any] = {
+            "episodes": n_ep,
+            "true_episodes": true_ep,
+            "precision": true_ep / n_ep if n_ep else np.nan,
+            "incidents": n_i,
+            "detected": n_d,
+            "recall": n_d / n_i if n_i else np.nan,
+            "detection_median": pd.Timedelta(int(d_med[k]), unit="ns") if n_d else pd.NaT,
+            "detection_max": pd.Timedelta(int(d_max[k]), unit="ns") if n_d else pd.NaT,
+            "reset_median": pd.Timedelta(int(r_med[k]), unit="ns") if n_d else pd.NaT,
+            "reset_max": pd.Timedelta(int(r_max[k]), unit="ns") if n_d else pd.NaT,
+            "pages_per_day": n_ep / per_day,
+            "false_pages_per_week": (n_ep - true_ep) / per_week,
+        }
+        if pct_cols is not None:
+            row["budget_before_alert_median"] = float(pct_cols[0][k]) if n_d else np.nan
+            row["budget_before_alert_max"] = float(pct_cols[1][k]) if n_d else np.nan
+        rows.append(row)
+    return rows

@@ -1,0 +1,327 @@
+"""A history at a glance: per-group targets from plain parameters, daily success rates with their
+intervals, the day-to-day spread, and failure rates by local hour of day.
+
+These are the tables the notebooks show before they decide anything: how much the success rate
+really moves from day to day (compared with the binomial interval of the whole history), and
+whether one failure bucket follows the clock (timeouts on mobile networks at night) while the
+others stay flat. Local days and hours are those of ``tz``; the event table stays UTC.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, check_tz, require_columns
+from ..errors import ConfigError, InputError
+from ..events.schema import scope_mask
+from .recalibration import wilson_interval
+
+__all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile", "group_values",
+           "incidents_for"]
+
+
+def group_values(events: pd.DataFrame, column: str) -> list[str]:
+    """The values of a group column that occur, in category order (else sorted), as text.
+
+    >>> ev = pd.DataFrame({"g": pd.Categorical(["b", "a", "b"], categories=["b", "a", "c"])})
+    >>> group_values(ev, "g")
+    ['b', 'a']
+    """
+    require_columns(events, [column], what="events")
+    col = events[column]
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        counts = col.value_counts(sort=False)
+        return [str(v) for v in counts.index[counts.to_numpy() > 0]]
+    return sorted(col.astype(str).unique())
+
+
+def _parse_overrides(text: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for item in [p.strip() for p in text.split(",") if p.strip()]:
+        key, sep, value = item.partition("=" if "=" in item else ":")
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if not sep or not key.strip() or not 0 < number < 1:
+            raise ConfigError("targets must read GROUP:TARGET,... (or GROUP=TARGET) with targets between 0 and 1 "
+                              "(e.g. 'recaptcha_v2:0.93,turnstile:0.97').")
+        if key.strip() in out:
+            raise ConfigError("targets names the same group twice; give each group once.")
+        out[key.strip()] = number
+    return out
+
+
+def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95, overrides: str | None = None) -> pd.DataFrame:
+    """One target per value of ``by``: ``target``, or the value given in ``overrides``.
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical events (only the ``by`` column is read).
+    by : str
+        The group column.
+    target : float
+        Target of every group not named in ``overrides``.
+    overrides : str, optional
+        Plain text ``"GROUP:TARGET,GROUP:TARGET"`` (a notebook parameter; ``GROUP=TARGET`` works
+        too, but papermill's parameter inspection cannot read an ``=`` inside a value), e.g.
+        ``"recaptcha_v2:0.93,turnstile:0.97"``; ``None`` or ``""`` for none. A group the data do
+        not have is refused (a typo would otherwise be ignored silently).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``by`` (str, the groups that occur, in :func:`group_values` order) and
+        ``target``: what :func:`budgetlab.recalibrate`, :func:`budgetlab.compare_windows` and
+        :func:`budgetlab.alert_episodes` take as per-group targets.
+
+    Examples
+    --------
+    >>> ev = pd.DataFrame({"captcha_type": ["image", "turnstile", "image"]})
+    >>> target_table(ev, by="captcha_type", target=0.9, overrides="turnstile:0.97")
+      captcha_type  target
+    0        image    0.90
+    1    turnstile    0.97
+    """
+    if isinstance(target, bool) or not isinstance(target, (int, float, np.floating)) or not 0 < target < 1:
+        raise ConfigError("target must be a number between 0 and 1 (e.g. 0.95).")
+    given = _parse_overrides(overrides) if overrides else {}
+    values = group_values(events, by)
+    unknown = sorted(set(given) - set(values))
+    if unknown:
+        raise ConfigError(f"targets names {len(unknown)} group(s) that the column {by!r} does not have; "
+                          f"use its values: {', '.join(values[:10])}.")
+    return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
+
+
+def outcome_labels(text: str | None) -> dict[str, str] | None:
+    """The ``outcomes=`` mapping of :func:`budgetlab.read_events` and
+    :func:`budgetlab.read_access_log` from plain text (a notebook parameter).
+
+    Parameters
+    ----------
+    text : str or None
+        ``"LABEL:MEANING,LABEL:MEANING"`` (or ``LABEL=MEANING``): a label (or an HTTP status
+        range such as ``5xx``) and ``success``, ``skip`` or a failure bucket name; ``None`` or
+        ``""`` for none.
+
+    Returns
+    -------
+    dict or None
+
+    Examples
+    --------
+    >>> outcome_labels("2xx:success, 3xx:success, 4xx:skip, 5xx=server_error")
+    {'2xx': 'success', '3xx': 'success', '4xx': 'skip', '5xx': 'server_error'}
+    >>> outcome_labels(None) is None
+    True
+    """
+    if text is None or not str(text).strip():
+        return None
+    if not isinstance(text, str):
+        raise ConfigError("outcomes must be text such as '2xx:success,4xx:skip,5xx:server_error', or None.")
+    table: dict[str, str] = {}
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        label, sep, meaning = part.partition("=" if "=" in part else ":")
+        if not sep or not label.strip() or not meaning.strip():
+            raise ConfigError("outcomes must read LABEL:MEANING,... (or LABEL=MEANING), e.g. "
+                              "'2xx:success,4xx:skip,5xx:server_error'.")
+        if label.strip() in table:
+            raise ConfigError("outcomes names the same label twice; give each label once.")
+        table[label.strip()] = meaning.strip()
+    return table
+
+
+def _local(ts: pd.Series, tz: str) -> pd.Series:
+    local: pd.Series = ts.dt.tz_convert(tz)
+    return local
+
+
+def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None, tz: str | None = None,
+                  confidence: float = 0.95) -> pd.DataFrame:
+    """Success rate per group and local day, with the Wilson interval of each day.
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical events (``ts``, ``ok`` and the ``by`` columns).
+    by : str or list of str, optional
+        Group keys.
+    tz : str, optional
+        Time zone whose midnight starts a day (default UTC).
+    confidence : float
+        Level of the intervals (default 0.95).
+
+    Returns
+    -------
+    DataFrame
+        One row per group and day with events: group keys (str), ``day`` (local midnight,
+        tz-aware), ``total``, ``good``, ``success_rate``, ``ci_low``, ``ci_high`` and
+        ``full_day`` (the day holds at least half the group's median daily traffic: the first
+        and last days of a log are usually partial).
+
+    Examples
+    --------
+    >>> ts = pd.to_datetime(["2026-01-01 10:00", "2026-01-01 23:30", "2026-01-02 00:30"], utc=True)
+    >>> ev = pd.DataFrame({"ts": ts, "ok": [True, False, True]})
+    >>> daily_success(ev, tz="Europe/Berlin")[["day", "total", "good", "success_rate"]]
+                             day  total  good  success_rate
+    0  2026-01-01 00:00:00+01:00      1     1           1.0
+    1  2026-01-02 00:00:00+01:00      2     1           0.5
+    """
+    keys = as_list(by)
+    require_columns(events, ["ts", "ok", *keys], what="events")
+    tz = check_tz(tz)
+    frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
+    frame["day"] = _local(events["ts"], tz).dt.normalize().to_numpy()
+    frame["ok"] = events["ok"].to_numpy(dtype=bool)
+    daily = frame.groupby([*keys, "day"], sort=True)["ok"].agg(total="size", good="sum").reset_index()
+    daily["good"] = daily["good"].astype(np.int64)
+    daily["total"] = daily["total"].astype(np.int64)
+    daily["success_rate"] = daily["good"] / daily["total"]
+    daily["ci_low"], daily["ci_high"] = wilson_interval(daily["good"].to_numpy(), daily["total"].to_numpy(),
+                                                        confidence)
+    median = daily.groupby(keys, sort=False)["total"].transform("median") if keys else daily["total"].median()
+    daily["full_day"] = daily["total"] >= 0.5 * median
+    return daily
+
+
+def daily_spread(daily: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
+    """Per group: the success rate of the whole history with its Wilson interval, against how
+    far the full days' rates spread (the uncertainty a target must live with).
+
+    Parameters
+    ----------
+    daily : DataFrame
+        Output of :func:`daily_success`.
+    confidence : float
+        Level of the whole-history interval.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: group keys, ``total``, ``good``, ``success_rate``, ``ci_low``,
+        ``ci_high``, ``interval_width`` (``ci_high - ci_low``), ``full_days``, ``day_min``,
+        ``day_max`` (lowest and highest full-day rate), ``spread`` (``day_max - day_min``) and
+        ``spread_ratio`` (``spread / interval_width``).
+
+    Examples
+    --------
+    >>> daily = pd.DataFrame({"day": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True),
+    ...     "total": [100, 100], "good": [90, 98], "full_day": [True, True]})
+    >>> s = daily_spread(daily)
+    >>> s[["success_rate", "day_min", "day_max", "spread"]].round(3)
+       success_rate  day_min  day_max  spread
+    0          0.94      0.9     0.98    0.08
+    """
+    require_columns(daily, ["day", "total", "good", "full_day"], what="daily")
+    keys = [c for c in daily.columns if c not in ("day", "total", "good", "success_rate", "ci_low", "ci_high",
+                                                   "full_day")]
+    rate = daily["good"] / daily["total"]
+    full = daily.assign(_rate=rate.where(daily["full_day"].astype(bool)))
+    if keys:
+        grouped = full.groupby(keys, sort=False)
+        out = grouped[["total", "good"]].sum().reset_index()
+        out["full_days"] = grouped["full_day"].sum().to_numpy().astype(np.int64)
+        out["day_min"] = grouped["_rate"].min().to_numpy()
+        out["day_max"] = grouped["_rate"].max().to_numpy()
+    else:
+        out = pd.DataFrame({"total": [int(full["total"].sum())], "good": [int(full["good"].sum())],
+                            "full_days": [int(full["full_day"].sum())], "day_min": [full["_rate"].min()],
+                            "day_max": [full["_rate"].max()]})
+    out["success_rate"] = out["good"] / out["total"]
+    out["ci_low"], out["ci_high"] = wilson_interval(out["good"].to_numpy(), out["total"].to_numpy(), confidence)
+    out["interval_width"] = out["ci_high"] - out["ci_low"]
+    out["spread"] = out["day_max"] - out["day_min"]
+    width = out["interval_width"].to_numpy(dtype=float)
+    out["spread_ratio"] = np.divide(out["spread"].to_numpy(dtype=float), width, out=np.full(len(out), np.nan),
+                                    where=width > 0)
+    cols = [*keys, "total", "good", "success_rate", "ci_low", "ci_high", "interval_width", "full_days", "day_min",
+            "day_max", "spread", "spread_ratio"]
+    return out[cols]
+
+
+def hourly_profile(events: pd.DataFrame, *, bucket: Any, by: str | Sequence[str] | None = None,
+                   tz: str | None = None) -> pd.DataFrame:
+    """Failure rates by local hour of day: one bucket's against all other failures.
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical events (``ts``, ``ok``, ``bucket`` and the ``by`` columns).
+    bucket : str
+        The failure bucket to set apart (e.g. ``"timeout"``, the network's).
+    by : str or list of str, optional
+        Group keys (e.g. ``"region"``).
+    tz : str, optional
+        Time zone of the hours (default UTC).
+
+    Returns
+    -------
+    DataFrame
+        One row per group and local hour (0-23) with events: group keys (str), ``hour``,
+        ``total``, ``bucket_failures``, ``other_failures``, ``bucket_rate`` and ``other_rate``
+        (shares of the hour's attempts). ``attrs["bucket"]`` names the bucket.
+
+    Examples
+    --------
+    >>> ts = pd.to_datetime(["2026-01-01 03:10", "2026-01-01 03:20", "2026-01-02 03:30", "2026-01-01 14:00"], utc=True)
+    >>> ev = pd.DataFrame({"ts": ts, "ok": [False, True, False, False],
+    ...                    "bucket": ["timeout", "success", "solve_error", "timeout"]})
+    >>> hourly_profile(ev, bucket="timeout")[["hour", "total", "bucket_rate", "other_rate"]]
+       hour  total  bucket_rate  other_rate
+    0     3      3     0.333333    0.333333
+    1    14      1     1.000000    0.000000
+    """
+    keys = as_list(by)
+    require_columns(events, ["ts", "ok", "bucket", *keys], what="events")
+    tz = check_tz(tz)
+    if str(bucket) not in set(events["bucket"].astype(str)):
+        raise InputError(f"no failures in the bucket {str(bucket)!r}; choose one of the buckets the data have.")
+    frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
+    frame["hour"] = _local(events["ts"], tz).dt.hour.to_numpy()
+    failed = ~events["ok"].to_numpy(dtype=bool)
+    in_bucket = (events["bucket"].astype(str) == str(bucket)).to_numpy() & failed
+    frame["bucket_failures"] = in_bucket.astype(np.int64)
+    frame["other_failures"] = (failed & ~in_bucket).astype(np.int64)
+    out = frame.groupby([*keys, "hour"], sort=True).agg(
+        total=("hour", "size"), bucket_failures=("bucket_failures", "sum"),
+        other_failures=("other_failures", "sum")).reset_index()
+    out["total"] = out["total"].astype(np.int64)
+    out["bucket_rate"] = out["bucket_failures"] / out["total"]
+    out["other_rate"] = out["other_failures"] / out["total"]
+    out.attrs["bucket"] = str(bucket)
+    return out
+
+
+def incidents_for(incidents: pd.DataFrame | None, **keys: Any) -> pd.DataFrame | None:
+    """The incidents whose scope covers the group given by ``keys`` (``None`` when none do).
+
+    Parameters
+    ----------
+    incidents : DataFrame or None
+        Incident table with a ``scope`` column (``"*"`` or ``key=value`` pairs joined by ``&``).
+    **keys
+        The group: column name -> value. A scope's condition on a column not named here does
+        not exclude the incident (as :func:`budgetlab.events.schema.scope_mask` reads it).
+
+    Examples
+    --------
+    >>> inc = pd.DataFrame({"incident_id": ["a", "b"], "scope": ["captcha_type=image", "*"]})
+    >>> incidents_for(inc, captcha_type="turnstile")["incident_id"].tolist()
+    ['b']
+    >>> incidents_for(None, captcha_type="image") is None
+    True
+    """
+    if incidents is None or not len(incidents):
+        return None
+    require_columns(incidents, ["scope"], what="incidents")
+    probe = pd.DataFrame({k: [str(v)] for k, v in keys.items()}) if keys else pd.DataFrame(index=[0])
+    hit = [bool(scope_mask(probe, scope)[0]) for scope in incidents["scope"].astype(str)]
+    sub = incidents[np.asarray(hit, dtype=bool)]
+    return sub if len(sub) else None

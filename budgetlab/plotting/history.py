@@ -1,0 +1,127 @@
+"""A history at a glance: daily success rates with intervals, failure rates by hour of day."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.dates as mdates
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
+
+from .._util.validation import require_columns
+from ._common import GROUP_COLORS, legend_above
+
+__all__ = ["plot_daily_success", "plot_hourly_profile"]
+
+_KNOWN_DAILY = ("day", "total", "good", "success_rate", "ci_low", "ci_high", "full_day")
+_KNOWN_HOURLY = ("hour", "total", "bucket_failures", "other_failures", "bucket_rate", "other_rate")
+
+
+def _series(frame: pd.DataFrame, known: tuple[str, ...]) -> list[tuple[str, pd.DataFrame]]:
+    keys = [c for c in frame.columns if c not in known]
+    if not keys:
+        return [("all", frame)]
+    label = frame[keys].astype(str).agg(" · ".join, axis=1)
+    return [(str(name), frame[(label == name).to_numpy()]) for name in pd.unique(label)]
+
+
+def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Success rate per local day and group, with each day's interval as an error bar.
+
+    Parameters
+    ----------
+    daily : DataFrame
+        Output of :func:`budgetlab.analyses.history.daily_success`.
+    ax : Axes, optional
+        Where to draw (default ``plt.gca()``).
+
+    Returns
+    -------
+    Axes
+        One errorbar container per group (label: the group, ``"all"`` without groups): its
+        points sit at local noon of each day (shifted by a few hours per group so they do not
+        cover each other), y = ``success_rate`` × 100, bars from ``ci_low`` to ``ci_high`` × 100.
+        The points are lines with gids ``days:<group>`` (full days) and ``partial:<group>``
+        (``full_day`` false, drawn hollow). The y range is the data's.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> daily = pd.DataFrame({"day": pd.to_datetime(["2026-01-01", "2026-01-02"]).tz_localize("Europe/Berlin"),
+    ...     "total": [100, 50], "good": [90, 49], "success_rate": [0.9, 0.98], "ci_low": [0.83, 0.9],
+    ...     "ci_high": [0.94, 0.99], "full_day": [True, False]})
+    >>> ax = plot_daily_success(daily)
+    >>> [c.get_label() for c in ax.containers]
+    ['all']
+    >>> plt.close("all")
+    """
+    require_columns(daily, ["day", "success_rate", "ci_low", "ci_high"], what="daily")
+    ax = plt.gca() if ax is None else ax
+    groups = _series(daily, _KNOWN_DAILY)
+    for i, (name, d) in enumerate(groups):
+        day = pd.DatetimeIndex(d["day"])
+        x = (day.tz_localize(None) if day.tz is not None else day) + pd.Timedelta(hours=12 + 3 * (i - len(groups) // 2))
+        y = 100 * d["success_rate"].to_numpy(dtype=float)
+        err = np.vstack([y - 100 * d["ci_low"].to_numpy(dtype=float), 100 * d["ci_high"].to_numpy(dtype=float) - y])
+        full = d["full_day"].to_numpy(dtype=bool) if "full_day" in d.columns else np.ones(len(d), bool)
+        color = GROUP_COLORS[i % len(GROUP_COLORS)]
+        ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="none", ecolor=color, capsize=2, lw=1, label=name)
+        ax.plot(x[full], y[full], "o", color=color, ms=4, gid=f"days:{name}")
+        ax.plot(x[~full], y[~full], "o", mfc="white", mec=color, ms=4, gid=f"partial:{name}")
+    tz = getattr(pd.DatetimeIndex(daily["day"]).tz, "key", None) if len(daily) else None
+    locator = mdates.AutoDateLocator(tz=tz or "UTC", maxticks=10)  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_locator(locator)  # ticks at local midnights, where the days' points sit
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
+    ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: partial day")
+    ax.set_ylabel("success rate that day (%)")
+    ax.grid(alpha=0.3)
+    handles: list[Any] = [Line2D([], [], color=GROUP_COLORS[i % len(GROUP_COLORS)], marker="o", label=n) for i, (n, _) in enumerate(groups)]
+    legend_above(ax, handles, ncols=min(len(handles), 6))
+    return ax
+
+
+def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Failure rates by local hour of day: one bucket's (solid) against all others (dashed).
+
+    Parameters
+    ----------
+    profile : DataFrame
+        Output of :func:`budgetlab.analyses.history.hourly_profile`.
+    ax : Axes, optional
+        Where to draw (default ``plt.gca()``).
+
+    Returns
+    -------
+    Axes
+        Two lines per group: gid ``bucket:<group>`` (x = ``hour``, y = ``bucket_rate`` × 100) and
+        ``other:<group>`` (y = ``other_rate`` × 100), ``<group>`` ``"all"`` without groups.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> p = pd.DataFrame({"hour": [3, 14], "total": [3, 1], "bucket_failures": [1, 1], "other_failures": [1, 0],
+    ...     "bucket_rate": [1 / 3, 1.0], "other_rate": [1 / 3, 0.0]})
+    >>> ax = plot_hourly_profile(p)
+    >>> [line.get_gid() for line in ax.lines]
+    ['bucket:all', 'other:all']
+    >>> plt.close("all")
+    """
+    require_columns(profile, ["hour", "bucket_rate", "other_rate"], what="profile")
+    ax = plt.gca() if ax is None else ax
+    bucket = str(profile.attrs.get("bucket", "bucket"))
+    for i, (name, d) in enumerate(_series(profile, _KNOWN_HOURLY)):
+        color = GROUP_COLORS[i % len(GROUP_COLORS)]
+        ax.plot(d["hour"], 100 * d["bucket_rate"], color=color, lw=2, marker="o", ms=3,
+                label=f"{name}: {bucket}", gid=f"bucket:{name}")
+        ax.plot(d["hour"], 100 * d["other_rate"], color=color, lw=1.2, ls="--",
+                label=f"{name}: other failures", gid=f"other:{name}")
+    ax.set_xticks(range(0, 24, 2))
+    ax.set_xlim(-0.5, 23.5)
+    ax.set_xlabel("local hour of day")
+    ax.set_ylabel("share of attempts (%)")
+    ax.grid(alpha=0.3)
+    legend_above(ax, list(ax.get_legend_handles_labels()[0]), ncols=4)
+    return ax

@@ -1,0 +1,102 @@
+"""The compiled kernels (numba), defined at module level so that numba's on-disk cache finds them
+again in the next process (a kernel defined inside a function and calling another one holds it in
+a closure cell, whose pickle differs in every process: the cache would never hit).
+
+Imported by :func:`budgetlab.windows._compiled.compiled_or` only when numba is importable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+__all__ = ["previous_in_group", "window_counts", "window_counts_one"]
+
+
+def _jit(fn: F) -> F:
+    """``numba.njit(cache=True, nogil=True)``; without the cache when numba finds no writable
+    place for it (``NUMBA_CACHE_DIR``, the package's ``__pycache__``, the user's cache folder, as
+    for a read-only install run by a user without a writable home): compiled in every process
+    then, instead of failing."""
+    try:
+        return cast(F, numba.njit(cache=True, nogil=True)(fn))
+    except RuntimeError:  # numba: "cannot cache function ...: no locator available for file ..."
+        return cast(F, numba.njit(nogil=True)(fn))
+
+
+@_jit
+def window_counts_one(t: Any, bad: Any, window_ns: int) -> Any:
+    """:func:`window_counts` of one group: the window's oldest event is a row index."""
+    n = t.shape[0]
+    total = np.empty(n, np.int64)
+    failures = np.empty(n, np.int64)
+    h = 0
+    fl = 0
+    floor = np.iinfo(np.int64).min + window_ns
+    for i in range(n):
+        fl += bad[i]
+        ti = t[i]
+        cut = ti - window_ns if ti >= floor else np.iinfo(np.int64).min  # no int64 wrap-around
+        while t[h] < cut:
+            fl -= bad[h]
+            h += 1
+        total[i] = i + 1 - h
+        failures[i] = fl
+    return total, failures
+
+
+@_jit
+def window_counts(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) -> Any:
+    """Per event: events and failures of its group in ``[t - window, t]`` up to itself.
+
+    The cut-off is that of ``trailing.window_starts`` (``t - window``, clamped at the int64
+    floor, left edge closed), written again here because numba cannot call it."""
+    if ngroups == 1:  # codes are not read
+        return window_counts_one(t, bad, window_ns)
+    n = t.shape[0]
+    total = np.empty(n, np.int64)
+    failures = np.empty(n, np.int64)
+    nxt = np.empty(n, np.int64)  # next event of the same group
+    last = np.full(ngroups, -1, np.int64)
+    head = np.zeros(ngroups, np.int64)  # oldest event still in the group's window
+    cnt = np.zeros(ngroups, np.int64)
+    fl = np.zeros(ngroups, np.int64)
+    floor = np.iinfo(np.int64).min + window_ns
+    for i in range(n):
+        g = codes[i]
+        if last[g] >= 0:
+            nxt[last[g]] = i
+        else:
+            head[g] = i
+        last[g] = i
+        cnt[g] += 1
+        fl[g] += bad[i]
+        ti = t[i]
+        cut = ti - window_ns if ti >= floor else np.iinfo(np.int64).min  # no int64 wrap-around
+        h = head[g]
+        while t[h] < cut:
+            cnt[g] -= 1
+            fl[g] -= bad[h]
+            h = nxt[h]
+        head[g] = h
+        total[i] = cnt[g]
+        failures[i] = fl[g]
+    return total, failures
+
+
+@_jit
+def previous_in_group(values: Any, codes: Any, ngroups: int, initial: int) -> Any:
+    """Per row: the value of the previous row of its group (``initial`` for a group's first)."""
+    n = values.shape[0]
+    prev = np.empty(n, values.dtype)
+    last = np.full(ngroups, initial, values.dtype)
+    for i in range(n):
+        g = codes[i]
+        prev[i] = last[g]
+        last[g] = values[i]
+    return prev

@@ -1,0 +1,129 @@
+"""The plot gallery: one entry per picture, drawn from the sample data while the docs build.
+
+Add a picture by adding one entry: ``name -> (title, code)``. The code is shown beside its
+picture exactly as written, runs in a fresh namespace with the working folder set to a temporary
+directory, and must leave the figure to show as ``fig`` or as matplotlib's current figure.
+``python docs/_ext/budgetlab_docs.py NAME OUT.png`` renders one entry (the README's picture is
+``timeline``).
+"""
+
+from __future__ import annotations
+
+GALLERY: dict[str, tuple[str, str]] = {
+    "timeline": (
+        "Timeline of the tracker: success rate, burn rate, budget remaining",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.plotting import plot_timeline
+
+events = bl.datasets.load("demo")
+rc = events[events["captcha_type"] == "recaptcha_v2"]
+slo = bl.SLO(target=0.93, window="24h")
+states = bl.replay(rc, slo)
+fig, ax = plt.subplots(figsize=(9, 6.5))
+plot_timeline(states, slo=slo, transitions=bl.transitions(states),
+              incidents=bl.datasets.load("demo_incidents"), tz="Europe/Berlin", ax=ax)
+""",
+    ),
+    "buckets": (
+        "Burn rate by failure bucket (timeouts vs solve errors), per region",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.plotting import plot_buckets
+
+events = bl.datasets.load("demo")
+over_time = bl.bucket_burn_over_time(events, bl.SLO(target=0.95, window="24h"),
+                                     freq="6h", by="region")
+fig, ax = plt.subplots(figsize=(9, 4))
+plot_buckets(over_time, by="region", tz="Europe/Berlin", ax=ax)
+""",
+    ),
+    "alerts": (
+        "Alert episodes of the SRE Workbook policy, with the labelled incident",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.plotting import plot_alerts
+
+events = bl.datasets.load("demo")
+bins = bl.bin_events(events, "1min", by="captcha_type")
+episodes = bl.alert_episodes(bins, 0.95, bl.AlertPolicy.workbook())
+fig, ax = plt.subplots(figsize=(9, 4))
+plot_alerts(episodes, incidents=bl.datasets.load("demo_incidents"), tz="Europe/Berlin", ax=ax)
+""",
+    ),
+    "recalibration": (
+        "Recalibration: time exhausted under each candidate target",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.plotting import plot_recalibration
+
+events = bl.datasets.load("demo")
+r = bl.recalibrate(events, by="captcha_type", window="24h",
+                   target={"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88})
+fig, ax = plt.subplots(figsize=(9, 4))
+plot_recalibration(r, ax=ax)
+""",
+    ),
+    "window_comparison": (
+        "Window lengths compared: flapping against detection delay",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.plotting import plot_window_comparison
+
+events = bl.datasets.load("outcomes_4w")  # four weeks, seven labelled incidents
+table = bl.compare_windows(events, bl.SLO(target=0.9), ["1h", "6h", "24h", "calendar:day"],
+                           by="captcha_type",
+                           target={"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88},
+                           incidents=bl.datasets.load("incidents_4w"))
+fig, ax = plt.subplots(figsize=(9, 5.5))
+plot_window_comparison(table, ax=ax)
+""",
+    ),
+    "incident_report": (
+        "Post-incident replay: the report's figure",
+        """\
+import budgetlab as bl
+
+events = bl.datasets.load("demo")
+incidents = bl.datasets.load("demo_incidents")
+rep = bl.incident_report(events, bl.SLO(target=0.93, window="24h"),
+                         incidents["start"][0], incidents["end"][0],
+                         scope="captcha_type=recaptcha_v2", breakdown_by="region",
+                         incidents=incidents, tz="Europe/Berlin")
+fig = rep.plot()
+""",
+    ),
+    "daily_success": (
+        "Success rate per local day, with each day's Wilson interval (notebook 01)",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.analyses.history import daily_success
+from budgetlab.plotting import plot_daily_success
+
+events = bl.datasets.load("outcomes_4w")
+daily = daily_success(events, by="captcha_type", tz="Europe/Berlin")
+fig, ax = plt.subplots(figsize=(9, 4))
+plot_daily_success(daily, ax=ax)
+""",
+    ),
+    "hourly_profile": (
+        "Timeouts by local hour against all other failures (notebook 03)",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.analyses.history import hourly_profile
+from budgetlab.plotting import plot_hourly_profile
+
+events = bl.datasets.load("outcomes_4w")
+profile = hourly_profile(events, bucket="timeout", by="region", tz="Europe/Berlin")
+fig, ax = plt.subplots(figsize=(9, 4))
+plot_hourly_profile(profile, ax=ax)
+""",
+    ),
+}

@@ -1,0 +1,170 @@
+"""budgetlab.analyses.choices: the notebooks' decision rules on hand-made tables whose answers are
+worked out by hand (which window, which policy, which target, keep or lower)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab.analyses.choices import (
+    bucket_target_verdicts,
+    choose_policy,
+    choose_window,
+    policy_summary,
+    suggest_targets,
+    window_summary,
+)
+from budgetlab.analyses.recalibration import Recalibration
+from budgetlab.errors import ConfigError
+
+EMPTY = pd.DataFrame()
+
+
+def _rec(groups, recommended, by=("g",)):
+    summary = pd.DataFrame({"g": groups, "recommended_target": recommended,
+                            "recommendation_note": ["no candidate qualifies"] * len(groups)})
+    return Recalibration(summary=summary, candidates=EMPTY, distribution=EMPTY, bootstrap=EMPTY,
+                         settings={"by": list(by)})
+
+
+def test_suggest_targets_rule_by_hand():
+    rec = _rec(["a", "b", "c", "d"], [0.95, 0.95, np.nan, 0.9])
+    clean = _rec(["d", "c", "b", "a"], [0.85, 0.93, 0.97, 0.95])  # another order: matched by key
+    s = suggest_targets(rec, clean).set_index("g")
+    assert s["recommended_without_incidents"].tolist() == [0.95, 0.97, 0.93, 0.85]
+    # a: equal -> keep; b: higher outside -> 0.97; c: none on all history but one outside -> 0.93; d: lower -> keep
+    assert s["suggested_target"].tolist() == [0.95, 0.97, 0.93, 0.9]
+    assert "do not move" in s.loc["a", "reason"] and "pull the recommendation down" in s.loc["b", "reason"]
+
+
+def test_suggest_targets_without_labels_or_recommendation():
+    s = suggest_targets(_rec(["a", "b"], [0.95, np.nan]))
+    assert s["suggested_target"].iloc[0] == 0.95 and np.isnan(s["suggested_target"].iloc[1])
+    assert s["recommended_without_incidents"].isna().all()
+    assert s["reason"].iloc[1].startswith("no recommendation")
+    with pytest.raises(ConfigError):
+        suggest_targets(s)
+
+
+def _compare_table():
+    dwell = pd.to_timedelta([0, 0, 0, 0, 3600 * 10**9, 3600 * 10**9], unit="ns")
+    return pd.DataFrame({
+        "g": ["a", "b", "a", "b", "a", "b"],
+        "window": pd.Categorical(["1h", "1h", "1d", "1d", "1h", "1h"], categories=["1h", "1d"], ordered=True),
+        "min_dwell": dwell, "hours": [10.0, 30.0, 10.0, 30.0, 10.0, 30.0],
+        "hours_exhausted": [1.0, 3.0, 2.0, 0.0, 1.0, 1.0],
+        "transitions_per_day": [20.0, 10.0, 2.0, 1.0, 5.0, 4.0], "round_trips_per_day": [1.0, 2.0, 0, 0, 0, 0],
+        "share_warning": [0.5] * 6, "share_critical": [0.1, 0.0, 0.2, 0.1, 0.1, 0.0],
+        "share_exhausted": [0.1, 0.1, 0.2, 0.0, 0.1, 1 / 30]})
+
+
+def _pairs():
+    rows = []
+    for window, dwell, detected, detection in [("1h", 0, [True, True, True, True], [1, 2, 3, 4]),
+                                               ("1d", 0, [True, False, False, True], [10, None, None, 30]),
+                                               ("1h", 3600, [True, True, True, False], [1, 2, 3, None])]:
+        for i, (d, t) in enumerate(zip(detected, detection, strict=True)):
+            rows.append({"window": window, "min_dwell": pd.Timedelta(seconds=dwell), "g": "ab"[i % 2],
+                         "detected": d, "detection": pd.Timedelta(minutes=t) if t else pd.NaT,
+                         "recovered": i != 3, "recovery": pd.Timedelta(minutes=10 * (i + 1)) if i != 3 else pd.NaT})
+    return pd.DataFrame(rows)
+
+
+def test_window_summary_sums_groups_by_hand():
+    s = window_summary(_compare_table(), _pairs())
+    assert s["window"].tolist() == ["1h", "1d", "1h"]
+    assert s["transitions_per_day"].tolist() == [30.0, 3.0, 9.0]
+    assert s["share_exhausted"].tolist() == pytest.approx([4 / 40, 2 / 40, 2 / 40])
+    # alerting (critical or worse) hours: 1h: 10*.2 + 30*.1 = 5; 1d: 10*.4 + 30*.1 = 7; 1h+dwell: 10*.2 + 30/30 = 3
+    assert s["share_alerting"].tolist() == pytest.approx([5 / 40, 7 / 40, 3 / 40])
+    assert s["pairs"].tolist() == [4, 4, 4] and s["detected"].tolist() == [4, 2, 3]
+    assert s["detection_median"].tolist() == [pd.Timedelta(minutes=2.5), pd.Timedelta(minutes=20),
+                                              pd.Timedelta(minutes=2)]
+    assert s["recovery_median"].tolist() == [pd.Timedelta(minutes=20)] * 3  # 10, 20, 30
+    assert s["unrecovered"].tolist() == [1, 1, 1]
+    warning = window_summary(_compare_table(), alert_at="warning")
+    assert warning["share_alerting"].tolist() == pytest.approx([(10 * .7 + 30 * .6) / 40, (10 * .9 + 30 * .6) / 40,
+                                                                (10 * .7 + 30 * (.5 + 1 / 30)) / 40])
+    assert "pairs" not in warning.columns
+    with pytest.raises(ConfigError):
+        window_summary(_compare_table(), alert_at="healthy")
+
+
+def test_choose_window_rule_by_hand():
+    s = window_summary(_compare_table(), _pairs())
+    # recall 0.8 of 4 pairs: 1h (4) and 1h + 1 h dwell (3.2 > 3? no) qualify -> only 1h (4 >= 3.2)
+    v = choose_window(s, min_recall=0.8)
+    assert v.verdict == "chosen" and v.subject == "the 1h window"
+    # recall 0.75: 1h (30/day) and 1h + dwell (9/day) qualify: the fewer changes win
+    assert choose_window(s, min_recall=0.75).subject == "the 1h window with 60 min of hysteresis"
+    # recall 0.5: the 1d window (3/day) qualifies too
+    assert choose_window(s, min_recall=0.5).subject == "the 1d window"
+    flapping_only = choose_window(window_summary(_compare_table()))
+    assert flapping_only.subject == "the 1d window" and "only flapping" in flapping_only.caveat
+
+
+def test_choose_window_withheld_when_nothing_detects_enough():
+    pairs = _pairs().assign(detected=False)
+    v = choose_window(window_summary(_compare_table(), pairs), min_recall=0.5)
+    assert v.verdict is None and "no window reaches" in v.withheld
+
+
+def _scores():
+    td = pd.to_timedelta
+    return pd.DataFrame({
+        "policy": ["wb", "wb", "wb", "seed", "seed", "pyrra"],
+        "g": ["*", "a", "*", "*", "*", "*"],
+        "tier": ["*", "*", "page_1h", "*", "*", "*"],
+        "severity": ["page", "page", "page", "page", "ticket", "critical"],
+        "episodes": [2, 1, 2, 40, 3, 6], "pages_per_day": [0.1, 0.05, 0.1, 2.0, 0.2, 0.3],
+        "precision": [1.0, 1.0, 1.0, 0.1, 0.5, 0.5], "incidents": [5, 5, 5, 5, 5, 5], "detected": [2, 1, 2, 5, 2, 4],
+        "recall": [0.4, 0.2, 0.4, 1.0, 0.4, 0.8], "detection_median": td(["10min", "1h", "10min", "1min", "3h", "20min"]),
+        "false_pages_per_week": [0.0, 0.0, 0.0, 25.0, 1.0, 1.5]})
+
+
+def test_policy_summary_picks_the_overall_page_rows():
+    s = policy_summary(_scores())
+    assert s.index.tolist() == ["wb", "seed", "pyrra"]
+    assert s["pages"].tolist() == [2, 40, 6]
+    assert s["recall"].tolist() == [0.4, 1.0, 0.8]
+    assert s["false_pages_per_week"].tolist() == [0.0, 25.0, 1.5]
+
+
+def test_choose_policy_rule_by_hand():
+    s = policy_summary(_scores())
+    v = choose_policy(s, min_recall=0.8, max_false_pages_per_week=2.0)
+    assert v.verdict == "chosen" and v.subject == "pyrra"  # seed detects all but pages 25 a week
+    v = choose_policy(s, min_recall=0.9, max_false_pages_per_week=2.0)
+    assert v.verdict is None
+    assert "pyrra detects most (80 %)" in v.sentence and "seed is the quietest (25.0" in v.sentence
+    assert choose_policy(s, min_recall=0.3, max_false_pages_per_week=30).subject == "seed"  # fastest: 1 min
+    with pytest.raises(ConfigError):
+        choose_policy(s, max_false_pages_per_week=-1)
+    unscored = choose_policy(s.assign(recall=np.nan))
+    assert unscored.verdict is None and "not scored" in unscored.withheld
+
+
+def test_bucket_target_verdicts_rule_by_hand():
+    n = 200
+    ok = np.ones(3 * n, dtype=bool)
+    bucket = np.array(["success"] * (3 * n), dtype=object)
+    # a: 6 timeouts + 4 solve errors in 200 -> 95.0 % (meets 0.95): keep
+    ok[:10] = False
+    bucket[:6], bucket[6:10] = "timeout", "solve_error"
+    # b: 12 timeouts + 4 solve errors -> 92 %; without timeouts 184/188 = 97.9 %: bucket_only
+    ok[n:n + 16] = False
+    bucket[n:n + 12], bucket[n + 12:n + 16] = "timeout", "solve_error"
+    # c: 2 timeouts + 18 solve errors -> 90 %; without 180/198 = 90.9 %: misses_without
+    ok[2 * n:2 * n + 20] = False
+    bucket[2 * n:2 * n + 2], bucket[2 * n + 2:2 * n + 20] = "timeout", "solve_error"
+    ev = pd.DataFrame({"g": ["a"] * n + ["b"] * n + ["c"] * n, "ok": ok, "bucket": bucket})
+    t = pd.DataFrame({"g": ["a", "b", "c"], "target": [0.95, 0.95, 0.95]})
+    v = bucket_target_verdicts(ev, t, bucket="timeout")
+    assert v["verdict"].tolist() == ["keep", "bucket_only", "misses_without"]
+    assert v["success_rate"].tolist() == pytest.approx([0.95, 0.92, 0.90])
+    assert v["success_rate_without"].tolist() == pytest.approx([190 / 194, 184 / 188, 180 / 198])
+    assert v["bucket_failures"].tolist() == [6, 12, 2]
+    assert "do not lower the target" in v["sentence"].iloc[1]
+    few = bucket_target_verdicts(ev, t, bucket="timeout", min_events=201)
+    assert few["verdict"].isna().all() and few["withheld"].str.contains("at least 201").all()

@@ -1,0 +1,120 @@
+"""budgetlab.analyses.incident_review: the tracker at a moment, the span under review, the pages
+per policy and the wake-up verdict, on a minute-by-minute log whose figures are counted by hand
+(a loop over the events, the seed's window: ``t - window <= ts <= t``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import SLO, AlertPolicy, as_events, incident_report, replay
+from budgetlab.analyses.incident_review import incident_span, page_table, tracker_at, wake_verdict
+from budgetlab.errors import ConfigError
+
+START = pd.Timestamp("2026-01-01 00:00", tz="UTC")
+TIMES = pd.date_range(START, periods=2 * 1440, freq="1min")
+BAD = (TIMES >= "2026-01-02 02:00") & (TIMES < "2026-01-02 03:00")  # one hour of failures on day 2
+EVENTS = as_events(TIMES, ~BAD)
+SLO_1H = SLO(target=0.95, window="1h")
+
+
+def _window(at, width="1h"):
+    """Failures and events in the seed's window ending at ``at``, counted one event at a time."""
+    hi = pd.Timestamp(at) if pd.Timestamp(at).tzinfo else pd.Timestamp(at, tz="UTC")
+    lo = hi - pd.Timedelta(width)
+    inside = [(t, b) for t, b in zip(TIMES, BAD, strict=True) if lo <= t <= hi]
+    return sum(b for _, b in inside), len(inside)
+
+
+@pytest.fixture(scope="module")
+def states():
+    return replay(EVENTS, SLO_1H)
+
+
+def test_tracker_at_reads_the_last_event_before_the_moment(states):
+    r = tracker_at(states, "2026-01-02 02:30:30")
+    f, n = _window("2026-01-02 02:30")
+    assert (int(r["failures"]), int(r["total"])) == (f, n) == (31, 61)
+    assert r["ts"] == pd.Timestamp("2026-01-02 02:30", tz="UTC") and r["note"] == ""
+    assert str(r["status"]) == "exhausted"
+    # a naive time is read in tz: 03:30 in Berlin (UTC+1) is 02:30 UTC
+    assert tracker_at(states, "2026-01-02 03:30:30", tz="Europe/Berlin")["ts"] == r["ts"]
+
+
+def test_tracker_at_falls_back_to_the_worst_moment(states):
+    worst = tracker_at(states, None)
+    assert worst["ts"] == pd.Timestamp("2026-01-02 02:59", tz="UTC")  # 60 failures of 61: the lowest rate
+    assert "worst moment" in worst["note"]
+    outside = tracker_at(states, "2027-01-01")
+    assert outside["ts"] == worst["ts"] and "outside the log's span" in outside["note"]
+    early = tracker_at(states, "2026-01-01 00:10")
+    assert early["ts"] == pd.Timestamp("2026-01-01 00:10", tz="UTC") and "not yet full" in early["note"]
+
+
+def test_incident_span_rules(states):
+    at = "2026-01-02 02:30"
+    given = incident_span(states, at=at, start="2026-01-02 01:00", end="2026-01-02 04:00")
+    assert (given["start"], given["end"], given["reason"]) == (
+        pd.Timestamp("2026-01-02 01:00", tz="UTC"), pd.Timestamp("2026-01-02 04:00", tz="UTC"), "as given")
+    inc = pd.DataFrame({"incident_id": ["x", "y", "far"],
+                        "start": pd.to_datetime(["2026-01-02 01:50", "2026-01-02 02:20", "2026-01-01 05:00"], utc=True),
+                        "end": pd.to_datetime(["2026-01-02 02:10", "2026-01-02 03:05", "2026-01-01 06:00"], utc=True)})
+    labelled = incident_span(states, at=at, incidents=inc)
+    assert labelled["start"] == pd.Timestamp("2026-01-02 01:50", tz="UTC")
+    assert labelled["end"] == pd.Timestamp("2026-01-02 03:05", tz="UTC") and "x, y" in labelled["reason"]
+    # no labels: the critical-or-worse episode. Critical once failures > 0.9 * 0.05 * 61 = 2.745, i.e. from the
+    # 3rd failure (02:02); below critical again when at most 2 failures remain in the last hour (from 03:58)
+    episode = incident_span(states, at=at)
+    assert episode["start"] == pd.Timestamp("2026-01-02 02:02", tz="UTC")
+    assert episode["end"] == pd.Timestamp("2026-01-02 03:58", tz="UTC")
+    quiet = incident_span(states, at="2026-01-01 12:00")
+    assert (quiet["start"], quiet["end"]) == (pd.Timestamp("2026-01-01 11:00", tz="UTC"),
+                                              pd.Timestamp("2026-01-01 13:00", tz="UTC"))
+    with pytest.raises(ConfigError):
+        incident_span(states, at=at, start="2026-01-02 01:00")
+    with pytest.raises(ConfigError):
+        incident_span(states, at=at, start="2026-01-02 04:00", end="2026-01-02 01:00")
+
+
+@pytest.fixture(scope="module")
+def reports():
+    policies = {"workbook": AlertPolicy.workbook("30D"), "seed": AlertPolicy.single_window("1h", 0.9, period="30D")}
+    return {name: incident_report(EVENTS, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00", policy=p)
+            for name, p in policies.items()}
+
+
+def test_page_table(reports):
+    t = page_table(reports)
+    assert t.index.tolist() == ["workbook", "seed"]
+    assert t["paged"].tolist() == [True, True]
+    for name in t.index:
+        tiers = reports[name].tiers
+        fired = tiers[tiers["fired"] & (tiers["severity"] == "page")].sort_values("first_alert")
+        assert t.loc[name, "first_page"] == fired["first_alert"].iloc[0]
+        assert t.loc[name, "tier"] == str(fired["tier"].iloc[0])
+    with pytest.raises(ConfigError):
+        page_table({"x": "not a report"})
+
+
+def test_wake_verdict_judges_the_windows_that_decided(reports):
+    v = wake_verdict(EVENTS, reports, wake_burn=5.0)
+    assert v.verdict == "justified"
+    peak_at = reports["workbook"].tracker.iloc[0]["peak_burn_at"]
+    f, n = _window(peak_at)
+    assert f"{f:,} failures in {n:,} events" in v.sentence  # the tracker's window at its peak
+    tiers = reports["workbook"].tiers
+    first = tiers[tiers["fired"] & (tiers["severity"] == "page")].sort_values("first_alert").iloc[0]
+    f_tier, n_tier = _window(first["first_alert"], first["long_window"])
+    assert f"{f_tier:,} failures in {n_tier:,} events" in v.sentence
+    assert "band \"5 and above" in v.sentence
+    with pytest.raises(ConfigError):
+        wake_verdict(EVENTS, reports, wake_burn=0)
+
+
+def test_wake_verdict_not_justified_without_failures():
+    ok_events = as_events(TIMES, np.ones(len(TIMES), dtype=bool))
+    rep = incident_report(ok_events, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00", policy=AlertPolicy.workbook("30D"))
+    v = wake_verdict(ok_events, {"workbook": rep})
+    assert v.verdict == "not_justified"
+    assert "burn peaked at 0.00" in v.sentence and "No page tier fired for workbook" in v.sentence

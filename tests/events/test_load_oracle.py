@@ -1,0 +1,591 @@
+"""The loaders read at Arrow speed (issue 20, point 3) and give exactly what they gave before.
+
+The oracle is the previous implementation, kept only here: the CSV reader that held the whole
+file in memory and always let Arrow look for line ends inside quotes, the group-key coding, the
+personal-data column scan, and the access-log reader that parsed times with ``pd.to_datetime``.
+``read_events`` with these patched in is the reader as it was; every file below is read both ways
+and must give the same frame, the same "how it was read" facts, or the same one-line error.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import budgetlab.events.pii as pii_mod
+import budgetlab.events.read as read_mod
+import budgetlab.events.sources as sources_mod
+from budgetlab import read_access_log, read_events
+from budgetlab._util.files import register_input
+from budgetlab.errors import BudgetlabError, FileFormatError, InputError
+from budgetlab.events import _formats as F
+from budgetlab.events._columns import factorize
+from budgetlab.events._detect import CANDIDATE, arrow_text, as_text, has, scan
+from budgetlab.events._input import CR_ONLY_NOTE, compression_of, cr_only, file_name, read_input
+from budgetlab.events._messages import note_open_last_row, row_numbers
+from budgetlab.events.accesslog import _ok_flags
+from budgetlab.events.outcomes import (
+    LabelReading,
+    OutcomeReading,
+    check_outcomes,
+    classify_outcomes,
+)
+from budgetlab.events.report import HowRead, skip_reasons, time_span
+from budgetlab.events.schema import SUCCESS, as_events, bucket_dtype, ts_ns
+from budgetlab.events.sources import expand_sources, file_notes
+
+
+# ------------------------------------------------------------------------------------------
+# the oracle: the previous CSV reader (whole file in memory, newlines_in_values always on)
+# ------------------------------------------------------------------------------------------
+def _old_arrow_csv(data: bytes, sep: str, columns: list[str], dict_columns: Any) -> Any:
+    import pyarrow.csv as pcsv
+
+    def read(block: int | None) -> Any:
+        return pcsv.read_csv(
+            pa.BufferReader(data),
+            read_options=pcsv.ReadOptions(use_threads=True, block_size=block),
+            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True),
+            convert_options=pcsv.ConvertOptions(
+                include_columns=columns,
+                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.string()
+                              for c in columns},
+                strings_can_be_null=False, quoted_strings_can_be_null=False))
+
+    try:
+        return read(None)
+    except pa.ArrowInvalid as exc:
+        if "straddling" not in str(exc) or len(data) < (1 << 20):
+            raise
+    return read(min(len(data) + 1, (1 << 31) - 1))
+
+
+def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str, dict_columns: Any) -> Any:
+    if F._utf8_family(encoding):
+        F._refuse_wide(raw, name)
+        data = raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw
+        first_line = data[: data.find(b"\n") if b"\n" in data[: 1 << 20] else 1 << 20]
+        err = F._decode_error(first_line, name, "utf-8")
+        if err is not None:
+            raise err
+    else:
+        err = F._decode_error(raw, name, encoding)
+        if err is not None:
+            raise err
+        data = raw.decode(encoding).lstrip("\ufeff").encode("utf-8")
+    sep = "\t" if kind == "tsv" else ","
+    head = data[: 1 << 20].decode("utf-8", errors="replace")
+    try:
+        header = next(csv.reader(io.StringIO(head), delimiter=sep), [])
+    except csv.Error:
+        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the column names.") from None
+    if not header or not any(h.strip() for h in header):
+        raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
+    F.check_header(header, columns, name)
+    try:
+        table = _old_arrow_csv(data, sep, columns, dict_columns)
+    except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
+        text = str(exc)
+        if "UTF8" in text or "UTF-8" in text:
+            err = F._decode_error(data, name, "utf-8")
+            if err is not None:
+                raise err from None
+        if "Expected" in text and "columns" in text:
+            if data.count(b'"') % 2:
+                F._check_quotes(data, name, sep)
+            raise FileFormatError(F._ragged_message(data, name, sep, len(header))) from None
+        raise FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check quoting and "
+                              "separators, or export the file again.") from None
+    if data.count(b'"') % 2:
+        F._check_quotes(data, name, sep)
+    if table.num_rows == 0:
+        raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
+    frame = table.to_pandas()
+    if not data.rstrip(b" \t").endswith((b"\n", b"\r")):
+        note_open_last_row(len(frame) - 1)
+    return pd.DataFrame(frame)
+
+
+def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str, dict_columns: Any = (),
+                     notes: Any = None) -> pd.DataFrame:
+    path = path.expanduser()
+    F.check_path(path)
+    kind, packed = F._detect_format(path, fmt)
+    if kind not in ("csv", "tsv"):
+        return F.read_columns(path, columns, fmt, encoding, dict_columns, notes)
+    register_input(path)
+    name = file_name(path)
+    raw = read_input(path, name, notes)
+    if packed and compression_of(F._head(path)) is None:
+        raise FileFormatError("misnamed")
+    F._sniff(raw, name, kind)
+    lf = F._cr_only_as_lf(raw, encoding)
+    if lf is not None:
+        raw = lf
+        if notes is not None:
+            notes.append(CR_ONLY_NOTE)
+    if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):
+        raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
+    return _old_text_table(raw, name, kind, columns, encoding, dict_columns)
+
+
+def old_group_key(col: pd.Series, name: str) -> pd.Categorical:
+    codes, uniques = factorize(col)
+    names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
+    blank = np.asarray(names == "", dtype=bool)
+    missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
+    if np.any(missing):
+        raise InputError(f"group key {name!r} is empty or missing at {row_numbers(np.asarray(missing))}; "
+                         "fill or drop those rows.")
+    used = np.zeros(len(names), dtype=bool)
+    used[codes] = True
+    cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str), return_inverse=True)
+    remap = np.full(len(names), -1, dtype=np.int64)
+    remap[np.flatnonzero(used)] = inverse
+    return pd.Categorical.from_codes(remap[codes], categories=pd.Index(cats, dtype="str"))
+
+
+def old_scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
+    kind = pii_mod._kind_of_column(column)
+    if kind is None or len(column) == 0:
+        return {}, {}
+    column_text = None
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, uniques = factorize(column)
+        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        used = counts > 0
+        uniques, counts = uniques[used], counts[used]
+    elif kind == "numeric":
+        values = column.dropna().to_numpy()
+        big = np.abs(values.astype(np.float64)) >= 1e12
+        codes, uniq = pd.factorize(values[big])
+        uniques, counts = pd.Index(uniq), np.bincount(codes, minlength=len(uniq))
+    else:
+        if pd.api.types.is_string_dtype(column.dtype) and not pd.api.types.is_object_dtype(column.dtype):
+            text = as_text(column)
+        else:
+            text = as_text(column.astype(str).where(column.notna()))
+        column_text = arrow_text(text)
+        cand = has(column_text, CANDIDATE)
+        cand_codes, cand_uniq = pd.factorize(text[cand], use_na_sentinel=True)
+        uniques = pd.Index(cand_uniq)
+        counts = np.bincount(cand_codes[cand_codes >= 0], minlength=len(cand_uniq))
+    if len(uniques) == 0:
+        return {}, {}
+    if kind == "numeric":
+        values_any: Any = np.asarray(uniques).astype(str).astype(object)
+    elif pd.api.types.is_string_dtype(uniques.dtype) and not pd.api.types.is_object_dtype(uniques.dtype):
+        values_any = uniques
+    else:
+        values_any = np.asarray(uniques.astype(str), dtype=object)
+    masks = scan(arrow_text(values_any), numeric=kind == "numeric", column=column_text)
+    return ({k: int(counts[m].sum()) for k, m in masks.items()}, {k: int(m.sum()) for k, m in masks.items()})
+
+
+def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sources_mod, "read_columns", old_read_columns)
+    monkeypatch.setattr(read_mod, "_group_key", old_group_key)
+    monkeypatch.setattr(pii_mod, "_scan_column", old_scan_column)
+
+
+def _both(monkeypatch: pytest.MonkeyPatch, source: Any, **kw: Any) -> tuple[Any, Any]:
+    """``(new, old)``: the frame (or the error text) of today's reader and of the oracle."""
+    def run() -> Any:
+        try:
+            with warnings.catch_warnings(record=True):
+                warnings.simplefilter("always")
+                return read_events(source, **kw)
+        except BudgetlabError as exc:
+            return f"{type(exc).__name__}: {exc}"
+
+    new = run()
+    with monkeypatch.context() as m:
+        _as_before(m)
+        old = run()
+    return new, old
+
+
+def _same(new: Any, old: Any) -> None:
+    if isinstance(old, str) or isinstance(new, str):
+        assert new == old
+        return
+    pd.testing.assert_frame_equal(new, old)
+    assert new.attrs["how_read"] == old.attrs["how_read"]
+
+
+# ------------------------------------------------------------------------------------------
+# files
+# ------------------------------------------------------------------------------------------
+HEADER = "ts,outcome,region,session\n"
+ROWS = ["2026-11-29T00:00:00Z,success,fra,s1", "2026-11-29T00:01:00+01:00,timeout,ams,s2",
+        "2026-11-29T00:02:00-05:30,success, fra ,s3", "2026-11-29T00:03:00Z,solve_error,ams,s4"]
+
+
+def _body(rows: list[str], end: str = "\n") -> str:
+    return HEADER.replace("\n", end) + "".join(r + end for r in rows)
+
+
+def _big_quoted(n: int) -> str:
+    """More than Arrow's 1 MiB block, with line ends inside quoted values across the file."""
+    rng = np.random.default_rng(3)
+    out = [HEADER.replace("session", "note")]
+    for i in range(n):
+        note = f'"line a {i}\nline, b"' if rng.random() < 0.3 else f"n{i}"
+        out.append(f"2026-11-29T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z,success,fra,{note}\n")
+    return "".join(out)
+
+
+CASES: dict[str, tuple[bytes, dict[str, Any]]] = {
+    "plain": (_body(ROWS).encode(), {}),
+    "quoted fields": (('"ts","outcome","region","session"\n' + "".join(
+        ",".join(f'"{v}"' for v in r.split(",")) + "\n" for r in ROWS)).encode(), {}),
+    "quoted header only": (('"ts","outcome","region","session"\n' + "".join(r + "\n" for r in ROWS)).encode(), {}),
+    "separator and newline in quotes": (_body(['2026-11-29T00:00:00Z,success,"fr,a","s\n1"', ROWS[1]]).encode(), {}),
+    "escaped quotes": (_body(['2026-11-29T00:00:00Z,success,"fra ""x""",s1', ROWS[1]]).encode(), {}),
+    "quote inside a plain field": (_body(['2026-11-29T00:00:00Z,success,fr"a,s1', ROWS[1]]).encode(), {}),
+    "unclosed quote": (_body(['2026-11-29T00:00:00Z,success,"fra,s1', ROWS[1]]).encode(), {}),
+    "bom": (b"\xef\xbb\xbf" + _body(ROWS).encode(), {}),
+    "two boms": (b"\xef\xbb\xbf\xef\xbb\xbf" + _body(ROWS).encode(), {}),
+    "crlf": (_body(ROWS, "\r\n").encode(), {}),
+    "cr only": (_body(ROWS, "\r").encode(), {}),
+    "no final line end": (_body(ROWS).encode().rstrip(b"\n"), {}),
+    "trailing blanks": (_body(ROWS).encode() + b"  \t", {}),
+    "blank lines": (_body(ROWS).replace("\n", "\n\n", 2).encode(), {}),
+    "empty": (b"", {}),
+    "blanks only": (b" \n\r\n\t", {}),
+    "header only": (HEADER.encode(), {}),
+    "header without line end": (HEADER.strip().encode(), {}),
+    "ragged": (_body([*ROWS, "2026-11-29T00:04:00Z,success"]).encode(), {}),
+    "ragged with odd quotes": (_body([*ROWS, '2026-11-29T00:04:00Z,"success']).encode(), {}),
+    "missing column": (b"ts,outcome\n2026-11-29T00:00:00Z,success\n", {}),
+    "epochs": (b"ts,outcome,region,session\n1780000000,success,fra,s1\n1780000060,timeout,ams,s2\n", {"epoch": "s"}),
+    "epoch ms": (b"ts,outcome,region,session\n1780000000000,success,fra,s1\n1780000060500,failed,ams,s2\n",
+                 {"epoch": "ms"}),
+    "naive in a zone": (_body([r.replace("Z", "").replace("+01:00", "").replace("-05:30", "") for r in ROWS]).encode(),
+                        {"tz": "Europe/Berlin"}),
+    "latin-1": (_body(["2026-11-29T00:00:00Z,success,Köln,s1", ROWS[1]]).encode("latin-1"), {"encoding": "latin-1"}),
+    "not utf-8": (_body(["2026-11-29T00:00:00Z,success,K\xf6ln,s1", ROWS[1]]).encode("latin-1"), {}),
+    "utf-16": (_body(ROWS).encode("utf-16"), {}),
+    "binary": (b"\x00\x01\x02" * 100, {}),
+    "personal session": (_body(["2026-11-29T00:00:00Z,success,fra,ivan@example.org", ROWS[1]]).encode(), {}),
+    "personal region": (_body(["2026-11-29T00:00:00Z,success,+7 916 123-45-67,s1", ROWS[1]]).encode(), {}),
+    "empty group key": (_body(["2026-11-29T00:00:00Z,success, ,s1", ROWS[1]]).encode(), {}),
+    "big quoted": (_big_quoted(40_000).encode(), {"session": "note"}),
+    "big plain": (_big_quoted(40_000).replace('"line a', "line a").replace('\nline, b"', " line b").encode(),
+                  {"session": "note"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_csv_reads_as_before(case, tmp_path, monkeypatch):
+    raw, kw = CASES[case]
+    path = tmp_path / "log.csv"
+    path.write_bytes(raw)
+    options = {"by": "region", "session": "session", **kw}
+    new, old = _both(monkeypatch, path, **options)
+    _same(new, old)
+    if case in ("plain", "quoted fields", "big quoted", "bom", "crlf", "separator and newline in quotes"):
+        assert not isinstance(new, str)  # the cases that must load do load
+
+
+@pytest.mark.parametrize("case", ["plain", "quoted fields", "big quoted", "cr only", "bom"])
+def test_compressed_and_tab_separated_read_as_before(case, tmp_path, monkeypatch):
+    raw, kw = CASES[case]
+    (tmp_path / "log.csv.gz").write_bytes(gzip.compress(raw))
+    (tmp_path / "log.tsv").write_bytes(raw.replace(b",", b"\t"))
+    for name in ("log.csv.gz", "log.tsv"):
+        new, old = _both(monkeypatch, tmp_path / name, by="region", session=kw.get("session", "session"))
+        _same(new, old)
+
+
+def test_many_files_read_as_before(tmp_path, monkeypatch):
+    for i, case in enumerate(("plain", "quoted fields", "crlf")):
+        (tmp_path / f"{i}.csv").write_bytes(CASES[case][0])
+    new, old = _both(monkeypatch, tmp_path, by="region", session="session")
+    _same(new, old)
+
+
+@pytest.mark.parametrize("case", ["plain", "quoted fields", "quoted header only", "big quoted", "big plain", "bom",
+                                  "crlf", "header only", "empty"])
+def test_plain_files_are_never_read_whole(case, tmp_path, monkeypatch):
+    # Arrow opens the path itself: the whole-file reader is not used (it would raise here)
+    def whole(*args: Any, **kw: Any) -> bytes:
+        raise AssertionError("the file was read into memory")
+
+    raw, kw = CASES[case]
+    path = tmp_path / "log.csv"
+    path.write_bytes(raw)
+    monkeypatch.setattr(F, "read_input", whole)
+    if case in ("header only", "empty"):
+        with pytest.raises(FileFormatError, match="no rows|is empty"):
+            read_events(path, by="region", session=kw.get("session", "session"))
+        return
+    assert len(read_events(path, by="region", session=kw.get("session", "session"))) > 0
+
+
+def test_the_quoted_case_is_read_quote_by_quote(tmp_path):
+    # hand-read: the 40,000 rows of "big quoted" each keep their note, line ends included
+    path = tmp_path / "log.csv"
+    path.write_bytes(CASES["big quoted"][0])
+    events = read_events(path, session="note")
+    assert len(events) == 40_000
+    notes = events["session_id"].astype(str)
+    assert notes.str.contains("\n").sum() == CASES["big quoted"][0].count(b"\nline, b")
+
+
+# ------------------------------------------------------------------------------------------
+# the personal-data scan over Arrow chunks equals the previous scan
+# ------------------------------------------------------------------------------------------
+def _columns() -> dict[str, pd.Series]:
+    rng = np.random.default_rng(11)
+    ids = [f"{x:012x}" for x in rng.integers(0, 2**48, 3000)]
+    personal = ["ivan@example.org", "+7 916 123-45-67", "192.0.2.7", "4111 1111 1111 1111", "2001:db8::1"]
+    mixed = ids[:2000] + personal * 3 + [" padded@example.org ", "", "4111111111111111", "4929804463622139"]
+    chunked = pa.chunked_array([pa.array(mixed[:1000], pa.large_string()), pa.array(mixed[1000:], pa.large_string())])
+    return {
+        "ids str": pd.Series(ids, dtype="str"),
+        "mixed str": pd.Series(mixed, dtype="str"),
+        "mixed chunked": pd.Series(pd.arrays.ArrowStringArray(chunked)),
+        "mixed object": pd.Series(mixed, dtype=object),
+        "with missing": pd.Series([*mixed, None, None], dtype="str"),
+        "categorical": pd.Series(pd.Categorical([*mixed, *mixed[:50]])),
+        "categorical unused": pd.Series(pd.Categorical(mixed[:10], categories=sorted(set(mixed)))),
+        "bare cards": pd.Series(["4111111111111111", "5500005555555559", "4929804463622139", "12"] * 5, dtype="str"),
+        "numeric": pd.Series([4111111111111111, 5500005555555559, 12, 4929804463622139]),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_columns()))
+def test_the_column_scan_finds_what_it_found(name):
+    column = _columns()[name]
+    assert pii_mod._scan_column(column) == old_scan_column(column)
+
+
+def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
+    import budgetlab.events._columns as columns
+
+    column = _columns()["mixed chunked"]
+    want = old_scan_column(column)
+    monkeypatch.setattr(columns, "PARALLEL_ROWS", 10)  # force the threaded path on this small column
+    assert pii_mod._scan_column(column) == want
+    assert want[0]["e-mail address"] == 4  # hand-count: 3 plain + 1 padded
+
+
+# ------------------------------------------------------------------------------------------
+# access logs: the previous reader (pd.to_datetime with %z), kept only here
+# ------------------------------------------------------------------------------------------
+_OLD_PATTERN = (r"^[^ ]+ [^ ]+ (?:[^ ]+|" + r'"(?:[^"\\]|\\.)*"' + r") \[(?P<time>[^\]]+)\] "
+                r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<status>[0-9]{3}) (?:[0-9]+|-)(?: .*)?[\r]?$')
+
+
+def _old_parse_file(path: Path, on_error: str, notes: list[str]) -> Any:
+    import pyarrow.compute as pc
+
+    F.check_path(path)
+    register_input(path)
+    raw = read_input(path, file_name(path), notes)
+    if cr_only(raw):
+        raw = raw.replace(b"\r", b"\n")
+        notes.append(CR_ONLY_NOTE)
+    lines = pc.split_pattern(pa.array([raw.decode("utf-8", errors="replace")], type=pa.large_string()), "\n").flatten()
+    number = np.arange(1, len(lines) + 1)
+    blank = np.asarray(pc.match_substring_regex(lines, r"^\s*$"), dtype=bool)
+    parts = pc.extract_regex(lines, _OLD_PATTERN)
+    matched = np.asarray(parts.is_valid(), dtype=bool)
+    ts = pd.to_datetime(pd.Series(parts.field("time").to_pandas(), dtype="str"), format="%d/%b/%Y:%H:%M:%S %z",
+                        utc=True, errors="coerce")
+    status = pd.to_numeric(pd.Series(parts.field("status").to_pandas(), dtype="str"), errors="coerce")
+    good = matched & np.asarray(ts.notna(), dtype=bool) & np.asarray(status.between(100, 599), dtype=bool)
+    bad = ~good & ~blank
+    n_bad = int(bad.sum())
+    shown = ", ".join(str(int(n)) for n in number[bad][:10])
+    more = n_bad - min(n_bad, 10)
+    listed = shown + (f" and {more} more" if more > 0 else "")
+    if n_bad and on_error == "raise":
+        raise FileFormatError(f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {listed}); "
+                              "fix them or pass on_error='skip' to drop them.")
+    if not good.any():
+        raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this an access log?")
+    method = pd.Series(parts.field("method").to_pandas(), dtype="str")[good].str.upper()
+    return (ts[good].reset_index(drop=True), status.to_numpy()[good].astype(np.int64),
+            method.mask(method == "", "-").reset_index(drop=True), n_bad)
+
+
+def old_read_access_log(path: Any, *, ok: Any = None, outcomes: Any = None, by: Any = (), on_error: str = "raise") -> Any:
+    keys = [by] if isinstance(by, str) else list(by or ())
+    table = check_outcomes(outcomes)
+    paths = expand_sources(path)
+    per_file: list[list[str]] = [[] for _ in paths]
+    parsed = [_old_parse_file(p, on_error, n) for p, n in zip(paths, per_file, strict=True)]
+    ts = pd.concat([x[0] for x in parsed], ignore_index=True) if len(parsed) > 1 else parsed[0][0]
+    codes = np.concatenate([x[1] for x in parsed])
+    n_bad = sum(x[3] for x in parsed)
+    if table is None:
+        distinct, inverse = np.unique(codes, return_inverse=True)
+        flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
+        kinds = np.where(distinct >= 500, "server_error",
+                         np.where((distinct >= 400) & (distinct < 500), "client_error", "other_error"))
+        meaning = np.where(flags, SUCCESS, kinds)
+        counts = np.bincount(inverse, minlength=len(distinct))
+        rule = "default: status < 500 is a success" if ok is None else "ok(status)"
+        rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning, counts, strict=True)),
+                      key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
+        reading = OutcomeReading(flags[inverse], pd.Categorical(np.asarray(meaning[inverse], dtype=object),
+                                 dtype=bucket_dtype(set(meaning.tolist()) - {SUCCESS})),
+                                 np.zeros(len(codes), dtype=bool), tuple(rows), "HTTP status")
+    else:
+        import dataclasses
+
+        reading = classify_outcomes(pd.Series(codes.astype(str), dtype="str"), table)
+        reading = dataclasses.replace(reading, vocabulary="status mapping outcomes=")
+    keep = ~reading.skip
+    groups: dict[str, Any] = {}
+    for key in keys:
+        if key == "method":
+            groups[key] = pd.concat([x[2] for x in parsed], ignore_index=True).to_numpy()[keep]
+        elif key == "status":
+            groups[key] = codes[keep].astype(str)
+        else:
+            groups[key] = np.char.add((codes[keep] // 100).astype(str), "xx")
+    events = as_events(ts[keep].reset_index(drop=True), reading.ok[keep],
+                       np.asarray(reading.bucket.astype(str))[keep], groups=groups)
+    events["bucket"] = events["bucket"].cat.set_categories(
+        list(bucket_dtype(set(events["bucket"].astype(str)) - {SUCCESS}).categories))
+    first, last = time_span(ts_ns(events))
+    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
+    events.attrs["skipped_lines"] = n_bad
+    events.attrs["how_read"] = HowRead(
+        files=tuple((file_name(p), len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True)),
+        rows_read=len(codes) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
+        time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
+        outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
+        notes=tuple(file_notes([file_name(p) for p in paths], per_file)))
+    return events
+
+
+def _log_lines(n: int, seed: int) -> list[str]:
+    """Lines in every offset style servers write: both signs, half-hour and 45-minute zones."""
+    rng = np.random.default_rng(seed)
+    base = pd.Timestamp("2026-10-25T00:00:00Z").value
+    t = base + np.sort(rng.integers(0, 3 * 86400 * 10**9, n)) // 10**9 * 10**9
+    offsets = rng.choice([0, 60, 120, -300, 330, -570, 345, -210, 840, -720, 525], n)
+    status = rng.choice([200, 201, 304, 404, 500, 503, 302], n)
+    method = rng.choice(["GET", "POST", "put", ""], n)
+    out = []
+    for ti, off, st, me in zip(t.tolist(), offsets.tolist(), status.tolist(), method.tolist(), strict=True):
+        local = pd.Timestamp(ti + off * 60 * 10**9)
+        sign = "-" if off < 0 else "+"
+        out.append(f'192.0.2.{ti % 250} - - [{local.strftime("%d/%b/%Y:%H:%M:%S")} {sign}{abs(off) // 60:02d}'
+                   f'{abs(off) % 60:02d}] "{me} /p HTTP/1.1" {st} 12 "-" "agent"')
+    return out
+
+
+def _both_logs(monkeypatch: pytest.MonkeyPatch, source: Any, **kw: Any) -> tuple[Any, Any]:
+    def run(fn: Any) -> Any:
+        try:
+            with warnings.catch_warnings(record=True):
+                warnings.simplefilter("always")
+                return fn(source, **kw)
+        except BudgetlabError as exc:
+            return f"{type(exc).__name__}: {exc}"
+
+    return run(read_access_log), run(old_read_access_log)
+
+
+LOGS: dict[str, tuple[str, dict[str, Any]]] = {
+    "canonical": ("\n".join(_log_lines(3000, 1)) + "\n", {"by": ["method", "status", "status_class"]}),
+    "unsorted, no final line end": ("\n".join(_log_lines(500, 2)[::-1]), {"by": "method"}),
+    "crlf and blank lines": ("\r\n".join(_log_lines(200, 3)) + "\r\n\r\n", {}),
+    "odd time forms": ("\n".join([
+        '192.0.2.1 - - [10/oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1',
+        '192.0.2.1 - - [1/Oct/2026:13:55:36 -0530] "GET / HTTP/1.1" 503 1',
+        '192.0.2.1 - - [10/Oct/2026:13:55:36 +02:00] "GET / HTTP/1.1" 200 1',
+        '192.0.2.1 - - [29/Feb/2028:13:55:36 +0000] "GET / HTTP/1.1" 200 1',
+        '192.0.2.1 - - [10/Oct/2026:1:2:3 +0200] "GET / HTTP/1.1" 200 1']) + "\n", {}),
+    "impossible times skipped": ("\n".join([
+        '192.0.2.1 - - [31/Feb/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1',
+        '192.0.2.1 - - [10/Oct/2026:25:55:36 +0200] "GET / HTTP/1.1" 200 1',
+        '192.0.2.1 - - [10/Oct/2026:13:55:36 +2400] "GET / HTTP/1.1" 200 1',
+        '192.0.2.1 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1', "not a log line", "",
+        *_log_lines(20, 4)]) + "\n", {"on_error": "skip"}),
+    "impossible times raise": ('192.0.2.1 - - [31/Feb/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n'
+                               + "\n".join(_log_lines(20, 5)), {}),
+    "outcomes mapping": ("\n".join(_log_lines(300, 6)) + "\n",
+                         {"outcomes": {"2xx": "success", "3xx": "success", "4xx": "skip", "5xx": "server_error"},
+                          "by": ["method", "status_class"]}),
+    "ok function": ("\n".join(_log_lines(300, 7)) + "\n", {"ok": lambda s: s < 400}),
+    "cr only": ("\r".join(_log_lines(50, 8)) + "\r", {}),
+    "empty": ("", {}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LOGS))
+def test_access_logs_read_as_before(case, tmp_path, monkeypatch):
+    text, kw = LOGS[case]
+    path = tmp_path / "access.log"
+    path.write_bytes(text.encode())
+    new, old = _both_logs(monkeypatch, path, **kw)
+    _same(new, old)
+    if not isinstance(new, str):
+        assert new.attrs["skipped_lines"] == old.attrs["skipped_lines"]
+
+
+def test_access_logs_in_blocks_gzip_and_many_files_read_as_before(tmp_path, monkeypatch):
+    import budgetlab.events.accesslog as accesslog
+
+    lines = _log_lines(4000, 9)
+    (tmp_path / "a.log").write_text("\n".join(lines[:2500]) + "\n")
+    (tmp_path / "b.log.gz").write_bytes(gzip.compress(("\n".join(lines[2500:]) + "\n").encode()))
+    monkeypatch.setattr(accesslog, "BLOCK_BYTES", 4096)  # many blocks: lines cut at block ends must not break
+    new, old = _both_logs(monkeypatch, tmp_path, by="method")
+    _same(new, old)
+    assert len(new) == 4000
+
+
+def test_iso_times_over_threads_are_the_instants_of_one_pass(monkeypatch):
+    import budgetlab.events._columns as columns
+    from budgetlab.events._times import parse_time
+
+    texts = [f"2026-11-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00{['Z', '+01:00', '-05:30', '+05:45'][i % 4]}"
+             for i in range(3000)]
+    chunked = pa.chunked_array([pa.array(texts[:1000], pa.large_string()), pa.array(texts[1000:], pa.large_string())])
+    column = pd.Series(pd.arrays.ArrowStringArray(chunked))
+    monkeypatch.setattr(columns, "PARALLEL_ROWS", 10)
+    want = pd.to_datetime(pd.Series(texts), format="ISO8601", utc=True).dt.as_unit("ns").array.asi8
+    np.testing.assert_array_equal(parse_time(column, tz="UTC", epoch=None), want)
+
+
+def test_strptime_gives_the_instants_pandas_gives():
+    # the same instants as pd.to_datetime(..., format="%d/%b/%Y:%H:%M:%S %z"), offsets of both signs
+    import pyarrow.compute as pc
+
+    from budgetlab.events.accesslog import TIME_FORMAT
+
+    times = [line.split("[")[1].split("]")[0] for line in _log_lines(5000, 10)]
+    arrow = np.asarray(pc.strptime(pa.array(times), format=TIME_FORMAT, unit="ns").cast(pa.int64()))
+    want = pd.to_datetime(pd.Series(times), format=TIME_FORMAT, utc=True).dt.as_unit("ns").array.asi8
+    np.testing.assert_array_equal(arrow, want)
+    # hand-computed: 13:55:36 at -05:30 is 19:25:36 UTC, at +05:45 08:10:36 UTC
+    got = pc.strptime(pa.array(["10/Oct/2026:13:55:36 -0530", "10/Oct/2026:13:55:36 +0545"]), format=TIME_FORMAT,
+                      unit="ns").cast(pa.int64()).to_pylist()
+    assert got == [pd.Timestamp("2026-10-10T19:25:36Z").value, pd.Timestamp("2026-10-10T08:10:36Z").value]
+
+
+def test_a_year_outside_pandas_range_is_a_malformed_line(tmp_path):
+    # the previous reader crashed here (pandas' OutOfBoundsDatetime); now the line is malformed
+    path = tmp_path / "access.log"
+    path.write_text('192.0.2.8 - - [10/Oct/0001:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n'
+                    '192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n')
+    with pytest.raises(FileFormatError, match=r"1 line\(s\) not in common/combined log format \(line 1\)"):
+        read_access_log(path)
+    with pytest.warns(UserWarning, match="skipped 1 line"):
+        assert len(read_access_log(path, on_error="skip")) == 1
