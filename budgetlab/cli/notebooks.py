@@ -220,6 +220,15 @@ def _html_exporter(exporter_class: Any) -> Any:
                       "JUPYTER_PATH to the share/jupyter folder that holds nbconvert/templates.")
 
 
+def _check_notebook(src: Path, nbformat: Any) -> None:
+    """Refuse a file nbformat cannot read as a notebook, before the first notebook runs."""
+    try:
+        nbformat.read(src, as_version=4)
+    except Exception as exc:  # not JSON, not a notebook, not UTF-8, unreadable: nbformat raises many kinds
+        raise ConfigError(f"{src.name}: is not a readable Jupyter notebook ({type(exc).__name__}); give a .ipynb "
+                          "file saved by Jupyter, or leave it out of --notebooks.") from None
+
+
 def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, force: bool) -> list[Path]:
     """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
     first notebook runs; the notebooks are registered as inputs (no HTML may replace one)."""
@@ -282,6 +291,8 @@ def render_notebooks(
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise ConfigError(f"timeout={timeout!r} must be a number of seconds > 0.")
     sources = [Path(n) for n in notebooks]
+    for src in sources:
+        _check_notebook(src, nbformat)
     targets = _html_outputs(sources, out_dir, force=force)
     params = parse_parameters(parameters)
     run_dir = str(Path(cwd) if cwd is not None else Path.cwd())

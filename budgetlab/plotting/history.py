@@ -63,7 +63,9 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     groups = _series(daily, _KNOWN_DAILY)
     for i, (name, d) in enumerate(groups):
         day = pd.DatetimeIndex(d["day"])
-        x = (day.tz_localize(None) if day.tz is not None else day) + pd.Timedelta(hours=12 + 3 * (i - len(groups) // 2))
+        # naive UTC (what matplotlib plots; the ticks and labels below are in the days' zone)
+        x = (day.tz_convert("UTC").tz_localize(None) if day.tz is not None else day) + pd.Timedelta(
+            hours=12 + 3 * (i - len(groups) // 2))
         y = 100 * d["success_rate"].to_numpy(dtype=float)
         err = np.vstack([y - 100 * d["ci_low"].to_numpy(dtype=float), 100 * d["ci_high"].to_numpy(dtype=float) - y])
         full = d["full_day"].to_numpy(dtype=bool) if "full_day" in d.columns else np.ones(len(d), bool)

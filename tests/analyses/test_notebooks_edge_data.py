@@ -150,3 +150,21 @@ def test_notebook_runs_on_a_short_log_with_a_group_that_never_fails(name, never_
         assert "recaptcha_v2 meets its target 95.0 % even with the timeout failures" in joined
     if name.startswith("04"):
         assert "outside the log's span" in joined  # the 03:47 of the shipped night is not in this log
+
+
+@pytest.mark.slow
+def test_notebook_02_on_the_demo_sample_where_the_24h_window_never_recovers(tmp_path, monkeypatch):
+    """On ``demo`` + ``demo_incidents`` the 24 h window never drops below CRITICAL after D1 within
+    the 3 days (its recovery is NaT), so no pair can compare rolling 24 h with the calendar day:
+    the notebook says so instead of failing (it raised KeyError "['1d'] not in index")."""
+    papermill = pytest.importorskip("papermill", reason="papermill (a test extra) runs the notebooks")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    out = tmp_path / "02.ipynb"
+    papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / "02_window_length.ipynb"), str(out),
+                               kernel_name="python3", progress_bar=False, cwd=str(tmp_path),
+                               parameters={"source": "demo", "incidents": "demo_incidents"})
+    nb = nbformat.read(out, as_version=4)
+    outputs = [o for cell in nb.cells for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    shown = "\n".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
+    assert "No (incident, group) pair recovered under both" in shown

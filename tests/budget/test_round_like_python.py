@@ -71,13 +71,31 @@ def test_hand_computed_values():
     assert math.copysign(1.0, got[2]) == -1.0
 
 
-def test_vectorized_path_is_taken_and_np_round_would_differ():
+def test_vectorized_path_is_taken_and_np_round_would_differ(monkeypatch):
     """Not a vacuous oracle: np.round (x * 10**d, rint, / 10**d) differs from Python on some of the
-    hand-picked values, and round_like_python does not."""
+    hand-picked near ties, which round_like_python hands to Python's round (counted); ordinary values
+    never reach it (the vectorized path alone gives Python's bits)."""
+    import builtins
+
+    import budgetlab.budget.figures as figures
+
+    calls: list[float] = []
+
+    def counting_round(v, d):
+        calls.append(v)
+        return builtins.round(v, d)
+
+    monkeypatch.setattr(figures, "round", counting_round, raising=False)  # the module's name lookup
     x = np.array([1.0049999999999999, 2.675, 0.285, 1.115])
     differs = np.round(x, 2) != python_round(x, 2)
     assert differs.any()
     assert_bits_equal(round_like_python(x, 2), python_round(x, 2))
+    assert len(calls) == len(x)  # each of these lies within an ulp of a half: Python decides
+    calls.clear()
+    ordinary = np.random.default_rng(5).random(20_000) * np.array([1.0, 100.0, 1e6, 1e-3]).repeat(5_000)
+    for digits in (1, 2, 4):
+        assert_bits_equal(round_like_python(ordinary, digits), python_round(ordinary, digits))
+    assert calls == []
 
 
 def test_digits_out_of_range():

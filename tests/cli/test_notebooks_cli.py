@@ -210,6 +210,21 @@ def test_bad_arguments_give_one_line_and_exit_2(tmp_path, capsys, argv, needle):
     assert not (tmp_path / "o" / "x.html").exists()
 
 
+@pytest.mark.parametrize("content", [b"not json", b"{}", b"[]", b'{"nbformat": 4}', b"\xff\xfe"],
+                         ids=["text", "empty-object", "list", "no-cells", "not-utf8"])
+def test_a_file_that_is_not_a_notebook_gives_one_line_and_exit_2_before_anything_runs(tmp_path, capsys, content):
+    """A broken .ipynb is the user's file, not an internal error (it was exit 1, "internal error");
+    it is found before the first notebook runs, so no HTML is written for the good one either."""
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    _small_notebook(folder / "a_ok.ipynb", "print(n)")
+    (folder / "b_bad.ipynb").write_bytes(content)
+    assert main(["notebooks", "--html", str(tmp_path / "o"), "--notebooks", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "b_bad.ipynb: is not a readable Jupyter notebook" in err, err
+    assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())
+
+
 def test_parse_parameters_reads_values_as_yaml():
     assert parse_parameters(["target=0.97", "incidents_source=None", "x=null", "windows=[1h, 24h]",
                              "source=logs/a=b.csv", "tz=Europe/Berlin", "flag=true"]) == {
