@@ -67,7 +67,8 @@ def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
             raise ConfigError(f"{path.name}: is not a notebook; give a .ipynb file or a folder of them.")
         return [path]
     if path.is_dir():
-        found = sorted(p for p in path.glob("*.ipynb") if not p.name.startswith((".", "_")))
+        found = sorted(p for p in path.glob("*.ipynb")  # an earlier run's failed copies are not notebooks to run
+                       if not p.name.startswith((".", "_")) and not p.name.endswith(FAILED_SUFFIX))
         if not found:
             raise ConfigError(f"{path}: holds no .ipynb notebooks; give --notebooks DIR or a notebook file.")
         return found
@@ -89,34 +90,51 @@ def _packaged_folder() -> Path:
     return folder
 
 
-def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[str, Any]:
-    """``["source=logs/x.parquet", "target=0.97", "incidents=null"]`` as a dict; each
-    value is read as YAML (numbers, ``null``/``None``, ``true``, lists, mappings), else kept as text.
+_INT = re.compile(r"^[+-]?[0-9]+$")
+_FLOAT = re.compile(r"^[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][+-]?[0-9]+)?$")
+_WORDS: dict[str, Any] = {"none": None, "null": None, "~": None, "true": True, "false": False}
 
-    >>> parse_parameters(["target=0.97", "incidents=None", "windows=[1h, 24h]", "source=a=b.csv"])
-    {'target': 0.97, 'incidents': None, 'windows': ['1h', '24h'], 'source': 'a=b.csv'}
+
+def plain_value(text: str) -> Any:
+    """One ``-p`` value as a plain Python value: ``None``/``null``, ``true``/``false``, a decimal
+    integer or float, text in quotes as that text, anything else as it is written. No YAML:
+    ``3:47`` stays the text ``"3:47"`` (YAML 1.1 reads it as the number 227) and ``no`` stays
+    ``"no"`` (YAML: ``False``).
+
+    >>> [plain_value(t) for t in ["0.97", "None", "3:47", "no", "'0.97'", "24h", "-2", "1e-3"]]
+    [0.97, None, '3:47', 'no', '0.97', '24h', -2, 0.001]
+    """
+    t = text.strip()
+    if t.lower() in _WORDS:
+        return _WORDS[t.lower()]
+    if _INT.match(t):
+        return int(t)
+    if _FLOAT.match(t):
+        return float(t)
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        return t[1:-1]
+    return text
+
+
+def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[str, Any]:
+    """``["source=logs/x.parquet", "target=0.97", "incidents=None"]`` as a dict; each value is a
+    plain value (:func:`plain_value`: ``None``, ``true``/``false``, a number, else text).
+
+    >>> parse_parameters(["target=0.97", "incidents=None", "alert_time=03:47", "source=a=b.csv"])
+    {'target': 0.97, 'incidents': None, 'alert_time': '03:47', 'source': 'a=b.csv'}
     """
     if items is None:
         return {}
     if isinstance(items, Mapping):
         out = dict(items)
     else:
-        import yaml
-
         out = {}
         for item in items:
             name, sep, text = str(item).partition("=")
             name = name.strip()
             if not sep:
                 raise ConfigError(f"-p {item!r}: write NAME=VALUE (e.g. -p source=path/to/log.parquet).")
-            if text.strip() in ("None", "none"):  # Python spelling, as in the parameters cell
-                value: Any = None
-            else:
-                try:
-                    value = yaml.safe_load(text) if text.strip() else ""
-                except yaml.YAMLError:
-                    value = text
-            out[name] = value
+            out[name] = plain_value(text)
     for name in out:
         if not isinstance(name, str) or not _NAME.match(name):
             raise ConfigError(f"-p {name!r}: a parameter name must be a Python identifier (e.g. source).")
@@ -352,8 +370,9 @@ def add_parser(subparsers: Any) -> None:
                    help="a folder of .ipynb files or one notebook; a bare name such as 04_incident_replay.ipynb "
                         "not found here names a shipped one (default: all notebooks shipped with budgetlab)")
     p.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a parameter of the notebooks' parameters cell; VALUE is read as YAML "
-                        "(0.97, None, '[1h, 24h]'); repeatable, e.g. -p source=path/to/log.parquet")
+                   help="override a parameter of the notebooks' parameters cell; VALUE is a plain value "
+                        "(None, true/false, a number, else text: 3:47 stays text); repeatable, "
+                        "e.g. -p source=path/to/log.parquet")
     p.add_argument("--timeout", type=float, default=600, help="seconds one cell may run (600)")
     p.add_argument("--kernel", default="python3", help="Jupyter kernel name (python3)")
     p.add_argument("--force", action="store_true", help="overwrite existing HTML files")

@@ -179,7 +179,8 @@ CASES = [
     Case("notebooks-missing-folder", ["notebooks", "--notebooks", "missing", "--html", "html"],
          needles=("no such file or folder",)),
     Case("notebooks-html-is-a-file", ["notebooks", "--notebooks", "nb", "--html", "h"],
-         {"nb/a.ipynb": b"{}", "h": b"x"}, needles=("--html takes a folder",)),
+         {"nb/a.ipynb": b'{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}', "h": b"x"},
+         needles=("--html takes a folder",)),
 ]
 
 

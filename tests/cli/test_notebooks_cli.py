@@ -225,13 +225,22 @@ def test_a_file_that_is_not_a_notebook_gives_one_line_and_exit_2_before_anything
     assert not (tmp_path / "o").exists() or not list((tmp_path / "o").iterdir())
 
 
-def test_parse_parameters_reads_values_as_yaml():
-    assert parse_parameters(["target=0.97", "incidents_source=None", "x=null", "windows=[1h, 24h]",
-                             "source=logs/a=b.csv", "tz=Europe/Berlin", "flag=true"]) == {
-        "target": 0.97, "incidents_source": None, "x": None, "windows": ["1h", "24h"],
-        "source": "logs/a=b.csv", "tz": "Europe/Berlin", "flag": True}
+def test_parse_parameters_reads_plain_values_not_yaml():
+    # hand-written expectations; YAML 1.1 would read 3:47 as 227 and no as False
+    assert parse_parameters(["target=0.97", "incidents=None", "x=null", "source=logs/a=b.csv",
+                             "tz=Europe/Berlin", "flag=true", "alert_time=3:47", "scope_value=no",
+                             "n_boot=100", "quoted='0.5'", "windows=[1h, 24h]"]) == {
+        "target": 0.97, "incidents": None, "x": None, "source": "logs/a=b.csv", "tz": "Europe/Berlin",
+        "flag": True, "alert_time": "3:47", "scope_value": "no", "n_boot": 100, "quoted": "0.5",
+        "windows": "[1h, 24h]"}
     with pytest.raises(ConfigError):
         parse_parameters(["=3"])
+
+
+def test_an_earlier_failed_copy_is_not_run_again(tmp_path):
+    _small_notebook(tmp_path / "a.ipynb", "print(1)")
+    _small_notebook(tmp_path / "a.failed.ipynb", "raise ValueError")
+    assert [p.name for p in find_notebooks(tmp_path)] == ["a.ipynb"]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def test_daily_points_and_bars_hold_the_rates():
     assert [c.get_label() for c in ax.containers] == ["a", "b"]
     bars = ax.containers[0].lines[2][0]  # the vertical error bars of group a
     segments = bars.get_segments()
-    assert [(s[0][1], s[1][1]) for s in segments] == pytest.approx([(82.0, 95.0), (87.0, 99.0)])
+    assert [v for s in segments for v in (s[0][1], s[1][1])] == pytest.approx([82.0, 95.0, 87.0, 99.0])
     # group a (first of two): at local noon minus 3 h offset, in the zone the axis shows
     x = [pd.Timestamp(mdates.num2date(s[0][0], tz="Europe/Berlin")) for s in segments]
     assert x == [pd.Timestamp("2026-01-01 09:00", tz="Europe/Berlin"), pd.Timestamp("2026-01-02 09:00", tz="Europe/Berlin")]
