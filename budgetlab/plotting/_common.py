@@ -25,15 +25,17 @@ STATUS_HATCHES = {"healthy": "", "warning": "..", "critical": "///", "exhausted"
 GROUP_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 
 
-def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.005) -> int:
+def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.02) -> int:
     """The shortest time without events drawn as a gap, in nanoseconds.
 
     ``max(factor × the median spacing of consecutive events, share × the span drawn, 1 ns)``: a
-    gap is far longer than the usual spacing of the events and wide enough to see (0.5 % of the
-    span is ~5 pixel columns of a 1,000-pixel-wide panel), so at most ``1 / share`` (200) gaps.
+    gap is far longer than the usual spacing of the events and wide enough to read as one (2 % of
+    the span is ~20 pixel columns of a 1,000-pixel-wide panel), so at most ``1 / share`` (50)
+    gaps. Shorter silences are drawn as the step they are (the tracker's state holds between
+    events): a log that arrives in hourly bursts over days is one line, not a dust of segments.
 
     >>> t = np.array([0, 10, 20, 30, 1_000, 1_010], dtype=np.int64)
-    >>> gap_threshold(t)  # median spacing 10: 20 x 10 = 200; 0.5 % of 1,010 = 5
+    >>> gap_threshold(t)  # median spacing 10: 20 x 10 = 200; 2 % of 1,010 = 20
     200
     """
     t = np.asarray(t_ns, dtype=np.int64)

@@ -74,8 +74,10 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         ax.plot(x[full], y[full], "o", color=color, ms=4, gid=f"days:{name}")
         ax.plot(x[~full], y[~full], "o", mfc="white", mec=color, ms=4, gid=f"partial:{name}")
     tz = getattr(pd.DatetimeIndex(daily["day"]).tz, "key", None) if len(daily) else None
-    locator = mdates.AutoDateLocator(tz=tz or "UTC", maxticks=10)  # type: ignore[no-untyped-call]
-    ax.xaxis.set_major_locator(locator)  # ticks at local midnights, where the days' points sit
+    n_days = int(pd.DatetimeIndex(daily["day"]).nunique()) if len(daily) else 1
+    # ticks at local midnights only (never 12:00): each day's points sit at its noon, between ticks
+    locator = mdates.DayLocator(interval=max(1, -(-n_days // 10)), tz=tz or "UTC")  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
     ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: partial day")
     ax.set_ylabel("success rate that day (%)")

@@ -124,7 +124,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     gap : duration, optional
         Lines break where consecutive events are further apart than this. Default
         (:func:`~budgetlab.plotting.gap_threshold`): ``max(20 × the median spacing of the
-        events, 0.5 % of the span drawn)``.
+        events, 2 % of the span drawn)``.
 
     Returns
     -------

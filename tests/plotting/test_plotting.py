@@ -96,7 +96,7 @@ def test_timeline_draws_steps_with_a_break_where_no_events_came():
     st = replay(ev, slo)
     ax = plot_timeline(st)  # slo from states.attrs
     assert ax is plt.gca()
-    # gap rule: median spacing 1 min x 20 = 20 min (0.5 % of the 7 h span is 2.1 min): the
+    # gap rule: median spacing 1 min x 20 = 20 min (2 % of the 7 h span is 8.4 min): the
     # 5-hour silence after row 59 breaks every line, nothing else does
     for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax, "burn_rate", "burn_rate", 1),
                                       (ax.budget_ax, "budget_remaining", "remaining_fraction", 100)]:

@@ -16,10 +16,11 @@ from budgetlab.plotting.timeline import status_runs
 def test_gap_threshold_is_the_larger_of_spacing_and_span_share():
     t = np.array([0, 10, 20, 30, 40], dtype=np.int64)  # median spacing 10 -> 200; span 40 -> 0.2
     assert gap_threshold(t) == 200
-    t = np.array([0, 1, 2, 3, 100_000], dtype=np.int64)  # median 1 -> 20; 0.5 % of 100,000 = 500
-    assert gap_threshold(t) == 500
+    t = np.array([0, 1, 2, 3, 100_000], dtype=np.int64)  # median 1 -> 20; 2 % of 100,000 = 2,000
+    assert gap_threshold(t) == 2_000
+    assert gap_threshold(t, share=0.005) == 500
     assert gap_threshold(np.array([5], dtype=np.int64)) == 1
-    assert gap_threshold(t, factor=1000) == 1000
+    assert gap_threshold(t, factor=1000, share=0.005) == 1000  # 1,000 x median 1 > 0.5 % of the span
 
 
 def test_gap_breaks_are_the_rows_before_a_long_silence():
