@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["atomic_path", "atomic_write", "write_table", "check_output", "register_input", "plan_outputs", "save_figure",
+           "run_state", "restore_run",
            "PLOT_SUFFIXES", "new_run", "name_max"]
 
 # the files read in this run: identity (device, inode) -> the absolute names it was read under.
@@ -50,6 +51,26 @@ def new_run() -> None:
     """
     _INPUTS.clear()
     _PLANNED.clear()
+
+
+def run_state() -> dict[str, Any]:
+    """This run's inputs and planned outputs, for a process that continues the run (see
+    :func:`restore_run`).
+
+    >>> new_run(); sorted(run_state())
+    ['inputs', 'planned']
+    """
+    return {"inputs": {k: set(v) for k, v in _INPUTS.items()}, "planned": dict(_PLANNED)}
+
+
+def restore_run(state: dict[str, Any]) -> None:
+    """Continue the run whose :func:`run_state` is ``state`` (a forked process drawing its plot).
+
+    >>> new_run(); restore_run(run_state())
+    """
+    new_run()
+    _INPUTS.update(state["inputs"])
+    _PLANNED.update(state["planned"])
 
 
 def _identity(path: str | PathLike[str]) -> tuple[int, int] | None:
@@ -354,8 +375,10 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
     return planned
 
 
-def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi: int = 110) -> Path:
-    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf).
+def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi: int = 110,
+                png_compression: int | None = None) -> Path:
+    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf);
+    ``png_compression`` (0-9) trades a PNG's size for the time to write it (default: Pillow's).
 
     >>> import tempfile, pathlib
     >>> import matplotlib
@@ -372,6 +395,7 @@ def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi
     if f".{fmt}" not in PLOT_SUFFIXES:
         raise ConfigError(f"{_shown(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
                           "suffix); choose one of these suffixes.")
+    extra = {"pil_kwargs": {"compress_level": png_compression}} if fmt == "png" and png_compression is not None else {}
     with atomic_path(p, force=force) as tmp:
-        fig.savefig(tmp, format=fmt, dpi=dpi)
+        fig.savefig(tmp, format=fmt, dpi=dpi, **extra)
     return p

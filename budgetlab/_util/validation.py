@@ -291,10 +291,11 @@ def utc_ns_column(col: pd.Series, what: str) -> np.ndarray:
     return np.asarray(col.dt.tz_convert("UTC").dt.as_unit("ns").array.asi8, dtype=np.int64)
 
 
-def utc_from_ns(values: np.ndarray) -> pd.DatetimeIndex:
-    """int64 UTC nanoseconds as a UTC :class:`pandas.DatetimeIndex` (no copy of the values).
+def utc_from_ns(values: np.ndarray, *, copy: bool = True) -> pd.DatetimeIndex:
+    """int64 UTC nanoseconds as a UTC :class:`pandas.DatetimeIndex` (``copy=False``: a view of
+    ``values``, which the caller then must not change).
 
     >>> utc_from_ns(np.array([0])).strftime("%Y-%m-%d %H:%M %Z").tolist()
     ['1970-01-01 00:00 UTC']
     """
-    return pd.DatetimeIndex(np.asarray(values, dtype=np.int64).view("datetime64[ns]")).tz_localize("UTC")
+    return pd.DatetimeIndex(np.asarray(values, dtype=np.int64), dtype="datetime64[ns, UTC]", copy=copy)

@@ -19,7 +19,7 @@ import argparse
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -44,7 +44,7 @@ from .reading import (
 
 __all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
            "replay_tables", "print_run_header", "format_summary", "format_incidents", "write_timeline", "drawn_groups",
-           "MAX_DRAWN"]
+           "draw_timeline", "MAX_DRAWN"]
 
 #: The timeline draws at most this many groups (all up to this many, else the most interesting).
 MAX_DRAWN = 4
@@ -96,18 +96,23 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
 #: The replay columns a run needs when it draws no timeline: transitions, the summary and the
 #: episodes are computed from these alone (``ts`` and the group keys are always kept).
 LEAN_COLUMNS = ["total", "failures", "status"]
+#: The replay columns of a run that draws the timeline: the lean ones and the budget remaining
+#: (which ranks the groups); :func:`drawn_groups` derives the success and burn rates of the rows
+#: drawn from ``total`` and ``failures``, bit for bit the replay's.
+PLOT_COLUMNS = [*LEAN_COLUMNS, "remaining_fraction"]
 
 
 def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """``(states, transitions, summary)`` of one run; per-group SLOs go to :func:`budgetlab.replay`
-    as they are (it replays each group with its own). Without ``plot`` the states hold only
-    :data:`LEAN_COLUMNS` (the timeline needs every figure; the tables do not)."""
+    as they are (it replays each group with its own). The states hold only :data:`LEAN_COLUMNS`
+    (what the tables need), and with ``plot`` :data:`PLOT_COLUMNS` (what the timeline needs for
+    all rows)."""
     from ..budget.tracker_replay import replay, replay_summary, transitions
 
     with warnings.catch_warnings():  # the header's note says it, in the CLI's words
         warnings.simplefilter("ignore", PartialWindowWarning)
-        states = replay(events, slo, by=by or None, columns=None if plot else LEAN_COLUMNS)
+        states = replay(events, slo, by=by or None, columns=PLOT_COLUMNS if plot else LEAN_COLUMNS)
     return states, transitions(states), replay_summary(states, events)
 
 
@@ -127,7 +132,8 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, slo: SLO | PerGroup | None = None,
-               incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None) -> int:
+               incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None,
+               worker: Any = None) -> int:
     """Replay, print the summary and transitions, write --out/--plot (checked by the caller).
 
     ``slo`` defaults to the command line's; ``incidents`` (a :func:`read_incidents
@@ -165,7 +171,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
             print(f"wrote the run record to {path_label(record_path(args.out))}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                       tz=getattr(args, "tz", None))
+                       tz=getattr(args, "tz", None), worker=worker)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
 
@@ -177,29 +183,44 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     ``limit`` most interesting, worst first (the worst status reached, then the lowest mean
     budget remaining over the group's events, then key order). Costs a few passes over the
     rows' group codes and one over the transitions, then work in the drawn groups only: never a
-    sort of all rows, never a mask over all transitions per group."""
+    sort of all rows, never a mask over all transitions per group. Success and burn rates
+    missing from ``states`` (a replay with :data:`PLOT_COLUMNS`) are computed for the rows drawn
+    from ``total`` and ``failures`` with the group's SLO (``states.attrs["slo"]``)."""
     from ..windows.groups import group_codes
 
-    cols = [c for c in _DRAWN_COLUMNS if c in states.columns]
+    derived = [c for c in _RATE_COLUMNS if c not in states.columns]
+    if derived and not ({"total", "failures"} <= set(states.columns) and isinstance(states.attrs.get("slo"),
+                                                                                    (SLO, PerGroup))):
+        derived = []  # nothing to derive them from: drawn as they are (plot_timeline says what is missing)
+    cols = [c for c in _DRAWN_COLUMNS if c in states.columns] + (["total", "failures"] if derived else [])
     if not by:
-        return [((), states, tr)], 1
-    code = group_codes(states, by)
-    n_groups = int(code.max()) + 1 if len(code) else 0
+        return [((), _drawn_part(states, {c: states[c].array for c in cols}, derived, ()), tr)], 1
+    # key-ordered codes, possibly with gaps (unused categories): no pass to make them dense
+    code = group_codes(states, by, dense=False).astype(np.intp)  # numpy's index type: no conversion per pass
+    counts = np.bincount(code) if len(code) else np.zeros(0, dtype=np.int64)
+    present = np.flatnonzero(counts)
+    n_groups = len(present)
     if n_groups > limit:
         status = states["status"].cat.codes.to_numpy()
-        worst = np.zeros(n_groups, dtype=status.dtype)  # the same dtype: numpy's fast ufunc.at
+        worst = np.zeros(len(counts), dtype=status.dtype)  # the same dtype: numpy's fast ufunc.at
         np.maximum.at(worst, code, status)
-        remaining = np.nan_to_num(states["remaining_fraction"].to_numpy(dtype=float), nan=1.0)
-        low = np.bincount(code, weights=remaining, minlength=n_groups) / np.bincount(code, minlength=n_groups)
-        chosen = np.lexsort((np.arange(n_groups), low, -worst.astype(np.int64)))[:limit]
+        remaining = states["remaining_fraction"].to_numpy(dtype=float)
+        total = np.bincount(code, weights=remaining, minlength=len(counts))
+        if np.isnan(total).any():  # rare: NaN counts as a full budget (a copy of the column only then)
+            total = np.bincount(code, weights=np.nan_to_num(remaining, nan=1.0), minlength=len(counts))
+        low = total[present] / counts[present]
+        chosen = present[np.lexsort((np.arange(n_groups), low, -worst[present].astype(np.int64)))[:limit]]
     else:
-        chosen = np.arange(n_groups)
+        chosen = present
+    # the drawn groups' rows in one pass over the codes (rank of each code among the chosen, or -1)
+    rank = np.full(len(counts), -1, dtype=np.int8 if len(chosen) < 127 else np.int64)  # int8: a radix sort
+    rank[chosen] = np.arange(len(chosen))
+    row_rank: np.ndarray = rank[code]
+    picked = np.flatnonzero(row_rank >= 0)
+    picked = picked[np.argsort(row_rank[picked], kind="stable")]  # by group, table order inside
+    bounds = np.r_[0, np.cumsum(counts[chosen])]
     key_frame = states[by]
-    keys, rows_of = [], []
-    for g in chosen:  # a pass over the codes per drawn group: cheaper than sorting all rows by group
-        rows = np.flatnonzero(code == g)
-        rows_of.append(rows)
-        keys.append(tuple(key_frame.iloc[int(rows[0])]))
+    keys = [tuple(key_frame.iloc[int(picked[bounds[i]])]) for i in range(len(chosen))]
     text_keys = pd.MultiIndex.from_tuples([tuple(str(v) for v in k) for k in keys], names=by)
     tr_keys = pd.MultiIndex.from_frame(tr[by].astype(str)) if len(tr) else text_keys[:0]
     tr_code = text_keys.get_indexer(tr_keys)
@@ -207,24 +228,105 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     tr_kept_code = tr_code[tr_code >= 0]
     tr_order = np.argsort(tr_kept_code, kind="stable")
     tr_bounds = np.searchsorted(tr_kept_code[tr_order], np.arange(len(keys) + 1))
+    taken = {c: states[c].array.take(picked) for c in cols}  # the drawn columns only, one gather each
     out = []
-    for i, (key, rows) in enumerate(zip(keys, rows_of, strict=True)):
-        part = pd.DataFrame({c: states[c].array.take(rows) for c in cols})  # the drawn columns only
-        part.attrs = {k: v for k, v in states.attrs.items() if k == "slo"}
+    for i, key in enumerate(keys):
+        part = _drawn_part(states, {c: v[bounds[i]:bounds[i + 1]] for c, v in taken.items()}, derived, key)
         out.append((key, part, tr_kept.iloc[tr_order[tr_bounds[i]:tr_bounds[i + 1]]]))
     return out, n_groups
 
 
 #: The columns of the states that the timeline draws.
 _DRAWN_COLUMNS = ("ts", "success_rate", "burn_rate", "remaining_fraction", "status")
+#: The drawn columns :func:`drawn_groups` can derive for the drawn rows.
+_RATE_COLUMNS = ("success_rate", "burn_rate")
+
+
+def _drawn_part(states: pd.DataFrame, columns: dict[str, Any], derived: list[str], key: tuple[Any, ...]
+                ) -> pd.DataFrame:
+    """One drawn group's table: its drawn columns, the ``derived`` rates computed from its
+    ``total`` and ``failures`` with its SLO (:func:`~budgetlab.budget.figures.seed_figures`, as
+    the replay does), in the drawn columns' order."""
+    slo = states.attrs.get("slo")
+    if derived:
+        from ..budget.figures import seed_figures
+
+        own = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
+        target = cast(SLO, own).target  # drawn_groups derives only with an SLO or a PerGroup
+        figures = seed_figures(np.asarray(columns.pop("total")), np.asarray(columns.pop("failures")), target,
+                               columns=derived)
+        columns.update(figures)
+    part = pd.DataFrame({c: columns[c] for c in _DRAWN_COLUMNS if c in columns}, copy=False)
+    part.attrs = {"slo": slo} if "slo" in states.attrs else {}
+    return part
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
-                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None) -> None:
+                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
+                   worker: Any = None) -> None:
     """The timeline figure: stacked panels per group (success rate, burn rate, budget remaining;
     see :func:`~budgetlab.plotting.plot_timeline`), each with its own SLO's target. Up to
     :data:`MAX_DRAWN` groups; with more, the most interesting (:func:`drawn_groups`), said in the
-    figure and on stderr. Format from the suffix (png, svg, pdf); ``tz`` labels the axes."""
+    figure and on stderr. Format from the suffix (png, svg, pdf); ``tz`` labels the axes. With a
+    ``worker`` (a forked process that imported matplotlib while the run read the log) the worker
+    draws it, else this process: the same code (:func:`draw_timeline`)."""
+    groups, n_groups = drawn_groups(states, tr, by)
+    if n_groups > MAX_DRAWN:
+        sys.stderr.write(f"budgetlab: note: the timeline shows {_drawn_note(len(groups), n_groups)}.\n")
+    job: dict[str, Any] = {"groups": groups, "n_groups": n_groups, "by": by, "path": path, "slo": slo,
+                           "incidents": incidents, "force": force, "tz": tz}
+    if worker is not None:
+        worker.draw(draw_timeline, **job)
+    else:
+        draw_timeline(**job)
+
+
+def _drawn_note(drawn: int, n_groups: int) -> str:
+    return f"{drawn} of {n_groups} groups: the worst status reached first, then the lowest mean budget remaining"
+
+
+# inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
+_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.0, 0.8, 0.55, 1.1, 3.65
+#: Figures made ready by :func:`prepare_timeline`, by (groups drawn, with the note line).
+_PREPARED: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
+
+
+def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
+    """The timeline's figure and one axes per group (each group has its own time axis: shared
+    ones make drawing quadratic)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    top = 0.45 + (0.3 if note else 0)
+    height = top + _BOTTOM + _PER * n + _BETWEEN * (n - 1)
+    fig = plt.figure(figsize=(_WIDTH, height))
+    grid = fig.add_gridspec(n, 1, left=_LEFT / _WIDTH, right=1 - _RIGHT / _WIDTH, top=1 - top / height,
+                            bottom=_BOTTOM / height, hspace=_BETWEEN / _PER)
+    return fig, [fig.add_subplot(grid[i]) for i in range(n)]
+
+
+def prepare_timeline(n: int = MAX_DRAWN, note: bool = True) -> None:
+    """Make the figure of ``n`` groups ready (axes split into their three panels, tick objects
+    made) before the data come: what a worker does while the run reads the log. The drawing uses
+    it when it draws that many groups (and the note line), else makes its own."""
+    from ..plotting._common import split_axes
+
+    fig, axes = _timeline_figure(n, note)
+    for ax in axes:
+        panels = split_axes(ax, 3)
+        for p in panels:  # tick objects are copied from a first one: made now, not in the drawing
+            p.xaxis.get_majorticklabels()
+            p.yaxis.get_majorticklabels()
+        setattr(ax, "split_panels", panels)  # noqa: B010  (read by split_axes)
+    _PREPARED[(n, note)] = (fig, axes)
+
+
+def draw_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]], n_groups: int, by: list[str],
+                  path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None, force: bool,
+                  tz: str | None = None) -> None:
+    """Draw and write the timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -233,22 +335,18 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
     from .._util.files import save_figure
     from ..events.schema import scope_mask
     from ..plotting import plot_timeline
+    from ..plotting._common import place_axis_labels
 
-    groups, n_groups = drawn_groups(states, tr, by)
-    note = ""
-    if n_groups > MAX_DRAWN:
-        note = (f"{len(groups)} of {n_groups} groups: the worst status reached first, then the lowest mean budget "
-                "remaining")
-        sys.stderr.write(f"budgetlab: note: the timeline shows {note}.\n")
-    # inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
-    width, per, between, top, bottom, left, right = 13.0, 3.0, 0.8, 0.45 + (0.3 if note else 0), 0.55, 1.1, 3.65
-    height = top + bottom + per * len(groups) + between * (len(groups) - 1)
-    fig = plt.figure(figsize=(width, height))
+    note = _drawn_note(len(groups), n_groups) if n_groups > MAX_DRAWN else ""
+    ready = _PREPARED.pop((len(groups), bool(note)), None)
+    fig, axes = ready if ready is not None else _timeline_figure(len(groups), bool(note))
+    for unused, _ in _PREPARED.values():  # prepared for another count of groups
+        plt.close(unused)
+    _PREPARED.clear()
+    left, width, height = _LEFT, _WIDTH, fig.get_figheight()
     try:
-        grid = fig.add_gridspec(len(groups), 1, left=left / width, right=1 - right / width, top=1 - top / height,
-                                bottom=bottom / height, hspace=between / per)
         for i, (key, g, t) in enumerate(groups):
-            ax = fig.add_subplot(grid[i])  # own time axis per group: shared ones make drawing quadratic
+            ax = axes[i]
             inc = None
             if incidents is not None and len(incidents):
                 probe = pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)}) if by else pd.DataFrame(index=[0])
@@ -258,17 +356,21 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             ax.set_title(name, loc="left", y=1.0)  # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right", fontsize="small", y=1.0)
-            for panel in getattr(drawn, "panels", [drawn]) if i else []:  # the first group's legends serve all
+            panels = getattr(drawn, "panels", [drawn])
+            for panel in panels if i else []:  # the first group's legends serve all
                 if panel.get_legend() is not None:
                     panel.get_legend().remove()
+            place_axis_labels(panels)  # measured once here, not for every sibling again in the draw
         if note:
             fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top", fontsize="medium")
-        save_figure(fig, path, force=force, dpi=100)
+        save_figure(fig, path, force=force, dpi=100, png_compression=1)  # 15 % larger, a third faster to write
     finally:
         plt.close(fig)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    # with --plot, a worker forked at start-up (budgetlab.cli.main) may be importing matplotlib
+    worker = getattr(args, "plot_worker", None)  # a plot_worker.PlotWorker, or None
     slo = slo_from_args(args)  # bad SLO options fail before the read
     incidents = None
     if args.incidents is not None:  # a bad incidents file fails before the log is read; an input from here on
@@ -279,7 +381,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                "--out's run record": record_path(args.out) if args.out else None}
     read: LogRead = read_log(args, outputs, extra_inputs=(args.incidents or "",))
     record = run_record(args, read) if args.out else None
-    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents, record=record)
+    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents, record=record, worker=worker)
 
 
 #: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING_LABELS", "numpy_backed", "factorize", "on_chunks", "PARALLEL_ROWS"]
+__all__ = ["MISSING_LABELS", "numpy_backed", "factorize", "code_counts", "small_int", "on_chunks", "PARALLEL_ROWS"]
 
 #: Rows from which a chunked Arrow column is handed to several threads at once (Arrow's compute
 #: kernels run without the GIL; one kernel call uses one core).
@@ -58,6 +58,27 @@ def factorize(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
         return col.cat.codes.to_numpy().astype(np.int64), pd.Index(col.cat.categories)
     codes, uniques = pd.factorize(col, use_na_sentinel=True)
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
+
+
+def code_counts(codes: np.ndarray, n: int) -> np.ndarray:
+    """Rows per code ``0 .. n-1`` of non-negative ``codes`` (``np.bincount``; for a few codes one
+    comparison per code instead, which needs no ``intp`` copy of small-integer codes).
+
+    >>> code_counts(np.array([2, 0, 2], dtype=np.int8), 4).tolist()
+    [1, 0, 2, 0]
+    """
+    if n <= 16:
+        return np.array([np.count_nonzero(codes == i) for i in range(n)], dtype=np.int64)
+    return np.bincount(codes, minlength=n).astype(np.int64)
+
+
+def small_int(n: int) -> type[np.signedinteger[Any]]:
+    """The smallest signed integer type that holds codes ``-1 .. n-1``.
+
+    >>> small_int(100).__name__, small_int(1000).__name__
+    ('int8', 'int16')
+    """
+    return np.int8 if n < 2**7 else np.int16 if n < 2**15 else np.int32 if n < 2**31 else np.int64
 
 
 def on_chunks(fn: Callable[[Any], Any], column: Any, *, rows: int | None = None) -> list[Any]:

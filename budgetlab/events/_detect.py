@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 
 from ._columns import on_chunks
 
-__all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "has", "scan"]
+__all__ = ["KINDS", "CANDIDATE", "PLAIN_TEXT", "as_text", "arrow_text", "candidates", "plain", "has", "scan"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
 KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
@@ -111,6 +111,79 @@ def _has_chunked(text: pa.ChunkedArray, regex: str) -> np.ndarray:
     """:func:`has` over the chunks of a large column, on several threads (results in row order)."""
     hits = on_chunks(lambda part: pc.match_substring_regex(part, regex).to_numpy(), text)
     return np.asarray(np.concatenate(hits), dtype=bool)
+
+
+#: Bytes none of whose runs can match :data:`CANDIDATE`, bar a whole value of 13-19 digits (the card
+#: shape): ASCII digits, the letters a-f of either case and ``_``. Every other alternative needs a
+#: byte outside this set: a separator, ``@ % . : + (``, white space, a non-ASCII byte, or a letter
+#: of a phone keyword outside a-f (t in tel, p in phone, m in mobile, x in fax).
+_PLAIN = b"0123456789abcdefABCDEF_"
+
+
+def _plain_chunk(chunk: pa.Array) -> bool:
+    """Whether no value of a string ``chunk`` can match :data:`CANDIDATE`: every byte in
+    :data:`_PLAIN` (one ``bytes.translate`` over the chunk's data, no per-value work) and no value
+    of 13-19 digits only. Conservative: a chunk it cannot judge (another type, bytes under a
+    missing value) is not plain, and the patterns then decide."""
+    n = len(chunk)
+    large = pa.types.is_large_string(chunk.type)
+    if n == 0 or not (large or pa.types.is_string(chunk.type)):
+        return n == 0
+    bufs = chunk.buffers()
+    off = np.frombuffer(bufs[1], dtype=np.int64 if large else np.int32)[chunk.offset:chunk.offset + n + 1]
+    lo, hi = int(off[0]), int(off[-1])
+    if hi == lo:
+        return True  # every value empty (or missing): nothing to match
+    body = memoryview(bufs[2])[lo:hi]
+    if bytes(body).translate(None, _PLAIN):
+        return False
+    lengths = np.diff(off)
+    card_long = (lengths >= 13) & (lengths <= 19)
+    if card_long.any():  # a value of digits only, as long as a card number?
+        letters = np.frombuffer(body, dtype=np.uint8) > ord("9")  # within _PLAIN: a letter or '_'
+        csum = np.concatenate(([0], np.cumsum(letters, dtype=np.int64)))
+        rel = off.astype(np.int64) - lo
+        if (card_long & (csum[rel[1:]] == csum[rel[:-1]])).any():
+            return False
+    return True
+
+
+#: ``DataFrame.attrs`` key: the columns a reader found plain (every chunk passes :func:`plain`,
+#: so no value can be personal data; the guard then has nothing to scan).
+PLAIN_TEXT = "budgetlab.plain_text"
+
+
+def plain(chunk: pa.Array, step: int = 1 << 16) -> bool:
+    """Whether no value of a string ``chunk`` can match :data:`CANDIDATE` (see
+    :func:`_plain_chunk`), judged over slices of ``step`` values (the temporaries stay small).
+
+    >>> plain(pa.array(["3f9a0c", "sk_77"])), plain(pa.array(["a@b.org"]))
+    (True, False)
+    """
+    return all(_plain_chunk(chunk.slice(lo, step)) for lo in range(0, len(chunk), step))
+
+
+def candidates(values: Any) -> np.ndarray:
+    """Where :data:`CANDIDATE` matches the values trimmed, missing values as empty: exactly
+    ``has(arrow_text(values), CANDIDATE)``, but chunks of plain ids (hex digits, ``_``; see
+    :data:`_PLAIN`) are passed by one byte scan without running the patterns, and only the other
+    chunks are trimmed and matched (on several threads)."""
+    arr = _to_arrow(values)
+    if not isinstance(arr, pa.ChunkedArray):
+        arr = pa.chunked_array([arr])
+    out = np.zeros(len(arr), dtype=bool)
+    starts = np.concatenate(([0], np.cumsum([len(c) for c in arr.chunks], dtype=np.int64)))
+    rest = [i for i, chunk in enumerate(arr.chunks) if not plain(chunk)]
+    if not rest:
+        return out
+    hits = has(pc.utf8_trim_whitespace(pc.fill_null(pa.chunked_array([arr.chunk(i) for i in rest], type=arr.type), "")),
+               CANDIDATE)
+    at = 0
+    for i in rest:
+        k = int(starts[i + 1] - starts[i])
+        out[starts[i]:starts[i + 1]] = hits[at:at + k]
+        at += k
+    return out
 
 
 def _where(text: pa.Array, pre: np.ndarray, pattern: str, *, full: bool = False) -> np.ndarray:

@@ -14,7 +14,6 @@ import csv
 import difflib
 import io
 import json
-import mmap
 import re
 import warnings
 from collections.abc import Sequence
@@ -27,6 +26,15 @@ import pandas as pd
 from .._util.files import register_input
 from .._util.validation import check_argument
 from ..errors import BudgetlabError, FileFormatError, SchemaError
+from ._arrow_read import (
+    ISO_TIME,
+    SEGMENT_BYTES,
+    QuotesFound,
+    arrow_csv,
+    frame_of,
+    read_row_groups,
+    read_segments,
+)
 from ._input import (
     COMPRESSED_SUFFIXES,
     CR_ONLY_NOTE,
@@ -41,7 +49,7 @@ from ._input import (
 from ._messages import MAX_ROWS_LISTED, hidden_names, note_open_last_row, row_numbers, shown_names
 from .pii import shown
 
-__all__ = ["FORMATS", "check_header", "read_columns", "check_scalars", "check_path"]
+__all__ = ["FORMATS", "ISO_TIME", "check_header", "read_columns", "check_scalars", "check_path"]
 
 #: The file formats :func:`read_columns` reads (``format=`` values).
 FORMATS = ("csv", "tsv", "parquet", "jsonl")
@@ -190,7 +198,7 @@ def _parse_error(exc: BaseException, data: bytes, name: str, kind: str, sep: str
 
 
 def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str,
-                     dict_columns: Sequence[str] = ()) -> pd.DataFrame:
+                     dict_columns: Sequence[str] = (), iso_time: str | None = None) -> pd.DataFrame:
     """A CSV/TSV table from its bytes in memory (decompressed input, another encoding, CR-only
     line ends): the same checks as :func:`_read_text_file`."""
     import pyarrow as pa
@@ -208,28 +216,23 @@ def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encod
     # a quote after the header line: values may hold line ends, which Arrow must then look for
     quoted = body < 0 or data.find(b'"', body) >= 0
     try:
-        table = _arrow_csv(pa.py_buffer(data), len(data), sep, columns, dict_columns, quoted=quoted)
+        table = arrow_csv(pa.py_buffer(data), len(data), sep, columns, dict_columns, quoted=quoted, iso_time=iso_time)
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
         raise _parse_error(exc, data, name, kind, sep, len(header)) from None
     if quoted and data.count(b'"') % 2:
         _check_quotes(data, name, sep)
     if table.num_rows == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
-    frame = table.to_pandas()
+    frame = frame_of(table, iso_time)
     if not data.rstrip(b" \t").endswith((b"\n", b"\r")):
         note_open_last_row(len(frame) - 1)
-    return pd.DataFrame(frame)
+    return frame
 
 
 def _scan_file(path: Path, start: int, byte: bytes, *, count: bool) -> int:
     """How often ``byte`` occurs in the file from ``start`` on (``count``), or whether it does
     (1 or 0): read in blocks into one buffer, never the whole file at once."""
-    if not count:
-        try:  # a memchr over the page cache, no copy; the map lives for this one search
-            with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                return int(mm.find(byte, start) >= 0)
-        except (OSError, ValueError):
-            pass  # not mappable: read it
+    # not a memory map: its pages would count in the process's resident memory as the file's size
     total = 0
     buf = bytearray(_BLOCK)
     with open(path, "rb") as fh:  # read-only
@@ -260,7 +263,7 @@ def _ends_with_line_end(path: Path, start: int, size: int) -> bool:
 
 
 def _read_text_file(path: Path, name: str, kind: str, columns: list[str], encoding: str,
-                    dict_columns: Sequence[str], packed: bool) -> pd.DataFrame | None:
+                    dict_columns: Sequence[str], packed: bool, iso_time: str | None = None) -> pd.DataFrame | None:
     """An uncompressed UTF-8 CSV/TSV file read by Arrow from its path, the file never held in
     memory: the checks of :func:`_read_text_table` on a head block (blank file, byte-order mark,
     UTF-16/binary, header), a scan for quote characters (none after the header: values cannot
@@ -287,58 +290,37 @@ def _read_text_file(path: Path, name: str, kind: str, columns: list[str], encodi
     _refuse_wide(head, name)
     start = len(_BOM) if head[:3] == _BOM else 0
     sep = "\t" if kind == "tsv" else ","
-    _, body = _header(head[start:], name, sep, columns)
+    header, body = _header(head[start:], name, sep, columns)
     try:
-        quoted = body < 0 or bool(_scan_file(path, start + body, b'"', count=False))
+        segmented = None
+        if body >= 0 and size - start - body > 2 * SEGMENT_BYTES:  # large: read in segments, memory bounded
+            try:
+                segmented = read_segments(path, start + body, size, header, sep, columns, dict_columns, iso_time,
+                                          segment=SEGMENT_BYTES)
+            except QuotesFound:
+                pass  # read whole, below
+            else:
+                if segmented is None:
+                    return None  # Arrow refused a segment: the in-memory reader names the problem
+        quoted = segmented is None and (body < 0 or bool(_scan_file(path, start + body, b'"', count=False)))
         if quoted and _scan_file(path, start, b'"', count=True) % 2:
             return None  # an unclosed quote, perhaps: found and named by the in-memory reader
-        with pa.OSFile(str(path)) as src:  # not pyarrow.csv's path opener: it decompresses by suffix
-            src.seek(start)
-            table = _arrow_csv(src, size - start, sep, columns, dict_columns, quoted=quoted, source=path)
+        if segmented is not None:
+            frame = segmented
+        else:
+            with pa.OSFile(str(path)) as src:  # not pyarrow.csv's path opener: it decompresses by suffix
+                src.seek(start)
+                table = arrow_csv(src, size - start, sep, columns, dict_columns, quoted=quoted, source=path,
+                                  iso_time=iso_time)
+            frame = frame_of(table, iso_time)
+            del table
     except (pa.ArrowException, ValueError, OSError, MemoryError):
         return None
-    if table.num_rows == 0:
+    if len(frame) == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
-    frame = table.to_pandas()
-    del table
     if not _ends_with_line_end(path, start, size):
         note_open_last_row(len(frame) - 1)
-    return pd.DataFrame(frame)
-
-
-def _arrow_csv(data: Any, size: int, sep: str, columns: list[str], dict_columns: Sequence[str], *,
-               quoted: bool, source: Path | None = None) -> Any:
-    """Arrow's CSV reader over ``data`` (a buffer, or an open file at the first byte after a BOM,
-    ``source`` its path), ``size`` bytes. ``quoted``: values may hold line ends (Arrow then finds
-    row ends quote by quote, which costs parallelism; without quotes after the header no value
-    can hold one). A field longer than Arrow's 1 MiB block (a long text value) is read again
-    with one block as large as the input."""
-    import pyarrow as pa
-    import pyarrow.csv as pcsv
-
-    def read(block: int | None) -> Any:
-        src = data if not isinstance(data, pa.Buffer) else pa.BufferReader(data)
-        return pcsv.read_csv(
-            src,
-            read_options=pcsv.ReadOptions(use_threads=True, block_size=block),
-            parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=quoted),
-            convert_options=pcsv.ConvertOptions(
-                include_columns=columns,
-                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.large_string()
-                              for c in columns},
-                strings_can_be_null=False, quoted_strings_can_be_null=False,
-            ),
-        )
-
-    try:
-        return read(None)
-    except pa.ArrowInvalid as exc:
-        if "straddling" not in str(exc) or size < (1 << 20):
-            raise
-    if source is not None:  # the open file is spent: Arrow reads it again from the first byte after the BOM
-        data.seek(0)
-        data.seek(len(_BOM) if data.read(3) == _BOM else 0)
-    return read(min(size + 1, (1 << 31) - 1))
+    return frame
 
 
 def _check_quotes(data: bytes, name: str, sep: str) -> None:
@@ -464,13 +446,13 @@ def _arrow_jsonl(data: bytes, name: str, columns: list[str]) -> pd.DataFrame | N
 
 
 def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = (),
-                  notes: list[str] | None = None) -> pd.DataFrame:
+                  notes: list[str] | None = None, iso_time: str | None = None) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     name = file_name(path)
     try:
-        with open(path, "rb") as fh:  # read-only
+        with pa.OSFile(str(path)) as fh:  # read-only; positioned reads, safe from several threads
             schema = pq.ParquetFile(fh).schema_arrow
             header = list(schema.names)
             check_header(header, columns, name)
@@ -478,8 +460,12 @@ def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = 
             as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                        or pa.types.is_large_string(schema.field(c).type)]
             fh.seek(0)
-            table = _binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), name, notes)
-            frame = table.to_pandas(ignore_metadata=True)
+            parquet = pq.ParquetFile(fh, read_dictionary=as_dict)
+            grouped = read_row_groups(parquet, fh, columns, as_dict, iso_time)
+            if grouped is not None:  # text columns: row group by row group, the time as instants
+                frame = grouped
+            else:
+                frame = _binary_as_text(parquet.read(columns=columns), name, notes).to_pandas(ignore_metadata=True)
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, EOFError,
             MemoryError, OverflowError, NotImplementedError) as exc:
         if isinstance(exc, BudgetlabError):
@@ -490,7 +476,7 @@ def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = 
         raise _not_parquet(path, name, exc) from None
     if len(frame) == 0:
         raise FileFormatError(f"{name}: has a schema but no rows; nothing to analyse.")
-    return pd.DataFrame(frame)
+    return frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
 
 
 def _not_parquet(path: Path, name: str, exc: BaseException) -> FileFormatError:
@@ -535,11 +521,14 @@ def _binary_as_text(table: Any, name: str, notes: list[str] | None = None) -> An
 
 
 def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
-                 dict_columns: Sequence[str] = (), notes: list[str] | None = None) -> pd.DataFrame:
+                 dict_columns: Sequence[str] = (), notes: list[str] | None = None,
+                 iso_time: str | None = None) -> pd.DataFrame:
     """The declared ``columns`` of the file at ``path`` as read (``dict_columns`` as categoricals
     where the format allows: cheap codes instead of strings for labels and keys). Each reading
     decision (compression recognised, CR-only line ends, binary columns decoded as UTF-8) is
-    appended to ``notes`` for the "how it was read" facts."""
+    appended to ``notes`` for the "how it was read" facts. A CSV/TSV ``iso_time`` column whose
+    every value is ISO-8601 text with a zone comes as instants (``datetime64[ns, UTC]``), the
+    frame marked with :data:`ISO_TIME`; otherwise as text."""
     path = path.expanduser()
     check_path(path)
     kind, packed = _detect_format(path, fmt)
@@ -549,9 +538,9 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
         if packed:
             raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; Parquet compresses "
                                   "itself: decompress it.")
-        return _read_parquet(path, columns, dict_columns, notes)
+        return _read_parquet(path, columns, dict_columns, notes, iso_time)
     if kind in ("csv", "tsv"):
-        fast = _read_text_file(path, name, kind, columns, encoding, dict_columns, packed)
+        fast = _read_text_file(path, name, kind, columns, encoding, dict_columns, packed, iso_time)
         if fast is not None:
             return fast
     raw = read_input(path, name, notes)
@@ -569,7 +558,7 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
     if _is_blank(raw):
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
     if kind in ("csv", "tsv"):
-        return _read_text_table(raw, name, kind, columns, encoding, dict_columns)
+        return _read_text_table(raw, name, kind, columns, encoding, dict_columns, iso_time)
     return _read_jsonl(raw, name, columns, encoding)
 
 

@@ -19,7 +19,7 @@ from ..errors import TimestampError
 from ._columns import MISSING_LABELS, numpy_backed, on_chunks
 from ._messages import expand, row_numbers
 
-__all__ = ["EPOCH_UNITS", "parse_time"]
+__all__ = ["EPOCH_UNITS", "OFFSETS_READING", "parse_time"]
 
 #: Units of epoch numbers (``epoch=``) in nanoseconds.
 EPOCH_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
@@ -392,6 +392,10 @@ def _expand_idx(idx: np.ndarray, n: int) -> np.ndarray:
 
 
 
+#: How a time column of ISO-8601 text with UTC offsets is read (stated in ``how_read``).
+OFFSETS_READING = "text with UTC offsets (each row its own instant)"
+
+
 def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
     """How :func:`parse_time` read a column (it has read it already, so forms are not mixed):
     judged on the dtype and the first value."""
@@ -407,5 +411,5 @@ def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
         return f"epoch numbers in {_UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
     first = col.dropna().astype(str).iloc[:1]
     if len(first) and bool(_iso_offsets(first.str.strip()).str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
-        return "text with UTC offsets (each row its own instant)"
+        return OFFSETS_READING
     return f"text without offsets, read as local times in {tz}"

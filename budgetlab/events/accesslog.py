@@ -20,8 +20,9 @@ import pandas as pd
 
 from .._util.files import register_input
 from .._util.progress import progress_bar
-from .._util.validation import as_list, check_argument
+from .._util.validation import as_list, check_argument, utc_from_ns
 from ..errors import ConfigError, FileFormatError, InputError
+from ._accesslog_parse import LOG_PATTERN, TIME_FORMAT, LogColumns
 from ._formats import check_path
 from ._input import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, file_name, read_input
 from .outcomes import LabelReading, OutcomeReading, check_outcomes, classify_outcomes
@@ -38,28 +39,11 @@ OTHER_ERROR = "other_error"  # a failure with any other status
 #: Group keys :func:`read_access_log` can add with ``by=``; nothing personal.
 ACCESS_LOG_KEYS = ("method", "status", "status_class")
 
-# host ident user [time] "request" status size ["referrer" "user agent"] [more fields]
-# Only time, method and status are captured (RE2 syntax, run by pyarrow over all lines at once).
-_QUOTED = r'"(?:[^"\\]|\\.)*"'
-# the canonical time (what Apache and nginx write): a real day of its month, a clock time and an
-# offset under 24 h; it is read by Arrow's strptime. Any other text in the brackets ("other") is
-# read by pandas, as it always was (then an impossible time makes the line malformed).
-_MONTH_DAY = (r"(?:(?:0[1-9]|1[0-9]|2[0-8])/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-              r"|(?:29|30)/(?:Jan|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|31/(?:Jan|Mar|May|Jul|Aug|Oct|Dec))")
-_CANONICAL_TIME = (_MONTH_DAY + r"/[0-9]{4}:(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60) "
-                   r"[+-](?:[01][0-9]|2[0-3])[0-5][0-9]")
-#: The pattern of one line (RE2, also valid for Python's ``re``): groups ``time`` (the canonical
-#: time) or ``other`` (any other bracketed text), ``method`` and ``status``.
-LOG_PATTERN = (
-    r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?:(?P<time>" + _CANONICAL_TIME + r")|(?P<other>[^\]]+))\] "
-    r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<status>[0-9]{3}) (?:[0-9]+|-)'
-    r"(?: .*)?[\r]?$"
-)
-#: The time format of common/combined logs (``strptime``).
-TIME_FORMAT = "%d/%b/%Y:%H:%M:%S %z"
 _MAX_LINES_LISTED = 10
-#: Bytes of log text parsed at a time (whole lines): memory stays bounded by the block, not the file.
-BLOCK_BYTES = 1 << 24
+#: Bytes of log text parsed at a time (whole lines): memory stays bounded by the block, not the file
+#: (2 MiB: Arrow's temporaries of a block, which its pool keeps for reuse, stay a few MiB).
+BLOCK_BYTES = 1 << 21
+_CHUNK = 1 << 20  # rows per step of the lookups by status (their index copies stay small)
 
 
 def _line_list(numbers: np.ndarray, total: int) -> str:
@@ -74,40 +58,47 @@ def _head(path: Path, size: int = 16) -> bytes:
         return fh.read(size)
 
 
-def _file_blocks(path: Path) -> Iterator[bytes]:
+def _file_blocks(path: Path) -> Iterator[bytes | memoryview]:
     """The text of an uncompressed file in blocks of whole lines, each without the line end
-    that follows it; the last block is the text after the last line end (perhaps empty)."""
+    that follows it; the last block is the text after the last line end (perhaps empty). Each
+    block is read into a buffer of its own (no copy but the line cut at its end)."""
     carry = b""
     with open(path, "rb") as fh:  # read-only
         while True:
-            chunk = fh.read(BLOCK_BYTES)
-            if not chunk:
+            buf = bytearray(len(carry) + BLOCK_BYTES)
+            buf[:len(carry)] = carry
+            view, filled = memoryview(buf), len(carry)
+            while filled < len(buf):
+                got = fh.readinto(view[filled:])
+                if not got:
+                    break
+                filled += got
+            if filled == len(carry):
                 break
-            data = carry + chunk if carry else chunk
-            cut = data.rfind(b"\n")
+            cut = buf.rfind(b"\n", 0, filled)
             if cut < 0:
-                carry = data
+                carry = bytes(view[:filled])
                 continue
-            yield data[:cut]
-            carry = data[cut + 1:]
+            yield view[:cut]
+            carry = bytes(view[cut + 1:filled])
     yield carry
 
 
-def _memory_blocks(raw: bytes) -> Iterator[bytes]:
-    """:func:`_file_blocks` of text already in memory."""
-    lo, n = 0, len(raw)
+def _memory_blocks(raw: bytes) -> Iterator[bytes | memoryview]:
+    """:func:`_file_blocks` of text already in memory (views of it, not copies)."""
+    lo, n, view = 0, len(raw), memoryview(raw)
     while n - lo > BLOCK_BYTES:
         cut = raw.rfind(b"\n", lo, lo + BLOCK_BYTES)
         if cut < 0:
             cut = raw.find(b"\n", lo + BLOCK_BYTES)
             if cut < 0:
                 break
-        yield raw[lo:cut]
+        yield view[lo:cut]
         lo = cut + 1
-    yield raw[lo:]
+    yield view[lo:]
 
 
-def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterator[bytes]]:
+def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterator[bytes | memoryview]]:
     """``(bytes of text, its blocks of whole lines)``: an uncompressed file is read block by
     block, never whole; compressed input (recognised by content) is decompressed as a stream
     under the ratio cap, and text with CR-only line ends is read whole and converted."""
@@ -188,84 +179,6 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
     return flags
 
 
-def _text_array(block: bytes) -> Any:
-    """``block`` as one Arrow string (no copy when it is valid UTF-8). Undecodable bytes can only
-    sit in fields that are never extracted (paths, user agents), or make a line malformed;
-    replacing them never alters a kept value."""
-    import pyarrow as pa
-
-    offsets = pa.py_buffer(np.array([0, len(block)], dtype=np.int64))
-    arr = pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(block)])
-    try:
-        arr.validate(full=True)
-    except pa.ArrowInvalid:
-        return pa.array([block.decode("utf-8", errors="replace")], type=pa.large_string())
-    return arr
-
-
-def _slow_times(text: Any) -> tuple[np.ndarray, np.ndarray]:
-    """``(ns, valid)`` of times that are not in the canonical form, read by pandas as they always
-    were (an impossible time, or one outside 1677..2262, is invalid: the line is malformed)."""
-    parsed = pd.to_datetime(pd.Series(text.to_pandas(), dtype="str"), format=TIME_FORMAT, utc=True, errors="coerce")
-    valid = np.array(parsed.notna(), dtype=bool)
-    unit = parsed.dt.unit
-    vals = np.asarray(parsed.dt.tz_localize(None).to_numpy()).view(np.int64)
-    factor = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[unit]
-    if factor > 1:
-        limit = (2**63 - 1) // factor
-        valid &= (vals >= -limit) & (vals <= limit)
-        vals = np.where(valid, vals, 0) * factor
-    return np.where(valid, vals, 0), valid
-
-
-class _Lines:
-    """What the good lines of one file hold (times in ns, statuses, methods), and where the bad
-    ones are, gathered block by block."""
-
-    def __init__(self, with_method: bool) -> None:
-        self.ts: list[np.ndarray] = []
-        self.status: list[np.ndarray] = []
-        self.method: list[Any] = []
-        self.with_method = with_method
-        self.lines = 0
-        self.bad: list[np.ndarray] = []  # line numbers of the first bad lines
-        self.n_bad = 0
-
-    def add(self, block: bytes) -> None:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        lines = pc.split_pattern(_text_array(block), "\n").flatten()
-        parts = pc.extract_regex(lines, LOG_PATTERN)
-        matched = np.array(parts.is_valid(), dtype=bool)
-        stamp = pc.strptime(pc.struct_field(parts, "time"), format=TIME_FORMAT, unit="ns", error_is_null=True)
-        fast = np.array(stamp.is_valid(), dtype=bool)
-        ns = np.array(pc.fill_null(stamp.cast(pa.int64()), 0), dtype=np.int64)
-        time_ok = fast.copy()
-        slow = matched & ~fast
-        if slow.any():
-            rows = pa.array(slow)
-            text = pc.binary_join_element_wise(pc.struct_field(parts, "time").filter(rows),
-                                               pc.struct_field(parts, "other").filter(rows),
-                                               pa.scalar("", pa.large_string()))
-            ns[slow], time_ok[slow] = _slow_times(text)
-        status = np.asarray(pc.fill_null(pc.cast(pc.struct_field(parts, "status"), pa.int32()), 0), dtype=np.int64)
-        good = matched & time_ok & (status >= 100) & (status <= 599)
-        if not good.all():
-            rest = np.flatnonzero(~good)
-            blank = np.asarray(pc.match_substring_regex(lines.take(pa.array(rest)), r"^\s*$"), dtype=bool)
-            bad = rest[~blank]
-            self.n_bad += len(bad)
-            if sum(len(b) for b in self.bad) < _MAX_LINES_LISTED:
-                self.bad.append(self.lines + 1 + bad[:_MAX_LINES_LISTED])
-        self.ts.append(ns[good])
-        self.status.append(status[good])
-        if self.with_method:
-            method = pc.utf8_upper(pc.struct_field(parts, "method").filter(pa.array(good)))
-            self.method.append(pc.if_else(pc.equal(method, ""), "-", method))
-        self.lines += len(lines)
-
-
 def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool = False,
                 ) -> tuple[np.ndarray, np.ndarray, Any, int]:
     """``(times in ns, statuses, methods or None, lines skipped)`` of the good lines of one file,
@@ -274,11 +187,12 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
     import pyarrow as pa
 
     size, blocks = _read_text(path, notes)
-    got = _Lines(with_method)
+    got = LogColumns(size, with_method)
     with progress_bar(size, desc=f"reading {file_name(path)}", min_total=PROGRESS_BYTES) as bar:
         for block in blocks:
             got.add(block)
             bar.update(len(block) + 1)
+    pa.default_memory_pool().release_unused()  # the blocks' Arrow temporaries, kept by the pool for reuse
     n_bad = got.n_bad
     listed = _line_list(np.concatenate(got.bad) if got.bad else np.zeros(0, dtype=np.int64), n_bad)
     if n_bad and on_error == "raise":
@@ -286,7 +200,7 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
             f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {listed}); "
             "fix them or pass on_error='skip' to drop them."
         )
-    ts = np.concatenate(got.ts)
+    ts, status = got.columns()
     if not len(ts):
         raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this an access log?")
     if n_bad:
@@ -296,43 +210,69 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
             stacklevel=3,
         )
     methods = pa.chunked_array(got.method, type=pa.large_string()) if with_method else None
-    return ts, np.concatenate(got.status), methods, n_bad
+    return ts, status, methods, n_bad
+
+
+def _take(table: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``table[index]`` a million rows at a time (never a full-length copy of ``index`` as intp)."""
+    out = np.empty(len(index), dtype=table.dtype)
+    for lo in range(0, len(index), _CHUNK):
+        np.take(table, index[lo:lo + _CHUNK], out=out[lo:lo + _CHUNK])
+    return out
+
+
+def _small(codes: np.ndarray) -> np.ndarray:
+    """Category codes in the smallest integer type that holds them (what pandas stores)."""
+    return codes.astype(np.int8 if len(codes) < 127 else np.int16 if len(codes) < 32767 else np.int32)
+
+
+def _counts(codes: np.ndarray, size: int) -> np.ndarray:
+    """``np.bincount(codes, minlength=size)`` a chunk at a time (no full-length intp copy)."""
+    counts = np.zeros(size, dtype=np.int64)
+    for lo in range(0, len(codes), _CHUNK):
+        counts += np.bincount(codes[lo:lo + _CHUNK], minlength=size)
+    return counts
 
 
 def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(codes, return_inverse=True)`` for HTTP statuses (100..599), by counting."""
-    present = np.bincount(codes, minlength=600) > 0
-    distinct = np.flatnonzero(present).astype(codes.dtype)
-    lookup = np.zeros(len(present), dtype=np.int64)
-    lookup[distinct] = np.arange(len(distinct))
-    return distinct, lookup[codes]
+    """``np.unique(codes, return_counts=True)`` for HTTP statuses (100..599), by counting."""
+    counts = _counts(codes, 600)
+    distinct = np.flatnonzero(counts > 0)
+    return distinct, counts[distinct]
+
+
+def _per_row(distinct: np.ndarray, values: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """``values[i]`` for each row whose status is ``distinct[i]`` (a lookup by status)."""
+    table = np.zeros(600, dtype=values.dtype)
+    table[distinct] = values
+    return _take(table, codes)
 
 
 def _default_reading(codes: np.ndarray, ok: Callable[[int], Any] | None) -> OutcomeReading:
     """Statuses through ``ok(status)`` (default: below 500 is a success); failures by class."""
-    distinct, inverse = _distinct(codes)
+    distinct, counts = _distinct(codes)
     flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
     kinds = np.where(distinct >= 500, SERVER_ERROR, np.where((distinct >= 400) & (distinct < 500), CLIENT_ERROR,
                                                             OTHER_ERROR))
     meaning = np.where(flags, SUCCESS, kinds)
-    success = flags[inverse]
+    success = _per_row(distinct, flags, codes)
     dtype = bucket_dtype(set(meaning.tolist()) - {SUCCESS})
-    counts = np.bincount(inverse, minlength=len(distinct))
     rule = "default: status < 500 is a success" if ok is None else "ok(status)"
     rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning, counts, strict=True)),
                   key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
-    code_of = np.asarray(pd.Index(dtype.categories).get_indexer(meaning), dtype=np.int64)
-    categorical = pd.Categorical.from_codes(code_of[inverse], dtype=dtype)
+    code_of = _small(np.asarray(pd.Index(dtype.categories).get_indexer(meaning)))
+    categorical = pd.Categorical.from_codes(_per_row(distinct, code_of, codes), dtype=dtype)
     return OutcomeReading(success, categorical, np.zeros(len(codes), dtype=bool),
                           tuple(rows), "HTTP status")
 
 
 def _key_column(values: np.ndarray, labels: Callable[[np.ndarray], np.ndarray]) -> pd.Categorical:
     """``pd.Categorical(labels(values))`` built from the distinct statuses (no string per row)."""
-    distinct, inverse = _distinct(values)
+    distinct, _ = _distinct(values)
     names = labels(distinct)
     cats = pd.Categorical(names).categories
-    return pd.Categorical.from_codes(np.asarray(cats.get_indexer(pd.Index(names)), dtype=np.int64)[inverse], categories=cats)
+    return pd.Categorical.from_codes(_per_row(distinct, _small(np.asarray(cats.get_indexer(pd.Index(names)))), values),
+                                     categories=cats)
 
 
 def _method_column(methods: Any) -> pd.Categorical:
@@ -346,33 +286,34 @@ def _method_column(methods: Any) -> pd.Categorical:
     return pd.Categorical.from_codes(remap[np.asarray(enc.indices, dtype=np.int64)], categories=cats)
 
 
-def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.ndarray, keys: list[str],
+def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.ndarray | None, keys: list[str],
             methods: list[Any]) -> pd.DataFrame:
-    """The canonical events of the kept lines, sorted stably by time, the buckets only those the
-    log has (what :func:`budgetlab.events.schema.as_events` gives, built from codes)."""
+    """The canonical events of the kept lines (``keep``; None: every line), sorted stably by time,
+    the buckets only those the log has (what :func:`budgetlab.events.schema.as_events` gives, built from codes)."""
     import pyarrow as pa
 
-    every = bool(keep.all())
-    t, codes = (t, codes) if every else (t[keep], codes[keep])
-    bucket = reading.bucket if every else reading.bucket[keep]
-    present = pd.unique(pd.Series(bucket.categories)[np.unique(bucket.codes)].astype(str)).tolist()
+    ok, bucket = reading.ok, reading.bucket
+    if keep is not None:
+        t, codes, ok, bucket = t[keep], codes[keep], ok[keep], bucket[keep]
+    used = np.flatnonzero(_counts(bucket.codes, len(bucket.categories)))
+    present = pd.unique(pd.Series(bucket.categories)[used].astype(str)).tolist()
     dtype = bucket_dtype(set(present) - {SUCCESS})
+    recode = np.asarray(pd.Index(dtype.categories).get_indexer(bucket.categories))
+    same = bool((recode == np.arange(len(recode))).all()) and len(recode) == len(dtype.categories)
     cols: dict[str, Any] = {
-        "ts": pd.DatetimeIndex(t.view("datetime64[ns]")).tz_localize("UTC").array,
-        "ok": np.asarray(reading.ok if every else reading.ok[keep], dtype=bool),
-        "bucket": pd.Categorical.from_codes(
-            np.asarray(pd.Index(dtype.categories).get_indexer(bucket.categories), dtype=np.int64)[bucket.codes],
-            dtype=dtype),
+        "ts": utc_from_ns(t, copy=False).array,  # the reader's own column: no copy
+        "ok": np.asarray(ok, dtype=bool),
+        "bucket": pd.Categorical.from_codes(bucket.codes if same else _take(_small(recode), bucket.codes), dtype=dtype),
     }
     for key in keys:
         if key == "method":
             chunks = pa.chunked_array([c for m in methods for c in m.chunks], type=pa.large_string())
-            cols[key] = _method_column(chunks if every else chunks.filter(pa.array(keep)))
+            cols[key] = _method_column(chunks if keep is None else chunks.filter(pa.array(keep)))
         elif key == "status":
             cols[key] = _key_column(codes, lambda d: d.astype(str))
         else:
             cols[key] = _key_column(codes, lambda d: np.char.add((d // 100).astype(str), "xx"))
-    frame = pd.DataFrame(cols)
+    frame = pd.DataFrame(cols, copy=False)
     if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
         frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
     return frame
@@ -445,23 +386,26 @@ def read_access_log(
     paths = expand_sources(path)
     per_file: list[list[str]] = [[] for _ in paths]
     parsed = [_parse_file(p, on_error, n, "method" in keys) for p, n in zip(paths, per_file, strict=True)]
-    t = np.concatenate([x[0] for x in parsed])
-    codes = np.concatenate([x[1] for x in parsed])
+    t, codes = (parsed[0][0], parsed[0][1]) if len(parsed) == 1 else (np.concatenate([x[0] for x in parsed]),
+                                                                       np.concatenate([x[1] for x in parsed]))
+    files = tuple((file_name(p), len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True))
+    methods = [x[2] for x in parsed]
     n_bad = sum(x[3] for x in parsed)
+    del parsed  # one copy of the columns, not two
     if table is None:
         reading = _default_reading(codes, ok)
     else:
         reading = classify_outcomes(pd.Series(codes.astype(str), dtype="str"), table)
         reading = dataclasses.replace(reading, vocabulary="status mapping outcomes=")
-    keep = ~reading.skip
-    if not keep.any():
+    keep = ~reading.skip if reading.skip.any() else None
+    if keep is not None and not keep.any():
         raise InputError("every line maps to skip; nothing is left to analyse: check outcomes=.")
-    events = _events(t, codes, reading, keep, keys, [x[2] for x in parsed])
+    events = _events(t, codes, reading, keep, keys, methods)
     first, last = time_span(ts_ns(events))
     skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
     events.attrs["skipped_lines"] = n_bad
     events.attrs["how_read"] = HowRead(
-        files=tuple((file_name(p), len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True)),
+        files=files,
         rows_read=len(codes) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
         time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,

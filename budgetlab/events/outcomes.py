@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, OutcomeError
-from ._columns import MISSING_LABELS, factorize, numpy_backed
+from ._columns import MISSING_LABELS, code_counts, factorize, numpy_backed, small_int
 from ._messages import row_numbers, show_labels
 from .pii import scan_text
 from .schema import FAILURE, SOLVE_ERROR, SUCCESS, TIMEOUT, bucket_dtype
@@ -131,7 +131,10 @@ def check_outcomes(outcomes: Any) -> dict[str, str] | None:
 
 def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
     """``(codes, normalized distinct labels)``; code -1 for missing values."""
-    codes, uniques = factorize(col)
+    if isinstance(col.dtype, pd.CategoricalDtype):  # its own small codes: no int64 copy of the rows
+        codes, uniques = np.asarray(col.cat.codes.to_numpy()), pd.Index(col.cat.categories)
+    else:
+        codes, uniques = factorize(col)
     if len(uniques) > _MAX_LABELS:
         raise OutcomeError(
             f"the outcome column has {len(uniques)} distinct labels (more than {_MAX_LABELS}); it does not look "
@@ -145,7 +148,7 @@ def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
     merged = list(dict.fromkeys(norm))  # spellings of one label ("OK", "ok ") become one
     if len(merged) < len(norm):
         pos = {u: i for i, u in enumerate(merged)}
-        remap = np.asarray([pos[u] for u in norm] + [-1], dtype=np.int64)
+        remap = np.asarray([pos[u] for u in norm] + [-1], dtype=codes.dtype)
         codes, norm = remap[codes], merged
     return codes, norm
 
@@ -269,10 +272,11 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     if pd.api.types.is_bool_dtype(dtype):
         labels = labels.astype(object).map({True: "true", False: "false"})
     codes, norm = _normalized(labels)
-    counts = np.bincount(codes[codes >= 0], minlength=len(norm))
+    lowest = int(codes.min()) if len(codes) else 0
+    counts = code_counts(codes, len(norm)) if lowest >= 0 else np.bincount(codes[codes >= 0], minlength=len(norm))
     is_missing = np.array([u in MISSING_LABELS for u in norm], dtype=bool)
-    missing_rows = (codes < 0) | (is_missing[np.maximum(codes, 0)] if len(norm) else False)
-    if np.any(missing_rows):
+    if lowest < 0 or bool((is_missing & (counts > 0)).any()):
+        missing_rows = (codes < 0) | (is_missing[np.maximum(codes, 0)] if len(norm) else False)
         raise OutcomeError(f"{int(np.sum(missing_rows))} empty or missing outcome label(s) at "
                            f"{row_numbers(np.asarray(missing_rows))}; fill or drop those rows.")
     if table is None:
@@ -291,7 +295,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
             "outcome= names the outcome column, or, if no attempt succeeded, say so with an explicit mapping: "
             f"{_fix({norm[i]: meaning[i] for i in range(len(norm)) if counts[i] and not hidden[i]}, [])}."
         )
-    reading = _reading(codes, meaning)
+    reading = _reading(codes, meaning, counts > 0)
     rows = [LabelReading(None if hidden[i] else norm[i], meaning[i], "vocabulary" if table is None else
                          (found[i] or ("", ""))[1], int(counts[i])) for i in range(len(norm)) if counts[i]]
     rows.sort(key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
@@ -314,15 +318,18 @@ def _numbers_note(labels: pd.Series, name: Any) -> tuple[str, ...]:
     return (f"{what}: {kind}, read as labels{http}",)
 
 
-def _reading(codes: np.ndarray, mapped: list[str]) -> tuple[np.ndarray, pd.Categorical, np.ndarray]:
+def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = None,
+             ) -> tuple[np.ndarray, pd.Categorical, np.ndarray]:
     """``ok``, the bucket categorical (missing where skipped) and the skip mask from per-row
-    codes into ``mapped`` (one entry per distinct label)."""
-    used = np.zeros(len(mapped), dtype=bool)
-    used[codes] = True
+    codes into ``mapped`` (one entry per distinct label; ``used`` marks those some row has,
+    found from the codes when not given)."""
+    if used is None:
+        used = np.zeros(len(mapped), dtype=bool)
+        used[codes] = True
     dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS, SKIP})
     cat_pos = {c: i for i, c in enumerate(dtype.categories)}
-    to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped], dtype=np.int64)
-    bucket_codes = to_cat[codes] if len(to_cat) else np.zeros(0, dtype=np.int64)
+    to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped], dtype=small_int(len(dtype.categories)))
+    bucket_codes = to_cat[codes] if len(to_cat) else np.zeros(0, dtype=np.int8)
     ok = bucket_codes == cat_pos[SUCCESS]
     return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype), bucket_codes < 0
 

@@ -58,7 +58,7 @@ import pyarrow as pa
 from .._util.validation import check_argument
 from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
 from ._columns import factorize
-from ._detect import CANDIDATE, KINDS, arrow_text, as_text, has, scan
+from ._detect import KINDS, PLAIN_TEXT, arrow_text, as_text, candidates, scan
 
 __all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data", "hash_values",
            "describe_findings", "looks_personal", "shown", "guard_values"]
@@ -112,8 +112,10 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         return {}, {}
     column_text: pa.Array | None = None  # the whole column, for the card rule (when prefiltered)
     if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = np.asarray(column.cat.codes.to_numpy())  # small ints: no int64 copy of the rows
         uniques = pd.Index(column.cat.categories)
+        if not _any_candidate(uniques, kind):  # the rows are counted only when a category may be found
+            return {}, {}
+        codes = np.asarray(column.cat.codes.to_numpy())  # small ints: no int64 copy of the rows
         counts = np.bincount(codes[codes >= 0] if int(codes.min()) < 0 else codes, minlength=len(uniques))
         used = counts > 0
         uniques, counts = uniques[used], counts[used]
@@ -133,13 +135,34 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
             except UnicodeEncodeError:  # lone surrogates (surrogateescape) cannot be Arrow text: read as "?"
                 text = as_text(column.map(lambda v: v.encode("utf-8", "replace").decode("utf-8")
                                           if isinstance(v, str) else v).astype(str).where(column.notna()))
+        cand = candidates(text)  # plain-id chunks pass by one byte scan
+        if not cand.any():
+            return {}, {}
         column_text = arrow_text(text, chunked=True)
-        cand = has(column_text, CANDIDATE)
         cand_codes, cand_uniq = pd.factorize(text[cand], use_na_sentinel=True)
         uniques = pd.Index(cand_uniq)
         counts = np.bincount(cand_codes[cand_codes >= 0], minlength=len(cand_uniq))
     if len(uniques) == 0:
         return {}, {}
+    masks = _scan_values(uniques, kind, column_text)
+    rows = {k: int(counts[m].sum()) for k, m in masks.items()}
+    distinct = {k: int(m.sum()) for k, m in masks.items()}
+    return rows, distinct
+
+
+def _any_candidate(uniques: pd.Index, kind: str) -> bool:
+    """Whether any of ``uniques`` passes the per-value prefilter of :func:`~budgetlab.events._detect.scan`
+    (a superset of every rule; judged value by value, so a subset of them passes it no more)."""
+    if kind == "numeric":
+        values = np.asarray(uniques).astype(np.float64)
+        return bool((np.abs(values[~np.isnan(values)]) >= 1e12).any())
+    if not (pd.api.types.is_string_dtype(uniques.dtype) and not pd.api.types.is_object_dtype(uniques.dtype)):
+        uniques = pd.Index(np.asarray(uniques.astype(str), dtype=object))
+    return bool(candidates(arrow_text(uniques)).any())
+
+
+def _scan_values(uniques: pd.Index, kind: str, column_text: pa.Array | None = None) -> dict[str, np.ndarray]:
+    """:func:`~budgetlab.events._detect.scan` over distinct values (numbers as their digits)."""
     values_any: Any
     if kind == "numeric":
         values_any = np.asarray(uniques).astype(str).astype(object)
@@ -147,10 +170,7 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         values_any = uniques
     else:
         values_any = np.asarray(uniques.astype(str), dtype=object)
-    masks = scan(arrow_text(values_any), numeric=kind == "numeric", column=column_text)
-    rows = {k: int(counts[m].sum()) for k, m in masks.items()}
-    distinct = {k: int(m.sum()) for k, m in masks.items()}
-    return rows, distinct
+    return scan(arrow_text(values_any), numeric=kind == "numeric", column=column_text)
 
 
 def scan_personal_data(column: pd.Series, *, sample: int | None = None) -> dict[str, int]:
@@ -288,8 +308,9 @@ def guard_personal_data(
         raise ConfigError("pii='hash' needs salt='a secret string' (keep it out of the data).")
     must = set(required)
     out = frame
+    plain_text = frame.attrs.get(PLAIN_TEXT, frozenset())  # found plain while read: nothing to scan
     for col in dict.fromkeys([*must, *columns]):
-        if col not in out.columns:
+        if col not in out.columns or col in plain_text:
             continue
         rows, distinct = _scan_column(frame[col])
         if not rows:

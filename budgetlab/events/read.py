@@ -25,12 +25,12 @@ import pandas as pd
 
 from .._util.validation import check_argument, check_tz, duration_label, utc_from_ns
 from ..errors import BudgetlabWarning, ConfigError, InputError
-from ._columns import MISSING_LABELS, factorize
-from ._formats import FORMATS, check_header, check_scalars
+from ._columns import MISSING_LABELS, code_counts, factorize, small_int
+from ._formats import FORMATS, ISO_TIME, check_header, check_scalars
 from ._input import check_text_encoding
 from ._latency import apply_slow, check_latency, parse_durations
 from ._messages import reading, row_numbers
-from ._times import EPOCH_UNITS, describe_time, parse_time
+from ._times import EPOCH_UNITS, OFFSETS_READING, describe_time, parse_time
 from .outcomes import (
     DEFAULT_OUTCOMES,
     LabelReading,
@@ -137,16 +137,20 @@ def _label_column(time: str, outcome: str | None, ok: str | None, bucket: str | 
 # columns
 # --------------------------------------------------------------------------------------------
 def _raw_table(source: Any, columns: list[str], fmt: str | None, encoding: str,
-               dict_columns: list[str], notes: list[str]) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
+               dict_columns: list[str], notes: list[str], iso_time: str | None = None,
+               ) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
     """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index,
-    and ``(name, rows)`` of each file; reading decisions are appended to ``notes``."""
+    and ``(name, rows)`` of each file; reading decisions are appended to ``notes``. A text
+    file's ``iso_time`` column may come as instants (see :func:`~budgetlab.events._formats.read_columns`)."""
     if isinstance(source, pd.DataFrame):
         check_header(list(source.columns), columns, "the DataFrame")
         if len(source) == 0:
             raise InputError("the DataFrame has no rows; nothing to analyse.")
-        return source[columns].reset_index(drop=True), [("the DataFrame", len(source))]
+        raw = source[columns].reset_index(drop=True)
+        raw.attrs = {}  # the caller's attrs say nothing of how budgetlab read it (e.g. what the guard may skip)
+        return raw, [("the DataFrame", len(source))]
     if is_path_like(source):
-        return read_files(expand_sources(source), columns, fmt, encoding, dict_columns, notes)
+        return read_files(expand_sources(source), columns, fmt, encoding, dict_columns, notes, iso_time)
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.scaleout as bd).")
     raise InputError(f"source must be a file path, a list of paths, a glob, a folder or a pandas DataFrame, "
@@ -168,10 +172,11 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
         raise InputError(f"group key {name!r} is empty or missing at {row_numbers(np.asarray(missing))}; "
                          "fill or drop those rows.")
-    used = np.bincount(codes, minlength=len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
+    used = code_counts(codes, len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
     cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str), return_inverse=True)
-    small: type[np.signedinteger[Any]] = (np.int8 if len(cats) < 2**7 else np.int16 if len(cats) < 2**15 else
-                                          np.int32 if len(cats) < 2**31 else np.int64)
+    small = small_int(len(cats))
+    if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
+        return pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str"))  # already as wanted
     remap = np.full(len(names), -1, dtype=small)
     remap[np.flatnonzero(used)] = inverse
     return pd.Categorical.from_codes(remap[codes], categories=pd.Index(cats, dtype="str"))
@@ -357,7 +362,9 @@ def read_events(
 
     with reading():
         notes: list[str] = []  # reading decisions, stated in attrs["how_read"]
-        raw, files = _raw_table(source, columns, format, encoding, [*labels, *keys], notes)
+        # the time read as instants by the reader, unless it is also kept or a key (then as written)
+        iso_time = time if epoch is None and time not in (*keys, *keep_cols) else None
+        raw, files = _raw_table(source, columns, format, encoding, [*labels, *keys], notes, iso_time)
         check_scalars(raw, columns)
         # personal data: refused before anything else is done with the values
         guarded = [*keys, *keep_cols, *([session] if session and not hash_session else [])]
@@ -371,7 +378,9 @@ def read_events(
         if slow_ns is not None and duration is not None:
             ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, parse_durations(raw[duration], duration_unit),
                                                     slow_ns)
-        out: dict[str, Any] = {"ts": utc_from_ns(t).array, "ok": ok_arr, "bucket": bucket_cat}
+        # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
+        out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array, "ok": ok_arr,
+                               "bucket": bucket_cat}
         for k in keys:
             out[k] = _group_key(raw[k], k)
             _warn_id_like(k, out[k])
@@ -383,7 +392,8 @@ def read_events(
             if k not in out:
                 out[k] = raw[k].array
         frame = pd.DataFrame(out, copy=False)
-        time_text = describe_time(raw[time], tz=tz, epoch=epoch)
+        # ISO text with a zone in every row, read as instants by the CSV reader: said as text
+        time_text = OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(raw[time], tz=tz, epoch=epoch)
 
     frame, t = _drop_skipped(frame, t, reading_)
     # unsorted input is sorted stably (equal times keep input order), never an error

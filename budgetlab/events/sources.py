@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._util.progress import progress
 from ..errors import FileFormatError, InputError, SchemaError
-from ._formats import read_columns
+from ._formats import ISO_TIME, read_columns
 from ._input import PROGRESS_BYTES, file_name
 from ._messages import file_offset, reading_files
 
@@ -127,19 +127,24 @@ def _large(paths: Sequence[Path]) -> bool:
 
 
 def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encoding: str,
-               dict_columns: Sequence[str], notes: list[str] | None = None,
+               dict_columns: Sequence[str], notes: list[str] | None = None, iso_time: str | None = None,
                ) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
     """The declared columns of every file, one after the other (file order, then row order), and
     ``(file name, rows)`` per file. Every file must have the declared columns with the same kind
     of values (text, numbers, datetimes, true/false) as the first: one schema across files.
-    The reading decisions of the files are appended to ``notes`` (see :func:`file_notes`)."""
+    The reading decisions of the files are appended to ``notes`` (see :func:`file_notes`).
+    ``iso_time``: see :func:`~budgetlab.events._formats.read_columns`; the table is marked with
+    :data:`~budgetlab.events._formats.ISO_TIME` only when every file's time column came so (when
+    some did and some did not, every file is read again with its time as text, as it was written)."""
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     offset = 0
     for path in progress(paths, desc=f"reading {len(paths)} files", enabled=None if _large(paths) else False):
         per_file.append([])
         with file_offset(offset):
-            frame = read_columns(path, columns, fmt, encoding, dict_columns, per_file[-1]).reset_index(drop=True)
+            frame = read_columns(path, columns, fmt, encoding, dict_columns, per_file[-1], iso_time).reset_index(drop=True)
+        if frames and iso_time is not None and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
+            return read_files(paths, columns, fmt, encoding, dict_columns, notes)  # one form for every file: text
         if frames:
             for col in columns:
                 first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
@@ -164,4 +169,5 @@ def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encod
     raw = pd.concat(frames, ignore_index=True)
     for c in cats:
         raw[c] = raw[c].astype("category")
+    raw.attrs = {ISO_TIME: True} if frames[0].attrs.get(ISO_TIME) else {}  # plain text: scanned again
     return raw, files

@@ -27,6 +27,7 @@ import budgetlab.events.sources as sources_mod
 from budgetlab import read_access_log, read_events
 from budgetlab._util.files import register_input
 from budgetlab.errors import BudgetlabError, FileFormatError, InputError
+from budgetlab.events import _arrow_read as arrow_read
 from budgetlab.events import _formats as F
 from budgetlab.events._columns import factorize
 from budgetlab.events._detect import CANDIDATE, arrow_text, as_text, has, scan
@@ -116,10 +117,12 @@ def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encodi
 
 
 def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str, dict_columns: Any = (),
-                     notes: Any = None) -> pd.DataFrame:
+                     notes: Any = None, iso_time: Any = None) -> pd.DataFrame:
     path = path.expanduser()
     F.check_path(path)
     kind, packed = F._detect_format(path, fmt)
+    if kind == "parquet":
+        return _old_parquet(path, columns, dict_columns, notes)
     if kind not in ("csv", "tsv"):
         return F.read_columns(path, columns, fmt, encoding, dict_columns, notes)
     register_input(path)
@@ -136,6 +139,25 @@ def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str, di
     if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
     return _old_text_table(raw, name, kind, columns, encoding, dict_columns)
+
+
+def _old_parquet(path: Path, columns: list[str], dict_columns: Any, notes: Any) -> pd.DataFrame:
+    """The previous Parquet reader: the whole table read at once, then to pandas."""
+    import pyarrow.parquet as pq
+
+    register_input(path)
+    with open(path, "rb") as fh:
+        schema = pq.ParquetFile(fh).schema_arrow
+        F.check_header(list(schema.names), columns, file_name(path))
+        as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
+                   or pa.types.is_large_string(schema.field(c).type)]
+        fh.seek(0)
+        table = F._binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), file_name(path),
+                                  notes)
+        frame = pd.DataFrame(table.to_pandas(ignore_metadata=True))
+    if len(frame) == 0:
+        raise FileFormatError(f"{file_name(path)}: has a schema but no rows; nothing to analyse.")
+    return frame
 
 
 def old_group_key(col: pd.Series, name: str) -> pd.Categorical:
@@ -297,6 +319,148 @@ def test_csv_reads_as_before(case, tmp_path, monkeypatch):
         assert not isinstance(new, str)  # the cases that must load do load
 
 
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_csv_read_in_segments_reads_as_before(case, tmp_path, monkeypatch):
+    # a large unquoted file is read segment by segment (SEGMENT_BYTES, 32 MiB): here segments of a
+    # few lines (or of 64 KiB for the 40,000-row files), so that every case crosses segment ends
+    raw, kw = CASES[case]
+    path = tmp_path / "log.csv"
+    path.write_bytes(raw)
+    monkeypatch.setattr(F, "SEGMENT_BYTES", 1 << 16 if case.startswith("big") else 64)
+    monkeypatch.setattr(arrow_read, "BLOCK_BYTES", 4096 if case.startswith("big") else 32)  # lines over a block
+    calls: list[int] = []
+    segments = F.read_segments
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["segment"])
+        return segments(*args, **kwargs)
+
+    monkeypatch.setattr(F, "read_segments", spy)
+    new, old = _both(monkeypatch, path, **{"by": "region", "session": "session", **kw})
+    _same(new, old)
+    if case in ("plain", "big plain", "crlf", "bom", "no final line end"):
+        assert calls  # these were read in segments
+
+
+MORE_TIMES = {
+    # forms Arrow's ISO parser does not take, after rows it does: the whole column is read as text
+    "an offset after the date style": ["2026-11-29T00:00:00Z,success,fra,s1", "2026-11-29 00:01:00 GMT+0100,timeout,ams,s2"],
+    "naive then aware": ["2026-11-29T00:00:00,success,fra,s1", "2026-11-29T00:01:00Z,timeout,ams,s2"],
+    "aware then naive": ["2026-11-29T00:00:00Z,success,fra,s1", "2026-11-29T00:01:00,timeout,ams,s2"],
+    "a blank time": ["2026-11-29T00:00:00Z,success,fra,s1", ",timeout,ams,s2"],
+    "a missing word": ["2026-11-29T00:00:00Z,success,fra,s1", "NULL,timeout,ams,s2"],
+    "a padded time": ["2026-11-29T00:00:00Z,success,fra,s1", " 2026-11-29T00:01:00Z ,timeout,ams,s2"],
+    "a leap second": ["2026-11-29T00:00:00Z,success,fra,s1", "2016-12-31T23:59:60Z,timeout,ams,s2"],
+    "nanoseconds and compact offsets": ["2026-11-29T00:00:00.123456789+0530,success,fra,s1",
+                                        "2026-11-29T00:01:00.5-02,timeout,ams,s2"],
+    "unsorted": [ROWS[3], ROWS[0], ROWS[2], ROWS[1]],
+}
+
+
+@pytest.mark.parametrize("segment", [None, 64])
+@pytest.mark.parametrize("case", sorted(MORE_TIMES))
+def test_times_read_as_instants_or_as_text_as_before(case, segment, tmp_path, monkeypatch):
+    # the time column is first read as instants by Arrow (ISO text with zones); any other form in
+    # any row makes it text for the careful parser: either way the frame and facts are as before
+    rows = MORE_TIMES[case] * 40  # more rows than one segment of 64 bytes holds
+    path = tmp_path / "log.csv"
+    path.write_bytes(_body(rows).encode())
+    if segment is not None:
+        monkeypatch.setattr(F, "SEGMENT_BYTES", segment)
+    new, old = _both(monkeypatch, path, by="region", session="session")
+    _same(new, old)
+
+
+@pytest.mark.parametrize("kw", [{"keep": ["time"]}, {"by": ["region", "time"]}])
+def test_a_time_column_also_kept_or_grouped_by_is_read_as_written(kw, tmp_path, monkeypatch):
+    # kept or a key, the time column is the text as written (from a file as from a DataFrame)
+    path = tmp_path / "log.csv"
+    path.write_bytes(CASES["plain"][0].replace(b"ts,", b"time,", 1))
+    options = {"time": "time", "by": "region", **kw}
+    new, old = _both(monkeypatch, path, **options)
+    _same(new, old)
+    from_frame = read_events(pd.read_csv(path, dtype=str, keep_default_na=False), **options)
+    pd.testing.assert_frame_equal(new, from_frame, check_like=True)
+    assert "2026-11-29T00:01:00+01:00" in set(new["time"].astype(str))  # hand-read: as written
+
+
+def test_a_parquet_file_without_row_groups_has_no_rows(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "log.parquet"
+    pq.ParquetWriter(path, pa.schema([(c, pa.string()) for c in ("ts", "outcome", "region", "session")])).close()
+    new, old = _both(monkeypatch, path, by="region", session="session")
+    assert new == old and "has a schema but no rows" in new
+
+
+def test_files_with_and_without_instant_times_read_as_before(tmp_path, monkeypatch):
+    # one file read as instants, the next as text (naive times): one form for both, as before
+    (tmp_path / "a.csv").write_bytes(CASES["plain"][0])
+    (tmp_path / "b.csv").write_bytes(_body(MORE_TIMES["an offset after the date style"]).encode())
+    (tmp_path / "c.csv").write_bytes(CASES["naive in a zone"][0])
+    for names in (("a.csv", "b.csv"), ("b.csv", "a.csv"), ("a.csv", "c.csv")):
+        new, old = _both(monkeypatch, [tmp_path / n for n in names], by="region", session="session")
+        _same(new, old)
+        if names != ("a.csv", "c.csv"):
+            assert not isinstance(new, str)  # offsets in two forms: both load
+    # hand-read: the how-read text says text with offsets, whatever the reader did
+    events = read_events(tmp_path / "a.csv", by="region", session="session")
+    assert "text with UTC offsets" in str(events.attrs["how_read"])
+    assert events["ts"].dtype == "datetime64[ns, UTC]"
+    # sorted by time: 00:01+01:00 is 23:01Z the day before; 00:02-05:30 is 05:32Z
+    assert events["ts"].tolist() == [pd.Timestamp(t) for t in ("2026-11-28T23:01:00Z", "2026-11-29T00:00:00Z",
+                                                                "2026-11-29T00:03:00Z", "2026-11-29T05:32:00Z")]
+
+
+def _parquet_cases() -> dict[str, tuple[pa.Table, dict[str, Any]]]:
+    rng = np.random.default_rng(8)
+    n = 3000
+    base = pd.Timestamp("2026-11-29T00:00:00Z")
+    ts = [(base + pd.Timedelta(seconds=int(s))).strftime("%Y-%m-%dT%H:%M:%S") for s in np.sort(rng.integers(0, 86400, n))]
+    zones = np.array(["Z", "+01:00", "-05:30", "+0200"])[rng.integers(0, 4, n)]
+    outcome = np.array(["success", "timeout", "solve_error", "OK"])[rng.integers(0, 4, n)]
+    region = np.array(["fra", "ams", " fra "])[rng.integers(0, 3, n)]
+    session = [f"{x:012x}" for x in rng.integers(0, 2**48, n)]
+    aware = [t + z for t, z in zip(ts, zones, strict=True)]
+
+    def table(**cols: Any) -> pa.Table:
+        return pa.table({"ts": aware, "outcome": outcome, "region": region, "session": session, **cols})
+
+    return {
+        "zones": (table(), {}),
+        "large strings": (table(ts=pa.array(aware, pa.large_string()), session=pa.array(session, pa.large_string())), {}),
+        "naive in a zone": (table(ts=ts), {"tz": "Europe/Berlin"}),
+        "one naive": (table(ts=[*aware[:-1], ts[-1]]), {}),
+        "a missing session": (table(session=[*session[:-1], None]), {}),
+        "a missing time": (table(ts=[*aware[:-1], None]), {}),
+        "binary session": (table(session=pa.array([s.encode() for s in session], pa.binary())), {}),
+        "status codes": (table(outcome=pa.array(rng.choice([200, 503, 404], n), pa.int64())),
+                         {"outcomes": {"2xx": "success", "4xx": "skip", "5xx": "server_error"}}),
+        "timestamps": (table(ts=pa.array(pd.to_datetime(aware, format="ISO8601", utc=True))), {}),
+        "categories": (table(region=pa.array(region).dictionary_encode()), {}),
+        "a categorical session and time": (table(session=pa.array(session).dictionary_encode(),
+                                                 ts=pa.array(aware).dictionary_encode()), {}),
+        "epochs as text": (table(ts=[str(1780000000 + i) for i in range(n)]), {"epoch": "s"}),
+        "personal session": (table(session=[*session[:-1], "ivan@example.org"]), {}),
+    }
+
+
+@pytest.mark.parametrize("groups", [1, 7])
+@pytest.mark.parametrize("case", sorted(_parquet_cases()))
+def test_parquet_reads_as_before(case, groups, tmp_path, monkeypatch):
+    # text columns are read row group by row group into compact columns, the time as instants;
+    # every other file whole: either way the frame and the facts are what the whole read gave
+    import pyarrow.parquet as pq
+
+    table, kw = _parquet_cases()[case]
+    path = tmp_path / "log.parquet"
+    pq.write_table(table, path, row_group_size=-(-table.num_rows // groups))
+    new, old = _both(monkeypatch, path, **{"by": "region", "session": "session", **kw})
+    _same(new, old)
+    if case in ("zones", "large strings", "naive in a zone", "categories", "timestamps"):
+        assert not isinstance(new, str)
+
+
 @pytest.mark.parametrize("case", ["plain", "quoted fields", "big quoted", "cr only", "bom"])
 def test_compressed_and_tab_separated_read_as_before(case, tmp_path, monkeypatch):
     raw, kw = CASES[case]
@@ -368,6 +532,34 @@ def _columns() -> dict[str, pd.Series]:
 def test_the_column_scan_finds_what_it_found(name):
     column = _columns()[name]
     assert pii_mod._scan_column(column) == old_scan_column(column)
+
+
+def test_plain_chunks_skip_the_patterns_and_find_what_they_find():
+    # oracle: the candidate pattern over every trimmed value; chunks of plain ids are passed by a
+    # byte scan, so each kind of chunk is here: plain hex ids, plain ids with one all-digit value
+    # of card length (13-19 digits: a candidate), a phone keyword, a separator, missing values
+    from budgetlab.events._detect import candidates
+
+    rng = np.random.default_rng(5)
+    hexes = [f"{x:016x}" for x in rng.integers(0, 2**62, 500)]
+    chunks = [
+        hexes[:200],
+        [*hexes[200:300], "4111111111111111", "1234567890123", "12345678901234567890", "123456789012"],
+        [*hexes[300:400], "tel0123456789", "fax", "ABCDEF_0123"],
+        [*hexes[400:450], "a-b", " padded ", "ä", None, ""],
+        ["0" * 19, "0" * 12, "_" * 13],
+        [None, None],
+    ]
+    column = pa.chunked_array([pa.array(c, pa.large_string()) for c in chunks])
+    want = has(arrow_text(pd.Series(pd.arrays.ArrowStringArray(column))), CANDIDATE)
+    got = candidates(pd.Series(pd.arrays.ArrowStringArray(column)))
+    assert got.tolist() == want.tolist()
+    # hand-read: rows 300-303 are 16 and 13 digits (card length), 20 and 12 digits (not)
+    assert got[300:304].tolist() == [True, True, False, False]
+    assert not got[:300].any()  # hex ids
+    sliced = column.slice(150, 300)  # chunks that start inside their buffers
+    assert candidates(pd.Series(pd.arrays.ArrowStringArray(sliced))).tolist() == \
+        has(arrow_text(pd.Series(pd.arrays.ArrowStringArray(sliced))), CANDIDATE).tolist()
 
 
 def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
