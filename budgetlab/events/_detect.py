@@ -157,8 +157,8 @@ def plain(chunk: pa.Array, step: int = 1 << 16) -> bool:
     """Whether no value of a string ``chunk`` can match :data:`CANDIDATE` (see
     :func:`_plain_chunk`), judged over slices of ``step`` values (the temporaries stay small).
 
-    >>> plain(pa.array(["3f9a0c", "sk_77"])), plain(pa.array(["a@b.org"]))
-    (True, False)
+    >>> plain(pa.array(["3f9a0c", "a7_0B"])), plain(pa.array(["sk_77"])), plain(pa.array(["a@b.org"]))
+    (True, False, False)
     """
     return all(_plain_chunk(chunk.slice(lo, step)) for lo in range(0, len(chunk), step))
 
