@@ -60,16 +60,22 @@ def factorize(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
 
 
-def code_counts(codes: np.ndarray, n: int) -> np.ndarray:
-    """Rows per code ``0 .. n-1`` of non-negative ``codes`` (``np.bincount``; for a few codes one
-    comparison per code instead, which needs no ``intp`` copy of small-integer codes).
+def code_counts(codes: np.ndarray, n: int, *, step: int = 1 << 20) -> np.ndarray:
+    """Rows per code ``0 .. n-1`` of non-negative ``codes``: for a few codes one comparison per
+    code, else ``np.bincount`` ``step`` rows at a time (never a full-length ``intp`` copy of
+    small-integer codes).
 
     >>> code_counts(np.array([2, 0, 2], dtype=np.int8), 4).tolist()
     [1, 0, 2, 0]
+    >>> code_counts(np.array([20, 0, 20], dtype=np.int16), 21, step=2)[[0, 20]].tolist()
+    [1, 2]
     """
     if n <= 16:
         return np.array([np.count_nonzero(codes == i) for i in range(n)], dtype=np.int64)
-    return np.bincount(codes, minlength=n).astype(np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    for lo in range(0, len(codes), step):
+        counts += np.bincount(codes[lo:lo + step], minlength=n)
+    return counts
 
 
 def small_int(n: int) -> type[np.signedinteger[Any]]:

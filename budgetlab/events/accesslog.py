@@ -23,6 +23,7 @@ from .._util.progress import progress_bar
 from .._util.validation import as_list, check_argument, utc_from_ns
 from ..errors import ConfigError, FileFormatError, InputError
 from ._accesslog_parse import LOG_PATTERN, TIME_FORMAT, LogColumns
+from ._columns import code_counts, small_int
 from ._formats import check_path
 from ._input import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, file_name, read_input
 from .outcomes import LabelReading, OutcomeReading, check_outcomes, classify_outcomes
@@ -221,22 +222,14 @@ def _take(table: np.ndarray, index: np.ndarray) -> np.ndarray:
     return out
 
 
-def _small(codes: np.ndarray) -> np.ndarray:
+def _as_small(codes: np.ndarray) -> np.ndarray:
     """Category codes in the smallest integer type that holds them (what pandas stores)."""
-    return codes.astype(np.int8 if len(codes) < 127 else np.int16 if len(codes) < 32767 else np.int32)
-
-
-def _counts(codes: np.ndarray, size: int) -> np.ndarray:
-    """``np.bincount(codes, minlength=size)`` a chunk at a time (no full-length intp copy)."""
-    counts = np.zeros(size, dtype=np.int64)
-    for lo in range(0, len(codes), _CHUNK):
-        counts += np.bincount(codes[lo:lo + _CHUNK], minlength=size)
-    return counts
+    return codes.astype(small_int(len(codes)))
 
 
 def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(codes, return_counts=True)`` for HTTP statuses (100..599), by counting."""
-    counts = _counts(codes, 600)
+    counts = code_counts(codes, 600)
     distinct = np.flatnonzero(counts > 0)
     return distinct, counts[distinct]
 
@@ -260,7 +253,7 @@ def _default_reading(codes: np.ndarray, ok: Callable[[int], Any] | None) -> Outc
     rule = "default: status < 500 is a success" if ok is None else "ok(status)"
     rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning, counts, strict=True)),
                   key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
-    code_of = _small(np.asarray(pd.Index(dtype.categories).get_indexer(meaning)))
+    code_of = _as_small(np.asarray(pd.Index(dtype.categories).get_indexer(meaning)))
     categorical = pd.Categorical.from_codes(_per_row(distinct, code_of, codes), dtype=dtype)
     return OutcomeReading(success, categorical, np.zeros(len(codes), dtype=bool),
                           tuple(rows), "HTTP status")
@@ -271,7 +264,7 @@ def _key_column(values: np.ndarray, labels: Callable[[np.ndarray], np.ndarray]) 
     distinct, _ = _distinct(values)
     names = labels(distinct)
     cats = pd.Categorical(names).categories
-    return pd.Categorical.from_codes(_per_row(distinct, _small(np.asarray(cats.get_indexer(pd.Index(names)))), values),
+    return pd.Categorical.from_codes(_per_row(distinct, _as_small(np.asarray(cats.get_indexer(pd.Index(names)))), values),
                                      categories=cats)
 
 
@@ -295,7 +288,7 @@ def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.
     ok, bucket = reading.ok, reading.bucket
     if keep is not None:
         t, codes, ok, bucket = t[keep], codes[keep], ok[keep], bucket[keep]
-    used = np.flatnonzero(_counts(bucket.codes, len(bucket.categories)))
+    used = np.flatnonzero(code_counts(bucket.codes, len(bucket.categories)))
     present = pd.unique(pd.Series(bucket.categories)[used].astype(str)).tolist()
     dtype = bucket_dtype(set(present) - {SUCCESS})
     recode = np.asarray(pd.Index(dtype.categories).get_indexer(bucket.categories))
@@ -303,7 +296,7 @@ def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.
     cols: dict[str, Any] = {
         "ts": utc_from_ns(t, copy=False).array,  # the reader's own column: no copy
         "ok": np.asarray(ok, dtype=bool),
-        "bucket": pd.Categorical.from_codes(bucket.codes if same else _take(_small(recode), bucket.codes), dtype=dtype),
+        "bucket": pd.Categorical.from_codes(bucket.codes if same else _take(_as_small(recode), bucket.codes), dtype=dtype),
     }
     for key in keys:
         if key == "method":

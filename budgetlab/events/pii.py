@@ -150,27 +150,27 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
     return rows, distinct
 
 
+def _as_scanned(uniques: pd.Index, kind: str) -> Any:
+    """Distinct values as the scan reads them: text as it is, numbers and other values as text."""
+    if kind == "numeric":
+        return np.asarray(uniques).astype(str).astype(object)
+    if pd.api.types.is_string_dtype(uniques.dtype) and not pd.api.types.is_object_dtype(uniques.dtype):
+        return uniques
+    return np.asarray(uniques.astype(str), dtype=object)
+
+
 def _any_candidate(uniques: pd.Index, kind: str) -> bool:
     """Whether any of ``uniques`` passes the per-value prefilter of :func:`~budgetlab.events._detect.scan`
     (a superset of every rule; judged value by value, so a subset of them passes it no more)."""
     if kind == "numeric":
         values = np.asarray(uniques).astype(np.float64)
         return bool((np.abs(values[~np.isnan(values)]) >= 1e12).any())
-    if not (pd.api.types.is_string_dtype(uniques.dtype) and not pd.api.types.is_object_dtype(uniques.dtype)):
-        uniques = pd.Index(np.asarray(uniques.astype(str), dtype=object))
-    return bool(candidates(arrow_text(uniques)).any())
+    return bool(candidates(arrow_text(_as_scanned(uniques, kind))).any())
 
 
 def _scan_values(uniques: pd.Index, kind: str, column_text: pa.Array | None = None) -> dict[str, np.ndarray]:
     """:func:`~budgetlab.events._detect.scan` over distinct values (numbers as their digits)."""
-    values_any: Any
-    if kind == "numeric":
-        values_any = np.asarray(uniques).astype(str).astype(object)
-    elif pd.api.types.is_string_dtype(uniques.dtype) and not pd.api.types.is_object_dtype(uniques.dtype):
-        values_any = uniques
-    else:
-        values_any = np.asarray(uniques.astype(str), dtype=object)
-    return scan(arrow_text(values_any), numeric=kind == "numeric", column=column_text)
+    return scan(arrow_text(_as_scanned(uniques, kind)), numeric=kind == "numeric", column=column_text)
 
 
 def scan_personal_data(column: pd.Series, *, sample: int | None = None) -> dict[str, int]:
