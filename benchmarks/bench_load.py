@@ -163,7 +163,7 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
             path = paths[kind]
             reader = "log" if kind == "log" else "events"
             t, b = time_pair(lambda path=path, reader=reader: load(reader, str(path)),
-                             lambda path=path, base=base: base(path), repeat=min(repeat, 3))
+                             lambda path=path, base=base: base(path), repeat=repeat + 2)
             peak, size = _peak(reader, path)
             ratio = t / b
             ok = ratio <= 1.3 and peak <= 2 * size

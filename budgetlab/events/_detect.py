@@ -120,11 +120,33 @@ def _has_chunked(text: pa.ChunkedArray, regex: str) -> np.ndarray:
 _PLAIN = b"0123456789abcdefABCDEF_"
 
 
+def _plain_bytes(body: np.ndarray, step: int = 1 << 18) -> bool:
+    """Whether every byte of ``body`` (uint8) is in :data:`_PLAIN`: a digit (``b - 48 < 10``),
+    a letter a-f of either case (``(b | 32) - 97 < 6``: setting bit 5 maps exactly A-F onto a-f)
+    or ``_``; NumPy's comparisons over ``step`` bytes at a time (twice as fast as
+    ``bytes.translate``, and without holding the GIL).
+
+    >>> _plain_bytes(np.frombuffer(b"09afAF_", dtype=np.uint8)), _plain_bytes(np.frombuffer(b"0g", dtype=np.uint8))
+    (True, False)
+    """
+    for lo in range(0, len(body), step):
+        part = body[lo:lo + step]
+        work = part - np.uint8(48)
+        ok = work < 10
+        np.bitwise_or(part, 32, out=work)
+        work -= np.uint8(97)
+        ok |= work < 6
+        ok |= part == 95
+        if not ok.all():
+            return False
+    return True
+
+
 def _plain_chunk(chunk: pa.Array) -> bool:
     """Whether no value of a string ``chunk`` can match :data:`CANDIDATE`: every byte in
-    :data:`_PLAIN` (one ``bytes.translate`` over the chunk's data, no per-value work) and no value
-    of 13-19 digits only. Conservative: a chunk it cannot judge (another type, bytes under a
-    missing value) is not plain, and the patterns then decide."""
+    :data:`_PLAIN` (one scan of the chunk's data, no per-value work) and no value of 13-19
+    digits only. Conservative: a chunk it cannot judge (another type, bytes under a missing
+    value) is not plain, and the patterns then decide."""
     n = len(chunk)
     large = pa.types.is_large_string(chunk.type)
     if n == 0 or not (large or pa.types.is_string(chunk.type)):
@@ -134,13 +156,13 @@ def _plain_chunk(chunk: pa.Array) -> bool:
     lo, hi = int(off[0]), int(off[-1])
     if hi == lo:
         return True  # every value empty (or missing): nothing to match
-    body = memoryview(bufs[2])[lo:hi]
-    if bytes(body).translate(None, _PLAIN):
+    body = np.frombuffer(bufs[2], dtype=np.uint8)[lo:hi]
+    if not _plain_bytes(body):
         return False
     lengths = np.diff(off)
     card_long = (lengths >= 13) & (lengths <= 19)
     if card_long.any():  # a value of digits only, as long as a card number?
-        letters = np.frombuffer(body, dtype=np.uint8) > ord("9")  # within _PLAIN: a letter or '_'
+        letters = body > ord("9")  # within _PLAIN: a letter or '_'
         csum = np.concatenate(([0], np.cumsum(letters, dtype=np.int64)))
         rel = off.astype(np.int64) - lo
         if (card_long & (csum[rel[1:]] == csum[rel[:-1]])).any():

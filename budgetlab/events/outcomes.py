@@ -24,7 +24,15 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, OutcomeError
-from ._columns import MISSING_LABELS, code_counts, factorize, numpy_backed, small_int
+from ._columns import (
+    MISSING_LABELS,
+    category_codes,
+    code_counts,
+    factorize,
+    numpy_backed,
+    recode,
+    small_int,
+)
 from ._messages import row_numbers, show_labels
 from .pii import scan_text
 from .schema import FAILURE, SOLVE_ERROR, SUCCESS, TIMEOUT, bucket_dtype
@@ -132,7 +140,7 @@ def check_outcomes(outcomes: Any) -> dict[str, str] | None:
 def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
     """``(codes, normalized distinct labels)``; code -1 for missing values."""
     if isinstance(col.dtype, pd.CategoricalDtype):  # its own small codes: no int64 copy of the rows
-        codes, uniques = np.asarray(col.cat.codes.to_numpy()), pd.Index(col.cat.categories)
+        codes, uniques = category_codes(col), pd.Index(col.cat.categories)
     else:
         codes, uniques = factorize(col)
     if len(uniques) > _MAX_LABELS:
@@ -329,9 +337,10 @@ def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = Non
     dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS, SKIP})
     cat_pos = {c: i for i, c in enumerate(dtype.categories)}
     to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped], dtype=small_int(len(dtype.categories)))
-    bucket_codes = to_cat[codes] if len(to_cat) else np.zeros(0, dtype=np.int8)
+    bucket_codes = recode(to_cat, codes) if len(to_cat) else np.zeros(0, dtype=np.int8)
     ok = bucket_codes == cat_pos[SUCCESS]
-    return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype), bucket_codes < 0
+    # validate=False: every code is -1 or a position in dtype.categories (to_cat is built so)
+    return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype, validate=False), bucket_codes < 0
 
 
 def _flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:

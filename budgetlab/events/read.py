@@ -25,7 +25,7 @@ import pandas as pd
 
 from .._util.validation import check_argument, check_tz, duration_label, utc_from_ns
 from ..errors import BudgetlabWarning, ConfigError, InputError
-from ._columns import MISSING_LABELS, code_counts, factorize, small_int
+from ._columns import MISSING_LABELS, category_codes, code_counts, factorize, recode, small_int
 from ._formats import FORMATS, ISO_TIME, check_header, check_scalars
 from ._input import check_text_encoding
 from ._latency import apply_slow, check_latency, parse_durations
@@ -162,7 +162,7 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
     A categorical column (labels and keys are read as Arrow dictionaries) keeps its small codes:
     only its categories are stripped and sorted, the rows are remapped through a lookup table."""
     if isinstance(col.dtype, pd.CategoricalDtype):
-        codes = np.asarray(col.cat.codes.to_numpy())
+        codes = category_codes(col)
         uniques = pd.Index(col.cat.categories)
     else:
         codes, uniques = factorize(col)
@@ -175,11 +175,12 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
     used = code_counts(codes, len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
     cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str), return_inverse=True)
     small = small_int(len(cats))
+    # validate=False below: the codes were checked non-negative, and each used code maps into cats
     if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
-        return pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str"))  # already as wanted
+        return pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str"), validate=False)  # as wanted
     remap = np.full(len(names), -1, dtype=small)
     remap[np.flatnonzero(used)] = inverse
-    return pd.Categorical.from_codes(remap[codes], categories=pd.Index(cats, dtype="str"))
+    return pd.Categorical.from_codes(recode(remap, codes), categories=pd.Index(cats, dtype="str"), validate=False)
 
 
 #: A group key with more distinct values than this share of the rows (and at least

@@ -296,6 +296,8 @@ CASES: dict[str, tuple[bytes, dict[str, Any]]] = {
                         {"tz": "Europe/Berlin"}),
     "latin-1": (_body(["2026-11-29T00:00:00Z,success,Köln,s1", ROWS[1]]).encode("latin-1"), {"encoding": "latin-1"}),
     "not utf-8": (_body(["2026-11-29T00:00:00Z,success,K\xf6ln,s1", ROWS[1]]).encode("latin-1"), {}),
+    # a label of bytes that are not UTF-8 after segments of good ones (labels are read as bytes, decoded per value)
+    "not utf-8 later": (_body([*ROWS, "2026-11-29T00:04:00Z,K\xf6ln,ams,s5"]).encode("latin-1"), {}),
     "utf-16": (_body(ROWS).encode("utf-16"), {}),
     "binary": (b"\x00\x01\x02" * 100, {}),
     "personal session": (_body(["2026-11-29T00:00:00Z,success,fra,ivan@example.org", ROWS[1]]).encode(), {}),
@@ -321,7 +323,7 @@ def test_csv_reads_as_before(case, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_csv_read_in_segments_reads_as_before(case, tmp_path, monkeypatch):
-    # a large unquoted file is read segment by segment (SEGMENT_BYTES, 32 MiB): here segments of a
+    # a large unquoted file is read segment by segment (SEGMENT_BYTES, 8 MiB): here segments of a
     # few lines (or of 64 KiB for the 40,000-row files), so that every case crosses segment ends
     raw, kw = CASES[case]
     path = tmp_path / "log.csv"
@@ -560,6 +562,20 @@ def test_plain_chunks_skip_the_patterns_and_find_what_they_find():
     sliced = column.slice(150, 300)  # chunks that start inside their buffers
     assert candidates(pd.Series(pd.arrays.ArrowStringArray(sliced))).tolist() == \
         has(arrow_text(pd.Series(pd.arrays.ArrowStringArray(sliced))), CANDIDATE).tolist()
+
+
+def test_the_plain_byte_scan_takes_exactly_hex_digits_and_underscores():
+    # oracle: membership in the set the rule names (0-9, a-f, A-F, _), for every byte value, at
+    # the start, inside and at the end of a scan step, and in a step after plain ones
+    from budgetlab.events._detect import _plain_bytes
+
+    allowed = set(b"0123456789abcdefABCDEF_")
+    for value in range(256):
+        for at in (0, 5, 7, 12):
+            body = bytearray(b"a0F_" * 4)
+            body[at] = value
+            got = _plain_bytes(np.frombuffer(bytes(body), dtype=np.uint8), step=8)
+            assert got == (value in allowed), (value, at)
 
 
 def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
