@@ -7,8 +7,9 @@ parsed on a worker thread while this thread reads the next one and keeps the pre
 text columns are checked for plain ids as they come (the personal-data guard then skips them).
 
 The checks around it (empty file, byte-order mark, header, quotes, encodings, error messages)
-are in :mod:`budgetlab.events._formats`; every function here raises Arrow's own exceptions,
-which the callers turn into budgetlab's messages (never quoting a row).
+are in :mod:`budgetlab.events._formats`; every function here raises Arrow's own exceptions (and
+``UnicodeDecodeError`` for a label that is not UTF-8), which the callers turn into budgetlab's
+messages (never quoting a row).
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ BLOCK_BYTES = 2 << 20
 #: that a short part that is done does not hold a thread's place while a long one before it decodes.
 PARTS_AHEAD = 4
 PARTS_THREADS = 2
+
+#: Values of a dictionary from which its codes are looked up by Arrow instead of one Python step
+#: per value (see ``_Columns._to_global``).
+_LOOKUP_VALUES = 64
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -167,7 +172,8 @@ class _Grow:
 class _Text:
     """A text column filled segment by segment: the segments' own Arrow chunks, kept as they are
     (each owns exactly its values' bytes and offsets, so keeping them costs what a compact copy
-    would, without the copy), checked for plain ids as they come."""
+    would, without the copy; pandas gives ``string`` chunks, as some Parquet files have, new
+    8-byte offsets), checked for plain ids as they come."""
 
     def __init__(self) -> None:
         self.chunks: list[Any] = []
@@ -179,7 +185,7 @@ class _Text:
             self.chunks.append(chunk)
 
     def series(self) -> pd.Series:
-        """The column as pandas' ``str`` (Arrow-backed: the chunks are not copied)."""
+        """The column as pandas' ``str`` (Arrow-backed: ``large_string`` chunks are not copied)."""
         import pyarrow as pa
 
         kind = self.chunks[0].type if self.chunks else pa.large_string()
@@ -195,6 +201,7 @@ class _Columns:
         self.columns, self.iso_time = columns, iso_time
         self.dicts = [c for c in columns if c in dict_columns and c != iso_time]
         self.cats: dict[str, dict[str, int]] = {c: {} for c in self.dicts}
+        self.known: dict[str, Any] = {}  # the categories as an Arrow array, for lookups (see _to_global)
         self.codes: dict[str, _Grow] = {}
         self.times: _Grow | None = None
         self.texts: dict[str, _Text] = {c: _Text() for c in columns if c not in self.dicts and c != iso_time}
@@ -211,36 +218,70 @@ class _Columns:
         for c in self.dicts:
             if c not in names:
                 continue
-            for chunk in table.column(c).chunks:
-                if len(chunk):  # rows, so a dictionary (no value is missing)
-                    self._put_codes(c, chunk, capacity)
+            column = table.column(c)
+            chunks = [chunk for chunk in column.chunks if len(chunk)]  # rows, so dictionaries (no value missing)
+            if sum(len(chunk.dictionary) for chunk in chunks) > _LOOKUP_VALUES:  # many labels: one lookup
+                chunks = [chunk for chunk in column.unify_dictionaries().chunks if len(chunk)]
+                to_global = self._to_global(c, chunks[0].dictionary)
+                for chunk in chunks:
+                    self._put_codes(c, chunk, to_global, capacity)
+            else:  # a few labels: each chunk's own (no unification pass over the rows)
+                for chunk in chunks:
+                    self._put_codes(c, chunk, self._to_global(c, chunk.dictionary), capacity)
         for c, text in self.texts.items():
             if c not in names:
                 continue
             for chunk in table.column(c).chunks:
                 text.put(chunk)
 
-    def _put_codes(self, c: str, chunk: Any, capacity: int) -> None:
-        """Append a dictionary chunk's rows as codes into the categories of column ``c`` (each
-        chunk has its own dictionary: one remap per chunk, no unification pass first)."""
+    def _to_global(self, c: str, dictionary: Any) -> np.ndarray:
+        """The codes of ``dictionary``'s values in the categories of column ``c`` (new values are
+        added in the dictionary's order, as Arrow's unification orders them). A segment's labels
+        come as bytes (see :func:`_convert_options`) and are decoded strictly: invalid UTF-8
+        raises, and the careful reader then names the problem. Up to :data:`_LOOKUP_VALUES`
+        values one Python step each; more (thousands of sitekeys) are looked up by Arrow among
+        the categories so far, and only the new ones are stepped through."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
         cats = self.cats[c]
-        # a segment's labels come as bytes (see _convert_options): decoded here, strictly (invalid
-        # UTF-8 raises, and the careful reader then names the problem)
-        values = [v.decode("utf-8") if isinstance(v, bytes) else v for v in chunk.dictionary.to_pylist()]
-        small = small_int(len(cats) + len(values))
-        to_global = np.array([cats.setdefault(v, len(cats)) for v in values], dtype=small)
+        if len(dictionary) <= _LOOKUP_VALUES or not cats:
+            values = [v.decode("utf-8") if isinstance(v, bytes) else v for v in dictionary.to_pylist()]
+            return np.array([cats.setdefault(v, len(cats)) for v in values], dtype=np.int64)
+        text = dictionary if pa.types.is_string(dictionary.type) else pc.cast(dictionary, pa.string())  # checks UTF-8
+        known = self.known.get(c)
+        if known is None or len(known) != len(cats):
+            known = pa.array(list(cats), type=pa.string())
+        found = pc.fill_null(pc.index_in(text, value_set=known), -1)
+        codes = np.asarray(found.to_numpy(zero_copy_only=False), dtype=np.int64)
+        new = np.flatnonzero(codes < 0)
+        if len(new):
+            added = text.take(pa.array(new))
+            for v in added.to_pylist():
+                cats[v] = len(cats)
+            codes[new] = np.arange(len(cats) - len(new), len(cats))
+            known = pa.concat_arrays([known, added])
+        self.known[c] = known
+        return codes
+
+    def _put_codes(self, c: str, chunk: Any, to_global: np.ndarray, capacity: int) -> None:
+        """Append a dictionary chunk's rows as codes into the categories of column ``c``
+        (``to_global``: the codes of the chunk's dictionary values)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        small = small_int(len(self.cats[c]))
         grow = self.codes.setdefault(c, _Grow(small, capacity))
         if np.dtype(small).itemsize > grow.values.dtype.itemsize:
             grow.widen(small)
+        small = grow.values.dtype.type
         indices = chunk.indices
-        if np.array_equal(to_global, np.arange(len(values))):  # the chunk's order is the global one
+        if np.array_equal(to_global, np.arange(len(to_global))):  # the chunk's order is the global one
             index = np.frombuffer(indices.buffers()[1], dtype=indices.type.to_pandas_dtype())
             np.copyto(grow.slot(len(chunk)), index[indices.offset:indices.offset + len(chunk)], casting="unsafe")
             return
-        codes = pc.take(pa.array(to_global), indices)  # Arrow's take: NumPy's would widen the indices to int64
+        # Arrow's take: NumPy's would widen the indices to int64
+        codes = pc.take(pa.array(to_global.astype(small)), indices)
         grow.put(np.frombuffer(codes.buffers()[1], dtype=small)[codes.offset:codes.offset + len(codes)])
 
     def frame(self) -> pd.DataFrame:
@@ -298,10 +339,15 @@ class QuotesFound(Exception):
     be read whole (Arrow then finds row ends quote by quote)."""
 
 
-def _fill(fh: Any, buf: bytearray, carry: bytes, pos: int, size: int) -> tuple[bytearray, int, int, bool, bool]:
-    """``carry`` then the file's bytes from ``pos`` into ``buf`` (or a larger buffer when one line
-    does not fit), up to the last line end: ``(buffer, end of the last whole line, next file
-    position, end of file reached, a quote character among the lines)``."""
+def _fill(fh: Any, buf: bytearray, carry: bytes, pos: int, size: int
+          ) -> tuple[bytearray, int, bytes, int, bool, bool]:
+    """``carry`` then the file's bytes from ``pos`` into ``buf`` (or a larger, new buffer when
+    the carried bytes or one line do not fit), up to the last line end: ``(buffer, end of the
+    last whole line, the bytes after it, next file position, end of file reached, a quote
+    character among the lines)``. ``buf`` is written over but never resized in place: Arrow
+    may hold it for a moment after its segment is parsed (a resize would then fail)."""
+    if len(carry) >= len(buf):
+        buf = bytearray(2 * len(carry))
     buf[:len(carry)] = carry
     filled = len(carry)
     while True:
@@ -313,16 +359,17 @@ def _fill(fh: Any, buf: bytearray, carry: bytes, pos: int, size: int) -> tuple[b
         eof = pos >= size or (want > 0 and n == 0)
         end = filled if eof else buf.rfind(b"\n", 0, filled) + 1
         if end or eof:
-            return buf, end, pos, eof, buf.find(b'"', 0, end) >= 0
-        buf = buf + bytearray(len(buf))  # a line longer than the buffer
+            return buf, end, bytes(buf[end:filled]), pos, eof, buf.find(b'"', 0, end) >= 0
+        buf = buf + bytearray(len(buf))  # a line longer than the buffer (a new buffer)
 
 
 def _read_all(path: Path, begin: int, size: int, header: list[str], sep: str, columns: list[str],
               dict_columns: Sequence[str], iso_time: str | None, segment: int) -> pd.DataFrame:
     """Segments of whole lines parsed on a worker thread (Arrow parses on its own threads too)
     while this thread reads the next one from the file and turns the previous one into compact
-    columns: two buffers in turn (Arrow copies what it keeps, so a buffer is free again once its
-    segment is parsed), the bytes after a segment's last line end carried to the next."""
+    columns: two buffers in turn (Arrow copies what it keeps, so a buffer's bytes may be written
+    over once its segment is parsed; see :func:`_fill`), the bytes after a segment's last line
+    end carried to the next."""
     import pyarrow as pa
 
     def parse(buf: bytearray, end: int) -> Any:
@@ -339,10 +386,9 @@ def _read_all(path: Path, begin: int, size: int, header: list[str], sep: str, co
             nonlocal carry, pos, eof
             if eof:
                 return 0
-            bufs[i], end, pos, eof, quote = _fill(fh, bufs[i], carry, pos, size)
+            bufs[i], end, carry, pos, eof, quote = _fill(fh, bufs[i], carry, pos, size)
             if quote:
                 raise QuotesFound
-            carry = bytes(bufs[i][end:])
             return end
 
         fh.seek(begin)
@@ -350,7 +396,7 @@ def _read_all(path: Path, begin: int, size: int, header: list[str], sep: str, co
         job = pool.submit(parse, bufs[0], end) if end else None
         while job is not None:
             following = read(1 - i)  # while segment i is parsed
-            table = job.result()  # buffer i is free again
+            table = job.result()  # buffer i may be written over again
             job = pool.submit(parse, bufs[1 - i], following) if following else None
             if not capacity:  # rows of the whole file, estimated from the first segment (grown if short)
                 capacity = int(table.num_rows * (size - begin) / end * 1.05) + 1024
@@ -366,7 +412,8 @@ def read_segments(path: Path, begin: int, size: int, header: list[str], sep: str
                   ) -> pd.DataFrame | None:
     """The rows of an unquoted CSV/TSV file (no quote after the header, so a line end always ends
     a row) from byte ``begin`` (the first data row) to ``size``, read ``segment`` bytes of whole
-    lines at a time, each segment's columns turned into their final form before the next is read.
+    lines at a time, each segment's columns turned into their final form while the next one is
+    parsed.
     The result equals :func:`frame_of` of :func:`arrow_csv` over the same bytes (the same Arrow
     conversions; categories in order of first appearance). ``None`` when Arrow refuses a segment
     for another reason than the time column (the careful reader then names the problem). Raises

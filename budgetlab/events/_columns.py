@@ -70,6 +70,7 @@ def category_codes(col: pd.Series) -> np.ndarray:
 def recode(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """``table[codes]`` for non-negative small-integer ``codes``, by Arrow's take: NumPy's fancy
     indexing first widens the indices to ``intp`` (about three times as long for int8 codes).
+    The result is a NumPy array of its own (writable, as fancy indexing gives).
 
     >>> recode(np.array([5, 7], dtype=np.int8), np.array([1, 0, 1], dtype=np.int8)).tolist()
     [7, 5, 7]
@@ -80,7 +81,7 @@ def recode(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
     if len(codes) == 0:
         return table[:0].copy()
     out = pc.take(pa.array(table), pa.array(codes))
-    return np.asarray(out.to_numpy(zero_copy_only=True))
+    return np.array(out.to_numpy(zero_copy_only=True))  # a copy: Arrow's buffer would be read-only
 
 
 def code_counts(codes: np.ndarray, n: int, *, step: int = 1 << 20) -> np.ndarray:

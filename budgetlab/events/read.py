@@ -177,7 +177,8 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
     small = small_int(len(cats))
     # validate=False below: the codes were checked non-negative, and each used code maps into cats
     if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
-        return pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str"), validate=False)  # as wanted
+        # as wanted (a copy: the raw column's codes are read-only, the caller's table may be written to)
+        return pd.Categorical.from_codes(codes.copy(), categories=pd.Index(cats, dtype="str"), validate=False)
     remap = np.full(len(names), -1, dtype=small)
     remap[np.flatnonzero(used)] = inverse
     return pd.Categorical.from_codes(recode(remap, codes), categories=pd.Index(cats, dtype="str"), validate=False)

@@ -306,6 +306,12 @@ CASES: dict[str, tuple[bytes, dict[str, Any]]] = {
     "big quoted": (_big_quoted(40_000).encode(), {"session": "note"}),
     "big plain": (_big_quoted(40_000).replace('"line a', "line a").replace('\nline, b"', " line b").encode(),
                   {"session": "note"}),
+    # thousands of group keys in random order (sitekeys): dictionaries of more than _LOOKUP_VALUES
+    # values, looked up by Arrow among the categories so far; new keys keep arriving to the end
+    "big many groups": (_body([f"2026-11-29T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z,"
+                               f"{'timeout' if i % 7 == 0 else 'success'},k{k},s{i}"
+                               for i, k in enumerate(np.random.default_rng(8).integers(0, 3000, 30_000)
+                                                     + np.arange(30_000) // 20)]).encode(), {}),
 }
 
 
@@ -340,7 +346,7 @@ def test_csv_read_in_segments_reads_as_before(case, tmp_path, monkeypatch):
     monkeypatch.setattr(F, "read_segments", spy)
     new, old = _both(monkeypatch, path, **{"by": "region", "session": "session", **kw})
     _same(new, old)
-    if case in ("plain", "big plain", "crlf", "bom", "no final line end"):
+    if case in ("plain", "big plain", "big many groups", "crlf", "bom", "no final line end"):
         assert calls  # these were read in segments
 
 
@@ -562,6 +568,34 @@ def test_plain_chunks_skip_the_patterns_and_find_what_they_find():
     sliced = column.slice(150, 300)  # chunks that start inside their buffers
     assert candidates(pd.Series(pd.arrays.ArrowStringArray(sliced))).tolist() == \
         has(arrow_text(pd.Series(pd.arrays.ArrowStringArray(sliced))), CANDIDATE).tolist()
+
+
+def test_a_buffer_handed_to_arrow_is_never_resized_in_place(tmp_path):
+    # Arrow may still hold a segment's buffer for a moment after its parse: the next fill must
+    # not resize it, even when the bytes carried over (a line longer than the buffer) do not fit
+    path = tmp_path / "long.csv"
+    path.write_bytes(b"x" * 100 + b"\n" + b"y" * 10 + b"\n")
+    buf = bytearray(16)
+    with path.open("rb") as fh, memoryview(buf) as held:  # held: an export, as Arrow's
+        got, end, carry, pos, eof, quote = arrow_read._fill(fh, buf, b"z" * 40, 0, 112)
+        assert len(buf) == 16 and held.nbytes == 16  # the exported buffer is untouched in size
+    assert got is not buf and bytes(got[:end]) == b"z" * 40 + b"x" * 100 + b"\n" + b"y" * 10 + b"\n"
+    assert (carry, pos, eof, quote) == (b"", 112, True, False)
+
+
+@pytest.mark.parametrize("first", ["fra", "ams"])  # keys remapped to sorted order, or already in it
+def test_the_frame_read_is_the_callers_to_write_to(first, tmp_path):
+    # the bucket and key columns are built from the reader's codes: writable, as before (sorted
+    # rows, none skipped: the frame is not copied on the way out)
+    path = tmp_path / "log.csv"
+    other = "ams" if first == "fra" else "fra"
+    path.write_bytes(_body([f"2026-11-29T00:00:00Z,timeout,{first},s1", f"2026-11-29T00:01:00Z,success,{other},s2",
+                            f"2026-11-29T00:02:00Z,success,{first},s3"]).encode())
+    ev = read_events(path, by="region", session="session")
+    ev.loc[1, "bucket"] = "timeout"
+    ev.loc[1, "region"] = first
+    assert ev["bucket"].tolist() == ["timeout", "timeout", "success"]
+    assert ev["region"].tolist() == [first, first, first]
 
 
 def test_the_plain_byte_scan_takes_exactly_hex_digits_and_underscores():
