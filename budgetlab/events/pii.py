@@ -57,7 +57,7 @@ import pyarrow as pa
 
 from .._util.validation import check_argument
 from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
-from ._columns import factorize
+from ._columns import category_codes, factorize
 from ._detect import KINDS, PLAIN_TEXT, arrow_text, as_text, candidates, scan
 
 __all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data", "hash_values",
@@ -115,7 +115,7 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         uniques = pd.Index(column.cat.categories)
         if not _any_candidate(uniques, kind):  # the rows are counted only when a category may be found
             return {}, {}
-        codes = np.asarray(column.cat.codes.to_numpy())  # small ints: no int64 copy of the rows
+        codes = category_codes(column)  # small ints, as stored: no copy of the rows
         counts = np.bincount(codes[codes >= 0] if int(codes.min()) < 0 else codes, minlength=len(uniques))
         used = counts > 0
         uniques, counts = uniques[used], counts[used]
