@@ -2,7 +2,7 @@
 ``plot_timeline`` costs on millions of events against drawing the thinned lines alone.
 
 1. ``budgetlab replay FILE --ok ok --bucket bucket --by group --plot t.png`` against the same
-   command without ``--plot``: each a fresh ``python -m budgetlab`` process (what a user runs:
+   command without ``--plot`` (the median of 9 interleaved pairs): each a fresh ``python -m budgetlab`` process (what a user runs:
    start-up, reading the Parquet file, replay, summary, transitions, and for ``--plot`` importing
    matplotlib and drawing the 4 most interesting of the 20 groups), interleaved run by run. Target: ``--plot`` adds
    <= 30 % of wall time (ratio <= 1.3x). The CPU seconds of the child processes (user + system)
@@ -72,7 +72,7 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         run([])  # warm-up: the numba cache and the font cache
         run(["--plot", str(png), "--force"])
         plain, plotted = [], []
-        for _ in range(max(2, repeat)):
+        for _ in range(max(2, 2 * repeat - 1)):  # 9 pairs in a full run: a single pair varies by +-20 % here
             plain.append(run([]))
             plotted.append(run(["--plot", str(png), "--force"]))
         with_plot = statistics.median(w for w, _ in plotted)

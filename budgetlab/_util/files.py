@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["atomic_path", "atomic_write", "write_table", "check_output", "register_input", "plan_outputs", "save_figure",
-           "run_state", "restore_run",
-           "PLOT_SUFFIXES", "new_run", "name_max"]
+           "figure_bytes", "write_bytes", "PLOT_SUFFIXES", "new_run", "name_max"]
 
 # the files read in this run: identity (device, inode) -> the absolute names it was read under.
 # A match counts while one of those names still leads to the same file, so a new file that
@@ -51,26 +50,6 @@ def new_run() -> None:
     """
     _INPUTS.clear()
     _PLANNED.clear()
-
-
-def run_state() -> dict[str, Any]:
-    """This run's inputs and planned outputs, for a process that continues the run (see
-    :func:`restore_run`).
-
-    >>> new_run(); sorted(run_state())
-    ['inputs', 'planned']
-    """
-    return {"inputs": {k: set(v) for k, v in _INPUTS.items()}, "planned": dict(_PLANNED)}
-
-
-def restore_run(state: dict[str, Any]) -> None:
-    """Continue the run whose :func:`run_state` is ``state`` (a forked process drawing its plot).
-
-    >>> new_run(); restore_run(run_state())
-    """
-    new_run()
-    _INPUTS.update(state["inputs"])
-    _PLANNED.update(state["planned"])
 
 
 def _identity(path: str | PathLike[str]) -> tuple[int, int] | None:
@@ -375,10 +354,59 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
     return planned
 
 
+def _plot_format(p: Path) -> str:
+    """The format a plot at ``p`` is written in (its suffix), or a :class:`ConfigError`."""
+    fmt = p.suffix.lower().lstrip(".")
+    if f".{fmt}" not in PLOT_SUFFIXES:
+        raise ConfigError(f"{_shown(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
+                          "suffix); choose one of these suffixes.")
+    return fmt
+
+
+def figure_bytes(fig: Any, path: str | PathLike[str], *, dpi: int = 110, png_compression: int | None = None) -> bytes:
+    """A matplotlib figure encoded in the format ``path``'s suffix names (png, svg or pdf), in
+    memory: what :func:`save_figure` writes (a process that draws but writes no file hands these
+    bytes to the one that does); ``png_compression`` (0-9) trades a PNG's size for the time to
+    encode it (default: Pillow's).
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> figure_bytes(fig, "timeline.svg")[:5]
+    b'<?xml'
+    >>> figure_bytes(fig, "timeline.jpg")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: 'timeline.jpg': a plot is written as .png, .svg, .pdf (the format follows the suffix); choose one of these suffixes.
+    >>> plt.close(fig)
+    """
+    import io
+
+    fmt = _plot_format(Path(path))
+    extra = {"pil_kwargs": {"compress_level": png_compression}} if fmt == "png" and png_compression is not None else {}
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=dpi, **extra)
+    return buffer.getvalue()
+
+
+def write_bytes(data: bytes, path: str | PathLike[str], *, force: bool = False) -> Path:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_path`).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> write_bytes(b"%PDF-", d / "t.pdf").read_bytes()
+    b'%PDF-'
+    """
+    with atomic_write(path, "wb", force=force) as fh:
+        fh.write(data)
+    return Path(path)
+
+
 def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi: int = 110,
                 png_compression: int | None = None) -> Path:
-    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf);
-    ``png_compression`` (0-9) trades a PNG's size for the time to write it (default: Pillow's).
+    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf): the
+    bytes of :func:`figure_bytes`, written by :func:`write_bytes`.
 
     >>> import tempfile, pathlib
     >>> import matplotlib
@@ -390,12 +418,6 @@ def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi
     b'%PDF'
     >>> plt.close(fig)
     """
-    p = Path(path)
-    fmt = p.suffix.lower().lstrip(".")
-    if f".{fmt}" not in PLOT_SUFFIXES:
-        raise ConfigError(f"{_shown(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
-                          "suffix); choose one of these suffixes.")
-    extra = {"pil_kwargs": {"compress_level": png_compression}} if fmt == "png" and png_compression is not None else {}
-    with atomic_path(p, force=force) as tmp:
-        fig.savefig(tmp, format=fmt, dpi=dpi, **extra)
-    return p
+    _plot_format(Path(path))  # before the drawing: a refused name costs no rendering
+    check_output(path, force=force)
+    return write_bytes(figure_bytes(fig, path, dpi=dpi, png_compression=png_compression), path, force=force)

@@ -109,9 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     new_run()  # parsing reads and plans no file: forgetting the previous run's files here is the same
     worker = None
     if getattr(args, "plot", None) and getattr(args.func, "name", None) == "replay":
-        from .plot_worker import PlotWorker, draw_in_worker
+        from .plot_worker import PlotWorker, render_in_worker
 
-        worker = PlotWorker.start(draw_in_worker)  # imports matplotlib while this process reads the log
+        worker = PlotWorker.start(render_in_worker)  # imports matplotlib while this process reads the log
         args.plot_worker = worker
     try:
         return _run(args)

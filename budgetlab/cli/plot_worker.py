@@ -1,26 +1,35 @@
-"""Drawing a run's timeline in a forked process, so that importing matplotlib overlaps the read.
+"""Drawing a run's timeline in a forked process, so that the drawing overlaps the run's own work.
 
-Importing matplotlib and the plotting code costs ~0.4 s, a third of what ``--plot`` adds to a
-run. A run that will draw forks first thing (before anything starts a thread); the child imports
-matplotlib while the parent reads the log and replays it, then draws what the parent sends (the
-drawn groups' rows, a few MB) with the same code as an in-process run and writes the file
-atomically, and answers ``ok`` or the error. Where a fork is not safe (not Linux, a thread already
-running, Arrow, numba or matplotlib already imported, as in a test process), :meth:`PlotWorker.start`
+Importing matplotlib and the plotting code costs ~0.4 s, and drawing and encoding the figure about
+a second on millions of events. A run that will draw forks first thing (before anything starts a
+thread); the child imports matplotlib while the parent reads the log and replays it, then draws
+what the parent sends (the drawn groups' rows, a few MB) with the same code as an in-process run,
+while the parent computes and prints its summary, and answers with the encoded figure (or the
+error). The child writes no file: the parent writes the bytes atomically when its own work is
+done, so a run that fails or is interrupted after the job was sent leaves no plot, and a killed
+worker leaves no temporary file. Where a fork is not safe (not Linux, a thread already running,
+Arrow, numba or matplotlib already imported, as in a test process), :meth:`PlotWorker.start`
 gives ``None`` and the run draws in process.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import pickle
+import struct
 import sys
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
 
 from ..errors import BudgetlabError
 
-__all__ = ["PlotWorker", "draw_in_worker"]
+__all__ = ["PlotWorker", "render_in_worker"]
+
+#: What renders a job: ``render(job, arrays)`` gives the encoded figure.
+Render = Callable[[dict[str, Any], list[Any]], bytes]
 
 #: Modules whose import may start threads (a fork must come before them).
 _THREADED = ("pyarrow", "numba", "matplotlib", "dask", "distributed")
@@ -29,6 +38,84 @@ _THREADED = ("pyarrow", "numba", "matplotlib", "dask", "distributed")
 def _read_all(fd: int) -> bytes:
     with os.fdopen(fd, "rb") as f:
         return f.read()
+
+
+#: A job's frame: the pickle's length and the number of arrays, then each array's dtype (as
+#: text, 16 bytes) and length; then the pickle; then the arrays' bytes (:func:`_frame_job`).
+_HEADER = struct.Struct("<QQ")
+_SPEC = struct.Struct("<16sQ")
+
+#: What the worker is asked to render: the job (pickled) and the arrays that go with it, each
+#: ``(numpy dtype, length)``, and a callable that yields them (called in the sending thread).
+Specs = Sequence[tuple[Any, int]]
+Produce = Callable[[], Iterable[Any]]
+
+
+def _frame_job(job: dict[str, Any], specs: Specs) -> bytes:
+    """The frame and the pickle of ``job``; the arrays follow (:func:`_send_job`)."""
+    meta = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+    frame = b"".join(_SPEC.pack(dtype.str.encode("ascii"), n) for dtype, n in specs)  # numpy dtypes
+    return _HEADER.pack(len(meta), len(specs)) + frame + meta
+
+
+def _write_all(f: Any, view: memoryview) -> None:
+    done = 0
+    while done < view.nbytes:  # a raw write may take part of it
+        done += f.write(view[done:]) or 0
+
+
+def _send_job(fd: int, head: bytes, specs: Specs, produce: Produce | None) -> None:
+    """Write a framed job (:func:`_frame_job`) and its arrays, as they are, to the pipe ``fd``,
+    and close it. The arrays come from ``produce()`` (numpy takes: this may run in a thread)."""
+    import numpy as np
+
+    with contextlib.suppress(OSError):  # a larger pipe: fewer switches between the processes
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    with os.fdopen(fd, "wb", buffering=0) as f:
+        _write_all(f, memoryview(head))
+        for (dtype, n), produced in zip(specs, produce() if produce is not None else (), strict=True):
+            array = np.ascontiguousarray(produced)
+            if array.dtype != np.dtype(dtype) or array.shape != (n,):
+                raise ValueError(f"an array is {array.dtype}{list(array.shape)}, announced as {dtype}[{n}]")
+            _write_all(f, array.view(np.uint8).data)
+
+
+def _read_into(f: Any, view: memoryview) -> None:
+    """Fill ``view`` from ``f`` (an :class:`EOFError` if the pipe ends first)."""
+    done = 0
+    while done < view.nbytes:
+        got = f.readinto(view[done:])
+        if not got:
+            raise EOFError("the job ended early")
+        done += got
+
+
+def _receive_job(fd: int) -> tuple[dict[str, Any], list[Any]] | None:
+    """The job and arrays :func:`_send_job` wrote (each array read straight into its own memory),
+    or ``None`` when the parent closed the pipe without one."""
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        first = f.read(_HEADER.size)
+        if not first:
+            return None
+        head = bytearray(_HEADER.size)
+        head[:len(first)] = first
+        _read_into(f, memoryview(head)[len(first):])
+        meta_length, n_arrays = _HEADER.unpack(head)
+        frame = bytearray(_SPEC.size * n_arrays)
+        _read_into(f, memoryview(frame))
+        specs = [_SPEC.unpack_from(frame, i * _SPEC.size) for i in range(n_arrays)]
+        meta = bytearray(meta_length)
+        _read_into(f, memoryview(meta))
+        arrays = []
+        if specs:
+            import numpy as np
+
+            for dtype, n in specs:
+                array = np.empty(n, dtype=np.dtype(dtype.rstrip(b"\0").decode("ascii")))
+                _read_into(f, array.view(np.uint8).data)
+                arrays.append(array)
+    job: dict[str, Any] = pickle.loads(meta)
+    return job, arrays
 
 
 def _warm_up() -> None:
@@ -55,9 +142,10 @@ def _one_line(message: Warning | str, category: type[Warning], filename: str, li
     sys.stderr.write(f"budgetlab: warning: {' '.join(str(message).split())}\n")
 
 
-def _child(job_r: int, res_w: int, draw: Callable[..., None]) -> None:
-    """The forked process: import the plotting code, wait for one job, draw it, answer; never
-    returns (``os._exit``: the parent's buffers and exit handlers are the parent's)."""
+def _child(job_r: int, res_w: int, render: Render) -> None:
+    """The forked process: import the plotting code, wait for one job, render it, answer with
+    the bytes; never returns (``os._exit``: the parent's buffers and exit handlers are the
+    parent's)."""
     import warnings
 
     warnings.simplefilter("default")
@@ -77,24 +165,19 @@ def _child(job_r: int, res_w: int, draw: Callable[..., None]) -> None:
             replay.prepare_timeline()  # the figure of the usual case, ready before the data come
         except Exception:  # noqa: BLE001  (a head start only: the drawing imports again and fails with the real message)
             pass
-        data = _read_all(job_r)
-        if not data:  # the parent gave up (an error before drawing): nothing to do
+        received = _receive_job(job_r)
+        if received is None:  # the parent gave up (an error before drawing): nothing to do
             os._exit(0)
-        job = pickle.loads(data)
-        from .._util.files import restore_run
-
-        restore_run(job.pop("run"))  # the parent's inputs: no output over them, here either
         try:
-            draw(**job)
-            result: tuple[Any, ...] = ("ok",)
+            result: tuple[Any, ...] = ("ok", render(*received))
         except BudgetlabError as exc:
             result = ("error", type(exc), str(exc))
-        except OSError as exc:  # disk full, permission denied: the parent says it as it would have
+        except OSError as exc:  # a font or a cache that cannot be read: the parent says it as it would have
             result = ("oserror", exc.errno, exc.strerror, exc.filename)
         except Exception as exc:  # a bug: the parent reports it as one
             result = ("crash", f"{type(exc).__name__}: {exc}")
         with os.fdopen(res_w, "wb") as f:
-            pickle.dump(result, f)
+            pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
     except KeyboardInterrupt:
         os._exit(130)
     except BaseException:
@@ -103,15 +186,22 @@ def _child(job_r: int, res_w: int, draw: Callable[..., None]) -> None:
 
 
 class PlotWorker:
-    """A forked process that draws one timeline (see the module docstring)."""
+    """A forked process that renders one timeline (see the module docstring): :meth:`start`
+    forks it, :meth:`submit` sends the job and returns at once, :meth:`result` waits for the
+    encoded figure; :meth:`cancel` stops it."""
 
     def __init__(self, pid: int, job_w: int, res_r: int) -> None:
         self.pid, self.job_w, self.res_r = pid, job_w, res_r
-        self.done = False
+        self.done = False  # the result was collected, or the worker was stopped
+        self.job: tuple[dict[str, Any], Produce | None] | None = None  # submitted (rendered here if never taken)
+        self.sender: threading.Thread | None = None  # the thread writing it to the pipe
+        self.unsent = False  # the worker was gone before it took the whole job
+        self.failed: BaseException | None = None  # what the sending thread raised that was not the pipe's
 
     @classmethod
-    def start(cls, draw: Callable[..., None]) -> PlotWorker | None:
-        """Fork the worker that will call ``draw(**job)``, or ``None`` where a fork is not safe."""
+    def start(cls, render: Render) -> PlotWorker | None:
+        """Fork the worker that will answer ``render(job, arrays)``, or ``None`` where a fork is not
+        safe."""
         if (not hasattr(os, "fork") or sys.platform != "linux" or threading.active_count() > 1
                 or any(m in sys.modules for m in _THREADED) or os.environ.get("BUDGETLAB_NO_FORK")):
             return None
@@ -128,64 +218,95 @@ class PlotWorker:
         if pid == 0:  # pragma: no cover - the child's coverage is not collected
             os.close(job_w)
             os.close(res_r)
-            _child(job_r, res_w, draw)
+            _child(job_r, res_w, render)
         os.close(job_r)
         os.close(res_w)
         return cls(pid, job_w, res_r)
 
-    def draw(self, fallback: Callable[..., None], **job: Any) -> None:
-        """Send the job, wait for the drawing; the child's error is raised here as it was raised
-        there (a :class:`~budgetlab.errors.BudgetlabError` of the same class and message, an
-        :class:`OSError` with its number and file). A worker that is gone before it takes the
-        job (killed, out of memory) leaves the drawing to ``fallback(**job)`` in this process."""
-        from .._util.files import run_state
+    def submit(self, job: dict[str, Any], specs: Specs = (), produce: Produce | None = None) -> None:
+        """Send the job and return at once: a thread of this process writes it to the pipe with
+        the arrays ``produce()`` yields (``specs``: each one's dtype and length; the worker reads
+        them straight into its own memory) while the run goes on, and the worker renders it. A
+        worker that is gone before it has taken the job (killed, out of memory) leaves it to
+        :meth:`result`'s fallback."""
+        head = _frame_job(job, specs)  # the pickling here: the thread only gathers and writes arrays
+        job_w, self.job_w = self.job_w, -1  # the thread's from here on: it closes it
+        self.job = (job, produce)
+        self.sender = threading.Thread(target=self._send, args=(job_w, head, specs, produce),
+                                       name="budgetlab-plot-job", daemon=True)
+        self.sender.start()
 
-        self.done = True
-        job_w, self.job_w = self.job_w, -1  # the file object below closes it, whatever happens
+    def _send(self, job_w: int, head: bytes, specs: Specs, produce: Produce | None) -> None:
         try:
-            with os.fdopen(job_w, "wb") as f:
-                pickle.dump({**job, "run": run_state()}, f, protocol=pickle.HIGHEST_PROTOCOL)
-        except OSError:  # the worker is gone (a closed pipe): draw here
+            _send_job(job_w, head, specs, produce)
+        except OSError:  # the worker is gone (a closed pipe)
+            self.unsent = True
+        except BaseException as exc:  # noqa: BLE001  (a bug in producing the arrays: raised by result())
+            self.failed = exc
+
+    def _sent(self) -> bool:
+        """Wait for the sending thread; whether the worker took the whole job."""
+        if self.sender is not None:
+            self.sender.join()
+            self.sender = None
+        return not self.unsent
+
+    def result(self, fallback: Render) -> bytes:
+        """Wait for the submitted job's bytes; the worker's error is raised here as it was raised
+        there (a :class:`~budgetlab.errors.BudgetlabError` of the same class and message, an
+        :class:`OSError` with its number and file). A job the worker never took is rendered
+        here by ``fallback(job, arrays)``."""
+        self.done = True
+        submitted, self.job = self.job, None
+        if submitted is None:
+            raise RuntimeError("PlotWorker.result() before submit()")
+        sent = self._sent()
+        if self.failed is not None:
             self._end()
-            fallback(**job)
-            return
+            raise self.failed
+        if not sent:  # rendered here
+            self._end()
+            job, produce = submitted
+            return fallback(job, list(produce()) if produce is not None else [])
         res_r, self.res_r = self.res_r, -1
         data = _read_all(res_r)
         _, status = os.waitpid(self.pid, 0)
-        result: tuple[Any, ...] = pickle.loads(data) if data else ("crash", f"the drawing process ended (status {status})")
-        if result[0] == "error":
-            error: type[BudgetlabError] = result[1]
-            raise error(result[2])
-        if result[0] == "oserror":
-            raise OSError(result[1], result[2], result[3])
-        if result[0] != "ok":
-            raise RuntimeError(f"drawing the timeline failed: {result[1]}")
+        answer: tuple[Any, ...] = pickle.loads(data) if data else ("crash", f"the drawing process ended (status {status})")
+        if answer[0] == "ok":
+            return cast(bytes, answer[1])
+        if answer[0] == "error":
+            error: type[BudgetlabError] = answer[1]
+            raise error(answer[2])
+        if answer[0] == "oserror":
+            raise OSError(answer[1], answer[2], answer[3])
+        raise RuntimeError(f"drawing the timeline failed: {answer[1]}")
 
     def _end(self) -> None:
-        """Stop the worker now (it draws nothing more) and reap it."""
+        """Stop the worker now (it renders nothing more) and reap it."""
         import signal
 
-        for fd in (self.job_w, self.res_r):
-            if fd >= 0:
-                os.close(fd)
-        self.job_w = self.res_r = -1
         try:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        self._sent()  # a write in progress ends with the worker (a closed pipe)
+        for fd in (self.job_w, self.res_r):
+            if fd >= 0:
+                os.close(fd)
+        self.job_w = self.res_r = -1
         os.waitpid(self.pid, 0)
 
     def cancel(self) -> None:
-        """No drawing after all (the run failed or was interrupted before it): the worker is
-        stopped at once (never a plot written after the run ended) and reaped."""
+        """No plot after all (the run failed or was interrupted, before or after the job was
+        sent): the worker is stopped at once and reaped. It writes no file, so nothing is left."""
         if self.done:
             return
         self.done = True
         self._end()
 
 
-def draw_in_worker(**job: Any) -> None:
-    """The worker's drawing: :func:`budgetlab.cli.replay.draw_timeline` (imported in the child)."""
-    from .replay import draw_timeline
+def render_in_worker(job: dict[str, Any], arrays: list[Any]) -> bytes:
+    """The worker's drawing: :func:`budgetlab.cli.replay.render_job` (imported in the child)."""
+    from .replay import render_job
 
-    draw_timeline(**job)
+    return render_job(job, arrays)

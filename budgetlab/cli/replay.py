@@ -11,6 +11,9 @@ Apache/nginx access logs (recognised by their content, plain or gzip). Before an
 ``--slo FILE`` with several SLOs bound to groups by their labels replays each group with its
 own SLO (a :class:`~budgetlab.PerGroup`); the header says how they were bound. The pieces
 (:func:`replay_tables`, :func:`print_run_header`, :func:`write_timeline`) serve ``budgetlab demo``.
+With ``--plot``, the timeline is started right after the replay (:func:`start_timeline`): a worker
+forked at start-up draws it while this process makes and prints the summary, and the file is
+written last.
 """
 
 from __future__ import annotations
@@ -19,14 +22,14 @@ import argparse
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
+from .drawn import MAX_DRAWN, DrawnRows, drawn_groups, select_drawn, with_rates
 from .labels import path_label
 from .reading import (
     LogRead,
@@ -43,11 +46,9 @@ from .reading import (
 )
 
 __all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
-           "replay_tables", "print_run_header", "format_summary", "format_incidents", "write_timeline", "drawn_groups",
-           "draw_timeline", "MAX_DRAWN"]
+           "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents", "start_timeline",
+           "PendingTimeline", "write_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
 
-#: The timeline draws at most this many groups (all up to this many, else the most interesting).
-MAX_DRAWN = 4
 
 
 def format_summary(summary: pd.DataFrame) -> str:
@@ -102,18 +103,28 @@ LEAN_COLUMNS = ["total", "failures", "status"]
 PLOT_COLUMNS = [*LEAN_COLUMNS, "remaining_fraction"]
 
 
-def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
-                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """``(states, transitions, summary)`` of one run; per-group SLOs go to :func:`budgetlab.replay`
-    as they are (it replays each group with its own). The states hold only :data:`LEAN_COLUMNS`
-    (what the tables need), and with ``plot`` :data:`PLOT_COLUMNS` (what the timeline needs for
-    all rows)."""
-    from ..budget.tracker_replay import replay, replay_summary, transitions
+def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(states, transitions)`` of one run; per-group SLOs go to :func:`budgetlab.replay` as they
+    are (it replays each group with its own). The states hold only :data:`LEAN_COLUMNS` (what
+    the tables need), and with ``plot`` :data:`PLOT_COLUMNS` (what the timeline needs for all
+    rows)."""
+    from ..budget.tracker_replay import replay, transitions
 
     with warnings.catch_warnings():  # the header's note says it, in the CLI's words
         warnings.simplefilter("ignore", PartialWindowWarning)
         states = replay(events, slo, by=by or None, columns=PLOT_COLUMNS if plot else LEAN_COLUMNS)
-    return states, transitions(states), replay_summary(states, events)
+    return states, transitions(states)
+
+
+def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
+                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """``(states, transitions, summary)`` of one run: :func:`replay_states` and
+    :func:`budgetlab.replay_summary`."""
+    from ..budget.tracker_replay import replay_summary
+
+    states, tr = replay_states(events, slo, by, plot=plot)
+    return states, tr, replay_summary(states, events)
 
 
 def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
@@ -142,10 +153,16 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     ``OUT.run.json``.
     """
     from .._util.files import write_table
+    from ..budget.tracker_replay import replay_summary
 
     slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
-    states, tr, summary = replay_tables(events, slo, by, plot=bool(args.plot))
+    states, tr = replay_states(events, slo, by, plot=bool(args.plot))
+    timeline = None
+    if args.plot:  # a worker draws it while this process makes and prints the tables
+        timeline = start_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
+                                  tz=getattr(args, "tz", None), worker=worker)
+    summary = replay_summary(states, events)
     print_run_header(title, events, slo, by)
     print("\nSummary (time in each status)")
     print(format_summary(summary))
@@ -169,116 +186,72 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
         if record is not None:
             write_record(record, slo, args, events)
             print(f"wrote the run record to {path_label(record_path(args.out))}")
-    if args.plot:
-        write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                       tz=getattr(args, "tz", None), worker=worker)
+    if timeline is not None:
+        timeline.write()
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
 
 
-def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: int = MAX_DRAWN
-                 ) -> tuple[list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]], int]:
-    """The groups the timeline draws, with their rows (only the columns drawn) and transitions,
-    and the number of groups. Up to ``limit`` groups: all of them in key order; more: the
-    ``limit`` most interesting, worst first (the worst status reached, then the lowest mean
-    budget remaining over the group's events, then key order). Costs a few passes over the
-    rows' group codes and one over the transitions, then work in the drawn groups only: never a
-    sort of all rows, never a mask over all transitions per group. Success and burn rates
-    missing from ``states`` (a replay with :data:`PLOT_COLUMNS`) are computed for the rows drawn
-    from ``total`` and ``failures`` with the group's SLO (``states.attrs["slo"]``)."""
-    from ..windows.groups import group_codes
+class PendingTimeline:
+    """A timeline being drawn (:func:`start_timeline`): :meth:`write` waits for the figure and
+    writes it atomically."""
 
-    derived = [c for c in _RATE_COLUMNS if c not in states.columns]
-    if derived and not ({"total", "failures"} <= set(states.columns) and isinstance(states.attrs.get("slo"),
-                                                                                    (SLO, PerGroup))):
-        derived = []  # nothing to derive them from: drawn as they are (plot_timeline says what is missing)
-    cols = [c for c in _DRAWN_COLUMNS if c in states.columns] + (["total", "failures"] if derived else [])
-    if not by:
-        return [((), _drawn_part(states, {c: states[c].array for c in cols}, derived, ()), tr)], 1
-    # key-ordered codes, possibly with gaps (unused categories): no pass to make them dense
-    code = group_codes(states, by, dense=False).astype(np.intp)  # numpy's index type: no conversion per pass
-    counts = np.bincount(code) if len(code) else np.zeros(0, dtype=np.int64)
-    present = np.flatnonzero(counts)
-    n_groups = len(present)
-    if n_groups > limit:
-        status = states["status"].cat.codes.to_numpy()
-        worst = np.zeros(len(counts), dtype=status.dtype)  # the same dtype: numpy's fast ufunc.at
-        np.maximum.at(worst, code, status)
-        remaining = states["remaining_fraction"].to_numpy(dtype=float)
-        total = np.bincount(code, weights=remaining, minlength=len(counts))
-        if np.isnan(total).any():  # rare: NaN counts as a full budget (a copy of the column only then)
-            total = np.bincount(code, weights=np.nan_to_num(remaining, nan=1.0), minlength=len(counts))
-        low = total[present] / counts[present]
-        chosen = present[np.lexsort((np.arange(n_groups), low, -worst[present].astype(np.int64)))[:limit]]
-    else:
-        chosen = present
-    # the drawn groups' rows in one pass over the codes (rank of each code among the chosen, or -1)
-    rank = np.full(len(counts), -1, dtype=np.int8 if len(chosen) < 127 else np.int64)  # int8: a radix sort
-    rank[chosen] = np.arange(len(chosen))
-    row_rank: np.ndarray = rank[code]
-    picked = np.flatnonzero(row_rank >= 0)
-    picked = picked[np.argsort(row_rank[picked], kind="stable")]  # by group, table order inside
-    bounds = np.r_[0, np.cumsum(counts[chosen])]
-    key_frame = states[by]
-    keys = [tuple(key_frame.iloc[int(picked[bounds[i]])]) for i in range(len(chosen))]
-    text_keys = pd.MultiIndex.from_tuples([tuple(str(v) for v in k) for k in keys], names=by)
-    tr_keys = pd.MultiIndex.from_frame(tr[by].astype(str)) if len(tr) else text_keys[:0]
-    tr_code = text_keys.get_indexer(tr_keys)
-    tr_kept = tr.iloc[np.flatnonzero(tr_code >= 0)]
-    tr_kept_code = tr_code[tr_code >= 0]
-    tr_order = np.argsort(tr_kept_code, kind="stable")
-    tr_bounds = np.searchsorted(tr_kept_code[tr_order], np.arange(len(keys) + 1))
-    taken = {c: states[c].array.take(picked) for c in cols}  # the drawn columns only, one gather each
-    out = []
-    for i, key in enumerate(keys):
-        part = _drawn_part(states, {c: v[bounds[i]:bounds[i + 1]] for c, v in taken.items()}, derived, key)
-        out.append((key, part, tr_kept.iloc[tr_order[tr_bounds[i]:tr_bounds[i + 1]]]))
-    return out, n_groups
+    def __init__(self, job: dict[str, Any], path: str, force: bool, worker: Any) -> None:
+        self.job, self.path, self.force, self.worker = job, path, force, worker
+
+    def write(self) -> None:
+        """Render it (in this process, or wait for the worker's bytes) and write the file."""
+        from .._util.files import write_bytes
+
+        if self.worker is not None:
+            data = self.worker.result(render_job)
+        else:
+            data = render_job(self.job, list(self.job["rows"].take()))
+        write_bytes(data, self.path, force=self.force)
 
 
-#: The columns of the states that the timeline draws.
-_DRAWN_COLUMNS = ("ts", "success_rate", "burn_rate", "remaining_fraction", "status")
-#: The drawn columns :func:`drawn_groups` can derive for the drawn rows.
-_RATE_COLUMNS = ("success_rate", "burn_rate")
+def start_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
+                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
+                   worker: Any = None) -> PendingTimeline:
+    """Start the timeline figure: stacked panels per group (success rate, burn rate, budget
+    remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with its own SLO's target.
+    Up to :data:`MAX_DRAWN` groups; with more, the most interesting (:func:`drawn_groups`), said
+    in the figure and on stderr. Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
+
+    The groups and their rows are chosen now (:func:`~budgetlab.cli.drawn.select_drawn`). With
+    a ``worker`` (a :class:`~budgetlab.cli.plot_worker.PlotWorker`, forked at start-up: it
+    imported matplotlib while the run read the log) the job goes to it at once: a thread of
+    this process gathers the drawn rows (numpy takes) and streams them to it, and it renders
+    the figure while this process goes on. Else it is rendered by :meth:`PendingTimeline.write`.
+    The same code either way (:func:`render_job`), and the file is written by this process."""
+    rows = select_drawn(states, tr, by, MAX_DRAWN)
+    if rows.n_groups > MAX_DRAWN:
+        sys.stderr.write(f"budgetlab: note: the timeline shows {_drawn_note(len(rows.keys), rows.n_groups)}.\n")
+    job: dict[str, Any] = {"rows": rows, "by": by, "path": path, "slo": slo, "incidents": incidents, "tz": tz}
+    if worker is not None:
+        if rows.raw:  # the usual case: the arrays are streamed as they are taken
+            worker.submit(job, rows.specs(), rows.take)
+        else:  # a column numpy cannot send as bytes: taken here and pickled with the job
+            rows.attach(list(rows.take()))
+            worker.submit(job)
+    return PendingTimeline(job, path, force, worker)
 
 
-def _drawn_part(states: pd.DataFrame, columns: dict[str, Any], derived: list[str], key: tuple[Any, ...]
-                ) -> pd.DataFrame:
-    """One drawn group's table: its drawn columns, the ``derived`` rates computed from its
-    ``total`` and ``failures`` with its SLO (:func:`~budgetlab.budget.figures.seed_figures`, as
-    the replay does), in the drawn columns' order."""
-    slo = states.attrs.get("slo")
-    if derived:
-        from ..budget.figures import seed_figures
-
-        own = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
-        target = cast(SLO, own).target  # drawn_groups derives only with an SLO or a PerGroup
-        figures = seed_figures(np.asarray(columns.pop("total")), np.asarray(columns.pop("failures")), target,
-                               columns=derived)
-        columns.update(figures)
-    part = pd.DataFrame({c: columns[c] for c in _DRAWN_COLUMNS if c in columns}, copy=False)
-    part.attrs = {"slo": slo} if "slo" in states.attrs else {}
-    return part
+def render_job(job: dict[str, Any], arrays: list[Any]) -> bytes:
+    """Render a job of :func:`start_timeline` with its drawn rows (``arrays``, as
+    :meth:`~budgetlab.cli.drawn.DrawnRows.take` yields them; none when they came with the job)."""
+    job = dict(job)
+    rows: DrawnRows = job.pop("rows")
+    if arrays or rows.taken is None:
+        rows.attach(arrays)
+    return render_timeline(rows.groups(rates=False), rows.n_groups, **job)
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                    worker: Any = None) -> None:
-    """The timeline figure: stacked panels per group (success rate, burn rate, budget remaining;
-    see :func:`~budgetlab.plotting.plot_timeline`), each with its own SLO's target. Up to
-    :data:`MAX_DRAWN` groups; with more, the most interesting (:func:`drawn_groups`), said in the
-    figure and on stderr. Format from the suffix (png, svg, pdf); ``tz`` labels the axes. With a
-    ``worker`` (a forked process that imported matplotlib while the run read the log) the worker
-    draws it, else this process: the same code (:func:`draw_timeline`)."""
-    groups, n_groups = drawn_groups(states, tr, by)
-    if n_groups > MAX_DRAWN:
-        sys.stderr.write(f"budgetlab: note: the timeline shows {_drawn_note(len(groups), n_groups)}.\n")
-    job: dict[str, Any] = {"groups": groups, "n_groups": n_groups, "by": by, "path": path, "slo": slo,
-                           "incidents": incidents, "force": force, "tz": tz}
-    if worker is not None:
-        worker.draw(draw_timeline, **job)
-    else:
-        draw_timeline(**job)
+    """Draw and write the timeline now: :func:`start_timeline`, then :meth:`PendingTimeline.write`."""
+    start_timeline(states, tr, by, path, slo=slo, incidents=incidents, force=force, tz=tz, worker=worker).write()
 
 
 def _drawn_note(drawn: int, n_groups: int) -> str:
@@ -323,16 +296,16 @@ def prepare_timeline(n: int = MAX_DRAWN, note: bool = True) -> None:
     _PREPARED[(n, note)] = (fig, axes)
 
 
-def draw_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]], n_groups: int, by: list[str],
-                  path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None, force: bool,
-                  tz: str | None = None) -> None:
-    """Draw and write the timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``)."""
+def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]], n_groups: int, by: list[str],
+                    path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None, tz: str | None = None) -> bytes:
+    """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
+    format ``path``'s suffix names (the file is written by the caller)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._util.files import save_figure
+    from .._util.files import figure_bytes
     from ..events.schema import scope_mask
     from ..plotting import plot_timeline
     from ..plotting._common import place_axis_labels
@@ -352,7 +325,7 @@ def draw_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame
                 probe = pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)}) if by else pd.DataFrame(index=[0])
                 inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
             group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
-            drawn = plot_timeline(g, slo=group_slo, transitions=t, incidents=inc, ax=ax, tz=tz)
+            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc, ax=ax, tz=tz)
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             ax.set_title(name, loc="left", y=1.0)  # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right", fontsize="small", y=1.0)
@@ -363,7 +336,7 @@ def draw_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame
             place_axis_labels(panels)  # measured once here, not for every sibling again in the draw
         if note:
             fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top", fontsize="medium")
-        save_figure(fig, path, force=force, dpi=100, png_compression=1)  # 15 % larger, a third faster to write
+        return figure_bytes(fig, path, dpi=100, png_compression=1)  # 15 % larger, a third faster to encode
     finally:
         plt.close(fig)
 

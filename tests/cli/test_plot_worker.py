@@ -74,63 +74,111 @@ def test_an_error_before_drawing_ends_the_worker_and_writes_nothing(tmp_path):
 
 WORKER = """
 import errno, os, signal, sys, time
+import numpy as np
 from budgetlab.cli.plot_worker import PlotWorker
 from budgetlab.errors import ConfigError
 
-def draw(**job):
+def render(job, arrays):
     if job["what"] == "refuse":
         raise ConfigError("a refusal in the worker")
     if job["what"] == "bug":
         raise ValueError("a bug in the worker")
     if job["what"] == "disk":
         raise OSError(errno.ENOSPC, "No space left on device", job["path"])
-    open(job["path"], "w").write("drawn")
+    # what the worker got: its pid (another process?) and the arrays' dtypes and bytes
+    got = ";".join(f"{a.dtype.str}:{a.tobytes().hex()}" for a in arrays)
+    return f"drawn by {'worker' if os.getpid() != job['parent'] else 'parent'}|{got}".encode()
 
-def here(**job):
-    open(job["path"], "w").write("drawn here")
+def here(job, arrays):
+    return f"drawn here|{len(arrays)}".encode()
+
+ARRAYS = [np.arange(5, dtype=np.int64) * 10**12, np.array([0.5, -0.0, np.inf, np.nan]), np.array([3, -1], np.int8),
+          np.zeros(0, np.float64)]
+SPECS = [(a.dtype, len(a)) for a in ARRAYS]
+WANT = ";".join(f"{a.dtype.str}:{a.tobytes().hex()}" for a in ARRAYS)
+
+def produce_bad():
+    yield ARRAYS[0]
+    raise KeyError("a bug while taking the rows")
 
 for what in sys.argv[1:]:
-    worker = PlotWorker.start(draw)
+    worker = PlotWorker.start(render)
     assert worker is not None
     if what == "gone":  # the worker dies before it takes the job: the drawing is done here
         os.kill(worker.pid, signal.SIGKILL)
         time.sleep(0.5)
+    job = {"what": what, "path": what + ".png", "parent": os.getpid()}
     try:
-        worker.draw(here, what=what, path=what + ".txt")
-        print(what, "ok")
+        if what in ("arrays", "gone"):
+            worker.submit(job, SPECS, lambda: iter(ARRAYS))
+        elif what == "bad arrays":
+            worker.submit(job, SPECS, produce_bad)
+        else:
+            worker.submit(job)
+        out = worker.result(here).decode()
+        print(what, "ok", out.replace(WANT, "ALL ARRAYS") if what == "arrays" else out)
     except ConfigError as exc:
         print(what, "ConfigError", exc)
     except RuntimeError as exc:
         print(what, "RuntimeError", exc)
     except OSError as exc:
         print(what, "OSError", errno.errorcode[exc.errno], exc.filename)
-worker = PlotWorker.start(draw)
-worker.cancel()
-print("cancelled")
-try:
-    os.waitpid(worker.pid, 0)
-    print("not reaped")
-except ChildProcessError:
-    print("reaped")
+    except KeyError as exc:
+        print(what, "KeyError", exc)
+    try:
+        os.waitpid(worker.pid, 0)
+        print(what, "not reaped")
+    except ChildProcessError:
+        pass
+for when in ("before", "after"):  # no plot after all: before the job was sent, or while it renders
+    worker = PlotWorker.start(render)
+    if when == "after":
+        worker.submit({"what": "fine", "path": "x", "parent": os.getpid()}, SPECS, lambda: iter(ARRAYS))
+    worker.cancel()
+    try:
+        os.waitpid(worker.pid, 0)
+        print("cancelled", when, "not reaped")
+    except ChildProcessError:
+        print("cancelled", when, "reaped")
+print(sorted(os.listdir(".")))
 """
 
 
 def test_the_workers_answers_reach_the_parent(tmp_path):
-    out = subprocess.run([sys.executable, "-c", WORKER, "fine", "refuse", "bug", "disk", "gone"],
+    out = subprocess.run([sys.executable, "-c", WORKER, "fine", "arrays", "refuse", "bug", "disk", "gone", "bad arrays"],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
-        "fine ok",
+        "fine ok drawn by worker|",
+        "arrays ok drawn by worker|ALL ARRAYS",  # streamed as they are: every dtype and bit (NaN, -0.0) kept
         "refuse ConfigError a refusal in the worker",
         "bug RuntimeError drawing the timeline failed: ValueError: a bug in the worker",
-        "disk OSError ENOSPC disk.txt",  # the CLI says it as a disk error, exit 2
-        "gone ok",
-        "cancelled",
-        "reaped",
+        "disk OSError ENOSPC disk.png",  # the CLI says it as a disk error, exit 2
+        "gone ok drawn here|4",  # the arrays produced again for the fallback
+        "bad arrays KeyError 'a bug while taking the rows'",  # raised by result(), the worker stopped
+        "cancelled before reaped",
+        "cancelled after reaped",
+        "[]",  # the worker writes no file, whatever happens
     ]
-    assert (tmp_path / "fine.txt").read_text() == "drawn"
-    assert (tmp_path / "gone.txt").read_text() == "drawn here"
-    assert not (tmp_path / "refuse.txt").exists()
+
+
+FAIL_AFTER_SUBMIT = """
+import errno
+import budgetlab._util.files as bfiles
+def full(*args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device", str(args[1]))
+bfiles.write_table = full  # --out fails after the timeline's job went to the worker
+"""
+
+
+def test_a_run_that_fails_after_the_job_was_sent_writes_no_plot(tmp_path):
+    log = _log(tmp_path / "log.csv")
+    out = _run(["replay", str(log), "--by", "group", "--out", str(tmp_path / "tr.csv"),
+                "--plot", str(tmp_path / "t.png")], code=SPY + FAIL_AFTER_SUBMIT)
+    assert "worker: forked" in out.stderr
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip().splitlines()[-1].startswith("budgetlab: error: No space left on device")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.csv"]  # no plot, no temporary file
 
 
 def test_no_fork_where_it_is_not_safe():

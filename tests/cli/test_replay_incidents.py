@@ -75,7 +75,7 @@ def test_the_timeline_draws_each_incident_in_the_panels_its_scope_covers(files, 
     import budgetlab._util.files as bfiles
 
     saved = {}
-    real = bfiles.save_figure
+    real = bfiles.figure_bytes  # every plot is encoded through it
 
     def keep(fig, path, **kw):
         saved["spans"] = [sorted((round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
@@ -84,7 +84,7 @@ def test_the_timeline_draws_each_incident_in_the_panels_its_scope_covers(files, 
         saved["titles"] = [ax.get_title(loc="left") for ax in fig.axes if ax.get_title(loc="left")]
         return real(fig, path, **kw)
 
-    monkeypatch.setattr(bfiles, "save_figure", keep)
+    monkeypatch.setattr(bfiles, "figure_bytes", keep)
     plot = tmp_path / "t.png"
     assert main(replay_argv(*files, "--plot", str(plot))) == 0
     assert plot.stat().st_size > 0

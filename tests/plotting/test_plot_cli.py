@@ -31,8 +31,9 @@ def log(tmp_path):
 
 @pytest.fixture
 def saved(monkeypatch):
-    """The figures the command line saves: their axes' x labels and the figure size, kept."""
-    real = bfiles.save_figure
+    """The figures the command line encodes (every plot is saved through ``figure_bytes``): their
+    axes' x labels and the figure size, kept."""
+    real = bfiles.figure_bytes
     seen: list[dict] = []
 
     def keep(fig, path, **kw):
@@ -42,7 +43,7 @@ def saved(monkeypatch):
                      "texts": [t.get_text() for t in fig.texts]})
         return real(fig, path, **kw)
 
-    monkeypatch.setattr(bfiles, "save_figure", keep)
+    monkeypatch.setattr(bfiles, "figure_bytes", keep)
     return seen
 
 

@@ -108,3 +108,36 @@ def test_labels_placed_once_sit_where_matplotlib_aligns_them(target):
         assert (xa is None and xp is None) or xa == pytest.approx(xp, abs=0.5)
     assert not any(a.yaxis._autolabelpos for a in figs[1].axes)  # fixed: the draw measures nothing for them
     plt.close("all")
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Berlin"])
+def test_drawn_rows_sent_as_bytes_rebuild_the_same_tables(zone):
+    """What a forked worker gets (issue 20, point 4): the selection pickled without the states'
+    columns, the numpy columns as raw bytes; the tables it rebuilds equal ``drawn_groups``'s
+    (times in any zone, categories and dtypes included), and the rates it derives equal a replay
+    of each group on its own."""
+    import pickle
+
+    from budgetlab.cli.drawn import select_drawn, with_rates
+
+    ev = events(n=20_000)
+    slo = SLOS["per-group"]
+    states, tr, _ = replay_tables(ev, slo, ["site"], plot=True)
+    states["ts"] = states["ts"].dt.tz_convert(zone)
+    rows = select_drawn(states, tr, ["site"], 3)
+    assert rows.raw
+    wire = pickle.dumps(rows)
+    assert len(wire) < 50_000  # no column of the 20,000 rows travels in the pickle
+    arrays = [np.frombuffer(np.ascontiguousarray(a).tobytes(), dtype=d) for a, (d, _) in zip(rows.take(), rows.specs(),
+                                                                                           strict=True)]
+    there = pickle.loads(wire).attach(arrays).groups(rates=False)
+    want, n = drawn_groups(states, tr, ["site"], limit=3, rates=False)
+    assert n == 6 and [k for k, _, _ in there] == [k for k, _, _ in want]
+    for (key, got, got_tr), (_, exp, exp_tr) in zip(there, want, strict=True):
+        pd.testing.assert_frame_equal(got, exp)
+        assert str(got["ts"].dtype) == str(states["ts"].dtype)
+        pd.testing.assert_frame_equal(got_tr, exp_tr)
+        oracle = replay(ev[(ev["site"] == key[0]).to_numpy()].reset_index(drop=True), slo.slo_for(key))
+        rated = with_rates(got, key)
+        for col in ("success_rate", "burn_rate"):
+            assert rated[col].to_numpy().tobytes() == oracle[col].to_numpy().tobytes()
