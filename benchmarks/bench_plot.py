@@ -2,11 +2,12 @@
 ``plot_timeline`` costs on millions of events against drawing the thinned lines alone.
 
 1. ``budgetlab replay FILE --ok ok --bucket bucket --by group --plot t.png`` against the same
-   command without ``--plot`` (the median of 9 interleaved pairs): each a fresh ``python -m budgetlab`` process (what a user runs:
-   start-up, reading the Parquet file, replay, summary, transitions, and for ``--plot`` importing
-   matplotlib and drawing the 4 most interesting of the 20 groups), interleaved run by run. Target: ``--plot`` adds
-   <= 30 % of wall time (ratio <= 1.3x). The CPU seconds of the child processes (user + system)
-   are reported beside it: on a machine shared with other work they hold better than wall time.
+   command without ``--plot`` (the median of ``2 * repeat - 1`` interleaved pairs: 9 in a full
+   run): each a fresh ``python -m budgetlab`` process (what a user runs: start-up, reading the
+   Parquet file, replay, summary, transitions, and for ``--plot`` importing matplotlib and
+   drawing the 4 most interesting of the 20 groups). Target: ``--plot`` adds <= 30 % of wall
+   time (ratio <= 1.3x). The CPU seconds of the child processes (user + system) are reported
+   beside it: on a machine shared with other work they hold better than wall time.
 2. ``plot_timeline`` of one group of the same events (every event one row) on a new figure saved
    as PNG, against the baseline of drawing what it draws: the three series already thinned by
    :func:`budgetlab.plotting.thin_minmax` as step lines on three panels, saved the same way

@@ -2,9 +2,11 @@
 
 :func:`select_drawn` chooses the groups and finds their rows (passes over the group codes, pandas
 work on the transitions and keys) and gives a :class:`DrawnRows`; its :meth:`~DrawnRows.take`
-gathers the drawn columns with numpy alone (no pandas object is touched, so a thread may do it
-while the run goes on: :mod:`budgetlab.cli.plot_worker` streams the arrays to the process that
-draws), and :meth:`~DrawnRows.groups` builds each group's table from them.
+gathers the drawn columns with numpy alone when they are numpy columns, as a replay's are (no
+pandas object is touched, so a thread may do it while the run goes on:
+:mod:`budgetlab.cli.plot_worker` streams the arrays to the process that draws; other columns are
+taken with pandas, and sent with the job), and :meth:`~DrawnRows.groups` builds each group's
+table from them.
 :func:`drawn_groups` does the three in a row.
 """
 
@@ -33,16 +35,21 @@ Group = tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]
 
 def _numpy_column(col: pd.Series) -> tuple[Any, Any]:
     """A column as numpy values and the dtype that rebuilds it (:func:`_rebuilt`): a zoned time
-    as its int64 ticks, a categorical as its codes, a numpy column as it is (all views, no copy);
-    any other column as its pandas array (``None``: rebuilt as it is)."""
-    dtype = col.dtype
+    as its int64 ticks, a categorical as its codes, a numpy column as it is (read-only views, no
+    copy: pandas does not see them, and nothing may write through them while a thread takes the
+    rows); any other column as its pandas array (``None``: rebuilt as it is)."""
+    dtype: Any = col.dtype
     if isinstance(dtype, pd.DatetimeTZDtype):
-        return np.asarray(col.array.asi8), dtype
-    if isinstance(dtype, pd.CategoricalDtype):
-        return col.cat.codes.to_numpy(), dtype
-    if isinstance(dtype, np.dtype) and not dtype.hasobject:
-        return col.to_numpy(), None
-    return col.array, None
+        values = np.asarray(col.array.asi8)
+    elif isinstance(dtype, pd.CategoricalDtype):
+        values = col.cat.codes.to_numpy()
+    elif isinstance(dtype, np.dtype) and not dtype.hasobject:
+        values, dtype = col.to_numpy(), None
+    else:
+        return col.array, None
+    values = values.view()
+    values.flags.writeable = False
+    return values, dtype
 
 
 def _rebuilt(values: Any, dtype: Any) -> Any:
@@ -75,7 +82,8 @@ class DrawnRows:
     @property
     def raw(self) -> bool:
         """Whether every column is a plain numpy array (so its bytes can be sent as they are)."""
-        return all(isinstance(v, np.ndarray) and not v.dtype.hasobject for v, _ in self.sources.values())
+        return all(isinstance(v, np.ndarray) and not v.dtype.hasobject and len(v.dtype.str) <= 16
+                   for v, _ in self.sources.values())
 
     def specs(self) -> list[tuple[np.dtype[Any], int]]:
         """The dtype and length of each array :meth:`take` yields, in order (``raw`` columns)."""

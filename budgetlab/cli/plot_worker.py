@@ -2,14 +2,15 @@
 
 Importing matplotlib and the plotting code costs ~0.4 s, and drawing and encoding the figure about
 a second on millions of events. A run that will draw forks first thing (before anything starts a
-thread); the child imports matplotlib while the parent reads the log and replays it, then draws
-what the parent sends (the drawn groups' rows, a few MB) with the same code as an in-process run,
-while the parent computes and prints its summary, and answers with the encoded figure (or the
-error). The child writes no file: the parent writes the bytes atomically when its own work is
-done, so a run that fails or is interrupted after the job was sent leaves no plot, and a killed
-worker leaves no temporary file. Where a fork is not safe (not Linux, a thread already running,
-Arrow, numba or matplotlib already imported, as in a test process), :meth:`PlotWorker.start`
-gives ``None`` and the run draws in process.
+thread); the child imports matplotlib while the parent reads the log and replays it. Right after
+the replay the parent sends the job: a thread streams the drawn groups' rows as numpy bytes (the
+whole table when there are no groups), and the child draws them with the same code as an
+in-process run while the parent computes and prints its summary, then answers with the encoded
+figure (or the error). The child writes no file: the parent writes the bytes atomically when its
+own work is done, so a run that fails or is interrupted after the job was sent leaves no plot, and
+a killed worker leaves no temporary file. Where a fork is not safe (not Linux, a thread already
+running, Arrow, numba or matplotlib already imported, as in a test process),
+:meth:`PlotWorker.start` gives ``None`` and the run draws in process.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ Produce = Callable[[], Iterable[Any]]
 def _frame_job(job: dict[str, Any], specs: Specs) -> bytes:
     """The frame and the pickle of ``job``; the arrays follow (:func:`_send_job`)."""
     meta = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+    if any(len(dtype.str) > 16 for dtype, _ in specs):
+        raise ValueError("an array's dtype does not fit the frame (16 characters); send it with the job")
     frame = b"".join(_SPEC.pack(dtype.str.encode("ascii"), n) for dtype, n in specs)  # numpy dtypes
     return _HEADER.pack(len(meta), len(specs)) + frame + meta
 
@@ -166,7 +169,7 @@ def _child(job_r: int, res_w: int, render: Render) -> None:
         except Exception:  # noqa: BLE001  (a head start only: the drawing imports again and fails with the real message)
             pass
         received = _receive_job(job_r)
-        if received is None:  # the parent gave up (an error before drawing): nothing to do
+        if received is None:  # the parent closed the pipe without a job (it ended): nothing to do
             os._exit(0)
         try:
             result: tuple[Any, ...] = ("ok", render(*received))
@@ -197,6 +200,7 @@ class PlotWorker:
         self.sender: threading.Thread | None = None  # the thread writing it to the pipe
         self.unsent = False  # the worker was gone before it took the whole job
         self.failed: BaseException | None = None  # what the sending thread raised that was not the pipe's
+        self.reaped = False
 
     @classmethod
     def start(cls, render: Render) -> PlotWorker | None:
@@ -227,14 +231,19 @@ class PlotWorker:
         """Send the job and return at once: a thread of this process writes it to the pipe with
         the arrays ``produce()`` yields (``specs``: each one's dtype and length; the worker reads
         them straight into its own memory) while the run goes on, and the worker renders it. A
-        worker that is gone before it has taken the job (killed, out of memory) leaves it to
-        :meth:`result`'s fallback."""
+        worker that is gone before it has taken the job, or is killed before it answers (out of
+        memory), leaves it to :meth:`result`'s fallback."""
         head = _frame_job(job, specs)  # the pickling here: the thread only gathers and writes arrays
-        job_w, self.job_w = self.job_w, -1  # the thread's from here on: it closes it
+        job_w, self.job_w = self.job_w, -1  # the sender's from here on: it closes it
         self.job = (job, produce)
-        self.sender = threading.Thread(target=self._send, args=(job_w, head, specs, produce),
-                                       name="budgetlab-plot-job", daemon=True)
-        self.sender.start()
+        sender = threading.Thread(target=self._send, args=(job_w, head, specs, produce), name="budgetlab-plot-job",
+                                  daemon=True)
+        try:
+            sender.start()
+        except RuntimeError:  # no thread to be had: sent from this one
+            self._send(job_w, head, specs, produce)
+        else:
+            self.sender = sender
 
     def _send(self, job_w: int, head: bytes, specs: Specs, produce: Produce | None) -> None:
         try:
@@ -254,24 +263,19 @@ class PlotWorker:
     def result(self, fallback: Render) -> bytes:
         """Wait for the submitted job's bytes; the worker's error is raised here as it was raised
         there (a :class:`~budgetlab.errors.BudgetlabError` of the same class and message, an
-        :class:`OSError` with its number and file). A job the worker never took is rendered
-        here by ``fallback(job, arrays)``."""
-        self.done = True
-        submitted, self.job = self.job, None
-        if submitted is None:
-            raise RuntimeError("PlotWorker.result() before submit()")
-        sent = self._sent()
-        if self.failed is not None:
-            self._end()
-            raise self.failed
-        if not sent:  # rendered here
-            self._end()
-            job, produce = submitted
+        :class:`OSError` with its number and file). A job the worker never took, or did not
+        answer because it was killed (SIGKILL: out of memory), is rendered here by
+        ``fallback(job, arrays)``. The worker is reaped whatever happens, Ctrl-C included."""
+        if self.job is None:
+            raise RuntimeError("PlotWorker.result() without a job submitted")
+        job, produce = self.job
+        try:
+            answer = self._answer()
+        finally:
+            self.done, self.job = True, None
+            self._end()  # reaped in any case (nothing to stop after an answer)
+        if answer is None:
             return fallback(job, list(produce()) if produce is not None else [])
-        res_r, self.res_r = self.res_r, -1
-        data = _read_all(res_r)
-        _, status = os.waitpid(self.pid, 0)
-        answer: tuple[Any, ...] = pickle.loads(data) if data else ("crash", f"the drawing process ended (status {status})")
         if answer[0] == "ok":
             return cast(bytes, answer[1])
         if answer[0] == "error":
@@ -281,27 +285,55 @@ class PlotWorker:
             raise OSError(answer[1], answer[2], answer[3])
         raise RuntimeError(f"drawing the timeline failed: {answer[1]}")
 
-    def _end(self) -> None:
-        """Stop the worker now (it renders nothing more) and reap it."""
+    def _answer(self) -> tuple[Any, ...] | None:
+        """The worker's answer, or ``None`` for a job to render here."""
+        sent = self._sent()
+        if self.failed is not None:
+            raise self.failed
+        if not sent:
+            return None
+        res_r, self.res_r = self.res_r, -1
+        data = _read_all(res_r)
+        _, status = os.waitpid(self.pid, 0)
+        self.reaped = True
+        try:
+            return cast(tuple[Any, ...], pickle.loads(data)) if data else self._ended(status)
+        except (pickle.UnpicklingError, EOFError):  # cut short: the process ended while it answered
+            return self._ended(status)
+
+    @staticmethod
+    def _ended(status: int) -> tuple[Any, ...] | None:
+        """A worker that ended without an answer: killed from outside (SIGKILL, as the kernel's
+        out-of-memory killer does) leaves the job to this process; anything else is a crash."""
         import signal
 
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+            return None
+        return ("crash", f"the drawing process ended (status {status})")
+
+    def _end(self) -> None:
+        """Stop the worker now (it renders nothing more), end the sending, close the pipes and
+        reap it; again, it does nothing."""
+        import signal
+
+        if not self.reaped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
         self._sent()  # a write in progress ends with the worker (a closed pipe)
         for fd in (self.job_w, self.res_r):
             if fd >= 0:
                 os.close(fd)
         self.job_w = self.res_r = -1
-        os.waitpid(self.pid, 0)
+        if not self.reaped:
+            os.waitpid(self.pid, 0)
+            self.reaped = True
 
     def cancel(self) -> None:
         """No plot after all (the run failed or was interrupted, before or after the job was
         sent): the worker is stopped at once and reaped. It writes no file, so nothing is left."""
         if self.done:
             return
-        self.done = True
+        self.done, self.job = True, None
         self._end()
 
 

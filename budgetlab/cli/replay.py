@@ -196,13 +196,16 @@ class PendingTimeline:
     """A timeline being drawn (:func:`start_timeline`): :meth:`write` waits for the figure and
     writes it atomically."""
 
-    def __init__(self, job: dict[str, Any], path: str, force: bool, worker: Any) -> None:
-        self.job, self.path, self.force, self.worker = job, path, force, worker
+    def __init__(self, job: dict[str, Any], path: str, force: bool, worker: Any, note: str = "") -> None:
+        self.job, self.path, self.force, self.worker, self.note = job, path, force, worker, note
 
     def write(self) -> None:
-        """Render it (in this process, or wait for the worker's bytes) and write the file."""
+        """Say which groups it draws (on stderr, when not all), render it (in this process, or
+        wait for the worker's bytes) and write the file."""
         from .._util.files import write_bytes
 
+        if self.note:
+            sys.stderr.write(f"budgetlab: note: the timeline shows {self.note}.\n")
         if self.worker is not None:
             data = self.worker.result(render_job)
         else:
@@ -216,7 +219,7 @@ def start_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
     """Start the timeline figure: stacked panels per group (success rate, burn rate, budget
     remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with its own SLO's target.
     Up to :data:`MAX_DRAWN` groups; with more, the most interesting (:func:`drawn_groups`), said
-    in the figure and on stderr. Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
+    in the figure and on stderr (when it is written). Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     The groups and their rows are chosen now (:func:`~budgetlab.cli.drawn.select_drawn`). With
     a ``worker`` (a :class:`~budgetlab.cli.plot_worker.PlotWorker`, forked at start-up: it
@@ -225,8 +228,7 @@ def start_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
     the figure while this process goes on. Else it is rendered by :meth:`PendingTimeline.write`.
     The same code either way (:func:`render_job`), and the file is written by this process."""
     rows = select_drawn(states, tr, by, MAX_DRAWN)
-    if rows.n_groups > MAX_DRAWN:
-        sys.stderr.write(f"budgetlab: note: the timeline shows {_drawn_note(len(rows.keys), rows.n_groups)}.\n")
+    note = _drawn_note(len(rows.keys), rows.n_groups) if rows.n_groups > MAX_DRAWN else ""
     job: dict[str, Any] = {"rows": rows, "by": by, "path": path, "slo": slo, "incidents": incidents, "tz": tz}
     if worker is not None:
         if rows.raw:  # the usual case: the arrays are streamed as they are taken
@@ -234,7 +236,7 @@ def start_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
         else:  # a column numpy cannot send as bytes: taken here and pickled with the job
             rows.attach(list(rows.take()))
             worker.submit(job)
-    return PendingTimeline(job, path, force, worker)
+    return PendingTimeline(job, path, force, worker, note)
 
 
 def render_job(job: dict[str, Any], arrays: list[Any]) -> bytes:

@@ -15,7 +15,7 @@ import numpy as np
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-__all__ = ["previous_in_group", "window_counts", "window_counts_one"]
+__all__ = ["previous_in_group", "window_counts", "window_counts_one", "window_counts_sorted"]
 
 
 def _jit(fn: F) -> F:
@@ -51,14 +51,52 @@ def window_counts_one(t: Any, bad: Any, window_ns: int) -> Any:
 
 
 @_jit
+def window_counts_sorted(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) -> Any:
+    """:func:`window_counts` of rows in time order (all groups together, as a replay's table is):
+    the cut-off ``t - window`` does not depend on the group, so one head over all rows removes
+    each row from its own group's counts when it leaves the window (no list of each group's
+    rows)."""
+    n = t.shape[0]
+    total = np.empty(n, np.int64)
+    failures = np.empty(n, np.int64)
+    cnt = np.zeros(ngroups, np.int64)
+    fl = np.zeros(ngroups, np.int64)
+    h = 0
+    floor = np.iinfo(np.int64).min + window_ns
+    for i in range(n):
+        g = codes[i]
+        cnt[g] += 1
+        fl[g] += bad[i]
+        ti = t[i]
+        cut = ti - window_ns if ti >= floor else np.iinfo(np.int64).min  # no int64 wrap-around
+        while t[h] < cut:  # stops at i at the latest: t[i] >= cut
+            gh = codes[h]
+            cnt[gh] -= 1
+            fl[gh] -= bad[h]
+            h += 1
+        total[i] = cnt[g]
+        failures[i] = fl[g]
+    return total, failures
+
+
+@_jit
 def window_counts(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) -> Any:
     """Per event: events and failures of its group in ``[t - window, t]`` up to itself.
 
     The cut-off is that of ``trailing.window_starts`` (``t - window``, clamped at the int64
-    floor, left edge closed), written again here because numba cannot call it."""
+    floor, left edge closed), written again here because numba cannot call it. Rows in time
+    order go to :func:`window_counts_sorted`; others (sorted by group, then time, as
+    ``trailing_counts`` gives them) follow each group's rows through a list of next rows."""
     if ngroups == 1:  # codes are not read
         return window_counts_one(t, bad, window_ns)
     n = t.shape[0]
+    in_time_order = True
+    for i in range(1, n):
+        if t[i] < t[i - 1]:
+            in_time_order = False
+            break
+    if in_time_order:
+        return window_counts_sorted(t, bad, codes, ngroups, window_ns)
     total = np.empty(n, np.int64)
     failures = np.empty(n, np.int64)
     nxt = np.empty(n, np.int64)  # next event of the same group

@@ -85,6 +85,10 @@ def render(job, arrays):
         raise ValueError("a bug in the worker")
     if job["what"] == "disk":
         raise OSError(errno.ENOSPC, "No space left on device", job["path"])
+    if job["what"] == "killed":  # as the out-of-memory killer ends a process: no answer
+        os.kill(os.getpid(), signal.SIGKILL)
+    if job["what"] == "crash":  # ended some other way without an answer
+        os._exit(3)
     # what the worker got: its pid (another process?) and the arrays' dtypes and bytes
     got = ";".join(f"{a.dtype.str}:{a.tobytes().hex()}" for a in arrays)
     return f"drawn by {'worker' if os.getpid() != job['parent'] else 'parent'}|{got}".encode()
@@ -109,7 +113,7 @@ for what in sys.argv[1:]:
         time.sleep(0.5)
     job = {"what": what, "path": what + ".png", "parent": os.getpid()}
     try:
-        if what in ("arrays", "gone"):
+        if what in ("arrays", "gone", "killed"):
             worker.submit(job, SPECS, lambda: iter(ARRAYS))
         elif what == "bad arrays":
             worker.submit(job, SPECS, produce_bad)
@@ -145,7 +149,8 @@ print(sorted(os.listdir(".")))
 
 
 def test_the_workers_answers_reach_the_parent(tmp_path):
-    out = subprocess.run([sys.executable, "-c", WORKER, "fine", "arrays", "refuse", "bug", "disk", "gone", "bad arrays"],
+    out = subprocess.run([sys.executable, "-c", WORKER, "fine", "arrays", "refuse", "bug", "disk", "gone", "killed",
+                          "crash", "bad arrays"],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
@@ -155,6 +160,8 @@ def test_the_workers_answers_reach_the_parent(tmp_path):
         "bug RuntimeError drawing the timeline failed: ValueError: a bug in the worker",
         "disk OSError ENOSPC disk.png",  # the CLI says it as a disk error, exit 2
         "gone ok drawn here|4",  # the arrays produced again for the fallback
+        "killed ok drawn here|4",  # killed before it answered: drawn here too
+        "crash RuntimeError drawing the timeline failed: the drawing process ended (status 768)",
         "bad arrays KeyError 'a bug while taking the rows'",  # raised by result(), the worker stopped
         "cancelled before reaped",
         "cancelled after reaped",
