@@ -239,7 +239,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         bottom.set_xlabel("")
     if len(t):
         lo_x, hi_x = mdates.date2num(t[[0, -1]].view("datetime64[ns]"))  # type: ignore[no-untyped-call]
-        pad_x = max((hi_x - lo_x) * 0.01, 1e-9)
+        span = hi_x - lo_x  # days
+        # a lone instant gets half an hour each side (else the axis has no time ticks to show)
+        pad_x = max(span * 0.01, 1 / 86400) if span > 0 else 30 / 1440
         ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
     fig = ax.figure
     fig.align_ylabels(panels)

@@ -421,3 +421,18 @@ def test_alerts_grouped_rows():
     assert ax is ax0
     assert [c.get_label() for c in ax.containers] == ["fra · page_10m"]  # groups with episodes
     assert len(ax.containers[0].patches) == len(ep)
+
+
+def test_timeline_of_a_lone_event_reads_in_clock_times():
+    """One event (a group seen once, as OPTIONS in an access log): the axis spans half an hour
+    each side and its tick labels are clock times, not raw date numbers."""
+    t = pd.Timestamp("2015-05-20T14:05:16Z")
+    st = replay(as_events([t], [False]), SLO(target=0.999, window="1h"))
+    ax = plot_timeline(st, tz="Europe/Berlin")
+    lo, hi = ax.budget_ax.get_xlim()
+    np.testing.assert_allclose([lo, hi], num([t - pd.Timedelta("30min"), t + pd.Timedelta("30min")]))
+    ax.figure.canvas.draw()
+    labels = [x.get_text() for x in ax.budget_ax.get_xticklabels() if x.get_text()]
+    assert labels and all(":" in x for x in labels), labels  # 15:40, 15:50, ... (Berlin, UTC+2 in May)
+    assert "16:00" in labels
+    plt.close(ax.figure)
