@@ -18,6 +18,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ..events._columns import category_codes
 from ..slo import SLO, PerGroup
 
 __all__ = ["DrawnRows", "select_drawn", "drawn_groups", "with_rates", "DRAWN_COLUMNS", "MAX_DRAWN"]
@@ -42,7 +43,7 @@ def _numpy_column(col: pd.Series) -> tuple[Any, Any]:
     if isinstance(dtype, pd.DatetimeTZDtype):
         values = np.asarray(col.array.asi8)
     elif isinstance(dtype, pd.CategoricalDtype):
-        values = col.cat.codes.to_numpy()
+        values = category_codes(col)
     elif isinstance(dtype, np.dtype) and not dtype.hasobject:
         values, dtype = col.to_numpy(), None
     else:
@@ -136,7 +137,7 @@ def select_drawn(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     present = np.flatnonzero(counts)
     n_groups = len(present)
     if n_groups > limit:
-        status = states["status"].cat.codes.to_numpy()
+        status = category_codes(states["status"])
         worst = np.zeros(len(counts), dtype=status.dtype)  # the same dtype: numpy's fast ufunc.at
         np.maximum.at(worst, code, status)
         remaining = states["remaining_fraction"].to_numpy(dtype=float)

@@ -97,12 +97,11 @@ def _receive_job(fd: int) -> tuple[dict[str, Any], list[Any]] | None:
     """The job and arrays :func:`_send_job` wrote (each array read straight into its own memory),
     or ``None`` when the parent closed the pipe without one."""
     with os.fdopen(fd, "rb", buffering=0) as f:
-        first = f.read(_HEADER.size)
-        if not first:
-            return None
         head = bytearray(_HEADER.size)
-        head[:len(first)] = first
-        _read_into(f, memoryview(head)[len(first):])
+        got = f.readinto(head)
+        if not got:
+            return None
+        _read_into(f, memoryview(head)[got:])
         meta_length, n_arrays = _HEADER.unpack(head)
         frame = bytearray(_SPEC.size * n_arrays)
         _read_into(f, memoryview(frame))
