@@ -27,6 +27,7 @@ from .errors import (
     PersonalDataError,
     PersonalDataWarning,
     SchemaError,
+    ServerError,
     TimestampError,
 )
 
@@ -113,6 +114,7 @@ __all__ = [
     "OutputExistsError",
     "PersonalDataError",
     "SchemaError",
+    "ServerError",
     "TimestampError",
     "BudgetlabWarning",
     "PartialWindowWarning",

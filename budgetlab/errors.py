@@ -18,6 +18,7 @@ __all__ = [
     "OutputExistsError",
     "DatasetError",
     "NotebookError",
+    "ServerError",
     "BudgetlabWarning",
     "PartialWindowWarning",
     "PersonalDataWarning",
@@ -57,6 +58,13 @@ class PersonalDataError(InputError):
 
     The message names the column, the kind and how many values matched, never the values.
     """
+
+
+class ServerError(InputError):
+    """A server (Prometheus) answered in a way budgetlab cannot trust, or not in time: unreachable,
+    timed out, cut short, too large, redirected elsewhere, not its API, or samples that cannot be
+    counts (duplicates, out of range). The message quotes the server only through the
+    personal-data filter."""
 
 
 class OutputExistsError(BudgetlabError, FileExistsError):

@@ -268,7 +268,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     start, end = _span(args, args.freq)
     by = [b.strip() for b in (args.by or "").split(",") if b.strip()]
     bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
-                           end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header))
+                           end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header),
+                           max_series=args.max_series)
     _print_reading(bins, spec, start, end)
     grid = read_bins(bins)
     all_ep, all_det, all_sc, eps = [], [], [], {}
@@ -320,7 +321,11 @@ def add_parser(subparsers: Any) -> None:
     s.add_argument("--end", default=None, help="end time (default: now, at a bin boundary)")
     s.add_argument("--freq", default="1min", help="bin width and query step (default 1min; >= scrape interval)")
     h = p.add_argument_group("HTTP")
-    h.add_argument("--timeout", type=float, default=30.0, help="seconds per request (default 30)")
+    h.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds for each answer, from request to last byte (a deadline; default 30)")
+    h.add_argument("--max-series", type=int, default=1000, metavar="N",
+                   help="most series one answer may hold; sizes the cap on its bytes (N x points x 48 B "
+                        "+ 1 MiB; default 1000)")
     h.add_argument("--header", action="append", default=None, metavar="'NAME: VALUE'",
                    help="extra HTTP header, repeatable (e.g. Authorization); never printed")
     o = p.add_argument_group("incidents and outputs")

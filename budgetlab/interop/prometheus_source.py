@@ -32,7 +32,8 @@ from .._util.validation import as_list, duration_label, to_ns, utc_from_ns, utc_
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..events.pii import guard_values
 from ..windows.bins import BinGrid, check_grid_cells, grid_span
-from .prometheus_http import PrometheusClient, Series
+from .prometheus_answer import Series
+from .prometheus_http import MAX_SERIES, PrometheusClient
 from .promql import PART_LABEL, CountQuery, bin_count_query, gap_query, parse_count_query, prom_step
 
 __all__ = ["read_prometheus", "ScrapeGapWarning"]
@@ -236,6 +237,19 @@ def _single_series(client: PrometheusClient, selector: str, by: list[str], span:
     return len(set(keys)) == len(keys) and all(v is not None for key in keys for v in key)
 
 
+def _grid(freq: Any, start: Any, end: Any) -> _Span:
+    """The bins read: ``[start, end)`` in bins of ``freq`` aligned on the epoch."""
+    step_ns = to_ns(freq, name="freq")
+    if step_ns < 10**9:
+        raise ConfigError("freq must be at least 1 s (Prometheus scrapes are seconds apart).")
+    lo, hi = _time_ns(start, "start"), _time_ns(end, "end")
+    if hi <= lo:
+        raise ConfigError("end must be after start.")
+    first_bin, n = grid_span(lo, hi, None, None, step_ns)
+    check_grid_cells(1, n)
+    return _Span(first_bin, step_ns, n)
+
+
 def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:
     if (errors is None) == (good is None):
         raise ConfigError("give exactly one of errors= (failed events) and good= (successful events) beside total=.")
@@ -256,6 +270,7 @@ def read_prometheus(
     timeout: float = 30.0,
     headers: Mapping[str, str] | None = None,
     retries: int = 3,
+    max_series: int = MAX_SERIES,
 ) -> pd.DataFrame:
     """Per-bin event counts of two Prometheus counters: the bins table of :func:`budgetlab.bin_events`
     (with every bin, as ``dense=True`` makes it: Prometheus answers a value per step).
@@ -278,11 +293,16 @@ def read_prometheus(
     by : str or list of str
         Labels to group by: the counts are ``sum by (labels)`` on the server.
     timeout : float
-        Seconds per HTTP request.
+        Seconds for each answer of the server, from sending the request to its last byte (a
+        deadline on the monotonic clock: every read waits at most the time remaining).
     headers : mapping, optional
         Extra HTTP headers (``{"Authorization": "Bearer ..."}``); never shown.
     retries : int
         Retries of a 5xx or 429 answer, with exponential backoff.
+    max_series : int
+        Most series one answer may hold (1,000; one per group, two with the reset part). It
+        sizes the cap on each answer's bytes: ``max_series`` x points asked x 48 bytes + 1 MiB
+        (:func:`~budgetlab.interop.prometheus_http.answer_cap`); a larger answer is refused.
 
     Returns
     -------
@@ -307,21 +327,13 @@ def read_prometheus(
     ...                 end="2026-01-02", timeout=0.5)
     Traceback (most recent call last):
     ...
-    budgetlab.errors.InputError: cannot reach Prometheus at http://127.0.0.1:9 (Connection refused); check the URL and that the server is up.
+    budgetlab.errors.ServerError: cannot reach Prometheus at http://127.0.0.1:9 (Connection refused); check the URL and that the server is up.
     """
     q_total, q_other, kind = _queries(total, errors, good)
     keys_by = as_list(by)
-    step_ns = to_ns(freq, name="freq")
-    if step_ns < 10**9:
-        raise ConfigError("freq must be at least 1 s (Prometheus scrapes are seconds apart).")
-    step = prom_step(step_ns)
-    lo, hi = _time_ns(start, "start"), _time_ns(end, "end")
-    if hi <= lo:
-        raise ConfigError("end must be after start.")
-    first_bin, n = grid_span(lo, hi, None, None, step_ns)
-    check_grid_cells(1, n)
-    span = _Span(first_bin, step_ns, n)
-    client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries)
+    span = _grid(freq, start, end)
+    first_bin, step_ns, n, step = span.first_bin, span.step_ns, span.n, prom_step(span.step_ns)
+    client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries, max_series=max_series)
     # a bare selector with at most one series per group: no sums, and its count query's missing
     # values already report the series that appear or disappear (see promql.gap_query)
     single = {what: q.bare and _single_series(client, q.selectors[0], keys_by, span)

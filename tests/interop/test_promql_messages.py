@@ -32,7 +32,7 @@ def test_an_at_sign_inside_a_label_value_is_not_an_at_modifier():
 def test_the_fast_sample_decoder_refuses_pairs_it_would_have_to_re_pair():
     # [[1],[2,"3","4"]] has four numbers but no two pairs: the fast path must hand it to the
     # JSON path (which refuses it), never read it as (1, 2), (3, 4)
-    from budgetlab.interop.prometheus_http import _parse_samples
+    from budgetlab.interop.prometheus_answer import _parse_samples
 
     assert _parse_samples(b'[1],[2,"3","4"]') is None
     ts, vals = _parse_samples(b'[1,"2"],[3,"NaN"]')

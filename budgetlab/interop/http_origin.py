@@ -1,0 +1,271 @@
+"""One HTTP server, asked within a deadline, a size cap and its own origin: the transport of the
+Prometheus client (:mod:`budgetlab.interop.prometheus_http`), on urllib3.
+
+* **a deadline per answer**: ``timeout`` seconds from sending a request to the last byte of its
+  answer, on the monotonic clock. Every socket read waits at most the time remaining, and a
+  watchdog shuts the connection down at the deadline, so a server that trickles its headers or
+  its body one byte at a time cannot stretch it;
+* **redirects stay on the server**: one to the same scheme, host and port is followed (at most
+  :data:`MAX_REDIRECTS`; 301/302/303 re-asked with GET, the form in the query); one to another
+  origin is refused before anything is sent there, so credentials go nowhere else;
+* **a size cap per answer** given by the caller (:class:`Origin.exchange`); a declared
+  ``Content-Length`` over it is refused before reading, an endless body stops there; a body
+  shorter than its ``Content-Length`` is an error, and so is a compressed one (none is asked);
+* every transport failure is a :class:`~budgetlab.errors.ServerError` in one line, the server
+  named by its redacted URL, its own words through the personal-data filter.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Any
+
+import urllib3
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.exceptions import HTTPError as Urllib3Error
+
+from ..errors import ServerError
+from .prometheus_answer import server_text
+
+__all__ = ["Origin", "redact_url", "MAX_REDIRECTS"]
+
+#: Same-origin redirects followed for one request.
+MAX_REDIRECTS = 5
+_REDIRECTS = (301, 302, 303, 307, 308)
+_PIECE = 1 << 16
+_LOCAL = threading.local()
+
+
+def redact_url(url: str) -> str:
+    """``url`` without user info, query string or fragment (what messages may show).
+
+    >>> redact_url("https://bob:s3cret@prom.example:9090/prometheus/?token=x")
+    'https://prom.example:9090/prometheus'
+    """
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host + (f":{port}" if port is not None else "")
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+
+class _Watch:
+    """The deadline of one request: the connection in use is shut down when it passes."""
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.conn: Any = None
+        self.expired = False
+        self.timer = threading.Timer(max(0.0, deadline - time.monotonic()), self.expire)
+        self.timer.daemon = True
+
+    def expire(self) -> None:
+        self.expired = True
+        sock = getattr(self.conn, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+def _bind(conn: Any) -> None:
+    """Called by the connection as it sends: the watch of this thread's request holds it."""
+    watch = getattr(_LOCAL, "watch", None)
+    if watch is not None:
+        watch.conn = conn
+        if watch.expired:
+            raise TimeoutError("deadline passed")
+
+
+class _Conn(HTTPConnection):
+    def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        _bind(self)
+        super().request(*args, **kwargs)
+
+
+class _TLSConn(HTTPSConnection):
+    def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        _bind(self)
+        super().request(*args, **kwargs)
+
+
+class _Pool(urllib3.HTTPConnectionPool):
+    ConnectionCls = _Conn
+
+
+class _TLSPool(urllib3.HTTPSConnectionPool):
+    ConnectionCls = _TLSConn
+
+
+def _origin(url: str) -> tuple[str, str, int]:
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port or (443 if scheme == "https" else 80)
+
+
+
+@dataclass
+class Origin:
+    """The server at ``base`` (a redacted URL, named ``where`` in messages): a pool of at most
+    ``connections`` connections to it, each answer within ``timeout`` seconds; ``cap_fix``
+    tells in a message how to raise a size cap."""
+
+    base: str
+    headers: dict[str, str]
+    timeout: float
+    connections: int = 4
+    cap_fix: str = ""
+    where: str = field(init=False)
+    _pool: Any = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.where = self.base
+        scheme, host, port = _origin(self.base)
+        pool_cls = _TLSPool if scheme == "https" else _Pool
+        self._pool = pool_cls(host, port, maxsize=self.connections, block=True, retries=False)
+
+    def exchange(self, path: str, form: str, cap: int) -> tuple[int, bytes]:
+        """POST ``form`` to ``path`` and read the answer within ``timeout`` (same-origin
+        redirects followed): ``(status, body)``; a 2xx body over ``cap`` bytes is refused, an
+        error answer's body is read up to 64 KiB."""
+        url = self.base + path
+        watch = _Watch(time.monotonic() + self.timeout)
+        _LOCAL.watch = watch
+        watch.timer.start()
+        method, body = "POST", form
+        try:
+            for _ in range(MAX_REDIRECTS + 1):
+                resp = self._send(watch, method, url, body)
+                done = False
+                try:
+                    if resp.status in _REDIRECTS:
+                        url = self._redirect(url, resp.headers.get("Location"))
+                        if resp.status in (301, 302, 303):  # re-asked with GET, the form in the query
+                            method, url, body = "GET", url.split("?")[0] + "?" + form, ""
+                        continue
+                    raw = self._body(watch, resp, cap if resp.status < 300 else 1 << 16)
+                    done = True
+                    return resp.status, raw
+                finally:
+                    if not done:  # a body left unread: the connection is not reused
+                        resp.close()
+                    resp.release_conn()
+            raise ServerError(f"Prometheus at {self.where} redirected more than {MAX_REDIRECTS} times; check the URL.")
+        finally:
+            watch.timer.cancel()
+            _LOCAL.watch = None
+
+    def _send(self, watch: _Watch, method: str, url: str, body: str) -> Any:
+        headers = dict(self.headers)
+        if method == "POST":
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        path = urllib.parse.urlsplit(url)
+        target = path.path + (f"?{path.query}" if path.query else "")
+        try:
+            rem = watch.remaining()
+            if rem <= 0:
+                raise TimeoutError
+            return self._pool.urlopen(method, target, body=body.encode() if method == "POST" else None,
+                                      headers=headers, redirect=False, retries=False, preload_content=False,
+                                      timeout=urllib3.Timeout(connect=rem, read=rem), assert_same_host=False)
+        except urllib3.exceptions.NewConnectionError as exc:  # (a ConnectTimeoutError too: first)
+            reason = exc.__cause__ or exc.__context__
+            why = getattr(reason, "strerror", None) or "no connection"
+            raise ServerError(f"cannot reach Prometheus at {self.where} ({why}); check the URL and that "
+                              "the server is up.") from None
+        except (TimeoutError, urllib3.exceptions.TimeoutError):
+            raise self._timeout() from None
+        except (Urllib3Error, OSError) as exc:
+            if watch.expired:
+                raise self._timeout() from None
+            raise ServerError(f"the connection to Prometheus at {self.where} failed ({_why(exc)}); "
+                              "try again.") from None
+
+    def _body(self, watch: _Watch, resp: Any, cap: int) -> bytes:
+        """The answer's body, read piece by piece: each read waits at most the time remaining."""
+        coding = (resp.headers.get("Content-Encoding") or "identity").strip().lower()
+        if coding != "identity":
+            raise ServerError(f"Prometheus at {self.where} answered compressed ({server_text(coding, 20)}) "
+                              "although budgetlab asked for no compression; check proxies in between.")
+        length = resp.headers.get("Content-Length")
+        if length is not None and length.strip().isdigit() and int(length) > cap:
+            raise self._too_large(cap)
+        pieces: list[bytes] = []
+        got = 0
+        try:
+            while True:
+                rem = watch.remaining()
+                if rem <= 0:
+                    raise TimeoutError
+                sock = getattr(resp.connection, "sock", None)
+                if sock is not None:
+                    sock.settimeout(rem)
+                piece = resp.read1(_PIECE)
+                if not piece:
+                    break
+                got += len(piece)
+                if got > cap:
+                    raise self._too_large(cap)
+                pieces.append(piece)
+        except (TimeoutError, urllib3.exceptions.TimeoutError):
+            raise self._timeout() from None
+        except urllib3.exceptions.ProtocolError as exc:
+            if watch.expired:
+                raise self._timeout() from None
+            raise ServerError(f"the answer of Prometheus at {self.where} was cut short after {got:,} bytes "
+                              f"({_why(exc)}); try again, or ask its operator.") from None
+        except (Urllib3Error, OSError) as exc:
+            if watch.expired:
+                raise self._timeout() from None
+            raise ServerError(f"reading the answer of Prometheus at {self.where} failed ({_why(exc)}); "
+                              "try again.") from None
+        if watch.expired:
+            raise self._timeout()
+        return b"".join(pieces)
+
+    def _redirect(self, url: str, location: str | None) -> str:
+        if not location:
+            raise ServerError(f"Prometheus at {self.where} answered a redirect without a Location; check the URL.")
+        target = urllib.parse.urljoin(url, location.strip())
+        if _origin(target) != _origin(url):
+            raise ServerError(f"Prometheus at {self.where} redirected to another server "
+                              f"({server_text(redact_url(target), 120)}); budgetlab does not follow it, so "
+                              "your credentials stay with the server you named: give that URL if you trust it.")
+        return target
+
+    def _timeout(self) -> ServerError:
+        return ServerError(f"Prometheus at {self.where} did not answer within {self.timeout:g} s; raise the "
+                           "timeout or query a shorter span.")
+
+    def _too_large(self, cap: int) -> ServerError:
+        return ServerError(f"the answer of Prometheus at {self.where} is larger than {cap:,} bytes {self.cap_fix}.")
+
+
+def _why(exc: BaseException) -> str:
+    inner = exc.__cause__ or exc.__context__ or exc
+    if isinstance(inner, urllib3.exceptions.ProtocolError) and inner.args[1:]:
+        inner = inner.args[1]
+    name = type(inner).__name__
+    if name == "IncompleteRead":
+        return "shorter than its Content-Length"
+    return getattr(inner, "strerror", None) or name
+
+

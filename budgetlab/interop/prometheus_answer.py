@@ -1,0 +1,230 @@
+"""Reading a Prometheus answer: JSON envelopes, ``query_range`` matrices and the server's own words.
+
+Everything a server says is checked before budgetlab uses or shows it:
+
+* **the envelope**: JSON with ``"status": "success"`` and ``data`` (else :class:`ServerError`);
+* **the samples** of a ``query_range`` answer (:func:`read_matrix`): times finite, at the
+  evaluation times asked (``first + k * step``), strictly increasing within a series (two
+  samples at one time are refused, never settled last-wins); values finite and whole-number
+  safe (``|v| <= 2**53``: beyond it a float no longer holds every whole count, and a count
+  of ``1e19`` would overflow int64); no two series with the same labels in one answer (a
+  broken federation or remote read: they are refused, never merged); at most ``max_series``
+  series;
+* **its words** (``error`` texts, anything echoed into a message) through
+  :func:`server_text`: on one line, cut, and every word the personal-data detector flags
+  replaced (:func:`budgetlab.events.pii.scan_text`).
+
+**Decoding.** A ``query_range`` answer is mostly its sample arrays (``[1791158460,"40"]``, one
+per step and series). Their text is cut out of the body and parsed by numpy in one call per
+series; :mod:`json` reads the rest (the labels), and the whole body when anything is unusual.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ServerError
+from ..events.pii import scan_text
+
+__all__ = ["Asked", "Series", "decode", "read_matrix", "server_text", "MAX_SAFE_COUNT"]
+
+#: The largest count a float64 sample holds exactly (``2**53``); larger values are refused.
+MAX_SAFE_COUNT = float(2**53)
+_HIDDEN = "[hidden: looks like personal data]"
+# a series' sample array in a query_range answer: "values":[[t,"v"],...] (only a key can be
+# followed by ":[", and sample arrays hold no brackets or quotes of their own)
+_VALUES = re.compile(rb'"values":\[((?:\[[^\[\]]*\])(?:,\[[^\[\]]*\])*)?\]')
+
+
+@dataclass(frozen=True)
+class Series:
+    """One series of a ``query_range`` answer: its labels, evaluation times (ns) and values."""
+
+    labels: dict[str, str]
+    ts_ns: np.ndarray
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What one ``query_range`` request asked: evaluation times ``first_ns + k * step_ns`` for
+    ``k < n`` (ns), at most ``max_series`` series, and how messages name the query (``what``)."""
+
+    what: str
+    first_ns: int
+    n: int
+    step_ns: int
+    max_series: int
+
+
+def server_text(text: Any, limit: int = 300) -> str:
+    """The server's own words as a message may show them: on one line, at most ``limit``
+    characters, every word that looks like personal data replaced by a placeholder.
+
+    >>> print(server_text("parse error:\\n unexpected 'bob@example.org' at char 7"))
+    parse error: unexpected [hidden: looks like personal data] at char 7
+    >>> server_text("call +49 30 1234567 now")
+    '[the text is not shown: it looks like personal data]'
+    """
+    words = str(text)[:4 * limit].split()
+    if not words:
+        return ""
+    found = scan_text(np.asarray(words, dtype=object))
+    flagged = np.zeros(len(words), dtype=bool)
+    for mask in found.values():
+        flagged |= mask
+    kept = " ".join(_HIDDEN if f else w for w, f in zip(words, flagged.tolist(), strict=True))
+    if len(kept) > limit:
+        kept = kept[:limit].rsplit(" ", 1)[0] + " …"
+    if scan_text(np.asarray([kept], dtype=object)):  # a phone number written over several words
+        return "[the text is not shown: it looks like personal data]"
+    return kept
+
+
+def decode(raw: bytes, where: str) -> Any:
+    """The ``data`` of a Prometheus API answer, or :class:`ServerError` naming what is wrong."""
+    try:
+        payload = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ServerError(f"{where} did not answer with JSON; is it a Prometheus server "
+                          "(the URL without /api/v1)?") from None
+    if not isinstance(payload, dict) or payload.get("status") != "success" or "data" not in payload:
+        err = payload.get("error") if isinstance(payload, dict) else None
+        extra = f": {server_text(err)}" if err else ""
+        raise ServerError(f"{where} did not answer as the Prometheus API does{extra}.")
+    return payload["data"]
+
+
+def read_matrix(raw: bytes, asked: Asked, where: str) -> list[Series]:
+    """The series of a ``query_range`` answer, checked (see the module's notes): sample arrays
+    parsed by numpy (the fast path), or, when the body is unusual, everything through
+    :mod:`json`."""
+    arrays: list[bytes] = []
+
+    def cut(m: re.Match[bytes]) -> bytes:
+        arrays.append(m.group(1) or b"")
+        return b'"values":%d' % (len(arrays) - 1)
+
+    items = _result(decode(_VALUES.sub(cut, raw), where), asked, where)
+    out: list[Series] | None = None
+    if arrays and all(isinstance(it, dict) and isinstance(it.get("values"), int) for it in items) \
+            and sorted(it["values"] for it in items) == list(range(len(arrays))):
+        out = []
+        for it in items:
+            parsed = _parse_samples(arrays[it["values"]])
+            if parsed is None:
+                out = None
+                break
+            out.append(_checked(it.get("metric"), parsed[0], parsed[1], asked))
+    if out is None:
+        if arrays:  # unusual: decode the whole body the ordinary way
+            items = _result(decode(raw, where), asked, where)
+        out = [_series(it, asked) for it in items]
+    _check_unique(out, asked)
+    return out
+
+
+def _result(data: Any, asked: Asked, where: str) -> list[Any]:
+    if not isinstance(data, dict) or data.get("resultType") != "matrix" or not isinstance(data.get("result"), list):
+        raise ServerError(f"{asked.what}: Prometheus at {where} did not return a range vector (matrix); "
+                          "the query must select series.")
+    items: list[Any] = data["result"]
+    if len(items) > asked.max_series:
+        raise ServerError(f"{asked.what}: the answer holds {len(items):,} series, over the limit of "
+                          f"{asked.max_series:,}; group by fewer labels, or raise max_series= (--max-series).")
+    return items
+
+
+def _check_unique(series: list[Series], asked: Asked) -> None:
+    keys = [tuple(sorted(s.labels.items())) for s in series]
+    if len(set(keys)) != len(keys):
+        n = len(keys) - len(set(keys))
+        raise ServerError(f"{asked.what}: the answer holds {n} series with the same labels as another "
+                          "(a broken federation or remote read); budgetlab does not merge them: "
+                          "ask the server's operator, or query the source Prometheus.")
+
+
+def _parse_samples(text: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+    """Times and values of one sample array's text (``[t,"v"],[t,"v"]``), or None when numpy
+    cannot read it as pairs of numbers (the caller then takes the slow path)."""
+    if not text:
+        return None
+    joined = text.replace(b"],[", b";")
+    buf = np.frombuffer(joined, dtype=np.uint8)
+    seps = np.flatnonzero(buf == ord(";"))
+    commas = np.flatnonzero(buf == ord(","))
+    n = len(seps) + 1
+    bounds = np.r_[-1, seps, len(buf)]
+    if len(commas) != n or not bool(((bounds[:-1] < commas) & (commas < bounds[1:])).all()):
+        return None  # exactly one comma inside each pair: [[1],[2,"3","4"]] is no two pairs
+    tokens = text.translate(None, b'[]"').split(b",")
+    if len(tokens) != 2 * n:
+        return None
+    try:
+        flat = np.array(tokens).astype(np.float64)  # "NaN", "+Inf" as Prometheus writes them
+    except ValueError:
+        return None
+    return flat[0::2], flat[1::2]
+
+
+def _sample_times(ts: np.ndarray, asked: Asked) -> np.ndarray:
+    """Evaluation times (ns) of the samples, refused unless each is one asked, in increasing order."""
+    first_s = asked.first_ns / 1e9
+    last_s = (asked.first_ns + (asked.n - 1) * asked.step_ns) / 1e9
+    outside = ~np.isfinite(ts) | (ts < first_s - 0.001) | (ts > last_s + 0.001)
+    if bool(outside.any()):
+        bad = float(ts[np.flatnonzero(outside)[0]])
+        stamp = (f"{np.datetime64(int(bad), 's')}".replace("T", " ") + " UTC" if abs(bad) < 1e11
+                 else f"{bad:.6g} s since 1970")
+        raise ServerError(f"{asked.what}: the answer holds {int(outside.sum())} sample(s) stamped outside the "
+                          f"times asked (first: {stamp}); the server or a proxy corrupts answers.")
+    ts_ns = np.round(ts * 1000).astype(np.int64) * 10**6
+    off = (ts_ns - asked.first_ns) % asked.step_ns
+    if bool(off.any()):
+        raise ServerError(f"{asked.what}: the answer holds {int(np.count_nonzero(off))} sample(s) between the "
+                          "evaluation times asked; the server or a proxy corrupts answers.")
+    steps = np.diff(ts_ns)
+    if bool((steps <= 0).any()):
+        dup = int((steps == 0).sum())
+        what = f"{dup} duplicate time(s)" if dup else "times out of order"
+        raise ServerError(f"{asked.what}: a series of the answer has {what}; budgetlab does not choose "
+                          "between samples: ask the server's operator (a broken federation or remote read).")
+    return ts_ns
+
+
+def _checked(metric: Any, ts: np.ndarray, vals: np.ndarray, asked: Asked) -> Series:
+    if not isinstance(metric, dict):
+        raise ServerError(f"{asked.what}: the Prometheus answer has a malformed series.")
+    ts_ns = _sample_times(ts, asked)
+    bad = ~np.isfinite(vals)
+    if bool(bad.any()):
+        kind = "NaN" if bool(np.isnan(vals[bad]).any()) else "infinite"
+        first = np.datetime64(int(ts_ns[np.flatnonzero(bad)[0]]), "ns").astype("datetime64[s]")
+        raise ServerError(f"{asked.what}: the query returned {kind} values ({int(bad.sum())} samples, first at "
+                          f"{str(first).replace('T', ' ')} UTC); per-bin counts of a counter are finite: check "
+                          "the query (a division, or a gauge instead of a counter).")
+    huge = np.abs(vals) > MAX_SAFE_COUNT
+    if bool(huge.any()):
+        raise ServerError(f"{asked.what}: the query returned {int(huge.sum())} value(s) beyond 2**53 "
+                          f"(largest {float(np.abs(vals).max()):.3g}), where no count is exact; check the "
+                          "query (a sum of counters per bin), or use a shorter freq.")
+    return Series({str(k): str(v) for k, v in metric.items()}, ts_ns, vals)
+
+
+def _series(item: Any, asked: Asked) -> Series:
+    if not isinstance(item, dict) or not isinstance(item.get("metric"), dict) or not isinstance(item.get("values"), list):
+        raise ServerError(f"{asked.what}: the Prometheus answer has a malformed series.")
+    values = item["values"]
+    try:
+        ts = np.fromiter((v[0] for v in values), dtype=np.float64, count=len(values))
+        vals = np.array([v[1] for v in values], dtype=np.float64)
+    except (TypeError, ValueError, IndexError, KeyError, OverflowError):
+        raise ServerError(f"{asked.what}: the Prometheus answer has malformed samples.") from None
+    if vals.ndim != 1:
+        raise ServerError(f"{asked.what}: the Prometheus answer has malformed samples.")
+    return _checked(item["metric"], ts, vals, asked)
