@@ -124,6 +124,21 @@ def _check_special(p: Path) -> None:
                           "not even with --force: give the name of a regular file.")
 
 
+def _check_writable(p: Path) -> None:
+    """Refuse an output whose folder does not let budgetlab create a file (permissions, a
+    read-only file system, ...), before the work: a probe file is created there and removed."""
+    probe = p.parent / f".bl-{secrets.token_hex(8)}.probe"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise ConfigError(f"{_shown(p)}: cannot be written, its folder {_shown(p.parent)} does not let budgetlab "
+                          f"create files ({exc.strerror or type(exc).__name__}); give an output in a folder you can "
+                          "write to.") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+
+
 def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     """Validate an output path: a non-empty file name in an existing folder, not too long for
     the file system, not an input of this run, not a special file, and not an existing file
@@ -156,6 +171,7 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
         raise ConfigError(f"{_shown(p.parent)}: folder does not exist; create it first.")
     if not p.parent.is_dir():
         raise ConfigError(f"{_shown(p.parent)}: is not a folder; give an output path inside a folder.")
+    _check_writable(p)
     if _is_input(p):
         raise ConfigError(f"{_shown(p)}: is an input of this run; write the output to another file (inputs are "
                           "never overwritten, not even with --force).")
@@ -231,6 +247,10 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
             except FileExistsError:  # another writer's (16 random hex digits make this rare)
                 tmp = None
                 continue
+            except OSError as exc:  # the folder changed since the check: name the output, not the temporary
+                tmp = None
+                raise ConfigError(f"{_shown(target)}: cannot be written ({exc.strerror or type(exc).__name__}); give "
+                                  "an output in a folder you can write to.") from None
             os.close(fd)
             break
         if tmp is None:
@@ -277,7 +297,9 @@ def atomic_write(
 
 
 def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool = False) -> Path:
-    """Write ``table`` atomically as CSV or Parquet, chosen by the extension.
+    """Write ``table`` atomically as CSV or Parquet, chosen by the extension. In a CSV, text
+    cells a spreadsheet would run as a formula get a leading ``'``
+    (:mod:`budgetlab._util.csv_cells`; budgetlab's readers remove it).
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -291,7 +313,10 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
         raise ConfigError(f"{_shown(p)}: output must end in .csv or .parquet.")
     with atomic_path(p, force=force) as tmp:
         if ext == ".csv":
-            table.to_csv(tmp, index=False, lineterminator="\n")
+            from .csv_cells import neutralise, quoting
+
+            safe = neutralise(table)
+            safe.to_csv(tmp, index=False, lineterminator="\n", quoting=quoting(safe))
         else:
             table.to_parquet(tmp, index=False)
     return p

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._util.csv_cells import restore_frame
 from .._util.files import register_input
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
 from ..events.pii import guard_values, shown
@@ -37,7 +38,7 @@ def _rows(mask: np.ndarray) -> str:
 
 def _read_csv(p: Path, name: str) -> pd.DataFrame:
     try:
-        return pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+        return restore_frame(pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8-sig"))
     except pd.errors.EmptyDataError:
         raise FileFormatError(f"{name}: is empty; give a header line incident_id,start,end[,scope,kind] and one "
                               "row per incident.") from None

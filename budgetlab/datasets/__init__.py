@@ -37,6 +37,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.csv_cells import restore_frame
 from .._util.validation import as_list
 from ..errors import ConfigError, DatasetError, SchemaError
 from ..events.schema import INCIDENT_COLUMNS, bucket_dtype, check_events
@@ -269,8 +270,8 @@ def _read_events(path: Path) -> pd.DataFrame:
 
 
 def _read_incidents(path: Path) -> pd.DataFrame:
-    table = pd.read_csv(path, dtype={"incident_id": "str", "kind": "str", "scope": "str", "severity": "float64"},
-                        keep_default_na=False)
+    table = restore_frame(pd.read_csv(path, dtype={"incident_id": "str", "kind": "str", "scope": "str",
+                                                   "severity": "float64"}, keep_default_na=False))
     if tuple(table.columns) != INCIDENT_COLUMNS:
         raise DatasetError(f"{path.name}: columns must be {', '.join(INCIDENT_COLUMNS)}.")
     for col in ("start", "end"):

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.csv_cells import neutralise, quoting
 from .model import TIME_ZONE, sitekeys
 
 __all__ = ["PRESETS", "write_events_parquet", "write_incidents_csv"]
@@ -121,5 +122,6 @@ def write_incidents_csv(incidents: pd.DataFrame, path: Path) -> None:
     out = incidents.copy()
     for col in ("start", "end"):
         out[col] = out[col].dt.strftime("%Y-%m-%dT%H:%M:%SZ")
-    out.to_csv(path, index=False, lineterminator="\n")
+    safe = neutralise(out)
+    safe.to_csv(path, index=False, lineterminator="\n", quoting=quoting(safe))
 

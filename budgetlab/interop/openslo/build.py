@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.csv_cells import restore_frame
 from ..._util.files import register_input
 from ..._util.validation import as_list, to_timedelta
 from ...alerts.policy import AlertPolicy
@@ -89,7 +90,7 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
     register_input(p)
     try:
         if ext == ".csv":
-            frame = pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8")
+            frame = restore_frame(pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8"))
         else:
             frame = pd.read_parquet(p)
     except UnicodeDecodeError:
