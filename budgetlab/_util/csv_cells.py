@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import re
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -63,7 +63,7 @@ def neutralise(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def quoting(table: pd.DataFrame) -> int:
+def quoting(table: pd.DataFrame) -> Literal[0, 2]:
     """The :mod:`csv` quoting that keeps ``table``'s rows whole: every text cell quoted
     (``QUOTE_NONNUMERIC``) when one holds a carriage return (with ``\\n`` line ends the csv
     module would write it bare, and readers would see a line break), else the usual minimal
