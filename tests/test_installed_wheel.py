@@ -2,9 +2,14 @@
 into a fresh virtual environment, runs ``budgetlab demo``, loads every dataset by name and executes
 every packaged notebook, all from a temporary folder far from the checkout.
 
-The virtual environment reuses the packages installed for the test run (``--system-site-packages``,
-no network); its own site-packages come first, so its budgetlab shadows any other copy, which
-every step checks (``budgetlab.__file__`` inside the environment). The wheel is built from a copy
+The virtual environment reuses the packages installed for the test run, no network: those of the
+base interpreter (``--system-site-packages``) and, when the tests themselves run in a virtual
+environment (as most people run them), that environment's too, through a ``.pth`` file listing
+the running interpreter's site-packages folders (``--system-site-packages`` alone sees the base
+interpreter's, not the outer environment's). Its own site-packages come first, so its budgetlab
+shadows any other copy (an editable install of the outer environment included: a ``.pth`` path
+line adds the folder, not the editable finders inside it), which every step checks
+(``budgetlab.__file__`` inside the environment). The wheel is built from a copy
 of the files it is made of (``pyproject.toml``, ``README.md``, ``budgetlab/``), so the build
 leaves nothing in the checkout. Expected figures come from ``data/README.md`` (row counts) and from
 the wheel's own file list (which notebooks ship), never from the code under test.
@@ -21,8 +26,10 @@ import json
 import os
 import re
 import shutil
+import site
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import zipfile
 from dataclasses import dataclass
@@ -103,6 +110,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
                           capture_output=True, text=True, timeout=300, check=False)
     assert made.returncode == 0, made.stderr
     python = venv / BIN / ("python.exe" if os.name == "nt" else "python")
+    _see_running_packages(python)
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "JUPYTER_PATH")}
     env.update(TQDM_DISABLE="1", MPLBACKEND="Agg", PIP_NO_INDEX="1", PYTHONNOUSERSITE="1",
@@ -115,6 +123,18 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     run_dir = work / "run"
     run_dir.mkdir()
     return Installed(wheel, venv, python, venv / BIN / "budgetlab", env, run_dir)
+
+
+def _see_running_packages(python: Path) -> None:
+    """Make the new environment see the packages of the interpreter running the tests (a
+    ``.pth`` file of path lines in its site-packages, after its own)."""
+    asked = subprocess.run([str(python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                           capture_output=True, text=True, timeout=120, check=True)
+    own = Path(asked.stdout.strip())
+    assert _inside(own, python.parents[1]), own
+    running = [p for p in (*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])
+               if Path(p).is_dir()]
+    (own / "_budgetlab_test_outer_env.pth").write_text("\n".join(dict.fromkeys(running)) + "\n", encoding="utf-8")
 
 
 def _inside(path: str | Path, folder: Path) -> bool:
@@ -139,6 +159,21 @@ def test_the_wheel_carries_every_dataset_and_every_notebook(installed: Installed
     assert in_checkout and sorted(_shipped_notebooks(installed.wheel)) == in_checkout
     assert "budgetlab/py.typed" in names
     assert not [n for n in names if n.startswith(("tests/", "data/", "notebooks/"))]
+
+
+def test_the_environment_sees_the_packages_the_tests_run_with(installed: Installed) -> None:
+    """Run from a virtual environment, the test environment sees that environment's packages,
+    not only the base interpreter's (without them ``budgetlab demo`` failed there with
+    ModuleNotFoundError)."""
+    import numpy
+    import pandas
+    import pyarrow
+
+    result = installed.run(installed.python, "-c", "import numpy, pandas, pyarrow, json; "
+                           "print(json.dumps([m.__file__ for m in (numpy, pandas, pyarrow)]))")
+    assert result.returncode == 0, result.stderr[-3000:]
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    assert [Path(f).resolve() for f in seen] == [Path(m.__file__).resolve() for m in (numpy, pandas, pyarrow)]
 
 
 def test_demo_runs_from_a_temporary_folder(installed: Installed) -> None:
