@@ -65,7 +65,7 @@ def _rss_peak_mb() -> float:
 
 
 def _import_budgetlab() -> None:
-    import budgetlab.scaleout  # noqa: F401
+    import budgetlab.dask  # noqa: F401
 
 
 def _rss_now_mb() -> float:
@@ -96,7 +96,7 @@ def _dask_work(name: str, root: str) -> Callable[[], Any]:
     from distributed import wait
 
     import budgetlab as bl
-    import budgetlab.scaleout as bd
+    import budgetlab.dask as bd
 
     if name == "read_events":
         def load() -> None:

@@ -3,7 +3,7 @@
 The subpackages follow the data flow::
 
     events -> windows -> budget -> alerts -> analyses -> plotting, cli, notebooks
-                                           interop (OpenSLO, Prometheus), datasets, scaleout (Dask)
+                                           interop (OpenSLO, Prometheus), datasets, dask
 
 Every public name below is re-exported here and imported on first use, so that ``import
 budgetlab`` stays cheap (the command line answers ``--help`` before pandas is loaded).
@@ -12,29 +12,14 @@ budgetlab`` stays cheap (the command line answers ``--help`` before pandas is lo
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .errors import (
-    BudgetlabError,
-    BudgetlabWarning,
-    ConfigError,
-    DatasetError,
-    FileFormatError,
-    InputError,
-    OutcomeError,
-    OutputExistsError,
-    PartialWindowWarning,
-    PersonalDataError,
-    PersonalDataWarning,
-    SchemaError,
-    ServerError,
-    TimestampError,
-)
+from . import errors
 
 __version__ = "0.1.0"
 
-# public name -> module that defines it (in data-flow order). To export a new name: one line here, the name in
-# __all__ and its import in the TYPE_CHECKING block at the end (tests/cli/test_startup.py checks the three agree)
+# public name -> module that defines it (in data-flow order): the public surface, written once. To export a new
+# name: one line here, then `python tests/test_public_api.py` regenerates the type checkers' stub (__init__.pyi)
 _EXPORTS: dict[str, str] = {
     "SLO": "slo",
     "PerGroup": "slo",
@@ -88,8 +73,7 @@ _EXPORTS: dict[str, str] = {
     "read_prometheus": "interop.prometheus_source",
 }
 # subpackages and modules reachable as attributes (``bl.datasets.load``, ``bl.plotting.timeline``), imported
-# on first use like the names above; ``budgetlab.scaleout`` (alias ``budgetlab.dask``) needs the optional extra
-# and is imported by name only
+# on first use like the names above; ``budgetlab.dask`` needs the optional extra and is imported by name only
 _MODULES: dict[str, str] = {
     "slo": "slo",
     "events": "events",
@@ -104,74 +88,9 @@ _MODULES: dict[str, str] = {
     "cli": "cli",
 }
 
-__all__ = [
-    "BudgetlabError",
-    "ConfigError",
-    "DatasetError",
-    "FileFormatError",
-    "InputError",
-    "OutcomeError",
-    "OutputExistsError",
-    "PersonalDataError",
-    "SchemaError",
-    "ServerError",
-    "TimestampError",
-    "BudgetlabWarning",
-    "PartialWindowWarning",
-    "PersonalDataWarning",
-    "synth",
-    "datasets",
-    "SLO",
-    "PerGroup",
-    "as_events",
-    "check_events",
-    "read_events",
-    "read_access_log",
-    "bin_events",
-    "STATUS_DTYPE",
-    "replay",
-    "replay_summary",
-    "replay_transitions",
-    "transitions",
-    "status_episodes",
-    "Tracker",
-    "KeyedTracker",
-    "burn_rates",
-    "period_budget",
-    "AlertPolicy",
-    "AlertTier",
-    "alert_episodes",
-    "alert_states",
-    "score_alerts",
-    "incident_detections",
-    "compare_policies",
-    "low_traffic",
-    "read_incidents",
-    "bucket_breakdown",
-    "bucket_burn_over_time",
-    "IncidentReport",
-    "incident_report",
-    "Recalibration",
-    "recalibrate",
-    "Verdict",
-    "target_verdicts",
-    "page_verdict",
-    "cause_verdict",
-    "verdicts_table",
-    "compare_windows",
-    "window_incidents",
-    "replay_calendar",
-    "hysteresis",
-    "SLODocument",
-    "read_openslo",
-    "load_slos",
-    "read_recalibration_table",
-    "write_openslo",
-    "slos_from_recalibration",
-    "prometheus_rules",
-    "promtool_test",
-    "read_prometheus",
-]
+# the exception classes are imported at once (budgetlab.errors is light); every other name on first use
+globals().update({name: getattr(errors, name) for name in errors.__all__})
+__all__ = [*errors.__all__, "synth", "datasets", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:
@@ -187,60 +106,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__, *_MODULES})
-
-
-if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and IDEs
-    from . import alerts as alerts
-    from . import analyses as analyses
-    from . import budget as budget
-    from . import cli as cli
-    from . import datasets as datasets
-    from . import events as events
-    from . import interop as interop
-    from . import plotting as plotting
-    from . import slo as slo
-    from . import windows as windows
-    from .alerts.episodes import alert_episodes, alert_states
-    from .alerts.incidents_file import read_incidents
-    from .alerts.lowtraffic import low_traffic
-    from .alerts.policy import AlertPolicy, AlertTier
-    from .alerts.scoring import compare_policies, incident_detections, score_alerts
-    from .analyses.failure_buckets import bucket_breakdown, bucket_burn_over_time
-    from .analyses.incident import IncidentReport, incident_report
-    from .analyses.recalibration import Recalibration, recalibrate
-    from .analyses.status_variants import hysteresis, replay_calendar
-    from .analyses.verdicts import (
-        Verdict,
-        cause_verdict,
-        page_verdict,
-        target_verdicts,
-        verdicts_table,
-    )
-    from .analyses.window_lengths import compare_windows, window_incidents
-    from .budget.burn import burn_rates
-    from .budget.episodes import status_episodes
-    from .budget.period import period_budget
-    from .budget.tracker import KeyedTracker, Tracker
-    from .budget.tracker_replay import (
-        STATUS_DTYPE,
-        replay,
-        replay_summary,
-        replay_transitions,
-        transitions,
-    )
-    from .datasets import synth
-    from .events.accesslog import read_access_log
-    from .events.read import read_events
-    from .events.schema import as_events, check_events
-    from .interop.openslo import (
-        SLODocument,
-        load_slos,
-        read_openslo,
-        read_recalibration_table,
-        slos_from_recalibration,
-        write_openslo,
-    )
-    from .interop.prometheus import prometheus_rules, promtool_test
-    from .interop.prometheus_source import read_prometheus
-    from .slo import SLO, PerGroup
-    from .windows.bins import bin_events

@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import SLO, read_events, replay
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.errors import (
     BudgetlabError,
     ConfigError,

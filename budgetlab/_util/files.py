@@ -44,7 +44,7 @@ def new_run() -> None:
     """Start a new run: forget the inputs and planned outputs of the previous one.
 
     The command line calls it first thing, so in-process runs (tests, notebooks calling
-    :func:`budgetlab.cli.main.main`) do not see each other's files.
+    :func:`budgetlab.cli.main`) do not see each other's files.
 
     >>> new_run()
     """

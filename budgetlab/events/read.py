@@ -53,7 +53,7 @@ _OUTPUT_NAMES = ("ts", "ok", "bucket", "session_id")
 class ReadOptions(TypedDict, total=False):
     """The keywords of :func:`read_events` that say what the columns mean and how to guard them
     (all but ``format`` and ``encoding``, which concern files): what the Dask twin
-    :func:`budgetlab.scaleout.read_events` passes on to every partition. Defaults: those of
+    :func:`budgetlab.dask.read_events` passes on to every partition. Defaults: those of
     :func:`read_events`."""
 
     time: str
@@ -152,7 +152,7 @@ def _raw_table(source: Any, columns: list[str], fmt: str | None, encoding: str,
     if is_path_like(source):
         return read_files(expand_sources(source), columns, fmt, encoding, dict_columns, notes, iso_time)
     if type(source).__module__.startswith("dask"):
-        raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.scaleout as bd).")
+        raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.dask as bd).")
     raise InputError(f"source must be a file path, a list of paths, a glob, a folder or a pandas DataFrame, "
                      f"got {type(source).__name__}.")
 

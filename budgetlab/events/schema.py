@@ -143,7 +143,7 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *, need_sor
         if type(events).__module__.startswith("dask"):
             raise InputError(
                 "events is a dask DataFrame; use the same function from budgetlab.dask "
-                "(import budgetlab.scaleout as bd; bd.replay(events, slo, by=...), bd.bin_events(...))."
+                "(import budgetlab.dask as bd; bd.replay(events, slo, by=...), bd.bin_events(...))."
             )
         raise InputError(
             f"events must be a pandas DataFrame from budgetlab.read_events(), got {type(events).__name__}."

@@ -71,6 +71,8 @@ class _Watch:
 
     def expire(self) -> None:
         self.expired = True
+        if getattr(self.conn, "budgetlab_watch", None) is not self:  # back in the pool, another's now
+            return
         sock = getattr(self.conn, "sock", None)
         if sock is not None:
             try:
@@ -87,6 +89,7 @@ def _bind(conn: Any) -> None:
     watch = getattr(_LOCAL, "watch", None)
     if watch is not None:
         watch.conn = conn
+        conn.budgetlab_watch = watch  # the connection's current request (the watchdog checks it)
         if watch.expired:
             raise TimeoutError("deadline passed")
 

@@ -128,7 +128,7 @@ class CliHelpDirective(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        from budgetlab.cli.main import build_parser
+        from budgetlab.cli.app import build_parser
 
         os.environ["COLUMNS"] = "100"
         parser: argparse.ArgumentParser = build_parser()

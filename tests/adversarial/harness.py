@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.errors import BudgetlabError
 
 __all__ = ["Case", "run_case", "snapshot"]

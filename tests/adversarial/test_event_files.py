@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from budgetlab import SLO, read_access_log, read_events
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.errors import (
     ConfigError,
     FileFormatError,

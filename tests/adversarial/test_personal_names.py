@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 
 LOG = "ts,outcome\n" + "".join(f"2026-11-29T00:{m:02d}:00Z,{'timeout' if m % 4 == 0 else 'success'}\n"
                                for m in range(40))

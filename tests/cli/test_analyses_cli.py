@@ -24,7 +24,7 @@ from budgetlab.analyses.failure_buckets import bucket_breakdown
 from budgetlab.analyses.incident import incident_report
 from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.analyses.window_lengths import compare_windows
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.windows.bins import bin_events
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"

@@ -15,8 +15,8 @@ import pytest
 
 from budgetlab import SLO, datasets, replay, replay_summary, transitions
 from budgetlab.analyses.recalibration import recalibrate
+from budgetlab.cli import main
 from budgetlab.cli.demo import DEMO_TARGETS
-from budgetlab.cli.main import main
 
 GAP = pd.Timedelta("30min")
 

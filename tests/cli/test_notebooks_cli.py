@@ -21,8 +21,8 @@ import papermill
 import pytest
 
 from budgetlab import datasets, synth
+from budgetlab.cli import main
 from budgetlab.cli import notebooks as nbcli
-from budgetlab.cli.main import main
 from budgetlab.cli.notebooks import find_notebooks, parse_parameters
 from budgetlab.errors import ConfigError, NotebookError
 

@@ -16,7 +16,7 @@ import matplotlib.dates as mdates
 import pandas as pd
 import pytest
 
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 
 INCIDENTS = (
     "incident_id,kind,start,end,scope,severity\n"

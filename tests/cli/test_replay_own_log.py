@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import SLO, read_access_log, read_events, replay, transitions
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 APACHE = FIXTURES / "elastic_apache" / "apache_logs"

@@ -21,7 +21,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import read_events
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.events import read_access_log
 
 ROWS = [("2026-11-29T02:00:00Z", "success"), ("2026-11-29T02:05:00Z", "timeout"),

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import read_events
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.errors import ConfigError, OutcomeError, PersonalDataError, PersonalDataWarning
 from budgetlab.events.pii import guard_personal_data, hash_values, scan_personal_data
 from budgetlab.events.read import map_outcomes

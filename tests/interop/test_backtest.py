@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.interop import prometheus_http
 from tests.interop.prometheus_server import (
     MINUTES,

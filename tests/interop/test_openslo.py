@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from budgetlab import SLO, ConfigError, FileFormatError, read_events, replay, transitions
 from budgetlab.alerts.policy import AlertPolicy, AlertTier
 from budgetlab.budget.period import period_budget
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.events.schema import as_events
 from budgetlab.interop.openslo import (
     SLODocument,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from budgetlab import SLO, ConfigError
 from budgetlab.alerts.policy import AlertPolicy, AlertTier
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.interop.openslo import (
     AlertPolicyInfo,
     SLODocument,

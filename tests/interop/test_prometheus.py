@@ -19,7 +19,7 @@ import yaml
 from budgetlab import SLO, ConfigError, DatasetError
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy, AlertTier
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.events.schema import as_events
 from budgetlab.interop.openslo import read_openslo, slos_from_recalibration
 from budgetlab.interop.prometheus import (

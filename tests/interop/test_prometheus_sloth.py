@@ -12,7 +12,7 @@ import yaml
 
 from budgetlab import SLO, ConfigError
 from budgetlab.alerts.policy import AlertPolicy, AlertTier
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.events.schema import as_events
 from budgetlab.interop.openslo import read_openslo
 from budgetlab.interop.prometheus import (

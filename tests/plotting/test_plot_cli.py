@@ -10,7 +10,7 @@ import pytest
 
 import budgetlab._util.files as bfiles
 from budgetlab.budget.figures import STATUSES
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.cli.replay import MAX_DRAWN, drawn_groups
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import budgetlab.scaleout as bd
+import budgetlab.dask as bd
 from budgetlab import SLO, as_events, replay
 from budgetlab.errors import ConfigError, InputError
 

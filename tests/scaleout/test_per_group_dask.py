@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
 
-import budgetlab.scaleout as bd
+import budgetlab.dask as bd
 from budgetlab import SLO, PerGroup, as_events, replay, transitions
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.budget.period import period_budget

@@ -19,7 +19,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 import budgetlab as bl
-import budgetlab.scaleout as bd
+import budgetlab.dask as bd
 from budgetlab.budget.burn import burn_rates
 from budgetlab.errors import (
     DatasetError,

@@ -17,7 +17,7 @@ import pytest
 
 from budgetlab import read_events
 from budgetlab._util.files import atomic_path, atomic_write, check_output, write_table
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.errors import ConfigError, OutputExistsError
 
 ROOT = Path(__file__).resolve().parents[2]

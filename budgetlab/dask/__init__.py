@@ -1,6 +1,6 @@
 """Scale-out on Dask: the same analyses on histories that do not fit one machine.
 
-``budgetlab.scaleout`` (also importable as ``budgetlab.dask``) offers the names of the pandas
+``budgetlab.dask`` offers the names of the pandas
 API for :class:`dask.dataframe.DataFrame` inputs, with the same arguments and the same results
 (tested equal to the pandas path on a ``distributed.LocalCluster``):
 
@@ -16,7 +16,7 @@ function               runs on the workers                          returns
 =====================  ===========================================  ==============================
 
 The top-level ``budgetlab`` functions stay pandas-only. Needs the optional extra
-``pip install 'budgetlab[dask]'``. Import it as ``import budgetlab.scaleout as bd``; the scheduler is
+``pip install 'budgetlab[dask]'``. Import it as ``import budgetlab.dask as bd``; the scheduler is
 whatever Dask uses (a ``distributed.Client`` when one exists, else Dask's local threads).
 
 **Order.** Each partition of a Dask event table is sorted stably by ``ts`` (equal times keep file
@@ -42,7 +42,7 @@ try:
     import dask.dataframe  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "budgetlab.scaleout needs Dask: install the optional extra with pip install 'budgetlab[dask]'."
+        "budgetlab.dask needs Dask: install the optional extra with pip install 'budgetlab[dask]'."
     ) from exc
 
 from .bins import bin_events
