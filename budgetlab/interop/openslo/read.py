@@ -108,8 +108,8 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
                           "budgetlab evaluates ratio SLIs).")
     op = objective.get("op")
     if op is not None and ratio_known:
-        notes.append(f"{ow}.op={op!r} dropped: OpenSLO v1 forbids op on a ratio SLI and budgetlab does not write it")
-        op = None
+        raise ConfigError(f"{ow}.op is forbidden with a ratio SLI (OpenSLO v1; the Go SDK: 'property is forbidden'): "
+                          "op belongs to threshold metrics; delete it.")
     out: dict[str, Any] = {"target": target, "objective_op": op, "objective_name": objective.get("displayName", "")}
     method = spec["budgetingMethod"]
     if method == "Occurrences":
@@ -123,11 +123,7 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
     if method == "Timeslices":
         out["time_slice_target"] = check_fraction(f"{ow}.timeSliceTarget", objective["timeSliceTarget"],
                                                   high_open=False)
-    tsw = objective["timeSliceWindow"]
-    if isinstance(tsw, int):  # the spec: a bare number is minutes
-        out["time_slice_window"] = parse_duration_shorthand(f"{tsw}m", where=f"{ow}.timeSliceWindow")
-    else:
-        out["time_slice_window"] = parse_duration_shorthand(tsw, where=f"{ow}.timeSliceWindow")
+    out["time_slice_window"] = parse_duration_shorthand(objective["timeSliceWindow"], where=f"{ow}.timeSliceWindow")
     return out
 
 
