@@ -301,20 +301,37 @@ def test_promtool_accepts_every_preset(preset, function, tmp_path, promtool):
 
 @needs_promtool
 def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtool):
+    # issue 33: the rules read the SLO's own queries (the fixture's bad/total selectors), not the
+    # captcha defaults; the counters given on the command line replace them, with a note
     out = tmp_path / "rules.yaml"
-    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector", 'job="solver"',
-                 "--check", str(out)]) == 0
-    assert "promtool check rules: ok" in capsys.readouterr().out
+    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--check", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "promtool check rules: ok" in text and "SLI from the file's queries, errors over total" in text
     (doc,) = read_openslo(FIX / "captcha_workbook.yaml")
-    assert yaml.safe_load(out.read_text()) == prometheus_rules(doc, None, selector='job="solver"', **METRICS)
+    rules = yaml.safe_load(out.read_text())
+    assert rules == prometheus_rules(doc, None)
+    assert rules["groups"][0]["rules"][0]["expr"] == (  # read off the fixture: bad and total, windowed
+        '(sum(increase(captcha_solve_errors_total{captcha_type="recaptcha_v2"}[5m])))\n/\n'
+        '(sum(increase(captcha_solves_total{captcha_type="recaptcha_v2"}[5m])))\n')
+    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector", 'job="solver"',
+                 "--total-metric", "req_total", "--errors-metric", "err_total", "--force", str(out)]) == 0
+    assert "(the SLO file's queries not used)" in capsys.readouterr().out
+    assert yaml.safe_load(out.read_text()) == prometheus_rules(doc, None, selector='job="solver"',
+                                                                total_metric="req_total", errors_metric="err_total")
 
 
 @pytest.mark.parametrize("argv, needle", [
     (["export", "prometheus", "{out}"], "--slo FILE"),
-    (["export", "prometheus", "--target", "0.99", "{out}"], "--policy"),
+    (["export", "prometheus", "--target", "0.99", "{out}"], "give the SLI's counters: --total-metric and"),
+    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "--errors-metric", "b_total", "{out}"],
+     "--policy"),
+    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "{out}"], "give both"),
     # the tracker window no longer sets the policy's period (issue 18: --period does)
-    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d", "{out}"], "30D"),
-    (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "{out}"], "label matchers"),
+    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d", "--total-metric", "a_total",
+      "--errors-metric", "b_total", "{out}"], "30D"),
+    (["export", "prometheus", "--slo", "{fix}", "--selector", 'job="x"', "{out}"], "carries its own queries"),
+    (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "--total-metric", "a_total", "--errors-metric",
+      "b_total", "{out}"], "label matchers"),
     (["export", "prometheus", "--slo", "{fix}#nope", "{out}"], "no SLO named 'nope'"),
 ])
 def test_cli_export_prometheus_errors_one_line_exit_2(argv, needle, tmp_path, capsys):

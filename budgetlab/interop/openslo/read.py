@@ -1,6 +1,7 @@
 """OpenSLO in: ``openslo/v1`` files with every kind (SLO, SLI, Service, DataSource, AlertPolicy,
 AlertCondition, AlertNotificationTarget) and ``openslo/v1alpha`` (as Sloth reads it) ->
-:class:`~.model.SLODocument`.
+:class:`~.model.SLODocument`; Sloth's own ``prometheus/v1`` specs (:mod:`.sloth`) and Pyrra's
+``ServiceLevelObjective`` resources (:mod:`.pyrra`) are read into the same documents.
 
 Every object must first pass the OpenSLO v1 rules (:mod:`.checks`, ported from the Go SDK);
 then anything budgetlab cannot honour raises :class:`~budgetlab.ConfigError` naming the field
@@ -26,6 +27,8 @@ from ._yaml import load_documents
 from .checks import KINDS, check_object
 from .durations import parse_duration_shorthand
 from .model import API_VERSION, CALENDARS, SLODocument, is_events_indicator
+from .pyrra import from_pyrra, is_pyrra
+from .sloth import from_sloth, is_sloth_spec
 from .v1alpha import V1ALPHA, from_v1alpha
 
 __all__ = ["read_openslo", "load_slo", "load_slos"]
@@ -185,14 +188,24 @@ def _sources(source: Source | Sequence[Source]) -> list[Source]:
     raise ConfigError("read_openslo takes a path, YAML text, or a non-empty list of them (read as one set).")
 
 
-def _collect(sources: list[Source]) -> tuple[ObjectTable, list[tuple[str, dict[str, Any], list[str]]]]:
+def _collect(sources: list[Source], direct: list[SLODocument]
+             ) -> tuple[ObjectTable, list[tuple[str, dict[str, Any], list[str]]]]:
     """Check every object against the v1 rules (v1alpha converted first) and index it by kind
-    and name; return the table and the SLO objects in file order."""
+    and name; return the table and the SLO objects in file order. Sloth and Pyrra files are
+    read into ``direct`` as documents."""
     labels, slos = [], []
     table = ObjectTable(label="")
     for src in sources:
         objects, label = load_documents(src)
         labels.append(label)
+        if is_sloth_spec(objects[0]):
+            if len(objects) > 1:
+                raise ConfigError(f"{label}: a Sloth spec is one YAML document; give one spec per file.")
+            direct.extend(from_sloth(objects[0], label))
+            continue
+        if all(is_pyrra(o) for o in objects):
+            direct.extend(from_pyrra(objects, label))
+            continue
         for i, obj in enumerate(objects, start=1):
             with context(f"{label}, document {i}"):
                 if not isinstance(obj, Mapping):
@@ -204,7 +217,8 @@ def _collect(sources: list[Source]) -> tuple[ObjectTable, list[tuple[str, dict[s
                     converted = [(dict(obj), [])]
                 else:
                     raise ConfigError(f"apiVersion={quoted(version)} is not supported; budgetlab reads {API_VERSION!r} and "
-                                      f"{V1ALPHA!r} (as Sloth writes it).")
+                                      f"{V1ALPHA!r} (as Sloth writes it), Sloth's 'version: prometheus/v1' specs and Pyrra's "
+                                      "ServiceLevelObjective.")
             for v1, notes in converted:
                 name = v1.get("metadata", {}).get("name") if isinstance(v1.get("metadata"), Mapping) else None
                 kind_text = v1.get("kind") if v1.get("kind") in KINDS else "object"
@@ -263,7 +277,16 @@ def read_openslo(source: Source | Sequence[Source]) -> list[SLODocument]:
     ...
     budgetlab.errors.ConfigError: <text>, SLO 'solve_rate': metadata.name='solve_rate' is not an RFC 1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters) (OpenSLO v1).
     """
-    table, slos = _collect(_sources(source))
+    direct: list[SLODocument] = []
+    table, slos = _collect(_sources(source), direct)
+    if direct and not slos:
+        names = [d.name for d in direct]
+        dup = next((n for n in names if names.count(n) > 1), None)
+        if dup is not None:
+            raise ConfigError(f"{table.label}: two SLOs are named {quoted(dup)}; SLO names must be unique.")
+        return direct
+    if direct:
+        raise ConfigError(f"{table.label}: mixes OpenSLO with Sloth or Pyrra specs; read them apart.")
     if not slos:
         kinds = sorted({k for k, _ in table.objects})
         raise ConfigError(f"{table.label}: holds no kind: SLO object (it holds {', '.join(kinds)}); read it together "
