@@ -25,7 +25,7 @@ from ...errors import ConfigError
 from ...slo import SLO
 from ._fields import quoted
 from .durations import parse_duration_shorthand
-from .model import AlertPolicyInfo, SLODocument
+from .model import DEFAULT_TARGET, AlertPolicyInfo, SLODocument
 from .sloth import check_keys
 
 __all__ = ["PYRRA_VERSION", "is_pyrra", "from_pyrra"]
@@ -92,7 +92,7 @@ def _alerts(spec: Mapping[str, Any], window: Any, where: str) -> tuple[tuple[Ale
     name = alerting.get("name", "")
     if not isinstance(name, str):
         raise ConfigError(f"{where}.alerting.name must be text.")
-    info = {t.name: AlertPolicyInfo(display_name=name) for t in policy.tiers} if name else {}
+    info = {t.name: AlertPolicyInfo(display_name=name, notification_targets=(DEFAULT_TARGET,)) for t in policy.tiers} if name else {}
     return (policy,), info
 
 

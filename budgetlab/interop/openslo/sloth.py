@@ -29,7 +29,7 @@ from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
 from ._fields import quoted
-from .model import AlertPolicyInfo, SLODocument
+from .model import DEFAULT_TARGET, AlertPolicyInfo, SLODocument
 from .write import slug
 
 __all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "is_sloth_spec", "from_sloth", "check_keys"]
@@ -114,7 +114,7 @@ def _alerting(item: Mapping[str, Any], where: str) -> tuple[set[str], dict[str, 
             raise ConfigError(f"{aw}.{key}.disable must be true or false.")
         on.add(severity)
         info[severity] = AlertPolicyInfo(
-            display_name=name, labels={**labels, **_labels(alert.get("labels"), f"{aw}.{key}.labels")},
+            display_name=name, notification_targets=(DEFAULT_TARGET,), labels={**labels, **_labels(alert.get("labels"), f"{aw}.{key}.labels")},
             annotations={**annotations, **_labels(alert.get("annotations"), f"{aw}.{key}.annotations")})
     return on, info
 
