@@ -107,6 +107,8 @@ def _print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.T
           f"{n_groups} group(s)" + (f" by {', '.join(by)}" if by else "") + f", {int(bins['total'].sum()):,} events, "
           f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests")
     print("How it was read:")
+    for note in getattr(spec, "notes", ()):
+        print(f"  {note}")
     for name, q in src.get("queries", {}).items():
         print(f"  {name} per bin: {q}")
     for note in bins.attrs.get("notes", []):

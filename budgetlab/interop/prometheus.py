@@ -50,7 +50,7 @@ from ..slo import SLO
 from ..windows.bins import duration_label, read_bins, window_bins
 from .openslo import SLODocument
 from .openslo.model import as_documents
-from .sli_queries import ratio_rule_expr, sli_queries
+from .sli_queries import ratio_rule_expr, rule_queries
 from .sloth_rules import (
     alert_title,
     rule_labels,
@@ -198,17 +198,6 @@ class _Slo:
         self.matchers = base + _matchers(self.group_labels, "selector_labels")
 
 
-def _queries(doc: SLODocument, selectors: bool) -> dict[str, str]:
-    """The SLO's own Prometheus queries, for rules without ``total_metric``/``errors_metric``."""
-    if doc.indicator is None:
-        raise ConfigError(f"SLO {doc.name!r} carries no Prometheus queries (no inline ratioMetric SLI): give the "
-                          "counters, total_metric= and errors_metric= (CLI --total-metric/--errors-metric).")
-    if selectors:
-        raise ConfigError(f"SLO {doc.name!r} carries its own queries: selector, errors_selector and selector_labels "
-                          "apply to total_metric/errors_metric only; put the matchers in the queries.")
-    return sli_queries(doc)
-
-
 def _prepare(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence[str], service: str | None,
              name: str | None, own_queries: bool = False, errors_selector: Any = None) -> list[_Slo]:
     docs = as_documents(slos, name=name or "slo")
@@ -219,7 +208,7 @@ def _prepare(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence
             raise ConfigError(f"selector_labels: {k!r} is not a Prometheus label name.")
     out = []
     for doc in docs:
-        queries = _queries(doc, bool(base or keys or errors_selector)) if own_queries else None
+        queries = rule_queries(doc, selectors=bool(base or keys or errors_selector)) if own_queries else None
         if policy is None:
             pol = doc.policy
             if pol is None:
@@ -353,9 +342,9 @@ def prometheus_rules(
     """
     if (total_metric is None) != (errors_metric is None):
         raise ConfigError("give both total_metric and errors_metric, or neither (each SLO's own queries).")
-    own = total_metric is None
-    total = "" if own else _metric(total_metric, "total_metric")
-    errors = "" if own else _metric(errors_metric, "errors_metric")
+    own = total_metric is None or errors_metric is None
+    total = "" if total_metric is None else _metric(total_metric, "total_metric")
+    errors = "" if errors_metric is None else _metric(errors_metric, "errors_metric")
     if alert_name is not None and (not isinstance(alert_name, str) or not _LABEL.match(alert_name)):
         raise ConfigError(f"alert_name={alert_name!r} must be a Prometheus name (letters, digits, _).")
     if function not in _FUNCTIONS:

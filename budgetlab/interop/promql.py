@@ -180,7 +180,7 @@ def window_query(query: CountQuery | str, window: str, *, function: str = "incre
     q = parse_count_query(query, "query") if isinstance(query, str) else query
     if q.bare:
         return f"sum({function}({q.selectors[0]}[{window}]))"
-    text = query.strip() if isinstance(query, str) else q.text
+    text = query if isinstance(query, str) else q.text
     ranges = [m.group(3) for m in _COUNTER_FN.finditer(text)]
     if ranges and all(r == "{{.window}}" for r in ranges):
         return text.replace("{{.window}}", window)

@@ -26,13 +26,14 @@ from .openslo.pyrra import is_pyrra
 from .openslo.sloth import SLOTH_VERSION, is_sloth_spec
 from .promql import parse_count_query, window_query
 
-__all__ = ["SpecSLO", "sli_queries", "ratio_rule_expr", "read_slo_spec", "SLOTH_VERSION"]
+__all__ = ["SpecSLO", "sli_queries", "rule_queries", "ratio_rule_expr", "read_slo_spec", "SLOTH_VERSION"]
 
 
 @dataclass(frozen=True)
 class SpecSLO:
     """One SLO of a spec with what a backtest needs: the SLO, its counters (``total`` and one
-    of ``errors`` / ``good``), its own alert policy (OpenSLO) and labels."""
+    of ``errors`` / ``good``), its own alert policy (OpenSLO, Sloth's, Pyrra's), labels and the
+    notes of how the file was read."""
 
     name: str
     slo: SLO
@@ -42,6 +43,7 @@ class SpecSLO:
     policy: AlertPolicy | None = None
     source: str = "OpenSLO"
     labels: dict[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
 
 def _query(ratio: Mapping[str, Any], part: str, where: str) -> str | None:
@@ -94,6 +96,18 @@ def sli_queries(doc: SLODocument) -> dict[str, str]:
         raise ConfigError(f"SLO {doc.name!r}: {where}.counter is false and a query is a bare selector; budgetlab "
                           "reads counters of events (set counter: true, or write rate(x_total[{{.window}}])).")
     return {"total": total, "errors": bad} if bad is not None else {"total": total, "good": good or ""}
+
+
+def rule_queries(doc: SLODocument, *, selectors: bool = False) -> dict[str, str]:
+    """:func:`sli_queries` for rules written without counters: an SLO without queries, or
+    label selectors given besides its queries, are refused with the fix."""
+    if doc.indicator is None:
+        raise ConfigError(f"SLO {doc.name!r} carries no Prometheus queries (no inline ratioMetric SLI): give the "
+                          "counters, total_metric= and errors_metric= (CLI --total-metric/--errors-metric).")
+    if selectors:
+        raise ConfigError(f"SLO {doc.name!r} carries its own queries: selector, errors_selector and selector_labels "
+                          "apply to total_metric/errors_metric only; put the matchers in the queries.")
+    return sli_queries(doc)
 
 
 def ratio_rule_expr(queries: Mapping[str, str], window: str, *, function: str = "increase") -> str:
@@ -157,7 +171,7 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
         if name and doc.name != name:
             continue
         found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels), source=source,
-                             **sli_queries(doc)))
+                             notes=doc.notes, **sli_queries(doc)))
     if name and not found:
         raise ConfigError(f"{path.name}: has no SLO named {name!r}.")
     return found

@@ -85,7 +85,7 @@ def _queries(item: Mapping[str, Any], where: str) -> tuple[str, str]:
         q = events.get(k)
         if not isinstance(q, str) or not q.strip():
             raise ConfigError(f"{where}.sli.events.{k} is required (PromQL with {{{{.window}}}}).")
-        out.append(q.strip())
+        out.append(q)  # verbatim, as Sloth renders it
     return out[0], out[1]
 
 
