@@ -21,7 +21,7 @@ from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy, AlertTier
 from budgetlab.cli.main import main
 from budgetlab.events.schema import as_events
-from budgetlab.interop.openslo import read_openslo, slos_from_recalibration
+from budgetlab.interop.openslo import SLODocument, read_openslo, slos_from_recalibration
 from budgetlab.interop.prometheus import (
     POLICY_PRESETS,
     prometheus_rules,
@@ -370,3 +370,29 @@ def test_counters_that_do_not_start_at_zero_are_extrapolated_per_counter(tmp_pat
     write_prometheus_rules(test, tmp_path / "test.yaml")
     proc = run_promtool("test", "rules", str(tmp_path / "test.yaml"))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_rules_without_counters_read_the_slos_queries_or_refuse_with_the_fix():
+    # issue 33: no silent captcha defaults; a bare SLO has no queries
+    with pytest.raises(ConfigError, match=r"carries no Prometheus queries .*give the counters, total_metric= and "
+                                          r"errors_metric= \(CLI --total-metric/--errors-metric\)"):
+        prometheus_rules(SLO(0.99, "30D"), "workbook")
+    with pytest.raises(ConfigError, match="give both total_metric and errors_metric, or neither"):
+        prometheus_rules(SLO(0.99, "30D"), "workbook", total_metric="a_total")
+    # v1alpha (Sloth's OpenSLO): good over total, each query over the window as written
+    (doc,) = read_openslo(Path(__file__).parents[1] / "fixtures" / "sloth" / "openslo-getting-started.yml")
+    rule = prometheus_rules(doc, "sloth")["groups"][0]["rules"][0]
+    assert rule["expr"] == (
+        '((sum(rate(http_request_duration_seconds_count{job="myservice"}[5m]))) - '
+        '(sum(rate(http_request_duration_seconds_count{job="myservice",code!~"(5..|429)"}[5m]))))\n/\n'
+        '(sum(rate(http_request_duration_seconds_count{job="myservice"}[5m])))\n')
+    # a fixed range in a counter function takes the window, as budgetlab's per-bin reading ignores it
+    ind = {"metadata": {"name": "x"}, "spec": {"ratioMetric": {"counter": True,
+           "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "sum(rate(e_total[5m]))"}}},
+           "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "sum(rate(r_total[5m]))"}}}}}}
+    rules = prometheus_rules(SLODocument("x", SLO(0.99, "30D"), indicator=ind), "workbook")["groups"][0]["rules"]
+    assert rules[2]["expr"] == "(sum(rate(e_total[1h])))\n/\n(sum(rate(r_total[1h])))\n"
+    with pytest.raises(ConfigError, match="holds no counter budgetlab can read per bin"):
+        gauge = {**ind, "spec": {"ratioMetric": {**ind["spec"]["ratioMetric"], "bad": {
+            "metricSource": {"type": "Prometheus", "spec": {"query": "sum(e_gauge)"}}}}}}
+        prometheus_rules(SLODocument("x", SLO(0.99, "30D"), indicator=gauge), "workbook")
