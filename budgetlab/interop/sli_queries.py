@@ -32,8 +32,9 @@ __all__ = ["SpecSLO", "sli_queries", "rule_queries", "ratio_rule_expr", "read_sl
 @dataclass(frozen=True)
 class SpecSLO:
     """One SLO of a spec with what a backtest needs: the SLO, its counters (``total`` and one
-    of ``errors`` / ``good``), its own alert policy (OpenSLO, Sloth's, Pyrra's), labels and the
-    notes of how the file was read."""
+    of ``errors`` / ``good``), its own alert policy (OpenSLO, Sloth's, Pyrra's), labels, the
+    notes of how the file was read, and ``by``: the labels its queries group by (Pyrra's
+    ``grouping``), the default of ``backtest --by``."""
 
     name: str
     slo: SLO
@@ -44,6 +45,7 @@ class SpecSLO:
     source: str = "OpenSLO"
     labels: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    by: tuple[str, ...] = ()
 
 
 def _query(ratio: Mapping[str, Any], part: str, where: str) -> str | None:
@@ -132,15 +134,24 @@ def ratio_rule_expr(queries: Mapping[str, str], window: str, *, function: str = 
     return f"(({total}) - ({over('good')}))\n/\n({total})\n"
 
 
-def _source(path: Path) -> str:
-    """Which kind of spec a file is (for the reading block): OpenSLO, Sloth or Pyrra."""
+def _source(path: Path) -> tuple[str, dict[str, tuple[str, ...]]]:
+    """Which kind of spec a file is (for the reading block): OpenSLO, Sloth or Pyrra, and for
+    Pyrra the ``grouping`` labels of each SLO (by name)."""
     try:
-        first = next(iter(yaml.safe_load_all(path.read_text(encoding="utf-8"))), None)
+        objects = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
     except (yaml.YAMLError, UnicodeDecodeError):
         raise FileFormatError(f"{path.name}: is not valid YAML.") from None
+    first = objects[0] if objects else None
     if is_sloth_spec(first):
-        return f"Sloth {SLOTH_VERSION}"
-    return "Pyrra" if is_pyrra(first) else "OpenSLO"
+        return f"Sloth {SLOTH_VERSION}", {}
+    if not is_pyrra(first):
+        return "OpenSLO", {}
+    grouping = {}
+    for obj in objects:  # read_openslo has checked them
+        if is_pyrra(obj):
+            ind = obj["spec"]["indicator"]
+            grouping[obj["metadata"]["name"]] = tuple(next(iter(ind.values())).get("grouping") or ())
+    return "Pyrra", grouping
 
 
 def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
@@ -165,13 +176,13 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
     path = Path(path_text)
     if not path.is_file():
         raise FileFormatError(f"{path.name}: no such file; give an OpenSLO, Sloth prometheus/v1 or Pyrra spec.")
-    source = _source(path)
+    source, grouping = _source(path)
     found = []
     for doc in read_openslo(path):
         if name and doc.name != name:
             continue
         found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels), source=source,
-                             notes=doc.notes, **sli_queries(doc)))
+                             notes=doc.notes, by=grouping.get(doc.name, ()), **sli_queries(doc)))
     if name and not found:
         raise ConfigError(f"{path.name}: has no SLO named {name!r}.")
     return found

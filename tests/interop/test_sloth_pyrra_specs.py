@@ -184,6 +184,12 @@ def test_pyrra_fixture_refused_for_the_documented_reason(name):
     assert PYRRA_REFUSED[name] in str(info.value) and name in str(info.value)
 
 
+def test_pyrra_grouping_is_backtests_default_by():
+    (spec,) = read_slo_spec(PYRRA / "prometheus-http.yaml")
+    assert (spec.source, spec.by) == ("Pyrra", ("handler",))
+    assert read_slo_spec(PYRRA / "caddy-response-latency.yaml")[0].by == ()
+
+
 def test_pyrra_latency_is_the_success_bucket_over_total():
     (doc,) = read_openslo(PYRRA / "caddy-response-latency.yaml")
     ratio = doc.indicator["spec"]["ratioMetric"]

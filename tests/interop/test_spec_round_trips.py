@@ -13,6 +13,8 @@ for its examples are evaluated the same way against budgetlab's ``--style sloth`
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 import pandas as pd
@@ -73,9 +75,12 @@ def evaluated(tmp_path_factory):
     with PrometheusServer(text) as url:
         for style, (spec, opts, by) in STYLES.items():
             target = tmp / f"{style}.episodes.csv"
-            grouping = ["--by", ",".join(by)] if by else []
-            assert main(["backtest", "--prometheus", url, "--slo", str(spec), *opts, *grouping, *SPAN,
-                         "--out", str(target)]) == 0
+            shown = io.StringIO()
+            with contextlib.redirect_stdout(shown):
+                assert main(["backtest", "--prometheus", url, "--slo", str(spec), *opts, *SPAN,
+                             "--out", str(target)]) == 0
+            # no --by: Pyrra's grouping is the default
+            assert ("grouped by handler: the spec's grouping" in shown.getvalue()) == bool(by)
             backtests[style] = _episode_minutes(target, by)
         # promtool's --end is exclusive: one minute more, so that END has its recordings too
         blocks = ev.backfill(url, merged, ev.START, END + pd.Timedelta("1min"), tmp / "backfill")
