@@ -27,8 +27,7 @@ from ._yaml import load_documents
 from .checks import KINDS, check_object
 from .durations import parse_duration_shorthand
 from .model import API_VERSION, CALENDARS, SLODocument, is_events_indicator
-from .pyrra import from_pyrra, is_pyrra
-from .sloth import from_sloth, is_sloth_spec
+from .peers import peer_documents, unique_names
 from .v1alpha import V1ALPHA, from_v1alpha
 
 __all__ = ["read_openslo", "load_slo", "load_slos"]
@@ -198,13 +197,9 @@ def _collect(sources: list[Source], direct: list[SLODocument]
     for src in sources:
         objects, label = load_documents(src)
         labels.append(label)
-        if is_sloth_spec(objects[0]):
-            if len(objects) > 1:
-                raise ConfigError(f"{label}: a Sloth spec is one YAML document; give one spec per file.")
-            direct.extend(from_sloth(objects[0], label))
-            continue
-        if all(is_pyrra(o) for o in objects):
-            direct.extend(from_pyrra(objects, label))
+        peers = peer_documents(objects, label)
+        if peers is not None:
+            direct.extend(peers)
             continue
         for i, obj in enumerate(objects, start=1):
             with context(f"{label}, document {i}"):
@@ -280,11 +275,7 @@ def read_openslo(source: Source | Sequence[Source]) -> list[SLODocument]:
     direct: list[SLODocument] = []
     table, slos = _collect(_sources(source), direct)
     if direct and not slos:
-        names = [d.name for d in direct]
-        dup = next((n for n in names if names.count(n) > 1), None)
-        if dup is not None:
-            raise ConfigError(f"{table.label}: two SLOs are named {quoted(dup)}; SLO names must be unique.")
-        return direct
+        return unique_names(direct, table.label)
     if direct:
         raise ConfigError(f"{table.label}: mixes OpenSLO with Sloth or Pyrra specs; read them apart.")
     if not slos:

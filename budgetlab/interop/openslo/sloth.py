@@ -175,9 +175,4 @@ def from_sloth(spec: Mapping[str, Any], label: str) -> list[SLODocument]:
     slos = spec.get("slos")
     if not isinstance(slos, list) or not slos:
         raise ConfigError(f"{label}: a Sloth spec needs a non-empty slos: list.")
-    docs = [_document(spec, i, item, label) for i, item in enumerate(slos)]
-    names = [d.name for d in docs]
-    dup = next((n for n in names if names.count(n) > 1), None)
-    if dup is not None:
-        raise ConfigError(f"{label}: two SLOs are named {quoted(dup)}; Sloth's ids (<service>-<name>) must be unique.")
-    return docs
+    return [_document(spec, i, item, label) for i, item in enumerate(slos)]
