@@ -396,8 +396,12 @@ def _sloth_rules(s: _Slo, total: str, errors: str, err_extra: list[str], fn: str
     out.extend(sloth_meta_rules(s.ids, target=s.doc.slo.target, target_text=_num(s.doc.slo.target), period=period,
                                 current=current, period_record=_record_name(period), version="budgetlab",
                                 labels=extra))
+    # a policy given in place of the SLO's own keeps each severity's alert name, labels, annotations
+    own = s.doc.policy
+    info = {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ()) if t.name in s.doc.policy_info},
+            **s.doc.policy_info}
     out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t), _prom_duration,
-                                 info=s.doc.policy_info))
+                                 info=info))
     return out
 
 

@@ -113,14 +113,15 @@ def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_
                       tier_expr: Callable[[AlertTier], str], duration: Callable[[Any, str], str],
                       info: Mapping[str, AlertPolicyInfo] | None = None) -> list[dict[str, Any]]:
     """One alerting rule per severity: the tiers' expressions OR-ed. ``info`` (per tier name,
-    :attr:`SLODocument.policy_info`): the name, labels and annotations of the severity's alert,
-    merged over Sloth's as Sloth merges them (the spec's win)."""
+    :attr:`SLODocument.policy_info`, or per severity): the name, labels and annotations of the
+    severity's alert, merged over Sloth's as Sloth merges them (the spec's win)."""
     rules = []
     for sev, ts in severity_groups(tiers):
         parts = [tier_expr(t).rstrip("\n") for t in ts]
         expr = parts[0] + "\n" if len(parts) == 1 else "\nor\n".join(parts) + "\n"
-        own = (info or {}).get(ts[0].name)
-        if any((info or {}).get(t.name) != own for t in ts):
+        table = info or {}
+        own = table.get(ts[0].name) or table.get(sev)
+        if any((table.get(t.name) or table.get(sev)) != own for t in ts):
             raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers carry different "
                               "alert policy names, labels or annotations; give them the same.")
         rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr}

@@ -129,6 +129,15 @@ def test_sloth_style_output_equals_sloths_generated_rules(spec, tmp_path, capsys
             # evaluated on one Prometheus in test_spec_round_trips.py
 
 
+def test_another_policy_keeps_each_severitys_routing_labels():
+    (doc,) = read_openslo(SLOTH / "getting-started.yml")
+    alerts = [r for r in prometheus_rules(doc, "workbook", style="sloth")["groups"][0]["rules"] if "alert" in r]
+    # the workbook's page and ticket tiers, with the spec's page and ticket alerts (read off the file)
+    assert [(a["alert"], a["labels"]["severity"], a["labels"]["sloth_severity"]) for a in alerts] == [
+        ("MyServiceHighErrorRate", "pageteam", "page"), ("MyServiceHighErrorRate", "slack", "ticket")]
+    assert "> (14.4 * (1 - 0.999))" in alerts[0]["expr"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Pyrra
 
