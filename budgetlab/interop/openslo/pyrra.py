@@ -8,7 +8,7 @@
 * the SLI: ``indicator.ratio`` (``errors`` over ``total``) or ``indicator.latency``
   (``success``, the histogram bucket at the latency, over ``total``), each ``metric`` a counter
   selector; with ``grouping``, each query becomes ``sum by (grouping) (increase(metric[{{.window}}]))``,
-  as Pyrra groups its rules (backtest then needs ``--by`` with those labels).
+  as Pyrra groups its rules (``backtest`` groups by them unless ``--by`` says otherwise).
   ``latencyNative`` and ``bool_gauge`` are refused;
 * the alerts: Pyrra's multiwindow tiers at the window (:meth:`AlertPolicy.pyrra`), unless
   ``alerting.disabled`` or ``alerting.burnrates: false``; ``alerting.name`` is the alert name.
@@ -76,8 +76,8 @@ def _indicator(spec: Mapping[str, Any], name: str, where: str) -> tuple[dict[str
                                                                                          grouping)}}}}
     notes = [f"Pyrra {kind} indicator: {'errors' if kind == 'ratio' else 'success (the latency bucket)'} over total"]
     if grouping:
-        notes.append(f"grouping {', '.join(grouping)}: the queries sum by ({', '.join(grouping)}); backtest with --by "
-                     f"{','.join(grouping)}")
+        notes.append(f"grouping {', '.join(grouping)}: the queries sum by ({', '.join(grouping)}), and backtest groups "
+                     "by it unless --by says otherwise")
     return {"metadata": {"name": name}, "spec": {"ratioMetric": ratio}}, notes
 
 
