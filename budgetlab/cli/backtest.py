@@ -107,6 +107,10 @@ def _print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.T
           f"{n_groups} group(s)" + (f" by {', '.join(by)}" if by else "") + f", {int(bins['total'].sum()):,} events, "
           f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests")
     print("How it was read:")
+    for note in getattr(spec, "notes", ()):
+        print(f"  {note}")
+    if by and tuple(by) == tuple(getattr(spec, "by", ())):
+        print(f"  grouped by {', '.join(by)}: the spec's grouping (--by overrides it)")
     for name, q in src.get("queries", {}).items():
         print(f"  {name} per bin: {q}")
     for note in bins.attrs.get("notes", []):
@@ -266,7 +270,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     planned = _plan(args)
     incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)
-    by = [b.strip() for b in (args.by or "").split(",") if b.strip()]
+    by = [b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None else list(spec.by)
     bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
                            end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header),
                            max_series=args.max_series)

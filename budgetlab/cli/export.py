@@ -42,7 +42,11 @@ def _guard_docs(docs: list[Any]) -> None:
     for d in docs:
         values += [str(v) for v in (d.name, d.service, d.display_name, d.description, d.objective_name,
                                     d.indicator_ref) if v]
-        for table in (d.labels, d.annotations):
+        tables = [d.labels, d.annotations]
+        for info in d.policy_info.values():
+            values += [info.display_name, info.description]
+            tables += [info.labels, info.annotations]
+        for table in tables:
             for k, v in table.items():
                 values.append(str(k))
                 values += [str(x) for x in (v if isinstance(v, (list, tuple)) else [v]) if x is not None]
@@ -186,6 +190,38 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _metrics(args: argparse.Namespace) -> tuple[str, str] | None:
+    """``(--total-metric, --errors-metric)``, or None when neither is given."""
+    if args.total_metric is None and args.errors_metric is None:
+        return None
+    if not (args.total_metric and args.errors_metric):
+        raise ConfigError("give both --total-metric and --errors-metric, or neither (the SLO file's own queries).")
+    return args.total_metric, args.errors_metric
+
+
+def _report_prometheus(docs: list[Any], metrics: tuple[str, str] | None, args: argparse.Namespace) -> None:
+    """Say where each SLO's SLI and alert names came from."""
+    from ..interop.sli_queries import sli_queries
+
+    for d in docs:
+        if metrics is not None:
+            own = " (the SLO file's queries not used)" if d.indicator is not None else ""
+            print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} (--total-metric/--errors-metric){own}")
+            continue
+        q = sli_queries(d)
+        part = "errors" if "errors" in q else "good"
+        print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each window as Sloth renders "
+              f"{{{{.window}}}}: {part} = {q[part]}; total = {q['total']}")
+        for note in d.notes:
+            print(f"  {note}")
+    if args.alert_name is None:
+        from ..interop.sloth_rules import DEFAULT_ALERT_NAME
+
+        named = sorted({i.display_name for d in docs for i in d.policy_info.values() if i.display_name})
+        given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
+        print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
+
+
 def _cmd_prometheus(args: argparse.Namespace) -> int:
     from .._util.files import atomic_path
     from ..interop.openslo import SLODocument
@@ -195,12 +231,16 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
     _register_inputs(args.slo)
     out = _plan(args)
     _guard_names(args)
+    metrics = _metrics(args)
     if args.slo is not None:
         docs = [_override(d, args.target, args.window, args.period) for d in _read_docs(args.slo)]
         _guard_docs(docs)
     else:
         if args.target is None:
-            raise ConfigError("give --slo FILE (OpenSLO) or --target (e.g. --target 0.999).")
+            raise ConfigError("give --slo FILE (OpenSLO, Sloth or Pyrra) or --target (e.g. --target 0.999).")
+        if metrics is None:
+            raise ConfigError("give the SLI's counters: --total-metric and --errors-metric (budgetlab demo's are "
+                              "captcha_solves_total and captcha_solve_errors_total), or --slo FILE with its queries.")
         docs = [SLODocument(args.name, SLO(target=args.target, window=args.window or "30D",
                                            period=args.period or "30D"), service=args.service or "")]
     policy: Any = args.policy
@@ -211,7 +251,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
 
         policy = resolve_policy(policy, period=args.period)
     rules = prometheus_rules(
-        docs, policy, total_metric=args.total_metric, errors_metric=args.errors_metric,
+        docs, policy, total_metric=metrics[0] if metrics else None, errors_metric=metrics[1] if metrics else None,
         selector=args.selector, errors_selector=args.errors_selector,
         selector_labels=_csv_list(args.selector_labels), service=args.service, alert_name=args.alert_name,
         interval=args.interval, function=args.function, style=args.style)
@@ -223,6 +263,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
             if proc.returncode != 0 or "SUCCESS" not in proc.stdout:  # lint errors exit 0
                 lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip() and ln.strip() != "FAILED:"]
                 raise ConfigError(f"promtool check rules failed: {lines[0] if lines else 'see promtool check rules'}")
+    _report_prometheus(docs, metrics, args)
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
     print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {path_label(out)}"
           + (" (promtool check rules: ok)" if args.check else ""))
@@ -269,12 +310,13 @@ def add_parser(subparsers: Any) -> None:
 
     p = fmt.add_parser("prometheus", help="write Prometheus recording and alerting rules (Sloth-style names)")
     _add_common(p)
-    p.set_defaults(total_metric="captcha_solves_total", errors_metric="captcha_solve_errors_total")
-    p.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]", help="read the SLO(s) from an OpenSLO file")
+    p.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
+                   help="read the SLO(s), their queries and alerts from an OpenSLO, Sloth prometheus/v1 or Pyrra file")
     p.add_argument("--errors-selector", default=None, help="extra matchers for the errors counter only")
     p.add_argument("--selector-labels", default=None,
                    help="SLO labels to add as matchers, comma-separated (e.g. captcha_type)")
-    p.add_argument("--alert-name", default="SLOErrorBudgetBurn", help="alert name (SLOErrorBudgetBurn)")
+    p.add_argument("--alert-name", default=None,
+                   help="alert name (default: the spec's alert name, e.g. Sloth's alerting.name, else SLOErrorBudgetBurn)")
     p.add_argument("--interval", default="1m", help="rule group evaluation interval (1m)")
     p.add_argument("--function", default="increase", choices=["increase", "rate"],
                    help="counter function of the ratios (increase: bit-exact ties; rate: Sloth's form)")

@@ -50,7 +50,10 @@ from ..slo import SLO
 from ..windows.bins import duration_label, read_bins, window_bins
 from .openslo import SLODocument
 from .openslo.model import as_documents
+from .sli_queries import ratio_rule_expr, rule_queries
 from .sloth_rules import (
+    alert_title,
+    rule_labels,
     severity_groups,
     sloth_alert_annotations,
     sloth_alert_labels,
@@ -174,11 +177,13 @@ def _num(x: float) -> str:
 
 
 class _Slo:
-    """What the rules of one SLO need: identity labels, target, policy, selectors."""
+    """What the rules of one SLO need: identity labels, target, policy, selectors or the SLO's
+    own queries (``queries``, when no counters were given)."""
 
     def __init__(self, doc: SLODocument, policy: AlertPolicy, service: str, base: list[str],
-                 selector_labels: Sequence[str]):
+                 selector_labels: Sequence[str], queries: dict[str, str] | None = None):
         self.doc = doc
+        self.queries = queries
         self.policy = policy
         self.service = service
         self.id = f"{service}-{doc.name}"
@@ -194,7 +199,7 @@ class _Slo:
 
 
 def _prepare(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence[str], service: str | None,
-             name: str | None) -> list[_Slo]:
+             name: str | None, own_queries: bool = False, errors_selector: Any = None) -> list[_Slo]:
     docs = as_documents(slos, name=name or "slo")
     base = _matchers(selector, "selector")
     keys = [selector_labels] if isinstance(selector_labels, str) else list(selector_labels)
@@ -203,6 +208,7 @@ def _prepare(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence
             raise ConfigError(f"selector_labels: {k!r} is not a Prometheus label name.")
     out = []
     for doc in docs:
+        queries = rule_queries(doc, selectors=bool(base or keys or errors_selector)) if own_queries else None
         if policy is None:
             pol = doc.policy
             if pol is None:
@@ -212,7 +218,7 @@ def _prepare(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence
         svc = service if service is not None else (doc.service or "budgetlab")
         if not isinstance(svc, str) or not svc:
             raise ConfigError("service must be a non-empty string.")
-        out.append(_Slo(doc, pol, svc, base, keys))
+        out.append(_Slo(doc, pol, svc, base, keys, queries))
     return out
 
 
@@ -222,6 +228,8 @@ def _record_name(window: pd.Timedelta) -> str:
 
 def _ratio_expr(s: _Slo, window: pd.Timedelta, total: str, errors: str, errors_extra: list[str], fn: str) -> str:
     w = _prom_duration(window, "window")
+    if s.queries is not None:
+        return ratio_rule_expr(s.queries, w, function=fn)
     err_sel = _selector_text(s.matchers + errors_extra)
     tot_sel = _selector_text(s.matchers)
     return f"sum({fn}({errors}{err_sel}[{w}]))\n/\nsum({fn}({total}{tot_sel}[{w}]))\n"
@@ -259,14 +267,14 @@ def prometheus_rules(
     slos: SLO | SLODocument | Sequence[SLODocument],
     policy: AlertPolicy | str | None = None,
     *,
-    total_metric: str,
-    errors_metric: str,
+    total_metric: str | None = None,
+    errors_metric: str | None = None,
     selector: str | Mapping[str, str] | None = None,
     errors_selector: str | Mapping[str, str] | None = None,
     selector_labels: Sequence[str] = (),
     service: str | None = None,
     name: str | None = None,
-    alert_name: str = "SLOErrorBudgetBurn",
+    alert_name: str | None = None,
     interval: Any = "1m",
     function: str = "increase",
     style: str = "budgetlab",
@@ -280,8 +288,12 @@ def prometheus_rules(
     policy : AlertPolicy or str, optional
         A policy or a preset name (:data:`POLICY_PRESETS`; its period is each SLO's ``period``).
         Default: each SLO's own alert policies (from OpenSLO).
-    total_metric, errors_metric : str
-        Counter names: all attempts, and failed attempts.
+    total_metric, errors_metric : str, optional
+        Counter names: all attempts, and failed attempts. Without them, each SLO's own
+        Prometheus queries (its inline ratioMetric SLI: OpenSLO, Sloth's spec, Pyrra's) make the
+        ratios, over each window as Sloth renders ``{{.window}}``
+        (:func:`~budgetlab.interop.sli_queries.ratio_rule_expr`): the SLI ``budgetlab backtest``
+        reads from the same file. An SLO without queries then raises ConfigError.
     selector : str or mapping, optional
         Label matchers applied to both counters (``'job="solver"'`` or ``{"job": "solver"}``).
     errors_selector : str or mapping, optional
@@ -292,8 +304,10 @@ def prometheus_rules(
         one SLO per captcha type).
     service : str, optional
         ``sloth_service`` label (default: the SLO's service, else ``"budgetlab"``).
-    alert_name : str
+    alert_name : str, optional
         Name of every alerting rule; tiers differ by the ``tier`` and ``severity`` labels.
+        Default: the alert policy's display name where it is a Prometheus name (Sloth's
+        ``alerting.name``, Pyrra's ``alerting.name``), else ``SLOErrorBudgetBurn``.
     interval : duration
         Evaluation interval of the groups (budgetlab's bin width when comparing).
     function : {"increase", "rate"}
@@ -304,7 +318,9 @@ def prometheus_rules(
         severity with its tiers OR-ed, labels ``sloth_severity`` and ``sloth_id``, and Sloth's
         meta recordings (objective, error budget, period days, current and period burn rate,
         period budget remaining, ``sloth_slo_info``) over the SLO's ``period``, so Sloth's
-        dashboards and Alertmanager routes work unchanged.
+        dashboards and Alertmanager routes work unchanged. The SLO's labels go on every
+        recording, and each alert carries its policy's labels and annotations (Sloth's
+        ``alerting`` and ``page_alert``/``ticket_alert`` labels), as Sloth writes them.
 
     Returns
     -------
@@ -324,33 +340,39 @@ def prometheus_rules(
       max(slo:sli_error:ratio_rate5m{sloth_id="budgetlab-solve", sloth_service="budgetlab", sloth_slo="solve"} > (14.4 * (1 - 0.999))) without (sloth_window)
     )
     """
-    total = _metric(total_metric, "total_metric")
-    errors = _metric(errors_metric, "errors_metric")
-    if not isinstance(alert_name, str) or not _LABEL.match(alert_name):
+    if (total_metric is None) != (errors_metric is None):
+        raise ConfigError("give both total_metric and errors_metric, or neither (each SLO's own queries).")
+    own = total_metric is None or errors_metric is None
+    total = "" if total_metric is None else _metric(total_metric, "total_metric")
+    errors = "" if errors_metric is None else _metric(errors_metric, "errors_metric")
+    if alert_name is not None and (not isinstance(alert_name, str) or not _LABEL.match(alert_name)):
         raise ConfigError(f"alert_name={alert_name!r} must be a Prometheus name (letters, digits, _).")
     if function not in _FUNCTIONS:
         raise ConfigError(f"function={function!r} is not valid; use 'increase' or 'rate'.")
     if style not in STYLES:
         raise ConfigError(f"style={style!r} is not valid; use 'budgetlab' (one alert per tier) or 'sloth'.")
     err_extra = _matchers(errors_selector, "errors_selector")
-    if total == errors and not err_extra:
+    if not own and total == errors and not err_extra:
         raise ConfigError("errors_metric equals total_metric; give errors_selector= to pick the failures.")
     step = _prom_duration(interval, "interval")
     groups = []
-    for s in _prepare(slos, policy, selector=selector, selector_labels=selector_labels, service=service, name=name):
+    for s in _prepare(slos, policy, selector=selector, selector_labels=selector_labels, service=service, name=name,
+                      own_queries=own, errors_selector=errors_selector):
+        extra = rule_labels(s.doc.labels, f"SLO {s.doc.name!r} metadata.labels") if style == "sloth" else {}
         rules: list[dict[str, Any]] = []
         for w in s.policy.windows:
             rules.append({"record": _record_name(w), "expr": _ratio_expr(s, w, total, errors, err_extra, function),
-                          "labels": {**s.ids, "sloth_window": _prom_duration(w, "window")}})
+                          "labels": {**extra, **s.ids, "sloth_window": _prom_duration(w, "window")}})
         target = s.doc.slo.target
         if style == "sloth":
-            rules.extend(_sloth_rules(s, total, errors, err_extra, function, alert_name))
+            rules.extend(_sloth_rules(s, total, errors, err_extra, function, alert_name, extra))
             groups.append({"name": f"budgetlab-slo-{s.id}", "interval": step, "rules": rules})
             continue
         rules.append({"record": "slo:objective:ratio", "expr": f"vector({_num(target)})", "labels": dict(s.ids)})
         rules.append({"record": "slo:error_budget:ratio", "expr": f"vector(1 - {_num(target)})", "labels": dict(s.ids)})
         for tier in s.policy.tiers:
-            rule: dict[str, Any] = {"alert": alert_name, "expr": _alert_expr(s, tier)}
+            rule: dict[str, Any] = {"alert": alert_title(alert_name, s.doc.policy_info.get(tier.name)),
+                                    "expr": _alert_expr(s, tier)}
             if tier.for_ > pd.Timedelta(0):
                 rule["for"] = _prom_duration(tier.for_, "for_")
             if tier.cooldown > pd.Timedelta(0):
@@ -362,17 +384,24 @@ def prometheus_rules(
     return {"groups": groups}
 
 
-def _sloth_rules(s: _Slo, total: str, errors: str, err_extra: list[str], fn: str, alert_name: str) -> list[dict[str, Any]]:
+def _sloth_rules(s: _Slo, total: str, errors: str, err_extra: list[str], fn: str, alert_name: str | None,
+                 extra: dict[str, str]) -> list[dict[str, Any]]:
     """The period recording, Sloth's meta recordings and one alert per severity."""
     period = s.doc.slo.period
     out: list[dict[str, Any]] = []
     if period not in s.policy.windows:
         out.append({"record": _record_name(period), "expr": _ratio_expr(s, period, total, errors, err_extra, fn),
-                    "labels": {**s.ids, "sloth_window": _prom_duration(period, "period")}})
+                    "labels": {**extra, **s.ids, "sloth_window": _prom_duration(period, "period")}})
     current = _record_name(min(s.policy.windows))
     out.extend(sloth_meta_rules(s.ids, target=s.doc.slo.target, target_text=_num(s.doc.slo.target), period=period,
-                                current=current, period_record=_record_name(period), version="budgetlab"))
-    out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t), _prom_duration))
+                                current=current, period_record=_record_name(period), version="budgetlab",
+                                labels=extra))
+    # a policy given in place of the SLO's own keeps each severity's alert name, labels, annotations
+    own = s.doc.policy
+    info = {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ()) if t.name in s.doc.policy_info},
+            **s.doc.policy_info}
+    out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t), _prom_duration,
+                                 info=info))
     return out
 
 

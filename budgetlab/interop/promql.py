@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from ..errors import ConfigError
 from ..events.pii import shown
 
-__all__ = ["CountQuery", "parse_count_query", "bin_count_query", "gap_query", "prom_step", "PART_LABEL"]
+__all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query", "prom_step", "PART_LABEL"]
 
 #: Label that marks the reset part of the split count form (a ``by`` label may not have this name).
 PART_LABEL = "budgetlab_part"
@@ -159,6 +159,32 @@ def bin_count_query(query: CountQuery | str, step: str, by: Sequence[str], *, si
                 f'label_replace({agg} ({s} offset {step} > {s}), "{PART_LABEL}", "reset", "", "")')
     expr = _COUNTER_FN.sub(lambda fm: f"({_increase(fm.group(2).strip(), step)})", q.text)
     return f"sum by ({labels}) ({expr})" if labels else expr
+
+
+def window_query(query: CountQuery | str, window: str, *, function: str = "increase") -> str:
+    """The events of ``query`` over a trailing ``window`` (a PromQL duration), for a recording
+    rule: what :func:`bin_count_query` reads per bin, summed over the window.
+
+    A bare selector ``S`` becomes ``sum(function(S[window]))``. In an expression, Sloth's
+    ``{{.window}}`` is replaced by ``window`` as Sloth renders it (the text kept as written);
+    a counter function with another range (``rate(x[5m])``) gets ``window`` as its range, the
+    range budgetlab's per-bin reading ignores too.
+
+    >>> window_query('sum(rate(e_total{code=~"5.."}[{{.window}}]))', "1h")
+    'sum(rate(e_total{code=~"5.."}[1h]))'
+    >>> window_query("e_total", "30m")
+    'sum(increase(e_total[30m]))'
+    >>> window_query("sum by (job) (rate(e_total[5m]))", "6h")
+    'sum by (job) (rate(e_total[6h]))'
+    """
+    q = parse_count_query(query, "query") if isinstance(query, str) else query
+    if q.bare:
+        return f"sum({function}({q.selectors[0]}[{window}]))"
+    text = query if isinstance(query, str) else q.text
+    ranges = [m.group(3) for m in _COUNTER_FN.finditer(text)]
+    if ranges and all(r == "{{.window}}" for r in ranges):
+        return text.replace("{{.window}}", window)
+    return _COUNTER_FN.sub(lambda m: f"{m.group(1)}({m.group(2).strip()}[{window}])", q.text)
 
 
 def gap_query(selector: str, step: str, step_ns: int, by: Sequence[str], *, single: bool = False) -> str:

@@ -1,6 +1,8 @@
-"""The SLI queries of an SLO spec, for :func:`~budgetlab.read_prometheus`: an OpenSLO ratio
-indicator (``spec.indicator.spec.ratioMetric.{good,bad,total}.metricSource.spec.query``) or
-Sloth's own ``prometheus/v1`` spec (``slos[].sli.events.error_query`` / ``total_query``).
+"""The SLI queries of an SLO spec, for :func:`~budgetlab.read_prometheus` and the rules of
+:func:`~budgetlab.interop.prometheus.prometheus_rules`: an OpenSLO ratio indicator
+(``spec.indicator.spec.ratioMetric.{good,bad,total}.metricSource.spec.query``), which is also
+where Sloth's own ``prometheus/v1`` spec (``slos[].sli.events.error_query`` / ``total_query``) and
+Pyrra's ``ServiceLevelObjective`` (``indicator.ratio`` / ``indicator.latency``) are read to.
 
 Sloth's spec has no time window: its SLO period is Sloth's default, 30 days (the
 ``--default-slo-period`` of ``sloth generate``), and its ``objective`` is a percentage.
@@ -20,16 +22,19 @@ from ..alerts.policy import AlertPolicy
 from ..errors import ConfigError, FileFormatError
 from ..slo import SLO
 from .openslo import SLODocument, read_openslo
+from .openslo.pyrra import is_pyrra
+from .openslo.sloth import SLOTH_VERSION, is_sloth_spec
+from .promql import parse_count_query, window_query
 
-__all__ = ["SpecSLO", "sli_queries", "read_slo_spec", "SLOTH_VERSION"]
-
-SLOTH_VERSION = "prometheus/v1"
+__all__ = ["SpecSLO", "sli_queries", "rule_queries", "ratio_rule_expr", "read_slo_spec", "SLOTH_VERSION"]
 
 
 @dataclass(frozen=True)
 class SpecSLO:
     """One SLO of a spec with what a backtest needs: the SLO, its counters (``total`` and one
-    of ``errors`` / ``good``), its own alert policy (OpenSLO) and labels."""
+    of ``errors`` / ``good``), its own alert policy (OpenSLO, Sloth's, Pyrra's), labels, the
+    notes of how the file was read, and ``by``: the labels its queries group by (Pyrra's
+    ``grouping``), the default of ``backtest --by``."""
 
     name: str
     slo: SLO
@@ -39,6 +44,8 @@ class SpecSLO:
     policy: AlertPolicy | None = None
     source: str = "OpenSLO"
     labels: dict[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    by: tuple[str, ...] = ()
 
 
 def _query(ratio: Mapping[str, Any], part: str, where: str) -> str | None:
@@ -50,8 +57,8 @@ def _query(ratio: Mapping[str, Any], part: str, where: str) -> str | None:
         raise ConfigError(f"{where}.{part}.metricSource is required (type: Prometheus, spec.query).")
     kind = src.get("type")
     if not isinstance(kind, str) or kind.lower() != "prometheus":
-        raise ConfigError(f"{where}.{part}.metricSource.type is {kind!r}; budgetlab backtests Prometheus sources "
-                          "only (give --total/--errors instead).")
+        raise ConfigError(f"{where}.{part}.metricSource.type is {kind!r}; budgetlab reads Prometheus sources only "
+                          "(give the counters instead: backtest --total/--errors, export --total-metric/--errors-metric).")
     spec = src.get("spec")
     query = spec.get("query") if isinstance(spec, Mapping) else None
     if not isinstance(query, str) or not query.strip():
@@ -70,14 +77,13 @@ def sli_queries(doc: SLODocument) -> dict[str, str]:
     ind = doc.indicator
     if ind is None:
         ref = f" (indicatorRef {doc.indicator_ref!r})" if doc.indicator_ref else ""
-        raise ConfigError(f"SLO {doc.name!r} has no inline indicator{ref}; inline the ratioMetric SLI in "
-                          "spec.indicator, or give --total and --errors.")
+        raise ConfigError(f"SLO {doc.name!r} has no inline indicator{ref}, so no Prometheus queries; inline the "
+                          "ratioMetric SLI in spec.indicator, or give the counters (backtest --total/--errors, export "
+                          "--total-metric/--errors-metric).")
     where = "spec.indicator.spec.ratioMetric"
     ratio = ind.get("spec", {}).get("ratioMetric")
     if not isinstance(ratio, Mapping):
         raise ConfigError(f"SLO {doc.name!r}: {where} is required.")
-    if ratio.get("counter") is False:
-        raise ConfigError(f"SLO {doc.name!r}: {where}.counter is false; budgetlab reads counters of events.")
     if "raw" in ratio:
         raise ConfigError(f"SLO {doc.name!r}: {where}.raw (a precomputed ratio) cannot be split into events; "
                           "give good or bad over total.")
@@ -86,38 +92,71 @@ def sli_queries(doc: SLODocument) -> dict[str, str]:
     bad = _query(ratio, "bad", where)
     if total is None or (good is None) == (bad is None):
         raise ConfigError(f"SLO {doc.name!r}: {where} needs total and exactly one of good and bad.")
+    if ratio.get("counter") is False and any(parse_count_query(q, "query").bare for q in (total, good, bad) if q):
+        # a bare selector of a gauge has no per-bin increase; rate()/increase() of counters inside
+        # an expression (Sloth's v1alpha files, counter: false) read the same either way
+        raise ConfigError(f"SLO {doc.name!r}: {where}.counter is false and a query is a bare selector; budgetlab "
+                          "reads counters of events (set counter: true, or write rate(x_total[{{.window}}])).")
     return {"total": total, "errors": bad} if bad is not None else {"total": total, "good": good or ""}
 
 
-def _sloth(data: Mapping[str, Any], label: str) -> list[SpecSLO]:
-    slos = data.get("slos")
-    if not isinstance(slos, list) or not slos:
-        raise ConfigError(f"{label}: a Sloth spec needs a non-empty slos: list.")
-    out = []
-    for i, item in enumerate(slos):
-        where = f"{label}: slos[{i}]"
-        if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
-            raise ConfigError(f"{where} needs a name.")
-        obj = item.get("objective")
-        if isinstance(obj, bool) or not isinstance(obj, (int, float)) or not 0 < obj < 100:
-            raise ConfigError(f"{where}.objective must be a percentage between 0 and 100 (e.g. 99.9).")
-        sli = item.get("sli")
-        events = sli.get("events") if isinstance(sli, Mapping) else None
-        if not isinstance(events, Mapping):
-            kind = next(iter(sli), "none") if isinstance(sli, Mapping) else "none"
-            raise ConfigError(f"{where}.sli.{kind} is not supported: budgetlab needs sli.events (error_query and "
-                              "total_query, two counters).")
-        err, tot = events.get("error_query"), events.get("total_query")
-        if not isinstance(err, str) or not isinstance(tot, str):
-            raise ConfigError(f"{where}.sli.events needs error_query and total_query.")
-        labels = {**(data.get("labels") or {}), **(item.get("labels") or {})}
-        out.append(SpecSLO(name=item["name"], slo=SLO(target=float(obj) / 100, window="30D"), total=tot,
-                           errors=err, source="Sloth prometheus/v1", labels=labels))
-    return out
+def rule_queries(doc: SLODocument, *, selectors: bool = False) -> dict[str, str]:
+    """:func:`sli_queries` for rules written without counters: an SLO without queries, or
+    label selectors given besides its queries, are refused with the fix."""
+    if doc.indicator is None:
+        raise ConfigError(f"SLO {doc.name!r} carries no Prometheus queries (no inline ratioMetric SLI): give the "
+                          "counters, total_metric= and errors_metric= (CLI --total-metric/--errors-metric).")
+    if selectors:
+        raise ConfigError(f"SLO {doc.name!r} carries its own queries: selector, errors_selector and selector_labels "
+                          "apply to total_metric/errors_metric only; put the matchers in the queries.")
+    return sli_queries(doc)
+
+
+def ratio_rule_expr(queries: Mapping[str, str], window: str, *, function: str = "increase") -> str:
+    """The error ratio over ``window`` of an SLO's queries (:func:`sli_queries`), as a recording
+    rule's PromQL: ``(errors) / (total)``, or ``((total) - (good)) / (total)``, each query over
+    the window by :func:`~budgetlab.interop.promql.window_query`. Over the same counters this is
+    the ratio budgetlab's bins give (errors, or total minus good, summed over the window's bins).
+
+    >>> print(ratio_rule_expr({"total": "sum(rate(r_total[{{.window}}]))", "good": "sum(rate(ok_total[{{.window}}]))"}, "5m"))
+    ((sum(rate(r_total[5m]))) - (sum(rate(ok_total[5m]))))
+    /
+    (sum(rate(r_total[5m])))
+    <BLANKLINE>
+    """
+    def over(part: str) -> str:
+        parse_count_query(queries[part], part)  # refused here as backtest refuses it
+        return window_query(queries[part], window, function=function)
+
+    total = over("total")
+    if queries.get("errors"):
+        return f"({over('errors')})\n/\n({total})\n"
+    return f"(({total}) - ({over('good')}))\n/\n({total})\n"
+
+
+def _source(path: Path) -> tuple[str, dict[str, tuple[str, ...]]]:
+    """Which kind of spec a file is (for the reading block): OpenSLO, Sloth or Pyrra, and for
+    Pyrra the ``grouping`` labels of each SLO (by name)."""
+    try:
+        objects = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+    except (yaml.YAMLError, UnicodeDecodeError):
+        raise FileFormatError(f"{path.name}: is not valid YAML.") from None
+    first = objects[0] if objects else None
+    if is_sloth_spec(first):
+        return f"Sloth {SLOTH_VERSION}", {}
+    if not is_pyrra(first):
+        return "OpenSLO", {}
+    grouping = {}
+    for obj in objects:  # read_openslo has checked them
+        if is_pyrra(obj):
+            ind = obj["spec"]["indicator"]
+            grouping[obj["metadata"]["name"]] = tuple(next(iter(ind.values())).get("grouping") or ())
+    return "Pyrra", grouping
 
 
 def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
-    """The SLOs of an OpenSLO or Sloth ``prometheus/v1`` file (``FILE#NAME`` picks one).
+    """The SLOs of an OpenSLO, Sloth ``prometheus/v1`` or Pyrra file (``FILE#NAME`` picks one),
+    read by :func:`~budgetlab.interop.openslo.read_openslo`.
 
     >>> text = '''version: prometheus/v1
     ... service: api
@@ -136,22 +175,14 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
     path_text, _, name = str(spec).partition("#")
     path = Path(path_text)
     if not path.is_file():
-        raise FileFormatError(f"{path.name}: no such file; give an OpenSLO or Sloth prometheus/v1 spec.")
-    try:
-        first = next(iter(yaml.safe_load_all(path.read_text(encoding="utf-8"))), None)
-    except (yaml.YAMLError, UnicodeDecodeError):
-        raise FileFormatError(f"{path.name}: is not valid YAML.") from None
-    if isinstance(first, Mapping) and first.get("version") == SLOTH_VERSION:
-        found = _sloth(first, path.name)
-    else:
-        found = []
-        for doc in read_openslo(path):
-            if name and doc.name != name:
-                continue
-            found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels),
-                                 **sli_queries(doc)))
-    if name:
-        found = [s for s in found if s.name == name]
-        if not found:
-            raise ConfigError(f"{path.name}: has no SLO named {name!r}.")
+        raise FileFormatError(f"{path.name}: no such file; give an OpenSLO, Sloth prometheus/v1 or Pyrra spec.")
+    source, grouping = _source(path)
+    found = []
+    for doc in read_openslo(path):
+        if name and doc.name != name:
+            continue
+        found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels), source=source,
+                             notes=doc.notes, by=grouping.get(doc.name, ()), **sli_queries(doc)))
+    if name and not found:
+        raise ConfigError(f"{path.name}: has no SLO named {name!r}.")
     return found

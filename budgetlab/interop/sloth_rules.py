@@ -17,6 +17,7 @@ traffic varies); the objective is the target's own double (``0.999``, where Slot
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -25,9 +26,42 @@ import pandas as pd
 from .._util.validation import fraction_to_percent
 from ..alerts.policy import AlertTier
 from ..errors import ConfigError
+from .openslo.model import AlertPolicyInfo
 
 __all__ = ["severity_groups", "sloth_alert_rules", "sloth_alert_labels", "sloth_alert_annotations",
-           "sloth_meta_rules"]
+           "sloth_meta_rules", "alert_title", "rule_labels", "DEFAULT_ALERT_NAME"]
+
+#: The alert name when neither ``alert_name`` nor the policy names one.
+DEFAULT_ALERT_NAME = "SLOErrorBudgetBurn"
+_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+
+
+def alert_title(alert_name: str | None, info: AlertPolicyInfo | None) -> str:
+    """The alert's name: ``alert_name`` when given, else the policy's display name where it is
+    a Prometheus name (Sloth's and Pyrra's ``alerting.name``), else :data:`DEFAULT_ALERT_NAME`.
+
+    >>> alert_title(None, AlertPolicyInfo(display_name="MyServiceHighErrorRate"))
+    'MyServiceHighErrorRate'
+    >>> alert_title(None, AlertPolicyInfo(display_name="Page the team")), alert_title("Mine", None)
+    ('SLOErrorBudgetBurn', 'Mine')
+    """
+    if alert_name is not None:
+        return alert_name
+    shown = info.display_name if info is not None else ""
+    return shown if _NAME.match(shown) else DEFAULT_ALERT_NAME
+
+
+def rule_labels(labels: Mapping[str, Any], what: str) -> dict[str, str]:
+    """``labels`` as Prometheus rule labels: names of letters, digits and ``_``, one text value
+    each (an OpenSLO label holding a list has no Prometheus form: refused)."""
+    out = {}
+    for k, v in labels.items():
+        if not isinstance(k, str) or not _NAME.match(k) or k.startswith("__"):
+            raise ConfigError(f"{what}: {k!r} is not a Prometheus label name (letters, digits, _).")
+        if not isinstance(v, str):
+            raise ConfigError(f"{what}: {k} holds {type(v).__name__} values; a Prometheus label holds one text.")
+        out[k] = v
+    return out
 
 
 def _filter(ids: Mapping[str, str]) -> str:
@@ -75,29 +109,40 @@ def sloth_alert_annotations(severity: str, ids: Mapping[str, str] | None = None)
             "summary": f"{svc} {slo} SLO error budget burn rate is over expected."}
 
 
-def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_name: str,
-                      tier_expr: Callable[[AlertTier], str], duration: Callable[[Any, str], str]) -> list[dict[str, Any]]:
-    """One alerting rule per severity: the tiers' expressions OR-ed."""
+def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_name: str | None,
+                      tier_expr: Callable[[AlertTier], str], duration: Callable[[Any, str], str],
+                      info: Mapping[str, AlertPolicyInfo] | None = None) -> list[dict[str, Any]]:
+    """One alerting rule per severity: the tiers' expressions OR-ed. ``info`` (per tier name,
+    :attr:`SLODocument.policy_info`, or per severity): the name, labels and annotations of the
+    severity's alert, merged over Sloth's as Sloth merges them (the spec's win)."""
     rules = []
     for sev, ts in severity_groups(tiers):
         parts = [tier_expr(t).rstrip("\n") for t in ts]
         expr = parts[0] + "\n" if len(parts) == 1 else "\nor\n".join(parts) + "\n"
-        rule: dict[str, Any] = {"alert": alert_name, "expr": expr}
+        table = info or {}
+        own = table.get(ts[0].name) or table.get(sev)
+        if any((table.get(t.name) or table.get(sev)) != own for t in ts):
+            raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers carry different "
+                              "alert policy names, labels or annotations; give them the same.")
+        rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr}
         if ts[0].for_ > pd.Timedelta(0):
             rule["for"] = duration(ts[0].for_, "for_")
         if ts[0].cooldown > pd.Timedelta(0):
             rule["keep_firing_for"] = duration(ts[0].cooldown, "cooldown")
-        rule["labels"] = sloth_alert_labels(ids, sev)
-        rule["annotations"] = sloth_alert_annotations(sev)
+        labels = rule_labels(own.labels, f"the {sev} alert policy's labels") if own else {}
+        rule["labels"] = {**sloth_alert_labels(ids, sev), **labels}
+        rule["annotations"] = {**sloth_alert_annotations(sev), **(own.annotations if own else {})}
         rules.append(rule)
     return rules
 
 
 def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str, period: pd.Timedelta,
-                     current: str, period_record: str, version: str) -> list[dict[str, Any]]:
+                     current: str, period_record: str, version: str,
+                     labels: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Sloth's meta recordings for one SLO. ``current`` / ``period_record``: the recording names
-    of the shortest window and of the period."""
+    of the shortest window and of the period; ``labels``: the SLO's labels, on every rule."""
     f = _filter(ids)
+    ids = {**(labels or {}), **ids}
     days = period / pd.Timedelta("1D")
 
     def burn(record: str) -> str:

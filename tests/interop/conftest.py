@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -11,23 +10,17 @@ from budgetlab.interop.prometheus import promtool_path
 from tests.interop.prometheus_server import (
     PrometheusServer,
     make_counts,
+    missing_binary,
     openmetrics,
     prometheus_binaries,
 )
-
-
-def _missing(what: str, skip_reason: str) -> None:
-    """In CI a missing binary is a failure (.ci/run installs it); elsewhere a skip that names it."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is missing; .ci/run installs Debian's 'prometheus' package, which provides it.")
-    pytest.skip(skip_reason)
 
 
 @pytest.fixture
 def promtool() -> str:
     path = promtool_path()
     if path is None:
-        _missing("promtool", "promtool is not installed (Debian: apt-get install prometheus)")
+        missing_binary("promtool", "promtool is not installed (Debian: apt-get install prometheus)")
     assert path is not None
     return path
 
@@ -37,7 +30,7 @@ def prom() -> Iterator[str]:
     """URL of a real Prometheus server on 127.0.0.1 holding the generated counters of
     ``tests/interop/prometheus_server.py`` (one server for every test that reads it)."""
     if prometheus_binaries() is None:
-        _missing("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
+        missing_binary("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
                  "(Debian package 'prometheus')")
     with PrometheusServer(openmetrics(make_counts())) as url:
         yield url

@@ -289,9 +289,8 @@ def _slo_spec(r: _Run, s: Any, path: str) -> None:
             elif not (_num(tst) and 0 < tst <= 1):
                 r.add(f"{op}.timeSliceTarget", "gt/lte")
         if method in ("Timeslices", "RatioTimeslices"):
-            tsw = o.get("timeSliceWindow")
-            if not isinstance(tsw, int) or isinstance(tsw, bool):
-                _duration(r, tsw, f"{op}.timeSliceWindow")
+            # the SDK's field is a DurationShorthand (text): a bare number does not decode
+            _duration(r, o.get("timeSliceWindow"), f"{op}.timeSliceWindow")
     _max(r, s.get("description"), f"{path}.description")
     if _empty(s.get("service")):
         r.add(f"{path}.service", "required")

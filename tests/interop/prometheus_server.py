@@ -115,6 +115,15 @@ def openmetrics(counts: list[SeriesCounts], start: pd.Timestamp = START) -> str:
     return "\n".join(lines) + "\n"
 
 
+def missing_binary(what: str, skip_reason: str) -> None:
+    """In CI a missing binary is a failure (.ci/run installs it); elsewhere a skip that names it."""
+    import pytest
+
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing; .ci/run installs Debian's 'prometheus' package, which provides it.")
+    pytest.skip(skip_reason)
+
+
 def prometheus_binaries() -> tuple[str, str] | None:
     """``(prometheus, promtool)`` on PATH, or None."""
     prom, tool = shutil.which("prometheus"), shutil.which("promtool")
@@ -129,9 +138,11 @@ def free_port() -> int:
 
 class PrometheusServer:
     """``with PrometheusServer(text) as url:`` a server on 127.0.0.1 serving the given OpenMetrics
-    (one text, or several covering consecutive time ranges)."""
+    (one text, or several covering consecutive time ranges), and with ``blocks`` the TSDB blocks
+    of a folder (recording rules backfilled by ``promtool tsdb create-blocks-from rules``)."""
 
-    def __init__(self, text: str | list[str], *, rules: str | None = None, ready_timeout: float = 60.0) -> None:
+    def __init__(self, text: str | list[str], *, rules: str | None = None, ready_timeout: float = 60.0,
+                 blocks: Path | None = None) -> None:
         bins = prometheus_binaries()
         if bins is None:
             raise RuntimeError("prometheus and promtool are needed (Debian package 'prometheus')")
@@ -139,6 +150,7 @@ class PrometheusServer:
         self.text = text
         self.rules = rules
         self.ready_timeout = ready_timeout
+        self.blocks = blocks  # a folder of TSDB blocks (promtool create-blocks-from rules) served too
         self.proc: subprocess.Popen[bytes] | None = None
         self.tmp: tempfile.TemporaryDirectory[str] | None = None
         self.url = ""
@@ -155,6 +167,10 @@ class PrometheusServer:
             if proc.returncode != 0:
                 self._cleanup()
                 raise RuntimeError(f"promtool create-blocks failed: {proc.stderr[-2000:]}")
+        if self.blocks is not None:
+            for block in sorted(self.blocks.iterdir()):
+                if block.is_dir():
+                    shutil.copytree(block, data / block.name)
         config = "global:\n  evaluation_interval: 1m\n"
         if self.rules is not None:
             (root / "rules.yaml").write_text(self.rules, encoding="utf-8")

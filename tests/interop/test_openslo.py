@@ -30,7 +30,7 @@ from budgetlab.interop.openslo import (
 from budgetlab.windows.bins import bin_events
 
 FIX = Path(__file__).parents[1] / "fixtures" / "openslo"
-READABLE = ["spec_treat_low_traffic.yaml", "spec_go_examples_slos.yaml", "spec_alert_policies.yaml",
+READABLE = ["spec_alert_policies.yaml",
             "captcha_workbook.yaml"]
 
 
@@ -38,9 +38,27 @@ READABLE = ["spec_treat_low_traffic.yaml", "spec_go_examples_slos.yaml", "spec_a
 # reading: field by field, against values read off the fixtures by hand
 
 
+def _treat_low_traffic() -> str:
+    """The OpenSLO spec's example (tests/fixtures/openslo/spec_treat_low_traffic.yaml) without its
+    ``op: gt`` on a ratio objective, which the OpenSLO v1 rules forbid (see the test below)."""
+    text = (FIX / "spec_treat_low_traffic.yaml").read_text()
+    assert text.count("      op: gt\n") == 1
+    return text.replace("      op: gt\n", "")
+
+
+def test_op_on_a_ratio_objective_is_refused_as_the_reference_library_refuses_it():
+    # OpenSLO go-sdk ae145da1, pkg/openslo/v1/slo.go, sloRatioObjectiveValidationWhenInlinedSLI:
+    #   govy.For(func(s SLOObjective) Operator { return s.Operator }).WithName("op").Rules(rules.Forbidden[Operator]())
+    # (govy's message: "property is forbidden"); the spec's own example carries op: gt
+    with pytest.raises(ConfigError, match=r"spec.objectives\[0\].op is forbidden with a ratio SLI .*property is forbidden"):
+        read_openslo(FIX / "spec_treat_low_traffic.yaml")
+    ref = BASE.replace("target: 0.99", "target: 0.99\n      op: gte")
+    assert "indicatorRef" in ref and read_openslo(ref)[0].objective_op == "gte"  # SLI not at hand: kept
+
+
 def test_spec_example_calendar_timeslices_maps_field_by_field():
-    # tests/fixtures/openslo/spec_treat_low_traffic.yaml (OpenSLO examples/treat-low-traffic-...)
-    (doc,) = read_openslo(FIX / "spec_treat_low_traffic.yaml")
+    # tests/fixtures/openslo/spec_treat_low_traffic.yaml (OpenSLO examples/treat-low-traffic-...), op removed
+    (doc,) = read_openslo(_treat_low_traffic())
     assert doc.name == "service-availability"
     assert doc.display_name == "SLO for this important service"
     assert doc.service == "web-availability"
@@ -50,15 +68,16 @@ def test_spec_example_calendar_timeslices_maps_field_by_field():
     assert doc.budgeting_method == "Timeslices"
     assert doc.time_slice_target == 0.95
     assert doc.time_slice_window == pd.Timedelta("1min")
-    # op on a ratio SLI is forbidden by the OpenSLO v1 rules: dropped, with a note (issue 18)
     assert (doc.objective_name, doc.objective_op) == ("Objective", None)
-    assert any("op='gt' dropped" in n for n in doc.notes)
     assert doc.indicator["spec"]["ratioMetric"]["good"]["metricSource"]["spec"] == {"query": "Any"}
     assert doc.alert_policies == () and doc.policy is None
 
 
 def test_go_sdk_example_keeps_list_labels_and_indicator_verbatim():
-    (doc,) = read_openslo(FIX / "spec_go_examples_slos.yaml")
+    text = (FIX / "spec_go_examples_slos.yaml").read_text()
+    with pytest.raises(ConfigError, match=r"op is forbidden with a ratio SLI"):  # its op: gt (OpenSLO v1 rules)
+        read_openslo(text)
+    (doc,) = read_openslo(text.replace("        op: gt\n", ""))
     assert doc.labels == {"env": ["prod"], "team": ["team-a", "team-b"]}
     assert doc.description == "X% of search requests are successful"
     total = doc.indicator["spec"]["ratioMetric"]["total"]["metricSource"]
@@ -211,11 +230,16 @@ def test_duration_shorthand_units_and_refusals():
         parse_duration_shorthand("5 m")
 
 
-def test_timeslice_window_as_a_bare_number_is_minutes():
+def test_timeslice_window_needs_a_unit():
+    # OpenSLO go-sdk ae145da1, pkg/openslo/v1/slo.go: TimeSliceWindow *DurationShorthand, whose
+    # UnmarshalText (duration_shorthand.go) says "invalid duration shorthand: %s, expected [0-9]+[mhdwMQY]";
+    # a bare JSON number does not decode into it at all
     text = BASE.replace("Occurrences", "Timeslices").replace(
         "target: 0.99", "target: 0.99\n      timeSliceTarget: 0.9\n      timeSliceWindow: 5")
-    (doc,) = read_openslo(text)
-    assert doc.time_slice_window == pd.Timedelta(minutes=5)  # README: "Default ... if specified as a number in minutes"
+    with pytest.raises(ConfigError, match=r"timeSliceWindow=5 needs a unit, e.g. '5m' .*\[0-9\]\+\[mhdwMQY\]"):
+        read_openslo(text)
+    (doc,) = read_openslo(text.replace("timeSliceWindow: 5", "timeSliceWindow: 5m"))
+    assert doc.time_slice_window == pd.Timedelta(minutes=5)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,7 +349,7 @@ def test_period_kwargs_drive_period_budget():
 
 
 def test_period_kwargs_refuse_a_calendar_start_budgetlab_cannot_align():
-    (doc,) = read_openslo(FIX / "spec_treat_low_traffic.yaml")  # starts Saturday 12:00
+    (doc,) = read_openslo(_treat_low_traffic())  # starts Saturday 12:00
     with pytest.raises(ConfigError, match="calendar.startTime"):
         doc.period_kwargs()
 
@@ -429,8 +453,10 @@ def test_replay_slo_name_selection_and_errors(log, tmp_path, capsys):
     assert "thresholdMetric" in capsys.readouterr().err
 
 
-def test_load_slo_notes_calendar_windows(capsys):
-    slo = load_slo(str(FIX / "spec_treat_low_traffic.yaml"))
+def test_load_slo_notes_calendar_windows(capsys, tmp_path):
+    path = tmp_path / "treat.yaml"
+    path.write_text(_treat_low_traffic())
+    slo = load_slo(str(path))
     assert slo.window == pd.Timedelta("7D")
     assert "calendar week window" in capsys.readouterr().err
 

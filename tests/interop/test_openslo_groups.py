@@ -134,10 +134,13 @@ def test_one_slo_name_and_no_by_work_as_load_slo(tmp_path):
     assert load_slos(single, by=["captcha_type"]) == _by_hand(0.99) == load_slo(single)
 
 
-def test_list_labels_of_the_go_sdk_example_bind_each_value():
+def test_list_labels_of_the_go_sdk_example_bind_each_value(tmp_path):
     # tests/fixtures/openslo_go_sdk/v1__slos.yaml: web-availability, labels env: [prod],
-    # team: [team-a, team-b], target 0.995, a calendar week (replayed as a trailing 7 days)
-    slos = load_slos(GO_SDK / "v1__slos.yaml", by=["env", "team"])
+    # team: [team-a, team-b], target 0.995, a calendar week (replayed as a trailing 7 days);
+    # its op: gt on the ratio objective (forbidden by the OpenSLO v1 rules) taken out
+    path = tmp_path / "v1__slos.yaml"
+    path.write_text((GO_SDK / "v1__slos.yaml").read_text().replace("        op: gt\n", ""))
+    slos = load_slos(path, by=["env", "team"])
     expected = SLO(target=0.995, window="7D", period="7D")
     assert slos.table == {("prod", "team-a"): expected, ("prod", "team-b"): expected}
     assert slos.binding == ("v1__slos.yaml: env=prod & team=team-a -> web-availability (target 0.995), "

@@ -21,7 +21,7 @@ from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy, AlertTier
 from budgetlab.cli import main
 from budgetlab.events.schema import as_events
-from budgetlab.interop.openslo import read_openslo, slos_from_recalibration
+from budgetlab.interop.openslo import SLODocument, read_openslo, slos_from_recalibration
 from budgetlab.interop.prometheus import (
     POLICY_PRESETS,
     prometheus_rules,
@@ -301,20 +301,37 @@ def test_promtool_accepts_every_preset(preset, function, tmp_path, promtool):
 
 @needs_promtool
 def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtool):
+    # issue 33: the rules read the SLO's own queries (the fixture's bad/total selectors), not the
+    # captcha defaults; the counters given on the command line replace them, with a note
     out = tmp_path / "rules.yaml"
-    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector", 'job="solver"',
-                 "--check", str(out)]) == 0
-    assert "promtool check rules: ok" in capsys.readouterr().out
+    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--check", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "promtool check rules: ok" in text and "SLI from the file's queries, errors over total" in text
     (doc,) = read_openslo(FIX / "captcha_workbook.yaml")
-    assert yaml.safe_load(out.read_text()) == prometheus_rules(doc, None, selector='job="solver"', **METRICS)
+    rules = yaml.safe_load(out.read_text())
+    assert rules == prometheus_rules(doc, None)
+    assert rules["groups"][0]["rules"][0]["expr"] == (  # read off the fixture: bad and total, windowed
+        '(sum(increase(captcha_solve_errors_total{captcha_type="recaptcha_v2"}[5m])))\n/\n'
+        '(sum(increase(captcha_solves_total{captcha_type="recaptcha_v2"}[5m])))\n')
+    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector", 'job="solver"',
+                 "--total-metric", "req_total", "--errors-metric", "err_total", "--force", str(out)]) == 0
+    assert "(the SLO file's queries not used)" in capsys.readouterr().out
+    assert yaml.safe_load(out.read_text()) == prometheus_rules(doc, None, selector='job="solver"',
+                                                                total_metric="req_total", errors_metric="err_total")
 
 
 @pytest.mark.parametrize("argv, needle", [
     (["export", "prometheus", "{out}"], "--slo FILE"),
-    (["export", "prometheus", "--target", "0.99", "{out}"], "--policy"),
+    (["export", "prometheus", "--target", "0.99", "{out}"], "give the SLI's counters: --total-metric and"),
+    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "--errors-metric", "b_total", "{out}"],
+     "--policy"),
+    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "{out}"], "give both"),
     # the tracker window no longer sets the policy's period (issue 18: --period does)
-    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d", "{out}"], "30D"),
-    (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "{out}"], "label matchers"),
+    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d", "--total-metric", "a_total",
+      "--errors-metric", "b_total", "{out}"], "30D"),
+    (["export", "prometheus", "--slo", "{fix}", "--selector", 'job="x"', "{out}"], "carries its own queries"),
+    (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "--total-metric", "a_total", "--errors-metric",
+      "b_total", "{out}"], "label matchers"),
     (["export", "prometheus", "--slo", "{fix}#nope", "{out}"], "no SLO named 'nope'"),
 ])
 def test_cli_export_prometheus_errors_one_line_exit_2(argv, needle, tmp_path, capsys):
@@ -353,3 +370,29 @@ def test_counters_that_do_not_start_at_zero_are_extrapolated_per_counter(tmp_pat
     write_prometheus_rules(test, tmp_path / "test.yaml")
     proc = run_promtool("test", "rules", str(tmp_path / "test.yaml"))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_rules_without_counters_read_the_slos_queries_or_refuse_with_the_fix():
+    # issue 33: no silent captcha defaults; a bare SLO has no queries
+    with pytest.raises(ConfigError, match=r"carries no Prometheus queries .*give the counters, total_metric= and "
+                                          r"errors_metric= \(CLI --total-metric/--errors-metric\)"):
+        prometheus_rules(SLO(0.99, "30D"), "workbook")
+    with pytest.raises(ConfigError, match="give both total_metric and errors_metric, or neither"):
+        prometheus_rules(SLO(0.99, "30D"), "workbook", total_metric="a_total")
+    # v1alpha (Sloth's OpenSLO): good over total, each query over the window as written
+    (doc,) = read_openslo(Path(__file__).parents[1] / "fixtures" / "sloth" / "openslo-getting-started.yml")
+    rule = prometheus_rules(doc, "sloth")["groups"][0]["rules"][0]
+    assert rule["expr"] == (
+        '((sum(rate(http_request_duration_seconds_count{job="myservice"}[5m]))) - '
+        '(sum(rate(http_request_duration_seconds_count{job="myservice",code!~"(5..|429)"}[5m]))))\n/\n'
+        '(sum(rate(http_request_duration_seconds_count{job="myservice"}[5m])))\n')
+    # a fixed range in a counter function takes the window, as budgetlab's per-bin reading ignores it
+    ind = {"metadata": {"name": "x"}, "spec": {"ratioMetric": {"counter": True,
+           "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "sum(rate(e_total[5m]))"}}},
+           "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "sum(rate(r_total[5m]))"}}}}}}
+    rules = prometheus_rules(SLODocument("x", SLO(0.99, "30D"), indicator=ind), "workbook")["groups"][0]["rules"]
+    assert rules[2]["expr"] == "(sum(rate(e_total[1h])))\n/\n(sum(rate(r_total[1h])))\n"
+    with pytest.raises(ConfigError, match="holds no counter budgetlab can read per bin"):
+        gauge = {**ind, "spec": {"ratioMetric": {**ind["spec"]["ratioMetric"], "bad": {
+            "metricSource": {"type": "Prometheus", "spec": {"query": "sum(e_gauge)"}}}}}}
+        prometheus_rules(SLODocument("x", SLO(0.99, "30D"), indicator=gauge), "workbook")

@@ -261,8 +261,10 @@ def _check_objective(o: Any, where: str, method: Any, ratio: bool | None) -> Non
             raise ConfigError(f"{where}.timeSliceTarget is required with Timeslices and must lie in (0, 1] {_RULE}.")
     if method in ("Timeslices", "RatioTimeslices"):
         tsw = m.get("timeSliceWindow")
-        if not (isinstance(tsw, int) and not isinstance(tsw, bool)):  # the spec: a number is minutes
-            _shorthand(tsw, f"{where}.timeSliceWindow")
+        if isinstance(tsw, (int, float)) and not isinstance(tsw, bool):
+            raise ConfigError(f"{where}.timeSliceWindow={quoted(tsw)} needs a unit, e.g. '{tsw}m' (a duration "
+                              f"shorthand [0-9]+[mhdwMQY]) {_RULE}.")
+        _shorthand(tsw, f"{where}.timeSliceWindow")
     if ratio is True and "value" in m:
         raise ConfigError(f"{where}.value is forbidden with a ratioMetric indicator {_RULE}.")
     if ratio is False and ("value" not in m or m.get("op") not in OPS):

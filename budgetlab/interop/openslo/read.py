@@ -1,6 +1,7 @@
 """OpenSLO in: ``openslo/v1`` files with every kind (SLO, SLI, Service, DataSource, AlertPolicy,
 AlertCondition, AlertNotificationTarget) and ``openslo/v1alpha`` (as Sloth reads it) ->
-:class:`~.model.SLODocument`.
+:class:`~.model.SLODocument`; Sloth's own ``prometheus/v1`` specs (:mod:`.sloth`) and Pyrra's
+``ServiceLevelObjective`` resources (:mod:`.pyrra`) are read into the same documents.
 
 Every object must first pass the OpenSLO v1 rules (:mod:`.checks`, ported from the Go SDK);
 then anything budgetlab cannot honour raises :class:`~budgetlab.ConfigError` naming the field
@@ -26,6 +27,7 @@ from ._yaml import load_documents
 from .checks import KINDS, check_object
 from .durations import parse_duration_shorthand
 from .model import API_VERSION, CALENDARS, SLODocument, is_events_indicator
+from .peers import peer_documents, unique_names
 from .v1alpha import V1ALPHA, from_v1alpha
 
 __all__ = ["read_openslo", "load_slo", "load_slos"]
@@ -108,8 +110,8 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
                           "budgetlab evaluates ratio SLIs).")
     op = objective.get("op")
     if op is not None and ratio_known:
-        notes.append(f"{ow}.op={op!r} dropped: OpenSLO v1 forbids op on a ratio SLI and budgetlab does not write it")
-        op = None
+        raise ConfigError(f"{ow}.op is forbidden with a ratio SLI (OpenSLO v1; the Go SDK: 'property is forbidden'): "
+                          "op belongs to threshold metrics; delete it.")
     out: dict[str, Any] = {"target": target, "objective_op": op, "objective_name": objective.get("displayName", "")}
     method = spec["budgetingMethod"]
     if method == "Occurrences":
@@ -123,11 +125,7 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
     if method == "Timeslices":
         out["time_slice_target"] = check_fraction(f"{ow}.timeSliceTarget", objective["timeSliceTarget"],
                                                   high_open=False)
-    tsw = objective["timeSliceWindow"]
-    if isinstance(tsw, int):  # the spec: a bare number is minutes
-        out["time_slice_window"] = parse_duration_shorthand(f"{tsw}m", where=f"{ow}.timeSliceWindow")
-    else:
-        out["time_slice_window"] = parse_duration_shorthand(tsw, where=f"{ow}.timeSliceWindow")
+    out["time_slice_window"] = parse_duration_shorthand(objective["timeSliceWindow"], where=f"{ow}.timeSliceWindow")
     return out
 
 
@@ -189,14 +187,20 @@ def _sources(source: Source | Sequence[Source]) -> list[Source]:
     raise ConfigError("read_openslo takes a path, YAML text, or a non-empty list of them (read as one set).")
 
 
-def _collect(sources: list[Source]) -> tuple[ObjectTable, list[tuple[str, dict[str, Any], list[str]]]]:
+def _collect(sources: list[Source], direct: list[SLODocument]
+             ) -> tuple[ObjectTable, list[tuple[str, dict[str, Any], list[str]]]]:
     """Check every object against the v1 rules (v1alpha converted first) and index it by kind
-    and name; return the table and the SLO objects in file order."""
+    and name; return the table and the SLO objects in file order. Sloth and Pyrra files are
+    read into ``direct`` as documents."""
     labels, slos = [], []
     table = ObjectTable(label="")
     for src in sources:
         objects, label = load_documents(src)
         labels.append(label)
+        peers = peer_documents(objects, label)
+        if peers is not None:
+            direct.extend(peers)
+            continue
         for i, obj in enumerate(objects, start=1):
             with context(f"{label}, document {i}"):
                 if not isinstance(obj, Mapping):
@@ -208,7 +212,8 @@ def _collect(sources: list[Source]) -> tuple[ObjectTable, list[tuple[str, dict[s
                     converted = [(dict(obj), [])]
                 else:
                     raise ConfigError(f"apiVersion={quoted(version)} is not supported; budgetlab reads {API_VERSION!r} and "
-                                      f"{V1ALPHA!r} (as Sloth writes it).")
+                                      f"{V1ALPHA!r} (as Sloth writes it), Sloth's 'version: prometheus/v1' specs and Pyrra's "
+                                      "ServiceLevelObjective.")
             for v1, notes in converted:
                 name = v1.get("metadata", {}).get("name") if isinstance(v1.get("metadata"), Mapping) else None
                 kind_text = v1.get("kind") if v1.get("kind") in KINDS else "object"
@@ -267,7 +272,12 @@ def read_openslo(source: Source | Sequence[Source]) -> list[SLODocument]:
     ...
     budgetlab.errors.ConfigError: <text>, SLO 'solve_rate': metadata.name='solve_rate' is not an RFC 1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters) (OpenSLO v1).
     """
-    table, slos = _collect(_sources(source))
+    direct: list[SLODocument] = []
+    table, slos = _collect(_sources(source), direct)
+    if direct and not slos:
+        return unique_names(direct, table.label)
+    if direct:
+        raise ConfigError(f"{table.label}: mixes OpenSLO with Sloth or Pyrra specs; read them apart.")
     if not slos:
         kinds = sorted({k for k, _ in table.objects})
         raise ConfigError(f"{table.label}: holds no kind: SLO object (it holds {', '.join(kinds)}); read it together "
