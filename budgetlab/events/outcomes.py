@@ -59,7 +59,8 @@ DEFAULT_OUTCOMES: dict[str, str] = {
     SOLVE_ERROR: SOLVE_ERROR,
     **{w: FAILURE for w in _FAILURE_WORDS},
 }
-#: Labels of states that are not final (a job still running): the refusal suggests ``skip``.
+#: Labels that often name states that are not final (a job still running): the refusal says so, the
+#: suggestion stays ``label=?`` (the user chooses).
 NON_FINAL_STATES = frozenset({"pending", "processing", "queued", "running", "in_progress", "started", "scheduled",
                               "waiting", "retrying", "cancelled", "canceled", "created", "submitted", "accepted",
                               "active", "new", "open", "in_queue"})
@@ -187,8 +188,9 @@ def _cli_label(label: str) -> str:
 
 def _fix(known: dict[str, str], unknown: list[str]) -> str:
     """The exact ``--outcomes`` and ``outcomes=`` to pass: the labels already understood, then
-    the unknown ones with ``?`` (or ``skip`` for labels of non-final states) for the user to fill."""
-    pairs = list(known.items()) + [(u, SKIP if u in NON_FINAL_STATES else "?") for u in unknown]
+    the unknown ones with ``?`` for the user to fill: always ``?``, never a guessed meaning (``accepted``
+    is a success in an SSH log, a state that is not final in a job queue)."""
+    pairs = list(known.items()) + [(u, "?") for u in unknown]
     more = len(pairs) - _MAX_SUGGESTED
     pairs = pairs[:_MAX_SUGGESTED]
     cli = ",".join(f"{_cli_label(k)}={v}" for k, v in pairs) + (",..." if more > 0 else "")
@@ -202,7 +204,7 @@ def _refuse_unknown(norm: list[str], counts: np.ndarray, unknown: list[int], kno
     listed = show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])
     states = [norm[i] for i in shown if norm[i] in NON_FINAL_STATES]
     skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are not final: "
-                 "map them to skip to leave those rows out." if states else "")
+                 "if they are, map them to skip to leave those rows out." if states else "")
     where = "outcomes= does not list them" if mapping else "the built-in vocabulary does not know them, and budgetlab " \
         "gives no label a meaning it cannot know"
     fix = _fix(known, [norm[i] for i in shown])
