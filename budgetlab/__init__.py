@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     "as_events": "events.schema",
     "check_events": "events.schema",
     "read_events": "events.read",
+    "ReadSpec": "events.spec",
     "read_access_log": "events.accesslog",
     "bin_events": "windows.bins",
     "STATUS_DTYPE": "budget.tracker_replay",
@@ -124,6 +125,7 @@ __all__ = [
     "as_events",
     "check_events",
     "read_events",
+    "ReadSpec",
     "read_access_log",
     "bin_events",
     "STATUS_DTYPE",
@@ -230,6 +232,7 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .events.accesslog import read_access_log
     from .events.read import read_events
     from .events.schema import as_events, check_events
+    from .events.spec import ReadSpec
     from .interop.openslo import (
         SLODocument,
         load_slos,
