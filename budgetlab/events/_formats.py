@@ -110,7 +110,8 @@ def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
         shown = shown if file_name(shown) == shown else "(not shown)"
         raise FileFormatError(
             f"{file_name(path)}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, .jsonl/.ndjson "
-            "(text formats optionally .gz), or pass format='csv'|'tsv'|'parquet'|'jsonl'."
+            "(text formats optionally .gz), or pass format='csv'|'tsv'|'parquet'|'jsonl' (CLI: --format); a "
+            "line-oriented text log is read with pattern= or preset= (CLI: --pattern REGEX or --preset NAME)."
         )
     return _SUFFIXES[ext], packed
 

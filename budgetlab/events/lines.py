@@ -54,14 +54,6 @@ PRESETS: dict[str, LinePreset] = {
         about="OpenSSH authentication in a syslog file: 'Accepted ... for' is a success, 'Failed ... for' a "
               "failure; every other line is not an event. Keys: host.",
     ),
-    "syslog": LinePreset(
-        pattern=r"^(?P<ts>[A-Z][a-z]{2} [ 0-9]?[0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}) (?P<host>\S+) "
-                r"(?P<program>[^\[\]: ]+)(?:\[[0-9]+\])?: (?P<outcome>\S+)",
-        time_format="%b %d %H:%M:%S",
-        outcomes={},
-        about="BSD syslog lines (RFC 3164 style): the first word of the message is the label (say what each "
-              "means with outcomes=). Keys: host, program.",
-    ),
     "proxifier": LinePreset(
         pattern=r"^\[(?P<ts>[0-9]{2}\.[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\] (?P<program>.+?) - \S+ "
                 r"(?P<outcome>close|error)\b",

@@ -235,7 +235,7 @@ def read_events(
         e.g. ``r"^(?P<ts>\S+ \S+) (?P<outcome>\w+) (?P<region>\w+)"``. Lines that do not match
         are not events: their count and share are stated in the notes; a file where no line
         matches is refused (see :mod:`budgetlab.events.lines`).
-    preset : {"sshd", "syslog", "proxifier"}, optional
+    preset : {"sshd", "proxifier"}, optional
         A named pattern with its time format and label meanings (:data:`~budgetlab.events.lines.PRESETS`).
     time_format : str, optional
         Read the time column as written with this strptime format (e.g. ``"%b %d %H:%M:%S"``);
