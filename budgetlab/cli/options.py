@@ -59,6 +59,8 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
     g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
     g.add_argument("--salt", default=None, help="secret for --pii hash")
+    g.add_argument("--not-personal", default=None, metavar="KEY,...",
+                   help="group keys named like people or accounts (user, client, ...) that name no person here")
     g.add_argument("--outcomes", default=None, metavar="LABEL=MEANING,...",
                    help="complete outcome mapping: LABEL=success, LABEL=<failure bucket> or LABEL=skip (rows left "
                         "out, counted); HTTP status ranges allowed, e.g. 2xx=success,3xx=success,4xx=skip,"

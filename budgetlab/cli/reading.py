@@ -215,7 +215,9 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
                     tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt, outcomes=parse_outcomes(args.outcomes),
                     format=args.format, encoding=args.encoding, duration=args.duration,
                     duration_unit=args.duration_unit, slow_above=args.slow_above,
-                    strict=bool(getattr(args, "strict", False)), **text_logs)
+                    strict=bool(getattr(args, "strict", False)),
+                    not_personal=[k.strip() for k in (getattr(args, "not_personal", None) or "").split(",") if k.strip()],
+                    **text_logs)
 
 
 @dataclass(frozen=True)
@@ -288,7 +290,7 @@ def _sha256(path: Path) -> str:
 
 
 _RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format", "encoding", "duration",
-             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "strict", "by", "target",
+             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "strict", "not_personal", "by", "target",
              "window", "warning", "critical", "min_events")
 
 

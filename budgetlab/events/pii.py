@@ -47,6 +47,7 @@ warnings or reprs. Only distinct values are scanned, with vectorized RE2 regular
 from __future__ import annotations
 
 import hashlib
+import re
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -60,8 +61,32 @@ from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
 from ._columns import category_codes, factorize
 from ._detect import KINDS, PLAIN_TEXT, arrow_text, as_text, candidates, scan
 
-__all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data", "hash_values",
+__all__ = ["KINDS", "PII_MODES", "PERSON_WORDS", "names_a_person", "scan_text", "scan_personal_data", "guard_personal_data", "hash_values",
            "describe_findings", "looks_personal", "shown", "guard_values"]
+
+#: Words of column names that denote people or accounts (English, German, French, Spanish, Russian, as the
+#: phone keywords): a group key so named is refused unless hashed or declared not personal.
+PERSON_WORDS = frozenset({
+    "user", "users", "username", "userid", "login", "logname", "account", "accounts", "email", "mail", "customer",
+    "customers", "client", "clients", "person", "member", "owner", "employee", "patient", "firstname",
+    "lastname", "fullname", "surname", "phone", "benutzer", "nutzer", "kunde", "konto", "vorname",
+    "nachname", "utilisateur", "compte", "courriel", "prenom", "usuario", "cuenta", "cliente", "correo",
+    "nombre", "apellido", "пользователь", "логин", "аккаунт", "клиент", "почта", "имя", "фамилия", "абонент",
+})
+
+
+def names_a_person(name: str) -> bool:
+    """Whether a column name denotes people or accounts (by its words: ``user_id``, ``customerName``,
+    ``first_name``, ``логин``); ``pod_name`` and ``region`` do not.
+
+    >>> [names_a_person(n) for n in ("user", "customerId", "first_name", "Логин", "pod_name", "region")]
+    [True, True, True, True, False, False]
+    """
+    words = re.sub(r"(?<=[a-zа-яё])(?=[A-ZА-ЯЁ])", "_", str(name)).casefold()
+    tokens = [t for t in re.split(r"[\W_0-9]+", words) if t]
+    pairs = ["".join(p) for p in zip(tokens, tokens[1:], strict=False)]
+    return any(t in PERSON_WORDS for t in (*tokens, *pairs))
+
 
 #: What a loader's ``pii=`` may do with a declared column that looks like personal data.
 PII_MODES = ("error", "drop", "hash")
@@ -287,13 +312,16 @@ def guard_personal_data(
     pii: str = "error",
     salt: str | None = None,
     required: Iterable[str] = (),
+    by_name: Iterable[str] = (),
 ) -> pd.DataFrame:
     """Apply the ``pii`` policy to ``columns`` of ``frame`` (returns a new frame if anything changed).
 
     ``"error"`` raises :class:`PersonalDataError`; ``"drop"`` drops the column with a
     :class:`PersonalDataWarning` naming it; ``"hash"`` replaces values by :func:`hash_values`.
     Columns in ``required`` (e.g. the outcome column) cannot be dropped or hashed: personal data
-    there is always an error. Messages name the column, the kind and the count, never a value.
+    there is always an error. Columns in ``by_name`` (group keys whose names denote people, see
+    :func:`names_a_person`) are flagged by their name when their values look plain. Messages name
+    the column, the kind and the count, never a value.
 
     >>> f = pd.DataFrame({"region": ["fra", "ams"], "user": ["a@b.org", "c@d.net"]})
     >>> guard_personal_data(f, ["region", "user"])
@@ -307,15 +335,22 @@ def guard_personal_data(
     if pii == "hash" and (not isinstance(salt, str) or not salt):
         raise ConfigError("pii='hash' needs salt='a secret string' (keep it out of the data).")
     must = set(required)
+    named = set(by_name)
     out = frame
     plain_text = frame.attrs.get(PLAIN_TEXT, frozenset())  # found plain while read: nothing to scan
-    for col in dict.fromkeys([*must, *columns]):
-        if col not in out.columns or col in plain_text:
+    for col in dict.fromkeys([*must, *columns, *named]):
+        if col not in out.columns or (col in plain_text and col not in named):
             continue
-        rows, distinct = _scan_column(frame[col])
-        if not rows:
+        rows, distinct = _scan_column(frame[col]) if col not in plain_text else ({}, {})
+        if not rows and col not in named:
             continue
-        what = describe_findings(rows, distinct)
+        what = describe_findings(rows, distinct) if rows else "its name denotes people or accounts"
+        if not rows and pii == "error":
+            raise PersonalDataError(
+                f"group key {col!r} is named like personal data (people or accounts): groups must not identify "
+                "people. Do not declare it, or pass pii='hash' with a salt to keep it as a keyed hash, or "
+                f"not_personal=[{col!r}] if it names no person (CLI: --pii hash --salt S, or --not-personal {col})."
+            )
         if col in must:
             raise PersonalDataError(
                 f"column {col!r} looks like personal data ({what}); it is declared as a required column "

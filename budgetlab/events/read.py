@@ -62,6 +62,7 @@ class ReadOptions(TypedDict, total=False):
     by: str | Sequence[str]
     session: str | None
     keep: Sequence[str]
+    not_personal: Sequence[str]
     tz: str
     epoch: str | None
     outcomes: Mapping[str, str] | None
@@ -246,6 +247,11 @@ def read_events(
         :mod:`budgetlab.events.timeformat`).
     strict : bool
         With ``pattern``: refuse any non-blank line that does not match, instead of counting it.
+    not_personal : list of str
+        Group keys whose names denote people or accounts (``user``, ``login``, ``account``,
+        ``email``, ``customer``, ``client``, ... in English, German, French, Spanish and Russian)
+        but that name no person here. Without it such a key is refused even when its values look
+        plain, unless ``pii="hash"`` (kept as a keyed hash) or ``pii="drop"``.
 
     Returns
     -------
@@ -306,7 +312,8 @@ def read_events(
         check_scalars(raw, columns)
         # personal data: refused before anything else is done with the values
         guarded = [*keys, *keep_cols, *([session] if session and not spec.hash_session else [])]
-        raw = guard_personal_data(raw, guarded, pii=spec.pii, salt=spec.salt, required=labels)
+        raw = guard_personal_data(raw, guarded, pii=spec.pii, salt=spec.salt, required=labels,
+                                  by_name=spec.named_personal)
         keys = [k for k in keys if k in raw.columns]
         keep_cols = [k for k in keep_cols if k in raw.columns]
 

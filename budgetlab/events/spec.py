@@ -15,7 +15,7 @@ from ._latency import check_latency
 from ._times import EPOCH_UNITS
 from .lines import PRESETS, check_pattern
 from .outcomes import check_outcomes
-from .pii import PII_MODES, guard_values
+from .pii import PII_MODES, guard_values, names_a_person
 from .timeformat import check_time_format
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
@@ -102,12 +102,18 @@ class ReadSpec:
     time_format: str | None = None
     year: int | None = None
     strict: bool = False
+    not_personal: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         _check_name("time", self.time, optional=False)
         for nm in ("outcome", "ok", "bucket", "session", "duration"):
             _check_name(nm, getattr(self, nm))
-        self._set(by=_names("by", self.by), keep=_names("keep", self.keep))
+        self._set(by=_names("by", self.by), keep=_names("keep", self.keep),
+                  not_personal=_names("not_personal", self.not_personal))
+        stray = [c for c in self.not_personal if c not in self.by]
+        if stray:
+            raise ConfigError(f"not_personal= names {', '.join(map(repr, stray))}, which by= does not declare; it "
+                              "takes group keys whose names sound personal but that name no person.")
         guard_values(self.columns, what="the declared column names (time, outcome, ok, bucket, by, keep, ...)")
         _check_privacy(self.pii, self.salt, self.hash_session, self.session)
         if self.epoch is not None:
@@ -173,6 +179,11 @@ class ReadSpec:
         label = self.ok if self.ok is not None else self.outcome
         return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session, *self.by, *self.keep,
                                               self.duration) if isinstance(c, str)))
+
+    @property
+    def named_personal(self) -> list[str]:
+        """Group keys whose names denote people or accounts, unless declared ``not_personal``."""
+        return [k for k in self.by if names_a_person(k) and k not in self.not_personal]
 
     @property
     def slow_ns(self) -> int | None:

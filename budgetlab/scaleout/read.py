@@ -106,7 +106,7 @@ def _profile_partition(
             frame = pandas_read_events(
                 scratch, time=_SCRATCH_TIME, epoch="s", outcome=kwargs["outcome"], ok=kwargs["ok"],
                 bucket=kwargs["bucket"], by=keys, session=session, keep=keep, outcomes=kwargs["outcomes"],
-                pii="drop" if scan_pii else "error",
+                pii="drop" if scan_pii else "error", not_personal=kwargs["not_personal"],
             )
     except BudgetlabError as exc:
         raise partition_error(exc, number) from None
