@@ -44,6 +44,7 @@ from .pii import guard_personal_data, hash_values, shown
 from .report import HowRead, skip_reasons, time_span
 from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec
+from .spelling import one_spelling
 from .timeformat import parse_formatted
 
 __all__ = ["read_events", "ReadSpec", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS", "map_outcomes"]
@@ -106,7 +107,8 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
 
 
 def _group_key(col: pd.Series, name: str) -> pd.Categorical:
-    """A declared group key as a categorical of stripped strings (only used categories, sorted).
+    """A declared group key as a categorical of stripped NFC strings (only used categories, sorted;
+    values with invisible characters refused, see :mod:`~budgetlab.events.spelling`).
     A categorical column (labels and keys are read as Arrow dictionaries) keeps its small codes:
     only its categories are stripped and sorted, the rows are remapped through a lookup table."""
     if isinstance(col.dtype, pd.CategoricalDtype):
@@ -115,6 +117,13 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
     else:
         codes, uniques = factorize(col)
     names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
+    names, invisible = one_spelling(names)  # NFC: one spelling of each key (on the distinct values)
+    if invisible.any():
+        hidden = invisible[np.maximum(codes, 0)] & (codes >= 0)
+        if hidden.any():
+            raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, format, bidirectional "
+                             f"or control characters) at {row_numbers(hidden)} ({int(hidden.sum()):,} rows); they "
+                             "would make groups that print alike: remove them from the data.")
     blank = np.asarray(names == "", dtype=bool)
     if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
