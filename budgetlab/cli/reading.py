@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .._util.validation import duration_label
-from ..errors import ConfigError
+from .._util.words import speak
+from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
 from .options import add_log_argument, add_log_options, add_output_options, add_slo_options
@@ -210,7 +211,7 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
     """The :class:`~budgetlab.events.spec.ReadSpec` of the command line's reading flags."""
     from ..events.spec import ReadSpec
 
-    text_logs = {k: getattr(args, k, None) for k in ("pattern", "preset", "time_format", "year")}
+    text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset", "time_format", "year")}
     return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket, by=group_keys(args),
                     tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt, outcomes=parse_outcomes(args.outcomes),
                     format=args.format, encoding=args.encoding, duration=args.duration,
@@ -265,7 +266,10 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
                               "COLUMN.")
         events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes), by=group_keys(args) or None)
     else:
-        events = read_events(paths, read_spec(args))
+        try:
+            events = read_events(paths, read_spec(args))
+        except BudgetlabError as exc:  # a reading message in the command's words: --tz, not tz=
+            raise type(exc)(speak(str(exc))) from None
     sys.stderr.write(f"{events.attrs['how_read']}\n")
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)

@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._util.words import say
 from ..errors import ConfigError, FileFormatError, InputError
 from ._formats import check_path
 from ._input import file_name, read_input, text_problem
@@ -79,7 +80,7 @@ def check_pattern(pattern: Any, needed: Sequence[str]) -> str:
     it) or one without a named group for each ``needed`` column."""
     if not isinstance(pattern, str) or not pattern:
         raise ConfigError("pattern= takes a regular expression with named groups, e.g. "
-                          r"'^(?P<ts>\S+ \S+) (?P<outcome>\w+)' (CLI: --pattern).")
+                          r"'^(?P<ts>\S+ \S+) (?P<outcome>\w+)'.")
     if _UNSUPPORTED.search(pattern):
         raise ConfigError("pattern= uses lookaround or a backreference; patterns are RE2 syntax (as Arrow's "
                           "extract_regex reads them), which has neither: match the text itself instead.")
@@ -128,14 +129,15 @@ def _read_one(path: Path, pattern: str, columns: Sequence[str], encoding: str, s
     n_events = pc.sum(matched).as_py() or 0
     if n_events == 0:
         what = "no line" if n_lines else "no text (the file is empty)"
-        raise FileFormatError(f"{name}: {what} matches the pattern, so there are no events; check pattern= "
-                              "(CLI: --pattern or --preset) against a few lines of the file.")
+        raise FileFormatError(f"{name}: {what} matches the pattern, so there are no events; check "
+                              f"{say('pattern= (or preset=)', '--pattern (or --preset)')} against a few lines of the "
+                              "file.")
     unmatched = n_lines - n_events
     if unmatched and strict:
         miss = pc.and_(pc.is_valid(lines), pc.invert(matched))
         numbers = [i + 1 for i in pc.indices_nonzero(miss).to_pylist()[:_MAX_LINES_LISTED + 1]]
         raise InputError(f"{name}: {unmatched:,} line(s) do not match the pattern (line {_line_list(numbers)}); "
-                         "with strict=True (CLI: --strict) every non-blank line must be an event.")
+                         f"with {say('strict=True', '--strict')} every non-blank line must be an event.")
     if unmatched:
         notes.append(f"{name}: {unmatched:,} of {n_lines:,} lines ({unmatched / n_lines:.1%}) do not match the "
                      "pattern and are not events")

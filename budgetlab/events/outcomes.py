@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._columns import (
     MISSING_LABELS,
@@ -195,7 +196,7 @@ def _fix(known: dict[str, str], unknown: list[str]) -> str:
     pairs = pairs[:_MAX_SUGGESTED]
     cli = ",".join(f"{_cli_label(k)}={v}" for k, v in pairs) + (",..." if more > 0 else "")
     api = "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + (", ..." if more > 0 else "") + "}"
-    return f"--outcomes {cli} (API: outcomes={api})"
+    return say(f"outcomes={api}", f"--outcomes {cli}")
 
 
 def _refuse_unknown(norm: list[str], counts: np.ndarray, unknown: list[int], known: dict[str, str],
@@ -226,8 +227,11 @@ def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -
     if numeric:
         raise OutcomeError(
             f"outcome labels look like numeric codes: {show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
-            "say which are successes with outcomes= (status ranges allowed; CLI: --outcomes "
-            "2xx=success,3xx=success,4xx=client_error,5xx=server_error, or 4xx=skip to leave client errors out)."
+            "say which are successes with "
+            + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': 'client_error', "
+                  "'5xx': 'server_error'}, or '4xx': 'skip' to leave client errors out).",
+                  "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,5xx=server_error, "
+                  "or 4xx=skip to leave client errors out).")
         )
     truncated = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i] and len(u) >= 2
                  and any(k.startswith(u) and len(k) > len(u) for k in DEFAULT_OUTCOMES)]
@@ -349,7 +353,7 @@ def _flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
     n_ok = int(ok.sum())
     if n_ok == 0 and require_success:
         raise OutcomeError("no row of the outcome column is a success (every value is false or 0); check outcome=, "
-                           "or, if no attempt succeeded, say so with outcomes={'0': 'failure'} (CLI: --outcomes 0=failure).")
+                           "or, if no attempt succeeded, say so with " + say("outcomes={'0': 'failure'}", "--outcomes 0=failure") + ".")
     codes = np.where(ok, 0, 1).astype(np.int64)
     bucket = pd.Categorical.from_codes(codes, dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
     rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []

@@ -47,7 +47,6 @@ warnings or reprs. Only distinct values are scanned, with vectorized RE2 regular
 from __future__ import annotations
 
 import hashlib
-import re
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -57,36 +56,13 @@ import pandas as pd
 import pyarrow as pa
 
 from .._util.validation import check_argument
+from .._util.words import say
 from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
 from ._columns import category_codes, factorize
 from ._detect import KINDS, PLAIN_TEXT, arrow_text, as_text, candidates, scan
 
-__all__ = ["KINDS", "PII_MODES", "PERSON_WORDS", "names_a_person", "scan_text", "scan_personal_data", "guard_personal_data", "hash_values",
+__all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data", "hash_values",
            "describe_findings", "looks_personal", "shown", "guard_values"]
-
-#: Words of column names that denote people or accounts (English, German, French, Spanish, Russian, as the
-#: phone keywords): a group key so named is refused unless hashed or declared not personal.
-PERSON_WORDS = frozenset({
-    "user", "users", "username", "userid", "login", "logname", "account", "accounts", "email", "mail", "customer",
-    "customers", "client", "clients", "person", "member", "owner", "employee", "patient", "firstname",
-    "lastname", "fullname", "surname", "phone", "benutzer", "nutzer", "kunde", "konto", "vorname",
-    "nachname", "utilisateur", "compte", "courriel", "prenom", "usuario", "cuenta", "cliente", "correo",
-    "nombre", "apellido", "пользователь", "логин", "аккаунт", "клиент", "почта", "имя", "фамилия", "абонент",
-})
-
-
-def names_a_person(name: str) -> bool:
-    """Whether a column name denotes people or accounts (by its words: ``user_id``, ``customerName``,
-    ``first_name``, ``логин``); ``pod_name`` and ``region`` do not.
-
-    >>> [names_a_person(n) for n in ("user", "customerId", "first_name", "Логин", "pod_name", "region")]
-    [True, True, True, True, False, False]
-    """
-    words = re.sub(r"(?<=[a-zа-яё])(?=[A-ZА-ЯЁ])", "_", str(name)).casefold()
-    tokens = [t for t in re.split(r"[\W_0-9]+", words) if t]
-    pairs = ["".join(p) for p in zip(tokens, tokens[1:], strict=False)]
-    return any(t in PERSON_WORDS for t in (*tokens, *pairs))
-
 
 #: What a loader's ``pii=`` may do with a declared column that looks like personal data.
 PII_MODES = ("error", "drop", "hash")
@@ -333,7 +309,8 @@ def guard_personal_data(
     """
     check_argument("pii", pii, PII_MODES)
     if pii == "hash" and (not isinstance(salt, str) or not salt):
-        raise ConfigError("pii='hash' needs salt='a secret string' (keep it out of the data).")
+        raise ConfigError(say("pii='hash' needs salt='a secret string'", "--pii hash needs --salt S (a secret string)")
+                          + " (keep it out of the data).")
     must = set(required)
     named = set(by_name)
     out = frame
@@ -348,8 +325,10 @@ def guard_personal_data(
         if not rows and pii == "error":
             raise PersonalDataError(
                 f"group key {col!r} is named like personal data (people or accounts): groups must not identify "
-                "people. Do not declare it, or pass pii='hash' with a salt to keep it as a keyed hash, or "
-                f"not_personal=[{col!r}] if it names no person (CLI: --pii hash --salt S, or --not-personal {col})."
+                "people. Do not declare it, or pass "
+                + say(f"pii='hash' with salt= to keep it as a keyed hash, or not_personal=[{col!r}] if it names no "
+                      "person.", f"--pii hash --salt S to keep it as a keyed hash, or --not-personal {col} if it "
+                      "names no person.")
             )
         if col in must:
             raise PersonalDataError(
@@ -359,8 +338,9 @@ def guard_personal_data(
         if pii == "error":
             raise PersonalDataError(
                 f"column {col!r} looks like personal data ({what}); personal data must not enter the "
-                "budget log. Do not declare it, or pass pii='drop' to drop it or pii='hash' with a salt "
-                "to keep it as a keyed hash."
+                "budget log. Do not declare it, or pass "
+                + say("pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.",
+                      "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash.")
             )
         if out is frame:
             out = frame.copy(deep=False)

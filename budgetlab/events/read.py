@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label, utc_from_ns
+from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ._columns import MISSING_LABELS, category_codes, code_counts, factorize, recode, small_int
 from ._formats import ISO_TIME, check_header, check_scalars
@@ -154,8 +155,8 @@ def _warn_id_like(name: str, key: pd.Categorical) -> None:
     if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
         warnings.warn(BudgetlabWarning(
             f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows ({distinct / rows:.0%}): it "
-            "looks like an id, not a group, and each group would hold one or two events; drop it from by= (CLI: "
-            "--by) or group by a coarser key."), stacklevel=3)
+            "looks like an id, not a group, and each group would hold one or two events; drop it from "
+            f"{say('by=', '--by')} or group by a coarser key."), stacklevel=3)
 
 
 # --------------------------------------------------------------------------------------------
@@ -333,7 +334,8 @@ def read_events(
             # ISO text with a zone in every row, read as instants by the CSV reader: said as text
             time_text = OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(raw[time], tz=tz,
                                                                                       epoch=spec.epoch)
-        reading_ = _outcome_reading(raw, label, ok, bucket, spec.outcomes, require_success=is_path_like(source))
+        reading_ = _outcome_reading(raw, label, ok, bucket, dict(spec.outcomes) if spec.outcomes is not None else None,
+                                    require_success=is_path_like(source))
         ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
         if slow_ns is not None and spec.duration is not None:
             ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat,

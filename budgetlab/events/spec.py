@@ -8,14 +8,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._util.validation import check_argument, check_tz
-from ..errors import ConfigError
+from .._util.words import say, speak
+from ..errors import BudgetlabError, ConfigError
 from ._formats import FORMATS
 from ._input import check_text_encoding
 from ._latency import check_latency
 from ._times import EPOCH_UNITS
 from .lines import PRESETS, check_pattern
 from .outcomes import check_outcomes
-from .pii import PII_MODES, guard_values, names_a_person
+from .person_names import names_a_person
+from .pii import PII_MODES, guard_values
 from .timeformat import check_time_format
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
@@ -52,7 +54,8 @@ def _check_privacy(pii: str, salt: Any, hash_session: bool, session: str | None)
     if salt is not None and (not isinstance(salt, str) or not salt):
         raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
     if (pii == "hash" or hash_session) and salt is None:
-        raise ConfigError("pii='hash' and hash_session=True need salt='a secret string' (keep it out of the data).")
+        raise ConfigError(say("pii='hash' and hash_session=True need salt='a secret string'",
+                              "--pii hash needs --salt S (a secret string)") + " (keep it out of the data).")
     if hash_session and session is None:
         raise ConfigError("hash_session=True needs session='<session id column>'.")
 
@@ -105,6 +108,12 @@ class ReadSpec:
     not_personal: Sequence[str] = ()
 
     def __post_init__(self) -> None:
+        try:
+            self._validate()
+        except BudgetlabError as exc:  # in the command's words on the command line (--pii, not pii=)
+            raise type(exc)(speak(str(exc))) from None
+
+    def _validate(self) -> None:
         _check_name("time", self.time, optional=False)
         for nm in ("outcome", "ok", "bucket", "session", "duration"):
             _check_name(nm, getattr(self, nm))

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.words import say
 from ..errors import ConfigError, TimestampError
 from ._messages import row_numbers
 from ._times import parse_time
@@ -82,7 +83,7 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> t
     with_year = has_year(fmt)
     if not with_year and year is None:
         raise TimestampError(f"the time format {fmt!r} has no year, so the times do not say which year they are in; "
-                             "give year=YYYY (CLI: --year YYYY), the year of the first line (a log that crosses New "
+                             f"give {say('year=YYYY', '--year YYYY')}, the year of the first line (a log that crosses New "
                              "Year goes on in the next one).")
     if with_year:
         parsed, said = _strptime(text, fmt), f"text as written, format {fmt!r}"
@@ -95,7 +96,7 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> t
         bad = parsed.isna().to_numpy()
         if bad.any():
             raise TimestampError(f"times at {row_numbers(bad)} are not dates in their year (such as Feb 29 in a year "
-                                 "that is not a leap year); check year= (CLI: --year).")
+                                 f"that is not a leap year); check {say('year=', '--year')}.")
         said = f"text as written, format {fmt!r}, year {year} given"
         if crossed:
             times = "once" if crossed == 1 else f"{crossed} times"
@@ -109,5 +110,5 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> t
 def _refuse_missing(parsed: pd.Series, fmt: str) -> None:
     bad = parsed.isna().to_numpy()
     if bad.any():
-        raise TimestampError(f"times at {row_numbers(bad)} do not match the time format {fmt!r}; check time_format= "
-                             "(CLI: --time-format), or fix those rows.")
+        raise TimestampError(f"times at {row_numbers(bad)} do not match the time format {fmt!r}; check "
+                             f"{say('time_format=', '--time-format')}, or fix those rows.")

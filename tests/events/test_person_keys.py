@@ -64,3 +64,16 @@ def test_login_names_of_an_ssh_log_never_reach_the_output(tmp_path, capsys):
     assert main([*argv, "--pii", "hash", "--salt", "s"]) == 0
     out, _ = capsys.readouterr()
     assert "fztu" not in out and "fztu" not in (tmp_path / "t.csv").read_text()
+
+
+def test_a_headerless_file_never_echoes_its_first_row(tmp_path, capsys):
+    path = tmp_path / "auth.csv"
+    path.write_text("2026-11-29T02:00:00Z,success,fztu,LabSZ\n2026-11-29T02:01:00Z,failure,root,LabSZ\n")
+    with pytest.raises(Exception) as info:
+        read_events(path, by="host")
+    text = str(info.value)
+    assert "header row" in text and "4 fields" in text
+    assert not any(v in text for v in ("fztu", "LabSZ", "2026-11-29", "success"))
+    assert main(["replay", str(path), "--by", "host"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "fztu" not in err and "LabSZ" not in err
