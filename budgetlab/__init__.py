@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     "as_events": "events.schema",
     "check_events": "events.schema",
     "read_events": "events.read",
+    "ReadSpec": "events.spec",
     "read_access_log": "events.accesslog",
     "bin_events": "windows.bins",
     "STATUS_DTYPE": "budget.tracker_replay",

@@ -68,6 +68,7 @@ from .events.accesslog import read_access_log as read_access_log
 from .events.read import read_events as read_events
 from .events.schema import as_events as as_events
 from .events.schema import check_events as check_events
+from .events.spec import ReadSpec as ReadSpec
 from .interop.openslo import SLODocument as SLODocument
 from .interop.openslo import load_slos as load_slos
 from .interop.openslo import read_openslo as read_openslo
@@ -105,6 +106,7 @@ __all__ = [
     "as_events",
     "check_events",
     "read_events",
+    "ReadSpec",
     "read_access_log",
     "bin_events",
     "STATUS_DTYPE",

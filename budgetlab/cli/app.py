@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from .._util.words import cli_words
 from ..errors import BudgetlabError
 from . import backtest, commands, export, notebooks
 
@@ -123,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     """The command's handler under one-line error reporting."""
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), cli_words():  # messages name the command's flags, not keywords
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning  # one line each, restored on exit
             code = int(args.func(args) or 0)

@@ -59,6 +59,8 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
     g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
     g.add_argument("--salt", default=None, help="secret for --pii hash")
+    g.add_argument("--not-personal", default=None, metavar="KEY,...",
+                   help="group keys named like people or accounts (user, client, ...) that name no person here")
     g.add_argument("--outcomes", default=None, metavar="LABEL=MEANING,...",
                    help="complete outcome mapping: LABEL=success, LABEL=<failure bucket> or LABEL=skip (rows left "
                         "out, counted); HTTP status ranges allowed, e.g. 2xx=success,3xx=success,4xx=skip,"
@@ -72,6 +74,18 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                    help="file format when the extension does not say it (access: Apache/nginx access log; "
                         "recognised by content anyway)")
     g.add_argument("--encoding", default="utf-8", help="text encoding of CSV/JSON Lines (default: utf-8)")
+    g = p.add_argument_group("line-oriented text logs (.log, .txt, compressed)")
+    g.add_argument("--pattern", default=None, metavar="REGEX",
+                   help="one event per matching line: an RE2 regular expression whose named groups are the columns, "
+                        "e.g. '^(?P<ts>\\S+ \\S+) (?P<outcome>\\w+)' (unmatched lines are counted, not events)")
+    g.add_argument("--preset", default=None, choices=["sshd", "proxifier"],
+                   help="a named --pattern with its --time-format and --outcomes (docs: own-log page)")
+    g.add_argument("--time-format", default=None, metavar="FORMAT",
+                   help="read times as written with this strptime format, e.g. '%%b %%d %%H:%%M:%%S'")
+    g.add_argument("--year", default=None, type=int, metavar="YYYY",
+                   help="year of the first line, for a --time-format without one (a log crossing New Year goes on "
+                        "in the next)")
+    g.add_argument("--strict", action="store_true", help="with --pattern: refuse any line that does not match")
 
 
 def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str, plot: str) -> None:

@@ -14,18 +14,22 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .._util.validation import duration_label
-from ..errors import ConfigError
+from .._util.words import speak
+from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
 from .options import add_log_argument, add_log_options, add_output_options, add_slo_options
 
+if TYPE_CHECKING:
+    from ..events.spec import ReadSpec
+
 __all__ = ["add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
-           "group_keys", "parse_outcomes", "LogRead", "read_log", "describe_slo", "slo_list", "longest_window",
+           "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log", "describe_slo", "slo_list", "longest_window",
            "target_table", "run_record", "record_path", "write_record"]
 
 #: How many groups the SLO header line names before "and N more".
@@ -203,6 +207,20 @@ def parse_outcomes(text: str | None) -> dict[str, str] | None:
     return table
 
 
+def read_spec(args: argparse.Namespace) -> ReadSpec:
+    """The :class:`~budgetlab.events.spec.ReadSpec` of the command line's reading flags."""
+    from ..events.spec import ReadSpec
+
+    text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset", "time_format", "year")}
+    return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket, by=group_keys(args),
+                    tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt, outcomes=parse_outcomes(args.outcomes),
+                    format=args.format, encoding=args.encoding, duration=args.duration,
+                    duration_unit=args.duration_unit, slow_above=args.slow_above,
+                    strict=bool(getattr(args, "strict", False)),
+                    not_personal=[k.strip() for k in (getattr(args, "not_personal", None) or "").split(",") if k.strip()],
+                    **text_logs)
+
+
 @dataclass(frozen=True)
 class LogRead:
     """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
@@ -230,7 +248,9 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
         if p.is_file():
             register_input(p)
     plan_outputs(outputs, force=args.force)
-    access = [is_access_log(p) for p in paths] if args.format in (None, "access") else [False] * len(paths)
+    lines = getattr(args, "pattern", None) is not None or getattr(args, "preset", None) is not None
+    access = [is_access_log(p) for p in paths] if args.format in (None, "access") and not lines \
+        else [False] * len(paths)
     if args.format == "access" and not all(access):
         bad = next(p for p, a in zip(paths, access, strict=True) if not a)
         raise ConfigError(f"{shown(bad.name)}: its first line is not in common/combined access-log format; "
@@ -246,10 +266,10 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
                               "COLUMN.")
         events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes), by=group_keys(args) or None)
     else:
-        events = read_events(paths, time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
-                             by=group_keys(args), tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
-                             outcomes=parse_outcomes(args.outcomes), format=args.format, encoding=args.encoding,
-                             duration=args.duration, duration_unit=args.duration_unit, slow_above=args.slow_above)
+        try:
+            events = read_events(paths, read_spec(args))
+        except BudgetlabError as exc:  # a reading message in the command's words: --tz, not tz=
+            raise type(exc)(speak(str(exc))) from None
     sys.stderr.write(f"{events.attrs['how_read']}\n")
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
@@ -274,7 +294,8 @@ def _sha256(path: Path) -> str:
 
 
 _RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format", "encoding", "duration",
-             "duration_unit", "slow_above", "by", "target", "window", "warning", "critical", "min_events")
+             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "strict", "not_personal", "by", "target",
+             "window", "warning", "critical", "min_events")
 
 
 def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay") -> dict[str, Any]:

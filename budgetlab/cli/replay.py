@@ -344,7 +344,7 @@ def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFra
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    # with --plot, a worker forked at start-up (budgetlab.cli.main) may be importing matplotlib
+    # with --plot, a worker forked at start-up (budgetlab.cli.app) may be importing matplotlib
     worker = getattr(args, "plot_worker", None)  # a plot_worker.PlotWorker, or None
     slo = slo_from_args(args)  # bad SLO options fail before the read
     incidents = None

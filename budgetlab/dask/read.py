@@ -4,7 +4,6 @@ categories and the personal-data verdict shared by all partitions."""
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from ..events.pii import PII_MODES, hash_values
 from ..events.read import ReadOptions
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
+from ..events.spec import ReadSpec
 from ._partitions import partition_error, partition_number
 
 __all__ = ["read_events"]
@@ -106,7 +106,7 @@ def _profile_partition(
             frame = pandas_read_events(
                 scratch, time=_SCRATCH_TIME, epoch="s", outcome=kwargs["outcome"], ok=kwargs["ok"],
                 bucket=kwargs["bucket"], by=keys, session=session, keep=keep, outcomes=kwargs["outcomes"],
-                pii="drop" if scan_pii else "error",
+                pii="drop" if scan_pii else "error", not_personal=kwargs["not_personal"],
             )
     except BudgetlabError as exc:
         raise partition_error(exc, number) from None
@@ -157,14 +157,20 @@ def _union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
     return sorted(seen) if sort else list(seen)
 
 
-def _with_defaults(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Every :class:`ReadOptions` keyword: the given ones, else :func:`budgetlab.read_events`'s
-    default (one signature, one set of defaults for both loaders)."""
+def _with_defaults(spec: ReadSpec | None, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every :class:`ReadOptions` keyword: the given ones, else those of ``spec`` (else the
+    defaults of :class:`~budgetlab.events.spec.ReadSpec`: one options object for both loaders)."""
     unknown = sorted(set(options) - ReadOptions.__optional_keys__)
     if unknown:
         raise TypeError(f"read_events() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}")
-    params = inspect.signature(pandas_read_events).parameters
-    return {name: options.get(name, params[name].default) for name in ReadOptions.__annotations__}
+    base = spec if spec is not None else ReadSpec()
+    if not isinstance(base, ReadSpec):
+        raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(base).__name__}")
+    for name in ("pattern", "time_format", "format"):
+        if getattr(base, name) is not None:
+            raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is for "
+                             "budgetlab.read_events.")
+    return {name: options.get(name, getattr(base, name)) for name in ReadOptions.__annotations__}
 
 
 def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
@@ -209,6 +215,7 @@ def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
 
 def read_events(
     source: str | PathLike[str] | Sequence[str | PathLike[str]] | dd.DataFrame,
+    spec: ReadSpec | None = None,
     *,
     filters: Any = None,
     **options: Unpack[ReadOptions],
@@ -226,6 +233,8 @@ def read_events(
         A Parquet file, a directory of Parquet files (hive partitions such as
         ``date=2026-10-05/`` become columns that ``by=`` may name), a glob, or a list of them;
         or a Dask DataFrame of raw columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
+    spec : ReadSpec, optional
+        The same options object :func:`budgetlab.read_events` takes (keywords override its fields).
     time, outcome, ok, bucket, by, session, keep, tz, epoch, outcomes, pii, salt, hash_session
         As in :func:`budgetlab.read_events`.
     filters : list, optional
@@ -254,7 +263,7 @@ def read_events(
     >>> list(ev["region"].dtype.categories)
     ['ams', 'fra']
     """
-    opts = _with_defaults(options)
+    opts = _with_defaults(spec, options)
     keys = as_list(opts["by"])
     pii, session, salt = opts["pii"], opts["session"], opts["salt"]
     check_argument("pii", pii, PII_MODES)

@@ -27,8 +27,8 @@ incident table with :func:`budgetlab.read_incidents` when ``kind="incidents"``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.resources
-import inspect
 import os
 from collections.abc import Sequence
 from importlib.resources.abc import Traversable
@@ -161,10 +161,9 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _read_defaults() -> dict[str, Any]:
-    from ..events.read import read_events
+    from ..events.spec import ReadSpec
 
-    return {name: p.default for name, p in inspect.signature(read_events).parameters.items()
-            if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    return {f.name: f.default for f in dataclasses.fields(ReadSpec)}
 
 
 def _check_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -22,9 +22,11 @@ from .schema import (
     ts_ns,
 )
 from .sources import expand_sources
+from .spec import ReadSpec
 
 __all__ = [
     "read_events",
+    "ReadSpec",
     "read_access_log",
     "is_access_log",
     "expand_sources",

@@ -25,6 +25,7 @@ import pandas as pd
 
 from .._util.files import register_input
 from .._util.validation import check_argument
+from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, SchemaError
 from ._arrow_read import (
     ISO_TIME,
@@ -70,14 +71,15 @@ def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> 
     for col in columns:
         if col in seen:
             continue
+        if have and hidden_names(have).any():  # a header-less file: its first row is data, never echoed
+            raise SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, not column names "
+                              f"({len(have)} fields; not shown): does the file have a header row?")
         close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
         hint = f" Did you mean {shown_names(close)}?" if close else ""
         if len(have) == 1 and any(sep in have[0] for sep in (";", "\t", ",", "|")):
             sep = next(s for s in (";", "\t", ",", "|") if s in have[0])
             hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab reads ',' "
                      "(.csv) and tab (.tsv, or format='tsv').")
-        if have and hidden_names(have).any():
-            hint += " The first line looks like data, not column names: does the file have a header row?"
         raise SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: {shown_names(have)}.")
 
 
@@ -110,7 +112,10 @@ def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
         shown = shown if file_name(shown) == shown else "(not shown)"
         raise FileFormatError(
             f"{file_name(path)}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, .jsonl/.ndjson "
-            "(text formats optionally .gz), or pass format='csv'|'tsv'|'parquet'|'jsonl'."
+            "(text formats optionally .gz), or pass "
+            + say("format='csv'|'tsv'|'parquet'|'jsonl'; a line-oriented text log is read with pattern= or preset=.",
+                  "--format csv|tsv|parquet|jsonl; a line-oriented text log is read with --pattern REGEX or "
+                  "--preset NAME.")
         )
     return _SUFFIXES[ext], packed
 
@@ -372,8 +377,8 @@ def _refuse_wide(raw: bytes, name: str) -> None:
     wide = utf16_encoding(raw)
     if wide is not None:
         bom = "it starts with a byte-order mark" if wide in ("utf-16", "utf-32") else "every other byte is NUL"
-        raise FileFormatError(f"{name}: is {wide.upper()} text ({bom}); pass encoding={wide!r} (CLI: --encoding "
-                              f"{wide}) or save it as UTF-8.")
+        raise FileFormatError(f"{name}: is {wide.upper()} text ({bom}); pass "
+                              f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it as UTF-8.")
 
 
 def _read_jsonl(raw: bytes, name: str, columns: list[str], encoding: str) -> pd.DataFrame:

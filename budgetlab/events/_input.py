@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from .._util.memory import check_memory, format_bytes, memory_limit
 from .._util.progress import progress_bar
+from .._util.words import say
 from ..errors import BudgetlabError, ConfigError, FileFormatError
 
 __all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of", "read_input", "refuse_binary",
@@ -264,13 +265,13 @@ def text_problem(raw: bytes, name: str, encoding: str) -> FileFormatError | None
     except UnicodeError as exc:
         wide = utf16_encoding(raw)
         if wide is not None:
-            return FileFormatError(f"{name}: is {wide.upper()} text, not {encoding}; pass encoding={wide!r} "
-                                   f"(CLI: --encoding {wide}) or save it as UTF-8.")
+            return FileFormatError(f"{name}: is {wide.upper()} text, not {encoding}; pass "
+                                   f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it as UTF-8.")
         if b"\x00" in raw[:65536]:
             return _binary(name)
         return FileFormatError(
             f"{name}: not valid {encoding} text (first bad byte at offset {getattr(exc, 'start', 0)}); pass the file's real "
-            "encoding, e.g. encoding='latin-1' or 'cp1251' (CLI: --encoding)."
+            "encoding, e.g. " + say("encoding='latin-1' or 'cp1251'", "--encoding latin-1 or --encoding cp1251") + "."
         )
     return None
 

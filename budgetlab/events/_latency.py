@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_argument, to_ns
+from .._util.words import say
 from ..errors import ConfigError, InputError
 from ._columns import MISSING_LABELS, numpy_backed
 from ._messages import row_numbers
@@ -31,10 +32,13 @@ def check_latency(duration: str | None, duration_unit: str | None, slow_above: A
         check_argument("duration_unit", duration_unit, tuple(DURATION_UNITS))
     if slow_above is None:
         if duration is not None:
-            raise ConfigError("duration= is read only for slow_above= (e.g. slow_above='2s'); give both or neither.")
+            raise ConfigError(say("duration= is read only for slow_above= (e.g. slow_above='2s')",
+                                  "--duration is read only for --slow-above (e.g. --slow-above 2s)")
+                              + "; give both or neither.")
         return None
     if duration is None:
-        raise ConfigError("slow_above= needs duration='<column of request durations>' (CLI: --duration COLUMN).")
+        raise ConfigError(say("slow_above= needs duration='<column of request durations>'.",
+                              "--slow-above needs --duration COLUMN (the column of request durations)."))
     return to_ns(slow_above, name="slow_above")
 
 
@@ -59,10 +63,11 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
                                  "give numbers (with duration_unit=) or text with a unit such as '350ms'.")
             if not numbers.isna().all() and unit is None:
                 raise InputError("the duration column mixes numbers and text with units; say the unit of the numbers "
-                                 "with duration_unit= (CLI: --duration-unit).")
+                                 f"with {say('duration_unit=', '--duration-unit')}.")
         if numbers.notna().any() and unit is None:
-            raise InputError("the durations are plain numbers; say their unit with duration_unit='s', 'ms', 'us' or "
-                             "'ns' (CLI: --duration-unit), e.g. 'ms' for nginx $upstream_response_time * 1000.")
+            raise InputError("the durations are plain numbers; say their unit with "
+                             + say("duration_unit='s', 'ms', 'us' or 'ns'", "--duration-unit s|ms|us|ns")
+                             + ", e.g. ms for nginx $upstream_response_time * 1000.")
         f = DURATION_UNITS[unit] if unit is not None else 1
         values = numbers.to_numpy(dtype=np.float64)
         bad = ~np.isfinite(values) if text is None else np.zeros(len(values), dtype=bool)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.words import say
 from ..errors import TimestampError
 from ._columns import MISSING_LABELS, numpy_backed, on_chunks
 from ._messages import expand, row_numbers
@@ -146,11 +147,11 @@ def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
     bad = (out < _EPOCH_LOW_NS) | (out >= _EPOCH_HIGH_NS)
     if bad.any():
         guess = units[int(np.bincount(per_row).argmax())]
-        hint = (f"these numbers look like epoch={guess!r} ({_UNIT_NAMES[guess]})" if guess != epoch else
-                "check the time column")
+        hint = (f"these numbers look like {say(f'epoch={guess!r}', f'--epoch {guess}')} ({_UNIT_NAMES[guess]})"
+                if guess != epoch else "check the time column")
         raise TimestampError(
-            f"with epoch={epoch!r} ({_UNIT_NAMES[epoch]}) {int(bad.sum())} timestamp(s) fall before 2000 or after 2100, "
-            f"at {row_numbers(bad)}; {hint} (CLI: --epoch)."
+            f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({_UNIT_NAMES[epoch]}) {int(bad.sum())} timestamp(s) "
+            f"fall before 2000 or after 2100, at {row_numbers(bad)}; {hint}."
         )
     return out
 
@@ -161,8 +162,10 @@ def _from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
         v = float(np.median(np.abs(finite))) if len(finite) else 0.0
         guess = "ns" if v > 1e17 else "us" if v > 1e14 else "ms" if v > 1e11 else "s"
         raise TimestampError(
-            "the timestamps are plain numbers; say their unit with epoch='s', 'ms', 'us' or 'ns' "
-            f"(CLI: --epoch; these look like epoch={guess!r}). For dates write ISO-8601 like 2026-11-29T03:47:00Z."
+            "the timestamps are plain numbers; say their unit with "
+            + say(f"epoch='s', 'ms', 'us' or 'ns' (these look like epoch={guess!r})",
+                  f"--epoch s|ms|us|ns (these look like --epoch {guess})")
+            + ". For dates write ISO-8601 like 2026-11-29T03:47:00Z."
         )
     f = EPOCH_UNITS[epoch]
     if values.dtype.kind in "Ob":

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._columns import (
     MISSING_LABELS,
@@ -59,7 +60,8 @@ DEFAULT_OUTCOMES: dict[str, str] = {
     SOLVE_ERROR: SOLVE_ERROR,
     **{w: FAILURE for w in _FAILURE_WORDS},
 }
-#: Labels of states that are not final (a job still running): the refusal suggests ``skip``.
+#: Labels that often name states that are not final (a job still running): the refusal says so, the
+#: suggestion stays ``label=?`` (the user chooses).
 NON_FINAL_STATES = frozenset({"pending", "processing", "queued", "running", "in_progress", "started", "scheduled",
                               "waiting", "retrying", "cancelled", "canceled", "created", "submitted", "accepted",
                               "active", "new", "open", "in_queue"})
@@ -187,13 +189,14 @@ def _cli_label(label: str) -> str:
 
 def _fix(known: dict[str, str], unknown: list[str]) -> str:
     """The exact ``--outcomes`` and ``outcomes=`` to pass: the labels already understood, then
-    the unknown ones with ``?`` (or ``skip`` for labels of non-final states) for the user to fill."""
-    pairs = list(known.items()) + [(u, SKIP if u in NON_FINAL_STATES else "?") for u in unknown]
+    the unknown ones with ``?`` for the user to fill: always ``?``, never a guessed meaning (``accepted``
+    is a success in an SSH log, a state that is not final in a job queue)."""
+    pairs = list(known.items()) + [(u, "?") for u in unknown]
     more = len(pairs) - _MAX_SUGGESTED
     pairs = pairs[:_MAX_SUGGESTED]
     cli = ",".join(f"{_cli_label(k)}={v}" for k, v in pairs) + (",..." if more > 0 else "")
     api = "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + (", ..." if more > 0 else "") + "}"
-    return f"--outcomes {cli} (API: outcomes={api})"
+    return say(f"outcomes={api}", f"--outcomes {cli}")
 
 
 def _refuse_unknown(norm: list[str], counts: np.ndarray, unknown: list[int], known: dict[str, str],
@@ -202,7 +205,7 @@ def _refuse_unknown(norm: list[str], counts: np.ndarray, unknown: list[int], kno
     listed = show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])
     states = [norm[i] for i in shown if norm[i] in NON_FINAL_STATES]
     skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are not final: "
-                 "map them to skip to leave those rows out." if states else "")
+                 "if they are, map them to skip to leave those rows out." if states else "")
     where = "outcomes= does not list them" if mapping else "the built-in vocabulary does not know them, and budgetlab " \
         "gives no label a meaning it cannot know"
     fix = _fix(known, [norm[i] for i in shown])
@@ -224,8 +227,11 @@ def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -
     if numeric:
         raise OutcomeError(
             f"outcome labels look like numeric codes: {show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
-            "say which are successes with outcomes= (status ranges allowed; CLI: --outcomes "
-            "2xx=success,3xx=success,4xx=client_error,5xx=server_error, or 4xx=skip to leave client errors out)."
+            "say which are successes with "
+            + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': 'client_error', "
+                  "'5xx': 'server_error'}, or '4xx': 'skip' to leave client errors out).",
+                  "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,5xx=server_error, "
+                  "or 4xx=skip to leave client errors out).")
         )
     truncated = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i] and len(u) >= 2
                  and any(k.startswith(u) and len(k) > len(u) for k in DEFAULT_OUTCOMES)]
@@ -347,7 +353,7 @@ def _flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
     n_ok = int(ok.sum())
     if n_ok == 0 and require_success:
         raise OutcomeError("no row of the outcome column is a success (every value is false or 0); check outcome=, "
-                           "or, if no attempt succeeded, say so with outcomes={'0': 'failure'} (CLI: --outcomes 0=failure).")
+                           "or, if no attempt succeeded, say so with " + say("outcomes={'0': 'failure'}", "--outcomes 0=failure") + ".")
     codes = np.where(ok, 0, 1).astype(np.int64)
     bucket = pd.Categorical.from_codes(codes, dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
     rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []

@@ -56,6 +56,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .._util.validation import check_argument
+from .._util.words import say
 from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
 from ._columns import category_codes, factorize
 from ._detect import KINDS, PLAIN_TEXT, arrow_text, as_text, candidates, scan
@@ -287,13 +288,16 @@ def guard_personal_data(
     pii: str = "error",
     salt: str | None = None,
     required: Iterable[str] = (),
+    by_name: Iterable[str] = (),
 ) -> pd.DataFrame:
     """Apply the ``pii`` policy to ``columns`` of ``frame`` (returns a new frame if anything changed).
 
     ``"error"`` raises :class:`PersonalDataError`; ``"drop"`` drops the column with a
     :class:`PersonalDataWarning` naming it; ``"hash"`` replaces values by :func:`hash_values`.
     Columns in ``required`` (e.g. the outcome column) cannot be dropped or hashed: personal data
-    there is always an error. Messages name the column, the kind and the count, never a value.
+    there is always an error. Columns in ``by_name`` (group keys whose names denote people, see
+    :func:`names_a_person`) are flagged by their name when their values look plain. Messages name
+    the column, the kind and the count, never a value.
 
     >>> f = pd.DataFrame({"region": ["fra", "ams"], "user": ["a@b.org", "c@d.net"]})
     >>> guard_personal_data(f, ["region", "user"])
@@ -305,17 +309,27 @@ def guard_personal_data(
     """
     check_argument("pii", pii, PII_MODES)
     if pii == "hash" and (not isinstance(salt, str) or not salt):
-        raise ConfigError("pii='hash' needs salt='a secret string' (keep it out of the data).")
+        raise ConfigError(say("pii='hash' needs salt='a secret string'", "--pii hash needs --salt S (a secret string)")
+                          + " (keep it out of the data).")
     must = set(required)
+    named = set(by_name)
     out = frame
     plain_text = frame.attrs.get(PLAIN_TEXT, frozenset())  # found plain while read: nothing to scan
-    for col in dict.fromkeys([*must, *columns]):
-        if col not in out.columns or col in plain_text:
+    for col in dict.fromkeys([*must, *columns, *named]):
+        if col not in out.columns or (col in plain_text and col not in named):
             continue
-        rows, distinct = _scan_column(frame[col])
-        if not rows:
+        rows, distinct = _scan_column(frame[col]) if col not in plain_text else ({}, {})
+        if not rows and col not in named:
             continue
-        what = describe_findings(rows, distinct)
+        what = describe_findings(rows, distinct) if rows else "its name denotes people or accounts"
+        if not rows and pii == "error":
+            raise PersonalDataError(
+                f"group key {col!r} is named like personal data (people or accounts): groups must not identify "
+                "people. Do not declare it, or pass "
+                + say(f"pii='hash' with salt= to keep it as a keyed hash, or not_personal=[{col!r}] if it names no "
+                      "person.", f"--pii hash --salt S to keep it as a keyed hash, or --not-personal {col} if it "
+                      "names no person.")
+            )
         if col in must:
             raise PersonalDataError(
                 f"column {col!r} looks like personal data ({what}); it is declared as a required column "
@@ -324,8 +338,9 @@ def guard_personal_data(
         if pii == "error":
             raise PersonalDataError(
                 f"column {col!r} looks like personal data ({what}); personal data must not enter the "
-                "budget log. Do not declare it, or pass pii='drop' to drop it or pii='hash' with a salt "
-                "to keep it as a keyed hash."
+                "budget log. Do not declare it, or pass "
+                + say("pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.",
+                      "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash.")
             )
         if out is frame:
             out = frame.copy(deep=False)

@@ -23,31 +23,32 @@ from typing import Any, TypedDict
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_argument, check_tz, duration_label, utc_from_ns
+from .._util.validation import duration_label, utc_from_ns
+from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ._columns import MISSING_LABELS, category_codes, code_counts, factorize, recode, small_int
-from ._formats import FORMATS, ISO_TIME, check_header, check_scalars
-from ._input import check_text_encoding
-from ._latency import apply_slow, check_latency, parse_durations
+from ._formats import ISO_TIME, check_header, check_scalars
+from ._latency import apply_slow, parse_durations
 from ._messages import reading, row_numbers
-from ._times import EPOCH_UNITS, OFFSETS_READING, describe_time, parse_time
+from ._times import OFFSETS_READING, describe_time, parse_time
+from .lines import read_lines
 from .outcomes import (
     DEFAULT_OUTCOMES,
     LabelReading,
     OutcomeReading,
     bucket_with_ok,
-    check_outcomes,
     classify_outcomes,
     map_outcomes,
     parse_ok,
 )
-from .pii import PII_MODES, guard_personal_data, guard_values, hash_values, shown
+from .pii import guard_personal_data, hash_values, shown
 from .report import HowRead, skip_reasons, time_span
 from .sources import expand_sources, is_path_like, read_files
+from .spec import ReadSpec
+from .spelling import one_spelling
+from .timeformat import parse_formatted
 
-__all__ = ["read_events", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS", "map_outcomes"]
-
-_OUTPUT_NAMES = ("ts", "ok", "bucket", "session_id")
+__all__ = ["read_events", "ReadSpec", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS", "map_outcomes"]
 
 
 class ReadOptions(TypedDict, total=False):
@@ -63,6 +64,7 @@ class ReadOptions(TypedDict, total=False):
     by: str | Sequence[str]
     session: str | None
     keep: Sequence[str]
+    not_personal: Sequence[str]
     tz: str
     epoch: str | None
     outcomes: Mapping[str, str] | None
@@ -72,85 +74,33 @@ class ReadOptions(TypedDict, total=False):
 
 
 # --------------------------------------------------------------------------------------------
-# options
-# --------------------------------------------------------------------------------------------
-def _check_name(name: str, value: Any, *, optional: bool = True) -> None:
-    if value is None and optional:
-        return
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"{name}= takes a column name (a non-empty string), got {type(value).__name__}.")
-
-
-def _names(name: str, value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        value = [value]
-    try:
-        out = list(value)
-    except TypeError:
-        raise ConfigError(f"{name}= takes a column name or a list of names, got {type(value).__name__}.") from None
-    for v in out:
-        _check_name(name, v, optional=False)
-    if len(set(out)) != len(out):
-        raise ConfigError(f"{name}= names a column twice; list each once.")
-    return out
-
-
-def _check_privacy(pii: str, salt: Any, hash_session: bool, session: str | None) -> None:
-    check_argument("pii", pii, PII_MODES)
-    if salt is not None and (not isinstance(salt, str) or not salt):
-        raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
-    if (pii == "hash" or hash_session) and salt is None:
-        raise ConfigError("pii='hash' and hash_session=True need salt='a secret string' (keep it out of the data).")
-    if hash_session and session is None:
-        raise ConfigError("hash_session=True needs session='<session id column>'.")
-
-
-def _check_reading(epoch: str | None, fmt: str | None, encoding: str) -> None:
-    if epoch is not None:
-        check_argument("epoch", epoch, tuple(EPOCH_UNITS))
-    if fmt is not None:
-        check_argument("format", fmt, FORMATS)
-    check_text_encoding(encoding)
-
-
-def _label_column(time: str, outcome: str | None, ok: str | None, bucket: str | None, session: str | None,
-                  extra: list[str]) -> str:
-    """The outcome-label or success column (``ok`` wins over ``outcome``), once the roles are
-    known to name different columns."""
-    label = ok if ok is not None else outcome
-    if label is None:
-        raise ConfigError("give outcome='<label column>' or ok='<boolean success column>'.")
-    roles = [r for r in (time, label, bucket, session) if r is not None]
-    if len(set(roles)) != len(roles):
-        raise ConfigError("time=, outcome=/ok=, bucket= and session= must name different columns.")
-    for k in extra:
-        if k in _OUTPUT_NAMES:
-            raise ConfigError(f"column {k!r} would clash with the output column of that name; rename it first.")
-    if bucket is not None and ok is None:
-        raise ConfigError("bucket= goes with ok= (a success column); with outcome= the labels are the buckets.")
-    return label
-
-
-# --------------------------------------------------------------------------------------------
 # columns
 # --------------------------------------------------------------------------------------------
-def _raw_table(source: Any, columns: list[str], fmt: str | None, encoding: str,
-               dict_columns: list[str], notes: list[str], iso_time: str | None = None,
-               ) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
-    """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index,
-    and ``(name, rows)`` of each file; reading decisions are appended to ``notes``. A text
-    file's ``iso_time`` column may come as instants (see :func:`~budgetlab.events._formats.read_columns`)."""
+def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
+               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
+    """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index, the
+    ``(name, rows)`` of each file and the reading decisions (for ``attrs["how_read"].notes``). A
+    text file's time column may come as instants (see :func:`~budgetlab.events._formats.read_columns`)
+    unless it is also kept or a key (then as written), or read with ``time_format``."""
+    columns = spec.columns
     if isinstance(source, pd.DataFrame):
+        if spec.pattern is not None:
+            raise ConfigError("pattern= reads the lines of text files; a DataFrame already has columns.")
         check_header(list(source.columns), columns, "the DataFrame")
         if len(source) == 0:
             raise InputError("the DataFrame has no rows; nothing to analyse.")
         raw = source[columns].reset_index(drop=True)
         raw.attrs = {}  # the caller's attrs say nothing of how budgetlab read it (e.g. what the guard may skip)
-        return raw, [("the DataFrame", len(source))]
+        return raw, [("the DataFrame", len(source))], []
     if is_path_like(source):
-        return read_files(expand_sources(source), columns, fmt, encoding, dict_columns, notes, iso_time)
+        paths = expand_sources(source)
+        if spec.pattern is not None:
+            return read_lines(paths, spec.pattern, columns, encoding=spec.encoding, strict=spec.strict)
+        notes: list[str] = []
+        iso_time = spec.time if spec.epoch is None and spec.time_format is None and \
+            spec.time not in (*spec.by, *spec.keep) else None
+        raw, files = read_files(paths, columns, spec.format, spec.encoding, dict_columns, notes, iso_time)
+        return raw, files, notes
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.dask as bd).")
     raise InputError(f"source must be a file path, a list of paths, a glob, a folder or a pandas DataFrame, "
@@ -158,7 +108,8 @@ def _raw_table(source: Any, columns: list[str], fmt: str | None, encoding: str,
 
 
 def _group_key(col: pd.Series, name: str) -> pd.Categorical:
-    """A declared group key as a categorical of stripped strings (only used categories, sorted).
+    """A declared group key as a categorical of stripped NFC strings (only used categories, sorted;
+    values with invisible characters refused, see :mod:`~budgetlab.events.spelling`).
     A categorical column (labels and keys are read as Arrow dictionaries) keeps its small codes:
     only its categories are stripped and sorted, the rows are remapped through a lookup table."""
     if isinstance(col.dtype, pd.CategoricalDtype):
@@ -167,6 +118,13 @@ def _group_key(col: pd.Series, name: str) -> pd.Categorical:
     else:
         codes, uniques = factorize(col)
     names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
+    names, invisible = one_spelling(names)  # NFC: one spelling of each key (on the distinct values)
+    if invisible.any():
+        hidden = invisible[np.maximum(codes, 0)] & (codes >= 0)
+        if hidden.any():
+            raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, format, bidirectional "
+                             f"or control characters) at {row_numbers(hidden)} ({int(hidden.sum()):,} rows); they "
+                             "would make groups that print alike: remove them from the data.")
     blank = np.asarray(names == "", dtype=bool)
     if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
@@ -197,8 +155,8 @@ def _warn_id_like(name: str, key: pd.Categorical) -> None:
     if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
         warnings.warn(BudgetlabWarning(
             f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows ({distinct / rows:.0%}): it "
-            "looks like an id, not a group, and each group would hold one or two events; drop it from by= (CLI: "
-            "--by) or group by a coarser key."), stacklevel=3)
+            "looks like an id, not a group, and each group would hold one or two events; drop it from "
+            f"{say('by=', '--by')} or group by a coarser key."), stacklevel=3)
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,27 +164,10 @@ def _warn_id_like(name: str, key: pd.Categorical) -> None:
 # --------------------------------------------------------------------------------------------
 def read_events(
     source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd.DataFrame,
-    *,
-    time: str = "ts",
-    outcome: str | None = "outcome",
-    ok: str | None = None,
-    bucket: str | None = None,
-    by: str | Sequence[str] = (),
-    session: str | None = None,
-    keep: Sequence[str] = (),
-    tz: str = "UTC",
-    epoch: str | None = None,
-    outcomes: Mapping[str, str] | None = None,
-    pii: str = "error",
-    salt: str | None = None,
-    hash_session: bool = False,
-    format: str | None = None,
-    encoding: str = "utf-8",
-    duration: str | None = None,
-    duration_unit: str | None = None,
-    slow_above: Any = None,
+    spec: ReadSpec | None = None,
+    **overrides: Any,
 ) -> pd.DataFrame:
-    """Load an outcome log into the canonical event table.
+    r"""Load an outcome log into the canonical event table.
 
     Parameters
     ----------
@@ -235,7 +176,11 @@ def read_events(
         a glob such as ``"logs/*.csv"``, or a folder: its files sorted by name), or a pandas
         DataFrame. Several files are read as one table with one schema (the same declared columns
         with the same kind of values in each); a bad row is named by its file and row there.
-        Files are opened read-only; a DataFrame is never modified.
+        Files are opened read-only; a DataFrame is never modified. With ``pattern``/``preset``:
+        text logs of any extension (``.log``, ``.txt``, compressed ...), one event per matching line.
+    spec : ReadSpec, optional
+        All the options below in one frozen, validated object (:class:`~budgetlab.events.spec.ReadSpec`);
+        keyword arguments given beside it override its fields (``read_events(path, spec, tz="UTC")``).
     time : str
         Time column: ISO-8601 strings (with offsets, which may differ from row to row: each is an
         exact instant, e.g. +01:00 and +02:00 across a DST change; or all without, then ``tz``
@@ -295,6 +240,28 @@ def read_events(
         Latency as part of success: successes whose ``duration`` column is strictly above
         ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
         need their unit (``duration_unit="ms"``); text such as ``"350ms"`` carries its own.
+    pattern : str, optional
+        Read a line-oriented text log: a regular expression in RE2 syntax (Arrow's
+        ``extract_regex``: no lookaround, no backreferences) whose named groups are the columns,
+        e.g. ``r"^(?P<ts>\S+ \S+) (?P<outcome>\w+) (?P<region>\w+)"``. Lines that do not match
+        are not events: their count and share are stated in the notes; a file where no line
+        matches is refused (see :mod:`budgetlab.events.lines`).
+    preset : {"sshd", "proxifier"}, optional
+        A named pattern with its time format and label meanings (:data:`~budgetlab.events.lines.PRESETS`).
+    time_format : str, optional
+        Read the time column as written with this strptime format (e.g. ``"%b %d %H:%M:%S"``);
+        times that do not match it are refused by row.
+    year : int, optional
+        The year of the first line, for a ``time_format`` without one (required then); a time more
+        than half a year earlier than the line before it starts the next year (New Year rule,
+        :mod:`budgetlab.events.timeformat`).
+    strict : bool
+        With ``pattern``: refuse any non-blank line that does not match, instead of counting it.
+    not_personal : list of str
+        Group keys whose names denote people or accounts (``user``, ``login``, ``account``,
+        ``email``, ``customer``, ``client``, ... in English, German, French, Spanish and Russian)
+        but that name no person here. Without it such a key is refused even when its values look
+        plain, unless ``pii="hash"`` (kept as a keyed hash) or ``pii="drop"``.
 
     Returns
     -------
@@ -342,44 +309,37 @@ def read_events(
     ...
     budgetlab.errors.PersonalDataError: column 'region' looks like personal data (1 row(s) like an e-mail address (1 distinct values)); personal data must not enter the budget log. Do not declare it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     """
-    _check_name("time", time, optional=False)
-    for nm, val in (("outcome", outcome), ("ok", ok), ("bucket", bucket), ("session", session),
-                    ("duration", duration)):
-        _check_name(nm, val)
-    keys = _names("by", by)
-    keep_cols = _names("keep", keep)
-    declared = [c for c in (time, outcome, ok, bucket, session, duration, *keys, *keep_cols) if isinstance(c, str)]
-    guard_values(declared, what="the declared column names (time, outcome, ok, bucket, by, keep, ...)")
-    _check_privacy(pii, salt, hash_session, session)
-    _check_reading(epoch, format, encoding)
-    tz = check_tz(tz)
-    table = check_outcomes(outcomes)
-    slow_ns = check_latency(duration, duration_unit, slow_above)
-    label = _label_column(time, outcome, ok, bucket, session, [*keys, *keep_cols])
-    if duration is not None and duration in (time, label, bucket, session):
-        raise ConfigError("duration= must name its own column (not the time, outcome, bucket or session column).")
-    columns = list(dict.fromkeys(c for c in (time, label, bucket, session, *keys, *keep_cols, duration)
-                                 if c is not None))
+    spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
+    if not isinstance(spec, ReadSpec):
+        raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
+    time, label, ok, bucket, session = spec.time, spec.label, spec.ok, spec.bucket, spec.session
+    keys, keep_cols, tz = list(spec.by), list(spec.keep), spec.tz
+    columns, slow_ns = spec.columns, spec.slow_ns
     labels = [c for c in (label if ok is None else None, bucket) if c is not None]  # outcome labels, failure kinds
 
     with reading():
-        notes: list[str] = []  # reading decisions, stated in attrs["how_read"]
-        # the time read as instants by the reader, unless it is also kept or a key (then as written)
-        iso_time = time if epoch is None and time not in (*keys, *keep_cols) else None
-        raw, files = _raw_table(source, columns, format, encoding, [*labels, *keys], notes, iso_time)
+        raw, files, notes = _raw_table(source, spec, [*labels, *keys])
         check_scalars(raw, columns)
         # personal data: refused before anything else is done with the values
-        guarded = [*keys, *keep_cols, *([session] if session and not hash_session else [])]
-        raw = guard_personal_data(raw, guarded, pii=pii, salt=salt, required=labels)
+        guarded = [*keys, *keep_cols, *([session] if session and not spec.hash_session else [])]
+        raw = guard_personal_data(raw, guarded, pii=spec.pii, salt=spec.salt, required=labels,
+                                  by_name=spec.named_personal)
         keys = [k for k in keys if k in raw.columns]
         keep_cols = [k for k in keep_cols if k in raw.columns]
 
-        t = parse_time(raw[time], tz=tz, epoch=epoch)
-        reading_ = _outcome_reading(raw, label, ok, bucket, table, require_success=is_path_like(source))
+        if spec.time_format is not None:
+            t, time_text = parse_formatted(raw[time], spec.time_format, year=spec.year, tz=tz)
+        else:
+            t = parse_time(raw[time], tz=tz, epoch=spec.epoch)
+            # ISO text with a zone in every row, read as instants by the CSV reader: said as text
+            time_text = OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(raw[time], tz=tz,
+                                                                                      epoch=spec.epoch)
+        reading_ = _outcome_reading(raw, label, ok, bucket, dict(spec.outcomes) if spec.outcomes is not None else None,
+                                    require_success=is_path_like(source))
         ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
-        if slow_ns is not None and duration is not None:
-            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, parse_durations(raw[duration], duration_unit),
-                                                    slow_ns)
+        if slow_ns is not None and spec.duration is not None:
+            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat,
+                                                    parse_durations(raw[spec.duration], spec.duration_unit), slow_ns)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
         out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array, "ok": ok_arr,
                                "bucket": bucket_cat}
@@ -388,14 +348,12 @@ def read_events(
             _warn_id_like(k, out[k])
         if session and session in raw.columns:
             sid = raw[session]
-            out["session_id"] = (hash_values(sid, salt if salt is not None else "").astype("string") if hash_session
+            out["session_id"] = (hash_values(sid, spec.salt or "").astype("string") if spec.hash_session
                                  else sid.astype("string").array)
         for k in keep_cols:
             if k not in out:
                 out[k] = raw[k].array
         frame = pd.DataFrame(out, copy=False)
-        # ISO text with a zone in every row, read as instants by the CSV reader: said as text
-        time_text = OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(raw[time], tz=tz, epoch=epoch)
 
     frame, t = _drop_skipped(frame, t, reading_)
     # unsorted input is sorted stably (equal times keep input order), never an error

@@ -24,6 +24,8 @@ bl.datasets.load("demo_incidents").to_csv("incidents.csv", index=False)
 FIXTURE_COPIES = {
     "jobs.csv": ROOT / "tests" / "fixtures" / "jobs" / "job_status.csv",
     "access.log": ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs",
+    "auth.log": ROOT / "tests" / "fixtures" / "loghub" / "openssh_300.log",
+    "proxy.log": ROOT / "tests" / "fixtures" / "loghub" / "proxifier_300.log",
 }
 
 SHOWN_LANGUAGES = {"text", "output", "yaml", "json", "toml", "ini", "csv", "promql", "none"}

@@ -201,7 +201,7 @@ def test_integer_statuses_in_parquet_read_as_in_csv(tmp_path):
         with pytest.raises(OutcomeError) as info:
             read_events(tmp_path / name, outcome="status")
         messages.append(str(info.value))
-    assert messages[0] == messages[1] and "--outcomes 2xx=success" in messages[0]
+    assert messages[0] == messages[1] and "outcomes= (status ranges allowed: {'2xx': 'success'" in messages[0]
     mapping = {"2xx": "success", "4xx": "client_error", "5xx": "server_error"}
     # hand-read: 200 ok, 503 server_error, 200 ok, 404 client_error
     for name in ("log.parquet", "log.csv"):

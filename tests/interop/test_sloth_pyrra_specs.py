@@ -15,7 +15,7 @@ import yaml
 
 from budgetlab import SLO, ConfigError
 from budgetlab.budget.tracker_replay import replay, transitions
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from budgetlab.events.read import read_events
 from budgetlab.interop.openslo import load_slo, read_openslo
 from budgetlab.interop.prometheus import prometheus_rules

@@ -21,7 +21,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 from tests.interop import rule_eval as ev
 from tests.interop.prometheus_server import PrometheusServer, missing_binary, prometheus_binaries
 

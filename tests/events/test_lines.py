@@ -1,0 +1,139 @@
+"""Line-oriented logs by pattern (issue 29 point 3): presets on real public samples, hand counts
+from tests/fixtures/loghub/README.md (grep, independent of budgetlab), patterns, time formats,
+years and the New Year rule, strict mode, compressed text logs."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from budgetlab import ReadSpec, read_events
+from budgetlab.errors import ConfigError, FileFormatError, InputError, TimestampError
+
+LOGHUB = Path(__file__).parent.parent / "fixtures" / "loghub"
+SSH = LOGHUB / "openssh_300.log"
+PROXY = LOGHUB / "proxifier_300.log"
+
+
+def test_sshd_preset_on_the_openssh_sample_against_its_hand_count():
+    ev = read_events(SSH, preset="sshd", year=2015, by="host")
+    assert len(ev) == 66 and int(ev["ok"].sum()) == 1  # grep: 1 Accepted, 65 Failed
+    assert ev["bucket"].astype(str).value_counts().to_dict() == {"failure": 65, "success": 1}
+    assert ev["ts"].iloc[0] == pd.Timestamp("2015-12-10T09:18:06Z")
+    assert ev["ts"].iloc[-1] == pd.Timestamp("2015-12-10T10:55:13Z")
+    assert ev.loc[ev["ok"], "ts"].tolist() == [pd.Timestamp("2015-12-10T09:32:20Z")]  # line 156
+    assert list(ev["host"].cat.categories) == ["LabSZ"]
+    how = ev.attrs["how_read"]
+    assert how.rows_read == 66 and how.files == (("openssh_300.log", 66),)
+    assert "234 of 300 lines (78.0%) do not match the pattern" in " ".join(how.notes)
+    assert "format '%b %d %H:%M:%S', year 2015 given" in how.time_reading
+
+
+def test_proxifier_preset_on_the_proxy_sample_against_its_hand_count():
+    ev = read_events(PROXY, preset="proxifier", year=2016, by="program")
+    assert len(ev) == 150 and int(ev["ok"].sum()) == 148
+    per = ev.groupby("program", observed=True)["ok"].agg(["sum", "count"])
+    hand = {"chrome.exe": (133, 133), "QQ.exe": (1, 3), "WeChat.exe": (5, 5), "SogouCloud.exe": (4, 4),
+            "Wiz.exe": (2, 2), "svchost.exe *64": (2, 2), "Dropbox.exe": (1, 1)}
+    assert {k: (int(r["sum"]), int(r["count"])) for k, r in per.iterrows()} == hand
+    assert ev["ts"].iloc[0] == pd.Timestamp("2016-10-30T16:49:07Z")
+    assert ev["ts"].iloc[-1] == pd.Timestamp("2016-10-30T17:36:00Z")
+    assert "150 of 300 lines (50.0%)" in " ".join(ev.attrs["how_read"].notes)
+
+
+def test_a_pattern_of_ones_own_reads_like_the_preset():
+    spec = ReadSpec(pattern=r"^\[(?P<ts>[0-9.]+ [0-9:]+)\] (?P<program>.+?) - \S+ (?P<outcome>close|error)\b",
+                    time_format="%m.%d %H:%M:%S", year=2016, outcomes={"close": "success", "error": "failure"})
+    mine = read_events(PROXY, spec)
+    preset = read_events(PROXY, preset="proxifier", year=2016)
+    pd.testing.assert_frame_equal(mine, preset)
+
+
+def test_a_time_format_without_a_year_is_refused_with_that_reason():
+    with pytest.raises(TimestampError, match=r"has no year.*give year=YYYY, the year of the first line"):
+        read_events(SSH, preset="sshd")
+
+
+def test_new_year_rule_and_leap_days(tmp_path):
+    log = tmp_path / "app.log"
+    log.write_text("Dec 31 23:59:58 ok\nJan  1 00:00:01 failed\nFeb 29 12:00:00 ok\n")
+    spec = ReadSpec(pattern=r"^(?P<ts>\w{3} [ 0-9]?[0-9] \S+) (?P<outcome>\w+)", time_format="%b %d %H:%M:%S")
+    ev = read_events(log, spec, year=2023)  # hand: 2023-12-31, then 2024 (a leap year) from the second line
+    assert ev["ts"].tolist() == [pd.Timestamp("2023-12-31T23:59:58Z"), pd.Timestamp("2024-01-01T00:00:01Z"),
+                                 pd.Timestamp("2024-02-29T12:00:00Z")]
+    assert "crossed New Year once: 2024 from there on" in ev.attrs["how_read"].time_reading
+    log.write_text("Feb 28 12:00:00 ok\nFeb 29 12:00:00 ok\n")
+    with pytest.raises(TimestampError, match="row 2 .*not dates in their year"):
+        read_events(log, spec, year=2023)  # never rolled over to Mar 1
+
+
+def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
+    log = tmp_path / "app.txt"
+    log.write_text("2026-01-01T00:00:00Z ok fra\nstarting up\n\n2026-01-01T00:00:01Z failed ams\n")
+    pattern = r"^(?P<ts>\S+) (?P<outcome>\w+) (?P<region>\w+)$"
+    ev = read_events(log, pattern=pattern, by="region")
+    assert ev["ok"].tolist() == [True, False] and ev["region"].astype(str).tolist() == ["fra", "ams"]
+    assert "1 of 3 lines (33.3%)" in " ".join(ev.attrs["how_read"].notes)  # the blank line is no line
+    with pytest.raises(InputError, match=r"1 line\(s\) do not match the pattern \(line 2\); with strict=True"):
+        read_events(log, pattern=pattern, strict=True)
+    with pytest.raises(FileFormatError, match="no line matches the pattern"):
+        read_events(log, pattern=r"^(?P<ts>\d+) (?P<outcome>zzz)")
+
+
+def test_compressed_text_logs_are_read_by_their_first_bytes(tmp_path):
+    raw = SSH.read_bytes()
+    (tmp_path / "auth.log.gz").write_bytes(gzip.compress(raw))
+    (tmp_path / "auth").write_bytes(bz2.compress(raw))  # no extension at all
+    plain = read_events(SSH, preset="sshd", year=2015)
+    for name in ("auth.log.gz", "auth"):
+        ev = read_events(tmp_path / name, preset="sshd", year=2015)
+        pd.testing.assert_frame_equal(ev, plain)
+        assert any(n.startswith("compression: ") for n in ev.attrs["how_read"].notes)
+
+
+def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
+    with pytest.raises(ConfigError, match="lookaround or a backreference; patterns are RE2"):
+        ReadSpec(pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)(?=,)")
+    with pytest.raises(ConfigError, match="lookaround or a backreference"):
+        ReadSpec(pattern=r"^(?P<ts>\S+) (?P<outcome>\w+) \1")
+    with pytest.raises(ConfigError, match="not a valid RE2"):
+        ReadSpec(pattern=r"^(?P<ts>\S+ (?P<outcome>\w+)")
+    with pytest.raises(ConfigError, match="no named group for 'outcome'"):
+        ReadSpec(pattern=r"^(?P<ts>\S+) (?P<result>\w+)")
+    with pytest.raises(ConfigError, match="no named group for 'region'"):
+        ReadSpec(pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)", by="region")
+    with pytest.raises(ConfigError, match="either preset= or pattern="):
+        ReadSpec(preset="sshd", pattern=r"(?P<ts>.)(?P<outcome>.)")
+    with pytest.raises(ConfigError, match="strict= goes with pattern="):
+        ReadSpec(strict=True)
+    with pytest.raises(ConfigError, match="carries the year already"):
+        ReadSpec(time_format="%Y-%m-%d %H:%M", year=2026)
+
+
+def test_a_dataframe_has_columns_not_lines():
+    with pytest.raises(ConfigError, match="a DataFrame already has columns"):
+        read_events(pd.DataFrame({"ts": ["x"], "outcome": ["ok"]}), pattern=r"(?P<ts>\S+) (?P<outcome>\S+)")
+
+
+def test_time_format_reads_a_csv_column_as_written(tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_text("ts,outcome\n01/02/2026 10:00,success\n13/02/2026 10:00,failure\n")
+    ev = read_events(path, time_format="%d/%m/%Y %H:%M", tz="Europe/Berlin")
+    # hand: 1 Feb 10:00 CET = 09:00 UTC; 13 Feb 10:00 CET = 09:00 UTC
+    assert ev["ts"].tolist() == [pd.Timestamp("2026-02-01T09:00Z"), pd.Timestamp("2026-02-13T09:00Z")]
+    with pytest.raises(TimestampError, match=r"row 2 .*do not match the time format '%m/%d/%Y %H:%M'"):
+        read_events(path, time_format="%m/%d/%Y %H:%M")
+
+
+def test_spec_overrides_and_unknown_keywords():
+    spec = ReadSpec(by=["region"], tz="Europe/Berlin")
+    assert spec.replace(tz="UTC").tz == "UTC" and spec.replace(tz="UTC").by == ("region",)
+    assert spec.replace() is spec
+    with pytest.raises(TypeError, match="unexpected keyword argument.*'regoin'"):
+        read_events(pd.DataFrame(), spec, regoin="x")
+    with pytest.raises(ConfigError, match="preset"):
+        ReadSpec(preset="apache")
