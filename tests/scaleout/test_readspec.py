@@ -8,7 +8,7 @@ import pytest
 
 from budgetlab import ReadSpec, read_events
 from budgetlab.errors import InputError, PersonalDataError
-from budgetlab.scaleout import read_events as dask_read_events
+from budgetlab.dask import read_events as dask_read_events
 
 RAW = pd.DataFrame({"ts": [f"2026-11-29T0{h}:00:00Z" for h in range(6)],
                     "outcome": ["success", "timeout", "success", "success", "failed", "success"],
