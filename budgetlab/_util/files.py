@@ -93,7 +93,7 @@ def _shown(path: Path) -> str:
     """A file name as a message may show it: quoted when it is plainly not personal data (short,
     ASCII letters, digits and ``_.,=+-`` only, fewer than 8 digits: no e-mail, phone or IP
     address fits), else a placeholder. (This layer cannot use the detector of
-    :mod:`budgetlab.events.pii`; it errs on the side of hiding.)"""
+    :mod:`budgetlab.privacy`; it errs on the side of hiding.)"""
     name = path.name or str(path)
     if _SAFE_NAME.fullmatch(name) and sum(c.isdigit() for c in name) < 8:
         return repr(name)

@@ -19,7 +19,7 @@ import pandas as pd
 from .._util.csv_cells import restore_frame
 from .._util.files import register_input
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
-from ..events.pii import guard_values, shown
+from ..privacy import guard_values, shown
 
 __all__ = ["INCIDENT_COLUMNS", "read_incidents"]
 

@@ -83,7 +83,7 @@ def _file_name(filename: Any) -> str:
     nor a name that looks like personal data)."""
     from pathlib import Path
 
-    from ..events.pii import shown
+    from ..privacy import shown
 
     try:
         return shown(Path(os.fsdecode(filename)).name)

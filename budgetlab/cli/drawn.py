@@ -18,7 +18,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ..events._columns import category_codes
+from .._util.codes import category_codes
 from ..slo import SLO, PerGroup
 
 __all__ = ["DrawnRows", "select_drawn", "drawn_groups", "with_rates", "DRAWN_COLUMNS", "MAX_DRAWN"]

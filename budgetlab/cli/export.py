@@ -36,7 +36,7 @@ def _guard_docs(docs: list[Any]) -> None:
     """The names, labels, annotations and descriptions an export copies out of an SLO file pass
     the personal-data guard (counted, never shown). Queries are left alone: an instance address
     in a selector is the server's, not a person's."""
-    from ..events.pii import guard_values
+    from ..privacy import guard_values
 
     values: list[str] = []
     for d in docs:
@@ -54,8 +54,8 @@ def _guard_docs(docs: list[Any]) -> None:
 
 
 def _read_docs(spec: str) -> list[Any]:
-    from ..events.pii import shown
     from ..interop.openslo import read_openslo
+    from ..privacy import shown
 
     path, _, name = spec.partition("#")
     docs = read_openslo(Path(path))
@@ -114,7 +114,7 @@ def _plan(args: argparse.Namespace) -> Path:
 
 def _guard_names(args: argparse.Namespace) -> None:
     """The names given on the command line end up in the output: refuse personal data there."""
-    from ..events.pii import guard_values
+    from ..privacy import guard_values
 
     given = {opt: getattr(args, attr, None) for opt, attr in (
         ("--name", "name"), ("--service", "service"), ("--name-prefix", "name_prefix"),

@@ -15,7 +15,7 @@ def path_label(path: Any) -> str:
     >>> path_label("out/transitions.csv"), path_label("ivan@mail.ru.csv")
     ('out/transitions.csv', 'a file whose name looks like personal data (not shown)')
     """
-    from ..events.pii import looks_personal
+    from ..privacy import looks_personal
 
     text = str(path)
     return "a file whose name looks like personal data (not shown)" if looks_personal(text) else text

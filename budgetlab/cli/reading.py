@@ -239,9 +239,9 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
     ``--pii drop`` dropped (the reader warned by name)."""
     from .._util.files import plan_outputs, register_input
     from ..events.accesslog import is_access_log
-    from ..events.pii import shown
     from ..events.read import read_events
     from ..events.sources import expand_sources
+    from ..privacy import shown
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
     for p in [*paths, *(Path(x) for x in extra_inputs if x)]:

@@ -167,7 +167,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     print("\nSummary (time in each status)")
     print(format_summary(summary))
     if incidents is not None:
-        from ..events.pii import shown
+        from ..privacy import shown
 
         print(f"\nIncidents ({len(incidents)} in {shown(Path(args.incidents).name)}; times UTC)"
               if getattr(args, "incidents", None) else f"\nIncidents ({len(incidents)}; times UTC)")

@@ -17,11 +17,11 @@ import pandas as pd
 
 from .._util.validation import as_list, check_argument, require_columns
 from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError
-from ..events.pii import PII_MODES, hash_values
 from ..events.read import ReadOptions
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
+from ..privacy import PII_MODES, hash_values
 from ._partitions import partition_error, partition_number
 
 __all__ = ["read_events"]

@@ -151,7 +151,7 @@ def _shown(source: object) -> str:
         return f"source={source!r}"
     if not isinstance(source, str):
         return f"a {type(source).__name__}"
-    from ..events.pii import shown
+    from ..privacy import shown
 
     return shown(source)
 

@@ -6,9 +6,9 @@ files / DataFrame -> ``read_events`` / ``read_access_log`` -> canonical table (`
 
 from __future__ import annotations
 
+from ..privacy import guard_personal_data, hash_values, scan_personal_data
 from .accesslog import is_access_log, read_access_log
 from .outcomes import DEFAULT_OUTCOMES, SKIP, classify_outcomes, map_outcomes, normalize_label
-from .pii import guard_personal_data, hash_values, scan_personal_data
 from .read import read_events
 from .report import HowRead, LabelReading
 from .schema import (

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import utc_from_ns
+from ..privacy.prefilter import PLAIN_TEXT, plain
 from ._columns import small_int
-from ._detect import PLAIN_TEXT, plain
 
 __all__ = ["ISO_TIME", "SEGMENT_BYTES", "QuotesFound", "arrow_csv", "frame_of", "read_segments", "read_row_groups"]
 

@@ -1,21 +1,13 @@
-"""Column plumbing shared by the readers and the personal-data guard."""
+"""Column plumbing of the readers."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING_LABELS", "numpy_backed", "factorize", "category_codes", "recode", "code_counts", "small_int",
-           "on_chunks", "PARALLEL_ROWS"]
-
-#: Rows from which a chunked Arrow column is handed to several threads at once (Arrow's compute
-#: kernels run without the GIL; one kernel call uses one core).
-PARALLEL_ROWS = 1 << 20
+__all__ = ["MISSING_LABELS", "numpy_backed", "recode", "code_counts", "small_int"]
 
 #: Values that mean "missing" in time, outcome and success columns (case-insensitive).
 MISSING_LABELS = frozenset({"", "nan", "nat", "null", "none", "na", "n/a", "<na>", "-"})
@@ -45,26 +37,6 @@ def numpy_backed(col: pd.Series) -> pd.Series:
     if pa.types.is_boolean(pa_type):
         return col.astype("boolean")
     return col.astype(object)
-
-
-def factorize(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
-    """``(codes, distinct values)`` of a column; code -1 for missing values. A categorical keeps
-    its categories (unused ones included; only the codes say which are used).
-
-    >>> codes, uniques = factorize(pd.Series(["b", None, "b", "a"]))
-    >>> codes.tolist(), list(uniques)
-    ([0, -1, 0, 1], ['b', 'a'])
-    """
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        return col.cat.codes.to_numpy().astype(np.int64), pd.Index(col.cat.categories)
-    codes, uniques = pd.factorize(col, use_na_sentinel=True)
-    return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
-
-
-def category_codes(col: pd.Series) -> np.ndarray:
-    """The codes of a categorical column as they are stored (its small integer type, read-only;
-    ``Series.cat.codes`` would copy them into a new Series)."""
-    return np.asarray(col.array.codes)
 
 
 def recode(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -109,25 +81,3 @@ def small_int(n: int) -> type[np.signedinteger[Any]]:
     ('int8', 'int16')
     """
     return np.int8 if n < 2**7 else np.int16 if n < 2**15 else np.int32 if n < 2**31 else np.int64
-
-
-def on_chunks(fn: Callable[[Any], Any], column: Any, *, rows: int | None = None) -> list[Any]:
-    """``fn`` over consecutive groups of the chunks of an Arrow ChunkedArray, on up to four
-    threads when the column has ``rows`` (default :data:`PARALLEL_ROWS`) rows or more; the
-    results in column order (one per group: concatenate them).
-
-    >>> import pyarrow as pa
-    >>> col = pa.chunked_array([[1, 2], [3], [4, 5]])
-    >>> parts = on_chunks(lambda part: part.combine_chunks(), col, rows=1)  # one per thread
-    >>> [x for part in parts for x in part.to_pylist()]
-    [1, 2, 3, 4, 5]
-    """
-    import pyarrow as pa
-
-    threads = min(os.cpu_count() or 1, 4, column.num_chunks)
-    if len(column) < (PARALLEL_ROWS if rows is None else rows) or threads < 2:
-        return [fn(column)]
-    bounds = np.linspace(0, column.num_chunks, threads + 1).astype(int)
-    parts = [pa.chunked_array(column.chunks[lo:hi], type=column.type) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        return list(pool.map(fn, parts))

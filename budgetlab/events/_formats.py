@@ -27,6 +27,7 @@ from .._util.files import register_input
 from .._util.validation import check_argument
 from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, SchemaError
+from ..privacy import shown
 from ._arrow_read import (
     ISO_TIME,
     SEGMENT_BYTES,
@@ -48,7 +49,6 @@ from ._input import (
     utf16_encoding,
 )
 from ._messages import MAX_ROWS_LISTED, hidden_names, note_open_last_row, row_numbers, shown_names
-from .pii import shown
 
 __all__ = ["FORMATS", "ISO_TIME", "check_header", "read_columns", "check_scalars", "check_path"]
 

@@ -55,7 +55,7 @@ def file_name(path: str | os.PathLike[str]) -> str:
     >>> file_name("logs/day1.csv"), file_name("ivan.petrov@mail.ru.csv")
     ('day1.csv', 'a file whose name looks like personal data (not shown)')
     """
-    from .pii import looks_personal
+    from ..privacy import looks_personal
 
     name = Path(path).name or str(path)
     return "a file whose name looks like personal data (not shown)" if looks_personal(name) else name

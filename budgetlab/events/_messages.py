@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .pii import scan_text
+from ..privacy import scan_text
 
 __all__ = ["MAX_ROWS_LISTED", "reading", "note_open_last_row", "row_numbers", "expand", "hidden_names",
            "shown_names", "show_labels", "reading_files", "file_offset"]

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.codes import on_chunks
 from .._util.words import say
 from ..errors import TimestampError
-from ._columns import MISSING_LABELS, numpy_backed, on_chunks
+from ._columns import MISSING_LABELS, numpy_backed
 from ._messages import expand, row_numbers
 
 __all__ = ["EPOCH_UNITS", "OFFSETS_READING", "parse_time"]

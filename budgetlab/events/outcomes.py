@@ -23,19 +23,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.codes import category_codes, factorize
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
+from ..privacy import scan_text
 from ._columns import (
     MISSING_LABELS,
-    category_codes,
     code_counts,
-    factorize,
     numpy_backed,
     recode,
     small_int,
 )
 from ._messages import row_numbers, show_labels
-from .pii import scan_text
 from .schema import FAILURE, SOLVE_ERROR, SUCCESS, TIMEOUT, bucket_dtype
 
 __all__ = ["DEFAULT_OUTCOMES", "SKIP", "NON_FINAL_STATES", "MISSING_LABELS", "LabelReading", "OutcomeReading",

@@ -23,10 +23,12 @@ from typing import Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from .._util.codes import category_codes, factorize
 from .._util.validation import duration_label, utc_from_ns
 from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
-from ._columns import MISSING_LABELS, category_codes, code_counts, factorize, recode, small_int
+from ..privacy import guard_personal_data, hash_values, shown
+from ._columns import MISSING_LABELS, code_counts, recode, small_int
 from ._formats import ISO_TIME, check_header, check_scalars
 from ._latency import apply_slow, parse_durations
 from ._messages import reading, row_numbers
@@ -41,7 +43,6 @@ from .outcomes import (
     map_outcomes,
     parse_ok,
 )
-from .pii import guard_personal_data, hash_values, shown
 from .report import HowRead, skip_reasons, time_span
 from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec

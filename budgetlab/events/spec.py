@@ -10,14 +10,13 @@ from typing import Any
 from .._util.validation import check_argument, check_tz
 from .._util.words import say, speak
 from ..errors import BudgetlabError, ConfigError
+from ..privacy import PII_MODES, guard_values, names_a_person
 from ._formats import FORMATS
 from ._input import check_text_encoding
 from ._latency import check_latency
 from ._times import EPOCH_UNITS
 from .lines import PRESETS, check_pattern
 from .outcomes import check_outcomes
-from .person_names import names_a_person
-from .pii import PII_MODES, guard_values
 from .timeformat import check_time_format
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]

@@ -29,7 +29,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.exceptions import HTTPError as Urllib3Error
 
 from ..errors import ServerError
-from .prometheus_answer import server_text
+from ..privacy import redact
 
 __all__ = ["Origin", "redact_url", "MAX_REDIRECTS"]
 
@@ -206,7 +206,7 @@ class Origin:
         """The answer's body, read piece by piece: each read waits at most the time remaining."""
         coding = (resp.headers.get("Content-Encoding") or "identity").strip().lower()
         if coding != "identity":
-            raise ServerError(f"Prometheus at {self.where} answered compressed ({server_text(coding, 20)}) "
+            raise ServerError(f"Prometheus at {self.where} answered compressed ({redact(coding, 20)}) "
                               "although budgetlab asked for no compression; check proxies in between.")
         length = resp.headers.get("Content-Length")
         if length is not None and length.strip().isdigit() and int(length) > cap:
@@ -250,7 +250,7 @@ class Origin:
         target = urllib.parse.urljoin(url, location.strip())
         if _origin(target) != _origin(url):
             raise ServerError(f"Prometheus at {self.where} redirected to another server "
-                              f"({server_text(redact_url(target), 120)}); budgetlab does not follow it, so "
+                              f"({redact(redact_url(target), 120)}); budgetlab does not follow it, so "
                               "your credentials stay with the server you named: give that URL if you trust it.")
         return target
 

@@ -11,8 +11,8 @@ Everything a server says is checked before budgetlab uses or shows it:
   broken federation or remote read: they are refused, never merged); at most ``max_series``
   series;
 * **its words** (``error`` texts, anything echoed into a message) through
-  :func:`server_text`: on one line, cut, and every word the personal-data detector flags
-  replaced (:func:`budgetlab.events.pii.scan_text`).
+  :func:`budgetlab.privacy.redact`: on one line, cut, and every word the personal-data detector
+  flags replaced.
 
 **Decoding.** A ``query_range`` answer is mostly its sample arrays (``[1791158460,"40"]``, one
 per step and series). Their text is cut out of the body and parsed by numpy in one call per
@@ -29,13 +29,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ServerError
-from ..events.pii import scan_text
+from ..privacy import redact
 
-__all__ = ["Asked", "Series", "decode", "read_matrix", "server_text", "MAX_SAFE_COUNT"]
+__all__ = ["Asked", "Series", "decode", "read_matrix", "MAX_SAFE_COUNT"]
 
 #: The largest count a float64 sample holds exactly (``2**53``); larger values are refused.
 MAX_SAFE_COUNT = float(2**53)
-_HIDDEN = "[hidden: looks like personal data]"
 # a series' sample array in a query_range answer: "values":[[t,"v"],...] (only a key can be
 # followed by ":[", and sample arrays hold no brackets or quotes of their own)
 _VALUES = re.compile(rb'"values":\[((?:\[[^\[\]]*\])(?:,\[[^\[\]]*\])*)?\]')
@@ -62,30 +61,6 @@ class Asked:
     max_series: int
 
 
-def server_text(text: Any, limit: int = 300) -> str:
-    """The server's own words as a message may show them: on one line, at most ``limit``
-    characters, every word that looks like personal data replaced by a placeholder.
-
-    >>> print(server_text("parse error:\\n unexpected 'bob@example.org' at char 7"))
-    parse error: unexpected [hidden: looks like personal data] at char 7
-    >>> server_text("call +49 30 1234567 now")
-    '[the text is not shown: it looks like personal data]'
-    """
-    words = str(text)[:4 * limit].split()
-    if not words:
-        return ""
-    found = scan_text(np.asarray(words, dtype=object))
-    flagged = np.zeros(len(words), dtype=bool)
-    for mask in found.values():
-        flagged |= mask
-    kept = " ".join(_HIDDEN if f else w for w, f in zip(words, flagged.tolist(), strict=True))
-    if len(kept) > limit:
-        kept = kept[:limit].rsplit(" ", 1)[0] + " …"
-    if scan_text(np.asarray([kept], dtype=object)):  # a phone number written over several words
-        return "[the text is not shown: it looks like personal data]"
-    return kept
-
-
 def decode(raw: bytes, where: str) -> Any:
     """The ``data`` of a Prometheus API answer, or :class:`ServerError` naming what is wrong."""
     try:
@@ -95,7 +70,7 @@ def decode(raw: bytes, where: str) -> Any:
                           "(the URL without /api/v1)?") from None
     if not isinstance(payload, dict) or payload.get("status") != "success" or "data" not in payload:
         err = payload.get("error") if isinstance(payload, dict) else None
-        extra = f": {server_text(err)}" if err else ""
+        extra = f": {redact(err)}" if err else ""
         raise ServerError(f"{where} did not answer as the Prometheus API does{extra}.")
     return payload["data"]
 

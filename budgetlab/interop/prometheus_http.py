@@ -19,7 +19,7 @@ lines:
   :class:`~budgetlab.errors.ServerError` (a :class:`~budgetlab.errors.InputError`; the CLI
   exits 2), 4xx answers a :class:`~budgetlab.errors.ConfigError`; 5xx and 429 are retried with
   exponential backoff. The server's own words pass the personal-data filter
-  (:func:`~budgetlab.interop.prometheus_answer.server_text`), the server is named by its
+  (:func:`budgetlab.privacy.redact`), the server is named by its
   redacted URL (:func:`redact_url`).
 
 Proxies from the environment (``HTTP_PROXY``) are not used: budgetlab talks to the server named.
@@ -40,8 +40,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, ServerError
+from ..privacy import redact
 from .http_origin import MAX_REDIRECTS, Origin, redact_url
-from .prometheus_answer import Asked, Series, decode, read_matrix, server_text
+from .prometheus_answer import Asked, Series, decode, read_matrix
 
 __all__ = ["PrometheusClient", "Series", "redact_url", "answer_cap", "MAX_POINTS", "BACKOFF_SECONDS",
            "MAX_SERIES", "BYTES_PER_POINT", "MAX_REDIRECTS"]
@@ -212,7 +213,7 @@ def server_error(raw: bytes) -> str:
         return ""
     if isinstance(payload, dict) and isinstance(payload.get("error"), str):
         kind = payload.get("errorType")
-        kind_text = f"{server_text(kind, 40)}: " if isinstance(kind, str) else ""
-        return f": {kind_text}{server_text(payload['error'])}"
+        kind_text = f"{redact(kind, 40)}: " if isinstance(kind, str) else ""
+        return f": {kind_text}{redact(payload['error'])}"
     return ""
 

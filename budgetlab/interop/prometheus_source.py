@@ -30,7 +30,7 @@ import pandas as pd
 
 from .._util.validation import as_list, duration_label, to_ns, utc_from_ns, utc_timestamp
 from ..errors import BudgetlabWarning, ConfigError, InputError
-from ..events.pii import guard_values
+from ..privacy import guard_values
 from ..windows.bins import BinGrid, check_grid_cells, grid_span
 from .prometheus_answer import Series
 from .prometheus_http import MAX_SERIES, PrometheusClient

@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import ConfigError
-from ..events.pii import shown
+from ..privacy import shown
 
 __all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query", "prom_step", "PART_LABEL"]
 

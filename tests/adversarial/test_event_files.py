@@ -140,7 +140,7 @@ def test_event_file_case(case, tmp_path, capsys, monkeypatch):
 
 
 # The founding use case cites 152-FZ: Cyrillic e-mails are the expected case. These rely on the
-# personal-data detector recognising them (budgetlab.events.pii.looks_personal).
+# personal-data detector recognising them (budgetlab.privacy.looks_personal).
 CYRILLIC = "иван@почта.рф"
 CYRILLIC_CASES = [
     Case("cyrillic-file-name", ["replay", f"{{d}}/{CYRILLIC}.csv"], {f"{CYRILLIC}.csv": b"ts,outcome\n"},

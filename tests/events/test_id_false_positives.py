@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import read_events
-from budgetlab.events.pii import scan_personal_data, scan_text
+from budgetlab.privacy import scan_personal_data, scan_text
 
 N = 100_000
 B64URL = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"))

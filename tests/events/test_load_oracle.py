@@ -21,16 +21,15 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-import budgetlab.events.pii as pii_mod
 import budgetlab.events.read as read_mod
 import budgetlab.events.sources as sources_mod
+import budgetlab.privacy.guard as pii_mod
 from budgetlab import read_access_log, read_events
+from budgetlab._util.codes import factorize
 from budgetlab._util.files import register_input
 from budgetlab.errors import BudgetlabError, FileFormatError, InputError
 from budgetlab.events import _arrow_read as arrow_read
 from budgetlab.events import _formats as F
-from budgetlab.events._columns import factorize
-from budgetlab.events._detect import CANDIDATE, arrow_text, as_text, has, scan
 from budgetlab.events._input import CR_ONLY_NOTE, compression_of, cr_only, file_name, read_input
 from budgetlab.events._messages import note_open_last_row, row_numbers
 from budgetlab.events.accesslog import _ok_flags
@@ -43,6 +42,7 @@ from budgetlab.events.outcomes import (
 from budgetlab.events.report import HowRead, skip_reasons, time_span
 from budgetlab.events.schema import SUCCESS, as_events, bucket_dtype, ts_ns
 from budgetlab.events.sources import expand_sources, file_notes
+from budgetlab.privacy.detect import CANDIDATE, arrow_text, as_text, has, scan
 
 
 # ------------------------------------------------------------------------------------------
@@ -546,7 +546,7 @@ def test_plain_chunks_skip_the_patterns_and_find_what_they_find():
     # oracle: the candidate pattern over every trimmed value; chunks of plain ids are passed by a
     # byte scan, so each kind of chunk is here: plain hex ids, plain ids with one all-digit value
     # of card length (13-19 digits: a candidate), a phone keyword, a separator, missing values
-    from budgetlab.events._detect import candidates
+    from budgetlab.privacy.detect import candidates
 
     rng = np.random.default_rng(5)
     hexes = [f"{x:016x}" for x in rng.integers(0, 2**62, 500)]
@@ -601,7 +601,7 @@ def test_the_frame_read_is_the_callers_to_write_to(first, tmp_path):
 def test_the_plain_byte_scan_takes_exactly_hex_digits_and_underscores():
     # oracle: membership in the set the rule names (0-9, a-f, A-F, _), for every byte value, at
     # the start, inside and at the end of a scan step, and in a step after plain ones
-    from budgetlab.events._detect import _plain_bytes
+    from budgetlab.privacy.prefilter import _plain_bytes
 
     allowed = set(b"0123456789abcdefABCDEF_")
     for value in range(256):
@@ -613,7 +613,7 @@ def test_the_plain_byte_scan_takes_exactly_hex_digits_and_underscores():
 
 
 def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
-    import budgetlab.events._columns as columns
+    import budgetlab._util.codes as columns
 
     column = _columns()["mixed chunked"]
     want = old_scan_column(column)
@@ -794,7 +794,7 @@ def test_access_logs_in_blocks_gzip_and_many_files_read_as_before(tmp_path, monk
 
 
 def test_iso_times_over_threads_are_the_instants_of_one_pass(monkeypatch):
-    import budgetlab.events._columns as columns
+    import budgetlab._util.codes as columns
     from budgetlab.events._times import parse_time
 
     texts = [f"2026-11-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00{['Z', '+01:00', '-05:30', '+05:45'][i % 4]}"

@@ -19,8 +19,8 @@ import pytest
 from budgetlab import read_events
 from budgetlab.cli import main
 from budgetlab.errors import ConfigError, OutcomeError, PersonalDataError, PersonalDataWarning
-from budgetlab.events.pii import guard_personal_data, hash_values, scan_personal_data
 from budgetlab.events.read import map_outcomes
+from budgetlab.privacy import guard_personal_data, hash_values, scan_personal_data
 
 ROOT = Path(__file__).resolve().parents[2]
 APACHE_CANDIDATES = [
@@ -303,7 +303,7 @@ def test_the_access_log_through_the_cli(apache_frame, tmp_path, capsys):
 
 
 # the guard API every path calls (issue 15): looks_personal, shown, guard_values ---------------------
-from budgetlab.events.pii import guard_values, looks_personal, scan_text, shown  # noqa: E402
+from budgetlab.privacy import guard_values, looks_personal, scan_text, shown  # noqa: E402
 
 PERSONAL = ["иван@почта.рф", '"john doe"@example.org', "(495) 123-45-67", "tel:+79161234567", "sess-2001:db8::1",
             "client=192.0.2.7;", "4111 1111 1111 1111"]

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab.events.pii import looks_personal, scan_personal_data, scan_text
+from budgetlab.privacy import looks_personal, scan_personal_data, scan_text
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "pii_corpus"
 CLASSES = {"emails.txt": "e-mail address", "phones.txt": "phone number", "ipv4.txt": "IPv4 address",

@@ -23,8 +23,8 @@ import pytest
 from budgetlab.cli import main
 from budgetlab.errors import ConfigError, ServerError
 from budgetlab.interop import prometheus_http
-from budgetlab.interop.prometheus_answer import server_text
 from budgetlab.interop.prometheus_source import read_prometheus
+from budgetlab.privacy import redact
 
 START = pd.Timestamp("2026-01-05 00:00", tz="UTC")
 N = 10  # bins of one minute: evaluation times START + 1 min .. START + 10 min
@@ -330,7 +330,7 @@ def test_an_envelope_error_passes_the_filter_too(fake):
     assert EMAIL not in str(info.value)
 
 
-def test_server_text_hides_a_phone_number_written_over_several_words():
-    assert server_text("call +49 30 1234567 for access") == "[the text is not shown: it looks like personal data]"
-    assert server_text("x" * 1000, limit=50) == "x" * 50 + " …"
-    assert server_text("a  b\n\tc") == "a b c"
+def test_redact_hides_a_phone_number_written_over_several_words():
+    assert redact("call +49 30 1234567 for access") == "[the text is not shown: it looks like personal data]"
+    assert redact("x" * 1000, limit=50) == "x" * 50 + " …"
+    assert redact("a  b\n\tc") == "a b c"

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ...errors import ConfigError
-from ...events.pii import looks_personal
+from ...privacy import looks_personal
 
 __all__ = ["quoted", "prefix", "check_str", "check_strings", "normalize_start", "check_indicator"]
 

@@ -33,7 +33,7 @@ import yaml
 
 from ..._util.files import register_input
 from ...errors import ConfigError, FileFormatError
-from ...events.pii import looks_personal, shown
+from ...privacy import looks_personal, shown
 
 __all__ = ["load_documents", "plain", "check_graph", "file_label", "MAX_NODES", "MAX_DEPTH", "MAX_BYTES"]
 

@@ -19,7 +19,7 @@ from ..._util.files import register_input
 from ..._util.validation import as_list, to_timedelta
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError, FileFormatError
-from ...events.pii import guard_values
+from ...privacy import guard_values
 from ...slo import SLO, PerGroup
 from ._fields import quoted
 from ._yaml import file_label

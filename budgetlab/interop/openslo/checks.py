@@ -22,7 +22,7 @@ from typing import Any
 
 from ..._util.validation import check_tz
 from ...errors import ConfigError
-from ...events.pii import looks_personal
+from ...privacy import looks_personal
 from ._fields import prefix, quoted
 
 __all__ = ["DNS_LABEL", "KINDS", "OPS", "check_object", "check_keys", "check_name", "check_metadata",

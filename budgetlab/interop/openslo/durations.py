@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..._util.validation import to_timedelta
 from ...errors import ConfigError
-from ...events.pii import shown
+from ...privacy import shown
 
 __all__ = ["parse_duration_shorthand", "duration_shorthand", "MAX_DURATION"]
 

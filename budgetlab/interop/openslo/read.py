@@ -19,7 +19,7 @@ from typing import Any
 
 from ..._util.validation import check_fraction, check_tz, percent_to_fraction
 from ...errors import ConfigError
-from ...events.pii import guard_values, looks_personal, shown
+from ...privacy import guard_values, looks_personal, shown
 from ...slo import SLO, PerGroup
 from ._fields import check_str, check_strings, normalize_start, quoted
 from ._policies import ObjectTable, context, own_annotations, parse_alert_policies

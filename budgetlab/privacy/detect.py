@@ -1,6 +1,45 @@
-"""The detector behind :mod:`budgetlab.events.pii`: RE2 patterns (pyarrow.compute) and the
-vectorized checks of each kind. The rules are stated once, in the docstring of
-:mod:`budgetlab.events.pii`; the public entry points are there."""
+"""The personal-data detector: RE2 patterns (pyarrow.compute) and the vectorized checks of each kind.
+
+A value looks like personal data when it holds, anywhere in it,
+
+* an **e-mail address**: a local part (letters of any script, digits, ``.!#$%&'*+/=?^_`{|}~-``,
+  or a quoted string such as ``"john doe"``), an at sign (``@``, the full-width ``＠`` or the
+  URL-encoded ``%40``) and a domain of one or more labels (letters of any script, digits,
+  hyphens) ending in a top-level domain of two or more letters or an ``xn--`` label: ``иван@почта.рф``,
+  ``José.Müller@example.org``, ``USER+tag@mail.example.org``;
+* an **IPv4 address**: four numbers 0-255 joined by dots, not part of a longer dotted number
+  (``client=192.0.2.7;``). A version string of four such numbers (``1.2.3.4``) cannot be told
+  from an address and counts as one; ``32.0.1700.77`` and ``1.2.3`` do not;
+* an **IPv6 address**, full or compressed, with an IPv4 tail, zone, brackets or port, not inside
+  a longer run of hex digits, letters or colons (``sess-2001:db8::1``, ``[fe80::1%eth0]:443``).
+  ``::`` alone, ``a:b``, ``1:2:3`` and times such as ``12:30:45`` are not addresses;
+* a **phone number**, decided by how it is written, never by a digit count alone: 8 to 15 digits
+  after a ``+`` (``+79161234567``, ``+7 (916) 123-45-67``, ``call +44 20 7946 0958 now``,
+  ``tel:+7…``); an area code in brackets followed by the local number (``(495) 123-45-67``,
+  ``8 (495) 123-45-67``); a phone keyword (``tel:``, ``phone``, ``тел.``, ...) before digits; a
+  whole value of digit groups joined by spaces, ``-``, ``.`` or ``/`` (8 to 15 digits, a first
+  group of at most 5 digits, two separators or at least 9 digits: ``495-123-4567``,
+  ``030 1234567``); inside text, groups joined by spaces or dashes (a first group of at most 5
+  digits, then two to six groups of 2 to 5 digits, 9 to 15 digits in all: ``call 495-123-4567
+  now``). Dates (``2026-11-30``, ``30.11.2026``), decimals (``12345678.5``), IPv4 addresses
+  and versions with a one-digit part (``10.0.19041.1``) are not
+  phone numbers, and **a bare run of digits never is** (a numeric session id of any length).
+  A number written with spaces between thousands (``1 234 567 890``) is written like a phone
+  number and counts as one;
+* a **payment-card number**: 13 to 19 digits, first digit 2-6, Luhn-valid, as the whole value
+  (bare or grouped by spaces or dashes) or inside text when grouped (``4111 1111 1111 1111``).
+
+Opaque ids are not personal data: bare digit runs, UUIDs, ULIDs, hex and base64 tokens,
+sitekeys, pod names, timestamps, durations, paths. Card numbers without separators are told from
+numeric ids by the Luhn check over the column: random digit strings pass it one time in ten, so
+at least half of a column's bare card-shaped values must pass (a lone Luhn-valid number cannot
+be told from a card number); in a column of hexadecimal ids the all-digit ids are not card
+numbers at all. ``tests/events/test_pii_corpus.py`` measures recall on a corpus of personal
+values of every kind (100 %) and precision on a corpus of opaque ids (100 %);
+``tests/events/test_id_false_positives.py`` on 100,000 generated ids of each format.
+
+The patterns are RE2 (pyarrow.compute), run only over the distinct values a caller passes.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +51,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._columns import on_chunks
+from .._util.codes import on_chunks
+from .prefilter import plain
 
-__all__ = ["KINDS", "CANDIDATE", "PLAIN_TEXT", "as_text", "arrow_text", "candidates", "plain", "has", "scan"]
+__all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "candidates", "has", "scan", "scan_text"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
 KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
@@ -113,82 +153,10 @@ def _has_chunked(text: pa.ChunkedArray, regex: str) -> np.ndarray:
     return np.asarray(np.concatenate(hits), dtype=bool)
 
 
-#: Bytes none of whose runs can match :data:`CANDIDATE`, bar a whole value of 13-19 digits (the card
-#: shape): ASCII digits, the letters a-f of either case and ``_``. Every other alternative needs a
-#: byte outside this set: a separator, ``@ % . : + (``, white space, a non-ASCII byte, or a letter
-#: of a phone keyword outside a-f (t in tel, p in phone, m in mobile, x in fax).
-_PLAIN = b"0123456789abcdefABCDEF_"
-
-
-def _plain_bytes(body: np.ndarray, step: int = 1 << 18) -> bool:
-    """Whether every byte of ``body`` (uint8) is in :data:`_PLAIN`: a digit (``b - 48 < 10``),
-    a letter a-f of either case (``(b | 32) - 97 < 6``: setting bit 5 maps exactly A-F onto a-f)
-    or ``_``; NumPy's comparisons over ``step`` bytes at a time (twice as fast as
-    ``bytes.translate``, and without holding the GIL).
-
-    >>> _plain_bytes(np.frombuffer(b"09afAF_", dtype=np.uint8)), _plain_bytes(np.frombuffer(b"0g", dtype=np.uint8))
-    (True, False)
-    """
-    for lo in range(0, len(body), step):
-        part = body[lo:lo + step]
-        work = part - np.uint8(48)
-        ok = work < 10
-        np.bitwise_or(part, 32, out=work)
-        work -= np.uint8(97)
-        ok |= work < 6
-        ok |= part == 95
-        if not ok.all():
-            return False
-    return True
-
-
-def _plain_chunk(chunk: pa.Array) -> bool:
-    """Whether no value of a string ``chunk`` can match :data:`CANDIDATE`: every byte in
-    :data:`_PLAIN` (one scan of the chunk's data, no per-value work) and no value of 13-19
-    digits only. Conservative: a chunk it cannot judge (another type, bytes under a missing
-    value) is not plain, and the patterns then decide."""
-    n = len(chunk)
-    large = pa.types.is_large_string(chunk.type)
-    if n == 0 or not (large or pa.types.is_string(chunk.type)):
-        return n == 0
-    bufs = chunk.buffers()
-    off = np.frombuffer(bufs[1], dtype=np.int64 if large else np.int32)[chunk.offset:chunk.offset + n + 1]
-    lo, hi = int(off[0]), int(off[-1])
-    if hi == lo:
-        return True  # every value empty (or missing): nothing to match
-    body = np.frombuffer(bufs[2], dtype=np.uint8)[lo:hi]
-    if not _plain_bytes(body):
-        return False
-    lengths = np.diff(off)
-    card_long = (lengths >= 13) & (lengths <= 19)
-    if card_long.any():  # a value of digits only, as long as a card number?
-        letters = body > ord("9")  # within _PLAIN: a letter or '_'
-        csum = np.concatenate(([0], np.cumsum(letters, dtype=np.int64)))
-        rel = off.astype(np.int64) - lo
-        if (card_long & (csum[rel[1:]] == csum[rel[:-1]])).any():
-            return False
-    return True
-
-
-#: ``DataFrame.attrs`` key: the columns a reader found plain (every chunk passes :func:`plain`,
-#: so no value can be personal data; the guard then has nothing to scan).
-PLAIN_TEXT = "budgetlab.plain_text"
-
-
-def plain(chunk: pa.Array, step: int = 1 << 16) -> bool:
-    """Whether no value of a string ``chunk`` can match :data:`CANDIDATE` (see
-    :func:`_plain_chunk`), judged over slices of ``step`` values (the temporaries stay small).
-
-    >>> plain(pa.array(["3f9a0c", "a7_0B"])), plain(pa.array(["sk_77"])), plain(pa.array(["a@b.org"]))
-    (True, False, False)
-    """
-    return all(_plain_chunk(chunk.slice(lo, step)) for lo in range(0, len(chunk), step))
-
-
 def candidates(values: Any) -> np.ndarray:
     """Where :data:`CANDIDATE` matches the values trimmed, missing values as empty: exactly
     ``has(arrow_text(values), CANDIDATE)``, but chunks of plain ids (hex digits, ``_``; see
-    :data:`_PLAIN`) are passed by one byte scan without running the patterns, and only the other
+    :func:`~budgetlab.privacy.prefilter.plain`) are passed by one byte scan without running the patterns, and only the other
     chunks are trimmed and matched (on several threads)."""
     arr = _to_arrow(values)
     if not isinstance(arr, pa.ChunkedArray):
@@ -329,7 +297,7 @@ def _cards(text: pa.Array, nd: np.ndarray, plain: np.ndarray, hex_ids: Callable[
 
 
 def scan(text: pa.Array, *, numeric: bool, column: pa.Array | None = None) -> dict[str, np.ndarray]:
-    """:func:`budgetlab.events.pii.scan_text` on prepared text; ``column`` (default ``text``) is the whole column,
+    """:func:`scan_text` on prepared text; ``column`` (default ``text``) is the whole column,
     where hexadecimal ids are counted for the card rule."""
     if isinstance(text, pa.ChunkedArray):
         text = text.combine_chunks() if text.num_chunks else pa.array([], type=pa.large_string())
@@ -363,3 +331,17 @@ def scan(text: pa.Array, *, numeric: bool, column: pa.Array | None = None) -> di
             out[kind] = np.zeros(n, dtype=bool)
             out[kind][idx] = found[kind]
     return out
+
+
+def scan_text(values: Any, *, numeric: bool = False) -> dict[str, np.ndarray]:
+    """Boolean masks over ``values`` (distinct strings: an array, list or Series), one per kind found.
+
+    ``numeric=True`` (the values of an integer column) looks for card numbers only. Kinds that
+    match no value are left out; a value may match several kinds (an IPv4-mapped IPv6 address).
+
+    >>> found = scan_text(["иван@почта.рф", "(495) 123-45-67", "sess-2001:db8::1", "sess-8f3a9c"])
+    >>> {kind: mask.tolist() for kind, mask in found.items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'e-mail address': [True, False, False, False], 'IPv6 address': [False, False, True, False],
+     'phone number': [False, True, False, False]}
+    """
+    return scan(arrow_text(values), numeric=numeric)
