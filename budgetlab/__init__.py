@@ -51,6 +51,7 @@ _EXPORTS: dict[str, str] = {
     "Tracker": "budget.tracker",
     "KeyedTracker": "budget.tracker",
     "burn_rates": "budget.burn",
+    "burn_rate_chunks": "budget.burn",
     "period_budget": "budget.period",
     "AlertPolicy": "alerts.policy",
     "AlertTier": "alerts.policy",
@@ -135,6 +136,7 @@ __all__ = [
     "Tracker",
     "KeyedTracker",
     "burn_rates",
+    "burn_rate_chunks",
     "period_budget",
     "AlertPolicy",
     "AlertTier",
@@ -215,7 +217,7 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
         verdicts_table,
     )
     from .analyses.window_lengths import compare_windows, window_incidents
-    from .budget.burn import burn_rates
+    from .budget.burn import burn_rate_chunks, burn_rates
     from .budget.episodes import status_episodes
     from .budget.period import period_budget
     from .budget.tracker import KeyedTracker, Tracker
