@@ -124,77 +124,100 @@ def _expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.asarray(np.arange(int(lengths.sum()), dtype=np.int64) + shift)
 
 
+def _group_columns(grid: BinGrid) -> dict[str, np.ndarray]:
+    """Per group key, the value written on every row: the categorical's code, else the group's position."""
+    pos = np.arange(grid.n_groups, dtype=np.int32 if grid.n_groups < 2**31 else np.int64)
+    return {c: (grid.keys[c].cat.codes.to_numpy() if isinstance(grid.keys[c].dtype, pd.CategoricalDtype) else pos)
+            for c in grid.by}
+
+
+def _allocate(grid: BinGrid, plan: RowPlan, n_out: int, per_group: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    cols = {c: np.empty(n_out, dtype=v.dtype) for c, v in per_group.items()}
+    cols["bin_end"] = np.empty(n_out, dtype=np.int64)
+    cols["window"] = np.empty(n_out, dtype=np.int8 if len(plan.ks) < 128 else np.int16)
+    cols["total"] = np.empty(n_out, dtype=plan.count_dtype)
+    cols["bad"] = np.empty(n_out, dtype=plan.count_dtype)
+    cols["error_ratio"] = np.empty(n_out, dtype=np.float64)
+    cols["burn_rate"] = np.empty(n_out, dtype=np.float64)
+    cols["no_traffic"] = np.zeros(n_out, dtype=bool)
+    cols["complete"] = np.empty(n_out, dtype=bool)
+    return cols
+
+
+def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative, ks: np.ndarray,
+               j: np.ndarray, g: np.ndarray, at: int, budget: np.ndarray) -> int:
+    """Write the rows of the base rows ``(g, j)`` from output row ``at`` on; the rows written."""
+    gk = g * cells.stride
+    upto = np.searchsorted(cells.key, gk + j, side="right")  # cells at or before j
+    age = j - cells.bin[upto - 1]  # a base row has a cell of g at or before j
+    present = age[:, None] < ks[None, :]
+    count = present.sum(axis=1)
+    row = np.empty(len(j), dtype=np.int64)
+    row[0] = at
+    np.cumsum(count[:-1], out=row[1:])
+    row[1:] += at
+    for w in range(len(ks)):
+        sel = np.flatnonzero(present[:, w])
+        pos, g_w, j_w = row[sel], g[sel], j[sel]
+        lo = np.searchsorted(cells.key, gk[sel] + np.maximum(j_w - ks[w], -1), side="right")
+        t_w = cells.total[upto[sel]] - cells.total[lo]
+        b_w = cells.bad[upto[sel]] - cells.bad[lo]
+        cols["total"][pos], cols["bad"][pos] = t_w, b_w
+        ratio = b_w / t_w  # t_w > 0 on every present row
+        cols["error_ratio"][pos] = ratio
+        cols["burn_rate"][pos] = ratio / budget[g_w]
+        cols["bin_end"][pos] = j_w
+        cols["window"][pos] = w
+        cols["complete"][pos] = j_w + 1 >= ks[w]
+        for c, values in per_group.items():
+            cols[c][pos] = values[g_w]
+        row[sel] += 1
+    return int(count.sum())
+
+
+@dataclass(frozen=True)
+class _Cumulative:
+    """Cumulative totals and failures over the cells, keyed ``group * stride + bin``."""
+
+    key: np.ndarray
+    bin: np.ndarray
+    total: np.ndarray
+    bad: np.ndarray
+    stride: int
+
+    @classmethod
+    def of(cls, grid: BinGrid) -> _Cumulative:
+        group, b, total, bad = _cells(grid)
+        cum_t = np.zeros(len(group) + 1, dtype=np.int64)
+        cum_b = np.zeros(len(group) + 1, dtype=np.int64)
+        np.cumsum(total, out=cum_t[1:])
+        np.cumsum(bad, out=cum_b[1:])
+        return cls(group.astype(np.int64) * (grid.n_bins + 1) + b, b, cum_t, cum_b, grid.n_bins + 1)
+
+
 def sparse_table(grid: BinGrid, plan: RowPlan, labels: Sequence[str], budget: np.ndarray,
                  g0: int = 0, g1: int | None = None) -> pd.DataFrame:
     """The sparse burn-rate table of the groups ``g0 <= g < g1`` (see :func:`budgetlab.burn_rates`)."""
     g1 = grid.n_groups if g1 is None else g1
-    n_out = int(plan.group_rows[g0:g1].sum())
-    n, nw, ks = grid.n_bins, len(plan.ks), np.asarray(plan.ks, dtype=np.int64)
-    group, b, total, bad = _cells(grid)
-    key = group.astype(np.int64) * (n + 1) + b
-    cum_t = np.zeros(len(key) + 1, dtype=np.int64)
-    cum_b = np.zeros(len(key) + 1, dtype=np.int64)
-    np.cumsum(total, out=cum_t[1:])
-    np.cumsum(bad, out=cum_b[1:])
-    cat_keys = [c for c in grid.by if isinstance(grid.keys[c].dtype, pd.CategoricalDtype)]
-    codes = {c: grid.keys[c].cat.codes.to_numpy() for c in cat_keys}
-    out_codes = {c: np.empty(n_out, dtype=codes[c].dtype) for c in cat_keys}
-    out_group = np.empty(n_out, dtype=np.int32 if grid.n_groups < 2**31 else np.int64) \
-        if len(cat_keys) < len(grid.by) else None
-    bin_end = np.empty(n_out, dtype=np.int64)
-    window: np.ndarray = np.empty(n_out, dtype=np.int8 if nw < 128 else np.int16)
-    tot: np.ndarray = np.empty(n_out, dtype=plan.count_dtype)
-    bd: np.ndarray = np.empty(n_out, dtype=plan.count_dtype)
-    er = np.empty(n_out, dtype=np.float64)
-    burn = np.empty(n_out, dtype=np.float64)
-    complete = np.empty(n_out, dtype=bool)
+    per_group = _group_columns(grid)
+    cols = _allocate(grid, plan, int(plan.group_rows[g0:g1].sum()), per_group)
+    cells, ks = _Cumulative.of(grid), np.asarray(plan.ks, dtype=np.int64)
     r0, r1 = (int(x) for x in np.searchsorted(plan.run_group, [g0, g1]))
     at = 0
     for a, z in _base_steps(plan, r0, r1):
         lengths = plan.run_end[a:z] - plan.run_start[a:z]
-        j = _expand(plan.run_start[a:z], lengths)
-        g = np.repeat(plan.run_group[a:z], lengths)
-        gk = g * (n + 1)
-        upto = np.searchsorted(key, gk + j, side="right")  # cells at or before j
-        age = j - b[upto - 1]  # the run guarantees a cell of g at or before j
-        present = age[:, None] < ks[None, :]
-        count = present.sum(axis=1)
-        row = np.empty(len(j), dtype=np.int64)
-        row[0] = at
-        np.cumsum(count[:-1], out=row[1:])
-        row[1:] += at
-        for w in range(nw):
-            sel = np.flatnonzero(present[:, w])
-            pos = row[sel]
-            lo = np.searchsorted(key, gk[sel] + np.maximum(j[sel] - ks[w], -1), side="right")
-            t_w = cum_t[upto[sel]] - cum_t[lo]
-            b_w = cum_b[upto[sel]] - cum_b[lo]
-            tot[pos], bd[pos] = t_w, b_w
-            ratio = b_w / t_w  # t_w > 0 on every present row
-            er[pos] = ratio
-            burn[pos] = ratio / budget[g[sel]]
-            bin_end[pos] = j[sel]
-            window[pos] = w
-            complete[pos] = j[sel] + 1 >= ks[w]
-            for c in cat_keys:
-                out_codes[c][pos] = codes[c][g[sel]]
-            if out_group is not None:
-                out_group[pos] = g[sel]
-            row[sel] += 1
-        at += int(count.sum())
+        at += _fill_step(cols, per_group, cells, ks, _expand(plan.run_start[a:z], lengths),
+                         np.repeat(plan.run_group[a:z], lengths), at, budget)
+    bin_end = cols.pop("bin_end")
     np.multiply(bin_end, grid.freq_ns, out=bin_end)
     bin_end += grid.start_ns + grid.freq_ns
     data: dict[str, object] = {}
     for c in grid.by:
-        col = grid.keys[c]
-        if c in out_codes:
-            data[c] = pd.Categorical.from_codes(out_codes[c], dtype=col.dtype, validate=False)  # type: ignore[call-overload]
-        elif out_group is not None:  # always, when a key is not categorical
-            data[c] = col.array.take(out_group)
+        col, values = grid.keys[c], cols.pop(c)
+        data[c] = (pd.Categorical.from_codes(values, dtype=col.dtype, validate=False)  # type: ignore[call-overload]
+                   if isinstance(col.dtype, pd.CategoricalDtype) else col.array.take(values))
     data["bin_end"] = utc_from_ns(bin_end, copy=False).array
-    data["window"] = pd.Categorical.from_codes(window, dtype=pd.CategoricalDtype(list(labels), ordered=True),
-                                               validate=False)
-    data["total"], data["bad"], data["error_ratio"], data["burn_rate"] = tot, bd, er, burn
-    data["no_traffic"] = np.zeros(n_out, dtype=bool)
-    data["complete"] = complete
+    data["window"] = pd.Categorical.from_codes(cols.pop("window"),
+                                               dtype=pd.CategoricalDtype(list(labels), ordered=True), validate=False)
+    data.update(cols)
     return pd.DataFrame(data, copy=False)
