@@ -41,8 +41,9 @@ from ..events.schema import parse_scope, scope_mask
 from ..slo import SLO
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
 from .episodes import EPISODE_COLUMNS, alert_episodes
-from .group_scores import BadCounts, ScoreSpan, group_scores, merge_intervals, summaries
+from .group_scores import BadCounts, ScoreSpan, group_scores, merge_intervals, summary_columns
 from .policy import AlertPolicy
+from .score_table import rows_to_columns, score_table
 
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
@@ -315,9 +316,9 @@ class _Context:
             true_episodes=int(hit.sum()),
         )
 
-    def group_summaries(self, tiers: list[int]) -> list[dict[str, Any]] | None:
-        """:meth:`summary` of every single group's row for ``tiers``, all groups at once (``None``
-        when some group's episodes overlap each other: then row by row)."""
+    def group_columns(self, tiers: list[int]) -> dict[str, np.ndarray]:
+        """:meth:`summary` of every single group's row for ``tiers``, all groups at once, one array
+        per column (row by row when some group's episodes overlap each other)."""
         sel = np.flatnonzero(np.isin(self.ep_tier, tiers))
         gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
         if len(tiers) > 1:
@@ -325,12 +326,12 @@ class _Context:
         n_groups = len(self.keys)
         gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns, gi, st, en)
         if gs is None:
-            return None
+            return rows_to_columns([self.summary(self.match(np.array([g]), tiers)) for g in range(n_groups)])
         span = ScoreSpan(self.span_ns, _DAY_NS)
         if self.grid is not None:
             span = ScoreSpan(self.span_ns, _DAY_NS, self.grid.start_ns, self.grid.freq_ns, self.grid.n_bins,
                              self.bad_counts, np.broadcast_to(np.asarray(self.period_budget, dtype=float), (n_groups,)))
-        return summaries(gs, n_groups, self.inc_start, self.inc_end, span)
+        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, span)
 
     def summary(self, m: _Matches) -> dict[str, Any]:
         """The scores of one row (the columns of :func:`score_alerts` after the labels)."""
@@ -375,6 +376,16 @@ class _Context:
             table["budget_before_alert_pct"] = m.budget_pct
         return table
 
+    def tier_selections(self) -> list[tuple[str, str, list[int]]]:
+        """(tier label, severity label, tier indices) per tier selection: each tier, each
+        severity's tiers merged, all tiers merged."""
+        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
+        severities = list(dict.fromkeys(sev for _, sev in self.tiers))
+        for sev in severities:
+            tier_sel.append(("*", sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
+        tier_sel.append(("*", "*", list(range(len(self.tiers)))))
+        return tier_sel
+
     def selections(self) -> list[tuple[dict[str, str], str, str, np.ndarray, list[int]]]:
         """(group labels, tier label, severity label, group indices, tier indices) per row."""
         n_groups = len(self.keys)
@@ -385,12 +396,7 @@ class _Context:
             group_sel.append(({k: "*" for k in self.by}, np.arange(n_groups)))
         else:
             group_sel.append(({}, np.arange(n_groups)))
-        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
-        severities = list(dict.fromkeys(sev for _, sev in self.tiers))
-        for sev in severities:
-            tier_sel.append(("*", sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
-        tier_sel.append(("*", "*", list(range(len(self.tiers)))))
-        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in tier_sel]
+        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in self.tier_selections()]
 
 
 def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
@@ -477,19 +483,14 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     """
     ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
                    options=options)
-    rows = []
-    per_group: dict[tuple[int, ...], list[dict[str, Any]] | None] = {}
-    for labels, tname, sev, gidx, tidx in ctx.selections():
-        if ctx.by and len(gidx) == 1:  # a single group's row: all groups at once, once per tier selection
-            key = tuple(tidx)
-            if key not in per_group:
-                per_group[key] = ctx.group_summaries(tidx)
-            done = per_group[key]
-            if done is not None:
-                rows.append({**labels, "tier": tname, "severity": sev, **done[int(gidx[0])]})
-                continue
-        rows.append({**labels, "tier": tname, "severity": sev, **ctx.summary(ctx.match(gidx, tidx))})
-    return pd.DataFrame(rows)
+    tier_sel = ctx.tier_selections()
+    every = np.arange(len(ctx.keys))
+    star = rows_to_columns([ctx.summary(ctx.match(every, tidx)) for _, _, tidx in tier_sel])
+    if not ctx.by:
+        return score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)
+    per_group = [ctx.group_columns(tidx) for _, _, tidx in tier_sel]
+    labels = [ctx.keys[k].astype(str).to_numpy(dtype=object) for k in ctx.by]
+    return score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
 
 
 def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy], incidents: pd.DataFrame, *,
