@@ -248,7 +248,9 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         (datetime64[ns, UTC]; ``end`` exclusive: the first evaluation no longer firing),
         ``duration`` (Timedelta), ``ongoing`` (still firing at the last evaluation). Sorted by
         group keys, ``start``, tier. ``attrs`` holds ``grid_start``/``grid_end`` (the span
-        the policy was evaluated over), ``freq_ns``, ``by`` and ``tiers`` (name, severity).
+        the policy was evaluated over), ``freq_ns``, ``by``, ``tiers`` (name, severity) and
+        ``tier_windows`` (tier name: its long window in ns; the longest one when per-group SLOs
+        build a preset for several periods).
 
     Examples
     --------
@@ -266,12 +268,17 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     parts = policy_parts(grid, target, policy)
     out = in_group_order([(idx, *_episodes(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
     tiers = list(dict.fromkeys((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers))
+    long_ns: dict[str, int] = {}
+    for _, _, _, pol in parts:
+        for t in pol.tiers:
+            long_ns[t.name] = max(long_ns.get(t.name, 0), int(t.long_window.value))
     out.attrs.update({
         "grid_start": utc_from_ns(np.array([grid.start_ns]))[0],
         "grid_end": utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
         "freq_ns": grid.freq_ns,
         "by": list(grid.by),
         "tiers": tiers,
+        "tier_windows": long_ns,
     })
     return out
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max", "ScoreSpan", "summary_columns"]
+__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max", "ScoreSpan", "summary_columns", "overlaps", "NAT"]
 
 
 def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -166,10 +166,10 @@ def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) ->
 
 @dataclass(frozen=True)
 class ScoreSpan:
-    """What the per-group rows need besides the matches: the evaluated span, and with bins the
+    """What the per-group rows need besides the matches: the observed time per group, and with bins the
     bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per group."""
 
-    span_ns: int
+    observed_ns: np.ndarray  # per group: the time its rates are over
     day_ns: int
     start_ns: int = 0
     freq_ns: int = 1
@@ -205,8 +205,8 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
     _, r_med, r_max = segment_median_max(g[det], reset, n_groups)
     has = n_det > 0
     n_ep, true_ep = gs.episodes.astype(np.int64), gs.true_episodes.astype(np.int64)
-    per_day = span.span_ns / span.day_ns
-    per_week = span.span_ns / (7 * span.day_ns)
+    per_day = span.observed_ns / span.day_ns
+    per_week = span.observed_ns / (7 * span.day_ns)
     cols: dict[str, np.ndarray] = {
         "episodes": n_ep,
         "true_episodes": true_ep,
@@ -218,8 +218,9 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "detection_max": _durations(d_max, has),
         "reset_median": _durations(r_med, has),
         "reset_max": _durations(r_max, has),
-        "pages_per_day": n_ep / per_day,
-        "false_pages_per_week": (n_ep - true_ep) / per_week,
+        "pages_per_day": _fraction(n_ep, per_day),
+        "false_pages_per_week": _fraction(n_ep - true_ep, per_week),
+        "observed_days": np.asarray(per_day, dtype=np.float64),
     }
     if span.bad_counts is not None and span.period_budget is not None:
         hi_ns = np.where(det, gs.first, inc_end[inc])
@@ -233,3 +234,31 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         cols["budget_before_alert_median"] = np.where(has, p_med, np.nan).astype(np.float64)
         cols["budget_before_alert_max"] = np.where(has, p_max, np.nan).astype(np.float64)
     return cols
+
+
+NAT = np.iinfo(np.int64).min  #: NaT as int64 ns
+
+
+def overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grace: np.ndarray, gi: np.ndarray,
+              st: np.ndarray, en: np.ndarray, one_group: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(detected, first, last)`` per incident and ``hit`` per episode: the episodes (group
+    ``gi``, ``[st, en)``) overlapping each incident ``[i_s, i_e_grace)`` of ``i_idx`` whose scope
+    covers their group, in chunks of incidents (a bounded incidents x episodes matrix)."""
+    n_i, n_ep = len(i_idx), len(gi)
+    detected = np.zeros(n_i, dtype=bool)
+    first = np.full(n_i, NAT)
+    last = np.full(n_i, NAT)
+    hit = np.zeros(n_ep, dtype=bool)
+    if n_ep == 0:
+        return detected, first, last, hit
+    step = max(1, 4_000_000 // n_ep)
+    for lo in range(0, n_i, step):
+        sl = slice(lo, lo + step)
+        overlap = (st[None, :] < i_e_grace[sl, None]) & (en[None, :] > i_s[sl, None])
+        if not one_group:  # one group: every incident of i_idx covers it
+            overlap &= inc_match[i_idx[sl]][:, gi]
+        detected[sl] = overlap.any(axis=1)
+        first[sl] = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1)
+        last[sl] = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1)
+        hit |= overlap.any(axis=0)
+    return detected, first, last, hit

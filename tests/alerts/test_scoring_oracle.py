@@ -3,26 +3,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from budgetlab.alerts.episodes import alert_episodes
-from budgetlab.alerts.score_table import DURATION_COLUMNS
 from budgetlab.alerts.scoring import incident_detections, score_alerts
 from budgetlab.windows.bins import bin_events
 from tests.alerts import oracle_episodes, oracle_scoring
+from tests.alerts.oracle_compare import assert_same_as_oracle
 from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events, per_group_slos
 
 
 def _assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
-    # the oracle built its table from dicts: a duration column without any detection came out as
-    # all-NaT datetime64[s]; the columnar table keeps it timedelta64[ns] (NaT): the same values
-    want = want.copy()
-    for col in DURATION_COLUMNS:
-        if col in want.columns and want[col].dtype.kind == "M" and bool(want[col].isna().all()):
-            want[col] = pd.Series(pd.NaT, index=want.index, dtype="timedelta64[ns]")
-    pd.testing.assert_frame_equal(got, want, check_exact=True)
-    assert got.attrs == want.attrs
+    assert_same_as_oracle(got, want)
 
 
 @pytest.fixture(scope="module")
@@ -92,8 +86,6 @@ def test_score_of_overlapping_hand_made_episodes_equals_the_oracle():
 def test_score_alerts_equals_the_oracle_on_benchmark_shaped_data():
     """The benchmark's case (benchmarks/bench_groups.py) at a small scale: generator events over 3
     days, 800 groups drawn per event, workbook tiers, generated incidents, scored with bins."""
-    import numpy as np
-
     from budgetlab import AlertPolicy, synth
 
     events, incidents = synth.generate("2026-01-05", 3, seed=3, rate=0.3, session_ids=False)
