@@ -21,7 +21,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
-from .._util.memory import check_memory
+from .._util.memory import check_cells, check_memory
 from .._util.validation import check_whole, to_timedelta, utc_from_ns
 from ..errors import ConfigError
 from ..slo import SLO, as_per_group
@@ -279,8 +279,8 @@ def _check_fill(fill: Any) -> float:
 
 def _dense(grid: BinGrid, budget: np.ndarray, ks: list[int], labels: list[str], fill: float) -> pd.DataFrame:
     g, n, nw = grid.n_groups, grid.n_bins, len(ks)
-    check_memory(float(g) * n * nw * 150, f"the dense burn-rate table ({g} group(s) x {n} bin(s) x {nw} window(s))",
-                 ["drop fill= (the sparse table: rows where a window holds traffic)", *_FIXES])
+    check_cells(g, n, 150.0 * nw, f"the dense burn-rate table of {nw} window(s)",
+                ["drop fill= (the sparse table: rows where a window holds traffic)", *_FIXES])
     tot = np.empty((g, n, nw), dtype=np.int64)
     bad = np.empty((g, n, nw), dtype=np.int64)
     for g0, g1 in grid.chunks(2):  # the grid's arrays a chunk of groups at a time

@@ -138,3 +138,23 @@ def test_memory_guard_states_bytes_and_the_fixes(many, monkeypatch):
         burn_rates(bins, 0.95, WINS, fill=0.0)
     # the chunked form works under the same limit
     assert sum(len(c) for c in burn_rate_chunks(bins, 0.95, WINS, rows=100)) == n_rows
+
+
+def test_every_group_by_bin_allocation_is_guarded_in_bytes(many, monkeypatch):
+    """One guard in bytes (check_cells / check_memory), estimated before the work, with the fix."""
+    from budgetlab.alerts.episodes import alert_episodes, alert_states
+    from budgetlab.alerts.policy import AlertPolicy
+    from budgetlab.budget.period import period_budget
+
+    _, bins = many
+    pol = AlertPolicy.single_window("10min", burn=2.0)
+    monkeypatch.setenv("BUDGETLAB_MEMORY_LIMIT", "100KB")
+    cases = [(lambda: period_budget(bins, 0.95), "period-budget table .*group\\(s\\) x .*bin\\(s\\).*coarser freq="),
+             (lambda: alert_states(bins, 0.95, pol), "alert_states .*would need about .*use alert_episodes"),
+             (lambda: burn_rates(bins, 0.95, WINS, fill=0.0), "dense burn-rate table .*drop fill=")]
+    for call, message in cases:
+        with pytest.raises(ConfigError, match=message):
+            call()
+    limited = alert_episodes(bins, 0.95, pol)  # the sparse episodes need no dense grid: not refused
+    monkeypatch.delenv("BUDGETLAB_MEMORY_LIMIT")
+    pd.testing.assert_frame_equal(limited, alert_episodes(bins, 0.95, pol))
