@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -38,6 +39,21 @@ def _cells(grid: BinGrid) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return grid.cell_group[keep], grid.cell_bin[keep], grid.cell_total[keep], grid.cell_bad[keep]
 
 
+def _runs(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`traffic_runs` plus the index of each run's first cell (among :func:`_cells`)."""
+    group, b, _, _ = _cells(grid)
+    k = int(k)
+    if len(group) == 0:
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    new = np.ones(len(group), dtype=bool)
+    new[1:] = (group[1:] != group[:-1]) | (b[1:] >= b[:-1] + k)
+    first = np.flatnonzero(new)
+    last = np.append(first[1:] - 1, len(group) - 1)
+    return (group[first].astype(np.int64), b[first].astype(np.int64),
+            np.minimum(b[last].astype(np.int64) + k, grid.n_bins), first.astype(np.int64))
+
+
 def traffic_runs(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(group, start, end)``: the maximal runs of bins ``start <= j < end`` (positions in the
     grid) at whose end a trailing window of ``k`` bins holds at least one event, sorted by group
@@ -48,17 +64,7 @@ def traffic_runs(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     >>> [a.tolist() for a in traffic_runs(g, 2)]
     [[0, 0, 1], [0, 4, 5], [2, 6, 6]]
     """
-    group, b, _, _ = _cells(grid)
-    k = int(k)
-    if len(group) == 0:
-        empty = np.empty(0, dtype=np.int64)
-        return empty, empty, empty
-    new = np.ones(len(group), dtype=bool)
-    new[1:] = (group[1:] != group[:-1]) | (b[1:] >= b[:-1] + k)
-    first = np.flatnonzero(new)
-    last = np.append(first[1:] - 1, len(group) - 1)
-    return (group[first].astype(np.int64), b[first].astype(np.int64),
-            np.minimum(b[last].astype(np.int64) + k, grid.n_bins))
+    return _runs(grid, k)[:3]
 
 
 def traffic_bins(grid: BinGrid, k: int) -> np.ndarray:
@@ -83,6 +89,7 @@ class RowPlan:
     run_group: np.ndarray
     run_start: np.ndarray
     run_end: np.ndarray
+    run_first: np.ndarray  # index of the run's first cell
     group_rows: np.ndarray
     count_dtype: type
 
@@ -98,10 +105,10 @@ def plan_rows(grid: BinGrid, ks: Sequence[int]) -> RowPlan:
     group_rows = np.zeros(grid.n_groups, dtype=np.int64)
     for k in ks:
         group_rows += traffic_bins(grid, k)
-    run_group, run_start, run_end = traffic_runs(grid, max(ks))
+    run_group, run_start, run_end, run_first = _runs(grid, max(ks))
     totals = grid.group_totals()
     fits = len(totals) == 0 or int(totals.max()) < np.iinfo(np.int32).max
-    return RowPlan(ks, run_group, run_start, run_end, group_rows, np.int32 if fits else np.int64)
+    return RowPlan(ks, run_group, run_start, run_end, run_first, group_rows, np.int32 if fits else np.int64)
 
 
 def _base_steps(plan: RowPlan, r0: int, r1: int) -> Iterator[tuple[int, int]]:
@@ -144,12 +151,27 @@ def _allocate(grid: BinGrid, plan: RowPlan, n_out: int, per_group: dict[str, np.
     return cols
 
 
-def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative, ks: np.ndarray,
-               j: np.ndarray, g: np.ndarray, at: int, budget: np.ndarray) -> int:
-    """Write the rows of the base rows ``(g, j)`` from output row ``at`` on; the rows written."""
-    gk = g * cells.stride
-    upto = np.searchsorted(cells.key, gk + j, side="right")  # cells at or before j
-    age = j - cells.bin[upto - 1]  # a base row has a cell of g at or before j
+def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative, plan: RowPlan,
+               a: int, z: int, at: int, budget: np.ndarray) -> int:
+    """Write the rows of the base rows of runs ``a <= run < z`` from output row ``at`` on; the rows
+    written. Cells at or before a base row are counted by a cumulative sum over the run's bins (each
+    cell lies in one run), so window sums are gathers, not searches."""
+    ks = np.asarray(plan.ks, dtype=np.int64)
+    starts, lengths = plan.run_start[a:z], plan.run_end[a:z] - plan.run_start[a:z]
+    offset = np.zeros(z - a, dtype=np.int64)  # the run's first base row in this step
+    np.cumsum(lengths[:-1], out=offset[1:])
+    j = _expand(starts, lengths)
+    g = np.repeat(plan.run_group[a:z], lengths)
+    c0 = int(plan.run_first[a])
+    c1 = int(plan.run_first[z]) if z < len(plan.run_first) else len(cells.bin)
+    run_of_cell = np.repeat(np.arange(z - a), np.diff(np.append(plan.run_first[a:z], c1)))
+    mark = np.zeros(len(j), dtype=np.int64)
+    mark[offset[run_of_cell] + cells.bin[c0:c1] - starts[run_of_cell]] = 1
+    upto = np.cumsum(mark)
+    upto += c0  # cells at or before each base row (all cells before the step's first run, too)
+    age = j - cells.bin[upto - 1]  # a base row has a cell of its group at or before it
+    local = np.arange(len(j), dtype=np.int64) - np.repeat(offset, lengths)  # bins since the run's start
+    run_first = np.repeat(plan.run_first[a:z], lengths)
     present = age[:, None] < ks[None, :]
     count = present.sum(axis=1)
     row = np.empty(len(j), dtype=np.int64)
@@ -157,21 +179,31 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
     np.cumsum(count[:-1], out=row[1:])
     row[1:] += at
     for w in range(len(ks)):
-        sel = np.flatnonzero(present[:, w])
-        pos, g_w, j_w = row[sel], g[sel], j[sel]
-        lo = np.searchsorted(cells.key, gk[sel] + np.maximum(j_w - ks[w], -1), side="right")
-        t_w = cells.total[upto[sel]] - cells.total[lo]
-        b_w = cells.bad[upto[sel]] - cells.bad[lo]
+        k = int(ks[w])
+        if len(ks) == 1:  # one window: present on every base row, rows in order (slices, no scatter)
+            sel: Any = slice(None)
+            pos: Any = slice(at, at + len(j))
+        else:
+            sel = np.flatnonzero(present[:, w])
+            pos = row[sel]
+        g_w, j_w = g[sel], j[sel]
+        inside = local[sel] >= k  # the window's first bin lies in the run: cells before it by the run's count
+        back = np.arange(len(j), dtype=np.int64)[sel] - k
+        lo = np.where(inside, upto[np.maximum(back, 0)], run_first[sel])
+        hi = upto[sel]
+        t_w = cells.total[hi] - cells.total[lo]
+        b_w = cells.bad[hi] - cells.bad[lo]
         cols["total"][pos], cols["bad"][pos] = t_w, b_w
         ratio = b_w / t_w  # t_w > 0 on every present row
         cols["error_ratio"][pos] = ratio
         cols["burn_rate"][pos] = ratio / budget[g_w]
         cols["bin_end"][pos] = j_w
         cols["window"][pos] = w
-        cols["complete"][pos] = j_w + 1 >= ks[w]
+        cols["complete"][pos] = j_w + 1 >= k
         for c, values in per_group.items():
             cols[c][pos] = values[g_w]
-        row[sel] += 1
+        if len(ks) > 1:
+            row[sel] += 1
     return int(count.sum())
 
 
@@ -201,13 +233,11 @@ def sparse_table(grid: BinGrid, plan: RowPlan, labels: Sequence[str], budget: np
     g1 = grid.n_groups if g1 is None else g1
     per_group = _group_columns(grid)
     cols = _allocate(grid, plan, int(plan.group_rows[g0:g1].sum()), per_group)
-    cells, ks = _Cumulative.of(grid), np.asarray(plan.ks, dtype=np.int64)
+    cells = _Cumulative.of(grid)
     r0, r1 = (int(x) for x in np.searchsorted(plan.run_group, [g0, g1]))
     at = 0
     for a, z in _base_steps(plan, r0, r1):
-        lengths = plan.run_end[a:z] - plan.run_start[a:z]
-        at += _fill_step(cols, per_group, cells, ks, _expand(plan.run_start[a:z], lengths),
-                         np.repeat(plan.run_group[a:z], lengths), at, budget)
+        at += _fill_step(cols, per_group, cells, plan, a, z, at, budget)
     bin_end = cols.pop("bin_end")
     np.multiply(bin_end, grid.freq_ns, out=bin_end)
     bin_end += grid.start_ns + grid.freq_ns
