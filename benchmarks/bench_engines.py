@@ -7,7 +7,10 @@ event from a fixed seed) on the suite's events:
   by="group", columns=["status"])`` against, per engine, the trailing count and failures of every
   event's window ``[ts - 24h, ts]`` and the seed's status arithmetic (the same float operations);
 * **per-minute burn rates** (1-minute bins, 1 h window): ``bin_events`` + sparse ``burn_rates``
-  against binning per (group, minute) and a trailing 1 h sum per group.
+  against binning per (group, minute) and a trailing 1 h sum per group. Like for like with
+  ``at="events"`` (rows at the minutes that hold events: what the engines' formulations return,
+  target <= 1.0x Polars); reported with the default ``at="traffic"`` too (every minute the window
+  holds traffic: up to 60 rows per isolated event, the row counts are printed).
 
 Each engine gets two idiomatic formulations; the faster one is reported (both are timed once,
 then the best is timed interleaved with budgetlab). Polars: ``rolling_sum_by`` over
@@ -16,8 +19,8 @@ ORDER BY ... RANGE BETWEEN ... PRECEDING AND CURRENT ROW)``, and running sums + 
 **Outputs are checked equal before timing**: every engine's status per event equals budgetlab's
 (events with a tie in time within a group are counted and left out: an engine's time window holds
 the whole tie, the seed's tracker only the rows recorded so far); every engine's (group, minute)
-row equals budgetlab's row at that bin end in ``total``, ``bad`` and ``burn_rate`` (budgetlab also
-returns the minutes after traffic while the window still holds it: more rows, the same values).
+row equals budgetlab's row at that bin end in ``total``, ``bad`` and ``burn_rate`` (with
+``at="events"`` the same rows; with ``at="traffic"`` budgetlab has more rows, the same values).
 A formulation that disagrees is reported as such and not timed. Versions are printed with the
 results. Needs ``pip install 'budgetlab[bench]'`` (polars, duckdb); without them the case says so.
 """
@@ -157,8 +160,10 @@ def _check_status(got: tuple[np.ndarray, np.ndarray], want: np.ndarray, tied: np
     return bool(np.array_equal(full[~tied], want[~tied]))
 
 
-def _check_burn(got: Any, want: pd.DataFrame, n_groups: int) -> bool:
+def _check_burn(got: Any, want: pd.DataFrame, same_rows: bool) -> bool:
     frame = got.to_pandas() if hasattr(got, "to_pandas") else got
+    if same_rows and len(frame) != len(want):
+        return False
     g = frame["g"].to_numpy().astype(np.int64)
     m = frame["m"].to_numpy().astype(np.int64)
     key = want["g"].to_numpy() * (1 << 40) + want["m"].to_numpy()
@@ -172,10 +177,15 @@ def _check_burn(got: Any, want: pd.DataFrame, n_groups: int) -> bool:
                 and np.array_equal(want["burn_rate"].to_numpy()[at], burn))
 
 
-def _budgetlab_burn_rows(ev: pd.DataFrame) -> pd.DataFrame:
+def _ours_burn(ev: pd.DataFrame, at: str) -> pd.DataFrame:
+    """What the user calls: bin the events, then the sparse burn rates."""
     from budgetlab import bin_events, burn_rates
 
-    br = burn_rates(bin_events(ev, "1min", by="group"), TARGET, windows=["1h"])
+    return burn_rates(bin_events(ev, "1min", by="group"), TARGET, windows=["1h"], at=at)
+
+
+def _budgetlab_burn_rows(ev: pd.DataFrame, at: str = "traffic") -> pd.DataFrame:
+    br = _ours_burn(ev, at)
     return pd.DataFrame({"g": br["group"].cat.codes.to_numpy().astype(np.int64),
                          "m": br["bin_end"].array.asi8 // 60_000_000_000 - 1,
                          "total": br["total"].to_numpy(), "bad": br["bad"].to_numpy(), "burn_rate": br["burn_rate"].to_numpy()})
@@ -217,20 +227,23 @@ def _jobs(ev: pd.DataFrame, g: int, tied: np.ndarray) -> tuple[dict[str, Any], d
 
     want_status = ours_status()["status"].cat.codes.to_numpy().astype(np.int8)
     want_burn = _budgetlab_burn_rows(ev)
+    want_events = _budgetlab_burn_rows(ev, "events")
     pdf, con = _pl_frame(ev), _duck(ev)
     rows = {"budgetlab": len(want_burn), "engines": len(_pl_minutes(pdf))}
+    burn_engines = {
+        "polars": {"rolling_sum_by over(group)": lambda: _pl_burn_rolling(pdf),
+                   "cum_sum + join_asof": lambda: _pl_burn_asof(pdf)},
+        "duckdb": {"window RANGE": lambda: _dk_burn_window(con), "running sum + ASOF JOIN": lambda: _dk_burn_asof(con)}}
     jobs = {
         "per-event status, 24h": (ours_status, lambda got: _check_status(got, want_status, tied), {
             "polars": {"rolling_sum_by over(group)": lambda: _pl_status_rolling(pdf),
                        "cum_sum + join_asof": lambda: _pl_status_asof(pdf)},
             "duckdb": {"window RANGE": lambda: _dk_status_window(con),
                        "running sum + ASOF JOIN": lambda: _dk_status_asof(con)}}),
-        "per-minute burn rates, 1h (sparse)": (lambda: _budgetlab_burn_rows(ev),
-                                               lambda got: _check_burn(got, want_burn, g), {
-            "polars": {"rolling_sum_by over(group)": lambda: _pl_burn_rolling(pdf),
-                       "cum_sum + join_asof": lambda: _pl_burn_asof(pdf)},
-            "duckdb": {"window RANGE": lambda: _dk_burn_window(con),
-                       "running sum + ASOF JOIN": lambda: _dk_burn_asof(con)}}),
+        "per-minute burn rates, 1h, at minutes with events": (
+            lambda: _ours_burn(ev, "events"), lambda got: _check_burn(got, want_events, True), burn_engines),
+        "per-minute burn rates, 1h, every minute the window holds traffic": (
+            lambda: _ours_burn(ev, "traffic"), lambda got: _check_burn(got, want_burn, False), burn_engines),
     }
     return jobs, rows
 
@@ -261,11 +274,12 @@ def case(events: pd.DataFrame, repeat: int, groups: tuple[int, ...] = GROUPS) ->
                     continue
                 name, fn = best
                 t, b = time_pair(ours, fn, repeat=max(1, repeat // 2), warmup=0)
-                target = "<= 0.3x Polars" if engine == "polars" and "status" in job else \
-                    "<= 1.0x Polars" if engine == "polars" else "(reported)"
+                target = ("<= 0.3x Polars" if "status" in job else "<= 1.0x Polars" if "with events" in job
+                          else "(reported: more rows)") if engine == "polars" else "(reported)"
                 limit = 0.3 if target.startswith("<= 0.3") else 1.0 if target.startswith("<= 1.0") else None
                 extra = ({"tied_events_left_out": int(tied.sum())} if "status" in job else
-                         {"budgetlab_rows": rows["budgetlab"], "engine_rows": rows["engines"]})
+                         {"budgetlab_rows": rows["budgetlab"] if "traffic" in job else rows["engines"],
+                          "engine_rows": rows["engines"]})
                 results.append(Result(label, len(ev), t, f"{engine} {versions[engine]}: {name}", b, None, target,
                                       None if limit is None else t / b <= limit, extra))
     return results

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.memory import check_cells, check_memory
-from .._util.validation import check_whole, to_timedelta, utc_from_ns
+from .._util.validation import check_argument, check_whole, to_timedelta, utc_from_ns
 from ..errors import ConfigError
 from ..slo import SLO, as_per_group
 from ..windows.bins import (
@@ -183,7 +183,7 @@ _FIXES = ["use a coarser freq=", "fewer windows", "burn_rate_chunks() (the table
 
 
 def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS, *,
-               fill: float | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+               fill: float | None = None, at: str = "traffic", **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Error ratio and burn rate over trailing windows, at every bin end where the window holds traffic.
 
     Parameters
@@ -201,6 +201,10 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
         A number: **dense**, a row for every group, bin end and window, the empty windows with
         ``error_ratio = burn_rate = fill`` and ``no_traffic = True``; ``fill=0.0`` is the table of
         earlier releases (int64 counts), and costs ~150 bytes per group x bin x window.
+    at : {"traffic", "events"}
+        Sparse rows at every bin end where the window holds traffic (``"traffic"``, default), or
+        only at the ends of the bins that hold events (``"events"``: what a per-minute table of
+        the engines' window functions gives; every window holds traffic there).
     **options
         ``freq`` (the bin width, if ``bins.attrs`` lost it and it cannot be inferred),
         ``exclude_buckets``, ``exclude_windows``, ``exclude_mode`` (exclusions at bin
@@ -209,7 +213,7 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     Returns
     -------
     DataFrame
-        One row per group, bin end and window where the window holds traffic, sorted by group,
+        One row per group, bin end and window where the window holds traffic (``at``), sorted by group,
         bin end, then window (in the order given): group keys, ``bin_end`` (evaluation time),
         ``window`` (ordered categorical label such as ``"1h"``), ``total``, ``bad`` (events and
         failures with ``bin_end - window <= ts < bin_end``; int32 when every group's total fits,
@@ -235,20 +239,22 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     >>> len(burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"], fill=0.0))  # 3 bins x 2 windows
     6
     """
+    check_argument("at", at, ("traffic", "events"))
     grid, budget, ks, labels = _setup(bins, target, windows, options)
     if fill is not None:
         return _dense(grid, budget, ks, labels, _check_fill(fill))
-    plan = plan_rows(grid, ks)
+    plan = plan_rows(grid, ks, events_only=at == "events")
     per_row = BYTES_PER_ROW + (8 if plan.count_dtype is np.int64 else 0) + 4 * max(0, len(grid.by) - 1)
     check_memory(float(plan.n_rows) * per_row, f"the burn-rate table ({plan.n_rows:,} rows)", _FIXES)
     return sparse_table(grid, plan, labels, budget)
 
 
 def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS, *,
-                     rows: int = 10_000_000, **options: Unpack[ReadBinsOptions]) -> Iterator[pd.DataFrame]:
+                     rows: int = 10_000_000, at: str = "traffic",
+                     **options: Unpack[ReadBinsOptions]) -> Iterator[pd.DataFrame]:
     """The sparse :func:`burn_rates` table a chunk of whole groups at a time, for tables larger
     than memory: each chunk has about ``rows`` rows (more when one group has more), and the
-    chunks concatenated equal ``burn_rates(bins, target, windows)``.
+    chunks concatenated equal ``burn_rates(bins, target, windows, at=at)``.
 
     Write them to Parquet one by one (``pyarrow.parquet.ParquetWriter``), or reduce each.
 
@@ -259,8 +265,9 @@ def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any =
     [1, 1]
     """
     check_whole("rows", rows, low=1)
+    check_argument("at", at, ("traffic", "events"))
     grid, budget, ks, labels = _setup(bins, target, windows, options)
-    plan = plan_rows(grid, ks)
+    plan = plan_rows(grid, ks, events_only=at == "events")
     ends = np.cumsum(plan.group_rows)
     g0 = 0
     while g0 < grid.n_groups:

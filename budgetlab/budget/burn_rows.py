@@ -92,23 +92,28 @@ class RowPlan:
     run_first: np.ndarray  # index of the run's first cell
     group_rows: np.ndarray
     count_dtype: type
+    events_only: bool = False  # rows only at bins that hold events (every window holds traffic there)
 
     @property
     def n_rows(self) -> int:
         return int(self.group_rows.sum())
 
 
-def plan_rows(grid: BinGrid, ks: Sequence[int]) -> RowPlan:
+def plan_rows(grid: BinGrid, ks: Sequence[int], *, events_only: bool = False) -> RowPlan:
     """The :class:`RowPlan` of a sparse table of windows of ``ks`` bins (counts int32 when every
-    group's total fits, else int64)."""
+    group's total fits, else int64); ``events_only``: rows only at the bins that hold events."""
     ks = tuple(int(k) for k in ks)
-    group_rows = np.zeros(grid.n_groups, dtype=np.int64)
-    for k in ks:
-        group_rows += traffic_bins(grid, k)
+    if events_only:
+        group_rows = np.bincount(_cells(grid)[0], minlength=grid.n_groups).astype(np.int64) * len(ks)
+    else:
+        group_rows = np.zeros(grid.n_groups, dtype=np.int64)
+        for k in ks:
+            group_rows += traffic_bins(grid, k)
     run_group, run_start, run_end, run_first = _runs(grid, max(ks))
     totals = grid.group_totals()
     fits = len(totals) == 0 or int(totals.max()) < np.iinfo(np.int32).max
-    return RowPlan(ks, run_group, run_start, run_end, run_first, group_rows, np.int32 if fits else np.int64)
+    return RowPlan(ks, run_group, run_start, run_end, run_first, group_rows, np.int32 if fits else np.int64,
+                   events_only)
 
 
 def _base_steps(plan: RowPlan, r0: int, r1: int) -> Iterator[tuple[int, int]]:
@@ -173,6 +178,8 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
     local = np.arange(len(j), dtype=np.int64) - np.repeat(offset, lengths)  # bins since the run's start
     run_first = np.repeat(plan.run_first[a:z], lengths)
     present = age[:, None] < ks[None, :]
+    if plan.events_only:
+        present &= (age == 0)[:, None]
     count = present.sum(axis=1)
     row = np.empty(len(j), dtype=np.int64)
     row[0] = at
@@ -180,7 +187,7 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
     row[1:] += at
     for w in range(len(ks)):
         k = int(ks[w])
-        if len(ks) == 1:  # one window: present on every base row, rows in order (slices, no scatter)
+        if len(ks) == 1 and not plan.events_only:  # one window: on every base row, in order (slices)
             sel: Any = slice(None)
             pos: Any = slice(at, at + len(j))
         else:
@@ -202,7 +209,7 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
         cols["complete"][pos] = j_w + 1 >= k
         for c, values in per_group.items():
             cols[c][pos] = values[g_w]
-        if len(ks) > 1:
+        if not isinstance(sel, slice):
             row[sel] += 1
     return int(count.sum())
 
@@ -227,6 +234,33 @@ class _Cumulative:
         return cls(group.astype(np.int64) * (grid.n_bins + 1) + b, b, cum_t, cum_b, grid.n_bins + 1)
 
 
+def _fill_events(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative, plan: RowPlan,
+                 g0: int, g1: int, budget: np.ndarray) -> None:
+    """The rows at the bins that hold events (``at="events"``) of the groups ``g0 <= g < g1``: one
+    row per cell and window, the cells' own cumulative counts less those before each window."""
+    c0, c1 = (int(x) for x in np.searchsorted(cells.key // cells.stride, [g0, g1]))
+    nw = len(plan.ks)
+    for a in range(c0, c1, _BASE_ROWS_PER_STEP):
+        z = min(a + _BASE_ROWS_PER_STEP, c1)
+        j = cells.bin[a:z].astype(np.int64)
+        g = cells.key[a:z] // cells.stride
+        hi = np.arange(a + 1, z + 1, dtype=np.int64)  # cells at or before each cell: itself and those before
+        for w, k in enumerate(plan.ks):
+            pos = slice((a - c0) * nw + w, (z - c0) * nw, nw)
+            lo = np.searchsorted(cells.key, g * cells.stride + np.maximum(j - k, -1), side="right")
+            t_w = cells.total[hi] - cells.total[lo]
+            b_w = cells.bad[hi] - cells.bad[lo]
+            cols["total"][pos], cols["bad"][pos] = t_w, b_w
+            ratio = b_w / t_w
+            cols["error_ratio"][pos] = ratio
+            cols["burn_rate"][pos] = ratio / budget[g]
+            cols["bin_end"][pos] = j
+            cols["window"][pos] = w
+            cols["complete"][pos] = j + 1 >= k
+            for c, values in per_group.items():
+                cols[c][pos] = values[g]
+
+
 def sparse_table(grid: BinGrid, plan: RowPlan, labels: Sequence[str], budget: np.ndarray,
                  g0: int = 0, g1: int | None = None) -> pd.DataFrame:
     """The sparse burn-rate table of the groups ``g0 <= g < g1`` (see :func:`budgetlab.burn_rates`)."""
@@ -234,10 +268,13 @@ def sparse_table(grid: BinGrid, plan: RowPlan, labels: Sequence[str], budget: np
     per_group = _group_columns(grid)
     cols = _allocate(grid, plan, int(plan.group_rows[g0:g1].sum()), per_group)
     cells = _Cumulative.of(grid)
-    r0, r1 = (int(x) for x in np.searchsorted(plan.run_group, [g0, g1]))
-    at = 0
-    for a, z in _base_steps(plan, r0, r1):
-        at += _fill_step(cols, per_group, cells, plan, a, z, at, budget)
+    if plan.events_only:
+        _fill_events(cols, per_group, cells, plan, g0, g1, budget)
+    else:
+        r0, r1 = (int(x) for x in np.searchsorted(plan.run_group, [g0, g1]))
+        at = 0
+        for a, z in _base_steps(plan, r0, r1):
+            at += _fill_step(cols, per_group, cells, plan, a, z, at, budget)
     bin_end = cols.pop("bin_end")
     np.multiply(bin_end, grid.freq_ns, out=bin_end)
     bin_end += grid.start_ns + grid.freq_ns

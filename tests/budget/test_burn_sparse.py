@@ -103,6 +103,8 @@ def test_chunks_concatenate_to_the_whole_table(many, rows):
         assert not set(a["sitekey"].astype(str)) & set(b["sitekey"].astype(str))
     if rows == 50:
         assert all(len(c) >= 1 for c in chunks) and max(len(c) for c in chunks) < 50 + 200
+    events = pd.concat(list(burn_rate_chunks(bins, 0.95, WINS, rows=rows, at="events")), ignore_index=True)
+    pd.testing.assert_frame_equal(events, burn_rates(bins, 0.95, WINS, at="events"), check_exact=True)
 
 
 def test_large_counts_are_int64_and_values_equal_the_oracle():
@@ -159,3 +161,21 @@ def test_every_group_by_bin_allocation_is_guarded_in_bytes(many, monkeypatch):
     limited = alert_episodes(bins, 0.95, pol)  # the sparse episodes need no dense grid: not refused
     monkeypatch.delenv("BUDGETLAB_MEMORY_LIMIT")
     pd.testing.assert_frame_equal(limited, alert_episodes(bins, 0.95, pol))
+
+
+@pytest.mark.parametrize("wins", [WINS, ("1h",)])
+def test_rows_at_bins_with_events_equal_the_dense_oracle(many, wins):
+    """at="events": the oracle's rows at the ends of the bins that hold events, every window."""
+    from budgetlab.windows.bins import read_bins
+
+    _, bins = many
+    grid = read_bins(bins)
+    dense = oracle_burn.burn_rates(bins, 0.95, wins)
+    g = dense["sitekey"].cat.codes.to_numpy().astype(np.int64)
+    j = (dense["bin_end"].array.asi8 - grid.start_ns) // grid.freq_ns - 1
+    has = set((grid.cell_group * grid.n_bins + grid.cell_bin).tolist())
+    keep = np.array([x in has for x in (g * grid.n_bins + j).tolist()])
+    want = dense[keep].reset_index(drop=True)
+    _assert_sparse_equal(burn_rates(bins, 0.95, wins, at="events"), want)
+    with pytest.raises(ConfigError, match="at="):
+        burn_rates(bins, 0.95, wins, at="bins")
