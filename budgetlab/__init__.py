@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "Tracker": "budget.tracker",
     "KeyedTracker": "budget.tracker",
     "burn_rates": "budget.burn",
+    "burn_rate_chunks": "budget.burn",
     "period_budget": "budget.period",
     "AlertPolicy": "alerts.policy",
     "AlertTier": "alerts.policy",

@@ -38,6 +38,7 @@ from .analyses.verdicts import target_verdicts as target_verdicts
 from .analyses.verdicts import verdicts_table as verdicts_table
 from .analyses.window_lengths import compare_windows as compare_windows
 from .analyses.window_lengths import window_incidents as window_incidents
+from .budget.burn import burn_rate_chunks as burn_rate_chunks
 from .budget.burn import burn_rates as burn_rates
 from .budget.episodes import status_episodes as status_episodes
 from .budget.period import period_budget as period_budget
@@ -118,6 +119,7 @@ __all__ = [
     "Tracker",
     "KeyedTracker",
     "burn_rates",
+    "burn_rate_chunks",
     "period_budget",
     "AlertPolicy",
     "AlertTier",

@@ -329,3 +329,18 @@ def test_outputs_that_are_inputs_are_refused_before_the_work(files, tmp_path, ca
                  str(files["incidents"]), "--force"]) == 2
     assert files["incidents"].read_bytes() == before
     assert "budgetlab: error" in capsys.readouterr().err
+
+
+def test_alerts_text_has_no_nan_and_states_observed_time(files, capsys):
+    """A tier that never fired has no precision: the text says so in words (the table keeps NaN)."""
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target", "0.95",
+                 "--policy", "workbook"]) == 0
+    printed = capsys.readouterr().out
+    bins = bin_events(files["events"], "1min")
+    pol = as_policy("workbook", period="30D")
+    want = score_alerts(alert_episodes(bins, 0.95, pol), read_incidents(files["incidents"]), bins=bins, target=0.95,
+                        policy=pol)
+    assert want["precision"].isna().any()  # the fixture has a tier that never fired
+    assert "never fired" in printed and "observed_days" in printed and "observed time" in printed
+    for word in ("nan", "NaN", "NaT"):
+        assert word not in printed
