@@ -75,17 +75,17 @@ from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..events.schema import check_events, scope_mask
 from ..slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
+from .recalibration_rules import explain_no_recommendation, judge_current, thin_evidence
 from .recalibration_steps import (
     DAY_NS,
     HOUR_NS,
+    Exclusions,
     bootstrap_interval,
     bootstrap_targets,
     candidate_levels,
     candidate_targets,
     display_targets,
-    explain_no_recommendation,
     history_counts,
-    judge_current,
     page_counts,
     recommend,
     rolling_rates,
@@ -292,9 +292,9 @@ def recalibrate(
     ...                 "image": 0.88}, n_boot=50)
     >>> r.summary[["captcha_type", "success_rate", "p1", "recommended_target", "verdict"]]
        captcha_type  success_rate        p1  recommended_target     verdict
-    0  recaptcha_v2      0.940147  0.931053               0.930  too_strict
-    1     turnstile      0.979760  0.973684               0.970   too_loose
-    2         image      0.905316  0.888740               0.885          ok
+    0  recaptcha_v2      0.941062  0.931053               0.930  too_strict
+    1     turnstile      0.979925  0.973684               0.970   too_loose
+    2         image      0.906780  0.888740               0.885          ok
     """
     per = as_per_group(slo)
     if per is not None:
@@ -317,28 +317,33 @@ def recalibrate(
             "data) or a shorter window."
         )
 
-    n_ev, n_ok, rate = history_counts(srt, hist_lo)
-    ci_low, ci_high = wilson_interval(n_ok, n_ev, opts.confidence)
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
     skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents, opts.slo.window_ns)
-    rolling = rolling_rates(srt, opts.slo.window_ns, span_lo, np.r_[0.01, 0.05, 0.10, 0.50, probs], skip)
+    rolling = rolling_rates(srt, opts.slo.window_ns, span_lo, t_last, np.r_[0.01, 0.05, 0.10, 0.50, probs], skip)
     has_time = rolling.has_time
+    n_ev, n_ok, rate = history_counts(srt, rolling)
+    ci_low, ci_high = wilson_interval(n_ok, n_ev, opts.confidence)
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
     lo_t, hi_t = target_range(p1, rate)
     grid, cands, grid_idx, in_range = candidate_targets(opts.step, lo_t, hi_t, current, opts.requested)
-    levels = candidate_levels(rolling, cands, opts.slo, srt.bounds)
-    time = time_at_levels(srt, rolling, levels, len(cands), span_lo, t_last)
+    levels = candidate_levels(rolling, cands, opts.slo)
+    time = time_at_levels(rolling, levels, len(cands))
     lim_share = time.share_ge[opts.limit - 1]
     recommended = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, in_range)
+    evidence = _evidence(rolling, n_ev, time)
+    ref = np.where(np.isfinite(current), current, np.where(np.isfinite(recommended), recommended, lo_t))
+    thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]), bool(has_time[g]))
+            for g in range(srt.n_groups)]
+    judged = np.array([not x for x in thin], dtype=bool)
+    recommended = np.where(judged, recommended, np.nan)
     boot = bootstrap_targets(time, opts.limit, grid, grid_idx, max_share=opts.max_share, n_boot=opts.n_boot,
-                             block_days=opts.block_ns // DAY_NS, seed=seed, has_time=has_time,
+                             block_days=opts.block_ns // DAY_NS, seed=seed, has_time=has_time & judged,
                              show_progress=show_progress, in_range=in_range)
-    rec_low, rec_high = bootstrap_interval(boot, has_time, opts.confidence)
-    cur_share, verdicts, reasons = judge_current(
-        current, cands, lim_share, p10, recommended, rec_low, rec_high, has_time, max_share=opts.max_share,
-        limit_status=limit_status, loose_burn=opts.loose_burn)
-    evidence = _evidence(srt, rolling, n_ev, hist_lo, t_last)
-    notes = _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status)
+    rec_low, rec_high = bootstrap_interval(boot, has_time & judged, opts.confidence)
+    cur_share, verdicts, reasons, actions = judge_current(
+        current, cands, lim_share, p10, recommended, rec_low, rec_high, thin, max_share=opts.max_share,
+        limit_status=limit_status, loose_burn=opts.loose_burn, bootstrapped=opts.n_boot > 0)
+    notes = _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status, thin)
     below = np.isfinite(recommended) & np.isnan(rec_low) & (opts.n_boot > 0)
     for g in np.flatnonzero(below).tolist():
         n_none = int(np.isnan(boot[:, g]).sum())
@@ -350,17 +355,20 @@ def recalibrate(
     summary = _with_columns(key_cols, {
         "events": n_ev.astype(np.int64), "failures": (n_ev - n_ok).astype(np.int64), "success_rate": rate,
         "ci_low": ci_low, "ci_high": ci_high, "hours": rolling.w_group / HOUR_NS,
-        "history_days": evidence["history_days"], "events_per_day": evidence["events_per_day"],
+        "history_days": evidence["history_days"], "traffic_days": evidence["traffic_days"].astype(np.int64),
+        "events_per_day": evidence["events_per_day"],
         "window_events": evidence["window_events"], "p1": p1, "p5": p5, "p10": p10, "p50": p50,
         "current_target": current, "current_share_limit": cur_share,
-        "verdict": pd.Categorical(verdicts, dtype=_VERDICTS), "verdict_reason": reasons,
+        "verdict": pd.Categorical(verdicts, dtype=_VERDICTS), "verdict_reason": reasons, "action": actions,
         "recommended_target": recommended, "recommended_low": rec_low, "recommended_high": rec_high,
         "recommendation_note": notes})
 
     show_vals, shown = display_targets(grid, in_range, opts.requested, current, recommended)
     sidx = np.searchsorted(cands, show_vals)
-    tr_day = transitions_per_day(srt, levels, sidx, span_lo, rolling.w_group, show_progress)
-    pages = page_counts(srt, opts.policy, span_lo, t_last, show_vals, show_progress) / ((t_last - span_lo) / DAY_NS)
+    tr_day = transitions_per_day(rolling, levels, sidx, show_progress)
+    pages = np.zeros((srt.n_groups, len(show_vals)))
+    np.divide(page_counts(srt, opts.policy, rolling, show_vals, show_progress), (rolling.w_group / DAY_NS)[:, None],
+              out=pages, where=has_time[:, None])
     ge = [s[:, sidx] for s in time.share_ge]
     shares = [1 - ge[0], ge[0] - ge[1], ge[1] - ge[2], ge[2]]
     per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares, strict=True)},
@@ -433,30 +441,41 @@ def _current_targets(target: Any, slo: Any, srt: Any) -> np.ndarray:
     return group_targets(source, srt.keys, srt.by)
 
 
-def _evidence(srt: Any, rolling: Any, n_ev: np.ndarray, hist_lo: int, t_last: int) -> dict[str, np.ndarray]:
-    """Per group: days of history, events a day and the median number of events in a window."""
-    g_n = srt.n_groups
-    first = np.array([srt.t[srt.bounds[g]] for g in range(g_n)], dtype=np.int64)
-    days = (t_last - np.maximum(first, hist_lo)) / DAY_NS
+def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray]:
+    """Per group, all over the evaluated span: days from its first evaluated instant to its end,
+    day blocks with traffic, events per day with traffic and the time-weighted median of the
+    events in a window."""
+    c = rolling.clock
+    g_n = len(n_ev)
+    timed = rolling.dt > 0
+    first = np.full(g_n, np.nan)
+    last = np.full(g_n, np.nan)
+    np.fmin.at(first, c.seg[timed], rolling.eval_from[timed].astype(np.float64))
+    np.fmax.at(last, c.seg[timed], rolling.eval_to[timed].astype(np.float64))
+    days = np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
+    obs_days = rolling.w_group / DAY_NS
     per_day = np.zeros(g_n)
-    np.divide(n_ev, days, out=per_day, where=days > 0)
+    np.divide(n_ev, obs_days, out=per_day, where=obs_days > 0)
     win = np.full(g_n, np.nan)
     for g in range(g_n):
-        s, e = int(srt.bounds[g]), int(srt.bounds[g + 1])
+        s, e = int(c.bounds[g]), int(c.bounds[g + 1])
         w = rolling.dt[s:e]
         if (w > 0).any():
-            win[g] = float(weighted_quantiles(rolling.total[s:e].astype(np.float64), w.astype(np.float64),
-                                              np.array([0.5]))[0])
-    return {"history_days": days, "events_per_day": per_day, "window_events": win}
+            win[g] = float(weighted_quantiles(c.total[s:e].astype(np.float64), w, np.array([0.5]))[0])
+    return {"history_days": days, "traffic_days": (time.w_day > 0).sum(axis=1), "events_per_day": per_day,
+            "window_events": win}
 
 
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, p1: np.ndarray, lo: np.ndarray, recommended: np.ndarray,
-           cands: np.ndarray, lim_share: np.ndarray, opts: Any, limit_status: str) -> list[str]:
-    """Per group: why there is no recommendation (with figures and the way forward), or the
-    caveat of a short history; empty when neither applies."""
+           cands: np.ndarray, lim_share: np.ndarray, opts: Any, limit_status: str, thin: list[str]) -> list[str]:
+    """Per group: why there is no recommendation (too thin evidence; or with figures and the way
+    forward), or the caveat of a short history; empty when neither applies."""
     out = []
     for g in range(len(p1)):
         days = float(ev["history_days"][g])
+        if thin[g]:
+            out.append(thin[g])
+            continue
         if np.isfinite(recommended[g]):
             out.append(f"provisional: {days:.1f} days of history, less than the {MIN_HISTORY_DAYS:g} days a "
                        "recommendation needs; re-run with more history" if days < MIN_HISTORY_DAYS else "")
@@ -470,20 +489,22 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, p1: np.ndarray, lo: 
     return out
 
 
-def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> np.ndarray:
-    """Rows (sorted events) inside a labelled incident or within one window after its end, for the
-    groups its scope covers: the time :func:`recalibrate` leaves out with ``exclude_incidents``."""
+def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusions:
+    """The time :func:`recalibrate` leaves out with ``exclude_incidents``: per group its scope
+    covers, from a labelled incident's start to one window after its end."""
     require_columns(incidents, ["start", "end"], what="incidents")
     starts = utc_ns_column(incidents["start"], "incidents['start']")
     ends = utc_ns_column(incidents["end"], "incidents['end']")
     scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
     keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
-    seg = srt.seg
-    skip = np.zeros(len(srt.t), dtype=bool)
+    grp, lo, hi = [], [], []
     for a, b, sc in zip(starts.tolist(), ends.tolist(), scopes, strict=True):
-        covered = np.asarray(scope_mask(keys, sc), dtype=bool)
-        skip |= covered[seg] & (srt.t >= a) & (srt.t < b + window_ns)
-    return skip
+        covered = np.flatnonzero(np.asarray(scope_mask(keys, sc), dtype=bool))
+        grp.append(covered)
+        lo.append(np.full(len(covered), a, dtype=np.int64))
+        hi.append(np.full(len(covered), b + window_ns, dtype=np.int64))
+    cat = (lambda x: np.concatenate(x) if x else np.zeros(0, dtype=np.int64))  # noqa: E731
+    return Exclusions.merged(cat(grp).astype(np.int64), cat(lo), cat(hi))
 
 
 def _candidates_table(key_cols: pd.DataFrame, by: Sequence[str], targets: np.ndarray, shown: np.ndarray,

@@ -74,7 +74,7 @@ def test_recalibrate_table_equals_the_api(files, tmp_path, capsys):
     assert got["verdict"].tolist() == want["verdict"].astype(str).tolist()
     for _, row in want.iterrows():  # the printed line names the figures of the API
         line = next(ln for ln in printed.splitlines() if ln.startswith(f"captcha_type={row['captcha_type']}:"))
-        assert f"recommended {row['recommended_target']:.4g}" in line
+        assert f"the rule's target {row['recommended_target']:.4g}" in line
         assert f"observed {row['success_rate'] * 100:.2f} % over {int(row['events']):,} events" in line
 
 

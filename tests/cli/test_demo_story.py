@@ -106,8 +106,8 @@ def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_comman
     assert "--by" in argv and argv[argv.index("--by") + 1] == "captcha_type"
     assert main(argv) == 0
     rerun = capsys.readouterr().out
-    rec_demo = re.search(r"recaptcha_v2: too strict\..*?recommended ([0-9.]+)", " ".join(verdicts.split()))
-    rec_cli = re.search(r"^captcha_type=recaptcha_v2: .*recommended ([0-9.]+)", rerun, re.M)
+    rec_demo = re.search(r"recaptcha_v2: too strict\..*?the rule's target ([0-9.]+)", " ".join(verdicts.split()))
+    rec_cli = re.search(r"^captcha_type=recaptcha_v2: .*the rule's target ([0-9.]+)", rerun, re.M)
     assert rec_demo and rec_cli and rec_demo.group(1) == rec_cli.group(1)
 
 
