@@ -31,7 +31,6 @@ from budgetlab.analyses.recalibration_steps import status_thresholds
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.datasets import load
 from budgetlab.errors import ConfigError, DatasetError
-
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
 
 T0 = pd.Timestamp("2026-02-02 00:00", tz="UTC")
