@@ -47,6 +47,10 @@ _EXPORTS: dict[str, str] = {
     "replay_summary": "budget.tracker_replay",
     "replay_transitions": "budget.tracker_replay",
     "transitions": "budget.tracker_replay",
+    "SPAN_STATUS_DTYPE": "budget.spans",
+    "SPAN_STATUSES": "budget.spans",
+    "status_spans": "budget.spans",
+    "silences": "budget.spans",
     "status_episodes": "budget.episodes",
     "Tracker": "budget.tracker",
     "KeyedTracker": "budget.tracker",
@@ -131,6 +135,10 @@ __all__ = [
     "replay_summary",
     "replay_transitions",
     "transitions",
+    "SPAN_STATUS_DTYPE",
+    "SPAN_STATUSES",
+    "status_spans",
+    "silences",
     "status_episodes",
     "Tracker",
     "KeyedTracker",
@@ -218,6 +226,7 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .budget.burn import burn_rates
     from .budget.episodes import status_episodes
     from .budget.period import period_budget
+    from .budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
     from .budget.tracker import KeyedTracker, Tracker
     from .budget.tracker_replay import (
         STATUS_DTYPE,

@@ -15,7 +15,7 @@ import numpy as np
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-__all__ = ["previous_in_group", "window_counts", "window_counts_one", "window_counts_sorted"]
+__all__ = ["previous_in_group", "status_runs", "window_counts", "window_counts_one", "window_counts_sorted"]
 
 
 def _jit(fn: F) -> F:
@@ -138,3 +138,96 @@ def previous_in_group(values: Any, codes: Any, ngroups: int, initial: int) -> An
         prev[i] = last[g]
         last[g] = values[i]
     return prev
+
+
+@_jit
+def _seed_code(total: int, failures: int, eb: float, warning: float, critical: float) -> int:
+    """The seed's status code of one non-empty window: ``budget/figures.py`` (remaining_fraction,
+    status_codes), restated because numba cannot call it; the oracle tests hold the two equal."""
+    budget_total = float(total) * eb
+    rf = budget_total - failures
+    if rf < 0.0:
+        rf = 0.0
+    rf = rf / budget_total
+    if rf < 0.0:
+        rf = 0.0
+    if rf <= 0:
+        return 3
+    if rf < critical:
+        return 2
+    if rf < warning:
+        return 1
+    return 0
+
+
+@_jit
+def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float, warning: float,
+                critical: float, min_events: int) -> Any:
+    """The window's clock of every group, one pass over rows in time order: each group's arrivals
+    (``t``) and expiries (``t + window + 1 ns``) merged, expiries first at the same instant, the
+    status evaluated once per instant after all of them (``min_events`` hold from healthy at the
+    start of each traffic stretch; 4 = empty window). Returns, for every change of a group's
+    status, in time order: group, instant, new status, window total and failures, and the first
+    event time of the traffic stretch."""
+    n = t.shape[0]
+    out = np.empty((64, 6), np.int64)  # rows: group, instant, status, total, failures, stretch start
+    m = 0
+    cnt = np.zeros(ngroups, np.int64)
+    fl = np.zeros(ngroups, np.int64)
+    cur = np.full(ngroups, 4, np.int64)
+    first = np.zeros(ngroups, np.int64)
+    mark = np.full(ngroups, -1, np.int64)
+    touched = np.empty(ngroups, np.int64)
+    top = np.iinfo(np.int64).max
+    last_expiring = top - window_ns - 1  # later events never leave a representable window
+    i = 0
+    x = 0
+    step = 0
+    while i < n or (x < n and t[x] <= last_expiring):
+        now = t[i] if i < n else top
+        if x < n and t[x] <= last_expiring and t[x] + window_ns + 1 < now:
+            now = t[x] + window_ns + 1
+        k = 0
+        while x < n and t[x] <= last_expiring and t[x] + window_ns + 1 == now:
+            g = codes[x]
+            cnt[g] -= 1
+            fl[g] -= bad[x]
+            k = _touch(g, step, mark, touched, k)
+            x += 1
+        while i < n and t[i] == now:
+            g = codes[i]
+            if cur[g] == 4:
+                first[g] = now
+            cnt[g] += 1
+            fl[g] += bad[i]
+            k = _touch(g, step, mark, touched, k)
+            i += 1
+        for j in range(k):
+            g = touched[j]
+            if cnt[g] == 0:
+                new = 4
+            elif cnt[g] < min_events:
+                new = cur[g] if cur[g] != 4 else 0
+            else:
+                new = _seed_code(cnt[g], fl[g], eb, warning, critical)
+            if new != cur[g]:
+                if m == out.shape[0]:
+                    grown = np.empty((2 * m, 6), np.int64)
+                    grown[:m] = out
+                    out = grown
+                out[m, 0], out[m, 1], out[m, 2], out[m, 3], out[m, 4], out[m, 5] = g, now, new, cnt[g], fl[g], first[g]
+                m += 1
+                cur[g] = new
+        step += 1
+    return (out[:m, 0].copy(), out[:m, 1].copy(), out[:m, 2].astype(np.int8), out[:m, 3].copy(), out[:m, 4].copy(),
+            out[:m, 5].copy())
+
+
+@_jit
+def _touch(g: int, step: int, mark: Any, touched: Any, k: int) -> int:
+    """Lists group ``g`` once among the groups changed at this instant; the new count."""
+    if mark[g] != step:
+        mark[g] = step
+        touched[k] = g
+        k += 1
+    return k
