@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ClockCounts", "clock_counts", "evaluated_time", "split_days"]
+__all__ = ["ClockCounts", "clock_counts", "evaluated_time", "evaluated_events", "split_days"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class ClockCounts:
     bounds: np.ndarray
 
 
-def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: int, obs_end: int) -> ClockCounts:
+def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: int, obs_end: int, *,
+                 leave: np.ndarray | None = None, warmup_ns: int | None = None) -> ClockCounts:
     """The window's counts between every two instants at which they change, per group.
 
     Parameters
@@ -68,6 +69,11 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
         The window: an event is in it from ``ts`` through ``ts + window_ns`` inclusive.
     obs_end : int
         The observation end (segments are cut there).
+    leave : ndarray of int64, optional
+        When each event leaves the window (default ``t + window_ns + 1``; a calendar window:
+        the next reset).
+    warmup_ns : int, optional
+        The warm-up of a traffic stretch (default ``window_ns``; 0 for a calendar window).
 
     Examples
     --------
@@ -83,7 +89,7 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
     n_groups = len(bounds) - 1
     seg_ev = np.repeat(np.arange(n_groups, dtype=np.int64), np.diff(bounds))
     bad_i = np.asarray(bad, dtype=np.int64)
-    times = np.concatenate([t, t + (window_ns + 1)])
+    times = np.concatenate([t, t + (window_ns + 1) if leave is None else np.asarray(leave, dtype=np.int64)])
     groups = np.concatenate([seg_ev, seg_ev])
     d_tot = np.concatenate([np.ones(n, dtype=np.int64), -np.ones(n, dtype=np.int64)])
     d_bad = np.concatenate([bad_i, -bad_i])
@@ -111,7 +117,7 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
     seg = groups[keep]
     return ClockCounts(
         seg=seg, start=times[keep], end=end[keep], total=total[keep], failures=failures[keep],
-        warmup_end=stretch_start[keep] + window_ns, first=first_all[keep],
+        warmup_end=stretch_start[keep] + (window_ns if warmup_ns is None else warmup_ns), first=first_all[keep],
         bounds=np.searchsorted(seg, np.arange(n_groups + 1)).astype(np.int64))
 
 
@@ -141,3 +147,25 @@ def split_days(a: np.ndarray, b: np.ndarray, lo: int, day_ns: int) -> tuple[np.n
     lo_p = np.maximum(np.repeat(a, reps), lo + day * day_ns)
     hi_p = np.minimum(np.repeat(b, reps), lo + (day + 1) * day_ns)
     return row, day, hi_p - lo_p
+
+
+def evaluated_events(t: np.ndarray, bounds: np.ndarray, window_ns: int, lo: int, hi: int, *,
+                     warmup_ns: int | None = None) -> np.ndarray:
+    """Events (``t`` in group order) whose instant lies in the evaluated span: in ``[lo, hi]`` and
+    at least ``warmup_ns`` (default ``window_ns``) after the first event of their traffic stretch
+    (a stretch starts at a group's first event and at every event after the window emptied, i.e.
+    more than ``window_ns + 1`` ns after the previous event of its group, as in :func:`clock_counts`).
+
+    >>> evaluated_events(np.array([0, 5, 20, 30]), np.array([0, 4]), 10, 0, 30).tolist()
+    [False, False, False, True]
+    """
+    t = np.asarray(t, dtype=np.int64)
+    n = len(t)
+    head = np.zeros(n, dtype=bool)
+    head[np.asarray(bounds[:-1])[np.asarray(bounds[:-1]) < n]] = True
+    if n:
+        head[1:] |= (t[1:] - t[:-1]) > window_ns + 1
+    idx = np.where(head, np.arange(n), 0)
+    np.maximum.accumulate(idx, out=idx)
+    warm = window_ns if warmup_ns is None else warmup_ns
+    return np.asarray((t >= np.maximum(t[idx] + warm, lo)) & (t <= hi))

@@ -37,7 +37,7 @@ from ..slo import SLO
 from ..windows._cell_kernels import event_cells
 from ..windows.bins import BinGrid
 from ..windows.groups import first_in_group
-from .clock_counts import ClockCounts, clock_counts, evaluated_time, split_days
+from .clock_counts import ClockCounts, clock_counts, evaluated_events, evaluated_time, split_days
 from .sorted_events import Sorted
 
 __all__ = [
@@ -117,7 +117,7 @@ def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, span_hi: int, probs
     p_hi = np.minimum(b[row], span_lo + (day + 1) * DAY_NS)
     ns = p_hi - p_lo
     seg_in = (clock.start >= np.maximum(clock.warmup_end, span_lo)) & (clock.start < span_hi)
-    counted = _event_counted(srt, window_ns, span_lo, span_hi)
+    counted = evaluated_events(srt.t, srt.bounds, window_ns, span_lo, span_hi)
     if skip is not None:
         ns = ns - skip.overlap(clock.seg[row], p_lo, p_hi)
         seg_in &= ~skip.covers(clock.seg, clock.start)
@@ -131,20 +131,6 @@ def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, span_hi: int, probs
         quant[g] = weighted_quantiles(roll[s:e], dt[s:e], probs)
     return Rolling(clock=clock, eval_from=a, eval_to=b, dt=dt, w_group=w_group, piece_row=row, piece_day=np.minimum(day, n_days - 1),
                    piece_ns=ns, n_days=n_days, seg_counted=seg_in, counted=counted, quantiles=quant)
-
-
-def _event_counted(srt: Sorted, window_ns: int, span_lo: int, span_hi: int) -> np.ndarray:
-    """Events whose instant lies in the evaluated span: in ``[span_lo, span_hi]`` and at least one
-    window after the first event of their traffic stretch (a stretch starts at a group's first
-    event and at every event more than a window after the previous one)."""
-    t = srt.t
-    n = len(t)
-    head = first_in_group(srt.bounds).copy()
-    if n:
-        head[1:] |= (t[1:] - t[:-1]) > window_ns
-    idx = np.where(head, np.arange(n), 0)
-    np.maximum.accumulate(idx, out=idx)
-    return np.asarray((t >= np.maximum(t[idx] + window_ns, span_lo)) & (t <= span_hi))
 
 
 @dataclass(frozen=True)

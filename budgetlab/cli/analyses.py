@@ -108,18 +108,28 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                             min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace, warmup=args.warmup)
     print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} windows")
     print_slo(slo, by)
-    cols = [*by, "window", "events", "hours", "share_warning", "share_critical", "share_exhausted",
-            "transitions_per_day", "round_trips_per_day"]
+    cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
+            "share_exhausted", "transitions_per_day", "round_trips_per_day"]
     if inc is not None:
         cols += ["incidents", "detected", "detection_median", "recovery_median"]
     show = table[cols].copy()
+    # a group without evaluated time (its window never held traffic after warm-up) has no shares
+    # and no rates: blank cells, said once below the table
     for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = (show[c] * 100).map("{:.1f} %".format)
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
+    for c in ("transitions_per_day", "round_trips_per_day"):
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    print(wrap("hours: time the window held traffic, after the first window of each stretch of traffic "
+               "(warm-up); shares and rates per day are over it; hours_no_traffic: time the window was empty",
+               indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    empty = int((table["hours"] <= 0).sum())
+    if empty:
+        print(f"({empty} row{'s' if empty != 1 else ''} without evaluated time: blank shares and rates)")
     if args.out:
         write_output(table, args, "rows (window x group)")
     if args.plot:
