@@ -203,7 +203,7 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy, duratio
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
     span = prose_duration(duration)
-    burn = f"burn {n_bad / allowed:.2f} over those {span}" if allowed > 0 else "no error budget to burn"
+    burn = f"burn {n_bad / allowed:.2f} over the incident" if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())
     share = (f"{100.0 * n_bad / period_allowed:.1f} % of a {prose_duration(policy.period)} error budget"
              if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to compare with")

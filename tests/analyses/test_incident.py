@@ -151,7 +151,7 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
-    assert "Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over those 1 h), 0.3 % of a 30 d error budget." in rep.summary
+    assert "Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over the incident), 0.3 % of a 30 d error budget." in rep.summary
 
 
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
@@ -327,4 +327,4 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60, 0)
     burn = 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9))
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
-    assert f"the incident saw 60 failures in 1,440 events (burn {burn:.2f} over those 2 h), {pct:.1f} % of a 30 d" in rep.summary
+    assert f"the incident saw 60 failures in 1,440 events (burn {burn:.2f} over the incident), {pct:.1f} % of a 30 d" in rep.summary
