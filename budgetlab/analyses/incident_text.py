@@ -104,21 +104,31 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     worst = str(row["worst_status"])
     peak = (f"peak {window} burn {row['peak_burn']:.2f} at {_clock(row['peak_burn_at'], tz, start)}, lowest "
             f"{window} success {row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
+    began = ("had no traffic when the incident began (its window was empty)" if at_start == "no_traffic"
+             else f"was {at_start.upper()} when the incident began")
     if row["transitions"] > 0:
-        txt = name + (f" was {at_start.upper()} when the incident began and" if at_start != "healthy" else "")
+        txt = name + (f" {began} and" if at_start != "healthy" else "")
         txt += (f" went {row['first_change_to'].upper()} at {_clock(row['first_change_at'], tz, start)} with "
                 f"{window} burn {row['first_change_burn']:.2f} ({window} success "
                 f"{row['first_change_rate'] * 100:.2f} %)")
-        if worst != row["first_change_to"] and worst != at_start:
+        if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
         n_tr = int(row["transitions"])
         txt += (f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and was "
                 f"{str(row['status_at_end']).upper()} when the incident ended ({peak})")
+    elif worst == "no_traffic":
+        txt = f"{name} had no traffic throughout (its window was empty)"
+    elif at_start == "no_traffic":
+        txt = f"{name} {began}, then showed {worst.upper()} at worst ({peak})"
     elif at_start != "healthy":
         txt = f"{name} was already {at_start.upper()} when the incident began and stayed so ({peak})"
     else:
         txt = f"{name} stayed HEALTHY throughout ({peak})"
-    others = int((tracker["worst_status"].iloc[1:].astype(str) != "healthy").sum()) if len(tracker) > 1 else 0
+    quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
+    if quiet > 0 and worst != "no_traffic":
+        txt += f"; its window was empty for {prose_duration(pd.Timedelta(hours=quiet).round('s'))} of the incident"
+    others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy", "no_traffic"])).sum()) \
+        if len(tracker) > 1 else 0
     if others:
         txt += f"; {others} other group{'s' if others > 1 else ''} also left HEALTHY"
     return head + ", " + txt + "."

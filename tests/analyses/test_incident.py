@@ -328,3 +328,21 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     burn = 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9))
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
     assert f"the incident saw 60 failures in 1,440 events (burn {burn:.2f} over the incident), {pct:.1f} % of a 30 d" in rep.summary
+
+
+def test_an_incident_after_a_silence_reads_the_window_s_clock():
+    # one event a minute 00:00-01:59 (every 5th fails), silence, again 05:00-05:59; 1 h window.
+    # The incident 03:30-05:30: the window emptied 1 ns after 02:59 (the 01:59 event left), so
+    # at 03:30 there is no traffic (the per-event replay still shows the 01:59 status); empty
+    # until the 05:00 event: 90 min of the incident.
+    ts = pd.DatetimeIndex(list(pd.date_range("2026-01-05 00:00", periods=120, freq="1min", tz="UTC"))
+                          + list(pd.date_range("2026-01-05 05:00", periods=60, freq="1min", tz="UTC")))
+    ok = [i % 5 != 0 for i in range(len(ts))]
+    ev = as_events(ts, ok)
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), "2026-01-05 03:30", "2026-01-05 05:30",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    row = rep.tracker.iloc[0]
+    assert row["status_at_start"] == "no_traffic"
+    assert row["hours_no_traffic"] == pytest.approx(1.5)
+    assert "had no traffic when the incident began (its window was empty)" in rep.summary
+    assert "its window was empty for 90 min of the incident" in rep.summary
