@@ -75,7 +75,14 @@ from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..events.schema import check_events, scope_mask
 from ..slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
-from .recalibration_rules import explain_no_recommendation, judge_current, thin_evidence
+from .recalibration_rules import (
+    cap_notes,
+    explain_no_recommendation,
+    judge_current,
+    supported_targets,
+    thin_evidence,
+    widen_to_support,
+)
 from .recalibration_steps import (
     DAY_NS,
     HOUR_NS,
@@ -325,11 +332,14 @@ def recalibrate(
     ci_low, ci_high = wilson_interval(n_ok, n_ev, opts.confidence)
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
     lo_t, hi_t = target_range(p1, rate)
+    lo_t = widen_to_support(lo_t, n_ev)
     grid, cands, grid_idx, in_range = candidate_targets(opts.step, lo_t, hi_t, current, opts.requested)
     levels = candidate_levels(rolling, cands, opts.slo)
     time = time_at_levels(rolling, levels, len(cands))
     lim_share = time.share_ge[opts.limit - 1]
-    recommended = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, in_range)
+    uncapped = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, in_range)
+    supported = supported_targets(n_ev, grid, in_range)
+    recommended = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, supported)
     evidence = _evidence(rolling, n_ev, time)
     ref = np.where(np.isfinite(current), current, np.where(np.isfinite(recommended), recommended, lo_t))
     thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]), bool(has_time[g]))
@@ -338,12 +348,14 @@ def recalibrate(
     recommended = np.where(judged, recommended, np.nan)
     boot = bootstrap_targets(time, opts.limit, grid, grid_idx, max_share=opts.max_share, n_boot=opts.n_boot,
                              block_days=opts.block_ns // DAY_NS, seed=seed, has_time=has_time & judged,
-                             show_progress=show_progress, in_range=in_range)
+                             show_progress=show_progress, in_range=supported)
     rec_low, rec_high = bootstrap_interval(boot, has_time & judged, opts.confidence)
     cur_share, verdicts, reasons, actions = judge_current(
         current, cands, lim_share, p10, recommended, rec_low, rec_high, thin, max_share=opts.max_share,
         limit_status=limit_status, loose_burn=opts.loose_burn, bootstrapped=opts.n_boot > 0)
-    notes = _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status, thin)
+    notes = [x if not c else f"{c}; {x}" if x else c for x, c in zip(
+        _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status, thin),
+        cap_notes(np.where(judged, uncapped, np.nan), recommended, n_ev), strict=True)]
     below = np.isfinite(recommended) & np.isnan(rec_low) & (opts.n_boot > 0)
     for g in np.flatnonzero(below).tolist():
         n_none = int(np.isnan(boot[:, g]).sum())

@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence", "judge_current",
-           "verdict", "suggest_window", "explain_no_recommendation"]
+from .recalibration_steps import USUAL_TARGETS
+
+__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence", "supported_targets", "widen_to_support",
+           "cap_notes", "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -69,6 +71,48 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool)
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for the day-block "
                 f"bootstrap (at least {MIN_TRAFFIC_DAYS})")
     return ""
+
+
+def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray) -> np.ndarray:
+    """``in_range`` (groups x grid) without the targets the evidence cannot support: those under
+    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected
+    failures (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not
+    99.99 %.
+
+    >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]), np.ones((2, 3), bool)).tolist()
+    [[True, True, False], [True, False, False]]
+    """
+    top = 1.0 - MIN_EXPECTED_FAILURES / np.maximum(np.asarray(events, dtype=np.float64), 1.0)
+    return np.asarray(in_range & (grid[None, :] <= top[:, None] + 1e-12))
+
+
+def widen_to_support(lo: np.ndarray, events: np.ndarray) -> np.ndarray:
+    """Each group's lowest candidate ``lo``, lowered to the highest usual target the evidence
+    supports (:func:`supported_targets`) where the whole range lies above it: then a target the
+    rule accepts exists below the range (a lower target is never more often exhausted).
+
+    >>> widen_to_support(np.array([0.9999, 0.9]), np.array([4000, 4000])).tolist()
+    [0.995, 0.9]
+    """
+    usual = np.asarray(USUAL_TARGETS)
+    top = 1.0 - MIN_EXPECTED_FAILURES / np.maximum(np.asarray(events, dtype=np.float64), 1.0)
+    below = [usual[usual <= t + 1e-12] for t in top.tolist()]
+    cap = np.array([b[-1] if len(b) else np.nan for b in below])
+    return np.where(np.isfinite(lo) & np.isfinite(cap) & (cap < lo), cap, lo)
+
+
+def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray) -> list[str]:
+    """Per group, a note where :func:`supported_targets` lowered (or removed) the recommendation."""
+    out = []
+    for u, r, n in zip(uncapped.tolist(), recommended.tolist(), np.asarray(events).tolist(), strict=True):
+        if np.isfinite(u) and not (np.isfinite(r) and r >= u):
+            top = 1.0 - MIN_EXPECTED_FAILURES / max(n, 1)
+            stop = f"it stops at {r:.4g}" if np.isfinite(r) else "no usual target is left"
+            out.append(f"the rule alone gives {u:.4g}, but above {top:.4g} the {n:,} events of the evaluated span "
+                       f"hold fewer than {MIN_EXPECTED_FAILURES} expected failures: {stop}")
+        else:
+            out.append("")
+    return out
 
 
 def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
