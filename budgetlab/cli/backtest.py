@@ -183,7 +183,11 @@ def _print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[s
         rows = rows[rows[k] == "*"]
     cols = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall", "detection_median",
             "reset_median", "pages_per_day"]
-    print(rows[cols].to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+    show = rows[cols].copy()
+    for c in ("detection_median", "reset_median"):  # no detection / no reset: a blank cell, as above
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_label(v) if v >= pd.Timedelta(0)
+                              else "-" + duration_label(-v))
+    print(show.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
 
 
 _TABLES = ("bins", "episodes", "detections", "scores")

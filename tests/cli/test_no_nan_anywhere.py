@@ -80,7 +80,7 @@ def _commands() -> list[str]:
 
 
 def test_every_command_has_a_case(files):
-    covered = set(_cases(files)) | {"backtest", "notebooks"}  # both below
+    covered = set(_cases(files)) | {"backtest", "notebooks"}  # both below, with their own inputs
     assert set(_commands()) <= covered, set(_commands()) - covered
 
 
@@ -117,3 +117,52 @@ def test_export_of_a_recalibration_with_withheld_groups_refuses_in_one_line(file
     err = capsys.readouterr().err
     assert rc == 2 and "recommended_target is missing" in err and not NAN.search(err)
     assert not (tmp_path / "rec_slo.yaml").exists()
+
+
+def test_backtest_on_thin_silent_counters(tmp_path, capsys):
+    """``backtest`` reads Prometheus, not a log: a real server holding thin counters (a region
+    with traffic in 3 minutes of 2 days, one that never has any) must print no nan either."""
+    from tests.interop.prometheus_server import (
+        MINUTES,
+        PrometheusServer,
+        SeriesCounts,
+        openmetrics,
+        prometheus_binaries,
+    )
+
+    if prometheus_binaries() is None:
+        pytest.skip("needs the prometheus and promtool binaries on PATH (Debian package 'prometheus')")
+    n_thin = np.zeros(MINUTES, dtype=np.int64)
+    n_thin[[100, 101, 2500]] = [3, 2, 1]
+    e_thin = np.zeros(MINUTES, dtype=np.int64)
+    e_thin[101] = 1
+    zero = np.zeros(MINUTES, dtype=np.int64)
+    counts = [SeriesCounts({"region": "thin", "instance": "a"}, n_thin, e_thin),
+              SeriesCounts({"region": "silent", "instance": "a"}, zero, zero)]
+    inc = tmp_path / "inc.csv"
+    inc.write_text("incident_id,start,end,scope,kind\nx,2026-01-05T01:30:00Z,2026-01-05T02:00:00Z,region=thin,outage\n")
+    with PrometheusServer(openmetrics(counts)) as url:
+        rc = main(["backtest", "--prometheus", url, "--total", "app_requests_total", "--errors",
+                   "app_request_errors_total", "--by", "region", "--target", "0.99", "--policy", "workbook,pyrra",
+                   "--start", "2026-01-05", "--end", "2026-01-07", "--incidents", str(inc)])
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert rc == 0, out.err
+    found = sorted({m.group(0) for m in NAN.finditer(text)})
+    assert not found, (found, [ln for ln in text.splitlines() if NAN.search(ln)][:5])
+
+
+def test_notebooks_on_the_thin_silent_log(files, tmp_path, capsys):
+    """``notebooks`` executes a shipped notebook on the thin log (the outcome column the notebooks
+    read, ``outcome``); what the command prints holds no nan. One notebook, the recalibration's:
+    the others run on their own data in tests/cli/test_notebooks_cli.py."""
+    log = tmp_path / "log.csv"
+    df = _thin_silent_log()
+    df["outcome"] = df.pop("bucket")
+    df.drop(columns="ok").to_csv(log, index=False)
+    rc = main(["notebooks", "--html", str(tmp_path / "html"), "--notebooks", "01_recalibrate_slo.ipynb",
+               "-p", f"source={log}", "-p", "by=kind", "-p", "incidents=None", "-p", "proposed=None"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert not NAN.search(out.out + out.err)
+    assert (tmp_path / "html" / "01_recalibrate_slo.html").exists()
