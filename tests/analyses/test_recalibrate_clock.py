@@ -143,3 +143,34 @@ def test_thin_groups_print_no_nan_in_recalibrate_text(tmp_path, capsys):
     for token in ("nan", "NaN", "NaT"):
         assert token not in out
     assert "lone: no events in the evaluated span" in out.replace("kind=", "")
+
+
+@pytest.mark.parametrize("min_events", [0, 4])
+def test_candidate_shares_equal_status_spans(min_events):
+    # bursts of traffic with silences longer than the window in between, two groups; the
+    # candidates' time shares equal the time status_spans (its own oracle: the seed port at every
+    # event and expiry instant) spends at each status after each stretch's warm-up, in the span
+    from budgetlab import SLO, status_spans
+
+    rng = np.random.default_rng(min_events + 5)
+    parts = []
+    for g in ("a", "b"):
+        for burst in range(6):
+            start = T0 + pd.Timedelta(hours=7 * burst + (2 if g == "b" else 0))
+            ts = start + pd.to_timedelta(np.sort(rng.uniform(0, 3 * 3600, 150)).round(3), unit="s")
+            parts.append(pd.DataFrame({"ts": ts, "ok": rng.random(150) < 0.9, "kind": g}))
+    ev = _log(*parts)
+    slo = SLO(target=0.9, window="30min", min_events=min_events)
+    r = recalibrate(ev, slo=slo, by="kind", history="10D", candidates=[0.85, 0.9], n_boot=0)
+    lo, hi = r.settings["span_start"].value, r.settings["span_end"].value
+    for target in (0.85, 0.9):
+        sp = status_spans(ev, slo.with_(target=target), by="kind")
+        for kind, g in sp.groupby("kind", observed=True):
+            busy = g[g["status"] != "no_traffic"]
+            a = np.maximum(np.maximum(busy["start"].array.asi8, busy["warmup_end"].array.asi8), lo)
+            b = np.minimum(busy["end"].array.asi8, hi)
+            dt = np.maximum(b - a, 0)
+            row = r.candidates[(r.candidates["kind"] == kind) & (r.candidates["target"] == target)].iloc[0]
+            for st in ("healthy", "warning", "critical", "exhausted"):
+                want = dt[(busy["status"] == st).to_numpy()].sum() / dt.sum()
+                assert row[f"share_{st}"] == pytest.approx(want, rel=1e-9, abs=1e-12), (target, kind, st)
