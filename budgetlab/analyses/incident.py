@@ -31,7 +31,6 @@ from .._util.validation import as_list, check_tz, require_columns, to_timedelta,
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.figures import STATUSES
-from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, status_spans
 from ..budget.tracker_replay import STATUS_DTYPE, replay, transitions
 from ..errors import ConfigError, InputError, PartialWindowWarning, SchemaError
 from ..events.schema import TIMEOUT, check_events, parse_scope, scope_mask, ts_ns
@@ -45,6 +44,7 @@ from .failure_buckets import (
     episodes_caused,
     utc_ns,
 )
+from .incident_clock import on_the_clock
 from .incident_text import prose_duration, summary_text
 from .per_group import group_keys, merge_tables
 
@@ -281,56 +281,6 @@ def _tracker_table(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], s
     return out.iloc[np.argsort(-rank, kind="stable")].reset_index(drop=True)
 
 
-#: The code of ``no_traffic`` in :data:`~budgetlab.budget.spans.SPAN_STATUS_DTYPE`.
-NO_TRAFFIC = SPAN_STATUSES.index("no_traffic")
-
-
-def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str], start: pd.Timestamp,
-                  end: pd.Timestamp) -> pd.DataFrame:
-    """The tracker table's time-driven columns from the window's clock (:func:`budgetlab.status_spans`):
-    ``status_at_start`` (at ``start``), ``status_at_end`` (in the incident's last instant),
-    ``worst_status`` and ``worst_at`` over ``[start, end)`` (``no_traffic`` when the window was
-    empty throughout), ``hours_no_traffic`` during the incident. The worst group comes first."""
-    lo, hi = start.value, end.value
-    s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
-    code = spans["status"].cat.codes.to_numpy().astype(np.int64)
-    gid = (spans.groupby(keys, observed=True, sort=False).ngroup().to_numpy() if keys
-           else np.zeros(len(spans), dtype=np.int64))
-    first: dict[tuple[str, ...], int] = {}
-    rows = spans[keys].itertuples(index=False, name=None) if keys else [()] * len(spans)
-    for k, g in zip(rows, gid.tolist(), strict=True):
-        first.setdefault(tuple(str(v) for v in k), g)
-    out = tracker.copy()
-    at_s, at_e, worst, worst_at, quiet = [], [], [], [], []
-    for _, row in tracker.iterrows():
-        g = first.get(tuple(str(row[k]) for k in keys), -1)
-        mine = gid == g
-        over = mine & (s_ns < hi) & (e_ns > lo)
-        at = mine & (s_ns <= lo) & (e_ns > lo)
-        last = mine & (s_ns <= hi - 1) & (e_ns > hi - 1)
-        at_s.append(SPAN_STATUSES[int(code[at][0])] if at.any() else "no_traffic")
-        at_e.append(SPAN_STATUSES[int(code[last][0])] if last.any() else "no_traffic")
-        busy = over & (code != NO_TRAFFIC)
-        if busy.any():
-            top = int(code[busy].max())
-            worst.append(SPAN_STATUSES[top])
-            worst_at.append(pd.Timestamp(max(int(s_ns[busy & (code == top)][0]), lo), tz="UTC"))
-        else:
-            worst.append("no_traffic")
-            worst_at.append(start)
-        dur = np.minimum(e_ns, hi) - np.maximum(s_ns, lo)
-        quiet.append(float(dur[over & (code == NO_TRAFFIC)].sum()) / 3.6e12)
-    out["status_at_start"] = pd.Categorical(at_s, dtype=SPAN_STATUS_DTYPE)
-    out["status_at_end"] = pd.Categorical(at_e, dtype=SPAN_STATUS_DTYPE)
-    out["worst_status"] = pd.Categorical(worst, dtype=SPAN_STATUS_DTYPE)
-    out["worst_at"] = pd.Series(worst_at, dtype="datetime64[ns, UTC]").to_numpy()
-    out["hours_no_traffic"] = np.asarray(quiet, dtype=np.float64)
-    level = out["worst_status"].cat.codes.to_numpy().astype(np.float64)
-    level[level == NO_TRAFFIC] = -1.0
-    rank = level * 1e6 + out["peak_burn"].fillna(0.0).to_numpy()
-    return out.iloc[np.argsort(-rank, kind="stable")].reset_index(drop=True)
-
-
 def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, policy: AlertPolicy, keys: list[str],
                 start: pd.Timestamp, end: pd.Timestamp) -> pd.DataFrame:
     """Per group and tier: what the tier did during the incident."""
@@ -519,9 +469,7 @@ def incident_report(
     states = states_h[in_window].reset_index(drop=True)
     states.attrs.update(states_h.attrs)
     tr = tr_h[_between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
-    tracker = _on_the_clock(_tracker_table(states_h, tr_h, keys, span.start, span.end),
-                            status_spans(ev, slo, by=keys or None, end=max(span.w_end, ev["ts"].iloc[-1])), keys,
-                            span.start, span.end)
+    tracker = on_the_clock(_tracker_table(states_h, tr_h, keys, span.start, span.end), ev, slo, keys, span)
     alerts, tiers = _alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
 
     in_incident = _between(ev["ts"], span.start, span.end)
