@@ -141,7 +141,10 @@ def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusio
         grp.append(covered)
         lo.append(np.full(len(covered), a, dtype=np.int64))
         hi.append(np.full(len(covered), b + window_ns, dtype=np.int64))
-    cat = (lambda x: np.concatenate(x) if x else np.zeros(0, dtype=np.int64))  # noqa: E731
-    return Exclusions.merged(cat(grp).astype(np.int64), cat(lo), cat(hi))
+    return Exclusions.merged(_cat(grp), _cat(lo), _cat(hi))
+
+
+def _cat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
