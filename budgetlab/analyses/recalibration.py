@@ -28,17 +28,25 @@ possible (a longer window, ``min_events``, more history); a history shorter than
 :data:`MIN_HISTORY_DAYS` makes the recommendation provisional (said in the same column).
 :mod:`budgetlab.analyses.verdicts` turns the summary into sentences with their evidence.
 
-**Verdict on the current target.** ``too_strict`` ("burns too fast") when the current target
-would have been ``limit_status`` or worse for more than ``max_share`` of the time (it lies above
-the recommendation); else ``too_loose`` ("budget barely moves") when even the window burn rate
-exceeded only 10 % of the time, ``(1 - p10) / (1 - target)``, is below ``loose_burn`` (default
-0.25: nine hours in ten the window spends less than a quarter of its budget); else ``ok``.
+**The evaluated span** of a group is its time with traffic after warm-up, on the window's own
+clock (:mod:`budgetlab.analyses.clock_counts`, the statuses of :func:`budgetlab.status_spans`):
+between events the window keeps moving, an event leaves it 1 ns after ``ts + window``, an empty
+window is no traffic (no time in any status, never "burn 0"), and after it one window is warm-up
+again. Events, success rate, quantiles, time shares and rates per day all count that span.
+
+**Thin evidence and the verdict** (:mod:`budgetlab.analyses.recalibration_rules`): no verdict
+and no recommendation below 10 expected failures under the target in question or 2 day blocks
+with traffic (the reason in words); never a recommendation above ``1 - 10 / events``; ``too_strict``
+only when the whole bootstrap interval lies below the current target (and it spent more than
+``max_share`` at ``limit_status``), ``too_loose`` only when it lies wholly above (and the window
+burn rate exceeded only 10 % of the time, ``(1 - p10) / (1 - target)``, is below ``loose_burn``,
+default 0.25); else ``ok``; ``action`` says it ("loosen to 0.93", "keep 0.97", "tighten to 0.976").
 
 **Uncertainty.** ``ci_low``/``ci_high`` is the Wilson score interval of the overall success
 rate: it only knows the binomial noise of independent events, so it is narrow for a million
 events. Day-to-day variation is in ``recommended_low``/``recommended_high``: a percentile
-interval of a block bootstrap over days (whole days of the replayed status series, drawn with
-replacement, the rule recomputed on each sample). Its coverage, measured by simulation
+interval of a block bootstrap over days with traffic (whole day blocks of the status series,
+drawn with replacement, the rule recomputed on each sample; a silent day is never drawn). Its coverage, measured by simulation
 (``tests/analyses/test_recalibrate.py``: 4 weeks of independent outcomes at a known rate, 50 histories,
 nominal 95 %): 1 h window, 1 % limit: 45/50; 6 h, 5 %: 47/50; but 24 h, 1 %: 32/50 and 24 h,
 5 %: 44/50. Four weeks hold only 28 independent 24 h windows, too few to see a 1 % tail: the
@@ -259,14 +267,17 @@ def recalibrate(
     Returns
     -------
     Recalibration
-        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the history),
-        ``success_rate`` (over those events), ``ci_low``, ``ci_high`` (Wilson score interval),
-        ``hours`` (evaluated time), ``history_days`` (from the group's first event in the history
-        to the last event), ``events_per_day``, ``window_events`` (time-weighted median of the
-        events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
+        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the
+        evaluated span: traffic after warm-up), ``success_rate`` (over those events), ``ci_low``,
+        ``ci_high`` (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (from
+        the group's first evaluated instant to its last), ``traffic_days`` (day blocks with
+        evaluated time), ``events_per_day`` (per day of evaluated time), ``window_events``
+        (time-weighted median of the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
         the rolling-window success rate), ``current_target``, ``current_share_limit`` (share of
         time at ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``,
-        ``ok``, ``too_loose``; missing without a current target), ``verdict_reason``,
+        ``ok``, ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
+        ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
+        current target; empty when withheld),
         ``recommended_target`` (NaN when no candidate meets the rule), ``recommended_low``,
         ``recommended_high`` (bootstrap interval), ``recommendation_note`` (why there is no
         recommendation and what would make one possible, with figures; the caveat of a history
