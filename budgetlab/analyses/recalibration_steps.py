@@ -537,18 +537,39 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     # computes it (same float operations).
     ratios = [np.minimum(bl, bs) for _, bl, bs in tier_conditions(grid, np.ones(g_n), sub)]
     out = np.zeros((g_n, len(cand_values)), dtype=np.int64)
+    if not len(cand_values):
+        return out
+    # Bins where no tier's condition holds under any candidate (the lowest threshold is that of
+    # the highest target) can never start or extend an episode beyond its cooldown: each group's
+    # bins are cut down to those within ``pad`` bins of one that can, which leaves at least ``pad``
+    # bins that cannot between two such stretches (pad > for + cooldown), so every episode and
+    # its first bin are those of the full grid. A long silence costs nothing.
+    pad = max(k_for + k_cool for k_for, k_cool in steps) + 2
+    low = 1 - float(np.max(cand_values))
+    kept = []
+    for g in range(g_n):
+        active = np.zeros(n_bins, dtype=bool)
+        for tier, ratio in zip(sub.tiers, ratios, strict=True):
+            active |= ratio[g] > tier.burn * low
+        near = np.cumsum(np.r_[0, active].astype(np.int64))
+        lo_i = np.clip(np.arange(n_bins) - pad, 0, n_bins)
+        hi_i = np.clip(np.arange(n_bins) + pad + 1, 0, n_bins)
+        idx = np.flatnonzero(near[hi_i] - near[lo_i] > 0)
+        kept.append((idx, [ratio[g][idx] for ratio in ratios], in_span[g][idx]))
     for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target", enabled=show)):
         budget = 1 - target
-        for g in range(g_n):
-            delta = np.zeros(n_bins + 1, dtype=np.int64)
-            for tier, ratio, (k_for, k_cool) in zip(sub.tiers, ratios, steps, strict=True):
-                first, stop, _ = firing_runs(ratio[g] > tier.burn * budget, k_for, k_cool)
+        for g, (idx, g_ratios, g_span) in enumerate(kept):
+            if not len(idx):
+                continue
+            delta = np.zeros(len(idx) + 1, dtype=np.int64)
+            for tier, ratio, (k_for, k_cool) in zip(sub.tiers, g_ratios, steps, strict=True):
+                first, stop, _ = firing_runs(ratio > tier.burn * budget, k_for, k_cool)
                 np.add.at(delta, first, 1)
                 np.add.at(delta, stop, -1)
             firing = np.cumsum(delta[:-1]) > 0
             rise = firing.copy()
             rise[1:] &= ~firing[:-1]
-            out[g, c] = int(np.count_nonzero(rise & in_span[g]))
+            out[g, c] = int(np.count_nonzero(rise & g_span))
     return out
 
 

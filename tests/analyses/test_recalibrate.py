@@ -237,13 +237,18 @@ def test_quantiles_equal_time_weighted_oracle():
         assert dist["success_rate"].tolist() == [q(p) for p in QUANTILE_LEVELS]
 
 
-def test_pages_per_day_equal_alert_episodes():
+@pytest.mark.parametrize("silence_days", [0, 40])
+def test_pages_per_day_equal_alert_episodes(silence_days):
     events = events_with_dips(6, n=6000, days=4)
+    if silence_days:  # the last two days move 40 days later: a long silence between them
+        late = events["ts"] >= T0 + pd.Timedelta(days=2)
+        ts = events["ts"].where(~late, events["ts"] + pd.Timedelta(days=silence_days))
+        events = as_events(ts, events["ok"].to_numpy(), groups={"kind": events["kind"].to_numpy()})
     policy = AlertPolicy((AlertTier("page_fast", "page", "30min", "5min", 3.0),
                           AlertTier("page_slow", "page", "2h", "10min", 2.0),
                           AlertTier("ticket", "ticket", "6h", None, 1.0)), period="30D")
     r = recalibrate(events, window="1h", by="kind", candidates=[0.85, 0.9, 0.93], policy=policy, n_boot=0,
-                    history="3D")
+                    history=f"{3 + silence_days}D")
     lo, hi = r.settings["span_start"], r.settings["span_end"]
     bins = bin_events(events, "1min", by="kind")
     # pages whose first notification lies in the group's evaluated time (traffic, after warm-up),
