@@ -89,15 +89,20 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
     n_groups = len(bounds) - 1
     seg_ev = np.repeat(np.arange(n_groups, dtype=np.int64), np.diff(bounds))
     bad_i = np.asarray(bad, dtype=np.int64)
-    times = np.concatenate([t, t + (window_ns + 1) if leave is None else np.asarray(leave, dtype=np.int64)])
-    groups = np.concatenate([seg_ev, seg_ev])
-    d_tot = np.concatenate([np.ones(n, dtype=np.int64), -np.ones(n, dtype=np.int64)])
-    d_bad = np.concatenate([bad_i, -bad_i])
-    order = np.lexsort((times, groups))
-    times, groups = times[order], groups[order]
+    out_t = t + (window_ns + 1) if leave is None else np.asarray(leave, dtype=np.int64)
+    # merge each group's arrivals and departures (both in time order): a departure at the instant
+    # of an arrival goes after it (every change of an instant is applied before it is read)
+    pos_in, pos_out = _merge_positions(t, out_t, np.asarray(bounds, dtype=np.int64))
+    times = np.empty(2 * n, dtype=np.int64)
+    times[pos_in], times[pos_out] = t, out_t
+    groups = np.repeat(seg_ev, 2) if n else np.zeros(0, dtype=np.int64)
+    d_tot = np.empty(2 * n, dtype=np.int64)
+    d_tot[pos_in], d_tot[pos_out] = 1, -1
+    d_bad = np.empty(2 * n, dtype=np.int64)
+    d_bad[pos_in], d_bad[pos_out] = bad_i, -bad_i
     # every arrival leaves in its own group, so the running sums are back at 0 at each group's end
-    total = np.cumsum(d_tot[order])
-    failures = np.cumsum(d_bad[order])
+    total = np.cumsum(d_tot)
+    failures = np.cumsum(d_bad)
     last = np.ones(len(times), dtype=bool)  # the last change at each (group, instant)
     last[:-1] = (times[1:] != times[:-1]) | (groups[1:] != groups[:-1])
     times, groups, total, failures = times[last], groups[last], total[last], failures[last]
@@ -119,6 +124,22 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
         seg=seg, start=times[keep], end=end[keep], total=total[keep], failures=failures[keep],
         warmup_end=stretch_start[keep] + (window_ns if warmup_ns is None else warmup_ns), first=first_all[keep],
         bounds=np.searchsorted(seg, np.arange(n_groups + 1)).astype(np.int64))
+
+
+def _merge_positions(t: np.ndarray, out_t: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each arrival and each departure goes in the merged ``(group, time)`` order: group
+    ``g``'s ``2 n_g`` changes fill ``[2 bounds[g], 2 bounds[g + 1])`` (one search per group)."""
+    n = len(t)
+    pos_in = np.empty(n, dtype=np.int64)
+    pos_out = np.empty(n, dtype=np.int64)
+    for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        if e <= s:
+            continue
+        a, d = t[s:e], out_t[s:e]
+        k = np.arange(e - s, dtype=np.int64)
+        pos_in[s:e] = 2 * s + k + np.searchsorted(d, a, side="left")
+        pos_out[s:e] = 2 * s + k + np.searchsorted(a, d, side="right")
+    return pos_in, pos_out
 
 
 def evaluated_time(c: ClockCounts, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
