@@ -137,8 +137,7 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
 
     runs = status_runs(t, bad, codes, ngroups, w, target=slo.target, warning=slo.warning,
                        critical=slo.critical, min_events=slo.min_events, rule=rule)
-    present = np.flatnonzero(np.bincount(codes.astype(np.int64), minlength=ngroups) > 0) if len(codes) else \
-        np.zeros(0, dtype=np.int64)
+    present = np.unique(runs.group)  # a group's first event always starts a span
     # each group starts without traffic (a leading span from before the observation)
     g = np.concatenate([present, runs.group])
     s = np.concatenate([np.full(len(present), _BOTTOM, dtype=np.int64), runs.start])
@@ -177,9 +176,7 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
 def _frame(events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[str, np.ndarray]) -> pd.DataFrame:
     out: dict[str, Any] = {}
     if keys:
-        first_row = np.full(int(codes.max()) + 1 if len(codes) else 0, -1, dtype=np.int64)
-        first_row[codes[::-1].astype(np.int64)] = np.arange(len(codes) - 1, -1, -1, dtype=np.int64)
-        rows = first_row[cols["group"]]
+        rows = _first_rows(codes, np.unique(cols["group"]))[cols["group"]]
         for k in keys:
             out[k] = events[k].array.take(rows)
     out["start"] = utc_from_ns(cols["start"])
@@ -191,6 +188,21 @@ def _frame(events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[
     out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64)
     out["warmup_end"] = utc_from_ns(cols["warmup_end"])
     return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])))
+
+
+def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The first row of each group code in ``wanted`` (-1 for others), scanning a growing prefix
+    (every group usually shows up within the first rows: no pass over all of them)."""
+    found = np.full(int(wanted.max()) + 1 if len(wanted) else 0, -1, dtype=np.int64)
+    lo, step = 0, 4096
+    while lo < len(codes) and bool((found[wanted] < 0).any()):
+        chunk = codes[lo:lo + step].astype(np.int64)
+        pos = np.flatnonzero(chunk < len(found))[::-1]  # assigned last to first: the first one stays
+        here = np.full(len(found), -1, dtype=np.int64)
+        here[chunk[pos]] = pos + lo
+        found = np.where(found < 0, here, found)
+        lo, step = lo + step, step * 2
+    return found
 
 
 def silences(spans: pd.DataFrame) -> pd.DataFrame:
