@@ -191,7 +191,7 @@ def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warnin
         return _seed_code(c, f, eb, warning, critical)
     if thr[c, 0] < 0:
         _thresholds(c, eb, warning, critical, thr)
-    return (f >= thr[c, 0]) + (f >= thr[c, 1]) + (f >= thr[c, 2])
+    return int((f >= thr[c, 0]) + (f >= thr[c, 1]) + (f >= thr[c, 2]))
 
 
 @_jit
