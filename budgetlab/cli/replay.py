@@ -121,7 +121,7 @@ def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, p
                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """``(states, transitions, summary)`` of one run: :func:`replay_states` and
     :func:`budgetlab.replay_summary`."""
-    from ..budget.tracker_replay import replay_summary
+    from ..budget.summary import replay_summary
 
     states, tr = replay_states(events, slo, by, plot=plot)
     return states, tr, replay_summary(states, events)
@@ -153,7 +153,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     ``OUT.run.json``.
     """
     from .._util.files import write_table
-    from ..budget.tracker_replay import replay_summary
+    from ..budget.summary import replay_summary
 
     slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
