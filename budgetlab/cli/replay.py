@@ -29,6 +29,7 @@ import pandas as pd
 from .._util.validation import duration_label
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
+from .clock_text import format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, DrawnRows, drawn_groups, select_drawn, with_rates
 from .labels import path_label
 from .reading import (
@@ -49,18 +50,6 @@ __all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args",
            "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents", "start_timeline",
            "PendingTimeline", "write_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
 
-
-
-def format_summary(summary: pd.DataFrame) -> str:
-    """The summary table as printed: success rate in %, hours and share in each status."""
-    show = summary.copy()
-    show["success_rate"] = (show["success_rate"] * 100).map("{:.2f} %".format)
-    for st in ("healthy", "warning", "critical", "exhausted"):
-        show[st] = show[f"hours_{st}"].map("{:.1f} h".format) + " (" + (show[f"share_{st}"] * 100).map("{:.0f}".format) + " %)"
-    cols = [c for c in summary.columns if not c.startswith(("hours_", "share_"))]
-    cols = [c for c in cols if c not in ("success_rate", "transitions", "final_status")]
-    cols += ["success_rate", "healthy", "warning", "critical", "exhausted", "transitions", "final_status"]
-    return show[cols].to_string(index=False)
 
 
 def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int = 40) -> str:
@@ -154,6 +143,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     """
     from .._util.files import write_table
     from ..budget.summary import replay_summary
+    from ..budget.ties import find_ties
 
     slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
@@ -163,9 +153,15 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
         timeline = start_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
                                   tz=getattr(args, "tz", None), worker=worker)
     summary = replay_summary(states, events)
+    ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
-    print("\nSummary (time in each status)")
-    print(format_summary(summary))
+    print("\nSummary (time in each status, on the window's clock)")
+    print(format_summary(summary, longest_window(slo)))
+    tie_text = tie_line(ties)
+    if tie_text:
+        print(tie_text)
+    if record is not None:
+        record.update(silence_record(summary, ties))
     if incidents is not None:
         from ..events.pii import shown
 
