@@ -122,8 +122,22 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     order = np.lexsort((cols["start"], cols["group"]))
     out = _frame(events, keys, codes, {k: v[order] for k, v in cols.items()})
     out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
-                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"))
+                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"),
+                     events_at_end=_groups_at(events, keys, codes, t == hi))
     return out
+
+
+def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray, rows: np.ndarray) -> frozenset[tuple[str, ...]]:
+    """The groups (key values as text) with an event among ``rows``: those whose last no-traffic
+    span ends at an event at the observation's end (a silence, not the tail of the log)."""
+    if not bool(rows.any()):
+        return frozenset()
+    if not keys:
+        return frozenset({()})
+    at = np.flatnonzero(rows)
+    _, first = np.unique(codes[at], return_index=True)
+    sub = events[keys].iloc[at[first]].astype(str)
+    return frozenset(tuple(r) for r in sub.itertuples(index=False, name=None))
 
 
 def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int, hi: int
@@ -137,8 +151,7 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
 
     runs = status_runs(t, bad, codes, ngroups, w, target=slo.target, warning=slo.warning,
                        critical=slo.critical, min_events=slo.min_events, rule=rule)
-    present = np.flatnonzero(np.bincount(codes.astype(np.int64), minlength=ngroups) > 0) if len(codes) else \
-        np.zeros(0, dtype=np.int64)
+    present = np.unique(runs.group)  # a group's first event always starts a span
     # each group starts without traffic (a leading span from before the observation)
     g = np.concatenate([present, runs.group])
     s = np.concatenate([np.full(len(present), _BOTTOM, dtype=np.int64), runs.start])
@@ -177,9 +190,7 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
 def _frame(events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[str, np.ndarray]) -> pd.DataFrame:
     out: dict[str, Any] = {}
     if keys:
-        first_row = np.full(int(codes.max()) + 1 if len(codes) else 0, -1, dtype=np.int64)
-        first_row[codes[::-1].astype(np.int64)] = np.arange(len(codes) - 1, -1, -1, dtype=np.int64)
-        rows = first_row[cols["group"]]
+        rows = _first_rows(codes, np.unique(cols["group"]))[cols["group"]]
         for k in keys:
             out[k] = events[k].array.take(rows)
     out["start"] = utc_from_ns(cols["start"])
@@ -193,12 +204,28 @@ def _frame(events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[
     return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])))
 
 
+def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The first row of each group code in ``wanted`` (-1 for others), scanning a growing prefix
+    (every group usually shows up within the first rows: no pass over all of them)."""
+    found = np.full(int(wanted.max()) + 1 if len(wanted) else 0, -1, dtype=np.int64)
+    lo, step = 0, 4096
+    while lo < len(codes) and bool((found[wanted] < 0).any()):
+        chunk = codes[lo:lo + step].astype(np.int64)
+        pos = np.flatnonzero(chunk < len(found))[::-1]  # assigned last to first: the first one stays
+        here = np.full(len(found), -1, dtype=np.int64)
+        here[chunk[pos]] = pos + lo
+        found = np.where(found < 0, here, found)
+        lo, step = lo + step, step * 2
+    return found
+
+
 def silences(spans: pd.DataFrame) -> pd.DataFrame:
     """Silences and observed time per group, from :func:`status_spans`.
 
-    A silence is a ``no_traffic`` span between two spans with traffic of a group (it starts when
-    the group's window empties and ends at its next event): a gap between two events longer than
-    the window. Its duration is the time the window was empty (the gap minus the window). Leading and trailing no-traffic time (before a group's first event, after its last
+    A silence is a ``no_traffic`` span between two events of a group (it starts when the group's
+    window empties and ends at its next event, possibly the observation's last instant): a gap
+    between two events longer than the window. Its duration is the time the window was empty
+    (the gap minus the window). Leading and trailing no-traffic time (before a group's first event, after its last
     window) is not a silence, but it is not observed either.
 
     Parameters
@@ -239,7 +266,12 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     new[1:] = gid[1:] != gid[:-1]
     end_of = np.ones(n, dtype=bool)
     end_of[:-1] = new[1:]
-    inner = quiet & ~new & ~end_of  # between two spans with traffic of the same group
+    at_end = spans.attrs.get("events_at_end", frozenset())
+    if at_end and n:  # a last no-traffic span that ends at an event on the observation's last instant
+        texts = spans[keys].astype(str).itertuples(index=False, name=None) if keys else iter([()] * n)
+        ends_at_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool, count=n)
+        end_of &= ~ends_at_event
+    inner = quiet & ~new & ~end_of  # after an event of the group and before its next one
     ngroups = int(gid.max()) + 1 if n else 0
     dur = (e - s).astype(np.int64)
     count = np.bincount(gid, weights=inner, minlength=ngroups).astype(np.int64)
