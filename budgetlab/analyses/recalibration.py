@@ -82,6 +82,7 @@ from ..errors import ConfigError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
 from .recalibration_evidence import MIN_HISTORY_DAYS, incident_rows, judge_groups
+from .recalibration_pages import page_counts
 from .recalibration_rules import supported_targets, widen_to_support
 from .recalibration_steps import (
     DAY_NS,
@@ -90,7 +91,6 @@ from .recalibration_steps import (
     candidate_targets,
     display_targets,
     history_counts,
-    page_counts,
     recommend,
     rolling_rates,
     target_range,
