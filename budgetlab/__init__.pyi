@@ -42,11 +42,15 @@ from .budget.burn import burn_rate_chunks as burn_rate_chunks
 from .budget.burn import burn_rates as burn_rates
 from .budget.episodes import status_episodes as status_episodes
 from .budget.period import period_budget as period_budget
+from .budget.spans import SPAN_STATUSES as SPAN_STATUSES
+from .budget.spans import SPAN_STATUS_DTYPE as SPAN_STATUS_DTYPE
+from .budget.spans import silences as silences
+from .budget.spans import status_spans as status_spans
+from .budget.summary import replay_summary as replay_summary
 from .budget.tracker import KeyedTracker as KeyedTracker
 from .budget.tracker import Tracker as Tracker
 from .budget.tracker_replay import STATUS_DTYPE as STATUS_DTYPE
 from .budget.tracker_replay import replay as replay
-from .budget.tracker_replay import replay_summary as replay_summary
 from .budget.tracker_replay import replay_transitions as replay_transitions
 from .budget.tracker_replay import transitions as transitions
 from .datasets import synth as synth
@@ -115,6 +119,10 @@ __all__ = [
     "replay_summary",
     "replay_transitions",
     "transitions",
+    "SPAN_STATUS_DTYPE",
+    "SPAN_STATUSES",
+    "status_spans",
+    "silences",
     "status_episodes",
     "Tracker",
     "KeyedTracker",
