@@ -28,7 +28,7 @@ from ..errors import BudgetlabWarning, ConfigError, InputError
 from ._columns import MISSING_LABELS, category_codes, code_counts, factorize, recode, small_int
 from ._formats import FORMATS, ISO_TIME, check_header, check_scalars
 from ._input import check_text_encoding
-from ._latency import apply_slow, check_latency, parse_durations
+from ._latency import DURATION, apply_slow, check_latency, parse_durations
 from ._messages import reading, row_numbers
 from ._times import EPOCH_UNITS, OFFSETS_READING, describe_time, parse_time
 from .outcomes import (
@@ -295,13 +295,16 @@ def read_events(
         Latency as part of success: successes whose ``duration`` column is strictly above
         ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
         need their unit (``duration_unit="ms"``); text such as ``"350ms"`` carries its own.
+        A ``duration`` is kept as the optional ``duration`` column (timedelta64[ns]), with or
+        without ``slow_above`` (what :func:`budgetlab.latency_profile` reads).
 
     Returns
     -------
     DataFrame
         ``ts`` (datetime64[ns, UTC]), ``ok`` (bool), ``bucket`` (ordered categorical: ``success``
         then the failure buckets present), the ``by`` keys (categoricals), ``session_id``
-        (string) if declared, then ``keep`` columns; sorted stably by ``ts`` (equal times keep
+        (string) if declared, then ``keep`` columns, then ``duration`` (timedelta64[ns]) if
+        declared; sorted stably by ``ts`` (equal times keep
         input order: file order, then row order), with a fresh RangeIndex. Skipped rows are not
         in it. ``attrs["how_read"]`` is a :class:`~budgetlab.events.report.HowRead`: rows read and
         skipped (by reason), how the time column was read and its span, each label -> meaning
@@ -377,9 +380,9 @@ def read_events(
         t = parse_time(raw[time], tz=tz, epoch=epoch)
         reading_ = _outcome_reading(raw, label, ok, bucket, table, require_success=is_path_like(source))
         ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
-        if slow_ns is not None and duration is not None:
-            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, parse_durations(raw[duration], duration_unit),
-                                                    slow_ns)
+        durations = None if duration is None else parse_durations(raw[duration], duration_unit)
+        if slow_ns is not None and durations is not None:
+            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, durations, slow_ns)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
         out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array, "ok": ok_arr,
                                "bucket": bucket_cat}
@@ -393,6 +396,8 @@ def read_events(
         for k in keep_cols:
             if k not in out:
                 out[k] = raw[k].array
+        if durations is not None:
+            out[DURATION] = pd.to_timedelta(durations, unit="ns").as_unit("ns").array
         frame = pd.DataFrame(out, copy=False)
         # ISO text with a zone in every row, read as instants by the CSV reader: said as text
         time_text = OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(raw[time], tz=tz, epoch=epoch)
