@@ -71,6 +71,11 @@ _EXPORTS: dict[str, str] = {
     "incident_report": "analyses.incident",
     "Recalibration": "analyses.recalibration",
     "recalibrate": "analyses.recalibration",
+    "LatencyProfile": "analyses.latency_profile",
+    "latency_profile": "analyses.latency_profile",
+    "LatencyRecalibration": "analyses.latency_recalibration",
+    "latency_recalibrate": "analyses.latency_recalibration",
+    "timeout_tradeoff": "analyses.timeout_tradeoff",
     "Verdict": "analyses.verdicts",
     "target_verdicts": "analyses.verdicts",
     "page_verdict": "analyses.verdicts",
@@ -159,6 +164,11 @@ __all__ = [
     "incident_report",
     "Recalibration",
     "recalibrate",
+    "LatencyProfile",
+    "latency_profile",
+    "LatencyRecalibration",
+    "latency_recalibrate",
+    "timeout_tradeoff",
     "Verdict",
     "target_verdicts",
     "page_verdict",
@@ -213,8 +223,11 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .alerts.scoring import compare_policies, incident_detections, score_alerts
     from .analyses.failure_buckets import bucket_breakdown, bucket_burn_over_time
     from .analyses.incident import IncidentReport, incident_report
+    from .analyses.latency_profile import LatencyProfile, latency_profile
+    from .analyses.latency_recalibration import LatencyRecalibration, latency_recalibrate
     from .analyses.recalibration import Recalibration, recalibrate
     from .analyses.status_variants import hysteresis, replay_calendar
+    from .analyses.timeout_tradeoff import timeout_tradeoff
     from .analyses.verdicts import (
         Verdict,
         cause_verdict,

@@ -170,7 +170,8 @@ def _periods(ts: pd.Series, freq: str | None) -> pd.Series:
     if freq is None:
         return pd.Series(np.full(len(ts), ts.min()), index=ts.index, dtype=ts.dtype)
     try:
-        return ts.dt.floor(freq)
+        floored: pd.Series = ts.dt.floor(freq)
+        return floored
     except ValueError:
         raise ConfigError(f"freq={freq!r} is not a fixed period; use e.g. '1D', '6h' or None.") from None
 

@@ -79,7 +79,7 @@ def kaplan_meier(durations: Any, observed: Any) -> KaplanMeier:
     events = np.add.reduceat(e.astype(np.int64), first) if len(d) else np.zeros(0, dtype=np.int64)
     keep = events > 0
     times, at_risk, events = uniq[keep], at_risk[keep], events[keep].astype(np.int64)
-    survival = np.cumprod(1.0 - events / at_risk)
+    survival: FloatArray = np.cumprod(1.0 - events / at_risk, dtype=np.float64)
     alive = at_risk > events
     term = np.divide(events, at_risk * (at_risk - events).astype(np.float64), out=np.zeros(len(times)), where=alive)
     variance = np.where(survival > 0, survival**2 * np.cumsum(term), 0.0)

@@ -16,9 +16,9 @@ def loop_km(d, e):
     """The textbook product-limit loop: at each distinct event time t, n = #(d >= t) at risk."""
     out = []
     s, g = 1.0, 0.0
-    for t in sorted(set(x for x, ev in zip(d, e) if ev)):
+    for t in sorted(set(x for x, ev in zip(d, e, strict=True) if ev)):
         n = sum(1 for x in d if x >= t)
-        k = sum(1 for x, ev in zip(d, e) if ev and x == t)
+        k = sum(1 for x, ev in zip(d, e, strict=True) if ev and x == t)
         s *= 1 - k / n
         g += k / (n * (n - k)) if n > k else 0.0
         out.append((t, n, k, s, s * s * g if s > 0 else 0.0))
