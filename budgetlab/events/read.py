@@ -381,6 +381,9 @@ def read_events(
         reading_ = _outcome_reading(raw, label, ok, bucket, table, require_success=is_path_like(source))
         ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
         durations = None if duration is None else parse_durations(raw[duration], duration_unit)
+        if durations is not None:
+            notes.append(f"durations: column {duration!r}, " + (f"numbers in {duration_unit}" if duration_unit
+                         else "text with units") + ", kept as the 'duration' column")
         if slow_ns is not None and durations is not None:
             ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, durations, slow_ns)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)

@@ -17,6 +17,7 @@ def test_duration_alone_is_kept_as_timedelta():
     assert str(ev["duration"].dtype) == "timedelta64[ns]"
     assert ev["duration"].tolist() == [pd.Timedelta("1.5s"), pd.Timedelta("30s"), pd.Timedelta("250ms")]
     assert ev["ok"].tolist() == [True, False, True]  # no slow_above: outcomes as read
+    assert "durations: column 'ms', numbers in ms, kept as the 'duration' column" in ev.attrs["how_read"].notes
 
 
 def test_duration_with_slow_above_is_kept_too():
