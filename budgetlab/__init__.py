@@ -44,7 +44,7 @@ _EXPORTS: dict[str, str] = {
     "bin_events": "windows.bins",
     "STATUS_DTYPE": "budget.tracker_replay",
     "replay": "budget.tracker_replay",
-    "replay_summary": "budget.tracker_replay",
+    "replay_summary": "budget.summary",
     "replay_transitions": "budget.tracker_replay",
     "transitions": "budget.tracker_replay",
     "SPAN_STATUS_DTYPE": "budget.spans",
@@ -240,11 +240,11 @@ if TYPE_CHECKING:  # what the lazy look-up resolves to, for type checkers and ID
     from .budget.episodes import status_episodes
     from .budget.period import period_budget
     from .budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
+    from .budget.summary import replay_summary
     from .budget.tracker import KeyedTracker, Tracker
     from .budget.tracker_replay import (
         STATUS_DTYPE,
         replay,
-        replay_summary,
         replay_transitions,
         transitions,
     )

@@ -122,8 +122,22 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     order = np.lexsort((cols["start"], cols["group"]))
     out = _frame(events, keys, codes, {k: v[order] for k, v in cols.items()})
     out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
-                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"))
+                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"),
+                     events_at_end=_groups_at(events, keys, codes, t == hi))
     return out
+
+
+def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray, rows: np.ndarray) -> frozenset[tuple[str, ...]]:
+    """The groups (key values as text) with an event among ``rows``: those whose last no-traffic
+    span ends at an event at the observation's end (a silence, not the tail of the log)."""
+    if not bool(rows.any()):
+        return frozenset()
+    if not keys:
+        return frozenset({()})
+    at = np.flatnonzero(rows)
+    _, first = np.unique(codes[at], return_index=True)
+    sub = events[keys].iloc[at[first]].astype(str)
+    return frozenset(tuple(r) for r in sub.itertuples(index=False, name=None))
 
 
 def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int, hi: int
@@ -208,9 +222,10 @@ def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
 def silences(spans: pd.DataFrame) -> pd.DataFrame:
     """Silences and observed time per group, from :func:`status_spans`.
 
-    A silence is a ``no_traffic`` span between two spans with traffic of a group (it starts when
-    the group's window empties and ends at its next event): a gap between two events longer than
-    the window. Its duration is the time the window was empty (the gap minus the window). Leading and trailing no-traffic time (before a group's first event, after its last
+    A silence is a ``no_traffic`` span between two events of a group (it starts when the group's
+    window empties and ends at its next event, possibly the observation's last instant): a gap
+    between two events longer than the window. Its duration is the time the window was empty
+    (the gap minus the window). Leading and trailing no-traffic time (before a group's first event, after its last
     window) is not a silence, but it is not observed either.
 
     Parameters
@@ -251,7 +266,12 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     new[1:] = gid[1:] != gid[:-1]
     end_of = np.ones(n, dtype=bool)
     end_of[:-1] = new[1:]
-    inner = quiet & ~new & ~end_of  # between two spans with traffic of the same group
+    at_end = spans.attrs.get("events_at_end", frozenset())
+    if at_end and n:  # a last no-traffic span that ends at an event on the observation's last instant
+        texts = spans[keys].astype(str).itertuples(index=False, name=None) if keys else iter([()] * n)
+        ends_at_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool, count=n)
+        end_of &= ~ends_at_event
+    inner = quiet & ~new & ~end_of  # after an event of the group and before its next one
     ngroups = int(gid.max()) + 1 if n else 0
     dur = (e - s).astype(np.int64)
     count = np.bincount(gid, weights=inner, minlength=ngroups).astype(np.int64)
