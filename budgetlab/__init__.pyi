@@ -27,10 +27,15 @@ from .analyses.failure_buckets import bucket_breakdown as bucket_breakdown
 from .analyses.failure_buckets import bucket_burn_over_time as bucket_burn_over_time
 from .analyses.incident import IncidentReport as IncidentReport
 from .analyses.incident import incident_report as incident_report
+from .analyses.latency_profile import LatencyProfile as LatencyProfile
+from .analyses.latency_profile import latency_profile as latency_profile
+from .analyses.latency_recalibration import LatencyRecalibration as LatencyRecalibration
+from .analyses.latency_recalibration import latency_recalibrate as latency_recalibrate
 from .analyses.recalibration import Recalibration as Recalibration
 from .analyses.recalibration import recalibrate as recalibrate
 from .analyses.status_variants import hysteresis as hysteresis
 from .analyses.status_variants import replay_calendar as replay_calendar
+from .analyses.timeout_tradeoff import timeout_tradeoff as timeout_tradeoff
 from .analyses.verdicts import Verdict as Verdict
 from .analyses.verdicts import cause_verdict as cause_verdict
 from .analyses.verdicts import page_verdict as page_verdict
@@ -144,6 +149,11 @@ __all__ = [
     "incident_report",
     "Recalibration",
     "recalibrate",
+    "LatencyProfile",
+    "latency_profile",
+    "LatencyRecalibration",
+    "latency_recalibrate",
+    "timeout_tradeoff",
     "Verdict",
     "target_verdicts",
     "page_verdict",

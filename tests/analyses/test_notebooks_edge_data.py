@@ -116,9 +116,12 @@ def test_all_successes_at_the_alert():
 @pytest.fixture(scope="module")
 def never_failing_log(tmp_path_factory, short_log):
     events, never = short_log
+    # the same history's durations (its own random stream; the rows align) for notebook 05
+    timed, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.05, session_ids=False, client_timeout="60s")
     path = tmp_path_factory.mktemp("log") / "outcomes.csv"
-    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), outcome=events["bucket"].astype(str))
-    frame[["ts", "outcome", "captcha_type", "region"]].to_csv(path, index=False)
+    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), outcome=events["bucket"].astype(str),
+                          duration=timed["duration"].dt.total_seconds().to_numpy())
+    frame[["ts", "outcome", "captcha_type", "region", "duration"]].to_csv(path, index=False)
     return path, int(never.sum())
 
 
