@@ -13,7 +13,6 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-
 from budgetlab.cli.main import build_parser, main
 
 NAN = re.compile(r"\b(nan|NaN|NaT)\b")

@@ -11,7 +11,7 @@ import re
 
 import pandas as pd
 
-from budgetlab.cli.main import main
+from budgetlab.cli import main
 
 
 def write_log(path):
