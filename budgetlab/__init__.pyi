@@ -27,10 +27,15 @@ from .analyses.failure_buckets import bucket_breakdown as bucket_breakdown
 from .analyses.failure_buckets import bucket_burn_over_time as bucket_burn_over_time
 from .analyses.incident import IncidentReport as IncidentReport
 from .analyses.incident import incident_report as incident_report
+from .analyses.latency_profile import LatencyProfile as LatencyProfile
+from .analyses.latency_profile import latency_profile as latency_profile
+from .analyses.latency_recalibration import LatencyRecalibration as LatencyRecalibration
+from .analyses.latency_recalibration import latency_recalibrate as latency_recalibrate
 from .analyses.recalibration import Recalibration as Recalibration
 from .analyses.recalibration import recalibrate as recalibrate
 from .analyses.status_variants import hysteresis as hysteresis
 from .analyses.status_variants import replay_calendar as replay_calendar
+from .analyses.timeout_tradeoff import timeout_tradeoff as timeout_tradeoff
 from .analyses.verdicts import Verdict as Verdict
 from .analyses.verdicts import cause_verdict as cause_verdict
 from .analyses.verdicts import page_verdict as page_verdict
@@ -38,14 +43,19 @@ from .analyses.verdicts import target_verdicts as target_verdicts
 from .analyses.verdicts import verdicts_table as verdicts_table
 from .analyses.window_lengths import compare_windows as compare_windows
 from .analyses.window_lengths import window_incidents as window_incidents
+from .budget.burn import burn_rate_chunks as burn_rate_chunks
 from .budget.burn import burn_rates as burn_rates
 from .budget.episodes import status_episodes as status_episodes
 from .budget.period import period_budget as period_budget
+from .budget.spans import SPAN_STATUS_DTYPE as SPAN_STATUS_DTYPE
+from .budget.spans import SPAN_STATUSES as SPAN_STATUSES
+from .budget.spans import silences as silences
+from .budget.spans import status_spans as status_spans
+from .budget.summary import replay_summary as replay_summary
 from .budget.tracker import KeyedTracker as KeyedTracker
 from .budget.tracker import Tracker as Tracker
 from .budget.tracker_replay import STATUS_DTYPE as STATUS_DTYPE
 from .budget.tracker_replay import replay as replay
-from .budget.tracker_replay import replay_summary as replay_summary
 from .budget.tracker_replay import replay_transitions as replay_transitions
 from .budget.tracker_replay import transitions as transitions
 from .datasets import synth as synth
@@ -114,10 +124,15 @@ __all__ = [
     "replay_summary",
     "replay_transitions",
     "transitions",
+    "SPAN_STATUS_DTYPE",
+    "SPAN_STATUSES",
+    "status_spans",
+    "silences",
     "status_episodes",
     "Tracker",
     "KeyedTracker",
     "burn_rates",
+    "burn_rate_chunks",
     "period_budget",
     "AlertPolicy",
     "AlertTier",
@@ -134,6 +149,11 @@ __all__ = [
     "incident_report",
     "Recalibration",
     "recalibrate",
+    "LatencyProfile",
+    "latency_profile",
+    "LatencyRecalibration",
+    "latency_recalibrate",
+    "timeout_tradeoff",
     "Verdict",
     "target_verdicts",
     "page_verdict",

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ConfigError
 
-__all__ = ["MEMORY_ENV", "parse_bytes", "format_bytes", "physical_memory", "memory_limit", "check_memory"]
+__all__ = ["MEMORY_ENV", "parse_bytes", "format_bytes", "physical_memory", "memory_limit", "check_memory", "check_cells"]
 
 #: The environment variable that overrides the default memory budget.
 MEMORY_ENV = "BUDGETLAB_MEMORY_LIMIT"
@@ -106,3 +106,17 @@ def check_memory(nbytes: float, what: str, fixes: Sequence[str] = (), *, limit: 
     ways = [*fixes, f"or raise the limit ({MEMORY_ENV}=8GiB, default: half of the physical memory)"]
     raise ConfigError(f"{what} would need about {format_bytes(nbytes)}, over the memory limit of {format_bytes(cap)}; "
                       f"{', '.join(ways)}.")
+
+
+def check_cells(n_groups: int, n_bins: int, bytes_per_cell: float, what: str, fixes: Sequence[str] = (), *,
+                limit: Any = None) -> None:
+    """:func:`check_memory` for work that allocates ``bytes_per_cell`` per group x time bin
+    (estimated before the work): the message names the grid's shape.
+
+    >>> check_cells(50_000, 40_320, 150, "the dense burn-rate table", ["use a coarser freq="], limit="8GiB")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: the dense burn-rate table (50000 group(s) x 40320 bin(s)) would need about 281.6 GiB, over the memory limit of 8.0 GiB; use a coarser freq=, or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical memory).
+    """
+    check_memory(float(n_groups) * float(n_bins) * float(bytes_per_cell),
+                 f"{what} ({n_groups} group(s) x {n_bins} bin(s))", fixes, limit=limit)

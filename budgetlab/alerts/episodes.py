@@ -24,6 +24,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from .._util.memory import check_cells
 from .._util.validation import utc_from_ns
 from ..budget.burn import error_budgets, group_slos, ratio, rolling_sum, split_groups
 from ..slo import SLO
@@ -248,7 +249,9 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         (datetime64[ns, UTC]; ``end`` exclusive: the first evaluation no longer firing),
         ``duration`` (Timedelta), ``ongoing`` (still firing at the last evaluation). Sorted by
         group keys, ``start``, tier. ``attrs`` holds ``grid_start``/``grid_end`` (the span
-        the policy was evaluated over), ``freq_ns``, ``by`` and ``tiers`` (name, severity).
+        the policy was evaluated over), ``freq_ns``, ``by``, ``tiers`` (name, severity) and
+        ``tier_windows`` (tier name: its long window in ns; the longest one when per-group SLOs
+        build a preset for several periods).
 
     Examples
     --------
@@ -266,12 +269,17 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     parts = policy_parts(grid, target, policy)
     out = in_group_order([(idx, *_episodes(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
     tiers = list(dict.fromkeys((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers))
+    long_ns: dict[str, int] = {}
+    for _, _, _, pol in parts:
+        for t in pol.tiers:
+            long_ns[t.name] = max(long_ns.get(t.name, 0), int(t.long_window.value))
     out.attrs.update({
         "grid_start": utc_from_ns(np.array([grid.start_ns]))[0],
         "grid_end": utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
         "freq_ns": grid.freq_ns,
         "by": list(grid.by),
         "tiers": tiers,
+        "tier_windows": long_ns,
     })
     return out
 
@@ -325,7 +333,15 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     3 2026-01-01 00:04:00+00:00        0.0      False   False
     """
     grid = read_bins(bins, **options)
-    return in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt, pol in policy_parts(grid, target, policy)])
+    parts = policy_parts(grid, target, policy)
+    tiers = max(len(pol.tiers) for _, _, _, pol in parts)
+    windows = max(len({w for t in pol.tiers for w in t.windows}) for _, _, _, pol in parts)
+    # per group x bin: ~56 B per tier (the table's row and its stacked columns), ~24 B per window
+    # (rolling sums, ratio, burn rate); measured 372 B for the workbook's 4 tiers and 7 windows
+    check_cells(grid.n_groups, grid.n_bins, 56.0 * tiers + 24.0 * windows, f"alert_states of {tiers} tier(s)",
+                ["use alert_episodes (the episodes only, sparse)", "a coarser freq=", "fewer groups (by=)",
+                 "a shorter span (start=/end= in bin_events)"])
+    return in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
 
 
 def _states(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:

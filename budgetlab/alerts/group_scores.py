@@ -11,12 +11,10 @@ The failures before an alert come from cumulative sums over the non-empty bins o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-import pandas as pd
 
-__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max", "ScoreSpan", "summaries"]
+__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max", "ScoreSpan", "summary_columns", "overlaps", "NAT"]
 
 
 def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -168,10 +166,10 @@ def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) ->
 
 @dataclass(frozen=True)
 class ScoreSpan:
-    """What the per-group rows need besides the matches: the evaluated span, and with bins the
+    """What the per-group rows need besides the matches: the observed time per group, and with bins the
     bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per group."""
 
-    span_ns: int
+    observed_ns: np.ndarray  # per group: the time its rates are over
     day_ns: int
     start_ns: int = 0
     freq_ns: int = 1
@@ -180,9 +178,24 @@ class ScoreSpan:
     period_budget: np.ndarray | None = None
 
 
-def summaries(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
-              span: ScoreSpan) -> list[dict[str, Any]]:
-    """The score columns of every group's row (as the one-row summary computes them), one dict per group."""
+def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """``timedelta64[ns]`` of ``values`` (truncated to whole ns as ``int()`` does), NaT where not ``has``."""
+    ns = np.where(has, values, 0).astype(np.int64)
+    ns[~has] = np.iinfo(np.int64).min
+    return ns.view("timedelta64[ns]")
+
+
+def _fraction(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` as float64, NaN where ``den == 0`` (as ``num / den if den else nan``)."""
+    out = np.full(len(num), np.nan)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
+                    span: ScoreSpan) -> dict[str, np.ndarray]:
+    """The score columns of every group's row (as the one-row summary computes them), one array
+    per column with one value per group: built column by column, no per-group Python object."""
     g, inc = gs.pair_group, gs.pair_incident
     det = gs.detected
     n_inc = np.bincount(g, minlength=n_groups)
@@ -190,7 +203,25 @@ def summaries(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np
     reset = (gs.last - inc_end[inc])[det]
     n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
     _, r_med, r_max = segment_median_max(g[det], reset, n_groups)
-    pct_cols = None
+    has = n_det > 0
+    n_ep, true_ep = gs.episodes.astype(np.int64), gs.true_episodes.astype(np.int64)
+    per_day = span.observed_ns / span.day_ns
+    per_week = span.observed_ns / (7 * span.day_ns)
+    cols: dict[str, np.ndarray] = {
+        "episodes": n_ep,
+        "true_episodes": true_ep,
+        "precision": _fraction(true_ep, n_ep),
+        "incidents": n_inc.astype(np.int64),
+        "detected": n_det.astype(np.int64),
+        "recall": _fraction(n_det, n_inc),
+        "detection_median": _durations(d_med, has),
+        "detection_max": _durations(d_max, has),
+        "reset_median": _durations(r_med, has),
+        "reset_max": _durations(r_max, has),
+        "pages_per_day": _fraction(n_ep, per_day),
+        "false_pages_per_week": _fraction(n_ep - true_ep, per_week),
+        "observed_days": np.asarray(per_day, dtype=np.float64),
+    }
     if span.bad_counts is not None and span.period_budget is not None:
         hi_ns = np.where(det, gs.first, inc_end[inc])
         lo_ns = inc_start[inc]
@@ -200,28 +231,34 @@ def summaries(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np
         budget = span.period_budget[g]
         pct = np.where(budget > 0, 100.0 * used / np.where(budget > 0, budget, 1.0), 0.0)
         _, p_med, p_max = segment_median_max(g[det], pct[det], n_groups)
-        pct_cols = (p_med, p_max)
-    per_day = span.span_ns / span.day_ns
-    per_week = span.span_ns / (7 * span.day_ns)
-    rows = []
-    for k in range(n_groups):
-        n_ep, true_ep, n_i, n_d = int(gs.episodes[k]), int(gs.true_episodes[k]), int(n_inc[k]), int(n_det[k])
-        row: dict[str, Any] = {
-            "episodes": n_ep,
-            "true_episodes": true_ep,
-            "precision": true_ep / n_ep if n_ep else np.nan,
-            "incidents": n_i,
-            "detected": n_d,
-            "recall": n_d / n_i if n_i else np.nan,
-            "detection_median": pd.Timedelta(int(d_med[k]), unit="ns") if n_d else pd.NaT,
-            "detection_max": pd.Timedelta(int(d_max[k]), unit="ns") if n_d else pd.NaT,
-            "reset_median": pd.Timedelta(int(r_med[k]), unit="ns") if n_d else pd.NaT,
-            "reset_max": pd.Timedelta(int(r_max[k]), unit="ns") if n_d else pd.NaT,
-            "pages_per_day": n_ep / per_day,
-            "false_pages_per_week": (n_ep - true_ep) / per_week,
-        }
-        if pct_cols is not None:
-            row["budget_before_alert_median"] = float(pct_cols[0][k]) if n_d else np.nan
-            row["budget_before_alert_max"] = float(pct_cols[1][k]) if n_d else np.nan
-        rows.append(row)
-    return rows
+        cols["budget_before_alert_median"] = np.where(has, p_med, np.nan).astype(np.float64)
+        cols["budget_before_alert_max"] = np.where(has, p_max, np.nan).astype(np.float64)
+    return cols
+
+
+NAT = np.iinfo(np.int64).min  #: NaT as int64 ns
+
+
+def overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grace: np.ndarray, gi: np.ndarray,
+              st: np.ndarray, en: np.ndarray, one_group: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(detected, first, last)`` per incident and ``hit`` per episode: the episodes (group
+    ``gi``, ``[st, en)``) overlapping each incident ``[i_s, i_e_grace)`` of ``i_idx`` whose scope
+    covers their group, in chunks of incidents (a bounded incidents x episodes matrix)."""
+    n_i, n_ep = len(i_idx), len(gi)
+    detected = np.zeros(n_i, dtype=bool)
+    first = np.full(n_i, NAT)
+    last = np.full(n_i, NAT)
+    hit = np.zeros(n_ep, dtype=bool)
+    if n_ep == 0:
+        return detected, first, last, hit
+    step = max(1, 4_000_000 // n_ep)
+    for lo in range(0, n_i, step):
+        sl = slice(lo, lo + step)
+        overlap = (st[None, :] < i_e_grace[sl, None]) & (en[None, :] > i_s[sl, None])
+        if not one_group:  # one group: every incident of i_idx covers it
+            overlap &= inc_match[i_idx[sl]][:, gi]
+        detected[sl] = overlap.any(axis=1)
+        first[sl] = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1)
+        last[sl] = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1)
+        hit |= overlap.any(axis=0)
+    return detected, first, last, hit

@@ -13,7 +13,10 @@ does not restrict) **and** the episode overlaps the incident's time span extende
 * **reset time**: end of the last matching episode − incident end (signed: negative when the
   alert stopped before the incident did);
 * **pages per day / false pages per week**: episodes (notifications) of the row per day, and
-  unmatched ones per week, over the span of the evaluated grid;
+  unmatched ones per week, over the row's **observed time** (``observed_days``): the bins at whose
+  end the tier's long window holds at least one event (:mod:`budgetlab.alerts.observed`; merged
+  tiers: the longest long window; ``"*"`` groups: traffic of any group). Silence is not counted.
+  Without ``bins`` traffic is unknown: the evaluated span;
 * **budget before alert**: failures in the incident's scope from the bin holding its start up to
   the first alert (up to its end when undetected), in % of the period budget
   ``(1 - target) * events per period`` (the average traffic of the grid scaled to ``period``).
@@ -41,8 +44,17 @@ from ..events.schema import parse_scope, scope_mask
 from ..slo import SLO
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
 from .episodes import EPISODE_COLUMNS, alert_episodes
-from .group_scores import BadCounts, ScoreSpan, group_scores, merge_intervals, summaries
+from .group_scores import (
+    BadCounts,
+    ScoreSpan,
+    group_scores,
+    merge_intervals,
+    overlaps,
+    summary_columns,
+)
+from .observed import ObservedTime
 from .policy import AlertPolicy
+from .score_table import rows_to_columns, score_table
 
 __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
@@ -71,6 +83,12 @@ def _tiers(episodes: pd.DataFrame, policy: AlertPolicy | None) -> list[tuple[str
     if missing:
         raise ConfigError("cannot tell the severity of tiers without episodes; pass policy=.")
     return [(n, sev[n]) for n in names]
+
+
+def _tier_window(attr: Any, name: str) -> int | None:
+    """A tier's long window in ns from the episodes' ``tier_windows`` attrs (``None``: unknown)."""
+    value = attr.get(name) if isinstance(attr, dict) else None
+    return int(value) if isinstance(value, (int, np.integer)) and value > 0 else None
 
 
 def _check_tables(episodes: Any, incidents: Any) -> None:
@@ -151,31 +169,6 @@ def _scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str]
     return inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep], match[keep]
 
 
-def _overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grace: np.ndarray, gi: np.ndarray,
-              st: np.ndarray, en: np.ndarray, one_group: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(detected, first, last)`` per incident and ``hit`` per episode: the episodes (group
-    ``gi``, ``[st, en)``) overlapping each incident ``[i_s, i_e_grace)`` of ``i_idx`` whose scope
-    covers their group, in chunks of incidents (a bounded incidents x episodes matrix)."""
-    n_i, n_ep = len(i_idx), len(gi)
-    detected = np.zeros(n_i, dtype=bool)
-    first = np.full(n_i, _NAT)
-    last = np.full(n_i, _NAT)
-    hit = np.zeros(n_ep, dtype=bool)
-    if n_ep == 0:
-        return detected, first, last, hit
-    step = max(1, 4_000_000 // n_ep)
-    for lo in range(0, n_i, step):
-        sl = slice(lo, lo + step)
-        overlap = (st[None, :] < i_e_grace[sl, None]) & (en[None, :] > i_s[sl, None])
-        if not one_group:  # one group: every incident of i_idx covers it
-            overlap &= inc_match[i_idx[sl]][:, gi]
-        detected[sl] = overlap.any(axis=1)
-        first[sl] = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1)
-        last[sl] = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1)
-        hit |= overlap.any(axis=0)
-    return detected, first, last, hit
-
-
 @dataclass(frozen=True)
 class _Matches:
     """How the episodes of one row matched its incidents: arrays with one value per incident."""
@@ -235,6 +228,10 @@ class _Context:
             self.bad_counts = BadCounts(g.cell_group, g.cell_bin, g.cell_bad, g.n_bins)
             allowed = error_budgets(target, g) * g.group_totals()
             self.period_budget = allowed * self._period_factor(target, g)
+        windows_attr = episodes.attrs.get("tier_windows")
+        long_ns: list[int | None] = ([int(t.long_window.value) for t in policy.tiers] if policy is not None else
+                                     [_tier_window(windows_attr, name) for name in tier_names])
+        self.observed = ObservedTime(self.grid, long_ns, span_ns=self.span_ns, n_groups=len(self.keys))
 
     def _period_factor(self, target: Any, grid: BinGrid) -> Any:
         """Budget period / evaluated span: ``period`` if given, else the SLO's period (per group
@@ -291,7 +288,7 @@ class _Context:
         i_idx = np.flatnonzero(self.inc_match[:, groups[0]] if one else self.inc_match[:, groups].any(axis=1))
         i_s, i_e = self.inc_start[i_idx], self.inc_end[i_idx]
         n_ep = len(gi)
-        detected, first, last, hit = _overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi, st, en, one)
+        detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi, st, en, one)
         pct = None
         if self.grid is not None and one:
             pct = self._one_group_pct(int(groups[0]), i_s, np.where(detected, first, i_e))
@@ -315,25 +312,28 @@ class _Context:
             true_episodes=int(hit.sum()),
         )
 
-    def group_summaries(self, tiers: list[int]) -> list[dict[str, Any]] | None:
-        """:meth:`summary` of every single group's row for ``tiers``, all groups at once (``None``
-        when some group's episodes overlap each other: then row by row)."""
+    def group_columns(self, tiers: list[int]) -> dict[str, np.ndarray]:
+        """:meth:`summary` of every single group's row for ``tiers``, all groups at once, one array
+        per column (row by row when some group's episodes overlap each other)."""
         sel = np.flatnonzero(np.isin(self.ep_tier, tiers))
         gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
         if len(tiers) > 1:
             gi, st, en = merge_intervals(gi, st, en)
         n_groups = len(self.keys)
         gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns, gi, st, en)
+        observed = self.observed.of(tiers)[0]
         if gs is None:
-            return None
-        span = ScoreSpan(self.span_ns, _DAY_NS)
+            return rows_to_columns([self.summary(self.match(np.array([g]), tiers), float(observed[g]))
+                                    for g in range(n_groups)])
+        span = ScoreSpan(observed, _DAY_NS)
         if self.grid is not None:
-            span = ScoreSpan(self.span_ns, _DAY_NS, self.grid.start_ns, self.grid.freq_ns, self.grid.n_bins,
+            span = ScoreSpan(observed, _DAY_NS, self.grid.start_ns, self.grid.freq_ns, self.grid.n_bins,
                              self.bad_counts, np.broadcast_to(np.asarray(self.period_budget, dtype=float), (n_groups,)))
-        return summaries(gs, n_groups, self.inc_start, self.inc_end, span)
+        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, span)
 
-    def summary(self, m: _Matches) -> dict[str, Any]:
-        """The scores of one row (the columns of :func:`score_alerts` after the labels)."""
+    def summary(self, m: _Matches, observed_ns: float) -> dict[str, Any]:
+        """The scores of one row (the columns of :func:`score_alerts` after the labels), its rates
+        over ``observed_ns`` (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
         n_ep, true_ep, detected = m.episodes, m.true_episodes, m.detected
         row: dict[str, Any] = {
             "episodes": n_ep,
@@ -349,8 +349,9 @@ class _Context:
         row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
         row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
         row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
-        row["pages_per_day"] = n_ep / (self.span_ns / _DAY_NS)
-        row["false_pages_per_week"] = (n_ep - true_ep) / (self.span_ns / (7 * _DAY_NS))
+        row["pages_per_day"] = n_ep / (observed_ns / _DAY_NS) if observed_ns > 0 else np.nan
+        row["false_pages_per_week"] = (n_ep - true_ep) / (observed_ns / (7 * _DAY_NS)) if observed_ns > 0 else np.nan
+        row["observed_days"] = observed_ns / _DAY_NS
         if m.budget_pct is not None:
             p = m.budget_pct[detected]
             row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
@@ -375,6 +376,16 @@ class _Context:
             table["budget_before_alert_pct"] = m.budget_pct
         return table
 
+    def tier_selections(self) -> list[tuple[str, str, list[int]]]:
+        """(tier label, severity label, tier indices) per tier selection: each tier, each
+        severity's tiers merged, all tiers merged."""
+        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
+        severities = list(dict.fromkeys(sev for _, sev in self.tiers))
+        for sev in severities:
+            tier_sel.append(("*", sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
+        tier_sel.append(("*", "*", list(range(len(self.tiers)))))
+        return tier_sel
+
     def selections(self) -> list[tuple[dict[str, str], str, str, np.ndarray, list[int]]]:
         """(group labels, tier label, severity label, group indices, tier indices) per row."""
         n_groups = len(self.keys)
@@ -385,12 +396,7 @@ class _Context:
             group_sel.append(({k: "*" for k in self.by}, np.arange(n_groups)))
         else:
             group_sel.append(({}, np.arange(n_groups)))
-        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
-        severities = list(dict.fromkeys(sev for _, sev in self.tiers))
-        for sev in severities:
-            tier_sel.append(("*", sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
-        tier_sel.append(("*", "*", list(range(len(self.tiers)))))
-        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in tier_sel]
+        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in self.tier_selections()]
 
 
 def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
@@ -458,9 +464,12 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         ``episodes``, ``true_episodes``, ``precision`` (NaN without episodes), ``incidents``,
         ``detected``, ``recall`` (NaN without incidents), ``detection_median``,
         ``detection_max``, ``reset_median``, ``reset_max`` (Timedelta over detected incidents,
-        NaT if none), ``pages_per_day``, ``false_pages_per_week``, and with ``bins``:
-        ``budget_before_alert_median``, ``budget_before_alert_max`` (% of the period budget,
-        detected incidents).
+        NaT if none), ``pages_per_day``, ``false_pages_per_week`` (over the observed time; NaN
+        when the window never held traffic), ``observed_days`` (the observed time in days: the
+        bins whose tier's long window holds traffic; the evaluated span without ``bins``), and
+        with ``bins``: ``budget_before_alert_median``, ``budget_before_alert_max`` (% of the
+        period budget, detected incidents). ``precision`` of a tier that never fired is NaN
+        here (there is no share of zero pages); the CLI prints it as ``never fired``.
 
     Examples
     --------
@@ -477,19 +486,14 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     """
     ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
                    options=options)
-    rows = []
-    per_group: dict[tuple[int, ...], list[dict[str, Any]] | None] = {}
-    for labels, tname, sev, gidx, tidx in ctx.selections():
-        if ctx.by and len(gidx) == 1:  # a single group's row: all groups at once, once per tier selection
-            key = tuple(tidx)
-            if key not in per_group:
-                per_group[key] = ctx.group_summaries(tidx)
-            done = per_group[key]
-            if done is not None:
-                rows.append({**labels, "tier": tname, "severity": sev, **done[int(gidx[0])]})
-                continue
-        rows.append({**labels, "tier": tname, "severity": sev, **ctx.summary(ctx.match(gidx, tidx))})
-    return pd.DataFrame(rows)
+    tier_sel = ctx.tier_selections()
+    every = np.arange(len(ctx.keys))
+    star = rows_to_columns([ctx.summary(ctx.match(every, tidx), ctx.observed.of(tidx)[1]) for _, _, tidx in tier_sel])
+    if not ctx.by:
+        return score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)
+    per_group = [ctx.group_columns(tidx) for _, _, tidx in tier_sel]
+    labels = [ctx.keys[k].astype(str).to_numpy(dtype=object) for k in ctx.by]
+    return score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
 
 
 def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy], incidents: pd.DataFrame, *,

@@ -1,14 +1,18 @@
-"""Analyses: SLO recalibration, window-length comparison, failure buckets, incident replay."""
+"""Analyses: SLO recalibration, window-length comparison, failure buckets, incident replay, latency."""
 
 from __future__ import annotations
 
 from .failure_buckets import bucket_breakdown, bucket_burn_over_time
 from .incident import IncidentReport, incident_report
+from .latency_profile import LatencyProfile, latency_profile
+from .latency_recalibration import LatencyRecalibration, latency_recalibrate
 from .recalibration import Recalibration, recalibrate, wilson_interval
 from .status_variants import hysteresis, replay_calendar
+from .timeout_tradeoff import timeout_tradeoff
 from .verdicts import Verdict, cause_verdict, page_verdict, target_verdicts, verdicts_table
 from .window_lengths import compare_windows, window_incidents
 
 __all__ = ["bucket_breakdown", "bucket_burn_over_time", "IncidentReport", "incident_report", "Recalibration",
            "recalibrate", "wilson_interval", "compare_windows", "hysteresis", "replay_calendar", "window_incidents",
-           "Verdict", "target_verdicts", "page_verdict", "cause_verdict", "verdicts_table"]
+           "Verdict", "target_verdicts", "page_verdict", "cause_verdict", "verdicts_table", "LatencyProfile",
+           "latency_profile", "LatencyRecalibration", "latency_recalibrate", "timeout_tradeoff"]

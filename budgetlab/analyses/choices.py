@@ -280,7 +280,7 @@ def policy_summary(scores: pd.DataFrame, *, severities: tuple[str, ...] = PAGE_S
                     what="the compare_policies table")
     known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents", "detected", "recall",
              "detection_median", "detection_max", "reset_median", "reset_max", "pages_per_day",
-             "false_pages_per_week", "budget_before_alert_median", "budget_before_alert_max"}
+             "false_pages_per_week", "observed_days", "budget_before_alert_median", "budget_before_alert_max"}
     keys = [c for c in scores.columns if c not in known]
     top = scores[(scores["tier"].astype(str) == "*") & scores["severity"].astype(str).isin(severities)]
     for k in keys:

@@ -44,6 +44,7 @@ from .failure_buckets import (
     episodes_caused,
     utc_ns,
 )
+from .incident_clock import on_the_clock
 from .incident_text import prose_duration, summary_text
 from .per_group import group_keys, merge_tables
 
@@ -418,14 +419,18 @@ def incident_report(
     ...                       context="1h", policy=AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     >>> print(rep.summary)  # doctest: +NORMALIZE_WHITESPACE
     Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker (target 90 %) went WARNING at 10:07
-    with burn 0.66 (success 93.44 %), reached EXHAUSTED at 10:13; it changed status 3 times and was
-    EXHAUSTED when the incident ended (peak burn 4.92 at 10:59, lowest success 50.82 %). 100 % of the
-    failures were timeouts; without timeouts the success rate would have been 100.00 % instead of
-    50.00 %, and 3 of the tracker's 3 status changes would not have happened. The single_window
-    policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start. Over its 1 h the
-    incident saw 30 failures in 60 events (burn 5.00), 0.7 % of a 30 d error budget.
+    with 1 h burn 0.66 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times
+    and was EXHAUSTED when the incident ended (peak 1 h burn 4.92 at 10:59, lowest 1 h success
+    50.82 %). 100 % of the failures were timeouts; without timeouts the success rate would have been
+    100.00 % instead of 50.00 %, and 3 of the tracker's 3 status changes would not have happened.
+    The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
+    Over its 1 h the incident saw 30 failures in 60 events (burn 5.00 over the incident), 0.7 % of
+    a 30 d error budget.
 
-    By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66; at 10:59
+    By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66; 1 ns
+    after 10:11 the 09:11 event leaves the window, which then holds 6 timeouts among 60 events: the
+    budget of 6.0 is spent (EXHAUSTED on the window's clock; the per-event replay gets there at
+    10:13, 7 timeouts among 61 events); at 10:59
     it holds all 30 timeouts among 61 events (burn 4.92, success 31 / 61); the 1-hour error ratio
     first exceeds 2.9 x 10 % at the 10:36 evaluation (18 of 60); 30 failures are 0.7 % of a 30-day
     budget at 240 events per 4 h replayed (0.1 x 43,200).
@@ -464,7 +469,7 @@ def incident_report(
     states = states_h[in_window].reset_index(drop=True)
     states.attrs.update(states_h.attrs)
     tr = tr_h[_between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
-    tracker = _tracker_table(states_h, tr_h, keys, span.start, span.end)
+    tracker = on_the_clock(_tracker_table(states_h, tr_h, keys, span.start, span.end), ev, slo, keys, span)
     alerts, tiers = _alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
 
     in_incident = _between(ev["ts"], span.start, span.end)

@@ -16,7 +16,7 @@ from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 
-__all__ = ["prose_duration", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
+__all__ = ["prose_duration", "between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
            "budget_sentence"]
 
 
@@ -50,6 +50,27 @@ def _clock(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
     return f"{local:%Y-%m-%d %H:%M}"
 
 
+def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
+    """``Between 02:00 and 02:30 UTC on 2026-01-01``; across midnight each time carries its date:
+    ``Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC``.
+
+    >>> t = pd.Timestamp
+    >>> between(t("2026-01-01 02:00", tz="UTC"), t("2026-01-01 02:30", tz="UTC"), "UTC")
+    'Between 02:00 and 02:30 UTC on 2026-01-01'
+    >>> between(t("2026-10-07 23:30", tz="UTC"), t("2026-10-08 03:30", tz="UTC"), "UTC")
+    'Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC'
+    >>> between(t("2026-10-07 22:30", tz="UTC"), t("2026-10-08 00:00", tz="UTC"), "UTC")
+    'Between 22:30 and midnight UTC on 2026-10-07'
+    """
+    loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
+    if loc_e.date() == loc_s.date():
+        return f"Between {loc_s:%H:%M} and {loc_e:%H:%M} {loc_s:%Z} on {loc_s:%Y-%m-%d}"
+    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) and loc_e.hour == 0 and loc_e.minute == 0:
+        return f"Between {loc_s:%H:%M} and midnight {loc_s:%Z} on {loc_s:%Y-%m-%d}"
+    zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else f"{loc_e:%Z} ({loc_s:%Z} at the start)"
+    return f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on {loc_e:%Y-%m-%d} {zone}"
+
+
 def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
 
@@ -70,10 +91,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str], scope: str,
                      tracker: pd.DataFrame) -> str:
     """When and where, and what the tracker of the worst group did (its first row)."""
-    loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
-    end_txt = f"{loc_e:%H:%M}" if loc_e.date() == loc_s.date() else f"{loc_e:%Y-%m-%d %H:%M}"
     where = "" if scope == "*" else f" ({scope})"
-    head = f"Between {loc_s:%H:%M} and {end_txt} {loc_s:%Z} on {loc_s:%Y-%m-%d}{where}"
+    head = f"{between(start, end, tz)}{where}"
     window = prose_duration(slo.window)
     target = f"{slo.target * 100:g} %"
     if len(tracker) == 0:
@@ -83,22 +102,33 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     name = f"the {window} tracker{who} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
-    peak = (f"peak burn {row['peak_burn']:.2f} at {_clock(row['peak_burn_at'], tz, start)}, lowest success "
-            f"{row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
+    peak = (f"peak {window} burn {row['peak_burn']:.2f} at {_clock(row['peak_burn_at'], tz, start)}, lowest "
+            f"{window} success {row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
+    began = ("had no traffic when the incident began (its window was empty)" if at_start == "no_traffic"
+             else f"was {at_start.upper()} when the incident began")
     if row["transitions"] > 0:
-        txt = name + (f" was {at_start.upper()} when the incident began and" if at_start != "healthy" else "")
-        txt += (f" went {row['first_change_to'].upper()} at {_clock(row['first_change_at'], tz, start)} with burn "
-                f"{row['first_change_burn']:.2f} (success {row['first_change_rate'] * 100:.2f} %)")
-        if worst != row["first_change_to"] and worst != at_start:
+        txt = name + (f" {began} and" if at_start != "healthy" else "")
+        txt += (f" went {row['first_change_to'].upper()} at {_clock(row['first_change_at'], tz, start)} with "
+                f"{window} burn {row['first_change_burn']:.2f} ({window} success "
+                f"{row['first_change_rate'] * 100:.2f} %)")
+        if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
         n_tr = int(row["transitions"])
         txt += (f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and was "
                 f"{str(row['status_at_end']).upper()} when the incident ended ({peak})")
+    elif worst == "no_traffic":
+        txt = f"{name} had no traffic throughout (its window was empty)"
+    elif at_start == "no_traffic":
+        txt = f"{name} {began}, then showed {worst.upper()} at worst ({peak})"
     elif at_start != "healthy":
         txt = f"{name} was already {at_start.upper()} when the incident began and stayed so ({peak})"
     else:
         txt = f"{name} stayed HEALTHY throughout ({peak})"
-    others = int((tracker["worst_status"].iloc[1:].astype(str) != "healthy").sum()) if len(tracker) > 1 else 0
+    quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
+    if quiet > 0 and worst != "no_traffic":
+        txt += f"; its window was empty for {prose_duration(pd.Timedelta(hours=quiet).round('s'))} of the incident"
+    others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy", "no_traffic"])).sum()) \
+        if len(tracker) > 1 else 0
     if others:
         txt += f"; {others} other group{'s' if others > 1 else ''} also left HEALTHY"
     return head + ", " + txt + "."
@@ -182,8 +212,9 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy, duratio
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
-    burn = n_bad / allowed if allowed > 0 else float("nan")
+    span = prose_duration(duration)
+    burn = f"burn {n_bad / allowed:.2f} over the incident" if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())
-    pct = 100.0 * n_bad / period_allowed if period_allowed > 0 else float("nan")
-    return (f"Over its {prose_duration(duration)} the incident saw {n_bad:,} failures in {n_ev:,} events "
-            f"(burn {burn:.2f}), {pct:.1f} % of a {prose_duration(policy.period)} error budget.")
+    share = (f"{100.0 * n_bad / period_allowed:.1f} % of a {prose_duration(policy.period)} error budget"
+             if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to compare with")
+    return f"Over its {span} the incident saw {n_bad:,} failures in {n_ev:,} events ({burn}), {share}."

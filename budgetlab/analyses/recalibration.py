@@ -28,17 +28,25 @@ possible (a longer window, ``min_events``, more history); a history shorter than
 :data:`MIN_HISTORY_DAYS` makes the recommendation provisional (said in the same column).
 :mod:`budgetlab.analyses.verdicts` turns the summary into sentences with their evidence.
 
-**Verdict on the current target.** ``too_strict`` ("burns too fast") when the current target
-would have been ``limit_status`` or worse for more than ``max_share`` of the time (it lies above
-the recommendation); else ``too_loose`` ("budget barely moves") when even the window burn rate
-exceeded only 10 % of the time, ``(1 - p10) / (1 - target)``, is below ``loose_burn`` (default
-0.25: nine hours in ten the window spends less than a quarter of its budget); else ``ok``.
+**The evaluated span** of a group is its time with traffic after warm-up, on the window's own
+clock (:mod:`budgetlab.analyses.clock_counts`, the statuses of :func:`budgetlab.status_spans`):
+between events the window keeps moving, an event leaves it 1 ns after ``ts + window``, an empty
+window is no traffic (no time in any status, never "burn 0"), and after it one window is warm-up
+again. Events, success rate, quantiles, time shares and rates per day all count that span.
+
+**Thin evidence and the verdict** (:mod:`budgetlab.analyses.recalibration_rules`): no verdict
+and no recommendation below 10 expected failures under the target in question or 2 day blocks
+with traffic (the reason in words); never a recommendation above ``1 - 10 / events``; ``too_strict``
+only when the whole bootstrap interval lies below the current target (and it spent more than
+``max_share`` at ``limit_status``), ``too_loose`` only when it lies wholly above (and the window
+burn rate exceeded only 10 % of the time, ``(1 - p10) / (1 - target)``, is below ``loose_burn``,
+default 0.25); else ``ok``; ``action`` says it ("loosen to 0.93", "keep 0.97", "tighten to 0.976").
 
 **Uncertainty.** ``ci_low``/``ci_high`` is the Wilson score interval of the overall success
 rate: it only knows the binomial noise of independent events, so it is narrow for a million
 events. Day-to-day variation is in ``recommended_low``/``recommended_high``: a percentile
-interval of a block bootstrap over days (whole days of the replayed status series, drawn with
-replacement, the rule recomputed on each sample). Its coverage, measured by simulation
+interval of a block bootstrap over days with traffic (whole day blocks of the status series,
+drawn with replacement, the rule recomputed on each sample; a silent day is never drawn). Its coverage, measured by simulation
 (``tests/analyses/test_recalibrate.py``: 4 weeks of independent outcomes at a known rate, 50 histories,
 nominal 95 %): 1 h window, 1 % limit: 45/50; 6 h, 5 %: 47/50; but 24 h, 1 %: 32/50 and 24 h,
 5 %: 44/50. Four weeks hold only 28 independent 24 h windows, too few to see a 1 % tail: the
@@ -66,41 +74,34 @@ from .._util.validation import (
     check_fraction,
     check_number,
     check_whole,
-    require_columns,
     to_timedelta,
-    utc_ns_column,
 )
 from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
-from ..events.schema import check_events, scope_mask
+from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
+from .recalibration_evidence import MIN_HISTORY_DAYS, incident_rows, judge_groups
+from .recalibration_pages import page_counts
+from .recalibration_rules import supported_targets, widen_to_support
 from .recalibration_steps import (
     DAY_NS,
     HOUR_NS,
-    bootstrap_interval,
-    bootstrap_targets,
     candidate_levels,
     candidate_targets,
     display_targets,
-    explain_no_recommendation,
     history_counts,
-    judge_current,
-    page_counts,
     recommend,
     rolling_rates,
     target_range,
     time_at_levels,
     transitions_per_day,
-    weighted_quantiles,
 )
 from .sorted_events import group_targets, sort_events
 
 __all__ = ["Recalibration", "recalibrate", "wilson_interval", "incident_rows", "QUANTILE_LEVELS",
            "MIN_HISTORY_DAYS"]
 
-#: Histories shorter than this many days give provisional recommendations (the seed: 2-4 weeks).
-MIN_HISTORY_DAYS = 14.0
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995, 0.998, 0.999)
@@ -266,14 +267,17 @@ def recalibrate(
     Returns
     -------
     Recalibration
-        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the history),
-        ``success_rate`` (over those events), ``ci_low``, ``ci_high`` (Wilson score interval),
-        ``hours`` (evaluated time), ``history_days`` (from the group's first event in the history
-        to the last event), ``events_per_day``, ``window_events`` (time-weighted median of the
-        events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
+        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the
+        evaluated span: traffic after warm-up), ``success_rate`` (over those events), ``ci_low``,
+        ``ci_high`` (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (from
+        the group's first evaluated instant to its last), ``traffic_days`` (day blocks with
+        evaluated time), ``events_per_day`` (per day of evaluated time), ``window_events``
+        (time-weighted median of the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
         the rolling-window success rate), ``current_target``, ``current_share_limit`` (share of
         time at ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``,
-        ``ok``, ``too_loose``; missing without a current target), ``verdict_reason``,
+        ``ok``, ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
+        ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
+        current target; empty when withheld),
         ``recommended_target`` (NaN when no candidate meets the rule), ``recommended_low``,
         ``recommended_high`` (bootstrap interval), ``recommendation_note`` (why there is no
         recommendation and what would make one possible, with figures; the caveat of a history
@@ -292,9 +296,9 @@ def recalibrate(
     ...                 "image": 0.88}, n_boot=50)
     >>> r.summary[["captcha_type", "success_rate", "p1", "recommended_target", "verdict"]]
        captcha_type  success_rate        p1  recommended_target     verdict
-    0  recaptcha_v2      0.940147  0.931053               0.930  too_strict
-    1     turnstile      0.979760  0.973684               0.970   too_loose
-    2         image      0.905316  0.888740               0.885          ok
+    0  recaptcha_v2      0.941062  0.931053               0.930  too_strict
+    1     turnstile      0.979925  0.973684               0.970   too_loose
+    2         image      0.906780  0.888740               0.885          ok
     """
     per = as_per_group(slo)
     if per is not None:
@@ -317,50 +321,47 @@ def recalibrate(
             "data) or a shorter window."
         )
 
-    n_ev, n_ok, rate = history_counts(srt, hist_lo)
-    ci_low, ci_high = wilson_interval(n_ok, n_ev, opts.confidence)
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
     skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents, opts.slo.window_ns)
-    rolling = rolling_rates(srt, opts.slo.window_ns, span_lo, np.r_[0.01, 0.05, 0.10, 0.50, probs], skip)
+    rolling = rolling_rates(srt, opts.slo.window_ns, span_lo, t_last, np.r_[0.01, 0.05, 0.10, 0.50, probs], skip)
     has_time = rolling.has_time
+    n_ev, n_ok, rate = history_counts(srt, rolling)
+    ci_low, ci_high = wilson_interval(n_ok, n_ev, opts.confidence)
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
     lo_t, hi_t = target_range(p1, rate)
+    lo_t = widen_to_support(lo_t, n_ev)
     grid, cands, grid_idx, in_range = candidate_targets(opts.step, lo_t, hi_t, current, opts.requested)
-    levels = candidate_levels(rolling, cands, opts.slo, srt.bounds)
-    time = time_at_levels(srt, rolling, levels, len(cands), span_lo, t_last)
+    levels = candidate_levels(rolling, cands, opts.slo)
+    time = time_at_levels(rolling, levels, len(cands))
     lim_share = time.share_ge[opts.limit - 1]
-    recommended = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, in_range)
-    boot = bootstrap_targets(time, opts.limit, grid, grid_idx, max_share=opts.max_share, n_boot=opts.n_boot,
-                             block_days=opts.block_ns // DAY_NS, seed=seed, has_time=has_time,
-                             show_progress=show_progress, in_range=in_range)
-    rec_low, rec_high = bootstrap_interval(boot, has_time, opts.confidence)
-    cur_share, verdicts, reasons = judge_current(
-        current, cands, lim_share, p10, recommended, rec_low, rec_high, has_time, max_share=opts.max_share,
-        limit_status=limit_status, loose_burn=opts.loose_burn)
-    evidence = _evidence(srt, rolling, n_ev, hist_lo, t_last)
-    notes = _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status)
-    below = np.isfinite(recommended) & np.isnan(rec_low) & (opts.n_boot > 0)
-    for g in np.flatnonzero(below).tolist():
-        n_none = int(np.isnan(boot[:, g]).sum())
-        notes[g] = "; ".join(x for x in (notes[g], (
-            f"recommended_low is below the candidates' range: in {n_none} of {opts.n_boot} resampled histories no "
-            f"candidate from {lo_t[g]:.4g} up met the rule")) if x)
+    uncapped = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, in_range)
+    supported = supported_targets(n_ev, grid, in_range)
+    recommended = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, supported)
+    j = judge_groups(srt=srt, rolling=rolling, time=time, n_ev=n_ev, current=current, lo_t=lo_t, p1=p1, p10=p10,
+                     grid=grid, grid_idx=grid_idx, cands=cands, lim_share=lim_share, uncapped=uncapped,
+                     recommended=recommended, supported=supported, opts=opts, seed=seed, limit_status=limit_status,
+                     show_progress=show_progress)
+    evidence, recommended, rec_low, rec_high, boot = j.evidence, j.recommended, j.rec_low, j.rec_high, j.boot
+    cur_share, verdicts, reasons, actions, notes = j.cur_share, j.verdicts, j.reasons, j.actions, j.notes
 
     key_cols = srt.keys.reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
     summary = _with_columns(key_cols, {
         "events": n_ev.astype(np.int64), "failures": (n_ev - n_ok).astype(np.int64), "success_rate": rate,
         "ci_low": ci_low, "ci_high": ci_high, "hours": rolling.w_group / HOUR_NS,
-        "history_days": evidence["history_days"], "events_per_day": evidence["events_per_day"],
+        "history_days": evidence["history_days"], "traffic_days": evidence["traffic_days"].astype(np.int64),
+        "events_per_day": evidence["events_per_day"],
         "window_events": evidence["window_events"], "p1": p1, "p5": p5, "p10": p10, "p50": p50,
         "current_target": current, "current_share_limit": cur_share,
-        "verdict": pd.Categorical(verdicts, dtype=_VERDICTS), "verdict_reason": reasons,
+        "verdict": pd.Categorical(verdicts, dtype=_VERDICTS), "verdict_reason": reasons, "action": actions,
         "recommended_target": recommended, "recommended_low": rec_low, "recommended_high": rec_high,
         "recommendation_note": notes})
 
     show_vals, shown = display_targets(grid, in_range, opts.requested, current, recommended)
     sidx = np.searchsorted(cands, show_vals)
-    tr_day = transitions_per_day(srt, levels, sidx, span_lo, rolling.w_group, show_progress)
-    pages = page_counts(srt, opts.policy, span_lo, t_last, show_vals, show_progress) / ((t_last - span_lo) / DAY_NS)
+    tr_day = transitions_per_day(rolling, levels, sidx, show_progress)
+    pages = np.zeros((srt.n_groups, len(show_vals)))
+    np.divide(page_counts(srt, opts.policy, rolling, show_vals, show_progress), (rolling.w_group / DAY_NS)[:, None],
+              out=pages, where=has_time[:, None])
     ge = [s[:, sidx] for s in time.share_ge]
     shares = [1 - ge[0], ge[0] - ge[1], ge[1] - ge[2], ge[2]]
     per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares, strict=True)},
@@ -431,59 +432,6 @@ def _current_targets(target: Any, slo: Any, srt: Any) -> np.ndarray:
             raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
         return np.array([s.target for s in per.resolve(srt.keys[list(srt.by)])], dtype=np.float64)
     return group_targets(source, srt.keys, srt.by)
-
-
-def _evidence(srt: Any, rolling: Any, n_ev: np.ndarray, hist_lo: int, t_last: int) -> dict[str, np.ndarray]:
-    """Per group: days of history, events a day and the median number of events in a window."""
-    g_n = srt.n_groups
-    first = np.array([srt.t[srt.bounds[g]] for g in range(g_n)], dtype=np.int64)
-    days = (t_last - np.maximum(first, hist_lo)) / DAY_NS
-    per_day = np.zeros(g_n)
-    np.divide(n_ev, days, out=per_day, where=days > 0)
-    win = np.full(g_n, np.nan)
-    for g in range(g_n):
-        s, e = int(srt.bounds[g]), int(srt.bounds[g + 1])
-        w = rolling.dt[s:e]
-        if (w > 0).any():
-            win[g] = float(weighted_quantiles(rolling.total[s:e].astype(np.float64), w.astype(np.float64),
-                                              np.array([0.5]))[0])
-    return {"history_days": days, "events_per_day": per_day, "window_events": win}
-
-
-def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, p1: np.ndarray, lo: np.ndarray, recommended: np.ndarray,
-           cands: np.ndarray, lim_share: np.ndarray, opts: Any, limit_status: str) -> list[str]:
-    """Per group: why there is no recommendation (with figures and the way forward), or the
-    caveat of a short history; empty when neither applies."""
-    out = []
-    for g in range(len(p1)):
-        days = float(ev["history_days"][g])
-        if np.isfinite(recommended[g]):
-            out.append(f"provisional: {days:.1f} days of history, less than the {MIN_HISTORY_DAYS:g} days a "
-                       "recommendation needs; re-run with more history" if days < MIN_HISTORY_DAYS else "")
-            continue
-        share_lo = float(lim_share[g, np.searchsorted(cands, lo[g])]) if np.isfinite(lo[g]) else np.nan
-        out.append(explain_no_recommendation(
-            has_time=bool(has_time[g]), p1=float(p1[g]), lo=float(lo[g]), share_lo=share_lo,
-            events_per_day=float(ev["events_per_day"][g]), window_events=float(ev["window_events"][g]),
-            window_ns=opts.slo.window_ns, history_days=days, max_share=opts.max_share, limit_status=limit_status,
-            min_days=MIN_HISTORY_DAYS))
-    return out
-
-
-def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> np.ndarray:
-    """Rows (sorted events) inside a labelled incident or within one window after its end, for the
-    groups its scope covers: the time :func:`recalibrate` leaves out with ``exclude_incidents``."""
-    require_columns(incidents, ["start", "end"], what="incidents")
-    starts = utc_ns_column(incidents["start"], "incidents['start']")
-    ends = utc_ns_column(incidents["end"], "incidents['end']")
-    scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
-    keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
-    seg = srt.seg
-    skip = np.zeros(len(srt.t), dtype=bool)
-    for a, b, sc in zip(starts.tolist(), ends.tolist(), scopes, strict=True):
-        covered = np.asarray(scope_mask(keys, sc), dtype=bool)
-        skip |= covered[seg] & (srt.t >= a) & (srt.t < b + window_ns)
-    return skip
 
 
 def _candidates_table(key_cols: pd.DataFrame, by: Sequence[str], targets: np.ndarray, shown: np.ndarray,

@@ -1,65 +1,63 @@
 """The steps of :func:`budgetlab.analyses.recalibration.recalibrate`, one plain function each.
 
-Per-event arrays are in the order of :func:`budgetlab.analyses.sorted_events.sort_events`
-(each group's rows together, time order kept); per-group arrays hold one value per group;
-``cands`` is the sorted array of every candidate target, ``fine`` its ``step`` grid
+Everything that sums time reads the **window's clock**
+(:mod:`budgetlab.analyses.clock_counts`): the window's counts between every two instants at
+which they change (an event arriving, an event leaving one window plus 1 ns later), so a status
+holds only while the window still holds the events it was computed from; an empty window is no
+traffic and counts as no time. Per-event arrays are in the order of
+:func:`budgetlab.analyses.sorted_events.sort_events` (each group's rows together, time order
+kept); per-segment arrays in the clock's order (group, then time); per-group arrays hold one value
+per group; ``cands`` is the sorted array of every candidate target, ``fine`` its ``step`` grid
 (``cands[fine_idx] == fine``). In the order :func:`recalibrate` runs them:
 
-1. :func:`history_counts`: events and overall success rate in the history;
-2. :func:`rolling_rates`: one kernel pass: window counts, time weights, quantiles of the rolling rate;
+1. :func:`rolling_rates`: the clock, the evaluated time (with traffic, after warm-up) per segment
+   and day block, quantiles of the rolling rate;
+2. :func:`history_counts`: events and overall success rate in that evaluated span;
 3. :func:`candidate_targets` and :func:`candidate_levels`: the targets, and the status of every
-   event under every target at once;
+   clock segment under every target at once;
 4. :func:`time_at_levels`: time at each status or worse, per group, day and candidate;
 5. :func:`recommend`: the rule;
-6. :func:`bootstrap_targets` and :func:`bootstrap_interval`: the block bootstrap over days;
-7. :func:`judge_current`: the verdict on the current target;
-8. :func:`display_targets`, :func:`transitions_per_day` and :func:`page_counts`: the candidates table.
+6. :func:`bootstrap_targets` and :func:`bootstrap_interval`: the block bootstrap over days with traffic;
+7. the verdict on the current target (:mod:`budgetlab.analyses.recalibration_rules`);
+8. :func:`display_targets`, :func:`transitions_per_day` and
+   :func:`~budgetlab.analyses.recalibration_pages.page_counts`: the candidates table.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from .._util.progress import progress
-from ..alerts.episodes import firing_runs, tier_conditions
-from ..alerts.policy import AlertPolicy
 from ..budget.figures import hold_low_traffic, remaining_fraction, status_codes
 from ..slo import SLO
-from ..windows._cell_kernels import event_cells
-from ..windows.bins import BinGrid
 from ..windows.groups import first_in_group
-from ..windows.trailing import trailing_counts
-from .sorted_events import Sorted, change_flags, time_weights
+from .clock_counts import ClockCounts, clock_counts, evaluated_events, evaluated_time, split_days
+from .sorted_events import Sorted
 
 __all__ = [
     "history_counts", "Rolling", "rolling_rates", "weighted_quantiles", "USUAL_TARGETS", "fine_step", "target_grid",
-    "target_range", "candidate_targets", "candidate_levels", "explain_no_recommendation",
+    "target_range", "candidate_targets", "candidate_levels", "Exclusions",
     "status_thresholds", "hold_thresholds", "TimeAtLevels", "time_at_levels", "recommend", "block_weights",
-    "bootstrap_targets", "bootstrap_interval", "judge_current", "verdict", "display_targets",
-    "transitions_per_day", "page_counts", "DAY_NS", "HOUR_NS",
+    "bootstrap_targets", "bootstrap_interval", "display_targets",
+    "transitions_per_day", "DAY_NS", "HOUR_NS",
 ]
 
 DAY_NS = 86_400 * 10**9
 HOUR_NS = 3_600 * 10**9
-_MIN_NS = 60 * 10**9
-_PAGE_SEVERITIES = ("page", "critical")
 
 
 # ----------------------------------------------------------------------------------------------
 # 1-2. the history and the rolling rate
 
 
-def history_counts(srt: Sorted, hist_lo: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(events, successes, success_rate)`` per group of the events at or after ``hist_lo``
-    (rate NaN for a group without events there)."""
+def history_counts(srt: Sorted, rolling: Rolling) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(events, successes, success_rate)`` per group of the events in the evaluated span
+    (:attr:`Rolling.counted`); rate NaN for a group without any."""
     seg, g_n = srt.seg, srt.n_groups
-    in_hist = srt.t >= hist_lo
-    n_ev = np.bincount(seg[in_hist], minlength=g_n)
-    n_ok = np.bincount(seg[in_hist & ~srt.bad], minlength=g_n)
+    n_ev = np.bincount(seg[rolling.counted], minlength=g_n)
+    n_ok = np.bincount(seg[rolling.counted & ~srt.bad], minlength=g_n)
     rate = np.full(g_n, np.nan)
     np.divide(n_ok, n_ev, out=rate, where=n_ev > 0)
     return n_ev, n_ok, rate
@@ -67,13 +65,32 @@ def history_counts(srt: Sorted, hist_lo: int) -> tuple[np.ndarray, np.ndarray, n
 
 @dataclass(frozen=True)
 class Rolling:
-    """:func:`rolling_rates`: the window of every event and the time its status holds."""
+    """:func:`rolling_rates`: the window's clock (its counts between every two instants they
+    change, :func:`~budgetlab.analyses.clock_counts.clock_counts`) and the evaluated time.
 
-    total: np.ndarray  # events in each event's trailing window
-    failures: np.ndarray  # failures among them
-    dt: np.ndarray  # ns the event's status holds inside the evaluated span
+    The evaluated span of a group is its time with traffic after warm-up inside
+    ``[span_lo, span_hi)``, less the excluded incident time; ``pieces`` cut it at the day blocks."""
+
+    clock: ClockCounts
+    eval_from: np.ndarray  # evaluated part [eval_from, eval_to) of each clock segment (incidents not cut out)
+    eval_to: np.ndarray
+    dt: np.ndarray  # evaluated ns of each clock segment
     w_group: np.ndarray  # evaluated ns per group
+    piece_row: np.ndarray  # clock segment of each piece
+    piece_day: np.ndarray  # day block (from span_lo) of each piece
+    piece_ns: np.ndarray  # evaluated ns of each piece
+    n_days: int
+    seg_counted: np.ndarray  # clock segments whose start lies in the evaluated span
+    counted: np.ndarray  # events (sorted order) whose instant lies in the evaluated span
     quantiles: np.ndarray  # (groups, probabilities): time-weighted quantiles of the rolling rate
+
+    @property
+    def total(self) -> np.ndarray:
+        return self.clock.total
+
+    @property
+    def failures(self) -> np.ndarray:
+        return self.clock.failures
 
     @property
     def has_time(self) -> np.ndarray:
@@ -81,22 +98,72 @@ class Rolling:
         return np.asarray(self.w_group > 0)
 
 
-def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, probs: np.ndarray,
-                  skip: np.ndarray | None = None) -> Rolling:
-    """One kernel pass: trailing-window counts, time weights from ``span_lo`` on (none for the
-    rows where ``skip`` is true), and the time-weighted ``probs`` quantiles of the rolling success
-    rate per group."""
-    total, failures = trailing_counts(srt.t, srt.bad, window_ns, srt.bounds)
-    dt = time_weights(srt.t, srt.bounds, span_lo)
+def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, span_hi: int, probs: np.ndarray,
+                  skip: Exclusions | None = None) -> Rolling:
+    """The window's clock, the evaluated time per segment and day block from ``span_lo`` to
+    ``span_hi`` (after each traffic stretch's warm-up, outside the ``skip`` intervals), and the
+    time-weighted ``probs`` quantiles of the rolling success rate per group."""
+    clock = clock_counts(srt.t, srt.bad, srt.bounds, window_ns, span_hi)
+    a, b = evaluated_time(clock, span_lo, span_hi)
+    n_days = max(1, -(-(span_hi - span_lo) // DAY_NS))
+    row, day, _ = split_days(a, b, span_lo, DAY_NS)
+    p_lo = np.maximum(a[row], span_lo + day * DAY_NS)
+    p_hi = np.minimum(b[row], span_lo + (day + 1) * DAY_NS)
+    ns = p_hi - p_lo
+    seg_in = (clock.start >= np.maximum(clock.warmup_end, span_lo)) & (clock.start < span_hi)
+    counted = evaluated_events(srt.t, srt.bounds, window_ns, span_lo, span_hi)
     if skip is not None:
-        dt = np.where(skip, 0, dt)
-    w_group = np.bincount(srt.seg, weights=dt, minlength=srt.n_groups)
-    roll = (total - failures) / total.astype(np.float64)
+        ns = ns - skip.overlap(clock.seg[row], p_lo, p_hi)
+        seg_in &= ~skip.covers(clock.seg, clock.start)
+        counted &= ~skip.covers(srt.seg, srt.t)
+    dt = np.bincount(row, weights=ns, minlength=len(clock.start))
+    w_group = np.bincount(clock.seg, weights=dt, minlength=srt.n_groups)
+    roll = (clock.total - clock.failures) / clock.total.astype(np.float64)
     quant = np.full((srt.n_groups, len(probs)), np.nan)
     for g in range(srt.n_groups):
-        s, e = int(srt.bounds[g]), int(srt.bounds[g + 1])
+        s, e = int(clock.bounds[g]), int(clock.bounds[g + 1])
         quant[g] = weighted_quantiles(roll[s:e], dt[s:e], probs)
-    return Rolling(total=total, failures=failures, dt=dt, w_group=w_group, quantiles=quant)
+    return Rolling(clock=clock, eval_from=a, eval_to=b, dt=dt, w_group=w_group, piece_row=row, piece_day=np.minimum(day, n_days - 1),
+                   piece_ns=ns, n_days=n_days, seg_counted=seg_in, counted=counted, quantiles=quant)
+
+
+@dataclass(frozen=True)
+class Exclusions:
+    """Time left out of the evaluation per group: disjoint, sorted ``[start, end)`` intervals
+    (``group``, ``start``, ``end``, sorted by group then start)."""
+
+    group: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @classmethod
+    def merged(cls, group: np.ndarray, start: np.ndarray, end: np.ndarray) -> Exclusions:
+        """The union of the intervals per group."""
+        order = np.lexsort((start, group))
+        out: list[list[int]] = []
+        for g, a, b in zip(group[order].tolist(), start[order].tolist(), end[order].tolist(), strict=True):
+            if b <= a:
+                continue
+            if out and out[-1][0] == g and a <= out[-1][2]:
+                out[-1][2] = max(out[-1][2], b)
+            else:
+                out.append([g, a, b])
+        arr = np.array(out, dtype=np.int64).reshape(-1, 3)
+        return cls(group=arr[:, 0], start=arr[:, 1], end=arr[:, 2])
+
+    def overlap(self, group: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """ns of each ``[lo, hi)`` (in ``group``) inside the excluded intervals."""
+        out = np.zeros(len(lo), dtype=np.int64)
+        for g, a, b in zip(self.group.tolist(), self.start.tolist(), self.end.tolist(), strict=True):
+            out += np.where(group == g, np.maximum(np.minimum(hi, b) - np.maximum(lo, a), 0), 0)
+        return out
+
+    def covers(self, group: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """Whether each instant ``t`` (in ``group``) lies in an excluded interval."""
+        out = np.zeros(len(t), dtype=bool)
+        for g, a, b in zip(self.group.tolist(), self.start.tolist(), self.end.tolist(), strict=True):
+            out |= (group == g) & (t >= a) & (t < b)
+        return out
 
 
 def weighted_quantiles(values: np.ndarray, weights: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -209,11 +276,13 @@ def candidate_targets(step: float, lo: np.ndarray, hi: np.ndarray, current: np.n
     return grid, cands, np.searchsorted(cands, grid), in_range
 
 
-def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO, bounds: np.ndarray) -> list[np.ndarray]:
-    """:func:`status_thresholds` of every event, with the ``min_events`` hold of ``slo``."""
+def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO) -> list[np.ndarray]:
+    """:func:`status_thresholds` of every clock segment, with the ``min_events`` hold of ``slo``
+    (restarting from HEALTHY at each traffic stretch)."""
     levels = status_thresholds(rolling.total, rolling.failures, cands, slo)
     if slo.min_events > 0:
-        levels = hold_thresholds(levels, rolling.total < slo.min_events, bounds, len(cands))
+        levels = hold_thresholds(levels, rolling.total < slo.min_events, rolling.clock.bounds, len(cands),
+                                 first=rolling.clock.first)
     return levels
 
 
@@ -254,12 +323,14 @@ def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray
     return levels
 
 
-def hold_thresholds(levels: list[np.ndarray], low: np.ndarray, bounds: np.ndarray, n_c: int) -> list[np.ndarray]:
+def hold_thresholds(levels: list[np.ndarray], low: np.ndarray, bounds: np.ndarray, n_c: int, *,
+                    first: np.ndarray | None = None) -> list[np.ndarray]:
     """``min_events``: a low-traffic row keeps the status of its group's last valid row (healthy
-    at a group's start), under every candidate target at once: the seed's hold
-    (:func:`budgetlab.budget.figures.hold_low_traffic`) on ``n_c - index``, which is 0 where
-    healthy under every candidate, as a status code is."""
-    first = first_in_group(bounds)
+    at a group's start, or at the rows ``first`` marks), under every candidate target at once:
+    the seed's hold (:func:`budgetlab.budget.figures.hold_low_traffic`) on ``n_c - index``, which
+    is 0 where healthy under every candidate, as a status code is."""
+    if first is None:
+        first = first_in_group(bounds)
     return [n_c - hold_low_traffic(n_c - idx, low, first) for idx in levels]
 
 
@@ -280,19 +351,16 @@ class TimeAtLevels:
         return int(self.w_day.shape[1])
 
 
-def time_at_levels(srt: Sorted, rolling: Rolling, levels: list[np.ndarray], n_c: int, span_lo: int,
-                   span_hi: int) -> TimeAtLevels:
-    """Time at each status level or worse, per group, day of ``[span_lo, span_hi]`` and each of
-    the ``n_c`` candidates (cumulative over candidates: the status only worsens as the target rises)."""
-    g_n, dt, seg = srt.n_groups, rolling.dt, srt.seg
-    n_days = max(1, -(-(span_hi - span_lo) // DAY_NS))
-    day = np.minimum((np.maximum(srt.t, span_lo) - span_lo) // DAY_NS, n_days - 1)
-    cell = (seg * n_days + day) * (n_c + 1)
-    timed = dt > 0
-    w_day = np.bincount((seg * n_days + day)[timed], weights=dt[timed], minlength=g_n * n_days).reshape(g_n, n_days)
+def time_at_levels(rolling: Rolling, levels: list[np.ndarray], n_c: int) -> TimeAtLevels:
+    """Time at each status level or worse, per group, day block and each of the ``n_c``
+    candidates (cumulative over candidates: the status only worsens as the target rises)."""
+    g_n, n_days = len(rolling.w_group), rolling.n_days
+    row, ns = rolling.piece_row, rolling.piece_ns.astype(np.float64)
+    gd = rolling.clock.seg[row] * n_days + rolling.piece_day
+    w_day = np.bincount(gd, weights=ns, minlength=g_n * n_days).reshape(g_n, n_days)
     at_least = []
     for idx in levels:
-        h = np.bincount((cell + idx)[timed], weights=dt[timed], minlength=g_n * n_days * (n_c + 1))
+        h = np.bincount(gd * (n_c + 1) + idx[row], weights=ns, minlength=g_n * n_days * (n_c + 1))
         at_least.append(np.cumsum(h.reshape(g_n, n_days, n_c + 1), axis=2)[:, :, :n_c])
     tot_time = w_day.sum(axis=1)
     share_ge = [np.full((g_n, n_c), np.nan) for _ in range(3)]
@@ -319,59 +387,6 @@ def recommend(lim_share: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, max
     return np.where((pos >= 0) & has_time, grid[np.maximum(pos, 0)] if len(grid) else np.nan, np.nan)
 
 
-def _window_label(days: float) -> str:
-    """A window long enough for ``days``: whole days from one day on, else whole hours."""
-    if days >= 1:
-        return f"{int(np.ceil(days - 1e-9))}D"
-    return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
-
-
-def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float, events_per_day: float,
-                              window_events: float, window_ns: int, history_days: float, max_share: float,
-                              limit_status: str, min_days: float = 14.0) -> str:
-    """Why no target meets the rule for one group, with figures, and what would make one possible
-    (a longer window, ``min_events``, more history, a looser ``max_share``).
-
-    >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3, events_per_day=8,
-    ...       window_events=8, window_ns=86_400 * 10**9, history_days=28, max_share=0.01,
-    ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
-    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's 1 % quantile
-    (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~8 events a day: a 24 h window holds ~8 events,
-    so one failure moves the rate 12.5 points; to allow 10 failures a window at 90 % it must hold 100 events:
-    use a longer window (window=13D, CLI --window 13D) or min_events=100 (the status holds while the window has
-    fewer events)
-    """
-    if not has_time:
-        return "no evaluated time in the history for this group"
-    win = pd.Timedelta(window_ns, unit="ns")
-    win_txt = f"{win / pd.Timedelta(hours=1):g} h" if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
-    if np.isfinite(lo):
-        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below the rolling rate's "
-                f"1 % quantile ({_pct(p1)}), is {limit_status} or worse {_pct(share_lo)} of the time "
-                f"(limit {_pct(max_share)})")
-    else:
-        head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below every usual target "
-                f"(lowest {_pct(USUAL_TARGETS[0])})")
-    parts = [head]
-    if np.isfinite(window_events) and window_events > 0:
-        parts.append(f"~{events_per_day:.3g} events a day: a {win_txt} window holds ~{window_events:.3g} events, "
-                     f"so one failure moves the rate {100 / window_events:.3g} points")
-    ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
-    need = int(np.ceil(10 / (1 - ref) - 1e-9))
-    fixes = []
-    if np.isfinite(window_events) and window_events < need and events_per_day > 0:
-        w = _window_label(need / events_per_day)
-        fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} events: use a longer window "
-                     f"(window={w}, CLI --window {w}) or min_events={need} (the status holds while the window has "
-                     "fewer events)")
-    if history_days < min_days:
-        fixes.append(f"give more history ({history_days:.1f} days; at least {min_days:g})")
-    if not fixes:
-        fixes.append(f"the rate itself dips this low: allow more time at the limit (max_share={max(0.05, 2 * max_share):g}) "
-                     "or leave labelled incidents out (exclude_incidents=)")
-    return "; ".join(parts + fixes)
-
-
 # ----------------------------------------------------------------------------------------------
 # 6. block bootstrap over days
 
@@ -391,30 +406,27 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
                       n_boot: int, block_days: int, seed: int, has_time: np.ndarray,
                       show_progress: bool | None = None, in_range: np.ndarray | None = None) -> np.ndarray:
     """``(n_boot, groups)``: the rule (:func:`recommend`) on each block-bootstrap sample of the
-    days (the time at status level ``limit`` or worse and the evaluated time, both summed over the
-    sampled days). A sample where no ``fine`` target in the group's range (``in_range``) meets the
-    rule gives NaN (no recommendation in that sample), as do groups without evaluated time."""
+    group's **days with traffic** (day blocks holding evaluated time, in time order; a silent day
+    holds no evidence and is never drawn): the time at status level ``limit`` or worse and the
+    evaluated time, both summed over the sampled days. A sample where no ``fine`` target in the
+    group's range (``in_range``) meets the rule gives NaN (no recommendation in that sample), as do
+    groups without evaluated time. Each group's samples are one ``(n_boot, days)`` matrix product."""
     w_day = time.w_day
-    g_n, n_days = w_day.shape
+    g_n = w_day.shape[0]
     rng = np.random.default_rng(seed)
     boot = np.full((n_boot, g_n), np.nan)
-    if n_boot == 0:
+    if n_boot == 0 or not len(fine):
         return boot
     lim_time = time.at_least[limit - 1][:, :, fine_idx]  # (groups, days, fine)
-    chunk = 25
-    for b0 in progress(range(0, n_boot, chunk), total=-(-n_boot // chunk), desc="bootstrap", enabled=show_progress):
-        m = block_weights(rng, min(chunk, n_boot - b0), n_days, block_days)
-        num = np.einsum("bd,gdc->bgc", m, lim_time)
-        den = m @ w_day.T  # (b, groups)
-        share_b = np.full(num.shape, np.inf)
-        np.divide(num, den[:, :, None], out=share_b, where=den[:, :, None] > 0)
+    for g in progress(np.flatnonzero(has_time).tolist(), desc="bootstrap", enabled=show_progress):
+        days = np.flatnonzero(w_day[g] > 0)
+        m = block_weights(rng, n_boot, len(days), block_days)  # (n_boot, traffic days)
+        share_b = (m @ lim_time[g][days]) / (m @ w_day[g, days])[:, None]
         ok = share_b <= max_share
         if in_range is not None:
-            ok &= in_range[None, :, :]
-        pos = np.where(ok, np.arange(len(fine))[None, None, :], -1).max(axis=2) if len(fine) \
-            else np.full(ok.shape[:2], -1)
-        boot[b0:b0 + len(m)] = np.where(pos >= 0, fine[np.maximum(pos, 0)] if len(fine) else np.nan, np.nan)
-    boot[:, ~has_time] = np.nan
+            ok &= in_range[g][None, :]
+        pos = np.where(ok, np.arange(len(fine))[None, :], -1).max(axis=1)
+        boot[:, g] = np.where(pos >= 0, fine[np.maximum(pos, 0)], np.nan)
     return boot
 
 
@@ -440,65 +452,6 @@ def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray, confidence: float
     lo[np.isinf(lo)] = np.nan
     hi[np.isinf(hi)] = np.nan
     return lo, hi
-
-
-# ----------------------------------------------------------------------------------------------
-# 7. verdict on the current target
-
-
-def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
-                  recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray, has_time: np.ndarray, *,
-                  max_share: float, limit_status: str, loose_burn: float) -> tuple[np.ndarray, list[Any], list[str]]:
-    """``(current_share_limit, verdicts, reasons)`` per group: the share of time the current target
-    spent at the limit status or worse, and :func:`verdict` on it."""
-    g_n, n_c = len(current), len(cands)
-    cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
-    cur_share = np.where(np.isfinite(current) & has_time, lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)],
-                         np.nan)
-    verdicts: list[Any] = []
-    reasons: list[str] = []
-    for g in range(g_n):
-        v, why = verdict(current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g], has_time[g],
-                         max_share=max_share, limit_status=limit_status, loose_burn=loose_burn)
-        verdicts.append(v)
-        reasons.append(why)
-    return cur_share, verdicts, reasons
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.3g} %"
-
-
-def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, has_time: bool, *,
-            max_share: float, limit_status: str, loose_burn: float) -> tuple[Any, str]:
-    """``(verdict, reason)`` of one group: ``too_strict`` when ``share`` (time at ``limit_status``
-    or worse under ``current``) exceeds ``max_share``, else ``too_loose`` when the window burn at
-    the 10th percentile of the rolling rate, ``(1 - p10) / (1 - current)``, is below ``loose_burn``,
-    else ``ok``; ``None`` without time or a current target.
-
-    >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, True, max_share=0.01, limit_status="exhausted",
-    ...         loose_burn=0.25)[0]
-    'too_strict'
-    """
-    if not has_time:
-        return None, "no evaluated time in the history for this group"
-    rec_txt = "no usual target meets the rule (see recommendation_note)" if not np.isfinite(rec) \
-        else f"recommended {rec:.4g}"
-    if np.isfinite(lo):
-        rec_txt += f" ({lo:.4g}-{hi:.4g})"
-    elif np.isfinite(rec) and np.isfinite(hi):
-        rec_txt += f" (below the candidates' range in some resampled histories - {hi:.4g})"
-    if not np.isfinite(current):
-        return None, f"no current target given (target= or slo=); {rec_txt}"
-    if share > max_share:
-        return "too_strict", (f"burns too fast: {limit_status} or worse {_pct(share)} of the time under "
-                              f"{current:.4g} (limit {_pct(max_share)}); {rec_txt}")
-    burn90 = (1 - p10) / (1 - current)
-    if burn90 < loose_burn:
-        return "too_loose", (f"budget barely moves: 9 hours in 10 the window burns under {burn90:.2f} of its "
-                             f"budget (limit {loose_burn:g}) under {current:.4g}; {rec_txt}")
-    return "ok", (f"{limit_status} or worse {_pct(share)} of the time (limit {_pct(max_share)}), window burn "
-                  f"at p10 {burn90:.2f}; {rec_txt}")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -539,61 +492,21 @@ def display_targets(grid: np.ndarray, in_range: np.ndarray, requested: np.ndarra
     return targets, shown
 
 
-def transitions_per_day(srt: Sorted, levels: list[np.ndarray], sidx: np.ndarray, span_lo: int,
-                        w_group: np.ndarray, show_progress: bool | None = None) -> np.ndarray:
-    """``(groups, len(sidx))``: status changes per evaluated day from ``span_lo`` on under the
-    candidates at positions ``sidx``."""
-    g_n, seg = srt.n_groups, srt.seg
+def transitions_per_day(rolling: Rolling, levels: list[np.ndarray], sidx: np.ndarray,
+                        show_progress: bool | None = None) -> np.ndarray:
+    """``(groups, len(sidx))``: status changes per evaluated day under the candidates at positions
+    ``sidx``, on the window's clock: a change between two clock segments of one traffic stretch
+    (the first segment of a stretch against HEALTHY, as at the start of the log), counted when the
+    later segment starts in the evaluated span. Entering and leaving *no traffic* is not counted."""
+    g_n, seg = len(rolling.w_group), rolling.clock.seg
     tr_day = np.zeros((g_n, len(sidx)))
-    in_span = srt.t >= span_lo
-    days_g = w_group / DAY_NS
+    days_g = rolling.w_group / DAY_NS
+    first = rolling.clock.first
     for j, c in enumerate(progress(sidx.tolist(), desc="transitions per target", enabled=show_progress)):
         code = (levels[0] <= c).view(np.int8) + (levels[1] <= c).view(np.int8) + (levels[2] <= c).view(np.int8)
-        n_tr = np.bincount(seg[change_flags(code, srt.bounds) & in_span], minlength=g_n)
+        prev = np.zeros(len(code), dtype=code.dtype)
+        prev[1:] = code[:-1]
+        prev[first] = 0
+        n_tr = np.bincount(seg[(code != prev) & rolling.seg_counted], minlength=g_n)
         np.divide(n_tr, days_g, out=tr_day[:, j], where=days_g > 0)
     return tr_day
-
-
-def page_counts(srt: Sorted, policy: AlertPolicy, span_lo: int, span_hi: int, cand_values: np.ndarray,
-                show: bool | None) -> np.ndarray:
-    """Page notifications per group and candidate target whose first firing evaluation lies in
-    ``[span_lo, span_hi]``: episodes of the page tiers, OR-ed per group (touching episodes are one
-    notification, as :func:`budgetlab.score_alerts` merges them)."""
-    grid = _bin_grid(srt, policy)
-    g_n, n_bins, freq = grid.n_groups, grid.n_bins, grid.freq_ns
-    tiers = [t for t in policy.tiers if t.severity in _PAGE_SEVERITIES] or list(policy.tiers)
-    sub = AlertPolicy(tuple(tiers), period=policy.period)
-    ends = grid.bin_end_ns
-    in_span = (ends >= span_lo) & (ends <= span_hi)
-    steps = [(-(-int(t.for_.value) // freq), -(-int(t.cooldown.value) // freq)) for t in sub.tiers]
-    # The windows' error ratios do not depend on the target: with a budget of 1 the "burn rates"
-    # tier_conditions returns are the error ratios themselves; a tier's condition under target T
-    # is then ratio_long > burn * (1 - T) and ratio_short > burn * (1 - T), as tier_conditions
-    # computes it (same float operations).
-    ratios = [np.minimum(bl, bs) for _, bl, bs in tier_conditions(grid, np.ones(g_n), sub)]
-    out = np.zeros((g_n, len(cand_values)), dtype=np.int64)
-    for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target", enabled=show)):
-        budget = 1 - target
-        for g in range(g_n):
-            delta = np.zeros(n_bins + 1, dtype=np.int64)
-            for tier, ratio, (k_for, k_cool) in zip(sub.tiers, ratios, steps, strict=True):
-                first, stop, _ = firing_runs(ratio[g] > tier.burn * budget, k_for, k_cool)
-                np.add.at(delta, first, 1)
-                np.add.at(delta, stop, -1)
-            firing = np.cumsum(delta[:-1]) > 0
-            rise = firing.copy()
-            rise[1:] &= ~firing[:-1]
-            out[g, c] = int(np.count_nonzero(rise & in_span))
-    return out
-
-
-def _bin_grid(srt: Sorted, policy: AlertPolicy) -> BinGrid:
-    """The sorted events binned at the gcd of the policy's windows and a minute."""
-    wins = [int(w.value) for w in policy.windows]
-    freq = int(np.gcd.reduce(np.array([*wins, _MIN_NS], dtype=np.int64)))
-    start = (int(srt.t.min()) // freq) * freq
-    n_bins = int((int(srt.t.max()) - start) // freq) + 1
-    group, b, total, bad, _ = event_cells(srt.seg, srt.t, srt.bad, np.zeros(len(srt.t), dtype=np.int64), srt.n_groups, 1,
-                                          first_bin=start, freq_ns=freq)
-    keys = srt.keys if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
-    return BinGrid(keys, list(srt.by), start, freq, n_bins, group, b, total, bad)

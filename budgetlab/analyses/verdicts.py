@@ -123,7 +123,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
     >>> events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None, session_ids=False)
     >>> v = target_verdicts(recalibrate(events, by="captcha_type", target=0.95, n_boot=0))
     >>> v.loc[0, "caveat"]
-    'provisional: 3.0 days of history, less than the 14 days a verdict needs'
+    'provisional: 2.0 days of history, less than the 14 days a verdict needs'
     """
     if not isinstance(rec, Recalibration):
         raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() returns.")
@@ -154,20 +154,22 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         if verdict is None:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         else:
-            sentence = f"The current {subject} is {_TARGET_WORDS[verdict]}: {evidence}."
+            action = str(r.get("action", "") or "")
+            sentence = f"The current {subject} is {_TARGET_WORDS[verdict]}" + (f" ({action})" if action else "") \
+                + f": {evidence}."
         if caveat:
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])
-        if np.isfinite(rec_t) and n >= min_events:
+        if n < min_events:
+            rec_txt = (f"No recommendation for {group}: only {n:,} events in the history; a recommendation needs at "
+                       f"least {min_events:,}.")
+        elif np.isfinite(rec_t):
             lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
             rec_txt = f"Recommended for {group}: {_tpct(rec_t)}"
             if np.isfinite(lo) and np.isfinite(hi):
                 rec_txt += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
             rec_txt += f", from {n:,} events over {days:.1f} days"
             rec_txt += f"; {caveat}." if caveat else "."
-        elif np.isfinite(rec_t):
-            rec_txt = (f"No recommendation for {group}: only {n:,} events in the history; a recommendation needs at "
-                       f"least {min_events:,}.")
         else:
             rec_txt = f"No recommendation for {group}: {r['recommendation_note']}."
         row = {k: r[k] for k in by}

@@ -8,8 +8,12 @@ the two status variants of :mod:`budgetlab.analyses.status_variants`: calendar w
 (``"calendar:day"``, ``"calendar:week"``, ``"calendar:month"``, reset at local midnight in
 ``tz``) and hysteresis (``min_dwell``).
 
-**Time shares** are time-weighted as in :func:`budgetlab.replay_summary`: a status holds from
-its event to the group's next event (the last event of a group adds no time).
+**Time shares and flapping are on the window's clock** (:mod:`budgetlab.analyses.window_clock`):
+between events the window keeps moving, a status holds only while the window still holds the
+events it was computed from, and an empty window is *no traffic* (its own column, never a
+status). Shares are over the observed time after warm-up (the first window of every traffic
+stretch, and ``warmup``), and status changes are per day of that time. Detection and recovery
+against incidents read the per-event status (what the tracker's callbacks saw).
 """
 
 from __future__ import annotations
@@ -30,13 +34,12 @@ from ..slo import SLO, PerGroup, as_per_group
 from .sorted_events import (
     Sorted,
     WindowSpec,
-    change_flags,
     group_targets,
     parse_window,
     sort_events,
-    time_weights,
 )
 from .status_variants import dwell_codes
+from .window_clock import clock_codes, clock_events, clock_figures
 
 __all__ = [
     "compare_windows",
@@ -51,7 +54,7 @@ _NAT = np.iinfo(np.int64).min
 #: Columns of :func:`compare_windows` after the group keys (the incident columns only with
 #: ``incidents=``).
 COMPARE_COLUMNS = (
-    "window", "window_kind", "min_dwell", "events", "hours",
+    "window", "window_kind", "min_dwell", "events", "hours", "hours_no_traffic",
     "share_healthy", "share_warning", "share_critical", "share_exhausted", "hours_exhausted",
     "transitions", "transitions_per_day", "round_trips", "round_trips_per_day",
     "incidents", "detected", "missed", "detection_median", "detection_max",
@@ -254,10 +257,13 @@ def compare_windows(
         One row per window, dwell time and group (in that order): group keys, ``window``
         (ordered categorical label: ``"1h"``, ``"1d"``, ``"calendar:day"``), ``window_kind``
         (``rolling``/``calendar``), ``min_dwell`` (Timedelta), ``events`` (in the evaluated
-        span), ``hours`` (evaluated time), ``share_healthy``, ``share_warning``,
-        ``share_critical``, ``share_exhausted`` (time-weighted), ``hours_exhausted``,
-        ``transitions`` and ``transitions_per_day`` (status changes), ``round_trips`` and
-        ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
+        span), ``hours`` (evaluated time: the window holds traffic, after warm-up),
+        ``hours_no_traffic`` (time from ``warmup`` on with an empty window), ``share_healthy``,
+        ``share_warning``, ``share_critical``, ``share_exhausted`` (time-weighted over
+        ``hours``; NaN for a group without evaluated time), ``hours_exhausted``,
+        ``transitions`` and ``transitions_per_day`` (status changes, per day of ``hours``; NaN
+        without evaluated time), ``round_trips`` and ``round_trips_per_day`` (healthy -> warning
+        -> healthy within ``round_trip``). With
         ``incidents``: ``incidents`` (in scope), ``detected``, ``missed``, ``detection_median``,
         ``detection_max`` (Timedelta from incident start to the first event with status at
         least ``alert_at``, i.e. critical or exhausted by default; 0 when already there; NaT if
@@ -271,11 +277,14 @@ def compare_windows(
     >>> ts = pd.date_range("2026-01-01", periods=48 * 60, freq="1min")
     >>> ok = [not (20 * 60 <= i < 24 * 60) for i in range(len(ts))]  # every attempt fails 20:00-24:00
     >>> t = compare_windows(as_events(ts, ok), SLO(target=0.9), ["1h", "24h", "calendar:day"])
-    >>> t[["window", "hours_exhausted", "transitions"]]  # the calendar day forgets at midnight
-             window  hours_exhausted  transitions
-    0            1h         4.800000            6
-    1            1d        23.383333            6
-    2  calendar:day         1.783333            4
+    >>> t[["window", "hours", "hours_exhausted", "transitions"]]  # the calendar day forgets at midnight
+             window      hours  hours_exhausted  transitions
+    0            1h  46.983333         4.816667            6
+    1            1d  23.983333        21.600000            3
+    2  calendar:day  47.983333         1.783333            4
+
+    The 24 h window's first day is warm-up (``hours``): the evaluated time starts one window
+    after the first event, as after every silence longer than the window.
     """
     srt, slos, targets, specs, dwells, tz = _prepare(events, slo, windows, by, target, tz, min_dwell)
     rt_ns = int(to_timedelta(round_trip, name="round_trip").value)
@@ -285,56 +294,41 @@ def compare_windows(
     inc = _Incidents(incidents, srt) if incidents is not None else None
     runs = _runs(srt, slos, targets, specs, dwells, tz, show_progress, "compare_windows")
 
-    t, bounds, seg = srt.t, srt.bounds, srt.seg
+    t, bounds = srt.t, srt.bounds
     g_n = srt.n_groups
-    dt = time_weights(t, bounds, lo_ns).astype(np.float64)
-    span_ns = np.bincount(seg, weights=dt, minlength=g_n)
-    days = span_ns / _DAY_NS
-    in_span = t >= lo_ns
-    n_events = np.bincount(seg[in_span], minlength=g_n)
-    last_code_idx = bounds[1:] - 1
+    hi_ns = int(t.max())
+    clocks: dict[str, Any] = {}
     parts = []
     for run in runs:
-        code = run.code
-        hours = np.bincount(seg * 4 + code, weights=dt, minlength=g_n * 4).reshape(g_n, 4)
-        share = np.zeros_like(hours)
-        np.divide(hours, span_ns[:, None], out=share, where=span_ns[:, None] > 0)
-        no_time = span_ns <= 0  # one event (or none in the span): its status, as replay_summary
-        share[no_time] = 0.0
-        share[no_time, code[last_code_idx[no_time]]] = 1.0
-        changed = change_flags(code, bounds) & in_span
-        n_tr = np.bincount(seg[changed], minlength=g_n)
-        # round trips: healthy -> warning followed directly by warning -> healthy within round_trip
-        ci = np.flatnonzero(changed)
-        prev_code = np.zeros(len(ci), dtype=np.int8)
-        if len(ci):
-            prev_idx = ci - 1
-            first_of_group = np.isin(ci, bounds[:-1])
-            prev_code = np.where(first_of_group, 0, code[np.maximum(prev_idx, 0)])
-        up = (prev_code == 0) & (code[ci] == 1)
-        down = (prev_code == 1) & (code[ci] == 0)
-        pair = up[:-1] & down[1:] & (seg[ci[:-1]] == seg[ci[1:]]) & ((t[ci[1:]] - t[ci[:-1]]) <= rt_ns)
-        n_rt = np.bincount(seg[ci[:-1][pair]], minlength=g_n) if len(ci) > 1 else np.zeros(g_n, dtype=np.int64)
-        per_day = np.zeros(g_n)
-        rt_day = np.zeros(g_n)
-        np.divide(n_tr, days, out=per_day, where=days > 0)
-        np.divide(n_rt, days, out=rt_day, where=days > 0)
+        if run.spec.label not in clocks:
+            clocks[run.spec.label] = clock_codes(srt, run.spec, slos, targets, tz, hi_ns)
+        c, code = clocks[run.spec.label]
+        fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=rt_ns, min_dwell_ns=run.dwell_ns)
+        span_ns = fig.observed_ns
+        days = span_ns / _DAY_NS
+        share = np.full_like(fig.hours, np.nan)
+        np.divide(fig.hours, span_ns[:, None], out=share, where=span_ns[:, None] > 0)
+        per_day = np.full(g_n, np.nan)
+        rt_day = np.full(g_n, np.nan)
+        np.divide(fig.transitions, days, out=per_day, where=days > 0)
+        np.divide(fig.round_trips, days, out=rt_day, where=days > 0)
         row: dict[str, Any] = {
             "window": [run.spec.label] * g_n,
             "window_kind": [run.spec.kind] * g_n,
             "min_dwell": [pd.Timedelta(run.dwell_ns, unit="ns")] * g_n,
-            "events": n_events.astype(np.int64),
+            "events": clock_events(srt, run.spec, lo_ns, hi_ns).astype(np.int64),
             "hours": span_ns / _HOUR_NS,
+            "hours_no_traffic": fig.no_traffic_ns / _HOUR_NS,
         }
         for j, st in enumerate(STATUSES):
             row[f"share_{st}"] = share[:, j]
-        row["hours_exhausted"] = hours[:, 3] / _HOUR_NS
-        row["transitions"] = n_tr.astype(np.int64)
+        row["hours_exhausted"] = fig.hours[:, 3] / _HOUR_NS
+        row["transitions"] = fig.transitions.astype(np.int64)
         row["transitions_per_day"] = per_day
-        row["round_trips"] = n_rt.astype(np.int64)
+        row["round_trips"] = fig.round_trips.astype(np.int64)
         row["round_trips_per_day"] = rt_day
         if inc is not None:
-            row.update(_incident_columns(inc, t, code, bounds, lo_ns, grace_ns, level))
+            row.update(_incident_columns(inc, t, run.code, bounds, lo_ns, grace_ns, level))
         frame = pd.DataFrame(row)
         if srt.by:
             frame = pd.concat([srt.keys.reset_index(drop=True), frame], axis=1)

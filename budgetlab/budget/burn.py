@@ -15,14 +15,15 @@ the grid count as empty (a window that reaches before the data is ``complete=Fal
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
-from .._util.validation import to_timedelta, utc_from_ns
-from ..errors import ConfigError, InputError
+from .._util.memory import check_cells, check_memory
+from .._util.validation import check_argument, check_whole, to_timedelta, utc_from_ns
+from ..errors import ConfigError
 from ..slo import SLO, as_per_group
 from ..windows.bins import (
     BinGrid,
@@ -32,8 +33,9 @@ from ..windows.bins import (
     read_bins,
     window_bins,
 )
+from .burn_rows import BYTES_PER_ROW, plan_rows, sparse_table
 
-__all__ = ["DEFAULT_WINDOWS", "burn_rates", "group_slos", "split_groups", "target_array", "error_budgets", "rolling_sum", "ratio"]
+__all__ = ["DEFAULT_WINDOWS", "burn_rates", "burn_rate_chunks", "group_slos", "split_groups", "target_array", "error_budgets", "rolling_sum", "ratio"]
 
 #: The windows :func:`burn_rates` reports by default.
 DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
@@ -164,9 +166,25 @@ def _windows(windows: Any) -> list[Any]:
     return out
 
 
-def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS,
-               **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
-    """Error ratio and burn rate over trailing windows, at every bin end.
+def _setup(bins: BinsLike, target: Any, windows: Any,
+           options: ReadBinsOptions) -> tuple[BinGrid, np.ndarray, list[int], list[str]]:
+    grid = read_bins(bins, **options)
+    budget = error_budgets(target, grid)
+    wins = _windows(windows)
+    ks = [window_bins(w, grid.freq_ns) for w in wins]
+    labels = [duration_label(to_timedelta(w)) for w in wins]
+    if len(set(labels)) != len(labels):
+        raise ConfigError("windows lists the same window twice.")
+    return grid, budget, ks, labels
+
+
+_FIXES = ["use a coarser freq=", "fewer windows", "burn_rate_chunks() (the table a chunk of groups at a time)",
+          "budgetlab.scaleout (Dask) to bin histories larger than memory"]
+
+
+def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS, *,
+               fill: float | None = None, at: str = "traffic", **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+    """Error ratio and burn rate over trailing windows, at every bin end where the window holds traffic.
 
     Parameters
     ----------
@@ -178,6 +196,15 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
         Per-group results equal each group's run with its own target exactly.
     windows : sequence of durations
         Window lengths; each must be a whole number of bins.
+    fill : float, optional
+        ``None`` (default): **sparse**, a row only where the window holds at least one event.
+        A number: **dense**, a row for every group, bin end and window, the empty windows with
+        ``error_ratio = burn_rate = fill`` and ``no_traffic = True``; ``fill=0.0`` is the table of
+        earlier releases (int64 counts), and costs ~150 bytes per group x bin x window.
+    at : {"traffic", "events"}
+        Sparse rows at every bin end where the window holds traffic (``"traffic"``, default), or
+        only at the ends of the bins that hold events (``"events"``: what a per-minute table of
+        the engines' window functions gives; every window holds traffic there).
     **options
         ``freq`` (the bin width, if ``bins.attrs`` lost it and it cannot be inferred),
         ``exclude_buckets``, ``exclude_windows``, ``exclude_mode`` (exclusions at bin
@@ -186,35 +213,81 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     Returns
     -------
     DataFrame
-        One row per group, bin end and window, sorted in that order: group keys, ``bin_end``
-        (evaluation time), ``window`` (ordered categorical label such as ``"1h"``), ``total``,
-        ``bad`` (events and failures with ``bin_end - window <= ts < bin_end``),
-        ``error_ratio``, ``burn_rate``, ``no_traffic`` (window empty: ratio and burn are 0),
-        ``complete`` (the window lies inside the grid).
+        One row per group, bin end and window where the window holds traffic (``at``), sorted by group,
+        bin end, then window (in the order given): group keys, ``bin_end`` (evaluation time),
+        ``window`` (ordered categorical label such as ``"1h"``), ``total``, ``bad`` (events and
+        failures with ``bin_end - window <= ts < bin_end``; int32 when every group's total fits,
+        else int64), ``error_ratio``, ``burn_rate`` (float64), ``no_traffic`` (window empty:
+        only with ``fill``), ``complete`` (the window lies inside the grid). About 39 bytes per
+        row; the values on a row equal those of the dense table. Absent rows are windows
+        without traffic (burn rate 0 in the dense table). Refused with the fixes when the table
+        would not fit the memory limit (:func:`budgetlab._util.memory.check_memory`).
 
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
     >>> from budgetlab.windows.bins import bin_events
-    >>> ev = as_events(["2026-01-01 00:00:10", "2026-01-01 00:01:10"], [False, True])
+    >>> ev = as_events(["2026-01-01 00:00:10", "2026-01-01 00:02:10"], [False, True])
     >>> br = burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"])
-    >>> br[["bin_end", "window", "total", "bad", "burn_rate", "no_traffic"]]
-                        bin_end window  total  bad  burn_rate  no_traffic
-    0 2026-01-01 00:01:00+00:00     1m      1    1       10.0       False
-    1 2026-01-01 00:01:00+00:00     2m      1    1       10.0       False
-    2 2026-01-01 00:02:00+00:00     1m      1    0        0.0       False
-    3 2026-01-01 00:02:00+00:00     2m      2    1        5.0       False
+    >>> br[["bin_end", "window", "total", "bad", "burn_rate"]]
+                        bin_end window  total  bad  burn_rate
+    0 2026-01-01 00:01:00+00:00     1m      1    1       10.0
+    1 2026-01-01 00:01:00+00:00     2m      1    1       10.0
+    2 2026-01-01 00:02:00+00:00     2m      1    1       10.0
+    3 2026-01-01 00:03:00+00:00     1m      1    0        0.0
+    4 2026-01-01 00:03:00+00:00     2m      1    0        0.0
+    >>> len(burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"], fill=0.0))  # 3 bins x 2 windows
+    6
     """
-    grid = read_bins(bins, **options)
-    budget = error_budgets(target, grid)
-    wins = _windows(windows)
-    ks = [window_bins(w, grid.freq_ns) for w in wins]
-    labels = [duration_label(to_timedelta(w)) for w in wins]
-    if len(set(labels)) != len(labels):
-        raise ConfigError("windows lists the same window twice.")
-    g, n, nw = grid.n_groups, grid.n_bins, len(wins)
-    if g * n * nw > 200_000_000:
-        raise InputError("the burn-rate table would exceed 200 million rows; use fewer windows or a coarser freq.")
+    check_argument("at", at, ("traffic", "events"))
+    grid, budget, ks, labels = _setup(bins, target, windows, options)
+    if fill is not None:
+        return _dense(grid, budget, ks, labels, _check_fill(fill))
+    plan = plan_rows(grid, ks, events_only=at == "events")
+    per_row = BYTES_PER_ROW + (8 if plan.count_dtype is np.int64 else 0) + 4 * max(0, len(grid.by) - 1)
+    check_memory(float(plan.n_rows) * per_row, f"the burn-rate table ({plan.n_rows:,} rows)", _FIXES)
+    return sparse_table(grid, plan, labels, budget)
+
+
+def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS, *,
+                     rows: int = 10_000_000, at: str = "traffic",
+                     **options: Unpack[ReadBinsOptions]) -> Iterator[pd.DataFrame]:
+    """The sparse :func:`burn_rates` table a chunk of whole groups at a time, for tables larger
+    than memory: each chunk has about ``rows`` rows (more when one group has more), and the
+    chunks concatenated equal ``burn_rates(bins, target, windows, at=at)``.
+
+    Write them to Parquet one by one (``pyarrow.parquet.ParquetWriter``), or reduce each.
+
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events
+    >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:02"], [False, True], groups={"t": ["a", "b"]})
+    >>> [len(c) for c in burn_rate_chunks(bin_events(ev, "1min", by="t"), 0.9, ["1min"], rows=1)]
+    [1, 1]
+    """
+    check_whole("rows", rows, low=1)
+    check_argument("at", at, ("traffic", "events"))
+    grid, budget, ks, labels = _setup(bins, target, windows, options)
+    plan = plan_rows(grid, ks, events_only=at == "events")
+    ends = np.cumsum(plan.group_rows)
+    g0 = 0
+    while g0 < grid.n_groups:
+        before = int(ends[g0 - 1]) if g0 else 0
+        g1 = max(int(np.searchsorted(ends, before + rows, side="right")), g0 + 1)
+        if before < int(ends[g1 - 1]):  # groups without any row make no chunk
+            yield sparse_table(grid, plan, labels, budget, g0, g1)
+        g0 = g1
+
+
+def _check_fill(fill: Any) -> float:
+    if isinstance(fill, bool) or not isinstance(fill, (int, float, np.integer, np.floating)):
+        raise ConfigError(f"fill={fill!r} must be a number (0.0 gives the dense table of earlier releases) or None.")
+    return float(fill)
+
+
+def _dense(grid: BinGrid, budget: np.ndarray, ks: list[int], labels: list[str], fill: float) -> pd.DataFrame:
+    g, n, nw = grid.n_groups, grid.n_bins, len(ks)
+    check_cells(g, n, 150.0 * nw, f"the dense burn-rate table of {nw} window(s)",
+                ["drop fill= (the sparse table: rows where a window holds traffic)", *_FIXES])
     tot = np.empty((g, n, nw), dtype=np.int64)
     bad = np.empty((g, n, nw), dtype=np.int64)
     for g0, g1 in grid.chunks(2):  # the grid's arrays a chunk of groups at a time
@@ -224,6 +297,10 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
             bad[g0:g1, :, j] = rolling_sum(failed, k)
     er = ratio(bad, tot)
     burn = er / budget[:, None, None]
+    empty = tot == 0
+    if fill != 0.0:
+        er[empty] = fill
+        burn[empty] = fill
     complete = np.broadcast_to((np.arange(n)[:, None] + 1) >= np.array(ks)[None, :], (g, n, nw))
     out = grid.long_keys(n * nw)
     out["bin_end"] = utc_from_ns(np.tile(np.repeat(grid.bin_end_ns, nw), g))
@@ -233,6 +310,6 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     out["bad"] = bad.ravel()
     out["error_ratio"] = er.ravel()
     out["burn_rate"] = burn.ravel()
-    out["no_traffic"] = (tot == 0).ravel()
+    out["no_traffic"] = empty.ravel()
     out["complete"] = np.ascontiguousarray(complete).ravel()
     return out

@@ -1,7 +1,11 @@
-"""Status episodes: the time a replay spent at a status or worse, condensed from its transitions.
+"""Status episodes: the time a group spent at a status or worse, on the window's clock or per event.
 
-An episode starts when a group's status reaches ``at_least`` (from below) and ends when it drops
-below it again; an episode still open at the group's last event ends there and is ``ongoing``.
+From :func:`budgetlab.status_spans` (the window's clock): an episode is a run of spans at
+``at_least`` or worse; it ends when the status drops below it or the window empties (no traffic),
+and one still open at the observation's end is ``ongoing``. From a replay and its transitions (the
+per-event clock, what the seed's callbacks saw): an episode starts when a group's status reaches
+``at_least`` (from below) and ends when it drops below it again at an event; one still open at the
+group's last event ends there and is ``ongoing``.
 Episodes less than ``gap`` apart (from one's end to the next one's start) are merged into one, so
 a flap between WARNING and CRITICAL is no new CRITICAL episode. One vectorized pass over the
 transitions (:func:`budgetlab.transitions`); the CLI's story (``budgetlab demo``) prints them.
@@ -18,6 +22,7 @@ import pandas as pd
 from .._util.validation import as_list, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
 from .figures import STATUSES
+from .spans import SPAN_STATUS_DTYPE
 from .tracker_replay import STATUS_DTYPE
 
 __all__ = ["status_episodes"]
@@ -43,9 +48,10 @@ def _status_codes(column: pd.Series, name: str) -> np.ndarray:
     return codes
 
 
-def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: str | Sequence[str] | None = None, *,
-                    at_least: str = "critical", gap: Any = "30min") -> pd.DataFrame:
-    """Episodes at ``at_least`` or worse per group, condensed from a replay's transitions.
+def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = None,
+                    by: str | Sequence[str] | None = None, *, at_least: str = "critical", gap: Any = "30min"
+                    ) -> pd.DataFrame:
+    """Episodes at ``at_least`` or worse per group, from the spans (time) or a replay's transitions.
 
     An episode starts when the status reaches ``at_least`` and ends when it drops below it;
     episodes less than ``gap`` apart are merged into one (a flap between WARNING and CRITICAL is
@@ -54,12 +60,14 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: str | S
     Parameters
     ----------
     states : DataFrame
-        Output of :func:`budgetlab.replay` (its ``ts`` and group keys: each group's last event
-        ends an episode still open there).
+        Output of :func:`budgetlab.status_spans` (the window's clock: an episode also ends when
+        the window empties; ``transitions`` and ``by`` are then not given, the spans know their
+        groups), or of :func:`budgetlab.replay` (the per-event clock: its ``ts`` and group keys;
+        each group's last event ends an episode still open there).
     transitions : DataFrame
-        Output of :func:`budgetlab.transitions` for ``states``.
+        Output of :func:`budgetlab.transitions` for a replay's ``states``.
     by : str or list of str, optional
-        Group keys (those of the replay); without them, one group.
+        Group keys (those of the replay); without them, one group. Spans: their own.
     at_least : {"warning", "critical", "exhausted"}
         The status an episode is at, or worse (default ``"critical"``).
     gap : duration
@@ -69,8 +77,9 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: str | S
     Returns
     -------
     DataFrame
-        Group keys, ``start``, ``end`` (the drop below ``at_least``, or the group's last event when
-        still there: ``ongoing``), ``duration``, ``ongoing``, ``merged`` (how many raw episodes it
+        Group keys, ``start``, ``end`` (the drop below ``at_least`` or, on the window's clock, the
+        window emptying; when still there: the observation's end, or per event the group's last
+        event, and ``ongoing``), ``duration``, ``ongoing``, ``merged`` (how many raw episodes it
         holds), sorted by group keys and ``start``; ``attrs`` holds ``at_least``, ``gap`` and ``by``.
 
     Examples
@@ -89,18 +98,38 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: str | S
 
     >>> status_episodes(st, transitions(st), gap="30min")[["duration", "merged"]].astype(str).values.tolist()
     [['0 days 00:45:00', '2']]
+
+    On the window's clock the first episode lasts until the 00:12 failure leaves the window
+    (00:22 + 1 ns), not until the next event's status:
+
+    >>> from budgetlab import status_spans
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=len(ok), freq="min"), ok)
+    >>> sp = status_episodes(status_spans(ev, SLO(target=0.9, window="10min")), gap="5min")
+    >>> sp[["start", "duration"]].astype(str).values.tolist()
+    [['2026-01-01 00:10:00+00:00', '0 days 00:12:00.000000001'], ['2026-01-01 00:43:00+00:00', '0 days 00:11:00.000000001']]
     """
     if at_least not in STATUSES[1:]:
         raise ConfigError(f"at_least={at_least!r} must be one of {', '.join(STATUSES[1:])}.")
     gap_ns = int(to_timedelta(gap, name="gap", allow_zero=True).value)
-    by = as_list(by)
+    if isinstance(states, pd.DataFrame) and "status" in states.columns and states["status"].dtype == SPAN_STATUS_DTYPE:
+        if transitions is not None:
+            raise InputError("status_episodes(spans) reads the spans alone; give no transitions with them.")
+        return _span_episodes(states, STATUSES.index(at_least), gap_ns, at_least)
+    if transitions is None:
+        raise InputError("status_episodes() takes the spans of budgetlab.status_spans(), or a replay and its "
+                         "transitions (budgetlab.transitions(states)).")
+    return _event_episodes(states, transitions, as_list(by), STATUSES.index(at_least), gap_ns, at_least)
+
+
+def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[str], level: int, gap_ns: int,
+                    at_least: str) -> pd.DataFrame:
+    """Episodes on the per-event clock, from a replay and its transitions."""
     for frame, what, cols in ((states, "states", ["ts", *by]),
                               (transitions, "transitions", ["ts", "from_status", "to_status", *by])):
         if not isinstance(frame, pd.DataFrame):
             raise InputError(f"status_episodes() takes the DataFrames of budgetlab.replay() and transitions(); "
                              f"{what} is a {type(frame).__name__}.")
         require_columns(frame, cols, what=what)
-    level = STATUSES.index(at_least)
     if by:
         last = states.groupby(by, observed=True, sort=True, dropna=False)["ts"].max()
         keys = pd.MultiIndex.from_frame(last.index.to_frame(index=False).astype(str))
@@ -149,4 +178,42 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: str | S
     out["ongoing"] = ongoing
     out["merged"] = np.bincount(ep_id, minlength=n_ep).astype(np.int64)
     out.attrs.update({"at_least": at_least, "gap": pd.Timedelta(gap_ns, unit="ns"), "by": list(by)})
+    return out
+
+
+def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) -> pd.DataFrame:
+    """Episodes from spans (group then time order, tiling each group's observation)."""
+    keys = list(spans.attrs.get("by", []))
+    n = len(spans)
+    code = spans["status"].cat.codes.to_numpy().astype(np.int64)
+    bad = (code >= level) & (code < len(STATUSES))
+    gid = (spans.groupby(keys, sort=False, observed=True, dropna=False).ngroup().to_numpy() if keys and n
+           else np.zeros(n, dtype=np.int64))
+    s = spans["start"].array.asi8
+    e = spans["end"].array.asi8
+    prev_bad = np.zeros(n, dtype=bool)
+    prev_bad[1:] = bad[:-1] & (gid[1:] == gid[:-1])
+    next_bad = np.zeros(n, dtype=bool)
+    next_bad[:-1] = bad[1:] & (gid[1:] == gid[:-1])
+    first, last = np.flatnonzero(bad & ~prev_bad), np.flatnonzero(bad & ~next_bad)  # raw episodes
+    g, start, end = gid[first], s[first], e[last]
+    new = np.ones(len(first), dtype=bool)
+    new[1:] = (g[1:] != g[:-1]) | (start[1:] - end[:-1] >= gap_ns)
+    ep_id = np.cumsum(new) - 1
+    n_ep = int(ep_id[-1]) + 1 if len(ep_id) else 0
+    ends = np.zeros(n_ep, dtype=np.int64)
+    np.maximum.at(ends, ep_id, end)
+    group_last = np.ones(n, dtype=bool)
+    group_last[:-1] = gid[1:] != gid[:-1]
+    ongoing_raw = group_last[last]
+    ongoing = np.zeros(n_ep, dtype=bool)
+    np.logical_or.at(ongoing, ep_id, ongoing_raw)
+    rows = first[new]
+    out = spans[keys].iloc[rows].reset_index(drop=True) if keys else pd.DataFrame(index=pd.RangeIndex(n_ep))
+    out["start"] = pd.to_datetime(start[new], unit="ns", utc=True)
+    out["end"] = pd.to_datetime(ends, unit="ns", utc=True)
+    out["duration"] = out["end"] - out["start"]
+    out["ongoing"] = ongoing
+    out["merged"] = np.bincount(ep_id, minlength=n_ep).astype(np.int64)
+    out.attrs.update({"at_least": at_least, "gap": pd.Timedelta(gap_ns, unit="ns"), "by": keys})
     return out

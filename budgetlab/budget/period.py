@@ -29,6 +29,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from .._util.memory import check_cells
 from .._util.validation import check_argument, to_timedelta, utc_from_ns
 from ..errors import ConfigError
 from ..slo import SLO
@@ -194,6 +195,9 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     1       2           1             0.5           0.495
     """
     grid = read_bins(bins, **options)
+    # per group x bin: the table's 16 columns and their temporaries (measured: 219 B at 50 groups x 14 days)
+    check_cells(grid.n_groups, grid.n_bins, 220.0, "the period-budget table",
+                ["a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end= in bin_events)"])
     slos = group_slos(target, grid)
     targets = target_array(target, grid) if slos is None else np.array([s.target for s in slos], dtype=float)
     if period is None and calendar is None and slos is not None and len({s.period for s in slos}) > 1:

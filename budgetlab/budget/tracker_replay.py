@@ -40,7 +40,7 @@ from .figures import (
 )
 
 __all__ = ["STATUS_DTYPE", "STATUSES", "REPLAY_COLUMNS", "TRANSITION_COLUMNS", "replay", "replay_transitions",
-           "transitions", "replay_summary"]
+           "transitions"]
 
 #: Ordered categorical of tracker statuses: ``healthy < warning < critical < exhausted``.
 STATUS_DTYPE = pd.CategoricalDtype(list(STATUSES), ordered=True)
@@ -441,75 +441,3 @@ def _changes(events: pd.DataFrame, slo: SLO, keys: list[str], pos: np.ndarray | 
     figs = seed_figures(total[rows], failures[rows], slo.target, columns=_REPORTED)
     position = rows if pos is None else pos[rows]
     return np.asarray(position, dtype=np.int64), from_code, code[rows], figs
-
-
-def replay_summary(states: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
-    """Per group: events, overall success rate, time in each status, transitions.
-
-    Time in a status runs from an event to the group's next event (so the last event of a
-    group adds no time).
-
-    Parameters
-    ----------
-    states : DataFrame
-        Output of :func:`replay`.
-    events : DataFrame
-        The events that were replayed (for each event's own outcome).
-
-    Returns
-    -------
-    DataFrame
-        One row per group (one row without groups): the group keys, ``events``,
-        ``success_rate`` (over all events), ``hours_<status>`` and ``share_<status>`` for each
-        status, ``transitions``, ``final_status``. After a replay with per-group SLOs
-        (``states.attrs["slo"]`` a :class:`~budgetlab.PerGroup`), each group's ``target``
-        follows the group keys, and its ``window`` too when the groups' windows differ.
-
-    Examples
-    --------
-    >>> from budgetlab import SLO, as_events
-    >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True, False, True, True])
-    >>> s = replay_summary(replay(ev, SLO(target=0.9, window="1h")), ev)
-    >>> s[["events", "success_rate", "hours_healthy", "hours_exhausted", "transitions"]].to_dict("records")
-    [{'events': 4, 'success_rate': 0.75, 'hours_healthy': 1.0, 'hours_exhausted': 2.0, 'transitions': 2}]
-    """
-    keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
-    order, bounds = group_order(states, keys)
-    idx = np.arange(len(states)) if order is None else order
-    ngroups = len(bounds) - 1
-    t = states["ts"].array.asi8[idx]
-    code = states["status"].cat.codes.to_numpy().astype(np.int64)[idx]
-    ok = events["ok"].to_numpy(dtype=bool)[idx]
-    seg = np.repeat(np.arange(ngroups), np.diff(bounds))
-    firsts = bounds[:-1][bounds[:-1] < len(t)]
-    dt = np.zeros(len(t), dtype=np.float64)
-    dt[:-1] = (t[1:] - t[:-1]) / 3.6e12
-    dt[bounds[1:][bounds[1:] > 0] - 1] = 0.0
-    hours = np.zeros((ngroups, len(STATUSES)))
-    np.add.at(hours, (seg, code), dt)
-    prev = np.r_[0, code[:-1]] if len(code) else code
-    prev[firsts] = 0
-    n = np.diff(bounds)
-    changes = np.bincount(seg, weights=(code != prev).astype(np.float64), minlength=ngroups)
-    ok_sum = np.bincount(seg, weights=ok.astype(np.float64), minlength=ngroups)
-    out: dict[str, Any] = {k: [states[k].iloc[idx[s]] for s in bounds[:-1][n > 0]] for k in keys}
-    out["events"] = n[n > 0]
-    out["success_rate"] = ok_sum[n > 0] / n[n > 0]
-    span = hours.sum(axis=1)
-    last_code = code[bounds[1:][n > 0] - 1]
-    for j, st in enumerate(STATUSES):
-        out[f"hours_{st}"] = hours[n > 0, j]
-    for j, st in enumerate(STATUSES):
-        share = np.where(last_code == j, 1.0, 0.0)
-        np.divide(hours[n > 0, j], span[n > 0], out=share, where=span[n > 0] > 0)
-        out[f"share_{st}"] = share
-    out["transitions"] = changes[n > 0].astype(np.int64)
-    out["final_status"] = pd.Categorical.from_codes(last_code, dtype=STATUS_DTYPE)
-    table = pd.DataFrame(out)
-    per_group = states.attrs.get("slo")
-    if isinstance(per_group, PerGroup) and keys:
-        slos = per_group.resolve(table[keys])
-        table.insert(len(keys), "target", np.array([s.target for s in slos], dtype=np.float64))
-        if len({s.window for s in slos}) > 1:
-            table.insert(len(keys) + 1, "window", pd.to_timedelta([s.window.value for s in slos], unit="ns"))
-    return table

@@ -41,37 +41,55 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                       history=args.history, step=args.step, max_share=args.max_share,
                       limit_status=args.limit_status, n_boot=args.n_boot, seed=args.seed)
     s = rec.settings
-    print(f"{read.title}: {len(read.events):,} events; recalibrating the {duration_label(window)} tracker over "
-          f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC")
+    print(f"{read.title}: {len(read.events):,} events; recalibrating the {duration_label(window)} tracker")
+    print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC, per group "
+               "only the time its window held traffic, after the first window of each stretch of traffic (warm-up); "
+               "every figure below counts that span", indent=""))
     if given:
         print_slo(slo, by)
     else:
         print("no current target given (--target or --slo): recommendations only, no verdict")
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at most "
-          f"{pct(s['max_share'], 0)} of the time\n")
+          f"{pct(s['max_share'], 0)} of the evaluated time\n")
     for _, row in rec.summary.iterrows():
-        label = group_label(row, by)
-        rate = (f"observed {pct(row['success_rate'])} over {int(row['events']):,} events (95 % interval "
-                f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
-        cur = f"current target {row['current_target']:.4g}" if pd.notna(row["current_target"]) else "no current target"
-        if pd.notna(row["recommended_target"]):
-            low = (f"{row['recommended_low']:.4g}" if pd.notna(row["recommended_low"])
-                   else "below the candidates' range")
-            high = f"{row['recommended_high']:.4g}" if pd.notna(row["recommended_high"]) else "n/a"
-            rec_text = f"recommended {row['recommended_target']:.4g} (bootstrap {low} .. {high})"
-        else:
-            rec_text = "no recommendation"
-        verdict = str(row["verdict"]).replace("_", " ") if pd.notna(row["verdict"]) else "no verdict"
-        print(f"{label}: {rate}; {cur}; {rec_text}; verdict: {verdict}")
+        print(f"{group_label(row, by)}: {_recalibration_line(row)}")
         print(wrap(row["verdict_reason"]))
         note = str(row.get("recommendation_note", "") or "")
-        if note:
+        if note and note != row["verdict_reason"]:
             print(wrap(f"note: {note}"))
     if args.out:
         write_output(rec.summary, args, "group rows (the recommendations)")
     if args.plot:
         save_plot(lambda ax: plot_recalibration(rec, ax=ax), args.plot, force=args.force)
     return 0
+
+
+def _recalibration_line(row: pd.Series) -> str:
+    """One group's evidence, target, recommendation and verdict in words (a figure that does not
+    exist is said so, never printed as a number)."""
+    n = int(row["events"])
+    hours = float(row["hours"])
+    if n == 0:
+        rate = f"no events in the evaluated span ({hours:.1f} h with traffic)"
+    else:
+        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours:.1f} h with traffic (95 % interval "
+                f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+    cur = f"current target {row['current_target']:.4g}" if pd.notna(row["current_target"]) else "no current target"
+    if pd.notna(row["recommended_target"]):
+        low = f"{row['recommended_low']:.4g}" if pd.notna(row["recommended_low"]) else "below the candidates' range"
+        high = f"{row['recommended_high']:.4g}" if pd.notna(row["recommended_high"]) else "below the candidates' range"
+        boot = f" (bootstrap {low} .. {high})" if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) \
+            else ""
+        rec_text = f"the rule's target {row['recommended_target']:.4g}{boot}"
+    else:
+        rec_text = "no recommended target"
+    if pd.notna(row["verdict"]):
+        verdict = f"verdict: {str(row['verdict']).replace('_', ' ')}, {row['action']}"
+    elif row["action"]:
+        verdict = f"no verdict; {row['action']}"
+    else:
+        verdict = "no verdict"
+    return f"{rate}; {cur}; {rec_text}; {verdict}"
 
 
 # --- compare-windows ----------------------------------------------------------------------------
@@ -90,18 +108,28 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                             min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace, warmup=args.warmup)
     print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} windows")
     print_slo(slo, by)
-    cols = [*by, "window", "events", "hours", "share_warning", "share_critical", "share_exhausted",
-            "transitions_per_day", "round_trips_per_day"]
+    cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
+            "share_exhausted", "transitions_per_day", "round_trips_per_day"]
     if inc is not None:
         cols += ["incidents", "detected", "detection_median", "recovery_median"]
     show = table[cols].copy()
+    # a group without evaluated time (its window never held traffic after warm-up) has no shares
+    # and no rates: blank cells, said once below the table
     for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = (show[c] * 100).map("{:.1f} %".format)
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
+    for c in ("transitions_per_day", "round_trips_per_day"):
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    print(wrap("hours: time the window held traffic, after the first window of each stretch of traffic "
+               "(warm-up); shares and rates per day are over it; hours_no_traffic: time the window was empty",
+               indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    empty = int((table["hours"] <= 0).sum())
+    if empty:
+        print(f"({empty} row{'s' if empty != 1 else ''} without evaluated time: blank shares and rates)")
     if args.out:
         write_output(table, args, "rows (window x group)")
     if args.plot:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._util.words import cli_words
 from ..errors import BudgetlabError
-from . import backtest, commands, export, notebooks
+from . import backtest, commands, export, latency, notebooks
 
 if TYPE_CHECKING:  # resolved on first use by __getattr__ below (the demo module imports pandas)
     from .demo import DEMO_TARGETS
@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     notebooks.add_parser(sub)
     backtest.add_parser(sub)
     commands.add_analyses(sub)
+    latency.add_parser(sub)
     return parser
 
 

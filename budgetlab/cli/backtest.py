@@ -171,6 +171,7 @@ def _print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[s
     import pandas as pd
 
     from .._util.validation import duration_label
+    from .shared import score_text
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
@@ -185,9 +186,9 @@ def _print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[s
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
-    cols = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall", "detection_median",
-            "reset_median", "pages_per_day"]
-    print(rows[cols].to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+    print(score_text(rows, lambda v: duration_label(v) if v >= pd.Timedelta(0) else "-" + duration_label(-v)))
+    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's long window "
+          "holds at least one event)")
 
 
 _TABLES = ("bins", "episodes", "detections", "scores")

@@ -74,6 +74,9 @@ def add_replay(subparsers: Any) -> None:
     rep.add_argument("--incidents", default=None, metavar="CSV",
                      help="incidents table (incident_id,start,end[,scope,kind]): listed after the summary and drawn "
                           "on the --plot timeline; an input, never overwritten")
+    rep.add_argument("--plot-groups", default=None, metavar="NAMES",
+                     help="the groups the --plot timeline draws, by name (their --by values joined by '/', "
+                          "comma-separated; default: the most failures, then the most events)")
     rep.set_defaults(func=Command("replay", "replay"))
 
 

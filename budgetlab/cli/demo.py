@@ -100,31 +100,57 @@ def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
     return " ".join(parts)
 
 
-def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
-    """One verdict per group with its evidence, then the command that recalibrates it."""
+def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], summary: pd.DataFrame) -> None:
+    """One verdict per group with its evidence and its action, the summary's figure for the same
+    status beside the verdict's (each says which span it counts), then the command that
+    recalibrates it."""
     from ..analyses.recalibration import recalibrate
 
     rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS, show_progress=False)
     s = rec.settings
-    days = (s["span_end"] - s["span_start"]) / pd.Timedelta("1D")
-    print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {duration_label(longest_window(slo))} "
-          f"tracker would have been {_LIMIT_STATUS.upper()} or worse more than {pct(s['max_share'], 0)} of the time; "
-          f"{days:.1f} days evaluated after the warm-up)")
+    window = duration_label(longest_window(slo))
+    print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {window} tracker would have been "
+          f"{_LIMIT_STATUS.upper()} or worse more than {pct(s['max_share'], 0)} of the time). They count each "
+          f"group's time with traffic after the first {window} window (warm-up), "
+          f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC; the summary above counts the "
+          "whole log, warm-up included.")
+    worse = [st for st in ("critical", "exhausted")]
     for _, row in rec.summary.iterrows():
         label = ", ".join(str(row[k]) for k in by) or "all events"
         verdict = str(row["verdict"]).replace("_", " ") if pd.notna(row["verdict"]) else "no verdict"
-        evidence = (f"{int(row['events']):,} events, success {pct(row['success_rate'])} (95 % interval "
-                    f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        action = str(row["action"] or "")
+        head = f"{label}: {verdict}" + (f": {action}" if action else "")
+        if int(row["events"]):
+            evidence = (f"{int(row['events']):,} events in {row['hours']:.1f} h after the warm-up, success "
+                        f"{pct(row['success_rate'])} (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        else:
+            evidence = "no events after the warm-up"
+        side = _summary_share(summary, row, by, worse)
         note = str(row.get("recommendation_note", "") or "")
-        print(_wrapped(f"{label}: {verdict}. {row['verdict_reason']}. Evidence: {evidence}."
+        note = "" if note == row["verdict_reason"] else note
+        print(_wrapped(f"{head}. {row['verdict_reason']}. Evidence: {evidence}." + (f" {side}" if side else "")
                        + (f" Note: {note}." if note else ""), indent="  "))
-    if days < 14 and "recommendation_note" not in rec.summary.columns:
-        print(_wrapped(f"Caveat: {days:.1f} days of history is short of the 2-4 weeks a recalibration should rest on; "
-                       "treat these verdicts as provisional and rerun them on more history."))
     print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")
     print(f"  {_recalibrate_command(slo, by)}")
     print(f"and on your own log: budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo SLOS.yaml "
           "(2-4 weeks of history).")
+
+
+def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: list[str]) -> str:
+    """The summary's time at ``worse`` for the group of ``row``, with the span it counts."""
+    mine = summary
+    for k in by:
+        mine = mine[mine[k].astype(str) == str(row[k])]
+    cols = [f"hours_{st}" for st in ("healthy", "warning", "critical", "exhausted")]
+    if len(mine) != 1 or not all(c in mine.columns for c in cols):
+        return ""
+    hours = mine[cols].iloc[0].astype(float)
+    total = float(hours.sum())
+    bad = float(sum(hours[f"hours_{st}"] for st in worse))
+    if total <= 0:
+        return ""
+    return (f"(The summary above: {worse[0].upper()} or worse {pct(bad / total, 0)} of its {total:.1f} h, "
+            "warm-up included.)")
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -153,7 +179,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     print(f"Transitions: {len(tr)} status changes in all ({warm} during the warm-up); {where}.")
     if len(incidents):
         _print_incidents(events, incidents, slo, by)
-    _print_verdicts(events, slo, by)
+    _print_verdicts(events, slo, by, summary)
     if args.out:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {len(tr)} transitions to {args.out}")

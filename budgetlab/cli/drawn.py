@@ -76,6 +76,10 @@ class DrawnRows:
         self.sources, self.picked, self.attrs = sources, picked, attrs
         self.dtypes = {name: dtype for name, (_, dtype) in sources.items()}
         self.taken: list[Any] | None = None
+        #: Each drawn group's spans on the window's clock (set by the run; ``None``: not drawn).
+        self.spans: list[pd.DataFrame] | None = None
+        #: Whether the groups were chosen by name (``--plot-groups``).
+        self.named = False
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "sources": {}, "picked": None}
@@ -117,9 +121,11 @@ class DrawnRows:
         return out
 
 
-def select_drawn(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: int) -> DrawnRows:
+def select_drawn(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: int, *,
+                 ok: np.ndarray | None = None, names: list[str] | None = None) -> DrawnRows:
     """Choose the groups the timeline draws and find their rows (see :func:`drawn_groups`); the
-    drawn columns are gathered later (:meth:`DrawnRows.take`)."""
+    drawn columns are gathered later (:meth:`DrawnRows.take`). ``ok`` (each row's outcome)
+    ranks the groups by evidence; ``names`` chooses them by name (:func:`group_label`)."""
     from ..windows.groups import group_codes
 
     derived = [c for c in _RATE_COLUMNS if c not in states.columns]
@@ -136,7 +142,12 @@ def select_drawn(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     counts = np.bincount(code) if len(code) else np.zeros(0, dtype=np.int64)
     present = np.flatnonzero(counts)
     n_groups = len(present)
-    if n_groups > limit:
+    if names:
+        chosen = _named(states, by, code, present, names)
+    elif n_groups > limit and ok is not None:  # evidence: the most failures, then the most events
+        failures = np.bincount(code, weights=~np.asarray(ok, dtype=bool), minlength=len(counts))
+        chosen = present[np.lexsort((np.arange(n_groups), -counts[present], -failures[present]))[:limit]]
+    elif n_groups > limit:
         status = category_codes(states["status"])
         worst = np.zeros(len(counts), dtype=status.dtype)  # the same dtype: numpy's fast ufunc.at
         np.maximum.at(worst, code, status)
@@ -167,7 +178,32 @@ def select_drawn(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     tr_order = np.argsort(tr_kept_code, kind="stable")
     tr_bounds = np.searchsorted(tr_kept_code[tr_order], np.arange(len(keys) + 1))
     transitions = [tr_kept.iloc[tr_order[tr_bounds[i]:tr_bounds[i + 1]]] for i in range(len(keys))]
-    return DrawnRows(keys, n_groups, bounds, transitions, sources, picked, attrs)
+    drawn = DrawnRows(keys, n_groups, bounds, transitions, sources, picked, attrs)
+    drawn.named = bool(names)
+    return drawn
+
+
+def group_label(key: tuple[Any, ...]) -> str:
+    """A group's name as ``--plot-groups`` takes it: its key values joined by ``/``."""
+    return "/".join(str(v) for v in key)
+
+
+def _named(states: pd.DataFrame, by: list[str], code: np.ndarray, present: np.ndarray, names: list[str]
+           ) -> np.ndarray:
+    """The codes of the groups named (``--plot-groups``), in the order given; an unknown name is
+    an error that lists some of the names there are."""
+    from ..errors import ConfigError
+
+    first = np.full(int(code.max()) + 1 if len(code) else 0, -1, dtype=np.int64)
+    first[code[::-1]] = np.arange(len(code) - 1, -1, -1)
+    key_frame = states[by]
+    label = {group_label(tuple(key_frame.iloc[int(first[c])])): int(c) for c in present}
+    missing = [n for n in names if n not in label]
+    if missing:
+        some = ", ".join(sorted(label)[:8]) + (", ..." if len(label) > 8 else "")
+        raise ConfigError(f"--plot-groups: no group named {', '.join(missing)}; groups are named by their "
+                          f"{'/'.join(by)} values, e.g. {some}.")
+    return np.array(list(dict.fromkeys(label[n] for n in names)), dtype=np.int64)
 
 
 def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: int = MAX_DRAWN, *, rates: bool = True

@@ -17,7 +17,7 @@ from .._util.validation import duration_label
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup
 from .reading import group_keys, read_log, slo_from_args
-from .shared import print_slo, save_plot, wrap, write_output
+from .shared import print_slo, save_plot, score_text, wrap, write_output
 from .story import duration_words
 
 __all__ = ["COMMANDS", "read_table"]
@@ -136,10 +136,6 @@ def _cmd_incident(args: argparse.Namespace) -> int:
 
 # --- alerts -------------------------------------------------------------------------------------
 
-_SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall", "detection_median",
-                  "reset_median", "pages_per_day"]
-
-
 def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.episodes import alert_episodes
     from ..alerts.policy import as_policy
@@ -170,12 +166,11 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         rows = sc
         for k in by:
             rows = rows[rows[k] == "*"]
-        show = rows[_SCORE_COLUMNS].copy()
-        for c in ("detection_median", "reset_median"):
-            show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
         print(f"\npolicy {name} ({len(ep)} alert episode(s); tiers: "
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
-        print(show.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+        print(score_text(rows, duration_words))
+    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's long window "
+          "holds at least one event; silences are not counted)")
     if args.out:
         table = pd.concat(scores, ignore_index=True)
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args, "score rows")

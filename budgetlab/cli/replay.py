@@ -24,11 +24,13 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
+from .clock_text import format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, DrawnRows, drawn_groups, select_drawn, with_rates
 from .labels import path_label
 from .reading import (
@@ -49,18 +51,6 @@ __all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args",
            "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents", "start_timeline",
            "PendingTimeline", "write_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
 
-
-
-def format_summary(summary: pd.DataFrame) -> str:
-    """The summary table as printed: success rate in %, hours and share in each status."""
-    show = summary.copy()
-    show["success_rate"] = (show["success_rate"] * 100).map("{:.2f} %".format)
-    for st in ("healthy", "warning", "critical", "exhausted"):
-        show[st] = show[f"hours_{st}"].map("{:.1f} h".format) + " (" + (show[f"share_{st}"] * 100).map("{:.0f}".format) + " %)"
-    cols = [c for c in summary.columns if not c.startswith(("hours_", "share_"))]
-    cols = [c for c in cols if c not in ("success_rate", "transitions", "final_status")]
-    cols += ["success_rate", "healthy", "warning", "critical", "exhausted", "transitions", "final_status"]
-    return show[cols].to_string(index=False)
 
 
 def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int = 40) -> str:
@@ -121,7 +111,7 @@ def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, p
                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """``(states, transitions, summary)`` of one run: :func:`replay_states` and
     :func:`budgetlab.replay_summary`."""
-    from ..budget.tracker_replay import replay_summary
+    from ..budget.summary import replay_summary
 
     states, tr = replay_states(events, slo, by, plot=plot)
     return states, tr, replay_summary(states, events)
@@ -153,19 +143,31 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     ``OUT.run.json``.
     """
     from .._util.files import write_table
-    from ..budget.tracker_replay import replay_summary
+    from ..budget.spans import status_spans
+    from ..budget.summary import replay_summary
+    from ..budget.ties import find_ties
 
     slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
     states, tr = replay_states(events, slo, by, plot=bool(args.plot))
+    spans = status_spans(events, slo, by=by or None)
     timeline = None
     if args.plot:  # a worker draws it while this process makes and prints the tables
+        names = [n.strip() for n in args.plot_groups.split(",") if n.strip()] if getattr(args, "plot_groups", None) \
+            else None
         timeline = start_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                                  tz=getattr(args, "tz", None), worker=worker)
-    summary = replay_summary(states, events)
+                                  tz=getattr(args, "tz", None), worker=worker, spans=spans,
+                                  ok=events["ok"].to_numpy(dtype=bool), names=names)
+    summary = replay_summary(states, events, spans=spans)
+    ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
-    print("\nSummary (time in each status)")
-    print(format_summary(summary))
+    print("\nSummary (time in each status, on the window's clock)")
+    print(format_summary(summary, longest_window(slo)))
+    tie_text = tie_line(ties)
+    if tie_text:
+        print(tie_text)
+    if record is not None:
+        record.update(silence_record(summary, ties))
     if incidents is not None:
         from ..privacy import shown
 
@@ -213,13 +215,27 @@ class PendingTimeline:
         write_bytes(data, self.path, force=self.force)
 
 
+def _group_spans(spans: pd.DataFrame, by: list[str], key: tuple[Any, ...]) -> pd.DataFrame:
+    """The spans of one group (all of them without keys)."""
+    if not by:
+        return spans
+    mask = np.ones(len(spans), dtype=bool)
+    for k, v in zip(by, key, strict=True):
+        mask &= spans[k].astype(str).to_numpy() == str(v)
+    return spans[mask].reset_index(drop=True)
+
+
 def start_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   worker: Any = None) -> PendingTimeline:
+                   worker: Any = None, spans: pd.DataFrame | None = None, ok: np.ndarray | None = None,
+                   names: list[str] | None = None) -> PendingTimeline:
     """Start the timeline figure: stacked panels per group (success rate, burn rate, budget
     remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with its own SLO's target.
-    Up to :data:`MAX_DRAWN` groups; with more, the most interesting (:func:`drawn_groups`), said
-    in the figure and on stderr (when it is written). Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
+    Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence (with ``ok``, each
+    row's outcome: the most failures, then the most events; else :func:`drawn_groups`' order), or
+    the ``names`` given (``--plot-groups``), said in the figure and on stderr (when it is
+    written). With ``spans`` (:func:`budgetlab.status_spans` of the run) the status bands are the
+    window's clock, no traffic drawn as such. Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     The groups and their rows are chosen now (:func:`~budgetlab.cli.drawn.select_drawn`). With
     a ``worker`` (a :class:`~budgetlab.cli.plot_worker.PlotWorker`, forked at start-up: it
@@ -227,8 +243,10 @@ def start_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
     this process gathers the drawn rows (numpy takes) and streams them to it, and it renders
     the figure while this process goes on. Else it is rendered by :meth:`PendingTimeline.write`.
     The same code either way (:func:`render_job`), and the file is written by this process."""
-    rows = select_drawn(states, tr, by, MAX_DRAWN)
-    note = _drawn_note(len(rows.keys), rows.n_groups) if rows.n_groups > MAX_DRAWN else ""
+    rows = select_drawn(states, tr, by, MAX_DRAWN, ok=ok, names=names)
+    if spans is not None:  # each drawn group's spans (few rows), sent with the job
+        rows.spans = [_group_spans(spans, by, key) for key in rows.keys]
+    note = _drawn_note(len(rows.keys), rows.n_groups, rows.named) if rows.n_groups > len(rows.keys) else ""
     job: dict[str, Any] = {"rows": rows, "by": by, "path": path, "slo": slo, "incidents": incidents, "tz": tz}
     if worker is not None:
         if rows.raw:  # the usual case: the arrays are streamed as they are taken
@@ -246,7 +264,7 @@ def render_job(job: dict[str, Any], arrays: list[Any]) -> bytes:
     rows: DrawnRows = job.pop("rows")
     if arrays or rows.taken is None:
         rows.attach(arrays)
-    return render_timeline(rows.groups(rates=False), rows.n_groups, **job)
+    return render_timeline(rows.groups(rates=False), rows.n_groups, spans=rows.spans, named=rows.named, **job)
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
@@ -256,8 +274,11 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
     start_timeline(states, tr, by, path, slo=slo, incidents=incidents, force=force, tz=tz, worker=worker).write()
 
 
-def _drawn_note(drawn: int, n_groups: int) -> str:
-    return f"{drawn} of {n_groups} groups: the worst status reached first, then the lowest mean budget remaining"
+def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
+    if named:
+        return f"{drawn} of {n_groups} groups, chosen by name (--plot-groups)"
+    return (f"{drawn} of {n_groups} groups: the most failures first, then the most events "
+            "(--plot-groups chooses them by name)")
 
 
 # inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
@@ -299,7 +320,8 @@ def prepare_timeline(n: int = MAX_DRAWN, note: bool = True) -> None:
 
 
 def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]], n_groups: int, by: list[str],
-                    path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None, tz: str | None = None) -> bytes:
+                    path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None, tz: str | None = None,
+                    spans: list[pd.DataFrame] | None = None, named: bool = False) -> bytes:
     """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
     format ``path``'s suffix names (the file is written by the caller)."""
     import matplotlib
@@ -312,7 +334,7 @@ def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFra
     from ..plotting import plot_timeline
     from ..plotting._common import place_axis_labels
 
-    note = _drawn_note(len(groups), n_groups) if n_groups > MAX_DRAWN else ""
+    note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
     ready = _PREPARED.pop((len(groups), bool(note)), None)
     fig, axes = ready if ready is not None else _timeline_figure(len(groups), bool(note))
     for unused, _ in _PREPARED.values():  # prepared for another count of groups
@@ -327,7 +349,8 @@ def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFra
                 probe = pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)}) if by else pd.DataFrame(index=[0])
                 inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
             group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
-            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc, ax=ax, tz=tz)
+            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc, ax=ax, tz=tz,
+                                  spans=spans[i] if spans is not None else None)
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             ax.set_title(name, loc="left", y=1.0)  # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right", fontsize="small", y=1.0)

@@ -14,7 +14,12 @@ from .labels import path_label
 from .options import add_analysis_options
 from .reading import describe_slo
 
-__all__ = ["add_analysis_options", "print_slo", "save_plot", "group_label", "write_output", "wrap", "pct"]
+__all__ = ["add_analysis_options", "print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
+           "SCORE_COLUMNS", "score_text"]
+
+#: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
+SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall", "detection_median",
+                 "reset_median", "pages_per_day", "observed_days"]
 
 
 def print_slo(slo: SLO | PerGroup, by: list[str]) -> None:
@@ -70,3 +75,30 @@ def pct(x: float, digits: int = 2) -> str:
     ('93.80 %', '1 %')
     """
     return f"{x * 100:.{digits}f} %"
+
+
+def score_text(rows: pd.DataFrame, duration: Any) -> str:
+    """The score rows as text: a figure that does not exist in words or blank, never ``NaN``/``NaT``
+    (``precision`` of a tier that never fired: ``never fired``; ``recall`` without incidents:
+    ``no incidents``; a rate without observed time, a time without detection: blank);
+    ``duration`` formats the times.
+
+    >>> t = pd.DataFrame({"tier": ["p"], "severity": ["page"], "episodes": [0], "precision": [float("nan")],
+    ...     "incidents": [0], "detected": [0], "recall": [float("nan")], "detection_median": [pd.NaT],
+    ...     "reset_median": [pd.NaT], "pages_per_day": [0.0], "observed_days": [1.5]})
+    >>> print(score_text(t, str))
+    tier severity  episodes   precision  incidents  detected       recall detection_median reset_median  pages_per_day  observed_days
+       p     page         0 never fired          0         0 no incidents                                            0            1.5
+    """
+    show = rows[[c for c in SCORE_COLUMNS if c in rows.columns]].copy()
+    words = {"precision": "never fired", "recall": "no incidents"}
+    for col, word in words.items():
+        if col in show.columns:
+            show[col] = show[col].map(lambda v, w=word: w if pd.isna(v) else f"{v:.3g}")
+    for col in ("detection_median", "reset_median"):
+        if col in show.columns:
+            show[col] = show[col].map(lambda v: "" if pd.isna(v) else duration(v))
+    for col in ("pages_per_day", "observed_days"):
+        if col in show.columns:
+            show[col] = show[col].map(lambda v: "" if pd.isna(v) else f"{v:.3g}")
+    return show.to_string(index=False)

@@ -40,9 +40,10 @@ import numpy as np
 import pandas as pd
 
 from .._util.files import atomic_path, check_output
-from .._util.validation import check_fraction, check_number, check_whole, utc_timestamp
+from .._util.validation import check_fraction, check_number, check_whole, to_ns, utc_timestamp
 from ..errors import ConfigError
 from ..events.schema import bucket_dtype
+from .durations import draw_durations
 from .incidents import INCIDENT_KINDS, auto_incidents, incident_probabilities, incident_table
 from .model import (
     CAPTCHA_TYPES,
@@ -113,6 +114,8 @@ def generate(
     attempts_per_session: float = 2.0,
     incidents: str | pd.DataFrame | Sequence[Mapping[str, Any]] | None = "auto",
     session_ids: bool = True,
+    client_timeout: Any = None,
+    slow_factor: float = 3.0,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Generate a seeded outcome history and its labelled incidents (vectorized; see the module doc).
 
@@ -150,13 +153,21 @@ def generate(
         ``incident_id``), kinds from :data:`INCIDENT_KINDS`.
     session_ids : bool
         Add the ``session_id`` column (the other columns do not depend on it).
+    client_timeout : duration, optional
+        Add a ``duration`` column (timedelta64[ns], whole ms) drawn from its own random stream
+        (:mod:`budgetlab.datasets.durations`): attempts slower than the client timeout (e.g.
+        ``"60s"``) are cut, recorded as ``timeout`` with the timeout as their duration; the other
+        rows and columns are those generated without it, bit for bit.
+    slow_factor : float
+        With ``client_timeout``: how much slower the attempts are inside an incident's scope and time.
 
     Returns
     -------
     events : DataFrame
         Canonical events sorted by ``ts``: ``ts`` (datetime64[ns, UTC], whole milliseconds),
         ``ok`` (bool), ``bucket`` (``success``/``timeout``/``solve_error``), ``captcha_type``,
-        ``region``, ``sitekey`` (categoricals) and ``session_id`` (string).
+        ``region``, ``sitekey`` (categoricals), ``session_id`` (string) and, with
+        ``client_timeout``, ``duration`` (timedelta64[ns]).
     incidents : DataFrame
         ``incident_id, kind, start, end, scope, severity``; ``end`` exclusive, ``severity`` the
         expected failure rate inside the scope while the incident runs (the plateau, second half,
@@ -178,6 +189,7 @@ def generate(
         type_share=type_share, region_share=region_share, sitekeys_per_type=sitekeys_per_type,
         night_ratio=night_ratio, weekend_ratio=weekend_ratio, drift=drift, bursts_per_day=bursts_per_day,
         attempts_per_session=attempts_per_session, incidents=incidents, session_ids=session_ids,
+        client_timeout=client_timeout, slow_factor=slow_factor,
     )
     return events, table
 
@@ -200,6 +212,8 @@ def _generate(
     attempts_per_session: float,
     incidents: Any,
     session_ids: bool,
+    client_timeout: Any = None,
+    slow_factor: float = 3.0,
 ) -> tuple[pd.DataFrame, pd.DataFrame, FloatArray]:
     """:func:`generate`, plus each event's failure probability (for tuning the presets)."""
     seed = check_whole("seed", seed)
@@ -261,6 +275,11 @@ def _generate(
     p_to, p_se = incident_probabilities(table, model, keys, ts, type_code, region_code, sitekey, minute)
     u = rng_outcomes.random(len(ts))
     code = np.where(u < p_to, 1, np.where(u < p_to + p_se, 2, 0)).astype(np.int8)
+    if client_timeout is not None:
+        code, duration_ns = draw_durations(
+            seed, code, type_code, region_code, sitekey, ts, table, keys,
+            timeout_ns=to_ns(client_timeout, name="client_timeout"),
+            slow_factor=check_number("slow_factor", slow_factor, low=0, high=1000.0))
 
     all_keys = [key for t in CAPTCHA_TYPES for key in keys[t]]
     columns: dict[str, Any] = {
@@ -273,6 +292,8 @@ def _generate(
     }
     if session_ids:
         columns["session_id"] = _session_hex(session_no, seed)
+    if client_timeout is not None:
+        columns["duration"] = pd.to_timedelta(duration_ns, unit="ns").as_unit("ns")
     return pd.DataFrame(columns), table, p_to + p_se
 
 

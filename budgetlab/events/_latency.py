@@ -20,21 +20,27 @@ from ._columns import MISSING_LABELS, numpy_backed
 from ._messages import row_numbers
 from .schema import SLOW, bucket_dtype
 
-__all__ = ["DURATION_UNITS", "check_latency", "parse_durations", "apply_slow"]
+__all__ = ["DURATION_UNITS", "DURATION", "check_latency", "parse_durations", "apply_slow"]
+
+#: The optional column of the canonical table that holds each attempt's duration (timedelta64[ns]).
+DURATION = "duration"
 
 #: Units of numeric durations (``duration_unit=``) in nanoseconds.
 DURATION_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
 
 
 def check_latency(duration: str | None, duration_unit: str | None, slow_above: Any) -> int | None:
-    """``slow_above`` in ns (``None`` when not asked for); refuses half-given options."""
+    """``slow_above`` in ns (``None`` when not asked for); refuses half-given options.
+
+    A ``duration`` alone is kept as the canonical table's optional ``duration`` column
+    (timedelta64[ns]); ``duration_unit`` needs a ``duration``.
+    """
     if duration_unit is not None:
         check_argument("duration_unit", duration_unit, tuple(DURATION_UNITS))
+        if duration is None:
+            raise ConfigError(say("duration_unit= says the unit of duration=; name the duration column too.",
+                                  "--duration-unit says the unit of --duration; name the duration column too."))
     if slow_above is None:
-        if duration is not None:
-            raise ConfigError(say("duration= is read only for slow_above= (e.g. slow_above='2s')",
-                                  "--duration is read only for --slow-above (e.g. --slow-above 2s)")
-                              + "; give both or neither.")
         return None
     if duration is None:
         raise ConfigError(say("slow_above= needs duration='<column of request durations>'.",

@@ -30,7 +30,7 @@ from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
 from ._columns import MISSING_LABELS, code_counts, recode, small_int
 from ._formats import ISO_TIME, check_header, check_scalars
-from ._latency import apply_slow, parse_durations
+from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import reading, row_numbers
 from ._times import OFFSETS_READING, describe_time, parse_time
 from .lines import read_lines
@@ -241,6 +241,8 @@ def read_events(
         Latency as part of success: successes whose ``duration`` column is strictly above
         ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
         need their unit (``duration_unit="ms"``); text such as ``"350ms"`` carries its own.
+        A ``duration`` is kept as the optional ``duration`` column (timedelta64[ns]), with or
+        without ``slow_above`` (what :func:`budgetlab.latency_profile` reads).
     pattern : str, optional
         Read a line-oriented text log: a regular expression in RE2 syntax (Arrow's
         ``extract_regex``: no lookaround, no backreferences) whose named groups are the columns,
@@ -269,7 +271,8 @@ def read_events(
     DataFrame
         ``ts`` (datetime64[ns, UTC]), ``ok`` (bool), ``bucket`` (ordered categorical: ``success``
         then the failure buckets present), the ``by`` keys (categoricals), ``session_id``
-        (string) if declared, then ``keep`` columns; sorted stably by ``ts`` (equal times keep
+        (string) if declared, then ``keep`` columns, then ``duration`` (timedelta64[ns]) if
+        declared; sorted stably by ``ts`` (equal times keep
         input order: file order, then row order), with a fresh RangeIndex. Skipped rows are not
         in it. ``attrs["how_read"]`` is a :class:`~budgetlab.events.report.HowRead`: rows read and
         skipped (by reason), how the time column was read and its span, each label -> meaning
@@ -338,9 +341,12 @@ def read_events(
         reading_ = _outcome_reading(raw, label, ok, bucket, dict(spec.outcomes) if spec.outcomes is not None else None,
                                     require_success=is_path_like(source))
         ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
-        if slow_ns is not None and spec.duration is not None:
-            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat,
-                                                    parse_durations(raw[spec.duration], spec.duration_unit), slow_ns)
+        durations = None if spec.duration is None else parse_durations(raw[spec.duration], spec.duration_unit)
+        if durations is not None:
+            notes.append(f"durations: column {spec.duration!r}, " + (f"numbers in {spec.duration_unit}"
+                         if spec.duration_unit else "text with units") + ", kept as the 'duration' column")
+        if slow_ns is not None and durations is not None:
+            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, durations, slow_ns)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
         out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array, "ok": ok_arr,
                                "bucket": bucket_cat}
@@ -354,6 +360,8 @@ def read_events(
         for k in keep_cols:
             if k not in out:
                 out[k] = raw[k].array
+        if durations is not None:
+            out[DURATION] = pd.to_timedelta(durations, unit="ns").as_unit("ns").array
         frame = pd.DataFrame(out, copy=False)
 
     frame, t = _drop_skipped(frame, t, reading_)

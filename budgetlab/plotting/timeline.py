@@ -39,7 +39,10 @@ MAX_TRANSITION_LINES = 60
 #: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
 LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
-BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45), "exhausted": (0.16, 0.3)}
+BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45), "exhausted": (0.16, 0.3),
+              "no_traffic": (0.0, 0.45)}
+#: The no-traffic band of the window's clock (``spans=``): white with grey hatching.
+NO_TRAFFIC = ("#7F7F7F", "\\\\")
 
 
 def _times_ns(states: pd.DataFrame) -> np.ndarray:
@@ -88,7 +91,8 @@ def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08, fl
 
 def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFrame | None = None,
                   transitions: pd.DataFrame | None = None, ax: Axes | None = None, max_points: int = 5000,
-                  tz: str | None = None, budget: bool = True, policy: Any = None, gap: Any = None) -> Axes:
+                  tz: str | None = None, budget: bool = True, policy: Any = None, gap: Any = None,
+                  spans: pd.DataFrame | None = None) -> Axes:
     """Success rate, burn rate and budget remaining over time: stacked panels on one time axis.
 
     Each line is drawn as steps (the replay's state holds from one event to the next) and breaks
@@ -124,7 +128,11 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     gap : duration, optional
         Lines break where consecutive events are further apart than this. Default
         (:func:`~budgetlab.plotting.gap_threshold`): ``max(20 × the median spacing of the
-        events, 2 % of the span drawn)``.
+        events, 2 % of the span drawn)``; with ``spans``, where the window held no event.
+    spans : DataFrame, optional
+        The group's :func:`budgetlab.status_spans` (the window's clock): the status bands are its
+        spans, ``no_traffic`` drawn as such (grey hatching), the lines break where the window is
+        empty, and the time axis covers the spans.
 
     Returns
     -------
@@ -167,8 +175,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 
     if order is not None:
         t = t[order]
-    gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
-    breaks = gap_breaks(t, gap_ns)
+    breaks, lone = _breaks(t, spans, gap)
     columns = max(1, max_points // 4)
     starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t), dtype=np.int64)
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
@@ -181,6 +188,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         x, v = step_line(t, values, rows, breaks)
         v *= scale  # after thinning: only the drawn points (a positive scale keeps the extremes)
         target.plot(x, v, drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1, label=label, gid=gid)
+        if len(lone):  # an event alone between breaks draws no step: a dot
+            target.plot(t[lone].view("datetime64[ns]"), values[lone] * scale, ls="", marker="o", ms=3,
+                        color=LINE_COLORS[gid], gid=f"{gid}_lone")
         return v
 
     # (a) success rate and the target
@@ -226,9 +236,10 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         if lim is not None:
             budget_ax.set_ylim(*lim)
         budget_ax.set_ylabel("budget\nleft (%)")
-    _draw_status(bottom, states, order, t, starts, breaks)
+    quiet = _draw_spans(bottom, spans) if spans is not None and len(spans) else \
+        _draw_status(bottom, states, order, t, starts, breaks)
     _draw_marks(panels, incidents, transitions)
-    _legends(panels, bottom, hidden, transitions, slo if budget_ax is not None else None)
+    _legends(panels, bottom, hidden, transitions, slo if budget_ax is not None else None, quiet)
     for p in panels:
         p.yaxis.set_major_locator(MaxNLocator(nbins=4))
     for p in panels[:-1]:
@@ -237,12 +248,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     time_axis(bottom, tz)
     if not labels_below:
         bottom.set_xlabel("")
-    if len(t):
-        lo_x, hi_x = mdates.date2num(t[[0, -1]].view("datetime64[ns]"))  # type: ignore[no-untyped-call]
-        span = hi_x - lo_x  # days
-        # a lone instant gets half an hour each side (else the axis has no time ticks to show)
-        pad_x = max(span * 0.01, 1 / 86400) if span > 0 else 30 / 1440
-        ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
+    _set_xlim(ax, t, spans)
     fig = ax.figure
     fig.align_ylabels(panels)
     ax.burn_ax = burn_ax  # type: ignore[attr-defined]
@@ -253,7 +259,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 
 
 def _draw_status(bottom: Axes, states: pd.DataFrame, order: np.ndarray | None, t: np.ndarray, starts: np.ndarray,
-                 breaks: np.ndarray) -> None:
+                 breaks: np.ndarray) -> bool:
     status = states["status"]
     if not isinstance(status.dtype, pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
         status = pd.Categorical(status.astype(str), categories=list(STATUSES), ordered=True)  # type: ignore[assignment]
@@ -270,6 +276,60 @@ def _draw_status(bottom: Axes, states: pd.DataFrame, order: np.ndarray | None, t
                                facecolors=to_rgba(STATUS_COLORS[name], BAND_ALPHA[name][0]),
                                edgecolors=to_rgba(STATUS_COLORS[name], BAND_ALPHA[name][1]), lw=0,
                                hatch=STATUS_HATCHES[name] or None, gid=f"status_{name}", zorder=0.5)
+    return False  # no no-traffic band
+
+
+def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Rows after which the lines break (where the window is empty with ``spans``, else after a
+    gap), and the rows alone between breaks (drawn as dots: a step needs two points)."""
+    if spans is not None and len(spans):
+        breaks = _quiet_breaks(t, spans)
+    else:
+        gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
+        breaks = gap_breaks(t, gap_ns)
+    cut = np.zeros(len(t) + 1, dtype=bool)  # cut[i]: a break before row i (row 0 and the end included)
+    cut[0] = cut[-1] = True
+    cut[breaks + 1] = True
+    return breaks, np.flatnonzero(cut[:-1] & cut[1:])
+
+
+def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:
+    """The time axis: the events (and the spans' observation when given), padded; a lone
+    instant gets half an hour each side (else the axis has no time ticks to show)."""
+    ends = t[[0, -1]] if len(t) else t
+    if spans is not None and len(spans):
+        lo, hi = spans["start"].iloc[0].value, spans["end"].iloc[-1].value
+        ends = np.array([min(lo, *t[:1]), max(hi, *t[-1:])], dtype=np.int64)
+    if len(ends):
+        lo_x, hi_x = mdates.date2num(ends.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+        span = hi_x - lo_x  # days
+        pad_x = max(span * 0.01, 1 / 86400) if span > 0 else 30 / 1440
+        ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
+
+
+def _quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
+    """Rows after which the window held no event before the next one (where the lines break)."""
+    quiet = spans["status"].astype(str).to_numpy() == "no_traffic"
+    starts = spans["start"].array.asi8[quiet]
+    rows = np.searchsorted(t, starts, side="left") - 1  # the last event before the empty window
+    return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
+
+
+def _draw_spans(bottom: Axes, spans: pd.DataFrame) -> bool:
+    """The status bands of the window's clock: one bar per span, no traffic hatched grey (whether
+    there is any)."""
+    names = spans["status"].astype(str).to_numpy()
+    x0 = mdates.date2num(spans["start"].array.asi8.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+    width = mdates.date2num(spans["end"].array.asi8.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
+    for name in (*STATUSES, "no_traffic"):
+        run = names == name
+        if not run.any():
+            continue
+        color, hatch = (NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name], STATUS_HATCHES[name]))
+        bottom.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1), transform=bottom.get_xaxis_transform(),
+                           facecolors=to_rgba(color, BAND_ALPHA[name][0]), edgecolors=to_rgba(color, BAND_ALPHA[name][1]),
+                           lw=0, hatch=hatch or None, gid=f"status_{name}", zorder=0.5)
+    return bool((names == "no_traffic").any())
 
 
 def _draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: pd.DataFrame | None) -> None:
@@ -293,7 +353,7 @@ def _draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions:
 
 
 def _legends(panels: list[Axes], bottom: Axes, hidden: list[str], transitions: pd.DataFrame | None,
-             slo: Any) -> None:
+             slo: Any, quiet: bool = False) -> None:
     """One legend right of each panel; the bottom one in two columns, so that it stays about as
     tall as its panel (statuses named with the budget thresholds that start them)."""
     starts = {"warning": f" (< {slo.warning:.0%})", "critical": f" (< {slo.critical:.0%})",
@@ -313,4 +373,7 @@ def _legends(panels: list[Axes], bottom: Axes, hidden: list[str], transitions: p
             handles += [Patch(facecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][0]),
                               edgecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][1]), hatch=STATUS_HATCHES[s] or None,
                               lw=0, label=s + starts.get(s, "")) for s in STATUSES]
+            if quiet:
+                handles.append(Patch(facecolor=to_rgba(NO_TRAFFIC[0], 0.0), edgecolor=to_rgba(NO_TRAFFIC[0], 0.45),
+                                     hatch=NO_TRAFFIC[1], lw=0, label="no traffic"))
         legend_right(p, handles, ncols=2 if p is bottom and len(handles) > 5 else 1)

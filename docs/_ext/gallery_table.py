@@ -126,4 +126,32 @@ fig, ax = plt.subplots(figsize=(9, 4))
 plot_hourly_profile(profile, ax=ax)
 """,
     ),
+    "latency_shares": (
+        "Latency: the share of attempts that succeeded within each threshold, hour by hour",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.plotting import plot_latency_shares
+
+events, incidents = bl.synth.generate(**bl.synth.PRESETS["demo"]["args"], client_timeout="60s")
+rc = events[events["captcha_type"] == "recaptcha_v2"]
+profile = bl.latency_profile(rc, thresholds=["10s", "20s", "30s"], freq="1h")
+fig, ax = plt.subplots(figsize=(9, 4))
+plot_latency_shares(profile.shares, ax=ax)
+ax.axvspan(incidents["start"].iloc[0], incidents["end"].iloc[0], color="grey", alpha=0.15)
+""",
+    ),
+    "timeout_tradeoff": (
+        "The client timeout: successes lost against waiting saved, per captcha type",
+        """\
+import matplotlib.pyplot as plt
+import budgetlab as bl
+from budgetlab.plotting import plot_timeout_tradeoff
+
+events, _ = bl.synth.generate(**bl.synth.PRESETS["demo"]["args"], client_timeout="60s")
+table = bl.timeout_tradeoff(events, timeouts=["20s", "30s", "45s", "60s"], by="captcha_type")
+fig, ax = plt.subplots(figsize=(9, 4))
+plot_timeout_tradeoff(table, ax=ax)
+""",
+    ),
 }

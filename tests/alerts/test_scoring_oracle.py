@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -10,12 +11,12 @@ from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.scoring import incident_detections, score_alerts
 from budgetlab.windows.bins import bin_events
 from tests.alerts import oracle_episodes, oracle_scoring
+from tests.alerts.oracle_compare import assert_same_as_oracle
 from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events, per_group_slos
 
 
 def _assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
-    pd.testing.assert_frame_equal(got, want, check_exact=True)
-    assert got.attrs == want.attrs
+    assert_same_as_oracle(got, want)
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +81,20 @@ def test_score_of_overlapping_hand_made_episodes_equals_the_oracle():
     both.attrs = dict(episodes.attrs)
     inc = incidents_for(ev, seed=8, n=12)
     _assert_same(score_alerts(both, inc, bins=bins, target=0.9), oracle_scoring.score_alerts(both, inc, bins=bins, target=0.9))
+
+
+def test_score_alerts_equals_the_oracle_on_benchmark_shaped_data():
+    """The benchmark's case (benchmarks/bench_groups.py) at a small scale: generator events over 3
+    days, 800 groups drawn per event, workbook tiers, generated incidents, scored with bins."""
+    from budgetlab import AlertPolicy, synth
+
+    events, incidents = synth.generate("2026-01-05", 3, seed=3, rate=0.3, session_ids=False)
+    codes = np.random.default_rng(20).integers(0, 800, len(events))
+    ev = events[["ts", "ok", "bucket"]].copy()
+    ev["group"] = pd.Categorical.from_codes(codes, categories=[f"g{i:05d}" for i in range(800)])
+    bins = bin_events(ev, "1min", by="group")
+    pol = AlertPolicy.workbook(period="3D")
+    episodes = alert_episodes(bins, 0.95, pol)
+    assert len(episodes) > 1000 and len(incidents) > 0
+    got = score_alerts(episodes, incidents, bins=bins, target=0.95, period="3D")
+    _assert_same(got, oracle_scoring.score_alerts(episodes, incidents, bins=bins, target=0.95, period="3D"))

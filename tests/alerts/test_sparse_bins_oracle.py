@@ -15,12 +15,12 @@ from budgetlab.alerts.policy import AlertPolicy, AlertTier
 from budgetlab.alerts.scoring import score_alerts
 from budgetlab.windows.bins import bin_events, read_bins
 from tests.alerts import oracle_bins, oracle_episodes, oracle_scoring
+from tests.alerts.oracle_compare import assert_same_as_oracle
 from tests.alerts.sre_oracle_data import T0, fast_policy, incidents_for, make_events
 
 
 def _assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
-    pd.testing.assert_frame_equal(got, want, check_exact=True)
-    assert got.attrs == want.attrs
+    assert_same_as_oracle(got, want)
 
 
 def _sparse_events(n_groups: int, seed: int, days: int = 3) -> pd.DataFrame:

@@ -80,7 +80,8 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     assert len(during) >= 1
     first = during.iloc[0]
     assert f"went {str(first['to_status']).upper()} at {first['ts'].tz_convert(tz):%H:%M}" in rep.summary
-    assert f"with burn {first['burn_rate']:.2f} (success {first['current_rate'] * 100:.2f} %)" in rep.summary
+    assert (f"with 1 h burn {first['burn_rate']:.2f} (1 h success {first['current_rate'] * 100:.2f} %)"
+            in rep.summary)
     before = full[full["ts"] < start]["status"].iloc[-1]
     if before != "healthy":
         assert f"was {str(before).upper()} when the incident began" in rep.summary
@@ -134,7 +135,7 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     tr = transitions(replay(ev, slo))
     first = tr[tr["ts"] >= at(6)].iloc[0]
     assert str(first["to_status"]) == "warning"
-    assert (f"the 1 h tracker (target 90 %) went WARNING at {first['ts']:%H:%M} with burn "
+    assert (f"the 1 h tracker (target 90 %) went WARNING at {first['ts']:%H:%M} with 1 h burn "
             f"{first['burn_rate']:.2f}") in rep.summary
     row = rep.tracker.iloc[0]
     assert row["status_at_start"] == "healthy" and row["worst_status"] == "exhausted"
@@ -150,7 +151,7 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
-    assert "Over its 1 h the incident saw 72 failures in 360 events (burn 2.00), 0.3 % of a 30 d error budget." in rep.summary
+    assert "Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over the incident), 0.3 % of a 30 d error budget." in rep.summary
 
 
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
@@ -163,7 +164,7 @@ def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
     # no failure at all: HEALTHY throughout, and the no-failure sentence
     ok = history(12, lambda i, r: "success")
     rep = incident_report(ok, SLO(target=0.9, window="1h"), at(6), at(7), policy=AlertPolicy.single_window("1h", 50.0))
-    assert "stayed HEALTHY throughout (peak burn 0.00" in rep.summary
+    assert "stayed HEALTHY throughout (peak 1 h burn 0.00" in rep.summary
     assert "There were no failures during the incident." in rep.summary
     assert "The single_window policy would not have paged (page_1h's 1 h burn peaked at 0.00, its threshold is 50)" \
         in rep.summary
@@ -235,6 +236,10 @@ def test_times_naive_in_tz_or_aware_and_history_note():
                           policy=AlertPolicy.single_window("1h", 50.0))
     assert rep.start == at(6) and rep.end == at(7)  # 07:00 CET is 06:00 UTC
     assert rep.summary.startswith("Between 07:00 and 08:00 CET on 2026-01-05")
+    # across midnight every time carries its date (was "Between 23:30 and 2026-10-08 03:30 UTC on 2026-10-07")
+    from budgetlab.analyses.incident_text import between
+    assert between(pd.Timestamp("2026-10-07 23:30", tz="UTC"), pd.Timestamp("2026-10-08 03:30", tz="UTC"), "UTC") \
+        == "Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC"
     same = incident_report(ev, slo, at(6), at(7).tz_convert("Asia/Tokyo"), tz="Europe/Berlin",
                            policy=AlertPolicy.single_window("1h", 50.0))
     assert same.summary == rep.summary
@@ -322,4 +327,22 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60, 0)
     burn = 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9))
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
-    assert f"the incident saw 60 failures in 1,440 events (burn {burn:.2f}), {pct:.1f} % of a 30 d" in rep.summary
+    assert f"the incident saw 60 failures in 1,440 events (burn {burn:.2f} over the incident), {pct:.1f} % of a 30 d" in rep.summary
+
+
+def test_an_incident_after_a_silence_reads_the_window_s_clock():
+    # one event a minute 00:00-01:59 (every 5th fails), silence, again 05:00-05:59; 1 h window.
+    # The incident 03:30-05:30: the window emptied 1 ns after 02:59 (the 01:59 event left), so
+    # at 03:30 there is no traffic (the per-event replay still shows the 01:59 status); empty
+    # until the 05:00 event: 90 min of the incident.
+    ts = pd.DatetimeIndex(list(pd.date_range("2026-01-05 00:00", periods=120, freq="1min", tz="UTC"))
+                          + list(pd.date_range("2026-01-05 05:00", periods=60, freq="1min", tz="UTC")))
+    ok = [i % 5 != 0 for i in range(len(ts))]
+    ev = as_events(ts, ok)
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), "2026-01-05 03:30", "2026-01-05 05:30",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    row = rep.tracker.iloc[0]
+    assert row["status_at_start"] == "no_traffic"
+    assert row["hours_no_traffic"] == pytest.approx(1.5)
+    assert "had no traffic when the incident began (its window was empty)" in rep.summary
+    assert "its window was empty for 90 min of the incident" in rep.summary

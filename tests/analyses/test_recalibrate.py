@@ -31,6 +31,7 @@ from budgetlab.analyses.recalibration_steps import status_thresholds
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.datasets import load
 from budgetlab.errors import ConfigError, DatasetError
+from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
 
 T0 = pd.Timestamp("2026-02-02 00:00", tz="UTC")
 HOUR_NS = 3_600 * 10**9
@@ -45,26 +46,72 @@ def events_with_dips(seed: int, n: int = 4000, days: float = 3.0) -> pd.DataFram
     return as_events(ts, rng.random(n) < p_ok, groups={"kind": kind})
 
 
-def loop_shares(states: pd.DataFrame, group: pd.Series | None, lo_ns: int):
-    """Time in each status from each event to its group's next one, clipped at lo_ns (a loop)."""
-    out = {}
-    t_all = states["ts"].array.asi8
-    st = states["status"].astype(str).to_numpy()
-    labels = np.zeros(len(states), dtype=object) if group is None else group.astype(str).to_numpy()
-    for g in pd.unique(labels):
-        idx = np.flatnonzero(labels == g)
-        hours = dict.fromkeys(STATUSES, 0.0)
-        changes, prev = 0, "healthy"
-        for a, b in zip(idx[:-1], idx[1:], strict=True):
-            hours[st[a]] += max(0, t_all[b] - max(t_all[a], lo_ns)) / HOUR_NS
-        for i in idx:
-            if st[i] != prev and t_all[i] >= lo_ns:
-                changes += 1
-            prev = st[i]
-        span = sum(hours.values())
-        out[g] = {f"share_{s}": hours[s] / span for s in STATUSES} | {
-            "hours_exhausted": hours["exhausted"], "transitions_per_day": changes / (span / 24)}
-    return out
+class _CountTracker(ErrorBudgetTracker):
+    """The seed port's arithmetic (error budget, remaining fraction, status) on given window counts."""
+
+    def __init__(self, config, total, failures):
+        super().__init__(config)
+        self._total, self._failures = total, failures
+
+    @property
+    def total_events(self):
+        return self._total
+
+    @property
+    def failure_count(self):
+        return self._failures
+
+
+def clock_loop(t, bad, slo, lo_ns, hi_ns, skip=()):
+    """Brute force on the window's clock, one group: at every instant where the window's contents
+    may change (each event, and 1 ns after each event's ts + window), the events in
+    [instant - window, instant] counted by a comparison over all events, the status from the seed
+    port's arithmetic (min_events: a window with fewer events keeps the previous status; an empty
+    window is no traffic and the next traffic starts from healthy, its first window warm-up).
+    Time from each instant to the next counts in [lo_ns, hi_ns), after warm-up, outside ``skip``."""
+    t = np.asarray(t, dtype=np.int64)
+    bad = np.asarray(bad, dtype=bool)
+    w = slo.window_ns
+    cfg = SLOConfig(target_success_rate=slo.target, window_seconds=w, warning_threshold=slo.warning,
+                    critical_threshold=slo.critical)
+    instants = np.unique(np.r_[t, t + w + 1])
+    hours = dict.fromkeys(STATUSES, 0.0)
+    changes, prev, stretch, pieces, intervals = 0, "healthy", None, [], []
+    for k, tau in enumerate(instants.tolist()):
+        inside = (t >= tau - w) & (t <= tau)
+        n, f = int(inside.sum()), int((inside & bad).sum())
+        if n == 0:
+            stretch, prev = None, "healthy"
+            continue
+        if stretch is None:
+            stretch = tau
+        st = _CountTracker(cfg, n, f)._compute_status().value
+        if n < slo.min_events:
+            st = prev
+        start = max(tau, stretch + w, lo_ns)
+        counted = start == tau and tau < hi_ns and not any(a <= tau < b for a, b in skip)
+        if st != prev and counted:
+            changes += 1
+        prev = st
+        end = min(instants[k + 1], hi_ns) if k + 1 < len(instants) else tau
+        if end > start:
+            cut = sum(max(0, min(end, b) - max(start, a)) for a, b in skip)
+            hours[st] += (end - start - cut) / HOUR_NS
+            pieces.append(((n - f) / n, end - start - cut))
+            intervals.append((start, end))
+    span = sum(hours.values())
+    out = {f"share_{s}": hours[s] / span for s in STATUSES}
+    out.update(hours_exhausted=hours["exhausted"], transitions_per_day=changes / (span / 24))
+    return out, pieces, intervals
+
+
+def loop_shares(events, slo, lo_ns, hi_ns, by="kind", skip=()):
+    """:func:`clock_loop` per group of ``events``."""
+    t_all = events["ts"].array.asi8
+    labels = events[by].astype(str).to_numpy()
+    ok = events["ok"].to_numpy()
+    return {g: clock_loop(t_all[labels == g], ~ok[labels == g], slo, lo_ns, hi_ns, skip)[0]
+            for g in pd.unique(labels)}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -138,9 +185,9 @@ def test_candidate_shares_and_transitions_equal_loop_oracle(min_events):
     lo_ns = r.settings["span_start"].value
     # history 2 D back from the last event: the span starts there (the data reaches further back)
     assert lo_ns == events["ts"].iloc[-1].value - 2 * 86_400 * 10**9
+    hi_ns = r.settings["span_end"].value
     for target in (0.8, 0.85, 0.9):
-        states = replay(events, slo.with_(target=target), by="kind")
-        want = loop_shares(states, events["kind"], lo_ns)
+        want = loop_shares(events, slo.with_(target=target), lo_ns, hi_ns)
         for kind, ref in want.items():
             row = r.candidates[(r.candidates["kind"] == kind) & (r.candidates["target"] == target)].iloc[0]
             for col, value in ref.items():
@@ -162,8 +209,7 @@ def test_recommended_is_the_highest_grid_target_within_the_limit(limit_status, m
         rec = row["recommended_target"]
         shares = {}
         for target in (rec, round(rec + step, 10)):
-            states = replay(events, slo.with_(target=float(target)), by="kind")
-            ref = loop_shares(states, events["kind"], lo_ns)[row["kind"]]
+            ref = loop_shares(events, slo.with_(target=float(target)), lo_ns, r.settings["span_end"].value)[row["kind"]]
             shares[target] = sum(ref[f"share_{s}"] for s in STATUSES[level:])
         assert shares[rec] <= max_share < shares[round(rec + step, 10)]
 
@@ -171,13 +217,12 @@ def test_recommended_is_the_highest_grid_target_within_the_limit(limit_status, m
 def test_quantiles_equal_time_weighted_oracle():
     events = events_with_dips(5)
     r = recalibrate(events, window="3h", by="kind", history="2D", n_boot=0)
-    lo_ns = r.settings["span_start"].value
-    states = replay(events, SLO(window="3h"), by="kind")
+    lo_ns, hi_ns = r.settings["span_start"].value, r.settings["span_end"].value
     for kind in ("a", "b"):
-        sub = states[events["kind"] == kind]
-        t = sub["ts"].array.asi8
-        w = np.maximum(np.r_[t[1:], t[-1]] - np.maximum(t, lo_ns), 0)  # status holds to the next event
-        rate = sub["success_rate"].to_numpy()
+        sub = events[events["kind"] == kind]
+        _, pieces, _ = clock_loop(sub["ts"].array.asi8, ~sub["ok"].to_numpy(), SLO(window="3h"), lo_ns, hi_ns)
+        rate = np.array([p[0] for p in pieces])
+        w = np.array([p[1] for p in pieces], dtype=np.float64)  # the rate holds to the next clock instant
         order = np.argsort(rate, kind="stable")
         cum = np.cumsum(w[order]) / w.sum()
 
@@ -192,16 +237,27 @@ def test_quantiles_equal_time_weighted_oracle():
         assert dist["success_rate"].tolist() == [q(p) for p in QUANTILE_LEVELS]
 
 
-def test_pages_per_day_equal_alert_episodes():
+@pytest.mark.parametrize("silence_days", [0, 40])
+def test_pages_per_day_equal_alert_episodes(silence_days):
     events = events_with_dips(6, n=6000, days=4)
+    if silence_days:  # the last two days move 40 days later: a long silence between them
+        late = events["ts"] >= T0 + pd.Timedelta(days=2)
+        ts = events["ts"].where(~late, events["ts"] + pd.Timedelta(days=silence_days))
+        events = as_events(ts, events["ok"].to_numpy(), groups={"kind": events["kind"].to_numpy()})
     policy = AlertPolicy((AlertTier("page_fast", "page", "30min", "5min", 3.0),
                           AlertTier("page_slow", "page", "2h", "10min", 2.0),
                           AlertTier("ticket", "ticket", "6h", None, 1.0)), period="30D")
     r = recalibrate(events, window="1h", by="kind", candidates=[0.85, 0.9, 0.93], policy=policy, n_boot=0,
-                    history="3D")
+                    history=f"{3 + silence_days}D")
     lo, hi = r.settings["span_start"], r.settings["span_end"]
-    days = (hi - lo) / pd.Timedelta(days=1)
     bins = bin_events(events, "1min", by="kind")
+    # pages whose first notification lies in the group's evaluated time (traffic, after warm-up),
+    # per evaluated day: the clock's intervals from the brute-force loop
+    spans = {}
+    for kind in ("a", "b"):
+        sub = events[events["kind"] == kind]
+        _, _, iv = clock_loop(sub["ts"].array.asi8, ~sub["ok"].to_numpy(), SLO(window="1h"), lo.value, hi.value)
+        spans[kind] = iv
     page_only = AlertPolicy(policy.tiers[:2], period="30D")
     for target in (0.85, 0.9, 0.93):
         ep = alert_episodes(bins, target, page_only)
@@ -215,7 +271,8 @@ def test_pages_per_day_equal_alert_episodes():
                     end = f
                 else:
                     end = max(end, f)
-            n_pages = sum(lo <= s <= hi for s in starts)
+            n_pages = sum(any(a <= s.value < b for a, b in spans[kind]) for s in starts)
+            days = sum(b - a for a, b in spans[kind]) / (86_400 * 10**9)
             got = r.candidates[(r.candidates["kind"] == kind) & (r.candidates["target"] == target)]
             assert got["pages_per_day"].iloc[0] == pytest.approx(n_pages / days), (target, kind)
     assert r.candidates["pages_per_day"].max() > 0  # the nightly dips do page
@@ -439,10 +496,10 @@ def test_candidates_are_on_the_scale_of_nines():
     rec = s["recommended_target"]
     assert np.isfinite(rec) and floor <= rec < top
     nxt = min(t for t in targets if t > rec)
-    lo_ns = r.settings["span_start"].value
+    lo_ns, hi_ns = r.settings["span_start"].value, r.settings["span_end"].value
     shares = {}
     for t in (rec, nxt):
-        ref = loop_shares(replay(ev, SLO(target=float(t), window="24h"), by="kind"), ev["kind"], lo_ns)["api"]
+        ref = loop_shares(ev, SLO(target=float(t), window="24h"), lo_ns, hi_ns)["api"]
         shares[t] = ref["share_exhausted"]
     assert shares[rec] <= 0.01 < shares[nxt]
     # the fine step near the recommendation: consecutive candidates around it are at most 0.001 apart
@@ -457,19 +514,27 @@ def test_no_recommendation_says_why_with_figures_and_the_way_forward():
     n = 8 * 21
     ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, 21 * 86400, n)).round(3), unit="s")
     ev = as_events(ts, rng.random(n) >= 0.05, groups={"kind": ["image"] * n})
-    r = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95)
+    r = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.9)
     s = r.summary.iloc[0]
     assert np.isnan(s["recommended_target"])
     note = s["recommendation_note"]
-    per_day = s["events"] / s["history_days"]
+    # events a day with traffic: the evaluated events over the evaluated (observed) time
+    per_day = s["events"] / (s["hours"] / 24)
     assert s["events_per_day"] == pytest.approx(per_day)
-    assert f"~{per_day:.3g} events a day" in note
+    assert f"~{per_day:.3g} events a day with traffic" in note
     assert f"holds ~{s['window_events']:.3g} events" in note
     assert f"one failure moves the rate {100 / s['window_events']:.3g} points" in note
-    # 10 failures a window at 90 % need 100 events: 100 / (8 a day) = 12.5 -> 13 days
-    need_days = int(np.ceil(100 / per_day))
-    assert f"window={need_days}D" in note and "min_events=100" in note
+    # 10 failures a window at 90 % need 100 events: 100 / (8 a day) = 12.5 days, longer than the
+    # 7-day maximum of a suggested window: no window is suggested
+    assert "window=" not in note
+    assert "no window length fixes this: too little traffic" in note and "7-day maximum" in note
     assert "no usual target meets the rule" in s["verdict_reason"]
+    # under 95 % the same 160-odd events hold fewer than 10 expected failures: no verdict, no
+    # recommendation, the reason in words
+    thin = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95).summary.iloc[0]
+    assert pd.isna(thin["verdict"]) and np.isnan(thin["recommended_target"])
+    assert thin["verdict_reason"].startswith(f"{int(thin['events'])} events in the evaluated span: too few for a verdict")
+    assert thin["recommendation_note"] == thin["verdict_reason"]
 
 
 def test_short_history_gets_a_caveat():
@@ -477,7 +542,9 @@ def test_short_history_gets_a_caveat():
     s = recalibrate(ev, window="6h", by="kind", n_boot=0).summary.iloc[0]
     assert np.isfinite(s["recommended_target"])
     assert s["recommendation_note"].startswith("provisional:") and "14 days" in s["recommendation_note"]
-    assert s["history_days"] == pytest.approx((ev["ts"].iloc[-1] - ev["ts"].iloc[0]) / pd.Timedelta("1D"))
+    # the evaluated span: from one window after the first event to the last
+    assert s["history_days"] == pytest.approx((ev["ts"].iloc[-1] - ev["ts"].iloc[0] - pd.Timedelta("6h"))
+                                              / pd.Timedelta("1D"))
 
 
 def test_per_group_current_targets_equal_separate_runs():
@@ -532,22 +599,16 @@ def test_exclude_incidents_leaves_their_time_out_of_the_rule():
     # kind b is not covered: unchanged
     pd.testing.assert_series_equal(r.summary.set_index("kind").loc["b"], plain.summary.set_index("kind").loc["b"])
     assert a["recommended_target"] > plain.summary.set_index("kind").loc["a", "recommended_target"]
-    # oracle: replay under the recommendation and the next candidate; time of events outside
-    # [start, end + 1 h) of the incidents, a loop
-    lo_ns = r.settings["span_start"].value
-    sub = events[(events["kind"] == "a").to_numpy()].reset_index(drop=True)
-    t = sub["ts"].array.asi8
-    skip = np.zeros(len(t), dtype=bool)
-    for s0, e0 in zip(inc["start"], inc["end"], strict=True):
-        skip |= (t >= s0.value) & (t < e0.value + HOUR_NS)
+    # oracle: the clock loop under the recommendation and the next candidate, the time in
+    # [start, end + 1 h) of the incidents left out
+    lo_ns, hi_ns = r.settings["span_start"].value, r.settings["span_end"].value
+    skip = [(s0.value, e0.value + HOUR_NS) for s0, e0 in zip(inc["start"], inc["end"], strict=True)]
     cands = r.candidates[r.candidates["kind"] == "a"]["target"].tolist()
     rec = a["recommended_target"]
     nxt = min(c for c in cands if c > rec)
     for target, ok in ((rec, True), (nxt, False)):
-        st = replay(sub, SLO(target=float(target), window="1h"))["status"].astype(str).to_numpy()
-        w = np.maximum(np.r_[t[1:], t[-1]] - np.maximum(t, lo_ns), 0) * ~skip
-        share = w[st == "exhausted"].sum() / w.sum()
-        assert (share <= 0.01) == ok, (target, share)
+        share = loop_shares(events, SLO(target=float(target), window="1h"), lo_ns, hi_ns, skip=skip)["a"]
+        assert (share["share_exhausted"] <= 0.01) == ok, (target, share)
 
 
 def test_a_resample_without_recommendation_never_reads_as_target_zero():

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetlab import SLO, as_events, replay, replay_summary, synth
+from budgetlab import SLO, as_events, replay, status_spans, synth
 from budgetlab.analyses.sorted_events import parse_window
 from budgetlab.analyses.status_variants import hysteresis, replay_calendar
 from budgetlab.analyses.window_lengths import compare_windows, window_incidents
@@ -41,36 +41,94 @@ def grouped_events(seed: int, n: int = 3000, days: float = 2.0) -> pd.DataFrame:
 # rolling windows: compare_windows equals replay + replay_summary
 
 
+def spans_oracle(events, slo, by, lo_ns=None, dwell_ns=0, start=None, end=None):
+    """Per group from status_spans (checked against the seed port at every event and expiry
+    instant): time at each status after each stretch's warm-up and from lo_ns, status changes
+    inside a traffic stretch (its first span against healthy) that start in that time; with
+    dwell_ns the dwell rule (dwell_oracle) at every instant the window changes (each event, and
+    1 ns after each event's ts + window), the raw status read from the spans."""
+    sp = status_spans(events, slo, by=by, start=start, end=end)
+    if dwell_ns:
+        sp = _instants(sp, events, slo, by)
+    hi = sp.attrs["end"].value
+    lo = sp.attrs["start"].value if lo_ns is None else lo_ns
+    out = {}
+    keys = [by] if isinstance(by, str) else list(by or [])
+    for key, g in (sp.groupby(keys, observed=True, sort=False) if keys else [((), sp)]):
+        hours = dict.fromkeys(STATUSES, 0.0)
+        changes = 0
+        traffic = g[g["status"] != "no_traffic"]
+        for _, stretch in traffic.groupby("warmup_end", sort=False):
+            st_ = stretch["status"].astype(str).map(STATUSES.index).tolist()
+            starts = stretch["start"].array.asi8.tolist()
+            shown = dwell_oracle(starts, st_, dwell_ns) if dwell_ns else st_
+            prev = 0
+            for start, end, warm, code in zip(starts, stretch["end"].array.asi8.tolist(),
+                                              stretch["warmup_end"].array.asi8.tolist(), shown, strict=True):
+                a = max(start, warm, lo)
+                if end > a:
+                    hours[STATUSES[code]] += (end - a) / 3.6e12
+                if code != prev and start >= max(warm, lo) and start < hi:
+                    changes += 1
+                prev = code
+        out[key if not isinstance(key, tuple) or len(key) != 1 else key[0]] = (hours, changes)
+    return out
+
+
+def _instants(sp, events, slo, by):
+    """The spans cut at every instant the window changes (the raw status copied)."""
+    keys = [by] if isinstance(by, str) else list(by or [])
+    rows = []
+    for key, g in (sp.groupby(keys, observed=True, sort=False) if keys else [((), sp)]):
+        sel = np.ones(len(events), dtype=bool)
+        for k, v in zip(keys, key if isinstance(key, tuple) else (key,), strict=True):
+            sel &= (events[k] == v).to_numpy()
+        t = events["ts"].array.asi8[sel]
+        cuts = np.unique(np.r_[t, t + slo.window_ns + 1])
+        s0, e0 = g["start"].array.asi8, g["end"].array.asi8
+        for i in range(len(g)):
+            inner = cuts[(cuts > s0[i]) & (cuts < e0[i])]
+            bounds = np.r_[s0[i], inner, e0[i]]
+            for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+                r = g.iloc[i].copy()
+                r["start"], r["end"] = pd.Timestamp(a, tz="UTC"), pd.Timestamp(b, tz="UTC")
+                rows.append(r)
+    out = pd.DataFrame(rows).reset_index(drop=True)
+    out.attrs.update(sp.attrs)
+    return out
+
+
 @pytest.mark.parametrize("seed", [1, 2])
-def test_rolling_rows_equal_replay_summary(seed):
+def test_rolling_rows_equal_status_spans(seed):
     events = grouped_events(seed)
     slo = SLO(target=0.9, warning=0.5, critical=0.1, min_events=5)
     table = compare_windows(events, slo, ["30min", "3h", "1D"], by=["kind", "region"])
     assert len(table) == 3 * 6
     for label, w in (("30m", "30min"), ("3h", "3h"), ("1d", "1D")):
-        ref = replay_summary(replay(events, slo.with_(window=w), by=["kind", "region"]), events)
-        got = table[table["window"] == label].reset_index(drop=True)
-        merged = got.merge(ref, on=["kind", "region"], suffixes=("", "_ref"))
-        assert len(merged) == 6
-        for st_name in STATUSES:
-            np.testing.assert_allclose(merged[f"share_{st_name}"], merged[f"share_{st_name}_ref"], rtol=1e-12, atol=1e-15)
-        np.testing.assert_allclose(merged["hours_exhausted"], merged["hours_exhausted_ref"], rtol=1e-12)
-        assert (merged["transitions"] == merged["transitions_ref"]).all()
-        assert (merged["events"] == merged["events_ref"]).all()
-        span_days = (merged[[f"hours_{s}" for s in STATUSES]].sum(axis=1)) / 24
-        np.testing.assert_allclose(merged["transitions_per_day"], merged["transitions"] / span_days)
+        ref = spans_oracle(events, slo.with_(window=w), ["kind", "region"])
+        got = table[table["window"] == label]
+        for _, row in got.iterrows():
+            hours, changes = ref[(row["kind"], row["region"])]
+            span = sum(hours.values())
+            assert row["hours"] == pytest.approx(span, rel=1e-12)
+            for st_name in STATUSES:
+                assert row[f"share_{st_name}"] == pytest.approx(hours[st_name] / span, rel=1e-9, abs=1e-15)
+            assert row["hours_exhausted"] == pytest.approx(hours["exhausted"], rel=1e-12, abs=1e-15)
+            assert row["transitions"] == changes
+            assert row["transitions_per_day"] == pytest.approx(changes / (span / 24))
 
 
-def test_per_group_targets_equal_one_replay_per_group():
+def test_per_group_targets_equal_one_run_per_group():
     events = grouped_events(3)
     targets = {"a": 0.93, "b": 0.88, "c": 0.75}
     table = compare_windows(events, SLO(target=0.5), "2h", by="kind", target=targets)
     for kind, target in targets.items():
         sub = events[events["kind"] == kind].reset_index(drop=True)
-        ref = replay_summary(replay(sub, SLO(target=target, window="2h")), sub).iloc[0]
+        hours, changes = spans_oracle(sub, SLO(target=target, window="2h"), None, start=events["ts"].iloc[0],
+                                      end=events["ts"].iloc[-1])[()]
         row = table[table["kind"] == kind].iloc[0]
-        assert row["share_exhausted"] == pytest.approx(ref["share_exhausted"], rel=1e-12, abs=1e-15)
-        assert row["transitions"] == ref["transitions"]
+        assert row["share_exhausted"] == pytest.approx(hours["exhausted"] / sum(hours.values()), rel=1e-9, abs=1e-15)
+        assert row["transitions"] == changes
 
 
 def test_ungrouped_single_window_and_labels():
@@ -143,10 +201,12 @@ def test_calendar_day_hides_a_night_of_failures():
     utc_day = replay_calendar(events, slo, tz="UTC")
     k = at("00:30")
     assert calendar["failures"].iloc[k] == 0 and utc_day["failures"].iloc[k] == 240
-    # compare_windows shows it as time: rolling exhausted from 22:13 to 21:36 next day
-    # (23 h 23 min), calendar from 22:13 to midnight (1 h 47 min); see the compare_windows doctest
+    # compare_windows shows it as time: rolling exhausted from 22:13 to 21:36 next day, of which
+    # the first window (to 00:00 the next day, one day after the first event) is warm-up: 21 h
+    # 36 min; calendar (no warm-up: it starts empty every day) from 22:13 to the reset at
+    # midnight, 1 h 47 min; see the compare_windows doctest
     t = compare_windows(events, slo, ["24h", "calendar:day"], tz="Europe/Berlin")
-    assert t["hours_exhausted"].tolist() == pytest.approx([23 + 23 / 60, 1 + 47 / 60])
+    assert t["hours_exhausted"].tolist() == pytest.approx([21 + 36 / 60, 1 + 47 / 60], rel=1e-9)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -197,15 +257,17 @@ def test_hysteresis_hand_case():
 
 
 @pytest.mark.parametrize("dwell", ["5min", "1h"])
-def test_compare_with_dwell_equals_summary_of_hysteresis(dwell):
+def test_compare_with_dwell_equals_the_dwell_rule_on_the_spans(dwell):
     events = grouped_events(5)
     slo = SLO(target=0.9, window="1h")
     table = compare_windows(events, slo, "1h", by="kind", min_dwell=["0s", dwell])
     assert table["min_dwell"].unique().tolist() == [pd.Timedelta(0), pd.Timedelta(dwell)]
-    ref = replay_summary(hysteresis(replay(events, slo, by="kind"), dwell), events)
-    got = table[table["min_dwell"] == pd.Timedelta(dwell)].merge(ref, on="kind", suffixes=("", "_ref"))
-    np.testing.assert_allclose(got["share_healthy"], got["share_healthy_ref"], rtol=1e-12)
-    assert (got["transitions"] == got["transitions_ref"]).all()
+    ref = spans_oracle(events, slo, "kind", dwell_ns=pd.Timedelta(dwell).value)
+    got = table[table["min_dwell"] == pd.Timedelta(dwell)]
+    for _, row in got.iterrows():
+        hours, changes = ref[row["kind"]]
+        assert row["share_healthy"] == pytest.approx(hours["healthy"] / sum(hours.values()), rel=1e-9)
+        assert row["transitions"] == changes
     # a dwell time can only reduce flapping
     no_dwell = table[table["min_dwell"] == pd.Timedelta(0)].set_index("kind")["transitions"]
     assert (got.set_index("kind")["transitions"] <= no_dwell).all()
@@ -228,20 +290,21 @@ def test_hysteresis_keeps_other_columns_and_checks_input():
 
 
 def test_round_trips_hand_case():
-    # One event a minute, target 0.5, window 2 min (closed left edge: 3 events per window).
-    # A lone failure at minute 10 sits in the windows of minutes 10, 11, 12: 3 events,
-    # budget 1.5, remaining (1.5 - 1) / 1.5 = 1/3 -> warning (< 0.5, not < 0.1); healthy again
-    # at minute 13. Same for the failure at minute 21. Two warnings of 3 minutes each.
+    # One event a minute, target 0.5, warning below 0.6 of the budget, window 3 min: between
+    # events the window holds 3 events (4 at the instant an event arrives, for 1 ns). A lone
+    # failure at minute 10: 3 events, budget 1.5, remaining 1/3 -> warning; 4 events, budget 2,
+    # remaining 1/2 -> warning (< 0.6). It leaves 1 ns after 00:13: healthy again. The same at
+    # minute 21: two warnings of 3 min + 1 ns each.
     ok = [True] * 10 + [False] + [True] * 10 + [False] + [True] * 30
     ts = T0 + pd.to_timedelta(np.arange(len(ok)), unit="min")
     events = as_events(ts, ok)
-    slo = SLO(target=0.5, window="2min")
-    statuses = replay(events, slo)["status"].astype(str).tolist()
-    assert statuses[9:14] == ["healthy", "warning", "warning", "warning", "healthy"]
-    t = compare_windows(events, slo, "2min", round_trip="3min")
-    assert t["round_trips"].iloc[0] == 2  # two 3-minute warnings, each healthy -> warning -> healthy
-    assert t["transitions"].iloc[0] == 4
-    assert compare_windows(events, slo, "2min", round_trip="2min")["round_trips"].iloc[0] == 0
+    slo = SLO(target=0.5, window="3min", warning=0.6)
+    t = compare_windows(events, slo, "3min", round_trip="4min")
+    assert t["round_trips"].iloc[0] == 2 and t["transitions"].iloc[0] == 4
+    # evaluated: from 00:03 (the warm-up: one window after the first event) to 00:51 (the last)
+    assert t["hours"].iloc[0] == pytest.approx(48 / 60, rel=1e-12)
+    assert t["share_warning"].iloc[0] == pytest.approx((2 * (3 * 60 * 10**9 + 1)) / (48 * 60 * 10**9), rel=1e-12)
+    assert compare_windows(events, slo, "3min", round_trip="3min")["round_trips"].iloc[0] == 0  # 3 min + 1 ns
 
 
 def one_incident_case():
@@ -308,7 +371,7 @@ def test_warmup_excludes_early_time_and_incidents():
     events, inc = one_incident_case()
     full = compare_windows(events, SLO(target=0.9), "1h", incidents=inc)
     late = compare_windows(events, SLO(target=0.9), "1h", incidents=inc, warmup="3h")
-    assert full["hours"].iloc[0] == pytest.approx(359 / 60)
+    assert full["hours"].iloc[0] == pytest.approx(299 / 60)  # one window of warm-up, to 05:59
     assert late["hours"].iloc[0] == pytest.approx(179 / 60)
     assert late["incidents"].iloc[0] == 0 and full["incidents"].iloc[0] == 1
     assert late["events"].iloc[0] == 180

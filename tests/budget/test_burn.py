@@ -51,7 +51,9 @@ def test_zero_traffic_is_zero_burn_and_flagged_without_warnings():
     ev = events_at([0, 600], [False, True])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        br = burn_rates(bin_events(ev, "1min"), 0.99, windows=["1min", "5min"])
+        sparse = burn_rates(bin_events(ev, "1min"), 0.99, windows=["1min", "5min"])
+        br = burn_rates(bin_events(ev, "1min"), 0.99, windows=["1min", "5min"], fill=0.0)
+    assert not sparse["no_traffic"].any() and len(sparse) == (~br["no_traffic"]).sum()  # sparse: no empty window
     quiet = br[br["no_traffic"]]
     assert len(quiet) > 0
     assert (quiet["burn_rate"] == 0).all() and (quiet["error_ratio"] == 0).all()
@@ -83,7 +85,7 @@ def test_matches_loop_over_events(rows, freq_s, mults):
         assert (row.total, row.bad) == (n, b)
         expected = (b / n) / (1 - target) if n else 0.0
         assert row.burn_rate == pytest.approx(expected)
-        assert row.no_traffic == (n == 0)
+        assert row.no_traffic == (n == 0) and n > 0  # sparse: a row only where the window holds traffic
 
 
 def test_target_forms_and_per_group_targets():

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import SLO, PerGroup, Tracker, as_events, replay, transitions
+from budgetlab import SLO, PerGroup, Tracker, as_events, replay, status_spans, transitions
 from budgetlab.budget.burn import burn_rates
 from budgetlab.budget.period import period_budget
+from budgetlab.budget.summary import replay_summary
 from budgetlab.budget.tracker import KeyedTracker
-from budgetlab.budget.tracker_replay import replay_summary
 from budgetlab.errors import ConfigError, InputError
 from budgetlab.windows.bins import bin_events, read_bins
 from tests.test_replay_oracle import FIGURES, seed_replay
@@ -143,7 +143,9 @@ def test_replay_summary_shows_each_groups_target_and_window():
         slo = SLOS.slo_for(row.captcha_type)
         assert (row.target, row.window) == (slo.target, slo.window)
         sub = ev[ev["captcha_type"] == row.captcha_type]
-        alone = replay_summary(replay(sub, slo, by="captcha_type"), sub)
+        # the same observation (the whole input's first to last event), the group's own SLO
+        spans = status_spans(sub, slo, by="captcha_type", start=ev["ts"].iloc[0], end=ev["ts"].iloc[-1])
+        alone = replay_summary(replay(sub, slo, by="captcha_type"), sub, spans=spans)
         mine = summary[summary["captcha_type"] == row.captcha_type].drop(columns=["target", "window"])
         pd.testing.assert_frame_equal(mine.reset_index(drop=True), alone, check_exact=True)
     # same window everywhere: only the target is added

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from budgetlab import SLO, as_events, replay, transitions
 from budgetlab.budget import tracker_replay
-from budgetlab.budget.tracker_replay import REPLAY_COLUMNS, replay_summary, replay_transitions
+from budgetlab.budget.summary import replay_summary
+from budgetlab.budget.tracker_replay import REPLAY_COLUMNS, replay_transitions
 from budgetlab.errors import ConfigError, InputError, PartialWindowWarning
 from tests.test_replay_oracle import cases, per_group_slos, seed_replay
 

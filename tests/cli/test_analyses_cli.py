@@ -74,7 +74,7 @@ def test_recalibrate_table_equals_the_api(files, tmp_path, capsys):
     assert got["verdict"].tolist() == want["verdict"].astype(str).tolist()
     for _, row in want.iterrows():  # the printed line names the figures of the API
         line = next(ln for ln in printed.splitlines() if ln.startswith(f"captcha_type={row['captcha_type']}:"))
-        assert f"recommended {row['recommended_target']:.4g}" in line
+        assert f"the rule's target {row['recommended_target']:.4g}" in line
         assert f"observed {row['success_rate'] * 100:.2f} % over {int(row['events']):,} events" in line
 
 
@@ -118,7 +118,10 @@ def test_compare_windows_per_group_equals_separate_runs(files, tmp_path, capsys)
     capsys.readouterr()
     got = pd.read_csv(out)
     for ctype, target in TARGETS.items():
-        want = compare_windows(by_type(files["events"], ctype), SLO(target), ["1h", "6h"], by="captcha_type")
+        # a group's rows equal those of a one-SLO run of the whole table (the observation ends at
+        # the table's last event for every group: time after a group's last event is no traffic)
+        want = compare_windows(files["events"], SLO(target), ["1h", "6h"], by="captcha_type")
+        want = want[want["captcha_type"] == ctype]
         mine = got[got["captcha_type"] == ctype]
         for col in ("events", "transitions", "share_warning", "share_critical", "share_exhausted"):
             assert np.allclose(mine[col], want[col], atol=1e-12), (ctype, col)
@@ -329,3 +332,18 @@ def test_outputs_that_are_inputs_are_refused_before_the_work(files, tmp_path, ca
                  str(files["incidents"]), "--force"]) == 2
     assert files["incidents"].read_bytes() == before
     assert "budgetlab: error" in capsys.readouterr().err
+
+
+def test_alerts_text_has_no_nan_and_states_observed_time(files, capsys):
+    """A tier that never fired has no precision: the text says so in words (the table keeps NaN)."""
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target", "0.95",
+                 "--policy", "workbook"]) == 0
+    printed = capsys.readouterr().out
+    bins = bin_events(files["events"], "1min")
+    pol = as_policy("workbook", period="30D")
+    want = score_alerts(alert_episodes(bins, 0.95, pol), read_incidents(files["incidents"]), bins=bins, target=0.95,
+                        policy=pol)
+    assert want["precision"].isna().any()  # the fixture has a tier that never fired
+    assert "never fired" in printed and "observed_days" in printed and "observed time" in printed
+    for word in ("nan", "NaN", "NaT"):
+        assert word not in printed

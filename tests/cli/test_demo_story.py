@@ -98,16 +98,26 @@ def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_comman
                           limit_status="critical").summary.iloc[0]
         line = next(ln for ln in verdicts.splitlines() if ln.strip().startswith(f"{ctype}:"))
         text = " ".join(verdicts.split(f"{ctype}:")[1].split("Evidence:")[0].split())
-        assert line.strip().startswith(f"{ctype}: {str(row['verdict']).replace('_', ' ')}.")
+        # the verdict's word and its action agree: "too strict: loosen to 0.92", "ok: keep 0.97"
+        assert line.strip().startswith(f"{ctype}: {str(row['verdict']).replace('_', ' ')}: {row['action']}.")
+        assert {"too_strict": "loosen", "ok": "keep", "too_loose": "tighten"}[str(row["verdict"])] \
+            == row["action"].split()[0]
         assert " ".join(str(row["verdict_reason"]).split()) in text
     assert "recaptcha_v2: too strict" in verdicts  # the story's point: 0.93 is too strict for this sample
+    # one story: the verdicts say which span they count, and show the summary's figure for the same
+    # status beside theirs with the span it counts (the summary counts the warm-up, the verdict not)
+    flat = " ".join(verdicts.split())
+    assert "the summary above counts the whole log, warm-up included" in flat
+    for ctype in DEMO_TARGETS:
+        para = flat.split(f"{ctype}:")[1].split("Note:")[0]
+        assert "h after the warm-up" in para and "(The summary above: CRITICAL or worse" in para
     command = next(ln.strip() for ln in verdicts.splitlines() if ln.strip().startswith("budgetlab recalibrate"))
     argv = shlex.split(command)[1:]
     assert "--by" in argv and argv[argv.index("--by") + 1] == "captcha_type"
     assert main(argv) == 0
     rerun = capsys.readouterr().out
-    rec_demo = re.search(r"recaptcha_v2: too strict\..*?recommended ([0-9.]+)", " ".join(verdicts.split()))
-    rec_cli = re.search(r"^captcha_type=recaptcha_v2: .*recommended ([0-9.]+)", rerun, re.M)
+    rec_demo = re.search(r"recaptcha_v2: too strict: loosen to ([0-9.]+)\.", " ".join(verdicts.split()))
+    rec_cli = re.search(r"^captcha_type=recaptcha_v2: .*verdict: too strict, loosen to ([0-9.]+)", rerun, re.M)
     assert rec_demo and rec_cli and rec_demo.group(1) == rec_cli.group(1)
 
 

@@ -249,11 +249,13 @@ def test_an_earlier_failed_copy_is_not_run_again(tmp_path):
 
 @pytest.fixture(scope="module")
 def other_log(tmp_path_factory):
-    """Three days of a different history (seed, start, rate), as a CSV log with the usual columns."""
-    events, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.3, session_ids=False)
+    """Three days of a different history (seed, start, rate), as a CSV log with the usual columns and
+    the attempts' durations in seconds (notebook 05 reads them; the others ignore the column)."""
+    events, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.3, session_ids=False, client_timeout="60s")
     path = tmp_path_factory.mktemp("log") / "outcomes.csv"
-    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), outcome=events["bucket"].astype(str))
-    frame[["ts", "outcome", "captcha_type", "region"]].to_csv(path, index=False)
+    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), outcome=events["bucket"].astype(str),
+                          duration=events["duration"].dt.total_seconds())
+    frame[["ts", "outcome", "captcha_type", "region", "duration"]].to_csv(path, index=False)
     return path, events
 
 

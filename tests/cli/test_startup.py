@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = {"pandas", "numpy", "numba", "matplotlib", "pyarrow", "scipy", "llvmlite"}
 COMMANDS = ["demo", "replay", "export", "notebooks", "backtest", "recalibrate", "compare-windows", "buckets",
-            "incident", "alerts"]
+            "incident", "alerts", "latency"]
 
 # Runs the command line once per argv (as the console script does) in a fresh interpreter and
 # prints, as JSON, each call's exit status and output, and the heavy top-level packages imported.
@@ -134,7 +134,7 @@ def test_every_parser_names_a_handler_that_exists():
         assert callable(func), name
         if isinstance(func, Command):
             lazy[name] = func
-    assert set(lazy) == {"demo", "replay", "recalibrate", "compare-windows", "buckets", "incident", "alerts"}
+    assert set(lazy) == {"demo", "replay", "recalibrate", "compare-windows", "buckets", "incident", "alerts", "latency"}
     for name, command in lazy.items():  # the module's table holds the handler the parser names
         module = importlib.import_module(f"budgetlab.cli.{command.module}")
         assert command.name == name and callable(module.COMMANDS[name]), name

@@ -57,17 +57,34 @@ def test_replay_plot_format_follows_the_suffix_and_tz_labels_the_axis(log, tmp_p
     capsys.readouterr()
 
 
-def test_replay_plot_of_many_groups_draws_the_most_interesting_and_says_so(log, tmp_path, saved, capsys):
+def test_replay_plot_of_many_groups_draws_the_most_evidence_and_says_so(log, tmp_path, saved, capsys):
     out = tmp_path / "t.png"
     assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out)]) == 0
     err = capsys.readouterr().err
-    assert f"the timeline shows {MAX_DRAWN} of 8 groups: the worst status reached first" in err
+    assert f"the timeline shows {MAX_DRAWN} of 8 groups: the most failures first, then the most events" in err
     (fig,) = saved
-    assert len(fig["titles"]) == MAX_DRAWN and fig["titles"][0] == "key=k5"  # the group that burnt its budget
+    # oracle: the log's own counts per key (failures, then events, then key order)
+    raw = pd.read_csv(log)
+    per = raw.assign(bad=raw["outcome"] != "success").groupby("key").agg(bad=("bad", "sum"), n=("bad", "size"))
+    want = per.reset_index().sort_values(["bad", "n", "key"], ascending=[False, False, True])["key"].head(MAX_DRAWN)
+    assert fig["titles"] == [f"key={k}" for k in want]
+    assert fig["titles"][0] == "key=k5"  # the group that burnt its budget
     assert fig["texts"] and fig["texts"][0].startswith(f"Timeline of {MAX_DRAWN} of 8 groups")
     assert fig["xlabels"] == ["time (UTC)"] * MAX_DRAWN
     height = fig["size"][1]
     assert height <= 2600  # px: 6 groups of three panels (it was 4,488 px for 12 one-panel groups)
+
+
+def test_plot_groups_chooses_the_groups_by_name(log, tmp_path, saved, capsys):
+    out = tmp_path / "t.png"
+    assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out), "--plot-groups", "k7,k1"]) == 0
+    (fig,) = saved
+    assert fig["titles"] == ["key=k7", "key=k1"]
+    assert fig["texts"] == ["Timeline of 2 of 8 groups, chosen by name (--plot-groups)."]
+    assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out), "--force",
+                 "--plot-groups", "k9"]) == 2
+    err = capsys.readouterr().err
+    assert "no group named k9" in err and "k0, k1" in err and "Traceback" not in err
 
 
 def test_drawn_groups_ranks_by_worst_status_then_lowest_budget():

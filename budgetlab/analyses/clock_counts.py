@@ -1,0 +1,192 @@
+"""The window's clock as counts: the piecewise-constant window contents of every group over time.
+
+:func:`budgetlab.status_spans` gives the time-driven status under one SLO. The analyses that try
+many targets at once (:func:`budgetlab.recalibrate`) need what that status is computed from: the
+window's ``total`` and ``failures`` between two instants at which they change. They change when an
+event arrives (at its ``ts``) and when it leaves the window (1 ns after ``ts + window``: the window
+is ``[t - window, t]``). Between two such instants the seed's rule gives one status for any
+target, so the time at each status under every candidate target is a weighted count over these
+segments.
+
+A segment whose window is empty is *no traffic*: it carries no status and no time in any status.
+A **traffic stretch** is a maximal run of segments with traffic; its warm-up ends one window after
+its first event (``warmup_end``), and the ``min_events`` hold restarts from HEALTHY at its start
+(``first``), as at the start of the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["ClockCounts", "clock_counts", "evaluated_time", "evaluated_events", "split_days"]
+
+
+@dataclass(frozen=True)
+class ClockCounts:
+    """:func:`clock_counts`: the segments with traffic, in group order then time.
+
+    Attributes
+    ----------
+    seg : ndarray of int64
+        Group index of each segment.
+    start, end : ndarray of int64
+        The segment ``[start, end)`` in ns (``end`` at most the observation end).
+    total, failures : ndarray of int64
+        The window's counts during the segment (``total > 0``).
+    warmup_end : ndarray of int64
+        The end of the first window of the segment's traffic stretch (its first event + window).
+    first : ndarray of bool
+        The first segment of a traffic stretch (the ``min_events`` hold restarts there).
+    bounds : ndarray of int64
+        ``bounds[g]:bounds[g + 1]`` are group ``g``'s segments.
+    """
+
+    seg: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    total: np.ndarray
+    failures: np.ndarray
+    warmup_end: np.ndarray
+    first: np.ndarray
+    bounds: np.ndarray
+
+
+def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: int, obs_end: int, *,
+                 leave: np.ndarray | None = None, warmup_ns: int | None = None) -> ClockCounts:
+    """The window's counts between every two instants at which they change, per group.
+
+    Parameters
+    ----------
+    t : ndarray of int64
+        Event times in ns, each group's rows together and in time order (``bounds``).
+    bad : ndarray of bool
+        Failures.
+    bounds : ndarray of int64
+        Group boundaries: group ``g`` is ``t[bounds[g]:bounds[g + 1]]``.
+    window_ns : int
+        The window: an event is in it from ``ts`` through ``ts + window_ns`` inclusive.
+    obs_end : int
+        The observation end (segments are cut there).
+    leave : ndarray of int64, optional
+        When each event leaves the window (default ``t + window_ns + 1``; a calendar window:
+        the next reset).
+    warmup_ns : int, optional
+        The warm-up of a traffic stretch (default ``window_ns``; 0 for a calendar window).
+
+    Examples
+    --------
+    Two events 10 ns apart, a 5 ns window: the first leaves at 6, the second arrives at 10 and
+    the observation ends there (its own segment has no length and is dropped):
+
+    >>> c = clock_counts(np.array([0, 10]), np.array([True, False]), np.array([0, 2]), 5, 10)
+    >>> c.start.tolist(), c.end.tolist(), c.total.tolist(), c.failures.tolist(), c.first.tolist()
+    ([0], [6], [1], [1], [True])
+    """
+    t = np.asarray(t, dtype=np.int64)
+    n = len(t)
+    n_groups = len(bounds) - 1
+    seg_ev = np.repeat(np.arange(n_groups, dtype=np.int64), np.diff(bounds))
+    bad_i = np.asarray(bad, dtype=np.int64)
+    out_t = t + (window_ns + 1) if leave is None else np.asarray(leave, dtype=np.int64)
+    # merge each group's arrivals and departures (both in time order): a departure at the instant
+    # of an arrival goes after it (every change of an instant is applied before it is read)
+    pos_in, pos_out = _merge_positions(t, out_t, np.asarray(bounds, dtype=np.int64))
+    times = np.empty(2 * n, dtype=np.int64)
+    times[pos_in], times[pos_out] = t, out_t
+    groups = np.repeat(seg_ev, 2) if n else np.zeros(0, dtype=np.int64)
+    d_tot = np.empty(2 * n, dtype=np.int64)
+    d_tot[pos_in], d_tot[pos_out] = 1, -1
+    d_bad = np.empty(2 * n, dtype=np.int64)
+    d_bad[pos_in], d_bad[pos_out] = bad_i, -bad_i
+    # every arrival leaves in its own group, so the running sums are back at 0 at each group's end
+    total = np.cumsum(d_tot)
+    failures = np.cumsum(d_bad)
+    last = np.ones(len(times), dtype=bool)  # the last change at each (group, instant)
+    last[:-1] = (times[1:] != times[:-1]) | (groups[1:] != groups[:-1])
+    times, groups, total, failures = times[last], groups[last], total[last], failures[last]
+    nxt = np.empty_like(times)
+    nxt[:-1] = times[1:]
+    nxt[-1:] = times[-1:]
+    same = np.zeros(len(times), dtype=bool)
+    same[:-1] = groups[1:] == groups[:-1]
+    end = np.minimum(np.where(same, nxt, times), obs_end)
+    prev_empty = np.ones(len(times), dtype=bool)
+    prev_empty[1:] = ~same[:-1] | (total[:-1] == 0)
+    first_all = prev_empty & (total > 0)
+    head = np.where(first_all, np.arange(len(times)), 0)
+    np.maximum.accumulate(head, out=head)
+    stretch_start = times[head]
+    keep = (total > 0) & (end > times)
+    seg = groups[keep]
+    return ClockCounts(
+        seg=seg, start=times[keep], end=end[keep], total=total[keep], failures=failures[keep],
+        warmup_end=stretch_start[keep] + (window_ns if warmup_ns is None else warmup_ns), first=first_all[keep],
+        bounds=np.searchsorted(seg, np.arange(n_groups + 1)).astype(np.int64))
+
+
+def _merge_positions(t: np.ndarray, out_t: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each arrival and each departure goes in the merged ``(group, time)`` order: group
+    ``g``'s ``2 n_g`` changes fill ``[2 bounds[g], 2 bounds[g + 1])`` (one search per group)."""
+    n = len(t)
+    pos_in = np.empty(n, dtype=np.int64)
+    pos_out = np.empty(n, dtype=np.int64)
+    for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        if e <= s:
+            continue
+        a, d = t[s:e], out_t[s:e]
+        k = np.arange(e - s, dtype=np.int64)
+        pos_in[s:e] = 2 * s + k + np.searchsorted(d, a, side="left")
+        pos_out[s:e] = 2 * s + k + np.searchsorted(a, d, side="right")
+    return pos_in, pos_out
+
+
+def evaluated_time(c: ClockCounts, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(from, to)`` of each segment's evaluated part: inside ``[lo, hi)`` and after its
+    stretch's warm-up (``to <= from`` where nothing is left)."""
+    a = np.maximum(np.maximum(c.start, c.warmup_end), lo)
+    b = np.minimum(c.end, hi)
+    return a, np.maximum(b, a)
+
+
+def split_days(a: np.ndarray, b: np.ndarray, lo: int, day_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cut the intervals ``[a, b)`` at the day boundaries ``lo + k * day_ns``: ``(row, day, ns)``
+    per piece with time (``row`` indexes the input).
+
+    >>> [x.tolist() for x in split_days(np.array([5, 30]), np.array([25, 31]), 0, 10)]
+    [[0, 0, 0, 1], [0, 1, 2, 3], [5, 10, 5, 1]]
+    """
+    rows = np.flatnonzero(b > a)
+    a, b = a[rows], b[rows]
+    d0 = (a - lo) // day_ns
+    d1 = (b - 1 - lo) // day_ns
+    reps = (d1 - d0 + 1).astype(np.int64)
+    row = np.repeat(rows, reps)
+    offs = np.arange(int(reps.sum()), dtype=np.int64) - np.repeat(np.cumsum(reps) - reps, reps)
+    day = np.repeat(d0, reps) + offs
+    lo_p = np.maximum(np.repeat(a, reps), lo + day * day_ns)
+    hi_p = np.minimum(np.repeat(b, reps), lo + (day + 1) * day_ns)
+    return row, day, hi_p - lo_p
+
+
+def evaluated_events(t: np.ndarray, bounds: np.ndarray, window_ns: int, lo: int, hi: int, *,
+                     warmup_ns: int | None = None) -> np.ndarray:
+    """Events (``t`` in group order) whose instant lies in the evaluated span: in ``[lo, hi]`` and
+    at least ``warmup_ns`` (default ``window_ns``) after the first event of their traffic stretch
+    (a stretch starts at a group's first event and at every event after the window emptied, i.e.
+    more than ``window_ns + 1`` ns after the previous event of its group, as in :func:`clock_counts`).
+
+    >>> evaluated_events(np.array([0, 5, 20, 30]), np.array([0, 4]), 10, 0, 30).tolist()
+    [False, False, False, True]
+    """
+    t = np.asarray(t, dtype=np.int64)
+    n = len(t)
+    head = np.zeros(n, dtype=bool)
+    head[np.asarray(bounds[:-1])[np.asarray(bounds[:-1]) < n]] = True
+    if n:
+        head[1:] |= (t[1:] - t[:-1]) > window_ns + 1
+    idx = np.where(head, np.arange(n), 0)
+    np.maximum.accumulate(idx, out=idx)
+    warm = window_ns if warmup_ns is None else warmup_ns
+    return np.asarray((t >= np.maximum(t[idx] + warm, lo)) & (t <= hi))

@@ -1,0 +1,228 @@
+"""The latency profile: per group and period, the share of attempts that succeeded within each
+threshold and the quantiles of the time to success, honest about the client timeout.
+
+**Reading.** The events carry the canonical table's optional ``duration`` column
+(timedelta64[ns]: ``read_events(..., duration=COLUMN, duration_unit=...)``). An attempt ends as
+a success, a ``timeout`` (the client gave up) or another failure (``solve_error``, ...).
+
+**The timeout in force** (per group, :func:`group_timeouts`): ``client_timeout`` when given,
+else the smallest duration of the group's ``timeout`` rows over the whole span; a group with no
+timeout row and no ``client_timeout`` has no censoring point (said in ``censoring``). Every
+duration is read as ``min(duration, timeout)``: a timeout is right-censored there.
+
+**Shares** count, they do not estimate: ``good`` = successes with ``duration <= threshold`` (a
+timed-out attempt did not succeed within any threshold, whatever its true duration), over all
+attempts, with a Wilson interval. At or above the timeout the share is the success rate (the
+latency SLI equals availability there: ``at_or_above_timeout``).
+
+**Quantiles** of the time to success come from Kaplan–Meier (:mod:`budgetlab.analyses.survival`):
+successes are events, timeouts are censored at the timeout, solve errors (any failure but a
+timeout) are a competing event, censored at their own duration (cause-specific: the latent time
+to success of an attempt the solver does not abandon). Intervals: Brookmeyer–Crowley. A quantile
+the curve does not reach before the timeout is "> timeout": ``above_timeout`` is true and
+``value`` empty (NaT), likewise ``ci_high_above_timeout`` for the interval's upper end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, check_fraction, to_ns
+from ..errors import ConfigError, SchemaError
+from ..events.schema import check_events
+from .recalibration import wilson_interval
+from .survival import kaplan_meier, km_quantile
+
+__all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts", "parse_thresholds"]
+
+_TIMEOUT = "timeout"
+
+
+@dataclass(frozen=True)
+class LatencyProfile:
+    """What :func:`latency_profile` returns: ``shares``, ``quantiles`` and ``censoring`` tables."""
+
+    shares: pd.DataFrame
+    quantiles: pd.DataFrame
+    censoring: pd.DataFrame
+
+
+def attempt_durations(events: pd.DataFrame) -> np.ndarray:
+    """The ``duration`` column as int64 ns; refuses a missing, non-timedelta or empty value."""
+    if "duration" not in events.columns:
+        raise SchemaError("events have no 'duration' column; read them with read_events(..., duration='<column>', "
+                          "duration_unit='s') (CLI: --duration COLUMN --duration-unit s).")
+    col = events["duration"]
+    if not pd.api.types.is_timedelta64_dtype(col.dtype):
+        raise SchemaError(f"events['duration'] must be timedelta64 (it is {col.dtype}); read it with "
+                          "read_events(..., duration='<column>', duration_unit='s'), which says the unit.")
+    if bool(col.isna().any()):
+        raise SchemaError(f"events['duration'] has {int(col.isna().sum())} empty value(s); fill or drop those rows.")
+    return np.asarray(col.to_numpy(dtype="timedelta64[ns]").view(np.int64))
+
+
+def parse_thresholds(thresholds: Any, *, name: str = "thresholds") -> list[int]:
+    """Durations (``"10s"``, Timedelta, seconds) as sorted distinct ns; refuses an empty list."""
+    items = [thresholds] if isinstance(thresholds, (str, pd.Timedelta)) else list(thresholds)
+    if not items:
+        raise ConfigError(f"{name} is empty; give durations such as ['10s', '20s', '30s'].")
+    return sorted({to_ns(x, name=name) for x in items})
+
+
+def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndarray,
+                   client_timeout: Any = None) -> pd.DataFrame:
+    """Per group: ``timeout`` (the censoring point, NaT when none) and ``timeout_source`` (words).
+
+    >>> ev = pd.DataFrame({"bucket": ["success", "timeout", "timeout"]})
+    >>> group_timeouts(ev, [], np.array([5, 30, 31]) * 10**9)["timeout"].tolist()
+    [Timedelta('0 days 00:00:30')]
+    """
+    is_to = (events["bucket"].astype(str) == _TIMEOUT).to_numpy()
+    codes, table = _group_codes(events, keys)
+    n = len(table)
+    if client_timeout is not None:
+        ns = np.full(n, to_ns(client_timeout, name="client_timeout"), dtype=np.int64)
+        source = np.full(n, "client_timeout", dtype=object)
+    else:
+        ns = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(ns, codes[is_to], durations[is_to])
+        none = ns == np.iinfo(np.int64).max
+        source = np.where(none, "none: no timeout in the log, durations read as uncensored",
+                          "the smallest duration of the group's timeouts").astype(object)
+    table = table.copy()
+    table["timeout"] = pd.to_timedelta(np.where(ns == np.iinfo(np.int64).max, np.iinfo(np.int64).min, ns), unit="ns")
+    table["timeout_source"] = source
+    return table
+
+
+def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence[str] | None = None,
+                    freq: str | None = "1D", quantiles: Sequence[float] = (0.5, 0.9, 0.99),
+                    client_timeout: Any = None, confidence: float = 0.95) -> LatencyProfile:
+    """Shares within thresholds and censored quantiles of the time to success (see the module doc).
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical events with a ``duration`` column.
+    thresholds : list of durations
+        E.g. ``["10s", "20s", "30s"]``.
+    by : str or list of str, optional
+        Group keys.
+    freq : str or None
+        Period length (``"1D"``, ``"1h"``; periods start at UTC multiples); ``None``: the whole span.
+    quantiles : list of float
+        In (0, 1).
+    client_timeout : duration, optional
+        The client timeout in force (default: read from the log, see the module doc).
+    confidence : float
+        Of the share and quantile intervals.
+
+    Returns
+    -------
+    LatencyProfile
+        ``shares``: the group keys, ``period`` (datetime64[ns, UTC], the period's start),
+        ``threshold`` (timedelta64[ns]), ``attempts``, ``good`` (int64), ``share``, ``share_low``,
+        ``share_high`` (float64), ``at_or_above_timeout`` (bool).
+        ``quantiles``: the group keys, ``period``, ``quantile`` (float64), ``attempts``,
+        ``successes`` (int64), ``value``, ``ci_low``, ``ci_high`` (timedelta64[ns]; NaT above the
+        timeout), ``above_timeout``, ``ci_high_above_timeout`` (bool), ``timeout``.
+        ``censoring``: the group keys, ``timeout``, ``timeout_source``.
+
+    Examples
+    --------
+    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 4, utc=True).as_unit("ns"),
+    ...     "ok": [True, True, False, False],
+    ...     "bucket": pd.Categorical(["success", "success", "timeout", "solve_error"]),
+    ...     "duration": pd.to_timedelta([2, 8, 30, 1], unit="s")})
+    >>> p = latency_profile(ev, thresholds=["5s", "10s"], freq=None, quantiles=[0.5])
+    >>> p.shares["good"].tolist(), p.shares["share"].tolist()
+    ([1, 2], [0.25, 0.5])
+    >>> p.quantiles["value"].iloc[0], bool(p.quantiles["above_timeout"].iloc[0])
+    (Timedelta('0 days 00:00:08'), False)
+    """
+    keys = check_events(events, as_list(by))
+    confidence = check_fraction("confidence", confidence)
+    qs = [check_fraction("quantiles", q) for q in quantiles]
+    thr = parse_thresholds(thresholds)
+    dur = attempt_durations(events)
+    censoring = group_timeouts(events, keys, dur, client_timeout)
+    frame = events[[*keys]].copy() if keys else pd.DataFrame(index=events.index)
+    frame["period"] = _periods(events["ts"], freq)
+    codes, table = _group_codes(frame, [*keys, "period"])
+    gcodes, _ = _group_codes(events, keys)
+    timeout_ns = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
+    row_timeout = timeout_ns[gcodes] if len(timeout_ns) else np.zeros(0, dtype=np.int64)
+    has_to = row_timeout != np.iinfo(np.int64).min
+    clipped = np.where(has_to, np.minimum(dur, row_timeout), dur)
+    # a success slower than the timeout in force would have been cut there: censored, not good
+    ok = events["ok"].to_numpy(dtype=bool) & (~has_to | (dur <= row_timeout))
+    table_to = timeout_ns[_group_codes(table, keys)[0]] if keys else np.repeat(timeout_ns, len(table))
+    return LatencyProfile(_shares(table, codes, ok, clipped, thr, table_to, confidence),
+                          _quantiles(table, codes, ok, clipped, qs, table_to, confidence), censoring)
+
+
+def _periods(ts: pd.Series, freq: str | None) -> pd.Series:
+    if freq is None:
+        return pd.Series(np.full(len(ts), ts.min()), index=ts.index, dtype=ts.dtype)
+    try:
+        floored: pd.Series = ts.dt.floor(freq)
+        return floored
+    except ValueError:
+        raise ConfigError(f"freq={freq!r} is not a fixed period; use e.g. '1D', '6h' or None.") from None
+
+
+def _group_codes(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame]:
+    """Group code of each row and the table of groups (sorted, observed only)."""
+    if not keys:
+        return np.zeros(len(frame), dtype=np.int64), pd.DataFrame(index=pd.RangeIndex(1))
+    grouped = frame.groupby(list(keys), sort=True, observed=True, dropna=False)
+    codes = grouped.ngroup().to_numpy(dtype=np.int64)
+    return codes, grouped.size().reset_index()[list(keys)]
+
+
+def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndarray, thr: list[int],
+            timeout_ns: np.ndarray, confidence: float) -> pd.DataFrame:
+    n = len(table)
+    attempts = np.bincount(codes, minlength=n).astype(np.int64)
+    parts = []
+    for t in thr:  # a loop over thresholds
+        good = np.bincount(codes, weights=(ok & (dur <= t)).astype(np.float64), minlength=n).astype(np.int64)
+        lo, hi = wilson_interval(good, attempts, confidence)
+        part = table.copy()
+        part["threshold"] = pd.Timedelta(t, unit="ns")
+        part["attempts"], part["good"] = attempts, good
+        part["share"] = good / np.maximum(attempts, 1)
+        part["share_low"], part["share_high"] = lo, hi
+        part["at_or_above_timeout"] = (timeout_ns != np.iinfo(np.int64).min) & (t >= timeout_ns)
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True).sort_values([*table.columns, "threshold"], kind="stable",
+                                                           ignore_index=True)
+
+
+def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndarray,
+               qs: list[float], timeout_ns: np.ndarray, confidence: float) -> pd.DataFrame:
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(table) + 1))
+    rows = []
+    for g in range(len(table)):  # a loop over groups x periods; each curve is vectorized
+        idx = order[bounds[g]:bounds[g + 1]]
+        km = kaplan_meier(dur[idx], ok[idx])
+        for q in qs:
+            value, low, high = km_quantile(km, q, confidence=confidence)
+            rows.append((g, q, len(idx), int(ok[idx].sum()), value, low, high))
+    out = table.iloc[[r[0] for r in rows]].reset_index(drop=True)
+    out["quantile"] = np.array([r[1] for r in rows], dtype=np.float64)
+    out["attempts"] = np.array([r[2] for r in rows], dtype=np.int64)
+    out["successes"] = np.array([r[3] for r in rows], dtype=np.int64)
+    for col, pos in (("value", 4), ("ci_low", 5), ("ci_high", 6)):
+        out[col] = pd.to_timedelta([np.nan if r[pos] is None else r[pos] for r in rows], unit="ns").as_unit("ns")
+    out["above_timeout"] = np.array([r[4] is None for r in rows], dtype=bool)
+    out["ci_high_above_timeout"] = np.array([r[6] is None for r in rows], dtype=bool)
+    to = timeout_ns[[r[0] for r in rows]] if rows else np.zeros(0, dtype=np.int64)
+    out["timeout"] = pd.to_timedelta(to, unit="ns").as_unit("ns")
+    return out

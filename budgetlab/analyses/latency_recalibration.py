@@ -1,0 +1,242 @@
+"""Latency recalibration: which (threshold, target) pairs would the history have supported?
+
+For each threshold ``t`` the latency SLI counts an attempt good when it succeeded within ``t``
+(a success slower than ``t`` is a failure, as ``read_events(..., slow_above=t)`` makes it). For
+each candidate target the seed tracker runs on the window's own clock
+(:func:`budgetlab.status_spans`), and the **rule** is the one of :func:`budgetlab.recalibrate`
+read on time: the share of observed time after warm-up (no-traffic time and each traffic
+stretch's first window left out) during which the status was ``limit_status`` or worse
+(default ``critical``: critical or exhausted). A target is supported when that share is at most
+``max_share``; the **supported target** of a threshold is the highest supported candidate. Its
+interval is a day-block bootstrap: whole UTC days of the observation (their status time) drawn
+with replacement, the rule recomputed on each sample, percentiles of the supported target (a
+sample that supports no candidate counts as below the grid).
+
+**Frontier**: for each candidate target, the smallest threshold the history supports.
+
+**At or above the client timeout** (the timeout in force, as in
+:func:`~budgetlab.analyses.latency_profile.group_timeouts`) the latency SLI equals
+availability (every success ended before the timeout): said in ``note``. What a *longer*
+timeout would have done is not in the data (the cut attempts' durations are unknown beyond it):
+see :func:`~budgetlab.analyses.timeout_tradeoff.timeout_tradeoff`, which refuses it.
+
+Per-group SLOs are not taken here yet: one ``slo`` template (window, status thresholds,
+``min_events``) serves every group; each group has its own window and its own rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, check_argument, check_fraction, check_whole
+from ..budget.figures import STATUSES
+from ..budget.spans import status_spans
+from ..errors import ConfigError
+from ..events.schema import check_events
+from ..slo import SLO
+from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
+from .recalibration_steps import USUAL_TARGETS
+
+__all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
+
+#: The success-duration quantiles that make the default thresholds.
+DEFAULT_QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
+_DAY_NS = 86_400 * 10**9
+_NONE = np.iinfo(np.int64).min
+
+
+@dataclass(frozen=True)
+class LatencyRecalibration:
+    """What :func:`latency_recalibrate` returns: ``table``, ``summary``, ``frontier``."""
+
+    table: pd.DataFrame
+    summary: pd.DataFrame
+    frontier: pd.DataFrame
+
+
+def latency_recalibrate(events: pd.DataFrame, *, slo: SLO, thresholds: Any = None,
+                        by: str | Sequence[str] | None = None, candidates: Sequence[float] | None = None,
+                        max_share: float = 0.01, limit_status: str = "critical", client_timeout: Any = None,
+                        confidence: float = 0.95, n_boot: int = 200, seed: int = 0) -> LatencyRecalibration:
+    """The supported target of each latency threshold, and the frontier (see the module doc).
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical events with a ``duration`` column.
+    slo : SLO
+        The template: its window, status thresholds and ``min_events`` (its target is not used).
+    thresholds : list of durations, optional
+        Default: the :data:`DEFAULT_QUANTILES` of the successes' durations, rounded up to 0.1 s.
+    by : str or list of str, optional
+        Group keys.
+    candidates : list of float, optional
+        Candidate targets; default :data:`~budgetlab.analyses.recalibration_steps.USUAL_TARGETS`
+        up to 99.9 %.
+    max_share, limit_status, confidence, n_boot, seed
+        The rule and its bootstrap interval.
+    client_timeout : duration, optional
+        The timeout in force when the log does not show it.
+
+    Returns
+    -------
+    LatencyRecalibration
+        ``table``: the group keys, ``threshold`` (timedelta64[ns]), ``target`` (float64),
+        ``limit_share`` (float64: share of observed time after warm-up at ``limit_status`` or
+        worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool).
+        ``summary``: the group keys, ``threshold``, ``supported_target``, ``supported_low``,
+        ``supported_high`` (float64; NaN when below the grid, said in ``note``),
+        ``equals_availability`` (bool), ``note`` (str).
+        ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT
+        when no threshold supports it, said in ``note``), ``note``.
+    """
+    keys = check_events(events, as_list(by))
+    if not isinstance(slo, SLO):
+        raise ConfigError("slo= must be one SLO (its window and status thresholds are used; per-group SLOs are "
+                          "not taken by latency_recalibrate yet).")
+    check_argument("limit_status", limit_status, STATUSES[1:])
+    max_share = check_fraction("max_share", max_share)
+    confidence = check_fraction("confidence", confidence)
+    n_boot = check_whole("n_boot", n_boot, low=1, high=100_000)
+    cands = np.array(sorted(candidates if candidates is not None else [t for t in USUAL_TARGETS if t <= 0.999]))
+    for c in cands:
+        check_fraction("candidates", c)
+    dur = attempt_durations(events)
+    thr = _default_thresholds(events, dur) if thresholds is None else parse_thresholds(thresholds)
+    censoring = group_timeouts(events, keys, dur, client_timeout)
+    current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
+    gcodes = _codes(events, keys)
+    row_to = current[gcodes]
+    in_time = (row_to == _NONE) | (dur <= row_to)
+    base = events[["ts", *keys]].copy()
+    ok = events["ok"].to_numpy(dtype=bool) & in_time
+    limit = list(STATUSES[STATUSES.index(limit_status):])
+    t0 = int(events["ts"].iloc[0].value) if len(events) else 0
+    n_days = max(1, -(-(int(events["ts"].iloc[-1].value) - t0 + 1) // _DAY_NS)) if len(events) else 1
+    bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
+    obs = np.zeros_like(bad)
+    for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
+        base["ok"] = ok & (dur <= t)
+        for j, c in enumerate(cands):
+            spans = status_spans(base, replace(slo, target=float(c)), by=keys or None)
+            b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
+            bad[:, i, j], obs[:, i, j] = b, o
+    return _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot, seed)
+
+
+def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
+    ok = events["ok"].to_numpy(dtype=bool)
+    if not ok.any():
+        raise ConfigError("no successes to take default thresholds from; give thresholds=['10s', ...].")
+    q = np.quantile(dur[ok], DEFAULT_QUANTILES)
+    return sorted({int(-(-int(x) // 10**8) * 10**8) for x in q})
+
+
+def _codes(events: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
+    if not keys:
+        return np.zeros(len(events), dtype=np.int64)
+    return events.groupby(list(keys), sort=True, observed=True, dropna=False).ngroup().to_numpy(dtype=np.int64)
+
+
+def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys: Sequence[str],
+               censoring: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per group and UTC day of the observation: time at ``limit`` or worse, and observed time
+    (both after warm-up, no-traffic time left out)."""
+    status = spans["status"].astype(str).to_numpy()
+    a = np.maximum(_ns(spans["start"]), _ns(spans["warmup_end"])) - t0
+    b = _ns(spans["end"]) - t0
+    keep = (status != "no_traffic") & (b > a)
+    g = _group_rows(spans, keys, censoring)[keep]
+    is_bad = np.isin(status[keep], limit)
+    a, b = a[keep], b[keep]
+    da, db = a // _DAY_NS, (b - 1) // _DAY_NS
+    reps = (db - da + 1).astype(np.int64)
+    row = np.repeat(np.arange(len(a)), reps)
+    day = da[row] + np.arange(len(row)) - np.repeat(np.cumsum(reps) - reps, reps)
+    lo = np.maximum(a[row], day * _DAY_NS)
+    hi = np.minimum(b[row], (day + 1) * _DAY_NS)
+    flat = g[row] * n_days + np.clip(day, 0, n_days - 1)
+    size = len(censoring) * n_days
+    obs = np.bincount(flat, weights=(hi - lo).astype(np.float64), minlength=size)
+    bad = np.bincount(flat, weights=np.where(is_bad[row], hi - lo, 0).astype(np.float64), minlength=size)
+    return bad.reshape(len(censoring), n_days), obs.reshape(len(censoring), n_days)
+
+
+def _ns(col: pd.Series) -> np.ndarray:
+    return np.asarray(pd.DatetimeIndex(col).asi8, dtype=np.int64)
+
+
+def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
+    if not keys:
+        return np.zeros(len(spans), dtype=np.int64)
+    index = pd.MultiIndex.from_frame(censoring[list(keys)].astype(str))
+    return np.asarray(index.get_indexer(pd.MultiIndex.from_frame(spans[list(keys)].astype(str))), dtype=np.int64)
+
+
+def _supported(share: np.ndarray, cands: np.ndarray, max_share: float) -> np.ndarray:
+    """Highest candidate with ``share <= max_share`` along axis -2 (candidates); NaN if none."""
+    ok = share <= max_share
+    idx = len(cands) - 1 - np.argmax(ok[..., ::-1, :], axis=-2)
+    return np.where(ok.any(axis=-2), cands[idx], np.nan)
+
+
+def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands: np.ndarray, bad: np.ndarray,
+            obs: np.ndarray, current: np.ndarray, max_share: float, confidence: float, n_boot: int,
+            seed: int) -> LatencyRecalibration:
+    tot_obs = obs.sum(-1)
+    share = np.divide(bad.sum(-1), tot_obs, out=np.ones_like(tot_obs), where=tot_obs > 0)
+    supported = _supported(share[..., None], cands, max_share)[..., 0]  # (groups, thresholds)
+    rng = np.random.default_rng(seed)
+    pick = rng.integers(0, bad.shape[-1], size=(n_boot, bad.shape[-1]))
+    b_obs = obs[..., pick].sum(-1)
+    b_share = np.divide(bad[..., pick].sum(-1), b_obs, out=np.ones_like(b_obs), where=b_obs > 0)
+    b_sup = np.nan_to_num(_supported(b_share, cands, max_share), nan=-1.0)  # below the grid: -1
+    alpha = (1 - confidence) / 2
+    lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)
+    key_table = censoring[list(keys)]
+    g_i, t_i, c_i = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)),
+                                                   np.arange(len(cands)), indexing="ij"))
+    table = key_table.iloc[g_i].reset_index(drop=True)
+    table["threshold"] = pd.to_timedelta(np.array(thr, dtype=np.int64)[t_i], unit="ns").as_unit("ns")
+    table["target"] = cands[c_i]
+    table["limit_share"] = share[g_i, t_i, c_i]
+    table["observed_time"] = pd.to_timedelta(np.round(tot_obs[g_i, t_i, c_i]).astype(np.int64), unit="ns")
+    table["supported"] = share[g_i, t_i, c_i] <= max_share
+    g_s, t_s = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)), indexing="ij"))
+    summary = key_table.iloc[g_s].reset_index(drop=True)
+    summary["threshold"] = table["threshold"].iloc[::len(cands)].to_numpy()
+    summary["supported_target"] = supported[g_s, t_s]
+    summary["supported_low"] = np.where(lo[g_s, t_s] < 0, np.nan, lo[g_s, t_s])
+    summary["supported_high"] = np.where(hi[g_s, t_s] < 0, np.nan, hi[g_s, t_s])
+    at_to = (current[g_s] != _NONE) & (np.array(thr, dtype=np.int64)[t_s] >= current[g_s])
+    summary["equals_availability"] = at_to
+    summary["note"] = [_note(s, lo_, a, cands) for s, lo_, a in
+                       zip(summary["supported_target"], lo[g_s, t_s], at_to, strict=True)]
+    frontier = _frontier(table, keys, cands)
+    return LatencyRecalibration(table, summary, frontier)
+
+
+def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:
+    words = []
+    if np.isnan(sup):
+        words.append(f"no candidate target supported (even {cands[0]:.4g} is too strict)")
+    elif low < 0:
+        words.append("the interval reaches below the candidate grid")
+    if at_timeout:
+        words.append("at or above the client timeout: the latency SLI equals availability")
+    return "; ".join(words)
+
+
+def _frontier(table: pd.DataFrame, keys: Sequence[str], cands: np.ndarray) -> pd.DataFrame:
+    ok = table[table["supported"]]
+    first = ok.groupby([*keys, "target"], sort=True, observed=True)["threshold"].min()
+    grid = table.drop_duplicates([*keys, "target"])[[*keys, "target"]].reset_index(drop=True)
+    out = grid.merge(first.reset_index(), on=[*keys, "target"], how="left")
+    out = out.rename(columns={"threshold": "smallest_threshold"})
+    out["note"] = np.where(out["smallest_threshold"].isna(), "no threshold in the grid supports this target", "")
+    return out

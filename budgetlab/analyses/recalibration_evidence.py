@@ -1,0 +1,150 @@
+"""The evidence behind :func:`budgetlab.recalibrate`'s verdicts: figures per group over the evaluated
+span, thin evidence withheld, the bootstrap, the verdict and the notes (one step of
+:func:`~budgetlab.analyses.recalibration.recalibrate`, apart to keep it short), and the incident
+time :func:`recalibrate` leaves out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import require_columns, utc_ns_column
+from ..events.schema import scope_mask
+from .recalibration_rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
+from .recalibration_steps import (
+    DAY_NS,
+    Exclusions,
+    bootstrap_interval,
+    bootstrap_targets,
+    weighted_quantiles,
+)
+
+__all__ = ["MIN_HISTORY_DAYS", "Judged", "judge_groups", "incident_rows"]
+
+#: Histories shorter than this many days give provisional recommendations (the seed: 2-4 weeks).
+MIN_HISTORY_DAYS = 14.0
+
+
+@dataclass(frozen=True)
+class Judged:
+    """:func:`judge_groups`: per group."""
+
+    evidence: dict[str, np.ndarray]
+    recommended: np.ndarray
+    rec_low: np.ndarray
+    rec_high: np.ndarray
+    boot: np.ndarray
+    cur_share: np.ndarray
+    verdicts: list[Any]
+    reasons: list[str]
+    actions: list[str]
+    notes: list[str]
+
+
+def judge_groups(*, srt: Any, rolling: Any, time: Any, n_ev: np.ndarray, current: np.ndarray, lo_t: np.ndarray,
+                 p1: np.ndarray, p10: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, cands: np.ndarray,
+                 lim_share: np.ndarray, uncapped: np.ndarray, recommended: np.ndarray, supported: np.ndarray,
+                 opts: Any, seed: int, limit_status: str, show_progress: bool | None) -> Judged:
+    """Thin evidence withheld (:func:`~budgetlab.analyses.recalibration_rules.thin_evidence`:
+    no recommendation, no bootstrap, no verdict), the block bootstrap of the others, the verdict
+    on the current target and the notes."""
+    has_time = rolling.has_time
+    evidence = _evidence(rolling, n_ev, time)
+    ref = np.where(np.isfinite(current), current, np.where(np.isfinite(recommended), recommended, lo_t))
+    thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]), bool(has_time[g]))
+            for g in range(srt.n_groups)]
+    judged = np.array([not x for x in thin], dtype=bool)
+    recommended = np.where(judged, recommended, np.nan)
+    boot = bootstrap_targets(time, opts.limit, grid, grid_idx, max_share=opts.max_share, n_boot=opts.n_boot,
+                             block_days=opts.block_ns // DAY_NS, seed=seed, has_time=has_time & judged,
+                             show_progress=show_progress, in_range=supported)
+    rec_low, rec_high = bootstrap_interval(boot, has_time & judged, opts.confidence)
+    cur_share, verdicts, reasons, actions = judge_current(
+        current, cands, lim_share, p10, recommended, rec_low, rec_high, thin, max_share=opts.max_share,
+        limit_status=limit_status, loose_burn=opts.loose_burn, bootstrapped=opts.n_boot > 0)
+    notes = [x if not c else f"{c}; {x}" if x else c for x, c in zip(
+        _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status, thin),
+        cap_notes(np.where(judged, uncapped, np.nan), recommended, n_ev), strict=True)]
+    below = np.isfinite(recommended) & np.isnan(rec_low) & (opts.n_boot > 0)
+    for g in np.flatnonzero(below).tolist():
+        n_none = int(np.isnan(boot[:, g]).sum())
+        notes[g] = "; ".join(x for x in (notes[g], (
+            f"recommended_low is below the candidates' range: in {n_none} of {opts.n_boot} resampled histories no "
+            f"candidate from {lo_t[g]:.4g} up met the rule")) if x)
+    return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high, boot=boot,
+                  cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions, notes=notes)
+
+
+def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray]:
+    """Per group, all over the evaluated span: days from its first evaluated instant to its end,
+    day blocks with traffic, events per day with traffic and the time-weighted median of the
+    events in a window."""
+    c = rolling.clock
+    g_n = len(n_ev)
+    timed = rolling.dt > 0
+    first = np.full(g_n, np.nan)
+    last = np.full(g_n, np.nan)
+    np.fmin.at(first, c.seg[timed], rolling.eval_from[timed].astype(np.float64))
+    np.fmax.at(last, c.seg[timed], rolling.eval_to[timed].astype(np.float64))
+    days = np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
+    obs_days = rolling.w_group / DAY_NS
+    per_day = np.zeros(g_n)
+    np.divide(n_ev, obs_days, out=per_day, where=obs_days > 0)
+    win = np.full(g_n, np.nan)
+    for g in range(g_n):
+        s, e = int(c.bounds[g]), int(c.bounds[g + 1])
+        w = rolling.dt[s:e]
+        if (w > 0).any():
+            win[g] = float(weighted_quantiles(c.total[s:e].astype(np.float64), w, np.array([0.5]))[0])
+    return {"history_days": days, "traffic_days": (time.w_day > 0).sum(axis=1), "events_per_day": per_day,
+            "window_events": win}
+
+
+def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, p1: np.ndarray, lo: np.ndarray, recommended: np.ndarray,
+           cands: np.ndarray, lim_share: np.ndarray, opts: Any, limit_status: str, thin: list[str]) -> list[str]:
+    """Per group: why there is no recommendation (too thin evidence; or with figures and the way
+    forward), or the caveat of a short history; empty when neither applies."""
+    out = []
+    for g in range(len(p1)):
+        days = float(ev["history_days"][g])
+        if thin[g]:
+            out.append(thin[g])
+            continue
+        if np.isfinite(recommended[g]):
+            out.append(f"provisional: {days:.1f} days of history, less than the {MIN_HISTORY_DAYS:g} days a "
+                       "recommendation needs; re-run with more history" if days < MIN_HISTORY_DAYS else "")
+            continue
+        share_lo = float(lim_share[g, np.searchsorted(cands, lo[g])]) if np.isfinite(lo[g]) else np.nan
+        out.append(explain_no_recommendation(
+            has_time=bool(has_time[g]), p1=float(p1[g]), lo=float(lo[g]), share_lo=share_lo,
+            events_per_day=float(ev["events_per_day"][g]), window_events=float(ev["window_events"][g]),
+            window_ns=opts.slo.window_ns, history_days=days, max_share=opts.max_share, limit_status=limit_status,
+            min_days=MIN_HISTORY_DAYS))
+    return out
+
+
+def incident_rows(srt: Any, incidents: pd.DataFrame, window_ns: int) -> Exclusions:
+    """The time :func:`recalibrate` leaves out with ``exclude_incidents``: per group its scope
+    covers, from a labelled incident's start to one window after its end."""
+    require_columns(incidents, ["start", "end"], what="incidents")
+    starts = utc_ns_column(incidents["start"], "incidents['start']")
+    ends = utc_ns_column(incidents["end"], "incidents['end']")
+    scopes = incidents["scope"].tolist() if "scope" in incidents.columns else ["*"] * len(incidents)
+    keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
+    grp, lo, hi = [], [], []
+    for a, b, sc in zip(starts.tolist(), ends.tolist(), scopes, strict=True):
+        covered = np.flatnonzero(np.asarray(scope_mask(keys, sc), dtype=bool))
+        grp.append(covered)
+        lo.append(np.full(len(covered), a, dtype=np.int64))
+        hi.append(np.full(len(covered), b + window_ns, dtype=np.int64))
+    return Exclusions.merged(_cat(grp), _cat(lo), _cat(hi))
+
+
+def _cat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
+
+

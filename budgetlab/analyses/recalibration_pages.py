@@ -1,0 +1,102 @@
+"""Pages per day under every candidate target, for :func:`budgetlab.recalibrate`'s candidates
+table (step 8 of :mod:`budgetlab.analyses.recalibration_steps`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._util.progress import progress
+from ..alerts.episodes import firing_runs, tier_conditions
+from ..alerts.policy import AlertPolicy
+from ..windows._cell_kernels import event_cells
+from ..windows.bins import BinGrid
+from .recalibration_steps import Rolling
+from .sorted_events import Sorted
+
+__all__ = ["page_counts"]
+
+_MIN_NS = 60 * 10**9
+_PAGE_SEVERITIES = ("page", "critical")
+
+
+def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values: np.ndarray,
+                show: bool | None) -> np.ndarray:
+    """Page notifications per group and candidate target whose first firing evaluation lies in
+    the group's evaluated span (its time with traffic after warm-up, :class:`Rolling`): episodes
+    of the page tiers, OR-ed per group (touching episodes are one notification, as
+    :func:`budgetlab.score_alerts` merges them)."""
+    grid = _bin_grid(srt, policy)
+    g_n, n_bins, freq = grid.n_groups, grid.n_bins, grid.freq_ns
+    tiers = [t for t in policy.tiers if t.severity in _PAGE_SEVERITIES] or list(policy.tiers)
+    sub = AlertPolicy(tuple(tiers), period=policy.period)
+    ends = grid.bin_end_ns
+    in_span = _in_evaluated(rolling, ends)
+    steps = [(-(-int(t.for_.value) // freq), -(-int(t.cooldown.value) // freq)) for t in sub.tiers]
+    # The windows' error ratios do not depend on the target: with a budget of 1 the "burn rates"
+    # tier_conditions returns are the error ratios themselves; a tier's condition under target T
+    # is then ratio_long > burn * (1 - T) and ratio_short > burn * (1 - T), as tier_conditions
+    # computes it (same float operations).
+    ratios = [np.minimum(bl, bs) for _, bl, bs in tier_conditions(grid, np.ones(g_n), sub)]
+    out = np.zeros((g_n, len(cand_values)), dtype=np.int64)
+    if not len(cand_values):
+        return out
+    # Bins where no tier's condition holds under any candidate (the lowest threshold is that of
+    # the highest target) can never start or extend an episode beyond its cooldown: each group's
+    # bins are cut down to those within ``pad`` bins of one that can, which leaves at least ``pad``
+    # bins that cannot between two such stretches (pad > for + cooldown), so every episode and
+    # its first bin are those of the full grid. A long silence costs nothing.
+    pad = max(k_for + k_cool for k_for, k_cool in steps) + 2
+    low = 1 - float(np.max(cand_values))
+    kept = []
+    for g in range(g_n):
+        active = np.zeros(n_bins, dtype=bool)
+        for tier, ratio in zip(sub.tiers, ratios, strict=True):
+            active |= ratio[g] > tier.burn * low
+        near = np.cumsum(np.r_[0, active].astype(np.int64))
+        lo_i = np.clip(np.arange(n_bins) - pad, 0, n_bins)
+        hi_i = np.clip(np.arange(n_bins) + pad + 1, 0, n_bins)
+        idx = np.flatnonzero(near[hi_i] - near[lo_i] > 0)
+        kept.append((idx, [ratio[g][idx] for ratio in ratios], in_span[g][idx]))
+    for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target", enabled=show)):
+        budget = 1 - target
+        for g, (idx, g_ratios, g_span) in enumerate(kept):
+            if not len(idx):
+                continue
+            delta = np.zeros(len(idx) + 1, dtype=np.int64)
+            for tier, ratio, (k_for, k_cool) in zip(sub.tiers, g_ratios, steps, strict=True):
+                first, stop, _ = firing_runs(ratio > tier.burn * budget, k_for, k_cool)
+                np.add.at(delta, first, 1)
+                np.add.at(delta, stop, -1)
+            firing = np.cumsum(delta[:-1]) > 0
+            rise = firing.copy()
+            rise[1:] &= ~firing[:-1]
+            out[g, c] = int(np.count_nonzero(rise & g_span))
+    return out
+
+
+def _in_evaluated(rolling: Rolling, times: np.ndarray) -> np.ndarray:
+    """``(groups, len(times))``: whether each instant lies in the group's evaluated time."""
+    c = rolling.clock
+    out = np.zeros((len(rolling.w_group), len(times)), dtype=bool)
+    for g in range(len(rolling.w_group)):
+        s, e = int(c.bounds[g]), int(c.bounds[g + 1])
+        a, b = rolling.eval_from[s:e], rolling.eval_to[s:e]
+        keep = b > a
+        a, b = a[keep], b[keep]
+        if len(a):
+            k = np.searchsorted(a, times, side="right") - 1
+            out[g] = (k >= 0) & (times < b[np.maximum(k, 0)])
+    return out
+
+
+def _bin_grid(srt: Sorted, policy: AlertPolicy) -> BinGrid:
+    """The sorted events binned at the gcd of the policy's windows and a minute."""
+    wins = [int(w.value) for w in policy.windows]
+    freq = int(np.gcd.reduce(np.array([*wins, _MIN_NS], dtype=np.int64)))
+    start = (int(srt.t.min()) // freq) * freq
+    n_bins = int((int(srt.t.max()) - start) // freq) + 1
+    group, b, total, bad, _ = event_cells(srt.seg, srt.t, srt.bad, np.zeros(len(srt.t), dtype=np.int64), srt.n_groups, 1,
+                                          first_bin=start, freq_ns=freq)
+    keys = srt.keys if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
+    return BinGrid(keys, list(srt.by), start, freq, n_bins, group, b, total, bad)

@@ -1,0 +1,279 @@
+"""The verdict rules of :func:`budgetlab.recalibrate`: when the evidence is too thin, the verdict
+on the current target, the action it implies, and why no target meets the rule.
+
+**Thin evidence is withheld** (:func:`thin_evidence`): a group gets no verdict and no recommended
+target when its evaluated span (time with traffic after warm-up) holds fewer events than give
+:data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the current one,
+else the recommended one), or fewer than :data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the
+day-block bootstrap. The reason is said in words.
+
+**The verdict follows the interval** (:func:`verdict`): ``too_strict`` only when the bootstrap
+interval of the recommended target lies wholly below the current target (and the current target
+spent more than ``max_share`` of the time at the limit status); ``too_loose`` only when it lies
+wholly above (and the window burned under ``loose_burn`` of its budget nine hours in ten); else
+``ok``. Its ``action`` agrees with it: "loosen to 0.93", "tighten to 0.976", "keep 0.97".
+
+**A suggested window** (:func:`suggest_window`) is never longer than the history nor than
+:data:`MAX_WINDOW_DAYS`; otherwise the note says "no window length fixes this: too little traffic".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .recalibration_steps import USUAL_TARGETS
+
+__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence", "supported_targets", "widen_to_support",
+           "cap_notes", "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
+
+#: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
+MIN_EXPECTED_FAILURES = 10
+
+#: Fewest day blocks with traffic in the evaluated span for the day-block bootstrap.
+MIN_TRAFFIC_DAYS = 2
+
+#: The longest window :func:`suggest_window` suggests (a week, the longest usual tracker window).
+MAX_WINDOW_DAYS = 7.0
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.3g} %"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool) -> str:
+    """Why one group's evidence is too thin for a verdict, in words; empty when it is enough.
+
+    >>> thin_evidence(5, 0.95, 1, True)
+    '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected failures; a verdict needs at least 10, i.e. 200 events)'
+    >>> thin_evidence(5000, 0.95, 1, True)
+    '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
+    >>> thin_evidence(5000, 0.95, 9, True)
+    ''
+    """
+    if not has_time:
+        return "no evaluated time: the group's window held no traffic after its warm-up in the evaluated span"
+    if not np.isfinite(target):
+        target = 0.5
+    expected = events * (1 - target)
+    if expected < MIN_EXPECTED_FAILURES - 1e-9:
+        need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
+        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict (under {_pct(target)} "
+                f"they hold {expected:.3g} expected failures; a verdict needs at least {MIN_EXPECTED_FAILURES}, "
+                f"i.e. {need:,} events)")
+    if traffic_days < MIN_TRAFFIC_DAYS:
+        return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for the day-block "
+                f"bootstrap (at least {MIN_TRAFFIC_DAYS})")
+    return ""
+
+
+def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray) -> np.ndarray:
+    """``in_range`` (groups x grid) without the targets the evidence cannot support: those under
+    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected
+    failures (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not
+    99.99 %.
+
+    >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]), np.ones((2, 3), bool)).tolist()
+    [[True, True, False], [True, False, False]]
+    """
+    top = 1.0 - MIN_EXPECTED_FAILURES / np.maximum(np.asarray(events, dtype=np.float64), 1.0)
+    return np.asarray(in_range & (grid[None, :] <= top[:, None] + 1e-12))
+
+
+def widen_to_support(lo: np.ndarray, events: np.ndarray) -> np.ndarray:
+    """Each group's lowest candidate ``lo``, lowered to the highest usual target the evidence
+    supports (:func:`supported_targets`) where the whole range lies above it: then a target the
+    rule accepts exists below the range (a lower target is never more often exhausted).
+
+    >>> widen_to_support(np.array([0.9999, 0.9]), np.array([4000, 4000])).tolist()
+    [0.995, 0.9]
+    """
+    usual = np.asarray(USUAL_TARGETS)
+    top = 1.0 - MIN_EXPECTED_FAILURES / np.maximum(np.asarray(events, dtype=np.float64), 1.0)
+    below = [usual[usual <= t + 1e-12] for t in top.tolist()]
+    cap = np.array([b[-1] if len(b) else np.nan for b in below])
+    return np.where(np.isfinite(lo) & np.isfinite(cap) & (cap < lo), cap, lo)
+
+
+def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray) -> list[str]:
+    """Per group, a note where :func:`supported_targets` lowered (or removed) the recommendation."""
+    out = []
+    for u, r, n in zip(uncapped.tolist(), recommended.tolist(), np.asarray(events).tolist(), strict=True):
+        if np.isfinite(u) and not (np.isfinite(r) and r >= u):
+            top = 1.0 - MIN_EXPECTED_FAILURES / max(n, 1)
+            stop = f"it stops at {r:.4g}" if np.isfinite(r) else "no usual target is left"
+            out.append(f"the rule alone gives {u:.4g}, but above {top:.4g} the {n:,} events of the evaluated span "
+                       f"hold fewer than {MIN_EXPECTED_FAILURES} expected failures: {stop}")
+        else:
+            out.append("")
+    return out
+
+
+def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
+                  recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray, thin: list[str], *,
+                  max_share: float, limit_status: str, loose_burn: float,
+                  bootstrapped: bool) -> tuple[np.ndarray, list[Any], list[str], list[str]]:
+    """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
+    current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
+    the ``thin`` reason where that is not empty)."""
+    g_n, n_c = len(current), len(cands)
+    cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
+    has = np.array([not t for t in thin], dtype=bool) | np.isfinite(lim_share[:, 0] if n_c else np.zeros(g_n))
+    cur_share = np.full(g_n, np.nan)
+    if n_c:
+        ok = np.isfinite(current) & has
+        cur_share[ok] = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)][ok]
+    verdicts: list[Any] = []
+    reasons: list[str] = []
+    actions: list[str] = []
+    for g in range(g_n):
+        if thin[g]:
+            verdicts.append(None)
+            reasons.append(thin[g])
+            actions.append("")
+            continue
+        v, why, act = verdict(current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
+                              max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
+                              bootstrapped=bootstrapped)
+        verdicts.append(v)
+        reasons.append(why)
+        actions.append(act)
+    return cur_share, verdicts, reasons, actions
+
+
+def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *, max_share: float,
+            limit_status: str, loose_burn: float, bootstrapped: bool = True) -> tuple[Any, str, str]:
+    """``(verdict, reason, action)`` of one group with evidence enough.
+
+    ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
+    candidates' range, i.e. below every target; ``rec`` NaN: no target meets the rule). Without
+    the bootstrap (``bootstrapped=False``) the interval is the point ``rec`` and the reason says
+    so. ``too_strict`` when the interval lies wholly below ``current`` and ``share`` exceeds
+    ``max_share``; ``too_loose`` when it lies wholly above ``current`` and the window burn at the
+    rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
+    ``ok``. ``None`` without a current target (the action then names the recommendation).
+
+    >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted", loose_burn=0.25)[::2]
+    ('too_strict', 'loosen to 0.93')
+    >>> verdict(0.97, 0.0, 0.99, 0.976, 0.97, 0.98, max_share=0.01, limit_status="exhausted", loose_burn=0.25)[::2]
+    ('ok', 'keep 0.97')
+    """
+    low = lo if bootstrapped else rec
+    high = hi if bootstrapped else rec
+    low_v = low if np.isfinite(low) else -np.inf
+    high_v = high if np.isfinite(high) else -np.inf
+    if np.isfinite(rec):
+        rec_txt = f"the rule's target {rec:.4g}"
+        if bootstrapped:
+            rec_txt += f" (bootstrap interval {_bound(low)} .. {_bound(high)})"
+        else:
+            rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
+    else:
+        rec_txt = "no usual target meets the rule (see recommendation_note)"
+    if not np.isfinite(current):
+        return None, f"no current target given (target= or slo=); {rec_txt}", \
+            (f"use {rec:.4g}" if np.isfinite(rec) else "")
+    burn90 = (1 - p10) / (1 - current)
+    share_txt = f"{limit_status} or worse {_pct(share)} of the evaluated time under {current:.4g} " \
+                f"(limit {_pct(max_share)})"
+    if high_v < current and share > max_share:
+        act = f"loosen to {rec:.4g}" if np.isfinite(rec) else "loosen (no usual target meets the rule)"
+        where = "lies below" if np.isfinite(rec) else "is below every usual target, all below"
+        return "too_strict", f"burns too fast: {share_txt}; {rec_txt} {where} {current:.4g}: {act}", act
+    if low_v > current and burn90 < loose_burn:
+        act = f"tighten to {rec:.4g}"
+        return "too_loose", (f"budget barely moves: 9 hours in 10 the window burns under {burn90:.2f} of its budget "
+                             f"under {current:.4g} (limit {loose_burn:g}); {rec_txt} lies above {current:.4g}: "
+                             f"{act}"), act
+    act = f"keep {current:.4g}"
+    if low_v > current:
+        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the window still burns {burn90:.2f} of its "
+               f"budget (loose_burn {loose_burn:g})")
+    elif high_v < current:
+        why = f"{rec_txt} lies below {current:.4g}, but the current target stays within the limit"
+    else:
+        why = f"{rec_txt} does not separate from {current:.4g}"
+    return "ok", f"{share_txt}, window burn at p10 {burn90:.2f}; {why}: {act}", act
+
+
+def _bound(x: float) -> str:
+    return f"{x:.4g}" if np.isfinite(x) else "below every candidate"
+
+
+def _window_label(days: float) -> str:
+    """A window long enough for ``days``: whole days from one day on, else whole hours."""
+    if days >= 1:
+        return f"{int(np.ceil(days - 1e-9))}D"
+    return f"{max(1, int(np.ceil(days * 24 - 1e-9)))}h"
+
+
+def suggest_window(need_events: int, events_per_day: float, history_days: float) -> str | None:
+    """The shortest window that holds ``need_events`` at ``events_per_day`` (events a day with
+    traffic), or ``None`` when it would be longer than the history or :data:`MAX_WINDOW_DAYS`.
+
+    >>> suggest_window(100, 40.0, 28.0), suggest_window(100, 0.179, 30.0)
+    ('3D', None)
+    """
+    if not events_per_day > 0:
+        return None
+    days = need_events / events_per_day
+    if days > min(history_days, MAX_WINDOW_DAYS) + 1e-9:
+        return None
+    return _window_label(days)
+
+
+def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float, events_per_day: float,
+                              window_events: float, window_ns: int, history_days: float, max_share: float,
+                              limit_status: str, min_days: float = 14.0) -> str:
+    """Why no target meets the rule for one group, with figures, and what would make one possible
+    (a longer window, ``min_events``, more history, a looser ``max_share``).
+
+    >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3, events_per_day=40,
+    ...       window_events=40, window_ns=86_400 * 10**9, history_days=28, max_share=0.01,
+    ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
+    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's 1 % quantile
+    (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~40 events a day with traffic: a 24 h window
+    holds ~40 events, so one failure moves the rate 2.5 points; to allow 10 failures a window at 90 % it must
+    hold 100 events: use a longer window (window=3D, CLI --window 3D) or min_events=100 (the status holds while
+    the window has fewer events)
+    """
+    if not has_time:
+        return "no evaluated time in the history for this group"
+    win = pd.Timedelta(window_ns, unit="ns")
+    win_txt = f"{win / pd.Timedelta(hours=1):g} h" if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
+    if np.isfinite(lo):
+        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below the rolling rate's "
+                f"1 % quantile ({_pct(p1)}), is {limit_status} or worse {_pct(share_lo)} of the time "
+                f"(limit {_pct(max_share)})")
+    else:
+        head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below every usual target "
+                "(lowest 50 %)")
+    parts = [head]
+    if np.isfinite(window_events) and window_events > 0:
+        parts.append(f"~{events_per_day:.3g} events a day with traffic: a {win_txt} window holds ~{window_events:.3g} "
+                     f"events, so one failure moves the rate {100 / window_events:.3g} points")
+    ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
+    need = int(np.ceil(10 / (1 - ref) - 1e-9))
+    fixes = []
+    if np.isfinite(window_events) and window_events < need:
+        w = suggest_window(need, events_per_day, history_days)
+        if w is None:
+            fixes.append(f"no window length fixes this: too little traffic (a window at {_pct(ref)} needs {need} "
+                         f"events to allow 10 failures; at ~{events_per_day:.3g} events a day that is longer than "
+                         f"the {history_days:.1f} days of history or the {MAX_WINDOW_DAYS:g}-day maximum)")
+        else:
+            fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} events: use a longer "
+                         f"window (window={w}, CLI --window {w}) or min_events={need} (the status holds while the "
+                         "window has fewer events)")
+    if history_days < min_days:
+        fixes.append(f"give more history ({history_days:.1f} days; at least {min_days:g})")
+    if not fixes:
+        fixes.append(f"the rate itself dips this low: allow more time at the limit (max_share={max(0.05, 2 * max_share):g}) "
+                     "or leave labelled incidents out (exclude_incidents=)")
+    return "; ".join(parts + fixes)

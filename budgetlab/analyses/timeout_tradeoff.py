@@ -1,0 +1,119 @@
+"""The client-timeout trade-off: what a shorter client timeout would have cost and saved.
+
+For a candidate timeout ``c`` at or below the timeout in force ``T`` (per group:
+:func:`~budgetlab.analyses.latency_profile.group_timeouts`), every attempt still running at
+``c`` is cut there: a success slower than ``c`` is lost (it becomes a timeout), a solve error
+slower than ``c`` becomes a timeout too, and each cut attempt waits ``c`` instead of its duration.
+**No retries are assumed**: a cut attempt is not tried again (a client that retries would win
+back part of the lost successes and spend part of the saved time). A candidate above ``T`` is
+refused: the attempts cut at ``T`` have unknown durations beyond it, so a longer timeout's
+outcome is not in the data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import as_list, to_ns
+from ..errors import ConfigError
+from ..events.schema import check_events
+from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
+
+__all__ = ["timeout_tradeoff"]
+
+_NONE = np.iinfo(np.int64).min
+
+
+def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[str] | None = None,
+                     client_timeout: Any = None, threshold: Any = None) -> pd.DataFrame:
+    """One row per group and candidate client timeout (see the module doc).
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical events with a ``duration`` column.
+    timeouts : list of durations
+        Candidate client timeouts, each at or below the timeout in force.
+    by : str or list of str, optional
+        Group keys.
+    client_timeout : duration, optional
+        The timeout in force when the log does not show it (no ``timeout`` rows).
+    threshold : duration, optional
+        The latency SLO threshold: ``latency_sli`` counts successes within
+        ``min(threshold, candidate)``. Default: the SLI equals availability.
+
+    Returns
+    -------
+    DataFrame
+        The group keys, ``client_timeout`` (timedelta64[ns], the candidate), ``current``
+        (timedelta64[ns], the timeout in force), ``attempts``, ``timed_out``, ``successes_lost``
+        (int64), ``timed_out_share``, ``successes_lost_share`` (float64, of all attempts),
+        ``wait_saved`` (timedelta64[ns], the total), ``wait_saved_per_attempt`` (timedelta64[ns]),
+        ``availability``, ``latency_sli`` (float64).
+
+    Examples
+    --------
+    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 4, utc=True).as_unit("ns"),
+    ...     "ok": [True, True, False, False],
+    ...     "bucket": pd.Categorical(["success", "success", "timeout", "solve_error"]),
+    ...     "duration": pd.to_timedelta([2, 8, 30, 1], unit="s")})
+    >>> t = timeout_tradeoff(ev, timeouts=["5s", "30s"])
+    >>> t[["timed_out", "successes_lost", "availability"]].to_numpy().tolist()
+    [[2.0, 1.0, 0.25], [1.0, 0.0, 0.5]]
+    >>> t["wait_saved"].tolist()
+    [Timedelta('0 days 00:00:28'), Timedelta('0 days 00:00:00')]
+    """
+    keys = check_events(events, as_list(by))
+    cands = parse_thresholds(timeouts, name="timeouts")
+    dur = attempt_durations(events)
+    censoring = group_timeouts(events, keys, dur, client_timeout)
+    current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
+    if (current == _NONE).any():
+        raise ConfigError("the log shows no client timeout (no 'timeout' rows); say the one in force with "
+                          "client_timeout= (CLI: --client-timeout 60s).")
+    longer = [c for c in cands if c > int(current.min())]
+    if longer:
+        raise ConfigError(f"a client timeout of {pd.Timedelta(longer[0], unit='ns')} is longer than the one in force "
+                          f"({pd.Timedelta(int(current.min()), unit='ns')}): the attempts cut there have unknown "
+                          "durations beyond it, so what a longer timeout would do is not in the data; give candidates "
+                          "at or below it.")
+    thr = None if threshold is None else to_ns(threshold, name="threshold")
+    codes = _codes(events, keys)
+    n = len(censoring)
+    row_current = current[codes]
+    ok = events["ok"].to_numpy(dtype=bool) & (dur <= row_current)  # slower: cut at the timeout in force
+    timed_out_now = (events["bucket"].astype(str) == "timeout").to_numpy() | (dur > row_current)
+    dur = np.minimum(dur, row_current)
+    attempts = np.bincount(codes, minlength=n).astype(np.int64)
+    parts = []
+    for c in cands:  # a loop over candidates
+        cut = dur > c
+        timed_out = np.bincount(codes, weights=(cut | timed_out_now).astype(np.float64), minlength=n)
+        lost = np.bincount(codes, weights=(ok & cut).astype(np.float64), minlength=n)
+        saved = np.bincount(codes, weights=np.maximum(dur - c, 0).astype(np.float64), minlength=n)
+        kept = np.bincount(codes, weights=(ok & ~cut).astype(np.float64), minlength=n)
+        within = kept if thr is None else np.bincount(
+            codes, weights=(ok & (dur <= min(thr, c))).astype(np.float64), minlength=n)
+        part = censoring[list(keys)].copy()
+        part["client_timeout"] = pd.Timedelta(c, unit="ns")
+        part["current"] = pd.to_timedelta(current, unit="ns").as_unit("ns")
+        part["attempts"] = attempts
+        part["timed_out"], part["successes_lost"] = timed_out.astype(np.int64), lost.astype(np.int64)
+        den = np.maximum(attempts, 1)
+        part["timed_out_share"], part["successes_lost_share"] = timed_out / den, lost / den
+        part["wait_saved"] = pd.to_timedelta(np.round(saved).astype(np.int64), unit="ns").as_unit("ns")
+        part["wait_saved_per_attempt"] = pd.to_timedelta(np.round(saved / den).astype(np.int64), unit="ns").as_unit("ns")
+        part["availability"], part["latency_sli"] = kept / den, within / den
+        parts.append(part)
+    out = pd.concat(parts, ignore_index=True)
+    return out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)
+
+
+def _codes(events: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
+    if not keys:
+        return np.zeros(len(events), dtype=np.int64)
+    return events.groupby(list(keys), sort=True, observed=True, dropna=False).ngroup().to_numpy(dtype=np.int64)

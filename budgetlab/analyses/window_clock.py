@@ -1,0 +1,108 @@
+"""The figures of :func:`budgetlab.compare_windows` that sum time, on the window's clock.
+
+Between events the window keeps moving (:mod:`budgetlab.analyses.clock_counts`): a rolling
+window loses each event 1 ns after ``ts + window``, a calendar window all of them at its next
+reset (local midnight in ``tz``). The seed's rule (with the ``min_events`` hold, restarting from
+HEALTHY at each traffic stretch) gives the status of every clock segment; an empty window is no
+traffic, which holds no status. Time shares are over the **observed** time (the window holds at
+least one event) after warm-up (the first window of each traffic stretch of a rolling window, and
+the ``warmup`` of :func:`compare_windows` from the first event); status changes and round trips
+are counted when they happen in that time, per day of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..budget.figures import seed_status_codes
+from ..slo import SLO
+from ..windows.calendar import calendar_edges
+from .clock_counts import ClockCounts, clock_counts, evaluated_events, evaluated_time
+from .sorted_events import Sorted, WindowSpec
+from .status_variants import dwell_codes
+
+__all__ = ["ClockFigures", "clock_codes", "clock_figures", "clock_events"]
+
+_MONTH_NS = 32 * 86_400 * 10**9
+
+
+def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np.ndarray, tz: str,
+                obs_end: int) -> tuple[ClockCounts, np.ndarray]:
+    """The clock segments with traffic of every group under one window, and their status codes
+    (int8, 0..3) under each group's target and SLO."""
+    if spec.kind == "rolling":
+        c = clock_counts(srt.t, srt.bad, srt.bounds, spec.window_ns, obs_end)
+    else:
+        lo = int(srt.t.min()) if len(srt.t) else 0
+        edges = calendar_edges(lo, max(obs_end, lo) + _MONTH_NS, str(spec.calendar), tz)
+        leave = edges[np.minimum(np.searchsorted(edges, srt.t, side="right"), len(edges) - 1)]
+        c = clock_counts(srt.t, srt.bad, srt.bounds, 0, obs_end, leave=leave, warmup_ns=0)
+    tgt = np.asarray(targets, dtype=np.float64)[c.seg] if len(c.seg) else np.zeros(0)
+    if isinstance(slo, SLO):
+        return c, seed_status_codes(c.total, c.failures, tgt, slo, c.first).astype(np.int8)
+    code = np.zeros(len(c.seg), dtype=np.int8)
+    for one in dict.fromkeys(slo):
+        mine = np.array([s == one for s in slo], dtype=bool)[c.seg]
+        code[mine] = seed_status_codes(c.total, c.failures, tgt, one, c.first)[mine]
+    return c, code
+
+
+def clock_events(srt: Sorted, spec: WindowSpec, lo_ns: int, hi_ns: int) -> np.ndarray:
+    """Per group, the events in the evaluated span (after each stretch's warm-up, in ``[lo_ns, hi_ns]``)."""
+    if spec.kind == "rolling":
+        keep = evaluated_events(srt.t, srt.bounds, spec.window_ns, lo_ns, hi_ns)
+    else:
+        keep = (srt.t >= lo_ns) & (srt.t <= hi_ns)
+    return np.bincount(srt.seg[keep], minlength=srt.n_groups)
+
+
+@dataclass(frozen=True)
+class ClockFigures:
+    """:func:`clock_figures`, per group."""
+
+    hours: np.ndarray  # (groups, 4): ns at each status, evaluated time
+    observed_ns: np.ndarray  # evaluated ns (traffic, after warm-up)
+    no_traffic_ns: np.ndarray  # ns in [lo, hi) without traffic
+    transitions: np.ndarray
+    round_trips: np.ndarray
+
+
+def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, hi_ns: int, *, round_trip_ns: int,
+                  min_dwell_ns: int = 0) -> ClockFigures:
+    """Time at each status, observed and no-traffic time, status changes and ``healthy ->
+    warning -> healthy`` round trips (within ``round_trip_ns``) of every group.
+
+    A change is between two clock segments of one traffic stretch (the stretch's first segment
+    against HEALTHY, as at the start of the log) and counts when the later segment starts in the
+    evaluated time; entering or leaving no traffic is not a change. ``min_dwell_ns`` applies the
+    hysteresis of :func:`budgetlab.hysteresis` within each stretch.
+    """
+    if min_dwell_ns > 0 and len(code):
+        stretch_bounds = np.r_[np.flatnonzero(c.first), len(code)]
+        code = dwell_codes(c.start, code, stretch_bounds, min_dwell_ns)
+    a, b = evaluated_time(c, lo_ns, hi_ns)
+    dt = (b - a).astype(np.float64)
+    seg = c.seg
+    hours = np.bincount(seg * 4 + code.astype(np.int64), weights=dt, minlength=n_groups * 4).reshape(n_groups, 4)
+    observed = np.bincount(seg, weights=dt, minlength=n_groups)
+    traffic = np.maximum(np.minimum(c.end, hi_ns) - np.maximum(c.start, lo_ns), 0).astype(np.float64)
+    no_traffic = max(hi_ns - lo_ns, 0) - np.bincount(seg, weights=traffic, minlength=n_groups)
+    prev = np.zeros(len(code), dtype=code.dtype)
+    prev[1:] = code[:-1]
+    prev[c.first] = 0
+    counted = (c.start >= np.maximum(c.warmup_end, lo_ns)) & (c.start < hi_ns)
+    changed = (code != prev) & counted
+    n_tr = np.bincount(seg[changed], minlength=n_groups)
+    ci = np.flatnonzero(changed)
+    up = (prev[ci] == 0) & (code[ci] == 1)
+    down = (prev[ci] == 1) & (code[ci] == 0)
+    if len(ci) > 1:
+        same = (seg[ci[:-1]] == seg[ci[1:]]) & (np.cumsum(c.first)[ci[:-1]] == np.cumsum(c.first)[ci[1:]])
+        pair = up[:-1] & down[1:] & same & ((c.start[ci[1:]] - c.start[ci[:-1]]) <= round_trip_ns)
+        n_rt = np.bincount(seg[ci[:-1][pair]], minlength=n_groups)
+    else:
+        n_rt = np.zeros(n_groups, dtype=np.int64)
+    return ClockFigures(hours=hours, observed_ns=observed, no_traffic_ns=np.maximum(no_traffic, 0.0),
+                        transitions=n_tr, round_trips=n_rt)

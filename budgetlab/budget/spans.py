@@ -1,0 +1,292 @@
+"""The window's clock: the seed tracker's status as a dashboard reading it would see it, over time.
+
+The per-event replay (:func:`budgetlab.replay`) is what the seed's callbacks and its
+``solve_with_budget`` gate saw: the status changes only when an event is recorded, so with no
+new records it stays on its last value. Between events the window keeps moving: an event is in
+it through ``ts + window`` inclusive and leaves it 1 ns later, and the seed's rule
+(``budget/figures.py``, the ``min_events`` hold included) applies to what remains. An empty
+window is **no traffic**: a fifth value (:data:`SPAN_STATUS_DTYPE`), never the last status and
+never healthy. After it the hold restarts from healthy and one window is warm-up again, as at the
+start of the log. :func:`status_spans` gives that view as spans; :func:`silences` counts the
+no-traffic spans between events and the observed time (the time the window holds an event).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import utc_from_ns, utc_timestamp
+from ..errors import ConfigError, InputError
+from ..events.schema import check_events, ts_ns
+from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
+from ..windows.clock import NO_TRAFFIC_CODE, status_runs
+from ..windows.groups import group_codes
+from .figures import STATUSES, seed_figures, seed_status_codes
+
+__all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences"]
+
+#: The spans' statuses: the seed's four, then ``no_traffic`` (an empty window).
+SPAN_STATUSES = (*STATUSES, "no_traffic")
+#: Ordered categorical of :data:`SPAN_STATUSES`. ``no_traffic`` sorts last only to keep the
+#: seed's four codes; it is no worse than ``exhausted``: compare with the four statuses by name.
+SPAN_STATUS_DTYPE = pd.CategoricalDtype(list(SPAN_STATUSES), ordered=True)
+#: The columns after the group keys, in order.
+SPAN_COLUMNS = ("start", "end", "status", "total", "failures", "burn_rate", "remaining_fraction", "warmup_end")
+_TOP = int(np.iinfo(np.int64).max)
+_BOTTOM = int(np.iinfo(np.int64).min)
+
+
+def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
+                 by: str | Sequence[str] | None = None, start: Any = None, end: Any = None) -> pd.DataFrame:
+    """The seed tracker's status on the window's own clock: one row per span of one status.
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical event table (:func:`budgetlab.read_events`).
+    slo : SLO, PerGroup or mapping
+        As in :func:`budgetlab.replay` (per-group SLOs need ``by``).
+    by : str or list of str, optional
+        Group keys; each group has its own window.
+    start, end : time, optional
+        The observation: spans tile ``[start, end)`` for every group. Default: the first and the
+        last event time of the whole input (all groups).
+
+    Returns
+    -------
+    DataFrame
+        One row per maximal run of one status per group, ordered by group (as
+        :func:`budgetlab.replay_summary`) then ``start``; a group's spans tile the observation
+        without a gap (zero-length spans dropped). Columns: the group keys (as in the events),
+        ``start``, ``end`` (``datetime64[ns, UTC]``, half-open ``[start, end)``), ``status``
+        (:data:`SPAN_STATUS_DTYPE`: ``healthy``, ``warning``, ``critical``, ``exhausted`` or
+        ``no_traffic``), ``total``, ``failures`` (int64: the window at ``start``), ``burn_rate``,
+        ``remaining_fraction`` (float64, the seed's figures at ``start``; 0.0 and 1.0 without
+        traffic) and ``warmup_end`` (the end of the first window of the traffic stretch the span
+        belongs to: that stretch's first event + window; ``start`` for ``no_traffic``). The
+        time of a span after warm-up is ``max(0, end - max(start, warmup_end))``.
+        ``attrs`` holds ``slo``, ``by``, ``start`` and ``end``.
+
+    Notes
+    -----
+    The status is read once per instant, after every event and expiry of that instant (ties:
+    rows sharing a timestamp count together, in any order). With ``min_events = 0`` the status
+    at an event instant equals :func:`budgetlab.replay` at the last row of that instant. With
+    ``min_events > 0`` the hold keeps the status the window showed just before, which an expiry
+    between events may have changed: the per-event replay keeps the one of the previous event.
+
+    Examples
+    --------
+    A group silent for hours with a 1 h window: the status holds for one window after the last
+    event, then there is no traffic.
+
+    >>> from budgetlab import SLO, as_events
+    >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 05:00"], utc=True)
+    >>> sp = status_spans(as_events(ts, [True, False, True]), SLO(target=0.9, window="1h"))
+    >>> for row in sp.itertuples():
+    ...     print(row.start, row.status, row.total)
+    2026-01-01 00:00:00+00:00 healthy 1
+    2026-01-01 00:10:00+00:00 exhausted 2
+    2026-01-01 01:10:00.000000001+00:00 no_traffic 0
+
+    The observation ends at the last event (``end=`` moves it):
+
+    >>> sp["end"].iloc[-1], len(status_spans(as_events(ts, [True, False, True]), SLO(target=0.9, window="1h"),
+    ...                                      end="2026-01-01 06:00"))
+    (Timestamp('2026-01-01 05:00:00+0000', tz='UTC'), 4)
+    """
+    keys = check_events(events, by)
+    per_group = as_per_group(slo)
+    t = ts_ns(events)
+    lo = utc_timestamp(start, name="start").value if start is not None else (int(t[0]) if len(t) else 0)
+    hi = utc_timestamp(end, name="end").value if end is not None else (int(t[-1]) if len(t) else 0)
+    if hi < lo:
+        raise ConfigError(f"end ({utc_from_ns(np.array([hi]))[0]}) is before start "
+                          f"({utc_from_ns(np.array([lo]))[0]}); give end at or after start.")
+    codes = group_codes(events, keys, dense=False) if keys else np.zeros(len(events), dtype=np.int8)
+    ngroups = int(codes.max()) + 1 if len(codes) else 0
+    if per_group is not None:
+        parts: list[tuple[SLO, np.ndarray | None]] = list(split_by_slo(events, per_group, keys))
+    else:
+        parts = [(as_slo(slo), None)]
+    pieces = [_part_spans(t if pos is None else t[pos], events["ok"].to_numpy(dtype=bool) if pos is None
+                          else events["ok"].to_numpy(dtype=bool)[pos], codes if pos is None else codes[pos],
+                          ngroups, s, lo, hi) for s, pos in parts]
+    cols = {name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0, dtype=np.int64)
+            for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
+                         "remaining_fraction", "warmup_end")}
+    order = np.lexsort((cols["start"], cols["group"]))
+    out = _frame(events, keys, codes, {k: v[order] for k, v in cols.items()})
+    out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
+                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"),
+                     events_at_end=_groups_at(events, keys, codes, t == hi))
+    return out
+
+
+def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray, rows: np.ndarray) -> frozenset[tuple[str, ...]]:
+    """The groups (key values as text) with an event among ``rows``: those whose last no-traffic
+    span ends at an event at the observation's end (a silence, not the tail of the log)."""
+    if not bool(rows.any()):
+        return frozenset()
+    if not keys:
+        return frozenset({()})
+    at = np.flatnonzero(rows)
+    _, first = np.unique(codes[at], return_index=True)
+    sub = events[keys].iloc[at[first]].astype(str)
+    return frozenset(tuple(r) for r in sub.itertuples(index=False, name=None))
+
+
+def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int, hi: int
+                ) -> dict[str, np.ndarray]:
+    """The spans of the rows under one SLO, clipped to ``[lo, hi)`` (arrays, any row order)."""
+    w = slo.window_ns
+    bad = ~ok
+
+    def rule(total: np.ndarray, failures: np.ndarray, stretch: np.ndarray) -> np.ndarray:
+        return seed_status_codes(total, failures, slo.target, slo, first_in_group=stretch)
+
+    runs = status_runs(t, bad, codes, ngroups, w, target=slo.target, warning=slo.warning,
+                       critical=slo.critical, min_events=slo.min_events, rule=rule)
+    present = np.unique(runs.group)  # a group's first event always starts a span
+    # each group starts without traffic (a leading span from before the observation)
+    g = np.concatenate([present, runs.group])
+    s = np.concatenate([np.full(len(present), _BOTTOM, dtype=np.int64), runs.start])
+    code = np.concatenate([np.full(len(present), NO_TRAFFIC_CODE, dtype=np.int8), runs.status])
+    total = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.total])
+    failures = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.failures])
+    first = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.stretch_first])
+    o = np.lexsort((s, g))
+    g, s, code, total, failures, first = g[o], s[o], code[o], total[o], failures[o], first[o]
+    e = np.empty_like(s)
+    e[:-1] = s[1:]
+    if len(e):
+        e[-1] = _TOP
+    last = np.ones(len(g), dtype=bool)
+    last[:-1] = g[1:] != g[:-1]
+    e[last] = _TOP
+    cut = s < lo  # the window at the observation's start: counted there
+    s = np.maximum(s, lo)
+    e = np.minimum(e, hi)
+    keep = e > s
+    if bool((cut & keep & (code != NO_TRAFFIC_CODE)).any()):
+        at = (t <= lo) & (t >= lo - w)
+        cnt = np.bincount(codes[at].astype(np.int64), minlength=ngroups)
+        fl = np.bincount(codes[at & bad].astype(np.int64), minlength=ngroups)
+        total = np.where(cut, cnt[g], total)
+        failures = np.where(cut, fl[g], failures)
+    g, s, e, code, total, failures, first = (a[keep] for a in (g, s, e, code, total, failures, first))
+    figs = seed_figures(total, failures, slo.target, columns=["burn_rate", "remaining_fraction"])
+    traffic = code != NO_TRAFFIC_CODE
+    warmup = np.where(traffic, np.minimum(first, _TOP - w) + w, s)
+    return {"group": g.astype(np.int64), "start": s, "end": e, "status": code, "total": total,
+            "failures": failures, "burn_rate": figs["burn_rate"], "remaining_fraction": figs["remaining_fraction"],
+            "warmup_end": warmup}
+
+
+def _frame(events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[str, np.ndarray]) -> pd.DataFrame:
+    out: dict[str, Any] = {}
+    if keys:
+        rows = _first_rows(codes, np.unique(cols["group"]))[cols["group"]]
+        for k in keys:
+            out[k] = events[k].array.take(rows)
+    out["start"] = utc_from_ns(cols["start"])
+    out["end"] = utc_from_ns(cols["end"])
+    out["status"] = pd.Categorical.from_codes(cols["status"].astype(np.int8), dtype=SPAN_STATUS_DTYPE)
+    out["total"] = cols["total"].astype(np.int64)
+    out["failures"] = cols["failures"].astype(np.int64)
+    out["burn_rate"] = cols["burn_rate"].astype(np.float64)
+    out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64)
+    out["warmup_end"] = utc_from_ns(cols["warmup_end"])
+    return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])))
+
+
+def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The first row of each group code in ``wanted`` (-1 for others), scanning a growing prefix
+    (every group usually shows up within the first rows: no pass over all of them)."""
+    found = np.full(int(wanted.max()) + 1 if len(wanted) else 0, -1, dtype=np.int64)
+    lo, step = 0, 4096
+    while lo < len(codes) and bool((found[wanted] < 0).any()):
+        chunk = codes[lo:lo + step].astype(np.int64)
+        pos = np.flatnonzero(chunk < len(found))[::-1]  # assigned last to first: the first one stays
+        here = np.full(len(found), -1, dtype=np.int64)
+        here[chunk[pos]] = pos + lo
+        found = np.where(found < 0, here, found)
+        lo, step = lo + step, step * 2
+    return found
+
+
+def silences(spans: pd.DataFrame) -> pd.DataFrame:
+    """Silences and observed time per group, from :func:`status_spans`.
+
+    A silence is a ``no_traffic`` span between two events of a group (it starts when the group's
+    window empties and ends at its next event, possibly the observation's last instant): a gap
+    between two events longer than the window. Its duration is the time the window was empty
+    (the gap minus the window). Leading and trailing no-traffic time (before a group's first event, after its last
+    window) is not a silence, but it is not observed either.
+
+    Parameters
+    ----------
+    spans : DataFrame
+        Output of :func:`status_spans` (its ``attrs["by"]`` names the group keys).
+
+    Returns
+    -------
+    DataFrame
+        One row per group (group keys first): ``silences`` (int64), ``longest_silence``,
+        ``silent_time`` (Timedelta; 0 without silences), ``observed_time`` (Timedelta: the time
+        of the spans with traffic, i.e. the window holds at least one event; rates per day divide
+        by it) and ``no_traffic_time`` (all no-traffic time in the observation, silences
+        included).
+
+    Examples
+    --------
+    >>> from budgetlab import SLO, as_events
+    >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 05:00", "2026-01-01 05:30"], utc=True)
+    >>> s = silences(status_spans(as_events(ts, [True] * 3), SLO(target=0.9, window="1h")))
+    >>> s[["silences", "silent_time", "observed_time"]].astype(str).to_dict("records")
+    [{'silences': '1', 'silent_time': '0 days 03:59:59.999999999', 'observed_time': '0 days 01:30:00.000000001'}]
+    """
+    if not isinstance(spans, pd.DataFrame) or "status" not in spans.columns or spans["status"].dtype != \
+            SPAN_STATUS_DTYPE:
+        raise InputError("silences() takes the DataFrame returned by budgetlab.status_spans().")
+    keys = list(spans.attrs.get("by", [c for c in spans.columns if c not in SPAN_COLUMNS]))
+    n = len(spans)
+    s = spans["start"].array.asi8
+    e = spans["end"].array.asi8
+    quiet = spans["status"].cat.codes.to_numpy() == NO_TRAFFIC_CODE
+    if keys:
+        gid = spans.groupby(keys, sort=False, observed=True, dropna=False).ngroup().to_numpy()
+    else:
+        gid = np.zeros(n, dtype=np.int64)
+    new = np.ones(n, dtype=bool)
+    new[1:] = gid[1:] != gid[:-1]
+    end_of = np.ones(n, dtype=bool)
+    end_of[:-1] = new[1:]
+    at_end = spans.attrs.get("events_at_end", frozenset())
+    if at_end and n:  # a last no-traffic span that ends at an event on the observation's last instant
+        texts = spans[keys].astype(str).itertuples(index=False, name=None) if keys else iter([()] * n)
+        ends_at_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool, count=n)
+        end_of &= ~ends_at_event
+    inner = quiet & ~new & ~end_of  # after an event of the group and before its next one
+    ngroups = int(gid.max()) + 1 if n else 0
+    dur = (e - s).astype(np.int64)
+    count = np.bincount(gid, weights=inner, minlength=ngroups).astype(np.int64)
+    silent = np.zeros(ngroups, dtype=np.int64)
+    np.add.at(silent, gid[inner], dur[inner])
+    longest = np.zeros(ngroups, dtype=np.int64)
+    np.maximum.at(longest, gid[inner], dur[inner])
+    observed = np.zeros(ngroups, dtype=np.int64)
+    np.add.at(observed, gid[~quiet], dur[~quiet])
+    no_traffic = np.zeros(ngroups, dtype=np.int64)
+    np.add.at(no_traffic, gid[quiet], dur[quiet])
+    out: dict[str, Any] = {k: spans[k].array.take(np.flatnonzero(new)) for k in keys}
+    out["silences"] = count
+    out["longest_silence"] = pd.to_timedelta(longest, unit="ns")
+    out["silent_time"] = pd.to_timedelta(silent, unit="ns")
+    out["observed_time"] = pd.to_timedelta(observed, unit="ns")
+    out["no_traffic_time"] = pd.to_timedelta(no_traffic, unit="ns")
+    return pd.DataFrame(out)

@@ -1,0 +1,187 @@
+"""replay_summary: per group, the per-event figures of a replay and the time on the window's clock.
+
+What the per-event replay says (events, success rate, transitions, final status: what the seed's
+callbacks and gate saw) sits beside what sums time, read from :func:`budgetlab.status_spans`:
+hours and share in each status, ``no_traffic`` as its own column, the warm-up, the observed
+time (the window holds at least one event) and the rates per day over it, and the silences.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..slo import SLO, PerGroup
+from ..windows.clock import NO_TRAFFIC_CODE
+from ..windows.groups import group_order
+from .figures import STATUSES
+from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
+from .tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
+
+__all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS"]
+
+_HOUR_NS = 3_600_000_000_000
+_DAY_NS = 24 * _HOUR_NS
+#: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
+SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES), *(f"share_{s}" for s in SPAN_STATUSES),
+                        "observed_hours", "warmup_hours")
+
+
+def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.DataFrame | None = None
+                   ) -> pd.DataFrame:
+    """Per group: events, success rate, time in each status on the window's clock, transitions.
+
+    Time is read on the window's clock (:func:`budgetlab.status_spans`): between events the window
+    keeps moving, and once it is empty the group has no traffic, counted apart (never as its last
+    status). Every time figure counts the whole observation, the first to the last event of
+    ``events`` (all groups), warm-up included: ``warmup_hours`` says how much of it was the first
+    window of a traffic stretch (from the log's start, or after a silence). The per-event figures
+    (``transitions``, ``final_status``) are the replay's: what the seed's callbacks and its gate saw.
+
+    Parameters
+    ----------
+    states : DataFrame
+        Output of :func:`budgetlab.replay` (its ``attrs["slo"]``; only ``ts``, the group keys and
+        ``status`` are read).
+    events : DataFrame
+        The events that were replayed.
+    spans : DataFrame, optional
+        :func:`budgetlab.status_spans` of the same events and SLO, when the caller has them.
+
+    Returns
+    -------
+    DataFrame
+        One row per group (one row without groups): the group keys, ``target`` (and ``window``
+        when they differ) after a per-group replay, ``events``, ``success_rate`` (over all
+        events), ``hours_<status>`` and ``share_<status>`` (of the observation) for ``healthy``,
+        ``warning``, ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the
+        window holds at least one event), ``warmup_hours`` (of the observed hours, those in the
+        first window of a traffic stretch), ``events_per_day`` and ``transitions_per_day`` (over
+        the observed time; NaN for a group without observed time), ``transitions`` (status
+        changes of the per-event replay), ``silences`` (gaps between events longer than the
+        window), ``longest_silence_hours``, ``silent_hours`` (time the window was empty between
+        two events), ``final_status`` (the replay's status after the group's last event: what a
+        gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
+        observation's end: ``no_traffic`` when the group's window has emptied; the final status
+        when the group has an event at that instant).
+
+    Examples
+    --------
+    >>> from budgetlab import SLO, as_events, replay
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True, False, True, True])
+    >>> s = replay_summary(replay(ev, SLO(target=0.9, window="1h")), ev)
+    >>> s[["events", "hours_healthy", "hours_exhausted", "transitions", "final_status"]].round(3).to_dict("records")
+    [{'events': 4, 'hours_healthy': 2.0, 'hours_exhausted': 1.0, 'transitions': 2, 'final_status': 'healthy'}]
+
+    A silence of a day with a 1 h window: the status holds for one window, then no traffic.
+
+    >>> ev = as_events(pd.to_datetime(["2026-01-01 00:00", "2026-01-02 00:00"], utc=True), [False, True])
+    >>> s = replay_summary(replay(ev, SLO(target=0.9, window="1h")), ev)
+    >>> s[["hours_exhausted", "hours_no_traffic", "silences", "final_status", "status_at_end"]].round(3).to_dict("records")
+    [{'hours_exhausted': 1.0, 'hours_no_traffic': 23.0, 'silences': 1, 'final_status': 'healthy', 'status_at_end': 'healthy'}]
+    """
+    keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
+    slo = states.attrs.get("slo")
+    if spans is None:
+        if not isinstance(slo, (SLO, PerGroup)) or "min_dwell" in states.attrs or "calendar" in states.attrs:
+            raise InputError("replay_summary() reads the window's clock of the seed tracker: give the states of "
+                             "budgetlab.replay(events, slo) (hysteresis and calendar variants: "
+                             "budgetlab.compare_windows).")
+        spans = status_spans(events, slo, by=keys or None)
+    table = _per_event(states, events, keys)
+    time = _time_table(spans, _row_of_group(spans, table, keys), len(table))
+    cols: dict[str, Any] = {name: table[name] for name in [*keys, "events", "success_rate"]}
+    if isinstance(slo, PerGroup) and keys:
+        slos = slo.resolve(table[keys])
+        cols = {**{k: table[k] for k in keys}, "target": np.array([s.target for s in slos], dtype=np.float64)}
+        if len({s.window for s in slos}) > 1:
+            cols["window"] = pd.to_timedelta([s.window.value for s in slos], unit="ns")
+        cols.update({"events": table["events"], "success_rate": table["success_rate"]})
+    cols.update({name: time[name] for name in SUMMARY_TIME_COLUMNS})
+    days = np.asarray(time["observed_hours"], dtype=np.float64) / 24
+    seen = days > 0
+    cols["events_per_day"] = np.divide(table["events"].to_numpy(dtype=np.float64), days, out=np.full(len(days), np.nan),
+                                       where=seen)
+    cols["transitions"] = table["transitions"]
+    cols["transitions_per_day"] = np.divide(table["transitions"].to_numpy(dtype=np.float64), days,
+                                            out=np.full(len(days), np.nan), where=seen)
+    quiet = silences(spans)
+    row = _row_of_group(quiet, table, keys)
+    for name, col in (("silences", "silences"), ("longest_silence_hours", "longest_silence"),
+                      ("silent_hours", "silent_time")):
+        values = np.zeros(len(table), dtype=np.int64)
+        values[row] = quiet[col].to_numpy(dtype=np.int64)
+        cols[name] = values if name == "silences" else values / _HOUR_NS
+    cols["final_status"] = table["final_status"]
+    end_code = np.asarray(time["status_at_end"], dtype=np.int8)
+    at_end = spans.attrs.get("events_at_end", frozenset())  # the window at that instant holds the event
+    texts = table[keys].astype(str).itertuples(index=False, name=None) if keys else iter([()] * len(table))
+    last_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool, count=len(table)) | (end_code < 0)
+    end_code[last_event] = table["final_status"].cat.codes.to_numpy()[last_event]
+    cols["status_at_end"] = pd.Categorical.from_codes(end_code, dtype=SPAN_STATUS_DTYPE)
+    return pd.DataFrame(cols, index=table.index)
+
+
+def _per_event(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Events, success rate, transitions and final status per group (group order) from the replay."""
+    order, bounds = group_order(states, keys)
+    idx = np.arange(len(states)) if order is None else order
+    ngroups = len(bounds) - 1
+    code = states["status"].cat.codes.to_numpy().astype(np.int64)[idx]
+    ok = events["ok"].to_numpy(dtype=bool)[idx]
+    seg = np.repeat(np.arange(ngroups), np.diff(bounds))
+    n = np.diff(bounds)
+    prev = np.r_[0, code[:-1]] if len(code) else code
+    prev[bounds[:-1][bounds[:-1] < len(code)]] = 0
+    changes = np.bincount(seg, weights=(code != prev).astype(np.float64), minlength=ngroups)
+    ok_sum = np.bincount(seg, weights=ok.astype(np.float64), minlength=ngroups)
+    out: dict[str, Any] = {k: [states[k].iloc[idx[s]] for s in bounds[:-1][n > 0]] for k in keys}
+    out["events"] = n[n > 0]
+    out["success_rate"] = ok_sum[n > 0] / n[n > 0]
+    out["transitions"] = changes[n > 0].astype(np.int64)
+    out["final_status"] = pd.Categorical.from_codes(code[bounds[1:][n > 0] - 1], dtype=STATUS_DTYPE)
+    return pd.DataFrame(out)
+
+
+def _row_of_group(frame: pd.DataFrame, table: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """Per row of ``frame``: the row of ``table`` with the same group keys."""
+    if not keys or len(frame) == 0:
+        return np.zeros(len(frame), dtype=np.int64)
+    index = pd.MultiIndex.from_frame(table[keys].astype(str))
+    row = np.asarray(index.get_indexer(pd.MultiIndex.from_frame(frame[keys].astype(str))), dtype=np.int64)
+    if (row < 0).any():
+        raise InputError("spans hold groups that the replay does not; give the spans of the same events.")
+    return row
+
+
+def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str, Any]:
+    """Hours and shares per status, observed and warm-up hours, and the status code at the end
+    (-1 for a group without spans) per group (``gid``: the group of each span)."""
+    n = len(spans)
+    s = spans["start"].array.asi8
+    e = spans["end"].array.asi8
+    code = spans["status"].cat.codes.to_numpy().astype(np.int64)
+    ns = np.zeros((ngroups, len(SPAN_STATUSES)), dtype=np.int64)
+    np.add.at(ns, (gid, code), e - s)
+    warm_end = np.minimum(spans["warmup_end"].array.asi8, e)
+    warm = np.where(code != NO_TRAFFIC_CODE, np.maximum(warm_end - s, 0), 0)
+    warm_ns = np.bincount(gid, weights=warm, minlength=ngroups)
+    total = ns.sum(axis=1)
+    out: dict[str, Any] = {}
+    for j, st in enumerate(SPAN_STATUSES):
+        out[f"hours_{st}"] = ns[:, j] / _HOUR_NS
+    for j, st in enumerate(SPAN_STATUSES):
+        share = np.zeros(ngroups)
+        np.divide(ns[:, j], total, out=share, where=total > 0)
+        out[f"share_{st}"] = share
+    out["observed_hours"] = ns[:, : len(STATUSES)].sum(axis=1) / _HOUR_NS
+    out["warmup_hours"] = warm_ns / _HOUR_NS
+    last = np.ones(n, dtype=bool)
+    last[:-1] = gid[1:] != gid[:-1]
+    end_code = np.full(ngroups, -1, dtype=np.int8)
+    end_code[gid[last]] = code[last]
+    out["status_at_end"] = end_code
+    return out

@@ -1,0 +1,126 @@
+"""``budgetlab latency LOG --duration COL --thresholds 10s,20s,30s``: the latency profile of a log
+(shares within each threshold, censored quantiles of the time to success), and with
+``--timeouts`` the client-timeout trade-off. The input flags are those of ``replay``.
+
+The parser is built with :mod:`argparse` only (``--help`` answers before pandas is imported);
+the work is :func:`budgetlab.analyses.latency_profile.latency_profile` and
+:func:`budgetlab.analyses.timeout_tradeoff.timeout_tradeoff`, never recomputed here.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import ConfigError
+from .commands import Command
+from .options import add_log_argument, add_log_options, add_output_options
+
+__all__ = ["add_parser", "COMMANDS"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``budgetlab latency``."""
+    p = subparsers.add_parser("latency", help="latency profile of a log with durations: shares within thresholds, "
+                                              "censored quantiles, the client-timeout trade-off")
+    add_log_argument(p)
+    add_log_options(p)
+    add_output_options(p, out="write the shares table per group and period (.csv or .parquet)",
+                       plot="write the shares over time, or with --timeouts the trade-off (.png, .svg, .pdf)")
+    g = p.add_argument_group("latency")
+    g.add_argument("--thresholds", required=True, help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")
+    g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type)")
+    g.add_argument("--freq", default="1D", help="period of the --out table and the plot (default 1D)")
+    g.add_argument("--quantiles", default="0.5,0.9,0.99", help="quantiles of the time to success (default "
+                                                              "0.5,0.9,0.99)")
+    g.add_argument("--client-timeout", default=None, metavar="DURATION",
+                   help="the client timeout in force when the log does not show it (no timeout rows)")
+    g.add_argument("--timeouts", default=None, metavar="DURATION,...",
+                   help="candidate client timeouts at or below the one in force: the trade-off table")
+    p.set_defaults(func=Command("latency", "latency"))
+
+
+def _list(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _seconds(value: Any) -> str:
+    import pandas as pd
+
+    return f"{pd.Timedelta(value).total_seconds():.4g} s"
+
+
+def _print_profile(whole: Any, by: list[str]) -> None:
+    """Per group: the timeout in force, each threshold's share and each quantile, in words."""
+    from .shared import group_label, pct
+
+    cens = whole.censoring
+    for _, row in cens.iterrows():
+        shares = whole.shares[(whole.shares[by] == row[by]).all(axis=1)] if by else whole.shares
+        quants = whole.quantiles[(whole.quantiles[by] == row[by]).all(axis=1)] if by else whole.quantiles
+        timeout = row["timeout"]
+        has_to = timeout == timeout  # not NaT
+        print(f"\n{group_label(row, by)}: {int(shares['attempts'].iloc[0]):,} attempts; timeout "
+              + (f"{_seconds(timeout)} ({row['timeout_source']})" if has_to else f"unknown ({row['timeout_source']})"))
+        for _, s in shares.iterrows():
+            extra = " (at or above the timeout: equals availability)" if s["at_or_above_timeout"] else ""
+            print(f"  within {_seconds(s['threshold'])}: {pct(s['share'])} ({int(s['good']):,} good; 95 % "
+                  f"interval {pct(s['share_low'])} .. {pct(s['share_high'])}){extra}")
+        for _, q in quants.iterrows():
+            above = f"> {_seconds(timeout)}" if has_to else "beyond the longest duration"
+            value = above if q["above_timeout"] else _seconds(q["value"])
+            low = _seconds(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
+            high = above if q["ci_high_above_timeout"] else _seconds(q["ci_high"])
+            print(f"  p{q['quantile'] * 100:g} time to success: {value} (95 % interval {low} .. {high})")
+    print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at their duration "
+          "(cause-specific); intervals Brookmeyer-Crowley")
+
+
+def _cmd_latency(args: argparse.Namespace) -> int:
+    from ..analyses.latency_profile import latency_profile
+    from ..analyses.timeout_tradeoff import timeout_tradeoff
+    from ..plotting import plot_latency_shares, plot_timeout_tradeoff
+    from .reading import group_keys, read_log
+    from .shared import group_label, pct, save_plot, write_output
+
+    if args.duration is None:
+        raise ConfigError("latency needs the duration column: --duration COLUMN (with --duration-unit s|ms|us|ns "
+                          "for plain numbers).")
+    if args.slow_above is not None:
+        raise ConfigError("--slow-above makes slow successes failures; latency reads the durations themselves: "
+                          "give --thresholds instead.")
+    try:
+        quantiles = [float(q) for q in _list(args.quantiles)]
+    except ValueError:
+        raise ConfigError(f"--quantiles {args.quantiles!r}: give fractions such as 0.5,0.9,0.99.") from None
+    read = read_log(args, {"--out": args.out, "--plot": args.plot})
+    by = group_keys(args)
+    thresholds = _list(args.thresholds)
+    whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None, quantiles=quantiles,
+                            client_timeout=args.client_timeout)
+    print(f"{read.title}: {len(read.events):,} attempts with durations")
+    _print_profile(whole, by)
+    tradeoff = None
+    if args.timeouts:
+        tradeoff = timeout_tradeoff(read.events, timeouts=_list(args.timeouts), by=by or None,
+                                    client_timeout=args.client_timeout)
+        print("\nclient timeout trade-off (no retries assumed):")
+        for _, t in tradeoff.iterrows():
+            print(f"  {group_label(t, by)}: at {_seconds(t['client_timeout'])}: timed out {pct(t['timed_out_share'])}, "
+                  f"successes lost {pct(t['successes_lost_share'])} ({int(t['successes_lost']):,}), waiting saved "
+                  f"{_seconds(t['wait_saved_per_attempt'])} per attempt, availability {pct(t['availability'])}")
+    if args.out:
+        per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
+                              quantiles=quantiles, client_timeout=args.client_timeout)
+        write_output(per.shares, args, f"rows (shares per group, threshold and {args.freq} period)")
+    if args.plot:
+        if tradeoff is not None:
+            save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax), args.plot, force=args.force)
+        else:
+            per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
+                                  quantiles=quantiles, client_timeout=args.client_timeout)
+            save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax), args.plot, force=args.force)
+    return 0
+
+
+COMMANDS = {"latency": _cmd_latency}

@@ -1,0 +1,91 @@
+"""Latency drawings: the share within each threshold over time, and the timeout trade-off."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from ..errors import InputError
+
+__all__ = ["plot_latency_shares", "plot_timeout_tradeoff"]
+
+
+def _label(row: pd.Series, keys: Sequence[str]) -> str:
+    return ", ".join(str(row[k]) for k in keys)
+
+
+def _keys(table: pd.DataFrame, known: Sequence[str]) -> list[str]:
+    return [c for c in table.columns if c not in known]
+
+
+def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """The share of attempts that succeeded within each threshold, per period and group (one
+    line per group and threshold): ``latency_profile(...).shares``.
+
+    >>> from budgetlab.analyses.latency_profile import latency_profile
+    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True).as_unit("ns"),
+    ...     "ok": [True, True], "bucket": pd.Categorical(["success", "success"]),
+    ...     "duration": pd.to_timedelta([2, 8], unit="s")})
+    >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares, ax=plt.figure().gca())
+    >>> ax.lines[0].get_ydata().tolist()
+    [1.0, 0.0]
+    """
+    known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high", "at_or_above_timeout")
+    if "share" not in shares.columns or "threshold" not in shares.columns:
+        raise InputError("plot_latency_shares draws latency_profile(...).shares (columns period, threshold, share).")
+    ax = plt.gca() if ax is None else ax
+    keys = _keys(shares, known)
+    for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True):
+        thr = part["threshold"].iloc[0]
+        name = f"{_label(part.iloc[0], keys)} within {_seconds(thr)}" if keys else f"within {_seconds(thr)}"
+        ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker=".", label=name)
+    ax.set_ylabel("share of attempts that succeeded within the threshold")
+    ax.set_ylim(top=1.0)
+    ax.legend(fontsize="small", loc="lower left")
+    return ax
+
+
+def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Per candidate client timeout: successes lost (share of attempts, left axis) against the
+    waiting saved per attempt (seconds, right axis), one line per group:
+    ``timeout_tradeoff(...)``.
+
+    >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
+    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
+    ...     "ok": [True, True, False], "bucket": pd.Categorical(["success", "success", "timeout"]),
+    ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
+    >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]), ax=plt.figure().gca())
+    >>> ax.lines[0].get_ydata().round(4).tolist()
+    [0.3333, 0.0]
+    """
+    known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost", "timed_out_share",
+             "successes_lost_share", "wait_saved", "wait_saved_per_attempt", "availability", "latency_sli")
+    if "successes_lost_share" not in tradeoff.columns:
+        raise InputError("plot_timeout_tradeoff draws the table of timeout_tradeoff(...).")
+    ax = plt.gca() if ax is None else ax
+    right = ax.twinx()
+    keys = _keys(tradeoff, known)
+    groups = tradeoff.groupby(keys, sort=True, observed=True) if keys else [((), tradeoff)]
+    for i, (_, part) in enumerate(groups):
+        x = part["client_timeout"].dt.total_seconds().to_numpy()
+        name = _label(part.iloc[0], keys) or "all attempts"
+        color = f"C{i % 10}"
+        ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", color=color, label=f"{name}: successes lost")
+        right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(), marker="s", linestyle="--",
+                   color=color, label=f"{name}: waiting saved")
+    ax.set_xlabel("client timeout (s)")
+    ax.set_ylabel("successes lost (share of attempts; no retries)")
+    right.set_ylabel("waiting saved per attempt (s)")
+    handles = ax.get_legend_handles_labels()
+    more = right.get_legend_handles_labels()
+    ax.legend(handles[0] + more[0], handles[1] + more[1], fontsize="small", loc="upper right")
+    return ax
+
+
+def _seconds(value: object) -> str:
+    seconds = float(pd.Timedelta(value).total_seconds())  # type: ignore[arg-type]
+    return f"{seconds:g} s" if np.isfinite(seconds) else "?"

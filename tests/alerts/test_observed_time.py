@@ -1,0 +1,83 @@
+"""Alert-tier rates per day are over observed time: the bins whose long window holds traffic
+(issue 28). observed_days checked by a loop over the dense counts; a silent log's pages are
+per day of traffic, not per day of silence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab.alerts.episodes import alert_episodes
+from budgetlab.alerts.scoring import score_alerts
+from budgetlab.events.schema import as_events
+from budgetlab.windows.bins import bin_events, read_bins
+from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events
+
+DAY_NS = 86_400 * 10**9
+
+
+def _observed_by_loop(total: np.ndarray, k: int) -> np.ndarray:
+    """Bins per row of ``total`` at whose end the last ``k`` bins hold an event."""
+    n = total.shape[1]
+    return np.array([sum(total[g, max(0, j - k + 1):j + 1].sum() > 0 for j in range(n)) for g in range(len(total))])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_observed_days_equal_a_loop_over_the_bins(seed):
+    ev = make_events(30, seed=seed, hours=8, per_group=40)
+    bins = bin_events(ev, "1min", by="sitekey")
+    pol = fast_policy()
+    episodes = alert_episodes(bins, 0.95, pol)
+    assert episodes.attrs["tier_windows"] == {t.name: t.long_window.value for t in pol.tiers}
+    inc = incidents_for(ev, seed=seed, n=6)
+    for kw in ({}, {"policy": pol}):  # the windows from the episodes' attrs, or from the policy
+        sc = score_alerts(episodes, inc, bins=bins, target=0.95, **kw)
+        grid = read_bins(bins)
+        total = grid.total
+        long_min = {t.name: int(t.long_window / pd.Timedelta("1min")) for t in pol.tiers}
+        selections = {**{n: k for n, k in long_min.items()}, "*": max(long_min.values())}
+        for row in sc.itertuples(index=False):
+            k = selections[row.tier] if row.tier != "*" else (
+                max(k for n, k in long_min.items() if row.severity in ("*", {t.name: t.severity for t in pol.tiers}[n])))
+            if row.sitekey == "*":
+                want = _observed_by_loop(total.sum(axis=0)[None, :], k)[0]
+            else:
+                want = _observed_by_loop(total[list(grid.keys["sitekey"].astype(str)).index(row.sitekey)][None, :], k)[0]
+            assert row.observed_days * DAY_NS == pytest.approx(want * 60e9, rel=1e-12)
+            if row.observed_days > 0:
+                assert row.pages_per_day == pytest.approx(row.episodes / row.observed_days, rel=1e-12)
+
+
+def test_two_pages_on_one_busy_day_then_months_of_silence():
+    """The log of issue 28: traffic on one day, a silence of nine months, one more day. Two pages
+    on the first day are about one page per observed day, not 2 / 270."""
+    rng = np.random.default_rng(4)
+    day1 = pd.Timestamp("2026-01-10", tz="UTC")
+    day2 = day1 + pd.Timedelta("270D")
+    ts = (day1 + pd.to_timedelta(np.sort(rng.uniform(0, 86_400, 3000)), unit="s")).append(
+        day2 + pd.to_timedelta(np.sort(rng.uniform(0, 86_400, 3000)), unit="s"))
+    secs = ((ts - day1) / pd.Timedelta("1s")).to_numpy()
+    ok = ~(((secs > 3600) & (secs < 5400)) | ((secs > 40_000) & (secs < 42_000)))  # two outages on day 1
+    bins = bin_events(as_events(ts, ok), "1min")
+    pol = fast_policy(period="30D")
+    ep = alert_episodes(bins, 0.95, pol)
+    inc = pd.DataFrame({"incident_id": ["a"], "start": [day1 + pd.Timedelta("1h")], "end": [day1 + pd.Timedelta("90min")]})
+    sc = score_alerts(ep, inc, bins=bins, target=0.95, policy=pol)
+    fast = sc[sc["tier"] == "page_fast"].iloc[0]
+    assert fast["episodes"] >= 2  # the outages (one may page twice at ~2 events a minute)
+    # observed: the two days with traffic plus one long window after each (10 minutes), not 270 days
+    assert 2.0 <= fast["observed_days"] <= 2.0 + 2 * 10 / 1440 + 1e-9
+    assert fast["pages_per_day"] == pytest.approx(fast["episodes"] / fast["observed_days"])
+    assert fast["pages_per_day"] > 0.9
+
+
+def test_without_bins_the_rates_are_over_the_span():
+    ep = pd.DataFrame({"tier": pd.Categorical(["p"]), "severity": ["page"],
+                       "start": pd.to_datetime(["2026-01-01 10:05"], utc=True),
+                       "end": pd.to_datetime(["2026-01-01 11:00"], utc=True)})
+    ep.attrs.update({"grid_start": pd.Timestamp("2026-01-01", tz="UTC"), "grid_end": pd.Timestamp("2026-01-03", tz="UTC")})
+    inc = pd.DataFrame({"incident_id": ["i"], "start": pd.to_datetime(["2026-01-01 10:00"], utc=True),
+                        "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
+    sc = score_alerts(ep, inc)
+    assert sc["observed_days"].tolist() == [2.0, 2.0, 2.0] and sc["pages_per_day"].tolist() == [0.5, 0.5, 0.5]

@@ -1,0 +1,176 @@
+"""recalibrate() on the window's clock, with thin and silent groups (issue 28).
+
+Oracles: hand-computed counts and times on hand-made logs; the rules' own definitions stated in
+words (thin evidence, the interval rule, the window cap).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import as_events
+from budgetlab.analyses.clock_counts import clock_counts, split_days
+from budgetlab.analyses.recalibration import recalibrate
+from budgetlab.analyses.recalibration_rules import MAX_WINDOW_DAYS, suggest_window, verdict
+
+T0 = pd.Timestamp("2026-03-02 00:00", tz="UTC")
+MIN = 60 * 10**9
+HOUR = 60 * MIN
+
+
+def _minutes(day: int, n: int, fail_every: int | None, group: str) -> pd.DataFrame:
+    """One event a minute from 00:00 of ``day`` for ``n`` minutes; every ``fail_every``-th fails."""
+    ts = T0 + pd.Timedelta(days=day) + pd.to_timedelta(np.arange(n), unit="min")
+    ok = np.ones(n, dtype=bool) if fail_every is None else (np.arange(n) % fail_every != 0)
+    return pd.DataFrame({"ts": ts, "ok": ok, "kind": group})
+
+
+def _log(*parts: pd.DataFrame) -> pd.DataFrame:
+    df = pd.concat(parts, ignore_index=True).sort_values("ts", kind="stable").reset_index(drop=True)
+    return as_events(df["ts"], df["ok"].to_numpy(), groups={"kind": df["kind"].to_numpy()})
+
+
+def test_clock_counts_by_hand():
+    # 1 h window: ok at 0, failure at 30 min, ok at 45 min; each leaves 1 ns after ts + 1 h
+    t = np.array([0, 30 * MIN, 45 * MIN])
+    c = clock_counts(t, np.array([False, True, False]), np.array([0, 3]), HOUR, 3 * HOUR)
+    assert c.start.tolist() == [0, 30 * MIN, 45 * MIN, HOUR + 1, 90 * MIN + 1]
+    assert c.end.tolist() == [30 * MIN, 45 * MIN, HOUR + 1, 90 * MIN + 1, 105 * MIN + 1]
+    assert c.total.tolist() == [1, 2, 3, 2, 1]
+    assert c.failures.tolist() == [0, 1, 1, 1, 0]
+    assert c.warmup_end.tolist() == [HOUR] * 5 and c.first.tolist() == [True, False, False, False, False]
+    # a second group after a silence: a new stretch, its own warm-up
+    t2 = np.array([0, 10 * HOUR])
+    c2 = clock_counts(t2, np.array([False, False]), np.array([0, 2]), HOUR, 11 * HOUR)
+    assert c2.start.tolist() == [0, 10 * HOUR] and c2.end.tolist() == [HOUR + 1, 11 * HOUR]
+    assert c2.first.tolist() == [True, True] and c2.warmup_end.tolist() == [HOUR, 11 * HOUR]
+
+
+def test_split_days_cuts_at_the_blocks():
+    row, day, ns = split_days(np.array([0, 5, 9]), np.array([30, 5, 11]), 0, 10)
+    assert row.tolist() == [0, 0, 0, 2, 2] and day.tolist() == [0, 1, 2, 0, 1] and ns.tolist() == [10, 10, 10, 1, 1]
+
+
+def test_a_silence_is_no_time_and_the_span_is_the_coverage_after_warm_up():
+    # one event a minute for a day, 30 days of silence, one more day; 1 h window, history long
+    # enough to hold both. Evaluated: from 01:00 (warm-up) to 1 h + 1 ns after 23:59 on the first
+    # day; from 01:00 to 23:59 (the observation's end, the last event) on the second.
+    ev = _log(_minutes(0, 1440, 20, "a"), _minutes(31, 1440, 20, "a"))
+    r = recalibrate(ev, window="1h", by="kind", target=0.9, history="40D", n_boot=50)
+    s = r.summary.iloc[0]
+    first = (23 * 60 + 59) * MIN + 1
+    second = (22 * 60 + 59) * MIN
+    assert s["hours"] == pytest.approx((first + second) / HOUR, rel=1e-12)
+    # events counted in the same span: the minutes from 01:00 on, both days: 2 x 1380
+    assert s["events"] == 2 * 1380
+    fails = sum(1 for m in range(60, 1440) if m % 20 == 0) * 2
+    assert s["failures"] == fails and s["success_rate"] == pytest.approx(1 - fails / 2760)
+    assert s["traffic_days"] == 2
+    assert s["events_per_day"] == pytest.approx(2760 / ((first + second) / (24 * HOUR)))
+    # the rolling rate of a steady 5 % failing stream sits at 95 %: 0.9 is too loose, no silence
+    # counted as "burn 0" and nothing about the 30 days
+    assert s["verdict"] in ("too_loose", "ok")
+
+
+def test_a_74_percent_group_is_never_too_loose_and_a_two_event_group_gets_no_verdict():
+    # the proxy log's shape: a busy day at 74 % success, nine months of silence, a busy day again;
+    # a group with two events; a 95 % target for both
+    busy = _log(_minutes(0, 1440, None, "busy"), _minutes(270, 1440, None, "busy"))
+    rng = np.random.default_rng(3)
+    ok = rng.random(len(busy)) < 0.74
+    busy = as_events(busy["ts"], ok, groups={"kind": ["busy"] * len(busy)})
+    two = pd.DataFrame({"ts": [T0 + pd.Timedelta(hours=5), T0 + pd.Timedelta(hours=6)], "ok": [True, False],
+                        "kind": "two"})
+    ev = _log(pd.DataFrame({"ts": busy["ts"], "ok": busy["ok"], "kind": "busy"}), two)
+    r = recalibrate(ev, window="1h", by="kind", target=0.95, history="300D", n_boot=100)
+    s = r.summary.set_index("kind")
+    b = s.loc["busy"]
+    assert b["success_rate"] < 0.76
+    assert b["verdict"] == "too_strict" and b["action"].startswith("loosen")
+    assert b["recommended_high"] < 0.95 or np.isnan(b["recommended_target"])
+    t = s.loc["two"]
+    # the second event, exactly one window after the first, is the stretch's only evaluated event
+    assert t["events"] == 1
+    assert pd.isna(t["verdict"]) and np.isnan(t["recommended_target"]) and t["action"] == ""
+    assert t["verdict_reason"].startswith("1 event in the evaluated span: too few for a verdict")
+    assert np.isnan(t["recommended_low"]) and np.isnan(t["recommended_high"])
+
+
+@pytest.mark.parametrize("lo,hi,p10,want", [
+    (0.96, 0.98, 0.99, ("ok", "keep 0.97")),  # the interval straddles the current target
+    (0.972, 0.98, 0.995, ("too_loose", "tighten to 0.976")),  # wholly above, the budget barely moves
+    (0.972, 0.98, 0.97, ("ok", "keep 0.97")),  # wholly above, but the window burns its budget
+])
+def test_too_loose_only_when_the_whole_interval_lies_above(lo, hi, p10, want):
+    v, reason, action = verdict(0.97, 0.0, p10, 0.976, lo, hi, max_share=0.01, limit_status="exhausted",
+                                loose_burn=0.25)
+    assert (v, action) == want
+    assert reason.endswith(action)
+
+
+def test_too_strict_only_when_the_whole_interval_lies_below():
+    v, _, action = verdict(0.95, 0.2, 0.9, 0.93, 0.92, 0.96, max_share=0.01, limit_status="exhausted",
+                           loose_burn=0.25)
+    assert (v, action) == ("ok", "keep 0.95")
+    v, _, action = verdict(0.95, 0.2, 0.9, 0.93, 0.92, 0.94, max_share=0.01, limit_status="exhausted",
+                           loose_burn=0.25)
+    assert (v, action) == ("too_strict", "loosen to 0.93")
+    # no target meets the rule, every resample below the candidates: too strict, said so
+    v, reason, action = verdict(0.95, 0.5, 0.5, np.nan, np.nan, np.nan, max_share=0.01, limit_status="exhausted",
+                                loose_burn=0.25)
+    assert v == "too_strict" and "no usual target meets the rule" in reason and action.startswith("loosen")
+
+
+def test_a_suggested_window_is_never_longer_than_the_history_or_the_maximum():
+    assert suggest_window(100, 40.0, 28.0) == "3D"
+    assert suggest_window(100, 40.0, 2.0) is None  # 2.5 days of window, 2 days of history
+    assert suggest_window(100, 100 / (MAX_WINDOW_DAYS + 0.5), 60.0) is None
+    assert suggest_window(100, 0.179, 270.0) is None  # the issue's "window=560D"
+    assert suggest_window(10, 240.0, 1.0) == "1h"
+
+
+def test_thin_groups_print_no_nan_in_recalibrate_text(tmp_path, capsys):
+    from budgetlab.cli import main
+
+    ev = _log(_minutes(0, 600, 4, "busy"), pd.DataFrame({"ts": [T0 + pd.Timedelta(hours=3)], "ok": [False],
+                                                          "kind": "lone"}))
+    path = tmp_path / "log.csv"
+    ev.assign(ts=ev["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ")).to_csv(path, index=False)
+    assert main(["recalibrate", str(path), "--ok", "ok", "--by", "kind", "--target", "0.9", "--window", "1h"]) == 0
+    out = capsys.readouterr().out
+    for token in ("nan", "NaN", "NaT"):
+        assert token not in out
+    assert "lone: no events in the evaluated span" in out.replace("kind=", "")
+
+
+@pytest.mark.parametrize("min_events", [0, 4])
+def test_candidate_shares_equal_status_spans(min_events):
+    # bursts of traffic with silences longer than the window in between, two groups; the
+    # candidates' time shares equal the time status_spans (its own oracle: the seed port at every
+    # event and expiry instant) spends at each status after each stretch's warm-up, in the span
+    from budgetlab import SLO, status_spans
+
+    rng = np.random.default_rng(min_events + 5)
+    parts = []
+    for g in ("a", "b"):
+        for burst in range(6):
+            start = T0 + pd.Timedelta(hours=7 * burst + (2 if g == "b" else 0))
+            ts = start + pd.to_timedelta(np.sort(rng.uniform(0, 3 * 3600, 150)).round(3), unit="s")
+            parts.append(pd.DataFrame({"ts": ts, "ok": rng.random(150) < 0.9, "kind": g}))
+    ev = _log(*parts)
+    slo = SLO(target=0.9, window="30min", min_events=min_events)
+    r = recalibrate(ev, slo=slo, by="kind", history="10D", candidates=[0.85, 0.9], n_boot=0)
+    lo, hi = r.settings["span_start"].value, r.settings["span_end"].value
+    for target in (0.85, 0.9):
+        sp = status_spans(ev, slo.with_(target=target), by="kind")
+        for kind, g in sp.groupby("kind", observed=True):
+            busy = g[g["status"] != "no_traffic"]
+            a = np.maximum(np.maximum(busy["start"].array.asi8, busy["warmup_end"].array.asi8), lo)
+            b = np.minimum(busy["end"].array.asi8, hi)
+            dt = np.maximum(b - a, 0)
+            row = r.candidates[(r.candidates["kind"] == kind) & (r.candidates["target"] == target)].iloc[0]
+            for st in ("healthy", "warning", "critical", "exhausted"):
+                want = dt[(busy["status"] == st).to_numpy()].sum() / dt.sum()
+                assert row[f"share_{st}"] == pytest.approx(want, rel=1e-9, abs=1e-12), (target, kind, st)

@@ -1,0 +1,128 @@
+"""replay_summary and status_episodes on the window's clock: hand-computed cases.
+
+Oracles: hours computed by hand from the window rule (an event stays in the window through
+ts + window, leaves 1 ns later), and a loop over the spans for the episodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import (
+    SLO,
+    as_events,
+    replay,
+    replay_summary,
+    status_episodes,
+    status_spans,
+    transitions,
+)
+from budgetlab.errors import InputError
+
+NS = pd.Timedelta(1, "ns")
+
+
+def silent_month():
+    """Group "quiet": 3 events then 30 days of silence then 2 events; group "busy": every 10 min
+    for the first hour only, all ok."""
+    quiet = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:05", "2026-01-01 00:10",
+                            "2026-01-31 00:00", "2026-01-31 00:30"], utc=True)
+    busy = pd.date_range("2026-01-01 00:00", periods=7, freq="10min", tz="UTC")
+    ts = quiet.append(busy)
+    ok = [True, False, False, True, True] + [True] * 7
+    order = np.argsort(ts.asi8, kind="stable")
+    return as_events(ts[order], np.asarray(ok)[order], groups={"g": np.asarray(["quiet"] * 5 + ["busy"] * 7)[order]})
+
+
+def test_a_30_day_silence_is_no_traffic_not_the_last_status():
+    ev = silent_month()
+    slo = SLO(target=0.9, window="1h")
+    s = replay_summary(replay(ev, slo, by="g"), ev).set_index("g")
+    q = s.loc["quiet"]
+    hour = 3.6e12
+    # observation: 2026-01-01 00:00 .. 2026-01-31 00:30 (the last event of all groups)
+    obs = (pd.Timestamp("2026-01-31 00:30") - pd.Timestamp("2026-01-01")).value / hour
+    assert q["hours_healthy"] == pytest.approx(5 / 60 + 0.5)  # 00:00-00:05, then 01-31 00:00-00:30
+    # exhausted from 00:05 until the 00:10 failure leaves (01:10 + 1 ns): about one window
+    assert q["hours_exhausted"] == pytest.approx((pd.Timedelta("65min") + NS).value / hour)
+    assert q["hours_no_traffic"] == pytest.approx(obs - q["hours_healthy"] - q["hours_exhausted"])
+    assert q["hours_no_traffic"] > 29 * 24
+    assert q["share_exhausted"] < 0.002 and q["share_no_traffic"] > 0.99
+    assert (q["silences"], q["final_status"], q["status_at_end"]) == (1, "healthy", "healthy")
+    assert q["silent_hours"] == pytest.approx(q["hours_no_traffic"]) and q["longest_silence_hours"] == q["silent_hours"]
+    # the per-event view holds exhausted from 00:05 until the next event, 30 days later (what the gate saw)
+    st = replay(ev, slo, by="g")
+    assert st.loc[st["g"] == "quiet", "status"].astype(str).tolist() == ["healthy", "exhausted", "exhausted",
+                                                                         "healthy", "healthy"]
+    b = s.loc["busy"]
+    # busy: 00:00..01:00 events, its window empties at 02:00 + 1 ns; no silence (trailing quiet)
+    assert b["hours_healthy"] == pytest.approx((pd.Timedelta("2h") + NS).value / hour)
+    assert (b["silences"], b["status_at_end"]) == (0, "no_traffic")
+    # rates over observed time, warm-up stated
+    assert b["observed_hours"] == pytest.approx(b["hours_healthy"])
+    assert b["events_per_day"] == pytest.approx(7 / (b["observed_hours"] / 24))
+    assert b["warmup_hours"] == pytest.approx(1.0)  # the first window from its first event
+    assert q["warmup_hours"] == pytest.approx(1.0 + 0.5)  # 1 h at the start, then 30 min after the silence
+    for st in ("healthy", "warning", "critical", "exhausted", "no_traffic"):
+        assert (s[f"share_{st}"] >= 0).all()
+    assert np.allclose(s[[f"share_{x}" for x in ("healthy", "warning", "critical", "exhausted", "no_traffic")]]
+                       .sum(axis=1), 1.0)
+
+
+def test_summary_refuses_states_of_a_variant():
+    ev = silent_month()
+    states = replay(ev, SLO(target=0.9, window="1h"), by="g")
+    states.attrs["min_dwell"] = pd.Timedelta("5min")
+    with pytest.raises(InputError, match="window's clock"):
+        replay_summary(states, ev)
+
+
+def loop_episodes(spans, level):
+    """Runs of spans at level or worse (no_traffic ends them), per group, not merged."""
+    out = []
+    key = spans.attrs["by"][0] if spans.attrs["by"] else None
+    for _, sp in (spans.groupby(key, observed=True, sort=False) if key else [(None, spans)]):
+        cur = None
+        for row in sp.itertuples(index=False):
+            worse = row.status != "no_traffic" and ["healthy", "warning", "critical", "exhausted"].index(row.status) >= level
+            if worse and cur is None:
+                cur = [row.start, row.end]
+            elif worse:
+                cur[1] = row.end
+            elif cur is not None:
+                out.append(tuple(cur))
+                cur = None
+        if cur is not None:
+            out.append(tuple(cur))
+    return out
+
+
+@pytest.mark.parametrize("at_least", ["warning", "critical", "exhausted"])
+def test_span_episodes_equal_a_loop_over_the_spans(at_least):
+    rng = np.random.default_rng(3)
+    t = np.cumsum(rng.choice([1, 5, 60, 4000], size=400, p=[0.4, 0.3, 0.25, 0.05])) * 10**9
+    ev = as_events(pd.to_datetime(t + pd.Timestamp("2026-01-01").value, utc=True), rng.random(400) < 0.9,
+                   groups={"g": rng.choice(["a", "b"], 400)})
+    sp = status_spans(ev, SLO(target=0.9, window="10min"), by="g")
+    want = loop_episodes(sp, ["healthy", "warning", "critical", "exhausted"].index(at_least))
+    got = status_episodes(sp, at_least=at_least, gap=0)
+    assert list(zip(got["start"], got["end"], strict=True)) == want
+    assert (got["merged"] == 1).all()
+    merged = status_episodes(sp, at_least=at_least, gap="30min")
+    assert merged["merged"].sum() == len(got) and len(merged) <= len(got)
+
+
+def test_span_episode_ends_when_the_window_empties():
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:01", "2026-01-05 00:00"], utc=True)
+    ev = as_events(ts, [False, False, True])
+    sp = status_spans(ev, SLO(target=0.9, window="1h"))
+    ep = status_episodes(sp, at_least="critical")
+    assert ep[["start", "end", "ongoing"]].to_dict("records") == [
+        {"start": ts[0], "end": ts[1] + pd.Timedelta("1h") + NS, "ongoing": False}]
+    per_event = status_episodes(replay(ev, SLO(target=0.9, window="1h")),
+                                transitions(replay(ev, SLO(target=0.9, window="1h"))), at_least="critical")
+    assert per_event["end"].tolist() == [ts[2]]  # the gate's view: exhausted until the next event
+    with pytest.raises(InputError, match="no transitions"):
+        status_episodes(sp, transitions(replay(ev, SLO(target=0.9, window="1h"))))

@@ -1,0 +1,81 @@
+"""End to end on a real third-party log with a long silence (issue 28).
+
+Two real days of the Elastic Apache access log (tests/fixtures/elastic_apache, see its README),
+stitched four months apart in a temporary folder (the second day's dates moved from May to
+September), grouped by HTTP method: GET is busy, HEAD holds 5 requests, OPTIONS and POST one or
+two. ``recalibrate`` and ``compare-windows`` must print no nan, count no silence as status, and
+their verdicts must agree with their own tables.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from budgetlab.cli import main
+
+LOG = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
+NAN = re.compile(r"\b(nan|NaN|NaT)\b")
+
+
+@pytest.fixture(scope="module")
+def stitched(tmp_path_factory):
+    d = tmp_path_factory.mktemp("stitched")
+    lines = LOG.read_text(encoding="utf-8").splitlines(keepends=True)
+    (d / "a.log").write_text("".join(ln for ln in lines if "17/May/2015" in ln), encoding="utf-8")
+    (d / "b.log").write_text("".join(ln.replace("20/May/2015", "20/Sep/2015") for ln in lines
+                                     if "20/May/2015" in ln), encoding="utf-8")
+    return d
+
+
+def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path, capsys):
+    out = tmp_path / "rec.csv"
+    rc = main(["recalibrate", str(stitched), "--format", "access", "--by", "method", "--target", "0.95",
+               "--window", "1h", "--history", "200D", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0 and not NAN.search(text)
+    table = pd.read_csv(out, keep_default_na=False, na_values=[""]).set_index("method")
+    # the silence is no time: GET's evaluated time is its two days of traffic, not four months
+    get = table.loc["GET"]
+    assert get["hours"] < 2 * 24
+    # day blocks run from the span's start (11:05, one window after the first request): May 17
+    # 11:05 - May 18 00:59 is one block, September 20 00:00 - 21:05 straddles two
+    assert get["traffic_days"] == 3
+    lines = {ln.split(":")[0]: ln for ln in text.splitlines() if ln.startswith("method=")}
+    for method, row in table.iterrows():
+        line = lines[f"method={method}"]
+        if row["events"]:
+            assert f"over {int(row['events']):,} events in {row['hours']:.1f} h with traffic" in line
+        if pd.isna(row["verdict"]):
+            assert line.endswith("no verdict") and pd.isna(row["recommended_target"])
+        else:  # the word and the action agree, and both agree with the table
+            word = str(row["verdict"]).replace("_", " ")
+            assert line.endswith(f"verdict: {word}, {row['action']}")
+            assert row["action"].split()[0] == {"too loose": "tighten", "too strict": "loosen", "ok": "keep"}[word]
+    # HEAD: 5 requests, a verdict would rest on 0.25 expected failures: withheld, in words
+    assert table.loc["HEAD", "verdict_reason"].startswith("5 events in the evaluated span: too few for a verdict")
+    # GET never failed in ~4,000 requests: tighter than 95 %, but not beyond what 10 expected
+    # failures support (1 - 10 / events), and the note says so
+    assert get["verdict"] == "too_loose"
+    assert get["recommended_target"] <= 1 - 10 / get["events"]
+    assert "fewer than 10 expected failures" in get["recommendation_note"]
+
+
+def test_compare_windows_on_a_real_log_with_a_four_month_silence(stitched, tmp_path, capsys):
+    out = tmp_path / "cw.csv"
+    rc = main(["compare-windows", str(stitched), "--format", "access", "--by", "method", "--target", "0.95",
+               "--windows", "1h,24h", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0 and not NAN.search(text)
+    table = pd.read_csv(out)
+    get = table[(table["method"] == "GET") & (table["window"] == "1h")].iloc[0]
+    assert get["hours"] < 48 and get["hours_no_traffic"] > 100 * 24  # the silence is no traffic
+    shares = get[["share_healthy", "share_warning", "share_critical", "share_exhausted"]].sum()
+    assert shares == pytest.approx(1.0)
+    # groups whose window never held traffic after warm-up: blank shares in the text, said once
+    empty = table[table["hours"] <= 0]
+    if len(empty):
+        assert "without evaluated time: blank shares and rates" in text

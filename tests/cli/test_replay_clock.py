@@ -1,0 +1,56 @@
+"""`budgetlab replay` on the window's clock: a hand-made log with a 30-day silence and a tie.
+
+Oracles: hours and counts computed by hand from the window rule (an event stays in the 1 h
+window through ts + 1 h and leaves 1 ns later); the tie by construction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+
+from budgetlab.cli import main
+
+
+def write_log(path):
+    rows = [("2026-01-01T00:00:00Z", "quiet", "success"), ("2026-01-01T00:05:00Z", "quiet", "timeout"),
+            ("2026-01-01T00:10:00Z", "quiet", "timeout"), ("2026-01-31T00:00:00Z", "quiet", "success"),
+            ("2026-01-31T00:30:00Z", "quiet", "success")]
+    rows += [(f"2026-01-01T00:{m:02d}:00Z", "busy", "success") for m in (0, 10, 20, 30, 40, 50)]
+    rows += [("2026-01-01T00:20:00Z", "busy", "timeout")]  # a tie with another outcome
+    df = pd.DataFrame(rows, columns=["ts", "group", "outcome"]).sort_values("ts", kind="stable")
+    df.to_csv(path, index=False)
+
+
+def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
+    log = tmp_path / "hand.csv"
+    write_log(log)
+    out_file = tmp_path / "tr.csv"
+    assert main(["replay", str(log), "--by", "group", "--window", "1h", "--target", "0.9", "--out", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    table = out.split("Summary")[1].split("Time counts")[0]
+    quiet = next(ln for ln in table.splitlines() if ln.strip().startswith("quiet"))
+    # exhausted from 00:05 until the 00:10 failure leaves (01:10 + 1 ns): 1.1 h, not 30 days
+    assert re.search(r"1\.1 h \(<1 %\)", quiet)
+    # no traffic: 30 days + 30 min - (5 min + 30 min healthy) - 65 min exhausted = 718.8 h
+    assert "718.8 h (100 %)" in quiet
+    assert "Silences longer than the window (1h): 1 in 1 group, longest 30.0 days (quiet)" in out
+    assert "Ties: 2 rows share a timestamp with another row of their group (1 instant). At 1 of them the " \
+           "outcomes differ (first 2026-01-01 00:20:00 UTC)" in out
+    assert "nan" not in out.lower() and "NaT" not in out
+    record = json.loads((tmp_path / "tr.csv.run.json").read_text())
+    assert record["silences"]["total"] == 1 and record["silences"]["groups"][0]["group"] == ["quiet"]
+    assert round(record["silences"]["groups"][0]["longest_hours"], 1) == 718.8
+    assert record["ties"]["outcomes_differ"] == 1
+
+
+def test_replay_without_ties_or_silences_says_none(tmp_path, capsys):
+    log = tmp_path / "plain.csv"
+    pd.DataFrame({"ts": [f"2026-01-01T00:{m:02d}:00Z" for m in range(0, 60, 5)],
+                  "outcome": ["success"] * 12}).to_csv(log, index=False)
+    assert main(["replay", str(log), "--window", "1h"]) == 0
+    out = capsys.readouterr().out
+    assert "Silences longer than the window (1h): none." in out
+    assert "Ties:" not in out

@@ -1,0 +1,58 @@
+"""Latency drawings, checked through their artists against the tables they draw."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import budgetlab as bl
+from budgetlab.errors import InputError
+from budgetlab.plotting import plot_latency_shares, plot_timeout_tradeoff
+
+
+@pytest.fixture(scope="module")
+def events():
+    rng = np.random.default_rng(3)
+    n = 300
+    sec = np.round(rng.lognormal(2.0, 0.5, n), 3)
+    kind = np.where(sec > 25, "timeout", "success")
+    sec = np.where(kind == "timeout", 25.0, sec)
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.sort(rng.integers(0, 2 * 86400, n)), unit="s")
+    return pd.DataFrame({"ts": ts.as_unit("ns"), "ok": kind == "success",
+                         "bucket": pd.Categorical(kind, categories=["success", "timeout"], ordered=True),
+                         "g": pd.Categorical(np.where(rng.random(n) < 0.5, "x", "y")),
+                         "duration": pd.to_timedelta(sec, unit="s").as_unit("ns")})
+
+
+def test_shares_lines_hold_the_shares(events):
+    shares = bl.latency_profile(events, thresholds=["5s", "10s"], by="g").shares
+    fig, ax = plt.subplots()
+    plot_latency_shares(shares, ax=ax)
+    assert len(ax.lines) == 4  # 2 groups x 2 thresholds
+    for line, (_, part) in zip(ax.lines, shares.groupby(["g", "threshold"], observed=True), strict=True):
+        assert line.get_ydata().tolist() == part["share"].tolist()
+    plt.close(fig)
+
+
+def test_tradeoff_lines_hold_the_table(events):
+    table = bl.timeout_tradeoff(events, timeouts=["10s", "20s", "25s"], by="g")
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(table, ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    for i, (_, part) in enumerate(table.groupby("g", observed=True)):
+        assert ax.lines[i].get_xdata().tolist() == [10.0, 20.0, 25.0]
+        assert ax.lines[i].get_ydata().tolist() == part["successes_lost_share"].tolist()
+        assert right.lines[i].get_ydata().tolist() == part["wait_saved_per_attempt"].dt.total_seconds().tolist()
+    plt.close(fig)
+
+
+def test_a_wrong_table_is_refused(events):
+    with pytest.raises(InputError, match="latency_profile"):
+        plot_latency_shares(events)
+    with pytest.raises(InputError, match="timeout_tradeoff"):
+        plot_timeout_tradeoff(events)
