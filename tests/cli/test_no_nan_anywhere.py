@@ -13,7 +13,9 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from budgetlab.cli.main import build_parser, main
+
+from budgetlab.cli import main
+from budgetlab.cli.app import build_parser
 
 NAN = re.compile(r"\b(nan|NaN|NaT)\b")
 T0 = pd.Timestamp("2026-01-05 00:00", tz="UTC")
