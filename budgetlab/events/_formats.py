@@ -10,13 +10,14 @@ so they are never shown).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import difflib
 import io
 import json
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +29,7 @@ from .._util.validation import check_argument
 from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, SchemaError
 from ..privacy import shown
-from ._arrow_read import (
-    ISO_TIME,
-    SEGMENT_BYTES,
-    QuotesFound,
-    arrow_csv,
-    frame_of,
-    read_row_groups,
-    read_segments,
-)
+from ._arrow_read import ISO_TIME, arrow_csv, frame_of, parquet_table
 from ._input import (
     COMPRESSED_SUFFIXES,
     CR_ONLY_NOTE,
@@ -221,7 +214,8 @@ def _read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encod
     # a quote after the header line: values may hold line ends, which Arrow must then look for
     quoted = body < 0 or data.find(b'"', body) >= 0
     try:
-        table = arrow_csv(pa.py_buffer(data), len(data), sep, columns, dict_columns, quoted=quoted, iso_time=iso_time)
+        table = arrow_csv(lambda: pa.BufferReader(data), len(data), sep, columns, dict_columns, quoted=quoted,
+                          iso_time=iso_time)
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
         raise _parse_error(exc, data, name, kind, sep, len(header)) from None
     if quoted and data.count(b'"') % 2:
@@ -296,29 +290,20 @@ def _read_text_file(path: Path, name: str, kind: str, columns: list[str], encodi
     start = len(_BOM) if head[:3] == _BOM else 0
     sep = "\t" if kind == "tsv" else ","
     header, body = _header(head[start:], name, sep, columns)
+
+    @contextlib.contextmanager
+    def opened() -> Iterator[Any]:
+        with pa.OSFile(str(path)) as src:  # not pyarrow.csv's path opener: it decompresses by suffix
+            src.seek(start)
+            yield src
+
     try:
-        segmented = None
-        if body >= 0 and size - start - body > 2 * SEGMENT_BYTES:  # large: read in segments, memory bounded
-            try:
-                segmented = read_segments(path, start + body, size, header, sep, columns, dict_columns, iso_time,
-                                          segment=SEGMENT_BYTES)
-            except QuotesFound:
-                pass  # read whole, below
-            else:
-                if segmented is None:
-                    return None  # Arrow refused a segment: the in-memory reader names the problem
-        quoted = segmented is None and (body < 0 or bool(_scan_file(path, start + body, b'"', count=False)))
+        quoted = body < 0 or bool(_scan_file(path, start + body, b'"', count=False))
         if quoted and _scan_file(path, start, b'"', count=True) % 2:
             return None  # an unclosed quote, perhaps: found and named by the in-memory reader
-        if segmented is not None:
-            frame = segmented
-        else:
-            with pa.OSFile(str(path)) as src:  # not pyarrow.csv's path opener: it decompresses by suffix
-                src.seek(start)
-                table = arrow_csv(src, size - start, sep, columns, dict_columns, quoted=quoted, source=path,
-                                  iso_time=iso_time)
-            frame = frame_of(table, iso_time)
-            del table
+        table = arrow_csv(opened, size - start, sep, columns, dict_columns, quoted=quoted, iso_time=iso_time)
+        frame = frame_of(table, iso_time)
+        del table
     except (pa.ArrowException, ValueError, OSError, MemoryError):
         return None
     if len(frame) == 0:
@@ -451,13 +436,13 @@ def _arrow_jsonl(data: bytes, name: str, columns: list[str]) -> pd.DataFrame | N
 
 
 def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = (),
-                  notes: list[str] | None = None, iso_time: str | None = None) -> pd.DataFrame:
+                  notes: list[str] | None = None) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     name = file_name(path)
     try:
-        with pa.OSFile(str(path)) as fh:  # read-only; positioned reads, safe from several threads
+        with pa.OSFile(str(path)) as fh:  # read-only
             schema = pq.ParquetFile(fh).schema_arrow
             header = list(schema.names)
             check_header(header, columns, name)
@@ -465,12 +450,8 @@ def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = 
             as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                        or pa.types.is_large_string(schema.field(c).type)]
             fh.seek(0)
-            parquet = pq.ParquetFile(fh, read_dictionary=as_dict)
-            grouped = read_row_groups(parquet, fh, columns, as_dict, iso_time)
-            if grouped is not None:  # text columns: row group by row group, the time as instants
-                frame = grouped
-            else:
-                frame = _binary_as_text(parquet.read(columns=columns), name, notes).to_pandas(ignore_metadata=True)
+            table = parquet_table(pq.ParquetFile(fh, read_dictionary=as_dict), columns)
+            frame = _binary_as_text(table, name, notes).to_pandas(ignore_metadata=True)
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, EOFError,
             MemoryError, OverflowError, NotImplementedError) as exc:
         if isinstance(exc, BudgetlabError):
@@ -543,7 +524,7 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
         if packed:
             raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; Parquet compresses "
                                   "itself: decompress it.")
-        return _read_parquet(path, columns, dict_columns, notes, iso_time)
+        return _read_parquet(path, columns, dict_columns, notes)
     if kind in ("csv", "tsv"):
         fast = _read_text_file(path, name, kind, columns, encoding, dict_columns, packed, iso_time)
         if fast is not None:

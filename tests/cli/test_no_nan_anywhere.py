@@ -36,6 +36,7 @@ def _thin_silent_log() -> pd.DataFrame:
     fail[df["kind"].eq("lone").to_numpy()] = True
     df["ok"] = ~fail
     df["bucket"] = np.where(fail, np.where(rng.random(len(df)) < 0.5, "timeout", "solve_error"), "success")
+    df["duration_ms"] = np.round(rng.lognormal(8.5, 0.8, len(df)))  # for the latency command
     df["ts"] = df["ts"].dt.strftime("%Y-%m-%dT%H:%M:%SZ")
     return df
 
@@ -69,6 +70,9 @@ def _cases(f: dict) -> dict[str, list[list[str]]]:
         "buckets": [["buckets", f["log"], *READ]],
         "incident": [["incident", f["log"], *READ, "--incidents", f["incidents"], "--id", "busy-dip"]],
         "alerts": [["alerts", f["log"], *READ, "--incidents", f["incidents"]]],
+        "latency": [["latency", f["log"], "--ok", "ok", "--bucket", "bucket", "--by", "kind", "--duration",
+                     "duration_ms", "--duration-unit", "ms", "--thresholds", "2s,5s,10s", "--freq", "1D",
+                     "--timeouts", "5s,10s", "--client-timeout", "60s"]],
         "export": [["export", "openslo", "--target", "0.95", str(d / "slo.yaml"), "--force"],
                    ["export", "prometheus", "--target", "0.95", "--policy", "workbook", str(d / "rules.yaml"), "--force"]],
     }
@@ -86,7 +90,7 @@ def test_every_command_has_a_case(files):
 
 
 @pytest.mark.parametrize("command", ["demo", "replay", "recalibrate", "compare-windows", "buckets", "incident",
-                                     "alerts", "export"])
+                                     "alerts", "latency", "export"])
 def test_no_nan_in_the_text(files, command, capsys):
     if command == "export":  # the recalibration table it reads
         assert main(_cases(files)["recalibrate"][0]) == 0

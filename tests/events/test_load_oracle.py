@@ -328,26 +328,29 @@ def test_csv_reads_as_before(case, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_csv_read_in_segments_reads_as_before(case, tmp_path, monkeypatch):
-    # a large unquoted file is read segment by segment (SEGMENT_BYTES, 8 MiB): here segments of a
-    # few lines (or of 64 KiB for the 40,000-row files), so that every case crosses segment ends
+def test_csv_read_in_batches_reads_as_before(case, tmp_path, monkeypatch):
+    # a large file is read by Arrow's streaming reader (open_csv above STREAM_BYTES, 256 MiB): here
+    # above 64 bytes, in blocks of a few lines (4 KiB for the 40,000-row files), so that every case
+    # crosses batch ends
+    import pyarrow.csv as pcsv
+
     raw, kw = CASES[case]
     path = tmp_path / "log.csv"
     path.write_bytes(raw)
-    monkeypatch.setattr(F, "SEGMENT_BYTES", 1 << 16 if case.startswith("big") else 64)
+    monkeypatch.setattr(arrow_read, "STREAM_BYTES", 64)
     monkeypatch.setattr(arrow_read, "BLOCK_BYTES", 4096 if case.startswith("big") else 32)  # lines over a block
     calls: list[int] = []
-    segments = F.read_segments
+    open_csv = pcsv.open_csv
 
     def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs["segment"])
-        return segments(*args, **kwargs)
+        calls.append(kwargs["read_options"].block_size)
+        return open_csv(*args, **kwargs)
 
-    monkeypatch.setattr(F, "read_segments", spy)
+    monkeypatch.setattr(pcsv, "open_csv", spy)
     new, old = _both(monkeypatch, path, **{"by": "region", "session": "session", **kw})
     _same(new, old)
     if case in ("plain", "big plain", "big many groups", "crlf", "bom", "no final line end"):
-        assert calls  # these were read in segments
+        assert calls  # these were read by the streaming reader
 
 
 MORE_TIMES = {
@@ -374,7 +377,7 @@ def test_times_read_as_instants_or_as_text_as_before(case, segment, tmp_path, mo
     path = tmp_path / "log.csv"
     path.write_bytes(_body(rows).encode())
     if segment is not None:
-        monkeypatch.setattr(F, "SEGMENT_BYTES", segment)
+        monkeypatch.setattr(arrow_read, "STREAM_BYTES", segment)
     new, old = _both(monkeypatch, path, by="region", session="session")
     _same(new, old)
 
@@ -568,19 +571,6 @@ def test_plain_chunks_skip_the_patterns_and_find_what_they_find():
     sliced = column.slice(150, 300)  # chunks that start inside their buffers
     assert candidates(pd.Series(pd.arrays.ArrowStringArray(sliced))).tolist() == \
         has(arrow_text(pd.Series(pd.arrays.ArrowStringArray(sliced))), CANDIDATE).tolist()
-
-
-def test_a_buffer_handed_to_arrow_is_never_resized_in_place(tmp_path):
-    # Arrow may still hold a segment's buffer for a moment after its parse: the next fill must
-    # not resize it, even when the bytes carried over (a line longer than the buffer) do not fit
-    path = tmp_path / "long.csv"
-    path.write_bytes(b"x" * 100 + b"\n" + b"y" * 10 + b"\n")
-    buf = bytearray(16)
-    with path.open("rb") as fh, memoryview(buf) as held:  # held: an export, as Arrow's
-        got, end, carry, pos, eof, quote = arrow_read._fill(fh, buf, b"z" * 40, 0, 112)
-        assert len(buf) == 16 and held.nbytes == 16  # the exported buffer is untouched in size
-    assert got is not buf and bytes(got[:end]) == b"z" * 40 + b"x" * 100 + b"\n" + b"y" * 10 + b"\n"
-    assert (carry, pos, eof, quote) == (b"", 112, True, False)
 
 
 @pytest.mark.parametrize("first", ["fra", "ams"])  # keys remapped to sorted order, or already in it
