@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab.cli.main import build_parser, main
+from budgetlab.cli import build_parser, main
 
 NAN = re.compile(r"\b(nan|NaN|NaT)\b")
 T0 = pd.Timestamp("2026-01-05 00:00", tz="UTC")
