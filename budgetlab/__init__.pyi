@@ -42,8 +42,8 @@ from .budget.burn import burn_rate_chunks as burn_rate_chunks
 from .budget.burn import burn_rates as burn_rates
 from .budget.episodes import status_episodes as status_episodes
 from .budget.period import period_budget as period_budget
-from .budget.spans import SPAN_STATUSES as SPAN_STATUSES
 from .budget.spans import SPAN_STATUS_DTYPE as SPAN_STATUS_DTYPE
+from .budget.spans import SPAN_STATUSES as SPAN_STATUSES
 from .budget.spans import silences as silences
 from .budget.spans import status_spans as status_spans
 from .budget.summary import replay_summary as replay_summary

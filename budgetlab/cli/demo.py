@@ -159,9 +159,9 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
     from .._util.files import plan_outputs, write_table
-    from ..budget.summary import replay_summary
     from ..budget.episodes import status_episodes
     from ..budget.spans import status_spans
+    from ..budget.summary import replay_summary
 
     if args.by is None:
         args.by = "captcha_type"

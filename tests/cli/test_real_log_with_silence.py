@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from budgetlab.cli.main import main
 
 LOG = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"

@@ -10,7 +10,6 @@ import json
 import re
 
 import pandas as pd
-
 from budgetlab.cli.main import main
 
 

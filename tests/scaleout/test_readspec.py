@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from budgetlab import ReadSpec, read_events
-from budgetlab.errors import InputError, PersonalDataError
 from budgetlab.dask import read_events as dask_read_events
+from budgetlab.errors import InputError, PersonalDataError
 
 RAW = pd.DataFrame({"ts": [f"2026-11-29T0{h}:00:00Z" for h in range(6)],
                     "outcome": ["success", "timeout", "success", "success", "failed", "success"],
