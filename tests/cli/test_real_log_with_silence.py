@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from budgetlab.cli.main import main
+
+from budgetlab.cli import main
 
 LOG = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 NAN = re.compile(r"\b(nan|NaN|NaT)\b")

@@ -10,7 +10,8 @@ import json
 import re
 
 import pandas as pd
-from budgetlab.cli.main import main
+
+from budgetlab.cli import main
 
 
 def write_log(path):
