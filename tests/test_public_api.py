@@ -31,7 +31,7 @@ def stub_text() -> str:
         imports.append((f".{parent}" if parent else ".", leaf, name))
     imports += [(".errors", name, name) for name in budgetlab.errors.__all__]
     imports += [(f".{module}", name, name) for name, module in budgetlab._EXPORTS.items()]
-    # in the order ruff's isort keeps: by module, then constants, classes, functions
+    # in the order ruff's isort keeps: by module, then constants, classes, functions (case-insensitive)
     kind = {True: 0, False: 1}
     imports.sort(key=lambda t: (t[0], kind[t[1].isupper()] if t[1][0].isupper() else 2, t[1].lower()))
     for module, name, bound in imports:

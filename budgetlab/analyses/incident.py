@@ -557,9 +557,9 @@ def _replayed_events(events: pd.DataFrame, span: _Span, scope: str) -> tuple[pd.
     first_ns = int(ts_ns(ev)[0])
     if i0 == 0 and first_ns > h_start.value:
         have = max(w_start.value - first_ns, 0) / 3.6e12
-        notes.append(f"the data start {have:.1f} h before the window, less than the {prose_duration(span.history)} "
-                     "the longest window needs: statuses and burns early in the window may differ from "
-                     "production's.")
+        notes.append(f"the data start {have:.1f} h before the report's window (the incident and its context), "
+                     f"less than the {prose_duration(span.history)} of history the longest window needs: "
+                     "statuses and burns early in the report may differ from production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes

@@ -14,6 +14,7 @@ import pandas as pd
 
 from .._util.validation import require_columns, utc_ns_column
 from ..events.schema import scope_mask
+from .incident_text import prose_duration
 from .recalibration_rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
 from .recalibration_steps import (
     DAY_NS,
@@ -65,7 +66,8 @@ def judge_groups(*, srt: Any, rolling: Any, time: Any, n_ev: np.ndarray, current
     rec_low, rec_high = bootstrap_interval(boot, has_time & judged, opts.confidence)
     cur_share, verdicts, reasons, actions = judge_current(
         current, cands, lim_share, p10, recommended, rec_low, rec_high, thin, max_share=opts.max_share,
-        limit_status=limit_status, loose_burn=opts.loose_burn, bootstrapped=opts.n_boot > 0)
+        limit_status=limit_status, loose_burn=opts.loose_burn, bootstrapped=opts.n_boot > 0,
+        window=f"{prose_duration(pd.Timedelta(opts.slo.window_ns, unit='ns'))} window")
     notes = [x if not c else f"{c}; {x}" if x else c for x, c in zip(
         _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status, thin),
         cap_notes(np.where(judged, uncapped, np.nan), recommended, n_ev), strict=True)]

@@ -118,10 +118,11 @@ def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray)
 def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
                   recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray, thin: list[str], *,
                   max_share: float, limit_status: str, loose_burn: float,
-                  bootstrapped: bool) -> tuple[np.ndarray, list[Any], list[str], list[str]]:
+                  bootstrapped: bool, window: str = "window") -> tuple[np.ndarray, list[Any], list[str], list[str]]:
     """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
     current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
-    the ``thin`` reason where that is not empty)."""
+    the ``thin`` reason where that is not empty); ``window`` names the window a burn is over
+    (``"24 h window"``)."""
     g_n, n_c = len(current), len(cands)
     cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
     has = np.array([not t for t in thin], dtype=bool) | np.isfinite(lim_share[:, 0] if n_c else np.zeros(g_n))
@@ -140,7 +141,7 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
             continue
         v, why, act = verdict(current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
                               max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
-                              bootstrapped=bootstrapped)
+                              bootstrapped=bootstrapped, window=window)
         verdicts.append(v)
         reasons.append(why)
         actions.append(act)
@@ -148,7 +149,8 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
 
 
 def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *, max_share: float,
-            limit_status: str, loose_burn: float, bootstrapped: bool = True) -> tuple[Any, str, str]:
+            limit_status: str, loose_burn: float, bootstrapped: bool = True,
+            window: str = "window") -> tuple[Any, str, str]:
     """``(verdict, reason, action)`` of one group with evidence enough.
 
     ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
@@ -158,6 +160,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     ``max_share``; ``too_loose`` when it lies wholly above ``current`` and the window burn at the
     rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
     ``ok``. ``None`` without a current target (the action then names the recommendation).
+    ``window`` names the window every burn in the reason is over (``"24 h window"``).
 
     >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted", loose_burn=0.25)[::2]
     ('too_strict', 'loosen to 0.93')
@@ -188,18 +191,18 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         return "too_strict", f"burns too fast: {share_txt}; {rec_txt} {where} {current:.4g}: {act}", act
     if low_v > current and burn90 < loose_burn:
         act = f"tighten to {rec:.4g}"
-        return "too_loose", (f"budget barely moves: 9 hours in 10 the window burns under {burn90:.2f} of its budget "
+        return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under {burn90:.2f} of its budget "
                              f"under {current:.4g} (limit {loose_burn:g}); {rec_txt} lies above {current:.4g}: "
                              f"{act}"), act
     act = f"keep {current:.4g}"
     if low_v > current:
-        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the window still burns {burn90:.2f} of its "
+        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still burns {burn90:.2f} of its "
                f"budget (loose_burn {loose_burn:g})")
     elif high_v < current:
         why = f"{rec_txt} lies below {current:.4g}, but the current target stays within the limit"
     else:
         why = f"{rec_txt} does not separate from {current:.4g}"
-    return "ok", f"{share_txt}, window burn at p10 {burn90:.2f}; {why}: {act}", act
+    return "ok", f"{share_txt}, {window} burn at p10 {burn90:.2f}; {why}: {act}", act
 
 
 def _bound(x: float) -> str:

@@ -10,6 +10,7 @@ command that recalibrates it.
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import textwrap
 from importlib import resources
@@ -19,7 +20,7 @@ import pandas as pd
 from .._util.validation import duration_label
 from ..slo import SLO, PerGroup
 from .reading import group_keys, longest_window, slo_from_args
-from .replay import format_summary, print_run_header, replay_tables, write_timeline
+from .replay import format_summary, print_run_header, replay_states, write_timeline
 from .shared import pct
 from .story import episode_lines
 
@@ -45,7 +46,8 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
 
 
 def _wrapped(text: str, indent: str = "  ") -> str:
-    glued = " ".join(text.split()).replace(" %", "\0%")  # never break "93.80 %" across lines
+    # never break "93.80 %" or "72.0 h" across lines
+    glued = re.sub(r"(?<=\d) (%|h\b|d\b|min\b)", "\0\\1", " ".join(text.split()))
     return textwrap.fill(glued, width=_WRAP, initial_indent=indent, subsequent_indent=indent).replace("\0", " ")
 
 
@@ -104,11 +106,12 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], su
     """One verdict per group with its evidence and its action, the summary's figure for the same
     status beside the verdict's (each says which span it counts), then the command that
     recalibrates it."""
+    from ..analyses.incident_text import prose_duration
     from ..analyses.recalibration import recalibrate
 
     rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS, show_progress=False)
     s = rec.settings
-    window = duration_label(longest_window(slo))
+    window = prose_duration(longest_window(slo))
     print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {window} tracker would have been "
           f"{_LIMIT_STATUS.upper()} or worse more than {pct(s['max_share'], 0)} of the time). They count each "
           f"group's time with traffic after the first {window} window (warm-up), "
@@ -157,6 +160,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
     from .._util.files import plan_outputs, write_table
     from ..budget.episodes import status_episodes
+    from ..budget.spans import status_spans
+    from ..budget.summary import replay_summary
 
     if args.by is None:
         args.by = "captcha_type"
@@ -166,11 +171,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     events = datasets.load("demo")
     incidents = datasets.load("demo_incidents")
     print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see budgetlab.datasets)\n")
-    states, tr, summary = replay_tables(events, slo, by, plot=bool(args.plot))
+    states, tr = replay_states(events, slo, by, plot=bool(args.plot))
+    spans = status_spans(events, slo, by=by or None)  # the window's clock: every figure of time reads it
+    summary = replay_summary(states, events, spans=spans)
     print_run_header("demo", events, slo, by)
-    print("\nSummary (time in each status)")
-    print(format_summary(summary))
-    episodes = status_episodes(states, tr, by, at_least="critical", gap=args.gap)
+    print("\nSummary (time in each status, on the window's clock)")
+    print(format_summary(summary, longest_window(slo)))
+    episodes = status_episodes(spans, at_least="critical", gap=args.gap)
     print(f"\nEpisodes at CRITICAL or worse, per {', '.join(by) or 'run'}")
     for line in episode_lines(summary, episodes, by):
         print(f"  {line}")
@@ -184,7 +191,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {len(tr)} transitions to {args.out}")
     if args.plot:
-        write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force)
+        write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force, spans=spans)
         print(f"wrote timeline to {args.plot}")
     return 0
 

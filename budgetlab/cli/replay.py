@@ -10,7 +10,7 @@ Apache/nginx access logs (recognised by their content, plain or gzip). Before an
 
 ``--slo FILE`` with several SLOs bound to groups by their labels replays each group with its
 own SLO (a :class:`~budgetlab.PerGroup`); the header says how they were bound. The pieces
-(:func:`replay_tables`, :func:`print_run_header`, :func:`write_timeline`) serve ``budgetlab demo``.
+(:func:`replay_states`, :func:`print_run_header`, :func:`write_timeline`) serve ``budgetlab demo``.
 With ``--plot``, the timeline is started right after the replay (:func:`start_timeline`): a worker
 forked at start-up draws it while this process makes and prints the summary, and the file is
 written last.
@@ -269,9 +269,12 @@ def render_job(job: dict[str, Any], arrays: list[Any]) -> bytes:
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   worker: Any = None) -> None:
-    """Draw and write the timeline now: :func:`start_timeline`, then :meth:`PendingTimeline.write`."""
-    start_timeline(states, tr, by, path, slo=slo, incidents=incidents, force=force, tz=tz, worker=worker).write()
+                   worker: Any = None, spans: pd.DataFrame | None = None) -> None:
+    """Draw and write the timeline now: :func:`start_timeline` (``spans``: the run's
+    :func:`budgetlab.status_spans`, the status bands on the window's clock), then
+    :meth:`PendingTimeline.write`."""
+    start_timeline(states, tr, by, path, slo=slo, incidents=incidents, force=force, tz=tz, worker=worker,
+                   spans=spans).write()
 
 
 def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:

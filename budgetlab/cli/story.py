@@ -35,9 +35,21 @@ def duration_words(value: Any) -> str:
     return f"{s} s"
 
 
+def _hours_minutes(hours: float) -> str:
+    """Hours as ``29 h 35 m`` (never days: the summary beside it counts hours), ``45 m``.
+
+    >>> _hours_minutes(29.59), _hours_minutes(0.75), _hours_minutes(0.0)
+    ('29 h 35 m', '45 m', '0 m')
+    """
+    h, m = divmod(int(hours * 3600) // 60, 60)
+    return f"{h} h {m} m" if h else f"{m} m"
+
+
 def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) -> list[str]:
-    """One line per group of ``replay_summary`` rows: time at ``at_least`` or worse, how many
-    episodes (and the status changes they hold), the longest with its start."""
+    """One line per group of ``replay_summary`` rows: time at ``at_least`` or worse (the summary's
+    hours, on the window's clock like ``episodes`` of :func:`budgetlab.status_spans`; in hours
+    and minutes, as the episodes), how many episodes (and the raw ones they merge), the longest
+    with its start."""
     at_least = episodes.attrs.get("at_least", "critical")
     level = STATUSES.index(at_least)
     worse = STATUSES[level:]
@@ -49,7 +61,8 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
             ep = ep[ep[k].astype(str) == str(row[k])]
         hours = sum(float(row[f"hours_{s}"]) for s in worse)
         share = sum(float(row[f"share_{s}"]) for s in worse)
-        head = f"{label}: {at_least.upper()} or worse {share * 100:.0f} % of the time ({hours:.1f} h)"
+        head = (f"{label}: {at_least.upper()} or worse {share * 100:.0f} % of the time "
+                f"({_hours_minutes(hours)})")
         if ep.empty:
             lines.append(f"{head}; no episode.")
             continue
@@ -57,9 +70,10 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
         ongoing = " (still there at the end)" if bool(longest["ongoing"]) else ""
         n = len(ep)
         lines.append(f"{head}; {n} episode{'s' if n != 1 else ''} ({int(ep['merged'].sum())} before merging), "
-                     f"longest {duration_words(longest['duration'])} from {longest['start']:%Y-%m-%d %H:%M}{ongoing}")
+                     f"longest {_hours_minutes(longest['duration'] / pd.Timedelta(hours=1))} from {longest['start']:%Y-%m-%d %H:%M}{ongoing}")
     gap = episodes.attrs.get("gap")
     if gap is not None:
-        lines.append(f"(an episode runs from reaching {at_least.upper()} to dropping below it; episodes less than "
+        lines.append(f"(an episode runs from reaching {at_least.upper()} to dropping below it or the window emptying; "
+                     "episodes less than "
                      f"{duration_label(gap)} apart are merged into one)")
     return lines

@@ -23,6 +23,41 @@ STATUS_HATCHES = {"healthy": "", "warning": "..", "critical": "///", "exhausted"
 #: Colours of groups in line plots (Okabe–Ito: distinguishable with the common colour-vision
 #: deficiencies), cycled in the groups' display order.
 GROUP_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+#: The colour of the groups drawn as "other" (:func:`group_colors`), lighter than every group colour.
+OTHER_COLOR = "#B8B8B8"
+
+
+def group_colors(names: Sequence[str], weights: Sequence[float] | None = None) -> dict[str, str | None]:
+    """A colour per group: distinct ones (:data:`GROUP_COLORS`, in the groups' order) while they
+    suffice; with more groups, the ``len(GROUP_COLORS) - 1`` with the most weight (evidence, e.g.
+    events; ties and no weights: the first ones) keep theirs, in their order, and the others map to
+    ``None``: drawn in :data:`OTHER_COLOR` under one legend entry (:func:`other_label`).
+
+    >>> group_colors(["a", "b"])
+    {'a': '#0072B2', 'b': '#D55E00'}
+    >>> c = group_colors([f"g{i}" for i in range(10)], weights=[1] * 9 + [5])
+    >>> c["g0"], c["g9"], c["g6"], other_label(c)
+    ('#0072B2', '#F0E442', None, 'other (3 groups)')
+    """
+    names = [str(n) for n in names]
+    if len(names) <= len(GROUP_COLORS):
+        return {n: GROUP_COLORS[i] for i, n in enumerate(names)}
+    w = np.zeros(len(names)) if weights is None else np.asarray(weights, dtype=float)
+    top = np.argsort(-np.nan_to_num(w, nan=0.0), kind="stable")[: len(GROUP_COLORS) - 1]
+    out: dict[str, str | None] = {n: None for n in names}
+    for i, k in enumerate(sorted(top.tolist())):
+        out[names[k]] = GROUP_COLORS[i]
+    return out
+
+
+def other_label(colors: dict[str, str | None]) -> str:
+    """The legend text of the groups :func:`group_colors` put in "other" (``""`` when none).
+
+    >>> other_label({"a": "#0072B2", "b": None, "c": None})
+    'other (2 groups)'
+    """
+    n = sum(1 for c in colors.values() if c is None)
+    return f"other ({n} group{'s' if n != 1 else ''})" if n else ""
 
 
 def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.02) -> int:
@@ -184,9 +219,19 @@ def time_axis(ax: Axes, tz: str) -> None:
 
 
 def legend_above(ax: Axes, handles: list[Any], ncols: int = 4) -> None:
-    """A legend just above the plot area, so it never covers data."""
-    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.01), ncols=ncols,
-              fontsize="small", frameon=False, borderaxespad=0.0)
+    """A legend just above the plot area, so it never covers data; with fewer columns when
+    ``ncols`` of them would be wider than the figure (long group names), so it is never cut at
+    the figure's edge."""
+    n = max(1, min(ncols, len(handles)))
+    while True:
+        legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.01), ncols=n,
+                           fontsize="small", frameon=False, borderaxespad=0.0)
+        renderer = getattr(ax.figure.canvas, "get_renderer", None)
+        if n == 1 or renderer is None:
+            return
+        if legend.get_window_extent(renderer()).width <= 0.98 * ax.figure.bbox.width:
+            return
+        n -= 1
 
 
 def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1, ncols: int = 1) -> None:

@@ -17,9 +17,11 @@ from .._util.validation import duration_label, require_columns
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
-    GROUP_COLORS,
+    OTHER_COLOR,
     display_names,
+    group_colors,
     legend_above,
+    other_label,
     split_axes,
 )
 
@@ -53,6 +55,9 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         ``result.candidates``), ``recommended:<g>`` (vertical line), ``interval:<g>``
         (shaded ``recommended_low``..``recommended_high``), ``current:<g>`` (dashed vertical
         line, a triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100).
+        With more groups than distinct colours, those with the most events keep theirs and the
+        others are drawn in grey (without the interval's shading) under one legend entry,
+        ``other (N groups)``.
 
     Examples
     --------
@@ -77,26 +82,32 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     s_lab, c_lab, d_lab = _group_labels(summary, keys), _group_labels(cand, keys), _group_labels(dist, keys)
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     handles: list[Any] = []
+    weight = summary["events"].to_numpy(dtype=float) if "events" in summary.columns else None
+    colors = group_colors([str(x) for x in s_lab], weight)
     for i, label in enumerate(s_lab):
-        color = GROUP_COLORS[i % len(GROUP_COLORS)]
+        shown = colors[str(label)] is not None
+        color, z = (colors[str(label)] or OTHER_COLOR, 2.0 if shown else 1.5)
         row = summary.iloc[i]
         d = dist[d_lab == label]
         line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100, color=color,
-                        lw=1.5, gid=f"distribution:{label}", label=label)
-        handles.append(line)
+                        lw=1.5, gid=f"distribution:{label}", label=label, zorder=z)
+        if shown:
+            handles.append(line)
         sel = c_lab == label
         ax.plot(cand["target"].to_numpy()[sel] * 100, c_share[sel] * 100, ls="none", marker="o", ms=3,
-                color=color, alpha=0.6, gid=f"candidates:{label}")
+                color=color, alpha=0.6, gid=f"candidates:{label}", zorder=z)
         rec, lo, hi, cur = (row["recommended_target"], row["recommended_low"], row["recommended_high"],
                             row["current_target"])
         if np.isfinite(rec):
-            ax.axvline(rec * 100, color=color, lw=1.2, gid=f"recommended:{label}")
-        if np.isfinite(lo) and np.isfinite(hi):
+            ax.axvline(rec * 100, color=color, lw=1.2, gid=f"recommended:{label}", zorder=z)
+        if np.isfinite(lo) and np.isfinite(hi) and shown:
             ax.axvspan(lo * 100, hi * 100, color=color, alpha=0.12, lw=0, gid=f"interval:{label}")
         if np.isfinite(cur):
             # a triangle on the top edge: visible also when the recommendation is the current target
             ax.axvline(cur * 100, color=color, lw=1.0, ls="--", marker="v", markevery=[1], ms=7, clip_on=False,
-                       gid=f"current:{label}")
+                       gid=f"current:{label}", zorder=z)
+    if other_label(colors):
+        handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:
@@ -178,6 +189,9 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``):
         x = the position of each window in ``table["window"]``'s categories (tick labels are the
         windows), y = the column's values (Timedelta columns in minutes, ``share_*`` in %).
+        With more lines than distinct colours, those of the groups with the most events (the
+        table's ``events`` column, else the first ones) keep theirs and the others are drawn in
+        grey under one legend entry, ``other (N groups)``.
 
     Examples
     --------
@@ -212,15 +226,23 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     v1 = _metric_values(table, y)
     v2 = _metric_values(table, y2) if y2 is not None else None
     handles: list[Any] = []
-    for i, name in enumerate(pd.unique(series)):
+    names = pd.unique(series)
+    weight = table["events"].to_numpy(dtype=float) if "events" in table.columns else np.zeros(len(table))
+    colors = group_colors([str(n) for n in names], [float(weight[series == n].max()) for n in names])
+    for name in names:
         sel = series == name
         order = np.argsort(x_all[sel], kind="stable")
-        color = GROUP_COLORS[i % len(GROUP_COLORS)]
+        shown = colors[str(name)] is not None
+        color, z = (colors[str(name)] or OTHER_COLOR, 2.0 if shown else 1.5)
         line, = ax.plot(x_all[sel][order], v1[sel][order], marker="o", color=color, lw=1.5, label=str(name),
-                        gid=f"{y}:{name}")
-        handles.append(line)
+                        gid=f"{y}:{name}", zorder=z)
+        if shown:
+            handles.append(line)
         if ax2 is not None and v2 is not None:
-            ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.2, gid=f"{y2}:{name}")
+            ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.2, gid=f"{y2}:{name}",
+                     zorder=z)
+    if other_label(colors):
+        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", lw=1.5, label=other_label(colors)))
     ax.set_xticks(np.arange(len(windows)), windows)
     ax.set_xlim(-0.3, len(windows) - 0.7)
     bottom = ax2 if ax2 is not None else ax

@@ -37,6 +37,22 @@ def _freq_ns(frame: pd.DataFrame, column: str) -> int:
     return int(np.gcd.reduce(np.diff(uniq)))
 
 
+#: The most groups :func:`plot_buckets` draws apart (shades of each bucket's colour).
+MAX_SHADES = 4
+
+
+def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
+    """``labels`` with all but the :data:`MAX_SHADES` ``- 1`` groups of most ``weight`` (their
+    summed burn × events) renamed ``other (N groups)``; unchanged with :data:`MAX_SHADES` groups
+    or fewer."""
+    total = pd.Series(weight, index=labels.index).groupby(labels.to_numpy(), sort=False).sum()
+    if len(total) <= MAX_SHADES:
+        return labels
+    keep = set(total.sort_values(ascending=False, kind="stable").index[: MAX_SHADES - 1])
+    other = f"other ({len(total) - len(keep)} groups)"
+    return labels.where(labels.isin(keep), other)
+
+
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None, ax: Axes | None = None,
                  tz: str | None = None, bands: Sequence[float] = BURN_BANDS) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
@@ -63,7 +79,10 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         ``<bucket> · <group>``): its ``get_data()`` gives the bin edges, the layer's top
         (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's burn
         rate: its failures over all the events of the bin (of every group drawn) × (1 − target),
-        so the stack's top is the bin's total burn rate.
+        so the stack's top is the bin's total burn rate. With more groups than
+        :data:`MAX_SHADES` (the shades of a bucket's colour that stay apart), the
+        ``MAX_SHADES - 1`` groups that burn the most keep their layers and the others are added
+        up in one layer per bucket, ``<bucket> · other (N groups)``.
 
     Examples
     --------
@@ -97,6 +116,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
                          minlength=n_bins)
     weighted = over_time["burn_rate"].to_numpy(dtype=float) * over_time["events"].to_numpy(dtype=float)
     layer_keys = over_time[keys].astype(str).agg(" · ".join, axis=1) if keys else pd.Series("", index=over_time.index)
+    layer_keys = _top_groups(layer_keys, weighted)
     layer = (bucket.astype(str) + np.where(layer_keys == "", "", " · ") + layer_keys).to_numpy()
     order = sorted(pd.unique(layer), key=lambda s: (names.index(s.split(" · ")[0]) if s.split(" · ")[0] in names
                                                     else len(names), s))

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from .._util.validation import require_columns
-from ._common import GROUP_COLORS, legend_above
+from ._common import OTHER_COLOR, group_colors, legend_above, other_label
 
 __all__ = ["plot_daily_success", "plot_hourly_profile"]
 
@@ -26,6 +26,12 @@ def _series(frame: pd.DataFrame, known: tuple[str, ...]) -> list[tuple[str, pd.D
         return [("all", frame)]
     label = frame[keys].astype(str).agg(" · ".join, axis=1)
     return [(str(name), frame[(label == name).to_numpy()]) for name in pd.unique(label)]
+
+
+def _colors(groups: list[tuple[str, pd.DataFrame]]) -> dict[str, str | None]:
+    """:func:`group_colors` of the series, weighted by their events (``total``)."""
+    return group_colors([n for n, _ in groups],
+                        [float(d["total"].sum()) if "total" in d.columns else float(len(d)) for _, d in groups])
 
 
 def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
@@ -45,7 +51,9 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         points sit at local noon of each day (shifted by a few hours per group so they do not
         cover each other), y = ``success_rate`` × 100, bars from ``ci_low`` to ``ci_high`` × 100.
         The points are lines with gids ``days:<group>`` (full days) and ``partial:<group>``
-        (``full_day`` false, drawn hollow). The y range is the data's.
+        (``full_day`` false, drawn hollow). The y range is the data's. With more groups than
+        distinct colours, those with the most events keep theirs and the others are drawn in grey
+        under one legend entry, ``other (N groups)``.
 
     Examples
     --------
@@ -61,18 +69,23 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     require_columns(daily, ["day", "success_rate", "ci_low", "ci_high"], what="daily")
     ax = plt.gca() if ax is None else ax
     groups = _series(daily, _KNOWN_DAILY)
-    for i, (name, d) in enumerate(groups):
+    colors = _colors(groups)
+    top = [n for n, c in colors.items() if c is not None]
+    n_series = len(top) + (1 if len(top) < len(groups) else 0)  # the top groups, and "other"
+    for name, d in groups:
         day = pd.DatetimeIndex(d["day"])
+        i = top.index(name) if colors[name] is not None else n_series - 1
         # naive UTC (what matplotlib plots; the ticks and labels below are in the days' zone)
         x = (day.tz_convert("UTC").tz_localize(None) if day.tz is not None else day) + pd.Timedelta(
-            hours=12 + 3 * (i - len(groups) // 2))
+            hours=12 + 3 * (i - n_series // 2))
         y = 100 * d["success_rate"].to_numpy(dtype=float)
         err = np.vstack([y - 100 * d["ci_low"].to_numpy(dtype=float), 100 * d["ci_high"].to_numpy(dtype=float) - y])
         full = d["full_day"].to_numpy(dtype=bool) if "full_day" in d.columns else np.ones(len(d), bool)
-        color = GROUP_COLORS[i % len(GROUP_COLORS)]
-        ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="none", ecolor=color, capsize=2, lw=1, label=name)
-        ax.plot(x[full], y[full], "o", color=color, ms=4, gid=f"days:{name}")
-        ax.plot(x[~full], y[~full], "o", mfc="white", mec=color, ms=4, gid=f"partial:{name}")
+        color, z = (colors[name], 2.0) if colors[name] is not None else (OTHER_COLOR, 1.5)
+        ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="none", ecolor=color, capsize=2, lw=1, label=name,
+                    zorder=z)
+        ax.plot(x[full], y[full], "o", color=color, ms=4, gid=f"days:{name}", zorder=z)
+        ax.plot(x[~full], y[~full], "o", mfc="white", mec=color, ms=4, gid=f"partial:{name}", zorder=z)
     tz = getattr(pd.DatetimeIndex(daily["day"]).tz, "key", None) if len(daily) else None
     n_days = int(pd.DatetimeIndex(daily["day"]).nunique()) if len(daily) else 1
     # ticks at local midnights only (never 12:00): each day's points sit at its noon, between ticks
@@ -82,7 +95,9 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: partial day")
     ax.set_ylabel("success rate that day (%)")
     ax.grid(alpha=0.3)
-    handles: list[Any] = [Line2D([], [], color=GROUP_COLORS[i % len(GROUP_COLORS)], marker="o", label=n) for i, (n, _) in enumerate(groups)]
+    handles: list[Any] = [Line2D([], [], color=colors[n], marker="o", label=n) for n in top]
+    if other_label(colors):
+        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", label=other_label(colors)))
     legend_above(ax, handles, ncols=min(len(handles), 6))
     return ax
 
@@ -101,7 +116,9 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
     -------
     Axes
         Two lines per group: gid ``bucket:<group>`` (x = ``hour``, y = ``bucket_rate`` × 100) and
-        ``other:<group>`` (y = ``other_rate`` × 100), ``<group>`` ``"all"`` without groups.
+        ``other:<group>`` (y = ``other_rate`` × 100), ``<group>`` ``"all"`` without groups. With
+        more groups than distinct colours, those with the most events keep theirs and the others
+        are drawn in grey under one legend entry per line style, ``other (N groups)``.
 
     Examples
     --------
@@ -116,16 +133,24 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
     require_columns(profile, ["hour", "bucket_rate", "other_rate"], what="profile")
     ax = plt.gca() if ax is None else ax
     bucket = str(profile.attrs.get("bucket", "bucket"))
-    for i, (name, d) in enumerate(_series(profile, _KNOWN_HOURLY)):
-        color = GROUP_COLORS[i % len(GROUP_COLORS)]
-        ax.plot(d["hour"], 100 * d["bucket_rate"], color=color, lw=2, marker="o", ms=3,
-                label=f"{name}: {bucket}", gid=f"bucket:{name}")
-        ax.plot(d["hour"], 100 * d["other_rate"], color=color, lw=1.2, ls="--",
-                label=f"{name}: other failures", gid=f"other:{name}")
+    groups = _series(profile, _KNOWN_HOURLY)
+    colors = _colors(groups)
+    handles: list[Any] = []
+    for name, d in groups:
+        color, z = (colors[name], 2.0) if colors[name] is not None else (OTHER_COLOR, 1.5)
+        a = ax.plot(d["hour"], 100 * d["bucket_rate"], color=color, lw=2, marker="o", ms=3,
+                    label=f"{name}: {bucket}", gid=f"bucket:{name}", zorder=z)
+        b = ax.plot(d["hour"], 100 * d["other_rate"], color=color, lw=1.2, ls="--",
+                    label=f"{name}: other failures", gid=f"other:{name}", zorder=z)
+        if colors[name] is not None:
+            handles += [*a, *b]
+    if other_label(colors):
+        handles += [Line2D([], [], color=OTHER_COLOR, lw=2, marker="o", ms=3, label=f"{other_label(colors)}: {bucket}"),
+                    Line2D([], [], color=OTHER_COLOR, lw=1.2, ls="--", label=f"{other_label(colors)}: other failures")]
     ax.set_xticks(range(0, 24, 2))
     ax.set_xlim(-0.5, 23.5)
     ax.set_xlabel("local hour of day")
     ax.set_ylabel("share of attempts (%)")
     ax.grid(alpha=0.3)
-    legend_above(ax, list(ax.get_legend_handles_labels()[0]), ncols=4)
+    legend_above(ax, handles, ncols=4)
     return ax

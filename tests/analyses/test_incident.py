@@ -245,7 +245,7 @@ def test_times_naive_in_tz_or_aware_and_history_note():
     assert same.summary == rep.summary
     # the workbook's 3-day window needs more history than 12 h of data: a note says so
     rep = incident_report(ev, slo, at(6), at(7))
-    assert any("3 d the longest window needs" in n for n in rep.notes)
+    assert any("3 d of history the longest window needs" in n for n in rep.notes)
     assert isinstance(rep, IncidentReport) and "IncidentReport(" in repr(rep)
 
 

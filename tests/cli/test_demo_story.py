@@ -13,7 +13,7 @@ import shlex
 import pandas as pd
 import pytest
 
-from budgetlab import SLO, datasets, replay, replay_summary, transitions
+from budgetlab import SLO, datasets, replay, status_spans, transitions
 from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.cli import main
 from budgetlab.cli.demo import DEMO_TARGETS
@@ -34,20 +34,22 @@ def demo(tmp_path_factory):
             "incidents": datasets.load("demo_incidents")}
 
 
-def loop_episodes(states, tr):
-    """The oracle: walk one group's transitions in time order; an episode opens on reaching
-    CRITICAL or worse, closes on dropping below; open ones close at the last event; then merge
-    episodes that start less than GAP after the previous one ended."""
+def loop_episodes(spans):
+    """The oracle: walk one group's spans (the window's clock, status_spans' own oracle tests in
+    tests/budget/test_status_spans.py) in time order; an episode opens on reaching CRITICAL or
+    worse, closes on dropping below it or the window emptying (no traffic); one still open closes
+    at the observation's end; then merge episodes that start less than GAP after the previous
+    one ended."""
     worse = {"critical", "exhausted"}
     raw, start = [], None
-    for _, row in tr.sort_values("ts", kind="stable").iterrows():
-        if str(row["to_status"]) in worse and str(row["from_status"]) not in worse:
-            start = row["ts"]
-        elif str(row["from_status"]) in worse and str(row["to_status"]) not in worse:
-            raw.append([start, row["ts"]])
+    for _, row in spans.sort_values("start", kind="stable").iterrows():
+        if str(row["status"]) in worse and start is None:
+            start = row["start"]
+        elif str(row["status"]) not in worse and start is not None:
+            raw.append([start, row["start"]])
             start = None
     if start is not None:
-        raw.append([start, states["ts"].max()])
+        raw.append([start, spans["end"].max()])
     merged = []
     for s, e in raw:
         if merged and s - merged[-1][1] < GAP:
@@ -62,17 +64,26 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
     section = printed.split("Episodes at CRITICAL or worse")[1].split("Injected incidents")[0]
     for ctype, target in DEMO_TARGETS.items():
         sub = demo["events"][demo["events"]["captcha_type"] == ctype]
-        states = replay(sub, SLO(target=target, window="24h"), by="captcha_type")
-        tr = transitions(states)
-        raw, merged = loop_episodes(states, tr)
-        summ = replay_summary(states, sub).iloc[0]
-        share = summ["share_critical"] + summ["share_exhausted"]
+        # each type's own spans over the whole log's observation (the demo's one clock)
+        spans = status_spans(sub, SLO(target=target, window="24h"), by="captcha_type",
+                             start=demo["events"]["ts"].min(), end=demo["events"]["ts"].max())
+        raw, merged = loop_episodes(spans)
+        dur = (spans["end"] - spans["start"]).dt.total_seconds() / 3600  # oracle: sum the spans by hand
+        worse = spans["status"].astype(str).isin(["critical", "exhausted"]).to_numpy()
+        hours, whole = float(dur[worse].sum()), float(dur.sum())
         longest = max(merged, key=lambda se: se[1] - se[0])
         line = next(ln.strip() for ln in section.splitlines() if ln.strip().startswith(f"{ctype}:"))
-        assert f"CRITICAL or worse {share * 100:.0f} % of the time" in line
+        h, m = divmod(int(hours * 3600) // 60, 60)
+        words = f"{h} h {m} m" if h else f"{m} m"
+        assert f"CRITICAL or worse {hours / whole * 100:.0f} % of the time ({words})" in line
         assert f"; {len(merged)} episode{'s' if len(merged) != 1 else ''} ({len(raw)} before merging)" in line
         assert f"from {longest[0]:%Y-%m-%d %H:%M}" in line
-        assert len(raw) < len(tr)  # condensed: fewer lines than flaps
+        assert len(raw) < len(spans)  # condensed: fewer lines than flaps
+        # one story: the summary's row of this type counts the same hours as its episode line
+        summary = printed.split("Summary (time in each status, on the window's clock)")[1].split("Episodes")[0]
+        row = next(ln for ln in summary.splitlines() if ln.strip().startswith(ctype))
+        crit, exh = (float(v) for v in re.findall(r"([0-9.]+) h \(", row)[2:4])
+        assert abs(crit + exh - hours) <= 0.1 + 1e-9  # two figures rounded to 0.1 h
     assert "episodes less than 30m apart are merged into one" in section
 
 
@@ -131,3 +142,30 @@ def test_the_full_transition_list_goes_to_out_only(demo, capsys):
     assert f"Transitions: {want} status changes in all" in printed and f"written to {demo['out']}" in printed
     assert main(["demo"]) == 0
     assert "the full list with --out FILE" in capsys.readouterr().out
+
+
+def test_the_demo_timeline_draws_the_spans_of_the_window_clock(monkeypatch, tmp_path):
+    """The demo's timeline gets the run's spans (its bands are the window's clock, as the summary)."""
+    import budgetlab.cli.replay as replay_mod
+
+    seen = {}
+
+    class _Done:
+        def write(self):
+            seen["written"] = True
+
+    def capture(states, tr, by, path, **kw):
+        seen["spans"] = kw.get("spans")
+        return _Done()
+
+    monkeypatch.setattr(replay_mod, "start_timeline", capture)
+    assert main(["demo", "--plot", str(tmp_path / "t.png")]) == 0
+    events = datasets.load("demo")
+    spans = seen["spans"]
+    assert seen.get("written") and spans is not None
+    for ctype, target in DEMO_TARGETS.items():  # each type's own spans over the whole log's observation
+        own = status_spans(events[events["captcha_type"] == ctype], SLO(target=target, window="24h"),
+                           by="captcha_type", start=events["ts"].min(), end=events["ts"].max())
+        mine = spans[spans["captcha_type"].astype(str) == ctype].reset_index(drop=True)
+        assert mine["start"].tolist() == own["start"].tolist()
+        assert mine["status"].astype(str).tolist() == own["status"].astype(str).tolist()

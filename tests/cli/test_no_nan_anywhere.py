@@ -74,7 +74,8 @@ def _cases(f: dict) -> dict[str, list[list[str]]]:
                      "duration_ms", "--duration-unit", "ms", "--thresholds", "2s,5s,10s", "--freq", "1D",
                      "--timeouts", "5s,10s", "--client-timeout", "60s"]],
         "export": [["export", "openslo", "--target", "0.95", str(d / "slo.yaml"), "--force"],
-                   ["export", "prometheus", "--target", "0.95", "--policy", "workbook", str(d / "rules.yaml"), "--force"]],
+                   ["export", "prometheus", "--target", "0.95", "--policy", "workbook", "--total-metric",
+                    "jobs_total", "--errors-metric", "job_errors_total", str(d / "rules.yaml"), "--force"]],
     }
 
 
