@@ -13,12 +13,15 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .._util.validation import duration_label, to_ns
 from ..errors import ConfigError, InputError, ServerError
-from .prometheus_http import PrometheusClient
 
-__all__ = ["HistogramSLI", "histogram_sli", "parse_histogram", "match_bound"]
+if TYPE_CHECKING:
+    from .prometheus_http import PrometheusClient
+
+__all__ = ["HistogramSLI", "histogram_sli", "parse_histogram", "match_bound", "bound_matcher", "latency_selectors"]
 
 _NAME = re.compile(r"^\s*([A-Za-z_:][A-Za-z0-9_:]*)\s*(\{(.*)\})?\s*$", re.S)
 _SUFFIXES = ("_bucket", "_count", "_sum")
@@ -125,3 +128,34 @@ def histogram_sli(client: PrometheusClient, histogram: str, slow_above: object, 
              f"a bound of the histogram, read in seconds), total = {name}_count; failed requests count as good when "
              "fast unless --histogram's matchers leave them out",)
     return HistogramSLI(good=good, total=total, bound=bound, notes=notes)
+
+
+def bound_matcher(threshold_ns: int) -> str:
+    """The ``le`` matcher of the bucket at a threshold, in seconds, as any Prometheus writes it
+    (a whole number is ``1`` from Prometheus 2's text scrapes, ``1.0`` after Prometheus 3's
+    normalisation: both are matched).
+
+    >>> bound_matcher(500_000_000)
+    'le="0.5"'
+    >>> print(bound_matcher(2_000_000_000))
+    le=~"2|2\\\\.0"
+    """
+    sec = threshold_ns / 1e9
+    if sec <= 0 or not math.isfinite(sec):
+        raise ConfigError("--slow-above must be a positive duration.")
+    if sec == int(sec):
+        return f'le=~"{int(sec)}|{int(sec)}\\\\.0"'
+    return f'le="{sec!r}"'
+
+
+def latency_selectors(histogram: str, slow_above: object) -> tuple[str, str]:
+    """``(good, total)``: the histogram's bucket at ``slow_above`` and its ``_count``, for rules
+    and specs written without a server (the bound is not checked against one: say so).
+
+    >>> latency_selectors('http_request_duration_seconds{job="api"}', "250ms")
+    ('http_request_duration_seconds_bucket{job="api", le="0.25"}', 'http_request_duration_seconds_count{job="api"}')
+    """
+    name, matchers = parse_histogram(histogram)
+    le = bound_matcher(to_ns(slow_above, name="--slow-above"))
+    inner = f"{matchers}, " if matchers else ""
+    return f"{name}_bucket{{{inner}{le}}}", (f"{name}_count{{{matchers}}}" if matchers else f"{name}_count")

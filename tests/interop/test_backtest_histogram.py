@@ -16,24 +16,10 @@ from tests.interop.prometheus_server import (
     HISTOGRAM,
     HISTOGRAM_MINUTES,
     START,
-    PrometheusServer,
-    histogram_counts,
-    histogram_openmetrics,
-    missing_binary,
-    prometheus_binaries,
 )
 
 END = START + pd.Timedelta(minutes=HISTOGRAM_MINUTES)
 SPAN = ["--start", START.isoformat(), "--end", END.isoformat()]
-
-
-@pytest.fixture(scope="module")
-def hist_prom():
-    if prometheus_binaries() is None:
-        missing_binary("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
-                       "(Debian package 'prometheus')")
-    with PrometheusServer(histogram_openmetrics(histogram_counts())) as url:
-        yield url
 
 
 def _bins(url, tmp_path, capsys, threshold, *extra):
