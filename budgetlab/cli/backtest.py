@@ -279,6 +279,22 @@ def _latency_spec(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end:
     return SpecSLO(**{**spec.__dict__, "total": sli.total, "good": sli.good, "notes": sli.notes})
 
 
+def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+    """A histogram bucket in the SLI's queries must be one the server has (else every event reads bad)."""
+    from ..interop.prometheus_histogram import check_bucket_selectors
+    from ..interop.prometheus_http import PrometheusClient
+    from ..interop.promql import parse_count_query
+
+    queries = {k: q for k, q in (("good", spec.good), ("errors", spec.errors), ("total", spec.total)) if q}
+    selectors = {k: parse_count_query(q, k).selectors for k, q in queries.items()}
+    if not any("_bucket" in sel for sels in selectors.values() for sel in sels):
+        return
+    client = PrometheusClient(args.prometheus, timeout=args.timeout, headers=parse_headers(args.header),
+                              max_series=args.max_series)
+    for kind, sels in selectors.items():
+        check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
+
+
 def _cmd_backtest(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -299,6 +315,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     by = [b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None else list(spec.by)
     if args.histogram is not None:
         spec = _latency_spec(args, spec, start, end)
+    else:
+        _check_buckets(args, spec, start, end)
     bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
                            end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header),
                            max_series=args.max_series)

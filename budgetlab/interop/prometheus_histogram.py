@@ -21,7 +21,8 @@ from ..errors import ConfigError, InputError, ServerError
 if TYPE_CHECKING:
     from .prometheus_http import PrometheusClient
 
-__all__ = ["HistogramSLI", "histogram_sli", "parse_histogram", "match_bound", "bound_matcher", "latency_selectors"]
+__all__ = ["HistogramSLI", "histogram_sli", "parse_histogram", "match_bound", "bound_matcher", "latency_selectors",
+           "check_bucket_selectors"]
 
 _NAME = re.compile(r"^\s*([A-Za-z_:][A-Za-z0-9_:]*)\s*(\{(.*)\})?\s*$", re.S)
 _SUFFIXES = ("_bucket", "_count", "_sum")
@@ -72,7 +73,7 @@ def _label(seconds: float) -> str:
     return duration_label(f"{seconds!r}s") if seconds >= 1e-9 else f"{seconds:g} s"
 
 
-def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str) -> str:
+def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str, asked: str | None = None) -> str:
     """The bound (as the server writes it) equal to the threshold, else a refusal naming the nearest.
 
     >>> match_bound(["0.1", "0.5", "1", "+Inf"], 500_000_000, what="h")
@@ -91,7 +92,7 @@ def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str) -> str:
     below = [s for s, _ in finite if s < t]
     above = [s for s, _ in finite if s > t]
     nearest = " and ".join(_label(s) for s in ([below[-1]] if below else []) + ([above[0]] if above else []))
-    raise ConfigError(f"--slow-above {_label(t)} is not a bucket bound of {what} (bounds: {listed}); a histogram "
+    raise ConfigError(f"{asked or '--slow-above ' + _label(t)} is not a bucket bound of {what} (bounds: {listed}); a histogram "
                       f"counts only at its bounds: the nearest {'are' if below and above else 'is'} {nearest}.")
 
 
@@ -159,3 +160,31 @@ def latency_selectors(histogram: str, slow_above: object) -> tuple[str, str]:
     le = bound_matcher(to_ns(slow_above, name="--slow-above"))
     inner = f"{matchers}, " if matchers else ""
     return f"{name}_bucket{{{inner}{le}}}", (f"{name}_count{{{matchers}}}" if matchers else f"{name}_count")
+
+
+_BUCKET = re.compile(r"^\s*([A-Za-z_:][A-Za-z0-9_:]*_bucket)\s*\{(.*)\}\s*$", re.S)
+_LE = re.compile(r'(?:^|,)\s*le\s*(=~|=)\s*"((?:[^"\\]|\\.)*)"\s*(?=,|$)')
+
+
+def check_bucket_selectors(client: PrometheusClient, selectors: Sequence[str], *, start_ns: int, end_ns: int,
+                           what: str) -> None:
+    """Refuse a histogram bucket selector (``x_bucket{..., le="0.7"}``) that selects no series
+    while the histogram has others: a bound it does not have would read as "no event within the
+    threshold", every event bad. The bounds it has are named (the nearest to an ``le="..."``)."""
+    for sel in selectors:
+        m = _BUCKET.match(sel)
+        le = _LE.search(m.group(2)) if m is not None else None
+        if m is None or le is None or client.series(sel, start_ns, end_ns):
+            continue
+        rest = (m.group(2)[: le.start()] + m.group(2)[le.end():]).strip().strip(",").strip()
+        found = client.series(f"{m.group(1)}{{{rest}}}" if rest else m.group(1), start_ns, end_ns)
+        bounds = sorted({s["le"] for s in found or [] if "le" in s}, key=_seconds)
+        if not bounds:
+            continue  # no such histogram at all: the reader's own "no series" message says it
+        name = m.group(1)[: -len("_bucket")]
+        asked = f'{what}: the bucket le{le.group(1)}"{le.group(2)}" of {name}'
+        if le.group(1) == "=" and math.isfinite(_seconds(le.group(2))):
+            written = match_bound(bounds, round(_seconds(le.group(2)) * 1e9), what=name, asked=asked)
+            raise ConfigError(f'{asked} is written le="{written}" on this server; use that (or '
+                              f'le=~"{le.group(2)}|{written}").')
+        raise ConfigError(f"{asked} matches none of its bounds ({', '.join(bounds)}); pick one of them.")

@@ -72,3 +72,32 @@ def test_half_given_latency_sli_is_refused(hist_prom, capsys, extra, needle):
     rc = main(["backtest", "--prometheus", hist_prom, *extra, "--target", "0.99", "--policy", "workbook", *SPAN])
     err = capsys.readouterr().err
     assert rc == 2 and needle in err and err.count("\n") == 1
+
+
+def test_spec_round_trip_equals_the_flags(hist_prom, tmp_path, capsys):
+    """The OpenSLO file `export openslo --histogram --slow-above` writes, read back by backtest --slo:
+    the same bad counts as the flags (400 for fra at 0.5 s; none at 1 s, written le="1.0" here)."""
+    for threshold, bad in (("500ms", 400), ("1s", 0)):
+        spec = tmp_path / f"slo-{threshold}.yaml"
+        assert main(["export", "openslo", str(spec), "--target", "0.99", "--histogram", HISTOGRAM,
+                     "--slow-above", threshold, "--policy", "workbook"]) == 0
+        out = tmp_path / f"out-{threshold}"
+        out.mkdir()
+        assert main(["backtest", "--prometheus", hist_prom, "--slo", str(spec), "--by", "region", *SPAN,
+                     "--out", str(out)]) == 0
+        capsys.readouterr()
+        per = pd.read_csv(out / "bins.csv").groupby("region")["bad"].sum()
+        assert (per["fra"], per["ams"]) == (bad, 0)
+
+
+@pytest.mark.parametrize("good, needle", [
+    (f'{HISTOGRAM}_bucket{{le="0.7"}}', 'good: the bucket le="0.7" of ' + HISTOGRAM + " is not a bucket bound"),
+    (f'{HISTOGRAM}_bucket{{le="1"}}', 'is written le="1.0" on this server'),
+    (f'{HISTOGRAM}_bucket{{le=~"0.7|0.8"}}', "matches none of its bounds (0.1, 0.5, 1.0, +Inf)"),
+])
+def test_a_bucket_the_server_lacks_is_refused(hist_prom, capsys, good, needle):
+    """Read as given, such a query would find no good events: every event bad (a wrong number)."""
+    rc = main(["backtest", "--prometheus", hist_prom, "--good", good, "--total", f"{HISTOGRAM}_count",
+               "--target", "0.99", "--policy", "workbook", *SPAN])
+    err = capsys.readouterr().err
+    assert rc == 2 and needle in err and err.count("\n") == 1, err
