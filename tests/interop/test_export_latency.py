@@ -22,6 +22,7 @@ import yaml
 from budgetlab.cli import main
 from budgetlab.interop.openslo import read_openslo
 from budgetlab.interop.sli_queries import sli_queries
+from tests.interop.openslo_rules import validate
 from tests.interop.prometheus_server import HISTOGRAM, START
 
 HIST = f'{HISTOGRAM}{{region=~"fra|ams"}}'
@@ -30,12 +31,16 @@ HIST = f'{HISTOGRAM}{{region=~"fra|ams"}}'
 def test_openslo_latency_sli(tmp_path, capsys):
     out = tmp_path / "slo.yaml"
     assert main(["export", "openslo", str(out), "--target", "0.99", "--service", "app", "--name", "latency",
-                 "--histogram", HIST, "--slow-above", "500ms"]) == 0
+                 "--histogram", HIST, "--slow-above", "500ms", "--policy", "workbook"]) == 0
     capsys.readouterr()
-    ratio = yaml.safe_load(out.read_text())["spec"]["indicator"]["spec"]["ratioMetric"]
+    indicator = next(yaml.safe_load_all(out.read_text()))["spec"]["indicator"]
+    assert indicator["metadata"]["displayName"] == "share of events within 500ms"  # the threshold, in words
+    ratio = indicator["spec"]["ratioMetric"]
     assert ratio["counter"] is True and "bad" not in ratio
     assert ratio["good"]["metricSource"]["spec"]["query"] == f'{HISTOGRAM}_bucket{{region=~"fra|ams", le="0.5"}}'
     assert ratio["total"]["metricSource"]["spec"]["query"] == f'{HISTOGRAM}_count{{region=~"fra|ams"}}'
+    objects = [o for d in yaml.safe_load_all(out.read_text()) if d for o in (d if isinstance(d, list) else [d])]
+    assert list(validate(objects)) == []  # the OpenSLO v1 rules ported from the Go SDK
     doc = read_openslo(out)[0]  # read back by budgetlab's own OpenSLO reader: the same SLI
     assert doc.slo.target == 0.99
     q = sli_queries(doc)

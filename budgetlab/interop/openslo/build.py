@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..._util.csv_cells import restore_frame
 from ..._util.files import register_input
-from ..._util.validation import as_list, to_timedelta
+from ..._util.validation import as_list, duration_label, to_timedelta
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError, FileFormatError
 from ...events.pii import guard_values
@@ -66,7 +66,8 @@ def latency_indicator(histogram: str, slow_above: Any, *, name: str = "latency")
     def source(q: str) -> dict[str, Any]:
         return {"metricSource": {"type": "Prometheus", "spec": {"query": q}}}
 
-    return {"metadata": {"name": name},
+    shown = duration_label(to_timedelta(slow_above, name="--slow-above"))
+    return {"metadata": {"name": name, "displayName": f"share of events within {shown}"},
             "spec": {"ratioMetric": {"counter": True, "good": source(good), "total": source(total)}}}
 
 
