@@ -121,3 +121,23 @@ def test_run_record_keeps_the_threshold(log, tmp_path, capsys):
 
     record = json.loads((tmp_path / "r.csv.run.json").read_text())
     assert record["parameters"]["slow_above"] == "2s" and record["parameters"]["duration"] == "dur"
+
+
+def test_latency_slo_file_carries_the_threshold(log, tmp_path, capsys):
+    """The OpenSLO latency SLO that `export openslo --histogram --slow-above 2s` writes, given to a
+    log command with --slo, sets --slow-above 2s: the same scores as the flags."""
+    spec = tmp_path / "latency.yaml"
+    assert main(["export", "openslo", str(spec), "--target", "0.9", "--window", "1h", "--histogram",
+                 "solve_duration_seconds", "--slow-above", "2s"]) == 0
+    capsys.readouterr()
+    dur = ["--duration", "dur", "--duration-unit", "s"]
+    assert main(["buckets", log["log"], "--slo", str(spec), *dur, "--out", str(tmp_path / "a.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "--slow-above 2s: the latency threshold of latency.yaml" in err and "'slow': 5 rows" in err
+    assert main(["buckets", log["log"], *SLO, *SLOW, "--out", str(tmp_path / "b.csv")]) == 0
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv"))
+    for extra, needle in (([], "give --duration COLUMN"), ([*dur, "--slow-above", "3s"], "differs from the latency")):
+        assert main(["alerts", log["log"], "--slo", str(spec), *extra, "--incidents", log["incidents"]]) == 2
+        err = capsys.readouterr().err
+        assert needle in err and err.count("\n") == 1
