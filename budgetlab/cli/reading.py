@@ -101,9 +101,12 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
     if not hasattr(args, "slow_above") or path.suffix.lower() not in (".yaml", ".yml", ".json"):
         return
     try:
-        docs = read_openslo(args.slo)
+        docs = read_openslo(path)
     except BudgetlabError:  # a Sloth or Pyrra file: load_slos read it; its SLI is not read from logs
         return
+    name = str(args.slo).partition("#")[2]
+    if name:  # FILE#NAME: that SLO only (load_slos has checked that it exists)
+        docs = [d for d in docs if d.name == name] or docs
     found = set()
     for d in docs:
         good = ((d.indicator or {}).get("spec", {}).get("ratioMetric", {}) or {}).get("good") or {}

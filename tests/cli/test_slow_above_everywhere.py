@@ -131,7 +131,7 @@ def test_latency_slo_file_carries_the_threshold(log, tmp_path, capsys):
                  "solve_duration_seconds", "--slow-above", "2s"]) == 0
     capsys.readouterr()
     dur = ["--duration", "dur", "--duration-unit", "s"]
-    assert main(["buckets", log["log"], "--slo", str(spec), *dur, "--out", str(tmp_path / "a.csv")]) == 0
+    assert main(["buckets", log["log"], "--slo", f"{spec}#slo", *dur, "--out", str(tmp_path / "a.csv")]) == 0
     err = capsys.readouterr().err
     assert "--slow-above 2s: the latency threshold of latency.yaml" in err and "'slow': 5 rows" in err
     assert main(["buckets", log["log"], *SLO, *SLOW, "--out", str(tmp_path / "b.csv")]) == 0
