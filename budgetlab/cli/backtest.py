@@ -62,6 +62,8 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
     from ..slo import SLO
 
     if args.slo:
+        if args.histogram is not None or args.slow_above is not None:
+            raise ConfigError("give the SLI either in --slo or with --histogram/--slow-above, not both.")
         slos = read_slo_spec(args.slo)
         if len(slos) > 1:
             raise ConfigError(f"{args.slo}: holds {len(slos)} SLOs; pick one with FILE#NAME "
@@ -74,6 +76,17 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
             spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(**{k: v for k, v in (
                 ("target", args.target), ("window", args.window)) if v is not None})})
         return [spec]
+    if (args.histogram is None) != (args.slow_above is None):
+        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of durations) and "
+                          "--slow-above DURATION (one of its bucket bounds).")
+    if args.histogram is not None:
+        if args.total or args.errors or args.good:
+            raise ConfigError("give the SLI either with --histogram/--slow-above or with --total/--errors/--good, "
+                              "not both.")
+        if args.target is None:
+            raise ConfigError("give --target (e.g. --target 0.99) with --histogram.")
+        return [SpecSLO(name="latency", slo=SLO(target=args.target, window=args.window or "30D"), total="",
+                        good="", source="command line, latency")]
     if not args.total or not (args.errors or args.good):
         raise ConfigError("give --slo FILE (OpenSLO or Sloth), or --total with --errors or --good.")
     if args.target is None:
@@ -254,6 +267,34 @@ def _n_groups(ep: pd.DataFrame) -> int:
     return int(n) if isinstance(n, int) else 1
 
 
+def _latency_spec(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> Any:
+    """The SLO with the good and total counters of ``--histogram`` at the ``--slow-above`` bound."""
+    from ..interop.prometheus_histogram import histogram_sli
+    from ..interop.prometheus_http import PrometheusClient
+    from ..interop.sli_queries import SpecSLO
+
+    client = PrometheusClient(args.prometheus, timeout=args.timeout, headers=parse_headers(args.header),
+                              max_series=args.max_series)
+    sli = histogram_sli(client, args.histogram, args.slow_above, start_ns=start.value, end_ns=end.value)
+    return SpecSLO(**{**spec.__dict__, "total": sli.total, "good": sli.good, "notes": sli.notes})
+
+
+def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+    """A histogram bucket in the SLI's queries must be one the server has (else every event reads bad)."""
+    from ..interop.prometheus_histogram import check_bucket_selectors
+    from ..interop.prometheus_http import PrometheusClient
+    from ..interop.promql import parse_count_query
+
+    queries = {k: q for k, q in (("good", spec.good), ("errors", spec.errors), ("total", spec.total)) if q}
+    selectors = {k: parse_count_query(q, k).selectors for k, q in queries.items()}
+    if not any("_bucket" in sel for sels in selectors.values() for sel in sels):
+        return
+    client = PrometheusClient(args.prometheus, timeout=args.timeout, headers=parse_headers(args.header),
+                              max_series=args.max_series)
+    for kind, sels in selectors.items():
+        check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
+
+
 def _cmd_backtest(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -272,6 +313,10 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)
     by = [b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None else list(spec.by)
+    if args.histogram is not None:
+        spec = _latency_spec(args, spec, start, end)
+    else:
+        _check_buckets(args, spec, start, end)
     bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
                            end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header),
                            max_series=args.max_series)
@@ -315,6 +360,11 @@ def add_parser(subparsers: Any) -> None:
     g.add_argument("--total", default=None, help="counter of all events (selector or PromQL), without --slo")
     g.add_argument("--errors", default=None, help="counter of failed events (with --total)")
     g.add_argument("--good", default=None, help="counter of successful events (instead of --errors)")
+    g.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
+                   help="latency SLI: a Prometheus histogram of durations (its _bucket and _count series), "
+                        "with --slow-above")
+    g.add_argument("--slow-above", default=None, metavar="DURATION",
+                   help="latency threshold: events slower than this are bad; must be a bucket bound of --histogram")
     g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
     g.add_argument("--target", type=float, default=None, help="target success rate (overrides the spec)")
     g.add_argument("--window", default=None, help="SLO period for the burn factors (default: spec, else 30d)")

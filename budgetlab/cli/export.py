@@ -145,7 +145,7 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     _register_inputs(args.from_spec, args.from_recalibration)
     out = _plan(args)
     _guard_names(args)
-    indicator = None
+    indicator = _latency(args)
     if args.total_metric or args.errors_metric:
         if not (args.total_metric and args.errors_metric):
             raise ConfigError("give both --total-metric and --errors-metric for the SLI.")
@@ -190,6 +190,21 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _latency(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The latency SLI of ``--histogram`` and ``--slow-above`` (None when neither is given)."""
+    from ..interop.openslo import latency_indicator
+
+    if (args.histogram is None) != (args.slow_above is None):
+        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of durations) and "
+                          "--slow-above DURATION (one of its bucket bounds).")
+    if args.histogram is None:
+        return None
+    if args.total_metric or args.errors_metric:
+        raise ConfigError("give the SLI either with --histogram/--slow-above or with --total-metric/--errors-metric, "
+                          "not both.")
+    return latency_indicator(args.histogram, args.slow_above)
+
+
 def _metrics(args: argparse.Namespace) -> tuple[str, str] | None:
     """``(--total-metric, --errors-metric)``, or None when neither is given."""
     if args.total_metric is None and args.errors_metric is None:
@@ -232,17 +247,21 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
     out = _plan(args)
     _guard_names(args)
     metrics = _metrics(args)
+    latency = _latency(args)
     if args.slo is not None:
         docs = [_override(d, args.target, args.window, args.period) for d in _read_docs(args.slo)]
+        if latency is not None:
+            docs = [dataclasses.replace(d, indicator=latency, indicator_ref=None) for d in docs]
         _guard_docs(docs)
     else:
         if args.target is None:
             raise ConfigError("give --slo FILE (OpenSLO, Sloth or Pyrra) or --target (e.g. --target 0.999).")
-        if metrics is None:
+        if metrics is None and latency is None:
             raise ConfigError("give the SLI's counters: --total-metric and --errors-metric (budgetlab demo's are "
                               "captcha_solves_total and captcha_solve_errors_total), or --slo FILE with its queries.")
         docs = [SLODocument(args.name, SLO(target=args.target, window=args.window or "30D",
-                                           period=args.period or "30D"), service=args.service or "")]
+                                           period=args.period or "30D"), service=args.service or "",
+                            indicator=latency)]
     policy: Any = args.policy
     if policy is None and any(d.policy is None for d in docs):
         raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
@@ -285,6 +304,11 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--total-metric", default=None, help="counter of all attempts (e.g. captcha_solves_total)")
     p.add_argument("--errors-metric", default=None, help="counter of failed attempts")
     p.add_argument("--selector", default=None, help="label matchers for both counters, e.g. 'job=\"solver\"'")
+    p.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
+                   help="latency SLI: a Prometheus histogram of durations (good: its bucket at --slow-above; "
+                        "total: its _count)")
+    p.add_argument("--slow-above", default=None, metavar="DURATION",
+                   help="latency threshold, a bucket bound of --histogram (le in seconds), e.g. 500ms")
 
 
 def add_parser(subparsers: Any) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from .._util.validation import duration_label
+from .._util.validation import duration_label, to_ns
 from .._util.words import speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
@@ -57,6 +58,7 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
         if path.is_file():
             register_input(path)  # no output of this run may replace it
         base = load_slos(args.slo, by=tuple(group_keys(args)))
+        _adopt_latency(args, path)
         changes = {k: getattr(args, k) for k in _OVERRIDES if getattr(args, k, None) is not None}
         if isinstance(base, PerGroup):
             if args.target is not None:
@@ -85,6 +87,48 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
     if isinstance(target, dict):
         return PerGroup(target, base=slo, binding=f"--target, by {group_keys(args)[0]}")
     return slo
+
+
+_BUCKET_LE = re.compile(r'_bucket\s*\{[^}]*\ble\s*=~?\s*"([0-9.eE+]+)')
+
+
+def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
+    """An OpenSLO file whose SLI is a histogram bucket over its count (``export openslo
+    --histogram --slow-above``) is a latency SLO: its threshold becomes ``--slow-above`` for the
+    log (which needs ``--duration``), so that one definition runs through every command."""
+    from ..interop.openslo import read_openslo
+
+    if not hasattr(args, "slow_above") or path.suffix.lower() not in (".yaml", ".yml", ".json"):
+        return
+    try:
+        docs = read_openslo(path)
+    except BudgetlabError:  # a Sloth or Pyrra file: load_slos read it; its SLI is not read from logs
+        return
+    name = str(args.slo).partition("#")[2]
+    if name:  # FILE#NAME: that SLO only (load_slos has checked that it exists)
+        docs = [d for d in docs if d.name == name] or docs
+    found = set()
+    for d in docs:
+        good = ((d.indicator or {}).get("spec", {}).get("ratioMetric", {}) or {}).get("good") or {}
+        m = _BUCKET_LE.search(str(good.get("metricSource", {}).get("spec", {}).get("query", "")))
+        if m is not None:
+            found.add(float(m.group(1)))
+    if not found:
+        return
+    if len(found) > 1:
+        raise ConfigError(f"{path.name}: its SLOs have different latency thresholds; give one SLO with FILE#NAME.")
+    threshold = pd.Timedelta(found.pop(), unit="s")
+    label = duration_label(threshold)
+    if args.slow_above is not None:
+        if pd.Timedelta(to_ns(args.slow_above, name="--slow-above"), unit="ns") != threshold:
+            raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold of {path.name} "
+                              f"({label}); leave --slow-above out to use the file's.")
+        return
+    if args.duration is None:
+        raise ConfigError(f"{path.name} is a latency SLO (events within {label}); give --duration COLUMN, the log's "
+                          "request durations (its threshold is used as --slow-above).")
+    args.slow_above = label
+    sys.stderr.write(f"--slow-above {label}: the latency threshold of {path.name}\n")
 
 
 def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None:

@@ -9,6 +9,8 @@ import pytest
 from budgetlab.interop.prometheus import promtool_path
 from tests.interop.prometheus_server import (
     PrometheusServer,
+    histogram_counts,
+    histogram_openmetrics,
     make_counts,
     missing_binary,
     openmetrics,
@@ -33,4 +35,15 @@ def prom() -> Iterator[str]:
         missing_binary("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
                  "(Debian package 'prometheus')")
     with PrometheusServer(openmetrics(make_counts())) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def hist_prom() -> Iterator[str]:
+    """URL of a real Prometheus server holding the histogram of
+    ``tests/interop/prometheus_server.histogram_counts`` (latency SLIs, issue 32)."""
+    if prometheus_binaries() is None:
+        missing_binary("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
+                       "(Debian package 'prometheus')")
+    with PrometheusServer(histogram_openmetrics(histogram_counts())) as url:
         yield url

@@ -115,6 +115,41 @@ def openmetrics(counts: list[SeriesCounts], start: pd.Timestamp = START) -> str:
     return "\n".join(lines) + "\n"
 
 
+HISTOGRAM = "app_request_duration_seconds"
+HISTOGRAM_BOUNDS = ("0.1", "0.5", "1.0", "+Inf")
+HISTOGRAM_MINUTES = 180
+
+
+def histogram_counts(minutes: int = HISTOGRAM_MINUTES) -> dict[str, np.ndarray]:
+    """Events per minute and bucket (columns: (0, 0.1], (0.1, 0.5], (0.5, 1], (1, +Inf)) per region:
+    ``fra`` 30 a minute within 0.1 s except minutes [60, 80), where 20 of the 30 take (0.5, 1] s;
+    ``ams`` 10 a minute within 0.1 s except minutes [100, 110), where 4 of the 10 take (0.1, 0.5] s."""
+    fra = np.zeros((minutes, 4), dtype=np.int64)
+    fra[:, 0] = 30
+    fra[60:80, 0], fra[60:80, 2] = 10, 20
+    ams = np.zeros((minutes, 4), dtype=np.int64)
+    ams[:, 0] = 10
+    ams[100:110, 0], ams[100:110, 1] = 6, 4
+    return {"fra": fra, "ams": ams}
+
+
+def histogram_openmetrics(counts: dict[str, np.ndarray], start: pd.Timestamp = START) -> str:
+    """OpenMetrics text of the histogram :data:`HISTOGRAM` (``_bucket{le}``, ``_count``, ``_sum``),
+    one point per region per minute end."""
+    t0 = start.value // 10**9
+    lines = [f"# TYPE {HISTOGRAM} histogram"]
+    for region, per in counts.items():
+        cum = np.vstack([np.zeros((1, 4), dtype=np.int64), np.cumsum(per, axis=0)])  # per minute end
+        below = np.cumsum(cum, axis=1)  # cumulative over the bounds
+        for i in range(len(cum)):
+            for j, le in enumerate(HISTOGRAM_BOUNDS):
+                lines.append(f'{HISTOGRAM}_bucket{{le="{le}",region="{region}"}} {int(below[i, j])} {t0 + 60 * i}')
+            lines.append(f'{HISTOGRAM}_count{{region="{region}"}} {int(below[i, -1])} {t0 + 60 * i}')
+            lines.append(f'{HISTOGRAM}_sum{{region="{region}"}} {0.05 * int(below[i, -1]):.2f} {t0 + 60 * i}')
+    lines.append("# EOF")
+    return "\n".join(lines) + "\n"
+
+
 def missing_binary(what: str, skip_reason: str) -> None:
     """In CI a missing binary is a failure (.ci/run installs it); elsewhere a skip that names it."""
     import pytest

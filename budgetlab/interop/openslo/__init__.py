@@ -20,7 +20,12 @@ what is refused and why, is in ``docs/interop.md``.
 
 from __future__ import annotations
 
-from .build import ratio_indicator, read_recalibration_table, slos_from_recalibration
+from .build import (
+    latency_indicator,
+    ratio_indicator,
+    read_recalibration_table,
+    slos_from_recalibration,
+)
 from .durations import duration_shorthand, parse_duration_shorthand
 from .model import API_VERSION, AlertPolicyInfo, SLODocument
 from .read import load_slo, load_slos, read_openslo
@@ -39,6 +44,7 @@ __all__ = [
     "slos_from_recalibration",
     "read_recalibration_table",
     "ratio_indicator",
+    "latency_indicator",
     "duration_shorthand",
     "parse_duration_shorthand",
 ]

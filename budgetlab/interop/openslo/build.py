@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..._util.csv_cells import restore_frame
 from ..._util.files import register_input
-from ..._util.validation import as_list, to_timedelta
+from ..._util.validation import as_list, duration_label, to_timedelta
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError, FileFormatError
 from ...privacy import guard_values
@@ -26,7 +26,7 @@ from ._yaml import file_label
 from .model import SLODocument
 from .write import slug
 
-__all__ = ["ratio_indicator", "slos_from_recalibration", "read_recalibration_table", "MAX_TABLE_BYTES"]
+__all__ = ["ratio_indicator", "latency_indicator", "slos_from_recalibration", "read_recalibration_table", "MAX_TABLE_BYTES"]
 
 #: Largest recalibration table read (one row per group: far smaller in practice).
 MAX_TABLE_BYTES = 64 * 2**20
@@ -49,6 +49,26 @@ def ratio_indicator(total_metric: str, errors_metric: str, *, selector: str = ""
     return {"metadata": {"name": name},
             "spec": {"ratioMetric": {"counter": True, "bad": source(query(errors_metric, errors_selector)),
                                      "total": source(query(total_metric, ""))}}}
+
+
+def latency_indicator(histogram: str, slow_above: Any, *, name: str = "latency") -> dict[str, Any]:
+    """An inline OpenSLO ``ratioMetric`` latency SLI: good (the histogram's bucket at the
+    threshold, ``le`` in seconds) over total (its ``_count``), both Prometheus counters.
+
+    >>> ind = latency_indicator('http_request_duration_seconds{job="api"}', "500ms")
+    >>> ind["spec"]["ratioMetric"]["good"]["metricSource"]["spec"]["query"]
+    'http_request_duration_seconds_bucket{job="api", le="0.5"}'
+    """
+    from ..prometheus_histogram import latency_selectors
+
+    good, total = latency_selectors(histogram, slow_above)
+
+    def source(q: str) -> dict[str, Any]:
+        return {"metricSource": {"type": "Prometheus", "spec": {"query": q}}}
+
+    shown = duration_label(to_timedelta(slow_above, name="--slow-above"))
+    return {"metadata": {"name": name, "displayName": f"share of events within {shown}"},
+            "spec": {"ratioMetric": {"counter": True, "good": source(good), "total": source(total)}}}
 
 
 _SUMMARY_FIRST = "events"  # recalibrate's summary: the group keys, then "events", ...
