@@ -9,12 +9,13 @@ with :data:`~budgetlab.cli.replay.PLOT_COLUMNS` computes them for no row).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
-from ..events._columns import category_codes
+from ..budget.figures import STATUSES
 from ..slo import SLO, PerGroup
 
 __all__ = ["drawn_groups", "with_rates", "group_label", "Group", "DRAWN_COLUMNS", "MAX_DRAWN"]
@@ -51,7 +52,7 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
                                                                                     (SLO, PerGroup))):
         derived = []  # nothing to derive them from: drawn as they are (plot_timeline says what is missing)
     cols = [c for c in DRAWN_COLUMNS if c in states.columns] + (["total", "failures"] if derived else [])
-    attrs = {"slo": states.attrs["slo"]} if "slo" in states.attrs else {}
+    attrs: dict[Hashable, Any] = {"slo": states.attrs["slo"]} if "slo" in states.attrs else {}
 
     def table(rows: np.ndarray | None, key: tuple[Any, ...]) -> pd.DataFrame:
         part = states[cols] if rows is None else states[cols].take(rows)
@@ -83,7 +84,7 @@ def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray | No
         failures = np.bincount(code[~np.asarray(ok, dtype=bool)], minlength=len(counts))
         chosen = present[np.lexsort((np.arange(n_groups), -counts[present], -failures[present]))[:limit]]
     elif n_groups > limit:
-        status = category_codes(states["status"]).astype(np.int64)
+        status = pd.Categorical(states["status"], categories=list(STATUSES), ordered=True).codes.astype(np.int64)
         worst = np.full(len(counts), -1, dtype=np.int64)
         np.maximum.at(worst, code, status)
         remaining = np.nan_to_num(states["remaining_fraction"].to_numpy(dtype=float), nan=1.0)  # NaN: a full budget

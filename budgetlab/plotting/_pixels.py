@@ -99,7 +99,7 @@ def merge_breaks(t_ns: np.ndarray, breaks: np.ndarray, lo: int, hi: int, columns
     wide = (t_ns[b + 1] - t_ns[b]) >= width
     col = column_of(t_ns[b], lo, hi, columns)
     first = np.r_[True, col[1:] != col[:-1]]
-    return b[wide | first]
+    return np.asarray(b[wide | first], dtype=np.int64)
 
 
 def rug_ticks(t_ns: np.ndarray, names: np.ndarray, columns: int) -> np.ndarray:
@@ -117,8 +117,8 @@ def rug_ticks(t_ns: np.ndarray, names: np.ndarray, columns: int) -> np.ndarray:
     col = column_of(t, int(t.min()), int(t.max()), columns)
     order = np.lexsort((t, -code, col))
     first = np.r_[True, col[order][1:] != col[order][:-1]]
-    kept = order[first]
-    return kept[np.argsort(t[kept], kind="stable")]
+    kept: np.ndarray = order[first]
+    return np.asarray(kept[np.argsort(t[kept], kind="stable")], dtype=np.int64)
 
 
 def span_bands(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, hi: int, columns: int

@@ -131,6 +131,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     Examples
     --------
     >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")  # a new figure: plot_timeline draws on the current axes
     >>> from budgetlab import SLO, as_events, replay
     >>> ev = as_events(pd.date_range("2026-01-01", periods=60, freq="1min"), [i % 7 != 0 for i in range(60)])
     >>> ax = plot_timeline(replay(ev, SLO(target=0.9, window="10min")), tz="Europe/Berlin")
@@ -191,22 +192,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     ax.set_ylabel("success\nrate (%)")
     # (b) burn rate, 1x and the alert thresholds
     br = line(burn_ax, col("burn_rate"), "burn_rate", "burn rate")
-    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace", gid="burn_one")
-    finite = br[np.isfinite(br)]
-    peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
-    shown, hidden = [1.0], []
-    for tier in getattr(policy, "tiers", ()) or ():
-        level = float(tier.burn)
-        if level <= 1.5 * peak:
-            burn_ax.axhline(level, color="#D55E00", ls="--", lw=0.9, gid="burn_threshold",
-                            label=f"{tier.name}: burn {level:g}")
-            shown.append(level)
-        else:
-            hidden.append(f"{tier.name}: burn {level:g} (above the axis)")
-    lim = _limits(br, shown, floor=0.0)
-    if lim is not None:
-        burn_ax.set_ylim(0.0, lim[1])
-    burn_ax.set_ylabel("burn\nrate (×)")
+    hidden = _burn_levels(burn_ax, br, policy)
     # (c) budget remaining with the thresholds; the status bands behind the bottom panel
     bottom = budget_ax if budget_ax is not None else burn_ax
     if budget_ax is not None:
@@ -242,6 +228,28 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     ax.panels = panels  # type: ignore[attr-defined]
     fig.sca(ax)  # hand back the top panel as the current axes
     return ax
+
+
+def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
+    """The burn-rate panel's 1× line and the ``policy``'s tier thresholds (those above 1.5 times
+    the highest burn rate named in the legend only: returned), its y range and label."""
+    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace", gid="burn_one")
+    finite = br[np.isfinite(br)]
+    peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
+    shown, hidden = [1.0], []
+    for tier in getattr(policy, "tiers", ()) or ():
+        level = float(tier.burn)
+        if level <= 1.5 * peak:
+            burn_ax.axhline(level, color="#D55E00", ls="--", lw=0.9, gid="burn_threshold",
+                            label=f"{tier.name}: burn {level:g}")
+            shown.append(level)
+        else:
+            hidden.append(f"{tier.name}: burn {level:g} (above the axis)")
+    lim = _limits(br, shown, floor=0.0)
+    if lim is not None:
+        burn_ax.set_ylim(0.0, lim[1])
+    burn_ax.set_ylabel("burn\nrate (×)")
+    return hidden
 
 
 def _draw_status(bottom: Axes, states: pd.DataFrame, order: np.ndarray | None, t: np.ndarray, starts: np.ndarray,
