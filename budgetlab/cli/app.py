@@ -109,17 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .._util.files import new_run  # not needed for --help or a usage error
 
     new_run()  # parsing reads and plans no file: forgetting the previous run's files here is the same
-    worker = None
-    if getattr(args, "plot", None) and getattr(args.func, "name", None) == "replay":
-        from .plot_worker import PlotWorker, render_in_worker
-
-        worker = PlotWorker.start(render_in_worker)  # imports matplotlib while this process reads the log
-        args.plot_worker = worker
-    try:
-        return _run(args)
-    finally:
-        if worker is not None:
-            worker.cancel()  # no-op once it has drawn
+    return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:

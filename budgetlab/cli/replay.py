@@ -11,9 +11,9 @@ Apache/nginx access logs (recognised by their content, plain or gzip). Before an
 ``--slo FILE`` with several SLOs bound to groups by their labels replays each group with its
 own SLO (a :class:`~budgetlab.PerGroup`); the header says how they were bound. The pieces
 (:func:`replay_states`, :func:`print_run_header`, :func:`write_timeline`) serve ``budgetlab demo``.
-With ``--plot``, the timeline is started right after the replay (:func:`start_timeline`): a worker
-forked at start-up draws it while this process makes and prints the summary, and the file is
-written last.
+With ``--plot``, the timeline is drawn in this process after the tables are printed, and written
+last; what it draws is reduced to the pixel columns of its panels
+(:func:`~budgetlab.plotting.plot_timeline`), so its cost does not grow with the events.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from .._util.validation import duration_label
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary, silence_record, tie_line
-from .drawn import MAX_DRAWN, DrawnRows, drawn_groups, select_drawn, with_rates
+from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
 from .reading import (
     LogRead,
@@ -48,8 +48,8 @@ from .reading import (
 )
 
 __all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
-           "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents", "start_timeline",
-           "PendingTimeline", "write_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
+           "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents",
+           "write_timeline", "draw_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
 
 
 
@@ -133,8 +133,7 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, slo: SLO | PerGroup | None = None,
-               incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None,
-               worker: Any = None) -> int:
+               incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None) -> int:
     """Replay, print the summary and transitions, write --out/--plot (checked by the caller).
 
     ``slo`` defaults to the command line's; ``incidents`` (a :func:`read_incidents
@@ -151,13 +150,12 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     by = group_keys(args)
     states, tr = replay_states(events, slo, by, plot=bool(args.plot))
     spans = status_spans(events, slo, by=by or None)
-    timeline = None
-    if args.plot:  # a worker draws it while this process makes and prints the tables
+    drawn = None
+    if args.plot:  # the groups chosen now: a name --plot-groups does not know fails before any output
         names = [n.strip() for n in args.plot_groups.split(",") if n.strip()] if getattr(args, "plot_groups", None) \
             else None
-        timeline = start_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                                  tz=getattr(args, "tz", None), worker=worker, spans=spans,
-                                  ok=events["ok"].to_numpy(dtype=bool), names=names)
+        drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=events["ok"].to_numpy(dtype=bool),
+                               names=names), bool(names))
     summary = replay_summary(states, events, spans=spans)
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
@@ -188,31 +186,12 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
         if record is not None:
             write_record(record, slo, args, events)
             print(f"wrote the run record to {path_label(record_path(args.out))}")
-    if timeline is not None:
-        timeline.write()
+    if drawn is not None:
+        groups, n_groups, named = drawn
+        draw_timeline(groups, n_groups, by, args.plot, slo=slo, incidents=incidents, force=args.force,
+                      tz=getattr(args, "tz", None), spans=spans, named=named)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
-
-
-class PendingTimeline:
-    """A timeline being drawn (:func:`start_timeline`): :meth:`write` waits for the figure and
-    writes it atomically."""
-
-    def __init__(self, job: dict[str, Any], path: str, force: bool, worker: Any, note: str = "") -> None:
-        self.job, self.path, self.force, self.worker, self.note = job, path, force, worker, note
-
-    def write(self) -> None:
-        """Say which groups it draws (on stderr, when not all), render it (in this process, or
-        wait for the worker's bytes) and write the file."""
-        from .._util.files import write_bytes
-
-        if self.note:
-            sys.stderr.write(f"budgetlab: note: the timeline shows {self.note}.\n")
-        if self.worker is not None:
-            data = self.worker.result(render_job)
-        else:
-            data = render_job(self.job, list(self.job["rows"].take()))
-        write_bytes(data, self.path, force=self.force)
 
 
 def _group_spans(spans: pd.DataFrame, by: list[str], key: tuple[Any, ...]) -> pd.DataFrame:
@@ -225,56 +204,38 @@ def _group_spans(spans: pd.DataFrame, by: list[str], key: tuple[Any, ...]) -> pd
     return spans[mask].reset_index(drop=True)
 
 
-def start_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
-                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   worker: Any = None, spans: pd.DataFrame | None = None, ok: np.ndarray | None = None,
-                   names: list[str] | None = None) -> PendingTimeline:
-    """Start the timeline figure: stacked panels per group (success rate, burn rate, budget
-    remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with its own SLO's target.
-    Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence (with ``ok``, each
-    row's outcome: the most failures, then the most events; else :func:`drawn_groups`' order), or
-    the ``names`` given (``--plot-groups``), said in the figure and on stderr (when it is
-    written). With ``spans`` (:func:`budgetlab.status_spans` of the run) the status bands are the
-    window's clock, no traffic drawn as such. Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
-
-    The groups and their rows are chosen now (:func:`~budgetlab.cli.drawn.select_drawn`). With
-    a ``worker`` (a :class:`~budgetlab.cli.plot_worker.PlotWorker`, forked at start-up: it
-    imported matplotlib while the run read the log) the job goes to it at once: a thread of
-    this process gathers the drawn rows (numpy takes) and streams them to it, and it renders
-    the figure while this process goes on. Else it is rendered by :meth:`PendingTimeline.write`.
-    The same code either way (:func:`render_job`), and the file is written by this process."""
-    rows = select_drawn(states, tr, by, MAX_DRAWN, ok=ok, names=names)
-    if spans is not None:  # each drawn group's spans (few rows), sent with the job
-        rows.spans = [_group_spans(spans, by, key) for key in rows.keys]
-    note = _drawn_note(len(rows.keys), rows.n_groups, rows.named) if rows.n_groups > len(rows.keys) else ""
-    job: dict[str, Any] = {"rows": rows, "by": by, "path": path, "slo": slo, "incidents": incidents, "tz": tz}
-    if worker is not None:
-        if rows.raw:  # the usual case: the arrays are streamed as they are taken
-            worker.submit(job, rows.specs(), rows.take)
-        else:  # a column numpy cannot send as bytes: taken here and pickled with the job
-            rows.attach(list(rows.take()))
-            worker.submit(job)
-    return PendingTimeline(job, path, force, worker, note)
-
-
-def render_job(job: dict[str, Any], arrays: list[Any]) -> bytes:
-    """Render a job of :func:`start_timeline` with its drawn rows (``arrays``, as
-    :meth:`~budgetlab.cli.drawn.DrawnRows.take` yields them; none when they came with the job)."""
-    job = dict(job)
-    rows: DrawnRows = job.pop("rows")
-    if arrays or rows.taken is None:
-        rows.attach(arrays)
-    return render_timeline(rows.groups(rates=False), rows.n_groups, spans=rows.spans, named=rows.named, **job)
-
-
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   worker: Any = None, spans: pd.DataFrame | None = None) -> None:
-    """Draw and write the timeline now: :func:`start_timeline` (``spans``: the run's
-    :func:`budgetlab.status_spans`, the status bands on the window's clock), then
-    :meth:`PendingTimeline.write`."""
-    start_timeline(states, tr, by, path, slo=slo, incidents=incidents, force=force, tz=tz, worker=worker,
-                   spans=spans).write()
+                   spans: pd.DataFrame | None = None, ok: np.ndarray | None = None,
+                   names: list[str] | None = None) -> None:
+    """Draw the timeline figure and write it (atomically): stacked panels per group (success
+    rate, burn rate, budget remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with
+    its own SLO's target. Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence
+    (with ``ok``, each row's outcome: the most failures, then the most events; else
+    :func:`drawn_groups`' order), or the ``names`` given (``--plot-groups``), said in the figure
+    and on stderr. With ``spans`` (:func:`budgetlab.status_spans` of the run) the status bands
+    are the window's clock, no traffic drawn as such. Format from the suffix (png, svg, pdf);
+    ``tz`` labels the axes.
+
+    :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
+    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names)
+    draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz, spans=spans,
+                  named=bool(names))
+
+
+def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, *, slo: SLO | PerGroup,
+                  incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
+                  spans: pd.DataFrame | None = None, named: bool = False) -> None:
+    """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr when not
+    all) with their ``spans`` (the run's, all groups) and write the file."""
+    from .._util.files import write_bytes
+
+    if n_groups > len(groups):
+        sys.stderr.write(f"budgetlab: note: the timeline shows {_drawn_note(len(groups), n_groups, named)}.\n")
+    group_spans = [_group_spans(spans, by, key) for key, _, _ in groups] if spans is not None else None
+    data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz, spans=group_spans,
+                           named=named)
+    write_bytes(data, path, force=force)
 
 
 def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
@@ -286,8 +247,6 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
 
 # inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
 _WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.0, 0.8, 0.55, 1.1, 3.65
-#: Figures made ready by :func:`prepare_timeline`, by (groups drawn, with the note line).
-_PREPARED: dict[tuple[int, bool], tuple[Any, list[Any]]] = {}
 
 
 def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
@@ -306,23 +265,7 @@ def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
     return fig, [fig.add_subplot(grid[i]) for i in range(n)]
 
 
-def prepare_timeline(n: int = MAX_DRAWN, note: bool = True) -> None:
-    """Make the figure of ``n`` groups ready (axes split into their three panels, tick objects
-    made) before the data come: what a worker does while the run reads the log. The drawing uses
-    it when it draws that many groups (and the note line), else makes its own."""
-    from ..plotting._common import split_axes
-
-    fig, axes = _timeline_figure(n, note)
-    for ax in axes:
-        panels = split_axes(ax, 3)
-        for p in panels:  # tick objects are copied from a first one: made now, not in the drawing
-            p.xaxis.get_majorticklabels()
-            p.yaxis.get_majorticklabels()
-        setattr(ax, "split_panels", panels)  # noqa: B010  (read by split_axes)
-    _PREPARED[(n, note)] = (fig, axes)
-
-
-def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]], n_groups: int, by: list[str],
+def render_timeline(groups: list[Group], n_groups: int, by: list[str],
                     path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None, tz: str | None = None,
                     spans: list[pd.DataFrame] | None = None, named: bool = False) -> bytes:
     """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
@@ -338,11 +281,7 @@ def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFra
     from ..plotting._common import place_axis_labels
 
     note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
-    ready = _PREPARED.pop((len(groups), bool(note)), None)
-    fig, axes = ready if ready is not None else _timeline_figure(len(groups), bool(note))
-    for unused, _ in _PREPARED.values():  # prepared for another count of groups
-        plt.close(unused)
-    _PREPARED.clear()
+    fig, axes = _timeline_figure(len(groups), bool(note))
     left, width, height = _LEFT, _WIDTH, fig.get_figheight()
     try:
         for i, (key, g, t) in enumerate(groups):
@@ -370,8 +309,6 @@ def render_timeline(groups: list[tuple[tuple[Any, ...], pd.DataFrame, pd.DataFra
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    # with --plot, a worker forked at start-up (budgetlab.cli.app) may be importing matplotlib
-    worker = getattr(args, "plot_worker", None)  # a plot_worker.PlotWorker, or None
     slo = slo_from_args(args)  # bad SLO options fail before the read
     incidents = None
     if args.incidents is not None:  # a bad incidents file fails before the log is read; an input from here on
@@ -382,7 +319,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                "--out's run record": record_path(args.out) if args.out else None}
     read: LogRead = read_log(args, outputs, extra_inputs=(args.incidents or "",))
     record = run_record(args, read) if args.out else None
-    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents, record=record, worker=worker)
+    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents, record=record)
 
 
 #: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).

@@ -246,12 +246,7 @@ def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:
     """``ax`` and ``n - 1`` new axes below it, sharing its x axis, stacked in the area ``ax``
-    had (a sub-grid of its grid cell, or its box split by hand when it was placed by hand).
-    Panels split beforehand (``ax.split_panels``, as a run drawing its timeline in a worker
-    prepares them while it waits for the data) are used as they are."""
-    ready = getattr(ax, "split_panels", None)
-    if ready is not None and len(ready) == n:
-        return list(ready)
+    had (a sub-grid of its grid cell, or its box split by hand when it was placed by hand)."""
     fig = ax.figure
     spec = ax.get_subplotspec()
     if spec is not None:

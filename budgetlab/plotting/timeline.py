@@ -33,6 +33,7 @@ from ._common import (
     time_axis,
     utc_naive,
 )
+from ._pixels import merge_breaks, pixel_columns, rug_ticks, span_bands, status_runs
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
@@ -52,28 +53,6 @@ def _times_ns(states: pd.DataFrame) -> np.ndarray:
     return utc_naive(col).view(np.int64)
 
 
-def status_runs(t_ns: np.ndarray, code: np.ndarray, starts: np.ndarray, breaks: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(code, start_ns, end_ns)`` of the status bands: the worst status (highest code) of each
-    piece starting at ``starts`` (every row when there are few: the exact status), consecutive
-    pieces of equal status merged. A band lasts until the next band starts, or until its last
-    event when a gap (a row in ``breaks``) or the end follows."""
-    n = len(t_ns)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    piece_code = np.maximum.reduceat(code, starts).astype(np.int64)
-    piece_last = np.r_[starts[1:] - 1, n - 1]
-    at_break = np.isin(piece_last, breaks)
-    new = np.r_[True, (piece_code[1:] != piece_code[:-1]) | at_break[:-1]]
-    first_piece = np.flatnonzero(new)
-    last_piece = np.r_[first_piece[1:] - 1, len(starts) - 1]
-    start_ns = t_ns[starts[first_piece]]
-    next_ns = np.r_[t_ns[starts[first_piece[1:]]], t_ns[n - 1]]
-    own_end = t_ns[piece_last[last_piece]]
-    end_ns = np.where(at_break[last_piece] | (last_piece == len(starts) - 1), own_end, next_ns)
-    return piece_code[first_piece], start_ns, end_ns
-
-
 def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08, floor: float | None = None,
             flat: float = 0.5) -> tuple[float, float] | None:
     """A padded y range holding the finite ``values`` and the ``extra`` levels."""
@@ -90,7 +69,7 @@ def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08, fl
 
 
 def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFrame | None = None,
-                  transitions: pd.DataFrame | None = None, ax: Axes | None = None, max_points: int = 5000,
+                  transitions: pd.DataFrame | None = None, ax: Axes | None = None, max_points: int | None = None,
                   tz: str | None = None, budget: bool = True, policy: Any = None, gap: Any = None,
                   spans: pd.DataFrame | None = None) -> Axes:
     """Success rate, burn rate and budget remaining over time: stacked panels on one time axis.
@@ -113,11 +92,16 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         status.
     ax : Axes, optional
         Where to draw (default ``plt.gca()``): its area is split into the panels.
-    max_points : int
+    max_points : int, optional
         Each line keeps all its events up to this many; beyond, the first, last, lowest and
         highest event of each of ``max_points // 4`` time columns and of each piece between gaps
-        (:func:`~budgetlab.plotting.thin_minmax`): what the pixels can show, extremes kept. The
-        status bands above ``max_points // 4`` changes show the worst status of each column.
+        (:func:`~budgetlab.plotting.thin_minmax`): what the pixels can show, extremes kept.
+        Default: 4 × the panel's width in pixels (one column per pixel). Beyond that many
+        events, what is drawn is reduced to the columns, so its cost does not grow with the
+        events: the status bands show the worst status of each column (and the no-traffic
+        hatching over every column holding any, so a one-pixel span stays visible), breaks
+        closer than a column merge (a gap of a column or more always breaks), and a rug of
+        transitions keeps one tick per column (its worst new status).
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label; the data stay UTC.
     budget : bool
@@ -147,6 +131,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     Examples
     --------
     >>> import matplotlib.pyplot as plt
+    >>> plt.close("all")  # a new figure: plot_timeline draws on the current axes
     >>> from budgetlab import SLO, as_events, replay
     >>> ev = as_events(pd.date_range("2026-01-01", periods=60, freq="1min"), [i % 7 != 0 for i in range(60)])
     >>> ax = plot_timeline(replay(ev, SLO(target=0.9, window="10min")), tz="Europe/Berlin")
@@ -161,8 +146,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     need = ["ts", "success_rate", "burn_rate", "status"] + (["remaining_fraction"] if budget else [])
     require_columns(states, need, what="states")
     one_group(states, REPLAY_COLUMNS, "states")
-    if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)) or max_points < 4:
-        raise ConfigError("max_points must be a whole number >= 4.")
+    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer))
+                                   or max_points < 4):
+        raise ConfigError("max_points must be a whole number >= 4 (or None: 4 per pixel column).")
     slo = slo if slo is not None else states.attrs.get("slo")
     if isinstance(slo, PerGroup):  # a per-group replay: the SLO of the group drawn (its key columns)
         slo = slo.slo_for(tuple(states[[c for c in states.columns if c not in REPLAY_COLUMNS]].iloc[0])) if len(states) else None
@@ -175,11 +161,12 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 
     if order is not None:
         t = t[order]
-    breaks, lone = _breaks(t, spans, gap)
-    columns = max(1, max_points // 4)
-    starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t), dtype=np.int64)
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     panels = split_axes(ax, 3 if budget else 2)
+    columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
+    max_points = 4 * columns if max_points is None else max_points
+    breaks, lone = _breaks(t, spans, gap, columns if len(t) > max_points else 0)
+    starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t), dtype=np.int64)
     burn_ax = panels[1]
     budget_ax = panels[2] if budget else None
 
@@ -205,22 +192,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     ax.set_ylabel("success\nrate (%)")
     # (b) burn rate, 1x and the alert thresholds
     br = line(burn_ax, col("burn_rate"), "burn_rate", "burn rate")
-    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace", gid="burn_one")
-    finite = br[np.isfinite(br)]
-    peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
-    shown, hidden = [1.0], []
-    for tier in getattr(policy, "tiers", ()) or ():
-        level = float(tier.burn)
-        if level <= 1.5 * peak:
-            burn_ax.axhline(level, color="#D55E00", ls="--", lw=0.9, gid="burn_threshold",
-                            label=f"{tier.name}: burn {level:g}")
-            shown.append(level)
-        else:
-            hidden.append(f"{tier.name}: burn {level:g} (above the axis)")
-    lim = _limits(br, shown, floor=0.0)
-    if lim is not None:
-        burn_ax.set_ylim(0.0, lim[1])
-    burn_ax.set_ylabel("burn\nrate (×)")
+    hidden = _burn_levels(burn_ax, br, policy)
     # (c) budget remaining with the thresholds; the status bands behind the bottom panel
     bottom = budget_ax if budget_ax is not None else burn_ax
     if budget_ax is not None:
@@ -236,9 +208,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         if lim is not None:
             budget_ax.set_ylim(*lim)
         budget_ax.set_ylabel("budget\nleft (%)")
-    quiet = _draw_spans(bottom, spans) if spans is not None and len(spans) else \
+    quiet = _draw_spans(bottom, spans, t, columns) if spans is not None and len(spans) else \
         _draw_status(bottom, states, order, t, starts, breaks)
-    _draw_marks(panels, incidents, transitions)
+    _draw_marks(panels, incidents, transitions, columns)
     _legends(panels, bottom, hidden, transitions, slo if budget_ax is not None else None, quiet)
     for p in panels:
         p.yaxis.set_major_locator(MaxNLocator(nbins=4))
@@ -256,6 +228,28 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     ax.panels = panels  # type: ignore[attr-defined]
     fig.sca(ax)  # hand back the top panel as the current axes
     return ax
+
+
+def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
+    """The burn-rate panel's 1× line and the ``policy``'s tier thresholds (those above 1.5 times
+    the highest burn rate named in the legend only: returned), its y range and label."""
+    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace", gid="burn_one")
+    finite = br[np.isfinite(br)]
+    peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
+    shown, hidden = [1.0], []
+    for tier in getattr(policy, "tiers", ()) or ():
+        level = float(tier.burn)
+        if level <= 1.5 * peak:
+            burn_ax.axhline(level, color="#D55E00", ls="--", lw=0.9, gid="burn_threshold",
+                            label=f"{tier.name}: burn {level:g}")
+            shown.append(level)
+        else:
+            hidden.append(f"{tier.name}: burn {level:g} (above the axis)")
+    lim = _limits(br, shown, floor=0.0)
+    if lim is not None:
+        burn_ax.set_ylim(0.0, lim[1])
+    burn_ax.set_ylabel("burn\nrate (×)")
+    return hidden
 
 
 def _draw_status(bottom: Axes, states: pd.DataFrame, order: np.ndarray | None, t: np.ndarray, starts: np.ndarray,
@@ -279,14 +273,17 @@ def _draw_status(bottom: Axes, states: pd.DataFrame, order: np.ndarray | None, t
     return False  # no no-traffic band
 
 
-def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any) -> tuple[np.ndarray, np.ndarray]:
+def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any, columns: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows after which the lines break (where the window is empty with ``spans``, else after a
-    gap), and the rows alone between breaks (drawn as dots: a step needs two points)."""
+    gap; with ``columns``, those the columns can show: :func:`merge_breaks`), and the rows alone
+    between breaks (drawn as dots: a step needs two points)."""
     if spans is not None and len(spans):
         breaks = _quiet_breaks(t, spans)
     else:
         gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
         breaks = gap_breaks(t, gap_ns)
+    if columns and len(t):
+        breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
     cut = np.zeros(len(t) + 1, dtype=bool)  # cut[i]: a break before row i (row 0 and the end included)
     cut[0] = cut[-1] = True
     cut[breaks + 1] = True
@@ -307,20 +304,29 @@ def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:
         ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
 
 
+def _span_ns(col: pd.Series) -> np.ndarray:
+    """A span column's times in UTC nanoseconds (whatever its unit)."""
+    return np.asarray(pd.DatetimeIndex(col).as_unit("ns").asi8, dtype=np.int64)
+
+
 def _quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
     """Rows after which the window held no event before the next one (where the lines break)."""
     quiet = spans["status"].astype(str).to_numpy() == "no_traffic"
-    starts = spans["start"].array.asi8[quiet]
+    starts = _span_ns(spans["start"])[quiet]
     rows = np.searchsorted(t, starts, side="left") - 1  # the last event before the empty window
     return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
 
 
-def _draw_spans(bottom: Axes, spans: pd.DataFrame) -> bool:
-    """The status bands of the window's clock: one bar per span, no traffic hatched grey (whether
-    there is any)."""
+def _draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> bool:
+    """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
+:func:`~budgetlab.plotting._pixels.span_bands`), no traffic hatched grey (whether there is any)."""
     names = spans["status"].astype(str).to_numpy()
-    x0 = mdates.date2num(spans["start"].array.asi8.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
-    width = mdates.date2num(spans["end"].array.asi8.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
+    start, end = _span_ns(spans["start"]), _span_ns(spans["end"])
+    if len(spans) > columns:
+        names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])), int(max(end[-1], *t[-1:])),
+                                       columns)
+    x0 = mdates.date2num(start.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+    width = mdates.date2num(end.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
     for name in (*STATUSES, "no_traffic"):
         run = names == name
         if not run.any():
@@ -332,7 +338,8 @@ def _draw_spans(bottom: Axes, spans: pd.DataFrame) -> bool:
     return bool((names == "no_traffic").any())
 
 
-def _draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: pd.DataFrame | None) -> None:
+def _draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: pd.DataFrame | None,
+                columns: int) -> None:
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
         spans = list(zip(utc_naive(incidents["start"]), utc_naive(incidents["end"]), strict=True))
@@ -347,7 +354,10 @@ def _draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions:
             for p in panels:
                 p.vlines(t_tr, 0, 1, transform=p.get_xaxis_transform(), colors=colors, lw=0.9, ls=":",
                          gid="transitions", zorder=0.7)
-        else:
+        else:  # a rug, one tick per pixel column at most (its worst new status)
+            if len(t_tr) > columns:
+                keep = rug_ticks(t_tr.view(np.int64), transitions["to_status"].astype(str).to_numpy(), columns)
+                t_tr, colors = t_tr[keep], [colors[i] for i in keep]
             panels[-1].vlines(t_tr, 0, 0.06, transform=panels[-1].get_xaxis_transform(), colors=colors, lw=0.8,
                               gid="transitions", zorder=0.7)
 

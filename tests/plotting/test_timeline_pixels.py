@@ -1,0 +1,149 @@
+"""The timeline reduced to its pixel columns (issue 30, point 3), checked through the artists:
+beyond a few points per pixel column, each line keeps the lowest and highest value of every
+column (a brute-force loop over the columns is the oracle), the status bands keep the worst
+status of each column and every column holding any no traffic (a one-second EXHAUSTED or
+no-traffic span stays visible among thousands of spans), the transition rug keeps a tick per
+column; and what is drawn does not grow with the events."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.dates as mdates  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from budgetlab import SLO, as_events, replay, transitions  # noqa: E402
+from budgetlab.plotting import plot_timeline  # noqa: E402
+from budgetlab.plotting._pixels import pixel_columns  # noqa: E402
+
+T0 = pd.Timestamp("2026-03-02", tz="UTC")
+DAY_NS = 86_400 * 10**9
+
+
+def run(n, seed=1, days=2):
+    rng = np.random.default_rng(seed)
+    ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, days * 86_400, n)), unit="s")
+    ok = rng.random(n) >= np.where(np.arange(n) % 5000 < 2500, 0.02, 0.2)  # calm and stormy stretches
+    slo = SLO(target=0.95, window="10min")
+    return replay(as_events(ts, ok), slo), slo
+
+
+def draw(states, slo, **kw):
+    fig = plt.figure(figsize=(5, 4), dpi=100)
+    ax = plot_timeline(states, slo=slo, ax=fig.add_subplot(), **kw)
+    return fig, ax
+
+
+def bands(panel):
+    """``{gid: [(x0, x1), ...]}`` of the status bands (matplotlib days)."""
+    out = {}
+    for c in panel.collections:
+        gid = str(c.get_gid())
+        if gid.startswith("status_"):
+            out[gid] = [(p.vertices[:, 0].min(), p.vertices[:, 0].max()) for p in c.get_paths()]
+    return out
+
+
+def test_each_line_keeps_the_min_and_max_of_every_pixel_column():
+    states, slo = run(200_000)
+    fig, ax = draw(states, slo)
+    columns = pixel_columns(ax.panels[-1])
+    t = states["ts"].array.asi8
+    y = states["success_rate"].to_numpy() * 100
+    line = next(ln for ln in ax.get_lines() if ln.get_gid() == "success_rate")
+    x_drawn = np.asarray(line.get_xdata()).astype("datetime64[ns]").view(np.int64)
+    y_drawn = np.asarray(line.get_ydata(), dtype=float)
+    assert len(y_drawn) <= 4 * columns + 8  # a few points per pixel column, not 200,000
+    width = (t[-1] - t[0]) / columns
+    for k in range(0, columns, 7):  # the oracle: each column's extremes, by a loop over its rows
+        lo, hi = t[0] + int(np.ceil(k * width)), t[0] + int(np.ceil((k + 1) * width))
+        rows = (t >= lo) & (t < hi)
+        if not rows.any():
+            continue
+        here = (x_drawn >= lo) & (x_drawn < hi)
+        assert np.nanmin(y_drawn[here]) == pytest.approx(y[rows].min())
+        assert np.nanmax(y_drawn[here]) == pytest.approx(y[rows].max())
+    plt.close(fig)
+
+
+def many_spans(n_spans, lone_status):
+    """Spans of alternating healthy and warning minutes, one of them replaced by a one-second
+    ``lone_status`` span at 1/3 of the way: ``(spans, its time)``."""
+    start = T0 + pd.to_timedelta(np.arange(n_spans), unit="min")
+    status = np.where(np.arange(n_spans) % 2 == 0, "healthy", "warning").astype(object)
+    i = n_spans // 3
+    start = start.insert(i + 1, start[i] + pd.Timedelta("30s")).insert(i + 2, start[i] + pd.Timedelta("31s"))
+    status = np.insert(status, i + 1, [lone_status, status[i]])
+    end = start[1:].append(pd.DatetimeIndex([start[-1] + pd.Timedelta("1min")]))
+    spans = pd.DataFrame({"start": start, "end": end, "status": status})
+    return spans, start[i + 1] + pd.Timedelta("0.5s")
+
+
+@pytest.mark.parametrize("lone_status", ["exhausted", "no_traffic"])
+def test_a_one_second_span_among_thousands_stays_visible(lone_status):
+    spans, when = many_spans(6000, lone_status)
+    ts = pd.DatetimeIndex(pd.date_range(T0, spans["end"].iloc[-1], periods=40_000))
+    slo = SLO(target=0.95, window="10min")
+    states = replay(as_events(ts, np.arange(len(ts)) % 9 != 0), slo)
+    fig, ax = draw(states, slo, spans=spans)
+    bottom = ax.panels[-1]
+    drawn = bands(bottom)
+    columns = pixel_columns(bottom)
+    assert sum(len(v) for v in drawn.values()) <= 2 * columns  # runs of columns, not 6,000 bars
+    x = mdates.date2num(when.tz_localize(None).to_datetime64())
+    assert any(x0 <= x <= x1 for x0, x1 in drawn[f"status_{lone_status}"])  # the one second is there
+    if lone_status == "exhausted":  # the worst status of its column: no milder band over it
+        assert not any(x0 < x < x1 for g in ("status_healthy", "status_warning") for x0, x1 in drawn.get(g, []))
+    else:  # the column's status band stays under the hatching
+        assert any(x0 <= x <= x1 for g in ("status_healthy", "status_warning") for x0, x1 in drawn.get(g, []))
+    plt.close(fig)
+
+
+def test_few_spans_are_drawn_exactly():
+    spans, _ = many_spans(40, "exhausted")
+    ts = pd.DatetimeIndex(pd.date_range(T0, spans["end"].iloc[-1], periods=500))
+    slo = SLO(target=0.95, window="10min")
+    fig, ax = draw(replay(as_events(ts, np.ones(len(ts), dtype=bool)), slo), slo, spans=spans)
+    drawn = bands(ax.panels[-1])
+    assert sum(len(v) for v in drawn.values()) == len(spans)  # one bar per span
+    plt.close(fig)
+
+
+def test_the_rug_keeps_one_tick_per_column_with_its_worst_new_status():
+    states, slo = run(200_000)
+    tr = transitions(states)
+    fig, ax = draw(states, slo, transitions=tr)
+    bottom = ax.panels[-1]
+    columns = pixel_columns(bottom)
+    assert len(tr) > columns  # the case: more changes than pixel columns
+    (rug,) = [c for c in bottom.collections if c.get_gid() == "transitions"]
+    assert len(rug.get_segments()) <= columns
+    x = np.array([seg[0][0] for seg in rug.get_segments()])
+    black = np.array([tuple(c) == (0.0, 0.0, 0.0, 1.0) for c in rug.get_colors()])  # exhausted's colour
+    t_ex = mdates.date2num(tr.loc[tr["to_status"] == "exhausted", "ts"].dt.tz_localize(None).to_numpy())
+    assert len(t_ex)
+    lo, hi = mdates.date2num(tr["ts"].iloc[[0, -1]].dt.tz_localize(None).to_numpy())
+    width = (hi - lo) / columns
+    for when in t_ex:  # every column with a change to exhausted shows a black tick
+        k = min(int((when - lo) // width), columns - 1)
+        here = (x >= lo + k * width - 1e-9) & (x < lo + (k + 1) * width + 1e-9)
+        assert black[here].any()
+    plt.close(fig)
+
+
+def test_what_is_drawn_does_not_grow_with_the_events():
+    sizes = []
+    for n in (50_000, 400_000):
+        states, slo = run(n, days=2)
+        fig, ax = draw(states, slo, transitions=transitions(states))
+        sizes.append(sum(len(ln.get_xdata()) for p in ax.panels for ln in p.get_lines())
+                     + sum(len(c.get_paths()) + len(getattr(c, "get_segments", list)()) for p in ax.panels
+                           for c in p.collections))
+        columns = pixel_columns(ax.panels[-1])
+        plt.close(fig)
+    assert max(sizes) <= 20 * columns  # bounded by the pixel columns, whatever the events
+    assert sizes[1] <= 1.5 * sizes[0]
