@@ -69,6 +69,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.progress import ProgressBar
 from .._util.validation import (
     check_argument,
     check_fraction,
@@ -257,7 +258,8 @@ def recalibrate(
     seed : int
         Seed of the bootstrap's ``np.random.default_rng``.
     show_progress : bool, optional
-        Progress bars (default: only on a terminal; see :func:`budgetlab._util.progress.progress`).
+        Progress bars: one over the steps (``recalibrate``) and the inner ones of the long steps
+        (default: only on a terminal, as in the CLI; see :func:`budgetlab._util.progress.progress`).
     exclude_incidents : DataFrame, optional
         Labelled incidents (``start``, ``end``, optional ``scope``): the time of events inside an
         incident or within one window after its end, in the groups its scope covers, is left out
@@ -310,6 +312,16 @@ def recalibrate(
     opts = _Options.check(slo=slo, window=window, history=history, step=step, max_share=max_share,
                           limit_status=limit_status, loose_burn=loose_burn, confidence=confidence, n_boot=n_boot,
                           block=block, policy=policy, candidates=candidates)
+    with ProgressBar(4, desc="recalibrate", enabled=show_progress) as bar:
+        return _recalibrate_one(events, opts, by=by, target=target, slo=slo, seed=seed,
+                                limit_status=limit_status, show_progress=show_progress,
+                                exclude_incidents=exclude_incidents, bar=bar)
+
+
+def _recalibrate_one(events: pd.DataFrame, opts: _Options, *, by: Any, target: Any, slo: Any, seed: int,
+                     limit_status: str, show_progress: bool | None, exclude_incidents: pd.DataFrame | None,
+                     bar: ProgressBar) -> Recalibration:
+    """:func:`recalibrate` under one SLO, its checked options ``opts``; ``bar`` advances a step at a time."""
     srt = sort_events(events, by)
     current = _current_targets(target, slo, srt)
     t_first, t_last = int(srt.t.min()), int(srt.t.max())
@@ -324,6 +336,7 @@ def recalibrate(
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
     skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents, opts.slo.window_ns)
     rolling = rolling_rates(srt, opts.slo.window_ns, span_lo, t_last, np.r_[0.01, 0.05, 0.10, 0.50, probs], skip)
+    bar.update(1)
     has_time = rolling.has_time
     n_ev, n_ok, rate = history_counts(srt, rolling)
     ci_low, ci_high = wilson_interval(n_ok, n_ev, opts.confidence)
@@ -334,6 +347,7 @@ def recalibrate(
     levels = candidate_levels(rolling, cands, opts.slo)
     time = time_at_levels(rolling, levels, len(cands))
     lim_share = time.share_ge[opts.limit - 1]
+    bar.update(1)
     uncapped = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, in_range)
     supported = supported_targets(n_ev, grid, in_range)
     recommended = recommend(lim_share, grid, grid_idx, opts.max_share, has_time, supported)
@@ -343,6 +357,7 @@ def recalibrate(
                      show_progress=show_progress)
     evidence, recommended, rec_low, rec_high, boot = j.evidence, j.recommended, j.rec_low, j.rec_high, j.boot
     cur_share, verdicts, reasons, actions, notes = j.cur_share, j.verdicts, j.reasons, j.actions, j.notes
+    bar.update(1)
 
     key_cols = srt.keys.reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
     summary = _with_columns(key_cols, {
@@ -375,6 +390,7 @@ def recalibrate(
         "sample": np.repeat(np.arange(opts.n_boot), srt.n_groups), "recommended_target": boot.ravel()})
     for frame in (summary, cand, dist, bt):
         frame.attrs["by"] = list(srt.by)
+    bar.update(1)
     settings = opts.settings(span_start=span_lo, span_end=t_last, seed=seed, by=srt.by)
     return Recalibration(summary=summary, candidates=cand, distribution=dist, bootstrap=bt, settings=settings)
 

@@ -410,23 +410,33 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
     holds no evidence and is never drawn): the time at status level ``limit`` or worse and the
     evaluated time, both summed over the sampled days. A sample where no ``fine`` target in the
     group's range (``in_range``) meets the rule gives NaN (no recommendation in that sample), as do
-    groups without evaluated time. Each group's samples are one ``(n_boot, days)`` matrix product."""
+    groups without evaluated time.
+
+    Vectorized across samples and groups: the draws are made group by group from one generator
+    (the same stream as one group at a time), then all samples of a chunk of groups are one batched
+    matrix product ``(groups, n_boot, days) @ (groups, days, fine)``. Sums of whole ns times whole
+    multiplicities are exact in float64 (below 2**53), so the order of the sums changes nothing."""
     w_day = time.w_day
-    g_n = w_day.shape[0]
+    g_n, n_days = w_day.shape
     rng = np.random.default_rng(seed)
     boot = np.full((n_boot, g_n), np.nan)
     if n_boot == 0 or not len(fine):
         return boot
     lim_time = time.at_least[limit - 1][:, :, fine_idx]  # (groups, days, fine)
-    for g in progress(np.flatnonzero(has_time).tolist(), desc="bootstrap", enabled=show_progress):
-        days = np.flatnonzero(w_day[g] > 0)
-        m = block_weights(rng, n_boot, len(days), block_days)  # (n_boot, traffic days)
-        share_b = (m @ lim_time[g][days]) / (m @ w_day[g, days])[:, None]
+    live = np.flatnonzero(has_time)
+    chunk = max(1, 4_000_000 // max(1, n_boot * max(n_days, len(fine))))
+    for a in progress(range(0, len(live), chunk), desc="bootstrap", enabled=show_progress):
+        gs = live[a:a + chunk]
+        m = np.zeros((len(gs), n_boot, n_days))  # multiplicities, placed on each group's traffic days
+        for k, g in enumerate(gs.tolist()):
+            days = np.flatnonzero(w_day[g] > 0)
+            m[k][:, days] = block_weights(rng, n_boot, len(days), block_days)
+        share_b = (m @ lim_time[gs]) / (m @ w_day[gs][:, :, None])  # (chunk, n_boot, fine)
         ok = share_b <= max_share
         if in_range is not None:
-            ok &= in_range[g][None, :]
-        pos = np.where(ok, np.arange(len(fine))[None, :], -1).max(axis=1)
-        boot[:, g] = np.where(pos >= 0, fine[np.maximum(pos, 0)], np.nan)
+            ok &= in_range[gs][:, None, :]
+        pos = np.where(ok, np.arange(len(fine)), -1).max(axis=2)  # (chunk, n_boot)
+        boot[:, gs] = np.where(pos >= 0, fine[np.maximum(pos, 0)], np.nan).T
     return boot
 
 

@@ -26,8 +26,13 @@ from budgetlab.analyses.recalibration import (
     recalibrate,
     wilson_interval,
 )
+from budgetlab.analyses.recalibration_steps import (
+    TimeAtLevels,
+    block_weights,
+    bootstrap_targets,
+    status_thresholds,
+)
 from budgetlab.analyses.recalibration_steps import hold_thresholds as _hold_thresholds
-from budgetlab.analyses.recalibration_steps import status_thresholds
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.datasets import load
 from budgetlab.errors import ConfigError, DatasetError
@@ -349,6 +354,52 @@ def test_four_week_sample_against_the_injected_truth():
 
 # ----------------------------------------------------------------------------------------------
 # bootstrap and settings
+
+
+def _bootstrap_loop(time, limit, fine, fine_idx, *, max_share, n_boot, block_days, seed, has_time, in_range):
+    """Oracle: the rule on each block-bootstrap sample, one group and one sample at a time."""
+    rng = np.random.default_rng(seed)
+    boot = np.full((n_boot, time.w_day.shape[0]), np.nan)
+    for g in np.flatnonzero(has_time):
+        days = np.flatnonzero(time.w_day[g] > 0)
+        m = block_weights(rng, n_boot, len(days), block_days)
+        for b in range(n_boot):
+            w = sum(m[b, k] * time.w_day[g, d] for k, d in enumerate(days))
+            best = np.nan
+            for j, c in enumerate(fine_idx):
+                lim = sum(m[b, k] * time.at_least[limit - 1][g, d, c] for k, d in enumerate(days))
+                if lim / w <= max_share and in_range[g, j]:
+                    best = fine[j]
+            boot[b, g] = best
+    return boot
+
+
+@pytest.mark.parametrize("block_days", [1, 3])
+def test_bootstrap_across_groups_equals_the_loop_oracle(block_days):
+    rng = np.random.default_rng(4)
+    g_n, n_days, n_c = 5, 9, 6
+    w_day = rng.integers(0, 86_400, size=(g_n, n_days)).astype(np.float64) * 10**9
+    w_day[1, ::2] = 0.0  # silent days are never drawn
+    w_day[3] = 0.0  # a group without time
+    frac = np.sort(rng.random((g_n, n_days, n_c)) * 0.04, axis=2)
+    lim = np.floor(frac * w_day[:, :, None] / 10**9) * 10**9
+    time = TimeAtLevels(w_day=w_day, at_least=[lim, lim, lim], share_ge=[])
+    fine, fine_idx = np.array([0.9, 0.95, 0.97, 0.99]), np.array([0, 2, 3, 5])
+    in_range = np.ones((g_n, len(fine)), dtype=bool)
+    in_range[2, 3] = False
+    kw = dict(max_share=0.01, n_boot=30, block_days=block_days, seed=7, has_time=w_day.sum(axis=1) > 0,
+              in_range=in_range)
+    got = bootstrap_targets(time, 3, fine, fine_idx, show_progress=False, **kw)
+    np.testing.assert_array_equal(got, _bootstrap_loop(time, 3, fine, fine_idx, **kw))
+    assert np.isnan(got[:, 3]).all() and np.isfinite(got).any()
+
+
+def test_progress_bar_over_the_steps(no_incidents, capsys):
+    sub = no_incidents[no_incidents["captcha_type"] == "image"].reset_index(drop=True)
+    recalibrate(sub, n_boot=5, show_progress=True)
+    assert "recalibrate" in capsys.readouterr().err
+    recalibrate(sub, n_boot=5, show_progress=False)
+    assert capsys.readouterr().err == ""
 
 
 def test_bootstrap_is_seeded_and_n_boot_zero_is_documented_nan(no_incidents):
