@@ -7,6 +7,8 @@ closed-form model of the rolling rate for the bootstrap coverage; the generator'
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,16 +25,13 @@ from budgetlab import (
 )
 from budgetlab.analyses.recalibration import (
     QUANTILE_LEVELS,
+    RecalibrationOptions,
     recalibrate,
     wilson_interval,
 )
-from budgetlab.analyses.recalibration_steps import (
-    TimeAtLevels,
-    block_weights,
-    bootstrap_targets,
-    status_thresholds,
-)
-from budgetlab.analyses.recalibration_steps import hold_thresholds as _hold_thresholds
+from budgetlab.analyses.recalibration.bootstrap import block_weights, bootstrap_targets
+from budgetlab.analyses.recalibration.levels import TimeAtLevels, status_thresholds
+from budgetlab.analyses.recalibration.levels import hold_thresholds as _hold_thresholds
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.datasets import load
 from budgetlab.errors import ConfigError, DatasetError
@@ -417,7 +416,7 @@ def test_bootstrap_is_seeded_and_n_boot_zero_is_documented_nan(no_incidents):
 
 
 def test_block_weights_resample_whole_days():
-    from budgetlab.analyses.recalibration_steps import block_weights as _block_weights
+    from budgetlab.analyses.recalibration.bootstrap import block_weights as _block_weights
 
     m = _block_weights(np.random.default_rng(0), 500, 10, 1)
     assert m.shape == (500, 10) and (m.sum(axis=1) == 10).all()
@@ -683,3 +682,32 @@ def test_a_resample_without_recommendation_never_reads_as_target_zero():
             assert row["recommended_low"] == lo
         assert row["recommended_low"] != 0
     assert np.isnan(boot).any(axis=None), "the case must exercise a resample without recommendation"
+
+
+# ----------------------------------------------------------------------------------------------
+# the options object
+
+
+def test_options_object_equals_the_keywords(no_incidents):
+    sub = no_incidents[no_incidents["captcha_type"] == "image"].reset_index(drop=True)
+    kw = dict(window="6h", max_share=0.05, step=0.002, n_boot=10, seed=4, limit_status="critical",
+              candidates=[0.85, 0.9])
+    a = recalibrate(sub, target=0.9, **kw)
+    b = recalibrate(sub, target=0.9, options=RecalibrationOptions(**kw))
+    for name in ("summary", "candidates", "distribution", "bootstrap"):
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name))
+    assert a.settings["max_share"] == b.settings["max_share"] == 0.05
+
+
+def test_options_checked_on_construction_and_never_dropped(no_incidents):
+    with pytest.raises(ConfigError, match="n_boot"):
+        RecalibrationOptions(n_boot=-1)
+    with pytest.raises(ConfigError, match="whole number of days"):
+        RecalibrationOptions(block="36h")
+    with pytest.raises(ConfigError, match="candidates"):
+        RecalibrationOptions(candidates=[1.5])
+    opts = RecalibrationOptions(n_boot=0)
+    with pytest.raises(ConfigError, match="max_share, seed given both"):
+        recalibrate(no_incidents, options=opts, max_share=0.05, seed=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        opts.n_boot = 5  # type: ignore[misc]
