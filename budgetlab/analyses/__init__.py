@@ -11,8 +11,10 @@ from .status_variants import hysteresis, replay_calendar
 from .timeout_tradeoff import timeout_tradeoff
 from .verdicts import Verdict, cause_verdict, page_verdict, target_verdicts, verdicts_table
 from .window_lengths import compare_windows, window_incidents
+from .window_options import WindowOptions
 
 __all__ = ["bucket_breakdown", "bucket_burn_over_time", "IncidentReport", "incident_report", "Recalibration",
-           "RecalibrationOptions", "recalibrate", "wilson_interval", "compare_windows", "hysteresis", "replay_calendar", "window_incidents",
+           "RecalibrationOptions", "recalibrate", "wilson_interval", "compare_windows", "hysteresis", "replay_calendar",
+           "window_incidents", "WindowOptions",
            "Verdict", "target_verdicts", "page_verdict", "cause_verdict", "verdicts_table", "LatencyProfile",
            "latency_profile", "LatencyRecalibration", "latency_recalibrate", "timeout_tradeoff"]
