@@ -33,6 +33,7 @@ from .analyses.latency_recalibration import LatencyRecalibration as LatencyRecal
 from .analyses.latency_recalibration import latency_recalibrate as latency_recalibrate
 from .analyses.recalibration import Recalibration as Recalibration
 from .analyses.recalibration import recalibrate as recalibrate
+from .analyses.recalibration.options import RecalibrationOptions as RecalibrationOptions
 from .analyses.status_variants import hysteresis as hysteresis
 from .analyses.status_variants import replay_calendar as replay_calendar
 from .analyses.timeout_tradeoff import timeout_tradeoff as timeout_tradeoff
@@ -43,6 +44,7 @@ from .analyses.verdicts import target_verdicts as target_verdicts
 from .analyses.verdicts import verdicts_table as verdicts_table
 from .analyses.window_lengths import compare_windows as compare_windows
 from .analyses.window_lengths import window_incidents as window_incidents
+from .analyses.window_options import WindowOptions as WindowOptions
 from .budget.burn import burn_rate_chunks as burn_rate_chunks
 from .budget.burn import burn_rates as burn_rates
 from .budget.episodes import status_episodes as status_episodes
@@ -149,6 +151,7 @@ __all__ = [
     "incident_report",
     "Recalibration",
     "recalibrate",
+    "RecalibrationOptions",
     "LatencyProfile",
     "latency_profile",
     "LatencyRecalibration",
@@ -161,6 +164,7 @@ __all__ = [
     "verdicts_table",
     "compare_windows",
     "window_incidents",
+    "WindowOptions",
     "replay_calendar",
     "hysteresis",
     "SLODocument",

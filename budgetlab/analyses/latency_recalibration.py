@@ -40,7 +40,7 @@ from ..errors import ConfigError
 from ..events.schema import check_events
 from ..slo import SLO
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
-from .recalibration_steps import USUAL_TARGETS
+from .recalibration.candidates import USUAL_TARGETS
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
@@ -76,7 +76,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO, thresholds: Any = Non
     by : str or list of str, optional
         Group keys.
     candidates : list of float, optional
-        Candidate targets; default :data:`~budgetlab.analyses.recalibration_steps.USUAL_TARGETS`
+        Candidate targets; default :data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`
         up to 99.9 %.
     max_share, limit_status, confidence, n_boot, seed
         The rule and its bootstrap interval.

@@ -1,6 +1,6 @@
 """The figures of :func:`budgetlab.compare_windows` that sum time, on the window's clock.
 
-Between events the window keeps moving (:mod:`budgetlab.analyses.clock_counts`): a rolling
+Between events the window keeps moving (:mod:`budgetlab.analyses.recalibration.clock`): a rolling
 window loses each event 1 ns after ``ts + window``, a calendar window all of them at its next
 reset (local midnight in ``tz``). The seed's rule (with the ``min_events`` hold, restarting from
 HEALTHY at each traffic stretch) gives the status of every clock segment; an empty window is no
@@ -19,7 +19,7 @@ import numpy as np
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
 from ..windows.calendar import calendar_edges
-from .clock_counts import ClockCounts, clock_counts, evaluated_events, evaluated_time
+from .recalibration.clock import ClockCounts, clock_counts, evaluated_events, evaluated_time
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_codes
 

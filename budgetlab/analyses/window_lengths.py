@@ -26,20 +26,20 @@ import numpy as np
 import pandas as pd
 
 from .._util.progress import progress
-from .._util.validation import check_tz, to_timedelta, utc_from_ns, utc_ns_column
+from .._util.validation import utc_from_ns
 from ..budget.figures import STATUSES
-from ..errors import ConfigError, InputError, SchemaError
-from ..events.schema import parse_scope, scope_mask
+from ..errors import ConfigError
 from ..slo import SLO, PerGroup, as_per_group
 from .sorted_events import (
     Sorted,
     WindowSpec,
     group_targets,
-    parse_window,
     sort_events,
 )
 from .status_variants import dwell_codes
 from .window_clock import clock_codes, clock_events, clock_figures
+from .window_detection import NAT, Incidents, as_timedelta, incident_columns, incident_rows
+from .window_options import WindowOptions, window_options
 
 __all__ = [
     "compare_windows",
@@ -49,7 +49,6 @@ __all__ = [
 
 _DAY_NS = 86_400 * 10**9
 _HOUR_NS = 3_600 * 10**9
-_NAT = np.iinfo(np.int64).min
 
 #: Columns of :func:`compare_windows` after the group keys (the incident columns only with
 #: ``incidents=``).
@@ -66,87 +65,6 @@ COMPARE_COLUMNS = (
 # compare_windows
 
 
-def _durations(value: Any, name: str) -> list[int]:
-    if value is None:
-        return [0]
-    if isinstance(value, (str, pd.Timedelta, int, float, np.integer, np.floating)) or not isinstance(value, Sequence):
-        value = [value]
-    out = [int(to_timedelta(v, name=name, allow_zero=True).value) for v in value]
-    if not out:
-        raise ConfigError(f"{name} is empty; give e.g. {name}=('0min', '15min').")
-    if len(set(out)) != len(out):
-        raise ConfigError(f"{name} lists the same duration twice.")
-    return out
-
-
-def _specs(windows: Any) -> list[WindowSpec]:
-    if isinstance(windows, (str, pd.Timedelta, WindowSpec)) or not isinstance(windows, Sequence):
-        windows = [windows]
-    specs = [parse_window(w) for w in windows]
-    if not specs:
-        raise ConfigError("windows is empty; give e.g. windows=('1h', '24h').")
-    labels = [s.label for s in specs]
-    if len(set(labels)) != len(labels):
-        raise ConfigError("windows lists the same window twice.")
-    return specs
-
-
-class _Incidents:
-    """Incident table parsed once: times in ns and which groups each scope covers."""
-
-    def __init__(self, incidents: pd.DataFrame, srt: Sorted) -> None:
-        if not isinstance(incidents, pd.DataFrame):
-            raise InputError("incidents must be a DataFrame with incident_id, start, end and scope columns.")
-        for col in ("incident_id", "start", "end"):
-            if col not in incidents.columns:
-                raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
-        inc = incidents.reset_index(drop=True)
-        self.table = inc
-        self.start = utc_ns_column(inc["start"], "incidents['start']")
-        self.end = utc_ns_column(inc["end"], "incidents['end']")
-        if bool(np.any(self.end <= self.start)):
-            raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
-        scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
-        keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
-        self.match = np.zeros((len(inc), srt.n_groups), dtype=bool)
-        for i, sc in enumerate(scopes):
-            parse_scope(sc)
-            self.match[i] = scope_mask(keys, sc)
-
-
-
-def _incident_delays(t: np.ndarray, code: np.ndarray, s: int, e: int, start: int, end: int,
-                     grace_ns: int, level: int) -> tuple[int, int]:
-    """(detection delay, recovery time) in ns of one group ``[s, e)`` for one incident; ``_NAT``
-    when missed / not recovered. Detection: status ``>= level``; recovery: ``< level``. The
-    status holding at a time ``x`` is that of the group's last event before ``x`` (healthy
-    before its first event)."""
-    tg, cg = t[s:e], code[s:e]
-    k = int(np.searchsorted(tg, start, side="left"))
-    if k > 0 and cg[k - 1] >= level:
-        det = 0
-    else:
-        hit = np.flatnonzero(cg[k:] >= level)
-        det = int(tg[k + hit[0]] - start) if len(hit) and tg[k + hit[0]] < end + grace_ns else _NAT
-    k = int(np.searchsorted(tg, end, side="left"))
-    if k == 0 or cg[k - 1] < level:
-        rec = 0
-    else:
-        ok = np.flatnonzero(cg[k:] < level)
-        rec = int(tg[k + ok[0]] - end) if len(ok) else _NAT
-    return det, rec
-
-
-def _alert_level(alert_at: Any) -> int:
-    if alert_at not in STATUSES[1:]:
-        raise ConfigError(f"alert_at={alert_at!r} is not valid; use one of 'warning', 'critical', 'exhausted'.")
-    return STATUSES.index(alert_at)
-
-
-def _td(ns: np.ndarray) -> pd.TimedeltaIndex:
-    return pd.to_timedelta(np.asarray(ns, dtype=np.int64).view("timedelta64[ns]"))
-
-
 @dataclass
 class _Run:
     """One window x dwell evaluated on the sorted events."""
@@ -156,11 +74,10 @@ class _Run:
     code: np.ndarray
 
 
-def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, specs: list[WindowSpec], dwells: list[int], tz: str,
-          show: bool | None, desc: str) -> list[_Run]:
+def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, opts: WindowOptions, desc: str) -> list[_Run]:
     out = []
-    for spec in progress(specs, desc=desc, enabled=show):
-        total, failures = srt.counts(spec, tz)
+    for spec in progress(opts.specs, desc=desc, enabled=opts.show_progress):
+        total, failures = srt.counts(spec, opts.tz)
         if isinstance(slo, SLO):
             raw = srt.status_codes(total, failures, targets, slo)
         else:  # per-group SLOs: each group's rows from the status codes under its SLO (groups never share a window)
@@ -170,29 +87,26 @@ def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, specs: list[Wi
                 mine = np.array([s == one for s in slo], dtype=bool)[row_group]
                 raw[mine] = srt.status_codes(total, failures, targets, one)[mine]
         del total, failures
-        for d in dwells:
+        for d in opts.dwells_ns:
             out.append(_Run(spec, d, dwell_codes(srt.t, raw, srt.bounds, d)))
     return out
 
 
-def _prepare(events: pd.DataFrame, slo: Any, windows: Any, by: Any, target: Any, tz: Any,
-             min_dwell: Any) -> tuple[Sorted, SLO | list[SLO], np.ndarray, list[WindowSpec], list[int], str]:
+def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sorted, SLO | list[SLO], np.ndarray]:
+    """The sorted events, the SLO (or each group's) and each group's target."""
     per = as_per_group(slo)
     if per is None and not isinstance(slo, SLO):
         raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95), or per-group SLOs (PerGroup or a mapping); "
                           "its window is replaced by windows=.")
-    specs = _specs(windows)
-    dwells = _durations(min_dwell, "min_dwell")
-    tz = check_tz(tz)
     srt = sort_events(events, by)
     if per is None:
-        return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by), specs, dwells, tz
+        return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by)
     if not srt.by:
         raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
     slos = per.resolve(srt.keys[list(srt.by)])
     targets = (np.array([x.target for x in slos], dtype=np.float64) if target is None
                else group_targets(target, srt.keys, srt.by))
-    return srt, slos, targets, specs, dwells, tz
+    return srt, slos, targets
 
 
 def compare_windows(
@@ -210,6 +124,7 @@ def compare_windows(
     grace: Any = "1h",
     warmup: Any = 0,
     show_progress: bool | None = None,
+    options: WindowOptions | None = None,
 ) -> pd.DataFrame:
     """Replay the seed tracker under several windows (and dwell times) and compare them.
 
@@ -250,6 +165,10 @@ def compare_windows(
         (the windows still see those events); incidents starting earlier are not scored.
     show_progress : bool, optional
         Progress bar over the windows (default: only on a terminal, see ``TQDM_DISABLE``).
+    options : WindowOptions, optional
+        ``windows`` ... ``show_progress`` as one checked object shared with
+        :func:`window_incidents` (:class:`~budgetlab.analyses.window_options.WindowOptions`); with
+        it, leave those keywords at their defaults (a keyword given as well is refused).
 
     Returns
     -------
@@ -286,100 +205,59 @@ def compare_windows(
     The 24 h window's first day is warm-up (``hours``): the evaluated time starts one window
     after the first event, as after every silence longer than the window.
     """
-    srt, slos, targets, specs, dwells, tz = _prepare(events, slo, windows, by, target, tz, min_dwell)
-    rt_ns = int(to_timedelta(round_trip, name="round_trip").value)
-    level = _alert_level(alert_at)
-    grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
-    lo_ns = int(srt.t.min()) + int(to_timedelta(warmup, name="warmup", allow_zero=True).value)
-    inc = _Incidents(incidents, srt) if incidents is not None else None
-    runs = _runs(srt, slos, targets, specs, dwells, tz, show_progress, "compare_windows")
-
-    t, bounds = srt.t, srt.bounds
-    g_n = srt.n_groups
-    hi_ns = int(t.max())
+    opts = window_options(options, {
+        "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip, "alert_at": alert_at,
+        "grace": grace, "warmup": warmup, "show_progress": show_progress})
+    srt, slos, targets = _prepare(events, slo, by, target)
+    lo_ns = int(srt.t.min()) + opts.warmup_ns
+    inc = Incidents(incidents, srt) if incidents is not None else None
     clocks: dict[str, Any] = {}
     parts = []
-    for run in runs:
+    for run in _runs(srt, slos, targets, opts, "compare_windows"):
         if run.spec.label not in clocks:
-            clocks[run.spec.label] = clock_codes(srt, run.spec, slos, targets, tz, hi_ns)
-        c, code = clocks[run.spec.label]
-        fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=rt_ns, min_dwell_ns=run.dwell_ns)
-        span_ns = fig.observed_ns
-        days = span_ns / _DAY_NS
-        share = np.full_like(fig.hours, np.nan)
-        np.divide(fig.hours, span_ns[:, None], out=share, where=span_ns[:, None] > 0)
-        per_day = np.full(g_n, np.nan)
-        rt_day = np.full(g_n, np.nan)
-        np.divide(fig.transitions, days, out=per_day, where=days > 0)
-        np.divide(fig.round_trips, days, out=rt_day, where=days > 0)
-        row: dict[str, Any] = {
-            "window": [run.spec.label] * g_n,
-            "window_kind": [run.spec.kind] * g_n,
-            "min_dwell": [pd.Timedelta(run.dwell_ns, unit="ns")] * g_n,
-            "events": clock_events(srt, run.spec, lo_ns, hi_ns).astype(np.int64),
-            "hours": span_ns / _HOUR_NS,
-            "hours_no_traffic": fig.no_traffic_ns / _HOUR_NS,
-        }
-        for j, st in enumerate(STATUSES):
-            row[f"share_{st}"] = share[:, j]
-        row["hours_exhausted"] = fig.hours[:, 3] / _HOUR_NS
-        row["transitions"] = fig.transitions.astype(np.int64)
-        row["transitions_per_day"] = per_day
-        row["round_trips"] = fig.round_trips.astype(np.int64)
-        row["round_trips_per_day"] = rt_day
-        if inc is not None:
-            row.update(_incident_columns(inc, t, run.code, bounds, lo_ns, grace_ns, level))
-        frame = pd.DataFrame(row)
+            clocks[run.spec.label] = clock_codes(srt, run.spec, slos, targets, opts.tz, int(srt.t.max()))
+        frame = pd.DataFrame(_compare_columns(srt, run, clocks[run.spec.label], opts, lo_ns, inc))
         if srt.by:
             frame = pd.concat([srt.keys.reset_index(drop=True), frame], axis=1)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
-    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in specs], ordered=True)
-    out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by, "tz": tz})
+    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs], ordered=True)
+    out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by, "tz": opts.tz})
     return out
 
 
-def _incident_rows(inc: _Incidents, t: np.ndarray, code: np.ndarray, bounds: np.ndarray, lo_ns: int,
-                   grace_ns: int, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(group, incident index, detection ns, recovery ns) for every in-scope pair."""
-    gs, ii, det, rec = [], [], [], []
-    for i in range(len(inc.start)):
-        if inc.start[i] < lo_ns:
-            continue
-        for g in np.flatnonzero(inc.match[i]).tolist():
-            s, e = int(bounds[g]), int(bounds[g + 1])
-            d, r = _incident_delays(t, code, s, e, int(inc.start[i]), int(inc.end[i]), grace_ns, level)
-            gs.append(g)
-            ii.append(i)
-            det.append(d)
-            rec.append(r)
-    return (np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64), np.array(det, dtype=np.int64),
-            np.array(rec, dtype=np.int64))
-
-
-def _incident_columns(inc: _Incidents, t: np.ndarray, code: np.ndarray, bounds: np.ndarray, lo_ns: int,
-                      grace_ns: int, level: int) -> dict[str, Any]:
-    g_n = len(bounds) - 1
-    gs, _, det, rec = _incident_rows(inc, t, code, bounds, lo_ns, grace_ns, level)
-    n_inc = np.bincount(gs, minlength=g_n)
-    hit = det != _NAT
-    back = rec != _NAT
-    n_det = np.bincount(gs[hit], minlength=g_n)
-    n_back = np.bincount(gs[back], minlength=g_n)
-    cols: dict[str, Any] = {"incidents": n_inc.astype(np.int64), "detected": n_det.astype(np.int64),
-                            "missed": (n_inc - n_det).astype(np.int64)}
-    for name, vals, ok in (("detection", det, hit), ("recovery", rec, back)):
-        med = np.full(g_n, _NAT, dtype=np.int64)
-        mx = np.full(g_n, _NAT, dtype=np.int64)
-        for g in range(g_n):
-            v = vals[(gs == g) & ok]
-            if len(v):
-                med[g] = int(np.median(v))
-                mx[g] = int(v.max())
-        cols[f"{name}_median"] = _td(med)
-        cols[f"{name}_max"] = _td(mx)
-    cols["unrecovered"] = (n_inc - n_back).astype(np.int64)
-    return cols
+def _compare_columns(srt: Sorted, run: _Run, clock: Any, opts: WindowOptions, lo_ns: int,
+                     inc: Incidents | None) -> dict[str, Any]:
+    """The columns of one window x dwell run of :func:`compare_windows`, one value per group."""
+    g_n, hi_ns = srt.n_groups, int(srt.t.max())
+    c, code = clock
+    fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns, min_dwell_ns=run.dwell_ns)
+    span_ns = fig.observed_ns
+    days = span_ns / _DAY_NS
+    share = np.full_like(fig.hours, np.nan)
+    np.divide(fig.hours, span_ns[:, None], out=share, where=span_ns[:, None] > 0)
+    per_day = np.full(g_n, np.nan)
+    rt_day = np.full(g_n, np.nan)
+    np.divide(fig.transitions, days, out=per_day, where=days > 0)
+    np.divide(fig.round_trips, days, out=rt_day, where=days > 0)
+    row: dict[str, Any] = {
+        "window": [run.spec.label] * g_n,
+        "window_kind": [run.spec.kind] * g_n,
+        "min_dwell": [pd.Timedelta(run.dwell_ns, unit="ns")] * g_n,
+        "events": clock_events(srt, run.spec, lo_ns, hi_ns).astype(np.int64),
+        "hours": span_ns / _HOUR_NS,
+        "hours_no_traffic": fig.no_traffic_ns / _HOUR_NS,
+    }
+    for j, st in enumerate(STATUSES):
+        row[f"share_{st}"] = share[:, j]
+    row["hours_exhausted"] = fig.hours[:, 3] / _HOUR_NS
+    row["transitions"] = fig.transitions.astype(np.int64)
+    row["transitions_per_day"] = per_day
+    row["round_trips"] = fig.round_trips.astype(np.int64)
+    row["round_trips_per_day"] = rt_day
+    if inc is not None:
+        row.update(incident_columns(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns, opts.alert_level))
+    return row
 
 
 def window_incidents(
@@ -396,10 +274,12 @@ def window_incidents(
     grace: Any = "1h",
     warmup: Any = 0,
     show_progress: bool | None = None,
+    options: WindowOptions | None = None,
 ) -> pd.DataFrame:
     """Per incident: when each window's status reached critical and when it was healthy again.
 
-    Same parameters and rules as :func:`compare_windows` (which aggregates these rows).
+    Same parameters and rules as :func:`compare_windows` (which aggregates these rows); the same
+    ``options`` object serves both (its ``round_trip`` is not used here).
 
     Returns
     -------
@@ -425,16 +305,17 @@ def window_incidents(
     0     1h      True 0 days 00:05:00 0 days 00:55:00
     1     3h      True 0 days 00:11:00 0 days 02:44:00
     """
-    srt, slos, targets, specs, dwells, tz = _prepare(events, slo, windows, by, target, tz, min_dwell)
-    grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
-    level = _alert_level(alert_at)
-    lo_ns = int(srt.t.min()) + int(to_timedelta(warmup, name="warmup", allow_zero=True).value)
-    inc = _Incidents(incidents, srt)
-    runs = _runs(srt, slos, targets, specs, dwells, tz, show_progress, "window_incidents")
+    opts = window_options(options, {
+        "windows": windows, "tz": tz, "min_dwell": min_dwell, "alert_at": alert_at, "grace": grace,
+        "warmup": warmup, "show_progress": show_progress})
+    srt, slos, targets = _prepare(events, slo, by, target)
+    lo_ns = int(srt.t.min()) + opts.warmup_ns
+    inc = Incidents(incidents, srt)
+    runs = _runs(srt, slos, targets, opts, "window_incidents")
     parts = []
     kinds = inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns else np.full(len(inc.table), "")
     for run in runs:
-        gs, ii, det, rec = _incident_rows(inc, srt.t, run.code, srt.bounds, lo_ns, grace_ns, level)
+        gs, ii, det, rec = incident_rows(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns, opts.alert_level)
         frame = srt.keys.iloc[gs].reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(len(gs)))
         frame["window"] = run.spec.label
         frame["window_kind"] = run.spec.kind
@@ -443,11 +324,11 @@ def window_incidents(
         frame["incident_kind"] = kinds[ii]
         frame["incident_start"] = utc_from_ns(inc.start[ii])
         frame["incident_end"] = utc_from_ns(inc.end[ii])
-        frame["detected"] = det != _NAT
-        frame["detection"] = _td(det)
-        frame["recovered"] = rec != _NAT
-        frame["recovery"] = _td(rec)
+        frame["detected"] = det != NAT
+        frame["detection"] = as_timedelta(det)
+        frame["recovered"] = rec != NAT
+        frame["recovery"] = as_timedelta(rec)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
-    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in specs], ordered=True)
+    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs], ordered=True)
     return out

@@ -7,6 +7,8 @@ closed-form model of the rolling rate for the bootstrap coverage; the generator'
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,11 +25,13 @@ from budgetlab import (
 )
 from budgetlab.analyses.recalibration import (
     QUANTILE_LEVELS,
+    RecalibrationOptions,
     recalibrate,
     wilson_interval,
 )
-from budgetlab.analyses.recalibration_steps import hold_thresholds as _hold_thresholds
-from budgetlab.analyses.recalibration_steps import status_thresholds
+from budgetlab.analyses.recalibration.bootstrap import block_weights, bootstrap_targets
+from budgetlab.analyses.recalibration.levels import TimeAtLevels, status_thresholds
+from budgetlab.analyses.recalibration.levels import hold_thresholds as _hold_thresholds
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.datasets import load
 from budgetlab.errors import ConfigError, DatasetError
@@ -351,6 +355,52 @@ def test_four_week_sample_against_the_injected_truth():
 # bootstrap and settings
 
 
+def _bootstrap_loop(time, limit, fine, fine_idx, *, max_share, n_boot, block_days, seed, has_time, in_range):
+    """Oracle: the rule on each block-bootstrap sample, one group and one sample at a time."""
+    rng = np.random.default_rng(seed)
+    boot = np.full((n_boot, time.w_day.shape[0]), np.nan)
+    for g in np.flatnonzero(has_time):
+        days = np.flatnonzero(time.w_day[g] > 0)
+        m = block_weights(rng, n_boot, len(days), block_days)
+        for b in range(n_boot):
+            w = sum(m[b, k] * time.w_day[g, d] for k, d in enumerate(days))
+            best = np.nan
+            for j, c in enumerate(fine_idx):
+                lim = sum(m[b, k] * time.at_least[limit - 1][g, d, c] for k, d in enumerate(days))
+                if lim / w <= max_share and in_range[g, j]:
+                    best = fine[j]
+            boot[b, g] = best
+    return boot
+
+
+@pytest.mark.parametrize("block_days", [1, 3])
+def test_bootstrap_across_groups_equals_the_loop_oracle(block_days):
+    rng = np.random.default_rng(4)
+    g_n, n_days, n_c = 5, 9, 6
+    w_day = rng.integers(0, 86_400, size=(g_n, n_days)).astype(np.float64) * 10**9
+    w_day[1, ::2] = 0.0  # silent days are never drawn
+    w_day[3] = 0.0  # a group without time
+    frac = np.sort(rng.random((g_n, n_days, n_c)) * 0.04, axis=2)
+    lim = np.floor(frac * w_day[:, :, None] / 10**9) * 10**9
+    time = TimeAtLevels(w_day=w_day, at_least=[lim, lim, lim], share_ge=[])
+    fine, fine_idx = np.array([0.9, 0.95, 0.97, 0.99]), np.array([0, 2, 3, 5])
+    in_range = np.ones((g_n, len(fine)), dtype=bool)
+    in_range[2, 3] = False
+    kw = dict(max_share=0.01, n_boot=30, block_days=block_days, seed=7, has_time=w_day.sum(axis=1) > 0,
+              in_range=in_range)
+    got = bootstrap_targets(time, 3, fine, fine_idx, show_progress=False, **kw)
+    np.testing.assert_array_equal(got, _bootstrap_loop(time, 3, fine, fine_idx, **kw))
+    assert np.isnan(got[:, 3]).all() and np.isfinite(got).any()
+
+
+def test_progress_bar_over_the_steps(no_incidents, capsys):
+    sub = no_incidents[no_incidents["captcha_type"] == "image"].reset_index(drop=True)
+    recalibrate(sub, n_boot=5, show_progress=True)
+    assert "recalibrate" in capsys.readouterr().err
+    recalibrate(sub, n_boot=5, show_progress=False)
+    assert capsys.readouterr().err == ""
+
+
 def test_bootstrap_is_seeded_and_n_boot_zero_is_documented_nan(no_incidents):
     sub = no_incidents[no_incidents["captcha_type"] == "image"].reset_index(drop=True)
     a = recalibrate(sub, n_boot=40, seed=1)
@@ -366,7 +416,7 @@ def test_bootstrap_is_seeded_and_n_boot_zero_is_documented_nan(no_incidents):
 
 
 def test_block_weights_resample_whole_days():
-    from budgetlab.analyses.recalibration_steps import block_weights as _block_weights
+    from budgetlab.analyses.recalibration.bootstrap import block_weights as _block_weights
 
     m = _block_weights(np.random.default_rng(0), 500, 10, 1)
     assert m.shape == (500, 10) and (m.sum(axis=1) == 10).all()
@@ -632,3 +682,32 @@ def test_a_resample_without_recommendation_never_reads_as_target_zero():
             assert row["recommended_low"] == lo
         assert row["recommended_low"] != 0
     assert np.isnan(boot).any(axis=None), "the case must exercise a resample without recommendation"
+
+
+# ----------------------------------------------------------------------------------------------
+# the options object
+
+
+def test_options_object_equals_the_keywords(no_incidents):
+    sub = no_incidents[no_incidents["captcha_type"] == "image"].reset_index(drop=True)
+    kw = dict(window="6h", max_share=0.05, step=0.002, n_boot=10, seed=4, limit_status="critical",
+              candidates=[0.85, 0.9])
+    a = recalibrate(sub, target=0.9, **kw)
+    b = recalibrate(sub, target=0.9, options=RecalibrationOptions(**kw))
+    for name in ("summary", "candidates", "distribution", "bootstrap"):
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name))
+    assert a.settings["max_share"] == b.settings["max_share"] == 0.05
+
+
+def test_options_checked_on_construction_and_never_dropped(no_incidents):
+    with pytest.raises(ConfigError, match="n_boot"):
+        RecalibrationOptions(n_boot=-1)
+    with pytest.raises(ConfigError, match="whole number of days"):
+        RecalibrationOptions(block="36h")
+    with pytest.raises(ConfigError, match="candidates"):
+        RecalibrationOptions(candidates=[1.5])
+    opts = RecalibrationOptions(n_boot=0)
+    with pytest.raises(ConfigError, match="max_share, seed given both"):
+        recalibrate(no_incidents, options=opts, max_share=0.05, seed=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        opts.n_boot = 5  # type: ignore[misc]

@@ -17,6 +17,7 @@ from budgetlab import SLO, as_events, replay, status_spans, synth
 from budgetlab.analyses.sorted_events import parse_window
 from budgetlab.analyses.status_variants import hysteresis, replay_calendar
 from budgetlab.analyses.window_lengths import compare_windows, window_incidents
+from budgetlab.analyses.window_options import WindowOptions
 from budgetlab.budget.tracker_replay import STATUSES
 from budgetlab.errors import ConfigError, InputError, SchemaError
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
@@ -427,3 +428,36 @@ def test_bad_input_raises_named_errors():
         compare_windows(events.iloc[:0], slo, ["1h"])
     with pytest.raises(ConfigError, match="target"):
         compare_windows(events, slo, ["1h"], target=1.5)
+
+
+# ----------------------------------------------------------------------------------------------
+# one options object for both functions
+
+
+def test_one_options_object_serves_both_functions():
+    events = grouped_events(3)
+    slo = SLO(target=0.9)
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                        "start": [events["ts"].iloc[1000]], "end": [events["ts"].iloc[1500]]})
+    kw = dict(windows=("30min", "2h", "calendar:day"), min_dwell=("0min", "10min"), alert_at="warning",
+              grace="30min", warmup="1h")
+    opts = WindowOptions(**kw)
+    a = compare_windows(events, slo, incidents=inc, by="kind", **kw)
+    b = compare_windows(events, slo, incidents=inc, by="kind", options=opts)
+    pd.testing.assert_frame_equal(a, b)
+    c = window_incidents(events, slo, inc, by="kind", **kw)
+    d = window_incidents(events, slo, inc, by="kind", options=opts)
+    pd.testing.assert_frame_equal(c, d)
+    assert len(d) and set(d["window"].astype(str)) == {"30m", "2h", "calendar:day"}
+
+
+def test_window_options_checked_once_and_never_dropped():
+    with pytest.raises(ConfigError, match="same window twice"):
+        WindowOptions(windows=("1h", "60min"))
+    with pytest.raises(ConfigError, match="alert_at"):
+        WindowOptions(alert_at="loud")
+    with pytest.raises(ConfigError, match="min_dwell"):
+        WindowOptions(min_dwell=())
+    events = grouped_events(4, n=500)
+    with pytest.raises(ConfigError, match="grace given both"):
+        compare_windows(events, SLO(target=0.9), options=WindowOptions(windows=("1h",)), grace="2h")

@@ -78,6 +78,19 @@ def test_recalibrate_table_equals_the_api(files, tmp_path, capsys):
         assert f"observed {row['success_rate'] * 100:.2f} % over {int(row['events']):,} events" in line
 
 
+def test_recalibrate_shows_a_progress_bar_on_a_terminal(files, tmp_path, capsys, monkeypatch):
+    import budgetlab._util.progress as progress_module
+
+    args = ["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", "0.95", "--window", "6h",
+            "--n-boot", "20"]
+    monkeypatch.setattr(progress_module, "progress_enabled", lambda: True)  # stderr as a terminal
+    assert main(args) == 0
+    assert "recalibrate" in capsys.readouterr().err
+    monkeypatch.setattr(progress_module, "progress_enabled", lambda: False)  # a log file: no bar
+    assert main(args) == 0
+    assert "recalibrate:" not in capsys.readouterr().err
+
+
 def test_recalibrate_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
     out = tmp_path / "rec.csv"
     assert main(["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", TARGET_ARG, "--window", "6h",

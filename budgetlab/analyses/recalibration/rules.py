@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .recalibration_steps import USUAL_TARGETS
+from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence", "supported_targets", "widen_to_support",
            "cap_notes", "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]

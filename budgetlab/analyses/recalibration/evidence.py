@@ -12,17 +12,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import require_columns, utc_ns_column
-from ..events.schema import scope_mask
-from .incident_text import prose_duration
-from .recalibration_rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
-from .recalibration_steps import (
-    DAY_NS,
-    Exclusions,
-    bootstrap_interval,
-    bootstrap_targets,
-    weighted_quantiles,
-)
+from ..._util.validation import require_columns, utc_ns_column
+from ...events.schema import scope_mask
+from ..incident_text import prose_duration
+from .bootstrap import bootstrap_interval, bootstrap_targets
+from .rolling import DAY_NS, Exclusions, weighted_quantiles
+from .rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "judge_groups", "incident_rows"]
 
@@ -50,7 +45,7 @@ def judge_groups(*, srt: Any, rolling: Any, time: Any, n_ev: np.ndarray, current
                  p1: np.ndarray, p10: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, cands: np.ndarray,
                  lim_share: np.ndarray, uncapped: np.ndarray, recommended: np.ndarray, supported: np.ndarray,
                  opts: Any, seed: int, limit_status: str, show_progress: bool | None) -> Judged:
-    """Thin evidence withheld (:func:`~budgetlab.analyses.recalibration_rules.thin_evidence`:
+    """Thin evidence withheld (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`:
     no recommendation, no bootstrap, no verdict), the block bootstrap of the others, the verdict
     on the current target and the notes."""
     has_time = rolling.has_time

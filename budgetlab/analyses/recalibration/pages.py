@@ -1,18 +1,18 @@
 """Pages per day under every candidate target, for :func:`budgetlab.recalibrate`'s candidates
-table (step 8 of :mod:`budgetlab.analyses.recalibration_steps`)."""
+table (step 8 of :func:`~budgetlab.analyses.recalibration.recalibrate`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .._util.progress import progress
-from ..alerts.episodes import firing_runs, tier_conditions
-from ..alerts.policy import AlertPolicy
-from ..windows._cell_kernels import event_cells
-from ..windows.bins import BinGrid
-from .recalibration_steps import Rolling
-from .sorted_events import Sorted
+from ..._util.progress import progress
+from ...alerts.episodes import firing_runs, tier_conditions
+from ...alerts.policy import AlertPolicy
+from ...windows._cell_kernels import event_cells
+from ...windows.bins import BinGrid
+from ..sorted_events import Sorted
+from .rolling import Rolling
 
 __all__ = ["page_counts"]
 

@@ -1,0 +1,85 @@
+"""Step 6 of :func:`~budgetlab.analyses.recalibration.recalibrate`: the block bootstrap over days
+with traffic, vectorized across resamples and groups, and its percentile interval.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._util.progress import progress
+from .levels import TimeAtLevels
+
+__all__ = ["block_weights", "bootstrap_targets", "bootstrap_interval"]
+
+
+def block_weights(rng: np.random.Generator, n_boot: int, n_days: int, block: int) -> np.ndarray:
+    """``(n_boot, n_days)`` multiplicities of a moving-block bootstrap with blocks of ``block``
+    days (``block == 1``: whole days drawn with replacement)."""
+    block = min(block, n_days)
+    n_blocks = -(-n_days // block)
+    starts = rng.integers(0, n_days - block + 1, size=(n_boot, n_blocks))
+    days = (starts[:, :, None] + np.arange(block)).reshape(n_boot, -1)
+    flat = (np.arange(n_boot)[:, None] * n_days + days).ravel()
+    return np.bincount(flat, minlength=n_boot * n_days).reshape(n_boot, n_days).astype(np.float64)
+
+
+def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx: np.ndarray, *, max_share: float,
+                      n_boot: int, block_days: int, seed: int, has_time: np.ndarray,
+                      show_progress: bool | None = None, in_range: np.ndarray | None = None) -> np.ndarray:
+    """``(n_boot, groups)``: the rule (:func:`recommend`) on each block-bootstrap sample of the
+    group's **days with traffic** (day blocks holding evaluated time, in time order; a silent day
+    holds no evidence and is never drawn): the time at status level ``limit`` or worse and the
+    evaluated time, both summed over the sampled days. A sample where no ``fine`` target in the
+    group's range (``in_range``) meets the rule gives NaN (no recommendation in that sample), as do
+    groups without evaluated time.
+
+    Vectorized across samples and groups: the draws are made group by group from one generator
+    (the same stream as one group at a time), then all samples of a chunk of groups are one batched
+    matrix product ``(groups, n_boot, days) @ (groups, days, fine)``. Sums of whole ns times whole
+    multiplicities are exact in float64 (below 2**53), so the order of the sums changes nothing."""
+    w_day = time.w_day
+    g_n, n_days = w_day.shape
+    rng = np.random.default_rng(seed)
+    boot = np.full((n_boot, g_n), np.nan)
+    if n_boot == 0 or not len(fine):
+        return boot
+    lim_time = time.at_least[limit - 1][:, :, fine_idx]  # (groups, days, fine)
+    live = np.flatnonzero(has_time)
+    chunk = max(1, 4_000_000 // max(1, n_boot * max(n_days, len(fine))))
+    for a in progress(range(0, len(live), chunk), desc="bootstrap", enabled=show_progress):
+        gs = live[a:a + chunk]
+        m = np.zeros((len(gs), n_boot, n_days))  # multiplicities, placed on each group's traffic days
+        for k, g in enumerate(gs.tolist()):
+            days = np.flatnonzero(w_day[g] > 0)
+            m[k][:, days] = block_weights(rng, n_boot, len(days), block_days)
+        share_b = (m @ lim_time[gs]) / (m @ w_day[gs][:, :, None])  # (chunk, n_boot, fine)
+        ok = share_b <= max_share
+        if in_range is not None:
+            ok &= in_range[gs][:, None, :]
+        pos = np.where(ok, np.arange(len(fine)), -1).max(axis=2)  # (chunk, n_boot)
+        boot[:, gs] = np.where(pos >= 0, fine[np.maximum(pos, 0)], np.nan).T
+    return boot
+
+
+def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of the bootstrap recommendations per group (NaN without samples or time).
+
+    A sample without a recommendation (NaN: no candidate in the group's range met the rule) ranks
+    below every candidate; a bound that falls on one is NaN ("below the candidates' range").
+
+    >>> boot = np.array([[0.9], [np.nan], [0.95], [0.95]])
+    >>> [x.tolist() for x in bootstrap_interval(boot, np.array([True]), 0.5)]
+    [[nan], [0.95]]
+    """
+    g_n = boot.shape[1]
+    alpha = 1 - confidence
+    lo = np.full(g_n, np.nan)
+    hi = np.full(g_n, np.nan)
+    if len(boot):
+        for g in np.flatnonzero(has_time).tolist():
+            ranked = np.where(np.isnan(boot[:, g]), -np.inf, boot[:, g])
+            lo[g] = np.quantile(ranked, alpha / 2, method="lower")
+            hi[g] = np.quantile(ranked, 1 - alpha / 2, method="higher")
+    lo[np.isinf(lo)] = np.nan
+    hi[np.isinf(hi)] = np.nan
+    return lo, hi

@@ -1,0 +1,125 @@
+"""Steps 3-5 of :func:`~budgetlab.analyses.recalibration.recalibrate`: the status of every clock
+segment under every candidate target at once (as the index of the first candidate at which it
+reaches each level), the time at each status or worse per group, day block and candidate (one
+time-weighted pass), and the recommendation rule (its one home: :func:`recommend`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...budget.figures import hold_low_traffic, remaining_fraction, status_codes
+from ...slo import SLO
+from ...windows.groups import first_in_group
+from .rolling import Rolling
+
+__all__ = ["candidate_levels", "status_thresholds", "hold_thresholds", "TimeAtLevels", "time_at_levels", "recommend"]
+
+
+def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO) -> list[np.ndarray]:
+    """:func:`status_thresholds` of every clock segment, with the ``min_events`` hold of ``slo``
+    (restarting from HEALTHY at each traffic stretch)."""
+    levels = status_thresholds(rolling.total, rolling.failures, cands, slo)
+    if slo.min_events > 0:
+        levels = hold_thresholds(levels, rolling.total < slo.min_events, rolling.clock.bounds, len(cands),
+                                 first=rolling.clock.first)
+    return levels
+
+
+def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray, slo: SLO) -> list[np.ndarray]:
+    """For status levels 1, 2, 3 (warning, critical, exhausted): the index of the first
+    candidate target (``cands`` sorted ascending) at which each event's status is at least that
+    level; ``len(cands)`` when none. Exact: the seed's float arithmetic decides every case
+    within 1e-9 of a boundary (status only worsens as the target rises)."""
+    n_c = len(cands)
+    f = failures.astype(np.float64)
+    n = total.astype(np.float64)
+    levels = []
+    for level, frac, strict in ((1, slo.warning, True), (2, slo.critical, True), (3, 0.0, False)):
+        if level == 2 and slo.critical <= 0:
+            frac, strict = 0.0, False  # status_codes: without a critical band, critical == exhausted
+        allowed = 1.0 - frac
+        thr = np.ones(len(n))
+        if allowed > 0:
+            np.subtract(1.0, f / (n * allowed), out=thr, where=failures > 0)
+        else:  # warning == 1: any failure is a warning
+            thr = np.where(failures > 0, -np.inf, 1.0)
+        idx = np.searchsorted(cands, thr, side="right" if strict else "left").astype(np.int64)
+        near = np.zeros(len(n), dtype=bool)
+        for j in (idx - 1, idx):
+            jj = np.clip(j, 0, n_c - 1)
+            near |= (j >= 0) & (j < n_c) & (np.abs(cands[jj] - thr) < 1e-9)
+        sus = np.flatnonzero(near)
+        if len(sus):
+            ti, fi, ii = total[sus], failures[sus], idx[sus]
+            for _ in range(n_c + 1):
+                down = (ii > 0) & (status_codes(remaining_fraction(ti, fi, cands[np.maximum(ii - 1, 0)]), slo) >= level)
+                up = (ii < n_c) & (status_codes(remaining_fraction(ti, fi, cands[np.minimum(ii, n_c - 1)]), slo) < level)
+                if not (down.any() or up.any()):
+                    break
+                ii = ii - down + (up & ~down)
+            idx[sus] = ii
+        levels.append(idx)
+    return levels
+
+
+def hold_thresholds(levels: list[np.ndarray], low: np.ndarray, bounds: np.ndarray, n_c: int, *,
+                    first: np.ndarray | None = None) -> list[np.ndarray]:
+    """``min_events``: a low-traffic row keeps the status of its group's last valid row (healthy
+    at a group's start, or at the rows ``first`` marks), under every candidate target at once:
+    the seed's hold (:func:`budgetlab.budget.figures.hold_low_traffic`) on ``n_c - index``, which
+    is 0 where healthy under every candidate, as a status code is."""
+    if first is None:
+        first = first_in_group(bounds)
+    return [n_c - hold_low_traffic(n_c - idx, low, first) for idx in levels]
+
+
+@dataclass(frozen=True)
+class TimeAtLevels:
+    """:func:`time_at_levels`: evaluated time per group and day, and at each status or worse."""
+
+    w_day: np.ndarray  # (groups, days) evaluated ns
+    at_least: list[np.ndarray]  # per level 1..3: (groups, days, candidates) ns at that level or worse
+    share_ge: list[np.ndarray]  # per level 1..3: (groups, candidates) share of the evaluated time
+
+    @property
+    def n_days(self) -> int:
+        return int(self.w_day.shape[1])
+
+
+def time_at_levels(rolling: Rolling, levels: list[np.ndarray], n_c: int) -> TimeAtLevels:
+    """Time at each status level or worse, per group, day block and each of the ``n_c``
+    candidates (cumulative over candidates: the status only worsens as the target rises)."""
+    g_n, n_days = len(rolling.w_group), rolling.n_days
+    row, ns = rolling.piece_row, rolling.piece_ns.astype(np.float64)
+    gd = rolling.clock.seg[row] * n_days + rolling.piece_day
+    w_day = np.bincount(gd, weights=ns, minlength=g_n * n_days).reshape(g_n, n_days)
+    at_least = []
+    for idx in levels:
+        h = np.bincount(gd * (n_c + 1) + idx[row], weights=ns, minlength=g_n * n_days * (n_c + 1))
+        at_least.append(np.cumsum(h.reshape(g_n, n_days, n_c + 1), axis=2)[:, :, :n_c])
+    tot_time = w_day.sum(axis=1)
+    share_ge = [np.full((g_n, n_c), np.nan) for _ in range(3)]
+    for lv in range(3):
+        np.divide(at_least[lv].sum(axis=1), tot_time[:, None], out=share_ge[lv], where=rolling.has_time[:, None])
+    return TimeAtLevels(w_day=w_day, at_least=at_least, share_ge=share_ge)
+
+
+def recommend(lim_share: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, max_share: float,
+              has_time: np.ndarray, in_range: np.ndarray | None = None) -> np.ndarray:
+    """The rule: per group, the highest ``grid`` target in the group's range (``in_range``,
+    groups x grid; default all) whose share of time at the limit status or worse (``lim_share``,
+    groups x candidates) is at most ``max_share``; NaN when none is or the group has no evaluated
+    time.
+
+    >>> recommend(np.array([[0.0, 0.004, 0.02]]), np.array([0.9, 0.95]), np.array([0, 1]), 0.01,
+    ...           np.array([True])).tolist()
+    [0.95]
+    """
+    ok = lim_share[:, grid_idx] <= max_share
+    if in_range is not None:
+        ok &= in_range
+    pos = np.where(ok, np.arange(len(grid))[None, :], -1).max(axis=1) if len(grid) else np.full(len(ok), -1)
+    return np.where((pos >= 0) & has_time, grid[np.maximum(pos, 0)] if len(grid) else np.nan, np.nan)

@@ -1,0 +1,168 @@
+"""The options of :func:`~budgetlab.analyses.recalibration.recalibrate`, as one frozen, validated
+object (:class:`RecalibrationOptions`), and the plan one run follows (:class:`Plan`: the options
+read against the run's SLO: its window, its alert policy for the SLO's period)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..._util.validation import (
+    check_argument,
+    check_fraction,
+    check_number,
+    check_whole,
+    to_timedelta,
+)
+from ...alerts.policy import AlertPolicy, as_policy
+from ...budget.figures import STATUSES
+from ...errors import ConfigError
+from ...slo import SLO
+from .rolling import DAY_NS
+
+__all__ = ["RecalibrationOptions", "Plan", "OPTION_NAMES"]
+
+
+@dataclass(frozen=True)
+class RecalibrationOptions:
+    """Every option of :func:`~budgetlab.analyses.recalibration.recalibrate` but the data and the
+    current SLO (``events``, ``by``, ``target``, ``slo``, ``exclude_incidents``), checked on
+    construction; each field as the keyword of the same name (see :func:`recalibrate`).
+
+    Durations are kept as :class:`pandas.Timedelta`, ``candidates`` as a sorted tuple.
+
+    >>> opts = RecalibrationOptions(window="6h", max_share=0.05, n_boot=0)
+    >>> opts.window, opts.history, opts.max_share
+    (Timedelta('0 days 06:00:00'), Timedelta('28 days 00:00:00'), 0.05)
+    >>> RecalibrationOptions(block="36h")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: block='36h' must be a whole number of days (e.g. '1D', '2D').
+    """
+
+    window: Any = None
+    history: Any = "28D"
+    step: float = 0.005
+    max_share: float = 0.01
+    limit_status: str = "exhausted"
+    loose_burn: float = 0.25
+    candidates: Sequence[float] | None = None
+    policy: AlertPolicy | str | None = None
+    confidence: float = 0.95
+    n_boot: int = 200
+    block: Any = "1D"
+    seed: int = 0
+    show_progress: bool | None = None
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        if self.window is not None:
+            put(self, "window", to_timedelta(self.window, name="window"))
+        put(self, "history", to_timedelta(self.history, name="history"))
+        step = check_fraction("step", self.step)
+        if step > 0.1:
+            raise ConfigError(f"step={step!r} is too coarse; use e.g. 0.005 or 0.001.")
+        put(self, "step", step)
+        put(self, "max_share", check_fraction("max_share", self.max_share, high_open=False))
+        check_argument("limit_status", self.limit_status, STATUSES[1:])
+        check_number("loose_burn", self.loose_burn, low=0.0, low_open=False)
+        put(self, "loose_burn", float(self.loose_burn))
+        put(self, "confidence", check_fraction("confidence", self.confidence))
+        put(self, "n_boot", check_whole("n_boot", self.n_boot))
+        block = to_timedelta(self.block, name="block")
+        if int(block.value) % DAY_NS:
+            raise ConfigError(f"block={self.block!r} must be a whole number of days (e.g. '1D', '2D').")
+        put(self, "block", block)
+        put(self, "seed", check_whole("seed", self.seed))
+        as_policy(self.policy, default=AlertPolicy.workbook())  # checked here, built for the SLO's period by plan()
+        requested = _check_candidates(self.candidates)
+        put(self, "candidates", None if requested is None else tuple(requested.tolist()))
+
+    def plan(self, slo: Any) -> Plan:
+        """The options read against the current ``slo`` (its window unless ``window`` is set; the
+        two must agree when both are)."""
+        if slo is not None and not isinstance(slo, SLO):
+            raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95, window='24h').")
+        if self.window is None:
+            window_td = slo.window if slo is not None else to_timedelta("24h")
+        else:
+            window_td = self.window
+            if slo is not None and window_td != slo.window:
+                raise ConfigError("window= differs from slo.window; give one of them.")
+        base = (slo if slo is not None else SLO()).with_(window=window_td)
+        policy = as_policy(self.policy, default=AlertPolicy.workbook(base.period), period=base.period)
+        requested = None if self.candidates is None else np.asarray(self.candidates, dtype=np.float64)
+        return Plan(options=self, slo=base, policy=policy, requested=requested)
+
+
+#: The keyword options of :func:`recalibrate` that :class:`RecalibrationOptions` holds.
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RecalibrationOptions))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One run's checked settings: the options, the SLO replayed (with the window), the alert
+    policy for ``pages_per_day`` and the requested candidates as an array."""
+
+    options: RecalibrationOptions
+    slo: SLO
+    policy: AlertPolicy
+    requested: np.ndarray | None
+
+    @property
+    def history_ns(self) -> int:
+        return int(pd.Timedelta(self.options.history).value)
+
+    @property
+    def block_ns(self) -> int:
+        return int(pd.Timedelta(self.options.block).value)
+
+    @property
+    def limit(self) -> int:
+        """The status level the rule limits (1 warning, 2 critical, 3 exhausted)."""
+        return STATUSES.index(self.options.limit_status)
+
+    @property
+    def step(self) -> float:
+        return float(self.options.step)
+
+    @property
+    def max_share(self) -> float:
+        return float(self.options.max_share)
+
+    @property
+    def loose_burn(self) -> float:
+        return float(self.options.loose_burn)
+
+    @property
+    def confidence(self) -> float:
+        return float(self.options.confidence)
+
+    @property
+    def n_boot(self) -> int:
+        return int(self.options.n_boot)
+
+    def settings(self, *, span_start: int, span_end: int, by: Sequence[str]) -> dict[str, Any]:
+        """:attr:`Recalibration.settings`."""
+        o = self.options
+        return {
+            "window": pd.Timedelta(self.slo.window), "history": pd.Timedelta(self.history_ns, unit="ns"),
+            "span_start": pd.Timestamp(span_start, tz="UTC"), "span_end": pd.Timestamp(span_end, tz="UTC"),
+            "step": self.step, "max_share": self.max_share, "limit_status": o.limit_status,
+            "loose_burn": self.loose_burn, "confidence": self.confidence, "n_boot": self.n_boot,
+            "block": pd.Timedelta(self.block_ns, unit="ns"), "seed": o.seed, "policy": self.policy, "by": list(by),
+            "slo": self.slo,
+        }
+
+
+def _check_candidates(candidates: Any) -> np.ndarray | None:
+    if candidates is None:
+        return None
+    vals = np.atleast_1d(np.asarray(candidates, dtype=np.float64))
+    if vals.size == 0 or not np.all(np.isfinite(vals)) or np.any((vals <= 0) | (vals >= 1)):
+        raise ConfigError("candidates must be targets strictly between 0 and 1, e.g. [0.9, 0.93, 0.95].")
+    return np.unique(vals)

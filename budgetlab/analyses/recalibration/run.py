@@ -1,0 +1,246 @@
+"""The run of :func:`recalibrate`: its options checked once (:class:`RecalibrationOptions`), then
+the steps in order, each in its own module of this package:
+
+1. :mod:`.rolling`: the window's clock (:mod:`.clock`), the evaluated time, the rolling rate's
+   quantiles;
+2-5. :mod:`.choice` (with :mod:`.candidates`, :mod:`.levels` and :mod:`.rules`): events in the
+   evaluated span, the candidate targets, the time at each status under each, the rule;
+6-7. :mod:`.evidence` (with :mod:`.bootstrap` and :mod:`.rules`): thin evidence withheld, the
+   block bootstrap, the verdict on the current target and the notes;
+8. :mod:`.tables` (with :mod:`.display` and :mod:`.pages`): the four tables.
+
+Per-group SLOs run once per SLO (:mod:`.per_slo`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..._util.progress import ProgressBar
+from ...alerts.policy import AlertPolicy
+from ...errors import ConfigError
+from ...slo import SLO, PerGroup, as_per_group
+from ..sorted_events import Sorted, sort_events
+from .choice import choose_targets
+from .evidence import incident_rows, judge_groups
+from .options import Plan, RecalibrationOptions
+from .per_slo import current_targets, recalibrate_per_slo
+from .rolling import rolling_rates
+from .tables import (
+    QUANTILE_LEVELS,
+    Recalibration,
+    candidates_table,
+    key_columns,
+    sample_tables,
+    summary_table,
+)
+
+__all__ = ["recalibrate"]
+
+
+def recalibrate(
+    events: pd.DataFrame,
+    *,
+    window: Any = None,
+    history: Any = "28D",
+    by: str | Sequence[str] | None = None,
+    target: Any = None,
+    slo: SLO | PerGroup | Mapping[Any, Any] | None = None,
+    step: float = 0.005,
+    max_share: float = 0.01,
+    limit_status: str = "exhausted",
+    loose_burn: float = 0.25,
+    candidates: Sequence[float] | None = None,
+    policy: AlertPolicy | str | None = None,
+    confidence: float = 0.95,
+    n_boot: int = 200,
+    block: Any = "1D",
+    seed: int = 0,
+    show_progress: bool | None = None,
+    exclude_incidents: pd.DataFrame | None = None,
+    options: RecalibrationOptions | None = None,
+) -> Recalibration:
+    """Recommend a target per group from history, with what each candidate would have done.
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical event table.
+    window : duration, optional
+        The tracker's window (default ``slo.window`` with ``slo``, else ``"24h"``).
+    history : duration
+        How much history to use, counted back from the last event (default 28 days). Events
+        before it only fill the window; the first ``window`` of data is warm-up when nothing
+        earlier exists. Time shares cover ``[span_start, span_end]`` (see ``settings``).
+    by : str or list of str, optional
+        Group keys (e.g. ``"captcha_type"``); one recommendation per group.
+    target : float, DataFrame, mapping or PerGroup, optional
+        The current target per group (overrides ``slo.target``), for the verdict; see
+        :func:`budgetlab.analyses.sorted_events.group_targets` (a :class:`~budgetlab.PerGroup`
+        gives each group its SLO's target). Without ``target`` and ``slo`` the verdict is
+        missing (``current_target`` NaN).
+    slo : SLO or PerGroup, optional
+        Current SLO: target, window, warning/critical thresholds and ``min_events``. Per group
+        (a :class:`~budgetlab.PerGroup` or a mapping to SLOs), each group's rows equal the
+        one-SLO run of the whole table under that group's SLO (the history is the table's for
+        every group), put together in group order.
+    step : float
+        The fine step of the candidate grid near the recommendation (default 0.005, half a
+        percentage point), refined to 0.002, 0.001, ... where two usual targets are closer.
+        Candidates are the usual targets (:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`:
+        0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999, and 0.85 ... 0.5 below) from the
+        group's ``p1`` rounded down to a usual target up to the first usual target above its
+        observed rate, plus the fine steps between them; nothing below that range.
+    max_share : float
+        Largest share of time the recommended target may have spent at ``limit_status`` or worse.
+    limit_status : {"exhausted", "critical", "warning"}
+        The status the rule limits.
+    loose_burn : float
+        The ``too_loose`` threshold on the 90th-percentile window burn rate.
+    candidates : sequence of float, optional
+        Targets to report in ``candidates`` (default: the usual targets in each group's range and
+        the fine steps between the usual targets around its recommendation); the current and
+        recommended targets are always included.
+    policy : AlertPolicy, optional
+        For ``pages_per_day`` (default :meth:`AlertPolicy.workbook` for the SLO's ``period``, 30
+        days unless set): notifications of its ``page``/``critical`` tiers (all tiers if it has
+        none), OR-ed per group. A given policy keeps its own period; a preset name such as
+        ``"workbook"`` is built for the SLO's ``period``.
+    confidence : float
+        Level of both intervals (default 0.95).
+    n_boot : int
+        Bootstrap samples (0 skips the bootstrap: ``recommended_low``/``high`` are NaN).
+    block : duration
+        Bootstrap block length in whole days (default one day).
+    seed : int
+        Seed of the bootstrap's ``np.random.default_rng``.
+    show_progress : bool, optional
+        Progress bars: one over the steps (``recalibrate``) and the inner ones of the long steps
+        (default: only on a terminal, as in the CLI; see :func:`budgetlab._util.progress.progress`).
+    exclude_incidents : DataFrame, optional
+        Labelled incidents (``start``, ``end``, optional ``scope``): the time of events inside an
+        incident or within one window after its end, in the groups its scope covers, is left out
+        of every time share, quantile and the rule (the windows still hold those events): the
+        recommendation for normal operation.
+    options : RecalibrationOptions, optional
+        All of ``window`` ... ``show_progress`` as one checked object
+        (:class:`~budgetlab.analyses.recalibration.RecalibrationOptions`); with it, leave those
+        keywords at their defaults (a keyword given as well is refused, never silently dropped).
+
+    Returns
+    -------
+    Recalibration
+        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the
+        evaluated span: traffic after warm-up), ``success_rate`` (over those events), ``ci_low``,
+        ``ci_high`` (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (from
+        the group's first evaluated instant to its last), ``traffic_days`` (day blocks with
+        evaluated time), ``events_per_day`` (per day of evaluated time), ``window_events``
+        (time-weighted median of the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
+        the rolling-window success rate), ``current_target``, ``current_share_limit`` (share of
+        time at ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``,
+        ``ok``, ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
+        ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
+        current target; empty when withheld),
+        ``recommended_target`` (NaN when no candidate meets the rule), ``recommended_low``,
+        ``recommended_high`` (bootstrap interval), ``recommendation_note`` (why there is no
+        recommendation and what would make one possible, with figures; the caveat of a history
+        shorter than :data:`MIN_HISTORY_DAYS`; else empty).
+        ``candidates``: one row per group and shown target: group keys, ``target``, ``is_current``,
+        ``is_recommended``, ``share_healthy``, ``share_warning``, ``share_critical``,
+        ``share_exhausted``, ``hours_exhausted``, ``transitions_per_day``, ``pages_per_day``.
+        Plus ``distribution``, ``bootstrap`` and ``settings`` (see :class:`Recalibration`).
+        NaN only where documented: groups without evaluated time, ``n_boot=0``, no target.
+
+    Examples
+    --------
+    >>> from budgetlab import synth
+    >>> events, _ = synth.generate("2026-10-05", 8, seed=1, rate=0.2, incidents=None, session_ids=False)
+    >>> r = recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.95, "turnstile": 0.88,
+    ...                 "image": 0.88}, n_boot=50)
+    >>> r.summary[["captcha_type", "success_rate", "p1", "recommended_target", "verdict"]]
+       captcha_type  success_rate        p1  recommended_target     verdict
+    0  recaptcha_v2      0.941062  0.931053               0.930  too_strict
+    1     turnstile      0.979925  0.973684               0.970   too_loose
+    2         image      0.906780  0.888740               0.885          ok
+    >>> opts = RecalibrationOptions(n_boot=50)
+    >>> same = recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.95, "turnstile": 0.88,
+    ...                    "image": 0.88}, options=opts)
+    >>> same.summary.equals(r.summary)
+    True
+    """
+    opts = _options(options, {
+        "window": window, "history": history, "step": step, "max_share": max_share, "limit_status": limit_status,
+        "loose_burn": loose_burn, "candidates": candidates, "policy": policy, "confidence": confidence,
+        "n_boot": n_boot, "block": block, "seed": seed, "show_progress": show_progress})
+    per = as_per_group(slo)
+    if per is not None:
+        return recalibrate_per_slo(events, per, by, lambda one: _run(
+            events, opts.plan(one), slo=one, by=by, target=target, exclude_incidents=exclude_incidents))
+    return _run(events, opts.plan(slo), slo=slo, by=by, target=target, exclude_incidents=exclude_incidents)
+
+
+def _options(options: RecalibrationOptions | None, given: dict[str, Any]) -> RecalibrationOptions:
+    """``options``, or the keyword options as one; both at once only with the keywords at their defaults."""
+    if options is None:
+        return RecalibrationOptions(**given)
+    if not isinstance(options, RecalibrationOptions):
+        raise ConfigError("options must be a RecalibrationOptions, e.g. RecalibrationOptions(n_boot=0).")
+    defaults = {f.name: f.default for f in fields(RecalibrationOptions)}
+    both = [name for name, value in given.items() if not _is_default(value, defaults[name])]
+    if both:
+        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in options only.")
+    return options
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    scalar = isinstance(value, (str, int, float)) and not isinstance(value, bool)
+    return bool(default is not None and scalar and value == default)
+
+
+def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
+         exclude_incidents: pd.DataFrame | None) -> Recalibration:
+    """:func:`recalibrate` under one SLO (``plan``), a progress bar advancing a step at a time."""
+    with ProgressBar(4, desc="recalibrate", enabled=plan.options.show_progress) as bar:
+        srt = sort_events(events, by)
+        current = current_targets(target, slo, srt)
+        span_lo, span_hi = _evaluated_span(srt, plan)
+        skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents, plan.slo.window_ns)
+        probs = np.r_[0.01, 0.05, 0.10, 0.50, np.asarray(QUANTILE_LEVELS, dtype=np.float64)]
+        rolling = rolling_rates(srt, plan.slo.window_ns, span_lo, span_hi, probs, skip)
+        bar.update(1)
+        c = choose_targets(srt, rolling, current, plan)
+        bar.update(1)
+        j = judge_groups(srt=srt, rolling=rolling, time=c.time, n_ev=c.n_ev, current=current, lo_t=c.lo_t, p1=c.p1,
+                         p10=c.p10, grid=c.grid, grid_idx=c.grid_idx, cands=c.cands, lim_share=c.lim_share,
+                         uncapped=c.uncapped, recommended=c.recommended, supported=c.supported, opts=plan,
+                         seed=plan.options.seed, limit_status=plan.options.limit_status,
+                         show_progress=plan.options.show_progress)
+        bar.update(1)
+        key_cols = key_columns(srt)
+        summary = summary_table(key_cols, rolling, c, j, current)
+        cand = candidates_table(key_cols, srt, rolling, c, j.recommended, current, plan)
+        dist, bt = sample_tables(key_cols, srt, rolling, j.boot)
+        for frame in (summary, cand, dist, bt):
+            frame.attrs["by"] = list(srt.by)
+        bar.update(1)
+    settings = plan.settings(span_start=span_lo, span_end=span_hi, by=srt.by)
+    return Recalibration(summary=summary, candidates=cand, distribution=dist, bootstrap=bt, settings=settings)
+
+
+def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
+    """``(span_lo, span_hi)``: the history counted back from the last event, after the first window."""
+    t_first, t_last = int(srt.t.min()), int(srt.t.max())
+    span_lo = max(t_last - plan.history_ns, t_first + plan.slo.window_ns)
+    if span_lo >= t_last:
+        raise ConfigError(
+            "the history holds less than one window after its warm-up; give more history (history=, more "
+            "data) or a shorter window."
+        )
+    return span_lo, t_last

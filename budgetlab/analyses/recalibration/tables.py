@@ -1,0 +1,137 @@
+"""The tables of :func:`~budgetlab.analyses.recalibration.recalibrate` (:class:`Recalibration`):
+the summary, the candidates (step 8: which targets, their flapping and pages), the distribution
+of the rolling rate and the bootstrap samples, laid out from the steps' arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...budget.figures import STATUSES
+from ..sorted_events import Sorted
+from .choice import Choice
+from .display import display_targets, transitions_per_day
+from .evidence import Judged
+from .options import Plan
+from .pages import page_counts
+from .rolling import DAY_NS, HOUR_NS, Rolling
+
+__all__ = ["Recalibration", "QUANTILE_LEVELS", "key_columns", "summary_table", "candidates_table",
+           "sample_tables", "key_rows", "with_columns"]
+
+#: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
+QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995, 0.998, 0.999)
+_VERDICTS = pd.CategoricalDtype(["too_strict", "ok", "too_loose"], ordered=False)
+
+
+@dataclass(frozen=True)
+class Recalibration:
+    """The result of :func:`recalibrate`: four tidy tables and the settings used.
+
+    Attributes
+    ----------
+    summary : DataFrame
+        One row per group (see :func:`recalibrate`).
+    candidates : DataFrame
+        One row per group and candidate target.
+    distribution : DataFrame
+        Time-weighted quantiles of the rolling-window success rate: group keys,
+        ``probability``, ``success_rate`` (the smallest rate ``r`` with at least that share of
+        the time at or below ``r``).
+    bootstrap : DataFrame
+        Group keys, ``sample``, ``recommended_target``: the rule on each bootstrap sample.
+    settings : dict
+        ``window``, ``history``, ``span_start``, ``span_end``, ``step``, ``max_share``,
+        ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``block``, ``seed``,
+        ``policy``, ``by``.
+    """
+
+    summary: pd.DataFrame
+    candidates: pd.DataFrame
+    distribution: pd.DataFrame
+    bootstrap: pd.DataFrame
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def key_columns(srt: Sorted) -> pd.DataFrame:
+    """One row per group: its keys (no columns and one row without groups)."""
+    return srt.keys.reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
+
+
+def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged, current: np.ndarray) -> pd.DataFrame:
+    """:attr:`Recalibration.summary`: one row per group."""
+    ev = j.evidence
+    return with_columns(key_cols, {
+        "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64), "success_rate": c.rate,
+        "ci_low": c.ci_low, "ci_high": c.ci_high, "hours": rolling.w_group / HOUR_NS,
+        "history_days": ev["history_days"], "traffic_days": ev["traffic_days"].astype(np.int64),
+        "events_per_day": ev["events_per_day"],
+        "window_events": ev["window_events"], "p1": c.p1, "p5": c.p5, "p10": c.p10, "p50": c.p50,
+        "current_target": current, "current_share_limit": j.cur_share,
+        "verdict": pd.Categorical(j.verdicts, dtype=_VERDICTS), "verdict_reason": j.reasons, "action": j.actions,
+        "recommended_target": j.recommended, "recommended_low": j.rec_low, "recommended_high": j.rec_high,
+        "recommendation_note": j.notes})
+
+
+def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: Choice, recommended: np.ndarray,
+                     current: np.ndarray, plan: Plan) -> pd.DataFrame:
+    """:attr:`Recalibration.candidates`: the shown targets of every group with their time at
+    each status, flapping and pages."""
+    show = plan.options.show_progress
+    show_vals, shown = display_targets(c.grid, c.in_range, plan.requested, current, recommended)
+    sidx = np.searchsorted(c.cands, show_vals)
+    tr_day = transitions_per_day(rolling, c.levels, sidx, show)
+    pages = np.zeros((srt.n_groups, len(show_vals)))
+    np.divide(page_counts(srt, plan.policy, rolling, show_vals, show), (rolling.w_group / DAY_NS)[:, None],
+              out=pages, where=rolling.has_time[:, None])
+    ge = [s[:, sidx] for s in c.time.share_ge]
+    shares = [1 - ge[0], ge[0] - ge[1], ge[1] - ge[2], ge[2]]
+    per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares, strict=True)},
+                  "hours_exhausted": c.time.at_least[2].sum(axis=1)[:, sidx] / HOUR_NS,
+                  "transitions_per_day": tr_day, "pages_per_day": pages}
+    return _candidate_rows(key_cols, srt.by, show_vals, shown, current, recommended, per_target)
+
+
+def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, boot: np.ndarray,
+                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:attr:`Recalibration.distribution` and :attr:`Recalibration.bootstrap`."""
+    probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
+    groups = np.arange(srt.n_groups)
+    n_boot = boot.shape[0]
+    dist = with_columns(key_rows(key_cols, srt.by, np.repeat(groups, len(probs))), {
+        "probability": np.tile(probs, srt.n_groups), "success_rate": rolling.quantiles[:, 4:].ravel()})
+    bt = with_columns(key_rows(key_cols, srt.by, np.tile(groups, n_boot)), {
+        "sample": np.repeat(np.arange(n_boot), srt.n_groups), "recommended_target": boot.ravel()})
+    return dist, bt
+
+
+def _candidate_rows(key_cols: pd.DataFrame, by: Sequence[str], targets: np.ndarray, shown: np.ndarray,
+                      current: np.ndarray, recommended: np.ndarray, per_target: dict[str, np.ndarray]) -> pd.DataFrame:
+    """One row per group and shown target (``shown``: groups x targets): the target, whether it
+    is the group's current or recommended one, and the ``(groups, targets)`` arrays of ``per_target``."""
+    rows, cols = np.nonzero(shown)
+    cand = with_columns(key_rows(key_cols, by, rows), {
+        "target": targets[cols], "is_current": targets[cols] == current[rows],
+        "is_recommended": targets[cols] == recommended[rows]})
+    for name, arr in per_target.items():
+        cand[name] = arr[rows, cols]
+    return cand
+
+
+def key_rows(key_cols: pd.DataFrame, by: Sequence[str], rows: np.ndarray) -> pd.DataFrame:
+    """The group keys of the groups at ``rows`` (no columns without groups)."""
+    if not by:
+        return pd.DataFrame(index=pd.RangeIndex(len(rows)))
+    return key_cols.iloc[rows].reset_index(drop=True)
+
+
+def with_columns(keys: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:
+    """``keys`` with ``columns`` added in order."""
+    out = keys.copy()
+    for name, values in columns.items():
+        out[name] = values
+    return out

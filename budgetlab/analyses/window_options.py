@@ -1,0 +1,114 @@
+"""The options shared by :func:`~budgetlab.analyses.window_lengths.compare_windows` and
+:func:`~budgetlab.analyses.window_lengths.window_incidents`, as one frozen object checked once
+(:class:`WindowOptions`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import check_tz, to_timedelta
+from ..budget.figures import STATUSES
+from ..errors import ConfigError
+from .sorted_events import WindowSpec, parse_window
+
+__all__ = ["WindowOptions", "window_options"]
+
+
+@dataclass(frozen=True)
+class WindowOptions:
+    """The windows to compare and how to read them: each field as the keyword of the same name of
+    :func:`~budgetlab.analyses.window_lengths.compare_windows` (``round_trip`` is used by it only).
+    Checked on construction, which also parses them (``specs``, ``dwells_ns``, ``round_trip_ns``,
+    ``grace_ns``, ``warmup_ns``, ``alert_level``).
+
+    >>> o = WindowOptions(windows=("1h", "calendar:day"), min_dwell=("0min", "15min"), tz="Europe/Berlin")
+    >>> [w.label for w in o.specs], o.dwells_ns, o.alert_level
+    (['1h', 'calendar:day'], (0, 900000000000), 2)
+    >>> WindowOptions(windows=("1h", "60min"))
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: windows lists the same window twice.
+    """
+
+    windows: Any = ("1h", "6h", "24h", "7D")
+    tz: str = "UTC"
+    min_dwell: Any = 0
+    round_trip: Any = "1h"
+    alert_at: str = "critical"
+    grace: Any = "1h"
+    warmup: Any = 0
+    show_progress: bool | None = None
+    #: checked and parsed on construction:
+    specs: tuple[WindowSpec, ...] = field(init=False, repr=False)
+    dwells_ns: tuple[int, ...] = field(init=False, repr=False)
+    round_trip_ns: int = field(init=False, repr=False)
+    grace_ns: int = field(init=False, repr=False)
+    warmup_ns: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        put(self, "specs", tuple(_specs(self.windows)))
+        put(self, "tz", check_tz(self.tz))
+        put(self, "dwells_ns", tuple(_durations(self.min_dwell, "min_dwell")))
+        put(self, "round_trip_ns", int(to_timedelta(self.round_trip, name="round_trip").value))
+        if self.alert_at not in STATUSES[1:]:
+            raise ConfigError(f"alert_at={self.alert_at!r} is not valid; use one of 'warning', 'critical', "
+                              "'exhausted'.")
+        put(self, "grace_ns", int(to_timedelta(self.grace, name="grace", allow_zero=True).value))
+        put(self, "warmup_ns", int(to_timedelta(self.warmup, name="warmup", allow_zero=True).value))
+
+    @property
+    def alert_level(self) -> int:
+        """The status code of ``alert_at`` (1 warning, 2 critical, 3 exhausted)."""
+        return STATUSES.index(self.alert_at)
+
+
+def window_options(options: WindowOptions | None, given: dict[str, Any]) -> WindowOptions:
+    """``options``, or the keyword options ``given`` as one; with ``options`` the keywords must be
+    at their defaults (a keyword given as well is refused, never dropped)."""
+    if options is None:
+        return WindowOptions(**given)
+    if not isinstance(options, WindowOptions):
+        raise ConfigError("options must be a WindowOptions, e.g. WindowOptions(windows=('1h', '24h')).")
+    defaults = {f.name: f.default for f in fields(WindowOptions) if f.init}
+    both = [name for name, value in given.items() if not _is_default(value, defaults[name])]
+    if both:
+        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in options only.")
+    return options
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    plain = isinstance(value, (str, int, float, tuple)) and not isinstance(value, bool)
+    return bool(default is not None and plain and value == default)
+
+
+def _durations(value: Any, name: str) -> list[int]:
+    if value is None:
+        return [0]
+    if isinstance(value, (str, pd.Timedelta, int, float, np.integer, np.floating)) or not isinstance(value, Sequence):
+        value = [value]
+    out = [int(to_timedelta(v, name=name, allow_zero=True).value) for v in value]
+    if not out:
+        raise ConfigError(f"{name} is empty; give e.g. {name}=('0min', '15min').")
+    if len(set(out)) != len(out):
+        raise ConfigError(f"{name} lists the same duration twice.")
+    return out
+
+
+def _specs(windows: Any) -> list[WindowSpec]:
+    if isinstance(windows, (str, pd.Timedelta, WindowSpec)) or not isinstance(windows, Sequence):
+        windows = [windows]
+    specs = [parse_window(w) for w in windows]
+    if not specs:
+        raise ConfigError("windows is empty; give e.g. windows=('1h', '24h').")
+    labels = [s.label for s in specs]
+    if len(set(labels)) != len(labels):
+        raise ConfigError("windows lists the same window twice.")
+    return specs
