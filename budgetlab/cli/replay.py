@@ -277,8 +277,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
 
     from .._util.files import figure_bytes
     from ..events.schema import scope_mask
-    from ..plotting import plot_timeline
-    from ..plotting._common import place_axis_labels
+    from ..plotting import place_axis_labels, plot_timeline
 
     note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
     fig, axes = _timeline_figure(len(groups), bool(note))

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from ._common import STATUS_COLORS, STATUS_HATCHES, gap_threshold, thin_minmax
+from ._common import STATUS_COLORS, STATUS_HATCHES, gap_threshold, place_axis_labels, thin_minmax
 from .analyses import plot_recalibration, plot_window_comparison
 from .charts import BUCKET_COLORS, plot_alerts, plot_buckets
 from .history import plot_daily_success, plot_hourly_profile
 from .latency import plot_latency_shares, plot_timeout_tradeoff
 from .timeline import plot_timeline
 
-__all__ = ["plot_daily_success", "plot_hourly_profile",
+__all__ = ["place_axis_labels", "plot_daily_success", "plot_hourly_profile",
            "STATUS_COLORS", "STATUS_HATCHES", "thin_minmax", "gap_threshold", "BUCKET_COLORS", "plot_timeline", "plot_buckets", "plot_alerts",
            "plot_recalibration", "plot_window_comparison", "plot_latency_shares", "plot_timeout_tradeoff"]

@@ -9,7 +9,7 @@ import pandas as pd
 from ..._util.progress import progress
 from ...alerts.episodes import firing_runs, tier_conditions
 from ...alerts.policy import AlertPolicy
-from ...windows._cell_kernels import event_cells
+from ...windows import event_cells
 from ...windows.bins import BinGrid
 from ..sorted_events import Sorted
 from .rolling import Rolling
