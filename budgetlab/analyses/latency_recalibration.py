@@ -20,13 +20,16 @@ availability (every success ended before the timeout): said in ``note``. What a 
 timeout would have done is not in the data (the cut attempts' durations are unknown beyond it):
 see :func:`~budgetlab.analyses.timeout_tradeoff.timeout_tradeoff`, which refuses it.
 
-Per-group SLOs are not taken here yet: one ``slo`` template (window, status thresholds,
-``min_events``) serves every group; each group has its own window and its own rows.
+**Per-group SLOs** (a :class:`~budgetlab.PerGroup` or a mapping), as in
+:func:`budgetlab.recalibrate`: one run per distinct SLO over the whole table (so the history
+span, its UTC days and the default thresholds are the table's, as in a one-SLO run), each group's
+rows taken from the run under its own SLO. ``summary`` says each group's ``window`` and
+``current_target``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,8 +41,9 @@ from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events
-from ..slo import SLO
+from ..slo import SLO, PerGroup, as_per_group
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
+from .per_group import group_keys, group_mask
 from .recalibration.candidates import USUAL_TARGETS
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
@@ -59,7 +63,7 @@ class LatencyRecalibration:
     frontier: pd.DataFrame
 
 
-def latency_recalibrate(events: pd.DataFrame, *, slo: SLO, thresholds: Any = None,
+def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[Any, Any], thresholds: Any = None,
                         by: str | Sequence[str] | None = None, candidates: Sequence[float] | None = None,
                         max_share: float = 0.01, limit_status: str = "critical", client_timeout: Any = None,
                         confidence: float = 0.95, n_boot: int = 200, seed: int = 0) -> LatencyRecalibration:
@@ -69,8 +73,10 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO, thresholds: Any = Non
     ----------
     events : DataFrame
         Canonical events with a ``duration`` column.
-    slo : SLO
-        The template: its window, status thresholds and ``min_events`` (its target is not used).
+    slo : SLO, PerGroup or mapping
+        Its window, status thresholds and ``min_events`` (its target is the ``current_target``
+        reported, not a candidate). Per group: a :class:`~budgetlab.PerGroup` or a mapping of
+        group keys to SLOs or targets (needs ``by``); each group is judged under its own SLO.
     thresholds : list of durations, optional
         Default: the :data:`DEFAULT_QUANTILES` of the successes' durations, rounded up to 0.1 s.
     by : str or list of str, optional
@@ -91,14 +97,21 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO, thresholds: Any = Non
         worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool).
         ``summary``: the group keys, ``threshold``, ``supported_target``, ``supported_low``,
         ``supported_high`` (float64; NaN when below the grid, said in ``note``),
-        ``equals_availability`` (bool), ``note`` (str).
+        ``equals_availability`` (bool), ``note`` (str), ``window`` (timedelta64[ns]) and
+        ``current_target`` (float64): the group's SLO.
         ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT
         when no threshold supports it, said in ``note``), ``note``.
     """
     keys = check_events(events, as_list(by))
+    per = as_per_group(slo)
+    if per is not None:
+        opts = dict(thresholds=thresholds, by=by, candidates=candidates, max_share=max_share,
+                    limit_status=limit_status, client_timeout=client_timeout, confidence=confidence,
+                    n_boot=n_boot, seed=seed)
+        return _per_slo(events, per, keys, lambda one: latency_recalibrate(events, slo=one, **opts))
     if not isinstance(slo, SLO):
-        raise ConfigError("slo= must be one SLO (its window and status thresholds are used; per-group SLOs are "
-                          "not taken by latency_recalibrate yet).")
+        raise ConfigError(f"slo= must be an SLO, a PerGroup or a mapping of group keys to SLOs, not "
+                          f"{type(slo).__name__}.")
     check_argument("limit_status", limit_status, STATUSES[1:])
     max_share = check_fraction("max_share", max_share)
     confidence = check_fraction("confidence", confidence)
@@ -126,7 +139,33 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO, thresholds: Any = Non
             spans = status_spans(base, replace(slo, target=float(c)), by=keys or None)
             b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
-    return _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot, seed)
+    out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot, seed)
+    out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns, dtype=np.int64), unit="ns")
+    out.summary["current_target"] = float(slo.target)
+    return out
+
+
+def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
+             run: Callable[[SLO], LatencyRecalibration]) -> LatencyRecalibration:
+    """One run per distinct SLO over the whole table; each group's rows from its own SLO's run
+    (every run has the same rows: the same groups, thresholds and candidates)."""
+    if not keys:
+        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+    key_table = group_keys(events, keys)
+    slos = per.resolve(key_table)
+    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
+    merged: dict[str, pd.DataFrame] = {}
+    for i, one in enumerate(dict.fromkeys(slos)):
+        result = run(one)
+        mine = {k: s == one for k, s in slo_of.items()}
+        for name in ("table", "summary", "frontier"):
+            frame = getattr(result, name)
+            if i == 0:
+                merged[name] = frame.copy()
+            else:
+                m = group_mask(frame, keys, mine)
+                merged[name].loc[m] = frame.loc[m]
+    return LatencyRecalibration(merged["table"], merged["summary"], merged["frontier"])
 
 
 def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:

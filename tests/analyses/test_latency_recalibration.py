@@ -74,6 +74,51 @@ def test_threshold_at_the_timeout_equals_availability():
     assert "equals availability" in s.loc[pd.Timedelta("30s"), "note"]
 
 
-def test_per_group_slos_are_refused_with_the_reason():
-    with pytest.raises(ConfigError, match="per-group"):
-        latency_recalibrate(every_ten_minutes(), slo={"a": SLO(target=0.9, window="1h")}, thresholds=["10s"])
+def two_groups():
+    """Groups ``a`` and ``b`` on the same clock (same first and last event, so the same UTC days),
+    each with one 13 s success: ``a`` at 12:00, ``b`` at 30:00."""
+    a = every_ten_minutes().assign(t="a")
+    b = every_ten_minutes(slow_at_min=30 * 60).assign(t="b")
+    return pd.concat([a, b]).sort_values("ts", kind="stable").reset_index(drop=True)
+
+
+def test_per_group_slos_equal_one_run_per_group_under_its_own_slo():
+    ev = two_groups()
+    slos = {"a": SLO(target=0.9, window="1h"), "b": SLO(target=0.95, window="2h")}
+    opts = dict(thresholds=["10s", "20s"], candidates=[0.5, 0.9], n_boot=50, by="t")
+    r = latency_recalibrate(ev, slo=slos, **opts)
+    # oracle: the single-SLO function on each group's rows alone, with that group's SLO
+    alone = {g: latency_recalibrate(ev[ev["t"] == g].reset_index(drop=True), slo=slos[g], **opts) for g in "ab"}
+    for name in ("table", "summary", "frontier"):
+        expected = pd.concat([getattr(alone[g], name) for g in "ab"], ignore_index=True)
+        pd.testing.assert_frame_equal(getattr(r, name), expected)
+    # by hand: a's 1 h window is exhausted for 1 h + 1 ns at target 0.9 (as in test_table_and_frontier_by_hand);
+    # b's 2 h window holds 12-13 events, one failure of the 1.2-1.3 allowed at 0.9 leaves over 10 % of the
+    # budget: never critical. Warm-up is each group's own window.
+    t = r.table.set_index(["t", "threshold", "target"])["limit_share"]
+    assert t[("a", pd.Timedelta("10s"), 0.9)] == pytest.approx((3600e9 + 1) / ((46 * 60 + 50) * 60e9), rel=1e-12)
+    assert t[("b", pd.Timedelta("10s"), 0.9)] == 0.0
+    obs = r.table.set_index(["t", "threshold", "target"])["observed_time"]
+    assert obs[("b", pd.Timedelta("10s"), 0.9)] == pd.Timedelta(hours=45, minutes=50)
+    s = r.summary.set_index(["t", "threshold"])
+    assert s.loc[("a", pd.Timedelta("10s")), "supported_target"] == 0.5
+    assert s.loc[("b", pd.Timedelta("10s")), "supported_target"] == 0.9
+    assert s.xs("a")["window"].eq(pd.Timedelta("1h")).all() and s.xs("a")["current_target"].eq(0.9).all()
+    assert s.xs("b")["window"].eq(pd.Timedelta("2h")).all() and s.xs("b")["current_target"].eq(0.95).all()
+
+
+def test_one_slo_for_every_group_given_per_group_is_the_one_slo_run():
+    ev = two_groups()
+    one = SLO(target=0.9, window="1h")
+    opts = dict(thresholds=["10s"], candidates=[0.5, 0.9], n_boot=20, by="t")
+    per = latency_recalibrate(ev, slo={"a": one, "b": one}, **opts)
+    plain = latency_recalibrate(ev, slo=one, **opts)
+    for name in ("table", "summary", "frontier"):
+        pd.testing.assert_frame_equal(getattr(per, name), getattr(plain, name))
+
+
+def test_per_group_slos_need_group_keys_and_every_group():
+    with pytest.raises(ConfigError, match="group keys"):
+        latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")}, thresholds=["10s"])
+    with pytest.raises(ConfigError, match="no SLO for the group"):
+        latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")}, thresholds=["10s"], by="t")
