@@ -37,6 +37,12 @@ def add_parser(subparsers: Any) -> None:
                    help="the client timeout in force when the log does not show it (no timeout rows)")
     g.add_argument("--timeouts", default=None, metavar="DURATION,...",
                    help="candidate client timeouts at or below the one in force: the trade-off table")
+    g.add_argument("--window", default=None, metavar="DURATION",
+                   help="tracker window (e.g. 1h, 24h): which target each threshold supports, and the frontier "
+                        "(budgetlab.latency_recalibrate)")
+    g.add_argument("--target", type=float, default=None,
+                   help="the current target, reported beside the supported ones (with --window)")
+    g.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples of the supported targets (default 200)")
     p.set_defaults(func=Command("latency", "latency"))
 
 
@@ -76,6 +82,36 @@ def _print_profile(whole: Any, by: list[str]) -> None:
           "(cause-specific); intervals Brookmeyer-Crowley")
 
 
+def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list[str], by: list[str]) -> None:
+    """The supported target of each threshold and the frontier, in words (no NaN: a threshold
+    that supports no candidate says so with its note)."""
+    import pandas as pd
+
+    from ..analyses.latency_recalibration import latency_recalibrate
+    from ..slo import SLO
+    from .shared import group_label
+
+    slo = SLO(target=args.target if args.target is not None else 0.95, window=args.window)
+    rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=args.n_boot,
+                              client_timeout=args.client_timeout)
+    print(f"\nlatency targets the history supports ({args.window} window; a target is supported when the tracker "
+          "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
+    for _, r in rec.summary.iterrows():
+        if pd.isna(r["supported_target"]):
+            said = r["note"] or "no candidate target supported"
+        else:
+            said = (f"supported target {r['supported_target']:g} (interval {r['supported_low']:g} .. "
+                    f"{r['supported_high']:g})" if pd.notna(r["supported_low"]) else
+                    f"supported target {r['supported_target']:g}")
+            if r["note"]:
+                said += f"; {r['note']}"
+        print(f"  {group_label(r, by)}: within {_seconds(r['threshold'])}: {said}")
+    print("frontier (the smallest threshold each target allows):")
+    for _, f in rec.frontier.iterrows():
+        smallest = "none" if pd.isna(f["smallest_threshold"]) else _seconds(f["smallest_threshold"])
+        print(f"  {group_label(f, by)}: target {f['target']:g}: {smallest}" + (f" ({f['note']})" if f["note"] else ""))
+
+
 def _cmd_latency(args: argparse.Namespace) -> int:
     from ..analyses.latency_profile import latency_profile
     from ..analyses.timeout_tradeoff import timeout_tradeoff
@@ -109,6 +145,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
             print(f"  {group_label(t, by)}: at {_seconds(t['client_timeout'])}: timed out {pct(t['timed_out_share'])}, "
                   f"successes lost {pct(t['successes_lost_share'])} ({int(t['successes_lost']):,}), waiting saved "
                   f"{_seconds(t['wait_saved_per_attempt'])} per attempt, availability {pct(t['availability'])}")
+    if args.window:
+        _print_recalibration(read.events, args, thresholds, by)
     if args.out:
         per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                               quantiles=quantiles, client_timeout=args.client_timeout)
