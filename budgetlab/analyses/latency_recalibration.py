@@ -45,6 +45,7 @@ from ..slo import SLO, PerGroup, as_per_group
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
 from .per_group import group_keys, group_mask
 from .recalibration.candidates import USUAL_TARGETS
+from .recalibration.rules import MIN_EXPECTED_FAILURES, MIN_TRAFFIC_DAYS
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
@@ -140,6 +141,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
             b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
     out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot, seed)
+    _withhold_thin(out, np.bincount(gcodes, minlength=len(censoring)), (obs[:, 0, 0, :] > 0).sum(-1), keys)
     out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns, dtype=np.int64), unit="ns")
     out.summary["current_target"] = float(slo.target)
     return out
@@ -258,6 +260,45 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
                        zip(summary["supported_target"], lo[g_s, t_s], at_to, strict=True)]
     frontier = _frontier(table, keys, cands)
     return LatencyRecalibration(table, summary, frontier)
+
+
+def _thin(events: int, target: float, traffic_days: int) -> str:
+    """Why a target cannot be judged on a group's evidence, in words ('' when it can): the rule of
+    :func:`budgetlab.recalibrate` (at least :data:`MIN_EXPECTED_FAILURES` expected failures under the
+    target, and :data:`MIN_TRAFFIC_DAYS` days with traffic for the day-block bootstrap)."""
+    expected = events * (1 - target)
+    if expected < MIN_EXPECTED_FAILURES - 1e-9:
+        need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
+        return (f"{events:,} events: too few to judge {target:g} ({expected:.3g} expected failures under it; "
+                f"at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
+    if traffic_days < MIN_TRAFFIC_DAYS:
+        return (f"{traffic_days} day(s) with traffic: too few for the day-block bootstrap (at least "
+                f"{MIN_TRAFFIC_DAYS})")
+    return ""
+
+
+def _withhold_thin(out: LatencyRecalibration, events: np.ndarray, traffic_days: np.ndarray,
+                   keys: Sequence[str]) -> None:
+    """Withhold, in words, what the evidence is too thin for: a target a group's events cannot
+    judge is never supported (table), never on the frontier, and a supported target too thin to
+    judge is no recommendation (summary: NaN, the reason in ``note``)."""
+    index = out.summary.index
+    g_sum = np.repeat(np.arange(len(events)), len(index) // max(len(events), 1))
+    for frame, col in ((out.table, "target"), (out.frontier, "target")):
+        g = np.repeat(np.arange(len(events)), len(frame) // max(len(events), 1))
+        why = [_thin(int(events[i]), float(t), int(traffic_days[i])) for i, t in zip(g, frame[col], strict=True)]
+        thin = np.array([bool(w) for w in why], dtype=bool)
+        if col == "target" and "supported" in frame.columns:
+            frame.loc[thin, "supported"] = False
+        else:
+            frame.loc[thin, "smallest_threshold"] = pd.NaT
+            frame.loc[thin, "note"] = [w for w in why if w]
+    sup = out.summary["supported_target"].to_numpy(dtype=np.float64)
+    for r in np.flatnonzero(np.isfinite(sup)):
+        why = _thin(int(events[g_sum[r]]), float(sup[r]), int(traffic_days[g_sum[r]]))
+        if why:
+            out.summary.loc[index[r], ["supported_target", "supported_low", "supported_high"]] = np.nan
+            out.summary.loc[index[r], "note"] = "withheld: " + why
 
 
 def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:

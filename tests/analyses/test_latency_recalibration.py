@@ -122,3 +122,28 @@ def test_per_group_slos_need_group_keys_and_every_group():
         latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")}, thresholds=["10s"])
     with pytest.raises(ConfigError, match="no SLO for the group"):
         latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")}, thresholds=["10s"], by="t")
+
+
+def test_a_target_the_evidence_is_too_thin_for_is_withheld_in_words():
+    # 288 events: under 0.99 they hold 2.88 expected failures (fewer than 10): 0.99 is never supported, though
+    # no event is slower than 20 s; 0.9 (28.8 expected failures) is judged as usual
+    ev = every_ten_minutes()
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["20s"], candidates=[0.9, 0.99],
+                            n_boot=20)
+    t = r.table.set_index("target")
+    assert t.loc[0.99, "limit_share"] == 0.0 and not t.loc[0.99, "supported"] and t.loc[0.9, "supported"]
+    row = r.summary.iloc[0]
+    assert np.isnan(row["supported_target"]) and np.isnan(row["supported_low"])
+    assert row["note"].startswith("withheld: 288 events: too few to judge 0.99 (2.88 expected failures")
+    f = r.frontier.set_index("target")
+    assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s")
+    assert pd.isna(f.loc[0.99, "smallest_threshold"]) and "too few to judge 0.99" in f.loc[0.99, "note"]
+
+
+def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():
+    ev = every_ten_minutes(days=1, slow_at_min=60)
+    r = latency_recalibrate(ev, slo=SLO(target=0.5, window="1h"), thresholds=["20s"], candidates=[0.5],
+                            n_boot=20)
+    row = r.summary.iloc[0]
+    assert np.isnan(row["supported_target"])
+    assert row["note"] == "withheld: 1 day(s) with traffic: too few for the day-block bootstrap (at least 2)"
