@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import decimal
 import difflib
 import re
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,10 @@ import pandas as pd
 from ..errors import ConfigError, InputError, SchemaError
 
 __all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole", "check_tz", "to_timedelta", "to_ns",
-           "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns"]
+           "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns",
+           "options_object"]
+
+_Options = TypeVar("_Options")
 
 
 def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
@@ -299,3 +303,34 @@ def utc_from_ns(values: np.ndarray, *, copy: bool = True) -> pd.DatetimeIndex:
     ['1970-01-01 00:00 UTC']
     """
     return pd.DatetimeIndex(np.asarray(values, dtype=np.int64), dtype="datetime64[ns, UTC]", copy=copy)
+
+
+def options_object(cls: type[_Options], options: _Options | None, given: dict[str, Any], example: str) -> _Options:
+    """``options`` (a ``cls``), or the keyword options ``given`` as one ``cls``; with ``options`` the
+    keywords must be at their defaults: a keyword given as well is refused, never dropped.
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Opts:
+    ...     n: int = 1
+    >>> options_object(Opts, None, {"n": 2}, "Opts(n=2)"), options_object(Opts, Opts(3), {"n": 1}, "Opts(n=2)")
+    (Opts(n=2), Opts(n=3))
+    >>> options_object(Opts, Opts(3), {"n": 2}, "Opts(n=2)")
+    Traceback (most recent call last):
+    budgetlab.errors.ConfigError: n given both as keyword and in options=; set them in options only.
+    """
+    if options is None:
+        return cls(**given)
+    if not isinstance(options, cls):
+        raise ConfigError(f"options must be a {cls.__name__}, e.g. {example}.")
+    defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
+    both = [name for name, value in given.items() if not _is_default(value, defaults[name])]
+    if both:
+        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in options only.")
+    return options
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    plain = isinstance(value, (str, int, float, tuple)) and not isinstance(value, bool)
+    return bool(default is not None and plain and value == default)

@@ -141,7 +141,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
             b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
     out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot, seed)
-    _withhold_thin(out, np.bincount(gcodes, minlength=len(censoring)), (obs[:, 0, 0, :] > 0).sum(-1), keys)
+    _withhold_thin(out, np.bincount(gcodes, minlength=len(censoring)), (obs[:, 0, 0, :] > 0).sum(-1))
     out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns, dtype=np.int64), unit="ns")
     out.summary["current_target"] = float(slo.target)
     return out
@@ -277,28 +277,25 @@ def _thin(events: int, target: float, traffic_days: int) -> str:
     return ""
 
 
-def _withhold_thin(out: LatencyRecalibration, events: np.ndarray, traffic_days: np.ndarray,
-                   keys: Sequence[str]) -> None:
+def _withhold_thin(out: LatencyRecalibration, events: np.ndarray, traffic_days: np.ndarray) -> None:
     """Withhold, in words, what the evidence is too thin for: a target a group's events cannot
     judge is never supported (table), never on the frontier, and a supported target too thin to
     judge is no recommendation (summary: NaN, the reason in ``note``)."""
-    index = out.summary.index
-    g_sum = np.repeat(np.arange(len(events)), len(index) // max(len(events), 1))
-    for frame, col in ((out.table, "target"), (out.frontier, "target")):
+    def reasons(frame: pd.DataFrame, col: str) -> list[str]:
         g = np.repeat(np.arange(len(events)), len(frame) // max(len(events), 1))
-        why = [_thin(int(events[i]), float(t), int(traffic_days[i])) for i, t in zip(g, frame[col], strict=True)]
-        thin = np.array([bool(w) for w in why], dtype=bool)
-        if col == "target" and "supported" in frame.columns:
-            frame.loc[thin, "supported"] = False
-        else:
-            frame.loc[thin, "smallest_threshold"] = pd.NaT
-            frame.loc[thin, "note"] = [w for w in why if w]
-    sup = out.summary["supported_target"].to_numpy(dtype=np.float64)
-    for r in np.flatnonzero(np.isfinite(sup)):
-        why = _thin(int(events[g_sum[r]]), float(sup[r]), int(traffic_days[g_sum[r]]))
-        if why:
-            out.summary.loc[index[r], ["supported_target", "supported_low", "supported_high"]] = np.nan
-            out.summary.loc[index[r], "note"] = "withheld: " + why
+        return [_thin(int(events[i]), float(t), int(traffic_days[i])) if np.isfinite(t) else ""
+                for i, t in zip(g, frame[col].to_numpy(dtype=np.float64), strict=True)]
+
+    why = np.array([bool(w) for w in reasons(out.table, "target")], dtype=bool)
+    out.table["supported"] = out.table["supported"].to_numpy(dtype=bool) & ~why
+    why_f = reasons(out.frontier, "target")
+    out.frontier["smallest_threshold"] = out.frontier["smallest_threshold"].mask(np.array([bool(w) for w in why_f]))
+    out.frontier["note"] = [w or n for w, n in zip(why_f, out.frontier["note"], strict=True)]
+    why_s = reasons(out.summary, "supported_target")
+    thin = np.array([bool(w) for w in why_s], dtype=bool)
+    for col in ("supported_target", "supported_low", "supported_high"):
+        out.summary[col] = np.where(thin, np.nan, out.summary[col].to_numpy(dtype=np.float64))
+    out.summary["note"] = [f"withheld: {w}" if w else n for w, n in zip(why_s, out.summary["note"], strict=True)]
 
 
 def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:

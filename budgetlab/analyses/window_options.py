@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_tz, to_timedelta
+from .._util.validation import check_tz, options_object, to_timedelta
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from .sorted_events import WindowSpec, parse_window
@@ -71,22 +71,7 @@ class WindowOptions:
 def window_options(options: WindowOptions | None, given: dict[str, Any]) -> WindowOptions:
     """``options``, or the keyword options ``given`` as one; with ``options`` the keywords must be
     at their defaults (a keyword given as well is refused, never dropped)."""
-    if options is None:
-        return WindowOptions(**given)
-    if not isinstance(options, WindowOptions):
-        raise ConfigError("options must be a WindowOptions, e.g. WindowOptions(windows=('1h', '24h')).")
-    defaults = {f.name: f.default for f in fields(WindowOptions) if f.init}
-    both = [name for name, value in given.items() if not _is_default(value, defaults[name])]
-    if both:
-        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in options only.")
-    return options
-
-
-def _is_default(value: Any, default: Any) -> bool:
-    if value is default:
-        return True
-    plain = isinstance(value, (str, int, float, tuple)) and not isinstance(value, bool)
-    return bool(default is not None and plain and value == default)
+    return options_object(WindowOptions, options, given, "WindowOptions(windows=('1h', '24h'))")
 
 
 def _durations(value: Any, name: str) -> list[int]:

@@ -15,13 +15,13 @@ Per-group SLOs run once per SLO (:mod:`.per_slo`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..._util.progress import ProgressBar
+from ..._util.validation import options_object
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO, PerGroup, as_per_group
@@ -186,22 +186,7 @@ def recalibrate(
 
 def _options(options: RecalibrationOptions | None, given: dict[str, Any]) -> RecalibrationOptions:
     """``options``, or the keyword options as one; both at once only with the keywords at their defaults."""
-    if options is None:
-        return RecalibrationOptions(**given)
-    if not isinstance(options, RecalibrationOptions):
-        raise ConfigError("options must be a RecalibrationOptions, e.g. RecalibrationOptions(n_boot=0).")
-    defaults = {f.name: f.default for f in fields(RecalibrationOptions)}
-    both = [name for name, value in given.items() if not _is_default(value, defaults[name])]
-    if both:
-        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in options only.")
-    return options
-
-
-def _is_default(value: Any, default: Any) -> bool:
-    if value is default:
-        return True
-    scalar = isinstance(value, (str, int, float)) and not isinstance(value, bool)
-    return bool(default is not None and scalar and value == default)
+    return options_object(RecalibrationOptions, options, given, "RecalibrationOptions(n_boot=0)")
 
 
 def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
