@@ -26,6 +26,7 @@ FIXTURE_COPIES = {
     "access.log": ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs",
     "auth.log": ROOT / "tests" / "fixtures" / "loghub" / "openssh_300.log",
     "proxy.log": ROOT / "tests" / "fixtures" / "loghub" / "proxifier_300.log",
+    "openstack.log": ROOT / "tests" / "fixtures" / "loghub" / "openstack_400.log",
 }
 
 SHOWN_LANGUAGES = {"text", "output", "yaml", "json", "toml", "ini", "csv", "promql", "none"}

@@ -224,19 +224,24 @@ def log(tmp_path):
     t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 3 * 86400, n)), unit="s")
     outcome = np.where(rng.random(n) < 0.93, "success", "timeout")
     path = tmp_path / "log.csv"
-    pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome}).to_csv(path, index=False)
+    # every request takes 1 ms, under any latency SLO's threshold here: a latency SLO gives the availability replay
+    pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome, "ms": 1}).to_csv(path, index=False)
     return path
 
 
-@pytest.mark.parametrize("spec, slo", [
-    (SLOTH / "getting-started.yml", SLO(0.999, "30D")),
-    (PYRRA / "caddy-response-latency.yaml", SLO(0.9, "28D")),
-    (f"{PYRRA / 'nginx.yaml'}#nginx-api-latency", SLO(0.9, "28D")),
+@pytest.mark.parametrize("spec, slo, latency", [
+    (SLOTH / "getting-started.yml", SLO(0.999, "30D"), False),
+    (PYRRA / "caddy-response-latency.yaml", SLO(0.9, "28D"), True),
+    (f"{PYRRA / 'nginx.yaml'}#nginx-api-latency", SLO(0.9, "28D"), True),
 ])
-def test_replay_reads_sloth_and_pyrra_slos(log, tmp_path, capsys, spec, slo):
+def test_replay_reads_sloth_and_pyrra_slos(log, tmp_path, capsys, spec, slo, latency):
     assert load_slo(spec) == slo.with_(period=slo.window)
     out = tmp_path / "tr.csv"
-    assert main(["replay", str(log), "--slo", str(spec), "--out", str(out)]) == 0
+    durations = ["--duration", "ms", "--duration-unit", "ms"] if latency else []
+    if latency:  # a latency SLO needs the log's durations (its threshold becomes --slow-above), never read as availability
+        assert main(["replay", str(log), "--slo", str(spec), "--out", str(out)]) == 2
+        assert "latency SLO" in capsys.readouterr().err and not out.exists()
+    assert main(["replay", str(log), "--slo", str(spec), *durations, "--out", str(out)]) == 0
     want = transitions(replay(read_events(log), slo))
     got = pd.read_csv(out)
     assert len(got) == len(want) > 0
