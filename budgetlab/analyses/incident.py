@@ -36,14 +36,8 @@ from ..errors import ConfigError, InputError, PartialWindowWarning, SchemaError
 from ..events.schema import TIMEOUT, check_events, parse_scope, scope_mask, ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.bins import bin_events
-from .failure_buckets import (
-    Groups,
-    TrackerVariants,
-    bucket_burn_over_time,
-    bucket_counts,
-    episodes_caused,
-    utc_ns,
-)
+from .bucket_variants import Groups, TrackerVariants, episodes_caused, utc_ns
+from .failure_buckets import bucket_burn_over_time, bucket_counts
 from .incident_clock import on_the_clock
 from .incident_text import prose_duration, summary_text
 from .per_group import group_keys, merge_tables
