@@ -90,7 +90,8 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
 def _ratio(num: np.ndarray, den: np.ndarray, empty: float) -> np.ndarray:
     """``num / den`` broadcast, ``empty`` where ``den`` is 0."""
     out = np.full(np.broadcast_shapes(num.shape, den.shape), empty)
-    return np.divide(num, den, out=out, where=den > 0)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
 
 
 def _bucket_rows(units: pd.DataFrame, n_units: int, names: list[str]) -> pd.DataFrame:
