@@ -181,18 +181,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         if caveat:
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])
-        if n < min_events:
-            rec_txt = (f"No recommendation for {group}: only {n:,} events in the history; a recommendation needs at "
-                       f"least {min_events:,}.")
-        elif np.isfinite(rec_t):
-            lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
-            rec_txt = f"Recommended for {group}: {_tpct(rec_t)}"
-            if np.isfinite(lo) and np.isfinite(hi):
-                rec_txt += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
-            rec_txt += f", from {n:,} events over {days:.1f} days"
-            rec_txt += f"; {caveat}." if caveat else "."
-        else:
-            rec_txt = f"No recommendation for {group}: {r['recommendation_note']}."
+        rec_txt = _recommendation(r, group, caveat, min_events)
         row = {k: r[k] for k in by}
         row.update(subject=subject, verdict=verdict, sentence=sentence, evidence=evidence, withheld=withheld,
                    caveat=caveat, recommended_target=rec_t if n >= min_events else np.nan, recommendation=rec_txt)
@@ -200,6 +189,21 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
     out = pd.DataFrame(rows, columns=[*by, *VERDICT_COLUMNS, "recommended_target", "recommendation"])
     out.attrs["by"] = by
     return out
+
+
+def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> str:
+    """The sentence on the recommended target of one summary row ``r``, or why there is none."""
+    n, days, rec_t = int(r["events"]), float(r["history_days"]), float(r["recommended_target"])
+    if n < min_events:
+        return (f"No recommendation for {group}: only {n:,} events in the history; a recommendation "
+                f"needs at least {min_events:,}.")
+    if not np.isfinite(rec_t):
+        return f"No recommendation for {group}: {r['recommendation_note']}."
+    lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
+    text = f"Recommended for {group}: {_tpct(rec_t)}"
+    if np.isfinite(lo) and np.isfinite(hi):
+        text += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
+    return text + f", from {n:,} events over {days:.1f} days" + (f"; {caveat}." if caveat else ".")
 
 
 def page_verdict(failures: int, events: int, *, target: float, threshold: float, confidence: float = 0.95,
