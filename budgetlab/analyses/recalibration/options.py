@@ -126,25 +126,11 @@ class Plan:
         """The status level the rule limits (1 warning, 2 critical, 3 exhausted)."""
         return STATUSES.index(self.options.limit_status)
 
-    @property
-    def step(self) -> float:
-        return float(self.options.step)
-
-    @property
-    def max_share(self) -> float:
-        return float(self.options.max_share)
-
-    @property
-    def loose_burn(self) -> float:
-        return float(self.options.loose_burn)
-
-    @property
-    def confidence(self) -> float:
-        return float(self.options.confidence)
-
-    @property
-    def n_boot(self) -> int:
-        return int(self.options.n_boot)
+    def __getattr__(self, name: str) -> Any:
+        """The options' checked fields: ``plan.step`` is ``plan.options.step``."""
+        if name == "options":  # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
+        return getattr(self.options, name)
 
     def settings(self, *, span_start: int, span_end: int, by: Sequence[str]) -> dict[str, Any]:
         """:attr:`Recalibration.settings`."""
