@@ -45,7 +45,7 @@ from .incident_span import (
 from .incident_tables import alert_tables, budget_table
 from .incident_text import summary_text
 from .incident_tracker import tracker_table
-from .per_group import group_keys, merge_tables
+from .per_group import group_keys, merge_tables, need_group_keys
 
 __all__ = ["IncidentReport", "incident_report"]
 
@@ -310,10 +310,7 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
                       kw: dict[str, Any]) -> IncidentReport:
     """:func:`incident_report` under per-group SLOs: one report per distinct SLO, each group's rows
     from the report under its own SLO, the summary about the worst group under its SLO."""
-    keys = check_events(events, kw["by"])
-    if not keys:
-        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are "
-                          "keyed by.")
+    keys = need_group_keys(check_events(events, kw["by"]))
     bkeys = as_list(kw["breakdown_by"]) if kw["breakdown_by"] is not None else list(keys)
     key_table = group_keys(events, keys)
     slos = per.resolve(key_table)

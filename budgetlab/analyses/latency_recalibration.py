@@ -43,7 +43,7 @@ from ..errors import ConfigError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
-from .per_group import group_keys, group_mask
+from .per_group import group_keys, group_mask, need_group_keys
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.rules import MIN_EXPECTED_FAILURES, MIN_TRAFFIC_DAYS
 
@@ -151,8 +151,7 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
              run: Callable[[SLO], LatencyRecalibration]) -> LatencyRecalibration:
     """One run per distinct SLO over the whole table; each group's rows from its own SLO's run
     (every run has the same rows: the same groups, thresholds and candidates)."""
-    if not keys:
-        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+    need_group_keys(keys)
     key_table = group_keys(events, keys)
     slos = per.resolve(key_table)
     slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}

@@ -5,7 +5,7 @@ read against the run's SLO: its window, its alert policy for the SLO's period)."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from ...errors import ConfigError
 from ...slo import SLO
 from .rolling import DAY_NS
 
-__all__ = ["RecalibrationOptions", "Plan", "OPTION_NAMES"]
+__all__ = ["RecalibrationOptions", "Plan"]
 
 
 @dataclass(frozen=True)
@@ -97,10 +97,6 @@ class RecalibrationOptions:
         policy = as_policy(self.policy, default=AlertPolicy.workbook(base.period), period=base.period)
         requested = None if self.candidates is None else np.asarray(self.candidates, dtype=np.float64)
         return Plan(options=self, slo=base, policy=policy, requested=requested)
-
-
-#: The keyword options of :func:`recalibrate` that :class:`RecalibrationOptions` holds.
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RecalibrationOptions))
 
 
 @dataclass(frozen=True)
