@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes
 from ..alerts.policy import AlertPolicy
 from ..budget.figures import seed_status_codes
@@ -23,14 +24,9 @@ from ..slo import SLO
 from ..windows.groups import group_codes, order_by_codes, segment_codes
 from ..windows.trailing import trailing_counts
 
-__all__ = ["utc_ns", "bucket_codes", "closed_overlap", "Groups", "TrackerVariants", "episodes_caused"]
+__all__ = ["bucket_codes", "closed_overlap", "Groups", "TrackerVariants", "episodes_caused"]
 
 _N_LEVELS = 3  # warning, critical, exhausted (status codes 1..3)
-
-
-def utc_ns(col: pd.Series) -> np.ndarray:
-    """A tz-aware datetime column as int64 nanoseconds since the epoch (UTC)."""
-    return np.asarray(col.dt.as_unit("ns").array.asi8, dtype=np.int64)  # type: ignore[attr-defined]
 
 
 def bucket_codes(events: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
@@ -272,8 +268,9 @@ def episodes_caused(bins: pd.DataFrame, target: Any, policy: AlertPolicy, bucket
     a_id, b_id = gid(ep), gid(wo)
     codes, uniques = pd.factorize(np.concatenate([a_id, b_id]).astype(str))
     a_g, b_g = codes[: len(ep)].astype(np.int64), codes[len(ep):].astype(np.int64)
-    matched = closed_overlap(a_g, utc_ns(ep["start"]), utc_ns(ep["end"]), b_g, utc_ns(wo["start"]),
-                             utc_ns(wo["end"]))
+    a_s, a_e, b_s, b_e = (utc_ns_column(f[c], f"episodes['{c}']")
+                          for f in (ep, wo) for c in ("start", "end"))
+    matched = closed_overlap(a_g, a_s, a_e, b_g, b_s, b_e)
     out = ep.copy()
     out["caused"] = ~matched
     return out, wo

@@ -9,10 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import require_columns, to_timedelta, utc_timestamp
+from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
-from .bucket_variants import utc_ns
 from .incident_text import prose_duration
 
 __all__ = ["Span", "between", "check_scope", "nice_freq", "overlapping_incidents",
@@ -33,7 +32,7 @@ def nice_freq(span_ns: int, max_bins: int = 120) -> str:
 
 def between(ts: pd.Series, lo: pd.Timestamp, hi: pd.Timestamp) -> np.ndarray:
     """Mask of the times ``ts`` in ``[lo, hi)``."""
-    t = utc_ns(ts)
+    t = utc_ns_column(ts, "ts")
     return (t >= lo.value) & (t < hi.value)
 
 

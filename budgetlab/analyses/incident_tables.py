@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 from ..windows.bins import bin_events
-from .bucket_variants import Groups, episodes_caused, utc_ns
+from .bucket_variants import Groups, episodes_caused
 from .incident_span import Span
 
 __all__ = ["alert_tables", "budget_table"]
@@ -38,13 +39,14 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
 
 def _overlapping(episodes: pd.DataFrame, lo: pd.Timestamp, hi: pd.Timestamp) -> pd.DataFrame:
     """The episodes that overlap ``[lo, hi)``."""
-    return episodes[(utc_ns(episodes["start"]) < hi.value) & (utc_ns(episodes["end"]) > lo.value)]
+    starts, ends = (utc_ns_column(episodes[c], f"episodes['{c}']") for c in ("start", "end"))
+    return episodes[(starts < hi.value) & (ends > lo.value)]
 
 
 def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, policy: AlertPolicy, keys: list[str],
                 start: pd.Timestamp, end: pd.Timestamp) -> pd.DataFrame:
     """Per group and tier: what the tier did during the incident."""
-    ev_t = utc_ns(states["bin_end"])
+    ev_t = utc_ns_column(states["bin_end"], "bin_end")
     st = states[(ev_t > start.value) & (ev_t <= end.value)]
     peaks = st.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long", "burn_short"]].max()
     hit = _overlapping(episodes, start, end)
