@@ -45,7 +45,7 @@ from ..slo import SLO, PerGroup, as_per_group
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
 from .per_group import group_keys, group_mask, need_group_keys
 from .recalibration.candidates import USUAL_TARGETS
-from .recalibration.rules import MIN_EXPECTED_FAILURES, MIN_TRAFFIC_DAYS
+from .recalibration.rules import thin_evidence
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
@@ -261,28 +261,14 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     return LatencyRecalibration(table, summary, frontier)
 
 
-def _thin(events: int, target: float, traffic_days: int) -> str:
-    """Why a target cannot be judged on a group's evidence, in words ('' when it can): the rule of
-    :func:`budgetlab.recalibrate` (at least :data:`MIN_EXPECTED_FAILURES` expected failures under the
-    target, and :data:`MIN_TRAFFIC_DAYS` days with traffic for the day-block bootstrap)."""
-    expected = events * (1 - target)
-    if expected < MIN_EXPECTED_FAILURES - 1e-9:
-        need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
-        return (f"{events:,} events: too few to judge {target:g} ({expected:.3g} expected failures under it; "
-                f"at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
-    if traffic_days < MIN_TRAFFIC_DAYS:
-        return (f"{traffic_days} day(s) with traffic: too few for the day-block bootstrap (at least "
-                f"{MIN_TRAFFIC_DAYS})")
-    return ""
-
-
 def _withhold_thin(out: LatencyRecalibration, events: np.ndarray, traffic_days: np.ndarray) -> None:
     """Withhold, in words, what the evidence is too thin for: a target a group's events cannot
     judge is never supported (table), never on the frontier, and a supported target too thin to
     judge is no recommendation (summary: NaN, the reason in ``note``)."""
     def reasons(frame: pd.DataFrame, col: str) -> list[str]:
         g = np.repeat(np.arange(len(events)), len(frame) // max(len(events), 1))
-        return [_thin(int(events[i]), float(t), int(traffic_days[i])) if np.isfinite(t) else ""
+        return [thin_evidence(int(events[i]), float(t), int(traffic_days[i]), True)
+                if np.isfinite(t) else ""
                 for i, t in zip(g, frame[col].to_numpy(dtype=np.float64), strict=True)]
 
     why = np.array([bool(w) for w in reasons(out.table, "target")], dtype=bool)
