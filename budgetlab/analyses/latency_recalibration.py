@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import as_list, check_argument, check_fraction, check_whole
+from .._util.validation import as_list, check_argument, check_fraction, check_whole, utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
 from ..errors import ConfigError
@@ -188,8 +188,8 @@ def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys
     """Per group and UTC day of the observation: time at ``limit`` or worse, and observed time
     (both after warm-up, no-traffic time left out)."""
     status = spans["status"].astype(str).to_numpy()
-    a = np.maximum(_ns(spans["start"]), _ns(spans["warmup_end"])) - t0
-    b = _ns(spans["end"]) - t0
+    start, warm, end = (utc_ns_column(spans[c], c) for c in ("start", "warmup_end", "end"))
+    a, b = np.maximum(start, warm) - t0, end - t0
     keep = (status != "no_traffic") & (b > a)
     g = _group_rows(spans, keys, censoring)[keep]
     is_bad = np.isin(status[keep], limit)
@@ -205,10 +205,6 @@ def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys
     obs = np.bincount(flat, weights=(hi - lo).astype(np.float64), minlength=size)
     bad = np.bincount(flat, weights=np.where(is_bad[row], hi - lo, 0).astype(np.float64), minlength=size)
     return bad.reshape(len(censoring), n_days), obs.reshape(len(censoring), n_days)
-
-
-def _ns(col: pd.Series) -> np.ndarray:
-    return np.asarray(pd.DatetimeIndex(col).asi8, dtype=np.int64)
 
 
 def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
