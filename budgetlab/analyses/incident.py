@@ -34,7 +34,10 @@ from ..events.schema import TIMEOUT, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_burn_over_time, bucket_counts
-from .incident_span import (
+from .incident_tables import alert_tables, budget_table
+from .incident_text import summary_text
+from .incident_tracker import tracker_table
+from .incident_window import (
     Span,
     between,
     check_scope,
@@ -42,9 +45,6 @@ from .incident_span import (
     overlapping_incidents,
     replayed_events,
 )
-from .incident_tables import alert_tables, budget_table
-from .incident_text import summary_text
-from .incident_tracker import tracker_table
 from .per_group import group_keys, merge_tables, need_group_keys
 
 __all__ = ["IncidentReport", "incident_report"]

@@ -15,7 +15,7 @@ from ..events.schema import TIMEOUT
 from ..slo import SLO
 from ..windows.bins import bin_events
 from .bucket_variants import Groups, episodes_caused
-from .incident_span import Span
+from .incident_window import Span
 
 __all__ = ["alert_tables", "budget_table"]
 

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, status_spans
 from ..slo import SLO
-from .incident_span import Span, between
+from .incident_window import Span, between
 
 __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "tracker_table"]
 
