@@ -152,7 +152,8 @@ def _extra_cases() -> None:
                       ("benchmarks.bench_backtest", "backtest"), ("benchmarks.bench_groups", "groups"),
                       ("benchmarks.bench_replay", "replay_columns"), ("benchmarks.bench_load", "load"),
                       ("benchmarks.bench_plot", "plot"), ("benchmarks.bench_startup", "startup"),
-                      ("benchmarks.bench_engines", "engines"), ("benchmarks.bench_spans", "spans")):
+                      ("benchmarks.bench_engines", "engines"), ("benchmarks.bench_spans", "spans"),
+                      ("benchmarks.bench_burn", "burn")):
         try:
             m = importlib.import_module(mod)
         except ImportError:
