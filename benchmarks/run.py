@@ -190,6 +190,16 @@ def print_table(results: list[Result]) -> None:
                                              for k, v in r.extra.items()))
 
 
+def _version(dist: str) -> str:
+    """The installed version of ``dist``, or "not installed" (no import: start-up stays cheap)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "not installed"
+
+
 def _has_tabulate() -> bool:
     try:
         import tabulate  # noqa: F401
@@ -208,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     repeat = 3 if args.quick else 5
     print(f"budgetlab benchmarks ({'quick' if args.quick else 'full'}): {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}")
+    print("versions: " + ", ".join(f"{name} {_version(name)}" for name in
+                                   ("budgetlab", "numba", "pyarrow", "polars", "duckdb", "dask")))
     t0 = time.perf_counter()
     events = build_events(n)
     print(f"data: {len(events):,} events over 28 days from budgetlab.synth (seed {SEED}) in {time.perf_counter() - t0:.1f} s\n")
