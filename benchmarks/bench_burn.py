@@ -3,8 +3,9 @@
 The suite's events of the first 14 days, at 200 and 2,000 groups (``bench_groups.with_groups``),
 binned by minute; ``burn_rates(bins, 0.95, windows=("5min", "1h"))`` (the sparse default: a row
 wherever a window holds traffic). Memory is the OS's view: the RSS the table holds once returned,
-above the RSS before the call (the bins in memory), per output row, target <= 48 B; and the peak
-RSS of the call. Timed against ``bin_events`` of the same events (interleaved): what producing the
+above the RSS before the call (the bins in memory; the C heap trimmed first), per output row,
+target <= 48 B; the table's own bytes per row (``memory_usage(deep=True)``) beside it; and the
+peak RSS of the call. Timed against ``bin_events`` of the same events (interleaved): what producing the
 table costs next to binning. ``burn_rate_chunks`` (chunks of 2 M rows, each reduced to its row
 count and dropped) is reported with its peak RSS above the start: one chunk, not the table.
 """
@@ -17,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from benchmarks.bench_groups import with_groups
-from benchmarks.harness import Result, peak_rss, status_kib, time_pair
+from benchmarks.harness import Result, peak_rss, status_kib, time_pair, trim_heap
 
 GROUPS = (200, 2_000)
 WINDOWS = ("5min", "1h")
@@ -25,8 +26,9 @@ TARGET_BYTES_PER_ROW = 48
 
 
 def _held_rss(fn: Any) -> tuple[Any, int | None]:
-    """``fn()`` and the RSS it holds once returned, above the RSS before the call (Linux)."""
-    gc.collect()
+    """``fn()`` and the RSS it holds once returned, above the RSS before the call (Linux; the heap
+    trimmed first, so that memory freed earlier and kept by the allocator is not reused unseen)."""
+    trim_heap()
     try:
         before: int | None = status_kib("VmRSS")
     except OSError:
@@ -57,13 +59,13 @@ def case(events: pd.DataFrame, repeat: int, groups: tuple[int, ...] = GROUPS) ->
             bin_events(ev, "1min", by="group")
 
         table, held = _held_rss(sparse)
-        rows = len(table)
+        rows, own = len(table), int(table.memory_usage(deep=True).sum())
         del table
         peak, _, _ = peak_rss(sparse)
         t, b = time_pair(sparse, binning, repeat=max(1, repeat // 2), warmup=0)
         chunk_peak, _, _ = peak_rss(chunked)
         per_row = None if held is None or rows == 0 else held / rows
-        extra: dict[str, Any] = {"rows": rows}
+        extra: dict[str, Any] = {"rows": rows, "table_bytes_per_row": own / max(rows, 1)}
         if per_row is not None and peak is not None and chunk_peak is not None:
             extra |= {"held_rss_bytes_per_row": per_row, "peak_rss_mib": peak / 2**20,
                       "chunked_peak_rss_mib": chunk_peak / 2**20}

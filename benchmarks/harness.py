@@ -95,10 +95,22 @@ def status_kib(field: str) -> int:
     raise OSError(f"/proc/self/status has no {field}")
 
 
+def trim_heap() -> None:
+    """Return the C heap's free memory to the OS (glibc ``malloc_trim``; nothing elsewhere), so
+    that RSS measured next counts what is in use, not what an earlier call freed and kept."""
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def peak_rss(fn: Callable[[], Any]) -> tuple[int | None, float, float]:
     """``(peak RSS bytes above the RSS before the call or None off Linux, wall s, CPU s)`` of one
-    ``fn()`` (result dropped): the peak is reset first (``/proc/self/clear_refs``)."""
-    gc.collect()
+    ``fn()`` (result dropped): the heap trimmed and the peak reset first (``/proc/self/clear_refs``)."""
+    trim_heap()
     try:
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # resets VmHWM to the current RSS
