@@ -142,11 +142,11 @@ def _pl_traffic_runs(df: Any) -> Any:
     runs = (b.with_columns(run=new.fill_null(True).cum_sum()).group_by("run")
             .agg(pl.col("g").first(), s=pl.col("m").first(), e=pl.col("m").last() + HOUR_MIN))
     rows = runs.select("g", m=pl.int_ranges("s", pl.min_horizontal("e", pl.lit(last)))).explode("m")
-    win = {"window_size": f"{HOUR_MIN}i"}
+    win = f"{HOUR_MIN}i"
     return (rows.sort(["g", "m"]).join(b, on=["g", "m"], how="left", maintain_order="left")
             .with_columns(pl.col("total", "bad").fill_null(0))
-            .with_columns(total=pl.col("total").rolling_sum_by("m", **win).over("g"),
-                          bad=pl.col("bad").rolling_sum_by("m", **win).over("g"))
+            .with_columns(total=pl.col("total").rolling_sum_by("m", window_size=win).over("g"),
+                          bad=pl.col("bad").rolling_sum_by("m", window_size=win).over("g"))
             .with_columns(burn_rate=(pl.col("bad") / pl.col("total")) / (1 - TARGET)))
 
 
@@ -198,7 +198,7 @@ def _dk_burn_asof(con: Any) -> pd.DataFrame:
 _DK_LAST = "(SELECT MAX(m) + 1 FROM b)"
 
 
-def _dk_traffic_scatter(con: Any) -> pd.DataFrame:
+def _dk_traffic_scatter(con: Any) -> Any:
     return con.execute(f"""WITH b AS ({_DK_MINUTES}),
         s AS (SELECT g, UNNEST(range(m, LEAST(m + {HOUR_MIN}, {_DK_LAST}))) AS e, total, bad FROM b)
         SELECT g, e AS m, SUM(total) AS total, SUM(bad) AS bad,
@@ -206,7 +206,7 @@ def _dk_traffic_scatter(con: Any) -> pd.DataFrame:
         FROM s GROUP BY g, e ORDER BY g, e""").df()
 
 
-def _dk_traffic_runs(con: Any) -> pd.DataFrame:
+def _dk_traffic_runs(con: Any) -> Any:
     return con.execute(f"""WITH b AS ({_DK_MINUTES}),
         n AS (SELECT g, m, CASE WHEN m - LAG(m) OVER (PARTITION BY g ORDER BY m) < {HOUR_MIN}
                                 THEN 0 ELSE 1 END AS new FROM b),
