@@ -12,7 +12,6 @@ count and dropped) is reported with its peak RSS above the start: one chunk, not
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 import pandas as pd
@@ -34,7 +33,7 @@ def _held_rss(fn: Any) -> tuple[Any, int | None]:
     except OSError:
         before = None
     out = fn()
-    gc.collect()
+    trim_heap()  # the call's freed temporaries are not the table's
     return out, None if before is None else (status_kib("VmRSS") - before) * 1024
 
 
