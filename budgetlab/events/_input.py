@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +29,8 @@ from ..errors import BudgetlabError, ConfigError, FileFormatError
 
 __all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of", "read_input", "refuse_binary",
            "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding", "file_name",
-           "CR_ONLY_NOTE", "compression_note", "PROGRESS_BYTES"]
+           "CR_ONLY_NOTE", "compression_note", "PROGRESS_BYTES", "utf8_family", "sniff", "is_blank",
+           "refuse_wide"]
 
 #: Default cap on decompressed bytes per compressed byte (gzip's own maximum is about 1032).
 MAX_RATIO = 1000
@@ -124,7 +126,8 @@ def _stdlib_pieces(path: Path, kind: str, name: str) -> Iterator[tuple[bytes, in
         raise FileFormatError(f"{name}: the file is xz-compressed and this Python has no xz support; decompress "
                               "it (xz -d) or save it as .csv.gz.")
     new = (lambda: zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)) if kind == "gzip" else lzma.LZMADecompressor
-    dec, finished, pending = new(), False, b""  # finished: a new member/stream starts only if more data comes
+    dec: Any = new()
+    finished, pending = False, b""  # finished: a new member/stream starts only if more data comes
     with open(path, "rb") as fh:  # read-only
         while data := (pending or fh.read(_IN)):
             pending = b""
@@ -286,3 +289,38 @@ def check_text_encoding(encoding: Any) -> str:
         raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give the "
                           "file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.")
     return str(encoding)
+
+
+def utf8_family(encoding: str) -> bool:
+    return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+
+
+def sniff(raw: bytes, name: str, kind: str) -> None:
+    inner = compression_of(raw[:16])
+    if inner is not None:
+        raise FileFormatError(f"{name}: is {inner} data inside a compressed file (compressed twice); decompress it "
+                              "once and save it as .csv or .csv.gz.")
+    if raw[:4] == b"PAR1":
+        raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or pass format='parquet'.")
+    if raw[:4] == b"PK\x03\x04":
+        raise FileFormatError(f"{name}: is a ZIP archive (or an Excel workbook), not {kind.upper()}; "
+                              "export it as CSV or unpack it.")
+
+
+_BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file not empty
+
+
+def is_blank(raw: bytes) -> bool:
+    """Only blanks, NULs and BOM bytes (what an empty export holds); found without a copy."""
+    return _BLANK.search(raw) is None
+
+
+def refuse_wide(raw: bytes, name: str) -> None:
+    """UTF-16/32 text read as UTF-8 (NUL bytes are valid UTF-8, so decoding alone misses it), or
+    binary data."""
+    refuse_binary(raw, name)
+    wide = utf16_encoding(raw)
+    if wide is not None:
+        bom = "it starts with a byte-order mark" if wide in ("utf-16", "utf-32") else "every other byte is NUL"
+        raise FileFormatError(f"{name}: is {wide.upper()} text ({bom}); pass "
+                              f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it as UTF-8.")
