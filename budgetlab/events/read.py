@@ -262,7 +262,7 @@ def read_events(
     if not isinstance(spec, ReadSpec):
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
     time, label, ok, bucket, session = spec.time, spec.label, spec.ok, spec.bucket, spec.session
-    keys, keep_cols, tz = list(spec.by), list(spec.keep), spec.tz
+    keys, keep_cols = list(spec.by), list(spec.keep)
     columns, slow_ns = spec.columns, spec.slow_ns
     labels = [c for c in (label if ok is None else None, bucket) if c is not None]  # outcome labels, failure kinds
 
@@ -276,22 +276,10 @@ def read_events(
         keys = [k for k in keys if k in raw.columns]
         keep_cols = [k for k in keep_cols if k in raw.columns]
 
-        if spec.time_format is not None:
-            t, time_text = parse_formatted(raw[time], spec.time_format, year=spec.year, tz=tz)
-        else:
-            t = parse_time(raw[time], tz=tz, epoch=spec.epoch)
-            # ISO text with a zone in every row, read as instants by the CSV reader: said as text
-            time_text = OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(raw[time], tz=tz,
-                                                                                      epoch=spec.epoch)
+        t, time_text = _time_of(raw, spec)
         reading_ = _outcome_reading(raw, label, ok, bucket, dict(spec.outcomes) if spec.outcomes is not None else None,
                                     require_success=is_path_like(source))
-        ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
-        durations = None if spec.duration is None else parse_durations(raw[spec.duration], spec.duration_unit)
-        if durations is not None:
-            notes.append(f"durations: column {spec.duration!r}, " + (f"numbers in {spec.duration_unit}"
-                         if spec.duration_unit else "text with units") + ", kept as the 'duration' column")
-        if slow_ns is not None and durations is not None:
-            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, durations, slow_ns)
+        ok_arr, bucket_cat, n_slow, durations = _latency_of(raw, spec, reading_, notes)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
         out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array, "ok": ok_arr,
                                "bucket": bucket_cat}
@@ -322,6 +310,30 @@ def read_events(
         notes=(*notes, *reading_.notes),
     )
     return frame
+
+
+def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
+    """The time column as int64 ns UTC and how it was read (for ``how_read``)."""
+    col, tz = raw[spec.time], spec.tz
+    if spec.time_format is not None:
+        return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
+    t = parse_time(col, tz=tz, epoch=spec.epoch)
+    # ISO text with a zone in every row, read as instants by the CSV reader: said as text
+    return t, OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(col, tz=tz, epoch=spec.epoch)
+
+
+def _latency_of(raw: pd.DataFrame, spec: ReadSpec, reading_: OutcomeReading,
+                notes: list[str]) -> tuple[np.ndarray, pd.Categorical, int, np.ndarray | None]:
+    """``ok``, ``bucket`` and the slow rows after ``slow_above``, and the durations (ns) if declared
+    (stated in ``notes``)."""
+    if spec.duration is None:
+        return reading_.ok, reading_.bucket, 0, None
+    durations = parse_durations(raw[spec.duration], spec.duration_unit)
+    notes.append(f"durations: column {spec.duration!r}, " + (f"numbers in {spec.duration_unit}"
+                 if spec.duration_unit else "text with units") + ", kept as the 'duration' column")
+    if spec.slow_ns is None:
+        return reading_.ok, reading_.bucket, 0, durations
+    return (*apply_slow(reading_.ok, reading_.bucket, durations, spec.slow_ns), durations)
 
 
 def _outcome_reading(raw: pd.DataFrame, label: str, ok: str | None, bucket: str | None,
