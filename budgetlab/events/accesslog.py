@@ -27,8 +27,7 @@ from ._columns import code_counts, small_int
 from ._formats import check_path
 from ._input import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, file_name, read_input
 from .outcomes import LabelReading, OutcomeReading, check_outcomes, classify_outcomes
-from .report import HowRead, skip_reasons, time_span
-from .schema import SUCCESS, bucket_dtype, ts_ns
+from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span, ts_ns
 from .sources import expand_sources, file_notes
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR", "OTHER_ERROR",
