@@ -24,8 +24,10 @@ from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
 from ._fields import quoted
+from .alert_info import DEFAULT_TARGET, AlertPolicyInfo
 from .durations import parse_duration_shorthand
-from .model import DEFAULT_TARGET, AlertPolicyInfo, SLODocument
+from .indicators import prometheus_ratio
+from .model import SLODocument
 from .sloth import check_keys
 
 __all__ = ["PYRRA_VERSION", "is_pyrra", "from_pyrra"]
@@ -69,16 +71,13 @@ def _indicator(spec: Mapping[str, Any], name: str, where: str) -> tuple[dict[str
     if not isinstance(grouping, list) or not all(isinstance(g, str) and g and set(g) <= _LABEL_CHARS
                                                  and not g[0].isdigit() for g in grouping):
         raise ConfigError(f"{iw}.grouping must list Prometheus label names.")
-    part = "bad" if kind == "ratio" else "good"
-    ratio = {"counter": True,
-             part: {"metricSource": {"type": "Prometheus", "spec": {"query": _grouped(_metric(body, first, iw), grouping)}}},
-             "total": {"metricSource": {"type": "Prometheus", "spec": {"query": _grouped(_metric(body, "total", iw),
-                                                                                         grouping)}}}}
+    queries = {"bad" if kind == "ratio" else "good": _grouped(_metric(body, first, iw), grouping)}
+    indicator = prometheus_ratio(name, total=_grouped(_metric(body, "total", iw), grouping), **queries)
     notes = [f"Pyrra {kind} indicator: {'errors' if kind == 'ratio' else 'success (the latency bucket)'} over total"]
     if grouping:
         notes.append(f"grouping {', '.join(grouping)}: the queries sum by ({', '.join(grouping)}), and backtest groups "
                      "by it unless --by says otherwise")
-    return {"metadata": {"name": name}, "spec": {"ratioMetric": ratio}}, notes
+    return indicator, notes
 
 
 def _alerts(spec: Mapping[str, Any], window: Any, where: str) -> tuple[tuple[AlertPolicy, ...], dict[str, AlertPolicyInfo]]:

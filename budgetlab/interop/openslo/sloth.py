@@ -29,7 +29,9 @@ from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
 from ._fields import quoted
-from .model import DEFAULT_TARGET, AlertPolicyInfo, SLODocument
+from .alert_info import DEFAULT_TARGET, AlertPolicyInfo
+from .indicators import prometheus_ratio
+from .model import SLODocument
 from .write import slug
 
 __all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "is_sloth_spec", "from_sloth", "check_keys"]
@@ -134,10 +136,7 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
     tiers = tuple(t for t in AlertPolicy.sloth(SLOTH_PERIOD).tiers if t.severity in on)
     policies = (AlertPolicy(tiers, period=SLOTH_PERIOD, name="sloth"),) if tiers else ()
     ind_name = slug(name) if name else "sli"
-    indicator = {"metadata": {"name": ind_name}, "spec": {"ratioMetric": {
-        "counter": True,
-        "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": errors}}},
-        "total": {"metricSource": {"type": "Prometheus", "spec": {"query": total}}}}}}
+    indicator = prometheus_ratio(ind_name, total=total, bad=errors)
     notes = [f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default), also the tracker window",
              "the alerts: Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over 1d/2h and 1 over "
              "3d/6h)" + ("" if len(on) == 2 else f"; disabled: {', '.join(s for _, s in _SEVERITIES if s not in on)}")]
