@@ -20,7 +20,8 @@ from ...slo import SLO
 from ._fields import check_str, check_strings, normalize_start, quoted
 from ._policies import ObjectTable, context, own_annotations, parse_alert_policies
 from ._yaml import load_documents
-from .checks import KINDS, check_object
+from .checks import KINDS
+from .checks_slo import check_object
 from .durations import parse_duration_shorthand
 from .indicators import is_events_indicator
 from .model import API_VERSION, CALENDARS, SLODocument

@@ -23,7 +23,7 @@ from ...slo import SLO
 from ._policies import context
 from ._yaml import plain
 from .alert_info import AlertPolicyInfo
-from .checks import check_object
+from .checks_slo import check_object
 from .durations import duration_shorthand
 from .indicators import events_indicator
 from .model import ANNOTATION_PREFIX, API_VERSION, CALENDAR_SHORTHAND, SLODocument, as_documents
