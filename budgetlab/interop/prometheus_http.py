@@ -35,7 +35,6 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -97,10 +96,9 @@ class PrometheusClient:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ConfigError(f"the Prometheus URL {redact_url(self.url)!r} must start with http:// or https:// "
                               "and name a host (e.g. http://localhost:9090).")
-        for name in ("timeout",):
-            v = getattr(self, name)
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 < v < 1e6:
-                raise ConfigError("timeout must be a positive number of seconds.")
+        t = self.timeout
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 < t < 1e6:
+            raise ConfigError("timeout must be a positive number of seconds.")
         if not isinstance(self.max_series, int) or isinstance(self.max_series, bool) or self.max_series < 1:
             raise ConfigError("max_series must be a whole number of at least 1.")
         if not isinstance(self.retries, int) or isinstance(self.retries, bool) or not 0 <= self.retries <= 20:
@@ -196,12 +194,9 @@ class PrometheusClient:
         for (qi, _), answer in zip(jobs, answers, strict=True):
             for s in answer:
                 merged[qi].setdefault(tuple(sorted(s.labels.items())), []).append(s)
-        return [[Series(dict(key), _concat([p.ts_ns for p in parts]), _concat([p.values for p in parts]))
-                 for key, parts in m.items()] for m in merged]
-
-
-def _concat(arrays: list[Any]) -> Any:
-    return np.concatenate(arrays)
+        return [[Series(dict(key), np.concatenate([p.ts_ns for p in parts]),
+                        np.concatenate([p.values for p in parts])) for key, parts in m.items()]
+                for m in merged]
 
 
 def server_error(raw: bytes) -> str:

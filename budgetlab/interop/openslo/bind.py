@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...errors import ConfigError
-from ...privacy import guard_values, looks_personal, shown
+from ...privacy import guard_values, shown
 from ...slo import SLO, PerGroup
+from ._yaml import file_label
 from .model import SLODocument
 from .read import Source, read_openslo
 
@@ -30,11 +31,6 @@ def _pick(spec: Source) -> tuple[Path, str, list[SLODocument]]:
     return Path(path), name, read_openslo(Path(path))
 
 
-def _file_label(path: Path) -> str:
-    """The file name as messages and outputs show it (never a name that looks personal)."""
-    return path.name if not looks_personal(path.name) else "the OpenSLO file (its name looks like personal data)"
-
-
 def _calendar_note(doc: SLODocument) -> None:
     if doc.calendar is not None:
         sys.stderr.write(f"note: SLO {doc.name!r} has a calendar {doc.calendar} window; the tracker replays it as a "
@@ -44,7 +40,7 @@ def _calendar_note(doc: SLODocument) -> None:
 def _named(path: Path, name: str, docs: list[SLODocument]) -> SLODocument:
     chosen = [d for d in docs if d.name == name]
     if not chosen:
-        raise ConfigError(f"{_file_label(path)}: has no SLO named {shown(name)}; it holds "
+        raise ConfigError(f"{file_label(path.name)}: has no SLO named {shown(name)}; it holds "
                           f"{', '.join(repr(d.name) for d in docs)}.")
     return chosen[0]
 
@@ -62,7 +58,7 @@ def load_slo(spec: Source) -> SLO:
     elif len(docs) == 1:
         doc = docs[0]
     else:
-        label = _file_label(path)
+        label = file_label(path.name)
         raise ConfigError(f"{label}: holds {len(docs)} SLOs; pick one with {label}#NAME "
                           f"({', '.join(d.name for d in docs)}), or bind them to groups by their labels "
                           "(load_slos(file, by=[...]); CLI --by).")
@@ -138,7 +134,7 @@ def load_slos(spec: Source, by: Sequence[str] = ()) -> SLO | PerGroup:
         return doc.slo
     if not keys:
         return load_slo(path)
-    label = _file_label(path)
+    label = file_label(path.name)
     table: dict[tuple[str, ...], SLODocument] = {}
     unbound: list[SLODocument] = []
     for doc in docs:

@@ -12,7 +12,7 @@ from ..._util.validation import check_fraction, check_tz, to_timedelta
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
-from ._fields import check_indicator, check_str, check_strings, normalize_start
+from ._fields import check_str, check_strings, normalize_start, refuse_threshold
 from ._yaml import plain
 from .alert_info import AlertPolicyInfo
 from .checks import check_indicator_spec, check_metadata
@@ -226,9 +226,9 @@ class SLODocument:
         if self.indicator is not None:
             if not isinstance(self.indicator, Mapping):
                 raise ConfigError("indicator must be a mapping (an OpenSLO SLI: metadata and spec) or None.")
-            check_indicator(self.indicator, "indicator")
+            refuse_threshold(self.indicator.get("spec"), "indicator.spec")
             check_metadata(self.indicator.get("metadata"), "indicator.metadata")
-            check_indicator_spec(self.indicator["spec"], "indicator.spec")
+            check_indicator_spec(self.indicator.get("spec"), "indicator.spec")
             set_("indicator", plain(self.indicator))
         if self.indicator_ref is not None:
             set_("indicator_ref", check_str(self.indicator_ref, "indicator_ref", required=True))

@@ -17,7 +17,7 @@ from typing import Any
 from ..._util.validation import check_fraction, check_tz, percent_to_fraction
 from ...errors import ConfigError
 from ...slo import SLO
-from ._fields import check_str, check_strings, normalize_start, quoted
+from ._fields import check_str, check_strings, normalize_start, quoted, refuse_threshold
 from ._policies import ObjectTable, context, own_annotations, parse_alert_policies
 from ._yaml import load_documents
 from .checks import KINDS
@@ -51,9 +51,7 @@ def _indicator(spec: Mapping[str, Any], table: ObjectTable, notes: list[str]
     else:
         ind = dict(spec["indicator"])
         where = "spec.indicator.spec"
-    if "thresholdMetric" in ind["spec"]:
-        raise ConfigError(f"{where}.thresholdMetric is not supported: budgetlab evaluates good/total event ratios; "
-                          "describe the SLI as a ratioMetric (good or bad over total).")
+    refuse_threshold(ind["spec"], where)
     sources = []
     for part in ("good", "bad", "total", "raw"):
         src_ref = ind["spec"]["ratioMetric"].get(part, {}).get("metricSource", {}).get("metricSourceRef")
