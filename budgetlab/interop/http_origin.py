@@ -123,7 +123,8 @@ class _TLSPool(urllib3.HTTPSConnectionPool):
 def _origin(url: str) -> tuple[str, str, int]:
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
-    return scheme, (parts.hostname or "").lower(), _port(parts) or (443 if scheme == "https" else 80)
+    port = _port(parts) or (443 if scheme == "https" else 80)
+    return scheme, (parts.hostname or "").lower(), port
 
 
 @dataclass

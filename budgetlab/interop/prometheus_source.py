@@ -164,7 +164,8 @@ def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str]
     step = prom_step(span.step_ns)
     # a bare selector with at most one series per group: no sums, and its count query's missing
     # values already report the series that appear or disappear (see promql.gap_query)
-    single = {what: q.bare and _single_series(client, q.selectors[0], by, span) for what, q in queries.items()}
+    single = {what: q.bare and _single_series(client, q.selectors[0], by, span)
+              for what, q in queries.items()}
     sent = {what: bin_count_query(q, step, by, single=single[what]) for what, q in queries.items()}
     asked = [(text, what) for what, text in sent.items()]
     asked += [(gap_query(sel, step, span.step_ns, by, single=single[what]), f"{what} scrape gaps")
@@ -177,8 +178,9 @@ def _total_counts(answer: list[Series], by: list[str], span: Span
     """(group index, counts, presence) of the total counter; its groups are the groups read."""
     series, parts = _split_parts(answer)
     if not series:
-        raise InputError(f"total: the query returned no series between {span.time(0):%Y-%m-%d %H:%M} and "
-                         "end; check the metric name and labels, and that the server holds data for the span.")
+        raise InputError(f"total: the query returned no series between {span.time(0):%Y-%m-%d %H:%M} "
+                         "and end; check the metric name and labels, and that the server holds data "
+                         "for the span.")
     keys = _group_index(series, by, "total")
     _guard_keys(keys, by)
     index = {k: i for i, k in enumerate(sorted(keys))}
@@ -266,20 +268,22 @@ def read_prometheus(
     client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries, max_series=max_series)
     sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span)
     index, tot, tot_present = _total_counts(answers[0], keys_by, span)
-    notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as a "
-             "restart from 0; see budgetlab.interop.promql"]
+    notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
+             "a restart from 0; see budgetlab.interop.promql"]
     if q_total.bare:
         notes.append(f"total: the series of {q_total.selectors[0]} summed"
                      + (f" by {', '.join(keys_by)}" if keys_by else ""))
     oth, oth_present, some_absent = _other_counts(answers[1], kind, keys_by, index, span, notes)
     flags = ~tot_present | ~oth_present
     if some_absent and single[kind]:  # a group without counts: its series' comings and goings are not implied
-        answers.append(client.query_range(gap_query(q_other.selectors[0], step, span.step_ns, keys_by),
-                                          span.first_eval, span.n, span.step_ns, what=f"{kind} scrape gaps"))
+        gap = gap_query(q_other.selectors[0], step, span.step_ns, keys_by)
+        answers.append(client.query_range(gap, span.first_eval, span.n, span.step_ns,
+                                          what=f"{kind} scrape gaps"))
     for gaps_found in answers[2:]:
         flag_gaps(gaps_found, keys_by, index, span, flags)
     key_frame = _key_frame(index, keys_by)
-    grid = BinGrid.from_dense(key_frame, keys_by, span.first_bin, span.step_ns, tot, _bad_counts(tot, oth, kind))
+    bad = _bad_counts(tot, oth, kind)
+    grid = BinGrid.from_dense(key_frame, keys_by, span.first_bin, span.step_ns, tot, bad)
     check_grid_cells(grid.n_groups, span.n)
     gaps = report_gaps(flags, key_frame, keys_by, span)
     table = grid.to_table(dense=True)  # a value per step and group, as Prometheus answered

@@ -71,16 +71,18 @@ def check_span(present: np.ndarray, span: Span, what: str) -> None:
     """Refuse bins before the first or after the last answer of the server (retention, future)."""
     idx = np.flatnonzero(present.any(axis=0))
     if idx[0] > 0:
-        raise InputError(f"{what}: the server holds no data before {span.time(int(idx[0])):%Y-%m-%d %H:%M} "
-                         "UTC (retention, or the counter is newer); start at or after that time (e.g. a "
+        since = span.time(int(idx[0]))
+        raise InputError(f"{what}: the server holds no data before {since:%Y-%m-%d %H:%M} UTC "
+                         "(retention, or the counter is newer); start at or after that time (e.g. a "
                          "shorter --since).")
     if idx[-1] < present.shape[1] - 1:
-        raise InputError(f"{what}: the server holds no data after {span.time(int(idx[-1]) + 1):%Y-%m-%d %H:%M} "
-                         "UTC; end at or before that time.")
+        until = span.time(int(idx[-1]) + 1)
+        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end at "
+                         "or before that time.")
 
 
-def flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str, ...], int], span: Span,
-              flags: np.ndarray) -> None:
+def flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str, ...], int],
+              span: Span, flags: np.ndarray) -> None:
     """Mark in ``flags`` (groups x bins) the bins a gap query's ``series`` name."""
     for s in series:
         key = tuple(s.labels.get(k, "") for k in by)
@@ -94,22 +96,24 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(), strict=True))
 
 
-def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str], span: Span) -> list[dict[str, Any]]:
+def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
+                span: Span) -> list[dict[str, Any]]:
     """The runs of flagged bins, one dict each (group keys, ``start``, ``end``, ``bins``), with a
     :class:`ScrapeGapWarning`; more than half the bins flagged is an error."""
     share = float(flags.mean())
     if share > _MAX_GAP_SHARE:
         freq = duration_label(pd.Timedelta(span.step_ns, unit="ns"))
-        raise InputError(f"{share:.0%} of the bins have no scrape: freq={freq} is shorter than the scrape "
-                         "interval; use a freq of at least the scrape interval.")
+        raise InputError(f"{share:.0%} of the bins have no scrape: freq={freq} is shorter than the "
+                         "scrape interval; use a freq of at least the scrape interval.")
     gaps = [{**{k: str(keys[k].iloc[g]) for k in by}, "start": span.time(lo), "end": span.time(hi),
              "bins": hi - lo} for g in range(flags.shape[0]) for lo, hi in _runs(flags[g])]
     if gaps:
         first = gaps[0]
         where = ", ".join(f"{k}={first[k]}" for k in by)
         warnings.warn(ScrapeGapWarning(
-            f"{int(flags.sum())} bins in {len(gaps)} scrape gap(s) (first: {where + ' ' if where else ''}"
-            f"{first['start']:%Y-%m-%d %H:%M}..{first['end']:%H:%M} UTC): their counts are not known; "
-            "across a gap shorter than the server's lookback the increase lands in the bin that ends it, "
-            "across a longer one it is lost (listed in attrs['gaps'])."), stacklevel=3)
+            f"{int(flags.sum())} bins in {len(gaps)} scrape gap(s) (first: "
+            f"{where + ' ' if where else ''}{first['start']:%Y-%m-%d %H:%M}..{first['end']:%H:%M} "
+            "UTC): their counts are not known; across a gap shorter than the server's lookback the "
+            "increase lands in the bin that ends it, across a longer one it is lost (listed in "
+            "attrs['gaps'])."), stacklevel=3)
     return gaps

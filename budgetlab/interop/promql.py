@@ -55,7 +55,8 @@ from .._util.validation import duration_label, to_timedelta
 from ..errors import ConfigError
 from ..privacy import shown
 
-__all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query", "prom_step",
+__all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query",
+           "prom_step",
            "PART_LABEL", "LABEL_NAME", "escape", "metric_name", "label_values", "label_matchers",
            "selector_text", "label_filter", "prom_duration"]
 
@@ -95,7 +96,8 @@ def escape(value: str) -> str:
 def metric_name(name: Any, what: str) -> str:
     """``name``, refused unless it is a Prometheus metric name."""
     if not isinstance(name, str) or not _METRIC.match(name):
-        raise ConfigError(f"{what}={name!r} is not a Prometheus metric name (letters, digits, _ and :).")
+        raise ConfigError(f"{what}={name!r} is not a Prometheus metric name (letters, digits, _ "
+                          "and :).")
     return name
 
 

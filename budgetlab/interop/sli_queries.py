@@ -143,7 +143,8 @@ def _source(path: Path) -> tuple[str, dict[str, tuple[str, ...]]]:
         return f"Sloth {SLOTH_VERSION}", {}
     if not is_pyrra(objects[0]):
         return "OpenSLO", {}
-    return "Pyrra", {o["metadata"]["name"]: tuple(next(iter(o["spec"]["indicator"].values())).get("grouping") or ())
+    return "Pyrra", {o["metadata"]["name"]: tuple(next(iter(o["spec"]["indicator"].values()))
+                                                  .get("grouping") or ())
                      for o in objects if is_pyrra(o)}
 
 

@@ -29,7 +29,8 @@ from .openslo.alert_info import AlertPolicyInfo
 from .promql import LABEL_NAME, label_filter, label_values, prom_duration
 
 __all__ = ["severity_groups", "sloth_alert_rules", "sloth_alert_labels", "sloth_alert_annotations",
-           "sloth_meta_rules", "objective_rules", "alert_title", "alert_timing", "DEFAULT_ALERT_NAME"]
+           "sloth_meta_rules", "objective_rules", "alert_title", "alert_timing",
+           "DEFAULT_ALERT_NAME"]
 
 #: The alert name when neither ``alert_name`` nor the policy names one.
 DEFAULT_ALERT_NAME = "SLOErrorBudgetBurn"
@@ -62,7 +63,8 @@ def alert_timing(tier: AlertTier) -> dict[str, str]:
 
 def objective_rules(ids: Mapping[str, str], target_text: str) -> list[dict[str, Any]]:
     """The recordings ``slo:objective:ratio`` and ``slo:error_budget:ratio`` (labels ``ids``)."""
-    return [{"record": "slo:objective:ratio", "expr": f"vector({target_text})", "labels": dict(ids)},
+    return [{"record": "slo:objective:ratio", "expr": f"vector({target_text})",
+             "labels": dict(ids)},
             {"record": "slo:error_budget:ratio", "expr": f"vector(1 - {target_text})",
              "labels": dict(ids)}]
 
@@ -120,7 +122,8 @@ def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_
         if any((table.get(t.name) or table.get(sev)) != own for t in ts):
             raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers carry different "
                               "alert policy names, labels or annotations; give them the same.")
-        rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr, **alert_timing(ts[0])}
+        rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr,
+                                **alert_timing(ts[0])}
         labels = label_values(own.labels, f"the {sev} alert policy's labels") if own else {}
         rule["labels"] = {**sloth_alert_labels(ids, sev), **labels}
         rule["annotations"] = {**sloth_alert_annotations(sev), **(own.annotations if own else {})}

@@ -222,7 +222,8 @@ def slos_from_recalibration(
     w = to_timedelta(settings.get("window") or "28D" if window is None else window, name="window")
     if policy is not None and not isinstance(policy, AlertPolicy):
         raise ConfigError("policy must be an AlertPolicy.")
-    pols = () if policy is None else (policy if policy.name else dataclasses.replace(policy, name="policy"),)
+    pols = () if policy is None else (policy if policy.name
+                                      else dataclasses.replace(policy, name="policy"),)
     docs = []
     for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):  # one row per group
         rec = dict(zip(frame.columns, row, strict=True))
@@ -232,12 +233,14 @@ def slos_from_recalibration(
             target = _target(rec[target_column], target_column)
             missing = [k for k in keys if _missing(rec[k])]
             if missing:
-                raise ConfigError(f"the group key {missing[0]} is missing; every row names its group.")
+                raise ConfigError(f"the group key {missing[0]} is missing; every row names its "
+                                  "group.")
             row_window = per.slo_for(tuple(labels.values())).window if per is not None else w
             slo = SLO(target=target, window=row_window,
                       warning=warning, critical=critical, min_events=min_events,
                       period="30D" if period is None else period)
-        docs.append(SLODocument(name=name, slo=slo, service=service, labels=labels, alert_policies=pols,
+        docs.append(SLODocument(name=name, slo=slo, service=service, labels=labels,
+                                alert_policies=pols,
                                 indicator=dict(indicator) if indicator is not None else None))
     return docs
 

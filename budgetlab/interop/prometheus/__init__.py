@@ -1,5 +1,6 @@
 """Prometheus rule files for SLOs and alert policies (:mod:`.rules`, Sloth's layout in
-:mod:`budgetlab.interop.sloth_rules`), and promtool unit tests that check them (:mod:`.promtool`)."""
+:mod:`budgetlab.interop.sloth_rules`), and promtool unit tests that check them
+(:mod:`.promtool`)."""
 
 from __future__ import annotations
 

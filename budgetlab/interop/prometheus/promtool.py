@@ -36,8 +36,8 @@ def _group_of(grid: BinGrid, s: RuleSLO, n_slos: int) -> int:
             raise ConfigError("ungrouped bins take exactly one SLO.")
         return 0
     if any(k not in s.group_labels for k in grid.by):
-        raise ConfigError(f"the bins are grouped by {', '.join(grid.by)}: pass selector_labels with "
-                          "these keys and SLOs labelled with them.")
+        raise ConfigError(f"the bins are grouped by {', '.join(grid.by)}: pass selector_labels "
+                          "with these keys and SLOs labelled with them.")
     hit = np.ones(grid.n_groups, dtype=bool)
     for k in grid.by:
         hit &= grid.keys[k].astype(str).to_numpy() == s.group_labels[k]
@@ -47,7 +47,8 @@ def _group_of(grid: BinGrid, s: RuleSLO, n_slos: int) -> int:
     return int(idx[0])
 
 
-def _firing_entries(grid: BinGrid, s: RuleSLO, style: str) -> list[tuple[dict[str, Any], np.ndarray]]:
+def _firing_entries(grid: BinGrid, s: RuleSLO,
+                    style: str) -> list[tuple[dict[str, Any], np.ndarray]]:
     """``(expected alert, firing per bin end)`` of every alert the SLO's rules write."""
     for tier in s.policy.tiers:
         for w in tier.windows:
@@ -55,12 +56,12 @@ def _firing_entries(grid: BinGrid, s: RuleSLO, style: str) -> list[tuple[dict[st
     states = alert_states(grid, s.doc.slo, s.policy)
     firing = states["firing"].to_numpy().reshape(len(s.policy.tiers), grid.n_bins)
     if style != "sloth":
-        return [({"exp_labels": alert_labels(s, t), "exp_annotations": alert_annotations(s, t)}, firing[j])
-                for j, t in enumerate(s.policy.tiers)]
+        return [({"exp_labels": alert_labels(s, t), "exp_annotations": alert_annotations(s, t)},
+                 firing[j]) for j, t in enumerate(s.policy.tiers)]
     # one alert per severity: the OR of its tiers' states
     if any(t.for_ > pd.Timedelta(0) or t.cooldown > pd.Timedelta(0) for t in s.policy.tiers):
-        raise ConfigError("promtool_test with style='sloth' needs tiers without for_ and cooldown (the "
-                          "OR of the tiers is then the OR of budgetlab's per-tier states).")
+        raise ConfigError("promtool_test with style='sloth' needs tiers without for_ and cooldown "
+                          "(the OR of the tiers is then the OR of budgetlab's per-tier states).")
     index = {t.name: j for j, t in enumerate(s.policy.tiers)}
     return [({"exp_labels": sloth_alert_labels(s.ids, sev),
               "exp_annotations": sloth_alert_annotations(sev, s.ids)},
@@ -123,7 +124,8 @@ def promtool_test(
         raise ConfigError("promtool_test needs selector= as a mapping of label values (the series "
                           "get those labels).")
     if metric_name(total_metric, "total_metric") == metric_name(errors_metric, "errors_metric"):
-        raise ConfigError("promtool_test needs two counters: give different total_metric and errors_metric.")
+        raise ConfigError("promtool_test needs two counters: give different total_metric and "
+                          "errors_metric.")
     grid = read_bins(bins, freq=freq)
     step = prom_duration(pd.Timedelta(grid.freq_ns, unit="ns"), "freq")
     prepared = prepare_slos(slos, policy, selector=selector, selector_labels=selector_labels,
@@ -136,14 +138,16 @@ def promtool_test(
         if g not in seen_groups:
             seen_groups.add(g)
             sel = selector_text(label_matchers({**(selector or {}), **s.group_labels}, "selector"))
-            for metric, (counts,) in zip((total_metric, errors_metric), grid.dense(g, g + 1), strict=True):
+            dense = grid.dense(g, g + 1)
+            for metric, (counts,) in zip((total_metric, errors_metric), dense, strict=True):
                 cum = np.concatenate([[0], np.cumsum(counts)])
                 series.append({"series": metric + sel, "values": " ".join(map(str, cum.tolist()))})
         for entry, firing in _firing_entries(grid.select([g]), s, style):
             for i in np.flatnonzero(firing).tolist():
                 expected[i].append(entry)
-    tests = [{"eval_time": prom_duration(pd.Timedelta((i + 1) * grid.freq_ns, unit="ns"), "eval_time"),
-              "alertname": alert_name, "exp_alerts": expected[i]} for i in range(grid.n_bins)]
+    step_td = pd.Timedelta(grid.freq_ns, unit="ns")
+    tests = [{"eval_time": prom_duration((i + 1) * step_td, "eval_time"), "alertname": alert_name,
+              "exp_alerts": expected[i]} for i in range(grid.n_bins)]
     return {"rule_files": [rule_file], "evaluation_interval": step,
             "tests": [{"interval": step, "input_series": series, "alert_rule_test": tests}]}
 
@@ -163,7 +167,7 @@ def run_promtool(*args: str, cwd: str | os.PathLike[str] | None = None,
     """
     exe = promtool_path()
     if exe is None:
-        raise ConfigError("promtool was not found on PATH; install Prometheus (Debian: apt-get install "
-                          "prometheus).")
+        raise ConfigError("promtool was not found on PATH; install Prometheus (Debian: apt-get "
+                          "install prometheus).")
     return subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
                           check=False)

@@ -82,7 +82,8 @@ def resolve_policy(policy: AlertPolicy | str, *, period: Any = "30D") -> AlertPo
     """
     if isinstance(policy, str) and policy in ("sloth30", "sloth28"):
         return AlertPolicy.sloth(f"{policy[-2:]}D")
-    if not isinstance(policy, AlertPolicy) and (not isinstance(policy, str) or policy not in POLICY_PRESETS):
+    if not isinstance(policy, AlertPolicy) and (not isinstance(policy, str)
+                                                or policy not in POLICY_PRESETS):
         raise ConfigError(f"policy={policy!r} is not valid; use an AlertPolicy or one of "
                           f"{', '.join(map(repr, POLICY_PRESETS))}.")
     return as_policy(policy, period=period)
@@ -285,7 +286,8 @@ def prometheus_rules(
     for s in prepare_slos(slos, policy, selector=selector, selector_labels=selector_labels,
                           service=service, name=name, own_queries=own,
                           errors_selector=errors_selector):
-        extra = label_values(s.doc.labels, f"SLO {s.doc.name!r} metadata.labels") if style == "sloth" else {}
+        extra = (label_values(s.doc.labels, f"SLO {s.doc.name!r} metadata.labels")
+                 if style == "sloth" else {})
         rules = [_recording(s, w, ratio(s, w), extra) for w in s.policy.windows]
         if style == "sloth":
             rules.extend(_sloth_rules(s, ratio, alert_name, extra))
@@ -293,7 +295,8 @@ def prometheus_rules(
             rules.extend(objective_rules(s.ids, _num(s.doc.slo.target)))
             rules.extend({"alert": alert_title(alert_name, s.doc.policy_info.get(tier.name)),
                           "expr": _alert_expr(s, tier), **alert_timing(tier),
-                          "labels": alert_labels(s, tier), "annotations": alert_annotations(s, tier)}
+                          "labels": alert_labels(s, tier),
+                          "annotations": alert_annotations(s, tier)}
                          for tier in s.policy.tiers)
         groups.append({"name": f"budgetlab-slo-{s.id}", "interval": step, "rules": rules})
     return {"groups": groups}
@@ -306,12 +309,14 @@ def _sloth_rules(s: RuleSLO, ratio: Callable[[RuleSLO, pd.Timedelta], str], aler
     out = [] if period in s.policy.windows else [_recording(s, period, ratio(s, period), extra)]
     out.extend(sloth_meta_rules(s.ids, target=s.doc.slo.target, target_text=_num(s.doc.slo.target),
                                 period=period, current=_record_name(min(s.policy.windows)),
-                                period_record=_record_name(period), version="budgetlab", labels=extra))
+                                period_record=_record_name(period), version="budgetlab",
+                                labels=extra))
     # a policy given in place of the SLO's own keeps each severity's alert name, labels, annotations
     own = s.doc.policy
     info = {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ())
                if t.name in s.doc.policy_info}, **s.doc.policy_info}
-    out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t), info=info))
+    out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t),
+                                 info=info))
     return out
 
 
