@@ -40,6 +40,7 @@ _SHORTHAND = re.compile(r"^[0-9]+[mhdwMQY]$")
 #: The kinds of OpenSLO v1.
 KINDS = ("SLO", "SLI", "Service", "DataSource", "AlertPolicy", "AlertCondition", "AlertNotificationTarget")
 OPS = ("lt", "lte", "gt", "gte")
+#: ``spec.budgetingMethod`` values (all of which budgetlab reads).
 METHODS_V1 = ("Occurrences", "Timeslices", "RatioTimeslices")
 #: How a message names the rule it applies.
 RULE = "(OpenSLO v1)"

@@ -15,15 +15,13 @@ from ...slo import SLO
 from ._fields import check_str, check_strings, normalize_start, refuse_threshold
 from ._yaml import plain
 from .alert_info import AlertPolicyInfo
-from .checks import check_indicator_spec, check_metadata
+from .checks import METHODS_V1, OPS, check_indicator_spec, check_metadata
 from .durations import duration_shorthand
 
-__all__ = ["API_VERSION", "METHODS", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX",
+__all__ = ["API_VERSION", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX",
            "DEFAULT_SERVICE", "SLODocument", "as_documents"]
 
 API_VERSION = "openslo/v1"
-#: ``spec.budgetingMethod`` values budgetlab reads.
-METHODS = ("Occurrences", "Timeslices", "RatioTimeslices")
 #: Calendar ``timeWindow`` durations -> (budgetlab calendar, nominal length of the tracker window).
 CALENDARS = {"1d": ("day", pd.Timedelta("1D")), "1w": ("week", pd.Timedelta("7D")),
              "1M": ("month", pd.Timedelta("30D"))}
@@ -200,9 +198,9 @@ class SLODocument:
 
     def _check_method(self) -> None:
         set_ = self._set
-        if self.budgeting_method not in METHODS:
+        if self.budgeting_method not in METHODS_V1:
             raise ConfigError(f"budgeting_method={self.budgeting_method!r} is not supported; use one of "
-                              f"{', '.join(map(repr, METHODS))}.")
+                              f"{', '.join(map(repr, METHODS_V1))}.")
         if self.budgeting_method == "Occurrences":
             if self.time_slice_target is not None or self.time_slice_window is not None:
                 raise ConfigError("time_slice_target and time_slice_window apply to time-slice budgeting methods only.")
@@ -233,7 +231,7 @@ class SLODocument:
         if self.indicator_ref is not None:
             set_("indicator_ref", check_str(self.indicator_ref, "indicator_ref", required=True))
         if self.objective_op is not None:
-            if self.objective_op not in ("lt", "lte", "gt", "gte"):
+            if self.objective_op not in OPS:
                 raise ConfigError("objective_op must be one of 'lt', 'lte', 'gt', 'gte' or None.")
             if self.indicator is not None or self.indicator_ref is None:
                 raise ConfigError("objective_op is forbidden on a ratio SLI (OpenSLO v1: op belongs to threshold "

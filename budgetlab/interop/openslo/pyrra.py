@@ -28,7 +28,7 @@ from .alert_info import DEFAULT_TARGET, AlertPolicyInfo
 from .durations import parse_duration_shorthand
 from .indicators import prometheus_ratio
 from .model import SLODocument
-from .sloth import check_keys
+from .sloth import check_keys, text_field, text_map
 
 __all__ = ["PYRRA_VERSION", "is_pyrra", "from_pyrra"]
 
@@ -88,9 +88,7 @@ def _alerts(spec: Mapping[str, Any], window: Any, where: str) -> tuple[tuple[Ale
     if alerting.get("disabled") is True or alerting.get("burnrates") is False:
         return (), {}
     policy = AlertPolicy.pyrra(window)
-    name = alerting.get("name", "")
-    if not isinstance(name, str):
-        raise ConfigError(f"{where}.alerting.name must be text.")
+    name = text_field(alerting, "name", f"{where}.alerting")
     info = {t.name: AlertPolicyInfo(display_name=name, notification_targets=(DEFAULT_TARGET,)) for t in policy.tiers} if name else {}
     return (policy,), info
 
@@ -118,15 +116,14 @@ def _document(obj: Mapping[str, Any], label: str) -> SLODocument:
     window = parse_duration_shorthand(spec.get("window"), where=f"{where}.window")
     indicator, notes = _indicator(spec, name, where)
     policies, info = _alerts(spec, window, where)
-    labels = meta.get("labels") or {}
-    if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
-        raise ConfigError(f"{label}, ServiceLevelObjective {quoted(name)}: metadata.labels must map names to text.")
+    labels = text_map(meta.get("labels") or {}, f"{label}, ServiceLevelObjective {quoted(name)}: "
+                      "metadata.labels")
     namespace = meta.get("namespace", "")
     notes.append(f"Pyrra: period = window {spec.get('window')}, also the tracker window"
                  + ("" if namespace else "; no metadata.namespace: budgetlab's default service"))
     return SLODocument(name=name, slo=SLO(target=target, window=window, period=window), service=str(namespace),
                        description=str(spec.get("description") or ""), alert_policies=policies,
-                       indicator=indicator, labels=dict(labels), policy_info=info, notes=tuple(notes))
+                       indicator=indicator, labels=labels, policy_info=info, notes=tuple(notes))
 
 
 def from_pyrra(objects: list[Any], label: str) -> list[SLODocument]:
