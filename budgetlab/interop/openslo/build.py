@@ -224,13 +224,17 @@ def slos_from_recalibration(
         raise ConfigError("policy must be an AlertPolicy.")
     pols = () if policy is None else (policy if policy.name
                                       else dataclasses.replace(policy, name="policy"),)
+    targets = _targets(frame[target_column].reset_index(drop=True), target_column)
     docs = []
     for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):  # one row per group
         rec = dict(zip(frame.columns, row, strict=True))
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
         with context(f"row {i}"):
-            target = _target(rec[target_column], target_column)
+            target = float(targets.iloc[i - 1])
+            if np.isnan(target):
+                raise ConfigError(f"{target_column} is missing; drop the groups without a recommendation "
+                                  "first.")
             missing = [k for k in keys if _missing(rec[k])]
             if missing:
                 raise ConfigError(f"the group key {missing[0]} is missing; every row names its "
@@ -243,17 +247,6 @@ def slos_from_recalibration(
                                 alert_policies=pols,
                                 indicator=dict(indicator) if indicator is not None else None))
     return docs
-
-
-def _target(value: Any, column: str) -> float:
-    """A row's target as a float; missing or not a number: refused."""
-    try:
-        target = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{column} is not a number.") from None
-    if np.isnan(target):
-        raise ConfigError(f"{column} is missing; drop the groups without a recommendation first.")
-    return target
 
 
 def _missing(value: Any) -> bool:

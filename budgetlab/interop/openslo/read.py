@@ -25,7 +25,8 @@ from .checks_slo import check_object
 from .durations import parse_duration_shorthand
 from .indicators import is_events_indicator
 from .model import API_VERSION, CALENDARS, SLODocument
-from .peers import peer_documents, unique_names
+from .pyrra import from_pyrra, is_pyrra
+from .sloth import from_sloth, is_sloth_spec
 from .v1alpha import V1ALPHA, from_v1alpha
 
 __all__ = ["read_openslo", "Source"]
@@ -176,6 +177,28 @@ def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str]) -> 
     )
 
 
+def _peer_documents(objects: list[Any], label: str) -> list[SLODocument] | None:
+    """The SLOs of a file of Sloth specs (one per YAML document) or Pyrra resources; ``None``
+    for any other file (OpenSLO). A file that mixes them is refused."""
+    if all(is_sloth_spec(o) for o in objects):
+        return [d for o in objects for d in from_sloth(o, label)]
+    if all(is_pyrra(o) for o in objects):
+        return from_pyrra(objects, label)
+    if any(is_sloth_spec(o) or is_pyrra(o) for o in objects):
+        raise ConfigError(f"{label}: mixes Sloth or Pyrra specs with other objects; give them in files apart.")
+    return None
+
+
+def _unique_names(docs: list[SLODocument], label: str) -> list[SLODocument]:
+    """``docs``, whose names must be unique (budgetlab names an SLO by its name alone)."""
+    names = [d.name for d in docs]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise ConfigError(f"{label}: two SLOs are named {quoted(dup)}; SLO names must be unique (FILE#NAME could "
+                          "not tell them apart): rename one.")
+    return docs
+
+
 def _sources(source: Source | Sequence[Source]) -> list[Source]:
     if isinstance(source, (str, os.PathLike)):
         return [source]
@@ -194,7 +217,7 @@ def _collect(sources: list[Source], direct: list[SLODocument]
     for src in sources:
         objects, label = load_documents(src)
         labels.append(label)
-        peers = peer_documents(objects, label)
+        peers = _peer_documents(objects, label)
         if peers is not None:
             direct.extend(peers)
             continue
@@ -272,7 +295,7 @@ def read_openslo(source: Source | Sequence[Source]) -> list[SLODocument]:
     direct: list[SLODocument] = []
     table, slos = _collect(_sources(source), direct)
     if direct and not slos:
-        return unique_names(direct, table.label)
+        return _unique_names(direct, table.label)
     if direct:
         raise ConfigError(f"{table.label}: mixes OpenSLO with Sloth or Pyrra specs; read them apart.")
     if not slos:
