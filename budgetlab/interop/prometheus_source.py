@@ -57,15 +57,12 @@ def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tup
     return keys
 
 
-def _split_parts(series: Sequence[Series]) -> tuple[list[Series], list[Series]]:
+def _split_parts(series: Sequence[Series], by: list[str]
+                 ) -> tuple[list[Series], list[tuple[tuple[str, ...], Series]]]:
     """The series of a count query, and those of its reset part (split form, marked with
-    :data:`~budgetlab.interop.promql.PART_LABEL`; the label removed)."""
-    main, parts = [], []
-    for s in series:
-        if PART_LABEL in s.labels:
-            parts.append(Series({k: v for k, v in s.labels.items() if k != PART_LABEL}, s.ts_ns, s.values))
-        else:
-            main.append(s)
+    :data:`~budgetlab.interop.promql.PART_LABEL`) with their group keys."""
+    main = [s for s in series if PART_LABEL not in s.labels]
+    parts = [(tuple(s.labels.get(k, "") for k in by), s) for s in series if PART_LABEL in s.labels]
     return main, parts
 
 
@@ -99,23 +96,19 @@ def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Map
                   span: Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
     """Counts and presence of the errors (or good) counter on the groups of total, and whether
     some group has no counts at all (read as 0, presence set)."""
-    series, parts = _split_parts(series)
+    series, parts = _split_parts(series, by)
     keys = _group_index(series, by, kind)
     unknown = [k for k in keys if k not in index]
     if unknown:
         raise InputError(f"{kind}: the query returns groups that total does not have ({len(unknown)}); "
                          "both counters must carry the same labels.")
-    counts, present = _fill(series, keys, index, span, kind, _part_keys(parts, by))
+    counts, present = _fill(series, keys, index, span, kind, parts)
     absent = [g for g in range(len(index)) if not present[g].any()]
     if absent:
         notes.append(f"{kind}: {len(absent)} group(s) have no {kind} series in the span; read as 0 {kind} "
                      "(initialise counters at 0 to make this explicit)")
         present[absent] = True
     return counts, present, bool(absent)
-
-
-def _part_keys(parts: Sequence[Series], by: list[str]) -> list[tuple[tuple[str, ...], Series]]:
-    return [(tuple(s.labels.get(k, "") for k in by), s) for s in parts]
 
 
 def _guard_keys(keys: list[tuple[str, ...]], by: list[str]) -> None:
@@ -176,7 +169,7 @@ def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str]
 def _total_counts(answer: list[Series], by: list[str], span: Span
                   ) -> tuple[dict[tuple[str, ...], int], np.ndarray, np.ndarray]:
     """(group index, counts, presence) of the total counter; its groups are the groups read."""
-    series, parts = _split_parts(answer)
+    series, parts = _split_parts(answer, by)
     if not series:
         raise InputError(f"total: the query returned no series between {span.time(0):%Y-%m-%d %H:%M} "
                          "and end; check the metric name and labels, and that the server holds data "
@@ -184,7 +177,7 @@ def _total_counts(answer: list[Series], by: list[str], span: Span
     keys = _group_index(series, by, "total")
     _guard_keys(keys, by)
     index = {k: i for i, k in enumerate(sorted(keys))}
-    counts, present = _fill(series, keys, index, span, "total", _part_keys(parts, by))
+    counts, present = _fill(series, keys, index, span, "total", parts)
     check_span(present, span, "total")
     return index, counts, present
 
