@@ -147,8 +147,14 @@ def _table_frame(table: Any, by: str | Sequence[str] | None, target_column: str)
     return table, keys
 
 
-def _guard_keys(frame: pd.DataFrame, keys: list[str]) -> None:
-    """Group keys become SLO names and labels: none may look like personal data."""
+def _check_frame(frame: pd.DataFrame, keys: list[str], target_column: str) -> None:
+    """The table holds rows, the key and target columns; group keys become SLO names and labels:
+    none may look like personal data."""
+    for col in [*keys, target_column]:
+        if col not in frame.columns:
+            raise ConfigError(f"the recalibration table has no column {quoted(col)}.")
+    if frame.empty:
+        raise ConfigError("the recalibration table is empty; nothing to write.")
     guard_values(keys, what="the group-key names of the recalibration table")
     for k in keys:
         guard_values(frame[k].dropna().astype(str).unique(), what=f"the group key {k!r} of the recalibration table")
@@ -213,12 +219,7 @@ def slos_from_recalibration(
             by = settings["by"]
     per = _group_slos(settings) if window is None else None
     frame, keys = _table_frame(table, by, target_column)
-    for col in [*keys, target_column]:
-        if col not in frame.columns:
-            raise ConfigError(f"the recalibration table has no column {quoted(col)}.")
-    if frame.empty:
-        raise ConfigError("the recalibration table is empty; nothing to write.")
-    _guard_keys(frame, keys)
+    _check_frame(frame, keys, target_column)
     w = to_timedelta(settings.get("window") or "28D" if window is None else window, name="window")
     if policy is not None and not isinstance(policy, AlertPolicy):
         raise ConfigError("policy must be an AlertPolicy.")
