@@ -1,4 +1,4 @@
-"""The personal-data detector: RE2 patterns (pyarrow.compute) and the vectorized checks of each kind.
+"""The personal-data detector: RE2 patterns (pyarrow.compute) and the vectorized checks per kind.
 
 A value looks like personal data when it holds, anywhere in it,
 
@@ -33,7 +33,6 @@ The patterns run only over the distinct values a caller passes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -43,7 +42,8 @@ import pyarrow.compute as pc
 
 from .._util.codes import on_chunks
 
-__all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "candidates", "has", "scan", "scan_text", "flagged"]
+__all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "candidates", "has", "scan", "scan_text",
+           "flagged"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
 KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
@@ -62,29 +62,35 @@ _IPV4_IN_TEXT = rf"(?:^|[^0-9.]|(?:^|[^0-9])\.){_IPV4}(?:$|[^0-9.]|\.(?:$|[^0-9]
 _H = r"[0-9A-Fa-f]{1,4}"
 _IPV6_IN_TEXT = (
     rf"(?:^|[^0-9A-Fa-f:])(?:(?:{_H}:){{7}}{_H}"  # full form
-    rf"|(?:{_H}:){{0,6}}{_H}::(?:(?:{_H}:){{0,6}}{_H})?|::(?:{_H}:){{0,6}}{_H}"  # compressed, not "::" alone
+    # compressed, not "::" alone
+    rf"|(?:{_H}:){{0,6}}{_H}::(?:(?:{_H}:){{0,6}}{_H})?|::(?:{_H}:){{0,6}}{_H}"
     rf"|(?:{_H}:){{6}}{_IPV4}|(?:(?:{_H}:){{0,5}}{_H})?::(?:{_H}:){{0,4}}{_IPV4}"  # IPv4 tail
     r")(?:%[0-9A-Za-z_.-]+)?(?:$|[^0-9A-Za-z:])"
 )
 _PHONE_PLUS = rf"(?:^|[^\p{{N}}+])\+[1-9](?:[ ./()-]{{0,2}}[0-9]){{7,14}}(?:$|[^{_LN}_+/=-])"
 _PHONE_BRACKETS = (rf"(?:^|[^\p{{N}}])(?:\+?[0-9]{{1,3}}[ .-]?)?\([0-9]{{2,5}}\)[ .-]?[0-9]"
                    rf"(?:[ .-]?[0-9]){{5,10}}(?:$|[^{_LN}_])")
-_KEYWORD = "tel|phone|mobile|fax|тел|телефон|моб|факс"
-_PHONE_KEYWORD = rf"(?i)(?:^|[^\p{{L}}])(?:{_KEYWORD})(?:[.:]\s*|\s+)\+?\(?[0-9][0-9 ()./-]{{6,}}[0-9]"
+_KEYWORD = "(?i:tel|phone|mobile|fax|тел|телефон|моб|факс)"
+_PHONE_KEYWORD = rf"(?:^|[^\p{{L}}]){_KEYWORD}(?:[.:]\s*|\s+)\+?\(?[0-9][0-9 ()./-]{{6,}}[0-9]"
+_PHONE_WRITTEN = f"{_PHONE_PLUS}|{_PHONE_BRACKETS}|{_PHONE_KEYWORD}"  # a phone number by its form
 _PHONE_GROUPS = r"[0-9]{1,5}(?:[ ./-][0-9]+)+"  # a whole value of digit groups
-_PHONE_IN_TEXT = r"(?:^|[\s:;,=(\[<>\"'])(?P<m>[0-9]{1,5}(?:[ -][0-9]{2,5}){2,6})(?:$|[\s;,.!?)\]<>\"'&])"
+_PHONE_IN_TEXT = (r"(?:^|[\s:;,=(\[<>\"'])(?P<m>[0-9]{1,5}(?:[ -][0-9]{2,5}){2,6})"
+                  r"(?:$|[\s;,.!?)\]<>\"'&])")
 _CARD = r"[0-9](?:[ -]?[0-9]){12,18}"
 _CARD_WHOLE = rf"^(?:{_CARD})$"
 # one pass finds the values that may hold personal data of some kind (a superset of every rule
 # below: an at sign, '%', '.', ':', '+', '(', a phone keyword, a short first digit group and a
 # separator, two groups of 4 digits, or a whole value shaped like a card number)
-_PHONE_ANY = rf"[+(]|(?:^|[\s:;,=\[<>\"'])[0-9]{{1,5}}[ ./-][0-9]|(?i:{_KEYWORD})"
+_PHONE_ANY = rf"[+(]|(?:^|[\s:;,=\[<>\"'])[0-9]{{1,5}}[ ./-][0-9]|{_KEYWORD}"
 CANDIDATE = rf"[@\x{{FF20}}\x{{FE6B}}%.:]|{_PHONE_ANY}|[0-9]{{4}}[ -][0-9]{{4}}|{_CARD_WHOLE}"
-_DATE_LIKE = r"(?:[0-9]{4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,2}|[0-9]{1,2}[-/. ][0-9]{1,2}[-/. ][0-9]{4})(?:[^0-9].*)?"
-_DATE_TIME_IN_TEXT = (r"[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)?"
+_DATE_LIKE = (r"(?:[0-9]{4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,2}"
+              r"|[0-9]{1,2}[-/. ][0-9]{1,2}[-/. ][0-9]{4})(?:[^0-9].*)?")
+_DATE_TIME_IN_TEXT = (r"[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}"
+                      r"(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)?"
                       r"|[0-9]{1,2}[-/.][0-9]{1,2}[-/.][0-9]{4}")
 _DECIMAL = r"[+-]?[0-9]+\.[0-9]+"
 _VERSION = r"[0-9]+(?:\.[0-9]+)*\.[0-9](?:\.[0-9]+)*"  # dotted, a one-digit part after the first
+_NOT_PHONE = f"{_DATE_LIKE}|{_DECIMAL}|{_IPV4}|{_VERSION}"  # digit groups that are something else
 _CARD_IN_TEXT = (rf"(?:^|[^{_LN}_])(?P<m>[0-9]{{4}}(?:[ -][0-9]{{4}}){{3}}(?:[ -]?[0-9]{{1,3}})?"
                  rf"|[0-9]{{4}}[ -][0-9]{{6}}[ -][0-9]{{4,5}})(?:$|[^{_LN}_])")
 
@@ -128,13 +134,15 @@ def has(text: Any, pattern: str, *, full: bool = False) -> np.ndarray:
     large chunked array on several threads."""
     regex = f"^(?:{pattern})$" if full else pattern
     if isinstance(text, pa.ChunkedArray) and text.num_chunks:
-        return np.concatenate(on_chunks(lambda part: pc.match_substring_regex(part, regex).to_numpy(), text))
+        parts = on_chunks(lambda part: pc.match_substring_regex(part, regex).to_numpy(), text)
+        return np.concatenate(parts)
     return np.asarray(pc.match_substring_regex(text, regex), dtype=bool)
 
 
 def _ndigits(text: pa.Array) -> np.ndarray:
     """The ASCII digits of each value."""
-    return np.asarray(pc.utf8_length(pc.replace_substring_regex(text, "[^0-9]", "")), dtype=np.int64)
+    digits = pc.replace_substring_regex(text, "[^0-9]", "")
+    return np.asarray(pc.utf8_length(digits), dtype=np.int64)
 
 
 def _may_match(chunk: pa.Array) -> np.ndarray:
@@ -144,10 +152,12 @@ def _may_match(chunk: pa.Array) -> np.ndarray:
     ``@ % . : + (``, white space, a non-ASCII byte, or a phone keyword's letter outside a-f)."""
     arr = pc.cast(chunk, pa.large_string())
     off = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset:arr.offset + len(arr) + 1]
-    body = np.frombuffer(arr.buffers()[2] or b"", dtype=np.uint8)[off[0]:off[-1]] if len(arr) else off[:0]
-    other = (body - np.uint8(48)) >= 10  # NumPy comparisons (uint8 wraps): not a digit,
-    other &= ((body | np.uint8(32)) - np.uint8(97)) >= 6  # not a-f of either case (bit 5 maps A-F onto a-f),
-    other &= body != 95  # not "_"
+    body = np.frombuffer(arr.buffers()[2] or b"", dtype=np.uint8)[off[0]:off[-1]]
+    # NumPy comparisons (uint8 wraps): not a digit, not a-f of either case (bit 5 maps A-F
+    # onto a-f), not "_"
+    other = (body - np.uint8(48)) >= 10
+    other &= ((body | np.uint8(32)) - np.uint8(97)) >= 6
+    other &= body != 95
     out = np.zeros(len(arr), dtype=bool)
     out[np.searchsorted(off[1:] - off[0], np.flatnonzero(other), side="right")] = True
     lengths = np.diff(off)
@@ -163,7 +173,8 @@ def candidates(values: Any, step: int = 1 << 16) -> np.ndarray:
     number's digits) are passed by a count of their bytes (over ``step`` values at a time), and
     only the other values are trimmed and matched."""
     arr = _to_arrow(values)
-    parts = [_may_match(c.slice(lo, step)) for c in getattr(arr, "chunks", [arr]) for lo in range(0, len(c), step)]
+    chunks = getattr(arr, "chunks", [arr])
+    parts = [_may_match(c.slice(lo, step)) for c in chunks for lo in range(0, len(c), step)]
     out = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
     if out.any():
         out[out] = has(arrow_text(arr.filter(pa.array(out)), chunked=True), CANDIDATE)
@@ -189,11 +200,12 @@ def _luhn_ok(digits: pa.Array) -> np.ndarray:
     body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[start:start + len(digits) * width]
     rev = body.reshape(len(digits), width)[:, ::-1].astype(np.int16) - 48  # the check digit first
     doubled = rev[:, 1::2] * 2
-    return np.asarray((rev[:, 0::2].sum(axis=1) + np.where(doubled > 9, doubled - 9, doubled).sum(axis=1)) % 10 == 0)
+    total = rev[:, 0::2].sum(axis=1) + np.where(doubled > 9, doubled - 9, doubled).sum(axis=1)
+    return np.asarray(total % 10 == 0)
 
 
 def _extracted(text: pa.Array, pattern: str) -> tuple[np.ndarray, pa.Array]:
-    """Where ``pattern`` (one group named ``m``) matches, and its first ``m`` span ('' elsewhere)."""
+    """Where ``pattern`` (a group named ``m``) matches, and its first ``m`` span ('' elsewhere)."""
     got = pc.extract_regex(text, pattern)
     return np.asarray(got.is_valid(), dtype=bool), pc.fill_null(pc.struct_field(got, [0]), "")
 
@@ -210,35 +222,37 @@ def _phones_in_text(text: pa.Array, pre: np.ndarray, rounds: int = 3) -> np.ndar
         nd = _ndigits(span)
         ok = found & (nd >= 9) & (nd <= 15) & ~has(span, _DATE_LIKE, full=True)
         out[idx[ok]] = True
-        idx, keep = idx[found & ~ok], found & ~ok
-        sub = pc.replace_substring_regex(sub.filter(pa.array(keep)), _PHONE_IN_TEXT, " ", max_replacements=1)
+        idx, keep = idx[found & ~ok], pa.array(found & ~ok)
+        sub = pc.replace_substring_regex(sub.filter(keep), _PHONE_IN_TEXT, " ", max_replacements=1)
     return out
 
 
 def _phones(text: pa.Array, cand: np.ndarray) -> np.ndarray:
     """Phone numbers (the rules of the module docstring) among the values where ``cand`` holds."""
     cand = _where(text, cand, _PHONE_ANY)
-    phone = _where(text, cand, _PHONE_PLUS) | _where(text, cand, _PHONE_BRACKETS)
-    phone |= _where(text, cand & ~phone, _PHONE_KEYWORD)
+    phone = _where(text, cand, _PHONE_WRITTEN)
     groups = _where(text, cand & ~phone, _PHONE_GROUPS, full=True)
     if groups.any():
         sub = text.filter(pa.array(groups))
         nd = _ndigits(sub)
         nsep = np.asarray(pc.count_substring_regex(sub, "[ ./-]"), dtype=np.int64)
-        ok = (nd >= 8) & (nd <= 15) & ((nsep >= 2) | (nd >= 9))
-        for shape in (_DATE_LIKE, _DECIMAL, _IPV4, _VERSION):
-            ok &= ~has(sub, shape, full=True)
-        phone[groups] = ok
+        phone[groups] = ((nd >= 8) & (nd <= 15) & ((nsep >= 2) | (nd >= 9))
+                         & ~has(sub, _NOT_PHONE, full=True))
     phone |= _phones_in_text(text, cand & ~phone & ~groups)
-    return np.asarray(phone & ~_where(text, phone, _DECIMAL, full=True), dtype=bool)  # a signed decimal: a number
+    return phone & ~_where(text, phone, _DECIMAL, full=True)  # a signed decimal: a number
 
 
-def _cards(text: pa.Array, nd: np.ndarray, bare: np.ndarray, hex_ids: Callable[[], int], *,
-           numeric: bool) -> np.ndarray:
-    """Payment-card numbers: whole values (bare ones judged over the column) and grouped in text.
-    ``nd`` counts the digits of each value, ``bare`` marks the values that are digits only,
-    ``hex_ids()`` counts the column's hexadecimal ids (with a letter)."""
+def _hex_ids(column: Any) -> int:
+    """How many values of ``column`` are hex ids (8 or more hex digits, a letter among them)."""
+    hexy = has(column, "[0-9A-Fa-f]*[A-Fa-f][0-9A-Fa-f]*", full=True)
+    return int((hexy & (np.asarray(pc.utf8_length(column)) >= 8)).sum())
+
+
+def _cards(text: pa.Array, nd: np.ndarray, column: Any, *, numeric: bool) -> np.ndarray:
+    """Payment-card numbers: whole values (bare digits judged over ``column``) and grouped in
+    text; ``nd`` counts the digits of each value."""
     out = np.zeros(len(text), dtype=bool)
+    bare = np.asarray(pc.ascii_is_decimal(text), dtype=bool)  # digits only
     span = (nd >= 13) & (nd <= 19)
     whole = (span & bare) | _where(text, span & ~bare, _CARD, full=True)
     if whole.any():
@@ -246,21 +260,20 @@ def _cards(text: pa.Array, nd: np.ndarray, bare: np.ndarray, hex_ids: Callable[[
         bare = bare[whole]
         digits = sub if bare.all() else pc.replace_substring_regex(sub, "[^0-9]", "")
         cand = has(digits, "^[2-6]")
-        if bare.any() and not numeric and hex_ids() > int(bare.sum()):
+        if bare.any() and not numeric and _hex_ids(column) > int(bare.sum()):
             cand &= ~bare  # a column of hexadecimal ids: its all-digit ids are ids too, not numbers
         valid = np.zeros(len(sub), dtype=bool)
         valid[cand] = _luhn_ok(digits.filter(pa.array(cand)))
         if int((valid & bare).sum()) * 2 < int((cand & bare).sum()):
             valid &= ~bare  # bare digits: cards only where mostly Luhn-valid (ids pass 1 in 10)
         out[whole] = valid
-    grouped = (nd >= 14) & ~whole
-    if not numeric and grouped.any():
-        idx = np.flatnonzero(_where(text, grouped, _CARD_IN_TEXT))
-        if len(idx):
-            digits = pc.replace_substring_regex(_extracted(text.take(pa.array(idx)), _CARD_IN_TEXT)[1], "[^0-9]", "")
-            ok = has(digits, "^[2-6]")
-            ok[ok] = _luhn_ok(digits.filter(pa.array(ok)))
-            out[idx[ok]] = True
+    idx = np.flatnonzero(_where(text, (nd >= 14) & ~whole, _CARD_IN_TEXT)) if not numeric else []
+    if len(idx):
+        digits = pc.replace_substring_regex(_extracted(text.take(pa.array(idx)), _CARD_IN_TEXT)[1],
+                                            "[^0-9]", "")
+        ok = has(digits, "^[2-6]")
+        ok[ok] = _luhn_ok(digits.filter(pa.array(ok)))
+        out[idx[ok]] = True
     return out
 
 
@@ -270,33 +283,25 @@ def scan(text: Any, *, numeric: bool, column: Any = None) -> dict[str, np.ndarra
     if isinstance(text, pa.ChunkedArray):
         text = text.combine_chunks() if text.num_chunks else pa.array([], type=pa.large_string())
     idx = np.flatnonzero(has(text, _CARD_WHOLE if numeric else CANDIDATE))
-    if len(idx) == 0:
-        return {}
-    whole_column = text if column is None else column
-
-    def hex_ids() -> int:
-        hexy = has(whole_column, "[0-9A-Fa-f]*[A-Fa-f][0-9A-Fa-f]*", full=True)
-        return int((hexy & (np.asarray(pc.utf8_length(whole_column)) >= 8)).sum())
-
     sub = text.take(pa.array(idx))
     nd = _ndigits(sub)
-    found: dict[str, np.ndarray] = {}
+    column = text if column is None else column
+    found = {"payment-card number": _cards(sub, nd, column, numeric=numeric)}
     if not numeric:
         found["e-mail address"] = _where(sub, has(sub, _AT), _EMAIL)
-        found["IPv4 address"] = _where(sub, np.asarray(pc.match_substring(sub, ".")) & (nd >= 4), _IPV4_IN_TEXT)
-        found["IPv6 address"] = _where(sub, np.asarray(pc.match_substring(sub, ":"), dtype=bool), _IPV6_IN_TEXT)
-    bare = np.asarray(pc.ascii_is_decimal(sub), dtype=bool)  # digits only
-    found["payment-card number"] = _cards(sub, nd, bare, hex_ids, numeric=numeric)
-    if not numeric:
+        found["IPv4 address"] = _where(sub, np.asarray(pc.match_substring(sub, ".")) & (nd >= 4),
+                                       _IPV4_IN_TEXT)
+        found["IPv6 address"] = _where(sub, np.asarray(pc.match_substring(sub, ":")), _IPV6_IN_TEXT)
+        bare = np.asarray(pc.ascii_is_decimal(sub), dtype=bool)
         found["phone number"] = _phones(sub, (nd >= 8) & ~bare) & ~found["payment-card number"]
-    out = {kind: np.zeros(len(text), dtype=bool) for kind in KINDS if found.get(kind, np.zeros(0)).any()}
+    out = {k: np.zeros(len(text), dtype=bool) for k in KINDS if k in found and found[k].any()}
     for kind, mask in out.items():
         mask[idx] = found[kind]
     return out
 
 
 def scan_text(values: Any, *, numeric: bool = False) -> dict[str, np.ndarray]:
-    """Boolean masks over ``values`` (distinct strings: an array, list or Series), one per kind found.
+    """Boolean masks over ``values`` (distinct strings: array, list or Series), one per kind found.
 
     ``numeric=True`` (the values of an integer column) looks for card numbers only. Kinds that
     match no value are left out; a value may match several kinds (an IPv4-mapped IPv6 address).

@@ -1,10 +1,10 @@
-"""The personal-data guard: refuse, drop or hash declared columns (and refuse user values) that look like
-personal data, or group keys whose names denote people or accounts.
+"""The personal-data guard: refuse, drop or hash declared columns (and refuse user values) that
+look like personal data, or group keys whose names denote people or accounts.
 
-Only declared columns reach this point (see :func:`budgetlab.read_events`); every other column is never
-loaded. What looks like personal data is stated in :mod:`budgetlab.privacy.detect`. Findings name the
-column, the kind and how many rows matched, never a value. Only distinct values are scanned, so the cost
-grows with the number of distinct values, not with the rows.
+Only declared columns reach this point (see :func:`budgetlab.read_events`); no other column is
+loaded. What looks like personal data is stated in :mod:`budgetlab.privacy.detect`. Findings name
+the column, the kind and how many rows matched, never a value. Only distinct values are scanned,
+so the cost grows with the number of distinct values, not with the rows.
 """
 
 from __future__ import annotations
@@ -24,72 +24,76 @@ from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
 from .detect import arrow_text, as_text, candidates, flagged, scan
 from .hashing import hash_values
 
-__all__ = ["PII_MODES", "PERSON_WORDS", "names_a_person", "scan_personal_data", "guard_personal_data",
-           "describe_findings", "guard_values"]
+__all__ = ["PII_MODES", "PERSON_WORDS", "names_a_person", "scan_personal_data",
+           "guard_personal_data", "describe_findings", "guard_values"]
 
 #: What a loader's ``pii=`` may do with a declared column that looks like personal data.
 PII_MODES = ("error", "drop", "hash")
 
-#: Words of column names that denote people or accounts (English, German, French, Spanish, Russian, as the
-#: phone keywords): a group key so named is refused unless hashed or declared not personal.
-PERSON_WORDS = frozenset({
-    "user", "users", "username", "userid", "login", "logname", "account", "accounts", "email", "mail", "customer",
-    "customers", "client", "clients", "person", "member", "owner", "employee", "patient", "firstname",
-    "lastname", "fullname", "surname", "phone", "benutzer", "nutzer", "kunde", "konto", "vorname",
-    "nachname", "utilisateur", "compte", "courriel", "prenom", "usuario", "cuenta", "cliente", "correo",
-    "nombre", "apellido", "пользователь", "логин", "аккаунт", "клиент", "почта", "имя", "фамилия", "абонент",
-})
+#: Words of column names that denote people or accounts (English, German, French, Spanish,
+#: Russian, as the phone keywords): a group key so named is refused unless hashed or declared
+#: not personal.
+PERSON_WORDS = frozenset("""
+    user users username userid login logname account accounts email mail customer customers client
+    clients person member owner employee patient firstname lastname fullname surname phone
+    benutzer nutzer kunde konto vorname nachname utilisateur compte courriel prenom usuario cuenta
+    cliente correo nombre apellido пользователь логин аккаунт клиент почта имя фамилия абонент
+""".split())
 
 
 def names_a_person(name: str) -> bool:
     """Whether a column name denotes people or accounts (by its words, or two words joined:
-    ``user_id``, ``customerName``, ``first_name``, ``логин``); ``pod_name`` and ``region`` do not.
+    ``user_id``, ``customerName``, ``first_name``, ``логин``); ``pod_name`` does not.
 
-    >>> [names_a_person(n) for n in ("user", "customerId", "first_name", "Логин", "pod_name", "region")]
-    [True, True, True, True, False, False]
+    >>> [names_a_person(n) for n in ("user", "customerId", "first_name", "Логин", "pod_name")]
+    [True, True, True, True, False]
     """
     words = re.sub(r"(?<=[a-zа-яё])(?=[A-ZА-ЯЁ])", "_", str(name)).casefold()
     tokens = [t for t in re.split(r"[\W_0-9]+", words) if t]
-    return any(t in PERSON_WORDS for t in (*tokens, *map("".join, zip(tokens, tokens[1:], strict=False))))
+    pairs = map("".join, zip(tokens, tokens[1:], strict=False))
+    return not PERSON_WORDS.isdisjoint([*tokens, *pairs])
 
 
 def _kind_of_column(column: pd.Series) -> str | None:
     """``"text"`` for string-like columns, ``"numeric"`` for integer columns, else ``None``."""
-    dtype = column.dtype.categories.dtype if isinstance(column.dtype, pd.CategoricalDtype) else column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return None
+    cats = getattr(column.dtype, "categories", None)
+    dtype = column.dtype if cats is None else cats.dtype
     if pd.api.types.is_integer_dtype(dtype):
         return "numeric"
-    return "text" if pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype) else None
+    return "text" if pd.api.types.is_string_dtype(dtype) else None  # object columns too
 
 
-def _distinct(column: pd.Series, kind: str) -> tuple[pd.Index, np.ndarray, Any]:
-    """The distinct values of ``column`` that may be personal data, their rows, and (text only) the
-    whole column as text for the card rule: a categorical's used categories, an integer column's
-    values of 13 digits or more, a text column's values that pass :func:`candidates`."""
+def _distinct(column: pd.Series, kind: str) -> tuple[Any, np.ndarray, Any]:
+    """The distinct values of ``column`` that may be personal data, their rows, and (text only)
+    the whole column as text for the card rule: a categorical's used categories, an integer
+    column's values of 13 digits or more, a text column's values that pass :func:`candidates`."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes = category_codes(column)  # small ints, as stored: no copy of the rows
         counts = np.bincount(codes[codes >= 0], minlength=len(column.cat.categories))
         return pd.Index(column.cat.categories)[counts > 0], counts[counts > 0], None
     if kind == "numeric":
         values = column.dropna().to_numpy()
-        counts = pd.Series(values[np.abs(values.astype(np.float64)) >= 1e12]).value_counts(sort=False)
-        return counts.index, counts.to_numpy(), None
-    text = as_text(column)  # a pyarrow-backed column as it is (no copy of its chunks); others as text
+        found = pd.Series(values[np.abs(values.astype(np.float64)) >= 1e12]).value_counts()
+        return found.index, found.to_numpy(), None
+    text = as_text(column)  # a pyarrow-backed column as it is (no copy of its chunks)
     cand = candidates(text)
-    counts = text[cand].value_counts(sort=False)
-    return counts.index, counts.to_numpy(), arrow_text(text, chunked=True) if cand.any() else None
+    found = text[cand].value_counts(sort=False)
+    return found.index, found.to_numpy(), arrow_text(text, chunked=True) if cand.any() else None
 
 
 def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
-    """Rows and distinct values per kind found in ``column``."""
+    """Rows and distinct values per kind found in ``column``: string-like columns are checked for
+    every kind, integer columns for card numbers only, other columns not at all."""
     kind = _kind_of_column(column)
     if kind is None or len(column) == 0:
         return {}, {}
-    uniques, counts, column_text = _distinct(column, kind)
-    text = np.asarray(uniques).astype(str).astype(object) if kind == "numeric" else as_text(uniques)
-    masks = scan(arrow_text(text), numeric=kind == "numeric", column=column_text) if len(uniques) else {}
-    return {k: int(counts[m].sum()) for k, m in masks.items()}, {k: int(m.sum()) for k, m in masks.items()}
+    uniques, counts, whole = _distinct(column, kind)
+    if kind == "numeric":
+        uniques = np.asarray(uniques).astype(str).astype(object)
+    masks = scan(arrow_text(uniques), numeric=kind == "numeric", column=whole) \
+        if len(uniques) else {}
+    return ({k: int(counts[m].sum()) for k, m in masks.items()},
+            {k: int(m.sum()) for k, m in masks.items()})
 
 
 def scan_personal_data(column: pd.Series, *, sample: int | None = None) -> dict[str, int]:
@@ -97,7 +101,6 @@ def scan_personal_data(column: pd.Series, *, sample: int | None = None) -> dict[
 
     Every distinct value is scanned, whatever ``sample`` says (a sample could miss the one
     e-mail address among a million ids).
-    String-like columns are checked for every kind, integer columns for card numbers only.
 
     >>> scan_personal_data(pd.Series(["a@b.org", "x", "10.0.0.1", "10.0.0.1"]))
     {'e-mail address': 1, 'IPv4 address': 2}
@@ -117,28 +120,31 @@ def describe_findings(rows: dict[str, int], distinct: dict[str, int] | None = No
     >>> describe_findings({"IPv4 address": 10000}, {"IPv4 address": 1753})
     '10000 row(s) like an IPv4 address (1753 distinct values)'
     """
-    return ", ".join(f"{n} row(s) {_like(kind)}" + (f" ({distinct[kind]} distinct values)" if distinct and
-                                                    kind in distinct else "") for kind, n in rows.items())
+    return ", ".join(f"{n} row(s) {_like(kind)}" + (f" ({distinct[kind]} distinct values)"
+                                                    if distinct and kind in distinct else "")
+                     for kind, n in rows.items())
 
 
 def _refusal(col: str, what: str, why: str) -> PersonalDataError:
-    """The refusal of column ``col`` (``why``: its name denotes people, it is required, or declared)."""
+    """The refusal of ``col``: its name denotes people (``why`` "named"), or it is required, or
+    declared."""
     if why == "named":
         return PersonalDataError(
             f"group key {col!r} is named like personal data (people or accounts): groups must not "
             "identify people. Do not declare it, or pass "
-            + say(f"pii='hash' with salt= to keep it as a keyed hash, or not_personal=[{col!r}] if it "
-                  "names no person.", f"--pii hash --salt S to keep it as a keyed hash, or "
+            + say(f"pii='hash' with salt= to keep it as a keyed hash, or not_personal=[{col!r}] "
+                  "if it names no person.", "--pii hash --salt S to keep it as a keyed hash, or "
                   f"--not-personal {col} if it names no person."))
     if why == "required":
         return PersonalDataError(
-            f"column {col!r} looks like personal data ({what}); it is declared as a required column "
-            "(time/outcome/ok/bucket), so it cannot be dropped or hashed: check which column you declared.")
+            f"column {col!r} looks like personal data ({what}); it is declared as a required "
+            "column (time/outcome/ok/bucket), so it cannot be dropped or hashed: check which "
+            "column you declared.")
     return PersonalDataError(
-        f"column {col!r} looks like personal data ({what}); personal data must not enter the budget log. "
-        "Do not declare it, or pass " + say("pii='drop' to drop it or pii='hash' with a salt to keep it "
-                                            "as a keyed hash.", "--pii drop to drop it or --pii hash --salt "
-                                            "S to keep it as a keyed hash."))
+        f"column {col!r} looks like personal data ({what}); personal data must not enter the "
+        "budget log. Do not declare it, or pass "
+        + say("pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.",
+              "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash."))
 
 
 def guard_personal_data(
@@ -150,7 +156,7 @@ def guard_personal_data(
     required: Iterable[str] = (),
     by_name: Iterable[str] = (),
 ) -> pd.DataFrame:
-    """Apply the ``pii`` policy to ``columns`` of ``frame`` (returns a new frame if anything changed).
+    """Apply the ``pii`` policy to ``columns`` of ``frame`` (a new frame if anything changed).
 
     ``"error"`` raises :class:`PersonalDataError`; ``"drop"`` drops the column with a
     :class:`PersonalDataWarning` naming it; ``"hash"`` replaces values by :func:`hash_values`.
@@ -163,14 +169,17 @@ def guard_personal_data(
     >>> guard_personal_data(f, ["region", "user"])
     Traceback (most recent call last):
     ...
-    budgetlab.errors.PersonalDataError: column 'user' looks like personal data (2 row(s) like an e-mail address (2 distinct values)); personal data must not enter the budget log. Do not declare it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
+    budgetlab.errors.PersonalDataError: column 'user' looks like personal data (2 row(s) like an
+    e-mail address (2 distinct values)); personal data must not enter the budget log. Do not
+    declare it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     >>> list(guard_personal_data(f, ["region", "user"], pii="hash", salt="k").columns)
     ['region', 'user']
     """
     check_argument("pii", pii, PII_MODES)
     if pii == "hash" and (not isinstance(salt, str) or not salt):
         raise ConfigError(say("pii='hash' needs salt='a secret string'",
-                              "--pii hash needs --salt S (a secret string)") + " (keep it out of the data).")
+                              "--pii hash needs --salt S (a secret string)")
+                          + " (keep it out of the data).")
     must, named, out = set(required), set(by_name), frame
     for col in dict.fromkeys(c for c in [*must, *columns, *named] if c in frame.columns):
         rows, distinct = _scan_column(frame[col])
@@ -178,11 +187,11 @@ def guard_personal_data(
             continue
         what = describe_findings(rows, distinct) if rows else "its name denotes people or accounts"
         if col in must or pii == "error":
-            why = "named" if not rows and pii == "error" else "required" if col in must else "declared"
+            why = "named" if not rows and pii == "error" else "required" if col in must else ""
             raise _refusal(col, what, why)
         if pii == "drop":
-            warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like personal data ({what})."),
-                          stacklevel=3)
+            warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like personal "
+                                              f"data ({what})."), stacklevel=3)
             out = out.drop(columns=[col])
         else:
             out = out.copy(deep=False)
@@ -197,16 +206,18 @@ def guard_values(values: Iterable[Any], *, what: str) -> None:
     rec.csv"); it is put into the message as given, so it must not hold a user value itself.
 
     >>> guard_values(["turnstile", "image"], what="group keys")
-    >>> guard_values(["turnstile", "ivan@example.org", "иван@почта.рф", "+7 916 123-45-67"], what="group keys")
+    >>> guard_values(["turnstile", "ivan@example.org", "+7 916 123-45-67"], what="group keys")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.PersonalDataError: group keys: 3 of 4 value(s) look like personal data (2 like an e-mail address, 1 like a phone number); ...
+    budgetlab.errors.PersonalDataError: group keys: 2 of 3 value(s) look like personal data (1 like
+    an e-mail address, 1 like a phone number); ...
     """
     values = list(values)
     hit, found = flagged(values)
     if hit.any():
         kinds = ", ".join(f"{int(mask.sum())} {_like(kind)}" for kind, mask in found.items())
         raise PersonalDataError(
-            f"{what}: {int(hit.sum())} of {len(values)} value(s) look like personal data ({kinds}); budgetlab "
-            "does not write personal data into outputs or messages: replace them with opaque ids (or hash them "
-            "on load: read_events(..., pii='hash', salt=...), CLI --pii hash --salt ...).")
+            f"{what}: {int(hit.sum())} of {len(values)} value(s) look like personal data "
+            f"({kinds}); budgetlab does not write personal data into outputs or messages: replace "
+            "them with opaque ids (or hash them on load: read_events(..., pii='hash', salt=...), "
+            "CLI --pii hash --salt ...).")

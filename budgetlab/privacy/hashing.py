@@ -1,5 +1,5 @@
-"""Keyed hashing of values (``pii="hash"``, ``hash_session``): equal values stay equal, the originals
-cannot be recomputed without the salt."""
+"""Keyed hashing of values (``pii="hash"``, ``hash_session``): equal values stay equal, the
+originals cannot be recomputed without the salt."""
 
 from __future__ import annotations
 
@@ -15,14 +15,17 @@ from ..errors import ConfigError
 __all__ = ["hash_values"]
 
 
-def _hex64(values: np.ndarray, valid: np.ndarray | None = None) -> pd.api.extensions.ExtensionArray:
-    """uint64 values as strings of 16 lower-case hex digits (one Arrow buffer, written by
+def _hashed(strs: np.ndarray, key: str,
+            valid: np.ndarray | None = None) -> pd.api.extensions.ExtensionArray:
+    """SipHash-2-4 of strings as 16 lower-case hex digits (one Arrow buffer, written by
     :meth:`bytes.hex`); rows where ``valid`` is False are missing."""
-    n = len(values)
-    bitmap = None if valid is None or valid.all() else pa.py_buffer(np.packbits(valid, bitorder="little"))
-    offsets = pa.py_buffer(np.arange(0, 16 * n + 1, 16, dtype=np.int64))
+    values = pd.util.hash_array(strs, hash_key=key, categorize=False) if len(strs) \
+        else np.zeros(0, np.uint64)
+    bitmap = None if valid is None or valid.all() \
+        else pa.py_buffer(np.packbits(valid, bitorder="little"))
+    offsets = pa.py_buffer(np.arange(0, 16 * len(values) + 1, 16, dtype=np.int64))
     chars = pa.py_buffer(values.astype(">u8").tobytes().hex().encode("ascii"))
-    arr = pa.Array.from_buffers(pa.large_string(), n, [bitmap, offsets, chars])
+    arr = pa.Array.from_buffers(pa.large_string(), len(values), [bitmap, offsets, chars])
     out: pd.api.extensions.ExtensionArray = pd.array(arr, dtype=pd.StringDtype("pyarrow"))
     return out
 
@@ -44,20 +47,20 @@ def hash_values(column: pd.Series, salt: str) -> pd.Series:
     16
     """
     if not isinstance(salt, str) or not salt:
-        raise ConfigError("pii='hash' and hash_session need salt='a secret string' (keep it out of the data).")
+        raise ConfigError("pii='hash' and hash_session need salt='a secret string' (keep it out of "
+                          "the data).")
     digest = hashlib.sha256(b"budgetlab.pii/v1\x00" + salt.encode("utf-8")).digest()[:16]
     key = bytes(b & 0x7F for b in digest).decode("ascii")
     head = column.iloc[:20_000].dropna()
     if not isinstance(column.dtype, pd.CategoricalDtype) and head.nunique() > 0.5 * len(head) > 0:
         valid = column.notna().to_numpy()
-        strs = np.asarray(column.astype(str).where(valid, ""), dtype=object)
-        hashed = _hex64(pd.util.hash_array(strs, hash_key=key, categorize=False), valid)
-        return pd.Series(hashed, index=column.index, name=column.name)
+        rows = _hashed(np.asarray(column.astype(str).where(valid, ""), dtype=object), key, valid)
+        return pd.Series(rows, index=column.index, name=column.name)
     codes, uniques = factorize(column)
-    hashed = _hex64(pd.util.hash_array(np.asarray(uniques.astype(str), dtype=object), hash_key=key,
-                                       categorize=False) if len(uniques) else np.zeros(0, dtype=np.uint64))
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        cats, inverse = np.unique(np.asarray(hashed, dtype=object).astype(str), return_inverse=True)
-        return pd.Series(pd.Categorical.from_codes(np.append(inverse, -1)[codes], categories=pd.Index(cats, dtype="str")),
-                         index=column.index, name=column.name)
-    return pd.Series(hashed.take(codes, allow_fill=True), index=column.index, name=column.name)
+    hashed = _hashed(np.asarray(uniques.astype(str), dtype=object), key)
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        return pd.Series(hashed.take(codes, allow_fill=True), index=column.index, name=column.name)
+    cats, inverse = np.unique(np.asarray(hashed, dtype=object).astype(str), return_inverse=True)
+    codes = np.append(inverse, -1)[codes]  # code -1 (missing) stays -1
+    return pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype="str")),
+                     index=column.index, name=column.name)
