@@ -1,34 +1,9 @@
 """The personal-data detector: RE2 patterns (pyarrow.compute) and the vectorized checks per kind.
 
-A value looks like personal data when it holds, anywhere in it,
-
-* an **e-mail address**: a local part (letters of any script, digits, ``.!#$%&'*+/=?^_`{|}~-``,
-  or a quoted string such as ``"john doe"``), an at sign (``@``, the full-width ``＠`` or the
-  URL-encoded ``%40``) and a domain of labels (letters of any script, digits, hyphens) ending in
-  a top-level domain of two or more letters or an ``xn--`` label: ``иван@почта.рф``;
-* an **IPv4 address**: four numbers 0-255 joined by dots, not part of a longer dotted number
-  (``client=192.0.2.7;``; a version ``1.2.3.4`` counts, ``32.0.1700.77`` and ``1.2.3`` do not);
-* an **IPv6 address**, full or compressed, with an IPv4 tail, zone, brackets or port, not inside a
-  longer run of hex digits, letters or colons (``sess-2001:db8::1``, ``[fe80::1%eth0]:443``;
-  ``::``, ``a:b``, ``1:2:3`` and times such as ``12:30:45`` are not addresses);
-* a **phone number**, decided by how it is written, never by a digit count alone: 8 to 15 digits
-  after a ``+`` (``+7 (916) 123-45-67``, ``tel:+7…``); an area code in brackets followed by the
-  local number (``(495) 123-45-67``); a phone keyword (``tel:``, ``phone``, ``тел.``, ...) before
-  digits; a whole value of digit groups joined by spaces, ``-``, ``.`` or ``/`` (8 to 15 digits, a
-  first group of at most 5 digits, two separators or at least 9 digits: ``495-123-4567``,
-  ``1 234 567 890``); inside text, groups joined by spaces or dashes (a first group of at most 5
-  digits, then two to six groups of 2 to 5 digits, 9 to 15 digits in all). Dates, decimals, IPv4
-  addresses and versions with a one-digit part (``10.0.19041.1``) are not phone numbers, and **a
-  bare run of digits never is** (a numeric session id of any length);
-* a **payment-card number**: 13 to 19 digits, first digit 2-6, Luhn-valid, as the whole value
-  (bare or grouped by spaces or dashes) or inside text when grouped (``4111 1111 1111 1111``).
-
-Opaque ids are not personal data: bare digit runs, UUIDs, ULIDs, hex and base64 tokens, sitekeys,
-pod names, timestamps, durations, paths. Bare card-shaped digits are told from numeric ids over
-the column: at least half of them must pass the Luhn check (random digits pass one time in ten),
-and in a column of hexadecimal ids the all-digit ids are ids. Recall and precision are measured in
-``tests/events/test_pii_corpus.py`` (100 % each) and ``tests/events/test_id_false_positives.py``.
-The patterns run only over the distinct values a caller passes.
+The rules (what counts as an e-mail or IP address, a phone or a card number, and which opaque ids
+do not) are stated in ``docs/data-handling.md``, "Personal data"; recall and precision are measured
+in ``tests/events/test_pii_corpus.py`` and ``tests/events/test_id_false_positives.py``. The
+patterns run only over the distinct values a caller passes.
 """
 
 from __future__ import annotations
@@ -110,14 +85,9 @@ def as_text(values: Any) -> pd.Series:
 
 
 def _to_arrow(values: Any) -> Any:
-    if isinstance(values, (pa.Array, pa.ChunkedArray)):
-        return values
-    if isinstance(values, (list, np.ndarray)):
-        try:  # strings (and missing values) straight to Arrow, without a pandas detour
-            return pa.array(values, type=pa.large_string(), from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
-            pass
-    return pa.array(as_text(values).array)  # a pyarrow-backed column: its own chunks
+    """Arrow strings as they are, or values as text (a pyarrow-backed column: its own chunks)."""
+    return values if isinstance(values, (pa.Array, pa.ChunkedArray)) \
+        else pa.array(as_text(values).array)
 
 
 def arrow_text(values: Any, *, chunked: bool = False) -> Any:
@@ -228,7 +198,7 @@ def _phones_in_text(text: pa.Array, pre: np.ndarray, rounds: int = 3) -> np.ndar
 
 
 def _phones(text: pa.Array, cand: np.ndarray) -> np.ndarray:
-    """Phone numbers (the rules of the module docstring) among the values where ``cand`` holds."""
+    """Phone numbers (the rules of data-handling.md) among the values where ``cand`` holds."""
     cand = _where(text, cand, _PHONE_ANY)
     phone = _where(text, cand, _PHONE_WRITTEN)
     groups = _where(text, cand & ~phone, _PHONE_GROUPS, full=True)
@@ -277,11 +247,9 @@ def _cards(text: pa.Array, nd: np.ndarray, column: Any, *, numeric: bool) -> np.
     return out
 
 
-def scan(text: Any, *, numeric: bool, column: Any = None) -> dict[str, np.ndarray]:
-    """:func:`scan_text` on prepared text; ``column`` (default ``text``) is the whole column,
-    where hexadecimal ids are counted for the card rule."""
-    if isinstance(text, pa.ChunkedArray):
-        text = text.combine_chunks() if text.num_chunks else pa.array([], type=pa.large_string())
+def scan(text: pa.Array, *, numeric: bool, column: Any = None) -> dict[str, np.ndarray]:
+    """:func:`scan_text` on prepared text (:func:`arrow_text`, one array); ``column`` (default
+    ``text``) is the whole column, where hexadecimal ids are counted for the card rule."""
     idx = np.flatnonzero(has(text, _CARD_WHOLE if numeric else CANDIDATE))
     sub = text.take(pa.array(idx))
     nd = _ndigits(sub)

@@ -1,10 +1,7 @@
 """The personal-data guard: refuse, drop or hash declared columns (and refuse user values) that
-look like personal data, or group keys whose names denote people or accounts.
-
-Only declared columns reach this point (see :func:`budgetlab.read_events`); no other column is
-loaded. What looks like personal data is stated in :mod:`budgetlab.privacy.detect`. Findings name
-the column, the kind and how many rows matched, never a value. Only distinct values are scanned,
-so the cost grows with the number of distinct values, not with the rows.
+look like personal data, or group keys whose names denote people or accounts. Findings name the
+column, the kind and how many rows matched, never a value. Only distinct values are scanned, so
+the cost grows with the number of distinct values, not with the rows.
 """
 
 from __future__ import annotations
@@ -135,16 +132,12 @@ def _refusal(col: str, what: str, why: str) -> PersonalDataError:
             + say(f"pii='hash' with salt= to keep it as a keyed hash, or not_personal=[{col!r}] "
                   "if it names no person.", "--pii hash --salt S to keep it as a keyed hash, or "
                   f"--not-personal {col} if it names no person."))
-    if why == "required":
-        return PersonalDataError(
-            f"column {col!r} looks like personal data ({what}); it is declared as a required "
-            "column (time/outcome/ok/bucket), so it cannot be dropped or hashed: check which "
-            "column you declared.")
-    return PersonalDataError(
-        f"column {col!r} looks like personal data ({what}); personal data must not enter the "
-        "budget log. Do not declare it, or pass "
+    return PersonalDataError(f"column {col!r} looks like personal data ({what}); " + (
+        "it is declared as a required column (time/outcome/ok/bucket), so it cannot be dropped or "
+        "hashed: check which column you declared." if why == "required" else
+        "personal data must not enter the budget log. Do not declare it, or pass "
         + say("pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.",
-              "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash."))
+              "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash.")))
 
 
 def guard_personal_data(
