@@ -116,7 +116,7 @@ def _ndigits(text: pa.Array) -> np.ndarray:
 
 
 def _may_match(chunk: pa.Array) -> np.ndarray:
-    """Where a value of a string ``chunk`` is not a plain id. Plain ids match no alternative of
+    """Where a value of a string ``chunk`` may not be a plain id. Plain ids match no alternative of
     :data:`CANDIDATE` but a whole value of 13-19 digits (the card shape), as their bytes are ASCII
     digits, a-f of either case and ``_``: every other alternative needs another byte (a separator,
     ``@ % . : + (``, white space, a non-ASCII byte, or a phone keyword's letter outside a-f)."""
@@ -129,7 +129,10 @@ def _may_match(chunk: pa.Array) -> np.ndarray:
     other &= ((body | np.uint8(32)) - np.uint8(97)) >= 6
     other &= body != 95
     out = np.zeros(len(arr), dtype=bool)
-    out[np.searchsorted(off[1:] - off[0], np.flatnonzero(other), side="right")] = True
+    where = np.flatnonzero(other) if other.any() else []
+    if len(where) > len(arr):  # not a column of plain ids: the patterns decide for every value
+        return ~out
+    out[np.searchsorted(off[1:] - off[0], where, side="right")] = True
     lengths = np.diff(off)
     card = ~out & (lengths >= 13) & (lengths <= 19)
     if card.any():
@@ -147,7 +150,8 @@ def candidates(values: Any, step: int = 1 << 16) -> np.ndarray:
     parts = [_may_match(c.slice(lo, step)) for c in chunks for lo in range(0, len(c), step)]
     out = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
     if out.any():
-        out[out] = has(arrow_text(arr.filter(pa.array(out)), chunked=True), CANDIDATE)
+        out[out] = has(arrow_text(arr if out.all() else arr.filter(pa.array(out)), chunked=True),
+                       CANDIDATE)
     return out
 
 

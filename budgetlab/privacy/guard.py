@@ -65,16 +65,19 @@ def _distinct(column: pd.Series, kind: str) -> tuple[Any, np.ndarray, Any]:
     the whole column as text for the card rule: a categorical's used categories, an integer
     column's values of 13 digits or more, a text column's values that pass :func:`candidates`."""
     if isinstance(column.dtype, pd.CategoricalDtype):
+        cats = pd.Index(column.cat.categories)
+        if not candidates(cats.astype(str)).any():  # rows are counted only where a value may be
+            return cats[:0], np.zeros(0, dtype=np.int64), None
         codes = category_codes(column)  # small ints, as stored: no copy of the rows
-        counts = np.bincount(codes[codes >= 0], minlength=len(column.cat.categories))
-        return pd.Index(column.cat.categories)[counts > 0], counts[counts > 0], None
+        counts = np.bincount(codes[codes >= 0], minlength=len(cats))
+        return cats[counts > 0], counts[counts > 0], None
     if kind == "numeric":
         values = column.dropna().to_numpy()
         found = pd.Series(values[np.abs(values.astype(np.float64)) >= 1e12]).value_counts()
         return found.index, found.to_numpy(), None
     text = as_text(column)  # a pyarrow-backed column as it is (no copy of its chunks)
     cand = candidates(text)
-    found = text[cand].value_counts(sort=False)
+    found = (text[cand] if cand.any() else text[:0]).value_counts(sort=False)
     return found.index, found.to_numpy(), arrow_text(text, chunked=True) if cand.any() else None
 
 
@@ -85,10 +88,8 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
     if kind is None or len(column) == 0:
         return {}, {}
     uniques, counts, whole = _distinct(column, kind)
-    if kind == "numeric":
-        uniques = np.asarray(uniques).astype(str).astype(object)
-    masks = scan(arrow_text(uniques), numeric=kind == "numeric", column=whole) \
-        if len(uniques) else {}
+    text = arrow_text(pd.Index(uniques).astype(str))  # numbers as their digits
+    masks = scan(text, numeric=kind == "numeric", column=whole) if len(uniques) else {}
     return ({k: int(counts[m].sum()) for k, m in masks.items()},
             {k: int(m.sum()) for k, m in masks.items()})
 
