@@ -7,8 +7,15 @@ exports).
 """
 
 from .detect import KINDS, scan_text
-from .guard import (PERSON_WORDS, PII_MODES, describe_findings, guard_personal_data, guard_values,
-                    names_a_person, scan_personal_data)
+from .guard import (
+                    PERSON_WORDS,
+                    PII_MODES,
+                    describe_findings,
+                    guard_personal_data,
+                    guard_values,
+                    names_a_person,
+                    scan_personal_data,
+)
 from .hashing import hash_values
 from .redact import looks_personal, redact, shown
 

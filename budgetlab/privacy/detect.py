@@ -129,7 +129,7 @@ def _may_match(chunk: pa.Array) -> np.ndarray:
     other &= ((body | np.uint8(32)) - np.uint8(97)) >= 6
     other &= body != 95
     out = np.zeros(len(arr), dtype=bool)
-    where = np.flatnonzero(other) if other.any() else []
+    where = np.flatnonzero(other) if other.any() else np.zeros(0, dtype=np.intp)
     if len(where) > len(arr):  # not a column of plain ids: the patterns decide for every value
         return ~out
     out[np.searchsorted(off[1:] - off[0], where, side="right")] = True
@@ -213,7 +213,7 @@ def _phones(text: pa.Array, cand: np.ndarray) -> np.ndarray:
         phone[groups] = ((nd >= 8) & (nd <= 15) & ((nsep >= 2) | (nd >= 9))
                          & ~has(sub, _NOT_PHONE, full=True))
     phone |= _phones_in_text(text, cand & ~phone & ~groups)
-    return phone & ~_where(text, phone, _DECIMAL, full=True)  # a signed decimal: a number
+    return np.asarray(phone & ~_where(text, phone, _DECIMAL, full=True))  # a signed decimal
 
 
 def _hex_ids(column: Any) -> int:
@@ -241,7 +241,7 @@ def _cards(text: pa.Array, nd: np.ndarray, column: Any, *, numeric: bool) -> np.
         if int((valid & bare).sum()) * 2 < int((cand & bare).sum()):
             valid &= ~bare  # bare digits: cards only where mostly Luhn-valid (ids pass 1 in 10)
         out[whole] = valid
-    idx = np.flatnonzero(_where(text, (nd >= 14) & ~whole, _CARD_IN_TEXT)) if not numeric else []
+    idx = np.flatnonzero(_where(text, (nd >= 14) & ~whole & (not numeric), _CARD_IN_TEXT))
     if len(idx):
         digits = pc.replace_substring_regex(_extracted(text.take(pa.array(idx)), _CARD_IN_TEXT)[1],
                                             "[^0-9]", "")
