@@ -213,5 +213,5 @@ def guard_values(values: Iterable[Any], *, what: str) -> None:
         raise PersonalDataError(
             f"{what}: {int(hit.sum())} of {len(values)} value(s) look like personal data "
             f"({kinds}); budgetlab does not write personal data into outputs or messages: replace "
-            "them with opaque ids (or hash them on load: read_events(..., pii='hash', salt=...), "
-            "CLI --pii hash --salt ...).")
+            "them with opaque ids (or hash them on load: "
+            + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))
