@@ -597,18 +597,19 @@ def test_the_frame_read_is_the_callers_to_write_to(first, tmp_path):
     assert ev["region"].tolist() == [first, first, first]
 
 
-def test_the_plain_byte_scan_takes_exactly_hex_digits_and_underscores():
+def test_the_plain_byte_count_takes_exactly_hex_digits_and_underscores():
     # oracle: membership in the set the rule names (0-9, a-f, A-F, _), for every byte value, at
-    # the start, inside and at the end of a scan step, and in a step after plain ones
-    from budgetlab.privacy.prefilter import _plain_bytes
+    # the start, inside and at the end of a value, in a value after plain ones and in the last one
+    from budgetlab.privacy.detect import _may_match
 
     allowed = set(b"0123456789abcdefABCDEF_")
+    offsets = pa.py_buffer(np.arange(0, 17, 4, dtype=np.int64))  # four values of four bytes
     for value in range(256):
-        for at in (0, 5, 7, 12):
+        for at in (0, 5, 7, 12, 15):
             body = bytearray(b"a0F_" * 4)
             body[at] = value
-            got = _plain_bytes(np.frombuffer(bytes(body), dtype=np.uint8), step=8)
-            assert got == (value in allowed), (value, at)
+            got = _may_match(pa.Array.from_buffers(pa.large_string(), 4, [None, offsets, pa.py_buffer(bytes(body))]))
+            assert got.tolist() == [i == at // 4 and value not in allowed for i in range(4)], (value, at)
 
 
 def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
