@@ -45,15 +45,17 @@ def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timesta
 
     from .._util.validation import to_timedelta, utc_timestamp
 
-    step = to_timedelta(freq, name="--freq")
+    step = to_timedelta(freq, name="freq")
     if args.end is not None:
-        end = utc_timestamp(args.end, name="--end")
+        end = utc_timestamp(args.end, name="end")
     else:
         end = pd.Timestamp(time.time_ns(), tz="UTC").floor(step)
     if args.start is not None:
-        start = utc_timestamp(args.start, name="--start")
+        start = utc_timestamp(args.start, name="start")
     else:
-        start = end - to_timedelta(args.since, name="--since")
+        start = end - to_timedelta(args.since, name="since")
+    if end <= start:
+        raise ConfigError("--end must be after --start.")
     return start, end
 
 
@@ -96,9 +98,14 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
 
 
 def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
-    from ..interop.prometheus import resolve_policy
+    from ..interop.prometheus import POLICY_PRESETS, resolve_policy
+    from ..privacy import shown
 
     names = [p.strip() for p in (args.policy or "").split(",") if p.strip()]
+    unknown = [n for n in names if n not in POLICY_PRESETS]
+    if unknown:
+        raise ConfigError(f"--policy {shown(unknown[0])} is not a policy; give one or more of "
+                          f"{', '.join(POLICY_PRESETS)}.")
     if not names:
         if spec.policy is None:
             raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
@@ -210,7 +217,8 @@ _TABLES = ("bins", "episodes", "detections", "scores")
 def _plan(args: argparse.Namespace) -> dict[str, Path]:
     """Register the inputs, then check every output before any work: ``--out`` is one
     .csv/.parquet (the episodes) or an existing folder (one .csv per table)."""
-    from .._util.files import plan_outputs, register_input
+    from .._util.files import register_input
+    from .._util.plan import plan_outputs
 
     for given in (args.slo.partition("#")[0] if args.slo else None, args.incidents):
         if given:
@@ -246,7 +254,7 @@ def _plot(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._util.files import save_figure
+    from .._util.figures import save_figure
     from ..plotting import plot_alerts
 
     heights = [1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, _n_groups(ep)) + 1) for ep in episodes.values()]
@@ -308,7 +316,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if args.incidents is not None:
         from .._util.validation import to_timedelta
 
-        to_timedelta(args.grace, name="--grace")  # refused before the server is asked, not after
+        to_timedelta(args.grace, name="grace")  # refused before the server is asked, not after
     planned = _plan(args)
     incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)

@@ -158,7 +158,8 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
-    from .._util.files import plan_outputs, write_table
+    from .._util.files import write_table
+    from .._util.plan import plan_outputs
     from ..budget.episodes import status_episodes
     from ..budget.spans import status_spans
     from ..budget.summary import replay_summary

@@ -107,7 +107,7 @@ def _register_inputs(*given: str | None) -> None:
 def _plan(args: argparse.Namespace) -> Path:
     """Check the output before any work (an input of this run, a special file, an existing file
     without --force, an empty or too long name are refused)."""
-    from .._util.files import plan_outputs
+    from .._util.plan import plan_outputs
 
     return plan_outputs({"OUT": args.out}, force=args.force)["OUT"]
 
@@ -297,7 +297,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                    help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window annotation)")
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
-    p.add_argument("--policy", default=None,
+    p.add_argument("--policy", default=None, metavar="PRESET",  # interop.prometheus.POLICY_PRESETS
+                   choices=["workbook", "sloth", "sloth30", "sloth28", "pyrra", "single_window"],
                    help="alert policy preset: workbook, sloth, sloth30, sloth28, pyrra, single_window")
     p.add_argument("--period", type=_duration, default=None,
                    help="SRE budget period (OpenSLO timeWindow; default 30d); the policy's burn factors refer to it")

@@ -250,7 +250,8 @@ def _check_notebook(src: Path, nbformat: Any) -> None:
 def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, force: bool) -> list[Path]:
     """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
     first notebook runs; the notebooks are registered as inputs (no HTML may replace one)."""
-    from .._util.files import plan_outputs, register_input
+    from .._util.files import register_input
+    from .._util.plan import plan_outputs
 
     if not sources:
         raise ConfigError("no notebooks to render.")

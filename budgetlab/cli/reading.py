@@ -281,7 +281,8 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
     :func:`~budgetlab._util.files.plan_outputs`) before the work, read (event table or access
     log), write the "how it was read" block to stderr, and drop from ``--by`` a key that
     ``--pii drop`` dropped (the reader warned by name)."""
-    from .._util.files import plan_outputs, register_input
+    from .._util.files import register_input
+    from .._util.plan import plan_outputs
     from ..events.accesslog import is_access_log
     from ..events.read import read_events
     from ..events.sources import expand_sources
@@ -310,11 +311,8 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
                               "COLUMN.")
         events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes), by=group_keys(args) or None)
     else:
-        try:
-            events = read_events(paths, read_spec(args))
-        except BudgetlabError as exc:  # a reading message in the command's words: --tz, not tz=
-            raise type(exc)(speak(str(exc))) from None
-    sys.stderr.write(f"{events.attrs['how_read']}\n")
+        events = read_events(paths, read_spec(args))
+    sys.stderr.write(f"{speak(str(events.attrs['how_read']))}\n")  # --bucket column, not bucket= column
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)

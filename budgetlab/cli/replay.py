@@ -275,7 +275,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._util.files import figure_bytes
+    from .._util.figures import figure_bytes
     from ..events.schema import scope_mask
     from ..plotting import place_axis_labels, plot_timeline
 

@@ -43,7 +43,7 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._util.files import save_figure
+    from .._util.figures import save_figure
 
     fig, ax = plt.subplots(figsize=size, layout="constrained")
     try:
