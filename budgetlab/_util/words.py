@@ -10,7 +10,7 @@ import contextvars
 import re
 from collections.abc import Iterator, Mapping
 
-__all__ = ["cli_words", "flags_as", "say", "speak", "speaking_cli"]
+__all__ = ["cli_words", "flags_as", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the end)
 _VALUE = re.compile(r"(?<![\w-])([a-z][a-z_]*)='([^']*)'")
@@ -65,11 +65,6 @@ def flags_as(**flags: str) -> Iterator[None]:
             raise type(exc)(speak(str(exc))) from None
         finally:
             _CLI.reset(token)
-
-
-def speaking_cli() -> bool:
-    """Whether messages are built for the command line now."""
-    return _CLI.get() is not None
 
 
 def say(api: str, cli: str) -> str:

@@ -1,6 +1,7 @@
 """The ``budgetlab`` command line: the parser, wired explicitly (the parsers of ``demo``,
-``replay`` and the analyses from :mod:`~budgetlab.cli.commands`; those of ``export``,
-``notebooks`` and ``backtest`` from their modules), and the entry point.
+``replay`` and the analyses from :mod:`~budgetlab.cli.commands`, ``export``'s from
+:mod:`~budgetlab.cli.export_options`; those of ``notebooks`` and ``backtest`` from their
+modules), and the entry point.
 
 Building the parser imports no pandas, numpy, numba or matplotlib: ``budgetlab --help``,
 ``budgetlab COMMAND --help`` and argument errors answer at once; the module that does a command's
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._util.words import cli_words, speak
 from ..errors import BudgetlabError
-from . import backtest, commands, export, latency, notebooks
+from . import backtest, commands, export_options, latency, notebooks
 
 if TYPE_CHECKING:  # resolved on first use by __getattr__ below (the demo module imports pandas)
     from .demo import DEMO_TARGETS
@@ -68,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_demo(sub)
     commands.add_replay(sub)
-    export.add_parser(sub)
+    export_options.add_parser(sub)
     notebooks.add_parser(sub)
     backtest.add_parser(sub)
     commands.add_analyses(sub)

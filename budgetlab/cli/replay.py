@@ -33,21 +33,10 @@ from ..slo import SLO, PerGroup
 from .clock_text import format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
-from .reading import (
-    LogRead,
-    add_output_options,
-    add_slo_options,
-    describe_slo,
-    group_keys,
-    longest_window,
-    read_log,
-    record_path,
-    run_record,
-    slo_from_args,
-    write_record,
-)
+from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
+from .run_record import record_path, run_record, write_record
 
-__all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
+__all__ = ["COMMANDS", "run_replay",
            "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents",
            "write_timeline", "draw_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
 
