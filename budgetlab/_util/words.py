@@ -20,6 +20,7 @@ _BARE = re.compile(r"(?<![\w-])([a-z][a-z_]*)=(?=[\s,;.)/]|$)")
 # a message about one option, which it names first: "timeout must be ...", "by: ..." (with a
 # table of flags only: the name must be one of the command's)
 _LEAD = re.compile(r"^([a-z][a-z_]*)(?=: | must | is )")
+_TWICE = re.compile(r"(--[a-z][a-z-]*) \(\1\)")
 
 #: None: not on the command line; else the running command's flags by keyword (empty: any keyword
 #: is spelled as its flag).
@@ -98,6 +99,9 @@ def speak(text: str) -> str:
     >>> with cli_words({"target": "--target", "max_series": "--max-series"}):
     ...     speak("target=1.5 must lie in (0, 1); slo=None here."), speak("max_series must be >= 1.")
     ('--target 1.5 must lie in (0, 1); slo=None here.', '--max-series must be >= 1.')
+    >>> with cli_words({"max_series": "--max-series"}):
+    ...     speak("raise max_series= (--max-series).")
+    'raise --max-series.'
     """
     flags = _CLI.get()
     if flags is None:
@@ -120,4 +124,4 @@ def speak(text: str) -> str:
     lead = _LEAD.match(text)
     if flags and lead and lead.group(1) in flags:
         text = flags[lead.group(1)] + text[lead.end():]
-    return text
+    return _TWICE.sub(r"\1", text)  # "raise max_series= (--max-series)": the flag once
