@@ -18,16 +18,13 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from .._util.words import cli_words, speak
 from ..errors import BudgetlabError
 from . import backtest, commands, export_options, latency, notebooks
 
-if TYPE_CHECKING:  # resolved on first use by __getattr__ below (the demo module imports pandas)
-    from .demo import DEMO_TARGETS
-
-__all__ = ["main", "build_parser", "DEMO_TARGETS"]
+__all__ = ["main", "build_parser", "flag_table"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,14 +72,6 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_analyses(sub)
     latency.add_parser(sub)
     return parser
-
-
-def __getattr__(name: str) -> Any:
-    if name == "DEMO_TARGETS":  # the demo's per-type targets, from budgetlab.cli.demo (imports pandas)
-        from .demo import DEMO_TARGETS
-
-        return DEMO_TARGETS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
