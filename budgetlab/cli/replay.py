@@ -37,8 +37,8 @@ from .reading import LogRead, describe_slo, group_keys, longest_window, read_log
 from .run_record import record_path, run_record, write_record
 
 __all__ = ["COMMANDS", "run_replay",
-           "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents",
-           "write_timeline", "draw_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
+           "replay_states", "print_run_header", "format_summary", "format_incidents",
+           "write_timeline", "draw_timeline", "render_timeline"]
 
 
 
@@ -94,16 +94,6 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, p
         warnings.simplefilter("ignore", PartialWindowWarning)
         states = replay(events, slo, by=by or None, columns=PLOT_COLUMNS if plot else LEAN_COLUMNS)
     return states, transitions(states)
-
-
-def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
-                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """``(states, transitions, summary)`` of one run: :func:`replay_states` and
-    :func:`budgetlab.replay_summary`."""
-    from ..budget.summary import replay_summary
-
-    states, tr = replay_states(events, slo, by, plot=plot)
-    return states, tr, replay_summary(states, events)
 
 
 def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:

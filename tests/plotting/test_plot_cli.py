@@ -11,7 +11,7 @@ import pytest
 import budgetlab._util.figures as bfiles
 from budgetlab.budget.figures import STATUSES
 from budgetlab.cli import main
-from budgetlab.cli.replay import MAX_DRAWN, drawn_groups
+from budgetlab.cli.drawn import MAX_DRAWN, drawn_groups
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
 
