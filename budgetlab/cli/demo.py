@@ -19,8 +19,9 @@ import pandas as pd
 
 from .._util.validation import duration_label
 from ..slo import SLO, PerGroup
+from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
-from .replay import format_summary, print_run_header, replay_states, write_timeline
+from .replay import print_run_header, replay_states, write_timeline
 from .shared import pct
 from .story import episode_lines
 

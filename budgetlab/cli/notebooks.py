@@ -37,8 +37,7 @@ from ..errors import ConfigError, NotebookError
 from .notebook_failures import FAILED_SUFFIX, drop_stale_failure, error_line, keep_failed, kept_text
 from .notebook_params import parse_parameters
 
-__all__ = ["add_parser", "render_notebooks", "find_notebooks", "parse_parameters", "NotebookError",
-           "DEFAULT_NOTEBOOKS"]
+__all__ = ["add_parser", "render_notebooks", "find_notebooks", "DEFAULT_NOTEBOOKS"]
 
 #: The notebooks that ship with the package (``budgetlab/notebooks/``, package data of the wheel).
 DEFAULT_NOTEBOOKS: Traversable = importlib.resources.files("budgetlab").joinpath("notebooks")

@@ -37,7 +37,7 @@ from .reading import LogRead, describe_slo, group_keys, longest_window, read_log
 from .run_record import record_path, run_record, write_record
 
 __all__ = ["COMMANDS", "run_replay",
-           "replay_states", "print_run_header", "format_summary", "format_incidents",
+           "replay_states", "print_run_header", "format_incidents",
            "write_timeline", "draw_timeline", "render_timeline"]
 
 
