@@ -1,16 +1,22 @@
 """The event streams of a generated span: Poisson traffic per captcha type x region and minute
 (:func:`traffic`), sessions with their sitekeys (:func:`sessions`) and opaque session ids
-(:func:`session_hex`). The draws are those :func:`budgetlab.datasets.synth.generate` documents.
+(:func:`session_hex`), and the events' canonical columns (:func:`event_columns`). The draws are
+those :func:`budgetlab.datasets.synth.generate` documents.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
+from ..events.schema import bucket_dtype
 from .model import CAPTCHA_TYPES, REGIONS, IntArray, MinuteModel
 
-__all__ = ["MS_NS", "traffic", "sessions", "session_hex"]
+__all__ = ["MS_NS", "traffic", "sessions", "session_hex", "event_columns"]
 
 MS_NS = 1_000_000
 _MASK48 = np.uint64((1 << 48) - 1)
@@ -73,3 +79,20 @@ def session_hex(session_no: IntArray, seed: int) -> pd.api.extensions.ExtensionA
     arrow = pa.Array.from_buffers(typ, len(x), [None, pa.py_buffer(offsets), pa.py_buffer(chars)])
     out: pd.api.extensions.ExtensionArray = pd.array(arrow.cast(pa.string()) if typ != pa.string() else arrow, dtype="string")
     return out
+
+
+def event_columns(ts: IntArray, code: npt.NDArray[np.int8], type_code: IntArray, region_code: IntArray,
+                  sitekey: IntArray, keys: Mapping[str, list[str]]) -> dict[str, Any]:
+    """The canonical columns of the events, in their order."""
+    all_keys = [key for t in CAPTCHA_TYPES for key in keys[t]]
+    return {
+        "ts": pd.to_datetime(ts, unit="ns", utc=True).as_unit("ns"),
+        "ok": code == 0,
+        "bucket": pd.Categorical.from_codes(code, dtype=bucket_dtype()),
+        "captcha_type": pd.Categorical.from_codes(type_code.astype(np.int8),
+                                                  dtype=pd.CategoricalDtype(list(CAPTCHA_TYPES))),
+        "region": pd.Categorical.from_codes(region_code.astype(np.int8),
+                                            dtype=pd.CategoricalDtype(list(REGIONS))),
+        "sitekey": pd.Categorical.from_codes(sitekey.astype(np.int16),
+                                             dtype=pd.CategoricalDtype(all_keys)),
+    }

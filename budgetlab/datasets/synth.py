@@ -25,8 +25,9 @@ incidents never changes the traffic, the sitekeys or the uniform draws behind th
   incidents add their excesses (independent causes).
 
 The model's pieces live next door: :mod:`.model` (the domain and the per-minute rates and
-probabilities), :mod:`.incidents` (incident tables and their effect), :mod:`.streams` (traffic, sessions and
-session ids), :mod:`.presets` (the committed datasets and their file formats).
+probabilities), :mod:`.incidents` (incident tables and their effect), :mod:`.streams`
+(traffic, sessions and session ids), :mod:`.presets` (the committed datasets and their file
+formats).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ import pandas as pd
 from .._util.files import atomic_path, check_output
 from .._util.validation import check_fraction, check_number, check_whole, to_ns, utc_timestamp
 from ..errors import ConfigError
-from ..events.schema import bucket_dtype
 from .durations import draw_durations
 from .incidents import INCIDENT_KINDS, auto_incidents, incident_probabilities, incident_table
 from .model import (
@@ -58,7 +58,7 @@ from .model import (
     sitekeys,
 )
 from .presets import PRESETS, write_events_parquet, write_incidents_csv
-from .streams import MS_NS, session_hex, sessions, traffic
+from .streams import MS_NS, event_columns, session_hex, sessions, traffic
 
 __all__ = [
     "CAPTCHA_TYPES",
@@ -220,20 +220,23 @@ def _generate(
     if span_ns <= 0:
         raise ConfigError(f"days={days!r} is shorter than a second.")
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(7)]
-    rng_counts, rng_offsets, rng_sessions, rng_timeouts, rng_drift, rng_incidents, rng_outcomes = streams
+    (rng_counts, rng_offsets, rng_sessions, rng_timeouts, rng_drift, rng_incidents,
+     rng_outcomes) = streams
     model = _minute_model(start_ns, span_ns, rate=rate, success=success, timeout_rate=timeout_rate,
                           type_share=type_share, region_share=region_share, night_ratio=night_ratio,
                           weekend_ratio=weekend_ratio, drift=drift, bursts_per_day=bursts_per_day,
                           rng_timeouts=rng_timeouts, rng_drift=rng_drift)
     keys = sitekeys(sitekeys_per_type)
-    per_session = check_number("attempts_per_session", attempts_per_session, low=1.0, high=1e6, low_open=False)
+    per_session = check_number("attempts_per_session", attempts_per_session, low=1.0, high=1e6,
+                               low_open=False)
     table = _incident_table(incidents, model, keys, span_ns, rng_incidents)
 
     group, minute, rel_ms = traffic(model, rng_counts, rng_offsets)
     session_no, sitekey = sessions(group, per_session, sitekeys_per_type, rng_sessions)
     # global time order (stable: merges the sorted streams, ties keep stream order)
     order = np.argsort(rel_ms, kind="stable")
-    group, rel_ms, minute, sitekey, session_no = (a[order] for a in (group, rel_ms, minute, sitekey, session_no))
+    group, rel_ms, minute, sitekey, session_no = (
+        a[order] for a in (group, rel_ms, minute, sitekey, session_no))
     ts = model.start_ns + rel_ms * MS_NS
     type_code = group // len(REGIONS)
     region_code = group - type_code * len(REGIONS)
@@ -246,7 +249,7 @@ def _generate(
             seed, code, type_code, region_code, sitekey, ts, table, keys,
             timeout_ns=to_ns(client_timeout, name="client_timeout"),
             slow_factor=check_number("slow_factor", slow_factor, low=0, high=1000.0))
-    columns = _columns(ts, code, type_code, region_code, sitekey, keys)
+    columns = event_columns(ts, code, type_code, region_code, sitekey, keys)
     if session_ids:
         columns["session_id"] = session_hex(session_no, seed)
     if client_timeout is not None:
@@ -256,7 +259,8 @@ def _generate(
 
 def _minute_model(start_ns: int, span_ns: int, *, rate: float, success: Mapping[str, float] | None,
                   timeout_rate: float, type_share: Mapping[str, float] | None,
-                  region_share: Mapping[str, float] | None, night_ratio: float, weekend_ratio: float,
+                  region_share: Mapping[str, float] | None, night_ratio: float,
+                  weekend_ratio: float,
                   drift: float, bursts_per_day: float, rng_timeouts: np.random.Generator,
                   rng_drift: np.random.Generator) -> MinuteModel:
     """The traffic and outcome model of every minute, its settings checked."""
@@ -265,7 +269,8 @@ def _minute_model(start_ns: int, span_ns: int, *, rate: float, success: Mapping[
     to_rate = check_fraction("timeout_rate", timeout_rate, low_open=False, high_open=False)
     for t, s in succ.items():
         if not s + to_rate < 1.0:
-            raise ConfigError(f"success[{t!r}] + timeout_rate must stay below 1 (solve errors need room).")
+            raise ConfigError(f"success[{t!r}] + timeout_rate must stay below 1 (solve errors need "
+                              "room).")
     return MinuteModel(
         start_ns,
         span_ns,
@@ -277,7 +282,8 @@ def _minute_model(start_ns: int, span_ns: int, *, rate: float, success: Mapping[
         night_ratio=check_fraction("night_ratio", night_ratio, high_open=False),
         weekend_ratio=check_number("weekend_ratio", weekend_ratio, low=0, high=10.0),
         drift=check_number("drift", drift, low=0, high=2.0, low_open=False),
-        bursts_per_day=check_number("bursts_per_day", bursts_per_day, low=0, high=1000.0, low_open=False),
+        bursts_per_day=check_number("bursts_per_day", bursts_per_day, low=0, high=1000.0,
+                                    low_open=False),
         rng_timeouts=rng_timeouts,
         rng_drift=rng_drift,
     )
@@ -290,26 +296,12 @@ def _incident_table(incidents: Any, model: MinuteModel, keys: Mapping[str, list[
         if incidents != "auto":
             raise ConfigError(f"incidents={incidents!r} is not valid; use 'auto', None or a table.")
         if span_ns < DAY_NS:
-            raise ConfigError("incidents='auto' needs days >= 1 (realistic durations); pass incidents=None or a table.")
+            raise ConfigError("incidents='auto' needs days >= 1 (realistic durations); pass "
+                              "incidents=None or a table.")
         return auto_incidents(model, keys, rng)
     if not (isinstance(incidents, (pd.DataFrame, Sequence)) or incidents is None):
         raise ConfigError("incidents must be 'auto', None, a DataFrame or a list of dicts.")
     return incident_table(incidents, model, keys)
-
-
-def _columns(ts: Any, code: Any, type_code: Any, region_code: Any, sitekey: Any,
-             keys: Mapping[str, list[str]]) -> dict[str, Any]:
-    """The canonical columns of the events, in their order."""
-    all_keys = [key for t in CAPTCHA_TYPES for key in keys[t]]
-    return {
-        "ts": pd.to_datetime(ts, unit="ns", utc=True).as_unit("ns"),
-        "ok": code == 0,
-        "bucket": pd.Categorical.from_codes(code, dtype=bucket_dtype()),
-        "captcha_type": pd.Categorical.from_codes(type_code.astype(np.int8),
-                                                  dtype=pd.CategoricalDtype(list(CAPTCHA_TYPES))),
-        "region": pd.Categorical.from_codes(region_code.astype(np.int8), dtype=pd.CategoricalDtype(list(REGIONS))),
-        "sitekey": pd.Categorical.from_codes(sitekey.astype(np.int16), dtype=pd.CategoricalDtype(all_keys)),
-    }
 
 
 def generate_preset(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
