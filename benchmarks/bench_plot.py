@@ -46,7 +46,7 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
     import matplotlib.pyplot as plt
 
     from budgetlab import SLO, replay
-    from budgetlab.cli.replay import MAX_DRAWN
+    from budgetlab.cli.drawn import MAX_DRAWN
     from budgetlab.plotting import gap_threshold, plot_timeline, thin_minmax
     from budgetlab.plotting._common import (  # the baseline draws the same lines
         gap_breaks,

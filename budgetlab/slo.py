@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ._util.validation import check_fraction, to_timedelta
+from ._util.words import say
 from .errors import ConfigError
 
 __all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo", "key_text"]
@@ -192,7 +193,7 @@ class PerGroup:
         if missing:
             shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
             raise ConfigError(f"no SLO for the group(s) {shown}; add them to the per-group SLOs or give "
-                              "PerGroup(..., default=SLO(...)).")
+                              + say("PerGroup(..., default=SLO(...)).", "each its GROUP=TARGET in --target."))
         return out
 
 

@@ -130,7 +130,7 @@ CASES = [
          api=_slo(window="-1h")),
     Case("invalid SLO: window unparseable", "log.csv", GOOD, ConfigError, ("not a duration",),
          argv=("--window", "soon"), api=_slo(window="soon")),
-    Case("invalid SLO: critical >= warning", "log.csv", GOOD, ConfigError, ("critical", "below warning"),
+    Case("invalid SLO: critical >= warning", "log.csv", GOOD, ConfigError, ("critical", "must be below"),
          argv=("--critical", "0.6", "--warning", "0.5"), api=_slo(critical=0.6, warning=0.5)),
     # more ways a log goes wrong
     Case("half-written last line", "log.csv", GOOD + "2026-11-29T02:40:00Z,succ", FileFormatError,

@@ -8,8 +8,8 @@ Windows). An existing output is replaced only with ``force=True`` (CLI ``--force
 Nothing read is ever lost: every reader registers its file with :func:`register_input`, and no
 output may resolve (through symlinks, hard links, ``..``) to a file read in the same run, not even
 with ``force``. Special files (FIFOs, devices, sockets) are never replaced. The outputs of one run
-are planned together before any work (:func:`plan_outputs`): two of them may not share a file.
-The command line starts each run with :func:`new_run`.
+are planned together before any work (:func:`budgetlab._util.plan.plan_outputs`); figures are
+written by :mod:`budgetlab._util.figures`.
 """
 
 from __future__ import annotations
@@ -25,34 +25,27 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ConfigError, OutputExistsError
+from .words import say
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["atomic_path", "atomic_write", "write_table", "check_output", "register_input", "plan_outputs", "save_figure",
-           "figure_bytes", "write_bytes", "PLOT_SUFFIXES", "new_run", "name_max"]
+__all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output", "register_input",
+           "forget_inputs", "file_identity", "shown_path", "name_max"]
 
 # the files read in this run: identity (device, inode) -> the absolute names it was read under.
 # A match counts while one of those names still leads to the same file, so a new file that
 # reuses the inode of a deleted input is not mistaken for it.
 _INPUTS: dict[tuple[int, int], set[str]] = {}
-# the outputs planned in this run: option -> (real path, identity when the file exists)
-_PLANNED: dict[str, tuple[str, tuple[int, int] | None]] = {}
 
 
-def new_run() -> None:
-    """Start a new run: forget the inputs and planned outputs of the previous one.
-
-    The command line calls it first thing, so in-process runs (tests, notebooks calling
-    :func:`budgetlab.cli.main`) do not see each other's files.
-
-    >>> new_run()
-    """
+def forget_inputs() -> None:
+    """Forget the inputs registered so far (:func:`budgetlab._util.plan.new_run` starts a run)."""
     _INPUTS.clear()
-    _PLANNED.clear()
 
 
-def _identity(path: str | PathLike[str]) -> tuple[int, int] | None:
+def file_identity(path: str | PathLike[str]) -> tuple[int, int] | None:
+    """``(device, inode)`` of an existing file, else None."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
@@ -74,22 +67,22 @@ def register_input(path: str | PathLike[str]) -> None:
     ...
     budgetlab.errors.ConfigError: 'log.csv': is an input of this run; ...
     """
-    ident = _identity(path)
+    ident = file_identity(path)
     if ident is not None:
         _INPUTS.setdefault(ident, set()).add(os.path.abspath(os.fspath(path)))
 
 
 def _is_input(path: str | PathLike[str]) -> bool:
-    ident = _identity(path)
+    ident = file_identity(path)
     if ident is None or ident not in _INPUTS:
         return False
-    return any(_identity(name) == ident for name in _INPUTS[ident])
+    return any(file_identity(name) == ident for name in _INPUTS[ident])
 
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_.,=+-]{1,80}")
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     """A file name as a message may show it: quoted when it is plainly not personal data (short,
     ASCII letters, digits and ``_.,=+-`` only, fewer than 8 digits: no e-mail, phone or IP
     address fits), else a placeholder. (This layer cannot use the detector of
@@ -112,6 +105,10 @@ def name_max(folder: str | PathLike[str]) -> int:
         return 255
 
 
+def _exists(p: Path) -> str:
+    return f"{shown_path(p)}: exists already; pass {say('force=True', '--force')} to overwrite it."
+
+
 def _check_special(p: Path) -> None:
     try:
         mode = os.stat(p).st_mode
@@ -120,7 +117,7 @@ def _check_special(p: Path) -> None:
     if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
         kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
                 else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
-        raise ConfigError(f"{_shown(p)}: is {kind}, not a regular file; budgetlab never replaces special files, "
+        raise ConfigError(f"{shown_path(p)}: is {kind}, not a regular file; budgetlab never replaces special files, "
                           "not even with --force: give the name of a regular file.")
 
 
@@ -131,7 +128,7 @@ def _check_writable(p: Path) -> None:
     try:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        raise ConfigError(f"{_shown(p)}: cannot be written, its folder {_shown(p.parent)} does not let budgetlab "
+        raise ConfigError(f"{shown_path(p)}: cannot be written, its folder {shown_path(p.parent)} does not let budgetlab "
                           f"create files ({exc.strerror or type(exc).__name__}); give an output in a folder you can "
                           "write to.") from None
     os.close(fd)
@@ -151,7 +148,7 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     >>> check_output(d / "out.csv")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.OutputExistsError: 'out.csv': exists already; pass --force (force=True) to overwrite it.
+    budgetlab.errors.OutputExistsError: 'out.csv': exists already; pass force=True to overwrite it.
     """
     if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
         raise ConfigError("an output file name is empty; give a file name (or leave the option out).")
@@ -159,25 +156,25 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     if not isinstance(text, str):
         raise ConfigError("an output path must be text, not bytes.")
     if text.endswith(("/", os.sep)):
-        raise ConfigError(f"{_shown(Path(text))}: names a folder (it ends in '/'); give a file name for the output.")
+        raise ConfigError(f"{shown_path(Path(text))}: names a folder (it ends in '/'); give a file name for the output.")
     p = Path(text).expanduser()
     limit = name_max(p.parent if p.parent.is_dir() else ".")
     if len(os.fsencode(p.name)) > limit:
         raise ConfigError(f"the output name is {len(os.fsencode(p.name))} bytes long; this file system allows "
                           f"{limit}: give a shorter name.")
     if p.is_dir():
-        raise ConfigError(f"{_shown(p)}: is a directory; give a file name for the output.")
+        raise ConfigError(f"{shown_path(p)}: is a directory; give a file name for the output.")
     if not p.parent.exists():
-        raise ConfigError(f"{_shown(p.parent)}: folder does not exist; create it first.")
+        raise ConfigError(f"{shown_path(p.parent)}: folder does not exist; create it first.")
     if not p.parent.is_dir():
-        raise ConfigError(f"{_shown(p.parent)}: is not a folder; give an output path inside a folder.")
+        raise ConfigError(f"{shown_path(p.parent)}: is not a folder; give an output path inside a folder.")
     _check_writable(p)
     if _is_input(p):
-        raise ConfigError(f"{_shown(p)}: is an input of this run; write the output to another file (inputs are "
+        raise ConfigError(f"{shown_path(p)}: is an input of this run; write the output to another file (inputs are "
                           "never overwritten, not even with --force).")
     _check_special(p)
     if os.path.lexists(p) and not force:
-        raise OutputExistsError(f"{_shown(p)}: exists already; pass --force (force=True) to overwrite it.")
+        raise OutputExistsError(_exists(p))
     return p
 
 
@@ -203,19 +200,17 @@ def _publish(tmp: Path, target: Path, *, force: bool) -> None:
         os.fsync(fh.fileno())
     if force:
         if _is_input(target):  # checked again: the names may have changed while the work ran
-            raise ConfigError(f"{_shown(target)}: is an input of this run; write the output to another file.")
+            raise ConfigError(f"{shown_path(target)}: is an input of this run; write the output to another file.")
         _check_special(target)
         os.replace(tmp, target)
     else:
         try:
             os.link(tmp, target)  # atomic and fails if the target appeared meanwhile
         except FileExistsError:
-            raise OutputExistsError(f"{_shown(target)}: exists already; pass --force (force=True) to overwrite "
-                                   "it.") from None
+            raise OutputExistsError(_exists(target)) from None
         except OSError:  # no hard links on this file system
             if os.path.lexists(target):
-                raise OutputExistsError(f"{_shown(target)}: exists already; pass --force (force=True) to overwrite "
-                                        "it.") from None
+                raise OutputExistsError(_exists(target)) from None
             os.replace(tmp, target)
         else:
             tmp.unlink()
@@ -249,12 +244,12 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
                 continue
             except OSError as exc:  # the folder changed since the check: name the output, not the temporary
                 tmp = None
-                raise ConfigError(f"{_shown(target)}: cannot be written ({exc.strerror or type(exc).__name__}); give "
+                raise ConfigError(f"{shown_path(target)}: cannot be written ({exc.strerror or type(exc).__name__}); give "
                                   "an output in a folder you can write to.") from None
             os.close(fd)
             break
         if tmp is None:
-            raise ConfigError(f"{_shown(target.parent)}: cannot create a temporary file there; remove stale "
+            raise ConfigError(f"{shown_path(target.parent)}: cannot create a temporary file there; remove stale "
                               "'.bl-*.tmp*' files.")
         yield tmp
         if not tmp.exists():
@@ -310,7 +305,7 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
     p = check_output(path, force=force)
     ext = p.suffix.lower()
     if ext not in (".csv", ".parquet"):
-        raise ConfigError(f"{_shown(p)}: output must end in .csv or .parquet.")
+        raise ConfigError(f"{shown_path(p)}: output must end in .csv or .parquet.")
     with atomic_path(p, force=force) as tmp:
         if ext == ".csv":
             from .csv_cells import neutralise, quoting
@@ -320,99 +315,6 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
         else:
             table.to_parquet(tmp, index=False)
     return p
-
-
-#: Figure formats an output path may name (the format follows the suffix).
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
-
-
-def _output_key(p: Path) -> tuple[str, tuple[int, int] | None]:
-    """What makes two output names the same file: the real path (symlinks, ``..`` and relative
-    names resolved) or, for an existing file, its identity (hard links)."""
-    return os.path.normcase(os.path.realpath(p)), _identity(p)
-
-
-def _same_file(a: tuple[str, tuple[int, int] | None], b: tuple[str, tuple[int, int] | None]) -> bool:
-    return a[0] == b[0] or (a[1] is not None and a[1] == b[1])
-
-
-def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, Path]:
-    """Check every output of one run before any work: ``{option: path or None}`` (e.g.
-    ``{"--out": args.out, "--plot": args.plot}``).
-
-    Refuses empty names, names too long for the file system, inputs of this run, special files,
-    existing files without ``force``, for options whose name contains ``plot`` a suffix other than
-    :data:`PLOT_SUFFIXES`, and two outputs that are the same file (also through symlinks, hard
-    links and ``..``, and also against the outputs planned earlier in the same run under another
-    option: a command may plan a side file such as ``OUT.run.json`` in a second call). Returns the
-    given ones as paths.
-
-    >>> import tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> new_run()
-    >>> plan_outputs({"--out": d / "t.csv", "--plot": d / "t.png", "--summary": None})["--plot"].name
-    't.png'
-    >>> plan_outputs({"--out": d / "a.csv", "--summary": d / "." / "a.csv"})
-    Traceback (most recent call last):
-    ...
-    budgetlab.errors.ConfigError: --summary: names the same file as --out ('a.csv'); give each output its own name.
-    """
-    planned: dict[str, Path] = {}
-    keys: dict[str, tuple[str, tuple[int, int] | None]] = {}
-    for option, path in outputs.items():
-        if path is None:
-            continue
-        if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
-            raise ConfigError(f"{option}: an empty file name; give a file name or leave the option out.")
-        p = check_output(path, force=force)
-        if "plot" in option and p.suffix.lower() not in PLOT_SUFFIXES:
-            raise ConfigError(f"{option}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
-                              "suffix); choose one of these suffixes.")
-        key = _output_key(p)
-        for other, q in [*keys.items(), *((o, k) for o, k in _PLANNED.items() if o not in outputs)]:
-            if _same_file(key, q):
-                raise ConfigError(f"{option}: names the same file as {other} ({_shown(p)}); give each output its "
-                                  "own name.")
-        planned[option] = p
-        keys[option] = key
-    _PLANNED.update(keys)
-    return planned
-
-
-def _plot_format(p: Path) -> str:
-    """The format a plot at ``p`` is written in (its suffix), or a :class:`ConfigError`."""
-    fmt = p.suffix.lower().lstrip(".")
-    if f".{fmt}" not in PLOT_SUFFIXES:
-        raise ConfigError(f"{_shown(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
-                          "suffix); choose one of these suffixes.")
-    return fmt
-
-
-def figure_bytes(fig: Any, path: str | PathLike[str], *, dpi: int = 110, png_compression: int | None = None) -> bytes:
-    """A matplotlib figure encoded in the format ``path``'s suffix names (png, svg or pdf), in
-    memory: what :func:`save_figure` writes (a process that draws but writes no file hands these
-    bytes to the one that does); ``png_compression`` (0-9) trades a PNG's size for the time to
-    encode it (default: Pillow's).
-
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots()
-    >>> figure_bytes(fig, "timeline.svg")[:5]
-    b'<?xml'
-    >>> figure_bytes(fig, "timeline.jpg")
-    Traceback (most recent call last):
-    ...
-    budgetlab.errors.ConfigError: 'timeline.jpg': a plot is written as .png, .svg, .pdf (the format follows the suffix); choose one of these suffixes.
-    >>> plt.close(fig)
-    """
-    import io
-
-    fmt = _plot_format(Path(path))
-    extra = {"pil_kwargs": {"compress_level": png_compression}} if fmt == "png" and png_compression is not None else {}
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=dpi, **extra)
-    return buffer.getvalue()
 
 
 def write_bytes(data: bytes, path: str | PathLike[str], *, force: bool = False) -> Path:
@@ -426,23 +328,3 @@ def write_bytes(data: bytes, path: str | PathLike[str], *, force: bool = False) 
     with atomic_write(path, "wb", force=force) as fh:
         fh.write(data)
     return Path(path)
-
-
-def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi: int = 110,
-                png_compression: int | None = None) -> Path:
-    """Save a matplotlib figure atomically in the format its suffix names (png, svg or pdf): the
-    bytes of :func:`figure_bytes`, written by :func:`write_bytes`.
-
-    >>> import tempfile, pathlib
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots()
-    >>> out = save_figure(fig, pathlib.Path(tempfile.mkdtemp()) / "f.pdf")
-    >>> out.read_bytes()[:4]
-    b'%PDF'
-    >>> plt.close(fig)
-    """
-    _plot_format(Path(path))  # before the drawing: a refused name costs no rendering
-    check_output(path, force=force)
-    return write_bytes(figure_bytes(fig, path, dpi=dpi, png_compression=png_compression), path, force=force)

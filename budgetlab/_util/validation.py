@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError, SchemaError
+from .words import say
 
 __all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole", "check_tz", "to_timedelta", "to_ns",
            "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns",
@@ -275,7 +276,7 @@ def utc_timestamp(value: Any, *, name: str, tz: str = "UTC") -> pd.Timestamp:
     try:
         ts = pd.Timestamp(value)
     except (ValueError, TypeError):
-        raise ConfigError(f"{name}={value!r} is not a time; give e.g. '2026-01-01 00:00' or a Timestamp "
+        raise ConfigError(f"{name}={value!r} is not a time; give e.g. '2026-01-01 00:00'{say(' or a Timestamp', '')} "
                           f"(a time without offset is read in {tz}).") from None
     if pd.isna(ts):
         raise ConfigError(f"{name} is missing (NaT); give a time such as '2026-01-01 00:00'.")

@@ -1,6 +1,6 @@
 """Which words a message uses for an option: keyword arguments for the API (``pii='hash'``),
-the command's own flags on the command line (``--pii hash``). The command line reads its input
-inside :func:`cli_words`; a message built there names flags.
+the command's own flags on the command line (``--pii hash``). A command runs inside
+:func:`cli_words` with its table of flags; every message it prints passes through :func:`speak`.
 """
 
 from __future__ import annotations
@@ -8,30 +8,64 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
-__all__ = ["cli_words", "say", "speak", "speaking_cli"]
+__all__ = ["cli_words", "flags_as", "say", "speak"]
 
-_VALUE = re.compile(r"\b([a-z][a-z_]*)='([^']*)'")
-_TRUE = re.compile(r"\b([a-z][a-z_]*)=True\b")
-_BARE = re.compile(r"\b([a-z][a-z_]*)=(?=[\s,;.)/]|$)")
+# name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the end)
+_VALUE = re.compile(r"(?<![\w-])([a-z][a-z_]*)='([^']*)'")
+_TRUE = re.compile(r"(?<![\w-])([a-z][a-z_]*)=True\b")
+_NUMBER = re.compile(r"(?<![\w-])([a-z][a-z_]*)=(-?\d[\d.]*(?:e[+-]?\d+)?)(?![\w'])")
+_BARE = re.compile(r"(?<![\w-])([a-z][a-z_]*)=(?=[\s,;.)/]|$)")
+# a message about one option, which it names first: "timeout must be ...", "by: ..." (with a
+# table of flags only: the name must be one of the command's)
+_LEAD = re.compile(r"^([a-z][a-z_]*)(?=: | must | is )")
+_TWICE = re.compile(r"(--[a-z][a-z-]*) \(\1\)")
 
-_CLI: contextvars.ContextVar[bool] = contextvars.ContextVar("_CLI", default=False)
+#: None: not on the command line; else the running command's flags by keyword (empty: any keyword
+#: is spelled as its flag).
+_CLI: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("_CLI", default=None)
 
 
 @contextlib.contextmanager
-def cli_words() -> Iterator[None]:
-    """While it lasts, :func:`say` picks the command-line words."""
-    token = _CLI.set(True)
+def cli_words(flags: Mapping[str, str] | None = None) -> Iterator[None]:
+    """While it lasts, :func:`say` and :func:`speak` pick the command-line words; ``flags`` maps
+    the running command's keyword names to its flags (``{"slow_above": "--slow-above"}``), and
+    :func:`speak` then rewrites those keywords only."""
+    token = _CLI.set(dict(flags or {}))
     try:
         yield
     finally:
         _CLI.reset(token)
 
 
-def speaking_cli() -> bool:
-    """Whether messages are built for the command line now."""
-    return _CLI.get()
+@contextlib.contextmanager
+def flags_as(**flags: str) -> Iterator[None]:
+    """On the command line, a message raised inside names these flags for these keywords (where
+    the API's keyword is the command's other flag: ``compare-windows``' ``window=`` is an item of
+    ``--windows``).
+
+    >>> from budgetlab.errors import ConfigError
+    >>> with cli_words({"window": "--window"}), flags_as(window="--windows"):
+    ...     raise ConfigError("window='x' is not a duration.")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: --windows x is not a duration.
+    """
+    from ..errors import BudgetlabError
+
+    outer = _CLI.get()
+    if outer is None:
+        yield
+        return
+    try:
+        yield
+    except BudgetlabError as exc:
+        token = _CLI.set({**outer, **flags})
+        try:
+            raise type(exc)(speak(str(exc))) from None
+        finally:
+            _CLI.reset(token)
 
 
 def say(api: str, cli: str) -> str:
@@ -43,20 +77,18 @@ def say(api: str, cli: str) -> str:
     ...     say("pass pii='hash' with salt=", "pass --pii hash --salt S")
     'pass --pii hash --salt S'
     """
-    return cli if _CLI.get() else api
+    return api if _CLI.get() is None else cli
 
 
 def _shell(value: str) -> str:
     return f"'{value}'" if not value or re.search(r"[\s|&;<>()$`\\\"*?#~]", value) else value
 
 
-def _flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
 def speak(text: str) -> str:
     """A message written with keyword arguments, in the current words: on the command line
-    ``name='value'`` becomes ``--name value``, ``name=True`` ``--name`` and a bare ``name=`` ``--name``.
+    ``name='value'`` becomes ``--name value``, ``name=True`` ``--name``, ``name=0.5``
+    ``--name 0.5`` and a bare ``name=`` ``--name`` (with a table of flags, only its keywords, and
+    also the name a message begins with: ``max_series must ...``).
 
     >>> msg = "time_format='%b %d' carries no year; give year= (or strict=True)."
     >>> speak(msg) == msg
@@ -64,9 +96,32 @@ def speak(text: str) -> str:
     >>> with cli_words():
     ...     speak(msg)
     "--time-format '%b %d' carries no year; give --year (or --strict)."
+    >>> with cli_words({"target": "--target", "max_series": "--max-series"}):
+    ...     speak("target=1.5 must lie in (0, 1); slo=None here."), speak("max_series must be >= 1.")
+    ('--target 1.5 must lie in (0, 1); slo=None here.', '--max-series must be >= 1.')
+    >>> with cli_words({"max_series": "--max-series"}):
+    ...     speak("raise max_series= (--max-series).")
+    'raise --max-series.'
     """
-    if not _CLI.get():
+    flags = _CLI.get()
+    if flags is None:
         return text
-    text = _VALUE.sub(lambda m: f"{_flag(m.group(1))} {_shell(m.group(2))}", text)
-    text = _TRUE.sub(lambda m: _flag(m.group(1)), text)
-    return _BARE.sub(lambda m: _flag(m.group(1)), text)
+
+    def flag(m: re.Match[str]) -> str | None:
+        name = m.group(1)
+        return flags.get(name) if flags else "--" + name.replace("_", "-")
+
+    def sub(pattern: re.Pattern[str], with_value: bool, s: str) -> str:
+        def one(m: re.Match[str]) -> str:
+            f = flag(m)
+            if f is None:
+                return m.group(0)
+            return f"{f} {_shell(m.group(2))}" if with_value else f
+        return pattern.sub(one, s)
+
+    for pattern, with_value in ((_VALUE, True), (_TRUE, False), (_NUMBER, True), (_BARE, False)):
+        text = sub(pattern, with_value, text)
+    lead = _LEAD.match(text)
+    if flags and lead and lead.group(1) in flags:
+        text = flags[lead.group(1)] + text[lead.end():]
+    return _TWICE.sub(r"\1", text)  # "raise max_series= (--max-series)": the flag once

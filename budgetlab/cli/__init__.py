@@ -14,9 +14,8 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-__all__ = ["build_parser", "main"]
+__all__ = ["main"]
 
 #: The exit status of a run ended by Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130
@@ -36,8 +35,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return INTERRUPTED
 
-
-def __getattr__(name: str) -> Any:
-    if name == "build_parser":
-        return importlib.import_module(f"{__name__}.app").build_parser
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

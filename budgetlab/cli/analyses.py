@@ -15,7 +15,9 @@ import argparse
 
 import pandas as pd
 
-from .._util.validation import duration_label
+from .._util.validation import duration_label, to_timedelta
+from .._util.words import flags_as
+from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
 from .reading import group_keys, longest_window, read_log, slo_from_args
@@ -101,11 +103,15 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
 
     slo = slo_from_args(args)
     windows = [w.strip() for w in args.windows.split(",") if w.strip()]
+    if not windows:
+        raise ConfigError("--windows names no window; give e.g. --windows 1h,24h.")
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents or "",))
     inc = incidents.read_table(args.incidents) if args.incidents else None
     by = group_keys(args)
-    table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,
-                            min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace, warmup=args.warmup)
+    with flags_as(window="--windows"):  # the API's window= is an item of --windows here
+        table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,
+                                min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
+                                warmup=args.warmup)
     print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} windows")
     print_slo(slo, by)
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
@@ -145,6 +151,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     from ..plotting import plot_buckets
 
     slo = slo_from_args(args)
+    to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)

@@ -1,6 +1,7 @@
 """The ``budgetlab`` command line: the parser, wired explicitly (the parsers of ``demo``,
-``replay`` and the analyses from :mod:`~budgetlab.cli.commands`; those of ``export``,
-``notebooks`` and ``backtest`` from their modules), and the entry point.
+``replay`` and the analyses from :mod:`~budgetlab.cli.commands`, ``export``'s from
+:mod:`~budgetlab.cli.export_options`; those of ``notebooks`` and ``backtest`` from their
+modules), and the entry point.
 
 Building the parser imports no pandas, numpy, numba or matplotlib: ``budgetlab --help``,
 ``budgetlab COMMAND --help`` and argument errors answer at once; the module that does a command's
@@ -17,22 +18,42 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
-from .._util.words import cli_words
+from .._util.words import cli_words, speak
 from ..errors import BudgetlabError
-from . import backtest, commands, export, latency, notebooks
+from . import backtest, commands, export_options, latency, notebooks
 
-if TYPE_CHECKING:  # resolved on first use by __getattr__ below (the demo module imports pandas)
-    from .demo import DEMO_TARGETS
-
-__all__ = ["main", "build_parser", "DEMO_TARGETS"]
+__all__ = ["main", "build_parser", "flag_table"]
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
         sys.stderr.write(f"budgetlab: error: {message} (see '{self.prog} --help')\n")
         raise SystemExit(2)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Parse, and note the flags of the command that parsed (the innermost parser, which
+        finishes first): its messages name them."""
+        ns, rest = super().parse_known_args(args, namespace)
+        if not hasattr(ns, "_flags"):
+            ns._flags = flag_table(self)
+        return ns, rest
+
+
+def flag_table(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """A command's flags by the keyword names an API message may use: each option's destination
+    and its long name spelled as a keyword (``min_events`` and ``slo_file`` -> ``--min-events``).
+
+    >>> flag_table(build_parser())["version"]
+    '--version'
+    """
+    table: dict[str, str] = {}
+    for action in parser._actions:
+        for flag in (s for s in action.option_strings if s.startswith("--")):
+            table.setdefault(action.dest, flag)
+            table.setdefault(flag[2:].replace("-", "_"), flag)
+    return table
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_demo(sub)
     commands.add_replay(sub)
-    export.add_parser(sub)
+    export_options.add_parser(sub)
     notebooks.add_parser(sub)
     backtest.add_parser(sub)
     commands.add_analyses(sub)
@@ -53,17 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def __getattr__(name: str) -> Any:
-    if name == "DEMO_TARGETS":  # the demo's per-type targets, from budgetlab.cli.demo (imports pandas)
-        from .demo import DEMO_TARGETS
-
-        return DEMO_TARGETS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: Any = None, line: str | None = None) -> None:
-    sys.stderr.write(f"budgetlab: warning: {' '.join(str(message).split())}\n")
+    sys.stderr.write(f"budgetlab: warning: {' '.join(speak(str(message)).split())}\n")
 
 
 #: The exit status a shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head`` does.
@@ -106,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2
-    from .._util.files import new_run  # not needed for --help or a usage error
+    from .._util.plan import new_run  # not needed for --help or a usage error
 
     new_run()  # parsing reads and plans no file: forgetting the previous run's files here is the same
     return _run(args)
@@ -114,15 +127,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """The command's handler under one-line error reporting."""
+    flags = vars(args).pop("_flags", {})
     try:
-        with warnings.catch_warnings(), cli_words():  # messages name the command's flags, not keywords
+        with warnings.catch_warnings(), cli_words(flags):  # messages name the command's flags, not keywords
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning  # one line each, restored on exit
             code = int(args.func(args) or 0)
             sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
             return code
     except BudgetlabError as exc:
-        sys.stderr.write(f"budgetlab: error: {' '.join(str(exc).split())}\n")
+        with cli_words(flags):
+            sys.stderr.write(f"budgetlab: error: {' '.join(speak(str(exc)).split())}\n")
         return 2
     except BrokenPipeError:  # the reader of stdout went away (| head): end quietly, as the shell expects
         _silence_stdout()

@@ -16,6 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from .backtest_report import (
+    plot_policies,
+    print_episodes,
+    print_reading,
+    print_scores,
+    write_outputs,
+)
 from .labels import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
@@ -45,15 +52,17 @@ def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timesta
 
     from .._util.validation import to_timedelta, utc_timestamp
 
-    step = to_timedelta(freq, name="--freq")
+    step = to_timedelta(freq, name="freq")
     if args.end is not None:
-        end = utc_timestamp(args.end, name="--end")
+        end = utc_timestamp(args.end, name="end")
     else:
         end = pd.Timestamp(time.time_ns(), tz="UTC").floor(step)
     if args.start is not None:
-        start = utc_timestamp(args.start, name="--start")
+        start = utc_timestamp(args.start, name="start")
     else:
-        start = end - to_timedelta(args.since, name="--since")
+        start = end - to_timedelta(args.since, name="since")
+    if end <= start:
+        raise ConfigError("--end must be after --start.")
     return start, end
 
 
@@ -96,9 +105,14 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
 
 
 def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
-    from ..interop.prometheus import resolve_policy
+    from ..interop.prometheus import POLICY_PRESETS, resolve_policy
+    from ..privacy import shown
 
     names = [p.strip() for p in (args.policy or "").split(",") if p.strip()]
+    unknown = [n for n in names if n not in POLICY_PRESETS]
+    if unknown:
+        raise ConfigError(f"--policy {shown(unknown[0])} is not a policy; give one or more of "
+                          f"{', '.join(POLICY_PRESETS)}.")
     if not names:
         if spec.policy is None:
             raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
@@ -106,36 +120,6 @@ def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
     if len(set(names)) != len(names):
         raise ConfigError("--policy lists a name twice.")
     return {n: resolve_policy(n, period=spec.slo.period) for n in names}
-
-
-def _print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
-    from .._util.validation import duration_label
-
-    src = bins.attrs.get("source", {})
-    by = bins.attrs.get("by", [])
-    n_groups = len(bins[by].drop_duplicates()) if by else 1
-    print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target {spec.slo.target:.6g}, "
-          f"period {duration_label(spec.slo.window)}")
-    print(f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of {bins.attrs.get('freq')}, "
-          f"{n_groups} group(s)" + (f" by {', '.join(by)}" if by else "") + f", {int(bins['total'].sum()):,} events, "
-          f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests")
-    print("How it was read:")
-    for note in getattr(spec, "notes", ()):
-        print(f"  {note}")
-    if by and tuple(by) == tuple(getattr(spec, "by", ())):
-        print(f"  grouped by {', '.join(by)}: the spec's grouping (--by overrides it)")
-    for name, q in src.get("queries", {}).items():
-        print(f"  {name} per bin: {q}")
-    for note in bins.attrs.get("notes", []):
-        print(f"  {note}")
-    gaps = bins.attrs.get("gaps", [])
-    if gaps:
-        print(f"  scrape gaps: {len(gaps)} ({sum(g['bins'] for g in gaps)} bins; counts unknown there):")
-        for g in gaps[:10]:
-            where = ", ".join(f"{k}={g[k]}" for k in by)
-            print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. {g['end']:%H:%M} ({g['bins']} bins)")
-    else:
-        print("  scrape gaps: none")
 
 
 def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
@@ -161,56 +145,14 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
     return ep
 
 
-def _print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
-    from .._util.validation import duration_label
-
-    long = [t.name for t in policy.tiers if t.long_window > span]
-    print(f"\nPolicy {name}: {len(ep)} alert episode(s)"
-          + (f"; tiers {', '.join(long)} have windows longer than the span (partial windows)" if long else ""))
-    if ep.empty:
-        return
-    show = ep.copy()
-    show["start"] = show["start"].dt.strftime("%Y-%m-%d %H:%M")
-    show["end"] = show["end"].dt.strftime("%Y-%m-%d %H:%M") + show["ongoing"].map({True: " (ongoing)", False: ""})
-    show["duration"] = show["duration"].map(duration_label)
-    show["budget_spent_pct"] = show["budget_spent_pct"].map("{:.1f} %".format)
-    cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration", "budget_spent_pct"]
-    print(show[cols].head(60).to_string(index=False))
-    if len(ep) > 60:
-        print(f"... {len(ep) - 60} more (write them all with --out)")
-
-
-def _print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str]) -> None:
-    import pandas as pd
-
-    from .._util.validation import duration_label
-    from .shared import score_text
-
-    overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
-    for k in by:
-        overall = overall[overall[k] == "*"]
-    print(f"\nIncidents, policy {name} (all tiers merged):")
-    show = overall[["incident_id", "incident_start", "detected", "detection_time", "reset_time"]].copy()
-    show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
-    for c in ("detection_time", "reset_time"):
-        show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_label(v) if v >= pd.Timedelta(0)
-                              else "-" + duration_label(-v))
-    print(show.to_string(index=False) if len(show) else "(no incident in scope)")
-    rows = scores
-    for k in by:
-        rows = rows[rows[k] == "*"]
-    print(score_text(rows, lambda v: duration_label(v) if v >= pd.Timedelta(0) else "-" + duration_label(-v)))
-    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's long window "
-          "holds at least one event)")
-
-
 _TABLES = ("bins", "episodes", "detections", "scores")
 
 
 def _plan(args: argparse.Namespace) -> dict[str, Path]:
     """Register the inputs, then check every output before any work: ``--out`` is one
     .csv/.parquet (the episodes) or an existing folder (one .csv per table)."""
-    from .._util.files import plan_outputs, register_input
+    from .._util.files import register_input
+    from .._util.plan import plan_outputs
 
     for given in (args.slo.partition("#")[0] if args.slo else None, args.incidents):
         if given:
@@ -226,45 +168,6 @@ def _plan(args: argparse.Namespace) -> dict[str, Path]:
         else:
             raise ConfigError("--out: no such folder; create it, or give a .csv/.parquet file for the episodes.")
     return plan_outputs(outputs, force=args.force)
-
-
-def _write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:
-    from .._util.files import write_table
-
-    if "--out" in planned:
-        write_table(tables["episodes"], planned["--out"], force=force)
-        print(f"\nwrote {len(tables['episodes'])} episodes to {path_label(planned['--out'])}")
-        return
-    for name, table in tables.items():
-        write_table(table, planned[f"--out {name}.csv"], force=force)
-    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {path_label(planned['--out bins.csv'].parent)}")
-
-
-def _plot(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, force: bool) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._util.files import save_figure
-    from ..plotting import plot_alerts
-
-    heights = [1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, _n_groups(ep)) + 1) for ep in episodes.values()]
-    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
-                             gridspec_kw={"height_ratios": heights})
-    try:
-        for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-            plot_alerts(ep, incidents=incidents, ax=ax)
-            ax.set_title(f"policy {name}", loc="left")
-        fig.tight_layout()
-        save_figure(fig, path, force=force, dpi=110)
-    finally:
-        plt.close(fig)
-
-
-def _n_groups(ep: pd.DataFrame) -> int:
-    n = ep.attrs.get("n_groups")
-    return int(n) if isinstance(n, int) else 1
 
 
 def _latency_spec(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> Any:
@@ -308,7 +211,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     if args.incidents is not None:
         from .._util.validation import to_timedelta
 
-        to_timedelta(args.grace, name="--grace")  # refused before the server is asked, not after
+        to_timedelta(args.grace, name="grace")  # refused before the server is asked, not after
     planned = _plan(args)
     incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)
@@ -320,20 +223,20 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
                            end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header),
                            max_series=args.max_series)
-    _print_reading(bins, spec, start, end)
+    print_reading(bins, spec, start, end)
     grid = read_bins(bins)
     all_ep, all_det, all_sc, eps = [], [], [], {}
     for name, pol in policies.items():
         ep = _episodes_with_budget(grid, spec, pol)
         ep.attrs["n_groups"] = grid.n_groups
         eps[name] = ep
-        _print_episodes(name, ep, pol, end - start)
+        print_episodes(name, ep, pol, end - start)
         all_ep.append(ep.assign(policy=name))
         if incidents is not None:
             kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target, "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
             sc = score_alerts(ep, incidents, **kw)
-            _print_scores(name, det, sc, by)
+            print_scores(name, det, sc, by)
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:
@@ -343,9 +246,9 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             tables["scores"] = pd.concat(all_sc, ignore_index=True)
         for t in tables.values():
             t.attrs = {}
-        _write_outputs(planned, tables, args.force)
+        write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        _plot(planned["--plot"], eps, incidents, args.force)
+        plot_policies(planned["--plot"], eps, incidents, args.force)
         print(f"wrote timeline to {path_label(planned['--plot'])}")
     return 0
 

@@ -19,8 +19,9 @@ import pandas as pd
 
 from .._util.validation import duration_label
 from ..slo import SLO, PerGroup
+from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
-from .replay import format_summary, print_run_header, replay_states, write_timeline
+from .replay import print_run_header, replay_states, write_timeline
 from .shared import pct
 from .story import episode_lines
 
@@ -158,7 +159,8 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
-    from .._util.files import plan_outputs, write_table
+    from .._util.files import write_table
+    from .._util.plan import plan_outputs
     from ..budget.episodes import status_episodes
     from ..budget.spans import status_spans
     from ..budget.summary import replay_summary

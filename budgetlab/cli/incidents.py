@@ -13,8 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.validation import duration_label
+from .._util.validation import duration_label, utc_timestamp
 from ..errors import ConfigError
+from ..privacy import shown
 from ..slo import SLO, PerGroup
 from .reading import group_keys, read_log, slo_from_args
 from .shared import print_slo, save_plot, score_text, wrap, write_output
@@ -46,12 +47,19 @@ def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
                                      for k, s in zip(keys.itertuples(index=False, name=None), per, strict=True))
 
 
-def _policy_names(text: str) -> list[str]:
+def _policy_names(text: str, *, one: bool = False) -> list[str]:
+    from ..alerts.policy import PRESET_NAMES
+
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
         raise ConfigError("--policy names no policy; give e.g. --policy workbook or --policy workbook,pyrra,sloth.")
     if len(set(names)) != len(names):
         raise ConfigError("--policy lists a policy twice; give each once.")
+    unknown = [n for n in names if n not in PRESET_NAMES]
+    if unknown or (one and len(names) > 1):
+        what = f"{shown(unknown[0])} is not a policy" if unknown else "takes one policy here"
+        give = " or ".join(PRESET_NAMES) if one else "one or more of " + ", ".join(PRESET_NAMES)
+        raise ConfigError(f"--policy {what}; give {give}.")
     return names
 
 
@@ -83,6 +91,8 @@ def _spans(args: argparse.Namespace) -> list[tuple[str, Any, Any, str | None]]:
                 for _, r in table.iterrows()]
     if not (args.start and args.end):
         raise ConfigError("give the incident as --start T --end T (ISO 8601; naive times in --tz), or --incidents FILE.")
+    if utc_timestamp(args.end, name="end", tz=args.tz) <= utc_timestamp(args.start, name="start", tz=args.tz):
+        raise ConfigError("--end must be after --start (the incident is [--start, --end)).")
     return [("incident", args.start, args.end, args.scope)]
 
 
@@ -91,7 +101,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     from ..analyses.incident import incident_report
 
     slo = slo_from_args(args)
-    as_policy(args.policy, period=_period(slo))  # a bad name fails before the read
+    as_policy(_policy_names(args.policy, one=True)[0], period=_period(slo))  # a bad name fails before the read
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents or "",))
@@ -119,7 +129,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
             print(tiers.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         outs.append(rep.transitions.assign(incident_id=ident))
         if args.plot:
-            from .._util.files import save_figure
+            from .._util.figures import save_figure
 
             fig = rep.plot()
             try:

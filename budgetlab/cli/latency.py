@@ -42,7 +42,8 @@ def add_parser(subparsers: Any) -> None:
                         "(budgetlab.latency_recalibrate)")
     g.add_argument("--target", type=float, default=None,
                    help="the current target, reported beside the supported ones (with --window)")
-    g.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples of the supported targets (default 200)")
+    g.add_argument("--n-boot", type=int, default=None,
+                   help="bootstrap resamples of the supported targets (with --window; default 200)")
     p.set_defaults(func=Command("latency", "latency"))
 
 
@@ -92,7 +93,8 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     from .shared import group_label
 
     slo = SLO(target=args.target if args.target is not None else 0.95, window=args.window)
-    rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=args.n_boot,
+    n_boot = 200 if args.n_boot is None else args.n_boot
+    rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
     print(f"\nlatency targets the history supports ({args.window} window; a target is supported when the tracker "
           "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
@@ -112,12 +114,10 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
         print(f"  {group_label(f, by)}: target {f['target']:g}: {smallest}" + (f" ({f['note']})" if f["note"] else ""))
 
 
-def _cmd_latency(args: argparse.Namespace) -> int:
-    from ..analyses.latency_profile import latency_profile
-    from ..analyses.timeout_tradeoff import timeout_tradeoff
-    from ..plotting import plot_latency_shares, plot_timeout_tradeoff
-    from .reading import group_keys, read_log
-    from .shared import group_label, pct, save_plot, write_output
+def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
+    """The quantiles and thresholds; every flag checked before the log is read, and none given
+    that this run would not use."""
+    from .._util.validation import to_timedelta
 
     if args.duration is None:
         raise ConfigError("latency needs the duration column: --duration COLUMN (with --duration-unit s|ms|us|ns "
@@ -125,13 +125,32 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     if args.slow_above is not None:
         raise ConfigError("--slow-above makes slow successes failures; latency reads the durations themselves: "
                           "give --thresholds instead.")
+    unused = [f for f, v in (("--target", args.target), ("--n-boot", args.n_boot)) if v is not None]
+    if unused and not args.window:
+        verb = "apply" if len(unused) > 1 else "applies"
+        raise ConfigError(f"{' and '.join(unused)} {verb} to the supported targets, which need --window "
+                          "(e.g. --window 24h).")
     try:
         quantiles = [float(q) for q in _list(args.quantiles)]
     except ValueError:
         raise ConfigError(f"--quantiles {args.quantiles!r}: give fractions such as 0.5,0.9,0.99.") from None
+    thresholds = _list(args.thresholds)
+    if not thresholds:
+        raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")
+    to_timedelta(args.freq, name="freq")
+    return quantiles, thresholds
+
+
+def _cmd_latency(args: argparse.Namespace) -> int:
+    from ..analyses.latency_profile import latency_profile
+    from ..analyses.timeout_tradeoff import timeout_tradeoff
+    from ..plotting import plot_latency_shares, plot_timeout_tradeoff
+    from .reading import group_keys, read_log
+    from .shared import group_label, pct, save_plot, write_output
+
+    quantiles, thresholds = _check_args(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
-    thresholds = _list(args.thresholds)
     whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None, quantiles=quantiles,
                             client_timeout=args.client_timeout)
     print(f"{read.title}: {len(read.events):,} attempts with durations")

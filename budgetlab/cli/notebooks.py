@@ -25,25 +25,22 @@ import argparse
 import contextlib
 import importlib.resources
 import os
-import re
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..errors import ConfigError, NotebookError
+from .notebook_failures import FAILED_SUFFIX, drop_stale_failure, error_line, keep_failed, kept_text
+from .notebook_params import parse_parameters
 
-__all__ = ["add_parser", "render_notebooks", "find_notebooks", "parse_parameters", "NotebookError",
-           "DEFAULT_NOTEBOOKS"]
+__all__ = ["add_parser", "render_notebooks", "find_notebooks", "DEFAULT_NOTEBOOKS"]
 
 #: The notebooks that ship with the package (``budgetlab/notebooks/``, package data of the wheel).
 DEFAULT_NOTEBOOKS: Traversable = importlib.resources.files("budgetlab").joinpath("notebooks")
-#: Suffix of the executed copy of a notebook that failed, kept next to the HTML files.
-FAILED_SUFFIX = ".failed.ipynb"
-
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 
@@ -90,57 +87,6 @@ def _packaged_folder() -> Path:
     return folder
 
 
-_INT = re.compile(r"^[+-]?[0-9]+$")
-_FLOAT = re.compile(r"^[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][+-]?[0-9]+)?$")
-_WORDS: dict[str, Any] = {"none": None, "null": None, "~": None, "true": True, "false": False}
-
-
-def plain_value(text: str) -> Any:
-    """One ``-p`` value as a plain Python value: ``None``/``null``, ``true``/``false``, a decimal
-    integer or float, text in quotes as that text, anything else as it is written. No YAML:
-    ``3:47`` stays the text ``"3:47"`` (YAML 1.1 reads it as the number 227) and ``no`` stays
-    ``"no"`` (YAML: ``False``).
-
-    >>> [plain_value(t) for t in ["0.97", "None", "3:47", "no", "'0.97'", "24h", "-2", "1e-3"]]
-    [0.97, None, '3:47', 'no', '0.97', '24h', -2, 0.001]
-    """
-    t = text.strip()
-    if t.lower() in _WORDS:
-        return _WORDS[t.lower()]
-    if _INT.match(t):
-        return int(t)
-    if _FLOAT.match(t):
-        return float(t)
-    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
-        return t[1:-1]
-    return text
-
-
-def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[str, Any]:
-    """``["source=logs/x.parquet", "target=0.97", "incidents=None"]`` as a dict; each value is a
-    plain value (:func:`plain_value`: ``None``, ``true``/``false``, a number, else text).
-
-    >>> parse_parameters(["target=0.97", "incidents=None", "alert_time=03:47", "source=a=b.csv"])
-    {'target': 0.97, 'incidents': None, 'alert_time': '03:47', 'source': 'a=b.csv'}
-    """
-    if items is None:
-        return {}
-    if isinstance(items, Mapping):
-        out = dict(items)
-    else:
-        out = {}
-        for item in items:
-            name, sep, text = str(item).partition("=")
-            name = name.strip()
-            if not sep:
-                raise ConfigError(f"-p {item!r}: write NAME=VALUE (e.g. -p source=path/to/log.parquet).")
-            out[name] = plain_value(text)
-    for name in out:
-        if not isinstance(name, str) or not _NAME.match(name):
-            raise ConfigError(f"-p {name!r}: a parameter name must be a Python identifier (e.g. source).")
-    return out
-
-
 @contextlib.contextmanager
 def _kernel_environment() -> Iterator[None]:
     """Kernels import this budgetlab (its parent folder first on PYTHONPATH) and draw inline."""
@@ -157,57 +103,6 @@ def _kernel_environment() -> Iterator[None]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-
-
-def _error_line(src: Path, exc: BaseException, kept: Path | None) -> str:
-    """One line about a failed notebook. The value of an exception is shown only for budgetlab's
-    own errors, whose messages never hold data values (other messages might)."""
-    from .. import errors
-
-    ename = getattr(exc, "ename", type(exc).__name__)
-    evalue = " ".join(str(getattr(exc, "evalue", "")).split())
-    count = getattr(exc, "exec_count", None)
-    where = f"cell [{count}]" if count is not None else "a cell"
-    if ename in errors.__all__ and evalue:
-        detail = f"{ename}: {evalue[:400]}"
-    else:
-        detail = f"{ename} (open the notebook, e.g. with jupyter lab, to see the traceback)"
-    return f"{src.name}: {where} raised {detail}{_kept_text(kept)}"
-
-
-def _kept_text(kept: Path | None) -> str:
-    from .labels import path_label
-
-    if kept is None:
-        return "; no executed copy could be kept"
-    return f"; the executed notebook with the error is {path_label(kept)}"
-
-
-def _keep_failed(executed: Path, target: Path) -> Path | None:
-    """Copy the executed notebook (with its error cell) to ``OUT_DIR/<name>.failed.ipynb``; None
-    when there is none or it cannot be written there (the notebook's own error is what to report)."""
-    from .._util.files import atomic_path
-    from ..errors import BudgetlabError
-
-    if not executed.is_file():
-        return None
-    kept = target.with_name(target.stem + FAILED_SUFFIX)
-    try:
-        with atomic_path(kept, force=True) as tmp:
-            tmp.write_bytes(executed.read_bytes())
-    except (BudgetlabError, OSError):
-        return None
-    return kept
-
-
-def _drop_stale_failure(target: Path) -> None:
-    """Remove the failed copy an earlier run left for a notebook that now succeeded."""
-    from .._util.files import check_output
-
-    stale = target.with_name(target.stem + FAILED_SUFFIX)
-    if stale.is_file() and not stale.is_symlink():
-        check_output(stale, force=True)  # never an input of this run
-        stale.unlink()
 
 
 def _html_exporter(exporter_class: Any) -> Any:
@@ -250,7 +145,8 @@ def _check_notebook(src: Path, nbformat: Any) -> None:
 def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, force: bool) -> list[Path]:
     """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
     first notebook runs; the notebooks are registered as inputs (no HTML may replace one)."""
-    from .._util.files import plan_outputs, register_input
+    from .._util.files import register_input
+    from .._util.plan import plan_outputs
 
     if not sources:
         raise ConfigError("no notebooks to render.")
@@ -297,20 +193,12 @@ def render_notebooks(
     from .._util.files import atomic_path
     from .._util.progress import progress, progress_enabled
 
-    try:
-        import nbformat
-        import papermill
-        from jupyter_client.kernelspec import NoSuchKernel
-        from nbconvert import HTMLExporter
-        from papermill.exceptions import PapermillExecutionError
-    except ImportError as exc:
-        raise ConfigError(f"budgetlab notebooks needs papermill and nbconvert ({exc.name} is missing); install "
-                          "them with: pip install 'budgetlab[notebooks]'.") from None
+    tools = _tools()
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise ConfigError(f"timeout={timeout!r} must be a number of seconds > 0.")
     sources = [Path(n) for n in notebooks]
     for src in sources:
-        _check_notebook(src, nbformat)
+        _check_notebook(src, tools.nbformat)
     targets = _html_outputs(sources, out_dir, force=force)
     params = parse_parameters(parameters)
     run_dir = str(Path(cwd) if cwd is not None else Path.cwd())
@@ -321,34 +209,56 @@ def render_notebooks(
 
         log = tqdm.write
     with _kernel_environment(), tempfile.TemporaryDirectory(prefix="budgetlab-nb-") as scratch:
-        exporter = _html_exporter(HTMLExporter)
+        exporter = _html_exporter(tools.HTMLExporter)
         pairs = zip(sources, targets, strict=True)
         for src, target in progress(pairs, total=len(sources), desc="notebooks", enabled=show):
             started = time.perf_counter()
             executed = Path(scratch) / src.name
             cells: dict[str, Any] | bool = {"desc": src.stem, "leave": False, "disable": False} if show else False
-            try:
-                papermill.execute_notebook(
-                    str(src), str(executed), parameters=params, kernel_name=kernel, progress_bar=cells,
-                    cwd=run_dir, execution_timeout=timeout, log_output=False,
-                )
-            except PapermillExecutionError as exc:
-                raise NotebookError(_error_line(src, exc, _keep_failed(executed, target))) from None
-            except NoSuchKernel:
-                raise ConfigError(f"no Jupyter kernel named {kernel!r}; install one (pip install ipykernel) or "
-                                  "give --kernel NAME (see: jupyter kernelspec list).") from None
-            except (RuntimeError, TimeoutError) as exc:  # the kernel died or a cell ran out of time
-                raise NotebookError(f"{src.name}: the kernel stopped ({type(exc).__name__}): a cell ran longer than "
-                                    f"the timeout ({timeout:g} s) or the kernel died"
-                                    f"{_kept_text(_keep_failed(executed, target))}.") from None
-            nb = nbformat.read(executed, as_version=4)  # type: ignore[no-untyped-call]
+            _execute(tools, src, executed, target, params=params, kernel=kernel, cwd=run_dir, timeout=timeout,
+                     cells=cells)
+            nb = tools.nbformat.read(executed, as_version=4)
             body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
             with atomic_path(target, force=force) as tmp:
                 tmp.write_text(body, encoding="utf-8")
-            _drop_stale_failure(target)
+            drop_stale_failure(target)
             written.append(target)
             log(f"{src.name}: executed in {time.perf_counter() - started:.1f} s, wrote {target}")
     return written
+
+
+def _tools() -> SimpleNamespace:
+    """papermill, nbformat and nbconvert's HTML exporter, or the one line that says to install them."""
+    try:
+        import nbformat
+        import papermill
+        from jupyter_client.kernelspec import NoSuchKernel
+        from nbconvert import HTMLExporter
+        from papermill.exceptions import PapermillExecutionError
+    except ImportError as exc:
+        raise ConfigError(f"budgetlab notebooks needs papermill and nbconvert ({exc.name} is missing); install "
+                          "them with: pip install 'budgetlab[notebooks]'.") from None
+    return SimpleNamespace(nbformat=nbformat, papermill=papermill, NoSuchKernel=NoSuchKernel,
+                           HTMLExporter=HTMLExporter, PapermillExecutionError=PapermillExecutionError)
+
+
+def _execute(tools: SimpleNamespace, src: Path, executed: Path, target: Path, *, params: dict[str, Any],
+             kernel: str, cwd: str, timeout: float, cells: dict[str, Any] | bool) -> None:
+    """Run ``src`` into ``executed``; a failure is one line (the executed copy kept beside ``target``)."""
+    try:
+        tools.papermill.execute_notebook(
+            str(src), str(executed), parameters=params, kernel_name=kernel, progress_bar=cells,
+            cwd=cwd, execution_timeout=timeout, log_output=False,
+        )
+    except tools.PapermillExecutionError as exc:
+        raise NotebookError(error_line(src, exc, keep_failed(executed, target))) from None
+    except tools.NoSuchKernel:
+        raise ConfigError(f"no Jupyter kernel named {kernel!r}; install one (pip install ipykernel) or "
+                          "give --kernel NAME (see: jupyter kernelspec list).") from None
+    except (RuntimeError, TimeoutError) as exc:  # the kernel died or a cell ran out of time
+        raise NotebookError(f"{src.name}: the kernel stopped ({type(exc).__name__}): a cell ran longer than "
+                            f"the timeout ({timeout:g} s) or the kernel died"
+                            f"{kept_text(keep_failed(executed, target))}.") from None
 
 
 def _cmd_notebooks(args: argparse.Namespace) -> int:

@@ -9,8 +9,6 @@ the results stays clean; it registers every input and checks every output before
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import re
 import sys
 from dataclasses import dataclass
@@ -24,14 +22,12 @@ from .._util.words import speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
-from .options import add_log_argument, add_log_options, add_output_options, add_slo_options
 
 if TYPE_CHECKING:
     from ..events.spec import ReadSpec
 
-__all__ = ["add_log_argument", "add_log_options", "add_slo_options", "add_output_options", "slo_from_args",
-           "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log", "describe_slo", "slo_list", "longest_window",
-           "target_table", "run_record", "record_path", "write_record"]
+__all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log", "describe_slo",
+           "slo_list", "longest_window", "target_table"]
 
 #: How many groups the SLO header line names before "and N more".
 _SHOWN_GROUPS = 8
@@ -281,7 +277,8 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
     :func:`~budgetlab._util.files.plan_outputs`) before the work, read (event table or access
     log), write the "how it was read" block to stderr, and drop from ``--by`` a key that
     ``--pii drop`` dropped (the reader warned by name)."""
-    from .._util.files import plan_outputs, register_input
+    from .._util.files import register_input
+    from .._util.plan import plan_outputs
     from ..events.accesslog import is_access_log
     from ..events.read import read_events
     from ..events.sources import expand_sources
@@ -310,11 +307,8 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
                               "COLUMN.")
         events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes), by=group_keys(args) or None)
     else:
-        try:
-            events = read_events(paths, read_spec(args))
-        except BudgetlabError as exc:  # a reading message in the command's words: --tz, not tz=
-            raise type(exc)(speak(str(exc))) from None
-    sys.stderr.write(f"{events.attrs['how_read']}\n")
+        events = read_events(paths, read_spec(args))
+    sys.stderr.write(f"{speak(str(events.attrs['how_read']))}\n")  # --bucket column, not bucket= column
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)
@@ -322,60 +316,3 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
         raise ConfigError("no events were kept from the log (see 'how it was read' above); check --outcomes.")
     title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths)} files"
     return LogRead(events, paths, title, "access log" if all(access) else "events")
-
-
-def record_path(out: str) -> str:
-    """Where the JSON run record of ``--out OUT`` goes: ``OUT.run.json``."""
-    return f"{out}.run.json"
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:  # read-only
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-_RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format", "encoding", "duration",
-             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "strict", "not_personal", "by", "target",
-             "window", "warning", "critical", "min_events")
-
-
-def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay") -> dict[str, Any]:
-    """The reproducible facts of a run: version, parameters (never the salt), input hashes (the
-    log files, then ``--incidents`` when given)."""
-    from .. import __version__
-
-    params = {k: getattr(args, k, None) for k in _RECORDED}
-    params["slo"] = Path(args.slo).name if getattr(args, "slo", None) else None
-    incidents = Path(args.incidents) if getattr(args, "incidents", None) else None
-    if incidents is not None:  # recorded like the log: name, size, hash
-        params["incidents"] = incidents.name
-    files = [*read.paths, *([incidents] if incidents is not None else [])]
-    return {"budgetlab_version": __version__, "command": command, "reader": read.reader, "parameters": params,
-            "inputs": [{"name": path_label(p.name), "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in files]}
-
-
-def _slo_dict(slo: SLO) -> dict[str, Any]:
-    return {"target": slo.target, "window": duration_label(slo.window), "warning": slo.warning,
-            "critical": slo.critical, "min_events": slo.min_events}
-
-
-def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Namespace,
-                 events: pd.DataFrame) -> None:
-    """Write the run record beside ``--out`` (the SLO, how the input was read, the outputs)."""
-    from .._util.files import atomic_write
-
-    how = events.attrs.get("how_read")
-    if isinstance(slo, SLO):
-        slo_facts: dict[str, Any] = _slo_dict(slo)
-    else:
-        slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s)} for k, s in slo.table.items()],
-                     "binding": slo.binding}
-    full = {**record, "slo": slo_facts, "how_read": how.as_dict() if how is not None else None,
-            "outputs": {"table": path_label(Path(args.out).name),
-                        "plot": path_label(Path(args.plot).name) if args.plot else None}}
-    with atomic_write(record_path(args.out), force=args.force) as fh:
-        json.dump(full, fh, indent=2, ensure_ascii=False)
-        fh.write("\n")

@@ -33,23 +33,12 @@ from ..slo import SLO, PerGroup
 from .clock_text import format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
 from .labels import path_label
-from .reading import (
-    LogRead,
-    add_output_options,
-    add_slo_options,
-    describe_slo,
-    group_keys,
-    longest_window,
-    read_log,
-    record_path,
-    run_record,
-    slo_from_args,
-    write_record,
-)
+from .reading import LogRead, describe_slo, group_keys, longest_window, read_log, slo_from_args
+from .run_record import record_path, run_record, write_record
 
-__all__ = ["COMMANDS", "add_slo_options", "add_output_options", "slo_from_args", "group_keys", "run_replay",
-           "replay_states", "replay_tables", "print_run_header", "format_summary", "format_incidents",
-           "write_timeline", "draw_timeline", "drawn_groups", "with_rates", "render_timeline", "MAX_DRAWN"]
+__all__ = ["COMMANDS", "run_replay",
+           "replay_states", "print_run_header", "format_incidents",
+           "write_timeline", "draw_timeline", "render_timeline"]
 
 
 
@@ -105,16 +94,6 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, p
         warnings.simplefilter("ignore", PartialWindowWarning)
         states = replay(events, slo, by=by or None, columns=PLOT_COLUMNS if plot else LEAN_COLUMNS)
     return states, transitions(states)
-
-
-def replay_tables(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
-                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """``(states, transitions, summary)`` of one run: :func:`replay_states` and
-    :func:`budgetlab.replay_summary`."""
-    from ..budget.summary import replay_summary
-
-    states, tr = replay_states(events, slo, by, plot=plot)
-    return states, tr, replay_summary(states, events)
 
 
 def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
@@ -275,7 +254,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._util.files import figure_bytes
+    from .._util.figures import figure_bytes
     from ..events.schema import scope_mask
     from ..plotting import place_axis_labels, plot_timeline
 

@@ -11,10 +11,9 @@ import pandas as pd
 
 from ..slo import SLO, PerGroup
 from .labels import path_label
-from .options import add_analysis_options
 from .reading import describe_slo
 
-__all__ = ["add_analysis_options", "print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
+__all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
            "SCORE_COLUMNS", "score_text"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
@@ -43,7 +42,7 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._util.files import save_figure
+    from .._util.figures import save_figure
 
     fig, ax = plt.subplots(figsize=size, layout="constrained")
     try:

@@ -105,39 +105,10 @@ class MinuteModel:
         self.region_share = region_share
         weight = self.total_rate * expo_s  # expected events per minute (traffic weight)
 
-        # timeouts per region: a night bump plus bursts, traffic-weighted mean = timeout_rate
-        p_to = np.empty((len(REGIONS), n_min))
-        for r, region in enumerate(REGIONS):
-            bump = np.exp(_TIMEOUT_NIGHT[region] * np.cos(2 * np.pi * (hour - _TIMEOUT_PEAK_HOUR) / 24.0))
-            n_b = int(rng_timeouts.poisson(bursts_per_day * span_ns / DAY_NS))
-            diff = np.zeros(n_min + 1)
-            if n_b:
-                prob = bump * expo_s
-                starts = rng_timeouts.choice(n_min, size=n_b, p=prob / prob.sum())
-                lengths = 1 + rng_timeouts.geometric(1 / 6.0, size=n_b)  # >= 2 minutes, mean 7
-                heights = rng_timeouts.uniform(0.02, 0.08, size=n_b)
-                np.add.at(diff, starts, heights)
-                np.add.at(diff, np.minimum(starts + lengths, n_min), -heights)
-            bursts = np.cumsum(diff)[:n_min]
-            scale = (timeout_rate * weight.sum() - float(np.sum(weight * bursts))) / float(np.sum(weight * bump))
-            if scale < 0:
-                raise ConfigError(
-                    f"bursts_per_day={bursts_per_day!r} is too high for timeout_rate={timeout_rate!r}; "
-                    "lower bursts_per_day or raise timeout_rate."
-                )
-            p_to[r] = scale * bump + bursts
-        self.p_timeout = p_to
-
-        # solve errors per type: slow log-normal drift, traffic-weighted mean = 1 - success - timeouts
-        p_se = np.empty((len(CAPTCHA_TYPES), n_min))
-        for t in range(len(CAPTCHA_TYPES)):
-            periods = rng_drift.uniform(3.0, 12.0, size=3)
-            phases = rng_drift.uniform(0.0, 2 * np.pi, size=3)
-            z = np.sin(2 * np.pi * days[:, None] / periods + phases).sum(axis=1) * math.sqrt(2 / 3)
-            factor = np.exp(drift * z)
-            mean_solve = 1.0 - success[t] - timeout_rate
-            p_se[t] = factor * mean_solve * weight.sum() / float(np.sum(weight * factor))
-        self.p_solve = p_se
+        self.p_timeout = _timeout_probabilities(hour, expo_s, weight, span_ns, timeout_rate=timeout_rate,
+                                                bursts_per_day=bursts_per_day, rng=rng_timeouts)
+        self.p_solve = _solve_probabilities(days, weight, success, timeout_rate=timeout_rate, drift=drift,
+                                            rng=rng_drift)
 
     @property
     def n_minutes(self) -> int:
@@ -162,3 +133,45 @@ class MinuteModel:
             raise ConfigError("an incident's scope and time range hold no traffic; widen it or move it inside the span.")
         return num / den
 
+
+def _timeout_probabilities(hour: FloatArray, expo_s: FloatArray, weight: FloatArray, span_ns: int, *,
+                           timeout_rate: float, bursts_per_day: float, rng: np.random.Generator) -> FloatArray:
+    """Timeouts per region and minute: a night bump plus bursts, traffic-weighted mean =
+    ``timeout_rate``."""
+    n_min = len(hour)
+    p_to = np.empty((len(REGIONS), n_min))
+    for r, region in enumerate(REGIONS):
+        bump = np.exp(_TIMEOUT_NIGHT[region] * np.cos(2 * np.pi * (hour - _TIMEOUT_PEAK_HOUR) / 24.0))
+        n_b = int(rng.poisson(bursts_per_day * span_ns / DAY_NS))
+        diff = np.zeros(n_min + 1)
+        if n_b:
+            prob = bump * expo_s
+            starts = rng.choice(n_min, size=n_b, p=prob / prob.sum())
+            lengths = 1 + rng.geometric(1 / 6.0, size=n_b)  # >= 2 minutes, mean 7
+            heights = rng.uniform(0.02, 0.08, size=n_b)
+            np.add.at(diff, starts, heights)
+            np.add.at(diff, np.minimum(starts + lengths, n_min), -heights)
+        bursts = np.cumsum(diff)[:n_min]
+        scale = (timeout_rate * weight.sum() - float(np.sum(weight * bursts))) / float(np.sum(weight * bump))
+        if scale < 0:
+            raise ConfigError(
+                f"bursts_per_day={bursts_per_day!r} is too high for timeout_rate={timeout_rate!r}; "
+                "lower bursts_per_day or raise timeout_rate."
+            )
+        p_to[r] = scale * bump + bursts
+    return p_to
+
+
+def _solve_probabilities(days: FloatArray, weight: FloatArray, success: FloatArray, *, timeout_rate: float,
+                         drift: float, rng: np.random.Generator) -> FloatArray:
+    """Solve errors per captcha type and minute: slow log-normal drift, traffic-weighted mean =
+    ``1 - success - timeout_rate``."""
+    p_se = np.empty((len(CAPTCHA_TYPES), len(days)))
+    for t in range(len(CAPTCHA_TYPES)):
+        periods = rng.uniform(3.0, 12.0, size=3)
+        phases = rng.uniform(0.0, 2 * np.pi, size=3)
+        z = np.sin(2 * np.pi * days[:, None] / periods + phases).sum(axis=1) * math.sqrt(2 / 3)
+        factor = np.exp(drift * z)
+        mean_solve = 1.0 - success[t] - timeout_rate
+        p_se[t] = factor * mean_solve * weight.sum() / float(np.sum(weight * factor))
+    return p_se

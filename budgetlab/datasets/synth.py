@@ -25,8 +25,9 @@ incidents never changes the traffic, the sitekeys or the uniform draws behind th
   incidents add their excesses (independent causes).
 
 The model's pieces live next door: :mod:`.model` (the domain and the per-minute rates and
-probabilities), :mod:`.incidents` (incident tables and their effect), :mod:`.presets` (the
-committed datasets and their file formats).
+probabilities), :mod:`.incidents` (incident tables and their effect), :mod:`.streams`
+(traffic, sessions and session ids), :mod:`.presets` (the committed datasets and their file
+formats).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ import pandas as pd
 from .._util.files import atomic_path, check_output
 from .._util.validation import check_fraction, check_number, check_whole, to_ns, utc_timestamp
 from ..errors import ConfigError
-from ..events.schema import bucket_dtype
 from .durations import draw_durations
 from .incidents import INCIDENT_KINDS, auto_incidents, incident_probabilities, incident_table
 from .model import (
@@ -54,11 +54,11 @@ from .model import (
     REGIONS,
     TIME_ZONE,
     FloatArray,
-    IntArray,
     MinuteModel,
     sitekeys,
 )
 from .presets import PRESETS, write_events_parquet, write_incidents_csv
+from .streams import MS_NS, event_columns, session_hex, sessions, traffic
 
 __all__ = [
     "CAPTCHA_TYPES",
@@ -73,8 +73,6 @@ __all__ = [
     "write_preset",
 ]
 
-_MS_NS = 1_000_000
-_MASK48 = np.uint64((1 << 48) - 1)
 
 
 def _per_key(name: str, given: Mapping[str, float] | None, default: Mapping[str, float], what: str) -> dict[str, float]:
@@ -221,54 +219,25 @@ def _generate(
     span_ns = int(round(check_number("days", days, low=0, high=3660.0) * 86_400)) * 10**9
     if span_ns <= 0:
         raise ConfigError(f"days={days!r} is shorter than a second.")
-    r = check_number("rate", rate, low=0, high=1e6)
-    succ = _per_key("success", success, DEFAULT_SUCCESS, "captcha types")
-    to_rate = check_fraction("timeout_rate", timeout_rate, low_open=False, high_open=False)
-    for t, s in succ.items():
-        if not s + to_rate < 1.0:
-            raise ConfigError(f"success[{t!r}] + timeout_rate must stay below 1 (solve errors need room).")
-    keys = sitekeys(sitekeys_per_type)
-    night = check_fraction("night_ratio", night_ratio, high_open=False)
-    weekend = check_number("weekend_ratio", weekend_ratio, low=0, high=10.0)
-    drift_sd = check_number("drift", drift, low=0, high=2.0, low_open=False)
-    bursts = check_number("bursts_per_day", bursts_per_day, low=0, high=1000.0, low_open=False)
-    per_session = check_number("attempts_per_session", attempts_per_session, low=1.0, high=1e6, low_open=False)
-    if not (isinstance(incidents, (pd.DataFrame, Sequence)) or incidents is None):
-        raise ConfigError("incidents must be 'auto', None, a DataFrame or a list of dicts.")
-
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(7)]
-    rng_counts, rng_offsets, rng_sessions, rng_timeouts, rng_drift, rng_incidents, rng_outcomes = streams
+    (rng_counts, rng_offsets, rng_sessions, rng_timeouts, rng_drift, rng_incidents,
+     rng_outcomes) = streams
+    model = _minute_model(start_ns, span_ns, rate=rate, success=success, timeout_rate=timeout_rate,
+                          type_share=type_share, region_share=region_share, night_ratio=night_ratio,
+                          weekend_ratio=weekend_ratio, drift=drift, bursts_per_day=bursts_per_day,
+                          rng_timeouts=rng_timeouts, rng_drift=rng_drift)
+    keys = sitekeys(sitekeys_per_type)
+    per_session = check_number("attempts_per_session", attempts_per_session, low=1.0, high=1e6,
+                               low_open=False)
+    table = _incident_table(incidents, model, keys, span_ns, rng_incidents)
 
-    model = MinuteModel(
-        start_ns,
-        span_ns,
-        rate=r,
-        success=np.array([succ[t] for t in CAPTCHA_TYPES]),
-        timeout_rate=to_rate,
-        type_share=_shares("type_share", type_share, DEFAULT_TYPE_SHARE, "captcha types"),
-        region_share=_shares("region_share", region_share, DEFAULT_REGION_SHARE, "regions"),
-        night_ratio=night,
-        weekend_ratio=weekend,
-        drift=drift_sd,
-        bursts_per_day=bursts,
-        rng_timeouts=rng_timeouts,
-        rng_drift=rng_drift,
-    )
-    if isinstance(incidents, str):
-        if incidents != "auto":
-            raise ConfigError(f"incidents={incidents!r} is not valid; use 'auto', None or a table.")
-        if span_ns < DAY_NS:
-            raise ConfigError("incidents='auto' needs days >= 1 (realistic durations); pass incidents=None or a table.")
-        table = auto_incidents(model, keys, rng_incidents)
-    else:
-        table = incident_table(incidents, model, keys)
-
-    group, minute, rel_ms = _traffic(model, rng_counts, rng_offsets)
-    session_no, sitekey = _sessions(group, per_session, sitekeys_per_type, rng_sessions)
+    group, minute, rel_ms = traffic(model, rng_counts, rng_offsets)
+    session_no, sitekey = sessions(group, per_session, sitekeys_per_type, rng_sessions)
     # global time order (stable: merges the sorted streams, ties keep stream order)
     order = np.argsort(rel_ms, kind="stable")
-    group, rel_ms, minute, sitekey, session_no = (a[order] for a in (group, rel_ms, minute, sitekey, session_no))
-    ts = model.start_ns + rel_ms * _MS_NS
+    group, rel_ms, minute, sitekey, session_no = (
+        a[order] for a in (group, rel_ms, minute, sitekey, session_no))
+    ts = model.start_ns + rel_ms * MS_NS
     type_code = group // len(REGIONS)
     region_code = group - type_code * len(REGIONS)
 
@@ -280,80 +249,59 @@ def _generate(
             seed, code, type_code, region_code, sitekey, ts, table, keys,
             timeout_ns=to_ns(client_timeout, name="client_timeout"),
             slow_factor=check_number("slow_factor", slow_factor, low=0, high=1000.0))
-
-    all_keys = [key for t in CAPTCHA_TYPES for key in keys[t]]
-    columns: dict[str, Any] = {
-        "ts": pd.to_datetime(ts, unit="ns", utc=True).as_unit("ns"),
-        "ok": code == 0,
-        "bucket": pd.Categorical.from_codes(code, dtype=bucket_dtype()),
-        "captcha_type": pd.Categorical.from_codes(type_code.astype(np.int8), dtype=pd.CategoricalDtype(list(CAPTCHA_TYPES))),
-        "region": pd.Categorical.from_codes(region_code.astype(np.int8), dtype=pd.CategoricalDtype(list(REGIONS))),
-        "sitekey": pd.Categorical.from_codes(sitekey.astype(np.int16), dtype=pd.CategoricalDtype(all_keys)),
-    }
+    columns = event_columns(ts, code, type_code, region_code, sitekey, keys)
     if session_ids:
-        columns["session_id"] = _session_hex(session_no, seed)
+        columns["session_id"] = session_hex(session_no, seed)
     if client_timeout is not None:
         columns["duration"] = pd.to_timedelta(duration_ns, unit="ns").as_unit("ns")
     return pd.DataFrame(columns), table, p_to + p_se
 
 
-def _traffic(model: MinuteModel, rng_counts: np.random.Generator,
-             rng_offsets: np.random.Generator) -> tuple[IntArray, IntArray, IntArray]:
-    """``(group, minute, ms since start)`` of every event: Poisson counts per group and minute,
-    uniform whole-ms offsets inside the minute; in time order within each group (a type x region
-    stream), groups one after the other."""
-    n_min = model.n_minutes
-    n_groups = len(CAPTCHA_TYPES) * len(REGIONS)
-    counts = rng_counts.poisson(model.group_rate() * (model.exposure_ns / 1e9)[None, :])
-    flat = np.repeat(np.arange(n_groups * n_min, dtype=np.int64), counts.ravel())
-    group = flat // n_min
-    minute = flat - group * n_min
-    exposure_ms = model.exposure_ns[minute] // _MS_NS
-    rel_ms = minute * 60_000 + np.floor(rng_offsets.random(len(flat)) * exposure_ms).astype(np.int64)
-    in_group = np.argsort(group * (n_min * 60_000 + 1) + rel_ms, kind="stable")
-    return group[in_group], minute[in_group], rel_ms[in_group]
+def _minute_model(start_ns: int, span_ns: int, *, rate: float, success: Mapping[str, float] | None,
+                  timeout_rate: float, type_share: Mapping[str, float] | None,
+                  region_share: Mapping[str, float] | None, night_ratio: float,
+                  weekend_ratio: float,
+                  drift: float, bursts_per_day: float, rng_timeouts: np.random.Generator,
+                  rng_drift: np.random.Generator) -> MinuteModel:
+    """The traffic and outcome model of every minute, its settings checked."""
+    r = check_number("rate", rate, low=0, high=1e6)
+    succ = _per_key("success", success, DEFAULT_SUCCESS, "captcha types")
+    to_rate = check_fraction("timeout_rate", timeout_rate, low_open=False, high_open=False)
+    for t, s in succ.items():
+        if not s + to_rate < 1.0:
+            raise ConfigError(f"success[{t!r}] + timeout_rate must stay below 1 (solve errors need "
+                              "room).")
+    return MinuteModel(
+        start_ns,
+        span_ns,
+        rate=r,
+        success=np.array([succ[t] for t in CAPTCHA_TYPES]),
+        timeout_rate=to_rate,
+        type_share=_shares("type_share", type_share, DEFAULT_TYPE_SHARE, "captcha types"),
+        region_share=_shares("region_share", region_share, DEFAULT_REGION_SHARE, "regions"),
+        night_ratio=check_fraction("night_ratio", night_ratio, high_open=False),
+        weekend_ratio=check_number("weekend_ratio", weekend_ratio, low=0, high=10.0),
+        drift=check_number("drift", drift, low=0, high=2.0, low_open=False),
+        bursts_per_day=check_number("bursts_per_day", bursts_per_day, low=0, high=1000.0,
+                                    low_open=False),
+        rng_timeouts=rng_timeouts,
+        rng_drift=rng_drift,
+    )
 
 
-def _sessions(group: IntArray, per_session: float, per_type: int,
-              rng: np.random.Generator) -> tuple[IntArray, IntArray]:
-    """``(session number, sitekey code)`` of every event (events of a stream in time order):
-    consecutive attempts of one stream form sessions; each session uses one sitekey of its type,
-    drawn with Zipf weights."""
-    n = len(group)
-    new = rng.random(n) < 1.0 / per_session
-    if n:
-        new[0] = True
-        new[1:] |= group[1:] != group[:-1]
-    session_no = np.cumsum(new, dtype=np.int64) - 1
-    n_sessions = int(session_no[-1]) + 1 if n else 0
-    session_type = group[new] // len(REGIONS)
-    u_key = rng.random(n_sessions)
-    zipf = 1.0 / np.arange(1, per_type + 1)
-    cum = np.cumsum(zipf / zipf.sum())
-    local_key = np.minimum(np.searchsorted(cum, u_key, side="right"), per_type - 1)
-    session_key = session_type * per_type + local_key
-    return session_no, session_key[session_no]
-
-
-def _session_hex(session_no: IntArray, seed: int) -> pd.api.extensions.ExtensionArray:
-    """12 lower-case hex characters per session: a keyed bijection of the 48-bit counter."""
-    import pyarrow as pa
-
-    key = np.random.SeedSequence([seed, 0x5E55]).generate_state(3, dtype=np.uint64)
-    x = (session_no.astype(np.uint64) + key[0]) & _MASK48
-    for mult in (key[1] | np.uint64(1), key[2] | np.uint64(1)):  # odd multipliers: bijective mod 2**48
-        x ^= x >> np.uint64(24)
-        x = (x * mult) & _MASK48
-    x ^= x >> np.uint64(21)
-    digits = b"0123456789abcdef"
-    pairs = np.frombuffer(b"".join(bytes([digits[i >> 4], digits[i & 15]]) for i in range(256)), dtype=np.uint16)
-    octets = x.astype("<u8").view(np.uint8).reshape(-1, 8)[:, 5::-1]  # 6 low bytes, most significant first
-    chars = np.ascontiguousarray(pairs[octets]).view(np.uint8)  # two hex digits per byte
-    offsets = np.arange(0, 12 * len(x) + 1, 12, dtype=np.int32 if len(x) < 170_000_000 else np.int64)
-    typ = pa.string() if offsets.dtype == np.int32 else pa.large_string()
-    arrow = pa.Array.from_buffers(typ, len(x), [None, pa.py_buffer(offsets), pa.py_buffer(chars)])
-    out: pd.api.extensions.ExtensionArray = pd.array(arrow.cast(pa.string()) if typ != pa.string() else arrow, dtype="string")
-    return out
+def _incident_table(incidents: Any, model: MinuteModel, keys: Mapping[str, list[str]], span_ns: int,
+                    rng: np.random.Generator) -> pd.DataFrame:
+    """The incidents: ``'auto'`` (one of each kind at seeded times), None, or the user's table."""
+    if isinstance(incidents, str):
+        if incidents != "auto":
+            raise ConfigError(f"incidents={incidents!r} is not valid; use 'auto', None or a table.")
+        if span_ns < DAY_NS:
+            raise ConfigError("incidents='auto' needs days >= 1 (realistic durations); pass "
+                              "incidents=None or a table.")
+        return auto_incidents(model, keys, rng)
+    if not (isinstance(incidents, (pd.DataFrame, Sequence)) or incidents is None):
+        raise ConfigError("incidents must be 'auto', None, a DataFrame or a list of dicts.")
+    return incident_table(incidents, model, keys)
 
 
 def generate_preset(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -10,22 +10,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import to_rgba
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from .._util.validation import check_tz, require_columns, to_timedelta
-from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..slo import PerGroup
 from ._common import (
-    STATUS_COLORS,
-    STATUS_HATCHES,
     extreme_rows,
     gap_breaks,
     gap_threshold,
-    legend_right,
     one_group,
     piece_starts,
     split_axes,
@@ -33,17 +26,12 @@ from ._common import (
     time_axis,
     utc_naive,
 )
-from ._pixels import merge_breaks, pixel_columns, rug_ticks, span_bands, status_runs
+from ._pixels import merge_breaks, pixel_columns
+from .status_bands import draw_spans, draw_status, quiet_breaks
+from .timeline_marks import draw_marks, legends
 
-#: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
-MAX_TRANSITION_LINES = 60
 #: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
 LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
-#: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
-BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45), "exhausted": (0.16, 0.3),
-              "no_traffic": (0.0, 0.45)}
-#: The no-traffic band of the window's clock (``spans=``): white with grey hatching.
-NO_TRAFFIC = ("#7F7F7F", "\\\\")
 
 
 def _times_ns(states: pd.DataFrame) -> np.ndarray:
@@ -139,19 +127,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     ('time (Europe/Berlin)', 'burn\\nrate (×)', 'steps-post')
     >>> plt.close("all")
     """
-    from ..budget.tracker_replay import REPLAY_COLUMNS
-
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
-    need = ["ts", "success_rate", "burn_rate", "status"] + (["remaining_fraction"] if budget else [])
-    require_columns(states, need, what="states")
-    one_group(states, REPLAY_COLUMNS, "states")
-    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer))
-                                   or max_points < 4):
-        raise ConfigError("max_points must be a whole number >= 4 (or None: 4 per pixel column).")
-    slo = slo if slo is not None else states.attrs.get("slo")
-    if isinstance(slo, PerGroup):  # a per-group replay: the SLO of the group drawn (its key columns)
-        slo = slo.slo_for(tuple(states[[c for c in states.columns if c not in REPLAY_COLUMNS]].iloc[0])) if len(states) else None
+    slo = _check(states, slo, budget=budget, max_points=max_points)
     t = _times_ns(states)
     order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
 
@@ -167,8 +145,6 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     max_points = 4 * columns if max_points is None else max_points
     breaks, lone = _breaks(t, spans, gap, columns if len(t) > max_points else 0)
     starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t), dtype=np.int64)
-    burn_ax = panels[1]
-    budget_ax = panels[2] if budget else None
 
     def line(target: Axes, values: np.ndarray, gid: str, label: str, scale: float = 1.0) -> np.ndarray:
         rows = extreme_rows(values, starts) if len(t) > max_points else starts
@@ -180,54 +156,86 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
                         color=LINE_COLORS[gid], gid=f"{gid}_lone")
         return v
 
-    # (a) success rate and the target
-    sr = line(ax, col("success_rate"), "success_rate", "success rate in window (%)", 100.0)
+    # (a) success rate and the target; (b) burn rate, 1x and the alert thresholds
+    _success_panel(ax, line(ax, col("success_rate"), "success_rate", "success rate in window (%)", 100.0), slo)
+    hidden = _burn_levels(panels[1], line(panels[1], col("burn_rate"), "burn_rate", "burn rate"), policy)
+    # (c) budget remaining with the thresholds; the status bands behind the bottom panel
+    if budget:
+        rf = line(panels[2], col("remaining_fraction"), "budget_remaining", "budget remaining (%)", 100.0)
+        _budget_panel(panels[2], rf, slo)
+    bottom = panels[-1]
+    quiet = draw_spans(bottom, spans, t, columns) if spans is not None and len(spans) else \
+        draw_status(bottom, states["status"], order, t, starts, breaks)
+    draw_marks(panels, incidents, transitions, columns)
+    legends(panels, bottom, hidden, transitions, slo if budget else None, quiet)
+    _finish(ax, panels, labels_below, tz)
+    _set_xlim(ax, t, spans)
+    return ax
+
+
+def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:
+    """Refuse what :func:`plot_timeline` cannot draw; the SLO drawn (a per-group one: the group's)."""
+    from ..budget.tracker_replay import REPLAY_COLUMNS
+
+    need = ["ts", "success_rate", "burn_rate", "status"] + (["remaining_fraction"] if budget else [])
+    require_columns(states, need, what="states")
+    one_group(states, REPLAY_COLUMNS, "states")
+    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer))
+                                   or max_points < 4):
+        raise ConfigError("max_points must be a whole number >= 4 (or None: 4 per pixel column).")
+    slo = slo if slo is not None else states.attrs.get("slo")
+    if isinstance(slo, PerGroup):  # a per-group replay: the SLO of the group drawn (its key columns)
+        keys = states[[c for c in states.columns if c not in REPLAY_COLUMNS]]
+        slo = slo.slo_for(tuple(keys.iloc[0])) if len(states) else None
+    return slo
+
+
+def _success_panel(ax: Axes, sr: np.ndarray, slo: Any) -> None:
+    """The success-rate panel's target line, y range and label."""
     extra = []
     if slo is not None:
-        ax.axhline(slo.target * 100, color="black", ls="--", lw=0.9, label=f"target {slo.target:.1%}", gid="target")
+        ax.axhline(slo.target * 100, color="black", ls="--", lw=0.9, label=f"target {slo.target:.1%}",
+                   gid="target")
         extra.append(slo.target * 100)
     lim = _limits(sr, extra)
     if lim is not None:
         ax.set_ylim(*lim)
     ax.set_ylabel("success\nrate (%)")
-    # (b) burn rate, 1x and the alert thresholds
-    br = line(burn_ax, col("burn_rate"), "burn_rate", "burn rate")
-    hidden = _burn_levels(burn_ax, br, policy)
-    # (c) budget remaining with the thresholds; the status bands behind the bottom panel
-    bottom = budget_ax if budget_ax is not None else burn_ax
-    if budget_ax is not None:
-        rf = line(budget_ax, col("remaining_fraction"), "budget_remaining", "budget remaining (%)", 100.0)
-        levels = [0.0]
-        if slo is not None:
-            levels += [slo.warning * 100, slo.critical * 100]
-            for level in (slo.warning * 100, slo.critical * 100):
-                if level > 0:  # named in the legend by the status it starts ("warning (< 50%)")
-                    budget_ax.axhline(level, color="0.35", ls="--", lw=0.8, gid="budget_threshold")
-        budget_ax.axhline(0.0, color="0.35", ls="-", lw=0.8, gid="budget_threshold")
-        lim = _limits(rf, levels, pad=0.06)
-        if lim is not None:
-            budget_ax.set_ylim(*lim)
-        budget_ax.set_ylabel("budget\nleft (%)")
-    quiet = _draw_spans(bottom, spans, t, columns) if spans is not None and len(spans) else \
-        _draw_status(bottom, states, order, t, starts, breaks)
-    _draw_marks(panels, incidents, transitions, columns)
-    _legends(panels, bottom, hidden, transitions, slo if budget_ax is not None else None, quiet)
+
+
+def _budget_panel(budget_ax: Axes, rf: np.ndarray, slo: Any) -> None:
+    """The budget panel's thresholds (named in the legend by the status they start), y range and
+    label."""
+    levels = [0.0]
+    if slo is not None:
+        levels += [slo.warning * 100, slo.critical * 100]
+        for level in (slo.warning * 100, slo.critical * 100):
+            if level > 0:
+                budget_ax.axhline(level, color="0.35", ls="--", lw=0.8, gid="budget_threshold")
+    budget_ax.axhline(0.0, color="0.35", ls="-", lw=0.8, gid="budget_threshold")
+    lim = _limits(rf, levels, pad=0.06)
+    if lim is not None:
+        budget_ax.set_ylim(*lim)
+    budget_ax.set_ylabel("budget\nleft (%)")
+
+
+def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
+    """Ticks, the time axis under the bottom panel, aligned labels; the panels on the top one."""
     for p in panels:
         p.yaxis.set_major_locator(MaxNLocator(nbins=4))
     for p in panels[:-1]:
         p.tick_params(labelbottom=False)
+    bottom = panels[-1]
     bottom.tick_params(labelbottom=labels_below)
     time_axis(bottom, tz)
     if not labels_below:
         bottom.set_xlabel("")
-    _set_xlim(ax, t, spans)
     fig = ax.figure
     fig.align_ylabels(panels)
-    ax.burn_ax = burn_ax  # type: ignore[attr-defined]
-    ax.budget_ax = budget_ax  # type: ignore[attr-defined]
+    ax.burn_ax = panels[1]  # type: ignore[attr-defined]
+    ax.budget_ax = panels[2] if len(panels) > 2 else None  # type: ignore[attr-defined]
     ax.panels = panels  # type: ignore[attr-defined]
     fig.sca(ax)  # hand back the top panel as the current axes
-    return ax
 
 
 def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
@@ -252,33 +260,12 @@ def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
     return hidden
 
 
-def _draw_status(bottom: Axes, states: pd.DataFrame, order: np.ndarray | None, t: np.ndarray, starts: np.ndarray,
-                 breaks: np.ndarray) -> bool:
-    status = states["status"]
-    if not isinstance(status.dtype, pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
-        status = pd.Categorical(status.astype(str), categories=list(STATUSES), ordered=True)  # type: ignore[assignment]
-    code = np.asarray(status.cat.codes if isinstance(status, pd.Series) else status.codes)
-    code = code if order is None else code[order]
-    codes, s_ns, e_ns = status_runs(t, code, starts, breaks)
-    x0 = mdates.date2num(s_ns.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
-    width = mdates.date2num(e_ns.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
-    for k, name in enumerate(STATUSES):
-        run = codes == k
-        if run.any():
-            bottom.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1),
-                               transform=bottom.get_xaxis_transform(),
-                               facecolors=to_rgba(STATUS_COLORS[name], BAND_ALPHA[name][0]),
-                               edgecolors=to_rgba(STATUS_COLORS[name], BAND_ALPHA[name][1]), lw=0,
-                               hatch=STATUS_HATCHES[name] or None, gid=f"status_{name}", zorder=0.5)
-    return False  # no no-traffic band
-
-
 def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any, columns: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows after which the lines break (where the window is empty with ``spans``, else after a
     gap; with ``columns``, those the columns can show: :func:`merge_breaks`), and the rows alone
     between breaks (drawn as dots: a step needs two points)."""
     if spans is not None and len(spans):
-        breaks = _quiet_breaks(t, spans)
+        breaks = quiet_breaks(t, spans)
     else:
         gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
         breaks = gap_breaks(t, gap_ns)
@@ -302,88 +289,3 @@ def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:
         span = hi_x - lo_x  # days
         pad_x = max(span * 0.01, 1 / 86400) if span > 0 else 30 / 1440
         ax.set_xlim(lo_x - pad_x, hi_x + pad_x)
-
-
-def _span_ns(col: pd.Series) -> np.ndarray:
-    """A span column's times in UTC nanoseconds (whatever its unit)."""
-    return np.asarray(pd.DatetimeIndex(col).as_unit("ns").asi8, dtype=np.int64)
-
-
-def _quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
-    """Rows after which the window held no event before the next one (where the lines break)."""
-    quiet = spans["status"].astype(str).to_numpy() == "no_traffic"
-    starts = _span_ns(spans["start"])[quiet]
-    rows = np.searchsorted(t, starts, side="left") - 1  # the last event before the empty window
-    return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
-
-
-def _draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> bool:
-    """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
-:func:`~budgetlab.plotting._pixels.span_bands`), no traffic hatched grey (whether there is any)."""
-    names = spans["status"].astype(str).to_numpy()
-    start, end = _span_ns(spans["start"]), _span_ns(spans["end"])
-    if len(spans) > columns:
-        names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])), int(max(end[-1], *t[-1:])),
-                                       columns)
-    x0 = mdates.date2num(start.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
-    width = mdates.date2num(end.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
-    for name in (*STATUSES, "no_traffic"):
-        run = names == name
-        if not run.any():
-            continue
-        color, hatch = (NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name], STATUS_HATCHES[name]))
-        bottom.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1), transform=bottom.get_xaxis_transform(),
-                           facecolors=to_rgba(color, BAND_ALPHA[name][0]), edgecolors=to_rgba(color, BAND_ALPHA[name][1]),
-                           lw=0, hatch=hatch or None, gid=f"status_{name}", zorder=0.5)
-    return bool((names == "no_traffic").any())
-
-
-def _draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: pd.DataFrame | None,
-                columns: int) -> None:
-    if incidents is not None and len(incidents):
-        require_columns(incidents, ["start", "end"], what="incidents")
-        spans = list(zip(utc_naive(incidents["start"]), utc_naive(incidents["end"]), strict=True))
-        for p in panels:
-            for s, e in spans:
-                p.axvspan(s, e, facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", lw=0.8, gid="incident", zorder=0.6)
-    if transitions is not None and len(transitions):
-        require_columns(transitions, ["ts", "to_status"], what="transitions")
-        t_tr = utc_naive(transitions["ts"])
-        colors = [STATUS_COLORS[str(s)] for s in transitions["to_status"].astype(str)]
-        if len(t_tr) <= MAX_TRANSITION_LINES:
-            for p in panels:
-                p.vlines(t_tr, 0, 1, transform=p.get_xaxis_transform(), colors=colors, lw=0.9, ls=":",
-                         gid="transitions", zorder=0.7)
-        else:  # a rug, one tick per pixel column at most (its worst new status)
-            if len(t_tr) > columns:
-                keep = rug_ticks(t_tr.view(np.int64), transitions["to_status"].astype(str).to_numpy(), columns)
-                t_tr, colors = t_tr[keep], [colors[i] for i in keep]
-            panels[-1].vlines(t_tr, 0, 0.06, transform=panels[-1].get_xaxis_transform(), colors=colors, lw=0.8,
-                              gid="transitions", zorder=0.7)
-
-
-def _legends(panels: list[Axes], bottom: Axes, hidden: list[str], transitions: pd.DataFrame | None,
-             slo: Any, quiet: bool = False) -> None:
-    """One legend right of each panel; the bottom one in two columns, so that it stays about as
-    tall as its panel (statuses named with the budget thresholds that start them)."""
-    starts = {"warning": f" (< {slo.warning:.0%})", "critical": f" (< {slo.critical:.0%})",
-              "exhausted": " (≤ 0)"} if slo is not None else {}
-    for p in panels:
-        handles: list[Any] = list(p.get_legend_handles_labels()[0])
-        if p is panels[1]:
-            handles += [Line2D([], [], color="none", label=h) for h in hidden]
-        if p is bottom:
-            if any(a.get_gid() == "incident" for a in p.patches):
-                handles.append(Patch(facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", label="incident"))
-            if transitions is not None and len(transitions):
-                few = len(transitions) <= MAX_TRANSITION_LINES
-                word = "status change" if len(transitions) == 1 else "status changes"
-                handles.append(Line2D([], [], color="0.3", ls=":" if few else "-", lw=0.9,
-                                      label=f"{len(transitions)} {word}" + ("" if few else " (rug)")))
-            handles += [Patch(facecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][0]),
-                              edgecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][1]), hatch=STATUS_HATCHES[s] or None,
-                              lw=0, label=s + starts.get(s, "")) for s in STATUSES]
-            if quiet:
-                handles.append(Patch(facecolor=to_rgba(NO_TRAFFIC[0], 0.0), edgecolor=to_rgba(NO_TRAFFIC[0], 0.45),
-                                     hatch=NO_TRAFFIC[1], lw=0, label="no traffic"))
-        legend_right(p, handles, ncols=2 if p is bottom and len(handles) > 5 else 1)

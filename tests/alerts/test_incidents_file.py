@@ -7,7 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from budgetlab._util.files import check_output, new_run
+from budgetlab._util.files import check_output
+from budgetlab._util.plan import new_run
 from budgetlab.alerts.incidents_file import read_incidents
 from budgetlab.errors import (
     ConfigError,

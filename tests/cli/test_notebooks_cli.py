@@ -23,7 +23,8 @@ import pytest
 from budgetlab import datasets, synth
 from budgetlab.cli import main
 from budgetlab.cli import notebooks as nbcli
-from budgetlab.cli.notebooks import find_notebooks, parse_parameters
+from budgetlab.cli.notebook_params import parse_parameters
+from budgetlab.cli.notebooks import find_notebooks
 from budgetlab.errors import ConfigError, NotebookError
 
 ROOT = Path(__file__).resolve().parents[2]

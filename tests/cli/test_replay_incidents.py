@@ -72,7 +72,7 @@ def test_incidents_outside_the_logs_span_are_noted(files, tmp_path, capsys):
 
 
 def test_the_timeline_draws_each_incident_in_the_panels_its_scope_covers(files, tmp_path, monkeypatch, capsys):
-    import budgetlab._util.files as bfiles
+    import budgetlab._util.figures as bfiles
 
     saved = {}
     real = bfiles.figure_bytes  # every plot is encoded through it

@@ -98,7 +98,7 @@ def test_openslo_spec_equals_sloth_spec(prom, tmp_path, capsys):
     (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--policy", "workbook"],
      "give --target"),
     (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--target", "0.999",
-      "--policy", "nope"], "policy='nope' is not valid"),
+      "--policy", "nope"], "--policy 'nope' is not a policy"),
 ])
 def test_bad_input_one_line_exit_2(prom, capsys, args, message):
     span = [] if "--since" in args else SPAN

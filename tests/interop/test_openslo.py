@@ -494,7 +494,7 @@ def test_export_openslo_from_recalibration_and_from_spec(tmp_path):
 @pytest.mark.parametrize("argv, needle", [
     (["export", "openslo", "{out}"], "--target"),
     (["export", "openslo", "--target", "0.9", "--window", "90s", "{out}"], "whole number of minutes"),
-    (["export", "openslo", "--target", "0.9", "--policy", "bogus", "{out}"], "policy='bogus'"),
+    (["export", "openslo", "--target", "0.9", "--policy", "bogus", "{out}"], "--policy: invalid choice: 'bogus'"),
     (["export", "openslo", "--from-recalibration", "{missing}", "{out}"], "no such file"),
     (["export", "openslo", "--target", "0.9", "--total-metric", "x_total", "{out}"], "both --total-metric"),
     (["export", "nosuch", "{out}"], "invalid choice"),

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import budgetlab._util.files as bfiles
+import budgetlab._util.figures as bfiles
 from budgetlab.budget.figures import STATUSES
 from budgetlab.cli import main
-from budgetlab.cli.replay import MAX_DRAWN, drawn_groups
+from budgetlab.cli.drawn import MAX_DRAWN, drawn_groups
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
 

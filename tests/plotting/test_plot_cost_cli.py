@@ -16,7 +16,8 @@ import pytest  # noqa: E402
 
 from budgetlab import SLO, PerGroup, as_events, replay  # noqa: E402
 from budgetlab.budget.figures import STATUSES  # noqa: E402
-from budgetlab.cli.replay import PLOT_COLUMNS, drawn_groups, replay_tables  # noqa: E402
+from budgetlab.cli.drawn import drawn_groups  # noqa: E402
+from budgetlab.cli.replay import PLOT_COLUMNS, replay_states  # noqa: E402
 from budgetlab.plotting import plot_timeline  # noqa: E402
 from budgetlab.plotting._common import place_axis_labels  # noqa: E402
 
@@ -40,7 +41,7 @@ SLOS = {
 @pytest.mark.parametrize("limit", [3, 8])
 def test_drawn_rates_equal_each_group_replayed_on_its_own(name, limit):
     ev, slo = events(), SLOS[name]
-    states, tr, _ = replay_tables(ev, slo, ["site"], plot=True)
+    states, tr = replay_states(ev, slo, ["site"], plot=True)
     assert {c for c in states.columns if c not in ("ts", "site")} == set(PLOT_COLUMNS)  # no rate column for all rows
     groups, n = drawn_groups(states, tr, ["site"], limit=limit)
     assert n == 6 and len(groups) == min(limit, 6)
@@ -118,7 +119,7 @@ def test_drawn_rows_keep_times_in_any_zone_and_derive_the_replays_rates(zone):
 
     ev = events(n=20_000)
     slo = SLOS["per-group"]
-    states, tr, _ = replay_tables(ev, slo, ["site"], plot=True)
+    states, tr = replay_states(ev, slo, ["site"], plot=True)
     states["ts"] = states["ts"].dt.tz_convert(zone)
     got, n = drawn_groups(states, tr, ["site"], limit=3, rates=False)
     assert n == 6 and len(got) == 3

@@ -10,7 +10,7 @@ import pytest
 
 from budgetlab.plotting import gap_threshold, thin_minmax
 from budgetlab.plotting._common import extreme_rows, gap_breaks, piece_starts, step_line
-from budgetlab.plotting.timeline import status_runs
+from budgetlab.plotting._pixels import status_runs
 
 
 def test_gap_threshold_is_the_larger_of_spacing_and_span_share():

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from budgetlab import read_incidents
 from budgetlab._util.csv_cells import TRIGGERS, neutralise, restore, restore_frame
-from budgetlab._util.files import new_run, plan_outputs, write_table
+from budgetlab._util.files import write_table
+from budgetlab._util.plan import new_run, plan_outputs
 from budgetlab.cli import main
 from budgetlab.errors import ConfigError
 from budgetlab.interop.openslo import read_recalibration_table

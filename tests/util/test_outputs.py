@@ -83,7 +83,7 @@ def test_an_input_is_never_an_output_not_even_with_force(events_frame, tmp_path,
 def test_existing_output_is_replaced_only_with_force(tmp_path):
     target = tmp_path / "t.csv"
     target.write_text("old")
-    with pytest.raises(OutputExistsError, match="--force"):
+    with pytest.raises(OutputExistsError, match="pass force=True"):
         write_table(pd.DataFrame({"a": [1]}), target)
     assert target.read_text() == "old"
     write_table(pd.DataFrame({"a": [1]}), target, force=True)

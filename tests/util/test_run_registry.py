@@ -16,17 +16,16 @@ import pandas as pd
 import pytest
 
 from budgetlab._util import files
+from budgetlab._util.figures import save_figure
 from budgetlab._util.files import (
     atomic_path,
     atomic_write,
     check_output,
     name_max,
-    new_run,
-    plan_outputs,
     register_input,
-    save_figure,
     write_table,
 )
+from budgetlab._util.plan import new_run, plan_outputs
 from budgetlab.errors import ConfigError, OutputExistsError
 
 

@@ -1,0 +1,128 @@
+"""What ``budgetlab backtest`` prints, writes and draws: how the server's counters were read,
+each policy's alert episodes with the budget spent at each firing, the incidents' detection and
+the scores; the tables to ``--out`` and the episodes' timeline to ``--plot``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .labels import path_label
+
+if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
+    import pandas as pd
+
+__all__ = ["print_reading", "print_episodes", "print_scores", "write_outputs", "plot_policies"]
+
+
+def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+    from .._util.validation import duration_label
+
+    src = bins.attrs.get("source", {})
+    by = bins.attrs.get("by", [])
+    groups = len(bins[by].drop_duplicates()) if by else 1
+    print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target {spec.slo.target:.6g}, "
+          f"period {duration_label(spec.slo.window)}")
+    print(f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of {bins.attrs.get('freq')}, "
+          f"{groups} group(s)" + (f" by {', '.join(by)}" if by else "") + f", {int(bins['total'].sum()):,} events, "
+          f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests")
+    print("How it was read:")
+    for note in getattr(spec, "notes", ()):
+        print(f"  {note}")
+    if by and tuple(by) == tuple(getattr(spec, "by", ())):
+        print(f"  grouped by {', '.join(by)}: the spec's grouping (--by overrides it)")
+    for name, q in src.get("queries", {}).items():
+        print(f"  {name} per bin: {q}")
+    for note in bins.attrs.get("notes", []):
+        print(f"  {note}")
+    gaps = bins.attrs.get("gaps", [])
+    if gaps:
+        print(f"  scrape gaps: {len(gaps)} ({sum(g['bins'] for g in gaps)} bins; counts unknown there):")
+        for g in gaps[:10]:
+            where = ", ".join(f"{k}={g[k]}" for k in by)
+            print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. {g['end']:%H:%M} ({g['bins']} bins)")
+    else:
+        print("  scrape gaps: none")
+
+
+def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
+    from .._util.validation import duration_label
+
+    long = [t.name for t in policy.tiers if t.long_window > span]
+    print(f"\nPolicy {name}: {len(ep)} alert episode(s)"
+          + (f"; tiers {', '.join(long)} have windows longer than the span (partial windows)" if long else ""))
+    if ep.empty:
+        return
+    show = ep.copy()
+    show["start"] = show["start"].dt.strftime("%Y-%m-%d %H:%M")
+    show["end"] = show["end"].dt.strftime("%Y-%m-%d %H:%M") + show["ongoing"].map({True: " (ongoing)", False: ""})
+    show["duration"] = show["duration"].map(duration_label)
+    show["budget_spent_pct"] = show["budget_spent_pct"].map("{:.1f} %".format)
+    cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration", "budget_spent_pct"]
+    print(show[cols].head(60).to_string(index=False))
+    if len(ep) > 60:
+        print(f"... {len(ep) - 60} more (write them all with --out)")
+
+
+def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str]) -> None:
+    import pandas as pd
+
+    from .._util.validation import duration_label
+    from .shared import score_text
+
+    overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
+    for k in by:
+        overall = overall[overall[k] == "*"]
+    print(f"\nIncidents, policy {name} (all tiers merged):")
+    show = overall[["incident_id", "incident_start", "detected", "detection_time", "reset_time"]].copy()
+    show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
+    for c in ("detection_time", "reset_time"):
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_label(v) if v >= pd.Timedelta(0)
+                              else "-" + duration_label(-v))
+    print(show.to_string(index=False) if len(show) else "(no incident in scope)")
+    rows = scores
+    for k in by:
+        rows = rows[rows[k] == "*"]
+    print(score_text(rows, lambda v: duration_label(v) if v >= pd.Timedelta(0) else "-" + duration_label(-v)))
+    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's long window "
+          "holds at least one event)")
+
+
+def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:
+    from .._util.files import write_table
+
+    if "--out" in planned:
+        write_table(tables["episodes"], planned["--out"], force=force)
+        print(f"\nwrote {len(tables['episodes'])} episodes to {path_label(planned['--out'])}")
+        return
+    for name, table in tables.items():
+        write_table(table, planned[f"--out {name}.csv"], force=force)
+    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {path_label(planned['--out bins.csv'].parent)}")
+
+
+def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, force: bool) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .._util.figures import save_figure
+    from ..plotting import plot_alerts
+
+    heights = [1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, n_groups(ep)) + 1) for ep in episodes.values()]
+    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
+                             gridspec_kw={"height_ratios": heights})
+    try:
+        for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
+            plot_alerts(ep, incidents=incidents, ax=ax)
+            ax.set_title(f"policy {name}", loc="left")
+        fig.tight_layout()
+        save_figure(fig, path, force=force, dpi=110)
+    finally:
+        plt.close(fig)
+
+
+def n_groups(ep: pd.DataFrame) -> int:
+    n = ep.attrs.get("n_groups")
+    return int(n) if isinstance(n, int) else 1

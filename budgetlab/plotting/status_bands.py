@@ -1,0 +1,77 @@
+"""The status bands behind the timeline's bottom panel: the seed tracker's status per event
+(:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic hatched grey), one
+bar per run of a status, or per run of pixel columns when there are more runs than columns.
+"""
+
+from __future__ import annotations
+
+import matplotlib.dates as mdates
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.colors import to_rgba
+
+from ..budget.figures import STATUSES
+from ._common import STATUS_COLORS, STATUS_HATCHES
+from ._pixels import span_bands, status_runs
+
+__all__ = ["BAND_ALPHA", "NO_TRAFFIC", "draw_status", "draw_spans", "quiet_breaks"]
+
+#: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
+BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45), "exhausted": (0.16, 0.3),
+              "no_traffic": (0.0, 0.45)}
+#: The no-traffic band of the window's clock (``spans=``): white with grey hatching.
+NO_TRAFFIC = ("#7F7F7F", "\\\\")
+
+
+def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndarray) -> None:
+    """One bar collection per status (gid ``status_<name>``) over the full height of ``bottom``."""
+    x0 = mdates.date2num(start_ns.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
+    width = mdates.date2num(end_ns.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
+    for name in (*STATUSES, "no_traffic"):
+        run = names == name
+        if not run.any():
+            continue
+        color, hatch = NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name], STATUS_HATCHES[name])
+        bottom.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1), transform=bottom.get_xaxis_transform(),
+                           facecolors=to_rgba(color, BAND_ALPHA[name][0]), edgecolors=to_rgba(color, BAND_ALPHA[name][1]),
+                           lw=0, hatch=hatch or None, gid=f"status_{name}", zorder=0.5)
+
+
+def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np.ndarray, starts: np.ndarray,
+                breaks: np.ndarray) -> bool:
+    """The per-event statuses of a replay (rows in ``order``) as bands, runs cut at the line
+    breaks; False: no no-traffic band."""
+    if not isinstance(status.dtype, pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
+        status = pd.Series(pd.Categorical(status.astype(str), categories=list(STATUSES), ordered=True))
+    code = np.asarray(status.cat.codes)
+    code = code if order is None else code[order]
+    codes, s_ns, e_ns = status_runs(t, code, starts, breaks)
+    names = np.where(codes >= 0, np.asarray(STATUSES, dtype=object)[np.maximum(codes, 0)], "")  # -1: none
+    _bars(bottom, names, s_ns, e_ns)
+    return False
+
+
+def span_ns(col: pd.Series) -> np.ndarray:
+    """A span column's times in UTC nanoseconds (whatever its unit)."""
+    return np.asarray(pd.DatetimeIndex(col).as_unit("ns").asi8, dtype=np.int64)
+
+
+def quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
+    """Rows after which the window held no event before the next one (where the lines break)."""
+    quiet = spans["status"].astype(str).to_numpy() == "no_traffic"
+    starts = span_ns(spans["start"])[quiet]
+    rows = np.searchsorted(t, starts, side="left") - 1  # the last event before the empty window
+    return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
+
+
+def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> bool:
+    """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
+    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic hatched grey (whether there is any)."""
+    names = spans["status"].astype(str).to_numpy()
+    start, end = span_ns(spans["start"]), span_ns(spans["end"])
+    if len(spans) > columns:
+        names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])), int(max(end[-1], *t[-1:])),
+                                       columns)
+    _bars(bottom, names, start, end)
+    return bool((names == "no_traffic").any())

@@ -1,0 +1,165 @@
+"""The command line speaks command line (issue 29, point 7): every message a command prints names
+the command's own flags (``--slow-above 2s``), never the API's keyword arguments
+(``slow_above='2s'``); the API keeps its keywords.
+
+Each command ``budgetlab --help`` lists runs with bad values, one case per flag checked; the
+command list is read from the parser, so a new command without a case here fails the test.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from budgetlab import SLO
+from budgetlab._util.words import cli_words, flags_as, speak
+from budgetlab.cli import main
+from budgetlab.cli.app import build_parser
+from budgetlab.errors import ConfigError
+
+# what speak() rewrites: name='value', name=True, name=<number> and a bare name= before a space,
+# punctuation or the end (GROUP=TARGET values such as turnstile=0.97 are data, and are rejected
+# by the cases below only where they spell a keyword)
+KEYWORD = re.compile(r"(?<![\w-])[a-z][a-z_]*=(?:'|True\b|-?\d|(?=[\s,;.)/]|$))")
+
+LOG = "ts,kind,ok,bucket,duration_ms\n" + "".join(
+    f"2026-01-05T{h:02d}:{m:02d}:00Z,{'busy' if m % 2 else 'quiet'},{str(m % 7 != 0)},"
+    f"{'success' if m % 7 else 'timeout'},{1000 + 37 * m}\n" for h in range(3) for m in range(0, 60, 3))
+INCIDENTS = "incident_id,start,end,scope,kind\ndip,2026-01-05T01:00:00Z,2026-01-05T01:30:00Z,kind=busy,outage\n"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("words")
+    (d / "log.csv").write_text(LOG)
+    (d / "incidents.csv").write_text(INCIDENTS)
+    return d
+
+
+def _cases(d) -> dict[str, list[tuple[list[str], str]]]:
+    """Per command: (argv, the flag the message must name)."""
+    log, inc = str(d / "log.csv"), str(d / "incidents.csv")
+    read = [log, "--ok", "ok", "--bucket", "bucket", "--by", "kind"]
+    latency = ["latency", *read, "--duration", "duration_ms", "--duration-unit", "ms", "--thresholds", "2s"]
+    prom = ["backtest", "--prometheus", "http://127.0.0.1:9", "--total", "t", "--errors", "e", "--target", "0.99",
+            "--policy", "workbook"]
+    rules = ["export", "prometheus", "--target", "0.9", "--policy", "workbook", "--total-metric", "t",
+             "--errors-metric", "e", str(d / "rules.yaml")]
+    return {
+        "demo": [(["demo", "--target", "2"], "--target"), (["demo", "--gap", "soon"], "--gap"),
+                 (["demo", "--min-events", "-1"], "--min-events")],
+        "replay": [(["replay", *read, "--target", "1.5"], "--target"),
+                   (["replay", *read, "--window", "0h"], "--window"),
+                   (["replay", *read, "--warning", "2"], "--warning"),
+                   (["replay", *read, "--tz", "Mars/Base"], "--tz"),
+                   (["replay", *read, "--pii", "hash"], "--salt"),
+                   (["replay", *read, "--slow-above", "2s"], "--duration"),
+                   (["replay", *read, "--target", "busy=0.9"], "--target")],
+        "recalibrate": [(["recalibrate", *read, "--history", "soon"], "--history"),
+                        (["recalibrate", *read, "--max-share", "2"], "--max-share"),
+                        (["recalibrate", *read, "--step", "0"], "--step"),
+                        (["recalibrate", *read, "--seed", "-1"], "--seed")],
+        "compare-windows": [(["compare-windows", *read, "--windows", "1h,soon"], "--windows"),
+                            (["compare-windows", *read, "--windows", ","], "--windows"),
+                            (["compare-windows", *read, "--min-dwell", "soon"], "--min-dwell"),
+                            (["compare-windows", *read, "--warmup", "soon"], "--warmup")],
+        "buckets": [(["buckets", *read, "--freq", "soon"], "--freq"),
+                    (["buckets", *read, "--plot-freq", "soon", "--plot", str(d / "b.png")], "--plot-freq")],
+        "incident": [(["incident", *read, "--incidents", inc, "--id", "dip", "--context", "soon"], "--context"),
+                     (["incident", *read, "--incidents", inc, "--id", "dip", "--policy", "nope"], "--policy"),
+                     (["incident", *read, "--start", "2026-01-05 02:00", "--end", "2026-01-05 01:00"], "--end"),
+                     (["incident", *read, "--start", "soon", "--end", "2026-01-05 01:00"], "--start")],
+        "alerts": [(["alerts", *read, "--incidents", inc, "--grace", "soon"], "--grace"),
+                   (["alerts", *read, "--incidents", inc, "--policy", "workbook,nope"], "--policy")],
+        "latency": [([*latency, "--thresholds", ","], "--thresholds"),
+                    ([*latency, "--quantiles", "2"], "--quantiles"),
+                    ([*latency, "--client-timeout", "soon"], "--client-timeout"),
+                    ([*latency, "--freq", "soon"], "--freq"),
+                    ([*latency, "--target", "0.9"], "--window"),
+                    ([*latency, "--window", "1h", "--n-boot", "-1"], "--n-boot")],
+        "backtest": [([*prom, "--freq", "soon"], "--freq"), ([*prom, "--since", "soon"], "--since"),
+                     ([*prom, "--timeout", "-1"], "--timeout"), ([*prom, "--max-series", "0"], "--max-series"),
+                     ([*prom, "--start", "2026-01-02", "--end", "2026-01-01"], "--end"),
+                     ([*prom, "--by", "a b"], "--by"), ([*prom[:-1], "nope"], "--policy")],
+        "export": [(["export", "openslo", "--target", "2", str(d / "slo.yaml")], "--target"),
+                   (["export", "openslo", "--target", "0.9", "--policy", "nope", str(d / "slo.yaml")], "--policy"),
+                   ([*rules, "--window", "0"], "--window"),
+                   ([*rules[:-1], "--total-metric", "bad metric", str(d / "rules.yaml")], "--total-metric")],
+        "notebooks": [(["notebooks", "--html", str(d / "html"), "--timeout", "-1"], "--timeout")],
+    }
+
+
+def test_every_command_has_a_case(files):
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if a.dest == "command"]
+    assert set(sub.choices) == set(_cases(files)) == set(COMMANDS)
+
+
+COMMANDS = ["demo", "replay", "recalibrate", "compare-windows", "buckets", "incident", "alerts", "latency",
+            "backtest", "export", "notebooks"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_messages_name_the_commands_flags(files, command, capsys):
+    for argv, flag in _cases(files)[command]:
+        code = main(argv)
+        err = capsys.readouterr().err
+        line = err.strip().splitlines()[-1]
+        assert code == 2, (argv, err)
+        assert line.startswith("budgetlab: error: "), (argv, err)
+        assert re.search(rf"{re.escape(flag)}\b(?!-)", line), (argv, line)
+        assert not KEYWORD.search(err), (argv, err)  # the "how it was read" block included
+
+
+def test_the_api_keeps_its_keywords():
+    with pytest.raises(ConfigError, match=r"target=1\.5 must lie in \(0, 1\)"):
+        SLO(target=1.5)
+    with pytest.raises(ConfigError, match=r"window='0h' must be positive"):
+        SLO(target=0.9, window="0h")
+
+
+def test_speak_rewrites_only_the_commands_flags():
+    msg = "target=1.5 and window='1h' and strict=True and year= and by: 'kind=busy' kept"
+    assert speak(msg) == msg  # not on the command line
+    with cli_words({"target": "--target", "window": "--window", "strict": "--strict", "year": "--year"}):
+        assert speak(msg) == "--target 1.5 and --window 1h and --strict and --year and by: 'kind=busy' kept"
+        assert speak("by: x") == "by: x"  # not a flag of this command: left as written
+        assert speak("--freq='x'") == "--freq='x'"  # a flag already: not rewritten twice
+    with cli_words({"by": "--by"}):
+        assert speak("by: 'a b' is not a label name") == "--by: 'a b' is not a label name"
+
+
+def test_flags_as_renames_a_keyword_for_one_call():
+    with cli_words({"window": "--window"}):
+        with pytest.raises(ConfigError, match=r"^--windows soon is not"):
+            with flags_as(window="--windows"):
+                raise ConfigError("window='soon' is not a duration.")
+    with pytest.raises(ConfigError, match=r"^window='soon'"):  # the API: unchanged
+        with flags_as(window="--windows"):
+            raise ConfigError("window='soon' is not a duration.")
+
+
+def test_export_policy_choices_are_the_presets():
+    from budgetlab.interop.prometheus import POLICY_PRESETS
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if a.dest == "command"]
+    export = sub.choices["export"]
+    (fmt,) = [a for a in export._actions if a.choices and "openslo" in a.choices]
+    for name in ("openslo", "prometheus"):
+        (policy,) = [a for a in fmt.choices[name]._actions if "--policy" in a.option_strings]
+        assert tuple(policy.choices) == POLICY_PRESETS
+
+
+def test_notebooks_take_the_clis_label_mapping():
+    from budgetlab.analyses.history import outcome_labels, target_table
+    from budgetlab.cli.reading import parse_outcomes
+    from budgetlab.datasets import load
+
+    text = "2xx=success,4xx=skip,5xx=server_error"
+    assert outcome_labels(text) == parse_outcomes(text) == {"2xx": "success", "4xx": "skip", "5xx": "server_error"}
+    events = load("demo")
+    table = target_table(events, by="captcha_type", target=0.95, overrides="turnstile=0.97")
+    assert dict(zip(table["captcha_type"], table["target"], strict=True)) == {
+        "recaptcha_v2": 0.95, "turnstile": 0.97, "image": 0.95}
