@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.files import save_figure
+from .._util.figures import save_figure
 from .._util.validation import as_list, check_tz, require_columns
 from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.tracker_replay import replay, transitions
