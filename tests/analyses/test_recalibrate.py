@@ -711,3 +711,21 @@ def test_options_checked_on_construction_and_never_dropped(no_incidents):
         recalibrate(no_incidents, options=opts, max_share=0.05, seed=3)
     with pytest.raises(dataclasses.FrozenInstanceError):
         opts.n_boot = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("n_boot", [0, 20])
+def test_a_log_below_every_usual_target_gets_no_target_and_says_why(n_boot):
+    """A log at 10 % success (1 success in every 10 events, by construction): no usual target can
+    hold, so there is no candidate in range; the run must end with no recommended target and the
+    reason in words (it ended in an IndexError before)."""
+    ts = pd.date_range("2026-01-01", periods=300, freq="10min", tz="UTC")
+    ok = np.tile([True] + [False] * 9, 30)
+    events = pd.DataFrame({"ts": ts, "ok": ok})
+    assert ok.mean() == pytest.approx(0.1)
+    rec = recalibrate(events, window="1h", n_boot=n_boot, seed=1)
+    row = rec.summary.iloc[0]
+    assert np.isnan(row["recommended_target"])
+    assert "below every usual target" in row["recommendation_note"]
+    # with no candidate, every level's index is len(cands) == 0 ("reached at no candidate")
+    levels = status_thresholds(np.array([10]), np.array([9]), np.array([]), SLO(target=0.9))
+    assert [lv.tolist() for lv in levels] == [[0], [0], [0]]

@@ -34,6 +34,8 @@ def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray
     level; ``len(cands)`` when none. Exact: the seed's float arithmetic decides every case
     within 1e-9 of a boundary (status only worsens as the target rises)."""
     n_c = len(cands)
+    if n_c == 0:  # no candidate in range (e.g. a log far below every usual target)
+        return [np.zeros(len(total), dtype=np.int64) for _ in range(3)]
     f = failures.astype(np.float64)
     n = total.astype(np.float64)
     levels = []
