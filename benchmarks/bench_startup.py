@@ -58,10 +58,10 @@ first = time.perf_counter() - t0
 t0 = time.perf_counter()
 bl.replay(events, slo, by="group")
 second = time.perf_counter() - t0
-from budgetlab.windows import _compiled
-kernels = _compiled._kernels()
-stats = kernels["window_counts"].stats if kernels else None
-print(json.dumps({{"first": first, "second": second, "kernel": "numba" if kernels else "numpy",
+from budgetlab.windows.kernels import compiled
+kernel = compiled("window_counts")
+stats = kernel.stats if kernel else None
+print(json.dumps({{"first": first, "second": second, "kernel": "numba" if kernel else "numpy",
                   "hits": sum(stats.cache_hits.values()) if stats else None,
                   "misses": sum(stats.cache_misses.values()) if stats else None}}))
 """

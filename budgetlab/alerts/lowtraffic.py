@@ -71,6 +71,21 @@ def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy | str, **option
     return in_group_order([(idx, *_low_traffic(sub, tgt, pol)) for idx, sub, tgt, pol in policy_parts(grid, target, policy)])
 
 
+def _window_traffic(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Per group: the median and the smallest event count of its trailing windows of ``k`` bins
+    (complete windows only, when the grid holds one), and whether the grid holds one."""
+    n = grid.n_bins
+    complete = k <= n
+    typical, quietest = np.empty(grid.n_groups), np.empty(grid.n_groups)
+    step = max(1, _CHUNK_BYTES // (16 * n))  # chunks of groups: memory bounded, same rows
+    for g0 in range(0, grid.n_groups, step):
+        sums = rolling_sum(grid.dense(g0, min(g0 + step, grid.n_groups))[0], k)
+        use = sums[:, k - 1:] if complete else sums
+        typical[g0:g0 + step] = np.median(use, axis=1).astype(float)
+        quietest[g0:g0 + step] = use.min(axis=1).astype(float)
+    return typical, quietest, complete
+
+
 def _low_traffic(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
     """The table of :func:`low_traffic` for one policy over ``grid`` and the group of each row."""
     budget = error_budgets(target, grid)
@@ -85,15 +100,7 @@ def _low_traffic(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataF
     def stats(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray, bool]:
         k = window_bins(window, grid.freq_ns)
         if k not in cache:
-            complete = k <= n
-            typical, quietest = np.empty(grid.n_groups), np.empty(grid.n_groups)
-            step = max(1, _CHUNK_BYTES // (16 * n))  # chunks of groups: memory bounded, same rows
-            for g0 in range(0, grid.n_groups, step):
-                sums = rolling_sum(grid.dense(g0, min(g0 + step, grid.n_groups))[0], k)
-                use = sums[:, k - 1:] if complete else sums
-                typical[g0:g0 + step] = np.median(use, axis=1).astype(float)
-                quietest[g0:g0 + step] = use.min(axis=1).astype(float)
-            cache[k] = (typical, quietest, complete)
+            cache[k] = _window_traffic(grid, k)
         return cache[k]
 
     rows: list[pd.DataFrame] = []

@@ -1,12 +1,7 @@
 """Alert policies: multiwindow, multi-burn-rate tiers (Google SRE Workbook, ch. 5) and presets.
 
-A tier fires at an evaluation time when the burn rate over its long window **and** over its
-short window both exceed ``burn`` (strictly, as the PromQL ``burnrate > burn * (1 - target)``
-that Sloth and Pyrra generate). A tier without a short window is a single-window rule. Tiers
-are OR-ed: each tier is its own alert. ``for_`` is Prometheus's ``for:`` (the condition must hold
-at every evaluation for that long before the alert fires); ``cooldown`` is Prometheus's
-``keep_firing_for:`` (once firing, the alert resolves only after the condition has been false
-for that long).
+A policy ORs its tiers (:class:`~budgetlab.alerts.tier.AlertTier`, each its own alert: fires
+when the burn rates over its long **and** short window both exceed its ``burn``).
 
 Presets and their sources:
 
@@ -33,7 +28,7 @@ another period (Sloth's 28 d table, burns 13.44, 5.6, 2.8, 0.93) are built expli
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -41,160 +36,19 @@ import pandas as pd
 
 from .._util.validation import to_timedelta
 from ..errors import ConfigError
-from ..slo import SLO
 from ..windows.bins import duration_label
+from .preset_tables import (
+    PYRRA_DIVISORS,
+    SLOTH_WINDOWS,
+    WORKBOOK_BUDGET_FRACTIONS,
+    WORKBOOK_PERIOD,
+    clean_burn,
+    round_minute,
+    scale_window,
+)
+from .tier import AlertTier
 
 __all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "WORKBOOK_PERIOD", "PRESET_NAMES", "as_policy"]
-
-#: (budget fraction, long window, severity) of the workbook's recommended tiers.
-WORKBOOK_BUDGET_FRACTIONS: tuple[tuple[float, str, str], ...] = (
-    (0.02, "1h", "page"),
-    (0.05, "6h", "page"),
-    (0.10, "1D", "ticket"),
-    (0.10, "3D", "ticket"),
-)
-
-_MINUTE_NS = 60 * 10**9
-#: The budget period the Workbook's burn factors are defined for.
-WORKBOOK_PERIOD = pd.Timedelta("30D")
-
-
-def _round_minute(ns: int) -> pd.Timedelta:
-    """``ns`` rounded to the whole minute, halves away from zero (Go's ``Duration.Round``)."""
-    q, r = divmod(int(ns), _MINUTE_NS)
-    if 2 * r >= _MINUTE_NS:
-        q += 1
-    return pd.Timedelta(q * _MINUTE_NS, unit="ns")
-
-
-def _scale_window(window: pd.Timedelta, period: pd.Timedelta, own: pd.Timedelta) -> pd.Timedelta:
-    """A preset's window for another budget period: ``window * period / own`` (exact integer
-    arithmetic), rounded to the minute (Pyrra's rule)."""
-    return _round_minute(int(window.value) * int(period.value) // int(own.value))
-
-
-def _clean_burn(x: float) -> float:
-    """Round away float noise from derived factors (0.02 * 720 -> 14.4)."""
-    return float(round(x, 10))
-
-
-def _name(value: Any, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{what} must be a non-empty string (e.g. 'page').")
-    return value.strip()
-
-
-@dataclass(frozen=True)
-class AlertTier:
-    """One alert tier: fires when the long- and short-window burn rates both exceed ``burn``.
-
-    Parameters
-    ----------
-    name : str
-        Unique name within the policy (``"page_1h"``).
-    severity : str
-        ``"page"``, ``"ticket"``, ``"critical"``, ... (free text, used for grouping).
-    long_window, short_window : duration
-        The two windows; ``short_window=None`` makes a single-window rule.
-        ``short_window`` must not exceed ``long_window``.
-    burn : float
-        Burn-rate threshold (> 0); the condition is ``error_ratio > burn * (1 - target)``.
-    for_ : duration
-        Prometheus ``for:``; 0 fires at the first evaluation where the condition holds.
-    cooldown : duration
-        Prometheus ``keep_firing_for:``; 0 resolves at the first evaluation where it fails.
-
-    Examples
-    --------
-    >>> t = AlertTier("page_1h", "page", "1h", "5min", 14.4)
-    >>> t.long_window, t.short_window
-    (Timedelta('0 days 01:00:00'), Timedelta('0 days 00:05:00'))
-    >>> round(t.budget_fraction("30D"), 4)
-    0.02
-    """
-
-    name: str
-    severity: str
-    long_window: Any
-    short_window: Any = None
-    burn: float = 1.0
-    for_: Any = field(default=0)
-    cooldown: Any = field(default=0)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "name", _name(self.name, "tier name"))
-        object.__setattr__(self, "severity", _name(self.severity, "tier severity"))
-        long_w = to_timedelta(self.long_window, name="long_window")
-        object.__setattr__(self, "long_window", long_w)
-        if self.short_window is not None:
-            short_w = to_timedelta(self.short_window, name="short_window")
-            if short_w > long_w:
-                raise ConfigError(
-                    f"tier {self.name!r}: short_window must not exceed long_window (the workbook uses long / 12)."
-                )
-            object.__setattr__(self, "short_window", short_w)
-        b = self.burn
-        if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) or not np.isfinite(b) or b <= 0:
-            raise ConfigError(f"tier {self.name!r}: burn must be a positive number (e.g. 14.4).")
-        object.__setattr__(self, "burn", float(b))
-        object.__setattr__(self, "for_", to_timedelta(self.for_, name="for_", allow_zero=True))
-        object.__setattr__(self, "cooldown", to_timedelta(self.cooldown, name="cooldown", allow_zero=True))
-
-    @property
-    def windows(self) -> tuple[pd.Timedelta, ...]:
-        """``(long_window, short_window)``, or ``(long_window,)`` for a single-window rule."""
-        if self.short_window is None:
-            return (self.long_window,)
-        return (self.long_window, self.short_window)
-
-    def budget_fraction(self, period: Any) -> float:
-        """Share of a ``period`` budget spent over ``long_window`` at exactly ``burn``."""
-        p = to_timedelta(period, name="period")
-        return float(self.burn * (self.long_window / p))
-
-    def can_fire(self, target: float | SLO, error_ratio: float) -> bool:
-        """Whether a constant ``error_ratio`` ever makes this tier fire: its condition is
-        ``error_ratio > burn * (1 - target)``, strictly, with the float operations of
-        :func:`budgetlab.alert_episodes` (a tier that needs more than every request failing can
-        never fire).
-
-        >>> t = AlertTier("p", "page", "1h", "5min", 14.4)
-        >>> t.can_fire(0.999, 0.005), t.can_fire(0.999, 0.02)  # burn 5 < 14.4; burn 20 > 14.4
-        (False, True)
-        """
-        slo = _target_slo(target)
-        r = _error_ratio(error_ratio)
-        return bool(r > self.burn * slo.error_budget)
-
-    def detection_time(self, target: float | SLO, error_ratio: float) -> pd.Timedelta:
-        """Workbook closed form: time from the onset of a constant ``error_ratio`` (after clean
-        traffic) until the long window's burn exceeds ``burn``: ``(1 - target) / error_ratio
-        * long_window * burn`` (ch. 5, "detection time"). Ignores ``for_`` and the short window.
-        ``target`` is a number or an :class:`~budgetlab.SLO`. ``NaT`` when the tier can never
-        fire at that error ratio (:meth:`can_fire`).
-
-        >>> AlertTier("p", "page", "1h", "5min", 14.4).detection_time(0.999, 1.0)
-        Timedelta('0 days 00:00:51.840000')
-        >>> AlertTier("p", "page", "1h", "5min", 14.4).detection_time(0.999, 0.005)  # burn 5 < 14.4
-        NaT
-        """
-        slo = _target_slo(target)
-        r = _error_ratio(error_ratio)
-        if not self.can_fire(slo, r):
-            return pd.Timedelta("NaT")  # pandas' NaT
-        seconds = slo.error_budget / r * self.long_window.total_seconds() * self.burn
-        return pd.Timedelta(round(seconds * 1e9), unit="ns")
-
-
-def _target_slo(target: Any) -> SLO:
-    return target if isinstance(target, SLO) else SLO(target=target)
-
-
-def _error_ratio(error_ratio: Any) -> float:
-    if isinstance(error_ratio, bool) or not isinstance(error_ratio, (int, float, np.integer, np.floating)) \
-            or not (0 < error_ratio <= 1):
-        raise ConfigError("error_ratio must lie in (0, 1].")
-    return float(error_ratio)
 
 
 def _as_tier(item: Any) -> AlertTier:
@@ -299,7 +153,7 @@ class AlertPolicy:
                 if isinstance(short_divisor, bool) or not isinstance(short_divisor, (int, np.integer)) or short_divisor < 1:
                     raise ConfigError("short_divisor must be a whole number >= 1 (the workbook uses 12).")
                 short_w = pd.Timedelta(long_w.value // int(short_divisor), unit="ns")
-            burn = _clean_burn(float(frac) * (p / long_w))
+            burn = clean_burn(float(frac) * (p / long_w))
             tiers.append(AlertTier(f"{severity}_{duration_label(long_w)}", severity, long_w, short_w, burn,
                                    for_=for_, cooldown=cooldown))
         return cls(tuple(tiers), period=p, name=name)
@@ -332,7 +186,7 @@ class AlertPolicy:
             return base
         tiers = []
         for t in base.tiers:
-            scaled = [_scale_window(w, p, WORKBOOK_PERIOD) for w in t.windows]
+            scaled = [scale_window(w, p, WORKBOOK_PERIOD) for w in t.windows]
             for w, s in zip(t.windows, scaled, strict=True):
                 if s.value <= 0:
                     raise ConfigError(
@@ -385,9 +239,8 @@ class AlertPolicy:
         p = to_timedelta(period, name="period")
         if p not in (pd.Timedelta("30D"), pd.Timedelta("28D")):
             raise ConfigError("Sloth ships default windows for period='30D' and '28D' only.")
-        rows = (("page_quick", "page", 0.02, "1h", "5min"), ("page_slow", "page", 0.05, "6h", "30min"),
-                ("ticket_quick", "ticket", 0.10, "1D", "2h"), ("ticket_slow", "ticket", 0.10, "3D", "6h"))
-        tiers = tuple(AlertTier(n, s, lw, sw, _clean_burn(f * (p / pd.Timedelta(lw)))) for n, s, f, lw, sw in rows)
+        tiers = tuple(AlertTier(n, s, lw, sw, clean_burn(f * (p / pd.Timedelta(lw))))
+                      for n, s, f, lw, sw in SLOTH_WINDOWS)
         return cls(tiers, period=p, name=f"sloth_{duration_label(p)}")
 
     @classmethod
@@ -406,15 +259,10 @@ class AlertPolicy:
         p = to_timedelta(period, name="period")
 
         def scaled(divisor: int) -> pd.Timedelta:
-            return _round_minute(p.value // divisor)  # Go's Duration.Round: halves away from zero
+            return round_minute(p.value // divisor)  # Go's Duration.Round: halves away from zero
 
-        # (severity, for divisor, long divisor, short divisor, factor), divisors from rules.go
-        rows = (("critical", 28 * 24 * 30, 28 * 24, 28 * 24 * 12, 14.0),
-                ("critical", 28 * 24 * 4, 28 * 4, 28 * 24 * 2, 7.0),
-                ("warning", 28 * 24, 28, 28 * 12, 2.0),
-                ("warning", 28 * 8, 7, 28 * 4, 1.0))
         tiers = []
-        for sev, d_for, d_long, d_short, factor in rows:
+        for sev, d_for, d_long, d_short, factor in PYRRA_DIVISORS:
             long_w, short_w = scaled(d_long), scaled(d_short)
             if long_w.value <= 0 or short_w.value <= 0:
                 raise ConfigError("period is too short for Pyrra's windows (they round to whole minutes).")

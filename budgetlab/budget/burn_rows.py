@@ -198,17 +198,7 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
         back = np.arange(len(j), dtype=np.int64)[sel] - k
         lo = np.where(inside, upto[np.maximum(back, 0)], run_first[sel])
         hi = upto[sel]
-        t_w = cells.total[hi] - cells.total[lo]
-        b_w = cells.bad[hi] - cells.bad[lo]
-        cols["total"][pos], cols["bad"][pos] = t_w, b_w
-        ratio = b_w / t_w  # t_w > 0 on every present row
-        cols["error_ratio"][pos] = ratio
-        cols["burn_rate"][pos] = ratio / budget[g_w]
-        cols["bin_end"][pos] = j_w
-        cols["window"][pos] = w
-        cols["complete"][pos] = j_w + 1 >= k
-        for c, values in per_group.items():
-            cols[c][pos] = values[g_w]
+        _write_rows(cols, per_group, pos, cells, lo, hi, g_w, j_w, w, k, budget)
         if not isinstance(sel, slice):
             row[sel] += 1
     return int(count.sum())
@@ -234,6 +224,24 @@ class _Cumulative:
         return cls(group.astype(np.int64) * (grid.n_bins + 1) + b, b, cum_t, cum_b, grid.n_bins + 1)
 
 
+def _write_rows(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], pos: Any, cells: _Cumulative,
+                lo: np.ndarray, hi: np.ndarray, g: np.ndarray, j: np.ndarray, w: int, k: int,
+                budget: np.ndarray) -> None:
+    """Writes the rows ``pos`` of window ``w`` (``k`` bins) ending at bins ``j`` of groups ``g``:
+    the window's counts are the cumulative counts at ``hi`` less those at ``lo``."""
+    t_w = cells.total[hi] - cells.total[lo]
+    b_w = cells.bad[hi] - cells.bad[lo]
+    cols["total"][pos], cols["bad"][pos] = t_w, b_w
+    ratio = b_w / t_w  # t_w > 0 on every row written
+    cols["error_ratio"][pos] = ratio
+    cols["burn_rate"][pos] = ratio / budget[g]
+    cols["bin_end"][pos] = j
+    cols["window"][pos] = w
+    cols["complete"][pos] = j + 1 >= k
+    for c, values in per_group.items():
+        cols[c][pos] = values[g]
+
+
 def _fill_events(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative, plan: RowPlan,
                  g0: int, g1: int, budget: np.ndarray) -> None:
     """The rows at the bins that hold events (``at="events"``) of the groups ``g0 <= g < g1``: one
@@ -248,17 +256,7 @@ def _fill_events(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], 
         for w, k in enumerate(plan.ks):
             pos = slice((a - c0) * nw + w, (z - c0) * nw, nw)
             lo = np.searchsorted(cells.key, g * cells.stride + np.maximum(j - k, -1), side="right")
-            t_w = cells.total[hi] - cells.total[lo]
-            b_w = cells.bad[hi] - cells.bad[lo]
-            cols["total"][pos], cols["bad"][pos] = t_w, b_w
-            ratio = b_w / t_w
-            cols["error_ratio"][pos] = ratio
-            cols["burn_rate"][pos] = ratio / budget[g]
-            cols["bin_end"][pos] = j
-            cols["window"][pos] = w
-            cols["complete"][pos] = j + 1 >= k
-            for c, values in per_group.items():
-                cols[c][pos] = values[g]
+            _write_rows(cols, per_group, pos, cells, lo, hi, g, j, w, k, budget)
 
 
 def sparse_table(grid: BinGrid, plan: RowPlan, labels: Sequence[str], budget: np.ndarray,

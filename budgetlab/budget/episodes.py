@@ -121,14 +121,15 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
     return _event_episodes(states, transitions, as_list(by), STATUSES.index(at_least), gap_ns, at_least)
 
 
-def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[str], level: int, gap_ns: int,
-                    at_least: str) -> pd.DataFrame:
-    """Episodes on the per-event clock, from a replay and its transitions."""
+def _replayed_groups(states: pd.DataFrame, transitions: pd.DataFrame, by: list[str]
+                     ) -> tuple[pd.MultiIndex, pd.DataFrame, np.ndarray]:
+    """The groups of a replay (checked with its transitions): their keys as text, the key
+    table, and each group's last event time (int64 ns)."""
     for frame, what, cols in ((states, "states", ["ts", *by]),
                               (transitions, "transitions", ["ts", "from_status", "to_status", *by])):
         if not isinstance(frame, pd.DataFrame):
-            raise InputError(f"status_episodes() takes the DataFrames of budgetlab.replay() and transitions(); "
-                             f"{what} is a {type(frame).__name__}.")
+            raise InputError(f"status_episodes() takes the DataFrames of budgetlab.replay() and "
+                             f"transitions(); {what} is a {type(frame).__name__}.")
         require_columns(frame, cols, what=what)
     if by:
         last = states.groupby(by, observed=True, sort=True, dropna=False)["ts"].max()
@@ -138,7 +139,13 @@ def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[st
         last = pd.Series([states["ts"].max()])
         keys = pd.MultiIndex.from_tuples([("",)])
         key_frame = pd.DataFrame(index=pd.RangeIndex(1))
-    last_ns = last.to_numpy(dtype="datetime64[ns]").view(np.int64)
+    return keys, key_frame, last.to_numpy(dtype="datetime64[ns]").view(np.int64)
+
+
+def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[str], level: int, gap_ns: int,
+                    at_least: str) -> pd.DataFrame:
+    """Episodes on the per-event clock, from a replay and its transitions."""
+    keys, key_frame, last_ns = _replayed_groups(states, transitions, by)
     tr = transitions
     g = _group_index(tr, by, keys)
     if (g < 0).any():

@@ -27,11 +27,13 @@ from collections.abc import Collection
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..slo import SLO
 
 __all__ = [
     "STATUSES",
+    "STATUS_DTYPE",
     "FIGURE_COLUMNS",
     "remaining_fraction",
     "seed_figures",
@@ -44,6 +46,8 @@ __all__ = [
 ]
 
 STATUSES = ("healthy", "warning", "critical", "exhausted")
+#: Ordered categorical of tracker statuses: ``healthy < warning < critical < exhausted``.
+STATUS_DTYPE = pd.CategoricalDtype(list(STATUSES), ordered=True)
 
 #: The seed tracker's figures of a window, in the order :func:`seed_figures` returns them.
 FIGURE_COLUMNS = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",

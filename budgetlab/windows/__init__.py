@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ._cell_kernels import event_cells
 from .bins import BinGrid, bin_events, read_bins, window_bins
 from .calendar import calendar_counts, calendar_edges, calendar_period_starts
 from .exclusions import Exclusions, exclusion_intervals
@@ -15,6 +14,7 @@ from .groups import (
     previous_in_group,
     segment_codes,
 )
+from .kernels import event_cells
 from .trailing import event_window_counts, trailing_counts, window_starts
 
 __all__ = ["BinGrid", "bin_events", "read_bins", "window_bins", "calendar_counts", "calendar_edges", "calendar_period_starts", "group_codes", "group_key_codes", "group_order", "event_window_counts", "trailing_counts", "window_starts", "first_in_group", "order_by_codes", "previous_in_group", "segment_codes", "Exclusions", "exclusion_intervals", "event_cells"]

@@ -7,19 +7,19 @@ arrivals and expiries (expiries first at the same instant, every change of one i
 before the window is read), reads the window once per instant and keeps only the instants where
 the status changes. Status code 4 is an empty window.
 
-The compiled single pass (numba, ``_numba_kernels.status_runs``) walks the rows in time order
+The compiled single pass (numba, ``kernels._events.status_runs``) walks the rows in time order
 with one arrival and one expiry head over all groups; the numpy twin (:func:`_numpy_status_runs`)
-sorts every group's instants and counts with one cumulative sum. :func:`compiled_or` chooses.
+sorts every group's instants and counts with one cumulative sum. :func:`~.kernels.compiled` chooses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple
 
 import numpy as np
 
-from ._compiled import compiled_or
+from .kernels import compiled
 
 __all__ = ["NO_TRAFFIC_CODE", "StatusRuns", "status_runs"]
 
@@ -82,7 +82,7 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
     if len(t) == 0:
         e = np.zeros(0, dtype=np.int64)
         return StatusRuns(e, e, np.zeros(0, dtype=np.int8), e, e, e)
-    kernel = compiled_or("status_runs", cast(Any, None))  # None: the numpy twin, which needs `rule`
+    kernel = compiled("status_runs")  # None: the numpy twin, which needs `rule`
     if kernel is None:
         return _numpy_status_runs(t, bad, codes, ngroups, window_ns, rule)
     return StatusRuns(*kernel(t, bad.view(np.uint8), codes, ngroups, int(window_ns), 1 - target,

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ._compiled import compiled_or
+from .kernels import compiled_or
 
 __all__ = [
     "group_codes",

@@ -6,9 +6,9 @@ Convention (the seed tracker's): at event ``i`` with time ``t_i`` the window hol
 not see later rows that share its timestamp. :func:`window_starts` writes that cut-off down once.
 
 One kernel serves every caller (replay, grouped replay, the analyses): the compiled single pass
-over the events in table order (numba, ``_compiled.window_counts``) or its numpy twin (a sort by
-group, one :func:`numpy.searchsorted` per group, one cumulative sum). The choice is made in one
-place, :func:`_window_counts`; ``BUDGETLAB_KERNEL=numpy`` forces the numpy twin.
+over the events in table order (numba, ``kernels._events.window_counts``) or its numpy twin (a
+sort by group, one :func:`numpy.searchsorted` per group, one cumulative sum), as
+:func:`budgetlab.windows.kernels.compiled` chooses (``BUDGETLAB_KERNEL=numpy``: the twin).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from ..events.schema import ts_ns
-from ._compiled import compiled_or
 from .groups import group_codes, order_by_codes, segment_codes
+from .kernels import compiled_or
 
 __all__ = ["window_starts", "trailing_counts", "event_window_counts"]
 
@@ -92,8 +92,7 @@ def _window_counts(
     t: np.ndarray, bad: np.ndarray, codes: np.ndarray, window_ns: int, ngroups: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Counts in table order, each row in the window of its group (``codes``; ``ngroups`` when
-    known, else ``codes.max() + 1``): the one place where the compiled kernel or its numpy twin
-    is chosen."""
+    known, else ``codes.max() + 1``), by the compiled kernel or its numpy twin."""
     if len(t) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     kernel = compiled_or("window_counts", _numpy_window_counts)

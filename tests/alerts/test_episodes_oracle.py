@@ -76,10 +76,10 @@ def test_grid_firing_runs_equal_firing_runs_row_by_row(seed):
 
 def test_episodes_in_small_group_chunks_equal_the_oracle(many, monkeypatch):
     """Chunks of a few groups (the chunk size is a memory bound, never a change of result)."""
-    import budgetlab.alerts.episodes as episodes_module
+    import budgetlab.alerts.firing as firing_module
 
     _, bins = many
-    monkeypatch.setattr(episodes_module, "_CHUNK_BYTES", 3 * 200 * 8 * 7)
+    monkeypatch.setattr(firing_module, "_CHUNK_BYTES", 3 * 200 * 8 * 7)
     pol = fast_policy(cooldown="4min")
     _assert_same(alert_episodes(bins, 0.95, pol), oracle_episodes.alert_episodes(bins, 0.95, pol))
 
@@ -102,10 +102,10 @@ def test_merge_intervals_equals_the_loop(seed):
 @pytest.mark.parametrize("kernel", ["numpy", "compiled"])
 def test_both_kernels_equal_the_oracle(many, monkeypatch, kernel):
     """The numpy path (BUDGETLAB_KERNEL=numpy, or no numba) and the compiled one give the oracle's table."""
-    from budgetlab.alerts._kernels import episode_kernel
+    from budgetlab.windows.kernels import compiled
 
     monkeypatch.setenv("BUDGETLAB_KERNEL", "numpy" if kernel == "numpy" else "")
-    if kernel == "compiled" and episode_kernel() is None:
+    if kernel == "compiled" and compiled("tier_runs") is None:
         pytest.skip("numba is not installed")
     _, bins = many
     for pol in (fast_policy(), fast_policy(for_="3min", cooldown="2min")):

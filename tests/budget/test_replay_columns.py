@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetlab import SLO, as_events, replay, transitions
-from budgetlab.budget import tracker_replay
+from budgetlab.budget import replay_status, status_changes, tracker_replay
 from budgetlab.budget.summary import replay_summary
 from budgetlab.budget.tracker_replay import REPLAY_COLUMNS, replay_transitions
 from budgetlab.errors import ConfigError, InputError, PartialWindowWarning
@@ -214,7 +214,8 @@ def test_progress_bar_on_a_terminal_and_results_unchanged(capsys, monkeypatch):
                    groups={"g": ["a", "b"] * 25})
     want_states, want_tr = replay(ev, SLO(window="10min"), by="g"), transitions(replay(ev, SLO(window="10min"), by="g"))
     monkeypatch.setattr(tracker_replay, "PROGRESS_EVENTS", 10)
-    monkeypatch.setattr(tracker_replay, "_CHUNK", 8)
+    monkeypatch.setattr(status_changes, "PROGRESS_EVENTS", 10)
+    monkeypatch.setattr(replay_status, "_CHUNK", 8)
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     capsys.readouterr()
@@ -225,7 +226,7 @@ def test_progress_bar_on_a_terminal_and_results_unchanged(capsys, monkeypatch):
 
 def test_no_progress_bar_when_not_a_terminal(capsys, monkeypatch):
     ev = as_events(pd.date_range("2026-01-01", periods=50, freq="min"), [True] * 50)
-    monkeypatch.setattr(tracker_replay, "PROGRESS_EVENTS", 10)
+    monkeypatch.setattr(status_changes, "PROGRESS_EVENTS", 10)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
     capsys.readouterr()
     replay_transitions(ev, SLO(window="10min"))

@@ -8,7 +8,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from budgetlab.windows._cell_kernels import event_cells
+from budgetlab.windows import event_cells
 
 
 def _oracle(group, t, fail, code, n_cat, first_bin, freq_ns, keep):

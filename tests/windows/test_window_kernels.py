@@ -10,7 +10,7 @@ import pytest
 
 from budgetlab.windows.trailing import _numpy_window_counts
 
-kernels = pytest.importorskip("budgetlab.windows._numba_kernels", reason="numba (a dependency) is not importable")
+kernels = pytest.importorskip("budgetlab.windows.kernels._events", reason="numba (a dependency) is not importable")
 
 
 def brute(t, bad, codes, window_ns):

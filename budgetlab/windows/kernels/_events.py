@@ -1,44 +1,23 @@
-"""The compiled kernels (numba), defined at module level so that numba's on-disk cache finds them
-again in the next process (a kernel defined inside a function and calling another one holds it in
-a closure cell, whose pickle differs in every process: the cache would never hit).
+"""The compiled event kernels (numba): trailing-window counts, the previous row of a group, the
+window's clock. Defined at module level so that numba's on-disk cache finds them again in the next
+process (a kernel defined inside a function and calling another one holds it in a closure cell,
+whose pickle differs in every process: the cache would never hit).
 
-Imported by :func:`budgetlab.windows._compiled.compiled_or` only when numba is importable.
+Imported by :func:`budgetlab.windows.kernels.compiled` only when numba is importable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 
-F = TypeVar("F", bound=Callable[..., Any])
+from ._jit import jit, jit_inline
 
 __all__ = ["previous_in_group", "status_runs", "window_counts", "window_counts_one", "window_counts_sorted"]
 
 
-def _jit_inline(fn: F) -> F:
-    """:func:`_jit` inlined into its callers at numba's level (no call, no reference counting of
-    the arrays it takes: a tenth of the clock kernel's time)."""
-    try:
-        return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
-    except RuntimeError:
-        return cast(F, numba.njit(nogil=True, inline="always")(fn))
-
-
-def _jit(fn: F) -> F:
-    """``numba.njit(cache=True, nogil=True)``; without the cache when numba finds no writable
-    place for it (``NUMBA_CACHE_DIR``, the package's ``__pycache__``, the user's cache folder, as
-    for a read-only install run by a user without a writable home): compiled in every process
-    then, instead of failing."""
-    try:
-        return cast(F, numba.njit(cache=True, nogil=True)(fn))
-    except RuntimeError:  # numba: "cannot cache function ...: no locator available for file ..."
-        return cast(F, numba.njit(nogil=True)(fn))
-
-
-@_jit
+@jit
 def window_counts_one(t: Any, bad: Any, window_ns: int) -> Any:
     """:func:`window_counts` of one group: the window's oldest event is a row index."""
     n = t.shape[0]
@@ -59,7 +38,7 @@ def window_counts_one(t: Any, bad: Any, window_ns: int) -> Any:
     return total, failures
 
 
-@_jit
+@jit
 def window_counts_sorted(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) -> Any:
     """:func:`window_counts` of rows in time order (all groups together, as a replay's table is):
     the cut-off ``t - window`` does not depend on the group, so one head over all rows removes
@@ -88,7 +67,7 @@ def window_counts_sorted(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: 
     return total, failures
 
 
-@_jit
+@jit
 def window_counts(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) -> Any:
     """Per event: events and failures of its group in ``[t - window, t]`` up to itself.
 
@@ -136,7 +115,7 @@ def window_counts(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int) ->
     return total, failures
 
 
-@_jit
+@jit
 def previous_in_group(values: Any, codes: Any, ngroups: int, initial: int) -> Any:
     """Per row: the value of the previous row of its group (``initial`` for a group's first)."""
     n = values.shape[0]
@@ -149,7 +128,7 @@ def previous_in_group(values: Any, codes: Any, ngroups: int, initial: int) -> An
     return prev
 
 
-@_jit
+@jit
 def _seed_code(total: int, failures: int, eb: float, warning: float, critical: float) -> int:
     """The seed's status code of one non-empty window: ``budget/figures.py`` (remaining_fraction,
     status_codes), restated because numba cannot call it; the oracle tests hold the two equal."""
@@ -169,7 +148,7 @@ def _seed_code(total: int, failures: int, eb: float, warning: float, critical: f
     return 0
 
 
-@_jit
+@jit
 def _thresholds(c: int, eb: float, warning: float, critical: float, thr: Any) -> None:
     """``thr[c]``: the least failures that give a window of ``c`` events status 1, 2 and 3 or worse
     (``c + 1``: never). The seed's status is non-decreasing in the failures for a fixed total (each
@@ -186,7 +165,7 @@ def _thresholds(c: int, eb: float, warning: float, critical: float, thr: Any) ->
         thr[c, level - 1] = lo
 
 
-@_jit_inline
+@jit_inline
 def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warning: float, critical: float,
                thr: Any) -> int:
     """The status of a window of ``c`` events, ``f`` failures: 4 when empty, the ``min_events``
@@ -203,7 +182,7 @@ def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warnin
     return int((f >= thr[c, 0]) + (f >= thr[c, 1]) + (f >= thr[c, 2]))
 
 
-@_jit
+@jit
 def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float, warning: float,
                 critical: float, min_events: int) -> Any:
     """The window's clock of every group, one pass over rows in time order: each group's arrivals

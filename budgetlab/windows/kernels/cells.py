@@ -3,33 +3,17 @@
 :func:`event_cells` counts events per ``(group, bin)`` cell and returns the non-empty cells in
 group then bin order: events in time order need two passes and no sort; otherwise a counting sort
 by group (a group whose events are not in time order is sorted on its own).
-``BUDGETLAB_KERNEL=numpy`` forces the numpy path (one stable argsort). Both give identical
-results (integer counts).
+The compiled pass is ``_cells.cells``; the numpy twin is one stable argsort. Both give identical
+results (integer counts); :func:`~budgetlab.windows.kernels.compiled` chooses.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Any
-
 import numpy as np
 
+from .choice import compiled
+
 __all__ = ["event_cells"]
-
-_CACHE: dict[str, Any] = {}
-
-
-def _kernel() -> Any:
-    if os.environ.get("BUDGETLAB_KERNEL", "").lower() == "numpy":
-        return None
-    if "cells" not in _CACHE:
-        try:
-            from ._cell_jit import cells
-
-            _CACHE["cells"] = cells
-        except ImportError:  # numba is a declared dependency, but the numpy path stays complete
-            _CACHE["cells"] = None
-    return _CACHE["cells"]
 
 
 def _numpy_cells(group: np.ndarray, b: np.ndarray, fail: np.ndarray, code: np.ndarray,
@@ -64,7 +48,7 @@ def event_cells(group: np.ndarray, t: np.ndarray, fail: np.ndarray, code: np.nda
     t = np.ascontiguousarray(t, dtype=np.int64)
     fail = np.ascontiguousarray(fail, dtype=np.bool_)
     code = np.ascontiguousarray(code, dtype=np.int64)
-    kernel = _kernel()
+    kernel = compiled("cells")
     if kernel is not None:
         mask = np.ones(len(t), dtype=np.bool_) if keep is None else np.ascontiguousarray(keep, dtype=np.bool_)
         return kernel(group, t, int(first_bin), int(freq_ns), mask, fail, code,  # type: ignore[no-any-return]

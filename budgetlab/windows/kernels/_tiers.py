@@ -1,16 +1,18 @@
-"""The compiled alert-replay kernels (numba, imported only when used): see :mod:`._kernels`."""
+"""The compiled alert-replay kernel (numba): every tier's firing runs over each group's non-empty
+bins (see ``budgetlab.alerts.episodes``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
+
+from ._jit import jit
 
 __all__ = ["condition_runs", "tier_runs"]
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@jit
 def condition_runs(bins: Any, ct: Any, cb: Any, nb: Any, c_n: int, n: int, th: float, kl: int, ks: int,
                    rs_out: Any, re_out: Any) -> int:
     """True runs ``[rs_out[i], re_out[i]]`` of one tier's condition over one group's cells
@@ -70,24 +72,41 @@ def condition_runs(bins: Any, ct: Any, cb: Any, nb: Any, c_n: int, n: int, th: f
     return r_n
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@jit
+def _clusters(rs: Any, re: Any, r_n: int, fs: int, cs: int, n: int, g: int, t: int, out: Any, m: int) -> int:
+    """Writes the firing runs of one tier's true runs ``[rs[i], re[i]]`` (group ``g``, tier
+    ``t``) into ``out`` from row ``m`` on; returns the new row count. True runs closer than
+    ``cs + 1`` merge into a cluster, which fires from its first run of ``fs + 1`` evaluations
+    (at its start ``+ fs``) to its last true index ``+ cs``."""
+    i = 0
+    while i < r_n:  # one cluster of runs per turn
+        k = i
+        while k + 1 < r_n and rs[k + 1] - re[k] - 1 <= cs:
+            k += 1
+        q = i
+        while q <= k and re[q] - rs[q] + 1 < fs + 1:
+            q += 1
+        if q <= k:
+            out[0, m] = g
+            out[1, m] = t
+            out[2, m] = rs[q] + fs
+            out[3, m] = min(re[k] + cs, n - 1) + 1
+            m += 1
+        i = k + 1
+    return m
+
+
+@jit
 def tier_runs(cell_bin: Any, cell_total: Any, cell_bad: Any, offsets: Any, n: int, thr: Any, k_long: Any,
               k_short: Any, for_steps: Any, cool_steps: Any) -> Any:
     """Firing runs of every tier of every group: ``(group, tier, first, stop, ongoing)``.
 
     Cells of group ``g`` (sorted bins, non-empty): ``offsets[g]:offsets[g + 1]``; ``n``: bins
     of the grid; ``thr``: ``(groups, tiers)`` float64 (``burn * (1 - target)``); per tier the
-    long and short window in bins (short 0: none), ``for_`` and ``cooldown`` in evaluations.
-    True runs closer than ``cooldown + 1`` merge into a cluster, which fires from its first
-    run of ``for_ + 1`` evaluations (at its start ``+ for_``) to its last true index ``+ cooldown``."""
+    long and short window in bins (short 0: none), ``for_`` and ``cooldown`` in evaluations
+    (:func:`_clusters`). A run is ongoing when it still fires at the last bin (``stop == n``)."""
     g_n = offsets.shape[0] - 1
-    t_n = k_long.shape[0]
-    cap = 1024
-    og = np.empty(cap, np.int64)
-    ot = np.empty(cap, np.int64)
-    of = np.empty(cap, np.int64)
-    os_ = np.empty(cap, np.int64)
-    oo = np.empty(cap, np.bool_)
+    out = np.empty((4, 1024), np.int64)  # group, tier, first, stop
     m = 0
     width = 1
     for g in range(g_n):
@@ -109,32 +128,11 @@ def tier_runs(cell_bin: Any, cell_total: Any, cell_bad: Any, offsets: Any, n: in
         nb[c_n] = c_n
         for i in range(c_n - 1, -1, -1):
             nb[i] = i if cell_bad[a + i] > 0 else nb[i + 1]
-        for t in range(t_n):
+        for t in range(k_long.shape[0]):
             r_n = condition_runs(bins, ct, cb, nb, c_n, n, thr[g, t], k_long[t], k_short[t], rs, re)
-            if m + r_n > cap:
-                cap = max(2 * cap, m + r_n)
-                og = np.concatenate((og, np.empty(cap - og.shape[0], np.int64)))
-                ot = np.concatenate((ot, np.empty(cap - ot.shape[0], np.int64)))
-                of = np.concatenate((of, np.empty(cap - of.shape[0], np.int64)))
-                os_ = np.concatenate((os_, np.empty(cap - os_.shape[0], np.int64)))
-                oo = np.concatenate((oo, np.empty(cap - oo.shape[0], np.bool_)))
-            fs = for_steps[t]
-            cs = cool_steps[t]
-            i = 0
-            while i < r_n:  # one cluster of runs per turn
-                k = i
-                while k + 1 < r_n and rs[k + 1] - re[k] - 1 <= cs:
-                    k += 1
-                q = i
-                while q <= k and re[q] - rs[q] + 1 < fs + 1:
-                    q += 1
-                if q <= k:
-                    reach = re[k] + cs
-                    og[m] = g
-                    ot[m] = t
-                    of[m] = rs[q] + fs
-                    os_[m] = min(reach, n - 1) + 1
-                    oo[m] = reach >= n - 1
-                    m += 1
-                i = k + 1
-    return og[:m], ot[:m], of[:m], os_[:m], oo[:m]
+            if m + r_n > out.shape[1]:
+                grown = np.empty((4, max(2 * out.shape[1], m + r_n)), np.int64)
+                grown[:, :m] = out[:, :m]
+                out = grown
+            m = _clusters(rs, re, r_n, for_steps[t], cool_steps[t], n, g, t, out, m)
+    return out[0, :m], out[1, :m], out[2, :m], out[3, :m], out[3, :m] == n

@@ -1,22 +1,23 @@
-"""The compiled cell counting (numba, imported only when used): see :mod:`._cell_kernels`."""
+"""The compiled cell counting (numba): see :func:`budgetlab.windows.kernels.cells.event_cells`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
+
+from ._jit import jit
 
 __all__ = ["cells"]
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@jit
 def _alloc(n_cells: int, n_cat: int) -> Any:
     return (np.empty(n_cells, np.int64), np.empty(n_cells, np.int64), np.zeros(n_cells, np.int64),
             np.zeros(n_cells, np.int64), np.zeros((n_cells, n_cat), np.int64))
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@jit
 def in_order_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any, code: Any,
                    n_groups: int, n_cat: int) -> Any:
     """Cells of events in time order: two passes, no sort (each group's bins arrive in order)."""
@@ -52,7 +53,7 @@ def in_order_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, 
     return c_group, c_bin, c_total, c_bad, c_code
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@jit
 def sorted_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any, code: Any,
                  n_groups: int, n_cat: int) -> Any:
     """Cells of events in any order: a counting sort by group, each group sorted by time if needed."""
@@ -100,7 +101,7 @@ def sorted_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fa
     return c_group, c_bin, c_total, c_bad, c_code
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@jit
 def cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any, code: Any, n_groups: int,
           n_cat: int) -> Any:
     """Non-empty ``(group, bin)`` cells of the kept events (see ``event_cells``)."""

@@ -1,0 +1,160 @@
+"""When alert tiers fire: each tier's condition over the bins and its firing runs (Prometheus
+``for`` / ``keep_firing_for``; the rules are in :mod:`budgetlab.alerts.episodes`), by the compiled
+kernel (:func:`budgetlab.windows.kernels.compiled`) or in numpy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..budget.burn import error_budgets, ratio, rolling_sum
+from ..windows.bins import BinGrid, window_bins
+from ..windows.kernels import compiled
+from .policy import AlertPolicy
+
+__all__ = ["TierReplay", "firing_runs", "grid_firing_runs", "policy_runs", "steps", "tier_conditions",
+           "tier_replays"]
+
+
+def steps(duration: pd.Timedelta, freq_ns: int) -> int:
+    """Evaluations a duration spans: ``ceil(duration / freq)``."""
+    return int(-(-int(duration.value) // freq_ns))
+
+
+def tier_conditions(grid: BinGrid, budget: np.ndarray, policy: AlertPolicy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """For each tier: ``(condition, burn_long, burn_short)`` arrays of shape ``(groups, bins)``.
+
+    ``budget`` is ``1 - target`` per group. Rolling sums are shared between tiers that use the
+    same window.
+    """
+    cache: dict[int, np.ndarray] = {}
+
+    def burn_of(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray]:
+        k = window_bins(window, grid.freq_ns)
+        if k not in cache:
+            cache[k] = ratio(rolling_sum(grid.bad, k), rolling_sum(grid.total, k))
+        return cache[k], cache[k] / budget[:, None]
+
+    out = []
+    for tier in policy.tiers:
+        thr = (tier.burn * budget)[:, None]
+        er_long, burn_long = burn_of(tier.long_window)
+        cond = er_long > thr
+        if tier.short_window is not None:
+            er_short, burn_short = burn_of(tier.short_window)
+            cond = cond & (er_short > thr)
+        else:
+            burn_short = burn_long
+        out.append((cond, burn_long, burn_short))
+    return out
+
+
+def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Firing episodes of one condition series (Prometheus ``for`` / ``keep_firing_for``).
+
+    Returns ``(first, stop, ongoing)``: episode ``i`` fires at evaluation indices
+    ``first[i] <= j < stop[i]``; ``ongoing[i]`` when it still fires at the last index.
+    Vectorized over runs: true runs closer than ``cooldown_steps + 1`` evaluations merge into one
+    cluster; a cluster fires from its first run of at least ``for_steps + 1`` evaluations (at
+    that run's start ``+ for_steps``) to its last true index ``+ cooldown_steps``.
+
+    >>> c = np.array([0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1], dtype=bool)
+    >>> firing_runs(c)
+    (array([1, 4, 8]), array([ 3,  5, 11]), array([False, False,  True]))
+    >>> firing_runs(c, for_steps=1, cooldown_steps=1)
+    (array([2, 9]), array([ 6, 11]), array([False,  True]))
+    """
+    _, first, stop, ongoing = grid_firing_runs(np.asarray(cond, dtype=bool)[None, :], for_steps, cooldown_steps)
+    return first, stop, ongoing
+
+
+def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,
+                     cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`firing_runs` of every row of a ``(groups, evaluations)`` condition at once:
+    ``(group, first, stop, ongoing)``, sorted by group then ``first``.
+
+    >>> c = np.array([[0, 1, 1, 0], [1, 0, 0, 1]], dtype=bool)
+    >>> [a.tolist() for a in grid_firing_runs(c)]
+    [[0, 1, 1], [1, 0, 3], [3, 1, 4], [False, False, True]]
+    """
+    g_n, n = cond.shape
+    padded = np.zeros((g_n, n + 2), dtype=np.int8)
+    padded[:, 1:-1] = cond
+    d = np.diff(padded, axis=1)  # runs never cross rows: each row starts and ends with a 0
+    group, rs = np.nonzero(d == 1)
+    re = np.nonzero(d == -1)[1] - 1
+    if len(rs) == 0:
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, empty, np.empty(0, dtype=bool)
+    qualifies = (re - rs + 1) >= for_steps + 1
+    new_cluster = np.ones(len(rs), dtype=bool)
+    new_cluster[1:] = (group[1:] != group[:-1]) | ((rs[1:] - re[:-1] - 1) > cooldown_steps)
+    cstart = np.flatnonzero(new_cluster)
+    cend = np.append(cstart[1:] - 1, len(rs) - 1)
+    cand = np.where(qualifies, np.arange(len(rs)), len(rs))
+    first_q = np.minimum.reduceat(cand, cstart)
+    has = first_q < len(rs)
+    first = rs[first_q[has]] + for_steps
+    reach = re[cend[has]] + cooldown_steps
+    stop = np.minimum(reach, n - 1) + 1
+    return group[cstart[has]].astype(np.int64), first.astype(np.int64), stop.astype(np.int64), reach >= n - 1
+
+
+@dataclass(frozen=True)
+class TierReplay:
+    """One tier replayed over a grid: ``(groups, bins)`` arrays and the firing runs per group."""
+
+    condition: np.ndarray
+    burn_long: np.ndarray
+    burn_short: np.ndarray
+    runs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # grid_firing_runs() of the condition
+
+
+def tier_replays(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[TierReplay]:
+    replays = []
+    for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid, error_budgets(target, grid), pol),
+                                                    strict=True):
+        k_for = steps(tier.for_, grid.freq_ns)
+        k_cool = steps(tier.cooldown, grid.freq_ns)
+        replays.append(TierReplay(cond, burn_long, burn_short, grid_firing_runs(cond, k_for, k_cool)))
+    return replays
+
+
+#: Bytes of the per-window float arrays one chunk of groups may hold while :func:`~budgetlab.alert_episodes` runs.
+_CHUNK_BYTES = 256 * 2**20
+
+
+def policy_runs(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[tuple[np.ndarray, ...]]:
+    """Per tier: :func:`grid_firing_runs` of its condition over ``grid``, computed for chunks of
+    groups at a time (conditions only, no burn-rate arrays), so memory stays bounded."""
+    budget = error_budgets(target, grid)
+    kernel = compiled("tier_runs")
+    if kernel is not None:
+        thr = np.stack([tier.burn * budget for tier in pol.tiers], axis=1)
+        k_long = np.array([window_bins(t.long_window, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
+        k_short = np.array([0 if t.short_window is None else window_bins(t.short_window, grid.freq_ns)
+                            for t in pol.tiers], dtype=np.int64)
+        k_for = np.array([steps(t.for_, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
+        k_cool = np.array([steps(t.cooldown, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
+        group, tier_of, first, stop, ongoing = kernel(grid.cell_bin, grid.cell_total, grid.cell_bad, grid.offsets,
+                                                      grid.n_bins, np.ascontiguousarray(thr, dtype=np.float64),
+                                                      k_long, k_short, k_for, k_cool)
+        return [(group[tier_of == j], first[tier_of == j], stop[tier_of == j], ongoing[tier_of == j])
+                for j in range(len(pol.tiers))]
+    ks = {window_bins(w, grid.freq_ns) for t in pol.tiers for w in t.windows}
+    k_steps = [(steps(t.for_, grid.freq_ns), steps(t.cooldown, grid.freq_ns)) for t in pol.tiers]
+    parts: list[list[tuple[np.ndarray, ...]]] = [[] for _ in pol.tiers]
+    for g0, g1 in grid.chunks(len(ks) + 3, _CHUNK_BYTES):
+        (tot, bad), bud = grid.dense(g0, g1), budget[g0:g1]
+        ratios = {k: ratio(rolling_sum(bad, k), rolling_sum(tot, k)) for k in ks}
+        for j, tier in enumerate(pol.tiers):
+            thr = (tier.burn * bud)[:, None]
+            cond = ratios[window_bins(tier.long_window, grid.freq_ns)] > thr
+            if tier.short_window is not None:
+                cond = cond & (ratios[window_bins(tier.short_window, grid.freq_ns)] > thr)
+            group, first, stop, ongoing = grid_firing_runs(cond, *k_steps[j])
+            parts[j].append((group + g0, first, stop, ongoing))
+    return [tuple(np.concatenate(col) for col in zip(*p, strict=True)) for p in parts]

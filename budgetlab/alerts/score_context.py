@@ -1,0 +1,273 @@
+"""One episodes table matched to its incidents: every row of the scores, parsed once
+(the matching rule is in :mod:`budgetlab.alerts.scoring`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import to_timedelta, utc_from_ns, utc_ns_column
+from ..budget.burn import error_budgets, group_slos
+from ..errors import ConfigError
+from ..slo import SLO
+from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
+from .group_scores import (
+    BadCounts,
+    ScoreSpan,
+    group_scores,
+    merge_intervals,
+    overlaps,
+    summary_columns,
+)
+from .observed import ObservedTime
+from .policy import AlertPolicy
+from .score_inputs import (
+    check_tables,
+    episode_groups,
+    episode_keys,
+    evaluated_span,
+    group_table,
+    scored_incidents,
+    tier_labels,
+    tier_window,
+)
+from .score_table import rows_to_columns
+
+__all__ = ["DAY_NS", "Matches", "ScoringContext"]
+
+DAY_NS = 86_400 * 10**9
+_DEFAULT_PERIOD = "30D"
+_NAT = np.iinfo(np.int64).min
+
+
+@dataclass(frozen=True)
+class Matches:
+    """How the episodes of one row matched its incidents: arrays with one value per incident."""
+
+    incidents: np.ndarray  # positions in ScoringContext.inc
+    detected: np.ndarray
+    first: np.ndarray  # first matching episode start (ns; NaT when undetected)
+    last: np.ndarray  # last matching episode end
+    detection: np.ndarray  # ns, clipped at 0
+    reset: np.ndarray  # ns, signed
+    budget_pct: np.ndarray | None  # budget spent before the alert, with bins
+    episodes: int
+    true_episodes: int
+
+
+class ScoringContext:
+    """Everything the scoring of one episodes table needs, parsed once."""
+
+    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any, bins: BinsLike | None,
+                 target: Any, period: Any, policy: AlertPolicy | None, options: ReadBinsOptions) -> None:
+        check_tables(episodes, incidents)
+        self.grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
+        self.period_ns = None if period is None else int(to_timedelta(period, name="period").value)
+        self.by = episode_keys(episodes)
+        self.tiers = tier_labels(episodes, policy)
+        tier_names = [t for t, _ in self.tiers]
+        ep_tier = episodes["tier"].astype(str).to_numpy()
+        if set(ep_tier) - set(tier_names):
+            raise ConfigError("episodes hold tiers that the policy does not have; pass the policy used for them.")
+        self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
+        self.ep_start = utc_ns_column(episodes["start"], "episodes['start']")
+        self.ep_end = utc_ns_column(episodes["end"], "episodes['end']")
+        self.grid: BinGrid | None = None
+        if bins is not None:
+            if target is None:
+                raise ConfigError("bins= needs target= too (for the budget consumed before the first alert).")
+            self.grid = read_bins(bins, **options)
+        elif unknown := sorted(set(options) - ReadBinsOptions.__optional_keys__):
+            raise TypeError(f"unexpected keyword arguments {unknown}")  # read_bins() says so when bins are given
+        self.keys = group_table(self.grid, self.by, episodes)
+        self.ep_group = episode_groups(episodes, self.by, self.keys)
+        self.span_start, self.span_end = evaluated_span(self.grid, episodes, incidents, self.ep_start, self.ep_end)
+        self.span_ns = max(self.span_end - self.span_start, 1)
+        windows = (self.grid.exclusions.windows if self.grid is not None
+                   else exclusion_intervals(options.get("exclude_windows")))
+        self.inc, self.inc_start, self.inc_end, self.inc_match = scored_incidents(incidents, self.keys, self.by,
+                                                                                   windows)
+        # episodes sorted once by (group, tier), table order kept inside: the episodes of group g and
+        # tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
+        n_tiers = len(self.tiers)
+        cell = self.ep_group * n_tiers + self.ep_tier
+        self.ep_order = np.argsort(cell, kind="stable")
+        self.ep_bounds = np.zeros(len(self.keys) * n_tiers + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cell, minlength=len(self.keys) * n_tiers), out=self.ep_bounds[1:])
+        if self.grid is not None:
+            g = self.grid
+            self.bad_counts = BadCounts(g.cell_group, g.cell_bin, g.cell_bad, g.n_bins)
+            allowed = error_budgets(target, g) * g.group_totals()
+            self.period_budget = allowed * self._period_factor(target, g)
+        windows_attr = episodes.attrs.get("tier_windows")
+        long_ns: list[int | None] = ([int(t.long_window.value) for t in policy.tiers] if policy is not None else
+                                     [tier_window(windows_attr, name) for name in tier_names])
+        self.observed = ObservedTime(self.grid, long_ns, span_ns=self.span_ns, n_groups=len(self.keys))
+
+    def _period_factor(self, target: Any, grid: BinGrid) -> Any:
+        """Budget period / evaluated span: ``period`` if given, else the SLO's period (per group
+        with per-group SLOs), else 30 days."""
+        if self.period_ns is not None:
+            return self.period_ns / self.span_ns
+        slos = group_slos(target, grid)
+        if slos is not None:
+            return np.array([int(s.period.value) / self.span_ns for s in slos], dtype=float)
+        period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
+        return int(period.value) / self.span_ns
+
+    def _selected(self, groups: np.ndarray, tiers: list[int]) -> np.ndarray:
+        """Positions of the episodes of ``tiers`` in ``groups`` (one group or all of them), in table order."""
+        if len(groups) == 1:
+            g, n_tiers = int(groups[0]), len(self.tiers)
+            parts = [self.ep_order[self.ep_bounds[g * n_tiers + t]:self.ep_bounds[g * n_tiers + t + 1]] for t in tiers]
+            return np.sort(np.concatenate(parts)) if len(parts) > 1 else parts[0]
+        if len(groups) == len(self.keys):
+            return np.flatnonzero(np.isin(self.ep_tier, tiers))
+        return np.flatnonzero(np.isin(self.ep_group, groups) & np.isin(self.ep_tier, tiers))  # pragma: no cover
+
+    def _one_group_pct(self, g: int, lo_ns: np.ndarray, hi_ns: np.ndarray) -> np.ndarray:
+        """Budget spent between ``lo_ns`` and ``hi_ns`` (per incident) in group ``g``, in % of its period
+        budget: :meth:`bad_between` for one group, vectorized over incidents."""
+        grid = self.grid
+        if grid is None:  # pragma: no cover - callers check
+            raise RuntimeError("needs bins")
+        a = np.clip((lo_ns - grid.start_ns) // grid.freq_ns, 0, grid.n_bins)
+        b = np.clip(-(-(hi_ns - grid.start_ns) // grid.freq_ns), 0, grid.n_bins)
+        used = self.bad_counts.between(np.full(len(a), g, dtype=np.int64), a, b).astype(float)
+        budget = float(self.period_budget[g])
+        return np.full(len(used), 100.0) * used / budget if budget > 0 else np.zeros(len(used))
+
+    def bad_between(self, groups: np.ndarray, lo_ns: int, hi_ns: int) -> float:
+        g = self.grid
+        if g is None:  # pragma: no cover - callers check
+            raise RuntimeError("bad_between needs bins")
+        a = int(np.clip((lo_ns - g.start_ns) // g.freq_ns, 0, g.n_bins))
+        b = int(np.clip(-(-(hi_ns - g.start_ns) // g.freq_ns), 0, g.n_bins))
+        if b <= a or len(groups) == 0:
+            return 0.0
+        n = len(groups)
+        return float(self.bad_counts.between(groups, np.full(n, a), np.full(n, b)).sum())
+
+    def match(self, groups: np.ndarray, tiers: list[int]) -> Matches:
+        """Match the episodes of ``tiers`` in ``groups`` (merged when several tiers) to the
+        incidents whose scope covers one of ``groups``."""
+        sel = self._selected(groups, tiers)
+        gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
+        if len(tiers) > 1:
+            gi, st, en = merge_intervals(gi, st, en)
+        one = len(groups) == 1
+        i_idx = np.flatnonzero(self.inc_match[:, groups[0]] if one else self.inc_match[:, groups].any(axis=1))
+        i_s, i_e = self.inc_start[i_idx], self.inc_end[i_idx]
+        n_ep = len(gi)
+        detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi, st, en, one)
+        pct = None
+        if self.grid is not None and one:
+            pct = self._one_group_pct(int(groups[0]), i_s, np.where(detected, first, i_e))
+        elif self.grid is not None:
+            pct = np.zeros(len(i_idx))
+            for j in range(len(i_idx)):
+                scope_groups = groups[self.inc_match[i_idx[j], groups]]
+                hi = int(first[j]) if bool(detected[j]) else int(i_e[j])
+                budget = float(self.period_budget[scope_groups].sum())
+                used = self.bad_between(scope_groups, int(i_s[j]), hi)
+                pct[j] = 100.0 * used / budget if budget > 0 else 0.0  # used > 0 implies budget > 0
+        return Matches(
+            incidents=i_idx,
+            detected=detected,
+            first=np.where(detected, first, _NAT),
+            last=np.where(detected, last, _NAT),
+            detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
+            reset=np.where(detected, last - i_e, _NAT),
+            budget_pct=pct,
+            episodes=n_ep,
+            true_episodes=int(hit.sum()),
+        )
+
+    def group_columns(self, tiers: list[int]) -> dict[str, np.ndarray]:
+        """:meth:`summary` of every single group's row for ``tiers``, all groups at once, one array
+        per column (row by row when some group's episodes overlap each other)."""
+        sel = np.flatnonzero(np.isin(self.ep_tier, tiers))
+        gi, st, en = self.ep_group[sel], self.ep_start[sel], self.ep_end[sel]
+        if len(tiers) > 1:
+            gi, st, en = merge_intervals(gi, st, en)
+        n_groups = len(self.keys)
+        gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns, gi, st, en)
+        observed = self.observed.of(tiers)[0]
+        if gs is None:
+            return rows_to_columns([self.summary(self.match(np.array([g]), tiers), float(observed[g]))
+                                    for g in range(n_groups)])
+        span = ScoreSpan(observed, DAY_NS)
+        if self.grid is not None:
+            span = ScoreSpan(observed, DAY_NS, self.grid.start_ns, self.grid.freq_ns, self.grid.n_bins,
+                             self.bad_counts, np.broadcast_to(np.asarray(self.period_budget, dtype=float), (n_groups,)))
+        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, span)
+
+    def summary(self, m: Matches, observed_ns: float) -> dict[str, Any]:
+        """The scores of one row (the columns of :func:`~budgetlab.score_alerts` after the labels), its rates
+        over ``observed_ns`` (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
+        n_ep, true_ep, detected = m.episodes, m.true_episodes, m.detected
+        row: dict[str, Any] = {
+            "episodes": n_ep,
+            "true_episodes": true_ep,
+            "precision": true_ep / n_ep if n_ep else np.nan,
+            "incidents": len(m.incidents),
+            "detected": int(detected.sum()),
+            "recall": float(detected.mean()) if len(m.incidents) else np.nan,
+        }
+        d = m.detection[detected]
+        r = m.reset[detected]
+        row["detection_median"] = pd.Timedelta(int(np.median(d)), unit="ns") if len(d) else pd.NaT
+        row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
+        row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
+        row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
+        row["pages_per_day"] = n_ep / (observed_ns / DAY_NS) if observed_ns > 0 else np.nan
+        row["false_pages_per_week"] = (n_ep - true_ep) / (observed_ns / (7 * DAY_NS)) if observed_ns > 0 else np.nan
+        row["observed_days"] = observed_ns / DAY_NS
+        if m.budget_pct is not None:
+            p = m.budget_pct[detected]
+            row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
+            row["budget_before_alert_max"] = float(p.max()) if len(p) else np.nan
+        return row
+
+    def incident_table(self, m: Matches) -> pd.DataFrame:
+        """One row per incident of the match (the columns of :func:`~budgetlab.incident_detections` after the labels)."""
+        per = self.inc.iloc[m.incidents].reset_index(drop=True)
+        table = pd.DataFrame({
+            "incident_id": per["incident_id"].to_numpy(),
+            "kind": per["kind"].to_numpy() if "kind" in per.columns else np.full(len(per), "", dtype=object),
+            "incident_start": utc_from_ns(self.inc_start[m.incidents]),
+            "incident_end": utc_from_ns(self.inc_end[m.incidents]),
+            "detected": m.detected,
+            "first_alert": utc_from_ns(m.first),
+            "detection_time": pd.to_timedelta(m.detection.view("timedelta64[ns]")),
+            "last_alert_end": utc_from_ns(m.last),
+            "reset_time": pd.to_timedelta(m.reset.view("timedelta64[ns]")),
+        })
+        if m.budget_pct is not None:
+            table["budget_before_alert_pct"] = m.budget_pct
+        return table
+
+    def tier_selections(self) -> list[tuple[str, str, list[int]]]:
+        """(tier label, severity label, tier indices) per tier selection: each tier, each
+        severity's tiers merged, all tiers merged."""
+        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
+        severities = list(dict.fromkeys(sev for _, sev in self.tiers))
+        for sev in severities:
+            tier_sel.append(("*", sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
+        tier_sel.append(("*", "*", list(range(len(self.tiers)))))
+        return tier_sel
+
+    def selections(self) -> list[tuple[dict[str, str], str, str, np.ndarray, list[int]]]:
+        """(group labels, tier label, severity label, group indices, tier indices) per row."""
+        n_groups = len(self.keys)
+        group_sel: list[tuple[dict[str, str], np.ndarray]] = []
+        if self.by:
+            for gidx, rec in enumerate(self.keys[self.by].itertuples(index=False, name=None)):
+                group_sel.append((dict(zip(self.by, map(str, rec), strict=True)), np.array([gidx])))
+            group_sel.append(({k: "*" for k in self.by}, np.arange(n_groups)))
+        else:
+            group_sel.append(({}, np.arange(n_groups)))
+        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in self.tier_selections()]

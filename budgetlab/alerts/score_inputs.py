@@ -1,0 +1,125 @@
+"""What the scoring of alert episodes reads: the episodes' group keys and tiers, the groups
+scored, the incidents in scope and the evaluated span (see :mod:`budgetlab.alerts.scoring`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import utc_ns_column
+from ..errors import ConfigError, InputError, SchemaError
+from ..events.schema import parse_scope, scope_mask
+from ..windows.bins import BinGrid
+from .episodes import EPISODE_COLUMNS
+from .policy import AlertPolicy
+
+__all__ = ["check_tables", "episode_groups", "episode_keys", "evaluated_span", "group_table",
+           "scored_incidents", "tier_labels", "tier_window"]
+
+
+def episode_keys(episodes: pd.DataFrame) -> list[str]:
+    attr = episodes.attrs.get("by")
+    if isinstance(attr, list) and all(isinstance(k, str) and k in episodes.columns for k in attr):
+        return list(attr)
+    return [str(c) for c in episodes.columns if str(c) not in EPISODE_COLUMNS]
+
+
+def tier_labels(episodes: pd.DataFrame, policy: AlertPolicy | None) -> list[tuple[str, str]]:
+    if policy is not None:
+        return [(t.name, t.severity) for t in policy.tiers]
+    attr = episodes.attrs.get("tiers")
+    if isinstance(attr, list) and attr:
+        return [(str(a), str(b)) for a, b in attr]
+    col = episodes["tier"]
+    names = [str(c) for c in col.cat.categories] if isinstance(col.dtype, pd.CategoricalDtype) else sorted(col.astype(str).unique())
+    sev = dict(zip(col.astype(str), episodes["severity"].astype(str), strict=True))
+    missing = [n for n in names if n not in sev]
+    if missing:
+        raise ConfigError("cannot tell the severity of tiers without episodes; pass policy=.")
+    return [(n, sev[n]) for n in names]
+
+
+def tier_window(attr: Any, name: str) -> int | None:
+    """A tier's long window in ns from the episodes' ``tier_windows`` attrs (``None``: unknown)."""
+    value = attr.get(name) if isinstance(attr, dict) else None
+    return int(value) if isinstance(value, (int, np.integer)) and value > 0 else None
+
+
+def check_tables(episodes: Any, incidents: Any) -> None:
+    if not isinstance(episodes, pd.DataFrame):
+        raise InputError("episodes must be the DataFrame budgetlab.alert_episodes() returns.")
+    for col in ("tier", "severity", "start", "end"):
+        if col not in episodes.columns:
+            raise SchemaError(f"episodes has no column {col!r}; make it with budgetlab.alert_episodes().")
+    if not isinstance(incidents, pd.DataFrame):
+        raise InputError("incidents must be a DataFrame with incident_id, start, end and scope columns.")
+    for col in ("incident_id", "start", "end"):
+        if col not in incidents.columns:
+            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
+
+
+def group_table(grid: BinGrid | None, by: list[str], episodes: pd.DataFrame) -> pd.DataFrame:
+    """One row per group scored: the groups of the bins, else those of the episodes."""
+    if grid is not None:
+        if sorted(grid.by) != sorted(by):
+            raise ConfigError(f"bins are grouped by {grid.by} but episodes by {by}; use the bins the episodes came from.")
+        return grid.keys[by].astype(str).reset_index(drop=True) if by else grid.keys
+    if by:
+        return episodes[by].astype(str).drop_duplicates().sort_values(by).reset_index(drop=True)
+    return pd.DataFrame(index=pd.RangeIndex(1))
+
+
+def episode_groups(episodes: pd.DataFrame, by: list[str], keys: pd.DataFrame) -> np.ndarray:
+    """Row of ``keys`` of every episode."""
+    if not by:
+        return np.zeros(len(episodes), dtype=np.int64)
+    def index(frame: pd.DataFrame) -> pd.Index:
+        cols = [frame[k].astype(str).to_numpy(dtype=object) for k in by]
+        return pd.MultiIndex.from_arrays(cols) if len(cols) > 1 else pd.Index(cols[0])
+
+    pos = np.asarray(index(keys).get_indexer(index(episodes)), dtype=np.int64)
+    if bool(np.any(pos < 0)):
+        raise ConfigError("episodes hold groups that the bins do not have; use the bins the episodes came from.")
+    return pos
+
+
+def evaluated_span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame, ep_start: np.ndarray,
+          ep_end: np.ndarray) -> tuple[int, int]:
+    """``(start, end)`` in ns of the evaluated grid: the bins', else the episodes' attrs, else
+    what the episodes and incidents cover."""
+    if grid is not None:
+        return grid.start_ns, int(grid.bin_end_ns[-1])
+    if "grid_start" in episodes.attrs and "grid_end" in episodes.attrs:
+        return (int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value),
+                int(pd.Timestamp(episodes.attrs["grid_end"]).as_unit("ns").value))
+    inc_s = utc_ns_column(incidents["start"], "incidents['start']")
+    inc_e = utc_ns_column(incidents["end"], "incidents['end']")
+    lo = np.concatenate([ep_start, inc_s])
+    hi = np.concatenate([ep_end, inc_e])
+    if len(lo) == 0:
+        raise InputError("no episodes and no incidents: nothing to score.")
+    return int(lo.min()), int(hi.max())
+
+
+def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
+                      windows: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """``(incidents, start_ns, end_ns, match)`` of the incidents to score: those whose scope
+    covers a group (``match[i, g]``) and that do not lie entirely in an excluded window."""
+    inc = incidents.reset_index(drop=True)
+    i_s = utc_ns_column(inc["start"], "incidents['start']")
+    i_e = utc_ns_column(inc["end"], "incidents['end']")
+    if bool(np.any(i_e <= i_s)):
+        raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
+    scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
+    match = np.zeros((len(inc), len(keys)), dtype=bool)
+    for i, sc in enumerate(scopes):
+        parse_scope(sc)  # validates
+        match[i] = scope_mask(keys, sc) if by else True
+    keep = match.any(axis=1)
+    if len(windows):
+        pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
+        covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
+        keep &= ~covered
+    return inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep], match[keep]

@@ -1,0 +1,73 @@
+"""What every replay shares: its columns, the seed status of every event (the ``min_events``
+hold included) and the partial-window warning."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._util.progress import ProgressBar
+from ..slo import SLO
+from ..windows.groups import first_in_group, group_order
+from .figures import hold_low_traffic, remaining_fraction, status_codes
+
+__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "warn_partial"]
+
+#: The columns of :func:`budgetlab.replay` (before the group keys).
+REPLAY_COLUMNS = (
+    "ts",
+    "total",
+    "successes",
+    "failures",
+    "success_rate",
+    "budget_total",
+    "budget_remaining",
+    "remaining_fraction",
+    "burn_rate",
+    "status",
+    "low_traffic",
+)
+_CHUNK = 1 << 18  # rows per chunk of the status computation (2 MiB of float64 temporaries)
+#: Inputs of at least this many events show a progress bar on a terminal.
+PROGRESS_EVENTS = 2_000_000
+
+
+def warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3) -> None:
+    if len(events) and window.value > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
+        import warnings
+
+        from .._util.validation import duration_label
+        from ..errors import PartialWindowWarning
+
+        span = events["ts"].iloc[-1] - events["ts"].iloc[0]
+        warnings.warn(PartialWindowWarning(
+            f"the window ({duration_label(window)}) is longer than the data "
+            f"({duration_label(span)}); every window is partial."), stacklevel=stacklevel)
+
+
+def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray, failures: np.ndarray,
+            bar: ProgressBar, rf: np.ndarray | None = None) -> np.ndarray:
+    """Seed status codes of every event (table order), the ``min_events`` hold included. The
+    remaining fraction (``rf`` when the caller has it) is computed a chunk at a time (the same
+    operations as ``seed_figures``), so that no 10 M-element float column is written only to be
+    compared with the thresholds."""
+
+    n = len(total)
+    code = np.empty(n, dtype=np.int8)
+    for c in range(0, n, _CHUNK):
+        part = slice(c, c + _CHUNK)
+        fraction = remaining_fraction(total[part], failures[part], slo.target) if rf is None else rf[part]
+        code[part] = status_codes(fraction, slo)
+        bar.update((min(c + _CHUNK, n) - c) // 2)
+    if slo.min_events > 0:
+        low = total < slo.min_events
+        if low.any():
+            order, bounds = group_order(events, keys)
+            first = first_in_group(bounds)
+            if order is None:
+                code = hold_low_traffic(code, low, first)
+            else:
+                held = hold_low_traffic(code[order], low[order], first)
+                code = np.empty_like(held)
+                code[order] = held
+    return code

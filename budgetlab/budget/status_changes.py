@@ -1,0 +1,214 @@
+"""The status changes of a replay: exactly the callbacks the seed tracker would fire, from a
+replay's table (:func:`transitions`) or straight from the events (:func:`replay_transitions`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.progress import ProgressBar, progress_bar
+from ..events.schema import check_events
+from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
+from ..windows.groups import group_codes, group_key_codes, previous_in_group
+from ..windows.trailing import event_window_counts
+from .figures import STATUS_DTYPE, round_like_python, seed_figures
+from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, warn_partial
+
+__all__ = ["TRANSITION_COLUMNS", "replay_transitions", "transitions"]
+
+#: The replay figures a transition reports (``get_report()`` of the seed at that moment).
+_REPORTED = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
+             "remaining_fraction", "burn_rate")
+
+TRANSITION_COLUMNS = (
+    "ts",
+    "from_status",
+    "to_status",
+    "current_rate",
+    "total_events",
+    "successes",
+    "failures",
+    "budget_total",
+    "budget_remaining",
+    "budget_remaining_pct",
+    "burn_rate",
+)
+
+
+def _transition_table(ts: Any, key_cols: dict[str, Any], from_code: np.ndarray, to_code: np.ndarray,
+                      figs: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """The transitions table: the figures of the seed's ``get_report()``, rounded as it rounds
+    them (Python's ``round``, vectorized bit for bit)."""
+
+    cols: dict[str, object] = {"ts": ts, **key_cols}
+    cols["from_status"] = pd.Categorical.from_codes(from_code, dtype=STATUS_DTYPE)
+    cols["to_status"] = pd.Categorical.from_codes(to_code, dtype=STATUS_DTYPE)
+    cols["current_rate"] = round_like_python(figs["success_rate"], 4)
+    cols["total_events"] = np.asarray(figs["total"], dtype=np.int64)
+    cols["successes"] = np.asarray(figs["successes"], dtype=np.int64)
+    cols["failures"] = np.asarray(figs["failures"], dtype=np.int64)
+    cols["budget_total"] = round_like_python(figs["budget_total"], 1)
+    cols["budget_remaining"] = round_like_python(figs["budget_remaining"], 1)
+    cols["budget_remaining_pct"] = round_like_python(figs["remaining_fraction"] * 100, 1)
+    cols["burn_rate"] = round_like_python(figs["burn_rate"], 2)
+    return pd.DataFrame(cols)
+
+
+def transitions(states: pd.DataFrame) -> pd.DataFrame:
+    """The status changes of a replay: exactly the callbacks the seed tracker would fire.
+
+    Parameters
+    ----------
+    states : DataFrame
+        Output of :func:`~budgetlab.replay` (group keys are the columns beyond the replay columns), with
+        one SLO or per-group SLOs: each group's changes are those of its own SLO, and the table
+        is in the order of the events either way. It needs ``status`` and either the eight
+        figure columns or ``total`` and ``failures`` (a replay with
+        ``columns=["total", "failures", "status"]``: the figures of the changed rows are then
+        computed from them with ``attrs["slo"]``, bit for bit the same); to get the transitions
+        without any per-event column, call :func:`replay_transitions`.
+
+    Returns
+    -------
+    DataFrame
+        One row per status change, in time order: ``ts``, the group keys, ``from_status``,
+        ``to_status`` (ordered categoricals) and the figures of the seed's ``get_report()`` at
+        that moment, rounded as it rounds them (bit for bit as Python's ``round``):
+        ``current_rate`` (4 digits), ``total_events``, ``successes``, ``failures``,
+        ``budget_total``, ``budget_remaining`` (1 digit), ``budget_remaining_pct`` (1 digit),
+        ``burn_rate`` (2 digits).
+
+    Examples
+    --------
+    >>> from budgetlab import SLO, as_events, replay
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=20, freq="min"), [True] * 19 + [False])
+    >>> tr = transitions(replay(ev, SLO(target=0.95, window="1h")))
+    >>> tr[["from_status", "to_status", "budget_remaining_pct", "burn_rate"]].to_dict("records")
+    [{'from_status': 'healthy', 'to_status': 'critical', 'budget_remaining_pct': 0.0, 'burn_rate': 1.0}]
+
+    From the counts and statuses alone (what ``replay_summary`` needs too):
+
+    >>> lean = replay(ev, SLO(target=0.95, window="1h"), columns=["total", "failures", "status"])
+    >>> transitions(lean).equals(tr)
+    True
+    """
+    from ..errors import InputError
+
+    if not isinstance(states, pd.DataFrame) or "status" not in states.columns:
+        raise InputError("transitions() takes the DataFrame returned by budgetlab.replay().")
+    missing = [c for c in _REPORTED if c not in states.columns]
+    slo = states.attrs.get("slo")
+    recompute = bool(missing) and {"total", "failures"} <= set(states.columns) and isinstance(slo, (SLO, PerGroup))
+    if missing and not recompute:
+        raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} missing), or total "
+                         "and failures; replay without columns=, or call budgetlab.replay_transitions(events, slo).")
+    keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
+    code = states["status"].cat.codes.to_numpy()
+    prev_code = previous_in_group(code, group_codes(states, keys, dense=False), 0)  # groups start healthy
+    rows = np.flatnonzero(code != prev_code)
+    key_cols = {k: states[k].array.take(rows) for k in keys}
+    if recompute:  # the seed's figures of the changed rows only, from their counts and SLO
+        target: Any = slo.target if isinstance(slo, SLO) else _row_targets(states.attrs["slo"], key_cols, keys,
+                                                                           len(rows))
+        figs = seed_figures(states["total"].to_numpy()[rows], states["failures"].to_numpy()[rows], target,
+                            columns=_REPORTED)
+    else:
+        figs = {name: states[name].to_numpy()[rows] for name in _REPORTED}  # only the changed rows
+    return _transition_table(states["ts"].array.take(rows), key_cols, prev_code[rows], code[rows], figs)
+
+
+def _row_targets(slos: PerGroup, key_cols: dict[str, Any], keys: list[str], n: int) -> np.ndarray:
+    """The target of each row's group (rows given by their key columns)."""
+    if n == 0:
+        return np.zeros(0, dtype=np.float64)
+    codes, table = group_key_codes(pd.DataFrame(key_cols), keys)
+    targets = np.array([s.target for s in slos.resolve(table)], dtype=np.float64)
+    return np.asarray(targets[codes])
+
+
+def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
+                       by: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """The status changes of a replay, without the per-event columns: ``transitions(replay(...))``
+    at a fraction of its time and memory.
+
+    Counts each event's window and its status, as :func:`~budgetlab.replay` does, and computes the seed's
+    figures only at the changes (their cost does not grow with their number beyond the rows
+    themselves). Equal to ``transitions(replay(events, slo, by=by))``, bit for bit.
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical event table (:func:`budgetlab.read_events`).
+    slo : SLO, PerGroup or mapping
+        As in :func:`~budgetlab.replay` (per-group SLOs need ``by``).
+    by : str or list of str, optional
+        Group keys; each group is replayed by its own tracker.
+
+    Returns
+    -------
+    DataFrame
+        As :func:`transitions`: ``ts``, the group keys, ``from_status``, ``to_status``,
+        ``current_rate``, ``total_events``, ``successes``, ``failures``, ``budget_total``,
+        ``budget_remaining``, ``budget_remaining_pct``, ``burn_rate``; one row per change, in the
+        order of the events.
+
+    Examples
+    --------
+    >>> from budgetlab import SLO, as_events
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=20, freq="min"), [True] * 19 + [False])
+    >>> tr = replay_transitions(ev, SLO(target=0.95, window="1h"))
+    >>> tr[["from_status", "to_status", "total_events", "burn_rate"]].to_dict("records")
+    [{'from_status': 'healthy', 'to_status': 'critical', 'total_events': 20, 'burn_rate': 1.0}]
+    """
+    keys = check_events(events, by)
+    per_group = as_per_group(slo)
+    if per_group is not None:
+        parts: list[tuple[SLO, np.ndarray | None]] = list(split_by_slo(events, per_group, keys))
+        if parts:
+            warn_partial(events, max(s.window for s, _ in parts))
+    else:
+        one = as_slo(slo)
+        warn_partial(events, one.window)
+        parts = [(one, None)]
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]] = []
+    with progress_bar(len(events), desc="replay", min_total=PROGRESS_EVENTS) as bar:
+        for s, pos in parts:
+            found.append(_changes(events if pos is None else events.iloc[pos], s, keys, pos, bar))
+    position = np.concatenate([f[0] for f in found]) if found else np.zeros(0, dtype=np.int64)
+    order = np.argsort(position, kind="stable")
+    position = position[order]
+
+    def joined(k: int) -> np.ndarray:
+        return np.concatenate([f[k] for f in found])[order] if found else np.zeros(0, dtype=np.int8)
+
+    figs = {name: (np.concatenate([f[3][name] for f in found])[order] if found
+                   else np.zeros(0, dtype=np.int64 if name in ("total", "successes", "failures") else np.float64))
+            for name in _REPORTED}
+    return _transition_table(events["ts"].array.take(position), {k: events[k].array.take(position) for k in keys},
+                             joined(1), joined(2), figs)
+
+
+def _changes(events: pd.DataFrame, slo: SLO, keys: list[str], pos: np.ndarray | None, bar: ProgressBar
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Status changes of ``events`` under one SLO: positions (in the caller's table: ``pos``),
+    from and to codes, and the seed's figures at those rows."""
+    total, failures = event_window_counts(events, slo.window_ns, keys)
+    bar.update(len(events) - len(events) // 2)
+    code = event_status(events, slo, keys, total, failures, bar)
+    if keys:
+        prev = previous_in_group(code, group_codes(events, keys, dense=False), 0)
+        rows = np.flatnonzero(code != prev)
+        from_code = prev[rows]
+    else:  # one group: compare with the row before (healthy before the first)
+        rows = np.flatnonzero(code[1:] != code[:-1])
+        rows += 1
+        if len(code) and code[0] != 0:
+            rows = np.r_[0, rows]
+        from_code = code[np.maximum(rows - 1, 0)]
+        from_code[rows == 0] = 0
+    figs = seed_figures(total[rows], failures[rows], slo.target, columns=_REPORTED)
+    position = rows if pos is None else pos[rows]
+    return np.asarray(position, dtype=np.int64), from_code, code[rows], figs

@@ -1,0 +1,49 @@
+"""The one choice between a compiled kernel and its numpy twin: see :mod:`budgetlab.windows.kernels`."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+__all__ = ["KERNELS", "compiled", "compiled_or"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Each compiled kernel and the module (of this package) that defines it.
+KERNELS = {
+    "window_counts": "_events", "window_counts_one": "_events", "window_counts_sorted": "_events",
+    "previous_in_group": "_events", "status_runs": "_events", "cells": "_cells", "tier_runs": "_tiers",
+}
+
+_FOUND: dict[str, Callable[..., Any] | None] = {}
+
+
+def compiled(name: str) -> Callable[..., Any] | None:
+    """The compiled kernel ``name`` (a key of :data:`KERNELS`), or ``None`` when numba is not
+    importable or ``BUDGETLAB_KERNEL=numpy``; asked at each call, so the variable acts at once.
+
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"BUDGETLAB_KERNEL": "numpy"}):
+    ...     print(compiled("window_counts"))
+    None
+    """
+    if os.environ.get("BUDGETLAB_KERNEL", "").lower() == "numpy":
+        return None
+    if name not in _FOUND:
+        try:
+            module = importlib.import_module(f"{__package__}.{KERNELS[name]}")
+        except ImportError:  # numba is a declared dependency, but the numpy twins stay complete
+            _FOUND[name] = None
+        else:
+            _FOUND[name] = getattr(module, name)
+    return _FOUND[name]
+
+
+def compiled_or(name: str, twin: F) -> F:
+    """The compiled kernel ``name``, or ``twin`` (its numpy twin, same signature) when
+    :func:`compiled` gives ``None``."""
+    found = compiled(name)
+    return twin if found is None else cast(F, found)
+
