@@ -10,9 +10,13 @@ agent are personal data or may hold it: they are matched by the pattern but neve
 
 from __future__ import annotations
 
+import bz2
 import dataclasses
+import gzip
+import lzma
 import re
 import warnings
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
@@ -26,7 +30,7 @@ import pyarrow.compute as pc
 from .._util.validation import as_list, check_argument, utc_from_ns
 from ..errors import ConfigError, FileFormatError, InputError
 from ._input import compression_of, file_name
-from .lines import MAX_LINES_LISTED, PRESETS, scan_lines
+from .lines import MAX_LINES_LISTED, PRESETS, line_list, scan_lines
 from .outcomes import OutcomeReading, check_outcomes, classify_outcomes
 from .report import HowRead, skip_reasons, time_span
 from .schema import SUCCESS, bucket_dtype
@@ -44,13 +48,6 @@ ACCESS_LOG_KEYS = ("method", "status", "status_class")
 #: The pattern of one line (RE2, also valid for Python's ``re``): groups ``ts``, ``method`` and
 #: ``outcome`` (the status); and the time format of common/combined logs (``strptime``).
 LOG_PATTERN, TIME_FORMAT = PRESETS["access"].pattern, PRESETS["access"].time_format
-
-
-def _line_list(numbers: np.ndarray, total: int) -> str:
-    """The first line numbers, then how many more there are of ``total``."""
-    shown = ", ".join(str(int(n)) for n in numbers[:MAX_LINES_LISTED])
-    more = total - min(len(numbers), MAX_LINES_LISTED)
-    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def is_access_log(path: str | PathLike[str]) -> bool:
@@ -71,11 +68,6 @@ def is_access_log(path: str | PathLike[str]) -> bool:
             head = fh.read(1 << 16)
         kind = compression_of(head)
         if kind in ("gzip", "bz2", "xz"):
-            import bz2
-            import gzip
-            import lzma
-            import zlib
-
             opener: Any = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}[kind]
             try:
                 with opener(p, "rb") as fh:
@@ -115,7 +107,7 @@ def _read_file(path: Path, on_error: str, with_method: bool,
     status = np.asarray(scan.events.column("outcome").cast(pa.int16()), dtype=np.int16)
     good &= (status >= 100) & (status <= 599)
     n_bad = scan.unmatched + int((~good).sum())
-    listed = _line_list(np.sort(np.concatenate([scan.first_unmatched, scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
+    listed = line_list(np.sort(np.concatenate([scan.first_unmatched, scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
     if n_bad and on_error == "raise":
         raise FileFormatError(f"{scan.name}: {n_bad} line(s) not in common/combined log format (line {listed}); "
                               "fix them or pass on_error='skip' to drop them.")

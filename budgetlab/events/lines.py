@@ -7,7 +7,9 @@ lookaround, no backreferences); its named groups are the columns (``(?P<ts>...)`
 what an event is: lines that do not match are counted, and their share is stated in the "how it
 was read" block; a file in which no line matches is refused, and with ``strict=True`` (CLI
 ``--strict``) so is any line that does not match. Blank lines are not lines of the log. Files may
-be compressed (gzip, bzip2, xz: recognised by their first bytes).
+be compressed (gzip, bzip2, xz: recognised by their first bytes). Lines are read by Arrow's CSV
+reader in blocks of :data:`BLOCK_BYTES` (memory bounded by a block and the matched groups), one
+value per line; a line ends at LF, CRLF or a CR alone.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from ._input import (
     text_problem,
 )
 
-__all__ = ["LinePreset", "LineScan", "PRESETS", "check_pattern", "pattern_groups", "read_lines", "scan_lines"]
+__all__ = ["LinePreset", "LineScan", "PRESETS", "check_pattern", "pattern_groups", "read_lines", "scan_lines", "line_list"]
 
 MAX_LINES_LISTED = 10
 #: Bytes of text Arrow's CSV reader parses at a time: memory is bounded by a block (and the events).
@@ -228,15 +230,20 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
                     np.concatenate(first)[:MAX_LINES_LISTED + 1], tuple(notes))
 
 
-def _line_list(numbers: Sequence[int]) -> str:
-    shown = ", ".join(str(n) for n in numbers[:MAX_LINES_LISTED])
-    more = len(numbers) - MAX_LINES_LISTED
+def line_list(numbers: Sequence[int] | np.ndarray, total: int) -> str:
+    """The first line numbers, then how many more there are of ``total``.
+
+    >>> line_list([2, 4], 2), line_list(range(1, 12), 40)
+    ('2, 4', '1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 30 more')
+    """
+    shown = ", ".join(str(int(n)) for n in list(numbers)[:MAX_LINES_LISTED])
+    more = total - min(len(numbers), MAX_LINES_LISTED)
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _frame(path: Path, pattern: str, columns: Sequence[str], encoding: str, strict: bool,
-           ) -> tuple[pd.DataFrame, list[str]]:
-    scan = scan_lines(path, pattern, encoding=encoding)
+def _checked(scan: LineScan, strict: bool) -> list[str]:
+    """The notes of one file's lines; a file without events is refused, and so is (``strict``) a
+    file with lines that do not match."""
     name, n_lines, unmatched = scan.name, scan.lines, scan.unmatched
     if len(scan.events) == 0:
         what = "no line" if n_lines else "no text (the file is empty)"
@@ -245,16 +252,10 @@ def _frame(path: Path, pattern: str, columns: Sequence[str], encoding: str, stri
                               "file.")
     if unmatched and strict:
         raise InputError(f"{name}: {unmatched:,} line(s) do not match the pattern (line "
-                         f"{_line_list(scan.first_unmatched.tolist())}); with {say('strict=True', '--strict')} "
+                         f"{line_list(scan.first_unmatched, unmatched)}); with {say('strict=True', '--strict')} "
                          "every non-blank line must be an event.")
-    notes = list(scan.notes)
-    if unmatched:
-        notes.append(f"{name}: {unmatched:,} of {n_lines:,} lines ({unmatched / n_lines:.1%}) do not match the "
-                     "pattern and are not events")
-    out = {c: scan.events.column(c) for c in columns}
-    frame = pd.DataFrame({c: v.to_pandas() if c == columns[0] else v.dictionary_encode().to_pandas()
-                          for c, v in out.items()})
-    return frame, notes
+    share = f"{name}: {unmatched:,} of {n_lines:,} lines ({unmatched / max(n_lines, 1):.1%}) do not match the pattern"
+    return [*scan.notes, *([share + " and are not events"] if unmatched else [])]
 
 
 def read_lines(paths: Sequence[Path], pattern: str, columns: Sequence[str], *, encoding: str = "utf-8",
@@ -271,17 +272,12 @@ def read_lines(paths: Sequence[Path], pattern: str, columns: Sequence[str], *, e
     >>> raw["outcome"].tolist(), files, notes
     (['ok', 'failed'], [('app.log', 2)], ['app.log: 1 of 3 lines (33.3%) do not match the pattern and are not events'])
     """
-    frames: list[pd.DataFrame] = []
-    files: list[tuple[str, int]] = []
+    scans: list[LineScan] = []
     notes: list[str] = []
     for path in paths:
-        frame, said = _frame(path, pattern, columns, encoding, strict)
-        frames.append(frame)
-        files.append((file_name(path), len(frame)))
-        notes.extend(said)
-    if len(frames) == 1:
-        return frames[0], files, notes
-    raw = pd.concat(frames, ignore_index=True)
-    for c in columns[1:]:  # one dictionary over the files
-        raw[c] = raw[c].astype("str").astype("category")
-    return raw, files, notes
+        scans.append(scan_lines(path, pattern, encoding=encoding))
+        notes.extend(_checked(scans[-1], strict))
+    table = pa.concat_tables([scan.events for scan in scans])  # one dictionary over the files below
+    raw = pd.DataFrame({c: table.column(c).to_pandas() if c == columns[0] else
+                        table.column(c).dictionary_encode().to_pandas() for c in columns})
+    return raw, [(scan.name, len(scan.events)) for scan in scans], notes
