@@ -70,6 +70,11 @@ def _arrow_exact(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
         off = np.where(np.asarray(pc.starts_with(zone, "-"), dtype=bool), -1, 1) * (hhmm // 100 * 3600 + hhmm % 100 * 60)
     elif "%z" in fmt or "%f" in fmt:
         return off, ~exact
+    if "%b" in fmt_local and not re.search(r"%[aABpPcxXZ]", fmt_local):  # Arrow reads %m 8x faster than %b
+        for number, month in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                                        "Dec"), 1):
+            local = pc.replace_substring(local, month, f"{number:02d}")
+        fmt_local = fmt_local.replace("%b", "%m")
     stamp = pc.strptime(local, format=fmt_local, unit="s", error_is_null=True)
     exact &= np.asarray(stamp.is_valid(), dtype=bool)
     # a rolled-over date lands on day 1..3; leading blanks Arrow skips: those must format back
