@@ -48,6 +48,10 @@ ACCESS_LOG_KEYS = ("method", "status", "status_class")
 #: The pattern of one line (RE2, also valid for Python's ``re``): groups ``ts``, ``method`` and
 #: ``outcome`` (the status); and the time format of common/combined logs (``strptime``).
 LOG_PATTERN, TIME_FORMAT = PRESETS["access"].pattern, PRESETS["access"].time_format
+#: :data:`LOG_PATTERN` with an unquoted user and the method before a non-letter: one-pass, so RE2
+#: extracts fast; on the lines it matches, :data:`LOG_PATTERN` matches with the same groups.
+_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] "(?P<method>[A-Za-z]*)(?:[^A-Za-z"\\](?:[^"\\]|\\.)*)?" '
+         r"(?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)")
 
 
 def is_access_log(path: str | PathLike[str]) -> bool:
@@ -101,8 +105,8 @@ def _read_file(path: Path, on_error: str, with_method: bool,
                ) -> tuple[np.ndarray, np.ndarray, pa.ChunkedArray, int, int, list[str]]:
     """``(times in ns, statuses, methods, lines skipped, lines, notes)`` of the good lines of one
     file: those the pattern matches with a real time and a status in 100..599."""
-    pattern = LOG_PATTERN if with_method else LOG_PATTERN.replace("(?P<method>", "(?:")  # a group costs time
-    scan = scan_lines(path, pattern, replace=True)
+    strict, fast = (p if with_method else p.replace("(?P<method>", "(?:") for p in (LOG_PATTERN, _FAST))  # groups cost
+    scan = scan_lines(path, strict, replace=True, fast=fast)
     ns, good = instants(scan.events.column("ts"), TIME_FORMAT)
     status = np.asarray(scan.events.column("outcome").cast(pa.int16()), dtype=np.int16)
     good &= (status >= 100) & (status <= 599)

@@ -187,9 +187,30 @@ def _csv_options(encoding: str) -> dict[str, Any]:
             "convert_options": pcsv.ConvertOptions(column_types={"line": pa.binary()})}
 
 
-def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bool = False) -> LineScan:
+def _match(text: pa.Array, patterns: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+    """The groups of the lines that match and their rows: each line by the first of ``patterns``
+    that matches it (a fast one-pass pattern, then a fuller one for the lines it misses)."""
+    parts, rows, left = [], [], np.arange(len(text))
+    for pattern in patterns:
+        got = pc.extract_regex(text if len(left) == len(text) else text.take(left), pattern)
+        hit = np.asarray(got.is_valid(), dtype=bool)
+        parts.append(got.filter(hit))
+        rows.append(left[hit])
+        left = left[~hit]
+        if not len(left):
+            break
+    if len(parts) == 1:
+        return parts[0], rows[0]
+    order = np.argsort(np.concatenate(rows), kind="stable")
+    return pa.concat_arrays(parts).take(order), np.concatenate(rows)[order]
+
+
+def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bool = False,
+               fast: str | None = None) -> LineScan:
     """The lines of the file at ``path`` matched by ``pattern`` (read by Arrow's CSV reader in
-    blocks of :data:`BLOCK_BYTES`: memory is bounded by a block and the matched groups).
+    blocks of :data:`BLOCK_BYTES`: memory is bounded by a block and the matched groups); ``fast``, a
+    pattern with the same groups that matches a subset of those lines with the same groups, is
+    tried first (RE2 extracts one-pass patterns several times faster).
 
     >>> import tempfile, pathlib
     >>> log = pathlib.Path(tempfile.mkdtemp()) / "app.log"
@@ -207,11 +228,10 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
         try:
             for batch in pcsv.open_csv(source, **_csv_options(encoding)) if size else ():
                 text = _text(batch.column(0), name, encoding, replace)
-                parts = pc.extract_regex(text, pattern)
-                hit = np.asarray(parts.is_valid())
-                found.append(parts.filter(hit))
-                numbers.append(at + 1 + np.flatnonzero(hit))
-                miss = np.flatnonzero(~hit)
+                parts, rows = _match(text, [pattern] if fast is None else [fast, pattern])
+                found.append(parts)
+                numbers.append(at + 1 + rows)
+                miss = np.setdiff1d(np.arange(len(text)), rows, assume_unique=True)
                 empty = np.asarray(pc.match_substring_regex(text.take(miss), r"^\s*$"), dtype=bool)
                 blank, unmatched = blank + int(empty.sum()), unmatched + int((~empty).sum())
                 first.append(at + 1 + miss[~empty][:MAX_LINES_LISTED + 1])
