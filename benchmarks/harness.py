@@ -3,6 +3,8 @@
 Each case runs a warm-up, then ``repeat`` timed runs; the median is reported. Peak memory is
 measured with :mod:`tracemalloc` (numpy reports its buffers to it), as the peak of traced bytes
 above what was allocated before the call: exact and independent of the OS's page accounting.
+:func:`peak_rss` gives the OS's view (peak resident set above the resident set before the call,
+Linux only), for the targets stated in RSS.
 """
 
 from __future__ import annotations
@@ -83,3 +85,40 @@ def peak_memory(fn: Callable[[], Any]) -> int:
         tracemalloc.stop()
     del out
     return peak - before
+
+
+def status_kib(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise OSError(f"/proc/self/status has no {field}")
+
+
+def trim_heap() -> None:
+    """Return the C heap's free memory to the OS (glibc ``malloc_trim``; nothing elsewhere), so
+    that RSS measured next counts what is in use, not what an earlier call freed and kept."""
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def peak_rss(fn: Callable[[], Any]) -> tuple[int | None, float, float]:
+    """``(peak RSS bytes above the RSS before the call or None off Linux, wall s, CPU s)`` of one
+    ``fn()`` (result dropped): the heap trimmed and the peak reset first (``/proc/self/clear_refs``)."""
+    trim_heap()
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")  # resets VmHWM to the current RSS
+        before: int | None = status_kib("VmRSS")
+    except OSError:
+        before = None
+    w0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    del out
+    return (None if before is None else (status_kib("VmHWM") - before) * 1024), wall, cpu

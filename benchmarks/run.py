@@ -152,7 +152,8 @@ def _extra_cases() -> None:
                       ("benchmarks.bench_backtest", "backtest"), ("benchmarks.bench_groups", "groups"),
                       ("benchmarks.bench_replay", "replay_columns"), ("benchmarks.bench_load", "load"),
                       ("benchmarks.bench_plot", "plot"), ("benchmarks.bench_startup", "startup"),
-                      ("benchmarks.bench_engines", "engines"), ("benchmarks.bench_spans", "spans")):
+                      ("benchmarks.bench_engines", "engines"), ("benchmarks.bench_spans", "spans"),
+                      ("benchmarks.bench_burn", "burn")):
         try:
             m = importlib.import_module(mod)
         except ImportError:
@@ -189,6 +190,16 @@ def print_table(results: list[Result]) -> None:
                                              for k, v in r.extra.items()))
 
 
+def _version(dist: str) -> str:
+    """The installed version of ``dist``, or "not installed" (no import: start-up stays cheap)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "not installed"
+
+
 def _has_tabulate() -> bool:
     try:
         import tabulate  # noqa: F401
@@ -207,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     repeat = 3 if args.quick else 5
     print(f"budgetlab benchmarks ({'quick' if args.quick else 'full'}): {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}")
+    print("versions: " + ", ".join(f"{name} {_version(name)}" for name in
+                                   ("budgetlab", "numba", "pyarrow", "polars", "duckdb", "dask")))
     t0 = time.perf_counter()
     events = build_events(n)
     print(f"data: {len(events):,} events over 28 days from budgetlab.synth (seed {SEED}) in {time.perf_counter() - t0:.1f} s\n")

@@ -137,11 +137,6 @@ def outcome_labels(text: str | None) -> dict[str, str] | None:
     return table
 
 
-def _local(ts: pd.Series, tz: str) -> pd.Series:
-    local: pd.Series = ts.dt.tz_convert(tz)
-    return local
-
-
 def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None, tz: str | None = None,
                   confidence: float = 0.95) -> pd.DataFrame:
     """Success rate per group and local day, with the Wilson interval of each day.
@@ -178,7 +173,7 @@ def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None
     require_columns(events, ["ts", "ok", *keys], what="events")
     tz = check_tz(tz)
     frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
-    frame["day"] = _local(events["ts"], tz).dt.normalize().to_numpy()
+    frame["day"] = events["ts"].dt.tz_convert(tz).dt.normalize().to_numpy()
     frame["ok"] = events["ok"].to_numpy(dtype=bool)
     daily = frame.groupby([*keys, "day"], sort=True)["ok"].agg(total="size", good="sum").reset_index()
     daily["good"] = daily["good"].astype(np.int64)
@@ -284,7 +279,7 @@ def hourly_profile(events: pd.DataFrame, *, bucket: Any, by: str | Sequence[str]
     if str(bucket) not in set(events["bucket"].astype(str)):
         raise InputError(f"no failures in the bucket {str(bucket)!r}; choose one of the buckets the data have.")
     frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
-    frame["hour"] = _local(events["ts"], tz).dt.hour.to_numpy()
+    frame["hour"] = events["ts"].dt.tz_convert(tz).dt.hour.to_numpy()
     failed = ~events["ok"].to_numpy(dtype=bool)
     in_bucket = (events["bucket"].astype(str) == str(bucket)).to_numpy() & failed
     frame["bucket_failures"] = in_bucket.astype(np.int64)

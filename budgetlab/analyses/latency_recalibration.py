@@ -36,16 +36,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import as_list, check_argument, check_fraction, check_whole
+from .._util.validation import as_list, check_argument, check_fraction, check_whole, utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
-from .per_group import group_keys, group_mask
+from .per_group import group_keys, group_mask, need_group_keys
 from .recalibration.candidates import USUAL_TARGETS
-from .recalibration.rules import MIN_EXPECTED_FAILURES, MIN_TRAFFIC_DAYS
+from .recalibration.rules import thin_evidence
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
@@ -151,8 +151,7 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
              run: Callable[[SLO], LatencyRecalibration]) -> LatencyRecalibration:
     """One run per distinct SLO over the whole table; each group's rows from its own SLO's run
     (every run has the same rows: the same groups, thresholds and candidates)."""
-    if not keys:
-        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+    need_group_keys(keys)
     key_table = group_keys(events, keys)
     slos = per.resolve(key_table)
     slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
@@ -189,8 +188,8 @@ def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys
     """Per group and UTC day of the observation: time at ``limit`` or worse, and observed time
     (both after warm-up, no-traffic time left out)."""
     status = spans["status"].astype(str).to_numpy()
-    a = np.maximum(_ns(spans["start"]), _ns(spans["warmup_end"])) - t0
-    b = _ns(spans["end"]) - t0
+    start, warm, end = (utc_ns_column(spans[c], c) for c in ("start", "warmup_end", "end"))
+    a, b = np.maximum(start, warm) - t0, end - t0
     keep = (status != "no_traffic") & (b > a)
     g = _group_rows(spans, keys, censoring)[keep]
     is_bad = np.isin(status[keep], limit)
@@ -206,10 +205,6 @@ def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys
     obs = np.bincount(flat, weights=(hi - lo).astype(np.float64), minlength=size)
     bad = np.bincount(flat, weights=np.where(is_bad[row], hi - lo, 0).astype(np.float64), minlength=size)
     return bad.reshape(len(censoring), n_days), obs.reshape(len(censoring), n_days)
-
-
-def _ns(col: pd.Series) -> np.ndarray:
-    return np.asarray(pd.DatetimeIndex(col).asi8, dtype=np.int64)
 
 
 def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
@@ -262,28 +257,14 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     return LatencyRecalibration(table, summary, frontier)
 
 
-def _thin(events: int, target: float, traffic_days: int) -> str:
-    """Why a target cannot be judged on a group's evidence, in words ('' when it can): the rule of
-    :func:`budgetlab.recalibrate` (at least :data:`MIN_EXPECTED_FAILURES` expected failures under the
-    target, and :data:`MIN_TRAFFIC_DAYS` days with traffic for the day-block bootstrap)."""
-    expected = events * (1 - target)
-    if expected < MIN_EXPECTED_FAILURES - 1e-9:
-        need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
-        return (f"{events:,} events: too few to judge {target:g} ({expected:.3g} expected failures under it; "
-                f"at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
-    if traffic_days < MIN_TRAFFIC_DAYS:
-        return (f"{traffic_days} day(s) with traffic: too few for the day-block bootstrap (at least "
-                f"{MIN_TRAFFIC_DAYS})")
-    return ""
-
-
 def _withhold_thin(out: LatencyRecalibration, events: np.ndarray, traffic_days: np.ndarray) -> None:
     """Withhold, in words, what the evidence is too thin for: a target a group's events cannot
     judge is never supported (table), never on the frontier, and a supported target too thin to
     judge is no recommendation (summary: NaN, the reason in ``note``)."""
     def reasons(frame: pd.DataFrame, col: str) -> list[str]:
         g = np.repeat(np.arange(len(events)), len(frame) // max(len(events), 1))
-        return [_thin(int(events[i]), float(t), int(traffic_days[i])) if np.isfinite(t) else ""
+        return [thin_evidence(int(events[i]), float(t), int(traffic_days[i]), True)
+                if np.isfinite(t) else ""
                 for i, t in zip(g, frame[col].to_numpy(dtype=np.float64), strict=True)]
 
     why = np.array([bool(w) for w in reasons(out.table, "target")], dtype=bool)

@@ -18,7 +18,7 @@ from ..errors import ConfigError, InputError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup
 
-__all__ = ["group_mask", "group_keys", "per_slo_rows", "merge_tables", "GROUP_TABLES"]
+__all__ = ["group_mask", "group_keys", "need_group_keys", "per_slo_rows", "merge_tables", "GROUP_TABLES"]
 
 #: Tables of an incident report keyed by the tracker's group keys, and how each is ordered.
 GROUP_TABLES = ("states", "transitions", "tracker", "alerts", "tiers", "budget")
@@ -33,6 +33,14 @@ def group_mask(table: pd.DataFrame, keys: Sequence[str], mine: dict[tuple[str, .
     return np.array([mine.get(tuple(r), False) for r in rows], dtype=bool)
 
 
+def need_group_keys(keys: Sequence[str]) -> list[str]:
+    """``keys`` as a list; refused when empty (per-group SLOs are keyed by the group columns)."""
+    if not keys:
+        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are "
+                          "keyed by.")
+    return list(keys)
+
+
 def group_keys(events: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     """One row per group of ``events`` (the ``keys`` columns, groups in sorted key order)."""
     return events.groupby(list(keys), sort=True, observed=True, dropna=False).size().reset_index()[list(keys)]
@@ -42,9 +50,7 @@ def per_slo_rows(events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SL
     """Per-group SLOs for an analysis with one row set per group: ``run`` with each distinct SLO
     on the whole table, each group's rows taken from the run with its own SLO (the row order and
     columns of one run; ``attrs["slo"]`` is ``per``)."""
-    keys = check_events(events, by)
-    if not keys:
-        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+    keys = need_group_keys(check_events(events, by))
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
     key_table = group_keys(events, keys)

@@ -32,7 +32,7 @@ from ..errors import ConfigError
 from .recalibration import MIN_HISTORY_DAYS, Recalibration, wilson_interval
 
 __all__ = ["Verdict", "VERDICT_COLUMNS", "MIN_EVENTS", "target_verdicts", "page_verdict", "cause_verdict",
-           "verdicts_table", "bucket_phrase"]
+           "verdicts_table", "bucket_phrase", "percent", "minutes"]
 
 #: Fewest events in the history for a verdict on a target.
 MIN_EVENTS = 100
@@ -89,8 +89,29 @@ def verdicts_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
     return pd.DataFrame([asdict(v) for v in verdicts], columns=list(VERDICT_COLUMNS))
 
 
-def _pct(x: float, digits: int = 2) -> str:
-    return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.{digits}f} %"
+def percent(x: Any, digits: int = 2) -> str:
+    """A fraction in percent for a sentence, ``n/a`` when it is missing or not finite.
+
+    >>> percent(0.93801), percent(0.5, 0), percent(float("nan"))
+    ('93.80 %', '50 %', 'n/a')
+    """
+    return "n/a" if x is None or pd.isna(x) or not np.isfinite(x) else f"{100 * float(x):.{digits}f} %"
+
+
+def minutes(td: Any) -> str:
+    """A duration for a sentence: minutes, hours and minutes, or days; ``n/a`` when missing.
+
+    >>> minutes(pd.Timedelta("45min")), minutes(pd.Timedelta("150min")), minutes(pd.Timedelta("3D"))
+    ('45 min', '2 h 30 min', '3.0 days')
+    """
+    if td is None or pd.isna(td):
+        return "n/a"
+    m = pd.Timedelta(td).total_seconds() / 60
+    if abs(m) < 90:
+        return f"{m:.0f} min"
+    if abs(m) < 48 * 60:
+        return f"{int(m // 60)} h {int(round(m % 60)):02d} min"
+    return f"{m / 1440:.1f} days"
 
 
 def _tpct(x: float) -> str:
@@ -136,10 +157,10 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         group = _group_text(r, by)
         n, f, days = int(r["events"]), int(r["failures"]), float(r["history_days"])
         cur = float(r["current_target"])
-        evidence = (f"{n:,} events, {f:,} failures over {days:.1f} days; success {_pct(r['success_rate'])} "
-                    f"({100 * conf:g} % interval {_pct(r['ci_low'])} – {_pct(r['ci_high'])})")
+        evidence = (f"{n:,} events, {f:,} failures over {days:.1f} days; success {percent(r['success_rate'])} "
+                    f"({100 * conf:g} % interval {percent(r['ci_low'])} – {percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
-            evidence += f"; {limit} or worse {_pct(r['current_share_limit'], 1)} of the time under {_tpct(cur)}"
+            evidence += f"; {limit} or worse {percent(r['current_share_limit'], 1)} of the time under {_tpct(cur)}"
         caveat = (f"provisional: {days:.1f} days of history, less than the {min_days:g} days a verdict needs"
                   if days < min_days else "")
         subject = f"target {_tpct(cur)} for {group}" if np.isfinite(cur) else f"target for {group}"
@@ -160,18 +181,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         if caveat:
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])
-        if n < min_events:
-            rec_txt = (f"No recommendation for {group}: only {n:,} events in the history; a recommendation needs at "
-                       f"least {min_events:,}.")
-        elif np.isfinite(rec_t):
-            lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
-            rec_txt = f"Recommended for {group}: {_tpct(rec_t)}"
-            if np.isfinite(lo) and np.isfinite(hi):
-                rec_txt += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
-            rec_txt += f", from {n:,} events over {days:.1f} days"
-            rec_txt += f"; {caveat}." if caveat else "."
-        else:
-            rec_txt = f"No recommendation for {group}: {r['recommendation_note']}."
+        rec_txt = _recommendation(r, group, caveat, min_events)
         row = {k: r[k] for k in by}
         row.update(subject=subject, verdict=verdict, sentence=sentence, evidence=evidence, withheld=withheld,
                    caveat=caveat, recommended_target=rec_t if n >= min_events else np.nan, recommendation=rec_txt)
@@ -179,6 +189,21 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
     out = pd.DataFrame(rows, columns=[*by, *VERDICT_COLUMNS, "recommended_target", "recommendation"])
     out.attrs["by"] = by
     return out
+
+
+def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> str:
+    """The sentence on the recommended target of one summary row ``r``, or why there is none."""
+    n, days, rec_t = int(r["events"]), float(r["history_days"]), float(r["recommended_target"])
+    if n < min_events:
+        return (f"No recommendation for {group}: only {n:,} events in the history; a recommendation "
+                f"needs at least {min_events:,}.")
+    if not np.isfinite(rec_t):
+        return f"No recommendation for {group}: {r['recommendation_note']}."
+    lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
+    text = f"Recommended for {group}: {_tpct(rec_t)}"
+    if np.isfinite(lo) and np.isfinite(hi):
+        text += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
+    return text + f", from {n:,} events over {days:.1f} days" + (f"; {caveat}." if caveat else ".")
 
 
 def page_verdict(failures: int, events: int, *, target: float, threshold: float, confidence: float = 0.95,

@@ -30,6 +30,7 @@ from .._util.validation import utc_from_ns
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, as_per_group
+from .per_group import need_group_keys
 from .sorted_events import (
     Sorted,
     WindowSpec,
@@ -41,25 +42,10 @@ from .window_clock import clock_codes, clock_events, clock_figures
 from .window_detection import NAT, Incidents, as_timedelta, incident_columns, incident_rows
 from .window_options import WindowOptions, window_options
 
-__all__ = [
-    "compare_windows",
-    "window_incidents",
-    "COMPARE_COLUMNS",
-]
+__all__ = ["compare_windows", "window_incidents"]
 
 _DAY_NS = 86_400 * 10**9
 _HOUR_NS = 3_600 * 10**9
-
-#: Columns of :func:`compare_windows` after the group keys (the incident columns only with
-#: ``incidents=``).
-COMPARE_COLUMNS = (
-    "window", "window_kind", "min_dwell", "events", "hours", "hours_no_traffic",
-    "share_healthy", "share_warning", "share_critical", "share_exhausted", "hours_exhausted",
-    "transitions", "transitions_per_day", "round_trips", "round_trips_per_day",
-    "incidents", "detected", "missed", "detection_median", "detection_max",
-    "recovery_median", "recovery_max", "unrecovered",
-)
-
 
 # ----------------------------------------------------------------------------------------------
 # compare_windows
@@ -101,8 +87,7 @@ def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sort
     srt = sort_events(events, by)
     if per is None:
         return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by)
-    if not srt.by:
-        raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+    need_group_keys(srt.by)
     slos = per.resolve(srt.keys[list(srt.by)])
     targets = (np.array([x.target for x in slos], dtype=np.float64) if target is None
                else group_targets(target, srt.keys, srt.by))

@@ -10,12 +10,13 @@ from ..privacy import guard_personal_data, hash_values, scan_personal_data
 from .accesslog import is_access_log, read_access_log
 from .outcomes import DEFAULT_OUTCOMES, SKIP, classify_outcomes, map_outcomes, normalize_label
 from .read import read_events
-from .report import HowRead, LabelReading
 from .schema import (
     INCIDENT_COLUMNS,
     SOLVE_ERROR,
     SUCCESS,
     TIMEOUT,
+    HowRead,
+    LabelReading,
     as_events,
     bucket_dtype,
     check_events,

@@ -1,8 +1,10 @@
 """An input file's bytes, decompressed in a stream under a ratio cap, and the diagnosis of bytes
 that are not the text they should be (UTF-16, binary, another compression, CR-only lines).
 
-Compression is recognised by its magic bytes, whatever the name: gzip, bzip2 and xz are
-decompressed in 1 MiB steps; zstd, lz4 and ZIP are refused with the fix. While decompressing, the
+Compression is recognised by its magic bytes, whatever the name, and passed to Arrow's codec
+explicitly (gzip, bzip2: ``pa.CompressedInputStream``), in 1 MiB steps; the stdlib reads only
+what Arrow cannot: xz (no codec in pyarrow) and gzip with NUL padding after the last member (as
+gzip reads it; Arrow refuses it). zstd, lz4 and ZIP are refused with the fix. While decompressing, the
 output may grow to a small allowance (:data:`ALLOWANCE`) and beyond it to at most
 :data:`MAX_RATIO` times the compressed bytes read so far: a "zip bomb" (a few MiB that expand to
 gigabytes, such as a file of blank lines) is refused after a few MiB, never held in memory.
@@ -14,10 +16,11 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from .._util.memory import check_memory, format_bytes, memory_limit
 from .._util.progress import progress_bar
@@ -26,7 +29,8 @@ from ..errors import BudgetlabError, ConfigError, FileFormatError
 
 __all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of", "read_input", "refuse_binary",
            "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding", "file_name",
-           "CR_ONLY_NOTE", "compression_note", "PROGRESS_BYTES"]
+           "CR_ONLY_NOTE", "compression_note", "PROGRESS_BYTES", "utf8_family", "sniff", "is_blank",
+           "refuse_wide"]
 
 #: Default cap on decompressed bytes per compressed byte (gzip's own maximum is about 1032).
 MAX_RATIO = 1000
@@ -43,6 +47,12 @@ PROGRESS_BYTES = 1 << 28
 
 #: The "how it was read" statement for a file whose lines end in CR alone (read as line ends).
 CR_ONLY_NOTE = "line endings: CR only (old Mac), read as line ends"
+
+try:
+    import lzma
+except ImportError:  # a Python built without liblzma
+    lzma = None  # type: ignore[assignment]
+_LZMA_ERROR = OSError if lzma is None else lzma.LZMAError
 
 _CHUNK = 1 << 20
 _IN = 1 << 14
@@ -96,93 +106,76 @@ def max_ratio() -> float:
     return value
 
 
-def _decompressor(kind: str, name: str) -> Any:
-    if kind == "gzip":
-        return zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-    if kind == "bz2":
-        import bz2
+def _arrow_pieces(path: Path, kind: str) -> Iterator[tuple[bytes, int]]:
+    """Decompressed pieces of at most 1 MiB, each with the compressed bytes read so far: Arrow's
+    own codec (``pa.CompressedInputStream``), the compression passed explicitly (budgetlab found it
+    by content; Arrow's ``detect`` goes by the name). Several gzip members or bzip2 streams one
+    after the other are one file, as their tools read them."""
+    import pyarrow as pa
 
-        return bz2.BZ2Decompressor()
-    if kind == "xz":
-        try:
-            import lzma
-        except ImportError:  # a Python built without liblzma
-            raise FileFormatError(f"{name}: the file is xz-compressed and this Python has no xz support; decompress "
-                                  "it (xz -d) or save it as .csv.gz.") from None
-        return lzma.LZMADecompressor()
-    tool = {"zstd": "zstd -d", "lz4": "lz4 -d"}[kind]
-    raise FileFormatError(f"{name}: the file is {kind}-compressed, which budgetlab does not read; decompress it "
-                          f"({tool}) or save it as .csv.gz.")
+    with pa.OSFile(str(path)) as raw, pa.CompressedInputStream(raw, kind) as stream:  # read-only
+        while piece := stream.read(_CHUNK):
+            yield piece, raw.tell()
 
 
-def _chunks(fh: IO[bytes], kind: str, name: str) -> Iterator[bytes]:
-    """Decompressed pieces of at most 1 MiB from compressed reads of 16 KiB (several gzip
-    members, bzip2 or xz streams one after the other are one file, as their tools read them; NUL
-    padding after the last gzip member is ignored, as gzip ignores it)."""
-    dec = _decompressor(kind, name)
-    finished = False  # the current member/stream ended: a new one starts only if more data comes
-    pending = b""
-    while True:
-        data, pending = (pending or fh.read(_IN)), b""
-        if not data:
-            break
-        if finished:
-            if kind == "gzip" and not data.strip(b"\x00"):
-                continue
-            dec, finished = _decompressor(kind, name), False
-        while True:
-            out = dec.decompress(data, _CHUNK)
-            if kind == "gzip":
-                data = dec.unconsumed_tail
-                more = bool(data)
-            else:
-                data = b""
-                more = not dec.needs_input and not dec.eof
-            if out:
-                yield out
-            if dec.eof:
-                finished, pending = True, dec.unused_data + data
-                break
-            if not more:
-                break
+def _stdlib_pieces(path: Path, kind: str, name: str) -> Iterator[tuple[bytes, int]]:
+    """The stdlib fallback, only where Arrow cannot: xz (pyarrow has no xz codec) and gzip with NUL
+    padding after the last member (which gzip ignores and Arrow refuses). Garbage after a
+    member or stream is refused as corrupt, as Arrow refuses it."""
+    if kind == "xz" and lzma is None:
+        raise FileFormatError(f"{name}: the file is xz-compressed and this Python has no xz support; decompress "
+                              "it (xz -d) or save it as .csv.gz.")
+    new = (lambda: zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)) if kind == "gzip" else lzma.LZMADecompressor
+    dec: Any = new()
+    finished, pending = False, b""  # finished: a new member/stream starts only if more data comes
+    with open(path, "rb") as fh:  # read-only
+        while data := (pending or fh.read(_IN)):
+            pending = b""
+            if finished:
+                if kind == "gzip" and not data.strip(b"\x00"):
+                    continue
+                dec, finished = new(), False
+            while True:
+                out = dec.decompress(data, _CHUNK)
+                data = dec.unconsumed_tail if kind == "gzip" else b""
+                if out:
+                    yield out, fh.tell()
+                if dec.eof:
+                    finished, pending = True, dec.unused_data + data
+                    break
+                if not (data if kind == "gzip" else not dec.needs_input):
+                    break
     if not finished:
         raise EOFError("truncated")
 
 
-def _corrupt_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = [OSError, EOFError, zlib.error, ValueError]
-    try:
-        import lzma
-
-        errors.append(lzma.LZMAError)
-    except ImportError:
-        pass
-    return tuple(errors)
-
-
-def _decompress(path: Path, kind: str, name: str) -> bytes:
-    ratio = max_ratio()
-    budget = memory_limit()
+def _decompress(path: Path, kind: str, name: str, *, arrow: bool = True) -> bytes:
+    if kind in ("zstd", "lz4"):
+        raise FileFormatError(f"{name}: the file is {kind}-compressed, which budgetlab does not read; decompress it "
+                              f"({kind} -d) or save it as .csv.gz.")
+    ratio, budget = max_ratio(), memory_limit()
     parts: list[bytes] = []
     total = 0
-    with open(path, "rb") as fh, progress_bar(os.fstat(fh.fileno()).st_size, desc=f"decompressing {name}",
-                                              min_total=PROGRESS_BYTES) as bar:  # read-only
+    pieces = _arrow_pieces(path, kind) if arrow and kind != "xz" else _stdlib_pieces(path, kind, name)
+    with progress_bar(path.stat().st_size, desc=f"decompressing {name}", min_total=PROGRESS_BYTES) as bar:
         try:
-            for chunk in _chunks(fh, kind, name):
-                bar.update(fh.tell() - bar.done)
-                total += len(chunk)
-                if total > ALLOWANCE and total > ratio * max(fh.tell(), 1):
+            for piece, done in pieces:
+                bar.update(done - bar.done)
+                total += len(piece)
+                if total > ALLOWANCE and total > ratio * max(done, 1):
                     raise FileFormatError(
                         f"{name}: decompresses to over {ratio:g} times its compressed size (more than "
-                        f"{format_bytes(total)} from {format_bytes(fh.tell())}): a decompression bomb, or a file of "
+                        f"{format_bytes(total)} from {format_bytes(done)}): a decompression bomb, or a file of "
                         f"one line repeated; if it is genuine, decompress it yourself or raise the cap "
                         f"({RATIO_ENV}=10000).")
                 if total > budget:
                     check_memory(total, f"{name} decompressed", ["decompress and split the file"])
-                parts.append(chunk)
+                parts.append(piece)
         except BudgetlabError:
             raise
-        except _corrupt_errors():
+        except (OSError, EOFError, zlib.error, ValueError, _LZMA_ERROR):
+            if arrow and kind == "gzip":  # NUL padding after the last member, perhaps: the stdlib reads it
+                return _decompress(path, kind, name, arrow=False)
             raise FileFormatError(f"{name}: the {kind} stream is truncated or corrupt; copy or export the file "
                                   "again.") from None
     return b"".join(parts)
@@ -296,3 +289,38 @@ def check_text_encoding(encoding: Any) -> str:
         raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give the "
                           "file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.")
     return str(encoding)
+
+
+def utf8_family(encoding: str) -> bool:
+    return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+
+
+def sniff(raw: bytes, name: str, kind: str) -> None:
+    inner = compression_of(raw[:16])
+    if inner is not None:
+        raise FileFormatError(f"{name}: is {inner} data inside a compressed file (compressed twice); decompress it "
+                              "once and save it as .csv or .csv.gz.")
+    if raw[:4] == b"PAR1":
+        raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or pass format='parquet'.")
+    if raw[:4] == b"PK\x03\x04":
+        raise FileFormatError(f"{name}: is a ZIP archive (or an Excel workbook), not {kind.upper()}; "
+                              "export it as CSV or unpack it.")
+
+
+_BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file not empty
+
+
+def is_blank(raw: bytes) -> bool:
+    """Only blanks, NULs and BOM bytes (what an empty export holds); found without a copy."""
+    return _BLANK.search(raw) is None
+
+
+def refuse_wide(raw: bytes, name: str) -> None:
+    """UTF-16/32 text read as UTF-8 (NUL bytes are valid UTF-8, so decoding alone misses it), or
+    binary data."""
+    refuse_binary(raw, name)
+    wide = utf16_encoding(raw)
+    if wide is not None:
+        bom = "it starts with a byte-order mark" if wide in ("utf-16", "utf-32") else "every other byte is NUL"
+        raise FileFormatError(f"{name}: is {wide.upper()} text ({bom}); pass "
+                              f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it as UTF-8.")

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import difflib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..privacy import scan_text
+from ..errors import SchemaError
+from ..privacy import scan_text, shown
 
 __all__ = ["MAX_ROWS_LISTED", "reading", "note_open_last_row", "row_numbers", "expand", "hidden_names",
-           "shown_names", "show_labels", "reading_files", "file_offset"]
+           "shown_names", "show_labels", "reading_files", "file_offset", "check_header"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -130,3 +132,28 @@ def show_labels(labels: list[str], counts: list[int]) -> str:
     if n_hidden:
         text += (", and " if text else "") + f"{n_hidden} label(s) not shown because they look like personal data"
     return text
+
+
+def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> None:
+    """Refuse duplicated column names and declared ``columns`` missing from ``names``
+    (:class:`SchemaError` suggesting the closest names; names that look like data are hidden)."""
+    seen: dict[str, int] = {}
+    for n in names:
+        seen[str(n)] = seen.get(str(n), 0) + 1
+    dups = [n for n, k in seen.items() if k > 1]
+    if dups:
+        raise SchemaError(f"{what}: duplicate column name(s) {shown_names(dups)}; rename them so each is unique.")
+    have = list(seen)
+    for col in columns:
+        if col in seen:
+            continue
+        if have and hidden_names(have).any():  # a header-less file: its first row is data, never echoed
+            raise SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, not column names "
+                              f"({len(have)} fields; not shown): does the file have a header row?")
+        close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
+        hint = f" Did you mean {shown_names(close)}?" if close else ""
+        if len(have) == 1 and any(sep in have[0] for sep in (";", "\t", ",", "|")):
+            sep = next(s for s in (";", "\t", ",", "|") if s in have[0])
+            hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab reads ',' "
+                     "(.csv) and tab (.tsv, or format='tsv').")
+        raise SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: {shown_names(have)}.")

@@ -32,8 +32,7 @@ from ..errors import ConfigError, FileFormatError, InputError
 from ._input import compression_of, file_name
 from .lines import MAX_LINES_LISTED, PRESETS, line_list, scan_lines
 from .outcomes import OutcomeReading, check_outcomes, classify_outcomes
-from .report import HowRead, skip_reasons, time_span
-from .schema import SUCCESS, bucket_dtype
+from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span
 from .sources import expand_sources, file_notes
 from .timeformat import instants
 

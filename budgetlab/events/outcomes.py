@@ -35,13 +35,12 @@ from ._columns import (
     small_int,
 )
 from ._messages import row_numbers, show_labels
-from .schema import FAILURE, SOLVE_ERROR, SUCCESS, TIMEOUT, bucket_dtype
+from .schema import FAILURE, SKIP, SOLVE_ERROR, SUCCESS, TIMEOUT, LabelReading, bucket_dtype
 
 __all__ = ["DEFAULT_OUTCOMES", "SKIP", "NON_FINAL_STATES", "MISSING_LABELS", "LabelReading", "OutcomeReading",
            "normalize_label", "check_outcomes", "classify_outcomes", "map_outcomes", "parse_ok", "bucket_with_ok"]
 
 #: The mapping value that leaves a label's rows out (counted in the "how it was read" facts).
-SKIP = "skip"
 
 _SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay", "true", "1",
                   "yes", "y", "t", "pass", "passed", "solved", "completed", "complete", "done", "finished",
@@ -83,18 +82,6 @@ def normalize_label(text: Any) -> str:
     s = unicodedata.normalize("NFKC", str(text))
     s = "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
     return _BLANKS.sub("_", s.casefold().strip())
-
-
-@dataclass(frozen=True)
-class LabelReading:
-    """One distinct label and what it was read as: ``label`` (normalised; ``None`` when it looks
-    like personal data), ``meaning`` (``success``, a failure bucket or ``skip``), ``rule`` (the
-    vocabulary entry, mapping key or status range that decided) and ``rows``."""
-
-    label: str | None
-    meaning: str
-    rule: str
-    rows: int
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ labels) and only if they do not look like personal data.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import Any, TypedDict
@@ -23,15 +22,14 @@ from typing import Any, TypedDict
 import numpy as np
 import pandas as pd
 
-from .._util.codes import category_codes, factorize
 from .._util.validation import duration_label, utc_from_ns
-from .._util.words import say
-from ..errors import BudgetlabWarning, ConfigError, InputError
-from ..privacy import guard_personal_data, hash_values, shown
-from ._columns import MISSING_LABELS, code_counts, recode, small_int
-from ._formats import ISO_TIME, check_header, check_scalars
+from ..errors import ConfigError, InputError
+from ..privacy import guard_personal_data, hash_values
+from ._columns import MISSING_LABELS, group_key, warn_id_like
+from ._csv import ISO_TIME
+from ._formats import check_scalars
 from ._latency import DURATION, apply_slow, parse_durations
-from ._messages import reading, row_numbers
+from ._messages import check_header, reading
 from ._times import OFFSETS_READING, describe_time, parse_time
 from .lines import read_lines
 from .outcomes import (
@@ -43,10 +41,9 @@ from .outcomes import (
     map_outcomes,
     parse_ok,
 )
-from .report import HowRead, skip_reasons, time_span
+from .schema import HowRead, skip_reasons, time_span
 from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec
-from .spelling import one_spelling
 from .timeformat import parse_formatted
 
 __all__ = ["read_events", "ReadSpec", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS", "map_outcomes"]
@@ -106,58 +103,6 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.dask as bd).")
     raise InputError(f"source must be a file path, a list of paths, a glob, a folder or a pandas DataFrame, "
                      f"got {type(source).__name__}.")
-
-
-def _group_key(col: pd.Series, name: str) -> pd.Categorical:
-    """A declared group key as a categorical of stripped NFC strings (only used categories, sorted;
-    values with invisible characters refused, see :mod:`~budgetlab.events.spelling`).
-    A categorical column (labels and keys are read as Arrow dictionaries) keeps its small codes:
-    only its categories are stripped and sorted, the rows are remapped through a lookup table."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        codes = category_codes(col)
-        uniques = pd.Index(col.cat.categories)
-    else:
-        codes, uniques = factorize(col)
-    names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
-    names, invisible = one_spelling(names)  # NFC: one spelling of each key (on the distinct values)
-    if invisible.any():
-        hidden = invisible[np.maximum(codes, 0)] & (codes >= 0)
-        if hidden.any():
-            raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, format, bidirectional "
-                             f"or control characters) at {row_numbers(hidden)} ({int(hidden.sum()):,} rows); they "
-                             "would make groups that print alike: remove them from the data.")
-    blank = np.asarray(names == "", dtype=bool)
-    if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
-        missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
-        raise InputError(f"group key {name!r} is empty or missing at {row_numbers(np.asarray(missing))}; "
-                         "fill or drop those rows.")
-    used = code_counts(codes, len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
-    cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str), return_inverse=True)
-    small = small_int(len(cats))
-    # validate=False below: the codes were checked non-negative, and each used code maps into cats
-    if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
-        # as wanted (a copy: the raw column's codes are read-only, the caller's table may be written to)
-        return pd.Categorical.from_codes(codes.copy(), categories=pd.Index(cats, dtype="str"), validate=False)
-    remap = np.full(len(names), -1, dtype=small)
-    remap[np.flatnonzero(used)] = inverse
-    return pd.Categorical.from_codes(recode(remap, codes), categories=pd.Index(cats, dtype="str"), validate=False)
-
-
-#: A group key with more distinct values than this share of the rows (and at least
-#: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.
-ID_LIKE_SHARE = 0.5
-ID_LIKE_MIN_ROWS = 1000
-
-
-def _warn_id_like(name: str, key: pd.Categorical) -> None:
-    """Warn when a group key looks like an id (distinct values per row, not a count: 50,000
-    sitekeys over millions of events are normal groups)."""
-    rows, distinct = len(key), len(key.categories)
-    if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
-        warnings.warn(BudgetlabWarning(
-            f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows ({distinct / rows:.0%}): it "
-            "looks like an id, not a group, and each group would hold one or two events; drop it from "
-            f"{say('by=', '--by')} or group by a coarser key."), stacklevel=3)
 
 
 # --------------------------------------------------------------------------------------------
@@ -274,7 +219,7 @@ def read_events(
         (string) if declared, then ``keep`` columns, then ``duration`` (timedelta64[ns]) if
         declared; sorted stably by ``ts`` (equal times keep
         input order: file order, then row order), with a fresh RangeIndex. Skipped rows are not
-        in it. ``attrs["how_read"]`` is a :class:`~budgetlab.events.report.HowRead`: rows read and
+        in it. ``attrs["how_read"]`` is a :class:`~budgetlab.events.schema.HowRead`: rows read and
         skipped (by reason), how the time column was read and its span, each label -> meaning
         with its count, and a note for each reading decision (see ``encoding``).
 
@@ -317,7 +262,7 @@ def read_events(
     if not isinstance(spec, ReadSpec):
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
     time, label, ok, bucket, session = spec.time, spec.label, spec.ok, spec.bucket, spec.session
-    keys, keep_cols, tz = list(spec.by), list(spec.keep), spec.tz
+    keys, keep_cols = list(spec.by), list(spec.keep)
     columns, slow_ns = spec.columns, spec.slow_ns
     labels = [c for c in (label if ok is None else None, bucket) if c is not None]  # outcome labels, failure kinds
 
@@ -331,28 +276,16 @@ def read_events(
         keys = [k for k in keys if k in raw.columns]
         keep_cols = [k for k in keep_cols if k in raw.columns]
 
-        if spec.time_format is not None:
-            t, time_text = parse_formatted(raw[time], spec.time_format, year=spec.year, tz=tz)
-        else:
-            t = parse_time(raw[time], tz=tz, epoch=spec.epoch)
-            # ISO text with a zone in every row, read as instants by the CSV reader: said as text
-            time_text = OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(raw[time], tz=tz,
-                                                                                      epoch=spec.epoch)
+        t, time_text = _time_of(raw, spec)
         reading_ = _outcome_reading(raw, label, ok, bucket, dict(spec.outcomes) if spec.outcomes is not None else None,
                                     require_success=is_path_like(source))
-        ok_arr, bucket_cat, n_slow = reading_.ok, reading_.bucket, 0
-        durations = None if spec.duration is None else parse_durations(raw[spec.duration], spec.duration_unit)
-        if durations is not None:
-            notes.append(f"durations: column {spec.duration!r}, " + (f"numbers in {spec.duration_unit}"
-                         if spec.duration_unit else "text with units") + ", kept as the 'duration' column")
-        if slow_ns is not None and durations is not None:
-            ok_arr, bucket_cat, n_slow = apply_slow(ok_arr, bucket_cat, durations, slow_ns)
+        ok_arr, bucket_cat, n_slow, durations = _latency_of(raw, spec, reading_, notes)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
         out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array, "ok": ok_arr,
                                "bucket": bucket_cat}
         for k in keys:
-            out[k] = _group_key(raw[k], k)
-            _warn_id_like(k, out[k])
+            out[k] = group_key(raw[k], k)
+            warn_id_like(k, out[k])
         if session and session in raw.columns:
             sid = raw[session]
             out["session_id"] = (hash_values(sid, spec.salt or "").astype("string") if spec.hash_session
@@ -377,6 +310,30 @@ def read_events(
         notes=(*notes, *reading_.notes),
     )
     return frame
+
+
+def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
+    """The time column as int64 ns UTC and how it was read (for ``how_read``)."""
+    col, tz = raw[spec.time], spec.tz
+    if spec.time_format is not None:
+        return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
+    t = parse_time(col, tz=tz, epoch=spec.epoch)
+    # ISO text with a zone in every row, read as instants by the CSV reader: said as text
+    return t, OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(col, tz=tz, epoch=spec.epoch)
+
+
+def _latency_of(raw: pd.DataFrame, spec: ReadSpec, reading_: OutcomeReading,
+                notes: list[str]) -> tuple[np.ndarray, pd.Categorical, int, np.ndarray | None]:
+    """``ok``, ``bucket`` and the slow rows after ``slow_above``, and the durations (ns) if declared
+    (stated in ``notes``)."""
+    if spec.duration is None:
+        return reading_.ok, reading_.bucket, 0, None
+    durations = parse_durations(raw[spec.duration], spec.duration_unit)
+    notes.append(f"durations: column {spec.duration!r}, " + (f"numbers in {spec.duration_unit}"
+                 if spec.duration_unit else "text with units") + ", kept as the 'duration' column")
+    if spec.slow_ns is None:
+        return reading_.ok, reading_.bucket, 0, durations
+    return (*apply_slow(reading_.ok, reading_.bucket, durations, spec.slow_ns), durations)
 
 
 def _outcome_reading(raw: pd.DataFrame, label: str, ok: str | None, bucket: str | None,

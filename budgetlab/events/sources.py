@@ -15,7 +15,8 @@ import pandas as pd
 
 from .._util.progress import progress
 from ..errors import FileFormatError, InputError, SchemaError
-from ._formats import ISO_TIME, read_columns
+from ._csv import ISO_TIME
+from ._formats import read_columns
 from ._input import PROGRESS_BYTES, file_name
 from ._messages import file_offset, reading_files
 
@@ -134,12 +135,12 @@ def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encod
     of values (text, numbers, datetimes, true/false) as the first: one schema across files.
     The reading decisions of the files are appended to ``notes`` (see :func:`file_notes`).
     ``iso_time``: see :func:`~budgetlab.events._formats.read_columns`; the table is marked with
-    :data:`~budgetlab.events._formats.ISO_TIME` only when every file's time column came so (when
+    :data:`~budgetlab.events._csv.ISO_TIME` only when every file's time column came so (when
     some did and some did not, every file is read again with its time as text, as it was written)."""
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     offset = 0
-    for path in progress(paths, desc=f"reading {len(paths)} files", enabled=None if _large(paths) else False):
+    for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         per_file.append([])
         with file_offset(offset):
             frame = read_columns(path, columns, fmt, encoding, dict_columns, per_file[-1], iso_time).reset_index(drop=True)

@@ -132,7 +132,8 @@ class ReadSpec:
         self._set(tz=check_tz(self.tz))
         self._lines()
         self._set(outcomes=check_outcomes(self.outcomes))
-        check_latency(self.duration, self.duration_unit, self.slow_above)
+        if (self.duration, self.duration_unit, self.slow_above) != (None, None, None):
+            check_latency(self.duration, self.duration_unit, self.slow_above)
         self._check_roles()
 
     def _set(self, **values: Any) -> None:
@@ -157,7 +158,8 @@ class ReadSpec:
                                          *(c for c in (self.bucket, self.session, self.duration) if c)])
         elif self.strict:
             raise ConfigError("strict= goes with pattern= (or preset=): it refuses lines the pattern does not match.")
-        check_time_format(self.time_format, self.year)
+        if self.time_format is not None or self.year is not None:
+            check_time_format(self.time_format, self.year)
         if self.time_format is not None and self.epoch is not None:
             raise ConfigError("time_format= reads text times and epoch= numbers; give one of them.")
 
@@ -196,7 +198,8 @@ class ReadSpec:
     @property
     def slow_ns(self) -> int | None:
         """``slow_above`` in nanoseconds (``None`` when not asked for)."""
-        return check_latency(self.duration, self.duration_unit, self.slow_above)
+        return None if self.slow_above is None else check_latency(self.duration, self.duration_unit,
+                                                                   self.slow_above)
 
     def replace(self, **overrides: Any) -> ReadSpec:
         """A copy with ``overrides`` (validated again); unknown names are refused by name."""

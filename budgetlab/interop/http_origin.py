@@ -48,15 +48,17 @@ def redact_url(url: str) -> str:
     """
     parts = urllib.parse.urlsplit(url)
     host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
+    host = f"[{host}]" if ":" in host else host
+    port = _port(parts)
     netloc = host + (f":{port}" if port is not None else "")
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
+
+def _port(parts: urllib.parse.SplitResult) -> int | None:
+    try:
+        return parts.port
+    except ValueError:  # not a number: no port (the connection then fails with its cause)
+        return None
 
 
 class _Watch:
@@ -94,16 +96,20 @@ def _bind(conn: Any) -> None:
             raise TimeoutError("deadline passed")
 
 
-class _Conn(HTTPConnection):
-    def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+class _Bound:
+    """A connection that hands itself to its request's watch as it sends."""
+
+    def request(self, *args: Any, **kwargs: Any) -> None:
         _bind(self)
-        super().request(*args, **kwargs)
+        super().request(*args, **kwargs)  # type: ignore[misc]
 
 
-class _TLSConn(HTTPSConnection):
-    def request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
-        _bind(self)
-        super().request(*args, **kwargs)
+class _Conn(_Bound, HTTPConnection):
+    pass
+
+
+class _TLSConn(_Bound, HTTPSConnection):
+    pass
 
 
 class _Pool(urllib3.HTTPConnectionPool):
@@ -117,12 +123,8 @@ class _TLSPool(urllib3.HTTPSConnectionPool):
 def _origin(url: str) -> tuple[str, str, int]:
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return scheme, (parts.hostname or "").lower(), port or (443 if scheme == "https" else 80)
-
+    port = _port(parts) or (443 if scheme == "https" else 80)
+    return scheme, (parts.hostname or "").lower(), port
 
 
 @dataclass

@@ -13,16 +13,11 @@ Everything a server says is checked before budgetlab uses or shows it:
 * **its words** (``error`` texts, anything echoed into a message) through
   :func:`budgetlab.privacy.redact`: on one line, cut, and every word the personal-data detector
   flags replaced.
-
-**Decoding.** A ``query_range`` answer is mostly its sample arrays (``[1791158460,"40"]``, one
-per step and series). Their text is cut out of the body and parsed by numpy in one call per
-series; :mod:`json` reads the rest (the labels), and the whole body when anything is unusual.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,9 +30,6 @@ __all__ = ["Asked", "Series", "decode", "read_matrix", "MAX_SAFE_COUNT"]
 
 #: The largest count a float64 sample holds exactly (``2**53``); larger values are refused.
 MAX_SAFE_COUNT = float(2**53)
-# a series' sample array in a query_range answer: "values":[[t,"v"],...] (only a key can be
-# followed by ":[", and sample arrays hold no brackets or quotes of their own)
-_VALUES = re.compile(rb'"values":\[((?:\[[^\[\]]*\])(?:,\[[^\[\]]*\])*)?\]')
 
 
 @dataclass(frozen=True)
@@ -76,30 +68,8 @@ def decode(raw: bytes, where: str) -> Any:
 
 
 def read_matrix(raw: bytes, asked: Asked, where: str) -> list[Series]:
-    """The series of a ``query_range`` answer, checked (see the module's notes): sample arrays
-    parsed by numpy (the fast path), or, when the body is unusual, everything through
-    :mod:`json`."""
-    arrays: list[bytes] = []
-
-    def cut(m: re.Match[bytes]) -> bytes:
-        arrays.append(m.group(1) or b"")
-        return b'"values":%d' % (len(arrays) - 1)
-
-    items = _result(decode(_VALUES.sub(cut, raw), where), asked, where)
-    out: list[Series] | None = None
-    if arrays and all(isinstance(it, dict) and isinstance(it.get("values"), int) for it in items) \
-            and sorted(it["values"] for it in items) == list(range(len(arrays))):
-        out = []
-        for it in items:
-            parsed = _parse_samples(arrays[it["values"]])
-            if parsed is None:
-                out = None
-                break
-            out.append(_checked(it.get("metric"), parsed[0], parsed[1], asked))
-    if out is None:
-        if arrays:  # unusual: decode the whole body the ordinary way
-            items = _result(decode(raw, where), asked, where)
-        out = [_series(it, asked) for it in items]
+    """The series of a ``query_range`` answer, checked (see the module's notes)."""
+    out = [_series(it, asked) for it in _result(decode(raw, where), asked, where)]
     _check_unique(out, asked)
     return out
 
@@ -122,29 +92,6 @@ def _check_unique(series: list[Series], asked: Asked) -> None:
         raise ServerError(f"{asked.what}: the answer holds {n} series with the same labels as another "
                           "(a broken federation or remote read); budgetlab does not merge them: "
                           "ask the server's operator, or query the source Prometheus.")
-
-
-def _parse_samples(text: bytes) -> tuple[np.ndarray, np.ndarray] | None:
-    """Times and values of one sample array's text (``[t,"v"],[t,"v"]``), or None when numpy
-    cannot read it as pairs of numbers (the caller then takes the slow path)."""
-    if not text:
-        return None
-    joined = text.replace(b"],[", b";")
-    buf = np.frombuffer(joined, dtype=np.uint8)
-    seps = np.flatnonzero(buf == ord(";"))
-    commas = np.flatnonzero(buf == ord(","))
-    n = len(seps) + 1
-    bounds = np.r_[-1, seps, len(buf)]
-    if len(commas) != n or not bool(((bounds[:-1] < commas) & (commas < bounds[1:])).all()):
-        return None  # exactly one comma inside each pair: [[1],[2,"3","4"]] is no two pairs
-    tokens = text.translate(None, b'[]"').split(b",")
-    if len(tokens) != 2 * n:
-        return None
-    try:
-        flat = np.array(tokens).astype(np.float64)  # "NaN", "+Inf" as Prometheus writes them
-    except ValueError:
-        return None
-    return flat[0::2], flat[1::2]
 
 
 def _sample_times(ts: np.ndarray, asked: Asked) -> np.ndarray:

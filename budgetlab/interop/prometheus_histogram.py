@@ -122,9 +122,7 @@ def histogram_sli(client: PrometheusClient, histogram: str, slow_above: object, 
     if missing:
         raise InputError(f"{missing} series of {name} have no bucket le=\"{bound}\" (their bounds differ); narrow "
                          "--histogram's matchers to series with the same buckets.")
-    inner = f"{matchers}, " if matchers else ""
-    good = f'{name}_bucket{{{inner}le="{bound}"}}'
-    total = f"{name}_count{{{matchers}}}" if matchers else f"{name}_count"
+    good, total = _selectors(name, matchers, f'le="{bound}"')
     notes = (f"latency SLI from the histogram {name}: good = events within {_label(sec)} (bucket le=\"{bound}\", "
              f"a bound of the histogram, read in seconds), total = {name}_count; failed requests count as good when "
              "fast unless --histogram's matchers leave them out",)
@@ -157,7 +155,11 @@ def latency_selectors(histogram: str, slow_above: object) -> tuple[str, str]:
     ('http_request_duration_seconds_bucket{job="api", le="0.25"}', 'http_request_duration_seconds_count{job="api"}')
     """
     name, matchers = parse_histogram(histogram)
-    le = bound_matcher(to_ns(slow_above, name="--slow-above"))
+    return _selectors(name, matchers, bound_matcher(to_ns(slow_above, name="--slow-above")))
+
+
+def _selectors(name: str, matchers: str, le: str) -> tuple[str, str]:
+    """``(bucket at le, count)`` selectors of the histogram ``name{matchers}``."""
     inner = f"{matchers}, " if matchers else ""
     return f"{name}_bucket{{{inner}{le}}}", (f"{name}_count{{{matchers}}}" if matchers else f"{name}_count")
 

@@ -3,24 +3,15 @@
 **Why urllib3** (``docs/development.md``): it is the HTTP library requests builds on, kept up by
 a large project, with no dependency of its own; it pools connections, verifies TLS, reads a
 body piece by piece (so a cap and a deadline can stop it) and refuses a body shorter than its
-``Content-Length``. What it does not do is made in :mod:`budgetlab.interop.http_origin`, in a few
-lines:
+``Content-Length``. What it does not do is made in :mod:`budgetlab.interop.http_origin`: a
+deadline per answer on the monotonic clock, redirects kept on the server named (credentials go
+nowhere else), a size cap per answer, every transport failure one line.
 
-* **a deadline per answer**: ``timeout`` seconds from sending a request to the last byte of
-  its answer, on the monotonic clock (every read waits at most the time remaining; a watchdog
-  shuts the connection at the deadline, so trickled headers or bodies cannot stretch it);
-* **redirects stay on the server**: same scheme, host and port followed, another origin refused
-  before anything is sent there: the credentials (``headers``, ``user:password@``) go to the
-  server named, nowhere else;
-* **a size cap per answer**, derived from what was asked: ``max_series`` series of the points
-  asked at :data:`BYTES_PER_POINT` each, plus 1 MiB (:func:`answer_cap`); an endless or padded
-  answer stops there. ``max_series=`` (``--max-series``) raises it;
-* **faults as one line**: every transport or protocol failure is a
-  :class:`~budgetlab.errors.ServerError` (a :class:`~budgetlab.errors.InputError`; the CLI
-  exits 2), 4xx answers a :class:`~budgetlab.errors.ConfigError`; 5xx and 429 are retried with
-  exponential backoff. The server's own words pass the personal-data filter
-  (:func:`budgetlab.privacy.redact`), the server is named by its
-  redacted URL (:func:`redact_url`).
+Here: the size cap is derived from what was asked (``max_series`` series of the points asked at
+:data:`BYTES_PER_POINT` each, plus 1 MiB: :func:`answer_cap`; ``max_series=``, ``--max-series``,
+raises it); 4xx answers are a :class:`~budgetlab.errors.ConfigError`, other faults a
+:class:`~budgetlab.errors.ServerError` (the CLI exits 2); 5xx and 429 are retried with
+exponential backoff; the server's own words pass :func:`budgetlab.privacy.redact`.
 
 Proxies from the environment (``HTTP_PROXY``) are not used: budgetlab talks to the server named.
 """
@@ -35,7 +26,6 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -97,10 +87,9 @@ class PrometheusClient:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ConfigError(f"the Prometheus URL {redact_url(self.url)!r} must start with http:// or https:// "
                               "and name a host (e.g. http://localhost:9090).")
-        for name in ("timeout",):
-            v = getattr(self, name)
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 < v < 1e6:
-                raise ConfigError("timeout must be a positive number of seconds.")
+        t = self.timeout
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 < t < 1e6:
+            raise ConfigError("timeout must be a positive number of seconds.")
         if not isinstance(self.max_series, int) or isinstance(self.max_series, bool) or self.max_series < 1:
             raise ConfigError("max_series must be a whole number of at least 1.")
         if not isinstance(self.retries, int) or isinstance(self.retries, bool) or not 0 <= self.retries <= 20:
@@ -196,12 +185,9 @@ class PrometheusClient:
         for (qi, _), answer in zip(jobs, answers, strict=True):
             for s in answer:
                 merged[qi].setdefault(tuple(sorted(s.labels.items())), []).append(s)
-        return [[Series(dict(key), _concat([p.ts_ns for p in parts]), _concat([p.values for p in parts]))
-                 for key, parts in m.items()] for m in merged]
-
-
-def _concat(arrays: list[Any]) -> Any:
-    return np.concatenate(arrays)
+        return [[Series(dict(key), np.concatenate([p.ts_ns for p in parts]),
+                        np.concatenate([p.values for p in parts])) for key, parts in m.items()]
+                for m in merged]
 
 
 def server_error(raw: bytes) -> str:

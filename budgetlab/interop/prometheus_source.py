@@ -20,36 +20,26 @@ time. With scrapes at the bin ends this is exactly the events ``bin_events`` put
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._util.validation import as_list, duration_label, to_ns, utc_from_ns, utc_timestamp
-from ..errors import BudgetlabWarning, ConfigError, InputError
+from .._util.validation import as_list
+from ..errors import ConfigError, InputError
 from ..privacy import guard_values
-from ..windows.bins import BinGrid, check_grid_cells, grid_span
+from ..windows.bins import BinGrid, check_grid_cells
 from .prometheus_answer import Series
 from .prometheus_http import MAX_SERIES, PrometheusClient
+from .prometheus_span import Span, check_span, flag_gaps, report_gaps
 from .promql import PART_LABEL, CountQuery, bin_count_query, gap_query, parse_count_query, prom_step
 
-__all__ = ["read_prometheus", "ScrapeGapWarning"]
+__all__ = ["read_prometheus"]
 
-_MAX_GAP_SHARE = 0.5
 #: How far before the first bin a series may hold the sample a bin edge reads (the server's
 #: lookback, 5 minutes by default), when budgetlab asks which series a selector holds.
 LOOKBACK_MARGIN_NS = 3600 * 10**9
-
-
-class ScrapeGapWarning(BudgetlabWarning):
-    """Some bins had no scrape of a counter series (listed in ``bins.attrs["gaps"]``)."""
-
-
-def _time_ns(value: Any, name: str) -> int:
-    return int(utc_timestamp(value, name=name).value)
 
 
 def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tuple[str, ...]]:
@@ -67,39 +57,30 @@ def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tup
     return keys
 
 
-def _split_parts(series: Sequence[Series]) -> tuple[list[Series], list[Series]]:
+def _split_parts(series: Sequence[Series], by: list[str]
+                 ) -> tuple[list[Series], list[tuple[tuple[str, ...], Series]]]:
     """The series of a count query, and those of its reset part (split form, marked with
-    :data:`~budgetlab.interop.promql.PART_LABEL`; the label removed)."""
-    main, parts = [], []
-    for s in series:
-        if PART_LABEL in s.labels:
-            parts.append(Series({k: v for k, v in s.labels.items() if k != PART_LABEL}, s.ts_ns, s.values))
-        else:
-            main.append(s)
+    :data:`~budgetlab.interop.promql.PART_LABEL`) with their group keys."""
+    main = [s for s in series if PART_LABEL not in s.labels]
+    parts = [(tuple(s.labels.get(k, "") for k in by), s) for s in series if PART_LABEL in s.labels]
     return main, parts
 
 
-def _steps(s: Series, span: _Span) -> tuple[np.ndarray, np.ndarray]:
-    k = (s.ts_ns - span.first_eval) // span.step_ns
-    ok = (k >= 0) & (k < span.n) & ((s.ts_ns - span.first_eval) % span.step_ns == 0)
-    return k, ok
-
-
 def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[tuple[str, ...], int],
-          span: _Span, what: str, parts: Sequence[tuple[tuple[str, ...], Series]] = ()) -> tuple[np.ndarray, np.ndarray]:
+          span: Span, what: str, parts: Sequence[tuple[tuple[str, ...], Series]] = ()) -> tuple[np.ndarray, np.ndarray]:
     """``(values, present)`` arrays of shape ``(groups, n)`` from the series, the reset
     ``parts`` added to the bins of their group."""
     n = span.n
     vals = np.zeros((len(index), n), dtype=np.float64)
     present = np.zeros((len(index), n), dtype=bool)
     for s, key in zip(series, keys, strict=True):
-        k, ok = _steps(s, span)
+        k, ok = span.steps(s)
         g = index[key]
         vals[g, k[ok]] = s.values[ok]
         present[g, k[ok]] = True
     for key, s in parts:
         if key in index:  # a reset needs values at both bin edges, so its group has counts there
-            k, ok = _steps(s, span)
+            k, ok = span.steps(s)
             vals[index[key], k[ok]] += s.values[ok]
     v = vals[present]
     if bool(np.any(np.abs(v - np.round(v)) > 1e-6)):
@@ -111,62 +92,17 @@ def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[
     return np.round(vals).astype(np.int64), present
 
 
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    padded = np.concatenate([[False], mask, [False]])
-    d = np.diff(padded.astype(np.int8))
-    return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(), strict=True))
-
-
-def _gap_table(flags: np.ndarray, keys: pd.DataFrame, by: list[str], first_bin: int, step_ns: int) -> list[dict[str, Any]]:
-    gaps = []
-    for g in range(flags.shape[0]):
-        for lo, hi in _runs(flags[g]):
-            row: dict[str, Any] = {k: str(keys[k].iloc[g]) for k in by}
-            row.update(start=utc_from_ns(np.array([first_bin + lo * step_ns]))[0],
-                       end=utc_from_ns(np.array([first_bin + hi * step_ns]))[0], bins=hi - lo)
-            gaps.append(row)
-    return gaps
-
-
-def _check_span(present: np.ndarray, first_bin: int, step_ns: int, what: str) -> None:
-    """Refuse bins before the first or after the last answer of the server (retention, future)."""
-    any_present = present.any(axis=0)
-    idx = np.flatnonzero(any_present)
-    n = present.shape[1]
-    if idx[0] > 0:
-        since = utc_from_ns(np.array([first_bin + int(idx[0]) * step_ns]))[0]
-        raise InputError(f"{what}: the server holds no data before {since:%Y-%m-%d %H:%M} UTC (retention, or the "
-                         "counter is newer); start at or after that time (e.g. a shorter --since).")
-    if idx[-1] < n - 1:
-        until = utc_from_ns(np.array([first_bin + (int(idx[-1]) + 1) * step_ns]))[0]
-        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end at or before "
-                         "that time.")
-
-
-@dataclass(frozen=True)
-class _Span:
-    """The bin grid read: first bin start, bin width, number of bins (evaluated at the bin ends)."""
-
-    first_bin: int
-    step_ns: int
-    n: int
-
-    @property
-    def first_eval(self) -> int:
-        return self.first_bin + self.step_ns
-
-
 def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Mapping[tuple[str, ...], int],
-                  span: _Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
+                  span: Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
     """Counts and presence of the errors (or good) counter on the groups of total, and whether
     some group has no counts at all (read as 0, presence set)."""
-    series, parts = _split_parts(series)
+    series, parts = _split_parts(series, by)
     keys = _group_index(series, by, kind)
     unknown = [k for k in keys if k not in index]
     if unknown:
         raise InputError(f"{kind}: the query returns groups that total does not have ({len(unknown)}); "
                          "both counters must carry the same labels.")
-    counts, present = _fill(series, keys, index, span, kind, _part_keys(parts, by))
+    counts, present = _fill(series, keys, index, span, kind, parts)
     absent = [g for g in range(len(index)) if not present[g].any()]
     if absent:
         notes.append(f"{kind}: {len(absent)} group(s) have no {kind} series in the span; read as 0 {kind} "
@@ -175,23 +111,10 @@ def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Map
     return counts, present, bool(absent)
 
 
-def _part_keys(parts: Sequence[Series], by: list[str]) -> list[tuple[tuple[str, ...], Series]]:
-    return [(tuple(s.labels.get(k, "") for k in by), s) for s in parts]
-
-
 def _guard_keys(keys: list[tuple[str, ...]], by: list[str]) -> None:
     """Group keys become names in tables, messages and plots: refuse personal data (counted, never shown)."""
     for i, k in enumerate(by):
         guard_values(sorted({key[i] for key in keys}), what=f"total: the values of the label {k!r}")
-
-
-def _flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str, ...], int], span: _Span,
-               flags: np.ndarray) -> None:
-    for s in series:
-        key = tuple(s.labels.get(k, "") for k in by)
-        if key in index:
-            pos = (s.ts_ns - span.first_eval) // span.step_ns
-            flags[index[key], pos[(pos >= 0) & (pos < span.n)]] = True
 
 
 def _bad_counts(tot: np.ndarray, other: np.ndarray, kind: str) -> np.ndarray:
@@ -210,24 +133,7 @@ def _key_frame(index: Mapping[tuple[str, ...], int], by: list[str]) -> pd.DataFr
     return frame
 
 
-def _report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str], span: _Span) -> list[dict[str, Any]]:
-    share = float(flags.mean())
-    if share > _MAX_GAP_SHARE:
-        raise InputError(f"{share:.0%} of the bins have no scrape: freq={duration_label(pd.Timedelta(span.step_ns, unit='ns'))} "
-                         "is shorter than the scrape interval; use a freq of at least the scrape interval.")
-    gaps = _gap_table(flags, keys, by, span.first_bin, span.step_ns)
-    if gaps:
-        first = gaps[0]
-        where = ", ".join(f"{k}={first[k]}" for k in by)
-        warnings.warn(ScrapeGapWarning(
-            f"{int(flags.sum())} bins in {len(gaps)} scrape gap(s) (first: {where + ' ' if where else ''}"
-            f"{first['start']:%Y-%m-%d %H:%M}..{first['end']:%H:%M} UTC): their counts are not known; across a gap "
-            "shorter than the server's lookback the increase lands in the bin that ends it, across a longer one it "
-            "is lost (listed in attrs['gaps'])."), stacklevel=3)
-    return gaps
-
-
-def _single_series(client: PrometheusClient, selector: str, by: list[str], span: _Span) -> bool:
+def _single_series(client: PrometheusClient, selector: str, by: list[str], span: Span) -> bool:
     """Whether ``selector`` holds at most one series per group over the span (asked of the
     server's index); then the sums and the appear/disappear parts of the gap query are left out."""
     found = client.series(selector, span.first_bin - LOOKBACK_MARGIN_NS, span.first_bin + span.n * span.step_ns)
@@ -237,24 +143,43 @@ def _single_series(client: PrometheusClient, selector: str, by: list[str], span:
     return len(set(keys)) == len(keys) and all(v is not None for key in keys for v in key)
 
 
-def _grid(freq: Any, start: Any, end: Any) -> _Span:
-    """The bins read: ``[start, end)`` in bins of ``freq`` aligned on the epoch."""
-    step_ns = to_ns(freq, name="freq")
-    if step_ns < 10**9:
-        raise ConfigError("freq must be at least 1 s (Prometheus scrapes are seconds apart).")
-    lo, hi = _time_ns(start, "start"), _time_ns(end, "end")
-    if hi <= lo:
-        raise ConfigError("end must be after start.")
-    first_bin, n = grid_span(lo, hi, None, None, step_ns)
-    check_grid_cells(1, n)
-    return _Span(first_bin, step_ns, n)
-
-
 def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:
     if (errors is None) == (good is None):
         raise ConfigError("give exactly one of errors= (failed events) and good= (successful events) beside total=.")
     kind = "errors" if errors is not None else "good"
     return parse_count_query(total, "total"), parse_count_query(errors if errors is not None else good, kind), kind
+
+
+def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str], span: Span
+         ) -> tuple[dict[str, str], dict[str, bool], list[list[Series]]]:
+    """Send the count query of each counter and the gap query of each selector, all in flight
+    together: (the count queries sent, which counters hold one series per group, the answers)."""
+    step = prom_step(span.step_ns)
+    # a bare selector with at most one series per group: no sums, and its count query's missing
+    # values already report the series that appear or disappear (see promql.gap_query)
+    single = {what: q.bare and _single_series(client, q.selectors[0], by, span)
+              for what, q in queries.items()}
+    sent = {what: bin_count_query(q, step, by, single=single[what]) for what, q in queries.items()}
+    asked = [(text, what) for what, text in sent.items()]
+    asked += [(gap_query(sel, step, span.step_ns, by, single=single[what]), f"{what} scrape gaps")
+              for what, q in queries.items() for sel in q.selectors]
+    return sent, single, client.query_ranges(asked, span.first_eval, span.n, span.step_ns)
+
+
+def _total_counts(answer: list[Series], by: list[str], span: Span
+                  ) -> tuple[dict[tuple[str, ...], int], np.ndarray, np.ndarray]:
+    """(group index, counts, presence) of the total counter; its groups are the groups read."""
+    series, parts = _split_parts(answer, by)
+    if not series:
+        raise InputError(f"total: the query returned no series between {span.time(0):%Y-%m-%d %H:%M} "
+                         "and end; check the metric name and labels, and that the server holds data "
+                         "for the span.")
+    keys = _group_index(series, by, "total")
+    _guard_keys(keys, by)
+    index = {k: i for i, k in enumerate(sorted(keys))}
+    counts, present = _fill(series, keys, index, span, "total", parts)
+    check_span(present, span, "total")
+    return index, counts, present
 
 
 def read_prometheus(
@@ -331,44 +256,29 @@ def read_prometheus(
     """
     q_total, q_other, kind = _queries(total, errors, good)
     keys_by = as_list(by)
-    span = _grid(freq, start, end)
-    first_bin, step_ns, n, step = span.first_bin, span.step_ns, span.n, prom_step(span.step_ns)
+    span = Span.over(freq, start, end)
+    step = prom_step(span.step_ns)
     client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries, max_series=max_series)
-    # a bare selector with at most one series per group: no sums, and its count query's missing
-    # values already report the series that appear or disappear (see promql.gap_query)
-    single = {what: q.bare and _single_series(client, q.selectors[0], keys_by, span)
-              for q, what in ((q_total, "total"), (q_other, kind))}
-    sent = {what: bin_count_query(q, step, keys_by, single=single[what])
-            for q, what in ((q_total, "total"), (q_other, kind))}
-    asked = [(sent["total"], "total"), (sent[kind], kind)]
-    asked += [(gap_query(sel, step, step_ns, keys_by, single=single[what]), f"{what} scrape gaps")
-              for q, what in ((q_total, "total"), (q_other, kind)) for sel in q.selectors]
-    answers = client.query_ranges(asked, span.first_eval, n, step_ns)
-    tot_series, tot_parts = _split_parts(answers[0])
-    if not tot_series:
-        raise InputError(f"total: the query returned no series between {pd.Timestamp(first_bin, tz='UTC'):%Y-%m-%d %H:%M} "
-                         "and end; check the metric name and labels, and that the server holds data for the span.")
-    tot_keys = _group_index(tot_series, keys_by, "total")
-    _guard_keys(tot_keys, keys_by)
-    index = {k: i for i, k in enumerate(sorted(tot_keys))}
-    tot, tot_present = _fill(tot_series, tot_keys, index, span, "total", _part_keys(tot_parts, keys_by))
-    _check_span(tot_present, first_bin, step_ns, "total")
-    notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as a restart from 0; "
-             "see budgetlab.interop.promql"]
+    sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span)
+    index, tot, tot_present = _total_counts(answers[0], keys_by, span)
+    notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
+             "a restart from 0; see budgetlab.interop.promql"]
     if q_total.bare:
-        notes.append(f"total: the series of {q_total.selectors[0]} summed" + (f" by {', '.join(keys_by)}" if keys_by else ""))
+        notes.append(f"total: the series of {q_total.selectors[0]} summed"
+                     + (f" by {', '.join(keys_by)}" if keys_by else ""))
     oth, oth_present, some_absent = _other_counts(answers[1], kind, keys_by, index, span, notes)
     flags = ~tot_present | ~oth_present
     if some_absent and single[kind]:  # a group without counts: its series' comings and goings are not implied
-        answers.append(client.query_range(gap_query(q_other.selectors[0], step, step_ns, keys_by), span.first_eval,
-                                          n, step_ns, what=f"{kind} scrape gaps"))
+        gap = gap_query(q_other.selectors[0], step, span.step_ns, keys_by)
+        answers.append(client.query_range(gap, span.first_eval, span.n, span.step_ns,
+                                          what=f"{kind} scrape gaps"))
     for gaps_found in answers[2:]:
-        _flag_gaps(gaps_found, keys_by, index, span, flags)
-    bad = _bad_counts(tot, oth, kind)
+        flag_gaps(gaps_found, keys_by, index, span, flags)
     key_frame = _key_frame(index, keys_by)
-    grid = BinGrid.from_dense(key_frame, keys_by, first_bin, step_ns, tot, bad)
-    check_grid_cells(grid.n_groups, n)
-    gaps = _report_gaps(flags, key_frame, keys_by, span)
+    bad = _bad_counts(tot, oth, kind)
+    grid = BinGrid.from_dense(key_frame, keys_by, span.first_bin, span.step_ns, tot, bad)
+    check_grid_cells(grid.n_groups, span.n)
+    gaps = report_gaps(flags, key_frame, keys_by, span)
     table = grid.to_table(dense=True)  # a value per step and group, as Prometheus answered
     table.attrs["source"] = {"url": client.where, "queries": sent, "requests": client.requests}
     table.attrs["gaps"] = gaps

@@ -47,13 +47,18 @@ sum by (region) (http_requests_total{job="api"} - http_requests_total{job="api"}
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from .._util.validation import duration_label, to_timedelta
 from ..errors import ConfigError
 from ..privacy import shown
 
-__all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query", "prom_step", "PART_LABEL"]
+__all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query",
+           "prom_step",
+           "PART_LABEL", "LABEL_NAME", "escape", "metric_name", "label_values", "label_matchers",
+           "selector_text", "label_filter", "prom_duration"]
 
 #: Label that marks the reset part of the split count form (a ``by`` label may not have this name).
 PART_LABEL = "budgetlab_part"
@@ -63,7 +68,10 @@ _NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
 _SELECTOR = rf"(?:{_NAME}\s*(?:{_MATCHERS})?|{_MATCHERS})"
 _SELECTOR_ONLY = re.compile(rf"^\s*({_SELECTOR})\s*$")
 _COUNTER_FN = re.compile(rf"\b(rate|increase)\s*\(\s*({_SELECTOR})\s*\[\s*([^\]]+?)\s*\]\s*\)")
-_LABEL = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+#: A Prometheus label name (also an alert name): letters, digits and ``_``, no leading digit.
+LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+_METRIC = re.compile(rf"^{_NAME}$")
+_MATCHER = re.compile(r'\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*')
 _KEYWORDS = {"sum", "min", "max", "avg", "count", "by", "without", "on", "ignoring", "group_left",
              "group_right", "and", "or", "unless", "offset", "bool", "topk", "bottomk", "quantile", "stddev",
              "stdvar", "count_values", "group", "inf", "nan"}
@@ -78,6 +86,90 @@ class CountQuery:
     text: str
     selectors: tuple[str, ...]
     bare: bool
+
+
+def escape(value: str) -> str:
+    """``value`` as the text inside a PromQL string literal (``\\``, ``"`` and newlines escaped)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def metric_name(name: Any, what: str) -> str:
+    """``name``, refused unless it is a Prometheus metric name."""
+    if not isinstance(name, str) or not _METRIC.match(name):
+        raise ConfigError(f"{what}={name!r} is not a Prometheus metric name (letters, digits, _ "
+                          "and :).")
+    return name
+
+
+def label_values(labels: Mapping[Any, Any], what: str) -> dict[str, str]:
+    """``labels`` as Prometheus labels: names of letters, digits and ``_`` (not ``__``), one
+    text value each (an OpenSLO label holding a list has no Prometheus form: refused)."""
+    out = {}
+    for k, v in labels.items():
+        if not isinstance(k, str) or not LABEL_NAME.match(k) or k.startswith("__"):
+            raise ConfigError(f"{what}: {k!r} is not a Prometheus label name (letters, digits, _).")
+        if not isinstance(v, str):
+            raise ConfigError(f"{what}: {k} holds {type(v).__name__} values; a Prometheus label "
+                              "holds one text.")
+        out[k] = v
+    return out
+
+
+def label_matchers(selector: str | Mapping[str, str] | None, what: str) -> list[str]:
+    """Label matchers as PromQL text items (``job="solver"``), from a mapping of label values
+    or matcher text (``'job="solver",region=~"fra|ams"'``, braces optional).
+
+    >>> label_matchers({"job": "solver"}, "selector"), label_matchers('{a="1", b!~"x"}', "selector")
+    (['job="solver"'], ['a="1"', 'b!~"x"'])
+    """
+    if selector is None:
+        return []
+    if isinstance(selector, Mapping):
+        return [f'{k}="{escape(v)}"' for k, v in label_values(selector, what).items()]
+    if not isinstance(selector, str):
+        raise ConfigError(f"{what} must be label matchers such as 'job=\"solver\"' or a mapping.")
+    text = selector.strip().strip("{}").strip()
+    items: list[str] = []
+    pos = 0
+    while pos < len(text):
+        m = _MATCHER.match(text, pos)
+        if m is None:
+            raise ConfigError(f"{what} is not a list of label matchers such as "
+                              "'job=\"solver\",region=~\"fra|ams\"'.")
+        items.append(m.group(0).strip())
+        pos = m.end()
+        if pos < len(text):
+            if text[pos] != ",":
+                raise ConfigError(f"{what}: separate label matchers with commas.")
+            pos += 1
+    return items
+
+
+def selector_text(items: Sequence[str]) -> str:
+    """``{a="1",b="2"}`` of matcher items, ``""`` for none."""
+    return "{" + ",".join(items) + "}" if items else ""
+
+
+def label_filter(labels: Mapping[str, str]) -> str:
+    """``{a="1", b="2"}``: equality matchers on every label of ``labels``.
+
+    >>> label_filter({"sloth_id": "web-api", "sloth_slo": "api"})
+    '{sloth_id="web-api", sloth_slo="api"}'
+    """
+    return "{" + ", ".join(f'{k}="{escape(v)}"' for k, v in labels.items()) + "}"
+
+
+def prom_duration(value: Any, what: str) -> str:
+    """A duration as a rule file writes it (``5m``, ``1d``); whole milliseconds only.
+
+    >>> prom_duration("30min", "window"), prom_duration("3D", "window")
+    ('30m', '3d')
+    """
+    td = to_timedelta(value, name=what)
+    if td.value % 10**6:
+        raise ConfigError(f"{what}={td} is not a whole number of milliseconds; Prometheus "
+                          "durations cannot say it.")
+    return duration_label(td)
 
 
 def prom_step(freq_ns: int) -> str:
@@ -129,7 +221,7 @@ def _increase(selector: str, step: str) -> str:
 
 def _by(by: Sequence[str]) -> str:
     for k in by:
-        if not isinstance(k, str) or not _LABEL.match(k):
+        if not isinstance(k, str) or not LABEL_NAME.match(k):
             raise ConfigError(f"by: {k!r} is not a Prometheus label name (letters, digits, _).")
         if k == PART_LABEL:
             raise ConfigError(f"by: {PART_LABEL!r} is the label budgetlab marks its own query parts with; "

@@ -137,21 +137,15 @@ def ratio_rule_expr(queries: Mapping[str, str], window: str, *, function: str = 
 def _source(path: Path) -> tuple[str, dict[str, tuple[str, ...]]]:
     """Which kind of spec a file is (for the reading block): OpenSLO, Sloth or Pyrra, and for
     Pyrra the ``grouping`` labels of each SLO (by name)."""
-    try:
-        objects = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
-    except (yaml.YAMLError, UnicodeDecodeError):
-        raise FileFormatError(f"{path.name}: is not valid YAML.") from None
-    first = objects[0] if objects else None
-    if is_sloth_spec(first):
+    # read_openslo has read the file with its bounded loader and checked every object
+    objects = [o for o in yaml.safe_load_all(path.read_text(encoding="utf-8")) if o is not None]
+    if is_sloth_spec(objects[0]):
         return f"Sloth {SLOTH_VERSION}", {}
-    if not is_pyrra(first):
+    if not is_pyrra(objects[0]):
         return "OpenSLO", {}
-    grouping = {}
-    for obj in objects:  # read_openslo has checked them
-        if is_pyrra(obj):
-            ind = obj["spec"]["indicator"]
-            grouping[obj["metadata"]["name"]] = tuple(next(iter(ind.values())).get("grouping") or ())
-    return "Pyrra", grouping
+    return "Pyrra", {o["metadata"]["name"]: tuple(next(iter(o["spec"]["indicator"].values()))
+                                                  .get("grouping") or ())
+                     for o in objects if is_pyrra(o)}
 
 
 def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
@@ -176,9 +170,10 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
     path = Path(path_text)
     if not path.is_file():
         raise FileFormatError(f"{path.name}: no such file; give an OpenSLO, Sloth prometheus/v1 or Pyrra spec.")
+    docs = read_openslo(path)
     source, grouping = _source(path)
     found = []
-    for doc in read_openslo(path):
+    for doc in docs:
         if name and doc.name != name:
             continue
         found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels), source=source,

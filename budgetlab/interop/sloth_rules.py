@@ -17,7 +17,6 @@ traffic varies); the objective is the target's own double (``0.999``, where Slot
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,14 +25,15 @@ import pandas as pd
 from .._util.validation import fraction_to_percent
 from ..alerts.policy import AlertTier
 from ..errors import ConfigError
-from .openslo.model import AlertPolicyInfo
+from .openslo.alert_info import AlertPolicyInfo
+from .promql import LABEL_NAME, label_filter, label_values, prom_duration
 
 __all__ = ["severity_groups", "sloth_alert_rules", "sloth_alert_labels", "sloth_alert_annotations",
-           "sloth_meta_rules", "alert_title", "rule_labels", "DEFAULT_ALERT_NAME"]
+           "sloth_meta_rules", "objective_rules", "alert_title", "alert_timing",
+           "DEFAULT_ALERT_NAME"]
 
 #: The alert name when neither ``alert_name`` nor the policy names one.
 DEFAULT_ALERT_NAME = "SLOErrorBudgetBurn"
-_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 
 
 def alert_title(alert_name: str | None, info: AlertPolicyInfo | None) -> str:
@@ -48,27 +48,25 @@ def alert_title(alert_name: str | None, info: AlertPolicyInfo | None) -> str:
     if alert_name is not None:
         return alert_name
     shown = info.display_name if info is not None else ""
-    return shown if _NAME.match(shown) else DEFAULT_ALERT_NAME
+    return shown if LABEL_NAME.match(shown) else DEFAULT_ALERT_NAME
 
 
-def rule_labels(labels: Mapping[str, Any], what: str) -> dict[str, str]:
-    """``labels`` as Prometheus rule labels: names of letters, digits and ``_``, one text value
-    each (an OpenSLO label holding a list has no Prometheus form: refused)."""
+def alert_timing(tier: AlertTier) -> dict[str, str]:
+    """``for`` and ``keep_firing_for`` of the alerting rule of ``tier`` (left out when zero)."""
     out = {}
-    for k, v in labels.items():
-        if not isinstance(k, str) or not _NAME.match(k) or k.startswith("__"):
-            raise ConfigError(f"{what}: {k!r} is not a Prometheus label name (letters, digits, _).")
-        if not isinstance(v, str):
-            raise ConfigError(f"{what}: {k} holds {type(v).__name__} values; a Prometheus label holds one text.")
-        out[k] = v
+    if tier.for_ > pd.Timedelta(0):
+        out["for"] = prom_duration(tier.for_, "for_")
+    if tier.cooldown > pd.Timedelta(0):
+        out["keep_firing_for"] = prom_duration(tier.cooldown, "cooldown")
     return out
 
 
-def _filter(ids: Mapping[str, str]) -> str:
-    def esc(v: str) -> str:
-        return v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-    return "{" + ", ".join(f'{k}="{esc(v)}"' for k, v in ids.items()) + "}"
+def objective_rules(ids: Mapping[str, str], target_text: str) -> list[dict[str, Any]]:
+    """The recordings ``slo:objective:ratio`` and ``slo:error_budget:ratio`` (labels ``ids``)."""
+    return [{"record": "slo:objective:ratio", "expr": f"vector({target_text})",
+             "labels": dict(ids)},
+            {"record": "slo:error_budget:ratio", "expr": f"vector(1 - {target_text})",
+             "labels": dict(ids)}]
 
 
 def severity_groups(tiers: Sequence[AlertTier]) -> list[tuple[str, list[AlertTier]]]:
@@ -110,7 +108,7 @@ def sloth_alert_annotations(severity: str, ids: Mapping[str, str] | None = None)
 
 
 def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_name: str | None,
-                      tier_expr: Callable[[AlertTier], str], duration: Callable[[Any, str], str],
+                      tier_expr: Callable[[AlertTier], str],
                       info: Mapping[str, AlertPolicyInfo] | None = None) -> list[dict[str, Any]]:
     """One alerting rule per severity: the tiers' expressions OR-ed. ``info`` (per tier name,
     :attr:`SLODocument.policy_info`, or per severity): the name, labels and annotations of the
@@ -124,12 +122,9 @@ def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_
         if any((table.get(t.name) or table.get(sev)) != own for t in ts):
             raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers carry different "
                               "alert policy names, labels or annotations; give them the same.")
-        rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr}
-        if ts[0].for_ > pd.Timedelta(0):
-            rule["for"] = duration(ts[0].for_, "for_")
-        if ts[0].cooldown > pd.Timedelta(0):
-            rule["keep_firing_for"] = duration(ts[0].cooldown, "cooldown")
-        labels = rule_labels(own.labels, f"the {sev} alert policy's labels") if own else {}
+        rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr,
+                                **alert_timing(ts[0])}
+        labels = label_values(own.labels, f"the {sev} alert policy's labels") if own else {}
         rule["labels"] = {**sloth_alert_labels(ids, sev), **labels}
         rule["annotations"] = {**sloth_alert_annotations(sev), **(own.annotations if own else {})}
         rules.append(rule)
@@ -141,7 +136,7 @@ def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str,
                      labels: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Sloth's meta recordings for one SLO. ``current`` / ``period_record``: the recording names
     of the shortest window and of the period; ``labels``: the SLO's labels, on every rule."""
-    f = _filter(ids)
+    f = label_filter(ids)
     ids = {**(labels or {}), **ids}
     days = period / pd.Timedelta("1D")
 
@@ -149,8 +144,7 @@ def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str,
         return f"{record}{f}\n/ on(sloth_id, sloth_slo, sloth_service) group_left\nslo:error_budget:ratio{f}\n"
 
     return [
-        {"record": "slo:objective:ratio", "expr": f"vector({target_text})", "labels": dict(ids)},
-        {"record": "slo:error_budget:ratio", "expr": f"vector(1 - {target_text})", "labels": dict(ids)},
+        *objective_rules(ids, target_text),
         {"record": "slo:time_period:days", "expr": f"vector({days:g})", "labels": dict(ids)},
         {"record": "slo:current_burn_rate:ratio", "expr": burn(current), "labels": dict(ids)},
         {"record": "slo:period_burn_rate:ratio", "expr": burn(period_record), "labels": dict(ids)},

@@ -1,21 +1,24 @@
-"""Personal data: what looks like it (:mod:`.detect`), the guard that refuses, drops or hashes it
-(:mod:`.guard`, :mod:`.hashing`, :mod:`.names`) and what a message may show (:mod:`.redact`).
+"""Personal data: what looks like it (:mod:`.detect`), the guard that refuses, drops or hashes
+it (:mod:`.guard`, :mod:`.hashing`) and what a message may show (:mod:`.redact`).
 
-Used by every reader (:mod:`budgetlab.events`, the Dask twin, :mod:`budgetlab.interop`, incident files,
-datasets) and by every message or output that could show a user value (CLI, alerts, exports).
+Used by every reader (:mod:`budgetlab.events`, the Dask twin, :mod:`budgetlab.interop`, incident
+files, datasets) and by every message or output that could show a user value (CLI, alerts,
+exports).
 """
 
 from .detect import KINDS, scan_text
 from .guard import (
-           PII_MODES,
-           describe_findings,
-           guard_personal_data,
-           guard_values,
-           scan_personal_data,
+                    PERSON_WORDS,
+                    PII_MODES,
+                    describe_findings,
+                    guard_personal_data,
+                    guard_values,
+                    names_a_person,
+                    scan_personal_data,
 )
 from .hashing import hash_values
-from .names import PERSON_WORDS, names_a_person
 from .redact import looks_personal, redact, shown
 
-__all__ = ["KINDS", "PII_MODES", "PERSON_WORDS", "scan_text", "scan_personal_data", "guard_personal_data",
-           "guard_values", "describe_findings", "hash_values", "names_a_person", "looks_personal", "shown", "redact"]
+__all__ = ["KINDS", "PII_MODES", "PERSON_WORDS", "scan_text", "scan_personal_data",
+           "guard_personal_data", "guard_values", "describe_findings", "hash_values",
+           "names_a_person", "looks_personal", "shown", "redact"]

@@ -1,49 +1,13 @@
-"""The personal-data detector: RE2 patterns (pyarrow.compute) and the vectorized checks of each kind.
+"""The personal-data detector: RE2 patterns (pyarrow.compute) and the vectorized checks per kind.
 
-A value looks like personal data when it holds, anywhere in it,
-
-* an **e-mail address**: a local part (letters of any script, digits, ``.!#$%&'*+/=?^_`{|}~-``,
-  or a quoted string such as ``"john doe"``), an at sign (``@``, the full-width ``＠`` or the
-  URL-encoded ``%40``) and a domain of one or more labels (letters of any script, digits,
-  hyphens) ending in a top-level domain of two or more letters or an ``xn--`` label: ``иван@почта.рф``,
-  ``José.Müller@example.org``, ``USER+tag@mail.example.org``;
-* an **IPv4 address**: four numbers 0-255 joined by dots, not part of a longer dotted number
-  (``client=192.0.2.7;``). A version string of four such numbers (``1.2.3.4``) cannot be told
-  from an address and counts as one; ``32.0.1700.77`` and ``1.2.3`` do not;
-* an **IPv6 address**, full or compressed, with an IPv4 tail, zone, brackets or port, not inside
-  a longer run of hex digits, letters or colons (``sess-2001:db8::1``, ``[fe80::1%eth0]:443``).
-  ``::`` alone, ``a:b``, ``1:2:3`` and times such as ``12:30:45`` are not addresses;
-* a **phone number**, decided by how it is written, never by a digit count alone: 8 to 15 digits
-  after a ``+`` (``+79161234567``, ``+7 (916) 123-45-67``, ``call +44 20 7946 0958 now``,
-  ``tel:+7…``); an area code in brackets followed by the local number (``(495) 123-45-67``,
-  ``8 (495) 123-45-67``); a phone keyword (``tel:``, ``phone``, ``тел.``, ...) before digits; a
-  whole value of digit groups joined by spaces, ``-``, ``.`` or ``/`` (8 to 15 digits, a first
-  group of at most 5 digits, two separators or at least 9 digits: ``495-123-4567``,
-  ``030 1234567``); inside text, groups joined by spaces or dashes (a first group of at most 5
-  digits, then two to six groups of 2 to 5 digits, 9 to 15 digits in all: ``call 495-123-4567
-  now``). Dates (``2026-11-30``, ``30.11.2026``), decimals (``12345678.5``), IPv4 addresses
-  and versions with a one-digit part (``10.0.19041.1``) are not
-  phone numbers, and **a bare run of digits never is** (a numeric session id of any length).
-  A number written with spaces between thousands (``1 234 567 890``) is written like a phone
-  number and counts as one;
-* a **payment-card number**: 13 to 19 digits, first digit 2-6, Luhn-valid, as the whole value
-  (bare or grouped by spaces or dashes) or inside text when grouped (``4111 1111 1111 1111``).
-
-Opaque ids are not personal data: bare digit runs, UUIDs, ULIDs, hex and base64 tokens,
-sitekeys, pod names, timestamps, durations, paths. Card numbers without separators are told from
-numeric ids by the Luhn check over the column: random digit strings pass it one time in ten, so
-at least half of a column's bare card-shaped values must pass (a lone Luhn-valid number cannot
-be told from a card number); in a column of hexadecimal ids the all-digit ids are not card
-numbers at all. ``tests/events/test_pii_corpus.py`` measures recall on a corpus of personal
-values of every kind (100 %) and precision on a corpus of opaque ids (100 %);
-``tests/events/test_id_false_positives.py`` on 100,000 generated ids of each format.
-
-The patterns are RE2 (pyarrow.compute), run only over the distinct values a caller passes.
+The rules (what counts as an e-mail or IP address, a phone or a card number, and which opaque ids
+do not) are stated in ``docs/data-handling.md``, "Personal data"; recall and precision are measured
+in ``tests/events/test_pii_corpus.py`` and ``tests/events/test_id_false_positives.py``. The
+patterns run only over the distinct values a caller passes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,9 +16,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._util.codes import on_chunks
-from .prefilter import plain
 
-__all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "candidates", "has", "scan", "scan_text"]
+__all__ = ["KINDS", "CANDIDATE", "as_text", "arrow_text", "candidates", "has", "scan", "scan_text",
+           "flagged"]
 
 #: The kinds of personal data the guard recognises, in the order findings are reported.
 KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
@@ -73,106 +37,121 @@ _IPV4_IN_TEXT = rf"(?:^|[^0-9.]|(?:^|[^0-9])\.){_IPV4}(?:$|[^0-9.]|\.(?:$|[^0-9]
 _H = r"[0-9A-Fa-f]{1,4}"
 _IPV6_IN_TEXT = (
     rf"(?:^|[^0-9A-Fa-f:])(?:(?:{_H}:){{7}}{_H}"  # full form
-    rf"|(?:{_H}:){{0,6}}{_H}::(?:(?:{_H}:){{0,6}}{_H})?|::(?:{_H}:){{0,6}}{_H}"  # compressed, not "::" alone
+    # compressed, not "::" alone
+    rf"|(?:{_H}:){{0,6}}{_H}::(?:(?:{_H}:){{0,6}}{_H})?|::(?:{_H}:){{0,6}}{_H}"
     rf"|(?:{_H}:){{6}}{_IPV4}|(?:(?:{_H}:){{0,5}}{_H})?::(?:{_H}:){{0,4}}{_IPV4}"  # IPv4 tail
     r")(?:%[0-9A-Za-z_.-]+)?(?:$|[^0-9A-Za-z:])"
 )
 _PHONE_PLUS = rf"(?:^|[^\p{{N}}+])\+[1-9](?:[ ./()-]{{0,2}}[0-9]){{7,14}}(?:$|[^{_LN}_+/=-])"
 _PHONE_BRACKETS = (rf"(?:^|[^\p{{N}}])(?:\+?[0-9]{{1,3}}[ .-]?)?\([0-9]{{2,5}}\)[ .-]?[0-9]"
                    rf"(?:[ .-]?[0-9]){{5,10}}(?:$|[^{_LN}_])")
-_PHONE_KEYWORD = (r"(?i)(?:^|[^\p{L}])(?:tel|phone|mobile|fax|тел|телефон|моб|факс)(?:[.:]\s*|\s+)"
-                  r"\+?\(?[0-9][0-9 ()./-]{6,}[0-9]")
+_KEYWORD = "(?i:tel|phone|mobile|fax|тел|телефон|моб|факс)"
+_PHONE_KEYWORD = rf"(?:^|[^\p{{L}}]){_KEYWORD}(?:[.:]\s*|\s+)\+?\(?[0-9][0-9 ()./-]{{6,}}[0-9]"
+_PHONE_WRITTEN = f"{_PHONE_PLUS}|{_PHONE_BRACKETS}|{_PHONE_KEYWORD}"  # a phone number by its form
 _PHONE_GROUPS = r"[0-9]{1,5}(?:[ ./-][0-9]+)+"  # a whole value of digit groups
-_PHONE_IN_TEXT = r"(?:^|[\s:;,=(\[<>\"'])(?P<m>[0-9]{1,5}(?:[ -][0-9]{2,5}){2,6})(?:$|[\s;,.!?)\]<>\"'&])"
+_PHONE_IN_TEXT = (r"(?:^|[\s:;,=(\[<>\"'])(?P<m>[0-9]{1,5}(?:[ -][0-9]{2,5}){2,6})"
+                  r"(?:$|[\s;,.!?)\]<>\"'&])")
 _CARD = r"[0-9](?:[ -]?[0-9]){12,18}"
 _CARD_WHOLE = rf"^(?:{_CARD})$"
 # one pass finds the values that may hold personal data of some kind (a superset of every rule
 # below: an at sign, '%', '.', ':', '+', '(', a phone keyword, a short first digit group and a
 # separator, two groups of 4 digits, or a whole value shaped like a card number)
-_PHONE_ANY = (r"[+(]|(?:^|[\s:;,=\[<>\"'])[0-9]{1,5}[ ./-][0-9]"
-              r"|(?i:tel|phone|mobile|fax|тел|моб|факс)")
+_PHONE_ANY = rf"[+(]|(?:^|[\s:;,=\[<>\"'])[0-9]{{1,5}}[ ./-][0-9]|{_KEYWORD}"
 CANDIDATE = rf"[@\x{{FF20}}\x{{FE6B}}%.:]|{_PHONE_ANY}|[0-9]{{4}}[ -][0-9]{{4}}|{_CARD_WHOLE}"
-_DATE_LIKE = r"(?:[0-9]{4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,2}|[0-9]{1,2}[-/. ][0-9]{1,2}[-/. ][0-9]{4})(?:[^0-9].*)?"
-_DATE_TIME_IN_TEXT = (r"[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)?"
+_DATE_LIKE = (r"(?:[0-9]{4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,2}"
+              r"|[0-9]{1,2}[-/. ][0-9]{1,2}[-/. ][0-9]{4})(?:[^0-9].*)?")
+_DATE_TIME_IN_TEXT = (r"[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}"
+                      r"(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)?"
                       r"|[0-9]{1,2}[-/.][0-9]{1,2}[-/.][0-9]{4}")
 _DECIMAL = r"[+-]?[0-9]+\.[0-9]+"
 _VERSION = r"[0-9]+(?:\.[0-9]+)*\.[0-9](?:\.[0-9]+)*"  # dotted, a one-digit part after the first
+_NOT_PHONE = f"{_DATE_LIKE}|{_DECIMAL}|{_IPV4}|{_VERSION}"  # digit groups that are something else
 _CARD_IN_TEXT = (rf"(?:^|[^{_LN}_])(?P<m>[0-9]{{4}}(?:[ -][0-9]{{4}}){{3}}(?:[ -]?[0-9]{{1,3}})?"
                  rf"|[0-9]{{4}}[ -][0-9]{{6}}[ -][0-9]{{4,5}})(?:$|[^{_LN}_])")
 
 
 def as_text(values: Any) -> pd.Series:
-    """Values as a pyarrow-backed string Series."""
-    if isinstance(values, (pd.Series, pd.Index)) and pd.api.types.is_string_dtype(values.dtype):
+    """Values as a pyarrow-backed string Series; lone surrogates (bytes decoded with
+    ``surrogateescape``) become ``?`` so that the rest of the value is still read."""
+    if isinstance(values, (pd.Series, pd.Index)) and pd.api.types.is_string_dtype(values.dtype) \
+            and not pd.api.types.is_object_dtype(values.dtype):
         return pd.Series(values, copy=False).reset_index(drop=True).astype("string[pyarrow]")
-    return pd.Series(np.asarray(values, dtype=object), dtype="string[pyarrow]")
+    objs = np.asarray(values, dtype=object)
+    try:
+        return pd.Series(objs, dtype="string[pyarrow]")
+    except UnicodeEncodeError:
+        return pd.Series([v.encode("utf-8", "replace").decode("utf-8") if isinstance(v, str) else v
+                          for v in objs], dtype="string[pyarrow]")
+
+
+def _to_arrow(values: Any) -> Any:
+    """Arrow strings as they are, or values as text (a pyarrow-backed column: its own chunks)."""
+    return values if isinstance(values, (pa.Array, pa.ChunkedArray)) \
+        else pa.array(as_text(values).array)
 
 
 def arrow_text(values: Any, *, chunked: bool = False) -> Any:
-    """Values as one Arrow string array, missing values empty, surrounding white space trimmed.
-    Lone surrogates (bytes decoded with ``surrogateescape``) become ``?`` so that the rest of the
-    value is still read. ``chunked=True`` keeps the chunks of a pyarrow-backed column as they are
-    (no copy of the rows; for the kernels that take chunked arrays: :func:`has`, ``utf8_length``)."""
-    try:
-        arr = _to_arrow(values)
-    except UnicodeEncodeError:
-        arr = _to_arrow([v.encode("utf-8", "replace").decode("utf-8") if isinstance(v, str) else v
-                         for v in (values.tolist() if hasattr(values, "tolist") else list(values))])
-    if isinstance(arr, pa.ChunkedArray) and chunked and arr.num_chunks:
-        return pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
-    if isinstance(arr, pa.ChunkedArray):
+    """Values as Arrow strings, missing values empty, surrounding white space trimmed: one array,
+    or with ``chunked=True`` the chunks of a pyarrow-backed column as they are (no copy)."""
+    arr = _to_arrow(values)
+    if isinstance(arr, pa.ChunkedArray) and not (chunked and arr.num_chunks):
         arr = arr.combine_chunks() if arr.num_chunks else pa.array([], type=pa.large_string())
     return pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
 
 
-def _to_arrow(values: Any) -> Any:
-    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype) and values.dtype.storage == "pyarrow":
-        return pa.array(values.array)  # the column's own Arrow chunks
-    if isinstance(values, (list, np.ndarray)):
-        try:  # strings (and missing values) straight to Arrow, without a pandas detour
-            return pa.array(values, type=pa.large_string(), from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            pass
-    return pa.array(as_text(values).array)
-
-
-def has(text: pa.Array, pattern: str, *, full: bool = False) -> np.ndarray:
-    """Where ``pattern`` (RE2) matches ``text`` (anywhere, or the whole value)."""
-    if len(text) == 0:
-        return np.zeros(0, dtype=bool)
+def has(text: Any, pattern: str, *, full: bool = False) -> np.ndarray:
+    """Where ``pattern`` (RE2) matches ``text`` (anywhere, or the whole value); the chunks of a
+    large chunked array on several threads."""
     regex = f"^(?:{pattern})$" if full else pattern
-    if isinstance(text, pa.ChunkedArray):
-        return _has_chunked(text, regex)
-    hit = pc.match_substring_regex(text, regex)
-    return np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool)
+    if isinstance(text, pa.ChunkedArray) and text.num_chunks:
+        parts = on_chunks(lambda part: pc.match_substring_regex(part, regex).to_numpy(), text)
+        return np.concatenate(parts)
+    return np.asarray(pc.match_substring_regex(text, regex), dtype=bool)
 
 
-def _has_chunked(text: pa.ChunkedArray, regex: str) -> np.ndarray:
-    """:func:`has` over the chunks of a large column, on several threads (results in row order)."""
-    hits = on_chunks(lambda part: pc.match_substring_regex(part, regex).to_numpy(), text)
-    return np.asarray(np.concatenate(hits), dtype=bool)
+def _ndigits(text: pa.Array) -> np.ndarray:
+    """The ASCII digits of each value."""
+    digits = pc.replace_substring_regex(text, "[^0-9]", "")
+    return np.asarray(pc.utf8_length(digits), dtype=np.int64)
 
 
-def candidates(values: Any) -> np.ndarray:
-    """Where :data:`CANDIDATE` matches the values trimmed, missing values as empty: exactly
-    ``has(arrow_text(values), CANDIDATE)``, but chunks of plain ids (hex digits, ``_``; see
-    :func:`~budgetlab.privacy.prefilter.plain`) are passed by one byte scan without running the patterns, and only the other
-    chunks are trimmed and matched (on several threads)."""
-    arr = _to_arrow(values)
-    if not isinstance(arr, pa.ChunkedArray):
-        arr = pa.chunked_array([arr])
+def _may_match(chunk: pa.Array) -> np.ndarray:
+    """Where a value of a string ``chunk`` may not be a plain id. Plain ids match no alternative of
+    :data:`CANDIDATE` but a whole value of 13-19 digits (the card shape), as their bytes are ASCII
+    digits, a-f of either case and ``_``: every other alternative needs another byte (a separator,
+    ``@ % . : + (``, white space, a non-ASCII byte, or a phone keyword's letter outside a-f)."""
+    arr = pc.cast(chunk, pa.large_string())
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset:arr.offset + len(arr) + 1]
+    body = np.frombuffer(arr.buffers()[2] or b"", dtype=np.uint8)[off[0]:off[-1]]
+    # NumPy comparisons (uint8 wraps): not a digit, not a-f of either case (bit 5 maps A-F
+    # onto a-f), not "_"
+    other = (body - np.uint8(48)) >= 10
+    other &= ((body | np.uint8(32)) - np.uint8(97)) >= 6
+    other &= body != 95
     out = np.zeros(len(arr), dtype=bool)
-    starts = np.concatenate(([0], np.cumsum([len(c) for c in arr.chunks], dtype=np.int64)))
-    rest = [i for i, chunk in enumerate(arr.chunks) if not plain(chunk)]
-    if not rest:
-        return out
-    hits = has(pc.utf8_trim_whitespace(pc.fill_null(pa.chunked_array([arr.chunk(i) for i in rest], type=arr.type), "")),
-               CANDIDATE)
-    at = 0
-    for i in rest:
-        k = int(starts[i + 1] - starts[i])
-        out[starts[i]:starts[i + 1]] = hits[at:at + k]
-        at += k
+    where = np.flatnonzero(other) if other.any() else np.zeros(0, dtype=np.intp)
+    if len(where) > len(arr):  # not a column of plain ids: the patterns decide for every value
+        return ~out
+    out[np.searchsorted(off[1:] - off[0], where, side="right")] = True
+    lengths = np.diff(off)
+    card = ~out & (lengths >= 13) & (lengths <= 19)
+    if card.any():
+        out[card] = np.asarray(pc.ascii_is_decimal(arr.filter(pa.array(card))), dtype=bool)
+    return out
+
+
+def candidates(values: Any, step: int = 1 << 16) -> np.ndarray:
+    """Where :data:`CANDIDATE` matches the values trimmed, missing values as empty: exactly
+    ``has(arrow_text(values), CANDIDATE)``, but plain ids (hex digits and ``_``, not a card
+    number's digits) are passed by a count of their bytes (over ``step`` values at a time), and
+    only the other values are trimmed and matched."""
+    arr = _to_arrow(values)
+    chunks = getattr(arr, "chunks", [arr])
+    parts = [_may_match(c.slice(lo, step)) for c in chunks for lo in range(0, len(c), step)]
+    out = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+    if out.any():
+        out[out] = has(arrow_text(arr if out.all() else arr.filter(pa.array(out)), chunked=True),
+                       CANDIDATE)
     return out
 
 
@@ -184,45 +163,25 @@ def _where(text: pa.Array, pre: np.ndarray, pattern: str, *, full: bool = False)
     return out
 
 
-def _literal(text: pa.Array, needle: str) -> np.ndarray:
-    return np.asarray(pc.match_substring(text, needle).to_numpy(zero_copy_only=False), dtype=bool)
-
-
-def _ndigits(text: pa.Array) -> np.ndarray:
-    """ASCII digits per value, counted on the UTF-8 bytes (no other character has such a byte)."""
-    arr = pc.cast(text, pa.large_string())
-    n = len(arr)
-    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset:arr.offset + n + 1] if n else np.zeros(1, np.int64)
-    lengths = np.diff(offsets)
-    if n == 0 or not lengths.any():
-        return np.zeros(n, dtype=np.int64)
-    body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
-    starts = np.minimum(offsets[:-1] - offsets[0], len(body) - 1)
-    counts = np.add.reduceat((body - np.uint8(48)) <= 9, starts, dtype=np.int64)  # uint8 wraps below b"0"
-    return np.where(lengths > 0, counts, 0)
-
-
 def _luhn_ok(digits: pa.Array) -> np.ndarray:
     """Vectorized Luhn check over strings of ASCII digits: zero-padded on the left to one width
     (which leaves the check unchanged), their bytes are one (values x width) matrix."""
-    n = len(digits)
-    if n == 0:
+    if len(digits) == 0:
         return np.zeros(0, dtype=bool)
     width = int(pc.max(pc.utf8_length(digits)).as_py())
     arr = pc.cast(pc.utf8_lpad(digits, width=width, padding="0"), pa.large_string())
     start = int(np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset])
-    body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[start:start + n * width].reshape(n, width)
-    rev = body[:, ::-1].astype(np.int16) - 48  # the check digit first
+    body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[start:start + len(digits) * width]
+    rev = body.reshape(len(digits), width)[:, ::-1].astype(np.int16) - 48  # the check digit first
     doubled = rev[:, 1::2] * 2
     total = rev[:, 0::2].sum(axis=1) + np.where(doubled > 9, doubled - 9, doubled).sum(axis=1)
     return np.asarray(total % 10 == 0)
 
 
 def _extracted(text: pa.Array, pattern: str) -> tuple[np.ndarray, pa.Array]:
-    """Where ``pattern`` (one group named ``m``) matches, and its first ``m`` span ('' elsewhere)."""
+    """Where ``pattern`` (a group named ``m``) matches, and its first ``m`` span ('' elsewhere)."""
     got = pc.extract_regex(text, pattern)
-    found = np.asarray(got.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
-    return found, pc.fill_null(pc.struct_field(got, [0]), "")
+    return np.asarray(got.is_valid(), dtype=bool), pc.fill_null(pc.struct_field(got, [0]), "")
 
 
 def _phones_in_text(text: pa.Array, pre: np.ndarray, rounds: int = 3) -> np.ndarray:
@@ -237,104 +196,84 @@ def _phones_in_text(text: pa.Array, pre: np.ndarray, rounds: int = 3) -> np.ndar
         nd = _ndigits(span)
         ok = found & (nd >= 9) & (nd <= 15) & ~has(span, _DATE_LIKE, full=True)
         out[idx[ok]] = True
-        keep = found & ~ok
-        idx = idx[keep]
-        sub = pc.replace_substring_regex(sub.filter(pa.array(keep)), _PHONE_IN_TEXT, " ", max_replacements=1)
+        idx, keep = idx[found & ~ok], pa.array(found & ~ok)
+        sub = pc.replace_substring_regex(sub.filter(keep), _PHONE_IN_TEXT, " ", max_replacements=1)
     return out
 
 
 def _phones(text: pa.Array, cand: np.ndarray) -> np.ndarray:
-    """Phone numbers (the rules of the module docstring) among the values where ``cand`` holds."""
+    """Phone numbers (the rules of data-handling.md) among the values where ``cand`` holds."""
     cand = _where(text, cand, _PHONE_ANY)
-    phone = _where(text, cand, _PHONE_PLUS) | _where(text, cand, _PHONE_BRACKETS)
-    phone |= _where(text, cand & ~phone, _PHONE_KEYWORD)
+    phone = _where(text, cand, _PHONE_WRITTEN)
     groups = _where(text, cand & ~phone, _PHONE_GROUPS, full=True)
     if groups.any():
         sub = text.filter(pa.array(groups))
         nd = _ndigits(sub)
-        nsep = np.asarray(pc.count_substring_regex(sub, "[ ./-]").to_numpy(zero_copy_only=False), dtype=np.int64)
-        ok = (nd >= 8) & (nd <= 15) & ((nsep >= 2) | (nd >= 9))
-        for shape in (_DATE_LIKE, _DECIMAL, _IPV4, _VERSION):
-            ok &= ~has(sub, shape, full=True)
-        phone[groups] = ok
+        nsep = np.asarray(pc.count_substring_regex(sub, "[ ./-]"), dtype=np.int64)
+        phone[groups] = ((nd >= 8) & (nd <= 15) & ((nsep >= 2) | (nd >= 9))
+                         & ~has(sub, _NOT_PHONE, full=True))
     phone |= _phones_in_text(text, cand & ~phone & ~groups)
-    return np.asarray(phone & ~_where(text, phone, _DECIMAL, full=True), dtype=bool)  # a signed decimal: a number
+    return np.asarray(phone & ~_where(text, phone, _DECIMAL, full=True))  # a signed decimal
 
 
-def _cards(text: pa.Array, nd: np.ndarray, plain: np.ndarray, hex_ids: Callable[[], int], *,
-           numeric: bool) -> np.ndarray:
-    """Payment-card numbers: whole values (bare ones judged over the column) and grouped in text.
-    ``nd`` counts the digits of each value, ``plain`` marks the values that are digits only,
-    ``hex_ids()`` counts the column's hexadecimal ids (with a letter)."""
+def _hex_ids(column: Any) -> int:
+    """How many values of ``column`` are hex ids (8 or more hex digits, a letter among them)."""
+    hexy = has(column, "[0-9A-Fa-f]*[A-Fa-f][0-9A-Fa-f]*", full=True)
+    return int((hexy & (np.asarray(pc.utf8_length(column)) >= 8)).sum())
+
+
+def _cards(text: pa.Array, nd: np.ndarray, column: Any, *, numeric: bool) -> np.ndarray:
+    """Payment-card numbers: whole values (bare digits judged over ``column``) and grouped in
+    text; ``nd`` counts the digits of each value."""
     out = np.zeros(len(text), dtype=bool)
+    bare = np.asarray(pc.ascii_is_decimal(text), dtype=bool)  # digits only
     span = (nd >= 13) & (nd <= 19)
-    whole = (span & plain) | _where(text, span & ~plain, _CARD, full=True)
+    whole = (span & bare) | _where(text, span & ~bare, _CARD, full=True)
     if whole.any():
         sub = text.filter(pa.array(whole))
-        bare = plain[whole]
+        bare = bare[whole]
         digits = sub if bare.all() else pc.replace_substring_regex(sub, "[^0-9]", "")
         cand = has(digits, "^[2-6]")
-        if bare.any() and not numeric:
-            # a column of hexadecimal ids: its all-digit ids are ids too, not numbers
-            if hex_ids() > int(plain.sum()):
-                cand &= ~bare
+        if bare.any() and not numeric and _hex_ids(column) > int(bare.sum()):
+            cand &= ~bare  # a column of hexadecimal ids: its all-digit ids are ids too, not numbers
         valid = np.zeros(len(sub), dtype=bool)
         valid[cand] = _luhn_ok(digits.filter(pa.array(cand)))
-        # bare digits: a card number only where the column is mostly Luhn-valid (ids pass 1 in 10)
-        if int((valid & cand & bare).sum()) * 2 < int((cand & bare).sum()):
-            valid &= ~bare
+        if int((valid & bare).sum()) * 2 < int((cand & bare).sum()):
+            valid &= ~bare  # bare digits: cards only where mostly Luhn-valid (ids pass 1 in 10)
         out[whole] = valid
-    grouped = (nd >= 14) & ~whole
-    if not numeric and grouped.any():
-        idx = np.flatnonzero(_where(text, grouped, _CARD_IN_TEXT))
-        if len(idx):
-            _, found = _extracted(text.take(pa.array(idx)), _CARD_IN_TEXT)
-            digits = pc.replace_substring_regex(found, "[^0-9]", "")
-            ok = has(digits, "^[2-6]")
-            ok[ok] = _luhn_ok(digits.filter(pa.array(ok)))
-            out[idx[ok]] = True
+    idx = np.flatnonzero(_where(text, (nd >= 14) & ~whole & (not numeric), _CARD_IN_TEXT))
+    if len(idx):
+        digits = pc.replace_substring_regex(_extracted(text.take(pa.array(idx)), _CARD_IN_TEXT)[1],
+                                            "[^0-9]", "")
+        ok = has(digits, "^[2-6]")
+        ok[ok] = _luhn_ok(digits.filter(pa.array(ok)))
+        out[idx[ok]] = True
     return out
 
 
-def scan(text: pa.Array, *, numeric: bool, column: pa.Array | None = None) -> dict[str, np.ndarray]:
-    """:func:`scan_text` on prepared text; ``column`` (default ``text``) is the whole column,
-    where hexadecimal ids are counted for the card rule."""
-    if isinstance(text, pa.ChunkedArray):
-        text = text.combine_chunks() if text.num_chunks else pa.array([], type=pa.large_string())
-    n = len(text)
+def scan(text: pa.Array, *, numeric: bool, column: Any = None) -> dict[str, np.ndarray]:
+    """:func:`scan_text` on prepared text (:func:`arrow_text`, one array); ``column`` (default
+    ``text``) is the whole column, where hexadecimal ids are counted for the card rule."""
     idx = np.flatnonzero(has(text, _CARD_WHOLE if numeric else CANDIDATE))
-    if len(idx) == 0:
-        return {}
-    whole_column = text if column is None else column
-
-    def hex_ids() -> int:
-        hexy = has(whole_column, "[0-9A-Fa-f]*[A-Fa-f][0-9A-Fa-f]*", full=True)
-        length = pc.utf8_length(whole_column)
-        lengths = length.to_numpy() if isinstance(length, pa.ChunkedArray) else length.to_numpy(zero_copy_only=False)
-        return int((hexy & (np.asarray(lengths) >= 8)).sum())
-
     sub = text.take(pa.array(idx))
-    found: dict[str, np.ndarray] = {}
     nd = _ndigits(sub)
+    column = text if column is None else column
+    found = {"payment-card number": _cards(sub, nd, column, numeric=numeric)}
     if not numeric:
-        found["e-mail address"] = _where(sub, has(sub, r"[@\x{FF20}\x{FE6B}]|%40"), _EMAIL)
-        found["IPv4 address"] = _where(sub, _literal(sub, ".") & (nd >= 4), _IPV4_IN_TEXT)
-        found["IPv6 address"] = _where(sub, _literal(sub, ":"), _IPV6_IN_TEXT)
-    plain = (np.asarray(pc.utf8_length(sub).to_numpy(zero_copy_only=False), dtype=np.int64) == nd) & (nd > 0)
-    cards = _cards(sub, nd, plain, hex_ids, numeric=numeric)
-    if not numeric:
-        found["phone number"] = _phones(sub, (nd >= 8) & ~plain) & ~cards
-    found["payment-card number"] = cards
-    out: dict[str, np.ndarray] = {}
-    for kind in KINDS:
-        if kind in found and found[kind].any():
-            out[kind] = np.zeros(n, dtype=bool)
-            out[kind][idx] = found[kind]
+        found["e-mail address"] = _where(sub, has(sub, _AT), _EMAIL)
+        found["IPv4 address"] = _where(sub, np.asarray(pc.match_substring(sub, ".")) & (nd >= 4),
+                                       _IPV4_IN_TEXT)
+        found["IPv6 address"] = _where(sub, np.asarray(pc.match_substring(sub, ":")), _IPV6_IN_TEXT)
+        bare = np.asarray(pc.ascii_is_decimal(sub), dtype=bool)
+        found["phone number"] = _phones(sub, (nd >= 8) & ~bare) & ~found["payment-card number"]
+    out = {k: np.zeros(len(text), dtype=bool) for k in KINDS if k in found and found[k].any()}
+    for kind, mask in out.items():
+        mask[idx] = found[kind]
     return out
 
 
 def scan_text(values: Any, *, numeric: bool = False) -> dict[str, np.ndarray]:
-    """Boolean masks over ``values`` (distinct strings: an array, list or Series), one per kind found.
+    """Boolean masks over ``values`` (distinct strings: array, list or Series), one per kind found.
 
     ``numeric=True`` (the values of an integer column) looks for card numbers only. Kinds that
     match no value are left out; a value may match several kinds (an IPv4-mapped IPv6 address).
@@ -345,3 +284,13 @@ def scan_text(values: Any, *, numeric: bool = False) -> dict[str, np.ndarray]:
      'phone number': [False, True, False, False]}
     """
     return scan(arrow_text(values), numeric=numeric)
+
+
+def flagged(values: Any) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Where any kind is found among ``values`` (as text), and the masks per kind.
+
+    >>> flagged(["turnstile", "ivan@example.org"])[0].tolist()
+    [False, True]
+    """
+    found = scan_text(np.asarray([str(v) for v in values], dtype=object))
+    return np.logical_or.reduce([*found.values(), np.zeros(len(values), dtype=bool)]), found

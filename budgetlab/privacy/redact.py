@@ -6,24 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from .detect import scan_text
+from .detect import flagged
 
 __all__ = ["looks_personal", "shown", "redact"]
-
-_NOT_SHOWN = "a value that looks like personal data (not shown)"
 
 
 def looks_personal(value: Any) -> bool:
     """``True`` when one value (as text) looks like personal data to the detector.
 
-    >>> looks_personal("иван@почта.рф"), looks_personal("(495) 123-45-67"), looks_personal("sess-2001:db8::1")
-    (True, True, True)
+    >>> [looks_personal(v) for v in ("иван@почта.рф", "(495) 123-45-67", "sess-2001:db8::1")]
+    [True, True, True]
     >>> looks_personal("turnstile"), looks_personal("4829301746521"), looks_personal("2026-11-30")
     (False, False, False)
     """
-    return any(bool(mask[0]) for mask in scan_text([str(value)]).values())
+    return bool(flagged([value])[0][0])
 
 
 def shown(value: Any, limit: int = 40) -> str:
@@ -42,12 +38,9 @@ def shown(value: Any, limit: int = 40) -> str:
     """
     text = str(value)
     cut = text[:max(int(limit), 1)]
-    if looks_personal(text) or (cut != text and looks_personal(cut)):
-        return _NOT_SHOWN
+    if flagged([text, cut])[0].any():
+        return "a value that looks like personal data (not shown)"
     return repr(cut + ("…" if cut != text else ""))
-
-
-_HIDDEN = "[hidden: looks like personal data]"
 
 
 def redact(text: Any, limit: int = 300) -> str:
@@ -62,15 +55,11 @@ def redact(text: Any, limit: int = 300) -> str:
     '[the text is not shown: it looks like personal data]'
     """
     words = str(text)[:4 * limit].split()
-    if not words:
-        return ""
-    found = scan_text(np.asarray(words, dtype=object))
-    flagged = np.zeros(len(words), dtype=bool)
-    for mask in found.values():
-        flagged |= mask
-    kept = " ".join(_HIDDEN if f else w for w, f in zip(words, flagged.tolist(), strict=True))
+    hidden = flagged(words)[0].tolist()
+    kept = " ".join("[hidden: looks like personal data]" if h else w
+                    for w, h in zip(words, hidden, strict=True))
     if len(kept) > limit:
         kept = kept[:limit].rsplit(" ", 1)[0] + " …"
-    if scan_text(np.asarray([kept], dtype=object)):  # a phone number written over several words
+    if flagged([kept])[0][0]:  # a phone number written over several words
         return "[the text is not shown: it looks like personal data]"
     return kept

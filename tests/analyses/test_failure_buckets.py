@@ -21,7 +21,7 @@ from budgetlab import (
     synth,
     transitions,
 )
-from budgetlab.analyses.failure_buckets import Groups, TrackerVariants, bucket_codes, closed_overlap
+from budgetlab.analyses.bucket_variants import Groups, TrackerVariants, bucket_codes, closed_overlap
 from budgetlab.errors import ConfigError, InputError, OutcomeError, SchemaError
 
 pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowWarning")
@@ -380,7 +380,7 @@ def test_generator_rates_and_timeout_storm_pages():
         assert se.loc[("image", region), "pages_caused"] >= 1
         assert se.loc[("recaptcha_v2", region), "pages_caused"] == 0
     # check the episodes themselves against the incidents' times
-    from budgetlab.analyses.failure_buckets import episodes_caused
+    from budgetlab.analyses.bucket_variants import episodes_caused
 
     b = bin_events(ev, "1min", by=["captcha_type", "region"])
     for bucket, incident, region in (("timeout", 0, "fra"), ("solve_error", 1, None)):

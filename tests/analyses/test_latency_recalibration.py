@@ -134,10 +134,12 @@ def test_a_target_the_evidence_is_too_thin_for_is_withheld_in_words():
     assert t.loc[0.99, "limit_share"] == 0.0 and not t.loc[0.99, "supported"] and t.loc[0.9, "supported"]
     row = r.summary.iloc[0]
     assert np.isnan(row["supported_target"]) and np.isnan(row["supported_low"])
-    assert row["note"].startswith("withheld: 288 events: too few to judge 0.99 (2.88 expected failures")
+    # recalibrate's wording (thin_evidence): 288 events x 1 % = 2.88 expected failures, 10 needed
+    assert row["note"].startswith("withheld: 288 events in the evaluated span: too few for a verdict "
+                                  "(under 99 % they hold 2.88 expected failures")
     f = r.frontier.set_index("target")
     assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s")
-    assert pd.isna(f.loc[0.99, "smallest_threshold"]) and "too few to judge 0.99" in f.loc[0.99, "note"]
+    assert pd.isna(f.loc[0.99, "smallest_threshold"]) and "too few for a verdict (under 99 %" in f.loc[0.99, "note"]
 
 
 def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():
@@ -146,4 +148,5 @@ def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():
                             n_boot=20)
     row = r.summary.iloc[0]
     assert np.isnan(row["supported_target"])
-    assert row["note"] == "withheld: 1 day(s) with traffic: too few for the day-block bootstrap (at least 2)"
+    assert row["note"] == ("withheld: 1 day with traffic in the evaluated span: too few for the day-block "
+                           "bootstrap (at least 2)")

@@ -44,8 +44,7 @@ from budgetlab.events.outcomes import (
     check_outcomes,
     classify_outcomes,
 )
-from budgetlab.events.report import HowRead, skip_reasons, time_span
-from budgetlab.events.schema import SUCCESS, bucket_dtype, ts_ns
+from budgetlab.events.schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span, ts_ns
 from budgetlab.events.sources import expand_sources, file_notes
 
 # ------------------------------------------------------------------------------------------

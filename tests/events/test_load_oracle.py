@@ -28,8 +28,10 @@ from budgetlab import read_access_log, read_events
 from budgetlab._util.codes import factorize
 from budgetlab._util.files import register_input
 from budgetlab.errors import BudgetlabError, FileFormatError, InputError
-from budgetlab.events import _arrow_read as arrow_read
+from budgetlab.events import _csv as arrow_read
 from budgetlab.events import _formats as F
+from budgetlab.events import _input as I
+from budgetlab.events import _messages as M
 from budgetlab.events._input import CR_ONLY_NOTE, compression_of, cr_only, file_name, read_input
 from budgetlab.events._messages import note_open_last_row, row_numbers
 from budgetlab.events.accesslog import _ok_flags
@@ -39,8 +41,15 @@ from budgetlab.events.outcomes import (
     check_outcomes,
     classify_outcomes,
 )
-from budgetlab.events.report import HowRead, skip_reasons, time_span
-from budgetlab.events.schema import SUCCESS, as_events, bucket_dtype, ts_ns
+from budgetlab.events.schema import (
+    SUCCESS,
+    HowRead,
+    as_events,
+    bucket_dtype,
+    skip_reasons,
+    time_span,
+    ts_ns,
+)
 from budgetlab.events.sources import expand_sources, file_notes
 from budgetlab.privacy.detect import CANDIDATE, arrow_text, as_text, has, scan
 
@@ -71,15 +80,15 @@ def _old_arrow_csv(data: bytes, sep: str, columns: list[str], dict_columns: Any)
 
 
 def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str, dict_columns: Any) -> Any:
-    if F._utf8_family(encoding):
-        F._refuse_wide(raw, name)
+    if I.utf8_family(encoding):
+        I.refuse_wide(raw, name)
         data = raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw
         first_line = data[: data.find(b"\n") if b"\n" in data[: 1 << 20] else 1 << 20]
-        err = F._decode_error(first_line, name, "utf-8")
+        err = I.text_problem(first_line, name, "utf-8")
         if err is not None:
             raise err
     else:
-        err = F._decode_error(raw, name, encoding)
+        err = I.text_problem(raw, name, encoding)
         if err is not None:
             raise err
         data = raw.decode(encoding).lstrip("\ufeff").encode("utf-8")
@@ -91,23 +100,23 @@ def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encodi
         raise FileFormatError(f"{name}: the header row is malformed; the first line must list the column names.") from None
     if not header or not any(h.strip() for h in header):
         raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
-    F.check_header(header, columns, name)
+    M.check_header(header, columns, name)
     try:
         table = _old_arrow_csv(data, sep, columns, dict_columns)
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
         text = str(exc)
         if "UTF8" in text or "UTF-8" in text:
-            err = F._decode_error(data, name, "utf-8")
+            err = I.text_problem(data, name, "utf-8")
             if err is not None:
                 raise err from None
         if "Expected" in text and "columns" in text:
             if data.count(b'"') % 2:
-                F._check_quotes(data, name, sep)
-            raise FileFormatError(F._ragged_message(data, name, sep, len(header))) from None
+                arrow_read._check_quotes(data, name, sep)
+            raise FileFormatError(arrow_read._ragged_message(data, name, sep, len(header))) from None
         raise FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check quoting and "
                               "separators, or export the file again.") from None
     if data.count(b'"') % 2:
-        F._check_quotes(data, name, sep)
+        arrow_read._check_quotes(data, name, sep)
     if table.num_rows == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
     frame = table.to_pandas()
@@ -130,7 +139,7 @@ def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str, di
     raw = read_input(path, name, notes)
     if packed and compression_of(F._head(path)) is None:
         raise FileFormatError("misnamed")
-    F._sniff(raw, name, kind)
+    I.sniff(raw, name, kind)
     lf = F._cr_only_as_lf(raw, encoding)
     if lf is not None:
         raw = lf
@@ -148,7 +157,7 @@ def _old_parquet(path: Path, columns: list[str], dict_columns: Any, notes: Any) 
     register_input(path)
     with open(path, "rb") as fh:
         schema = pq.ParquetFile(fh).schema_arrow
-        F.check_header(list(schema.names), columns, file_name(path))
+        M.check_header(list(schema.names), columns, file_name(path))
         as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                    or pa.types.is_large_string(schema.field(c).type)]
         fh.seek(0)
@@ -215,7 +224,7 @@ def old_scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
 
 def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sources_mod, "read_columns", old_read_columns)
-    monkeypatch.setattr(read_mod, "_group_key", old_group_key)
+    monkeypatch.setattr(read_mod, "group_key", old_group_key)
     monkeypatch.setattr(pii_mod, "_scan_column", old_scan_column)
 
 
@@ -588,18 +597,19 @@ def test_the_frame_read_is_the_callers_to_write_to(first, tmp_path):
     assert ev["region"].tolist() == [first, first, first]
 
 
-def test_the_plain_byte_scan_takes_exactly_hex_digits_and_underscores():
+def test_the_plain_byte_count_takes_exactly_hex_digits_and_underscores():
     # oracle: membership in the set the rule names (0-9, a-f, A-F, _), for every byte value, at
-    # the start, inside and at the end of a scan step, and in a step after plain ones
-    from budgetlab.privacy.prefilter import _plain_bytes
+    # the start, inside and at the end of a value, in a value after plain ones and in the last one
+    from budgetlab.privacy.detect import _may_match
 
     allowed = set(b"0123456789abcdefABCDEF_")
+    offsets = pa.py_buffer(np.arange(0, 17, 4, dtype=np.int64))  # four values of four bytes
     for value in range(256):
-        for at in (0, 5, 7, 12):
+        for at in (0, 5, 7, 12, 15):
             body = bytearray(b"a0F_" * 4)
             body[at] = value
-            got = _plain_bytes(np.frombuffer(bytes(body), dtype=np.uint8), step=8)
-            assert got == (value in allowed), (value, at)
+            got = _may_match(pa.Array.from_buffers(pa.large_string(), 4, [None, offsets, pa.py_buffer(bytes(body))]))
+            assert got.tolist() == [i == at // 4 and value not in allowed for i in range(4)], (value, at)
 
 
 def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):

@@ -29,7 +29,8 @@ from budgetlab import (
 from budgetlab.interop import prometheus_http
 from budgetlab.interop.openslo import SLODocument
 from budgetlab.interop.prometheus import prometheus_rules
-from budgetlab.interop.prometheus_source import ScrapeGapWarning, read_prometheus
+from budgetlab.interop.prometheus_source import read_prometheus
+from budgetlab.interop.prometheus_span import ScrapeGapWarning
 from tests.interop.prometheus_server import (
     GAP_MINUTES,
     MINUTES,

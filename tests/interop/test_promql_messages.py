@@ -29,11 +29,18 @@ def test_an_at_sign_inside_a_label_value_is_not_an_at_modifier():
         parse_count_query('sum(rate(x_total{job="a"}[5m])) @ 1700000000', "total")
 
 
-def test_the_fast_sample_decoder_refuses_pairs_it_would_have_to_re_pair():
-    # [[1],[2,"3","4"]] has four numbers but no two pairs: the fast path must hand it to the
-    # JSON path (which refuses it), never read it as (1, 2), (3, 4)
-    from budgetlab.interop.prometheus_answer import _parse_samples
+def test_samples_that_are_no_pairs_are_refused_never_re_paired():
+    # [[1],[2,"3","4"]] has four numbers but no two pairs: refused, never read as (1, 2), (3, 4)
+    from budgetlab.errors import ServerError
+    from budgetlab.interop.prometheus_answer import Asked, read_matrix
 
-    assert _parse_samples(b'[1],[2,"3","4"]') is None
-    ts, vals = _parse_samples(b'[1,"2"],[3,"NaN"]')
-    assert ts.tolist() == [1.0, 3.0] and vals[0] == 2.0 and vals[1] != vals[1]
+    asked = Asked("total", 10**9, 3, 2 * 10**9, 10)
+
+    def answer(values: str) -> bytes:
+        return ('{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},'
+                f'"values":[{values}]}}]}}}}').encode()
+
+    with pytest.raises(ServerError, match="malformed samples"):
+        read_matrix(answer('[1],[3,"3","4"]'), asked, "p")
+    (s,) = read_matrix(answer('[1,"2"],[3,"7"]'), asked, "p")
+    assert s.ts_ns.tolist() == [10**9, 3 * 10**9] and s.values.tolist() == [2.0, 7.0]

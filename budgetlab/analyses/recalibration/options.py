@@ -5,7 +5,7 @@ read against the run's SLO: its window, its alert policy for the SLO's period)."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from ...errors import ConfigError
 from ...slo import SLO
 from .rolling import DAY_NS
 
-__all__ = ["RecalibrationOptions", "Plan", "OPTION_NAMES"]
+__all__ = ["RecalibrationOptions", "Plan"]
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,6 @@ class RecalibrationOptions:
         return Plan(options=self, slo=base, policy=policy, requested=requested)
 
 
-#: The keyword options of :func:`recalibrate` that :class:`RecalibrationOptions` holds.
-OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RecalibrationOptions))
-
-
 @dataclass(frozen=True)
 class Plan:
     """One run's checked settings: the options, the SLO replayed (with the window), the alert
@@ -126,25 +122,11 @@ class Plan:
         """The status level the rule limits (1 warning, 2 critical, 3 exhausted)."""
         return STATUSES.index(self.options.limit_status)
 
-    @property
-    def step(self) -> float:
-        return float(self.options.step)
-
-    @property
-    def max_share(self) -> float:
-        return float(self.options.max_share)
-
-    @property
-    def loose_burn(self) -> float:
-        return float(self.options.loose_burn)
-
-    @property
-    def confidence(self) -> float:
-        return float(self.options.confidence)
-
-    @property
-    def n_boot(self) -> int:
-        return int(self.options.n_boot)
+    def __getattr__(self, name: str) -> Any:
+        """The options' checked fields: ``plan.step`` is ``plan.options.step``."""
+        if name == "options":  # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
+        return getattr(self.options, name)
 
     def settings(self, *, span_start: int, span_end: int, by: Sequence[str]) -> dict[str, Any]:
         """:attr:`Recalibration.settings`."""

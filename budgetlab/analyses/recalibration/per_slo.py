@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...errors import ConfigError
 from ...events.schema import check_events
 from ...slo import SLO, PerGroup, as_per_group, key_text, split_by_slo
+from ..per_group import need_group_keys
 from ..sorted_events import Sorted, group_targets
 from .tables import Recalibration
 
@@ -69,7 +69,6 @@ def current_targets(target: Any, slo: Any, srt: Sorted) -> np.ndarray:
     if per is None and isinstance(source, Mapping) and any(isinstance(v, SLO) for v in source.values()):
         per = PerGroup(source)
     if per is not None:
-        if not srt.by:
-            raise ConfigError("per-group SLOs need group keys; pass by=... naming the columns they are keyed by.")
+        need_group_keys(srt.by)
         return np.array([s.target for s in per.resolve(srt.keys[list(srt.by)])], dtype=np.float64)
     return group_targets(source, srt.keys, srt.by)

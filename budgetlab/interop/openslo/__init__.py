@@ -13,22 +13,21 @@ details (:class:`AlertPolicyInfo`), the objects it refers to, and notes on how i
 Modules: :mod:`.checks` (the v1 rules), :mod:`.model` (the document), :mod:`.read` and
 :mod:`.write` (YAML in and out), :mod:`.v1alpha` (Sloth's dialect), :mod:`.durations` (OpenSLO's
 duration shorthand), :mod:`.build` (documents from a recalibration, one SLO per group bound by labels, and
-:func:`read_recalibration_table`). :func:`load_slos` reads a file whose SLOs are bound to groups by
+:func:`read_recalibration_table`). :mod:`.bind` holds :func:`load_slos`, which reads a file
+whose SLOs are bound to groups by
 ``metadata.labels`` as a :class:`~budgetlab.PerGroup`. The full field list,
 what is refused and why, is in ``docs/interop.md``.
 """
 
 from __future__ import annotations
 
-from .build import (
-    latency_indicator,
-    ratio_indicator,
-    read_recalibration_table,
-    slos_from_recalibration,
-)
+from .alert_info import AlertPolicyInfo
+from .bind import load_slo, load_slos
+from .build import read_recalibration_table, slos_from_recalibration
 from .durations import duration_shorthand, parse_duration_shorthand
-from .model import API_VERSION, AlertPolicyInfo, SLODocument
-from .read import load_slo, load_slos, read_openslo
+from .indicators import latency_indicator, ratio_indicator
+from .model import API_VERSION, SLODocument
+from .read import read_openslo
 from .write import openslo_names, to_openslo_yaml, write_openslo
 
 __all__ = [

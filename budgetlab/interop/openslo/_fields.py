@@ -12,7 +12,7 @@ import pandas as pd
 from ...errors import ConfigError
 from ...privacy import looks_personal
 
-__all__ = ["quoted", "prefix", "check_str", "check_strings", "normalize_start", "check_indicator"]
+__all__ = ["quoted", "prefix", "check_str", "check_strings", "normalize_start", "refuse_threshold"]
 
 _START_FORMAT = "%Y-%m-%d %H:%M:%S"
 
@@ -83,13 +83,9 @@ def normalize_start(value: Any, where: str) -> str:
     return str(ts.strftime(_START_FORMAT))
 
 
-def check_indicator(ind: Mapping[str, Any], where: str) -> None:
-    """An inline SLI is kept verbatim, but it must be a ratio of events (budgetlab's SLI)."""
-    spec = ind.get("spec")
-    if not isinstance(spec, Mapping):
-        raise ConfigError(f"{prefix(where)}spec must be a mapping holding a ratioMetric.")
-    if "thresholdMetric" in spec:
-        raise ConfigError(f"{prefix(where)}spec.thresholdMetric is not supported: budgetlab evaluates good/total event "
-                          "ratios; describe the SLI as a ratioMetric (good or bad over total).")
-    if not isinstance(spec.get("ratioMetric"), Mapping):
-        raise ConfigError(f"{prefix(where)}spec.ratioMetric is required (good or bad over total).")
+def refuse_threshold(spec: Any, where: str) -> None:
+    """budgetlab evaluates ratio SLIs: an SLI ``spec`` with a thresholdMetric (valid OpenSLO) is
+    refused."""
+    if isinstance(spec, Mapping) and "thresholdMetric" in spec:
+        raise ConfigError(f"{where}.thresholdMetric is not supported: budgetlab evaluates good/total "
+                          "event ratios; describe the SLI as a ratioMetric (good or bad over total).")

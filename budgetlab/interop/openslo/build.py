@@ -1,5 +1,5 @@
 """OpenSLO documents built from other budgetlab results: one SLO per group of a recalibration
-(bound to its group by ``metadata.labels``, read back per group by :func:`.read.load_slos`), the
+(bound to its group by ``metadata.labels``, read back per group by :func:`.bind.load_slos`), the
 reader of a recalibration table saved as CSV or Parquet, and an inline ratio SLI on two
 Prometheus counters."""
 
@@ -16,59 +16,21 @@ import pandas as pd
 
 from ..._util.csv_cells import restore_frame
 from ..._util.files import register_input
-from ..._util.validation import as_list, duration_label, to_timedelta
+from ..._util.validation import as_list, to_timedelta
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError, FileFormatError
 from ...privacy import guard_values
 from ...slo import SLO, PerGroup
 from ._fields import quoted
+from ._policies import context
 from ._yaml import file_label
 from .model import SLODocument
 from .write import slug
 
-__all__ = ["ratio_indicator", "latency_indicator", "slos_from_recalibration", "read_recalibration_table", "MAX_TABLE_BYTES"]
+__all__ = ["slos_from_recalibration", "read_recalibration_table", "MAX_TABLE_BYTES"]
 
 #: Largest recalibration table read (one row per group: far smaller in practice).
 MAX_TABLE_BYTES = 64 * 2**20
-
-
-def ratio_indicator(total_metric: str, errors_metric: str, *, selector: str = "", errors_selector: str = "",
-                    name: str = "error-ratio") -> dict[str, Any]:
-    """An inline OpenSLO ``ratioMetric`` SLI (bad over total) on two Prometheus counters.
-
-    >>> ratio_indicator("captcha_solves_total", "captcha_solve_errors_total")["spec"]["ratioMetric"]["bad"]
-    {'metricSource': {'type': 'Prometheus', 'spec': {'query': 'captcha_solve_errors_total'}}}
-    """
-    def query(metric: str, extra: str) -> str:
-        sel = ",".join(s for s in (selector.strip(), extra.strip()) if s)
-        return f"{metric}{{{sel}}}" if sel else metric
-
-    def source(q: str) -> dict[str, Any]:
-        return {"metricSource": {"type": "Prometheus", "spec": {"query": q}}}
-
-    return {"metadata": {"name": name},
-            "spec": {"ratioMetric": {"counter": True, "bad": source(query(errors_metric, errors_selector)),
-                                     "total": source(query(total_metric, ""))}}}
-
-
-def latency_indicator(histogram: str, slow_above: Any, *, name: str = "latency") -> dict[str, Any]:
-    """An inline OpenSLO ``ratioMetric`` latency SLI: good (the histogram's bucket at the
-    threshold, ``le`` in seconds) over total (its ``_count``), both Prometheus counters.
-
-    >>> ind = latency_indicator('http_request_duration_seconds{job="api"}', "500ms")
-    >>> ind["spec"]["ratioMetric"]["good"]["metricSource"]["spec"]["query"]
-    'http_request_duration_seconds_bucket{job="api", le="0.5"}'
-    """
-    from ..prometheus_histogram import latency_selectors
-
-    good, total = latency_selectors(histogram, slow_above)
-
-    def source(q: str) -> dict[str, Any]:
-        return {"metricSource": {"type": "Prometheus", "spec": {"query": q}}}
-
-    shown = duration_label(to_timedelta(slow_above, name="--slow-above"))
-    return {"metadata": {"name": name, "displayName": f"share of events within {shown}"},
-            "spec": {"ratioMetric": {"counter": True, "good": source(good), "total": source(total)}}}
 
 
 _SUMMARY_FIRST = "events"  # recalibrate's summary: the group keys, then "events", ...
@@ -185,8 +147,14 @@ def _table_frame(table: Any, by: str | Sequence[str] | None, target_column: str)
     return table, keys
 
 
-def _guard_keys(frame: pd.DataFrame, keys: list[str]) -> None:
-    """Group keys become SLO names and labels: none may look like personal data."""
+def _check_frame(frame: pd.DataFrame, keys: list[str], target_column: str) -> None:
+    """The table holds rows, the key and target columns; group keys become SLO names and labels:
+    none may look like personal data."""
+    for col in [*keys, target_column]:
+        if col not in frame.columns:
+            raise ConfigError(f"the recalibration table has no column {quoted(col)}.")
+    if frame.empty:
+        raise ConfigError("the recalibration table is empty; nothing to write.")
     guard_values(keys, what="the group-key names of the recalibration table")
     for k in keys:
         guard_values(frame[k].dropna().astype(str).unique(), what=f"the group key {k!r} of the recalibration table")
@@ -209,7 +177,7 @@ def slos_from_recalibration(
 ) -> list[SLODocument]:
     """One :class:`SLODocument` per group of a recalibration table (or a ``{group: target}`` map),
     each bound to its group by ``metadata.labels``: written with :func:`.write.write_openslo`, the
-    file reads back per group with :func:`.read.load_slos` (``by`` = the group keys), the targets
+    file reads back per group with :func:`.bind.load_slos` (``by`` = the group keys), the targets
     bit for bit.
 
     Parameters
@@ -250,44 +218,34 @@ def slos_from_recalibration(
         if by is None and settings.get("by") is not None:
             by = settings["by"]
     per = _group_slos(settings) if window is None else None
-    if window is None:
-        window = settings.get("window") or "28D"
     frame, keys = _table_frame(table, by, target_column)
-    for col in [*keys, target_column]:
-        if col not in frame.columns:
-            raise ConfigError(f"the recalibration table has no column {quoted(col)}.")
-    if frame.empty:
-        raise ConfigError("the recalibration table is empty; nothing to write.")
-    _guard_keys(frame, keys)
-    w = to_timedelta(window, name="window")
-    pol = None
-    if policy is not None:
-        if not isinstance(policy, AlertPolicy):
-            raise ConfigError("policy must be an AlertPolicy.")
-        pol = policy if policy.name else dataclasses.replace(policy, name="policy")
+    _check_frame(frame, keys, target_column)
+    w = to_timedelta(settings.get("window") or "28D" if window is None else window, name="window")
+    if policy is not None and not isinstance(policy, AlertPolicy):
+        raise ConfigError("policy must be an AlertPolicy.")
+    pols = () if policy is None else (policy if policy.name
+                                      else dataclasses.replace(policy, name="policy"),)
+    targets = _targets(frame[target_column].reset_index(drop=True), target_column)
     docs = []
     for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):  # one row per group
         rec = dict(zip(frame.columns, row, strict=True))
-        value = rec[target_column]
-        try:
-            target = float(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"row {i}: {target_column} is not a number.") from None
-        if np.isnan(target):
-            raise ConfigError(f"row {i}: {target_column} is missing; drop the groups without a recommendation first.")
-        missing = [k for k in keys if _missing(rec[k])]
-        if missing:
-            raise ConfigError(f"row {i}: the group key {missing[0]} is missing; every row names its group.")
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
-        row_window = per.slo_for(tuple(labels.values())).window if per is not None else w
-        try:
-            slo = SLO(target=target, window=row_window, warning=warning, critical=critical, min_events=min_events,
+        with context(f"row {i}"):
+            target = float(targets.iloc[i - 1])
+            if np.isnan(target):
+                raise ConfigError(f"{target_column} is missing; drop the groups without a recommendation "
+                                  "first.")
+            missing = [k for k in keys if _missing(rec[k])]
+            if missing:
+                raise ConfigError(f"the group key {missing[0]} is missing; every row names its "
+                                  "group.")
+            row_window = per.slo_for(tuple(labels.values())).window if per is not None else w
+            slo = SLO(target=target, window=row_window,
+                      warning=warning, critical=critical, min_events=min_events,
                       period="30D" if period is None else period)
-        except ConfigError as exc:
-            raise ConfigError(f"row {i}: {exc}") from None
         docs.append(SLODocument(name=name, slo=slo, service=service, labels=labels,
-                                alert_policies=(pol,) if pol is not None else (),
+                                alert_policies=pols,
                                 indicator=dict(indicator) if indicator is not None else None))
     return docs
 

@@ -9,20 +9,19 @@ from typing import Any
 import pandas as pd
 
 from ..._util.validation import check_fraction, check_tz, to_timedelta
-from ...alerts.policy import AlertPolicy, AlertTier
+from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
-from ._fields import check_indicator, check_str, check_strings, normalize_start
+from ._fields import check_str, check_strings, normalize_start, refuse_threshold
 from ._yaml import plain
-from .checks import check_indicator_spec, check_metadata
+from .alert_info import AlertPolicyInfo
+from .checks import METHODS_V1, OPS, check_indicator_spec, check_metadata
 from .durations import duration_shorthand
 
-__all__ = ["API_VERSION", "METHODS", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX", "DEFAULT_SERVICE",
-           "DEFAULT_TARGET", "AlertPolicyInfo", "SLODocument", "as_documents", "events_indicator", "is_events_indicator"]
+__all__ = ["API_VERSION", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX",
+           "DEFAULT_SERVICE", "SLODocument", "as_documents"]
 
 API_VERSION = "openslo/v1"
-#: ``spec.budgetingMethod`` values budgetlab reads.
-METHODS = ("Occurrences", "Timeslices", "RatioTimeslices")
 #: Calendar ``timeWindow`` durations -> (budgetlab calendar, nominal length of the tracker window).
 CALENDARS = {"1d": ("day", pd.Timedelta("1D")), "1w": ("week", pd.Timedelta("7D")),
              "1M": ("month", pd.Timedelta("30D"))}
@@ -31,88 +30,6 @@ CALENDAR_SHORTHAND = {v[0]: k for k, v in CALENDARS.items()}
 ANNOTATION_PREFIX = "budgetlab/"
 #: ``spec.service`` written when a document names none (OpenSLO v1 requires one).
 DEFAULT_SERVICE = "budgetlab"
-
-
-def events_indicator(name: str) -> dict[str, Any]:
-    """The SLI budgetlab writes when none is given: the success ratio of its event table
-    (good = events with ``ok`` true, total = all events), ``metricSource.type: budgetlab``.
-    Read back, it is recognised and gives ``indicator=None`` again.
-
-    >>> events_indicator("solve")["spec"]["ratioMetric"]["good"]
-    {'metricSource': {'type': 'budgetlab', 'spec': {'events': 'ok'}}}
-    """
-    def source(which: str) -> dict[str, Any]:
-        return {"metricSource": {"type": "budgetlab", "spec": {"events": which}}}
-
-    return {"metadata": {"name": name},
-            "spec": {"description": "success ratio of budgetlab's event table: good = events with ok true, "
-                                    "total = all events",
-                     "ratioMetric": {"counter": False, "good": source("ok"), "total": source("all")}}}
-
-
-def is_events_indicator(indicator: Mapping[str, Any]) -> bool:
-    """Whether ``indicator`` is :func:`events_indicator` (under any name)."""
-    meta = indicator.get("metadata")
-    name = meta.get("name") if isinstance(meta, Mapping) else None
-    return isinstance(name, str) and plain(indicator) == events_indicator(name)
-
-
-#: The notification target budgetlab writes when a policy has none (OpenSLO v1 requires one).
-DEFAULT_TARGET: dict[str, Any] = {
-    "kind": "AlertNotificationTarget", "metadata": {"name": "alertmanager"},
-    "spec": {"target": "alertmanager", "description": "Prometheus Alertmanager: budgetlab's rules carry the "
-                                                      "severity label; route on it"}}
-
-
-@dataclass(frozen=True)
-class AlertPolicyInfo:
-    """What an OpenSLO AlertPolicy (and its one condition) carries beyond the budgetlab tier:
-    delivery and description, kept so that a read-write round trip loses nothing.
-
-    Parameters
-    ----------
-    display_name, description : str
-        The AlertPolicy's ``metadata.displayName`` and ``spec.description``.
-    notification_targets : tuple of dict
-        ``spec.notificationTargets`` as written (``{"targetRef": name}`` or inline
-        ``AlertNotificationTarget`` objects).
-    condition_display_name, condition_description : str
-        The AlertCondition's ``metadata.displayName`` and ``spec.description``.
-    alert_when_resolved : bool
-        ``spec.alertWhenResolved``.
-    labels, annotations : dict
-        The AlertPolicy's ``metadata.labels`` and (non-budgetlab) ``metadata.annotations``.
-    """
-
-    display_name: str = ""
-    description: str = ""
-    notification_targets: tuple[dict[str, Any], ...] = ()
-    condition_display_name: str = ""
-    condition_description: str = ""
-    alert_when_resolved: bool = False
-    labels: dict[str, Any] = field(default_factory=dict)
-    annotations: dict[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for f in ("display_name", "description", "condition_display_name", "condition_description"):
-            object.__setattr__(self, f, check_str(getattr(self, f), f))
-        nts = self.notification_targets
-        if isinstance(nts, Mapping) or not isinstance(nts, Sequence) or not all(isinstance(t, Mapping) for t in nts):
-            raise ConfigError("notification_targets must be a tuple of mappings ({'targetRef': name} or an inline "
-                              "AlertNotificationTarget).")
-        object.__setattr__(self, "notification_targets", tuple(plain(t) for t in nts))
-        if not isinstance(self.alert_when_resolved, bool):
-            raise ConfigError("alert_when_resolved must be true or false.")
-        object.__setattr__(self, "labels", check_strings(self.labels, "labels", lists=True))
-        object.__setattr__(self, "annotations", check_strings(self.annotations, "annotations"))
-
-    @classmethod
-    def default(cls, tier: AlertTier) -> AlertPolicyInfo:
-        """What budgetlab writes for ``tier`` when it was given nothing else."""
-        windows = " and ".join(duration_shorthand(w) for w in tier.windows)
-        return cls(description=f"{tier.severity} when the burn-rate condition {tier.name} holds",
-                   notification_targets=(DEFAULT_TARGET,),
-                   condition_description=f"burn rate above {tier.burn:g} over {windows}")
 
 
 @dataclass(frozen=True)
@@ -174,44 +91,11 @@ class SLODocument:
 
     Examples
     --------
-    >>> from budgetlab.interop.openslo import read_openslo, to_openslo_yaml
-    >>> ind = {"metadata": {"name": "checkout-ratio"}, "spec": {"ratioMetric": {"counter": True,
-    ...        "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "errors_total"}}},
-    ...        "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "requests_total"}}}}}}
-    >>> doc = SLODocument("checkout", SLO(target=0.999, window="1D", period="28D"), service="shop", indicator=ind)
-    >>> print(to_openslo_yaml([doc]), end="")
-    apiVersion: openslo/v1
-    kind: SLO
-    metadata:
-      name: checkout
-      annotations:
-        budgetlab/window: 1d
-    spec:
-      service: shop
-      indicator:
-        metadata:
-          name: checkout-ratio
-        spec:
-          ratioMetric:
-            counter: true
-            bad:
-              metricSource:
-                type: Prometheus
-                spec:
-                  query: errors_total
-            total:
-              metricSource:
-                type: Prometheus
-                spec:
-                  query: requests_total
-      timeWindow:
-      - duration: 28d
-        isRolling: true
-      budgetingMethod: Occurrences
-      objectives:
-      - target: 0.999
-    >>> read_openslo(to_openslo_yaml([doc])) == [doc]
-    True
+    >>> doc = SLODocument("checkout", SLO(target=0.999, window="1D", period="28D"), service="shop")
+    >>> doc.slo.period, doc.service, doc.policy is None
+    (Timedelta('28 days 00:00:00'), 'shop', True)
+
+    :func:`~.write.to_openslo_yaml` shows a document as OpenSLO.
     """
 
     name: str
@@ -247,34 +131,49 @@ class SLODocument:
             set_(f, check_str(getattr(self, f), f))
         set_("service", self.service or DEFAULT_SERVICE)
         self._check_method()
-        if self.calendar is None:
-            if self.calendar_start is not None or self.time_zone is not None:
-                raise ConfigError("calendar_start and time_zone apply to calendar windows only (give calendar=).")
-        else:
-            if self.calendar not in CALENDAR_SHORTHAND:
-                raise ConfigError(f"calendar={self.calendar!r} is not supported; use 'day', 'week' or 'month'.")
-            nominal = CALENDARS[CALENDAR_SHORTHAND[self.calendar]][1]
-            if self.slo.period != nominal:
-                raise ConfigError(f"a calendar {self.calendar} SLO has period {nominal} (its nominal length); "
-                                  f"build the SLO with period='{nominal.days}D'.")
-            if self.time_zone is None:
-                raise ConfigError("a calendar window needs time_zone (an IANA name such as 'Europe/Berlin').")
-            set_("time_zone", check_tz(self.time_zone, name="time_zone"))
-            if self.calendar_start is None:
-                raise ConfigError("a calendar window needs calendar_start (e.g. '2026-01-01 00:00:00', local time).")
-            set_("calendar_start", normalize_start(self.calendar_start, "calendar_start"))
+        self._check_calendar()
         self._check_indicator()
         set_("labels", check_strings(self.labels, "labels", lists=True))
         ann = check_strings(self.annotations, "annotations")
         own = [k for k in ann if k.startswith(ANNOTATION_PREFIX)]
         if own:
-            raise ConfigError(f"annotations: {own[0]!r} is reserved; budgetlab writes the budgetlab/ annotations "
-                              "from the SLO and policy fields.")
+            raise ConfigError(f"annotations: {own[0]!r} is reserved; budgetlab writes the budgetlab/ "
+                              "annotations from the SLO and policy fields.")
         set_("annotations", ann)
+        self._check_policies()
+        comps = self.companions
+        if isinstance(comps, Mapping) or not isinstance(comps, Sequence) or not all(
+                isinstance(c, Mapping) and isinstance(c.get("metadata"), Mapping) for c in comps):
+            raise ConfigError("companions must be a tuple of OpenSLO objects (mappings with kind and "
+                              "metadata).")
+        set_("companions", tuple(plain(c) for c in comps))
+        set_("notes", tuple(str(n) for n in self.notes))
+
+    def _check_calendar(self) -> None:
+        if self.calendar is None:
+            if self.calendar_start is not None or self.time_zone is not None:
+                raise ConfigError("calendar_start and time_zone apply to calendar windows only (give "
+                                  "calendar=).")
+            return
+        if self.calendar not in CALENDAR_SHORTHAND:
+            raise ConfigError(f"calendar={self.calendar!r} is not supported; use 'day', 'week' or 'month'.")
+        nominal = CALENDARS[CALENDAR_SHORTHAND[self.calendar]][1]
+        if self.slo.period != nominal:
+            raise ConfigError(f"a calendar {self.calendar} SLO has period {nominal} (its nominal length); "
+                              f"build the SLO with period='{nominal.days}D'.")
+        if self.time_zone is None:
+            raise ConfigError("a calendar window needs time_zone (an IANA name such as 'Europe/Berlin').")
+        self._set("time_zone", check_tz(self.time_zone, name="time_zone"))
+        if self.calendar_start is None:
+            raise ConfigError("a calendar window needs calendar_start (e.g. '2026-01-01 00:00:00', local "
+                              "time).")
+        self._set("calendar_start", normalize_start(self.calendar_start, "calendar_start"))
+
+    def _check_policies(self) -> None:
+        """``alert_policies`` (durations in whole minutes, unique tier names) and ``policy_info``."""
         pols = self.alert_policies
         if isinstance(pols, AlertPolicy) or not isinstance(pols, Sequence):
             raise ConfigError("alert_policies must be a tuple of AlertPolicy.")
-        pols = tuple(pols)
         tier_names: list[str] = []
         for p in pols:
             if not isinstance(p, AlertPolicy):
@@ -288,26 +187,20 @@ class SLODocument:
                 tier_names.append(t.name)
         if len(set(tier_names)) != len(tier_names):
             raise ConfigError("tier names must be unique across the alert policies of one SLO.")
-        set_("alert_policies", pols)
+        self._set("alert_policies", tuple(pols))
         info = self.policy_info
         if not isinstance(info, Mapping) or not all(isinstance(v, AlertPolicyInfo) for v in info.values()):
             raise ConfigError("policy_info must map tier names to AlertPolicyInfo.")
         unknown = sorted(set(info) - set(tier_names))
         if unknown:
             raise ConfigError(f"policy_info names {unknown[0]!r}, which is no tier of the alert policies.")
-        set_("policy_info", dict(info))
-        comps = self.companions
-        if isinstance(comps, Mapping) or not isinstance(comps, Sequence) or not all(
-                isinstance(c, Mapping) and isinstance(c.get("metadata"), Mapping) for c in comps):
-            raise ConfigError("companions must be a tuple of OpenSLO objects (mappings with kind and metadata).")
-        set_("companions", tuple(plain(c) for c in comps))
-        set_("notes", tuple(str(n) for n in self.notes))
+        self._set("policy_info", dict(info))
 
     def _check_method(self) -> None:
         set_ = self._set
-        if self.budgeting_method not in METHODS:
+        if self.budgeting_method not in METHODS_V1:
             raise ConfigError(f"budgeting_method={self.budgeting_method!r} is not supported; use one of "
-                              f"{', '.join(map(repr, METHODS))}.")
+                              f"{', '.join(map(repr, METHODS_V1))}.")
         if self.budgeting_method == "Occurrences":
             if self.time_slice_target is not None or self.time_slice_window is not None:
                 raise ConfigError("time_slice_target and time_slice_window apply to time-slice budgeting methods only.")
@@ -331,14 +224,14 @@ class SLODocument:
         if self.indicator is not None:
             if not isinstance(self.indicator, Mapping):
                 raise ConfigError("indicator must be a mapping (an OpenSLO SLI: metadata and spec) or None.")
-            check_indicator(self.indicator, "indicator")
+            refuse_threshold(self.indicator.get("spec"), "indicator.spec")
             check_metadata(self.indicator.get("metadata"), "indicator.metadata")
-            check_indicator_spec(self.indicator["spec"], "indicator.spec")
+            check_indicator_spec(self.indicator.get("spec"), "indicator.spec")
             set_("indicator", plain(self.indicator))
         if self.indicator_ref is not None:
             set_("indicator_ref", check_str(self.indicator_ref, "indicator_ref", required=True))
         if self.objective_op is not None:
-            if self.objective_op not in ("lt", "lte", "gt", "gte"):
+            if self.objective_op not in OPS:
                 raise ConfigError("objective_op must be one of 'lt', 'lte', 'gt', 'gte' or None.")
             if self.indicator is not None or self.indicator_ref is None:
                 raise ConfigError("objective_op is forbidden on a ratio SLI (OpenSLO v1: op belongs to threshold "

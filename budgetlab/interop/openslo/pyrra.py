@@ -24,9 +24,11 @@ from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
 from ._fields import quoted
+from .alert_info import DEFAULT_TARGET, AlertPolicyInfo
 from .durations import parse_duration_shorthand
-from .model import DEFAULT_TARGET, AlertPolicyInfo, SLODocument
-from .sloth import check_keys
+from .indicators import prometheus_ratio
+from .model import SLODocument
+from .sloth import check_keys, text_field, text_map
 
 __all__ = ["PYRRA_VERSION", "is_pyrra", "from_pyrra"]
 
@@ -69,16 +71,13 @@ def _indicator(spec: Mapping[str, Any], name: str, where: str) -> tuple[dict[str
     if not isinstance(grouping, list) or not all(isinstance(g, str) and g and set(g) <= _LABEL_CHARS
                                                  and not g[0].isdigit() for g in grouping):
         raise ConfigError(f"{iw}.grouping must list Prometheus label names.")
-    part = "bad" if kind == "ratio" else "good"
-    ratio = {"counter": True,
-             part: {"metricSource": {"type": "Prometheus", "spec": {"query": _grouped(_metric(body, first, iw), grouping)}}},
-             "total": {"metricSource": {"type": "Prometheus", "spec": {"query": _grouped(_metric(body, "total", iw),
-                                                                                         grouping)}}}}
+    queries = {"bad" if kind == "ratio" else "good": _grouped(_metric(body, first, iw), grouping)}
+    indicator = prometheus_ratio(name, total=_grouped(_metric(body, "total", iw), grouping), **queries)
     notes = [f"Pyrra {kind} indicator: {'errors' if kind == 'ratio' else 'success (the latency bucket)'} over total"]
     if grouping:
         notes.append(f"grouping {', '.join(grouping)}: the queries sum by ({', '.join(grouping)}), and backtest groups "
                      "by it unless --by says otherwise")
-    return {"metadata": {"name": name}, "spec": {"ratioMetric": ratio}}, notes
+    return indicator, notes
 
 
 def _alerts(spec: Mapping[str, Any], window: Any, where: str) -> tuple[tuple[AlertPolicy, ...], dict[str, AlertPolicyInfo]]:
@@ -89,9 +88,7 @@ def _alerts(spec: Mapping[str, Any], window: Any, where: str) -> tuple[tuple[Ale
     if alerting.get("disabled") is True or alerting.get("burnrates") is False:
         return (), {}
     policy = AlertPolicy.pyrra(window)
-    name = alerting.get("name", "")
-    if not isinstance(name, str):
-        raise ConfigError(f"{where}.alerting.name must be text.")
+    name = text_field(alerting, "name", f"{where}.alerting")
     info = {t.name: AlertPolicyInfo(display_name=name, notification_targets=(DEFAULT_TARGET,)) for t in policy.tiers} if name else {}
     return (policy,), info
 
@@ -119,15 +116,14 @@ def _document(obj: Mapping[str, Any], label: str) -> SLODocument:
     window = parse_duration_shorthand(spec.get("window"), where=f"{where}.window")
     indicator, notes = _indicator(spec, name, where)
     policies, info = _alerts(spec, window, where)
-    labels = meta.get("labels") or {}
-    if not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values()):
-        raise ConfigError(f"{label}, ServiceLevelObjective {quoted(name)}: metadata.labels must map names to text.")
+    labels = text_map(meta.get("labels") or {}, f"{label}, ServiceLevelObjective {quoted(name)}: "
+                      "metadata.labels")
     namespace = meta.get("namespace", "")
     notes.append(f"Pyrra: period = window {spec.get('window')}, also the tracker window"
                  + ("" if namespace else "; no metadata.namespace: budgetlab's default service"))
     return SLODocument(name=name, slo=SLO(target=target, window=window, period=window), service=str(namespace),
                        description=str(spec.get("description") or ""), alert_policies=policies,
-                       indicator=indicator, labels=dict(labels), policy_info=info, notes=tuple(notes))
+                       indicator=indicator, labels=labels, policy_info=info, notes=tuple(notes))
 
 
 def from_pyrra(objects: list[Any], label: str) -> list[SLODocument]:

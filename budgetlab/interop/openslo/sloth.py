@@ -29,10 +29,13 @@ from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
 from ._fields import quoted
-from .model import DEFAULT_TARGET, AlertPolicyInfo, SLODocument
+from .alert_info import DEFAULT_TARGET, AlertPolicyInfo
+from .indicators import prometheus_ratio
+from .model import SLODocument
 from .write import slug
 
-__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "is_sloth_spec", "from_sloth", "check_keys"]
+__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "is_sloth_spec", "from_sloth", "check_keys", "text_map",
+           "text_field"]
 
 SLOTH_VERSION = "prometheus/v1"
 #: Sloth's default SLO period (``sloth generate --default-slo-period``).
@@ -59,12 +62,22 @@ def is_sloth_spec(obj: Any) -> bool:
     return isinstance(obj, Mapping) and obj.get("version") == SLOTH_VERSION
 
 
-def _labels(value: Any, where: str) -> dict[str, str]:
+def text_map(value: Any, where: str) -> dict[str, str]:
+    """Labels or annotations of a peer's spec: names to text (``{}`` when absent)."""
     if value is None:
         return {}
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise ConfigError(f"{where} must map names to text (quote numbers: tier: \"2\"), as Sloth reads them.")
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
+                                                 for k, v in value.items()):
+        raise ConfigError(f"{where} must map names to text (quote numbers: tier: \"2\").")
     return dict(value)
+
+
+def text_field(obj: Mapping[str, Any], key: str, where: str) -> str:
+    """``obj[key]`` as text (``""`` when absent); anything else is refused."""
+    value = obj.get(key, "")
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}.{key} must be text.")
+    return value
 
 
 def _queries(item: Mapping[str, Any], where: str) -> tuple[str, str]:
@@ -96,11 +109,9 @@ def _alerting(item: Mapping[str, Any], where: str) -> tuple[set[str], dict[str, 
         raise ConfigError(f"{where}.alerting must be a mapping.")
     aw = f"{where}.alerting"
     check_keys(alerting, ("name", "labels", "annotations", "page_alert", "ticket_alert"), aw)
-    name = alerting.get("name", "")
-    if not isinstance(name, str):
-        raise ConfigError(f"{aw}.name must be text.")
-    labels = _labels(alerting.get("labels"), f"{aw}.labels")
-    annotations = _labels(alerting.get("annotations"), f"{aw}.annotations")
+    name = text_field(alerting, "name", aw)
+    labels = text_map(alerting.get("labels"), f"{aw}.labels")
+    annotations = text_map(alerting.get("annotations"), f"{aw}.annotations")
     on: set[str] = set()
     info: dict[str, AlertPolicyInfo] = {}
     for key, severity in _SEVERITIES:
@@ -114,8 +125,8 @@ def _alerting(item: Mapping[str, Any], where: str) -> tuple[set[str], dict[str, 
             raise ConfigError(f"{aw}.{key}.disable must be true or false.")
         on.add(severity)
         info[severity] = AlertPolicyInfo(
-            display_name=name, notification_targets=(DEFAULT_TARGET,), labels={**labels, **_labels(alert.get("labels"), f"{aw}.{key}.labels")},
-            annotations={**annotations, **_labels(alert.get("annotations"), f"{aw}.{key}.annotations")})
+            display_name=name, notification_targets=(DEFAULT_TARGET,), labels={**labels, **text_map(alert.get("labels"), f"{aw}.{key}.labels")},
+            annotations={**annotations, **text_map(alert.get("annotations"), f"{aw}.{key}.annotations")})
     return on, info
 
 
@@ -134,20 +145,15 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
     tiers = tuple(t for t in AlertPolicy.sloth(SLOTH_PERIOD).tiers if t.severity in on)
     policies = (AlertPolicy(tiers, period=SLOTH_PERIOD, name="sloth"),) if tiers else ()
     ind_name = slug(name) if name else "sli"
-    indicator = {"metadata": {"name": ind_name}, "spec": {"ratioMetric": {
-        "counter": True,
-        "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": errors}}},
-        "total": {"metricSource": {"type": "Prometheus", "spec": {"query": total}}}}}}
+    indicator = prometheus_ratio(ind_name, total=total, bad=errors)
     notes = [f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default), also the tracker window",
              "the alerts: Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over 1d/2h and 1 over "
              "3d/6h)" + ("" if len(on) == 2 else f"; disabled: {', '.join(s for _, s in _SEVERITIES if s not in on)}")]
-    description = item.get("description", "")
-    if not isinstance(description, str):
-        raise ConfigError(f"{label}: {where}.description must be text.")
+    description = text_field(item, "description", f"{label}: {where}")
     return SLODocument(
         name=name, slo=SLO(target=target, window=SLOTH_PERIOD, period=SLOTH_PERIOD), service=spec["service"],
         description=description, alert_policies=policies, indicator=indicator,
-        labels={**_labels(spec.get("labels"), f"{label}: labels"), **_labels(item.get("labels"), f"{label}: {where}.labels")},
+        labels={**text_map(spec.get("labels"), f"{label}: labels"), **text_map(item.get("labels"), f"{label}: {where}.labels")},
         policy_info={t.name: info[t.severity] for t in tiers}, notes=tuple(notes))
 
 

@@ -22,17 +22,11 @@ from ...errors import ConfigError
 from ...slo import SLO
 from ._policies import context
 from ._yaml import plain
-from .checks import check_object
+from .alert_info import AlertPolicyInfo
+from .checks_slo import check_object
 from .durations import duration_shorthand
-from .model import (
-    ANNOTATION_PREFIX,
-    API_VERSION,
-    CALENDAR_SHORTHAND,
-    AlertPolicyInfo,
-    SLODocument,
-    as_documents,
-    events_indicator,
-)
+from .indicators import events_indicator
+from .model import ANNOTATION_PREFIX, API_VERSION, CALENDAR_SHORTHAND, SLODocument, as_documents
 
 __all__ = ["to_openslo_yaml", "write_openslo", "openslo_names", "slug"]
 
@@ -193,8 +187,49 @@ def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
     """OpenSLO v1 YAML for ``docs``: each SLO followed by its SLI (for an ``indicator_ref``), its
     AlertPolicy objects (one condition each) and its companions, separated by ``---``. An object
     shared by several SLOs (same kind, name and content) is written once. Every object passes the
-    OpenSLO v1 rules (:func:`.checks.check_object`) or ConfigError names the field. See
-    :class:`SLODocument` for an example."""
+    OpenSLO v1 rules (:func:`.checks.check_object`) or ConfigError names the field.
+
+    Examples
+    --------
+    >>> from budgetlab.interop.openslo import read_openslo
+    >>> ind = {"metadata": {"name": "checkout-ratio"}, "spec": {"ratioMetric": {"counter": True,
+    ...        "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "errors_total"}}},
+    ...        "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "requests_total"}}}}}}
+    >>> doc = SLODocument("checkout", SLO(target=0.999, window="1D", period="28D"), service="shop", indicator=ind)
+    >>> print(to_openslo_yaml([doc]), end="")
+    apiVersion: openslo/v1
+    kind: SLO
+    metadata:
+      name: checkout
+      annotations:
+        budgetlab/window: 1d
+    spec:
+      service: shop
+      indicator:
+        metadata:
+          name: checkout-ratio
+        spec:
+          ratioMetric:
+            counter: true
+            bad:
+              metricSource:
+                type: Prometheus
+                spec:
+                  query: errors_total
+            total:
+              metricSource:
+                type: Prometheus
+                spec:
+                  query: requests_total
+      timeWindow:
+      - duration: 28d
+        isRolling: true
+      budgetingMethod: Occurrences
+      objectives:
+      - target: 0.999
+    >>> read_openslo(to_openslo_yaml([doc])) == [doc]
+    True
+    """
     items = as_documents(docs)
     names = openslo_names(items)
     written: dict[tuple[str, str], dict[str, Any]] = {}

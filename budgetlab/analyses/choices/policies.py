@@ -1,0 +1,129 @@
+"""The alert policy to page with: the page tiers of several policies scored against incidents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..._util.validation import check_fraction, require_columns
+from ...errors import ConfigError
+from ..verdicts import Verdict, minutes, percent
+
+__all__ = ["PAGE_SEVERITIES", "policy_summary", "choose_policy"]
+
+#: Severities that wake someone (Pyrra calls its paging tiers ``critical``).
+PAGE_SEVERITIES = ("page", "critical")
+
+
+def policy_summary(scores: pd.DataFrame, *, severities: tuple[str, ...] = PAGE_SEVERITIES) -> pd.DataFrame:
+    """The pages of each policy, over all groups, from :func:`budgetlab.compare_policies`.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Output of :func:`budgetlab.compare_policies`.
+    severities : tuple of str
+        Severities counted as pages (default ``page`` and Pyrra's ``critical``).
+
+    Returns
+    -------
+    DataFrame
+        One row per policy (index ``policy``, the scores' order): ``pages``, ``pages_per_day``,
+        ``precision``, ``incidents``, ``detected``, ``recall``, ``detection_median``,
+        ``false_pages_per_week`` (zeros for a policy without page tiers).
+
+    Examples
+    --------
+    >>> sc = pd.DataFrame({"policy": ["a", "a"], "tier": ["*", "page_1h"], "severity": ["page", "page"],
+    ...     "episodes": [3, 3], "pages_per_day": [1.0, 1.0], "precision": [2 / 3, 2 / 3], "incidents": [2, 2],
+    ...     "detected": [2, 2], "recall": [1.0, 1.0], "detection_median": pd.to_timedelta(["5min"] * 2),
+    ...     "false_pages_per_week": [7.0, 7.0]})
+    >>> policy_summary(sc)[["pages", "recall", "false_pages_per_week"]]
+            pages  recall  false_pages_per_week
+    policy
+    a           3     1.0                   7.0
+    """
+    require_columns(scores, ["policy", "tier", "severity", "episodes", "pages_per_day", "false_pages_per_week"],
+                    what="the compare_policies table")
+    known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents", "detected", "recall",
+             "detection_median", "detection_max", "reset_median", "reset_max", "pages_per_day",
+             "false_pages_per_week", "observed_days", "budget_before_alert_median", "budget_before_alert_max"}
+    keys = [c for c in scores.columns if c not in known]
+    top = scores[(scores["tier"].astype(str) == "*") & scores["severity"].astype(str).isin(severities)]
+    for k in keys:
+        top = top[top[k].astype(str) == "*"]
+    top = top.drop_duplicates("policy").set_index("policy")
+    order = list(dict.fromkeys(scores["policy"].astype(str)))
+    top.index = top.index.astype(str)
+    top = top.reindex(order)
+    out = pd.DataFrame(index=pd.Index(order, name="policy"))
+    out["pages"] = top["episodes"].fillna(0).astype(np.int64)
+    out["pages_per_day"] = top["pages_per_day"].fillna(0.0)
+    for col in ("precision", "incidents", "detected", "recall"):
+        out[col] = top[col] if col in top.columns else np.nan
+    out["detection_median"] = top["detection_median"] if "detection_median" in top.columns else pd.NaT
+    out["false_pages_per_week"] = top["false_pages_per_week"].fillna(0.0)
+    if "recall" in top.columns:
+        out["recall"] = out["recall"].fillna(0.0)
+        out["detected"] = out["detected"].fillna(0).astype(np.int64)
+    return out
+
+
+def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8, max_false_pages_per_week: float = 2.0) -> Verdict:
+    """The alert policy to page with.
+
+    **Rule.** A policy is acceptable when its recall is at least ``min_recall`` and it sends at
+    most ``max_false_pages_per_week`` pages a week that match no incident; among acceptable
+    policies the fastest median detection wins. When none is acceptable the verdict is withheld
+    and its sentence names the best policy on each side of the trade-off.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        Output of :func:`policy_summary` (scored against incidents).
+    min_recall : float
+        Share of the incidents a policy must page for.
+    max_false_pages_per_week : float
+        Pages a week outside any incident that are tolerated.
+
+    Returns
+    -------
+    Verdict
+        ``verdict`` ``"chosen"`` (``subject`` is the policy's name) or ``None``.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"recall": [1.0, 0.9, 0.2], "false_pages_per_week": [9.0, 1.0, 0.0],
+    ...     "detection_median": pd.to_timedelta(["2min", "20min", "1h"])}, index=["fast", "good", "quiet"])
+    >>> choose_policy(s).subject
+    'good'
+    >>> choose_policy(s, min_recall=0.95).withheld
+    'no policy detects 95 % of the incidents with at most 2 false pages a week'
+    """
+    min_recall = check_fraction("min_recall", min_recall)
+    if isinstance(max_false_pages_per_week, bool) or not max_false_pages_per_week >= 0:
+        raise ConfigError("max_false_pages_per_week must be a number >= 0.")
+    require_columns(summary, ["recall", "false_pages_per_week", "detection_median"], what="the policy summary")
+    if summary["recall"].isna().all():
+        why = "the policies were not scored against incidents (no labels)"
+        return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies", withheld=why)
+    recall_ok = summary["recall"] >= min_recall
+    calm = summary["false_pages_per_week"] <= max_false_pages_per_week
+    good = summary[recall_ok & calm]
+    if len(good):
+        name = str(good.sort_values("detection_median", kind="stable").index[0])
+        r = summary.loc[name]
+        evidence = (f"recall {percent(r['recall'], 0)} with {r['false_pages_per_week']:.1f} false pages a week, "
+                    f"median detection {minutes(r['detection_median'])}")
+        return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence)
+    why = (f"no policy detects {percent(min_recall, 0)} of the incidents with at most {max_false_pages_per_week:g} "
+           "false pages a week")
+    sentence = f"No policy chosen: {why}."
+    quiet = summary[calm & (summary["recall"] > 0)].sort_values("recall", ascending=False, kind="stable")
+    loud = summary[recall_ok].sort_values("false_pages_per_week", kind="stable")
+    if len(quiet):
+        sentence += f" Within the false-page limit, {quiet.index[0]} detects most ({percent(quiet['recall'].iloc[0], 0)})."
+    if len(loud):
+        sentence += (f" Of those that detect enough, {loud.index[0]} is the quietest "
+                     f"({loud['false_pages_per_week'].iloc[0]:.1f} false pages a week).")
+    return Verdict("policy", None, sentence, f"{len(summary)} policies", withheld=why)

@@ -1,0 +1,160 @@
+"""The target to suggest per group, and whether a missed target is one failure bucket's doing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..._util.validation import require_columns
+from ...errors import ConfigError
+from ..recalibration import Recalibration
+from ..verdicts import MIN_EVENTS, VERDICT_COLUMNS, bucket_phrase, percent
+
+__all__ = ["suggest_targets", "bucket_target_verdicts"]
+
+
+def suggest_targets(rec: Recalibration, without_incidents: Recalibration | None = None) -> pd.DataFrame:
+    """The target to suggest per group, after a cross-check against labelled incidents.
+
+    **Rule.** Take the recommendation of ``rec`` (all of the history). When the same rule on the
+    time outside the labelled incidents (``without_incidents``, from ``recalibrate(...,
+    exclude_incidents=incidents)``) recommends a *higher* target, the incidents pulled the
+    recommendation down: suggest the incident-free value and let the budget absorb the
+    incidents.
+
+    Parameters
+    ----------
+    rec : Recalibration
+        :func:`budgetlab.recalibrate` on all of the history.
+    without_incidents : Recalibration, optional
+        The same call with ``exclude_incidents=``; ``None`` when there are no labels.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: group keys, ``recommended_target``, ``recommended_without_incidents``
+        (NaN without labels), ``suggested_target`` (NaN when there is no recommendation) and
+        ``reason`` (a sentence).
+
+    Examples
+    --------
+    >>> from budgetlab import recalibrate, synth
+    >>> events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None, session_ids=False)
+    >>> s = suggest_targets(recalibrate(events, target=0.95, n_boot=0))
+    >>> bool(s.loc[0, "suggested_target"] == s.loc[0, "recommended_target"])
+    True
+    """
+    if not isinstance(rec, Recalibration) or not (without_incidents is None
+                                                  or isinstance(without_incidents, Recalibration)):
+        raise ConfigError("suggest_targets() takes the Recalibration results of budgetlab.recalibrate().")
+    keys = list(rec.settings.get("by", []))
+    s = rec.summary.reset_index(drop=True)
+    clean = np.full(len(s), np.nan)
+    if without_incidents is not None:
+        other = without_incidents.summary
+        if keys:
+            left = s[keys].astype(str)
+            right = other[keys].astype(str).assign(_t=other["recommended_target"].to_numpy())
+            clean = left.merge(right, on=keys, how="left")["_t"].to_numpy(dtype=float)
+        else:
+            clean = other["recommended_target"].to_numpy(dtype=float)[:1]
+    rows = []
+    for i, (_, r) in enumerate(s.iterrows()):
+        rc, cl = float(r["recommended_target"]), float(clean[i])
+        if without_incidents is not None and np.isfinite(cl) and (not np.isfinite(rc) or cl > rc):
+            use = cl
+            reason = (f"the labelled incidents pull the recommendation down ({percent(rc, 1)} on all of the history, "
+                      f"{percent(cl, 1)} outside them): suggest {percent(cl, 1)} and let the budget absorb the incidents")
+        elif np.isfinite(rc):
+            use = rc
+            reason = ("no incident labels: the recommendation stands" if without_incidents is None else
+                      f"the incidents do not move the recommendation ({percent(cl, 1)} outside them): keep {percent(rc, 1)}")
+        else:
+            use = np.nan
+            reason = f"no recommendation: {r.get('recommendation_note', 'no candidate qualifies')}"
+        row: dict[str, Any] = {k: str(r[k]) for k in keys}
+        row.update(recommended_target=rc, recommended_without_incidents=cl, suggested_target=use, reason=reason)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=[*keys, "recommended_target", "recommended_without_incidents",
+                                       "suggested_target", "reason"])
+
+
+def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucket: Any,
+                           min_events: int = MIN_EVENTS) -> pd.DataFrame:
+    """Before lowering a target: is it missed because of one failure bucket (the network's)?
+
+    **Rule** (the seed's advice as a decision), per group: the success rate meets the target
+    with the bucket's failures: ``keep``; it misses only because of them (without them, removed
+    from good and total attempts, it meets the target): ``bucket_only``: do not lower the target,
+    take those failures out of this SLO; it misses even without them: ``misses_without``:
+    recalibrate the target or fix the cause. Withheld below ``min_events`` attempts.
+
+    Parameters
+    ----------
+    events : DataFrame
+        Canonical events with the group column of ``targets``.
+    targets : DataFrame
+        One group column and ``target`` (:func:`budgetlab.analyses.history.target_table`).
+    bucket : str
+        The failure bucket to set apart (e.g. ``"timeout"``).
+    min_events : int
+        Fewest attempts for a verdict.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: the group column, ``target``, ``events``, ``failures``,
+        ``bucket_failures``, ``success_rate``, ``success_rate_without`` (NaN when every attempt
+        failed in the bucket), then :data:`~budgetlab.analyses.verdicts.VERDICT_COLUMNS`.
+
+    Examples
+    --------
+    >>> ev = pd.DataFrame({"g": ["a"] * 100 + ["b"] * 100, "ok": [True] * 94 + [False] * 6 + [True] * 90 + [False] * 10,
+    ...     "bucket": ["success"] * 94 + ["timeout"] * 6 + ["success"] * 90 + ["solve_error"] * 10})
+    >>> v = bucket_target_verdicts(ev, pd.DataFrame({"g": ["a", "b"], "target": [0.95, 0.95]}), bucket="timeout")
+    >>> v[["g", "success_rate", "success_rate_without", "verdict"]]
+       g  success_rate  success_rate_without         verdict
+    0  a          0.94                   1.0     bucket_only
+    1  b          0.90                   0.9  misses_without
+    """
+    require_columns(targets, ["target"], what="targets")
+    keys = [c for c in targets.columns if c != "target"]
+    if len(keys) != 1:
+        raise ConfigError("targets must have one group column and 'target' (see target_table).")
+    key = keys[0]
+    require_columns(events, [key, "ok", "bucket"], what="events")
+    name = bucket_phrase(bucket)
+    group = events[key].astype(str).to_numpy()
+    ok = events["ok"].to_numpy(dtype=bool)
+    in_bucket = (events["bucket"].astype(str) == str(bucket)).to_numpy() & ~ok
+    rows = []
+    for g, target in zip(targets[key].astype(str), targets["target"].astype(float), strict=True):
+        m = group == g
+        n, good, nb = int(m.sum()), int(ok[m].sum()), int(in_bucket[m].sum())
+        rate = good / n if n else np.nan
+        without = good / (n - nb) if n > nb else np.nan
+        evidence = (f"{percent(rate, 2)} with {name}, {percent(without, 2)} without; {n:,} attempts, {n - good:,} failures, "
+                    f"{nb:,} of them {name}")
+        subject = f"target {percent(target, 1)} for {g}"
+        withheld, code = "", None
+        if n < min_events:
+            withheld = f"only {n:,} attempts; a verdict needs at least {min_events:,}"
+            sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
+        elif rate >= target:
+            code = "keep"
+            sentence = f"{g} meets its target {percent(target, 1)} even with the {name}: keep the target ({evidence})."
+        elif np.isfinite(without) and without >= target:
+            code = "bucket_only"
+            sentence = (f"{g} misses its target {percent(target, 1)} only because of {name}: do not lower the target; take "
+                        f"those failures out of this SLO ({evidence}).")
+        else:
+            code = "misses_without"
+            sentence = (f"{g} misses its target {percent(target, 1)} even without {name}: recalibrate the target or fix "
+                        f"the cause ({evidence}).")
+        rows.append({key: g, "target": target, "events": n, "failures": n - good, "bucket_failures": nb,
+                     "success_rate": rate, "success_rate_without": without, "subject": subject, "verdict": code,
+                     "sentence": sentence, "evidence": evidence, "withheld": withheld, "caveat": ""})
+    return pd.DataFrame(rows, columns=[key, "target", "events", "failures", "bucket_failures", "success_rate",
+                                       "success_rate_without", *VERDICT_COLUMNS])

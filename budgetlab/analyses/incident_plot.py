@@ -1,0 +1,48 @@
+"""Drawing an incident report: the timeline and the alert episodes of the group the summary talks
+about, and the stacked bucket burn, on one time axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["plot_report"]
+
+
+def plot_report(report: Any, *, fig: Any = None) -> Any:
+    """Timeline (focus group), alert episodes (focus group) and stacked bucket burn of an
+    :class:`~budgetlab.analyses.incident.IncidentReport` (typed ``Any``: that module draws through
+    this one), sharing the time axis; returns the matplotlib Figure."""
+    import matplotlib.pyplot as plt
+
+    from ..plotting import plot_alerts, plot_buckets, plot_timeline
+
+    # a manual layout: constrained layout would align the timeline's own panels (a grid inside
+    # the first row) apart from the rows below, so that their time axes no longer line up
+    fig = plt.figure(figsize=(11, 12)) if fig is None else fig
+    fig.set_layout_engine("none")
+    fig.subplots_adjust(left=0.1, right=0.74, top=0.94, bottom=0.05, hspace=0.16)
+    axes = fig.subplots(3, 1, sharex=True, height_ratios=[4.5, 1.6, 2])
+    r = report
+    focus = r.focus()
+    st, tr, ep = r.states, r.transitions, r.alerts
+    for k, v in focus.items():
+        st, tr, ep = st[st[k] == v], tr[tr[k] == v], ep[ep[k] == v]
+    st = st.drop(columns=list(r.by))
+    st.attrs["slo"] = r.slo
+    incidents = r.incidents if len(r.incidents) else None
+    top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz)
+    panels = list(getattr(top, "panels", [top]))
+    ep = ep.copy()
+    ep.attrs = dict(r.alerts.attrs)
+    plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
+    if len(r.over_time):
+        plot_buckets(r.over_time, by=list(r.breakdown_by) or None, ax=axes[2], tz=r.tz)
+    for ax in [*panels, *axes[1:]]:
+        ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04, lw=0)
+    axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
+    for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
+        ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
+    where = ", ".join(f"{k}={v}" for k, v in focus.items())
+    fig.suptitle(f"Incident {r.start.tz_convert(r.tz):%Y-%m-%d %H:%M}–{r.end.tz_convert(r.tz):%H:%M} "
+                 f"({r.tz})" + (f", {where}" if where else ""))
+    return fig

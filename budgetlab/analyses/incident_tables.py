@@ -1,0 +1,109 @@
+"""The incident report's alert and budget tables: the alert episodes overlapping the window, what
+each tier of the policy did during the incident, and what the incident cost the error budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import utc_ns_column
+from ..alerts.episodes import alert_episodes, alert_states
+from ..alerts.policy import AlertPolicy
+from ..events.schema import TIMEOUT
+from ..slo import SLO
+from ..windows.bins import bin_events
+from .bucket_variants import Groups, episodes_caused
+from .incident_window import Span
+
+__all__ = ["alert_tables", "budget_table"]
+
+
+def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
+                 freq: Any, has_timeout: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The alert episodes overlapping the window (with ``caused_by_timeouts``) and the tier table."""
+    bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
+    if has_timeout:
+        ep, _ = episodes_caused(bins, slo.target, policy, TIMEOUT, freq=freq)
+        ep = ep.rename(columns={"caused": "caused_by_timeouts"})
+    else:
+        ep = alert_episodes(bins, slo.target, policy, freq=freq)
+        ep["caused_by_timeouts"] = False
+    alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
+    alerts.attrs.update(ep.attrs)
+    alerts.attrs["grid_start"], alerts.attrs["grid_end"] = span.w_start, span.w_end
+    a_states = alert_states(bins, slo.target, policy, freq=freq)
+    return alerts, _tier_table(ep, a_states, policy, keys, span.start, span.end)
+
+
+def _overlapping(episodes: pd.DataFrame, lo: pd.Timestamp, hi: pd.Timestamp) -> pd.DataFrame:
+    """The episodes that overlap ``[lo, hi)``."""
+    starts, ends = (utc_ns_column(episodes[c], f"episodes['{c}']") for c in ("start", "end"))
+    return episodes[(starts < hi.value) & (ends > lo.value)]
+
+
+def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, policy: AlertPolicy, keys: list[str],
+                start: pd.Timestamp, end: pd.Timestamp) -> pd.DataFrame:
+    """Per group and tier: what the tier did during the incident."""
+    ev_t = utc_ns_column(states["bin_end"], "bin_end")
+    st = states[(ev_t > start.value) & (ev_t <= end.value)]
+    peaks = st.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long", "burn_short"]].max()
+    hit = _overlapping(episodes, start, end)
+    group_rows = [()] if not keys else list(
+        states[keys].drop_duplicates().itertuples(index=False, name=None))
+    rows = []
+    for g in group_rows:  # a loop over groups and tiers
+        sel_g = np.ones(len(hit), dtype=bool)
+        for k, v in zip(keys, g, strict=True):
+            sel_g &= (hit[k] == v).to_numpy()
+        for tier in policy.tiers:
+            h = hit[sel_g & (hit["tier"].astype(str) == tier.name).to_numpy()]
+            row: dict[str, Any] = dict(zip(keys, g, strict=True))
+            row.update(tier=tier.name, severity=tier.severity, burn=tier.burn, long_window=tier.long_window,
+                       short_window=tier.short_window if tier.short_window is not None else pd.NaT)
+            first: Any = h["start"].min() if len(h) else pd.NaT
+            row.update(fired=len(h) > 0, first_alert=first,
+                       detection_delay=max(first - start, pd.Timedelta(0)) if len(h) else pd.NaT,
+                       alert_end=h["end"].max() if len(h) else pd.NaT,
+                       caused_by_timeouts=bool(len(h) and h["caused_by_timeouts"].all()))
+            pk: Any = (*g, tier.name) if keys else tier.name
+            peak = peaks.loc[pk] if pk in peaks.index else {"burn_long": np.nan, "burn_short": np.nan}
+            row.update(peak_burn_long=float(peak["burn_long"]), peak_burn_short=float(peak["burn_short"]))
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    for c in ("first_alert", "alert_end"):
+        out[c] = pd.Series([r[c] for r in rows], dtype="datetime64[ns, UTC]")
+    for c in ("detection_delay", "long_window", "short_window"):
+        out[c] = pd.Series([r[c] for r in rows], dtype="timedelta64[ns]")
+    return out
+
+
+def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_hist: Groups, slo: SLO,
+                 policy: AlertPolicy, span_ns: int) -> pd.DataFrame:
+    """Per group: failures during the incident and their share of the policy-period budget.
+
+    ``incident_group`` / ``incident_ok``: group code (of ``groups_hist``) and outcome of each event
+    of the incident."""
+    eb = slo.error_budget
+    keys = groups_hist.keys
+    kt = groups_hist.key_table
+    hist_counts = np.bincount(groups_hist.code, minlength=groups_hist.n_groups)
+    n = np.bincount(incident_group, minlength=groups_hist.n_groups)
+    bad = np.bincount(incident_group[~incident_ok], minlength=groups_hist.n_groups)
+    out = kt.copy() if keys else pd.DataFrame(index=pd.RangeIndex(groups_hist.n_groups))
+    out["events"] = n
+    out["failures"] = bad
+    rate = np.ones(len(n))
+    np.divide(n - bad, n, out=rate, where=n > 0)
+    out["success_rate"] = rate
+    burn = np.zeros(len(n))
+    np.divide(bad, n * eb, out=burn, where=n > 0)
+    out["burn_rate"] = burn
+    out["excess_failures"] = bad - eb * n
+    per_period = hist_counts * (policy.period.value / max(span_ns, 1))
+    pct = np.zeros(len(n))
+    np.divide(100.0 * bad, eb * per_period, out=pct, where=per_period > 0)
+    out["period_budget_pct"] = pct
+    out["period_budget"] = eb * per_period
+    return out

@@ -1,0 +1,173 @@
+"""promtool unit tests of the exported rules: :func:`promtool_test` turns a bins table into a
+``promtool test rules`` file. The two counters are sampled once per bin (cumulative counts,
+starting at 0) and, at every evaluation, the expected alerts are the exact set
+:func:`budgetlab.alerts.episodes.alert_states` says are firing; ``promtool test rules`` then
+checks that Prometheus fires the exported rules at the same minutes as budgetlab.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...alerts.episodes import alert_states
+from ...alerts.policy import AlertPolicy
+from ...errors import ConfigError
+from ...slo import SLO
+from ...windows.bins import BinGrid, read_bins, window_bins
+from ..openslo import SLODocument
+from ..promql import label_matchers, metric_name, prom_duration, selector_text
+from ..sloth_rules import severity_groups, sloth_alert_annotations, sloth_alert_labels
+from .rules import STYLES, RuleSLO, alert_annotations, alert_labels, prepare_slos
+
+__all__ = ["promtool_test", "run_promtool", "promtool_path"]
+
+
+def _group_of(grid: BinGrid, s: RuleSLO, n_slos: int) -> int:
+    """The group of the bins whose keys equal the SLO's ``selector_labels``."""
+    if not grid.by:
+        if n_slos != 1:
+            raise ConfigError("ungrouped bins take exactly one SLO.")
+        return 0
+    if any(k not in s.group_labels for k in grid.by):
+        raise ConfigError(f"the bins are grouped by {', '.join(grid.by)}: pass selector_labels "
+                          "with these keys and SLOs labelled with them.")
+    hit = np.ones(grid.n_groups, dtype=bool)
+    for k in grid.by:
+        hit &= grid.keys[k].astype(str).to_numpy() == s.group_labels[k]
+    idx = np.flatnonzero(hit)
+    if len(idx) != 1:
+        raise ConfigError(f"SLO {s.doc.name!r} matches no group of the bins; check its labels.")
+    return int(idx[0])
+
+
+def _firing_entries(grid: BinGrid, s: RuleSLO,
+                    style: str) -> list[tuple[dict[str, Any], np.ndarray]]:
+    """``(expected alert, firing per bin end)`` of every alert the SLO's rules write."""
+    for tier in s.policy.tiers:
+        for w in tier.windows:
+            window_bins(w, grid.freq_ns, name=f"tier {tier.name} window")
+    states = alert_states(grid, s.doc.slo, s.policy)
+    firing = states["firing"].to_numpy().reshape(len(s.policy.tiers), grid.n_bins)
+    if style != "sloth":
+        return [({"exp_labels": alert_labels(s, t), "exp_annotations": alert_annotations(s, t)},
+                 firing[j]) for j, t in enumerate(s.policy.tiers)]
+    # one alert per severity: the OR of its tiers' states
+    if any(t.for_ > pd.Timedelta(0) or t.cooldown > pd.Timedelta(0) for t in s.policy.tiers):
+        raise ConfigError("promtool_test with style='sloth' needs tiers without for_ and cooldown "
+                          "(the OR of the tiers is then the OR of budgetlab's per-tier states).")
+    index = {t.name: j for j, t in enumerate(s.policy.tiers)}
+    return [({"exp_labels": sloth_alert_labels(s.ids, sev),
+              "exp_annotations": sloth_alert_annotations(sev, s.ids)},
+             np.logical_or.reduce([firing[index[t.name]] for t in ts]))
+            for sev, ts in severity_groups(s.policy.tiers)]
+
+
+def promtool_test(
+    bins: pd.DataFrame,
+    slos: SLO | SLODocument | Sequence[SLODocument],
+    policy: AlertPolicy | str | None = None,
+    *,
+    rule_file: str = "rules.yaml",
+    total_metric: str,
+    errors_metric: str,
+    selector: Mapping[str, str] | None = None,
+    selector_labels: Sequence[str] = (),
+    service: str | None = None,
+    name: str | None = None,
+    alert_name: str = "SLOErrorBudgetBurn",
+    freq: Any = None,
+    style: str = "budgetlab",
+) -> dict[str, Any]:
+    """A ``promtool test rules`` document: the bins as counters, budgetlab's firing alerts as
+    the expected result at every evaluation.
+
+    Give the keyword arguments used for :func:`~.rules.prometheus_rules` (whose ``interval``
+    must be the bin width). Each SLO is matched to the group of the bins whose keys equal its
+    ``selector_labels`` (ungrouped bins take exactly one SLO). Promtool's time 0 is the start of
+    the first bin; the counters are sampled at every bin end (value: the events before that
+    time, starting at 0), and the alerts are checked at every bin end, including those where
+    none should fire: ``promtool test rules`` passes only if Prometheus fires exactly when
+    :func:`budgetlab.alerts.episodes.alert_states` does.
+
+    Returns
+    -------
+    dict
+        ``rule_files``, ``evaluation_interval`` and one test with ``input_series`` (two per
+        group) and ``alert_rule_test`` (one entry per bin end, ``exp_alerts`` listing every
+        firing tier with its labels and annotations).
+
+    Examples
+    --------
+    >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.bins import bin_events
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=6, freq="1min"),
+    ...                [True, False, False, True, True, True])
+    >>> t = promtool_test(bin_events(ev, "1min"), SLO(0.9, "1D"),
+    ...                   AlertPolicy.single_window("2min", burn=4),
+    ...                   total_metric="req_total", errors_metric="err_total", name="demo")
+    >>> [s["values"] for s in t["tests"][0]["input_series"]]
+    ['0 1 2 3 4 5 6', '0 0 1 2 2 2 2']
+    >>> # 2-minute error ratios at 1m..6m: 0/1, 1/2, 2/2, 1/2, 0/2, 0/2; threshold 4 x 0.1 = 0.4
+    >>> [(a["eval_time"], len(a["exp_alerts"])) for a in t["tests"][0]["alert_rule_test"]]
+    [('1m', 0), ('2m', 1), ('3m', 1), ('4m', 1), ('5m', 0), ('6m', 0)]
+    """
+    if style not in STYLES:
+        raise ConfigError(f"style={style!r} is not valid; use 'budgetlab' or 'sloth'.")
+    if selector is not None and not isinstance(selector, Mapping):
+        raise ConfigError("promtool_test needs selector= as a mapping of label values (the series "
+                          "get those labels).")
+    if metric_name(total_metric, "total_metric") == metric_name(errors_metric, "errors_metric"):
+        raise ConfigError("promtool_test needs two counters: give different total_metric and "
+                          "errors_metric.")
+    grid = read_bins(bins, freq=freq)
+    step = prom_duration(pd.Timedelta(grid.freq_ns, unit="ns"), "freq")
+    prepared = prepare_slos(slos, policy, selector=selector, selector_labels=selector_labels,
+                            service=service, name=name)
+    series: list[dict[str, str]] = []
+    seen_groups: set[int] = set()
+    expected: list[list[dict[str, Any]]] = [[] for _ in range(grid.n_bins)]
+    for s in prepared:
+        g = _group_of(grid, s, len(prepared))
+        if g not in seen_groups:
+            seen_groups.add(g)
+            sel = selector_text(label_matchers({**(selector or {}), **s.group_labels}, "selector"))
+            dense = grid.dense(g, g + 1)
+            for metric, (counts,) in zip((total_metric, errors_metric), dense, strict=True):
+                cum = np.concatenate([[0], np.cumsum(counts)])
+                series.append({"series": metric + sel, "values": " ".join(map(str, cum.tolist()))})
+        for entry, firing in _firing_entries(grid.select([g]), s, style):
+            for i in np.flatnonzero(firing).tolist():
+                expected[i].append(entry)
+    step_td = pd.Timedelta(grid.freq_ns, unit="ns")
+    tests = [{"eval_time": prom_duration((i + 1) * step_td, "eval_time"), "alertname": alert_name,
+              "exp_alerts": expected[i]} for i in range(grid.n_bins)]
+    return {"rule_files": [rule_file], "evaluation_interval": step,
+            "tests": [{"interval": step, "input_series": series, "alert_rule_test": tests}]}
+
+
+def promtool_path() -> str | None:
+    """Path of Prometheus's ``promtool`` on ``PATH``, or ``None``."""
+    return shutil.which("promtool")
+
+
+def run_promtool(*args: str, cwd: str | os.PathLike[str] | None = None,
+                 timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+    """Run ``promtool ARGS`` and return the finished process (it does not raise on failure).
+
+    >>> import budgetlab.interop.prometheus as bp
+    >>> bp.promtool_path() is None or bp.run_promtool("--version").returncode == 0
+    True
+    """
+    exe = promtool_path()
+    if exe is None:
+        raise ConfigError("promtool was not found on PATH; install Prometheus (Debian: apt-get "
+                          "install prometheus).")
+    return subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          check=False)

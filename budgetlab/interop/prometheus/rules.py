@@ -1,0 +1,346 @@
+"""Prometheus rules for an SLO and an alert policy.
+
+:func:`prometheus_rules` writes one rule group per SLO, in the style Sloth users know:
+
+* one recording rule ``slo:sli_error:ratio_rate<window>`` per window of the policy:
+  ``sum(increase(<errors>[w])) / sum(increase(<total>[w]))`` over two counters, labelled
+  ``sloth_id``, ``sloth_service``, ``sloth_slo`` and ``sloth_window``;
+* ``slo:objective:ratio`` and ``slo:error_budget:ratio`` (the target and ``1 - target``);
+* one alerting rule per tier: the long- and short-window ratios both above
+  ``burn * (1 - target)``, with ``for:`` and ``keep_firing_for:`` from the tier and the labels
+  ``severity`` and ``tier``.
+
+Recording and alerting rules share **one** group, so at every evaluation the alerts read the
+ratios recorded at the same timestamp (rules of a group run in order); with two groups (as
+Sloth writes them) an alert can act on ratios one evaluation old.
+
+**Why ``increase`` and not ``rate``.** ``rate = increase / range`` and both counters share the
+range, so the two ratios are equal in exact arithmetic; in floating point, ``(e / w) / (t / w)``
+can differ from ``e / t`` in the last bit, which decides ties at the threshold differently from
+budgetlab. With counters sampled at every bin end, Prometheus 2.x computes ``increase`` without
+extrapolation (see ``docs/interop.md``) and the recorded ratio is bit for bit the bin
+ratio budgetlab uses. ``function="rate"`` writes Sloth's literal form.
+
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from ..._util.files import atomic_path
+from ...alerts.policy import AlertPolicy, AlertTier, as_policy
+from ...errors import ConfigError
+from ...slo import SLO
+from ..openslo import SLODocument
+from ..openslo.model import as_documents
+from ..promql import (
+    LABEL_NAME,
+    label_filter,
+    label_matchers,
+    label_values,
+    metric_name,
+    prom_duration,
+    selector_text,
+)
+from ..sli_queries import ratio_rule_expr, rule_queries
+from ..sloth_rules import (
+    alert_timing,
+    alert_title,
+    objective_rules,
+    sloth_alert_rules,
+    sloth_meta_rules,
+)
+
+__all__ = ["POLICY_PRESETS", "STYLES", "resolve_policy", "prometheus_rules", "to_prometheus_yaml",
+           "write_prometheus_rules", "RuleSLO", "prepare_slos", "alert_labels",
+           "alert_annotations"]
+
+#: Names accepted by :func:`resolve_policy` (``--policy`` on the command line).
+POLICY_PRESETS = ("workbook", "sloth", "sloth30", "sloth28", "pyrra", "single_window")
+
+_FUNCTIONS = ("increase", "rate")
+#: ``style=`` of :func:`prometheus_rules`: one alert per tier, or Sloth's layout.
+STYLES = ("budgetlab", "sloth")
+
+
+def resolve_policy(policy: AlertPolicy | str, *, period: Any = "30D") -> AlertPolicy:
+    """An :class:`AlertPolicy` from a preset name (see :data:`POLICY_PRESETS`) or as given.
+
+    ``period`` is the SRE budget period (:attr:`budgetlab.SLO.period`, not the tracker window).
+    The Workbook and Pyrra presets keep their burn factors at any period and scale their
+    windows (Pyrra's rule); Sloth's preset keeps Sloth's budget fractions, as Sloth does.
+    ``sloth30`` / ``sloth28`` fix the period; ``single_window`` is the seed-style 1 h rule.
+
+    >>> [t.burn for t in resolve_policy("workbook", period="28D").tiers]
+    [14.4, 6.0, 3.0, 1.0]
+    """
+    if isinstance(policy, str) and policy in ("sloth30", "sloth28"):
+        return AlertPolicy.sloth(f"{policy[-2:]}D")
+    if not isinstance(policy, AlertPolicy) and (not isinstance(policy, str)
+                                                or policy not in POLICY_PRESETS):
+        raise ConfigError(f"policy={policy!r} is not valid; use an AlertPolicy or one of "
+                          f"{', '.join(map(repr, POLICY_PRESETS))}.")
+    return as_policy(policy, period=period)
+
+
+def _num(x: float) -> str:
+    """Shortest text that parses back to the same float (Go's ParseFloat reads it exactly)."""
+    return repr(float(x))
+
+
+class RuleSLO:
+    """What the rules of one SLO need: identity labels, target, policy, selectors or the SLO's
+    own queries (``queries``, when no counters were given)."""
+
+    def __init__(self, doc: SLODocument, policy: AlertPolicy, service: str, base: list[str],
+                 selector_labels: Sequence[str], queries: dict[str, str] | None = None):
+        self.doc = doc
+        self.queries = queries
+        self.policy = policy
+        self.service = service
+        self.id = f"{service}-{doc.name}"
+        self.ids = {"sloth_id": self.id, "sloth_service": service, "sloth_slo": doc.name}
+        self.group_labels: dict[str, str] = {}
+        for key in selector_labels:
+            value = doc.labels.get(key)
+            if not isinstance(value, str):
+                raise ConfigError(f"SLO {doc.name!r} has no single-valued label {key!r} for selector_labels; "
+                                  "set it in metadata.labels (slos_from_recalibration does).")
+            self.group_labels[key] = value
+        self.matchers = base + label_matchers(self.group_labels, "selector_labels")
+
+
+def prepare_slos(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequence[str],
+                 service: str | None, name: str | None, own_queries: bool = False,
+                 errors_selector: Any = None) -> list[RuleSLO]:
+    """One :class:`RuleSLO` per SLO, with its policy (``policy``, else its own) and service."""
+    docs = as_documents(slos, name=name or "slo")
+    base = label_matchers(selector, "selector")
+    keys = [selector_labels] if isinstance(selector_labels, str) else list(selector_labels)
+    for k in keys:
+        if not isinstance(k, str) or not LABEL_NAME.match(k):
+            raise ConfigError(f"selector_labels: {k!r} is not a Prometheus label name.")
+    out = []
+    for doc in docs:
+        queries = rule_queries(doc, selectors=bool(base or keys or errors_selector)) if own_queries else None
+        if policy is None:
+            pol = doc.policy
+            if pol is None:
+                raise ConfigError(f"SLO {doc.name!r} has no alert policies; pass policy= (e.g. 'workbook').")
+        else:
+            pol = resolve_policy(policy, period=doc.slo.period)
+        svc = service if service is not None else (doc.service or "budgetlab")
+        if not isinstance(svc, str) or not svc:
+            raise ConfigError("service must be a non-empty string.")
+        out.append(RuleSLO(doc, pol, svc, base, keys, queries))
+    return out
+
+
+def _record_name(window: pd.Timedelta) -> str:
+    return f"slo:sli_error:ratio_rate{prom_duration(window, 'window')}"
+
+
+def _ratio_expr(s: RuleSLO, window: pd.Timedelta, total: str, errors: str, errors_extra: list[str],
+                fn: str) -> str:
+    w = prom_duration(window, "window")
+    if s.queries is not None:
+        return ratio_rule_expr(s.queries, w, function=fn)
+    err_sel = selector_text(s.matchers + errors_extra)
+    tot_sel = selector_text(s.matchers)
+    return f"sum({fn}({errors}{err_sel}[{w}]))\n/\nsum({fn}({total}{tot_sel}[{w}]))\n"
+
+
+def _threshold(tier: AlertTier, target: float) -> str:
+    return f"({_num(tier.burn)} * (1 - {_num(target)}))"
+
+
+def _recording(s: RuleSLO, window: pd.Timedelta, expr: str, extra: dict[str, str]) -> dict[str, Any]:
+    return {"record": _record_name(window), "expr": expr,
+            "labels": {**extra, **s.ids, "sloth_window": prom_duration(window, "window")}}
+
+
+def _alert_expr(s: RuleSLO, tier: AlertTier) -> str:
+    ids = label_filter(s.ids)
+    thr = _threshold(tier, s.doc.slo.target)
+    parts = [f"max({_record_name(w)}{ids} > {thr}) without (sloth_window)" for w in tier.windows]
+    if len(parts) == 1:
+        return parts[0] + "\n"
+    return "(\n  " + "\nand\n  ".join(parts) + "\n)\n"
+
+
+def alert_labels(s: RuleSLO, tier: AlertTier) -> dict[str, str]:
+    # the SLO identity repeats the labels the expression yields, so that promtool's lint sees
+    # the alerting rules of different SLOs as different rules
+    return {**s.ids, "severity": tier.severity, "tier": tier.name}
+
+
+def alert_annotations(s: RuleSLO, tier: AlertTier) -> dict[str, str]:
+    windows = " and ".join(prom_duration(w, "window") for w in tier.windows)
+    return {
+        "summary": f"SLO {s.doc.name} of {s.service}: error budget burn rate above {tier.burn:g} over {windows}",
+        "description": (f"target {s.doc.slo.target:g}: the error ratio exceeds {tier.burn:g} x {s.doc.slo.error_budget:.6g} "
+                        f"over {windows}; tier {tier.name} ({tier.severity})"),
+    }
+
+
+def prometheus_rules(
+    slos: SLO | SLODocument | Sequence[SLODocument],
+    policy: AlertPolicy | str | None = None,
+    *,
+    total_metric: str | None = None,
+    errors_metric: str | None = None,
+    selector: str | Mapping[str, str] | None = None,
+    errors_selector: str | Mapping[str, str] | None = None,
+    selector_labels: Sequence[str] = (),
+    service: str | None = None,
+    name: str | None = None,
+    alert_name: str | None = None,
+    interval: Any = "1m",
+    function: str = "increase",
+    style: str = "budgetlab",
+) -> dict[str, Any]:
+    """Recording and alerting rules for SLOs and an alert policy, one rule group per SLO.
+
+    Parameters
+    ----------
+    slos : SLO, SLODocument or list of SLODocument
+        The objectives; a plain :class:`SLO` is named ``name`` (default ``"slo"``).
+    policy : AlertPolicy or str, optional
+        A policy or a preset name (:data:`POLICY_PRESETS`; its period is each SLO's ``period``).
+        Default: each SLO's own alert policies (from OpenSLO).
+    total_metric, errors_metric : str, optional
+        Counter names: all attempts, and failed attempts. Without them, each SLO's own
+        Prometheus queries (its inline ratioMetric SLI: OpenSLO, Sloth's spec, Pyrra's) make the
+        ratios, over each window as Sloth renders ``{{.window}}``
+        (:func:`~budgetlab.interop.sli_queries.ratio_rule_expr`): the SLI ``budgetlab backtest``
+        reads from the same file. An SLO without queries then raises ConfigError.
+    selector : str or mapping, optional
+        Label matchers applied to both counters (``'job="solver"'`` or ``{"job": "solver"}``).
+    errors_selector : str or mapping, optional
+        Extra matchers for the errors counter only (e.g. ``'outcome!="success"'`` when both
+        counters are the same metric).
+    selector_labels : sequence of str
+        SLO ``metadata.labels`` to add as equality matchers (e.g. ``("captcha_type",)`` for
+        one SLO per captcha type).
+    service : str, optional
+        ``sloth_service`` label (default: the SLO's service, else ``"budgetlab"``).
+    alert_name : str, optional
+        Name of every alerting rule; tiers differ by the ``tier`` and ``severity`` labels.
+        Default: the alert policy's display name where it is a Prometheus name (Sloth's
+        ``alerting.name``, Pyrra's ``alerting.name``), else ``SLOErrorBudgetBurn``.
+    interval : duration
+        Evaluation interval of the groups (budgetlab's bin width when comparing).
+    function : {"increase", "rate"}
+        Counter function of the ratios; see the module notes on ties.
+    style : {"budgetlab", "sloth"}
+        ``"budgetlab"``: one alert per tier, labels ``severity`` and ``tier``.
+        ``"sloth"``: Sloth's layout (:mod:`budgetlab.interop.sloth_rules`): one alert per
+        severity with its tiers OR-ed, labels ``sloth_severity`` and ``sloth_id``, and Sloth's
+        meta recordings (objective, error budget, period days, current and period burn rate,
+        period budget remaining, ``sloth_slo_info``) over the SLO's ``period``, so Sloth's
+        dashboards and Alertmanager routes work unchanged. The SLO's labels go on every
+        recording, and each alert carries its policy's labels and annotations (Sloth's
+        ``alerting`` and ``page_alert``/``ticket_alert`` labels), as Sloth writes them.
+
+    Returns
+    -------
+    dict
+        ``{"groups": [...]}``, ready for :func:`to_prometheus_yaml`.
+
+    Examples
+    --------
+    >>> rules = prometheus_rules(SLO(0.999, "30D"), "workbook", total_metric="captcha_solves_total",
+    ...                          errors_metric="captcha_solve_errors_total", name="solve")
+    >>> [r.get("record") or r["alert"] for r in rules["groups"][0]["rules"]][:3]
+    ['slo:sli_error:ratio_rate5m', 'slo:sli_error:ratio_rate30m', 'slo:sli_error:ratio_rate1h']
+    >>> expr = rules["groups"][0]["rules"][-4]["expr"]  # page_1h: 1h and 5m above 14.4 x budget
+    >>> [ln.strip().split("{")[0] for ln in expr.splitlines() if "> (14.4 * (1 - 0.999))" in ln]
+    ['max(slo:sli_error:ratio_rate1h', 'max(slo:sli_error:ratio_rate5m']
+    """
+    if (total_metric is None) != (errors_metric is None):
+        raise ConfigError("give both total_metric and errors_metric, or neither (each SLO's own queries).")
+    own = total_metric is None or errors_metric is None
+    total = "" if total_metric is None else metric_name(total_metric, "total_metric")
+    errors = "" if errors_metric is None else metric_name(errors_metric, "errors_metric")
+    if alert_name is not None and (not isinstance(alert_name, str) or not LABEL_NAME.match(alert_name)):
+        raise ConfigError(f"alert_name={alert_name!r} must be a Prometheus name (letters, digits, _).")
+    if function not in _FUNCTIONS:
+        raise ConfigError(f"function={function!r} is not valid; use 'increase' or 'rate'.")
+    if style not in STYLES:
+        raise ConfigError(f"style={style!r} is not valid; use 'budgetlab' (one alert per tier) or 'sloth'.")
+    err_extra = label_matchers(errors_selector, "errors_selector")
+    if not own and total == errors and not err_extra:
+        raise ConfigError("errors_metric equals total_metric; give errors_selector= to pick the failures.")
+    step = prom_duration(interval, "interval")
+
+    def ratio(s: RuleSLO, window: pd.Timedelta) -> str:
+        return _ratio_expr(s, window, total, errors, err_extra, function)
+
+    groups = []
+    for s in prepare_slos(slos, policy, selector=selector, selector_labels=selector_labels,
+                          service=service, name=name, own_queries=own,
+                          errors_selector=errors_selector):
+        extra = (label_values(s.doc.labels, f"SLO {s.doc.name!r} metadata.labels")
+                 if style == "sloth" else {})
+        rules = [_recording(s, w, ratio(s, w), extra) for w in s.policy.windows]
+        if style == "sloth":
+            rules.extend(_sloth_rules(s, ratio, alert_name, extra))
+        else:
+            rules.extend(objective_rules(s.ids, _num(s.doc.slo.target)))
+            rules.extend({"alert": alert_title(alert_name, s.doc.policy_info.get(tier.name)),
+                          "expr": _alert_expr(s, tier), **alert_timing(tier),
+                          "labels": alert_labels(s, tier),
+                          "annotations": alert_annotations(s, tier)}
+                         for tier in s.policy.tiers)
+        groups.append({"name": f"budgetlab-slo-{s.id}", "interval": step, "rules": rules})
+    return {"groups": groups}
+
+
+def _sloth_rules(s: RuleSLO, ratio: Callable[[RuleSLO, pd.Timedelta], str], alert_name: str | None,
+                 extra: dict[str, str]) -> list[dict[str, Any]]:
+    """The period recording, Sloth's meta recordings and one alert per severity."""
+    period = s.doc.slo.period
+    out = [] if period in s.policy.windows else [_recording(s, period, ratio(s, period), extra)]
+    out.extend(sloth_meta_rules(s.ids, target=s.doc.slo.target, target_text=_num(s.doc.slo.target),
+                                period=period, current=_record_name(min(s.policy.windows)),
+                                period_record=_record_name(period), version="budgetlab",
+                                labels=extra))
+    # a policy given in place of the SLO's own keeps each severity's alert name, labels, annotations
+    own = s.doc.policy
+    info = {**{t.severity: s.doc.policy_info[t.name] for t in (own.tiers if own else ())
+               if t.name in s.doc.policy_info}, **s.doc.policy_info}
+    out.extend(sloth_alert_rules(s.ids, s.policy.tiers, alert_name, lambda t: _alert_expr(s, t),
+                                 info=info))
+    return out
+
+
+class _Dumper(yaml.SafeDumper):  # type: ignore[misc]
+    """Block scalars (``|``) for multi-line strings, so PromQL stays readable."""
+
+
+def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str_representer)
+
+
+def to_prometheus_yaml(rules: Mapping[str, Any]) -> str:
+    """YAML text of a rules (or promtool test) document."""
+    return str(yaml.dump(dict(rules), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=200))
+
+
+def write_prometheus_rules(rules: Mapping[str, Any], path: str | os.PathLike[str], *,
+                           force: bool = False) -> Path:
+    """Write a rules (or promtool test) document atomically (existing files need ``force``)."""
+    text = to_prometheus_yaml(rules)
+    with atomic_path(path, force=force) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)

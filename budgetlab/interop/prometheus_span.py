@@ -1,0 +1,119 @@
+"""The bins a Prometheus read covers (:class:`Span`) and its holes: bins the server holds no data
+for (:func:`check_span`, refused) and bins without a scrape (:func:`report_gaps`, warned and
+listed in ``bins.attrs["gaps"]``).
+
+A bin is evaluated at its end: the count of ``[bin_start, bin_start + freq)`` is read at
+``bin_start + freq``, so the first evaluation is one step after the first bin's start.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.validation import duration_label, to_ns, utc_from_ns, utc_timestamp
+from ..errors import BudgetlabWarning, ConfigError, InputError
+from ..windows.bins import check_grid_cells, grid_span
+from .prometheus_answer import Series
+
+__all__ = ["Span", "ScrapeGapWarning", "check_span", "flag_gaps", "report_gaps"]
+
+_MAX_GAP_SHARE = 0.5
+
+
+class ScrapeGapWarning(BudgetlabWarning):
+    """Some bins had no scrape of a counter series (listed in ``bins.attrs["gaps"]``)."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """The bin grid read: first bin start, bin width, number of bins (evaluated at the bin ends)."""
+
+    first_bin: int
+    step_ns: int
+    n: int
+
+    @classmethod
+    def over(cls, freq: Any, start: Any, end: Any) -> Span:
+        """The bins of ``[start, end)`` in bins of ``freq`` aligned on the epoch."""
+        step_ns = to_ns(freq, name="freq")
+        if step_ns < 10**9:
+            raise ConfigError("freq must be at least 1 s (Prometheus scrapes are seconds apart).")
+        lo = int(utc_timestamp(start, name="start").value)
+        hi = int(utc_timestamp(end, name="end").value)
+        if hi <= lo:
+            raise ConfigError("end must be after start.")
+        first_bin, n = grid_span(lo, hi, None, None, step_ns)
+        check_grid_cells(1, n)
+        return cls(first_bin, step_ns, n)
+
+    @property
+    def first_eval(self) -> int:
+        return self.first_bin + self.step_ns
+
+    def steps(self, s: Series) -> tuple[np.ndarray, np.ndarray]:
+        """The bin of each sample of ``s``, and which samples fall on an evaluation time."""
+        k = (s.ts_ns - self.first_eval) // self.step_ns
+        ok = (k >= 0) & (k < self.n) & ((s.ts_ns - self.first_eval) % self.step_ns == 0)
+        return k, ok
+
+    def time(self, k: int) -> pd.Timestamp:
+        """The start of bin ``k`` (UTC)."""
+        return utc_from_ns(np.array([self.first_bin + k * self.step_ns]))[0]
+
+
+def check_span(present: np.ndarray, span: Span, what: str) -> None:
+    """Refuse bins before the first or after the last answer of the server (retention, future)."""
+    idx = np.flatnonzero(present.any(axis=0))
+    if idx[0] > 0:
+        since = span.time(int(idx[0]))
+        raise InputError(f"{what}: the server holds no data before {since:%Y-%m-%d %H:%M} UTC "
+                         "(retention, or the counter is newer); start at or after that time (e.g. a "
+                         "shorter --since).")
+    if idx[-1] < present.shape[1] - 1:
+        until = span.time(int(idx[-1]) + 1)
+        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end at "
+                         "or before that time.")
+
+
+def flag_gaps(series: Sequence[Series], by: list[str], index: Mapping[tuple[str, ...], int],
+              span: Span, flags: np.ndarray) -> None:
+    """Mark in ``flags`` (groups x bins) the bins a gap query's ``series`` name."""
+    for s in series:
+        key = tuple(s.labels.get(k, "") for k in by)
+        if key in index:
+            pos = (s.ts_ns - span.first_eval) // span.step_ns
+            flags[index[key], pos[(pos >= 0) & (pos < span.n)]] = True
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    d = np.diff(np.concatenate([[False], mask, [False]]).astype(np.int8))
+    return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(), strict=True))
+
+
+def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
+                span: Span) -> list[dict[str, Any]]:
+    """The runs of flagged bins, one dict each (group keys, ``start``, ``end``, ``bins``), with a
+    :class:`ScrapeGapWarning`; more than half the bins flagged is an error."""
+    share = float(flags.mean())
+    if share > _MAX_GAP_SHARE:
+        freq = duration_label(pd.Timedelta(span.step_ns, unit="ns"))
+        raise InputError(f"{share:.0%} of the bins have no scrape: freq={freq} is shorter than the "
+                         "scrape interval; use a freq of at least the scrape interval.")
+    gaps = [{**{k: str(keys[k].iloc[g]) for k in by}, "start": span.time(lo), "end": span.time(hi),
+             "bins": hi - lo} for g in range(flags.shape[0]) for lo, hi in _runs(flags[g])]
+    if gaps:
+        first = gaps[0]
+        where = ", ".join(f"{k}={first[k]}" for k in by)
+        warnings.warn(ScrapeGapWarning(
+            f"{int(flags.sum())} bins in {len(gaps)} scrape gap(s) (first: "
+            f"{where + ' ' if where else ''}{first['start']:%Y-%m-%d %H:%M}..{first['end']:%H:%M} "
+            "UTC): their counts are not known; across a gap shorter than the server's lookback the "
+            "increase lands in the bin that ends it, across a longer one it is lost (listed in "
+            "attrs['gaps'])."), stacklevel=3)
+    return gaps
