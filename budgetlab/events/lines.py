@@ -45,7 +45,7 @@ __all__ = ["LinePreset", "LineScan", "PRESETS", "check_pattern", "pattern_groups
 
 MAX_LINES_LISTED = 10
 #: Bytes of text Arrow's CSV reader parses at a time: memory is bounded by a block (and the events).
-BLOCK_BYTES = 1 << 24
+BLOCK_BYTES = 1 << 22
 _SEPARATOR = "\x1f"  # the CSV reader's separator: a character text logs do not hold (one value per line)
 _GROUP = re.compile(r"\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>")
 _UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
@@ -179,8 +179,8 @@ def _text(lines: pa.Array, name: str, encoding: str, replace: bool) -> pa.Array:
 
 def _csv_options(encoding: str) -> dict[str, Any]:
     """Arrow's CSV reader set to give each line as one value of bytes (no quoting, a separator
-    that text logs do not hold)."""
-    return {"read_options": pcsv.ReadOptions(column_names=["line"], block_size=BLOCK_BYTES,
+    that text logs do not hold), a block at a time (its threads would read blocks ahead)."""
+    return {"read_options": pcsv.ReadOptions(column_names=["line"], block_size=BLOCK_BYTES, use_threads=False,
                                              encoding="utf8" if encoding in ("utf-8", "utf8") else encoding),
             "parse_options": pcsv.ParseOptions(delimiter=_SEPARATOR, quote_char=False, escape_char=False,
                                                ignore_empty_lines=False),
