@@ -78,7 +78,7 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--pattern", default=None, metavar="REGEX",
                    help="one event per matching line: an RE2 regular expression whose named groups are the columns, "
                         "e.g. '^(?P<ts>\\S+ \\S+) (?P<outcome>\\w+)' (unmatched lines are counted, not events)")
-    g.add_argument("--preset", default=None, choices=["sshd", "proxifier"],
+    g.add_argument("--preset", default=None, choices=["sshd", "proxifier", "access"],
                    help="a named --pattern with its --time-format and --outcomes (docs: own-log page)")
     g.add_argument("--time-format", default=None, metavar="FORMAT",
                    help="read times as written with this strptime format, e.g. '%%b %%d %%H:%%M:%%S'")

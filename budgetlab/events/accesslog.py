@@ -1,4 +1,7 @@
-"""Web-server access logs (Apache/nginx common or combined log format) as canonical events.
+"""Web-server access logs (Apache/nginx common or combined log format) as canonical events: the
+``access`` preset of the line reader (:mod:`budgetlab.events.lines`), its times read with the
+time-format path (:func:`budgetlab.events.timeformat.instants`), its HTTP statuses mapped to
+outcomes here.
 
 Only the time, the HTTP status and (if asked for with ``by=``) the request method or status are
 read. The client address, identity and user fields, the request path, the referrer and the user
@@ -7,28 +10,31 @@ agent are personal data or may hold it: they are matched by the pattern but neve
 
 from __future__ import annotations
 
+import bz2
 import dataclasses
+import gzip
+import lzma
 import re
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from .._util.files import register_input
-from .._util.progress import progress_bar
 from .._util.validation import as_list, check_argument, utc_from_ns
 from ..errors import ConfigError, FileFormatError, InputError
-from ._accesslog_parse import LOG_PATTERN, TIME_FORMAT, LogColumns
-from ._columns import code_counts, small_int
-from ._formats import check_path
-from ._input import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, file_name, read_input
-from .outcomes import LabelReading, OutcomeReading, check_outcomes, classify_outcomes
-from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span, ts_ns
+from ._input import compression_of, file_name
+from .lines import MAX_LINES_LISTED, PRESETS, line_list, scan_lines
+from .outcomes import OutcomeReading, check_outcomes, classify_outcomes
+from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span
 from .sources import expand_sources, file_notes
+from .timeformat import instants
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR", "OTHER_ERROR",
            "LOG_PATTERN", "TIME_FORMAT"]
@@ -38,93 +44,13 @@ CLIENT_ERROR = "client_error"  # a failure with a 4xx status (only if ``ok`` cal
 OTHER_ERROR = "other_error"  # a failure with any other status
 #: Group keys :func:`read_access_log` can add with ``by=``; nothing personal.
 ACCESS_LOG_KEYS = ("method", "status", "status_class")
-
-_MAX_LINES_LISTED = 10
-#: Bytes of log text parsed at a time (whole lines): memory stays bounded by the block, not the file
-#: (2 MiB: Arrow's temporaries of a block, which its pool keeps for reuse, stay a few MiB).
-BLOCK_BYTES = 1 << 21
-_CHUNK = 1 << 20  # rows per step of the lookups by status (their index copies stay small)
-
-
-def _line_list(numbers: np.ndarray, total: int) -> str:
-    """The first line numbers, then how many more there are of ``total``."""
-    shown = ", ".join(str(int(n)) for n in numbers[:_MAX_LINES_LISTED])
-    more = total - min(len(numbers), _MAX_LINES_LISTED)
-    return shown + (f" and {more} more" if more > 0 else "")
-
-
-def _head(path: Path, size: int = 16) -> bytes:
-    with open(path, "rb") as fh:  # read-only
-        return fh.read(size)
-
-
-def _file_blocks(path: Path) -> Iterator[bytes | memoryview]:
-    """The text of an uncompressed file in blocks of whole lines, each without the line end
-    that follows it; the last block is the text after the last line end (perhaps empty). Each
-    block is read into a buffer of its own (no copy but the line cut at its end)."""
-    carry = b""
-    with open(path, "rb") as fh:  # read-only
-        while True:
-            buf = bytearray(len(carry) + BLOCK_BYTES)
-            buf[:len(carry)] = carry
-            view, filled = memoryview(buf), len(carry)
-            while filled < len(buf):
-                got = fh.readinto(view[filled:])
-                if not got:
-                    break
-                filled += got
-            if filled == len(carry):
-                break
-            cut = buf.rfind(b"\n", 0, filled)
-            if cut < 0:
-                carry = bytes(view[:filled])
-                continue
-            yield view[:cut]
-            carry = bytes(view[cut + 1:filled])
-    yield carry
-
-
-def _memory_blocks(raw: bytes) -> Iterator[bytes | memoryview]:
-    """:func:`_file_blocks` of text already in memory (views of it, not copies)."""
-    lo, n, view = 0, len(raw), memoryview(raw)
-    while n - lo > BLOCK_BYTES:
-        cut = raw.rfind(b"\n", lo, lo + BLOCK_BYTES)
-        if cut < 0:
-            cut = raw.find(b"\n", lo + BLOCK_BYTES)
-            if cut < 0:
-                break
-        yield view[lo:cut]
-        lo = cut + 1
-    yield view[lo:]
-
-
-def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterator[bytes | memoryview]]:
-    """``(bytes of text, its blocks of whole lines)``: an uncompressed file is read block by
-    block, never whole; compressed input (recognised by content) is decompressed as a stream
-    under the ratio cap, and text with CR-only line ends is read whole and converted."""
-    check_path(path, how="a folder of logs: pass the folder to read_access_log as a list of its files or a glob "
-               "such as 'logs/access.log*' (CLI: budgetlab replay logs/)")
-    register_input(path)
-    name = file_name(path)
-    try:
-        size = path.stat().st_size
-        head = _head(path, 1 << 16)
-    except OSError:
-        size, head = 0, b""
-    if head and compression_of(head[:16]) is None and b"\n" in head:
-        if path.suffix.lower() == ".gz":
-            raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or "
-                                  "corrupt, or the file is misnamed.")
-        return size, _file_blocks(path)
-    raw = read_input(path, name, notes)  # compressed by content too (a gzip named access.log.2), streamed under a cap
-    if path.suffix.lower() == ".gz" and compression_of(_head(path)) != "gzip":
-        raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or corrupt, "
-                              "or the file is misnamed.")
-    if cr_only(raw):  # old Mac line ends: the lines they are
-        raw = raw.replace(b"\r", b"\n")
-        if notes is not None:
-            notes.append(CR_ONLY_NOTE)
-    return len(raw), _memory_blocks(raw)
+#: The pattern of one line (RE2, also valid for Python's ``re``): groups ``ts``, ``method`` and
+#: ``outcome`` (the status); and the time format of common/combined logs (``strptime``).
+LOG_PATTERN, TIME_FORMAT = PRESETS["access"].pattern, PRESETS["access"].time_format
+#: :data:`LOG_PATTERN` with an unquoted user and the method before a non-letter: one-pass, so RE2
+#: extracts fast; on the lines it matches, :data:`LOG_PATTERN` matches with the same groups.
+_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] "(?P<method>[A-Za-z]*)(?:[^A-Za-z"\\](?:[^"\\]|\\.)*)?" '
+         r"(?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)")
 
 
 def is_access_log(path: str | PathLike[str]) -> bool:
@@ -145,11 +71,6 @@ def is_access_log(path: str | PathLike[str]) -> bool:
             head = fh.read(1 << 16)
         kind = compression_of(head)
         if kind in ("gzip", "bz2", "xz"):
-            import bz2
-            import gzip
-            import lzma
-            import zlib
-
             opener: Any = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}[kind]
             try:
                 with opener(p, "rb") as fh:
@@ -179,136 +100,59 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
     return flags
 
 
-def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool = False,
-                ) -> tuple[np.ndarray, np.ndarray, Any, int]:
-    """``(times in ns, statuses, methods or None, lines skipped)`` of the good lines of one file,
-    read in blocks of whole lines (its reading decisions appended to ``notes``); a progress bar
-    on a terminal for large files."""
-    import pyarrow as pa
-
-    size, blocks = _read_text(path, notes)
-    got = LogColumns(size, with_method)
-    with progress_bar(size, desc=f"reading {file_name(path)}", min_total=PROGRESS_BYTES) as bar:
-        for block in blocks:
-            got.add(block)
-            bar.update(len(block) + 1)
-    pa.default_memory_pool().release_unused()  # the blocks' Arrow temporaries, kept by the pool for reuse
-    n_bad = got.n_bad
-    listed = _line_list(np.concatenate(got.bad) if got.bad else np.zeros(0, dtype=np.int64), n_bad)
+def _read_file(path: Path, on_error: str, with_method: bool,
+               ) -> tuple[np.ndarray, np.ndarray, pa.ChunkedArray, int, int, list[str]]:
+    """``(times in ns, statuses, methods, lines skipped, lines, notes)`` of the good lines of one
+    file: those the pattern matches with a real time and a status in 100..599."""
+    strict, fast = (p if with_method else p.replace("(?P<method>", "(?:") for p in (LOG_PATTERN, _FAST))  # groups cost
+    scan = scan_lines(path, strict, replace=True, fast=fast)
+    ns, good = instants(scan.events.column("ts"), TIME_FORMAT)
+    status = np.asarray(scan.events.column("outcome").cast(pa.int16()), dtype=np.int16)
+    good &= (status >= 100) & (status <= 599)
+    n_bad = scan.unmatched + int((~good).sum())
+    listed = line_list(np.sort(np.concatenate([scan.first_unmatched, scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
     if n_bad and on_error == "raise":
-        raise FileFormatError(
-            f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {listed}); "
-            "fix them or pass on_error='skip' to drop them."
-        )
-    ts, status = got.columns()
-    if not len(ts):
-        raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this an access log?")
+        raise FileFormatError(f"{scan.name}: {n_bad} line(s) not in common/combined log format (line {listed}); "
+                              "fix them or pass on_error='skip' to drop them.")
+    if not good.any():
+        raise FileFormatError(f"{scan.name}: no line in common/combined log format; is this an access log?")
     if n_bad:
-        warnings.warn(
-            f"{file_name(path)}: skipped {n_bad} line(s) not in common/combined log format (line {listed}).",
-            UserWarning,
-            stacklevel=3,
-        )
-    methods = pa.chunked_array(got.method, type=pa.large_string()) if with_method else None
-    return ts, status, methods, n_bad
+        warnings.warn(f"{scan.name}: skipped {n_bad} line(s) not in common/combined log format (line {listed}).",
+                      UserWarning, stacklevel=3)
+    method = scan.events.column("method").filter(pa.array(good)) if with_method else pa.chunked_array([], pa.string())
+    return ns[good], status[good], method, n_bad, scan.lines, list(scan.notes)
 
 
-def _take(table: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``table[index]`` a million rows at a time (never a full-length copy of ``index`` as intp)."""
-    out = np.empty(len(index), dtype=table.dtype)
-    for lo in range(0, len(index), _CHUNK):
-        np.take(table, index[lo:lo + _CHUNK], out=out[lo:lo + _CHUNK])
-    return out
-
-
-def _as_small(codes: np.ndarray) -> np.ndarray:
-    """Category codes in the smallest integer type that holds them (what pandas stores)."""
-    return codes.astype(small_int(len(codes)))
-
-
-def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(codes, return_counts=True)`` for HTTP statuses (100..599), by counting."""
-    counts = code_counts(codes, 600)
-    distinct = np.flatnonzero(counts > 0)
-    return distinct, counts[distinct]
-
-
-def _per_row(distinct: np.ndarray, values: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """``values[i]`` for each row whose status is ``distinct[i]`` (a lookup by status)."""
-    table = np.zeros(600, dtype=values.dtype)
-    table[distinct] = values
-    return _take(table, codes)
-
-
-def _default_reading(codes: np.ndarray, ok: Callable[[int], Any] | None) -> OutcomeReading:
-    """Statuses through ``ok(status)`` (default: below 500 is a success); failures by class."""
-    distinct, counts = _distinct(codes)
+def _reading(codes: np.ndarray, ok: Callable[[int], Any] | None, table: dict[str, str] | None) -> OutcomeReading:
+    """Statuses through ``outcomes`` (a status mapping), else through ``ok(status)`` (default: below
+    500 is a success), failures by class."""
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    status = pd.Series(pd.Categorical.from_codes(inverse, categories=pd.Index(distinct.astype(str), dtype="str")))
+    if table is not None:
+        return dataclasses.replace(classify_outcomes(status, table), vocabulary="status mapping outcomes=")
     flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
-    kinds = np.where(distinct >= 500, SERVER_ERROR, np.where((distinct >= 400) & (distinct < 500), CLIENT_ERROR,
-                                                            OTHER_ERROR))
-    meaning = np.where(flags, SUCCESS, kinds)
-    success = _per_row(distinct, flags, codes)
-    dtype = bucket_dtype(set(meaning.tolist()) - {SUCCESS})
+    kinds = np.select([distinct >= 500, distinct >= 400], [SERVER_ERROR, CLIENT_ERROR], OTHER_ERROR)
+    reading = classify_outcomes(status, dict(zip(distinct.astype(str).tolist(), np.where(flags, SUCCESS, kinds).tolist(),
+                                                 strict=True)), require_success=False)
     rule = "default: status < 500 is a success" if ok is None else "ok(status)"
-    rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning, counts, strict=True)),
+    rows = sorted((dataclasses.replace(r, rule=rule) for r in reading.labels),
                   key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
-    code_of = _as_small(np.asarray(pd.Index(dtype.categories).get_indexer(meaning)))
-    categorical = pd.Categorical.from_codes(_per_row(distinct, code_of, codes), dtype=dtype)
-    return OutcomeReading(success, categorical, np.zeros(len(codes), dtype=bool),
-                          tuple(rows), "HTTP status")
+    return dataclasses.replace(reading, labels=tuple(rows), vocabulary="HTTP status")
 
 
-def _key_column(values: np.ndarray, labels: Callable[[np.ndarray], np.ndarray]) -> pd.Categorical:
-    """``pd.Categorical(labels(values))`` built from the distinct statuses (no string per row)."""
-    distinct, _ = _distinct(values)
-    names = labels(distinct)
-    cats = pd.Categorical(names).categories
-    return pd.Categorical.from_codes(_per_row(distinct, _as_small(np.asarray(cats.get_indexer(pd.Index(names)))), values),
-                                     categories=cats)
-
-
-def _method_column(methods: Any) -> pd.Categorical:
-    """``pd.Categorical`` of the request methods (Arrow's dictionary: no string per row)."""
-    import pyarrow as pa
-
-    enc = methods.combine_chunks().dictionary_encode() if len(methods) else pa.array([], pa.large_string()).dictionary_encode()
-    names = np.asarray(enc.dictionary.to_pylist(), dtype=object)
-    cats = pd.Categorical(names).categories
-    remap = np.asarray(cats.get_indexer(pd.Index(names)), dtype=np.int64)
-    return pd.Categorical.from_codes(remap[np.asarray(enc.indices, dtype=np.int64)], categories=cats)
-
-
-def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.ndarray | None, keys: list[str],
-            methods: list[Any]) -> pd.DataFrame:
-    """The canonical events of the kept lines (``keep``; None: every line), sorted stably by time,
-    the buckets only those the log has (what :func:`budgetlab.events.schema.as_events` gives, built from codes)."""
-    import pyarrow as pa
-
-    ok, bucket = reading.ok, reading.bucket
-    if keep is not None:
-        t, codes, ok, bucket = t[keep], codes[keep], ok[keep], bucket[keep]
-    used = np.flatnonzero(code_counts(bucket.codes, len(bucket.categories)))
-    present = pd.unique(pd.Series(bucket.categories)[used].astype(str)).tolist()
-    dtype = bucket_dtype(set(present) - {SUCCESS})
-    recode = np.asarray(pd.Index(dtype.categories).get_indexer(bucket.categories))
-    same = bool((recode == np.arange(len(recode))).all()) and len(recode) == len(dtype.categories)
-    cols: dict[str, Any] = {
-        "ts": utc_from_ns(t, copy=False).array,  # the reader's own column: no copy
-        "ok": np.asarray(ok, dtype=bool),
-        "bucket": pd.Categorical.from_codes(bucket.codes if same else _take(_as_small(recode), bucket.codes), dtype=dtype),
-    }
+def _key_columns(codes: np.ndarray, methods: pa.ChunkedArray, keys: list[str]) -> dict[str, pd.Categorical]:
+    """The ``by`` keys: the request method (``-`` when none), the status, the status class."""
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    names = {"status": distinct.astype(str), "status_class": np.char.add((distinct // 100).astype(str), "xx")}
+    out = {}
     for key in keys:
         if key == "method":
-            chunks = pa.chunked_array([c for m in methods for c in m.chunks], type=pa.large_string())
-            cols[key] = _method_column(chunks if keep is None else chunks.filter(pa.array(keep)))
-        elif key == "status":
-            cols[key] = _key_column(codes, lambda d: d.astype(str))
+            upper = pc.utf8_upper(methods)
+            out[key] = pd.Series(pc.if_else(pc.equal(upper, ""), "-", upper).to_pandas()).astype("category").array
         else:
-            cols[key] = _key_column(codes, lambda d: np.char.add((d // 100).astype(str), "xx"))
-    frame = pd.DataFrame(cols, copy=False)
-    if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
-        frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
-    return frame
+            cats, code_of = np.unique(names[key], return_inverse=True)
+            out[key] = pd.Categorical.from_codes(code_of[inverse], categories=pd.Index(cats, dtype="str"))
+    return out
 
 
 def read_access_log(
@@ -376,31 +220,33 @@ def read_access_log(
         raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), not both.")
     table = check_outcomes(outcomes)
     paths = expand_sources(path)
-    per_file: list[list[str]] = [[] for _ in paths]
-    parsed = [_parse_file(p, on_error, n, "method" in keys) for p, n in zip(paths, per_file, strict=True)]
-    t, codes = (parsed[0][0], parsed[0][1]) if len(parsed) == 1 else (np.concatenate([x[0] for x in parsed]),
-                                                                       np.concatenate([x[1] for x in parsed]))
-    files = tuple((file_name(p), len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True))
-    methods = [x[2] for x in parsed]
+    parsed = [_read_file(p, on_error, "method" in keys) for p in paths]
+    t = np.concatenate([x[0] for x in parsed])
+    codes = np.concatenate([x[1] for x in parsed])
+    methods = pa.chunked_array([c for x in parsed for c in x[2].chunks], type=pa.string())
     n_bad = sum(x[3] for x in parsed)
-    del parsed  # one copy of the columns, not two
-    if table is None:
-        reading = _default_reading(codes, ok)
-    else:
-        reading = classify_outcomes(pd.Series(codes.astype(str), dtype="str"), table)
-        reading = dataclasses.replace(reading, vocabulary="status mapping outcomes=")
-    keep = ~reading.skip if reading.skip.any() else None
-    if keep is not None and not keep.any():
+    reading = _reading(codes, ok, table)
+    keep = ~reading.skip
+    if not keep.any():
         raise InputError("every line maps to skip; nothing is left to analyse: check outcomes=.")
-    events = _events(t, codes, reading, keep, keys, methods)
-    first, last = time_span(ts_ns(events))
+    if not keep.all():
+        t, codes = t[keep], codes[keep]
+        methods = methods.filter(pa.array(keep)) if len(methods) else methods
+    bucket = reading.bucket[keep]
+    present = set(pd.unique(bucket.astype(str)).tolist()) - {SUCCESS}
+    events = pd.DataFrame({"ts": utc_from_ns(t, copy=False).array, "ok": reading.ok[keep],
+                           "bucket": pd.Categorical(bucket, dtype=bucket_dtype(present)),
+                           **_key_columns(codes, methods, keys)}, copy=False)
+    if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
+        events = events.take(np.argsort(t, kind="stable")).reset_index(drop=True)
+    first, last = time_span(t)
     skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
     events.attrs["skipped_lines"] = n_bad
     events.attrs["how_read"] = HowRead(
-        files=files,
-        rows_read=len(codes) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
+        files=tuple((file_name(p), x[4]) for p, x in zip(paths, parsed, strict=True)),
+        rows_read=len(reading.ok) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
         time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
-        notes=tuple(file_notes([file_name(p) for p in paths], per_file)),
+        notes=tuple(file_notes([file_name(p) for p in paths], [x[5] for x in parsed])),
     )
     return events

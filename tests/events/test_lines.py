@@ -137,3 +137,46 @@ def test_spec_overrides_and_unknown_keywords():
         read_events(pd.DataFrame(), spec, regoin="x")
     with pytest.raises(ConfigError, match="preset"):
         ReadSpec(preset="apache")
+
+
+APACHE = Path(__file__).parent.parent / "fixtures" / "elastic_apache" / "apache_logs"
+
+
+def test_access_preset_on_the_elastic_sample_against_its_published_counts():
+    # ../shared/data/README.md: 10,000 lines, 3 with status 500 (the rest below 500); GET on 9,952
+    # (grep -c '"GET ' apache_logs), HEAD 42, POST 5, OPTIONS 1
+    from budgetlab import read_access_log
+
+    ev = read_events(APACHE, preset="access", by="method")
+    assert len(ev) == 10_000 and int((~ev["ok"]).sum()) == 3
+    assert ev["bucket"].astype(str).value_counts().to_dict() == {"success": 9997, "server_error": 3}
+    assert ev["method"].astype(str).value_counts().to_dict() == {"GET": 9952, "HEAD": 42, "POST": 5, "OPTIONS": 1}
+    web = read_access_log(APACHE, by="method")
+    pd.testing.assert_series_equal(ev["ts"], web["ts"])
+    assert ev["method"].astype(str).tolist() == web["method"].astype(str).tolist()
+
+
+def test_times_are_never_rolled_over_to_another_day(tmp_path):
+    # Arrow's strptime reads 31/04 as 1 May and +2400 as a day's offset; pandas refuses both: so must we
+    path = tmp_path / "log.csv"
+    path.write_text("ts,outcome\n30/04/2026 10:00,success\n31/04/2026 10:00,success\n")
+    with pytest.raises(TimestampError, match=r"row 2 .*do not match the time format"):
+        read_events(path, time_format="%d/%m/%Y %H:%M")
+    log = tmp_path / "app.log"
+    log.write_text("01/May/2026:10:00:00 +0200 ok\n31/Apr/2026:10:00:00 +0200 ok\n01/May/2026:10:00:00 +2400 ok\n")
+    spec = ReadSpec(pattern=r"^(?P<ts>\S+ \S+) (?P<outcome>\w+)$", time_format="%d/%b/%Y:%H:%M:%S %z")
+    with pytest.raises(TimestampError, match=r"rows 2, 3 .*do not match the time format"):
+        read_events(log, spec)
+    log.write_text("01/May/2026:10:00:00 +0200|ok\n02/May/2026:10:00:00 -0530|ok\n")
+    spec = ReadSpec(pattern=r"^(?P<ts>[^|]+)\|(?P<outcome>\w+)$", time_format="%d/%b/%Y:%H:%M:%S %z")
+    # hand: 10:00 at +02:00 is 08:00 UTC, at -05:30 15:30 UTC
+    assert read_events(log, spec)["ts"].tolist() == [pd.Timestamp("2026-05-01T08:00Z"),
+                                                     pd.Timestamp("2026-05-02T15:30Z")]
+
+
+def test_a_line_holding_the_reader_separator_is_refused_without_echoing_it(tmp_path):
+    log = tmp_path / "app.log"
+    log.write_bytes(b"10:00:01 ok\nsecret-user@example.com \x1f ok\n")
+    with pytest.raises(FileFormatError, match="control character U\\+001F") as info:
+        read_events(log, pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)$", time_format="%H:%M:%S", year=2026)
+    assert "secret" not in str(info.value)

@@ -782,12 +782,12 @@ def test_access_logs_read_as_before(case, tmp_path, monkeypatch):
 
 
 def test_access_logs_in_blocks_gzip_and_many_files_read_as_before(tmp_path, monkeypatch):
-    import budgetlab.events.accesslog as accesslog
+    import budgetlab.events.lines as lines_mod
 
     lines = _log_lines(4000, 9)
     (tmp_path / "a.log").write_text("\n".join(lines[:2500]) + "\n")
     (tmp_path / "b.log.gz").write_bytes(gzip.compress(("\n".join(lines[2500:]) + "\n").encode()))
-    monkeypatch.setattr(accesslog, "BLOCK_BYTES", 4096)  # many blocks: lines cut at block ends must not break
+    monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 4096)  # many blocks: lines cut at block ends must not break
     new, old = _both_logs(monkeypatch, tmp_path, by="method")
     _same(new, old)
     assert len(new) == 4000

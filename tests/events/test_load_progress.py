@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import budgetlab.events._input as input_mod
-import budgetlab.events.accesslog as accesslog_mod
+import budgetlab.events.lines as lines_mod
 import budgetlab.events.sources as sources_mod
 from budgetlab import read_access_log, read_events
 
@@ -43,7 +43,7 @@ class _Bar:
 def bars(monkeypatch: pytest.MonkeyPatch) -> list[_Bar]:
     _Bar.made = []
     monkeypatch.setattr(input_mod, "progress_bar", _Bar)
-    monkeypatch.setattr(accesslog_mod, "progress_bar", _Bar)
+    monkeypatch.setattr(lines_mod, "progress_bar", _Bar)
     return _Bar.made
 
 
@@ -58,12 +58,12 @@ def test_decompression_advances_by_compressed_bytes(tmp_path: Path, bars: list[_
 
 
 def test_an_access_log_advances_by_bytes_of_text(tmp_path: Path, bars: list[_Bar], monkeypatch) -> None:
-    monkeypatch.setattr(accesslog_mod, "BLOCK_BYTES", 512)
+    monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 512)
     (tmp_path / "access.log").write_text(LOG)
     assert len(read_access_log(tmp_path / "access.log")) == 50
     (bar,) = bars
     assert bar.total == len(LOG.encode())
-    assert bar.done == bar.total + 1  # each block and the line end after it; the last piece has none
+    assert bar.done == bar.total  # each block's lines and their line ends
 
 
 def test_many_large_files_get_a_bar_per_file_and_small_ones_none(tmp_path: Path, monkeypatch) -> None:

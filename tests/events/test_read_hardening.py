@@ -239,10 +239,10 @@ def test_read_access_log_of_a_folder_says_how_to_pass_one(tmp_path):
     (tmp_path / "logs" / "access.log").write_text(LINE.format(status=200))
     # a folder is read as its files (expand_sources); a folder that is not there is "no such file"
     assert len(read_access_log(tmp_path / "logs")) == 1
-    from budgetlab.events.accesslog import _read_text
+    from budgetlab.events.lines import scan_lines
 
-    with pytest.raises(FileFormatError, match="is a directory, not a file; for a folder of logs: .*glob"):
-        _read_text(tmp_path / "logs")
+    with pytest.raises(FileFormatError, match="is a directory, not a file; for a folder of files: .*glob"):
+        scan_lines(tmp_path / "logs", "(?P<ts>.)")
 
 
 def test_access_logs_cr_only_and_bz2(tmp_path):
