@@ -256,12 +256,19 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
 
     Examples
     --------
-    >>> from budgetlab import AlertPolicy, SLO, datasets, incident_report
-    >>> ev = datasets.load("demo")
-    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"), "2026-10-06 01:00", "2026-10-06 05:00",
-    ...                       scope="captcha_type=recaptcha_v2", policy=AlertPolicy.workbook("30D"))
-    >>> wake_verdict(ev, {"workbook": rep}).verdict in ("justified", "not_justified", None)
-    True
+    One event a minute, an hour of failures: at its peak the tracker's hour holds 60 failures in
+    61 events (``t - 1h <= ts <= t``), burn 60 / 61 / 0.05 = 19.67, well above 5.
+
+    >>> from budgetlab import AlertPolicy, SLO, as_events, incident_report
+    >>> ts = pd.date_range("2026-01-01", periods=1440, freq="1min", tz="UTC")
+    >>> ev = as_events(ts, ~((ts >= "2026-01-01 02:00") & (ts < "2026-01-01 03:00")))
+    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"), "2026-01-01 02:00",
+    ...                       "2026-01-01 03:00", policy=AlertPolicy.single_window("1h", 0.9))
+    >>> v = wake_verdict(ev, {"seed": rep})
+    >>> v.verdict
+    'justified'
+    >>> v.evidence.split(" (95 %")[0]
+    "The tracker's peak burn was justified: 60 failures in 61 events: burn 19.67"
     """
     if not reports or not all(isinstance(r, IncidentReport) for r in reports.values()):
         raise ConfigError("wake_verdict() takes {name: IncidentReport} from budgetlab.incident_report().")
