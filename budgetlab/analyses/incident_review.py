@@ -162,6 +162,11 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
             "reason": "one window either side of the alert (the tracker was not critical then)"}
 
 
+def _fired(tiers: pd.DataFrame) -> pd.DataFrame:
+    """The tiers that fired, first alert first."""
+    return tiers[tiers["fired"].to_numpy(dtype=bool)].sort_values("first_alert", kind="stable")
+
+
 def _closest(tiers: pd.DataFrame) -> str:
     if not len(tiers) or tiers["peak_burn_long"].isna().all():
         return "–"
@@ -202,18 +207,15 @@ def page_table(reports: Mapping[str, IncidentReport], *, severities: tuple[str, 
     for name, rep in reports.items():
         if not isinstance(rep, IncidentReport):
             raise ConfigError("page_table() takes {name: IncidentReport} from budgetlab.incident_report().")
-        tiers = rep.tiers
-        page = tiers["severity"].astype(str).isin(severities).to_numpy()
-        fired = tiers["fired"].to_numpy(dtype=bool)
-        pages = tiers[page & fired].sort_values("first_alert", kind="stable")
-        others = tiers[~page & fired].sort_values("first_alert", kind="stable")
+        page = rep.tiers["severity"].astype(str).isin(severities)
+        pages, others = _fired(rep.tiers[page]), _fired(rep.tiers[~page])
         rows.append({
             "policy": name, "paged": bool(len(pages)),
             "first_page": pages["first_alert"].iloc[0] if len(pages) else pd.NaT,
             "tier": str(pages["tier"].iloc[0]) if len(pages) else "–",
             "delay": pages["detection_delay"].iloc[0] if len(pages) else pd.NaT,
             "caused_by_timeouts": bool(pages["caused_by_timeouts"].all()) if len(pages) else pd.NA,
-            "closest": _closest(tiers[page]),
+            "closest": _closest(rep.tiers[page]),
             "other_alerts": ", ".join(str(t) for t in others["tier"]) or "–",
         })
     return pd.DataFrame(rows).set_index("policy")
@@ -292,7 +294,7 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     silent = []
     for name, rep in reports.items():
         tiers = rep.tiers[rep.tiers["severity"].astype(str).isin(PAGE_SEVERITIES)]
-        fired = tiers[tiers["fired"].to_numpy(dtype=bool)].sort_values("first_alert", kind="stable")
+        fired = _fired(tiers)
         if not len(fired):
             silent.append(f"{name} ({_closest(tiers)})")
             continue
