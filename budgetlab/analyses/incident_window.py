@@ -85,7 +85,8 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.Da
     if scope != "*":
         ev = ev[scope_mask(ev, scope)]
     if not between(ev["ts"], w_start, w_end).any():
-        raise InputError(f"there are no events in scope {scope!r} in the report window; check the scope.")
+        raise InputError(f"there are no events in scope {scope!r} in the report window; "
+                         "check the scope.")
     notes: list[str] = []
     first_ns = int(ts_ns(ev)[0])
     if i0 == 0 and first_ns > h_start.value:
