@@ -44,7 +44,7 @@ from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group
 from ..windows.groups import group_key_codes
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
-from .per_group import group_keys, group_mask, need_group_keys
+from .per_group import group_mask, need_group_keys
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.rules import thin_evidence
 
@@ -153,7 +153,7 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
     """One run per distinct SLO over the whole table; each group's rows from its own SLO's run
     (every run has the same rows: the same groups, thresholds and candidates)."""
     need_group_keys(keys)
-    key_table = group_keys(events, keys)
+    key_table = group_key_codes(events, keys)[1]
     slos = per.resolve(key_table)
     slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
     merged: dict[str, pd.DataFrame] = {}
