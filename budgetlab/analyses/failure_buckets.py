@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.progress import progress
+from .._util.ratios import ratio
 from .._util.validation import as_list
 from ..alerts.episodes import alert_episodes
 from ..alerts.policy import AlertPolicy, as_policy
@@ -76,21 +77,14 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     out = _bucket_rows(grp.key_table, grp.n_groups, [names[i] for i in fail_idx])
     out["events"] = np.repeat(events_g, len(fail_idx))
     out["failures"] = fails.ravel()
-    out["share_of_failures"] = _ratio(fails, fails_g, 0.0).ravel()
+    out["share_of_failures"] = ratio(fails, fails_g, 0.0).ravel()
     out["share_of_all_failures"] = (fails / all_fail if all_fail > 0 else np.zeros(fails.shape)).ravel()
     out["failure_rate"] = (fails / events_g).ravel()
     out["burn_rate"] = (fails / (events_g * eb)).ravel()
     out["group_burn_rate"] = np.repeat(fails_g / (events_g * eb), len(fail_idx))
     out["sli"] = np.repeat((events_g - fails_g) / events_g, len(fail_idx))
-    out["sli_without"] = _ratio(rest - (fails_g - fails), rest, 1.0).ravel()
-    out["burn_rate_without"] = _ratio(fails_g - fails, rest * eb, 0.0).ravel()
-    return out
-
-
-def _ratio(num: np.ndarray, den: np.ndarray, empty: float) -> np.ndarray:
-    """``num / den`` broadcast, ``empty`` where ``den`` is 0."""
-    out = np.full(np.broadcast_shapes(num.shape, den.shape), empty)
-    np.divide(num, den, out=out, where=den > 0)
+    out["sli_without"] = ratio(rest - (fails_g - fails), rest, 1.0).ravel()
+    out["burn_rate_without"] = ratio(fails_g - fails, rest * eb, 0.0).ravel()
     return out
 
 
@@ -277,7 +271,7 @@ def bucket_burn_over_time(
     out.insert(len(keys), "bin_start", pd.DatetimeIndex(bins["bin_start"]).as_unit("ns").repeat(k))
     out["events"] = np.repeat(total.ravel(), k)
     out["failures"] = fails.ravel()
-    out["burn_rate"] = _ratio(fails, (total * eb)[:, :, None], 0.0).ravel()
+    out["burn_rate"] = ratio(fails, (total * eb)[:, :, None], 0.0).ravel()
     out["budget_spent"] = (fails / (total.sum(axis=1) * eb)[:, None, None]).ravel()  # every group has events
     out.attrs.update({"freq": bins.attrs.get("freq"), "by": list(keys), "target": slo.target})
     return out

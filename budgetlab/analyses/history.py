@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from .._util.validation import as_list, check_tz, require_columns
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask
@@ -39,20 +40,17 @@ def group_values(events: pd.DataFrame, column: str) -> list[str]:
     return sorted(col.astype(str).unique())
 
 
-def _parse_overrides(text: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for item in [p.strip() for p in text.split(",") if p.strip()]:
-        key, sep, value = item.partition("=" if "=" in item else ":")
-        try:
-            number = float(value)
-        except ValueError:
-            number = float("nan")
-        if not sep or not key.strip() or not 0 < number < 1:
-            raise ConfigError("targets must read GROUP:TARGET,... (or GROUP=TARGET) with targets between 0 and 1 "
-                              "(e.g. 'recaptcha_v2:0.93,turnstile:0.97').")
-        if key.strip() in out:
-            raise ConfigError("targets names the same group twice; give each group once.")
-        out[key.strip()] = number
+def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
+    """``"KEY:VALUE,KEY=VALUE"`` as a dict, refused when a pair is malformed or a key repeats."""
+    out: dict[str, str] = {}
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        key, sep, value = (x.strip() for x in part.partition("=" if "=" in part else ":"))
+        if not sep or not key or not value:
+            raise ConfigError(f"{what} must read {form},... (or {form.replace(':', '=')}), "
+                              f"e.g. {example!r}.")
+        if key in out:
+            raise ConfigError(f"{what} names {key!r} twice; give each once.")
+        out[key] = value
     return out
 
 
@@ -90,7 +88,11 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95, overrid
     """
     if isinstance(target, bool) or not isinstance(target, (int, float, np.floating)) or not 0 < target < 1:
         raise ConfigError("target must be a number between 0 and 1 (e.g. 0.95).")
-    given = _parse_overrides(overrides) if overrides else {}
+    pairs = _pairs(overrides or "", "targets", "GROUP:TARGET", "recaptcha_v2:0.93,turnstile:0.97")
+    given = {k: pd.to_numeric(v, errors="coerce") for k, v in pairs.items()}
+    if not all(0 < x < 1 for x in given.values()):  # NaN (not a number) fails too
+        raise ConfigError("targets must be numbers between 0 and 1 "
+                          "(e.g. 'recaptcha_v2:0.93,turnstile:0.97').")
     values = group_values(events, by)
     unknown = sorted(set(given) - set(values))
     if unknown:
@@ -125,16 +127,7 @@ def outcome_labels(text: str | None) -> dict[str, str] | None:
         return None
     if not isinstance(text, str):
         raise ConfigError("outcomes must be text such as '2xx:success,4xx:skip,5xx:server_error', or None.")
-    table: dict[str, str] = {}
-    for part in [p.strip() for p in text.split(",") if p.strip()]:
-        label, sep, meaning = part.partition("=" if "=" in part else ":")
-        if not sep or not label.strip() or not meaning.strip():
-            raise ConfigError("outcomes must read LABEL:MEANING,... (or LABEL=MEANING), e.g. "
-                              "'2xx:success,4xx:skip,5xx:server_error'.")
-        if label.strip() in table:
-            raise ConfigError("outcomes names the same label twice; give each label once.")
-        table[label.strip()] = meaning.strip()
-    return table
+    return _pairs(text, "outcomes", "LABEL:MEANING", "2xx:success,4xx:skip,5xx:server_error")
 
 
 def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None, tz: str | None = None,
@@ -233,9 +226,7 @@ def daily_spread(daily: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
     out["ci_low"], out["ci_high"] = wilson_interval(out["good"].to_numpy(), out["total"].to_numpy(), confidence)
     out["interval_width"] = out["ci_high"] - out["ci_low"]
     out["spread"] = out["day_max"] - out["day_min"]
-    width = out["interval_width"].to_numpy(dtype=float)
-    out["spread_ratio"] = np.divide(out["spread"].to_numpy(dtype=float), width, out=np.full(len(out), np.nan),
-                                    where=width > 0)
+    out["spread_ratio"] = ratio(out["spread"], out["interval_width"])
     cols = [*keys, "total", "good", "success_rate", "ci_low", "ci_high", "interval_width", "full_days", "day_min",
             "day_max", "spread", "spread_ratio"]
     return out[cols]

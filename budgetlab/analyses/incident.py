@@ -32,6 +32,7 @@ from ..budget.tracker_replay import replay, transitions
 from ..errors import ConfigError, PartialWindowWarning
 from ..events.schema import TIMEOUT, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
+from ..windows.groups import group_key_codes
 from .bucket_variants import Groups, TrackerVariants
 from .failure_buckets import bucket_burn_over_time, bucket_counts
 from .incident_tables import alert_tables, budget_table
@@ -45,7 +46,7 @@ from .incident_window import (
     overlapping_incidents,
     replayed_events,
 )
-from .per_group import group_keys, merge_tables, need_group_keys
+from .per_group import merge_tables, need_group_keys
 
 __all__ = ["IncidentReport", "incident_report"]
 
@@ -312,7 +313,7 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     from the report under its own SLO, the summary about the worst group under its SLO."""
     keys = need_group_keys(check_events(events, kw["by"]))
     bkeys = as_list(kw["breakdown_by"]) if kw["breakdown_by"] is not None else list(keys)
-    key_table = group_keys(events, keys)
+    key_table = group_key_codes(events, keys)[1]
     slos = per.resolve(key_table)
     key_rows = key_table.astype(str).itertuples(index=False, name=None)
     slo_of = {tuple(k): s for k, s in zip(key_rows, slos, strict=True)}

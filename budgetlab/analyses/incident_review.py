@@ -162,6 +162,11 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
             "reason": "one window either side of the alert (the tracker was not critical then)"}
 
 
+def _fired(tiers: pd.DataFrame) -> pd.DataFrame:
+    """The tiers that fired, first alert first."""
+    return tiers[tiers["fired"].to_numpy(dtype=bool)].sort_values("first_alert", kind="stable")
+
+
 def _closest(tiers: pd.DataFrame) -> str:
     if not len(tiers) or tiers["peak_burn_long"].isna().all():
         return "–"
@@ -202,18 +207,15 @@ def page_table(reports: Mapping[str, IncidentReport], *, severities: tuple[str, 
     for name, rep in reports.items():
         if not isinstance(rep, IncidentReport):
             raise ConfigError("page_table() takes {name: IncidentReport} from budgetlab.incident_report().")
-        tiers = rep.tiers
-        page = tiers["severity"].astype(str).isin(severities).to_numpy()
-        fired = tiers["fired"].to_numpy(dtype=bool)
-        pages = tiers[page & fired].sort_values("first_alert", kind="stable")
-        others = tiers[~page & fired].sort_values("first_alert", kind="stable")
+        page = rep.tiers["severity"].astype(str).isin(severities)
+        pages, others = _fired(rep.tiers[page]), _fired(rep.tiers[~page])
         rows.append({
             "policy": name, "paged": bool(len(pages)),
             "first_page": pages["first_alert"].iloc[0] if len(pages) else pd.NaT,
             "tier": str(pages["tier"].iloc[0]) if len(pages) else "–",
             "delay": pages["detection_delay"].iloc[0] if len(pages) else pd.NaT,
             "caused_by_timeouts": bool(pages["caused_by_timeouts"].all()) if len(pages) else pd.NA,
-            "closest": _closest(tiers[page]),
+            "closest": _closest(rep.tiers[page]),
             "other_alerts": ", ".join(str(t) for t in others["tier"]) or "–",
         })
     return pd.DataFrame(rows).set_index("policy")
@@ -256,12 +258,19 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
 
     Examples
     --------
-    >>> from budgetlab import AlertPolicy, SLO, datasets, incident_report
-    >>> ev = datasets.load("demo")
-    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"), "2026-10-06 01:00", "2026-10-06 05:00",
-    ...                       scope="captcha_type=recaptcha_v2", policy=AlertPolicy.workbook("30D"))
-    >>> wake_verdict(ev, {"workbook": rep}).verdict in ("justified", "not_justified", None)
-    True
+    One event a minute, an hour of failures: at its peak the tracker's hour holds 60 failures in
+    61 events (``t - 1h <= ts <= t``), burn 60 / 61 / 0.05 = 19.67, well above 5.
+
+    >>> from budgetlab import AlertPolicy, SLO, as_events, incident_report
+    >>> ts = pd.date_range("2026-01-01", periods=1440, freq="1min", tz="UTC")
+    >>> ev = as_events(ts, ~((ts >= "2026-01-01 02:00") & (ts < "2026-01-01 03:00")))
+    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"), "2026-01-01 02:00",
+    ...                       "2026-01-01 03:00", policy=AlertPolicy.single_window("1h", 0.9))
+    >>> v = wake_verdict(ev, {"seed": rep})
+    >>> v.verdict
+    'justified'
+    >>> v.evidence.split(" (95 %")[0]
+    "The tracker's peak burn was justified: 60 failures in 61 events: burn 19.67"
     """
     if not reports or not all(isinstance(r, IncidentReport) for r in reports.values()):
         raise ConfigError("wake_verdict() takes {name: IncidentReport} from budgetlab.incident_report().")
@@ -285,7 +294,7 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     silent = []
     for name, rep in reports.items():
         tiers = rep.tiers[rep.tiers["severity"].astype(str).isin(PAGE_SEVERITIES)]
-        fired = tiers[tiers["fired"].to_numpy(dtype=bool)].sort_values("first_alert", kind="stable")
+        fired = _fired(tiers)
         if not len(fired):
             silent.append(f"{name} ({_closest(tiers)})")
             continue

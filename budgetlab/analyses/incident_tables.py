@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
@@ -94,16 +95,10 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     out = kt.copy() if keys else pd.DataFrame(index=pd.RangeIndex(groups_hist.n_groups))
     out["events"] = n
     out["failures"] = bad
-    rate = np.ones(len(n))
-    np.divide(n - bad, n, out=rate, where=n > 0)
-    out["success_rate"] = rate
-    burn = np.zeros(len(n))
-    np.divide(bad, n * eb, out=burn, where=n > 0)
-    out["burn_rate"] = burn
+    out["success_rate"] = ratio(n - bad, n, 1.0)
+    out["burn_rate"] = ratio(bad, n * eb, 0.0)
     out["excess_failures"] = bad - eb * n
     per_period = hist_counts * (policy.period.value / max(span_ns, 1))
-    pct = np.zeros(len(n))
-    np.divide(100.0 * bad, eb * per_period, out=pct, where=per_period > 0)
-    out["period_budget_pct"] = pct
+    out["period_budget_pct"] = ratio(100.0 * bad, eb * per_period, 0.0)
     out["period_budget"] = eb * per_period
     return out

@@ -78,10 +78,15 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.Da
     i0 = int(np.searchsorted(t, h_start.value, side="left"))
     i1 = int(np.searchsorted(t, w_end.value, side="left"))
     ev = events.iloc[i0:i1]
+    j0, j1 = np.searchsorted(t, [w_start.value, w_end.value], side="left")
+    if j0 == j1:
+        raise InputError(f"no traffic in the report window: {_silence(t, int(j0))}; "
+                         "check start/end and tz.")
     if scope != "*":
         ev = ev[scope_mask(ev, scope)]
     if not between(ev["ts"], w_start, w_end).any():
-        raise InputError("there are no events in the report window (in scope); check start/end, tz and scope.")
+        raise InputError(f"there are no events in scope {scope!r} in the report window; "
+                         "check the scope.")
     notes: list[str] = []
     first_ns = int(ts_ns(ev)[0])
     if i0 == 0 and first_ns > h_start.value:
@@ -92,6 +97,20 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.Da
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes
+
+
+def _silence(t: np.ndarray, j: int) -> str:
+    """Where the log is silent around position ``j`` of the sorted times ``t`` (nanoseconds)."""
+    def at(ns: int) -> str:
+        return f"{pd.Timestamp(int(ns), tz='UTC'):%Y-%m-%d %H:%M:%S} UTC"
+
+    if len(t) == 0:
+        return "the log has no events"
+    if j == 0:
+        return f"the log begins at {at(t[0])}, after the window"
+    if j == len(t):
+        return f"the log ends at {at(t[-1])}, before the window"
+    return f"the log is silent from {at(t[j - 1])} to {at(t[j])}"
 
 
 def overlapping_incidents(incidents: pd.DataFrame | None, span: Span) -> pd.DataFrame:

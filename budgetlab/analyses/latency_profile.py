@@ -35,6 +35,7 @@ import pandas as pd
 from .._util.validation import as_list, check_fraction, to_ns
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
+from ..windows.groups import group_key_codes
 from .recalibration import wilson_interval
 from .survival import kaplan_meier, km_quantile
 
@@ -83,7 +84,7 @@ def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndar
     [Timedelta('0 days 00:00:30')]
     """
     is_to = (events["bucket"].astype(str) == _TIMEOUT).to_numpy()
-    codes, table = _group_codes(events, keys)
+    codes, table = group_key_codes(events, keys)
     n = len(table)
     if client_timeout is not None:
         ns = np.full(n, to_ns(client_timeout, name="client_timeout"), dtype=np.int64)
@@ -153,15 +154,15 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     censoring = group_timeouts(events, keys, dur, client_timeout)
     frame = events[[*keys]].copy() if keys else pd.DataFrame(index=events.index)
     frame["period"] = _periods(events["ts"], freq)
-    codes, table = _group_codes(frame, [*keys, "period"])
-    gcodes, _ = _group_codes(events, keys)
+    codes, table = group_key_codes(frame, [*keys, "period"])
+    gcodes, _ = group_key_codes(events, keys)
     timeout_ns = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
     row_timeout = timeout_ns[gcodes] if len(timeout_ns) else np.zeros(0, dtype=np.int64)
     has_to = row_timeout != np.iinfo(np.int64).min
     clipped = np.where(has_to, np.minimum(dur, row_timeout), dur)
     # a success slower than the timeout in force would have been cut there: censored, not good
     ok = events["ok"].to_numpy(dtype=bool) & (~has_to | (dur <= row_timeout))
-    table_to = timeout_ns[_group_codes(table, keys)[0]] if keys else np.repeat(timeout_ns, len(table))
+    table_to = timeout_ns[group_key_codes(table, keys)[0]] if keys else np.repeat(timeout_ns, len(table))
     return LatencyProfile(_shares(table, codes, ok, clipped, thr, table_to, confidence),
                           _quantiles(table, codes, ok, clipped, qs, table_to, confidence), censoring)
 
@@ -174,15 +175,6 @@ def _periods(ts: pd.Series, freq: str | None) -> pd.Series:
         return floored
     except ValueError:
         raise ConfigError(f"freq={freq!r} is not a fixed period; use e.g. '1D', '6h' or None.") from None
-
-
-def _group_codes(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame]:
-    """Group code of each row and the table of groups (sorted, observed only)."""
-    if not keys:
-        return np.zeros(len(frame), dtype=np.int64), pd.DataFrame(index=pd.RangeIndex(1))
-    grouped = frame.groupby(list(keys), sort=True, observed=True, dropna=False)
-    codes = grouped.ngroup().to_numpy(dtype=np.int64)
-    return codes, grouped.size().reset_index()[list(keys)]
 
 
 def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndarray, thr: list[int],

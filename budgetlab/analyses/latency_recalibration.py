@@ -42,8 +42,9 @@ from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group
+from ..windows.groups import group_key_codes
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
-from .per_group import group_keys, group_mask, need_group_keys
+from .per_group import group_mask, need_group_keys
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.rules import thin_evidence
 
@@ -124,7 +125,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     thr = _default_thresholds(events, dur) if thresholds is None else parse_thresholds(thresholds)
     censoring = group_timeouts(events, keys, dur, client_timeout)
     current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
-    gcodes = _codes(events, keys)
+    gcodes = group_key_codes(events, keys)[0]
     row_to = current[gcodes]
     in_time = (row_to == _NONE) | (dur <= row_to)
     base = events[["ts", *keys]].copy()
@@ -152,7 +153,7 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
     """One run per distinct SLO over the whole table; each group's rows from its own SLO's run
     (every run has the same rows: the same groups, thresholds and candidates)."""
     need_group_keys(keys)
-    key_table = group_keys(events, keys)
+    key_table = group_key_codes(events, keys)[1]
     slos = per.resolve(key_table)
     slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
     merged: dict[str, pd.DataFrame] = {}
@@ -175,12 +176,6 @@ def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
         raise ConfigError("no successes to take default thresholds from; give thresholds=['10s', ...].")
     q = np.quantile(dur[ok], DEFAULT_QUANTILES)
     return sorted({int(-(-int(x) // 10**8) * 10**8) for x in q})
-
-
-def _codes(events: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
-    if not keys:
-        return np.zeros(len(events), dtype=np.int64)
-    return events.groupby(list(keys), sort=True, observed=True, dropna=False).ngroup().to_numpy(dtype=np.int64)
 
 
 def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys: Sequence[str],

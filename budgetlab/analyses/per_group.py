@@ -17,8 +17,9 @@ import pandas as pd
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup
+from ..windows.groups import group_key_codes
 
-__all__ = ["group_mask", "group_keys", "need_group_keys", "per_slo_rows", "merge_tables", "GROUP_TABLES"]
+__all__ = ["group_mask", "need_group_keys", "per_slo_rows", "merge_tables", "GROUP_TABLES"]
 
 #: Tables of an incident report keyed by the tracker's group keys, and how each is ordered.
 GROUP_TABLES = ("states", "transitions", "tracker", "alerts", "tiers", "budget")
@@ -41,11 +42,6 @@ def need_group_keys(keys: Sequence[str]) -> list[str]:
     return list(keys)
 
 
-def group_keys(events: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
-    """One row per group of ``events`` (the ``keys`` columns, groups in sorted key order)."""
-    return events.groupby(list(keys), sort=True, observed=True, dropna=False).size().reset_index()[list(keys)]
-
-
 def per_slo_rows(events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SLO], pd.DataFrame]) -> pd.DataFrame:
     """Per-group SLOs for an analysis with one row set per group: ``run`` with each distinct SLO
     on the whole table, each group's rows taken from the run with its own SLO (the row order and
@@ -53,7 +49,7 @@ def per_slo_rows(events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SL
     keys = need_group_keys(check_events(events, by))
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
-    key_table = group_keys(events, keys)
+    key_table = group_key_codes(events, keys)[1]
     slos = per.resolve(key_table)
     slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
     out = pd.DataFrame()

@@ -21,6 +21,7 @@ import pandas as pd
 from .._util.validation import as_list, to_ns
 from ..errors import ConfigError
 from ..events.schema import check_events
+from ..windows.groups import group_key_codes
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
 
 __all__ = ["timeout_tradeoff"]
@@ -82,7 +83,7 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
                           "durations beyond it, so what a longer timeout would do is not in the data; give candidates "
                           "at or below it.")
     thr = None if threshold is None else to_ns(threshold, name="threshold")
-    codes = _codes(events, keys)
+    codes = group_key_codes(events, keys)[0]
     n = len(censoring)
     row_current = current[codes]
     ok = events["ok"].to_numpy(dtype=bool) & (dur <= row_current)  # slower: cut at the timeout in force
@@ -111,9 +112,3 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
     return out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)
-
-
-def _codes(events: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
-    if not keys:
-        return np.zeros(len(events), dtype=np.int64)
-    return events.groupby(list(keys), sort=True, observed=True, dropna=False).ngroup().to_numpy(dtype=np.int64)

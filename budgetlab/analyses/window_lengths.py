@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.progress import progress
+from .._util.ratios import ratio
 from .._util.validation import utc_from_ns
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
@@ -219,12 +220,7 @@ def _compare_columns(srt: Sorted, run: _Run, clock: Any, opts: WindowOptions, lo
     fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns, min_dwell_ns=run.dwell_ns)
     span_ns = fig.observed_ns
     days = span_ns / _DAY_NS
-    share = np.full_like(fig.hours, np.nan)
-    np.divide(fig.hours, span_ns[:, None], out=share, where=span_ns[:, None] > 0)
-    per_day = np.full(g_n, np.nan)
-    rt_day = np.full(g_n, np.nan)
-    np.divide(fig.transitions, days, out=per_day, where=days > 0)
-    np.divide(fig.round_trips, days, out=rt_day, where=days > 0)
+    share = ratio(fig.hours, span_ns[:, None])
     row: dict[str, Any] = {
         "window": [run.spec.label] * g_n,
         "window_kind": [run.spec.kind] * g_n,
@@ -237,9 +233,9 @@ def _compare_columns(srt: Sorted, run: _Run, clock: Any, opts: WindowOptions, lo
         row[f"share_{st}"] = share[:, j]
     row["hours_exhausted"] = fig.hours[:, 3] / _HOUR_NS
     row["transitions"] = fig.transitions.astype(np.int64)
-    row["transitions_per_day"] = per_day
+    row["transitions_per_day"] = ratio(fig.transitions, days)
     row["round_trips"] = fig.round_trips.astype(np.int64)
-    row["round_trips_per_day"] = rt_day
+    row["round_trips_per_day"] = ratio(fig.round_trips, days)
     if inc is not None:
         row.update(incident_columns(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns, opts.alert_level))
     return row

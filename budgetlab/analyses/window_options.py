@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_tz, options_object, to_timedelta
+from .._util.validation import check_argument, check_tz, options_object, to_timedelta
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from .sorted_events import WindowSpec, parse_window
@@ -56,9 +56,7 @@ class WindowOptions:
         put(self, "tz", check_tz(self.tz))
         put(self, "dwells_ns", tuple(_durations(self.min_dwell, "min_dwell")))
         put(self, "round_trip_ns", int(to_timedelta(self.round_trip, name="round_trip").value))
-        if self.alert_at not in STATUSES[1:]:
-            raise ConfigError(f"alert_at={self.alert_at!r} is not valid; use one of 'warning', 'critical', "
-                              "'exhausted'.")
+        check_argument("alert_at", self.alert_at, STATUSES[1:])
         put(self, "grace_ns", int(to_timedelta(self.grace, name="grace", allow_zero=True).value))
         put(self, "warmup_ns", int(to_timedelta(self.warmup, name="warmup", allow_zero=True).value))
 

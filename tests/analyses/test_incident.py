@@ -274,8 +274,10 @@ def test_errors():
         incident_report(ev, slo, "yesterday-ish", at(1))
     with pytest.raises(SchemaError, match="sitekey"):
         incident_report(ev, slo, at(0), at(1), scope="sitekey=sk_1")
-    with pytest.raises(InputError, match="no events"):
+    with pytest.raises(InputError, match="no traffic in the report window: the log ends at"):
         incident_report(ev, slo, at(30), at(31), context=0)
+    with pytest.raises(InputError, match="no events in scope 'region=ber'"):
+        incident_report(ev, slo, at(0), at(1), scope="region=ber")
     with pytest.raises(ConfigError, match="AlertPolicy"):
         incident_report(ev, slo, at(0), at(1), policy="nope")  # preset names ("workbook") are accepted
 
@@ -346,3 +348,18 @@ def test_an_incident_after_a_silence_reads_the_window_s_clock():
     assert row["hours_no_traffic"] == pytest.approx(1.5)
     assert "had no traffic when the incident began (its window was empty)" in rep.summary
     assert "its window was empty for 90 min of the incident" in rep.summary
+
+
+def test_an_incident_inside_a_silence_says_where_the_log_is_silent():
+    # events at 00:00, 00:01 and 05:00; the window 02:00-03:00 (context 30 min: 01:30-03:30) holds
+    # none: the log is silent from its 00:01 event to its 05:00 event
+    ts = pd.DatetimeIndex(["2026-01-05 00:00", "2026-01-05 00:01", "2026-01-05 05:00"], tz="UTC")
+    ev = as_events(ts, [True, False, True])
+    slo = SLO(target=0.9, window="1h")
+    msg = ("no traffic in the report window: the log is silent from 2026-01-05 00:01:00 UTC "
+           "to 2026-01-05 05:00:00 UTC; check start/end and tz.")
+    with pytest.raises(InputError) as err:
+        incident_report(ev, slo, "2026-01-05 02:00", "2026-01-05 03:00", context="30min")
+    assert str(err.value) == msg
+    with pytest.raises(InputError, match="the log begins at 2026-01-05 00:00:00 UTC, after the wi"):
+        incident_report(ev, slo, "2026-01-04 20:00", "2026-01-04 21:00", context=0)

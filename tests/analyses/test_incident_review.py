@@ -85,14 +85,19 @@ def reports():
 
 
 def test_page_table(reports):
-    t = page_table(reports)
-    assert t.index.tolist() == ["workbook", "seed"]
-    assert t["paged"].tolist() == [True, True]
-    for name in t.index:
-        tiers = reports[name].tiers
-        fired = tiers[tiers["fired"] & (tiers["severity"] == "page")].sort_values("first_alert")
-        assert t.loc[name, "first_page"] == fired["first_alert"].iloc[0]
-        assert t.loc[name, "tier"] == str(fired["tier"].iloc[0])
+    # Alerts are evaluated at each minute's end t over the window t - W <= ts < t, strictly (>).
+    # workbook page_1h (burn 14.4 over 1 h and 5 min): at 02:44 the hour holds the 44 failures
+    # 02:00-02:43 in 60 events, burn 44/60/0.05 = 14.67 > 14.4 (at 02:43: 43/60/0.05 = 14.33),
+    # the 5 min all failures (burn 20). seed (burn 0.9 over 1 h): at 02:03, 3/60/0.05 = 1.0 > 0.9
+    # (at 02:02: 0.67). The closest page tier: page_1h's peak 60/60/0.05 = 20 at 03:00 (page_6h
+    # peaks at 60/360/0.05 = 3.33 of 6). Failures of an unnamed bucket: not timeouts.
+    at = pd.to_datetime(["2026-01-02 02:44", "2026-01-02 02:03"], utc=True)
+    expected = pd.DataFrame({
+        "paged": [True, True], "first_page": at, "tier": ["page_1h", "page_1h"],
+        "delay": pd.to_timedelta(["44min", "3min"]), "caused_by_timeouts": [False, False],
+        "closest": ["page_1h: 20.00 / 14.4", "page_1h: 20.00 / 0.9"], "other_alerts": ["–", "–"],
+    }, index=pd.Index(["workbook", "seed"], name="policy"))
+    pd.testing.assert_frame_equal(page_table(reports), expected, check_dtype=False)
     with pytest.raises(ConfigError):
         page_table({"x": "not a report"})
 

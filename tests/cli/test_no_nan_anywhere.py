@@ -110,7 +110,8 @@ def test_an_incident_in_a_silence_is_refused_in_one_line(files, capsys):
     # the incident lies in the nine months without events: one line saying so, exit 2
     rc = main(["incident", files["log"], *READ, "--incidents", files["incidents"], "--id", "silent"])
     err = capsys.readouterr().err
-    assert rc == 2 and "no events in the report window" in err and not NAN.search(err)
+    assert rc == 2 and "no traffic in the report window: the log is silent from" in err
+    assert "Traceback" not in err and not NAN.search(err)
 
 
 def test_export_of_a_recalibration_with_withheld_groups_refuses_in_one_line(files, tmp_path, capsys):

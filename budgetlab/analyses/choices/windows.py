@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._util.ratios import ratio
 from ..._util.validation import check_fraction, require_columns
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes, percent
@@ -59,10 +60,8 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     out = grouped[["transitions_per_day", "round_trips_per_day", "hours", "hours_exhausted",
                    "_alert_hours"]].sum()
     hours = out["hours"].to_numpy(dtype=float)
-    out["share_exhausted"] = np.divide(out["hours_exhausted"].to_numpy(dtype=float), hours,
-                                       out=np.full(len(out), np.nan), where=hours > 0)
-    out["share_alerting"] = np.divide(out["_alert_hours"].to_numpy(dtype=float), hours,
-                                      out=np.full(len(out), np.nan), where=hours > 0)
+    out["share_exhausted"] = ratio(out["hours_exhausted"], hours)
+    out["share_alerting"] = ratio(out["_alert_hours"], hours)
     out = out.drop(columns="_alert_hours")
     if incidents is not None:
         require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered", "recovery"],

@@ -12,10 +12,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.ratios import ratio
 from ..._util.validation import require_columns, utc_ns_column
 from ...events.schema import scope_mask
 from ..incident_text import prose_duration
 from .bootstrap import bootstrap_interval, bootstrap_targets
+from .choice import Choice
+from .options import Plan
 from .rolling import DAY_NS, Exclusions, weighted_quantiles
 from .rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
 
@@ -41,37 +44,37 @@ class Judged:
     notes: list[str]
 
 
-def judge_groups(*, srt: Any, rolling: Any, time: Any, n_ev: np.ndarray, current: np.ndarray, lo_t: np.ndarray,
-                 p1: np.ndarray, p10: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, cands: np.ndarray,
-                 lim_share: np.ndarray, uncapped: np.ndarray, recommended: np.ndarray, supported: np.ndarray,
-                 opts: Any, seed: int, limit_status: str, show_progress: bool | None) -> Judged:
+def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: Plan) -> Judged:
     """Thin evidence withheld (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`:
     no recommendation, no bootstrap, no verdict), the block bootstrap of the others, the verdict
     on the current target and the notes."""
-    has_time = rolling.has_time
-    evidence = _evidence(rolling, n_ev, time)
-    ref = np.where(np.isfinite(current), current, np.where(np.isfinite(recommended), recommended, lo_t))
+    has_time, n_ev, lo_t = rolling.has_time, c.n_ev, c.lo_t
+    evidence = _evidence(rolling, n_ev, c.time)
+    rec = c.recommended
+    ref = np.where(np.isfinite(current), current, np.where(np.isfinite(rec), rec, lo_t))
     thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]), bool(has_time[g]))
             for g in range(srt.n_groups)]
     judged = np.array([not x for x in thin], dtype=bool)
-    recommended = np.where(judged, recommended, np.nan)
-    boot = bootstrap_targets(time, opts.limit, grid, grid_idx, max_share=opts.max_share, n_boot=opts.n_boot,
-                             block_days=opts.block_ns // DAY_NS, seed=seed, has_time=has_time & judged,
-                             show_progress=show_progress, in_range=supported)
-    rec_low, rec_high = bootstrap_interval(boot, has_time & judged, opts.confidence)
+    recommended = np.where(judged, c.recommended, np.nan)
+    boot = bootstrap_targets(c.time, plan.limit, c.grid, c.grid_idx, max_share=plan.max_share,
+                             n_boot=plan.n_boot, block_days=plan.block_ns // DAY_NS, seed=plan.seed,
+                             has_time=has_time & judged, show_progress=plan.show_progress,
+                             in_range=c.supported)
+    rec_low, rec_high = bootstrap_interval(boot, has_time & judged, plan.confidence)
     cur_share, verdicts, reasons, actions = judge_current(
-        current, cands, lim_share, p10, recommended, rec_low, rec_high, thin, max_share=opts.max_share,
-        limit_status=limit_status, loose_burn=opts.loose_burn, bootstrapped=opts.n_boot > 0,
-        window=f"{prose_duration(pd.Timedelta(opts.slo.window_ns, unit='ns'))} window")
-    notes = [x if not c else f"{c}; {x}" if x else c for x, c in zip(
-        _notes(evidence, has_time, p1, lo_t, recommended, cands, lim_share, opts, limit_status, thin),
-        cap_notes(np.where(judged, uncapped, np.nan), recommended, n_ev), strict=True)]
-    below = np.isfinite(recommended) & np.isnan(rec_low) & (opts.n_boot > 0)
+        current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, thin,
+        max_share=plan.max_share, limit_status=plan.limit_status, loose_burn=plan.loose_burn,
+        bootstrapped=plan.n_boot > 0,
+        window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window")
+    notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
+        _notes(evidence, has_time, c, recommended, plan, thin),
+        cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev), strict=True)]
+    below = np.isfinite(recommended) & np.isnan(rec_low) & (plan.n_boot > 0)
     for g in np.flatnonzero(below).tolist():
         n_none = int(np.isnan(boot[:, g]).sum())
         notes[g] = "; ".join(x for x in (notes[g], (
-            f"recommended_low is below the candidates' range: in {n_none} of {opts.n_boot} resampled histories no "
-            f"candidate from {lo_t[g]:.4g} up met the rule")) if x)
+            f"recommended_low is below the candidates' range: in {n_none} of {plan.n_boot} "
+            f"resampled histories no candidate from {lo_t[g]:.4g} up met the rule")) if x)
     return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high, boot=boot,
                   cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions, notes=notes)
 
@@ -89,8 +92,7 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
     np.fmax.at(last, c.seg[timed], rolling.eval_to[timed].astype(np.float64))
     days = np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
     obs_days = rolling.w_group / DAY_NS
-    per_day = np.zeros(g_n)
-    np.divide(n_ev, obs_days, out=per_day, where=obs_days > 0)
+    per_day = ratio(n_ev, obs_days, 0.0)
     win = np.full(g_n, np.nan)
     for g in range(g_n):
         s, e = int(c.bounds[g]), int(c.bounds[g + 1])
@@ -101,12 +103,12 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
             "window_events": win}
 
 
-def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, p1: np.ndarray, lo: np.ndarray, recommended: np.ndarray,
-           cands: np.ndarray, lim_share: np.ndarray, opts: Any, limit_status: str, thin: list[str]) -> list[str]:
+def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,
+           plan: Plan, thin: list[str]) -> list[str]:
     """Per group: why there is no recommendation (too thin evidence; or with figures and the way
     forward), or the caveat of a short history; empty when neither applies."""
     out = []
-    for g in range(len(p1)):
+    for g, lo in enumerate(c.lo_t.tolist()):
         days = float(ev["history_days"][g])
         if thin[g]:
             out.append(thin[g])
@@ -115,12 +117,13 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, p1: np.ndarray, lo: 
             out.append(f"provisional: {days:.1f} days of history, less than the {MIN_HISTORY_DAYS:g} days a "
                        "recommendation needs; re-run with more history" if days < MIN_HISTORY_DAYS else "")
             continue
-        share_lo = float(lim_share[g, np.searchsorted(cands, lo[g])]) if np.isfinite(lo[g]) else np.nan
+        at_lo = np.searchsorted(c.cands, lo)
+        share_lo = float(c.lim_share[g, at_lo]) if np.isfinite(lo) else np.nan
         out.append(explain_no_recommendation(
-            has_time=bool(has_time[g]), p1=float(p1[g]), lo=float(lo[g]), share_lo=share_lo,
+            has_time=bool(has_time[g]), p1=float(c.p1[g]), lo=lo, share_lo=share_lo,
             events_per_day=float(ev["events_per_day"][g]), window_events=float(ev["window_events"][g]),
-            window_ns=opts.slo.window_ns, history_days=days, max_share=opts.max_share, limit_status=limit_status,
-            min_days=MIN_HISTORY_DAYS))
+            window_ns=plan.slo.window_ns, history_days=days, max_share=plan.max_share,
+            limit_status=plan.limit_status, min_days=MIN_HISTORY_DAYS))
     return out
 
 

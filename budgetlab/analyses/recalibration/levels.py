@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._util.ratios import ratio
 from ...budget.figures import hold_low_traffic, remaining_fraction, status_codes
 from ...slo import SLO
 from ...windows.groups import first_in_group
@@ -103,9 +104,7 @@ def time_at_levels(rolling: Rolling, levels: list[np.ndarray], n_c: int) -> Time
         h = np.bincount(gd * (n_c + 1) + idx[row], weights=ns, minlength=g_n * n_days * (n_c + 1))
         at_least.append(np.cumsum(h.reshape(g_n, n_days, n_c + 1), axis=2)[:, :, :n_c])
     tot_time = w_day.sum(axis=1)
-    share_ge = [np.full((g_n, n_c), np.nan) for _ in range(3)]
-    for lv in range(3):
-        np.divide(at_least[lv].sum(axis=1), tot_time[:, None], out=share_ge[lv], where=rolling.has_time[:, None])
+    share_ge = [ratio(at_least[lv].sum(axis=1), tot_time[:, None]) for lv in range(3)]
     return TimeAtLevels(w_day=w_day, at_least=at_least, share_ge=share_ge)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._util.ratios import ratio
 from ..sorted_events import Sorted
 from .clock import ClockCounts, clock_counts, evaluated_events, evaluated_time, split_days
 
@@ -32,9 +33,7 @@ def history_counts(srt: Sorted, rolling: Rolling) -> tuple[np.ndarray, np.ndarra
     seg, g_n = srt.seg, srt.n_groups
     n_ev = np.bincount(seg[rolling.counted], minlength=g_n)
     n_ok = np.bincount(seg[rolling.counted & ~srt.bad], minlength=g_n)
-    rate = np.full(g_n, np.nan)
-    np.divide(n_ok, n_ev, out=rate, where=n_ev > 0)
-    return n_ev, n_ok, rate
+    return n_ev, n_ok, ratio(n_ok, n_ev)
 
 
 @dataclass(frozen=True)

@@ -82,8 +82,13 @@ def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray
     >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]), np.ones((2, 3), bool)).tolist()
     [[True, True, False], [True, False, False]]
     """
-    top = 1.0 - MIN_EXPECTED_FAILURES / np.maximum(np.asarray(events, dtype=np.float64), 1.0)
-    return np.asarray(in_range & (grid[None, :] <= top[:, None] + 1e-12))
+    return np.asarray(in_range & (grid[None, :] <= _ceiling(events)[:, None] + 1e-12))
+
+
+def _ceiling(events: Any) -> np.ndarray:
+    """The highest target under which ``events`` hold :data:`MIN_EXPECTED_FAILURES` expected
+    failures."""
+    return 1.0 - MIN_EXPECTED_FAILURES / np.maximum(np.asarray(events, dtype=np.float64), 1.0)
 
 
 def widen_to_support(lo: np.ndarray, events: np.ndarray) -> np.ndarray:
@@ -95,8 +100,7 @@ def widen_to_support(lo: np.ndarray, events: np.ndarray) -> np.ndarray:
     [0.995, 0.9]
     """
     usual = np.asarray(USUAL_TARGETS)
-    top = 1.0 - MIN_EXPECTED_FAILURES / np.maximum(np.asarray(events, dtype=np.float64), 1.0)
-    below = [usual[usual <= t + 1e-12] for t in top.tolist()]
+    below = [usual[usual <= t + 1e-12] for t in _ceiling(events).tolist()]
     cap = np.array([b[-1] if len(b) else np.nan for b in below])
     return np.where(np.isfinite(lo) & np.isfinite(cap) & (cap < lo), cap, lo)
 
@@ -130,21 +134,12 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
     if n_c:
         ok = np.isfinite(current) & has
         cur_share[ok] = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)][ok]
-    verdicts: list[Any] = []
-    reasons: list[str] = []
-    actions: list[str] = []
-    for g in range(g_n):
-        if thin[g]:
-            verdicts.append(None)
-            reasons.append(thin[g])
-            actions.append("")
-            continue
-        v, why, act = verdict(current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
-                              max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
-                              bootstrapped=bootstrapped, window=window)
-        verdicts.append(v)
-        reasons.append(why)
-        actions.append(act)
+    judged: list[tuple[Any, str, str]] = [(None, t, "") if t else verdict(
+        current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
+        max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
+        bootstrapped=bootstrapped, window=window)
+        for g, t in enumerate(thin)]
+    verdicts, reasons, actions = ([x[i] for x in judged] for i in range(3))
     return cur_share, verdicts, reasons, actions
 
 

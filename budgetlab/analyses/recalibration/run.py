@@ -202,11 +202,7 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         bar.update(1)
         c = choose_targets(srt, rolling, current, plan)
         bar.update(1)
-        j = judge_groups(srt=srt, rolling=rolling, time=c.time, n_ev=c.n_ev, current=current, lo_t=c.lo_t, p1=c.p1,
-                         p10=c.p10, grid=c.grid, grid_idx=c.grid_idx, cands=c.cands, lim_share=c.lim_share,
-                         uncapped=c.uncapped, recommended=c.recommended, supported=c.supported, opts=plan,
-                         seed=plan.options.seed, limit_status=plan.options.limit_status,
-                         show_progress=plan.options.show_progress)
+        j = judge_groups(srt, rolling, c, current, plan)
         bar.update(1)
         key_cols = key_columns(srt)
         summary = summary_table(key_cols, rolling, c, j, current)

@@ -4,13 +4,13 @@ of the rolling rate and the bootstrap samples, laid out from the steps' arrays."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..._util.ratios import ratio
 from ...budget.figures import STATUSES
 from ..sorted_events import Sorted
 from .choice import Choice
@@ -21,7 +21,7 @@ from .pages import page_counts
 from .rolling import DAY_NS, HOUR_NS, Rolling
 
 __all__ = ["Recalibration", "QUANTILE_LEVELS", "key_columns", "summary_table", "candidates_table",
-           "sample_tables", "key_rows", "with_columns"]
+           "sample_tables"]
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995, 0.998, 0.999)
@@ -65,7 +65,7 @@ def key_columns(srt: Sorted) -> pd.DataFrame:
 def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged, current: np.ndarray) -> pd.DataFrame:
     """:attr:`Recalibration.summary`: one row per group."""
     ev = j.evidence
-    return with_columns(key_cols, {
+    return key_cols.assign(**{
         "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64), "success_rate": c.rate,
         "ci_low": c.ci_low, "ci_high": c.ci_high, "hours": rolling.w_group / HOUR_NS,
         "history_days": ev["history_days"], "traffic_days": ev["traffic_days"].astype(np.int64),
@@ -85,15 +85,14 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
     show_vals, shown = display_targets(c.grid, c.in_range, plan.requested, current, recommended)
     sidx = np.searchsorted(c.cands, show_vals)
     tr_day = transitions_per_day(rolling, c.levels, sidx, show)
-    pages = np.zeros((srt.n_groups, len(show_vals)))
-    np.divide(page_counts(srt, plan.policy, rolling, show_vals, show), (rolling.w_group / DAY_NS)[:, None],
-              out=pages, where=rolling.has_time[:, None])
+    days = (rolling.w_group / DAY_NS)[:, None]
+    pages = ratio(page_counts(srt, plan.policy, rolling, show_vals, show), days, 0.0)
     ge = [s[:, sidx] for s in c.time.share_ge]
     shares = [1 - ge[0], ge[0] - ge[1], ge[1] - ge[2], ge[2]]
     per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares, strict=True)},
                   "hours_exhausted": c.time.at_least[2].sum(axis=1)[:, sidx] / HOUR_NS,
                   "transitions_per_day": tr_day, "pages_per_day": pages}
-    return _candidate_rows(key_cols, srt.by, show_vals, shown, current, recommended, per_target)
+    return _candidate_rows(key_cols, show_vals, shown, current, recommended, per_target)
 
 
 def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, boot: np.ndarray,
@@ -102,36 +101,24 @@ def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, boot: n
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
     groups = np.arange(srt.n_groups)
     n_boot = boot.shape[0]
-    dist = with_columns(key_rows(key_cols, srt.by, np.repeat(groups, len(probs))), {
+    dist = _key_rows(key_cols, np.repeat(groups, len(probs))).assign(**{
         "probability": np.tile(probs, srt.n_groups), "success_rate": rolling.quantiles[:, 4:].ravel()})
-    bt = with_columns(key_rows(key_cols, srt.by, np.tile(groups, n_boot)), {
+    bt = _key_rows(key_cols, np.tile(groups, n_boot)).assign(**{
         "sample": np.repeat(np.arange(n_boot), srt.n_groups), "recommended_target": boot.ravel()})
     return dist, bt
 
 
-def _candidate_rows(key_cols: pd.DataFrame, by: Sequence[str], targets: np.ndarray, shown: np.ndarray,
-                      current: np.ndarray, recommended: np.ndarray, per_target: dict[str, np.ndarray]) -> pd.DataFrame:
+def _candidate_rows(key_cols: pd.DataFrame, targets: np.ndarray, shown: np.ndarray, current: np.ndarray,
+                    recommended: np.ndarray, per_target: dict[str, np.ndarray]) -> pd.DataFrame:
     """One row per group and shown target (``shown``: groups x targets): the target, whether it
     is the group's current or recommended one, and the ``(groups, targets)`` arrays of ``per_target``."""
     rows, cols = np.nonzero(shown)
-    cand = with_columns(key_rows(key_cols, by, rows), {
-        "target": targets[cols], "is_current": targets[cols] == current[rows],
-        "is_recommended": targets[cols] == recommended[rows]})
-    for name, arr in per_target.items():
-        cand[name] = arr[rows, cols]
-    return cand
+    return _key_rows(key_cols, rows).assign(
+        target=targets[cols], is_current=targets[cols] == current[rows],
+        is_recommended=targets[cols] == recommended[rows],
+        **{name: arr[rows, cols] for name, arr in per_target.items()})
 
 
-def key_rows(key_cols: pd.DataFrame, by: Sequence[str], rows: np.ndarray) -> pd.DataFrame:
+def _key_rows(key_cols: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
     """The group keys of the groups at ``rows`` (no columns without groups)."""
-    if not by:
-        return pd.DataFrame(index=pd.RangeIndex(len(rows)))
     return key_cols.iloc[rows].reset_index(drop=True)
-
-
-def with_columns(keys: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:
-    """``keys`` with ``columns`` added in order."""
-    out = keys.copy()
-    for name, values in columns.items():
-        out[name] = values
-    return out
