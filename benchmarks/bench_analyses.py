@@ -49,10 +49,12 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         replay(sample, slo, by=by)
 
     def rec() -> None:
-        recalibrate(sample, by=by, window="24h", history="28D", target=0.95, n_boot=0, show_progress=False)
+        recalibrate(sample, by=by, window="24h", history="28D", target=0.95, n_boot=0,
+                    show_progress=False)
 
     def cmp() -> None:
-        compare_windows(sample, slo, ("1h", "6h", "24h", "7D"), by=by, incidents=incidents, show_progress=False)
+        compare_windows(sample, slo, ("1h", "6h", "24h", "7D"), by=by, incidents=incidents,
+                        show_progress=False)
 
     small = _small_groups()
 
@@ -60,7 +62,8 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         recalibrate(small, by="sitekey", target=0.95, n_boot=200, show_progress=False)
 
     def rec_boot() -> None:
-        recalibrate(sample, by=by, window="24h", history="28D", target=0.95, n_boot=200, show_progress=False)
+        recalibrate(sample, by=by, window="24h", history="28D", target=0.95, n_boot=200,
+                    show_progress=False)
 
     c1, c2 = _cpu_seconds(rec_small), _cpu_seconds(rec_boot)
     reps = max(2, repeat // 2)
@@ -68,11 +71,14 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
     t2, b2 = time_pair(cmp, baseline, repeat=reps)
     n = len(sample)
     return [
-        Result("recalibrate 28 days, 3 types x 2 regions, no bootstrap", n, t1, "replay 24h by type x region", b1,
+        Result("recalibrate 28 days, 3 types x 2 regions, no bootstrap", n, t1,
+               "replay 24h by type x region", b1,
                None, "< 5 s", t1 < 5.0),
-        Result("compare_windows 1h/6h/24h/7D + incidents, 3 x 2 groups", n, t2, "replay 24h by type x region", b2,
+        Result("compare_windows 1h/6h/24h/7D + incidents, 3 x 2 groups", n, t2,
+               "replay 24h by type x region", b2,
                None, "< 5 s", t2 < 5.0),
-        Result("recalibrate 25 groups x 1,000 events, 200 bootstrap samples (CPU s)", len(small), c1,
+        Result("recalibrate 25 groups x 1,000 events, 200 bootstrap samples (CPU s)", len(small),
+               c1,
                target="< 5 s CPU", passed=c1 < 5.0),
         Result("recalibrate 28 days, 3 types x 2 regions, 200 bootstrap samples (CPU s)", n, c2,
                target="< 10 s CPU", passed=c2 < 10.0),

@@ -8,7 +8,8 @@ Where the time goes: the server's CPU seconds (``/proc``) and budgetlab's (``pro
 during one read, and one count query and one gap query timed alone. On a machine shared with
 other work, the CPU seconds hold better than the wall time.
 
-Setup (not timed): 1.7 M OpenMetrics samples, one text per day, -> ``promtool tsdb create-blocks-from openmetrics``
+Setup (not timed): 1.7 M OpenMetrics samples, one text per day, -> ``promtool tsdb
+create-blocks-from openmetrics``
 (360 two-hour blocks) -> ``prometheus`` on 127.0.0.1, which compacts them into a few large blocks
 (as a server that has held 30 days has them) before the timing starts (waited for, up to 6
 minutes; measured on 360 blocks while the compactor runs, a read takes about twice as long).
@@ -57,7 +58,8 @@ def _openmetrics() -> list[str]:
             parts.append(f"# TYPE {family} counter")
             for g in range(GROUPS):
                 prefix = f'{family}_total{{group="g{g:02d}"}} '
-                line = np.char.add(np.char.add(np.char.add(prefix, cums[family, g][sl]), " "), times[sl])
+                line = np.char.add(np.char.add(np.char.add(prefix, cums[family, g][sl]), " "),
+                                   times[sl])
                 parts.append("\n".join(line.tolist()))
         parts.append("# EOF\n")
         texts.append("\n".join(parts))
@@ -97,10 +99,12 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
 
     name = f"backtest: Prometheus {DAYS} d x 1 min x {GROUPS} groups, fetch + workbook + score"
     if prometheus_binaries() is None:
-        return [Result(name, 0, float("nan"), "", None, None, "needs prometheus+promtool (skipped)", None)]
+        return [Result(name, 0, float("nan"), "", None, None, "needs prometheus+promtool (skipped)",
+                       None)]
     end = START + pd.Timedelta(days=DAYS)
     policy = AlertPolicy.workbook("30D")
-    incidents = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"], "start": [START + pd.Timedelta("10D")],
+    incidents = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                              "start": [START + pd.Timedelta("10D")],
                               "end": [START + pd.Timedelta("10D 1h")]})
     t_setup = time.perf_counter()
     server = PrometheusServer(_openmetrics(), ready_timeout=300)
@@ -111,7 +115,8 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         client = PrometheusClient(url, timeout=120)
 
         def fetch() -> pd.DataFrame:
-            return read_prometheus(url, total="bench_requests_total", errors="bench_errors_total", start=START,
+            return read_prometheus(url, total="bench_requests_total", errors="bench_errors_total",
+                                   start=START,
                                    end=end, by="group", timeout=120)
 
         def backtest() -> None:
@@ -120,7 +125,8 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
             score_alerts(ep, incidents, bins=bins, target=0.999, period="30D")
 
         def baseline() -> None:
-            client.query_range('sum by (group) (bench_requests_total)', START.value + 60 * 10**9, n_bins,
+            client.query_range('sum by (group) (bench_requests_total)', START.value + 60 * 10**9,
+                               n_bins,
                                60 * 10**9, what="baseline")
 
         t, b = time_pair(backtest, baseline, repeat=max(1, min(repeat, 3)))
@@ -130,20 +136,27 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         one: dict[str, float] = {}
         for label, single in (("", True), ("general_", False)):
             for kind, query in (("count", bin_count_query(q, "1m", ["group"], single=single)),
-                                ("gap", gap_query(q.selectors[0], "1m", 60 * 10**9, ["group"], single=single))):
+                                ("gap", gap_query(q.selectors[0], "1m", 60 * 10**9, ["group"],
+                                                  single=single))):
                 t0 = time.perf_counter()
                 client.query_range(query, START.value + 60 * 10**9, n_bins, 60 * 10**9, what=kind)
                 one[f"{label}one_{kind}_query_s"] = time.perf_counter() - t0
         t0, c0, s0 = time.perf_counter(), time.process_time(), server.cpu_seconds()
         bins = fetch()
-        t_fetch, c_fetch, s1 = time.perf_counter() - t0, time.process_time() - c0, server.cpu_seconds()
+        t_fetch, c_fetch, s1 = (
+            time.perf_counter() - t0,
+            time.process_time() - c0,
+            server.cpu_seconds(),
+        )
         t0 = time.perf_counter()
         ep = alert_episodes(bins, 0.999, policy)
         score_alerts(ep, incidents, bins=bins, target=0.999, period="30D")
         t_score = time.perf_counter() - t0
     size = GROUPS * n_bins
     server_cpu = float("nan") if s0 is None or s1 is None else s1 - s0
-    return [Result(name, size, t, "query_range of the raw counters, sum by group", b, None, "<= 5 s", t <= 5.0,
+    return [Result(name, size, t, "query_range of the raw counters, sum by group", b, None,
+                   "<= 5 s", t <= 5.0,
                    {"setup_s": setup, "blocks": blocks, **one, "read_prometheus_s": t_fetch,
-                    "read_server_cpu_s": server_cpu, "read_budgetlab_cpu_s": c_fetch, "episodes_and_score_s": t_score,
+                    "read_server_cpu_s": server_cpu, "read_budgetlab_cpu_s": c_fetch,
+                    "episodes_and_score_s": t_score,
                     "episodes": len(ep)})]

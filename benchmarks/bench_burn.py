@@ -5,7 +5,8 @@ binned by minute; ``burn_rates(bins, 0.95, windows=("5min", "1h"))`` (the sparse
 wherever a window holds traffic). Memory is the OS's view: the RSS the table holds once returned,
 above the RSS before the call (the bins in memory; the C heap trimmed first), per output row,
 target <= 48 B; the table's own bytes per row (``memory_usage(deep=True)``) beside it; and the
-peak RSS of the call. Timed against ``bin_events`` of the same events (interleaved): what producing the
+peak RSS of the call. Timed against ``bin_events`` of the same events (interleaved): what producing
+the
 table costs next to binning. ``burn_rate_chunks`` (chunks of 2 M rows, each reduced to its row
 count and dropped) is reported with its peak RSS above the start: one chunk, not the table.
 """
@@ -52,7 +53,8 @@ def case(events: pd.DataFrame, repeat: int, groups: tuple[int, ...] = GROUPS) ->
             return burn_rates(bins, 0.95, windows=WINDOWS)
 
         def chunked(bins: pd.DataFrame = bins) -> int:
-            return sum(len(c) for c in burn_rate_chunks(bins, 0.95, windows=WINDOWS, rows=2_000_000))
+            return sum(len(c) for c in burn_rate_chunks(bins, 0.95, windows=WINDOWS,
+                                                        rows=2_000_000))
 
         def binning(ev: pd.DataFrame = ev) -> None:
             bin_events(ev, "1min", by="group")

@@ -43,7 +43,8 @@ CASES = ("read_events", "bin_events 1min", "replay+transitions 24h")
 
 def write_daily(events: pd.DataFrame, root: Path) -> int:
     """The events as a raw log (``ts``, ``outcome`` text, ``group``) in daily hive files."""
-    raw = pd.DataFrame({"ts": events["ts"], "outcome": events["bucket"].astype(str), "group": events["group"]})
+    raw = pd.DataFrame({"ts": events["ts"], "outcome": events["bucket"].astype(str),
+                        "group": events["group"]})
     days = raw["ts"].dt.strftime("%Y-%m-%d").to_numpy()
     n = 0
     for day, part in raw.groupby(days, sort=True):
@@ -136,7 +137,8 @@ def _pandas_case(name: str, root: Path, repeat: int) -> dict[str, Any]:
     proc.start()
     proc.join()  # the result is a few numbers: the queue never blocks the child's exit
     if proc.exitcode != 0:
-        raise RuntimeError(f"the pandas benchmark process for {name!r} failed (exit code {proc.exitcode}).")
+        raise RuntimeError(f"the pandas benchmark process for {name!r} failed (exit code "
+                           f"{proc.exitcode}).")
     return dict(queue.get(timeout=60))
 
 
@@ -145,7 +147,8 @@ def _dask_case(name: str, root: Path, repeat: int) -> dict[str, Any]:
     slower and sometimes times out on a loaded machine)."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True, memory_limit=MEMORY_LIMIT,
+    with LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
+                      memory_limit=MEMORY_LIMIT,
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         client.run(_import_budgetlab)
         idle = client.run(_rss_now_mb)
@@ -174,11 +177,14 @@ def measure(events: pd.DataFrame, repeat: int) -> list[dict[str, Any]]:
             common = {"size": n, "days": days, "groups": groups, "files": files, "repeat": repeat}
             rows.append({"case": f"pandas: {name}", "engine": "pandas", "workers": 1, **common,
                          "median_s": pandas_s, "events_per_s": n / pandas_s,
-                         "peak_rss_mb_per_worker": base["peak"], "idle_rss_mb_per_worker": base["idle"],
+                         "peak_rss_mb_per_worker": base["peak"],
+                         "idle_rss_mb_per_worker": base["idle"],
                          "pandas_s": pandas_s, "vs_pandas": 1.0})
-            rows.append({"case": f"dask 2 workers: {name}", "engine": "dask", "workers": WORKERS, **common,
+            rows.append({"case": f"dask 2 workers: {name}", "engine": "dask", "workers": WORKERS,
+                         **common,
                          "median_s": dask_s, "events_per_s": n / dask_s,
-                         "peak_rss_mb_per_worker": dsk["peak"], "idle_rss_mb_per_worker": dsk["idle"],
+                         "peak_rss_mb_per_worker": dsk["peak"],
+                         "idle_rss_mb_per_worker": dsk["idle"],
                          "pandas_s": pandas_s, "vs_pandas": dask_s / pandas_s})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -205,15 +211,21 @@ def case(events: pd.DataFrame, repeat: int) -> list[Any]:
     from benchmarks.harness import Result
 
     rows = measure(events, max(1, min(repeat, 3)))
-    pandas_peak = {r["case"].split(": ", 1)[1]: r["peak_rss_mb_per_worker"] for r in rows if r["engine"] == "pandas"}
+    pandas_peak = {
+        r["case"].split(": ", 1)[1]: r["peak_rss_mb_per_worker"]
+        for r in rows
+        if r["engine"] == "pandas"
+    }
     results = []
     for row in rows:
         if row["engine"] != "dask":
             continue
         name = row["case"].split(": ", 1)[1]
         results.append(Result(
-            f"dask 2 workers, {row['days']} daily files, {row['groups']} groups: {name}", row["size"],
-            row["median_s"], "pandas, same files, 1 process", row["pandas_s"], None, "(reported)", None,
+            f"dask 2 workers, {row['days']} daily files, {row['groups']} groups: {name}",
+                              row["size"],
+            row["median_s"], "pandas, same files, 1 process", row["pandas_s"], None, "(reported)",
+                              None,
             {"peak_rss_mib_per_worker": row["peak_rss_mb_per_worker"],
              "idle_rss_mib_per_worker": row["idle_rss_mb_per_worker"],
              "pandas_peak_rss_mib": pandas_peak[name]},
@@ -225,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     quick = "--quick" in (sys.argv[1:] if argv is None else argv)
     t0 = time.perf_counter()
     rows = run(quick)
-    cols = ["case", "size", "median_s", "events_per_s", "peak_rss_mb_per_worker", "idle_rss_mb_per_worker",
+    cols = ["case", "size", "median_s", "events_per_s", "peak_rss_mb_per_worker",
+            "idle_rss_mb_per_worker",
             "vs_pandas"]
     table = pd.DataFrame(rows)[cols]
     with pd.option_context("display.width", 200, "display.float_format", "{:,.2f}".format):

@@ -56,14 +56,16 @@ def _status_np(total: np.ndarray, bad: np.ndarray) -> np.ndarray:
     from budgetlab.budget.figures import remaining_fraction, status_codes
     from budgetlab.slo import SLO
 
-    return np.asarray(status_codes(remaining_fraction(total, bad, TARGET), SLO(TARGET)), dtype=np.int8)
+    return np.asarray(status_codes(remaining_fraction(total, bad, TARGET), SLO(TARGET)),
+                      dtype=np.int8)
 
 
 # --- Polars ------------------------------------------------------------------------------------
 def _pl_frame(ev: pd.DataFrame) -> Any:
     import polars as pl
 
-    return pl.DataFrame({"rid": np.arange(len(ev), dtype=np.int64), "g": ev["group"].cat.codes.to_numpy(),
+    return pl.DataFrame({"rid": np.arange(len(ev), dtype=np.int64),
+                         "g": ev["group"].cat.codes.to_numpy(),
                          "ts": ev["ts"].array.asi8, "bad": (~ev["ok"].to_numpy()).astype(np.int64),
                          "one": np.ones(len(ev), dtype=np.int64)})
 
@@ -72,18 +74,22 @@ def _pl_status_rolling(df: Any) -> tuple[np.ndarray, np.ndarray]:
     import polars as pl
 
     win = {"window_size": f"{DAY_NS}i", "closed": "both"}  # [ts - 24h, ts]
-    out = df.sort(["g", "ts"]).with_columns(total=pl.col("one").rolling_sum_by("ts", **win).over("g"),
-                                            failures=pl.col("bad").rolling_sum_by("ts", **win).over("g"))
+    out = df.sort(["g", "ts"]).with_columns(total=pl.col("one").rolling_sum_by("ts",
+                                                                               **win).over("g"),
+                                            failures=pl.col("bad").rolling_sum_by("ts",
+                                                                                  **win).over("g"))
     return out["rid"].to_numpy(), _status_np(out["total"].to_numpy(), out["failures"].to_numpy())
 
 
 def _pl_status_asof(df: Any) -> tuple[np.ndarray, np.ndarray]:
     import polars as pl
 
-    s = df.sort(["g", "ts"]).with_columns(n=pl.int_range(1, pl.len() + 1).over("g"), cb=pl.col("bad").cum_sum().over("g"))
+    s = df.sort(["g", "ts"]).with_columns(n=pl.int_range(1, pl.len() + 1).over("g"),
+                                          cb=pl.col("bad").cum_sum().over("g"))
     cut = s.select("g", "rid", "n", "cb", key=pl.col("ts") - DAY_NS - 1)  # last row with ts < t - W
     prev = s.select("g", key=pl.col("ts"), n0=pl.col("n"), cb0=pl.col("cb"))
-    j = cut.sort("key").join_asof(prev.sort("key"), on="key", by="g", strategy="backward", check_sortedness=False)
+    j = cut.sort("key").join_asof(prev.sort("key"), on="key", by="g", strategy="backward",
+                                  check_sortedness=False)
     total = (j["n"] - j["n0"].fill_null(0)).to_numpy()
     bad = (j["cb"] - j["cb0"].fill_null(0)).to_numpy()
     return j["rid"].to_numpy(), _status_np(total, bad)
@@ -92,7 +98,8 @@ def _pl_status_asof(df: Any) -> tuple[np.ndarray, np.ndarray]:
 def _pl_minutes(df: Any) -> Any:
     import polars as pl
 
-    return (df.group_by("g", m=pl.col("ts") // 60_000_000_000).agg(total=pl.len().cast(pl.Int64), bad=pl.col("bad").sum())
+    return (df.group_by("g", m=pl.col("ts") // 60_000_000_000).agg(total=pl.len().cast(pl.Int64),
+                                                                   bad=pl.col("bad").sum())
             .sort(["g", "m"]))
 
 
@@ -103,16 +110,23 @@ def _pl_burn_rolling(df: Any) -> Any:
     return b.with_columns(
         total=pl.col("total").rolling_sum_by("t", window_size=f"{HOUR_MIN}i").over("g"),
         bad=pl.col("bad").rolling_sum_by("t", window_size=f"{HOUR_MIN}i").over("g"),
-    ).with_columns(burn_rate=(pl.col("bad") / pl.col("total")) / (1 - TARGET)).select("g", "m", "total", "bad", "burn_rate")
+    ).with_columns(burn_rate=(pl.col("bad") / pl.col("total")) / (1 - TARGET)).select("g", "m",
+                                                                                      "total",
+                                                                                      "bad",
+                                                                                      "burn_rate")
 
 
 def _pl_burn_asof(df: Any) -> Any:
     import polars as pl
 
-    b = _pl_minutes(df).with_columns(ct=pl.col("total").cum_sum().over("g"), cb=pl.col("bad").cum_sum().over("g"))
+    b = _pl_minutes(df).with_columns(ct=pl.col("total").cum_sum().over("g"),
+                                     cb=pl.col("bad").cum_sum().over("g"))
     prev = b.select("g", key=pl.col("m"), ct0=pl.col("ct"), cb0=pl.col("cb"))
-    j = b.with_columns(key=pl.col("m") - HOUR_MIN).sort("key").join_asof(prev.sort("key"), on="key", by="g", check_sortedness=False)
-    return j.select("g", "m", total=pl.col("ct") - pl.col("ct0").fill_null(0), bad=pl.col("cb") - pl.col("cb0").fill_null(0)) \
+    j = b.with_columns(key=pl.col("m") - HOUR_MIN).sort("key").join_asof(prev.sort("key"), on="key",
+                                                                         by="g",
+                                                                         check_sortedness=False)
+    return j.select("g", "m", total=pl.col("ct") - pl.col("ct0").fill_null(0),
+                    bad=pl.col("cb") - pl.col("cb0").fill_null(0)) \
         .with_columns(burn_rate=(pl.col("bad") / pl.col("total")) / (1 - TARGET)).sort(["g", "m"])
 
 
@@ -156,8 +170,10 @@ def _duck(ev: pd.DataFrame) -> Any:
 
     con = duckdb.connect()
     con.execute("SET threads TO 1")  # one core, as budgetlab's path
-    frame = pd.DataFrame({"rid": np.arange(len(ev), dtype=np.int64), "g": ev["group"].cat.codes.to_numpy().astype(np.int32),
-                          "ts": ev["ts"].array.asi8, "bad": (~ev["ok"].to_numpy()).astype(np.int64)})
+    frame = pd.DataFrame({"rid": np.arange(len(ev), dtype=np.int64),
+                          "g": ev["group"].cat.codes.to_numpy().astype(np.int32),
+                          "ts": ev["ts"].array.asi8,
+                          "bad": (~ev["ok"].to_numpy()).astype(np.int64)})
     con.register("ev", frame)
     return con
 
@@ -177,7 +193,8 @@ def _dk_status_asof(con: Any) -> tuple[np.ndarray, np.ndarray]:
     return out["rid"], _status_np(out["total"].astype(np.int64), out["failures"].astype(np.int64))
 
 
-_DK_MINUTES = "SELECT g, ts // 60000000000 AS m, COUNT(*) AS total, SUM(bad) AS bad FROM ev GROUP BY g, m"
+_DK_MINUTES = ("SELECT g, ts // 60000000000 AS m, COUNT(*) AS total, SUM(bad) AS bad FROM ev GROUP "
+               "BY g, m")
 
 
 def _dk_burn_window(con: Any) -> pd.DataFrame:
@@ -238,7 +255,8 @@ def _check_burn(got: Any, want: pd.DataFrame) -> bool:
         return False
     same = all(np.array_equal(frame[c].to_numpy().astype(np.int64), want[c].to_numpy())
                for c in ("g", "m", "total", "bad"))
-    # the burn rate from the engine's counts (Polars' own division differs in the last bit at places)
+    # the burn rate from the engine's counts (Polars' own division differs in the last bit at
+    # places)
     burn = (frame["bad"].to_numpy() / frame["total"].to_numpy()) / (1 - TARGET)
     return same and bool(np.array_equal(burn, want["burn_rate"].to_numpy()))
 
@@ -254,10 +272,13 @@ def _budgetlab_burn_rows(ev: pd.DataFrame, at: str = "traffic") -> pd.DataFrame:
     br = _ours_burn(ev, at)
     return pd.DataFrame({"g": br["group"].cat.codes.to_numpy().astype(np.int64),
                          "m": br["bin_end"].array.asi8 // 60_000_000_000 - 1,
-                         "total": br["total"].to_numpy(), "bad": br["bad"].to_numpy(), "burn_rate": br["burn_rate"].to_numpy()})
+                         "total": br["total"].to_numpy(), "bad": br["bad"].to_numpy(),
+                         "burn_rate": br["burn_rate"].to_numpy()})
 
 
-def _best(label: str, formulations: dict[str, Callable[[], Any]], check: Callable[[Any], bool]) -> tuple[str, Callable[[], Any]] | None:
+def _best(
+    label: str, formulations: dict[str, Callable[[], Any]], check: Callable[[Any], bool]
+) -> tuple[str, Callable[[], Any]] | None:
     """The fastest formulation whose output passes ``check`` (each run once)."""
     timed = []
     for name, fn in formulations.items():
@@ -305,7 +326,8 @@ def _jobs(ev: pd.DataFrame, tied: np.ndarray) -> tuple[dict[str, Any], dict[str,
     pdt, cont = (pdf, con) if evt is ev else (_pl_frame(evt), _duck(evt))
     rows = {"traffic": len(want_traffic), "events": len(want_events)}
     jobs = {
-        "per-event status, 24h": (len(ev), ours_status, lambda got: _check_status(got, want_status, tied), {
+        "per-event status, 24h": (len(ev), ours_status, lambda got: _check_status(got, want_status,
+                                                                                  tied), {
             "polars": {"rolling_sum_by over(group)": lambda: _pl_status_rolling(pdf),
                        "cum_sum + join_asof": lambda: _pl_status_asof(pdf)},
             "duckdb": {"window RANGE": lambda: _dk_status_window(con),
@@ -317,7 +339,8 @@ def _jobs(ev: pd.DataFrame, tied: np.ndarray) -> tuple[dict[str, Any], dict[str,
                 "duckdb": {"window RANGE": lambda: _dk_burn_window(con),
                            "running sum + ASOF JOIN": lambda: _dk_burn_asof(con)}}),
         "burn rates 1h, every minute with traffic (default)": (
-            len(evt), lambda: _ours_burn(evt, "traffic"), lambda got: _check_burn(got, want_traffic), {
+            len(evt), lambda: _ours_burn(evt, "traffic"), lambda got: _check_burn(got,
+                                                                                  want_traffic), {
                 "polars": {"scatter to window ends + group_by": lambda: _pl_traffic_scatter(pdt),
                            "runs + int_ranges + rolling_sum_by": lambda: _pl_traffic_runs(pdt)},
                 "duckdb": {"scatter to window ends + GROUP BY": lambda: _dk_traffic_scatter(cont),
@@ -330,7 +353,8 @@ def case(events: pd.DataFrame, repeat: int, groups: tuple[int, ...] = GROUPS) ->
     try:
         versions = _versions()
     except ImportError as exc:
-        return [Result(f"engines: {exc.name} not installed (pip install 'budgetlab[bench]')", 0, float("nan"))]
+        return [Result(f"engines: {exc.name} not installed (pip install 'budgetlab[bench]')", 0,
+                       float("nan"))]
     results = []
     for g in groups:
         ev = with_groups(events, g)
@@ -348,7 +372,8 @@ def case(events: pd.DataFrame, repeat: int, groups: tuple[int, ...] = GROUPS) ->
                 label = f"engines: {job}, {g:,} groups vs {engine}"
                 best = _best(label, forms, check)
                 if best is None:
-                    results.append(Result(label, n_ev, float("nan"), target="outputs equal", passed=False))
+                    results.append(Result(label, n_ev, float("nan"), target="outputs equal",
+                                          passed=False))
                     continue
                 name, fn = best
                 t, b = time_pair(ours, fn, repeat=max(1, repeat // 2), warmup=0)
@@ -356,6 +381,7 @@ def case(events: pd.DataFrame, repeat: int, groups: tuple[int, ...] = GROUPS) ->
                 target = "(reported)" if limit is None else f"<= {limit}x Polars"
                 extra = ({"tied_events_left_out": int(tied.sum())} if "status" in job else
                          {"rows": rows["traffic" if "traffic" in job else "events"]})
-                results.append(Result(label, n_ev, t, f"{engine} {versions[engine]}: {name}", b, None, target,
+                results.append(Result(label, n_ev, t, f"{engine} {versions[engine]}: {name}", b,
+                                      None, target,
                                       None if limit is None else t / b <= limit, extra))
     return results

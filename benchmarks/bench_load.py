@@ -13,9 +13,11 @@ Baselines, measured interleaved in the same run on the same files:
 
 Target: each at most 1.3x its baseline. Peak memory is measured in a fresh subprocess as peak RSS
 (``VmHWM`` of ``/proc/self/status``, reset after the imports through ``/proc/self/clear_refs``;
-``ru_maxrss`` would carry the parent's peak over ``fork``) above the RSS after the imports: tracemalloc does not see pyarrow's memory pool.
+``ru_maxrss`` would carry the parent's peak over ``fork``) above the RSS after the imports:
+tracemalloc does not see pyarrow's memory pool.
 It is compared with the same measure of the baseline call (issue 29: the peak RSS increase at most
-2x the baseline's; the table's own size, ``DataFrame.memory_usage(deep=True)``, is reported beside it). A variant CSV whose every text value is quoted (so values could hold line ends and
+2x the baseline's; the table's own size, ``DataFrame.memory_usage(deep=True)``, is reported beside
+it). A variant CSV whose every text value is quoted (so values could hold line ends and
 Arrow must find row ends quote by quote) is reported without a target.
 """
 
@@ -34,8 +36,10 @@ from benchmarks.harness import Result, time_pair
 
 N_FULL = 5_000_000
 N_ISO_MS = 2_000_000  # issue 29's second CSV case (times like 2026-01-01T00:00:00.123Z)
-_KW = {"time": "ts", "outcome": "outcome", "by": ["captcha_type", "region"], "session": "session_id"}
-_MONTHS = np.array(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
+_KW = {"time": "ts", "outcome": "outcome", "by": ["captcha_type", "region"],
+       "session": "session_id"}
+_MONTHS = np.array(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                    "Dec"])
 
 
 def _hex_ids(n: int, seed: int) -> np.ndarray:
@@ -64,7 +68,8 @@ def _write_files(frame: pd.DataFrame, folder: Path) -> dict[str, Path]:
     import pyarrow.parquet as pq
 
     table = pa.Table.from_pandas(frame, preserve_index=False)
-    paths = {"csv": folder / "events.csv", "quoted": folder / "quoted.csv", "parquet": folder / "events.parquet",
+    paths = {"csv": folder / "events.csv", "quoted": folder / "quoted.csv",
+             "parquet": folder / "events.parquet",
              "log": folder / "access.log"}
     pcsv.write_csv(table, paths["csv"], pcsv.WriteOptions(quoting_style="none"))
     pcsv.write_csv(table, paths["quoted"])  # Arrow's default: every text value quoted
@@ -77,9 +82,17 @@ def _write_files(frame: pd.DataFrame, folder: Path) -> dict[str, Path]:
     off = pd.Series(sign) + pd.Series(np.abs(offsets) // 60).astype(str).str.zfill(2) + \
         pd.Series(np.abs(offsets) % 60).astype(str).str.zfill(2)
     status = np.where(frame["outcome"].to_numpy() == "success", "200", "503")
-    lines = ("192.0.2.8 - - [" + local.dt.strftime("%d/").to_numpy() + _MONTHS[local.dt.month.to_numpy() - 1]
-             + local.dt.strftime("/%Y:%H:%M:%S ").to_numpy() + off.to_numpy() + '] "GET /api/solve HTTP/1.1" '
-             + status + ' 512 "-" "Mozilla/5.0"\n')
+    lines = (
+        "192.0.2.8 - - "
+        "["
+        + local.dt.strftime("%d/").to_numpy()
+        + _MONTHS[local.dt.month.to_numpy() - 1]
+        + local.dt.strftime("/%Y:%H:%M:%S ").to_numpy()
+        + off.to_numpy()
+        + '] "GET /api/solve HTTP/1.1" '
+        + status
+        + ' 512 "-" "Mozilla/5.0"\n'
+    )
     paths["log"].write_text("".join(lines.tolist()), encoding="utf-8")
     return paths
 
@@ -88,7 +101,8 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> None:
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    pcsv.write_csv(pa.Table.from_pandas(frame, preserve_index=False), path, pcsv.WriteOptions(quoting_style="none"))
+    pcsv.write_csv(pa.Table.from_pandas(frame, preserve_index=False), path,
+                   pcsv.WriteOptions(quoting_style="none"))
 
 
 def _arrow_access_log(path: Path) -> pd.DataFrame:
@@ -105,8 +119,10 @@ def _arrow_access_log(path: Path) -> pd.DataFrame:
     offsets = pa.py_buffer(np.array([0, data.size], dtype=np.int64))
     text = pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, data])
     lines = pc.split_pattern(text, "\n").flatten()
-    parts = pc.extract_regex(lines, r'^\S+ \S+ \S+ \[(?P<time>[^\]]+)\] "[^"]*" (?P<status>[0-9]{3}) ')
-    ts = pc.strptime(pc.struct_field(parts, "time"), format=TIME_FORMAT, unit="ns", error_is_null=True)
+    parts = pc.extract_regex(lines,
+                             r'^\S+ \S+ \S+ \[(?P<time>[^\]]+)\] "[^"]*" (?P<status>[0-9]{3}) ')
+    ts = pc.strptime(pc.struct_field(parts, "time"), format=TIME_FORMAT, unit="ns",
+                     error_is_null=True)
     status = pc.cast(pc.struct_field(parts, "status"), pa.int16())
     return pa.table({"ts": ts, "status": status}).to_pandas()
 
@@ -138,7 +154,8 @@ def load(kind: str, path: str) -> pd.DataFrame:
     from budgetlab import read_access_log, read_events
 
     if kind.startswith("base:"):
-        base = {"csv": lambda: pcsv.read_csv(path).to_pandas(), "parquet": lambda: pq.read_table(path).to_pandas(),
+        base = {"csv": lambda: pcsv.read_csv(path).to_pandas(),
+                "parquet": lambda: pq.read_table(path).to_pandas(),
                 "log": lambda: _arrow_access_log(Path(path))}
         return base[kind[5:]]()
     if kind == "log":
@@ -164,20 +181,26 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="bl-bench-load-") as tmp:
         paths = _write_files(frame, Path(tmp))
-        # issue 29: 2 M rows (at most) of ISO-8601 times with milliseconds and Z, two keys, a hex session id
+        # issue 29: 2 M rows (at most) of ISO-8601 times with milliseconds and Z, two keys, a hex
+        # session id
         paths["csv2m"] = Path(tmp) / "events_2m.csv"
         _write_csv(frame.iloc[:N_ISO_MS], paths["csv2m"])
         del frame
         rows = [
-            ("csv", "read_events CSV, by 2 keys + session, pii guard", "pyarrow.csv.read_csv(path).to_pandas()",
+            ("csv", "read_events CSV, by 2 keys + session, pii guard",
+             "pyarrow.csv.read_csv(path).to_pandas()",
              lambda p: pcsv.read_csv(p).to_pandas(), True),
             ("parquet", "read_events Parquet, by 2 keys + session, pii guard",
-             "pyarrow.parquet.read_table(path).to_pandas()", lambda p: pq.read_table(p).to_pandas(), True),
-            ("log", "read_access_log (offsets +-, half-hour zones)", "pyarrow plain regex + strptime reader",
+             "pyarrow.parquet.read_table(path).to_pandas()", lambda p: pq.read_table(p).to_pandas(),
+             True),
+            ("log", "read_access_log (offsets +-, half-hour zones)",
+             "pyarrow plain regex + strptime reader",
              _arrow_access_log, True),
             ("csv2m", "read_events CSV, 2 M rows, ISO-8601 ms + Z times, 2 keys + hex session",
-             "pyarrow.csv.read_csv(path).to_pandas()", lambda p: pcsv.read_csv(p).to_pandas(), True),
-            ("quoted", "read_events CSV, every text value quoted", "pyarrow.csv.read_csv(path).to_pandas()",
+             "pyarrow.csv.read_csv(path).to_pandas()", lambda p: pcsv.read_csv(p).to_pandas(),
+             True),
+            ("quoted", "read_events CSV, every text value quoted",
+             "pyarrow.csv.read_csv(path).to_pandas()",
              lambda p: pcsv.read_csv(p).to_pandas(), False),
         ]
         for kind, label, base_label, base, targeted in rows:
@@ -186,13 +209,16 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
             t, b = time_pair(lambda path=path, reader=reader: load(reader, str(path)),
                              lambda path=path, base=base: base(path), repeat=repeat + 2)
             peak, size = _peak(reader, path)
-            base_peak, _ = _peak("base:" + {"log": "log", "parquet": "parquet"}.get(kind, "csv"), path)
+            base_peak, _ = _peak("base:" + {"log": "log", "parquet": "parquet"}.get(kind, "csv"),
+                                 path)
             ratio = t / b
             ok = ratio <= 1.3 and peak <= 2 * base_peak
             results.append(Result(
                 label, min(n, N_ISO_MS) if kind == "csv2m" else n, t, base_label, b, peak,
                 "<= 1.3x baseline; peak RSS <= 2x the baseline's" if targeted else "(reported)",
                 ok if targeted else None,
-                {"file_MiB": path.stat().st_size / 2**20, "table_MiB": size / 2**20, "peak_over_table": peak / size,
-                 "peak_over_baseline_peak": peak / base_peak, "peak": "RSS above imports, fresh process"}))
+                {"file_MiB": path.stat().st_size / 2**20, "table_MiB": size / 2**20,
+                 "peak_over_table": peak / size,
+                 "peak_over_baseline_peak": peak / base_peak,
+                 "peak": "RSS above imports, fresh process"}))
     return results

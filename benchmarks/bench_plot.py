@@ -60,7 +60,8 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         log = Path(tmp) / "events.parquet"
         ev.to_parquet(log)
         png = Path(tmp) / "timeline.png"
-        argv = [sys.executable, "-m", "budgetlab", "replay", str(log), "--ok", "ok", "--bucket", "bucket",
+        argv = [sys.executable, "-m", "budgetlab", "replay", str(log), "--ok", "ok", "--bucket",
+                "bucket",
                 "--by", "group", "--target", "0.95"]
         root = str(Path(__file__).resolve().parents[1])
         env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -73,7 +74,8 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         def run(args: list[str], extra: list[str]) -> tuple[float, float]:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
-            subprocess.run(args + extra, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True, env=env,
+            subprocess.run(args + extra, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           check=True, env=env,
                            cwd=tmp, preexec_fn=one_core)
             wall = time.perf_counter() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -81,14 +83,19 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
 
         small = Path(tmp) / "small.parquet"
         ev.iloc[:20_000].to_parquet(small)
-        run([*argv[:4], str(small), *argv[5:]], ["--plot", str(png), "--force"])  # warm-up: numba and font caches
+        # warm-up: numba and font caches
+        run([*argv[:4], str(small), *argv[5:]], ["--plot", str(png), "--force"])
         plain_wall, plain_cpu = run(argv, [])
         plot_wall, plot_cpu = run(argv, ["--plot", str(png), "--force"])
         ratio = plot_cpu / plain_cpu
-        results.append(Result(f"replay CLI --by group --plot t.png (20 groups, {MAX_DRAWN} drawn), one core, CPU s",
-                              n, plot_cpu, "the same command without --plot", plain_cpu, None, "<= 1.5x",
-                              ratio <= 1.5, {"wall_ratio": plot_wall / plain_wall, "wall_s": plot_wall,
-                                             "wall_s_without": plain_wall, "png_bytes": png.stat().st_size}))
+        results.append(Result(f"replay CLI --by group --plot t.png (20 groups, {MAX_DRAWN} drawn), "
+                              "one core, CPU s",
+                              n, plot_cpu, "the same command without --plot", plain_cpu, None,
+                              "<= 1.5x",
+                              ratio <= 1.5, {"wall_ratio": plot_wall / plain_wall,
+                                             "wall_s": plot_wall,
+                                             "wall_s_without": plain_wall,
+                                             "png_bytes": png.stat().st_size}))
 
         slo = SLO(target=0.95, window="24h")
         states = replay(ev[["ts", "ok", "bucket"]], slo)

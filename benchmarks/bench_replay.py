@@ -30,7 +30,8 @@ def _pandas_one_call(events: pd.DataFrame):  # type: ignore[no-untyped-def]
 def _python_rounded_transitions(states: pd.DataFrame) -> pd.DataFrame:
     """The previous transitions() (git HEAD before issue 20), kept here verbatim as the baseline:
     the changed rows taken with ``iloc`` and rounded by Python's round() one value at a time. It
-    does not call the current transitions(), so the baseline holds none of the code it is compared with."""
+    does not call the current transitions(), so the baseline holds none of the code it is compared
+    with."""
     from budgetlab.budget.tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
     from budgetlab.windows.groups import group_codes, previous_in_group
 
@@ -56,7 +57,8 @@ def _python_rounded_transitions(states: pd.DataFrame) -> pd.DataFrame:
     cols["budget_remaining_pct"] = py_round(sub["remaining_fraction"].to_numpy() * 100, 1)
     cols["burn_rate"] = py_round(sub["burn_rate"].to_numpy(), 2)
     out = pd.DataFrame(cols)
-    for c in ("current_rate", "budget_total", "budget_remaining", "budget_remaining_pct", "burn_rate"):
+    for c in ("current_rate", "budget_total", "budget_remaining", "budget_remaining_pct",
+              "burn_rate"):
         out[c] = out[c].astype(np.float64)
     return out
 
@@ -76,15 +78,26 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
 
     t_direct, b_direct = time_pair(direct, baseline, repeat=repeat)
     mem = peak_memory(lambda: replay_transitions(events, slo))
-    results.append(Result("replay_transitions, 24h, 1 group", n, t_direct, base_name, b_direct, mem,
-                          "<= 0.7x baseline; <= 40 B/event", t_direct <= 0.7 * b_direct and mem / n <= 40,
-                          {"bytes_per_event": mem / n, "transitions": len(replay_transitions(events, slo))}))
+    results.append(
+        Result(
+            "replay_transitions, 24h, 1 group",
+            n,
+            t_direct,
+            base_name,
+            b_direct,
+            mem,
+            "<= 0.7x baseline; <= 40 B/event",
+            t_direct <= 0.7 * b_direct and mem / n <= 40,
+            {"bytes_per_event": mem / n, "transitions": len(replay_transitions(events, slo))},
+        )
+    )
 
     def full() -> None:
         transitions(replay(events, slo))
 
     t_full, t_direct_b = time_pair(full, direct, repeat=repeat)
-    results.append(Result("transitions(replay(...)), 24h, 1 group", n, t_full, "replay_transitions, same data",
+    results.append(Result("transitions(replay(...)), 24h, 1 group", n, t_full,
+                          "replay_transitions, same data",
                           t_direct_b, None, "(reported: what replay_transitions saves)", None,
                           {"vs_pandas": t_full / b_direct}))
 
@@ -94,7 +107,8 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
 
         t_sub, b_sub = time_pair(subset, baseline, repeat=repeat)
         mem_sub = peak_memory(lambda cols=cols: replay(events, slo, columns=cols))
-        results.append(Result(f"replay(columns={cols}), 24h, 1 group", n, t_sub, base_name, b_sub, mem_sub,
+        results.append(Result(f"replay(columns={cols}), 24h, 1 group", n, t_sub, base_name, b_sub,
+                              mem_sub,
                               "(reported)", None, {"bytes_per_event": mem_sub / n}))
 
     def direct20() -> None:
@@ -111,14 +125,18 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
     hourly = SLO(target=0.95, window="1h")
     n_few = len(replay_transitions(events, slo, by="group"))
     n_many = len(replay_transitions(events, hourly, by="group"))
-    t_many, t_few = time_pair(lambda: replay_transitions(events, hourly, by="group"), direct20, repeat=repeat)
-    per_change_us = (t_many - t_few) / max(n_many - n_few, 1) * 1e6  # was ~10: five Python round() a change
+    t_many, t_few = time_pair(lambda: replay_transitions(events, hourly, by="group"), direct20,
+                              repeat=repeat)
+    # was ~10: five Python round() a change
+    per_change_us = (t_many - t_few) / max(n_many - n_few, 1) * 1e6
     results.append(Result(f"replay_transitions, 1h, 20 groups ({n_many:,} changes)", n, t_many,
                           f"replay_transitions, 24h, 20 groups ({n_few:,} changes)", t_few, None,
-                          "<= 0.5 us per extra change (cost ~independent of their count)", per_change_us <= 0.5,
+                          "<= 0.5 us per extra change (cost ~independent of their count)",
+                          per_change_us <= 0.5,
                           {"us_per_extra_change": per_change_us}))
     many = replay(events, hourly, by="group")
-    pd.testing.assert_frame_equal(transitions(many), _python_rounded_transitions(many), check_exact=True)
+    pd.testing.assert_frame_equal(transitions(many), _python_rounded_transitions(many),
+                                  check_exact=True)
     t_tr, t_py = time_pair(lambda: transitions(many), lambda: _python_rounded_transitions(many),
                            repeat=max(1, repeat // 2))
     results.append(Result(f"transitions(states), 1h, 20 groups ({n_many:,} changes)", n, t_tr,

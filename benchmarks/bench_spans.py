@@ -30,6 +30,7 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
         mem = peak_memory(spans)
         n_spans = len(status_spans(events, slo, by="group"))
         results.append(Result(f"status_spans, {window}, 20 groups", len(events), t,
-                              f"replay_transitions, {window}, 20 groups", b, mem, "<= 1.5x baseline",
+                              f"replay_transitions, {window}, 20 groups", b, mem,
+                              "<= 1.5x baseline",
                               t <= 1.5 * b, extra={"spans": n_spans}))
     return results

@@ -69,13 +69,15 @@ print(json.dumps({{"first": first, "second": second, "kernel": "numba" if kernel
 
 def _env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT),
+                                         *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])])
     env.update(extra)
     return env
 
 
 def _run(code: str, *args: str, env: dict[str, str] | None = None) -> str:
-    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          cwd=ROOT,
                           env=env or _env(), check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"benchmark child failed ({proc.returncode}): {proc.stderr[-500:]}")
@@ -95,24 +97,32 @@ def _help_case(repeat: int) -> Result:
     n = max(7, 2 * repeat)
     cpu_help: list[float] = []
     cpu_pass: list[float] = []
-    t_help, t_pass = time_pair(lambda: _cpu(_HELP, "--help", into=cpu_help), lambda: _cpu("pass", into=cpu_pass),
-                               repeat=n)
+    t_help, t_pass = time_pair(
+        lambda: _cpu(_HELP, "--help", into=cpu_help), lambda: _cpu("pass", into=cpu_pass), repeat=n
+    )
     heavy = _run(_HEAVY_AFTER_HELP).strip() or "none"
-    return Result("budgetlab --help (fresh process)", 1, t_help, "python -c pass (fresh process)", t_pass, None,
-                  "<= 0.2 s wall; no pandas/numpy/numba/matplotlib", t_help <= 0.2 and heavy == "none",
+    return Result("budgetlab --help (fresh process)", 1, t_help, "python -c pass (fresh process)",
+                  t_pass, None,
+                  "<= 0.2 s wall; no pandas/numpy/numba/matplotlib",
+                  t_help <= 0.2 and heavy == "none",
                   {"heavy_imported": heavy, "over_interpreter_s": t_help - t_pass,
-                   "cpu_s": statistics.median(cpu_help), "interpreter_cpu_s": statistics.median(cpu_pass)})
+                   "cpu_s": statistics.median(cpu_help),
+                   "interpreter_cpu_s": statistics.median(cpu_pass)})
 
 
 def _import_cases(repeat: int) -> list[Result]:
     n = max(7, 2 * repeat)
-    t_bl, t_pd = time_pair(lambda: _run("import budgetlab"), lambda: _run("import pandas"), repeat=n)
-    t_use, t_pd2 = time_pair(lambda: _run("import budgetlab; budgetlab.replay"), lambda: _run("import pandas"),
+    t_bl, t_pd = time_pair(lambda: _run("import budgetlab"), lambda: _run("import pandas"),
+                           repeat=n)
+    t_use, t_pd2 = time_pair(lambda: _run("import budgetlab; budgetlab.replay"),
+                             lambda: _run("import pandas"),
                              repeat=n)
     return [
-        Result("import budgetlab (fresh process)", 1, t_bl, "import pandas (fresh process)", t_pd, None,
+        Result("import budgetlab (fresh process)", 1, t_bl, "import pandas (fresh process)", t_pd,
+               None,
                "<= 1.2x baseline", t_bl <= 1.2 * t_pd),
-        Result("import budgetlab; budgetlab.replay (fresh process)", 1, t_use, "import pandas (fresh process)",
+        Result("import budgetlab; budgetlab.replay (fresh process)", 1, t_use,
+               "import pandas (fresh process)",
                t_pd2, None, "report (first use imports pandas, numpy)", None),
     ]
 
@@ -124,8 +134,10 @@ def _first_replay_case(repeat: int) -> Result:
     for _ in range(max(3, repeat)):
         with tempfile.TemporaryDirectory(prefix="budgetlab-numba-") as cache:
             env = _env(NUMBA_CACHE_DIR=cache)
-            cold.append(json.loads(_run(_FIRST_REPLAY, env=env)))  # an empty cache: compiled, then written
-            warm.append(json.loads(_run(_FIRST_REPLAY, env=env)))  # the same folder: loaded from disk
+            # an empty cache: compiled, then written
+            cold.append(json.loads(_run(_FIRST_REPLAY, env=env)))
+            # the same folder: loaded from disk
+            warm.append(json.loads(_run(_FIRST_REPLAY, env=env)))
         twin.append(json.loads(_run(_FIRST_REPLAY, env=_env(BUDGETLAB_KERNEL="numpy"))))
     t_cold = statistics.median(r["first"] for r in cold)
     t_warm = statistics.median(r["first"] for r in warm)

@@ -27,4 +27,5 @@ def case(events: pd.DataFrame, repeat: int) -> list[Result]:
 
     t, b = time_pair(gen, baseline, repeat=max(2, repeat // 2))
     return [Result(f"synth.generate 28 days at {rate:g} events/s", n["events"], t,
-                   "numpy: draw + sort as many timestamps", b, None, "in seconds (< 10 s)", t < 10.0)]
+                   "numpy: draw + sort as many timestamps", b, None, "in seconds (< 10 s)",
+                   t < 10.0)]

@@ -52,8 +52,10 @@ def time_it(fn: Callable[[], Any], *, repeat: int = 5, warmup: int = 1) -> float
     return statistics.median(times)
 
 
-def time_pair(fn: Callable[[], Any], base: Callable[[], Any], *, repeat: int = 5, warmup: int = 1) -> tuple[float, float]:
-    """Median times of ``fn`` and ``base``, interleaved run by run so that machine noise hits both."""
+def time_pair(fn: Callable[[], Any], base: Callable[[], Any], *, repeat: int = 5,
+              warmup: int = 1) -> tuple[float, float]:
+    """Median times of ``fn`` and ``base``, interleaved run by run so that machine noise hits
+    both."""
     for _ in range(warmup):
         base()
         fn()
@@ -109,7 +111,8 @@ def trim_heap() -> None:
 
 def peak_rss(fn: Callable[[], Any]) -> tuple[int | None, float, float]:
     """``(peak RSS bytes above the RSS before the call or None off Linux, wall s, CPU s)`` of one
-    ``fn()`` (result dropped): the heap trimmed and the peak reset first (``/proc/self/clear_refs``)."""
+    ``fn()`` (result dropped): the heap trimmed and the peak reset first
+    (``/proc/self/clear_refs``)."""
     trim_heap()
     try:
         with open("/proc/self/clear_refs", "w") as f:

@@ -35,9 +35,11 @@ def build_events(n_target: int, *, groups: int = 20) -> pd.DataFrame:
     from budgetlab import synth
 
     rate = n_target / (28 * 86400)
-    events, _ = synth.generate(START, 28, seed=SEED, rate=rate, sitekeys_per_type=7, session_ids=False)
+    events, _ = synth.generate(START, 28, seed=SEED, rate=rate, sitekeys_per_type=7,
+                               session_ids=False)
     codes = events["sitekey"].cat.codes.to_numpy() % groups
-    events["group"] = pd.Categorical.from_codes(codes, categories=[f"g{i:02d}" for i in range(groups)])
+    events["group"] = pd.Categorical.from_codes(codes,
+                                                categories=[f"g{i:02d}" for i in range(groups)])
     return events
 
 
@@ -66,7 +68,8 @@ def case_replay(events: pd.DataFrame, repeat: int) -> list[Result]:
 
     t1, b1 = time_pair(one, baseline, repeat=repeat)
     mem = peak_memory(lambda: replay(events, slo))
-    t20, t1b = time_pair(twenty, one, repeat=repeat)  # the 20-group baseline: one group, interleaved
+    # the 20-group baseline: one group, interleaved
+    t20, t1b = time_pair(twenty, one, repeat=repeat)
     b20 = b1
     ratio20 = t20 / t1b
     return [
@@ -74,7 +77,8 @@ def case_replay(events: pd.DataFrame, repeat: int) -> list[Result]:
                "pandas rolling('24h').agg(['count','sum']), one call", b1, mem,
                "<= 1.0x baseline; <= 120 B/event", t1 <= b1 and mem / n <= 120,
                {"bytes_per_event": mem / n}),
-        Result("replay+transitions (all columns), 24h, 20 groups", n, t20, "replay+transitions, 1 group", t1b, None,
+        Result("replay+transitions (all columns), 24h, 20 groups", n, t20,
+               "replay+transitions, 1 group", t1b, None,
                "<= 1.3x one group", ratio20 <= 1.3, {"vs_pandas": t20 / b20}),
     ]
 
@@ -88,7 +92,8 @@ def case_tracker(events: pd.DataFrame, repeat: int) -> list[Result]:
     n_seed = 3_000
     warm = 3_600
     # 1 event/s, so the 1 h window holds ~3,600 events, as the issue states
-    t = (np.arange(warm + n_seed, dtype=np.int64) * 1_000_000_000) + pd.Timestamp(START, tz="UTC").value
+    t = (np.arange(warm + n_seed, dtype=np.int64) * 1_000_000_000) + pd.Timestamp(START,
+                                                                                  tz="UTC").value
     ok = np.random.default_rng(SEED).random(len(t)) < 0.95
 
     def seed_run() -> None:
@@ -129,11 +134,15 @@ def case_tracker(events: pd.DataFrame, repeat: int) -> list[Result]:
     eps_batch = big_n / tb
     eps_single = n_s / ts_single
     return [
-        Result("Tracker.record_many (batches of 100k), 1h window", big_n, tb, "seed tracker port, 1h window",
-               n_seed / seed_eps * big_n / n_seed, None, ">= 1000x seed events/s", eps_batch / seed_eps >= 1000,
+        Result("Tracker.record_many (batches of 100k), 1h window", big_n, tb,
+               "seed tracker port, 1h window",
+               n_seed / seed_eps * big_n / n_seed, None, ">= 1000x seed events/s",
+               eps_batch / seed_eps >= 1000,
                {"speedup_vs_seed": eps_batch / seed_eps, "seed_events_per_s": seed_eps}),
-        Result("Tracker.record (one call per event), 1h window", n_s, ts_single, "seed tracker port, 1h window",
-               n_s / seed_eps, None, "(reported)", None, {"speedup_vs_seed": eps_single / seed_eps}),
+        Result("Tracker.record (one call per event), 1h window", n_s, ts_single,
+               "seed tracker port, 1h window",
+               n_s / seed_eps, None, "(reported)", None,
+               {"speedup_vs_seed": eps_single / seed_eps}),
     ]
 
 
@@ -149,8 +158,10 @@ def _extra_cases() -> None:
 
     for mod, name in (("benchmarks.bench_sre", "sre"), ("benchmarks.bench_analyses", "analyses"),
                       ("benchmarks.bench_synth", "synth"), ("benchmarks.bench_dask", "dask"),
-                      ("benchmarks.bench_backtest", "backtest"), ("benchmarks.bench_groups", "groups"),
-                      ("benchmarks.bench_replay", "replay_columns"), ("benchmarks.bench_load", "load"),
+                      ("benchmarks.bench_backtest", "backtest"), ("benchmarks.bench_groups",
+                                                                  "groups"),
+                      ("benchmarks.bench_replay", "replay_columns"), ("benchmarks.bench_load",
+                                                                      "load"),
                       ("benchmarks.bench_plot", "plot"), ("benchmarks.bench_startup", "startup"),
                       ("benchmarks.bench_engines", "engines"), ("benchmarks.bench_spans", "spans"),
                       ("benchmarks.bench_burn", "burn")):
@@ -186,7 +197,8 @@ def print_table(results: list[Result]) -> None:
         print(table.to_markdown(index=False) if _has_tabulate() else table.to_string(index=False))
     for r in results:
         if r.extra:
-            print(f"  {r.case}: " + ", ".join(f"{k}={v:,.2f}" if isinstance(v, float) else f"{k}={v}"
+            print(f"  {r.case}: " + ", ".join(f"{k}={v:,.2f}" if isinstance(v,
+                                                                            float) else f"{k}={v}"
                                              for k, v in r.extra.items()))
 
 
@@ -216,13 +228,16 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     n = 1_000_000 if args.quick else 10_000_000
     repeat = 3 if args.quick else 5
-    print(f"budgetlab benchmarks ({'quick' if args.quick else 'full'}): {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}")
+    print(f"budgetlab benchmarks ({'quick' if args.quick else 'full'}): "
+          f"{platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}, "
+          f"pandas {pd.__version__}")
     print("versions: " + ", ".join(f"{name} {_version(name)}" for name in
                                    ("budgetlab", "numba", "pyarrow", "polars", "duckdb", "dask")))
     t0 = time.perf_counter()
     events = build_events(n)
-    print(f"data: {len(events):,} events over 28 days from budgetlab.synth (seed {SEED}) in {time.perf_counter() - t0:.1f} s\n")
+    print(f"data: {len(events):,} events over 28 days from budgetlab.synth (seed {SEED}) in "
+          f"{time.perf_counter() - t0:.1f} s\n")
     results: list[Result] = []
     for name in args.only or list(CASES):
         results.extend(CASES[name](events, repeat))

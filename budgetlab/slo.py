@@ -30,7 +30,8 @@ class SLO:
         or seconds. Stored as a :class:`pandas.Timedelta`.
     warning, critical : float
         Status thresholds on the remaining budget fraction: ``warning`` when it drops strictly
-        below ``warning``, ``critical`` strictly below ``critical``; ``0 <= critical < warning <= 1``.
+        below ``warning``, ``critical`` strictly below ``critical``; ``0 <= critical < warning <=
+        1``.
     min_events : int
         While the window holds fewer events, the status keeps its previous value and no
         transition fires (the seed's advice). ``0`` reproduces the seed exactly.
@@ -62,17 +63,23 @@ class SLO:
     period: Any = field(default="30D")
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "target", check_fraction("target", self.target, low_open=True, high_open=True))
+        object.__setattr__(self, "target", check_fraction("target", self.target, low_open=True,
+                                                          high_open=True))
         object.__setattr__(self, "window", to_timedelta(self.window, name="window"))
         warning = check_fraction("warning", self.warning, low_open=False, high_open=False)
         critical = check_fraction("critical", self.critical, low_open=False, high_open=False)
         if not critical < warning:
             raise ConfigError(
-                f"critical={critical!r} must be below warning={warning!r} (e.g. critical=0.1, warning=0.5)."
+                f"critical={critical!r} must be below warning={warning!r} (e.g. critical=0.1, "
+                "warning=0.5)."
             )
         object.__setattr__(self, "warning", warning)
         object.__setattr__(self, "critical", critical)
-        if isinstance(self.min_events, bool) or not isinstance(self.min_events, (int, np.integer)) or self.min_events < 0:
+        if (
+            isinstance(self.min_events, bool)
+            or not isinstance(self.min_events, (int, np.integer))
+            or self.min_events < 0
+        ):
             raise ConfigError(f"min_events={self.min_events!r} must be a whole number >= 0.")
         object.__setattr__(self, "min_events", int(self.min_events))
         object.__setattr__(self, "period", to_timedelta(self.period, name="period"))
@@ -130,11 +137,13 @@ class PerGroup:
     --------
     >>> slos = PerGroup({"recaptcha_v2": 0.93, "turnstile": 0.97}, base=SLO(window="1h"))
     >>> slos.slo_for(("turnstile",))
-    SLO(target=0.97, window=Timedelta('0 days 01:00:00'), warning=0.5, critical=0.1, min_events=0, period=Timedelta('30 days 00:00:00'))
+    SLO(target=0.97, window=Timedelta('0 days 01:00:00'), warning=0.5, critical=0.1, min_events=0,
+    period=Timedelta('30 days 00:00:00'))
     >>> slos.slo_for(("image",))
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: no SLO for the group image; add it to the mapping or give PerGroup(..., default=SLO(...)).
+    budgetlab.errors.ConfigError: no SLO for the group image; add it to the mapping or give
+    PerGroup(..., default=SLO(...)).
     """
 
     slos: Mapping[Any, Any]
@@ -152,16 +161,19 @@ class PerGroup:
         for key, value in self.slos.items():
             norm = key_text(key)
             if norm in table:
-                raise ConfigError(f"the per-group SLOs name the group {_key_label(norm)} twice; give it once.")
+                raise ConfigError(f"the per-group SLOs name the group {_key_label(norm)} twice; "
+                                  "give it once.")
             table[norm] = self._as_slo(value, f"the SLO of group {_key_label(norm)}")
         object.__setattr__(self, "_table", table)
-        object.__setattr__(self, "_default", None if self.default is None else self._as_slo(self.default, "default"))
+        object.__setattr__(self, "_default",
+                           None if self.default is None else self._as_slo(self.default, "default"))
 
     def _as_slo(self, value: Any, what: str) -> SLO:
         if isinstance(value, SLO):
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise ConfigError(f"{what} must be a budgetlab.SLO or a target number, got {type(value).__name__}.")
+            raise ConfigError(f"{what} must be a budgetlab.SLO or a target number, got "
+                              f"{type(value).__name__}.")
         return self.base.with_(target=float(value))
 
     @property
@@ -191,9 +203,12 @@ class PerGroup:
             except ConfigError:
                 missing.append(_key_label(key_text(row)))
         if missing:
-            shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
-            raise ConfigError(f"no SLO for the group(s) {shown}; add them to the per-group SLOs or give "
-                              + say("PerGroup(..., default=SLO(...)).", "each its GROUP=TARGET in --target."))
+            shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} "
+                                               "more" if len(missing) > 10 else "")
+            raise ConfigError(f"no SLO for the group(s) {shown}; add them to the per-group SLOs or "
+                              "give "
+                              + say("PerGroup(..., default=SLO(...)).",
+                                    "each its GROUP=TARGET in --target."))
         return out
 
 
@@ -238,7 +253,8 @@ def as_per_group(slo: Any) -> PerGroup | None:
     return None
 
 
-def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str]) -> list[tuple[SLO, np.ndarray]]:
+def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str]) -> list[tuple[SLO,
+                                                                                       np.ndarray]]:
     """Rows of ``frame`` per distinct SLO: ``[(slo, positions), ...]``, positions ascending, in the
     order of each SLO's first group (groups in key order). Running a grouped computation on each
     part with its SLO and putting the rows back gives the per-group result exactly, since groups
@@ -250,7 +266,8 @@ def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str]) -> list
     [(0.9, [0, 2, 3]), (0.99, [1])]
     """
     if not by:
-        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the columns the SLOs are "
+        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the "
+                          "columns the SLOs are "
                           "keyed by.")
     grouped = frame.groupby(list(by), sort=True, dropna=False, observed=True)
     codes = grouped.ngroup().to_numpy(dtype=np.int64)

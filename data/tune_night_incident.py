@@ -1,5 +1,6 @@
 """How the night_incident preset's seed and severities were chosen (provenance; not needed to
-regenerate the data, which only takes ``python -m budgetlab.datasets --preset night_incident --force``;
+regenerate the data, which only takes ``python -m budgetlab.datasets --preset night_incident
+--force``;
 the file lives in ``budgetlab/datasets/``).
 
 The story: at 03:47 Europe/Berlin a 1-hour trailing window over reCAPTCHA v2 shows ~94.2 % success
@@ -55,8 +56,11 @@ def main() -> None:
     plateau = d_start + (d_end - d_start) / 2
     for seed in range(200):
         base_events, _, p0 = run(seed, None, None)
-        fra = (base_events["region"] == "fra").to_numpy() & window(base_events, pd.Timestamp(storm["start"]), pd.Timestamp(storm["end"]))
-        rc = (base_events["captcha_type"] == "recaptcha_v2").to_numpy() & window(base_events, plateau, d_end)
+        fra = (base_events["region"] == "fra").to_numpy() & window(base_events,
+                                                                   pd.Timestamp(storm["start"]),
+                                                                   pd.Timestamp(storm["end"]))
+        rc = (base_events["captcha_type"] == "recaptcha_v2").to_numpy() & window(base_events,
+                                                                                 plateau, d_end)
         s = round(float(p0[fra].mean()) + 0.035, 3)
         x0 = round(float(p0[rc].mean()) + 0.012, 4)
         events, _, p = run(seed, s, x0)
@@ -66,7 +70,8 @@ def main() -> None:
         x = round(x0 + (expected - TARGET) / 100 / ramp, 4)
         events, _, p = run(seed, s, x)
         realized, expected, _ = trailing(events, p)
-        print(f"seed {seed}: storm {s}, degradation {x}: expected {expected:.3f} %, drawn {realized:.3f} %")
+        print(f"seed {seed}: storm {s}, degradation {x}: expected {expected:.3f} %, drawn "
+              f"{realized:.3f} %")
         if abs(expected - TARGET) < 0.05 and round(realized, 1) == TARGET:
             print("keep", seed, s, x)
             return

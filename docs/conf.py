@@ -1,6 +1,7 @@
 """Sphinx configuration of budgetlab's docs (Sphinx + MyST Markdown + numpydoc).
 
-Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (``pip install ".[docs]"``).
+Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (``pip install
+".[docs]"``).
 The test suite builds them the same way (tests/docs/test_docs_build.py).
 """
 

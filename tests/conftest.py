@@ -15,7 +15,8 @@ os.environ.setdefault("TQDM_DISABLE", "1")
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
-    "ci", max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    "ci", max_examples=150, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", max_examples=60, deadline=None, derandomize=True)
 settings.load_profile("ci")

@@ -25,7 +25,8 @@ def test_window_left_edge_is_closed():
     assert out["total"].tolist() == [1, 2]
     assert out["failures"].tolist() == [1, 1]
     # one nanosecond later it is gone
-    out = replay(as_events([T, T + pd.Timedelta(seconds=60, nanoseconds=1)], [False, True]), SLO(window=60))
+    out = replay(as_events([T, T + pd.Timedelta(seconds=60, nanoseconds=1)], [False, True]),
+                 SLO(window=60))
     assert out["total"].tolist() == [1, 1]
     assert out["failures"].tolist() == [1, 0]
 
@@ -74,10 +75,12 @@ def test_thresholds_are_strict_and_exhausted_is_at_or_below_zero():
 def test_status_is_a_function_of_burn_rate_alone():
     rng = np.random.default_rng(7)
     n = 5000
-    events = as_events(T + pd.to_timedelta(np.sort(rng.uniform(0, 86400, n)), unit="s"), rng.random(n) < 0.96)
+    events = as_events(T + pd.to_timedelta(np.sort(rng.uniform(0, 86400, n)), unit="s"),
+                       rng.random(n) < 0.96)
     out = replay(events, SLO(target=0.95, window="1h"))
     # identity (mathematically exact; floats agree to a few ulps)
-    np.testing.assert_allclose(out["remaining_fraction"], np.clip(1 - out["burn_rate"], 0, None), atol=1e-12)
+    np.testing.assert_allclose(out["remaining_fraction"], np.clip(1 - out["burn_rate"], 0, None),
+                               atol=1e-12)
     burn = out["burn_rate"].to_numpy()
     status = out["status"].astype(str).to_numpy()
     margin = 1e-9  # away from the thresholds the burn rate alone decides

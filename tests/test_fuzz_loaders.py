@@ -50,7 +50,8 @@ def _seeds() -> dict[str, bytes]:
 
 
 SEEDS = _seeds()
-SPECIAL = [b",", b"\n", b"\r", b'"', b"\t", b"\x00", b"\xff", b"{", b"}", b":", b"-", b"Z", b"+99:99", b"9" * 25,
+SPECIAL = [b",", b"\n", b"\r", b'"', b"\t", b"\x00", b"\xff", b"{", b"}", b":", b"-", b"Z",
+           b"+99:99", b"9" * 25,
            b"NaN", b"1e400", b"\xef\xbb\xbf", b"PAR1"]
 
 
@@ -84,7 +85,8 @@ def _load(folder: Path, suffix: str, data: bytes) -> None:
     path = folder / f"fuzz{suffix}"
     path.write_bytes(data)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # e.g. dropped columns are reported, not errors
+        # e.g. dropped columns are reported, not errors
+        warnings.simplefilter("ignore", UserWarning)
         try:
             events = read_events(path, by="region", session="session")
         except BudgetlabError:
@@ -115,6 +117,7 @@ def test_mutated_files_raise_only_budgetlab_errors(suffix, fuzz_dir, data):
 
 
 @FUZZ
-@given(data=st.binary(max_size=300), suffix=st.sampled_from([".csv", ".jsonl", ".parquet", ".csv.gz"]))
+@given(data=st.binary(max_size=300), suffix=st.sampled_from([".csv", ".jsonl", ".parquet",
+                                                             ".csv.gz"]))
 def test_random_bytes_raise_only_budgetlab_errors(fuzz_dir, data, suffix):
     _load(fuzz_dir, suffix, data)

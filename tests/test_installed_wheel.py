@@ -42,7 +42,8 @@ pytestmark = [pytest.mark.wheel, pytest.mark.timeout(1800)]
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = "Scripts" if os.name == "nt" else "bin"
-_BUILD_FILES = ("pyproject.toml", "README.md", "LICENSE", "LICENSE.txt", "LICENSE.md", "MANIFEST.in",
+_BUILD_FILES = ("pyproject.toml", "README.md", "LICENSE", "LICENSE.txt", "LICENSE.md",
+                "MANIFEST.in",
                 "setup.py", "setup.cfg")
 
 
@@ -55,8 +56,10 @@ class Installed:
     env: dict[str, str]
     run_dir: Path
 
-    def run(self, *args: str | Path, cwd: Path | None = None, timeout: float = 1500) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(a) for a in args], cwd=cwd or self.run_dir, env=self.env, text=True,
+    def run(self, *args: str | Path, cwd: Path | None = None,
+            timeout: float = 1500) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(a) for a in args], cwd=cwd or self.run_dir, env=self.env,
+                              text=True,
                               capture_output=True, timeout=timeout, check=False)
 
 
@@ -79,14 +82,17 @@ def _build_wheel(work: Path) -> Path:
     shutil.copytree(ROOT / "budgetlab", src / "budgetlab",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints"))
     dist = work / "dist"
-    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q", "-w", str(dist)]
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q",
+           "-w", str(dist)]
     # Without build isolation when this environment can build wheels by itself (setuptools >= 70.1
     # has bdist_wheel; older ones need the wheel package): offline. Otherwise pip makes an isolated
     # build environment from the package index, as `pip install .` does.
     if _can_build_offline():
         cmd.append("--no-build-isolation")
-    result = subprocess.run([*cmd, str(src)], capture_output=True, text=True, timeout=600, check=False)
-    assert result.returncode == 0, f"building the wheel failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    result = subprocess.run([*cmd, str(src)], capture_output=True, text=True, timeout=600,
+                            check=False)
+    assert result.returncode == 0, ("building the wheel "
+                                    f"failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     wheels = sorted(dist.glob("budgetlab-*.whl"))
     assert len(wheels) == 1, wheels
     return wheels[0]
@@ -106,7 +112,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     work = tmp_path_factory.mktemp("wheel")
     wheel = _build_wheel(work)
     venv = work / "venv"
-    made = subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+    made = subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
+                           str(venv)],
                           capture_output=True, text=True, timeout=300, check=False)
     assert made.returncode == 0, made.stderr
     python = venv / BIN / ("python.exe" if os.name == "nt" else "python")
@@ -116,7 +123,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     env.update(TQDM_DISABLE="1", MPLBACKEND="Agg", PIP_NO_INDEX="1", PYTHONNOUSERSITE="1",
                PATH=os.pathsep.join([str(venv / BIN), env.get("PATH", "")]))
     # pip of the base installation (reused through --system-site-packages) installs into the venv
-    pip = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed",
+    pip = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index",
+                          "--ignore-installed",
                           "--disable-pip-version-check", "-q", str(wheel)],
                          capture_output=True, text=True, timeout=600, env=env, check=False)
     assert pip.returncode == 0, pip.stderr
@@ -128,13 +136,16 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 def _see_running_packages(python: Path) -> None:
     """Make the new environment see the packages of the interpreter running the tests (a
     ``.pth`` file of path lines in its site-packages, after its own)."""
-    asked = subprocess.run([str(python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+    asked = subprocess.run([str(python), "-I", "-c",
+                            "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                            capture_output=True, text=True, timeout=120, check=True)
     own = Path(asked.stdout.strip())
     assert _inside(own, python.parents[1]), own
-    running = [p for p in (*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])
+    running = [p for p in (*site.getsitepackages(), sysconfig.get_paths()["purelib"],
+                           sysconfig.get_paths()["platlib"])
                if Path(p).is_dir()]
-    (own / "_budgetlab_test_outer_env.pth").write_text("\n".join(dict.fromkeys(running)) + "\n", encoding="utf-8")
+    (own / "_budgetlab_test_outer_env.pth").write_text("\n".join(dict.fromkeys(running)) + "\n",
+                                                       encoding="utf-8")
 
 
 def _inside(path: str | Path, folder: Path) -> bool:
@@ -173,7 +184,8 @@ def test_the_environment_sees_the_packages_the_tests_run_with(installed: Install
                            "print(json.dumps([m.__file__ for m in (numpy, pandas, pyarrow)]))")
     assert result.returncode == 0, result.stderr[-3000:]
     seen = json.loads(result.stdout.strip().splitlines()[-1])
-    assert [Path(f).resolve() for f in seen] == [Path(m.__file__).resolve() for m in (numpy, pandas, pyarrow)]
+    assert [Path(f).resolve() for f in seen] == [Path(m.__file__).resolve() for m in (numpy, pandas,
+                                                                                      pyarrow)]
 
 
 def test_demo_runs_from_a_temporary_folder(installed: Installed) -> None:
@@ -182,7 +194,8 @@ def test_demo_runs_from_a_temporary_folder(installed: Installed) -> None:
     folder.mkdir()
     result = installed.run(installed.budgetlab, "demo", cwd=folder)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert f"{_readme_rows()['demo']:,} events" in result.stdout  # the demo sample, read from the wheel
+    # the demo sample, read from the wheel
+    assert f"{_readme_rows()['demo']:,} events" in result.stdout
     assert "D1" in result.stdout  # its incident (demo_incidents), read from the wheel too
     assert list(folder.iterdir()) == []  # the demo writes nothing where it runs
 
@@ -209,10 +222,13 @@ def test_every_dataset_loads_by_name_from_a_temporary_folder(installed: Installe
     result = installed.run(installed.python, "-c", LOAD_ALL)
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(result.stdout.strip().splitlines()[-1])
-    assert _inside(out["file"], installed.venv), out["file"]  # the wheel's budgetlab, not the checkout's
+    # the wheel's budgetlab, not the checkout's
+    assert _inside(out["file"], installed.venv), out["file"]
     assert out["rows"] == _readme_rows()
     for name, columns in out["columns"].items():
-        assert columns[:3] == (["ts", "ok", "bucket"] if "incidents" not in name else ["incident_id", "kind", "start"])
+        assert columns[:3] == (["ts", "ok",
+                                "bucket"] if "incidents" not in name else ["incident_id", "kind",
+                                                                           "start"])
     assert out["mine"][0] == 500 and out["mine"][1] == out["mine"][2]
 
 
@@ -235,7 +251,8 @@ def test_every_notebook_executes_from_a_temporary_folder(installed: Installed) -
     for name, nb in shipped.items():
         html = (out / f"{Path(name).stem}.html").read_text(encoding="utf-8")
         _html_checks(html, nb, name)
-        # the notebook read its default dataset from the wheel: its row count (data/README.md) is shown
+        # the notebook read its default dataset from the wheel: its row count (data/README.md) is
+        # shown
         source = _default(nb, "source")
         assert source in rows, f"{name}: source={source!r} is not a shipped dataset"
         assert f"{rows[source]:,}" in html, f"{name}: the {source} row count is not shown"
@@ -245,7 +262,8 @@ def test_every_notebook_executes_from_a_temporary_folder(installed: Installed) -
 def _default(nb: nbformat.NotebookNode, parameter: str) -> str:
     cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
     for node in ast.parse(cell.source).body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [parameter]:
+        if isinstance(node, ast.Assign) and [getattr(t, "id",
+                                                     None) for t in node.targets] == [parameter]:
             return str(ast.literal_eval(node.value))
     raise AssertionError(f"no {parameter} in the parameters cell")
 
@@ -268,11 +286,13 @@ def test_a_plain_parameter_points_a_notebook_at_a_log(installed: Installed) -> N
     params = nbformat.v4.new_code_cell('source = "demo"')
     params.metadata["tags"] = ["parameters"]
     nb.cells = [params, nbformat.v4.new_code_cell(PROBE)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
     nbformat.write(nb, folder / "probe.ipynb")
     (folder / "log.csv").write_text("ts,outcome,captcha_type\n2026-01-05T10:00:00Z,success,image\n"
                                     "2026-01-05T10:00:01Z,timeout,image\n", encoding="utf-8")
-    result = installed.run(installed.budgetlab, "notebooks", "--html", "out", "--notebooks", "probe.ipynb",
+    result = installed.run(installed.budgetlab, "notebooks", "--html", "out", "--notebooks",
+                           "probe.ipynb",
                            "-p", "source=log.csv", cwd=folder)
     assert result.returncode == 0, result.stderr[-3000:]
     html = (folder / "out" / "probe.html").read_text(encoding="utf-8")

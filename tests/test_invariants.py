@@ -27,7 +27,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowW
 
 NS_MIN, NS_MAX = pd.Timestamp.min.value, pd.Timestamp.max.value
 WINDOWS = [pd.Timedelta(1, "ns"), pd.Timedelta("1s"), pd.Timedelta("1h"), pd.Timedelta("1D"),
-           MAX_DURATION]  # the longest window an SLO takes (10 years): near 1677, t - window leaves int64
+           # the longest window an SLO takes (10 years): near 1677, t - window leaves int64
+           MAX_DURATION]
 FIGURES = ["total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
            "remaining_fraction", "burn_rate"]
 
@@ -63,14 +64,16 @@ def tables(draw):
     else:
         ok = np.ones(n, dtype=bool)
         ok[draw(st.integers(0, n - 1))] = False
-    groups = np.asarray(draw(st.lists(st.sampled_from(["fra", "ams", "waw"]), min_size=n, max_size=n)))
+    groups = np.asarray(draw(st.lists(st.sampled_from(["fra", "ams", "waw"]), min_size=n,
+                                      max_size=n)))
     target = draw(st.sampled_from([0.5, 0.9, 0.95, 0.999, 0.999999]))
     warning, critical = draw(st.sampled_from([(0.5, 0.1), (0.8, 0.0), (1.0, 0.5)]))
     min_events = draw(st.sampled_from([0, 0, 3]))
     events = as_events(pd.to_datetime(t, utc=True), ok)
     # an empty group: a category no event has
     events["region"] = pd.Categorical(groups, categories=["ams", "empty", "fra", "waw"])
-    slo = SLO(target=target, window=window, warning=warning, critical=critical, min_events=min_events)
+    slo = SLO(target=target, window=window, warning=warning, critical=critical,
+              min_events=min_events)
     return events, slo
 
 
@@ -96,7 +99,8 @@ def test_replay_equals_the_streaming_tracker_per_group(case):
         want = tracker_states(sub, slo)
         mine = got.loc[sub.index]
         for col in FIGURES:
-            np.testing.assert_array_equal(mine[col].to_numpy(dtype=float), want[col].to_numpy(dtype=float),
+            np.testing.assert_array_equal(mine[col].to_numpy(dtype=float),
+                                          want[col].to_numpy(dtype=float),
                                           err_msg=col)
         assert mine["status"].astype(str).tolist() == want["status"].tolist()
         assert mine["low_traffic"].tolist() == want["low_traffic"].tolist()
@@ -107,9 +111,15 @@ def test_invariants(case):
     events, slo = case
     out = replay(events, slo)
     total, fail, succ = (out[c].to_numpy() for c in ("total", "failures", "successes"))
-    assert (total >= 1).all() and (fail >= 0).all() and (succ >= 0).all() and (fail + succ == total).all()
+    assert (
+        (total >= 1).all()
+        and (fail >= 0).all()
+        and (succ >= 0).all()
+        and (fail + succ == total).all()
+    )
     assert (total <= np.arange(1, len(out) + 1)).all()  # never more than the events so far
-    floats = out[["success_rate", "budget_total", "budget_remaining", "remaining_fraction", "burn_rate"]]
+    floats = out[["success_rate", "budget_total", "budget_remaining", "remaining_fraction",
+                  "burn_rate"]]
     assert np.isfinite(floats.to_numpy()).all()  # never inf, never NaN
     rf = out["remaining_fraction"].to_numpy()
     assert ((rf >= 0) & (rf <= 1)).all()
@@ -118,7 +128,8 @@ def test_invariants(case):
     budget = out["budget_total"].to_numpy()
     np.testing.assert_array_equal(budget, total * (1 - slo.target))
     positive = budget > 0
-    np.testing.assert_array_equal(out["burn_rate"].to_numpy()[positive], fail[positive] / budget[positive])
+    np.testing.assert_array_equal(out["burn_rate"].to_numpy()[positive],
+                                  fail[positive] / budget[positive])
     assert (out["burn_rate"].to_numpy()[~positive] == 0).all()
     assert (out["budget_remaining"].to_numpy() >= 0).all()
     # the status follows the remaining fraction (seed thresholds), except while traffic is low
@@ -143,7 +154,11 @@ def test_zero_traffic_is_handled_on_purpose():
     # before any event: no traffic, no budget; the seed's rules give 1.0 and 0.0, never inf/NaN
     state = Tracker(SLO(target=0.95, window="1h")).state()
     assert state["total"] == 0 and state["budget_total"] == 0.0
-    assert state["remaining_fraction"] == 1.0 and state["burn_rate"] == 0.0 and state["success_rate"] == 1.0
+    assert (
+        state["remaining_fraction"] == 1.0
+        and state["burn_rate"] == 0.0
+        and state["success_rate"] == 1.0
+    )
 
 
 # the loader: times written by Python's datetime with random offsets -----------------------------
@@ -153,7 +168,8 @@ def offset_logs(draw):
     lo = pd.Timestamp("1700-01-01", tz="UTC").value // 1000
     hi = pd.Timestamp("2250-01-01", tz="UTC").value // 1000
     base = draw(st.integers(lo, hi))
-    steps = draw(st.lists(st.sampled_from([0, 0, 1, 1_000_000, 3_600_000_000]), min_size=n, max_size=n))
+    steps = draw(st.lists(st.sampled_from([0, 0, 1, 1_000_000, 3_600_000_000]), min_size=n,
+                          max_size=n))
     micros = [base + sum(steps[: i + 1]) for i in range(n)]
     order = draw(st.permutations(range(n)))
     offsets = draw(st.lists(st.integers(-14 * 60, 14 * 60), min_size=n, max_size=n))
@@ -186,7 +202,8 @@ def iso_texts(draw):
     mi, s = draw(st.integers(0, 59) if valid else st.integers(0, 61)), draw(st.integers(0, 59))
     frac = draw(st.sampled_from(["", ".5", ".123", ".123456", ".123456789", ".1234567891"]))
     sep = draw(st.sampled_from(["T", " ", "t"]))
-    off = draw(st.sampled_from(["", "Z", "+01:00", "-05:30", "+0100", "+01", "+14:00", "-12:00"]) if valid else
+    off = draw(st.sampled_from(["", "Z", "+01:00", "-05:30", "+0100", "+01", "+14:00",
+                                "-12:00"]) if valid else
                st.sampled_from(["z", "+24:00", "+1", "+01:0"]))
     form = draw(st.sampled_from(["full", "minutes", "date"]))
     date = f"{y:04d}-{mo:02d}-{d:02d}"
@@ -212,6 +229,8 @@ def test_fast_and_careful_time_parsers_agree(texts):
     want = careful.dt.as_unit("ns").array.asi8
     assert fast[0].tolist() == want.tolist(), texts
     # an offset follows the clock time (a date's "-01" is not one)
-    has_offset = s.str.contains(r"[0-9]:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)$",
-                                regex=True)
+    has_offset = s.str.contains(
+        r"[0-9]:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)$",
+        regex=True,
+    )
     assert fast[1] == bool(has_offset.all()), texts

@@ -9,7 +9,8 @@ import pytest
 PKG = Path(__file__).resolve().parents[1] / "budgetlab"
 
 # Lower layers never import higher ones (events -> windows -> budget -> alerts -> analyses).
-LAYERS = {"_util": 0, "errors": 0, "slo": 1, "events": 2, "windows": 3, "budget": 4, "alerts": 5, "analyses": 6}
+LAYERS = {"_util": 0, "errors": 0, "slo": 1, "events": 2, "windows": 3, "budget": 4, "alerts": 5,
+          "analyses": 6}
 
 
 def _modules() -> dict[str, Path]:
@@ -51,8 +52,10 @@ def _layer(module: str) -> int | None:
 
 
 def test_the_walk_sees_the_package():
-    assert {"budgetlab.budget.figures", "budgetlab.windows.trailing", "budgetlab.events.read"} <= set(MODULES)
-    assert ("budgetlab.budget.figures", ["hold_low_traffic", "remaining_fraction", "status_codes"]) in \
+    assert {"budgetlab.budget.figures", "budgetlab.windows.trailing",
+            "budgetlab.events.read"} <= set(MODULES)
+    assert ("budgetlab.budget.figures", ["hold_low_traffic", "remaining_fraction",
+                                         "status_codes"]) in \
         GRAPH["budgetlab.budget.replay_status"]
 
 
@@ -70,7 +73,8 @@ def test_lower_layers_never_import_higher_ones(module):
     mine = _layer(module)
     for target, _ in GRAPH[module]:
         theirs = _layer(target)
-        assert theirs is None or theirs <= mine, f"{module} (layer {mine}) imports {target} (layer {theirs})"
+        assert theirs is None or theirs <= mine, (f"{module} (layer {mine}) imports {target} "
+                                                  f"(layer {theirs})")
         assert not target.startswith(("budgetlab.cli", "budgetlab.plotting")) or module.startswith(
             "budgetlab.analyses.incident"), f"{module} imports {target}"
 
@@ -88,7 +92,8 @@ def test_no_import_cycle():
         state[node] = 1
         for nxt in edges[node]:
             if state.get(nxt) == 1:
-                raise AssertionError("import cycle: " + " -> ".join(stack[stack.index(nxt):] + [nxt]))
+                raise AssertionError("import "
+                                     "cycle: " + " -> ".join(stack[stack.index(nxt):] + [nxt]))
             if nxt not in state:
                 visit(nxt, stack + [nxt])
         state[node] = 2

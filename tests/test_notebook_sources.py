@@ -44,12 +44,14 @@ def test_the_four_notebooks_are_packaged():
     names = {p.name for p in NOTEBOOKS}
     assert {"01_recalibrate_slo.ipynb", "02_window_length.ipynb", "03_timeout_vs_solve.ipynb",
             "04_incident_replay.ipynb"} <= names
-    assert not (ROOT / "notebooks" / "_build.py").exists(), "the notebooks are the source; no generator"
+    assert not (ROOT / "notebooks" / "_build.py").exists(), ("the notebooks are the source; no "
+                                                             "generator")
 
 
 def test_code_line_counter_counts_non_blank_lines():
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("a = 1\n\n# note\nb = 2"), nbformat.v4.new_markdown_cell("x\ny")]
+    nb.cells = [nbformat.v4.new_code_cell("a = 1\n\n# note\nb = 2"),
+                nbformat.v4.new_markdown_cell("x\ny")]
     assert _code_lines(nb) == 3  # a comment line counts, blank lines and markdown do not
 
 
@@ -63,7 +65,9 @@ def test_valid_without_outputs_and_thin(path):
         assert cell.outputs == [], f"{path.name}: committed with outputs"
         assert cell.execution_count is None, f"{path.name}: committed with execution counts"
     assert _code_lines(nb) <= MAX_CODE_LINES, f"{path.name}: {_code_lines(nb)} code lines"
-    assert sum(c.cell_type == "markdown" for c in nb.cells) >= len(code) // 2, "explain what the analyst sees"
+    assert sum(c.cell_type == "markdown" for c in nb.cells) >= len(code) // 2, (
+        "explain what the analyst sees"
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -72,7 +76,8 @@ def test_no_definitions_and_public_imports_only(path):
     for cell in _code_cells(nb):
         tree = ast.parse(_python(cell.source))
         for node in ast.walk(tree):
-            assert not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)), \
+            assert not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                         ast.Lambda)), \
                 f"{path.name}: a definition ({type(node).__name__}) belongs in the package"
             if isinstance(node, ast.Import):
                 modules = [a.name for a in node.names]
@@ -80,18 +85,26 @@ def test_no_definitions_and_public_imports_only(path):
             elif isinstance(node, ast.ImportFrom):
                 modules, names = [node.module or ""], [a.name for a in node.names]
             else:
-                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "bl":
-                    assert not node.attr.startswith("_"), f"{path.name}: private name bl.{node.attr}"
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "bl"
+                ):
+                    assert not node.attr.startswith("_"), (f"{path.name}: private name "
+                                                           f"bl.{node.attr}")
                 continue
             for module in modules:
                 if module.split(".")[0] != "budgetlab":
                     continue
-                assert not any(part.startswith("_") for part in module.split(".")), f"{path.name}: {module}"
+                assert not any(part.startswith("_") for part in module.split(".")), (
+                    f"{path.name}: {module}"
+                )
                 imported = importlib.import_module(module)
                 for name in names:
                     assert not name.startswith("_"), f"{path.name}: private name {name}"
                     public = getattr(imported, "__all__", None)
-                    assert public is None or name in public, f"{path.name}: {module}.{name} is not in __all__"
+                    assert public is None or name in public, (f"{path.name}: {module}.{name} is "
+                                                              "not in __all__")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -99,16 +112,20 @@ def test_one_parameters_cell_of_plain_values(path):
     nb = nbformat.read(path, as_version=4)
     code = _code_cells(nb)
     tagged = [c for c in code if "parameters" in c.metadata.get("tags", [])]
-    assert len(tagged) == 1 and tagged[0] is code[0], "the first code cell, and only it, is tagged 'parameters'"
+    assert len(tagged) == 1 and tagged[0] is code[0], ("the first code cell, and only it, is "
+                                                       "tagged 'parameters'")
     tree = ast.parse(tagged[0].source)
     assert tree.body, "an empty parameters cell"
     names = []
     for stmt in tree.body:
-        assert isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name), \
+        assert isinstance(stmt,
+                          ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0],
+                                                                                ast.Name), \
             f"{path.name}: the parameters cell holds only NAME = VALUE lines"
         value = ast.literal_eval(stmt.value)  # raises on anything but a literal
         assert value is None or isinstance(value, (str, int, float, bool)), \
-            f"{path.name}: {stmt.targets[0].id} must be a plain value (text, number, None), not {type(value).__name__}"
+            (f"{path.name}: {stmt.targets[0].id} must be a plain value (text, number, None), not "
+             f"{type(value).__name__}")
         names.append(stmt.targets[0].id)
     assert {"source", "incidents", "tz"} <= set(names)
     assert len(names) == len(set(names))
@@ -118,7 +135,8 @@ def test_one_parameters_cell_of_plain_values(path):
 def test_papermill_reads_every_parameter(path):
     """``papermill --help-notebook`` lists every parameter (its parser cannot read a line with an
     ``=`` inside the value or the comment: per-group values are written ``group:value``)."""
-    papermill = pytest.importorskip("papermill", reason="papermill (the notebooks extra) reads the parameters")
+    papermill = pytest.importorskip("papermill",
+                                    reason="papermill (the notebooks extra) reads the parameters")
     nb = nbformat.read(path, as_version=4)
     n_assignments = len(ast.parse(_code_cells(nb)[0].source).body)
     assert len(papermill.inspect_notebook(str(path))) == n_assignments
@@ -134,6 +152,7 @@ def test_ruff_passes_on_the_notebooks():
         command = [sys.executable, "-m", "ruff"]
     else:
         command = [ruff]
-    done = subprocess.run([*command, "check", "--no-cache", str(FOLDER)], cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([*command, "check", "--no-cache", str(FOLDER)], cwd=ROOT,
+                          capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

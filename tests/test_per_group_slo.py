@@ -13,7 +13,8 @@ from budgetlab.slo import as_per_group, split_by_slo
 
 
 def test_bare_targets_take_the_other_fields_from_base():
-    slos = PerGroup({"recaptcha_v2": 0.93, "turnstile": 0.97}, base=SLO(window="1h", warning=0.4, min_events=5))
+    slos = PerGroup({"recaptcha_v2": 0.93, "turnstile": 0.97}, base=SLO(window="1h", warning=0.4,
+                                                                        min_events=5))
     got = slos.slo_for("recaptcha_v2")
     assert got == SLO(target=0.93, window="1h", warning=0.4, min_events=5)
 
@@ -93,10 +94,12 @@ def test_bucket_breakdown_takes_a_missing_group_key():
     region = np.where(np.arange(n) % 3 == 0, None, np.where(np.arange(n) % 2 == 0, "fra", "ams"))
     ok = np.arange(n) % 4 != 0
     ev = as_events(pd.date_range("2026-01-01", periods=n, freq="min", tz="UTC"), ok,
-                   np.where(ok, "success", np.where(np.arange(n) % 8 == 0, "timeout", "solve_error")),
+                   np.where(ok, "success", np.where(np.arange(n) % 8 == 0, "timeout",
+                                                    "solve_error")),
                    groups={"region": region})
     table = bucket_breakdown(ev, SLO(0.9, window="30min"), by="region")
     # hand count: failures per region (None is a group of its own)
     fails = pd.Series(~ok).groupby(pd.Series(region).fillna("<NA>")).sum()
-    got = table.groupby(table["region"].astype(object).where(table["region"].notna(), "<NA>"))["failures"].sum()
+    got = table.groupby(table["region"].astype(object).where(table["region"].notna(),
+                                                             "<NA>"))["failures"].sum()
     assert got.sort_index().to_dict() == fails.sort_index().to_dict()

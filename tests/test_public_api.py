@@ -20,7 +20,8 @@ STUB = Path(__file__).resolve().parents[1] / "budgetlab" / "__init__.pyi"
 
 def stub_text() -> str:
     """The stub of ``budgetlab/__init__.py``, generated from its tables."""
-    lines = ['"""What type checkers see of ``budgetlab`` (its names are imported on first use at run time).',
+    lines = ['"""What type checkers see of ``budgetlab`` (its names are imported on first use at '
+             'run time).',
              "",
              "Generated from ``_EXPORTS``, ``_MODULES`` and ``budgetlab.errors.__all__`` by",
              '``python tests/test_public_api.py``; do not edit."""',
@@ -31,9 +32,11 @@ def stub_text() -> str:
         imports.append((f".{parent}" if parent else ".", leaf, name))
     imports += [(".errors", name, name) for name in budgetlab.errors.__all__]
     imports += [(f".{module}", name, name) for name, module in budgetlab._EXPORTS.items()]
-    # in the order ruff's isort keeps: by module, then constants, classes, functions (case-insensitive)
+    # in the order ruff's isort keeps: by module, then constants, classes, functions
+    # (case-insensitive)
     kind = {True: 0, False: 1}
-    imports.sort(key=lambda t: (t[0], kind[t[1].isupper()] if t[1][0].isupper() else 2, t[1].lower()))
+    imports.sort(key=lambda t: (t[0], kind[t[1].isupper()] if t[1][0].isupper() else 2,
+                                t[1].lower()))
     for module, name, bound in imports:
         lines.append(f"from {module} import {name} as {bound}")
     lines += ["", "__version__: str", "__all__ = ["]
@@ -47,7 +50,8 @@ def test_the_type_checkers_stub_is_generated_from_the_export_table():
 
 
 def test_all_is_built_from_the_tables():
-    assert budgetlab.__all__ == [*budgetlab.errors.__all__, "synth", "datasets", *budgetlab._EXPORTS]
+    assert budgetlab.__all__ == [*budgetlab.errors.__all__, "synth", "datasets",
+                                 *budgetlab._EXPORTS]
     assert len(set(budgetlab.__all__)) == len(budgetlab.__all__)
 
 
@@ -83,7 +87,8 @@ def test_the_dask_api_has_one_name():
 
     assert bd.__name__ == "budgetlab.dask" and bd.__file__.endswith("__init__.py")
     package = Path(budgetlab.__file__).parent
-    assert not (package / "scaleout").exists() and not (package / "dask.py").exists()  # no second name
+    # no second name
+    assert not (package / "scaleout").exists() and not (package / "dask.py").exists()
     for name in ("read_events", "bin_events", "replay", "transitions"):
         assert getattr(bd, name).__module__.startswith("budgetlab.dask."), name
 
@@ -91,7 +96,8 @@ def test_the_dask_api_has_one_name():
 def test_import_budgetlab_does_not_load_the_analyses():
     code = ("import sys, budgetlab; "
             "print(sorted(m for m in sys.modules if m.startswith('budgetlab.')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
     loaded = eval(out)  # a printed list of module names
     assert "budgetlab.analyses" not in loaded and "budgetlab.budget" not in loaded, loaded
 

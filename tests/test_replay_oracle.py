@@ -36,7 +36,8 @@ def seed_replay(t_ns, ok, slo: SLO):
     for t, o in zip(t_ns, ok, strict=True):
         trk.record(bool(o), int(t))
         rows.append({
-            "total": trk.total_events, "successes": trk.success_count, "failures": trk.failure_count,
+            "total": trk.total_events, "successes": trk.success_count,
+                     "failures": trk.failure_count,
             "success_rate": trk.current_success_rate, "budget_total": float(trk.error_budget_total),
             "budget_remaining": float(trk.error_budget_remaining),
             "remaining_fraction": float(trk.remaining_fraction), "burn_rate": trk.burn_rate,
@@ -48,7 +49,8 @@ def seed_replay(t_ns, ok, slo: SLO):
 def event_times(draw, n):
     """Gaps drawn to produce ties (0), exact window edges, bursts and long gaps."""
     window = draw(st.sampled_from([1, 2, 5, 10, 60, 3600]))  # seconds
-    choices = st.sampled_from([0, 0, 1, window, window, window - 1 if window > 1 else 0, window + 1, 10 * window])
+    choices = st.sampled_from([0, 0, 1, window, window, window - 1 if window > 1 else 0, window + 1,
+                               10 * window])
     gaps = draw(st.lists(st.one_of(choices, st.integers(0, 3 * window)), min_size=n, max_size=n))
     t = T0 + np.cumsum(np.asarray(gaps, dtype=np.int64)) * 1_000_000_000
     return t, window
@@ -72,7 +74,8 @@ def cases(draw):
             draw(st.floats(0, 1)) < p for _ in range(n)]
     target = draw(st.sampled_from([0.5, 0.9, 0.93, 0.95, 0.97, 0.99, 0.999]))
     warning, critical = draw(st.sampled_from([(0.5, 0.1), (0.8, 0.2), (0.3, 0.0), (1.0, 0.5)]))
-    return t, np.asarray(ok, dtype=bool), SLO(target=target, window=window, warning=warning, critical=critical)
+    return t, np.asarray(ok, dtype=bool), SLO(target=target, window=window, warning=warning,
+                                              critical=critical)
 
 
 # Both kernels: the compiled single pass (numba) and the pure-numpy sort/searchsorted path.
@@ -92,9 +95,12 @@ def test_replay_equals_seed_tracker_bit_for_bit(case, kernel):
         got = replay(events, slo)
     want, fired = seed_replay(t, ok, slo)
     for col in FIGURES:
-        np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy(), err_msg=col, strict=False)
+        np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy(), err_msg=col,
+                                      strict=False)
         # bit for bit, not approximately
-        assert got[col].to_numpy().tobytes() == want[col].to_numpy().astype(got[col].dtype).tobytes(), col
+        assert (
+            got[col].to_numpy().tobytes() == want[col].to_numpy().astype(got[col].dtype).tobytes()
+        ), col
     assert got["status"].astype(str).tolist() == want["status"].tolist()
     tr = transitions(got)
     assert tr["to_status"].astype(str).tolist() == [r["status"] for r in fired]
@@ -117,7 +123,9 @@ def test_tracker_equals_seed_tracker(case):
         states.append(trk.state())
     got = pd.DataFrame(states)
     for col in FIGURES:
-        assert got[col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes(), col
+        assert (
+            got[col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes()
+        ), col
     assert got["status"].tolist() == want["status"].tolist()
     strip = [{k: v for k, v in r.items() if k != "slo_target"} for r in fired]
     assert [{k: v for k, v in r.items() if k != "slo_target"} for r in mine] == strip
@@ -144,7 +152,8 @@ def test_tracker_record_many_equals_record(case, nbatches):
 @KERNELS
 @given(case=cases(), min_events=st.integers(1, 6), ngroups=st.integers(1, 3))
 def test_grouped_replay_equals_one_tracker_per_group(case, min_events, ngroups, kernel):
-    """by= replays each group independently; min_events holds the status (oracle: Tracker per group)."""
+    """by= replays each group independently; min_events holds the status (oracle: Tracker per
+    group)."""
     t, ok, slo = case
     slo = slo.with_(min_events=min_events)
     rng = np.random.default_rng(len(t))
@@ -166,7 +175,10 @@ def test_grouped_replay_equals_one_tracker_per_group(case, min_events, ngroups, 
         want = pd.DataFrame(states, index=sub.index)
         mine = got.loc[sub.index]
         for col in FIGURES:
-            assert mine[col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes(), col
+            assert (
+                mine[col].to_numpy(dtype=float).tobytes()
+                == want[col].to_numpy(dtype=float).tobytes()
+            ), col
         assert mine["status"].astype(str).tolist() == want["status"].tolist()
         assert mine["low_traffic"].tolist() == want["low_traffic"].tolist()
         mine_tr = tr[tr["g"] == key]
@@ -194,7 +206,8 @@ def test_tiny_inputs(n):
 
 def test_record_many_near_the_int64_floor_equals_record():
     """t - window must not wrap around below int64 (timestamps near 1677-09-21)."""
-    t = np.array(["1677-09-21T00:13:00", "1677-09-21T00:14:00", "1677-09-21T02:00:00"], dtype="datetime64[ns]")
+    t = np.array(["1677-09-21T00:13:00", "1677-09-21T00:14:00", "1677-09-21T02:00:00"],
+                 dtype="datetime64[ns]")
     ok = [True, False, True]
     a, b = Tracker(SLO(window="1h")), Tracker(SLO(window="1h"))
     for ti, o in zip(t, ok, strict=True):
@@ -218,7 +231,10 @@ def test_chunked_kernel_equals_seed_tracker(case, ngroups):
         sub = events["g"] == key
         want, _ = seed_replay(t[sub.to_numpy()], ok[sub.to_numpy()], slo)
         for col in ("total", "failures", "burn_rate", "remaining_fraction"):
-            assert got.loc[sub, col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes()
+            assert (
+                got.loc[sub, col].to_numpy(dtype=float).tobytes()
+                == want[col].to_numpy(dtype=float).tobytes()
+            )
         assert got.loc[sub, "status"].astype(str).tolist() == want["status"].tolist()
 
 
@@ -259,7 +275,10 @@ def test_replay_with_per_group_slos_equals_seed_and_keyed_tracker(case, data, ng
         streamed.append(kt.tracker(key).state())
     streamed_df = pd.DataFrame(streamed, index=events.index)
     for col in FIGURES:
-        assert got[col].to_numpy(dtype=float).tobytes() == streamed_df[col].to_numpy(dtype=float).tobytes(), col
+        assert (
+            got[col].to_numpy(dtype=float).tobytes()
+            == streamed_df[col].to_numpy(dtype=float).tobytes()
+        ), col
     assert got["status"].astype(str).tolist() == streamed_df["status"].tolist()
     assert got["low_traffic"].tolist() == streamed_df["low_traffic"].tolist()
     assert tr["to_status"].astype(str).tolist() == [r["status"] for r in fired]
@@ -270,6 +289,10 @@ def test_replay_with_per_group_slos_equals_seed_and_keyed_tracker(case, data, ng
         sub = (events["g"] == key).to_numpy()
         want, seed_fired = seed_replay(t[sub], ok[sub], slo)
         for col in FIGURES:
-            assert got.loc[sub, col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes(), col
+            assert (
+                got.loc[sub, col].to_numpy(dtype=float).tobytes()
+                == want[col].to_numpy(dtype=float).tobytes()
+            ), col
         assert got.loc[sub, "status"].astype(str).tolist() == want["status"].tolist()
-        assert tr.loc[tr["g"] == key, "to_status"].astype(str).tolist() == [r["status"] for r in seed_fired]
+        assert tr.loc[tr["g"] == key,
+                      "to_status"].astype(str).tolist() == [r["status"] for r in seed_fired]

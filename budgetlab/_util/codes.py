@@ -1,4 +1,5 @@
-"""Codes of a column and chunk-parallel Arrow kernels, shared by the readers (:mod:`budgetlab.events`),
+"""Codes of a column and chunk-parallel Arrow kernels, shared by the readers
+(:mod:`budgetlab.events`),
 the personal-data guard (:mod:`budgetlab.privacy`) and the CLI."""
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ def on_chunks(fn: Callable[[Any], Any], column: Any, *, rows: int | None = None)
     if len(column) < (PARALLEL_ROWS if rows is None else rows) or threads < 2:
         return [fn(column)]
     bounds = np.linspace(0, column.num_chunks, threads + 1).astype(int)
-    parts = [pa.chunked_array(column.chunks[lo:hi], type=column.type) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+    parts = [
+        pa.chunked_array(column.chunks[lo:hi], type=column.type)
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
+    ]
     with ThreadPoolExecutor(max_workers=threads) as pool:
         return list(pool.map(fn, parts))

@@ -44,7 +44,8 @@ def neutralise(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with every text cell that a spreadsheet would run as a formula given a leading
     ``'`` (text columns only, the column names too; the input is not changed).
 
-    >>> t = pd.DataFrame({"group": ["=HYPERLINK(1)", "fra", "-x", "'@y"], "rate": [-0.5, 1.0, 2.0, 3.0]})
+    >>> t = pd.DataFrame({"group": ["=HYPERLINK(1)", "fra", "-x", "'@y"], "rate": [-0.5, 1.0, 2.0,
+    ...                                                                            3.0]})
     >>> neutralise(t)["group"].tolist(), neutralise(t)["rate"].tolist()
     (["'=HYPERLINK(1)", 'fra', "'-x", "''@y"], [-0.5, 1.0, 2.0, 3.0])
     """
@@ -75,7 +76,8 @@ def quoting(table: pd.DataFrame) -> Literal[0, 2]:
     for name in table.columns:
         col = table[name]
         if _is_text(col):
-            values = col.cat.categories if isinstance(col.dtype, pd.CategoricalDtype) else col.dropna()
+            values = col.cat.categories if isinstance(col.dtype,
+                                                      pd.CategoricalDtype) else col.dropna()
             if any("\r" in v for v in values if isinstance(v, str)):
                 return csv.QUOTE_NONNUMERIC
     return csv.QUOTE_MINIMAL

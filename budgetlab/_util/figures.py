@@ -21,12 +21,14 @@ def _plot_format(p: Path) -> str:
     """The format a plot at ``p`` is written in (its suffix), or a :class:`ConfigError`."""
     fmt = p.suffix.lower().lstrip(".")
     if f".{fmt}" not in PLOT_SUFFIXES:
-        raise ConfigError(f"{shown_path(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
+        raise ConfigError(f"{shown_path(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the "
+                          "format follows the "
                           "suffix); choose one of these suffixes.")
     return fmt
 
 
-def figure_bytes(fig: Any, path: str | PathLike[str], *, dpi: int = 110, png_compression: int | None = None) -> bytes:
+def figure_bytes(fig: Any, path: str | PathLike[str], *, dpi: int = 110,
+                 png_compression: int | None = None) -> bytes:
     """A matplotlib figure encoded in the format ``path``'s suffix names (png, svg or pdf), in
     memory: what :func:`save_figure` writes (a process that draws but writes no file hands these
     bytes to the one that does); ``png_compression`` (0-9) trades a PNG's size for the time to
@@ -41,13 +43,18 @@ def figure_bytes(fig: Any, path: str | PathLike[str], *, dpi: int = 110, png_com
     >>> figure_bytes(fig, "timeline.jpg")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: 'timeline.jpg': a plot is written as .png, .svg, .pdf (the format follows the suffix); choose one of these suffixes.
+    budgetlab.errors.ConfigError: 'timeline.jpg': a plot is written as .png, .svg, .pdf (the format
+    follows the suffix); choose one of these suffixes.
     >>> plt.close(fig)
     """
     import io
 
     fmt = _plot_format(Path(path))
-    extra = {"pil_kwargs": {"compress_level": png_compression}} if fmt == "png" and png_compression is not None else {}
+    extra = (
+        {"pil_kwargs": {"compress_level": png_compression}}
+        if fmt == "png" and png_compression is not None
+        else {}
+    )
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=dpi, **extra)
     return buffer.getvalue()
@@ -70,4 +77,5 @@ def save_figure(fig: Any, path: str | PathLike[str], *, force: bool = False, dpi
     """
     _plot_format(Path(path))  # before the drawing: a refused name costs no rendering
     check_output(path, force=force)
-    return write_bytes(figure_bytes(fig, path, dpi=dpi, png_compression=png_compression), path, force=force)
+    return write_bytes(figure_bytes(fig, path, dpi=dpi, png_compression=png_compression), path,
+                       force=force)

@@ -30,7 +30,8 @@ from .words import say
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output", "register_input",
+__all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
+           "register_input",
            "forget_inputs", "file_identity", "shown_path", "name_max"]
 
 # the files read in this run: identity (device, inode) -> the absolute names it was read under.
@@ -116,8 +117,10 @@ def _check_special(p: Path) -> None:
         return
     if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
         kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
-        raise ConfigError(f"{shown_path(p)}: is {kind}, not a regular file; budgetlab never replaces special files, "
+                else "a "
+                     "device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+        raise ConfigError(f"{shown_path(p)}: is {kind}, not a regular file; budgetlab never "
+                          "replaces special files, "
                           "not even with --force: give the name of a regular file.")
 
 
@@ -128,8 +131,10 @@ def _check_writable(p: Path) -> None:
     try:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        raise ConfigError(f"{shown_path(p)}: cannot be written, its folder {shown_path(p.parent)} does not let budgetlab "
-                          f"create files ({exc.strerror or type(exc).__name__}); give an output in a folder you can "
+        raise ConfigError(f"{shown_path(p)}: cannot be written, its folder {shown_path(p.parent)} "
+                          "does not let budgetlab "
+                          f"create files ({exc.strerror or type(exc).__name__}); give an output in "
+                          "a folder you can "
                           "write to.") from None
     os.close(fd)
     with contextlib.suppress(OSError):
@@ -151,26 +156,31 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     budgetlab.errors.OutputExistsError: 'out.csv': exists already; pass force=True to overwrite it.
     """
     if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
-        raise ConfigError("an output file name is empty; give a file name (or leave the option out).")
+        raise ConfigError("an output file name is empty; give a file name (or leave the option "
+                          "out).")
     text = os.fspath(path)
     if not isinstance(text, str):
         raise ConfigError("an output path must be text, not bytes.")
     if text.endswith(("/", os.sep)):
-        raise ConfigError(f"{shown_path(Path(text))}: names a folder (it ends in '/'); give a file name for the output.")
+        raise ConfigError(f"{shown_path(Path(text))}: names a folder (it ends in '/'); give a file "
+                          "name for the output.")
     p = Path(text).expanduser()
     limit = name_max(p.parent if p.parent.is_dir() else ".")
     if len(os.fsencode(p.name)) > limit:
-        raise ConfigError(f"the output name is {len(os.fsencode(p.name))} bytes long; this file system allows "
+        raise ConfigError(f"the output name is {len(os.fsencode(p.name))} bytes long; this file "
+                          "system allows "
                           f"{limit}: give a shorter name.")
     if p.is_dir():
         raise ConfigError(f"{shown_path(p)}: is a directory; give a file name for the output.")
     if not p.parent.exists():
         raise ConfigError(f"{shown_path(p.parent)}: folder does not exist; create it first.")
     if not p.parent.is_dir():
-        raise ConfigError(f"{shown_path(p.parent)}: is not a folder; give an output path inside a folder.")
+        raise ConfigError(f"{shown_path(p.parent)}: is not a folder; give an output path inside a "
+                          "folder.")
     _check_writable(p)
     if _is_input(p):
-        raise ConfigError(f"{shown_path(p)}: is an input of this run; write the output to another file (inputs are "
+        raise ConfigError(f"{shown_path(p)}: is an input of this run; write the output to another "
+                          "file (inputs are "
                           "never overwritten, not even with --force).")
     _check_special(p)
     if os.path.lexists(p) and not force:
@@ -200,7 +210,8 @@ def _publish(tmp: Path, target: Path, *, force: bool) -> None:
         os.fsync(fh.fileno())
     if force:
         if _is_input(target):  # checked again: the names may have changed while the work ran
-            raise ConfigError(f"{shown_path(target)}: is an input of this run; write the output to another file.")
+            raise ConfigError(f"{shown_path(target)}: is an input of this run; write the output to "
+                              "another file.")
         _check_special(target)
         os.replace(tmp, target)
     else:
@@ -242,14 +253,17 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
             except FileExistsError:  # another writer's (16 random hex digits make this rare)
                 tmp = None
                 continue
-            except OSError as exc:  # the folder changed since the check: name the output, not the temporary
+            # the folder changed since the check: name the output, not the temporary
+            except OSError as exc:
                 tmp = None
-                raise ConfigError(f"{shown_path(target)}: cannot be written ({exc.strerror or type(exc).__name__}); give "
+                raise ConfigError(f"{shown_path(target)}: cannot be written "
+                                  f"({exc.strerror or type(exc).__name__}); give "
                                   "an output in a folder you can write to.") from None
             os.close(fd)
             break
         if tmp is None:
-            raise ConfigError(f"{shown_path(target.parent)}: cannot create a temporary file there; remove stale "
+            raise ConfigError(f"{shown_path(target.parent)}: cannot create a temporary file there; "
+                              "remove stale "
                               "'.bl-*.tmp*' files.")
         yield tmp
         if not tmp.exists():
@@ -263,7 +277,8 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
 
 @contextlib.contextmanager
 def atomic_write(
-    path: str | PathLike[str], mode: str = "w", *, force: bool = False, encoding: str | None = "utf-8",
+    path: str | PathLike[str], mode: str = "w", *, force: bool = False,
+                 encoding: str | None = "utf-8",
     newline: str | None = None,
 ) -> Iterator[IO[Any]]:
     """Open a temporary file next to ``path`` for writing (``mode`` ``"w"`` or ``"wb"``); it

@@ -16,12 +16,14 @@ from typing import Any
 
 from ..errors import ConfigError
 
-__all__ = ["MEMORY_ENV", "parse_bytes", "format_bytes", "physical_memory", "memory_limit", "check_memory", "check_cells"]
+__all__ = ["MEMORY_ENV", "parse_bytes", "format_bytes", "physical_memory", "memory_limit",
+           "check_memory", "check_cells"]
 
 #: The environment variable that overrides the default memory budget.
 MEMORY_ENV = "BUDGETLAB_MEMORY_LIMIT"
 
-_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "m": 1000**2, "mb": 1000**2, "g": 1000**3, "gb": 1000**3,
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "m": 1000**2, "mb": 1000**2, "g": 1000**3,
+          "gb": 1000**3,
           "t": 1000**4, "tb": 1000**4, "kib": 1024, "mib": 1024**2, "gib": 1024**3, "tib": 1024**4}
 _FALLBACK = 8 * 1024**3  # physical memory unknown (no sysconf): assume a small machine
 
@@ -34,7 +36,8 @@ def parse_bytes(value: Any, *, name: str = "memory_limit") -> int:
     >>> parse_bytes("lots")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: memory_limit='lots' is not a size; give bytes or e.g. '8GiB', '512MB'.
+    budgetlab.errors.ConfigError: memory_limit='lots' is not a size; give bytes or e.g. '8GiB',
+    '512MB'.
     """
     if isinstance(value, bool):
         raise ConfigError(f"{name}={value!r} is not a size; give bytes or e.g. '8GiB', '512MB'.")
@@ -44,7 +47,8 @@ def parse_bytes(value: Any, *, name: str = "memory_limit") -> int:
         m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*", str(value))
         unit = m.group(2).lower() if m else ""
         if m is None or unit not in _UNITS:
-            raise ConfigError(f"{name}={value!r} is not a size; give bytes or e.g. '8GiB', '512MB'.")
+            raise ConfigError(f"{name}={value!r} is not a size; give bytes or e.g. '8GiB', "
+                              "'512MB'.")
         size = int(float(m.group(1)) * _UNITS[unit])
     if size <= 0:
         raise ConfigError(f"{name}={value!r} must be a positive size; e.g. '8GiB'.")
@@ -98,25 +102,32 @@ def check_memory(nbytes: float, what: str, fixes: Sequence[str] = (), *, limit: 
     >>> check_memory(2 * 1024**3, "the bin grid", ["use a coarser freq="], limit="1GiB")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: the bin grid would need about 2.0 GiB, over the memory limit of 1.0 GiB; use a coarser freq=, or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical memory).
+    budgetlab.errors.ConfigError: the bin grid would need about 2.0 GiB, over the memory limit of
+    1.0 GiB; use a coarser freq=, or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of
+    the physical memory).
     """
     cap = memory_limit(limit)
     if nbytes <= cap:
         return
     ways = [*fixes, f"or raise the limit ({MEMORY_ENV}=8GiB, default: half of the physical memory)"]
-    raise ConfigError(f"{what} would need about {format_bytes(nbytes)}, over the memory limit of {format_bytes(cap)}; "
+    raise ConfigError(f"{what} would need about {format_bytes(nbytes)}, over the memory limit of "
+                      f"{format_bytes(cap)}; "
                       f"{', '.join(ways)}.")
 
 
-def check_cells(n_groups: int, n_bins: int, bytes_per_cell: float, what: str, fixes: Sequence[str] = (), *,
+def check_cells(n_groups: int, n_bins: int, bytes_per_cell: float, what: str,
+                fixes: Sequence[str] = (), *,
                 limit: Any = None) -> None:
     """:func:`check_memory` for work that allocates ``bytes_per_cell`` per group x time bin
     (estimated before the work): the message names the grid's shape.
 
-    >>> check_cells(50_000, 40_320, 150, "the dense burn-rate table", ["use a coarser freq="], limit="8GiB")
+    >>> check_cells(50_000, 40_320, 150, "the dense burn-rate table", ["use a coarser freq="],
+    ...             limit="8GiB")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: the dense burn-rate table (50000 group(s) x 40320 bin(s)) would need about 281.6 GiB, over the memory limit of 8.0 GiB; use a coarser freq=, or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical memory).
+    budgetlab.errors.ConfigError: the dense burn-rate table (50000 group(s) x 40320 bin(s)) would
+    need about 281.6 GiB, over the memory limit of 8.0 GiB; use a coarser freq=, or raise the limit
+    (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical memory).
     """
     check_memory(float(n_groups) * float(n_bins) * float(bytes_per_cell),
                  f"{what} ({n_groups} group(s) x {n_bins} bin(s))", fixes, limit=limit)

@@ -38,7 +38,8 @@ def _output_key(p: Path) -> tuple[str, tuple[int, int] | None]:
     return os.path.normcase(os.path.realpath(p)), file_identity(p)
 
 
-def _same_file(a: tuple[str, tuple[int, int] | None], b: tuple[str, tuple[int, int] | None]) -> bool:
+def _same_file(a: tuple[str, tuple[int, int] | None], b: tuple[str, tuple[int,
+                                                                          int] | None]) -> bool:
     return a[0] == b[0] or (a[1] is not None and a[1] == b[1])
 
 
@@ -56,12 +57,14 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> new_run()
-    >>> plan_outputs({"--out": d / "t.csv", "--plot": d / "t.png", "--summary": None})["--plot"].name
+    >>> plan_outputs({"--out": d / "t.csv", "--plot": d / "t.png",
+    ...               "--summary": None})["--plot"].name
     't.png'
     >>> plan_outputs({"--out": d / "a.csv", "--summary": d / "." / "a.csv"})
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: --summary: names the same file as --out ('a.csv'); give each output its own name.
+    budgetlab.errors.ConfigError: --summary: names the same file as --out ('a.csv'); give each
+    output its own name.
     """
     planned: dict[str, Path] = {}
     keys: dict[str, tuple[str, tuple[int, int] | None]] = {}
@@ -69,15 +72,18 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
         if path is None:
             continue
         if not isinstance(path, (str, PathLike)) or not os.fspath(path).strip():
-            raise ConfigError(f"{option}: an empty file name; give a file name or leave the option out.")
+            raise ConfigError(f"{option}: an empty file name; give a file name or leave the option "
+                              "out.")
         p = check_output(path, force=force)
         if "plot" in option and p.suffix.lower() not in PLOT_SUFFIXES:
-            raise ConfigError(f"{option}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the format follows the "
+            raise ConfigError(f"{option}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the "
+                              "format follows the "
                               "suffix); choose one of these suffixes.")
         key = _output_key(p)
         for other, q in [*keys.items(), *((o, k) for o, k in _PLANNED.items() if o not in outputs)]:
             if _same_file(key, q):
-                raise ConfigError(f"{option}: names the same file as {other} ({shown_path(p)}); give each output its "
+                raise ConfigError(f"{option}: names the same file as {other} ({shown_path(p)}); "
+                                  "give each output its "
                                   "own name.")
         planned[option] = p
         keys[option] = key

@@ -94,7 +94,8 @@ class ProgressBar:
         if show:
             from tqdm import tqdm
 
-            self._bar = tqdm(total=self.total, desc=desc, leave=False, file=sys.stderr, disable=False,
+            self._bar = tqdm(total=self.total, desc=desc, leave=False, file=sys.stderr,
+                             disable=False,
                              unit_scale=True)
 
     def update(self, n: int) -> None:

@@ -17,8 +17,10 @@ import pandas as pd
 from ..errors import ConfigError, InputError, SchemaError
 from .words import say
 
-__all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole", "check_tz", "to_timedelta", "to_ns",
-           "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent", "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns",
+__all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole",
+           "check_tz", "to_timedelta", "to_ns",
+           "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent",
+           "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns",
            "options_object"]
 
 _Options = TypeVar("_Options")
@@ -32,7 +34,8 @@ def check_argument(name: str, value: Any, options: Iterable[Any]) -> Any:
     """
     opts = list(options)
     if value not in opts:
-        raise ConfigError(f"{name}={value!r} is not valid; use one of {', '.join(map(repr, opts))}.")
+        raise ConfigError(f"{name}={value!r} is not valid; use one of "
+                          f"{', '.join(map(repr, opts))}.")
     return value
 
 
@@ -60,7 +63,8 @@ def check_number(name: str, value: Any, *, low: float | None = None, high: float
     return v
 
 
-def check_fraction(name: str, value: Any, *, low_open: bool = True, high_open: bool = True) -> float:
+def check_fraction(name: str, value: Any, *, low_open: bool = True,
+                   high_open: bool = True) -> float:
     """``value`` as a float in ``(0, 1)`` (``low_open``/``high_open`` False close that end), else
     :class:`ConfigError` naming ``name``.
 
@@ -70,7 +74,8 @@ def check_fraction(name: str, value: Any, *, low_open: bool = True, high_open: b
     return check_number(name, value, low=0.0, high=1.0, low_open=low_open, high_open=high_open)
 
 
-def percent_to_fraction(name: str, value: Any, *, low_open: bool = True, high_open: bool = True) -> float:
+def percent_to_fraction(name: str, value: Any, *, low_open: bool = True,
+                        high_open: bool = True) -> float:
     """A percentage (``99.9``) as the fraction its decimal text means (``0.999``), else
     :class:`ConfigError` naming ``name``. Every percentage becomes a fraction here.
 
@@ -89,7 +94,8 @@ def percent_to_fraction(name: str, value: Any, *, low_open: bool = True, high_op
     lo_ok = pct > 0 if low_open else pct >= 0
     hi_ok = pct < 100 if high_open else pct <= 100
     if not (lo_ok and hi_ok):
-        raise ConfigError(f"{name}={value!r} must lie in {'(' if low_open else '['}0, 100{')' if high_open else ']'}.")
+        raise ConfigError(f"{name}={value!r} must lie in {'(' if low_open else '['}0, "
+                          f"100{')' if high_open else ']'}.")
     return float(decimal.Decimal(repr(pct)) / 100)
 
 
@@ -136,8 +142,10 @@ def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
         return pd.Timedelta(days=7 * float(weeks.group(1)))
     calendar = _CALENDAR.fullmatch(text)
     if calendar and calendar.group(1) != "m":  # "m" is minutes
-        raise ConfigError(f"{name}={value!r}: months and years have no fixed length; give days, e.g. '30D' or '365D'.")
-    with warnings.catch_warnings():  # pandas' deprecation notes for unit spellings are not the user's business
+        raise ConfigError(f"{name}={value!r}: months and years have no fixed length; give days, "
+                          "e.g. '30D' or '365D'.")
+    # pandas' deprecation notes for unit spellings are not the user's business
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # "7d" means days everywhere people write windows; pandas 3 deprecates lowercase d
         return pd.Timedelta(re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text))
@@ -157,10 +165,12 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
     >>> to_timedelta("100000D")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: window='100000D' is out of range; give a duration from 1ns to 3660 days (10 years).
+    budgetlab.errors.ConfigError: window='100000D' is out of range; give a duration from 1ns to 3660
+    days (10 years).
     """
     if isinstance(value, bool):
-        raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds.")
+        raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or "
+                          "seconds.")
     try:
         if isinstance(value, (int, float, np.integer, np.floating)):
             if not np.isfinite(value):
@@ -175,7 +185,8 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
     except ConfigError:
         raise
     except (OverflowError, pd.errors.OutOfBoundsTimedelta):
-        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 days (10 years).") from None
+        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 "
+                          "days (10 years).") from None
     except (ValueError, TypeError):
         raise ConfigError(
             f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds."
@@ -185,7 +196,8 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
     if td < pd.Timedelta(0) or (td == pd.Timedelta(0) and not allow_zero):
         raise ConfigError(f"{name}={value!r} must be positive; give e.g. '24h'.")
     if td > MAX_DURATION:
-        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 days (10 years).")
+        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 "
+                          "days (10 years).")
     return pd.Timedelta(td).as_unit("ns")
 
 
@@ -235,7 +247,8 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, what: str = 
             close = difflib.get_close_matches(str(col), have, n=3, cutoff=0.5)
             hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
             raise SchemaError(
-                f"{what} has no column {col!r}.{hint} Columns present: {', '.join(map(repr, have[:20]))}."
+                f"{what} has no column {col!r}.{hint} Columns present: "
+                f"{', '.join(map(repr, have[:20]))}."
             )
 
 
@@ -248,7 +261,8 @@ def check_tz(tz: Any, *, name: str = "tz") -> str:
     >>> check_tz("Mars/Olympus")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: tz='Mars/Olympus' is not a time zone; give an IANA name such as 'Europe/Berlin' or 'UTC'.
+    budgetlab.errors.ConfigError: tz='Mars/Olympus' is not a time zone; give an IANA name such as
+    'Europe/Berlin' or 'UTC'.
     """
     if tz is None or tz is datetime.UTC:
         return "UTC"
@@ -259,7 +273,8 @@ def check_tz(tz: Any, *, name: str = "tz") -> str:
     try:
         pd.Timestamp(0, tz=tz)
     except Exception:  # zoneinfo and pytz raise different types for unknown zones
-        raise ConfigError(f"{name}={tz!r} is not a time zone; give an IANA name such as 'Europe/Berlin' or 'UTC'.") from None
+        raise ConfigError(f"{name}={tz!r} is not a time zone; give an IANA name such as "
+                          "'Europe/Berlin' or 'UTC'.") from None
     return tz
 
 
@@ -276,7 +291,8 @@ def utc_timestamp(value: Any, *, name: str, tz: str = "UTC") -> pd.Timestamp:
     try:
         ts = pd.Timestamp(value)
     except (ValueError, TypeError):
-        raise ConfigError(f"{name}={value!r} is not a time; give e.g. '2026-01-01 00:00'{say(' or a Timestamp', '')} "
+        raise ConfigError(f"{name}={value!r} is not a time; give e.g. '2026-01-01 "
+                          f"00:00'{say(' or a Timestamp', '')} "
                           f"(a time without offset is read in {tz}).") from None
     if pd.isna(ts):
         raise ConfigError(f"{name} is missing (NaT); give a time such as '2026-01-01 00:00'.")
@@ -303,17 +319,21 @@ def utc_from_ns(values: np.ndarray, *, copy: bool = True) -> pd.DatetimeIndex:
     >>> utc_from_ns(np.array([0])).strftime("%Y-%m-%d %H:%M %Z").tolist()
     ['1970-01-01 00:00 UTC']
     """
-    return pd.DatetimeIndex(np.asarray(values, dtype=np.int64), dtype="datetime64[ns, UTC]", copy=copy)
+    return pd.DatetimeIndex(np.asarray(values, dtype=np.int64), dtype="datetime64[ns, UTC]",
+                            copy=copy)
 
 
-def options_object(cls: type[_Options], options: _Options | None, given: dict[str, Any], example: str) -> _Options:
-    """``options`` (a ``cls``), or the keyword options ``given`` as one ``cls``; with ``options`` the
+def options_object(cls: type[_Options], options: _Options | None, given: dict[str, Any],
+                   example: str) -> _Options:
+    """``options`` (a ``cls``), or the keyword options ``given`` as one ``cls``; with ``options``
+    the
     keywords must be at their defaults: a keyword given as well is refused, never dropped.
 
     >>> @dataclasses.dataclass(frozen=True)
     ... class Opts:
     ...     n: int = 1
-    >>> options_object(Opts, None, {"n": 2}, "Opts(n=2)"), options_object(Opts, Opts(3), {"n": 1}, "Opts(n=2)")
+    >>> options_object(Opts, None, {"n": 2}, "Opts(n=2)"), options_object(Opts, Opts(3), {"n": 1},
+    ...                                                                   "Opts(n=2)")
     (Opts(n=2), Opts(n=3))
     >>> options_object(Opts, Opts(3), {"n": 2}, "Opts(n=2)")
     Traceback (most recent call last):
@@ -326,7 +346,8 @@ def options_object(cls: type[_Options], options: _Options | None, given: dict[st
     defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
     both = [name for name, value in given.items() if not _is_default(value, defaults[name])]
     if both:
-        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in options only.")
+        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in "
+                          "options only.")
     return options
 
 

@@ -12,7 +12,8 @@ from collections.abc import Iterator, Mapping
 
 __all__ = ["cli_words", "flags_as", "say", "speak"]
 
-# name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the end)
+# name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
+# end)
 _VALUE = re.compile(r"(?<![\w-])([a-z][a-z_]*)='([^']*)'")
 _TRUE = re.compile(r"(?<![\w-])([a-z][a-z_]*)=True\b")
 _NUMBER = re.compile(r"(?<![\w-])([a-z][a-z_]*)=(-?\d[\d.]*(?:e[+-]?\d+)?)(?![\w'])")
@@ -24,7 +25,8 @@ _TWICE = re.compile(r"(--[a-z][a-z-]*) \(\1\)")
 
 #: None: not on the command line; else the running command's flags by keyword (empty: any keyword
 #: is spelled as its flag).
-_CLI: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("_CLI", default=None)
+_CLI: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("_CLI",
+                                                                                default=None)
 
 
 @contextlib.contextmanager

@@ -8,4 +8,5 @@ from .lowtraffic import low_traffic
 from .policy import AlertPolicy, AlertTier
 from .scoring import compare_policies, incident_detections, score_alerts
 
-__all__ = ["alert_episodes", "alert_states", "low_traffic", "AlertPolicy", "AlertTier", "compare_policies", "incident_detections", "score_alerts"]
+__all__ = ["alert_episodes", "alert_states", "low_traffic", "AlertPolicy", "AlertTier",
+           "compare_policies", "incident_detections", "score_alerts"]

@@ -31,14 +31,16 @@ from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins
 from .firing import firing_runs, grid_firing_runs, policy_runs, tier_conditions, tier_replays
 from .policy import AlertPolicy, as_policy
 
-__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "grid_firing_runs", "policy_parts", "in_group_order",
+__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "grid_firing_runs",
+           "policy_parts", "in_group_order",
            "EPISODE_COLUMNS"]
 
 #: Columns of an episodes table after the group keys.
 EPISODE_COLUMNS = ("tier", "severity", "start", "end", "duration", "ongoing")
 
 
-#: One part of a run: (group positions or None for all, the grid of those groups, their target, the policy).
+# : One part of a run: (group positions or None for all, the grid of those groups, their target, the
+# policy).
 _Part = tuple[np.ndarray | None, BinGrid, Any, AlertPolicy]
 
 
@@ -52,7 +54,14 @@ def policy_parts(grid: BinGrid, target: Any, policy: Any) -> list[_Part]:
     """
     slos = group_slos(target, grid)
     if slos is None:
-        return [(None, grid, target, as_policy(policy, period=target.period if isinstance(target, SLO) else None))]
+        return [
+            (
+                None,
+                grid,
+                target,
+                as_policy(policy, period=target.period if isinstance(target, SLO) else None),
+            )
+        ]
     targets = np.array([s.target for s in slos], dtype=float)
     periods = [s.period for s in slos]
     if isinstance(policy, str) and len(set(periods)) > 1:
@@ -61,7 +70,8 @@ def policy_parts(grid: BinGrid, target: Any, policy: Any) -> list[_Part]:
     return [(None, grid, targets, as_policy(policy, period=periods[0]))]
 
 
-def in_group_order(tables: list[tuple[np.ndarray | None, pd.DataFrame, np.ndarray]]) -> pd.DataFrame:
+def in_group_order(tables: list[tuple[np.ndarray | None, pd.DataFrame,
+                                      np.ndarray]]) -> pd.DataFrame:
     """Tables of group subsets ``(group positions or None, table, group of each row in the
     subset)`` as one table, rows in the order of the groups (stable within a group)."""
     if len(tables) == 1 and tables[0][0] is None:
@@ -73,7 +83,9 @@ def in_group_order(tables: list[tuple[np.ndarray | None, pd.DataFrame, np.ndarra
 
 def _tier_columns(out: pd.DataFrame, policy: AlertPolicy, codes: np.ndarray) -> None:
     """Add ``tier`` (ordered categorical, policy order) and ``severity`` for tier ``codes``."""
-    out["tier"] = pd.Categorical.from_codes(codes, categories=pd.Index([t.name for t in policy.tiers]), ordered=True)
+    out["tier"] = pd.Categorical.from_codes(codes,
+                                            categories=pd.Index([t.name for t in policy.tiers]),
+                                            ordered=True)
     out["severity"] = np.array([t.severity for t in policy.tiers], dtype=object)[codes]
 
 
@@ -84,7 +96,8 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     Parameters
     ----------
     bins : DataFrame or BinGrid
-        Bins table (:func:`budgetlab.bin_events`), or the grid :func:`~budgetlab.windows.bins.read_bins` made of it.
+        Bins table (:func:`budgetlab.bin_events`), or the grid
+        :func:`~budgetlab.windows.bins.read_bins` made of it.
     target : float, SLO, DataFrame, PerGroup or mapping
         Success-rate target, per group with a table or per-group SLOs (a
         :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``, keys a value or a tuple in
@@ -118,7 +131,8 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
     >>> ok = [not (30 <= i < 40) for i in range(120)]  # ten bad minutes
     >>> b = bin_events(as_events(ts, ok), "1min")
-    >>> pol = AlertPolicy.single_window("10min", burn=4.5)  # fires while 5+ of the last 10 bins are bad
+    >>> pol = AlertPolicy.single_window("10min",
+    ...                                 burn=4.5)  # fires while 5+ of the last 10 bins are bad
     >>> alert_episodes(b, 0.9, pol)[["tier", "start", "end", "ongoing"]]
            tier                     start                       end  ongoing
     0  page_10m 2026-01-01 00:35:00+00:00 2026-01-01 00:46:00+00:00    False
@@ -196,8 +210,10 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     windows = max(len({w for t in pol.tiers for w in t.windows}) for _, _, _, pol in parts)
     # per group x bin: ~56 B per tier (the table's row and its stacked columns), ~24 B per window
     # (rolling sums, ratio, burn rate); measured 372 B for the workbook's 4 tiers and 7 windows
-    check_cells(grid.n_groups, grid.n_bins, 56.0 * tiers + 24.0 * windows, f"alert_states of {tiers} tier(s)",
-                ["use alert_episodes (the episodes only, sparse)", "a coarser freq=", "fewer groups (by=)",
+    check_cells(grid.n_groups, grid.n_bins, 56.0 * tiers + 24.0 * windows,
+                f"alert_states of {tiers} tier(s)",
+                ["use alert_episodes (the episodes only, sparse)", "a coarser freq=",
+                 "fewer groups (by=)",
                  "a shorter span (start=/end= in bin_events)"])
     return in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
 

@@ -15,7 +15,8 @@ from ..windows.bins import BinGrid, window_bins
 from ..windows.kernels import compiled
 from .policy import AlertPolicy
 
-__all__ = ["TierReplay", "firing_runs", "grid_firing_runs", "policy_runs", "steps", "tier_conditions",
+__all__ = ["TierReplay", "firing_runs", "grid_firing_runs", "policy_runs", "steps",
+           "tier_conditions",
            "tier_replays"]
 
 
@@ -24,7 +25,8 @@ def steps(duration: pd.Timedelta, freq_ns: int) -> int:
     return int(-(-int(duration.value) // freq_ns))
 
 
-def tier_conditions(grid: BinGrid, budget: np.ndarray, policy: AlertPolicy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def tier_conditions(grid: BinGrid, budget: np.ndarray,
+                    policy: AlertPolicy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """For each tier: ``(condition, burn_long, burn_short)`` arrays of shape ``(groups, bins)``.
 
     ``budget`` is ``1 - target`` per group. Rolling sums are shared between tiers that use the
@@ -52,7 +54,9 @@ def tier_conditions(grid: BinGrid, budget: np.ndarray, policy: AlertPolicy) -> l
     return out
 
 
-def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -> tuple[np.ndarray,
+                                                                                        np.ndarray,
+                                                                                        np.ndarray]:
     """Firing episodes of one condition series (Prometheus ``for`` / ``keep_firing_for``).
 
     Returns ``(first, stop, ongoing)``: episode ``i`` fires at evaluation indices
@@ -67,12 +71,14 @@ def firing_runs(cond: np.ndarray, for_steps: int = 0, cooldown_steps: int = 0) -
     >>> firing_runs(c, for_steps=1, cooldown_steps=1)
     (array([2, 9]), array([ 6, 11]), array([False,  True]))
     """
-    _, first, stop, ongoing = grid_firing_runs(np.asarray(cond, dtype=bool)[None, :], for_steps, cooldown_steps)
+    _, first, stop, ongoing = grid_firing_runs(np.asarray(cond, dtype=bool)[None, :], for_steps,
+                                               cooldown_steps)
     return first, stop, ongoing
 
 
 def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,
-                     cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                     cooldown_steps: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                       np.ndarray]:
     """:func:`firing_runs` of every row of a ``(groups, evaluations)`` condition at once:
     ``(group, first, stop, ongoing)``, sorted by group then ``first``.
 
@@ -100,7 +106,12 @@ def grid_firing_runs(cond: np.ndarray, for_steps: int = 0,
     first = rs[first_q[has]] + for_steps
     reach = re[cend[has]] + cooldown_steps
     stop = np.minimum(reach, n - 1) + 1
-    return group[cstart[has]].astype(np.int64), first.astype(np.int64), stop.astype(np.int64), reach >= n - 1
+    return (
+        group[cstart[has]].astype(np.int64),
+        first.astype(np.int64),
+        stop.astype(np.int64),
+        reach >= n - 1,
+    )
 
 
 @dataclass(frozen=True)
@@ -110,20 +121,26 @@ class TierReplay:
     condition: np.ndarray
     burn_long: np.ndarray
     burn_short: np.ndarray
-    runs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # grid_firing_runs() of the condition
+    # grid_firing_runs() of the condition
+    runs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def tier_replays(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[TierReplay]:
     replays = []
-    for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid, error_budgets(target, grid), pol),
+    for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid,
+                                                                              error_budgets(target,
+                                                                                            grid),
+                                                                              pol),
                                                     strict=True):
         k_for = steps(tier.for_, grid.freq_ns)
         k_cool = steps(tier.cooldown, grid.freq_ns)
-        replays.append(TierReplay(cond, burn_long, burn_short, grid_firing_runs(cond, k_for, k_cool)))
+        replays.append(TierReplay(cond, burn_long, burn_short, grid_firing_runs(cond, k_for,
+                                                                                k_cool)))
     return replays
 
 
-#: Bytes of the per-window float arrays one chunk of groups may hold while :func:`~budgetlab.alert_episodes` runs.
+# : Bytes of the per-window float arrays one chunk of groups may hold while
+# :func:`~budgetlab.alert_episodes` runs.
 _CHUNK_BYTES = 256 * 2**20
 
 
@@ -134,15 +151,27 @@ def policy_runs(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[tuple[np.n
     kernel = compiled("tier_runs")
     if kernel is not None:
         thr = np.stack([tier.burn * budget for tier in pol.tiers], axis=1)
-        k_long = np.array([window_bins(t.long_window, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
-        k_short = np.array([0 if t.short_window is None else window_bins(t.short_window, grid.freq_ns)
+        k_long = np.array([window_bins(t.long_window, grid.freq_ns) for t in pol.tiers],
+                          dtype=np.int64)
+        k_short = np.array([0 if t.short_window is None else window_bins(t.short_window,
+                                                                         grid.freq_ns)
                             for t in pol.tiers], dtype=np.int64)
         k_for = np.array([steps(t.for_, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
         k_cool = np.array([steps(t.cooldown, grid.freq_ns) for t in pol.tiers], dtype=np.int64)
-        group, tier_of, first, stop, ongoing = kernel(grid.cell_bin, grid.cell_total, grid.cell_bad, grid.offsets,
-                                                      grid.n_bins, np.ascontiguousarray(thr, dtype=np.float64),
-                                                      k_long, k_short, k_for, k_cool)
-        return [(group[tier_of == j], first[tier_of == j], stop[tier_of == j], ongoing[tier_of == j])
+        group, tier_of, first, stop, ongoing = kernel(
+            grid.cell_bin,
+            grid.cell_total,
+            grid.cell_bad,
+            grid.offsets,
+            grid.n_bins,
+            np.ascontiguousarray(thr, dtype=np.float64),
+            k_long,
+            k_short,
+            k_for,
+            k_cool,
+        )
+        return [(group[tier_of == j], first[tier_of == j], stop[tier_of == j],
+                 ongoing[tier_of == j])
                 for j in range(len(pol.tiers))]
     ks = {window_bins(w, grid.freq_ns) for t in pol.tiers for w in t.windows}
     k_steps = [(steps(t.for_, grid.freq_ns), steps(t.cooldown, grid.freq_ns)) for t in pol.tiers]

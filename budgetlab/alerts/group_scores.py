@@ -1,8 +1,10 @@
-"""Scores of every single group at once (the per-group rows of :func:`budgetlab.alerts.scoring.score_alerts`).
+"""Scores of every single group at once (the per-group rows of
+:func:`budgetlab.alerts.scoring.score_alerts`).
 
 Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and
 start; an incident overlaps a contiguous range of a group's episodes when they are disjoint
-(what :func:`~budgetlab.alerts.episodes.alert_episodes` returns, and what merging tiers makes), found
+(what :func:`~budgetlab.alerts.episodes.alert_episodes` returns, and what merging tiers makes),
+found
 with two binary searches. Times are replaced by their ranks among all the times involved, so
 that ``group * ranks + rank`` orders (group, time) pairs in one int64 without overflow.
 The failures before an alert come from cumulative sums over the non-empty bins only.
@@ -14,14 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max", "ScoreSpan", "summary_columns", "overlaps", "NAT"]
+__all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max",
+           "ScoreSpan", "summary_columns", "overlaps", "NAT"]
 
 
-def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                             np.ndarray]:
     """Union of intervals ``[st, en)`` per group ``gi`` (overlapping or touching intervals become
     one), sorted by group and start; vectorized (a running maximum of the ends within each group).
 
-    >>> [a.tolist() for a in merge_intervals(np.array([0, 0, 1, 0]), np.array([5, 0, 0, 2]), np.array([9, 3, 4, 5]))]
+    >>> [a.tolist() for a in merge_intervals(np.array([0, 0, 1, 0]), np.array([5, 0, 0, 2]),
+    ...                                      np.array([9, 3, 4, 5]))]
     [[0, 1], [0, 0], [9, 4]]
     """
     gi, st, en = (np.asarray(a, dtype=np.int64) for a in (gi, st, en))
@@ -29,10 +34,12 @@ def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.
         return gi, st, en
     order = np.lexsort((st, gi))
     gi, st, en = gi[order], st[order], en[order]
-    if bool(np.any(en < st)):  # ends before starts: the plain loop (a running max from each merged start)
+    # ends before starts: the plain loop (a running max from each merged start)
+    if bool(np.any(en < st)):
         return _merge_loop(gi, st, en)
     values, rank = np.unique(en, return_inverse=True)
-    key = gi * len(values) + rank.astype(np.int64)  # group-major: the running max restarts with each group
+    # group-major: the running max restarts with each group
+    key = gi * len(values) + rank.astype(np.int64)
     reach = values[np.maximum.accumulate(key) - gi * len(values)]
     new = np.ones(len(gi), dtype=bool)
     new[1:] = (gi[1:] != gi[:-1]) | (st[1:] > reach[:-1])
@@ -41,7 +48,8 @@ def merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.
     return gi[first], st[first], reach[last]
 
 
-def _merge_loop(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _merge_loop(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                         np.ndarray]:
     out_g, out_s, out_e = [gi[0]], [st[0]], [en[0]]
     for g, s, e in zip(gi[1:].tolist(), st[1:].tolist(), en[1:].tolist(), strict=True):
         if g == out_g[-1] and s <= out_e[-1]:
@@ -50,7 +58,11 @@ def _merge_loop(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndar
             out_g.append(g)
             out_s.append(s)
             out_e.append(e)
-    return np.array(out_g, dtype=np.int64), np.array(out_s, dtype=np.int64), np.array(out_e, dtype=np.int64)
+    return (
+        np.array(out_g, dtype=np.int64),
+        np.array(out_s, dtype=np.int64),
+        np.array(out_e, dtype=np.int64),
+    )
 
 
 class BadCounts:
@@ -78,7 +90,8 @@ class BadCounts:
 
     def upto(self, groups: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Failures of each group in the bins before index ``b`` (group-major cumulative count)."""
-        return np.asarray(self.cum[np.searchsorted(self.key, groups.astype(np.int64) * (self.n_bins + 1) + b,
+        return np.asarray(self.cum[np.searchsorted(self.key,
+                                                   groups.astype(np.int64) * (self.n_bins + 1) + b,
                                                    side="left")])
 
     def between(self, groups: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -103,7 +116,8 @@ class GroupScores:
     true_episodes: np.ndarray  # per group
 
 
-def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray, inc_end_grace: np.ndarray,
+def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
+                 inc_end_grace: np.ndarray,
                  gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> GroupScores | None:
     """Match every group's episodes (``gi``, ``[st, en)``) against the incidents covering it
     (``inc_match[incident, group]``, spans ``[inc_start, inc_end_grace)``), all groups at once.
@@ -125,7 +139,8 @@ def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray, in
     def keyed(groups: np.ndarray, t: np.ndarray) -> np.ndarray:
         return groups * big + np.searchsorted(times, t)
 
-    # episodes of a group overlapping [q_lo, q_hi): start < q_hi (a prefix) and end > q_lo (a suffix)
+    # episodes of a group overlapping [q_lo, q_hi): start < q_hi (a prefix) and end > q_lo (a
+    # suffix)
     hi = np.searchsorted(keyed(gi, st), keyed(pair_group, q_hi), side="left")
     lo = np.searchsorted(keyed(gi, en), keyed(pair_group, q_lo), side="right")
     detected = hi > lo
@@ -140,7 +155,9 @@ def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray, in
                        np.bincount(gi[hit], minlength=n_groups))
 
 
-def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray,
+                                                                                       np.ndarray,
+                                                                                       np.ndarray]:
     """Per group: ``(count, median, max)`` of ``values`` (float64 median as :func:`numpy.median`
     computes it: the middle value, or the mean of the two middle values; 0 where empty).
 
@@ -166,8 +183,10 @@ def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) ->
 
 @dataclass(frozen=True)
 class ScoreSpan:
-    """What the per-group rows need besides the matches: the observed time per group, and with bins the
-    bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per group."""
+    """What the per-group rows need besides the matches: the observed time per group, and with bins
+    the
+    bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per
+    group."""
 
     observed_ns: np.ndarray  # per group: the time its rates are over
     day_ns: int
@@ -179,7 +198,8 @@ class ScoreSpan:
 
 
 def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
-    """``timedelta64[ns]`` of ``values`` (truncated to whole ns as ``int()`` does), NaT where not ``has``."""
+    """``timedelta64[ns]`` of ``values`` (truncated to whole ns as ``int()`` does), NaT where not
+    ``has``."""
     ns = np.where(has, values, 0).astype(np.int64)
     ns[~has] = np.iinfo(np.int64).min
     return ns.view("timedelta64[ns]")
@@ -239,8 +259,10 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
 NAT = np.iinfo(np.int64).min  #: NaT as int64 ns
 
 
-def overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grace: np.ndarray, gi: np.ndarray,
-              st: np.ndarray, en: np.ndarray, one_group: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def overlaps(inc_match: np.ndarray, i_idx: np.ndarray, i_s: np.ndarray, i_e_grace: np.ndarray,
+             gi: np.ndarray,
+              st: np.ndarray, en: np.ndarray, one_group: bool) -> tuple[np.ndarray, np.ndarray,
+                                                                        np.ndarray, np.ndarray]:
     """``(detected, first, last)`` per incident and ``hit`` per episode: the episodes (group
     ``gi``, ``[st, en)``) overlapping each incident ``[i_s, i_e_grace)`` of ``i_idx`` whose scope
     covers their group, in chunks of incidents (a bounded incidents x episodes matrix)."""

@@ -29,7 +29,8 @@ _LISTED = 5
 
 
 def _rows(mask: np.ndarray) -> str:
-    """``row 3`` / ``rows 2, 5 and 7 more`` (1-based data rows) for the ``True`` entries of ``mask``."""
+    """``row 3`` / ``rows 2, 5 and 7 more`` (1-based data rows) for the ``True`` entries of
+    ``mask``."""
     idx = np.flatnonzero(mask) + 1
     head = ", ".join(str(i) for i in idx[:_LISTED])
     more = f" and {len(idx) - _LISTED} more" if len(idx) > _LISTED else ""
@@ -40,25 +41,31 @@ def _read_csv(p: Path, name: str) -> pd.DataFrame:
     try:
         return restore_frame(pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8-sig"))
     except pd.errors.EmptyDataError:
-        raise FileFormatError(f"{name}: is empty; give a header line incident_id,start,end[,scope,kind] and one "
+        raise FileFormatError(f"{name}: is empty; give a header line "
+                              "incident_id,start,end[,scope,kind] and one "
                               "row per incident.") from None
     except UnicodeDecodeError:
-        raise FileFormatError(f"{name}: is not UTF-8 text; save the incidents as UTF-8 CSV.") from None
+        raise FileFormatError(f"{name}: is not UTF-8 text; save the incidents as UTF-8 "
+                              "CSV.") from None
     except (ValueError, pd.errors.ParserError):
-        raise FileFormatError(f"{name}: cannot be read as CSV (a quote left open or rows of different lengths?); "
-                              "give one row per incident: incident_id,start,end[,scope,kind].") from None
+        raise FileFormatError(f"{name}: cannot be read as CSV (a quote left open or rows of "
+                              "different lengths?); "
+                              "give one row per incident: "
+                              "incident_id,start,end[,scope,kind].") from None
 
 
 def _times(table: pd.DataFrame, col: str, name: str) -> pd.Series:
     text = table[col].str.strip()
     empty = (text == "").to_numpy(dtype=bool)
     if empty.any():
-        raise TimestampError(f"{name}: column {col!r} is empty in {_rows(empty)}; give every incident a {col} time "
+        raise TimestampError(f"{name}: column {col!r} is empty in {_rows(empty)}; give every "
+                             f"incident a {col} time "
                              "(ISO 8601, e.g. 2026-01-05T10:00:00Z).")
     ts = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce")
     bad = ts.isna().to_numpy(dtype=bool)
     if bad.any():
-        raise TimestampError(f"{name}: column {col!r} holds no ISO 8601 time in {_rows(bad)}; write times like "
+        raise TimestampError(f"{name}: column {col!r} holds no ISO 8601 time in {_rows(bad)}; "
+                             "write times like "
                              "2026-01-05T10:00:00Z (UTC when no offset is given).")
     return ts.dt.as_unit("ns")
 
@@ -77,8 +84,10 @@ def _check_scopes(scopes: pd.Series, name: str) -> None:
             values.append(key.strip())
             values.append(value.strip())
     if bad.any():
-        raise InputError(f"{name}: column 'scope' is not of the form key=value[&key=value] in {_rows(bad)}; write "
-                         "e.g. region=fra or region=fra&captcha_type=image ('*' or empty: everything).")
+        raise InputError(f"{name}: column 'scope' is not of the form key=value[&key=value] in "
+                         f"{_rows(bad)}; write "
+                         "e.g. region=fra or region=fra&captcha_type=image ('*' or empty: "
+                         "everything).")
     guard_values(values, what=f"the 'scope' column of {name}")
 
 
@@ -121,15 +130,18 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     p = Path(path)
     name = shown(p.name)
     if p.is_dir():
-        raise FileFormatError(f"{name}: is a folder; give the incidents as a CSV file (incident_id,start,end"
+        raise FileFormatError(f"{name}: is a folder; give the incidents as a CSV file "
+                              "(incident_id,start,end"
                               "[,scope,kind]).")
     if not p.is_file():
-        raise FileFormatError(f"{name}: no such file; give the incidents as CSV (incident_id,start,end[,scope,kind]).")
+        raise FileFormatError(f"{name}: no such file; give the incidents as CSV "
+                              "(incident_id,start,end[,scope,kind]).")
     register_input(p)
     table = _read_csv(p, name)
     missing = [c for c in INCIDENT_COLUMNS if c not in table.columns]
     if missing:
-        raise SchemaError(f"{name}: has no column {missing[0]!r}; the header must name incident_id, start, end "
+        raise SchemaError(f"{name}: has no column {missing[0]!r}; the header must name "
+                          "incident_id, start, end "
                           "(and optionally scope, kind).")
     for col in ("start", "end"):
         table[col] = _times(table, col, name)

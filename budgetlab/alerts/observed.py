@@ -60,6 +60,7 @@ class ObservedTime:
             if self._whole is None:
                 self._whole = grid.regroup([])
             per_group = traffic_bins(grid, k).astype(np.float64) * grid.freq_ns
-            every = float(traffic_bins(self._whole, k)[0]) * grid.freq_ns if self._whole.n_groups else 0.0
+            every = float(traffic_bins(self._whole,
+                                       k)[0]) * grid.freq_ns if self._whole.n_groups else 0.0
             self._cache[k] = (per_group, every)
         return self._cache[k]

@@ -17,7 +17,8 @@ does); a period too short for that (a window would round to nothing) is refused 
 naming the choices. No preset ever makes a page tier with a burn below 1. Budget fractions at
 another period (Sloth's 28 d table, burns 13.44, 5.6, 2.8, 0.93) are built explicitly with
 :meth:`AlertPolicy.from_budget_fractions` or :meth:`AlertPolicy.sloth`.
-* :meth:`AlertPolicy.sloth`: Sloth's default alert windows, ``internal/alert/windows/google-30d.yaml``
+* :meth:`AlertPolicy.sloth`: Sloth's default alert windows,
+``internal/alert/windows/google-30d.yaml``
   and ``google-28d.yaml`` in slok/sloth (same windows and budget percents; burn = percent ×
   period / long window, so 13.44, 5.6, 2.8, 0.933 at 28 d). Sloth's rules have no ``for:``.
 * :meth:`AlertPolicy.pyrra`: Pyrra's ``Windows()`` in ``slo/rules.go`` of pyrra-dev/pyrra: factors
@@ -48,7 +49,8 @@ from .preset_tables import (
 )
 from .tier import AlertTier
 
-__all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "WORKBOOK_PERIOD", "PRESET_NAMES", "as_policy"]
+__all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "WORKBOOK_PERIOD",
+           "PRESET_NAMES", "as_policy"]
 
 
 def _as_tier(item: Any) -> AlertTier:
@@ -58,7 +60,8 @@ def _as_tier(item: Any) -> AlertTier:
         return AlertTier(**item)
     if isinstance(item, (tuple, list)):
         return AlertTier(*item)
-    raise ConfigError("tiers must be AlertTier objects, dicts or (name, severity, long, short, burn) tuples.")
+    raise ConfigError("tiers must be AlertTier objects, dicts or (name, severity, long, short, "
+                      "burn) tuples.")
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,8 @@ class AlertPolicy:
         for t in self.tiers:
             if t.name == name:
                 return t
-        raise ConfigError(f"no tier named {name!r}; tiers: {', '.join(t.name for t in self.tiers)}.")
+        raise ConfigError(f"no tier named {name!r}; tiers: "
+                          f"{', '.join(t.name for t in self.tiers)}.")
 
     # ----- constructors -------------------------------------------------------------------
     @classmethod
@@ -142,19 +146,31 @@ class AlertPolicy:
         tiers = []
         for item in fractions:
             if not isinstance(item, (tuple, list)) or len(item) not in (2, 3):
-                raise ConfigError("fractions takes (budget_fraction, long_window[, severity]) items.")
+                raise ConfigError("fractions takes (budget_fraction, long_window[, severity]) "
+                                  "items.")
             frac = item[0]
-            if isinstance(frac, bool) or not isinstance(frac, (int, float, np.integer, np.floating)) or not (0 < frac <= 1):
+            if isinstance(frac, bool) or not isinstance(frac, (int, float, np.integer,
+                                                               np.floating)) or not (0 < frac <= 1):
                 raise ConfigError("each budget fraction must lie in (0, 1] (e.g. 0.02 for 2 %).")
             long_w = to_timedelta(item[1], name="long_window")
-            severity = item[2] if len(item) == 3 else ("page" if long_w <= pd.Timedelta("6h") else "ticket")
+            severity = (
+                item[2]
+                if len(item) == 3
+                else ("page" if long_w <= pd.Timedelta("6h") else "ticket")
+            )
             short_w = None
             if short_divisor is not None:
-                if isinstance(short_divisor, bool) or not isinstance(short_divisor, (int, np.integer)) or short_divisor < 1:
-                    raise ConfigError("short_divisor must be a whole number >= 1 (the workbook uses 12).")
+                if (
+                    isinstance(short_divisor, bool)
+                    or not isinstance(short_divisor, (int, np.integer))
+                    or short_divisor < 1
+                ):
+                    raise ConfigError("short_divisor must be a whole number >= 1 (the workbook "
+                                      "uses 12).")
                 short_w = pd.Timedelta(long_w.value // int(short_divisor), unit="ns")
             burn = clean_burn(float(frac) * (p / long_w))
-            tiers.append(AlertTier(f"{severity}_{duration_label(long_w)}", severity, long_w, short_w, burn,
+            tiers.append(AlertTier(f"{severity}_{duration_label(long_w)}", severity, long_w,
+                                   short_w, burn,
                                    for_=for_, cooldown=cooldown))
         return cls(tuple(tiers), period=p, name=name)
 
@@ -177,10 +193,15 @@ class AlertPolicy:
         >>> AlertPolicy.workbook("1D")
         Traceback (most recent call last):
         ...
-        budgetlab.errors.ConfigError: period=1d is too short for the Workbook's tiers: with their burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the 5m window of page_1h rounds to nothing; the SRE budget period is SLO.period (default 30d), not the tracker window: give period='30D' (at least 3 days), or build the tiers explicitly with AlertPolicy.from_budget_fractions(..., period=...) or AlertPolicy([AlertTier(...)]).
+        budgetlab.errors.ConfigError: period=1d is too short for the Workbook's tiers: with their
+        burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the
+        5m window of page_1h rounds to nothing; the SRE budget period is SLO.period (default 30d),
+        not the tracker window: give period='30D' (at least 3 days), or build the tiers explicitly
+        with AlertPolicy.from_budget_fractions(..., period=...) or AlertPolicy([AlertTier(...)]).
         """
         p = to_timedelta(period, name="period")
-        base = cls.from_budget_fractions(WORKBOOK_BUDGET_FRACTIONS, period=WORKBOOK_PERIOD, for_=for_,
+        base = cls.from_budget_fractions(WORKBOOK_BUDGET_FRACTIONS, period=WORKBOOK_PERIOD,
+                                         for_=for_,
                                          cooldown=cooldown, name="workbook")
         if p == WORKBOOK_PERIOD:
             return base
@@ -190,13 +211,19 @@ class AlertPolicy:
             for w, s in zip(t.windows, scaled, strict=True):
                 if s.value <= 0:
                     raise ConfigError(
-                        f"period={duration_label(p)} is too short for the Workbook's tiers: with their burn factors "
-                        f"kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the "
-                        f"{duration_label(w)} window of {t.name} rounds to nothing; the SRE budget period is "
-                        "SLO.period (default 30d), not the tracker window: give period='30D' (at least 3 days), "
-                        "or build the tiers explicitly with AlertPolicy.from_budget_fractions(..., period=...) "
+                        f"period={duration_label(p)} is too short for the Workbook's tiers: with "
+                        "their burn factors "
+                        "kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's "
+                        "rule) the "
+                        f"{duration_label(w)} window of {t.name} rounds to nothing; the SRE budget "
+                        "period is "
+                        "SLO.period (default 30d), not the tracker window: give period='30D' (at "
+                        "least 3 days), "
+                        "or build the tiers explicitly with AlertPolicy.from_budget_fractions(..., "
+                        "period=...) "
                         "or AlertPolicy([AlertTier(...)]).")
-            tiers.append(AlertTier(t.name, t.severity, scaled[0], scaled[1], t.burn, for_=for_, cooldown=cooldown))
+            tiers.append(AlertTier(t.name, t.severity, scaled[0], scaled[1], t.burn, for_=for_,
+                                   cooldown=cooldown))
         return cls(tuple(tiers), period=p, name="workbook")
 
     @classmethod
@@ -265,7 +292,8 @@ class AlertPolicy:
         for sev, d_for, d_long, d_short, factor in PYRRA_DIVISORS:
             long_w, short_w = scaled(d_long), scaled(d_short)
             if long_w.value <= 0 or short_w.value <= 0:
-                raise ConfigError("period is too short for Pyrra's windows (they round to whole minutes).")
+                raise ConfigError("period is too short for Pyrra's windows (they round to whole "
+                                  "minutes).")
             tiers.append(AlertTier(f"{sev}_{duration_label(long_w)}", sev, long_w, short_w, factor,
                                    for_=scaled(d_for)))
         return cls(tuple(tiers), period=p, name=f"pyrra_{duration_label(p)}")
@@ -285,7 +313,8 @@ class AlertPolicy:
 PRESET_NAMES = ("workbook", "sloth", "pyrra", "single_window")
 
 
-def as_policy(policy: Any, *, default: AlertPolicy | None = None, period: Any = None) -> AlertPolicy:
+def as_policy(policy: Any, *, default: AlertPolicy | None = None,
+              period: Any = None) -> AlertPolicy:
     """``policy`` as an :class:`AlertPolicy`, else :class:`ConfigError`.
 
     An :class:`AlertPolicy` is used as given (its own ``period`` wins: the user built it); one

@@ -1,5 +1,6 @@
 """The presets' tables and their arithmetic: the Workbook's budget fractions, Sloth's and Pyrra's
-windows (sources in :mod:`budgetlab.alerts.policy`), Go's rounding to the minute, Pyrra's scaling."""
+windows (sources in :mod:`budgetlab.alerts.policy`), Go's rounding to the minute, Pyrra's
+scaling."""
 
 from __future__ import annotations
 
@@ -42,10 +43,13 @@ def clean_burn(x: float) -> float:
 
 #: Sloth's ``google-30d.yaml`` / ``google-28d.yaml``: (name, severity, budget fraction, long
 #: window, short window).
-SLOTH_WINDOWS = (("page_quick", "page", 0.02, "1h", "5min"), ("page_slow", "page", 0.05, "6h", "30min"),
-                 ("ticket_quick", "ticket", 0.10, "1D", "2h"), ("ticket_slow", "ticket", 0.10, "3D", "6h"))
+SLOTH_WINDOWS = (("page_quick", "page", 0.02, "1h", "5min"), ("page_slow", "page", 0.05, "6h",
+                                                              "30min"),
+                 ("ticket_quick", "ticket", 0.10, "1D", "2h"), ("ticket_slow", "ticket", 0.10, "3D",
+                                                                "6h"))
 
-#: Pyrra's ``Windows()`` (``slo/rules.go``): (severity, ``for`` divisor, long divisor, short divisor,
+# : Pyrra's ``Windows()`` (``slo/rules.go``): (severity, ``for`` divisor, long divisor, short
+# divisor,
 #: factor); each duration is ``period / divisor``, rounded to the minute.
 PYRRA_DIVISORS = (("critical", 28 * 24 * 30, 28 * 24, 28 * 24 * 12, 14.0),
                   ("critical", 28 * 24 * 4, 28 * 4, 28 * 24 * 2, 7.0),

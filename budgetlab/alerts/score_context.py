@@ -61,8 +61,10 @@ class Matches:
 class ScoringContext:
     """Everything the scoring of one episodes table needs, parsed once."""
 
-    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any, bins: BinsLike | None,
-                 target: Any, period: Any, policy: AlertPolicy | None, options: ReadBinsOptions) -> None:
+    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any,
+                 bins: BinsLike | None,
+                 target: Any, period: Any, policy: AlertPolicy | None,
+                 options: ReadBinsOptions) -> None:
         check_tables(episodes, incidents)
         self.grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
         self.period_ns = None if period is None else int(to_timedelta(period, name="period").value)
@@ -71,26 +73,33 @@ class ScoringContext:
         tier_names = [t for t, _ in self.tiers]
         ep_tier = episodes["tier"].astype(str).to_numpy()
         if set(ep_tier) - set(tier_names):
-            raise ConfigError("episodes hold tiers that the policy does not have; pass the policy used for them.")
+            raise ConfigError("episodes hold tiers that the policy does not have; pass the policy "
+                              "used for them.")
         self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
         self.ep_start = utc_ns_column(episodes["start"], "episodes['start']")
         self.ep_end = utc_ns_column(episodes["end"], "episodes['end']")
         self.grid: BinGrid | None = None
         if bins is not None:
             if target is None:
-                raise ConfigError("bins= needs target= too (for the budget consumed before the first alert).")
+                raise ConfigError("bins= needs target= too (for the budget consumed before the "
+                                  "first alert).")
             self.grid = read_bins(bins, **options)
         elif unknown := sorted(set(options) - ReadBinsOptions.__optional_keys__):
-            raise TypeError(f"unexpected keyword arguments {unknown}")  # read_bins() says so when bins are given
+            # read_bins() says so when bins are given
+            raise TypeError(f"unexpected keyword arguments {unknown}")
         self.keys = group_table(self.grid, self.by, episodes)
         self.ep_group = episode_groups(episodes, self.by, self.keys)
-        self.span_start, self.span_end = evaluated_span(self.grid, episodes, incidents, self.ep_start, self.ep_end)
+        self.span_start, self.span_end = evaluated_span(self.grid, episodes, incidents,
+                                                        self.ep_start, self.ep_end)
         self.span_ns = max(self.span_end - self.span_start, 1)
         windows = (self.grid.exclusions.windows if self.grid is not None
                    else exclusion_intervals(options.get("exclude_windows")))
-        self.inc, self.inc_start, self.inc_end, self.inc_match = scored_incidents(incidents, self.keys, self.by,
+        self.inc, self.inc_start, self.inc_end, self.inc_match = scored_incidents(incidents,
+                                                                                  self.keys,
+                                                                                  self.by,
                                                                                    windows)
-        # episodes sorted once by (group, tier), table order kept inside: the episodes of group g and
+        # episodes sorted once by (group, tier), table order kept inside: the episodes of group g
+        # and
         # tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
         n_tiers = len(self.tiers)
         cell = self.ep_group * n_tiers + self.ep_tier
@@ -103,9 +112,13 @@ class ScoringContext:
             allowed = error_budgets(target, g) * g.group_totals()
             self.period_budget = allowed * self._period_factor(target, g)
         windows_attr = episodes.attrs.get("tier_windows")
-        long_ns: list[int | None] = ([int(t.long_window.value) for t in policy.tiers] if policy is not None else
-                                     [tier_window(windows_attr, name) for name in tier_names])
-        self.observed = ObservedTime(self.grid, long_ns, span_ns=self.span_ns, n_groups=len(self.keys))
+        long_ns: list[int | None] = (
+            [int(t.long_window.value) for t in policy.tiers]
+            if policy is not None
+            else [tier_window(windows_attr, name) for name in tier_names]
+        )
+        self.observed = ObservedTime(self.grid, long_ns, span_ns=self.span_ns,
+                                     n_groups=len(self.keys))
 
     def _period_factor(self, target: Any, grid: BinGrid) -> Any:
         """Budget period / evaluated span: ``period`` if given, else the SLO's period (per group
@@ -119,17 +132,23 @@ class ScoringContext:
         return int(period.value) / self.span_ns
 
     def _selected(self, groups: np.ndarray, tiers: list[int]) -> np.ndarray:
-        """Positions of the episodes of ``tiers`` in ``groups`` (one group or all of them), in table order."""
+        """Positions of the episodes of ``tiers`` in ``groups`` (one group or all of them), in table
+        order."""
         if len(groups) == 1:
             g, n_tiers = int(groups[0]), len(self.tiers)
-            parts = [self.ep_order[self.ep_bounds[g * n_tiers + t]:self.ep_bounds[g * n_tiers + t + 1]] for t in tiers]
+            parts = [
+                self.ep_order[self.ep_bounds[g * n_tiers + t] : self.ep_bounds[g * n_tiers + t + 1]]
+                for t in tiers
+            ]
             return np.sort(np.concatenate(parts)) if len(parts) > 1 else parts[0]
         if len(groups) == len(self.keys):
             return np.flatnonzero(np.isin(self.ep_tier, tiers))
-        return np.flatnonzero(np.isin(self.ep_group, groups) & np.isin(self.ep_tier, tiers))  # pragma: no cover
+        return np.flatnonzero(np.isin(self.ep_group, groups) & np.isin(self.ep_tier,
+                                                                       tiers))  # pragma: no cover
 
     def _one_group_pct(self, g: int, lo_ns: np.ndarray, hi_ns: np.ndarray) -> np.ndarray:
-        """Budget spent between ``lo_ns`` and ``hi_ns`` (per incident) in group ``g``, in % of its period
+        """Budget spent between ``lo_ns`` and ``hi_ns`` (per incident) in group ``g``, in % of its
+        period
         budget: :meth:`bad_between` for one group, vectorized over incidents."""
         grid = self.grid
         if grid is None:  # pragma: no cover - callers check
@@ -159,10 +178,13 @@ class ScoringContext:
         if len(tiers) > 1:
             gi, st, en = merge_intervals(gi, st, en)
         one = len(groups) == 1
-        i_idx = np.flatnonzero(self.inc_match[:, groups[0]] if one else self.inc_match[:, groups].any(axis=1))
+        i_idx = np.flatnonzero(
+            self.inc_match[:, groups[0]] if one else self.inc_match[:, groups].any(axis=1)
+        )
         i_s, i_e = self.inc_start[i_idx], self.inc_end[i_idx]
         n_ep = len(gi)
-        detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi, st, en, one)
+        detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi,
+                                              st, en, one)
         pct = None
         if self.grid is not None and one:
             pct = self._one_group_pct(int(groups[0]), i_s, np.where(detected, first, i_e))
@@ -194,19 +216,24 @@ class ScoringContext:
         if len(tiers) > 1:
             gi, st, en = merge_intervals(gi, st, en)
         n_groups = len(self.keys)
-        gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns, gi, st, en)
+        gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
+                          gi, st, en)
         observed = self.observed.of(tiers)[0]
         if gs is None:
-            return rows_to_columns([self.summary(self.match(np.array([g]), tiers), float(observed[g]))
+            return rows_to_columns([self.summary(self.match(np.array([g]), tiers),
+                                                 float(observed[g]))
                                     for g in range(n_groups)])
         span = ScoreSpan(observed, DAY_NS)
         if self.grid is not None:
-            span = ScoreSpan(observed, DAY_NS, self.grid.start_ns, self.grid.freq_ns, self.grid.n_bins,
-                             self.bad_counts, np.broadcast_to(np.asarray(self.period_budget, dtype=float), (n_groups,)))
+            span = ScoreSpan(observed, DAY_NS, self.grid.start_ns, self.grid.freq_ns,
+                             self.grid.n_bins,
+                             self.bad_counts, np.broadcast_to(np.asarray(self.period_budget,
+                                                                         dtype=float), (n_groups,)))
         return summary_columns(gs, n_groups, self.inc_start, self.inc_end, span)
 
     def summary(self, m: Matches, observed_ns: float) -> dict[str, Any]:
-        """The scores of one row (the columns of :func:`~budgetlab.score_alerts` after the labels), its rates
+        """The scores of one row (the columns of :func:`~budgetlab.score_alerts` after the labels),
+        its rates
         over ``observed_ns`` (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
         n_ep, true_ep, detected = m.episodes, m.true_episodes, m.detected
         row: dict[str, Any] = {
@@ -224,7 +251,9 @@ class ScoringContext:
         row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
         row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
         row["pages_per_day"] = n_ep / (observed_ns / DAY_NS) if observed_ns > 0 else np.nan
-        row["false_pages_per_week"] = (n_ep - true_ep) / (observed_ns / (7 * DAY_NS)) if observed_ns > 0 else np.nan
+        row["false_pages_per_week"] = (
+            (n_ep - true_ep) / (observed_ns / (7 * DAY_NS)) if observed_ns > 0 else np.nan
+        )
         row["observed_days"] = observed_ns / DAY_NS
         if m.budget_pct is not None:
             p = m.budget_pct[detected]
@@ -233,11 +262,13 @@ class ScoringContext:
         return row
 
     def incident_table(self, m: Matches) -> pd.DataFrame:
-        """One row per incident of the match (the columns of :func:`~budgetlab.incident_detections` after the labels)."""
+        """One row per incident of the match (the columns of :func:`~budgetlab.incident_detections`
+        after the labels)."""
         per = self.inc.iloc[m.incidents].reset_index(drop=True)
         table = pd.DataFrame({
             "incident_id": per["incident_id"].to_numpy(),
-            "kind": per["kind"].to_numpy() if "kind" in per.columns else np.full(len(per), "", dtype=object),
+            "kind": per["kind"].to_numpy() if "kind" in per.columns else np.full(len(per), "",
+                                                                                 dtype=object),
             "incident_start": utc_from_ns(self.inc_start[m.incidents]),
             "incident_end": utc_from_ns(self.inc_end[m.incidents]),
             "detected": m.detected,
@@ -253,7 +284,9 @@ class ScoringContext:
     def tier_selections(self) -> list[tuple[str, str, list[int]]]:
         """(tier label, severity label, tier indices) per tier selection: each tier, each
         severity's tiers merged, all tiers merged."""
-        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
+        tier_sel: list[tuple[str, str, list[int]]] = [
+            (name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)
+        ]
         severities = list(dict.fromkeys(sev for _, sev in self.tiers))
         for sev in severities:
             tier_sel.append(("*", sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
@@ -270,4 +303,5 @@ class ScoringContext:
             group_sel.append(({k: "*" for k in self.by}, np.arange(n_groups)))
         else:
             group_sel.append(({}, np.arange(n_groups)))
-        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in self.tier_selections()]
+        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev,
+                tidx in self.tier_selections()]

@@ -33,7 +33,11 @@ def tier_labels(episodes: pd.DataFrame, policy: AlertPolicy | None) -> list[tupl
     if isinstance(attr, list) and attr:
         return [(str(a), str(b)) for a, b in attr]
     col = episodes["tier"]
-    names = [str(c) for c in col.cat.categories] if isinstance(col.dtype, pd.CategoricalDtype) else sorted(col.astype(str).unique())
+    names = (
+        [str(c) for c in col.cat.categories]
+        if isinstance(col.dtype, pd.CategoricalDtype)
+        else sorted(col.astype(str).unique())
+    )
     sev = dict(zip(col.astype(str), episodes["severity"].astype(str), strict=True))
     missing = [n for n in names if n not in sev]
     if missing:
@@ -52,19 +56,23 @@ def check_tables(episodes: Any, incidents: Any) -> None:
         raise InputError("episodes must be the DataFrame budgetlab.alert_episodes() returns.")
     for col in ("tier", "severity", "start", "end"):
         if col not in episodes.columns:
-            raise SchemaError(f"episodes has no column {col!r}; make it with budgetlab.alert_episodes().")
+            raise SchemaError(f"episodes has no column {col!r}; make it with "
+                              "budgetlab.alert_episodes().")
     if not isinstance(incidents, pd.DataFrame):
-        raise InputError("incidents must be a DataFrame with incident_id, start, end and scope columns.")
+        raise InputError("incidents must be a DataFrame with incident_id, start, end and scope "
+                         "columns.")
     for col in ("incident_id", "start", "end"):
         if col not in incidents.columns:
-            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
+            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, "
+                              "start, end, scope, severity).")
 
 
 def group_table(grid: BinGrid | None, by: list[str], episodes: pd.DataFrame) -> pd.DataFrame:
     """One row per group scored: the groups of the bins, else those of the episodes."""
     if grid is not None:
         if sorted(grid.by) != sorted(by):
-            raise ConfigError(f"bins are grouped by {grid.by} but episodes by {by}; use the bins the episodes came from.")
+            raise ConfigError(f"bins are grouped by {grid.by} but episodes by {by}; use the bins "
+                              "the episodes came from.")
         return grid.keys[by].astype(str).reset_index(drop=True) if by else grid.keys
     if by:
         return episodes[by].astype(str).drop_duplicates().sort_values(by).reset_index(drop=True)
@@ -81,11 +89,13 @@ def episode_groups(episodes: pd.DataFrame, by: list[str], keys: pd.DataFrame) ->
 
     pos = np.asarray(index(keys).get_indexer(index(episodes)), dtype=np.int64)
     if bool(np.any(pos < 0)):
-        raise ConfigError("episodes hold groups that the bins do not have; use the bins the episodes came from.")
+        raise ConfigError("episodes hold groups that the bins do not have; use the bins the "
+                          "episodes came from.")
     return pos
 
 
-def evaluated_span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame, ep_start: np.ndarray,
+def evaluated_span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame,
+                   ep_start: np.ndarray,
           ep_end: np.ndarray) -> tuple[int, int]:
     """``(start, end)`` in ns of the evaluated grid: the bins', else the episodes' attrs, else
     what the episodes and incidents cover."""
@@ -104,14 +114,16 @@ def evaluated_span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.D
 
 
 def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
-                      windows: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+                      windows: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray,
+                                                    np.ndarray]:
     """``(incidents, start_ns, end_ns, match)`` of the incidents to score: those whose scope
     covers a group (``match[i, g]``) and that do not lie entirely in an excluded window."""
     inc = incidents.reset_index(drop=True)
     i_s = utc_ns_column(inc["start"], "incidents['start']")
     i_e = utc_ns_column(inc["end"], "incidents['end']")
     if bool(np.any(i_e <= i_s)):
-        raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
+        raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be "
+                         "after 'start'.")
     scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
     match = np.zeros((len(inc), len(keys)), dtype=bool)
     for i, sc in enumerate(scopes):

@@ -43,8 +43,13 @@ def rows_to_columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
     return out
 
 
-def score_table(by: Sequence[str], group_labels: Sequence[np.ndarray], selections: Sequence[tuple[str, str]],
-                per_group: Sequence[Mapping[str, np.ndarray]] | None, star: Mapping[str, np.ndarray]) -> pd.DataFrame:
+def score_table(
+    by: Sequence[str],
+    group_labels: Sequence[np.ndarray],
+    selections: Sequence[tuple[str, str]],
+    per_group: Sequence[Mapping[str, np.ndarray]] | None,
+    star: Mapping[str, np.ndarray],
+) -> pd.DataFrame:
     """The score table: ``per_group[s][column][g]`` is group ``g``'s value for the tier selection
     ``selections[s]`` (``(tier, severity)``), ``group_labels[k][g]`` its label for key ``by[k]``
     (str); ``star`` holds the columns of the ``"*"`` rows (one per selection), or of the only

@@ -1,7 +1,8 @@
 """Score alert episodes against labelled incidents: precision, recall, detection and reset times.
 
 **Matching rule.** An episode of group ``g`` *matches* an incident when the incident's ``scope``
-covers ``g`` (:func:`budgetlab.events.schema.scope_mask`: a scope key the episodes are not grouped by
+covers ``g`` (:func:`budgetlab.events.schema.scope_mask`: a scope key the episodes are not grouped
+by
 does not restrict) **and** the episode overlaps the incident's time span extended by ``grace``:
 ``episode.start < incident.end + grace`` and ``episode.end > incident.start``.
 
@@ -49,7 +50,8 @@ __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
 def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
                         bins: BinsLike | None = None, target: Any = None, period: Any = None,
-                        policy: AlertPolicy | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+                        policy: AlertPolicy | None = None,
+                        **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per incident, group and tier: was it detected, when, and when did the alert reset.
 
     Same rows and matching rules as :func:`score_alerts` (see the module docs), one row per
@@ -63,7 +65,8 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
         ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), and with
         ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected).
     """
-    ctx = ScoringContext(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
+    ctx = ScoringContext(episodes, incidents, grace=grace, bins=bins, target=target, period=period,
+                         policy=policy,
                    options=options)
     parts = []
     for labels, tname, sev, gidx, tidx in ctx.selections():
@@ -76,7 +79,8 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
 
 def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
                  bins: BinsLike | None = None, target: Any = None, period: Any = None,
-                 policy: AlertPolicy | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+                 policy: AlertPolicy | None = None,
+                 **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Precision, recall, detection / reset times and alert load of replayed alert episodes.
 
     Parameters
@@ -132,11 +136,13 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
           tier  episodes  precision  recall detection_median    reset_median
     0  page_1h         2        0.5     0.5  0 days 00:05:00 0 days 00:30:00
     """
-    ctx = ScoringContext(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy,
+    ctx = ScoringContext(episodes, incidents, grace=grace, bins=bins, target=target, period=period,
+                         policy=policy,
                    options=options)
     tier_sel = ctx.tier_selections()
     every = np.arange(len(ctx.keys))
-    star = rows_to_columns([ctx.summary(ctx.match(every, tidx), ctx.observed.of(tidx)[1]) for _, _, tidx in tier_sel])
+    star = rows_to_columns([ctx.summary(ctx.match(every, tidx), ctx.observed.of(tidx)[1]) for _, _,
+                            tidx in tier_sel])
     if not ctx.by:
         return score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)
     per_group = [ctx.group_columns(tidx) for _, _, tidx in tier_sel]
@@ -144,7 +150,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     return score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
 
 
-def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy], incidents: pd.DataFrame, *,
+def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy],
+                     incidents: pd.DataFrame, *,
                      by: str | Sequence[str] | None = None, grace: Any = "1h",
                      **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Replay several policies over the same bins and score them side by side.
@@ -169,7 +176,8 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     >>> inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
     ...     "start": pd.to_datetime(["2026-01-01 02:00"], utc=True),
     ...     "end": pd.to_datetime(["2026-01-01 02:30"], utc=True)})
-    >>> pols = {"fast": AlertPolicy.single_window("5min", 10), "slow": AlertPolicy.single_window("1h", 10)}
+    >>> pols = {"fast": AlertPolicy.single_window("5min", 10),
+    ...         "slow": AlertPolicy.single_window("1h", 10)}
     >>> t = compare_policies(b, 0.99, pols, inc)
     >>> t.loc[(t["tier"] == "*") & (t["severity"] == "*"), ["policy", "recall", "detection_median"]]
       policy  recall detection_median
@@ -186,7 +194,8 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
         if not isinstance(pol, AlertPolicy):
             raise ConfigError(f"policies[{name!r}] is not an AlertPolicy.")
         ep = alert_episodes(grid, target, pol)
-        sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target, period=pol.period, policy=pol)
+        sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target, period=pol.period,
+                          policy=pol)
         sc.insert(0, "policy", name)
         parts.append(sc)
     return pd.concat(parts, ignore_index=True)

@@ -76,15 +76,18 @@ class AlertTier:
             short_w = to_timedelta(self.short_window, name="short_window")
             if short_w > long_w:
                 raise ConfigError(
-                    f"tier {self.name!r}: short_window must not exceed long_window (the workbook uses long / 12)."
+                    f"tier {self.name!r}: short_window must not exceed long_window (the workbook "
+                    "uses long / 12)."
                 )
             object.__setattr__(self, "short_window", short_w)
         b = self.burn
-        if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) or not np.isfinite(b) or b <= 0:
+        if isinstance(b, bool) or not isinstance(b, (int, float, np.integer,
+                                                     np.floating)) or not np.isfinite(b) or b <= 0:
             raise ConfigError(f"tier {self.name!r}: burn must be a positive number (e.g. 14.4).")
         object.__setattr__(self, "burn", float(b))
         object.__setattr__(self, "for_", to_timedelta(self.for_, name="for_", allow_zero=True))
-        object.__setattr__(self, "cooldown", to_timedelta(self.cooldown, name="cooldown", allow_zero=True))
+        object.__setattr__(self, "cooldown", to_timedelta(self.cooldown, name="cooldown",
+                                                          allow_zero=True))
 
     @property
     def windows(self) -> tuple[pd.Timedelta, ...]:
@@ -137,7 +140,8 @@ def _target_slo(target: Any) -> SLO:
 
 
 def _error_ratio(error_ratio: Any) -> float:
-    if isinstance(error_ratio, bool) or not isinstance(error_ratio, (int, float, np.integer, np.floating)) \
+    if isinstance(error_ratio, bool) or not isinstance(error_ratio, (int, float, np.integer,
+                                                                     np.floating)) \
             or not (0 < error_ratio <= 1):
         raise ConfigError("error_ratio must lie in (0, 1].")
     return float(error_ratio)

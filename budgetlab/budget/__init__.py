@@ -11,4 +11,7 @@ from .summary import replay_summary
 from .tracker import KeyedTracker, Tracker
 from .tracker_replay import STATUS_DTYPE, replay, replay_transitions, transitions
 
-__all__ = ["burn_rates", "burn_rate_chunks", "STATUSES", "remaining_fraction", "seed_figures", "status_codes", "period_budget", "STATUS_DTYPE", "replay", "replay_summary", "replay_transitions", "transitions", "SPAN_STATUS_DTYPE", "SPAN_STATUSES", "status_spans", "silences", "Tracker", "KeyedTracker"]
+__all__ = ["burn_rates", "burn_rate_chunks", "STATUSES", "remaining_fraction", "seed_figures",
+           "status_codes", "period_budget", "STATUS_DTYPE", "replay", "replay_summary",
+           "replay_transitions", "transitions", "SPAN_STATUS_DTYPE", "SPAN_STATUSES",
+           "status_spans", "silences", "Tracker", "KeyedTracker"]

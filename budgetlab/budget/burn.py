@@ -35,7 +35,8 @@ from ..windows.bins import (
 )
 from .burn_rows import BYTES_PER_ROW, plan_rows, sparse_table
 
-__all__ = ["DEFAULT_WINDOWS", "burn_rates", "burn_rate_chunks", "group_slos", "split_groups", "target_array", "error_budgets", "rolling_sum", "ratio"]
+__all__ = ["DEFAULT_WINDOWS", "burn_rates", "burn_rate_chunks", "group_slos", "split_groups",
+           "target_array", "error_budgets", "rolling_sum", "ratio"]
 
 #: The windows :func:`burn_rates` reports by default.
 DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
@@ -51,7 +52,8 @@ def _check_target_value(value: Any, what: str = "target") -> float:
 
 
 def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
-    """The SLO of every group of ``grid`` when ``target`` is per-group (a :class:`~budgetlab.PerGroup`
+    """The SLO of every group of ``grid`` when ``target`` is per-group (a
+    :class:`~budgetlab.PerGroup`
     or a mapping ``{group key: SLO or target}``), else ``None``.
 
     Groups are matched by their keys in ``grid.by`` order (a value, or a tuple for several
@@ -60,20 +62,23 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
     >>> from budgetlab.events.schema import as_events
     >>> from budgetlab.windows.bins import bin_events, read_bins
     >>> ev = as_events(["2026-01-01", "2026-01-01"], [True, True], groups={"t": ["a", "b"]})
-    >>> [s.target for s in group_slos({"a": 0.9, "b": 0.99}, read_bins(bin_events(ev, "1min", by="t")))]
+    >>> [s.target for s in group_slos({"a": 0.9, "b": 0.99}, read_bins(bin_events(ev, "1min",
+    ...                                                                           by="t")))]
     [0.9, 0.99]
     """
     per_group = as_per_group(target)
     if per_group is None:
         return None
     if not grid.by:
-        raise ConfigError("per-group SLOs need grouped bins; bin the events with by=... (CLI --by) naming the "
+        raise ConfigError("per-group SLOs need grouped bins; bin the events with by=... (CLI --by) "
+                          "naming the "
                           "columns the SLOs are keyed by.")
     return per_group.resolve(grid.keys[list(grid.by)])
 
 
 def split_groups(values: Sequence[Any]) -> list[tuple[Any, np.ndarray]]:
-    """Group positions per distinct value, in order of first appearance: ``[(value, positions), ...]``.
+    """Group positions per distinct value, in order of first appearance: ``[(value, positions),
+    ...]``.
 
     >>> [(v, p.tolist()) for v, p in split_groups(["7D", "30D", "7D"])]
     [('7D', [0, 2]), ('30D', [1])]
@@ -93,8 +98,10 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
     :class:`~budgetlab.PerGroup` or a mapping, see :func:`group_slos`); a float array with one
     target per group (in grid order) is taken as it is.
     """
-    if isinstance(target, np.ndarray) and target.shape == (grid.n_groups,) and target.dtype.kind == "f":
-        return np.array([_check_target_value(v) for v in target.tolist()], dtype=float)  # one per group, checked
+    if isinstance(target, np.ndarray) and target.shape == (grid.n_groups,
+                                                           ) and target.dtype.kind == "f":
+        # one per group, checked
+        return np.array([_check_target_value(v) for v in target.tolist()], dtype=float)
     slos = group_slos(target, grid)
     if slos is not None:
         return np.array([s.target for s in slos], dtype=float)
@@ -102,12 +109,14 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
         return np.full(grid.n_groups, _check_target_value(target.target))
     if isinstance(target, pd.DataFrame):
         if "target" not in target.columns:
-            raise ConfigError("a target table needs a 'target' column and group-key columns (e.g. captcha_type).")
+            raise ConfigError("a target table needs a 'target' column and group-key columns (e.g. "
+                              "captcha_type).")
         on = [c for c in target.columns if c != "target"]
         unknown = [c for c in on if c not in grid.by]
         if unknown or not on:
             raise ConfigError(
-                f"target table columns must be group keys of the bins ({', '.join(map(repr, grid.by)) or 'none'}) "
+                "target table columns must be group keys of the bins "
+                f"({', '.join(map(repr, grid.by)) or 'none'}) "
                 "plus 'target'."
             )
         vals = [_check_target_value(v, "target table value") for v in target["target"].tolist()]
@@ -118,7 +127,8 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
             raise ConfigError("the target table lists a group twice; give one target per group.")
         merged = left.merge(right, on=on, how="left", sort=False)
         if merged["_t"].isna().any():
-            raise ConfigError("the target table has no target for some groups of the bins; add rows for them.")
+            raise ConfigError("the target table has no target for some groups of the bins; add "
+                              "rows for them.")
         return merged["_t"].to_numpy(dtype=float)
     return np.full(grid.n_groups, _check_target_value(target))
 
@@ -128,7 +138,8 @@ def error_budgets(target: Any, grid: BinGrid) -> np.ndarray:
     :attr:`budgetlab.SLO.error_budget` computes it: the one place the SRE model writes it.
 
     >>> from budgetlab.slo import SLO
-    >>> grid = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(1)), [], 0, 1, np.zeros((1, 1)), np.zeros((1, 1)))
+    >>> grid = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(1)), [], 0, 1, np.zeros((1, 1)),
+    ...                           np.zeros((1, 1)))
     >>> error_budgets(SLO(0.95), grid) == SLO(0.95).error_budget
     array([ True])
     """
@@ -145,7 +156,8 @@ def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
     n, k = x.shape[1], int(k)
     c: np.ndarray = np.empty((x.shape[0], n), dtype=np.float64 if x.dtype.kind == "f" else np.int64)
     np.cumsum(x, axis=1, out=c)
-    if k < n:  # one cumulative sum, then slices: sum over (j - k, j] = c[j] - c[j - k] (c[j] alone for j < k)
+    # one cumulative sum, then slices: sum over (j - k, j] = c[j] - c[j - k] (c[j] alone for j < k)
+    if k < n:
         np.subtract(c[:, k:], c[:, :n - k], out=c[:, k:])  # numpy buffers the overlapping operand
     return c
 
@@ -178,18 +190,22 @@ def _setup(bins: BinsLike, target: Any, windows: Any,
     return grid, budget, ks, labels
 
 
-_FIXES = ["use a coarser freq=", "fewer windows", "burn_rate_chunks() (the table a chunk of groups at a time)",
+_FIXES = ["use a coarser freq=", "fewer windows",
+          "burn_rate_chunks() (the table a chunk of groups at a time)",
           "budgetlab.scaleout (Dask) to bin histories larger than memory"]
 
 
 def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAULT_WINDOWS, *,
-               fill: float | None = None, at: str = "traffic", **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
-    """Error ratio and burn rate over trailing windows, at every bin end where the window holds traffic.
+               fill: float | None = None, at: str = "traffic",
+               **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+    """Error ratio and burn rate over trailing windows, at every bin end where the window holds
+    traffic.
 
     Parameters
     ----------
     bins : DataFrame or BinGrid
-        Bins table from :func:`budgetlab.bin_events` (or the grid :func:`~budgetlab.windows.bins.read_bins` made of it).
+        Bins table from :func:`budgetlab.bin_events` (or the grid
+        :func:`~budgetlab.windows.bins.read_bins` made of it).
     target : float, SLO, DataFrame, PerGroup or mapping
         Success-rate target; per group with a table or per-group SLOs (a
         :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``), see :func:`target_array`.
@@ -213,7 +229,8 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     Returns
     -------
     DataFrame
-        One row per group, bin end and window where the window holds traffic (``at``), sorted by group,
+        One row per group, bin end and window where the window holds traffic (``at``), sorted by
+        group,
         bin end, then window (in the order given): group keys, ``bin_end`` (evaluation time),
         ``window`` (ordered categorical label such as ``"1h"``), ``total``, ``bad`` (events and
         failures with ``bin_end - window <= ts < bin_end``; int32 when every group's total fits,
@@ -236,7 +253,8 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     2 2026-01-01 00:02:00+00:00     2m      1    1       10.0
     3 2026-01-01 00:03:00+00:00     1m      1    0        0.0
     4 2026-01-01 00:03:00+00:00     2m      1    0        0.0
-    >>> len(burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"], fill=0.0))  # 3 bins x 2 windows
+    >>> len(burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"],
+    ...                fill=0.0))  # 3 bins x 2 windows
     6
     """
     check_argument("at", at, ("traffic", "events"))
@@ -244,8 +262,10 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     if fill is not None:
         return _dense(grid, budget, ks, labels, _check_fill(fill))
     plan = plan_rows(grid, ks, events_only=at == "events")
-    per_row = BYTES_PER_ROW + (8 if plan.count_dtype is np.int64 else 0) + 4 * max(0, len(grid.by) - 1)
-    check_memory(float(plan.n_rows) * per_row, f"the burn-rate table ({plan.n_rows:,} rows)", _FIXES)
+    per_row = BYTES_PER_ROW + (8 if plan.count_dtype is np.int64 else 0) + 4 * max(0,
+                                                                                   len(grid.by) - 1)
+    check_memory(float(plan.n_rows) * per_row, f"the burn-rate table ({plan.n_rows:,} rows)",
+                 _FIXES)
     return sparse_table(grid, plan, labels, budget)
 
 
@@ -260,7 +280,8 @@ def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any =
 
     >>> from budgetlab.events.schema import as_events
     >>> from budgetlab.windows.bins import bin_events
-    >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:02"], [False, True], groups={"t": ["a", "b"]})
+    >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:02"], [False, True], groups={"t": ["a",
+    ...                                                                                       "b"]})
     >>> [len(c) for c in burn_rate_chunks(bin_events(ev, "1min", by="t"), 0.9, ["1min"], rows=1)]
     [1, 1]
     """
@@ -280,11 +301,13 @@ def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any =
 
 def _check_fill(fill: Any) -> float:
     if isinstance(fill, bool) or not isinstance(fill, (int, float, np.integer, np.floating)):
-        raise ConfigError(f"fill={fill!r} must be a number (0.0 gives the dense table of earlier releases) or None.")
+        raise ConfigError(f"fill={fill!r} must be a number (0.0 gives the dense table of earlier "
+                          "releases) or None.")
     return float(fill)
 
 
-def _dense(grid: BinGrid, budget: np.ndarray, ks: list[int], labels: list[str], fill: float) -> pd.DataFrame:
+def _dense(grid: BinGrid, budget: np.ndarray, ks: list[int], labels: list[str],
+           fill: float) -> pd.DataFrame:
     g, n, nw = grid.n_groups, grid.n_bins, len(ks)
     check_cells(g, n, 150.0 * nw, f"the dense burn-rate table of {nw} window(s)",
                 ["drop fill= (the sparse table: rows where a window holds traffic)", *_FIXES])

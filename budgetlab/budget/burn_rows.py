@@ -83,7 +83,8 @@ def traffic_bins(grid: BinGrid, k: int) -> np.ndarray:
 @dataclass(frozen=True)
 class RowPlan:
     """Where the rows of a sparse table come from: the base runs (longest window) and, per group,
-    the output rows (``group_rows``, int64: the sum over windows of the bins where each holds traffic)."""
+    the output rows (``group_rows``, int64: the sum over windows of the bins where each holds
+    traffic)."""
 
     ks: tuple[int, ...]
     run_group: np.ndarray
@@ -92,7 +93,8 @@ class RowPlan:
     run_first: np.ndarray  # index of the run's first cell
     group_rows: np.ndarray
     count_dtype: type
-    events_only: bool = False  # rows only at bins that hold events (every window holds traffic there)
+    # rows only at bins that hold events (every window holds traffic there)
+    events_only: bool = False
 
     @property
     def n_rows(self) -> int:
@@ -104,7 +106,8 @@ def plan_rows(grid: BinGrid, ks: Sequence[int], *, events_only: bool = False) ->
     group's total fits, else int64); ``events_only``: rows only at the bins that hold events."""
     ks = tuple(int(k) for k in ks)
     if events_only:
-        group_rows = np.bincount(_cells(grid)[0], minlength=grid.n_groups).astype(np.int64) * len(ks)
+        group_rows = np.bincount(_cells(grid)[0],
+                                 minlength=grid.n_groups).astype(np.int64) * len(ks)
     else:
         group_rows = np.zeros(grid.n_groups, dtype=np.int64)
         for k in ks:
@@ -112,12 +115,14 @@ def plan_rows(grid: BinGrid, ks: Sequence[int], *, events_only: bool = False) ->
     run_group, run_start, run_end, run_first = _runs(grid, max(ks))
     totals = grid.group_totals()
     fits = len(totals) == 0 or int(totals.max()) < np.iinfo(np.int32).max
-    return RowPlan(ks, run_group, run_start, run_end, run_first, group_rows, np.int32 if fits else np.int64,
+    return RowPlan(ks, run_group, run_start, run_end, run_first, group_rows,
+                   np.int32 if fits else np.int64,
                    events_only)
 
 
 def _base_steps(plan: RowPlan, r0: int, r1: int) -> Iterator[tuple[int, int]]:
-    """``(run_a, run_b)`` ranges of the runs ``r0 <= run < r1`` of at most ~_BASE_ROWS_PER_STEP base rows."""
+    """``(run_a, run_b)`` ranges of the runs ``r0 <= run < r1`` of at most ~_BASE_ROWS_PER_STEP base
+    rows."""
     if r1 <= r0:
         return
     ends = np.cumsum(plan.run_end[r0:r1] - plan.run_start[r0:r1])
@@ -137,13 +142,17 @@ def _expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _group_columns(grid: BinGrid) -> dict[str, np.ndarray]:
-    """Per group key, the value written on every row: the categorical's code, else the group's position."""
+    """Per group key, the value written on every row: the categorical's code, else the group's
+    position."""
     pos = np.arange(grid.n_groups, dtype=np.int32 if grid.n_groups < 2**31 else np.int64)
-    return {c: (grid.keys[c].cat.codes.to_numpy() if isinstance(grid.keys[c].dtype, pd.CategoricalDtype) else pos)
+    return {c: (grid.keys[c].cat.codes.to_numpy() if isinstance(grid.keys[c].dtype,
+                                                                pd.CategoricalDtype) else pos)
             for c in grid.by}
 
 
-def _allocate(grid: BinGrid, plan: RowPlan, n_out: int, per_group: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def _allocate(
+    grid: BinGrid, plan: RowPlan, n_out: int, per_group: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     cols = {c: np.empty(n_out, dtype=v.dtype) for c, v in per_group.items()}
     cols["bin_end"] = np.empty(n_out, dtype=np.int64)
     cols["window"] = np.empty(n_out, dtype=np.int8 if len(plan.ks) < 128 else np.int16)
@@ -156,7 +165,8 @@ def _allocate(grid: BinGrid, plan: RowPlan, n_out: int, per_group: dict[str, np.
     return cols
 
 
-def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative, plan: RowPlan,
+def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative,
+               plan: RowPlan,
                a: int, z: int, at: int, budget: np.ndarray) -> int:
     """Write the rows of the base rows of runs ``a <= run < z`` from output row ``at`` on; the rows
     written. Cells at or before a base row are counted by a cumulative sum over the run's bins (each
@@ -175,7 +185,8 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
     upto = np.cumsum(mark)
     upto += c0  # cells at or before each base row (all cells before the step's first run, too)
     age = j - cells.bin[upto - 1]  # a base row has a cell of its group at or before it
-    local = np.arange(len(j), dtype=np.int64) - np.repeat(offset, lengths)  # bins since the run's start
+    # bins since the run's start
+    local = np.arange(len(j), dtype=np.int64) - np.repeat(offset, lengths)
     run_first = np.repeat(plan.run_first[a:z], lengths)
     present = age[:, None] < ks[None, :]
     if plan.events_only:
@@ -187,14 +198,16 @@ def _fill_step(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], ce
     row[1:] += at
     for w in range(len(ks)):
         k = int(ks[w])
-        if len(ks) == 1 and not plan.events_only:  # one window: on every base row, in order (slices)
+        # one window: on every base row, in order (slices)
+        if len(ks) == 1 and not plan.events_only:
             sel: Any = slice(None)
             pos: Any = slice(at, at + len(j))
         else:
             sel = np.flatnonzero(present[:, w])
             pos = row[sel]
         g_w, j_w = g[sel], j[sel]
-        inside = local[sel] >= k  # the window's first bin lies in the run: cells before it by the run's count
+        # the window's first bin lies in the run: cells before it by the run's count
+        inside = local[sel] >= k
         back = np.arange(len(j), dtype=np.int64)[sel] - k
         lo = np.where(inside, upto[np.maximum(back, 0)], run_first[sel])
         hi = upto[sel]
@@ -224,7 +237,8 @@ class _Cumulative:
         return cls(group.astype(np.int64) * (grid.n_bins + 1) + b, b, cum_t, cum_b, grid.n_bins + 1)
 
 
-def _write_rows(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], pos: Any, cells: _Cumulative,
+def _write_rows(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], pos: Any,
+                cells: _Cumulative,
                 lo: np.ndarray, hi: np.ndarray, g: np.ndarray, j: np.ndarray, w: int, k: int,
                 budget: np.ndarray) -> None:
     """Writes the rows ``pos`` of window ``w`` (``k`` bins) ending at bins ``j`` of groups ``g``:
@@ -242,7 +256,8 @@ def _write_rows(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], p
         cols[c][pos] = values[g]
 
 
-def _fill_events(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative, plan: RowPlan,
+def _fill_events(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], cells: _Cumulative,
+                 plan: RowPlan,
                  g0: int, g1: int, budget: np.ndarray) -> None:
     """The rows at the bins that hold events (``at="events"``) of the groups ``g0 <= g < g1``: one
     row per cell and window, the cells' own cumulative counts less those before each window."""
@@ -252,7 +267,8 @@ def _fill_events(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], 
         z = min(a + _BASE_ROWS_PER_STEP, c1)
         j = cells.bin[a:z].astype(np.int64)
         g = cells.key[a:z] // cells.stride
-        hi = np.arange(a + 1, z + 1, dtype=np.int64)  # cells at or before each cell: itself and those before
+        # cells at or before each cell: itself and those before
+        hi = np.arange(a + 1, z + 1, dtype=np.int64)
         for w, k in enumerate(plan.ks):
             pos = slice((a - c0) * nw + w, (z - c0) * nw, nw)
             lo = np.searchsorted(cells.key, g * cells.stride + np.maximum(j - k, -1), side="right")
@@ -261,7 +277,8 @@ def _fill_events(cols: dict[str, np.ndarray], per_group: dict[str, np.ndarray], 
 
 def sparse_table(grid: BinGrid, plan: RowPlan, labels: Sequence[str], budget: np.ndarray,
                  g0: int = 0, g1: int | None = None) -> pd.DataFrame:
-    """The sparse burn-rate table of the groups ``g0 <= g < g1`` (see :func:`budgetlab.burn_rates`)."""
+    """The sparse burn-rate table of the groups ``g0 <= g < g1`` (see
+    :func:`budgetlab.burn_rates`)."""
     g1 = grid.n_groups if g1 is None else g1
     per_group = _group_columns(grid)
     cols = _allocate(grid, plan, int(plan.group_rows[g0:g1].sum()), per_group)
@@ -279,10 +296,13 @@ def sparse_table(grid: BinGrid, plan: RowPlan, labels: Sequence[str], budget: np
     data: dict[str, object] = {}
     for c in grid.by:
         col, values = grid.keys[c], cols.pop(c)
-        data[c] = (pd.Categorical.from_codes(values, dtype=col.dtype, validate=False)  # type: ignore[call-overload]
+        data[c] = (pd.Categorical.from_codes(values, dtype=col.dtype,
+                                             validate=False)  # type: ignore[call-overload]
                    if isinstance(col.dtype, pd.CategoricalDtype) else col.array.take(values))
     data["bin_end"] = utc_from_ns(bin_end, copy=False).array
     data["window"] = pd.Categorical.from_codes(cols.pop("window"),
-                                               dtype=pd.CategoricalDtype(list(labels), ordered=True), validate=False)
+                                               dtype=pd.CategoricalDtype(list(labels),
+                                                                         ordered=True),
+                                               validate=False)
     data.update(cols)
     return pd.DataFrame(data, copy=False)

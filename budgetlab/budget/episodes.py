@@ -34,7 +34,8 @@ def _group_index(frame: pd.DataFrame, by: list[str], keys: pd.MultiIndex) -> np.
         return np.zeros(len(frame), dtype=np.int64)
     if len(frame) == 0:
         return np.zeros(0, dtype=np.int64)
-    return np.asarray(keys.get_indexer(pd.MultiIndex.from_frame(frame[by].astype(str))), dtype=np.int64)
+    return np.asarray(keys.get_indexer(pd.MultiIndex.from_frame(frame[by].astype(str))),
+                      dtype=np.int64)
 
 
 def _status_codes(column: pd.Series, name: str) -> np.ndarray:
@@ -43,13 +44,15 @@ def _status_codes(column: pd.Series, name: str) -> np.ndarray:
         return np.asarray(column.cat.codes, dtype=np.int64)
     codes = np.asarray(pd.Index(STATUSES).get_indexer(pd.Index(column.astype(str))), dtype=np.int64)
     if (codes < 0).any():
-        raise InputError(f"transitions column {name!r} holds values that are no status; give the table "
+        raise InputError(f"transitions column {name!r} holds values that are no status; give the "
+                         "table "
                          f"returned by budgetlab.transitions() (statuses {', '.join(STATUSES)}).")
     return codes
 
 
 def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = None,
-                    by: str | Sequence[str] | None = None, *, at_least: str = "critical", gap: Any = "30min"
+                    by: str | Sequence[str] | None = None, *, at_least: str = "critical",
+                    gap: Any = "30min"
                     ) -> pd.DataFrame:
     """Episodes at ``at_least`` or worse per group, from the spans (time) or a replay's transitions.
 
@@ -80,7 +83,8 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
         Group keys, ``start``, ``end`` (the drop below ``at_least`` or, on the window's clock, the
         window emptying; when still there: the observation's end, or per event the group's last
         event, and ``ongoing``), ``duration``, ``ongoing``, ``merged`` (how many raw episodes it
-        holds), sorted by group keys and ``start``; ``attrs`` holds ``at_least``, ``gap`` and ``by``.
+        holds), sorted by group keys and ``start``; ``attrs`` holds ``at_least``, ``gap`` and
+        ``by``.
 
     Examples
     --------
@@ -90,13 +94,15 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
     ...             SLO(target=0.9, window="10min"))
     >>> ep = status_episodes(st, transitions(st), gap="5min")
     >>> ep[["start", "duration", "merged"]].astype(str).values.tolist()
-    [['2026-01-01 00:10:00+00:00', '0 days 00:13:00', '1'], ['2026-01-01 00:43:00+00:00', '0 days 00:12:00', '1']]
+    [['2026-01-01 00:10:00+00:00', '0 days 00:13:00', '1'], ['2026-01-01 00:43:00+00:00', '0 days
+    00:12:00', '1']]
 
     By hand: the first failure (00:10) leaves 1 of 11 events failed in the window, budget 1.1:
     CRITICAL; the last of the three (00:12) leaves the window at 00:23. The two episodes are
     20 min apart, so a 30 min gap merges them:
 
-    >>> status_episodes(st, transitions(st), gap="30min")[["duration", "merged"]].astype(str).values.tolist()
+    >>> status_episodes(st, transitions(st), gap="30min")[["duration",
+    ...                                                    "merged"]].astype(str).values.tolist()
     [['0 days 00:45:00', '2']]
 
     On the window's clock the first episode lasts until the 00:12 failure leaves the window
@@ -106,19 +112,27 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
     >>> ev = as_events(pd.date_range("2026-01-01", periods=len(ok), freq="min"), ok)
     >>> sp = status_episodes(status_spans(ev, SLO(target=0.9, window="10min")), gap="5min")
     >>> sp[["start", "duration"]].astype(str).values.tolist()
-    [['2026-01-01 00:10:00+00:00', '0 days 00:12:00.000000001'], ['2026-01-01 00:43:00+00:00', '0 days 00:11:00.000000001']]
+    [['2026-01-01 00:10:00+00:00', '0 days 00:12:00.000000001'], ['2026-01-01 00:43:00+00:00', '0
+    days 00:11:00.000000001']]
     """
     if at_least not in STATUSES[1:]:
         raise ConfigError(f"at_least={at_least!r} must be one of {', '.join(STATUSES[1:])}.")
     gap_ns = int(to_timedelta(gap, name="gap", allow_zero=True).value)
-    if isinstance(states, pd.DataFrame) and "status" in states.columns and states["status"].dtype == SPAN_STATUS_DTYPE:
+    if (
+        isinstance(states, pd.DataFrame)
+        and "status" in states.columns
+        and states["status"].dtype == SPAN_STATUS_DTYPE
+    ):
         if transitions is not None:
-            raise InputError("status_episodes(spans) reads the spans alone; give no transitions with them.")
+            raise InputError("status_episodes(spans) reads the spans alone; give no transitions "
+                             "with them.")
         return _span_episodes(states, STATUSES.index(at_least), gap_ns, at_least)
     if transitions is None:
-        raise InputError("status_episodes() takes the spans of budgetlab.status_spans(), or a replay and its "
+        raise InputError("status_episodes() takes the spans of budgetlab.status_spans(), or a "
+                         "replay and its "
                          "transitions (budgetlab.transitions(states)).")
-    return _event_episodes(states, transitions, as_list(by), STATUSES.index(at_least), gap_ns, at_least)
+    return _event_episodes(states, transitions, as_list(by), STATUSES.index(at_least), gap_ns,
+                           at_least)
 
 
 def _replayed_groups(states: pd.DataFrame, transitions: pd.DataFrame, by: list[str]
@@ -126,7 +140,8 @@ def _replayed_groups(states: pd.DataFrame, transitions: pd.DataFrame, by: list[s
     """The groups of a replay (checked with its transitions): their keys as text, the key
     table, and each group's last event time (int64 ns)."""
     for frame, what, cols in ((states, "states", ["ts", *by]),
-                              (transitions, "transitions", ["ts", "from_status", "to_status", *by])):
+                              (transitions, "transitions", ["ts", "from_status", "to_status",
+                                                            *by])):
         if not isinstance(frame, pd.DataFrame):
             raise InputError(f"status_episodes() takes the DataFrames of budgetlab.replay() and "
                              f"transitions(); {what} is a {type(frame).__name__}.")
@@ -142,17 +157,23 @@ def _replayed_groups(states: pd.DataFrame, transitions: pd.DataFrame, by: list[s
     return keys, key_frame, last.to_numpy(dtype="datetime64[ns]").view(np.int64)
 
 
-def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[str], level: int, gap_ns: int,
+def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[str], level: int,
+                    gap_ns: int,
                     at_least: str) -> pd.DataFrame:
     """Episodes on the per-event clock, from a replay and its transitions."""
     keys, key_frame, last_ns = _replayed_groups(states, transitions, by)
     tr = transitions
     g = _group_index(tr, by, keys)
     if (g < 0).any():
-        raise InputError("transitions hold groups that states do not; give the transitions of the same replay.")
+        raise InputError("transitions hold groups that states do not; give the transitions of the "
+                         "same replay.")
     f = _status_codes(tr["from_status"], "from_status") >= level
     t = _status_codes(tr["to_status"], "to_status") >= level
-    ts = tr["ts"].to_numpy(dtype="datetime64[ns]").view(np.int64) if len(tr) else np.zeros(0, dtype=np.int64)
+    ts = (
+        tr["ts"].to_numpy(dtype="datetime64[ns]").view(np.int64)
+        if len(tr)
+        else np.zeros(0, dtype=np.int64)
+    )
     up, down = ~f & t, f & ~t
     s_rows, e_rows = np.flatnonzero(up), np.flatnonzero(down)
     s_order = np.lexsort((ts[s_rows], g[s_rows]))
@@ -163,10 +184,12 @@ def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[st
     e_first = np.searchsorted(e_g, np.arange(n_groups))
     e_count = np.bincount(e_g, minlength=n_groups)
     s_first = np.searchsorted(s_g, np.arange(n_groups))
-    # the k-th start of a group pairs with its k-th end (groups start healthy: starts and ends alternate)
+    # the k-th start of a group pairs with its k-th end (groups start healthy: starts and ends
+    # alternate)
     rank = np.arange(len(s_g)) - s_first[s_g] if len(s_g) else np.zeros(0, dtype=np.int64)
     has_end = rank < e_count[s_g] if len(s_g) else np.zeros(0, dtype=bool)
-    end = np.where(has_end, e_t[np.minimum(e_first[s_g] + rank, max(len(e_t) - 1, 0))] if len(e_t) else 0,
+    end = np.where(has_end, e_t[np.minimum(e_first[s_g] + rank, max(len(e_t) - 1,
+                                                                    0))] if len(e_t) else 0,
                    last_ns[s_g] if len(s_g) else 0)
     new = np.ones(len(s_g), dtype=bool)
     if len(s_g) > 1:
@@ -178,7 +201,11 @@ def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[st
     np.maximum.at(ends, ep_id, end)
     ongoing = np.zeros(n_ep, dtype=bool)
     np.logical_or.at(ongoing, ep_id, ~has_end)
-    out = key_frame.iloc[s_g[new]].reset_index(drop=True) if by else pd.DataFrame(index=pd.RangeIndex(n_ep))
+    out = (
+        key_frame.iloc[s_g[new]].reset_index(drop=True)
+        if by
+        else pd.DataFrame(index=pd.RangeIndex(n_ep))
+    )
     out["start"] = pd.to_datetime(starts, unit="ns", utc=True)
     out["end"] = pd.to_datetime(ends, unit="ns", utc=True)
     out["duration"] = out["end"] - out["start"]
@@ -194,7 +221,8 @@ def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) 
     n = len(spans)
     code = spans["status"].cat.codes.to_numpy().astype(np.int64)
     bad = (code >= level) & (code < len(STATUSES))
-    gid = (spans.groupby(keys, sort=False, observed=True, dropna=False).ngroup().to_numpy() if keys and n
+    gid = (spans.groupby(keys, sort=False, observed=True,
+                         dropna=False).ngroup().to_numpy() if keys and n
            else np.zeros(n, dtype=np.int64))
     s = spans["start"].array.asi8
     e = spans["end"].array.asi8
@@ -216,7 +244,11 @@ def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) 
     ongoing = np.zeros(n_ep, dtype=bool)
     np.logical_or.at(ongoing, ep_id, ongoing_raw)
     rows = first[new]
-    out = spans[keys].iloc[rows].reset_index(drop=True) if keys else pd.DataFrame(index=pd.RangeIndex(n_ep))
+    out = (
+        spans[keys].iloc[rows].reset_index(drop=True)
+        if keys
+        else pd.DataFrame(index=pd.RangeIndex(n_ep))
+    )
     out["start"] = pd.to_datetime(start[new], unit="ns", utc=True)
     out["end"] = pd.to_datetime(ends, unit="ns", utc=True)
     out["duration"] = out["end"] - out["start"]

@@ -50,7 +50,8 @@ STATUSES = ("healthy", "warning", "critical", "exhausted")
 STATUS_DTYPE = pd.CategoricalDtype(list(STATUSES), ordered=True)
 
 #: The seed tracker's figures of a window, in the order :func:`seed_figures` returns them.
-FIGURE_COLUMNS = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
+FIGURE_COLUMNS = ("total", "successes", "failures", "success_rate", "budget_total",
+                  "budget_remaining",
                   "remaining_fraction", "burn_rate")
 
 
@@ -123,7 +124,11 @@ def seed_figures(total: np.ndarray, failures: np.ndarray, target: float,
             out["budget_remaining"] = budget_remaining
             if "remaining_fraction" in want:
                 if positive is None:  # in place when budget_remaining is not asked for
-                    rf = budget_remaining if "budget_remaining" not in want else np.empty_like(budget_remaining)
+                    rf = (
+                        budget_remaining
+                        if "budget_remaining" not in want
+                        else np.empty_like(budget_remaining)
+                    )
                     np.divide(budget_remaining, budget_total, out=rf)
                 else:
                     rf = np.where(failures == 0, 1.0, 0.0)

@@ -1,4 +1,5 @@
-"""Period error budgets: events-weighted (the SRE Workbook's) and time-slice (OpenSLO ``Timeslices``).
+"""Period error budgets: events-weighted (the SRE Workbook's) and time-slice (OpenSLO
+``Timeslices``).
 
 **Events-weighted.** At every bin end ``t`` the budget is ``(1 - target) * events`` where
 ``events`` counts the events of the current period so far (a rolling ``period`` ending at ``t``:
@@ -85,8 +86,10 @@ def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Peri
 
 
 def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
-    """The success ratio a slice needs (given apart from the target), as a ``(groups, 1)`` column."""
-    if isinstance(slice_target, bool) or not isinstance(slice_target, (int, float, np.integer, np.floating)) \
+    """The success ratio a slice needs (given apart from the target), as a ``(groups, 1)``
+    column."""
+    if isinstance(slice_target, bool) or not isinstance(slice_target, (int, float, np.integer,
+                                                                       np.floating)) \
             or not (0 < float(slice_target) <= 1):
         raise ConfigError("slice_target must lie in (0, 1] (e.g. 0.99).")
     return np.full((grid.n_groups, 1), float(slice_target))
@@ -94,7 +97,8 @@ def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
 
 def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarray,
                          k_burn: int) -> tuple[np.ndarray, np.ndarray]:
-    """Burn rate over the last ``k_burn`` bins and time to exhaustion in ns (NaT: not at this pace)."""
+    """Burn rate over the last ``k_burn`` bins and time to exhaustion in ns (NaT: not at this
+    pace)."""
     n_w = rolling_sum(grid.total, k_burn)
     b_w = rolling_sum(grid.bad, k_burn)
     burn = ratio(b_w, n_w) / budget
@@ -102,7 +106,8 @@ def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarra
     tte_ns = np.full(remaining.shape, _NAT_NS, dtype=np.int64)
     draining = (drain > 0) & (burn > 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        est = np.where(draining, remaining / np.where(draining, drain, 1.0) * (k_burn * grid.freq_ns), 0.0)
+        est = np.where(draining, remaining / np.where(draining, drain,
+                                                      1.0) * (k_burn * grid.freq_ns), 0.0)
     finite = draining & (remaining > 0) & (est < 2.0**62)  # beyond ~146 years: not at this pace
     tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
     return burn, np.where(remaining <= 0, 0, tte_ns)
@@ -135,13 +140,15 @@ def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int,
 
 def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: str | None = None,
                   tz: str = "UTC", burn_window: Any = "1h", slice_window: Any = None,
-                  slice_target: float | None = None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+                  slice_target: float | None = None,
+                  **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Error budget over a compliance period at every bin end, events-weighted and time-slice.
 
     Parameters
     ----------
     bins : DataFrame or BinGrid
-        Bins table (:func:`budgetlab.bin_events`), or the grid :func:`~budgetlab.windows.bins.read_bins` made of it.
+        Bins table (:func:`budgetlab.bin_events`), or the grid
+        :func:`~budgetlab.windows.bins.read_bins` made of it.
     target : float, SLO, DataFrame, PerGroup or mapping
         Success-rate target: per group with a table or per-group SLOs (a
         :class:`~budgetlab.PerGroup` or ``{group key: SLO or target}``; see
@@ -195,13 +202,22 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     1       2           1             0.5           0.495
     """
     grid = read_bins(bins, **options)
-    # per group x bin: the table's 16 columns and their temporaries (measured: 219 B at 50 groups x 14 days)
+    # per group x bin: the table's 16 columns and their temporaries (measured: 219 B at 50 groups x
+    # 14 days)
     check_cells(grid.n_groups, grid.n_bins, 220.0, "the period-budget table",
-                ["a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end= in bin_events)"])
+                ["a coarser freq=", "fewer groups (by=)",
+                 "a shorter span (start=/end= in bin_events)"])
     slos = group_slos(target, grid)
-    targets = target_array(target, grid) if slos is None else np.array([s.target for s in slos], dtype=float)
-    if period is None and calendar is None and slos is not None and len({s.period for s in slos}) > 1:
-        parts = [(p, idx, _period_budget(grid.select(idx), targets[idx], period=p, calendar=None, tz=tz,
+    targets = target_array(target, grid) if slos is None else np.array([s.target for s in slos],
+                                                                       dtype=float)
+    if (
+        period is None
+        and calendar is None
+        and slos is not None
+        and len({s.period for s in slos}) > 1
+    ):
+        parts = [(p, idx, _period_budget(grid.select(idx), targets[idx], period=p, calendar=None,
+                                         tz=tz,
                                          burn_window=burn_window, slice_window=slice_window,
                                          slice_target=slice_target))
                  for p, idx in split_groups([s.period for s in slos])]
@@ -209,14 +225,18 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
     if period is None:
         period = target.period if isinstance(target, SLO) else slos[0].period if slos else "30D"
     chunks = grid.chunks(24)  # the dense temporaries of a chunk of groups at a time, same rows
-    tables = [_period_budget(grid if len(chunks) == 1 else grid.select(np.arange(g0, g1)), targets[g0:g1],
+    tables = [_period_budget(grid if len(chunks) == 1 else grid.select(np.arange(g0, g1)),
+                             targets[g0:g1],
                              period=period, calendar=calendar, tz=tz, burn_window=burn_window,
-                             slice_window=slice_window, slice_target=slice_target) for g0, g1 in chunks]
+                             slice_window=slice_window, slice_target=slice_target) for g0,
+              g1 in chunks]
     return tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
 
 
-def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups: int, n_bins: int) -> pd.DataFrame:
-    """Put the group-major tables of group subsets (``n_bins`` rows per group) back in group order."""
+def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups: int,
+                    n_bins: int) -> pd.DataFrame:
+    """Put the group-major tables of group subsets (``n_bins`` rows per group) back in group
+    order."""
     table = pd.concat([t for _, _, t in parts], ignore_index=True)
     groups = np.concatenate([idx for _, idx, _ in parts])
     where = np.empty(n_groups, dtype=np.int64)
@@ -225,14 +245,16 @@ def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups:
     return table.iloc[rows].reset_index(drop=True)
 
 
-def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar: str | None, tz: str,
+def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar: str | None,
+                   tz: str,
                    burn_window: Any, slice_window: Any, slice_target: float | None) -> pd.DataFrame:
     """:func:`period_budget` on a read grid with one target per group and one period."""
     budget = error_budgets(targets, grid)[:, None]
     s_target = targets[:, None] if slice_target is None else _slice_targets(slice_target, grid)
     f = grid.freq_ns
     k_burn = window_bins(burn_window, f, name="burn_window")
-    slice_ns = f * window_bins(slice_window, f, name="slice_window") if slice_window is not None else f
+    slice_ns = f * window_bins(slice_window, f,
+                               name="slice_window") if slice_window is not None else f
     periods = _periods(grid, period, calendar, tz)
 
     events = periods.accumulate(grid.total)

@@ -45,7 +45,8 @@ def warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3
             f"({duration_label(span)}); every window is partial."), stacklevel=stacklevel)
 
 
-def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray, failures: np.ndarray,
+def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray,
+                 failures: np.ndarray,
             bar: ProgressBar, rf: np.ndarray | None = None) -> np.ndarray:
     """Seed status codes of every event (table order), the ``min_events`` hold included. The
     remaining fraction (``rf`` when the caller has it) is computed a chunk at a time (the same
@@ -56,7 +57,8 @@ def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndar
     code = np.empty(n, dtype=np.int8)
     for c in range(0, n, _CHUNK):
         part = slice(c, c + _CHUNK)
-        fraction = remaining_fraction(total[part], failures[part], slo.target) if rf is None else rf[part]
+        fraction = remaining_fraction(total[part], failures[part],
+                                      slo.target) if rf is None else rf[part]
         code[part] = status_codes(fraction, slo)
         bar.update((min(c + _CHUNK, n) - c) // 2)
     if slo.min_events > 0:

@@ -35,13 +35,15 @@ SPAN_STATUSES = (*STATUSES, "no_traffic")
 #: seed's four codes; it is no worse than ``exhausted``: compare with the four statuses by name.
 SPAN_STATUS_DTYPE = pd.CategoricalDtype(list(SPAN_STATUSES), ordered=True)
 #: The columns after the group keys, in order.
-SPAN_COLUMNS = ("start", "end", "status", "total", "failures", "burn_rate", "remaining_fraction", "warmup_end")
+SPAN_COLUMNS = ("start", "end", "status", "total", "failures", "burn_rate", "remaining_fraction",
+                "warmup_end")
 _TOP = int(np.iinfo(np.int64).max)
 _BOTTOM = int(np.iinfo(np.int64).min)
 
 
 def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
-                 by: str | Sequence[str] | None = None, start: Any = None, end: Any = None) -> pd.DataFrame:
+                 by: str | Sequence[str] | None = None, start: Any = None,
+                 end: Any = None) -> pd.DataFrame:
     """The seed tracker's status on the window's own clock: one row per span of one status.
 
     Parameters
@@ -102,7 +104,8 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     keys = check_events(events, by)
     per_group = as_per_group(slo)
     t = ts_ns(events)
-    lo = utc_timestamp(start, name="start").value if start is not None else (int(t[0]) if len(t) else 0)
+    lo = utc_timestamp(start,
+                       name="start").value if start is not None else (int(t[0]) if len(t) else 0)
     hi = utc_timestamp(end, name="end").value if end is not None else (int(t[-1]) if len(t) else 0)
     if hi < lo:
         raise ConfigError(f"end ({utc_from_ns(np.array([hi]))[0]}) is before start "
@@ -113,10 +116,13 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         parts: list[tuple[SLO, np.ndarray | None]] = list(split_by_slo(events, per_group, keys))
     else:
         parts = [(as_slo(slo), None)]
-    pieces = [_part_spans(t if pos is None else t[pos], events["ok"].to_numpy(dtype=bool) if pos is None
-                          else events["ok"].to_numpy(dtype=bool)[pos], codes if pos is None else codes[pos],
+    pieces = [_part_spans(t if pos is None else t[pos],
+                          events["ok"].to_numpy(dtype=bool) if pos is None
+                          else events["ok"].to_numpy(dtype=bool)[pos],
+                          codes if pos is None else codes[pos],
                           ngroups, s, lo, hi) for s, pos in parts]
-    cols = {name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0, dtype=np.int64)
+    cols = {name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0,
+                                                                                    dtype=np.int64)
             for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
                          "remaining_fraction", "warmup_end")}
     order = np.lexsort((cols["start"], cols["group"]))
@@ -127,7 +133,8 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     return out
 
 
-def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray, rows: np.ndarray) -> frozenset[tuple[str, ...]]:
+def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray,
+               rows: np.ndarray) -> frozenset[tuple[str, ...]]:
     """The groups (key values as text) with an event among ``rows``: those whose last no-traffic
     span ends at an event at the observation's end (a silence, not the tail of the log)."""
     if not bool(rows.any()):
@@ -140,7 +147,8 @@ def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray, rows: n
     return frozenset(tuple(r) for r in sub.itertuples(index=False, name=None))
 
 
-def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int, hi: int
+def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int,
+                hi: int
                 ) -> dict[str, np.ndarray]:
     """The spans of the rows under one SLO, clipped to ``[lo, hi)`` (arrays, any row order)."""
     w = slo.window_ns
@@ -178,16 +186,20 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         fl = np.bincount(codes[at & bad].astype(np.int64), minlength=ngroups)
         total = np.where(cut, cnt[g], total)
         failures = np.where(cut, fl[g], failures)
-    g, s, e, code, total, failures, first = (a[keep] for a in (g, s, e, code, total, failures, first))
+    g, s, e, code, total, failures, first = (a[keep] for a in (g, s, e, code, total, failures,
+                                                               first))
     figs = seed_figures(total, failures, slo.target, columns=["burn_rate", "remaining_fraction"])
     traffic = code != NO_TRAFFIC_CODE
     warmup = np.where(traffic, np.minimum(first, _TOP - w) + w, s)
     return {"group": g.astype(np.int64), "start": s, "end": e, "status": code, "total": total,
-            "failures": failures, "burn_rate": figs["burn_rate"], "remaining_fraction": figs["remaining_fraction"],
+            "failures": failures, "burn_rate": figs["burn_rate"],
+            "remaining_fraction": figs["remaining_fraction"],
             "warmup_end": warmup}
 
 
-def _frame(events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[str, np.ndarray]) -> pd.DataFrame:
+def _frame(
+    events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[str, np.ndarray]
+) -> pd.DataFrame:
     out: dict[str, Any] = {}
     if keys:
         rows = _first_rows(codes, np.unique(cols["group"]))[cols["group"]]
@@ -195,7 +207,8 @@ def _frame(events: pd.DataFrame, keys: list[str], codes: np.ndarray, cols: dict[
             out[k] = events[k].array.take(rows)
     out["start"] = utc_from_ns(cols["start"])
     out["end"] = utc_from_ns(cols["end"])
-    out["status"] = pd.Categorical.from_codes(cols["status"].astype(np.int8), dtype=SPAN_STATUS_DTYPE)
+    out["status"] = pd.Categorical.from_codes(cols["status"].astype(np.int8),
+                                              dtype=SPAN_STATUS_DTYPE)
     out["total"] = cols["total"].astype(np.int64)
     out["failures"] = cols["failures"].astype(np.int64)
     out["burn_rate"] = cols["burn_rate"].astype(np.float64)
@@ -211,7 +224,8 @@ def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     lo, step = 0, 4096
     while lo < len(codes) and bool((found[wanted] < 0).any()):
         chunk = codes[lo:lo + step].astype(np.int64)
-        pos = np.flatnonzero(chunk < len(found))[::-1]  # assigned last to first: the first one stays
+        # assigned last to first: the first one stays
+        pos = np.flatnonzero(chunk < len(found))[::-1]
         here = np.full(len(found), -1, dtype=np.int64)
         here[chunk[pos]] = pos + lo
         found = np.where(found < 0, here, found)
@@ -225,7 +239,8 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     A silence is a ``no_traffic`` span between two events of a group (it starts when the group's
     window empties and ends at its next event, possibly the observation's last instant): a gap
     between two events longer than the window. Its duration is the time the window was empty
-    (the gap minus the window). Leading and trailing no-traffic time (before a group's first event, after its last
+    (the gap minus the window). Leading and trailing no-traffic time (before a group's first event,
+    after its last
     window) is not a silence, but it is not observed either.
 
     Parameters
@@ -248,9 +263,11 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 05:00", "2026-01-01 05:30"], utc=True)
     >>> s = silences(status_spans(as_events(ts, [True] * 3), SLO(target=0.9, window="1h")))
     >>> s[["silences", "silent_time", "observed_time"]].astype(str).to_dict("records")
-    [{'silences': '1', 'silent_time': '0 days 03:59:59.999999999', 'observed_time': '0 days 01:30:00.000000001'}]
+    [{'silences': '1', 'silent_time': '0 days 03:59:59.999999999', 'observed_time': '0 days
+    01:30:00.000000001'}]
     """
-    if not isinstance(spans, pd.DataFrame) or "status" not in spans.columns or spans["status"].dtype != \
+    if not isinstance(spans,
+                      pd.DataFrame) or "status" not in spans.columns or spans["status"].dtype != \
             SPAN_STATUS_DTYPE:
         raise InputError("silences() takes the DataFrame returned by budgetlab.status_spans().")
     keys = list(spans.attrs.get("by", [c for c in spans.columns if c not in SPAN_COLUMNS]))
@@ -267,8 +284,10 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     end_of = np.ones(n, dtype=bool)
     end_of[:-1] = new[1:]
     at_end = spans.attrs.get("events_at_end", frozenset())
-    if at_end and n:  # a last no-traffic span that ends at an event on the observation's last instant
-        texts = spans[keys].astype(str).itertuples(index=False, name=None) if keys else iter([()] * n)
+    # a last no-traffic span that ends at an event on the observation's last instant
+    if at_end and n:
+        texts = spans[keys].astype(str).itertuples(index=False,
+                                                   name=None) if keys else iter([()] * n)
         ends_at_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool, count=n)
         end_of &= ~ends_at_event
     inner = quiet & ~new & ~end_of  # after an event of the group and before its next one

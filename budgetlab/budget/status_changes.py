@@ -63,7 +63,8 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     states : DataFrame
-        Output of :func:`~budgetlab.replay` (group keys are the columns beyond the replay columns), with
+        Output of :func:`~budgetlab.replay` (group keys are the columns beyond the replay columns),
+        with
         one SLO or per-group SLOs: each group's changes are those of its own SLO, and the table
         is in the order of the events either way. It needs ``status`` and either the eight
         figure columns or ``total`` and ``failures`` (a replay with
@@ -87,7 +88,8 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     >>> ev = as_events(pd.date_range("2026-01-01", periods=20, freq="min"), [True] * 19 + [False])
     >>> tr = transitions(replay(ev, SLO(target=0.95, window="1h")))
     >>> tr[["from_status", "to_status", "budget_remaining_pct", "burn_rate"]].to_dict("records")
-    [{'from_status': 'healthy', 'to_status': 'critical', 'budget_remaining_pct': 0.0, 'burn_rate': 1.0}]
+    [{'from_status': 'healthy', 'to_status': 'critical', 'budget_remaining_pct': 0.0, 'burn_rate':
+    1.0}]
 
     From the counts and statuses alone (what ``replay_summary`` needs too):
 
@@ -101,23 +103,33 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
         raise InputError("transitions() takes the DataFrame returned by budgetlab.replay().")
     missing = [c for c in _REPORTED if c not in states.columns]
     slo = states.attrs.get("slo")
-    recompute = bool(missing) and {"total", "failures"} <= set(states.columns) and isinstance(slo, (SLO, PerGroup))
+    recompute = (
+        bool(missing)
+        and {"total", "failures"} <= set(states.columns)
+        and isinstance(slo, (SLO, PerGroup))
+    )
     if missing and not recompute:
-        raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} missing), or total "
-                         "and failures; replay without columns=, or call budgetlab.replay_transitions(events, slo).")
+        raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} "
+                         "missing), or total "
+                         "and failures; replay without columns=, or call "
+                         "budgetlab.replay_transitions(events, slo).")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     code = states["status"].cat.codes.to_numpy()
-    prev_code = previous_in_group(code, group_codes(states, keys, dense=False), 0)  # groups start healthy
+    # groups start healthy
+    prev_code = previous_in_group(code, group_codes(states, keys, dense=False), 0)
     rows = np.flatnonzero(code != prev_code)
     key_cols = {k: states[k].array.take(rows) for k in keys}
     if recompute:  # the seed's figures of the changed rows only, from their counts and SLO
-        target: Any = slo.target if isinstance(slo, SLO) else _row_targets(states.attrs["slo"], key_cols, keys,
+        target: Any = slo.target if isinstance(slo, SLO) else _row_targets(states.attrs["slo"],
+                                                                           key_cols, keys,
                                                                            len(rows))
-        figs = seed_figures(states["total"].to_numpy()[rows], states["failures"].to_numpy()[rows], target,
+        figs = seed_figures(states["total"].to_numpy()[rows], states["failures"].to_numpy()[rows],
+                            target,
                             columns=_REPORTED)
     else:
         figs = {name: states[name].to_numpy()[rows] for name in _REPORTED}  # only the changed rows
-    return _transition_table(states["ts"].array.take(rows), key_cols, prev_code[rows], code[rows], figs)
+    return _transition_table(states["ts"].array.take(rows), key_cols, prev_code[rows], code[rows],
+                             figs)
 
 
 def _row_targets(slos: PerGroup, key_cols: dict[str, Any], keys: list[str], n: int) -> np.ndarray:
@@ -134,7 +146,8 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
     """The status changes of a replay, without the per-event columns: ``transitions(replay(...))``
     at a fraction of its time and memory.
 
-    Counts each event's window and its status, as :func:`~budgetlab.replay` does, and computes the seed's
+    Counts each event's window and its status, as :func:`~budgetlab.replay` does, and computes the
+    seed's
     figures only at the changes (their cost does not grow with their number beyond the rows
     themselves). Equal to ``transitions(replay(events, slo, by=by))``, bit for bit.
 
@@ -185,13 +198,16 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
         return np.concatenate([f[k] for f in found])[order] if found else np.zeros(0, dtype=np.int8)
 
     figs = {name: (np.concatenate([f[3][name] for f in found])[order] if found
-                   else np.zeros(0, dtype=np.int64 if name in ("total", "successes", "failures") else np.float64))
+                   else np.zeros(0, dtype=np.int64 if name in ("total", "successes",
+                                                               "failures") else np.float64))
             for name in _REPORTED}
-    return _transition_table(events["ts"].array.take(position), {k: events[k].array.take(position) for k in keys},
+    return _transition_table(events["ts"].array.take(position),
+                             {k: events[k].array.take(position) for k in keys},
                              joined(1), joined(2), figs)
 
 
-def _changes(events: pd.DataFrame, slo: SLO, keys: list[str], pos: np.ndarray | None, bar: ProgressBar
+def _changes(events: pd.DataFrame, slo: SLO, keys: list[str], pos: np.ndarray | None,
+             bar: ProgressBar
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Status changes of ``events`` under one SLO: positions (in the caller's table: ``pos``),
     from and to codes, and the seed's figures at those rows."""

@@ -39,8 +39,13 @@ Report = dict[str, Any]
 
 
 def _no_transitions() -> pd.DataFrame:
-    return pd.DataFrame({"ts": np.empty(0, np.int64), "from_status": pd.Categorical([], dtype=STATUS_DTYPE),
-                         "to_status": pd.Categorical([], dtype=STATUS_DTYPE)})
+    return pd.DataFrame(
+        {
+            "ts": np.empty(0, np.int64),
+            "from_status": pd.Categorical([], dtype=STATUS_DTYPE),
+            "to_status": pd.Categorical([], dtype=STATUS_DTYPE),
+        }
+    )
 
 
 class Tracker:
@@ -50,7 +55,8 @@ class Tracker:
     ----------
     slo : SLO
         Target, window, thresholds, ``min_events``. One tracker follows one stream (one group);
-        per-group SLOs are :class:`~budgetlab.budget.tracker.KeyedTracker`'s (one ``Tracker`` per group key).
+        per-group SLOs are :class:`~budgetlab.budget.tracker.KeyedTracker`'s (one ``Tracker`` per
+        group key).
     clock : callable, optional
         Returns the current time in ns when :meth:`record` gets no ``ts``
         (default :func:`time.monotonic_ns`, as the seed uses ``time.monotonic()``).
@@ -75,11 +81,13 @@ class Tracker:
     (0.0, 1.0)
     """
 
-    def __init__(self, slo: SLO | None = None, *, clock: Callable[[], int] = time.monotonic_ns) -> None:
+    def __init__(self, slo: SLO | None = None, *, clock: Callable[[],
+                                                                  int] = time.monotonic_ns) -> None:
         self.slo = slo if slo is not None else SLO()
         if not isinstance(self.slo, SLO):
             if as_per_group(self.slo) is not None:
-                raise ConfigError("Tracker takes one SLO; for per-group SLOs use KeyedTracker(slos), one Tracker "
+                raise ConfigError("Tracker takes one SLO; for per-group SLOs use "
+                                  "KeyedTracker(slos), one Tracker "
                                   "per group key with its own SLO.")
             raise ConfigError("slo must be a budgetlab.SLO.")
         self._clock = clock
@@ -164,7 +172,8 @@ class Tracker:
             try:
                 cb(report)
             except Exception as exc:  # the seed keeps going after a failing callback
-                _log.warning("budgetlab Tracker callback for %s failed: %s", STATUSES[code], type(exc).__name__)
+                _log.warning("budgetlab Tracker callback for %s failed: %s", STATUSES[code],
+                             type(exc).__name__)
 
     def record(self, ok: bool, ts: Any = None) -> str:
         """Record one attempt; returns the status after it.
@@ -217,13 +226,19 @@ class Tracker:
             "to_status": pd.Categorical.from_codes(after, dtype=STATUS_DTYPE),
         })
 
-    def _record_batch(self, ok_arr: np.ndarray, t_new: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Record a non-empty batch (int64 ns times); ``(rows, from codes, to codes)`` of its status changes."""
+    def _record_batch(self, ok_arr: np.ndarray, t_new: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                            np.ndarray]:
+        """Record a non-empty batch (int64 ns times); ``(rows, from codes, to codes)`` of its status
+        changes."""
         with self._lock:
             last = self._t[self._end - 1] if self._end > self._start else None
-            if (len(t_new) > 1 and bool((t_new[1:] < t_new[:-1]).any())) or (last is not None and t_new[0] < last):
-                raise InputError("record_many() needs times in order, not before the last recorded event.")
-            if not self._sorted:  # a window built out of order prunes like the seed's deque: one by one
+            if (len(t_new) > 1 and bool((t_new[1:] < t_new[:-1]).any())) or (
+                last is not None and t_new[0] < last
+            ):
+                raise InputError("record_many() needs times in order, not before the last recorded "
+                                 "event.")
+            # a window built out of order prunes like the seed's deque: one by one
+            if not self._sorted:
                 rows: list[tuple[int, int, int]] = []
                 for i, (o, t) in enumerate(zip(ok_arr.tolist(), t_new.tolist(), strict=True)):
                     before = self._status
@@ -248,7 +263,8 @@ class Tracker:
             del lo
             # only what the status needs, per event (the min_events hold continues from the status
             # the tracker shows before the batch); the full figures only where callbacks fire
-            code = seed_status_codes(total, failures, self.slo.target, self.slo, initial=self._status)
+            code = seed_status_codes(total, failures, self.slo.target, self.slo,
+                                     initial=self._status)
             prev = np.empty_like(code)
             prev[0] = self._status
             prev[1:] = code[:-1]

@@ -25,7 +25,8 @@ def event_ns(ts: Any) -> int:
     try:
         stamp = pd.Timestamp(ts)
     except (ValueError, TypeError, OverflowError):
-        raise InputError("ts is not a time; give a datetime, a Timestamp, an ISO string or seconds.") from None
+        raise InputError("ts is not a time; give a datetime, a Timestamp, an ISO string or "
+                         "seconds.") from None
     if pd.isna(stamp):
         raise InputError("ts is NaT; give a time.")
     if stamp.tzinfo is None:
@@ -42,5 +43,6 @@ def batch_ns(ts: Any) -> np.ndarray:
         return ts_arr.astype("datetime64[ns]").view(np.int64)
     if ts_arr.dtype.kind in "iuf":
         return np.round(ts_arr.astype(np.float64) * 1e9).astype(np.int64)
-    return np.asarray(pd.to_datetime(pd.Series(ts_arr), utc=True).dt.as_unit("ns").to_numpy(dtype="datetime64[ns]")
+    return np.asarray(pd.to_datetime(pd.Series(ts_arr),
+                                     utc=True).dt.as_unit("ns").to_numpy(dtype="datetime64[ns]")
                       .view(np.int64))

@@ -26,7 +26,8 @@ __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS"]
 _HOUR_NS = 3_600_000_000_000
 _DAY_NS = 24 * _HOUR_NS
 #: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
-SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES), *(f"share_{s}" for s in SPAN_STATUSES),
+SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
+                        *(f"share_{s}" for s in SPAN_STATUSES),
                         "observed_hours", "warmup_hours")
 
 
@@ -39,7 +40,8 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     status). Every time figure counts the whole observation, the first to the last event of
     ``events`` (all groups), warm-up included: ``warmup_hours`` says how much of it was the first
     window of a traffic stretch (from the log's start, or after a silence). The per-event figures
-    (``transitions``, ``final_status``) are the replay's: what the seed's callbacks and its gate saw.
+    (``transitions``, ``final_status``) are the replay's: what the seed's callbacks and its gate
+    saw.
 
     Parameters
     ----------
@@ -73,21 +75,31 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     >>> from budgetlab import SLO, as_events, replay
     >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True, False, True, True])
     >>> s = replay_summary(replay(ev, SLO(target=0.9, window="1h")), ev)
-    >>> s[["events", "hours_healthy", "hours_exhausted", "transitions", "final_status"]].round(3).to_dict("records")
-    [{'events': 4, 'hours_healthy': 2.0, 'hours_exhausted': 1.0, 'transitions': 2, 'final_status': 'healthy'}]
+    >>> s[["events", "hours_healthy", "hours_exhausted", "transitions",
+    ...    "final_status"]].round(3).to_dict("records")
+    [{'events': 4, 'hours_healthy': 2.0, 'hours_exhausted': 1.0, 'transitions': 2, 'final_status':
+    'healthy'}]
 
     A silence of a day with a 1 h window: the status holds for one window, then no traffic.
 
-    >>> ev = as_events(pd.to_datetime(["2026-01-01 00:00", "2026-01-02 00:00"], utc=True), [False, True])
+    >>> ev = as_events(pd.to_datetime(["2026-01-01 00:00", "2026-01-02 00:00"], utc=True), [False,
+    ...                                                                                     True])
     >>> s = replay_summary(replay(ev, SLO(target=0.9, window="1h")), ev)
-    >>> s[["hours_exhausted", "hours_no_traffic", "silences", "final_status", "status_at_end"]].round(3).to_dict("records")
-    [{'hours_exhausted': 1.0, 'hours_no_traffic': 23.0, 'silences': 1, 'final_status': 'healthy', 'status_at_end': 'healthy'}]
+    >>> s[["hours_exhausted", "hours_no_traffic", "silences", "final_status",
+    ...    "status_at_end"]].round(3).to_dict("records")
+    [{'hours_exhausted': 1.0, 'hours_no_traffic': 23.0, 'silences': 1, 'final_status': 'healthy',
+    'status_at_end': 'healthy'}]
     """
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     slo = states.attrs.get("slo")
     if spans is None:
-        if not isinstance(slo, (SLO, PerGroup)) or "min_dwell" in states.attrs or "calendar" in states.attrs:
-            raise InputError("replay_summary() reads the window's clock of the seed tracker: give the states of "
+        if (
+            not isinstance(slo, (SLO, PerGroup))
+            or "min_dwell" in states.attrs
+            or "calendar" in states.attrs
+        ):
+            raise InputError("replay_summary() reads the window's clock of the seed tracker: give "
+                             "the states of "
                              "budgetlab.replay(events, slo) (hysteresis and calendar variants: "
                              "budgetlab.compare_windows).")
         spans = status_spans(events, slo, by=keys or None)
@@ -96,14 +108,16 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     cols: dict[str, Any] = {name: table[name] for name in [*keys, "events", "success_rate"]}
     if isinstance(slo, PerGroup) and keys:
         slos = slo.resolve(table[keys])
-        cols = {**{k: table[k] for k in keys}, "target": np.array([s.target for s in slos], dtype=np.float64)}
+        cols = {**{k: table[k] for k in keys}, "target": np.array([s.target for s in slos],
+                                                                  dtype=np.float64)}
         if len({s.window for s in slos}) > 1:
             cols["window"] = pd.to_timedelta([s.window.value for s in slos], unit="ns")
         cols.update({"events": table["events"], "success_rate": table["success_rate"]})
     cols.update({name: time[name] for name in SUMMARY_TIME_COLUMNS})
     days = np.asarray(time["observed_hours"], dtype=np.float64) / 24
     seen = days > 0
-    cols["events_per_day"] = np.divide(table["events"].to_numpy(dtype=np.float64), days, out=np.full(len(days), np.nan),
+    cols["events_per_day"] = np.divide(table["events"].to_numpy(dtype=np.float64), days,
+                                       out=np.full(len(days), np.nan),
                                        where=seen)
     cols["transitions"] = table["transitions"]
     cols["transitions_per_day"] = np.divide(table["transitions"].to_numpy(dtype=np.float64), days,
@@ -117,16 +131,20 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         cols[name] = values if name == "silences" else values / _HOUR_NS
     cols["final_status"] = table["final_status"]
     end_code = np.asarray(time["status_at_end"], dtype=np.int8)
-    at_end = spans.attrs.get("events_at_end", frozenset())  # the window at that instant holds the event
-    texts = table[keys].astype(str).itertuples(index=False, name=None) if keys else iter([()] * len(table))
-    last_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool, count=len(table)) | (end_code < 0)
+    # the window at that instant holds the event
+    at_end = spans.attrs.get("events_at_end", frozenset())
+    texts = table[keys].astype(str).itertuples(index=False,
+                                               name=None) if keys else iter([()] * len(table))
+    last_event = np.fromiter((tuple(k) in at_end for k in texts), dtype=bool,
+                             count=len(table)) | (end_code < 0)
     end_code[last_event] = table["final_status"].cat.codes.to_numpy()[last_event]
     cols["status_at_end"] = pd.Categorical.from_codes(end_code, dtype=SPAN_STATUS_DTYPE)
     return pd.DataFrame(cols, index=table.index)
 
 
 def _per_event(states: pd.DataFrame, events: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Events, success rate, transitions and final status per group (group order) from the replay."""
+    """Events, success rate, transitions and final status per group (group order) from the
+    replay."""
     order, bounds = group_order(states, keys)
     idx = np.arange(len(states)) if order is None else order
     ngroups = len(bounds) - 1
@@ -151,9 +169,11 @@ def _row_of_group(frame: pd.DataFrame, table: pd.DataFrame, keys: list[str]) -> 
     if not keys or len(frame) == 0:
         return np.zeros(len(frame), dtype=np.int64)
     index = pd.MultiIndex.from_frame(table[keys].astype(str))
-    row = np.asarray(index.get_indexer(pd.MultiIndex.from_frame(frame[keys].astype(str))), dtype=np.int64)
+    row = np.asarray(index.get_indexer(pd.MultiIndex.from_frame(frame[keys].astype(str))),
+                     dtype=np.int64)
     if (row < 0).any():
-        raise InputError("spans hold groups that the replay does not; give the spans of the same events.")
+        raise InputError("spans hold groups that the replay does not; give the spans of the same "
+                         "events.")
     return row
 
 

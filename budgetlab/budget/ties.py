@@ -53,7 +53,8 @@ def find_ties(events: pd.DataFrame, by: str | Sequence[str] | None = None) -> Ti
     Examples
     --------
     >>> from budgetlab import as_events
-    >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 00:01", "2026-01-01 00:01"], utc=True)
+    >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 00:01",
+    ...                      "2026-01-01 00:01"], utc=True)
     >>> find_ties(as_events(ts, [True, False, True, True]))
     Ties(rows=4, instants=2, mixed=1, first_mixed=Timestamp('2026-01-01 00:00:00+0000', tz='UTC'))
     """

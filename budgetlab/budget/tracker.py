@@ -62,7 +62,8 @@ class KeyedTracker:
     def __init__(self, slos: Any, *, clock: Callable[[], int] = time.monotonic_ns) -> None:
         per_group = as_per_group(slos)
         if per_group is None:
-            raise ConfigError("KeyedTracker takes per-group SLOs: a PerGroup or a mapping {group key: SLO or target}; "
+            raise ConfigError("KeyedTracker takes per-group SLOs: a PerGroup or a mapping {group "
+                              "key: SLO or target}; "
                               "for one SLO use Tracker(slo).")
         self.slos = per_group
         self._clock = clock
@@ -141,7 +142,8 @@ class KeyedTracker:
         ok_arr = np.asarray(ok, dtype=bool)
         t_all = batch_ns(ts)
         if not (len(key_list) == len(ok_arr) == len(t_all)):
-            raise InputError(f"record_many() got {len(key_list)} keys, {len(ok_arr)} outcomes and {len(t_all)} times.")
+            raise InputError(f"record_many() got {len(key_list)} keys, {len(ok_arr)} outcomes and "
+                             f"{len(t_all)} times.")
         rows: dict[tuple[str, ...], list[int]] = {}
         for i, k in enumerate(key_list):
             rows.setdefault(key_text(k), []).append(i)
@@ -150,13 +152,15 @@ class KeyedTracker:
         after: list[np.ndarray] = []
         with self._lock:
             batches = []
-            for idx_list in rows.values():  # check every group first: a refused batch records nothing
+            # check every group first: a refused batch records nothing
+            for idx_list in rows.values():
                 idx = np.asarray(idx_list, dtype=np.int64)
                 trk = self._tracker_for(key_list[idx_list[0]])
                 t_g = t_all[idx]
                 last = trk._t[trk._end - 1] if trk._end > trk._start else None
                 if bool((t_g[1:] < t_g[:-1]).any()) or (last is not None and t_g[0] < last):
-                    raise InputError("record_many() needs the times of each group in order, not before that group's "
+                    raise InputError("record_many() needs the times of each group in order, not "
+                                     "before that group's "
                                      "last recorded event.")
                 batches.append((idx, trk))
             for idx, trk in batches:

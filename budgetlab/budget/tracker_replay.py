@@ -31,12 +31,14 @@ from .figures import (
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, warn_partial
 from .status_changes import TRANSITION_COLUMNS, replay_transitions, transitions
 
-__all__ = ["STATUS_DTYPE", "STATUSES", "REPLAY_COLUMNS", "TRANSITION_COLUMNS", "replay", "replay_transitions",
+__all__ = ["STATUS_DTYPE", "STATUSES", "REPLAY_COLUMNS", "TRANSITION_COLUMNS", "replay",
+           "replay_transitions",
            "transitions"]
 
 
 def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
-           by: str | Sequence[str] | None = None, columns: Iterable[str] | None = None) -> pd.DataFrame:
+           by: str | Sequence[str] | None = None,
+           columns: Iterable[str] | None = None) -> pd.DataFrame:
     """Replay the seed's rolling-window tracker over every event, vectorized.
 
     Parameters
@@ -119,7 +121,8 @@ def _check_columns(columns: Iterable[str] | None) -> tuple[str, ...]:
             from ..errors import ConfigError
 
             raise ConfigError(f"columns: {name!r} is not a replay column; use some of "
-                              f"{', '.join(REPLAY_COLUMNS[1:])} (ts and the group keys are always kept).")
+                              f"{', '.join(REPLAY_COLUMNS[1:])} (ts and the group keys are always "
+                              "kept).")
     return tuple(c for c in REPLAY_COLUMNS[1:] if c in names)
 
 
@@ -129,9 +132,11 @@ def _replay_arrays(events: pd.DataFrame, slo: SLO, keys: list[str], wanted: Sequ
 
     total, failures = event_window_counts(events, slo.window_ns, keys)
     bar.update(len(events) - len(events) // 2)
-    out = seed_figures(total, failures, slo.target, columns=[c for c in wanted if c in FIGURE_COLUMNS])
+    out = seed_figures(total, failures, slo.target,
+                       columns=[c for c in wanted if c in FIGURE_COLUMNS])
     if "status" in wanted:
-        out["status"] = event_status(events, slo, keys, total, failures, bar, out.get("remaining_fraction"))
+        out["status"] = event_status(events, slo, keys, total, failures, bar,
+                                     out.get("remaining_fraction"))
     else:
         bar.update(len(events) // 2)
     if "low_traffic" in wanted:
@@ -139,14 +144,16 @@ def _replay_arrays(events: pd.DataFrame, slo: SLO, keys: list[str], wanted: Sequ
     return out
 
 
-def _frame(events: pd.DataFrame, keys: list[str], arrays: dict[str, np.ndarray], wanted: Sequence[str]
+def _frame(events: pd.DataFrame, keys: list[str], arrays: dict[str, np.ndarray],
+           wanted: Sequence[str]
            ) -> pd.DataFrame:
     cols: dict[str, object] = {"ts": events["ts"].array}
     for k in keys:
         cols[k] = events[k].array
     for name in wanted:
         values = arrays[name]
-        cols[name] = pd.Categorical.from_codes(values, dtype=STATUS_DTYPE) if name == "status" else values
+        cols[name] = pd.Categorical.from_codes(values,
+                                               dtype=STATUS_DTYPE) if name == "status" else values
     return pd.DataFrame(cols, index=events.index, copy=False)
 
 
@@ -159,7 +166,8 @@ def _replay_one(events: pd.DataFrame, slo: SLO, keys: list[str], wanted: Sequenc
 def _replay_per_group(events: pd.DataFrame, slos: PerGroup, keys: list[str], wanted: Sequence[str],
                       bar: ProgressBar) -> pd.DataFrame:
     """Replay with per-group SLOs: each distinct SLO once over its groups (groups never share a
-    window, so this equals replaying every group alone), rows put back in the order of ``events``."""
+    window, so this equals replaying every group alone), rows put back in the order of
+    ``events``."""
     parts = split_by_slo(events, slos, keys)
     if parts:
         warn_partial(events, max(s.window for s, _ in parts), stacklevel=4)
@@ -174,7 +182,9 @@ def _replay_per_group(events: pd.DataFrame, slos: PerGroup, keys: list[str], wan
     for name in wanted:  # no parts: no events
         if name not in arrays:
             dtype = np.int64 if name in ("total", "successes", "failures") else np.float64
-            arrays[name] = np.zeros(n, dtype=np.int8 if name == "status" else bool if name == "low_traffic" else dtype)
+            arrays[name] = np.zeros(
+                n, dtype=np.int8 if name == "status" else bool if name == "low_traffic" else dtype
+            )
     out = _frame(events, keys, arrays, wanted)
     out.attrs["slo"] = slos
     out.attrs["by"] = keys

@@ -39,19 +39,24 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     window = longest_window(slo)
-    rec = recalibrate(read.events, by=by or None, slo=slo if given else None, window=None if given else window,
+    rec = recalibrate(read.events, by=by or None, slo=slo if given else None,
+                      window=None if given else window,
                       history=args.history, step=args.step, max_share=args.max_share,
                       limit_status=args.limit_status, n_boot=args.n_boot, seed=args.seed)
     s = rec.settings
-    print(f"{read.title}: {len(read.events):,} events; recalibrating the {duration_label(window)} tracker")
-    print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC, per group "
-               "only the time its window held traffic, after the first window of each stretch of traffic (warm-up); "
+    print(f"{read.title}: {len(read.events):,} events; recalibrating the {duration_label(window)} "
+          "tracker")
+    print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. "
+               f"{s['span_end']:%Y-%m-%d %H:%M} UTC, per group "
+               "only the time its window held traffic, after the first window of each stretch of "
+               "traffic (warm-up); "
                "every figure below counts that span", indent=""))
     if given:
         print_slo(slo, by)
     else:
         print("no current target given (--target or --slo): recommendations only, no verdict")
-    print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at most "
+    print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
+          "most "
           f"{pct(s['max_share'], 0)} of the evaluated time\n")
     for _, row in rec.summary.iterrows():
         print(f"{group_label(row, by)}: {_recalibration_line(row)}")
@@ -74,14 +79,30 @@ def _recalibration_line(row: pd.Series) -> str:
     if n == 0:
         rate = f"no events in the evaluated span ({hours:.1f} h with traffic)"
     else:
-        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours:.1f} h with traffic (95 % interval "
+        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours:.1f} h with "
+                "traffic (95 % interval "
                 f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
-    cur = f"current target {row['current_target']:.4g}" if pd.notna(row["current_target"]) else "no current target"
+    cur = (
+        f"current target {row['current_target']:.4g}"
+        if pd.notna(row["current_target"])
+        else "no current target"
+    )
     if pd.notna(row["recommended_target"]):
-        low = f"{row['recommended_low']:.4g}" if pd.notna(row["recommended_low"]) else "below the candidates' range"
-        high = f"{row['recommended_high']:.4g}" if pd.notna(row["recommended_high"]) else "below the candidates' range"
-        boot = f" (bootstrap {low} .. {high})" if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) \
+        low = (
+            f"{row['recommended_low']:.4g}"
+            if pd.notna(row["recommended_low"])
+            else "below the candidates' range"
+        )
+        high = (
+            f"{row['recommended_high']:.4g}"
+            if pd.notna(row["recommended_high"])
+            else "below the candidates' range"
+        )
+        boot = (
+            f" (bootstrap {low} .. {high})"
+            if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"])
             else ""
+        )
         rec_text = f"the rule's target {row['recommended_target']:.4g}{boot}"
     else:
         rec_text = "no recommended target"
@@ -105,14 +126,16 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     windows = [w.strip() for w in args.windows.split(",") if w.strip()]
     if not windows:
         raise ConfigError("--windows names no window; give e.g. --windows 1h,24h.")
-    read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents or "",))
+    read = read_log(args, {"--out": args.out, "--plot": args.plot},
+                    extra_inputs=(args.incidents or "",))
     inc = incidents.read_table(args.incidents) if args.incidents else None
     by = group_keys(args)
     with flags_as(window="--windows"):  # the API's window= is an item of --windows here
         table = compare_windows(read.events, slo, windows, incidents=inc, by=by or None, tz=args.tz,
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
-    print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} windows")
+    print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} "
+          "windows")
     print_slo(slo, by)
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
@@ -128,14 +151,17 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
-    print(wrap("hours: time the window held traffic, after the first window of each stretch of traffic "
-               "(warm-up); shares and rates per day are over it; hours_no_traffic: time the window was empty",
+    print(wrap("hours: time the window held traffic, after the first window of each stretch of "
+               "traffic "
+               "(warm-up); shares and rates per day are over it; hours_no_traffic: time the window "
+               "was empty",
                indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     empty = int((table["hours"] <= 0).sum())
     if empty:
-        print(f"({empty} row{'s' if empty != 1 else ''} without evaluated time: blank shares and rates)")
+        print(f"({empty} row{'s' if empty != 1 else ''} without evaluated time: blank shares and "
+              "rates)")
     if args.out:
         write_output(table, args, "rows (window x group)")
     if args.plot:
@@ -157,10 +183,12 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
     n_fail = int(table["failures"].sum())
     names = [str(b) for b in table["bucket"].cat.categories]
-    print(f"{read.title}: {len(read.events):,} events, {n_fail:,} failures in the buckets {', '.join(names)} "
+    print(f"{read.title}: {len(read.events):,} events, {n_fail:,} failures in the buckets "
+          f"{', '.join(names)} "
           "(named from the data)")
     print_slo(slo, by)
-    cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate", "sli",
+    cols = [*by, "bucket", "events", "failures", "share_of_failures", "failure_rate", "burn_rate",
+            "sli",
             "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
     show = table[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
@@ -175,18 +203,22 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str, by: list[str]) -> pd.DataFrame:
+def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
+                    by: list[str]) -> pd.DataFrame:
     """:func:`budgetlab.bucket_burn_over_time`, with per-group SLOs once per distinct SLO over its
     groups (each row's burn against its own group's target)."""
     from ..analyses.failure_buckets import bucket_burn_over_time
 
     if isinstance(slo, SLO):
         return bucket_burn_over_time(events, slo, freq=freq, by=by or None)
-    parts = [bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by) for s, pos in split_by_slo(events, slo, by)]
-    out = pd.concat(parts, ignore_index=True).sort_values(["bin_start", *by], kind="stable", ignore_index=True)
+    parts = [bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by) for s,
+             pos in split_by_slo(events, slo, by)]
+    out = pd.concat(parts, ignore_index=True).sort_values(["bin_start", *by], kind="stable",
+                                                          ignore_index=True)
     out.attrs.update(parts[0].attrs)
     return out
 
 
 #: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).
-COMMANDS = {"recalibrate": _cmd_recalibrate, "compare-windows": _cmd_compare_windows, "buckets": _cmd_buckets}
+COMMANDS = {"recalibrate": _cmd_recalibrate, "compare-windows": _cmd_compare_windows,
+            "buckets": _cmd_buckets}

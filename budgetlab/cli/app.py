@@ -79,7 +79,8 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     sys.stderr.write(f"budgetlab: warning: {' '.join(speak(str(message)).split())}\n")
 
 
-#: The exit status a shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head`` does.
+# : The exit status a shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head``
+# does.
 _SIGPIPE_STATUS = 141
 
 
@@ -121,7 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from .._util.plan import new_run  # not needed for --help or a usage error
 
-    new_run()  # parsing reads and plans no file: forgetting the previous run's files here is the same
+    # parsing reads and plans no file: forgetting the previous run's files here is the same
+    new_run()
     return _run(args)
 
 
@@ -129,22 +131,26 @@ def _run(args: argparse.Namespace) -> int:
     """The command's handler under one-line error reporting."""
     flags = vars(args).pop("_flags", {})
     try:
-        with warnings.catch_warnings(), cli_words(flags):  # messages name the command's flags, not keywords
+        # messages name the command's flags, not keywords
+        with warnings.catch_warnings(), cli_words(flags):
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning  # one line each, restored on exit
             code = int(args.func(args) or 0)
-            sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
+            # a closed pipe shows here, inside the handler, not at interpreter exit
+            sys.stdout.flush()
             return code
     except BudgetlabError as exc:
         with cli_words(flags):
             sys.stderr.write(f"budgetlab: error: {' '.join(speak(str(exc)).split())}\n")
         return 2
-    except BrokenPipeError:  # the reader of stdout went away (| head): end quietly, as the shell expects
+    # the reader of stdout went away (| head): end quietly, as the shell expects
+    except BrokenPipeError:
         _silence_stdout()
         return _SIGPIPE_STATUS
     except OSError as exc:  # disk full, permission denied, ...: the environment, not a bug
         where = f" ({_file_name(exc.filename)})" if getattr(exc, "filename", None) else ""
-        sys.stderr.write(f"budgetlab: error: {exc.strerror or type(exc).__name__}{where}; no output was "
+        sys.stderr.write(f"budgetlab: error: {exc.strerror or type(exc).__name__}{where}; no "
+                         "output was "
                          "left half-written.\n")
         return 2
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
-"""``budgetlab backtest --prometheus URL``: replay SLO alert policies over a Prometheus server's history.
+"""``budgetlab backtest --prometheus URL``: replay SLO alert policies over a Prometheus server's
+history.
 
 Reads the two SLI counters per bin from the server (:func:`budgetlab.read_prometheus`), replays
 each ``--policy`` (:func:`budgetlab.alert_episodes`), and prints, per policy, group and tier, when
@@ -72,35 +73,45 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
 
     if args.slo:
         if args.histogram is not None or args.slow_above is not None:
-            raise ConfigError("give the SLI either in --slo or with --histogram/--slow-above, not both.")
+            raise ConfigError("give the SLI either in --slo or with --histogram/--slow-above, not "
+                              "both.")
         slos = read_slo_spec(args.slo)
         if len(slos) > 1:
             raise ConfigError(f"{args.slo}: holds {len(slos)} SLOs; pick one with FILE#NAME "
                               f"({', '.join(s.name for s in slos)}).")
         spec = slos[0]
-        changes = {k: v for k, v in (("total", args.total), ("errors", args.errors), ("good", args.good)) if v}
+        changes = {
+            k: v
+            for k, v in (("total", args.total), ("errors", args.errors), ("good", args.good))
+            if v
+        }
         if changes:
-            raise ConfigError("give the SLI either in --slo or with --total/--errors/--good, not both.")
+            raise ConfigError("give the SLI either in --slo or with --total/--errors/--good, not "
+                              "both.")
         if args.target is not None or args.window is not None:
             spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(**{k: v for k, v in (
                 ("target", args.target), ("window", args.window)) if v is not None})})
         return [spec]
     if (args.histogram is None) != (args.slow_above is None):
-        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of durations) and "
+        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
+                          "durations) and "
                           "--slow-above DURATION (one of its bucket bounds).")
     if args.histogram is not None:
         if args.total or args.errors or args.good:
-            raise ConfigError("give the SLI either with --histogram/--slow-above or with --total/--errors/--good, "
+            raise ConfigError("give the SLI either with --histogram/--slow-above or with "
+                              "--total/--errors/--good, "
                               "not both.")
         if args.target is None:
             raise ConfigError("give --target (e.g. --target 0.99) with --histogram.")
-        return [SpecSLO(name="latency", slo=SLO(target=args.target, window=args.window or "30D"), total="",
+        return [SpecSLO(name="latency", slo=SLO(target=args.target, window=args.window or "30D"),
+                        total="",
                         good="", source="command line, latency")]
     if not args.total or not (args.errors or args.good):
         raise ConfigError("give --slo FILE (OpenSLO or Sloth), or --total with --errors or --good.")
     if args.target is None:
         raise ConfigError("give --target (e.g. --target 0.999) with --total.")
-    return [SpecSLO(name="slo", slo=SLO(target=args.target, window=args.window or "30D"), total=args.total,
+    return [SpecSLO(name="slo", slo=SLO(target=args.target, window=args.window or "30D"),
+                    total=args.total,
                     errors=args.errors, good=args.good, source="command line")]
 
 
@@ -115,7 +126,8 @@ def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
                           f"{', '.join(POLICY_PRESETS)}.")
     if not names:
         if spec.policy is None:
-            raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
+            raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy "
+                              "workbook).")
         return {spec.policy.name or "slo": spec.policy}
     if len(set(names)) != len(names):
         raise ConfigError("--policy lists a name twice.")
@@ -133,10 +145,15 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
     pb = period_budget(grid, spec.slo.target, period=policy.period)
     consumed = pb["consumed_fraction"].to_numpy().reshape(grid.n_groups, grid.n_bins)
     if len(ep):
-        k = ((ep["start"].astype("int64").to_numpy() - grid.start_ns) // grid.freq_ns - 1).astype(np.int64)
+        k = ((ep["start"].astype("int64").to_numpy() - grid.start_ns) // grid.freq_ns - 1).astype(
+            np.int64
+        )
         if grid.by:
-            lookup = {tuple(r): i for i, r in enumerate(grid.keys[grid.by].astype(str).itertuples(index=False, name=None))}
-            g = np.array([lookup[tuple(r)] for r in ep[grid.by].astype(str).itertuples(index=False, name=None)])
+            lookup = {tuple(r): i for i,
+                      r in enumerate(grid.keys[grid.by].astype(str).itertuples(index=False,
+                                                                               name=None))}
+            g = np.array([lookup[tuple(r)] for r in ep[grid.by].astype(str).itertuples(index=False,
+                                                                                       name=None)])
         else:
             g = np.zeros(len(ep), dtype=np.int64)
         ep["budget_spent_pct"] = 100.0 * consumed[g, k]
@@ -166,33 +183,41 @@ def _plan(args: argparse.Namespace) -> dict[str, Path]:
             tables = _TABLES if args.incidents else _TABLES[:2]
             outputs.update({f"--out {name}.csv": out / f"{name}.csv" for name in tables})
         else:
-            raise ConfigError("--out: no such folder; create it, or give a .csv/.parquet file for the episodes.")
+            raise ConfigError("--out: no such folder; create it, or give a .csv/.parquet file for "
+                              "the episodes.")
     return plan_outputs(outputs, force=args.force)
 
 
-def _latency_spec(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> Any:
+def _latency_spec(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
+                  end: pd.Timestamp) -> Any:
     """The SLO with the good and total counters of ``--histogram`` at the ``--slow-above`` bound."""
     from ..interop.prometheus_histogram import histogram_sli
     from ..interop.prometheus_http import PrometheusClient
     from ..interop.sli_queries import SpecSLO
 
-    client = PrometheusClient(args.prometheus, timeout=args.timeout, headers=parse_headers(args.header),
+    client = PrometheusClient(args.prometheus, timeout=args.timeout,
+                              headers=parse_headers(args.header),
                               max_series=args.max_series)
-    sli = histogram_sli(client, args.histogram, args.slow_above, start_ns=start.value, end_ns=end.value)
+    sli = histogram_sli(client, args.histogram, args.slow_above, start_ns=start.value,
+                        end_ns=end.value)
     return SpecSLO(**{**spec.__dict__, "total": sli.total, "good": sli.good, "notes": sli.notes})
 
 
-def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
-    """A histogram bucket in the SLI's queries must be one the server has (else every event reads bad)."""
+def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
+                   end: pd.Timestamp) -> None:
+    """A histogram bucket in the SLI's queries must be one the server has (else every event reads
+    bad)."""
     from ..interop.prometheus_histogram import check_bucket_selectors
     from ..interop.prometheus_http import PrometheusClient
     from ..interop.promql import parse_count_query
 
-    queries = {k: q for k, q in (("good", spec.good), ("errors", spec.errors), ("total", spec.total)) if q}
+    queries = {k: q for k, q in (("good", spec.good), ("errors", spec.errors), ("total",
+                                                                                spec.total)) if q}
     selectors = {k: parse_count_query(q, k).selectors for k, q in queries.items()}
     if not any("_bucket" in sel for sels in selectors.values() for sel in sels):
         return
-    client = PrometheusClient(args.prometheus, timeout=args.timeout, headers=parse_headers(args.header),
+    client = PrometheusClient(args.prometheus, timeout=args.timeout,
+                              headers=parse_headers(args.header),
                               max_series=args.max_series)
     for kind, sels in selectors.items():
         check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
@@ -215,13 +240,19 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     planned = _plan(args)
     incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)
-    by = [b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None else list(spec.by)
+    by = (
+        [b.strip() for b in (args.by or "").split(",") if b.strip()]
+        if args.by is not None
+        else list(spec.by)
+    )
     if args.histogram is not None:
         spec = _latency_spec(args, spec, start, end)
     else:
         _check_buckets(args, spec, start, end)
-    bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good, start=start,
-                           end=end, freq=args.freq, by=by, timeout=args.timeout, headers=parse_headers(args.header),
+    bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good,
+                           start=start,
+                           end=end, freq=args.freq, by=by, timeout=args.timeout,
+                           headers=parse_headers(args.header),
                            max_series=args.max_series)
     print_reading(bins, spec, start, end)
     grid = read_bins(bins)
@@ -233,7 +264,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
         print_episodes(name, ep, pol, end - start)
         all_ep.append(ep.assign(policy=name))
         if incidents is not None:
-            kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target, "period": pol.period, "policy": pol}
+            kw = {"grace": args.grace, "bins": grid, "target": spec.slo.target,
+                  "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
             sc = score_alerts(ep, incidents, **kw)
             print_scores(name, det, sc, by)
@@ -255,43 +287,61 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``budgetlab backtest``."""
-    p = subparsers.add_parser("backtest", help="replay SLO alert policies over a Prometheus server's history")
-    p.add_argument("--prometheus", required=True, metavar="URL", help="server URL, e.g. http://localhost:9090")
+    p = subparsers.add_parser("backtest",
+                              help="replay SLO alert policies over a Prometheus server's history")
+    p.add_argument("--prometheus", required=True, metavar="URL",
+                   help="server URL, e.g. http://localhost:9090")
     g = p.add_argument_group("SLO and SLI")
     g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
                    help="OpenSLO (ratioMetric with Prometheus queries) or Sloth prometheus/v1 spec")
-    g.add_argument("--total", default=None, help="counter of all events (selector or PromQL), without --slo")
+    g.add_argument("--total", default=None,
+                   help="counter of all events (selector or PromQL), without --slo")
     g.add_argument("--errors", default=None, help="counter of failed events (with --total)")
-    g.add_argument("--good", default=None, help="counter of successful events (instead of --errors)")
+    g.add_argument("--good", default=None,
+                   help="counter of successful events (instead of --errors)")
     g.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
-                   help="latency SLI: a Prometheus histogram of durations (its _bucket and _count series), "
+                   help="latency SLI: a Prometheus histogram of durations (its _bucket and _count "
+                        "series), "
                         "with --slow-above")
     g.add_argument("--slow-above", default=None, metavar="DURATION",
-                   help="latency threshold: events slower than this are bad; must be a bucket bound of --histogram")
+                   help="latency threshold: events slower than this are bad; must be a bucket "
+                        "bound of --histogram")
     g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
-    g.add_argument("--target", type=float, default=None, help="target success rate (overrides the spec)")
-    g.add_argument("--window", default=None, help="SLO period for the burn factors (default: spec, else 30d)")
-    g.add_argument("--policy", default=None, help="policies to compare, comma-separated: workbook, pyrra, sloth, "
-                                                  "sloth30, sloth28, single_window (default: the spec's)")
+    g.add_argument("--target", type=float, default=None,
+                   help="target success rate (overrides the spec)")
+    g.add_argument("--window", default=None,
+                   help="SLO period for the burn factors (default: spec, else 30d)")
+    g.add_argument("--policy", default=None,
+                   help="policies to compare, comma-separated: workbook, pyrra, sloth, "
+                                                  "sloth30, sloth28, single_window (default: the "
+                                                  "spec's)")
     s = p.add_argument_group("span")
     s.add_argument("--since", default="30d", help="how far back from --end (default 30d)")
-    s.add_argument("--start", default=None, help="start time (ISO 8601, UTC when naive) instead of --since")
+    s.add_argument("--start", default=None,
+                   help="start time (ISO 8601, UTC when naive) instead of --since")
     s.add_argument("--end", default=None, help="end time (default: now, at a bin boundary)")
-    s.add_argument("--freq", default="1min", help="bin width and query step (default 1min; >= scrape interval)")
+    s.add_argument("--freq", default="1min",
+                   help="bin width and query step (default 1min; >= scrape interval)")
     h = p.add_argument_group("HTTP")
     h.add_argument("--timeout", type=float, default=30.0,
-                   help="seconds for each answer, from request to last byte (a deadline; default 30)")
+                   help="seconds for each answer, from request to last byte (a deadline; default "
+                        "30)")
     h.add_argument("--max-series", type=int, default=1000, metavar="N",
-                   help="most series one answer may hold; sizes the cap on its bytes (N x points x 48 B "
+                   help="most series one answer may hold; sizes the cap on its bytes (N x points x "
+                        "48 B "
                         "+ 1 MiB; default 1000)")
     h.add_argument("--header", action="append", default=None, metavar="'NAME: VALUE'",
                    help="extra HTTP header, repeatable (e.g. Authorization); never printed")
     o = p.add_argument_group("incidents and outputs")
-    o.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] for scoring")
-    o.add_argument("--grace", default="1h", help="alerts up to this long after an incident still detect it (1h)")
+    o.add_argument("--incidents", default=None, metavar="CSV",
+                   help="incident_id,start,end[,scope,kind] for scoring")
+    o.add_argument("--grace", default="1h",
+                   help="alerts up to this long after an incident still detect it (1h)")
     o.add_argument("--out", default=None, metavar="DIR|FILE",
-                   help="folder for bins/episodes/detections/scores .csv, or one .csv/.parquet of the episodes")
+                   help="folder for bins/episodes/detections/scores .csv, or one .csv/.parquet of "
+                        "the episodes")
     o.add_argument("--plot", default=None, metavar="FILE",
-                   help="write a timeline of the episodes (.png, .svg or .pdf: the format follows the suffix)")
+                   help="write a timeline of the episodes (.png, .svg or .pdf: the format follows "
+                        "the suffix)")
     o.add_argument("--force", action="store_true", help="overwrite existing outputs")
     p.set_defaults(func=_cmd_backtest)

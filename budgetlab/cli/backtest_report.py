@@ -22,11 +22,17 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     src = bins.attrs.get("source", {})
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
-    print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target {spec.slo.target:.6g}, "
+    print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target "
+          f"{spec.slo.target:.6g}, "
           f"period {duration_label(spec.slo.window)}")
-    print(f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of {bins.attrs.get('freq')}, "
-          f"{groups} group(s)" + (f" by {', '.join(by)}" if by else "") + f", {int(bins['total'].sum()):,} events, "
-          f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests")
+    print(
+        f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "
+        f"{bins.attrs.get('freq')}, "
+        f"{groups} group(s)"
+        + (f" by {', '.join(by)}" if by else "")
+        + f", {int(bins['total'].sum()):,} events, "
+        f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests"
+    )
     print("How it was read:")
     for note in getattr(spec, "notes", ()):
         print(f"  {note}")
@@ -38,10 +44,12 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
         print(f"  {note}")
     gaps = bins.attrs.get("gaps", [])
     if gaps:
-        print(f"  scrape gaps: {len(gaps)} ({sum(g['bins'] for g in gaps)} bins; counts unknown there):")
+        print(f"  scrape gaps: {len(gaps)} ({sum(g['bins'] for g in gaps)} bins; counts unknown "
+              "there):")
         for g in gaps[:10]:
             where = ", ".join(f"{k}={g[k]}" for k in by)
-            print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. {g['end']:%H:%M} ({g['bins']} bins)")
+            print(f"    {where + ' ' if where else ''}{g['start']:%Y-%m-%d %H:%M} .. "
+                  f"{g['end']:%H:%M} ({g['bins']} bins)")
     else:
         print("  scrape gaps: none")
 
@@ -51,15 +59,19 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
 
     long = [t.name for t in policy.tiers if t.long_window > span]
     print(f"\nPolicy {name}: {len(ep)} alert episode(s)"
-          + (f"; tiers {', '.join(long)} have windows longer than the span (partial windows)" if long else ""))
+          + (f"; tiers {', '.join(long)} have windows longer than the span (partial "
+             "windows)" if long else ""))
     if ep.empty:
         return
     show = ep.copy()
     show["start"] = show["start"].dt.strftime("%Y-%m-%d %H:%M")
-    show["end"] = show["end"].dt.strftime("%Y-%m-%d %H:%M") + show["ongoing"].map({True: " (ongoing)", False: ""})
+    show["end"] = show["end"].dt.strftime("%Y-%m-%d %H:%M") + show["ongoing"].map(
+        {True: " (ongoing)", False: ""}
+    )
     show["duration"] = show["duration"].map(duration_label)
     show["budget_spent_pct"] = show["budget_spent_pct"].map("{:.1f} %".format)
-    cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration", "budget_spent_pct"]
+    cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration",
+            "budget_spent_pct"]
     print(show[cols].head(60).to_string(index=False))
     if len(ep) > 60:
         print(f"... {len(ep) - 60} more (write them all with --out)")
@@ -75,17 +87,30 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     for k in by:
         overall = overall[overall[k] == "*"]
     print(f"\nIncidents, policy {name} (all tiers merged):")
-    show = overall[["incident_id", "incident_start", "detected", "detection_time", "reset_time"]].copy()
+    show = overall[["incident_id", "incident_start", "detected", "detection_time",
+                    "reset_time"]].copy()
     show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
     for c in ("detection_time", "reset_time"):
-        show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_label(v) if v >= pd.Timedelta(0)
-                              else "-" + duration_label(-v))
+        show[c] = show[c].map(
+            lambda v: (
+                ""
+                if pd.isna(v)
+                else duration_label(v)
+                if v >= pd.Timedelta(0)
+                else "-" + duration_label(-v)
+            )
+        )
     print(show.to_string(index=False) if len(show) else "(no incident in scope)")
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
-    print(score_text(rows, lambda v: duration_label(v) if v >= pd.Timedelta(0) else "-" + duration_label(-v)))
-    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's long window "
+    print(
+        score_text(
+            rows, lambda v: duration_label(v) if v >= pd.Timedelta(0) else "-" + duration_label(-v)
+        )
+    )
+    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
+          "long window "
           "holds at least one event)")
 
 
@@ -98,10 +123,12 @@ def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], for
         return
     for name, table in tables.items():
         write_table(table, planned[f"--out {name}.csv"], force=force)
-    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to {path_label(planned['--out bins.csv'].parent)}")
+    print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to "
+          f"{path_label(planned['--out bins.csv'].parent)}")
 
 
-def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None, force: bool) -> None:
+def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None,
+                  force: bool) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -110,8 +137,12 @@ def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.D
     from .._util.figures import save_figure
     from ..plotting import plot_alerts
 
-    heights = [1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, n_groups(ep)) + 1) for ep in episodes.values()]
-    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + 0.6), squeeze=False, sharex=True,
+    heights = [
+        1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, n_groups(ep)) + 1)
+        for ep in episodes.values()
+    ]
+    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + 0.6), squeeze=False,
+                             sharex=True,
                              gridspec_kw={"height_ratios": heights})
     try:
         for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):

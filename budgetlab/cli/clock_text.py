@@ -33,17 +33,26 @@ def format_summary(summary: pd.DataFrame, window: Any = None) -> str:
     show = summary.copy()
     show["success_rate"] = (show["success_rate"] * 100).map("{:.2f} %".format)
     for st in _STATUSES:
-        show[st] = show[f"hours_{st}"].map("{:.1f} h".format) + " (" + show[f"share_{st}"].map(_share) + ")"
+        show[st] = (
+            show[f"hours_{st}"].map("{:.1f} h".format)
+            + " ("
+            + show[f"share_{st}"].map(_share)
+            + ")"
+        )
     show["events/day"] = [f"{v:,.1f}" if np.isfinite(v) else "" for v in show["events_per_day"]]
-    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_", "share_"))]
-    cols = [*keys, "events", "success_rate", *_STATUSES, "events/day", "transitions", "final_status",
+    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_",
+                                                                                   "share_"))]
+    cols = [*keys, "events", "success_rate", *_STATUSES, "events/day", "transitions",
+            "final_status",
             "status_at_end"]
     table = show[cols].rename(columns={"no_traffic": "no traffic", "status_at_end": "at_end"})
     return table.to_string(index=False) + "\n" + "\n".join(summary_notes(summary, window))
 
 
-_NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "warmup_hours", "events_per_day",
-             "transitions", "transitions_per_day", "silences", "longest_silence_hours", "silent_hours",
+_NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "warmup_hours",
+             "events_per_day",
+             "transitions", "transitions_per_day", "silences", "longest_silence_hours",
+             "silent_hours",
              "final_status", "status_at_end"}
 
 
@@ -54,58 +63,83 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
         return []
     span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max())
     warm = float(summary["warmup_hours"].max())
-    lines = [f"Time counts the whole observation (first to last event of the log, {_hours(span)}), warm-up included "
-             f"(the first window from a group's first event and after each silence: up to {_hours(warm)} per group). "
+    lines = [f"Time counts the whole observation (first to last event of the log, {_hours(span)}), "
+             "warm-up included "
+             "(the first window from a group's first event and after each silence: up to "
+             f"{_hours(warm)} per group). "
              "no traffic: the window held no event (not the last status).",
-             "events/day: over observed time (the window holds at least one event). final_status: after the group's "
-             "last event, what the tracker's callbacks and gate keep; at_end: the window's clock at the end."]
+             "events/day: over observed time (the window holds at least one event). final_status: "
+             "after the group's "
+             "last event, what the tracker's callbacks and gate keep; at_end: the window's clock "
+             "at the end."]
     lines.append(silence_line(summary, window))
     return lines
 
 
 def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
     """One line on the gaps between events longer than the window."""
-    what = f"Silences longer than the window ({duration_label(window)})" if window is not None else \
+    what = ("Silences longer than the window "
+            f"({duration_label(window)})") if window is not None else \
         "Silences longer than the window"
     n = int(summary["silences"].sum())
     if n == 0:
         return f"{what}: none."
-    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_", "share_"))]
+    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_",
+                                                                                   "share_"))]
     top = summary.iloc[int(np.argmax(summary["longest_silence_hours"].to_numpy()))]
     who = f" ({', '.join(str(top[k]) for k in keys)})" if keys else ""
     groups = int((summary["silences"] > 0).sum())
-    return (f"{what}: {n:,} in {groups:,} group{'s' if groups != 1 else ''}, longest {_hours(float(top['longest_silence_hours']))}"
-            f"{who}, {_hours(float(summary['silent_hours'].sum()))} in all; the time after each counts as no traffic.")
+    return (f"{what}: {n:,} in {groups:,} group{'s' if groups != 1 else ''}, longest "
+            f"{_hours(float(top['longest_silence_hours']))}"
+            f"{who}, {_hours(float(summary['silent_hours'].sum()))} in all; the time after each "
+            "counts as no traffic.")
 
 
 def tie_line(ties: Ties) -> str | None:
     """One line on rows sharing a timestamp (``None`` without ties)."""
     if ties.rows == 0:
         return None
-    text = (f"Ties: {ties.rows:,} rows share a timestamp with another row of their group ({ties.instants:,} "
+    text = (f"Ties: {ties.rows:,} rows share a timestamp with another row of their group "
+            f"({ties.instants:,} "
             f"instant{'s' if ties.instants != 1 else ''}).")
     if ties.mixed and ties.first_mixed is not None:
-        text += (f" At {ties.mixed:,} of them the outcomes differ (first {ties.first_mixed:%Y-%m-%d %H:%M:%S} UTC): "
-                 "the per-event replay and its transitions record them in file order, and another order can give "
-                 "other transitions; the time in each status reads the window after all rows of an instant "
+        text += (f" At {ties.mixed:,} of them the outcomes differ (first "
+                 f"{ties.first_mixed:%Y-%m-%d %H:%M:%S} UTC): "
+                 "the per-event replay and its transitions record them in file order, and another "
+                 "order can give "
+                 "other transitions; the time in each status reads the window after all rows of an "
+                 "instant "
                  "(order-free).")
     return text
 
 
 def silence_record(summary: pd.DataFrame, ties: Ties) -> dict[str, Any]:
     """The silences and ties for the run record (JSON)."""
-    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_", "share_"))]
+    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_",
+                                                                                   "share_"))]
     quiet = summary[summary["silences"] > 0]
     return {
         "silences": {
-            "meaning": "gaps between two events of a group longer than the window; hours the window was empty",
+            "meaning": "gaps between two events of a group longer than the window; hours the "
+            "window was empty",
             "total": int(summary["silences"].sum()),
-            "groups": [{"group": [str(r[k]) for k in keys], "silences": int(r["silences"]),
-                        "longest_hours": round(float(r["longest_silence_hours"]), 3),
-                        "silent_hours": round(float(r["silent_hours"]), 3)} for _, r in quiet.iterrows()],
+            "groups": [
+                {
+                    "group": [str(r[k]) for k in keys],
+                    "silences": int(r["silences"]),
+                    "longest_hours": round(float(r["longest_silence_hours"]), 3),
+                    "silent_hours": round(float(r["silent_hours"]), 3),
+                }
+                for _, r in quiet.iterrows()
+            ],
         },
-        "ties": {"rows": ties.rows, "instants": ties.instants, "outcomes_differ": ties.mixed,
-                 "first_differing": None if ties.first_mixed is None else ties.first_mixed.isoformat(),
-                 "order_used": "file order (the per-event replay); time in status reads the window after all rows "
-                               "of an instant"},
+        "ties": {
+            "rows": ties.rows,
+            "instants": ties.instants,
+            "outcomes_differ": ties.mixed,
+            "first_differing": None if ties.first_mixed is None else ties.first_mixed.isoformat(),
+            "order_used": "file order (the per-event replay); time in status reads the window "
+            "after all rows "
+            "of an instant",
+        },
     }

@@ -60,58 +60,76 @@ def add_demo(subparsers: Any) -> None:
     demo = subparsers.add_parser("demo", help="replay the embedded sample data and tell its story")
     add_slo_options(demo, target=0.95, window="24h", slo_file=False)
     add_output_options(demo, out="write every status change (.csv or .parquet)")
-    demo.add_argument("--gap", default="30min", help="merge CRITICAL episodes less than this apart (default 30min)")
+    demo.add_argument("--gap", default="30min",
+                      help="merge CRITICAL episodes less than this apart (default 30min)")
     demo.set_defaults(func=Command("demo", "demo"))
 
 
 def add_replay(subparsers: Any) -> None:
     """Register ``budgetlab replay``."""
-    rep = subparsers.add_parser("replay", help="replay an outcome log through the seed tracker, vectorized")
+    rep = subparsers.add_parser("replay",
+                                help="replay an outcome log through the seed tracker, vectorized")
     add_log_argument(rep)
     add_slo_options(rep)
     add_log_options(rep)
     add_output_options(rep)
     rep.add_argument("--incidents", default=None, metavar="CSV",
-                     help="incidents table (incident_id,start,end[,scope,kind]): listed after the summary and drawn "
+                     help="incidents table (incident_id,start,end[,scope,kind]): listed after the "
+                          "summary and drawn "
                           "on the --plot timeline; an input, never overwritten")
     rep.add_argument("--plot-groups", default=None, metavar="NAMES",
-                     help="the groups the --plot timeline draws, by name (their --by values joined by '/', "
+                     help="the groups the --plot timeline draws, by name (their --by values joined "
+                          "by '/', "
                           "comma-separated; default: the most failures, then the most events)")
     rep.set_defaults(func=Command("replay", "replay"))
 
 
 def add_analyses(subparsers: Any) -> None:
     """Register ``recalibrate``, ``compare-windows``, ``buckets``, ``incident`` and ``alerts``."""
-    p = subparsers.add_parser("recalibrate", help="recommend a target per group from the log's history")
+    p = subparsers.add_parser("recalibrate",
+                              help="recommend a target per group from the log's history")
     add_analysis_options(p, out="write the per-group table (.csv or .parquet)",
-                         plot="write the rolling-rate distributions and recommendations (.png, .svg, .pdf)")
+                         plot="write the rolling-rate distributions and recommendations (.png, "
+                              ".svg, .pdf)")
     g = p.add_argument_group("recalibration")
-    g.add_argument("--history", default="28D", help="history counted back from the last event (default 28D)")
-    g.add_argument("--step", type=float, default=0.005, help="fine step of the candidate targets (default 0.005)")
+    g.add_argument("--history", default="28D",
+                   help="history counted back from the last event (default 28D)")
+    g.add_argument("--step", type=float, default=0.005,
+                   help="fine step of the candidate targets (default 0.005)")
     g.add_argument("--max-share", type=float, default=0.01,
                    help="largest share of time at --limit-status or worse (default 0.01)")
-    g.add_argument("--limit-status", default="exhausted", choices=["warning", "critical", "exhausted"],
+    g.add_argument("--limit-status", default="exhausted", choices=["warning", "critical",
+                                                                   "exhausted"],
                    help="the status the rule limits (default exhausted)")
-    g.add_argument("--n-boot", type=int, default=200, help="bootstrap samples over days (default 200; 0: none)")
+    g.add_argument("--n-boot", type=int, default=200,
+                   help="bootstrap samples over days (default 200; 0: none)")
     g.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
     p.set_defaults(func=Command("analyses", "recalibrate"))
 
-    p = subparsers.add_parser("compare-windows", help="replay the tracker under several windows side by side")
+    p = subparsers.add_parser("compare-windows",
+                              help="replay the tracker under several windows side by side")
     add_analysis_options(p, out="write the comparison table (.csv or .parquet)",
                          plot="write flapping against reaction time per window (.png, .svg, .pdf)")
     g = p.add_argument_group("windows")
     g.add_argument("--windows", default="1h,6h,24h,7D",
-                   help="windows to compare, comma-separated; calendar:day|week|month reset at midnight in --tz "
+                   help="windows to compare, comma-separated; calendar:day|week|month reset at "
+                        "midnight in --tz "
                         "(default 1h,6h,24h,7D)")
-    g.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] to score")
-    g.add_argument("--min-dwell", default="0s", help="hysteresis: a status must hold this long (default 0s)")
+    g.add_argument("--incidents", default=None, metavar="CSV",
+                   help="incident_id,start,end[,scope,kind] to score")
+    g.add_argument("--min-dwell", default="0s",
+                   help="hysteresis: a status must hold this long (default 0s)")
     g.add_argument("--alert-at", default="critical", choices=["warning", "critical", "exhausted"],
                    help="the status that counts as noticing an incident (default critical)")
-    g.add_argument("--grace", default="1h", help="detections up to this long after an incident count (default 1h)")
-    g.add_argument("--warmup", default="0s", help="time after the first event left out of the shares (default 0s)")
+    g.add_argument("--grace", default="1h",
+                   help="detections up to this long after an incident count (default 1h)")
+    g.add_argument("--warmup", default="0s",
+                   help="time after the first event left out of the shares (default 0s)")
     p.set_defaults(func=Command("analyses", "compare-windows"))
 
-    p = subparsers.add_parser("buckets", help="what each failure bucket costs: burn, SLI without it, changes caused")
+    p = subparsers.add_parser("buckets",
+                              help="what each failure bucket costs: burn, SLI without it, changes "
+                                   "caused")
     add_analysis_options(p, out="write the group x bucket table (.csv or .parquet)",
                          plot="write the burn over time stacked by bucket (.png, .svg, .pdf)")
     g = p.add_argument_group("buckets")
@@ -124,31 +142,47 @@ def add_analyses(subparsers: Any) -> None:
 
 def add_incidents(subparsers: Any) -> None:
     """Register ``budgetlab incident`` and ``budgetlab alerts``."""
-    p = subparsers.add_parser("incident", help="replay an incident: tracker, alert tiers, budget, failure buckets")
-    add_analysis_options(p, out="write the status changes in the reported window(s) (.csv or .parquet)",
-                         plot="write the incident's timeline, alerts and bucket burn (.png, .svg, .pdf)")
+    p = subparsers.add_parser("incident",
+                              help="replay an incident: tracker, alert tiers, budget, failure "
+                                   "buckets")
+    add_analysis_options(p,
+                         out="write the status changes in the reported window(s) (.csv or "
+                             ".parquet)",
+                         plot="write the incident's timeline, alerts and bucket burn (.png, .svg, "
+                              ".pdf)")
     g = p.add_argument_group("incident")
     g.add_argument("--start", default=None, help="incident start (ISO 8601; naive times in --tz)")
     g.add_argument("--end", default=None, help="incident end, exclusive")
-    g.add_argument("--incidents", default=None, metavar="CSV", help="incident_id,start,end[,scope,kind] instead of "
-                                                                   "--start/--end: every incident, or --id")
+    g.add_argument("--incidents", default=None, metavar="CSV",
+                   help="incident_id,start,end[,scope,kind] instead of "
+                                                                   "--start/--end: every incident, "
+                                                                   "or --id")
     g.add_argument("--id", default=None, help="the incident of --incidents to report")
-    g.add_argument("--scope", default=None, help="only events in this scope, e.g. captcha_type=recaptcha_v2 "
+    g.add_argument("--scope", default=None,
+                   help="only events in this scope, e.g. captcha_type=recaptcha_v2 "
                                                  "(default: the incident's scope, else all)")
-    g.add_argument("--context", default="6h", help="time shown before and after the incident (default 6h)")
-    g.add_argument("--policy", default="workbook", help="alert policy replayed: workbook, sloth, pyrra, "
+    g.add_argument("--context", default="6h",
+                   help="time shown before and after the incident (default 6h)")
+    g.add_argument("--policy", default="workbook",
+                   help="alert policy replayed: workbook, sloth, pyrra, "
                                                         "single_window (default workbook)")
-    g.add_argument("--breakdown-by", default=None, help="group keys of the bucket breakdown (default: --by)")
+    g.add_argument("--breakdown-by", default=None,
+                   help="group keys of the bucket breakdown (default: --by)")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
     p.set_defaults(func=Command("incidents", "incident"))
 
     p = subparsers.add_parser("alerts", help="score alert policies against an incidents table")
     add_analysis_options(p, out="write the scores of every policy (.csv or .parquet)",
-                         plot="write the alert episodes per policy against the incidents (.png, .svg, .pdf)")
+                         plot="write the alert episodes per policy against the incidents (.png, "
+                              ".svg, .pdf)")
     g = p.add_argument_group("alerts")
-    g.add_argument("--incidents", required=True, metavar="CSV", help="incident_id,start,end[,scope,kind]")
-    g.add_argument("--policy", default="workbook", help="policies, comma-separated: workbook, pyrra, sloth, "
+    g.add_argument("--incidents", required=True, metavar="CSV",
+                   help="incident_id,start,end[,scope,kind]")
+    g.add_argument("--policy", default="workbook",
+                   help="policies, comma-separated: workbook, pyrra, sloth, "
                                                         "single_window (default workbook)")
-    g.add_argument("--freq", default="1min", help="bin width (default 1min; must divide the policies' windows)")
-    g.add_argument("--grace", default="1h", help="alerts up to this long after an incident still detect it (1h)")
+    g.add_argument("--freq", default="1min",
+                   help="bin width (default 1min; must divide the policies' windows)")
+    g.add_argument("--grace", default="1h",
+                   help="alerts up to this long after an incident still detect it (1h)")
     p.set_defaults(func=Command("incidents", "alerts"))

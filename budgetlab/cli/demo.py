@@ -42,17 +42,20 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
     ``--target`` or another ``--by`` is given; the other flags complete them."""
     slo = slo_from_args(args)
     if args.target is None and group_keys(args) == ["captcha_type"] and isinstance(slo, SLO):
-        return PerGroup(DEMO_TARGETS, base=slo, binding="the demo's per-type targets (DEMO_TARGETS), by captcha_type")
+        return PerGroup(DEMO_TARGETS, base=slo,
+                        binding="the demo's per-type targets (DEMO_TARGETS), by captcha_type")
     return slo
 
 
 def _wrapped(text: str, indent: str = "  ") -> str:
     # never break "93.80 %" or "72.0 h" across lines
     glued = re.sub(r"(?<=\d) (%|h\b|d\b|min\b)", "\0\\1", " ".join(text.split()))
-    return textwrap.fill(glued, width=_WRAP, initial_indent=indent, subsequent_indent=indent).replace("\0", " ")
+    return textwrap.fill(glued, width=_WRAP, initial_indent=indent,
+                         subsequent_indent=indent).replace("\0", " ")
 
 
-def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | PerGroup, by: list[str]) -> None:
+def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | PerGroup,
+                     by: list[str]) -> None:
     """The incident table, and per incident what the tracker showed (:func:`incident_report`)."""
     from ..analyses.incident import incident_report
     from ..events.schema import parse_scope
@@ -66,8 +69,13 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
         scope = str(inc["scope"])
         scoped = parse_scope(scope)
         key = tuple(scoped.get(k) for k in by)
-        group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) and all(v is not None for v in key) else slo
-        rep = incident_report(events, group_slo, inc["start"], inc["end"], by=by or None, scope=scope,
+        group_slo = (
+            slo.slo_for(key)
+            if isinstance(slo, PerGroup) and all(v is not None for v in key)
+            else slo
+        )
+        rep = incident_report(events, group_slo, inc["start"], inc["end"], by=by or None,
+                              scope=scope,
                               incidents=incidents, context="2h")
         print(f"\nIncident {inc['incident_id']} ({inc.get('kind', '')}, {scope}):")
         print(_wrapped(rep.summary))
@@ -76,12 +84,17 @@ def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | P
             row = tracker.iloc[0]
             before = str(row["status_at_start"])
             if before in ("critical", "exhausted"):
-                print(_wrapped(f"The tracker could not show this incident: it was already {before.upper()} when it "
-                               "began, so the incident changed nothing an on-call person would see. A target the "
-                               "tracker sits below most of the time hides real incidents (see the verdict below)."))
+                print(_wrapped("The tracker could not show this incident: it was already "
+                               f"{before.upper()} when it "
+                               "began, so the incident changed nothing an on-call person would "
+                               "see. A target the "
+                               "tracker sits below most of the time hides real incidents (see the "
+                               "verdict below)."))
             elif int(row["transitions"]) > 0:
-                print(_wrapped(f"The tracker saw it: first change at {row['first_change_at']:%Y-%m-%d %H:%M} UTC "
-                               f"({str(row['first_change_from']).upper()} -> {str(row['first_change_to']).upper()})."))
+                print(_wrapped("The tracker saw it: first change at "
+                               f"{row['first_change_at']:%Y-%m-%d %H:%M} UTC "
+                               f"({str(row['first_change_from']).upper()} -> "
+                               f"{str(row['first_change_to']).upper()})."))
             else:
                 print(_wrapped("The tracker did not change status during the incident."))
         for note in rep.notes:
@@ -103,40 +116,50 @@ def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
     return " ".join(parts)
 
 
-def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], summary: pd.DataFrame) -> None:
+def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
+                    summary: pd.DataFrame) -> None:
     """One verdict per group with its evidence and its action, the summary's figure for the same
     status beside the verdict's (each says which span it counts), then the command that
     recalibrates it."""
     from ..analyses.incident_text import prose_duration
     from ..analyses.recalibration import recalibrate
 
-    rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS, show_progress=False)
+    rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS,
+                      show_progress=False)
     s = rec.settings
     window = prose_duration(longest_window(slo))
-    print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {window} tracker would have been "
-          f"{_LIMIT_STATUS.upper()} or worse more than {pct(s['max_share'], 0)} of the time). They count each "
+    print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {window} tracker "
+          "would have been "
+          f"{_LIMIT_STATUS.upper()} or worse more than {pct(s['max_share'], 0)} of the time). They "
+          "count each "
           f"group's time with traffic after the first {window} window (warm-up), "
-          f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC; the summary above counts the "
+          f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC; the summary "
+          "above counts the "
           "whole log, warm-up included.")
     worse = [st for st in ("critical", "exhausted")]
     for _, row in rec.summary.iterrows():
         label = ", ".join(str(row[k]) for k in by) or "all events"
-        verdict = str(row["verdict"]).replace("_", " ") if pd.notna(row["verdict"]) else "no verdict"
+        verdict = str(row["verdict"]).replace("_",
+                                              " ") if pd.notna(row["verdict"]) else "no verdict"
         action = str(row["action"] or "")
         head = f"{label}: {verdict}" + (f": {action}" if action else "")
         if int(row["events"]):
-            evidence = (f"{int(row['events']):,} events in {row['hours']:.1f} h after the warm-up, success "
-                        f"{pct(row['success_rate'])} (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+            evidence = (f"{int(row['events']):,} events in {row['hours']:.1f} h after the warm-up, "
+                        "success "
+                        f"{pct(row['success_rate'])} (95 % interval {pct(row['ci_low'])} .. "
+                        f"{pct(row['ci_high'])})")
         else:
             evidence = "no events after the warm-up"
         side = _summary_share(summary, row, by, worse)
         note = str(row.get("recommendation_note", "") or "")
         note = "" if note == row["verdict_reason"] else note
-        print(_wrapped(f"{head}. {row['verdict_reason']}. Evidence: {evidence}." + (f" {side}" if side else "")
+        print(_wrapped(f"{head}. {row['verdict_reason']}. Evidence: "
+                       f"{evidence}." + (f" {side}" if side else "")
                        + (f" Note: {note}." if note else ""), indent="  "))
     print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")
     print(f"  {_recalibrate_command(slo, by)}")
-    print(f"and on your own log: budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo SLOS.yaml "
+    print(f"and on your own log: budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo "
+          "SLOS.yaml "
           "(2-4 weeks of history).")
 
 
@@ -153,7 +176,8 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
     bad = float(sum(hours[f"hours_{st}"] for st in worse))
     if total <= 0:
         return ""
-    return (f"(The summary above: {worse[0].upper()} or worse {pct(bad / total, 0)} of its {total:.1f} h, "
+    return (f"(The summary above: {worse[0].upper()} or worse {pct(bad / total, 0)} of its "
+            f"{total:.1f} h, "
             "warm-up included.)")
 
 
@@ -172,9 +196,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     by = group_keys(args)
     events = datasets.load("demo")
     incidents = datasets.load("demo_incidents")
-    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see budgetlab.datasets)\n")
+    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see "
+          "budgetlab.datasets)\n")
     states, tr = replay_states(events, slo, by, plot=bool(args.plot))
-    spans = status_spans(events, slo, by=by or None)  # the window's clock: every figure of time reads it
+    # the window's clock: every figure of time reads it
+    spans = status_spans(events, slo, by=by or None)
     summary = replay_summary(states, events, spans=spans)
     print_run_header("demo", events, slo, by)
     print("\nSummary (time in each status, on the window's clock)")
@@ -193,7 +219,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         write_table(tr, args.out, force=args.force)
         print(f"\nwrote {len(tr)} transitions to {args.out}")
     if args.plot:
-        write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force, spans=spans)
+        write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
+                       spans=spans)
         print(f"wrote timeline to {args.plot}")
     return 0
 

@@ -48,10 +48,14 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     drawn rows keep ``total`` and ``failures`` instead, for :func:`with_rates` to derive them.
     """
     derived = [c for c in _RATE_COLUMNS if c not in states.columns]
-    if derived and not ({"total", "failures"} <= set(states.columns) and isinstance(states.attrs.get("slo"),
-                                                                                    (SLO, PerGroup))):
-        derived = []  # nothing to derive them from: drawn as they are (plot_timeline says what is missing)
-    cols = [c for c in DRAWN_COLUMNS if c in states.columns] + (["total", "failures"] if derived else [])
+    if derived and not ({"total",
+                         "failures"} <= set(states.columns) and isinstance(states.attrs.get("slo"),
+                                                                                    (SLO,
+                                                                                     PerGroup))):
+        # nothing to derive them from: drawn as they are (plot_timeline says what is missing)
+        derived = []
+    cols = [c for c in DRAWN_COLUMNS if c in states.columns] + (["total",
+                                                                 "failures"] if derived else [])
     attrs: dict[Hashable, Any] = {"slo": states.attrs["slo"]} if "slo" in states.attrs else {}
 
     def table(rows: np.ndarray | None, key: tuple[Any, ...]) -> pd.DataFrame:
@@ -64,10 +68,12 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
         return [((), table(None, ()), tr)], 1
     keys, n_groups, picked, bounds = _chosen(states, by, limit, ok, names)
     transitions = _group_transitions(tr, by, keys)
-    return [(key, table(picked[bounds[i]:bounds[i + 1]], key), transitions[i]) for i, key in enumerate(keys)], n_groups
+    return [(key, table(picked[bounds[i]:bounds[i + 1]], key), transitions[i]) for i,
+            key in enumerate(keys)], n_groups
 
 
-def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray | None, names: list[str] | None
+def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray | None,
+            names: list[str] | None
             ) -> tuple[list[tuple[Any, ...]], int, np.ndarray, np.ndarray]:
     """``(keys, n_groups, picked, bounds)``: the drawn groups' keys, the number of groups, the
     drawn rows (grouped, table order inside) and where each group's rows start in them."""
@@ -82,25 +88,32 @@ def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray | No
         chosen = _named(states, by, code, present, names)
     elif n_groups > limit and ok is not None:  # evidence: the most failures, then the most events
         failures = np.bincount(code[~np.asarray(ok, dtype=bool)], minlength=len(counts))
-        chosen = present[np.lexsort((np.arange(n_groups), -counts[present], -failures[present]))[:limit]]
+        chosen = present[np.lexsort((np.arange(n_groups), -counts[present],
+                                     -failures[present]))[:limit]]
     elif n_groups > limit:
-        status = pd.Categorical(states["status"], categories=list(STATUSES), ordered=True).codes.astype(np.int64)
+        status = pd.Categorical(states["status"], categories=list(STATUSES),
+                                ordered=True).codes.astype(np.int64)
         worst = np.full(len(counts), -1, dtype=np.int64)
         np.maximum.at(worst, code, status)
-        remaining = np.nan_to_num(states["remaining_fraction"].to_numpy(dtype=float), nan=1.0)  # NaN: a full budget
+        # NaN: a full budget
+        remaining = np.nan_to_num(states["remaining_fraction"].to_numpy(dtype=float), nan=1.0)
         low = np.bincount(code, weights=remaining, minlength=len(counts))[present] / counts[present]
         chosen = present[np.lexsort((np.arange(n_groups), low, -worst[present]))[:limit]]
     else:
         chosen = present
     # each drawn group's rows (table order): one comparison pass per drawn group, no sort
-    picked = np.concatenate([np.flatnonzero(code == c) for c in chosen] or [np.zeros(0, dtype=np.int64)])
+    picked = np.concatenate(
+        [np.flatnonzero(code == c) for c in chosen] or [np.zeros(0, dtype=np.int64)]
+    )
     bounds = np.r_[0, np.cumsum(counts[chosen])].astype(np.int64)
     key_frame = states[by]
     keys = [tuple(key_frame.iloc[int(picked[bounds[i]])]) for i in range(len(chosen))]
     return keys, n_groups, picked, bounds
 
 
-def _group_transitions(tr: pd.DataFrame, by: list[str], keys: list[tuple[Any, ...]]) -> list[pd.DataFrame]:
+def _group_transitions(
+    tr: pd.DataFrame, by: list[str], keys: list[tuple[Any, ...]]
+) -> list[pd.DataFrame]:
     """The transitions of each drawn group (one pass over the transitions)."""
     text_keys = pd.MultiIndex.from_tuples([tuple(str(v) for v in k) for k in keys], names=by)
     tr_keys = pd.MultiIndex.from_frame(tr[by].astype(str)) if len(tr) else text_keys[:0]
@@ -117,7 +130,8 @@ def group_label(key: tuple[Any, ...]) -> str:
     return "/".join(str(v) for v in key)
 
 
-def _named(states: pd.DataFrame, by: list[str], code: np.ndarray, present: np.ndarray, names: list[str]
+def _named(states: pd.DataFrame, by: list[str], code: np.ndarray, present: np.ndarray,
+           names: list[str]
            ) -> np.ndarray:
     """The codes of the groups named (``--plot-groups``), in the order given; an unknown name is
     an error that lists some of the names there are."""
@@ -130,7 +144,8 @@ def _named(states: pd.DataFrame, by: list[str], code: np.ndarray, present: np.nd
     missing = [n for n in names if n not in label]
     if missing:
         some = ", ".join(sorted(label)[:8]) + (", ..." if len(label) > 8 else "")
-        raise ConfigError(f"--plot-groups: no group named {', '.join(missing)}; groups are named by their "
+        raise ConfigError(f"--plot-groups: no group named {', '.join(missing)}; groups are named "
+                          "by their "
                           f"{'/'.join(by)} values, e.g. {some}.")
     return np.array(list(dict.fromkeys(label[n] for n in names)), dtype=np.int64)
 
@@ -149,7 +164,8 @@ def with_rates(part: pd.DataFrame, key: tuple[Any, ...]) -> pd.DataFrame:
     target = cast(SLO, own).target  # drawn_groups keeps the counts only with an SLO or a PerGroup
     derived = [c for c in _RATE_COLUMNS if c not in part.columns]
     columns = {c: part[c].array for c in part.columns}
-    columns.update(seed_figures(np.asarray(columns.pop("total")), np.asarray(columns.pop("failures")), target,
+    columns.update(seed_figures(np.asarray(columns.pop("total")),
+                                np.asarray(columns.pop("failures")), target,
                                 columns=derived))
     out = pd.DataFrame({c: columns[c] for c in DRAWN_COLUMNS if c in columns}, copy=False)
     out.attrs = dict(part.attrs)

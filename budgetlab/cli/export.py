@@ -28,7 +28,8 @@ def _guard_docs(docs: list[Any]) -> None:
 
     values: list[str] = []
     for d in docs:
-        values += [str(v) for v in (d.name, d.service, d.display_name, d.description, d.objective_name,
+        values += [str(v) for v in (d.name, d.service, d.display_name, d.description,
+                                    d.objective_name,
                                     d.indicator_ref) if v]
         tables = [d.labels, d.annotations]
         for info in d.policy_info.values():
@@ -37,7 +38,8 @@ def _guard_docs(docs: list[Any]) -> None:
         for table in tables:
             for k, v in table.items():
                 values.append(str(k))
-                values += [str(x) for x in (v if isinstance(v, (list, tuple)) else [v]) if x is not None]
+                values += [str(x) for x in (v if isinstance(v, (list,
+                                                                tuple)) else [v]) if x is not None]
     guard_values(values, what="the SLO file's names, labels, annotations and descriptions")
 
 
@@ -57,7 +59,8 @@ def _read_docs(spec: str) -> list[Any]:
 def _override(doc: Any, target: float | None, window: Any, period: Any = None) -> Any:
     """``doc`` with a new target, tracker window and/or SRE period (alert policies whose
     period was the SLO's period follow it)."""
-    changes = {k: v for k, v in (("target", target), ("window", window), ("period", period)) if v is not None}
+    changes = {k: v for k, v in (("target", target), ("window", window), ("period",
+                                                                          period)) if v is not None}
     if not changes:
         return doc
     slo = doc.slo.with_(**changes)
@@ -72,12 +75,14 @@ def _report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
     from ..interop.openslo.model import DEFAULT_SERVICE
 
     for name, safe in openslo_names(docs).items():
-        print(f"name {name!r} written as {safe!r} (OpenSLO names are RFC 1123 labels; the original is kept in "
+        print(f"name {name!r} written as {safe!r} (OpenSLO names are RFC 1123 labels; the original "
+              "is kept in "
               "the annotation budgetlab/name)")
     if any(d.service == DEFAULT_SERVICE for d in docs) and not args.service:
         print(f"no --service: wrote spec.service {DEFAULT_SERVICE!r} (OpenSLO v1 requires one)")
     if any(d.indicator is None and d.indicator_ref is None for d in docs):
-        print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type 'budgetlab': good = "
+        print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type "
+              "'budgetlab': good = "
               "events with ok true, total = all events)")
 
 
@@ -137,7 +142,8 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     if args.total_metric or args.errors_metric:
         if not (args.total_metric and args.errors_metric):
             raise ConfigError("give both --total-metric and --errors-metric for the SLI.")
-        indicator = ratio_indicator(args.total_metric, args.errors_metric, selector=args.selector or "")
+        indicator = ratio_indicator(args.total_metric, args.errors_metric,
+                                    selector=args.selector or "")
     sources = sum(x is not None for x in (args.from_spec, args.from_recalibration))
     if sources > 1:
         raise ConfigError("give at most one of --from and --from-recalibration.")
@@ -146,8 +152,11 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
         pol = _policy(args, args.period or "30D")
         docs = slos_from_recalibration(
             read_recalibration_table(args.from_recalibration, by=_csv_list(args.by) or None,
-                                     target_column=args.target_column), by=_csv_list(args.by) or None, window=window, period=args.period,
-            target_column=args.target_column, name_prefix=args.name_prefix, service=args.service or "",
+                                     target_column=args.target_column),
+                                       by=_csv_list(args.by) or None, window=window,
+                                       period=args.period,
+            target_column=args.target_column, name_prefix=args.name_prefix,
+                                       service=args.service or "",
             policy=pol, warning=args.warning, critical=args.critical, min_events=args.min_events,
             indicator=indicator)
     elif args.from_spec is not None:
@@ -164,12 +173,14 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
             docs.append(dataclasses.replace(d, **changes))
     else:
         if args.target is None:
-            raise ConfigError("give --target (e.g. --target 0.95), or --from / --from-recalibration.")
+            raise ConfigError("give --target (e.g. --target 0.95), or --from / "
+                              "--from-recalibration.")
         window = args.window or "28D"
         slo = SLO(target=args.target, window=window, warning=args.warning, critical=args.critical,
                   min_events=args.min_events, period=args.period or "30D")
         pol = _policy(args, slo.period)
-        docs = [SLODocument(name=args.name, slo=slo, service=args.service or "", description=args.description or "",
+        docs = [SLODocument(name=args.name, slo=slo, service=args.service or "",
+                            description=args.description or "",
                             alert_policies=(pol,) if pol is not None else (), indicator=indicator)]
     _guard_docs(docs)
     write_openslo(docs, out, force=args.force)
@@ -183,12 +194,14 @@ def _latency(args: argparse.Namespace) -> dict[str, Any] | None:
     from ..interop.openslo import latency_indicator
 
     if (args.histogram is None) != (args.slow_above is None):
-        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of durations) and "
+        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
+                          "durations) and "
                           "--slow-above DURATION (one of its bucket bounds).")
     if args.histogram is None:
         return None
     if args.total_metric or args.errors_metric:
-        raise ConfigError("give the SLI either with --histogram/--slow-above or with --total-metric/--errors-metric, "
+        raise ConfigError("give the SLI either with --histogram/--slow-above or with "
+                          "--total-metric/--errors-metric, "
                           "not both.")
     return latency_indicator(args.histogram, args.slow_above)
 
@@ -198,29 +211,35 @@ def _metrics(args: argparse.Namespace) -> tuple[str, str] | None:
     if args.total_metric is None and args.errors_metric is None:
         return None
     if not (args.total_metric and args.errors_metric):
-        raise ConfigError("give both --total-metric and --errors-metric, or neither (the SLO file's own queries).")
+        raise ConfigError("give both --total-metric and --errors-metric, or neither (the SLO "
+                          "file's own queries).")
     return args.total_metric, args.errors_metric
 
 
-def _report_prometheus(docs: list[Any], metrics: tuple[str, str] | None, args: argparse.Namespace) -> None:
+def _report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
+                       args: argparse.Namespace) -> None:
     """Say where each SLO's SLI and alert names came from."""
     from ..interop.sli_queries import sli_queries
 
     for d in docs:
         if metrics is not None:
             own = " (the SLO file's queries not used)" if d.indicator is not None else ""
-            print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} (--total-metric/--errors-metric){own}")
+            print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
+                  f"(--total-metric/--errors-metric){own}")
             continue
         q = sli_queries(d)
         part = "errors" if "errors" in q else "good"
-        print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each window as Sloth renders "
+        print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each window "
+              "as Sloth renders "
               f"{{{{.window}}}}: {part} = {q[part]}; total = {q['total']}")
         for note in d.notes:
             print(f"  {note}")
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME
 
-        named = sorted({i.display_name for d in docs for i in d.policy_info.values() if i.display_name})
+        named = sorted(
+            {i.display_name for d in docs for i in d.policy_info.values() if i.display_name}
+        )
         given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
         print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
 
@@ -243,10 +262,13 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
         _guard_docs(docs)
     else:
         if args.target is None:
-            raise ConfigError("give --slo FILE (OpenSLO, Sloth or Pyrra) or --target (e.g. --target 0.999).")
+            raise ConfigError("give --slo FILE (OpenSLO, Sloth or Pyrra) or --target (e.g. "
+                              "--target 0.999).")
         if metrics is None and latency is None:
-            raise ConfigError("give the SLI's counters: --total-metric and --errors-metric (budgetlab demo's are "
-                              "captcha_solves_total and captcha_solve_errors_total), or --slo FILE with its queries.")
+            raise ConfigError("give the SLI's counters: --total-metric and --errors-metric "
+                              "(budgetlab demo's are "
+                              "captcha_solves_total and captcha_solve_errors_total), or --slo FILE "
+                              "with its queries.")
         docs = [SLODocument(args.name, SLO(target=args.target, window=args.window or "30D",
                                            period=args.period or "30D"), service=args.service or "",
                             indicator=latency)]
@@ -258,9 +280,11 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
 
         policy = resolve_policy(policy, period=args.period)
     rules = prometheus_rules(
-        docs, policy, total_metric=metrics[0] if metrics else None, errors_metric=metrics[1] if metrics else None,
+        docs, policy, total_metric=metrics[0] if metrics else None,
+                             errors_metric=metrics[1] if metrics else None,
         selector=args.selector, errors_selector=args.errors_selector,
-        selector_labels=_csv_list(args.selector_labels), service=args.service, alert_name=args.alert_name,
+        selector_labels=_csv_list(args.selector_labels), service=args.service,
+                             alert_name=args.alert_name,
         interval=args.interval, function=args.function, style=args.style)
     text = to_prometheus_yaml(rules)
     with atomic_path(out, force=args.force) as tmp:
@@ -268,8 +292,13 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
         if args.check:
             proc = run_promtool("check", "rules", str(tmp))
             if proc.returncode != 0 or "SUCCESS" not in proc.stdout:  # lint errors exit 0
-                lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip() and ln.strip() != "FAILED:"]
-                raise ConfigError(f"promtool check rules failed: {lines[0] if lines else 'see promtool check rules'}")
+                lines = [
+                    ln.strip()
+                    for ln in proc.stderr.splitlines()
+                    if ln.strip() and ln.strip() != "FAILED:"
+                ]
+                raise ConfigError("promtool check rules failed: "
+                                  f"{lines[0] if lines else 'see promtool check rules'}")
     _report_prometheus(docs, metrics, args)
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
     print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {path_label(out)}"

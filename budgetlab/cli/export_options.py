@@ -29,22 +29,29 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing output")
     p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
     p.add_argument("--window", type=_duration, default=None,
-                   help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window annotation)")
+                   help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window "
+                        "annotation)")
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
     p.add_argument("--policy", default=None, metavar="PRESET",  # interop.prometheus.POLICY_PRESETS
                    choices=["workbook", "sloth", "sloth30", "sloth28", "pyrra", "single_window"],
-                   help="alert policy preset: workbook, sloth, sloth30, sloth28, pyrra, single_window")
+                   help="alert policy preset: workbook, sloth, sloth30, sloth28, pyrra, "
+                        "single_window")
     p.add_argument("--period", type=_duration, default=None,
-                   help="SRE budget period (OpenSLO timeWindow; default 30d); the policy's burn factors refer to it")
-    p.add_argument("--total-metric", default=None, help="counter of all attempts (e.g. captcha_solves_total)")
+                   help="SRE budget period (OpenSLO timeWindow; default 30d); the policy's burn "
+                        "factors refer to it")
+    p.add_argument("--total-metric", default=None,
+                   help="counter of all attempts (e.g. captcha_solves_total)")
     p.add_argument("--errors-metric", default=None, help="counter of failed attempts")
-    p.add_argument("--selector", default=None, help="label matchers for both counters, e.g. 'job=\"solver\"'")
+    p.add_argument("--selector", default=None,
+                   help="label matchers for both counters, e.g. 'job=\"solver\"'")
     p.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
-                   help="latency SLI: a Prometheus histogram of durations (good: its bucket at --slow-above; "
+                   help="latency SLI: a Prometheus histogram of durations (good: its bucket at "
+                        "--slow-above; "
                         "total: its _count)")
     p.add_argument("--slow-above", default=None, metavar="DURATION",
-                   help="latency threshold, a bucket bound of --histogram (le in seconds), e.g. 500ms")
+                   help="latency threshold, a bucket bound of --histogram (le in seconds), e.g. "
+                        "500ms")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -53,7 +60,8 @@ def add_parser(subparsers: Any) -> None:
     fmt = exp.add_subparsers(dest="format", metavar="FORMAT", parser_class=type(exp))
     fmt.required = True
 
-    o = fmt.add_parser("openslo", help="write OpenSLO v1 SLOs (from a target, a spec or a recalibration)")
+    o = fmt.add_parser("openslo",
+                       help="write OpenSLO v1 SLOs (from a target, a spec or a recalibration)")
     _add_common(o)
     o.add_argument("--description", default=None, help="spec.description")
     o.add_argument("--warning", type=float, default=0.5, help="tracker warning threshold (0.5)")
@@ -63,25 +71,33 @@ def add_parser(subparsers: Any) -> None:
                    help="start from an OpenSLO file (--target/--window/--policy override)")
     o.add_argument("--from-recalibration", default=None, metavar="TABLE",
                    help="one SLO per row of a recalibration table (.csv/.parquet)")
-    o.add_argument("--by", default=None, help="group keys of the recalibration table (e.g. captcha_type)")
-    o.add_argument("--target-column", default="recommended_target", help="target column (recommended_target)")
+    o.add_argument("--by", default=None,
+                   help="group keys of the recalibration table (e.g. captcha_type)")
+    o.add_argument("--target-column", default="recommended_target",
+                   help="target column (recommended_target)")
     o.add_argument("--name-prefix", default="", help="prefix of the SLO names from a recalibration")
     o.set_defaults(func=Command("export", "openslo"))
 
-    p = fmt.add_parser("prometheus", help="write Prometheus recording and alerting rules (Sloth-style names)")
+    p = fmt.add_parser("prometheus",
+                       help="write Prometheus recording and alerting rules (Sloth-style names)")
     _add_common(p)
     p.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
-                   help="read the SLO(s), their queries and alerts from an OpenSLO, Sloth prometheus/v1 or Pyrra file")
-    p.add_argument("--errors-selector", default=None, help="extra matchers for the errors counter only")
+                   help="read the SLO(s), their queries and alerts from an OpenSLO, Sloth "
+                        "prometheus/v1 or Pyrra file")
+    p.add_argument("--errors-selector", default=None,
+                   help="extra matchers for the errors counter only")
     p.add_argument("--selector-labels", default=None,
                    help="SLO labels to add as matchers, comma-separated (e.g. captcha_type)")
     p.add_argument("--alert-name", default=None,
-                   help="alert name (default: the spec's alert name, e.g. Sloth's alerting.name, else SLOErrorBudgetBurn)")
+                   help="alert name (default: the spec's alert name, e.g. Sloth's alerting.name, "
+                        "else SLOErrorBudgetBurn)")
     p.add_argument("--interval", default="1m", help="rule group evaluation interval (1m)")
     p.add_argument("--function", default="increase", choices=["increase", "rate"],
-                   help="counter function of the ratios (increase: bit-exact ties; rate: Sloth's form)")
+                   help="counter function of the ratios (increase: bit-exact ties; rate: Sloth's "
+                        "form)")
     p.add_argument("--style", default="budgetlab", choices=["budgetlab", "sloth"],
-                   help="budgetlab: one alert per tier (labels severity, tier); sloth: Sloth's layout, one alert per "
+                   help="budgetlab: one alert per tier (labels severity, tier); sloth: Sloth's "
+                        "layout, one alert per "
                         "severity with tiers OR-ed, sloth_severity label, Sloth's meta recordings")
     p.add_argument("--check", action="store_true", help="run 'promtool check rules' before writing")
     p.set_defaults(func=Command("export", "prometheus"))

@@ -36,7 +36,8 @@ def _period(slo: SLO | PerGroup) -> pd.Timedelta:
 
 
 def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
-    """The SRE budget period(s) of the run, for the header: one, or each group's when they differ."""
+    """The SRE budget period(s) of the run, for the header: one, or each group's when they
+    differ."""
     if isinstance(slo, SLO) or not by:
         return duration_label(_period(slo))
     keys = events.groupby(by, observed=True, sort=True, dropna=False).size().reset_index()[by]
@@ -44,7 +45,8 @@ def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
     if len({s.period for s in per}) == 1:
         return duration_label(per[0].period)
     return "per group: " + ", ".join(f"{'/'.join(map(str, k))} {duration_label(s.period)}"
-                                     for k, s in zip(keys.itertuples(index=False, name=None), per, strict=True))
+                                     for k, s in zip(keys.itertuples(index=False, name=None), per,
+                                                     strict=True))
 
 
 def _policy_names(text: str, *, one: bool = False) -> list[str]:
@@ -52,7 +54,8 @@ def _policy_names(text: str, *, one: bool = False) -> list[str]:
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
-        raise ConfigError("--policy names no policy; give e.g. --policy workbook or --policy workbook,pyrra,sloth.")
+        raise ConfigError("--policy names no policy; give e.g. --policy workbook or --policy "
+                          "workbook,pyrra,sloth.")
     if len(set(names)) != len(names):
         raise ConfigError("--policy lists a policy twice; give each once.")
     unknown = [n for n in names if n not in PRESET_NAMES]
@@ -81,17 +84,21 @@ def _spans(args: argparse.Namespace) -> list[tuple[str, Any, Any, str | None]]:
     """``(id, start, end, scope)`` of each incident to report."""
     if args.incidents:
         if args.start or args.end:
-            raise ConfigError("give the incident either as --start/--end or as --incidents FILE, not both.")
+            raise ConfigError("give the incident either as --start/--end or as --incidents FILE, "
+                              "not both.")
         table = read_table(args.incidents)
         if args.id is not None:
             table = table[table["incident_id"].astype(str) == args.id]
             if table.empty:
-                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its incident_id column.")
+                raise ConfigError(f"--id: no incident with this id in {args.incidents}; see its "
+                                  "incident_id column.")
         return [(str(r["incident_id"]), r["start"], r["end"], args.scope or str(r["scope"]))
                 for _, r in table.iterrows()]
     if not (args.start and args.end):
-        raise ConfigError("give the incident as --start T --end T (ISO 8601; naive times in --tz), or --incidents FILE.")
-    if utc_timestamp(args.end, name="end", tz=args.tz) <= utc_timestamp(args.start, name="start", tz=args.tz):
+        raise ConfigError("give the incident as --start T --end T (ISO 8601; naive times in --tz), "
+                          "or --incidents FILE.")
+    if utc_timestamp(args.end, name="end", tz=args.tz) <= utc_timestamp(args.start, name="start",
+                                                                        tz=args.tz):
         raise ConfigError("--end must be after --start (the incident is [--start, --end)).")
     return [("incident", args.start, args.end, args.scope)]
 
@@ -101,31 +108,52 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     from ..analyses.incident import incident_report
 
     slo = slo_from_args(args)
-    as_policy(_policy_names(args.policy, one=True)[0], period=_period(slo))  # a bad name fails before the read
+    # a bad name fails before the read
+    as_policy(_policy_names(args.policy, one=True)[0], period=_period(slo))
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
-    read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents or "",))
+    read = read_log(args, {"--out": args.out, "--plot": args.plot},
+                    extra_inputs=(args.incidents or "",))
     spans = _spans(args)
     if args.plot and len(spans) > 1:
-        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; pick one with --id.")
+        raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; "
+                          "pick one with --id.")
     table = read_table(args.incidents) if args.incidents else None
     print(f"{read.title}: {len(read.events):,} events; replaying {len(spans)} incident(s)")
     print_slo(slo, by)
     outs = []
     for ident, start, end, scope in spans:
-        rep = incident_report(read.events, _scoped_slo(slo, scope or "*", by), start, end, policy=policy,
-                              by=by or None, context=args.context, scope=scope, incidents=table, tz=args.tz,
-                              freq=args.freq, breakdown_by=[b.strip() for b in args.breakdown_by.split(",")
-                                                            if b.strip()] if args.breakdown_by else None)
-        print(f"\n{ident}: {rep.start:%Y-%m-%d %H:%M} .. {rep.end:%Y-%m-%d %H:%M} UTC, scope {rep.scope}")
+        rep = incident_report(
+            read.events,
+            _scoped_slo(slo, scope or "*", by),
+            start,
+            end,
+            policy=policy,
+            by=by or None,
+            context=args.context,
+            scope=scope,
+            incidents=table,
+            tz=args.tz,
+            freq=args.freq,
+            breakdown_by=[b.strip() for b in args.breakdown_by.split(",") if b.strip()]
+            if args.breakdown_by
+            else None,
+        )
+        print(f"\n{ident}: {rep.start:%Y-%m-%d %H:%M} .. {rep.end:%Y-%m-%d %H:%M} UTC, scope "
+              f"{rep.scope}")
         print(wrap(rep.summary, indent="  "))
         for note in rep.notes:
             print(wrap(f"note: {note}", indent="  "))
-        tiers = rep.tiers[[*by, "tier", "severity", "burn", "fired", "first_alert", "detection_delay",
+        tiers = rep.tiers[[*by, "tier", "severity", "burn", "fired", "first_alert",
+                           "detection_delay",
                            "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
         if len(tiers):
-            tiers["first_alert"] = tiers["first_alert"].map(lambda v: "" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}")
-            tiers["detection_delay"] = tiers["detection_delay"].map(lambda v: "" if pd.isna(v) else duration_words(v))
+            tiers["first_alert"] = tiers["first_alert"].map(
+                lambda v: "" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}"
+            )
+            tiers["detection_delay"] = tiers["detection_delay"].map(
+                lambda v: "" if pd.isna(v) else duration_words(v)
+            )
             print(tiers.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
         outs.append(rep.transitions.assign(incident_id=ident))
         if args.plot:
@@ -140,7 +168,8 @@ def _cmd_incident(args: argparse.Namespace) -> int:
                 plt.close(fig)
             print(f"wrote the plot to {args.plot}")
     if args.out:
-        write_output(pd.concat(outs, ignore_index=True), args, "status changes in the reported windows")
+        write_output(pd.concat(outs, ignore_index=True), args,
+                     "status changes in the reported windows")
     return 0
 
 
@@ -162,7 +191,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     inc = read_table(args.incidents)
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
-    print(f"{read.title}: {len(read.events):,} events in bins of {args.freq}; {len(inc)} incident(s) from "
+    print(f"{read.title}: {len(read.events):,} events in bins of {args.freq}; {len(inc)} "
+          "incident(s) from "
           f"{args.incidents}; SRE budget period {periods}")
     print_slo(slo, by)
     scores, episodes = [], {}
@@ -179,11 +209,13 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         print(f"\npolicy {name} ({len(ep)} alert episode(s); tiers: "
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
         print(score_text(rows, duration_words))
-    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's long window "
+    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
+          "long window "
           "holds at least one event; silences are not counted)")
     if args.out:
         table = pd.concat(scores, ignore_index=True)
-        write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args, "score rows")
+        write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,
+                     "score rows")
     if args.plot:
         def draw(ax: Any) -> None:
             fig = ax.figure

@@ -18,4 +18,5 @@ def path_label(path: Any) -> str:
     from ..privacy import looks_personal
 
     text = str(path)
-    return "a file whose name looks like personal data (not shown)" if looks_personal(text) else text
+    return ("a file whose name looks like personal data (not "
+            "shown)") if looks_personal(text) else text

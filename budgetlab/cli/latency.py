@@ -21,24 +21,33 @@ __all__ = ["add_parser", "COMMANDS"]
 
 def add_parser(subparsers: Any) -> None:
     """Register ``budgetlab latency``."""
-    p = subparsers.add_parser("latency", help="latency profile of a log with durations: shares within thresholds, "
+    p = subparsers.add_parser("latency",
+                              help="latency profile of a log with durations: shares within "
+                                   "thresholds, "
                                               "censored quantiles, the client-timeout trade-off")
     add_log_argument(p)
     add_log_options(p)
     add_output_options(p, out="write the shares table per group and period (.csv or .parquet)",
-                       plot="write the shares over time, or with --timeouts the trade-off (.png, .svg, .pdf)")
+                       plot="write the shares over time, or with --timeouts the trade-off (.png, "
+                            ".svg, .pdf)")
     g = p.add_argument_group("latency")
-    g.add_argument("--thresholds", required=True, help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")
+    g.add_argument("--thresholds", required=True,
+                   help="latency thresholds, comma-separated (e.g. 10s,20s,30s)")
     g.add_argument("--by", default=None, help="group keys, comma-separated (e.g. captcha_type)")
-    g.add_argument("--freq", default="1D", help="period of the --out table and the plot (default 1D)")
-    g.add_argument("--quantiles", default="0.5,0.9,0.99", help="quantiles of the time to success (default "
+    g.add_argument("--freq", default="1D",
+                   help="period of the --out table and the plot (default 1D)")
+    g.add_argument("--quantiles", default="0.5,0.9,0.99",
+                   help="quantiles of the time to success (default "
                                                               "0.5,0.9,0.99)")
     g.add_argument("--client-timeout", default=None, metavar="DURATION",
-                   help="the client timeout in force when the log does not show it (no timeout rows)")
+                   help="the client timeout in force when the log does not show it (no timeout "
+                        "rows)")
     g.add_argument("--timeouts", default=None, metavar="DURATION,...",
-                   help="candidate client timeouts at or below the one in force: the trade-off table")
+                   help="candidate client timeouts at or below the one in force: the trade-off "
+                        "table")
     g.add_argument("--window", default=None, metavar="DURATION",
-                   help="tracker window (e.g. 1h, 24h): which target each threshold supports, and the frontier "
+                   help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
+                        "the frontier "
                         "(budgetlab.latency_recalibrate)")
     g.add_argument("--target", type=float, default=None,
                    help="the current target, reported beside the supported ones (with --window)")
@@ -64,26 +73,34 @@ def _print_profile(whole: Any, by: list[str]) -> None:
     cens = whole.censoring
     for _, row in cens.iterrows():
         shares = whole.shares[(whole.shares[by] == row[by]).all(axis=1)] if by else whole.shares
-        quants = whole.quantiles[(whole.quantiles[by] == row[by]).all(axis=1)] if by else whole.quantiles
+        quants = (
+            whole.quantiles[(whole.quantiles[by] == row[by]).all(axis=1)] if by else whole.quantiles
+        )
         timeout = row["timeout"]
         has_to = timeout == timeout  # not NaT
         print(f"\n{group_label(row, by)}: {int(shares['attempts'].iloc[0]):,} attempts; timeout "
-              + (f"{_seconds(timeout)} ({row['timeout_source']})" if has_to else f"unknown ({row['timeout_source']})"))
+              + (f"{_seconds(timeout)} "
+                 f"({row['timeout_source']})" if has_to else f"unknown ({row['timeout_source']})"))
         for _, s in shares.iterrows():
-            extra = " (at or above the timeout: equals availability)" if s["at_or_above_timeout"] else ""
-            print(f"  within {_seconds(s['threshold'])}: {pct(s['share'])} ({int(s['good']):,} good; 95 % "
+            extra = (" (at or above the timeout: equals "
+                     "availability)") if s["at_or_above_timeout"] else ""
+            print(f"  within {_seconds(s['threshold'])}: {pct(s['share'])} ({int(s['good']):,} "
+                  "good; 95 % "
                   f"interval {pct(s['share_low'])} .. {pct(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
             above = f"> {_seconds(timeout)}" if has_to else "beyond the longest duration"
             value = above if q["above_timeout"] else _seconds(q["value"])
             low = _seconds(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
             high = above if q["ci_high_above_timeout"] else _seconds(q["ci_high"])
-            print(f"  p{q['quantile'] * 100:g} time to success: {value} (95 % interval {low} .. {high})")
-    print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at their duration "
+            print(f"  p{q['quantile'] * 100:g} time to success: {value} (95 % interval {low} .. "
+                  f"{high})")
+    print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
+          "their duration "
           "(cause-specific); intervals Brookmeyer-Crowley")
 
 
-def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list[str], by: list[str]) -> None:
+def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list[str],
+                         by: list[str]) -> None:
     """The supported target of each threshold and the frontier, in words (no NaN: a threshold
     that supports no candidate says so with its note)."""
     import pandas as pd
@@ -96,13 +113,15 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     n_boot = 200 if args.n_boot is None else args.n_boot
     rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
-    print(f"\nlatency targets the history supports ({args.window} window; a target is supported when the tracker "
+    print(f"\nlatency targets the history supports ({args.window} window; a target is supported "
+          "when the tracker "
           "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
     for _, r in rec.summary.iterrows():
         if pd.isna(r["supported_target"]):
             said = r["note"] or "no candidate target supported"
         else:
-            said = (f"supported target {r['supported_target']:g} (interval {r['supported_low']:g} .. "
+            said = (f"supported target {r['supported_target']:g} (interval {r['supported_low']:g} "
+                    ".. "
                     f"{r['supported_high']:g})" if pd.notna(r["supported_low"]) else
                     f"supported target {r['supported_target']:g}")
             if r["note"]:
@@ -111,7 +130,8 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     print("frontier (the smallest threshold each target allows):")
     for _, f in rec.frontier.iterrows():
         smallest = "none" if pd.isna(f["smallest_threshold"]) else _seconds(f["smallest_threshold"])
-        print(f"  {group_label(f, by)}: target {f['target']:g}: {smallest}" + (f" ({f['note']})" if f["note"] else ""))
+        print(f"  {group_label(f, by)}: target {f['target']:g}: "
+              f"{smallest}" + (f" ({f['note']})" if f["note"] else ""))
 
 
 def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
@@ -120,20 +140,24 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     from .._util.validation import to_timedelta
 
     if args.duration is None:
-        raise ConfigError("latency needs the duration column: --duration COLUMN (with --duration-unit s|ms|us|ns "
+        raise ConfigError("latency needs the duration column: --duration COLUMN (with "
+                          "--duration-unit s|ms|us|ns "
                           "for plain numbers).")
     if args.slow_above is not None:
-        raise ConfigError("--slow-above makes slow successes failures; latency reads the durations themselves: "
+        raise ConfigError("--slow-above makes slow successes failures; latency reads the durations "
+                          "themselves: "
                           "give --thresholds instead.")
     unused = [f for f, v in (("--target", args.target), ("--n-boot", args.n_boot)) if v is not None]
     if unused and not args.window:
         verb = "apply" if len(unused) > 1 else "applies"
-        raise ConfigError(f"{' and '.join(unused)} {verb} to the supported targets, which need --window "
+        raise ConfigError(f"{' and '.join(unused)} {verb} to the supported targets, which need "
+                          "--window "
                           "(e.g. --window 24h).")
     try:
         quantiles = [float(q) for q in _list(args.quantiles)]
     except ValueError:
-        raise ConfigError(f"--quantiles {args.quantiles!r}: give fractions such as 0.5,0.9,0.99.") from None
+        raise ConfigError(f"--quantiles {args.quantiles!r}: give fractions such as "
+                          "0.5,0.9,0.99.") from None
     thresholds = _list(args.thresholds)
     if not thresholds:
         raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")
@@ -151,7 +175,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     quantiles, thresholds = _check_args(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
-    whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None, quantiles=quantiles,
+    whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None,
+                            quantiles=quantiles,
                             client_timeout=args.client_timeout)
     print(f"{read.title}: {len(read.events):,} attempts with durations")
     _print_profile(whole, by)
@@ -161,9 +186,12 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                                     client_timeout=args.client_timeout)
         print("\nclient timeout trade-off (no retries assumed):")
         for _, t in tradeoff.iterrows():
-            print(f"  {group_label(t, by)}: at {_seconds(t['client_timeout'])}: timed out {pct(t['timed_out_share'])}, "
-                  f"successes lost {pct(t['successes_lost_share'])} ({int(t['successes_lost']):,}), waiting saved "
-                  f"{_seconds(t['wait_saved_per_attempt'])} per attempt, availability {pct(t['availability'])}")
+            print(f"  {group_label(t, by)}: at {_seconds(t['client_timeout'])}: timed out "
+                  f"{pct(t['timed_out_share'])}, "
+                  f"successes lost {pct(t['successes_lost_share'])} "
+                  f"({int(t['successes_lost']):,}), waiting saved "
+                  f"{_seconds(t['wait_saved_per_attempt'])} per attempt, availability "
+                  f"{pct(t['availability'])}")
     if args.window:
         _print_recalibration(read.events, args, thresholds, by)
     if args.out:
@@ -172,11 +200,13 @@ def _cmd_latency(args: argparse.Namespace) -> int:
         write_output(per.shares, args, f"rows (shares per group, threshold and {args.freq} period)")
     if args.plot:
         if tradeoff is not None:
-            save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax), args.plot, force=args.force)
+            save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax), args.plot,
+                      force=args.force)
         else:
             per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                                   quantiles=quantiles, client_timeout=args.client_timeout)
-            save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax), args.plot, force=args.force)
+            save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax), args.plot,
+                      force=args.force)
     return 0
 
 

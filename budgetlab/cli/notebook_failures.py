@@ -38,7 +38,8 @@ def kept_text(kept: Path | None) -> str:
 
 def keep_failed(executed: Path, target: Path) -> Path | None:
     """Copy the executed notebook (with its error cell) to ``OUT_DIR/<name>.failed.ipynb``; None
-    when there is none or it cannot be written there (the notebook's own error is what to report)."""
+    when there is none or it cannot be written there (the notebook's own error is what to
+    report)."""
     from .._util.files import atomic_path
     from ..errors import BudgetlabError
 

@@ -56,9 +56,11 @@ def parse_parameters(items: Sequence[str] | Mapping[str, Any] | None) -> dict[st
             name, sep, text = str(item).partition("=")
             name = name.strip()
             if not sep:
-                raise ConfigError(f"-p {item!r}: write NAME=VALUE (e.g. -p source=path/to/log.parquet).")
+                raise ConfigError(f"-p {item!r}: write NAME=VALUE (e.g. -p "
+                                  "source=path/to/log.parquet).")
             out[name] = plain_value(text)
     for name in out:
         if not isinstance(name, str) or not _NAME.match(name):
-            raise ConfigError(f"-p {name!r}: a parameter name must be a Python identifier (e.g. source).")
+            raise ConfigError(f"-p {name!r}: a parameter name must be a Python identifier (e.g. "
+                              "source).")
     return out

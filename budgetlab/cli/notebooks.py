@@ -9,7 +9,8 @@ written atomically (:func:`budgetlab._util.files.atomic_path`) and an existing o
 with ``--force``; all outputs are checked before the first notebook runs.
 
 A notebook that fails leaves no HTML behind and stops the command with one line naming the
-notebook, the cell and where the executed copy with the error is kept: ``OUT_DIR/<name>.failed.ipynb``
+notebook, the cell and where the executed copy with the error is kept:
+``OUT_DIR/<name>.failed.ipynb``
 (budgetlab's own diagnostic file: it replaces an earlier one of the same name, and is removed when
 that notebook later succeeds into the same folder). On a terminal a progress bar runs over the
 notebooks and their cells (silent when stderr is not a terminal or ``TQDM_DISABLE`` is set).
@@ -46,7 +47,8 @@ _INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
     """The notebooks to render: one ``.ipynb`` file, or every ``*.ipynb`` of a folder (sorted by
-    name, without hidden or ``_``-prefixed files); default: the packaged ones (:data:`DEFAULT_NOTEBOOKS`).
+    name, without hidden or ``_``-prefixed files); default: the packaged ones
+    (:data:`DEFAULT_NOTEBOOKS`).
     A bare file name that is not in the working folder names a packaged notebook.
 
     >>> [p.name for p in find_notebooks()][:1]
@@ -55,28 +57,38 @@ def find_notebooks(spec: str | os.PathLike[str] | None = None) -> list[Path]:
     ['04_incident_replay.ipynb']
     """
     path = Path(spec).expanduser() if spec is not None else _packaged_folder()
-    if spec is not None and not path.exists() and path.name == os.fspath(spec) and path.suffix == ".ipynb":
+    if (
+        spec is not None
+        and not path.exists()
+        and path.name == os.fspath(spec)
+        and path.suffix == ".ipynb"
+    ):
         packaged = _packaged_folder() / path.name
         if packaged.is_file():
             return [packaged]
     if path.is_file():
         if path.suffix != ".ipynb":
-            raise ConfigError(f"{path.name}: is not a notebook; give a .ipynb file or a folder of them.")
+            raise ConfigError(f"{path.name}: is not a notebook; give a .ipynb file or a folder of "
+                              "them.")
         return [path]
     if path.is_dir():
-        found = sorted(p for p in path.glob("*.ipynb")  # an earlier run's failed copies are not notebooks to run
+        # an earlier run's failed copies are not notebooks to run
+        found = sorted(p for p in path.glob("*.ipynb")
                        if not p.name.startswith((".", "_")) and not p.name.endswith(FAILED_SUFFIX))
         if not found:
-            raise ConfigError(f"{path}: holds no .ipynb notebooks; give --notebooks DIR or a notebook file.")
+            raise ConfigError(f"{path}: holds no .ipynb notebooks; give --notebooks DIR or a "
+                              "notebook file.")
         return found
     if spec is None:
-        raise ConfigError("this installation of budgetlab has no notebooks (budgetlab/notebooks/ is missing); "
+        raise ConfigError("this installation of budgetlab has no notebooks (budgetlab/notebooks/ "
+                          "is missing); "
                           "reinstall budgetlab, or give --notebooks DIR_OR_FILE.")
     raise ConfigError(f"{path}: no such file or folder; give --notebooks DIR or a .ipynb file.")
 
 
 def _packaged_folder() -> Path:
-    """The packaged notebooks as a folder on disk (copied to a temporary folder from a zip install)."""
+    """The packaged notebooks as a folder on disk (copied to a temporary folder from a zip
+    install)."""
     if isinstance(DEFAULT_NOTEBOOKS, Path):
         return DEFAULT_NOTEBOOKS
     folder = Path(tempfile.mkdtemp(prefix="budgetlab-notebooks-"))
@@ -121,15 +133,18 @@ def _html_exporter(exporter_class: Any) -> Any:
         pass
     base = Path(sys.base_prefix) / "share" / "jupyter"
     if (base / "nbconvert" / "templates" / "lab").is_dir():
-        os.environ["JUPYTER_PATH"] = os.pathsep.join([p for p in (os.environ.get("JUPYTER_PATH"), str(base)) if p])
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([p for p in (os.environ.get("JUPYTER_PATH"),
+                                                                  str(base)) if p])
         try:
             exporter = exporter_class(template_name="lab")
             exporter.template  # noqa: B018
             return exporter
         except ValueError:
             pass
-    raise ConfigError("nbconvert's HTML template 'lab' is not installed where Jupyter looks (share/jupyter of this "
-                      "environment); reinstall nbconvert here (pip install --force-reinstall nbconvert) or set "
+    raise ConfigError("nbconvert's HTML template 'lab' is not installed where Jupyter looks "
+                      "(share/jupyter of this "
+                      "environment); reinstall nbconvert here (pip install --force-reinstall "
+                      "nbconvert) or set "
                       "JUPYTER_PATH to the share/jupyter folder that holds nbconvert/templates.")
 
 
@@ -137,12 +152,15 @@ def _check_notebook(src: Path, nbformat: Any) -> None:
     """Refuse a file nbformat cannot read as a notebook, before the first notebook runs."""
     try:
         nbformat.read(src, as_version=4)
-    except Exception as exc:  # not JSON, not a notebook, not UTF-8, unreadable: nbformat raises many kinds
-        raise ConfigError(f"{src.name}: is not a readable Jupyter notebook ({type(exc).__name__}); give a .ipynb "
+    # not JSON, not a notebook, not UTF-8, unreadable: nbformat raises many kinds
+    except Exception as exc:
+        raise ConfigError(f"{src.name}: is not a readable Jupyter notebook ({type(exc).__name__}); "
+                          "give a .ipynb "
                           "file saved by Jupyter, or leave it out of --notebooks.") from None
 
 
-def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, force: bool) -> list[Path]:
+def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *,
+                  force: bool) -> list[Path]:
     """``folder/<name>.html`` of each notebook, every one checked (and ``folder`` made) before the
     first notebook runs; the notebooks are registered as inputs (no HTML may replace one)."""
     from .._util.files import register_input
@@ -151,12 +169,14 @@ def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, fo
     if not sources:
         raise ConfigError("no notebooks to render.")
     if not os.fspath(folder).strip():
-        raise ConfigError("--html: an empty folder name; give the folder for the HTML files (e.g. --html html).")
+        raise ConfigError("--html: an empty folder name; give the folder for the HTML files (e.g. "
+                          "--html html).")
     out = Path(folder).expanduser()
     seen: set[str] = set()
     for src in sources:
         if src.stem in seen:
-            raise ConfigError(f"two notebooks are named {src.stem!r}; their HTML files would collide.")
+            raise ConfigError(f"two notebooks are named {src.stem!r}; their HTML files would "
+                              "collide.")
         seen.add(src.stem)
         register_input(src)
     if out.exists() and not out.is_dir():
@@ -164,9 +184,11 @@ def _html_outputs(sources: Sequence[Path], folder: str | os.PathLike[str], *, fo
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ConfigError(f"--html {out.name}: cannot create the folder ({exc.strerror or type(exc).__name__}); give "
+        raise ConfigError(f"--html {out.name}: cannot create the folder "
+                          f"({exc.strerror or type(exc).__name__}); give "
                           "a folder you can write to.") from None
-    planned = plan_outputs({f"--html {src.stem}.html": out / f"{src.stem}.html" for src in sources}, force=force)
+    planned = plan_outputs({f"--html {src.stem}.html": out / f"{src.stem}.html" for src in sources},
+                           force=force)
     return list(planned.values())
 
 
@@ -214,8 +236,10 @@ def render_notebooks(
         for src, target in progress(pairs, total=len(sources), desc="notebooks", enabled=show):
             started = time.perf_counter()
             executed = Path(scratch) / src.name
-            cells: dict[str, Any] | bool = {"desc": src.stem, "leave": False, "disable": False} if show else False
-            _execute(tools, src, executed, target, params=params, kernel=kernel, cwd=run_dir, timeout=timeout,
+            cells: dict[str, Any] | bool = {"desc": src.stem, "leave": False,
+                                            "disable": False} if show else False
+            _execute(tools, src, executed, target, params=params, kernel=kernel, cwd=run_dir,
+                     timeout=timeout,
                      cells=cells)
             nb = tools.nbformat.read(executed, as_version=4)
             body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": src.stem}})
@@ -228,7 +252,8 @@ def render_notebooks(
 
 
 def _tools() -> SimpleNamespace:
-    """papermill, nbformat and nbconvert's HTML exporter, or the one line that says to install them."""
+    """papermill, nbformat and nbconvert's HTML exporter, or the one line that says to install
+    them."""
     try:
         import nbformat
         import papermill
@@ -236,15 +261,19 @@ def _tools() -> SimpleNamespace:
         from nbconvert import HTMLExporter
         from papermill.exceptions import PapermillExecutionError
     except ImportError as exc:
-        raise ConfigError(f"budgetlab notebooks needs papermill and nbconvert ({exc.name} is missing); install "
+        raise ConfigError(f"budgetlab notebooks needs papermill and nbconvert ({exc.name} is "
+                          "missing); install "
                           "them with: pip install 'budgetlab[notebooks]'.") from None
     return SimpleNamespace(nbformat=nbformat, papermill=papermill, NoSuchKernel=NoSuchKernel,
-                           HTMLExporter=HTMLExporter, PapermillExecutionError=PapermillExecutionError)
+                           HTMLExporter=HTMLExporter,
+                           PapermillExecutionError=PapermillExecutionError)
 
 
-def _execute(tools: SimpleNamespace, src: Path, executed: Path, target: Path, *, params: dict[str, Any],
+def _execute(tools: SimpleNamespace, src: Path, executed: Path, target: Path, *, params: dict[str,
+                                                                                              Any],
              kernel: str, cwd: str, timeout: float, cells: dict[str, Any] | bool) -> None:
-    """Run ``src`` into ``executed``; a failure is one line (the executed copy kept beside ``target``)."""
+    """Run ``src`` into ``executed``; a failure is one line (the executed copy kept beside
+    ``target``)."""
     try:
         tools.papermill.execute_notebook(
             str(src), str(executed), parameters=params, kernel_name=kernel, progress_bar=cells,
@@ -253,17 +282,20 @@ def _execute(tools: SimpleNamespace, src: Path, executed: Path, target: Path, *,
     except tools.PapermillExecutionError as exc:
         raise NotebookError(error_line(src, exc, keep_failed(executed, target))) from None
     except tools.NoSuchKernel:
-        raise ConfigError(f"no Jupyter kernel named {kernel!r}; install one (pip install ipykernel) or "
+        raise ConfigError(f"no Jupyter kernel named {kernel!r}; install one (pip install "
+                          "ipykernel) or "
                           "give --kernel NAME (see: jupyter kernelspec list).") from None
     except (RuntimeError, TimeoutError) as exc:  # the kernel died or a cell ran out of time
-        raise NotebookError(f"{src.name}: the kernel stopped ({type(exc).__name__}): a cell ran longer than "
+        raise NotebookError(f"{src.name}: the kernel stopped ({type(exc).__name__}): a cell ran "
+                            "longer than "
                             f"the timeout ({timeout:g} s) or the kernel died"
                             f"{kept_text(keep_failed(executed, target))}.") from None
 
 
 def _cmd_notebooks(args: argparse.Namespace) -> int:
     paths = find_notebooks(args.notebooks)
-    render_notebooks(paths, args.html, parameters=parse_parameters(args.parameter), force=args.force,
+    render_notebooks(paths, args.html, parameters=parse_parameters(args.parameter),
+                     force=args.force,
                      timeout=args.timeout, kernel=args.kernel)
     return 0
 
@@ -271,16 +303,23 @@ def _cmd_notebooks(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> None:
     """Register ``budgetlab notebooks``."""
     p = subparsers.add_parser(
-        "notebooks", help="execute the analysis notebooks and render them to HTML with their outputs",
-        description="Execute notebooks top to bottom (papermill) and write OUT_DIR/<name>.html with the "
-                    "outputs (nbconvert). Kernels run in the current folder. A notebook that fails is kept, "
+        "notebooks", help="execute the analysis notebooks and render them to HTML with their "
+                          "outputs",
+        description="Execute notebooks top to bottom (papermill) and write OUT_DIR/<name>.html "
+                    "with the "
+                    "outputs (nbconvert). Kernels run in the current folder. A notebook that fails "
+                    "is kept, "
                     "executed up to the error, as OUT_DIR/<name>.failed.ipynb.")
-    p.add_argument("--html", required=True, metavar="OUT_DIR", help="folder for the HTML files (created if missing)")
+    p.add_argument("--html", required=True, metavar="OUT_DIR",
+                   help="folder for the HTML files (created if missing)")
     p.add_argument("--notebooks", default=None, metavar="DIR_OR_FILE",
-                   help="a folder of .ipynb files or one notebook; a bare name such as 04_incident_replay.ipynb "
-                        "not found here names a shipped one (default: all notebooks shipped with budgetlab)")
+                   help="a folder of .ipynb files or one notebook; a bare name such as "
+                        "04_incident_replay.ipynb "
+                        "not found here names a shipped one (default: all notebooks shipped with "
+                        "budgetlab)")
     p.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a parameter of the notebooks' parameters cell; VALUE is a plain value "
+                   help="override a parameter of the notebooks' parameters cell; VALUE is a plain "
+                        "value "
                         "(None, true/false, a number, else text: 3:47 stays text); repeatable, "
                         "e.g. -p source=path/to/log.parquet")
     p.add_argument("--timeout", type=float, default=600, help="seconds one cell may run (600)")

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options", "add_analysis_options"]
+__all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
+           "add_analysis_options"]
 
 
 def add_log_argument(p: argparse.ArgumentParser) -> None:
     """The positional ``LOG...``."""
-    p.add_argument("log", nargs="+", help="outcome log(s): .csv, .tsv, .parquet, .jsonl (optionally .gz), "
-                                          "Apache/nginx access logs; several files, a glob or a folder")
+    p.add_argument("log", nargs="+",
+                   help="outcome log(s): .csv, .tsv, .parquet, .jsonl (optionally .gz), "
+                                          "Apache/nginx access logs; several files, a glob or a "
+                                          "folder")
 
 
 def add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window: str = "24h",
@@ -24,22 +27,30 @@ def add_slo_options(p: argparse.ArgumentParser, *, target: float = 0.95, window:
     (with ``slo_file``) ``--slo FILE``; ``by`` is the default of ``--by``."""
     g = p.add_argument_group("SLO")
     g.add_argument("--target", default=None, metavar="TARGET|GROUP=TARGET,...",
-                   help=f"target success rate (default: {target}), or one per group of the --by key, e.g. "
+                   help=f"target success rate (default: {target}), or one per group of the --by "
+                        "key, e.g. "
                         "recaptcha_v2=0.93,turnstile=0.97")
-    g.add_argument("--window", default=None, help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
-    g.add_argument("--warning", type=float, default=None, help="warning below this budget fraction (0.5)")
-    g.add_argument("--critical", type=float, default=None, help="critical below this budget fraction (0.1)")
-    g.add_argument("--min-events", type=int, default=None, help="hold the status below this many events (0)")
+    g.add_argument("--window", default=None,
+                   help=f"trailing window, e.g. 1h, 24h, 7D (default: {window})")
+    g.add_argument("--warning", type=float, default=None,
+                   help="warning below this budget fraction (0.5)")
+    g.add_argument("--critical", type=float, default=None,
+                   help="critical below this budget fraction (0.1)")
+    g.add_argument("--min-events", type=int, default=None,
+                   help="hold the status below this many events (0)")
     g.add_argument("--by", default=by, help="group keys, comma-separated (e.g. captcha_type,region)"
                    + (f" (default: {by})" if by else ""))
     if slo_file:
         g.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
-                       help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels (keys named in --by) "
-                            "apply each to its group (--window/--warning/--critical/--min-events override them)")
+                       help="OpenSLO v1 file; several SLOs bound to groups by metadata.labels "
+                            "(keys named in --by) "
+                            "apply each to its group (--window/--warning/--critical/--min-events "
+                            "override them)")
     p.set_defaults(default_target=target, default_window=window)
 
 
-def add_output_options(p: argparse.ArgumentParser, *, out: str = "write the transitions table (.csv or .parquet)",
+def add_output_options(p: argparse.ArgumentParser, *,
+                       out: str = "write the transitions table (.csv or .parquet)",
                        plot: str = "write a timeline (.png, .svg or .pdf)") -> None:
     """``--out``, ``--plot`` and ``--force``."""
     g = p.add_argument_group("outputs")
@@ -55,40 +66,57 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--outcome", default="outcome", help="outcome-label column (default: outcome)")
     g.add_argument("--ok", default=None, help="boolean success column instead of --outcome")
     g.add_argument("--bucket", default=None, help="failure-kind column (with --ok)")
-    g.add_argument("--tz", default="UTC", help="time zone of naive timestamps and of the plot axis (default: UTC)")
-    g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"], help="unit of numeric timestamps")
-    g.add_argument("--pii", default="error", choices=["error", "drop", "hash"], help="personal-data policy")
+    g.add_argument("--tz", default="UTC",
+                   help="time zone of naive timestamps and of the plot axis (default: UTC)")
+    g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"],
+                   help="unit of numeric timestamps")
+    g.add_argument("--pii", default="error", choices=["error", "drop", "hash"],
+                   help="personal-data policy")
     g.add_argument("--salt", default=None, help="secret for --pii hash")
     g.add_argument("--not-personal", default=None, metavar="KEY,...",
-                   help="group keys named like people or accounts (user, client, ...) that name no person here")
+                   help="group keys named like people or accounts (user, client, ...) that name no "
+                        "person here")
     g.add_argument("--outcomes", default=None, metavar="LABEL=MEANING,...",
-                   help="complete outcome mapping: LABEL=success, LABEL=<failure bucket> or LABEL=skip (rows left "
-                        "out, counted); HTTP status ranges allowed, e.g. 2xx=success,3xx=success,4xx=skip,"
+                   help="complete outcome mapping: LABEL=success, LABEL=<failure bucket> or "
+                        "LABEL=skip (rows left "
+                        "out, counted); HTTP status ranges allowed, e.g. "
+                        "2xx=success,3xx=success,4xx=skip,"
                         "5xx=server_error (unlisted labels are refused)")
-    g.add_argument("--duration", default=None, metavar="COLUMN", help="request-duration column (for --slow-above)")
+    g.add_argument("--duration", default=None, metavar="COLUMN",
+                   help="request-duration column (for --slow-above)")
     g.add_argument("--duration-unit", default=None, choices=["s", "ms", "us", "ns"],
                    help="unit of numeric durations")
     g.add_argument("--slow-above", default=None, metavar="DURATION",
-                   help="latency SLI: successes slower than this (e.g. 2s) count as failures in bucket 'slow'")
+                   help="latency SLI: successes slower than this (e.g. 2s) count as failures in "
+                        "bucket 'slow'")
     g.add_argument("--format", default=None, choices=["csv", "tsv", "parquet", "jsonl", "access"],
-                   help="file format when the extension does not say it (access: Apache/nginx access log; "
+                   help="file format when the extension does not say it (access: Apache/nginx "
+                        "access log; "
                         "recognised by content anyway)")
-    g.add_argument("--encoding", default="utf-8", help="text encoding of CSV/JSON Lines (default: utf-8)")
+    g.add_argument("--encoding", default="utf-8",
+                   help="text encoding of CSV/JSON Lines (default: utf-8)")
     g = p.add_argument_group("line-oriented text logs (.log, .txt, compressed)")
     g.add_argument("--pattern", default=None, metavar="REGEX",
-                   help="one event per matching line: an RE2 regular expression whose named groups are the columns, "
-                        "e.g. '^(?P<ts>\\S+ \\S+) (?P<outcome>\\w+)' (unmatched lines are counted, not events)")
+                   help="one event per matching line: an RE2 regular expression whose named groups "
+                        "are the columns, "
+                        "e.g. '^(?P<ts>\\S+ \\S+) (?P<outcome>\\w+)' (unmatched lines are counted, "
+                        "not events)")
     g.add_argument("--preset", default=None, choices=["sshd", "proxifier", "access"],
-                   help="a named --pattern with its --time-format and --outcomes (docs: own-log page)")
+                   help="a named --pattern with its --time-format and --outcomes (docs: own-log "
+                        "page)")
     g.add_argument("--time-format", default=None, metavar="FORMAT",
-                   help="read times as written with this strptime format, e.g. '%%b %%d %%H:%%M:%%S'")
+                   help="read times as written with this strptime format, e.g. '%%b %%d "
+                        "%%H:%%M:%%S'")
     g.add_argument("--year", default=None, type=int, metavar="YYYY",
-                   help="year of the first line, for a --time-format without one (a log crossing New Year goes on "
+                   help="year of the first line, for a --time-format without one (a log crossing "
+                        "New Year goes on "
                         "in the next)")
-    g.add_argument("--strict", action="store_true", help="with --pattern: refuse any line that does not match")
+    g.add_argument("--strict", action="store_true",
+                   help="with --pattern: refuse any line that does not match")
 
 
-def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str, plot: str) -> None:
+def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str,
+                         plot: str) -> None:
     """The options every analysis shares with ``replay``: ``LOG...``, the SLO (``--slo``), the
     input columns and the outputs."""
     add_log_argument(p)

@@ -26,7 +26,8 @@ from .labels import path_label
 if TYPE_CHECKING:
     from ..events.spec import ReadSpec
 
-__all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log", "describe_slo",
+__all__ = ["slo_from_args", "group_keys", "parse_outcomes", "read_spec", "LogRead", "read_log",
+           "describe_slo",
            "slo_list", "longest_window", "target_table"]
 
 #: How many groups the SLO header line names before "and N more".
@@ -58,16 +59,19 @@ def slo_from_args(args: argparse.Namespace) -> SLO | PerGroup:
         changes = {k: getattr(args, k) for k in _OVERRIDES if getattr(args, k, None) is not None}
         if isinstance(base, PerGroup):
             if args.target is not None:
-                raise ConfigError(f"--target would replace the target of every group of {path.name}; leave it out, "
+                raise ConfigError("--target would replace the target of every group of "
+                                  f"{path.name}; leave it out, "
                                   "or edit the targets in the file.")
             if not changes:
                 return base
-            default = base.default.with_(**changes) if isinstance(base.default, SLO) else base.default
+            default = base.default.with_(**changes) if isinstance(base.default,
+                                                                  SLO) else base.default
             return PerGroup({k: s.with_(**changes) for k, s in base.table.items()}, default=default,
                             base=base.base.with_(**changes), binding=base.binding)
         target = _targets(args.target, [])
         if isinstance(target, dict):
-            raise ConfigError(f"{path.name} holds one SLO; per-group --target needs per-group SLOs: give one number, "
+            raise ConfigError(f"{path.name} holds one SLO; per-group --target needs per-group "
+                              "SLOs: give one number, "
                               "or bind several SLOs to the groups in the file.")
         if target is not None:
             changes["target"] = target
@@ -98,7 +102,8 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
         return
     try:
         docs = read_openslo(path)
-    except BudgetlabError:  # a Sloth or Pyrra file: load_slos read it; its SLI is not read from logs
+    # a Sloth or Pyrra file: load_slos read it; its SLI is not read from logs
+    except BudgetlabError:
         return
     name = str(args.slo).partition("#")[2]
     if name:  # FILE#NAME: that SLO only (load_slos has checked that it exists)
@@ -112,16 +117,19 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
     if not found:
         return
     if len(found) > 1:
-        raise ConfigError(f"{path.name}: its SLOs have different latency thresholds; give one SLO with FILE#NAME.")
+        raise ConfigError(f"{path.name}: its SLOs have different latency thresholds; give one SLO "
+                          "with FILE#NAME.")
     threshold = pd.Timedelta(found.pop(), unit="s")
     label = duration_label(threshold)
     if args.slow_above is not None:
         if pd.Timedelta(to_ns(args.slow_above, name="--slow-above"), unit="ns") != threshold:
-            raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold of {path.name} "
+            raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold "
+                              f"of {path.name} "
                               f"({label}); leave --slow-above out to use the file's.")
         return
     if args.duration is None:
-        raise ConfigError(f"{path.name} is a latency SLO (events within {label}); give --duration COLUMN, the log's "
+        raise ConfigError(f"{path.name} is a latency SLO (events within {label}); give --duration "
+                          "COLUMN, the log's "
                           "request durations (its threshold is used as --slow-above).")
     args.slow_above = label
     sys.stderr.write(f"--slow-above {label}: the latency threshold of {path.name}\n")
@@ -138,7 +146,8 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
             raise ConfigError("--target takes a number (e.g. 0.95) or per-group targets (e.g. "
                               "recaptcha_v2=0.93,turnstile=0.97).") from None
     if len(by) != 1:
-        raise ConfigError("per-group --target needs exactly one --by key (e.g. --by captcha_type); for several keys "
+        raise ConfigError("per-group --target needs exactly one --by key (e.g. --by captcha_type); "
+                          "for several keys "
                           "bind SLOs to the groups in an OpenSLO file (--slo).")
     out: dict[str, float] = {}
     for part in text.split(","):
@@ -146,10 +155,12 @@ def _targets(text: str | None, by: list[str]) -> float | dict[str, float] | None
         try:
             out[key.strip()] = float(value)
         except ValueError:
-            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. recaptcha_v2=0.93,turnstile=0.97)."
+            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
+                              "recaptcha_v2=0.93,turnstile=0.97)."
                               ) from None
         if not sep or not key.strip():
-            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. recaptcha_v2=0.93,turnstile=0.97).")
+            raise ConfigError("--target: every item must be GROUP=TARGET (e.g. "
+                              "recaptcha_v2=0.93,turnstile=0.97).")
     return out
 
 
@@ -188,7 +199,8 @@ def describe_slo(slo: SLO | PerGroup, by: list[str]) -> str:
     """
     by_text = f", by {', '.join(by)}" if by else ""
     if isinstance(slo, SLO):
-        return (f"SLO: target {slo.target:.4g}, window {duration_label(slo.window)}, warning < {slo.warning:g}, "
+        return (f"SLO: target {slo.target:.4g}, window {duration_label(slo.window)}, warning < "
+                f"{slo.warning:g}, "
                 f"critical < {slo.critical:g}, min_events {slo.min_events}{by_text}")
     table = slo.table
     others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
@@ -206,7 +218,8 @@ def describe_slo(slo: SLO | PerGroup, by: list[str]) -> str:
         if len(values) == 1:
             parts.append(f"{label} {values.pop()}")
         else:
-            parts.append(f"{label} " + _listed([f"{_key_label(k)} {fmt(s)}" for k, s in table.items()]))
+            parts.append(f"{label} " + _listed([f"{_key_label(k)} {fmt(s)}" for k,
+                                                s in table.items()]))
     return f"SLO: target {_listed(targets)}; {', '.join(parts)}{by_text}"
 
 
@@ -221,8 +234,10 @@ def target_table(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str], *,
     per_group = slo.resolve(keys)
     shared = {s.with_(target=0.5, **({"window": "1h"} if ignore_window else {})) for s in per_group}
     if len(shared) > 1:
-        raise ConfigError("this analysis takes per-group targets but one window and one set of thresholds; the "
-                          "per-group SLOs differ in more than the target (give --window, --warning, --critical and "
+        raise ConfigError("this analysis takes per-group targets but one window and one set of "
+                          "thresholds; the "
+                          "per-group SLOs differ in more than the target (give --window, "
+                          "--warning, --critical and "
                           "--min-events to make them equal).")
     table = keys.copy()
     table["target"] = [s.target for s in per_group]
@@ -241,7 +256,8 @@ def parse_outcomes(text: str | None) -> dict[str, str] | None:
     for part in text.split(","):
         label, sep, bucket = part.partition("=")
         if not sep or not label.strip() or not bucket.strip():
-            raise ConfigError("--outcomes: an item is not LABEL=MEANING (e.g. done=success,pending=skip,"
+            raise ConfigError("--outcomes: an item is not LABEL=MEANING (e.g. "
+                              "done=success,pending=skip,"
                               "5xx=server_error).")
         table[label.strip()] = bucket.strip()
     return table
@@ -251,13 +267,17 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
     """The :class:`~budgetlab.events.spec.ReadSpec` of the command line's reading flags."""
     from ..events.spec import ReadSpec
 
-    text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset", "time_format", "year")}
-    return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket, by=group_keys(args),
-                    tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt, outcomes=parse_outcomes(args.outcomes),
+    text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset",
+                                                                     "time_format", "year")}
+    return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
+                    by=group_keys(args),
+                    tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
+                    outcomes=parse_outcomes(args.outcomes),
                     format=args.format, encoding=args.encoding, duration=args.duration,
                     duration_unit=args.duration_unit, slow_above=args.slow_above,
                     strict=bool(getattr(args, "strict", False)),
-                    not_personal=[k.strip() for k in (getattr(args, "not_personal", None) or "").split(",") if k.strip()],
+                    not_personal=[k.strip() for k in (getattr(args, "not_personal",
+                                                              None) or "").split(",") if k.strip()],
                     **text_logs)
 
 
@@ -271,7 +291,9 @@ class LogRead:
     reader: str
 
 
-def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs: tuple[str, ...] = ()) -> LogRead:
+def read_log(
+    args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs: tuple[str, ...] = ()
+) -> LogRead:
     """Read ``args.log`` as every subcommand reads it: register the inputs (the log files and
     ``extra_inputs``), check every output of the run (``{option: path or None}``, see
     :func:`~budgetlab._util.files.plan_outputs`) before the work, read (event table or access
@@ -294,7 +316,8 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
         else [False] * len(paths)
     if args.format == "access" and not all(access):
         bad = next(p for p, a in zip(paths, access, strict=True) if not a)
-        raise ConfigError(f"{shown(bad.name)}: its first line is not in common/combined access-log format; "
+        raise ConfigError(f"{shown(bad.name)}: its first line is not in common/combined access-log "
+                          "format; "
                           "check --format.")
     if any(access) and not all(access):
         raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
@@ -302,17 +325,22 @@ def read_log(args: argparse.Namespace, outputs: dict[str, Any], *, extra_inputs:
         from ..events.accesslog import read_access_log
 
         if args.slow_above is not None or args.duration is not None:
-            raise ConfigError("--slow-above needs a duration column; access logs in common/combined format carry "
-                              "none. Export the log with its request time as CSV/JSON Lines and pass --duration "
+            raise ConfigError("--slow-above needs a duration column; access logs in "
+                              "common/combined format carry "
+                              "none. Export the log with its request time as CSV/JSON Lines and "
+                              "pass --duration "
                               "COLUMN.")
-        events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes), by=group_keys(args) or None)
+        events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes),
+                                 by=group_keys(args) or None)
     else:
         events = read_events(paths, read_spec(args))
-    sys.stderr.write(f"{speak(str(events.attrs['how_read']))}\n")  # --bucket column, not bucket= column
+    # --bucket column, not bucket= column
+    sys.stderr.write(f"{speak(str(events.attrs['how_read']))}\n")
     sys.stderr.flush()
     if args.by:  # --pii drop may have dropped a group key (it warned by name)
         args.by = ",".join(k for k in group_keys(args) if k in events.columns)
     if len(events) == 0:
-        raise ConfigError("no events were kept from the log (see 'how it was read' above); check --outcomes.")
+        raise ConfigError("no events were kept from the log (see 'how it was read' above); check "
+                          "--outcomes.")
     title = path_label(paths[0].name) if len(paths) == 1 else f"{len(paths)} files"
     return LogRead(events, paths, title, "access log" if all(access) else "events")

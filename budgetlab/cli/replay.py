@@ -107,11 +107,13 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
         print(f"SLOs bound to groups: {slo.binding}")
     window = longest_window(slo)
     if window > span:
-        print(f"note: the window ({duration_label(window)}) is longer than the data ({duration_label(span)}); "
+        print(f"note: the window ({duration_label(window)}) is longer than the data "
+              f"({duration_label(span)}); "
               "every window is partial.")
 
 
-def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, slo: SLO | PerGroup | None = None,
+def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
+               slo: SLO | PerGroup | None = None,
                incidents: pd.DataFrame | None = None, record: dict[str, Any] | None = None) -> int:
     """Replay, print the summary and transitions, write --out/--plot (checked by the caller).
 
@@ -130,10 +132,15 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     states, tr = replay_states(events, slo, by, plot=bool(args.plot))
     spans = status_spans(events, slo, by=by or None)
     drawn = None
-    if args.plot:  # the groups chosen now: a name --plot-groups does not know fails before any output
-        names = [n.strip() for n in args.plot_groups.split(",") if n.strip()] if getattr(args, "plot_groups", None) \
+    # the groups chosen now: a name --plot-groups does not know fails before any output
+    if args.plot:
+        names = (
+            [n.strip() for n in args.plot_groups.split(",") if n.strip()]
+            if getattr(args, "plot_groups", None)
             else None
-        drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=events["ok"].to_numpy(dtype=bool),
+        )
+        drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
+                               ok=events["ok"].to_numpy(dtype=bool),
                                names=names), bool(names))
     summary = replay_summary(states, events, spans=spans)
     ties = find_ties(events, by or None)
@@ -156,7 +163,8 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
     after = int((~warm).sum())
     listed = ("listed from the first full window on" if after else
               "none after it, so the warm-up's are listed") if warm.any() else "listed"
-    print(f"\nTransitions ({len(tr)}; {int(warm.sum())} during the warm-up, the first {duration_label(window)} "
+    print(f"\nTransitions ({len(tr)}; {int(warm.sum())} during the warm-up, the first "
+          f"{duration_label(window)} "
           f"when the window is still filling: {listed})")
     print(_format_transitions(tr[~warm] if after else tr))
     if args.out:
@@ -167,7 +175,8 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str, sl
             print(f"wrote the run record to {path_label(record_path(args.out))}")
     if drawn is not None:
         groups, n_groups, named = drawn
-        draw_timeline(groups, n_groups, by, args.plot, slo=slo, incidents=incidents, force=args.force,
+        draw_timeline(groups, n_groups, by, args.plot, slo=slo, incidents=incidents,
+                      force=args.force,
                       tz=getattr(args, "tz", None), spans=spans, named=named)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
@@ -183,7 +192,8 @@ def _group_spans(spans: pd.DataFrame, by: list[str], key: tuple[Any, ...]) -> pd
     return spans[mask].reset_index(drop=True)
 
 
-def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *, slo: SLO | PerGroup,
+def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
+                   slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                    spans: pd.DataFrame | None = None, ok: np.ndarray | None = None,
                    names: list[str] | None = None) -> None:
@@ -198,11 +208,13 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
     groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names)
-    draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz, spans=spans,
+    draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz,
+                  spans=spans,
                   named=bool(names))
 
 
-def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, *, slo: SLO | PerGroup,
+def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, *,
+                  slo: SLO | PerGroup,
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                   spans: pd.DataFrame | None = None, named: bool = False) -> None:
     """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr when not
@@ -210,9 +222,12 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
     from .._util.files import write_bytes
 
     if n_groups > len(groups):
-        sys.stderr.write(f"budgetlab: note: the timeline shows {_drawn_note(len(groups), n_groups, named)}.\n")
-    group_spans = [_group_spans(spans, by, key) for key, _, _ in groups] if spans is not None else None
-    data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz, spans=group_spans,
+        sys.stderr.write("budgetlab: note: the timeline shows "
+                         f"{_drawn_note(len(groups), n_groups, named)}.\n")
+    group_spans = [_group_spans(spans, by, key) for key, _,
+                   _ in groups] if spans is not None else None
+    data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz,
+                           spans=group_spans,
                            named=named)
     write_bytes(data, path, force=force)
 
@@ -239,13 +254,15 @@ def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
     top = 0.45 + (0.3 if note else 0)
     height = top + _BOTTOM + _PER * n + _BETWEEN * (n - 1)
     fig = plt.figure(figsize=(_WIDTH, height))
-    grid = fig.add_gridspec(n, 1, left=_LEFT / _WIDTH, right=1 - _RIGHT / _WIDTH, top=1 - top / height,
+    grid = fig.add_gridspec(n, 1, left=_LEFT / _WIDTH, right=1 - _RIGHT / _WIDTH,
+                            top=1 - top / height,
                             bottom=_BOTTOM / height, hspace=_BETWEEN / _PER)
     return fig, [fig.add_subplot(grid[i]) for i in range(n)]
 
 
 def render_timeline(groups: list[Group], n_groups: int, by: list[str],
-                    path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None, tz: str | None = None,
+                    path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None,
+                    tz: str | None = None,
                     spans: list[pd.DataFrame] | None = None, named: bool = False) -> bytes:
     """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
     format ``path``'s suffix names (the file is written by the caller)."""
@@ -266,22 +283,31 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
             ax = axes[i]
             inc = None
             if incidents is not None and len(incidents):
-                probe = pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)}) if by else pd.DataFrame(index=[0])
+                probe = (
+                    pd.DataFrame({k: [v] for k, v in zip(by, key, strict=True)})
+                    if by
+                    else pd.DataFrame(index=[0])
+                )
                 inc = incidents[[bool(scope_mask(probe, s)[0]) for s in incidents["scope"]]]
             group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
-            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc, ax=ax, tz=tz,
+            drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
+                                  ax=ax, tz=tz,
                                   spans=spans[i] if spans is not None else None)
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
-            ax.set_title(name, loc="left", y=1.0)  # a fixed y: matplotlib's automatic one measures every tick
-            ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right", fontsize="small", y=1.0)
+            # a fixed y: matplotlib's automatic one measures every tick
+            ax.set_title(name, loc="left", y=1.0)
+            ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right",
+                         fontsize="small", y=1.0)
             panels = getattr(drawn, "panels", [drawn])
             for panel in panels if i else []:  # the first group's legends serve all
                 if panel.get_legend() is not None:
                     panel.get_legend().remove()
             place_axis_labels(panels)  # measured once here, not for every sibling again in the draw
         if note:
-            fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top", fontsize="medium")
-        return figure_bytes(fig, path, dpi=100, png_compression=1)  # 15 % larger, a third faster to encode
+            fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
+                     fontsize="medium")
+        # 15 % larger, a third faster to encode
+        return figure_bytes(fig, path, dpi=100, png_compression=1)
     finally:
         plt.close(fig)
 
@@ -289,7 +315,8 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
 def _cmd_replay(args: argparse.Namespace) -> int:
     slo = slo_from_args(args)  # bad SLO options fail before the read
     incidents = None
-    if args.incidents is not None:  # a bad incidents file fails before the log is read; an input from here on
+    # a bad incidents file fails before the log is read; an input from here on
+    if args.incidents is not None:
         from ..alerts.incidents_file import read_incidents
 
         incidents = read_incidents(args.incidents)
@@ -297,7 +324,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                "--out's run record": record_path(args.out) if args.out else None}
     read: LogRead = read_log(args, outputs, extra_inputs=(args.incidents or "",))
     record = run_record(args, read) if args.out else None
-    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents, record=record)
+    return run_replay(read.events, args, title=read.title, slo=slo, incidents=incidents,
+                      record=record)
 
 
 #: The handlers of this module's subcommands (their parsers are in :mod:`budgetlab.cli.commands`).

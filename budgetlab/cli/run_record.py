@@ -34,8 +34,10 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-_RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format", "encoding", "duration",
-             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "strict", "not_personal", "by", "target",
+_RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format",
+             "encoding", "duration",
+             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "strict",
+             "not_personal", "by", "target",
              "window", "warning", "critical", "min_events")
 
 
@@ -50,8 +52,10 @@ def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay")
     if incidents is not None:  # recorded like the log: name, size, hash
         params["incidents"] = incidents.name
     files = [*read.paths, *([incidents] if incidents is not None else [])]
-    return {"budgetlab_version": __version__, "command": command, "reader": read.reader, "parameters": params,
-            "inputs": [{"name": path_label(p.name), "bytes": p.stat().st_size, "sha256": _sha256(p)} for p in files]}
+    return {"budgetlab_version": __version__, "command": command, "reader": read.reader,
+            "parameters": params,
+            "inputs": [{"name": path_label(p.name), "bytes": p.stat().st_size,
+                        "sha256": _sha256(p)} for p in files]}
 
 
 def _slo_dict(slo: SLO) -> dict[str, Any]:
@@ -68,7 +72,8 @@ def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Nam
     if isinstance(slo, SLO):
         slo_facts: dict[str, Any] = _slo_dict(slo)
     else:
-        slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s)} for k, s in slo.table.items()],
+        slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s)} for k,
+                                   s in slo.table.items()],
                      "binding": slo.binding}
     full = {**record, "slo": slo_facts, "how_read": how.as_dict() if how is not None else None,
             "outputs": {"table": path_label(Path(args.out).name),

@@ -17,7 +17,8 @@ __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "pct
            "SCORE_COLUMNS", "score_text"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
-SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall", "detection_median",
+SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall",
+                 "detection_median",
                  "reset_median", "pages_per_day", "observed_days"]
 
 
@@ -64,7 +65,8 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, what: str) -> No
 
 def wrap(text: str, indent: str = "    ") -> str:
     glued = " ".join(str(text).split()).replace(" %", "\0%")  # never break "93.80 %" across lines
-    return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent).replace("\0", " ")
+    return textwrap.fill(glued, width=100, initial_indent=indent,
+                         subsequent_indent=indent).replace("\0", " ")
 
 
 def pct(x: float, digits: int = 2) -> str:
@@ -86,8 +88,10 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     ...     "incidents": [0], "detected": [0], "recall": [float("nan")], "detection_median": [pd.NaT],
     ...     "reset_median": [pd.NaT], "pages_per_day": [0.0], "observed_days": [1.5]})
     >>> print(score_text(t, str))
-    tier severity  episodes   precision  incidents  detected       recall detection_median reset_median  pages_per_day  observed_days
-       p     page         0 never fired          0         0 no incidents                                            0            1.5
+    tier severity  episodes   precision  incidents  detected       recall detection_median
+    reset_median  pages_per_day  observed_days
+       p     page         0 never fired          0         0 no incidents                           
+       0            1.5
     """
     show = rows[[c for c in SCORE_COLUMNS if c in rows.columns]].copy()
     words = {"precision": "never fired", "recall": "no incidents"}

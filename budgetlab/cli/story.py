@@ -69,11 +69,14 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
         longest = ep.iloc[int(np.argmax(ep["duration"].to_numpy()))]
         ongoing = " (still there at the end)" if bool(longest["ongoing"]) else ""
         n = len(ep)
-        lines.append(f"{head}; {n} episode{'s' if n != 1 else ''} ({int(ep['merged'].sum())} before merging), "
-                     f"longest {_hours_minutes(longest['duration'] / pd.Timedelta(hours=1))} from {longest['start']:%Y-%m-%d %H:%M}{ongoing}")
+        lines.append(f"{head}; {n} episode{'s' if n != 1 else ''} ({int(ep['merged'].sum())} "
+                     "before merging), "
+                     f"longest {_hours_minutes(longest['duration'] / pd.Timedelta(hours=1))} from "
+                     f"{longest['start']:%Y-%m-%d %H:%M}{ongoing}")
     gap = episodes.attrs.get("gap")
     if gap is not None:
-        lines.append(f"(an episode runs from reaching {at_least.upper()} to dropping below it or the window emptying; "
+        lines.append(f"(an episode runs from reaching {at_least.upper()} to dropping below it or "
+                     "the window emptying; "
                      "episodes less than "
                      f"{duration_label(gap)} apart are merged into one)")
     return lines

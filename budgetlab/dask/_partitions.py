@@ -24,7 +24,8 @@ def require_dask_frame(obj: Any, what: str, pandas_name: str) -> dd.DataFrame:
             f"{what} is a pandas DataFrame; use {pandas_name}() for pandas, or convert with "
             "dask.dataframe.from_pandas(...) to use budgetlab.dask."
         )
-    raise InputError(f"{what} must be a dask DataFrame from budgetlab.dask.read_events(), got {type(obj).__name__}.")
+    raise InputError(f"{what} must be a dask DataFrame from budgetlab.dask.read_events(), got "
+                     f"{type(obj).__name__}.")
 
 
 def partition_error(exc: BudgetlabError, number: int | None) -> BudgetlabError:
@@ -53,17 +54,21 @@ def check_dask_events(events: Any, by: str | Sequence[str] | None, pandas_name: 
             "budgetlab.dask.read_events()."
         )
     if dtypes["ok"] != np.dtype(bool):
-        raise SchemaError("events['ok'] must be a bool column; load the data with budgetlab.dask.read_events().")
+        raise SchemaError("events['ok'] must be a bool column; load the data with "
+                          "budgetlab.dask.read_events().")
     for col in [*keys, *(["bucket"] if "bucket" in frame.columns else [])]:
         dtype = dtypes[col]
         if isinstance(dtype, pd.CategoricalDtype) and not frame[col].cat.known:
             raise SchemaError(
-                f"events[{col!r}] is a categorical with unknown categories, so partitions may disagree; "
-                f"load the data with budgetlab.dask.read_events() or call events.categorize(columns=[{col!r}])."
+                f"events[{col!r}] is a categorical with unknown categories, so partitions may "
+                "disagree; "
+                "load the data with budgetlab.dask.read_events() or call "
+                f"events.categorize(columns=[{col!r}])."
             )
     if "bucket" in frame.columns and not isinstance(dtypes["bucket"], pd.CategoricalDtype):
         raise SchemaError(
-            "events['bucket'] must be a categorical (every partition needs the same buckets); load the "
+            "events['bucket'] must be a categorical (every partition needs the same buckets); load "
+            "the "
             "data with budgetlab.dask.read_events()."
         )
     return keys

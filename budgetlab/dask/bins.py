@@ -33,8 +33,10 @@ class _Partial:
     counts: pd.DataFrame | None  # keys, "bin" (int64 bin number since the epoch), count columns
 
 
-def _bin_partition(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = None, *, keys: list[str],
-                   freq_ns: int, lo: int | None, hi: int | None, exclude: ExcludeOptions) -> _Partial:
+def _bin_partition(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = None, *,
+                   keys: list[str],
+                   freq_ns: int, lo: int | None, hi: int | None,
+                   exclude: ExcludeOptions) -> _Partial:
     number = partition_number(partition_info)
     groups = part[keys].drop_duplicates(ignore_index=True) if keys else pd.DataFrame()
     if len(part) == 0:
@@ -54,18 +56,21 @@ def _bin_partition(part: pd.DataFrame, partition_info: Mapping[str, Any] | None 
     start = None if lo is None else pd.Timestamp(max(lo, int(t[0])), tz="UTC")
     end = None if hi is None else pd.Timestamp(min(hi, int(t[-1]) + 1), tz="UTC")
     try:
-        b = pandas_bin_events(part, pd.Timedelta(freq_ns, unit="ns"), by=keys, start=start, end=end, **exclude)
+        b = pandas_bin_events(part, pd.Timedelta(freq_ns, unit="ns"), by=keys, start=start, end=end,
+                              **exclude)
     except BudgetlabError as exc:
         raise partition_error(exc, number) from None
     b = b[b["total"].to_numpy() != 0]
-    b = b.assign(bin=np.asarray(b["bin_start"].array.asi8, dtype=np.int64) // freq_ns).drop(columns="bin_start")
+    b = b.assign(bin=np.asarray(b["bin_start"].array.asi8,
+                                dtype=np.int64) // freq_ns).drop(columns="bin_start")
     return _Partial(groups, len(t), int(t_in[0]), int(t_in[-1]), b.reset_index(drop=True))
 
 
 def _merge_partials(parts: list[_Partial], keys: list[str]) -> _Partial:
     groups = pd.DataFrame()
     if keys:
-        groups = pd.concat([p.groups for p in parts], ignore_index=True).drop_duplicates(ignore_index=True)
+        groups = pd.concat([p.groups for p in parts],
+                           ignore_index=True).drop_duplicates(ignore_index=True)
     mins = [p.t_min for p in parts if p.t_min is not None]
     maxs = [p.t_max for p in parts if p.t_max is not None]
     frames = [p.counts for p in parts if p.counts is not None and len(p.counts)]
@@ -73,34 +78,44 @@ def _merge_partials(parts: list[_Partial], keys: list[str]) -> _Partial:
     if frames:
         counts = pd.concat(frames, ignore_index=True)
         if len(frames) > 1:
-            counts = counts.groupby([*keys, "bin"], sort=False, observed=True, dropna=False).sum().reset_index()
-    return _Partial(groups, sum(p.rows for p in parts), min(mins) if mins else None, max(maxs) if maxs else None,
+            counts = counts.groupby([*keys, "bin"], sort=False, observed=True,
+                                    dropna=False).sum().reset_index()
+    return _Partial(groups, sum(p.rows for p in parts), min(mins) if mins else None,
+                    max(maxs) if maxs else None,
                     counts)
 
 
-def _bins_table(total: _Partial, keys: list[str], bucket_cols: list[str], first_bin: int, n_bins: int,
+def _bins_table(total: _Partial, keys: list[str], bucket_cols: list[str], first_bin: int,
+                n_bins: int,
                 freq_ns: int) -> pd.DataFrame:
-    """The bins table (non-empty bins, see :func:`budgetlab.bin_events`) from the merged nonzero bins."""
+    """The bins table (non-empty bins, see :func:`budgetlab.bin_events`) from the merged nonzero
+    bins."""
     if keys:
-        order = total.groups.groupby(keys, sort=True, observed=True, dropna=False).ngroup().to_numpy()
+        order = total.groups.groupby(keys, sort=True, observed=True,
+                                     dropna=False).ngroup().to_numpy()
         key_table = total.groups.iloc[np.argsort(order, kind="stable")].reset_index(drop=True)
     else:
         key_table = pd.DataFrame(index=pd.RangeIndex(1))
     n_groups = len(key_table)
     counts = total.counts
     if counts is None or not len(counts):
-        counts = pd.DataFrame({c: np.empty(0, dtype=np.int64) for c in ("bin", "total", "bad", *bucket_cols)})
+        counts = pd.DataFrame({c: np.empty(0, dtype=np.int64) for c in ("bin", "total", "bad",
+                                                                        *bucket_cols)})
         codes: np.ndarray = np.empty(0, dtype=np.int64)
     elif keys:
         both = pd.concat([key_table[keys], counts[keys]], ignore_index=True)
-        codes = both.groupby(keys, sort=True, observed=True, dropna=False).ngroup().to_numpy()[n_groups:]
+        codes = both.groupby(keys, sort=True, observed=True,
+                             dropna=False).ngroup().to_numpy()[n_groups:]
     else:
         codes = np.zeros(len(counts), dtype=np.int64)
-    flat = codes.astype(np.int64) * n_bins + (counts["bin"].to_numpy(dtype=np.int64) - first_bin // freq_ns)
+    flat = codes.astype(np.int64) * n_bins + (
+        counts["bin"].to_numpy(dtype=np.int64) - first_bin // freq_ns
+    )
     order = np.argsort(flat, kind="stable")
     flat = flat[order]
     col = {c: counts[c].to_numpy(dtype=np.int64)[order] for c in ("total", "bad", *bucket_cols)}
-    grid = BinGrid(key_table, list(keys), first_bin, freq_ns, n_bins, flat // n_bins, flat % n_bins, col["total"],
+    grid = BinGrid(key_table, list(keys), first_bin, freq_ns, n_bins, flat // n_bins, flat % n_bins,
+                   col["total"],
                    col["bad"])
     return grid.to_table({c: col[c] for c in bucket_cols})
 
@@ -117,7 +132,8 @@ def bin_events(
 ) -> pd.DataFrame:
     """Count events per regular time bin (and group) on Dask; the bins table comes back as pandas.
 
-    Each partition is binned on the workers with :func:`budgetlab.windows.bins.bin_events` (bins aligned
+    Each partition is binned on the workers with :func:`budgetlab.windows.bins.bin_events` (bins
+    aligned
     on the Unix epoch, so partial counts add up), only nonzero bins travel, and partials are
     summed in a tree of ``split_every`` at a time. The result equals pandas ``bin_events`` on the
     whole table (non-empty bins, the zero rows at the grid's first and last bin, the
@@ -163,7 +179,8 @@ def bin_events(
 
     columns = ["ts", "ok", *(["bucket"] if "bucket" in events.columns else []), *keys]
     parts = events[list(dict.fromkeys(columns))].to_delayed()
-    tasks = [delayed(_bin_partition)(p, {"number": n}, keys=keys, freq_ns=freq_ns, lo=lo, hi=hi, exclude=exclude)
+    tasks = [delayed(_bin_partition)(p, {"number": n}, keys=keys, freq_ns=freq_ns, lo=lo, hi=hi,
+                                     exclude=exclude)
              for n, p in enumerate(parts)]
     while len(tasks) > 1:
         tasks = [delayed(_merge_partials)(tasks[i:i + split_every], keys)
@@ -171,7 +188,11 @@ def bin_events(
     total: _Partial = tasks[0].compute()  # one partition's partial is already merged
     first_bin, n_bins = grid_span(lo, hi, total.t_min, total.t_max, freq_ns)
 
-    labels = [str(c) for c in events._meta["bucket"].cat.categories] if "bucket" in events.columns else []
+    labels = (
+        [str(c) for c in events._meta["bucket"].cat.categories]
+        if "bucket" in events.columns
+        else []
+    )
     categories = [str(c) for c in bucket_dtype(labels).categories]
     bucket_cols = [f"bad_{c}" for c in categories if c != SUCCESS and c not in exclusions.buckets]
     return _bins_table(total, keys, bucket_cols, first_bin, n_bins, freq_ns)

@@ -34,7 +34,8 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     for p in paths:
         if not isinstance(p, (str, PathLike)):
             raise InputError(
-                "source must be a Parquet path (file, directory or glob), a list of them, or a dask "
+                "source must be a Parquet path (file, directory or glob), a list of them, or a "
+                "dask "
                 f"DataFrame, got {type(p).__name__}."
             )
     name = Path(paths[0]).name if len(paths) == 1 else f"{len(paths)} Parquet paths"
@@ -47,16 +48,20 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
             raise FileFormatError(f"{path}: no such file or directory; check the path.")
         if path.is_file() and path.suffix.lower() not in (".parquet", ".pq", ".parq"):
             raise FileFormatError(
-                f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a glob); "
-                "for CSV or JSON build the frame with dask.dataframe.read_csv(..., dtype=str) and pass it."
+                f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a "
+                "glob); "
+                "for CSV or JSON build the frame with dask.dataframe.read_csv(..., dtype=str) and "
+                "pass it."
             )
     try:
         import pyarrow as pa
 
-        frame = dd.read_parquet([str(p) for p in paths] if len(paths) > 1 else str(paths[0]), filters=filters)
+        frame = dd.read_parquet([str(p) for p in paths] if len(paths) > 1 else str(paths[0]),
+                                filters=filters)
     except (pa.ArrowException, OSError, ValueError, IndexError) as exc:
         raise FileFormatError(
-            f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it holds "
+            f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it "
+            "holds "
             ".parquet files, and the filters."
         ) from None
     return frame, name
@@ -64,7 +69,8 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
 
 @dataclass(frozen=True)
 class _LoadPlan:
-    """What every partition of :func:`read_events` needs: the loader arguments and the global dtypes."""
+    """What every partition of :func:`read_events` needs: the loader arguments and the global
+    dtypes."""
 
     kwargs: dict[str, Any]
     bucket: pd.CategoricalDtype
@@ -89,23 +95,27 @@ def _profile_partition(
     columns with a constant scratch time, so the same parsing and checks decide everything.
     """
     number = partition_number(partition_info)
-    info: dict[str, Any] = {"rows": len(raw), "bucket": [], "keys": {}, "flagged": [], "sample": None}
+    info: dict[str, Any] = {"rows": len(raw), "bucket": [], "keys": {}, "flagged": [],
+                            "sample": None}
     if len(raw) == 0:
         return pd.DataFrame({"number": [number], "info": [info]})
     keys = list(kwargs["by"])
     cols = [c for c in (kwargs["outcome"], kwargs["ok"], kwargs["bucket"]) if c]
     needed = list(dict.fromkeys([*cols, *keys, *(guarded if scan_pii else [])]))
     # a plausible epoch (2026): read_events refuses epochs before 2000 as a likely wrong unit
-    scratch = raw[needed].assign(**{_SCRATCH_TIME: np.full(len(raw), 1_780_000_000, dtype=np.int64)})
+    scratch = raw[needed].assign(**{_SCRATCH_TIME: np.full(len(raw), 1_780_000_000,
+                                                           dtype=np.int64)})
     extra = [c for c in guarded if c not in keys] if scan_pii else []
     session = kwargs["session"] if kwargs["session"] in extra else None
     keep = [c for c in extra if c != session]
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # pii="drop" warns; we look at what is gone
+            # pii="drop" warns; we look at what is gone
+            warnings.simplefilter("ignore", UserWarning)
             frame = pandas_read_events(
                 scratch, time=_SCRATCH_TIME, epoch="s", outcome=kwargs["outcome"], ok=kwargs["ok"],
-                bucket=kwargs["bucket"], by=keys, session=session, keep=keep, outcomes=kwargs["outcomes"],
+                bucket=kwargs["bucket"], by=keys, session=session, keep=keep,
+                                       outcomes=kwargs["outcomes"],
                 pii="drop" if scan_pii else "error", not_personal=kwargs["not_personal"],
             )
     except BudgetlabError as exc:
@@ -143,7 +153,8 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
                     frame[col] = frame[col].astype(dtype)
                 except (TypeError, ValueError):
                     raise SchemaError(
-                        f"column {col!r} has different types in different partitions of the Dask frame; "
+                        f"column {col!r} has different types in different partitions of the Dask "
+                        "frame; "
                         "cast it to one type in the source."
                     ) from None
     return frame
@@ -162,13 +173,15 @@ def _with_defaults(spec: ReadSpec | None, options: Mapping[str, Any]) -> dict[st
     defaults of :class:`~budgetlab.events.spec.ReadSpec`: one options object for both loaders)."""
     unknown = sorted(set(options) - ReadOptions.__optional_keys__)
     if unknown:
-        raise TypeError(f"read_events() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}")
+        raise TypeError("read_events() got unexpected keyword argument(s) "
+                        f"{', '.join(map(repr, unknown))}")
     base = spec if spec is not None else ReadSpec()
     if not isinstance(base, ReadSpec):
         raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(base).__name__}")
     for name in ("pattern", "time_format", "format"):
         if getattr(base, name) is not None:
-            raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is for "
+            raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
+                             "for "
                              "budgetlab.read_events.")
     return {name: options.get(name, getattr(base, name)) for name in ReadOptions.__annotations__}
 
@@ -187,13 +200,15 @@ def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
 
 def _profile(raw: dd.DataFrame, name: str, base: dict[str, Any], guarded: list[str],
              scan_pii: bool) -> list[dict[str, Any]]:
-    """First pass: one small profile per partition, in partition order (see :func:`_profile_partition`)."""
+    """First pass: one small profile per partition, in partition order (see
+    :func:`_profile_partition`)."""
     profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
         _profile_partition, kwargs=base, guarded=guarded, scan_pii=scan_pii,
         meta=pd.DataFrame({"number": pd.Series(dtype=np.int64), "info": pd.Series(dtype=object)}),
         enforce_metadata=False,
     ).compute()
-    infos = [i for _, i in sorted(zip(profiles["number"].tolist(), profiles["info"].tolist(), strict=True),
+    infos = [i for _, i in sorted(zip(profiles["number"].tolist(), profiles["info"].tolist(),
+                                      strict=True),
                                   key=lambda pair: pair[0])]
     if sum(int(i["rows"]) for i in infos) == 0:
         raise InputError(f"{name} has no rows; nothing to analyse.")
@@ -209,7 +224,8 @@ def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
             continue
         cats = _union([i["keys"].get(k, []) for i in infos],
                       sort=not isinstance(meta_raw[k].dtype, pd.CategoricalDtype))
-        out[k] = pd.CategoricalDtype(cats, ordered=bool(getattr(meta_raw[k].dtype, "ordered", False)))
+        out[k] = pd.CategoricalDtype(cats, ordered=bool(getattr(meta_raw[k].dtype, "ordered",
+                                                                False)))
     return out
 
 
@@ -278,7 +294,8 @@ def read_events(
         raise SchemaError(f"{name}: duplicate column names; rename them so each is unique.")
     require_columns(pd.DataFrame(columns=list(raw_all.columns)), columns, what=name)
     raw = raw_all[columns]
-    guarded = list(dict.fromkeys([*keys, *([session] if session and not opts["hash_session"] else []),
+    guarded = list(dict.fromkeys([*keys,
+                                  *([session] if session and not opts["hash_session"] else []),
                                   *[k for k in opts["keep"] if k not in keys]]))
     base = {**{k: v for k, v in opts.items() if k != "pii"}, "by": keys, "keep": list(opts["keep"])}
 
@@ -293,7 +310,8 @@ def read_events(
     hashed_in: tuple[frozenset[str], ...] = ()
     if flagged and pii == "drop":
         for col in sorted(flagged):
-            warnings.warn(f"dropped column {col!r}: it looks like personal data.", UserWarning, stacklevel=2)
+            warnings.warn(f"dropped column {col!r}: it looks like personal data.", UserWarning,
+                          stacklevel=2)
         kwargs["by"] = [k for k in keys if k not in flagged]
         kwargs["keep"] = [k for k in opts["keep"] if k not in flagged]
         if session in flagged:
@@ -304,10 +322,12 @@ def read_events(
         hashed_in = tuple(frozenset(renamed.get(c, c) for c in i["flagged"]) for i in infos)
 
     if (flagged and pii == "hash") or (session and opts["hash_session"]):
-        hash_values(pd.Series(["x"], dtype="string"), salt if salt is not None else "")  # needs a salt
+        # needs a salt
+        hash_values(pd.Series(["x"], dtype="string"), salt if salt is not None else "")
     # the metadata: one real row through the same loader (hashing every hash column, for dtypes)
     number = next(n for n, i in enumerate(infos) if i["rows"])
-    plan = _LoadPlan(kwargs=kwargs, bucket=bucket_type, key_dtypes=key_dtypes, hash_columns=hash_columns,
+    plan = _LoadPlan(kwargs=kwargs, bucket=bucket_type, key_dtypes=key_dtypes,
+                     hash_columns=hash_columns,
                      hashed_in=tuple(frozenset() for _ in infos), salt=salt, meta=None)
     meta = _load_partition(infos[number]["sample"], {"number": number}, plan=plan).iloc[:0]
     plan = dataclasses.replace(plan, hashed_in=hashed_in, meta=meta)

@@ -34,7 +34,8 @@ def _tag_rows(part: pd.DataFrame, partition_info: Mapping[str, Any] | None = Non
     """Add ``event_id``: partition number << ROW_BITS | row within the partition."""
     number = partition_number(partition_info)
     if len(part) >= 1 << ROW_BITS:
-        raise InputError(f"partition {number} has more than 2**{ROW_BITS} rows; repartition the events.")
+        raise InputError(f"partition {number} has more than 2**{ROW_BITS} rows; repartition the "
+                         "events.")
     ids = (np.int64(number) << np.int64(ROW_BITS)) + np.arange(len(part), dtype=np.int64)
     return part.assign(**{EVENT_ID: ids})
 
@@ -100,7 +101,8 @@ def replay(
     >>> import dask.dataframe as dd
     >>> from budgetlab import SLO, as_events
     >>> ev = as_events(pd.date_range("2026-01-01", periods=20, freq="min"), [True] * 19 + [False])
-    >>> states = replay(dd.from_pandas(ev, npartitions=3, sort=False), SLO(target=0.95, window="1h"))
+    >>> states = replay(dd.from_pandas(ev, npartitions=3, sort=False), SLO(target=0.95,
+    ...                                                                    window="1h"))
     >>> last = states.compute().sort_index().iloc[-1]
     >>> last["budget_total"], last["status"]
     (np.float64(1.0000000000000009), 'critical')
@@ -110,7 +112,8 @@ def replay(
     if per_group is None:
         slo = as_slo(slo)
     elif not keys:
-        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the columns the SLOs are "
+        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the "
+                          "columns the SLOs are "
                           "keyed by.")
     else:
         slo = per_group
@@ -145,7 +148,8 @@ def _change_rows(states: pd.DataFrame, keys: list[str]) -> np.ndarray:
     return np.sort(idx[np.flatnonzero(code_s != prev)])
 
 
-def _transitions_partition(part: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+def _transitions_partition(part: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame | None,
+                                                                         pd.DataFrame | None]:
     groups = part[keys].drop_duplicates(ignore_index=True) if keys else None
     if len(part) == 0:
         return None, groups
@@ -157,7 +161,8 @@ def _transitions_partition(part: pd.DataFrame, keys: list[str]) -> tuple[pd.Data
 
 
 def transitions(states: dd.DataFrame) -> pd.DataFrame:
-    """The status changes of a Dask replay, as a pandas table equal to :func:`budgetlab.transitions`.
+    """The status changes of a Dask replay, as a pandas table equal to
+    :func:`budgetlab.transitions`.
 
     Runs the pandas function on every partition (each holds whole groups) and merges the
     results in time order (ties in the order of the events).
@@ -180,7 +185,8 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     >>> from budgetlab import SLO, as_events
     >>> ev = as_events(pd.date_range("2026-01-01", periods=6, freq="10min"), [True, False, True, True, False, False],
     ...                groups={"region": ["fra", "ams"] * 3})
-    >>> states = replay(dd.from_pandas(ev, npartitions=2, sort=False), SLO(target=0.9, window="1h"), by="region")
+    >>> states = replay(dd.from_pandas(ev, npartitions=2, sort=False), SLO(target=0.9, window="1h"),
+    ...                 by="region")
     >>> transitions(states)[["ts", "region", "from_status", "to_status"]]
                              ts region from_status  to_status
     0 2026-01-01 00:10:00+00:00    ams     healthy  exhausted
@@ -188,10 +194,12 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     """
     frame = require_dask_frame(states, "states", "budgetlab.transitions")
     if "status" not in frame.columns:
-        raise InputError("transitions() takes the dask DataFrame returned by budgetlab.dask.replay().")
+        raise InputError("transitions() takes the dask DataFrame returned by "
+                         "budgetlab.dask.replay().")
     missing = [c for c in REPLAY_COLUMNS[1:-1] if c not in frame.columns]
     if missing:
-        raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} missing); "
+        raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} "
+                         "missing); "
                          "run budgetlab.dask.replay() without columns=.")
     keys = [str(c) for c in frame.columns if c not in REPLAY_COLUMNS]
     parts = frame.to_delayed()  # type: ignore[no-untyped-call]
@@ -200,7 +208,8 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
         seen = pd.concat([g for _, g in results if g is not None], ignore_index=True)
         if seen.duplicated().any():
             raise InputError(
-                "a group spans several partitions of states; pass the states of budgetlab.dask.replay() "
+                "a group spans several partitions of states; pass the states of "
+                "budgetlab.dask.replay() "
                 "without repartitioning or shuffling them."
             )
     found = [t for t, _ in results if t is not None]

@@ -63,7 +63,8 @@ def names() -> list[str]:
     """Names of the datasets :func:`load` knows.
 
     >>> names()
-    ['demo', 'demo_incidents', 'outcomes_4w', 'incidents_4w', 'night_incident', 'night_incident_incidents']
+    ['demo', 'demo_incidents', 'outcomes_4w', 'incidents_4w', 'night_incident',
+    'night_incident_incidents']
     """
     return list(_DATASETS)
 
@@ -73,7 +74,8 @@ def _resource(file_name: str) -> Traversable:
     return importlib.resources.files(__name__).joinpath(file_name)
 
 
-def load(source: str | os.PathLike[str], *, kind: str | None = None, **options: Any) -> pd.DataFrame:
+def load(source: str | os.PathLike[str], *, kind: str | None = None,
+         **options: Any) -> pd.DataFrame:
     """Load a shipped dataset by name, or an event log or incident table of your own by path.
 
     Parameters
@@ -114,7 +116,8 @@ def load(source: str | os.PathLike[str], *, kind: str | None = None, **options: 
     SchemaError
         A ``by`` column that the named dataset does not have.
     budgetlab.errors.BudgetlabError
-        Whatever :func:`~budgetlab.read_events` or :func:`~budgetlab.read_incidents` raise for a path.
+        Whatever :func:`~budgetlab.read_events` or :func:`~budgetlab.read_incidents` raise for a
+        path.
 
     Examples
     --------
@@ -135,13 +138,15 @@ def load(source: str | os.PathLike[str], *, kind: str | None = None, **options: 
     (1000, ['ts', 'ok', 'bucket', 'captcha_type', 'region'])
     """
     if kind is not None and kind not in KINDS:
-        raise ConfigError(f"kind={kind!r} is not valid; use 'events' or 'incidents' (or leave it out).")
+        raise ConfigError(f"kind={kind!r} is not valid; use 'events' or 'incidents' (or leave it "
+                          "out).")
     if isinstance(source, str) and source in _DATASETS:
         return _load_named(source, kind, options)
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
         return _load_path(source, kind or "events", options)
     raise DatasetError(
-        f"{_shown(source)} is neither a dataset name ({', '.join(map(repr, _DATASETS))}) nor a path; "
+        f"{_shown(source)} is neither a dataset name ({', '.join(map(repr, _DATASETS))}) nor a "
+        "path; "
         "give one of those names, or a path to a log such as logs/outcomes.csv."
     )
 
@@ -157,7 +162,9 @@ def _shown(source: object) -> str:
 
 
 def _looks_like_path(text: str) -> bool:
-    return bool(text.strip()) and (any(mark in text for mark in _PATH_MARKS) or os.path.exists(text))
+    return bool(text.strip()) and (
+        any(mark in text for mark in _PATH_MARKS) or os.path.exists(text)
+    )
 
 
 def _read_defaults() -> dict[str, Any]:
@@ -170,7 +177,8 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     defaults = _read_defaults()
     unknown = sorted(set(options) - set(defaults))
     if unknown:
-        raise ConfigError(f"unknown option(s) {', '.join(unknown)}; load() takes kind= and the keyword options of "
+        raise ConfigError(f"unknown option(s) {', '.join(unknown)}; load() takes kind= and the "
+                          "keyword options of "
                           "budgetlab.read_events (by, time, outcome, tz, ...).")
     return defaults
 
@@ -178,20 +186,26 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
 def _load_named(name: str, kind: str | None, options: dict[str, Any]) -> pd.DataFrame:
     file_name, preset, own_kind = _DATASETS[name]
     if kind is not None and kind != own_kind:
-        raise DatasetError(f"dataset {name!r} is an {'event' if own_kind == 'events' else 'incident'} table, not "
+        raise DatasetError(f"dataset {name!r} is an "
+                           f"{'event' if own_kind == 'events' else 'incident'} table, not "
                            f"{kind}; leave kind= out or use kind={own_kind!r}.")
     defaults = _check_options(options)
     changed = sorted(k for k, v in options.items() if k != "by" and not _same(v, defaults[k]))
     if own_kind == "incidents" and options:
         changed = sorted(options)
     if changed:
-        raise ConfigError(f"option(s) {', '.join(changed)} apply to a log file, not to the shipped dataset {name!r} "
-                          "(already canonical); leave them at their defaults or give a path instead.")
+        raise ConfigError(f"option(s) {', '.join(changed)} apply to a log file, not to the shipped "
+                          f"dataset {name!r} "
+                          "(already canonical); leave them at their defaults or give a path "
+                          "instead.")
     resource = _resource(file_name)
     if not resource.is_file():
-        raise DatasetError(f"dataset {name!r} ({file_name}) is missing from this installation of budgetlab; "
-                           f"reinstall budgetlab, or regenerate the file with: {_command(preset)} (or get the same "
-                           f"tables in memory with budgetlab.datasets.synth.generate_preset({preset!r})).")
+        raise DatasetError(f"dataset {name!r} ({file_name}) is missing from this installation of "
+                           "budgetlab; "
+                           f"reinstall budgetlab, or regenerate the file with: {_command(preset)} "
+                           "(or get the same "
+                           "tables in memory with "
+                           f"budgetlab.datasets.synth.generate_preset({preset!r})).")
     with importlib.resources.as_file(resource) as path:
         table = _read(path, own_kind, name, preset)
     if own_kind == "events":
@@ -215,14 +229,16 @@ def _check_by(events: pd.DataFrame, name: str, by: str | Sequence[str] | None) -
     keys_here = [c for c in _GROUP_KEYS if c in events.columns]
     missing = [k for k in keys if k not in keys_here]
     if missing:
-        raise SchemaError(f"by: dataset {name!r} has no group column {_shown(str(missing[0]))}; its group columns "
+        raise SchemaError(f"by: dataset {name!r} has no group column {_shown(str(missing[0]))}; "
+                          "its group columns "
                           f"are {', '.join(keys_here)}.")
 
 
 def _load_path(source: str | os.PathLike[str], kind: str, options: dict[str, Any]) -> pd.DataFrame:
     if kind == "incidents":
         if options:
-            raise ConfigError(f"option(s) {', '.join(sorted(options))} apply to event logs; an incident table "
+            raise ConfigError(f"option(s) {', '.join(sorted(options))} apply to event logs; an "
+                              "incident table "
                               "(kind='incidents') takes none.")
         from ..alerts.incidents_file import read_incidents
 
@@ -269,7 +285,8 @@ def _read_events(path: Path) -> pd.DataFrame:
 
 
 def _read_incidents(path: Path) -> pd.DataFrame:
-    table = restore_frame(pd.read_csv(path, dtype={"incident_id": "str", "kind": "str", "scope": "str",
+    table = restore_frame(pd.read_csv(path, dtype={"incident_id": "str", "kind": "str",
+                                                   "scope": "str",
                                                    "severity": "float64"}, keep_default_na=False))
     if tuple(table.columns) != INCIDENT_COLUMNS:
         raise DatasetError(f"{path.name}: columns must be {', '.join(INCIDENT_COLUMNS)}.")

@@ -1,6 +1,7 @@
 """``python -m budgetlab.datasets --preset NAME [--out DIR] [--force]``: regenerate a dataset.
 
-Writes the preset's events (Parquet) and incidents (CSV) with :func:`budgetlab.datasets.synth.write_preset`.
+Writes the preset's events (Parquet) and incidents (CSV) with
+:func:`budgetlab.datasets.synth.write_preset`.
 ``--preset all`` writes every one. ``--out`` defaults to the folder :func:`budgetlab.datasets.load`
 reads, ``budgetlab/datasets/`` of the budgetlab that runs the command (in a checkout: the
 repository's ``budgetlab/datasets/``, from any working directory); existing files are replaced
@@ -24,11 +25,13 @@ HOME = Path(__file__).resolve().parent
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit code (2 for a budgetlab error)."""
     parser = argparse.ArgumentParser(
-        prog="python -m budgetlab.datasets", description="Regenerate budgetlab's synthetic datasets."
+        prog="python -m budgetlab.datasets",
+                                     description="Regenerate budgetlab's synthetic datasets."
     )
     parser.add_argument("--preset", required=True, choices=[*PRESETS, "all"])
     parser.add_argument("--out", default=None,
-                        help="output folder (default: budgetlab/datasets/ of this installation, where load() reads)")
+                        help="output folder (default: budgetlab/datasets/ of this installation, "
+                             "where load() reads)")
     parser.add_argument("--force", action="store_true", help="overwrite existing files")
     args = parser.parse_args(argv)
     names = list(PRESETS) if args.preset == "all" else [args.preset]

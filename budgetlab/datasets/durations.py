@@ -38,7 +38,8 @@ TAIL_SHARE = 0.03
 PARETO_SHAPE = 1.5
 
 
-def draw_durations(seed: int, code: np.ndarray, type_code: IntArray, region_code: IntArray, sitekey: IntArray,
+def draw_durations(seed: int, code: np.ndarray, type_code: IntArray, region_code: IntArray,
+                   sitekey: IntArray,
                    ts: IntArray, incidents: pd.DataFrame, keys: Mapping[str, list[str]], *,
                    timeout_ns: int, slow_factor: float) -> tuple[np.ndarray, IntArray]:
     """``(outcome codes, durations in ns)`` of the events (sorted by ``ts``): codes 0 success,
@@ -61,14 +62,16 @@ def draw_durations(seed: int, code: np.ndarray, type_code: IntArray, region_code
 
 
 def _slowdown(ts: IntArray, type_code: IntArray, region_code: IntArray, sitekey: IntArray,
-              incidents: pd.DataFrame, keys: Mapping[str, list[str]], slow_factor: float) -> FloatArray:
+              incidents: pd.DataFrame, keys: Mapping[str, list[str]],
+              slow_factor: float) -> FloatArray:
     """Each event's slow-down factor: ``slow_factor`` inside an incident's scope and time range."""
     factor = np.ones(len(ts))
     if incidents.empty:
         return factor
     starts = utc_ns_column(incidents["start"], "start")
     ends = utc_ns_column(incidents["end"], "end")
-    for iid, scope, a, b in zip(incidents["incident_id"], incidents["scope"], starts, ends, strict=True):
+    for iid, scope, a, b in zip(incidents["incident_id"], incidents["scope"], starts, ends,
+                                strict=True):
         types, regions, key_idx = scope_masks(str(scope), keys, str(iid))  # a loop over incidents
         lo, hi = np.searchsorted(ts, [a, b], side="left")
         mask = types[type_code[lo:hi]] & regions[region_code[lo:hi]]

@@ -15,12 +15,14 @@ from ..errors import BudgetlabError, ConfigError
 from ..events.schema import INCIDENT_COLUMNS, parse_scope
 from .model import CAPTCHA_TYPES, DAY_NS, MIN_NS, REGIONS, FloatArray, IntArray, MinuteModel
 
-__all__ = ["INCIDENT_KINDS", "scope_masks", "incident_table", "auto_incidents", "incident_probabilities"]
+__all__ = ["INCIDENT_KINDS", "scope_masks", "incident_table", "auto_incidents",
+           "incident_probabilities"]
 
 #: Incident kinds and the bucket their excess goes to.
 INCIDENT_KINDS = {
     "solver_degradation": "solve_error",  # sudden: full excess from start to end
-    "gradual_degradation": "solve_error",  # excess ramps up linearly over the first half, then holds
+    # excess ramps up linearly over the first half, then holds
+    "gradual_degradation": "solve_error",
     "timeout_storm": "timeout",
     "outage": "timeout",  # failure probability set to severity (1.0 = nothing gets through)
     "slow_burn": "solve_error",  # small excess over days
@@ -57,7 +59,8 @@ def scope_masks(
     for key, value in parts.items():
         if key == "captcha_type":
             if value not in CAPTCHA_TYPES:
-                raise ConfigError(f"incident {incident}: captcha_type must be one of {list(CAPTCHA_TYPES)}.")
+                raise ConfigError(f"incident {incident}: captcha_type must be one of "
+                                  f"{list(CAPTCHA_TYPES)}.")
             types &= np.array([t == value for t in CAPTCHA_TYPES])
         elif key == "region":
             if value not in REGIONS:
@@ -65,14 +68,17 @@ def scope_masks(
             regions &= np.array([r == value for r in REGIONS])
         elif key == "sitekey":
             if value not in all_keys:
-                raise ConfigError(f"incident {incident}: unknown sitekey; use one of budgetlab.datasets.synth.sitekeys().")
+                raise ConfigError(f"incident {incident}: unknown sitekey; use one of "
+                                  "budgetlab.datasets.synth.sitekeys().")
             sitekey = all_keys.index(value)
             per_type = len(keys[CAPTCHA_TYPES[0]])
             types &= np.arange(len(CAPTCHA_TYPES)) == sitekey // per_type
         else:
-            raise ConfigError(f"incident {incident}: scope key {key!r} is not one of {list(_SCOPE_KEYS)}.")
+            raise ConfigError(f"incident {incident}: scope key {key!r} is not one of "
+                              f"{list(_SCOPE_KEYS)}.")
     if not types.any():
-        raise ConfigError(f"incident {incident}: the scope matches no captcha type (sitekey of another type?).")
+        raise ConfigError(f"incident {incident}: the scope matches no captcha type (sitekey of "
+                          "another type?).")
     return types, regions, sitekey
 
 
@@ -84,7 +90,8 @@ def incident_table(spec: Any, model: MinuteModel, keys: Mapping[str, list[str]])
     elif isinstance(spec, Sequence) and not isinstance(spec, str):
         frame = pd.DataFrame(list(spec))
     else:
-        raise ConfigError("incidents must be 'auto', None, a DataFrame or a list of dicts with columns "
+        raise ConfigError("incidents must be 'auto', None, a DataFrame or a list of dicts with "
+                          "columns "
                           f"{list(INCIDENT_COLUMNS)}.")
     if frame.empty:
         return _empty_incidents()
@@ -92,7 +99,8 @@ def incident_table(spec: Any, model: MinuteModel, keys: Mapping[str, list[str]])
     missing = [c for c in need if c not in frame.columns]
     extra = [c for c in frame.columns if c not in INCIDENT_COLUMNS]
     if missing or extra:
-        raise ConfigError(f"incidents need columns {list(INCIDENT_COLUMNS)} (incident_id optional); "
+        raise ConfigError(f"incidents need columns {list(INCIDENT_COLUMNS)} (incident_id "
+                          "optional); "
                           f"missing {missing}, unexpected {extra}.")
     if "incident_id" not in frame.columns:
         frame.insert(0, "incident_id", [f"I{i + 1:02d}" for i in range(len(frame))])
@@ -116,16 +124,20 @@ def incident_table(spec: Any, model: MinuteModel, keys: Mapping[str, list[str]])
         {
             "incident_id": pd.Series(ids, dtype="str"),
             "kind": pd.Series([str(k) for k in frame["kind"]], dtype="str"),
-            "start": pd.to_datetime(np.array(starts, dtype=np.int64), unit="ns", utc=True).as_unit("ns"),
-            "end": pd.to_datetime(np.array(ends, dtype=np.int64), unit="ns", utc=True).as_unit("ns"),
+            "start": pd.to_datetime(np.array(starts, dtype=np.int64), unit="ns",
+                                    utc=True).as_unit("ns"),
+            "end": pd.to_datetime(np.array(ends, dtype=np.int64), unit="ns",
+                                  utc=True).as_unit("ns"),
             "scope": pd.Series([str(s).strip() or "*" for s in frame["scope"]], dtype="str"),
             "severity": np.array(severities, dtype=np.float64),
         }
     )
 
 
-def auto_incidents(model: MinuteModel, keys: Mapping[str, list[str]], rng: np.random.Generator) -> pd.DataFrame:
-    """One incident of each kind at seeded random times, scopes and severities, never overlapping."""
+def auto_incidents(model: MinuteModel, keys: Mapping[str, list[str]],
+                   rng: np.random.Generator) -> pd.DataFrame:
+    """One incident of each kind at seeded random times, scopes and severities, never
+    overlapping."""
     span = model.end_ns - model.start_ns
     kinds = ["solver_degradation", "gradual_degradation", "timeout_storm", "outage", "slow_burn"]
     order = rng.permutation(len(kinds))
@@ -166,11 +178,16 @@ def auto_incidents(model: MinuteModel, keys: Mapping[str, list[str]], rng: np.ra
     # a site changes its protection for good, late in the span
     t = CAPTCHA_TYPES[int(rng.integers(len(CAPTCHA_TYPES)))]
     key = keys[t][int(rng.integers(len(keys[t])))]
-    a = model.start_ns + (span * 82 // 100) // MIN_NS * MIN_NS + int(rng.integers(0, max(1, span // 10 // MIN_NS))) * MIN_NS
+    a = (
+        model.start_ns
+        + (span * 82 // 100) // MIN_NS * MIN_NS
+        + int(rng.integers(0, max(1, span // 10 // MIN_NS))) * MIN_NS
+    )
     scope = f"captcha_type={t}&sitekey={key}"
     types, regions, _ = scope_masks(scope, keys, "auto")
     sev = round(model.mean_base_failure(types, regions, a, model.end_ns) + rng.uniform(0.2, 0.4), 4)
-    rows.append({"kind": "sitekey_change", "start": a, "end": model.end_ns, "scope": scope, "severity": sev})
+    rows.append({"kind": "sitekey_change", "start": a, "end": model.end_ns, "scope": scope,
+                 "severity": sev})
     rows.sort(key=lambda r: r["start"])
     for i, r in enumerate(rows):
         r["incident_id"] = f"I{i + 1:02d}"
@@ -179,7 +196,8 @@ def auto_incidents(model: MinuteModel, keys: Mapping[str, list[str]], rng: np.ra
     return incident_table(pd.DataFrame(rows)[list(INCIDENT_COLUMNS)], model, keys)
 
 
-def incident_probabilities(table: pd.DataFrame, model: MinuteModel, keys: Mapping[str, list[str]], ts: IntArray,
+def incident_probabilities(table: pd.DataFrame, model: MinuteModel, keys: Mapping[str, list[str]],
+                           ts: IntArray,
                            type_code: IntArray, region_code: IntArray, sitekey: IntArray,
                            minute: IntArray) -> tuple[FloatArray, FloatArray]:
     """``(p_timeout, p_solve_error)`` of every event (sorted by ``ts``): the model's base
@@ -190,7 +208,9 @@ def incident_probabilities(table: pd.DataFrame, model: MinuteModel, keys: Mappin
     overrides: list[tuple[IntArray, float]] = []
     rows = zip(
         table["incident_id"].tolist(), table["kind"].tolist(), table["scope"].tolist(),
-        utc_ns_column(table["start"], "start").tolist(), utc_ns_column(table["end"], "end").tolist(), table["severity"].tolist(), strict=True,
+        utc_ns_column(table["start"], "start").tolist(), utc_ns_column(table["end"],
+                                                                       "end").tolist(),
+               table["severity"].tolist(), strict=True,
     )
     for incident_id, kind, scope, a, b, severity in rows:  # a loop over incidents, not events
         types, regions, key_idx = scope_masks(scope, keys, incident_id)

@@ -69,7 +69,8 @@ PRESETS: dict[str, dict[str, Any]] = {
                 {"incident_id": "I06", "kind": "timeout_storm", "start": "2026-10-27T01:30Z",
                  "end": "2026-10-27T02:45Z", "scope": "region=fra", "severity": 0.15},
                 {"incident_id": "I07", "kind": "sitekey_change", "start": "2026-10-29T10:00Z",
-                 "end": "2026-11-02T00:00Z", "scope": f"captcha_type=image&sitekey={_SK['image'][1]}",
+                 "end": "2026-11-02T00:00Z",
+                 "scope": f"captcha_type=image&sitekey={_SK['image'][1]}",
                  "severity": 0.4},
             ],
         },
@@ -85,7 +86,8 @@ PRESETS: dict[str, dict[str, Any]] = {
             "success": {"recaptcha_v2": 0.975},
             "session_ids": True,
             "incidents": [
-                {"incident_id": "N1", "kind": "gradual_degradation", "start": _local("2026-11-05 01:40"),
+                {"incident_id": "N1", "kind": "gradual_degradation",
+                 "start": _local("2026-11-05 01:40"),
                  "end": _local("2026-11-05 05:10"), "scope": "captcha_type=recaptcha_v2",
                  "severity": 0.0461},
                 {"incident_id": "N2", "kind": "timeout_storm", "start": _local("2026-11-05 03:10"),
@@ -103,7 +105,8 @@ def write_events_parquet(events: pd.DataFrame, path: Path) -> None:
 
     table = pa.Table.from_pandas(events, preserve_index=False)
     ts_type = pa.timestamp("ms", tz="UTC")
-    table = table.set_column(0, pa.field("ts", ts_type, nullable=False), table.column("ts").cast(ts_type))
+    table = table.set_column(0, pa.field("ts", ts_type, nullable=False),
+                             table.column("ts").cast(ts_type))
     dict_cols = [c for c in events.columns if isinstance(events[c].dtype, pd.CategoricalDtype)]
     plain = [c for c in events.columns if c not in dict_cols and c not in ("ts",)]
     pq.write_table(

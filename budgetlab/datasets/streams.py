@@ -34,7 +34,9 @@ def traffic(model: MinuteModel, rng_counts: np.random.Generator,
     group = flat // n_min
     minute = flat - group * n_min
     exposure_ms = model.exposure_ns[minute] // MS_NS
-    rel_ms = minute * 60_000 + np.floor(rng_offsets.random(len(flat)) * exposure_ms).astype(np.int64)
+    rel_ms = minute * 60_000 + np.floor(rng_offsets.random(len(flat)) * exposure_ms).astype(
+        np.int64
+    )
     in_group = np.argsort(group * (n_min * 60_000 + 1) + rel_ms, kind="stable")
     return group[in_group], minute[in_group], rel_ms[in_group]
 
@@ -66,22 +68,29 @@ def session_hex(session_no: IntArray, seed: int) -> pd.api.extensions.ExtensionA
 
     key = np.random.SeedSequence([seed, 0x5E55]).generate_state(3, dtype=np.uint64)
     x = (session_no.astype(np.uint64) + key[0]) & _MASK48
-    for mult in (key[1] | np.uint64(1), key[2] | np.uint64(1)):  # odd multipliers: bijective mod 2**48
+    # odd multipliers: bijective mod 2**48
+    for mult in (key[1] | np.uint64(1), key[2] | np.uint64(1)):
         x ^= x >> np.uint64(24)
         x = (x * mult) & _MASK48
     x ^= x >> np.uint64(21)
     digits = b"0123456789abcdef"
-    pairs = np.frombuffer(b"".join(bytes([digits[i >> 4], digits[i & 15]]) for i in range(256)), dtype=np.uint16)
-    octets = x.astype("<u8").view(np.uint8).reshape(-1, 8)[:, 5::-1]  # 6 low bytes, most significant first
+    pairs = np.frombuffer(b"".join(bytes([digits[i >> 4], digits[i & 15]]) for i in range(256)),
+                          dtype=np.uint16)
+    # 6 low bytes, most significant first
+    octets = x.astype("<u8").view(np.uint8).reshape(-1, 8)[:, 5::-1]
     chars = np.ascontiguousarray(pairs[octets]).view(np.uint8)  # two hex digits per byte
-    offsets = np.arange(0, 12 * len(x) + 1, 12, dtype=np.int32 if len(x) < 170_000_000 else np.int64)
+    offsets = np.arange(0, 12 * len(x) + 1, 12,
+                        dtype=np.int32 if len(x) < 170_000_000 else np.int64)
     typ = pa.string() if offsets.dtype == np.int32 else pa.large_string()
     arrow = pa.Array.from_buffers(typ, len(x), [None, pa.py_buffer(offsets), pa.py_buffer(chars)])
-    out: pd.api.extensions.ExtensionArray = pd.array(arrow.cast(pa.string()) if typ != pa.string() else arrow, dtype="string")
+    out: pd.api.extensions.ExtensionArray = pd.array(
+        arrow.cast(pa.string()) if typ != pa.string() else arrow, dtype="string"
+    )
     return out
 
 
-def event_columns(ts: IntArray, code: npt.NDArray[np.int8], type_code: IntArray, region_code: IntArray,
+def event_columns(ts: IntArray, code: npt.NDArray[np.int8], type_code: IntArray,
+                  region_code: IntArray,
                   sitekey: IntArray, keys: Mapping[str, list[str]]) -> dict[str, Any]:
     """The canonical columns of the events, in their order."""
     all_keys = [key for t in CAPTCHA_TYPES for key in keys[t]]

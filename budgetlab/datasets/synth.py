@@ -75,18 +75,21 @@ __all__ = [
 
 
 
-def _per_key(name: str, given: Mapping[str, float] | None, default: Mapping[str, float], what: str) -> dict[str, float]:
+def _per_key(name: str, given: Mapping[str, float] | None, default: Mapping[str, float],
+             what: str) -> dict[str, float]:
     """``default`` updated with ``given`` (keys of ``default`` only, values in (0, 1])."""
     values = dict(default)
     if given is not None:
         unknown = sorted(set(given) - set(default))
         if unknown:
             raise ConfigError(f"{name} has unknown {what} {unknown}; use {list(default)}.")
-        values.update({k: check_fraction(f"{name}[{k!r}]", v, high_open=False) for k, v in given.items()})
+        values.update({k: check_fraction(f"{name}[{k!r}]", v, high_open=False) for k,
+                       v in given.items()})
     return values
 
 
-def _shares(name: str, given: Mapping[str, float] | None, default: Mapping[str, float], what: str) -> FloatArray:
+def _shares(name: str, given: Mapping[str, float] | None, default: Mapping[str, float],
+            what: str) -> FloatArray:
     """Traffic shares in the order of ``default``, normalised to sum 1."""
     values = _per_key(name, given, default, what)
     arr = np.array([values[k] for k in default], dtype=np.float64)
@@ -115,7 +118,8 @@ def generate(
     client_timeout: Any = None,
     slow_factor: float = 3.0,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Generate a seeded outcome history and its labelled incidents (vectorized; see the module doc).
+    """Generate a seeded outcome history and its labelled incidents (vectorized; see the module
+    doc).
 
     Parameters
     ----------
@@ -157,7 +161,8 @@ def generate(
         ``"60s"``) are cut, recorded as ``timeout`` with the timeout as their duration; the other
         rows and columns are those generated without it, bit for bit.
     slow_factor : float
-        With ``client_timeout``: how much slower the attempts are inside an incident's scope and time.
+        With ``client_timeout``: how much slower the attempts are inside an incident's scope and
+        time.
 
     Returns
     -------
@@ -185,7 +190,8 @@ def generate(
     events, table, _ = _generate(
         start, days, seed=seed, rate=rate, success=success, timeout_rate=timeout_rate,
         type_share=type_share, region_share=region_share, sitekeys_per_type=sitekeys_per_type,
-        night_ratio=night_ratio, weekend_ratio=weekend_ratio, drift=drift, bursts_per_day=bursts_per_day,
+        night_ratio=night_ratio, weekend_ratio=weekend_ratio, drift=drift,
+                                 bursts_per_day=bursts_per_day,
         attempts_per_session=attempts_per_session, incidents=incidents, session_ids=session_ids,
         client_timeout=client_timeout, slow_factor=slow_factor,
     )
@@ -241,7 +247,8 @@ def _generate(
     type_code = group // len(REGIONS)
     region_code = group - type_code * len(REGIONS)
 
-    p_to, p_se = incident_probabilities(table, model, keys, ts, type_code, region_code, sitekey, minute)
+    p_to, p_se = incident_probabilities(table, model, keys, ts, type_code, region_code, sitekey,
+                                        minute)
     u = rng_outcomes.random(len(ts))
     code = np.where(u < p_to, 1, np.where(u < p_to + p_se, 2, 0)).astype(np.int8)
     if client_timeout is not None:
@@ -312,11 +319,13 @@ def generate_preset(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     ['gradual_degradation']
     """
     if name not in PRESETS:
-        raise ConfigError(f"preset={name!r} is not valid; use one of {', '.join(map(repr, PRESETS))}.")
+        raise ConfigError(f"preset={name!r} is not valid; use one of "
+                          f"{', '.join(map(repr, PRESETS))}.")
     return generate(**PRESETS[name]["args"])
 
 
-def write_preset(name: str, out: str | os.PathLike[str] | None = None, *, force: bool = False) -> list[Path]:
+def write_preset(name: str, out: str | os.PathLike[str] | None = None, *,
+                 force: bool = False) -> list[Path]:
     """Generate one preset and write its events (parquet) and incidents (CSV) into ``out``.
 
     Returns the written paths. ``out`` defaults to the preset's home (``data/`` or

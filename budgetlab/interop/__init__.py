@@ -6,5 +6,6 @@ from .openslo import SLODocument, read_openslo, slos_from_recalibration, write_o
 from .prometheus import prometheus_rules, promtool_test
 from .prometheus_source import read_prometheus
 
-__all__ = ["SLODocument", "read_openslo", "slos_from_recalibration", "write_openslo", "prometheus_rules", "promtool_test",
+__all__ = ["SLODocument", "read_openslo", "slos_from_recalibration", "write_openslo",
+           "prometheus_rules", "promtool_test",
            "read_prometheus"]

@@ -73,7 +73,8 @@ class _Watch:
 
     def expire(self) -> None:
         self.expired = True
-        if getattr(self.conn, "budgetlab_watch", None) is not self:  # back in the pool, another's now
+        # back in the pool, another's now
+        if getattr(self.conn, "budgetlab_watch", None) is not self:
             return
         sock = getattr(self.conn, "sock", None)
         if sock is not None:
@@ -163,7 +164,8 @@ class Origin:
                 try:
                     if resp.status in _REDIRECTS:
                         url = self._redirect(url, resp.headers.get("Location"))
-                        if resp.status in (301, 302, 303):  # re-asked with GET, the form in the query
+                        # re-asked with GET, the form in the query
+                        if resp.status in (301, 302, 303):
                             method, url, body = "GET", url.split("?")[0] + "?" + form, ""
                         continue
                     raw = self._body(watch, resp, cap if resp.status < 300 else 1 << 16)
@@ -173,7 +175,8 @@ class Origin:
                     if not done:  # a body left unread: the connection is not reused
                         resp.close()
                     resp.release_conn()
-            raise ServerError(f"Prometheus at {self.where} redirected more than {MAX_REDIRECTS} times; check the URL.")
+            raise ServerError(f"Prometheus at {self.where} redirected more than {MAX_REDIRECTS} "
+                              "times; check the URL.")
         finally:
             watch.timer.cancel()
             _LOCAL.watch = None
@@ -188,13 +191,17 @@ class Origin:
             rem = watch.remaining()
             if rem <= 0:
                 raise TimeoutError
-            return self._pool.urlopen(method, target, body=body.encode() if method == "POST" else None,
-                                      headers=headers, redirect=False, retries=False, preload_content=False,
-                                      timeout=urllib3.Timeout(connect=rem, read=rem), assert_same_host=False)
+            return self._pool.urlopen(method, target,
+                                      body=body.encode() if method == "POST" else None,
+                                      headers=headers, redirect=False, retries=False,
+                                      preload_content=False,
+                                      timeout=urllib3.Timeout(connect=rem, read=rem),
+                                      assert_same_host=False)
         except urllib3.exceptions.NewConnectionError as exc:  # (a ConnectTimeoutError too: first)
             reason = exc.__cause__ or exc.__context__
             why = getattr(reason, "strerror", None) or "no connection"
-            raise ServerError(f"cannot reach Prometheus at {self.where} ({why}); check the URL and that "
+            raise ServerError(f"cannot reach Prometheus at {self.where} ({why}); check the URL and "
+                              "that "
                               "the server is up.") from None
         except (TimeoutError, urllib3.exceptions.TimeoutError):
             raise self._timeout() from None
@@ -208,8 +215,10 @@ class Origin:
         """The answer's body, read piece by piece: each read waits at most the time remaining."""
         coding = (resp.headers.get("Content-Encoding") or "identity").strip().lower()
         if coding != "identity":
-            raise ServerError(f"Prometheus at {self.where} answered compressed ({redact(coding, 20)}) "
-                              "although budgetlab asked for no compression; check proxies in between.")
+            raise ServerError(f"Prometheus at {self.where} answered compressed "
+                              f"({redact(coding, 20)}) "
+                              "although budgetlab asked for no compression; check proxies in "
+                              "between.")
         length = resp.headers.get("Content-Length")
         if length is not None and length.strip().isdigit() and int(length) > cap:
             raise self._too_large(cap)
@@ -235,12 +244,14 @@ class Origin:
         except urllib3.exceptions.ProtocolError as exc:
             if watch.expired:
                 raise self._timeout() from None
-            raise ServerError(f"the answer of Prometheus at {self.where} was cut short after {got:,} bytes "
+            raise ServerError(f"the answer of Prometheus at {self.where} was cut short after "
+                              f"{got:,} bytes "
                               f"({_why(exc)}); try again, or ask its operator.") from None
         except (Urllib3Error, OSError) as exc:
             if watch.expired:
                 raise self._timeout() from None
-            raise ServerError(f"reading the answer of Prometheus at {self.where} failed ({_why(exc)}); "
+            raise ServerError(f"reading the answer of Prometheus at {self.where} failed "
+                              f"({_why(exc)}); "
                               "try again.") from None
         if watch.expired:
             raise self._timeout()
@@ -248,20 +259,25 @@ class Origin:
 
     def _redirect(self, url: str, location: str | None) -> str:
         if not location:
-            raise ServerError(f"Prometheus at {self.where} answered a redirect without a Location; check the URL.")
+            raise ServerError(f"Prometheus at {self.where} answered a redirect without a Location; "
+                              "check the URL.")
         target = urllib.parse.urljoin(url, location.strip())
         if _origin(target) != _origin(url):
             raise ServerError(f"Prometheus at {self.where} redirected to another server "
-                              f"({redact(redact_url(target), 120)}); budgetlab does not follow it, so "
-                              "your credentials stay with the server you named: give that URL if you trust it.")
+                              f"({redact(redact_url(target), 120)}); budgetlab does not follow it, "
+                              "so "
+                              "your credentials stay with the server you named: give that URL if "
+                              "you trust it.")
         return target
 
     def _timeout(self) -> ServerError:
-        return ServerError(f"Prometheus at {self.where} did not answer within {self.timeout:g} s; raise the "
+        return ServerError(f"Prometheus at {self.where} did not answer within {self.timeout:g} s; "
+                           "raise the "
                            "timeout or query a shorter span.")
 
     def _too_large(self, cap: int) -> ServerError:
-        return ServerError(f"the answer of Prometheus at {self.where} is larger than {cap:,} bytes {self.cap_fix}.")
+        return ServerError(f"the answer of Prometheus at {self.where} is larger than {cap:,} bytes "
+                           f"{self.cap_fix}.")
 
 
 def _why(exc: BaseException) -> str:

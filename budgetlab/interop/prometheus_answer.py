@@ -75,13 +75,20 @@ def read_matrix(raw: bytes, asked: Asked, where: str) -> list[Series]:
 
 
 def _result(data: Any, asked: Asked, where: str) -> list[Any]:
-    if not isinstance(data, dict) or data.get("resultType") != "matrix" or not isinstance(data.get("result"), list):
-        raise ServerError(f"{asked.what}: Prometheus at {where} did not return a range vector (matrix); "
+    if (
+        not isinstance(data, dict)
+        or data.get("resultType") != "matrix"
+        or not isinstance(data.get("result"), list)
+    ):
+        raise ServerError(f"{asked.what}: Prometheus at {where} did not return a range vector "
+                          "(matrix); "
                           "the query must select series.")
     items: list[Any] = data["result"]
     if len(items) > asked.max_series:
-        raise ServerError(f"{asked.what}: the answer holds {len(items):,} series, over the limit of "
-                          f"{asked.max_series:,}; group by fewer labels, or raise max_series= (--max-series).")
+        raise ServerError(f"{asked.what}: the answer holds {len(items):,} series, over the limit "
+                          "of "
+                          f"{asked.max_series:,}; group by fewer labels, or raise max_series= "
+                          "(--max-series).")
     return items
 
 
@@ -89,13 +96,15 @@ def _check_unique(series: list[Series], asked: Asked) -> None:
     keys = [tuple(sorted(s.labels.items())) for s in series]
     if len(set(keys)) != len(keys):
         n = len(keys) - len(set(keys))
-        raise ServerError(f"{asked.what}: the answer holds {n} series with the same labels as another "
+        raise ServerError(f"{asked.what}: the answer holds {n} series with the same labels as "
+                          "another "
                           "(a broken federation or remote read); budgetlab does not merge them: "
                           "ask the server's operator, or query the source Prometheus.")
 
 
 def _sample_times(ts: np.ndarray, asked: Asked) -> np.ndarray:
-    """Evaluation times (ns) of the samples, refused unless each is one asked, in increasing order."""
+    """Evaluation times (ns) of the samples, refused unless each is one asked, in increasing
+    order."""
     first_s = asked.first_ns / 1e9
     last_s = (asked.first_ns + (asked.n - 1) * asked.step_ns) / 1e9
     outside = ~np.isfinite(ts) | (ts < first_s - 0.001) | (ts > last_s + 0.001)
@@ -103,19 +112,23 @@ def _sample_times(ts: np.ndarray, asked: Asked) -> np.ndarray:
         bad = float(ts[np.flatnonzero(outside)[0]])
         stamp = (f"{np.datetime64(int(bad), 's')}".replace("T", " ") + " UTC" if abs(bad) < 1e11
                  else f"{bad:.6g} s since 1970")
-        raise ServerError(f"{asked.what}: the answer holds {int(outside.sum())} sample(s) stamped outside the "
+        raise ServerError(f"{asked.what}: the answer holds {int(outside.sum())} sample(s) stamped "
+                          "outside the "
                           f"times asked (first: {stamp}); the server or a proxy corrupts answers.")
     ts_ns = np.round(ts * 1000).astype(np.int64) * 10**6
     off = (ts_ns - asked.first_ns) % asked.step_ns
     if bool(off.any()):
-        raise ServerError(f"{asked.what}: the answer holds {int(np.count_nonzero(off))} sample(s) between the "
+        raise ServerError(f"{asked.what}: the answer holds {int(np.count_nonzero(off))} sample(s) "
+                          "between the "
                           "evaluation times asked; the server or a proxy corrupts answers.")
     steps = np.diff(ts_ns)
     if bool((steps <= 0).any()):
         dup = int((steps == 0).sum())
         what = f"{dup} duplicate time(s)" if dup else "times out of order"
-        raise ServerError(f"{asked.what}: a series of the answer has {what}; budgetlab does not choose "
-                          "between samples: ask the server's operator (a broken federation or remote read).")
+        raise ServerError(f"{asked.what}: a series of the answer has {what}; budgetlab does not "
+                          "choose "
+                          "between samples: ask the server's operator (a broken federation or "
+                          "remote read).")
     return ts_ns
 
 
@@ -127,19 +140,25 @@ def _checked(metric: Any, ts: np.ndarray, vals: np.ndarray, asked: Asked) -> Ser
     if bool(bad.any()):
         kind = "NaN" if bool(np.isnan(vals[bad]).any()) else "infinite"
         first = np.datetime64(int(ts_ns[np.flatnonzero(bad)[0]]), "ns").astype("datetime64[s]")
-        raise ServerError(f"{asked.what}: the query returned {kind} values ({int(bad.sum())} samples, first at "
-                          f"{str(first).replace('T', ' ')} UTC); per-bin counts of a counter are finite: check "
+        raise ServerError(f"{asked.what}: the query returned {kind} values ({int(bad.sum())} "
+                          "samples, first at "
+                          f"{str(first).replace('T', ' ')} UTC); per-bin counts of a counter are "
+                          "finite: check "
                           "the query (a division, or a gauge instead of a counter).")
     huge = np.abs(vals) > MAX_SAFE_COUNT
     if bool(huge.any()):
-        raise ServerError(f"{asked.what}: the query returned {int(huge.sum())} value(s) beyond 2**53 "
-                          f"(largest {float(np.abs(vals).max()):.3g}), where no count is exact; check the "
+        raise ServerError(f"{asked.what}: the query returned {int(huge.sum())} value(s) beyond "
+                          "2**53 "
+                          f"(largest {float(np.abs(vals).max()):.3g}), where no count is exact; "
+                          "check the "
                           "query (a sum of counters per bin), or use a shorter freq.")
     return Series({str(k): str(v) for k, v in metric.items()}, ts_ns, vals)
 
 
 def _series(item: Any, asked: Asked) -> Series:
-    if not isinstance(item, dict) or not isinstance(item.get("metric"), dict) or not isinstance(item.get("values"), list):
+    if not isinstance(item, dict) or not isinstance(item.get("metric"),
+                                                    dict) or not isinstance(item.get("values"),
+                                                                            list):
         raise ServerError(f"{asked.what}: the Prometheus answer has a malformed series.")
     values = item["values"]
     try:

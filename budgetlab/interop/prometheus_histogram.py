@@ -21,7 +21,8 @@ from ..errors import ConfigError, InputError, ServerError
 if TYPE_CHECKING:
     from .prometheus_http import PrometheusClient
 
-__all__ = ["HistogramSLI", "histogram_sli", "parse_histogram", "match_bound", "bound_matcher", "latency_selectors",
+__all__ = ["HistogramSLI", "histogram_sli", "parse_histogram", "match_bound", "bound_matcher",
+           "latency_selectors",
            "check_bucket_selectors"]
 
 _NAME = re.compile(r"^\s*([A-Za-z_:][A-Za-z0-9_:]*)\s*(\{(.*)\})?\s*$", re.S)
@@ -46,7 +47,8 @@ def parse_histogram(text: str) -> tuple[str, str]:
     >>> parse_histogram("http_request_duration_seconds_bucket")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: --histogram takes the histogram's name without the suffix _bucket (http_request_duration_seconds): budgetlab reads its _bucket{le=...} and _count series itself.
+    budgetlab.errors.ConfigError: --histogram takes the histogram's name without the suffix _bucket
+    (http_request_duration_seconds): budgetlab reads its _bucket{le=...} and _count series itself.
     """
     m = _NAME.match(text or "")
     if m is None:
@@ -56,9 +58,11 @@ def parse_histogram(text: str) -> tuple[str, str]:
     for suffix in _SUFFIXES:
         if name.endswith(suffix):
             raise ConfigError(f"--histogram takes the histogram's name without the suffix {suffix} "
-                              f"({name[: -len(suffix)]}): budgetlab reads its _bucket{{le=...}} and _count series itself.")
+                              f"({name[: -len(suffix)]}): budgetlab reads its _bucket{{le=...}} "
+                              "and _count series itself.")
     if re.search(r"\ble\s*(=|!=|=~|!~)", matchers):
-        raise ConfigError("--histogram: leave the le label out of the matchers; --slow-above chooses the bucket.")
+        raise ConfigError("--histogram: leave the le label out of the matchers; --slow-above "
+                          "chooses the bucket.")
     return name, matchers
 
 
@@ -66,34 +70,43 @@ def _seconds(le: str) -> float:
     try:
         return float(le)  # "+Inf" reads as inf
     except ValueError:
-        raise InputError(f"a bucket bound le={le!r} is not a number; is this a Prometheus histogram?") from None
+        raise InputError(f"a bucket bound le={le!r} is not a number; is this a Prometheus "
+                         "histogram?") from None
 
 
 def _label(seconds: float) -> str:
     return duration_label(f"{seconds!r}s") if seconds >= 1e-9 else f"{seconds:g} s"
 
 
-def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str, asked: str | None = None) -> str:
-    """The bound (as the server writes it) equal to the threshold, else a refusal naming the nearest.
+def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str,
+                asked: str | None = None) -> str:
+    """The bound (as the server writes it) equal to the threshold, else a refusal naming the
+    nearest.
 
     >>> match_bound(["0.1", "0.5", "1", "+Inf"], 500_000_000, what="h")
     '0.5'
     >>> match_bound(["0.1", "0.5", "1", "+Inf"], 700_000_000, what="h")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: --slow-above 700ms is not a bucket bound of h (bounds: 100ms, 500ms, 1s, +Inf); a histogram counts only at its bounds: the nearest are 500ms and 1s.
+    budgetlab.errors.ConfigError: --slow-above 700ms is not a bucket bound of h (bounds: 100ms,
+    500ms, 1s, +Inf); a histogram counts only at its bounds: the nearest are 500ms and 1s.
     """
     t = threshold_ns / 1e9
     finite = sorted({(_seconds(b), b) for b in bounds if math.isfinite(_seconds(b))})
     for sec, text in finite:
         if math.isclose(sec, t, rel_tol=1e-9, abs_tol=1e-12):
             return text
-    listed = ", ".join(_label(s) for s, _ in finite) + (", +Inf" if len(finite) < len(set(bounds)) else "")
+    listed = ", ".join(_label(s) for s,
+                       _ in finite) + (", +Inf" if len(finite) < len(set(bounds)) else "")
     below = [s for s, _ in finite if s < t]
     above = [s for s, _ in finite if s > t]
-    nearest = " and ".join(_label(s) for s in ([below[-1]] if below else []) + ([above[0]] if above else []))
-    raise ConfigError(f"{asked or '--slow-above ' + _label(t)} is not a bucket bound of {what} (bounds: {listed}); a histogram "
-                      f"counts only at its bounds: the nearest {'are' if below and above else 'is'} {nearest}.")
+    nearest = " and ".join(
+        _label(s) for s in ([below[-1]] if below else []) + ([above[0]] if above else [])
+    )
+    raise ConfigError(f"{asked or '--slow-above ' + _label(t)} is not a bucket bound of {what} "
+                      f"(bounds: {listed}); a histogram "
+                      "counts only at its bounds: the nearest "
+                      f"{'are' if below and above else 'is'} {nearest}.")
 
 
 def histogram_sli(client: PrometheusClient, histogram: str, slow_above: object, *, start_ns: int,
@@ -108,7 +121,8 @@ def histogram_sli(client: PrometheusClient, histogram: str, slow_above: object, 
     sel = f"{name}_bucket{{{matchers}}}" if matchers else f"{name}_bucket"
     found = client.series(sel, start_ns, end_ns)
     if found is None:
-        raise ServerError(f"the server did not list the series of {sel} (/api/v1/series); give the SLI as "
+        raise ServerError(f"the server did not list the series of {sel} (/api/v1/series); give the "
+                          "SLI as "
                           f"--good '{name}_bucket{{le=\"<bound>\"}}' --total {name}_count instead.")
     if not found:
         raise InputError(f"{sel}: no series in the span; check the histogram's name and matchers.")
@@ -118,13 +132,18 @@ def histogram_sli(client: PrometheusClient, histogram: str, slow_above: object, 
     sec = _seconds(bound)
     others = [{k: v for k, v in s.items() if k != "le"} for s in found]
     carrying = [{k: v for k, v in s.items() if k != "le"} for s in found if s["le"] == bound]
-    missing = len({tuple(sorted(o.items())) for o in others}) - len({tuple(sorted(c.items())) for c in carrying})
+    missing = len({tuple(sorted(o.items())) for o in others}) - len(
+        {tuple(sorted(c.items())) for c in carrying}
+    )
     if missing:
-        raise InputError(f"{missing} series of {name} have no bucket le=\"{bound}\" (their bounds differ); narrow "
+        raise InputError(f"{missing} series of {name} have no bucket le=\"{bound}\" (their bounds "
+                         "differ); narrow "
                          "--histogram's matchers to series with the same buckets.")
     good, total = _selectors(name, matchers, f'le="{bound}"')
-    notes = (f"latency SLI from the histogram {name}: good = events within {_label(sec)} (bucket le=\"{bound}\", "
-             f"a bound of the histogram, read in seconds), total = {name}_count; failed requests count as good when "
+    notes = (f"latency SLI from the histogram {name}: good = events within {_label(sec)} (bucket "
+             f"le=\"{bound}\", "
+             f"a bound of the histogram, read in seconds), total = {name}_count; failed requests "
+             "count as good when "
              "fast unless --histogram's matchers leave them out",)
     return HistogramSLI(good=good, total=total, bound=bound, notes=notes)
 
@@ -152,7 +171,8 @@ def latency_selectors(histogram: str, slow_above: object) -> tuple[str, str]:
     and specs written without a server (the bound is not checked against one: say so).
 
     >>> latency_selectors('http_request_duration_seconds{job="api"}', "250ms")
-    ('http_request_duration_seconds_bucket{job="api", le="0.25"}', 'http_request_duration_seconds_count{job="api"}')
+    ('http_request_duration_seconds_bucket{job="api", le="0.25"}',
+    'http_request_duration_seconds_count{job="api"}')
     """
     name, matchers = parse_histogram(histogram)
     return _selectors(name, matchers, bound_matcher(to_ns(slow_above, name="--slow-above")))
@@ -161,14 +181,17 @@ def latency_selectors(histogram: str, slow_above: object) -> tuple[str, str]:
 def _selectors(name: str, matchers: str, le: str) -> tuple[str, str]:
     """``(bucket at le, count)`` selectors of the histogram ``name{matchers}``."""
     inner = f"{matchers}, " if matchers else ""
-    return f"{name}_bucket{{{inner}{le}}}", (f"{name}_count{{{matchers}}}" if matchers else f"{name}_count")
+    return f"{name}_bucket{{{inner}{le}}}", (
+        f"{name}_count{{{matchers}}}" if matchers else f"{name}_count"
+    )
 
 
 _BUCKET = re.compile(r"^\s*([A-Za-z_:][A-Za-z0-9_:]*_bucket)\s*\{(.*)\}\s*$", re.S)
 _LE = re.compile(r'(?:^|,)\s*le\s*(=~|=)\s*"((?:[^"\\]|\\.)*)"\s*(?=,|$)')
 
 
-def check_bucket_selectors(client: PrometheusClient, selectors: Sequence[str], *, start_ns: int, end_ns: int,
+def check_bucket_selectors(client: PrometheusClient, selectors: Sequence[str], *, start_ns: int,
+                           end_ns: int,
                            what: str) -> None:
     """Refuse a histogram bucket selector (``x_bucket{..., le="0.7"}``) that selects no series
     while the histogram has others: a bound it does not have would read as "no event within the
@@ -186,7 +209,9 @@ def check_bucket_selectors(client: PrometheusClient, selectors: Sequence[str], *
         name = m.group(1)[: -len("_bucket")]
         asked = f'{what}: the bucket le{le.group(1)}"{le.group(2)}" of {name}'
         if le.group(1) == "=" and math.isfinite(_seconds(le.group(2))):
-            written = match_bound(bounds, round(_seconds(le.group(2)) * 1e9), what=name, asked=asked)
+            written = match_bound(bounds, round(_seconds(le.group(2)) * 1e9), what=name,
+                                  asked=asked)
             raise ConfigError(f'{asked} is written le="{written}" on this server; use that (or '
                               f'le=~"{le.group(2)}|{written}").')
-        raise ConfigError(f"{asked} matches none of its bounds ({', '.join(bounds)}); pick one of them.")
+        raise ConfigError(f"{asked} matches none of its bounds ({', '.join(bounds)}); pick one of "
+                          "them.")

@@ -34,7 +34,8 @@ from ..privacy import redact
 from .http_origin import MAX_REDIRECTS, Origin, redact_url
 from .prometheus_answer import Asked, Series, decode, read_matrix
 
-__all__ = ["PrometheusClient", "Series", "redact_url", "answer_cap", "MAX_POINTS", "BACKOFF_SECONDS",
+__all__ = ["PrometheusClient", "Series", "redact_url", "answer_cap", "MAX_POINTS",
+           "BACKOFF_SECONDS",
            "MAX_SERIES", "BYTES_PER_POINT", "MAX_REDIRECTS"]
 
 #: Points per series in one ``query_range`` request (Prometheus refuses more than 11,000).
@@ -85,30 +86,41 @@ class PrometheusClient:
             raise ConfigError("the Prometheus URL must be text such as 'http://localhost:9090'.")
         parts = urllib.parse.urlsplit(self.url.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"the Prometheus URL {redact_url(self.url)!r} must start with http:// or https:// "
+            raise ConfigError(f"the Prometheus URL {redact_url(self.url)!r} must start with "
+                              "http:// or https:// "
                               "and name a host (e.g. http://localhost:9090).")
         t = self.timeout
         if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 < t < 1e6:
             raise ConfigError("timeout must be a positive number of seconds.")
-        if not isinstance(self.max_series, int) or isinstance(self.max_series, bool) or self.max_series < 1:
+        if not isinstance(self.max_series, int) or isinstance(self.max_series,
+                                                              bool) or self.max_series < 1:
             raise ConfigError("max_series must be a whole number of at least 1.")
-        if not isinstance(self.retries, int) or isinstance(self.retries, bool) or not 0 <= self.retries <= 20:
+        if not isinstance(self.retries, int) or isinstance(self.retries,
+                                                           bool) or not 0 <= self.retries <= 20:
             raise ConfigError("retries must be a whole number from 0 to 20.")
         hdrs: dict[str, str] = {"Accept": "application/json", "Accept-Encoding": "identity",
                                 "User-Agent": "budgetlab"}
         for k, v in (self.headers or {}).items():
-            if not isinstance(k, str) or not isinstance(v, str) or not k.strip() or "\n" in k + v or "\r" in k + v:
+            if (
+                not isinstance(k, str)
+                or not isinstance(v, str)
+                or not k.strip()
+                or "\n" in k + v
+                or "\r" in k + v
+            ):
                 raise ConfigError("headers must map header names to one-line text values.")
             hdrs[k.strip()] = v
         if parts.username is not None:
             user = urllib.parse.unquote(parts.username)
             pwd = urllib.parse.unquote(parts.password or "")
-            hdrs.setdefault("Authorization", "Basic " + base64.b64encode(f"{user}:{pwd}".encode()).decode())
+            hdrs.setdefault("Authorization",
+                            "Basic " + base64.b64encode(f"{user}:{pwd}".encode()).decode())
         self._headers = hdrs
         self._base = redact_url(self.url.strip())
         self.where = self._base
         self._origin = Origin(self._base, hdrs, float(self.timeout), PARALLEL_REQUESTS,
-                              f"(the cap for {self.max_series:,} series of the points asked); raise max_series= "
+                              f"(the cap for {self.max_series:,} series of the points asked); "
+                              "raise max_series= "
                               "(--max-series) if the query holds that many series")
 
     # -- one request ---------------------------------------------------------------------------
@@ -129,15 +141,20 @@ class PrometheusClient:
                 continue
             if status in _RETRY_STATUS:
                 raise ServerError(f"Prometheus at {self.where} failed with HTTP {status} after "
-                                  f"{attempt + 1} attempts{message}; try again later or ask its operator.")
+                                  f"{attempt + 1} attempts{message}; try again later or ask its "
+                                  "operator.")
             if status in (401, 403):
-                raise ConfigError(f"Prometheus at {self.where} refused access (HTTP {status}){message}; "
-                                  "give credentials with --header 'Authorization: ...' or user:password@ "
+                raise ConfigError(f"Prometheus at {self.where} refused access (HTTP "
+                                  f"{status}){message}; "
+                                  "give credentials with --header 'Authorization: ...' or "
+                                  "user:password@ "
                                   "in the URL.")
             if 400 <= status < 500:
-                raise ConfigError(f"Prometheus at {self.where} refused the query (HTTP {status}){message}; "
+                raise ConfigError(f"Prometheus at {self.where} refused the query (HTTP "
+                                  f"{status}){message}; "
                                   "fix the query.")
-            raise ServerError(f"Prometheus at {self.where} answered HTTP {status}{message}; a Prometheus "
+            raise ServerError(f"Prometheus at {self.where} answered HTTP {status}{message}; a "
+                              "Prometheus "
                               "server answers 2xx, 4xx or 5xx: check the URL.")
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -148,15 +165,21 @@ class PrometheusClient:
         ``max_series``."""
         form = {"match[]": match, "start": f"{start_ns / 1e9:.3f}", "end": f"{end_ns / 1e9:.3f}"}
         try:
-            data = decode(self._post("/api/v1/series", form, self.max_series * 4096 + (1 << 20)), self.where)
+            data = decode(self._post("/api/v1/series", form, self.max_series * 4096 + (1 << 20)),
+                          self.where)
         except (ConfigError, ServerError):
             return None
-        if not isinstance(data, list) or not all(isinstance(d, dict) for d in data) or len(data) > self.max_series:
+        if (
+            not isinstance(data, list)
+            or not all(isinstance(d, dict) for d in data)
+            or len(data) > self.max_series
+        ):
             return None
         return [{str(k): str(v) for k, v in d.items()} for d in data]
 
     # -- query_range in chunks -----------------------------------------------------------------
-    def query_range(self, query: str, first_ns: int, n_steps: int, step_ns: int, *, what: str) -> list[Series]:
+    def query_range(self, query: str, first_ns: int, n_steps: int, step_ns: int, *,
+                    what: str) -> list[Series]:
         """Evaluate ``query`` at ``first_ns + k * step_ns`` for ``k < n_steps``, in chunks of at
         most :data:`MAX_POINTS` points per series; series with equal labels are joined in time
         order (see :meth:`query_ranges`)."""
@@ -173,7 +196,8 @@ class PrometheusClient:
         def chunk(job: tuple[int, int]) -> list[Series]:
             qi, lo = job
             hi = min(n_steps, lo + MAX_POINTS) - 1
-            asked = Asked(queries[qi][1], first_ns + lo * step_ns, hi - lo + 1, step_ns, self.max_series)
+            asked = Asked(queries[qi][1], first_ns + lo * step_ns, hi - lo + 1, step_ns,
+                          self.max_series)
             form = {"query": queries[qi][0], "start": f"{asked.first_ns / 1e9:.3f}",
                     "end": f"{(first_ns + hi * step_ns) / 1e9:.3f}", "step": step}
             raw = self._post("/api/v1/query_range", form, answer_cap(asked.n, self.max_series))

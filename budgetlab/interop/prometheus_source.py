@@ -47,12 +47,14 @@ def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tup
     for s in series:
         missing = [k for k in by if k not in s.labels]
         if missing:
-            raise ConfigError(f"{what}: the query result has no label {missing[0]!r}; group by labels the series "
+            raise ConfigError(f"{what}: the query result has no label {missing[0]!r}; group by "
+                              "labels the series "
                               "carry (or keep them in the query's sum by (...)).")
         keys.append(tuple(s.labels[k] for k in by))
     if len(set(keys)) != len(keys):
         label = "one series" if not by else f"one series per {', '.join(by)}"
-        raise InputError(f"{what}: the query returned {len(series)} series where {label} was expected; aggregate "
+        raise InputError(f"{what}: the query returned {len(series)} series where {label} was "
+                         "expected; aggregate "
                          f"with sum(...) or give by= the labels that tell them apart.")
     return keys
 
@@ -66,8 +68,11 @@ def _split_parts(series: Sequence[Series], by: list[str]
     return main, parts
 
 
-def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[tuple[str, ...], int],
-          span: Span, what: str, parts: Sequence[tuple[tuple[str, ...], Series]] = ()) -> tuple[np.ndarray, np.ndarray]:
+def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[tuple[str, ...],
+                                                                                int],
+          span: Span, what: str, parts: Sequence[tuple[tuple[str, ...],
+                                                       Series]] = ()) -> tuple[np.ndarray,
+                                                                               np.ndarray]:
     """``(values, present)`` arrays of shape ``(groups, n)`` from the series, the reset
     ``parts`` added to the bins of their group."""
     n = span.n
@@ -84,15 +89,19 @@ def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[
             vals[index[key], k[ok]] += s.values[ok]
     v = vals[present]
     if bool(np.any(np.abs(v - np.round(v)) > 1e-6)):
-        raise InputError(f"{what}: the per-bin counts are not whole numbers; the query must count events "
+        raise InputError(f"{what}: the per-bin counts are not whole numbers; the query must count "
+                         "events "
                          "(a counter, or rate/increase of one), not measure a gauge or a ratio.")
     if bool(np.any(v < 0)):
-        raise InputError(f"{what}: the per-bin counts are negative in some bins; the query must be a sum of "
+        raise InputError(f"{what}: the per-bin counts are negative in some bins; the query must be "
+                         "a sum of "
                          "counters, without subtractions.")
     return np.round(vals).astype(np.int64), present
 
 
-def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Mapping[tuple[str, ...], int],
+def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Mapping[tuple[str,
+                                                                                           ...],
+                                                                                     int],
                   span: Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
     """Counts and presence of the errors (or good) counter on the groups of total, and whether
     some group has no counts at all (read as 0, presence set)."""
@@ -100,27 +109,32 @@ def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Map
     keys = _group_index(series, by, kind)
     unknown = [k for k in keys if k not in index]
     if unknown:
-        raise InputError(f"{kind}: the query returns groups that total does not have ({len(unknown)}); "
+        raise InputError(f"{kind}: the query returns groups that total does not have "
+                         f"({len(unknown)}); "
                          "both counters must carry the same labels.")
     counts, present = _fill(series, keys, index, span, kind, parts)
     absent = [g for g in range(len(index)) if not present[g].any()]
     if absent:
-        notes.append(f"{kind}: {len(absent)} group(s) have no {kind} series in the span; read as 0 {kind} "
+        notes.append(f"{kind}: {len(absent)} group(s) have no {kind} series in the span; read as 0 "
+                     f"{kind} "
                      "(initialise counters at 0 to make this explicit)")
         present[absent] = True
     return counts, present, bool(absent)
 
 
 def _guard_keys(keys: list[tuple[str, ...]], by: list[str]) -> None:
-    """Group keys become names in tables, messages and plots: refuse personal data (counted, never shown)."""
+    """Group keys become names in tables, messages and plots: refuse personal data (counted, never
+    shown)."""
     for i, k in enumerate(by):
         guard_values(sorted({key[i] for key in keys}), what=f"total: the values of the label {k!r}")
 
 
 def _bad_counts(tot: np.ndarray, other: np.ndarray, kind: str) -> np.ndarray:
     if bool(np.any(other > tot)):
-        raise InputError(f"{kind} exceeds total in some bins; the two counters are not scraped together, or "
-                         f"{kind} is not a subset of total: check the queries or use a coarser freq.")
+        raise InputError(f"{kind} exceeds total in some bins; the two counters are not scraped "
+                         "together, or "
+                         f"{kind} is not a subset of total: check the queries or use a coarser "
+                         "freq.")
     return other if kind == "errors" else tot - other
 
 
@@ -129,14 +143,16 @@ def _key_frame(index: Mapping[tuple[str, ...], int], by: list[str]) -> pd.DataFr
         return pd.DataFrame(index=pd.RangeIndex(1))
     frame = pd.DataFrame(list(index), columns=by)
     for key in by:
-        frame[key] = pd.Categorical(frame[key].astype(str), categories=sorted(set(frame[key].astype(str))))
+        frame[key] = pd.Categorical(frame[key].astype(str),
+                                    categories=sorted(set(frame[key].astype(str))))
     return frame
 
 
 def _single_series(client: PrometheusClient, selector: str, by: list[str], span: Span) -> bool:
     """Whether ``selector`` holds at most one series per group over the span (asked of the
     server's index); then the sums and the appear/disappear parts of the gap query are left out."""
-    found = client.series(selector, span.first_bin - LOOKBACK_MARGIN_NS, span.first_bin + span.n * span.step_ns)
+    found = client.series(selector, span.first_bin - LOOKBACK_MARGIN_NS,
+                          span.first_bin + span.n * span.step_ns)
     if not found:
         return False
     keys = [tuple(labels.get(k) for k in by) for labels in found]
@@ -145,9 +161,12 @@ def _single_series(client: PrometheusClient, selector: str, by: list[str], span:
 
 def _queries(total: Any, errors: Any, good: Any) -> tuple[CountQuery, CountQuery, str]:
     if (errors is None) == (good is None):
-        raise ConfigError("give exactly one of errors= (failed events) and good= (successful events) beside total=.")
+        raise ConfigError("give exactly one of errors= (failed events) and good= (successful "
+                          "events) beside total=.")
     kind = "errors" if errors is not None else "good"
-    return parse_count_query(total, "total"), parse_count_query(errors if errors is not None else good, kind), kind
+    return parse_count_query(total,
+                             "total"), parse_count_query(errors if errors is not None else good,
+                                                         kind), kind
 
 
 def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str], span: Span
@@ -171,8 +190,10 @@ def _total_counts(answer: list[Series], by: list[str], span: Span
     """(group index, counts, presence) of the total counter; its groups are the groups read."""
     series, parts = _split_parts(answer, by)
     if not series:
-        raise InputError(f"total: the query returned no series between {span.time(0):%Y-%m-%d %H:%M} "
-                         "and end; check the metric name and labels, and that the server holds data "
+        raise InputError("total: the query returned no series between "
+                         f"{span.time(0):%Y-%m-%d %H:%M} "
+                         "and end; check the metric name and labels, and that the server holds "
+                         "data "
                          "for the span.")
     keys = _group_index(series, by, "total")
     _guard_keys(keys, by)
@@ -197,7 +218,8 @@ def read_prometheus(
     retries: int = 3,
     max_series: int = MAX_SERIES,
 ) -> pd.DataFrame:
-    """Per-bin event counts of two Prometheus counters: the bins table of :func:`budgetlab.bin_events`
+    """Per-bin event counts of two Prometheus counters: the bins table of
+    :func:`budgetlab.bin_events`
     (with every bin, as ``dense=True`` makes it: Prometheus answers a value per step).
 
     Parameters
@@ -252,13 +274,15 @@ def read_prometheus(
     ...                 end="2026-01-02", timeout=0.5)
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ServerError: cannot reach Prometheus at http://127.0.0.1:9 (Connection refused); check the URL and that the server is up.
+    budgetlab.errors.ServerError: cannot reach Prometheus at http://127.0.0.1:9 (Connection
+    refused); check the URL and that the server is up.
     """
     q_total, q_other, kind = _queries(total, errors, good)
     keys_by = as_list(by)
     span = Span.over(freq, start, end)
     step = prom_step(span.step_ns)
-    client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries, max_series=max_series)
+    client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries,
+                              max_series=max_series)
     sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span)
     index, tot, tot_present = _total_counts(answers[0], keys_by, span)
     notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
@@ -268,7 +292,8 @@ def read_prometheus(
                      + (f" by {', '.join(keys_by)}" if keys_by else ""))
     oth, oth_present, some_absent = _other_counts(answers[1], kind, keys_by, index, span, notes)
     flags = ~tot_present | ~oth_present
-    if some_absent and single[kind]:  # a group without counts: its series' comings and goings are not implied
+    # a group without counts: its series' comings and goings are not implied
+    if some_absent and single[kind]:
         gap = gap_query(q_other.selectors[0], step, span.step_ns, keys_by)
         answers.append(client.query_range(gap, span.first_eval, span.n, span.step_ns,
                                           what=f"{kind} scrape gaps"))

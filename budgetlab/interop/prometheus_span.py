@@ -73,11 +73,13 @@ def check_span(present: np.ndarray, span: Span, what: str) -> None:
     if idx[0] > 0:
         since = span.time(int(idx[0]))
         raise InputError(f"{what}: the server holds no data before {since:%Y-%m-%d %H:%M} UTC "
-                         "(retention, or the counter is newer); start at or after that time (e.g. a "
+                         "(retention, or the counter is newer); start at or after that time (e.g. "
+                         "a "
                          "shorter --since).")
     if idx[-1] < present.shape[1] - 1:
         until = span.time(int(idx[-1]) + 1)
-        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end at "
+        raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end "
+                         "at "
                          "or before that time.")
 
 

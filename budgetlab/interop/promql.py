@@ -1,4 +1,5 @@
-"""PromQL for reading counters as per-bin event counts (what :func:`~budgetlab.read_prometheus` sends).
+"""PromQL for reading counters as per-bin event counts (what :func:`~budgetlab.read_prometheus`
+sends).
 
 **The count form.** For a counter selector ``S`` and a bin width ``f`` the per-bin increase of
 every series is evaluated at each bin end ``t`` as
@@ -11,7 +12,8 @@ every series is evaluated at each bin end ``t`` as
 5 minutes by default), so the first branch is the plain difference of two raw counter values:
 no extrapolation, and the differences telescope, so the sum over bins equals the counter's
 gain over the span. The second branch is a **reset**: the value fell, and the bin gets the value
-after the reset (``* 1`` drops the metric name, so both branches are one series) (the counter restarted from 0, as ``rate()`` assumes too). This is then summed
+after the reset (``* 1`` drops the metric name, so both branches are one series) (the counter
+restarted from 0, as ``rate()`` assumes too). This is then summed
 per group (``sum by (labels)``) on the server.
 
 **The split form (a bare selector).** The same counts, for less work on the server: the sum of
@@ -41,7 +43,9 @@ series' first sample is a starting value, not an increase (as in Prometheus).
 ``sum(rate(x[{{.window}}]))``) are replaced by the first form; the rest of the expression is kept.
 
 >>> print(bin_count_query('http_requests_total{job="api"}', "1m", ["region"]))
-sum by (region) (http_requests_total{job="api"} - http_requests_total{job="api"} offset 1m) or label_replace(sum by (region) (http_requests_total{job="api"} offset 1m > http_requests_total{job="api"}), "budgetlab_part", "reset", "", "")
+sum by (region) (http_requests_total{job="api"} - http_requests_total{job="api"} offset 1m) or
+label_replace(sum by (region) (http_requests_total{job="api"} offset 1m >
+http_requests_total{job="api"}), "budgetlab_part", "reset", "", "")
 """
 
 from __future__ import annotations
@@ -73,7 +77,8 @@ LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _METRIC = re.compile(rf"^{_NAME}$")
 _MATCHER = re.compile(r'\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*')
 _KEYWORDS = {"sum", "min", "max", "avg", "count", "by", "without", "on", "ignoring", "group_left",
-             "group_right", "and", "or", "unless", "offset", "bool", "topk", "bottomk", "quantile", "stddev",
+             "group_right", "and", "or", "unless", "offset", "bool", "topk", "bottomk", "quantile",
+             "stddev",
              "stdvar", "count_values", "group", "inf", "nan"}
 
 
@@ -196,7 +201,9 @@ def parse_count_query(text: str, what: str) -> CountQuery:
     >>> parse_count_query("sum(errs_total)", "errors")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: errors='sum(errs_total)' holds no counter budgetlab can read per bin; give a counter selector (x_total{job="a"}) or PromQL with rate(x_total[...]) / increase(x_total[...]).
+    budgetlab.errors.ConfigError: errors='sum(errs_total)' holds no counter budgetlab can read per
+    bin; give a counter selector (x_total{job="a"}) or PromQL with rate(x_total[...]) /
+    increase(x_total[...]).
     """
     if not isinstance(text, str) or not text.strip():
         raise ConfigError(f"{what} must be a counter selector or PromQL text.")
@@ -207,10 +214,14 @@ def parse_count_query(text: str, what: str) -> CountQuery:
     found = [fm.group(2).strip() for fm in _COUNTER_FN.finditer(text)]
     rest = _COUNTER_FN.sub("", text)
     if not found or "[" in rest:
-        raise ConfigError(f"{what}={shown(text, 200)} holds no counter budgetlab can read per bin; give a counter selector "
-                          '(x_total{job="a"}) or PromQL with rate(x_total[...]) / increase(x_total[...]).')
-    if re.search(r"\boffset\b|@", re.sub(r'"(?:[^"\\]|\\.)*"', '""', rest)):  # not inside label values
-        raise ConfigError(f"{what}={shown(text, 200)} uses offset or @; budgetlab sets the evaluation times itself.")
+        raise ConfigError(f"{what}={shown(text, 200)} holds no counter budgetlab can read per bin; "
+                          "give a counter selector "
+                          '(x_total{job="a"}) or PromQL with rate(x_total[...]) / '
+                          'increase(x_total[...]).')
+    # not inside label values
+    if re.search(r"\boffset\b|@", re.sub(r'"(?:[^"\\]|\\.)*"', '""', rest)):
+        raise ConfigError(f"{what}={shown(text, 200)} uses offset or @; budgetlab sets the "
+                          "evaluation times itself.")
     return CountQuery(text, tuple(dict.fromkeys(found)), False)
 
 
@@ -224,13 +235,16 @@ def _by(by: Sequence[str]) -> str:
         if not isinstance(k, str) or not LABEL_NAME.match(k):
             raise ConfigError(f"by: {k!r} is not a Prometheus label name (letters, digits, _).")
         if k == PART_LABEL:
-            raise ConfigError(f"by: {PART_LABEL!r} is the label budgetlab marks its own query parts with; "
+            raise ConfigError(f"by: {PART_LABEL!r} is the label budgetlab marks its own query "
+                              "parts with; "
                               "group by another label (rename it with label_replace in the query).")
     return ", ".join(by)
 
 
-def bin_count_query(query: CountQuery | str, step: str, by: Sequence[str], *, single: bool = False) -> str:
-    """The PromQL of the per-bin counts of ``query``, summed per ``by`` labels (see the module notes:
+def bin_count_query(query: CountQuery | str, step: str, by: Sequence[str], *,
+                    single: bool = False) -> str:
+    """The PromQL of the per-bin counts of ``query``, summed per ``by`` labels (see the module
+    notes:
     the split form for a bare selector, whose series marked with :data:`PART_LABEL` are added to
     the others of their group; the count form inside an expression).
 
@@ -238,7 +252,8 @@ def bin_count_query(query: CountQuery | str, step: str, by: Sequence[str], *, si
     span) the sums, each of one series, are left out: the same values, for less work.
 
     >>> bin_count_query("e_total", "1m", [])
-    'sum (e_total - e_total offset 1m) or label_replace(sum (e_total offset 1m > e_total), "budgetlab_part", "reset", "", "")'
+    'sum (e_total - e_total offset 1m) or label_replace(sum (e_total offset 1m > e_total),
+    "budgetlab_part", "reset", "", "")'
     >>> bin_count_query("sum(rate(e_total[{{.window}}]))", "1m", [])
     'sum(((e_total - e_total offset 1m >= 0) or ((e_total < e_total offset 1m) * 1)))'
     """
@@ -279,7 +294,8 @@ def window_query(query: CountQuery | str, window: str, *, function: str = "incre
     return _COUNTER_FN.sub(lambda m: f"{m.group(1)}({m.group(2).strip()}[{window}])", q.text)
 
 
-def gap_query(selector: str, step: str, step_ns: int, by: Sequence[str], *, single: bool = False) -> str:
+def gap_query(selector: str, step: str, step_ns: int, by: Sequence[str], *,
+              single: bool = False) -> str:
     """PromQL that returns a sample for every group and bin end where a series of ``selector``
     had no scrape in the bin (none in ``(t - f, t]``: the range ``[f - 1ms]`` leaves out the
     sample at ``t - f``), disappeared, or appeared (its first sample is a start value, not an
@@ -290,7 +306,8 @@ def gap_query(selector: str, step: str, step_ns: int, by: Sequence[str], *, sing
     group no other series, so the count query's missing value reports that bin already.
 
     >>> print(gap_query("up_total", "1m", 60 * 10**9, ["job"]))
-    (count by (job) (up_total unless count_over_time(up_total[59999ms]))) or (count by (job) (up_total offset 1m unless up_total)) or (count by (job) (up_total unless up_total offset 1m))
+    (count by (job) (up_total unless count_over_time(up_total[59999ms]))) or (count by (job)
+    (up_total offset 1m unless up_total)) or (count by (job) (up_total unless up_total offset 1m))
     """
     labels = _by(by)
     s = selector

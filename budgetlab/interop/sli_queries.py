@@ -26,7 +26,8 @@ from .openslo.pyrra import is_pyrra
 from .openslo.sloth import SLOTH_VERSION, is_sloth_spec
 from .promql import parse_count_query, window_query
 
-__all__ = ["SpecSLO", "sli_queries", "rule_queries", "ratio_rule_expr", "read_slo_spec", "SLOTH_VERSION"]
+__all__ = ["SpecSLO", "sli_queries", "rule_queries", "ratio_rule_expr", "read_slo_spec",
+           "SLOTH_VERSION"]
 
 
 @dataclass(frozen=True)
@@ -54,61 +55,79 @@ def _query(ratio: Mapping[str, Any], part: str, where: str) -> str | None:
         return None
     src = item.get("metricSource") if isinstance(item, Mapping) else None
     if not isinstance(src, Mapping):
-        raise ConfigError(f"{where}.{part}.metricSource is required (type: Prometheus, spec.query).")
+        raise ConfigError(f"{where}.{part}.metricSource is required (type: Prometheus, "
+                          "spec.query).")
     kind = src.get("type")
     if not isinstance(kind, str) or kind.lower() != "prometheus":
-        raise ConfigError(f"{where}.{part}.metricSource.type is {kind!r}; budgetlab reads Prometheus sources only "
-                          "(give the counters instead: backtest --total/--errors, export --total-metric/--errors-metric).")
+        raise ConfigError(f"{where}.{part}.metricSource.type is {kind!r}; budgetlab reads "
+                          "Prometheus sources only "
+                          "(give the counters instead: backtest --total/--errors, export "
+                          "--total-metric/--errors-metric).")
     spec = src.get("spec")
     query = spec.get("query") if isinstance(spec, Mapping) else None
     if not isinstance(query, str) or not query.strip():
-        raise ConfigError(f"{where}.{part}.metricSource.spec.query must be the PromQL text of the counter.")
+        raise ConfigError(f"{where}.{part}.metricSource.spec.query must be the PromQL text of the "
+                          "counter.")
     return query
 
 
 def sli_queries(doc: SLODocument) -> dict[str, str]:
-    """``{"total": ..., "errors" or "good": ...}`` from an OpenSLO document's inline ratio indicator.
+    """``{"total": ..., "errors" or "good": ...}`` from an OpenSLO document's inline ratio
+    indicator.
 
     >>> from budgetlab.interop.openslo import ratio_indicator
-    >>> doc = SLODocument("api", SLO(0.999, "30D"), indicator=ratio_indicator("req_total", "err_total"))
+    >>> doc = SLODocument("api", SLO(0.999, "30D"), indicator=ratio_indicator("req_total",
+    ...                                                                       "err_total"))
     >>> sli_queries(doc)
     {'total': 'req_total', 'errors': 'err_total'}
     """
     ind = doc.indicator
     if ind is None:
         ref = f" (indicatorRef {doc.indicator_ref!r})" if doc.indicator_ref else ""
-        raise ConfigError(f"SLO {doc.name!r} has no inline indicator{ref}, so no Prometheus queries; inline the "
-                          "ratioMetric SLI in spec.indicator, or give the counters (backtest --total/--errors, export "
+        raise ConfigError(f"SLO {doc.name!r} has no inline indicator{ref}, so no Prometheus "
+                          "queries; inline the "
+                          "ratioMetric SLI in spec.indicator, or give the counters (backtest "
+                          "--total/--errors, export "
                           "--total-metric/--errors-metric).")
     where = "spec.indicator.spec.ratioMetric"
     ratio = ind.get("spec", {}).get("ratioMetric")
     if not isinstance(ratio, Mapping):
         raise ConfigError(f"SLO {doc.name!r}: {where} is required.")
     if "raw" in ratio:
-        raise ConfigError(f"SLO {doc.name!r}: {where}.raw (a precomputed ratio) cannot be split into events; "
+        raise ConfigError(f"SLO {doc.name!r}: {where}.raw (a precomputed ratio) cannot be split "
+                          "into events; "
                           "give good or bad over total.")
     total = _query(ratio, "total", where)
     good = _query(ratio, "good", where)
     bad = _query(ratio, "bad", where)
     if total is None or (good is None) == (bad is None):
         raise ConfigError(f"SLO {doc.name!r}: {where} needs total and exactly one of good and bad.")
-    if ratio.get("counter") is False and any(parse_count_query(q, "query").bare for q in (total, good, bad) if q):
+    if ratio.get("counter") is False and any(
+        parse_count_query(q, "query").bare for q in (total, good, bad) if q
+    ):
         # a bare selector of a gauge has no per-bin increase; rate()/increase() of counters inside
         # an expression (Sloth's v1alpha files, counter: false) read the same either way
-        raise ConfigError(f"SLO {doc.name!r}: {where}.counter is false and a query is a bare selector; budgetlab "
-                          "reads counters of events (set counter: true, or write rate(x_total[{{.window}}])).")
-    return {"total": total, "errors": bad} if bad is not None else {"total": total, "good": good or ""}
+        raise ConfigError(f"SLO {doc.name!r}: {where}.counter is false and a query is a bare "
+                          "selector; budgetlab "
+                          "reads counters of events (set counter: true, or write "
+                          "rate(x_total[{{.window}}])).")
+    return {"total": total, "errors": bad} if bad is not None else {"total": total,
+                                                                    "good": good or ""}
 
 
 def rule_queries(doc: SLODocument, *, selectors: bool = False) -> dict[str, str]:
     """:func:`sli_queries` for rules written without counters: an SLO without queries, or
     label selectors given besides its queries, are refused with the fix."""
     if doc.indicator is None:
-        raise ConfigError(f"SLO {doc.name!r} carries no Prometheus queries (no inline ratioMetric SLI): give the "
-                          "counters, total_metric= and errors_metric= (CLI --total-metric/--errors-metric).")
+        raise ConfigError(f"SLO {doc.name!r} carries no Prometheus queries (no inline ratioMetric "
+                          "SLI): give the "
+                          "counters, total_metric= and errors_metric= (CLI "
+                          "--total-metric/--errors-metric).")
     if selectors:
-        raise ConfigError(f"SLO {doc.name!r} carries its own queries: selector, errors_selector and selector_labels "
-                          "apply to total_metric/errors_metric only; put the matchers in the queries.")
+        raise ConfigError(f"SLO {doc.name!r} carries its own queries: selector, errors_selector "
+                          "and selector_labels "
+                          "apply to total_metric/errors_metric only; put the matchers in the "
+                          "queries.")
     return sli_queries(doc)
 
 
@@ -118,7 +137,8 @@ def ratio_rule_expr(queries: Mapping[str, str], window: str, *, function: str = 
     the window by :func:`~budgetlab.interop.promql.window_query`. Over the same counters this is
     the ratio budgetlab's bins give (errors, or total minus good, summed over the window's bins).
 
-    >>> print(ratio_rule_expr({"total": "sum(rate(r_total[{{.window}}]))", "good": "sum(rate(ok_total[{{.window}}]))"}, "5m"))
+    >>> print(ratio_rule_expr({"total": "sum(rate(r_total[{{.window}}]))",
+    ...                        "good": "sum(rate(ok_total[{{.window}}]))"}, "5m"))
     ((sum(rate(r_total[5m]))) - (sum(rate(ok_total[5m]))))
     /
     (sum(rate(r_total[5m])))
@@ -169,14 +189,16 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
     path_text, _, name = str(spec).partition("#")
     path = Path(path_text)
     if not path.is_file():
-        raise FileFormatError(f"{path.name}: no such file; give an OpenSLO, Sloth prometheus/v1 or Pyrra spec.")
+        raise FileFormatError(f"{path.name}: no such file; give an OpenSLO, Sloth prometheus/v1 or "
+                              "Pyrra spec.")
     docs = read_openslo(path)
     source, grouping = _source(path)
     found = []
     for doc in docs:
         if name and doc.name != name:
             continue
-        found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels), source=source,
+        found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels),
+                             source=source,
                              notes=doc.notes, by=grouping.get(doc.name, ()), **sli_queries(doc)))
     if name and not found:
         raise ConfigError(f"{path.name}: has no SLO named {name!r}.")

@@ -83,7 +83,8 @@ def severity_groups(tiers: Sequence[AlertTier]) -> list[tuple[str, list[AlertTie
     for sev, ts in groups.items():
         if len({(t.for_, t.cooldown) for t in ts}) > 1:
             raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers "
-                              f"({', '.join(t.name for t in ts)}) have different for_/cooldown; give them the same, "
+                              f"({', '.join(t.name for t in ts)}) have different for_/cooldown; "
+                              "give them the same, "
                               "or use style='budgetlab' (one alert per tier).")
     return list(groups.items())
 
@@ -120,7 +121,8 @@ def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_
         table = info or {}
         own = table.get(ts[0].name) or table.get(sev)
         if any((table.get(t.name) or table.get(sev)) != own for t in ts):
-            raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers carry different "
+            raise ConfigError(f"style='sloth' writes one alert per severity: the {sev!r} tiers "
+                              "carry different "
                               "alert policy names, labels or annotations; give them the same.")
         rule: dict[str, Any] = {"alert": alert_title(alert_name, own), "expr": expr,
                                 **alert_timing(ts[0])}
@@ -131,7 +133,8 @@ def sloth_alert_rules(ids: Mapping[str, str], tiers: Sequence[AlertTier], alert_
     return rules
 
 
-def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str, period: pd.Timedelta,
+def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str,
+                     period: pd.Timedelta,
                      current: str, period_record: str, version: str,
                      labels: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Sloth's meta recordings for one SLO. ``current`` / ``period_record``: the recording names
@@ -141,16 +144,19 @@ def sloth_meta_rules(ids: Mapping[str, str], *, target: float, target_text: str,
     days = period / pd.Timedelta("1D")
 
     def burn(record: str) -> str:
-        return f"{record}{f}\n/ on(sloth_id, sloth_slo, sloth_service) group_left\nslo:error_budget:ratio{f}\n"
+        return (f"{record}{f}\n/ on(sloth_id, sloth_slo, sloth_service) "
+                f"group_left\nslo:error_budget:ratio{f}\n")
 
     return [
         *objective_rules(ids, target_text),
         {"record": "slo:time_period:days", "expr": f"vector({days:g})", "labels": dict(ids)},
         {"record": "slo:current_burn_rate:ratio", "expr": burn(current), "labels": dict(ids)},
         {"record": "slo:period_burn_rate:ratio", "expr": burn(period_record), "labels": dict(ids)},
-        {"record": "slo:period_error_budget_remaining:ratio", "expr": f"1 - slo:period_burn_rate:ratio{f}",
+        {"record": "slo:period_error_budget_remaining:ratio",
+         "expr": f"1 - slo:period_burn_rate:ratio{f}",
          "labels": dict(ids)},
         {"record": "sloth_slo_info", "expr": "vector(1)",
-         "labels": {**ids, "sloth_mode": "budgetlab", "sloth_objective": fraction_to_percent(target),
+         "labels": {**ids, "sloth_mode": "budgetlab",
+                    "sloth_objective": fraction_to_percent(target),
                     "sloth_spec": "openslo/v1", "sloth_version": version}},
     ]

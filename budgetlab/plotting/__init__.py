@@ -11,5 +11,7 @@ from .latency import plot_latency_shares, plot_timeout_tradeoff
 from .timeline import plot_timeline
 
 __all__ = ["place_axis_labels", "plot_daily_success", "plot_hourly_profile",
-           "STATUS_COLORS", "STATUS_HATCHES", "thin_minmax", "gap_threshold", "BUCKET_COLORS", "plot_timeline", "plot_buckets", "plot_alerts",
-           "plot_recalibration", "plot_window_comparison", "plot_latency_shares", "plot_timeout_tradeoff"]
+           "STATUS_COLORS", "STATUS_HATCHES", "thin_minmax", "gap_threshold", "BUCKET_COLORS",
+           "plot_timeline", "plot_buckets", "plot_alerts",
+           "plot_recalibration", "plot_window_comparison", "plot_latency_shares",
+           "plot_timeout_tradeoff"]

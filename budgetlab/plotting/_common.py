@@ -1,4 +1,5 @@
-"""Shared drawing helpers of :mod:`budgetlab.plotting` (time axes, legends, thinning, gaps, colours)."""
+"""Shared drawing helpers of :mod:`budgetlab.plotting` (time axes, legends, thinning, gaps,
+colours)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,22 @@ from ..errors import InputError
 #: black. Besides their hue they differ in lightness (CIELAB L* 58, 89, 54, 0), and the bands add
 #: :data:`STATUS_HATCHES`, so the four stay apart in deuteranopia and protanopia (simulated with
 #: Machado et al. 2009: no two closer than ΔE 33) and in greyscale print.
-STATUS_COLORS = {"healthy": "#009E73", "warning": "#F0E442", "critical": "#D55E00", "exhausted": "#000000"}
+STATUS_COLORS = {"healthy": "#009E73", "warning": "#F0E442", "critical": "#D55E00",
+                 "exhausted": "#000000"}
 #: Hatching of the status bands (density grows with the severity).
 STATUS_HATCHES = {"healthy": "", "warning": "..", "critical": "///", "exhausted": "xx"}
 
 #: Colours of groups in line plots (Okabe–Ito: distinguishable with the common colour-vision
 #: deficiencies), cycled in the groups' display order.
-GROUP_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
-#: The colour of the groups drawn as "other" (:func:`group_colors`), lighter than every group colour.
+GROUP_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
+                "#000000")
+# : The colour of the groups drawn as "other" (:func:`group_colors`), lighter than every group
+# colour.
 OTHER_COLOR = "#B8B8B8"
 
 
-def group_colors(names: Sequence[str], weights: Sequence[float] | None = None) -> dict[str, str | None]:
+def group_colors(names: Sequence[str], weights: Sequence[float] | None = None) -> dict[str,
+                                                                                       str | None]:
     """A colour per group: distinct ones (:data:`GROUP_COLORS`, in the groups' order) while they
     suffice; with more groups, the ``len(GROUP_COLORS) - 1`` with the most weight (evidence, e.g.
     events; ties and no weights: the first ones) keep theirs, in their order, and the others map to
@@ -121,13 +126,16 @@ def extreme_rows(y: np.ndarray, starts: np.ndarray) -> np.ndarray:
     out = [rel, last]
     for reduce in (np.fmin, np.fmax):  # NaN ignored unless a piece holds nothing else
         extreme = reduce.reduceat(y, rel)
-        hit = np.flatnonzero(y == np.repeat(extreme, lengths))  # NaN never equals: an all-NaN piece has none
+        # NaN never equals: an all-NaN piece has none
+        hit = np.flatnonzero(y == np.repeat(extreme, lengths))
         piece = np.searchsorted(rel, hit, side="right")  # the piece of each hit (+ 1)
-        out.append(hit[np.r_[True, piece[1:] != piece[:-1]]] if len(hit) else hit)  # the first hit of each
+        # the first hit of each
+        out.append(hit[np.r_[True, piece[1:] != piece[:-1]]] if len(hit) else hit)
     return np.asarray(np.unique(np.concatenate(out)) + s[0], dtype=np.int64)
 
 
-def thin_minmax(t_ns: np.ndarray, y: np.ndarray, *, max_points: int, breaks: np.ndarray | None = None) -> np.ndarray:
+def thin_minmax(t_ns: np.ndarray, y: np.ndarray, *, max_points: int,
+                breaks: np.ndarray | None = None) -> np.ndarray:
     """Rows of a time series to draw so that the picture stays the same: all rows when there are
     at most ``max_points``, else the first, last, minimum and maximum of each of
     ``max_points // 4`` equal-width time columns (each also cut after every row in ``breaks``,
@@ -175,7 +183,8 @@ def gap_breaks(t_ns: np.ndarray, gap_ns: int) -> np.ndarray:
     return np.flatnonzero(np.diff(t) > gap_ns).astype(np.int64)
 
 
-def step_line(t_ns: np.ndarray, y: np.ndarray, rows: np.ndarray, breaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def step_line(t_ns: np.ndarray, y: np.ndarray, rows: np.ndarray,
+              breaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(x, y)`` to draw with ``drawstyle="steps-post"``: the ``rows`` kept (see
     :func:`thin_minmax`), and after every row in ``breaks`` a NaN at the same time, so that the
     value holds until the next event but never across a gap. ``x`` is naive UTC
@@ -234,14 +243,17 @@ def legend_above(ax: Axes, handles: list[Any], ncols: int = 4) -> None:
         n -= 1
 
 
-def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1, ncols: int = 1) -> None:
+def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1,
+                 ncols: int = 1) -> None:
     """A legend right of the plot area (``x`` in axes fraction plus ``inches``), so it covers no
     data and leaves the title free."""
     from matplotlib.transforms import ScaledTranslation
 
     anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, 1.0), bbox_transform=anchor, ncols=ncols,
-              fontsize="small", frameon=False, borderaxespad=0.0, columnspacing=1.0, handlelength=1.6)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, 1.0), bbox_transform=anchor,
+              ncols=ncols,
+              fontsize="small", frameon=False, borderaxespad=0.0, columnspacing=1.0,
+              handlelength=1.6)
 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:
@@ -257,7 +269,8 @@ def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:
         box = ax.get_position()
         h = box.height / (n + hspace * (n - 1))
         ax.set_position((box.x0, box.y1 - h, box.width, h))
-        rest = [fig.add_axes((box.x0, box.y1 - (i + 1) * h - i * hspace * h, box.width, h), sharex=ax)
+        rest = [fig.add_axes((box.x0, box.y1 - (i + 1) * h - i * hspace * h, box.width, h),
+                             sharex=ax)
                 for i in range(1, n)]
     return [ax, *rest]
 
@@ -277,8 +290,11 @@ def _label_edge(axis: Any, renderer: Any, side: str) -> float | None:
     (``side``: ``"x0"`` for a y axis, ``"y0"`` for an x axis), or ``None`` without any."""
     lo, hi = sorted(axis.get_view_interval())
     tol = 1e-9 * max(hi - lo, 1e-300)
-    edges = [getattr(t.label1.get_window_extent(renderer), side) for t in axis.get_major_ticks()
-             if t.label1.get_visible() and t.label1.get_text() and lo - tol <= t.get_loc() <= hi + tol]
+    edges = [
+        getattr(t.label1.get_window_extent(renderer), side)
+        for t in axis.get_major_ticks()
+        if t.label1.get_visible() and t.label1.get_text() and lo - tol <= t.get_loc() <= hi + tol
+    ]
     return min(edges) if edges else None
 
 

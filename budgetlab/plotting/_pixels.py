@@ -16,7 +16,8 @@ from matplotlib.axes import Axes
 
 from ..budget.figures import STATUSES
 
-__all__ = ["pixel_columns", "column_of", "worst_per_column", "column_runs", "merge_breaks", "rug_ticks", "span_bands",
+__all__ = ["pixel_columns", "column_of", "worst_per_column", "column_runs", "merge_breaks",
+           "rug_ticks", "span_bands",
            "status_runs"]
 
 
@@ -45,13 +46,15 @@ def column_of(t_ns: np.ndarray, lo: int, hi: int, columns: int) -> np.ndarray:
     return np.clip(col, 0, columns - 1)
 
 
-def worst_per_column(start: np.ndarray, end: np.ndarray, code: np.ndarray, lo: int, hi: int, columns: int
+def worst_per_column(start: np.ndarray, end: np.ndarray, code: np.ndarray, lo: int, hi: int,
+                     columns: int
                      ) -> np.ndarray:
     """The highest ``code`` of the spans ``[start, end)`` (sorted, not overlapping) that touch each
     column of ``[lo, hi]``, ``-1`` where none does. A column holds the spans that start in it
     and the one running at its left edge: one reduction over the spans, one search per column.
 
-    >>> worst_per_column(np.array([0, 3, 4]), np.array([3, 4, 10]), np.array([0, 3, 1]), 0, 10, 5).tolist()
+    >>> worst_per_column(np.array([0, 3, 4]), np.array([3, 4, 10]), np.array([0, 3, 1]), 0, 10,
+    ...                  5).tolist()
     [0, 3, 1, 1, 1]
     """
     start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
@@ -61,7 +64,8 @@ def worst_per_column(start: np.ndarray, end: np.ndarray, code: np.ndarray, lo: i
         return worst
     np.maximum.at(worst, column_of(start, lo, hi, columns), code)  # the spans starting in a column
     edges = lo + np.ceil(np.arange(columns) * (max(float(hi - lo), 1.0) / columns)).astype(np.int64)
-    running = np.searchsorted(start, edges, side="right") - 1  # the last span starting at or before the edge
+    # the last span starting at or before the edge
+    running = np.searchsorted(start, edges, side="right") - 1
     on = running >= 0
     on[on] = end[running[on]] > edges[on]
     worst[on] = np.maximum(worst[on], code[running[on]])
@@ -76,7 +80,8 @@ def column_runs(values: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nd
     [[0, 2], [0, 6], [4, 8]]
     """
     columns = len(values)
-    edges = lo + np.ceil(np.arange(columns + 1) * (max(float(hi - lo), 1.0) / columns)).astype(np.int64)
+    edges = lo + np.ceil(np.arange(columns + 1) * (max(float(hi - lo),
+                                                       1.0) / columns)).astype(np.int64)
     edges[-1] = max(edges[-1], hi)
     new = np.r_[True, values[1:] != values[:-1]]
     first = np.flatnonzero(new)
@@ -85,7 +90,8 @@ def column_runs(values: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nd
     return values[first][keep], edges[first][keep], edges[last][keep]
 
 
-def merge_breaks(t_ns: np.ndarray, breaks: np.ndarray, lo: int, hi: int, columns: int) -> np.ndarray:
+def merge_breaks(t_ns: np.ndarray, breaks: np.ndarray, lo: int, hi: int,
+                 columns: int) -> np.ndarray:
     """The ``breaks`` (rows after which a line breaks) a panel of ``columns`` can show: every
     break that opens a gap of a column or more, and the first break of each column.
 
@@ -106,7 +112,8 @@ def rug_ticks(t_ns: np.ndarray, names: np.ndarray, columns: int) -> np.ndarray:
     """Rows of the transitions (times ``t_ns``, new status ``names``) a rug keeps: in each column
     of their span, the first of those to the worst new status there; sorted by time.
 
-    >>> rug_ticks(np.array([0, 1, 2, 7]), np.array(["warning", "exhausted", "healthy", "critical"]), 2).tolist()
+    >>> rug_ticks(np.array([0, 1, 2, 7]), np.array(["warning", "exhausted", "healthy", "critical"]),
+    ...           2).tolist()
     [1, 3]
     """
     t = np.asarray(t_ns, dtype=np.int64)
@@ -136,7 +143,8 @@ def span_bands(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, h
     rank = {name: k for k, name in enumerate(STATUSES)}
     code = np.array([rank.get(str(n), -1) for n in names], dtype=np.int64)
     worst = worst_per_column(start[~quiet], end[~quiet], code[~quiet], lo, hi, columns)
-    empty = worst_per_column(start[quiet], end[quiet], np.zeros(int(quiet.sum()), dtype=np.int64), lo, hi, columns)
+    empty = worst_per_column(start[quiet], end[quiet], np.zeros(int(quiet.sum()), dtype=np.int64),
+                             lo, hi, columns)
     (w, ws, we), (_, qs, qe) = column_runs(worst, lo, hi), column_runs(empty, lo, hi)
     out = np.r_[np.asarray(STATUSES, dtype=object)[w], np.full(len(qs), "no_traffic", dtype=object)]
     return out.astype(str), np.r_[ws, qs], np.r_[we, qe]

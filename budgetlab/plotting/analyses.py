@@ -63,7 +63,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     --------
     >>> import matplotlib.pyplot as plt
     >>> from budgetlab import recalibrate, synth
-    >>> events, _ = synth.generate("2026-10-05", 6, seed=1, rate=0.1, incidents=None, session_ids=False)
+    >>> events, _ = synth.generate("2026-10-05", 6, seed=1, rate=0.1, incidents=None,
+    ...                            session_ids=False)
     >>> r = recalibrate(events, by="captcha_type", target=0.93, n_boot=20)
     >>> ax = plot_recalibration(r)
     >>> [ln.get_gid() for ln in ax.lines][:3]
@@ -72,14 +73,17 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     """
     for attr in ("summary", "candidates", "distribution", "settings"):
         if not hasattr(result, attr):
-            raise InputError("plot_recalibration() takes the Recalibration that budgetlab.recalibrate() returns.")
+            raise InputError("plot_recalibration() takes the Recalibration that "
+                             "budgetlab.recalibrate() returns.")
     ax = plt.gca() if ax is None else ax
     settings = result.settings
     keys = list(settings.get("by", []))
     limit_status = str(settings.get("limit_status", "exhausted"))
     levels = STATUSES[STATUSES.index(limit_status):]
     summary, cand, dist = result.summary, result.candidates, result.distribution
-    s_lab, c_lab, d_lab = _group_labels(summary, keys), _group_labels(cand, keys), _group_labels(dist, keys)
+    s_lab, c_lab, d_lab = _group_labels(summary, keys), _group_labels(cand,
+                                                                      keys), _group_labels(dist,
+                                                                                           keys)
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     handles: list[Any] = []
     weight = summary["events"].to_numpy(dtype=float) if "events" in summary.columns else None
@@ -89,14 +93,17 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         color, z = (colors[str(label)] or OTHER_COLOR, 2.0 if shown else 1.5)
         row = summary.iloc[i]
         d = dist[d_lab == label]
-        line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100, color=color,
+        line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100,
+                        color=color,
                         lw=1.5, gid=f"distribution:{label}", label=label, zorder=z)
         if shown:
             handles.append(line)
         sel = c_lab == label
-        ax.plot(cand["target"].to_numpy()[sel] * 100, c_share[sel] * 100, ls="none", marker="o", ms=3,
+        ax.plot(cand["target"].to_numpy()[sel] * 100, c_share[sel] * 100, ls="none", marker="o",
+                ms=3,
                 color=color, alpha=0.6, gid=f"candidates:{label}", zorder=z)
-        rec, lo, hi, cur = (row["recommended_target"], row["recommended_low"], row["recommended_high"],
+        rec, lo, hi, cur = (row["recommended_target"], row["recommended_low"],
+                            row["recommended_high"],
                             row["current_target"])
         if np.isfinite(rec):
             ax.axvline(rec * 100, color=color, lw=1.2, gid=f"recommended:{label}", zorder=z)
@@ -104,7 +111,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
             ax.axvspan(lo * 100, hi * 100, color=color, alpha=0.12, lw=0, gid=f"interval:{label}")
         if np.isfinite(cur):
             # a triangle on the top edge: visible also when the recommendation is the current target
-            ax.axvline(cur * 100, color=color, lw=1.0, ls="--", marker="v", markevery=[1], ms=7, clip_on=False,
+            ax.axvline(cur * 100, color=color, lw=1.0, ls="--", marker="v", markevery=[1], ms=7,
+                       clip_on=False,
                        gid=f"current:{label}", zorder=z)
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
@@ -115,18 +123,23 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     window, history = settings.get("window"), settings.get("history")
     wtxt = f"rolling {duration_label(window)} window" if window is not None else "rolling window"
     lo, hi = settings.get("span_start"), settings.get("span_end")
-    if lo is not None and hi is not None:  # the span actually measured (history caps it; the data may be shorter)
+    # the span actually measured (history caps it; the data may be shorter)
+    if lo is not None and hi is not None:
         span = pd.Timedelta(pd.Timestamp(hi) - pd.Timestamp(lo))
         htxt = f", {duration_label(span.round('1min'))} measured"
     else:
         htxt = f", last {duration_label(history)}" if history is not None else ""
     ax.set_xlabel(f"success rate in the {wtxt}{htxt} (%)")
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
-    handles += [Line2D([], [], color="grey", ls="none", marker="o", ms=3, label=f"time {limit_status}+ at target"),
+    handles += [Line2D([], [], color="grey", ls="none", marker="o", ms=3,
+                       label=f"time {limit_status}+ at target"),
                 Line2D([], [], color="grey", lw=1.2, label="recommended target"),
-                Patch(color="grey", alpha=0.25, label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
-                Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6, label="current target"),
-                Line2D([], [], color="black", lw=0.8, ls=":", label=f"limit {max_share:.1%} {limit_status}")]
+                Patch(color="grey", alpha=0.25,
+                      label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
+                Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
+                       label="current target"),
+                Line2D([], [], color="black", lw=0.8, ls=":",
+                       label=f"limit {max_share:.1%} {limit_status}")]
     legend_above(ax, handles, ncols=3)
     return ax
 
@@ -147,7 +160,8 @@ _METRIC_LABELS = {
 
 def _metric_values(table: pd.DataFrame, column: str) -> np.ndarray:
     col = table[column]
-    if pd.api.types.is_timedelta64_dtype(col.dtype):  # in minutes; NaT (e.g. nothing detected) is NaN
+    # in minutes; NaT (e.g. nothing detected) is NaN
+    if pd.api.types.is_timedelta64_dtype(col.dtype):
         return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
     vals = col.to_numpy(dtype=float)
     return vals * 100 if column.startswith("share_") else vals
@@ -162,7 +176,8 @@ def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
     ax.set_ylim(-0.04 * (top or 1.0), (top or 1.0) * 1.08)
 
 
-def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day", y2: str | None = "auto",
+def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day",
+                           y2: str | None = "auto",
                            ax: Axes | None = None, logy: bool = False) -> Axes:
     """Flapping against reaction time, window by window (one line per group and dwell time):
     ``y`` on the top panel, ``y2`` on a panel below it, so that neither hides the other.
@@ -185,7 +200,8 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     Returns
     -------
     Axes
-        The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line per
+        The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line
+        per
         series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``):
         x = the position of each window in ``table["window"]``'s categories (tick labels are the
         windows), y = the column's values (Timedelta columns in minutes, ``share_*`` in %).
@@ -227,22 +243,28 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     v2 = _metric_values(table, y2) if y2 is not None else None
     handles: list[Any] = []
     names = pd.unique(series)
-    weight = table["events"].to_numpy(dtype=float) if "events" in table.columns else np.zeros(len(table))
-    colors = group_colors([str(n) for n in names], [float(weight[series == n].max()) for n in names])
+    weight = (
+        table["events"].to_numpy(dtype=float) if "events" in table.columns else np.zeros(len(table))
+    )
+    colors = group_colors([str(n) for n in names],
+                          [float(weight[series == n].max()) for n in names])
     for name in names:
         sel = series == name
         order = np.argsort(x_all[sel], kind="stable")
         shown = colors[str(name)] is not None
         color, z = (colors[str(name)] or OTHER_COLOR, 2.0 if shown else 1.5)
-        line, = ax.plot(x_all[sel][order], v1[sel][order], marker="o", color=color, lw=1.5, label=str(name),
+        line, = ax.plot(x_all[sel][order], v1[sel][order], marker="o", color=color, lw=1.5,
+                        label=str(name),
                         gid=f"{y}:{name}", zorder=z)
         if shown:
             handles.append(line)
         if ax2 is not None and v2 is not None:
-            ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.2, gid=f"{y2}:{name}",
+            ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.2,
+                     gid=f"{y2}:{name}",
                      zorder=z)
     if other_label(colors):
-        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", lw=1.5, label=other_label(colors)))
+        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", lw=1.5,
+                              label=other_label(colors)))
     ax.set_xticks(np.arange(len(windows)), windows)
     ax.set_xlim(-0.3, len(windows) - 0.7)
     bottom = ax2 if ax2 is not None else ax

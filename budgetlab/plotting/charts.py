@@ -33,7 +33,8 @@ def _freq_ns(frame: pd.DataFrame, column: str) -> int:
         return int(pd.Timedelta(to_timedelta(freq, name="freq")).value)
     uniq = np.unique(utc_naive(frame[column]).view(np.int64))
     if len(uniq) < 2:
-        raise ConfigError(f"cannot tell the bin width from a single {column}; keep the table's attrs['freq'].")
+        raise ConfigError(f"cannot tell the bin width from a single {column}; keep the table's "
+                          "attrs['freq'].")
     return int(np.gcd.reduce(np.diff(uniq)))
 
 
@@ -53,7 +54,8 @@ def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
     return labels.where(labels.isin(keep), other)
 
 
-def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None, ax: Axes | None = None,
+def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
+                 ax: Axes | None = None,
                  tz: str | None = None, bands: Sequence[float] = BURN_BANDS) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
 
@@ -90,9 +92,11 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     >>> from budgetlab import SLO, as_events, bucket_burn_over_time
     >>> ts = pd.date_range("2026-01-01", periods=240, freq="1min")
     >>> bucket = ["timeout" if i % 10 == 0 else "solve_error" if i % 25 == 0 else "success" for i in range(240)]
-    >>> ot = bucket_burn_over_time(as_events(ts, [b == "success" for b in bucket], bucket), SLO(target=0.9))
+    >>> ot = bucket_burn_over_time(as_events(ts, [b == "success" for b in bucket], bucket),
+    ...                            SLO(target=0.9))
     >>> ax = plot_buckets(ot)  # 6 timeouts an hour at 60 events: 6 / (60 x 0.1) = burn 1
-    >>> [(p.get_label(), (p.get_data().values - p.get_data().baseline).round(2).tolist()) for p in ax.patches]
+    >>> [(p.get_label(),
+    ...   (p.get_data().values - p.get_data().baseline).round(2).tolist()) for p in ax.patches]
     [('timeout', [1.0, 1.0, 1.0, 1.0]), ('solve_error', [0.17, 0.17, 0.33, 0.17])]
     >>> plt.close("all")
     """
@@ -112,13 +116,21 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     names = display_names(bucket)
     # events per bin: every group's events counted once (they repeat on each bucket row)
     first_bucket = (bucket.astype(str) == str(bucket.iloc[0])).to_numpy()
-    events = np.bincount(b_idx[first_bucket], weights=over_time["events"].to_numpy(dtype=float)[first_bucket],
+    events = np.bincount(b_idx[first_bucket],
+                         weights=over_time["events"].to_numpy(dtype=float)[first_bucket],
                          minlength=n_bins)
-    weighted = over_time["burn_rate"].to_numpy(dtype=float) * over_time["events"].to_numpy(dtype=float)
-    layer_keys = over_time[keys].astype(str).agg(" · ".join, axis=1) if keys else pd.Series("", index=over_time.index)
+    weighted = over_time["burn_rate"].to_numpy(dtype=float) * over_time["events"].to_numpy(
+        dtype=float
+    )
+    layer_keys = (
+        over_time[keys].astype(str).agg(" · ".join, axis=1)
+        if keys
+        else pd.Series("", index=over_time.index)
+    )
     layer_keys = _top_groups(layer_keys, weighted)
     layer = (bucket.astype(str) + np.where(layer_keys == "", "", " · ") + layer_keys).to_numpy()
-    order = sorted(pd.unique(layer), key=lambda s: (names.index(s.split(" · ")[0]) if s.split(" · ")[0] in names
+    order = sorted(pd.unique(layer),
+                   key=lambda s: (names.index(s.split(" · ")[0]) if s.split(" · ")[0] in names
                                                     else len(names), s))
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
     bottom = np.zeros(n_bins)
@@ -134,27 +146,32 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         top = bottom + value
         n_same = sum(1 for o in order if o.split(" · ")[0] == b)
         k_same = [o for o in order if o.split(" · ")[0] == b].index(name)
-        ax.stairs(top, edges, baseline=bottom.copy(), fill=True, color=base, alpha=1.0 - 0.45 * k_same / max(n_same, 1),
+        ax.stairs(top, edges, baseline=bottom.copy(), fill=True, color=base,
+                  alpha=1.0 - 0.45 * k_same / max(n_same, 1),
                   lw=0, label=name, gid="bucket")
         bottom = top
     peak = float(bottom.max()) if n_bins else 0.0
     for band in bands:
         if band == 1.0 or band <= 1.5 * peak:
             ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
-            ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"), xytext=(2, 0),
+            ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
+                        xytext=(2, 0),
                         textcoords="offset points", va="center", fontsize="x-small")
     ax.set_ylim(bottom=0)
     ax.set_ylabel("burn rate (1 = allowed pace)")
     time_axis(ax, tz)
-    handles = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]  # legend top-down like the stack
+    # legend top-down like the stack
+    handles = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
     legend_right(ax, handles, inches=0.45)  # clear of the band labels
     return ax
 
 
-SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00", "warning": "#E69F00"}
+SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
+                   "warning": "#E69F00"}
 
 
-def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None, ax: Axes | None = None,
+def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None,
+                ax: Axes | None = None,
                 tz: str | None = None) -> Axes:
     """Alert episodes per tier (one row each, and per group) against the incidents.
 
@@ -194,16 +211,19 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
     attr_by = episodes.attrs.get("by")
     keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
-        [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration", "ongoing", "caused")]
+        [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration",
+                                                  "ongoing", "caused")]
     tiers = episodes.attrs.get("tiers")
     if not (isinstance(tiers, list) and tiers):
         sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
         tiers = [(n, sev.get(n, "")) for n in display_names(episodes["tier"])]
-    groups = (sorted(set(episodes[keys].astype(str).itertuples(index=False, name=None))) if keys else []) or [()]
+    groups = (sorted(set(episodes[keys].astype(str).itertuples(index=False,
+                                                               name=None))) if keys else []) or [()]
     start = utc_naive(episodes["start"])
     end = utc_naive(episodes["end"])
     tier_col = episodes["tier"].astype(str).to_numpy()
-    key_col = (episodes[keys].astype(str).agg("\x1f".join, axis=1).to_numpy() if keys and len(episodes)
+    key_col = (episodes[keys].astype(str).agg("\x1f".join,
+                                              axis=1).to_numpy() if keys and len(episodes)
                else np.full(len(episodes), "", dtype=object))
     rows: list[str] = []
     y = 0
@@ -216,11 +236,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
             rows.append(f"{label} ({severity})" if severity else label)
             y += 1
     severities = list(dict.fromkeys(str(sev) for _, sev in tiers))
-    handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"), label=sev) for sev in severities]
+    handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"),
+                                label=sev) for sev in severities]
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
         i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
-        ax.barh(np.full(len(i_s), y), i_e - i_s, left=i_s, height=0.6, color="none", edgecolor="grey",
+        ax.barh(np.full(len(i_s), y), i_e - i_s, left=i_s, height=0.6, color="none",
+                edgecolor="grey",
                 hatch="//", label="incidents")
         for s, e in zip(i_s, i_e, strict=True):
             ax.axvspan(s, e, color="grey", alpha=0.12, lw=0, gid="incident")

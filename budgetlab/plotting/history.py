@@ -31,7 +31,8 @@ def _series(frame: pd.DataFrame, known: tuple[str, ...]) -> list[tuple[str, pd.D
 def _colors(groups: list[tuple[str, pd.DataFrame]]) -> dict[str, str | None]:
     """:func:`group_colors` of the series, weighted by their events (``total``)."""
     return group_colors([n for n, _ in groups],
-                        [float(d["total"].sum()) if "total" in d.columns else float(len(d)) for _, d in groups])
+                        [float(d["total"].sum()) if "total" in d.columns else float(len(d)) for _,
+                         d in groups])
 
 
 def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
@@ -79,17 +80,22 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         x = (day.tz_convert("UTC").tz_localize(None) if day.tz is not None else day) + pd.Timedelta(
             hours=12 + 3 * (i - n_series // 2))
         y = 100 * d["success_rate"].to_numpy(dtype=float)
-        err = np.vstack([y - 100 * d["ci_low"].to_numpy(dtype=float), 100 * d["ci_high"].to_numpy(dtype=float) - y])
-        full = d["full_day"].to_numpy(dtype=bool) if "full_day" in d.columns else np.ones(len(d), bool)
+        err = np.vstack([y - 100 * d["ci_low"].to_numpy(dtype=float),
+                         100 * d["ci_high"].to_numpy(dtype=float) - y])
+        full = d["full_day"].to_numpy(dtype=bool) if "full_day" in d.columns else np.ones(len(d),
+                                                                                          bool)
         color, z = (colors[name], 2.0) if colors[name] is not None else (OTHER_COLOR, 1.5)
-        ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="none", ecolor=color, capsize=2, lw=1, label=name,
+        ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="none", ecolor=color, capsize=2, lw=1,
+                    label=name,
                     zorder=z)
         ax.plot(x[full], y[full], "o", color=color, ms=4, gid=f"days:{name}", zorder=z)
-        ax.plot(x[~full], y[~full], "o", mfc="white", mec=color, ms=4, gid=f"partial:{name}", zorder=z)
+        ax.plot(x[~full], y[~full], "o", mfc="white", mec=color, ms=4, gid=f"partial:{name}",
+                zorder=z)
     tz = getattr(pd.DatetimeIndex(daily["day"]).tz, "key", None) if len(daily) else None
     n_days = int(pd.DatetimeIndex(daily["day"]).nunique()) if len(daily) else 1
     # ticks at local midnights only (never 12:00): each day's points sit at its noon, between ticks
-    locator = mdates.DayLocator(interval=max(1, -(-n_days // 10)), tz=tz or "UTC")  # type: ignore[no-untyped-call]
+    locator = mdates.DayLocator(interval=max(1, -(-n_days // 10)),
+                                tz=tz or "UTC")  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz or "UTC"))  # type: ignore[no-untyped-call]
     ax.set_xlabel(f"local day ({tz or 'UTC'}); hollow: partial day")
@@ -145,8 +151,10 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
         if colors[name] is not None:
             handles += [*a, *b]
     if other_label(colors):
-        handles += [Line2D([], [], color=OTHER_COLOR, lw=2, marker="o", ms=3, label=f"{other_label(colors)}: {bucket}"),
-                    Line2D([], [], color=OTHER_COLOR, lw=1.2, ls="--", label=f"{other_label(colors)}: other failures")]
+        handles += [Line2D([], [], color=OTHER_COLOR, lw=2, marker="o", ms=3,
+                           label=f"{other_label(colors)}: {bucket}"),
+                    Line2D([], [], color=OTHER_COLOR, lw=1.2, ls="--",
+                           label=f"{other_label(colors)}: other failures")]
     ax.set_xticks(range(0, 24, 2))
     ax.set_xlim(-0.5, 23.5)
     ax.set_xlabel("local hour of day")

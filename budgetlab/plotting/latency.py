@@ -30,18 +30,22 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True).as_unit("ns"),
     ...     "ok": [True, True], "bucket": pd.Categorical(["success", "success"]),
     ...     "duration": pd.to_timedelta([2, 8], unit="s")})
-    >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares, ax=plt.figure().gca())
+    >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares,
+    ...                          ax=plt.figure().gca())
     >>> ax.lines[0].get_ydata().tolist()
     [1.0, 0.0]
     """
-    known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high", "at_or_above_timeout")
+    known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high",
+             "at_or_above_timeout")
     if "share" not in shares.columns or "threshold" not in shares.columns:
-        raise InputError("plot_latency_shares draws latency_profile(...).shares (columns period, threshold, share).")
+        raise InputError("plot_latency_shares draws latency_profile(...).shares (columns period, "
+                         "threshold, share).")
     ax = plt.gca() if ax is None else ax
     keys = _keys(shares, known)
     for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True):
         thr = part["threshold"].iloc[0]
-        name = f"{_label(part.iloc[0], keys)} within {_seconds(thr)}" if keys else f"within {_seconds(thr)}"
+        name = (f"{_label(part.iloc[0], keys)} within "
+                f"{_seconds(thr)}") if keys else f"within {_seconds(thr)}"
         ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker=".", label=name)
     ax.set_ylabel("share of attempts that succeeded within the threshold")
     ax.set_ylim(top=1.0)
@@ -58,12 +62,15 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
     ...     "ok": [True, True, False], "bucket": pd.Categorical(["success", "success", "timeout"]),
     ...     "duration": pd.to_timedelta([2, 8, 30], unit="s")})
-    >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]), ax=plt.figure().gca())
+    >>> ax = plot_timeout_tradeoff(timeout_tradeoff(ev, timeouts=["5s", "30s"]),
+    ...                            ax=plt.figure().gca())
     >>> ax.lines[0].get_ydata().round(4).tolist()
     [0.3333, 0.0]
     """
-    known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost", "timed_out_share",
-             "successes_lost_share", "wait_saved", "wait_saved_per_attempt", "availability", "latency_sli")
+    known = ("client_timeout", "current", "attempts", "timed_out", "successes_lost",
+             "timed_out_share",
+             "successes_lost_share", "wait_saved", "wait_saved_per_attempt", "availability",
+             "latency_sli")
     if "successes_lost_share" not in tradeoff.columns:
         raise InputError("plot_timeout_tradeoff draws the table of timeout_tradeoff(...).")
     ax = plt.gca() if ax is None else ax
@@ -74,8 +81,10 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
         x = part["client_timeout"].dt.total_seconds().to_numpy()
         name = _label(part.iloc[0], keys) or "all attempts"
         color = f"C{i % 10}"
-        ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", color=color, label=f"{name}: successes lost")
-        right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(), marker="s", linestyle="--",
+        ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", color=color,
+                label=f"{name}: successes lost")
+        right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(), marker="s",
+                   linestyle="--",
                    color=color, label=f"{name}: waiting saved")
     ax.set_xlabel("client timeout (s)")
     ax.set_ylabel("successes lost (share of attempts; no retries)")

@@ -18,7 +18,8 @@ from ._pixels import span_bands, status_runs
 __all__ = ["BAND_ALPHA", "NO_TRAFFIC", "draw_status", "draw_spans", "quiet_breaks"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
-BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45), "exhausted": (0.16, 0.3),
+BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45),
+              "exhausted": (0.16, 0.3),
               "no_traffic": (0.0, 0.45)}
 #: The no-traffic band of the window's clock (``spans=``): white with grey hatching.
 NO_TRAFFIC = ("#7F7F7F", "\\\\")
@@ -32,22 +33,35 @@ def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndar
         run = names == name
         if not run.any():
             continue
-        color, hatch = NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name], STATUS_HATCHES[name])
-        bottom.broken_barh(list(zip(x0[run], width[run], strict=True)), (0, 1), transform=bottom.get_xaxis_transform(),
-                           facecolors=to_rgba(color, BAND_ALPHA[name][0]), edgecolors=to_rgba(color, BAND_ALPHA[name][1]),
-                           lw=0, hatch=hatch or None, gid=f"status_{name}", zorder=0.5)
+        color, hatch = NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name],
+                                                                STATUS_HATCHES[name])
+        bottom.broken_barh(
+            list(zip(x0[run], width[run], strict=True)),
+            (0, 1),
+            transform=bottom.get_xaxis_transform(),
+            facecolors=to_rgba(color, BAND_ALPHA[name][0]),
+            edgecolors=to_rgba(color, BAND_ALPHA[name][1]),
+            lw=0,
+            hatch=hatch or None,
+            gid=f"status_{name}",
+            zorder=0.5,
+        )
 
 
-def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np.ndarray, starts: np.ndarray,
+def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np.ndarray,
+                starts: np.ndarray,
                 breaks: np.ndarray) -> bool:
     """The per-event statuses of a replay (rows in ``order``) as bands, runs cut at the line
     breaks; False: no no-traffic band."""
-    if not isinstance(status.dtype, pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
-        status = pd.Series(pd.Categorical(status.astype(str), categories=list(STATUSES), ordered=True))
+    if not isinstance(status.dtype,
+                      pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
+        status = pd.Series(pd.Categorical(status.astype(str), categories=list(STATUSES),
+                                          ordered=True))
     code = np.asarray(status.cat.codes)
     code = code if order is None else code[order]
     codes, s_ns, e_ns = status_runs(t, code, starts, breaks)
-    names = np.where(codes >= 0, np.asarray(STATUSES, dtype=object)[np.maximum(codes, 0)], "")  # -1: none
+    # -1: none
+    names = np.where(codes >= 0, np.asarray(STATUSES, dtype=object)[np.maximum(codes, 0)], "")
     _bars(bottom, names, s_ns, e_ns)
     return False
 
@@ -67,11 +81,13 @@ def quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
 
 def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> bool:
     """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
-    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic hatched grey (whether there is any)."""
+    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic hatched grey (whether there is
+    any)."""
     names = spans["status"].astype(str).to_numpy()
     start, end = span_ns(spans["start"]), span_ns(spans["end"])
     if len(spans) > columns:
-        names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])), int(max(end[-1], *t[-1:])),
+        names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])),
+                                       int(max(end[-1], *t[-1:])),
                                        columns)
     _bars(bottom, names, start, end)
     return bool((names == "no_traffic").any())

@@ -37,11 +37,14 @@ LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remain
 def _times_ns(states: pd.DataFrame) -> np.ndarray:
     col = states["ts"]
     if isinstance(col.dtype, pd.DatetimeTZDtype):
-        return np.asarray(col.dt.as_unit("ns").array.asi8 if col.dtype.unit != "ns" else col.array.asi8)
+        return np.asarray(
+            col.dt.as_unit("ns").array.asi8 if col.dtype.unit != "ns" else col.array.asi8
+        )
     return utc_naive(col).view(np.int64)
 
 
-def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08, floor: float | None = None,
+def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08,
+            floor: float | None = None,
             flat: float = 0.5) -> tuple[float, float] | None:
     """A padded y range holding the finite ``values`` and the ``extra`` levels."""
     v = values[np.isfinite(values)]
@@ -57,7 +60,8 @@ def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08, fl
 
 
 def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFrame | None = None,
-                  transitions: pd.DataFrame | None = None, ax: Axes | None = None, max_points: int | None = None,
+                  transitions: pd.DataFrame | None = None, ax: Axes | None = None,
+                  max_points: int | None = None,
                   tz: str | None = None, budget: bool = True, policy: Any = None, gap: Any = None,
                   spans: pd.DataFrame | None = None) -> Axes:
     """Success rate, burn rate and budget remaining over time: stacked panels on one time axis.
@@ -121,7 +125,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     >>> import matplotlib.pyplot as plt
     >>> plt.close("all")  # a new figure: plot_timeline draws on the current axes
     >>> from budgetlab import SLO, as_events, replay
-    >>> ev = as_events(pd.date_range("2026-01-01", periods=60, freq="1min"), [i % 7 != 0 for i in range(60)])
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=60, freq="1min"),
+    ...                [i % 7 != 0 for i in range(60)])
     >>> ax = plot_timeline(replay(ev, SLO(target=0.9, window="10min")), tz="Europe/Berlin")
     >>> ax.budget_ax.get_xlabel(), ax.burn_ax.get_ylabel(), ax.get_lines()[0].get_drawstyle()
     ('time (Europe/Berlin)', 'burn\\nrate (×)', 'steps-post')
@@ -144,24 +149,31 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
     max_points = 4 * columns if max_points is None else max_points
     breaks, lone = _breaks(t, spans, gap, columns if len(t) > max_points else 0)
-    starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t), dtype=np.int64)
+    starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t),
+                                                                                    dtype=np.int64)
 
-    def line(target: Axes, values: np.ndarray, gid: str, label: str, scale: float = 1.0) -> np.ndarray:
+    def line(target: Axes, values: np.ndarray, gid: str, label: str,
+             scale: float = 1.0) -> np.ndarray:
         rows = extreme_rows(values, starts) if len(t) > max_points else starts
         x, v = step_line(t, values, rows, breaks)
         v *= scale  # after thinning: only the drawn points (a positive scale keeps the extremes)
-        target.plot(x, v, drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1, label=label, gid=gid)
+        target.plot(x, v, drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1, label=label,
+                    gid=gid)
         if len(lone):  # an event alone between breaks draws no step: a dot
-            target.plot(t[lone].view("datetime64[ns]"), values[lone] * scale, ls="", marker="o", ms=3,
+            target.plot(t[lone].view("datetime64[ns]"), values[lone] * scale, ls="", marker="o",
+                        ms=3,
                         color=LINE_COLORS[gid], gid=f"{gid}_lone")
         return v
 
     # (a) success rate and the target; (b) burn rate, 1x and the alert thresholds
-    _success_panel(ax, line(ax, col("success_rate"), "success_rate", "success rate in window (%)", 100.0), slo)
-    hidden = _burn_levels(panels[1], line(panels[1], col("burn_rate"), "burn_rate", "burn rate"), policy)
+    _success_panel(ax, line(ax, col("success_rate"), "success_rate", "success rate in window (%)",
+                            100.0), slo)
+    hidden = _burn_levels(panels[1], line(panels[1], col("burn_rate"), "burn_rate", "burn rate"),
+                          policy)
     # (c) budget remaining with the thresholds; the status bands behind the bottom panel
     if budget:
-        rf = line(panels[2], col("remaining_fraction"), "budget_remaining", "budget remaining (%)", 100.0)
+        rf = line(panels[2], col("remaining_fraction"), "budget_remaining", "budget remaining (%)",
+                  100.0)
         _budget_panel(panels[2], rf, slo)
     bottom = panels[-1]
     quiet = draw_spans(bottom, spans, t, columns) if spans is not None and len(spans) else \
@@ -174,17 +186,23 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 
 
 def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:
-    """Refuse what :func:`plot_timeline` cannot draw; the SLO drawn (a per-group one: the group's)."""
+    """Refuse what :func:`plot_timeline` cannot draw; the SLO drawn (a per-group one: the
+    group's)."""
     from ..budget.tracker_replay import REPLAY_COLUMNS
 
-    need = ["ts", "success_rate", "burn_rate", "status"] + (["remaining_fraction"] if budget else [])
+    need = ["ts", "success_rate", "burn_rate",
+            "status"] + (["remaining_fraction"] if budget else [])
     require_columns(states, need, what="states")
     one_group(states, REPLAY_COLUMNS, "states")
-    if max_points is not None and (isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer))
-                                   or max_points < 4):
+    if max_points is not None and (
+        isinstance(max_points, bool)
+        or not isinstance(max_points, (int, np.integer))
+        or max_points < 4
+    ):
         raise ConfigError("max_points must be a whole number >= 4 (or None: 4 per pixel column).")
     slo = slo if slo is not None else states.attrs.get("slo")
-    if isinstance(slo, PerGroup):  # a per-group replay: the SLO of the group drawn (its key columns)
+    # a per-group replay: the SLO of the group drawn (its key columns)
+    if isinstance(slo, PerGroup):
         keys = states[[c for c in states.columns if c not in REPLAY_COLUMNS]]
         slo = slo.slo_for(tuple(keys.iloc[0])) if len(states) else None
     return slo
@@ -194,7 +212,8 @@ def _success_panel(ax: Axes, sr: np.ndarray, slo: Any) -> None:
     """The success-rate panel's target line, y range and label."""
     extra = []
     if slo is not None:
-        ax.axhline(slo.target * 100, color="black", ls="--", lw=0.9, label=f"target {slo.target:.1%}",
+        ax.axhline(slo.target * 100, color="black", ls="--", lw=0.9,
+                   label=f"target {slo.target:.1%}",
                    gid="target")
         extra.append(slo.target * 100)
     lim = _limits(sr, extra)
@@ -241,7 +260,8 @@ def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
 def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
     """The burn-rate panel's 1× line and the ``policy``'s tier thresholds (those above 1.5 times
     the highest burn rate named in the legend only: returned), its y range and label."""
-    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace", gid="burn_one")
+    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace",
+                    gid="burn_one")
     finite = br[np.isfinite(br)]
     peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
     shown, hidden = [1.0], []
@@ -260,18 +280,24 @@ def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
     return hidden
 
 
-def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any, columns: int) -> tuple[np.ndarray, np.ndarray]:
+def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any, columns: int) -> tuple[np.ndarray,
+                                                                                        np.ndarray]:
     """Rows after which the lines break (where the window is empty with ``spans``, else after a
     gap; with ``columns``, those the columns can show: :func:`merge_breaks`), and the rows alone
     between breaks (drawn as dots: a step needs two points)."""
     if spans is not None and len(spans):
         breaks = quiet_breaks(t, spans)
     else:
-        gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
+        gap_ns = (
+            gap_threshold(t)
+            if gap is None
+            else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
+        )
         breaks = gap_breaks(t, gap_ns)
     if columns and len(t):
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
-    cut = np.zeros(len(t) + 1, dtype=bool)  # cut[i]: a break before row i (row 0 and the end included)
+    # cut[i]: a break before row i (row 0 and the end included)
+    cut = np.zeros(len(t) + 1, dtype=bool)
     cut[0] = cut[-1] = True
     cut[breaks + 1] = True
     return breaks, np.flatnonzero(cut[:-1] & cut[1:])

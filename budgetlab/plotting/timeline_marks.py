@@ -32,20 +32,24 @@ def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: 
         spans = list(zip(utc_naive(incidents["start"]), utc_naive(incidents["end"]), strict=True))
         for p in panels:
             for s, e in spans:
-                p.axvspan(s, e, facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", lw=0.8, gid="incident", zorder=0.6)
+                p.axvspan(s, e, facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", lw=0.8,
+                          gid="incident", zorder=0.6)
     if transitions is not None and len(transitions):
         require_columns(transitions, ["ts", "to_status"], what="transitions")
         t_tr = utc_naive(transitions["ts"])
         colors = [STATUS_COLORS[str(s)] for s in transitions["to_status"].astype(str)]
         if len(t_tr) <= MAX_TRANSITION_LINES:
             for p in panels:
-                p.vlines(t_tr, 0, 1, transform=p.get_xaxis_transform(), colors=colors, lw=0.9, ls=":",
+                p.vlines(t_tr, 0, 1, transform=p.get_xaxis_transform(), colors=colors, lw=0.9,
+                         ls=":",
                          gid="transitions", zorder=0.7)
         else:  # a rug, one tick per pixel column at most (its worst new status)
             if len(t_tr) > columns:
-                keep = rug_ticks(t_tr.view(np.int64), transitions["to_status"].astype(str).to_numpy(), columns)
+                keep = rug_ticks(t_tr.view(np.int64),
+                                 transitions["to_status"].astype(str).to_numpy(), columns)
                 t_tr, colors = t_tr[keep], [colors[i] for i in keep]
-            panels[-1].vlines(t_tr, 0, 0.06, transform=panels[-1].get_xaxis_transform(), colors=colors, lw=0.8,
+            panels[-1].vlines(t_tr, 0, 0.06, transform=panels[-1].get_xaxis_transform(),
+                              colors=colors, lw=0.8,
                               gid="transitions", zorder=0.7)
 
 
@@ -61,16 +65,20 @@ def legends(panels: list[Axes], bottom: Axes, hidden: list[str], transitions: pd
             handles += [Line2D([], [], color="none", label=h) for h in hidden]
         if p is bottom:
             if any(a.get_gid() == "incident" for a in p.patches):
-                handles.append(Patch(facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3", label="incident"))
+                handles.append(Patch(facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3",
+                                     label="incident"))
             if transitions is not None and len(transitions):
                 few = len(transitions) <= MAX_TRANSITION_LINES
                 word = "status change" if len(transitions) == 1 else "status changes"
                 handles.append(Line2D([], [], color="0.3", ls=":" if few else "-", lw=0.9,
-                                      label=f"{len(transitions)} {word}" + ("" if few else " (rug)")))
+                                      label=f"{len(transitions)} "
+                                            f"{word}" + ("" if few else " (rug)")))
             handles += [Patch(facecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][0]),
-                              edgecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][1]), hatch=STATUS_HATCHES[s] or None,
+                              edgecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][1]),
+                              hatch=STATUS_HATCHES[s] or None,
                               lw=0, label=s + starts.get(s, "")) for s in STATUSES]
             if quiet:
-                handles.append(Patch(facecolor=to_rgba(NO_TRAFFIC[0], 0.0), edgecolor=to_rgba(NO_TRAFFIC[0], 0.45),
+                handles.append(Patch(facecolor=to_rgba(NO_TRAFFIC[0], 0.0),
+                                     edgecolor=to_rgba(NO_TRAFFIC[0], 0.45),
                                      hatch=NO_TRAFFIC[1], lw=0, label="no traffic"))
         legend_right(p, handles, ncols=2 if p is bottom and len(handles) > 5 else 1)

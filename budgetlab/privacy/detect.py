@@ -28,8 +28,10 @@ _LN = r"\p{L}\p{M}\p{N}"  # letters of any script, their marks, digits
 _AT = r"(?:[@\x{FF20}\x{FE6B}]|%40)"
 _DOT = r"[.\x{3002}\x{FF0E}\x{FF61}]"
 _LABEL = rf"[{_LN}](?:[{_LN}-]*[{_LN}])?"
-_EMAIL = (rf"(?:\"[^\"\r\n]+\"|[{_LN}!#$%&'*+/=?^_`{{|}}~.-]+){_AT}"
-          rf"(?:(?:{_LABEL}{_DOT})+(?:[\p{{L}}\p{{M}}]{{2,}}|xn--[A-Za-z0-9-]+)|\[[0-9A-Za-z:.]+\])")
+_EMAIL = (
+    rf"(?:\"[^\"\r\n]+\"|[{_LN}!#$%&'*+/=?^_`{{|}}~.-]+){_AT}"
+    rf"(?:(?:{_LABEL}{_DOT})+(?:[\p{{L}}\p{{M}}]{{2,}}|xn--[A-Za-z0-9-]+)|\[[0-9A-Za-z:.]+\])"
+)
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]{1,2})"
 _IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
 # an IPv4 address inside text: not part of a longer dotted number (versions like 32.0.1700.77)

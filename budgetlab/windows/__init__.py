@@ -17,4 +17,8 @@ from .groups import (
 from .kernels import event_cells
 from .trailing import event_window_counts, trailing_counts, window_starts
 
-__all__ = ["BinGrid", "bin_events", "read_bins", "window_bins", "calendar_counts", "calendar_edges", "calendar_period_starts", "group_codes", "group_key_codes", "group_order", "event_window_counts", "trailing_counts", "window_starts", "first_in_group", "order_by_codes", "previous_in_group", "segment_codes", "Exclusions", "exclusion_intervals", "event_cells"]
+__all__ = ["BinGrid", "bin_events", "read_bins", "window_bins", "calendar_counts", "calendar_edges",
+           "calendar_period_starts", "group_codes", "group_key_codes", "group_order",
+           "event_window_counts", "trailing_counts", "window_starts", "first_in_group",
+           "order_by_codes", "previous_in_group", "segment_codes", "Exclusions",
+           "exclusion_intervals", "event_cells"]

@@ -1,9 +1,11 @@
-"""The bin grid every SRE-model function computes on: non-empty ``(group, bin)`` cells plus the span.
+"""The bin grid every SRE-model function computes on: non-empty ``(group, bin)`` cells plus the
+span.
 
 A :class:`BinGrid` holds the counts of the non-empty bins only (sorted by group, then bin), the
 grid's span (``start_ns``, ``freq_ns``, ``n_bins``) and the key table of every group, so memory
 grows with the non-empty bins, not with groups x bins. Absent cells are bins without events.
-:meth:`BinGrid.dense` gives the ``(groups, bins)`` arrays of a chunk of groups; :attr:`BinGrid.total`
+:meth:`BinGrid.dense` gives the ``(groups, bins)`` arrays of a chunk of groups;
+:attr:`BinGrid.total`
 and :attr:`BinGrid.bad` the arrays of the whole grid (refused when they would not fit the memory
 limit).
 """
@@ -62,12 +64,14 @@ class BinGrid:
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def from_dense(cls, keys: pd.DataFrame, by: Sequence[str], start_ns: int, freq_ns: int, total: np.ndarray,
+    def from_dense(cls, keys: pd.DataFrame, by: Sequence[str], start_ns: int, freq_ns: int,
+                   total: np.ndarray,
                    bad: np.ndarray, exclusions: Exclusions | None = None) -> BinGrid:
         """The grid of ``(groups, bins)`` count arrays."""
         total = np.asarray(total, dtype=np.int64)
         group, b = np.nonzero(total)
-        return cls(keys, list(by), int(start_ns), int(freq_ns), int(total.shape[1]), group.astype(np.int64),
+        return cls(keys, list(by), int(start_ns), int(freq_ns), int(total.shape[1]),
+                   group.astype(np.int64),
                    b.astype(np.int64), total[group, b], np.asarray(bad, dtype=np.int64)[group, b],
                    exclusions if exclusions is not None else Exclusions())
 
@@ -87,11 +91,13 @@ class BinGrid:
     def offsets(self) -> np.ndarray:
         """Cells of group ``g``: ``offsets[g]:offsets[g + 1]``."""
         if "offsets" not in self._cache:
-            self._cache["offsets"] = np.searchsorted(self.cell_group, np.arange(self.n_groups + 1, dtype=np.int64))
+            self._cache["offsets"] = np.searchsorted(self.cell_group, np.arange(self.n_groups + 1,
+                                                                                dtype=np.int64))
         return self._cache["offsets"]  # type: ignore[no-any-return]
 
     def dense(self, g0: int, g1: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(total, bad)`` int64 arrays of shape ``(g1 - g0, n_bins)`` of the groups ``g0 <= g < g1``."""
+        """``(total, bad)`` int64 arrays of shape ``(g1 - g0, n_bins)`` of the groups ``g0 <= g <
+        g1``."""
         a, b = int(self.offsets[g0]), int(self.offsets[g1])
         total = np.zeros((g1 - g0, self.n_bins), dtype=np.int64)
         bad = np.zeros((g1 - g0, self.n_bins), dtype=np.int64)
@@ -104,7 +110,8 @@ class BinGrid:
         if "dense" not in self._cache:
             check_memory(float(self.n_groups) * float(self.n_bins) * 16.0,
                          f"the dense bin grid ({self.n_groups} group(s) x {self.n_bins} bin(s))",
-                         ["use a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end=)"])
+                         ["use a coarser freq=", "fewer groups (by=)",
+                          "a shorter span (start=/end=)"])
             self._cache["dense"] = self.dense(0, self.n_groups)
         return self._cache["dense"]  # type: ignore[no-any-return]
 
@@ -120,7 +127,8 @@ class BinGrid:
 
     def group_totals(self) -> np.ndarray:
         """Events per group (int64)."""
-        return np.bincount(self.cell_group, weights=self.cell_total, minlength=self.n_groups).astype(np.int64)
+        return np.bincount(self.cell_group, weights=self.cell_total,
+                           minlength=self.n_groups).astype(np.int64)
 
     def chunks(self, cells_per_bin: int = 8, budget: int = 256 * 2**20) -> list[tuple[int, int]]:
         """``(g0, g1)`` ranges of groups whose dense arrays (``cells_per_bin`` float64 values per
@@ -129,7 +137,8 @@ class BinGrid:
         return [(g0, min(g0 + step, self.n_groups)) for g0 in range(0, self.n_groups, step)]
 
     def keys_at(self, groups: np.ndarray) -> pd.DataFrame:
-        """Group keys of the groups at positions ``groups``, one row each (no columns when ungrouped)."""
+        """Group keys of the groups at positions ``groups``, one row each (no columns when
+        ungrouped)."""
         if not self.by:
             return pd.DataFrame(index=pd.RangeIndex(len(groups)))
         return self.keys.iloc[groups].reset_index(drop=True)
@@ -138,9 +147,11 @@ class BinGrid:
         """Group keys repeated ``repeat`` times per group (for long output tables)."""
         return self.keys_at(np.repeat(np.arange(self.n_groups), repeat))
 
-    def _with_cells(self, keys: pd.DataFrame, by: list[str], group: np.ndarray, b: np.ndarray, total: np.ndarray,
+    def _with_cells(self, keys: pd.DataFrame, by: list[str], group: np.ndarray, b: np.ndarray,
+                    total: np.ndarray,
                     bad: np.ndarray) -> BinGrid:
-        return BinGrid(keys, by, self.start_ns, self.freq_ns, self.n_bins, group, b, total, bad, self.exclusions)
+        return BinGrid(keys, by, self.start_ns, self.freq_ns, self.n_bins, group, b, total, bad,
+                       self.exclusions)
 
     def select(self, groups: Sequence[int] | np.ndarray) -> BinGrid:
         """The grid of the groups at positions ``groups`` only."""
@@ -149,7 +160,8 @@ class BinGrid:
         lengths = off[idx + 1] - off[idx]
         pos = _ranges(off[idx], lengths)
         return self._with_cells(self.keys.iloc[idx].reset_index(drop=True), self.by,
-                                np.repeat(np.arange(len(idx), dtype=np.int64), lengths), self.cell_bin[pos],
+                                np.repeat(np.arange(len(idx), dtype=np.int64), lengths),
+                                self.cell_bin[pos],
                                 self.cell_total[pos], self.cell_bad[pos])
 
     def regroup(self, by: Sequence[str]) -> BinGrid:
@@ -166,7 +178,8 @@ class BinGrid:
         by = list(by)
         missing = [k for k in by if k not in self.by]
         if missing:
-            raise ConfigError(f"by= names {missing} which are not group keys of the bins ({self.by}).")
+            raise ConfigError(f"by= names {missing} which are not group keys of the bins "
+                              f"({self.by}).")
         codes, keys = group_key_codes(self.keys, by)
         flat = codes.astype(np.int64)[self.cell_group] * self.n_bins + self.cell_bin
         uniq, inv = np.unique(flat, return_inverse=True)
@@ -198,7 +211,8 @@ class BinGrid:
         rows[cell_rows] = flat
         return rows, cell_rows
 
-    def to_table(self, extra: Mapping[str, np.ndarray] | None = None, *, dense: bool = False) -> pd.DataFrame:
+    def to_table(self, extra: Mapping[str, np.ndarray] | None = None, *,
+                 dense: bool = False) -> pd.DataFrame:
         """The bins table of the grid (``extra``: further count columns, one value per cell).
 
         Rows are the non-empty bins, plus a row of zeros at the first and at the last bin of the
@@ -223,5 +237,6 @@ class BinGrid:
             data[name] = place(values)
         out = pd.DataFrame(data, copy=False)
         # exactly these two (not what pandas carried over from the events, e.g. their "how_read")
-        out.attrs = {"freq": duration_label(pd.Timedelta(self.freq_ns, unit="ns")), "by": list(self.by)}
+        out.attrs = {"freq": duration_label(pd.Timedelta(self.freq_ns, unit="ns")),
+                     "by": list(self.by)}
         return out

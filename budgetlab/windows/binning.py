@@ -39,17 +39,21 @@ def _bucket_codes(events: pd.DataFrame, ok: np.ndarray) -> tuple[np.ndarray, lis
         else:
             cat = col.astype(str).astype(bucket_dtype(pd.unique(col.astype(str))))
         if cat.isna().any():
-            raise OutcomeError("events['bucket'] has missing values; every event needs a bucket (success, timeout, ...).")
+            raise OutcomeError("events['bucket'] has missing values; every event needs a bucket "
+                               "(success, timeout, ...).")
         codes = cat.cat.codes.to_numpy().astype(np.int64)
         categories = [str(c) for c in cat.cat.categories]
     else:
         categories = list(bucket_dtype().categories)
-        codes = np.where(ok, categories.index(SUCCESS), categories.index(SOLVE_ERROR)).astype(np.int64)
+        codes = np.where(ok, categories.index(SUCCESS),
+                         categories.index(SOLVE_ERROR)).astype(np.int64)
     success_code = categories.index(SUCCESS)
     if bool(np.any(ok & (codes != success_code))):
-        raise OutcomeError("events has successful rows (ok=True) whose bucket is a failure bucket; fix the outcome mapping.")
+        raise OutcomeError("events has successful rows (ok=True) whose bucket is a failure bucket; "
+                           "fix the outcome mapping.")
     if bool(np.any(~ok & (codes == success_code))):
-        raise OutcomeError("events has failed rows (ok=False) whose bucket is 'success'; fix the outcome mapping.")
+        raise OutcomeError("events has failed rows (ok=False) whose bucket is 'success'; fix the "
+                           "outcome mapping.")
     return codes, categories
 
 
@@ -67,7 +71,8 @@ def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> N
 
 def key_codes(frame: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame]:
     """Dense int64 group code per row (sorted key order) and the key table (one row per group,
-    taken from the group's first row), in one pass: :func:`~budgetlab.windows.groups.group_key_codes`.
+    taken from the group's first row), in one pass:
+    :func:`~budgetlab.windows.groups.group_key_codes`.
 
     >>> codes, keys = key_codes(pd.DataFrame({"region": ["fra", "ams", "fra"]}), ["region"])
     >>> codes.tolist(), keys["region"].tolist()
@@ -77,7 +82,8 @@ def key_codes(frame: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray, pd.Da
 
 
 def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int) -> tuple[np.ndarray, int, int]:
-    """``(keep, first_bin, n_bins)``: the events inside ``[start, end)`` and the grid covering them."""
+    """``(keep, first_bin, n_bins)``: the events inside ``[start, end)`` and the grid covering
+    them."""
     keep = np.ones(len(t), dtype=bool)
     lo_ns = int(utc_timestamp(start, name="start").value) if start is not None else None
     hi_ns = int(utc_timestamp(end, name="end").value) if end is not None else None
@@ -119,7 +125,8 @@ def grid_span(lo_ns: int | None, hi_ns: int | None, t_min: int | None, t_max: in
     return first_bin, (last_bin - first_bin) // freq_ns + 1
 
 
-def check_grid_cells(n_groups: int, n_bins: int, *, columns: int = _CELL_COLUMNS, memory_limit: Any = None) -> None:
+def check_grid_cells(n_groups: int, n_bins: int, *, columns: int = _CELL_COLUMNS,
+                     memory_limit: Any = None) -> None:
     """Refuse a dense bin grid whose arrays would not fit the memory budget
     (:func:`budgetlab._util.memory.memory_limit`: half of the physical memory, or
     ``$BUDGETLAB_MEMORY_LIMIT``): ``groups x bins x columns`` int64 values.
@@ -128,11 +135,15 @@ def check_grid_cells(n_groups: int, n_bins: int, *, columns: int = _CELL_COLUMNS
     >>> check_grid_cells(50_000, 525_600, memory_limit="8GiB")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: the bin grid (50000 group(s) x 525600 bin(s)) would need about 2.3 TiB, over the memory limit of 8.0 GiB; use a coarser freq=, fewer groups (by=), a shorter span (start=/end=), or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical memory).
+    budgetlab.errors.ConfigError: the bin grid (50000 group(s) x 525600 bin(s)) would need about 2.3
+    TiB, over the memory limit of 8.0 GiB; use a coarser freq=, fewer groups (by=), a shorter span
+    (start=/end=), or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical
+    memory).
     """
     check_memory(float(n_groups) * float(n_bins) * 8.0 * columns,
                  f"the bin grid ({n_groups} group(s) x {n_bins} bin(s))",
-                 ["use a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end=)"], limit=memory_limit)
+                 ["use a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end=)"],
+                 limit=memory_limit)
 
 
 def bin_events(
@@ -206,9 +217,12 @@ def bin_events(
     keep, fail, codes = exclusions.apply_to_events(t, ~ok, codes, keep, categories)
     if dense:
         check_grid_cells(len(key_table), n_bins, columns=7 + 3 * len(categories))
-    cell_group, cell_bin, total, bad, per_code = event_cells(group_code, t, fail, codes, len(key_table), len(categories),
-                                                             first_bin=first_bin, freq_ns=freq_ns, keep=keep)
-    grid = BinGrid(key_table, keys, first_bin, freq_ns, n_bins, cell_group, cell_bin, total, bad, exclusions)
+    cell_group, cell_bin, total, bad, per_code = event_cells(group_code, t, fail, codes,
+                                                             len(key_table), len(categories),
+                                                             first_bin=first_bin, freq_ns=freq_ns,
+                                                             keep=keep)
+    grid = BinGrid(key_table, keys, first_bin, freq_ns, n_bins, cell_group, cell_bin, total, bad,
+                   exclusions)
     per_name = {f"bad_{name}": per_code[:, code] for code, name in enumerate(categories)
                 if name != SUCCESS and name not in exclusions.buckets}
     return grid.to_table(per_name, dense=dense)

@@ -20,7 +20,8 @@ at the first and at the last bin of the grid for every group that has no events 
 table itself records the grid's span and every group (a group without any event in the span has
 just those rows). Rows are sorted by group keys, then ``bin_start``. Bins are aligned on the Unix
 epoch (a ``"1D"`` bin starts at 00:00 UTC). For every bin of every group (the table of earlier
-releases), pass ``dense=True`` to :func:`~budgetlab.bin_events`, or use ``read_bins(bins).to_table(dense=True)``;
+releases), pass ``dense=True`` to :func:`~budgetlab.bin_events`, or use
+``read_bins(bins).to_table(dense=True)``;
 every function that reads bins accepts both (zero rows are empty bins too).
 ``bins.attrs["freq"]`` and ``bins.attrs["by"]`` record how the table was made, but pandas
 operations may drop ``attrs``: every function that takes ``bins`` also takes ``freq=`` and
@@ -28,7 +29,8 @@ otherwise infers it from the ``bin_start`` spacing, and takes the group keys to 
 that is not a count column.
 
 **Read once.** Every SRE-model function starts with :func:`read_bins`, which validates the table,
-applies the exclusions (:class:`~budgetlab.windows.exclusions.Exclusions`) and returns a :class:`BinGrid`
+applies the exclusions (:class:`~budgetlab.windows.exclusions.Exclusions`) and returns a
+:class:`BinGrid`
 (the non-empty cells, sorted, plus the span and the groups: memory grows with the non-empty bins,
 not with groups x bins). A function that
 calls another passes the grid on: a :class:`BinGrid` given as ``bins`` is used as it is, so the
@@ -77,7 +79,8 @@ class ReadBinsOptions(ExcludeOptions, total=False):
     freq: Any
 
 
-#: What the SRE-model functions take as ``bins``: a bins table, or the grid :func:`read_bins` made of one.
+# : What the SRE-model functions take as ``bins``: a bins table, or the grid :func:`read_bins` made
+# of one.
 BinsLike: TypeAlias = pd.DataFrame | BinGrid
 
 
@@ -98,12 +101,15 @@ def bin_keys(bins: pd.DataFrame) -> list[str]:
 
 def _check_table(bins: Any) -> None:
     if not isinstance(bins, pd.DataFrame):
-        raise InputError(f"bins must be a DataFrame from budgetlab.bin_events(), got {type(bins).__name__}.")
+        raise InputError("bins must be a DataFrame from budgetlab.bin_events(), got "
+                         f"{type(bins).__name__}.")
     for col in ("bin_start", "total", "bad"):
         if col not in bins.columns:
-            raise SchemaError(f"bins has no column {col!r}; make the table with budgetlab.bin_events().")
+            raise SchemaError(f"bins has no column {col!r}; make the table with "
+                              "budgetlab.bin_events().")
     if len(bins) == 0:
-        raise InputError("bins is empty; make it with budgetlab.bin_events() from a non-empty event table.")
+        raise InputError("bins is empty; make it with budgetlab.bin_events() from a non-empty "
+                         "event table.")
 
 
 def _bin_offsets(bins: pd.DataFrame, freq: Any) -> tuple[int, int, np.ndarray]:
@@ -111,7 +117,8 @@ def _bin_offsets(bins: pd.DataFrame, freq: Any) -> tuple[int, int, np.ndarray]:
     ``attrs["freq"]``, else the greatest common spacing."""
     bs = bins["bin_start"]
     if not isinstance(bs.dtype, pd.DatetimeTZDtype):
-        raise SchemaError("bins['bin_start'] must be datetime64[ns, UTC]; make the table with budgetlab.bin_events().")
+        raise SchemaError("bins['bin_start'] must be datetime64[ns, UTC]; make the table with "
+                          "budgetlab.bin_events().")
     if bs.isna().any():
         raise InputError("bins['bin_start'] has missing values.")
     b_ns = np.asarray(bs.dt.tz_convert("UTC").dt.as_unit("ns").array.asi8, dtype=np.int64)
@@ -136,7 +143,11 @@ def _bin_offsets(bins: pd.DataFrame, freq: Any) -> tuple[int, int, np.ndarray]:
 def _count_column(bins: pd.DataFrame, name: str) -> np.ndarray:
     """A count column as int64, refusing missing, fractional and negative values."""
     col = bins[name]
-    if not pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype) or col.isna().any():
+    if (
+        not pd.api.types.is_numeric_dtype(col.dtype)
+        or pd.api.types.is_bool_dtype(col.dtype)
+        or col.isna().any()
+    ):
         raise SchemaError(f"bins[{name!r}] must hold whole numbers (int64) without missing values.")
     arr = col.to_numpy()
     if arr.dtype.kind == "f":
@@ -159,7 +170,8 @@ def _row_counts(bins: pd.DataFrame, buckets: Sequence[str]) -> tuple[np.ndarray,
         if col not in bins.columns:
             present = sorted(str(c)[4:] for c in bins.columns if str(c).startswith("bad_"))
             raise ConfigError(
-                f"bins has no column {col!r} to exclude (buckets present: {', '.join(map(repr, present))}); "
+                f"bins has no column {col!r} to exclude (buckets present: "
+                f"{', '.join(map(repr, present))}); "
                 "it may have been excluded by bin_events() already."
             )
         sub = _count_column(bins, col)
@@ -173,7 +185,8 @@ def _row_counts(bins: pd.DataFrame, buckets: Sequence[str]) -> tuple[np.ndarray,
 def _as_read(grid: BinGrid, freq: Any, exclusions: Exclusions) -> BinGrid:
     if exclusions:
         raise ConfigError("bins is a BinGrid, whose exclusions were applied when it was read; give "
-                          "exclude_buckets / exclude_windows to read_bins() (or bin_events()) once, not again.")
+                          "exclude_buckets / exclude_windows to read_bins() (or bin_events()) "
+                          "once, not again.")
     if freq is not None and to_ns(freq, name="freq") != grid.freq_ns:
         raise ConfigError(f"freq={freq!r} differs from the bin width of the BinGrid "
                           f"({duration_label(pd.Timedelta(grid.freq_ns, unit='ns'))}).")
@@ -196,7 +209,8 @@ def read_bins(
     ``exclude_buckets`` subtracts the ``bad_<bucket>`` columns from ``bad`` and ``total``.
     ``exclude_windows`` works at bin resolution here: a bin is excluded when its ``bin_start``
     lies in a window ``[start, end)`` (exact when the windows are on the bin grid; use
-    :func:`~budgetlab.bin_events` for event-exact exclusion). ``exclude_mode="drop"`` empties those bins,
+    :func:`~budgetlab.bin_events` for event-exact exclusion). ``exclude_mode="drop"`` empties those
+    bins,
     ``"good"`` turns their failures into successes. The grid spans from the first to the last
     ``bin_start`` of the table; its groups are those with a row.
 
@@ -212,7 +226,8 @@ def read_bins(
     >>> read_bins(grid, exclude_buckets="timeout")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: bins is a BinGrid, whose exclusions were applied when it was read; ...
+    budgetlab.errors.ConfigError: bins is a BinGrid, whose exclusions were applied when it was read;
+    ...
     """
     exclusions = Exclusions.of(exclude_buckets=exclude_buckets, exclude_windows=exclude_windows,
                                exclude_mode=exclude_mode)
@@ -226,11 +241,13 @@ def read_bins(
     cell_bin = offsets // freq_ns
     flat = codes * n_bins + cell_bin
     tot_rows, bad_rows = _row_counts(bins, exclusions.buckets)
-    if len(flat) > 1 and not bool(np.all(flat[1:] > flat[:-1])):  # not in grid order (what bin_events makes)
+    # not in grid order (what bin_events makes)
+    if len(flat) > 1 and not bool(np.all(flat[1:] > flat[:-1])):
         order = np.argsort(flat, kind="stable")
         flat, tot_rows, bad_rows = flat[order], tot_rows[order], bad_rows[order]
         if bool(np.any(flat[1:] == flat[:-1])):
-            raise InputError("bins has duplicated (group, bin_start) rows; each group needs one row per bin.")
+            raise InputError("bins has duplicated (group, bin_start) rows; each group needs one "
+                             "row per bin.")
         codes, cell_bin = flat // n_bins, flat % n_bins
     if len(exclusions.windows):
         inside = exclusions.inside(start_ns + cell_bin * freq_ns)
@@ -238,7 +255,8 @@ def read_bins(
             tot_rows = np.where(inside, 0, tot_rows)
         bad_rows = np.where(inside, 0, bad_rows)
     nonzero = tot_rows > 0
-    return BinGrid(keys, by, start_ns, freq_ns, n_bins, codes[nonzero], cell_bin[nonzero], tot_rows[nonzero],
+    return BinGrid(keys, by, start_ns, freq_ns, n_bins, codes[nonzero], cell_bin[nonzero],
+                   tot_rows[nonzero],
                    bad_rows[nonzero], exclusions)
 
 
@@ -251,7 +269,9 @@ def window_bins(window: Any, freq_ns: int, *, name: str = "window") -> int:
     ns = to_ns(window, name=name)
     if ns % freq_ns:
         raise ConfigError(
-            f"{name}={duration_label(to_timedelta(window, name=name))} is not a whole number of bins of "
-            f"{duration_label(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a freq that divides it."
+            f"{name}={duration_label(to_timedelta(window, name=name))} is not a whole number of "
+            "bins of "
+            f"{duration_label(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a freq that "
+            "divides it."
         )
     return ns // freq_ns

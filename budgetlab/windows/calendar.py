@@ -18,7 +18,8 @@ def calendar_period_starts(bin_start_ns: np.ndarray, calendar: str, tz: str = "U
     each bin start falls in. Weeks start on Monday.
 
     >>> t = pd.DatetimeIndex(["2026-03-29 21:59", "2026-03-29 22:00"], tz="UTC").as_unit("ns").asi8
-    >>> utc_from_ns(calendar_period_starts(t, "day", "Europe/Berlin")).strftime("%Y-%m-%d %H:%M").tolist()
+    >>> utc_from_ns(calendar_period_starts(t, "day",
+    ...                                    "Europe/Berlin")).strftime("%Y-%m-%d %H:%M").tolist()
     ['2026-03-28 23:00', '2026-03-29 22:00']
     """
     check_argument("calendar", calendar, CALENDARS)
@@ -31,7 +32,8 @@ def calendar_period_starts(bin_start_ns: np.ndarray, calendar: str, tz: str = "U
         day = day - pd.to_timedelta(day.day - 1, unit="D")
     uniq, inverse = np.unique(day.as_unit("ns").asi8, return_inverse=True)
     naive = pd.DatetimeIndex(uniq.view("datetime64[ns]"))
-    starts = naive.tz_localize(tz, ambiguous=np.ones(len(naive), dtype=bool), nonexistent="shift_forward")
+    starts = naive.tz_localize(tz, ambiguous=np.ones(len(naive), dtype=bool),
+                               nonexistent="shift_forward")
     return np.asarray(starts.tz_convert("UTC").as_unit("ns").asi8, dtype=np.int64)[inverse]
 
 
@@ -44,7 +46,8 @@ def calendar_edges(lo_ns: int, hi_ns: int, calendar: str = "day", tz: str = "UTC
 
     >>> lo = pd.Timestamp("2026-10-24 12:00", tz="UTC").value
     >>> hi = pd.Timestamp("2026-10-26 12:00", tz="UTC").value
-    >>> pd.to_datetime(calendar_edges(lo, hi, "day", "Europe/Berlin"), utc=True).strftime("%d %H:%M").tolist()
+    >>> pd.to_datetime(calendar_edges(lo, hi, "day", "Europe/Berlin"),
+    ...                utc=True).strftime("%d %H:%M").tolist()
     ['23 22:00', '24 22:00', '25 23:00']
     """
     hour = 3_600 * 10**9

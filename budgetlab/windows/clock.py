@@ -41,11 +41,13 @@ class StatusRuns(NamedTuple):
     status: np.ndarray  #: the new status code (int8; 4 = empty window)
     total: np.ndarray  #: events in the window at that instant (int64)
     failures: np.ndarray  #: failures in the window at that instant (int64)
-    stretch_first: np.ndarray  #: first event time of the traffic stretch (int64 ns; any value when empty)
+    # : first event time of the traffic stretch (int64 ns; any value when empty)
+    stretch_first: np.ndarray
 
 
 def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int, window_ns: int, *,
-                target: float, warning: float, critical: float, min_events: int, rule: StatusRule) -> StatusRuns:
+                target: float, warning: float, critical: float, min_events: int,
+                rule: StatusRule) -> StatusRuns:
     """The status changes of every group's window on the window's clock.
 
     Parameters
@@ -89,14 +91,16 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
                               float(warning), float(critical), int(min_events)))
 
 
-def _numpy_status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int, window_ns: int,
+def _numpy_status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
+                       window_ns: int,
                        rule: StatusRule) -> StatusRuns:
     """numpy twin of the compiled ``status_runs``: the same changes (in group then time order)."""
     n = len(t)
     leaves = t <= _TOP - window_ns - 1  # later events never leave a representable window
     times = np.concatenate([t, t[leaves] + (window_ns + 1)])
     grp = np.concatenate([codes, codes[leaves]]).astype(np.int64)
-    d_total = np.concatenate([np.ones(n, dtype=np.int64), np.full(int(leaves.sum()), -1, dtype=np.int64)])
+    d_total = np.concatenate([np.ones(n, dtype=np.int64), np.full(int(leaves.sum()), -1,
+                                                                  dtype=np.int64)])
     b = bad.astype(np.int64)
     d_bad = np.concatenate([b, -b[leaves]])
     o = np.lexsort((times, grp))
@@ -128,4 +132,5 @@ def _numpy_status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroup
     prev[1:] = code[:-1]
     prev[first_row] = NO_TRAFFIC_CODE
     rows = np.flatnonzero(code != prev)
-    return StatusRuns(grp[rows], times[rows], code[rows], total[rows], failures[rows], times[idx[rows]])
+    return StatusRuns(grp[rows], times[rows], code[rows], total[rows], failures[rows],
+                      times[idx[rows]])

@@ -2,7 +2,8 @@
 
 Validated once into an :class:`Exclusions` and applied when the counts are made: at event level
 (exact) by :func:`budgetlab.windows.bins.bin_events`, or at bin level by
-:func:`budgetlab.windows.bins.read_bins`, which every SRE-model function calls once. A :class:`~budgetlab.windows.bins.BinGrid` records
+:func:`budgetlab.windows.bins.read_bins`, which every SRE-model function calls once. A
+:class:`~budgetlab.windows.bins.BinGrid` records
 the exclusions it was read with.
 """
 
@@ -47,11 +48,13 @@ def exclusion_intervals(exclude_windows: Any) -> np.ndarray:
     if isinstance(exclude_windows, pd.DataFrame):
         missing = [c for c in ("start", "end") if c not in exclude_windows.columns]
         if missing:
-            raise ConfigError("exclude_windows as a table needs columns 'start' and 'end' (end exclusive).")
+            raise ConfigError("exclude_windows as a table needs columns 'start' and 'end' (end "
+                              "exclusive).")
         pairs: Iterable[Any] = zip(exclude_windows["start"], exclude_windows["end"], strict=True)
     elif isinstance(exclude_windows, (str, bytes)) or not isinstance(exclude_windows, Iterable):
         raise ConfigError(
-            "exclude_windows takes a table with 'start'/'end' columns or a list of (start, end) pairs."
+            "exclude_windows takes a table with 'start'/'end' columns or a list of (start, end) "
+            "pairs."
         )
     else:
         pairs = exclude_windows
@@ -64,7 +67,8 @@ def exclusion_intervals(exclude_windows: Any) -> np.ndarray:
         s = int(utc_timestamp(start, name="exclude_windows start").value)
         e = int(utc_timestamp(end, name="exclude_windows end").value)
         if e <= s:
-            raise ConfigError("each exclude_windows item needs end > start (the window is [start, end)).")
+            raise ConfigError("each exclude_windows item needs end > start (the window is [start, "
+                              "end)).")
         rows.append((s, e))
     if not rows:
         return np.empty((0, 2), dtype=np.int64)
@@ -90,7 +94,8 @@ class Exclusions:
     (:func:`~budgetlab.windows.bins.read_bins` subtracts the ``bad_<bucket>`` columns); a
     :class:`~budgetlab.windows.bins.BinGrid` keeps the exclusions it was read with.
 
-    >>> ex = Exclusions.of(exclude_buckets="timeout", exclude_windows=[("2026-01-01", "2026-01-02")])
+    >>> ex = Exclusions.of(exclude_buckets="timeout", exclude_windows=[("2026-01-01",
+    ...                                                                 "2026-01-02")])
     >>> ex.buckets, ex.windows.shape, ex.mode
     (('timeout',), (1, 2), 'drop')
     """
@@ -108,7 +113,8 @@ class Exclusions:
     def of(cls, *, exclude_buckets: str | Sequence[str] | None = (), exclude_windows: Any = None,
            exclude_mode: str = "drop") -> Exclusions:
         """From the ``exclude_buckets``, ``exclude_windows`` and ``exclude_mode`` keywords."""
-        buckets = (exclude_buckets,) if isinstance(exclude_buckets, str) else tuple(exclude_buckets or ())
+        buckets = (exclude_buckets,) if isinstance(exclude_buckets,
+                                                   str) else tuple(exclude_buckets or ())
         return cls(buckets, exclusion_intervals(exclude_windows), exclude_mode)
 
     def __bool__(self) -> bool:
@@ -121,7 +127,8 @@ class Exclusions:
         pos = np.searchsorted(self.windows.ravel(), t_ns, side="right")
         return np.asarray((pos % 2) == 1, dtype=bool)
 
-    def apply_to_events(self, t_ns: np.ndarray, fail: np.ndarray, codes: np.ndarray, keep: np.ndarray,
+    def apply_to_events(self, t_ns: np.ndarray, fail: np.ndarray, codes: np.ndarray,
+                        keep: np.ndarray,
                         categories: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Event-level (exact) exclusion: the new ``(keep, fail, codes)`` of events with bucket
         ``codes`` into ``categories``; ``keep`` is updated in place."""

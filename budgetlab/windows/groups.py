@@ -113,7 +113,8 @@ def group_key_codes(frame: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray,
         return np.zeros(len(frame), dtype=np.int64), pd.DataFrame(index=pd.RangeIndex(1))
     codes = group_codes(frame, by).astype(np.int64)
     first = np.full(int(codes.max(initial=-1)) + 1, -1, dtype=np.int64)
-    # each group's first row in one pass: assigned from the last row to the first, so the first one is written last
+    # each group's first row in one pass: assigned from the last row to the first, so the first one
+    # is written last
     first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1, dtype=np.int64)
     if bool(np.any(first < 0)):  # codes with gaps (not what group_codes makes): the sorted way
         _, first = np.unique(codes, return_index=True)
@@ -158,7 +159,8 @@ def previous_in_group(values: np.ndarray, codes: np.ndarray, initial: int = 0) -
     return np.asarray(kernel(values, codes, int(codes.max()) + 1, initial))
 
 
-def _numpy_previous_in_group(values: np.ndarray, codes: np.ndarray, ngroups: int, initial: int) -> np.ndarray:
+def _numpy_previous_in_group(values: np.ndarray, codes: np.ndarray, ngroups: int,
+                             initial: int) -> np.ndarray:
     """numpy twin of the compiled ``previous_in_group`` (same arguments, same result)."""
     if ngroups == 1:
         prev = np.empty_like(values)

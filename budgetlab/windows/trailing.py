@@ -83,8 +83,10 @@ def event_window_counts(
     """``(total, failures)`` per event of ``events`` (in table order) for one window, each group
     (``by``) with its own window."""
     bad = ~events["ok"].to_numpy(dtype=bool)
-    if not by:  # one group: codes of zeros, never written (calloc'd pages), never read by the kernel
-        return _window_counts(ts_ns(events), bad, np.zeros(len(events), dtype=np.int8), window_ns, ngroups=1)
+    # one group: codes of zeros, never written (calloc'd pages), never read by the kernel
+    if not by:
+        return _window_counts(ts_ns(events), bad, np.zeros(len(events), dtype=np.int8), window_ns,
+                              ngroups=1)
     return _window_counts(ts_ns(events), bad, group_codes(events, by, dense=False), window_ns)
 
 
@@ -112,7 +114,8 @@ def _numpy_window_counts(
         return _segment_counts(t, bad, window_ns, np.array([0, n], dtype=np.int64))
     step = np.diff(codes)  # fits the codes' dtype: they lie in 0..ngroups-1
     if int(step.min(initial=0)) >= 0:  # rows already sorted by group (trailing_counts)
-        return _segment_counts(t, bad, window_ns, np.r_[0, np.flatnonzero(step) + 1, n].astype(np.int64))
+        return _segment_counts(t, bad, window_ns, np.r_[0, np.flatnonzero(step) + 1,
+                                                        n].astype(np.int64))
     del step
     order, bounds = order_by_codes(codes)
     t_sorted = t[order]

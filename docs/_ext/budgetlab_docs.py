@@ -107,7 +107,8 @@ class GalleryDirective(SphinxDirective):
             label = f"gallery-{name.replace('_', '-')}"
             box += nodes.rubric(text=caption, ids=[label])
             std = self.env.get_domain("std")
-            std.note_hyperlink_target(label, self.env.docname, label, caption)  # {ref}`gallery-NAME`
+            # {ref}`gallery-NAME`
+            std.note_hyperlink_target(label, self.env.docname, label, caption)
         row = nodes.container(classes=["bl-gallery-row"])
         literal = nodes.literal_block(code, code, language="python", classes=["bl-gallery-code"])
         row += literal
@@ -159,8 +160,10 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "datasets": ("datasets",),
     "errors": ("errors",),
 }
-PUBLIC_MODULES = ("budgetlab", "budgetlab.plotting", "budgetlab.datasets", "budgetlab.datasets.synth",
-                  # the notebooks' building blocks (public modules, not re-exported at the top level)
+PUBLIC_MODULES = ("budgetlab", "budgetlab.plotting", "budgetlab.datasets",
+                  "budgetlab.datasets.synth",
+                  # the notebooks' building blocks (public modules, not re-exported at the top
+                  # level)
                   "budgetlab.analyses.history", "budgetlab.analyses.choices",
                   "budgetlab.analyses.incident_review")
 
@@ -246,7 +249,8 @@ class ApiDirective(SphinxDirective):
             else:
                 lines += [f".. py:data:: {qual}", "", f"   {data_doc(qual, obj)}", ""]
         node = nodes.container()
-        self.state.nested_parse(StringList(lines, source="budgetlab-api"), self.content_offset, node)
+        self.state.nested_parse(StringList(lines, source="budgetlab-api"), self.content_offset,
+                                node)
         return list(node.children)
 
 

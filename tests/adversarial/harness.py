@@ -41,7 +41,8 @@ class Case:
     api_error: type[BaseException] = BudgetlabError
     api_needles: tuple[str, ...] | None = None  # default: ``needles``
     forbidden: tuple[str, ...] = ()
-    allowed_new: tuple[str, ...] = ()  # output files the case may create (names relative to the folder)
+    # output files the case may create (names relative to the folder)
+    allowed_new: tuple[str, ...] = ()
     stdin: bytes | None = None
 
     def __post_init__(self) -> None:
@@ -77,11 +78,14 @@ def _build(case: Case, folder: Path) -> None:
 
 def _check_forbidden(case: Case, where: str, text: str) -> None:
     for value in case.forbidden:
-        assert value not in text, f"{case.id}: personal value {value!r} appears in {where}: {text[:300]!r}"
+        assert value not in text, (f"{case.id}: personal value {value!r} appears in {where}: "
+                                   f"{text[:300]!r}")
 
 
-def run_case(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run ``case`` through the CLI (in process) and the API; assert everything the suite promises."""
+def run_case(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run ``case`` through the CLI (in process) and the API; assert everything the suite
+    promises."""
     folder = tmp_path / "case"
     folder.mkdir()
     _build(case, folder)
@@ -103,7 +107,8 @@ def run_case(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str], mon
             assert len(lines) == 1, f"{case.id}: expected one error line, got {err!r}"
             assert "Traceback" not in err and "internal error" not in err, f"{case.id}: {err!r}"
             for needle in case.needles:
-                assert needle.lower() in lines[0].lower(), f"{case.id}: {needle!r} not in {lines[0]!r}"
+                assert needle.lower() in lines[0].lower(), (f"{case.id}: {needle!r} not in "
+                                                            f"{lines[0]!r}")
         _check_forbidden(case, "stdout", out)
         _check_forbidden(case, "stderr", err)
     if case.api is not None:
@@ -111,7 +116,8 @@ def run_case(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str], mon
             case.api(folder)
         message = str(info.value)
         for needle in case.needles if case.api_needles is None else case.api_needles:
-            assert needle.lower() in message.lower(), f"{case.id}: {needle!r} not in API message {message!r}"
+            assert needle.lower() in message.lower(), (f"{case.id}: {needle!r} not in API message "
+                                                       f"{message!r}")
         _check_forbidden(case, "the API message", message)
     after = snapshot(folder)
     for name, digest in before.items():

@@ -11,13 +11,15 @@ LOG = b"ts,outcome\n2026-11-29T02:00:00Z,success\n2026-11-29T02:10:00Z,ivan@exam
 
 
 def test_a_personal_outcome_label_passes_every_check(tmp_path, capsys, monkeypatch):
-    case = Case("personal-label", argv=["replay", "{d}/log.csv"], files={"log.csv": LOG}, needles=("personal data",),
+    case = Case("personal-label", argv=["replay", "{d}/log.csv"], files={"log.csv": LOG},
+                needles=("personal data",),
                 api=lambda d: read_events(d / "log.csv"), forbidden=("ivan@example.org",))
     run_case(case, tmp_path, capsys, monkeypatch)
 
 
 def test_the_harness_catches_a_leaked_value(tmp_path, capsys, monkeypatch):
-    case = Case("leak", argv=["replay", "{d}/log.csv"], files={"log.csv": LOG}, forbidden=("declared",))
+    case = Case("leak", argv=["replay", "{d}/log.csv"], files={"log.csv": LOG},
+                forbidden=("declared",))
     with pytest.raises(AssertionError, match="personal value"):
         run_case(case, tmp_path, capsys, monkeypatch)
 

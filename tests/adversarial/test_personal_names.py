@@ -7,8 +7,9 @@ import json
 
 from budgetlab.cli import main
 
-LOG = "ts,outcome\n" + "".join(f"2026-11-29T00:{m:02d}:00Z,{'timeout' if m % 4 == 0 else 'success'}\n"
-                               for m in range(40))
+LOG = "ts,outcome\n" + "".join(
+    f"2026-11-29T00:{m:02d}:00Z,{'timeout' if m % 4 == 0 else 'success'}\n" for m in range(40)
+)
 
 
 def test_personal_input_and_output_names_are_not_repeated(tmp_path, capsys, monkeypatch):
@@ -19,7 +20,8 @@ def test_personal_input_and_output_names_are_not_repeated(tmp_path, capsys, monk
     out, err = capsys.readouterr()
     for secret in ("иван", "ivan@mail.ru", "123-45-67"):
         assert secret not in out and secret not in err
-    assert (tmp_path / "ivan@mail.ru.csv").exists() and (tmp_path / "+7 (495) 123-45-67.png").exists()
+    assert (tmp_path / "ivan@mail.ru.csv").exists() and (tmp_path / "+7 (495) "
+                                                                    "123-45-67.png").exists()
     record = json.loads((tmp_path / "ivan@mail.ru.csv.run.json").read_text())
     text = json.dumps(record, ensure_ascii=False)
     for secret in ("иван", "ivan@mail.ru", "123-45-67"):

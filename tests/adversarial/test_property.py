@@ -30,7 +30,8 @@ PROPERTY = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.function_scoped_fixture])
 
-MAGIC = [b"", b"\x1f\x8b", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd", b"BZh9", b"PAR1", b"PK\x03\x04", b"\xff\xfe",
+MAGIC = [b"", b"\x1f\x8b", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd", b"BZh9", b"PAR1", b"PK\x03\x04",
+         b"\xff\xfe",
          b"\xfe\xff", b"\xef\xbb\xbf", b"\x04\x22\x4d\x18"]
 
 
@@ -74,8 +75,10 @@ def noise(draw: st.DrawFn) -> bytes:
 
 
 FIELD = st.one_of(
-    st.sampled_from(["success", "timeout", "solve_error", "ok", "200", "503", "", "null", "fra", "ams", "NaN",
-                     "2026-11-29T00:00:00Z", "2026-11-29 03:47", "1764374400", "1e400", "-", '"', "a,b",
+    st.sampled_from(["success", "timeout", "solve_error", "ok", "200", "503", "", "null", "fra",
+                     "ams", "NaN",
+                     "2026-11-29T00:00:00Z", "2026-11-29 03:47", "1764374400", "1e400", "-", '"',
+                     "a,b",
                      "ivan@example.org", "+7 (495) 123-45-67", "10.0.0.7"]),
     st.text(max_size=12),
 )
@@ -83,9 +86,11 @@ FIELD = st.one_of(
 
 @st.composite
 def csv_text(draw: st.DrawFn, sep: str = ",") -> bytes:
-    header = draw(st.sampled_from([["ts", "outcome", "region"], ["ts", "outcome"], ["time", "status"],
+    header = draw(st.sampled_from([["ts", "outcome", "region"], ["ts", "outcome"], ["time",
+                                                                                    "status"],
                                    ["ts", "ts", "outcome"]]))
-    rows = draw(st.lists(st.lists(FIELD, min_size=len(header) - 1, max_size=len(header) + 1), max_size=8))
+    rows = draw(st.lists(st.lists(FIELD, min_size=len(header) - 1, max_size=len(header) + 1),
+                         max_size=8))
     end = draw(st.sampled_from(["\n", "\r\n", "\r"]))
     lines = [sep.join(header)] + [sep.join(r) for r in rows]
     text = end.join(lines) + draw(st.sampled_from(["", end]))
@@ -97,8 +102,10 @@ def jsonl_text(draw: st.DrawFn) -> bytes:
     import json
 
     records = draw(st.lists(st.dictionaries(st.sampled_from(["ts", "outcome", "region", "x"]),
-                                            st.one_of(FIELD, st.integers(), st.floats(), st.booleans(), st.none(),
-                                                      st.lists(st.integers(), max_size=2)), max_size=4),
+                                            st.one_of(FIELD, st.integers(), st.floats(),
+                                                      st.booleans(), st.none(),
+                                                      st.lists(st.integers(), max_size=2)),
+                                            max_size=4),
                             max_size=8))
     lines = [json.dumps(r) for r in records]
     if lines and draw(st.booleans()):
@@ -114,20 +121,28 @@ def access_lines(draw: st.DrawFn) -> bytes:
         day = draw(st.sampled_from(["10/Oct/2026", "31/Feb/2026", "10/Foo/2026", "99/Oct/9999"]))
         zone = draw(st.sampled_from(["+0200", "-0000", "+9999", "Z"]))
         status = draw(st.sampled_from(["200", "503", "404", "999", "099", "abc"]))
-        req = draw(st.sampled_from(['"GET / HTTP/1.1"', '"-"', '"\\"quoted\\" x"', '"unterminated']))
-        out.append(f'192.0.2.8 - - [{day}:13:55:36 {zone}] {req} {status} {draw(st.sampled_from(["12", "-"]))}')
+        req = draw(st.sampled_from(['"GET / HTTP/1.1"', '"-"', '"\\"quoted\\" x"',
+                                    '"unterminated']))
+        out.append(f'192.0.2.8 - - [{day}:13:55:36 {zone}] {req} {status} '
+                   f'{draw(st.sampled_from(["12", "-"]))}')
     noise_line = draw(st.text(max_size=30))
     if draw(st.booleans()):
         out.insert(draw(st.integers(0, len(out))), noise_line)
-    return ("\n".join(out) + draw(st.sampled_from(["", "\n", "\r\n"]))).encode("utf-8", errors="replace")
+    return ("\n".join(out) + draw(st.sampled_from(["", "\n", "\r\n"]))).encode("utf-8",
+                                                                               errors="replace")
 
 
 # -- YAML ------------------------------------------------------------------------------------
-SCALAR = st.one_of(st.sampled_from(["openslo/v1", "SLO", "SLI", "30d", "999999999d", "99.9", "-1", "null", "~",
-                                    "Occurrences", "true", "!!python/object:os.system", "<<", "*a", "&a x"]),
-                   st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=10))
-KEYS = st.sampled_from(["apiVersion", "kind", "metadata", "name", "spec", "service", "indicatorRef", "timeWindow",
-                        "duration", "isRolling", "budgetingMethod", "objectives", "targetPercent", "target",
+SCALAR = st.one_of(st.sampled_from(["openslo/v1", "SLO", "SLI", "30d", "999999999d", "99.9", "-1",
+                                    "null", "~",
+                                    "Occurrences", "true", "!!python/object:os.system", "<<", "*a",
+                                    "&a x"]),
+                   st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
+                           max_size=10))
+KEYS = st.sampled_from(["apiVersion", "kind", "metadata", "name", "spec", "service", "indicatorRef",
+                        "timeWindow",
+                        "duration", "isRolling", "budgetingMethod", "objectives", "targetPercent",
+                        "target",
                         "indicator", "ratioMetric", "good", "total", "<<", "labels", "annotations"])
 
 
@@ -135,10 +150,12 @@ KEYS = st.sampled_from(["apiVersion", "kind", "metadata", "name", "spec", "servi
 def yaml_tree(draw: st.DrawFn, depth: int = 0) -> str:
     """YAML text in flow style: scalars, lists and mappings, some anchored (&aN) and some aliases
     (*aN) to anchors defined before them, nested a few levels."""
-    kind = draw(st.sampled_from(["scalar", "list", "map", "alias"] if depth < 4 else ["scalar", "alias"]))
+    kind = draw(st.sampled_from(["scalar", "list", "map", "alias"] if depth < 4 else ["scalar",
+                                                                                      "alias"]))
     if kind == "scalar":
         text = draw(SCALAR)
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"' if draw(st.booleans()) else \
+        return '"' + text.replace("\\", "\\\\").replace('"',
+                                                        '\\"') + '"' if draw(st.booleans()) else \
             (text if text and text.replace(" ", "").isalnum() else '"x"')
     if kind == "alias":
         return f"*a{draw(st.integers(0, 3))}"
@@ -172,7 +189,8 @@ READ_KW: dict[str, Any] = {"by": "region"}
 
 @pytest.mark.timeout(120)
 @PROPERTY
-@given(data=noise(), suffix=st.sampled_from([".csv", ".tsv", ".jsonl", ".parquet", ".csv.gz", ".log"]))
+@given(data=noise(), suffix=st.sampled_from([".csv", ".tsv", ".jsonl", ".parquet", ".csv.gz",
+                                             ".log"]))
 def test_random_bytes_through_every_reader(traced, folder, data, suffix):
     path = _write(folder, f"noise{suffix}", data)
     if suffix == ".log":
@@ -184,7 +202,8 @@ def test_random_bytes_through_every_reader(traced, folder, data, suffix):
 
 @pytest.mark.timeout(120)
 @PROPERTY
-@given(data=st.data(), kind=st.sampled_from(["csv", "tsv", "csv.gz", "csv.xz", "jsonl", "jsonl.gz"]))
+@given(data=st.data(), kind=st.sampled_from(["csv", "tsv", "csv.gz", "csv.xz", "jsonl",
+                                             "jsonl.gz"]))
 def test_plausible_text_tables(traced, folder, data, kind):
     if kind.startswith("jsonl"):
         body = data.draw(jsonl_text())
@@ -196,7 +215,8 @@ def test_plausible_text_tables(traced, folder, data, kind):
         body = lzma.compress(body)
     path = _write(folder, f"plausible.{kind}", body)
     _bounded(lambda: read_events(path, **READ_KW))
-    _bounded(lambda: read_events(path, outcome="status", time="time", outcomes={"2xx": "success", "5xx": "server"}))
+    _bounded(lambda: read_events(path, outcome="status", time="time", outcomes={"2xx": "success",
+                                                                                "5xx": "server"}))
 
 
 @pytest.mark.timeout(120)
@@ -211,7 +231,9 @@ def test_mutated_parquet(traced, folder, data, suffix):
 @PROPERTY
 @given(body=access_lines(), gz=st.booleans())
 def test_access_logs(traced, folder, body, gz):
-    path = _write(folder, "access.log" + (".gz" if gz else ""), gzip.compress(body, mtime=0) if gz else body)
+    path = _write(
+        folder, "access.log" + (".gz" if gz else ""), gzip.compress(body, mtime=0) if gz else body
+    )
     _bounded(lambda: read_access_log(path, on_error="skip"))
     _bounded(lambda: read_access_log(path, by="status"))
 
@@ -232,7 +254,8 @@ def test_the_yaml_strategy_builds_aliases_and_ladders():
 
     ladder = find(yaml_text(), lambda t: "*l1" in t)
     assert "&l0" in ladder
-    aliased = find(yaml_tree(), lambda t: "&a0" in t and "*a0" in t and t.index("&a0") < t.index("*a0"))
+    aliased = find(yaml_tree(),
+                   lambda t: "&a0" in t and "*a0" in t and t.index("&a0") < t.index("*a0"))
     yaml.safe_load(aliased)  # well-formed: the alias refers to an anchor defined before it
 
 

@@ -1,4 +1,5 @@
-"""Test-only oracle: budgetlab/budget/burn.py as of commit 1989377 (the dense SRE path), docstrings removed, imports made absolute. Never edit: it is what the sparse path must equal."""
+"""Test-only oracle: budgetlab/budget/burn.py as of commit 1989377 (the dense SRE path), docstrings
+removed, imports made absolute. Never edit: it is what the sparse path must equal."""
 # ruff: noqa
 # mypy: ignore-errors
 from __future__ import annotations
@@ -9,8 +10,16 @@ import pandas as pd
 from budgetlab._util.validation import to_timedelta, utc_from_ns
 from budgetlab.errors import ConfigError, InputError
 from budgetlab.slo import SLO, as_per_group
-from tests.alerts.oracle_bins import BinGrid, BinsLike, ReadBinsOptions, duration_label, read_bins, window_bins
-__all__ = ['DEFAULT_WINDOWS', 'burn_rates', 'group_slos', 'split_groups', 'target_array', 'error_budgets', 'rolling_sum', 'ratio']
+from tests.alerts.oracle_bins import (
+    BinGrid,
+    BinsLike,
+    ReadBinsOptions,
+    duration_label,
+    read_bins,
+    window_bins,
+)
+__all__ = ['DEFAULT_WINDOWS', 'burn_rates', 'group_slos', 'split_groups', 'target_array',
+           'error_budgets', 'rolling_sum', 'ratio']
 DEFAULT_WINDOWS = ('5min', '30min', '1h', '6h', '1D', '3D')
 
 def _check_target_value(value: Any, what: str='target') -> float:
@@ -26,7 +35,8 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
     if per_group is None:
         return None
     if not grid.by:
-        raise ConfigError('per-group SLOs need grouped bins; bin the events with by=... (CLI --by) naming the columns the SLOs are keyed by.')
+        raise ConfigError('per-group SLOs need grouped bins; bin the events with by=... (CLI --by) '
+                          'naming the columns the SLOs are keyed by.')
     return per_group.resolve(grid.keys[list(grid.by)])
 
 def split_groups(values: Sequence[Any]) -> list[tuple[Any, np.ndarray]]:
@@ -36,7 +46,8 @@ def split_groups(values: Sequence[Any]) -> list[tuple[Any, np.ndarray]]:
     return [(v, np.asarray(p, dtype=np.int64)) for v, p in seen.items()]
 
 def target_array(target: Any, grid: BinGrid) -> np.ndarray:
-    if isinstance(target, np.ndarray) and target.shape == (grid.n_groups,) and (target.dtype.kind == 'f'):
+    if isinstance(target, np.ndarray) and target.shape == (grid.n_groups,
+                                                           ) and (target.dtype.kind == 'f'):
         return np.array([_check_target_value(v) for v in target.tolist()], dtype=float)
     slos = group_slos(target, grid)
     if slos is not None:
@@ -45,11 +56,13 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
         return np.full(grid.n_groups, _check_target_value(target.target))
     if isinstance(target, pd.DataFrame):
         if 'target' not in target.columns:
-            raise ConfigError("a target table needs a 'target' column and group-key columns (e.g. captcha_type).")
+            raise ConfigError("a target table needs a 'target' column and group-key columns (e.g. "
+                              "captcha_type).")
         on = [c for c in target.columns if c != 'target']
         unknown = [c for c in on if c not in grid.by]
         if unknown or not on:
-            raise ConfigError(f"target table columns must be group keys of the bins ({', '.join(map(repr, grid.by)) or 'none'}) plus 'target'.")
+            raise ConfigError("target table columns must be group keys of the bins "
+                              f"({', '.join(map(repr, grid.by)) or 'none'}) plus 'target'.")
         vals = [_check_target_value(v, 'target table value') for v in target['target'].tolist()]
         left = grid.keys[on].astype(str).reset_index(drop=True)
         right = target[on].astype(str).reset_index(drop=True)
@@ -58,7 +71,8 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
             raise ConfigError('the target table lists a group twice; give one target per group.')
         merged = left.merge(right, on=on, how='left', sort=False)
         if merged['_t'].isna().any():
-            raise ConfigError('the target table has no target for some groups of the bins; add rows for them.')
+            raise ConfigError('the target table has no target for some groups of the bins; add '
+                              'rows for them.')
         return merged['_t'].to_numpy(dtype=float)
     return np.full(grid.n_groups, _check_target_value(target))
 
@@ -86,7 +100,8 @@ def _windows(windows: Any) -> list[Any]:
         raise ConfigError("windows is empty; give e.g. windows=('5min', '1h').")
     return out
 
-def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any=DEFAULT_WINDOWS, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any=DEFAULT_WINDOWS,
+               **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     grid = read_bins(bins, **options)
     budget = error_budgets(target, grid)
     wins = _windows(windows)
@@ -96,7 +111,8 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any=DEFAULT
         raise ConfigError('windows lists the same window twice.')
     g, n, nw = (grid.n_groups, grid.n_bins, len(wins))
     if g * n * nw > 200000000:
-        raise InputError('the burn-rate table would exceed 200 million rows; use fewer windows or a coarser freq.')
+        raise InputError('the burn-rate table would exceed 200 million rows; use fewer windows or '
+                         'a coarser freq.')
     tot = np.empty((g, n, nw), dtype=np.int64)
     bad = np.empty((g, n, nw), dtype=np.int64)
     for j, k in enumerate(ks):
@@ -107,7 +123,8 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any=DEFAULT
     complete = np.broadcast_to(np.arange(n)[:, None] + 1 >= np.array(ks)[None, :], (g, n, nw))
     out = grid.long_keys(n * nw)
     out['bin_end'] = utc_from_ns(np.tile(np.repeat(grid.bin_end_ns, nw), g))
-    out['window'] = pd.Categorical(np.tile(np.array(labels, dtype=object), g * n), categories=labels, ordered=True)
+    out['window'] = pd.Categorical(np.tile(np.array(labels, dtype=object), g * n),
+                                   categories=labels, ordered=True)
     out['total'] = tot.ravel()
     out['bad'] = bad.ravel()
     out['error_ratio'] = er.ravel()

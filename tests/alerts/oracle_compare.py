@@ -24,8 +24,11 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
         # rates per day are over observed time now (tests/alerts/test_observed_time.py checks
         # observed_days by a loop); the oracle's rates were over the whole span: rescaled here
         days = got["observed_days"].to_numpy()
-        rates = {"pages_per_day": want["episodes"].to_numpy() / days,
-                 "false_pages_per_week": (want["episodes"] - want["true_episodes"]).to_numpy() / (days / 7)}
+        rates = {
+            "pages_per_day": want["episodes"].to_numpy() / days,
+            "false_pages_per_week": (want["episodes"] - want["true_episodes"]).to_numpy()
+            / (days / 7),
+        }
         for col, values in rates.items():
             np.testing.assert_allclose(got[col].to_numpy(), values, rtol=1e-12, atol=0)
         got = got.drop(columns=[*rates, "observed_days"])

@@ -1,4 +1,5 @@
-"""Test-only oracle: budgetlab/alerts/episodes.py as of commit 1989377 (the dense SRE path), docstrings removed, imports made absolute. Never edit: it is what the sparse path must equal."""
+"""Test-only oracle: budgetlab/alerts/episodes.py as of commit 1989377 (the dense SRE path),
+docstrings removed, imports made absolute. Never edit: it is what the sparse path must equal."""
 # ruff: noqa
 # mypy: ignore-errors
 from __future__ import annotations
@@ -11,13 +12,15 @@ from tests.alerts.oracle_burn import error_budgets, group_slos, ratio, rolling_s
 from budgetlab.slo import SLO
 from tests.alerts.oracle_bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
 from budgetlab.alerts.policy import AlertPolicy, as_policy
-__all__ = ['alert_states', 'alert_episodes', 'tier_conditions', 'firing_runs', 'policy_parts', 'in_group_order', 'EPISODE_COLUMNS']
+__all__ = ['alert_states', 'alert_episodes', 'tier_conditions', 'firing_runs', 'policy_parts',
+           'in_group_order', 'EPISODE_COLUMNS']
 EPISODE_COLUMNS = ('tier', 'severity', 'start', 'end', 'duration', 'ongoing')
 
 def _steps(duration: pd.Timedelta, freq_ns: int) -> int:
     return int(-(-int(duration.value) // freq_ns))
 
-def tier_conditions(grid: BinGrid, budget: np.ndarray, policy: AlertPolicy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def tier_conditions(grid: BinGrid, budget: np.ndarray,
+                    policy: AlertPolicy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     cache: dict[int, np.ndarray] = {}
 
     def burn_of(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray]:
@@ -38,7 +41,9 @@ def tier_conditions(grid: BinGrid, budget: np.ndarray, policy: AlertPolicy) -> l
         out.append((cond, burn_long, burn_short))
     return out
 
-def firing_runs(cond: np.ndarray, for_steps: int=0, cooldown_steps: int=0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def firing_runs(cond: np.ndarray, for_steps: int=0, cooldown_steps: int=0) -> tuple[np.ndarray,
+                                                                                    np.ndarray,
+                                                                                    np.ndarray]:
     n = len(cond)
     padded = np.zeros(n + 2, dtype=np.int8)
     padded[1:-1] = cond
@@ -70,7 +75,10 @@ class _TierReplay:
 
 def _replay(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[_TierReplay]:
     replays = []
-    for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid, error_budgets(target, grid), pol), strict=True):
+    for tier, (cond, burn_long, burn_short) in zip(pol.tiers, tier_conditions(grid,
+                                                                              error_budgets(target,
+                                                                                            grid),
+                                                                              pol), strict=True):
         k_for = _steps(tier.for_, grid.freq_ns)
         k_cool = _steps(tier.cooldown, grid.freq_ns)
         runs = [firing_runs(cond[g], k_for, k_cool) for g in range(grid.n_groups)]
@@ -81,14 +89,23 @@ _Part = tuple[np.ndarray | None, BinGrid, Any, AlertPolicy]
 def policy_parts(grid: BinGrid, target: Any, policy: Any) -> list[_Part]:
     slos = group_slos(target, grid)
     if slos is None:
-        return [(None, grid, target, as_policy(policy, period=target.period if isinstance(target, SLO) else None))]
+        return [
+            (
+                None,
+                grid,
+                target,
+                as_policy(policy, period=target.period if isinstance(target, SLO) else None),
+            )
+        ]
     targets = np.array([s.target for s in slos], dtype=float)
     periods = [s.period for s in slos]
     if isinstance(policy, str) and len(set(periods)) > 1:
-        return [(idx, grid.select(idx), targets[idx], as_policy(policy, period=p)) for p, idx in split_groups(periods)]
+        return [(idx, grid.select(idx), targets[idx], as_policy(policy, period=p)) for p,
+                idx in split_groups(periods)]
     return [(None, grid, targets, as_policy(policy, period=periods[0]))]
 
-def in_group_order(tables: list[tuple[np.ndarray | None, pd.DataFrame, np.ndarray]]) -> pd.DataFrame:
+def in_group_order(tables: list[tuple[np.ndarray | None, pd.DataFrame,
+                                      np.ndarray]]) -> pd.DataFrame:
     if len(tables) == 1 and tables[0][0] is None:
         return tables[0][1]
     whole = pd.concat([t for _, t, _ in tables], ignore_index=True)
@@ -96,21 +113,28 @@ def in_group_order(tables: list[tuple[np.ndarray | None, pd.DataFrame, np.ndarra
     return whole.iloc[np.argsort(groups, kind='stable')].reset_index(drop=True)
 
 def _tier_columns(out: pd.DataFrame, policy: AlertPolicy, codes: np.ndarray) -> None:
-    out['tier'] = pd.Categorical.from_codes(codes, categories=pd.Index([t.name for t in policy.tiers]), ordered=True)
+    out['tier'] = pd.Categorical.from_codes(codes,
+                                            categories=pd.Index([t.name for t in policy.tiers]),
+                                            ordered=True)
     out['severity'] = np.array([t.severity for t in policy.tiers], dtype=object)[codes]
 
-def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
+                   **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     grid = read_bins(bins, **options)
     parts = policy_parts(grid, target, policy)
     out = in_group_order([(idx, *_episodes(sub, tgt, pol)) for idx, sub, tgt, pol in parts])
     tiers = list(dict.fromkeys(((t.name, t.severity) for _, _, _, pol in parts for t in pol.tiers)))
-    out.attrs.update({'grid_start': utc_from_ns(np.array([grid.start_ns]))[0], 'grid_end': utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0], 'freq_ns': grid.freq_ns, 'by': list(grid.by), 'tiers': tiers})
+    out.attrs.update({'grid_start': utc_from_ns(np.array([grid.start_ns]))[0],
+                      'grid_end': utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
+                      'freq_ns': grid.freq_ns, 'by': list(grid.by), 'tiers': tiers})
     return out
 
 def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
     replays = _replay(grid, target, pol)
     end_ns = grid.bin_end_ns
-    rows = [(np.full(len(first), g), np.full(len(first), j), end_ns[first], end_ns[stop - 1] + grid.freq_ns, ongoing) for j, rep in enumerate(replays) for g, (first, stop, ongoing) in enumerate(rep.runs) if len(first)]
+    rows = [(np.full(len(first), g), np.full(len(first), j), end_ns[first],
+             end_ns[stop - 1] + grid.freq_ns, ongoing) for j, rep in enumerate(replays) for g,
+            (first, stop, ongoing) in enumerate(rep.runs) if len(first)]
     if rows:
         gi, ti, st, en, og = (np.concatenate(col) for col in zip(*rows, strict=True))
     else:
@@ -126,9 +150,11 @@ def _episodes(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFram
     out['ongoing'] = og.astype(bool)
     return (out, gi.astype(np.int64))
 
-def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
+                 **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     grid = read_bins(bins, **options)
-    return in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt, pol in policy_parts(grid, target, policy)])
+    return in_group_order([(idx, *_states(sub, tgt, pol)) for idx, sub, tgt,
+                           pol in policy_parts(grid, target, policy)])
 
 def _states(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
     replays = _replay(grid, target, pol)

@@ -1,4 +1,5 @@
-"""Test-only oracle: budgetlab/budget/period.py as of commit 1989377 (the dense SRE path), docstrings removed, imports made absolute. Never edit: it is what the sparse path must equal."""
+"""Test-only oracle: budgetlab/budget/period.py as of commit 1989377 (the dense SRE path),
+docstrings removed, imports made absolute. Never edit: it is what the sparse path must equal."""
 # ruff: noqa
 # mypy: ignore-errors
 from __future__ import annotations
@@ -11,7 +12,14 @@ from budgetlab.errors import ConfigError
 from budgetlab.slo import SLO
 from tests.alerts.oracle_bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
 from budgetlab.windows.calendar import CALENDARS, calendar_period_starts
-from tests.alerts.oracle_burn import error_budgets, group_slos, ratio, rolling_sum, split_groups, target_array
+from tests.alerts.oracle_burn import (
+    error_budgets,
+    group_slos,
+    ratio,
+    rolling_sum,
+    split_groups,
+    target_array,
+)
 __all__ = ['period_budget']
 _NAT_NS = np.iinfo(np.int64).min
 
@@ -49,11 +57,16 @@ def _periods(grid: BinGrid, period: Any, calendar: str | None, tz: str) -> _Peri
     return _Periods(grid.bin_end_ns - p_ns, new, None, k_period)
 
 def _slice_targets(slice_target: Any, grid: BinGrid) -> np.ndarray:
-    if isinstance(slice_target, bool) or not isinstance(slice_target, (int, float, np.integer, np.floating)) or (not 0 < float(slice_target) <= 1):
+    if (
+        isinstance(slice_target, bool)
+        or not isinstance(slice_target, (int, float, np.integer, np.floating))
+        or (not 0 < float(slice_target) <= 1)
+    ):
         raise ConfigError('slice_target must lie in (0, 1] (e.g. 0.99).')
     return np.full((grid.n_groups, 1), float(slice_target))
 
-def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarray, k_burn: int) -> tuple[np.ndarray, np.ndarray]:
+def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarray,
+                         k_burn: int) -> tuple[np.ndarray, np.ndarray]:
     n_w = rolling_sum(grid.total, k_burn)
     b_w = rolling_sum(grid.bad, k_burn)
     burn = ratio(b_w, n_w) / budget
@@ -61,12 +74,14 @@ def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarra
     tte_ns = np.full(remaining.shape, _NAT_NS, dtype=np.int64)
     draining = (drain > 0) & (burn > 1)
     with np.errstate(divide='ignore', invalid='ignore'):
-        est = np.where(draining, remaining / np.where(draining, drain, 1.0) * (k_burn * grid.freq_ns), 0.0)
+        est = np.where(draining, remaining / np.where(draining, drain,
+                                                      1.0) * (k_burn * grid.freq_ns), 0.0)
     finite = draining & (remaining > 0) & (est < 2.0 ** 62)
     tte_ns = np.where(finite, np.round(np.where(finite, est, 0.0)).astype(np.int64), tte_ns)
     return (burn, np.where(remaining <= 0, 0, tte_ns))
 
-def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int, s_target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int,
+                 s_target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     slice_no = grid.bin_start_ns // slice_ns
     new_slice = periods.new.copy()
     new_slice[1:] |= slice_no[1:] != slice_no[:-1]
@@ -87,18 +102,33 @@ def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int, s_target: np.n
     ratio_mean = np.where(slices > 0, ratio_sum / np.maximum(slices, 1), 1.0)
     return (slices, periods.accumulate(placed_bad), ratio_mean)
 
-def period_budget(bins: BinsLike, target: Any, *, period: Any=None, calendar: str | None=None, tz: str='UTC', burn_window: Any='1h', slice_window: Any=None, slice_target: float | None=None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+def period_budget(bins: BinsLike, target: Any, *, period: Any=None, calendar: str | None=None,
+                  tz: str='UTC', burn_window: Any='1h', slice_window: Any=None,
+                  slice_target: float | None=None,
+                  **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     grid = read_bins(bins, **options)
     slos = group_slos(target, grid)
-    targets = target_array(target, grid) if slos is None else np.array([s.target for s in slos], dtype=float)
-    if period is None and calendar is None and (slos is not None) and (len({s.period for s in slos}) > 1):
-        parts = [(p, idx, _period_budget(grid.select(idx), targets[idx], period=p, calendar=None, tz=tz, burn_window=burn_window, slice_window=slice_window, slice_target=slice_target)) for p, idx in split_groups([s.period for s in slos])]
+    targets = target_array(target, grid) if slos is None else np.array([s.target for s in slos],
+                                                                       dtype=float)
+    if (
+        period is None
+        and calendar is None
+        and (slos is not None)
+        and (len({s.period for s in slos}) > 1)
+    ):
+        parts = [(p, idx, _period_budget(grid.select(idx), targets[idx], period=p, calendar=None,
+                                         tz=tz, burn_window=burn_window, slice_window=slice_window,
+                                         slice_target=slice_target)) for p,
+                 idx in split_groups([s.period for s in slos])]
         return _in_group_order(parts, grid.n_groups, grid.n_bins)
     if period is None:
         period = target.period if isinstance(target, SLO) else slos[0].period if slos else '30D'
-    return _period_budget(grid, targets, period=period, calendar=calendar, tz=tz, burn_window=burn_window, slice_window=slice_window, slice_target=slice_target)
+    return _period_budget(grid, targets, period=period, calendar=calendar, tz=tz,
+                          burn_window=burn_window, slice_window=slice_window,
+                          slice_target=slice_target)
 
-def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups: int, n_bins: int) -> pd.DataFrame:
+def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups: int,
+                    n_bins: int) -> pd.DataFrame:
     table = pd.concat([t for _, _, t in parts], ignore_index=True)
     groups = np.concatenate([idx for _, idx, _ in parts])
     where = np.empty(n_groups, dtype=np.int64)
@@ -106,12 +136,15 @@ def _in_group_order(parts: list[tuple[Any, np.ndarray, pd.DataFrame]], n_groups:
     rows = (where[:, None] * n_bins + np.arange(n_bins)[None, :]).ravel()
     return table.iloc[rows].reset_index(drop=True)
 
-def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar: str | None, tz: str, burn_window: Any, slice_window: Any, slice_target: float | None) -> pd.DataFrame:
+def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar: str | None,
+                   tz: str, burn_window: Any, slice_window: Any,
+                   slice_target: float | None) -> pd.DataFrame:
     budget = error_budgets(targets, grid)[:, None]
     s_target = targets[:, None] if slice_target is None else _slice_targets(slice_target, grid)
     f = grid.freq_ns
     k_burn = window_bins(burn_window, f, name='burn_window')
-    slice_ns = f * window_bins(slice_window, f, name='slice_window') if slice_window is not None else f
+    slice_ns = f * window_bins(slice_window, f,
+                               name='slice_window') if slice_window is not None else f
     periods = _periods(grid, period, calendar, tz)
     events = periods.accumulate(grid.total)
     bad = periods.accumulate(grid.bad)

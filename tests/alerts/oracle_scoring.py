@@ -1,4 +1,5 @@
-"""Test-only oracle: budgetlab/alerts/scoring.py as of commit 1989377 (the dense SRE path), docstrings removed, imports made absolute. Never edit: it is what the sparse path must equal."""
+"""Test-only oracle: budgetlab/alerts/scoring.py as of commit 1989377 (the dense SRE path),
+docstrings removed, imports made absolute. Never edit: it is what the sparse path must equal."""
 # ruff: noqa
 # mypy: ignore-errors
 from __future__ import annotations
@@ -12,7 +13,13 @@ from tests.alerts.oracle_burn import error_budgets, group_slos
 from budgetlab.errors import ConfigError, InputError, SchemaError
 from budgetlab.events.schema import parse_scope, scope_mask
 from budgetlab.slo import SLO
-from tests.alerts.oracle_bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
+from tests.alerts.oracle_bins import (
+    BinGrid,
+    BinsLike,
+    ReadBinsOptions,
+    exclusion_intervals,
+    read_bins,
+)
 from tests.alerts.oracle_episodes import EPISODE_COLUMNS, alert_episodes
 from budgetlab.alerts.policy import AlertPolicy
 __all__ = ['incident_detections', 'score_alerts', 'compare_policies']
@@ -33,14 +40,20 @@ def _tiers(episodes: pd.DataFrame, policy: AlertPolicy | None) -> list[tuple[str
     if isinstance(attr, list) and attr:
         return [(str(a), str(b)) for a, b in attr]
     col = episodes['tier']
-    names = [str(c) for c in col.cat.categories] if isinstance(col.dtype, pd.CategoricalDtype) else sorted(col.astype(str).unique())
+    names = (
+        [str(c) for c in col.cat.categories]
+        if isinstance(col.dtype, pd.CategoricalDtype)
+        else sorted(col.astype(str).unique())
+    )
     sev = dict(zip(col.astype(str), episodes['severity'].astype(str), strict=True))
     missing = [n for n in names if n not in sev]
     if missing:
         raise ConfigError('cannot tell the severity of tiers without episodes; pass policy=.')
     return [(n, sev[n]) for n in names]
 
-def _merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np.ndarray,
+                                                                              np.ndarray,
+                                                                              np.ndarray]:
     if len(gi) == 0:
         return (gi, st, en)
     order = np.lexsort((st, gi))
@@ -53,24 +66,32 @@ def _merge_intervals(gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> tuple[np
             out_g.append(g)
             out_s.append(s)
             out_e.append(e)
-    return (np.array(out_g, dtype=np.int64), np.array(out_s, dtype=np.int64), np.array(out_e, dtype=np.int64))
+    return (
+        np.array(out_g, dtype=np.int64),
+        np.array(out_s, dtype=np.int64),
+        np.array(out_e, dtype=np.int64),
+    )
 
 def _check_tables(episodes: Any, incidents: Any) -> None:
     if not isinstance(episodes, pd.DataFrame):
         raise InputError('episodes must be the DataFrame budgetlab.alert_episodes() returns.')
     for col in ('tier', 'severity', 'start', 'end'):
         if col not in episodes.columns:
-            raise SchemaError(f'episodes has no column {col!r}; make it with budgetlab.alert_episodes().')
+            raise SchemaError(f'episodes has no column {col!r}; make it with '
+                              'budgetlab.alert_episodes().')
     if not isinstance(incidents, pd.DataFrame):
-        raise InputError('incidents must be a DataFrame with incident_id, start, end and scope columns.')
+        raise InputError('incidents must be a DataFrame with incident_id, start, end and scope '
+                         'columns.')
     for col in ('incident_id', 'start', 'end'):
         if col not in incidents.columns:
-            raise SchemaError(f'incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).')
+            raise SchemaError(f'incidents has no column {col!r} (columns: incident_id, kind, '
+                              'start, end, scope, severity).')
 
 def _group_table(grid: BinGrid | None, by: list[str], episodes: pd.DataFrame) -> pd.DataFrame:
     if grid is not None:
         if sorted(grid.by) != sorted(by):
-            raise ConfigError(f'bins are grouped by {grid.by} but episodes by {by}; use the bins the episodes came from.')
+            raise ConfigError(f'bins are grouped by {grid.by} but episodes by {by}; use the bins '
+                              'the episodes came from.')
         return grid.keys[by].astype(str).reset_index(drop=True) if by else grid.keys
     if by:
         return episodes[by].astype(str).drop_duplicates().sort_values(by).reset_index(drop=True)
@@ -84,13 +105,16 @@ def _episode_groups(episodes: pd.DataFrame, by: list[str], keys: pd.DataFrame) -
     try:
         return np.array([lookup[tuple(k)] for k in ep_keys], dtype=np.int64)
     except KeyError:
-        raise ConfigError('episodes hold groups that the bins do not have; use the bins the episodes came from.') from None
+        raise ConfigError('episodes hold groups that the bins do not have; use the bins the '
+                          'episodes came from.') from None
 
-def _span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame, ep_start: np.ndarray, ep_end: np.ndarray) -> tuple[int, int]:
+def _span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame,
+          ep_start: np.ndarray, ep_end: np.ndarray) -> tuple[int, int]:
     if grid is not None:
         return (grid.start_ns, int(grid.bin_end_ns[-1]))
     if 'grid_start' in episodes.attrs and 'grid_end' in episodes.attrs:
-        return (int(pd.Timestamp(episodes.attrs['grid_start']).as_unit('ns').value), int(pd.Timestamp(episodes.attrs['grid_end']).as_unit('ns').value))
+        return (int(pd.Timestamp(episodes.attrs['grid_start']).as_unit('ns').value),
+                int(pd.Timestamp(episodes.attrs['grid_end']).as_unit('ns').value))
     inc_s = utc_ns_column(incidents['start'], "incidents['start']")
     inc_e = utc_ns_column(incidents['end'], "incidents['end']")
     lo = np.concatenate([ep_start, inc_s])
@@ -99,12 +123,15 @@ def _span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.DataFrame,
         raise InputError('no episodes and no incidents: nothing to score.')
     return (int(lo.min()), int(hi.max()))
 
-def _scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str], windows: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+def _scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
+                      windows: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray,
+                                                    np.ndarray]:
     inc = incidents.reset_index(drop=True)
     i_s = utc_ns_column(inc['start'], "incidents['start']")
     i_e = utc_ns_column(inc['end'], "incidents['end']")
     if bool(np.any(i_e <= i_s)):
-        raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
+        raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be "
+                         "after 'start'.")
     scopes = inc['scope'].tolist() if 'scope' in inc.columns else ['*'] * len(inc)
     match = np.zeros((len(inc), len(keys)), dtype=bool)
     for i, sc in enumerate(scopes):
@@ -115,7 +142,8 @@ def _scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str]
         pos = np.searchsorted(windows[:, 0], i_s, side='right') - 1
         covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
         keep &= ~covered
-    return (inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep], match[keep])
+    return (inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep],
+            match[keep])
 
 @dataclass(frozen=True)
 class _Matches:
@@ -131,7 +159,9 @@ class _Matches:
 
 class _Context:
 
-    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any, bins: BinsLike | None, target: Any, period: Any, policy: AlertPolicy | None, options: ReadBinsOptions) -> None:
+    def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any,
+                 bins: BinsLike | None, target: Any, period: Any, policy: AlertPolicy | None,
+                 options: ReadBinsOptions) -> None:
         _check_tables(episodes, incidents)
         self.grace_ns = int(to_timedelta(grace, name='grace', allow_zero=True).value)
         self.period_ns = None if period is None else int(to_timedelta(period, name='period').value)
@@ -140,23 +170,32 @@ class _Context:
         tier_names = [t for t, _ in self.tiers]
         ep_tier = episodes['tier'].astype(str).to_numpy()
         if set(ep_tier) - set(tier_names):
-            raise ConfigError('episodes hold tiers that the policy does not have; pass the policy used for them.')
+            raise ConfigError('episodes hold tiers that the policy does not have; pass the policy '
+                              'used for them.')
         self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
         self.ep_start = utc_ns_column(episodes['start'], "episodes['start']")
         self.ep_end = utc_ns_column(episodes['end'], "episodes['end']")
         self.grid: BinGrid | None = None
         if bins is not None:
             if target is None:
-                raise ConfigError('bins= needs target= too (for the budget consumed before the first alert).')
+                raise ConfigError('bins= needs target= too (for the budget consumed before the '
+                                  'first alert).')
             self.grid = read_bins(bins, **options)
         elif (unknown := sorted(set(options) - ReadBinsOptions.__optional_keys__)):
             raise TypeError(f'unexpected keyword arguments {unknown}')
         self.keys = _group_table(self.grid, self.by, episodes)
         self.ep_group = _episode_groups(episodes, self.by, self.keys)
-        self.span_start, self.span_end = _span(self.grid, episodes, incidents, self.ep_start, self.ep_end)
+        self.span_start, self.span_end = _span(self.grid, episodes, incidents, self.ep_start,
+                                               self.ep_end)
         self.span_ns = max(self.span_end - self.span_start, 1)
-        windows = self.grid.exclusions.windows if self.grid is not None else exclusion_intervals(options.get('exclude_windows'))
-        self.inc, self.inc_start, self.inc_end, self.inc_match = _scored_incidents(incidents, self.keys, self.by, windows)
+        windows = (
+            self.grid.exclusions.windows
+            if self.grid is not None
+            else exclusion_intervals(options.get("exclude_windows"))
+        )
+        self.inc, self.inc_start, self.inc_end, self.inc_match = _scored_incidents(incidents,
+                                                                                   self.keys,
+                                                                                   self.by, windows)
         if self.grid is not None:
             g = self.grid
             self.cum_bad = np.zeros((g.n_groups, g.n_bins + 1), dtype=np.int64)
@@ -194,8 +233,10 @@ class _Context:
         overlap = m & (st[None, :] < (i_e + self.grace_ns)[:, None]) & (en[None, :] > i_s[:, None])
         n_ep = len(gi)
         detected = np.asarray(overlap.any(axis=1), dtype=bool)
-        first = np.where(overlap, st[None, :], np.iinfo(np.int64).max).min(axis=1) if n_ep else np.full(len(i_idx), _NAT)
-        last = np.where(overlap, en[None, :], np.iinfo(np.int64).min).max(axis=1) if n_ep else np.full(len(i_idx), _NAT)
+        first = np.where(overlap, st[None, :],
+                         np.iinfo(np.int64).max).min(axis=1) if n_ep else np.full(len(i_idx), _NAT)
+        last = np.where(overlap, en[None, :],
+                        np.iinfo(np.int64).min).max(axis=1) if n_ep else np.full(len(i_idx), _NAT)
         pct = None
         if self.grid is not None:
             pct = np.zeros(len(i_idx))
@@ -205,11 +246,24 @@ class _Context:
                 budget = float(self.period_budget[scope_groups].sum())
                 used = self.bad_between(scope_groups, int(i_s[j]), hi)
                 pct[j] = 100.0 * used / budget if budget > 0 else 0.0
-        return _Matches(incidents=i_idx, detected=detected, first=np.where(detected, first, _NAT), last=np.where(detected, last, _NAT), detection=np.where(detected, np.maximum(first - i_s, 0), _NAT), reset=np.where(detected, last - i_e, _NAT), budget_pct=pct, episodes=n_ep, true_episodes=int(overlap.any(axis=0).sum()))
+        return _Matches(
+            incidents=i_idx,
+            detected=detected,
+            first=np.where(detected, first, _NAT),
+            last=np.where(detected, last, _NAT),
+            detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
+            reset=np.where(detected, last - i_e, _NAT),
+            budget_pct=pct,
+            episodes=n_ep,
+            true_episodes=int(overlap.any(axis=0).sum()),
+        )
 
     def summary(self, m: _Matches) -> dict[str, Any]:
         n_ep, true_ep, detected = (m.episodes, m.true_episodes, m.detected)
-        row: dict[str, Any] = {'episodes': n_ep, 'true_episodes': true_ep, 'precision': true_ep / n_ep if n_ep else np.nan, 'incidents': len(m.incidents), 'detected': int(detected.sum()), 'recall': float(detected.mean()) if len(m.incidents) else np.nan}
+        row: dict[str, Any] = {'episodes': n_ep, 'true_episodes': true_ep,
+                               'precision': true_ep / n_ep if n_ep else np.nan,
+                               'incidents': len(m.incidents), 'detected': int(detected.sum()),
+                               'recall': float(detected.mean()) if len(m.incidents) else np.nan}
         d = m.detection[detected]
         r = m.reset[detected]
         row['detection_median'] = pd.Timedelta(int(np.median(d)), unit='ns') if len(d) else pd.NaT
@@ -226,7 +280,21 @@ class _Context:
 
     def incident_table(self, m: _Matches) -> pd.DataFrame:
         per = self.inc.iloc[m.incidents].reset_index(drop=True)
-        table = pd.DataFrame({'incident_id': per['incident_id'].to_numpy(), 'kind': per['kind'].to_numpy() if 'kind' in per.columns else np.full(len(per), '', dtype=object), 'incident_start': utc_from_ns(self.inc_start[m.incidents]), 'incident_end': utc_from_ns(self.inc_end[m.incidents]), 'detected': m.detected, 'first_alert': utc_from_ns(m.first), 'detection_time': pd.to_timedelta(m.detection.view('timedelta64[ns]')), 'last_alert_end': utc_from_ns(m.last), 'reset_time': pd.to_timedelta(m.reset.view('timedelta64[ns]'))})
+        table = pd.DataFrame(
+            {
+                "incident_id": per["incident_id"].to_numpy(),
+                "kind": per["kind"].to_numpy()
+                if "kind" in per.columns
+                else np.full(len(per), "", dtype=object),
+                "incident_start": utc_from_ns(self.inc_start[m.incidents]),
+                "incident_end": utc_from_ns(self.inc_end[m.incidents]),
+                "detected": m.detected,
+                "first_alert": utc_from_ns(m.first),
+                "detection_time": pd.to_timedelta(m.detection.view("timedelta64[ns]")),
+                "last_alert_end": utc_from_ns(m.last),
+                "reset_time": pd.to_timedelta(m.reset.view("timedelta64[ns]")),
+            }
+        )
         if m.budget_pct is not None:
             table['budget_before_alert_pct'] = m.budget_pct
         return table
@@ -240,30 +308,45 @@ class _Context:
             group_sel.append(({k: '*' for k in self.by}, np.arange(n_groups)))
         else:
             group_sel.append(({}, np.arange(n_groups)))
-        tier_sel: list[tuple[str, str, list[int]]] = [(name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)]
+        tier_sel: list[tuple[str, str, list[int]]] = [
+            (name, sev, [j]) for j, (name, sev) in enumerate(self.tiers)
+        ]
         severities = list(dict.fromkeys((sev for _, sev in self.tiers)))
         for sev in severities:
             tier_sel.append(('*', sev, [j for j, (_, s) in enumerate(self.tiers) if s == sev]))
         tier_sel.append(('*', '*', list(range(len(self.tiers)))))
-        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev, tidx in tier_sel]
+        return [(labels, tname, sev, gidx, tidx) for labels, gidx in group_sel for tname, sev,
+                tidx in tier_sel]
 
-def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any='1h', bins: BinsLike | None=None, target: Any=None, period: Any=None, policy: AlertPolicy | None=None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
-    ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy, options=options)
+def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any='1h',
+                        bins: BinsLike | None=None, target: Any=None, period: Any=None,
+                        policy: AlertPolicy | None=None,
+                        **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+    ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period,
+                   policy=policy, options=options)
     parts = []
     for labels, tname, sev, gidx, tidx in ctx.selections():
         table = ctx.incident_table(ctx.match(gidx, tidx))
-        head = pd.DataFrame({**{k: [v] * len(table) for k, v in labels.items()}, 'tier': [tname] * len(table), 'severity': [sev] * len(table)})
+        head = pd.DataFrame({**{k: [v] * len(table) for k, v in labels.items()},
+                             'tier': [tname] * len(table), 'severity': [sev] * len(table)})
         parts.append(pd.concat([head, table], axis=1))
     return pd.concat(parts, ignore_index=True)
 
-def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any='1h', bins: BinsLike | None=None, target: Any=None, period: Any=None, policy: AlertPolicy | None=None, **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
-    ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period, policy=policy, options=options)
+def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any='1h',
+                 bins: BinsLike | None=None, target: Any=None, period: Any=None,
+                 policy: AlertPolicy | None=None,
+                 **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+    ctx = _Context(episodes, incidents, grace=grace, bins=bins, target=target, period=period,
+                   policy=policy, options=options)
     rows = []
     for labels, tname, sev, gidx, tidx in ctx.selections():
-        rows.append({**labels, 'tier': tname, 'severity': sev, **ctx.summary(ctx.match(gidx, tidx))})
+        rows.append({**labels, 'tier': tname, 'severity': sev, **ctx.summary(ctx.match(gidx,
+                                                                                       tidx))})
     return pd.DataFrame(rows)
 
-def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy], incidents: pd.DataFrame, *, by: str | Sequence[str] | None=None, grace: Any='1h', **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
+def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy],
+                     incidents: pd.DataFrame, *, by: str | Sequence[str] | None=None,
+                     grace: Any='1h', **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     if not isinstance(policies, Mapping) or not policies:
         raise ConfigError('policies must be a non-empty dict {name: AlertPolicy}.')
     grid = read_bins(bins, **options)
@@ -274,7 +357,8 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
         if not isinstance(pol, AlertPolicy):
             raise ConfigError(f'policies[{name!r}] is not an AlertPolicy.')
         ep = alert_episodes(grid, target, pol)
-        sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target, period=pol.period, policy=pol)
+        sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target, period=pol.period,
+                          policy=pol)
         sc.insert(0, 'policy', name)
         parts.append(sc)
     return pd.concat(parts, ignore_index=True)

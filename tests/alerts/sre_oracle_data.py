@@ -12,7 +12,8 @@ from budgetlab.alerts.policy import AlertPolicy, AlertTier
 T0 = pd.Timestamp("2026-03-27", tz="UTC")  # a DST change in Europe two days later
 
 
-def make_events(n_groups: int, *, seed: int, hours: int = 6, per_group: int = 40, two_keys: bool = False) -> pd.DataFrame:
+def make_events(n_groups: int, *, seed: int, hours: int = 6, per_group: int = 40,
+                two_keys: bool = False) -> pd.DataFrame:
     """Events of ``n_groups`` groups (a few of them without any event in the span: unused categories
     are not groups, so they are left out of the data but gaps and bursts are in)."""
     rng = np.random.default_rng(seed)
@@ -47,9 +48,12 @@ def make_events(n_groups: int, *, seed: int, hours: int = 6, per_group: int = 40
 def fast_policy(period: str = "1D", **tier_options: object) -> AlertPolicy:
     """Workbook-shaped tiers with windows of minutes (so that a few hours of data fire)."""
     return AlertPolicy([
-        AlertTier("page_fast", "page", "10min", "2min", burn=8.0, **tier_options),  # type: ignore[arg-type]
-        AlertTier("page_slow", "page", "30min", "5min", burn=4.0, **tier_options),  # type: ignore[arg-type]
-        AlertTier("ticket", "ticket", "1h", None, burn=2.0, **tier_options),  # type: ignore[arg-type]
+        AlertTier("page_fast", "page", "10min", "2min", burn=8.0,
+                  **tier_options),  # type: ignore[arg-type]
+        AlertTier("page_slow", "page", "30min", "5min", burn=4.0,
+                  **tier_options),  # type: ignore[arg-type]
+        AlertTier("ticket", "ticket", "1h", None, burn=2.0,
+                  **tier_options),  # type: ignore[arg-type]
     ], period=period)
 
 
@@ -57,7 +61,8 @@ def per_group_slos(keys: list[str]) -> PerGroup:
     """Per-group SLOs whose targets and periods differ (two periods) and some with min_events."""
     slos = {}
     for i, k in enumerate(keys):
-        slos[k] = SLO([0.9, 0.95, 0.99][i % 3], period=["7D", "30D"][i % 2], min_events=[0, 5][i % 2])
+        slos[k] = SLO([0.9, 0.95, 0.99][i % 3], period=["7D", "30D"][i % 2], min_events=[0,
+                                                                                         5][i % 2])
     return PerGroup(slos)
 
 
@@ -74,5 +79,6 @@ def incidents_for(events: pd.DataFrame, *, seed: int, n: int = 30) -> pd.DataFra
         r = i % 4
         scopes.append("*" if r == 0 else f"sitekey={keys[rng.integers(len(keys))]}" if r in (1, 2)
                       else "sitekey=nope" if "region" not in events.columns else "region=fra")
-    return pd.DataFrame({"incident_id": [f"i{i}" for i in range(n)], "kind": "outage", "start": start, "end": end,
+    return pd.DataFrame({"incident_id": [f"i{i}" for i in range(n)], "kind": "outage",
+                         "start": start, "end": end,
                          "scope": scopes})

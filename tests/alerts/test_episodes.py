@@ -24,8 +24,13 @@ def make_bins(total, bad, groups=None):
     frames = []
     for g, (tot, bd) in enumerate(zip(total, bad, strict=True)):
         n = len(tot)
-        f = pd.DataFrame({"bin_start": pd.date_range(T0, periods=n, freq=MIN),
-                          "total": np.asarray(tot, dtype=np.int64), "bad": np.asarray(bd, dtype=np.int64)})
+        f = pd.DataFrame(
+            {
+                "bin_start": pd.date_range(T0, periods=n, freq=MIN),
+                "total": np.asarray(tot, dtype=np.int64),
+                "bad": np.asarray(bd, dtype=np.int64),
+            }
+        )
         f["good"] = f["total"] - f["bad"]
         if groups is not None:
             f.insert(0, "region", groups[g])
@@ -124,7 +129,8 @@ def test_firing_runs_matches_state_machine(cond, k_for, k_cool):
     times = [T0 + i * MIN for i in range(len(cond))]
     want = prometheus_rule(lambda i: cond[i], times, MIN, k_for * MIN, k_cool * MIN)
     first, stop, ongoing = firing_runs(np.array(cond, dtype=bool), k_for, k_cool)
-    got = [(times[f], times[s - 1] + MIN, bool(o)) for f, s, o in zip(first, stop, ongoing, strict=True)]
+    got = [(times[f], times[s - 1] + MIN, bool(o)) for f, s, o in zip(first, stop, ongoing,
+                                                                      strict=True)]
     assert got == want
 
 
@@ -133,13 +139,18 @@ def test_for_and_cooldown_hand_case():
     bad = [0, 1, 1, 1, 0, 1, 0, 0, 0, 0]
     bins = make_bins([[1] * 10], [bad])
     plain = alert_episodes(bins, 0.5, AlertPolicy.single_window("1min", 1.0))
-    assert [(s - T0, e - T0) for s, e in zip(plain["start"], plain["end"], strict=True)] == [(2 * MIN, 5 * MIN), (6 * MIN, 7 * MIN)]
+    assert [(s - T0, e - T0) for s, e in zip(plain["start"], plain["end"],
+                                             strict=True)] == [(2 * MIN, 5 * MIN), (6 * MIN,
+                                                                                    7 * MIN)]
     with_for = alert_episodes(bins, 0.5, AlertPolicy.single_window("1min", 1.0, for_="2min"))
     # true at evaluations 00:02, 00:03, 00:04 -> fires at 00:04 (= 00:02 + for), resolves 00:05
-    assert [(s - T0, e - T0) for s, e in zip(with_for["start"], with_for["end"], strict=True)] == [(4 * MIN, 5 * MIN)]
+    assert [(s - T0, e - T0) for s, e in zip(with_for["start"], with_for["end"],
+                                             strict=True)] == [(4 * MIN, 5 * MIN)]
     cool = alert_episodes(bins, 0.5, AlertPolicy.single_window("1min", 1.0, cooldown="1min"))
     # the one-evaluation gap at 00:05 is bridged; after 00:06 it keeps firing one more evaluation
-    assert [(s - T0, e - T0) for s, e in zip(cool["start"], cool["end"], strict=True)] == [(2 * MIN, 8 * MIN)]
+    assert [(s - T0, e - T0) for s, e in zip(cool["start"], cool["end"], strict=True)] == [
+        (2 * MIN, 8 * MIN)
+    ]
     assert cool["duration"].tolist() == [6 * MIN]
 
 
@@ -204,10 +215,14 @@ def test_low_traffic_quiet_and_busy_groups():
     n = 4 * 24 * 60
     bins = make_bins([[1] * n, [100] * n], [[0] * n, [0] * n], groups=["ams", "fra"])
     lt = low_traffic(bins, 0.999, AlertPolicy.workbook())
-    page = lt[lt["tier"] == "page_1h"].set_index(lt.loc[lt["tier"] == "page_1h", "region"].astype(str))
-    assert page.loc["ams", "events_typical_long"] == 60 and page.loc["fra", "events_typical_long"] == 6000
+    page = lt[lt["tier"] == "page_1h"].set_index(lt.loc[lt["tier"] == "page_1h",
+                                                        "region"].astype(str))
+    assert page.loc["ams", "events_typical_long"] == 60 and page.loc["fra",
+                                                                     "events_typical_long"] == 6000
     assert page.loc["ams", "one_failure_burn_typical_long"] == pytest.approx(1 / (60 * 0.001))
-    assert bool(page.loc["ams", "one_failure_fires_quietest"]) and not bool(page.loc["fra", "one_failure_fires_quietest"])
+    assert bool(page.loc["ams", "one_failure_fires_quietest"]) and not bool(
+        page.loc["fra", "one_failure_fires_quietest"]
+    )
     # failures needed: > 14.4 * 0.001 * n in both windows; fra: 1h = 6000 -> 87, 5m = 500 -> 8 -> 87
     assert page.loc["fra", "min_failures_typical"] == 87
     assert page.loc["ams", "min_failures_typical"] == 1

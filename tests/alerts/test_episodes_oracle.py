@@ -1,6 +1,7 @@
 """alert_episodes / alert_states / low_traffic equal the dense implementation they replaced
 (tests/alerts/oracle_episodes.py, oracle_lowtraffic.py: verbatim copies), on random data with
-2,000+ groups, empty and single-event groups, gaps, per-group SLOs with two periods, for/cooldown."""
+2,000+ groups, empty and single-event groups, gaps, per-group SLOs with two periods,
+for/cooldown."""
 
 from __future__ import annotations
 
@@ -41,20 +42,32 @@ def test_episodes_and_low_traffic_equal_the_oracle_with_per_group_slos(many):
     ev, bins = many
     slos = per_group_slos(sorted(ev["sitekey"].astype(str).unique()))
     for pol in (fast_policy(for_="1min"), "workbook", "single_window"):
-        _assert_same(alert_episodes(bins, slos, pol), oracle_episodes.alert_episodes(bins, slos, pol))
-    _assert_same(low_traffic(bins, slos, "workbook"), oracle_lowtraffic.low_traffic(bins, slos, "workbook"))
-    _assert_same(low_traffic(bins, 0.99, fast_policy()), oracle_lowtraffic.low_traffic(bins, 0.99, fast_policy()))
+        _assert_same(alert_episodes(bins, slos, pol), oracle_episodes.alert_episodes(bins, slos,
+                                                                                     pol))
+    _assert_same(low_traffic(bins, slos, "workbook"), oracle_lowtraffic.low_traffic(bins, slos,
+                                                                                    "workbook"))
+    _assert_same(
+        low_traffic(bins, 0.99, fast_policy()),
+        oracle_lowtraffic.low_traffic(bins, 0.99, fast_policy()),
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_states_equal_the_dense_oracle(seed):
     ev = make_events(150, seed=seed, hours=4, per_group=40, two_keys=seed == 1)
-    bins = bin_events(ev, "1min", by=["region", "sitekey"] if seed else "sitekey", start=ev["ts"].min() - pd.Timedelta("7min"))
+    bins = bin_events(ev, "1min", by=["region", "sitekey"] if seed else "sitekey",
+                      start=ev["ts"].min() - pd.Timedelta("7min"))
     pol = fast_policy(for_="3min", cooldown="2min")
     _assert_same(alert_states(bins, 0.9, pol), oracle_episodes.alert_states(bins, 0.9, pol))
-    opts = {"exclude_buckets": "timeout", "exclude_windows": [(ev["ts"].min() + pd.Timedelta("1h"),
-                                                               ev["ts"].min() + pd.Timedelta("90min"))]}
-    _assert_same(alert_episodes(bins, 0.9, pol, **opts), oracle_episodes.alert_episodes(bins, 0.9, pol, **opts))
+    opts = {
+        "exclude_buckets": "timeout",
+        "exclude_windows": [
+            (ev["ts"].min() + pd.Timedelta("1h"), ev["ts"].min() + pd.Timedelta("90min"))
+        ],
+    }
+    _assert_same(alert_episodes(bins, 0.9, pol, **opts), oracle_episodes.alert_episodes(bins, 0.9,
+                                                                                        pol,
+                                                                                        **opts))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -65,7 +78,8 @@ def test_grid_firing_runs_equal_firing_runs_row_by_row(seed):
     for k_for, k_cool in ((0, 0), (1, 0), (0, 3), (2, 2)):
         group, first, stop, ongoing = grid_firing_runs(cond, k_for, k_cool)
         rows = [oracle_episodes.firing_runs(cond[g], k_for, k_cool) for g in range(len(cond))]
-        np.testing.assert_array_equal(group, np.repeat(np.arange(len(cond)), [len(r[0]) for r in rows]))
+        np.testing.assert_array_equal(group, np.repeat(np.arange(len(cond)),
+                                                       [len(r[0]) for r in rows]))
         for got, i in ((first, 0), (stop, 1), (ongoing, 2)):
             np.testing.assert_array_equal(got, np.concatenate([r[i] for r in rows]))
         for g in range(len(cond)):
@@ -94,14 +108,16 @@ def test_merge_intervals_equals_the_loop(seed):
     gi = rng.integers(0, 7, n)
     st = rng.integers(0, 1000, n)
     en = st + rng.integers(0 if seed < 3 else -5, 60, n)
-    for got, want in zip(merge_intervals(gi, st, en), oracle_scoring._merge_intervals(gi, st, en), strict=True):
+    for got, want in zip(merge_intervals(gi, st, en), oracle_scoring._merge_intervals(gi, st, en),
+                         strict=True):
         np.testing.assert_array_equal(got, want)
         assert got.dtype == want.dtype
 
 
 @pytest.mark.parametrize("kernel", ["numpy", "compiled"])
 def test_both_kernels_equal_the_oracle(many, monkeypatch, kernel):
-    """The numpy path (BUDGETLAB_KERNEL=numpy, or no numba) and the compiled one give the oracle's table."""
+    """The numpy path (BUDGETLAB_KERNEL=numpy, or no numba) and the compiled one give the oracle's
+    table."""
     from budgetlab.windows.kernels import compiled
 
     monkeypatch.setenv("BUDGETLAB_KERNEL", "numpy" if kernel == "numpy" else "")
@@ -109,7 +125,8 @@ def test_both_kernels_equal_the_oracle(many, monkeypatch, kernel):
         pytest.skip("numba is not installed")
     _, bins = many
     for pol in (fast_policy(), fast_policy(for_="3min", cooldown="2min")):
-        _assert_same(alert_episodes(bins, 0.97, pol), oracle_episodes.alert_episodes(bins, 0.97, pol))
+        _assert_same(alert_episodes(bins, 0.97, pol), oracle_episodes.alert_episodes(bins, 0.97,
+                                                                                     pol))
 
 
 def test_low_traffic_in_small_group_chunks_equals_the_oracle(many, monkeypatch):
@@ -117,4 +134,7 @@ def test_low_traffic_in_small_group_chunks_equals_the_oracle(many, monkeypatch):
 
     _, bins = many
     monkeypatch.setattr(lowtraffic_module, "_CHUNK_BYTES", 16 * 180 * 7)
-    _assert_same(low_traffic(bins, 0.99, fast_policy()), oracle_lowtraffic.low_traffic(bins, 0.99, fast_policy()))
+    _assert_same(
+        low_traffic(bins, 0.99, fast_policy()),
+        oracle_lowtraffic.low_traffic(bins, 0.99, fast_policy()),
+    )

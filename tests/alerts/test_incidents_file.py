@@ -50,7 +50,9 @@ def test_the_table_times_in_utc_and_scopes(tmp_path):
 
 def test_scope_and_kind_are_optional_and_a_bom_is_fine(tmp_path):
     path = tmp_path / "inc.csv"
-    path.write_bytes("\ufeffincident_id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n".encode())
+    path.write_bytes(
+        "\ufeffincident_id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n".encode()
+    )
     table = read_incidents(str(path))
     assert table.columns.tolist() == ["incident_id", "start", "end", "scope"]
     assert table["scope"].tolist() == ["*"]
@@ -64,17 +66,39 @@ def test_the_file_is_an_input_of_the_run(tmp_path):
         check_output(path, force=True)
 
 
-@pytest.mark.parametrize(("text", "error", "needle"), [
-    ("", FileFormatError, "is empty"),
-    ("id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n", SchemaError, "no column 'incident_id'"),
-    ("incident_id,start\ni1,2026-01-06T06:00:00Z\n", SchemaError, "no column 'end'"),
-    ("incident_id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\ni2,yesterday,2026-01-06T07:00:00Z\n"
-     "i3,2026-13-45T06:00:00Z,2026-01-06T07:00:00Z\n", TimestampError, "'start' holds no ISO 8601 time in rows 2, 3"),
-    ("incident_id,start,end\ni1,2026-01-06T06:00:00Z,\n", TimestampError, "'end' is empty in row 1"),
-    ("incident_id,start,end,scope\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,fra\n", InputError,
-     "not of the form key=value[&key=value] in row 1"),
-    ('incident_id,start,end\n"i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n', FileFormatError, "cannot be read as CSV"),
-])
+@pytest.mark.parametrize(
+    ("text", "error", "needle"),
+    [
+        ("", FileFormatError, "is empty"),
+        (
+            "id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n",
+            SchemaError,
+            "no column 'incident_id'",
+        ),
+        ("incident_id,start\ni1,2026-01-06T06:00:00Z\n", SchemaError, "no column 'end'"),
+        (
+            "incident_id,start,end\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\ni2,yesterday,2026-01-06T07:00:00Z\n"
+            "i3,2026-13-45T06:00:00Z,2026-01-06T07:00:00Z\n",
+            TimestampError,
+            "'start' holds no ISO 8601 time in rows 2, 3",
+        ),
+        (
+            "incident_id,start,end\ni1,2026-01-06T06:00:00Z,\n",
+            TimestampError,
+            "'end' is empty in row 1",
+        ),
+        (
+            "incident_id,start,end,scope\ni1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,fra\n",
+            InputError,
+            "not of the form key=value[&key=value] in row 1",
+        ),
+        (
+            'incident_id,start,end\n"i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z\n',
+            FileFormatError,
+            "cannot be read as CSV",
+        ),
+    ],
+)
 def test_bad_files_give_one_line_naming_the_rows(tmp_path, text, error, needle):
     path = tmp_path / "inc.csv"
     path.write_text(text)
@@ -88,17 +112,25 @@ def test_missing_folder_and_non_utf8_files(tmp_path):
         read_incidents(tmp_path / "missing.csv")
     with pytest.raises(FileFormatError, match="is a folder"):
         read_incidents(tmp_path)
-    (tmp_path / "latin.csv").write_bytes("incident_id,start,end\ncaf\xe9,2026-01-06,2026-01-07\n".encode("latin-1"))
+    (tmp_path / "latin.csv").write_bytes(
+        "incident_id,start,end\ncaf\xe9,2026-01-06,2026-01-07\n".encode("latin-1")
+    )
     with pytest.raises(FileFormatError, match="not UTF-8"):
         read_incidents(tmp_path / "latin.csv")
 
 
 PERSONAL = [
-    ("scope-email", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,user=ivan@example.org,outage\n", "ivan@example.org"),
-    ("scope-ip", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,client=203.0.113.7&region=fra,outage\n", "203.0.113.7"),
-    ("id-phone", "+7 495 123-45-67,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,,outage\n", "123-45-67"),
-    ("kind-email", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,,ops@example.com\n", "ops@example.com"),
-    ("bad-time-beside-email", "i1,not a time,2026-01-06T07:00:00Z,user=ivan@example.org,outage\n", "ivan@example.org"),
+    ("scope-email", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,user=ivan@example.org,outage\n",
+     "ivan@example.org"),
+    ("scope-ip",
+     "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,client=203.0.113.7&region=fra,outage\n",
+     "203.0.113.7"),
+    ("id-phone", "+7 495 123-45-67,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,,outage\n",
+     "123-45-67"),
+    ("kind-email", "i1,2026-01-06T06:00:00Z,2026-01-06T07:00:00Z,,ops@example.com\n",
+     "ops@example.com"),
+    ("bad-time-beside-email", "i1,not a time,2026-01-06T07:00:00Z,user=ivan@example.org,outage\n",
+     "ivan@example.org"),
 ]
 
 

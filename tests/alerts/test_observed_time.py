@@ -20,7 +20,12 @@ DAY_NS = 86_400 * 10**9
 def _observed_by_loop(total: np.ndarray, k: int) -> np.ndarray:
     """Bins per row of ``total`` at whose end the last ``k`` bins hold an event."""
     n = total.shape[1]
-    return np.array([sum(total[g, max(0, j - k + 1):j + 1].sum() > 0 for j in range(n)) for g in range(len(total))])
+    return np.array(
+        [
+            sum(total[g, max(0, j - k + 1) : j + 1].sum() > 0 for j in range(n))
+            for g in range(len(total))
+        ]
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -38,15 +43,27 @@ def test_observed_days_equal_a_loop_over_the_bins(seed):
         long_min = {t.name: int(t.long_window / pd.Timedelta("1min")) for t in pol.tiers}
         selections = {**{n: k for n, k in long_min.items()}, "*": max(long_min.values())}
         for row in sc.itertuples(index=False):
-            k = selections[row.tier] if row.tier != "*" else (
-                max(k for n, k in long_min.items() if row.severity in ("*", {t.name: t.severity for t in pol.tiers}[n])))
+            k = (
+                selections[row.tier]
+                if row.tier != "*"
+                else (
+                    max(
+                        k
+                        for n, k in long_min.items()
+                        if row.severity in ("*", {t.name: t.severity for t in pol.tiers}[n])
+                    )
+                )
+            )
             if row.sitekey == "*":
                 want = _observed_by_loop(total.sum(axis=0)[None, :], k)[0]
             else:
-                want = _observed_by_loop(total[list(grid.keys["sitekey"].astype(str)).index(row.sitekey)][None, :], k)[0]
+                want = _observed_by_loop(
+                    total[list(grid.keys["sitekey"].astype(str)).index(row.sitekey)][None, :], k
+                )[0]
             assert row.observed_days * DAY_NS == pytest.approx(want * 60e9, rel=1e-12)
             if row.observed_days > 0:
-                assert row.pages_per_day == pytest.approx(row.episodes / row.observed_days, rel=1e-12)
+                assert row.pages_per_day == pytest.approx(row.episodes / row.observed_days,
+                                                          rel=1e-12)
 
 
 def test_two_pages_on_one_busy_day_then_months_of_silence():
@@ -58,11 +75,13 @@ def test_two_pages_on_one_busy_day_then_months_of_silence():
     ts = (day1 + pd.to_timedelta(np.sort(rng.uniform(0, 86_400, 3000)), unit="s")).append(
         day2 + pd.to_timedelta(np.sort(rng.uniform(0, 86_400, 3000)), unit="s"))
     secs = ((ts - day1) / pd.Timedelta("1s")).to_numpy()
-    ok = ~(((secs > 3600) & (secs < 5400)) | ((secs > 40_000) & (secs < 42_000)))  # two outages on day 1
+    # two outages on day 1
+    ok = ~(((secs > 3600) & (secs < 5400)) | ((secs > 40_000) & (secs < 42_000)))
     bins = bin_events(as_events(ts, ok), "1min")
     pol = fast_policy(period="30D")
     ep = alert_episodes(bins, 0.95, pol)
-    inc = pd.DataFrame({"incident_id": ["a"], "start": [day1 + pd.Timedelta("1h")], "end": [day1 + pd.Timedelta("90min")]})
+    inc = pd.DataFrame({"incident_id": ["a"], "start": [day1 + pd.Timedelta("1h")],
+                        "end": [day1 + pd.Timedelta("90min")]})
     sc = score_alerts(ep, inc, bins=bins, target=0.95, policy=pol)
     fast = sc[sc["tier"] == "page_fast"].iloc[0]
     assert fast["episodes"] >= 2  # the outages (one may page twice at ~2 events a minute)
@@ -76,8 +95,12 @@ def test_without_bins_the_rates_are_over_the_span():
     ep = pd.DataFrame({"tier": pd.Categorical(["p"]), "severity": ["page"],
                        "start": pd.to_datetime(["2026-01-01 10:05"], utc=True),
                        "end": pd.to_datetime(["2026-01-01 11:00"], utc=True)})
-    ep.attrs.update({"grid_start": pd.Timestamp("2026-01-01", tz="UTC"), "grid_end": pd.Timestamp("2026-01-03", tz="UTC")})
-    inc = pd.DataFrame({"incident_id": ["i"], "start": pd.to_datetime(["2026-01-01 10:00"], utc=True),
+    ep.attrs.update({"grid_start": pd.Timestamp("2026-01-01", tz="UTC"),
+                     "grid_end": pd.Timestamp("2026-01-03", tz="UTC")})
+    inc = pd.DataFrame({"incident_id": ["i"], "start": pd.to_datetime(["2026-01-01 10:00"],
+                                                                      utc=True),
                         "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
     sc = score_alerts(ep, inc)
-    assert sc["observed_days"].tolist() == [2.0, 2.0, 2.0] and sc["pages_per_day"].tolist() == [0.5, 0.5, 0.5]
+    assert sc["observed_days"].tolist() == [2.0, 2.0, 2.0] and sc["pages_per_day"].tolist() == [0.5,
+                                                                                                0.5,
+                                                                                                0.5]

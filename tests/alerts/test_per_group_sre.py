@@ -29,13 +29,18 @@ def make_grid(two_keys=False):
     n = 4 * 24 * 60
     rng = np.random.default_rng(3)
     frames = []
-    keys = [(g, k) for g in GROUPS for k in ("image", "turnstile")] if two_keys else [(g,) for g in GROUPS]
+    keys = (
+        [(g, k) for g in GROUPS for k in ("image", "turnstile")]
+        if two_keys
+        else [(g,) for g in GROUPS]
+    )
     for i, key in enumerate(keys):
         total = rng.poisson(20 + 10 * i, n).astype(np.int64)
         bad = rng.binomial(total, 0.002)
         lo = 600 + 900 * i
         bad[lo:lo + 40 + 20 * i] = rng.binomial(total[lo:lo + 40 + 20 * i], 0.3 + 0.1 * i)
-        f = pd.DataFrame({"bin_start": pd.date_range(T0, periods=n, freq="1min"), "total": total, "bad": bad})
+        f = pd.DataFrame({"bin_start": pd.date_range(T0, periods=n, freq="1min"), "total": total,
+                          "bad": bad})
         f["good"] = f["total"] - f["bad"]
         f.insert(0, "region", key[0])
         if two_keys:
@@ -50,7 +55,8 @@ def make_grid(two_keys=False):
 
 
 # targets, windows, thresholds, min_events and periods differ; groups 0 and 2 share the 7 d period
-SLOS = PerGroup({"ams": SLO(0.99, period="7D"), "fra": SLO(0.995, window="1h", warning=0.3, period="30D"),
+SLOS = PerGroup({"ams": SLO(0.99, period="7D"), "fra": SLO(0.995, window="1h", warning=0.3,
+                                                           period="30D"),
                  "lhr": SLO(0.98, min_events=10, critical=0.05, period="7D")})
 
 
@@ -84,7 +90,8 @@ def test_preset_policy_with_per_group_periods_equals_each_group_alone(func):
     want = separate(func, grid, SLOS, "workbook")
     pd.testing.assert_frame_equal(plain(got), plain(want), check_exact=True)
     pd.testing.assert_frame_equal(plain(got), plain(explicit(func, grid, SLOS)), check_exact=True)
-    one_period = func(grid, {"ams": 0.99, "fra": 0.995, "lhr": 0.98}, "workbook")  # 30 d for every group
+    # 30 d for every group
+    one_period = func(grid, {"ams": 0.99, "fra": 0.995, "lhr": 0.98}, "workbook")
     assert not plain(one_period).equals(plain(got))
     if func is alert_episodes:
         assert len(got) >= 3 and set(got["region"]) == set(GROUPS)
@@ -105,7 +112,8 @@ def test_per_group_targets_change_the_episodes():
     grid = make_grid()
     pol = AlertPolicy.single_window("30min", burn=2.0)
     strict = alert_episodes(grid, {"ams": 0.999, "fra": 0.999, "lhr": 0.999}, pol)
-    loose = alert_episodes(grid, {"ams": 0.999, "fra": 0.5, "lhr": 0.999}, pol)  # fra: burn 2 needs > 100 % errors
+    # fra: burn 2 needs > 100 % errors
+    loose = alert_episodes(grid, {"ams": 0.999, "fra": 0.5, "lhr": 0.999}, pol)
     assert (strict["region"] == "fra").any() and not (loose["region"] == "fra").any()
     pd.testing.assert_frame_equal(plain(strict[strict["region"] != "fra"]).reset_index(drop=True),
                                   plain(loose), check_exact=True)
@@ -113,10 +121,14 @@ def test_per_group_targets_change_the_episodes():
 
 def test_tuple_keys_default_and_missing_groups():
     grid = make_grid(two_keys=True)
-    slos = PerGroup({("fra", "image"): SLO(0.995, period="7D"), ("lhr", "turnstile"): 0.98}, default=0.99)
+    slos = PerGroup({("fra", "image"): SLO(0.995, period="7D"), ("lhr", "turnstile"): 0.98},
+                    default=0.99)
     for func in (alert_episodes, alert_states, low_traffic):
-        pd.testing.assert_frame_equal(plain(func(grid, slos, "workbook")), plain(separate(func, grid, slos, "workbook")),
-                                      check_exact=True)
+        pd.testing.assert_frame_equal(
+            plain(func(grid, slos, "workbook")),
+            plain(separate(func, grid, slos, "workbook")),
+            check_exact=True,
+        )
     with pytest.raises(ConfigError, match=r"\(ams, image\)"):
         alert_episodes(grid, {("fra", "image"): 0.995}, "workbook")
 
@@ -139,14 +151,20 @@ def test_score_alerts_uses_each_groups_target_and_period():
         slo = SLOS.slo_for(region)
         sub = grid.select([g])
         ep_g = alert_episodes(sub, slo, "workbook")
-        alone = score_alerts(ep_g, inc, bins=sub, target=slo.target, period=slo.period, policy=AlertPolicy.workbook())
+        alone = score_alerts(ep_g, inc, bins=sub, target=slo.target, period=slo.period,
+                             policy=AlertPolicy.workbook())
         mine = got[got["region"] == region].reset_index(drop=True)
-        pd.testing.assert_frame_equal(mine, alone[alone["region"] == region].reset_index(drop=True), check_exact=True)
+        pd.testing.assert_frame_equal(mine, alone[alone["region"] == region].reset_index(drop=True),
+                                      check_exact=True)
     assert got.loc[got["region"] != "*", "budget_before_alert_max"].notna().all()
     # the budget period is the SLO's: a 7 d budget is about 30/7 times the share of a 30 d one
-    thirty = score_alerts(ep, inc, bins=grid, target=SLOS, period="30D", policy=AlertPolicy.workbook())
+    thirty = score_alerts(ep, inc, bins=grid, target=SLOS, period="30D",
+                          policy=AlertPolicy.workbook())
     ams = (got["region"] == "ams") & (got["tier"] == "*") & (got["severity"] == "*")
-    ratio = got.loc[ams, "budget_before_alert_max"].item() / thirty.loc[ams, "budget_before_alert_max"].item()
+    ratio = (
+        got.loc[ams, "budget_before_alert_max"].item()
+        / thirty.loc[ams, "budget_before_alert_max"].item()
+    )
     assert ratio == pytest.approx(30 / 7)
 
 

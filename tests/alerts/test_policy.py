@@ -60,20 +60,25 @@ def test_pyrra_presets():
     # 30 d: each duration is 30d / n (Go integer division) rounded to the minute, computed by hand:
     # 2592000 s / 672 = 3857.1 s -> 64 m; / 8064 = 321.4 s -> 5 m; / 20160 = 128.6 s -> 2 m;
     # / 112 = 23142.9 s -> 386 m; / 1344 = 1928.6 s -> 32 m; / 2688 = 964.3 s -> 16 m;
-    # / 28 = 92571.4 s -> 1543 m; / 336 = 7714.3 s -> 129 m; / 7 = 370285.7 s -> 6171 m; / 224 -> 193 m.
+    # / 28 = 92571.4 s -> 1543 m; / 336 = 7714.3 s -> 129 m; / 7 = 370285.7 s -> 6171 m; / 224 ->
+    # 193 m.
     minutes = [(t.long_window // pd.Timedelta("1min"), t.short_window // pd.Timedelta("1min"),
                 t.for_ // pd.Timedelta("1min")) for t in AlertPolicy.pyrra("30D").tiers]
     assert minutes == [(64, 5, 2), (386, 32, 16), (1543, 129, 64), (6171, 386, 193)]
 
 
 def test_from_budget_fractions_and_single_window():
-    p = AlertPolicy.from_budget_fractions([(0.02, "1h"), (0.05, "6h"), (0.1, "1D", "ticket")], period="28D")
+    p = AlertPolicy.from_budget_fractions([(0.02, "1h"), (0.05, "6h"), (0.1, "1D", "ticket")],
+                                          period="28D")
     assert [t.burn for t in p.tiers] == pytest.approx([13.44, 5.6, 2.8])
-    assert [t.short_window for t in p.tiers] == [pd.Timedelta("5min"), pd.Timedelta("30min"), pd.Timedelta("2h")]
+    assert [t.short_window for t in p.tiers] == [pd.Timedelta("5min"), pd.Timedelta("30min"),
+                                                 pd.Timedelta("2h")]
     assert [t.severity for t in p.tiers] == ["page", "page", "ticket"]
     s = AlertPolicy.single_window("24h", 0.5)
     assert s.tiers[0].short_window is None and s.tiers[0].windows == (pd.Timedelta("24h"),)
-    assert AlertPolicy.workbook("30D").tiers == AlertPolicy.from_budget_fractions(period="30D").tiers
+    assert (
+        AlertPolicy.workbook("30D").tiers == AlertPolicy.from_budget_fractions(period="30D").tiers
+    )
     assert AlertPolicy.workbook().windows[0] == pd.Timedelta("5min")
 
 
@@ -87,7 +92,8 @@ def test_equality_hash_frozen_and_round_trip():
     rebuilt = AlertPolicy([dataclasses.asdict(t) for t in a.tiers], period=a.period, name=a.name)
     assert rebuilt == a
     from_tuples = AlertPolicy([("p", "page", "1h", "5min", 14.4)])
-    assert from_tuples.tiers[0] == AlertTier("p", "page", pd.Timedelta("1h"), pd.Timedelta("5min"), 14.4)
+    assert from_tuples.tiers[0] == AlertTier("p", "page", pd.Timedelta("1h"), pd.Timedelta("5min"),
+                                             14.4)
 
 
 def test_validation():
@@ -124,7 +130,8 @@ def test_presets_bundle():
 def test_workbook_at_another_period_keeps_its_factors_and_scales_its_windows():
     # Pyrra's rule: factors 14.4 / 6 / 3 / 1 kept, windows x period / 30 d rounded to the minute.
     # By hand at 28 d: 1 h x 28/30 = 56 min, 5 min -> 4 min 40 s -> 5 min; 6 h -> 5 h 36 min,
-    # 30 min -> 28 min; 1 d -> 22 h 24 min, 2 h -> 1 h 52 min; 3 d -> 67 h 12 min, 6 h -> 5 h 36 min.
+    # 30 min -> 28 min; 1 d -> 22 h 24 min, 2 h -> 1 h 52 min; 3 d -> 67 h 12 min, 6 h -> 5 h 36
+    # min.
     p = AlertPolicy.workbook("28D")
     assert table(p) == [
         ("page_1h", "page", "56m", "5m", 14.4, "0"),
@@ -141,12 +148,17 @@ def test_workbook_at_another_period_keeps_its_factors_and_scales_its_windows():
 def test_workbook_on_a_one_day_slo_refuses_instead_of_factors_below_one():
     # the old behaviour: period=24h gave burns 0.48 / 0.2 / 0.1 / 0.033 (a page at half the
     # allowed pace) and a 3-day ticket window on a 1-day SLO
-    with pytest.raises(ConfigError, match=r"period=1d is too short.*SLO\.period.*from_budget_fractions"):
+    with pytest.raises(ConfigError,
+                       match=r"period=1d is too short.*SLO\.period.*from_budget_fractions"):
         AlertPolicy.workbook("24h")
 
 
 def test_workbook_at_30_days_is_unchanged():
-    assert AlertPolicy.workbook("30D") == AlertPolicy.workbook() == AlertPolicy.from_budget_fractions(name="workbook")
+    assert (
+        AlertPolicy.workbook("30D")
+        == AlertPolicy.workbook()
+        == AlertPolicy.from_budget_fractions(name="workbook")
+    )
 
 
 def test_as_policy_builds_presets_for_the_slo_period():
@@ -157,7 +169,8 @@ def test_as_policy_builds_presets_for_the_slo_period():
     assert as_policy("workbook", period=slo.period) == AlertPolicy.workbook()
     assert [t.burn for t in as_policy("workbook", period="28D").tiers] == [14.4, 6.0, 3.0, 1.0]
     assert as_policy("pyrra", period="28D") == AlertPolicy.pyrra("28D")
-    explicit = AlertPolicy.from_budget_fractions(period="28D")  # an explicit policy keeps its own period
+    # an explicit policy keeps its own period
+    explicit = AlertPolicy.from_budget_fractions(period="28D")
     assert as_policy(explicit, period="30D") is explicit
     with pytest.raises(ConfigError, match="preset name"):
         as_policy("nope")
@@ -169,7 +182,8 @@ def test_as_policy_builds_presets_for_the_slo_period():
 
 def test_detection_time_is_nat_when_the_tier_cannot_fire():
     tier = AlertPolicy.workbook().tier("page_1h")
-    # 0.5 % errors on a 99.9 % SLO: burn 5 < 14.4, alert_episodes never fires (the old answer: 2 h 52 m)
+    # 0.5 % errors on a 99.9 % SLO: burn 5 < 14.4, alert_episodes never fires (the old answer: 2 h
+    # 52 m)
     assert not tier.can_fire(0.999, 0.005)
     assert tier.detection_time(0.999, 0.005) is pd.NaT
     # 2 % errors: burn 20 > 14.4; closed form 0.001 / 0.02 x 60 min x 14.4 = 43.2 min

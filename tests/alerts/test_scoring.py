@@ -14,7 +14,9 @@ from budgetlab.events.schema import as_events
 from budgetlab.windows.bins import bin_events
 
 DAY = pd.Timestamp("2026-02-02", tz="UTC")
-POLICY = AlertPolicy([AlertTier("page_1h", "page", "1h", "5min", 14.4), AlertTier("ticket_1d", "ticket", "1D", "2h", 3)])
+POLICY = AlertPolicy([AlertTier("page_1h", "page", "1h", "5min", 14.4), AlertTier("ticket_1d",
+                                                                                  "ticket", "1D",
+                                                                                  "2h", 3)])
 
 
 def at(hhmm):
@@ -28,7 +30,8 @@ def bins_two_regions():
     frames = []
     for region, lo, hi, rate in (("ams", "14:00", "15:00", 100), ("fra", "10:00", "10:30", 50)):
         bad = np.where((starts >= at(lo)) & (starts < at(hi)), rate, 0)
-        frames.append(pd.DataFrame({"region": region, "bin_start": starts, "total": 100, "good": 100 - bad,
+        frames.append(pd.DataFrame({"region": region, "bin_start": starts, "total": 100,
+                                    "good": 100 - bad,
                                     "bad": bad, "bad_timeout": 0, "bad_solve_error": bad}))
     out = pd.concat(frames, ignore_index=True)
     out["region"] = pd.Categorical(out["region"])
@@ -42,7 +45,8 @@ def episodes():
             ("ams", "ticket_1d", "15:40", "16:00")]
     ep = pd.DataFrame({
         "region": pd.Categorical([r[0] for r in rows]),
-        "tier": pd.Categorical([r[1] for r in rows], categories=["page_1h", "ticket_1d"], ordered=True),
+        "tier": pd.Categorical([r[1] for r in rows], categories=["page_1h", "ticket_1d"],
+                               ordered=True),
         "severity": ["page" if r[1] == "page_1h" else "ticket" for r in rows],
         "start": [at(r[2]) for r in rows],
         "end": [at(r[3]) for r in rows],
@@ -71,21 +75,30 @@ def row(score, region, tier, severity=None):
 
 
 def test_hand_computed_scores():
-    s = score_alerts(episodes(), INCIDENTS, grace="1h", bins=bins_two_regions(), target=0.99, policy=POLICY)
+    s = score_alerts(episodes(), INCIDENTS, grace="1h", bins=bins_two_regions(), target=0.99,
+                     policy=POLICY)
     fra = row(s, "fra", "page_1h")
     # fra page: 2 episodes, 1 overlaps i1 -> precision 1/2; fra's incidents i1, i2 -> i1 detected
-    assert (fra["episodes"], fra["true_episodes"], fra["incidents"], fra["detected"]) == (2, 1, 2, 1)
+    assert (fra["episodes"], fra["true_episodes"], fra["incidents"], fra["detected"]) == (2, 1, 2,
+                                                                                          1)
     assert fra["precision"] == 0.5 and fra["recall"] == 0.5
-    assert fra["detection_median"] == pd.Timedelta("5min") and fra["reset_median"] == pd.Timedelta("20min")
+    assert fra["detection_median"] == pd.Timedelta("5min") and fra["reset_median"] == pd.Timedelta(
+        "20min"
+    )
     # budget: 5 bad minutes x 50 failures = 250 of 0.01 * 100 * 1440 * 30 = 43,200 -> 0.5787 %
     assert fra["budget_before_alert_median"] == pytest.approx(100 * 250 / 43200)
     ams = row(s, "ams", "page_1h")
-    assert (ams["episodes"], ams["true_episodes"], ams["incidents"], ams["detected"]) == (1, 1, 2, 1)
-    assert ams["detection_max"] == pd.Timedelta("20min") and ams["reset_max"] == pd.Timedelta("30min")
+    assert (ams["episodes"], ams["true_episodes"], ams["incidents"], ams["detected"]) == (1, 1, 2,
+                                                                                          1)
+    assert ams["detection_max"] == pd.Timedelta("20min") and ams["reset_max"] == pd.Timedelta(
+        "30min"
+    )
     assert ams["budget_before_alert_max"] == pytest.approx(100 * 2000 / 43200)
     allp = row(s, "*", "page_1h")
     assert allp["precision"] == pytest.approx(2 / 3) and allp["recall"] == pytest.approx(2 / 3)
-    assert allp["detection_median"] == pd.Timedelta("12min30s") and allp["detection_max"] == pd.Timedelta("20min")
+    assert allp["detection_median"] == pd.Timedelta("12min30s") and allp[
+        "detection_max"
+    ] == pd.Timedelta("20min")
     assert allp["pages_per_day"] == pytest.approx(3.0)
     assert allp["false_pages_per_week"] == pytest.approx(7.0)
     # i2 across groups: 2000 failures before 14:20 over both regions' budget (86,400)
@@ -111,16 +124,21 @@ def test_grace_controls_late_matches():
 def test_detection_is_clipped_at_zero_and_reset_is_signed():
     ep = episodes().iloc[[0]].assign(start=[at("09:50")], end=[at("10:20")])
     det = incident_detections(ep, INCIDENTS, grace="0s", policy=POLICY)
-    r = det[(det["region"] == "fra") & (det["tier"] == "page_1h") & (det["incident_id"] == "i1")].iloc[0]
+    r = det[
+        (det["region"] == "fra") & (det["tier"] == "page_1h") & (det["incident_id"] == "i1")
+    ].iloc[0]
     assert r["detection_time"] == pd.Timedelta(0)  # already firing at onset
     assert r["reset_time"] == pd.Timedelta("-10min")  # stopped before the incident ended
-    undetected = det[(det["incident_id"] == "i2") & (det["region"] == "fra") & (det["tier"] == "page_1h")].iloc[0]
+    undetected = det[
+        (det["incident_id"] == "i2") & (det["region"] == "fra") & (det["tier"] == "page_1h")
+    ].iloc[0]
     assert not undetected["detected"] and pd.isna(undetected["detection_time"])
 
 
 def test_exclude_windows_drop_incidents_inside_maintenance():
     w = [(at("19:00"), at("21:00"))]
-    s = score_alerts(episodes(), INCIDENTS, bins=bins_two_regions(), target=0.99, policy=POLICY, exclude_windows=w)
+    s = score_alerts(episodes(), INCIDENTS, bins=bins_two_regions(), target=0.99, policy=POLICY,
+                     exclude_windows=w)
     assert row(s, "ams", "page_1h")["incidents"] == 1  # i3 lies inside the window
 
 
@@ -151,21 +169,37 @@ def test_end_to_end_and_compare_policies():
     fail = bad_t & (region == "fra") & ((np.arange(n) // 2) % 10 < 3)  # 3 of every 10 fra events
     ev = as_events(ts, ~fail, np.where(fail, "solve_error", "success"), groups={"region": region})
     bins = bin_events(ev, "1min", by="region")
-    inc = pd.DataFrame({"incident_id": ["x"], "kind": ["solver"], "start": [at("10:00") + pd.Timedelta("2D")],
-                        "end": [at("10:40") + pd.Timedelta("2D")], "scope": ["region=fra"], "severity": [0.3]})
-    pols = {"workbook": AlertPolicy.workbook(), "sloth": AlertPolicy.sloth(), "pyrra": AlertPolicy.pyrra("30D"),
+    inc = pd.DataFrame({"incident_id": ["x"], "kind": ["solver"],
+                        "start": [at("10:00") + pd.Timedelta("2D")],
+                        "end": [at("10:40") + pd.Timedelta("2D")], "scope": ["region=fra"],
+                        "severity": [0.3]})
+    pols = {"workbook": AlertPolicy.workbook(), "sloth": AlertPolicy.sloth(),
+            "pyrra": AlertPolicy.pyrra("30D"),
             "single": AlertPolicy.single_window("1h", 0.9)}
     table = compare_policies(bins, 0.99, pols, inc)
     assert table["policy"].unique().tolist() == list(pols)
-    wb = table[(table["policy"] == "workbook") & (table["region"] == "fra") & (table["tier"] == "page_1h")].iloc[0]
+    wb = table[
+        (table["policy"] == "workbook") & (table["region"] == "fra") & (table["tier"] == "page_1h")
+    ].iloc[0]
     # 30 % errors at 99 %: closed form (0.01 / 0.3) * 60 min * 14.4 = 28.8 min -> fires at 29 min
-    assert wb["detection_median"] == pd.Timedelta("29min") and wb["precision"] == 1.0 and wb["recall"] == 1.0
-    ams = table[(table["policy"] == "workbook") & (table["region"] == "ams") & (table["tier"] == "*") & (table["severity"] == "*")].iloc[0]
+    assert (
+        wb["detection_median"] == pd.Timedelta("29min")
+        and wb["precision"] == 1.0
+        and wb["recall"] == 1.0
+    )
+    ams = table[
+        (table["policy"] == "workbook")
+        & (table["region"] == "ams")
+        & (table["tier"] == "*")
+        & (table["severity"] == "*")
+    ].iloc[0]
     assert ams["episodes"] == 0 and ams["incidents"] == 0
     # the same result from the episodes directly
     ep = alert_episodes(bins, 0.99, pols["workbook"])
     direct = score_alerts(ep, inc, bins=bins, target=0.99, policy=pols["workbook"])
-    pd.testing.assert_frame_equal(direct, table[table["policy"] == "workbook"].drop(columns="policy").reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        direct, table[table["policy"] == "workbook"].drop(columns="policy").reset_index(drop=True)
+    )
     # by=[] re-aggregates to one series: same as binning without groups
     flat = compare_policies(bins, 0.99, {"workbook": pols["workbook"]}, inc, by=[])
     flat_direct = score_alerts(alert_episodes(bin_events(ev, "1min"), 0.99, pols["workbook"]), inc,
@@ -185,20 +219,34 @@ def test_four_week_sample_policies_side_by_side_against_the_injected_outage():
             "pyrra": AlertPolicy.pyrra("28D"), "single": AlertPolicy.single_window("1h", 0.9)}
     table = compare_policies(bins, 0.95, pols, incidents)
     assert table["policy"].unique().tolist() == list(pols)
-    for col in ("precision", "recall", "detection_median", "reset_median", "pages_per_day", "false_pages_per_week"):
+    for col in ("precision", "recall", "detection_median", "reset_median", "pages_per_day",
+                "false_pages_per_week"):
         assert col in table.columns
-    per_group = table[(table["captcha_type"] != "*") & (table["tier"] == "*") & (table["severity"] == "*")]
+    per_group = table[
+        (table["captcha_type"] != "*") & (table["tier"] == "*") & (table["severity"] == "*")
+    ]
     assert len(per_group) == len(pols) * 6  # 3 types x 2 regions per policy
 
-    outage = incidents[incidents["kind"] == "outage"].iloc[0]  # I01: scope "*", 15 min, every attempt fails
-    single = incident_detections(alert_episodes(bins, 0.95, pols["single"]), incidents, bins=bins, target=0.95)
-    i01 = single[(single["incident_id"] == outage["incident_id"]) & (single["captcha_type"] != "*") & (single["tier"] != "*")]
+    # I01: scope "*", 15 min, every attempt fails
+    outage = incidents[incidents["kind"] == "outage"].iloc[0]
+    single = incident_detections(alert_episodes(bins, 0.95, pols["single"]), incidents, bins=bins,
+                                 target=0.95)
+    i01 = single[
+        (single["incident_id"] == outage["incident_id"])
+        & (single["captcha_type"] != "*")
+        & (single["tier"] != "*")
+    ]
     assert len(i01) == 6 and i01["detected"].all()
     # closed form: burn > 0.9 needs 1h error ratio > 0.9 x 0.05 = 4.5 % (2.7 min of a total outage)
     # and the same in the 5-min short window: fires within 5 minutes of the onset at 1-min bins
     assert (i01["detection_time"] <= pd.Timedelta("5min")).all()
     # the workbook's 1 h page needs a 1 h error ratio > 14.4 x 0.05 = 72 %: 15 minutes of outage
     # (25 %) plus the base failure rate (< 15 %) cannot reach it, so page_1h must miss I01
-    wb = incident_detections(alert_episodes(bins, 0.95, pols["workbook"]), incidents, bins=bins, target=0.95)
-    page = wb[(wb["incident_id"] == outage["incident_id"]) & (wb["tier"] == "page_1h") & (wb["captcha_type"] != "*")]
+    wb = incident_detections(alert_episodes(bins, 0.95, pols["workbook"]), incidents, bins=bins,
+                             target=0.95)
+    page = wb[
+        (wb["incident_id"] == outage["incident_id"])
+        & (wb["tier"] == "page_1h")
+        & (wb["captcha_type"] != "*")
+    ]
     assert len(page) == 6 and not page["detected"].any()

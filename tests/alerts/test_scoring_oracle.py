@@ -33,7 +33,8 @@ def test_score_alerts_equals_the_dense_oracle_on_2000_groups(many):
     inc = incidents_for(ev, seed=1, n=8)
     assert len(episodes) > 100
     got = score_alerts(episodes, inc, bins=bins, target=0.95, grace="10min")
-    _assert_same(got, oracle_scoring.score_alerts(episodes, inc, bins=bins, target=0.95, grace="10min"))
+    _assert_same(got, oracle_scoring.score_alerts(episodes, inc, bins=bins, target=0.95,
+                                                  grace="10min"))
     got = score_alerts(episodes, inc, grace="0s")
     _assert_same(got, oracle_scoring.score_alerts(episodes, inc, grace="0s"))
 
@@ -51,8 +52,10 @@ def test_score_and_detections_equal_the_oracle_with_per_group_slos(seed):
     episodes = oracle_episodes.alert_episodes(bins, target, pol)
     inc = incidents_for(ev, seed=seed)
     for kw in ({"bins": bins, "target": target, "period": "2D"}, {}):
-        _assert_same(score_alerts(episodes, inc, **kw), oracle_scoring.score_alerts(episodes, inc, **kw))
-        _assert_same(incident_detections(episodes, inc, **kw), oracle_scoring.incident_detections(episodes, inc, **kw))
+        _assert_same(score_alerts(episodes, inc, **kw), oracle_scoring.score_alerts(episodes, inc,
+                                                                                    **kw))
+        _assert_same(incident_detections(episodes, inc, **kw),
+                     oracle_scoring.incident_detections(episodes, inc, **kw))
     # and on the episodes of the current alert_episodes
     _assert_same(alert_episodes(bins, target, pol), episodes)
 
@@ -76,11 +79,15 @@ def test_score_of_overlapping_hand_made_episodes_equals_the_oracle():
     bins = bin_events(ev, "1min", by="sitekey")
     pol = fast_policy()
     episodes = oracle_episodes.alert_episodes(bins, 0.9, pol)
-    shifted = episodes.assign(start=episodes["start"] + pd.Timedelta("3min"), end=episodes["end"] + pd.Timedelta("7min"))
+    shifted = episodes.assign(start=episodes["start"] + pd.Timedelta("3min"),
+                              end=episodes["end"] + pd.Timedelta("7min"))
     both = pd.concat([episodes, shifted], ignore_index=True)
     both.attrs = dict(episodes.attrs)
     inc = incidents_for(ev, seed=8, n=12)
-    _assert_same(score_alerts(both, inc, bins=bins, target=0.9), oracle_scoring.score_alerts(both, inc, bins=bins, target=0.9))
+    _assert_same(
+        score_alerts(both, inc, bins=bins, target=0.9),
+        oracle_scoring.score_alerts(both, inc, bins=bins, target=0.9),
+    )
 
 
 def test_score_alerts_equals_the_oracle_on_benchmark_shaped_data():
@@ -97,4 +104,5 @@ def test_score_alerts_equals_the_oracle_on_benchmark_shaped_data():
     episodes = alert_episodes(bins, 0.95, pol)
     assert len(episodes) > 1000 and len(incidents) > 0
     got = score_alerts(episodes, incidents, bins=bins, target=0.95, period="3D")
-    _assert_same(got, oracle_scoring.score_alerts(episodes, incidents, bins=bins, target=0.95, period="3D"))
+    _assert_same(got, oracle_scoring.score_alerts(episodes, incidents, bins=bins, target=0.95,
+                                                  period="3D"))

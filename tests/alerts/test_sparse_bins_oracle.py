@@ -38,9 +38,12 @@ def _sparse_events(n_groups: int, seed: int, days: int = 3) -> pd.DataFrame:
 def _dense_oracle_table(bins: pd.DataFrame) -> pd.DataFrame:
     """Every (group, bin) of the sparse table, by a plain reindex (empty bins as zeros)."""
     by = bins.attrs["by"]
-    starts = pd.date_range(bins["bin_start"].min(), bins["bin_start"].max(), freq=bins.attrs["freq"].replace("m", "min"))
-    keys = bins[by].drop_duplicates().sort_values(by).itertuples(index=False, name=None) if by else [()]
-    full = pd.MultiIndex.from_tuples([(*k, s) for k in keys for s in starts], names=[*by, "bin_start"])
+    starts = pd.date_range(bins["bin_start"].min(), bins["bin_start"].max(),
+                           freq=bins.attrs["freq"].replace("m", "min"))
+    keys = bins[by].drop_duplicates().sort_values(by).itertuples(index=False,
+                                                                 name=None) if by else [()]
+    full = pd.MultiIndex.from_tuples([(*k, s) for k in keys for s in starts], names=[*by,
+                                                                                     "bin_start"])
     counts = [c for c in bins.columns if c not in (*by, "bin_start")]
     table = bins.set_index([*by, "bin_start"])[counts].reindex(full, fill_value=0).reset_index()
     for k in by:
@@ -70,7 +73,8 @@ def test_episodes_equal_the_oracle_on_sparse_days(sparse, monkeypatch, kernel, t
     _, bins = sparse
     policies = [fast_policy(), fast_policy(for_="3min", cooldown="20min"),
                 AlertPolicy([AlertTier("long", "ticket", "6h", "30min", burn=1.0),
-                             AlertTier("single", "page", "3h", None, burn=3.0, for_="1min")], period="1D")]
+                             AlertTier("single", "page", "3h", None, burn=3.0, for_="1min")],
+                            period="1D")]
     for pol in policies:
         got = alert_episodes(bins, target, pol)
         _assert_same(got, oracle_episodes.alert_episodes(bins, target, pol))
@@ -105,11 +109,13 @@ def test_row_order_and_explicit_zero_rows_do_not_matter(sparse):
 def test_groups_without_events_in_the_span_keep_their_rows():
     ev = make_events(30, seed=2, hours=3, per_group=30)
     late = ev["ts"] >= T0 + pd.Timedelta("2h")
-    quiet = ev["sitekey"].isin(ev.loc[late, "sitekey"].unique()[:3])  # these groups: events before 2h only ...
+    # these groups: events before 2h only ...
+    quiet = ev["sitekey"].isin(ev.loc[late, "sitekey"].unique()[:3])
     ev = ev[~quiet | ~late].reset_index(drop=True)
     start = T0 + pd.Timedelta("2h")  # ... so they have none in the span
     bins = bin_events(ev, "1min", by="sitekey", start=start, end=T0 + pd.Timedelta("3h"))
-    want = oracle_bins.bin_events(ev, "1min", by="sitekey", start=start, end=T0 + pd.Timedelta("3h"))
+    want = oracle_bins.bin_events(ev, "1min", by="sitekey", start=start,
+                                  end=T0 + pd.Timedelta("3h"))
     _assert_same(_dense_oracle_table(bins), want)
     pol = fast_policy()
     _assert_same(alert_episodes(bins, 0.9, pol), oracle_episodes.alert_episodes(want, 0.9, pol))

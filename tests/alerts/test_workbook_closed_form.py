@@ -44,7 +44,8 @@ def constant_bins(freq: str, r: float, after: str = "1h", per_bin: int = 10) -> 
     assert bad_per_bin == r * per_bin  # the test's own construction, not user input
     bad = np.where(starts >= ONSET, bad_per_bin, 0).astype(np.int64)
     total = np.full(n, per_bin, dtype=np.int64)
-    return pd.DataFrame({"bin_start": starts.as_unit("ns"), "total": total, "good": total - bad, "bad": bad,
+    return pd.DataFrame({"bin_start": starts.as_unit("ns"), "total": total, "good": total - bad,
+                         "bad": bad,
                          "bad_timeout": np.zeros(n, dtype=np.int64), "bad_solve_error": bad})
 
 
@@ -63,7 +64,8 @@ def closed_form(window: str, burn: float, r: float) -> pd.Timedelta:
     return pd.Timedelta(minutes=minutes)
 
 
-# Workbook ch. 5 numbers (the issue quotes them): 1 h x14.4 at 100 % -> 0.864 min, at 10 % -> 8.64 min;
+# Workbook ch. 5 numbers (the issue quotes them): 1 h x14.4 at 100 % -> 0.864 min, at 10 % -> 8.64
+# min;
 # 6 h x6 at 100 % -> 2.16 min. The two ticket tiers give 4.32 min at 100 % (24 h x3, 3 d x1).
 WORKBOOK_MINUTES = {("page_1h", 1.0): 0.864, ("page_1h", 0.1): 8.64, ("page_6h", 1.0): 2.16,
                     ("ticket_1d", 1.0): 4.32, ("ticket_3d", 1.0): 4.32}
@@ -73,7 +75,8 @@ def test_closed_form_helper_matches_quoted_workbook_numbers():
     pol = AlertPolicy.workbook()
     for (name, r), minutes in WORKBOOK_MINUTES.items():
         tier = pol.tier(name)
-        assert closed_form(tier.long_window, tier.burn, r) / pd.Timedelta("1min") == pytest.approx(minutes)
+        assert closed_form(tier.long_window, tier.burn,
+                           r) / pd.Timedelta("1min") == pytest.approx(minutes)
         # and the convenience method on the tier says the same
         assert tier.detection_time(TARGET, r) / pd.Timedelta("1min") == pytest.approx(minutes)
 
@@ -114,7 +117,8 @@ def test_closed_form_through_events_and_bin_events():
     freq = pd.Timedelta("10s")
     n_bins = int((ONSET + pd.Timedelta("30min") - START) / freq)
     bin_t = pd.date_range(START, periods=n_bins, freq=freq)
-    ts = np.repeat(bin_t.as_unit("ns").asi8, 10) + np.tile(np.arange(10), n_bins) * 10**9  # one per second
+    # one per second
+    ts = np.repeat(bin_t.as_unit("ns").asi8, 10) + np.tile(np.arange(10), n_bins) * 10**9
     after = ts >= ONSET.value
     ok = ~(after & (np.tile(np.arange(10), n_bins) == 3))
     ev = as_events(pd.to_datetime(ts, utc=True), ok)
@@ -141,7 +145,8 @@ def test_low_traffic_remark_ten_requests_per_hour():
     # consumed 13.9% of the 30-day error budget." The workbook's own arithmetic, 10 % / 0.1 %, is a
     # 100x burn (the "1,000x" in its text does not follow from its figures); 1 / (0.001 * 10 * 720)
     # = 13.9 % of the 30-day budget, and 100 > 14.4 pages at once.
-    ts = pd.date_range("2026-01-01", periods=10 * 24 * 4, freq="6min", tz="UTC")  # 10 requests / hour, 4 days
+    # 10 requests / hour, 4 days
+    ts = pd.date_range("2026-01-01", periods=10 * 24 * 4, freq="6min", tz="UTC")
     ok = np.ones(len(ts), dtype=bool)
     fail_at = 10 * 24 * 3 + 5  # one failure on day 4
     ok[fail_at] = False
@@ -153,11 +158,13 @@ def test_low_traffic_remark_ten_requests_per_hour():
     ep = alert_episodes(bins, TARGET, AlertPolicy.workbook())
     page = ep[ep["tier"] == "page_1h"]
     assert len(page) == 1  # "would page immediately"
-    assert page["start"].iloc[0] == ts[fail_at] + pd.Timedelta("1min")  # at the end of the failure's bin
+    # at the end of the failure's bin
+    assert page["start"].iloc[0] == ts[fail_at] + pd.Timedelta("1min")
     lt = low_traffic(bins, TARGET, AlertPolicy.workbook())
     row = lt[lt["tier"] == "page_1h"].iloc[0]
     assert row["one_failure_burn_typical_long"] == pytest.approx(100.0)
-    assert row["one_failure_budget_pct"] == pytest.approx(100 / (0.001 * 10 * 24 * 30), rel=2e-3)  # 13.9 %
+    # 13.9 %
+    assert row["one_failure_budget_pct"] == pytest.approx(100 / (0.001 * 10 * 24 * 30), rel=2e-3)
     assert round(row["one_failure_budget_pct"], 1) == 13.9
     assert bool(row["one_failure_fires_quietest"])
 
@@ -171,12 +178,16 @@ def test_ninety_percent_target_never_fires_the_two_percent_one_hour_page():
     n = int(pd.Timedelta("31D") / pd.Timedelta(freq))
     starts = pd.date_range("2026-01-01", periods=n, freq=freq).tz_localize("UTC")
     total = np.full(n, 60, dtype=np.int64)
-    outage = (starts >= pd.Timestamp("2026-01-31 00:00", tz="UTC")) & (starts < pd.Timestamp("2026-01-31 12:00", tz="UTC"))
+    outage = (starts >= pd.Timestamp("2026-01-31 00:00",
+                                     tz="UTC")) & (starts < pd.Timestamp("2026-01-31 12:00",
+                                                                         tz="UTC"))
     bad = np.where(outage, total, 0)
-    bins = pd.DataFrame({"bin_start": starts.as_unit("ns"), "total": total, "good": total - bad, "bad": bad})
+    bins = pd.DataFrame({"bin_start": starts.as_unit("ns"), "total": total, "good": total - bad,
+                         "bad": bad})
     pol = AlertPolicy.workbook()
     ep = alert_episodes(bins, target, pol)
-    assert (ep["tier"] == "page_1h").sum() == 0  # a 12-hour total outage and the 14.4 page never fires
+    # a 12-hour total outage and the 14.4 page never fires
+    assert (ep["tier"] == "page_1h").sum() == 0
     assert (ep["tier"] == "page_6h").sum() == 1  # burn 6 < 10 does fire
     br = burn_rates(bins, target, windows=["1h"])
     assert br["burn_rate"].max() == pytest.approx(1 / (1 - target))  # max burn = 10
@@ -196,6 +207,7 @@ def test_ninety_percent_target_never_fires_the_two_percent_one_hour_page():
 
 
 def test_package_exports_the_sre_model():
-    for name in ("bin_events", "burn_rates", "period_budget", "AlertPolicy", "AlertTier", "alert_episodes",
+    for name in ("bin_events", "burn_rates", "period_budget", "AlertPolicy", "AlertTier",
+                 "alert_episodes",
                  "alert_states", "score_alerts", "compare_policies", "low_traffic"):
         assert hasattr(bl, name), name

@@ -53,7 +53,8 @@ def test_zero_traffic_is_zero_burn_and_flagged_without_warnings():
         warnings.simplefilter("error")
         sparse = burn_rates(bin_events(ev, "1min"), 0.99, windows=["1min", "5min"])
         br = burn_rates(bin_events(ev, "1min"), 0.99, windows=["1min", "5min"], fill=0.0)
-    assert not sparse["no_traffic"].any() and len(sparse) == (~br["no_traffic"]).sum()  # sparse: no empty window
+    # sparse: no empty window
+    assert not sparse["no_traffic"].any() and len(sparse) == (~br["no_traffic"]).sum()
     quiet = br[br["no_traffic"]]
     assert len(quiet) > 0
     assert (quiet["burn_rate"] == 0).all() and (quiet["error_ratio"] == 0).all()
@@ -62,8 +63,13 @@ def test_zero_traffic_is_zero_burn_and_flagged_without_warnings():
 
 
 @given(
-    st.lists(st.tuples(st.floats(0, 1800, allow_nan=False), st.booleans(), st.sampled_from(["fra", "ams"])),
-             min_size=1, max_size=40),
+    st.lists(
+        st.tuples(
+            st.floats(0, 1800, allow_nan=False), st.booleans(), st.sampled_from(["fra", "ams"])
+        ),
+        min_size=1,
+        max_size=40,
+    ),
     st.sampled_from([30, 60]),
     st.lists(st.sampled_from([1, 2, 5, 10, 30]), min_size=1, max_size=3, unique=True),
 )
@@ -85,7 +91,8 @@ def test_matches_loop_over_events(rows, freq_s, mults):
         assert (row.total, row.bad) == (n, b)
         expected = (b / n) / (1 - target) if n else 0.0
         assert row.burn_rate == pytest.approx(expected)
-        assert row.no_traffic == (n == 0) and n > 0  # sparse: a row only where the window holds traffic
+        # sparse: a row only where the window holds traffic
+        assert row.no_traffic == (n == 0) and n > 0
 
 
 def test_target_forms_and_per_group_targets():

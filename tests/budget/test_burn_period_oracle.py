@@ -1,4 +1,5 @@
-"""burn_rates(fill=0.0) (the dense table; the sparse one is in tests/budget/test_burn_sparse.py) / period_budget / rolling_sum equal the dense implementation they replaced
+"""burn_rates(fill=0.0) (the dense table; the sparse one is in tests/budget/test_burn_sparse.py) /
+period_budget / rolling_sum equal the dense implementation they replaced
 (tests/alerts/oracle_burn.py, oracle_period.py: verbatim copies) on random data: 2,000+ groups,
 empty groups, gaps, per-group SLOs with differing periods, calendar periods across a DST change."""
 
@@ -25,7 +26,8 @@ def _assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
 @pytest.mark.parametrize("k", [1, 2, 5, 49, 50, 51, 400])
 def test_rolling_sum_equals_the_gather_version_bit_for_bit(k):
     rng = np.random.default_rng(k)
-    for x in (rng.integers(0, 9, (6, 50)), rng.normal(size=(6, 50)), np.full((2, 50), -0.0), np.zeros((3, 0), np.int64)):
+    for x in (rng.integers(0, 9, (6, 50)), rng.normal(size=(6, 50)), np.full((2, 50), -0.0),
+              np.zeros((3, 0), np.int64)):
         got, want = rolling_sum(x, k), oracle_burn.rolling_sum(x, k)
         assert got.dtype == want.dtype and got.shape == want.shape
         assert got.tobytes() == want.tobytes()
@@ -45,8 +47,15 @@ def test_burn_rates_equal_the_oracle_on_2000_groups(many):
     _assert_same(burn_rates(bins, slos, wins, fill=0.0), oracle_burn.burn_rates(bins, slos, wins))
 
 
-@pytest.mark.parametrize("kw", [{}, {"period": "1h", "slice_window": "15min"}, {"calendar": "day", "tz": "Europe/Berlin"},
-                                {"calendar": "week", "slice_target": 0.9, "burn_window": "10min"}])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"period": "1h", "slice_window": "15min"},
+        {"calendar": "day", "tz": "Europe/Berlin"},
+        {"calendar": "week", "slice_target": 0.9, "burn_window": "10min"},
+    ],
+)
 def test_period_budget_equals_the_oracle_on_2000_groups(many, kw):
     ev, bins = many
     slos = per_group_slos(sorted(ev["sitekey"].astype(str).unique()))
@@ -71,7 +80,11 @@ def test_chunks_of_a_few_groups_give_the_oracle_tables(many, monkeypatch):
     from tests.alerts import oracle_episodes, oracle_lowtraffic
 
     whole = BinGrid.chunks
-    monkeypatch.setattr(BinGrid, "chunks", lambda self, cells_per_bin=8, budget=0: whole(self, cells_per_bin, 40_000))
+    monkeypatch.setattr(
+        BinGrid,
+        "chunks",
+        lambda self, cells_per_bin=8, budget=0: whole(self, cells_per_bin, 40_000),
+    )
     monkeypatch.setattr("budgetlab.alerts.lowtraffic._CHUNK_BYTES", 40_000)
     monkeypatch.setenv("BUDGETLAB_KERNEL", "numpy")
     ev, bins = many

@@ -50,17 +50,26 @@ def test_sparse_rows_equal_the_dense_oracle_on_2000_groups(many, wins):
 def test_sparse_rows_with_exclusions_and_two_keys():
     ev = make_events(300, seed=3, hours=4, per_group=30, two_keys=True)
     bins = bin_events(ev, "1min", by=["region", "sitekey"])
-    kw = {"exclude_buckets": "timeout", "exclude_windows": [("2026-03-27 01:00", "2026-03-27 01:30")]}
-    _assert_sparse_equal(burn_rates(bins, 0.9, ("1min", "15min"), **kw), _oracle_rows(bins, 0.9, ("1min", "15min"), **kw))
+    kw = {"exclude_buckets": "timeout", "exclude_windows": [("2026-03-27 01:00",
+                                                             "2026-03-27 01:30")]}
+    _assert_sparse_equal(burn_rates(bins, 0.9, ("1min", "15min"), **kw), _oracle_rows(bins, 0.9,
+                                                                                      ("1min",
+                                                                                       "15min"),
+                                                                                      **kw))
 
 
 def test_fill_gives_the_dense_oracle_table(many):
     _, bins = many
-    pd.testing.assert_frame_equal(burn_rates(bins, 0.95, WINS, fill=0.0), oracle_burn.burn_rates(bins, 0.95, WINS),
+    pd.testing.assert_frame_equal(burn_rates(bins, 0.95, WINS, fill=0.0),
+                                  oracle_burn.burn_rates(bins, 0.95, WINS),
                                   check_exact=True)
     filled = burn_rates(bins, 0.95, WINS, fill=np.nan)
     quiet = filled["no_traffic"].to_numpy()
-    assert quiet.any() and filled.loc[quiet, "burn_rate"].isna().all() and filled.loc[quiet, "error_ratio"].isna().all()
+    assert (
+        quiet.any()
+        and filled.loc[quiet, "burn_rate"].isna().all()
+        and filled.loc[quiet, "error_ratio"].isna().all()
+    )
     assert filled.loc[~quiet, "burn_rate"].notna().all()
     with pytest.raises(ConfigError, match="fill="):
         burn_rates(bins, 0.95, WINS, fill="zero")
@@ -75,7 +84,8 @@ def test_every_row_with_traffic_and_only_those_by_a_loop_over_events():
     ev = as_events(t0 + pd.to_timedelta(sec, unit="s"), ok, groups={"region": region})
     windows = {"2m": 120, "1m": 60, "10m": 600}
     br = burn_rates(bin_events(ev, "1min", by="region"), 0.9, windows=["2min", "1min", "10min"])
-    got = {(str(r.region), r.bin_end.value, str(r.window)): (r.total, r.bad, r.burn_rate, r.complete)
+    got = {(str(r.region), r.bin_end.value, str(r.window)): (r.total, r.bad, r.burn_rate,
+                                                             r.complete)
            for r in br.itertuples(index=False)}
     t = ev["ts"].array.asi8
     want = {}
@@ -87,7 +97,8 @@ def test_every_row_with_traffic_and_only_those_by_a_loop_over_events():
                 inside = (region == reg) & (t >= end - w * 10**9) & (t < end)
                 n, b = int(inside.sum()), int((inside & ~ok).sum())
                 if n:
-                    want[(reg, int(end), label)] = (n, b, (b / n) / (1 - 0.9), end - w * 10**9 >= grid_start)
+                    want[(reg, int(end), label)] = (n, b, (b / n) / (1 - 0.9),
+                                                    end - w * 10**9 >= grid_start)
     assert list(got) == sorted(want, key=lambda k: (k[0], k[1], ["2m", "1m", "10m"].index(k[2])))
     for k, (n, b, burn, complete) in want.items():
         assert got[k][:2] == (n, b) and got[k][2] == pytest.approx(burn) and got[k][3] == complete
@@ -103,8 +114,10 @@ def test_chunks_concatenate_to_the_whole_table(many, rows):
         assert not set(a["sitekey"].astype(str)) & set(b["sitekey"].astype(str))
     if rows == 50:
         assert all(len(c) >= 1 for c in chunks) and max(len(c) for c in chunks) < 50 + 200
-    events = pd.concat(list(burn_rate_chunks(bins, 0.95, WINS, rows=rows, at="events")), ignore_index=True)
-    pd.testing.assert_frame_equal(events, burn_rates(bins, 0.95, WINS, at="events"), check_exact=True)
+    events = pd.concat(list(burn_rate_chunks(bins, 0.95, WINS, rows=rows, at="events")),
+                       ignore_index=True)
+    pd.testing.assert_frame_equal(events, burn_rates(bins, 0.95, WINS, at="events"),
+                                  check_exact=True)
 
 
 def test_large_counts_are_int64_and_values_equal_the_oracle():
@@ -113,21 +126,28 @@ def test_large_counts_are_int64_and_values_equal_the_oracle():
     grid = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60 * 10**9, total, bad)
     got = burn_rates(grid, 0.9, ["1min", "2min"])
     assert got["total"].dtype == np.int64
-    # by hand: group 0 has 3e9 events (1e9 bad) in bin 0 and 5 (5 bad) in bin 2; group 1 one bad event in bin 0
-    rows = [(1, "1m", 3e9, 1e9), (1, "2m", 3e9, 1e9), (2, "2m", 3e9, 1e9), (3, "1m", 5, 5), (3, "2m", 5, 5),
+    # by hand: group 0 has 3e9 events (1e9 bad) in bin 0 and 5 (5 bad) in bin 2; group 1 one bad
+    # event in bin 0
+    rows = [(1, "1m", 3e9, 1e9), (1, "2m", 3e9, 1e9), (2, "2m", 3e9, 1e9), (3, "1m", 5, 5), (3,
+                                                                                             "2m",
+                                                                                             5, 5),
             (1, "1m", 1, 1), (1, "2m", 1, 1), (2, "2m", 1, 1)]
     assert got["bin_end"].dt.minute.tolist() == [r[0] for r in rows]
     assert got["window"].astype(str).tolist() == [r[1] for r in rows]
-    assert got["total"].tolist() == [int(r[2]) for r in rows] and got["bad"].tolist() == [int(r[3]) for r in rows]
+    assert got["total"].tolist() == [int(r[2]) for r in rows] and got["bad"].tolist() == [
+        int(r[3]) for r in rows
+    ]
     assert got["burn_rate"].tolist() == [(int(r[3]) / int(r[2])) / (1 - 0.9) for r in rows]
 
 
 def test_traffic_bins_by_a_loop():
     rng = np.random.default_rng(2)
     total = (rng.random((40, 60)) < 0.05) * rng.integers(1, 4, (40, 60))
-    grid = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(40)), [], 0, 60, total, np.zeros_like(total))
+    grid = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(40)), [], 0, 60, total,
+                              np.zeros_like(total))
     for k in (1, 3, 17, 100):
-        want = [sum(total[g, max(0, j - k + 1):j + 1].sum() > 0 for j in range(60)) for g in range(40)]
+        want = [sum(total[g, max(0,
+                                 j - k + 1):j + 1].sum() > 0 for j in range(60)) for g in range(40)]
         assert traffic_bins(grid, k).tolist() == want
 
 
@@ -135,7 +155,8 @@ def test_memory_guard_states_bytes_and_the_fixes(many, monkeypatch):
     _, bins = many
     n_rows = len(burn_rates(bins, 0.95, WINS))
     monkeypatch.setenv("BUDGETLAB_MEMORY_LIMIT", "20KB")
-    with pytest.raises(ConfigError, match=r"burn-rate table .* rows\) would need about .*burn_rate_chunks"):
+    with pytest.raises(ConfigError,
+                       match=r"burn-rate table .* rows\) would need about .*burn_rate_chunks"):
         burn_rates(bins, 0.95, WINS)
     with pytest.raises(ConfigError, match="dense burn-rate table.*drop fill="):
         burn_rates(bins, 0.95, WINS, fill=0.0)
@@ -152,8 +173,10 @@ def test_every_group_by_bin_allocation_is_guarded_in_bytes(many, monkeypatch):
     _, bins = many
     pol = AlertPolicy.single_window("10min", burn=2.0)
     monkeypatch.setenv("BUDGETLAB_MEMORY_LIMIT", "100KB")
-    cases = [(lambda: period_budget(bins, 0.95), "period-budget table .*group\\(s\\) x .*bin\\(s\\).*coarser freq="),
-             (lambda: alert_states(bins, 0.95, pol), "alert_states .*would need about .*use alert_episodes"),
+    cases = [(lambda: period_budget(bins, 0.95),
+              "period-budget table .*group\\(s\\) x .*bin\\(s\\).*coarser freq="),
+             (lambda: alert_states(bins, 0.95, pol),
+              "alert_states .*would need about .*use alert_episodes"),
              (lambda: burn_rates(bins, 0.95, WINS, fill=0.0), "dense burn-rate table .*drop fill=")]
     for call, message in cases:
         with pytest.raises(ConfigError, match=message):

@@ -80,14 +80,16 @@ def test_transitions_of_a_per_group_replay_equal_each_group_alone_in_event_order
         pd.testing.assert_frame_equal(mine, alone, check_exact=True)
     assert len(tr) > 3
     # one table in event order: the order transitions() gives for the separate runs put together
-    pd.testing.assert_frame_equal(tr, transitions(separate_replays(ev, SLOS, ["captcha_type"])), check_exact=True)
+    pd.testing.assert_frame_equal(tr, transitions(separate_replays(ev, SLOS, ["captcha_type"])),
+                                  check_exact=True)
 
 
 def test_replay_matches_the_seed_tracker_per_group_on_a_hand_made_log():
     # two groups, 1-minute spacing; a: 95 % / 5 min, b: 80 % / 3 min with other thresholds
     ts = pd.date_range("2026-01-01", periods=16, freq="min", tz="UTC")
     group = list("abababababababab")
-    ok = [True, True, False, True, True, False, True, True, False, True, True, True, False, False, True, True]
+    ok = [True, True, False, True, True, False, True, True, False, True, True, True, False, False,
+          True, True]
     ev = as_events(ts, ok, groups={"g": group})
     slos = {"a": SLO(0.95, window="5min"), "b": SLO(0.8, window="3min", warning=0.7, critical=0.3)}
     got = replay(ev, slos, by="g")
@@ -96,16 +98,21 @@ def test_replay_matches_the_seed_tracker_per_group_on_a_hand_made_log():
         mask = (ev["g"] == key).to_numpy()
         want, fired = seed_replay(ev["ts"].array.asi8[mask], ev["ok"].to_numpy()[mask], slo)
         for col in FIGURES:
-            assert got.loc[mask, col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes(), col
+            assert (
+                got.loc[mask, col].to_numpy(dtype=float).tobytes()
+                == want[col].to_numpy(dtype=float).tobytes()
+            ), col
         assert got.loc[mask, "status"].astype(str).tolist() == want["status"].tolist()
-        assert tr.loc[tr["g"] == key, "to_status"].astype(str).tolist() == [r["status"] for r in fired]
+        assert tr.loc[tr["g"] == key,
+                      "to_status"].astype(str).tolist() == [r["status"] for r in fired]
 
 
 def test_a_mapping_of_bare_targets_is_per_group_slos_with_default_fields():
     ev = sample_events(n=200)
     got = replay(ev, {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.9}, by="captcha_type")
     base = SLO()  # the fields of a bare target come from PerGroup's base, SLO()
-    want = separate_replays(ev, PerGroup({"recaptcha_v2": base.with_(target=0.93), "turnstile": base.with_(target=0.97),
+    want = separate_replays(ev, PerGroup({"recaptcha_v2": base.with_(target=0.93),
+                                          "turnstile": base.with_(target=0.97),
                                           "image": base.with_(target=0.9)}), ["captcha_type"])
     pd.testing.assert_frame_equal(plain(got), want, check_exact=True)
 
@@ -132,7 +139,8 @@ def test_a_group_without_an_slo_is_an_error_naming_it():
 def test_empty_events_with_per_group_slos():
     ev = sample_events(n=50).iloc[:0]
     got = replay(ev, SLOS, by="captcha_type")
-    pd.testing.assert_frame_equal(plain(got), plain(replay(ev, SLO(), by="captcha_type")), check_exact=True)
+    pd.testing.assert_frame_equal(plain(got), plain(replay(ev, SLO(), by="captcha_type")),
+                                  check_exact=True)
 
 
 def test_replay_summary_shows_each_groups_target_and_window():
@@ -144,9 +152,11 @@ def test_replay_summary_shows_each_groups_target_and_window():
         assert (row.target, row.window) == (slo.target, slo.window)
         sub = ev[ev["captcha_type"] == row.captcha_type]
         # the same observation (the whole input's first to last event), the group's own SLO
-        spans = status_spans(sub, slo, by="captcha_type", start=ev["ts"].iloc[0], end=ev["ts"].iloc[-1])
+        spans = status_spans(sub, slo, by="captcha_type", start=ev["ts"].iloc[0],
+                             end=ev["ts"].iloc[-1])
         alone = replay_summary(replay(sub, slo, by="captcha_type"), sub, spans=spans)
-        mine = summary[summary["captcha_type"] == row.captcha_type].drop(columns=["target", "window"])
+        mine = summary[summary["captcha_type"] == row.captcha_type].drop(columns=["target",
+                                                                                  "window"])
         pd.testing.assert_frame_equal(mine.reset_index(drop=True), alone, check_exact=True)
     # same window everywhere: only the target is added
     targets = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.9}
@@ -155,7 +165,8 @@ def test_replay_summary_shows_each_groups_target_and_window():
     assert same["target"].tolist() == [targets[k] for k in same["captcha_type"]]
 
 
-# -- the streaming tracker ---------------------------------------------------------------------------
+# -- the streaming tracker
+# ---------------------------------------------------------------------------
 def test_keyed_tracker_equals_replay_per_group_event_by_event():
     ev = sample_events(n=400)
     want = replay(ev, SLOS, by="captcha_type")
@@ -168,14 +179,17 @@ def test_keyed_tracker_equals_replay_per_group_event_by_event():
         rows.append(kt.tracker(key).state())
     got = pd.DataFrame(rows, index=ev.index)
     for col in FIGURES:
-        assert got[col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes(), col
+        assert (
+            got[col].to_numpy(dtype=float).tobytes() == want[col].to_numpy(dtype=float).tobytes()
+        ), col
     assert got["status"].tolist() == want["status"].astype(str).tolist()
     assert got["low_traffic"].tolist() == want["low_traffic"].tolist()
     tr = transitions(want)
     crit = tr[tr["to_status"] == "critical"]
     assert [(r["group"], r["slo_target"]) for r in fired] == [
         (k, SLOS.slo_for(k).target) for k in crit["captcha_type"].astype(str)]
-    for key in ("recaptcha_v2", "turnstile", "image"):  # each group's tracker is a Tracker with its SLO
+    # each group's tracker is a Tracker with its SLO
+    for key in ("recaptcha_v2", "turnstile", "image"):
         assert kt.tracker(key).slo == SLOS.slo_for(key)
 
 
@@ -189,7 +203,8 @@ def test_keyed_tracker_record_many_equals_record():
     for t, ok, key in zip(ev["ts"], ev["ok"], ev["captcha_type"], strict=True):
         a.record(key, bool(ok), ts=t)
     half = len(ev) // 2
-    parts = [b.record_many(ev["captcha_type"].iloc[lo:hi], ev["ok"].iloc[lo:hi], ev["ts"].iloc[lo:hi])
+    parts = [b.record_many(ev["captcha_type"].iloc[lo:hi], ev["ok"].iloc[lo:hi],
+                           ev["ts"].iloc[lo:hi])
              for lo, hi in ((0, half), (half, len(ev)))]
     key = lambda r: (r["group"], r["total_events"], r["failures"], r["status"])  # noqa: E731
     assert sorted(map(key, fa)) == sorted(map(key, fb))  # record_many fires group by group
@@ -223,7 +238,8 @@ def sre_grid(two_keys=False):
 
 # the sample spans ~1.5 days: 6 h periods restart inside it, 30 d ones do not
 # (groups in key order image, recaptcha_v2, turnstile: the 6 h part holds groups 0 and 2)
-SRE_SLOS = PerGroup({"recaptcha_v2": SLO(0.93, period="30D"), "turnstile": SLO(0.97, window="1h", period="6h"),
+SRE_SLOS = PerGroup({"recaptcha_v2": SLO(0.93, period="30D"), "turnstile": SLO(0.97, window="1h",
+                                                                               period="6h"),
                      "image": SLO(0.9, warning=0.3, min_events=4, period="6h")})
 
 
@@ -238,17 +254,22 @@ def separate_sre(func, grid, slos, **kw):
 def test_burn_rates_per_group_equal_each_group_alone():
     grid = sre_grid()
     got = burn_rates(grid, SRE_SLOS, windows=["5min", "1h"])
-    pd.testing.assert_frame_equal(got, separate_sre(burn_rates, grid, SRE_SLOS, windows=["5min", "1h"]),
+    pd.testing.assert_frame_equal(got, separate_sre(burn_rates, grid, SRE_SLOS, windows=["5min",
+                                                                                         "1h"]),
                                   check_exact=True)
     # the per-group form equals a target table with the same targets
-    table = pd.DataFrame({"captcha_type": ["recaptcha_v2", "turnstile", "image"], "target": [0.93, 0.97, 0.9]})
-    pd.testing.assert_frame_equal(got, burn_rates(grid, table, windows=["5min", "1h"]), check_exact=True)
+    table = pd.DataFrame({"captcha_type": ["recaptcha_v2", "turnstile", "image"], "target": [0.93,
+                                                                                             0.97,
+                                                                                             0.9]})
+    pd.testing.assert_frame_equal(got, burn_rates(grid, table, windows=["5min", "1h"]),
+                                  check_exact=True)
 
 
 def test_period_budget_per_group_periods_equal_each_group_alone():
     grid = sre_grid()
     got = period_budget(grid, SRE_SLOS, burn_window="10min")
-    pd.testing.assert_frame_equal(got, separate_sre(period_budget, grid, SRE_SLOS, burn_window="10min"),
+    pd.testing.assert_frame_equal(got, separate_sre(period_budget, grid, SRE_SLOS,
+                                                    burn_window="10min"),
                                   check_exact=True)
     # each group's period is its SLO's: the same as giving it explicitly, group by group
     for g in range(grid.n_groups):
@@ -257,7 +278,9 @@ def test_period_budget_per_group_periods_equal_each_group_alone():
         alone = period_budget(grid.select([g]), slo.target, period=slo.period, burn_window="10min")
         mine = got[got["captcha_type"] == key].reset_index(drop=True)
         pd.testing.assert_frame_equal(mine, alone, check_exact=True)
-    table = pd.DataFrame({"captcha_type": ["recaptcha_v2", "turnstile", "image"], "target": [0.93, 0.97, 0.9]})
+    table = pd.DataFrame({"captcha_type": ["recaptcha_v2", "turnstile", "image"], "target": [0.93,
+                                                                                             0.97,
+                                                                                             0.9]})
     thirty = period_budget(grid, table, burn_window="10min")  # 30 d for every group
     short = (got["captcha_type"] != "recaptcha_v2").to_numpy()
     assert (got.loc[short, "events"] < thirty.loc[short, "events"]).any()
@@ -265,7 +288,8 @@ def test_period_budget_per_group_periods_equal_each_group_alone():
     # an explicit period applies to every group
     forced = period_budget(grid, SRE_SLOS, period="1D", burn_window="10min")
     pd.testing.assert_frame_equal(forced, period_budget(grid, pd.DataFrame(
-        {"captcha_type": ["recaptcha_v2", "turnstile", "image"], "target": [0.93, 0.97, 0.9]}), period="1D",
+        {"captcha_type": ["recaptcha_v2", "turnstile", "image"], "target": [0.93, 0.97, 0.9]}),
+                                                        period="1D",
         burn_window="10min"), check_exact=True)
 
 
@@ -273,15 +297,18 @@ def test_period_budget_reads_the_period_of_one_slo():
     grid = sre_grid()
     pd.testing.assert_frame_equal(period_budget(grid, SLO(0.95, period="7D")),
                                   period_budget(grid, 0.95, period="7D"), check_exact=True)
-    pd.testing.assert_frame_equal(period_budget(grid, 0.95), period_budget(grid, 0.95, period="30D"),
+    pd.testing.assert_frame_equal(period_budget(grid, 0.95), period_budget(grid, 0.95,
+                                                                           period="30D"),
                                   check_exact=True)
 
 
 def test_sre_tuple_keys_bare_targets_default_and_missing_groups():
     grid = sre_grid(two_keys=True)
-    slos = PerGroup({("turnstile", "fra"): 0.97, ("image", "ams"): SLO(0.9, period="6h")}, default=0.95)
+    slos = PerGroup({("turnstile", "fra"): 0.97, ("image", "ams"): SLO(0.9, period="6h")},
+                    default=0.95)
     for func in (burn_rates, period_budget):
-        pd.testing.assert_frame_equal(func(grid, slos), separate_sre(func, grid, slos), check_exact=True)
+        pd.testing.assert_frame_equal(func(grid, slos), separate_sre(func, grid, slos),
+                                      check_exact=True)
     with pytest.raises(ConfigError, match=r"\(image, fra\)"):
         burn_rates(grid, {("turnstile", "fra"): 0.97, ("image", "ams"): 0.9})
     with pytest.raises(ConfigError, match="by="):
@@ -295,7 +322,8 @@ def test_keyed_tracker_record_many_refuses_a_bad_batch_before_recording_any_of_i
         kt.record_many(["a", "b"], [False, True], [200, 50])  # b's 50 s is before its last event
     with pytest.raises(ConfigError, match="group c"):
         kt.record_many(["a", "c"], [False, True], [200, 300])
-    assert kt.tracker("b").total == 1 and kt.tracker("a").total == 0  # nothing of the refused batches
+    # nothing of the refused batches
+    assert kt.tracker("b").total == 1 and kt.tracker("a").total == 0
 
 
 def test_plot_timeline_draws_each_groups_own_target_after_a_per_group_replay():
@@ -305,7 +333,8 @@ def test_plot_timeline_draws_each_groups_own_target_after_a_per_group_replay():
 
     ev = as_events(pd.date_range("2026-01-01", periods=40, freq="1min", tz="UTC"),
                    [i % 5 != 0 for i in range(40)]).assign(captcha_type=["a", "b"] * 20)
-    states = replay(ev, PerGroup({"a": 0.9, "b": 0.97}, base=SLO(window="10min")), by="captcha_type")
+    states = replay(ev, PerGroup({"a": 0.9, "b": 0.97}, base=SLO(window="10min")),
+                    by="captcha_type")
     for key, want in (("a", 90.0), ("b", 97.0)):
         ax = plot_timeline(states[states["captcha_type"] == key])
         (line,) = [ln for ln in ax.get_lines() if ln.get_gid() == "target"]

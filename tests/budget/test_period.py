@@ -18,8 +18,13 @@ T0 = pd.Timestamp("2026-03-27 00:00", tz="UTC")
 
 def make_bins(total, bad, freq="1h", start=T0, region=None):
     n = len(total)
-    f = pd.DataFrame({"bin_start": pd.date_range(start, periods=n, freq=freq).as_unit("ns"),
-                      "total": np.asarray(total, dtype=np.int64), "bad": np.asarray(bad, dtype=np.int64)})
+    f = pd.DataFrame(
+        {
+            "bin_start": pd.date_range(start, periods=n, freq=freq).as_unit("ns"),
+            "total": np.asarray(total, dtype=np.int64),
+            "bad": np.asarray(bad, dtype=np.int64),
+        }
+    )
     f["good"] = f["total"] - f["bad"]
     if region is not None:
         f.insert(0, "region", pd.Categorical([region] * n))
@@ -37,7 +42,8 @@ def local_period_start(ts: pd.Timestamp, calendar: str, tz: str) -> pd.Timestamp
     return pd.Timestamp(d).tz_localize(tz).tz_convert("UTC")
 
 
-def oracle(bins, target, *, calendar=None, tz="UTC", period=None, freq, slice_bins=1, slice_target=None):
+def oracle(bins, target, *, calendar=None, tz="UTC", period=None, freq, slice_bins=1,
+           slice_target=None):
     step = pd.Timedelta(freq)
     starts = list(bins["bin_start"])
     tot = bins["total"].tolist()
@@ -92,14 +98,16 @@ counts = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, m
 
 
 @settings(max_examples=40)
-@given(counts, st.sampled_from(["day", "week", "month"]), st.sampled_from(["UTC", "Europe/Berlin", "America/New_York"]),
+@given(counts, st.sampled_from(["day", "week", "month"]), st.sampled_from(["UTC", "Europe/Berlin",
+                                                                           "America/New_York"]),
        st.sampled_from([1, 2, 3]))
 def test_calendar_matches_loop(rows, calendar, tz, slice_bins):
     tot = [a for a, _ in rows]
     bad = [min(a, b) for a, b in rows]
     freq = "6h" if calendar == "month" else "1h"
     bins = make_bins(tot, bad, freq=freq)
-    pb = period_budget(bins, 0.8, calendar=calendar, tz=tz, slice_window=pd.Timedelta(freq) * slice_bins,
+    pb = period_budget(bins, 0.8, calendar=calendar, tz=tz,
+                       slice_window=pd.Timedelta(freq) * slice_bins,
                        burn_window=freq)
     compare(pb, oracle(bins, 0.8, calendar=calendar, tz=tz, freq=freq, slice_bins=slice_bins), 0.8)
     want_start = [local_period_start(s, calendar, tz) for s in bins["bin_start"]]
@@ -113,14 +121,17 @@ def test_rolling_matches_loop(rows, k, slice_bins):
     bad = [min(a, b) for a, b in rows]
     bins = make_bins(tot, bad, freq="1h")
     period = pd.Timedelta(hours=k * slice_bins)
-    pb = period_budget(bins, 0.9, period=period, slice_window=pd.Timedelta(hours=slice_bins), slice_target=0.7)
-    compare(pb, oracle(bins, 0.9, period=period, freq="1h", slice_bins=slice_bins, slice_target=0.7), 0.9)
+    pb = period_budget(bins, 0.9, period=period, slice_window=pd.Timedelta(hours=slice_bins),
+                       slice_target=0.7)
+    compare(pb, oracle(bins, 0.9, period=period, freq="1h", slice_bins=slice_bins,
+                       slice_target=0.7), 0.9)
     assert (pb["period_start"] == pb["bin_end"] - period).all()
 
 
 def test_dst_days_are_23_and_25_hours():
     # Europe/Berlin: 2026-03-29 has 23 hours (CET -> CEST), 2026-10-25 has 25 (CEST -> CET)
-    for day, hours, utc_start in (("2026-03-29", 23, "2026-03-28 23:00"), ("2026-10-25", 25, "2026-10-24 22:00")):
+    for day, hours, utc_start in (("2026-03-29", 23, "2026-03-28 23:00"), ("2026-10-25", 25,
+                                                                           "2026-10-24 22:00")):
         start = pd.Timestamp(day, tz="Europe/Berlin").tz_convert("UTC") - pd.Timedelta("2h")
         bins = make_bins([1] * 30, [0] * 30, freq="1h", start=start)
         pb = period_budget(bins, 0.99, calendar="day", tz="Europe/Berlin")
@@ -130,11 +141,14 @@ def test_dst_days_are_23_and_25_hours():
 
 
 def test_week_starts_monday_and_month_on_the_first():
-    bins = make_bins([1] * (24 * 12), [0] * (24 * 12), freq="1h", start=pd.Timestamp("2026-03-25", tz="UTC"))
+    bins = make_bins([1] * (24 * 12), [0] * (24 * 12), freq="1h", start=pd.Timestamp("2026-03-25",
+                                                                                     tz="UTC"))
     wk = period_budget(bins, 0.99, calendar="week", tz="UTC")
-    assert sorted(wk["period_start"].unique()) == [pd.Timestamp("2026-03-23", tz="UTC"), pd.Timestamp("2026-03-30", tz="UTC")]
+    assert sorted(wk["period_start"].unique()) == [pd.Timestamp("2026-03-23", tz="UTC"),
+                                                   pd.Timestamp("2026-03-30", tz="UTC")]
     mo = period_budget(bins, 0.99, calendar="month", tz="Asia/Tokyo")
-    assert pd.Timestamp("2026-03-31 15:00", tz="UTC") in set(mo["period_start"])  # April 1st, Tokyo midnight
+    # April 1st, Tokyo midnight
+    assert pd.Timestamp("2026-03-31 15:00", tz="UTC") in set(mo["period_start"])
 
 
 def test_timeslices_vs_events_weighted_under_uneven_traffic():
@@ -143,7 +157,8 @@ def test_timeslices_vs_events_weighted_under_uneven_traffic():
     # (missed); mean of hourly ratios (Sloth-style) = (23 * 0.999 + 0.5) / 24 = 0.978208.
     tot = [1000] * 12 + [10] + [1000] * 11
     bad = [1] * 12 + [5] + [1] * 11
-    pb = period_budget(make_bins(tot, bad, start=pd.Timestamp("2026-03-27", tz="UTC")), 0.99, calendar="day",
+    pb = period_budget(make_bins(tot, bad, start=pd.Timestamp("2026-03-27", tz="UTC")), 0.99,
+                       calendar="day",
                        slice_window="1h")
     last = pb.iloc[-1]
     assert last["sli"] == pytest.approx(1 - 28 / 23010)

@@ -27,7 +27,8 @@ from tests.test_replay_oracle import cases, per_group_slos, seed_replay
 
 KERNELS = pytest.mark.parametrize("kernel", ["compiled", "numpy"])
 FEWER = settings(max_examples=40)  # each example replays twice; the seed oracle tests run 150
-REPORT = ["current_rate", "total_events", "successes", "failures", "budget_total", "budget_remaining",
+REPORT = ["current_rate", "total_events", "successes", "failures", "budget_total",
+          "budget_remaining",
           "budget_remaining_pct", "burn_rate"]
 
 
@@ -73,7 +74,8 @@ def test_column_subset_equals_full_replay(case, ngroups, subset, min_events, ker
 
 @KERNELS
 @FEWER
-@given(case=cases(), data=st.data(), ngroups=st.integers(1, 3), subset=st.sets(st.sampled_from(REPLAY_COLUMNS)))
+@given(case=cases(), data=st.data(), ngroups=st.integers(1, 3),
+       subset=st.sets(st.sampled_from(REPLAY_COLUMNS)))
 def test_column_subset_with_per_group_slos_equals_full_replay(case, data, ngroups, subset, kernel):
     t, ok, _ = case
     slos = data.draw(per_group_slos(ngroups))
@@ -102,7 +104,8 @@ def test_replay_transitions_equals_transitions_of_replay(case, ngroups, min_even
 @KERNELS
 @FEWER
 @given(case=cases(), data=st.data(), ngroups=st.integers(1, 3))
-def test_replay_transitions_with_per_group_slos_equals_transitions_of_replay(case, data, ngroups, kernel):
+def test_replay_transitions_with_per_group_slos_equals_transitions_of_replay(case, data, ngroups,
+                                                                             kernel):
     t, ok, _ = case
     slos = data.draw(per_group_slos(ngroups))
     events = grouped(t, ok, ngroups)
@@ -156,14 +159,16 @@ def test_hand_computed_transitions():
     tr = replay_transitions(ev, SLO(target=0.95, window="1h"))
     assert tr[["from_status", "to_status"]].astype(str).values.tolist() == [["healthy", "critical"]]
     assert tr.loc[0, "ts"] == pd.Timestamp("2026-01-01 00:19", tz="UTC")
-    assert tr.loc[0, ["total_events", "failures", "current_rate", "budget_total", "budget_remaining_pct",
+    assert tr.loc[0, ["total_events", "failures", "current_rate", "budget_total",
+                      "budget_remaining_pct",
                       "burn_rate"]].tolist() == [20, 1, 0.95, 1.0, 0.0, 1.0]
 
 
 def test_empty_and_no_changes():
     empty = as_events(pd.DatetimeIndex([], tz="UTC"), [])
     assert_same(replay_transitions(empty, SLO()), transitions(replay(empty, SLO())))
-    assert_same(replay(empty, SLO(), columns=["burn_rate"]), replay(empty, SLO())[["ts", "burn_rate"]])
+    assert_same(replay(empty, SLO(), columns=["burn_rate"]), replay(empty, SLO())[["ts",
+                                                                                   "burn_rate"]])
     calm = as_events(pd.date_range("2026-01-01", periods=5, freq="min"), [True] * 5)
     tr = quiet(replay_transitions, calm, SLO(window="1h"))
     assert len(tr) == 0
@@ -192,7 +197,8 @@ def test_unknown_column_is_a_config_error():
         replay(ev, SLO(window="1h"), columns=["burn"])
 
 
-@pytest.mark.parametrize("cols", [["status"], ["total", "status"], ["burn_rate", "status", "failures"]])
+@pytest.mark.parametrize("cols", [["status"], ["total", "status"], ["burn_rate", "status",
+                                                                    "failures"]])
 def test_transitions_of_a_column_subset_names_the_cheaper_call(cols):
     ev = as_events(pd.date_range("2026-01-01", periods=2, freq="min"), [True, False])
     states = quiet(replay, ev, SLO(window="1h"), columns=cols)
@@ -210,9 +216,13 @@ def test_replay_transitions_warns_of_a_partial_window_like_replay():
 
 def test_progress_bar_on_a_terminal_and_results_unchanged(capsys, monkeypatch):
     """Above PROGRESS_EVENTS, with a terminal, a bar goes to stderr; the results do not change."""
-    ev = as_events(pd.date_range("2026-01-01", periods=50, freq="min"), [i % 7 != 0 for i in range(50)],
+    ev = as_events(pd.date_range("2026-01-01", periods=50, freq="min"),
+                   [i % 7 != 0 for i in range(50)],
                    groups={"g": ["a", "b"] * 25})
-    want_states, want_tr = replay(ev, SLO(window="10min"), by="g"), transitions(replay(ev, SLO(window="10min"), by="g"))
+    want_states, want_tr = (
+        replay(ev, SLO(window="10min"), by="g"),
+        transitions(replay(ev, SLO(window="10min"), by="g")),
+    )
     monkeypatch.setattr(tracker_replay, "PROGRESS_EVENTS", 10)
     monkeypatch.setattr(status_changes, "PROGRESS_EVENTS", 10)
     monkeypatch.setattr(replay_status, "_CHUNK", 8)

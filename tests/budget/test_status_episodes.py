@@ -31,7 +31,8 @@ def tables(changes, last, keys=None):
     """(states, transitions) by hand: ``changes`` is [(time, from, to[, key...])], ``last`` the last
     event's time (one per group when ``keys`` are given: {key tuple: time})."""
     by = list(keys or [])
-    tr = pd.DataFrame({"ts": pd.DatetimeIndex([at(c[0]) for c in changes], dtype="datetime64[ns, UTC]")})
+    tr = pd.DataFrame({"ts": pd.DatetimeIndex([at(c[0]) for c in changes],
+                                              dtype="datetime64[ns, UTC]")})
     for j, k in enumerate(by):
         tr[k] = [c[3 + j] for c in changes]
     tr["from_status"] = pd.Categorical([c[1] for c in changes], dtype=STATUS_DTYPE)
@@ -47,7 +48,8 @@ def tables(changes, last, keys=None):
 
 def rows(ep, by=()):
     """Episodes as plain tuples: keys, start, end, duration, ongoing, merged."""
-    return [(*(r[k] for k in by), r["start"], r["end"], r["duration"], bool(r["ongoing"]), int(r["merged"]))
+    return [(*(r[k] for k in by), r["start"], r["end"], r["duration"], bool(r["ongoing"]),
+             int(r["merged"]))
             for _, r in ep.iterrows()]
 
 
@@ -57,8 +59,10 @@ def episode(start, end, ongoing, merged, *key):
 
 # one group: CRITICAL 00:00-00:10, a flap to WARNING until 00:25, CRITICAL again to 00:40, then
 # 02:00-02:05; the last event at 03:00
-FLAPS = [("00:00", "healthy", "critical"), ("00:10", "critical", "warning"), ("00:25", "warning", "critical"),
-         ("00:40", "critical", "healthy"), ("02:00", "healthy", "critical"), ("02:05", "critical", "healthy")]
+FLAPS = [("00:00", "healthy", "critical"), ("00:10", "critical", "warning"), ("00:25", "warning",
+                                                                              "critical"),
+         ("00:40", "critical", "healthy"), ("02:00", "healthy", "critical"), ("02:05", "critical",
+                                                                              "healthy")]
 
 
 @pytest.mark.parametrize(("gap", "want"), [
@@ -79,7 +83,8 @@ def test_gap_merges_episodes_less_than_the_gap_apart(gap, want):
     assert list(ep.columns) == COLUMNS
     assert rows(ep) == want
     assert ep.attrs == {"at_least": "critical", "gap": pd.Timedelta(gap if gap else 0), "by": []}
-    assert str(ep["start"].dtype) == "datetime64[ns, UTC]" and str(ep["duration"].dtype) == "timedelta64[ns]"
+    assert str(ep["start"].dtype) == ("datetime64[ns, "
+                                      "UTC]") and str(ep["duration"].dtype) == "timedelta64[ns]"
 
 
 def test_warning_level_sees_the_flap_as_one_episode():
@@ -90,13 +95,17 @@ def test_warning_level_sees_the_flap_as_one_episode():
 
 
 def test_an_episode_still_open_at_the_end_ends_at_the_last_event_and_is_ongoing():
-    changes = [("01:00", "healthy", "warning"), ("01:05", "warning", "critical"), ("01:30", "critical", "exhausted")]
+    changes = [("01:00", "healthy", "warning"), ("01:05", "warning", "critical"), ("01:30",
+                                                                                   "critical",
+                                                                                   "exhausted")]
     states, tr = tables(changes, "04:00")
     # CRITICAL from 01:05, never dropped: ends at the last event (04:00), 2 h 55 min
     assert rows(status_episodes(states, tr)) == [episode("01:05", "04:00", True, 1)]
     assert status_episodes(states, tr)["duration"].iloc[0] == pd.Timedelta("2h55min")
     # an ongoing episode merged with a closed one before it is ongoing
-    changes = [("01:00", "healthy", "critical"), ("01:10", "critical", "healthy"), ("01:20", "healthy", "critical")]
+    changes = [("01:00", "healthy", "critical"), ("01:10", "critical", "healthy"), ("01:20",
+                                                                                    "healthy",
+                                                                                    "critical")]
     states, tr = tables(changes, "02:00")
     assert rows(status_episodes(states, tr, gap="30min")) == [episode("01:00", "02:00", True, 2)]
     assert rows(status_episodes(states, tr, gap="5min")) == [episode("01:00", "01:10", False, 1),
@@ -110,10 +119,13 @@ def test_exhausted_level_counts_only_time_at_exhausted():
     states, tr = tables(changes, "03:30")
     # EXHAUSTED 01:00-01:20 and 01:30-01:45 (10 min apart), then 03:00 to the end
     assert rows(status_episodes(states, tr, at_least="exhausted", gap=0)) == [
-        episode("01:00", "01:20", False, 1), episode("01:30", "01:45", False, 1), episode("03:00", "03:30", True, 1)]
+        episode("01:00", "01:20", False, 1), episode("01:30", "01:45", False, 1), episode("03:00",
+                                                                                          "03:30",
+                                                                                          True, 1)]
     assert rows(status_episodes(states, tr, at_least="exhausted", gap="11min")) == [
         episode("01:00", "01:45", False, 2), episode("03:00", "03:30", True, 1)]
-    # at CRITICAL or worse the exhausted <-> critical changes are no boundary: 00:50-01:45, then 03:00-
+    # at CRITICAL or worse the exhausted <-> critical changes are no boundary: 00:50-01:45, then
+    # 03:00-
     assert rows(status_episodes(states, tr, at_least="critical", gap=0)) == [
         episode("00:50", "01:45", False, 1), episode("03:00", "03:30", True, 1)]
 
@@ -135,7 +147,8 @@ def test_groups_each_with_their_own_episodes_and_last_event():
                                             episode("00:50", "02:00", True, 1, "b", 1)]
     assert ep["region"].tolist() == [1, 1, 1]  # the keys keep their type
     # one key given as a string
-    states1, tr1 = tables([c[:4] for c in changes], {("a",): "01:00", ("b",): "02:00"}, keys=["kind"])
+    states1, tr1 = tables([c[:4] for c in changes], {("a",): "01:00", ("b",): "02:00"},
+                          keys=["kind"])
     assert rows(status_episodes(states1, tr1, "kind", gap="25min"), ["kind"]) == [
         episode("00:00", "00:35", False, 2, "a"), episode("00:05", "00:20", False, 1, "b"),
         episode("00:50", "02:00", True, 1, "b")]
@@ -176,12 +189,14 @@ def test_a_replay_worked_out_by_hand():
 def test_text_statuses_read_back_from_a_file_give_the_same_episodes():
     states, tr = tables(FLAPS, "03:00")
     text = tr.astype({"from_status": str, "to_status": str})
-    assert rows(status_episodes(states, text, gap="30min")) == rows(status_episodes(states, tr, gap="30min"))
+    assert rows(status_episodes(states, text, gap="30min")) == rows(status_episodes(states, tr,
+                                                                                    gap="30min"))
 
 
 def test_bad_arguments_are_refused_with_one_clear_error():
     states, tr = tables(FLAPS, "03:00")
-    with pytest.raises(ConfigError, match="at_least='healthy' must be one of warning, critical, exhausted"):
+    with pytest.raises(ConfigError,
+                       match="at_least='healthy' must be one of warning, critical, exhausted"):
         status_episodes(states, tr, at_least="healthy")
     with pytest.raises(ConfigError, match="gap"):
         status_episodes(states, tr, gap="soon")
@@ -190,7 +205,9 @@ def test_bad_arguments_are_refused_with_one_clear_error():
     with pytest.raises(SchemaError, match="states has no column 'kind'"):
         status_episodes(states, tr, "kind")
     with pytest.raises(InputError, match="'from_status' holds values that are no status"):
-        status_episodes(states, tr.astype({"from_status": str}).replace({"from_status": {"warning": "amber"}}))
+        status_episodes(
+            states, tr.astype({"from_status": str}).replace({"from_status": {"warning": "amber"}})
+        )
     with pytest.raises(InputError, match="states is a list"):
         status_episodes([], tr)
 
@@ -203,7 +220,10 @@ def loop_episodes(last_ts, tr, at_least, gap):
     level = order.index(at_least)
     raw, start = [], None
     for _, row in tr.sort_values("ts", kind="stable").iterrows():
-        was, now = order.index(str(row["from_status"])) >= level, order.index(str(row["to_status"])) >= level
+        was, now = (
+            order.index(str(row["from_status"])) >= level,
+            order.index(str(row["to_status"])) >= level,
+        )
         if now and not was:
             start = row["ts"]
         elif was and not now:
@@ -227,12 +247,15 @@ def loop_episodes(last_ts, tr, at_least, gap):
 def test_demo_sample_equals_a_loop_over_each_groups_own_replay(at_least, gap):
     events = datasets.load("demo")
     targets = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}
-    st = replay(events, {k: SLO(target=t, window="24h") for k, t in targets.items()}, by="captcha_type")
+    st = replay(events, {k: SLO(target=t, window="24h") for k, t in targets.items()},
+                by="captcha_type")
     ep = status_episodes(st, transitions(st), "captcha_type", at_least=at_least, gap=gap)
     want = []  # groups in key order: the categories' order
-    for ctype in events["captcha_type"].cat.categories:  # oracle: each type replayed alone, walked by the loop
+    # oracle: each type replayed alone, walked by the loop
+    for ctype in events["captcha_type"].cat.categories:
         sub = events[events["captcha_type"] == ctype]
         own = replay(sub, SLO(target=targets[ctype], window="24h"), by="captcha_type")
-        want += [(ctype, *e) for e in loop_episodes(own["ts"].max(), transitions(own), at_least, pd.Timedelta(gap))]
+        want += [(ctype, *e) for e in loop_episodes(own["ts"].max(), transitions(own), at_least,
+                                                    pd.Timedelta(gap))]
     assert rows(ep, ["captcha_type"]) == want
     assert len(want) > 0

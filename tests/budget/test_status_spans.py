@@ -1,7 +1,9 @@
-"""status_spans (the window's clock) against a brute-force evaluation with the seed port's arithmetic.
+"""status_spans (the window's clock) against a brute-force evaluation with the seed port's
+arithmetic.
 
 The oracle evaluates every group at every event and expiry instant (and at the observation's
-start): the window's contents are put in a fresh port of the seed tracker (``tests/seed_tracker.py``),
+start): the window's contents are put in a fresh port of the seed tracker
+(``tests/seed_tracker.py``),
 whose properties give the status and figures; an empty window is no traffic; the ``min_events``
 hold keeps the previous instant's status (healthy after no traffic). The spans must tile the
 observation, change status at every boundary, and agree with the oracle at every instant.
@@ -36,7 +38,8 @@ def use_kernel(kernel):
 def seed_window(window_events, slo: SLO):
     """The seed port holding exactly ``window_events`` [(t, ok)]: its status and figures."""
     trk = ErrorBudgetTracker(SLOConfig(target_success_rate=slo.target, window_seconds=slo.window_ns,
-                                       warning_threshold=slo.warning, critical_threshold=slo.critical))
+                                       warning_threshold=slo.warning,
+                                       critical_threshold=slo.critical))
     trk._events = deque(ErrorBudgetEvent(timestamp=t, success=o) for t, o in window_events)
     return (trk._compute_status().value, trk.total_events, trk.failure_count, float(trk.burn_rate),
             float(trk.remaining_fraction))
@@ -75,7 +78,11 @@ def check_against_brute(events, slo_of, by, spans, lo, hi):
     for key, ev in groups:
         n_groups += 1
         slo = slo_of(key)
-        mine = spans if not by else spans[spans[by[0]].astype(str).eq(str(key[0] if isinstance(key, tuple) else key))]
+        mine = (
+            spans
+            if not by
+            else spans[spans[by[0]].astype(str).eq(str(key[0] if isinstance(key, tuple) else key))]
+        )
         t = ev["ts"].array.asi8.tolist()
         ok = ev["ok"].tolist()
         s = mine["start"].array.asi8
@@ -93,7 +100,8 @@ def check_against_brute(events, slo_of, by, spans, lo, hi):
                 continue
             i = int(np.searchsorted(s, now, side="right")) - 1
             assert st_[i] == status, (key, now, st_[i], status)
-            if s[i] == max(now, lo) and s[i] == now:  # a span starting here carries the figures of this instant
+            # a span starting here carries the figures of this instant
+            if s[i] == max(now, lo) and s[i] == now:
                 row = mine.iloc[i]
                 assert (row["total"], row["failures"]) == (total, failures)
                 assert row["burn_rate"] == burn and row["remaining_fraction"] == rf  # bit for bit
@@ -113,14 +121,16 @@ def grouped_cases(draw):
     gaps = draw(st.lists(st.one_of(choices, st.integers(0, 3 * window)), min_size=n, max_size=n))
     t = T0 + np.cumsum(np.asarray(gaps, dtype=np.int64)) * S
     # expiries on event instants too: shift some events by 1 ns
-    t = t + np.asarray(draw(st.lists(st.sampled_from([0, 0, 1]), min_size=n, max_size=n)), dtype=np.int64)
+    t = t + np.asarray(draw(st.lists(st.sampled_from([0, 0, 1]), min_size=n, max_size=n)),
+                       dtype=np.int64)
     t = np.sort(t)
     ok = np.asarray(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
     groups = draw(st.lists(st.sampled_from(["a", "b", "c"]), min_size=n, max_size=n))
     target = draw(st.sampled_from([0.5, 0.9, 0.95, 0.99]))
     warning, critical = draw(st.sampled_from([(0.5, 0.1), (0.8, 0.2), (0.3, 0.0)]))
     min_events = draw(st.sampled_from([0, 0, 2, 4]))
-    slo = SLO(target=target, window=f"{window}s", warning=warning, critical=critical, min_events=min_events)
+    slo = SLO(target=target, window=f"{window}s", warning=warning, critical=critical,
+              min_events=min_events)
     return t, ok, groups, slo
 
 
@@ -146,7 +156,9 @@ def test_spans_with_an_observation_start_and_end(case, shift, extra, kernel):
     lo = int(t[0]) + shift * S // 10
     hi = max(lo, int(t[-1]) + extra * S // 10)
     with use_kernel(kernel):
-        sp = status_spans(ev, slo, by="g", start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"))
+        sp = status_spans(
+            ev, slo, by="g", start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC")
+        )
     check_against_brute(ev, lambda k: slo, ["g"], sp, lo, hi)
 
 
@@ -154,7 +166,8 @@ def test_spans_with_an_observation_start_and_end(case, shift, extra, kernel):
 @settings(max_examples=40)
 @given(case=grouped_cases())
 def test_spans_equal_the_replay_at_event_instants_without_min_events(case, kernel):
-    """min_events = 0: the status at each event instant is the replay's at that instant's last row."""
+    """min_events = 0: the status at each event instant is the replay's at that instant's last
+    row."""
     t, ok, groups, slo = case
     slo = SLO(target=slo.target, window=slo.window, warning=slo.warning, critical=slo.critical)
     ev = as_events(pd.to_datetime(t, utc=True), ok, groups={"g": groups})
@@ -180,7 +193,8 @@ def test_a_group_silent_for_30_days_with_a_1h_window():
     assert dur[0] == pd.Timedelta("5min")
     assert dur[1] == pd.Timedelta("1h5min") + pd.Timedelta(1, "ns")
     assert dur[2] == pd.Timedelta("30D") - pd.Timedelta("1h10min") - pd.Timedelta(1, "ns")
-    assert sp["warmup_end"].iloc[3] == pd.Timestamp("2026-01-31 01:00", tz="UTC")  # warm-up again after silence
+    # warm-up again after silence
+    assert sp["warmup_end"].iloc[3] == pd.Timestamp("2026-01-31 01:00", tz="UTC")
     si = silences(sp)
     assert si[["silences"]].to_dict("records") == [{"silences": 1}]
     assert si["longest_silence"].iloc[0] == dur[2] and si["silent_time"].iloc[0] == dur[2]
@@ -189,24 +203,28 @@ def test_a_group_silent_for_30_days_with_a_1h_window():
 
 def test_min_events_hold_restarts_from_healthy_after_no_traffic():
     # 3 failures then silence; later one event alone (below min_events=2): healthy, not exhausted
-    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:01", "2026-01-01 00:02", "2026-01-01 05:00",
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:01", "2026-01-01 00:02",
+                         "2026-01-01 05:00",
                          "2026-01-01 05:01"], utc=True)
     ev = as_events(ts, [False, False, False, True, False])
     sp = status_spans(ev, SLO(target=0.9, window="1h", min_events=2), end="2026-01-01 06:00")
-    got = list(zip(sp["start"].dt.strftime("%H:%M:%S").tolist(), sp["status"].astype(str).tolist(), strict=True))
+    got = list(zip(sp["start"].dt.strftime("%H:%M:%S").tolist(), sp["status"].astype(str).tolist(),
+                   strict=True))
     # 00:00 alone: held healthy; 00:01 two failures: exhausted; the window empties at 01:02 (+1 ns);
     # 05:00 alone: held from healthy; 05:01 1 failure of 2 events (budget 0.2): exhausted;
     # 06:00:00.000000001 would drop 05:00 (held exhausted), but the observation ends at 06:00
     assert got == [("00:00:00", "healthy"), ("00:01:00", "exhausted"), ("01:02:00", "no_traffic"),
                    ("05:00:00", "healthy"), ("05:01:00", "exhausted")]
     # the per-event replay never leaves exhausted: it is what the seed's gate saw
-    assert replay(ev, SLO(target=0.9, window="1h", min_events=2))["status"].astype(str).tolist()[3] == "exhausted"
+    assert replay(ev, SLO(target=0.9, window="1h",
+                          min_events=2))["status"].astype(str).tolist()[3] == "exhausted"
 
 
 def test_min_events_hold_keeps_the_status_an_expiry_left():
     """Between events an expiry may change the status (the window still >= min_events); a later
     thin window holds that one, where the per-event replay holds its previous event's."""
-    ts = pd.to_datetime(["2026-01-01 00:00:00", "2026-01-01 00:30:00", "2026-01-01 00:31:00", "2026-01-01 00:32:00",
+    ts = pd.to_datetime(["2026-01-01 00:00:00", "2026-01-01 00:30:00", "2026-01-01 00:31:00",
+                         "2026-01-01 00:32:00",
                          "2026-01-01 01:31:30"], utc=True)
     ev = as_events(ts, [False, True, True, True, True])
     slo = SLO(target=0.6, window="1h", min_events=3)
@@ -222,29 +240,40 @@ def test_min_events_hold_keeps_the_status_an_expiry_left():
 def test_ties_count_together():
     """Rows sharing a timestamp: the spans read the window after all of them, in either order."""
     ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:10"], utc=True)
-    a = status_spans(as_events(ts, [True, True, False]), SLO(target=0.9, window="1h"), end="2026-01-01 00:20")
-    b = status_spans(as_events(ts, [True, False, True]), SLO(target=0.9, window="1h"), end="2026-01-01 00:20")
+    a = status_spans(as_events(ts, [True, True, False]), SLO(target=0.9, window="1h"),
+                     end="2026-01-01 00:20")
+    b = status_spans(as_events(ts, [True, False, True]), SLO(target=0.9, window="1h"),
+                     end="2026-01-01 00:20")
     pd.testing.assert_frame_equal(a, b)
-    # 3 events, 1 failure, budget 0.3: exhausted from 00:10 (no zero-length span for the tie's first row)
+    # 3 events, 1 failure, budget 0.3: exhausted from 00:10 (no zero-length span for the tie's first
+    # row)
     assert a["status"].astype(str).tolist() == ["healthy", "exhausted"]
 
 
 def test_per_group_slos_each_group_its_own_window():
-    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 03:00", "2026-01-01 03:00"], utc=True)
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 03:00",
+                         "2026-01-01 03:00"], utc=True)
     ev = as_events(ts, [False, False, True, True], groups={"g": ["short", "long", "short", "long"]})
     slos = PerGroup({"short": SLO(target=0.9, window="1h"), "long": SLO(target=0.9, window="6h")})
     sp = status_spans(ev, slos, by="g")
     got = {g: d["status"].astype(str).tolist() for g, d in sp.groupby("g", observed=True)}
     assert got == {"long": ["exhausted"], "short": ["exhausted", "no_traffic"]}
     assert sp["g"].astype(str).tolist() == ["long", "short", "short"]  # group order, then start
-    check_against_brute(ev, lambda k: slos.resolve(pd.DataFrame({"g": [k[0] if isinstance(k, tuple) else k]}))[0],
-                        ["g"], sp, int(ts[0].value), int(ts[-1].value))
+    check_against_brute(
+        ev,
+        lambda k: slos.resolve(pd.DataFrame({"g": [k[0] if isinstance(k, tuple) else k]}))[0],
+        ["g"],
+        sp,
+        int(ts[0].value),
+        int(ts[-1].value),
+    )
 
 
 def test_empty_events_and_bad_bounds():
     ev = as_events(pd.to_datetime([], utc=True), [])
     sp = status_spans(ev, SLO(target=0.9, window="1h"))
-    assert len(sp) == 0 and list(sp.columns) == ["start", "end", "status", "total", "failures", "burn_rate",
+    assert len(sp) == 0 and list(sp.columns) == ["start", "end", "status", "total", "failures",
+                                                 "burn_rate",
                                                  "remaining_fraction", "warmup_end"]
     ev = as_events(pd.to_datetime(["2026-01-01"], utc=True), [True])
     with pytest.raises(ConfigError, match="before start"):

@@ -33,7 +33,8 @@ def silent_month():
     ts = quiet.append(busy)
     ok = [True, False, False, True, True] + [True] * 7
     order = np.argsort(ts.asi8, kind="stable")
-    return as_events(ts[order], np.asarray(ok)[order], groups={"g": np.asarray(["quiet"] * 5 + ["busy"] * 7)[order]})
+    return as_events(ts[order], np.asarray(ok)[order],
+                     groups={"g": np.asarray(["quiet"] * 5 + ["busy"] * 7)[order]})
 
 
 def test_a_30_day_silence_is_no_traffic_not_the_last_status():
@@ -51,10 +52,15 @@ def test_a_30_day_silence_is_no_traffic_not_the_last_status():
     assert q["hours_no_traffic"] > 29 * 24
     assert q["share_exhausted"] < 0.002 and q["share_no_traffic"] > 0.99
     assert (q["silences"], q["final_status"], q["status_at_end"]) == (1, "healthy", "healthy")
-    assert q["silent_hours"] == pytest.approx(q["hours_no_traffic"]) and q["longest_silence_hours"] == q["silent_hours"]
-    # the per-event view holds exhausted from 00:05 until the next event, 30 days later (what the gate saw)
+    assert (
+        q["silent_hours"] == pytest.approx(q["hours_no_traffic"])
+        and q["longest_silence_hours"] == q["silent_hours"]
+    )
+    # the per-event view holds exhausted from 00:05 until the next event, 30 days later (what the
+    # gate saw)
     st = replay(ev, slo, by="g")
-    assert st.loc[st["g"] == "quiet", "status"].astype(str).tolist() == ["healthy", "exhausted", "exhausted",
+    assert st.loc[st["g"] == "quiet", "status"].astype(str).tolist() == ["healthy", "exhausted",
+                                                                         "exhausted",
                                                                          "healthy", "healthy"]
     b = s.loc["busy"]
     # busy: 00:00..01:00 events, its window empties at 02:00 + 1 ns; no silence (trailing quiet)
@@ -64,10 +70,12 @@ def test_a_30_day_silence_is_no_traffic_not_the_last_status():
     assert b["observed_hours"] == pytest.approx(b["hours_healthy"])
     assert b["events_per_day"] == pytest.approx(7 / (b["observed_hours"] / 24))
     assert b["warmup_hours"] == pytest.approx(1.0)  # the first window from its first event
-    assert q["warmup_hours"] == pytest.approx(1.0 + 0.5)  # 1 h at the start, then 30 min after the silence
+    # 1 h at the start, then 30 min after the silence
+    assert q["warmup_hours"] == pytest.approx(1.0 + 0.5)
     for st in ("healthy", "warning", "critical", "exhausted", "no_traffic"):
         assert (s[f"share_{st}"] >= 0).all()
-    assert np.allclose(s[[f"share_{x}" for x in ("healthy", "warning", "critical", "exhausted", "no_traffic")]]
+    assert np.allclose(s[[f"share_{x}" for x in ("healthy", "warning", "critical", "exhausted",
+                                                 "no_traffic")]]
                        .sum(axis=1), 1.0)
 
 
@@ -86,7 +94,8 @@ def loop_episodes(spans, level):
     for _, sp in (spans.groupby(key, observed=True, sort=False) if key else [(None, spans)]):
         cur = None
         for row in sp.itertuples(index=False):
-            worse = row.status != "no_traffic" and ["healthy", "warning", "critical", "exhausted"].index(row.status) >= level
+            worse = row.status != "no_traffic" and ["healthy", "warning", "critical",
+                                                    "exhausted"].index(row.status) >= level
             if worse and cur is None:
                 cur = [row.start, row.end]
             elif worse:
@@ -103,7 +112,8 @@ def loop_episodes(spans, level):
 def test_span_episodes_equal_a_loop_over_the_spans(at_least):
     rng = np.random.default_rng(3)
     t = np.cumsum(rng.choice([1, 5, 60, 4000], size=400, p=[0.4, 0.3, 0.25, 0.05])) * 10**9
-    ev = as_events(pd.to_datetime(t + pd.Timestamp("2026-01-01").value, utc=True), rng.random(400) < 0.9,
+    ev = as_events(pd.to_datetime(t + pd.Timestamp("2026-01-01").value, utc=True),
+                   rng.random(400) < 0.9,
                    groups={"g": rng.choice(["a", "b"], 400)})
     sp = status_spans(ev, SLO(target=0.9, window="10min"), by="g")
     want = loop_episodes(sp, ["healthy", "warning", "critical", "exhausted"].index(at_least))
@@ -122,7 +132,8 @@ def test_span_episode_ends_when_the_window_empties():
     assert ep[["start", "end", "ongoing"]].to_dict("records") == [
         {"start": ts[0], "end": ts[1] + pd.Timedelta("1h") + NS, "ongoing": False}]
     per_event = status_episodes(replay(ev, SLO(target=0.9, window="1h")),
-                                transitions(replay(ev, SLO(target=0.9, window="1h"))), at_least="critical")
+                                transitions(replay(ev, SLO(target=0.9, window="1h"))),
+                                at_least="critical")
     assert per_event["end"].tolist() == [ts[2]]  # the gate's view: exhausted until the next event
     with pytest.raises(InputError, match="no transitions"):
         status_episodes(sp, transitions(replay(ev, SLO(target=0.9, window="1h"))))

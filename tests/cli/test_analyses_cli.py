@@ -39,13 +39,17 @@ def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("analyses")
     rng = np.random.default_rng(16)
     n = 8000
-    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 4 * 86400, n)), unit="s")
-    bad = (t >= pd.Timestamp("2026-11-03 10:00", tz="UTC")) & (t < pd.Timestamp("2026-11-03 12:00", tz="UTC"))
+    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 4 * 86400,
+                                                                                   n)), unit="s")
+    bad = (t >= pd.Timestamp("2026-11-03 10:00", tz="UTC")) & (t < pd.Timestamp("2026-11-03 12:00",
+                                                                                tz="UTC"))
     ctype = rng.choice(["recaptcha_v2", "turnstile"], n)
     p_ok = np.where(bad, 0.5, np.where(ctype == "recaptcha_v2", 0.94, 0.98))
-    outcome = np.where(rng.random(n) < p_ok, "success", np.where(rng.random(n) < 0.5, "timeout", "solve_error"))
+    outcome = np.where(rng.random(n) < p_ok, "success", np.where(rng.random(n) < 0.5, "timeout",
+                                                                 "solve_error"))
     log = d / "log.csv"
-    pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome, "captcha_type": ctype}).to_csv(
+    pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome,
+                  "captcha_type": ctype}).to_csv(
         log, index=False)
     inc = d / "incidents.csv"
     inc.write_text("incident_id,start,end,scope,kind\n"
@@ -63,25 +67,33 @@ def by_type(events, ctype):
 
 def test_recalibrate_table_equals_the_api(files, tmp_path, capsys):
     out = tmp_path / "rec.csv"
-    assert main(["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", "0.95", "--window", "6h",
+    assert main(["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", "0.95",
+                 "--window", "6h",
                  "--n-boot", "0", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    want = recalibrate(files["events"], by="captcha_type", slo=SLO(0.95, window="6h"), n_boot=0).summary
+    want = recalibrate(files["events"], by="captcha_type", slo=SLO(0.95, window="6h"),
+                       n_boot=0).summary
     got = pd.read_csv(out)
     assert got["captcha_type"].tolist() == want["captcha_type"].astype(str).tolist()
     for col in ("events", "success_rate", "p1", "current_share_limit", "recommended_target"):
         assert np.allclose(got[col], want[col], rtol=0, atol=1e-12, equal_nan=True), col
     assert got["verdict"].tolist() == want["verdict"].astype(str).tolist()
     for _, row in want.iterrows():  # the printed line names the figures of the API
-        line = next(ln for ln in printed.splitlines() if ln.startswith(f"captcha_type={row['captcha_type']}:"))
+        line = next(
+            ln
+            for ln in printed.splitlines()
+            if ln.startswith(f"captcha_type={row['captcha_type']}:")
+        )
         assert f"the rule's target {row['recommended_target']:.4g}" in line
-        assert f"observed {row['success_rate'] * 100:.2f} % over {int(row['events']):,} events" in line
+        assert (f"observed {row['success_rate'] * 100:.2f} % over {int(row['events']):,} "
+                "events") in line
 
 
 def test_recalibrate_shows_a_progress_bar_on_a_terminal(files, tmp_path, capsys, monkeypatch):
     import budgetlab._util.progress as progress_module
 
-    args = ["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", "0.95", "--window", "6h",
+    args = ["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", "0.95",
+            "--window", "6h",
             "--n-boot", "20"]
     monkeypatch.setattr(progress_module, "progress_enabled", lambda: True)  # stderr as a terminal
     assert main(args) == 0
@@ -93,17 +105,21 @@ def test_recalibrate_shows_a_progress_bar_on_a_terminal(files, tmp_path, capsys,
 
 def test_recalibrate_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
     out = tmp_path / "rec.csv"
-    assert main(["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", TARGET_ARG, "--window", "6h",
+    assert main(["recalibrate", str(files["log"]), "--by", "captcha_type", "--target", TARGET_ARG,
+                 "--window", "6h",
                  "--n-boot", "0", "--limit-status", "critical", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 6h" in printed
     got = pd.read_csv(out).set_index("captcha_type")
-    for ctype, target in TARGETS.items():  # oracle: a one-SLO run per type's target over the same history
+    # oracle: a one-SLO run per type's target over the same history
+    for ctype, target in TARGETS.items():
         sep = recalibrate(files["events"], by="captcha_type", slo=SLO(target, window="6h"),
-                          n_boot=0, limit_status="critical").summary.set_index("captcha_type").loc[ctype]
+                          n_boot=0,
+                          limit_status="critical").summary.set_index("captcha_type").loc[ctype]
         assert got.loc[ctype, "current_target"] == target
         for col in ("events", "success_rate", "current_share_limit", "recommended_target"):
-            assert got.loc[ctype, col] == pytest.approx(sep[col], abs=1e-12, nan_ok=True), (ctype, col)
+            assert got.loc[ctype, col] == pytest.approx(sep[col], abs=1e-12, nan_ok=True), (ctype,
+                                                                                            col)
         assert got.loc[ctype, "verdict"] == str(sep["verdict"])
 
 
@@ -113,7 +129,8 @@ def test_recalibrate_per_group_targets_equal_separate_runs(files, tmp_path, caps
 def test_compare_windows_table_equals_the_api(files, tmp_path, capsys):
     out, png = tmp_path / "cw.csv", tmp_path / "cw.svg"
     assert main(["compare-windows", str(files["log"]), "--windows", "1h,6h,24h", "--target", "0.9",
-                 "--incidents", str(files["incidents"]), "--out", str(out), "--plot", str(png)]) == 0
+                 "--incidents", str(files["incidents"]), "--out", str(out), "--plot",
+                 str(png)]) == 0
     capsys.readouterr()
     inc = read_incidents(files["incidents"])
     want = compare_windows(files["events"], SLO(0.9), ["1h", "6h", "24h"], incidents=inc)
@@ -145,28 +162,34 @@ def test_compare_windows_per_group_equals_separate_runs(files, tmp_path, capsys)
 
 def test_buckets_table_equals_the_api_and_groups_are_off_by_default(files, tmp_path, capsys):
     out = tmp_path / "b.csv"
-    assert main(["buckets", str(files["log"]), "--target", "0.95", "--window", "1h", "--out", str(out)]) == 0
+    assert main(["buckets", str(files["log"]), "--target", "0.95", "--window", "1h", "--out",
+                 str(out)]) == 0
     printed = capsys.readouterr().out
     want = bucket_breakdown(files["events"], SLO(0.95, window="1h"), by=None)
     got = pd.read_csv(out)
     assert "captcha_type" not in got.columns  # default --by: none
     assert got["bucket"].tolist() == want["bucket"].astype(str).tolist()
-    for col in ("failures", "burn_rate", "sli_without", "transitions", "transitions_caused", "pages_caused"):
+    for col in ("failures", "burn_rate", "sli_without", "transitions", "transitions_caused",
+                "pages_caused"):
         assert np.allclose(got[col], want[col], atol=1e-12), col
-    assert f"{int(want['failures'].sum()):,} failures in the buckets timeout, solve_error" in printed
+    assert (f"{int(want['failures'].sum()):,} failures in the buckets timeout, "
+            "solve_error") in printed
 
 
 def test_buckets_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
     out, png = tmp_path / "b.csv", tmp_path / "b.png"
-    assert main(["buckets", str(files["log"]), "--by", "captcha_type", "--target", TARGET_ARG, "--window", "1h",
+    assert main(["buckets", str(files["log"]), "--by", "captcha_type", "--target", TARGET_ARG,
+                 "--window", "1h",
                  "--out", str(out), "--plot", str(png)]) == 0
     capsys.readouterr()
     got = pd.read_csv(out)
     for ctype, target in TARGETS.items():  # share_of_all_failures spans the groups: not compared
-        want = bucket_breakdown(by_type(files["events"], ctype), SLO(target, window="1h"), by="captcha_type")
+        want = bucket_breakdown(by_type(files["events"], ctype), SLO(target, window="1h"),
+                                by="captcha_type")
         mine = got[got["captcha_type"] == ctype].reset_index(drop=True)
         assert mine["bucket"].tolist() == want["bucket"].astype(str).tolist()
-        for col in ("failures", "burn_rate", "sli_without", "transitions", "transitions_caused", "alerts_caused",
+        for col in ("failures", "burn_rate", "sli_without", "transitions", "transitions_caused",
+                    "alerts_caused",
                     "pages_caused"):
             assert np.allclose(mine[col], want[col], atol=1e-12), (ctype, col)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -186,10 +209,12 @@ def test_buckets_on_a_web_log_name_the_buckets_from_the_data(capsys):
 
 def test_incident_prints_the_report_of_the_api(files, tmp_path, capsys):
     out, pdf = tmp_path / "inc.csv", tmp_path / "inc.pdf"
-    assert main(["incident", str(files["log"]), "--start", "2026-11-03T10:00", "--end", "2026-11-03T12:00",
+    assert main(["incident", str(files["log"]), "--start", "2026-11-03T10:00", "--end",
+                 "2026-11-03T12:00",
                  "--target", "0.9", "--window", "1h", "--out", str(out), "--plot", str(pdf)]) == 0
     printed = capsys.readouterr().out
-    rep = incident_report(files["events"], SLO(0.9, window="1h"), "2026-11-03T10:00", "2026-11-03T12:00")
+    rep = incident_report(files["events"], SLO(0.9, window="1h"), "2026-11-03T10:00",
+                          "2026-11-03T12:00")
     assert " ".join(rep.summary.split()) in " ".join(printed.split())
     got = pd.read_csv(out)
     assert len(got) == len(rep.transitions)
@@ -198,16 +223,19 @@ def test_incident_prints_the_report_of_the_api(files, tmp_path, capsys):
 
 
 def test_incident_from_the_incidents_file_uses_each_scope(files, capsys):
-    assert main(["incident", str(files["log"]), "--incidents", str(files["incidents"]), "--by", "captcha_type",
+    assert main(["incident", str(files["log"]), "--incidents", str(files["incidents"]), "--by",
+                 "captcha_type",
                  "--target", TARGET_ARG, "--window", "1h"]) == 0
     printed = " ".join(capsys.readouterr().out.split())
     inc = read_incidents(files["incidents"])
-    for _, row in inc.iterrows():  # oracle: the turnstile incident replayed with turnstile's own SLO
+    # oracle: the turnstile incident replayed with turnstile's own SLO
+    for _, row in inc.iterrows():
         scope = row["scope"]
         slo = SLO(TARGETS["turnstile"], window="1h") if scope == "captcha_type=turnstile" else None
         if slo is None:
             continue
-        rep = incident_report(files["events"], slo, row["start"], row["end"], by="captcha_type", scope=scope,
+        rep = incident_report(files["events"], slo, row["start"], row["end"], by="captcha_type",
+                              scope=scope,
                               incidents=inc)
         assert " ".join(rep.summary.split()) in printed
     assert "i1:" in printed and "i2:" in printed
@@ -218,7 +246,8 @@ def test_incident_from_the_incidents_file_uses_each_scope(files, capsys):
 
 def test_alerts_scores_equal_the_api_per_policy(files, tmp_path, capsys):
     out = tmp_path / "scores.csv"
-    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target", "0.95",
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target",
+                 "0.95",
                  "--policy", "workbook,pyrra", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     inc = read_incidents(files["incidents"])
@@ -237,7 +266,8 @@ def test_alerts_scores_equal_the_api_per_policy(files, tmp_path, capsys):
 
 def test_alerts_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
     out = tmp_path / "scores.csv"
-    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--by", "captcha_type",
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--by",
+                 "captcha_type",
                  "--target", TARGET_ARG, "--out", str(out)]) == 0
     capsys.readouterr()
     got = pd.read_csv(out)
@@ -256,9 +286,11 @@ def test_alerts_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
 
 # --- per-group SLOs from an OpenSLO file ----------------------------------------------------------
 
-_ONE = ("apiVersion: openslo/v1\nkind: SLO\nmetadata: {{name: {name}, labels: {{captcha_type: {ctype}}}}}\n"
+_ONE = ("apiVersion: openslo/v1\nkind: SLO\nmetadata: {{name: {name}, labels: {{captcha_type: "
+        "{ctype}}}}}\n"
         "spec: {{service: captcha, indicatorRef: solves, budgetingMethod: Occurrences,\n"
-        "  timeWindow: [{{duration: 30d, isRolling: true}}], objectives: [{{target: {target}}}]}}\n")
+        "  timeWindow: [{{duration: 30d, isRolling: true}}], objectives: [{{target: "
+        "{target}}}]}}\n")
 
 
 def test_replay_with_label_bound_slos_applies_each_to_its_group(files, tmp_path, capsys):
@@ -266,13 +298,17 @@ def test_replay_with_label_bound_slos_applies_each_to_its_group(files, tmp_path,
     slos.write_text("---\n".join(_ONE.format(name=f"{c.replace('_', '-')}-avail", ctype=c, target=t)
                                  for c, t in TARGETS.items()))
     out = tmp_path / "tr.csv"
-    assert main(["replay", str(files["log"]), "--slo", str(slos), "--by", "captcha_type", "--window", "1h",
+    assert main(["replay", str(files["log"]), "--slo", str(slos), "--by", "captcha_type",
+                 "--window", "1h",
                  "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "SLOs bound to groups: slos.yaml: captcha_type=recaptcha_v2 -> recaptcha-v2-avail (target 0.93)" in printed
+    assert ("SLOs bound to groups: slos.yaml: captcha_type=recaptcha_v2 -> recaptcha-v2-avail "
+            "(target 0.93)") in printed
     assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 1h" in printed
-    want = pd.concat([transitions(replay(by_type(files["events"], c), SLO(t, window="1h"), by="captcha_type"))
-                      for c, t in TARGETS.items()]).sort_values(["ts", "captcha_type"], kind="stable")
+    want = pd.concat([transitions(replay(by_type(files["events"], c), SLO(t, window="1h"),
+                                         by="captcha_type"))
+                      for c, t in TARGETS.items()]).sort_values(["ts", "captcha_type"],
+                                                                kind="stable")
     got = pd.read_csv(out).sort_values(["ts", "captcha_type"], kind="stable")
     assert len(got) == len(want) > 0
     assert got["to_status"].tolist() == want["to_status"].astype(str).tolist()
@@ -281,7 +317,8 @@ def test_replay_with_label_bound_slos_applies_each_to_its_group(files, tmp_path,
     assert [(g["group"], g["target"], g["window"]) for g in record["slo"]["per_group"]] == [
         (["recaptcha_v2"], 0.93, "1h"), (["turnstile"], 0.97, "1h")]
     # the same file drives an analysis: recalibrate takes each group's current target from it
-    assert main(["recalibrate", str(files["log"]), "--slo", str(slos), "--by", "captcha_type", "--window", "6h",
+    assert main(["recalibrate", str(files["log"]), "--slo", str(slos), "--by", "captcha_type",
+                 "--window", "6h",
                  "--n-boot", "0"]) == 0
     rec = capsys.readouterr().out
     for c, t in TARGETS.items():
@@ -294,23 +331,28 @@ def test_alerts_use_each_groups_openslo_period(files, tmp_path, capsys):
     periods = {"recaptcha_v2": "7d", "turnstile": "28d"}
     slos = tmp_path / "slos.yaml"
     slos.write_text("---\n".join(
-        _ONE.format(name=f"{c.replace('_', '-')}-avail", ctype=c, target=t).replace("30d", periods[c])
+        _ONE.format(name=f"{c.replace('_', '-')}-avail", ctype=c, target=t).replace("30d",
+                                                                                    periods[c])
         for c, t in TARGETS.items()))
     out = tmp_path / "scores.csv"
-    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--by", "captcha_type",
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--by",
+                 "captcha_type",
                  "--slo", str(slos), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "SRE budget period per group: recaptcha_v2 7d, turnstile 28d" in printed
     got = pd.read_csv(out)
     inc = read_incidents(files["incidents"])
-    for ctype, target in TARGETS.items():  # each group alone, with the workbook built for its period
+    # each group alone, with the workbook built for its period
+    for ctype, target in TARGETS.items():
         slo = SLO(target, window="24h", period=periods[ctype].upper())
         bins = bin_events(by_type(files["events"], ctype), "1min", by="captcha_type")
         pol = as_policy("workbook", period=slo.period)
         ep = alert_episodes(bins, slo, pol)
         want = score_alerts(ep, inc, bins=bins, target=slo, policy=pol)
         want = want[want["captcha_type"] == ctype].reset_index(drop=True)
-        mine = got[(got["captcha_type"] == ctype) & (got["policy"] == "workbook")].reset_index(drop=True)
+        mine = got[(got["captcha_type"] == ctype) & (got["policy"] == "workbook")].reset_index(
+            drop=True
+        )
         assert mine["tier"].tolist() == want["tier"].astype(str).tolist()
         for col in ("episodes", "incidents", "detected", "recall"):
             assert np.allclose(mine[col], want[col], equal_nan=True), (ctype, col)
@@ -349,12 +391,14 @@ def test_outputs_that_are_inputs_are_refused_before_the_work(files, tmp_path, ca
 
 def test_alerts_text_has_no_nan_and_states_observed_time(files, capsys):
     """A tier that never fired has no precision: the text says so in words (the table keeps NaN)."""
-    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target", "0.95",
+    assert main(["alerts", str(files["log"]), "--incidents", str(files["incidents"]), "--target",
+                 "0.95",
                  "--policy", "workbook"]) == 0
     printed = capsys.readouterr().out
     bins = bin_events(files["events"], "1min")
     pol = as_policy("workbook", period="30D")
-    want = score_alerts(alert_episodes(bins, 0.95, pol), read_incidents(files["incidents"]), bins=bins, target=0.95,
+    want = score_alerts(alert_episodes(bins, 0.95, pol), read_incidents(files["incidents"]),
+                        bins=bins, target=0.95,
                         policy=pol)
     assert want["precision"].isna().any()  # the fixture has a tier that never fired
     assert "never fired" in printed and "observed_days" in printed and "observed time" in printed

@@ -17,8 +17,10 @@ from budgetlab.cli import main
 def log(tmp_path):
     rng = np.random.default_rng(3)
     n = 3000
-    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 2 * 86400, n)), unit="s")
-    outcome = np.where(rng.random(n) < 0.94, "success", np.where(rng.random(n) < 0.5, "timeout", "solve_error"))
+    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 2 * 86400,
+                                                                                   n)), unit="s")
+    outcome = np.where(rng.random(n) < 0.94, "success", np.where(rng.random(n) < 0.5, "timeout",
+                                                                 "solve_error"))
     frame = pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome,
                           "captcha_type": rng.choice(["recaptcha_v2", "turnstile"], n)})
     path = tmp_path / "log.csv"
@@ -76,7 +78,8 @@ def test_bad_arguments_give_one_line_and_exit_2(argv, needle, log, tmp_path, cap
 
 
 def test_console_script_runs_as_a_process(log):
-    proc = subprocess.run([sys.executable, "-m", "budgetlab.cli", "replay", str(log), "--target", "7"],
+    proc = subprocess.run([sys.executable, "-m", "budgetlab.cli", "replay", str(log), "--target",
+                           "7"],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("budgetlab: error:") and "Traceback" not in proc.stderr
@@ -102,7 +105,9 @@ def test_demo_prints_the_summary_and_the_transitions_of_the_api(capsys, tmp_path
     for ctype in DEMO_TARGETS:
         assert ctype in printed
         n = int((want["captcha_type"] == ctype).sum())
-        assert f" {n} " in next(line for line in printed.splitlines() if line.strip().startswith(ctype))
+        assert f" {n} " in next(
+            line for line in printed.splitlines() if line.strip().startswith(ctype)
+        )
 
 
 # Ctrl-C (SIGINT) at any point of a run: one line, exit status 130, no traceback, nothing left.
@@ -136,7 +141,8 @@ raise SystemExit(main({argv!r}))
 def _interrupt_when_ready(script: str, cwd) -> subprocess.CompletedProcess:
     import signal
 
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
                             text=True, cwd=cwd)
     try:
         for line in proc.stdout:  # what the run prints first, then the marker
@@ -165,7 +171,8 @@ def test_ctrl_c_during_start_up_gives_one_line_and_exit_130(module, tmp_path):
     assert proc.stderr == "budgetlab: interrupted; no output was left half-written.\n"
 
 
-def test_ctrl_c_while_an_output_is_published_leaves_the_old_output_and_no_temporary_file(log, tmp_path):
+def test_ctrl_c_while_an_output_is_published_leaves_the_old_output_and_no_temporary_file(log,
+                                                                                         tmp_path):
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
@@ -185,7 +192,8 @@ def test_ctrl_c_while_an_output_is_published_leaves_the_old_output_and_no_tempor
 
 @pytest.mark.parametrize("entry", [["-m", "budgetlab"], ["-m", "budgetlab.cli"]])
 def test_both_module_entries_run_the_command_line(entry):
-    proc = subprocess.run([sys.executable, *entry, "--version"], capture_output=True, text=True, check=False)
+    proc = subprocess.run([sys.executable, *entry, "--version"], capture_output=True, text=True,
+                          check=False)
     assert proc.returncode == 0 and proc.stdout.startswith("budgetlab ")
 
 
@@ -194,7 +202,8 @@ def test_the_package_attribute_main_is_the_entry_function():
 
     import budgetlab.cli
 
-    app = importlib.import_module("budgetlab.cli.app")  # the parser and the run: no submodule named main
+    # the parser and the run: no submodule named main
+    app = importlib.import_module("budgetlab.cli.app")
     assert callable(budgetlab.cli.main) and budgetlab.cli.main.__module__ == "budgetlab.cli"
     assert type(budgetlab.cli) is type(importlib)  # a plain module (no class swapped in)
     assert callable(app.build_parser) and not hasattr(budgetlab.cli, "build_parser")  # one home

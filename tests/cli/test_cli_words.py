@@ -25,7 +25,8 @@ KEYWORD = re.compile(r"(?<![\w-])[a-z][a-z_]*=(?:'|True\b|-?\d|(?=[\s,;.)/]|$))"
 
 LOG = "ts,kind,ok,bucket,duration_ms\n" + "".join(
     f"2026-01-05T{h:02d}:{m:02d}:00Z,{'busy' if m % 2 else 'quiet'},{str(m % 7 != 0)},"
-    f"{'success' if m % 7 else 'timeout'},{1000 + 37 * m}\n" for h in range(3) for m in range(0, 60, 3))
+    f"{'success' if m % 7 else 'timeout'},{1000 + 37 * m}\n" for h in range(3) for m in range(0, 60,
+                                                                                              3))
 INCIDENTS = "incident_id,start,end,scope,kind\ndip,2026-01-05T01:00:00Z,2026-01-05T01:30:00Z,kind=busy,outage\n"
 
 
@@ -41,10 +42,13 @@ def _cases(d) -> dict[str, list[tuple[list[str], str]]]:
     """Per command: (argv, the flag the message must name)."""
     log, inc = str(d / "log.csv"), str(d / "incidents.csv")
     read = [log, "--ok", "ok", "--bucket", "bucket", "--by", "kind"]
-    latency = ["latency", *read, "--duration", "duration_ms", "--duration-unit", "ms", "--thresholds", "2s"]
-    prom = ["backtest", "--prometheus", "http://127.0.0.1:9", "--total", "t", "--errors", "e", "--target", "0.99",
+    latency = ["latency", *read, "--duration", "duration_ms", "--duration-unit", "ms",
+               "--thresholds", "2s"]
+    prom = ["backtest", "--prometheus", "http://127.0.0.1:9", "--total", "t", "--errors", "e",
+            "--target", "0.99",
             "--policy", "workbook"]
-    rules = ["export", "prometheus", "--target", "0.9", "--policy", "workbook", "--total-metric", "t",
+    rules = ["export", "prometheus", "--target", "0.9", "--policy", "workbook", "--total-metric",
+             "t",
              "--errors-metric", "e", str(d / "rules.yaml")]
     return {
         "demo": [(["demo", "--target", "2"], "--target"), (["demo", "--gap", "soon"], "--gap"),
@@ -65,13 +69,19 @@ def _cases(d) -> dict[str, list[tuple[list[str], str]]]:
                             (["compare-windows", *read, "--min-dwell", "soon"], "--min-dwell"),
                             (["compare-windows", *read, "--warmup", "soon"], "--warmup")],
         "buckets": [(["buckets", *read, "--freq", "soon"], "--freq"),
-                    (["buckets", *read, "--plot-freq", "soon", "--plot", str(d / "b.png")], "--plot-freq")],
-        "incident": [(["incident", *read, "--incidents", inc, "--id", "dip", "--context", "soon"], "--context"),
-                     (["incident", *read, "--incidents", inc, "--id", "dip", "--policy", "nope"], "--policy"),
-                     (["incident", *read, "--start", "2026-01-05 02:00", "--end", "2026-01-05 01:00"], "--end"),
-                     (["incident", *read, "--start", "soon", "--end", "2026-01-05 01:00"], "--start")],
+                    (["buckets", *read, "--plot-freq", "soon", "--plot", str(d / "b.png")],
+                     "--plot-freq")],
+        "incident": [(["incident", *read, "--incidents", inc, "--id", "dip", "--context", "soon"],
+                      "--context"),
+                     (["incident", *read, "--incidents", inc, "--id", "dip", "--policy", "nope"],
+                      "--policy"),
+                     (["incident", *read, "--start", "2026-01-05 02:00", "--end",
+                       "2026-01-05 01:00"], "--end"),
+                     (["incident", *read, "--start", "soon", "--end", "2026-01-05 01:00"],
+                      "--start")],
         "alerts": [(["alerts", *read, "--incidents", inc, "--grace", "soon"], "--grace"),
-                   (["alerts", *read, "--incidents", inc, "--policy", "workbook,nope"], "--policy")],
+                   (["alerts", *read, "--incidents", inc, "--policy", "workbook,nope"],
+                    "--policy")],
         "latency": [([*latency, "--thresholds", ","], "--thresholds"),
                     ([*latency, "--quantiles", "2"], "--quantiles"),
                     ([*latency, "--client-timeout", "soon"], "--client-timeout"),
@@ -79,13 +89,16 @@ def _cases(d) -> dict[str, list[tuple[list[str], str]]]:
                     ([*latency, "--target", "0.9"], "--window"),
                     ([*latency, "--window", "1h", "--n-boot", "-1"], "--n-boot")],
         "backtest": [([*prom, "--freq", "soon"], "--freq"), ([*prom, "--since", "soon"], "--since"),
-                     ([*prom, "--timeout", "-1"], "--timeout"), ([*prom, "--max-series", "0"], "--max-series"),
+                     ([*prom, "--timeout", "-1"], "--timeout"), ([*prom, "--max-series", "0"],
+                                                                 "--max-series"),
                      ([*prom, "--start", "2026-01-02", "--end", "2026-01-01"], "--end"),
                      ([*prom, "--by", "a b"], "--by"), ([*prom[:-1], "nope"], "--policy")],
         "export": [(["export", "openslo", "--target", "2", str(d / "slo.yaml")], "--target"),
-                   (["export", "openslo", "--target", "0.9", "--policy", "nope", str(d / "slo.yaml")], "--policy"),
+                   (["export", "openslo", "--target", "0.9", "--policy", "nope",
+                     str(d / "slo.yaml")], "--policy"),
                    ([*rules, "--window", "0"], "--window"),
-                   ([*rules[:-1], "--total-metric", "bad metric", str(d / "rules.yaml")], "--total-metric")],
+                   ([*rules[:-1], "--total-metric", "bad metric", str(d / "rules.yaml")],
+                    "--total-metric")],
         "notebooks": [(["notebooks", "--html", str(d / "html"), "--timeout", "-1"], "--timeout")],
     }
 
@@ -96,7 +109,8 @@ def test_every_command_has_a_case(files):
     assert set(sub.choices) == set(_cases(files)) == set(COMMANDS)
 
 
-COMMANDS = ["demo", "replay", "recalibrate", "compare-windows", "buckets", "incident", "alerts", "latency",
+COMMANDS = ["demo", "replay", "recalibrate", "compare-windows", "buckets", "incident", "alerts",
+            "latency",
             "backtest", "export", "notebooks"]
 
 
@@ -122,8 +136,10 @@ def test_the_api_keeps_its_keywords():
 def test_speak_rewrites_only_the_commands_flags():
     msg = "target=1.5 and window='1h' and strict=True and year= and by: 'kind=busy' kept"
     assert speak(msg) == msg  # not on the command line
-    with cli_words({"target": "--target", "window": "--window", "strict": "--strict", "year": "--year"}):
-        assert speak(msg) == "--target 1.5 and --window 1h and --strict and --year and by: 'kind=busy' kept"
+    with cli_words({"target": "--target", "window": "--window", "strict": "--strict",
+                    "year": "--year"}):
+        assert speak(msg) == ("--target 1.5 and --window 1h and --strict and --year and by: "
+                              "'kind=busy' kept")
         assert speak("by: x") == "by: x"  # not a flag of this command: left as written
         assert speak("--freq='x'") == "--freq='x'"  # a flag already: not rewritten twice
     with cli_words({"by": "--by"}):
@@ -158,7 +174,8 @@ def test_notebooks_take_the_clis_label_mapping():
     from budgetlab.datasets import load
 
     text = "2xx=success,4xx=skip,5xx=server_error"
-    assert outcome_labels(text) == parse_outcomes(text) == {"2xx": "success", "4xx": "skip", "5xx": "server_error"}
+    assert outcome_labels(text) == parse_outcomes(text) == {"2xx": "success", "4xx": "skip",
+                                                            "5xx": "server_error"}
     events = load("demo")
     table = target_table(events, by="captcha_type", target=0.95, overrides="turnstile=0.97")
     assert dict(zip(table["captcha_type"], table["target"], strict=True)) == {

@@ -68,7 +68,8 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
         spans = status_spans(sub, SLO(target=target, window="24h"), by="captcha_type",
                              start=demo["events"]["ts"].min(), end=demo["events"]["ts"].max())
         raw, merged = loop_episodes(spans)
-        dur = (spans["end"] - spans["start"]).dt.total_seconds() / 3600  # oracle: sum the spans by hand
+        # oracle: sum the spans by hand
+        dur = (spans["end"] - spans["start"]).dt.total_seconds() / 3600
         worse = spans["status"].astype(str).isin(["critical", "exhausted"]).to_numpy()
         hours, whole = float(dur[worse].sum()), float(dur.sum())
         longest = max(merged, key=lambda se: se[1] - se[0])
@@ -76,11 +77,13 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
         h, m = divmod(int(hours * 3600) // 60, 60)
         words = f"{h} h {m} m" if h else f"{m} m"
         assert f"CRITICAL or worse {hours / whole * 100:.0f} % of the time ({words})" in line
-        assert f"; {len(merged)} episode{'s' if len(merged) != 1 else ''} ({len(raw)} before merging)" in line
+        assert (f"; {len(merged)} episode{'s' if len(merged) != 1 else ''} ({len(raw)} before "
+                "merging)") in line
         assert f"from {longest[0]:%Y-%m-%d %H:%M}" in line
         assert len(raw) < len(spans)  # condensed: fewer lines than flaps
         # one story: the summary's row of this type counts the same hours as its episode line
-        summary = printed.split("Summary (time in each status, on the window's clock)")[1].split("Episodes")[0]
+        summary = printed.split("Summary (time in each status, on the window's "
+                                "clock)")[1].split("Episodes")[0]
         row = next(ln for ln in summary.splitlines() if ln.strip().startswith(ctype))
         crit, exh = (float(v) for v in re.findall(r"([0-9.]+) h \(", row)[2:4])
         assert abs(crit + exh - hours) <= 0.1 + 1e-9  # two figures rounded to 0.1 h
@@ -94,7 +97,8 @@ def test_the_injected_incident_is_shown_with_what_the_tracker_showed(demo):
     ctype = inc["scope"].split("=")[1]
     sub = demo["events"][demo["events"]["captcha_type"] == ctype]
     states = replay(sub, SLO(target=DEMO_TARGETS[ctype], window="24h"), by="captcha_type")
-    before = str(states.loc[states["ts"] < inc["start"], "status"].iloc[-1])  # oracle: status at the start
+    # oracle: status at the start
+    before = str(states.loc[states["ts"] < inc["start"], "status"].iloc[-1])
     assert before == "critical"
     assert "was already CRITICAL when the incident began" in printed
     assert "The tracker could not show this incident" in printed
@@ -110,11 +114,13 @@ def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_comman
         line = next(ln for ln in verdicts.splitlines() if ln.strip().startswith(f"{ctype}:"))
         text = " ".join(verdicts.split(f"{ctype}:")[1].split("Evidence:")[0].split())
         # the verdict's word and its action agree: "too strict: loosen to 0.92", "ok: keep 0.97"
-        assert line.strip().startswith(f"{ctype}: {str(row['verdict']).replace('_', ' ')}: {row['action']}.")
+        assert line.strip().startswith(f"{ctype}: {str(row['verdict']).replace('_', ' ')}: "
+                                       f"{row['action']}.")
         assert {"too_strict": "loosen", "ok": "keep", "too_loose": "tighten"}[str(row["verdict"])] \
             == row["action"].split()[0]
         assert " ".join(str(row["verdict_reason"]).split()) in text
-    assert "recaptcha_v2: too strict" in verdicts  # the story's point: 0.93 is too strict for this sample
+    # the story's point: 0.93 is too strict for this sample
+    assert "recaptcha_v2: too strict" in verdicts
     # one story: the verdicts say which span they count, and show the summary's figure for the same
     # status beside theirs with the span it counts (the summary counts the warm-up, the verdict not)
     flat = " ".join(verdicts.split())
@@ -122,13 +128,17 @@ def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_comman
     for ctype in DEMO_TARGETS:
         para = flat.split(f"{ctype}:")[1].split("Note:")[0]
         assert "h after the warm-up" in para and "(The summary above: CRITICAL or worse" in para
-    command = next(ln.strip() for ln in verdicts.splitlines() if ln.strip().startswith("budgetlab recalibrate"))
+    command = next(
+        ln.strip() for ln in verdicts.splitlines() if ln.strip().startswith("budgetlab recalibrate")
+    )
     argv = shlex.split(command)[1:]
     assert "--by" in argv and argv[argv.index("--by") + 1] == "captcha_type"
     assert main(argv) == 0
     rerun = capsys.readouterr().out
-    rec_demo = re.search(r"recaptcha_v2: too strict: loosen to ([0-9.]+)\.", " ".join(verdicts.split()))
-    rec_cli = re.search(r"^captcha_type=recaptcha_v2: .*verdict: too strict, loosen to ([0-9.]+)", rerun, re.M)
+    rec_demo = re.search(r"recaptcha_v2: too strict: loosen to ([0-9.]+)\.",
+                         " ".join(verdicts.split()))
+    rec_cli = re.search(r"^captcha_type=recaptcha_v2: .*verdict: too strict, loosen to ([0-9.]+)",
+                        rerun, re.M)
     assert rec_demo and rec_cli and rec_demo.group(1) == rec_cli.group(1)
 
 
@@ -139,13 +149,15 @@ def test_the_full_transition_list_goes_to_out_only(demo, capsys):
                                       SLO(target=t, window="24h"), by="captcha_type")))
                for c, t in DEMO_TARGETS.items())
     assert len(pd.read_csv(demo["out"])) == want
-    assert f"Transitions: {want} status changes in all" in printed and f"written to {demo['out']}" in printed
+    assert (f"Transitions: {want} status changes in "
+            "all") in printed and f"written to {demo['out']}" in printed
     assert main(["demo"]) == 0
     assert "the full list with --out FILE" in capsys.readouterr().out
 
 
 def test_the_demo_timeline_draws_the_spans_of_the_window_clock(monkeypatch, tmp_path):
-    """The demo's timeline gets the run's spans (its bands are the window's clock, as the summary)."""
+    """The demo's timeline gets the run's spans (its bands are the window's clock, as the
+    summary)."""
     import budgetlab.cli.replay as replay_mod
 
     seen = {}
@@ -159,8 +171,10 @@ def test_the_demo_timeline_draws_the_spans_of_the_window_clock(monkeypatch, tmp_
     events = datasets.load("demo")
     spans = seen["spans"]
     assert seen.get("written") and spans is not None
-    for ctype, target in DEMO_TARGETS.items():  # each type's own spans over the whole log's observation
-        own = status_spans(events[events["captcha_type"] == ctype], SLO(target=target, window="24h"),
+    # each type's own spans over the whole log's observation
+    for ctype, target in DEMO_TARGETS.items():
+        own = status_spans(events[events["captcha_type"] == ctype], SLO(target=target,
+                                                                        window="24h"),
                            by="captcha_type", start=events["ts"].min(), end=events["ts"].max())
         mine = spans[spans["captcha_type"].astype(str) == ctype].reset_index(drop=True)
         assert mine["start"].tolist() == own["start"].tolist()

@@ -8,8 +8,10 @@ import pytest
 from budgetlab.cli import main
 
 ROWS = [  # (minute, outcome, group, seconds)
-    (0, "success", "a", 1.0), (1, "success", "a", 4.0), (2, "success", "a", 12.0), (3, "timeout", "a", 30.0),
-    (4, "solve_error", "a", 2.0), (5, "success", "b", 3.0), (6, "success", "b", 7.0), (7, "timeout", "b", 30.0),
+    (0, "success", "a", 1.0), (1, "success", "a", 4.0), (2, "success", "a", 12.0), (3, "timeout",
+                                                                                    "a", 30.0),
+    (4, "solve_error", "a", 2.0), (5, "success", "b", 3.0), (6, "success", "b", 7.0), (7, "timeout",
+                                                                                       "b", 30.0),
 ]
 
 
@@ -17,7 +19,8 @@ ROWS = [  # (minute, outcome, group, seconds)
 def log(tmp_path):
     path = tmp_path / "log.csv"
     pd.DataFrame({
-        "ts": [f"2026-01-01T00:{m:02d}:00Z" for m, _, _, _ in ROWS], "outcome": [o for _, o, _, _ in ROWS],
+        "ts": [f"2026-01-01T00:{m:02d}:00Z" for m, _, _, _ in ROWS], "outcome": [o for _, o, _,
+                                                                                 _ in ROWS],
         "g": [g for _, _, g, _ in ROWS], "ms": [s * 1000 for _, _, _, s in ROWS],
     }).to_csv(path, index=False)
     return path
@@ -25,8 +28,10 @@ def log(tmp_path):
 
 def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     out = tmp_path / "shares.csv"
-    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds", "5s,30s",
-                 "--by", "g", "--quantiles", "0.5,0.9", "--timeouts", "3s,30s", "--out", str(out)]) == 0
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s,30s",
+                 "--by", "g", "--quantiles", "0.5,0.9", "--timeouts", "3s,30s", "--out",
+                 str(out)]) == 0
     text = capsys.readouterr().out
     # group a (5 attempts): within 5 s 2 good (1 s, 4 s) = 40.00 %; KM median 12 s (hand-computed in
     # tests/analyses/test_latency_profile.py); p90 above the 30 s timeout
@@ -35,8 +40,10 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     assert "within 30 s: 60.00 % (3 good;" in text and "equals availability" in text
     assert "p50 time to success: 12 s" in text
     assert "p90 time to success: > 30 s" in text
-    # trade-off, a at 3 s: 4, 12 s successes lost (2 of 5), waiting saved (1 + 9 + 27) / 5 = 7.4 s per attempt
-    assert "g=a: at 3 s: timed out 60.00 %, successes lost 40.00 % (2), waiting saved 7.4 s per attempt" in text
+    # trade-off, a at 3 s: 4, 12 s successes lost (2 of 5), waiting saved (1 + 9 + 27) / 5 = 7.4 s
+    # per attempt
+    assert ("g=a: at 3 s: timed out 60.00 %, successes lost 40.00 % (2), waiting saved 7.4 s per "
+            "attempt") in text
     assert "nan" not in text.lower() and "nat" not in text.replace("natural", "")
     table = pd.read_csv(out)
     assert len(table) == 4 and set(table.columns) >= {"g", "period", "threshold", "good", "share"}
@@ -48,7 +55,8 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     (["--quantiles", "half"], "--quantiles"),
 ])
 def test_errors_are_one_line(log, capsys, extra, message):
-    args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds", "5s", *extra]
+    args = ["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds", "5s",
+            *extra]
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert message in err[-1] and "Traceback" not in "\n".join(err)

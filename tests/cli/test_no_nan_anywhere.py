@@ -27,15 +27,18 @@ def _thin_silent_log() -> pd.DataFrame:
     for day in (0, 1, 275):  # two busy days, nine months of silence, one more day
         ts = T0 + pd.Timedelta(days=day) + pd.to_timedelta(np.arange(0, 1440, 2), unit="min")
         parts.append(pd.DataFrame({"ts": ts, "kind": "busy"}))
-    parts.append(pd.DataFrame({"ts": [T0 + pd.Timedelta(hours=5), T0 + pd.Timedelta(hours=6)], "kind": "pair"}))
+    parts.append(pd.DataFrame({"ts": [T0 + pd.Timedelta(hours=5), T0 + pd.Timedelta(hours=6)],
+                               "kind": "pair"}))
     parts.append(pd.DataFrame({"ts": [T0 + pd.Timedelta(days=1, hours=3)], "kind": "lone"}))
-    parts.append(pd.DataFrame({"ts": [T0 + pd.Timedelta(days=d, hours=9) for d in (0, 3, 40, 200, 275)],
+    parts.append(pd.DataFrame({"ts": [T0 + pd.Timedelta(days=d, hours=9) for d in (0, 3, 40, 200,
+                                                                                   275)],
                                "kind": "quiet"}))
     df = pd.concat(parts, ignore_index=True).sort_values("ts", kind="stable").reset_index(drop=True)
     fail = rng.random(len(df)) < 0.1
     fail[df["kind"].eq("lone").to_numpy()] = True
     df["ok"] = ~fail
-    df["bucket"] = np.where(fail, np.where(rng.random(len(df)) < 0.5, "timeout", "solve_error"), "success")
+    df["bucket"] = np.where(fail, np.where(rng.random(len(df)) < 0.5, "timeout", "solve_error"),
+                            "success")
     df["duration_ms"] = np.round(rng.lognormal(8.5, 0.8, len(df)))  # for the latency command
     df["ts"] = df["ts"].dt.strftime("%Y-%m-%dT%H:%M:%SZ")
     return df
@@ -65,17 +68,24 @@ def _cases(f: dict) -> dict[str, list[list[str]]]:
     return {
         "demo": [["demo"]],
         "replay": [["replay", f["log"], *READ]],
-        "recalibrate": [["recalibrate", f["log"], *READ, "--n-boot", "40", "--out", str(d / "rec.csv"), "--force"]],
-        "compare-windows": [["compare-windows", f["log"], *READ, "--windows", "1h,24h", "--incidents", f["incidents"]]],
+        "recalibrate": [["recalibrate", f["log"], *READ, "--n-boot", "40", "--out",
+                         str(d / "rec.csv"), "--force"]],
+        "compare-windows": [["compare-windows", f["log"], *READ, "--windows", "1h,24h",
+                             "--incidents", f["incidents"]]],
         "buckets": [["buckets", f["log"], *READ]],
-        "incident": [["incident", f["log"], *READ, "--incidents", f["incidents"], "--id", "busy-dip"]],
+        "incident": [["incident", f["log"], *READ, "--incidents", f["incidents"], "--id",
+                      "busy-dip"]],
         "alerts": [["alerts", f["log"], *READ, "--incidents", f["incidents"]]],
-        "latency": [["latency", f["log"], "--ok", "ok", "--bucket", "bucket", "--by", "kind", "--duration",
-                     "duration_ms", "--duration-unit", "ms", "--thresholds", "2s,5s,10s", "--freq", "1D",
+        "latency": [["latency", f["log"], "--ok", "ok", "--bucket", "bucket", "--by", "kind",
+                     "--duration",
+                     "duration_ms", "--duration-unit", "ms", "--thresholds", "2s,5s,10s", "--freq",
+                     "1D",
                      "--timeouts", "5s,10s", "--client-timeout", "60s"]],
         "export": [["export", "openslo", "--target", "0.95", str(d / "slo.yaml"), "--force"],
-                   ["export", "prometheus", "--target", "0.95", "--policy", "workbook", "--total-metric",
-                    "jobs_total", "--errors-metric", "job_errors_total", str(d / "rules.yaml"), "--force"]],
+                   ["export", "prometheus", "--target", "0.95", "--policy", "workbook",
+                    "--total-metric",
+                    "jobs_total", "--errors-metric", "job_errors_total", str(d / "rules.yaml"),
+                    "--force"]],
     }
 
 
@@ -90,7 +100,8 @@ def test_every_command_has_a_case(files):
     assert set(_commands()) <= covered, set(_commands()) - covered
 
 
-@pytest.mark.parametrize("command", ["demo", "replay", "recalibrate", "compare-windows", "buckets", "incident",
+@pytest.mark.parametrize("command", ["demo", "replay", "recalibrate", "compare-windows", "buckets",
+                                     "incident",
                                      "alerts", "latency", "export"])
 def test_no_nan_in_the_text(files, command, capsys):
     if command == "export":  # the recalibration table it reads
@@ -108,18 +119,21 @@ def test_no_nan_in_the_text(files, command, capsys):
 
 def test_an_incident_in_a_silence_is_refused_in_one_line(files, capsys):
     # the incident lies in the nine months without events: one line saying so, exit 2
-    rc = main(["incident", files["log"], *READ, "--incidents", files["incidents"], "--id", "silent"])
+    rc = main(["incident", files["log"], *READ, "--incidents", files["incidents"], "--id",
+               "silent"])
     err = capsys.readouterr().err
     assert rc == 2 and "no traffic in the report window: the log is silent from" in err
     assert "Traceback" not in err and not NAN.search(err)
 
 
-def test_export_of_a_recalibration_with_withheld_groups_refuses_in_one_line(files, tmp_path, capsys):
+def test_export_of_a_recalibration_with_withheld_groups_refuses_in_one_line(files, tmp_path,
+                                                                            capsys):
     # thin groups have no recommended target (left blank in the table): exporting them refuses
     # with the fix, never writes an SLO with a made-up target
     assert main(_cases(files)["recalibrate"][0]) == 0
     capsys.readouterr()
-    rc = main(["export", "openslo", "--from-recalibration", str(files["dir"] / "rec.csv"), "--by", "kind",
+    rc = main(["export", "openslo", "--from-recalibration", str(files["dir"] / "rec.csv"), "--by",
+               "kind",
                str(tmp_path / "rec_slo.yaml")])
     err = capsys.readouterr().err
     assert rc == 2 and "recommended_target is missing" in err and not NAN.search(err)
@@ -138,7 +152,8 @@ def test_backtest_on_thin_silent_counters(tmp_path, capsys):
     )
 
     if prometheus_binaries() is None:
-        pytest.skip("needs the prometheus and promtool binaries on PATH (Debian package 'prometheus')")
+        pytest.skip("needs the prometheus and promtool binaries on PATH (Debian package "
+                    "'prometheus')")
     n_thin = np.zeros(MINUTES, dtype=np.int64)
     n_thin[[100, 101, 2500]] = [3, 2, 1]
     e_thin = np.zeros(MINUTES, dtype=np.int64)
@@ -147,10 +162,13 @@ def test_backtest_on_thin_silent_counters(tmp_path, capsys):
     counts = [SeriesCounts({"region": "thin", "instance": "a"}, n_thin, e_thin),
               SeriesCounts({"region": "silent", "instance": "a"}, zero, zero)]
     inc = tmp_path / "inc.csv"
-    inc.write_text("incident_id,start,end,scope,kind\nx,2026-01-05T01:30:00Z,2026-01-05T02:00:00Z,region=thin,outage\n")
+    inc.write_text(
+        "incident_id,start,end,scope,kind\nx,2026-01-05T01:30:00Z,2026-01-05T02:00:00Z,region=thin,outage\n"
+    )
     with PrometheusServer(openmetrics(counts)) as url:
         rc = main(["backtest", "--prometheus", url, "--total", "app_requests_total", "--errors",
-                   "app_request_errors_total", "--by", "region", "--target", "0.99", "--policy", "workbook,pyrra",
+                   "app_request_errors_total", "--by", "region", "--target", "0.99", "--policy",
+                   "workbook,pyrra",
                    "--start", "2026-01-05", "--end", "2026-01-07", "--incidents", str(inc)])
     out = capsys.readouterr()
     text = out.out + out.err
@@ -167,8 +185,10 @@ def test_notebooks_on_the_thin_silent_log(files, tmp_path, capsys):
     df = _thin_silent_log()
     df["outcome"] = df.pop("bucket")
     df.drop(columns="ok").to_csv(log, index=False)
-    rc = main(["notebooks", "--html", str(tmp_path / "html"), "--notebooks", "01_recalibrate_slo.ipynb",
-               "-p", f"source={log}", "-p", "by=kind", "-p", "incidents=None", "-p", "proposed=None"])
+    rc = main(["notebooks", "--html", str(tmp_path / "html"), "--notebooks",
+               "01_recalibrate_slo.ipynb",
+               "-p", f"source={log}", "-p", "by=kind", "-p", "incidents=None", "-p",
+               "proposed=None"])
     out = capsys.readouterr()
     assert rc == 0, out.err
     assert not NAN.search(out.out + out.err)

@@ -1,5 +1,6 @@
 """The packaged notebooks as committed (no outputs, a papermill ``parameters`` cell, data found
-through budgetlab.datasets), ``budgetlab notebooks --html`` (the packaged notebooks by default, small
+through budgetlab.datasets), ``budgetlab notebooks --html`` (the packaged notebooks by default,
+small
 notebooks rendered with their outputs, atomic and --force-guarded outputs, one-line errors that say
 where the executed copy of a failed notebook is kept, a progress bar on a terminal), and every
 notebook run unchanged on another outcome log through plain parameter values.
@@ -43,7 +44,8 @@ def _sha(path: Path) -> str:
 
 
 def test_the_four_notebooks_ship_with_the_package(tmp_path, monkeypatch):
-    assert set(EXPECTED) <= {p.name for p in NOTEBOOKS}  # issue 6's four; more may follow (tested by glob)
+    # issue 6's four; more may follow (tested by glob)
+    assert set(EXPECTED) <= {p.name for p in NOTEBOOKS}
     assert nbcli.DEFAULT_NOTEBOOKS == importlib.resources.files("budgetlab").joinpath("notebooks")
     monkeypatch.chdir(tmp_path)  # found through the package, from any folder
     assert find_notebooks() == NOTEBOOKS
@@ -55,7 +57,8 @@ def test_a_packaged_notebook_is_found_by_its_file_name_from_any_folder(tmp_path,
     monkeypatch.chdir(tmp_path)
     assert find_notebooks("04_incident_replay.ipynb") == [FOLDER / "04_incident_replay.ipynb"]
     (tmp_path / "04_incident_replay.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
-    assert find_notebooks("04_incident_replay.ipynb") == [Path("04_incident_replay.ipynb")]  # a file here wins
+    # a file here wins
+    assert find_notebooks("04_incident_replay.ipynb") == [Path("04_incident_replay.ipynb")]
     with pytest.raises(ConfigError, match="no such file or folder"):
         find_notebooks("99_nope.ipynb")
     with pytest.raises(ConfigError, match="no such file or folder"):
@@ -65,30 +68,38 @@ def test_a_packaged_notebook_is_found_by_its_file_name_from_any_folder(tmp_path,
 def test_the_top_level_notebooks_folder_is_the_packaged_one():
     top = ROOT / "notebooks"
     if top.is_symlink():
-        assert top.resolve() == FOLDER.resolve() and os.readlink(top) == os.path.join("budgetlab", "notebooks")
+        assert top.resolve() == FOLDER.resolve() and os.readlink(top) == os.path.join("budgetlab",
+                                                                                      "notebooks")
     else:  # until notebooks/_build.py is gone the folder stays; it holds no notebook of its own
         assert not list(top.glob("*.ipynb")) and not (top / "conftest.py").exists()
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_the_parameters_cell_points_at_the_shipped_data_with_plain_values(path):
-    """What `budgetlab notebooks -p NAME=VALUE` relies on (the notebooks' other rules: test_notebook_sources.py)."""
+    """What `budgetlab notebooks -p NAME=VALUE` relies on (the notebooks' other rules:
+    test_notebook_sources.py)."""
     nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    assert "parameters" in code[0].metadata.get("tags", []), "the first code cell must be tagged 'parameters'"
+    assert "parameters" in code[0].metadata.get("tags",
+                                                []), ("the first code cell must be tagged "
+                                                      "'parameters'")
     # every line of the parameters cell assigns a plain value, never a dictionary
     params = {}
     for node in ast.parse(code[0].source).body:
-        assert isinstance(node, ast.Assign) and len(node.targets) == 1, f"{path.name}: line {node.lineno}"
+        assert isinstance(node,
+                          ast.Assign) and len(node.targets) == 1, f"{path.name}: line {node.lineno}"
         params[node.targets[0].id] = value = ast.literal_eval(node.value)
-        assert value is None or isinstance(value, (str, int, float, bool, list)), f"{path.name}: {node.targets[0].id}"
+        assert value is None or isinstance(value, (str, int, float, bool,
+                                                   list)), f"{path.name}: {node.targets[0].id}"
     assert {"source", "incidents", "tz"} <= set(params)
-    assert {"source", "incidents", "tz"} <= set(papermill.inspect_notebook(str(path)))  # what papermill sees
+    # what papermill sees
+    assert {"source", "incidents", "tz"} <= set(papermill.inspect_notebook(str(path)))
     # the shipped data are named, never a path: budgetlab.datasets finds them
     assert params["source"] in datasets.names() and params["incidents"] in datasets.names()
     for cell in code:
         for bad in ('"data/', "'data/", "../", "read_parquet(", "os.chdir"):
-            assert bad not in cell.source, f"{path.name}: {bad!r} (find data through budgetlab.datasets)"
+            assert bad not in cell.source, (f"{path.name}: {bad!r} (find data through "
+                                            "budgetlab.datasets)")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -100,7 +111,8 @@ def _small_notebook(path: Path, body: str) -> Path:
     params = nbformat.v4.new_code_cell("n = 3")
     params.metadata["tags"] = ["parameters"]
     nb.cells = [params, nbformat.v4.new_code_cell(body)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
     nbformat.write(nb, path)
     return path
 
@@ -123,8 +135,10 @@ def test_renders_a_notebook_to_html_with_its_outputs(tmp_path, capsys):
     assert "small.ipynb: executed" in capsys.readouterr().out
     html = out / "small.html"
     text = html.read_text(encoding="utf-8")
-    assert "triangle=28" in text and "triangle=6" not in text  # 7 * 8 / 2: the parameter was injected
-    assert f"imported-from={ROOT / 'budgetlab' / '__init__.py'}" in text  # the kernel used this checkout
+    # 7 * 8 / 2: the parameter was injected
+    assert "triangle=28" in text and "triangle=6" not in text
+    # the kernel used this checkout
+    assert f"imported-from={ROOT / 'budgetlab' / '__init__.py'}" in text
     assert "data:image/png;base64," in text  # the figure is inside the page
     assert sorted(p.name for p in out.iterdir()) == ["small.html"]  # no temporary file left
     assert {k: os.environ.get(k) for k in env_before} == env_before
@@ -148,7 +162,8 @@ def test_a_failing_notebook_gives_one_line_no_html_and_keeps_the_executed_copy(t
     folder = tmp_path / "nbs"
     folder.mkdir()
     _small_notebook(folder / "a_ok.ipynb", "print(n)")
-    _small_notebook(folder / "b_bad.ipynb", "import budgetlab\nraise budgetlab.ConfigError('window must be longer')")
+    _small_notebook(folder / "b_bad.ipynb",
+                    "import budgetlab\nraise budgetlab.ConfigError('window must be longer')")
     _small_notebook(folder / "c_secret.ipynb", "raise ValueError('someone@example.com')")
     out = tmp_path / "html"
     assert main(["notebooks", "--html", str(out), "--notebooks", str(folder)]) == 2
@@ -161,11 +176,20 @@ def test_a_failing_notebook_gives_one_line_no_html_and_keeps_the_executed_copy(t
     assert sorted(p.name for p in out.iterdir()) == ["a_ok.html", "b_bad.failed.ipynb"]
     assert _error_outputs(kept) == [("ConfigError", "window must be longer")]
     # a message that is not budgetlab's may hold data: only the exception's name is shown
-    assert main(["notebooks", "--html", str(tmp_path / "h2"), "--notebooks", str(folder / "c_secret.ipynb")]) == 2
+    assert main(["notebooks", "--html", str(tmp_path / "h2"), "--notebooks",
+                 str(folder / "c_secret.ipynb")]) == 2
     err = capsys.readouterr().err
-    assert "ValueError" in err and "example.com" not in err and not (tmp_path / "h2" / "c_secret.html").exists()
-    assert "c_secret.failed.ipynb" in err and _error_outputs(tmp_path / "h2" / "c_secret.failed.ipynb")[0][0] == "ValueError"
-    # fixed and run again into the same folder: the HTML is written and the stale failed copy removed
+    assert (
+        "ValueError" in err
+        and "example.com" not in err
+        and not (tmp_path / "h2" / "c_secret.html").exists()
+    )
+    assert (
+        "c_secret.failed.ipynb" in err
+        and _error_outputs(tmp_path / "h2" / "c_secret.failed.ipynb")[0][0] == "ValueError"
+    )
+    # fixed and run again into the same folder: the HTML is written and the stale failed copy
+    # removed
     _small_notebook(folder / "b_bad.ipynb", "print('fixed')")
     assert main(["notebooks", "--html", str(out), "--notebooks", str(folder / "b_bad.ipynb")]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["a_ok.html", "b_bad.html"]
@@ -174,7 +198,9 @@ def test_a_failing_notebook_gives_one_line_no_html_and_keeps_the_executed_copy(t
 def test_a_cell_over_the_timeout_keeps_the_executed_copy(tmp_path):
     nb = _small_notebook(tmp_path / "slow.ipynb", "import time\ntime.sleep(30)")
     out = tmp_path / "html"
-    with pytest.raises(NotebookError, match=r"slow.ipynb: the kernel stopped .*timeout \(2 s\).*slow.failed.ipynb"):
+    with pytest.raises(NotebookError,
+                       match=r"slow.ipynb: the kernel stopped .*timeout \(2 "
+                             r"s\).*slow.failed.ipynb"):
         nbcli.render_notebooks([nb], out, timeout=2, log=lambda _line: None)
     assert sorted(p.name for p in out.iterdir()) == ["slow.failed.ipynb"]
 
@@ -191,16 +217,20 @@ def test_a_progress_bar_over_notebooks_and_cells_on_a_terminal(tmp_path, capsys,
     err = capsys.readouterr().err
     assert "notebooks" in err and "2/2" in err  # the bar over the notebooks
     assert "one" in err and "cell" in err  # the bar over one notebook's cells
-    monkeypatch.setattr(progress_module, "progress_enabled", lambda: False)  # not a terminal: silent
+    # not a terminal: silent
+    monkeypatch.setattr(progress_module, "progress_enabled", lambda: False)
     nbcli.render_notebooks(find_notebooks(folder), tmp_path / "html2", log=lambda _line: None)
     assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("argv, needle", [
     (["notebooks", "--html", "{tmp}/o", "--notebooks", "{tmp}/missing"], "no such file"),
-    (["notebooks", "--html", "{tmp}/o", "--notebooks", "{tmp}/x.ipynb", "-p", "novalue"], "NAME=VALUE"),
-    (["notebooks", "--html", "{tmp}/o", "--notebooks", "{tmp}/x.ipynb", "-p", "1x=2"], "identifier"),
-    (["notebooks", "--html", "{tmp}/o", "--notebooks", "{tmp}/x.ipynb", "--kernel", "no-such-kernel"], "kernel"),
+    (["notebooks", "--html", "{tmp}/o", "--notebooks", "{tmp}/x.ipynb", "-p", "novalue"],
+     "NAME=VALUE"),
+    (["notebooks", "--html", "{tmp}/o", "--notebooks", "{tmp}/x.ipynb", "-p", "1x=2"],
+     "identifier"),
+    (["notebooks", "--html", "{tmp}/o", "--notebooks", "{tmp}/x.ipynb", "--kernel",
+      "no-such-kernel"], "kernel"),
     (["notebooks", "--notebooks", "{tmp}/x.ipynb"], "--html"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(tmp_path, capsys, argv, needle):
@@ -213,7 +243,9 @@ def test_bad_arguments_give_one_line_and_exit_2(tmp_path, capsys, argv, needle):
 
 @pytest.mark.parametrize("content", [b"not json", b"{}", b"[]", b'{"nbformat": 4}', b"\xff\xfe"],
                          ids=["text", "empty-object", "list", "no-cells", "not-utf8"])
-def test_a_file_that_is_not_a_notebook_gives_one_line_and_exit_2_before_anything_runs(tmp_path, capsys, content):
+def test_a_file_that_is_not_a_notebook_gives_one_line_and_exit_2_before_anything_runs(tmp_path,
+                                                                                      capsys,
+                                                                                      content):
     """A broken .ipynb is the user's file, not an internal error (it was exit 1, "internal error");
     it is found before the first notebook runs, so no HTML is written for the good one either."""
     folder = tmp_path / "nbs"
@@ -228,12 +260,33 @@ def test_a_file_that_is_not_a_notebook_gives_one_line_and_exit_2_before_anything
 
 def test_parse_parameters_reads_plain_values_not_yaml():
     # hand-written expectations; YAML 1.1 would read 3:47 as 227 and no as False
-    assert parse_parameters(["target=0.97", "incidents=None", "x=null", "source=logs/a=b.csv",
-                             "tz=Europe/Berlin", "flag=true", "alert_time=3:47", "scope_value=no",
-                             "n_boot=100", "quoted='0.5'", "windows=[1h, 24h]"]) == {
-        "target": 0.97, "incidents": None, "x": None, "source": "logs/a=b.csv", "tz": "Europe/Berlin",
-        "flag": True, "alert_time": "3:47", "scope_value": "no", "n_boot": 100, "quoted": "0.5",
-        "windows": "[1h, 24h]"}
+    assert parse_parameters(
+        [
+            "target=0.97",
+            "incidents=None",
+            "x=null",
+            "source=logs/a=b.csv",
+            "tz=Europe/Berlin",
+            "flag=true",
+            "alert_time=3:47",
+            "scope_value=no",
+            "n_boot=100",
+            "quoted='0.5'",
+            "windows=[1h, 24h]",
+        ]
+    ) == {
+        "target": 0.97,
+        "incidents": None,
+        "x": None,
+        "source": "logs/a=b.csv",
+        "tz": "Europe/Berlin",
+        "flag": True,
+        "alert_time": "3:47",
+        "scope_value": "no",
+        "n_boot": 100,
+        "quoted": "0.5",
+        "windows": "[1h, 24h]",
+    }
     with pytest.raises(ConfigError):
         parse_parameters(["=3"])
 
@@ -250,11 +303,14 @@ def test_an_earlier_failed_copy_is_not_run_again(tmp_path):
 
 @pytest.fixture(scope="module")
 def other_log(tmp_path_factory):
-    """Three days of a different history (seed, start, rate), as a CSV log with the usual columns and
+    """Three days of a different history (seed, start, rate), as a CSV log with the usual columns
+    and
     the attempts' durations in seconds (notebook 05 reads them; the others ignore the column)."""
-    events, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.3, session_ids=False, client_timeout="60s")
+    events, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.3, session_ids=False,
+                               client_timeout="60s")
     path = tmp_path_factory.mktemp("log") / "outcomes.csv"
-    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), outcome=events["bucket"].astype(str),
+    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                          outcome=events["bucket"].astype(str),
                           duration=events["duration"].dt.total_seconds())
     frame[["ts", "outcome", "captcha_type", "region", "duration"]].to_csv(path, index=False)
     return path, events
@@ -267,8 +323,10 @@ def test_every_notebook_runs_unchanged_on_another_log(name, other_log, tmp_path,
     path, events = other_log
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     out = tmp_path / name
-    papermill.execute_notebook(str(FOLDER / name), str(out), kernel_name="python3", progress_bar=False,
-                               parameters={"source": str(path), "incidents": None}, cwd=str(tmp_path))
+    papermill.execute_notebook(str(FOLDER / name), str(out), kernel_name="python3",
+                               progress_bar=False,
+                               parameters={"source": str(path), "incidents": None},
+                               cwd=str(tmp_path))
     nb = nbformat.read(out, as_version=4)
     texts, warnings_seen = [], []
     for cell in nb.cells:
@@ -280,7 +338,9 @@ def test_every_notebook_runs_unchanged_on_another_log(name, other_log, tmp_path,
                     warnings_seen.append(o.text)
             elif "text/markdown" in o.get("data", {}):
                 texts.append(o.data["text/markdown"])
-    assert f"{len(events):,} events" in "\n".join(texts), f"{name}: the log's event count is not shown"
+    assert (f"{len(events):,} "
+            "events") in "\n".join(texts), (f"{name}: the log's event count is not "
+                                                           "shown")
     assert not [w for w in warnings_seen if "Warning" in w], warnings_seen
     images = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
     assert images >= 1, f"{name}: no figure"

@@ -33,7 +33,8 @@ def stitched(tmp_path_factory):
 
 def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path, capsys):
     out = tmp_path / "rec.csv"
-    rc = main(["recalibrate", str(stitched), "--format", "access", "--by", "method", "--target", "0.95",
+    rc = main(["recalibrate", str(stitched), "--format", "access", "--by", "method", "--target",
+               "0.95",
                "--window", "1h", "--history", "200D", "--out", str(out)])
     text = capsys.readouterr().out
     assert rc == 0 and not NAN.search(text)
@@ -48,15 +49,19 @@ def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path,
     for method, row in table.iterrows():
         line = lines[f"method={method}"]
         if row["events"]:
-            assert f"over {int(row['events']):,} events in {row['hours']:.1f} h with traffic" in line
+            assert (f"over {int(row['events']):,} events in {row['hours']:.1f} h with "
+                    "traffic") in line
         if pd.isna(row["verdict"]):
             assert line.endswith("no verdict") and pd.isna(row["recommended_target"])
         else:  # the word and the action agree, and both agree with the table
             word = str(row["verdict"]).replace("_", " ")
             assert line.endswith(f"verdict: {word}, {row['action']}")
-            assert row["action"].split()[0] == {"too loose": "tighten", "too strict": "loosen", "ok": "keep"}[word]
+            assert row["action"].split()[0] == {"too loose": "tighten", "too strict": "loosen",
+                                                "ok": "keep"}[word]
     # HEAD: 5 requests, a verdict would rest on 0.25 expected failures: withheld, in words
-    assert table.loc["HEAD", "verdict_reason"].startswith("5 events in the evaluated span: too few for a verdict")
+    assert table.loc["HEAD",
+                     "verdict_reason"].startswith("5 events in the evaluated span: too few for a "
+                                                  "verdict")
     # GET never failed in ~4,000 requests: tighter than 95 %, but not beyond what 10 expected
     # failures support (1 - 10 / events), and the note says so
     assert get["verdict"] == "too_loose"
@@ -66,7 +71,8 @@ def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path,
 
 def test_compare_windows_on_a_real_log_with_a_four_month_silence(stitched, tmp_path, capsys):
     out = tmp_path / "cw.csv"
-    rc = main(["compare-windows", str(stitched), "--format", "access", "--by", "method", "--target", "0.95",
+    rc = main(["compare-windows", str(stitched), "--format", "access", "--by", "method", "--target",
+               "0.95",
                "--windows", "1h,24h", "--out", str(out)])
     text = capsys.readouterr().out
     assert rc == 0 and not NAN.search(text)

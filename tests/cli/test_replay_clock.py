@@ -15,8 +15,10 @@ from budgetlab.cli import main
 
 
 def write_log(path):
-    rows = [("2026-01-01T00:00:00Z", "quiet", "success"), ("2026-01-01T00:05:00Z", "quiet", "timeout"),
-            ("2026-01-01T00:10:00Z", "quiet", "timeout"), ("2026-01-31T00:00:00Z", "quiet", "success"),
+    rows = [("2026-01-01T00:00:00Z", "quiet", "success"), ("2026-01-01T00:05:00Z", "quiet",
+                                                           "timeout"),
+            ("2026-01-01T00:10:00Z", "quiet", "timeout"), ("2026-01-31T00:00:00Z", "quiet",
+                                                           "success"),
             ("2026-01-31T00:30:00Z", "quiet", "success")]
     rows += [(f"2026-01-01T00:{m:02d}:00Z", "busy", "success") for m in (0, 10, 20, 30, 40, 50)]
     rows += [("2026-01-01T00:20:00Z", "busy", "timeout")]  # a tie with another outcome
@@ -28,7 +30,8 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     log = tmp_path / "hand.csv"
     write_log(log)
     out_file = tmp_path / "tr.csv"
-    assert main(["replay", str(log), "--by", "group", "--window", "1h", "--target", "0.9", "--out", str(out_file)]) == 0
+    assert main(["replay", str(log), "--by", "group", "--window", "1h", "--target", "0.9", "--out",
+                 str(out_file)]) == 0
     out = capsys.readouterr().out
     table = out.split("Summary")[1].split("Time counts")[0]
     quiet = next(ln for ln in table.splitlines() if ln.strip().startswith("quiet"))
@@ -37,11 +40,16 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     # no traffic: 30 days + 30 min - (5 min + 30 min healthy) - 65 min exhausted = 718.8 h
     assert "718.8 h (100 %)" in quiet
     assert "Silences longer than the window (1h): 1 in 1 group, longest 30.0 days (quiet)" in out
-    assert "Ties: 2 rows share a timestamp with another row of their group (1 instant). At 1 of them the " \
-           "outcomes differ (first 2026-01-01 00:20:00 UTC)" in out
+    assert (
+        "Ties: 2 rows share a timestamp with another row of their group (1 instant). At 1 of them "
+        "the "
+        "outcomes differ (first 2026-01-01 00:20:00 UTC)" in out
+    )
     assert "nan" not in out.lower() and "NaT" not in out
     record = json.loads((tmp_path / "tr.csv.run.json").read_text())
-    assert record["silences"]["total"] == 1 and record["silences"]["groups"][0]["group"] == ["quiet"]
+    assert record["silences"]["total"] == 1 and record["silences"]["groups"][0]["group"] == [
+        "quiet"
+    ]
     assert round(record["silences"]["groups"][0]["longest_hours"], 1) == 718.8
     assert record["ties"]["outcomes_differ"] == 1
 

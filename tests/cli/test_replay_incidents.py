@@ -30,8 +30,10 @@ def files(tmp_path):
     """A two-group log (one event a minute per group over 8 hours, group a failing 02:00-03:30)
     and the incidents file above."""
     ts = pd.date_range("2026-01-01", periods=8 * 60, freq="min", tz="UTC")
-    fail = (ts >= pd.Timestamp("2026-01-01 02:00", tz="UTC")) & (ts < pd.Timestamp("2026-01-01 03:30", tz="UTC"))
-    a = pd.DataFrame({"ts": ts, "kind": "a", "outcome": ["timeout" if f else "success" for f in fail]})
+    fail = (ts >= pd.Timestamp("2026-01-01 02:00",
+                               tz="UTC")) & (ts < pd.Timestamp("2026-01-01 03:30", tz="UTC"))
+    a = pd.DataFrame({"ts": ts, "kind": "a",
+                      "outcome": ["timeout" if f else "success" for f in fail]})
     b = pd.DataFrame({"ts": ts, "kind": "b", "outcome": "success"})
     log = tmp_path / "log.csv"
     pd.concat([a, b]).sort_values("ts", kind="stable").assign(ts=lambda d: d["ts"].dt.strftime(
@@ -49,9 +51,11 @@ def test_the_incident_rows_are_printed_after_the_summary(files, capsys):
     log, inc = files
     assert main(replay_argv(*files)) == 0
     out = capsys.readouterr().out
-    assert out.index("Summary") < out.index("Incidents (2 in 'incidents.csv'; times UTC)") < out.index("Transitions")
+    assert out.index("Summary") < out.index("Incidents (2 in 'incidents.csv'; times "
+                                            "UTC)") < out.index("Transitions")
     section = out.split("Incidents (")[1].split("\n\n")[0].splitlines()[1:]
-    # by hand: id, kind, start, end (UTC, to the minute; I2 was written at +01:00), scope ('*' when empty)
+    # by hand: id, kind, start, end (UTC, to the minute; I2 was written at +01:00), scope ('*' when
+    # empty)
     assert [ln.split() for ln in section] == [
         ["incident_id", "kind", "start", "end", "scope"],
         ["I1", "outage", "2026-01-01", "02:00", "2026-01-01", "03:30", "kind=a"],
@@ -68,10 +72,12 @@ def test_incidents_outside_the_logs_span_are_noted(files, tmp_path, capsys):
     late.write_text("incident_id,start,end\nL1,2026-02-01T00:00:00Z,2026-02-01T01:00:00Z\n")
     assert main(replay_argv(log, late)) == 0
     out = capsys.readouterr().out
-    assert "note: 1 of 1 incident(s) lie outside the log's span (2026-01-01 00:00 .. 2026-01-01 07:59 UTC)" in out
+    assert ("note: 1 of 1 incident(s) lie outside the log's span (2026-01-01 00:00 .. 2026-01-01 "
+            "07:59 UTC)") in out
 
 
-def test_the_timeline_draws_each_incident_in_the_panels_its_scope_covers(files, tmp_path, monkeypatch, capsys):
+def test_the_timeline_draws_each_incident_in_the_panels_its_scope_covers(files, tmp_path,
+                                                                         monkeypatch, capsys):
     import budgetlab._util.figures as bfiles
 
     saved = {}
@@ -100,17 +106,21 @@ def test_the_timeline_draws_each_incident_in_the_panels_its_scope_covers(files, 
 
 
 @pytest.mark.parametrize(("text", "needle"), [
-    ("incident_id,start,end\nI1,2026-01-01T02:00:00Z,yesterday\n", "column 'end' holds no ISO 8601 time in row 1"),
+    ("incident_id,start,end\nI1,2026-01-01T02:00:00Z,yesterday\n",
+     "column 'end' holds no ISO 8601 time in row 1"),
     ("incident_id,start\nI1,2026-01-01T02:00:00Z\n", "has no column 'end'"),
-    ("incident_id,start,end,scope\nI1,2026-01-01T02:00:00Z,2026-01-01T03:00:00Z,kind\n", "not of the form key=value"),
+    ("incident_id,start,end,scope\nI1,2026-01-01T02:00:00Z,2026-01-01T03:00:00Z,kind\n",
+     "not of the form key=value"),
     ("", "is empty"),
 ])
-def test_a_malformed_incidents_file_is_refused_in_one_line_before_the_log_is_read(files, text, needle, capsys):
+def test_a_malformed_incidents_file_is_refused_in_one_line_before_the_log_is_read(files, text,
+                                                                                  needle, capsys):
     log, inc = files
     inc.write_text(text)
     assert main(replay_argv(log, inc)) == 2
     out, err = capsys.readouterr()
-    assert err.count("\n") == 1 and err.startswith("budgetlab: error: 'incidents.csv': ") and needle in err, err
+    assert err.count("\n") == 1 and err.startswith("budgetlab: error: "
+                                                   "'incidents.csv': ") and needle in err, err
     assert out == "" and "how it was read" not in err
 
 

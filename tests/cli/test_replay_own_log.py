@@ -39,9 +39,13 @@ def test_access_log_replays_with_the_hand_counted_success_rate(capsys):
     assert (good, kept) == (9780, 9783)
     assert rate(out)[0] == f"{good / kept * 100:.2f}"  # 99.97
     # the block is on stderr, before the results, and names every status with its count
-    assert "how it was read" not in out and err.startswith("how it was read: apache_logs (10,000 rows)")
-    assert "10,000 read, 9,783 kept, 217 skipped (status '404' -> skip: 213; status '403' -> skip: 2; " \
-           "status '416' -> skip: 2)" in err
+    assert ("how it was "
+            "read") not in out and err.startswith("how it was read: apache_logs (10,000 "
+                                                           "rows)")
+    assert (
+        "10,000 read, 9,783 kept, 217 skipped (status '404' -> skip: 213; status '403' -> skip: 2; "
+        "status '416' -> skip: 2)" in err
+    )
     for code, n in STATUS.items():
         assert re.search(rf"'{code}'\s+-> \w+\s+{n:,}", err), code
     assert "timeout" not in out + err and "solve_error" not in out + err  # domain-neutral
@@ -50,7 +54,8 @@ def test_access_log_replays_with_the_hand_counted_success_rate(capsys):
 def test_access_log_default_reading_and_the_api_agree(capsys):
     assert main(["replay", str(APACHE), "--window", "1h"]) == 0
     out, err = capsys.readouterr()
-    assert rate(out)[0] == f"{(10_000 - STATUS[500]) / 10_000 * 100:.2f}"  # 99.97: only the three 500s fail
+    # 99.97: only the three 500s fail
+    assert rate(out)[0] == f"{(10_000 - STATUS[500]) / 10_000 * 100:.2f}"
     assert "default: status < 500 is a success" in err
     ev = read_access_log(APACHE, outcomes=dict(p.split("=") for p in RANGES.split(",")))
     assert int(ev["ok"].sum()) == 9780 and len(ev) == 9783
@@ -58,23 +63,31 @@ def test_access_log_default_reading_and_the_api_agree(capsys):
 
 def test_run_record_beside_out(tmp_path, capsys):
     out = tmp_path / "tr.csv"
-    assert main(["replay", str(APACHE), "--window", "1h", "--outcomes", RANGES, "--out", str(out)]) == 0
+    assert main(["replay", str(APACHE), "--window", "1h", "--outcomes", RANGES, "--out",
+                 str(out)]) == 0
     record = json.loads((tmp_path / "tr.csv.run.json").read_text())
     import budgetlab
 
     assert record["budgetlab_version"] == budgetlab.__version__
     assert record["inputs"] == [{"name": "apache_logs", "bytes": APACHE.stat().st_size,
                                  "sha256": hashlib.sha256(APACHE.read_bytes()).hexdigest()}]
-    assert record["inputs"][0]["sha256"] == "f15c31e905f86c7b4b6ab44aee74d0a2086dce89f010187d983edea7ef0364ef"
+    assert (
+        record["inputs"][0]["sha256"]
+        == "f15c31e905f86c7b4b6ab44aee74d0a2086dce89f010187d983edea7ef0364ef"
+    )
     assert record["parameters"]["outcomes"] == RANGES and record["parameters"]["window"] == "1h"
     assert record["how_read"]["rows_kept"] == 9783 and record["slo"]["target"] == 0.95
     assert "salt" not in json.dumps(record)
     capsys.readouterr()
     # the record is an output like the table: not overwritten without --force
-    assert main(["replay", str(APACHE), "--outcomes", RANGES, "--out", str(tmp_path / "t2.csv")]) == 0
+    assert main(["replay", str(APACHE), "--outcomes", RANGES, "--out",
+                 str(tmp_path / "t2.csv")]) == 0
     (tmp_path / "t3.csv.run.json").write_text("keep")
-    assert main(["replay", str(APACHE), "--outcomes", RANGES, "--out", str(tmp_path / "t3.csv")]) == 2
-    assert (tmp_path / "t3.csv.run.json").read_text() == "keep" and not (tmp_path / "t3.csv").exists()
+    assert main(["replay", str(APACHE), "--outcomes", RANGES, "--out",
+                 str(tmp_path / "t3.csv")]) == 2
+    assert (tmp_path / "t3.csv.run.json").read_text() == "keep" and not (
+        tmp_path / "t3.csv"
+    ).exists()
 
 
 def test_job_status_log_end_to_end(capsys):
@@ -82,7 +95,8 @@ def test_job_status_log_end_to_end(capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pending=?" in err and "--outcomes" in err
-    mapping = "succeeded=success,failed=failure,timed out=timeout,pending=skip,running=skip,cancelled=skip"
+    mapping = ("succeeded=success,failed=failure,timed "
+               "out=timeout,pending=skip,running=skip,cancelled=skip")
     assert main([*argv, "--outcomes", mapping]) == 0
     out, err = capsys.readouterr()
     assert rate(out)[0] == f"{160 / 180 * 100:.2f}"  # hand count: 88.89
@@ -97,12 +111,14 @@ def test_many_files_and_a_folder(tmp_path, capsys):
     folder = tmp_path / "days"
     folder.mkdir()
     for day, labels in (("01", ["ok", "failed"]), ("02", ["ok", "ok"])):
-        pd.DataFrame({"ts": [f"2026-01-{day}T0{i}:00:00Z" for i in range(2)], "outcome": labels}).to_csv(
+        pd.DataFrame({"ts": [f"2026-01-{day}T0{i}:00:00Z" for i in range(2)],
+                      "outcome": labels}).to_csv(
             folder / f"2026-01-{day}.csv", index=False)
     assert main(["replay", str(folder), "--window", "1h"]) == 0
     out, err = capsys.readouterr()
     assert "2 files: 2026-01-01.csv, 2026-01-02.csv (4 rows)" in err and rate(out)[0] == "75.00"
-    assert main(["replay", str(folder / "2026-01-01.csv"), str(folder / "2026-01-02.csv"), "--window", "1h"]) == 0
+    assert main(["replay", str(folder / "2026-01-01.csv"), str(folder / "2026-01-02.csv"),
+                 "--window", "1h"]) == 0
     assert rate(capsys.readouterr().out)[0] == "75.00"
 
 
@@ -118,7 +134,8 @@ def test_access_log_refusals_are_one_line(argv, needle, capsys):
 
 
 def test_closed_pipe_ends_quietly_with_the_shells_status(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "budgetlab.cli", "replay", str(APACHE), "--window", "1h"],
+    proc = subprocess.Popen([sys.executable, "-m", "budgetlab.cli", "replay", str(APACHE),
+                             "--window", "1h"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
     proc.stdout.close()  # like `| head` that has already gone
     err = proc.stderr.read().decode()
@@ -127,10 +144,13 @@ def test_closed_pipe_ends_quietly_with_the_shells_status(tmp_path):
     assert err.startswith("how it was read")
 
 
-def test_plot_of_many_groups_draws_four_and_never_scans_all_transitions_per_group(tmp_path, monkeypatch, capsys):
+def test_plot_of_many_groups_draws_four_and_never_scans_all_transitions_per_group(tmp_path,
+                                                                                  monkeypatch,
+                                                                                  capsys):
     """Issue 15: --plot chose 12 groups only after a mask over all transitions for every group
     (20,000 groups: 80 s). Counted, not timed: the rows handed to plot_timeline are those of the
-    4 groups with the most evidence (all equal here: key order), and no boolean mask over the transitions table is built per group."""
+    4 groups with the most evidence (all equal here: key order), and no boolean mask over the
+    transitions table is built per group."""
     import budgetlab.cli.replay as replay_mod
     import budgetlab.plotting as plotting
 
@@ -170,7 +190,8 @@ def test_plot_of_many_groups_draws_four_and_never_scans_all_transitions_per_grou
     assert main(["replay", str(log), "--by", "key", "--window", "1h", "--tz", "Europe/Berlin",
                  "--plot", str(png)]) == 0
     err = capsys.readouterr().err
-    assert "the timeline shows 4 of 20000 groups: the most failures first, then the most events" in err
+    assert ("the timeline shows 4 of 20000 groups: the most failures first, then the most "
+            "events") in err
     # oracle: each group has 3 events; with a 1 h window every group's one timeout (1 of 2 events
     # at that moment) makes it EXHAUSTED and stays in the window: one transition per group
     events = read_events(log, by=["key"])
@@ -178,6 +199,7 @@ def test_plot_of_many_groups_draws_four_and_never_scans_all_transitions_per_grou
     assert len(want) == n_groups
     assert [(n_tr, tz) for _, n_tr, tz in drawn] == [(1, "Europe/Berlin")] * 4
     first = events[events["key"].astype(str).isin(keys[:4])].sort_values(["key", "ts"])
-    assert [t for rows, _, _ in drawn for t in rows] == first["ts"].tolist()  # the first 4 groups' rows only
+    # the first 4 groups' rows only
+    assert [t for rows, _, _ in drawn for t in rows] == first["ts"].tolist()
     assert masks["n"] < 50  # not one per group (the old code built 20,000)
     assert png.read_bytes()[:5] == b"%PDF-"

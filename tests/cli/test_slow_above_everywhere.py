@@ -1,5 +1,6 @@
 """Issue 32, point 5: one latency SLO definition (``--slow-above``) runs through every command that
-reads a log: the SRE bins and burn rates, alert scoring, the incident replay, the failure buckets and
+reads a log: the SRE bins and burn rates, alert scoring, the incident replay, the failure buckets
+and
 recalibration, with ``slow`` kept apart from ``timeout`` and ``solve_error``.
 
 The log is hand-made: 40 attempts, one every 6 minutes from 2026-11-01 00:00 UTC (10 per hour).
@@ -35,7 +36,8 @@ def log(tmp_path_factory):
                 outcome, dur = "timeout", 10.0
             if h == 3 and i == 0:
                 outcome, dur = "solve_error", 1.0
-            rows.append(((T0 + pd.Timedelta(hours=h, minutes=6 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"), outcome, dur))
+            rows.append(((T0 + pd.Timedelta(hours=h, minutes=6 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                         outcome, dur))
     path = d / "log.csv"
     pd.DataFrame(rows, columns=["ts", "outcome", "dur"]).to_csv(path, index=False)
     inc = d / "inc.csv"
@@ -79,19 +81,22 @@ def test_alert_scoring(log, tmp_path, capsys):
     02:00 attempt (no), 3/22 at 02:06 (yes), so the episode starts at the end of that 1-min bin,
     02:07. Without: 1/11 at 01:00 and 2/31 at 03:00, never above 0.1: no episode."""
     out = tmp_path / "scores.csv"
-    assert main(["alerts", log["log"], *SLO, *SLOW, "--incidents", log["incidents"], "--out", str(out)]) == 0
+    assert main(["alerts", log["log"], *SLO, *SLOW, "--incidents", log["incidents"], "--out",
+                 str(out)]) == 0
     text = capsys.readouterr().out
     assert "policy workbook (1 alert episode(s)" in text and "7 m" in text
     scores = pd.read_csv(out)
     row = scores[(scores["tier"] == "ticket_3d")].iloc[0]
     assert row["episodes"] == 1 and row["detected"] == 1
     assert scores[scores["tier"] == "page_1h"]["episodes"].iloc[0] == 0
-    assert main(["alerts", log["log"], *SLO, "--incidents", log["incidents"], "--out", str(tmp_path / "p.csv")]) == 0
+    assert main(["alerts", log["log"], *SLO, "--incidents", log["incidents"], "--out",
+                 str(tmp_path / "p.csv")]) == 0
     assert "policy workbook (0 alert episode(s)" in capsys.readouterr().out
 
 
 def test_incident_names_the_slow_bucket(log, capsys):
-    argv = ["incident", log["log"], *SLO, "--start", "2026-11-01T02:00", "--end", "2026-11-01T03:00"]
+    argv = ["incident", log["log"], *SLO, "--start", "2026-11-01T02:00", "--end",
+            "2026-11-01T03:00"]
     assert main([*argv, *SLOW]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "100 % of the failures were slows" in text
@@ -108,8 +113,10 @@ def test_recalibrate_observed_rate(log, tmp_path, capsys):
     assert main(["recalibrate", log["log"], *SLO, *SLOW, "--n-boot", "0", "--out", str(out)]) == 0
     capsys.readouterr()
     row = pd.read_csv(out).iloc[0]
-    assert (row["events"], row["failures"]) == (30, 7) and row["success_rate"] == pytest.approx(23 / 30)
-    assert main(["recalibrate", log["log"], *SLO, "--n-boot", "0", "--out", str(tmp_path / "p.csv")]) == 0
+    assert (row["events"], row["failures"]) == (30,
+                                                7) and row["success_rate"] == pytest.approx(23 / 30)
+    assert main(["recalibrate", log["log"], *SLO, "--n-boot", "0", "--out",
+                 str(tmp_path / "p.csv")]) == 0
     assert pd.read_csv(tmp_path / "p.csv")["success_rate"].iloc[0] == pytest.approx(28 / 30)
 
 
@@ -131,13 +138,17 @@ def test_latency_slo_file_carries_the_threshold(log, tmp_path, capsys):
                  "solve_duration_seconds", "--slow-above", "2s"]) == 0
     capsys.readouterr()
     dur = ["--duration", "dur", "--duration-unit", "s"]
-    assert main(["buckets", log["log"], "--slo", f"{spec}#slo", *dur, "--out", str(tmp_path / "a.csv")]) == 0
+    assert main(["buckets", log["log"], "--slo", f"{spec}#slo", *dur, "--out",
+                 str(tmp_path / "a.csv")]) == 0
     err = capsys.readouterr().err
-    assert "--slow-above 2s: the latency threshold of latency.yaml" in err and "'slow': 5 rows" in err
+    assert ("--slow-above 2s: the latency threshold of "
+            "latency.yaml") in err and "'slow': 5 rows" in err
     assert main(["buckets", log["log"], *SLO, *SLOW, "--out", str(tmp_path / "b.csv")]) == 0
     capsys.readouterr()
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv"))
-    for extra, needle in (([], "give --duration COLUMN"), ([*dur, "--slow-above", "3s"], "differs from the latency")):
-        assert main(["alerts", log["log"], "--slo", str(spec), *extra, "--incidents", log["incidents"]]) == 2
+    for extra, needle in (([], "give --duration COLUMN"), ([*dur, "--slow-above", "3s"],
+                                                           "differs from the latency")):
+        assert main(["alerts", log["log"], "--slo", str(spec), *extra, "--incidents",
+                     log["incidents"]]) == 2
         err = capsys.readouterr().err
         assert needle in err and err.count("\n") == 1

@@ -20,7 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = {"pandas", "numpy", "numba", "matplotlib", "pyarrow", "scipy", "llvmlite"}
-COMMANDS = ["demo", "replay", "export", "notebooks", "backtest", "recalibrate", "compare-windows", "buckets",
+COMMANDS = ["demo", "replay", "export", "notebooks", "backtest", "recalibrate", "compare-windows",
+            "buckets",
             "incident", "alerts", "latency"]
 
 # Runs the command line once per argv (as the console script does) in a fresh interpreter and
@@ -45,7 +46,8 @@ print(json.dumps({{"calls": calls, "heavy": heavy}}))
 
 def _run_many(argvs: list[list[str]]) -> dict:
     code = _RUN_MANY.format(root=str(ROOT), argvs=argvs, heavy=HEAVY)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=ROOT)
     return json.loads(proc.stdout)
 
 
@@ -56,7 +58,8 @@ def test_help_of_every_command_imports_nothing_heavy():
     assert got["heavy"] == []
     for argv, code, out, err in got["calls"]:
         assert code == 0 and err == "", argv
-        want = "budgetlab 0." if argv == ["--version"] else f"usage: budgetlab {' '.join(argv[:-1])}".rstrip()
+        want = "budgetlab 0." if argv == ["--version"] else ("usage: budgetlab "
+                                                             f"{' '.join(argv[:-1])}").rstrip()
         assert out.startswith(want), (argv, out[:80])
     top = got["calls"][0][2]
     for command in COMMANDS:  # the top-level help lists every subcommand
@@ -83,18 +86,26 @@ def test_an_argument_error_is_one_line_exit_2_and_imports_nothing_heavy(argv, me
 
 def test_the_console_entry_imports_nothing_heavy_for_help():
     # python -X importtime lists every module the interpreter imported (third column)
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "budgetlab", "replay", "--help"],
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "budgetlab", "replay",
+                           "--help"],
                           capture_output=True, text=True, check=True, cwd=ROOT)
-    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    imported = {
+        line.split("|")[-1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:")
+    }
     assert "budgetlab.cli.commands" in imported  # the listing is complete enough to see the parsers
-    assert not {m.split(".")[0] for m in imported} & HEAVY, sorted(m for m in imported if m.split(".")[0] in HEAVY)
+    assert not {m.split(".")[0] for m in imported} & HEAVY, sorted(
+        m for m in imported if m.split(".")[0] in HEAVY
+    )
     assert proc.stdout.startswith("usage: budgetlab replay")
 
 
 def test_import_budgetlab_alone_imports_nothing_heavy():
     code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import budgetlab; "
             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {HEAVY!r}))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
     assert out.strip() == "[]"
 
 
@@ -105,9 +116,11 @@ def test_lazy_names_and_modules_resolve_in_a_fresh_process():
             "assert replay is importlib.import_module('budgetlab.budget.tracker_replay').replay\n"
             "assert plotting is importlib.import_module('budgetlab.plotting')\n"
             "assert synth is importlib.import_module('budgetlab.datasets.synth')\n"
-            "assert budgetlab.SLO is SLO and budgetlab.windows is importlib.import_module('budgetlab.windows')\n"
+            "assert budgetlab.SLO is SLO and budgetlab.windows is "
+            "importlib.import_module('budgetlab.windows')\n"
             "print('ok')")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
     assert out.strip() == "ok"
 
 
@@ -130,18 +143,21 @@ def test_every_parser_names_a_handler_that_exists():
     for name, parser in sub.choices.items():
         func = parser.get_default("func")
         if name == "export":
-            continue  # two formats, each with its own handler in budgetlab.cli.export (no pandas at import)
+            # two formats, each with its own handler in budgetlab.cli.export (no pandas at import)
+            continue
         assert callable(func), name
         if isinstance(func, Command):
             lazy[name] = func
-    assert set(lazy) == {"demo", "replay", "recalibrate", "compare-windows", "buckets", "incident", "alerts", "latency"}
+    assert set(lazy) == {"demo", "replay", "recalibrate", "compare-windows", "buckets", "incident",
+                         "alerts", "latency"}
     for name, command in lazy.items():  # the module's table holds the handler the parser names
         module = importlib.import_module(f"budgetlab.cli.{command.module}")
         assert command.name == name and callable(module.COMMANDS[name]), name
 
 
 def test_ctrl_c_while_a_command_module_is_imported_gives_one_line_and_exit_130(tmp_path):
-    # the child waits inside the import of the module that does the work (after parsing), then is interrupted
+    # the child waits inside the import of the module that does the work (after parsing), then is
+    # interrupted
     script = f"""
 import importlib.abc, sys, time
 sys.path.insert(0, {str(ROOT)!r})
@@ -155,7 +171,8 @@ sys.meta_path.insert(0, Slow())
 from budgetlab.cli import main
 raise SystemExit(main(["replay", "missing.csv"]))
 """
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
                             text=True, cwd=tmp_path)
     try:
         assert proc.stdout is not None

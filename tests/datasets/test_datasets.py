@@ -19,7 +19,8 @@ from budgetlab.events.schema import INCIDENT_COLUMNS, scope_mask, ts_ns
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ["demo", "outcomes_4w", "night_incident"]
-INCIDENTS = {"demo": "demo_incidents", "outcomes_4w": "incidents_4w", "night_incident": "night_incident_incidents"}
+INCIDENTS = {"demo": "demo_incidents", "outcomes_4w": "incidents_4w",
+             "night_incident": "night_incident_incidents"}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,8 @@ def loaded():
 
 def test_names():
     assert datasets.names() == [
-        "demo", "demo_incidents", "outcomes_4w", "incidents_4w", "night_incident", "night_incident_incidents"
+        "demo", "demo_incidents", "outcomes_4w", "incidents_4w", "night_incident",
+                                "night_incident_incidents"
     ]
 
 
@@ -41,7 +43,11 @@ def test_event_tables_are_canonical(loaded, name):
     expected = ["ts", "ok", "bucket", *keys] + (["session_id"] if name == "night_incident" else [])
     assert list(events.columns) == expected
     assert str(events["ts"].dtype) == "datetime64[ns, UTC]"
-    assert events["bucket"].cat.ordered and list(events["bucket"].cat.categories)[:3] == ["success", "timeout", "solve_error"]
+    assert events["bucket"].cat.ordered and list(events["bucket"].cat.categories)[:3] == [
+        "success",
+        "timeout",
+        "solve_error",
+    ]
     assert set(events["captcha_type"].unique()) == {"recaptcha_v2", "turnstile", "image"}
     assert set(events["region"].unique()) == {"fra", "ams"}
     assert set(events["bucket"].unique()) == {"success", "timeout", "solve_error"}
@@ -51,14 +57,18 @@ def test_event_tables_are_canonical(loaded, name):
 def test_incident_tables(loaded, name):
     table = loaded[name]
     assert list(table.columns) == list(INCIDENT_COLUMNS)
-    assert str(table["start"].dtype) == "datetime64[ns, UTC]" and str(table["end"].dtype) == "datetime64[ns, UTC]"
+    assert (
+        str(table["start"].dtype) == "datetime64[ns, UTC]"
+        and str(table["end"].dtype) == "datetime64[ns, UTC]"
+    )
     assert (table["start"] < table["end"]).all()
     assert table["severity"].between(0, 1).all()
     assert table["incident_id"].is_unique
 
 
 def _readme_rows() -> dict[str, int]:
-    """The row counts data/README.md promises, per load name (the table's 'load name' and 'rows' columns)."""
+    """The row counts data/README.md promises, per load name (the table's 'load name' and 'rows'
+    columns)."""
     rows = {}
     for line in (ROOT / "data" / "README.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -90,7 +100,8 @@ def test_shipped_files_stay_small():
     assert sum(sizes.values()) < 15e6, sizes  # what every wheel carries
 
 
-# Regenerating gives the same tables (frames, not bytes: parquet's footer records the writer's version).
+# Regenerating gives the same tables (frames, not bytes: parquet's footer records the writer's
+# version).
 @pytest.mark.parametrize("preset", list(synth.PRESETS))
 def test_regeneration_reproduces_the_committed_tables(loaded, preset):
     events, incidents = synth.generate_preset(preset)
@@ -123,7 +134,8 @@ def test_regeneration_command_writes_where_load_reads_by_default(monkeypatch, tm
     monkeypatch.setattr(cmd, "HOME", tmp_path / "home")
     monkeypatch.chdir(tmp_path)
     assert dataset_main(["--preset", "demo"]) == 0
-    assert sorted(p.name for p in (tmp_path / "home").iterdir()) == ["demo.parquet", "demo_incidents.csv"]
+    assert sorted(p.name for p in (tmp_path / "home").iterdir()) == ["demo.parquet",
+                                                                     "demo_incidents.csv"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
 
 
@@ -139,7 +151,8 @@ def test_data_readme_gives_each_command():
 def test_missing_file_says_how_to_regenerate(monkeypatch, tmp_path):
     monkeypatch.setattr(datasets, "_resource", lambda file_name: tmp_path / file_name)
     with pytest.raises(DatasetError, match=r"missing from this installation.*"
-                                           r"python -m budgetlab\.datasets --preset outcomes_4w --force"):
+                                           r"python -m budgetlab\.datasets --preset outcomes_4w "
+                                           r"--force"):
         datasets.load("outcomes_4w")
     with pytest.raises(DatasetError, match="night_incident"):
         datasets.load("night_incident_incidents")
@@ -167,7 +180,8 @@ def test_a_path_is_read_as_an_event_log(tmp_path):
     events = datasets.load("demo").iloc[::50].reset_index(drop=True)
     log = tmp_path / "log.csv"
     # a log as a user would have it: ISO times, an outcome label, two group columns
-    events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), outcome=events["bucket"].astype(str))[
+    events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                  outcome=events["bucket"].astype(str))[
         ["ts", "outcome", "captcha_type", "region"]].to_csv(log, index=False)
     for source in (str(log), log):
         mine = datasets.load(source, by=["captcha_type", "region"])
@@ -176,27 +190,34 @@ def test_a_path_is_read_as_an_event_log(tmp_path):
         for col in ("bucket", "captcha_type", "region"):
             assert mine[col].astype(str).tolist() == events[col].astype(str).tolist(), col
     # read_events' options go through (here: another time column name)
-    events.assign(finished=events["ts"], outcome=events["bucket"].astype(str))[["finished", "outcome"]].to_parquet(
-        tmp_path / "other.parquet")
+    events.assign(finished=events["ts"], outcome=events["bucket"].astype(str))[
+        ["finished", "outcome"]
+    ].to_parquet(tmp_path / "other.parquet")
     other = datasets.load(str(tmp_path / "other.parquet"), time="finished", kind="events")
     assert (other["ts"] == events["ts"]).all() and (other["ok"] == events["ok"]).all()
 
 
 def test_a_relative_path_and_a_glob(tmp_path, monkeypatch):
     (tmp_path / "logs").mkdir()
-    (tmp_path / "logs" / "a.csv").write_text("ts,outcome\n2026-01-05T10:00:00Z,success\n2026-01-05T10:00:01Z,timeout\n")
+    (tmp_path / "logs" / "a.csv").write_text(
+        "ts,outcome\n2026-01-05T10:00:00Z,success\n2026-01-05T10:00:01Z,timeout\n"
+    )
     (tmp_path / "logs" / "b.csv").write_text("ts,outcome\n2026-01-05T10:00:02Z,success\n")
     monkeypatch.chdir(tmp_path)
     one = datasets.load("logs/a.csv")
-    assert one["ok"].tolist() == [True, False] and one["bucket"].astype(str).tolist() == ["success", "timeout"]
+    assert one["ok"].tolist() == [True, False] and one["bucket"].astype(str).tolist() == ["success",
+                                                                                          "timeout"]
     both = datasets.load("logs/*.csv")
     assert both["ok"].tolist() == [True, False, True]
-    assert both["ts"].tolist() == [pd.Timestamp(f"2026-01-05 10:00:0{i}", tz="UTC") for i in range(3)]
+    assert both["ts"].tolist() == [pd.Timestamp(f"2026-01-05 10:00:0{i}",
+                                                tz="UTC") for i in range(3)]
 
 
 def test_an_incident_table_by_path(tmp_path):
     path = tmp_path / "labels.csv"
-    path.write_text("incident_id,start,end,scope\nX1,2026-01-05T10:00:00Z,2026-01-05T11:30:00Z,region=fra\n")
+    path.write_text(
+        "incident_id,start,end,scope\nX1,2026-01-05T10:00:00Z,2026-01-05T11:30:00Z,region=fra\n"
+    )
     table = datasets.load(str(path), kind="incidents")
     assert table["incident_id"].tolist() == ["X1"] and table["scope"].tolist() == ["region=fra"]
     assert table["start"].tolist() == [pd.Timestamp("2026-01-05 10:00", tz="UTC")]
@@ -214,9 +235,11 @@ def test_a_missing_path_is_named_as_a_file():
 
 def test_a_named_dataset_takes_by_and_default_options_only():
     assert len(datasets.load("demo", by=["captcha_type", "region"], time="ts", tz="UTC")) == 207_980
-    with pytest.raises(SchemaError, match="no group column 'session_id'.*captcha_type, region, sitekey"):
+    with pytest.raises(SchemaError,
+                       match="no group column 'session_id'.*captcha_type, region, sitekey"):
         datasets.load("demo", by="session_id")
-    with pytest.raises(ConfigError, match="time apply to a log file, not to the shipped dataset 'demo'"):
+    with pytest.raises(ConfigError,
+                       match="time apply to a log file, not to the shipped dataset 'demo'"):
         datasets.load("demo", time="finished_at")
     with pytest.raises(ConfigError, match="unknown option"):
         datasets.load("demo", window="1h")
@@ -232,7 +255,8 @@ def test_by_none_and_a_bad_by_act_the_same_for_a_name_and_a_path(tmp_path):
     assert len(datasets.load(str(log), by=None)) == 1
     assert len(datasets.load("demo", by=None)) == 207_980
     for source in (str(log), "demo"):
-        with pytest.raises(ConfigError, match="by= takes a column name or a list of names, got int"):
+        with pytest.raises(ConfigError,
+                           match="by= takes a column name or a list of names, got int"):
             datasets.load(source, by=3)
 
 
@@ -265,14 +289,20 @@ def test_committed_incidents_are_visible(loaded, preset):
     events, table = loaded[preset if preset != "demo" else "demo"], loaded[INCIDENTS[preset]]
     t = ts_ns(events)
     for row in table.itertuples(index=False):
-        a = row.start + (row.end - row.start) / 2 if row.kind == "gradual_degradation" else row.start
+        a = (
+            row.start + (row.end - row.start) / 2
+            if row.kind == "gradual_degradation"
+            else row.start
+        )
         lo, hi = np.searchsorted(t, [a.value, row.end.value])
         part = events.iloc[lo:hi]
         inside = part[scope_mask(part, row.scope)]
         n, rate = len(inside), float((~inside["ok"]).mean())
         assert n > 200, row.incident_id
         # binomial tolerance, 4 standard errors (the severity is the expected failure rate there)
-        assert abs(rate - row.severity) <= 4 * math.sqrt(row.severity * (1 - row.severity) / n) + 1e-12, row.incident_id
+        assert (
+            abs(rate - row.severity) <= 4 * math.sqrt(row.severity * (1 - row.severity) / n) + 1e-12
+        ), row.incident_id
 
 
 def test_night_incident_story(loaded):
@@ -282,11 +312,14 @@ def test_night_incident_story(loaded):
     # the seed tracker's 1 h window at the alert: events with alert - 1h <= ts <= alert
     window = rc[(rc["ts"] >= alert - pd.Timedelta("1h")) & (rc["ts"] <= alert)]
     assert round(100 * float(window["ok"].mean()), 1) == 94.2
-    day_before = rc[(rc["ts"] >= alert - pd.Timedelta("25h")) & (rc["ts"] < alert - pd.Timedelta("23h"))]
+    day_before = rc[
+        (rc["ts"] >= alert - pd.Timedelta("25h")) & (rc["ts"] < alert - pd.Timedelta("23h"))
+    ]
     assert float(day_before["ok"].mean()) > 0.95  # the same hour a day earlier was above target
     # the storm in fra overlaps the degradation of reCAPTCHA v2, and both cover the alert
     kinds = dict(zip(table["kind"], table["scope"], strict=True))
-    assert kinds == {"gradual_degradation": "captcha_type=recaptcha_v2", "timeout_storm": "region=fra"}
+    assert kinds == {"gradual_degradation": "captcha_type=recaptcha_v2",
+                     "timeout_storm": "region=fra"}
     assert ((table["start"] <= alert) & (table["end"] > alert)).all()
     # the storm is a fra network problem: fra's timeouts during it far above ams's and above fra's
     # own rate in the same hours the night before
@@ -294,7 +327,11 @@ def test_night_incident_story(loaded):
 
     def timeout_rate(region, shift):
         t = events["ts"]
-        m = (t >= storm["start"] - shift) & (t < storm["end"] - shift) & (events["region"] == region)
+        m = (
+            (t >= storm["start"] - shift)
+            & (t < storm["end"] - shift)
+            & (events["region"] == region)
+        )
         return float((events["bucket"][m] == "timeout").mean())
 
     now, before = pd.Timedelta(0), pd.Timedelta("1D")

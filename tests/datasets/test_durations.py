@@ -23,7 +23,8 @@ def test_without_durations_the_output_is_the_committed_file():
     # the committed demo.parquet was written by the generator before durations existed
     events, _ = generate(**ARGS)
     committed = datasets.load("demo")
-    pd.testing.assert_frame_equal(events.reset_index(drop=True), committed.reset_index(drop=True), check_categorical=True)
+    pd.testing.assert_frame_equal(events.reset_index(drop=True), committed.reset_index(drop=True),
+                                  check_categorical=True)
 
 
 def test_durations_change_only_the_cut_attempts(with_durations):
@@ -36,7 +37,10 @@ def test_durations_change_only_the_cut_attempts(with_durations):
     assert changed.sum() > 0
     assert (with_durations["bucket"].astype(str).to_numpy()[changed] == "timeout").all()
     assert (dur[changed] == np.timedelta64(45, "s")).all()
-    assert (with_durations["ok"].to_numpy() == (with_durations["bucket"].astype(str) == "success").to_numpy()).all()
+    assert (
+        with_durations["ok"].to_numpy()
+        == (with_durations["bucket"].astype(str) == "success").to_numpy()
+    ).all()
 
 
 def test_timeouts_are_censored_at_the_client_timeout(with_durations):
@@ -50,10 +54,14 @@ def test_timeouts_are_censored_at_the_client_timeout(with_durations):
 
 def test_the_incident_is_slow(with_durations):
     # the demo's incident (reCAPTCHA v2, 01:30-05:30 Berlin on 2026-10-08) runs at slow_factor 3:
-    # the median attempt there (solve errors aside, cut ones at 45 s: 3 x 14 s = 42 s is below the cut,
+    # the median attempt there (solve errors aside, cut ones at 45 s: 3 x 14 s = 42 s is below the
+    # cut,
     # so the median is not censored) is about 3 x the median of the same type outside it
     inc = datasets.load("demo_incidents").iloc[0]
-    ev = with_durations[(with_durations["captcha_type"] == "recaptcha_v2") & (with_durations["bucket"] != "solve_error")]
+    ev = with_durations[
+        (with_durations["captcha_type"] == "recaptcha_v2")
+        & (with_durations["bucket"] != "solve_error")
+    ]
     inside = (ev["ts"] >= inc["start"]) & (ev["ts"] < inc["end"])
     ratio = ev.loc[inside, "duration"].median() / ev.loc[~inside, "duration"].median()
     assert 2.5 < ratio < 3.5

@@ -25,15 +25,20 @@ START = "2026-10-05T00:00Z"  # a Monday
 INCIDENTS = [
     {"incident_id": "A", "kind": "outage", "start": "2026-10-05T12:00Z", "end": "2026-10-05T12:15Z",
      "scope": "*", "severity": 1.0},
-    {"incident_id": "B", "kind": "timeout_storm", "start": "2026-10-05T18:00Z", "end": "2026-10-05T19:30Z",
+    {"incident_id": "B", "kind": "timeout_storm", "start": "2026-10-05T18:00Z",
+     "end": "2026-10-05T19:30Z",
      "scope": "region=ams", "severity": 0.25},
-    {"incident_id": "C", "kind": "solver_degradation", "start": "2026-10-06T09:00Z", "end": "2026-10-06T12:00Z",
+    {"incident_id": "C", "kind": "solver_degradation", "start": "2026-10-06T09:00Z",
+     "end": "2026-10-06T12:00Z",
      "scope": "captcha_type=image", "severity": 0.2},
-    {"incident_id": "D", "kind": "gradual_degradation", "start": "2026-10-06T14:00Z", "end": "2026-10-06T18:00Z",
+    {"incident_id": "D", "kind": "gradual_degradation", "start": "2026-10-06T14:00Z",
+     "end": "2026-10-06T18:00Z",
      "scope": "captcha_type=recaptcha_v2&region=fra", "severity": 0.15},
-    {"incident_id": "E", "kind": "slow_burn", "start": "2026-10-07T00:00Z", "end": "2026-10-09T00:00Z",
+    {"incident_id": "E", "kind": "slow_burn", "start": "2026-10-07T00:00Z",
+     "end": "2026-10-09T00:00Z",
      "scope": "captcha_type=turnstile", "severity": 0.035},
-    {"incident_id": "F", "kind": "sitekey_change", "start": "2026-10-09T06:00Z", "end": "2026-10-10T00:00Z",
+    {"incident_id": "F", "kind": "sitekey_change", "start": "2026-10-09T06:00Z",
+     "end": "2026-10-10T00:00Z",
      "scope": f"captcha_type=image&sitekey={SK['image'][1]}", "severity": 0.4},
 ]
 
@@ -75,7 +80,8 @@ def test_same_seed_same_tables_bit_for_bit():
 def test_columns_are_canonical_and_valid(runs):
     events, table, _ = runs
     assert list(events.columns) == CANONICAL
-    assert check_events(events, ["captcha_type", "region", "sitekey"]) == ["captcha_type", "region", "sitekey"]
+    assert check_events(events, ["captcha_type", "region", "sitekey"]) == ["captcha_type", "region",
+                                                                           "sitekey"]
     assert str(events["ts"].dtype) == "datetime64[ns, UTC]"
     assert list(events["bucket"].cat.categories) == ["success", "timeout", "solve_error"]
     assert events["bucket"].cat.ordered
@@ -107,9 +113,11 @@ def test_sessions_are_opaque_and_coherent(runs):
     assert str(ids.dtype) == "string"
     assert ids.str.fullmatch(r"[0-9a-f]{12}").all()
     per = events.groupby("session_id", observed=True).agg(
-        n=("ts", "size"), types=("captcha_type", "nunique"), regions=("region", "nunique"), keys=("sitekey", "nunique")
+        n=("ts", "size"), types=("captcha_type", "nunique"), regions=("region", "nunique"),
+                                                          keys=("sitekey", "nunique")
     )
-    assert (per[["types", "regions", "keys"]] == 1).all().all()  # a session is one stream and one sitekey
+    # a session is one stream and one sitekey
+    assert (per[["types", "regions", "keys"]] == 1).all().all()
     # attempts per session: geometric with mean 2 (the default), cut at stream ends
     assert per["n"].mean() == pytest.approx(2.0, rel=0.02)
 
@@ -118,7 +126,8 @@ def test_sitekeys_follow_zipf_weights(runs):
     events, _, without = runs
     img = without[without["captcha_type"] == "image"]
     shares = img["sitekey"].value_counts(normalize=True)
-    # Zipf 1, 1/2, 1/3, 1/4 normalised by H_4 = 25/12: 0.48, 0.24, 0.16, 0.12 (per session, 2 attempts each)
+    # Zipf 1, 1/2, 1/3, 1/4 normalised by H_4 = 25/12: 0.48, 0.24, 0.16, 0.12 (per session, 2
+    # attempts each)
     expected = np.array([1, 1 / 2, 1 / 3, 1 / 4]) * 12 / 25
     for key, p in zip(SK["image"], expected, strict=True):
         assert shares[key] == pytest.approx(p, abs=0.01)
@@ -145,14 +154,16 @@ def test_poisson_volume_and_shares():
 @pytest.mark.parametrize("night_ratio, weekend_ratio", [(0.25, 0.7), (0.5, 1.0)])
 def test_daily_and_weekly_cycle_in_local_time(night_ratio, weekend_ratio):
     # 2026-10-19 .. 11-02 crosses the end of summer time (Oct 25): local hours must stay local.
-    events, _ = synth.generate("2026-10-19", 14, seed=5, rate=3.0, incidents=None, session_ids=False,
+    events, _ = synth.generate("2026-10-19", 14, seed=5, rate=3.0, incidents=None,
+                               session_ids=False,
                                night_ratio=night_ratio, weekend_ratio=weekend_ratio)
     local = events["ts"].dt.tz_convert("Europe/Berlin")
     hour = local.dt.hour + local.dt.minute / 60
     weekday = (local.dt.day_of_week < 5).to_numpy()
     night = ((hour >= 2.5) & (hour < 3.5)).to_numpy()
     day = ((hour >= 14.5) & (hour < 15.5)).to_numpy()
-    for part in (local < pd.Timestamp("2026-10-25", tz="Europe/Berlin"), local >= pd.Timestamp("2026-10-26", tz="Europe/Berlin")):
+    for part in (local < pd.Timestamp("2026-10-25", tz="Europe/Berlin"),
+                 local >= pd.Timestamp("2026-10-26", tz="Europe/Berlin")):
         part = part.to_numpy()
         n_night, n_day = (night & weekday & part).sum(), (day & weekday & part).sum()
         # averaging exp(A cos) over +-30 min moves the ratio by < 0.5 %; Poisson noise ~1.5 %
@@ -204,7 +215,8 @@ def test_timeouts_peak_at_night_and_come_in_bursts():
     day = hour.isin([12, 13, 14, 15, 16]).to_numpy()
     assert timeout[night].mean() > 1.5 * timeout[day].mean()
     # bursts: the worst minute of a region holds far more timeouts than without bursts
-    smooth, _ = synth.generate(START, 7, seed=2, rate=3.0, incidents=None, session_ids=False, bursts_per_day=0)
+    smooth, _ = synth.generate(START, 7, seed=2, rate=3.0, incidents=None, session_ids=False,
+                               bursts_per_day=0)
     assert _timeouts_per_minute(events).max() >= 2 * _timeouts_per_minute(smooth).max()
 
 
@@ -234,7 +246,9 @@ def test_incidents_leave_traffic_and_other_outcomes_alone(runs):
 def test_failure_rate_inside_incident_is_severity(runs, incident):
     events, table, without = runs
     row = next(table[table["incident_id"] == incident].itertuples(index=False))
-    start = row.start + (row.end - row.start) / 2 if row.kind == "gradual_degradation" else row.start
+    start = (
+        row.start + (row.end - row.start) / 2 if row.kind == "gradual_degradation" else row.start
+    )
     m = _in_incident(events, row, start=start)
     n, fails = int(m.sum()), int((~events["ok"][m]).sum())
     assert n > 300
@@ -258,7 +272,12 @@ def test_gradual_degradation_ramps_up(runs):
     row = next(table[table["kind"] == "gradual_degradation"].itertuples(index=False))
     quarter = (row.end - row.start) / 4
     first = _in_incident(events, row) & (events["ts"] < row.start + quarter).to_numpy()
-    second = _in_incident(events, row) & ((events["ts"] >= row.start + quarter) & (events["ts"] < row.start + 2 * quarter)).to_numpy()
+    second = (
+        _in_incident(events, row)
+        & (
+            (events["ts"] >= row.start + quarter) & (events["ts"] < row.start + 2 * quarter)
+        ).to_numpy()
+    )
     base = (~without["ok"][first | second]).mean()
     f1, f2 = (~events["ok"][first]).mean(), (~events["ok"][second]).mean()
     # the excess ramps linearly from 0 to full over the first half: on average 1/4 of it in the
@@ -270,8 +289,10 @@ def test_gradual_degradation_ramps_up(runs):
 
 def test_overlapping_incidents_add_their_excess():
     inc = [
-        {"kind": "timeout_storm", "start": "2026-10-05T10:00Z", "end": "2026-10-05T14:00Z", "scope": "region=fra", "severity": 0.15},
-        {"kind": "solver_degradation", "start": "2026-10-05T10:00Z", "end": "2026-10-05T14:00Z", "scope": "captcha_type=recaptcha_v2", "severity": 0.2},
+        {"kind": "timeout_storm", "start": "2026-10-05T10:00Z", "end": "2026-10-05T14:00Z",
+         "scope": "region=fra", "severity": 0.15},
+        {"kind": "solver_degradation", "start": "2026-10-05T10:00Z", "end": "2026-10-05T14:00Z",
+         "scope": "captcha_type=recaptcha_v2", "severity": 0.2},
     ]
     both, _ = synth.generate(START, 1, seed=6, rate=30.0, incidents=inc, session_ids=False)
     base, _ = synth.generate(START, 1, seed=6, rate=30.0, incidents=None, session_ids=False)
@@ -280,7 +301,9 @@ def test_overlapping_incidents_add_their_excess():
     t = both["ts"]
     m = ((t >= "2026-10-05T10:00Z") & (t < "2026-10-05T14:00Z") & (both["region"] == "fra")
          & (both["captcha_type"] == "recaptcha_v2")).to_numpy()
-    rate = {name: (~f["ok"][m]).mean() for name, f in [("both", both), ("base", base), ("storm", storm), ("deg", deg)]}
+    rate = {name: (~f["ok"][m]).mean() for name, f in [("both", both), ("base", base), ("storm",
+                                                                                        storm),
+                                                       ("deg", deg)]}
     expected = rate["base"] + (rate["storm"] - rate["base"]) + (rate["deg"] - rate["base"])
     assert rate["both"] == pytest.approx(expected, abs=4 * math.sqrt(0.3 * 0.7 / m.sum()) * 2)
 
@@ -292,7 +315,8 @@ def test_auto_incidents_one_of_each_kind_apart():
     assert (table["start"] >= events["ts"].min().floor("D")).all()
     assert (table["end"] <= pd.Timestamp(START) + pd.Timedelta("14D")).all()
     ordered = table.sort_values("start")
-    assert (ordered["start"].to_numpy()[1:] >= ordered["end"].to_numpy()[:-1]).all()  # no overlap in time
+    # no overlap in time
+    assert (ordered["start"].to_numpy()[1:] >= ordered["end"].to_numpy()[:-1]).all()
     for row in table.itertuples(index=False):
         parse_scope(row.scope)
         m = _in_incident(events, row)

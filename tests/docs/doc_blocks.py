@@ -68,7 +68,9 @@ def blocks(page: Path) -> list[Block]:
             continue
         fence, info = m.group("fence"), m.group("info").strip()
         j = i + 1
-        while j < len(lines) and not re.match(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\s*$", lines[j]):
+        while j < len(lines) and not re.match(
+            rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\s*$", lines[j]
+        ):
             j += 1
         if not info.startswith("{"):
             k = i - 1
@@ -76,6 +78,7 @@ def blocks(page: Path) -> list[Block]:
                 k -= 1
             mark = _NOT_EXECUTED.match(lines[k].strip()) if k >= 0 else None
             out.append(Block(page, i + 1, info.split()[0].lower() if info else "",
-                             "\n".join(lines[i + 1:j]) + "\n", mark.group("reason") if mark else None))
+                             "\n".join(lines[i + 1:j]) + "\n",
+                             mark.group("reason") if mark else None))
         i = j + 1
     return out

@@ -1,8 +1,10 @@
 """Every code block of README.md and docs/**/*.md runs (or says why it cannot).
 
 * ``python`` blocks run page by page in one namespace, in a temporary working folder that holds the
-  sample files (tests/docs/conftest.py); the page's blocks share that folder with its command blocks.
-* ``bash``/``console`` blocks whose commands all start with ``budgetlab `` or ``python -m budgetlab``
+  sample files (tests/docs/conftest.py); the page's blocks share that folder with its command
+  blocks.
+* ``bash``/``console`` blocks whose commands all start with ``budgetlab `` or ``python -m
+budgetlab``
   run each command as a subprocess (the checkout's budgetlab) and must exit 0.
 * Any other block of code carries ``<!-- not executed: REASON -->`` on the line above it.
 * ``yaml``/``json`` blocks are parsed; ``text``/``output`` blocks are shown output, not code.
@@ -85,9 +87,11 @@ def _page_id(page: Path) -> str:
 
 def test_command_parsing() -> None:
     """Comments and continuation lines are read as bash reads them (hand-written cases)."""
-    assert strip_comment("budgetlab replay x --slo a.yaml#b   # it's a comment") == "budgetlab replay x --slo a.yaml#b   "
+    assert strip_comment("budgetlab replay x --slo a.yaml#b   # it's a "
+                         "comment") == "budgetlab replay x --slo a.yaml#b   "
     assert strip_comment("--selector 'job=\"a #b\"' # c") == "--selector 'job=\"a #b\"' "
-    b = Block(ROOT / "README.md", 1, "bash", "# a comment\nbudgetlab replay a.csv \\\n    --by 'x y'  # why\n", None)
+    b = Block(ROOT / "README.md", 1, "bash",
+              "# a comment\nbudgetlab replay a.csv \\\n    --by 'x y'  # why\n", None)
     assert commands(b) == [["budgetlab", "replay", "a.csv", "--by", "x y"]]
     assert runnable(b)
     assert not runnable(Block(ROOT / "README.md", 1, "bash", "pip install .\n", None))
@@ -124,7 +128,9 @@ def test_data_blocks_parse(page: Path) -> None:
         if b.not_executed is not None:
             continue
         if b.language == "yaml":
-            assert [doc for doc in yaml.safe_load_all(b.code) if doc is not None], f"{b.where}: empty YAML"
+            assert [doc for doc in yaml.safe_load_all(b.code) if doc is not None], (
+                f"{b.where}: empty YAML"
+            )
         elif b.language == "json":
             assert json.loads(b.code) is not None, f"{b.where}: empty JSON"
 
@@ -146,7 +152,8 @@ def _run_cli(b: Block, cwd: Path) -> None:
             argv = ["-m", "budgetlab", *argv[1:]]
         else:
             argv = argv[1:]
-        proc = subprocess.run([sys.executable, *argv], cwd=cwd, env=env, capture_output=True, text=True,
+        proc = subprocess.run([sys.executable, *argv], cwd=cwd, env=env, capture_output=True,
+                              text=True,
                               timeout=300, check=False)
         assert proc.returncode == 0, (f"{b.where}: `{shlex.join(argv)}` exited {proc.returncode}:\n"
                                       f"{proc.stderr[-2000:]}")

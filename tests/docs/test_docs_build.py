@@ -1,4 +1,5 @@
-"""The docs build with Sphinx, warnings as errors, as `python -m sphinx -W --keep-going -b html docs OUT`."""
+"""The docs build with Sphinx, warnings as errors, as `python -m sphinx -W --keep-going -b html docs
+OUT`."""
 
 from __future__ import annotations
 
@@ -39,17 +40,20 @@ def test_docs_build_without_warnings(tmp_path: Path) -> None:
         for name in mod.__all__:
             if name in ("synth", "datasets"):
                 continue
-            assert f'id="{mod.__name__}.{name}"' in api, f"{mod.__name__}.{name} missing from the API page"
+            assert f'id="{mod.__name__}.{name}"' in api, (f"{mod.__name__}.{name} missing from the "
+                                                          "API page")
 
 
 def test_a_warning_fails_the_build(tmp_path: Path) -> None:
     """The same command fails on a warning (a page outside every toctree is one)."""
     src = tmp_path / "src"
     src.mkdir()
-    (src / "conf.py").write_text('extensions = ["myst_parser"]\nsource_suffix = {".md": "markdown"}\n')
+    (src / "conf.py").write_text('extensions = ["myst_parser"]\nsource_suffix = {".md": '
+                                 '"markdown"}\n')
     (src / "index.md").write_text("# Index\n")
     (src / "orphan.md").write_text("# Not in any toctree\n")
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                           str(src), str(tmp_path / "out")], capture_output=True, text=True, timeout=300,
+                           str(src), str(tmp_path / "out")], capture_output=True, text=True,
+                          timeout=300,
                           check=False)
     assert proc.returncode != 0 and "toctree" in proc.stderr

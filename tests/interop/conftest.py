@@ -32,7 +32,8 @@ def prom() -> Iterator[str]:
     """URL of a real Prometheus server on 127.0.0.1 holding the generated counters of
     ``tests/interop/prometheus_server.py`` (one server for every test that reads it)."""
     if prometheus_binaries() is None:
-        missing_binary("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
+        missing_binary("prometheus or promtool",
+                       "needs the prometheus and promtool binaries on PATH "
                  "(Debian package 'prometheus')")
     with PrometheusServer(openmetrics(make_counts())) as url:
         yield url
@@ -43,7 +44,8 @@ def hist_prom() -> Iterator[str]:
     """URL of a real Prometheus server holding the histogram of
     ``tests/interop/prometheus_server.histogram_counts`` (latency SLIs, issue 32)."""
     if prometheus_binaries() is None:
-        missing_binary("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
+        missing_binary("prometheus or promtool",
+                       "needs the prometheus and promtool binaries on PATH "
                        "(Debian package 'prometheus')")
     with PrometheusServer(histogram_openmetrics(histogram_counts())) as url:
         yield url

@@ -39,11 +39,14 @@ from typing import Any, NamedTuple
 
 SDK_COMMIT = "ae145da12c36289a0c6566474f1ce8a9a6aeaf1e"
 
-DNS = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")  # rules.StringDNSLabel (RFC 1123), length <= 63
+# rules.StringDNSLabel (RFC 1123), length <= 63
+DNS = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 LABEL_KEY = re.compile(r"^[a-zA-Z0-9]([-._a-zA-Z0-9]{0,61}[a-zA-Z0-9])?$")
 ANN_KEY_LEN = re.compile(r"^(.{0,253}/)?.{0,63}$", re.S)
-ANN_KEY = re.compile(r"^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?"
-                     r"[a-zA-Z0-9]([-._a-zA-Z0-9]{0,61}[a-zA-Z0-9])?$")
+ANN_KEY = re.compile(
+    r"^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?"
+    r"[a-zA-Z0-9]([-._a-zA-Z0-9]{0,61}[a-zA-Z0-9])?$"
+)
 SHORTHAND = re.compile(r"^[0-9]+[mhdwMQY]$")
 OPS = {"gt", "lt", "gte", "lte"}
 ALPHA = re.compile(r"^[A-Za-z]+$")
@@ -83,7 +86,8 @@ def _metadata(r: _Run, m: Any, path: str, *, v1alpha: bool = False) -> None:
     if not isinstance(m, Mapping):
         r.add(path, "required")
         return
-    r.keys(m, path, {"name", "displayName"} if v1alpha else {"name", "displayName", "labels", "annotations"})
+    r.keys(m, path, {"name", "displayName"} if v1alpha else {"name", "displayName", "labels",
+                                                             "annotations"})
     name = m.get("name")
     if _empty(name):
         r.add(f"{path}.name", "required")
@@ -227,19 +231,22 @@ def _target_spec(r: _Run, s: Any, path: str) -> None:
 def _policy_spec(r: _Run, s: Any, path: str) -> None:
     if not isinstance(s, Mapping):
         s = {}
-    r.keys(s, path, {"description", "alertWhenNoData", "alertWhenBreaching", "alertWhenResolved", "conditions",
+    r.keys(s, path, {"description", "alertWhenNoData", "alertWhenBreaching", "alertWhenResolved",
+                     "conditions",
                      "notificationTargets"})
     _max(r, s.get("description"), f"{path}.description")
     conds = s.get("conditions") or []
     if len(conds) != 1:
         r.add(f"{path}.conditions", "slice_length")
     for i, c in enumerate(conds):
-        _ref_or_inline(r, c, f"{path}.conditions[{i}]", "conditionRef", "AlertCondition", _condition_spec)
+        _ref_or_inline(r, c, f"{path}.conditions[{i}]", "conditionRef", "AlertCondition",
+                       _condition_spec)
     nts = s.get("notificationTargets") or []
     if len(nts) < 1:
         r.add(f"{path}.notificationTargets", "slice_min_length")
     for i, t in enumerate(nts):
-        _ref_or_inline(r, t, f"{path}.notificationTargets[{i}]", "targetRef", "AlertNotificationTarget", _target_spec)
+        _ref_or_inline(r, t, f"{path}.notificationTargets[{i}]", "targetRef",
+                       "AlertNotificationTarget", _target_spec)
 
 
 def _calendar(r: _Run, cal: Any, path: str) -> None:
@@ -260,11 +267,15 @@ def _slo_spec(r: _Run, s: Any, path: str) -> None:
     if not isinstance(s, Mapping):
         r.add(path, "required")
         return
-    r.keys(s, path, {"description", "service", "indicator", "indicatorRef", "budgetingMethod", "timeWindow",
+    r.keys(s, path, {"description", "service", "indicator", "indicatorRef", "budgetingMethod",
+                     "timeWindow",
                      "objectives", "alertPolicies"})
     objs = s.get("objectives") or []
-    composite = any(isinstance(o, Mapping) and (o.get("indicator") is not None or o.get("indicatorRef") is not None)
-                    for o in objs)
+    composite = any(
+        isinstance(o, Mapping)
+        and (o.get("indicator") is not None or o.get("indicatorRef") is not None)
+        for o in objs
+    )
     has_ind = s.get("indicator") is not None or s.get("indicatorRef") is not None
     if composite == has_ind:
         r.add(path, "mutually_exclusive")
@@ -311,18 +322,27 @@ def _slo_spec(r: _Run, s: Any, path: str) -> None:
             if isinstance(tw.get("calendar"), Mapping):
                 _calendar(r, tw["calendar"], f"{tp}.calendar")
     for i, p in enumerate(s.get("alertPolicies") or []):
-        _ref_or_inline(r, p, f"{path}.alertPolicies[{i}]", "alertPolicyRef", "AlertPolicy", _policy_spec)
-    ratio = isinstance(ind, Mapping) and isinstance(ind.get("spec"), Mapping) and "ratioMetric" in ind["spec"]
-    threshold = isinstance(ind, Mapping) and isinstance(ind.get("spec"), Mapping) and "thresholdMetric" in ind["spec"]
+        _ref_or_inline(r, p, f"{path}.alertPolicies[{i}]", "alertPolicyRef", "AlertPolicy",
+                       _policy_spec)
+    ratio = isinstance(ind, Mapping) and isinstance(ind.get("spec"),
+                                                    Mapping) and "ratioMetric" in ind["spec"]
+    threshold = (
+        isinstance(ind, Mapping)
+        and isinstance(ind.get("spec"), Mapping)
+        and "thresholdMetric" in ind["spec"]
+    )
     for i, o in enumerate(objs):
         op = f"{path}.objectives[{i}]"
-        r.keys(o, op, {"displayName", "op", "value", "target", "targetPercent", "timeSliceTarget", "timeSliceWindow",
+        r.keys(o, op, {"displayName", "op", "value", "target", "targetPercent", "timeSliceTarget",
+                       "timeSliceWindow",
                        "indicator", "indicatorRef", "compositeWeight"})
         if ("target" in o) == ("targetPercent" in o):
             r.add(op, "mutually_exclusive")
         if "target" in o and not (_num(o["target"]) and 0 <= o["target"] < 1):
             r.add(f"{op}.target", "gte/lt")
-        if "targetPercent" in o and not (_num(o["targetPercent"]) and 0 <= o["targetPercent"] < 100):
+        if "targetPercent" in o and not (
+            _num(o["targetPercent"]) and 0 <= o["targetPercent"] < 100
+        ):
             r.add(f"{op}.targetPercent", "gte/lt")
         if ratio:
             for k in ("value", "op"):
@@ -353,8 +373,10 @@ def _data_source_spec(r: _Run, s: Any, path: str) -> None:
         r.add(f"{path}.connectionDetails", "required")
 
 
-_V1 = {"SLO": _slo_spec, "SLI": _sli_spec, "Service": _service_spec, "DataSource": _data_source_spec,
-       "AlertPolicy": _policy_spec, "AlertCondition": _condition_spec, "AlertNotificationTarget": _target_spec}
+_V1 = {"SLO": _slo_spec, "SLI": _sli_spec, "Service": _service_spec,
+       "DataSource": _data_source_spec,
+       "AlertPolicy": _policy_spec, "AlertCondition": _condition_spec,
+       "AlertNotificationTarget": _target_spec}
 
 
 def _v1alpha_metric(r: _Run, m: Any, path: str) -> None:
@@ -385,7 +407,8 @@ def _v1alpha_slo(r: _Run, s: Any, path: str) -> None:
     if _empty(s.get("service")):
         r.add(f"{path}.service", "required")
     if isinstance(s.get("indicator"), Mapping):
-        _v1alpha_metric(r, s["indicator"].get("thresholdMetric"), f"{path}.indicator.thresholdMetric")
+        _v1alpha_metric(r, s["indicator"].get("thresholdMetric"),
+                        f"{path}.indicator.thresholdMetric")
     if s.get("budgetingMethod") not in ("Occurrences", "Timeslices"):
         r.add(f"{path}.budgetingMethod", "one_of")
     tws = s.get("timeWindows") or []

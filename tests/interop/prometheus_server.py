@@ -65,8 +65,10 @@ def make_counts(minutes: int = MINUTES) -> list[SeriesCounts]:
     n_par = 15 + (5 * k + 3) % 13
     e_par = ((k % 61) == 7).astype(np.int64)
     return [*fra,
-            SeriesCounts({"region": "ams", "instance": "a"}, n_ams.astype(np.int64), e_ams, reset_at=RESET_MINUTE),
-            SeriesCounts({"region": "par", "instance": "a"}, n_par.astype(np.int64), e_par.astype(np.int64),
+            SeriesCounts({"region": "ams", "instance": "a"}, n_ams.astype(np.int64), e_ams,
+                         reset_at=RESET_MINUTE),
+            SeriesCounts({"region": "par", "instance": "a"}, n_par.astype(np.int64),
+                         e_par.astype(np.int64),
                          missing=GAP_MINUTES)]
 
 
@@ -82,7 +84,8 @@ def event_log(counts: list[SeriesCounts], start: pd.Timestamp = START) -> pd.Dat
             ts.append(t)
             ok.append(np.arange(m) >= s.e[kk])
             region.append(np.full(m, s.labels["region"], dtype=object))
-    frame = pd.DataFrame({"ts": pd.to_datetime(np.concatenate(ts), utc=True), "ok": np.concatenate(ok),
+    frame = pd.DataFrame({"ts": pd.to_datetime(np.concatenate(ts), utc=True),
+                          "ok": np.concatenate(ok),
                           "region": pd.Categorical(np.concatenate(region))})
     return frame.sort_values("ts", kind="stable").reset_index(drop=True)
 
@@ -100,7 +103,8 @@ def openmetrics(counts: list[SeriesCounts], start: pd.Timestamp = START) -> str:
     """OpenMetrics text of the three counters, one sample per series per minute end."""
     t0 = start.value // 10**9
     lines = []
-    for family, part in (("app_requests", "n"), ("app_request_errors", "e"), ("app_request_successes", "g")):
+    for family, part in (("app_requests", "n"), ("app_request_errors", "e"),
+                         ("app_request_successes", "g")):
         lines.append(f"# TYPE {family} counter")
         for s in counts:
             per = s.n if part == "n" else s.e if part == "e" else s.n - s.e
@@ -123,7 +127,8 @@ HISTOGRAM_MINUTES = 180
 def histogram_counts(minutes: int = HISTOGRAM_MINUTES) -> dict[str, np.ndarray]:
     """Events per minute and bucket (columns: (0, 0.1], (0.1, 0.5], (0.5, 1], (1, +Inf)) per region:
     ``fra`` 30 a minute within 0.1 s except minutes [60, 80), where 20 of the 30 take (0.5, 1] s;
-    ``ams`` 10 a minute within 0.1 s except minutes [100, 110), where 4 of the 10 take (0.1, 0.5] s."""
+    ``ams`` 10 a minute within 0.1 s except minutes [100, 110), where 4 of the 10 take (0.1, 0.5]
+    s."""
     fra = np.zeros((minutes, 4), dtype=np.int64)
     fra[:, 0] = 30
     fra[60:80, 0], fra[60:80, 2] = 10, 20
@@ -139,13 +144,17 @@ def histogram_openmetrics(counts: dict[str, np.ndarray], start: pd.Timestamp = S
     t0 = start.value // 10**9
     lines = [f"# TYPE {HISTOGRAM} histogram"]
     for region, per in counts.items():
-        cum = np.vstack([np.zeros((1, 4), dtype=np.int64), np.cumsum(per, axis=0)])  # per minute end
+        # per minute end
+        cum = np.vstack([np.zeros((1, 4), dtype=np.int64), np.cumsum(per, axis=0)])
         below = np.cumsum(cum, axis=1)  # cumulative over the bounds
         for i in range(len(cum)):
             for j, le in enumerate(HISTOGRAM_BOUNDS):
-                lines.append(f'{HISTOGRAM}_bucket{{le="{le}",region="{region}"}} {int(below[i, j])} {t0 + 60 * i}')
-            lines.append(f'{HISTOGRAM}_count{{region="{region}"}} {int(below[i, -1])} {t0 + 60 * i}')
-            lines.append(f'{HISTOGRAM}_sum{{region="{region}"}} {0.05 * int(below[i, -1]):.2f} {t0 + 60 * i}')
+                lines.append(f'{HISTOGRAM}_bucket{{le="{le}",region="{region}"}} '
+                             f'{int(below[i, j])} {t0 + 60 * i}')
+            lines.append(f'{HISTOGRAM}_count{{region="{region}"}} {int(below[i, -1])} '
+                         f'{t0 + 60 * i}')
+            lines.append(f'{HISTOGRAM}_sum{{region="{region}"}} {0.05 * int(below[i, -1]):.2f} '
+                         f'{t0 + 60 * i}')
     lines.append("# EOF")
     return "\n".join(lines) + "\n"
 
@@ -155,7 +164,8 @@ def missing_binary(what: str, skip_reason: str) -> None:
     import pytest
 
     if os.environ.get("CI"):
-        pytest.fail(f"{what} is missing; .ci/run installs Debian's 'prometheus' package, which provides it.")
+        pytest.fail(f"{what} is missing; .ci/run installs Debian's 'prometheus' package, which "
+                    "provides it.")
     pytest.skip(skip_reason)
 
 
@@ -176,7 +186,8 @@ class PrometheusServer:
     (one text, or several covering consecutive time ranges), and with ``blocks`` the TSDB blocks
     of a folder (recording rules backfilled by ``promtool tsdb create-blocks-from rules``)."""
 
-    def __init__(self, text: str | list[str], *, rules: str | None = None, ready_timeout: float = 60.0,
+    def __init__(self, text: str | list[str], *, rules: str | None = None,
+                 ready_timeout: float = 60.0,
                  blocks: Path | None = None) -> None:
         bins = prometheus_binaries()
         if bins is None:
@@ -185,7 +196,8 @@ class PrometheusServer:
         self.text = text
         self.rules = rules
         self.ready_timeout = ready_timeout
-        self.blocks = blocks  # a folder of TSDB blocks (promtool create-blocks-from rules) served too
+        # a folder of TSDB blocks (promtool create-blocks-from rules) served too
+        self.blocks = blocks
         self.proc: subprocess.Popen[bytes] | None = None
         self.tmp: tempfile.TemporaryDirectory[str] | None = None
         self.url = ""
@@ -194,11 +206,14 @@ class PrometheusServer:
         self.tmp = tempfile.TemporaryDirectory(prefix="budgetlab-prom-")
         root = Path(self.tmp.name)
         data = root / "tsdb"
-        # promtool 2.42 reads its whole input once per 2-hour block: long spans come as several texts
+        # promtool 2.42 reads its whole input once per 2-hour block: long spans come as several
+        # texts
         for i, text in enumerate([self.text] if isinstance(self.text, str) else self.text):
             (root / f"data{i}.om").write_text(text, encoding="utf-8")
-            proc = subprocess.run([self.promtool, "tsdb", "create-blocks-from", "openmetrics", str(root / f"data{i}.om"),
-                                   str(data)], capture_output=True, text=True, timeout=600, check=False)
+            proc = subprocess.run([self.promtool, "tsdb", "create-blocks-from", "openmetrics",
+                                   str(root / f"data{i}.om"),
+                                   str(data)], capture_output=True, text=True, timeout=600,
+                                  check=False)
             if proc.returncode != 0:
                 self._cleanup()
                 raise RuntimeError(f"promtool create-blocks failed: {proc.stderr[-2000:]}")
@@ -213,9 +228,11 @@ class PrometheusServer:
         (root / "prometheus.yml").write_text(config, encoding="utf-8")
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        log = open(root / "prometheus.log", "wb")  # noqa: SIM115 - closed in _cleanup via the process
+        log = open(root / "prometheus.log",
+                   "wb")  # noqa: SIM115 - closed in _cleanup via the process
         self.proc = subprocess.Popen(
-            [self.prometheus, f"--config.file={root / 'prometheus.yml'}", f"--storage.tsdb.path={data}",
+            [self.prometheus, f"--config.file={root / 'prometheus.yml'}",
+             f"--storage.tsdb.path={data}",
              f"--web.listen-address=127.0.0.1:{port}", "--storage.tsdb.retention.time=100y",
              "--log.level=warn"],
             stdout=log, stderr=subprocess.STDOUT, cwd=root)

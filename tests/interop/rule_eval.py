@@ -44,7 +44,8 @@ START = pd.Timestamp("2026-02-02 00:00", tz="UTC")
 MINUTES = 24 * 60
 
 
-def _profile(rng: np.random.Generator, base: float, bursts: list[tuple[int, int, float]]) -> np.ndarray:
+def _profile(rng: np.random.Generator, base: float, bursts: list[tuple[int, int,
+                                                                       float]]) -> np.ndarray:
     p = np.full(MINUTES, base) * rng.uniform(0.5, 1.5, MINUTES)
     for lo, hi, q in bursts:  # positions written for 2 days, laid on the span
         p[lo * MINUTES // 2880:hi * MINUTES // 2880] = q
@@ -57,7 +58,8 @@ def history(seed: int = 33) -> list[tuple[str, dict[str, str], np.ndarray]]:
     rng = np.random.default_rng(seed)
     out: list[tuple[str, dict[str, str], np.ndarray]] = []
 
-    def split(metric: str, labels: dict[str, str], bad_labels: dict[str, str], ok_labels: dict[str, str],
+    def split(metric: str, labels: dict[str, str], bad_labels: dict[str, str], ok_labels: dict[str,
+                                                                                               str],
               n: np.ndarray, p: np.ndarray) -> None:
         bad = rng.binomial(n, p)
         out.append((metric, {**labels, **ok_labels}, n - bad))
@@ -79,14 +81,16 @@ def history(seed: int = 33) -> list[tuple[str, dict[str, str], np.ndarray]]:
     ct = {"captcha_type": "recaptcha_v2"}
     out += [("captcha_solves_total", ct, n), ("captcha_solve_errors_total", ct, e)]
     # Pyrra prometheus-http (99 %, grouping by handler): codes 200 / 503 per handler
-    for h, bursts in (("/api/v1/query", [(600, 640, 0.3), (1800, 2300, 0.03)]), ("/api/v1/query_range", [(100, 200, 0.2)]),
+    for h, bursts in (("/api/v1/query", [(600, 640, 0.3), (1800, 2300, 0.03)]),
+                      ("/api/v1/query_range", [(100, 200, 0.2)]),
                       ("/metrics", [])):
         split("prometheus_http_requests_total", {"handler": h}, {"code": "503"}, {"code": "200"},
               rng.poisson(25, MINUTES), _profile(rng, 0.002, bursts))
     # Sloth kubernetes-apiserver (99.9 % availability, 99 % latency under 0.4 s)
     split("apiserver_request_total", {}, {"code": "500"}, {"code": "200"}, rng.poisson(50, MINUTES),
           _profile(rng, 0.0003, [(700, 720, 0.4), (1900, 2600, 0.003)]))
-    for verb, slow in (("GET", [(1000, 1100, 0.3), (2200, 2800, 0.03)]), ("WATCH", [(0, 2880, 0.5)])):
+    for verb, slow in (("GET", [(1000, 1100, 0.3), (2200, 2800, 0.03)]), ("WATCH", [(0, 2880,
+                                                                                     0.5)])):
         n = rng.poisson(35, MINUTES)
         fast = n - rng.binomial(n, _profile(rng, 0.003, slow))
         out += [("apiserver_request_duration_seconds_count", {"verb": verb}, n),
@@ -94,7 +98,8 @@ def history(seed: int = 33) -> list[tuple[str, dict[str, str], np.ndarray]]:
     return out
 
 
-def openmetrics_text(series: list[tuple[str, dict[str, str], np.ndarray]], start: pd.Timestamp = START,
+def openmetrics_text(series: list[tuple[str, dict[str, str], np.ndarray]],
+                     start: pd.Timestamp = START,
                      offset_ns: int = 0) -> str:
     """The counters sampled at every minute end from ``start`` (value 0 at ``start``) and, with
     ``offset_ns``, again that much later (the same value: see the module notes)."""
@@ -124,22 +129,33 @@ def alert_records(rules: Mapping[str, Any]) -> list[dict[str, Any]]:
     for g in rules["groups"]:
         for r in g["rules"]:
             key = (r.get("record"), tuple(sorted(r.get("labels", {}).items())))
-            if "record" in r and f"{r['record']}{{" in alerts and "slo:" not in r["expr"] and key not in seen:
+            if (
+                "record" in r
+                and f"{r['record']}{{" in alerts
+                and "slo:" not in r["expr"]
+                and key not in seen
+            ):
                 seen.add(key)
                 out.append(r)
     return out
 
 
-def _create_blocks(url: str, records: list[dict[str, Any]], start: pd.Timestamp, end: pd.Timestamp, workdir: Path,
+def _create_blocks(url: str, records: list[dict[str, Any]], start: pd.Timestamp, end: pd.Timestamp,
+                   workdir: Path,
                    out: Path) -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     path = workdir / "records.yaml"  # one path and one group name: one evaluation offset
-    path.write_text(yaml.safe_dump({"groups": [{"name": "records", "interval": "1m", "rules": records}]}))
-    proc = subprocess.run(["promtool", "tsdb", "create-blocks-from", "rules", f"--start={start.value // 10**9}",
-                           f"--end={end.value // 10**9}", f"--url={url}", "--eval-interval=60s", f"--output-dir={out}",
-                           "--quiet", str(path)], capture_output=True, text=True, timeout=600, check=False)
+    path.write_text(yaml.safe_dump({"groups": [{"name": "records", "interval": "1m",
+                                                "rules": records}]}))
+    proc = subprocess.run(["promtool", "tsdb", "create-blocks-from", "rules",
+                           f"--start={start.value // 10**9}",
+                           f"--end={end.value // 10**9}", f"--url={url}", "--eval-interval=60s",
+                           f"--output-dir={out}",
+                           "--quiet", str(path)], capture_output=True, text=True, timeout=600,
+                          check=False)
     if proc.returncode != 0:
-        raise RuntimeError(f"promtool create-blocks-from rules failed: {(proc.stdout + proc.stderr)[-2000:]}")
+        raise RuntimeError("promtool create-blocks-from rules failed: "
+                           f"{(proc.stdout + proc.stderr)[-2000:]}")
 
 
 def eval_offset_ns(workdir: Path) -> int:
@@ -147,16 +163,21 @@ def eval_offset_ns(workdir: Path) -> int:
     ``workdir/records.yaml`` (see the module notes)."""
     t0 = START.value // 10**9
     with PrometheusServer(f"probe_total 1 {t0}\n# EOF\n") as url:
-        _create_blocks(url, [{"record": "probe", "expr": "vector(1)"}], START, START + pd.Timedelta("10min"), workdir,
+        _create_blocks(url, [{"record": "probe", "expr": "vector(1)"}], START,
+                       START + pd.Timedelta("10min"), workdir,
                        workdir / "probe")
     (workdir / "probe" / "wal").mkdir(exist_ok=True)
-    proc = subprocess.run(["promtool", "tsdb", "dump", str(workdir / "probe")], capture_output=True, text=True,
+    proc = subprocess.run(["promtool", "tsdb", "dump", str(workdir / "probe")], capture_output=True,
+                          text=True,
                           timeout=120, check=True)
-    first_ms = min(int(line.rsplit(" ", 1)[1]) for line in proc.stdout.splitlines() if line.startswith("{"))
+    first_ms = min(
+        int(line.rsplit(" ", 1)[1]) for line in proc.stdout.splitlines() if line.startswith("{")
+    )
     return (first_ms - START.value // 10**6) % 60_000 * 10**6
 
 
-def backfill(url: str, rules: Mapping[str, Any], start: pd.Timestamp, end: pd.Timestamp, workdir: Path) -> Path:
+def backfill(url: str, rules: Mapping[str, Any], start: pd.Timestamp, end: pd.Timestamp,
+             workdir: Path) -> Path:
     """Evaluate :func:`alert_records` once a minute over ``[start, end]`` against the server at
     ``url`` with ``promtool tsdb create-blocks-from rules``; return the folder of blocks."""
     out = workdir / "blocks"
@@ -164,7 +185,9 @@ def backfill(url: str, rules: Mapping[str, Any], start: pd.Timestamp, end: pd.Ti
     return out
 
 
-def query_range(url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp) -> list[tuple[dict[str, str], list[int]]]:
+def query_range(
+    url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp
+) -> list[tuple[dict[str, str], list[int]]]:
     """``(labels, evaluation times in ns)`` of every series ``expr`` returns, once a minute."""
     params = urllib.parse.urlencode({"query": expr, "start": f"{start.value / 10**9:.3f}",
                                      "end": f"{end.value / 10**9:.3f}", "step": "60"})
@@ -172,7 +195,8 @@ def query_range(url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp) -> 
         body = json.load(resp)
     assert body["status"] == "success", body
     # whole milliseconds: float(t) * 1e9 would round in the last bits
-    return [(r["metric"], [round(float(t) * 1000) * 10**6 for t, _ in r["values"]]) for r in body["data"]["result"]]
+    return [(r["metric"], [round(float(t) * 1000) * 10**6 for t,
+                           _ in r["values"]]) for r in body["data"]["result"]]
 
 
 def _with_for(times: list[int], for_ns: int) -> set[int]:
@@ -186,7 +210,8 @@ def _with_for(times: list[int], for_ns: int) -> set[int]:
     return fired
 
 
-def alert_minutes(url: str, rules: Mapping[str, Any], start: pd.Timestamp, end: pd.Timestamp, offset_ns: int = 0
+def alert_minutes(url: str, rules: Mapping[str, Any], start: pd.Timestamp, end: pd.Timestamp,
+                  offset_ns: int = 0
                   ) -> dict[tuple[str, tuple[tuple[str, str], ...]], set[int]]:
     """Per alert (name and labels: the expression's and the rule's), the minutes ``T`` of
     ``[start, end]`` at whose evaluation ``T + offset_ns`` it fires, ``for:`` applied."""

@@ -51,7 +51,8 @@ def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     rc = main(["backtest", "--prometheus", prom, "--slo", str(tmp_path / "sloth.yaml"), "--policy",
-               "workbook,pyrra,sloth", *SPAN, "--by", "region", "--incidents", str(tmp_path / "inc.csv"),
+               "workbook,pyrra,sloth", *SPAN, "--by", "region", "--incidents",
+               str(tmp_path / "inc.csv"),
                "--out", str(out), "--plot", str(tmp_path / "t.png")])
     text = capsys.readouterr()
     assert rc == 0, text.err
@@ -59,11 +60,14 @@ def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     assert "region=par 2026-01-06 09:19 .. 09:22 (3 bins)" in text.out
     for name in ("workbook", "pyrra", "sloth"):
         assert f"Policy {name}:" in text.out
-    # closed forms of the fra outage (see test_prometheus_source.test_bins_feed_the_sre_model_unchanged)
+    # closed forms of the fra outage (see
+    # test_prometheus_source.test_bins_feed_the_sre_model_unchanged)
     assert "   fra   page_1h     page 2026-01-06 06:01 2026-01-06 06:25" in text.out
     assert "   fra ticket_1d   ticket 2026-01-06 06:05 2026-01-06 08:20" in text.out
     episodes = pd.read_csv(out / "episodes.csv")
-    fra = episodes[(episodes["region"] == "fra") & (episodes["policy"] == "workbook")].sort_values("tier")
+    fra = episodes[(episodes["region"] == "fra") & (episodes["policy"] == "workbook")].sort_values(
+        "tier"
+    )
     assert fra["start"].tolist() == ["2026-01-06 06:01:00+00:00", "2026-01-06 06:03:00+00:00",
                                      "2026-01-06 06:05:00+00:00", "2026-01-06 06:02:00+00:00"]
     det = pd.read_csv(out / "detections.csv")
@@ -81,7 +85,8 @@ def test_openslo_spec_equals_sloth_spec(prom, tmp_path, capsys):
     outs = []
     for spec in ("o.yaml", "s.yaml"):
         target = tmp_path / f"{spec}.csv"
-        assert main(["backtest", "--prometheus", prom, "--slo", str(tmp_path / spec), "--policy", "workbook",
+        assert main(["backtest", "--prometheus", prom, "--slo", str(tmp_path / spec), "--policy",
+                     "workbook",
                      *SPAN, "--by", "region", "--out", str(target)]) == 0
         outs.append(pd.read_csv(target))
     capsys.readouterr()
@@ -89,20 +94,25 @@ def test_openslo_spec_equals_sloth_spec(prom, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--total", 'sum(increase(app_requests_total{region=~"("}[5m]))', "--errors", "app_request_errors_total",
+    (["--total", 'sum(increase(app_requests_total{region=~"("}[5m]))', "--errors",
+      "app_request_errors_total",
       "--target", "0.999", "--policy", "workbook"], "refused the query (HTTP 400): bad_data:"),
-    (["--total", "nothing_total", "--errors", "app_request_errors_total", "--target", "0.999", "--policy",
+    (["--total", "nothing_total", "--errors", "app_request_errors_total", "--target", "0.999",
+      "--policy",
       "workbook"], "returned no series"),
-    (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--target", "0.999", "--policy",
+    (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--target", "0.999",
+      "--policy",
       "workbook", "--since", "5d"], "holds no data before"),
-    (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--policy", "workbook"],
+    (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--policy",
+      "workbook"],
      "give --target"),
     (["--total", "app_requests_total", "--errors", "app_request_errors_total", "--target", "0.999",
       "--policy", "nope"], "--policy 'nope' is not a policy"),
 ])
 def test_bad_input_one_line_exit_2(prom, capsys, args, message):
     span = [] if "--since" in args else SPAN
-    rc = main(["backtest", "--prometheus", prom.replace("http://", "http://bob:pa55@"), *args, *span,
+    rc = main(["backtest", "--prometheus", prom.replace("http://", "http://bob:pa55@"), *args,
+               *span,
                "--end", "2026-01-07", "--header", "Authorization: Bearer TOPSECRET"])
     err = capsys.readouterr().err
     assert rc == 2
@@ -115,7 +125,8 @@ def test_unreachable_and_5xx_exit_2(capsys, monkeypatch):
     from tests.interop.prometheus_server import free_port
 
     monkeypatch.setattr(prometheus_http, "BACKOFF_SECONDS", 0.01)
-    rc = main(["backtest", "--prometheus", f"http://127.0.0.1:{free_port()}", "--total", "a_total", "--errors",
+    rc = main(["backtest", "--prometheus", f"http://127.0.0.1:{free_port()}", "--total", "a_total",
+               "--errors",
                "b_total", "--target", "0.99", "--policy", "workbook", *SPAN, "--timeout", "2"])
     err = capsys.readouterr().err
     assert rc == 2 and "cannot reach Prometheus" in err and err.count("\n") == 1

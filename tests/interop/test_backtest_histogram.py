@@ -26,13 +26,15 @@ def _bins(url, tmp_path, capsys, threshold, *extra):
     out = tmp_path / threshold
     out.mkdir()
     rc = main(["backtest", "--prometheus", url, "--histogram", HISTOGRAM, "--slow-above", threshold,
-               "--target", "0.99", "--policy", "workbook", "--by", "region", *SPAN, "--out", str(out), *extra])
+               "--target", "0.99", "--policy", "workbook", "--by", "region", *SPAN, "--out",
+               str(out), *extra])
     text = capsys.readouterr()
     assert rc == 0, text.err
     return pd.read_csv(out / "bins.csv"), text.out
 
 
-@pytest.mark.parametrize("threshold, bad_fra, bad_ams", [("500ms", 400, 0), ("0.1s", 400, 40), ("1s", 0, 0)])
+@pytest.mark.parametrize("threshold, bad_fra, bad_ams", [("500ms", 400, 0), ("0.1s", 400, 40),
+                                                         ("1s", 0, 0)])
 def test_bad_events_are_the_slow_ones(hist_prom, tmp_path, capsys, threshold, bad_fra, bad_ams):
     bins, out = _bins(hist_prom, tmp_path, capsys, threshold)
     per = bins.groupby("region")["bad"].sum()
@@ -55,7 +57,8 @@ def test_slow_minutes_land_in_their_bins(hist_prom, tmp_path, capsys):
     ("2s", "the nearest is 1s"),
 ])
 def test_threshold_between_bounds_is_refused(hist_prom, capsys, threshold, needle):
-    rc = main(["backtest", "--prometheus", hist_prom, "--histogram", HISTOGRAM, "--slow-above", threshold,
+    rc = main(["backtest", "--prometheus", hist_prom, "--histogram", HISTOGRAM, "--slow-above",
+               threshold,
                "--target", "0.99", "--policy", "workbook", *SPAN])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1
@@ -69,13 +72,15 @@ def test_threshold_between_bounds_is_refused(hist_prom, capsys, threshold, needl
     (["--histogram", HISTOGRAM + '{region="mars"}', "--slow-above", "1s"], "no series in the span"),
 ])
 def test_half_given_latency_sli_is_refused(hist_prom, capsys, extra, needle):
-    rc = main(["backtest", "--prometheus", hist_prom, *extra, "--target", "0.99", "--policy", "workbook", *SPAN])
+    rc = main(["backtest", "--prometheus", hist_prom, *extra, "--target", "0.99", "--policy",
+               "workbook", *SPAN])
     err = capsys.readouterr().err
     assert rc == 2 and needle in err and err.count("\n") == 1
 
 
 def test_spec_round_trip_equals_the_flags(hist_prom, tmp_path, capsys):
-    """The OpenSLO file `export openslo --histogram --slow-above` writes, read back by backtest --slo:
+    """The OpenSLO file `export openslo --histogram --slow-above` writes, read back by backtest
+    --slo:
     the same bad counts as the flags (400 for fra at 0.5 s; none at 1 s, written le="1.0" here)."""
     for threshold, bad in (("500ms", 400), ("1s", 0)):
         spec = tmp_path / f"slo-{threshold}.yaml"
@@ -83,7 +88,8 @@ def test_spec_round_trip_equals_the_flags(hist_prom, tmp_path, capsys):
                      "--slow-above", threshold, "--policy", "workbook"]) == 0
         out = tmp_path / f"out-{threshold}"
         out.mkdir()
-        assert main(["backtest", "--prometheus", hist_prom, "--slo", str(spec), "--by", "region", *SPAN,
+        assert main(["backtest", "--prometheus", hist_prom, "--slo", str(spec), "--by", "region",
+                     *SPAN,
                      "--out", str(out)]) == 0
         capsys.readouterr()
         per = pd.read_csv(out / "bins.csv").groupby("region")["bad"].sum()
@@ -91,13 +97,15 @@ def test_spec_round_trip_equals_the_flags(hist_prom, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("good, needle", [
-    (f'{HISTOGRAM}_bucket{{le="0.7"}}', 'good: the bucket le="0.7" of ' + HISTOGRAM + " is not a bucket bound"),
+    (f'{HISTOGRAM}_bucket{{le="0.7"}}',
+     'good: the bucket le="0.7" of ' + HISTOGRAM + " is not a bucket bound"),
     (f'{HISTOGRAM}_bucket{{le="1"}}', 'is written le="1.0" on this server'),
     (f'{HISTOGRAM}_bucket{{le=~"0.7|0.8"}}', "matches none of its bounds (0.1, 0.5, 1.0, +Inf)"),
 ])
 def test_a_bucket_the_server_lacks_is_refused(hist_prom, capsys, good, needle):
     """Read as given, such a query would find no good events: every event bad (a wrong number)."""
-    rc = main(["backtest", "--prometheus", hist_prom, "--good", good, "--total", f"{HISTOGRAM}_count",
+    rc = main(["backtest", "--prometheus", hist_prom, "--good", good, "--total",
+               f"{HISTOGRAM}_count",
                "--target", "0.99", "--policy", "workbook", *SPAN])
     err = capsys.readouterr().err
     assert rc == 2 and needle in err and err.count("\n") == 1, err

@@ -30,16 +30,28 @@ HIST = f'{HISTOGRAM}{{region=~"fra|ams"}}'
 
 def test_openslo_latency_sli(tmp_path, capsys):
     out = tmp_path / "slo.yaml"
-    assert main(["export", "openslo", str(out), "--target", "0.99", "--service", "app", "--name", "latency",
+    assert main(["export", "openslo", str(out), "--target", "0.99", "--service", "app", "--name",
+                 "latency",
                  "--histogram", HIST, "--slow-above", "500ms", "--policy", "workbook"]) == 0
     capsys.readouterr()
     indicator = next(yaml.safe_load_all(out.read_text()))["spec"]["indicator"]
-    assert indicator["metadata"]["displayName"] == "share of events within 500ms"  # the threshold, in words
+    # the threshold, in words
+    assert indicator["metadata"]["displayName"] == "share of events within 500ms"
     ratio = indicator["spec"]["ratioMetric"]
     assert ratio["counter"] is True and "bad" not in ratio
-    assert ratio["good"]["metricSource"]["spec"]["query"] == f'{HISTOGRAM}_bucket{{region=~"fra|ams", le="0.5"}}'
-    assert ratio["total"]["metricSource"]["spec"]["query"] == f'{HISTOGRAM}_count{{region=~"fra|ams"}}'
-    objects = [o for d in yaml.safe_load_all(out.read_text()) if d for o in (d if isinstance(d, list) else [d])]
+    assert (
+        ratio["good"]["metricSource"]["spec"]["query"]
+        == f'{HISTOGRAM}_bucket{{region=~"fra|ams", le="0.5"}}'
+    )
+    assert (
+        ratio["total"]["metricSource"]["spec"]["query"] == f'{HISTOGRAM}_count{{region=~"fra|ams"}}'
+    )
+    objects = [
+        o
+        for d in yaml.safe_load_all(out.read_text())
+        if d
+        for o in (d if isinstance(d, list) else [d])
+    ]
     assert list(validate(objects)) == []  # the OpenSLO v1 rules ported from the Go SDK
     doc = read_openslo(out)[0]  # read back by budgetlab's own OpenSLO reader: the same SLI
     assert doc.slo.target == 0.99
@@ -58,7 +70,8 @@ def _ratio(url: str, expr: str, minute: int) -> float:
 
 def _rules(tmp_path, capsys, threshold: str) -> dict[str, str]:
     out = tmp_path / f"rules-{threshold}.yaml"
-    assert main(["export", "prometheus", str(out), "--target", "0.99", "--service", "app", "--policy", "workbook",
+    assert main(["export", "prometheus", str(out), "--target", "0.99", "--service", "app",
+                 "--policy", "workbook",
                  "--histogram", HIST, "--slow-above", threshold, "--check"]) == 0
     assert "promtool check rules: ok" in capsys.readouterr().out
     rules = yaml.safe_load(out.read_text())["groups"][0]["rules"]
@@ -70,11 +83,13 @@ def _rules(tmp_path, capsys, threshold: str) -> dict[str, str]:
     ("100ms", {75: 0.5, 30: 0.0, 105: 0.1}),
     ("1s", {75: 0.0, 30: 0.0, 105: 0.0}),
 ])
-def test_prometheus_rules_read_the_bucket(hist_prom, promtool, tmp_path, capsys, threshold, expected):
+def test_prometheus_rules_read_the_bucket(hist_prom, promtool, tmp_path, capsys, threshold,
+                                          expected):
     expr = _rules(tmp_path, capsys, threshold)["slo:sli_error:ratio_rate5m"]
     for minute, ratio in expected.items():
         assert _ratio(hist_prom, expr, minute) == pytest.approx(ratio, abs=1e-12), (minute, expr)
-    # the good part alone: 40 events a minute within 1 s, so a bucket that matched no series would show here
+    # the good part alone: 40 events a minute within 1 s, so a bucket that matched no series would
+    # show here
     good = re.search(r"sum\(increase\([^\[]*_bucket[^\[]*\[5m\]\)\)", expr)
     assert good is not None and _ratio(hist_prom, good.group(0), 30) == pytest.approx(200.0)
 
@@ -84,11 +99,13 @@ def test_prometheus_rules_read_the_bucket(hist_prom, promtool, tmp_path, capsys,
     (["--histogram", HISTOGRAM], "--slow-above"),
     (["--slow-above", "1s"], "--histogram"),
     (["--histogram", HISTOGRAM + "_count", "--slow-above", "1s"], "without the suffix _count"),
-    (["--histogram", HISTOGRAM, "--slow-above", "1s", "--total-metric", "a_total", "--errors-metric", "b_total"],
+    (["--histogram", HISTOGRAM, "--slow-above", "1s", "--total-metric", "a_total",
+      "--errors-metric", "b_total"],
      "not both"),
 ])
 def test_half_given_latency_sli_is_refused(tmp_path, capsys, fmt, extra, needle):
-    rc = main(["export", fmt, str(tmp_path / "x.yaml"), "--target", "0.99", "--policy", "workbook", *extra])
+    rc = main(["export", fmt, str(tmp_path / "x.yaml"), "--target", "0.99", "--policy", "workbook",
+               *extra])
     err = capsys.readouterr().err
     assert rc == 2 and needle in err and err.count("\n") == 1
     assert not (tmp_path / "x.yaml").exists()

@@ -117,48 +117,83 @@ D = pd.Timedelta
 SLOTH_TIERS = ["page_quick", "page_slow", "ticket_quick", "ticket_slow"]
 # values read off the files by hand (target, timeWindow, budgeting method, policies)
 ACCEPTED = {
-    SLOTH / "openslo-getting-started.yml": [("sloth-slo-my-service-0", 0.999, D("30D"), D("30D"), "Occurrences", [])],
+    SLOTH / "openslo-getting-started.yml": [("sloth-slo-my-service-0", 0.999, D("30D"), D("30D"),
+                                             "Occurrences", [])],
     SLOTH / "openslo-kubernetes-apiserver.yml": [
         ("requests-availability-openslo-0", 0.999, D("30D"), D("30D"), "Occurrences", []),
         ("requests-latency-openslo-0", 0.99, D("30D"), D("30D"), "Occurrences", []),
         ("requests-latency-openslo-1", 0.999, D("30D"), D("30D"), "Occurrences", [])],
     # Sloth's own prometheus/v1 specs (issue 33): objective %, Sloth's 30-day default period,
     # Sloth's page and ticket tiers unless disabled
-    SLOTH / "getting-started.yml": [("requests-availability", 0.999, D("30D"), D("30D"), "Occurrences", SLOTH_TIERS)],
+    SLOTH / "getting-started.yml": [("requests-availability", 0.999, D("30D"), D("30D"),
+                                     "Occurrences", SLOTH_TIERS)],
     SLOTH / "kubernetes-apiserver.yml": [
         ("requests-availability", 0.999, D("30D"), D("30D"), "Occurrences", SLOTH_TIERS),
         ("requests-latency", 0.99, D("30D"), D("30D"), "Occurrences", SLOTH_TIERS)],
     SLOTH / "no-alerts.yml": [("http-availability", 0.9999, D("30D"), D("30D"), "Occurrences", [])],
-    SLOTH / "home-wifi.yml": [  # read; its subquery SLI is refused where queries are evaluated (export, backtest)
+    # read; its subquery SLI is refused where queries are evaluated (export, backtest)
+    SLOTH / "home-wifi.yml": [
         ("good-wifi-client-satisfaction", 0.95, D("30D"), D("30D"), "Occurrences", SLOTH_TIERS),
         ("risk-wifi-client-satisfaction", 0.999, D("30D"), D("30D"), "Occurrences", SLOTH_TIERS)],
 }
 # the documented reasons (docs/interop.md, "Conformance")
 REFUSED = {
-    # op: gt on a ratio objective: the Go SDK's rules.Forbidden (oslo records it for its v1 input too)
-    **{path: "spec.objectives[0].op is forbidden with a ratio SLI" for path in (
-        SPEC / "treat-low-traffic-as-equally-important__timeslices-slo.yaml", SDK / "v1__slos.yaml",
-        SPEC / "budgeting-method__ratio-timeslices.yaml")},
-    SPEC / "budgeting-method__occurences-slo.yaml": "spec.indicator.spec.thresholdMetric is not supported",
-    SPEC / "budgeting-method__timeslices-slo.yaml": "spec.timeWindow[0].duration='1m' is not supported for a calendar",
+    # op: gt on a ratio objective: the Go SDK's rules.Forbidden (oslo records it for its v1 input
+    # too)
+    **{
+        path: "spec.objectives[0].op is forbidden with a ratio SLI"
+        for path in (
+            SPEC / "treat-low-traffic-as-equally-important__timeslices-slo.yaml",
+            SDK / "v1__slos.yaml",
+            SPEC / "budgeting-method__ratio-timeslices.yaml",
+        )
+    },
+    SPEC / "budgeting-method__occurences-slo.yaml": "spec.indicator.spec.thresholdMetric is not "
+    "supported",
+    SPEC / "budgeting-method__timeslices-slo.yaml": "spec.timeWindow[0].duration='1m' is not "
+    "supported for a calendar",
     SDK / "v1alpha__slos.yaml": "spec.indicator (thresholdMetric) is not supported",
-    **{SLOTH / f"_gen__{k}.yml": "apiVersion=None is not supported" for k in (  # Sloth's output: Prometheus rules
-        "openslo-getting-started", "getting-started", "kubernetes-apiserver")},
+    # Sloth's output: Prometheus rules
+    **{
+        SLOTH / f"_gen__{k}.yml": "apiVersion=None is not supported"
+        for k in ("openslo-getting-started", "getting-started", "kubernetes-apiserver")
+    },
     SLOTH / "raw-home-wifi.yml": "slos[0].sli.raw is not supported",
-    **{SDK / f"v1__{k}.yaml": "holds no kind: SLO object" for k in (
-        "alert_conditions", "alert_notification_targets", "alert_policies", "data_sources", "slis")},
+    **{
+        SDK / f"v1__{k}.yaml": "holds no kind: SLO object"
+        for k in (
+            "alert_conditions",
+            "alert_notification_targets",
+            "alert_policies",
+            "data_sources",
+            "slis",
+        )
+    },
     SDK / "v1__services.yaml": "holds no kind: SLO object",
     SDK / "v1alpha__services.yaml": "holds no kind: SLO object",
     OSLO / "inputs__validate__invalid-apiversion.yaml": "apiVersion='foo' is not supported",
-    OSLO / "inputs__validate__unknown-field.yaml": "metadata.name='my-rad service' is not an RFC 1123 label",
+    OSLO / "inputs__validate__unknown-field.yaml": "metadata.name='my-rad service' is not an RFC "
+    "1123 label",
     OSLO / "inputs__validate__v1.yaml": "metadata.name='example service' is not an RFC 1123 label",
-    OSLO / "inputs__validate__v1alpha.yaml": "metadata.name='my-rad service' is not an RFC 1123 label",
+    OSLO / "inputs__validate__v1alpha.yaml": "metadata.name='my-rad service' is not an RFC 1123 "
+    "label",
     OSLO / "inputs__validate__v2alpha.yaml": "apiVersion='openslo.com/v2alpha' is not supported",
-    **{OSLO / f: "metadata.name='example service' is not an RFC 1123 label" for f in (
-        "inputs__validate__mix__1.yaml", "inputs__validate__mix__2.yaml", "inputs__validate__recursive__1.yaml")},
-    **{OSLO / f: "apiVersion='openslo.com/v2alpha' is not supported" for f in (
-        "inputs__validate__mix__3.yaml", "inputs__validate__recursive__nested__2.yaml",
-        "inputs__validate__recursive__nested__nested2__nested3__3.yaml")},
+    **{
+        OSLO / f: "metadata.name='example service' is not an RFC 1123 label"
+        for f in (
+            "inputs__validate__mix__1.yaml",
+            "inputs__validate__mix__2.yaml",
+            "inputs__validate__recursive__1.yaml",
+        )
+    },
+    **{
+        OSLO / f: "apiVersion='openslo.com/v2alpha' is not supported"
+        for f in (
+            "inputs__validate__mix__3.yaml",
+            "inputs__validate__recursive__nested__2.yaml",
+            "inputs__validate__recursive__nested__nested2__nested3__3.yaml",
+        )
+    },
 }
 
 
@@ -168,7 +203,8 @@ def test_every_vendored_fixture_is_in_one_table():
     for d in (SPEC, SDK, OSLO, SLOTH):
         assert (d / "LICENSE").read_text().lstrip().startswith("Apache License")
         prov = (d / "PROVENANCE").read_text()
-        assert re.search(r"^commit: [0-9a-f]{40}$", prov, re.M) and "repository: https://github.com/" in prov
+        assert re.search(r"^commit: [0-9a-f]{40}$", prov,
+                         re.M) and "repository: https://github.com/" in prov
         listed = set(re.findall(r"^  (\S+): \S+$", prov, re.M))
         assert listed == {p.name for p in d.iterdir() if p.name not in ("LICENSE", "PROVENANCE")}
 
@@ -192,9 +228,11 @@ def test_the_sdk_examples_read_together_resolve_and_note_the_unused_objects(tmp_
     for f in sorted(SDK.glob("v1__*.yaml")):  # the SLO's op: gt (forbidden, see REFUSED) taken out
         files.append(tmp_path / f.name)
         text = f.read_text()
-        files[-1].write_text(text.replace("        op: gt\n", "") if f.name == "v1__slos.yaml" else text)
+        files[-1].write_text(text.replace("        op: gt\n",
+                                          "") if f.name == "v1__slos.yaml" else text)
     (doc,) = read_openslo(files)
-    assert (doc.calendar, doc.calendar_start, doc.time_zone) == ("week", "2022-01-01 12:00:00", "America/New_York")
+    assert (doc.calendar, doc.calendar_start, doc.time_zone) == ("week", "2022-01-01 12:00:00",
+                                                                 "America/New_York")
     assert (doc.time_slice_target, doc.time_slice_window) == (0.95, D("1min"))
     assert doc.indicator["spec"]["ratioMetric"]["total"]["metricSource"]["spec"]["query"] == (
         'sum(http_requests{k8s_cluster="prod",component="web"})')
@@ -206,8 +244,15 @@ def test_sloth_v1alpha_queries_are_readable_from_the_indicator():
     (doc,) = read_openslo(SLOTH / "openslo-getting-started.yml")
     good = doc.indicator["spec"]["ratioMetric"]["good"]["metricSource"]
     # the file's good query, verbatim (Sloth's {{.window}} template included)
-    assert good == {"type": "prometheus", "spec": {"queryType": "promql", "query": (
-        'sum(rate(http_request_duration_seconds_count{job="myservice",code!~"(5..|429)"}[{{.window}}]))')}}
+    assert good == {
+        "type": "prometheus",
+        "spec": {
+            "queryType": "promql",
+            "query": (
+                'sum(rate(http_request_duration_seconds_count{job="myservice",code!~"(5..|429)"}[{{.window}}]))'
+            ),
+        },
+    }
     assert doc.service == "my-service" and doc.display_name == "Requests Availability"
 
 
@@ -271,23 +316,31 @@ def test_companion_kinds_are_resolved_and_survive_a_round_trip():
     (doc,) = read_openslo(SLI_AND_SLO)
     assert doc.slo == SLO(0.999, "28D", period="28D")
     assert doc.indicator_ref == "checkout-errors"
-    assert doc.indicator["spec"]["ratioMetric"]["bad"]["metricSource"]["spec"] == {"query": "errors_total"}
+    assert doc.indicator["spec"]["ratioMetric"]["bad"]["metricSource"]["spec"] == {
+        "query": "errors_total"
+    }
     assert doc.policy.tiers == (AlertTier("burn-14", "page", "1h", None, 14.4, for_="2min"),)
     info = doc.policy_info["burn-14"]
     assert (info.display_name, info.description, info.notification_targets) == (
         "Fast burn", "pages the on-call", ({"targetRef": "oncall"},))
-    assert (info.condition_display_name, info.condition_description) == ("Burn 14.4", "2 % of the budget in an hour")
-    assert sorted(c["kind"] for c in doc.companions) == ["AlertNotificationTarget", "DataSource", "Service"]
+    assert (info.condition_display_name, info.condition_description) == (
+        "Burn 14.4",
+        "2 % of the budget in an hour",
+    )
+    assert sorted(c["kind"] for c in doc.companions) == ["AlertNotificationTarget", "DataSource",
+                                                         "Service"]
     text = to_openslo_yaml([doc])
     assert _violations(text) == []
     assert read_openslo(text) == [doc] and to_openslo_yaml(read_openslo(text)) == text
 
 
 def test_an_ambiguous_companion_is_refused_only_when_referenced():
-    other_service = "---\napiVersion: openslo/v1\nkind: Service\nmetadata: {name: shop}\nspec: {description: other}\n"
+    other_service = ("---\napiVersion: openslo/v1\nkind: Service\nmetadata: {name: shop}\nspec: "
+                     "{description: other}\n")
     with pytest.raises(ConfigError, match="several Service objects named 'shop'"):
         read_openslo(SLI_AND_SLO + other_service)
-    read_openslo(SLI_AND_SLO + other_service.replace("name: shop", "name: shop2") * 2)  # unreferenced: fine
+    # unreferenced: fine
+    read_openslo(SLI_AND_SLO + other_service.replace("name: shop", "name: shop2") * 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,23 +363,30 @@ def _edit(path, value, *, index=0, drop=False):
 
 
 CONDITION_2 = {"kind": "AlertCondition", "metadata": {"name": "c2"},
-               "spec": {"severity": "page", "condition": {"kind": "burnrate", "op": "gt", "threshold": 6,
+               "spec": {"severity": "page", "condition": {"kind": "burnrate", "op": "gt",
+                                                          "threshold": 6,
                                                           "lookbackWindow": "6h"}}}
 INVALID = [  # (text, needle); each one field away from GOOD
-    (_edit("spec.conditions", [{"conditionRef": "burn-14"}, CONDITION_2], index=4), "exactly one condition"),
+    (_edit("spec.conditions", [{"conditionRef": "burn-14"}, CONDITION_2], index=4),
+     "exactly one condition"),
     (_edit("spec.condition.op", None, index=5, drop=True), "spec.condition.op is required"),
-    (_edit("metadata.name", "checkout_slo"), "metadata.name='checkout_slo' is not an RFC 1123 label"),
+    (_edit("metadata.name", "checkout_slo"),
+     "metadata.name='checkout_slo' is not an RFC 1123 label"),
     (_edit("metadata.name", "a" * 64, index=6), "is not an RFC 1123 label"),
     (_edit("metadata.displayName", "x" * 64, index=1), "metadata.displayName has 64 characters"),
     (_edit("spec.description", "x" * 1051, index=4), "spec.description has 1051 characters"),
     (_edit("metadata.labels", {"-team": "a"}), "key '-team' is not a label key"),
-    (_edit("metadata.annotations", {"Bad_Prefix/key": "v"}, index=4), "key 'Bad_Prefix/key' is not an annotation key"),
-    (_edit("spec.ratioMetric.good", {"metricSource": {"type": "Prometheus", "spec": {"query": "ok_total"}}},
+    (_edit("metadata.annotations", {"Bad_Prefix/key": "v"}, index=4),
+     "key 'Bad_Prefix/key' is not an annotation key"),
+    (_edit("spec.ratioMetric.good", {"metricSource": {"type": "Prometheus",
+                                                      "spec": {"query": "ok_total"}}},
            index=1), "good and bad are mutually exclusive"),
     (_edit("spec.ratioMetric.bad.metricSource.spce", {"query": "x"}, index=1),
      "spec.ratioMetric.bad.metricSource.spce is not a field of OpenSLO v1"),
-    (_edit("spec.notificationTargets", [], index=4), "notificationTargets must list at least one target"),
-    (_edit("spec.indicatorRef", "Checkout"), "spec.indicatorRef='Checkout' is not an RFC 1123 label"),
+    (_edit("spec.notificationTargets", [], index=4),
+     "notificationTargets must list at least one target"),
+    (_edit("spec.indicatorRef", "Checkout"),
+     "spec.indicatorRef='Checkout' is not an RFC 1123 label"),
     (_edit("spec.objectives.0.targetPercent", 100), "targetPercent=100 must lie in [0, 100)"),
     (_edit("spec.timeWindow.0.calendar", {"startTime": "2026-01-01", "timeZone": "UTC"}),
      "'calendar' cannot be set when 'isRolling' is true"),
@@ -350,16 +410,23 @@ def _rich_docs():
     tiers = (AlertTier("Page Fast!", "page", "1h", "5min", 14.4, for_="2min", cooldown="10min"),
              AlertTier("ticket_slow", "ticket", "3D", "6h", 1.0))
     return [
-        SLODocument("monthly_sla", SLO(0.995, "1D", warning=0.6, critical=0.2, min_events=25, period="30D"),
-                    display_name="Monthly SLA", description="contract", budgeting_method="Timeslices",
+        SLODocument("monthly_sla", SLO(0.995, "1D", warning=0.6, critical=0.2, min_events=25,
+                                       period="30D"),
+                    display_name="Monthly SLA", description="contract",
+                    budgeting_method="Timeslices",
                     time_slice_target=0.99, time_slice_window="5min", calendar="month",
-                    calendar_start="2026-01-01 00:00:00", time_zone="Europe/Berlin", labels={"tier": "1"}),
-        SLODocument("checkout", SLO(0.999, "28D"), indicator=ratio_indicator("req_total", "err_total"),
-                    alert_policies=(AlertPolicy(tiers, period="30D", name="custom policy"), AlertPolicy.pyrra("28D")),
-                    policy_info={"ticket_slow": AlertPolicyInfo(display_name="Slow", notification_targets=(
+                    calendar_start="2026-01-01 00:00:00", time_zone="Europe/Berlin",
+                    labels={"tier": "1"}),
+        SLODocument("checkout", SLO(0.999, "28D"), indicator=ratio_indicator("req_total",
+                                                                             "err_total"),
+                    alert_policies=(AlertPolicy(tiers, period="30D", name="custom policy"),
+                                    AlertPolicy.pyrra("28D")),
+                    policy_info={"ticket_slow": AlertPolicyInfo(display_name="Slow",
+                                                                notification_targets=(
                         {"kind": "AlertNotificationTarget", "metadata": {"name": "mail"},
                          "spec": {"target": "email"}},))}),
-        SLODocument("ratio-slices", SLO(0.99, "2h", period="14D"), budgeting_method="RatioTimeslices",
+        SLODocument("ratio-slices", SLO(0.99, "2h", period="14D"),
+                    budgeting_method="RatioTimeslices",
                     time_slice_window="1min"),
         SLODocument("ref-only", SLO(0.9, "1D"), indicator_ref="my-sli", objective_op="gte"),
     ]
@@ -385,9 +452,16 @@ def test_read_then_written_peer_fixtures_validate(path):
 
 
 @settings(max_examples=60, deadline=None)
-@given(name=st.text(st.sampled_from("abcXYZ_-. 09"), min_size=1, max_size=20).filter(lambda s: any(c.isalnum() for c in s)),
-       target=st.floats(0.5, 0.99999), window_min=st.integers(1, 60 * 24 * 30), burn=st.floats(0.01, 1000),
-       long_min=st.integers(2, 60 * 24 * 7), severity=st.sampled_from(["page", "ticket", "Critical Page"]))
+@given(
+    name=st.text(st.sampled_from("abcXYZ_-. 09"), min_size=1, max_size=20).filter(
+        lambda s: any(c.isalnum() for c in s)
+    ),
+    target=st.floats(0.5, 0.99999),
+    window_min=st.integers(1, 60 * 24 * 30),
+    burn=st.floats(0.01, 1000),
+    long_min=st.integers(2, 60 * 24 * 7),
+    severity=st.sampled_from(["page", "ticket", "Critical Page"]),
+)
 def test_random_documents_are_written_valid(name, target, window_min, burn, long_min, severity):
     tier = AlertTier(name, severity, pd.Timedelta(minutes=long_min), None, burn)
     doc = SLODocument(name, SLO(target, pd.Timedelta(minutes=window_min)),
@@ -399,13 +473,16 @@ def test_random_documents_are_written_valid(name, target, window_min, burn, long
 
 def _recalibration_csv(tmp_path):
     path = tmp_path / "rec.csv"
-    pd.DataFrame({"captcha_type": ["recaptcha_v2", "turnstile"], "recommended_target": [0.93, 0.97]}).to_csv(path)
+    pd.DataFrame(
+        {"captcha_type": ["recaptcha_v2", "turnstile"], "recommended_target": [0.93, 0.97]}
+    ).to_csv(path)
     return path
 
 
 @pytest.mark.parametrize("argv", [
     ["--target", "0.95", "--window", "24h", "--name", "solve_rate"],
-    ["--target", "0.95", "--policy", "workbook", "--total-metric", "req_total", "--errors-metric", "err_total"],
+    ["--target", "0.95", "--policy", "workbook", "--total-metric", "req_total", "--errors-metric",
+     "err_total"],
     ["--from-recalibration", "{rec}", "--by", "captcha_type", "--policy", "sloth"],
     ["--from", str(OWN / "captcha_workbook.yaml"), "--window", "2h"],
 ], ids=["flags", "policy_and_metrics", "recalibration", "from_spec"])
@@ -434,7 +511,8 @@ def test_policy_info_must_name_a_tier():
     with pytest.raises(ConfigError, match="policy_info names 'nope'"):
         SLODocument("x", SLO(0.9), policy_info={"nope": AlertPolicyInfo()})
     with pytest.raises(ConfigError, match="objective_op is forbidden on a ratio SLI"):
-        SLODocument("x", SLO(0.9), objective_op="gt", indicator=ratio_indicator("a_total", "b_total"))
+        SLODocument("x", SLO(0.9), objective_op="gt", indicator=ratio_indicator("a_total",
+                                                                                "b_total"))
 
 
 def test_slos_from_recalibration_take_the_period():
@@ -464,12 +542,15 @@ def test_target_percent_is_decimal_exact_for_every_1_to_3_decimal_percentage():
     assert wrong_before > 20_000  # binary division was wrong for about a quarter of them
 
 
-@pytest.mark.parametrize("pct, fraction", [("99.9", 0.999), ("99.95", 0.9995), ("97.1", 0.971), ("0.3", 0.003)])
+@pytest.mark.parametrize("pct, fraction", [("99.9", 0.999), ("99.95", 0.9995), ("97.1", 0.971),
+                                           ("0.3", 0.003)])
 def test_target_percent_reads_and_writes_exactly(pct, fraction):
     text = SLI_AND_SLO.replace("targetPercent: 99.9", f"targetPercent: {pct}")
     (doc,) = read_openslo(text)
     assert doc.slo.target == fraction
-    assert yaml.safe_load(to_openslo_yaml(doc).split("---")[0])["spec"]["objectives"] == [{"target": fraction}]
+    assert yaml.safe_load(to_openslo_yaml(doc).split("---")[0])["spec"]["objectives"] == [
+        {"target": fraction}
+    ]
 
 
 def test_target_percent_99_9_and_target_0_999_give_the_same_verdict():

@@ -36,7 +36,8 @@ def _slo(name: str, target: str, labels: str = "", window: str = "") -> str:
         meta += f"  annotations: {{budgetlab/window: {window}}}\n"
     return ("apiVersion: openslo/v1\nkind: SLO\n" + meta +
             "spec:\n  service: captcha\n  indicatorRef: solves\n  budgetingMethod: Occurrences\n"
-            f"  timeWindow: [{{duration: 30d, isRolling: true}}]\n  objectives: [{{target: {target}}}]\n")
+            "  timeWindow: [{duration: 30d, isRolling: true}]\n  objectives: [{target: "
+            f"{target}}}]\n")
 
 
 def _file(tmp_path: Path, *slos: str, name: str = "slos.yaml") -> Path:
@@ -51,13 +52,16 @@ def _by_hand(target: float, window: str = "30D") -> SLO:
 
 def test_binding_by_one_label_key(tmp_path):
     path = _file(tmp_path,
-                 _slo("recaptcha-avail", "0.93", "{captcha_type: recaptcha_v2, team: web}", window="1h"),
+                 _slo("recaptcha-avail", "0.93", "{captcha_type: recaptcha_v2, team: web}",
+                      window="1h"),
                  _slo("turnstile-avail", "0.97", "{captcha_type: turnstile}", window="1h"))
     slos = load_slos(path, by=["captcha_type"])
     assert isinstance(slos, PerGroup)
-    assert slos.table == {("recaptcha_v2",): _by_hand(0.93, "1h"), ("turnstile",): _by_hand(0.97, "1h")}
+    assert slos.table == {("recaptcha_v2",): _by_hand(0.93, "1h"), ("turnstile",): _by_hand(0.97,
+                                                                                            "1h")}
     assert slos.default is None
-    assert slos.binding == ("slos.yaml: captcha_type=recaptcha_v2 -> recaptcha-avail (target 0.93), "
+    assert slos.binding == ("slos.yaml: captcha_type=recaptcha_v2 -> recaptcha-avail (target "
+                            "0.93), "
                             "captcha_type=turnstile -> turnstile-avail (target 0.97)")
     with pytest.raises(ConfigError, match="no SLO for the group image"):
         slos.slo_for("image")
@@ -71,7 +75,8 @@ def test_binding_by_two_label_keys_gives_tuples_in_by_order(tmp_path):
                  _slo("v2-ams", "0.925", "{captcha_type: recaptcha_v2, region: ams}"),
                  _slo("ts-fra", "0.97", "{captcha_type: turnstile, region: fra}"))
     slos = load_slos(path, by=["captcha_type", "region"])
-    assert slos.table == {("recaptcha_v2", "fra"): _by_hand(0.93), ("recaptcha_v2", "ams"): _by_hand(0.925),
+    assert slos.table == {("recaptcha_v2", "fra"): _by_hand(0.93), ("recaptcha_v2",
+                                                                    "ams"): _by_hand(0.925),
                           ("turnstile", "fra"): _by_hand(0.97)}
     assert "captcha_type=recaptcha_v2 & region=ams -> v2-ams (target 0.925)" in slos.binding
     # the other order of by: the tuples follow it
@@ -89,9 +94,11 @@ def test_an_slo_without_a_binding_label_is_the_default(tmp_path):
 
 
 def test_two_unbound_slos_are_refused_naming_both_and_suggesting_name(tmp_path):
-    path = _file(tmp_path, _slo("a-avail", "0.97", "{captcha_type: turnstile}"), _slo("b-avail", "0.9"),
+    path = _file(tmp_path, _slo("a-avail", "0.97", "{captcha_type: turnstile}"), _slo("b-avail",
+                                                                                      "0.9"),
                  _slo("c-avail", "0.95", "{team: web}"))
-    with pytest.raises(ConfigError, match=r"2 SLOs have no label captcha_type \('b-avail', 'c-avail'\).*"
+    with pytest.raises(ConfigError,
+                       match=r"2 SLOs have no label captcha_type \('b-avail', 'c-avail'\).*"
                                           r"slos.yaml#NAME"):
         load_slos(path, by=["captcha_type"])
 
@@ -99,7 +106,8 @@ def test_two_unbound_slos_are_refused_naming_both_and_suggesting_name(tmp_path):
 def test_a_group_claimed_by_two_slos_is_refused(tmp_path):
     path = _file(tmp_path, _slo("first", "0.97", "{captcha_type: turnstile}"),
                  _slo("second", "0.95", "{captcha_type: [image, turnstile]}"))
-    with pytest.raises(ConfigError, match="captcha_type=turnstile is claimed by two SLOs, 'first' and 'second'"):
+    with pytest.raises(ConfigError,
+                       match="captcha_type=turnstile is claimed by two SLOs, 'first' and 'second'"):
         load_slos(path, by=["captcha_type"])
 
 
@@ -119,7 +127,9 @@ def test_label_keys_not_in_by_are_ignored(tmp_path):
 def test_an_slo_naming_only_some_by_keys_is_refused(tmp_path):
     path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
                  _slo("ts-fra", "0.97", "{captcha_type: turnstile, region: fra}"))
-    with pytest.raises(ConfigError, match="'v2' is bound by the label\\(s\\) captcha_type but has no label region"):
+    with pytest.raises(ConfigError,
+                       match="'v2' is bound by the label\\(s\\) captcha_type but has no label "
+                             "region"):
         load_slos(path, by=["captcha_type", "region"])
 
 
@@ -143,7 +153,8 @@ def test_list_labels_of_the_go_sdk_example_bind_each_value(tmp_path):
     slos = load_slos(path, by=["env", "team"])
     expected = SLO(target=0.995, window="7D", period="7D")
     assert slos.table == {("prod", "team-a"): expected, ("prod", "team-b"): expected}
-    assert slos.binding == ("v1__slos.yaml: env=prod & team=team-a -> web-availability (target 0.995), "
+    assert slos.binding == ("v1__slos.yaml: env=prod & team=team-a -> web-availability (target "
+                            "0.995), "
                             "env=prod & team=team-b -> web-availability (target 0.995)")
 
 
@@ -171,12 +182,17 @@ def _recommendations() -> pd.DataFrame:
 
 def test_recommendations_round_trip_per_group_bit_exact(tmp_path):
     rec = _recommendations()
-    path = write_openslo(slos_from_recalibration(rec, window="1D", name_prefix="solve-"), tmp_path / "rec.yaml")
+    path = write_openslo(slos_from_recalibration(rec, window="1D", name_prefix="solve-"),
+                         tmp_path / "rec.yaml")
     slos = load_slos(path, by=["captcha_type", "region"])
     got = {k: s.target for k, s in slos.table.items()}
-    want = {(t, r): x for t, r, x in zip(rec["captcha_type"], rec["region"], rec["recommended_target"], strict=True)}
+    want = {(t, r): x for t, r, x in zip(rec["captcha_type"], rec["region"],
+                                         rec["recommended_target"], strict=True)}
     assert got == want  # float ==: bit for bit
-    assert all(s.window == pd.Timedelta("1D") and s.period == pd.Timedelta("30D") for s in slos.table.values())
+    assert all(
+        s.window == pd.Timedelta("1D") and s.period == pd.Timedelta("30D")
+        for s in slos.table.values()
+    )
     # timeWindow is the SRE period; the tracker window travels in the annotation budgetlab/window
     first = next(yaml.safe_load_all(path.read_text()))
     assert first["spec"]["timeWindow"] == [{"duration": "30d", "isRolling": True}]
@@ -186,8 +202,10 @@ def test_recommendations_round_trip_per_group_bit_exact(tmp_path):
 
 def test_recommendations_from_a_csv_table_round_trip(tmp_path):
     # what `budgetlab recalibrate --out rec.csv` writes: group keys first, then events, ...
-    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\n007,10,0.9312345678901234\n"
-                                      "turnstile,20,0.97\n", encoding="utf-8")
+    (tmp_path / "rec.csv").write_text(
+        "captcha_type,events,recommended_target\n007,10,0.9312345678901234\nturnstile,20,0.97\n",
+        encoding="utf-8",
+    )
     table = read_recalibration_table(tmp_path / "rec.csv")
     assert table.attrs["by"] == ["captcha_type"]
     path = write_openslo(slos_from_recalibration(table, window="1h"), tmp_path / "rec.yaml")
@@ -201,7 +219,9 @@ def test_a_recalibration_with_per_group_slos_keeps_each_group_window(tmp_path):
     class Result:  # the shape of budgetlab.recalibrate's result for per-group SLOs
         summary = _recommendations()
         settings = {"by": ["captcha_type", "region"], "window": None,
-                    "slo": PerGroup({("recaptcha_v2", "fra"): SLO(0.9, "1h"), ("recaptcha_v2", "ams"): SLO(0.9, "2h")},
+                    "slo": PerGroup({("recaptcha_v2", "fra"): SLO(0.9, "1h"), ("recaptcha_v2",
+                                                                               "ams"): SLO(0.9,
+                                                                                           "2h")},
                                     default=SLO(0.9, "6h"))}
 
     path = write_openslo(slos_from_recalibration(Result()), tmp_path / "rec.yaml")
@@ -212,24 +232,28 @@ def test_a_recalibration_with_per_group_slos_keeps_each_group_window(tmp_path):
 
 
 def test_personal_group_keys_are_never_written(tmp_path):
-    rec = pd.DataFrame({"user": ["ivan@example.org", "10.1.2.3"], "recommended_target": [0.9, 0.95]})
+    rec = pd.DataFrame({"user": ["ivan@example.org", "10.1.2.3"], "recommended_target": [0.9,
+                                                                                         0.95]})
     with pytest.raises(PersonalDataError) as info:
         slos_from_recalibration(rec, by="user")
     assert "ivan@example.org" not in str(info.value) and "10.1.2.3" not in str(info.value)
     assert "2 value(s)" in str(info.value)
-    (tmp_path / "rec.csv").write_text("user,events,recommended_target\nivan@example.org,5,0.9\n", encoding="utf-8")
+    (tmp_path / "rec.csv").write_text("user,events,recommended_target\nivan@example.org,5,0.9\n",
+                                      encoding="utf-8")
     with pytest.raises(PersonalDataError):
         read_recalibration_table(tmp_path / "rec.csv")
     assert not (tmp_path / "rec.yaml").exists()
 
 
 def test_recalibration_table_rows_count_from_one(tmp_path):
-    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,1,0.9\nturnstile,2,high\n",
-                                      encoding="utf-8")
+    (tmp_path / "rec.csv").write_text(
+        "captcha_type,events,recommended_target\nimage,1,0.9\nturnstile,2,high\n", encoding="utf-8"
+    )
     with pytest.raises(ConfigError, match="row 2: recommended_target is not a number"):
         read_recalibration_table(tmp_path / "rec.csv")
-    (tmp_path / "gap.csv").write_text("captcha_type,events,recommended_target\nimage,1,\nturnstile,2,0.9\n",
-                                      encoding="utf-8")
+    (tmp_path / "gap.csv").write_text(
+        "captcha_type,events,recommended_target\nimage,1,\nturnstile,2,0.9\n", encoding="utf-8"
+    )
     with pytest.raises(ConfigError, match="row 1: recommended_target is missing"):
         slos_from_recalibration(read_recalibration_table(tmp_path / "gap.csv"))
     with pytest.raises(FileFormatError, match="no such file"):
@@ -241,10 +265,13 @@ def test_a_real_recalibration_round_trips_through_the_file(tmp_path):
 
     rec = recalibrate(datasets.load("demo"), by="captcha_type", window="1h", n_boot=0)
     summary = rec.summary.dropna(subset=["recommended_target"])
-    assert len(summary) >= 2, "the demo data should give a recommendation for at least two captcha types"
-    path = write_openslo(slos_from_recalibration(summary, by="captcha_type", window="1h"), tmp_path / "rec.yaml")
+    assert len(summary) >= 2, ("the demo data should give a recommendation for at least two "
+                               "captcha types")
+    path = write_openslo(slos_from_recalibration(summary, by="captcha_type", window="1h"),
+                         tmp_path / "rec.yaml")
     slos = load_slos(path, by=["captcha_type"])
-    want = {(str(k),): float(x) for k, x in zip(summary["captcha_type"], summary["recommended_target"], strict=True)}
+    want = {(str(k),): float(x) for k, x in zip(summary["captcha_type"],
+                                                summary["recommended_target"], strict=True)}
     assert {k: s.target for k, s in slos.table.items()} == want
     assert all(s.window == pd.Timedelta("1h") for s in slos.table.values())
 

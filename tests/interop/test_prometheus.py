@@ -43,7 +43,8 @@ START = pd.Timestamp("2026-03-02", tz="UTC")
 
 
 def test_workbook_rules_in_sloth_style():
-    rules = prometheus_rules(SLO(0.999, "30D"), "workbook", name="solve", service="captcha", **METRICS)
+    rules = prometheus_rules(SLO(0.999, "30D"), "workbook", name="solve", service="captcha",
+                             **METRICS)
     (group,) = rules["groups"]
     assert group["name"] == "budgetlab-slo-captcha-solve" and group["interval"] == "1m"
     records = [r for r in group["rules"] if "record" in r]
@@ -53,10 +54,12 @@ def test_workbook_rules_in_sloth_style():
         "slo:sli_error:ratio_rate3d", "slo:objective:ratio", "slo:error_budget:ratio"]
     assert records[0]["expr"] == ("sum(increase(captcha_solve_errors_total[5m]))\n/\n"
                                   "sum(increase(captcha_solves_total[5m]))\n")
-    assert records[0]["labels"] == {"sloth_id": "captcha-solve", "sloth_service": "captcha", "sloth_slo": "solve",
+    assert records[0]["labels"] == {"sloth_id": "captcha-solve", "sloth_service": "captcha",
+                                    "sloth_slo": "solve",
                                     "sloth_window": "5m"}
     alerts = [r for r in group["rules"] if "alert" in r]
-    assert alerts[0]["labels"] == {"sloth_id": "captcha-solve", "sloth_service": "captcha", "sloth_slo": "solve",
+    assert alerts[0]["labels"] == {"sloth_id": "captcha-solve", "sloth_service": "captcha",
+                                   "sloth_slo": "solve",
                                    "severity": "page", "tier": "page_1h"}
     assert [(a["labels"]["tier"], a["labels"]["severity"]) for a in alerts] == [
         ("page_1h", "page"), ("page_6h", "page"), ("ticket_1d", "ticket"), ("ticket_3d", "ticket")]
@@ -65,7 +68,8 @@ def test_workbook_rules_in_sloth_style():
         "(\n"
         f"  max(slo:sli_error:ratio_rate6h{{{ids}}} > (6.0 * (1 - 0.999))) without (sloth_window)\n"
         "and\n"
-        f"  max(slo:sli_error:ratio_rate30m{{{ids}}} > (6.0 * (1 - 0.999))) without (sloth_window)\n"
+        f"  max(slo:sli_error:ratio_rate30m{{{ids}}} > (6.0 * (1 - 0.999))) without "
+        "(sloth_window)\n"
         ")\n")
     assert all("for" not in a and "keep_firing_for" not in a for a in alerts)
     # the YAML text parses back to the same document
@@ -73,22 +77,31 @@ def test_workbook_rules_in_sloth_style():
 
 
 def test_for_keep_firing_for_selectors_and_rate():
-    pol = AlertPolicy((AlertTier("p", "page", "90min", None, 2.5, for_="3min", cooldown="10min"),), period="30D")
-    rules = prometheus_rules(SLO(0.95, "1D"), pol, name="x", total_metric="req_total", errors_metric="req_total",
-                             selector={"job": 'so"lver'}, errors_selector='outcome!="success"', function="rate")
+    pol = AlertPolicy((AlertTier("p", "page", "90min", None, 2.5, for_="3min", cooldown="10min"),),
+                      period="30D")
+    rules = prometheus_rules(SLO(0.95, "1D"), pol, name="x", total_metric="req_total",
+                             errors_metric="req_total",
+                             selector={"job": 'so"lver'}, errors_selector='outcome!="success"',
+                             function="rate")
     rec, _, _, alert = rules["groups"][0]["rules"]
     assert rec["record"] == "slo:sli_error:ratio_rate1h30m"
     assert rec["expr"] == ('sum(rate(req_total{job="so\\"lver",outcome!="success"}[1h30m]))\n/\n'
                            'sum(rate(req_total{job="so\\"lver"}[1h30m]))\n')
     assert (alert["for"], alert["keep_firing_for"]) == ("3m", "10m")
-    assert alert["expr"].startswith("max(slo:sli_error:ratio_rate1h30m{") and "(2.5 * (1 - 0.95))" in alert["expr"]
+    assert (
+        alert["expr"].startswith("max(slo:sli_error:ratio_rate1h30m{")
+        and "(2.5 * (1 - 0.95))" in alert["expr"]
+    )
 
 
 def test_one_group_per_slo_with_selector_labels():
-    docs = slos_from_recalibration({"recaptcha_v2": 0.93, "turnstile": 0.97}, by="captcha_type", window="30D",
+    docs = slos_from_recalibration({"recaptcha_v2": 0.93, "turnstile": 0.97}, by="captcha_type",
+                                   window="30D",
                                    service="captcha")
-    rules = prometheus_rules(docs, "workbook", selector='job="solver"', selector_labels=["captcha_type"], **METRICS)
-    assert [g["name"] for g in rules["groups"]] == ["budgetlab-slo-captcha-recaptcha-v2", "budgetlab-slo-captcha-turnstile"]
+    rules = prometheus_rules(docs, "workbook", selector='job="solver"',
+                             selector_labels=["captcha_type"], **METRICS)
+    assert [g["name"] for g in rules["groups"]] == ["budgetlab-slo-captcha-recaptcha-v2",
+                                                    "budgetlab-slo-captcha-turnstile"]
     expr = rules["groups"][1]["rules"][0]["expr"]
     assert 'captcha_solves_total{job="solver",captcha_type="turnstile"}[5m]' in expr
     assert "(14.4 * (1 - 0.97))" in rules["groups"][1]["rules"][-4]["expr"]
@@ -118,7 +131,8 @@ def test_policy_presets_and_own_policies():
     (doc,) = read_openslo(FIX / "spec_alert_policies.yaml")
     rules = prometheus_rules(doc, None, **METRICS)  # the file's own policies
     alerts = [r for r in rules["groups"][0]["rules"] if "alert" in r]
-    assert [(a["labels"]["tier"], a["for"]) for a in alerts] == [("memory-usage-breach", "5m"), ("cpu-usage-breach", "5m")]
+    assert [(a["labels"]["tier"], a["for"]) for a in alerts] == [("memory-usage-breach", "5m"),
+                                                                 ("cpu-usage-breach", "5m")]
     with pytest.raises(ConfigError, match="no alert policies"):
         prometheus_rules(SLO(0.9, "1D"), None, **METRICS)
 
@@ -133,16 +147,20 @@ def test_promtool_test_document_by_hand():
     pol = AlertPolicy((AlertTier("fast", "page", "2min", "1min", 4.0),), period="1D")
     t = promtool_test(bins, SLO(0.9, "1D"), pol, name="d", selector={"job": "x"}, **METRICS)
     (case,) = t["tests"]
-    assert t["rule_files"] == ["rules.yaml"] and t["evaluation_interval"] == case["interval"] == "1m"
+    assert (
+        t["rule_files"] == ["rules.yaml"] and t["evaluation_interval"] == case["interval"] == "1m"
+    )
     assert case["input_series"] == [
         {"series": 'captcha_solves_total{job="x"}', "values": "0 10 20 30 40"},
         {"series": 'captcha_solve_errors_total{job="x"}', "values": "0 0 5 15 15"}]
     # by hand, threshold 4 x 0.1 = 0.4: 2-minute ratios 0, 5/20, 15/20, 10/20; 1-minute 0, .5, 1, 0
     # -> both above 0.4 only at the end of minute 3
-    firing = [(a["eval_time"], [e["exp_labels"]["tier"] for e in a["exp_alerts"]]) for a in case["alert_rule_test"]]
+    firing = [(a["eval_time"],
+               [e["exp_labels"]["tier"] for e in a["exp_alerts"]]) for a in case["alert_rule_test"]]
     assert firing == [("1m", []), ("2m", []), ("3m", ["fast"]), ("4m", [])]
     exp = case["alert_rule_test"][2]["exp_alerts"][0]["exp_labels"]
-    assert exp == {"sloth_id": "budgetlab-d", "sloth_service": "budgetlab", "sloth_slo": "d", "severity": "page",
+    assert exp == {"sloth_id": "budgetlab-d", "sloth_service": "budgetlab", "sloth_slo": "d",
+                   "severity": "page",
                    "tier": "fast"}
 
 
@@ -172,7 +190,9 @@ def _agree(tmp_path, bins, slos, policy, *, function="increase", **kw):
     test = promtool_test(bins, slos, policy, **args)
     write_prometheus_rules(test, tmp_path / "test.yaml", force=True)
     check = run_promtool("check", "rules", str(tmp_path / "rules.yaml"))
-    assert check.returncode == 0 and "SUCCESS" in check.stdout and not check.stderr, check.stderr + check.stdout
+    assert check.returncode == 0 and "SUCCESS" in check.stdout and not check.stderr, (
+        check.stderr + check.stdout
+    )
     proc = run_promtool("test", "rules", str(tmp_path / "test.yaml"))
     entries = test["tests"][0]["alert_rule_test"]
     firing = sum(len(e["exp_alerts"]) for e in entries)
@@ -208,7 +228,8 @@ def test_promtool_fires_at_the_same_minutes_as_budgetlab(policy, tmp_path, promt
     p[200:290] = 0.05
     p[330:380:7] = 0.9
     p[331:380:7] = 0.4
-    bins = bin_events(_events(8 * 60, 25, p, seed=11), "1min", start=START, end=START + pd.Timedelta("8h"))
+    bins = bin_events(_events(8 * 60, 25, p, seed=11), "1min", start=START,
+                      end=START + pd.Timedelta("8h"))
     slo = SLO(0.99, "30D")
     proc, evaluations, firing = _agree(tmp_path, bins, slo, policy, name="captcha")
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -225,7 +246,8 @@ def test_promtool_agrees_per_group_with_one_slo_each(tmp_path, promtool):
     p[120:150] = 0.3
     ev = _events(6 * 60, 40, p, seed=5, groups=["recaptcha_v2", "turnstile"])
     bins = bin_events(ev, "1min", by="captcha_type")
-    docs = slos_from_recalibration({"recaptcha_v2": 0.95, "turnstile": 0.99}, by="captcha_type", window="30D",
+    docs = slos_from_recalibration({"recaptcha_v2": 0.95, "turnstile": 0.99}, by="captcha_type",
+                                   window="30D",
                                    service="captcha", policy=AlertPolicy.workbook("30D"))
     proc, evaluations, firing = _agree(tmp_path, bins, docs, None, selector={"job": "solver"},
                                        selector_labels=["captcha_type"])
@@ -267,11 +289,13 @@ def _sample():
 @pytest.mark.parametrize("incident, group, target, policy, span", [
     # I01: 15-minute outage of everything; turnstile at 99 %, the workbook's page tiers with
     # enough history for their 6-hour windows (the ticket tiers use the history that exists)
-    ("I01", "turnstile", 0.99, AlertPolicy.workbook("30D"), ("2026-10-06T06:30Z", "2026-10-06T16:30Z")),
+    ("I01", "turnstile", 0.99, AlertPolicy.workbook("30D"), ("2026-10-06T06:30Z",
+                                                             "2026-10-06T16:30Z")),
     # I03: 3.5-hour solver degradation of image captchas (success 0.90 normally) at 95 %, Pyrra
     ("I03", "image", 0.95, AlertPolicy.pyrra("30D"), ("2026-10-12T05:00Z", "2026-10-12T15:00Z")),
 ])
-def test_promtool_agrees_on_an_incident_from_the_4_week_sample(incident, group, target, policy, span, tmp_path,
+def test_promtool_agrees_on_an_incident_from_the_4_week_sample(incident, group, target, policy,
+                                                               span, tmp_path,
                                                                  promtool):
     events, incidents = _sample()
     inc = incidents.set_index("incident_id").loc[incident]
@@ -290,8 +314,10 @@ def test_promtool_agrees_on_an_incident_from_the_4_week_sample(incident, group, 
 @pytest.mark.parametrize("preset", POLICY_PRESETS)
 @pytest.mark.parametrize("function", ["increase", "rate"])
 def test_promtool_accepts_every_preset(preset, function, tmp_path, promtool):
-    docs = slos_from_recalibration({"image": 0.9, "turnstile": 0.98}, by="captcha_type", window="30D")
-    rules = prometheus_rules(docs, preset, selector_labels=["captcha_type"], function=function, **METRICS)
+    docs = slos_from_recalibration({"image": 0.9, "turnstile": 0.98}, by="captcha_type",
+                                   window="30D")
+    rules = prometheus_rules(docs, preset, selector_labels=["captcha_type"], function=function,
+                             **METRICS)
     path = write_prometheus_rules(rules, tmp_path / "r.yaml")
     proc = run_promtool("check", "rules", str(path))
     assert proc.returncode == 0 and not proc.stderr, proc.stderr  # promtool's lint errors exit 0
@@ -304,33 +330,46 @@ def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtoo
     # issue 33: the rules read the SLO's own queries (the fixture's bad/total selectors), not the
     # captcha defaults; the counters given on the command line replace them, with a note
     out = tmp_path / "rules.yaml"
-    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--check", str(out)]) == 0
+    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--check",
+                 str(out)]) == 0
     text = capsys.readouterr().out
-    assert "promtool check rules: ok" in text and "SLI from the file's queries, errors over total" in text
+    assert ("promtool check rules: "
+            "ok") in text and ("SLI from the file's queries, errors over "
+                                                   "total") in text
     (doc,) = read_openslo(FIX / "captcha_workbook.yaml")
     rules = yaml.safe_load(out.read_text())
     assert rules == prometheus_rules(doc, None)
-    assert rules["groups"][0]["rules"][0]["expr"] == (  # read off the fixture: bad and total, windowed
+    # read off the fixture: bad and total, windowed
+    assert rules["groups"][0]["rules"][0]["expr"] == (
         '(sum(increase(captcha_solve_errors_total{captcha_type="recaptcha_v2"}[5m])))\n/\n'
         '(sum(increase(captcha_solves_total{captcha_type="recaptcha_v2"}[5m])))\n')
-    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector", 'job="solver"',
-                 "--total-metric", "req_total", "--errors-metric", "err_total", "--force", str(out)]) == 0
+    assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector",
+                 'job="solver"',
+                 "--total-metric", "req_total", "--errors-metric", "err_total", "--force",
+                 str(out)]) == 0
     assert "(the SLO file's queries not used)" in capsys.readouterr().out
     assert yaml.safe_load(out.read_text()) == prometheus_rules(doc, None, selector='job="solver"',
-                                                                total_metric="req_total", errors_metric="err_total")
+                                                                total_metric="req_total",
+                                                               errors_metric="err_total")
 
 
 @pytest.mark.parametrize("argv, needle", [
     (["export", "prometheus", "{out}"], "--slo FILE"),
-    (["export", "prometheus", "--target", "0.99", "{out}"], "give the SLI's counters: --total-metric and"),
-    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "--errors-metric", "b_total", "{out}"],
+    (["export", "prometheus", "--target", "0.99", "{out}"],
+     "give the SLI's counters: --total-metric and"),
+    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "--errors-metric",
+      "b_total", "{out}"],
      "--policy"),
-    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "{out}"], "give both"),
+    (["export", "prometheus", "--target", "0.99", "--total-metric", "a_total", "{out}"],
+     "give both"),
     # the tracker window no longer sets the policy's period (issue 18: --period does)
-    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d", "--total-metric", "a_total",
+    (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d",
+      "--total-metric", "a_total",
       "--errors-metric", "b_total", "{out}"], "30D"),
-    (["export", "prometheus", "--slo", "{fix}", "--selector", 'job="x"', "{out}"], "carries its own queries"),
-    (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "--total-metric", "a_total", "--errors-metric",
+    (["export", "prometheus", "--slo", "{fix}", "--selector", 'job="x"', "{out}"],
+     "carries its own queries"),
+    (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "--total-metric", "a_total",
+      "--errors-metric",
       "b_total", "{out}"], "label matchers"),
     (["export", "prometheus", "--slo", "{fix}#nope", "{out}"], "no SLO named 'nope'"),
 ])
@@ -344,9 +383,12 @@ def test_cli_export_prometheus_errors_one_line_exit_2(argv, needle, tmp_path, ca
 
 def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path):
     out = tmp_path / "rules.yaml"
-    assert main(["export", "prometheus", "--target", "0.999", "--window", "28d", "--name", "solve", "--policy",
-                 "sloth28", "--total-metric", "a_total", "--errors-metric", "b_total", str(out)]) == 0
-    want = prometheus_rules(SLO(0.999, "28D"), "sloth28", name="solve", total_metric="a_total", errors_metric="b_total")
+    assert main(["export", "prometheus", "--target", "0.999", "--window", "28d", "--name", "solve",
+                 "--policy",
+                 "sloth28", "--total-metric", "a_total", "--errors-metric", "b_total",
+                 str(out)]) == 0
+    want = prometheus_rules(SLO(0.999, "28D"), "sloth28", name="solve", total_metric="a_total",
+                            errors_metric="b_total")
     assert yaml.safe_load(out.read_text()) == want
 
 
@@ -355,7 +397,8 @@ def test_counters_that_do_not_start_at_zero_are_extrapolated_per_counter(tmp_pat
     # Documented difference (docs/interop.md, "windows longer than the history"): at 3m a
     # [1h] range holds samples 0m..3m. errors starts at 0: Prometheus caps the extrapolation at the
     # counter's zero point, increase = 3. total starts at 1000: the range start is 57 min before the
-    # first sample (> 1.1 sample intervals), so it extrapolates half an interval: 30 x (180 + 30) / 180
+    # first sample (> 1.1 sample intervals), so it extrapolates half an interval: 30 x (180 + 30) /
+    # 180
     # = 35. The ratio is 3/35, not the bin ratio 3/30 budgetlab (and a zero-start counter) gives.
     rules = {"groups": [{"name": "t", "interval": "1m", "rules": [
         {"record": "r", "expr": "sum(increase(err_total[1h])) / sum(increase(req_total[1h]))"},
@@ -363,7 +406,8 @@ def test_counters_that_do_not_start_at_zero_are_extrapolated_per_counter(tmp_pat
     write_prometheus_rules(rules, tmp_path / "rules.yaml")
     test = {"rule_files": ["rules.yaml"], "evaluation_interval": "1m", "tests": [{
         "interval": "1m",
-        "input_series": [{"series": "req_total", "values": "1000+10x10"}, {"series": "err_total", "values": "0+1x10"}],
+        "input_series": [{"series": "req_total", "values": "1000+10x10"}, {"series": "err_total",
+                                                                           "values": "0+1x10"}],
         "promql_expr_test": [
             {"expr": "t", "eval_time": "3m", "exp_samples": [{"labels": "t", "value": 35}]},
             {"expr": "r", "eval_time": "3m", "exp_samples": [{"labels": "r", "value": 3 / 35}]}]}]}
@@ -374,23 +418,32 @@ def test_counters_that_do_not_start_at_zero_are_extrapolated_per_counter(tmp_pat
 
 def test_rules_without_counters_read_the_slos_queries_or_refuse_with_the_fix():
     # issue 33: no silent captcha defaults; a bare SLO has no queries
-    with pytest.raises(ConfigError, match=r"carries no Prometheus queries .*give the counters, total_metric= and "
+    with pytest.raises(ConfigError,
+                       match=r"carries no Prometheus queries .*give the counters, total_metric= "
+                             r"and "
                                           r"errors_metric= \(CLI --total-metric/--errors-metric\)"):
         prometheus_rules(SLO(0.99, "30D"), "workbook")
     with pytest.raises(ConfigError, match="give both total_metric and errors_metric, or neither"):
         prometheus_rules(SLO(0.99, "30D"), "workbook", total_metric="a_total")
     # v1alpha (Sloth's OpenSLO): good over total, each query over the window as written
-    (doc,) = read_openslo(Path(__file__).parents[1] / "fixtures" / "sloth" / "openslo-getting-started.yml")
+    (doc,) = read_openslo(
+        Path(__file__).parents[1] / "fixtures" / "sloth" / "openslo-getting-started.yml"
+    )
     rule = prometheus_rules(doc, "sloth")["groups"][0]["rules"][0]
     assert rule["expr"] == (
         '((sum(rate(http_request_duration_seconds_count{job="myservice"}[5m]))) - '
         '(sum(rate(http_request_duration_seconds_count{job="myservice",code!~"(5..|429)"}[5m]))))\n/\n'
-        '(sum(rate(http_request_duration_seconds_count{job="myservice"}[5m])))\n')
-    # a fixed range in a counter function takes the window, as budgetlab's per-bin reading ignores it
+        '(sum(rate(http_request_duration_seconds_count{job="myservice"}[5m])))\n'
+    )
+    # a fixed range in a counter function takes the window, as budgetlab's per-bin reading ignores
+    # it
     ind = {"metadata": {"name": "x"}, "spec": {"ratioMetric": {"counter": True,
-           "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "sum(rate(e_total[5m]))"}}},
-           "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "sum(rate(r_total[5m]))"}}}}}}
-    rules = prometheus_rules(SLODocument("x", SLO(0.99, "30D"), indicator=ind), "workbook")["groups"][0]["rules"]
+           "bad": {"metricSource": {"type": "Prometheus",
+                                    "spec": {"query": "sum(rate(e_total[5m]))"}}},
+           "total": {"metricSource": {"type": "Prometheus",
+                                      "spec": {"query": "sum(rate(r_total[5m]))"}}}}}}
+    rules = prometheus_rules(SLODocument("x", SLO(0.99, "30D"), indicator=ind),
+                             "workbook")["groups"][0]["rules"]
     assert rules[2]["expr"] == "(sum(rate(e_total[1h])))\n/\n(sum(rate(r_total[1h])))\n"
     with pytest.raises(ConfigError, match="holds no counter budgetlab can read per bin"):
         gauge = {**ind, "spec": {"ratioMetric": {**ind["spec"]["ratioMetric"], "bad": {

@@ -33,7 +33,8 @@ EMAIL = "ivan.petrov@example.org"
 
 
 def _matrix(result: list[dict]) -> bytes:
-    return json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}}).encode()
+    return json.dumps({"status": "success", "data": {"resultType": "matrix",
+                                                     "result": result}}).encode()
 
 
 def _values(value: str = "5", times: list[float] | None = None) -> list[list]:
@@ -47,8 +48,9 @@ class Fake(http.server.ThreadingHTTPServer):
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
-        self.act: Callable[[_Handler, dict], None] = lambda h, body: h.send(200, _matrix([{"metric": {},
-                                                                                        "values": _values()}]))
+        self.act: Callable[[_Handler, dict], None] = lambda h, body: h.send(
+            200, _matrix([{"metric": {}, "values": _values()}])
+        )
         self.seen: list[tuple[str, dict[str, str]]] = []
         self.stop = threading.Event()
         self.sent = 0  # bytes written by the bounded loops
@@ -101,7 +103,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 return
 
     def endless(self, budget: int = 256 * 2**20) -> None:
-        """A 200 answer without a length, then filler until the client hangs up (at most ``budget`` bytes)."""
+        """A 200 answer without a length, then filler until the client hangs up (at most ``budget``
+        bytes)."""
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Connection", "close")
@@ -119,7 +122,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 @pytest.fixture()
 def fake() -> Iterator[Fake]:
     server = Fake()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
     thread.start()
     try:
         yield server
@@ -131,14 +135,17 @@ def fake() -> Iterator[Fake]:
 
 
 def _read(url: str, **kw: object) -> pd.DataFrame:
-    return read_prometheus(url, total="a_total", errors="b_total", start=START, end=START + N * pd.Timedelta("1min"),
+    return read_prometheus(url, total="a_total", errors="b_total", start=START,
+                           end=START + N * pd.Timedelta("1min"),
                            **kw)
 
 
 def _backtest(url: str, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
-    rc = main(["backtest", "--prometheus", url, "--total", "a_total", "--errors", "b_total", "--target", "0.99",
+    rc = main(["backtest", "--prometheus", url, "--total", "a_total", "--errors", "b_total",
+               "--target", "0.99",
                "--policy", "workbook", "--start", str(START.tz_localize(None)),
-               "--end", str((START + N * pd.Timedelta("1min")).tz_localize(None)), "--freq", "1min", *extra])
+               "--end", str((START + N * pd.Timedelta("1min")).tz_localize(None)), "--freq", "1min",
+               *extra])
     return rc, capsys.readouterr().err
 
 
@@ -151,17 +158,22 @@ def test_the_fake_answers_a_plain_read(fake):
 
 def test_a_redirect_to_another_origin_is_refused_and_nothing_reaches_it(fake, capsys):
     other = Fake()
-    thread = threading.Thread(target=other.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(target=other.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
     thread.start()
     try:
         elsewhere = other.url.replace("127.0.0.1", "localhost")  # the same machine, another origin
-        fake.act = lambda h, body: h.send(302, b"", {"Location": elsewhere + "/api/v1/query_range?x=1"})
+        fake.act = lambda h, body: h.send(302, b"",
+                                          {"Location": elsewhere + "/api/v1/query_range?x=1"})
         with pytest.raises(ServerError, match=r"redirected to another server \(http://localhost:\d+"
-                                              r"/api/v1/query_range\); budgetlab does not follow it"):
-            _read(fake.url.replace("http://", "http://bob:pa55word@"), headers={"X-Api-Key": "TOPSECRET"})
+                                              r"/api/v1/query_range\); budgetlab does not follow "
+                                              r"it"):
+            _read(fake.url.replace("http://", "http://bob:pa55word@"),
+                  headers={"X-Api-Key": "TOPSECRET"})
         # what the server names passes the personal-data filter (an IP address is hidden)
         fake.act = lambda h, body: h.send(302, b"", {"Location": other.url + "/api/v1/query_range"})
-        with pytest.raises(ServerError, match=r"another server \(\[hidden: looks like personal data\]\)"):
+        with pytest.raises(ServerError,
+                           match=r"another server \(\[hidden: looks like personal data\]\)"):
             _read(fake.url)
         rc, err = _backtest(fake.url.replace("http://", "http://bob:pa55word@"), capsys,
                             "--header", "Authorization: Bearer TOPSECRET")
@@ -193,11 +205,13 @@ def test_a_redirect_on_the_same_server_is_followed_with_the_credentials(fake, co
 
 def test_redirects_in_a_loop_end(fake):
     fake.act = lambda h, body: h.send(307, b"", {"Location": h.path})
-    with pytest.raises(ServerError, match=f"redirected more than {prometheus_http.MAX_REDIRECTS} times"):
+    with pytest.raises(ServerError,
+                       match=f"redirected more than {prometheus_http.MAX_REDIRECTS} times"):
         _read(fake.url)
 
 
-# -- the deadline ------------------------------------------------------------------------------------
+# -- the deadline
+# ------------------------------------------------------------------------------------
 
 def _trickled_body(h: _Handler, body: dict) -> None:
     payload = _matrix([{"metric": {}, "values": _values()}])
@@ -228,7 +242,8 @@ def test_timeout_is_a_deadline_for_the_whole_answer(fake, act, capsys):
 def test_an_endless_answer_stops_at_the_cap(fake, capsys):
     fake.act = lambda h, body: h.endless()
     cap = prometheus_http.answer_cap(N, 1)
-    with pytest.raises(ServerError, match=rf"larger than {cap:,} bytes .*raise max_series= \(--max-series\)"):
+    with pytest.raises(ServerError,
+                       match=rf"larger than {cap:,} bytes .*raise max_series= \(--max-series\)"):
         _read(fake.url, max_series=1)
     assert fake.sent < 16 * cap  # the client hung up near the cap (the rest is socket buffers)
     rc, err = _backtest(fake.url, capsys, "--max-series", "1")
@@ -244,7 +259,9 @@ def test_a_declared_length_over_the_cap_is_refused_before_reading(fake):
 def test_too_many_series(fake):
     fake.act = lambda h, body: h.send(200, _matrix([{"metric": {"g": str(i)}, "values": _values()}
                                                    for i in range(3)]))
-    with pytest.raises(ServerError, match=r"total: the answer holds 3 series, over the limit of 2; .*max_series="):
+    with pytest.raises(ServerError,
+                       match=r"total: the answer holds 3 series, over the limit of 2; "
+                             r".*max_series="):
         _read(fake.url, max_series=2)
 
 
@@ -261,21 +278,27 @@ def test_a_body_shorter_than_its_length_is_cut_short(fake, capsys):
         h.close_connection = True
 
     fake.act = act
-    with pytest.raises(ServerError, match=r"was cut short after \d[\d,]* bytes \(shorter than its Content-Length\)"):
+    with pytest.raises(ServerError,
+                       match=r"was cut short after \d[\d,]* bytes \(shorter than its "
+                             r"Content-Length\)"):
         _read(fake.url)
     rc, err = _backtest(fake.url, capsys)
     assert rc == 2 and "cut short" in err and err.count("\n") == 1 and "internal error" not in err
 
 
 @pytest.mark.parametrize("values,message", [
-    (_values(times=[T0 + 60 * i for i in range(N - 1)] + [1e300]), r"1 sample\(s\) stamped outside the times asked \(first: 1e\+300 s since 1970\)"),
-    (_values(times=[T0 + 60 * i + 30 for i in range(N - 1)]), r"9 sample\(s\) between the evaluation times asked"),
-    (_values(times=[T0, T0, *[T0 + 60 * i for i in range(2, N)]]), r"a series of the answer has 1 duplicate time"),
+    (_values(times=[T0 + 60 * i for i in range(N - 1)] + [1e300]),
+     r"1 sample\(s\) stamped outside the times asked \(first: 1e\+300 s since 1970\)"),
+    (_values(times=[T0 + 60 * i + 30 for i in range(N - 1)]),
+     r"9 sample\(s\) between the evaluation times asked"),
+    (_values(times=[T0, T0, *[T0 + 60 * i for i in range(2, N)]]),
+     r"a series of the answer has 1 duplicate time"),
     (_values(times=[T0 + 60 * i for i in reversed(range(N))]), r"times out of order"),
     (_values("1e19"), r"10 value\(s\) beyond 2\*\*53 \(largest 1e\+19\)"),
     (_values("1e300"), r"beyond 2\*\*53"),
     (_values("-1e19"), r"beyond 2\*\*53"),
-], ids=["ts-1e300", "ts-off-grid", "ts-duplicate", "ts-order", "count-1e19", "count-1e300", "count-minus-1e19"])
+], ids=["ts-1e300", "ts-off-grid", "ts-duplicate", "ts-order", "count-1e19", "count-1e300",
+        "count-minus-1e19"])
 def test_samples_that_cannot_be_counts_are_refused(fake, capsys, values, message):
     fake.act = lambda h, body: h.send(200, _matrix([{"metric": {}, "values": values}]))
     with pytest.raises(ServerError, match=message):
@@ -285,7 +308,8 @@ def test_samples_that_cannot_be_counts_are_refused(fake, capsys, values, message
 
 
 def test_two_series_with_the_same_labels_are_refused_not_merged(fake):
-    twice = [{"metric": {"region": "fra"}, "values": _values()}, {"metric": {"region": "fra"}, "values": _values("3")}]
+    twice = [{"metric": {"region": "fra"}, "values": _values()}, {"metric": {"region": "fra"},
+                                                                  "values": _values("3")}]
     fake.act = lambda h, body: h.send(200, _matrix(twice))
     with pytest.raises(ServerError, match="1 series with the same labels as another"):
         _read(fake.url, by="region")
@@ -306,10 +330,12 @@ def test_a_compressed_answer_not_asked_for(fake):
     assert all(h.get("Accept-Encoding") == "identity" for _, h in fake.seen)
 
 
-# -- the server's words ------------------------------------------------------------------------------
+# -- the server's words
+# ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("code,error", [(400, ConfigError), (503, ServerError)])
-def test_the_servers_error_text_passes_the_personal_data_filter(fake, capsys, monkeypatch, code, error):
+def test_the_servers_error_text_passes_the_personal_data_filter(fake, capsys, monkeypatch, code,
+                                                                error):
     monkeypatch.setattr(prometheus_http, "BACKOFF_SECONDS", 0.01)
     text = f"parse error: user {EMAIL} may not run queries from 192.0.2.7"
     fake.act = lambda h, body: h.send(code, json.dumps({"status": "error", "errorType": "bad_data",
@@ -317,20 +343,25 @@ def test_the_servers_error_text_passes_the_personal_data_filter(fake, capsys, mo
     with pytest.raises(error) as info:
         _read(fake.url, retries=1)
     message = str(info.value)
-    assert "parse error: user [hidden: looks like personal data] may not run queries from [hidden" in message
+    assert ("parse error: user [hidden: looks like personal data] may not run queries from "
+            "[hidden") in message
     assert EMAIL not in message and "192.0.2.7" not in message
     rc, err = _backtest(fake.url, capsys)
     assert rc == 2 and EMAIL not in err and "192.0.2.7" not in err and err.count("\n") == 1
 
 
 def test_an_envelope_error_passes_the_filter_too(fake):
-    fake.act = lambda h, body: h.send(200, json.dumps({"status": "error", "error": f"ask {EMAIL}"}).encode())
-    with pytest.raises(ServerError, match=r"did not answer as the Prometheus API does: ask \[hidden") as info:
+    fake.act = lambda h, body: h.send(200, json.dumps({"status": "error",
+                                                       "error": f"ask {EMAIL}"}).encode())
+    with pytest.raises(ServerError,
+                       match=r"did not answer as the Prometheus API does: ask \[hidden") as info:
         _read(fake.url)
     assert EMAIL not in str(info.value)
 
 
 def test_redact_hides_a_phone_number_written_over_several_words():
-    assert redact("call +49 30 1234567 for access") == "[the text is not shown: it looks like personal data]"
+    assert redact("call +49 30 1234567 for "
+                  "access") == ("[the text is not shown: it looks like "
+                                                        "personal data]")
     assert redact("x" * 1000, limit=50) == "x" * 50 + " …"
     assert redact("a  b\n\tc") == "a b c"

@@ -47,11 +47,17 @@ def test_sloth_style_has_sloths_recording_names_and_labels():
     for r in rules:
         if "record" in r:
             want = dict(sloth_labels[r["record"]])
-            if r["record"] == "sloth_slo_info":  # who wrote it: Sloth names itself, budgetlab itself
-                assert {k: r["labels"][k] for k in ("sloth_mode", "sloth_version", "sloth_spec")} == {
-                    "sloth_mode": "budgetlab", "sloth_version": "budgetlab", "sloth_spec": "openslo/v1"}
-                want = {k: v for k, v in want.items() if k not in ("sloth_mode", "sloth_version", "sloth_spec")}
-                got = {k: v for k, v in r["labels"].items() if k not in ("sloth_mode", "sloth_version", "sloth_spec")}
+            # who wrote it: Sloth names itself, budgetlab itself
+            if r["record"] == "sloth_slo_info":
+                assert {k: r["labels"][k] for k in ("sloth_mode", "sloth_version",
+                                                    "sloth_spec")} == {
+                    "sloth_mode": "budgetlab", "sloth_version": "budgetlab",
+                                                                       "sloth_spec": "openslo/v1"}
+                want = {k: v for k, v in want.items() if k not in ("sloth_mode", "sloth_version",
+                                                                   "sloth_spec")}
+                got = {k: v for k, v in r["labels"].items() if k not in ("sloth_mode",
+                                                                         "sloth_version",
+                                                                         "sloth_spec")}
                 assert got == want
             else:
                 assert r["labels"] == want, r["record"]
@@ -68,9 +74,14 @@ def test_sloth_style_objective_is_the_decimal_target_not_sloths_rounding():
     assert by["sloth_slo_info"]["labels"]["sloth_objective"] == "99.9"
     assert "slo:sli_error:ratio_rate5m{" in by["slo:current_burn_rate:ratio"]["expr"]
     assert "slo:sli_error:ratio_rate30d{" in by["slo:period_burn_rate:ratio"]["expr"]
-    assert by["slo:period_error_budget_remaining:ratio"]["expr"].startswith("1 - slo:period_burn_rate:ratio{")
+    assert by["slo:period_error_budget_remaining:ratio"]["expr"].startswith(
+        "1 - slo:period_burn_rate:ratio{"
+    )
     # the period ratio is the exact errors / total over 30 days
-    assert by["slo:sli_error:ratio_rate30d"]["expr"] == "sum(increase(err_total[30d]))\n/\nsum(increase(req_total[30d]))\n"
+    assert (
+        by["slo:sli_error:ratio_rate30d"]["expr"]
+        == "sum(increase(err_total[30d]))\n/\nsum(increase(req_total[30d]))\n"
+    )
 
 
 def test_sloth_style_one_alert_per_severity_tiers_ored():
@@ -82,9 +93,12 @@ def test_sloth_style_one_alert_per_severity_tiers_ored():
         assert "severity" not in a["labels"] and "tier" not in a["labels"]
         assert a["expr"].count("\nor\n") == 1 and a["expr"].count("\nand\n") == 2
     # page: 14.4 over 1h/5m OR 6 over 6h/30m (Sloth's google-30d windows)
-    assert "> (14.4 * (1 - 0.999))" in alerts[0]["expr"] and "> (6.0 * (1 - 0.999))" in alerts[0]["expr"]
+    assert ("> (14.4 * (1 - "
+            "0.999))") in alerts[0]["expr"] and ("> (6.0 * (1 - "
+                                                              "0.999))") in alerts[0]["expr"]
     assert alerts[0]["annotations"]["title"] == (
-        "(page) {{$labels.sloth_service}} {{$labels.sloth_slo}} SLO error budget burn rate is too fast.")
+        "(page) {{$labels.sloth_service}} {{$labels.sloth_slo}} SLO error budget burn rate is too "
+        "fast.")
 
 
 def test_sloth_style_refuses_tiers_of_one_severity_with_different_for():
@@ -92,7 +106,8 @@ def test_sloth_style_refuses_tiers_of_one_severity_with_different_for():
                        AlertTier("b", "page", "6h", "30min", 6.0)), period="30D", name="p")
     with pytest.raises(ConfigError, match="different for_/cooldown"):
         prometheus_rules(SLO(0.99), pol, style="sloth", **METRICS)
-    with pytest.raises(ConfigError, match="the 'critical' tiers"):  # Pyrra's tiers have different for:
+    # Pyrra's tiers have different for:
+    with pytest.raises(ConfigError, match="the 'critical' tiers"):
         prometheus_rules(SLO(0.99), "pyrra", style="sloth", **METRICS)
     with pytest.raises(ConfigError, match="style='nope'"):
         prometheus_rules(SLO(0.99), pol, style="nope", **METRICS)
@@ -105,7 +120,9 @@ def test_sloth_style_passes_promtool_check_rules(tmp_path):
         rules = prometheus_rules(SLO(0.999, "1D"), preset, style="sloth", name="solve", **METRICS)
         write_prometheus_rules(rules, tmp_path / "r.yaml", force=True)
         proc = run_promtool("check", "rules", str(tmp_path / "r.yaml"))
-        assert proc.returncode == 0 and "SUCCESS" in proc.stdout and not proc.stderr, proc.stderr + proc.stdout
+        assert proc.returncode == 0 and "SUCCESS" in proc.stdout and not proc.stderr, (
+            proc.stderr + proc.stdout
+        )
 
 
 @pytest.mark.promtool
@@ -135,7 +152,8 @@ def test_sloth_style_alerts_fire_at_the_same_minutes_as_budgetlab(tmp_path):
 @pytest.mark.usefixtures("promtool")
 def test_cli_export_prometheus_style_sloth_with_check(tmp_path, capsys):
     out = tmp_path / "rules.yaml"
-    assert main(["export", "prometheus", "--slo", str(SLOTH / "openslo-kubernetes-apiserver.yml"), "--policy", "sloth",
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "openslo-kubernetes-apiserver.yml"),
+                 "--policy", "sloth",
                  "--style", "sloth", "--check", str(out)]) == 0
     assert "promtool check rules: ok" in capsys.readouterr().out
     groups = yaml.safe_load(out.read_text())["groups"]

@@ -42,14 +42,20 @@ from tests.interop.prometheus_server import (
 )
 
 END = START + pd.Timedelta(minutes=MINUTES)
-TOTAL, ERRORS, GOOD = "app_requests_total", "app_request_errors_total", "app_request_successes_total"
+TOTAL, ERRORS, GOOD = (
+    "app_requests_total",
+    "app_request_errors_total",
+    "app_request_successes_total",
+)
 MIN = pd.Timedelta("1min")
 
 
 @pytest.fixture(scope="module")
 def reference() -> pd.DataFrame:
-    """The equivalent event log, binned by bin_events (the offline path; every bin, as Prometheus answers)."""
-    return bin_events(event_log(make_counts()), "1min", by="region", start=START, end=END, dense=True)
+    """The equivalent event log, binned by bin_events (the offline path; every bin, as Prometheus
+    answers)."""
+    return bin_events(event_log(make_counts()), "1min", by="region", start=START, end=END,
+                      dense=True)
 
 
 def _read(url: str, **kw) -> pd.DataFrame:
@@ -88,7 +94,8 @@ def test_counter_reset_counts_the_new_process(prom, reference):
     bins = _read(prom)
     m = _merged(bins, reference)
     at = m[(m["region"] == "ams") & (m["bin_start"] == START + RESET_MINUTE * MIN)]
-    # the known count of the minute after the restart (tests/interop/prometheus_server.py: 20 + 7k % 11)
+    # the known count of the minute after the restart (tests/interop/prometheus_server.py: 20 + 7k %
+    # 11)
     assert at["total"].item() == 20 + (7 * RESET_MINUTE) % 11 == at["total_ref"].item()
 
 
@@ -115,7 +122,8 @@ def test_chunks_under_the_points_limit(prom, monkeypatch):
 def test_sloth_style_query_and_ungrouped_sum(prom, reference):
     tot = "sum(rate(app_requests_total[{{.window}}]))"
     err = 'sum(increase(app_request_errors_total{region="fra"}[5m]))'
-    bins = read_prometheus(prom, total=tot, errors=err, start=START + 1500 * MIN, end=START + 1900 * MIN)
+    bins = read_prometheus(prom, total=tot, errors=err, start=START + 1500 * MIN,
+                           end=START + 1900 * MIN)
     ref = reference[reference["bin_start"].between(START + 1500 * MIN, START + 1899 * MIN)]
     assert bins["total"].tolist() == ref.groupby("bin_start")["total"].sum().tolist()
     assert bins["bad"].tolist() == ref[ref["region"] == "fra"]["bad"].tolist()
@@ -138,17 +146,26 @@ def test_bins_feed_the_sre_model_unchanged(prom, reference):
     assert fra["end"].tolist() == [e + 5 * MIN, e + 30 * MIN, e + 120 * MIN, e + 360 * MIN]
     offline = alert_episodes(reference, 0.999, AlertPolicy.workbook("30D"))
     on = ep[ep["region"].astype(str) != "par"].astype({"region": str}).reset_index(drop=True)
-    off = offline[offline["region"].astype(str) != "par"].astype({"region": str}).reset_index(drop=True)
+    off = (
+        offline[offline["region"].astype(str) != "par"]
+        .astype({"region": str})
+        .reset_index(drop=True)
+    )
     pd.testing.assert_frame_equal(on, off, check_categorical=False)
 
 
-def _query_range_series(url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp) -> dict[tuple, dict[int, float]]:
+def _query_range_series(
+    url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp
+) -> dict[tuple, dict[int, float]]:
     """One plain query_range (json module, no budgetlab code): {labels: {unix seconds: value}}."""
-    form = urllib.parse.urlencode({"query": expr, "start": start.value / 1e9, "end": end.value / 1e9,
+    form = urllib.parse.urlencode({"query": expr, "start": start.value / 1e9,
+                                   "end": end.value / 1e9,
                                    "step": "60"}).encode()
-    with urllib.request.urlopen(urllib.request.Request(url + "/api/v1/query_range", data=form), timeout=60) as r:
+    with urllib.request.urlopen(urllib.request.Request(url + "/api/v1/query_range", data=form),
+                                timeout=60) as r:
         data = json.loads(r.read())["data"]["result"]
-    return {tuple(sorted(s["metric"].items())): {int(round(float(t))): float(v) for t, v in s["values"]} for s in data}
+    return {tuple(sorted(s["metric"].items())): {int(round(float(t))): float(v) for t,
+                                                 v in s["values"]} for s in data}
 
 
 def _count_form(selector: str, by: str) -> str:
@@ -166,21 +183,28 @@ def test_split_form_gives_the_bins_of_the_count_form(prom, kind, by):
     reset (ams, minute 1000), the scrape gap (par) and all label values."""
     other = {"errors": ERRORS, "good": GOOD}[kind]
     with pytest.warns(ScrapeGapWarning):
-        bins = read_prometheus(prom, total=TOTAL, **{kind: other}, start=START, end=END, by=by or ())
+        bins = read_prometheus(prom, total=TOTAL, **{kind: other}, start=START, end=END,
+                               by=by or ())
     for metric, column in ((TOTAL, "total"), (other, "bad" if kind == "errors" else "good")):
-        assert "budgetlab_part" in bins.attrs["source"]["queries"]["total"]  # the split form was sent
+        # the split form was sent
+        assert "budgetlab_part" in bins.attrs["source"]["queries"]["total"]
         ref = _query_range_series(prom, _count_form(metric, by), START + MIN, END)
         expected = {}
         for labels, points in ref.items():
             for t, v in points.items():
                 expected[(dict(labels).get("region", ""), t - 60)] = v
-        got = {(str(getattr(r, "region", "")), int(r.bin_start.value // 10**9)): float(getattr(r, column))
-               for r in bins.itertuples()}
+        got = {
+            (str(getattr(r, "region", "")), int(r.bin_start.value // 10**9)): float(
+                getattr(r, column)
+            )
+            for r in bins.itertuples()
+        }
         # bins without a value of the count form read 0 (and are reported as scrape gaps)
         assert {k: v for k, v in got.items() if v or k in expected} == expected, column
         reset_bin = int((START + RESET_MINUTE * MIN).value // 10**9)
         if by and column == "total":
-            assert got[("ams", reset_bin)] == expected[("ams", reset_bin)] == 20 + (7 * RESET_MINUTE) % 11
+            assert got[("ams", reset_bin)] == expected[("ams",
+                                                        reset_bin)] == 20 + (7 * RESET_MINUTE) % 11
 
 
 def test_one_series_per_group_reads_the_same_bins_and_gaps(prom, monkeypatch):
@@ -193,11 +217,17 @@ def test_one_series_per_group_reads_the_same_bins_and_gaps(prom, monkeypatch):
     assert "sum" not in fast.attrs["source"]["queries"]["total"]  # the one-series form was sent
     for metric, column in ((TOTAL, "total"), (ERRORS, "bad")):
         ref = _query_range_series(prom, _count_form(metric, "region, instance"), START + MIN, END)
-        expected = {(dict(k)["region"], dict(k)["instance"], t - 60): v for k, pts in ref.items() for t, v in pts.items()}
-        got = {(str(r.region), str(r.instance), int(r.bin_start.value // 10**9)): float(getattr(r, column))
-               for r in fast.itertuples()}
+        expected = {(dict(k)["region"], dict(k)["instance"], t - 60): v for k,
+                    pts in ref.items() for t, v in pts.items()}
+        got = {
+            (str(r.region), str(r.instance), int(r.bin_start.value // 10**9)): float(
+                getattr(r, column)
+            )
+            for r in fast.itertuples()
+        }
         assert {k: v for k, v in got.items() if v or k in expected} == expected, column
-    monkeypatch.setattr(prometheus_http.PrometheusClient, "series", lambda self, *a: None)  # the general path
+    # the general path
+    monkeypatch.setattr(prometheus_http.PrometheusClient, "series", lambda self, *a: None)
     with pytest.warns(ScrapeGapWarning):
         general = read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START, end=END, by=by)
     assert "sum by" in general.attrs["source"]["queries"]["total"]
@@ -210,20 +240,26 @@ def test_one_series_per_group_reads_the_same_bins_and_gaps(prom, monkeypatch):
 def test_label_values_that_look_personal_are_refused(prom):
     """A group key that is an e-mail address (made by the server with label_replace) is refused in
     one line that counts it and never shows it."""
-    def with_email(metric: str) -> str:  # PromQL's "\\x40" is "@" (the query text holds no "@": see the offset/@ check)
-        return f'label_replace(rate({metric}[5m]), "region", "ivan.petrov\\x40example.org", "region", "fra")'
+    # PromQL's "\\x40" is "@" (the query text holds no "@": see the offset/@ check)
+    def with_email(metric: str) -> str:
+        return (f'label_replace(rate({metric}[5m]), "region", "ivan.petrov\\x40example.org", '
+                '"region", "fra")')
 
     with pytest.raises(PersonalDataError) as info:
-        read_prometheus(prom, total=with_email(TOTAL), errors=with_email(ERRORS), start=START, end=END, by="region")
+        read_prometheus(prom, total=with_email(TOTAL), errors=with_email(ERRORS), start=START,
+                        end=END, by="region")
     text = str(info.value)
     assert "\n" not in text and "ivan" not in text and "example.org" not in text
-    assert re.match(r"total: the values of the label 'region': 1 of 3 value\(s\) look like personal data .*e-mail", text)
+    assert re.match(r"total: the values of the label 'region': 1 of 3 value\(s\) look like "
+                    r"personal data .*e-mail", text)
 
 
 def _query_range(url: str, expr: str, start: pd.Timestamp, end: pd.Timestamp) -> dict[int, float]:
-    form = urllib.parse.urlencode({"query": expr, "start": start.value / 1e9, "end": end.value / 1e9,
+    form = urllib.parse.urlencode({"query": expr, "start": start.value / 1e9,
+                                   "end": end.value / 1e9,
                                    "step": "60"}).encode()
-    with urllib.request.urlopen(urllib.request.Request(url + "/api/v1/query_range", data=form), timeout=60) as r:
+    with urllib.request.urlopen(urllib.request.Request(url + "/api/v1/query_range", data=form),
+                                timeout=60) as r:
         data = json.loads(r.read())["data"]["result"]
     out: dict[int, float] = {}
     for s in data:
@@ -238,16 +274,22 @@ def test_alert_states_equal_prometheus_rule_evaluation(prom, region):
     with the recording rules inlined) fire at the same minutes as budgetlab on the read bins."""
     policy = AlertPolicy.workbook("30D")
     doc = SLODocument(region, SLO(0.999, "30D"), labels={"region": region})
-    rules = prometheus_rules(doc, policy, total_metric=TOTAL, errors_metric=ERRORS, selector_labels=["region"])
+    rules = prometheus_rules(doc, policy, total_metric=TOTAL, errors_metric=ERRORS,
+                             selector_labels=["region"])
     group = rules["groups"][0]["rules"]
-    records = {r["record"]: r["expr"] for r in group if "record" in r and "sloth_window" in r.get("labels", {})}
+    records = {
+        r["record"]: r["expr"]
+        for r in group
+        if "record" in r and "sloth_window" in r.get("labels", {})
+    }
     alerts = [r for r in group if "alert" in r]
     bins = _read(prom)
     states = alert_states(bins, 0.999, policy)
     states = states[states["region"].astype(str) == region]
     lo, hi = START + 60 * MIN, END  # evaluations from the first hour on
     for rule, tier in zip(alerts, policy.tiers, strict=True):
-        expr = re.sub(r"(slo:sli_error:ratio_rate\w+)\{[^}]*\}", lambda m: f"({records[m.group(1)]})", rule["expr"])
+        expr = re.sub(r"(slo:sli_error:ratio_rate\w+)\{[^}]*\}",
+                      lambda m: f"({records[m.group(1)]})", rule["expr"])
         fired = _query_range(prom, expr, lo, hi)
         mine = states[(states["tier"] == tier.name) & states["bin_end"].between(lo, hi)]
         expected = {int(t.value // 10**9) for t in mine.loc[mine["firing"], "bin_end"]}
@@ -261,12 +303,15 @@ def test_alert_states_equal_prometheus_rule_evaluation(prom, region):
 
 def test_several_series_where_one_was_expected(prom):
     with pytest.raises(InputError, match=r"returned 4 series where one series was expected"):
-        read_prometheus(prom, total="increase(app_requests_total[{{.window}}])", errors=ERRORS, start=START, end=END)
+        read_prometheus(prom, total="increase(app_requests_total[{{.window}}])", errors=ERRORS,
+                        start=START, end=END)
 
 
 def test_bad_promql_shows_the_servers_message(prom):
     bad = 'sum(increase(app_requests_total{region=~"("}[5m]))'
-    with pytest.raises(ConfigError, match=r"refused the query \(HTTP 400\): bad_data: .*(missing closing|parse)"):
+    with pytest.raises(ConfigError,
+                       match=r"refused the query \(HTTP 400\): bad_data: .*(missing "
+                             r"closing|parse)"):
         read_prometheus(prom, total=bad, errors=ERRORS, start=START, end=END)
 
 
@@ -287,12 +332,14 @@ def test_missing_by_label(prom):
 
 def test_step_shorter_than_scrape_interval(prom):
     with pytest.raises(InputError, match="shorter than the scrape interval"):
-        read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START, end=START + pd.Timedelta("2h"), freq="20s")
+        read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START,
+                        end=START + pd.Timedelta("2h"), freq="20s")
 
 
 def test_unknown_counter_form_refused_before_sending():
     with pytest.raises(ConfigError, match="holds no counter"):
-        read_prometheus("http://127.0.0.1:9", total="sum(app_requests_total)", errors=ERRORS, start=START, end=END)
+        read_prometheus("http://127.0.0.1:9", total="sum(app_requests_total)", errors=ERRORS,
+                        start=START, end=END)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -309,16 +356,19 @@ class _Stub(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         _Stub.seen.append(dict(self.headers))
-        body = urllib.parse.parse_qs(self.rfile.read(int(self.headers.get("Content-Length", 0))).decode())
+        body = urllib.parse.parse_qs(self.rfile.read(int(self.headers.get("Content-Length",
+                                                                          0))).decode())
         _Stub.queries.append(body.get("query", [""])[0])
         mode = _Stub.mode
-        if "count_over_time(" in body.get("query", [""])[0] and mode not in ("5xx", "sleep"):  # the gap query: no gaps
+        # the gap query: no gaps
+        if "count_over_time(" in body.get("query", [""])[0] and mode not in ("5xx", "sleep"):
             self._send(200, {"status": "success", "data": {"resultType": "matrix", "result": []}})
             return
         if mode == "sleep":
             time.sleep(1.5)
         if mode == "5xx":
-            self._send(503, {"status": "error", "errorType": "unavailable", "error": "tsdb overloaded"})
+            self._send(503, {"status": "error", "errorType": "unavailable",
+                             "error": "tsdb overloaded"})
             return
         if mode == "html":
             self.send_response(200)
@@ -330,7 +380,8 @@ class _Stub(http.server.BaseHTTPRequestHandler):
         values = [[t0 + 60 * i, value if i == 3 else "5"] for i in range(10)]
         metric = {"job": 'x"values":[[1,"2"]]'} if mode == "tricky" else {}
         self._send(200, {"status": "success", "data": {"resultType": "matrix",
-                                                       "result": [{"metric": metric, "values": values}]}})
+                                                       "result": [{"metric": metric,
+                                                                   "values": values}]}})
 
     def _send(self, code: int, payload: dict) -> None:
         body = json.dumps(payload).encode()
@@ -369,7 +420,9 @@ def test_stub_ok_reads(stub):
 @pytest.mark.parametrize("mode,kind", [("nan", "NaN"), ("inf", "infinite")])
 def test_nan_and_inf_samples(stub, mode, kind):
     _Stub.mode = mode
-    with pytest.raises(InputError, match=rf"returned {kind} values \(1 samples, first at 2026-01-05 00:04:00 UTC\)"):
+    with pytest.raises(InputError,
+                       match=rf"returned {kind} values \(1 samples, first at 2026-01-05 00:04:00 "
+                             r"UTC\)"):
         _stub_read(stub)
 
 
@@ -389,7 +442,9 @@ def test_label_text_like_a_sample_array_is_read_as_a_label(stub):
 def test_5xx_is_retried_with_backoff_then_fails(stub, monkeypatch):
     monkeypatch.setattr(prometheus_http, "BACKOFF_SECONDS", 0.01)
     _Stub.mode = "5xx"
-    with pytest.raises(InputError, match=r"failed with HTTP 503 after 4 attempts: unavailable: tsdb overloaded"):
+    with pytest.raises(InputError,
+                       match=r"failed with HTTP 503 after 4 attempts: unavailable: tsdb "
+                             r"overloaded"):
         _stub_read(stub, retries=3)
     # every query of the read (counts and scrape gaps, sent together) was tried 1 + 3 times
     assert sorted(Counter(q for q in _Stub.queries if q).values()) == [4, 4, 4, 4]
@@ -425,7 +480,11 @@ def test_credentials_are_sent_but_never_shown(stub, monkeypatch):
     _Stub.mode = "5xx"
     with pytest.raises(BudgetlabError) as info:
         _stub_read(url, headers={"X-Api-Key": "TOPSECRET"}, retries=0)
-    assert "pa55word" not in str(info.value) and "bob" not in str(info.value) and "TOPSECRET" not in str(info.value)
+    assert (
+        "pa55word" not in str(info.value)
+        and "bob" not in str(info.value)
+        and "TOPSECRET" not in str(info.value)
+    )
 
 
 def test_errors_or_good_required():

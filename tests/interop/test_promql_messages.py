@@ -23,7 +23,8 @@ def test_a_refused_query_is_not_quoted_when_it_holds_personal_data(query):
 
 
 def test_an_at_sign_inside_a_label_value_is_not_an_at_modifier():
-    q = parse_count_query('sum(rate(x_total{job="a"}[5m])) / on() group_left count(u{mail="a@b"})', "total")
+    q = parse_count_query('sum(rate(x_total{job="a"}[5m])) / on() group_left count(u{mail="a@b"})',
+                          "total")
     assert q.selectors == ('x_total{job="a"}',)
     with pytest.raises(ConfigError, match="offset or @"):
         parse_count_query('sum(rate(x_total{job="a"}[5m])) @ 1700000000', "total")

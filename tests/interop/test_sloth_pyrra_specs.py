@@ -1,5 +1,6 @@
 """Sloth ``prometheus/v1`` specs and Pyrra ``ServiceLevelObjective`` resources in (issue 33,
-points 2 and 3), on the peers' own example files (``tests/fixtures/sloth``, ``tests/fixtures/pyrra``;
+points 2 and 3), on the peers' own example files (``tests/fixtures/sloth``,
+``tests/fixtures/pyrra``;
 repository, commit and paths in each folder's PROVENANCE). The evaluation of the rules on a real
 Prometheus is in ``test_spec_round_trips.py``."""
 
@@ -34,21 +35,32 @@ D = pd.Timedelta
 def test_sloth_getting_started_read_field_by_field():
     # values read off tests/fixtures/sloth/getting-started.yml by hand
     (doc,) = read_openslo(SLOTH / "getting-started.yml")
-    assert (doc.name, doc.service, doc.slo) == ("requests-availability", "myservice", SLO(0.999, "30D", period="30D"))
+    assert (doc.name, doc.service, doc.slo) == (
+        "requests-availability",
+        "myservice",
+        SLO(0.999, "30D", period="30D"),
+    )
     assert doc.labels == {"owner": "myteam", "repo": "myorg/myservice", "tier": "2"}
     ratio = doc.indicator["spec"]["ratioMetric"]
     assert ratio["bad"]["metricSource"]["spec"]["query"] == (
-        'sum(rate(http_request_duration_seconds_count{job="myservice",code=~"(5..|429)"}[{{.window}}]))')
+        'sum(rate(http_request_duration_seconds_count{job="myservice",code=~"(5..|429)"}[{{.window}}]))'
+    )
     assert ratio["total"]["metricSource"]["spec"]["query"] == (
         'sum(rate(http_request_duration_seconds_count{job="myservice"}[{{.window}}]))')
     page, ticket = doc.policy_info["page_quick"], doc.policy_info["ticket_slow"]
     assert page.display_name == ticket.display_name == "MyServiceHighErrorRate"
-    assert page.labels == {"category": "availability", "severity": "pageteam", "routing_key": "myteam"}
-    assert ticket.labels == {"category": "availability", "severity": "slack", "slack_channel": "#alerts-myteam"}
-    assert page.annotations == ticket.annotations == {"summary": "High error rate on 'myservice' requests responses"}
+    assert page.labels == {"category": "availability", "severity": "pageteam",
+                           "routing_key": "myteam"}
+    assert ticket.labels == {"category": "availability", "severity": "slack",
+                             "slack_channel": "#alerts-myteam"}
+    assert page.annotations == ticket.annotations == {"summary": "High error rate on 'myservice' "
+                                                                 "requests responses"}
     (spec,) = read_slo_spec(SLOTH / "getting-started.yml")
-    assert (spec.source, spec.errors, spec.total) == ("Sloth prometheus/v1", ratio["bad"]["metricSource"]["spec"]["query"],
-                                                      ratio["total"]["metricSource"]["spec"]["query"])
+    assert (spec.source, spec.errors, spec.total) == (
+        "Sloth prometheus/v1",
+        ratio["bad"]["metricSource"]["spec"]["query"],
+        ratio["total"]["metricSource"]["spec"]["query"],
+    )
 
 
 def test_sloth_disabled_alerts_raw_sli_and_unknown_fields():
@@ -61,18 +73,22 @@ def test_sloth_disabled_alerts_raw_sli_and_unknown_fields():
         read_openslo(text.replace("objective: 99.9", "objetive: 99.9"))
     with pytest.raises(ConfigError, match=r'quote numbers: tier: "2"'):
         read_openslo(text.replace('tier: "2"', "tier: 2"))
-    ticket_off = text.replace("      ticket_alert:\n", "      ticket_alert:\n        disable: true\n")
+    ticket_off = text.replace("      ticket_alert:\n",
+                              "      ticket_alert:\n        disable: true\n")
     (doc,) = read_openslo(ticket_off)
     assert [t.name for t in doc.policy.tiers] == ["page_quick", "page_slow"]
 
 
 def test_export_refuses_a_sloth_query_backtest_cannot_read(tmp_path, capsys):
-    # home-wifi's SLI is a subquery over a gauge (sum_over_time(count(...)[{{.window}}:])), no counter
-    assert main(["export", "prometheus", "--slo", str(SLOTH / "home-wifi.yml"), str(tmp_path / "r.yaml")]) == 2
+    # home-wifi's SLI is a subquery over a gauge (sum_over_time(count(...)[{{.window}}:])), no
+    # counter
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "home-wifi.yml"),
+                 str(tmp_path / "r.yaml")]) == 2
     err = capsys.readouterr().err
     assert "holds no counter budgetlab can read per bin" in err and err.count("\n") == 1
     assert not (tmp_path / "r.yaml").exists()
-    assert main(["export", "prometheus", "--slo", str(SLOTH / "no-alerts.yml"), str(tmp_path / "r.yaml")]) == 2
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "no-alerts.yml"),
+                 str(tmp_path / "r.yaml")]) == 2
     assert "has no alert policies; give --policy" in capsys.readouterr().err
 
 
@@ -86,7 +102,8 @@ def _by_slo(rules):
     for g in rules["groups"]:
         for r in g["rules"]:
             key = r.get("record") or (r["alert"], r["labels"]["sloth_severity"])
-            sid = r["labels"].get("sloth_id") or re.search(r'sloth_id="([^"]+)"', r["expr"]).group(1)
+            sid = r["labels"].get("sloth_id") or re.search(r'sloth_id="([^"]+)"',
+                                                           r["expr"]).group(1)
             assert key not in out.setdefault(sid, {})
             out[sid][key] = r
     return out
@@ -95,7 +112,8 @@ def _by_slo(rules):
 @pytest.mark.parametrize("spec", ["getting-started.yml", "kubernetes-apiserver.yml"])
 def test_sloth_style_output_equals_sloths_generated_rules(spec, tmp_path, capsys):
     out = tmp_path / "rules.yaml"
-    assert main(["export", "prometheus", "--slo", str(SLOTH / spec), "--style", "sloth", str(out)]) == 0
+    assert main(["export", "prometheus", "--slo", str(SLOTH / spec), "--style", "sloth",
+                 str(out)]) == 0
     assert "SLI from the file's queries, errors over total" in capsys.readouterr().out
     ours = _by_slo(yaml.safe_load(out.read_text()))
     theirs = _by_slo(yaml.safe_load((SLOTH / f"_gen__{spec}").read_text()))
@@ -105,24 +123,33 @@ def test_sloth_style_output_equals_sloths_generated_rules(spec, tmp_path, capsys
         assert list(o_rules) == list(t_rules)  # same names, same order (alerts: page, then ticket)
         for key, t in t_rules.items():
             o = o_rules[key]
-            t_labels = {k: v for k, v in t["labels"].items() if k != "cmd"}  # cmd: Sloth's example generator's
+            # cmd: Sloth's example generator's
+            t_labels = {k: v for k, v in t["labels"].items() if k != "cmd"}
             if key == "sloth_slo_info":  # who wrote it: Sloth names itself, budgetlab itself
                 for k in ("sloth_mode", "sloth_version", "sloth_spec"):
                     t_labels.pop(k)
                     o["labels"].pop(k)
             if isinstance(key, tuple):
                 # budgetlab's alert also names the SLO (labels its expression yields anyway)
-                assert {k: o["labels"].pop(k) for k in IDS} == {k: t_rules["slo:objective:ratio"]["labels"][k]
-                                                               for k in IDS}
+                assert {k: o["labels"].pop(k) for k in IDS} == {
+                    k: t_rules["slo:objective:ratio"]["labels"][k] for k in IDS
+                }
                 assert o["annotations"] == t["annotations"]
             assert o["labels"] == t_labels, key
             if key == "slo:sli_error:ratio_rate30d":
-                # on purpose: the exact errors / total over the period, where Sloth averages the 5m ratios
-                assert "sum_over_time(slo:sli_error:ratio_rate5m" in t["expr"] and "slo:" not in o["expr"]
+                # on purpose: the exact errors / total over the period, where Sloth averages the 5m
+                # ratios
+                assert (
+                    "sum_over_time(slo:sli_error:ratio_rate5m" in t["expr"]
+                    and "slo:" not in o["expr"]
+                )
             elif key in ("slo:objective:ratio", "slo:error_budget:ratio"):
-                # on purpose: the target's own double, where Sloth writes 99.9 / 100 = 0.9990000000000001
+                # on purpose: the target's own double, where Sloth writes 99.9 / 100 =
+                # 0.9990000000000001
                 target = float(t_rules["sloth_slo_info"]["labels"]["sloth_objective"]) / 100
-                assert o["expr"] == t["expr"].replace(repr(target), repr(round(target, 12))).replace("1-", "1 - ")
+                assert o["expr"] == t["expr"].replace(repr(target), repr(round(target,
+                                                                               12))).replace("1-",
+                                                                                             "1 - ")
             elif isinstance(key, str):
                 assert o["expr"] == t["expr"], key  # the recordings: Sloth's text, byte for byte
             # the alert expressions differ in text (window order, threshold's double); they are
@@ -131,10 +158,14 @@ def test_sloth_style_output_equals_sloths_generated_rules(spec, tmp_path, capsys
 
 def test_another_policy_keeps_each_severitys_routing_labels():
     (doc,) = read_openslo(SLOTH / "getting-started.yml")
-    alerts = [r for r in prometheus_rules(doc, "workbook", style="sloth")["groups"][0]["rules"] if "alert" in r]
-    # the workbook's page and ticket tiers, with the spec's page and ticket alerts (read off the file)
-    assert [(a["alert"], a["labels"]["severity"], a["labels"]["sloth_severity"]) for a in alerts] == [
-        ("MyServiceHighErrorRate", "pageteam", "page"), ("MyServiceHighErrorRate", "slack", "ticket")]
+    alerts = [r for r in prometheus_rules(doc, "workbook",
+                                          style="sloth")["groups"][0]["rules"] if "alert" in r]
+    # the workbook's page and ticket tiers, with the spec's page and ticket alerts (read off the
+    # file)
+    assert [(a["alert"], a["labels"]["severity"],
+             a["labels"]["sloth_severity"]) for a in alerts] == [
+        ("MyServiceHighErrorRate", "pageteam", "page"), ("MyServiceHighErrorRate", "slack",
+                                                         "ticket")]
     assert "> (14.4 * (1 - 0.999))" in alerts[0]["expr"]
 
 
@@ -143,21 +174,65 @@ def test_another_policy_keeps_each_severitys_routing_labels():
 
 # values read off the files by hand: (name, target, window, service, tiers, SLI part, total query)
 PYRRA_ACCEPTED = {
-    "prometheus-http.yaml": [("prometheus-api-query", 0.99, D("7D"), "budgetlab", "bad",
-                              'sum by (handler) (increase(prometheus_http_requests_total{handler=~"/api.*"}[{{.window}}]))')],
+    "prometheus-http.yaml": [
+        (
+            "prometheus-api-query",
+            0.99,
+            D("7D"),
+            "budgetlab",
+            "bad",
+            "sum by (handler) "
+            '(increase(prometheus_http_requests_total{handler=~"/api.*"}[{{.window}}]))',
+        )
+    ],
     "caddy-response-latency.yaml": [
-        ("caddy-response-latency", 0.9, D("28D"), "budgetlab", "good",
-         'caddy_http_response_duration_seconds_count{job="caddy",handler="subroute",code!~"5.."}')],
+        (
+            "caddy-response-latency",
+            0.9,
+            D("28D"),
+            "budgetlab",
+            "good",
+            'caddy_http_response_duration_seconds_count{job="caddy",handler="subroute",code!~"5.."}',
+        )
+    ],
     "nginx.yaml": [
-        ("nginx-api-errors", 0.999, D("28D"), "monitoring", "bad",
-         'nginx_ingress_controller_requests{namespace="lastfm",ingress="lastfm",service="lastfm"}'),
-        ("nginx-api-latency", 0.9, D("28D"), "monitoring", "good",
-         'nginx_ingress_controller_request_duration_seconds_count{namespace="lastfm",ingress="lastfm",service="lastfm"}')],
-    "pyrra-filesystem-errors.yaml": [("pyrra-filesystem-errors", 0.99, D("7D"), "monitoring", "bad",
-                                      "pyrra_filesystem_reconciles_total")],
+        (
+            "nginx-api-errors",
+            0.999,
+            D("28D"),
+            "monitoring",
+            "bad",
+            'nginx_ingress_controller_requests{namespace="lastfm",ingress="lastfm",service="lastfm"}',
+        ),
+        (
+            "nginx-api-latency",
+            0.9,
+            D("28D"),
+            "monitoring",
+            "good",
+            'nginx_ingress_controller_request_duration_seconds_count{namespace="lastfm",ingress="lastfm",service="lastfm"}',
+        ),
+    ],
+    "pyrra-filesystem-errors.yaml": [
+        (
+            "pyrra-filesystem-errors",
+            0.99,
+            D("7D"),
+            "monitoring",
+            "bad",
+            "pyrra_filesystem_reconciles_total",
+        )
+    ],
     "kubernetes__slo-apiserver-read-response-errors.yaml": [
-        ("apiserver-read-response-errors", 0.99, D("14D"), "monitoring", "bad",
-         'apiserver_request_total{component="apiserver",verb=~"LIST|GET"}')],
+        (
+            "apiserver-read-response-errors",
+            0.99,
+            D("14D"),
+            "monitoring",
+            "bad",
+            'apiserver_request_total{component="apiserver",verb=~"LIST|GET"}',
+        )
+    ],
 }
 PYRRA_REFUSED = {
     "pyrra-connect-latency.yaml": "spec.indicator.latencyNative is not supported",
@@ -170,20 +245,33 @@ def test_every_pyrra_fixture_is_in_one_table_with_its_provenance():
     assert vendored == set(PYRRA_ACCEPTED) | set(PYRRA_REFUSED)
     assert (PYRRA / "LICENSE").read_text().lstrip().startswith("Apache License")
     prov = (PYRRA / "PROVENANCE").read_text()
-    assert re.search(r"^commit: [0-9a-f]{40}$", prov, re.M) and "repository: https://github.com/pyrra-dev/pyrra" in prov
+    assert re.search(r"^commit: [0-9a-f]{40}$", prov,
+                     re.M) and "repository: https://github.com/pyrra-dev/pyrra" in prov
     assert set(re.findall(r"^  (\S+): \S+$", prov, re.M)) == vendored
 
 
 @pytest.mark.parametrize("name", sorted(PYRRA_ACCEPTED))
 def test_pyrra_fixture_read_with_hand_read_values(name):
     docs = read_openslo(PYRRA / name)
-    got = [(d.name, d.slo.target, d.slo.period, d.service, "bad" if "bad" in d.indicator["spec"]["ratioMetric"] else "good",
-            d.indicator["spec"]["ratioMetric"]["total"]["metricSource"]["spec"]["query"]) for d in docs]
+    got = [
+        (
+            d.name,
+            d.slo.target,
+            d.slo.period,
+            d.service,
+            "bad" if "bad" in d.indicator["spec"]["ratioMetric"] else "good",
+            d.indicator["spec"]["ratioMetric"]["total"]["metricSource"]["spec"]["query"],
+        )
+        for d in docs
+    ]
     assert got == PYRRA_ACCEPTED[name]
     for d in docs:
         assert d.slo.window == d.slo.period  # the tracker window is Pyrra's window
-        # Pyrra's Windows(): long windows window/28, /112, /672 (the 1d, 6h, 1h of 28 days) and window/7
-        assert sorted(t.long_window for t in d.policy.tiers) == [d.slo.period / k for k in (672, 112, 28, 7)]
+        # Pyrra's Windows(): long windows window/28, /112, /672 (the 1d, 6h, 1h of 28 days) and
+        # window/7
+        assert sorted(t.long_window for t in d.policy.tiers) == [d.slo.period / k for k in (672,
+                                                                                            112, 28,
+                                                                                            7)]
 
 
 @pytest.mark.parametrize("name", sorted(PYRRA_REFUSED))
@@ -203,14 +291,20 @@ def test_pyrra_latency_is_the_success_bucket_over_total():
     (doc,) = read_openslo(PYRRA / "caddy-response-latency.yaml")
     ratio = doc.indicator["spec"]["ratioMetric"]
     assert ratio["good"]["metricSource"]["spec"]["query"] == (
-        'caddy_http_response_duration_seconds_bucket{job="caddy",handler="subroute",code!~"5..",le="0.05"}')
+        'caddy_http_response_duration_seconds_bucket{job="caddy",handler="subroute",code!~"5..",le="0.05"}'
+    )
     expr = prometheus_rules(doc, None)["groups"][0]["rules"][0]["expr"]
-    assert expr.startswith("((sum(increase(caddy_http_response_duration_seconds_count{")  # (total - good) / total
+    # (total - good) / total
+    assert expr.startswith("((sum(increase(caddy_http_response_duration_seconds_count{")
     text = (PYRRA / "pyrra-filesystem-errors.yaml").read_text()
-    (off,) = read_openslo(text.replace("  indicator:", "  alerting:\n    disabled: true\n  indicator:"))
+    (off,) = read_openslo(text.replace("  indicator:",
+                                       "  alerting:\n    disabled: true\n  indicator:"))
     assert off.alert_policies == ()
-    (named,) = read_openslo(text.replace("  indicator:", "  alerting:\n    name: FsBurn\n  indicator:"))
-    assert {r["alert"] for r in prometheus_rules(named, None)["groups"][0]["rules"] if "alert" in r} == {"FsBurn"}
+    (named,) = read_openslo(text.replace("  indicator:",
+                                         "  alerting:\n    name: FsBurn\n  indicator:"))
+    assert {
+        r["alert"] for r in prometheus_rules(named, None)["groups"][0]["rules"] if "alert" in r
+    } == {"FsBurn"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,11 +315,14 @@ def test_pyrra_latency_is_the_success_bucket_over_total():
 def log(tmp_path):
     rng = np.random.default_rng(33)
     n = 3000
-    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 3 * 86400, n)), unit="s")
+    t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 3 * 86400,
+                                                                                   n)), unit="s")
     outcome = np.where(rng.random(n) < 0.93, "success", "timeout")
     path = tmp_path / "log.csv"
-    # every request takes 1 ms, under any latency SLO's threshold here: a latency SLO gives the availability replay
-    pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome, "ms": 1}).to_csv(path, index=False)
+    # every request takes 1 ms, under any latency SLO's threshold here: a latency SLO gives the
+    # availability replay
+    pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": outcome,
+                  "ms": 1}).to_csv(path, index=False)
     return path
 
 
@@ -238,7 +335,9 @@ def test_replay_reads_sloth_and_pyrra_slos(log, tmp_path, capsys, spec, slo, lat
     assert load_slo(spec) == slo.with_(period=slo.window)
     out = tmp_path / "tr.csv"
     durations = ["--duration", "ms", "--duration-unit", "ms"] if latency else []
-    if latency:  # a latency SLO needs the log's durations (its threshold becomes --slow-above), never read as availability
+    # a latency SLO needs the log's durations (its threshold becomes --slow-above), never read as
+    # availability
+    if latency:
         assert main(["replay", str(log), "--slo", str(spec), "--out", str(out)]) == 2
         assert "latency SLO" in capsys.readouterr().err and not out.exists()
     assert main(["replay", str(log), "--slo", str(spec), *durations, "--out", str(out)]) == 0

@@ -35,7 +35,8 @@ STYLES = {
     "sloth": (FIX / "sloth" / "getting-started.yml", [], []),
     "pyrra": (FIX / "pyrra" / "prometheus-http.yaml", [], ["handler"]),
 }
-SLOTH_GEN = {"getting-started.yml": "_gen__getting-started.yml", "kubernetes-apiserver.yml": "_gen__kubernetes-apiserver.yml"}
+SLOTH_GEN = {"getting-started.yml": "_gen__getting-started.yml",
+             "kubernetes-apiserver.yml": "_gen__kubernetes-apiserver.yml"}
 
 pytestmark = pytest.mark.promtool
 
@@ -45,9 +46,11 @@ def _episode_minutes(path: Path, by: list[str]) -> dict[tuple[str, ...], set[int
     out: dict[tuple[str, ...], set[int]] = {}
     ep = pd.read_csv(path, dtype={k: str for k in by})
     for row in ep.itertuples(index=False):
-        times = pd.date_range(pd.Timestamp(row.start), pd.Timestamp(row.end), freq="1min", inclusive="left")
+        times = pd.date_range(pd.Timestamp(row.start), pd.Timestamp(row.end), freq="1min",
+                              inclusive="left")
         key = (row.tier, *(getattr(row, k) for k in by))
-        out.setdefault(key, set()).update(times.as_unit("ns").asi8.tolist())  # pandas 3 infers s from text
+        # pandas 3 infers s from text
+        out.setdefault(key, set()).update(times.as_unit("ns").asi8.tolist())
     return out
 
 
@@ -56,7 +59,8 @@ def evaluated(tmp_path_factory):
     """Everything the tests compare: per style the backtest's episode minutes and the exported
     rules' alert minutes; per Sloth example Sloth's and budgetlab's (``--style sloth``)."""
     if prometheus_binaries() is None:
-        missing_binary("prometheus or promtool", "needs the prometheus and promtool binaries on PATH "
+        missing_binary("prometheus or promtool",
+                       "needs the prometheus and promtool binaries on PATH "
                        "(Debian package 'prometheus')")
     tmp = tmp_path_factory.mktemp("roundtrip")
     offset = ev.eval_offset_ns(tmp / "backfill")
@@ -69,9 +73,11 @@ def evaluated(tmp_path_factory):
     sloth_ours = {}
     for spec in SLOTH_GEN:
         out = tmp / f"sloth-style-{spec}"
-        assert main(["export", "prometheus", "--slo", str(FIX / "sloth" / spec), "--style", "sloth", str(out)]) == 0
+        assert main(["export", "prometheus", "--slo", str(FIX / "sloth" / spec), "--style", "sloth",
+                     str(out)]) == 0
         sloth_ours[spec] = yaml.safe_load(out.read_text())
-    merged = {"groups": [g for r in [*exported.values(), *sloth_ours.values()] for g in r["groups"]]}
+    merged = {"groups": [g for r in [*exported.values(),
+                                     *sloth_ours.values()] for g in r["groups"]]}
     with PrometheusServer(text) as url:
         for style, (spec, opts, by) in STYLES.items():
             target = tmp / f"{style}.episodes.csv"
@@ -86,10 +92,14 @@ def evaluated(tmp_path_factory):
         blocks = ev.backfill(url, merged, ev.START, END + pd.Timedelta("1min"), tmp / "backfill")
     first = ev.START + pd.Timedelta("1min")  # the first bin end, backtest's first evaluation
     with PrometheusServer(text, blocks=blocks) as url:
-        rules = {style: ev.alert_minutes(url, r, first, END, offset) for style, r in exported.items()}
-        sloth = {spec: (ev.alert_minutes(url, yaml.safe_load((FIX / "sloth" / gen).read_text()), first, END, offset),
-                        ev.alert_minutes(url, sloth_ours[spec], first, END, offset)) for spec, gen in SLOTH_GEN.items()}
-    return {"backtests": backtests, "rules": rules, "exported": exported, "sloth": sloth, "sloth_ours": sloth_ours}
+        rules = {style: ev.alert_minutes(url, r, first, END, offset) for style,
+                 r in exported.items()}
+        sloth = {spec: (ev.alert_minutes(url, yaml.safe_load((FIX / "sloth" / gen).read_text()),
+                                         first, END, offset),
+                        ev.alert_minutes(url, sloth_ours[spec], first, END, offset)) for spec,
+                 gen in SLOTH_GEN.items()}
+    return {"backtests": backtests, "rules": rules, "exported": exported, "sloth": sloth,
+            "sloth_ours": sloth_ours}
 
 
 @pytest.mark.parametrize("style", list(STYLES))
@@ -105,20 +115,24 @@ def test_exported_alerts_fire_at_the_backtests_minutes(evaluated, style):
     for key in expected:
         assert fired[key] == expected[key], (key, len(fired[key] ^ expected[key]))
     # the history makes every style page and ticket (a comparison of empty sets proves nothing)
-    severities = {dict(labels)["severity"] for (_, labels), t in evaluated["rules"][style].items() if t}
+    severities = {dict(labels)["severity"] for (_, labels),
+                  t in evaluated["rules"][style].items() if t}
     assert len(severities) == 2, severities
     assert sum(len(v) for v in expected.values()) < 0.8 * ev.MINUTES * len(expected)
 
 
 def test_pyrra_alerts_carry_the_grouping_and_pyrras_for(evaluated):
     rules = [r for g in evaluated["exported"]["pyrra"]["groups"] for r in g["rules"]]
-    # Pyrra's Windows(7d) (slo/rules.go, pyrra 1ba95afb): For = 7d/(28*24*30), /(28*24*4), /(28*24), /(28*8),
+    # Pyrra's Windows(7d) (slo/rules.go, pyrra 1ba95afb): For = 7d/(28*24*30), /(28*24*4), /(28*24),
+    # /(28*8),
     # each rounded to the minute: 30s -> 1m, 3m45s -> 4m, 15m, 45m
     assert {r["for"] for r in rules if "alert" in r} == {"1m", "4m", "15m", "45m"}
-    handlers = {dict(labels)["handler"] for (_, labels), t in evaluated["rules"]["pyrra"].items() if t}
+    handlers = {dict(labels)["handler"] for (_, labels),
+                t in evaluated["rules"]["pyrra"].items() if t}
     assert handlers == {"/api/v1/query", "/api/v1/query_range"}
     record = next(r for r in rules if r.get("record") == "slo:sli_error:ratio_rate15m")
-    assert record["expr"].startswith("(sum by (handler) (increase(prometheus_http_requests_total{handler=~")
+    assert record["expr"].startswith("(sum by (handler) "
+                                     "(increase(prometheus_http_requests_total{handler=~")
 
 
 @pytest.mark.parametrize("spec", list(SLOTH_GEN))

@@ -20,21 +20,27 @@ def _close():
 def test_daily_points_and_bars_hold_the_rates():
     daily = pd.DataFrame({
         "g": ["a", "a", "b"],
-        "day": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-01"]).tz_localize("Europe/Berlin"),
+        "day": pd.to_datetime(["2026-01-01", "2026-01-02",
+                               "2026-01-01"]).tz_localize("Europe/Berlin"),
         "total": [100, 40, 50], "good": [90, 39, 50], "success_rate": [0.9, 0.975, 1.0],
-        "ci_low": [0.82, 0.87, 0.93], "ci_high": [0.95, 0.99, 1.0], "full_day": [True, False, True]})
+        "ci_low": [0.82, 0.87, 0.93], "ci_high": [0.95, 0.99, 1.0], "full_day": [True, False,
+                                                                                 True]})
     fig, ax = plt.subplots()
     plot_daily_success(daily, ax=ax)
     assert [c.get_label() for c in ax.containers] == ["a", "b"]
     bars = ax.containers[0].lines[2][0]  # the vertical error bars of group a
     segments = bars.get_segments()
-    assert [v for s in segments for v in (s[0][1], s[1][1])] == pytest.approx([82.0, 95.0, 87.0, 99.0])
+    assert [v for s in segments for v in (s[0][1], s[1][1])] == pytest.approx([82.0, 95.0, 87.0,
+                                                                               99.0])
     # group a (first of two): at local noon minus 3 h offset, in the zone the axis shows
     x = [pd.Timestamp(mdates.num2date(s[0][0], tz="Europe/Berlin")) for s in segments]
-    assert x == [pd.Timestamp("2026-01-01 09:00", tz="Europe/Berlin"), pd.Timestamp("2026-01-02 09:00", tz="Europe/Berlin")]
+    assert x == [pd.Timestamp("2026-01-01 09:00", tz="Europe/Berlin"),
+                 pd.Timestamp("2026-01-02 09:00", tz="Europe/Berlin")]
     lines = {line.get_gid(): line for line in ax.lines if line.get_gid()}
     full, partial = lines["days:a"], lines["partial:a"]
-    assert list(full.get_ydata()) == pytest.approx([90.0]) and list(partial.get_ydata()) == pytest.approx([97.5])
+    assert list(full.get_ydata()) == pytest.approx([90.0]) and list(
+        partial.get_ydata()
+    ) == pytest.approx([97.5])
     assert partial.get_markerfacecolor() == "white"
     assert "Europe/Berlin" in ax.get_xlabel()
 
@@ -62,13 +68,18 @@ def test_daily_points_fall_on_their_local_day_west_of_utc():
     tz = "America/Los_Angeles"
     days = pd.to_datetime(["2026-01-01", "2026-01-02"]).tz_localize(tz)
     daily = pd.DataFrame({"g": np.repeat([f"g{i}" for i in range(8)], 2), "day": np.tile(days, 8),
-                          "total": 10, "good": 9, "success_rate": 0.9, "ci_low": 0.6, "ci_high": 0.98,
+                          "total": 10, "good": 9, "success_rate": 0.9, "ci_low": 0.6,
+                          "ci_high": 0.98,
                           "full_day": True})
     fig, ax = plt.subplots()
     plot_daily_success(daily, ax=ax)
     lines = {line.get_gid(): line for line in ax.lines if line.get_gid()}
     for i in range(8):
         (x_first, x_second) = lines[f"days:g{i}"].get_xdata()  # the full-day points of group i
-        shown = [pd.Timestamp(mdates.num2date(mdates.date2num(x), tz=tz)) for x in (x_first, x_second)]
+        shown = [pd.Timestamp(mdates.num2date(mdates.date2num(x), tz=tz)) for x in (x_first,
+                                                                                    x_second)]
         hours = 12 + 3 * (i - 4)
-        assert shown == [pd.Timestamp(f"2026-01-0{d} {hours:02d}:00", tz=tz) for d in (1, 2)], (i, shown)
+        assert shown == [pd.Timestamp(f"2026-01-0{d} {hours:02d}:00", tz=tz) for d in (1, 2)], (
+            i,
+            shown,
+        )

@@ -22,9 +22,11 @@ def events():
     sec = np.round(rng.lognormal(2.0, 0.5, n), 3)
     kind = np.where(sec > 25, "timeout", "success")
     sec = np.where(kind == "timeout", 25.0, sec)
-    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.sort(rng.integers(0, 2 * 86400, n)), unit="s")
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.sort(rng.integers(0, 2 * 86400,
+                                                                                     n)), unit="s")
     return pd.DataFrame({"ts": ts.as_unit("ns"), "ok": kind == "success",
-                         "bucket": pd.Categorical(kind, categories=["success", "timeout"], ordered=True),
+                         "bucket": pd.Categorical(kind, categories=["success", "timeout"],
+                                                  ordered=True),
                          "g": pd.Categorical(np.where(rng.random(n) < 0.5, "x", "y")),
                          "duration": pd.to_timedelta(sec, unit="s").as_unit("ns")})
 
@@ -34,7 +36,8 @@ def test_shares_lines_hold_the_shares(events):
     fig, ax = plt.subplots()
     plot_latency_shares(shares, ax=ax)
     assert len(ax.lines) == 4  # 2 groups x 2 thresholds
-    for line, (_, part) in zip(ax.lines, shares.groupby(["g", "threshold"], observed=True), strict=True):
+    for line, (_, part) in zip(ax.lines, shares.groupby(["g", "threshold"], observed=True),
+                               strict=True):
         assert line.get_ydata().tolist() == part["share"].tolist()
     plt.close(fig)
 
@@ -47,7 +50,10 @@ def test_tradeoff_lines_hold_the_table(events):
     for i, (_, part) in enumerate(table.groupby("g", observed=True)):
         assert ax.lines[i].get_xdata().tolist() == [10.0, 20.0, 25.0]
         assert ax.lines[i].get_ydata().tolist() == part["successes_lost_share"].tolist()
-        assert right.lines[i].get_ydata().tolist() == part["wait_saved_per_attempt"].dt.total_seconds().tolist()
+        assert (
+            right.lines[i].get_ydata().tolist()
+            == part["wait_saved_per_attempt"].dt.total_seconds().tolist()
+        )
     plt.close(fig)
 
 

@@ -23,7 +23,8 @@ from budgetlab.plotting import (
 from budgetlab.plotting._common import GROUP_COLORS, OTHER_COLOR
 
 N = 12  # more groups than the 8 distinct colours
-EVENTS = [10 * (i + 1) if i % 2 else 1000 - i for i in range(N)]  # by hand: g0, g2, .., g10 the most, then g11
+# by hand: g0, g2, .., g10 the most, then g11
+EVENTS = [10 * (i + 1) if i % 2 else 1000 - i for i in range(N)]
 # the 7 with the most events, in the groups' order: g0 g2 g4 g6 g8 g10 (about 1000 each), g11 (120)
 TOP = ["g0", "g2", "g4", "g6", "g8", "g10", "g11"]
 
@@ -47,7 +48,8 @@ def daily_table(names):
     for name, n in zip(names, EVENTS, strict=True):
         for d in ("2026-01-01", "2026-01-02"):
             rows.append({"group": name, "day": pd.Timestamp(d, tz="UTC"), "total": n, "good": n - 1,
-                         "success_rate": (n - 1) / n, "ci_low": 0.5, "ci_high": 1.0, "full_day": True})
+                         "success_rate": (n - 1) / n, "ci_low": 0.5, "ci_high": 1.0,
+                         "full_day": True})
     out = pd.DataFrame(rows)
     out["group"] = out["group"].astype("category")
     return out
@@ -64,13 +66,16 @@ def test_daily_success_shows_the_top_groups_by_events_and_other():
 
 
 def test_few_groups_keep_their_own_colours_and_no_other():
-    ax = plot_daily_success(daily_table([f"g{i}" for i in range(N)]).query("group in ['g0', 'g1', 'g2']"))
+    ax = plot_daily_success(
+        daily_table([f"g{i}" for i in range(N)]).query("group in ['g0', 'g1', 'g2']")
+    )
     assert legend_texts(ax) == ["g0", "g1", "g2"]
 
 
 def test_hourly_profile_shows_the_top_groups_and_other():
     rows = [{"group": f"g{i}", "hour": h, "total": n, "bucket_failures": 1, "other_failures": 1,
-             "bucket_rate": 1 / n, "other_rate": 1 / n} for i, n in enumerate(EVENTS) for h in (3, 4)]
+             "bucket_rate": 1 / n, "other_rate": 1 / n} for i, n in enumerate(EVENTS) for h in (3,
+                                                                                                4)]
     prof = pd.DataFrame(rows)
     prof.attrs["bucket"] = "timeout"
     ax = plot_hourly_profile(prof)
@@ -81,14 +86,16 @@ def test_hourly_profile_shows_the_top_groups_and_other():
 
 def test_recalibration_shows_the_top_groups_and_other():
     names = [f"g{i}" for i in range(N)]
-    summary = pd.DataFrame({"group": names, "events": EVENTS, "recommended_target": 0.9, "recommended_low": 0.89,
+    summary = pd.DataFrame({"group": names, "events": EVENTS, "recommended_target": 0.9,
+                            "recommended_low": 0.89,
                             "recommended_high": 0.91, "current_target": 0.95})
     cand = pd.DataFrame({"group": np.repeat(names, 2), "target": np.tile([0.9, 0.95], N),
                          "share_exhausted": 0.0})
     dist = pd.DataFrame({"group": np.repeat(names, 2), "success_rate": np.tile([0.9, 0.99], N),
                          "probability": np.tile([0.1, 1.0], N)})
     result = SimpleNamespace(summary=summary, candidates=cand, distribution=dist,
-                             settings={"by": ["group"], "limit_status": "exhausted", "max_share": 0.01})
+                             settings={"by": ["group"], "limit_status": "exhausted",
+                                       "max_share": 0.01})
     ax = plot_recalibration(result)
     texts = legend_texts(ax)
     assert texts[: len(TOP) + 1] == [*TOP, f"other ({N - len(TOP)} groups)"]
@@ -108,13 +115,16 @@ def test_window_comparison_shows_the_top_groups_and_other():
 
 def test_bucket_stack_keeps_the_groups_that_burn_most_and_adds_up_the_others():
     t = pd.date_range("2026-01-01", periods=2, freq="1h", tz="UTC")
-    burns = {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0, "e": 0.5, "f": 0.25}  # one bucket, 10 events per group and bin
-    over = pd.DataFrame([{"bin_start": ts, "bucket": "timeout", "region": g, "events": 10, "burn_rate": b}
+    # one bucket, 10 events per group and bin
+    burns = {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0, "e": 0.5, "f": 0.25}
+    over = pd.DataFrame([{"bin_start": ts, "bucket": "timeout", "region": g, "events": 10,
+                          "burn_rate": b}
                          for ts in t for g, b in burns.items()])
     over.attrs["freq"] = "1h"
     ax = plot_buckets(over, by="region")
     labels = [p.get_label() for p in ax.patches if p.get_gid() == "bucket"]
-    assert sorted(labels) == sorted(["timeout · a", "timeout · b", "timeout · c", "timeout · other (3 groups)"])
+    assert sorted(labels) == sorted(["timeout · a", "timeout · b", "timeout · c",
+                                     "timeout · other (3 groups)"])
     (other,) = [p for p in ax.patches if p.get_label() == "timeout · other (3 groups)"]
     data = other.get_data()
     # by hand: (1.0 + 0.5 + 0.25) x 10 events over the bin's 60 events

@@ -20,11 +20,13 @@ MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
 def log(tmp_path):
     rng = np.random.default_rng(3)
     n = 3000
-    ts = pd.Timestamp("2026-03-02", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 8 * 3600, n)), unit="s")
+    ts = pd.Timestamp("2026-03-02", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 8 * 3600,
+                                                                                    n)), unit="s")
     key = rng.choice([f"k{i}" for i in range(8)], n)
     fail = rng.random(n) < np.where(key == "k5", 0.4, 0.02)  # k5 burns its budget
     path = tmp_path / "log.csv"
-    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": np.where(fail, "timeout", "success"),
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "outcome": np.where(fail, "timeout",
+                                                                                  "success"),
                   "key": key}).to_csv(path, index=False)
     return path
 
@@ -37,10 +39,14 @@ def saved(monkeypatch):
     seen: list[dict] = []
 
     def keep(fig, path, **kw):
-        seen.append({"xlabels": [a.get_xlabel() for a in fig.axes if a.get_xlabel()],
-                     "size": tuple(fig.get_size_inches() * kw.get("dpi", 110)),
-                     "titles": [a.get_title(loc="left") for a in fig.axes if a.get_title(loc="left")],
-                     "texts": [t.get_text() for t in fig.texts]})
+        seen.append(
+            {
+                "xlabels": [a.get_xlabel() for a in fig.axes if a.get_xlabel()],
+                "size": tuple(fig.get_size_inches() * kw.get("dpi", 110)),
+                "titles": [a.get_title(loc="left") for a in fig.axes if a.get_title(loc="left")],
+                "texts": [t.get_text() for t in fig.texts],
+            }
+        )
         return real(fig, path, **kw)
 
     monkeypatch.setattr(bfiles, "figure_bytes", keep)
@@ -48,25 +54,34 @@ def saved(monkeypatch):
 
 
 @pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
-def test_replay_plot_format_follows_the_suffix_and_tz_labels_the_axis(log, tmp_path, saved, suffix, capsys):
+def test_replay_plot_format_follows_the_suffix_and_tz_labels_the_axis(log, tmp_path, saved, suffix,
+                                                                      capsys):
     out = tmp_path / f"t{suffix}"
-    assert main(["replay", str(log), "--window", "1h", "--tz", "Europe/Berlin", "--plot", str(out)]) == 0
+    assert main(["replay", str(log), "--window", "1h", "--tz", "Europe/Berlin", "--plot",
+                 str(out)]) == 0
     assert out.read_bytes().startswith(MAGIC[suffix])
     (fig,) = saved
     assert fig["xlabels"] == ["time (Europe/Berlin)"]
     capsys.readouterr()
 
 
-def test_replay_plot_of_many_groups_draws_the_most_evidence_and_says_so(log, tmp_path, saved, capsys):
+def test_replay_plot_of_many_groups_draws_the_most_evidence_and_says_so(log, tmp_path, saved,
+                                                                        capsys):
     out = tmp_path / "t.png"
     assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out)]) == 0
     err = capsys.readouterr().err
-    assert f"the timeline shows {MAX_DRAWN} of 8 groups: the most failures first, then the most events" in err
+    assert (f"the timeline shows {MAX_DRAWN} of 8 groups: the most failures first, then the most "
+            "events") in err
     (fig,) = saved
     # oracle: the log's own counts per key (failures, then events, then key order)
     raw = pd.read_csv(log)
-    per = raw.assign(bad=raw["outcome"] != "success").groupby("key").agg(bad=("bad", "sum"), n=("bad", "size"))
-    want = per.reset_index().sort_values(["bad", "n", "key"], ascending=[False, False, True])["key"].head(MAX_DRAWN)
+    per = raw.assign(bad=raw["outcome"] != "success").groupby("key").agg(bad=("bad", "sum"),
+                                                                         n=("bad", "size"))
+    want = (
+        per.reset_index()
+        .sort_values(["bad", "n", "key"], ascending=[False, False, True])["key"]
+        .head(MAX_DRAWN)
+    )
     assert fig["titles"] == [f"key={k}" for k in want]
     assert fig["titles"][0] == "key=k5"  # the group that burnt its budget
     assert fig["texts"] and fig["texts"][0].startswith(f"Timeline of {MAX_DRAWN} of 8 groups")
@@ -77,7 +92,8 @@ def test_replay_plot_of_many_groups_draws_the_most_evidence_and_says_so(log, tmp
 
 def test_plot_groups_chooses_the_groups_by_name(log, tmp_path, saved, capsys):
     out = tmp_path / "t.png"
-    assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out), "--plot-groups", "k7,k1"]) == 0
+    assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out),
+                 "--plot-groups", "k7,k1"]) == 0
     (fig,) = saved
     assert fig["titles"] == ["key=k7", "key=k1"]
     assert fig["texts"] == ["Timeline of 2 of 8 groups, chosen by name (--plot-groups)."]
@@ -89,22 +105,27 @@ def test_plot_groups_chooses_the_groups_by_name(log, tmp_path, saved, capsys):
 
 def test_drawn_groups_ranks_by_worst_status_then_lowest_budget():
     """Hand-made states: 8 groups, each with a known worst status and lowest budget."""
-    worst = ["healthy", "critical", "exhausted", "warning", "exhausted", "critical", "healthy", "warning"]
+    worst = ["healthy", "critical", "exhausted", "warning", "exhausted", "critical", "healthy",
+             "warning"]
     low = [0.9, 0.05, -0.2, 0.4, -0.5, 0.02, 0.8, 0.3]
     rows = []
     for g, (w, lo) in enumerate(zip(worst, low, strict=True)):
         for i, (status, rem) in enumerate([("healthy", 1.0), (w, lo), ("healthy", 0.95)]):
-            rows.append({"ts": pd.Timestamp("2026-01-01", tz="UTC") + pd.Timedelta(minutes=10 * i + g),
-                         "g": f"g{g}", "success_rate": 0.9, "burn_rate": 1.0, "remaining_fraction": rem,
+            rows.append({"ts": pd.Timestamp("2026-01-01",
+                                            tz="UTC") + pd.Timedelta(minutes=10 * i + g),
+                         "g": f"g{g}", "success_rate": 0.9, "burn_rate": 1.0,
+                         "remaining_fraction": rem,
                          "status": status, "total": 1})
     states = pd.DataFrame(rows).sort_values("ts", kind="stable").reset_index(drop=True)
     states["status"] = pd.Categorical(states["status"], categories=list(STATUSES), ordered=True)
-    tr = pd.DataFrame({"ts": states["ts"].iloc[:2], "g": ["g4", "g0"], "to_status": ["exhausted", "healthy"]})
+    tr = pd.DataFrame({"ts": states["ts"].iloc[:2], "g": ["g4", "g0"], "to_status": ["exhausted",
+                                                                                     "healthy"]})
     groups, n = drawn_groups(states, tr, ["g"], limit=4)
     # exhausted first (g4 lower budget than g2), then critical (g5 at 2 % before g1 at 5 %)
     assert n == 8 and [k for k, _, _ in groups] == [("g4",), ("g2",), ("g5",), ("g1",)]
     key, part, part_tr = groups[0]
-    assert list(part.columns) == ["ts", "success_rate", "burn_rate", "remaining_fraction", "status"]  # drawn only
+    # drawn only
+    assert list(part.columns) == ["ts", "success_rate", "burn_rate", "remaining_fraction", "status"]
     assert part["remaining_fraction"].tolist() == [1.0, -0.5, 0.95]
     assert part_tr["g"].tolist() == ["g4"] and groups[1][2].empty
     groups, n = drawn_groups(states, tr, ["g"], limit=8)  # all of them: key order
@@ -113,7 +134,8 @@ def test_drawn_groups_ranks_by_worst_status_then_lowest_budget():
 
 def test_bucket_and_alert_plots_take_the_time_zone(log, tmp_path, saved, capsys):
     png = tmp_path / "b.svg"
-    assert main(["buckets", str(log), "--window", "1h", "--tz", "America/New_York", "--plot", str(png)]) == 0
+    assert main(["buckets", str(log), "--window", "1h", "--tz", "America/New_York", "--plot",
+                 str(png)]) == 0
     assert png.read_bytes().startswith(MAGIC[".svg"])
     assert saved[-1]["xlabels"] == ["time (America/New_York)"]
     capsys.readouterr()

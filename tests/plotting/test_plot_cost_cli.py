@@ -24,9 +24,11 @@ from budgetlab.plotting._common import place_axis_labels  # noqa: E402
 
 def events(n=6000, groups=6, seed=5):
     rng = np.random.default_rng(seed)
-    ts = pd.Timestamp("2026-03-02", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 12 * 3600, n)), unit="s")
+    ts = pd.Timestamp("2026-03-02", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 12 * 3600,
+                                                                                    n)), unit="s")
     key = rng.integers(0, groups, n)
-    ok = rng.random(n) >= np.array([0.01, 0.3, 0.05, 0.6, 0.02, 0.1][:groups])[key]  # mixed fortunes
+    # mixed fortunes
+    ok = rng.random(n) >= np.array([0.01, 0.3, 0.05, 0.6, 0.02, 0.1][:groups])[key]
     return as_events(ts, ok, groups={"site": pd.Categorical([f"s{k}" for k in key])})
 
 
@@ -42,14 +44,16 @@ SLOS = {
 def test_drawn_rates_equal_each_group_replayed_on_its_own(name, limit):
     ev, slo = events(), SLOS[name]
     states, tr = replay_states(ev, slo, ["site"], plot=True)
-    assert {c for c in states.columns if c not in ("ts", "site")} == set(PLOT_COLUMNS)  # no rate column for all rows
+    # no rate column for all rows
+    assert {c for c in states.columns if c not in ("ts", "site")} == set(PLOT_COLUMNS)
     groups, n = drawn_groups(states, tr, ["site"], limit=limit)
     assert n == 6 and len(groups) == min(limit, 6)
     for key, part, _ in groups:
         mask = (ev["site"] == key[0]).to_numpy()
         own = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
         oracle = replay(ev[mask].reset_index(drop=True), own)  # the group alone, every column
-        assert list(part.columns) == ["ts", "success_rate", "burn_rate", "remaining_fraction", "status"]
+        assert list(part.columns) == ["ts", "success_rate", "burn_rate", "remaining_fraction",
+                                      "status"]
         for col in ("success_rate", "burn_rate", "remaining_fraction"):
             got, want = part[col].to_numpy(), oracle[col].to_numpy()
             assert got.tobytes() == want.tobytes(), (key, col)  # bit for bit
@@ -74,7 +78,8 @@ def test_unused_categories_are_not_groups_and_ranking_is_by_hand():
     assert n == 3 and [k for k, _, _ in groups] == [("b",), ("d",)]
     groups, n = drawn_groups(states, tr, ["site"], limit=3)  # all of them, in key order
     assert [k for k, _, _ in groups] == [("b",), ("d",), ("e",)]
-    assert [p["remaining_fraction"].tolist() for _, p, _ in groups] == [[0.05, 0.9], [0.01, 0.99], [0.3, 0.3]]
+    assert [p["remaining_fraction"].tolist() for _, p, _ in groups] == [[0.05, 0.9], [0.01, 0.99],
+                                                                        [0.3, 0.3]]
     assert [len(t) for _, _, t in groups] == [0, 0, 1]
 
 
@@ -82,7 +87,8 @@ def label_boxes(fig):
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     return [(a.yaxis.label.get_window_extent(renderer).bounds,
-             a.xaxis.label.get_window_extent(renderer).bounds if a.get_xlabel() else None)  # an empty one shows nothing
+             # an empty one shows nothing
+             a.xaxis.label.get_window_extent(renderer).bounds if a.get_xlabel() else None)
             for a in fig.axes if a.get_ylabel()]
 
 
@@ -103,11 +109,13 @@ def test_labels_placed_once_sit_where_matplotlib_aligns_them(target):
         figs.append(fig)
     auto, placed = (label_boxes(f) for f in figs)
     assert len(auto) == len(placed) == 6  # 2 x 3 panels with a y label
-    assert sum(x is not None for _, x in placed) == 2  # the bottom panel of each timeline has an x label
+    # the bottom panel of each timeline has an x label
+    assert sum(x is not None for _, x in placed) == 2
     for (ya, xa), (yp, xp) in zip(auto, placed, strict=True):
         assert ya == pytest.approx(yp, abs=0.5)  # display pixels
         assert (xa is None and xp is None) or xa == pytest.approx(xp, abs=0.5)
-    assert not any(a.yaxis._autolabelpos for a in figs[1].axes)  # fixed: the draw measures nothing for them
+    # fixed: the draw measures nothing for them
+    assert not any(a.yaxis._autolabelpos for a in figs[1].axes)
     plt.close("all")
 
 
@@ -127,8 +135,11 @@ def test_drawn_rows_keep_times_in_any_zone_and_derive_the_replays_rates(zone):
         assert str(part["ts"].dtype) == str(states["ts"].dtype)
         mine = (states["site"] == key[0]).to_numpy()
         assert part["ts"].tolist() == states.loc[mine, "ts"].tolist()
-        assert part_tr["site"].astype(str).eq(key[0]).all() and len(part_tr) == int((tr["site"] == key[0]).sum())
-        oracle = replay(ev[(ev["site"] == key[0]).to_numpy()].reset_index(drop=True), slo.slo_for(key))
+        assert part_tr["site"].astype(str).eq(key[0]).all() and len(part_tr) == int(
+            (tr["site"] == key[0]).sum()
+        )
+        oracle = replay(ev[(ev["site"] == key[0]).to_numpy()].reset_index(drop=True),
+                        slo.slo_for(key))
         rated = with_rates(part, key)
         for col in ("success_rate", "burn_rate"):
             assert rated[col].to_numpy().tobytes() == oracle[col].to_numpy().tobytes()

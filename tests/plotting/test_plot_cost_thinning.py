@@ -70,4 +70,7 @@ def test_thin_minmax_on_a_replay_sized_series_equals_the_loop():
     y = np.cumsum(rng.normal(size=n))
     brk = gap_breaks(t, 600_000_000_000)
     starts = piece_starts(t, 5000 // 4, brk)
-    assert thin_minmax(t, y, max_points=5000, breaks=brk).tolist() == loop_extreme_rows(y, starts).tolist()
+    assert (
+        thin_minmax(t, y, max_points=5000, breaks=brk).tolist()
+        == loop_extreme_rows(y, starts).tolist()
+    )

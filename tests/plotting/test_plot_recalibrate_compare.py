@@ -26,13 +26,15 @@ def no_show(monkeypatch):
 @pytest.fixture(scope="module")
 def history():
     return synth.generate("2026-10-05", 8, seed=5, rate=0.2, session_ids=False, incidents=[
-        {"kind": "outage", "start": "2026-10-09T10:00Z", "end": "2026-10-09T10:30Z", "scope": "*", "severity": 1.0}])
+        {"kind": "outage", "start": "2026-10-09T10:00Z", "end": "2026-10-09T10:30Z", "scope": "*",
+         "severity": 1.0}])
 
 
 @pytest.fixture(scope="module")
 def recal(history):
     events, _ = history
-    return recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88},
+    return recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.93, "turnstile": 0.97,
+                                                          "image": 0.88},
                        n_boot=30, seed=2)
 
 
@@ -56,19 +58,26 @@ def test_recalibration_lines_hold_the_tables_values(recal):
         dots = by_gid(ax, f"candidates:{g}")
         np.testing.assert_array_equal(dots.get_xdata(), cand["target"].to_numpy() * 100)
         np.testing.assert_array_equal(dots.get_ydata(), cand["share_exhausted"].to_numpy() * 100)
-        assert list(by_gid(ax, f"recommended:{g}").get_xdata()) == [row["recommended_target"] * 100] * 2
+        assert list(by_gid(ax,
+                           f"recommended:{g}").get_xdata()) == [row["recommended_target"] * 100] * 2
         assert list(by_gid(ax, f"current:{g}").get_xdata()) == [row["current_target"] * 100] * 2
         band = by_gid(ax, f"interval:{g}")
         x0, x1 = band.get_x(), band.get_x() + band.get_width()
-        assert (x0, x1) == pytest.approx((row["recommended_low"] * 100, row["recommended_high"] * 100))
+        assert (x0, x1) == pytest.approx((row["recommended_low"] * 100,
+                                          row["recommended_high"] * 100))
     assert list(by_gid(ax, "limit").get_ydata()) == [1.0, 1.0]  # max_share 1 % in %
     assert ax.get_yscale() == "log"
     # the span actually measured, not the history setting (28 days): 8 days of events minus the
     # first window (1 day) that is still filling = 7 days
-    assert "(%)" in ax.get_xlabel() and "1d window" in ax.get_xlabel() and "7d measured" in ax.get_xlabel()
+    assert (
+        "(%)" in ax.get_xlabel()
+        and "1d window" in ax.get_xlabel()
+        and "7d measured" in ax.get_xlabel()
+    )
     assert ax.get_ylabel().startswith("share of time at or below (%)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert {"recaptcha_v2", "turnstile", "image", "recommended target", "current target"} <= set(labels)
+    assert {"recaptcha_v2", "turnstile", "image", "recommended target",
+            "current target"} <= set(labels)
 
 
 def test_recalibration_limit_status_changes_the_dots(history):
@@ -95,7 +104,8 @@ def test_recalibration_rejects_other_input():
 @pytest.fixture(scope="module")
 def comparison(history):
     events, incidents = history
-    return compare_windows(events, SLO(target=0.9), ["1h", "6h", "24h", "calendar:day"], by="captcha_type",
+    return compare_windows(events, SLO(target=0.9), ["1h", "6h", "24h", "calendar:day"],
+                           by="captcha_type",
                            target={"recaptcha_v2": 0.85, "turnstile": 0.93, "image": 0.75},
                            min_dwell=["0s", "30min"], incidents=incidents)
 
@@ -105,7 +115,8 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
     out = plot_window_comparison(comparison, ax=ax)
     assert out is ax and out.y2_ax is not None
     windows = ["1h", "6h", "1d", "calendar:day"]
-    assert [t.get_text() for t in ax.y2_ax.get_xticklabels()] == windows  # the windows under the lower panel
+    # the windows under the lower panel
+    assert [t.get_text() for t in ax.y2_ax.get_xticklabels()] == windows
     for (g, dwell), sub in comparison.groupby(["captcha_type", "min_dwell"], observed=True):
         name = f"{g} · dwell {'0' if dwell == pd.Timedelta(0) else '30m'}"
         sub = sub.set_index("window").loc[windows]
@@ -114,7 +125,8 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
         np.testing.assert_array_equal(line.get_ydata(), sub["transitions_per_day"].to_numpy())
         dashed = [a for a in ax.y2_ax.lines if a.get_gid() == f"detection_median:{name}"]
         assert len(dashed) == 1
-        minutes = sub["detection_median"].dt.total_seconds().to_numpy() / 60  # NaT -> NaN (not drawn)
+        # NaT -> NaN (not drawn)
+        minutes = sub["detection_median"].dt.total_seconds().to_numpy() / 60
         np.testing.assert_array_equal(dashed[0].get_ydata(), minutes)
     assert "per day" in ax.get_ylabel() and "(min)" in ax.y2_ax.get_ylabel()
     assert ax.y2_ax.get_xlabel().startswith("window") and ax.get_xlabel() == ""
@@ -129,14 +141,17 @@ def test_window_comparison_other_columns_and_no_second_axis(comparison):
     plt.figure()
     ax = plot_window_comparison(one, y="share_exhausted", y2=None, logy=False)
     assert ax.y2_ax is None
-    sub = one[one["captcha_type"] == "image"].set_index("window").loc[["1h", "6h", "1d", "calendar:day"]]
+    sub = one[one["captcha_type"] == "image"].set_index("window").loc[["1h", "6h", "1d",
+                                                                       "calendar:day"]]
     np.testing.assert_array_equal(by_gid(ax, "share_exhausted:image").get_ydata(),
                                   sub["share_exhausted"].to_numpy() * 100)  # shares in %
     # without incident columns the right axis defaults to share_exhausted
-    ev = as_events(pd.date_range("2026-01-01", periods=600, freq="1min"), [i % 8 != 0 for i in range(600)])
+    ev = as_events(pd.date_range("2026-01-01", periods=600, freq="1min"),
+                   [i % 8 != 0 for i in range(600)])
     t = compare_windows(ev, SLO(target=0.9), ["30min", "2h"])
     ax2 = plot_window_comparison(t, ax=plt.figure().gca())
-    np.testing.assert_array_equal(ax2.y2_ax.lines[0].get_ydata(), t["share_exhausted"].to_numpy() * 100)
+    np.testing.assert_array_equal(ax2.y2_ax.lines[0].get_ydata(),
+                                  t["share_exhausted"].to_numpy() * 100)
     assert ax2.lines[0].get_gid() == "transitions_per_day:all"
     with pytest.raises(SchemaError, match="detection_median"):
         plot_window_comparison(t, y2="detection_median")

@@ -53,14 +53,16 @@ def _no_show_and_close(monkeypatch):
 def events(n=600, seed=1, p_fail=0.08, regions=None):
     rng = np.random.default_rng(seed)
     ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, 6 * 3600, n)), unit="s")
-    bucket = rng.choice(["success", "timeout", "solve_error"], n, p=[1 - p_fail, p_fail / 2, p_fail / 2])
+    bucket = rng.choice(["success", "timeout", "solve_error"], n, p=[1 - p_fail, p_fail / 2,
+                                                                     p_fail / 2])
     groups = {"region": rng.choice(regions, n)} if regions else None
     return as_events(ts, bucket == "success", bucket, groups=groups)
 
 
 def num(times):
     """matplotlib date numbers of UTC times."""
-    return mdates.date2num(pd.to_datetime(pd.Series(times), utc=True).dt.tz_localize(None).to_numpy())
+    return mdates.date2num(pd.to_datetime(pd.Series(times),
+                                          utc=True).dt.tz_localize(None).to_numpy())
 
 
 def by_gid(artists, gid):
@@ -98,8 +100,11 @@ def test_timeline_draws_steps_with_a_break_where_no_events_came():
     assert ax is plt.gca()
     # gap rule: median spacing 1 min x 20 = 20 min (2 % of the 7 h span is 8.4 min): the
     # 5-hour silence after row 59 breaks every line, nothing else does
-    for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax, "burn_rate", "burn_rate", 1),
-                                      (ax.budget_ax, "budget_remaining", "remaining_fraction", 100)]:
+    for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax,
+                                                                                  "burn_rate",
+                                                                                  "burn_rate", 1),
+                                      (ax.budget_ax, "budget_remaining", "remaining_fraction",
+                                       100)]:
         (line,) = by_gid(panel.get_lines(), gid)
         assert line.get_drawstyle() == "steps-post"
         np.testing.assert_allclose(line.get_ydata(), with_gap(st[column].to_numpy() * scale, 59))
@@ -113,7 +118,9 @@ def test_timeline_draws_steps_with_a_break_where_no_events_came():
     assert ax.budget_ax.get_ylabel() == "budget\nleft (%)"
     assert ax.budget_ax.get_xlabel() == "time (UTC)"
     # one time axis: the panels share x, stacked top-down without overlapping
-    assert ax.burn_ax.get_shared_x_axes().joined(ax, ax.burn_ax) and ax.get_shared_x_axes().joined(ax, ax.budget_ax)
+    assert ax.burn_ax.get_shared_x_axes().joined(ax, ax.burn_ax) and ax.get_shared_x_axes().joined(
+        ax, ax.budget_ax
+    )
     boxes = [p.get_position() for p in ax.panels]
     assert boxes[0].y0 > boxes[1].y1 and boxes[1].y0 > boxes[2].y1
 
@@ -131,8 +138,11 @@ def test_timeline_thins_each_line_with_thin_minmax():
     ax = plot_timeline(st, max_points=400)
     t = st["ts"].array.asi8
     brk = gap_breaks(t, gap_threshold(t))
-    for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax, "burn_rate", "burn_rate", 1),
-                                      (ax.budget_ax, "budget_remaining", "remaining_fraction", 100)]:
+    for panel, gid, column, scale in [(ax, "success_rate", "success_rate", 100), (ax.burn_ax,
+                                                                                  "burn_rate",
+                                                                                  "burn_rate", 1),
+                                      (ax.budget_ax, "budget_remaining", "remaining_fraction",
+                                       100)]:
         y = st[column].to_numpy()
         rows = thin_minmax(t, y, max_points=400, breaks=brk)
         x_want, y_want = step_line(t, y, rows, brk)
@@ -142,13 +152,16 @@ def test_timeline_thins_each_line_with_thin_minmax():
         drawn = line.get_ydata()
         assert len(drawn) <= 400 + 5 * len(brk)
         # extremes and both ends kept (independent of the thinning code)
-        assert np.nanmax(drawn) == pytest.approx(y.max() * scale) and np.nanmin(drawn) == pytest.approx(y.min() * scale)
+        assert np.nanmax(drawn) == pytest.approx(y.max() * scale) and np.nanmin(
+            drawn
+        ) == pytest.approx(y.min() * scale)
         assert drawn[0] == pytest.approx(y[0] * scale) and drawn[-1] == pytest.approx(y[-1] * scale)
 
 
 def test_timeline_y_ranges_follow_the_data():
     ts = T0 + pd.to_timedelta(np.arange(300), unit="min")
-    st = replay(as_events(ts, np.ones(300, dtype=bool)), SLO(target=0.95, window="1h"))  # always 100 %
+    # always 100 %
+    st = replay(as_events(ts, np.ones(300, dtype=bool)), SLO(target=0.95, window="1h"))
     ax = plot_timeline(st)
     lo, hi = ax.get_ylim()
     # data 100 %, target 95 %: span 5 points padded by 8 % each side -> 94.6 .. 100.4
@@ -163,19 +176,24 @@ def test_timeline_y_ranges_follow_the_data():
     sr = bad["success_rate"].to_numpy() * 100
     lo, hi = ax.get_ylim()
     span = max(sr.max(), 90) - min(sr.min(), 90)
-    assert (lo, hi) == pytest.approx((min(sr.min(), 90) - 0.08 * span, max(sr.max(), 90) + 0.08 * span))
+    assert (lo, hi) == pytest.approx((min(sr.min(), 90) - 0.08 * span, max(sr.max(),
+                                                                           90) + 0.08 * span))
 
 
 def test_timeline_burn_thresholds_of_a_policy():
     st = replay(events(p_fail=0.12), SLO(target=0.9, window="30min"))
     peak = st["burn_rate"].max()
-    pol = AlertPolicy((AlertTier("fast", "page", "5min", None, 1.2 * peak), AlertTier("huge", "page", "1h", None, 100.0)))
+    pol = AlertPolicy((AlertTier("fast", "page", "5min", None, 1.2 * peak), AlertTier("huge",
+                                                                                      "page", "1h",
+                                                                                      None, 100.0)))
     ax = plot_timeline(st, policy=pol)
     (shown,) = by_gid(ax.burn_ax.get_lines(), "burn_threshold")
     assert shown.get_ydata()[0] == pytest.approx(1.2 * peak)
     assert ax.burn_ax.get_ylim()[1] >= 1.2 * peak
     labels = [t.get_text() for t in ax.burn_ax.get_legend().get_texts()]
-    assert "huge: burn 100 (above the axis)" in labels and (by_gid(ax.burn_ax.get_lines(), "burn_one")[0].get_ydata()[0] == 1)
+    assert "huge: burn 100 (above the axis)" in labels and (
+        by_gid(ax.burn_ax.get_lines(), "burn_one")[0].get_ydata()[0] == 1
+    )
 
 
 def status_runs_loop(st, gap_after):
@@ -210,11 +228,13 @@ def test_timeline_status_bands_cover_each_run_with_colour_and_hatch():
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
         assert np.allclose(c.get_facecolor()[0][:3], mpl_rgb(STATUS_COLORS[status]))
         assert (c.get_hatch() or "") == STATUS_HATCHES[status]
-    assert not [c for c in ax.collections if str(c.get_gid()).startswith("status_")]  # bands on the bottom panel
+    # bands on the bottom panel
+    assert not [c for c in ax.collections if str(c.get_gid()).startswith("status_")]
 
 
 def test_status_colours_are_okabe_ito_and_differ_in_lightness():
-    okabe_ito = {"#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
+    okabe_ito = {"#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00",
+                 "#CC79A7"}
     assert set(STATUS_COLORS.values()) <= okabe_ito
     # CIE L* (D65) of each colour, by the textbook formula: a greyscale or colour-blind reader
     # still tells them apart by lightness together with the hatching
@@ -224,7 +244,10 @@ def test_status_colours_are_okabe_ito_and_differ_in_lightness():
         y = lin @ [0.2126, 0.7152, 0.0722]
         return 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
     light = {s: lightness(c) for s, c in STATUS_COLORS.items()}
-    assert light["warning"] > light["healthy"] > light["exhausted"] and light["critical"] > light["exhausted"] + 40
+    assert (
+        light["warning"] > light["healthy"] > light["exhausted"]
+        and light["critical"] > light["exhausted"] + 40
+    )
     assert len(set(STATUS_HATCHES.values())) == 4
 
 
@@ -249,12 +272,14 @@ def test_timeline_transitions_lines_when_few_rug_when_many():
     segs = lc.get_segments()
     assert len(segs) == 61
     assert all(s[1][1] <= 0.07 for s in segs)  # a rug of short ticks at the bottom
-    assert any("61 status changes (rug)" == t.get_text() for t in ax.budget_ax.get_legend().get_texts())
+    assert any("61 status changes "
+               "(rug)" == t.get_text() for t in ax.budget_ax.get_legend().get_texts())
 
 
 def test_timeline_incidents_time_zone_and_legends_outside():
     st = replay(events(), SLO(target=0.9, window="30min"))
-    inc = pd.DataFrame({"incident_id": ["X"], "start": [T0 + pd.Timedelta("1h")], "end": [T0 + pd.Timedelta("2h")]})
+    inc = pd.DataFrame({"incident_id": ["X"], "start": [T0 + pd.Timedelta("1h")],
+                        "end": [T0 + pd.Timedelta("2h")]})
     ax = plot_timeline(st, incidents=inc, tz="Europe/Berlin")
     for panel in ax.panels:
         (span,) = by_gid(panel.patches, "incident")  # a Rectangle in data x, axes y
@@ -264,13 +289,15 @@ def test_timeline_incidents_time_zone_and_legends_outside():
     # tick labels in local time: 01:00 UTC is 02:00 in Berlin (CET, UTC+1)
     fmt = ax.budget_ax.xaxis.get_major_formatter()
     assert fmt.format_data_short(num([T0 + pd.Timedelta("1h")])[0]) == "2026-03-02 02:00:00"
-    assert not any(t.get_visible() and t.get_text() for t in ax.get_xticklabels())  # only the bottom panel labels time
+    # only the bottom panel labels time
+    assert not any(t.get_visible() and t.get_text() for t in ax.get_xticklabels())
     ax.set_title("a title", loc="left")
     ax.figure.canvas.draw()
     for panel in ax.panels:  # each legend right of its panel: it covers no data
         assert panel.get_legend().get_window_extent().x0 >= panel.get_window_extent().x1
     labels = [t.get_text() for p in ax.panels for t in p.get_legend().get_texts()]
-    assert {"incident", "healthy", "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)", "burn rate",
+    assert {"incident", "healthy", "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)",
+            "burn rate",
             "budget remaining (%)", "target 90.0%", "1× = the allowed pace"} <= set(labels)
 
 
@@ -280,7 +307,8 @@ def test_timeline_signature_is_backwards_compatible_and_checks_input():
     st = replay(ev, slo, by="region")
     fig, ax0 = plt.subplots()
     one = st[st["region"] == "fra"]
-    ax = plot_timeline(one, slo=slo, incidents=None, transitions=transitions(one), ax=ax0, max_points=5000)
+    ax = plot_timeline(one, slo=slo, incidents=None, transitions=transitions(one), ax=ax0,
+                       max_points=5000)
     assert ax is ax0 and len(fig.axes) == 3
     fig2, ax2 = plt.subplots()
     ax = plot_timeline(one, slo=slo, ax=ax2, budget=False)
@@ -301,7 +329,8 @@ def test_timeline_in_an_axes_placed_by_hand_and_in_a_shared_grid():
     ax = plot_timeline(st, ax=fig.add_axes((0.1, 0.1, 0.6, 0.8)))
     boxes = [p.get_position() for p in ax.panels]
     assert boxes[0].y1 == pytest.approx(0.9) and boxes[2].y0 == pytest.approx(0.1)
-    fig, axes = plt.subplots(2, 1, sharex=True)  # the upper axes' time labels are hidden: keep them so
+    # the upper axes' time labels are hidden: keep them so
+    fig, axes = plt.subplots(2, 1, sharex=True)
     ax = plot_timeline(st, ax=axes[0])
     assert ax.budget_ax.get_xlabel() == "" and not any(t.get_visible() and t.get_text()
                                                       for t in ax.budget_ax.get_xticklabels())
@@ -346,18 +375,26 @@ def test_buckets_by_group_layers_add_up_over_groups():
     ot = bucket_burn_over_time(ev, slo, freq="2h", by="region")
     ax = plot_buckets(ot, by="region", tz="Europe/Berlin")
     layers = by_gid(ax.patches, "bucket")
-    assert [p.get_label() for p in layers] == ["timeout · ams", "timeout · fra", "solve_error · ams", "solve_error · fra"]
+    assert [p.get_label() for p in layers] == ["timeout · ams", "timeout · fra",
+                                               "solve_error · ams", "solve_error · fra"]
     f = ev.assign(b=ev["ts"].dt.floor("2h"))
     n = f.groupby("b").size()
     for p in layers:
         bucket, region = p.get_label().split(" · ")
-        sel = f[(f["bucket"] == bucket) & (f["region"] == region)].groupby("b").size().reindex(n.index, fill_value=0)
+        sel = (
+            f[(f["bucket"] == bucket) & (f["region"] == region)]
+            .groupby("b")
+            .size()
+            .reindex(n.index, fill_value=0)
+        )
         d = p.get_data()
-        np.testing.assert_allclose(d.values - d.baseline, sel.to_numpy() / (n.to_numpy() * (1 - 0.9)), rtol=1e-9)
+        np.testing.assert_allclose(d.values - d.baseline,
+                                   sel.to_numpy() / (n.to_numpy() * (1 - 0.9)), rtol=1e-9)
     # summed over groups without by=: the same total
     plt.close("all")
     ax2 = plot_buckets(ot)
-    np.testing.assert_allclose(by_gid(ax2.patches, "bucket")[-1].get_data().values, layers[-1].get_data().values)
+    np.testing.assert_allclose(by_gid(ax2.patches, "bucket")[-1].get_data().values,
+                               layers[-1].get_data().values)
     assert ax.get_xlabel() == "time (Europe/Berlin)"
 
 
@@ -392,7 +429,8 @@ def test_alerts_bars_are_the_episodes_and_every_tier_has_a_row():
     ts = pd.date_range("2026-01-01", periods=6 * 60, freq="1min", tz="UTC")
     ok = [not (60 <= i < 90 or 200 <= i < 215) for i in range(len(ts))]
     b = bin_events(as_events(ts, ok), "1min")
-    pol = AlertPolicy((AlertTier("fast", "page", "5min", None, 5.0), AlertTier("never", "ticket", "1h", None, 50.0)))
+    pol = AlertPolicy((AlertTier("fast", "page", "5min", None, 5.0), AlertTier("never", "ticket",
+                                                                               "1h", None, 50.0)))
     ep = alert_episodes(b, 0.9, pol)
     assert len(ep) == 2
     inc = pd.DataFrame({"incident_id": ["A", "B"], "start": ts[[60, 200]], "end": ts[[90, 215]]})
@@ -405,7 +443,8 @@ def test_alerts_bars_are_the_episodes_and_every_tier_has_a_row():
     np.testing.assert_allclose(got, want, atol=1e-9)
     assert len(never.patches) == 0  # a row, but it never fired
     np.testing.assert_allclose(sorted(r.get_x() for r in incs.patches), num(inc["start"]))
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["fast (page)", "never (ticket)", "incidents"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["fast (page)", "never (ticket)",
+                                                            "incidents"]
     np.testing.assert_allclose(ax.get_xlim(), num([ep.attrs["grid_start"], ep.attrs["grid_end"]]))
     assert ax.get_xlabel() == "time (UTC)"
 
@@ -415,7 +454,8 @@ def test_alerts_grouped_rows():
     region = np.where(np.arange(len(ts)) % 2 == 0, "fra", "ams")
     ok = [not (60 <= i < 90 and region[i] == "fra") for i in range(len(ts))]
     ev = as_events(ts, ok, groups={"region": region})
-    ep = alert_episodes(bin_events(ev, "1min", by="region"), 0.9, AlertPolicy.single_window("10min", 3.0))
+    ep = alert_episodes(bin_events(ev, "1min", by="region"), 0.9, AlertPolicy.single_window("10min",
+                                                                                            3.0))
     fig, ax0 = plt.subplots()
     ax = plot_alerts(ep, ax=ax0)
     assert ax is ax0
@@ -430,9 +470,11 @@ def test_timeline_of_a_lone_event_reads_in_clock_times():
     st = replay(as_events([t], [False]), SLO(target=0.999, window="1h"))
     ax = plot_timeline(st, tz="Europe/Berlin")
     lo, hi = ax.budget_ax.get_xlim()
-    np.testing.assert_allclose([lo, hi], num([t - pd.Timedelta("30min"), t + pd.Timedelta("30min")]))
+    np.testing.assert_allclose([lo, hi], num([t - pd.Timedelta("30min"),
+                                              t + pd.Timedelta("30min")]))
     ax.figure.canvas.draw()
     labels = [x.get_text() for x in ax.budget_ax.get_xticklabels() if x.get_text()]
-    assert labels and all(":" in x for x in labels), labels  # 15:40, 15:50, ... (Berlin, UTC+2 in May)
+    # 15:40, 15:50, ... (Berlin, UTC+2 in May)
+    assert labels and all(":" in x for x in labels), labels
     assert "16:00" in labels
     plt.close(ax.figure)

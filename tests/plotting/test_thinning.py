@@ -20,7 +20,8 @@ def test_gap_threshold_is_the_larger_of_spacing_and_span_share():
     assert gap_threshold(t) == 2_000
     assert gap_threshold(t, share=0.005) == 500
     assert gap_threshold(np.array([5], dtype=np.int64)) == 1
-    assert gap_threshold(t, factor=1000, share=0.005) == 1000  # 1,000 x median 1 > 0.5 % of the span
+    # 1,000 x median 1 > 0.5 % of the span
+    assert gap_threshold(t, factor=1000, share=0.005) == 1000
 
 
 def test_gap_breaks_are_the_rows_before_a_long_silence():
@@ -36,7 +37,9 @@ def test_piece_starts_cut_equal_time_columns_and_after_breaks():
     assert piece_starts(t, 2, np.array([1])).tolist() == [0, 2, 3]  # cut after row 1 too
     # 5 columns of width 2: rows at 0,1 | 4,5 (col 2) | 6 (col 3) | 9,10 (col 4); col 1 empty
     assert piece_starts(t, 5, np.array([], dtype=np.int64)).tolist() == [0, 2, 4, 5]
-    assert piece_starts(np.array([7, 7, 7], dtype=np.int64), 4, np.array([], dtype=np.int64)).tolist() == [0]
+    assert piece_starts(
+        np.array([7, 7, 7], dtype=np.int64), 4, np.array([], dtype=np.int64)
+    ).tolist() == [0]
 
 
 def test_extreme_rows_keep_first_last_min_max_of_each_piece():
@@ -124,8 +127,13 @@ def test_status_runs_exact_split_at_gaps():
     code = np.array([0, 0, 1, 1, 1, 2, 0], dtype=np.int8)
     brk = np.array([3])
     c, s, e = status_runs(t, code, np.arange(len(t)), brk)
-    assert list(zip(c.tolist(), s.tolist(), e.tolist(), strict=True)) == [(0, 0, 2), (1, 2, 3), (1, 100, 101),
-                                                                           (2, 101, 102), (0, 102, 102)]
+    assert list(zip(c.tolist(), s.tolist(), e.tolist(), strict=True)) == [
+        (0, 0, 2),
+        (1, 2, 3),
+        (1, 100, 101),
+        (2, 101, 102),
+        (0, 102, 102),
+    ]
     assert list(zip(c.tolist(), s.tolist(), e.tolist(), strict=True)) == loop_runs(t, code, {3})
 
 
@@ -134,4 +142,5 @@ def test_status_runs_coarse_show_the_worst_status_of_each_piece():
     code = np.array([0, 1, 0, 0, 0, 0, 3, 0], dtype=np.int8)
     # pieces of two rows: worst 1, 0, 0, 3 -> runs (1: 0..20), (0: 20..60), (3: 60..70 end)
     c, s, e = status_runs(t, code, np.array([0, 2, 4, 6]), np.array([], dtype=np.int64))
-    assert list(zip(c.tolist(), s.tolist(), e.tolist(), strict=True)) == [(1, 0, 20), (0, 20, 60), (3, 60, 70)]
+    assert list(zip(c.tolist(), s.tolist(), e.tolist(), strict=True)) == [(1, 0, 20), (0, 20, 60),
+                                                                          (3, 60, 70)]

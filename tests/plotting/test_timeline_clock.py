@@ -13,7 +13,8 @@ from budgetlab.plotting import plot_timeline
 
 
 def test_no_traffic_band_lines_broken_and_lone_event():
-    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:20", "2026-01-10 00:00"], utc=True)
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:20",
+                         "2026-01-10 00:00"], utc=True)
     ev = as_events(ts, [True, False, True, True])
     slo = SLO(target=0.9, window="1h")
     spans = status_spans(ev, slo, end="2026-01-10 01:00")

@@ -27,7 +27,8 @@ DAY_NS = 86_400 * 10**9
 def run(n, seed=1, days=2):
     rng = np.random.default_rng(seed)
     ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, days * 86_400, n)), unit="s")
-    ok = rng.random(n) >= np.where(np.arange(n) % 5000 < 2500, 0.02, 0.2)  # calm and stormy stretches
+    # calm and stormy stretches
+    ok = rng.random(n) >= np.where(np.arange(n) % 5000 < 2500, 0.02, 0.2)
     slo = SLO(target=0.95, window="10min")
     return replay(as_events(ts, ok), slo), slo
 
@@ -76,7 +77,9 @@ def many_spans(n_spans, lone_status):
     start = T0 + pd.to_timedelta(np.arange(n_spans), unit="min")
     status = np.where(np.arange(n_spans) % 2 == 0, "healthy", "warning").astype(object)
     i = n_spans // 3
-    start = start.insert(i + 1, start[i] + pd.Timedelta("30s")).insert(i + 2, start[i] + pd.Timedelta("31s"))
+    start = start.insert(i + 1, start[i] + pd.Timedelta("30s")).insert(
+        i + 2, start[i] + pd.Timedelta("31s")
+    )
     status = np.insert(status, i + 1, [lone_status, status[i]])
     end = start[1:].append(pd.DatetimeIndex([start[-1] + pd.Timedelta("1min")]))
     spans = pd.DataFrame({"start": start, "end": end, "status": status})
@@ -95,11 +98,14 @@ def test_a_one_second_span_among_thousands_stays_visible(lone_status):
     columns = pixel_columns(bottom)
     assert sum(len(v) for v in drawn.values()) <= 2 * columns  # runs of columns, not 6,000 bars
     x = mdates.date2num(when.tz_localize(None).to_datetime64())
-    assert any(x0 <= x <= x1 for x0, x1 in drawn[f"status_{lone_status}"])  # the one second is there
+    # the one second is there
+    assert any(x0 <= x <= x1 for x0, x1 in drawn[f"status_{lone_status}"])
     if lone_status == "exhausted":  # the worst status of its column: no milder band over it
-        assert not any(x0 < x < x1 for g in ("status_healthy", "status_warning") for x0, x1 in drawn.get(g, []))
+        assert not any(x0 < x < x1 for g in ("status_healthy", "status_warning") for x0,
+                       x1 in drawn.get(g, []))
     else:  # the column's status band stays under the hatching
-        assert any(x0 <= x <= x1 for g in ("status_healthy", "status_warning") for x0, x1 in drawn.get(g, []))
+        assert any(x0 <= x <= x1 for g in ("status_healthy", "status_warning") for x0,
+                   x1 in drawn.get(g, []))
     plt.close(fig)
 
 
@@ -123,8 +129,10 @@ def test_the_rug_keeps_one_tick_per_column_with_its_worst_new_status():
     (rug,) = [c for c in bottom.collections if c.get_gid() == "transitions"]
     assert len(rug.get_segments()) <= columns
     x = np.array([seg[0][0] for seg in rug.get_segments()])
-    black = np.array([tuple(c) == (0.0, 0.0, 0.0, 1.0) for c in rug.get_colors()])  # exhausted's colour
-    t_ex = mdates.date2num(tr.loc[tr["to_status"] == "exhausted", "ts"].dt.tz_localize(None).to_numpy())
+    # exhausted's colour
+    black = np.array([tuple(c) == (0.0, 0.0, 0.0, 1.0) for c in rug.get_colors()])
+    t_ex = mdates.date2num(tr.loc[tr["to_status"] == "exhausted",
+                                  "ts"].dt.tz_localize(None).to_numpy())
     assert len(t_ex)
     lo, hi = mdates.date2num(tr["ts"].iloc[[0, -1]].dt.tz_localize(None).to_numpy())
     width = (hi - lo) / columns
@@ -141,7 +149,8 @@ def test_what_is_drawn_does_not_grow_with_the_events():
         states, slo = run(n, days=2)
         fig, ax = draw(states, slo, transitions=transitions(states))
         sizes.append(sum(len(ln.get_xdata()) for p in ax.panels for ln in p.get_lines())
-                     + sum(len(c.get_paths()) + len(getattr(c, "get_segments", list)()) for p in ax.panels
+                     + sum(len(c.get_paths()) + len(getattr(c, "get_segments",
+                                                            list)()) for p in ax.panels
                            for c in p.collections))
         columns = pixel_columns(ax.panels[-1])
         plt.close(fig)

@@ -17,8 +17,11 @@ pytestmark = pytest.mark.dask
 
 def sample(n=600, seed=3):
     rng = np.random.default_rng(seed)
-    t = pd.Timestamp("2026-03-01", tz="UTC") + pd.to_timedelta(np.cumsum(rng.choice([0, 1, 30, 120], size=n)), unit="s")
-    return as_events(t, rng.random(n) >= 0.08, groups={"region": rng.choice(["fra", "ams", "waw"], size=n)})
+    t = pd.Timestamp("2026-03-01", tz="UTC") + pd.to_timedelta(np.cumsum(rng.choice([0, 1, 30, 120],
+                                                                                    size=n)),
+                                                               unit="s")
+    return as_events(t, rng.random(n) >= 0.08, groups={"region": rng.choice(["fra", "ams", "waw"],
+                                                                            size=n)})
 
 
 @pytest.mark.parametrize("by", [None, "region"])
@@ -26,7 +29,8 @@ def test_dask_column_subset_equals_pandas(by):
     ev = sample()
     slo = SLO(target=0.95, window="30min", min_events=3)
     cols = ["burn_rate", "status", "total"]
-    got = bd.replay(dd.from_pandas(ev, npartitions=3, sort=False), slo, by=by, columns=cols).compute()
+    got = bd.replay(dd.from_pandas(ev, npartitions=3, sort=False), slo, by=by,
+                    columns=cols).compute()
     got = got.sort_index()
     want = replay(ev, slo, by=by, columns=cols)
     keys = [by] if by else []

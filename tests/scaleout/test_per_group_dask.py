@@ -1,5 +1,7 @@
-"""Per-group SLOs (issue 16) on Dask: budgetlab.dask.replay / transitions / bin_events + the SRE model
-equal the pandas path (itself tested equal to per-group runs in tests/budget/test_per_group_replay.py).
+"""Per-group SLOs (issue 16) on Dask: budgetlab.dask.replay / transitions / bin_events + the SRE
+model
+equal the pandas path (itself tested equal to per-group runs in
+tests/budget/test_per_group_replay.py).
 
 Oracle: the pandas functions on the same rows; compared exactly.
 """
@@ -47,7 +49,8 @@ def events(n=4000, seed=5):
     kind = rng.choice(["recaptcha_v2", "turnstile", "image"], size=n)
     ok = rng.random(n) >= np.where(kind == "image", 0.12, 0.05)
     ok[1000:1040] = False
-    return as_events(t, ok, groups={"captcha_type": kind, "region": rng.choice(["fra", "ams"], size=n)})
+    return as_events(t, ok, groups={"captcha_type": kind, "region": rng.choice(["fra", "ams"],
+                                                                               size=n)})
 
 
 def test_per_group_slos_travel_to_the_workers():
@@ -60,10 +63,13 @@ def test_dask_replay_and_transitions_with_per_group_slos_equal_pandas(client):
     got = bd.replay(ddf, SLOS, by=BY).compute()
     want = replay(ev, SLOS, by=BY)
     want.attrs = {}
-    # sorting by event_id restores the event table's order (from_pandas keeps it, partition by partition)
-    pd.testing.assert_frame_equal(got.sort_index().reset_index(drop=True), want.reset_index(drop=True),
+    # sorting by event_id restores the event table's order (from_pandas keeps it, partition by
+    # partition)
+    pd.testing.assert_frame_equal(got.sort_index().reset_index(drop=True),
+                                  want.reset_index(drop=True),
                                   check_exact=True)
-    pd.testing.assert_frame_equal(bd.transitions(bd.replay(ddf, SLOS, by=BY)), transitions(replay(ev, SLOS, by=BY)),
+    pd.testing.assert_frame_equal(bd.transitions(bd.replay(ddf, SLOS, by=BY)),
+                                  transitions(replay(ev, SLOS, by=BY)),
                                   check_exact=True)
 
 
@@ -80,6 +86,7 @@ def test_sre_model_with_per_group_slos_on_dask_bins_equals_pandas(client):
     ddf = dd.from_pandas(ev, npartitions=4, sort=False)
     bins_dd = bd.bin_events(ddf, "1min", by=BY)
     bins_pd = bin_events(ev, "1min", by=BY)
-    pd.testing.assert_frame_equal(period_budget(bins_dd, SLOS), period_budget(bins_pd, SLOS), check_exact=True)
+    pd.testing.assert_frame_equal(period_budget(bins_dd, SLOS), period_budget(bins_pd, SLOS),
+                                  check_exact=True)
     pd.testing.assert_frame_equal(alert_episodes(bins_dd, SLOS, "single_window"),
                                   alert_episodes(bins_pd, SLOS, "single_window"), check_exact=True)

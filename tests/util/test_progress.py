@@ -32,7 +32,8 @@ def test_terminal_shows_a_bar(monkeypatch):
     assert progress_enabled() is True
     assert list(progress(range(3), desc="targets")) == [0, 1, 2]
     out = err.getvalue()
-    assert "targets" in out and "0/3" in out  # drawn with its total (leave=False erases it at the end)
+    # drawn with its total (leave=False erases it at the end)
+    assert "targets" in out and "0/3" in out
 
 
 @pytest.mark.parametrize("flag", ["1", "true", "yes"])
@@ -57,7 +58,8 @@ def test_enabled_overrides_both_ways(monkeypatch):
     err = io.StringIO()
     monkeypatch.setattr("sys.stderr", err)
     # forced on although stderr is no terminal and TQDM_DISABLE is set; total given for a generator
-    assert list(progress((i * i for i in range(4)), total=4, desc="boot", enabled=True)) == [0, 1, 4, 9]
+    assert list(progress((i * i for i in range(4)), total=4, desc="boot", enabled=True)) == [0, 1,
+                                                                                             4, 9]
     assert "boot" in err.getvalue() and "0/4" in err.getvalue()
     monkeypatch.delenv("TQDM_DISABLE")
     term = FakeTerminal()

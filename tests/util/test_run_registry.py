@@ -49,7 +49,8 @@ def inp(tmp_path):
 
 
 def other_names(inp: Path, tmp_path: Path, monkeypatch) -> list[Path]:
-    """Every kind of other name for ``inp``: symlink, hard link, ``..``, relative, a symlinked folder."""
+    """Every kind of other name for ``inp``: symlink, hard link, ``..``, relative, a symlinked
+    folder."""
     os.symlink(inp, tmp_path / "sym.csv")
     os.link(inp, tmp_path / "hard.csv")
     (tmp_path / "sub").mkdir()
@@ -135,14 +136,17 @@ def test_planned_outputs_are_remembered_for_the_run(tmp_path):
     # a side file planned later in the same run (e.g. the record replay writes beside --out)
     with pytest.raises(ConfigError, match="names the same file as --plot"):
         plan_outputs({"record": tmp_path / "t.png"})
-    assert plan_outputs({"record": tmp_path / "tr.csv.run.json"})["record"].name == "tr.csv.run.json"
+    assert (
+        plan_outputs({"record": tmp_path / "tr.csv.run.json"})["record"].name == "tr.csv.run.json"
+    )
     assert plan_outputs({"--out": out})["--out"] == out  # the same option again: the same output
     new_run()
     assert plan_outputs({"record": tmp_path / "t.png"})["record"].name == "t.png"
 
 
 def test_none_is_no_output_but_an_empty_name_is_refused(tmp_path):
-    assert plan_outputs({"--out": None, "--plot": tmp_path / "p.svg"}) == {"--plot": tmp_path / "p.svg"}
+    assert plan_outputs({"--out": None,
+                         "--plot": tmp_path / "p.svg"}) == {"--plot": tmp_path / "p.svg"}
     for empty in ["", "  "]:
         with pytest.raises(ConfigError, match="empty"):
             plan_outputs({"--out": empty})
@@ -232,7 +236,8 @@ class _InterruptAfterClose(types.SimpleNamespace):
         raise KeyboardInterrupt
 
 
-def test_ctrl_c_between_creating_the_temporary_file_and_the_block_leaves_nothing(tmp_path, monkeypatch):
+def test_ctrl_c_between_creating_the_temporary_file_and_the_block_leaves_nothing(tmp_path,
+                                                                                 monkeypatch):
     target = tmp_path / "out.csv"
     target.write_text("old")
     monkeypatch.setattr(files, "os", _InterruptAfterClose())
@@ -271,7 +276,8 @@ def figure():
     plt.close(fig)
 
 
-@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG\r\n\x1a\n"), (".pdf", b"%PDF-"), (".svg", b"<?xml"),
+@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG\r\n\x1a\n"), (".pdf", b"%PDF-"),
+                                               (".svg", b"<?xml"),
                                                (".PDF", b"%PDF-")])
 def test_save_figure_writes_the_format_the_suffix_names(figure, tmp_path, suffix, magic):
     path = save_figure(figure, tmp_path / f"f{suffix}")

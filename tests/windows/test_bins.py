@@ -30,7 +30,8 @@ def loop_oracle(events, freq_s, by=None, exclude=(), windows=(), mode="drop"):
     lo, hi = (min(t) // f) * f, (max(t) // f) * f
     n = (hi - lo) // f + 1
     keys = sorted(events[by].astype(str).unique()) if by else [None]
-    counts = {(k, i): {"total": 0, "good": 0, "bad": 0, "timeout": 0, "solve_error": 0} for k in keys for i in range(n)}
+    counts = {(k, i): {"total": 0, "good": 0, "bad": 0, "timeout": 0,
+                       "solve_error": 0} for k in keys for i in range(n)}
     for j in range(len(events)):
         ts = int(t[j])
         b = str(events["bucket"].iloc[j])
@@ -57,9 +58,15 @@ def check_against_oracle(events, freq_s, by=None, **kw):
     keys, n, lo, counts = loop_oracle(events, freq_s, by, **kw)
     for dense in (True, False):
         bins = bin_events(events, f"{freq_s}s", by=by, exclude_buckets=kw.get("exclude", ()),
-                          exclude_windows=list(kw.get("windows", ())) or None, exclude_mode=kw.get("mode", "drop"),
+                          exclude_windows=list(kw.get("windows", ())) or None,
+                          exclude_mode=kw.get("mode", "drop"),
                           dense=dense)
-        cells = [(k, i) for k in keys for i in range(n) if dense or counts[(k, i)]["total"] > 0 or i in (0, n - 1)]
+        cells = [
+            (k, i)
+            for k in keys
+            for i in range(n)
+            if dense or counts[(k, i)]["total"] > 0 or i in (0, n - 1)
+        ]
         assert len(bins) == len(cells)
         starts = bins["bin_start"].dt.as_unit("ns").array.asi8
         for row, (key, i) in enumerate(cells):
@@ -77,10 +84,13 @@ def check_against_oracle(events, freq_s, by=None, **kw):
 
 
 def test_hand_case_bins_and_empty_bins():
-    ev = make_events([5, 50, 61, 185, 185], ["success", "timeout", "solve_error", "success", "timeout"])
+    ev = make_events([5, 50, 61, 185, 185], ["success", "timeout", "solve_error", "success",
+                                             "timeout"])
     b = bin_events(ev, "1min")
-    assert b.columns.tolist() == ["bin_start", "total", "good", "bad", "bad_timeout", "bad_solve_error"]
-    assert b["bin_start"].tolist() == [T0 + pd.Timedelta(minutes=m) for m in (0, 1, 3)]  # the empty minute is absent
+    assert b.columns.tolist() == ["bin_start", "total", "good", "bad", "bad_timeout",
+                                  "bad_solve_error"]
+    # the empty minute is absent
+    assert b["bin_start"].tolist() == [T0 + pd.Timedelta(minutes=m) for m in (0, 1, 3)]
     assert b["total"].tolist() == [2, 1, 2]
     b = bin_events(ev, "1min", dense=True)
     assert b["bin_start"].tolist() == [T0 + pd.Timedelta(minutes=m) for m in range(4)]
@@ -89,7 +99,8 @@ def test_hand_case_bins_and_empty_bins():
     assert b["bad_timeout"].tolist() == [1, 0, 0, 1]
     assert b["bad_solve_error"].tolist() == [0, 1, 0, 0]
     assert str(b["bin_start"].dtype) == "datetime64[ns, UTC]"
-    assert all(str(b[c].dtype) == "int64" for c in ["total", "good", "bad", "bad_timeout", "bad_solve_error"])
+    assert all(str(b[c].dtype) == "int64" for c in ["total", "good", "bad", "bad_timeout",
+                                                    "bad_solve_error"])
     assert b.attrs == {"freq": "1m", "by": []}
 
 
@@ -104,7 +115,8 @@ def test_bin_edges_are_left_closed_and_epoch_aligned():
 def test_groups_share_the_full_grid():
     ev = make_events([0, 10, 200], ["success", "timeout", "success"], region=["fra", "fra", "ams"])
     sparse = bin_events(ev, "1min", by="region")
-    # every group has a row at the first and last bin of the grid (zeros when empty), then its non-empty bins
+    # every group has a row at the first and last bin of the grid (zeros when empty), then its
+    # non-empty bins
     assert sparse["region"].astype(str).tolist() == ["ams", "ams", "fra", "fra"]
     assert sparse["bin_start"].tolist() == [T0, T0 + pd.Timedelta(minutes=3)] * 2
     assert sparse["total"].tolist() == [0, 1, 2, 0]
@@ -119,7 +131,8 @@ def test_groups_share_the_full_grid():
 
 
 @given(
-    st.lists(st.tuples(st.floats(0, 900, allow_nan=False), st.sampled_from(BUCKETS), st.sampled_from(["a", "b", "c"])),
+    st.lists(st.tuples(st.floats(0, 900, allow_nan=False), st.sampled_from(BUCKETS),
+                       st.sampled_from(["a", "b", "c"])),
              min_size=1, max_size=40),
     st.sampled_from([1, 7, 60, 300]),
     st.booleans(),
@@ -145,7 +158,8 @@ def test_exclusions_match_loop_oracle(rows, mode, w_start, w_len):
 
 def test_exclude_windows_edges_are_start_inclusive_end_exclusive():
     ev = make_events([59, 60, 120, 121], ["solve_error"] * 4)
-    w = pd.DataFrame({"start": [T0 + pd.Timedelta(seconds=60)], "end": [T0 + pd.Timedelta(seconds=120)]})
+    w = pd.DataFrame({"start": [T0 + pd.Timedelta(seconds=60)],
+                      "end": [T0 + pd.Timedelta(seconds=120)]})
     b = bin_events(ev, "1h", exclude_windows=w)
     assert b["total"].tolist() == [3]  # the event at 60 s is excluded, the one at 120 s is not
     g = bin_events(ev, "1h", exclude_windows=w, exclude_mode="good")
@@ -164,7 +178,8 @@ def test_start_end_extend_and_restrict_the_grid():
     b = bin_events(ev, "1min", start=T0, end=T0 + pd.Timedelta("5min"), dense=True)
     assert len(b) == 5
     assert b["total"].tolist() == [0, 1, 1, 0, 0]
-    s = bin_events(ev, "1min", start=T0, end=T0 + pd.Timedelta("5min"))  # the span's ends kept as zero rows
+    # the span's ends kept as zero rows
+    s = bin_events(ev, "1min", start=T0, end=T0 + pd.Timedelta("5min"))
     assert s["bin_start"].tolist() == [T0 + pd.Timedelta(minutes=m) for m in (0, 1, 2, 4)]
     assert s["total"].tolist() == [0, 1, 1, 0]
     assert read_bins(s).total.tolist() == [[0, 1, 1, 0, 0]]
@@ -175,7 +190,9 @@ def test_start_end_extend_and_restrict_the_grid():
 def test_input_never_mutated():
     ev = make_events([0, 70], ["success", "timeout"])
     before = ev.copy()
-    bin_events(ev, "1min", exclude_buckets="timeout", exclude_windows=[(T0, T0 + pd.Timedelta("10s"))], exclude_mode="good")
+    bin_events(ev, "1min", exclude_buckets="timeout", exclude_windows=[(T0,
+                                                                        T0 + pd.Timedelta("10s"))],
+               exclude_mode="good")
     pd.testing.assert_frame_equal(ev, before)
 
 
@@ -240,4 +257,7 @@ def test_window_bins_and_labels():
     assert window_bins("1h", 60 * 10**9) == 60
     with pytest.raises(ConfigError, match="whole number of bins"):
         window_bins("90s", 60 * 10**9)
-    assert [duration_label(x) for x in ["5min", "1h", "1D", "3D", "90min", "10s"]] == ["5m", "1h", "1d", "3d", "1h30m", "10s"]
+    assert [duration_label(x) for x in ["5min", "1h", "1D", "3D", "90min", "10s"]] == ["5m", "1h",
+                                                                                       "1d", "3d",
+                                                                                       "1h30m",
+                                                                                       "10s"]

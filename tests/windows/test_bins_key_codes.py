@@ -18,7 +18,10 @@ def _frame(seed: int, n: int) -> pd.DataFrame:
     obj = np.array(["b", "a", None, "c", np.nan], dtype=object)[rng.integers(0, 5, n)]
     cat = pd.Categorical(rng.choice(["x", "y", "z"], n), categories=["z", "w", "y", "x"])
     cat[rng.random(n) < 0.1] = np.nan
-    return pd.DataFrame({"o": obj, "c": cat, "i": rng.integers(-3, 3, n), "f": rng.choice([0.0, -0.0, 1.5], n)})
+    return pd.DataFrame({"o": obj, "c": cat, "i": rng.integers(-3, 3, n), "f": rng.choice([0.0,
+                                                                                           -0.0,
+                                                                                           1.5],
+                                                                                          n)})
 
 
 @pytest.mark.parametrize("by", [["o"], ["c"], ["i"], ["f"], ["o", "c"], ["c", "i", "f"]])
@@ -50,9 +53,13 @@ def test_key_codes_of_an_empty_frame_and_without_keys():
 def test_bin_events_table_equals_the_dense_oracle(by):
     frame = _frame(3, 3000)
     rng = np.random.default_rng(3)
-    frame["ts"] = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.sort(rng.integers(0, 3 * 3600, 3000)), unit="s")
+    frame["ts"] = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(
+        np.sort(rng.integers(0, 3 * 3600, 3000)), unit="s"
+    )
     frame["ok"] = rng.random(3000) > 0.2
-    frame["bucket"] = pd.Categorical(np.where(frame["ok"], "success", rng.choice(["timeout", "solve_error"], 3000)))
+    frame["bucket"] = pd.Categorical(np.where(frame["ok"], "success", rng.choice(["timeout",
+                                                                                  "solve_error"],
+                                                                                 3000)))
     got = bin_events(frame, "5min", by=by, exclude_buckets="timeout", dense=True)
     want = oracle_bins.bin_events(frame, "5min", by=by, exclude_buckets="timeout")
     pd.testing.assert_frame_equal(got, want)

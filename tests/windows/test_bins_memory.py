@@ -1,4 +1,5 @@
-"""bin_events' memory guard (dense=True) is stated in bytes (issue 15): a grid that would not fit the budget
+"""bin_events' memory guard (dense=True) is stated in bytes (issue 15): a grid that would not fit
+the budget
 is refused before any allocation, with the estimate, the limit and the fixes; the budget comes
 from the machine's memory and is overridable with BUDGETLAB_MEMORY_LIMIT."""
 
@@ -23,7 +24,8 @@ from budgetlab.windows.bins import bin_events, check_grid_cells
 
 
 def _two_events_a_year_apart():
-    return as_events(["2026-01-01 00:00", "2027-01-01 00:00"], [True, False], ["success", "timeout"])
+    return as_events(["2026-01-01 00:00", "2027-01-01 00:00"], [True, False], ["success",
+                                                                               "timeout"])
 
 
 def test_a_grid_that_fits_500_million_cells_but_not_the_budget_is_refused(monkeypatch):
@@ -54,7 +56,8 @@ def test_the_limit_defaults_to_half_the_physical_memory(monkeypatch):
     total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert physical_memory() == total
     assert memory_limit() == total // 2
-    psutil = pytest.importorskip("psutil", reason="psutil (test extra) cross-checks the physical memory")
+    psutil = pytest.importorskip("psutil",
+                                 reason="psutil (test extra) cross-checks the physical memory")
     assert abs(psutil.virtual_memory().total - total) <= 0.01 * total
 
 
@@ -77,7 +80,8 @@ def test_a_bad_environment_value_is_a_config_error_naming_it(monkeypatch):
 def test_check_memory_message_states_estimate_limit_and_fixes():
     with pytest.raises(ConfigError) as info:
         check_memory(3 * 1024**3, "the thing", ["do less"], limit="2GiB")
-    assert re.search(r"about 3\.0 GiB, over the memory limit of 2\.0 GiB; do less, or raise the limit",
+    assert re.search(r"about 3\.0 GiB, over the memory limit of 2\.0 GiB; do less, or raise the "
+                     r"limit",
                      str(info.value))
     check_memory(2 * 1024**3, "the thing", limit="2GiB")  # exactly at the limit is allowed
 
@@ -91,6 +95,9 @@ def test_the_parameter_overrides_the_environment(monkeypatch):
 
 def test_ordinary_grids_still_bin(monkeypatch):
     monkeypatch.delenv(MEMORY_ENV, raising=False)
-    ev = as_events(pd.to_datetime(["2026-01-01 00:00:10", "2026-01-01 00:01:10"], utc=True), [True, False],
-                   ["success", "timeout"])
+    ev = as_events(
+        pd.to_datetime(["2026-01-01 00:00:10", "2026-01-01 00:01:10"], utc=True),
+        [True, False],
+        ["success", "timeout"],
+    )
     assert bin_events(ev, "1min")["total"].tolist() == [1, 1]

@@ -20,7 +20,8 @@ def _oracle(group, t, fail, code, n_cat, first_bin, freq_ns, keep):
             c[1] += bool(fail[i])
             c[2][int(code[i])] += 1
     keys = sorted(cells)
-    return ([k[0] for k in keys], [k[1] for k in keys], [cells[k][0] for k in keys], [cells[k][1] for k in keys],
+    return ([k[0] for k in keys], [k[1] for k in keys], [cells[k][0] for k in keys],
+            [cells[k][1] for k in keys],
             [cells[k][2] for k in keys])
 
 
@@ -38,6 +39,7 @@ def test_cells_equal_a_dictionary_count(monkeypatch, kernel, seed, in_time_order
     code = rng.integers(0, n_cat, n)
     fail = code > 0
     keep = rng.random(n) > 0.1
-    got = event_cells(group, t, fail, code, n_groups, n_cat, first_bin=1_000 - 37, freq_ns=250, keep=keep)
+    got = event_cells(group, t, fail, code, n_groups, n_cat, first_bin=1_000 - 37, freq_ns=250,
+                      keep=keep)
     want = _oracle(group, t, fail, code, n_cat, 1_000 - 37, 250, keep)
     assert [a.tolist() for a in got] == [list(w) for w in want]

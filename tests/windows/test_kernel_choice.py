@@ -33,9 +33,14 @@ def _uses() -> tuple[set[str], set[str]]:
         docs = _docstrings(tree)
         name = path.relative_to(PKG).as_posix()
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and node.value == "BUDGETLAB_KERNEL" and id(node) not in docs:
+            if (
+                isinstance(node, ast.Constant)
+                and node.value == "BUDGETLAB_KERNEL"
+                and id(node) not in docs
+            ):
                 switch.add(name)
-            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba" for a in node.names):
+            if isinstance(node,
+                          ast.Import) and any(a.name.split(".")[0] == "numba" for a in node.names):
                 numba.add(name)
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
                 numba.add(name)

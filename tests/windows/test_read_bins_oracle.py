@@ -19,7 +19,8 @@ def _same_grid(got, want):
     assert got.total.dtype == want.total.dtype and got.bad.dtype == want.bad.dtype
     pd.testing.assert_frame_equal(got.keys, want.keys)
     assert (got.by, got.start_ns, got.freq_ns) == (want.by, want.start_ns, want.freq_ns)
-    assert (got.exclusions.buckets, got.exclusions.mode) == (want.exclusions.buckets, want.exclusions.mode)
+    assert (got.exclusions.buckets, got.exclusions.mode) == (want.exclusions.buckets,
+                                                             want.exclusions.mode)
     np.testing.assert_array_equal(got.exclusions.windows, want.exclusions.windows)
 
 
@@ -31,8 +32,12 @@ def test_read_bins_equals_the_oracle(shape):
         bins = bins.sample(frac=1.0, random_state=1)
     if shape == "missing_rows":
         bins = bins[bins["total"].to_numpy() > 0]
-    opts = {"exclude_buckets": "timeout", "exclude_windows": [(ev["ts"].min() + pd.Timedelta("30min"),
-                                                               ev["ts"].min() + pd.Timedelta("50min"))]}
+    opts = {
+        "exclude_buckets": "timeout",
+        "exclude_windows": [
+            (ev["ts"].min() + pd.Timedelta("30min"), ev["ts"].min() + pd.Timedelta("50min"))
+        ],
+    }
     for kw in ({}, opts, {**opts, "exclude_mode": "good"}):
         _same_grid(read_bins(bins, **kw), oracle_bins.read_bins(bins, **kw))
 

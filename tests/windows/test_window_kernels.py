@@ -10,7 +10,8 @@ import pytest
 
 from budgetlab.windows.trailing import _numpy_window_counts
 
-kernels = pytest.importorskip("budgetlab.windows.kernels._events", reason="numba (a dependency) is not importable")
+kernels = pytest.importorskip("budgetlab.windows.kernels._events",
+                              reason="numba (a dependency) is not importable")
 
 
 def brute(t, bad, codes, window_ns):
@@ -52,5 +53,6 @@ def test_window_counts_equal_the_brute_force_oracle(order, ngroups, window_ns, s
         np.testing.assert_array_equal(g, w)
         np.testing.assert_array_equal(z, w)
     if order == "time":  # the one-head pass itself
-        for g, w in zip(kernels.window_counts_sorted(t, bad, codes, ngroups, window_ns), want, strict=True):
+        for g, w in zip(kernels.window_counts_sorted(t, bad, codes, ngroups, window_ns), want,
+                        strict=True):
             np.testing.assert_array_equal(g, w)

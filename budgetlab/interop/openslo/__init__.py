@@ -12,7 +12,8 @@ details (:class:`AlertPolicyInfo`), the objects it refers to, and notes on how i
 
 Modules: :mod:`.checks` (the v1 rules), :mod:`.model` (the document), :mod:`.read` and
 :mod:`.write` (YAML in and out), :mod:`.v1alpha` (Sloth's dialect), :mod:`.durations` (OpenSLO's
-duration shorthand), :mod:`.build` (documents from a recalibration, one SLO per group bound by labels, and
+duration shorthand), :mod:`.build` (documents from a recalibration, one SLO per group bound by
+labels, and
 :func:`read_recalibration_table`). :mod:`.bind` holds :func:`load_slos`, which reads a file
 whose SLOs are bound to groups by
 ``metadata.labels`` as a :class:`~budgetlab.PerGroup`. The full field list,

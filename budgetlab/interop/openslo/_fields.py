@@ -50,7 +50,8 @@ def check_strings(value: Any, where: str, *, lists: bool = False) -> dict[str, A
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where} must be a mapping of names to strings{' (or lists of strings)' if lists else ''}.")
+        raise ConfigError(f"{where} must be a mapping of names to "
+                          f"strings{' (or lists of strings)' if lists else ''}.")
     out: dict[str, Any] = {}
     for k, v in value.items():
         if not isinstance(k, str) or not k:
@@ -60,7 +61,9 @@ def check_strings(value: Any, where: str, *, lists: bool = False) -> dict[str, A
         elif lists and isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
             out[k] = list(v)
         else:
-            raise ConfigError(f"{where}.{k} must be a string" + (" or a list of strings." if lists else
+            raise ConfigError(f"{where}.{k} must be a "
+                              "string" + (" or a list of "
+                                                                 "strings." if lists else
                                                                   " (quote it in YAML)."))
     return out
 
@@ -73,13 +76,15 @@ def normalize_start(value: Any, where: str) -> str:
         try:
             ts = pd.Timestamp(value.strip())
         except (ValueError, TypeError):
-            raise ConfigError(f"{where}: {quoted(value)} is not a date-time like '2022-01-01 12:00:00'.") from None
+            raise ConfigError(f"{where}: {quoted(value)} is not a date-time like '2022-01-01 "
+                              "12:00:00'.") from None
     else:
         raise ConfigError(f"{where} must be a date-time like '2022-01-01 12:00:00' (no time zone).")
     if pd.isna(ts):
         raise ConfigError(f"{where} is missing.")
     if ts.tzinfo is not None:
-        raise ConfigError(f"{where} must be written without a time zone; give the zone in calendar.timeZone.")
+        raise ConfigError(f"{where} must be written without a time zone; give the zone in "
+                          "calendar.timeZone.")
     return str(ts.strftime(_START_FORMAT))
 
 
@@ -87,5 +92,7 @@ def refuse_threshold(spec: Any, where: str) -> None:
     """budgetlab evaluates ratio SLIs: an SLI ``spec`` with a thresholdMetric (valid OpenSLO) is
     refused."""
     if isinstance(spec, Mapping) and "thresholdMetric" in spec:
-        raise ConfigError(f"{where}.thresholdMetric is not supported: budgetlab evaluates good/total "
-                          "event ratios; describe the SLI as a ratioMetric (good or bad over total).")
+        raise ConfigError(f"{where}.thresholdMetric is not supported: budgetlab evaluates "
+                          "good/total "
+                          "event ratios; describe the SLI as a ratioMetric (good or bad over "
+                          "total).")

@@ -1,4 +1,5 @@
-"""OpenSLO AlertPolicy and AlertCondition objects -> budgetlab tiers and :class:`~.model.AlertPolicyInfo`.
+"""OpenSLO AlertPolicy and AlertCondition objects -> budgetlab tiers and
+:class:`~.model.AlertPolicyInfo`.
 
 The objects have passed the v1 rules (:mod:`.checks`); what is refused here is what budgetlab
 cannot honour (a burn-rate ``op`` other than ``gt``, ``alertWhenNoData: true`` ...)."""
@@ -48,7 +49,8 @@ class ObjectTable:
 
     def get(self, kind: str, name: str) -> tuple[str, dict[str, Any]] | None:
         if (kind, name) in self.ambiguous:
-            raise ConfigError(f"{self.label} holds several {kind} objects named {quoted(name)} with different content; the "
+            raise ConfigError(f"{self.label} holds several {kind} objects named {quoted(name)} "
+                              "with different content; the "
                               "reference is ambiguous: rename one.")
         found = self.objects.get((kind, name))
         if found is not None:
@@ -56,7 +58,8 @@ class ObjectTable:
         return found
 
 
-def own_annotations(meta: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> tuple[dict[str, str], dict[str, str]]:
+def own_annotations(meta: Mapping[str, Any], allowed: tuple[str, ...],
+                    where: str) -> tuple[dict[str, str], dict[str, str]]:
     """Split ``metadata.annotations`` into (budgetlab ones without prefix, the rest)."""
     ann = check_strings(meta.get("annotations"), f"{prefix(where)}metadata.annotations")
     own: dict[str, str] = {}
@@ -65,7 +68,8 @@ def own_annotations(meta: Mapping[str, Any], allowed: tuple[str, ...], where: st
         if k.startswith(ANNOTATION_PREFIX):
             short = k[len(ANNOTATION_PREFIX):]
             if short not in allowed:
-                raise ConfigError(f"{prefix(where)}metadata.annotations.{k} is not a budgetlab annotation here; "
+                raise ConfigError(f"{prefix(where)}metadata.annotations.{k} is not a budgetlab "
+                                  "annotation here; "
                                   f"known: {', '.join(ANNOTATION_PREFIX + a for a in allowed)}.")
             own[short] = v
         else:
@@ -81,25 +85,30 @@ def _condition(obj: Mapping[str, Any], where: str) -> tuple[AlertTier, str, str]
     cw = f"{prefix(where)}spec.condition"
     cond = spec["condition"]
     if cond["op"] != "gt":
-        raise ConfigError(f"{prefix(cw)}op={quoted(cond['op'])} is not supported: a burn-rate alert fires while the burn rate "
+        raise ConfigError(f"{prefix(cw)}op={quoted(cond['op'])} is not supported: a burn-rate "
+                          "alert fires while the burn rate "
                           "is above the threshold (op: gt), as in Prometheus's '>'.")
     threshold = check_number(f"{prefix(cw)}threshold", cond["threshold"])
     long_w = parse_duration_shorthand(cond["lookbackWindow"], where=f"{prefix(cw)}lookbackWindow")
-    after = parse_duration_shorthand(cond.get("alertAfter", "0m"), where=f"{prefix(cw)}alertAfter", allow_zero=True)
+    after = parse_duration_shorthand(cond.get("alertAfter", "0m"), where=f"{prefix(cw)}alertAfter",
+                                     allow_zero=True)
     aw = f"{prefix(where)}metadata.annotations.budgetlab/"
     short_w = None
     if "short-window" in own:
         short_w = parse_duration_shorthand(own["short-window"], where=aw + "short-window")
     cool = pd.Timedelta(0)
     if "keep-firing-for" in own:
-        cool = parse_duration_shorthand(own["keep-firing-for"], allow_zero=True, where=aw + "keep-firing-for")
+        cool = parse_duration_shorthand(own["keep-firing-for"], allow_zero=True,
+                                        where=aw + "keep-firing-for")
     with context(cw):
-        tier = AlertTier(own.get("tier", meta["name"]), spec["severity"], long_w, short_w, threshold, for_=after,
+        tier = AlertTier(own.get("tier", meta["name"]), spec["severity"], long_w, short_w,
+                         threshold, for_=after,
                          cooldown=cool)
     return tier, meta.get("displayName", ""), spec.get("description", "")
 
 
-_Parsed = tuple[str, str | None, pd.Timedelta | None, AlertTier, AlertPolicyInfo, list[dict[str, Any]]]
+_Parsed = tuple[str, str | None, pd.Timedelta | None, AlertTier, AlertPolicyInfo, list[dict[str,
+                                                                                            Any]]]
 
 
 def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
@@ -109,16 +118,19 @@ def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
     spec = obj["spec"]
     sw = f"{prefix(where)}spec"
     if spec.get("alertWhenBreaching") is False:
-        raise ConfigError(f"{sw}.alertWhenBreaching: false is not supported: budgetlab's alerts fire while the "
+        raise ConfigError(f"{sw}.alertWhenBreaching: false is not supported: budgetlab's alerts "
+                          "fire while the "
                           "condition breaches.")
     if spec.get("alertWhenNoData"):
-        raise ConfigError(f"{sw}.alertWhenNoData: true is not supported: a window without traffic has burn rate 0 "
+        raise ConfigError(f"{sw}.alertWhenNoData: true is not supported: a window without traffic "
+                          "has burn rate 0 "
                           "in budgetlab and never alerts.")
     (c,) = spec["conditions"]
     if "conditionRef" in c:
         found = table.get("AlertCondition", c["conditionRef"])
         if found is None:
-            raise ConfigError(f"{sw}.conditions[0]: conditionRef {quoted(c['conditionRef'])} names no AlertCondition in "
+            raise ConfigError(f"{sw}.conditions[0]: conditionRef {quoted(c['conditionRef'])} names "
+                              "no AlertCondition in "
                               f"{table.label}.")
         ctx, cobj = found
         with context(ctx):
@@ -130,16 +142,24 @@ def _policy(obj: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed:
         if "targetRef" in t:
             found = table.get("AlertNotificationTarget", t["targetRef"])
             if found is None:
-                raise ConfigError(f"{sw}.notificationTargets[{i}]: targetRef {quoted(t['targetRef'])} names no "
-                                  f"AlertNotificationTarget in {table.label}; add it to the files read.")
+                raise ConfigError(f"{sw}.notificationTargets[{i}]: targetRef "
+                                  f"{quoted(t['targetRef'])} names no "
+                                  f"AlertNotificationTarget in {table.label}; add it to the files "
+                                  "read.")
             companions.append(found[1])
-    info = AlertPolicyInfo(display_name=meta.get("displayName", ""), description=spec.get("description", ""),
-                           notification_targets=tuple(spec["notificationTargets"]), condition_display_name=c_display,
-                           condition_description=c_desc, alert_when_resolved=bool(spec.get("alertWhenResolved")),
-                           labels=check_strings(meta.get("labels"), "labels", lists=True), annotations=rest)
+    info = AlertPolicyInfo(display_name=meta.get("displayName", ""),
+                           description=spec.get("description", ""),
+                           notification_targets=tuple(spec["notificationTargets"]),
+                           condition_display_name=c_display,
+                           condition_description=c_desc,
+                           alert_when_resolved=bool(spec.get("alertWhenResolved")),
+                           labels=check_strings(meta.get("labels"), "labels", lists=True),
+                           annotations=rest)
     period = None
     if "period" in own:
-        period = parse_duration_shorthand(own["period"], where=f"{prefix(where)}metadata.annotations.budgetlab/period")
+        period = parse_duration_shorthand(
+            own["period"], where=f"{prefix(where)}metadata.annotations.budgetlab/period"
+        )
     return meta["name"], own.get("policy"), period, tier, info, companions
 
 
@@ -148,7 +168,8 @@ def _resolve(item: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed
         ref = item["alertPolicyRef"]
         found = table.get("AlertPolicy", ref)
         if found is None:
-            raise ConfigError(f"{where}: alertPolicyRef {quoted(ref)} names no AlertPolicy in {table.label}.")
+            raise ConfigError(f"{where}: alertPolicyRef {quoted(ref)} names no AlertPolicy in "
+                              f"{table.label}.")
         ctx, obj = found
         with context(ctx):
             return _policy(obj, "", table)
@@ -156,7 +177,8 @@ def _resolve(item: Mapping[str, Any], where: str, table: ObjectTable) -> _Parsed
 
 
 def parse_alert_policies(spec: Mapping[str, Any], table: ObjectTable, period: pd.Timedelta
-                         ) -> tuple[tuple[AlertPolicy, ...], dict[str, AlertPolicyInfo], list[dict[str, Any]]]:
+                         ) -> tuple[tuple[AlertPolicy, ...], dict[str, AlertPolicyInfo],
+                                    list[dict[str, Any]]]:
     """The ``alertPolicies`` of an SLO spec: budgetlab policies (consecutive ones with the same
     ``budgetlab/policy`` annotation merged), per-tier info (only where it differs from what
     budgetlab writes by default) and the notification-target objects referenced."""
@@ -172,7 +194,8 @@ def parse_alert_policies(spec: Mapping[str, Any], table: ObjectTable, period: pd
         companions.extend(comps)
         if group is not None and groups and groups[-1][1] == group:
             if groups[-1][2] != p_period:
-                raise ConfigError(f"{iw}: the policies grouped as budgetlab/policy {quoted(group)} have different "
+                raise ConfigError(f"{iw}: the policies grouped as budgetlab/policy {quoted(group)} "
+                                  "have different "
                                   "budgetlab/period annotations.")
             groups[-1][3].append(tier)
         else:

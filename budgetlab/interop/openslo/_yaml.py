@@ -35,7 +35,8 @@ from ..._util.files import register_input
 from ...errors import ConfigError, FileFormatError
 from ...privacy import looks_personal, shown
 
-__all__ = ["load_documents", "plain", "check_graph", "file_label", "MAX_NODES", "MAX_DEPTH", "MAX_BYTES"]
+__all__ = ["load_documents", "plain", "check_graph", "file_label", "MAX_NODES", "MAX_DEPTH",
+           "MAX_BYTES"]
 
 #: Most nodes a YAML source may expand to (aliases counted each time they are used).
 MAX_NODES = 1_000_000
@@ -78,24 +79,28 @@ class _Loader(yaml.SafeLoader):  # type: ignore[misc]
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise _Refused(f"lists and mappings nest deeper than {MAX_DEPTH} levels; OpenSLO objects need about "
+                raise _Refused(f"lists and mappings nest deeper than {MAX_DEPTH} levels; OpenSLO "
+                               "objects need about "
                                "ten: fix the file", self.peek_event().start_mark)
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> dict[Any,
+                                                                                            Any]:
     seen: set[Any] = set()
     for key_node, _ in node.value:
         if key_node.tag == _MERGE_TAG:
             continue
         key = loader.construct_object(key_node, deep=deep)
         if not isinstance(key, Hashable):  # e.g. "? !!set {a}": a scalar key node cannot be one
-            raise _Refused("a list, set or mapping is used as a mapping key; keys must be plain text (or a number)",
+            raise _Refused("a list, set or mapping is used as a mapping key; keys must be plain "
+                           "text (or a number)",
                            key_node.start_mark)
         if key in seen:
-            raise _Refused(f"key {shown(key)} appears twice in one mapping; keep one", key_node.start_mark)
+            raise _Refused(f"key {shown(key)} appears twice in one mapping; keep one",
+                           key_node.start_mark)
         seen.add(key)
     return dict(loader.construct_mapping(node, deep=deep))
 
@@ -111,7 +116,8 @@ def _children(node: Any) -> list[Any]:
         out: list[Any] = []
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode):
-                raise _Refused("a list or mapping is used as a mapping key; keys must be plain text (or a "
+                raise _Refused("a list or mapping is used as a mapping key; keys must be plain "
+                               "text (or a "
                                "number)", key.start_mark)
             out.extend((key, value))
         return out
@@ -140,10 +146,12 @@ def check_graph(root: Any, *, max_nodes: int = MAX_NODES) -> int:
             depth[nid] = 1 + max((depth[id(c)] for c in kids), default=0)
             on_path.discard(nid)
             if size[nid] > max_nodes:
-                raise _Refused(f"aliases expand to more than {max_nodes:,} nodes (a 'billion laughs' file?); an OpenSLO "
+                raise _Refused(f"aliases expand to more than {max_nodes:,} nodes (a 'billion "
+                               "laughs' file?); an OpenSLO "
                                "file needs far fewer: fix the aliases", node.start_mark)
             if depth[nid] > MAX_DEPTH:
-                raise _Refused(f"lists and mappings nest deeper than {MAX_DEPTH} levels once aliases are expanded; "
+                raise _Refused(f"lists and mappings nest deeper than {MAX_DEPTH} levels once "
+                               "aliases are expanded; "
                                "fix the aliases", node.start_mark)
             continue
         if nid in size:
@@ -152,7 +160,8 @@ def check_graph(root: Any, *, max_nodes: int = MAX_NODES) -> int:
         stack.append((node, True))
         for child in _children(node):
             if id(child) in on_path:
-                raise _Refused("a recursive alias (a list or mapping that contains itself); an OpenSLO file "
+                raise _Refused("a recursive alias (a list or mapping that contains itself); an "
+                               "OpenSLO file "
                                "cannot hold one: fix the alias", child.start_mark)
             if id(child) not in size:
                 stack.append((child, False))
@@ -186,21 +195,26 @@ def _message(exc: yaml.YAMLError, label: str) -> str:
         return f"{label}{where}: {exc.message}."
     problem = str(getattr(exc, "problem", "") or "")
     if isinstance(exc, yaml.reader.ReaderError):
-        return (f"{label}: holds a character YAML does not allow (a control character such as NUL, at character "
+        return (f"{label}: holds a character YAML does not allow (a control character such as NUL, "
+                "at character "
                 f"{exc.position + 1}); give an OpenSLO YAML text file.")
     if isinstance(exc, yaml.composer.ComposerError) and "undefined alias" in problem:
-        return (f"{label}{where}: an alias (*name) names no anchor (&name) before it in the same document (anchors do "
+        return (f"{label}{where}: an alias (*name) names no anchor (&name) before it in the same "
+                "document (anchors do "
                 "not cross '---'); define the anchor first.")
     if isinstance(exc, yaml.constructor.ConstructorError):
         if "merging" in problem or "merge" in str(getattr(exc, "context", "") or ""):
-            return (f"{label}{where}: the YAML merge key '<<' must name a mapping or a list of mappings "
+            return (f"{label}{where}: the YAML merge key '<<' must name a mapping or a list of "
+                    "mappings "
                     "(e.g. <<: *defaults); fix the merge key.")
         if "could not determine a constructor for the tag" in problem:
             found = re.search(r"for the tag '(.*)'", problem)
             tag = (found.group(1) if found else "?").replace("tag:yaml.org,2002:", "!!")
-            return (f"{label}{where}: the YAML tag {shown(tag)} is not allowed; OpenSLO files hold plain mappings, "
+            return (f"{label}{where}: the YAML tag {shown(tag)} is not allowed; OpenSLO files hold "
+                    "plain mappings, "
                     "lists, text and numbers: drop the tag.")
-        return f"{label}{where}: a value cannot be read as YAML ({problem or 'constructor error'}); fix it."
+        return (f"{label}{where}: a value cannot be read as YAML "
+                f"({problem or 'constructor error'}); fix it.")
     return f"{label}: is not valid YAML{where}; fix the syntax."
 
 
@@ -224,8 +238,10 @@ def _parse(text: str, label: str) -> list[Any]:
     except (ValueError, OverflowError, AttributeError, TypeError, KeyError):
         # PyYAML's constructors fail this way on values their tag cannot hold: an impossible date
         # (2026-02-30, read as a timestamp) or an explicit tag on the wrong text (!!timestamp abc)
-        raise FileFormatError(f"{label}: a value cannot be read as its YAML type (e.g. an impossible date such as "
-                              "2026-02-30, or !!timestamp on text that is no date); quote it or fix it.") from None
+        raise FileFormatError(f"{label}: a value cannot be read as its YAML type (e.g. an "
+                              "impossible date such as "
+                              "2026-02-30, or !!timestamp on text that is no date); quote it or "
+                              "fix it.") from None
     finally:
         loader.dispose()
     return docs
@@ -242,11 +258,13 @@ def _read_text(path: Path) -> tuple[str, str]:
         with path.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise FileFormatError(f"{shown_path}: cannot be read ({exc.strerror or 'I/O error'}).") from None
+        raise FileFormatError(f"{shown_path}: cannot be read "
+                              f"({exc.strerror or 'I/O error'}).") from None
     register_input(path)
     label = file_label(path.name)
     if len(data) > MAX_BYTES:
-        raise FileFormatError(f"{label}: is larger than {MAX_BYTES // 2**20} MiB; an OpenSLO file is far smaller: "
+        raise FileFormatError(f"{label}: is larger than {MAX_BYTES // 2**20} MiB; an OpenSLO file "
+                              "is far smaller: "
                               "give the right file.")
     try:
         return data.decode("utf-8"), label
@@ -258,7 +276,9 @@ def load_documents(source: Any) -> tuple[list[Any], str]:
     """``(objects, label)``: every object of a YAML file or text (several documents, or lists of
     objects, are flattened) and the name that messages use for the source. A file is registered
     as an input of the run (no output may replace it)."""
-    is_text = isinstance(source, str) and ("\n" in source or source.lstrip().startswith(("apiVersion", "-", "{")))
+    is_text = isinstance(source,
+                         str) and ("\n" in source or source.lstrip().startswith(("apiVersion", "-",
+                                                                                 "{")))
     if isinstance(source, os.PathLike) or (isinstance(source, str) and not is_text):
         text, label = _read_text(Path(source))
     elif isinstance(source, str):

@@ -18,7 +18,8 @@ __all__ = ["AlertPolicyInfo", "DEFAULT_TARGET"]
 #: The notification target budgetlab writes when a policy has none (OpenSLO v1 requires one).
 DEFAULT_TARGET: dict[str, Any] = {
     "kind": "AlertNotificationTarget", "metadata": {"name": "alertmanager"},
-    "spec": {"target": "alertmanager", "description": "Prometheus Alertmanager: budgetlab's rules carry the "
+    "spec": {"target": "alertmanager",
+             "description": "Prometheus Alertmanager: budgetlab's rules carry the "
                                                       "severity label; route on it"}}
 
 
@@ -55,8 +56,13 @@ class AlertPolicyInfo:
         for f in ("display_name", "description", "condition_display_name", "condition_description"):
             object.__setattr__(self, f, check_str(getattr(self, f), f))
         nts = self.notification_targets
-        if isinstance(nts, Mapping) or not isinstance(nts, Sequence) or not all(isinstance(t, Mapping) for t in nts):
-            raise ConfigError("notification_targets must be a tuple of mappings ({'targetRef': name} or an inline "
+        if (
+            isinstance(nts, Mapping)
+            or not isinstance(nts, Sequence)
+            or not all(isinstance(t, Mapping) for t in nts)
+        ):
+            raise ConfigError("notification_targets must be a tuple of mappings ({'targetRef': "
+                              "name} or an inline "
                               "AlertNotificationTarget).")
         object.__setattr__(self, "notification_targets", tuple(plain(t) for t in nts))
         if not isinstance(self.alert_when_resolved, bool):

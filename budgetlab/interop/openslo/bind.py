@@ -33,7 +33,8 @@ def _pick(spec: Source) -> tuple[Path, str, list[SLODocument]]:
 
 def _calendar_note(doc: SLODocument) -> None:
     if doc.calendar is not None:
-        sys.stderr.write(f"note: SLO {doc.name!r} has a calendar {doc.calendar} window; the tracker replays it as a "
+        sys.stderr.write(f"note: SLO {doc.name!r} has a calendar {doc.calendar} window; the "
+                         "tracker replays it as a "
                          f"trailing {doc.slo.window} window.\n")
 
 
@@ -60,7 +61,8 @@ def load_slo(spec: Source) -> SLO:
     else:
         label = file_label(path.name)
         raise ConfigError(f"{label}: holds {len(docs)} SLOs; pick one with {label}#NAME "
-                          f"({', '.join(d.name for d in docs)}), or bind them to groups by their labels "
+                          f"({', '.join(d.name for d in docs)}), or bind them to groups by their "
+                          "labels "
                           "(load_slos(file, by=[...]); CLI --by).")
     _calendar_note(doc)
     return doc.slo
@@ -74,12 +76,15 @@ def _bound_keys(doc: SLODocument, by: list[str]) -> list[tuple[str, ...]]:
         return []
     if len(present) != len(by):
         missing = [k for k in by if k not in doc.labels]
-        raise ConfigError(f"SLO {doc.name!r} is bound by the label(s) {', '.join(present)} but has no label "
-                          f"{', '.join(missing)}; with by={by} an SLO names every key or none (none: the default).")
+        raise ConfigError(f"SLO {doc.name!r} is bound by the label(s) {', '.join(present)} but has "
+                          "no label "
+                          f"{', '.join(missing)}; with by={by} an SLO names every key or none "
+                          "(none: the default).")
     values = [doc.labels[k] if isinstance(doc.labels[k], list) else [doc.labels[k]] for k in by]
     for k, vals in zip(by, values, strict=True):
         if not vals:
-            raise ConfigError(f"SLO {doc.name!r}: label {k} is an empty list; give the group value(s) it binds.")
+            raise ConfigError(f"SLO {doc.name!r}: label {k} is an empty list; give the group "
+                              "value(s) it binds.")
         guard_values(vals, what=f"SLO {doc.name!r}, label {k}")
     return list(itertools.product(*values))
 
@@ -120,7 +125,8 @@ def load_slos(spec: Source, by: Sequence[str] = ()) -> SLO | PerGroup:
     >>> _ = path.write_text(text)
     >>> slos = load_slos(path, by=["captcha_type"])
     >>> slos.binding
-    'slos.yaml: captcha_type=recaptcha_v2 -> v2-avail (target 0.93), captcha_type=turnstile -> ts-avail (target 0.97)'
+    'slos.yaml: captcha_type=recaptcha_v2 -> v2-avail (target 0.93), captcha_type=turnstile ->
+    ts-avail (target 0.97)'
     >>> slos.slo_for("turnstile").target
     0.97
     """
@@ -143,20 +149,24 @@ def load_slos(spec: Source, by: Sequence[str] = ()) -> SLO | PerGroup:
             unbound.append(doc)
         for key in claimed:
             if key in table and table[key] is not doc:
-                raise ConfigError(f"{label}: the group {_describe(key, keys)} is claimed by two SLOs, "
+                raise ConfigError(f"{label}: the group {_describe(key, keys)} is claimed by two "
+                                  "SLOs, "
                                   f"{table[key].name!r} and {doc.name!r}; give each group one SLO.")
             table[key] = doc
     if len(unbound) > 1:
         raise ConfigError(f"{label}: {len(unbound)} SLOs have no label {' / '.join(keys)} "
-                          f"({', '.join(repr(d.name) for d in unbound)}); at most one may be the default for the "
+                          f"({', '.join(repr(d.name) for d in unbound)}); at most one may be the "
+                          "default for the "
                           f"other groups: label the others, or pick one with {label}#NAME.")
     if not table:
         _calendar_note(unbound[0])
         return unbound[0].slo
     for doc in {id(d): d for d in [*table.values(), *unbound]}.values():
         _calendar_note(doc)
-    parts = [f"{_describe(k, keys)} -> {d.name} (target {d.slo.target!r})" for k, d in table.items()]
+    parts = [f"{_describe(k, keys)} -> {d.name} (target {d.slo.target!r})" for k,
+             d in table.items()]
     if unbound:
         parts.append(f"other groups -> {unbound[0].name} (target {unbound[0].slo.target!r})")
     return PerGroup({k if len(k) > 1 else k[0]: d.slo for k, d in table.items()},
-                    default=unbound[0].slo if unbound else None, binding=f"{label}: {', '.join(parts)}")
+                    default=unbound[0].slo if unbound else None,
+                    binding=f"{label}: {', '.join(parts)}")

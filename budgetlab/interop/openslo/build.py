@@ -60,33 +60,41 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
     p = Path(path)
     label = file_label(p)
     if not p.exists():
-        raise FileFormatError(f"{label}: no such file; give the recalibration table (.csv or .parquet).")
+        raise FileFormatError(f"{label}: no such file; give the recalibration table (.csv or "
+                              ".parquet).")
     if not p.is_file():
-        raise FileFormatError(f"{label}: is not a regular file; give the recalibration table (.csv or .parquet).")
+        raise FileFormatError(f"{label}: is not a regular file; give the recalibration table (.csv "
+                              "or .parquet).")
     ext = p.suffix.lower()
     if ext not in (".csv", ".parquet"):
         raise FileFormatError(f"{label}: the recalibration table must be .csv or .parquet.")
     if p.stat().st_size > MAX_TABLE_BYTES:
-        raise FileFormatError(f"{label}: is larger than {MAX_TABLE_BYTES // 2**20} MiB; a recalibration table has one "
+        raise FileFormatError(f"{label}: is larger than {MAX_TABLE_BYTES // 2**20} MiB; a "
+                              "recalibration table has one "
                               "row per group: give the right file.")
     register_input(p)
     try:
         if ext == ".csv":
-            frame = restore_frame(pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8"))
+            frame = restore_frame(pd.read_csv(p, dtype=str, keep_default_na=False,
+                                              encoding="utf-8"))
         else:
             frame = pd.read_parquet(p)
     except UnicodeDecodeError:
         raise FileFormatError(f"{label}: is not UTF-8 text; save the table as UTF-8 CSV.") from None
-    except (ValueError, OSError, pd.errors.ParserError, pd.errors.EmptyDataError):  # pyarrow's errors derive from these
-        raise FileFormatError(f"{label}: cannot be read as {ext[1:]}; give the table budgetlab recalibrate --out "
+    # pyarrow's errors derive from these
+    except (ValueError, OSError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        raise FileFormatError(f"{label}: cannot be read as {ext[1:]}; give the table budgetlab "
+                              "recalibrate --out "
                               "wrote.") from None
     names = [str(c) for c in frame.columns]
     guard_values(names, what=f"the column names of {label}")
     frame.columns = pd.Index(names)
     if frame.empty:
-        raise FileFormatError(f"{label}: holds no rows; give a recalibration table with one row per group.")
+        raise FileFormatError(f"{label}: holds no rows; give a recalibration table with one row "
+                              "per group.")
     if target_column not in frame.columns:
-        raise FileFormatError(f"{label}: has no column {quoted(target_column)}; give --target-column, or the table "
+        raise FileFormatError(f"{label}: has no column {quoted(target_column)}; give "
+                              "--target-column, or the table "
                               "budgetlab recalibrate --out wrote.")
     frame[target_column] = _targets(frame[target_column], target_column)
     if by is not None:
@@ -100,9 +108,11 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
         frame.attrs["by"] = keys
         for k in keys:
             if k not in frame.columns:
-                raise FileFormatError(f"{label}: has no column {quoted(k)} (a group key); the columns are "
+                raise FileFormatError(f"{label}: has no column {quoted(k)} (a group key); the "
+                                      "columns are "
                                       f"{', '.join(names)}.")
-            guard_values(frame[k].dropna().astype(str).unique(), what=f"the group key {k!r} of {label}")
+            guard_values(frame[k].dropna().astype(str).unique(),
+                         what=f"the group key {k!r} of {label}")
     return frame
 
 
@@ -124,7 +134,8 @@ def _group_slos(settings: Mapping[str, Any]) -> PerGroup | None:
     return slo if isinstance(slo, PerGroup) else None
 
 
-def _table_frame(table: Any, by: str | Sequence[str] | None, target_column: str) -> tuple[pd.DataFrame, list[str]]:
+def _table_frame(table: Any, by: str | Sequence[str] | None,
+                 target_column: str) -> tuple[pd.DataFrame, list[str]]:
     """(frame, group keys) of a DataFrame or a ``{group: target}`` mapping."""
     if isinstance(table, Mapping):
         keys = as_list(by) if by is not None else ["group"]
@@ -136,14 +147,16 @@ def _table_frame(table: Any, by: str | Sequence[str] | None, target_column: str)
             rows.append({**dict(zip(keys, vals, strict=True)), target_column: v})
         return pd.DataFrame(rows, columns=[*keys, target_column]), keys
     if not isinstance(table, pd.DataFrame):
-        raise ConfigError("table must be a DataFrame (e.g. from budgetlab.recalibrate) or a {group: target} mapping.")
+        raise ConfigError("table must be a DataFrame (e.g. from budgetlab.recalibrate) or a "
+                          "{group: target} mapping.")
     if by is not None:
         return table, as_list(by)
     if isinstance(table.attrs.get("by"), list):
         return table, list(table.attrs["by"])
     keys = [str(c) for c in table.columns if isinstance(table[c].dtype, pd.CategoricalDtype)]
     if not keys:
-        raise ConfigError("cannot tell the group keys of the recalibration table; give by= (e.g. by='captcha_type').")
+        raise ConfigError("cannot tell the group keys of the recalibration table; give by= (e.g. "
+                          "by='captcha_type').")
     return table, keys
 
 
@@ -157,7 +170,8 @@ def _check_frame(frame: pd.DataFrame, keys: list[str], target_column: str) -> No
         raise ConfigError("the recalibration table is empty; nothing to write.")
     guard_values(keys, what="the group-key names of the recalibration table")
     for k in keys:
-        guard_values(frame[k].dropna().astype(str).unique(), what=f"the group key {k!r} of the recalibration table")
+        guard_values(frame[k].dropna().astype(str).unique(),
+                     what=f"the group key {k!r} of the recalibration table")
 
 
 def slos_from_recalibration(
@@ -206,10 +220,12 @@ def slos_from_recalibration(
 
     Examples
     --------
-    >>> rec = pd.DataFrame({"captcha_type": ["recaptcha_v2", "turnstile"], "recommended_target": [0.93, 0.97]})
+    >>> rec = pd.DataFrame({"captcha_type": ["recaptcha_v2", "turnstile"],
+    ...                     "recommended_target": [0.93, 0.97]})
     >>> docs = slos_from_recalibration(rec, by="captcha_type", window="1D", name_prefix="solve-")
     >>> [(d.name, d.slo.target, d.labels) for d in docs]
-    [('solve-recaptcha-v2', 0.93, {'captcha_type': 'recaptcha_v2'}), ('solve-turnstile', 0.97, {'captcha_type': 'turnstile'})]
+    [('solve-recaptcha-v2', 0.93, {'captcha_type': 'recaptcha_v2'}), ('solve-turnstile', 0.97,
+    {'captcha_type': 'turnstile'})]
     """
     settings: Mapping[str, Any] = {}
     if isinstance(getattr(table, "summary", None), pd.DataFrame):  # a budgetlab.recalibrate result
@@ -227,14 +243,16 @@ def slos_from_recalibration(
                                       else dataclasses.replace(policy, name="policy"),)
     targets = _targets(frame[target_column].reset_index(drop=True), target_column)
     docs = []
-    for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):  # one row per group
+    # one row per group
+    for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):
         rec = dict(zip(frame.columns, row, strict=True))
         labels = {k: str(rec[k]) for k in keys}
         name = slug(name_prefix + "-".join(labels.values())) if keys else slug(name_prefix or "slo")
         with context(f"row {i}"):
             target = float(targets.iloc[i - 1])
             if np.isnan(target):
-                raise ConfigError(f"{target_column} is missing; drop the groups without a recommendation "
+                raise ConfigError(f"{target_column} is missing; drop the groups without a "
+                                  "recommendation "
                                   "first.")
             missing = [k for k in keys if _missing(rec[k])]
             if missing:

@@ -26,7 +26,8 @@ from ...errors import ConfigError
 from ...privacy import looks_personal
 from ._fields import prefix, quoted
 
-__all__ = ["DNS_LABEL", "KINDS", "OPS", "METHODS_V1", "RULE", "check_keys", "check_name", "check_metadata",
+__all__ = ["DNS_LABEL", "KINDS", "OPS", "METHODS_V1", "RULE", "check_keys", "check_name",
+           "check_metadata",
            "check_mapping", "check_text", "check_shorthand", "check_bool", "check_one_of",
            "check_indicator_spec", "check_condition_spec", "check_target_spec", "check_policy_spec"]
 
@@ -34,11 +35,14 @@ __all__ = ["DNS_LABEL", "KINDS", "OPS", "METHODS_V1", "RULE", "check_keys", "che
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _LABEL_KEY = re.compile(r"^[a-zA-Z0-9]([-._a-zA-Z0-9]{0,61}[a-zA-Z0-9])?$")
 _ANNOTATION_KEY_LENGTH = re.compile(r"^(.{0,253}/)?.{0,63}$", re.DOTALL)
-_ANNOTATION_KEY = re.compile(r"^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?"
-                             r"[a-zA-Z0-9]([-._a-zA-Z0-9]{0,61}[a-zA-Z0-9])?$")
+_ANNOTATION_KEY = re.compile(
+    r"^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?"
+    r"[a-zA-Z0-9]([-._a-zA-Z0-9]{0,61}[a-zA-Z0-9])?$"
+)
 _SHORTHAND = re.compile(r"^[0-9]+[mhdwMQY]$")
 #: The kinds of OpenSLO v1.
-KINDS = ("SLO", "SLI", "Service", "DataSource", "AlertPolicy", "AlertCondition", "AlertNotificationTarget")
+KINDS = ("SLO", "SLI", "Service", "DataSource", "AlertPolicy", "AlertCondition",
+         "AlertNotificationTarget")
 OPS = ("lt", "lte", "gt", "gte")
 #: ``spec.budgetingMethod`` values (all of which budgetlab reads).
 METHODS_V1 = ("Occurrences", "Timeslices", "RatioTimeslices")
@@ -47,11 +51,14 @@ RULE = "(OpenSLO v1)"
 
 
 def check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
-    """Unknown keys are errors, as in the SDK's strict decoding (a misspelt key is never ignored)."""
+    """Unknown keys are errors, as in the SDK's strict decoding (a misspelt key is never
+    ignored)."""
     for k in obj:
         if k not in allowed:
-            key = quoted(k) if looks_personal(str(k)) or not isinstance(k, str) or len(k) > 60 else k
-            raise ConfigError(f"{prefix(where)}{key} is not a field of OpenSLO v1 here {RULE}; known: "
+            key = quoted(k) if looks_personal(str(k)) or not isinstance(k,
+                                                                        str) or len(k) > 60 else k
+            raise ConfigError(f"{prefix(where)}{key} is not a field of OpenSLO v1 here {RULE}; "
+                              "known: "
                               f"{', '.join(allowed)}.")
 
 
@@ -61,7 +68,8 @@ def check_mapping(value: Any, where: str) -> Mapping[str, Any]:
     return value
 
 
-def check_text(value: Any, where: str, *, required: bool = False, max_len: int | None = None) -> str:
+def check_text(value: Any, where: str, *, required: bool = False,
+               max_len: int | None = None) -> str:
     if value is None or value == "":
         if required:
             raise ConfigError(f"{where} is required {RULE}.")
@@ -69,7 +77,8 @@ def check_text(value: Any, where: str, *, required: bool = False, max_len: int |
     if not isinstance(value, str):
         raise ConfigError(f"{where} must be a string {RULE}.")
     if max_len is not None and len(value) > max_len:
-        raise ConfigError(f"{where} has {len(value)} characters; OpenSLO v1 allows at most {max_len}.")
+        raise ConfigError(f"{where} has {len(value)} characters; OpenSLO v1 allows at most "
+                          f"{max_len}.")
     return value
 
 
@@ -78,8 +87,10 @@ def check_name(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value:
         raise ConfigError(f"{where} is required {RULE}.")
     if len(value) > 63 or not DNS_LABEL.match(value):
-        raise ConfigError(f"{where}={quoted(value)} is not an RFC 1123 label (lower-case letters, digits and '-', "
-                          f"starting and ending with a letter or digit, at most 63 characters) {RULE}.")
+        raise ConfigError(f"{where}={quoted(value)} is not an RFC 1123 label (lower-case letters, "
+                          "digits and '-', "
+                          "starting and ending with a letter or digit, at most 63 characters) "
+                          f"{RULE}.")
     return value
 
 
@@ -87,7 +98,8 @@ def check_shorthand(value: Any, where: str, *, required: bool = True) -> None:
     if value is None and not required:
         return
     if not isinstance(value, str) or not _SHORTHAND.match(value):
-        raise ConfigError(f"{where}={quoted(value)} is not a duration shorthand ([0-9]+ and one of m h d w M Q Y) {RULE}.")
+        raise ConfigError(f"{where}={quoted(value)} is not a duration shorthand ([0-9]+ and one of "
+                          f"m h d w M Q Y) {RULE}.")
 
 
 def check_bool(value: Any, where: str) -> None:
@@ -105,18 +117,29 @@ def check_metadata(meta: Any, where: str) -> None:
     if labels is not None:
         for k, v in check_mapping(labels, f"{where}.labels").items():
             if not isinstance(k, str) or not _LABEL_KEY.match(k):
-                raise ConfigError(f"{where}.labels: key {quoted(k)} is not a label key (letters, digits, '-', '.', '_', "
-                                  f"starting and ending with a letter or digit, at most 63 characters) {RULE}.")
-            if not (isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))):
-                raise ConfigError(f"{where}.labels.{k} must be a string or a list of strings {RULE}.")
+                raise ConfigError(f"{where}.labels: key {quoted(k)} is not a label key (letters, "
+                                  "digits, '-', '.', '_', "
+                                  "starting and ending with a letter or digit, at most 63 "
+                                  f"characters) {RULE}.")
+            if not (
+                isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+            ):
+                raise ConfigError(f"{where}.labels.{k} must be a string or a list of strings "
+                                  f"{RULE}.")
     annotations = m.get("annotations")
     if annotations is not None:
         for k, v in check_mapping(annotations, f"{where}.annotations").items():
-            if not isinstance(k, str) or not _ANNOTATION_KEY_LENGTH.match(k) or not _ANNOTATION_KEY.match(k):
-                raise ConfigError(f"{where}.annotations: key {quoted(k)} is not an annotation key (an optional DNS "
+            if (
+                not isinstance(k, str)
+                or not _ANNOTATION_KEY_LENGTH.match(k)
+                or not _ANNOTATION_KEY.match(k)
+            ):
+                raise ConfigError(f"{where}.annotations: key {quoted(k)} is not an annotation key "
+                                  "(an optional DNS "
                                   f"prefix and '/', then a name like a label key) {RULE}.")
             if not isinstance(v, str):
-                raise ConfigError(f"{where}.annotations.{k} must be a string (quote it in YAML) {RULE}.")
+                raise ConfigError(f"{where}.annotations.{k} must be a string (quote it in YAML) "
+                                  f"{RULE}.")
 
 
 def _metric_spec(value: Any, where: str) -> None:
@@ -129,7 +152,8 @@ def _metric_spec(value: Any, where: str) -> None:
     check_text(src.get("type"), f"{where}.metricSource.type")
     spec = src.get("spec")
     if not isinstance(spec, Mapping) or not spec:
-        raise ConfigError(f"{where}.metricSource.spec is required and must hold at least one field (e.g. query) "
+        raise ConfigError(f"{where}.metricSource.spec is required and must hold at least one field "
+                          "(e.g. query) "
                           f"{RULE}.")
 
 
@@ -152,7 +176,8 @@ def check_indicator_spec(spec: Any, where: str) -> None:
         raise ConfigError(f"{rw}: give exactly one of total and raw {RULE}.")
     if sum(k in r for k in ("raw", "good", "bad")) > 1:
         present = [k for k in ("raw", "good", "bad") if k in r]
-        raise ConfigError(f"{rw}: {' and '.join(present)} are mutually exclusive; give one of good, bad "
+        raise ConfigError(f"{rw}: {' and '.join(present)} are mutually exclusive; give one of "
+                          "good, bad "
                           f"(with total) or raw {RULE}.")
     if "total" in r:
         if "good" not in r and "bad" not in r:
@@ -163,7 +188,8 @@ def check_indicator_spec(spec: Any, where: str) -> None:
     else:
         _metric_spec(r["raw"], f"{rw}.raw")
         if r.get("rawType") not in ("success", "failure"):
-            raise ConfigError(f"{rw}.rawType={quoted(r.get('rawType'))} must be success or failure {RULE}.")
+            raise ConfigError(f"{rw}.rawType={quoted(r.get('rawType'))} must be success or failure "
+                              f"{RULE}.")
 
 
 def check_condition_spec(spec: Any, where: str) -> None:
@@ -179,7 +205,8 @@ def check_condition_spec(spec: Any, where: str) -> None:
     if c.get("kind") != "burnrate":
         raise ConfigError(f"{cw}.kind={quoted(c.get('kind'))} must be burnrate {RULE}.")
     if c.get("op") is None:
-        raise ConfigError(f"{cw}.op is required for a burnrate condition (one of lt, lte, gt, gte) {RULE}.")
+        raise ConfigError(f"{cw}.op is required for a burnrate condition (one of lt, lte, gt, gte) "
+                          f"{RULE}.")
     if c.get("op") not in OPS:
         raise ConfigError(f"{cw}.op={quoted(c.get('op'))} must be one of lt, lte, gt, gte {RULE}.")
     th = c.get("threshold")
@@ -189,17 +216,21 @@ def check_condition_spec(spec: Any, where: str) -> None:
     check_shorthand(c.get("alertAfter"), f"{cw}.alertAfter", required=False)
 
 
-def check_one_of(item: Any, ref_key: str, kind: str, where: str, check_spec: Callable[[Any, str], None]) -> None:
+def check_one_of(
+    item: Any, ref_key: str, kind: str, where: str, check_spec: Callable[[Any, str], None]
+) -> None:
     """A list item that is either ``{ref_key: name}`` or an inline ``kind`` object."""
     m = check_mapping(item, where)
     if ref_key in m:
         if set(m) != {ref_key}:
-            raise ConfigError(f"{where}: {ref_key} and an inline {kind} are mutually exclusive {RULE}.")
+            raise ConfigError(f"{where}: {ref_key} and an inline {kind} are mutually exclusive "
+                              f"{RULE}.")
         check_name(m[ref_key], f"{where}.{ref_key}")
         return
     check_keys(m, ("kind", "metadata", "spec"), where)
     if m.get("kind") != kind:
-        raise ConfigError(f"{where}.kind={quoted(m.get('kind'))} must be {kind} (or give {ref_key}) {RULE}.")
+        raise ConfigError(f"{where}.kind={quoted(m.get('kind'))} must be {kind} (or give "
+                          f"{ref_key}) {RULE}.")
     check_metadata(m.get("metadata"), f"{where}.metadata")
     check_spec(m.get("spec"), f"{where}.spec")
 
@@ -215,7 +246,8 @@ def check_target_spec(spec: Any, where: str) -> None:
 def check_policy_spec(spec: Any, where: str) -> None:
     """An AlertPolicy ``spec``: exactly one condition, at least one notification target."""
     s = check_mapping(spec, where)
-    check_keys(s, ("description", "alertWhenNoData", "alertWhenBreaching", "alertWhenResolved", "conditions",
+    check_keys(s, ("description", "alertWhenNoData", "alertWhenBreaching", "alertWhenResolved",
+                   "conditions",
                    "notificationTargets"), where)
     check_text(s.get("description"), f"{where}.description", max_len=1050)
     for k in ("alertWhenNoData", "alertWhenBreaching", "alertWhenResolved"):
@@ -223,12 +255,16 @@ def check_policy_spec(spec: Any, where: str) -> None:
     conds = s.get("conditions")
     if not isinstance(conds, list) or len(conds) != 1:
         n = len(conds) if isinstance(conds, list) else 0
-        raise ConfigError(f"{where}.conditions lists {n} conditions; an AlertPolicy has exactly one condition "
+        raise ConfigError(f"{where}.conditions lists {n} conditions; an AlertPolicy has exactly "
+                          "one condition "
                           f"{RULE} (give each condition its own AlertPolicy).")
-    check_one_of(conds[0], "conditionRef", "AlertCondition", f"{where}.conditions[0]", check_condition_spec)
+    check_one_of(conds[0], "conditionRef", "AlertCondition", f"{where}.conditions[0]",
+                 check_condition_spec)
     targets = s.get("notificationTargets")
     if not isinstance(targets, list) or not targets:
-        raise ConfigError(f"{where}.notificationTargets must list at least one target (targetRef or an inline "
+        raise ConfigError(f"{where}.notificationTargets must list at least one target (targetRef "
+                          "or an inline "
                           f"AlertNotificationTarget) {RULE}.")
     for i, t in enumerate(targets):
-        check_one_of(t, "targetRef", "AlertNotificationTarget", f"{where}.notificationTargets[{i}]", check_target_spec)
+        check_one_of(t, "targetRef", "AlertNotificationTarget", f"{where}.notificationTargets[{i}]",
+                     check_target_spec)

@@ -43,14 +43,16 @@ def _check_calendar(cal: Any, where: str) -> None:
     try:
         _dt.datetime.strptime(str(start), "%Y-%m-%d %H:%M:%S")
     except ValueError:
-        raise ConfigError(f"{where}.startTime={quoted(c.get('startTime'))} must be a date-time like "
+        raise ConfigError(f"{where}.startTime={quoted(c.get('startTime'))} must be a date-time "
+                          "like "
                           f"'2022-01-01 12:00:00' {RULE}.") from None
     check_tz(c.get("timeZone"), name=f"{where}.timeZone")
 
 
 def _check_objective(o: Any, where: str, method: Any, ratio: bool | None) -> None:
     m = check_mapping(o, where)
-    check_keys(m, ("displayName", "op", "value", "target", "targetPercent", "timeSliceTarget", "timeSliceWindow",
+    check_keys(m, ("displayName", "op", "value", "target", "targetPercent", "timeSliceTarget",
+                   "timeSliceWindow",
                    "indicator", "indicatorRef", "compositeWeight"), where)
     if ("target" in m) == ("targetPercent" in m):
         raise ConfigError(f"{where}: give exactly one of target and targetPercent {RULE}.")
@@ -62,33 +64,40 @@ def _check_objective(o: Any, where: str, method: Any, ratio: bool | None) -> Non
     if method == "Timeslices":
         v = m.get("timeSliceTarget")
         if v is None or isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1:
-            raise ConfigError(f"{where}.timeSliceTarget is required with Timeslices and must lie in (0, 1] {RULE}.")
+            raise ConfigError(f"{where}.timeSliceTarget is required with Timeslices and must lie "
+                              f"in (0, 1] {RULE}.")
     if method in ("Timeslices", "RatioTimeslices"):
         tsw = m.get("timeSliceWindow")
         if isinstance(tsw, (int, float)) and not isinstance(tsw, bool):
-            raise ConfigError(f"{where}.timeSliceWindow={quoted(tsw)} needs a unit, e.g. '{tsw}m' (a duration "
+            raise ConfigError(f"{where}.timeSliceWindow={quoted(tsw)} needs a unit, e.g. '{tsw}m' "
+                              "(a duration "
                               f"shorthand [0-9]+[mhdwMQY]) {RULE}.")
         check_shorthand(tsw, f"{where}.timeSliceWindow")
     if ratio is True and "value" in m:
         raise ConfigError(f"{where}.value is forbidden with a ratioMetric indicator {RULE}.")
     if ratio is False and ("value" not in m or m.get("op") not in OPS):
-        raise ConfigError(f"{where}: a thresholdMetric objective needs value and op (lt, lte, gt, gte) {RULE}.")
+        raise ConfigError(f"{where}: a thresholdMetric objective needs value and op (lt, lte, gt, "
+                          f"gte) {RULE}.")
 
 
 def check_slo_spec(spec: Any, where: str) -> None:
     """An SLO ``spec`` (``op`` on a ratio objective is left to the reader, which drops it)."""
     s = check_mapping(spec, where)
-    check_keys(s, ("description", "service", "indicator", "indicatorRef", "budgetingMethod", "timeWindow",
+    check_keys(s, ("description", "service", "indicator", "indicatorRef", "budgetingMethod",
+                   "timeWindow",
                    "objectives", "alertPolicies"), where)
     check_text(s.get("description"), f"{where}.description", max_len=1050)
     check_text(s.get("service"), f"{where}.service", required=True)
     objectives = s.get("objectives")
     if not isinstance(objectives, list) or not objectives:
         raise ConfigError(f"{where}.objectives must list at least one objective {RULE}.")
-    composite = any(isinstance(o, Mapping) and ("indicator" in o or "indicatorRef" in o) for o in objectives)
+    composite = any(
+        isinstance(o, Mapping) and ("indicator" in o or "indicatorRef" in o) for o in objectives
+    )
     has = ("indicator" in s) or ("indicatorRef" in s)
     if composite == has:
-        raise ConfigError(f"{where}: give indicator or indicatorRef on the spec (or, for a composite SLO, on every "
+        raise ConfigError(f"{where}: give indicator or indicatorRef on the spec (or, for a "
+                          "composite SLO, on every "
                           f"objective), {'not both' if has else 'none was given'} {RULE}.")
     if "indicator" in s and "indicatorRef" in s:
         raise ConfigError(f"{where}: indicator and indicatorRef are mutually exclusive {RULE}.")
@@ -103,7 +112,8 @@ def check_slo_spec(spec: Any, where: str) -> None:
         check_name(s["indicatorRef"], f"{where}.indicatorRef")
     method = s.get("budgetingMethod")
     if method not in METHODS_V1:
-        raise ConfigError(f"{where}.budgetingMethod={quoted(method)} must be one of {', '.join(METHODS_V1)} {RULE}.")
+        raise ConfigError(f"{where}.budgetingMethod={quoted(method)} must be one of "
+                          f"{', '.join(METHODS_V1)} {RULE}.")
     tw = s.get("timeWindow")
     if tw is not None:
         if not isinstance(tw, list) or len(tw) != 1:
@@ -114,8 +124,11 @@ def check_slo_spec(spec: Any, where: str) -> None:
         check_shorthand(item.get("duration"), f"{iw}.duration")
         check_bool(item.get("isRolling"), f"{iw}.isRolling")
         if bool(item.get("isRolling")) == ("calendar" in item):
-            raise ConfigError(f"{iw}: 'calendar' {'cannot be set when' if item.get('isRolling') else 'must be set when'}"
-                              f" 'isRolling' is {str(bool(item.get('isRolling'))).lower()} {RULE}.")
+            raise ConfigError(
+                f"{iw}: 'calendar' "
+                f"{'cannot be set when' if item.get('isRolling') else 'must be set when'}"
+                f" 'isRolling' is {str(bool(item.get('isRolling'))).lower()} {RULE}."
+            )
         if "calendar" in item:
             _check_calendar(item["calendar"], f"{iw}.calendar")
     for i, o in enumerate(objectives):
@@ -125,7 +138,8 @@ def check_slo_spec(spec: Any, where: str) -> None:
         if not isinstance(pols, list):
             raise ConfigError(f"{where}.alertPolicies must be a list {RULE}.")
         for i, p in enumerate(pols):
-            check_one_of(p, "alertPolicyRef", "AlertPolicy", f"{where}.alertPolicies[{i}]", check_policy_spec)
+            check_one_of(p, "alertPolicyRef", "AlertPolicy", f"{where}.alertPolicies[{i}]",
+                         check_policy_spec)
 
 
 def _check_service(spec: Any, where: str) -> None:
@@ -144,7 +158,8 @@ def _check_data_source(spec: Any, where: str) -> None:
 
 
 _SPECS: dict[str, Callable[[Any, str], None]] = {
-    "SLO": check_slo_spec, "SLI": check_indicator_spec, "Service": _check_service, "DataSource": _check_data_source,
+    "SLO": check_slo_spec, "SLI": check_indicator_spec, "Service": _check_service,
+                                                 "DataSource": _check_data_source,
     "AlertPolicy": check_policy_spec, "AlertCondition": check_condition_spec,
     "AlertNotificationTarget": check_target_spec,
 }
@@ -155,7 +170,8 @@ def check_object(obj: Mapping[str, Any]) -> str:
     check_keys(obj, ("apiVersion", "kind", "metadata", "spec"), "")
     kind = obj.get("kind")
     if kind not in KINDS:
-        raise ConfigError(f"kind={quoted(kind)} is not an OpenSLO v1 kind; known: {', '.join(KINDS)}.")
+        raise ConfigError(f"kind={quoted(kind)} is not an OpenSLO v1 kind; known: "
+                          f"{', '.join(KINDS)}.")
     check_metadata(obj.get("metadata"), "metadata")
     _SPECS[str(kind)](obj.get("spec"), "spec")
     return str(kind)

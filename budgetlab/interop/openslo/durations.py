@@ -30,7 +30,8 @@ _MINUTES = {"m": 1, "h": 60, "d": 1440, "w": 10080}
 _WRITTEN_UNITS = (("d", pd.Timedelta("1D")), ("h", pd.Timedelta("1h")), ("m", pd.Timedelta("1min")))
 
 
-def parse_duration_shorthand(value: Any, *, where: str = "duration", allow_zero: bool = False) -> pd.Timedelta:
+def parse_duration_shorthand(value: Any, *, where: str = "duration",
+                             allow_zero: bool = False) -> pd.Timedelta:
     """Read an OpenSLO duration shorthand (``5m``, ``1h``, ``28d``, ``2w``) as a Timedelta.
 
     ``M``, ``Q`` and ``Y`` (months, quarters, years) have no fixed length and are refused here;
@@ -41,24 +42,29 @@ def parse_duration_shorthand(value: Any, *, where: str = "duration", allow_zero:
     >>> parse_duration_shorthand("90s")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: duration: '90s' is not an OpenSLO duration shorthand; give a whole number and one of m, h, d, w (e.g. 5m, 1h, 28d).
+    budgetlab.errors.ConfigError: duration: '90s' is not an OpenSLO duration shorthand; give a whole
+    number and one of m, h, d, w (e.g. 5m, 1h, 28d).
     >>> parse_duration_shorthand("999999999d")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: duration: '999999999d' is out of range; give a duration from 1m to 3650d (10 years).
+    budgetlab.errors.ConfigError: duration: '999999999d' is out of range; give a duration from 1m to
+    3650d (10 years).
     """
     m = _SHORTHAND.match(value.strip()) if isinstance(value, str) and len(value) < 100 else None
     if m is None:
-        raise ConfigError(f"{where}: {shown(value)} is not an OpenSLO duration shorthand; give a whole number "
+        raise ConfigError(f"{where}: {shown(value)} is not an OpenSLO duration shorthand; give a "
+                          "whole number "
                           "and one of m, h, d, w (e.g. 5m, 1h, 28d).")
     count, unit = m.groups()
     if unit in "MQY":
-        raise ConfigError(f"{where}: {value!r} uses months/quarters/years, which have no fixed length; "
+        raise ConfigError(f"{where}: {value!r} uses months/quarters/years, which have no fixed "
+                          "length; "
                           "give days or weeks (e.g. 30d, 4w).")
     if int(count) == 0 and not allow_zero:
         raise ConfigError(f"{where}: {value!r} must be positive.")
     if len(count) > 12 or int(count) * _MINUTES[unit] > MAX_DURATION // pd.Timedelta(minutes=1):
-        raise ConfigError(f"{where}: {shown(value)} is out of range; give a duration from {'0m' if allow_zero else '1m'} "
+        raise ConfigError(f"{where}: {shown(value)} is out of range; give a duration from "
+                          f"{'0m' if allow_zero else '1m'} "
                           f"to {MAX_DURATION.days}d (10 years).")
     return to_timedelta(f"{count}{_UNITS[unit]}", name=where, allow_zero=True)
 
@@ -78,4 +84,5 @@ def duration_shorthand(value: Any, *, where: str = "duration") -> str:
     for unit, size in _WRITTEN_UNITS:
         if td % size == pd.Timedelta(0):
             return f"{td // size}{unit}"
-    raise ConfigError(f"{where}={td} is not a whole number of minutes; OpenSLO durations have no seconds.")
+    raise ConfigError(f"{where}={td} is not a whole number of minutes; OpenSLO durations have no "
+                      "seconds.")

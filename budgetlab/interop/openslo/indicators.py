@@ -77,9 +77,11 @@ def events_indicator(name: str) -> dict[str, Any]:
         return {"metricSource": {"type": "budgetlab", "spec": {"events": which}}}
 
     return {"metadata": {"name": name},
-            "spec": {"description": "success ratio of budgetlab's event table: good = events with ok true, "
+            "spec": {"description": "success ratio of budgetlab's event table: good = events with "
+                                    "ok true, "
                                     "total = all events",
-                     "ratioMetric": {"counter": False, "good": source("ok"), "total": source("all")}}}
+                     "ratioMetric": {"counter": False, "good": source("ok"),
+                                     "total": source("all")}}}
 
 
 def is_events_indicator(indicator: Mapping[str, Any]) -> bool:

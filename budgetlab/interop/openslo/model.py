@@ -137,14 +137,16 @@ class SLODocument:
         ann = check_strings(self.annotations, "annotations")
         own = [k for k in ann if k.startswith(ANNOTATION_PREFIX)]
         if own:
-            raise ConfigError(f"annotations: {own[0]!r} is reserved; budgetlab writes the budgetlab/ "
+            raise ConfigError(f"annotations: {own[0]!r} is reserved; budgetlab writes the "
+                              "budgetlab/ "
                               "annotations from the SLO and policy fields.")
         set_("annotations", ann)
         self._check_policies()
         comps = self.companions
         if isinstance(comps, Mapping) or not isinstance(comps, Sequence) or not all(
                 isinstance(c, Mapping) and isinstance(c.get("metadata"), Mapping) for c in comps):
-            raise ConfigError("companions must be a tuple of OpenSLO objects (mappings with kind and "
+            raise ConfigError("companions must be a tuple of OpenSLO objects (mappings with kind "
+                              "and "
                               "metadata).")
         set_("companions", tuple(plain(c) for c in comps))
         set_("notes", tuple(str(n) for n in self.notes))
@@ -152,25 +154,31 @@ class SLODocument:
     def _check_calendar(self) -> None:
         if self.calendar is None:
             if self.calendar_start is not None or self.time_zone is not None:
-                raise ConfigError("calendar_start and time_zone apply to calendar windows only (give "
+                raise ConfigError("calendar_start and time_zone apply to calendar windows only "
+                                  "(give "
                                   "calendar=).")
             return
         if self.calendar not in CALENDAR_SHORTHAND:
-            raise ConfigError(f"calendar={self.calendar!r} is not supported; use 'day', 'week' or 'month'.")
+            raise ConfigError(f"calendar={self.calendar!r} is not supported; use 'day', 'week' or "
+                              "'month'.")
         nominal = CALENDARS[CALENDAR_SHORTHAND[self.calendar]][1]
         if self.slo.period != nominal:
-            raise ConfigError(f"a calendar {self.calendar} SLO has period {nominal} (its nominal length); "
+            raise ConfigError(f"a calendar {self.calendar} SLO has period {nominal} (its nominal "
+                              "length); "
                               f"build the SLO with period='{nominal.days}D'.")
         if self.time_zone is None:
-            raise ConfigError("a calendar window needs time_zone (an IANA name such as 'Europe/Berlin').")
+            raise ConfigError("a calendar window needs time_zone (an IANA name such as "
+                              "'Europe/Berlin').")
         self._set("time_zone", check_tz(self.time_zone, name="time_zone"))
         if self.calendar_start is None:
-            raise ConfigError("a calendar window needs calendar_start (e.g. '2026-01-01 00:00:00', local "
+            raise ConfigError("a calendar window needs calendar_start (e.g. '2026-01-01 00:00:00', "
+                              "local "
                               "time).")
         self._set("calendar_start", normalize_start(self.calendar_start, "calendar_start"))
 
     def _check_policies(self) -> None:
-        """``alert_policies`` (durations in whole minutes, unique tier names) and ``policy_info``."""
+        """``alert_policies`` (durations in whole minutes, unique tier names) and
+        ``policy_info``."""
         pols = self.alert_policies
         if isinstance(pols, AlertPolicy) or not isinstance(pols, Sequence):
             raise ConfigError("alert_policies must be a tuple of AlertPolicy.")
@@ -189,41 +197,53 @@ class SLODocument:
             raise ConfigError("tier names must be unique across the alert policies of one SLO.")
         self._set("alert_policies", tuple(pols))
         info = self.policy_info
-        if not isinstance(info, Mapping) or not all(isinstance(v, AlertPolicyInfo) for v in info.values()):
+        if not isinstance(info, Mapping) or not all(
+            isinstance(v, AlertPolicyInfo) for v in info.values()
+        ):
             raise ConfigError("policy_info must map tier names to AlertPolicyInfo.")
         unknown = sorted(set(info) - set(tier_names))
         if unknown:
-            raise ConfigError(f"policy_info names {unknown[0]!r}, which is no tier of the alert policies.")
+            raise ConfigError(f"policy_info names {unknown[0]!r}, which is no tier of the alert "
+                              "policies.")
         self._set("policy_info", dict(info))
 
     def _check_method(self) -> None:
         set_ = self._set
         if self.budgeting_method not in METHODS_V1:
-            raise ConfigError(f"budgeting_method={self.budgeting_method!r} is not supported; use one of "
+            raise ConfigError(f"budgeting_method={self.budgeting_method!r} is not supported; use "
+                              "one of "
                               f"{', '.join(map(repr, METHODS_V1))}.")
         if self.budgeting_method == "Occurrences":
             if self.time_slice_target is not None or self.time_slice_window is not None:
-                raise ConfigError("time_slice_target and time_slice_window apply to time-slice budgeting methods only.")
+                raise ConfigError("time_slice_target and time_slice_window apply to time-slice "
+                                  "budgeting methods only.")
             return
-        if self.budgeting_method == "Timeslices" and (self.time_slice_target is None or self.time_slice_window is None):
-            raise ConfigError("budgeting_method='Timeslices' needs time_slice_target and time_slice_window.")
+        if self.budgeting_method == "Timeslices" and (
+            self.time_slice_target is None or self.time_slice_window is None
+        ):
+            raise ConfigError("budgeting_method='Timeslices' needs time_slice_target and "
+                              "time_slice_window.")
         if self.time_slice_window is None:
-            raise ConfigError(f"budgeting_method={self.budgeting_method!r} needs time_slice_window.")
+            raise ConfigError(f"budgeting_method={self.budgeting_method!r} needs "
+                              "time_slice_window.")
         tsw = to_timedelta(self.time_slice_window, name="time_slice_window")
         duration_shorthand(tsw, where="time_slice_window")
         set_("time_slice_window", tsw)
         if self.budgeting_method == "RatioTimeslices":
             if self.time_slice_target is not None:
-                raise ConfigError("RatioTimeslices has no time_slice_target (the target applies to the mean "
+                raise ConfigError("RatioTimeslices has no time_slice_target (the target applies to "
+                                  "the mean "
                                   "per-slice ratio).")
             return
-        set_("time_slice_target", check_fraction("time_slice_target", self.time_slice_target, high_open=False))
+        set_("time_slice_target", check_fraction("time_slice_target", self.time_slice_target,
+                                                 high_open=False))
 
     def _check_indicator(self) -> None:
         set_ = self._set
         if self.indicator is not None:
             if not isinstance(self.indicator, Mapping):
-                raise ConfigError("indicator must be a mapping (an OpenSLO SLI: metadata and spec) or None.")
+                raise ConfigError("indicator must be a mapping (an OpenSLO SLI: metadata and spec) "
+                                  "or None.")
             refuse_threshold(self.indicator.get("spec"), "indicator.spec")
             check_metadata(self.indicator.get("metadata"), "indicator.metadata")
             check_indicator_spec(self.indicator.get("spec"), "indicator.spec")
@@ -234,8 +254,10 @@ class SLODocument:
             if self.objective_op not in OPS:
                 raise ConfigError("objective_op must be one of 'lt', 'lte', 'gt', 'gte' or None.")
             if self.indicator is not None or self.indicator_ref is None:
-                raise ConfigError("objective_op is forbidden on a ratio SLI (OpenSLO v1: op belongs to threshold "
-                                  "metrics); drop it, or keep it only with an indicator_ref whose SLI is elsewhere.")
+                raise ConfigError("objective_op is forbidden on a ratio SLI (OpenSLO v1: op "
+                                  "belongs to threshold "
+                                  "metrics); drop it, or keep it only with an indicator_ref whose "
+                                  "SLI is elsewhere.")
 
     def _set(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
@@ -286,7 +308,8 @@ class SLODocument:
                 first = {"day": "midnight", "week": "a Monday midnight",
                          "month": "midnight on the 1st"}[self.calendar]
                 raise ConfigError(
-                    f"spec.timeWindow[0].calendar.startTime: budgetlab's {self.calendar} periods start at {first} "
+                    f"spec.timeWindow[0].calendar.startTime: budgetlab's {self.calendar} periods "
+                    f"start at {first} "
                     f"(local time); {self.calendar_start} is not such a boundary."
                 )
             out = {"calendar": self.calendar, "tz": self.time_zone}

@@ -7,7 +7,8 @@
   ``spec.window`` (``2w``, ``28d``), also the tracker window;
 * the SLI: ``indicator.ratio`` (``errors`` over ``total``) or ``indicator.latency``
   (``success``, the histogram bucket at the latency, over ``total``), each ``metric`` a counter
-  selector; with ``grouping``, each query becomes ``sum by (grouping) (increase(metric[{{.window}}]))``,
+  selector; with ``grouping``, each query becomes ``sum by (grouping)
+  (increase(metric[{{.window}}]))``,
   as Pyrra groups its rules (``backtest`` groups by them unless ``--by`` says otherwise).
   ``latencyNative`` and ``bool_gauge`` are refused;
 * the alerts: Pyrra's multiwindow tiers at the window (:meth:`AlertPolicy.pyrra`), unless
@@ -43,14 +44,16 @@ def is_pyrra(obj: Any) -> bool:
 
 def _metric(ind: Mapping[str, Any], part: str, where: str) -> str:
     item = ind.get(part)
-    if not isinstance(item, Mapping) or not isinstance(item.get("metric"), str) or not item["metric"].strip():
+    if not isinstance(item, Mapping) or not isinstance(item.get("metric"),
+                                                       str) or not item["metric"].strip():
         raise ConfigError(f"{where}.{part}.metric is required (a counter selector).")
     check_keys(item, ("metric",), f"{where}.{part}")
     return str(item["metric"]).strip()
 
 
 def _grouped(metric: str, grouping: list[str]) -> str:
-    return f"sum by ({', '.join(grouping)}) (increase({metric}[{{{{.window}}}}]))" if grouping else metric
+    return (f"sum by ({', '.join(grouping)}) "
+            f"(increase({metric}[{{{{.window}}}}]))") if grouping else metric
 
 
 def _indicator(spec: Mapping[str, Any], name: str, where: str) -> tuple[dict[str, Any], list[str]]:
@@ -60,7 +63,8 @@ def _indicator(spec: Mapping[str, Any], name: str, where: str) -> tuple[dict[str
     kind = next(iter(ind))
     iw = f"{where}.indicator.{kind}"
     if kind not in ("ratio", "latency"):
-        raise ConfigError(f"{iw} is not supported: budgetlab reads counters of events (ratio: errors over total; "
+        raise ConfigError(f"{iw} is not supported: budgetlab reads counters of events (ratio: "
+                          "errors over total; "
                           "latency: the success bucket over total).")
     body = ind[kind]
     if not isinstance(body, Mapping):
@@ -72,38 +76,53 @@ def _indicator(spec: Mapping[str, Any], name: str, where: str) -> tuple[dict[str
                                                  and not g[0].isdigit() for g in grouping):
         raise ConfigError(f"{iw}.grouping must list Prometheus label names.")
     queries = {"bad" if kind == "ratio" else "good": _grouped(_metric(body, first, iw), grouping)}
-    indicator = prometheus_ratio(name, total=_grouped(_metric(body, "total", iw), grouping), **queries)
-    notes = [f"Pyrra {kind} indicator: {'errors' if kind == 'ratio' else 'success (the latency bucket)'} over total"]
+    indicator = prometheus_ratio(name, total=_grouped(_metric(body, "total", iw), grouping),
+                                 **queries)
+    notes = [f"Pyrra {kind} indicator: "
+             f"{'errors' if kind == 'ratio' else 'success (the latency bucket)'} over total"]
     if grouping:
-        notes.append(f"grouping {', '.join(grouping)}: the queries sum by ({', '.join(grouping)}), and backtest groups "
+        notes.append(f"grouping {', '.join(grouping)}: the queries sum by ({', '.join(grouping)}), "
+                     "and backtest groups "
                      "by it unless --by says otherwise")
     return indicator, notes
 
 
-def _alerts(spec: Mapping[str, Any], window: Any, where: str) -> tuple[tuple[AlertPolicy, ...], dict[str, AlertPolicyInfo]]:
+def _alerts(spec: Mapping[str, Any], window: Any, where: str) -> tuple[tuple[AlertPolicy, ...],
+                                                                       dict[str, AlertPolicyInfo]]:
     alerting = spec.get("alerting") or {}
     if not isinstance(alerting, Mapping):
         raise ConfigError(f"{where}.alerting must be a mapping.")
-    check_keys(alerting, ("disabled", "burnrates", "absent", "name", "absentName", "severities"), f"{where}.alerting")
+    check_keys(alerting, ("disabled", "burnrates", "absent", "name", "absentName", "severities"),
+               f"{where}.alerting")
     if alerting.get("disabled") is True or alerting.get("burnrates") is False:
         return (), {}
     policy = AlertPolicy.pyrra(window)
     name = text_field(alerting, "name", f"{where}.alerting")
-    info = {t.name: AlertPolicyInfo(display_name=name, notification_targets=(DEFAULT_TARGET,)) for t in policy.tiers} if name else {}
+    info = (
+        {
+            t.name: AlertPolicyInfo(display_name=name, notification_targets=(DEFAULT_TARGET,))
+            for t in policy.tiers
+        }
+        if name
+        else {}
+    )
     return (policy,), info
 
 
 def _document(obj: Mapping[str, Any], label: str) -> SLODocument:
     check_keys(obj, ("apiVersion", "kind", "metadata", "spec", "status"), label)
     if obj.get("kind") != "ServiceLevelObjective":
-        raise ConfigError(f"{label}: kind={quoted(obj.get('kind'))} is not supported; budgetlab reads Pyrra's "
+        raise ConfigError(f"{label}: kind={quoted(obj.get('kind'))} is not supported; budgetlab "
+                          "reads Pyrra's "
                           "ServiceLevelObjective.")
     meta, spec = obj.get("metadata"), obj.get("spec")
-    if not isinstance(meta, Mapping) or not isinstance(meta.get("name"), str) or not isinstance(spec, Mapping):
+    if not isinstance(meta, Mapping) or not isinstance(meta.get("name"),
+                                                       str) or not isinstance(spec, Mapping):
         raise ConfigError(f"{label}: a ServiceLevelObjective needs metadata.name and spec.")
     name = meta["name"]
     where = f"{label}, ServiceLevelObjective {quoted(name)}: spec"
-    check_keys(spec, ("description", "target", "window", "indicator", "alerting", "partial_response_strategy",
+    check_keys(spec, ("description", "target", "window", "indicator", "alerting",
+                      "partial_response_strategy",
                       "performanceOverAccuracy", "ruleOutput"), where)
     target_text = spec.get("target")
     try:
@@ -111,7 +130,8 @@ def _document(obj: Mapping[str, Any], label: str) -> SLODocument:
     except ValueError:
         pct = None
     if pct is None:
-        raise ConfigError(f"{where}.target={quoted(target_text)} must be a percentage as text (e.g. \"99.5\").")
+        raise ConfigError(f"{where}.target={quoted(target_text)} must be a percentage as text "
+                          "(e.g. \"99.5\").")
     target = percent_to_fraction(f"{where}.target", pct)
     window = parse_duration_shorthand(spec.get("window"), where=f"{where}.window")
     indicator, notes = _indicator(spec, name, where)
@@ -121,7 +141,8 @@ def _document(obj: Mapping[str, Any], label: str) -> SLODocument:
     namespace = meta.get("namespace", "")
     notes.append(f"Pyrra: period = window {spec.get('window')}, also the tracker window"
                  + ("" if namespace else "; no metadata.namespace: budgetlab's default service"))
-    return SLODocument(name=name, slo=SLO(target=target, window=window, period=window), service=str(namespace),
+    return SLODocument(name=name, slo=SLO(target=target, window=window, period=window),
+                       service=str(namespace),
                        description=str(spec.get("description") or ""), alert_policies=policies,
                        indicator=indicator, labels=labels, policy_info=info, notes=tuple(notes))
 

@@ -45,7 +45,8 @@ def _indicator(spec: Mapping[str, Any], table: ObjectTable, notes: list[str]
     if ref is not None:
         found = table.get("SLI", ref)
         if found is None:
-            notes.append(f"spec.indicatorRef {ref!r}: no kind: SLI of that name in the files read; kept as a reference")
+            notes.append(f"spec.indicatorRef {ref!r}: no kind: SLI of that name in the files read; "
+                         "kept as a reference")
             return None, ref, []
         ind = {"metadata": found[1]["metadata"], "spec": found[1]["spec"]}
         where = f"SLI {ref!r} (spec.indicatorRef): spec"
@@ -55,11 +56,13 @@ def _indicator(spec: Mapping[str, Any], table: ObjectTable, notes: list[str]
     refuse_threshold(ind["spec"], where)
     sources = []
     for part in ("good", "bad", "total", "raw"):
-        src_ref = ind["spec"]["ratioMetric"].get(part, {}).get("metricSource", {}).get("metricSourceRef")
+        src_ref = ind["spec"]["ratioMetric"].get(part, {}).get("metricSource",
+                                                               {}).get("metricSourceRef")
         if src_ref:
             found_ds = table.get("DataSource", src_ref)
             if found_ds is None:
-                notes.append(f"{where}.ratioMetric.{part}.metricSource.metricSourceRef {src_ref!r}: no kind: DataSource "
+                notes.append(f"{where}.ratioMetric.{part}.metricSource.metricSourceRef "
+                             f"{src_ref!r}: no kind: DataSource "
                              "of that name in the files read; kept as a reference")
             elif found_ds[1] not in sources:
                 sources.append(found_ds[1])
@@ -72,19 +75,22 @@ def _time_window(spec: Mapping[str, Any]) -> dict[str, Any]:
     """``period`` and, for a calendar window, ``calendar``, ``calendar_start`` and ``time_zone``."""
     tw = spec.get("timeWindow")
     if tw is None:
-        raise ConfigError("spec.timeWindow is required by budgetlab (the SLO period, e.g. 28d rolling).")
+        raise ConfigError("spec.timeWindow is required by budgetlab (the SLO period, e.g. 28d "
+                          "rolling).")
     item = tw[0]
     tww = "spec.timeWindow[0]"
     if item.get("isRolling"):
         return {"period": parse_duration_shorthand(item["duration"], where=f"{tww}.duration")}
     duration = item["duration"]
     if duration not in CALENDARS:
-        raise ConfigError(f"{tww}.duration={quoted(duration)} is not supported for a calendar window; budgetlab has calendar "
+        raise ConfigError(f"{tww}.duration={quoted(duration)} is not supported for a calendar "
+                          "window; budgetlab has calendar "
                           "periods 1d, 1w and 1M (note: 'm' is minutes, 'M' months).")
     calendar, period = CALENDARS[duration]
     cal = item["calendar"]
     if cal.get("timeZone") is None:
-        raise ConfigError(f"{tww}.calendar.timeZone is required for a calendar window (an IANA name such as "
+        raise ConfigError(f"{tww}.calendar.timeZone is required for a calendar window (an IANA "
+                          "name such as "
                           "'Europe/Berlin').")
     return {"period": period, "calendar": calendar,
             "calendar_start": normalize_start(cal["startTime"], f"{tww}.calendar.startTime"),
@@ -95,7 +101,8 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
     """``target`` and the other :class:`SLODocument` fields of the one objective."""
     objectives = spec["objectives"]
     if len(objectives) > 1:
-        raise ConfigError(f"spec.objectives lists {len(objectives)} objectives; budgetlab reads one objective per SLO: "
+        raise ConfigError(f"spec.objectives lists {len(objectives)} objectives; budgetlab reads "
+                          "one objective per SLO: "
                           "split them into one SLO each.")
     ow = "spec.objectives[0]"
     objective = objectives[0]
@@ -104,13 +111,16 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
     else:
         target = percent_to_fraction(f"{ow}.targetPercent", objective["targetPercent"])
     if "value" in objective:
-        raise ConfigError(f"{ow}.value is not supported (thresholdMetric objectives (op/value) are not supported; "
+        raise ConfigError(f"{ow}.value is not supported (thresholdMetric objectives (op/value) are "
+                          "not supported; "
                           "budgetlab evaluates ratio SLIs).")
     op = objective.get("op")
     if op is not None and ratio_known:
-        raise ConfigError(f"{ow}.op is forbidden with a ratio SLI (OpenSLO v1; the Go SDK: 'property is forbidden'): "
+        raise ConfigError(f"{ow}.op is forbidden with a ratio SLI (OpenSLO v1; the Go SDK: "
+                          "'property is forbidden'): "
                           "op belongs to threshold metrics; delete it.")
-    out: dict[str, Any] = {"target": target, "objective_op": op, "objective_name": objective.get("displayName", "")}
+    out: dict[str, Any] = {"target": target, "objective_op": op,
+                           "objective_name": objective.get("displayName", "")}
     method = spec["budgetingMethod"]
     if method == "Occurrences":
         for k in ("timeSliceTarget", "timeSliceWindow"):
@@ -118,16 +128,20 @@ def _objective(spec: Mapping[str, Any], ratio_known: bool, notes: list[str]) -> 
                 raise ConfigError(f"{ow}.{k} applies to time-slice budgeting methods only.")
         return out
     if method == "RatioTimeslices" and "timeSliceTarget" in objective:
-        raise ConfigError(f"{ow}.timeSliceTarget has no meaning with RatioTimeslices (the target applies to the mean "
+        raise ConfigError(f"{ow}.timeSliceTarget has no meaning with RatioTimeslices (the target "
+                          "applies to the mean "
                           "per-slice ratio); drop it or use Timeslices.")
     if method == "Timeslices":
-        out["time_slice_target"] = check_fraction(f"{ow}.timeSliceTarget", objective["timeSliceTarget"],
+        out["time_slice_target"] = check_fraction(f"{ow}.timeSliceTarget",
+                                                  objective["timeSliceTarget"],
                                                   high_open=False)
-    out["time_slice_window"] = parse_duration_shorthand(objective["timeSliceWindow"], where=f"{ow}.timeSliceWindow")
+    out["time_slice_window"] = parse_duration_shorthand(objective["timeSliceWindow"],
+                                                        where=f"{ow}.timeSliceWindow")
     return out
 
 
-def _slo_fields(meta: Mapping[str, Any], notes: list[str]) -> tuple[str, dict[str, Any], dict[str, str]]:
+def _slo_fields(meta: Mapping[str, Any], notes: list[str]) -> tuple[str, dict[str, Any], dict[str,
+                                                                                              str]]:
     """(name, SLO keyword arguments, other annotations) from the SLO's metadata."""
     own, rest = own_annotations(meta, _SLO_ANNOTATIONS, "")
     out: dict[str, Any] = {}
@@ -137,20 +151,24 @@ def _slo_fields(meta: Mapping[str, Any], notes: list[str]) -> tuple[str, dict[st
             try:
                 out[fname] = conv(own[key])
             except ValueError:
-                raise ConfigError(f"metadata.annotations.budgetlab/{key} must be a number.") from None
+                raise ConfigError(f"metadata.annotations.budgetlab/{key} must be a "
+                                  "number.") from None
     if "window" in own:
-        out["window"] = parse_duration_shorthand(own["window"], where="metadata.annotations.budgetlab/window")
+        out["window"] = parse_duration_shorthand(own["window"],
+                                                 where="metadata.annotations.budgetlab/window")
     name = meta["name"]
     if "name" in own:
         name = check_str(own["name"], "metadata.annotations.budgetlab/name", required=True)
-        notes.append(f"name {name!r} from budgetlab/name (written as the RFC 1123 name {meta['name']!r})")
+        notes.append(f"name {name!r} from budgetlab/name (written as the RFC 1123 name "
+                     f"{meta['name']!r})")
     return name, out, rest
 
 
 def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str]) -> SLODocument:
     meta, spec = obj["metadata"], obj["spec"]
     if any("indicator" in o or "indicatorRef" in o for o in spec["objectives"]):
-        raise ConfigError("spec.objectives[0].indicator: composite SLOs (an indicator per objective) are not "
+        raise ConfigError("spec.objectives[0].indicator: composite SLOs (an indicator per "
+                          "objective) are not "
                           "supported; budgetlab reads one ratio SLI per SLO.")
     name, slo_kw, rest = _slo_fields(meta, notes)
     indicator, indicator_ref, companions = _indicator(spec, table, notes)
@@ -158,7 +176,8 @@ def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str]) -> 
     objective = _objective(spec, indicator is not None or "indicator" in spec, notes)
     period = window.pop("period")
     if "window" not in slo_kw:
-        notes.append(f"tracker window = the period {spec['timeWindow'][0]['duration']} (no budgetlab/window annotation)")
+        notes.append(f"tracker window = the period {spec['timeWindow'][0]['duration']} (no "
+                     "budgetlab/window annotation)")
         slo_kw["window"] = period
     slo = SLO(target=objective.pop("target"), period=period, **slo_kw)
     policies, info, targets = parse_alert_policies(spec, table, period)
@@ -171,9 +190,13 @@ def _parse_slo(obj: Mapping[str, Any], table: ObjectTable, notes: list[str]) -> 
             companions.append(t)
     return SLODocument(
         name=name, slo=slo, service=service, display_name=meta.get("displayName", ""),
-        description=spec.get("description", ""), budgeting_method=spec["budgetingMethod"], alert_policies=policies,
-        indicator=indicator, indicator_ref=indicator_ref, labels=check_strings(meta.get("labels"), "labels", lists=True),
-        annotations=rest, policy_info=info, companions=tuple(companions), notes=tuple(notes), **window, **objective,
+        description=spec.get("description", ""), budgeting_method=spec["budgetingMethod"],
+                       alert_policies=policies,
+        indicator=indicator, indicator_ref=indicator_ref, labels=check_strings(meta.get("labels"),
+                                                                               "labels",
+                                                                               lists=True),
+        annotations=rest, policy_info=info, companions=tuple(companions), notes=tuple(notes),
+                       **window, **objective,
     )
 
 
@@ -185,7 +208,8 @@ def _peer_documents(objects: list[Any], label: str) -> list[SLODocument] | None:
     if all(is_pyrra(o) for o in objects):
         return from_pyrra(objects, label)
     if any(is_sloth_spec(o) or is_pyrra(o) for o in objects):
-        raise ConfigError(f"{label}: mixes Sloth or Pyrra specs with other objects; give them in files apart.")
+        raise ConfigError(f"{label}: mixes Sloth or Pyrra specs with other objects; give them in "
+                          "files apart.")
     return None
 
 
@@ -194,7 +218,8 @@ def _unique_names(docs: list[SLODocument], label: str) -> list[SLODocument]:
     names = [d.name for d in docs]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
-        raise ConfigError(f"{label}: two SLOs are named {quoted(dup)}; SLO names must be unique (FILE#NAME could "
+        raise ConfigError(f"{label}: two SLOs are named {quoted(dup)}; SLO names must be unique "
+                          "(FILE#NAME could "
                           "not tell them apart): rename one.")
     return docs
 
@@ -202,9 +227,14 @@ def _unique_names(docs: list[SLODocument], label: str) -> list[SLODocument]:
 def _sources(source: Source | Sequence[Source]) -> list[Source]:
     if isinstance(source, (str, os.PathLike)):
         return [source]
-    if isinstance(source, Sequence) and source and all(isinstance(s, (str, os.PathLike)) for s in source):
+    if (
+        isinstance(source, Sequence)
+        and source
+        and all(isinstance(s, (str, os.PathLike)) for s in source)
+    ):
         return list(source)
-    raise ConfigError("read_openslo takes a path, YAML text, or a non-empty list of them (read as one set).")
+    raise ConfigError("read_openslo takes a path, YAML text, or a non-empty list of them (read as "
+                      "one set).")
 
 
 def _collect(sources: list[Source], direct: list[SLODocument]
@@ -224,26 +254,35 @@ def _collect(sources: list[Source], direct: list[SLODocument]
         for i, obj in enumerate(objects, start=1):
             with context(f"{label}, document {i}"):
                 if not isinstance(obj, Mapping):
-                    raise ConfigError("each object must be a mapping with apiVersion, kind, metadata and spec.")
+                    raise ConfigError("each object must be a mapping with apiVersion, kind, "
+                                      "metadata and spec.")
                 version = obj.get("apiVersion")
                 if version == V1ALPHA:
                     converted = from_v1alpha(obj)
                 elif version == API_VERSION:
                     converted = [(dict(obj), [])]
                 else:
-                    raise ConfigError(f"apiVersion={quoted(version)} is not supported; budgetlab reads {API_VERSION!r} and "
-                                      f"{V1ALPHA!r} (as Sloth writes it), Sloth's 'version: prometheus/v1' specs and Pyrra's "
+                    raise ConfigError(f"apiVersion={quoted(version)} is not supported; budgetlab "
+                                      f"reads {API_VERSION!r} and "
+                                      f"{V1ALPHA!r} (as Sloth writes it), Sloth's 'version: "
+                                      "prometheus/v1' specs and Pyrra's "
                                       "ServiceLevelObjective.")
             for v1, notes in converted:
-                name = v1.get("metadata", {}).get("name") if isinstance(v1.get("metadata"), Mapping) else None
+                name = v1.get("metadata", {}).get("name") if isinstance(v1.get("metadata"),
+                                                                        Mapping) else None
                 kind_text = v1.get("kind") if v1.get("kind") in KINDS else "object"
-                ctx = f"{label}, {kind_text} {quoted(name)}" if isinstance(name, str) else f"{label}, document {i}"
+                ctx = (
+                    f"{label}, {kind_text} {quoted(name)}"
+                    if isinstance(name, str)
+                    else f"{label}, document {i}"
+                )
                 with context(ctx):
                     kind = check_object(v1)
                 key = (kind, str(name))
                 if key in table.objects:
                     if kind == "SLO":
-                        raise ConfigError(f"{ctx}: another SLO has the same name; SLO names must be unique.")
+                        raise ConfigError(f"{ctx}: another SLO has the same name; SLO names must "
+                                          "be unique.")
                     if table.objects[key][1] != v1:  # an error only if an SLO refers to it
                         table.ambiguous.add(key)
                     continue
@@ -286,27 +325,36 @@ def read_openslo(source: Source | Sequence[Source]) -> list[SLODocument]:
     ... '''
     >>> doc, = read_openslo(text)
     >>> doc.slo
-    SLO(target=0.999, window=Timedelta('30 days 00:00:00'), warning=0.5, critical=0.1, min_events=0, period=Timedelta('30 days 00:00:00'))
+    SLO(target=0.999, window=Timedelta('30 days 00:00:00'), warning=0.5, critical=0.1, min_events=0,
+    period=Timedelta('30 days 00:00:00'))
     >>> read_openslo(text.replace("name: solve-rate", "name: solve_rate"))
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: <text>, SLO 'solve_rate': metadata.name='solve_rate' is not an RFC 1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters) (OpenSLO v1).
+    budgetlab.errors.ConfigError: <text>, SLO 'solve_rate': metadata.name='solve_rate' is not an RFC
+    1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at
+    most 63 characters) (OpenSLO v1).
     """
     direct: list[SLODocument] = []
     table, slos = _collect(_sources(source), direct)
     if direct and not slos:
         return _unique_names(direct, table.label)
     if direct:
-        raise ConfigError(f"{table.label}: mixes OpenSLO with Sloth or Pyrra specs; read them apart.")
+        raise ConfigError(f"{table.label}: mixes OpenSLO with Sloth or Pyrra specs; read them "
+                          "apart.")
     if not slos:
         kinds = sorted({k for k, _ in table.objects})
-        raise ConfigError(f"{table.label}: holds no kind: SLO object (it holds {', '.join(kinds)}); read it together "
+        raise ConfigError(f"{table.label}: holds no kind: SLO object (it holds "
+                          f"{', '.join(kinds)}); read it together "
                           "with the SLO file: read_openslo([slo_file, this_file]).")
     docs = []
     for ctx, obj, notes in slos:
         with context(ctx):
             docs.append(_parse_slo(obj, table, list(notes)))
-    unused = [f"{kind} {name!r}" for (kind, name) in table.objects if kind != "SLO" and (kind, name) not in table.used]
+    unused = [
+        f"{kind} {name!r}"
+        for (kind, name) in table.objects
+        if kind != "SLO" and (kind, name) not in table.used
+    ]
     if unused:
         note = f"not used by any SLO (checked, not read): {', '.join(unused)}"
         docs = [dataclasses.replace(d, notes=(*d.notes, note)) for d in docs]

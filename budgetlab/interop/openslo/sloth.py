@@ -53,7 +53,11 @@ def check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> 
     """
     for k in obj:
         if k not in allowed:
-            key = k if isinstance(k, str) and len(k) <= 60 and k.replace("_", "").isalnum() else quoted(k)
+            key = (
+                k
+                if isinstance(k, str) and len(k) <= 60 and k.replace("_", "").isalnum()
+                else quoted(k)
+            )
             raise ConfigError(f"{where}: {key} is not a field here; known: {', '.join(allowed)}.")
 
 
@@ -87,8 +91,10 @@ def _queries(item: Mapping[str, Any], where: str) -> tuple[str, str]:
     check_keys(sli, ("events", "raw", "plugin"), f"{where}.sli")
     if "events" not in sli:
         kind = next(iter(sli), "none")
-        raise ConfigError(f"{where}.sli.{kind} is not supported: budgetlab needs sli.events (error_query and "
-                          "total_query, two counts of events); a ratio alone cannot be split into events.")
+        raise ConfigError(f"{where}.sli.{kind} is not supported: budgetlab needs sli.events "
+                          "(error_query and "
+                          "total_query, two counts of events); a ratio alone cannot be split into "
+                          "events.")
     events = sli["events"]
     if not isinstance(events, Mapping):
         raise ConfigError(f"{where}.sli.events must be a mapping with error_query and total_query.")
@@ -125,8 +131,14 @@ def _alerting(item: Mapping[str, Any], where: str) -> tuple[set[str], dict[str, 
             raise ConfigError(f"{aw}.{key}.disable must be true or false.")
         on.add(severity)
         info[severity] = AlertPolicyInfo(
-            display_name=name, notification_targets=(DEFAULT_TARGET,), labels={**labels, **text_map(alert.get("labels"), f"{aw}.{key}.labels")},
-            annotations={**annotations, **text_map(alert.get("annotations"), f"{aw}.{key}.annotations")})
+            display_name=name,
+            notification_targets=(DEFAULT_TARGET,),
+            labels={**labels, **text_map(alert.get("labels"), f"{aw}.{key}.labels")},
+            annotations={
+                **annotations,
+                **text_map(alert.get("annotations"), f"{aw}.{key}.annotations"),
+            },
+        )
     return on, info
 
 
@@ -134,9 +146,11 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
     where = f"slos[{i}]"
     if not isinstance(item, Mapping) or not isinstance(item.get("name"), str) or not item["name"]:
         raise ConfigError(f"{label}: {where} needs a name.")
-    check_keys(item, ("name", "description", "objective", "labels", "sli", "alerting", "plugins"), f"{label}: {where}")
+    check_keys(item, ("name", "description", "objective", "labels", "sli", "alerting", "plugins"),
+               f"{label}: {where}")
     if item.get("plugins"):
-        raise ConfigError(f"{label}: {where}.plugins (SLO plugins) is not supported: budgetlab writes Sloth's default "
+        raise ConfigError(f"{label}: {where}.plugins (SLO plugins) is not supported: budgetlab "
+                          "writes Sloth's default "
                           "rules only.")
     name = item["name"]
     target = percent_to_fraction(f"{label}: {where}.objective", item.get("objective"))
@@ -146,15 +160,33 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
     policies = (AlertPolicy(tiers, period=SLOTH_PERIOD, name="sloth"),) if tiers else ()
     ind_name = slug(name) if name else "sli"
     indicator = prometheus_ratio(ind_name, total=total, bad=errors)
-    notes = [f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default), also the tracker window",
-             "the alerts: Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over 1d/2h and 1 over "
-             "3d/6h)" + ("" if len(on) == 2 else f"; disabled: {', '.join(s for _, s in _SEVERITIES if s not in on)}")]
+    notes = [
+        f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default), also the "
+        "tracker window",
+        "the alerts: Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over "
+        "1d/2h and 1 over "
+        "3d/6h)"
+        + (
+            ""
+            if len(on) == 2
+            else f"; disabled: {', '.join(s for _, s in _SEVERITIES if s not in on)}"
+        ),
+    ]
     description = text_field(item, "description", f"{label}: {where}")
     return SLODocument(
-        name=name, slo=SLO(target=target, window=SLOTH_PERIOD, period=SLOTH_PERIOD), service=spec["service"],
-        description=description, alert_policies=policies, indicator=indicator,
-        labels={**text_map(spec.get("labels"), f"{label}: labels"), **text_map(item.get("labels"), f"{label}: {where}.labels")},
-        policy_info={t.name: info[t.severity] for t in tiers}, notes=tuple(notes))
+        name=name,
+        slo=SLO(target=target, window=SLOTH_PERIOD, period=SLOTH_PERIOD),
+        service=spec["service"],
+        description=description,
+        alert_policies=policies,
+        indicator=indicator,
+        labels={
+            **text_map(spec.get("labels"), f"{label}: labels"),
+            **text_map(item.get("labels"), f"{label}: {where}.labels"),
+        },
+        policy_info={t.name: info[t.severity] for t in tiers},
+        notes=tuple(notes),
+    )
 
 
 def from_sloth(spec: Mapping[str, Any], label: str) -> list[SLODocument]:
@@ -174,10 +206,12 @@ def from_sloth(spec: Mapping[str, Any], label: str) -> list[SLODocument]:
     """
     check_keys(spec, ("version", "service", "labels", "slos", "slo_plugins"), label)
     if spec.get("slo_plugins"):
-        raise ConfigError(f"{label}: slo_plugins is not supported: budgetlab writes Sloth's default rules only.")
+        raise ConfigError(f"{label}: slo_plugins is not supported: budgetlab writes Sloth's "
+                          "default rules only.")
     service = spec.get("service")
     if not isinstance(service, str) or not service:
-        raise ConfigError(f"{label}: service is required (Sloth's spec names the service of its SLOs).")
+        raise ConfigError(f"{label}: service is required (Sloth's spec names the service of its "
+                          "SLOs).")
     slos = spec.get("slos")
     if not isinstance(slos, list) or not slos:
         raise ConfigError(f"{label}: a Sloth spec needs a non-empty slos: list.")

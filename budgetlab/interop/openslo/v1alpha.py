@@ -55,23 +55,31 @@ def _time_window(spec: Mapping[str, Any], notes: list[str]) -> dict[str, Any]:
     if "calendar" in tw or tw.get("isRolling") is False:
         duration = _CALENDAR.get((str(unit), count))
         if duration is None or "calendar" not in tw:
-            raise ConfigError(f"spec.timeWindows[0]: a calendar window of {count} {unit} is not supported; budgetlab "
-                              "has calendar periods of 1 Day, 1 Week and 1 Month (with calendar startTime and timeZone).")
+            raise ConfigError(f"spec.timeWindows[0]: a calendar window of {count} {unit} is not "
+                              "supported; budgetlab "
+                              "has calendar periods of 1 Day, 1 Week and 1 Month (with calendar "
+                              "startTime and timeZone).")
         return {"duration": duration, "isRolling": False, "calendar": tw["calendar"]}
     if unit not in _DAYS:
-        raise ConfigError(f"spec.timeWindows[0].unit={quoted(unit)} is not supported for a rolling window; use Day or Week "
+        raise ConfigError(f"spec.timeWindows[0].unit={quoted(unit)} is not supported for a rolling "
+                          "window; use Day or Week "
                           "(Month and Quarter have no fixed length; Sloth reads Day only).")
     if "isRolling" not in tw:
-        notes.append("spec.timeWindows[0].isRolling is absent: read as a rolling window, as Sloth reads it")
+        notes.append("spec.timeWindows[0].isRolling is absent: read as a rolling window, as Sloth "
+                     "reads it")
     return {"duration": f"{count * _DAYS[unit]}d", "isRolling": True}
 
 
-def _objective(o: Any, where: str, method: Any, notes: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _objective(
+    o: Any, where: str, method: Any, notes: list[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(o, Mapping):
         raise ConfigError(f"{where} must be a mapping.")
-    check_keys(o, ("displayName", "value", "ratioMetrics", "target", "timeSliceTarget", "op"), where)
+    check_keys(o, ("displayName", "value", "ratioMetrics", "target", "timeSliceTarget", "op"),
+               where)
     if "ratioMetrics" not in o:
-        raise ConfigError(f"{where}.ratioMetrics is required: budgetlab evaluates ratio SLIs (good over total); "
+        raise ConfigError(f"{where}.ratioMetrics is required: budgetlab evaluates ratio SLIs (good "
+                          "over total); "
                           "threshold objectives (op/value) are not supported.")
     rm = o["ratioMetrics"]
     if not isinstance(rm, Mapping):
@@ -82,7 +90,8 @@ def _objective(o: Any, where: str, method: Any, notes: list[str]) -> tuple[dict[
         raise ConfigError(f"{where}.ratioMetrics.incremental must be true or false.")
     indicator_spec = {"ratioMetric": {"counter": incremental,
                                       "good": _metric(rm.get("good"), f"{where}.ratioMetrics.good"),
-                                      "total": _metric(rm.get("total"), f"{where}.ratioMetrics.total")}}
+                                      "total": _metric(rm.get("total"),
+                                                       f"{where}.ratioMetrics.total")}}
     for k in ("value", "op"):
         if k in o:
             notes.append(f"{where}.{k} has no meaning for a ratio objective: not read")
@@ -92,7 +101,8 @@ def _objective(o: Any, where: str, method: Any, notes: list[str]) -> tuple[dict[
     if o.get("displayName"):
         objective["displayName"] = o["displayName"]
     if method == "Timeslices":
-        raise ConfigError("spec.budgetingMethod: Timeslices in openslo/v1alpha has no timeSliceWindow; budgetlab needs "
+        raise ConfigError("spec.budgetingMethod: Timeslices in openslo/v1alpha has no "
+                          "timeSliceWindow; budgetlab needs "
                           "the slice length: write the SLO in openslo/v1 (timeSliceWindow).")
     return indicator_spec, objective
 
@@ -119,33 +129,42 @@ def from_v1alpha(obj: Mapping[str, Any]) -> list[tuple[dict[str, Any], list[str]
     name = check_name(meta.get("name"), "metadata.name")
     spec = obj.get("spec")
     if kind == "Service":
-        out: dict[str, Any] = {"apiVersion": "openslo/v1", "kind": "Service", "metadata": dict(meta)}
+        out: dict[str, Any] = {"apiVersion": "openslo/v1", "kind": "Service",
+                               "metadata": dict(meta)}
         if spec is not None:
             out["spec"] = spec
         return [(out, [])]
     if kind != "SLO":
-        raise ConfigError(f"kind={quoted(kind)} is not supported in {V1ALPHA}; budgetlab reads its SLO and Service kinds.")
+        raise ConfigError(f"kind={quoted(kind)} is not supported in {V1ALPHA}; budgetlab reads its "
+                          "SLO and Service kinds.")
     if not isinstance(spec, Mapping):
         raise ConfigError("spec must be a mapping.")
-    check_keys(spec, ("timeWindows", "budgetingMethod", "description", "indicator", "service", "objectives"), "spec")
+    check_keys(spec, ("timeWindows", "budgetingMethod", "description", "indicator", "service",
+                      "objectives"), "spec")
     if "indicator" in spec:
-        raise ConfigError("spec.indicator (thresholdMetric) is not supported: budgetlab evaluates good/total event "
+        raise ConfigError("spec.indicator (thresholdMetric) is not supported: budgetlab evaluates "
+                          "good/total event "
                           "ratios; give objectives[].ratioMetrics.")
     objectives = spec.get("objectives")
     if not isinstance(objectives, list) or not objectives:
         raise ConfigError("spec.objectives must list at least one objective.")
-    notes: list[str] = [f"openslo/v1alpha: read as Sloth reads it, one SLO per objective named '{name}-<index>'"]
+    notes: list[str] = ["openslo/v1alpha: read as Sloth reads it, one SLO per objective named "
+                        f"'{name}-<index>'"]
     window = _time_window(spec, notes)
     out_list = []
     for i, o in enumerate(objectives):
         own = list(notes)
-        ind_spec, objective = _objective(o, f"spec.objectives[{i}]", spec.get("budgetingMethod"), own)
+        ind_spec, objective = _objective(o, f"spec.objectives[{i}]", spec.get("budgetingMethod"),
+                                         own)
         v1_spec: dict[str, Any] = {}
         for k in ("description", "service"):
             if k in spec:
                 v1_spec[k] = spec[k]
-        v1_spec.update(indicator={"metadata": {"name": f"{name}-{i}"}, "spec": ind_spec}, timeWindow=[window],
+        v1_spec.update(indicator={"metadata": {"name": f"{name}-{i}"}, "spec": ind_spec},
+                       timeWindow=[window],
                        budgetingMethod=spec.get("budgetingMethod"), objectives=[objective])
-        v1_meta = {"name": f"{name}-{i}", **({"displayName": meta["displayName"]} if "displayName" in meta else {})}
-        out_list.append(({"apiVersion": "openslo/v1", "kind": "SLO", "metadata": v1_meta, "spec": v1_spec}, own))
+        v1_meta = {"name": f"{name}-{i}",
+                   **({"displayName": meta["displayName"]} if "displayName" in meta else {})}
+        out_list.append(({"apiVersion": "openslo/v1", "kind": "SLO", "metadata": v1_meta,
+                          "spec": v1_spec}, own))
     return out_list

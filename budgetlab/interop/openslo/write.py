@@ -57,7 +57,8 @@ def openslo_names(docs: SLODocument | Iterable[SLODocument]) -> dict[str, str]:
     for d in items:
         w = out.get(d.name, d.name)
         if w in written:
-            raise ConfigError(f"SLOs {written[w]!r} and {d.name!r} would both be written as {w!r}; rename one.")
+            raise ConfigError(f"SLOs {written[w]!r} and {d.name!r} would both be written as {w!r}; "
+                              "rename one.")
         written[w] = d.name
     return out
 
@@ -111,9 +112,12 @@ def _policy_objects(doc: SLODocument, name: str) -> list[dict[str, Any]]:
             spec: dict[str, Any] = {}
             if info.description:
                 spec["description"] = info.description
-            spec.update(alertWhenNoData=False, alertWhenBreaching=True, alertWhenResolved=info.alert_when_resolved,
-                        conditions=[_tier_condition(t, info)], notificationTargets=list(info.notification_targets))
-            out.append({"apiVersion": API_VERSION, "kind": "AlertPolicy", "metadata": meta, "spec": spec})
+            spec.update(alertWhenNoData=False, alertWhenBreaching=True,
+                        alertWhenResolved=info.alert_when_resolved,
+                        conditions=[_tier_condition(t, info)],
+                        notificationTargets=list(info.notification_targets))
+            out.append({"apiVersion": API_VERSION, "kind": "AlertPolicy", "metadata": meta,
+                        "spec": spec})
     return out
 
 
@@ -145,7 +149,8 @@ def _sli_object(doc: SLODocument) -> dict[str, Any] | None:
     if doc.indicator_ref is None or doc.indicator is None:
         return None
     meta = {**doc.indicator.get("metadata", {}), "name": doc.indicator_ref}
-    return {"apiVersion": API_VERSION, "kind": "SLI", "metadata": meta, "spec": plain(doc.indicator["spec"])}
+    return {"apiVersion": API_VERSION, "kind": "SLI", "metadata": meta,
+            "spec": plain(doc.indicator["spec"])}
 
 
 def _slo_object(doc: SLODocument, name: str, policy_names: list[str]) -> dict[str, Any]:
@@ -156,17 +161,23 @@ def _slo_object(doc: SLODocument, name: str, policy_names: list[str]) -> dict[st
     if doc.indicator_ref is not None:
         spec["indicatorRef"] = doc.indicator_ref
     else:
-        spec["indicator"] = plain(doc.indicator) if doc.indicator is not None else events_indicator(f"{name}-events")
+        spec["indicator"] = (
+            plain(doc.indicator)
+            if doc.indicator is not None
+            else events_indicator(f"{name}-events")
+        )
     if doc.calendar is None:
         spec["timeWindow"] = [{"duration": duration_shorthand(doc.slo.period), "isRolling": True}]
     else:
         spec["timeWindow"] = [{"duration": CALENDAR_SHORTHAND[doc.calendar], "isRolling": False,
-                               "calendar": {"startTime": doc.calendar_start, "timeZone": doc.time_zone}}]
+                               "calendar": {"startTime": doc.calendar_start,
+                                            "timeZone": doc.time_zone}}]
     spec["budgetingMethod"] = doc.budgeting_method
     objective: dict[str, Any] = {}
     if doc.objective_name:
         objective["displayName"] = doc.objective_name
-    if doc.objective_op is not None:  # only with an indicatorRef whose SLI is elsewhere (see SLODocument)
+    # only with an indicatorRef whose SLI is elsewhere (see SLODocument)
+    if doc.objective_op is not None:
         objective["op"] = doc.objective_op
     objective["target"] = float(doc.slo.target)
     if doc.budgeting_method == "Timeslices":
@@ -176,7 +187,8 @@ def _slo_object(doc: SLODocument, name: str, policy_names: list[str]) -> dict[st
     spec["objectives"] = [objective]
     if policy_names:
         spec["alertPolicies"] = [{"alertPolicyRef": n} for n in policy_names]
-    return {"apiVersion": API_VERSION, "kind": "SLO", "metadata": _slo_metadata(doc, name), "spec": spec}
+    return {"apiVersion": API_VERSION, "kind": "SLO", "metadata": _slo_metadata(doc, name),
+            "spec": spec}
 
 
 def _companion(obj: dict[str, Any]) -> dict[str, Any]:
@@ -195,7 +207,8 @@ def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
     >>> ind = {"metadata": {"name": "checkout-ratio"}, "spec": {"ratioMetric": {"counter": True,
     ...        "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "errors_total"}}},
     ...        "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "requests_total"}}}}}}
-    >>> doc = SLODocument("checkout", SLO(target=0.999, window="1D", period="28D"), service="shop", indicator=ind)
+    >>> doc = SLODocument("checkout", SLO(target=0.999, window="1D", period="28D"), service="shop",
+    ...                   indicator=ind)
     >>> print(to_openslo_yaml([doc]), end="")
     apiVersion: openslo/v1
     kind: SLO
@@ -239,7 +252,8 @@ def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
         key = (obj["kind"], obj["metadata"]["name"])
         if key in written:
             if written[key] != obj:
-                raise ConfigError(f"two different {key[0]} objects would both be written as {key[1]!r}; rename one.")
+                raise ConfigError(f"two different {key[0]} objects would both be written as "
+                                  f"{key[1]!r}; rename one.")
             return
         with context(f"{key[0]} {key[1]!r}"):
             check_object(obj)
@@ -257,7 +271,8 @@ def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
             add(obj)
         for c in doc.companions:
             add(_companion(c))
-    return "---\n".join(yaml.safe_dump(p, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    return "---\n".join(yaml.safe_dump(p, sort_keys=False, allow_unicode=True,
+                                       default_flow_style=False, width=100)
                         for p in parts)
 
 

@@ -110,7 +110,8 @@ class RuleSLO:
         for key in selector_labels:
             value = doc.labels.get(key)
             if not isinstance(value, str):
-                raise ConfigError(f"SLO {doc.name!r} has no single-valued label {key!r} for selector_labels; "
+                raise ConfigError(f"SLO {doc.name!r} has no single-valued label {key!r} for "
+                                  "selector_labels; "
                                   "set it in metadata.labels (slos_from_recalibration does).")
             self.group_labels[key] = value
         self.matchers = base + label_matchers(self.group_labels, "selector_labels")
@@ -128,11 +129,16 @@ def prepare_slos(slos: Any, policy: Any, *, selector: Any, selector_labels: Sequ
             raise ConfigError(f"selector_labels: {k!r} is not a Prometheus label name.")
     out = []
     for doc in docs:
-        queries = rule_queries(doc, selectors=bool(base or keys or errors_selector)) if own_queries else None
+        queries = (
+            rule_queries(doc, selectors=bool(base or keys or errors_selector))
+            if own_queries
+            else None
+        )
         if policy is None:
             pol = doc.policy
             if pol is None:
-                raise ConfigError(f"SLO {doc.name!r} has no alert policies; pass policy= (e.g. 'workbook').")
+                raise ConfigError(f"SLO {doc.name!r} has no alert policies; pass policy= (e.g. "
+                                  "'workbook').")
         else:
             pol = resolve_policy(policy, period=doc.slo.period)
         svc = service if service is not None else (doc.service or "budgetlab")
@@ -160,7 +166,8 @@ def _threshold(tier: AlertTier, target: float) -> str:
     return f"({_num(tier.burn)} * (1 - {_num(target)}))"
 
 
-def _recording(s: RuleSLO, window: pd.Timedelta, expr: str, extra: dict[str, str]) -> dict[str, Any]:
+def _recording(s: RuleSLO, window: pd.Timedelta, expr: str, extra: dict[str, str]) -> dict[str,
+                                                                                           Any]:
     return {"record": _record_name(window), "expr": expr,
             "labels": {**extra, **s.ids, "sloth_window": prom_duration(window, "window")}}
 
@@ -183,8 +190,10 @@ def alert_labels(s: RuleSLO, tier: AlertTier) -> dict[str, str]:
 def alert_annotations(s: RuleSLO, tier: AlertTier) -> dict[str, str]:
     windows = " and ".join(prom_duration(w, "window") for w in tier.windows)
     return {
-        "summary": f"SLO {s.doc.name} of {s.service}: error budget burn rate above {tier.burn:g} over {windows}",
-        "description": (f"target {s.doc.slo.target:g}: the error ratio exceeds {tier.burn:g} x {s.doc.slo.error_budget:.6g} "
+        "summary": f"SLO {s.doc.name} of {s.service}: error budget burn rate above {tier.burn:g} "
+                   f"over {windows}",
+        "description": (f"target {s.doc.slo.target:g}: the error ratio exceeds {tier.burn:g} x "
+                        f"{s.doc.slo.error_budget:.6g} "
                         f"over {windows}; tier {tier.name} ({tier.severity})"),
     }
 
@@ -264,19 +273,24 @@ def prometheus_rules(
     ['max(slo:sli_error:ratio_rate1h', 'max(slo:sli_error:ratio_rate5m']
     """
     if (total_metric is None) != (errors_metric is None):
-        raise ConfigError("give both total_metric and errors_metric, or neither (each SLO's own queries).")
+        raise ConfigError("give both total_metric and errors_metric, or neither (each SLO's own "
+                          "queries).")
     own = total_metric is None or errors_metric is None
     total = "" if total_metric is None else metric_name(total_metric, "total_metric")
     errors = "" if errors_metric is None else metric_name(errors_metric, "errors_metric")
-    if alert_name is not None and (not isinstance(alert_name, str) or not LABEL_NAME.match(alert_name)):
-        raise ConfigError(f"alert_name={alert_name!r} must be a Prometheus name (letters, digits, _).")
+    if alert_name is not None and (not isinstance(alert_name,
+                                                  str) or not LABEL_NAME.match(alert_name)):
+        raise ConfigError(f"alert_name={alert_name!r} must be a Prometheus name (letters, digits, "
+                          "_).")
     if function not in _FUNCTIONS:
         raise ConfigError(f"function={function!r} is not valid; use 'increase' or 'rate'.")
     if style not in STYLES:
-        raise ConfigError(f"style={style!r} is not valid; use 'budgetlab' (one alert per tier) or 'sloth'.")
+        raise ConfigError(f"style={style!r} is not valid; use 'budgetlab' (one alert per tier) or "
+                          "'sloth'.")
     err_extra = label_matchers(errors_selector, "errors_selector")
     if not own and total == errors and not err_extra:
-        raise ConfigError("errors_metric equals total_metric; give errors_selector= to pick the failures.")
+        raise ConfigError("errors_metric equals total_metric; give errors_selector= to pick the "
+                          "failures.")
     step = prom_duration(interval, "interval")
 
     def ratio(s: RuleSLO, window: pd.Timedelta) -> str:
@@ -334,7 +348,8 @@ _Dumper.add_representer(str, _str_representer)
 
 def to_prometheus_yaml(rules: Mapping[str, Any]) -> str:
     """YAML text of a rules (or promtool test) document."""
-    return str(yaml.dump(dict(rules), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=200))
+    return str(yaml.dump(dict(rules), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                         width=200))
 
 
 def write_prometheus_rules(rules: Mapping[str, Any], path: str | os.PathLike[str], *,

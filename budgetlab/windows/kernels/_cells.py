@@ -18,7 +18,8 @@ def _alloc(n_cells: int, n_cat: int) -> Any:
 
 
 @jit
-def in_order_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any, code: Any,
+def in_order_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any,
+                   code: Any,
                    n_groups: int, n_cat: int) -> Any:
     """Cells of events in time order: two passes, no sort (each group's bins arrive in order)."""
     n = group.shape[0]
@@ -56,7 +57,8 @@ def in_order_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, 
 @jit
 def sorted_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any, code: Any,
                  n_groups: int, n_cat: int) -> Any:
-    """Cells of events in any order: a counting sort by group, each group sorted by time if needed."""
+    """Cells of events in any order: a counting sort by group, each group sorted by time if
+    needed."""
     n = group.shape[0]
     start = np.zeros(n_groups + 1, np.int64)
     for i in range(n):
@@ -82,7 +84,10 @@ def sorted_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fa
                     order[lo + q] = seg[srt[q]]
                 break
         for p in range(lo, hi):
-            if p == lo or (t[order[p]] - first_bin) // freq_ns != (t[order[p - 1]] - first_bin) // freq_ns:
+            if (
+                p == lo
+                or (t[order[p]] - first_bin) // freq_ns != (t[order[p - 1]] - first_bin) // freq_ns
+            ):
                 n_cells += 1
     c_group, c_bin, c_total, c_bad, c_code = _alloc(n_cells, n_cat)
     c = -1
@@ -102,7 +107,8 @@ def sorted_cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fa
 
 
 @jit
-def cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any, code: Any, n_groups: int,
+def cells(group: Any, t: Any, first_bin: int, freq_ns: int, keep: Any, fail: Any, code: Any,
+          n_groups: int,
           n_cat: int) -> Any:
     """Non-empty ``(group, bin)`` cells of the kept events (see ``event_cells``)."""
     prev = np.int64(-(2**62))

@@ -14,7 +14,8 @@ import numpy as np
 
 from ._jit import jit, jit_inline
 
-__all__ = ["previous_in_group", "status_runs", "window_counts", "window_counts_one", "window_counts_sorted"]
+__all__ = ["previous_in_group", "status_runs", "window_counts", "window_counts_one",
+           "window_counts_sorted"]
 
 
 @jit
@@ -166,7 +167,8 @@ def _thresholds(c: int, eb: float, warning: float, critical: float, thr: Any) ->
 
 
 @jit_inline
-def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warning: float, critical: float,
+def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warning: float,
+               critical: float,
                thr: Any) -> int:
     """The status of a window of ``c`` events, ``f`` failures: 4 when empty, the ``min_events``
     hold (``previous``, healthy after an empty window), else ``_seed_code`` through the per-total
@@ -183,7 +185,8 @@ def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warnin
 
 
 @jit
-def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float, warning: float,
+def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float,
+                warning: float,
                 critical: float, min_events: int) -> Any:
     """The window's clock of every group, one pass over rows in time order: each group's arrivals
     (``t``) and expiries (``t + window + 1 ns``) merged, expiries first at the same instant, the
@@ -192,14 +195,16 @@ def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: 
     status, in time order: group, instant, new status, window total and failures, and the first
     event time of the traffic stretch."""
     n = t.shape[0]
-    out = np.empty((64, 6), np.int64)  # rows: group, instant, status, total, failures, stretch start
+    # rows: group, instant, status, total, failures, stretch start
+    out = np.empty((64, 6), np.int64)
     m = 0
     cnt = np.zeros(ngroups, np.int64)
     fl = np.zeros(ngroups, np.int64)
     cur = np.full(ngroups, 4, np.int64)
     first = np.zeros(ngroups, np.int64)
     pending = np.zeros(ngroups, np.bool_)
-    touched = np.empty(ngroups, np.int64)  # groups changed at this instant, read after all its changes
+    # groups changed at this instant, read after all its changes
+    touched = np.empty(ngroups, np.int64)
     thr = np.full((min(n, 1 << 16) + 1, 3), -1, np.int64)
     k = 0
     top = np.iinfo(np.int64).max
@@ -229,7 +234,8 @@ def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: 
             pending[g] = True
             touched[k] = g
             k += 1
-        if (ex == now and ex != top) or (ta == now and i < n):  # more changes at this instant: read the window after them
+        # more changes at this instant: read the window after them
+        if (ex == now and ex != top) or (ta == now and i < n):
             continue
         for j in range(k):
             g = touched[j]
@@ -241,9 +247,17 @@ def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: 
                     grown = np.empty((2 * m, 6), np.int64)
                     grown[:m] = out
                     out = grown
-                out[m, 0], out[m, 1], out[m, 2], out[m, 3], out[m, 4], out[m, 5] = g, now, new, c, fl[g], first[g]
+                out[m, 0], out[m, 1], out[m, 2], out[m, 3], out[m, 4], out[m, 5] = (
+                    g,
+                    now,
+                    new,
+                    c,
+                    fl[g],
+                    first[g],
+                )
                 m += 1
                 cur[g] = new
         k = 0
-    return (out[:m, 0].copy(), out[:m, 1].copy(), out[:m, 2].astype(np.int8), out[:m, 3].copy(), out[:m, 4].copy(),
+    return (out[:m, 0].copy(), out[:m, 1].copy(), out[:m, 2].astype(np.int8), out[:m, 3].copy(),
+            out[:m, 4].copy(),
             out[:m, 5].copy())

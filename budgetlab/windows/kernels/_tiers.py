@@ -13,7 +13,8 @@ __all__ = ["condition_runs", "tier_runs"]
 
 
 @jit
-def condition_runs(bins: Any, ct: Any, cb: Any, nb: Any, c_n: int, n: int, th: float, kl: int, ks: int,
+def condition_runs(bins: Any, ct: Any, cb: Any, nb: Any, c_n: int, n: int, th: float, kl: int,
+                   ks: int,
                    rs_out: Any, re_out: Any) -> int:
     """True runs ``[rs_out[i], re_out[i]]`` of one tier's condition over one group's cells
     (``bins`` with a sentinel at ``c_n``, cumulative ``ct``/``cb``, next failing cell ``nb``);
@@ -73,7 +74,8 @@ def condition_runs(bins: Any, ct: Any, cb: Any, nb: Any, c_n: int, n: int, th: f
 
 
 @jit
-def _clusters(rs: Any, re: Any, r_n: int, fs: int, cs: int, n: int, g: int, t: int, out: Any, m: int) -> int:
+def _clusters(rs: Any, re: Any, r_n: int, fs: int, cs: int, n: int, g: int, t: int, out: Any,
+              m: int) -> int:
     """Writes the firing runs of one tier's true runs ``[rs[i], re[i]]`` (group ``g``, tier
     ``t``) into ``out`` from row ``m`` on; returns the new row count. True runs closer than
     ``cs + 1`` merge into a cluster, which fires from its first run of ``fs + 1`` evaluations
@@ -97,7 +99,8 @@ def _clusters(rs: Any, re: Any, r_n: int, fs: int, cs: int, n: int, g: int, t: i
 
 
 @jit
-def tier_runs(cell_bin: Any, cell_total: Any, cell_bad: Any, offsets: Any, n: int, thr: Any, k_long: Any,
+def tier_runs(cell_bin: Any, cell_total: Any, cell_bad: Any, offsets: Any, n: int, thr: Any,
+              k_long: Any,
               k_short: Any, for_steps: Any, cool_steps: Any) -> Any:
     """Firing runs of every tier of every group: ``(group, tier, first, stop, ongoing)``.
 

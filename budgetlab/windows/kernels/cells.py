@@ -33,7 +33,8 @@ def _numpy_cells(group: np.ndarray, b: np.ndarray, fail: np.ndarray, code: np.nd
     return fs[first] // n_bins, fs[first] % n_bins, total, bad, per_code.reshape(n_cells, n_cat)
 
 
-def event_cells(group: np.ndarray, t: np.ndarray, fail: np.ndarray, code: np.ndarray, n_groups: int, n_cat: int, *,
+def event_cells(group: np.ndarray, t: np.ndarray, fail: np.ndarray, code: np.ndarray, n_groups: int,
+                n_cat: int, *,
                 first_bin: int = 0, freq_ns: int = 1, keep: np.ndarray | None = None,
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Non-empty cells of the events (``keep``: those only): ``(group, bin, total, bad, per_code)``,
@@ -50,8 +51,13 @@ def event_cells(group: np.ndarray, t: np.ndarray, fail: np.ndarray, code: np.nda
     code = np.ascontiguousarray(code, dtype=np.int64)
     kernel = compiled("cells")
     if kernel is not None:
-        mask = np.ones(len(t), dtype=np.bool_) if keep is None else np.ascontiguousarray(keep, dtype=np.bool_)
-        return kernel(group, t, int(first_bin), int(freq_ns), mask, fail, code,  # type: ignore[no-any-return]
+        mask = (
+            np.ones(len(t), dtype=np.bool_)
+            if keep is None
+            else np.ascontiguousarray(keep, dtype=np.bool_)
+        )
+        return kernel(group, t, int(first_bin), int(freq_ns), mask, fail,
+                      code,  # type: ignore[no-any-return]
                       int(n_groups), int(n_cat))
     if keep is not None:
         group, t, fail, code = group[keep], t[keep], fail[keep], code[keep]

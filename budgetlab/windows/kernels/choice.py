@@ -1,4 +1,5 @@
-"""The one choice between a compiled kernel and its numpy twin: see :mod:`budgetlab.windows.kernels`."""
+"""The one choice between a compiled kernel and its numpy twin: see
+:mod:`budgetlab.windows.kernels`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: Each compiled kernel and the module (of this package) that defines it.
 KERNELS = {
     "window_counts": "_events", "window_counts_one": "_events", "window_counts_sorted": "_events",
-    "previous_in_group": "_events", "status_runs": "_events", "cells": "_cells", "tier_runs": "_tiers",
+    "previous_in_group": "_events", "status_runs": "_events", "cells": "_cells",
+           "tier_runs": "_tiers",
 }
 
 _FOUND: dict[str, Callable[..., Any] | None] = {}
