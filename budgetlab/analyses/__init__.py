@@ -1,4 +1,5 @@
-"""Analyses: SLO recalibration, window-length comparison, failure buckets, incident replay, latency."""
+"""Analyses: SLO recalibration, window-length comparison, failure buckets, incident replay,
+latency."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from .verdicts import Verdict, cause_verdict, page_verdict, target_verdicts, ver
 from .window_lengths import compare_windows, window_incidents
 from .window_options import WindowOptions
 
-__all__ = ["bucket_breakdown", "bucket_burn_over_time", "IncidentReport", "incident_report", "Recalibration",
-           "RecalibrationOptions", "recalibrate", "wilson_interval", "compare_windows", "hysteresis", "replay_calendar",
+__all__ = ["bucket_breakdown", "bucket_burn_over_time", "IncidentReport", "incident_report",
+           "Recalibration",
+           "RecalibrationOptions", "recalibrate", "wilson_interval", "compare_windows",
+           "hysteresis", "replay_calendar",
            "window_incidents", "WindowOptions",
-           "Verdict", "target_verdicts", "page_verdict", "cause_verdict", "verdicts_table", "LatencyProfile",
+           "Verdict", "target_verdicts", "page_verdict", "cause_verdict", "verdicts_table",
+           "LatencyProfile",
            "latency_profile", "LatencyRecalibration", "latency_recalibrate", "timeout_tradeoff"]

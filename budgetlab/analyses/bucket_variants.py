@@ -36,7 +36,8 @@ def bucket_codes(events: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     :class:`OutcomeError` when ``ok`` and ``bucket`` disagree.
 
     >>> from budgetlab.events.schema import as_events
-    >>> ev = as_events(["2026-01-01"] * 3, [True, False, False], ["success", "timeout", "solve_error"])
+    >>> ev = as_events(["2026-01-01"] * 3, [True, False, False], ["success", "timeout",
+    ...                                                           "solve_error"])
     >>> codes, names = bucket_codes(ev)
     >>> codes.tolist(), names
     ([0, 1, 2], ['success', 'timeout', 'solve_error'])
@@ -53,12 +54,14 @@ def bucket_codes(events: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
         text = col.astype(str)
         cat = text.astype(bucket_dtype(pd.unique(text)))
     if cat.isna().any():
-        raise OutcomeError("events['bucket'] has missing values; every event needs a bucket (success, timeout, ...).")
+        raise OutcomeError("events['bucket'] has missing values; every event needs a bucket "
+                           "(success, timeout, ...).")
     codes = cat.cat.codes.to_numpy().astype(np.int64)
     names = [str(c) for c in cat.cat.categories]
     is_success = codes == names.index(SUCCESS)
     if bool(np.any(ok != is_success)):
-        raise OutcomeError("events has rows whose 'ok' and 'bucket' disagree (ok=True needs bucket 'success'); "
+        raise OutcomeError("events has rows whose 'ok' and 'bucket' disagree (ok=True needs bucket "
+                           "'success'); "
                            "fix the outcome mapping.")
     return codes, names
 
@@ -206,7 +209,8 @@ class TrackerVariants:
         return first
 
     def caused(self, exclude: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Transitions of the full tracker and whether each one is caused by bucket ``exclude`` alone.
+        """Transitions of the full tracker and whether each one is caused by bucket ``exclude``
+        alone.
 
         Returns ``(event_row, group, caused)`` in the order of :func:`budgetlab.transitions`
         (time order; ``event_row`` indexes the event table).
@@ -224,7 +228,8 @@ class TrackerVariants:
         up = cur > prev
         for level in range(1, _N_LEVELS + 1):
             ra, rw = runs_all[level - 1], runs_wo[level - 1]
-            matched = closed_overlap(ra["group"], ra["start"], ra["end"], rw["group"], rw["start"], rw["end"])
+            matched = closed_overlap(ra["group"], ra["start"], ra["end"], rw["group"], rw["start"],
+                                     rw["end"])
             sel = np.flatnonzero(top == level)
             if len(sel) == 0:
                 continue
@@ -240,7 +245,8 @@ class TrackerVariants:
         return event_row[srt], self.group[rows[pos]][srt], caused[srt]
 
     def transition_counts(self, exclude: int | None = None) -> np.ndarray:
-        """Status changes per group of the variant (what :func:`budgetlab.transitions` would list)."""
+        """Status changes per group of the variant (what :func:`budgetlab.transitions` would
+        list)."""
         rows, code = self.statuses(exclude)
         pos, _ = self.changes(rows, code)
         return np.bincount(self.group[rows[pos]], minlength=len(self.bounds) - 1)
@@ -248,7 +254,8 @@ class TrackerVariants:
 
 
 def episodes_caused(bins: pd.DataFrame, target: Any, policy: AlertPolicy, bucket: str,
-                    *, freq: Any = None, episodes: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                    *, freq: Any = None,
+                    episodes: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Episodes of ``policy`` on ``bins`` with all failures, each flagged ``caused`` when no
     episode of the same tier and group overlaps it (closed intervals) once ``bucket`` is excluded;
     and the episodes without the bucket. ``episodes``: the episodes with all failures, if known."""
@@ -258,10 +265,12 @@ def episodes_caused(bins: pd.DataFrame, target: Any, policy: AlertPolicy, bucket
     tiers = [t.name for t in policy.tiers]
 
     def gid(frame: pd.DataFrame) -> np.ndarray:
-        tier = frame["tier"].astype(str).map({n: i for i, n in enumerate(tiers)}).to_numpy(dtype=np.int64)
+        tier = frame["tier"].astype(str).map({n: i for i,
+                                              n in enumerate(tiers)}).to_numpy(dtype=np.int64)
         if not by:
             return tier
-        keys = (frame[by].astype(object).where(frame[by].notna(), "<NA>").astype(str).agg("\x1f".join, axis=1)
+        keys = (frame[by].astype(object).where(frame[by].notna(),
+                                               "<NA>").astype(str).agg("\x1f".join, axis=1)
                 if len(frame) else pd.Series([], dtype=str))
         return (keys + "\x1e" + pd.Series(tier, index=frame.index).astype(str)).to_numpy()
 

@@ -52,8 +52,10 @@ def _episode_counts(ep: pd.DataFrame, keys: list[str], key_table: pd.DataFrame,
     sel = ep if mask is None else ep[mask]
     if not keys:
         return np.array([len(sel)], dtype=np.int64)
-    lookup = {k: i for i, k in enumerate(key_table[keys].astype(str).itertuples(index=False, name=None))}
-    idx = [lookup[k] for k in sel[keys].astype(str).itertuples(index=False, name=None)]  # episodes, not events
+    lookup = {k: i for i, k in enumerate(key_table[keys].astype(str).itertuples(index=False,
+                                                                                name=None))}
+    # episodes, not events
+    idx = [lookup[k] for k in sel[keys].astype(str).itertuples(index=False, name=None)]
     return np.bincount(np.asarray(idx, dtype=np.int64), minlength=len(key_table))
 
 
@@ -67,7 +69,8 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     codes, names = bucket_codes(events)
     fail_idx = [i for i, b in enumerate(names) if b != SUCCESS]
     nb = len(names)
-    counts = np.bincount(grp.code * nb + codes, minlength=grp.n_groups * nb).reshape(grp.n_groups, nb)
+    counts = np.bincount(grp.code * nb + codes, minlength=grp.n_groups * nb).reshape(grp.n_groups,
+                                                                                     nb)
     events_g = counts.sum(axis=1)[:, None]  # every observed group has events
     fails = counts[:, fail_idx]  # (groups, failure buckets)
     fails_g = fails.sum(axis=1)[:, None]
@@ -78,7 +81,9 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     out["events"] = np.repeat(events_g, len(fail_idx))
     out["failures"] = fails.ravel()
     out["share_of_failures"] = ratio(fails, fails_g, 0.0).ravel()
-    out["share_of_all_failures"] = (fails / all_fail if all_fail > 0 else np.zeros(fails.shape)).ravel()
+    out["share_of_all_failures"] = (
+        fails / all_fail if all_fail > 0 else np.zeros(fails.shape)
+    ).ravel()
     out["failure_rate"] = (fails / events_g).ravel()
     out["burn_rate"] = (fails / (events_g * eb)).ravel()
     out["group_burn_rate"] = np.repeat(fails_g / (events_g * eb), len(fail_idx))
@@ -89,7 +94,8 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
 
 
 def _bucket_rows(units: pd.DataFrame, n_units: int, names: list[str]) -> pd.DataFrame:
-    """One row per unit (``units``: its key columns, maybe none) and failure bucket, in that order."""
+    """One row per unit (``units``: its key columns, maybe none) and failure bucket, in that
+    order."""
     k = len(names)
     out = (units.iloc[np.repeat(np.arange(n_units), k)].reset_index(drop=True) if len(units.columns)
            else pd.DataFrame(index=pd.RangeIndex(n_units * k)))
@@ -162,7 +168,8 @@ def bucket_breakdown(
     """
     per = as_per_group(slo)
     if per is not None:
-        return per_slo_rows(events, per, by, lambda one: bucket_breakdown(events, one, by=by, policy=policy,
+        return per_slo_rows(events, per, by, lambda one: bucket_breakdown(events, one, by=by,
+                                                                          policy=policy,
                                                                           freq=freq))
     slo = as_slo(slo)
     keys = check_events(events, by)
@@ -192,9 +199,11 @@ def bucket_breakdown(
         cols["alerts_without"][:, j] = _episode_counts(wo, keys, kt)
         cols["alerts_caused"][:, j] = _episode_counts(ep, keys, kt, ep["caused"].to_numpy())
         cols["pages_without"][:, j] = _episode_counts(wo, keys, kt, wo_page)
-        cols["pages_caused"][:, j] = _episode_counts(ep, keys, kt, is_page & ep["caused"].to_numpy())
+        cols["pages_caused"][:, j] = _episode_counts(ep, keys, kt,
+                                                     is_page & ep["caused"].to_numpy())
     whole = {"transitions": variants.transition_counts(None),
-             "alerts": _episode_counts(ep_all, keys, kt), "pages": _episode_counts(ep_all, keys, kt, is_page)}
+             "alerts": _episode_counts(ep_all, keys, kt), "pages": _episode_counts(ep_all, keys, kt,
+                                                                                   is_page)}
     for what, counts in whole.items():
         table[what] = np.repeat(counts, k)
         table[f"{what}_without"] = cols[f"{what}_without"].ravel()
@@ -257,7 +266,8 @@ def bucket_burn_over_time(
         raise InputError("events is empty; there is nothing to bin.")
     _, names = bucket_codes(events)
     fail_names = [b for b in names if b != SUCCESS]
-    # one row per group and bin (the table's contract): the full grid, sorted by group then bin_start
+    # one row per group and bin (the table's contract): the full grid, sorted by group then
+    # bin_start
     bins = bin_events(events, freq, by=keys, dense=True)
     n_bins = int(bins["bin_start"].nunique())
     n_groups = len(bins) // n_bins
@@ -272,6 +282,7 @@ def bucket_burn_over_time(
     out["events"] = np.repeat(total.ravel(), k)
     out["failures"] = fails.ravel()
     out["burn_rate"] = ratio(fails, (total * eb)[:, :, None], 0.0).ravel()
-    out["budget_spent"] = (fails / (total.sum(axis=1) * eb)[:, None, None]).ravel()  # every group has events
+    # every group has events
+    out["budget_spent"] = (fails / (total.sum(axis=1) * eb)[:, None, None]).ravel()
     out.attrs.update({"freq": bins.attrs.get("freq"), "by": list(keys), "target": slo.target})
     return out

@@ -21,7 +21,8 @@ from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask
 from .recalibration import wilson_interval
 
-__all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile", "group_values",
+__all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile",
+           "group_values",
            "incidents_for"]
 
 
@@ -54,7 +55,8 @@ def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
     return out
 
 
-def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95, overrides: str | None = None) -> pd.DataFrame:
+def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
+                 overrides: str | None = None) -> pd.DataFrame:
     """One target per value of ``by``: ``target``, or the value given in ``overrides``.
 
     Parameters
@@ -86,7 +88,8 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95, overrid
     0        image    0.90
     1    turnstile    0.97
     """
-    if isinstance(target, bool) or not isinstance(target, (int, float, np.floating)) or not 0 < target < 1:
+    if isinstance(target, bool) or not isinstance(target, (int, float,
+                                                           np.floating)) or not 0 < target < 1:
         raise ConfigError("target must be a number between 0 and 1 (e.g. 0.95).")
     pairs = _pairs(overrides or "", "targets", "GROUP:TARGET", "recaptcha_v2:0.93,turnstile:0.97")
     given = {k: pd.to_numeric(v, errors="coerce") for k, v in pairs.items()}
@@ -96,7 +99,8 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95, overrid
     values = group_values(events, by)
     unknown = sorted(set(given) - set(values))
     if unknown:
-        raise ConfigError(f"targets names {len(unknown)} group(s) that the column {by!r} does not have; "
+        raise ConfigError(f"targets names {len(unknown)} group(s) that the column {by!r} does not "
+                          "have; "
                           f"use its values: {', '.join(values[:10])}.")
     return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
 
@@ -126,11 +130,13 @@ def outcome_labels(text: str | None) -> dict[str, str] | None:
     if text is None or not str(text).strip():
         return None
     if not isinstance(text, str):
-        raise ConfigError("outcomes must be text such as '2xx:success,4xx:skip,5xx:server_error', or None.")
+        raise ConfigError("outcomes must be text such as '2xx:success,4xx:skip,5xx:server_error', "
+                          "or None.")
     return _pairs(text, "outcomes", "LABEL:MEANING", "2xx:success,4xx:skip,5xx:server_error")
 
 
-def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None, tz: str | None = None,
+def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None,
+                  tz: str | None = None,
                   confidence: float = 0.95) -> pd.DataFrame:
     """Success rate per group and local day, with the Wilson interval of each day.
 
@@ -168,13 +174,19 @@ def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None
     frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
     frame["day"] = events["ts"].dt.tz_convert(tz).dt.normalize().to_numpy()
     frame["ok"] = events["ok"].to_numpy(dtype=bool)
-    daily = frame.groupby([*keys, "day"], sort=True)["ok"].agg(total="size", good="sum").reset_index()
+    daily = frame.groupby([*keys, "day"], sort=True)["ok"].agg(total="size",
+                                                               good="sum").reset_index()
     daily["good"] = daily["good"].astype(np.int64)
     daily["total"] = daily["total"].astype(np.int64)
     daily["success_rate"] = daily["good"] / daily["total"]
-    daily["ci_low"], daily["ci_high"] = wilson_interval(daily["good"].to_numpy(), daily["total"].to_numpy(),
+    daily["ci_low"], daily["ci_high"] = wilson_interval(daily["good"].to_numpy(),
+                                                        daily["total"].to_numpy(),
                                                         confidence)
-    median = daily.groupby(keys, sort=False)["total"].transform("median") if keys else daily["total"].median()
+    median = (
+        daily.groupby(keys, sort=False)["total"].transform("median")
+        if keys
+        else daily["total"].median()
+    )
     daily["full_day"] = daily["total"] >= 0.5 * median
     return daily
 
@@ -208,7 +220,8 @@ def daily_spread(daily: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
     0          0.94      0.9     0.98    0.08
     """
     require_columns(daily, ["day", "total", "good", "full_day"], what="daily")
-    keys = [c for c in daily.columns if c not in ("day", "total", "good", "success_rate", "ci_low", "ci_high",
+    keys = [c for c in daily.columns if c not in ("day", "total", "good", "success_rate", "ci_low",
+                                                  "ci_high",
                                                    "full_day")]
     rate = daily["good"] / daily["total"]
     full = daily.assign(_rate=rate.where(daily["full_day"].astype(bool)))
@@ -220,14 +233,17 @@ def daily_spread(daily: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFra
         out["day_max"] = grouped["_rate"].max().to_numpy()
     else:
         out = pd.DataFrame({"total": [int(full["total"].sum())], "good": [int(full["good"].sum())],
-                            "full_days": [int(full["full_day"].sum())], "day_min": [full["_rate"].min()],
+                            "full_days": [int(full["full_day"].sum())],
+                            "day_min": [full["_rate"].min()],
                             "day_max": [full["_rate"].max()]})
     out["success_rate"] = out["good"] / out["total"]
-    out["ci_low"], out["ci_high"] = wilson_interval(out["good"].to_numpy(), out["total"].to_numpy(), confidence)
+    out["ci_low"], out["ci_high"] = wilson_interval(out["good"].to_numpy(), out["total"].to_numpy(),
+                                                    confidence)
     out["interval_width"] = out["ci_high"] - out["ci_low"]
     out["spread"] = out["day_max"] - out["day_min"]
     out["spread_ratio"] = ratio(out["spread"], out["interval_width"])
-    cols = [*keys, "total", "good", "success_rate", "ci_low", "ci_high", "interval_width", "full_days", "day_min",
+    cols = [*keys, "total", "good", "success_rate", "ci_low", "ci_high", "interval_width",
+            "full_days", "day_min",
             "day_max", "spread", "spread_ratio"]
     return out[cols]
 
@@ -256,7 +272,8 @@ def hourly_profile(events: pd.DataFrame, *, bucket: Any, by: str | Sequence[str]
 
     Examples
     --------
-    >>> ts = pd.to_datetime(["2026-01-01 03:10", "2026-01-01 03:20", "2026-01-02 03:30", "2026-01-01 14:00"], utc=True)
+    >>> ts = pd.to_datetime(["2026-01-01 03:10", "2026-01-01 03:20", "2026-01-02 03:30",
+    ...                      "2026-01-01 14:00"], utc=True)
     >>> ev = pd.DataFrame({"ts": ts, "ok": [False, True, False, False],
     ...                    "bucket": ["timeout", "success", "solve_error", "timeout"]})
     >>> hourly_profile(ev, bucket="timeout")[["hour", "total", "bucket_rate", "other_rate"]]
@@ -268,7 +285,8 @@ def hourly_profile(events: pd.DataFrame, *, bucket: Any, by: str | Sequence[str]
     require_columns(events, ["ts", "ok", "bucket", *keys], what="events")
     tz = check_tz(tz)
     if str(bucket) not in set(events["bucket"].astype(str)):
-        raise InputError(f"no failures in the bucket {str(bucket)!r}; choose one of the buckets the data have.")
+        raise InputError(f"no failures in the bucket {str(bucket)!r}; choose one of the buckets "
+                         "the data have.")
     frame = pd.DataFrame({k: events[k].astype(str).to_numpy() for k in keys})
     frame["hour"] = events["ts"].dt.tz_convert(tz).dt.hour.to_numpy()
     failed = ~events["ok"].to_numpy(dtype=bool)
@@ -307,7 +325,8 @@ def incidents_for(incidents: pd.DataFrame | None, **keys: Any) -> pd.DataFrame |
     if incidents is None or not len(incidents):
         return None
     require_columns(incidents, ["scope"], what="incidents")
-    probe = pd.DataFrame({k: [str(v)] for k, v in keys.items()}) if keys else pd.DataFrame(index=[0])
+    probe = pd.DataFrame({k: [str(v)] for k,
+                          v in keys.items()}) if keys else pd.DataFrame(index=[0])
     hit = [bool(scope_mask(probe, scope)[0]) for scope in incidents["scope"].astype(str)]
     sub = incidents[np.asarray(hit, dtype=bool)]
     return sub if len(sub) else None

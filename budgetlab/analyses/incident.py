@@ -95,7 +95,8 @@ class IncidentReport:
         ``period_budget_pct`` (failures in % of the ``policy.period`` budget at the average
         traffic of the replayed span), ``period_budget`` (that budget, in failures).
     buckets : DataFrame
-        :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by ``breakdown_by``.
+        :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
+        ``breakdown_by``.
     over_time : DataFrame
         :func:`budgetlab.bucket_burn_over_time` of the window by ``breakdown_by``.
     incidents : DataFrame
@@ -132,7 +133,8 @@ class IncidentReport:
     def __repr__(self) -> str:
         local = self.start.tz_convert(self.tz)
         return (f"IncidentReport({local:%Y-%m-%d %H:%M} {self.tz}, {self.end - self.start}, "
-                f"{len(self.transitions)} transitions, {len(self.alerts)} alert episodes)\n{self.summary}")
+                f"{len(self.transitions)} transitions, {len(self.alerts)} alert "
+                f"episodes)\n{self.summary}")
 
     def focus(self) -> dict[str, Any]:
         """Group keys of the group the summary talks about (the worst tracker status)."""
@@ -302,8 +304,10 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
 def _with_summary(rep: IncidentReport) -> IncidentReport:
     """``rep`` with the summary of its tables."""
     return dataclasses.replace(rep, summary=summary_text(
-        start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by, breakdown_by=rep.breakdown_by,
-        scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets, tiers=rep.tiers, policy=rep.policy,
+        start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by,
+                                                         breakdown_by=rep.breakdown_by,
+        scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets, tiers=rep.tiers,
+                                                         policy=rep.policy,
         budget=rep.budget))
 
 
@@ -318,8 +322,10 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     key_rows = key_table.astype(str).itertuples(index=False, name=None)
     slo_of = {tuple(k): s for k, s in zip(key_rows, slos, strict=True)}
     reports = [incident_report(events, one, start, end, **kw) for one in dict.fromkeys(slos)]
-    names = ("states", "transitions", "tracker", "alerts", "tiers", "budget", "buckets", "over_time")
-    tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys, bkeys,
+    names = ("states", "transitions", "tracker", "alerts", "tiers", "budget", "buckets",
+             "over_time")
+    tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys,
+                          bkeys,
                           slo_of)
     focus = tables["tracker"].iloc[0] if len(tables["tracker"]) else None
     focus_slo = slo_of[tuple(str(focus[k]) for k in keys)] if focus is not None else reports[0].slo

@@ -38,11 +38,13 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     if len(r.over_time):
         plot_buckets(r.over_time, by=list(r.breakdown_by) or None, ax=axes[2], tz=r.tz)
     for ax in [*panels, *axes[1:]]:
-        ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04, lw=0)
+        ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
+                   lw=0)
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
     where = ", ".join(f"{k}={v}" for k, v in focus.items())
-    fig.suptitle(f"Incident {r.start.tz_convert(r.tz):%Y-%m-%d %H:%M}–{r.end.tz_convert(r.tz):%H:%M} "
+    fig.suptitle("Incident "
+                 f"{r.start.tz_convert(r.tz):%Y-%m-%d %H:%M}–{r.end.tz_convert(r.tz):%H:%M} "
                  f"({r.tz})" + (f", {where}" if where else ""))
     return fig

@@ -64,7 +64,8 @@ def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -
     Examples
     --------
     >>> from budgetlab import SLO, as_events, replay
-    >>> ev = as_events(pd.date_range("2026-01-01", periods=120, freq="1min"), [i < 60 for i in range(120)])
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=120, freq="1min"),
+    ...                [i < 60 for i in range(120)])
     >>> st = replay(ev, SLO(target=0.9, window="30min"))
     >>> r = tracker_at(st, "2026-01-01 01:00:30")
     >>> str(r["ts"]), int(r["failures"]), str(r["status"])
@@ -91,13 +92,15 @@ def tracker_at(states: pd.DataFrame, at: Any = None, *, tz: str | None = None) -
     else:
         row = int(np.searchsorted(ts_ns(states), when.value, "right")) - 1
         if when < first + window:
-            note = "the tracker's window was not yet full at that moment (the log starts less than a window before)"
+            note = ("the tracker's window was not yet full at that moment (the log starts less "
+                    "than a window before)")
     out = states.iloc[row].copy()
     out["at"], out["row"], out["note"] = when, row, note
     return out
 
 
-def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | None = None, start: Any = None,
+def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | None = None,
+                  start: Any = None,
                   end: Any = None, tz: str | None = None) -> dict[str, Any]:
     """The span of an incident to review around the alert at ``at``.
 
@@ -129,10 +132,12 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
     --------
     >>> from budgetlab import SLO, as_events, replay
     >>> ok = [not 40 <= i < 70 for i in range(180)]
-    >>> st = replay(as_events(pd.date_range("2026-01-01", periods=180, freq="1min"), ok), SLO(target=0.9, window="30min"))
+    >>> st = replay(as_events(pd.date_range("2026-01-01", periods=180, freq="1min"), ok),
+    ...             SLO(target=0.9, window="30min"))
     >>> span = incident_span(st, at="2026-01-01 00:50")
     >>> str(span["start"]), str(span["end"]), span["reason"]
-    ('2026-01-01 00:42:00+00:00', '2026-01-01 01:38:00+00:00', "the tracker's critical-or-worse episode around the alert")
+    ('2026-01-01 00:42:00+00:00', '2026-01-01 01:38:00+00:00', "the tracker's critical-or-worse
+    episode around the alert")
     """
     require_columns(states, ["ts", "status"], what="states")
     tz = check_tz(tz)
@@ -148,9 +153,15 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
         return {"start": lo, "end": hi, "reason": "as given"}
     if incidents is not None and len(incidents):
         require_columns(incidents, ["start", "end"], what="incidents")
-        near = incidents[((incidents["start"] <= when) & (incidents["end"] > when - window)).to_numpy()]
+        near = incidents[
+            ((incidents["start"] <= when) & (incidents["end"] > when - window)).to_numpy()
+        ]
         if len(near):
-            ids = ", ".join(near["incident_id"].astype(str)) if "incident_id" in near.columns else f"{len(near)}"
+            ids = (
+                ", ".join(near["incident_id"].astype(str))
+                if "incident_id" in near.columns
+                else f"{len(near)}"
+            )
             return {"start": near["start"].min(), "end": near["end"].max(),
                     "reason": f"the labelled incident(s) {ids} around the alert"}
     episodes = status_episodes(states, transitions(states), at_least="critical")
@@ -175,7 +186,9 @@ def _closest(tiers: pd.DataFrame) -> str:
     return f"{r['tier']}: {r['peak_burn_long']:.2f} / {r['burn']:g}"
 
 
-def page_table(reports: Mapping[str, IncidentReport], *, severities: tuple[str, ...] = PAGE_SEVERITIES) -> pd.DataFrame:
+def page_table(
+    reports: Mapping[str, IncidentReport], *, severities: tuple[str, ...] = PAGE_SEVERITIES
+) -> pd.DataFrame:
     """Per alert policy: did it page during the incident, when, and how close its page tiers came.
 
     Parameters
@@ -206,7 +219,8 @@ def page_table(reports: Mapping[str, IncidentReport], *, severities: tuple[str, 
     rows = []
     for name, rep in reports.items():
         if not isinstance(rep, IncidentReport):
-            raise ConfigError("page_table() takes {name: IncidentReport} from budgetlab.incident_report().")
+            raise ConfigError("page_table() takes {name: IncidentReport} from "
+                              "budgetlab.incident_report().")
         page = rep.tiers["severity"].astype(str).isin(severities)
         pages, others = _fired(rep.tiers[page]), _fired(rep.tiers[~page])
         rows.append({
@@ -221,15 +235,19 @@ def page_table(reports: Mapping[str, IncidentReport], *, severities: tuple[str, 
     return pd.DataFrame(rows).set_index("policy")
 
 
-def _window_counts(events: pd.DataFrame, when: pd.Timestamp, width: pd.Timedelta) -> tuple[int, int]:
-    """Failures and events with ``when - width <= ts <= when`` (the seed's window; events sorted)."""
+def _window_counts(events: pd.DataFrame, when: pd.Timestamp, width: pd.Timedelta) -> tuple[int,
+                                                                                           int]:
+    """Failures and events with ``when - width <= ts <= when`` (the seed's window; events
+    sorted)."""
     t = ts_ns(events)
-    lo, hi = np.searchsorted(t, when.value - width.value, "left"), np.searchsorted(t, when.value, "right")
+    lo, hi = np.searchsorted(t, when.value - width.value, "left"), np.searchsorted(t, when.value,
+                                                                                   "right")
     n = int(hi - lo)
     return n - int(events["ok"].to_numpy(dtype=bool)[lo:hi].sum()), n
 
 
-def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *, wake_burn: float = 5.0) -> Verdict:
+def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
+                 wake_burn: float = 5.0) -> Verdict:
     """Was it worth waking the team? Judged with evidence, on the window that decided each reason.
 
     **Rule.** Waking people is **justified** when, during the incident, a page tier of one of the
@@ -273,12 +291,15 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     "The tracker's peak burn was justified: 60 failures in 61 events: burn 19.67"
     """
     if not reports or not all(isinstance(r, IncidentReport) for r in reports.values()):
-        raise ConfigError("wake_verdict() takes {name: IncidentReport} from budgetlab.incident_report().")
+        raise ConfigError("wake_verdict() takes {name: IncidentReport} from "
+                          "budgetlab.incident_report().")
     if isinstance(wake_burn, bool) or not wake_burn > 0:
         raise ConfigError("wake_burn must be a number > 0 (the seed uses 5).")
     first = next(iter(reports.values()))
     require_columns(events, ["ts", "ok"], what="events")
-    mask = scope_mask(events, first.scope) if first.scope and first.scope != "*" else np.ones(len(events), bool)
+    mask = scope_mask(events,
+                      first.scope) if first.scope and first.scope != "*" else np.ones(len(events),
+                                                                                      bool)
     for k, v in first.focus().items():
         mask &= (events[k].astype(str) == str(v)).to_numpy()
     scoped = events[mask]
@@ -288,7 +309,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     band = next(text for limit, text in BURN_BANDS_TEXT if peak < limit)
     judged: list[Verdict] = []
     if pd.notna(tracker["peak_burn_at"]) and peak > wake_burn:
-        f, n = _window_counts(scoped, pd.Timestamp(tracker["peak_burn_at"]), pd.Timedelta(first.slo.window))
+        f, n = _window_counts(scoped, pd.Timestamp(tracker["peak_burn_at"]),
+                              pd.Timedelta(first.slo.window))
         judged.append(page_verdict(f, n, target=target, threshold=wake_burn,
                                    subject="the tracker's peak burn"))
     silent = []
@@ -299,22 +321,30 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
             silent.append(f"{name} ({_closest(tiers)})")
             continue
         tier = fired.iloc[0]
-        f, n = _window_counts(scoped, pd.Timestamp(tier["first_alert"]), to_timedelta(tier["long_window"],
-                                                                                       name="long_window"))
+        f, n = _window_counts(
+            scoped,
+            pd.Timestamp(tier["first_alert"]),
+            to_timedelta(tier["long_window"], name="long_window"),
+        )
         judged.append(page_verdict(f, n, target=target, threshold=float(tier["burn"]),
                                    subject=f"{name}'s {tier['tier']} page"))
     reasons = [v.sentence for v in judged]
     reasons.append(f"The tracker's burn peaked at {peak:.2f}, in the seed's band \"{band}\".")
     if silent:
-        reasons.append("No page tier fired for " + "; ".join(silent) + " (peak long-window burn / threshold).")
+        reasons.append("No page tier fired "
+                       "for " + "; ".join(silent) + " (peak long-window burn / threshold).")
     budget = first.budget.iloc[0]
-    reasons.append(f"The incident spent {float(budget['period_budget_pct']):.2f} % of the period's error budget.")
+    reasons.append(f"The incident spent {float(budget['period_budget_pct']):.2f} % of the period's "
+                   "error budget.")
     evidence = " ".join(reasons)
     if any(v.verdict == "justified" for v in judged):
-        return Verdict("waking the team", "justified", f"Waking the team was justified. {evidence}", evidence)
+        return Verdict("waking the team", "justified", f"Waking the team was justified. {evidence}",
+                       evidence)
     if all(v.verdict == "not_justified" for v in judged):
         return Verdict("waking the team", "not_justified",
-                       f"Waking the team was not justified: a ticket for the morning was the right response. {evidence}",
+                       "Waking the team was not justified: a ticket for the morning was the right "
+                       f"response. {evidence}",
                        evidence)
     why = "the windows that would justify it held too few events to tell"
-    return Verdict("waking the team", None, f"No verdict on waking the team: {why}. {evidence}", evidence, withheld=why)
+    return Verdict("waking the team", None, f"No verdict on waking the team: {why}. {evidence}",
+                   evidence, withheld=why)

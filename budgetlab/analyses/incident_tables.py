@@ -23,7 +23,8 @@ __all__ = ["alert_tables", "budget_table"]
 
 def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str], span: Span, *,
                  freq: Any, has_timeout: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The alert episodes overlapping the window (with ``caused_by_timeouts``) and the tier table."""
+    """The alert episodes overlapping the window (with ``caused_by_timeouts``) and the tier
+    table."""
     bins = bin_events(ev, freq, by=keys, start=span.h_start, end=span.w_end)
     if has_timeout:
         ep, _ = episodes_caused(bins, slo.target, policy, TIMEOUT, freq=freq)
@@ -49,7 +50,8 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, policy: AlertPolic
     """Per group and tier: what the tier did during the incident."""
     ev_t = utc_ns_column(states["bin_end"], "bin_end")
     st = states[(ev_t > start.value) & (ev_t <= end.value)]
-    peaks = st.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long", "burn_short"]].max()
+    peaks = st.groupby([*keys, "tier"], observed=True, sort=False)[["burn_long",
+                                                                    "burn_short"]].max()
     hit = _overlapping(episodes, start, end)
     group_rows = [()] if not keys else list(
         states[keys].drop_duplicates().itertuples(index=False, name=None))
@@ -61,7 +63,8 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, policy: AlertPolic
         for tier in policy.tiers:
             h = hit[sel_g & (hit["tier"].astype(str) == tier.name).to_numpy()]
             row: dict[str, Any] = dict(zip(keys, g, strict=True))
-            row.update(tier=tier.name, severity=tier.severity, burn=tier.burn, long_window=tier.long_window,
+            row.update(tier=tier.name, severity=tier.severity, burn=tier.burn,
+                       long_window=tier.long_window,
                        short_window=tier.short_window if tier.short_window is not None else pd.NaT)
             first: Any = h["start"].min() if len(h) else pd.NaT
             row.update(fired=len(h) > 0, first_alert=first,
@@ -69,8 +72,10 @@ def _tier_table(episodes: pd.DataFrame, states: pd.DataFrame, policy: AlertPolic
                        alert_end=h["end"].max() if len(h) else pd.NaT,
                        caused_by_timeouts=bool(len(h) and h["caused_by_timeouts"].all()))
             pk: Any = (*g, tier.name) if keys else tier.name
-            peak = peaks.loc[pk] if pk in peaks.index else {"burn_long": np.nan, "burn_short": np.nan}
-            row.update(peak_burn_long=float(peak["burn_long"]), peak_burn_short=float(peak["burn_short"]))
+            peak = peaks.loc[pk] if pk in peaks.index else {"burn_long": np.nan,
+                                                            "burn_short": np.nan}
+            row.update(peak_burn_long=float(peak["burn_long"]),
+                       peak_burn_short=float(peak["burn_short"]))
             rows.append(row)
     out = pd.DataFrame(rows)
     for c in ("first_alert", "alert_end"):

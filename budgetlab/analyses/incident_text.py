@@ -16,7 +16,8 @@ from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 
-__all__ = ["prose_duration", "between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
+__all__ = ["prose_duration", "between", "summary_text", "tracker_sentence", "bucket_sentence",
+           "alert_sentence",
            "budget_sentence"]
 
 
@@ -65,9 +66,14 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
     loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
     if loc_e.date() == loc_s.date():
         return f"Between {loc_s:%H:%M} and {loc_e:%H:%M} {loc_s:%Z} on {loc_s:%Y-%m-%d}"
-    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) and loc_e.hour == 0 and loc_e.minute == 0:
+    if (
+        loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz)
+        and loc_e.hour == 0
+        and loc_e.minute == 0
+    ):
         return f"Between {loc_s:%H:%M} and midnight {loc_s:%Z} on {loc_s:%Y-%m-%d}"
-    zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else f"{loc_e:%Z} ({loc_s:%Z} at the start)"
+    zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else (f"{loc_e:%Z} ({loc_s:%Z} at the "
+                                                                 "start)")
     return f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on {loc_e:%Y-%m-%d} {zone}"
 
 
@@ -76,7 +82,8 @@ def _sentence(text: str) -> str:
 
 
 def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, by: Sequence[str],
-                 breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame, buckets: pd.DataFrame,
+                 breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame,
+                 buckets: pd.DataFrame,
                  tiers: pd.DataFrame, policy: AlertPolicy, budget: pd.DataFrame) -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events)."""
@@ -88,7 +95,8 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     return " ".join(parts)
 
 
-def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str], scope: str,
+def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
+                     scope: str,
                      tracker: pd.DataFrame) -> str:
     """When and where, and what the tracker of the worst group did (its first row)."""
     where = "" if scope == "*" else f" ({scope})"
@@ -102,13 +110,17 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     name = f"the {window} tracker{who} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
-    peak = (f"peak {window} burn {row['peak_burn']:.2f} at {_clock(row['peak_burn_at'], tz, start)}, lowest "
-            f"{window} success {row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
-    began = ("had no traffic when the incident began (its window was empty)" if at_start == "no_traffic"
+    peak = (f"peak {window} burn {row['peak_burn']:.2f} at "
+            f"{_clock(row['peak_burn_at'], tz, start)}, lowest "
+            f"{window} success {row['min_success_rate'] * 100:.2f} "
+            "%") if pd.notna(row["peak_burn"]) else "no events"
+    began = ("had no traffic when the incident began (its window was "
+             "empty)" if at_start == "no_traffic"
              else f"was {at_start.upper()} when the incident began")
     if row["transitions"] > 0:
         txt = name + (f" {began} and" if at_start != "healthy" else "")
-        txt += (f" went {row['first_change_to'].upper()} at {_clock(row['first_change_at'], tz, start)} with "
+        txt += (f" went {row['first_change_to'].upper()} at "
+                f"{_clock(row['first_change_at'], tz, start)} with "
                 f"{window} burn {row['first_change_burn']:.2f} ({window} success "
                 f"{row['first_change_rate'] * 100:.2f} %)")
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
@@ -121,13 +133,16 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     elif at_start == "no_traffic":
         txt = f"{name} {began}, then showed {worst.upper()} at worst ({peak})"
     elif at_start != "healthy":
-        txt = f"{name} was already {at_start.upper()} when the incident began and stayed so ({peak})"
+        txt = (f"{name} was already {at_start.upper()} when the incident began and stayed so "
+               f"({peak})")
     else:
         txt = f"{name} stayed HEALTHY throughout ({peak})"
     quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
     if quiet > 0 and worst != "no_traffic":
-        txt += f"; its window was empty for {prose_duration(pd.Timedelta(hours=quiet).round('s'))} of the incident"
-    others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy", "no_traffic"])).sum()) \
+        txt += ("; its window was empty for "
+                f"{prose_duration(pd.Timedelta(hours=quiet).round('s'))} of the incident")
+    others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy",
+                                                                      "no_traffic"])).sum()) \
         if len(tracker) > 1 else 0
     if others:
         txt += f"; {others} other group{'s' if others > 1 else ''} also left HEALTHY"
@@ -149,22 +164,32 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
-        ev_g = b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys else int(b["events"].iloc[0])
+        ev_g = (
+            b.drop_duplicates(subset=list(bkeys) or None)["events"].sum()
+            if bkeys
+            else int(b["events"].iloc[0])
+        )
         ok = int(ev_g) - total_fail
         sli = ok / ev_g
         sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
-        share = "" if (not bkeys and str(top["bucket"]) == TIMEOUT) else f" ({n_to / total_fail * 100:.0f} % of all failures)"
+        share = (
+            ""
+            if (not bkeys and str(top["bucket"]) == TIMEOUT)
+            else f" ({n_to / total_fail * 100:.0f} % of all failures)"
+        )
         txt += (f"; without timeouts{share} the success rate would have"
                 f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
-            txt += (f", and {caused} of the tracker's {n_tr} status change{'s' if n_tr != 1 else ''}"
+            txt += (f", and {caused} of the tracker's {n_tr} status "
+                    f"change{'s' if n_tr != 1 else ''}"
                     " would not have happened")
     return _sentence(txt)
 
 
-def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str], start: pd.Timestamp,
+def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
+                   start: pd.Timestamp,
                    tz: str) -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
     close its page tiers came."""
@@ -194,7 +219,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
         if len(ratio) and np.isfinite(ratio).any():
             r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked at {r['peak_burn_long']:.2f}, "
+            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked at "
+                    f"{r['peak_burn_long']:.2f}, "
                     f"its threshold is {r['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
@@ -204,7 +230,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     return _sentence(txt)
 
 
-def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy, duration: pd.Timedelta) -> str:
+def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
+                    duration: pd.Timedelta) -> str:
     """Failures and events of the incident, its burn rate and its share of the period's budget,
     over every group together: each group's allowed failures under its own SLO are added up
     (``failures - excess_failures`` during the incident, ``period_budget`` over the period), so
@@ -213,8 +240,12 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy, duratio
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
     span = prose_duration(duration)
-    burn = f"burn {n_bad / allowed:.2f} over the incident" if allowed > 0 else "no error budget to burn"
+    burn = (f"burn {n_bad / allowed:.2f} over the "
+            "incident") if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())
-    share = (f"{100.0 * n_bad / period_allowed:.1f} % of a {prose_duration(policy.period)} error budget"
-             if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to compare with")
-    return f"Over its {span} the incident saw {n_bad:,} failures in {n_ev:,} events ({burn}), {share}."
+    share = (f"{100.0 * n_bad / period_allowed:.1f} % of a {prose_duration(policy.period)} error "
+             "budget"
+             if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to "
+                                        "compare with")
+    return (f"Over its {span} the incident saw {n_bad:,} failures in {n_ev:,} events ({burn}), "
+            f"{share}.")

@@ -54,7 +54,8 @@ class Span:
     end: pd.Timestamp
     w_start: pd.Timestamp
     w_end: pd.Timestamp
-    history: pd.Timedelta  # replayed before the window: the longest of the tracker's and the alerts' windows
+    # replayed before the window: the longest of the tracker's and the alerts' windows
+    history: pd.Timedelta
 
     @property
     def h_start(self) -> pd.Timestamp:
@@ -62,14 +63,17 @@ class Span:
 
     @classmethod
     def of(cls, start: Any, end: Any, *, tz: str, context: Any, history: pd.Timedelta) -> Span:
-        start_ts, end_ts = utc_timestamp(start, name="start", tz=tz), utc_timestamp(end, name="end", tz=tz)
+        start_ts, end_ts = utc_timestamp(start, name="start", tz=tz), utc_timestamp(end, name="end",
+                                                                                    tz=tz)
         if end_ts <= start_ts:
             raise ConfigError("end must be after start (the incident is [start, end)).")
         ctx = to_timedelta(context, name="context", allow_zero=True)
-        return cls(start=start_ts, end=end_ts, w_start=start_ts - ctx, w_end=end_ts + ctx, history=history)
+        return cls(start=start_ts, end=end_ts, w_start=start_ts - ctx, w_end=end_ts + ctx,
+                   history=history)
 
 
-def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.DataFrame, int, list[str]]:
+def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.DataFrame, int,
+                                                                           list[str]]:
     """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
     span (cut by the table's own start and end when they come first) and a note when the data
     start too late for the longest window."""
@@ -91,8 +95,10 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.Da
     first_ns = int(ts_ns(ev)[0])
     if i0 == 0 and first_ns > h_start.value:
         have = max(w_start.value - first_ns, 0) / 3.6e12
-        notes.append(f"the data start {have:.1f} h before the report's window (the incident and its context), "
-                     f"less than the {prose_duration(span.history)} of history the longest window needs: "
+        notes.append(f"the data start {have:.1f} h before the report's window (the incident and "
+                     "its context), "
+                     f"less than the {prose_duration(span.history)} of history the longest window "
+                     "needs: "
                      "statuses and burns early in the report may differ from production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])

@@ -39,7 +39,8 @@ from ..windows.groups import group_key_codes
 from .recalibration import wilson_interval
 from .survival import kaplan_meier, km_quantile
 
-__all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts", "parse_thresholds"]
+__all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts",
+           "parse_thresholds"]
 
 _TIMEOUT = "timeout"
 
@@ -56,14 +57,18 @@ class LatencyProfile:
 def attempt_durations(events: pd.DataFrame) -> np.ndarray:
     """The ``duration`` column as int64 ns; refuses a missing, non-timedelta or empty value."""
     if "duration" not in events.columns:
-        raise SchemaError("events have no 'duration' column; read them with read_events(..., duration='<column>', "
+        raise SchemaError("events have no 'duration' column; read them with read_events(..., "
+                          "duration='<column>', "
                           "duration_unit='s') (CLI: --duration COLUMN --duration-unit s).")
     col = events["duration"]
     if not pd.api.types.is_timedelta64_dtype(col.dtype):
-        raise SchemaError(f"events['duration'] must be timedelta64 (it is {col.dtype}); read it with "
-                          "read_events(..., duration='<column>', duration_unit='s'), which says the unit.")
+        raise SchemaError(f"events['duration'] must be timedelta64 (it is {col.dtype}); read it "
+                          "with "
+                          "read_events(..., duration='<column>', duration_unit='s'), which says "
+                          "the unit.")
     if bool(col.isna().any()):
-        raise SchemaError(f"events['duration'] has {int(col.isna().sum())} empty value(s); fill or drop those rows.")
+        raise SchemaError(f"events['duration'] has {int(col.isna().sum())} empty value(s); fill or "
+                          "drop those rows.")
     return np.asarray(col.to_numpy(dtype="timedelta64[ns]").view(np.int64))
 
 
@@ -96,7 +101,8 @@ def group_timeouts(events: pd.DataFrame, keys: Sequence[str], durations: np.ndar
         source = np.where(none, "none: no timeout in the log, durations read as uncensored",
                           "the smallest duration of the group's timeouts").astype(object)
     table = table.copy()
-    table["timeout"] = pd.to_timedelta(np.where(ns == np.iinfo(np.int64).max, np.iinfo(np.int64).min, ns), unit="ns")
+    table["timeout"] = pd.to_timedelta(np.where(ns == np.iinfo(np.int64).max,
+                                                np.iinfo(np.int64).min, ns), unit="ns")
     table["timeout_source"] = source
     return table
 
@@ -115,7 +121,8 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     by : str or list of str, optional
         Group keys.
     freq : str or None
-        Period length (``"1D"``, ``"1h"``; periods start at UTC multiples); ``None``: the whole span.
+        Period length (``"1D"``, ``"1h"``; periods start at UTC multiples); ``None``: the whole
+        span.
     quantiles : list of float
         In (0, 1).
     client_timeout : duration, optional
@@ -162,9 +169,11 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     clipped = np.where(has_to, np.minimum(dur, row_timeout), dur)
     # a success slower than the timeout in force would have been cut there: censored, not good
     ok = events["ok"].to_numpy(dtype=bool) & (~has_to | (dur <= row_timeout))
-    table_to = timeout_ns[group_key_codes(table, keys)[0]] if keys else np.repeat(timeout_ns, len(table))
+    table_to = timeout_ns[group_key_codes(table, keys)[0]] if keys else np.repeat(timeout_ns,
+                                                                                  len(table))
     return LatencyProfile(_shares(table, codes, ok, clipped, thr, table_to, confidence),
-                          _quantiles(table, codes, ok, clipped, qs, table_to, confidence), censoring)
+                          _quantiles(table, codes, ok, clipped, qs, table_to, confidence),
+                          censoring)
 
 
 def _periods(ts: pd.Series, freq: str | None) -> pd.Series:
@@ -174,7 +183,8 @@ def _periods(ts: pd.Series, freq: str | None) -> pd.Series:
         floored: pd.Series = ts.dt.floor(freq)
         return floored
     except ValueError:
-        raise ConfigError(f"freq={freq!r} is not a fixed period; use e.g. '1D', '6h' or None.") from None
+        raise ConfigError(f"freq={freq!r} is not a fixed period; use e.g. '1D', '6h' or "
+                          "None.") from None
 
 
 def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndarray, thr: list[int],
@@ -183,7 +193,8 @@ def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndar
     attempts = np.bincount(codes, minlength=n).astype(np.int64)
     parts = []
     for t in thr:  # a loop over thresholds
-        good = np.bincount(codes, weights=(ok & (dur <= t)).astype(np.float64), minlength=n).astype(np.int64)
+        good = np.bincount(codes, weights=(ok & (dur <= t)).astype(np.float64),
+                           minlength=n).astype(np.int64)
         lo, hi = wilson_interval(good, attempts, confidence)
         part = table.copy()
         part["threshold"] = pd.Timedelta(t, unit="ns")
@@ -192,7 +203,8 @@ def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndar
         part["share_low"], part["share_high"] = lo, hi
         part["at_or_above_timeout"] = (timeout_ns != np.iinfo(np.int64).min) & (t >= timeout_ns)
         parts.append(part)
-    return pd.concat(parts, ignore_index=True).sort_values([*table.columns, "threshold"], kind="stable",
+    return pd.concat(parts, ignore_index=True).sort_values([*table.columns, "threshold"],
+                                                           kind="stable",
                                                            ignore_index=True)
 
 
@@ -212,7 +224,8 @@ def _quantiles(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.n
     out["attempts"] = np.array([r[2] for r in rows], dtype=np.int64)
     out["successes"] = np.array([r[3] for r in rows], dtype=np.int64)
     for col, pos in (("value", 4), ("ci_low", 5), ("ci_high", 6)):
-        out[col] = pd.to_timedelta([np.nan if r[pos] is None else r[pos] for r in rows], unit="ns").as_unit("ns")
+        out[col] = pd.to_timedelta([np.nan if r[pos] is None else r[pos] for r in rows],
+                                   unit="ns").as_unit("ns")
     out["above_timeout"] = np.array([r[4] is None for r in rows], dtype=bool)
     out["ci_high_above_timeout"] = np.array([r[6] is None for r in rows], dtype=bool)
     to = timeout_ns[[r[0] for r in rows]] if rows else np.zeros(0, dtype=np.int64)

@@ -65,10 +65,14 @@ class LatencyRecalibration:
     frontier: pd.DataFrame
 
 
-def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[Any, Any], thresholds: Any = None,
-                        by: str | Sequence[str] | None = None, candidates: Sequence[float] | None = None,
-                        max_share: float = 0.01, limit_status: str = "critical", client_timeout: Any = None,
-                        confidence: float = 0.95, n_boot: int = 200, seed: int = 0) -> LatencyRecalibration:
+def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[Any, Any],
+                        thresholds: Any = None,
+                        by: str | Sequence[str] | None = None,
+                        candidates: Sequence[float] | None = None,
+                        max_share: float = 0.01, limit_status: str = "critical",
+                        client_timeout: Any = None,
+                        confidence: float = 0.95, n_boot: int = 200,
+                        seed: int = 0) -> LatencyRecalibration:
     """The supported target of each latency threshold, and the frontier (see the module doc).
 
     Parameters
@@ -84,7 +88,8 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     by : str or list of str, optional
         Group keys.
     candidates : list of float, optional
-        Candidate targets; default :data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`
+        Candidate targets; default
+        :data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`
         up to 99.9 %.
     max_share, limit_status, confidence, n_boot, seed
         The rule and its bootstrap interval.
@@ -112,13 +117,16 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
                     n_boot=n_boot, seed=seed)
         return _per_slo(events, per, keys, lambda one: latency_recalibrate(events, slo=one, **opts))
     if not isinstance(slo, SLO):
-        raise ConfigError(f"slo= must be an SLO, a PerGroup or a mapping of group keys to SLOs, not "
+        raise ConfigError("slo= must be an SLO, a PerGroup or a mapping of group keys to SLOs, "
+                          "not "
                           f"{type(slo).__name__}.")
     check_argument("limit_status", limit_status, STATUSES[1:])
     max_share = check_fraction("max_share", max_share)
     confidence = check_fraction("confidence", confidence)
     n_boot = check_whole("n_boot", n_boot, low=1, high=100_000)
-    cands = np.array(sorted(candidates if candidates is not None else [t for t in USUAL_TARGETS if t <= 0.999]))
+    cands = np.array(
+        sorted(candidates if candidates is not None else [t for t in USUAL_TARGETS if t <= 0.999])
+    )
     for c in cands:
         check_fraction("candidates", c)
     dur = attempt_durations(events)
@@ -132,7 +140,8 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     ok = events["ok"].to_numpy(dtype=bool) & in_time
     limit = list(STATUSES[STATUSES.index(limit_status):])
     t0 = int(events["ts"].iloc[0].value) if len(events) else 0
-    n_days = max(1, -(-(int(events["ts"].iloc[-1].value) - t0 + 1) // _DAY_NS)) if len(events) else 1
+    n_days = max(1,
+                 -(-(int(events["ts"].iloc[-1].value) - t0 + 1) // _DAY_NS)) if len(events) else 1
     bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
     obs = np.zeros_like(bad)
     for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
@@ -141,9 +150,12 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
             spans = status_spans(base, replace(slo, target=float(c)), by=keys or None)
             b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
-    out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot, seed)
-    _withhold_thin(out, np.bincount(gcodes, minlength=len(censoring)), (obs[:, 0, 0, :] > 0).sum(-1))
-    out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns, dtype=np.int64), unit="ns")
+    out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot,
+                  seed)
+    _withhold_thin(out, np.bincount(gcodes, minlength=len(censoring)), (obs[:, 0, 0,
+                                                                            :] > 0).sum(-1))
+    out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns,
+                                                    dtype=np.int64), unit="ns")
     out.summary["current_target"] = float(slo.target)
     return out
 
@@ -155,7 +167,8 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
     need_group_keys(keys)
     key_table = group_key_codes(events, keys)[1]
     slos = per.resolve(key_table)
-    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
+    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None),
+                                          slos, strict=True)}
     merged: dict[str, pd.DataFrame] = {}
     for i, one in enumerate(dict.fromkeys(slos)):
         result = run(one)
@@ -173,7 +186,8 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
 def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
     ok = events["ok"].to_numpy(dtype=bool)
     if not ok.any():
-        raise ConfigError("no successes to take default thresholds from; give thresholds=['10s', ...].")
+        raise ConfigError("no successes to take default thresholds from; give thresholds=['10s', "
+                          "...].")
     q = np.quantile(dur[ok], DEFAULT_QUANTILES)
     return sorted({int(-(-int(x) // 10**8) * 10**8) for x in q})
 
@@ -198,7 +212,8 @@ def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys
     flat = g[row] * n_days + np.clip(day, 0, n_days - 1)
     size = len(censoring) * n_days
     obs = np.bincount(flat, weights=(hi - lo).astype(np.float64), minlength=size)
-    bad = np.bincount(flat, weights=np.where(is_bad[row], hi - lo, 0).astype(np.float64), minlength=size)
+    bad = np.bincount(flat, weights=np.where(is_bad[row], hi - lo, 0).astype(np.float64),
+                      minlength=size)
     return bad.reshape(len(censoring), n_days), obs.reshape(len(censoring), n_days)
 
 
@@ -206,7 +221,8 @@ def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFram
     if not keys:
         return np.zeros(len(spans), dtype=np.int64)
     index = pd.MultiIndex.from_frame(censoring[list(keys)].astype(str))
-    return np.asarray(index.get_indexer(pd.MultiIndex.from_frame(spans[list(keys)].astype(str))), dtype=np.int64)
+    return np.asarray(index.get_indexer(pd.MultiIndex.from_frame(spans[list(keys)].astype(str))),
+                      dtype=np.int64)
 
 
 def _supported(share: np.ndarray, cands: np.ndarray, max_share: float) -> np.ndarray:
@@ -216,7 +232,8 @@ def _supported(share: np.ndarray, cands: np.ndarray, max_share: float) -> np.nda
     return np.where(ok.any(axis=-2), cands[idx], np.nan)
 
 
-def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands: np.ndarray, bad: np.ndarray,
+def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands: np.ndarray,
+            bad: np.ndarray,
             obs: np.ndarray, current: np.ndarray, max_share: float, confidence: float, n_boot: int,
             seed: int) -> LatencyRecalibration:
     tot_obs = obs.sum(-1)
@@ -233,12 +250,15 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     g_i, t_i, c_i = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)),
                                                    np.arange(len(cands)), indexing="ij"))
     table = key_table.iloc[g_i].reset_index(drop=True)
-    table["threshold"] = pd.to_timedelta(np.array(thr, dtype=np.int64)[t_i], unit="ns").as_unit("ns")
+    table["threshold"] = pd.to_timedelta(np.array(thr, dtype=np.int64)[t_i],
+                                         unit="ns").as_unit("ns")
     table["target"] = cands[c_i]
     table["limit_share"] = share[g_i, t_i, c_i]
-    table["observed_time"] = pd.to_timedelta(np.round(tot_obs[g_i, t_i, c_i]).astype(np.int64), unit="ns")
+    table["observed_time"] = pd.to_timedelta(np.round(tot_obs[g_i, t_i, c_i]).astype(np.int64),
+                                             unit="ns")
     table["supported"] = share[g_i, t_i, c_i] <= max_share
-    g_s, t_s = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)), indexing="ij"))
+    g_s, t_s = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)),
+                                               indexing="ij"))
     summary = key_table.iloc[g_s].reset_index(drop=True)
     summary["threshold"] = table["threshold"].iloc[::len(cands)].to_numpy()
     summary["supported_target"] = supported[g_s, t_s]
@@ -265,13 +285,16 @@ def _withhold_thin(out: LatencyRecalibration, events: np.ndarray, traffic_days: 
     why = np.array([bool(w) for w in reasons(out.table, "target")], dtype=bool)
     out.table["supported"] = out.table["supported"].to_numpy(dtype=bool) & ~why
     why_f = reasons(out.frontier, "target")
-    out.frontier["smallest_threshold"] = out.frontier["smallest_threshold"].mask(np.array([bool(w) for w in why_f]))
+    out.frontier["smallest_threshold"] = out.frontier["smallest_threshold"].mask(
+        np.array([bool(w) for w in why_f])
+    )
     out.frontier["note"] = [w or n for w, n in zip(why_f, out.frontier["note"], strict=True)]
     why_s = reasons(out.summary, "supported_target")
     thin = np.array([bool(w) for w in why_s], dtype=bool)
     for col in ("supported_target", "supported_low", "supported_high"):
         out.summary[col] = np.where(thin, np.nan, out.summary[col].to_numpy(dtype=np.float64))
-    out.summary["note"] = [f"withheld: {w}" if w else n for w, n in zip(why_s, out.summary["note"], strict=True)]
+    out.summary["note"] = [f"withheld: {w}" if w else n for w, n in zip(why_s, out.summary["note"],
+                                                                        strict=True)]
 
 
 def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:
@@ -291,5 +314,6 @@ def _frontier(table: pd.DataFrame, keys: Sequence[str], cands: np.ndarray) -> pd
     grid = table.drop_duplicates([*keys, "target"])[[*keys, "target"]].reset_index(drop=True)
     out = grid.merge(first.reset_index(), on=[*keys, "target"], how="left")
     out = out.rename(columns={"threshold": "smallest_threshold"})
-    out["note"] = np.where(out["smallest_threshold"].isna(), "no threshold in the grid supports this target", "")
+    out["note"] = np.where(out["smallest_threshold"].isna(),
+                           "no threshold in the grid supports this target", "")
     return out

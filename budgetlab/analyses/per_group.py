@@ -26,7 +26,8 @@ GROUP_TABLES = ("states", "transitions", "tracker", "alerts", "tiers", "budget")
 _SAME_ROWS = ("states", "tiers", "budget", "buckets", "over_time")
 
 
-def group_mask(table: pd.DataFrame, keys: Sequence[str], mine: dict[tuple[str, ...], bool]) -> np.ndarray:
+def group_mask(table: pd.DataFrame, keys: Sequence[str], mine: dict[tuple[str, ...],
+                                                                    bool]) -> np.ndarray:
     """Rows of ``table`` whose group (its ``keys`` as text) is ``True`` in ``mine``."""
     if not len(table):
         return np.zeros(0, dtype=bool)
@@ -42,7 +43,9 @@ def need_group_keys(keys: Sequence[str]) -> list[str]:
     return list(keys)
 
 
-def per_slo_rows(events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SLO], pd.DataFrame]) -> pd.DataFrame:
+def per_slo_rows(
+    events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SLO], pd.DataFrame]
+) -> pd.DataFrame:
     """Per-group SLOs for an analysis with one row set per group: ``run`` with each distinct SLO
     on the whole table, each group's rows taken from the run with its own SLO (the row order and
     columns of one run; ``attrs["slo"]`` is ``per``)."""
@@ -51,7 +54,8 @@ def per_slo_rows(events: pd.DataFrame, per: PerGroup, by: Any, run: Callable[[SL
         raise InputError("events is empty; there is nothing to break down.")
     key_table = group_key_codes(events, keys)[1]
     slos = per.resolve(key_table)
-    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None), slos, strict=True)}
+    slo_of = {tuple(k): s for k, s in zip(key_table.astype(str).itertuples(index=False, name=None),
+                                          slos, strict=True)}
     out = pd.DataFrame()
     for i, one in enumerate(dict.fromkeys(slos)):
         table = run(one)
@@ -69,20 +73,26 @@ def _ordered(name: str, frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFram
     elif name == "alerts":
         frame = frame.sort_values([*keys, "start", "tier"], kind="stable")
     elif name == "tracker":  # the worst group first: status, then peak burn
-        rank = frame["worst_status"].cat.codes.to_numpy() * 1e6 + frame["peak_burn"].fillna(0.0).to_numpy()
+        rank = (
+            frame["worst_status"].cat.codes.to_numpy() * 1e6
+            + frame["peak_burn"].fillna(0.0).to_numpy()
+        )
         frame = frame.iloc[np.argsort(-rank, kind="stable")]
     return frame.reset_index(drop=True)
 
 
-def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequence[str], bkeys: Sequence[str],
+def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequence[str],
+                 bkeys: Sequence[str],
                  slo_of: dict[tuple[str, ...], SLO]) -> dict[str, pd.DataFrame]:
     """The report's tables from one run per distinct SLO: ``runs`` holds ``(slo, tables)``;
     ``slo_of`` maps each group (its keys as text) to its SLO. Tables with the same rows in every run
     (``states``, ``tiers``, ``budget``, ``buckets``, ``over_time``) keep their order; the others
     (``transitions``, ``tracker``, ``alerts``) are put in their documented order."""
     if not set(keys) <= set(bkeys):
-        raise ConfigError(f"with per-group SLOs the bucket breakdown needs the group keys {list(keys)} among its "
-                          "breakdown_by keys (burn rates depend on each group's target); add them to breakdown_by.")
+        raise ConfigError("with per-group SLOs the bucket breakdown needs the group keys "
+                          f"{list(keys)} among its "
+                          "breakdown_by keys (burn rates depend on each group's target); add them "
+                          "to breakdown_by.")
     out: dict[str, pd.DataFrame] = {}
     for name in (*GROUP_TABLES, "buckets", "over_time"):
         parts = []
@@ -90,18 +100,24 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
             mine = {k: s == slo for k, s in slo_of.items()}
             table = tables[name]
             parts.append((table, group_mask(table, keys, mine)))
-        if name in _SAME_ROWS:  # the same rows in every run: take each group's rows from its own run
+        # the same rows in every run: take each group's rows from its own run
+        if name in _SAME_ROWS:
             base = parts[0][0].copy()
             for table, m in parts[1:]:
                 if len(table) != len(base):
-                    raise ConfigError(f"the per-group replays disagree on the rows of {name}; give one policy for "
+                    raise ConfigError(f"the per-group replays disagree on the rows of {name}; give "
+                                      "one policy for "
                                       "every group (policy=...).")
                 base.loc[m] = table.loc[m]
             base.attrs.update(parts[0][0].attrs)
             out[name] = base
             continue
         frames = [t[m] for t, m in parts]
-        frame = pd.concat(frames, ignore_index=True) if any(len(f) for f in frames) else parts[0][0].iloc[0:0]
+        frame = (
+            pd.concat(frames, ignore_index=True)
+            if any(len(f) for f in frames)
+            else parts[0][0].iloc[0:0]
+        )
         frame.attrs.update(parts[0][0].attrs)
         out[name] = _ordered(name, frame, keys)
     return out

@@ -38,7 +38,8 @@ __all__ = [
     "change_flags",
 ]
 
-_CALENDAR_ALIASES = {"day": "day", "1d": "day", "24h": "day", "week": "week", "1w": "week", "7d": "week",
+_CALENDAR_ALIASES = {"day": "day", "1d": "day", "24h": "day", "week": "week", "1w": "week",
+                     "7d": "week",
                      "month": "month", "1m": "month"}
 
 
@@ -67,7 +68,8 @@ def parse_window(spec: Any) -> WindowSpec:
         _, _, rest = spec.strip().lower().partition(":")
         name = _CALENDAR_ALIASES.get(rest.strip() or "day")
         if name is None:
-            raise ConfigError(f"window {spec!r}: use 'calendar:day', 'calendar:week' or 'calendar:month'.")
+            raise ConfigError(f"window {spec!r}: use 'calendar:day', 'calendar:week' or "
+                              "'calendar:month'.")
         return WindowSpec(f"calendar:{name}", "calendar", calendar=name)
     td = to_timedelta(spec, name="window")
     return WindowSpec(duration_label(td), "rolling", window_ns=int(td.value))
@@ -107,7 +109,8 @@ class Sorted:
         """Seed status codes of every (sorted) row with one target per group
         (:func:`budgetlab.budget.figures.seed_status_codes`, ``slo.min_events`` hold included)."""
         same = len(targets) > 0 and bool(np.all(targets == targets[0]))
-        target = float(targets[0]) if same else np.repeat(np.asarray(targets, dtype=np.float64), np.diff(self.bounds))
+        target = float(targets[0]) if same else np.repeat(np.asarray(targets, dtype=np.float64),
+                                                          np.diff(self.bounds))
         return seed_status_codes(total, failures, target, slo, first_in_group(self.bounds))
 
     def scatter(self, values: np.ndarray) -> np.ndarray:
@@ -151,13 +154,16 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndar
         items = list(target.items())
         if all(isinstance(k, tuple) for k, _ in items):
             if not by or any(len(k) != len(by) for k, _ in items):
-                raise ConfigError(f"target mapping keys must be tuples of the group keys {list(by)}.")
+                raise ConfigError("target mapping keys must be tuples of the group keys "
+                                  f"{list(by)}.")
             table = pd.DataFrame([list(k) for k, _ in items], columns=list(by))
         else:
-            col = next((c for c in by if set(keys[c].astype(str)) <= {str(k) for k, _ in items}), None)
+            col = next((c for c in by if set(keys[c].astype(str)) <= {str(k) for k, _ in items}),
+                       None)
             if col is None:
                 raise ConfigError(
-                    f"target mapping must give a target for every value of one group key ({list(by) or 'none'}); "
+                    "target mapping must give a target for every value of one group key "
+                    f"({list(by) or 'none'}); "
                     "or pass a DataFrame with key columns and 'target'."
                 )
             table = pd.DataFrame({col: [str(k) for k, _ in items]})

@@ -104,13 +104,15 @@ def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
     --------
     >>> from budgetlab import SLO, as_events, replay
     >>> ts = pd.date_range("2026-01-01", periods=6, freq="5min")
-    >>> st = replay(as_events(ts, [True, False, True, True, True, True]), SLO(target=0.5, window="5min"))
+    >>> st = replay(as_events(ts, [True, False, True, True, True, True]), SLO(target=0.5,
+    ...                                                                       window="5min"))
     >>> st["status"].tolist()
     ['healthy', 'exhausted', 'exhausted', 'healthy', 'healthy', 'healthy']
     >>> hysteresis(st, "15min")["status"].tolist()
     ['healthy', 'exhausted', 'exhausted', 'exhausted', 'healthy', 'healthy']
     """
-    if not isinstance(states, pd.DataFrame) or "status" not in states.columns or "ts" not in states.columns:
+    if not isinstance(states,
+                      pd.DataFrame) or "status" not in states.columns or "ts" not in states.columns:
         raise InputError("hysteresis() takes the DataFrame returned by budgetlab.replay().")
     dwell_ns = int(to_timedelta(min_dwell, name="min_dwell", allow_zero=True).value)
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
@@ -123,7 +125,8 @@ def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
         inside = np.ones(len(t) - 1, dtype=bool)
         inside[bounds[1:-1] - 1] = False  # pairs across groups
         if bool(np.any((t[1:] < t[:-1]) & inside)):
-            raise InputError("states must be in time order within each group (as replay() returns them).")
+            raise InputError("states must be in time order within each group (as replay() returns "
+                             "them).")
     shown = dwell_codes(t, code, bounds, dwell_ns)
     if order is not None:
         back = np.empty_like(shown)
@@ -135,7 +138,8 @@ def hysteresis(states: pd.DataFrame, min_dwell: Any) -> pd.DataFrame:
     return out
 
 
-def dwell_codes(t: np.ndarray, code: np.ndarray, bounds: np.ndarray, min_dwell_ns: int) -> np.ndarray:
+def dwell_codes(t: np.ndarray, code: np.ndarray, bounds: np.ndarray,
+                min_dwell_ns: int) -> np.ndarray:
     """Apply the minimum dwell time to status codes (sorted by group, then time).
 
     Escalation is immediate; a drop to a less severe status happens only once the shown status
@@ -161,7 +165,8 @@ def dwell_codes(t: np.ndarray, code: np.ndarray, bounds: np.ndarray, min_dwell_n
         d = 0
         entered = 0
         last_g = -1
-        for i, j, g, s in zip(change.tolist(), nxt.tolist(), grp.tolist(), code[change].tolist(), strict=True):
+        for i, j, g, s in zip(change.tolist(), nxt.tolist(), grp.tolist(), code[change].tolist(),
+                              strict=True):
             if g != last_g:
                 d, last_g = 0, g
             if s > d:

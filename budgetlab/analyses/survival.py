@@ -81,12 +81,15 @@ def kaplan_meier(durations: Any, observed: Any) -> KaplanMeier:
     times, at_risk, events = uniq[keep], at_risk[keep], events[keep].astype(np.int64)
     survival: FloatArray = np.cumprod(1.0 - events / at_risk, dtype=np.float64)
     alive = at_risk > events
-    term = np.divide(events, at_risk * (at_risk - events).astype(np.float64), out=np.zeros(len(times)), where=alive)
+    term = np.divide(events, at_risk * (at_risk - events).astype(np.float64),
+                     out=np.zeros(len(times)), where=alive)
     variance = np.where(survival > 0, survival**2 * np.cumsum(term), 0.0)
     return KaplanMeier(times, at_risk, events, survival, variance, last)
 
 
-def km_quantile(km: KaplanMeier, q: float, *, confidence: float = 0.95) -> tuple[float | None, float | None, float | None]:
+def km_quantile(km: KaplanMeier, q: float, *, confidence: float = 0.95) -> tuple[float | None,
+                                                                                 float | None,
+                                                                                 float | None]:
     """``(quantile, low, high)`` of the time to event: Brookmeyer–Crowley (see the module doc);
     ``None`` for a value above the last observation.
 

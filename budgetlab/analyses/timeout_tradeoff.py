@@ -74,26 +74,32 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     censoring = group_timeouts(events, keys, dur, client_timeout)
     current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
     if (current == _NONE).any():
-        raise ConfigError("the log shows no client timeout (no 'timeout' rows); say the one in force with "
+        raise ConfigError("the log shows no client timeout (no 'timeout' rows); say the one in "
+                          "force with "
                           "client_timeout= (CLI: --client-timeout 60s).")
     longer = [c for c in cands if c > int(current.min())]
     if longer:
-        raise ConfigError(f"a client timeout of {pd.Timedelta(longer[0], unit='ns')} is longer than the one in force "
-                          f"({pd.Timedelta(int(current.min()), unit='ns')}): the attempts cut there have unknown "
-                          "durations beyond it, so what a longer timeout would do is not in the data; give candidates "
+        raise ConfigError(f"a client timeout of {pd.Timedelta(longer[0], unit='ns')} is longer "
+                          "than the one in force "
+                          f"({pd.Timedelta(int(current.min()), unit='ns')}): the attempts cut "
+                          "there have unknown "
+                          "durations beyond it, so what a longer timeout would do is not in the "
+                          "data; give candidates "
                           "at or below it.")
     thr = None if threshold is None else to_ns(threshold, name="threshold")
     codes = group_key_codes(events, keys)[0]
     n = len(censoring)
     row_current = current[codes]
-    ok = events["ok"].to_numpy(dtype=bool) & (dur <= row_current)  # slower: cut at the timeout in force
+    # slower: cut at the timeout in force
+    ok = events["ok"].to_numpy(dtype=bool) & (dur <= row_current)
     timed_out_now = (events["bucket"].astype(str) == "timeout").to_numpy() | (dur > row_current)
     dur = np.minimum(dur, row_current)
     attempts = np.bincount(codes, minlength=n).astype(np.int64)
     parts = []
     for c in cands:  # a loop over candidates
         cut = dur > c
-        timed_out = np.bincount(codes, weights=(cut | timed_out_now).astype(np.float64), minlength=n)
+        timed_out = np.bincount(codes, weights=(cut | timed_out_now).astype(np.float64),
+                                minlength=n)
         lost = np.bincount(codes, weights=(ok & cut).astype(np.float64), minlength=n)
         saved = np.bincount(codes, weights=np.maximum(dur - c, 0).astype(np.float64), minlength=n)
         kept = np.bincount(codes, weights=(ok & ~cut).astype(np.float64), minlength=n)
@@ -103,11 +109,16 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         part["client_timeout"] = pd.Timedelta(c, unit="ns")
         part["current"] = pd.to_timedelta(current, unit="ns").as_unit("ns")
         part["attempts"] = attempts
-        part["timed_out"], part["successes_lost"] = timed_out.astype(np.int64), lost.astype(np.int64)
+        part["timed_out"], part["successes_lost"] = (
+            timed_out.astype(np.int64),
+            lost.astype(np.int64),
+        )
         den = np.maximum(attempts, 1)
         part["timed_out_share"], part["successes_lost_share"] = timed_out / den, lost / den
-        part["wait_saved"] = pd.to_timedelta(np.round(saved).astype(np.int64), unit="ns").as_unit("ns")
-        part["wait_saved_per_attempt"] = pd.to_timedelta(np.round(saved / den).astype(np.int64), unit="ns").as_unit("ns")
+        part["wait_saved"] = pd.to_timedelta(np.round(saved).astype(np.int64),
+                                             unit="ns").as_unit("ns")
+        part["wait_saved_per_attempt"] = pd.to_timedelta(np.round(saved / den).astype(np.int64),
+                                                         unit="ns").as_unit("ns")
         part["availability"], part["latency_sli"] = kept / den, within / den
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)

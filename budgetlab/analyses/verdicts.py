@@ -31,7 +31,8 @@ from .._util.validation import check_fraction
 from ..errors import ConfigError
 from .recalibration import MIN_HISTORY_DAYS, Recalibration, wilson_interval
 
-__all__ = ["Verdict", "VERDICT_COLUMNS", "MIN_EVENTS", "target_verdicts", "page_verdict", "cause_verdict",
+__all__ = ["Verdict", "VERDICT_COLUMNS", "MIN_EVENTS", "target_verdicts", "page_verdict",
+           "cause_verdict",
            "verdicts_table", "bucket_phrase", "percent", "minutes"]
 
 #: Fewest events in the history for a verdict on a target.
@@ -95,7 +96,9 @@ def percent(x: Any, digits: int = 2) -> str:
     >>> percent(0.93801), percent(0.5, 0), percent(float("nan"))
     ('93.80 %', '50 %', 'n/a')
     """
-    return "n/a" if x is None or pd.isna(x) or not np.isfinite(x) else f"{100 * float(x):.{digits}f} %"
+    return (
+        "n/a" if x is None or pd.isna(x) or not np.isfinite(x) else f"{100 * float(x):.{digits}f} %"
+    )
 
 
 def minutes(td: Any) -> str:
@@ -141,13 +144,15 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
     Examples
     --------
     >>> from budgetlab import recalibrate, synth
-    >>> events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None, session_ids=False)
+    >>> events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None,
+    ...                            session_ids=False)
     >>> v = target_verdicts(recalibrate(events, by="captcha_type", target=0.95, n_boot=0))
     >>> v.loc[0, "caveat"]
     'provisional: 2.0 days of history, less than the 14 days a verdict needs'
     """
     if not isinstance(rec, Recalibration):
-        raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() returns.")
+        raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() "
+                          "returns.")
     s = rec.summary
     by = list(rec.settings.get("by", []))
     limit = str(rec.settings.get("limit_status", "exhausted"))
@@ -157,11 +162,14 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         group = _group_text(r, by)
         n, f, days = int(r["events"]), int(r["failures"]), float(r["history_days"])
         cur = float(r["current_target"])
-        evidence = (f"{n:,} events, {f:,} failures over {days:.1f} days; success {percent(r['success_rate'])} "
+        evidence = (f"{n:,} events, {f:,} failures over {days:.1f} days; success "
+                    f"{percent(r['success_rate'])} "
                     f"({100 * conf:g} % interval {percent(r['ci_low'])} – {percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
-            evidence += f"; {limit} or worse {percent(r['current_share_limit'], 1)} of the time under {_tpct(cur)}"
-        caveat = (f"provisional: {days:.1f} days of history, less than the {min_days:g} days a verdict needs"
+            evidence += (f"; {limit} or worse {percent(r['current_share_limit'], 1)} of the time "
+                         f"under {_tpct(cur)}")
+        caveat = (f"provisional: {days:.1f} days of history, less than the {min_days:g} days a "
+                  "verdict needs"
                   if days < min_days else "")
         subject = f"target {_tpct(cur)} for {group}" if np.isfinite(cur) else f"target for {group}"
         withheld = ""
@@ -176,17 +184,21 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         else:
             action = str(r.get("action", "") or "")
-            sentence = f"The current {subject} is {_TARGET_WORDS[verdict]}" + (f" ({action})" if action else "") \
+            sentence = (f"The current {subject} is "
+                        f"{_TARGET_WORDS[verdict]}") + (f" ({action})" if action else "") \
                 + f": {evidence}."
         if caveat:
             sentence += f" ({caveat.capitalize()}.)"
         rec_t = float(r["recommended_target"])
         rec_txt = _recommendation(r, group, caveat, min_events)
         row = {k: r[k] for k in by}
-        row.update(subject=subject, verdict=verdict, sentence=sentence, evidence=evidence, withheld=withheld,
-                   caveat=caveat, recommended_target=rec_t if n >= min_events else np.nan, recommendation=rec_txt)
+        row.update(subject=subject, verdict=verdict, sentence=sentence, evidence=evidence,
+                   withheld=withheld,
+                   caveat=caveat, recommended_target=rec_t if n >= min_events else np.nan,
+                   recommendation=rec_txt)
         rows.append(row)
-    out = pd.DataFrame(rows, columns=[*by, *VERDICT_COLUMNS, "recommended_target", "recommendation"])
+    out = pd.DataFrame(rows, columns=[*by, *VERDICT_COLUMNS, "recommended_target",
+                                      "recommendation"])
     out.attrs["by"] = by
     return out
 
@@ -195,7 +207,8 @@ def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> s
     """The sentence on the recommended target of one summary row ``r``, or why there is none."""
     n, days, rec_t = int(r["events"]), float(r["history_days"]), float(r["recommended_target"])
     if n < min_events:
-        return (f"No recommendation for {group}: only {n:,} events in the history; a recommendation "
+        return (f"No recommendation for {group}: only {n:,} events in the history; a "
+                "recommendation "
                 f"needs at least {min_events:,}.")
     if not np.isfinite(rec_t):
         return f"No recommendation for {group}: {r['recommendation_note']}."
@@ -206,7 +219,8 @@ def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> s
     return text + f", from {n:,} events over {days:.1f} days" + (f"; {caveat}." if caveat else ".")
 
 
-def page_verdict(failures: int, events: int, *, target: float, threshold: float, confidence: float = 0.95,
+def page_verdict(failures: int, events: int, *, target: float, threshold: float,
+                 confidence: float = 0.95,
                  subject: str = "the page") -> Verdict:
     """Was a page justified? The window's burn rate ``failures / (events (1 - target))`` with the
     Wilson interval of its failure ratio: **justified** when the interval's lower bound lies above
@@ -245,7 +259,8 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     n, f = int(events), int(failures)
     budget = 1 - target
     if n == 0:
-        return Verdict(subject, None, f"No verdict on {subject}: the window held no events.", "0 events",
+        return Verdict(subject, None, f"No verdict on {subject}: the window held no events.",
+                       "0 events",
                        withheld="the window held no events")
     lo_s, hi_s = wilson_interval(n - f, n, confidence)
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
@@ -253,13 +268,17 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     evidence = (f"{f:,} failures in {n:,} events: burn {burn:.2f} ({100 * confidence:g} % interval "
                 f"{b_lo:.3g} – {b_hi:.3g}) against the threshold {threshold:g}")
     if b_lo > threshold:
-        return Verdict(subject, "justified", f"{subject[0].upper() + subject[1:]} was justified: {evidence}.", evidence)
+        return Verdict(subject, "justified",
+                       f"{subject[0].upper() + subject[1:]} was justified: {evidence}.", evidence)
     if b_hi <= threshold:
-        return Verdict(subject, "not_justified", f"{subject[0].upper() + subject[1:]} was not justified: {evidence}.",
+        return Verdict(subject, "not_justified",
+                       f"{subject[0].upper() + subject[1:]} was not justified: {evidence}.",
                        evidence)
-    why = (f"the burn interval {b_lo:.3g} – {b_hi:.3g} straddles the threshold {threshold:g}: too few events "
+    why = (f"the burn interval {b_lo:.3g} – {b_hi:.3g} straddles the threshold {threshold:g}: too "
+           "few events "
            f"({n:,}) to tell")
-    return Verdict(subject, None, f"No verdict on {subject}: {why} ({evidence}).", evidence, withheld=why)
+    return Verdict(subject, None, f"No verdict on {subject}: {why} ({evidence}).", evidence,
+                   withheld=why)
 
 
 def bucket_phrase(bucket: Any) -> str:
@@ -272,7 +291,8 @@ def bucket_phrase(bucket: Any) -> str:
     return f"{bucket} failures"
 
 
-def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages", min_total: int = 1) -> Verdict:
+def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages",
+                  min_total: int = 1) -> Verdict:
     """Did the failure bucket ``bucket`` alone cause ``caused`` of ``total`` alerts, pages or status
     changes (as :func:`budgetlab.bucket_breakdown` counts them)? The bucket is named as the data
     name it; withheld when fewer than ``min_total`` are there to attribute.
@@ -282,7 +302,8 @@ def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages", 
     >>> cause_verdict(0, 0, bucket="timeout").withheld
     'there were no pages to attribute'
     """
-    if isinstance(caused, bool) or int(caused) != caused or int(total) != total or not 0 <= caused <= total:
+    if isinstance(caused,
+                  bool) or int(caused) != caused or int(total) != total or not 0 <= caused <= total:
         raise ConfigError("caused and total must be whole numbers with 0 <= caused <= total.")
     name = bucket_phrase(bucket)
     subject = f"{what} caused by {name}"
@@ -290,7 +311,9 @@ def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages", 
     if total < max(min_total, 1):
         why = f"there were no {what} to attribute" if total == 0 else \
             f"only {int(total):,} {what}; attributing them needs at least {min_total:,}"
-        return Verdict(subject, None, f"No verdict on the {subject}: {why}.", evidence, withheld=why)
+        return Verdict(subject, None, f"No verdict on the {subject}: {why}.", evidence,
+                       withheld=why)
     share = caused / total
-    sentence = f"{name} alone caused {int(caused):,} of the {int(total):,} {what} ({100 * share:.0f} %)."
+    sentence = (f"{name} alone caused {int(caused):,} of the {int(total):,} {what} "
+                f"({100 * share:.0f} %).")
     return Verdict(subject, "caused" if caused else "not_caused", sentence, evidence)

@@ -50,7 +50,8 @@ def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np
 
 
 def clock_events(srt: Sorted, spec: WindowSpec, lo_ns: int, hi_ns: int) -> np.ndarray:
-    """Per group, the events in the evaluated span (after each stretch's warm-up, in ``[lo_ns, hi_ns]``)."""
+    """Per group, the events in the evaluated span (after each stretch's warm-up, in ``[lo_ns,
+    hi_ns]``)."""
     if spec.kind == "rolling":
         keep = evaluated_events(srt.t, srt.bounds, spec.window_ns, lo_ns, hi_ns)
     else:
@@ -69,7 +70,8 @@ class ClockFigures:
     round_trips: np.ndarray
 
 
-def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, hi_ns: int, *, round_trip_ns: int,
+def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, hi_ns: int, *,
+                  round_trip_ns: int,
                   min_dwell_ns: int = 0) -> ClockFigures:
     """Time at each status, observed and no-traffic time, status changes and ``healthy ->
     warning -> healthy`` round trips (within ``round_trip_ns``) of every group.
@@ -85,9 +87,11 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     a, b = evaluated_time(c, lo_ns, hi_ns)
     dt = (b - a).astype(np.float64)
     seg = c.seg
-    hours = np.bincount(seg * 4 + code.astype(np.int64), weights=dt, minlength=n_groups * 4).reshape(n_groups, 4)
+    hours = np.bincount(seg * 4 + code.astype(np.int64), weights=dt,
+                        minlength=n_groups * 4).reshape(n_groups, 4)
     observed = np.bincount(seg, weights=dt, minlength=n_groups)
-    traffic = np.maximum(np.minimum(c.end, hi_ns) - np.maximum(c.start, lo_ns), 0).astype(np.float64)
+    traffic = np.maximum(np.minimum(c.end, hi_ns) - np.maximum(c.start, lo_ns),
+                         0).astype(np.float64)
     no_traffic = max(hi_ns - lo_ns, 0) - np.bincount(seg, weights=traffic, minlength=n_groups)
     prev = np.zeros(len(code), dtype=code.dtype)
     prev[1:] = code[:-1]
@@ -99,10 +103,13 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     up = (prev[ci] == 0) & (code[ci] == 1)
     down = (prev[ci] == 1) & (code[ci] == 0)
     if len(ci) > 1:
-        same = (seg[ci[:-1]] == seg[ci[1:]]) & (np.cumsum(c.first)[ci[:-1]] == np.cumsum(c.first)[ci[1:]])
+        same = (seg[ci[:-1]] == seg[ci[1:]]) & (
+            np.cumsum(c.first)[ci[:-1]] == np.cumsum(c.first)[ci[1:]]
+        )
         pair = up[:-1] & down[1:] & same & ((c.start[ci[1:]] - c.start[ci[:-1]]) <= round_trip_ns)
         n_rt = np.bincount(seg[ci[:-1][pair]], minlength=n_groups)
     else:
         n_rt = np.zeros(n_groups, dtype=np.int64)
-    return ClockFigures(hours=hours, observed_ns=observed, no_traffic_ns=np.maximum(no_traffic, 0.0),
+    return ClockFigures(hours=hours, observed_ns=observed, no_traffic_ns=np.maximum(no_traffic,
+                                                                                    0.0),
                         transitions=n_tr, round_trips=n_rt)

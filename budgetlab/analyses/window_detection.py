@@ -1,4 +1,5 @@
-"""Labelled incidents against the windows of :func:`~budgetlab.analyses.window_lengths.compare_windows`
+"""Labelled incidents against the windows of
+:func:`~budgetlab.analyses.window_lengths.compare_windows`
 and :func:`~budgetlab.analyses.window_lengths.window_incidents`: the incident table parsed once,
 and per group and incident how fast the per-event status reached ``alert_at`` (detection) and how
 long it took to fall below it after the end (recovery)."""
@@ -15,7 +16,8 @@ from ..errors import InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
 from .sorted_events import Sorted
 
-__all__ = ["NAT", "Incidents", "incident_delays", "incident_rows", "incident_columns", "as_timedelta"]
+__all__ = ["NAT", "Incidents", "incident_delays", "incident_rows", "incident_columns",
+           "as_timedelta"]
 
 #: "Never": a missed detection or an unrecovered incident (NaT once a Timedelta).
 NAT = np.iinfo(np.int64).min
@@ -26,16 +28,19 @@ class Incidents:
 
     def __init__(self, incidents: pd.DataFrame, srt: Sorted) -> None:
         if not isinstance(incidents, pd.DataFrame):
-            raise InputError("incidents must be a DataFrame with incident_id, start, end and scope columns.")
+            raise InputError("incidents must be a DataFrame with incident_id, start, end and scope "
+                             "columns.")
         for col in ("incident_id", "start", "end"):
             if col not in incidents.columns:
-                raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, start, end, scope, severity).")
+                raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, "
+                                  "start, end, scope, severity).")
         inc = incidents.reset_index(drop=True)
         self.table = inc
         self.start = utc_ns_column(inc["start"], "incidents['start']")
         self.end = utc_ns_column(inc["end"], "incidents['end']")
         if bool(np.any(self.end <= self.start)):
-            raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be after 'start'.")
+            raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be "
+                             "after 'start'.")
         scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
         keys = srt.keys.astype(str) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
         self.match = np.zeros((len(inc), srt.n_groups), dtype=bool)
@@ -73,7 +78,8 @@ def as_timedelta(ns: np.ndarray) -> pd.TimedeltaIndex:
 
 
 def incident_rows(inc: Incidents, t: np.ndarray, code: np.ndarray, bounds: np.ndarray, lo_ns: int,
-                   grace_ns: int, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                   grace_ns: int, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                       np.ndarray]:
     """(group, incident index, detection ns, recovery ns) for every in-scope pair."""
     gs, ii, det, rec = [], [], [], []
     for i in range(len(inc.start)):
@@ -81,16 +87,19 @@ def incident_rows(inc: Incidents, t: np.ndarray, code: np.ndarray, bounds: np.nd
             continue
         for g in np.flatnonzero(inc.match[i]).tolist():
             s, e = int(bounds[g]), int(bounds[g + 1])
-            d, r = incident_delays(t, code, s, e, int(inc.start[i]), int(inc.end[i]), grace_ns, level)
+            d, r = incident_delays(t, code, s, e, int(inc.start[i]), int(inc.end[i]), grace_ns,
+                                   level)
             gs.append(g)
             ii.append(i)
             det.append(d)
             rec.append(r)
-    return (np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64), np.array(det, dtype=np.int64),
+    return (np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64), np.array(det,
+                                                                                 dtype=np.int64),
             np.array(rec, dtype=np.int64))
 
 
-def incident_columns(inc: Incidents, t: np.ndarray, code: np.ndarray, bounds: np.ndarray, lo_ns: int,
+def incident_columns(inc: Incidents, t: np.ndarray, code: np.ndarray, bounds: np.ndarray,
+                     lo_ns: int,
                       grace_ns: int, level: int) -> dict[str, Any]:
     g_n = len(bounds) - 1
     gs, _, det, rec = incident_rows(inc, t, code, bounds, lo_ns, grace_ns, level)

@@ -61,13 +61,16 @@ class _Run:
     code: np.ndarray
 
 
-def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, opts: WindowOptions, desc: str) -> list[_Run]:
+def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, opts: WindowOptions,
+          desc: str) -> list[_Run]:
     out = []
     for spec in progress(opts.specs, desc=desc, enabled=opts.show_progress):
         total, failures = srt.counts(spec, opts.tz)
         if isinstance(slo, SLO):
             raw = srt.status_codes(total, failures, targets, slo)
-        else:  # per-group SLOs: each group's rows from the status codes under its SLO (groups never share a window)
+        # per-group SLOs: each group's rows from the status codes under its SLO (groups never share
+        # a window)
+        else:
             raw = np.zeros(len(total), dtype=np.int8)
             row_group = srt.seg
             for one in dict.fromkeys(slo):
@@ -79,11 +82,13 @@ def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, opts: WindowOp
     return out
 
 
-def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sorted, SLO | list[SLO], np.ndarray]:
+def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sorted, SLO | list[SLO],
+                                                                            np.ndarray]:
     """The sorted events, the SLO (or each group's) and each group's target."""
     per = as_per_group(slo)
     if per is None and not isinstance(slo, SLO):
-        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95), or per-group SLOs (PerGroup or a mapping); "
+        raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95), or per-group SLOs (PerGroup "
+                          "or a mapping); "
                           "its window is replaced by windows=.")
     srt = sort_events(events, by)
     if per is None:
@@ -182,7 +187,8 @@ def compare_windows(
     >>> ts = pd.date_range("2026-01-01", periods=48 * 60, freq="1min")
     >>> ok = [not (20 * 60 <= i < 24 * 60) for i in range(len(ts))]  # every attempt fails 20:00-24:00
     >>> t = compare_windows(as_events(ts, ok), SLO(target=0.9), ["1h", "24h", "calendar:day"])
-    >>> t[["window", "hours", "hours_exhausted", "transitions"]]  # the calendar day forgets at midnight
+    >>> t[["window", "hours", "hours_exhausted",
+    ...    "transitions"]]  # the calendar day forgets at midnight
              window      hours  hours_exhausted  transitions
     0            1h  46.983333         4.816667            6
     1            1d  23.983333        21.600000            3
@@ -192,7 +198,8 @@ def compare_windows(
     after the first event, as after every silence longer than the window.
     """
     opts = window_options(options, {
-        "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip, "alert_at": alert_at,
+        "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip,
+                                    "alert_at": alert_at,
         "grace": grace, "warmup": warmup, "show_progress": show_progress})
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = int(srt.t.min()) + opts.warmup_ns
@@ -201,14 +208,17 @@ def compare_windows(
     parts = []
     for run in _runs(srt, slos, targets, opts, "compare_windows"):
         if run.spec.label not in clocks:
-            clocks[run.spec.label] = clock_codes(srt, run.spec, slos, targets, opts.tz, int(srt.t.max()))
+            clocks[run.spec.label] = clock_codes(srt, run.spec, slos, targets, opts.tz,
+                                                 int(srt.t.max()))
         frame = pd.DataFrame(_compare_columns(srt, run, clocks[run.spec.label], opts, lo_ns, inc))
         if srt.by:
             frame = pd.concat([srt.keys.reset_index(drop=True), frame], axis=1)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
-    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs], ordered=True)
-    out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by, "tz": opts.tz})
+    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
+                                   ordered=True)
+    out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by,
+                      "tz": opts.tz})
     return out
 
 
@@ -217,7 +227,8 @@ def _compare_columns(srt: Sorted, run: _Run, clock: Any, opts: WindowOptions, lo
     """The columns of one window x dwell run of :func:`compare_windows`, one value per group."""
     g_n, hi_ns = srt.n_groups, int(srt.t.max())
     c, code = clock
-    fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns, min_dwell_ns=run.dwell_ns)
+    fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns,
+                        min_dwell_ns=run.dwell_ns)
     span_ns = fig.observed_ns
     days = span_ns / _DAY_NS
     share = ratio(fig.hours, span_ns[:, None])
@@ -237,7 +248,8 @@ def _compare_columns(srt: Sorted, run: _Run, clock: Any, opts: WindowOptions, lo
     row["round_trips"] = fig.round_trips.astype(np.int64)
     row["round_trips_per_day"] = ratio(fig.round_trips, days)
     if inc is not None:
-        row.update(incident_columns(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns, opts.alert_level))
+        row.update(incident_columns(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns,
+                                    opts.alert_level))
     return row
 
 
@@ -294,10 +306,19 @@ def window_incidents(
     inc = Incidents(incidents, srt)
     runs = _runs(srt, slos, targets, opts, "window_incidents")
     parts = []
-    kinds = inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns else np.full(len(inc.table), "")
+    kinds = (
+        inc.table["kind"].astype(str).to_numpy()
+        if "kind" in inc.table.columns
+        else np.full(len(inc.table), "")
+    )
     for run in runs:
-        gs, ii, det, rec = incident_rows(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns, opts.alert_level)
-        frame = srt.keys.iloc[gs].reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(len(gs)))
+        gs, ii, det, rec = incident_rows(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns,
+                                         opts.alert_level)
+        frame = (
+            srt.keys.iloc[gs].reset_index(drop=True)
+            if srt.by
+            else pd.DataFrame(index=pd.RangeIndex(len(gs)))
+        )
         frame["window"] = run.spec.label
         frame["window_kind"] = run.spec.kind
         frame["min_dwell"] = pd.Timedelta(run.dwell_ns, unit="ns")
@@ -311,5 +332,6 @@ def window_incidents(
         frame["recovery"] = as_timedelta(rec)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
-    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs], ordered=True)
+    out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
+                                   ordered=True)
     return out

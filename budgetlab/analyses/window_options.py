@@ -26,7 +26,8 @@ class WindowOptions:
     Checked on construction, which also parses them (``specs``, ``dwells_ns``, ``round_trip_ns``,
     ``grace_ns``, ``warmup_ns``, ``alert_level``).
 
-    >>> o = WindowOptions(windows=("1h", "calendar:day"), min_dwell=("0min", "15min"), tz="Europe/Berlin")
+    >>> o = WindowOptions(windows=("1h", "calendar:day"), min_dwell=("0min", "15min"),
+    ...                   tz="Europe/Berlin")
     >>> [w.label for w in o.specs], o.dwells_ns, o.alert_level
     (['1h', 'calendar:day'], (0, 900000000000), 2)
     >>> WindowOptions(windows=("1h", "60min"))
@@ -75,7 +76,8 @@ def window_options(options: WindowOptions | None, given: dict[str, Any]) -> Wind
 def _durations(value: Any, name: str) -> list[int]:
     if value is None:
         return [0]
-    if isinstance(value, (str, pd.Timedelta, int, float, np.integer, np.floating)) or not isinstance(value, Sequence):
+    if isinstance(value, (str, pd.Timedelta, int, float, np.integer,
+                          np.floating)) or not isinstance(value, Sequence):
         value = [value]
     out = [int(to_timedelta(v, name=name, allow_zero=True).value) for v in value]
     if not out:

@@ -33,9 +33,13 @@ def test_suggest_targets_rule_by_hand():
     clean = _rec(["d", "c", "b", "a"], [0.85, 0.93, 0.97, 0.95])  # another order: matched by key
     s = suggest_targets(rec, clean).set_index("g")
     assert s["recommended_without_incidents"].tolist() == [0.95, 0.97, 0.93, 0.85]
-    # a: equal -> keep; b: higher outside -> 0.97; c: none on all history but one outside -> 0.93; d: lower -> keep
+    # a: equal -> keep; b: higher outside -> 0.97; c: none on all history but one outside -> 0.93;
+    # d: lower -> keep
     assert s["suggested_target"].tolist() == [0.95, 0.97, 0.93, 0.9]
-    assert "do not move" in s.loc["a", "reason"] and "pull the recommendation down" in s.loc["b", "reason"]
+    assert (
+        "do not move" in s.loc["a", "reason"]
+        and "pull the recommendation down" in s.loc["b", "reason"]
+    )
 
 
 def test_suggest_targets_without_labels_or_recommendation():
@@ -51,10 +55,13 @@ def _compare_table():
     dwell = pd.to_timedelta([0, 0, 0, 0, 3600 * 10**9, 3600 * 10**9], unit="ns")
     return pd.DataFrame({
         "g": ["a", "b", "a", "b", "a", "b"],
-        "window": pd.Categorical(["1h", "1h", "1d", "1d", "1h", "1h"], categories=["1h", "1d"], ordered=True),
+        "window": pd.Categorical(["1h", "1h", "1d", "1d", "1h", "1h"], categories=["1h", "1d"],
+                                 ordered=True),
         "min_dwell": dwell, "hours": [10.0, 30.0, 10.0, 30.0, 10.0, 30.0],
         "hours_exhausted": [1.0, 3.0, 2.0, 0.0, 1.0, 1.0],
-        "transitions_per_day": [20.0, 10.0, 2.0, 1.0, 5.0, 4.0], "round_trips_per_day": [1.0, 2.0, 0, 0, 0, 0],
+        "transitions_per_day": [20.0, 10.0, 2.0, 1.0, 5.0, 4.0], "round_trips_per_day": [1.0, 2.0,
+                                                                                         0, 0, 0,
+                                                                                         0],
         "share_warning": [0.5] * 6, "share_critical": [0.1, 0.0, 0.2, 0.1, 0.1, 0.0],
         "share_exhausted": [0.1, 0.1, 0.2, 0.0, 0.1, 1 / 30]})
 
@@ -62,12 +69,16 @@ def _compare_table():
 def _pairs():
     rows = []
     for window, dwell, detected, detection in [("1h", 0, [True, True, True, True], [1, 2, 3, 4]),
-                                               ("1d", 0, [True, False, False, True], [10, None, None, 30]),
-                                               ("1h", 3600, [True, True, True, False], [1, 2, 3, None])]:
+                                               ("1d", 0, [True, False, False, True], [10, None,
+                                                                                      None, 30]),
+                                               ("1h", 3600, [True, True, True, False], [1, 2, 3,
+                                                                                        None])]:
         for i, (d, t) in enumerate(zip(detected, detection, strict=True)):
-            rows.append({"window": window, "min_dwell": pd.Timedelta(seconds=dwell), "g": "ab"[i % 2],
+            rows.append({"window": window, "min_dwell": pd.Timedelta(seconds=dwell),
+                         "g": "ab"[i % 2],
                          "detected": d, "detection": pd.Timedelta(minutes=t) if t else pd.NaT,
-                         "recovered": i != 3, "recovery": pd.Timedelta(minutes=10 * (i + 1)) if i != 3 else pd.NaT})
+                         "recovered": i != 3,
+                         "recovery": pd.Timedelta(minutes=10 * (i + 1)) if i != 3 else pd.NaT})
     return pd.DataFrame(rows)
 
 
@@ -76,7 +87,8 @@ def test_window_summary_sums_groups_by_hand():
     assert s["window"].tolist() == ["1h", "1d", "1h"]
     assert s["transitions_per_day"].tolist() == [30.0, 3.0, 9.0]
     assert s["share_exhausted"].tolist() == pytest.approx([4 / 40, 2 / 40, 2 / 40])
-    # alerting (critical or worse) hours: 1h: 10*.2 + 30*.1 = 5; 1d: 10*.4 + 30*.1 = 7; 1h+dwell: 10*.2 + 30/30 = 3
+    # alerting (critical or worse) hours: 1h: 10*.2 + 30*.1 = 5; 1d: 10*.4 + 30*.1 = 7; 1h+dwell:
+    # 10*.2 + 30/30 = 3
     assert s["share_alerting"].tolist() == pytest.approx([5 / 40, 7 / 40, 3 / 40])
     assert s["pairs"].tolist() == [4, 4, 4] and s["detected"].tolist() == [4, 2, 3]
     assert s["detection_median"].tolist() == [pd.Timedelta(minutes=2.5), pd.Timedelta(minutes=20),
@@ -84,8 +96,13 @@ def test_window_summary_sums_groups_by_hand():
     assert s["recovery_median"].tolist() == [pd.Timedelta(minutes=20)] * 3  # 10, 20, 30
     assert s["unrecovered"].tolist() == [1, 1, 1]
     warning = window_summary(_compare_table(), alert_at="warning")
-    assert warning["share_alerting"].tolist() == pytest.approx([(10 * .7 + 30 * .6) / 40, (10 * .9 + 30 * .6) / 40,
-                                                                (10 * .7 + 30 * (.5 + 1 / 30)) / 40])
+    assert warning["share_alerting"].tolist() == pytest.approx(
+        [
+            (10 * 0.7 + 30 * 0.6) / 40,
+            (10 * 0.9 + 30 * 0.6) / 40,
+            (10 * 0.7 + 30 * (0.5 + 1 / 30)) / 40,
+        ]
+    )
     assert "pairs" not in warning.columns
     with pytest.raises(ConfigError):
         window_summary(_compare_table(), alert_at="healthy")
@@ -118,8 +135,10 @@ def _scores():
         "tier": ["*", "*", "page_1h", "*", "*", "*"],
         "severity": ["page", "page", "page", "page", "ticket", "critical"],
         "episodes": [2, 1, 2, 40, 3, 6], "pages_per_day": [0.1, 0.05, 0.1, 2.0, 0.2, 0.3],
-        "precision": [1.0, 1.0, 1.0, 0.1, 0.5, 0.5], "incidents": [5, 5, 5, 5, 5, 5], "detected": [2, 1, 2, 5, 2, 4],
-        "recall": [0.4, 0.2, 0.4, 1.0, 0.4, 0.8], "detection_median": td(["10min", "1h", "10min", "1min", "3h", "20min"]),
+        "precision": [1.0, 1.0, 1.0, 0.1, 0.5, 0.5], "incidents": [5, 5, 5, 5, 5, 5],
+                         "detected": [2, 1, 2, 5, 2, 4],
+        "recall": [0.4, 0.2, 0.4, 1.0, 0.4, 0.8], "detection_median": td(["10min", "1h", "10min",
+                                                                          "1min", "3h", "20min"]),
         "false_pages_per_week": [0.0, 0.0, 0.0, 25.0, 1.0, 1.5]})
 
 
@@ -138,7 +157,8 @@ def test_choose_policy_rule_by_hand():
     v = choose_policy(s, min_recall=0.9, max_false_pages_per_week=2.0)
     assert v.verdict is None
     assert "pyrra detects most (80 %)" in v.sentence and "seed is the quietest (25.0" in v.sentence
-    assert choose_policy(s, min_recall=0.3, max_false_pages_per_week=30).subject == "seed"  # fastest: 1 min
+    # fastest: 1 min
+    assert choose_policy(s, min_recall=0.3, max_false_pages_per_week=30).subject == "seed"
     with pytest.raises(ConfigError):
         choose_policy(s, max_false_pages_per_week=-1)
     unscored = choose_policy(s.assign(recall=np.nan))

@@ -45,10 +45,14 @@ def event_tables(draw, max_n=80):
     n = draw(st.integers(1, max_n))
     gaps = draw(st.lists(st.sampled_from([0, 0, 1, 2, 5, 10, 30, 60, 61]), min_size=n, max_size=n))
     seconds = np.cumsum(gaps)
-    bucket = draw(st.lists(st.sampled_from(BUCKETS + ["success", "success"]), min_size=n, max_size=n))
+    bucket = draw(st.lists(st.sampled_from(BUCKETS + ["success", "success"]), min_size=n,
+                           max_size=n))
     region = draw(st.lists(st.sampled_from(["fra", "ams"]), min_size=n, max_size=n))
-    slo = SLO(target=draw(st.sampled_from([0.5, 0.8, 0.9, 0.95])), window=draw(st.sampled_from([10, 30, 60, 120])),
-              min_events=draw(st.sampled_from([0, 0, 3])))
+    slo = SLO(
+        target=draw(st.sampled_from([0.5, 0.8, 0.9, 0.95])),
+        window=draw(st.sampled_from([10, 30, 60, 120])),
+        min_events=draw(st.sampled_from([0, 0, 3])),
+    )
     return make(seconds, bucket, region), slo
 
 
@@ -65,7 +69,8 @@ def test_counts_against_pandas_groupby_and_burn_rates_add_up():
     slo = SLO(target=0.95, window="1h")
     t = bucket_breakdown(ev, slo, by=["captcha_type", "region"])
     # oracle: plain pandas
-    cnt = ev.groupby(["captcha_type", "region", "bucket"], observed=True).size().unstack(fill_value=0)
+    cnt = ev.groupby(["captcha_type", "region", "bucket"],
+                     observed=True).size().unstack(fill_value=0)
     for _, row in t.iterrows():
         c = cnt.loc[(row["captcha_type"], row["region"])]
         events = int(c.sum())
@@ -94,7 +99,8 @@ def test_burn_rates_add_up_and_nothing_is_nan(case):
     num = t.select_dtypes("number")
     assert np.isfinite(num.to_numpy(dtype=float)).all()
     g = t.groupby("region", observed=True)
-    np.testing.assert_allclose(g["burn_rate"].sum(), g["group_burn_rate"].first(), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(g["burn_rate"].sum(), g["group_burn_rate"].first(), rtol=1e-12,
+                               atol=1e-15)
     assert ((t["sli_without"] >= 0) & (t["sli_without"] <= 1)).all()
 
 
@@ -132,7 +138,10 @@ def test_variants_equal_replay_of_the_filtered_events(case):
         for i, region in enumerate(groups.key_table["region"].astype(str)):
             assert counts[i] == int((tr["region"].astype(str) == region).sum())
     rows, status = v.statuses(None)
-    assert status.tolist() == replay(ev, slo, by="region")["status"].cat.codes.to_numpy()[groups.order].tolist()
+    assert (
+        status.tolist()
+        == replay(ev, slo, by="region")["status"].cat.codes.to_numpy()[groups.order].tolist()
+    )
 
 
 def loop_runs(times, codes, t_end):
@@ -164,7 +173,8 @@ def caused_by_loop(ev, slo, bucket):
         kept = sub[sub["bucket"] != bucket]
         if len(kept):
             wo = replay(kept, slo)
-            runs_wo = loop_runs(wo["ts"].dt.as_unit("ns").array.asi8.tolist(), wo["status"].cat.codes.tolist(), t_end)
+            runs_wo = loop_runs(wo["ts"].dt.as_unit("ns").array.asi8.tolist(),
+                                wo["status"].cat.codes.tolist(), t_end)
         else:
             runs_wo = {1: [], 2: [], 3: []}
         runs_all = loop_runs(times, codes, t_end)
@@ -200,14 +210,16 @@ def test_caused_matches_the_loop_on_a_longer_history():
     # 3000 events, ties and gaps, min_events hold: both flags occur many times
     rng = np.random.default_rng(3)
     n = 3000
-    ev = make(np.cumsum(rng.choice([0, 1, 2, 5, 30], n)), rng.choice(BUCKETS, n, p=[0.85, 0.09, 0.06]),
+    ev = make(np.cumsum(rng.choice([0, 1, 2, 5, 30], n)), rng.choice(BUCKETS, n, p=[0.85, 0.09,
+                                                                                    0.06]),
               rng.choice(["a", "b"], n))
     slo = SLO(target=0.9, window=60, min_events=3)
     v = TrackerVariants(ev, slo, Groups(ev, ["region"]))
     for name in ("timeout", "solve_error"):
         rows, _, caused = v.caused(v.names.index(name))
         assert 0 < caused.sum() < len(caused)
-        assert dict(zip(rows.tolist(), caused.tolist(), strict=True)) == caused_by_loop(ev, slo, name)
+        assert dict(zip(rows.tolist(), caused.tolist(), strict=True)) == caused_by_loop(ev, slo,
+                                                                                        name)
 
 
 def test_caused_hand_case_overlapping_runs_are_not_caused():
@@ -224,7 +236,8 @@ def test_caused_hand_case_overlapping_runs_are_not_caused():
     # timeouts, so every change is caused by solve errors and none by timeouts.
     a = ["success"] * 3 + ["timeout"] * 2 + ["success"] * 3
     b = ["success", "solve_error", "timeout", "success", "success", "success", "success", "success"]
-    c = ["success", "success", "solve_error", "solve_error", "success", "success", "success", "success"]
+    c = ["success", "success", "solve_error", "solve_error", "success", "success", "success",
+         "success"]
     sec = list(range(8))
     ev = make(sec + [k + 0.25 for k in sec] + [k + 0.5 for k in sec], a + b + c,
               ["a"] * 8 + ["b"] * 8 + ["c"] * 8)
@@ -236,14 +249,17 @@ def test_caused_hand_case_overlapping_runs_are_not_caused():
     assert row.loc[("a", "timeout"), "transitions_caused"] == 2
     assert row.loc[("a", "solve_error"), "transitions_caused"] == 0
     st_b = replay(ev[ev["region"] == "b"], slo)["status"].astype(str).tolist()
-    assert st_b == ["healthy", "exhausted", "exhausted", "exhausted", "warning", "warning", "warning", "healthy"]
+    assert st_b == ["healthy", "exhausted", "exhausted", "exhausted", "warning", "warning",
+                    "warning", "healthy"]
     assert row.loc[("b", "timeout"), "transitions"] == 3
     assert row.loc[("b", "timeout"), "transitions_without"] == 3
     assert row.loc[("b", "timeout"), "transitions_caused"] == 0
     assert row.loc[("b", "solve_error"), "transitions_caused"] == 0
     st_c = replay(ev[ev["region"] == "c"], slo)["status"].astype(str).tolist()
-    # 1/3 = burn 0.667 warning; 2/4 = 1.0 exhausted; 2/5 = 0.8 warning; 2/6 0.667; 2/7 0.571; 2/8 0.5
-    assert st_c == ["healthy", "healthy", "warning", "exhausted", "warning", "warning", "warning", "healthy"]
+    # 1/3 = burn 0.667 warning; 2/4 = 1.0 exhausted; 2/5 = 0.8 warning; 2/6 0.667; 2/7 0.571; 2/8
+    # 0.5
+    assert st_c == ["healthy", "healthy", "warning", "exhausted", "warning", "warning", "warning",
+                    "healthy"]
     assert row.loc[("c", "solve_error"), "transitions_caused"] == 4
     assert row.loc[("c", "timeout"), "transitions_caused"] == 0
     assert row.loc[("c", "timeout"), "transitions_without"] == 4
@@ -280,10 +296,13 @@ def test_pages_caused_hand_case():
 
 def test_closed_overlap_touching_counts():
     g = np.zeros(1, dtype=np.int64)
-    assert closed_overlap(g, np.array([5]), np.array([10]), g, np.array([10]), np.array([12])).tolist() == [True]
-    assert closed_overlap(g, np.array([5]), np.array([9]), g, np.array([10]), np.array([12])).tolist() == [False]
+    assert closed_overlap(g, np.array([5]), np.array([10]), g, np.array([10]),
+                          np.array([12])).tolist() == [True]
+    assert closed_overlap(g, np.array([5]), np.array([9]), g, np.array([10]),
+                          np.array([12])).tolist() == [False]
     # another group does not count
-    assert closed_overlap(g, np.array([5]), np.array([10]), g + 1, np.array([5]), np.array([10])).tolist() == [False]
+    assert closed_overlap(g, np.array([5]), np.array([10]), g + 1, np.array([5]),
+                          np.array([10])).tolist() == [False]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -297,11 +316,13 @@ def test_over_time_adds_up_to_breakdown_and_bins():
               rng.choice(["fra", "ams"], n))
     slo = SLO(target=0.95)
     ot = bucket_burn_over_time(ev, slo, freq="30min", by="region")
-    assert list(ot.columns) == ["region", "bin_start", "bucket", "events", "failures", "burn_rate", "budget_spent"]
+    assert list(ot.columns) == ["region", "bin_start", "bucket", "events", "failures", "burn_rate",
+                                "budget_spent"]
     br = bucket_breakdown(ev, slo, by="region", policy=AlertPolicy.single_window("30min", 2.0))
     spent = ot.groupby(["region", "bucket"], observed=True)["budget_spent"].sum()
     for _, row in br.iterrows():
-        assert spent.loc[(row["region"], row["bucket"])] == pytest.approx(row["burn_rate"], rel=1e-12)
+        assert spent.loc[(row["region"], row["bucket"])] == pytest.approx(row["burn_rate"],
+                                                                          rel=1e-12)
     # oracle per bin: a plain pandas count
     f = ev.assign(bin_start=ev["ts"].dt.floor("30min"))
     cnt = f.groupby(["region", "bin_start", "bucket"], observed=True).size()
@@ -331,7 +352,8 @@ def test_errors():
     with pytest.raises(ConfigError, match="SLO"):
         bucket_breakdown(ev, 0.95, by="region")
     with pytest.raises(ConfigError, match="AlertPolicy"):
-        bucket_breakdown(ev, SLO(), by="region", policy="nope")  # preset names ("workbook") are accepted
+        # preset names ("workbook") are accepted
+        bucket_breakdown(ev, SLO(), by="region", policy="nope")
     with pytest.raises(SchemaError, match="captcha_type"):
         bucket_breakdown(ev, SLO())  # default by needs captcha_type and region
     with pytest.raises(InputError, match="empty"):
@@ -356,21 +378,25 @@ def test_generator_rates_and_timeout_storm_pages():
              "scope": "region=fra", "severity": 0.35}
     degr = {"kind": "solver_degradation", "start": "2026-10-07T12:00Z", "end": "2026-10-07T14:00Z",
             "scope": "captcha_type=image", "severity": 0.4}
-    ev, inc = synth.generate("2026-10-05", 3, seed=4, rate=3.0, timeout_rate=0.015, incidents=[storm, degr],
+    ev, inc = synth.generate("2026-10-05", 3, seed=4, rate=3.0, timeout_rate=0.015,
+                             incidents=[storm, degr],
                              session_ids=False)
     outside = np.ones(len(ev), dtype=bool)
     for _, r in inc.iterrows():
         outside &= ~((ev["ts"] >= r["start"]) & (ev["ts"] < r["end"])).to_numpy()
     base = bucket_breakdown(ev[outside], SLO(target=0.95), by="captcha_type",
-                            policy=AlertPolicy.single_window("1h", 2.0)).set_index(["captcha_type", "bucket"])
+                            policy=AlertPolicy.single_window("1h", 2.0)).set_index(["captcha_type",
+                                                                                    "bucket"])
     for ctype, success in synth.DEFAULT_SUCCESS.items():
         assert base.loc[(ctype, "timeout"), "failure_rate"] == pytest.approx(0.015, rel=0.12)
-        assert base.loc[(ctype, "solve_error"), "failure_rate"] == pytest.approx(1 - success - 0.015, rel=0.12)
+        assert base.loc[(ctype, "solve_error"),
+                        "failure_rate"] == pytest.approx(1 - success - 0.015, rel=0.12)
     # pages when the 1 h burn exceeds 4 at 95 % (> 20 % failures): the storm (35 % failures in
     # fra) pages every type in fra, and timeouts alone cause it; the image degradation (40 %)
     # pages image in both regions, caused by solve errors, not by timeouts
     pol = AlertPolicy.single_window("1h", 4.0)
-    t = bucket_breakdown(ev, SLO(target=0.95, window="1h"), by=["captcha_type", "region"], policy=pol)
+    t = bucket_breakdown(ev, SLO(target=0.95, window="1h"), by=["captcha_type", "region"],
+                         policy=pol)
     to = t[t["bucket"] == "timeout"].set_index(["captcha_type", "region"])
     se = t[t["bucket"] == "solve_error"].set_index(["captcha_type", "region"])
     for ctype in synth.CAPTCHA_TYPES:
@@ -414,6 +440,8 @@ def test_four_week_sample_timeouts_per_region_and_storms():
     # are mostly timeouts and their rate is about the severity
     i02 = inc.set_index("incident_id").loc["I02"]
     sub = ev[(ev["ts"] >= i02["start"]) & (ev["ts"] < i02["end"]) & (ev["region"] == "ams")]
-    s = bucket_breakdown(sub, slo, by=None, policy=AlertPolicy.single_window("1h", 2.0)).set_index("bucket")
+    s = bucket_breakdown(sub, slo, by=None, policy=AlertPolicy.single_window("1h", 2.0)).set_index(
+        "bucket"
+    )
     assert s["failure_rate"].sum() == pytest.approx(0.20, abs=0.03)
     assert s.loc["timeout", "share_of_failures"] > 0.6

@@ -35,8 +35,10 @@ def test_target_table_default_and_overrides():
     t = target_table(ev, by="g", target=0.95, overrides="x=0.9, y = 0.97")
     assert t["g"].tolist() == ["z", "y", "x"]  # category order
     assert t["target"].tolist() == [0.95, 0.97, 0.9]
-    assert target_table(ev, by="g", target=0.9, overrides=None)["target"].tolist() == [0.9, 0.9, 0.9]
-    assert target_table(ev, by="g", overrides="x:0.9,y:0.97")["target"].tolist() == [0.95, 0.97, 0.9]
+    assert target_table(ev, by="g", target=0.9, overrides=None)["target"].tolist() == [0.9, 0.9,
+                                                                                       0.9]
+    assert target_table(ev, by="g", overrides="x:0.9,y:0.97")["target"].tolist() == [0.95, 0.97,
+                                                                                     0.9]
 
 
 @pytest.mark.parametrize("overrides", ["x", "x=", "x=1.5", "x=abc", "=0.9", "x=0.9,x=0.8", "w=0.9"])
@@ -78,7 +80,8 @@ def test_daily_success_uses_local_days_and_wilson_intervals():
     assert d["total"].tolist() == [2, 2, 1] and d["good"].tolist() == [1, 2, 1]
     assert d["success_rate"].tolist() == [0.5, 1.0, 1.0]
     for row in d.itertuples():
-        ci = binomtest(int(row.good), int(row.total)).proportion_ci(confidence_level=0.95, method="wilson")
+        ci = binomtest(int(row.good), int(row.total)).proportion_ci(confidence_level=0.95,
+                                                                    method="wilson")
         assert row.ci_low == pytest.approx(ci.low, abs=1e-12)
         assert row.ci_high == pytest.approx(ci.high, abs=1e-12)
     # full days: at least half the group's median daily traffic (a: median 2; b: median 1)
@@ -86,7 +89,8 @@ def test_daily_success_uses_local_days_and_wilson_intervals():
 
 
 def test_daily_success_marks_partial_days():
-    times = [f"2026-01-0{d} {h:02d}:00" for d in (1, 2, 3) for h in range(10)] + ["2026-01-04 00:00"]
+    times = [f"2026-01-0{d} {h:02d}:00" for d in (1, 2,
+                                                  3) for h in range(10)] + ["2026-01-04 00:00"]
     d = daily_success(_events(times, [True] * len(times)))
     assert d["total"].tolist() == [10, 10, 10, 1]
     assert d["full_day"].tolist() == [True, True, True, False]  # median 10: the last day holds 1
@@ -94,14 +98,19 @@ def test_daily_success_marks_partial_days():
 
 def test_daily_spread_by_hand():
     daily = pd.DataFrame({"g": ["a", "a", "a", "b"],
-                          "day": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-01"], utc=True),
-                          "total": [100, 100, 10, 50], "good": [90, 98, 0, 50], "full_day": [True, True, False, True]})
+                          "day": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03",
+                                                 "2026-01-01"], utc=True),
+                          "total": [100, 100, 10, 50], "good": [90, 98, 0, 50], "full_day": [True,
+                                                                                             True,
+                                                                                             False,
+                                                                                             True]})
     s = daily_spread(daily)
     a = s.set_index("g").loc["a"]
     assert a["total"] == 210 and a["good"] == 188
     assert a["success_rate"] == pytest.approx(188 / 210)
     assert a["full_days"] == 2
-    assert a["day_min"] == pytest.approx(0.90) and a["day_max"] == pytest.approx(0.98)  # the partial day is left out
+    # the partial day is left out
+    assert a["day_min"] == pytest.approx(0.90) and a["day_max"] == pytest.approx(0.98)
     assert a["spread"] == pytest.approx(0.08)
     ci = binomtest(188, 210).proportion_ci(method="wilson")
     assert a["interval_width"] == pytest.approx(ci.high - ci.low)
@@ -113,7 +122,9 @@ def test_daily_spread_by_hand():
 def test_hourly_profile_by_hand():
     ev = _events(["2026-01-01 03:10", "2026-01-01 03:20", "2026-01-02 03:30", "2026-01-01 03:40",
                   "2026-01-01 14:00"], [False, True, False, False, True],
-                 ["timeout", "success", "solve_error", "timeout", "success"], region=["fra", "fra", "fra", "ams", "fra"])
+                 ["timeout", "success", "solve_error", "timeout", "success"], region=["fra", "fra",
+                                                                                      "fra", "ams",
+                                                                                      "fra"])
     p = hourly_profile(ev, bucket="timeout", by="region", tz="UTC")
     assert p[["region", "hour"]].values.tolist() == [["ams", 3], ["fra", 3], ["fra", 14]]
     assert p["total"].tolist() == [1, 3, 1]
@@ -134,9 +145,14 @@ def test_hourly_profile_refuses_a_bucket_the_data_do_not_have():
 
 def test_incidents_for_reads_scopes():
     inc = pd.DataFrame({"incident_id": ["a", "b", "c", "d"],
-                        "scope": ["*", "captcha_type=image", "captcha_type=image&region=fra", "region=ams"]})
-    assert incidents_for(inc, captcha_type="image", region="fra")["incident_id"].tolist() == ["a", "b", "c"]
-    assert incidents_for(inc, captcha_type="turnstile", region="ams")["incident_id"].tolist() == ["a", "d"]
+                        "scope": ["*", "captcha_type=image", "captcha_type=image&region=fra",
+                                  "region=ams"]})
+    assert incidents_for(inc, captcha_type="image", region="fra")["incident_id"].tolist() == ["a",
+                                                                                              "b",
+                                                                                              "c"]
+    assert incidents_for(inc, captcha_type="turnstile",
+                         region="ams")["incident_id"].tolist() == ["a", "d"]
     assert incidents_for(inc.iloc[1:2], captcha_type="turnstile") is None
     assert incidents_for(None) is None and incidents_for(inc.iloc[:0]) is None
-    assert np.array_equal(incidents_for(inc)["incident_id"], inc["incident_id"])  # no keys: nothing excluded
+    # no keys: nothing excluded
+    assert np.array_equal(incidents_for(inc)["incident_id"], inc["incident_id"])

@@ -27,7 +27,8 @@ STEP = 10  # seconds between events
 
 
 def history(hours, fail_at, regions=("fra",)):
-    """One event every 10 s per region for ``hours``; ``fail_at(i, region)`` gives each event's bucket."""
+    """One event every 10 s per region for ``hours``; ``fail_at(i, region)`` gives each event's
+    bucket."""
     n = int(hours * 3600 // STEP)
     frames = []
     for k, region in enumerate(regions):
@@ -68,7 +69,8 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     slo = SLO(target=0.95, window="1h")
     tz = "Europe/Berlin"
     rep = incident_report(events, slo, "2026-11-05 01:40", "2026-11-05 05:10", tz=tz,
-                          scope="captcha_type=recaptcha_v2", breakdown_by="region", incidents=incidents)
+                          scope="captcha_type=recaptcha_v2", breakdown_by="region",
+                          incidents=incidents)
     start = pd.Timestamp("2026-11-05 01:40", tz=tz)
     end = pd.Timestamp("2026-11-05 05:10", tz=tz)
     assert rep.start == start and rep.end == end
@@ -79,8 +81,10 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     during = tr[(tr["ts"] >= start) & (tr["ts"] < end)]
     assert len(during) >= 1
     first = during.iloc[0]
-    assert f"went {str(first['to_status']).upper()} at {first['ts'].tz_convert(tz):%H:%M}" in rep.summary
-    assert (f"with 1 h burn {first['burn_rate']:.2f} (1 h success {first['current_rate'] * 100:.2f} %)"
+    assert (f"went {str(first['to_status']).upper()} at "
+            f"{first['ts'].tz_convert(tz):%H:%M}") in rep.summary
+    assert (f"with 1 h burn {first['burn_rate']:.2f} (1 h success "
+            f"{first['current_rate'] * 100:.2f} %)"
             in rep.summary)
     before = full[full["ts"] < start]["status"].iloc[-1]
     if before != "healthy":
@@ -88,9 +92,13 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     # the report's transitions and states in its window equal the full replay's
     win = (tr["ts"] >= rep.window_start) & (tr["ts"] < rep.window_end)
     cols = ["ts", "from_status", "to_status", "current_rate", "burn_rate", "budget_remaining_pct"]
-    pd.testing.assert_frame_equal(rep.transitions[cols].reset_index(drop=True), tr.loc[win, cols].reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        rep.transitions[cols].reset_index(drop=True), tr.loc[win, cols].reset_index(drop=True)
+    )
     w = (full["ts"] >= rep.window_start) & (full["ts"] < rep.window_end)
-    np.testing.assert_array_equal(rep.states["burn_rate"].to_numpy(), full.loc[w, "burn_rate"].to_numpy())
+    np.testing.assert_array_equal(
+        rep.states["burn_rate"].to_numpy(), full.loc[w, "burn_rate"].to_numpy()
+    )
     # the bucket sentence: the largest (bucket, region) share of failures, counted with pandas
     inc = rc[(rc["ts"] >= start) & (rc["ts"] < end)]
     fails = inc[~inc["ok"]]
@@ -100,7 +108,8 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     assert f"{n / len(fails) * 100:.0f} % of the failures were {phrase} in {region}" in rep.summary
     ok = int(inc["ok"].sum())
     n_to = int((inc["bucket"] == "timeout").sum())
-    assert f"{ok / (len(inc) - n_to) * 100:.2f} % instead of {ok / len(inc) * 100:.2f} %" in rep.summary
+    assert (f"{ok / (len(inc) - n_to) * 100:.2f} % instead of {ok / len(inc) * 100:.2f} "
+            "%") in rep.summary
     # ground truth (data/README.md): during N2 fra's timeout rate is about twice ams's
     n2 = incidents.set_index("incident_id").loc["N2"]
     storm = rc[(rc["ts"] >= n2["start"]) & (rc["ts"] < n2["end"])]
@@ -131,7 +140,8 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     # half the budget (burn > 0.5).
     ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(7) and i % 5 == 0 else "success")
     slo = SLO(target=0.9, window="1h")
-    rep = incident_report(ev, slo, at(6), at(7), context="2h", policy=AlertPolicy.single_window("1h", 50.0))
+    rep = incident_report(ev, slo, at(6), at(7), context="2h",
+                          policy=AlertPolicy.single_window("1h", 50.0))
     tr = transitions(replay(ev, slo))
     first = tr[tr["ts"] >= at(6)].iloc[0]
     assert str(first["to_status"]) == "warning"
@@ -144,42 +154,50 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert row["peak_burn"] == pytest.approx(72 / (361 * (1 - 0.9)))
     # every change is caused by timeouts (without them nothing fails)
     assert rep.transitions["caused_by_timeouts"].all()
-    assert f"{row['transitions']} of the tracker's {row['transitions']} status changes would not have happened" in rep.summary
-    assert "100 % of the failures were timeouts; without timeouts the success rate would have been 100.00 %" in rep.summary
+    assert (f"{row['transitions']} of the tracker's {row['transitions']} status changes would not "
+            "have happened") in rep.summary
+    assert ("100 % of the failures were timeouts; without timeouts the success rate would have "
+            "been 100.00 %") in rep.summary
     # budget: 72 failures in 360 events; 0.1 x 360 events an hour x 720 h in a 30 d period
     b = rep.budget.iloc[0]
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
-    assert "Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over the incident), 0.3 % of a 30 d error budget." in rep.summary
+    assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over the "
+            "incident), 0.3 % of a 30 d error budget.") in rep.summary
 
 
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
     # every 4th event a solve error all day: burn 2.5 at target 0.9, EXHAUSTED long before 06:00
     ev = history(12, lambda i, r: "solve_error" if i % 4 == 0 else "success")
-    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), policy=AlertPolicy.single_window("1h", 50.0))
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7),
+                          policy=AlertPolicy.single_window("1h", 50.0))
     assert "was already EXHAUSTED when the incident began and stayed so" in rep.summary
     assert "100 % of the failures were solve errors" in rep.summary
     assert "without timeouts" not in rep.summary  # there are none
     # no failure at all: HEALTHY throughout, and the no-failure sentence
     ok = history(12, lambda i, r: "success")
-    rep = incident_report(ok, SLO(target=0.9, window="1h"), at(6), at(7), policy=AlertPolicy.single_window("1h", 50.0))
+    rep = incident_report(ok, SLO(target=0.9, window="1h"), at(6), at(7),
+                          policy=AlertPolicy.single_window("1h", 50.0))
     assert "stayed HEALTHY throughout (peak 1 h burn 0.00" in rep.summary
     assert "There were no failures during the incident." in rep.summary
-    assert "The single_window policy would not have paged (page_1h's 1 h burn peaked at 0.00, its threshold is 50)" \
+    assert ("The single_window policy would not have paged (page_1h's 1 h burn peaked at 0.00, its "
+            "threshold is 50)") \
         in rep.summary
 
 
 def test_sentence_paged_at_and_caused_by_timeouts():
     # 06:00-06:30 every other event times out: the 5-minute burn (target 0.9) is 5 from about
     # 06:05 on; a page tier at burn 3 over 5 min fires at the first evaluation above 30 %
-    ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(6, 30) and i % 2 == 1 else "success")
+    ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(6,
+                                                                 30) and i % 2 == 1 else "success")
     pol = AlertPolicy.single_window("5min", 3.0)
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 30), policy=pol)
     ep = alert_episodes(bin_events(ev, "1min"), 0.9, pol)
     first = ep[ep["end"] > at(6)].iloc[0]
     delay = int((first["start"] - at(6)).total_seconds() // 60)
-    assert f"would have paged at {first['start']:%H:%M}, {delay} min after the start (page_5m)" in rep.summary
+    assert (f"would have paged at {first['start']:%H:%M}, {delay} min after the start "
+            "(page_5m)") in rep.summary
     assert "timeouts alone caused the page" in rep.summary
     t = rep.tiers.iloc[0]
     assert bool(t["fired"]) and t["first_alert"] == first["start"] and bool(t["caused_by_timeouts"])
@@ -194,14 +212,16 @@ def test_sentence_not_paged_but_ticket_and_already_firing():
     assert "The mine policy would not have paged (page_5m's 5 min burn peaked at" in rep.summary
     first = rep.alerts.loc[rep.alerts["tier"] == "ticket_1h", "start"].min()
     assert first < at(6)
-    assert f"its ticket_1h tier would have raised a ticket already at the start (firing since {first:%H:%M})" in rep.summary
+    assert ("its ticket_1h tier would have raised a ticket already at the start (firing since "
+            f"{first:%H:%M})") in rep.summary
     # a ticket that starts during the incident: failures only from 06:00
     ev = history(12, lambda i, r: "solve_error" if i >= idx(6) and i % 8 == 0 else "success")
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(8), policy=pol)
     t = rep.tiers.set_index("tier").loc["ticket_1h"]
     assert bool(t["fired"]) and t["first_alert"] > at(6)
     delay = int(round(t["detection_delay"].total_seconds() / 60))
-    assert f"its ticket_1h tier would have raised a ticket at {t['first_alert']:%H:%M}, {delay} min after the start" \
+    assert (f"its ticket_1h tier would have raised a ticket at {t['first_alert']:%H:%M}, {delay} "
+            "min after the start") \
         in rep.summary
 
 
@@ -222,7 +242,8 @@ def test_grouped_report_names_the_worst_group_and_the_others():
     assert set(rep.budget["region"]) == {"fra", "ams"}
     top = rep.buckets.sort_values("failures").iloc[-1]
     assert (top["region"], top["bucket"]) == ("fra", "timeout")
-    assert f"{top['share_of_all_failures'] * 100:.0f} % of the failures were timeouts in fra" in rep.summary
+    assert (f"{top['share_of_all_failures'] * 100:.0f} % of the failures were timeouts in "
+            "fra") in rep.summary
 
 
 # ------------------------------------------------------------------------------------------------
@@ -236,9 +257,11 @@ def test_times_naive_in_tz_or_aware_and_history_note():
                           policy=AlertPolicy.single_window("1h", 50.0))
     assert rep.start == at(6) and rep.end == at(7)  # 07:00 CET is 06:00 UTC
     assert rep.summary.startswith("Between 07:00 and 08:00 CET on 2026-01-05")
-    # across midnight every time carries its date (was "Between 23:30 and 2026-10-08 03:30 UTC on 2026-10-07")
+    # across midnight every time carries its date (was "Between 23:30 and 2026-10-08 03:30 UTC on
+    # 2026-10-07")
     from budgetlab.analyses.incident_text import between
-    assert between(pd.Timestamp("2026-10-07 23:30", tz="UTC"), pd.Timestamp("2026-10-08 03:30", tz="UTC"), "UTC") \
+    assert between(pd.Timestamp("2026-10-07 23:30", tz="UTC"), pd.Timestamp("2026-10-08 03:30",
+                                                                            tz="UTC"), "UTC") \
         == "Between 23:30 on 2026-10-07 and 03:30 on 2026-10-08 UTC"
     same = incident_report(ev, slo, at(6), at(7).tz_convert("Asia/Tokyo"), tz="Europe/Berlin",
                            policy=AlertPolicy.single_window("1h", 50.0))
@@ -253,14 +276,16 @@ def test_period_budget_uses_the_span_the_data_cover():
     # 12 h of data at 360 events an hour; the window reaches past the data's end: the average
     # traffic is taken over the span the events cover, not the window
     ev = history(12, lambda i, r: "timeout" if idx(6) <= i < idx(7) and i % 5 == 0 else "success")
-    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(9), at(10), policy=AlertPolicy.single_window("1h", 50.0))
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), at(9), at(10),
+                          policy=AlertPolicy.single_window("1h", 50.0))
     assert rep.window_end > ev["ts"].iloc[-1]
     assert rep.budget["failures"].sum() == 0
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), context="5h30min",
                           policy=AlertPolicy.single_window("1h", 50.0))
     # replayed span: first event (00:00:00) to last (11:59:50) with 4320 events
     per_period = 4320 * (30 * 86400) / (12 * 3600 - 10)
-    assert rep.budget["period_budget_pct"].iloc[0] == pytest.approx(100 * 72 / (0.1 * per_period), rel=1e-9)
+    assert rep.budget["period_budget_pct"].iloc[0] == pytest.approx(100 * 72 / (0.1 * per_period),
+                                                                    rel=1e-9)
 
 
 def test_errors():
@@ -279,7 +304,8 @@ def test_errors():
     with pytest.raises(InputError, match="no events in scope 'region=ber'"):
         incident_report(ev, slo, at(0), at(1), scope="region=ber")
     with pytest.raises(ConfigError, match="AlertPolicy"):
-        incident_report(ev, slo, at(0), at(1), policy="nope")  # preset names ("workbook") are accepted
+        # preset names ("workbook") are accepted
+        incident_report(ev, slo, at(0), at(1), policy="nope")
 
 
 def test_plot_and_save(tmp_path):
@@ -324,12 +350,15 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
 
     ev = history(10, fail, regions=("fra", "ams"))
     slos = PerGroup({"fra": SLO(target=0.99, window="1h"), "ams": SLO(target=0.9, window="1h")})
-    rep = incident_report(ev, slos, at(6), at(8), by="region", policy=AlertPolicy.single_window("1h", 50.0))
+    rep = incident_report(ev, slos, at(6), at(8), by="region",
+                          policy=AlertPolicy.single_window("1h", 50.0))
     b = rep.budget.set_index("region")
-    assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60, 0)
+    assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60,
+                                                                                            0)
     burn = 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9))
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
-    assert f"the incident saw 60 failures in 1,440 events (burn {burn:.2f} over the incident), {pct:.1f} % of a 30 d" in rep.summary
+    assert (f"the incident saw 60 failures in 1,440 events (burn {burn:.2f} over the incident), "
+            f"{pct:.1f} % of a 30 d") in rep.summary
 
 
 def test_an_incident_after_a_silence_reads_the_window_s_clock():
@@ -337,8 +366,10 @@ def test_an_incident_after_a_silence_reads_the_window_s_clock():
     # The incident 03:30-05:30: the window emptied 1 ns after 02:59 (the 01:59 event left), so
     # at 03:30 there is no traffic (the per-event replay still shows the 01:59 status); empty
     # until the 05:00 event: 90 min of the incident.
-    ts = pd.DatetimeIndex(list(pd.date_range("2026-01-05 00:00", periods=120, freq="1min", tz="UTC"))
-                          + list(pd.date_range("2026-01-05 05:00", periods=60, freq="1min", tz="UTC")))
+    ts = pd.DatetimeIndex(list(pd.date_range("2026-01-05 00:00", periods=120, freq="1min",
+                                             tz="UTC"))
+                          + list(pd.date_range("2026-01-05 05:00", periods=60, freq="1min",
+                                               tz="UTC")))
     ok = [i % 5 != 0 for i in range(len(ts))]
     ev = as_events(ts, ok)
     rep = incident_report(ev, SLO(target=0.9, window="1h"), "2026-01-05 03:30", "2026-01-05 05:30",

@@ -44,27 +44,35 @@ def test_tracker_at_reads_the_last_event_before_the_moment(states):
 
 def test_tracker_at_falls_back_to_the_worst_moment(states):
     worst = tracker_at(states, None)
-    assert worst["ts"] == pd.Timestamp("2026-01-02 02:59", tz="UTC")  # 60 failures of 61: the lowest rate
+    # 60 failures of 61: the lowest rate
+    assert worst["ts"] == pd.Timestamp("2026-01-02 02:59", tz="UTC")
     assert "worst moment" in worst["note"]
     outside = tracker_at(states, "2027-01-01")
     assert outside["ts"] == worst["ts"] and "outside the log's span" in outside["note"]
     early = tracker_at(states, "2026-01-01 00:10")
-    assert early["ts"] == pd.Timestamp("2026-01-01 00:10", tz="UTC") and "not yet full" in early["note"]
+    assert early["ts"] == pd.Timestamp("2026-01-01 00:10",
+                                       tz="UTC") and "not yet full" in early["note"]
 
 
 def test_incident_span_rules(states):
     at = "2026-01-02 02:30"
     given = incident_span(states, at=at, start="2026-01-02 01:00", end="2026-01-02 04:00")
     assert (given["start"], given["end"], given["reason"]) == (
-        pd.Timestamp("2026-01-02 01:00", tz="UTC"), pd.Timestamp("2026-01-02 04:00", tz="UTC"), "as given")
+        pd.Timestamp("2026-01-02 01:00", tz="UTC"), pd.Timestamp("2026-01-02 04:00", tz="UTC"),
+                                                               "as given")
     inc = pd.DataFrame({"incident_id": ["x", "y", "far"],
-                        "start": pd.to_datetime(["2026-01-02 01:50", "2026-01-02 02:20", "2026-01-01 05:00"], utc=True),
-                        "end": pd.to_datetime(["2026-01-02 02:10", "2026-01-02 03:05", "2026-01-01 06:00"], utc=True)})
+                        "start": pd.to_datetime(["2026-01-02 01:50", "2026-01-02 02:20",
+                                                 "2026-01-01 05:00"], utc=True),
+                        "end": pd.to_datetime(["2026-01-02 02:10", "2026-01-02 03:05",
+                                               "2026-01-01 06:00"], utc=True)})
     labelled = incident_span(states, at=at, incidents=inc)
     assert labelled["start"] == pd.Timestamp("2026-01-02 01:50", tz="UTC")
-    assert labelled["end"] == pd.Timestamp("2026-01-02 03:05", tz="UTC") and "x, y" in labelled["reason"]
-    # no labels: the critical-or-worse episode. Critical once failures > 0.9 * 0.05 * 61 = 2.745, i.e. from the
-    # 3rd failure (02:02); below critical again when at most 2 failures remain in the last hour (from 03:58)
+    assert labelled["end"] == pd.Timestamp("2026-01-02 03:05",
+                                           tz="UTC") and "x, y" in labelled["reason"]
+    # no labels: the critical-or-worse episode. Critical once failures > 0.9 * 0.05 * 61 = 2.745,
+    # i.e. from the
+    # 3rd failure (02:02); below critical again when at most 2 failures remain in the last hour
+    # (from 03:58)
     episode = incident_span(states, at=at)
     assert episode["start"] == pd.Timestamp("2026-01-02 02:02", tz="UTC")
     assert episode["end"] == pd.Timestamp("2026-01-02 03:58", tz="UTC")
@@ -79,7 +87,10 @@ def test_incident_span_rules(states):
 
 @pytest.fixture(scope="module")
 def reports():
-    policies = {"workbook": AlertPolicy.workbook("30D"), "seed": AlertPolicy.single_window("1h", 0.9, period="30D")}
+    policies = {
+        "workbook": AlertPolicy.workbook("30D"),
+        "seed": AlertPolicy.single_window("1h", 0.9, period="30D"),
+    }
     return {name: incident_report(EVENTS, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00", policy=p)
             for name, p in policies.items()}
 
@@ -119,7 +130,8 @@ def test_wake_verdict_judges_the_windows_that_decided(reports):
 
 def test_wake_verdict_not_justified_without_failures():
     ok_events = as_events(TIMES, np.ones(len(TIMES), dtype=bool))
-    rep = incident_report(ok_events, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00", policy=AlertPolicy.workbook("30D"))
+    rep = incident_report(ok_events, SLO_1H, "2026-01-02 02:00", "2026-01-02 03:00",
+                          policy=AlertPolicy.workbook("30D"))
     v = wake_verdict(ok_events, {"workbook": rep})
     assert v.verdict == "not_justified"
     assert "burn peaked at 0.00" in v.sentence and "No page tier fired for workbook" in v.sentence

@@ -19,14 +19,25 @@ def make(rows, day="2026-01-01"):
     bucket = [b for _, _, b, _ in rows]
     return pd.DataFrame({
         "ts": ts, "ok": [b == "success" for b in bucket],
-        "bucket": pd.Categorical(bucket, categories=["success", "timeout", "solve_error"], ordered=True),
+        "bucket": pd.Categorical(bucket, categories=["success", "timeout", "solve_error"],
+                                 ordered=True),
         "g": pd.Categorical([g for g, _, _, _ in rows]),
         "duration": pd.to_timedelta([s for _, _, _, s in rows], unit="s").as_unit("ns"),
     }).sort_values("ts", kind="stable", ignore_index=True)
 
 
-SMALL = make([("a", 0, "success", 1), ("a", 1, "success", 4), ("a", 2, "success", 12), ("a", 3, "timeout", 30),
-              ("a", 4, "solve_error", 2), ("b", 0, "success", 3), ("b", 1, "success", 40), ("b", 2, "solve_error", 9)])
+SMALL = make(
+    [
+        ("a", 0, "success", 1),
+        ("a", 1, "success", 4),
+        ("a", 2, "success", 12),
+        ("a", 3, "timeout", 30),
+        ("a", 4, "solve_error", 2),
+        ("b", 0, "success", 3),
+        ("b", 1, "success", 40),
+        ("b", 2, "solve_error", 9),
+    ]
+)
 
 
 def test_shares_by_hand():
@@ -37,7 +48,8 @@ def test_shares_by_hand():
     assert s.loc[("a", pd.Timedelta("30s")), "good"] == 3
     assert bool(s.loc[("a", pd.Timedelta("30s")), "at_or_above_timeout"])
     assert s.loc[("a", pd.Timedelta("5s")), "share"] == pytest.approx(2 / 5)
-    # b: no timeout row, no client_timeout: uncensored; the 40 s success counts at 30 s? no (40 > 30)
+    # b: no timeout row, no client_timeout: uncensored; the 40 s success counts at 30 s? no (40 >
+    # 30)
     assert s.loc[("b", pd.Timedelta("30s")), "good"] == 1
     assert not bool(s.loc[("b", pd.Timedelta("30s")), "at_or_above_timeout"])
     c = p.censoring.set_index("g")
@@ -45,13 +57,15 @@ def test_shares_by_hand():
 
 
 def test_client_timeout_cuts_slower_successes():
-    # with a 10 s client timeout, a's 12 s success and b's 40 s success would have been cut: not good anywhere
+    # with a 10 s client timeout, a's 12 s success and b's 40 s success would have been cut: not
+    # good anywhere
     p = latency_profile(SMALL, thresholds=["60s"], by="g", freq=None, client_timeout="10s")
     assert p.shares.set_index("g")["good"].to_dict() == {"a": 2, "b": 1}
 
 
 def test_censored_quantile_by_hand():
-    # a: durations read as min(d, 30): 1 S, 2 solve error (censored), 4 S, 12 S, 30 timeout (censored).
+    # a: durations read as min(d, 30): 1 S, 2 solve error (censored), 4 S, 12 S, 30 timeout
+    # (censored).
     # KM: t=1: 5 at risk -> .8; t=4: 3 at risk -> .8 * 2/3 = .5333; t=12: 2 at risk -> .2667.
     # F: .2, .4667, .7333: median = 12 s; p90: F never reaches .9 before 30 s -> "> timeout"
     p = latency_profile(SMALL, thresholds=["5s"], by="g", freq=None, quantiles=[0.5, 0.9])
@@ -69,9 +83,16 @@ def test_quantiles_match_the_curve_per_day():
     kind = np.where(sec > 20, "timeout", np.where(rng.random(n) < 0.1, "solve_error", "success"))
     sec = np.where(kind == "timeout", 20, sec)
     ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(hours, unit="h")
-    ev = pd.DataFrame({"ts": ts.as_unit("ns"), "ok": kind == "success",
-                       "bucket": pd.Categorical(kind, categories=["success", "timeout", "solve_error"], ordered=True),
-                       "duration": pd.to_timedelta(sec, unit="s").as_unit("ns")}).sort_values("ts", ignore_index=True)
+    ev = pd.DataFrame(
+        {
+            "ts": ts.as_unit("ns"),
+            "ok": kind == "success",
+            "bucket": pd.Categorical(
+                kind, categories=["success", "timeout", "solve_error"], ordered=True
+            ),
+            "duration": pd.to_timedelta(sec, unit="s").as_unit("ns"),
+        }
+    ).sort_values("ts", ignore_index=True)
     p = latency_profile(ev, thresholds=["10s"], quantiles=[0.5])
     for _, row in p.quantiles.iterrows():  # oracle: the loop-checked curve on the day's rows
         day = ev[ev["ts"].dt.floor("1D") == row["period"]]

@@ -42,25 +42,29 @@ def _hand_read() -> list[tuple[str, int, float]]:
 
 
 def _read() -> pd.DataFrame:
-    return bl.read_events(LOG, pattern=PATTERN, time_format=TIME_FORMAT, duration="duration", duration_unit="s",
+    return bl.read_events(LOG, pattern=PATTERN, time_format=TIME_FORMAT, duration="duration",
+                          duration_unit="s",
                           outcomes=outcome_labels(OUTCOMES), by=["api"])
 
 
 def test_the_hand_reading_agrees_with_the_readme_grep_counts():
     rows = _hand_read()
     assert len(rows) == 198  # grep -c 'wsgi.server'
-    assert sum(200 <= s < 300 for _, s, _ in rows) == 191 and sum(400 <= s < 500 for _, s, _ in rows) == 7
+    assert sum(200 <= s < 300 for _, s, _ in rows) == 191 and sum(400 <= s < 500 for _, s,
+                                                                  _ in rows) == 7
     assert sum(200 <= s < 300 and t < 0.5 for _, s, t in rows) == 188
 
 
 def test_the_pattern_reader_counts_and_durations_match_the_raw_lines():
     rows = [r for r in _hand_read() if 200 <= r[1] < 300]  # 4xx are skipped (not events), no 5xx
     events = _read()
-    assert list(events.columns) == ["ts", "ok", "bucket", "api", "duration"]  # no IP, no other field
+    # no IP, no other field
+    assert list(events.columns) == ["ts", "ok", "bucket", "api", "duration"]
     assert len(events) == len(rows) and bool(events["ok"].all())
     assert events["api"].value_counts().to_dict() == {
         api: sum(r[0] == api for r in rows) for api in ("osapi_compute", "metadata")}
-    assert events["duration"].dt.total_seconds().sum() == pytest.approx(sum(t for *_, t in rows), abs=1e-6)
+    assert events["duration"].dt.total_seconds().sum() == pytest.approx(sum(t for *_, t in rows),
+                                                                        abs=1e-6)
     assert events["ts"].iloc[0] == pd.Timestamp("2017-05-16 00:00:00.008", tz="UTC")
     assert events["ts"].iloc[-1] == pd.Timestamp("2017-05-16 00:03:02.250", tz="UTC")
 
@@ -68,7 +72,8 @@ def test_the_pattern_reader_counts_and_durations_match_the_raw_lines():
 def test_the_share_within_half_a_second_is_the_hand_count():
     rows = [r for r in _hand_read() if 200 <= r[1] < 300]
     within = sum(t <= 0.5 for *_, t in rows)
-    shares = bl.latency_profile(_read(), thresholds=["500ms"], freq=None, client_timeout="1s").shares
+    shares = bl.latency_profile(_read(), thresholds=["500ms"], freq=None,
+                                client_timeout="1s").shares
     assert shares["attempts"].tolist() == [len(rows)] and shares["good"].tolist() == [within]
     assert shares["share"].iloc[0] == pytest.approx(within / len(rows))
 
@@ -80,7 +85,8 @@ def test_notebook_05_runs_on_the_real_log(tmp_path, monkeypatch):
     out = tmp_path / "05.ipynb"
     papermill.execute_notebook(
         str(NOTEBOOK), str(out), kernel_name="python3", progress_bar=False, cwd=str(tmp_path),
-        parameters={"source": str(LOG), "incidents": None, "pattern": PATTERN, "time_format": TIME_FORMAT,
+        parameters={"source": str(LOG), "incidents": None, "pattern": PATTERN,
+                    "time_format": TIME_FORMAT,
                     "duration": "duration", "duration_unit": "s", "outcomes": OUTCOMES, "by": None,
                     "thresholds": "0.25s,0.5s,1s", "client_timeout": "1s", "timeouts": "0.5s,1s",
                     "window": "1min", "freq": "30s", "tz": "UTC"})
@@ -90,7 +96,8 @@ def test_notebook_05_runs_on_the_real_log(tmp_path, monkeypatch):
             assert o.output_type != "error", f"{o.get('ename')}: {o.get('evalue')}"
             texts.append(o.get("text") or o.get("data", {}).get("text/plain", ""))
     rows = [r for r in _hand_read() if 200 <= r[1] < 300]
-    assert f"{len(rows):,} events (attempts) from 2017-05-16 00:00 to 2017-05-16 00:03 (UTC)" in "\n".join(texts)
+    assert (f"{len(rows):,} events (attempts) from 2017-05-16 00:00 to 2017-05-16 00:03 "
+            "(UTC)") in "\n".join(texts)
     shares = next(t for t in texts if "share_low" in t)
     half = next(line.split() for line in shares.splitlines() if "00:00:00.500000" in line)
     half = half[half.index("00:00:00.500000") + 1:]  # attempts, good, share, ...

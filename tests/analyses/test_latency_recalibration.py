@@ -12,7 +12,8 @@ from budgetlab.errors import ConfigError
 
 
 def every_ten_minutes(slow_at_min=12 * 60, slow_seconds=13.0, days=2, timeout_row=False):
-    """One success every 10 min for ``days`` days, 5 s each, one of them (at ``slow_at_min``) slower."""
+    """One success every 10 min for ``days`` days, 5 s each, one of them (at ``slow_at_min``)
+    slower."""
     n = days * 144
     ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.arange(n) * 10, unit="min")
     sec = np.full(n, 5.0)
@@ -21,7 +22,8 @@ def every_ten_minutes(slow_at_min=12 * 60, slow_seconds=13.0, days=2, timeout_ro
     if timeout_row:
         bucket[-1], sec[-1] = "timeout", 30.0
     return pd.DataFrame({"ts": ts.as_unit("ns"), "ok": bucket == "success",
-                         "bucket": pd.Categorical(bucket, categories=["success", "timeout"], ordered=True),
+                         "bucket": pd.Categorical(bucket, categories=["success", "timeout"],
+                                                  ordered=True),
                          "duration": pd.to_timedelta(sec, unit="s").as_unit("ns")})
 
 
@@ -30,11 +32,15 @@ def test_table_and_frontier_by_hand():
     r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s", "20s"],
                             candidates=[0.5, 0.9], n_boot=50)
     t = r.table.set_index(["threshold", "target"])
-    # observation [00:00, 47:50), warm-up to 01:00: 46 h 50 min observed after warm-up. At 10 s the 13 s success
-    # at 12:00 fails; it is in the window through 13:00 inclusive (leaves 1 ns later). With 6 or 7 events in
-    # the window, target 0.9 allows 0.6-0.7 failures: exhausted for that hour; target 0.5 allows 3-3.5: healthy.
+    # observation [00:00, 47:50), warm-up to 01:00: 46 h 50 min observed after warm-up. At 10 s the
+    # 13 s success
+    # at 12:00 fails; it is in the window through 13:00 inclusive (leaves 1 ns later). With 6 or 7
+    # events in
+    # the window, target 0.9 allows 0.6-0.7 failures: exhausted for that hour; target 0.5 allows
+    # 3-3.5: healthy.
     observed = (46 * 60 + 50) * 60e9
-    assert t.loc[(pd.Timedelta("10s"), 0.9), "limit_share"] == pytest.approx((3600e9 + 1) / observed, rel=1e-12)
+    assert t.loc[(pd.Timedelta("10s"), 0.9),
+                 "limit_share"] == pytest.approx((3600e9 + 1) / observed, rel=1e-12)
     assert t.loc[(pd.Timedelta("10s"), 0.5), "limit_share"] == 0.0
     assert t.loc[(pd.Timedelta("20s"), 0.9), "limit_share"] == 0.0
     assert t.loc[(pd.Timedelta("10s"), 0.9), "observed_time"] == pd.Timedelta(observed, unit="ns")
@@ -49,14 +55,17 @@ def test_table_and_frontier_by_hand():
 
 def test_looser_limit_share_changes_the_answer():
     ev = every_ten_minutes()
-    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"], candidates=[0.5, 0.9],
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"],
+                            candidates=[0.5, 0.9],
                             max_share=0.05, n_boot=20)
-    assert r.summary["supported_target"].iloc[0] == 0.9  # 2.1 % of the time at or over the limit <= 5 %
+    # 2.1 % of the time at or over the limit <= 5 %
+    assert r.summary["supported_target"].iloc[0] == 0.9
 
 
 def test_no_supported_target_and_the_frontier_gap_are_said():
     ev = every_ten_minutes()
-    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"], candidates=[0.9, 0.95],
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"],
+                            candidates=[0.9, 0.95],
                             n_boot=20)
     assert np.isnan(r.summary["supported_target"].iloc[0])
     assert "no candidate target supported" in r.summary["note"].iloc[0]
@@ -66,7 +75,8 @@ def test_no_supported_target_and_the_frontier_gap_are_said():
 
 def test_threshold_at_the_timeout_equals_availability():
     ev = every_ten_minutes(timeout_row=True)
-    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s", "30s"], candidates=[0.5],
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s", "30s"],
+                            candidates=[0.5],
                             n_boot=10)
     s = r.summary.set_index("threshold")
     assert not s.loc[pd.Timedelta("10s"), "equals_availability"]
@@ -88,23 +98,33 @@ def test_per_group_slos_equal_one_run_per_group_under_its_own_slo():
     opts = dict(thresholds=["10s", "20s"], candidates=[0.5, 0.9], n_boot=50, by="t")
     r = latency_recalibrate(ev, slo=slos, **opts)
     # oracle: the single-SLO function on each group's rows alone, with that group's SLO
-    alone = {g: latency_recalibrate(ev[ev["t"] == g].reset_index(drop=True), slo=slos[g], **opts) for g in "ab"}
+    alone = {g: latency_recalibrate(ev[ev["t"] == g].reset_index(drop=True), slo=slos[g],
+                                    **opts) for g in "ab"}
     for name in ("table", "summary", "frontier"):
         expected = pd.concat([getattr(alone[g], name) for g in "ab"], ignore_index=True)
         pd.testing.assert_frame_equal(getattr(r, name), expected)
-    # by hand: a's 1 h window is exhausted for 1 h + 1 ns at target 0.9 (as in test_table_and_frontier_by_hand);
-    # b's 2 h window holds 12-13 events, one failure of the 1.2-1.3 allowed at 0.9 leaves over 10 % of the
+    # by hand: a's 1 h window is exhausted for 1 h + 1 ns at target 0.9 (as in
+    # test_table_and_frontier_by_hand);
+    # b's 2 h window holds 12-13 events, one failure of the 1.2-1.3 allowed at 0.9 leaves over 10 %
+    # of the
     # budget: never critical. Warm-up is each group's own window.
     t = r.table.set_index(["t", "threshold", "target"])["limit_share"]
-    assert t[("a", pd.Timedelta("10s"), 0.9)] == pytest.approx((3600e9 + 1) / ((46 * 60 + 50) * 60e9), rel=1e-12)
+    assert t[("a", pd.Timedelta("10s"),
+              0.9)] == pytest.approx((3600e9 + 1) / ((46 * 60 + 50) * 60e9), rel=1e-12)
     assert t[("b", pd.Timedelta("10s"), 0.9)] == 0.0
     obs = r.table.set_index(["t", "threshold", "target"])["observed_time"]
     assert obs[("b", pd.Timedelta("10s"), 0.9)] == pd.Timedelta(hours=45, minutes=50)
     s = r.summary.set_index(["t", "threshold"])
     assert s.loc[("a", pd.Timedelta("10s")), "supported_target"] == 0.5
     assert s.loc[("b", pd.Timedelta("10s")), "supported_target"] == 0.9
-    assert s.xs("a")["window"].eq(pd.Timedelta("1h")).all() and s.xs("a")["current_target"].eq(0.9).all()
-    assert s.xs("b")["window"].eq(pd.Timedelta("2h")).all() and s.xs("b")["current_target"].eq(0.95).all()
+    assert (
+        s.xs("a")["window"].eq(pd.Timedelta("1h")).all()
+        and s.xs("a")["current_target"].eq(0.9).all()
+    )
+    assert (
+        s.xs("b")["window"].eq(pd.Timedelta("2h")).all()
+        and s.xs("b")["current_target"].eq(0.95).all()
+    )
 
 
 def test_one_slo_for_every_group_given_per_group_is_the_one_slo_run():
@@ -119,34 +139,44 @@ def test_one_slo_for_every_group_given_per_group_is_the_one_slo_run():
 
 def test_per_group_slos_need_group_keys_and_every_group():
     with pytest.raises(ConfigError, match="group keys"):
-        latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")}, thresholds=["10s"])
+        latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")},
+                            thresholds=["10s"])
     with pytest.raises(ConfigError, match="no SLO for the group"):
-        latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")}, thresholds=["10s"], by="t")
+        latency_recalibrate(two_groups(), slo={"a": SLO(target=0.9, window="1h")},
+                            thresholds=["10s"], by="t")
 
 
 def test_a_target_the_evidence_is_too_thin_for_is_withheld_in_words():
-    # 288 events: under 0.99 they hold 2.88 expected failures (fewer than 10): 0.99 is never supported, though
+    # 288 events: under 0.99 they hold 2.88 expected failures (fewer than 10): 0.99 is never
+    # supported, though
     # no event is slower than 20 s; 0.9 (28.8 expected failures) is judged as usual
     ev = every_ten_minutes()
-    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["20s"], candidates=[0.9, 0.99],
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["20s"],
+                            candidates=[0.9, 0.99],
                             n_boot=20)
     t = r.table.set_index("target")
-    assert t.loc[0.99, "limit_share"] == 0.0 and not t.loc[0.99, "supported"] and t.loc[0.9, "supported"]
+    assert t.loc[0.99, "limit_share"] == 0.0 and not t.loc[0.99, "supported"] and t.loc[0.9,
+                                                                                        "supported"]
     row = r.summary.iloc[0]
     assert np.isnan(row["supported_target"]) and np.isnan(row["supported_low"])
     # recalibrate's wording (thin_evidence): 288 events x 1 % = 2.88 expected failures, 10 needed
-    assert row["note"].startswith("withheld: 288 events in the evaluated span: too few for a verdict "
+    assert row["note"].startswith("withheld: 288 events in the evaluated span: too few for a "
+                                  "verdict "
                                   "(under 99 % they hold 2.88 expected failures")
     f = r.frontier.set_index("target")
     assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s")
-    assert pd.isna(f.loc[0.99, "smallest_threshold"]) and "too few for a verdict (under 99 %" in f.loc[0.99, "note"]
+    assert pd.isna(f.loc[0.99,
+                         "smallest_threshold"]) and ("too few for a verdict (under 99 "
+                                                     "%") in f.loc[0.99, "note"]
 
 
 def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():
     ev = every_ten_minutes(days=1, slow_at_min=60)
-    r = latency_recalibrate(ev, slo=SLO(target=0.5, window="1h"), thresholds=["20s"], candidates=[0.5],
+    r = latency_recalibrate(ev, slo=SLO(target=0.5, window="1h"), thresholds=["20s"],
+                            candidates=[0.5],
                             n_boot=20)
     row = r.summary.iloc[0]
     assert np.isnan(row["supported_target"])
-    assert row["note"] == ("withheld: 1 day with traffic in the evaluated span: too few for the day-block "
+    assert row["note"] == ("withheld: 1 day with traffic in the evaluated span: too few for the "
+                           "day-block "
                            "bootstrap (at least 2)")

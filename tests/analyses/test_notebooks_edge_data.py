@@ -1,4 +1,5 @@
-"""The functions the notebooks call, on edge data: one group, no incidents, a group that never fails,
+"""The functions the notebooks call, on edge data: one group, no incidents, a group that never
+fails,
 a history of a few days (issue 16: a never-failing group once crashed notebook 01, its Wilson upper
 bound sitting below the observed 100 %). Then, marked slow, every packaged notebook run through its
 parameters cell on such a log (papermill), without an error or a warning."""
@@ -58,12 +59,18 @@ def test_a_group_that_never_fails(short_log):
     events, never = short_log
     daily = daily_success(events, by="captcha_type", tz="Europe/Berlin")
     rv = daily[daily["captcha_type"] == "recaptcha_v2"]
-    assert (rv["success_rate"] == 1.0).all() and (rv["ci_high"] == 1.0).all()  # the interval reaches 100 %
+    # the interval reaches 100 %
+    assert (rv["success_rate"] == 1.0).all() and (rv["ci_high"] == 1.0).all()
     assert (rv["ci_low"] < 1.0).all()
     spread = daily_spread(daily).set_index("captcha_type").loc["recaptcha_v2"]
-    assert spread["total"] == int(never.sum()) and spread["spread"] == 0.0 and spread["success_rate"] == 1.0
+    assert (
+        spread["total"] == int(never.sum())
+        and spread["spread"] == 0.0
+        and spread["success_rate"] == 1.0
+    )
     targets = target_table(events, by="captcha_type", target=0.95)
-    v = bucket_target_verdicts(events, targets, bucket="timeout").set_index("captcha_type").loc["recaptcha_v2"]
+    v = bucket_target_verdicts(events, targets,
+                               bucket="timeout").set_index("captcha_type").loc["recaptcha_v2"]
     assert v["verdict"] == "keep" and v["success_rate"] == 1.0 and v["success_rate_without"] == 1.0
     # nine hours in ten the window spent nothing of its budget: too loose, and provisional (3 days
     # of data, of which the first 24 h window is warm-up: 2 days evaluated)
@@ -71,9 +78,11 @@ def test_a_group_that_never_fails(short_log):
     tv = target_verdicts(rec).set_index("captcha_type").loc["recaptcha_v2"]
     assert tv["verdict"] == "too_loose" and tv["caveat"].startswith("provisional: 2.0 days")
     s = suggest_targets(rec).set_index("captcha_type")
-    assert s.loc["recaptcha_v2", "reason"] in ("no incident labels: the recommendation stands",
-                                              "no recommendation: " + str(rec.summary.set_index("captcha_type")
-                                                                          .loc["recaptcha_v2", "recommendation_note"]))
+    assert s.loc["recaptcha_v2", "reason"] in (
+        "no incident labels: the recommendation stands",
+        "no recommendation: "
+        + str(rec.summary.set_index("captcha_type").loc["recaptcha_v2", "recommendation_note"]),
+    )
 
 
 def test_one_group_and_no_incidents(short_log):
@@ -89,7 +98,8 @@ def test_one_group_and_no_incidents(short_log):
     assert profile["bucket_failures"].sum() == int((one["bucket"] == "timeout").sum())
     rec = recalibrate(one, target=0.95, n_boot=0, show_progress=False)
     s = suggest_targets(rec)
-    assert list(s.columns) == ["recommended_target", "recommended_without_incidents", "suggested_target", "reason"]
+    assert list(s.columns) == ["recommended_target", "recommended_without_incidents",
+                               "suggested_target", "reason"]
     assert np.isnan(s["recommended_without_incidents"].iloc[0])
     assert incidents_for(None) is None
     table = compare_windows(one, SLO(target=0.95), ["1h", "24h"], show_progress=False)
@@ -106,8 +116,10 @@ def test_all_successes_at_the_alert():
     r = tracker_at(states, "2026-01-02 03:47")
     assert (int(r["failures"]), int(r["total"]), str(r["status"])) == (0, 61, "healthy")
     span = incident_span(states, at=r["at"])
-    assert span["end"] - span["start"] == pd.Timedelta("2h")  # one window either side: never critical
-    rep = incident_report(events, slo, span["start"], span["end"], policy=AlertPolicy.workbook("30D"))
+    # one window either side: never critical
+    assert span["end"] - span["start"] == pd.Timedelta("2h")
+    rep = incident_report(events, slo, span["start"], span["end"],
+                          policy=AlertPolicy.workbook("30D"))
     assert wake_verdict(events, {"workbook": rep}).verdict == "not_justified"
     with pytest.raises(InputError):
         hourly_profile(events, bucket="timeout")  # the notebooks check for the bucket first
@@ -117,9 +129,11 @@ def test_all_successes_at_the_alert():
 def never_failing_log(tmp_path_factory, short_log):
     events, never = short_log
     # the same history's durations (its own random stream; the rows align) for notebook 05
-    timed, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.05, session_ids=False, client_timeout="60s")
+    timed, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.05, session_ids=False,
+                              client_timeout="60s")
     path = tmp_path_factory.mktemp("log") / "outcomes.csv"
-    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), outcome=events["bucket"].astype(str),
+    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                          outcome=events["bucket"].astype(str),
                           duration=timed["duration"].dt.total_seconds().to_numpy())
     frame[["ts", "outcome", "captcha_type", "region", "duration"]].to_csv(path, index=False)
     return path, int(never.sum())
@@ -127,13 +141,17 @@ def never_failing_log(tmp_path_factory, short_log):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [p.name for p in NOTEBOOKS])
-def test_notebook_runs_on_a_short_log_with_a_group_that_never_fails(name, never_failing_log, tmp_path, monkeypatch):
-    papermill = pytest.importorskip("papermill", reason="papermill (a test extra) runs the notebooks")
+def test_notebook_runs_on_a_short_log_with_a_group_that_never_fails(name, never_failing_log,
+                                                                    tmp_path, monkeypatch):
+    papermill = pytest.importorskip("papermill",
+                                    reason="papermill (a test extra) runs the notebooks")
     path, n_never = never_failing_log
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     out = tmp_path / name
-    papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / name), str(out), kernel_name="python3",
-                               progress_bar=False, parameters={"source": str(path), "incidents": None},
+    papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / name), str(out),
+                               kernel_name="python3",
+                               progress_bar=False, parameters={"source": str(path),
+                                                               "incidents": None},
                                cwd=str(tmp_path))
     nb = nbformat.read(out, as_version=4)
     texts, stderr = [], []
@@ -149,11 +167,13 @@ def test_notebook_runs_on_a_short_log_with_a_group_that_never_fails(name, never_
     joined = "\n".join(texts)
     assert not [w for w in stderr if "Warning" in w], stderr
     if name.startswith("01"):
-        assert "provisional: 2.0 days of history" in joined  # 3 days, the first 24 h window is warm-up
+        # 3 days, the first 24 h window is warm-up
+        assert "provisional: 2.0 days of history" in joined
     if name.startswith("03"):
         assert "recaptcha_v2 meets its target 95.0 % even with the timeout failures" in joined
     if name.startswith("04"):
-        assert "outside the log's span" in joined  # the 03:47 of the shipped night is not in this log
+        # the 03:47 of the shipped night is not in this log
+        assert "outside the log's span" in joined
 
 
 @pytest.mark.slow
@@ -161,10 +181,12 @@ def test_notebook_02_on_the_demo_sample_where_the_24h_window_never_recovers(tmp_
     """On ``demo`` + ``demo_incidents`` the 24 h window never drops below CRITICAL after D1 within
     the 3 days (its recovery is NaT), so no pair can compare rolling 24 h with the calendar day:
     the notebook says so instead of failing (it raised KeyError "['1d'] not in index")."""
-    papermill = pytest.importorskip("papermill", reason="papermill (a test extra) runs the notebooks")
+    papermill = pytest.importorskip("papermill",
+                                    reason="papermill (a test extra) runs the notebooks")
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     out = tmp_path / "02.ipynb"
-    papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / "02_window_length.ipynb"), str(out),
+    papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / "02_window_length.ipynb"),
+                               str(out),
                                kernel_name="python3", progress_bar=False, cwd=str(tmp_path),
                                parameters={"source": "demo", "incidents": "demo_incidents"})
     nb = nbformat.read(out, as_version=4)

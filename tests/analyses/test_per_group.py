@@ -1,4 +1,5 @@
-"""Per-group SLOs in the analyses (issue 16): compare_windows, window_incidents, bucket_breakdown and
+"""Per-group SLOs in the analyses (issue 16): compare_windows, window_incidents, bucket_breakdown
+and
 incident_report under a PerGroup equal, group by group, the runs with each group's own SLO.
 
 Oracles: the same function run with one SLO (per group: on that group's events alone where the
@@ -34,14 +35,17 @@ def grouped(seed: int = 3, n: int = 4000, days: float = 2.0) -> pd.DataFrame:
     p_ok = np.where((hour >= 20) & (hour < 23), 0.6, p_ok)
     bad_bucket = np.where(rng.random(n) < 0.6, "timeout", "solve_error")
     ok = rng.random(n) < p_ok
-    return as_events(ts, ok, np.where(ok, "success", bad_bucket), groups={"kind": kind, "region": region})
+    return as_events(ts, ok, np.where(ok, "success", bad_bucket), groups={"kind": kind,
+                                                                          "region": region})
 
 
 def test_compare_windows_per_group_equals_each_group_alone():
     events = grouped()
-    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"], "start": [T0 + pd.Timedelta(hours=20)],
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                        "start": [T0 + pd.Timedelta(hours=20)],
                         "end": [T0 + pd.Timedelta(hours=23)]})
-    got = compare_windows(events, PerGroup(SLOS), ["1h", "6h", "calendar:day"], by="kind", incidents=inc,
+    got = compare_windows(events, PerGroup(SLOS), ["1h", "6h", "calendar:day"], by="kind",
+                          incidents=inc,
                           min_dwell=["0min", "30min"])
     for kind, slo in SLOS.items():
         # a group's rows equal those of a one-SLO run of the whole table (the observation ends
@@ -51,11 +55,13 @@ def test_compare_windows_per_group_equals_each_group_alone():
         ref = ref[ref["kind"] == kind]
         mine = got[got["kind"] == kind].reset_index(drop=True)
         pd.testing.assert_frame_equal(mine, ref.reset_index(drop=True), check_categorical=False)
-    wi = window_incidents(events, {"a": SLOS["a"], "b": SLOS["b"], "c": SLOS["c"]}, inc, ["1h"], by="kind")
+    wi = window_incidents(events, {"a": SLOS["a"], "b": SLOS["b"], "c": SLOS["c"]}, inc, ["1h"],
+                          by="kind")
     for kind, slo in SLOS.items():
         sub = events[(events["kind"] == kind).to_numpy()].reset_index(drop=True)
         ref = window_incidents(sub, slo, inc, ["1h"], by="kind")
-        pd.testing.assert_frame_equal(wi[wi["kind"] == kind].reset_index(drop=True), ref, check_categorical=False)
+        pd.testing.assert_frame_equal(wi[wi["kind"] == kind].reset_index(drop=True), ref,
+                                      check_categorical=False)
 
 
 def test_compare_windows_per_group_needs_every_group():
@@ -78,11 +84,15 @@ def test_bucket_breakdown_per_group_equals_the_run_with_each_groups_slo():
         m = ((got["kind"] == kind) & (got["region"] == region)).to_numpy()
         assert m.sum() == 2  # timeout, solve_error
         pd.testing.assert_frame_equal(got[m].reset_index(drop=True), ref[m].reset_index(drop=True))
-        # and the group's own figures equal a run on its events alone (all but the share of all failures)
-        sub = events[((events["kind"] == kind) & (events["region"] == region)).to_numpy()].reset_index(drop=True)
+        # and the group's own figures equal a run on its events alone (all but the share of all
+        # failures)
+        sub = events[
+            ((events["kind"] == kind) & (events["region"] == region)).to_numpy()
+        ].reset_index(drop=True)
         alone = bucket_breakdown(sub, slo, by=["kind", "region"], policy=pol)
         cols = [c for c in alone.columns if c != "share_of_all_failures"]
-        pd.testing.assert_frame_equal(got[m].reset_index(drop=True)[cols], alone[cols], check_categorical=False)
+        pd.testing.assert_frame_equal(got[m].reset_index(drop=True)[cols], alone[cols],
+                                      check_categorical=False)
 
 
 def test_incident_report_per_group_equals_the_report_under_each_groups_slo():
@@ -96,10 +106,15 @@ def test_incident_report_per_group_equals_the_report_under_each_groups_slo():
     assert rep.slos is per
     for kind, slo in per.table.items():
         ref = incident_report(events, slo, start, end, **kw)
-        for name in ("states", "transitions", "tracker", "alerts", "tiers", "budget", "buckets", "over_time"):
+        for name in ("states", "transitions", "tracker", "alerts", "tiers", "budget", "buckets",
+                     "over_time"):
             a, b = getattr(rep, name), getattr(ref, name)
-            ma, mb = (a["kind"].astype(str) == kind[0]).to_numpy(), (b["kind"].astype(str) == kind[0]).to_numpy()
-            pd.testing.assert_frame_equal(a[ma].reset_index(drop=True), b[mb].reset_index(drop=True),
+            ma, mb = (
+                (a["kind"].astype(str) == kind[0]).to_numpy(),
+                (b["kind"].astype(str) == kind[0]).to_numpy(),
+            )
+            pd.testing.assert_frame_equal(a[ma].reset_index(drop=True),
+                                          b[mb].reset_index(drop=True),
                                           check_categorical=False, obj=f"{name} of {kind[0]}")
     focus = rep.tracker.iloc[0]
     assert rep.slo == per.slo_for(str(focus["kind"]))

@@ -46,12 +46,14 @@ def events_with_dips(seed: int, n: int = 4000, days: float = 3.0) -> pd.DataFram
     ts = T0 + pd.to_timedelta(np.sort(rng.uniform(0, days * 86400, n)).round(3), unit="s")
     kind = rng.choice(["a", "b"], n, p=[0.6, 0.4])
     hour = (ts - T0) / pd.Timedelta(hours=1)
-    p_ok = np.where(kind == "a", 0.95, 0.9) - 0.25 * ((hour % 24 >= 2) & (hour % 24 < 4))  # nightly dip
+    # nightly dip
+    p_ok = np.where(kind == "a", 0.95, 0.9) - 0.25 * ((hour % 24 >= 2) & (hour % 24 < 4))
     return as_events(ts, rng.random(n) < p_ok, groups={"kind": kind})
 
 
 class _CountTracker(ErrorBudgetTracker):
-    """The seed port's arithmetic (error budget, remaining fraction, status) on given window counts."""
+    """The seed port's arithmetic (error budget, remaining fraction, status) on given window
+    counts."""
 
     def __init__(self, config, total, failures):
         super().__init__(config)
@@ -152,7 +154,8 @@ def test_status_thresholds_equal_replay_for_every_candidate(seed, thresholds):
     ok = rng.random(n) < rng.choice([0.8, 0.95])
     events = as_events(ts, ok)
     slo = SLO(target=0.9, window="20min", warning=warning, critical=critical, min_events=min_events)
-    # the grid, plus targets where n * (1 - T) == failures is a float edge case (0.95 * 20, 0.9 * 10)
+    # the grid, plus targets where n * (1 - T) == failures is a float edge case (0.95 * 20, 0.9 *
+    # 10)
     cands = np.unique(np.r_[np.round(np.arange(1, 200) * 0.005, 10), 0.95, 0.9, 0.8, 0.9999])
     from budgetlab.windows.trailing import event_window_counts
 
@@ -193,19 +196,23 @@ def test_candidate_shares_and_transitions_equal_loop_oracle(min_events):
     for target in (0.8, 0.85, 0.9):
         want = loop_shares(events, slo.with_(target=target), lo_ns, hi_ns)
         for kind, ref in want.items():
-            row = r.candidates[(r.candidates["kind"] == kind) & (r.candidates["target"] == target)].iloc[0]
+            row = r.candidates[
+                (r.candidates["kind"] == kind) & (r.candidates["target"] == target)
+            ].iloc[0]
             for col, value in ref.items():
                 assert row[col] == pytest.approx(value, rel=1e-9, abs=1e-12), (target, kind, col)
     cur = r.candidates[r.candidates["is_current"]]
     assert sorted(cur["target"].unique().tolist()) == [0.9]
 
 
-@pytest.mark.parametrize("limit_status,max_share", [("exhausted", 0.01), ("critical", 0.05), ("warning", 0.2)])
+@pytest.mark.parametrize("limit_status,max_share", [("exhausted", 0.01), ("critical", 0.05),
+                                                    ("warning", 0.2)])
 def test_recommended_is_the_highest_grid_target_within_the_limit(limit_status, max_share):
     events = events_with_dips(4)
     slo = SLO(window="1h")
     step = 0.005
-    r = recalibrate(events, slo=slo, by="kind", step=step, max_share=max_share, limit_status=limit_status,
+    r = recalibrate(events, slo=slo, by="kind", step=step, max_share=max_share,
+                    limit_status=limit_status,
                     n_boot=0, history="7D")
     lo_ns = r.settings["span_start"].value
     level = STATUSES.index(limit_status)
@@ -213,7 +220,8 @@ def test_recommended_is_the_highest_grid_target_within_the_limit(limit_status, m
         rec = row["recommended_target"]
         shares = {}
         for target in (rec, round(rec + step, 10)):
-            ref = loop_shares(events, slo.with_(target=float(target)), lo_ns, r.settings["span_end"].value)[row["kind"]]
+            ref = loop_shares(events, slo.with_(target=float(target)), lo_ns,
+                              r.settings["span_end"].value)[row["kind"]]
             shares[target] = sum(ref[f"share_{s}"] for s in STATUSES[level:])
         assert shares[rec] <= max_share < shares[round(rec + step, 10)]
 
@@ -224,9 +232,11 @@ def test_quantiles_equal_time_weighted_oracle():
     lo_ns, hi_ns = r.settings["span_start"].value, r.settings["span_end"].value
     for kind in ("a", "b"):
         sub = events[events["kind"] == kind]
-        _, pieces, _ = clock_loop(sub["ts"].array.asi8, ~sub["ok"].to_numpy(), SLO(window="3h"), lo_ns, hi_ns)
+        _, pieces, _ = clock_loop(sub["ts"].array.asi8, ~sub["ok"].to_numpy(), SLO(window="3h"),
+                                  lo_ns, hi_ns)
         rate = np.array([p[0] for p in pieces])
-        w = np.array([p[1] for p in pieces], dtype=np.float64)  # the rate holds to the next clock instant
+        # the rate holds to the next clock instant
+        w = np.array([p[1] for p in pieces], dtype=np.float64)
         order = np.argsort(rate, kind="stable")
         cum = np.cumsum(w[order]) / w.sum()
 
@@ -251,7 +261,8 @@ def test_pages_per_day_equal_alert_episodes(silence_days):
     policy = AlertPolicy((AlertTier("page_fast", "page", "30min", "5min", 3.0),
                           AlertTier("page_slow", "page", "2h", "10min", 2.0),
                           AlertTier("ticket", "ticket", "6h", None, 1.0)), period="30D")
-    r = recalibrate(events, window="1h", by="kind", candidates=[0.85, 0.9, 0.93], policy=policy, n_boot=0,
+    r = recalibrate(events, window="1h", by="kind", candidates=[0.85, 0.9, 0.93], policy=policy,
+                    n_boot=0,
                     history=f"{3 + silence_days}D")
     lo, hi = r.settings["span_start"], r.settings["span_end"]
     bins = bin_events(events, "1min", by="kind")
@@ -260,7 +271,8 @@ def test_pages_per_day_equal_alert_episodes(silence_days):
     spans = {}
     for kind in ("a", "b"):
         sub = events[events["kind"] == kind]
-        _, _, iv = clock_loop(sub["ts"].array.asi8, ~sub["ok"].to_numpy(), SLO(window="1h"), lo.value, hi.value)
+        _, _, iv = clock_loop(sub["ts"].array.asi8, ~sub["ok"].to_numpy(), SLO(window="1h"),
+                              lo.value, hi.value)
         spans[kind] = iv
     page_only = AlertPolicy(policy.tiers[:2], period="30D")
     for target in (0.85, 0.9, 0.93):
@@ -289,7 +301,8 @@ def test_pages_per_day_equal_alert_episodes(silence_days):
 @pytest.fixture(scope="module")
 def no_incidents():
     # known traffic-weighted success per type: recaptcha_v2 0.94, turnstile 0.98, image 0.90
-    events, _ = synth.generate("2026-10-05", 14, seed=7, rate=0.5, incidents=None, session_ids=False)
+    events, _ = synth.generate("2026-10-05", 14, seed=7, rate=0.5, incidents=None,
+                               session_ids=False)
     return events
 
 
@@ -306,7 +319,11 @@ def test_known_rates_recovered(no_incidents):
         # the 24 h rolling rate dips below the mean on quiet, timeout-heavy days: the
         # recommendation lies below the known rate, within 2 points
         assert rate - 0.02 <= s.loc[kind, "recommended_target"] < rate, kind
-        assert s.loc[kind, "recommended_low"] <= s.loc[kind, "recommended_target"] <= s.loc[kind, "recommended_high"]
+        assert (
+            s.loc[kind, "recommended_low"]
+            <= s.loc[kind, "recommended_target"]
+            <= s.loc[kind, "recommended_high"]
+        )
         assert s.loc[kind, "p1"] <= s.loc[kind, "p5"] <= s.loc[kind, "p10"] <= s.loc[kind, "p50"]
     order = s["recommended_target"].sort_values().index.tolist()
     assert order == ["image", "recaptcha_v2", "turnstile"]
@@ -328,7 +345,10 @@ def test_verdicts_follow_the_seed_common_problems(no_incidents):
         assert "barely moves" in r.summary["verdict_reason"].iloc[0]
         r = recalibrate(no_incidents[no_incidents["captcha_type"] == kind].reset_index(drop=True),
                         target=rec[kind], n_boot=0)
-        assert r.summary["verdict"].iloc[0] == "ok" and r.summary["current_share_limit"].iloc[0] <= 0.01
+        assert (
+            r.summary["verdict"].iloc[0] == "ok"
+            and r.summary["current_share_limit"].iloc[0] <= 0.01
+        )
     r = recalibrate(no_incidents, by="captcha_type", n_boot=0)
     assert r.summary["verdict"].isna().all() and r.summary["current_target"].isna().all()
     assert r.summary["verdict_reason"].str.contains("no current target").all()
@@ -338,8 +358,10 @@ def test_four_week_sample_against_the_injected_truth():
     try:
         events = load("outcomes_4w")
     except DatasetError:
-        pytest.skip("data/outcomes_4w.parquet not generated (python -m budgetlab.synth --preset outcomes_4w)")
-    r = recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88},
+        pytest.skip("data/outcomes_4w.parquet not generated (python -m budgetlab.synth --preset "
+                    "outcomes_4w)")
+    r = recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.93, "turnstile": 0.97,
+                                                       "image": 0.88},
                     n_boot=50)
     s = r.summary.set_index("captcha_type")
     for kind, rate in synth.DEFAULT_SUCCESS.items():
@@ -355,7 +377,8 @@ def test_four_week_sample_against_the_injected_truth():
 # bootstrap and settings
 
 
-def _bootstrap_loop(time, limit, fine, fine_idx, *, max_share, n_boot, block_days, seed, has_time, in_range):
+def _bootstrap_loop(time, limit, fine, fine_idx, *, max_share, n_boot, block_days, seed, has_time,
+                    in_range):
     """Oracle: the rule on each block-bootstrap sample, one group and one sample at a time."""
     rng = np.random.default_rng(seed)
     boot = np.full((n_boot, time.w_day.shape[0]), np.nan)
@@ -386,7 +409,8 @@ def test_bootstrap_across_groups_equals_the_loop_oracle(block_days):
     fine, fine_idx = np.array([0.9, 0.95, 0.97, 0.99]), np.array([0, 2, 3, 5])
     in_range = np.ones((g_n, len(fine)), dtype=bool)
     in_range[2, 3] = False
-    kw = dict(max_share=0.01, n_boot=30, block_days=block_days, seed=7, has_time=w_day.sum(axis=1) > 0,
+    kw = dict(max_share=0.01, n_boot=30, block_days=block_days, seed=7,
+              has_time=w_day.sum(axis=1) > 0,
               in_range=in_range)
     got = bootstrap_targets(time, 3, fine, fine_idx, show_progress=False, **kw)
     np.testing.assert_array_equal(got, _bootstrap_loop(time, 3, fine, fine_idx, **kw))
@@ -479,11 +503,15 @@ def test_bootstrap_interval_covers_the_true_rule(window, max_share, step):
     hits, reps = 0, 50
     for seed in range(reps):
         events, _ = synth.generate("2026-10-05", 28, seed=100 + seed, rate=rate,
-                                   type_share={"recaptcha_v2": 0.98, "turnstile": 0.01, "image": 0.01},
+                                   type_share={"recaptcha_v2": 0.98, "turnstile": 0.01,
+                                               "image": 0.01},
                                    incidents=None, session_ids=False, drift=0, bursts_per_day=0,
                                    night_ratio=1, weekend_ratio=1, timeout_rate=1e-9)
-        one = events[(events["captcha_type"] == "recaptcha_v2") & (events["region"] == "fra")].reset_index(drop=True)
-        s = recalibrate(one, window=window, step=step, max_share=max_share, candidates=[0.9], n_boot=200,
+        one = events[
+            (events["captcha_type"] == "recaptcha_v2") & (events["region"] == "fra")
+        ].reset_index(drop=True)
+        s = recalibrate(one, window=window, step=step, max_share=max_share, candidates=[0.9],
+                        n_boot=200,
                         seed=seed).summary.iloc[0]
         # a NaN low bound is "below the candidates' range" (resamples without a recommendation)
         low = s["recommended_low"] if np.isfinite(s["recommended_low"]) else -np.inf
@@ -510,7 +538,8 @@ def test_wilson_against_scipy_and_exact_at_the_edges():
         lo, hi = wilson_interval(k, n, conf)
         for i, (kk, nn) in enumerate(cases):
             ref = binomtest(int(kk), int(nn)).proportion_ci(confidence_level=conf, method="wilson")
-            assert lo[i] == pytest.approx(ref.low, abs=1e-12) and hi[i] == pytest.approx(ref.high, abs=1e-12)
+            assert lo[i] == pytest.approx(ref.low, abs=1e-12) and hi[i] == pytest.approx(ref.high,
+                                                                                         abs=1e-12)
             p = kk / nn
             assert lo[i] <= p <= hi[i]  # always contains the observed proportion
         # the edges are exact, not 0.9999999999999999 / 2.8e-17 as before
@@ -552,7 +581,8 @@ def test_candidates_are_on_the_scale_of_nines():
         ref = loop_shares(ev, SLO(target=float(t), window="24h"), lo_ns, hi_ns)["api"]
         shares[t] = ref["share_exhausted"]
     assert shares[rec] <= 0.01 < shares[nxt]
-    # the fine step near the recommendation: consecutive candidates around it are at most 0.001 apart
+    # the fine step near the recommendation: consecutive candidates around it are at most 0.001
+    # apart
     assert nxt - rec <= 0.001 + 1e-12
     assert s["recommendation_note"] == ""  # 16 days: no caveat
 
@@ -583,7 +613,8 @@ def test_no_recommendation_says_why_with_figures_and_the_way_forward():
     # recommendation, the reason in words
     thin = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95).summary.iloc[0]
     assert pd.isna(thin["verdict"]) and np.isnan(thin["recommended_target"])
-    assert thin["verdict_reason"].startswith(f"{int(thin['events'])} events in the evaluated span: too few for a verdict")
+    assert thin["verdict_reason"].startswith(f"{int(thin['events'])} events in the evaluated span: "
+                                             "too few for a verdict")
     assert thin["recommendation_note"] == thin["verdict_reason"]
 
 
@@ -591,10 +622,14 @@ def test_short_history_gets_a_caveat():
     ev = _steady(5, 1, 0.01, 2, "a")
     s = recalibrate(ev, window="6h", by="kind", n_boot=0).summary.iloc[0]
     assert np.isfinite(s["recommended_target"])
-    assert s["recommendation_note"].startswith("provisional:") and "14 days" in s["recommendation_note"]
+    assert (
+        s["recommendation_note"].startswith("provisional:")
+        and "14 days" in s["recommendation_note"]
+    )
     # the evaluated span: from one window after the first event to the last
-    assert s["history_days"] == pytest.approx((ev["ts"].iloc[-1] - ev["ts"].iloc[0] - pd.Timedelta("6h"))
-                                              / pd.Timedelta("1D"))
+    assert s["history_days"] == pytest.approx(
+        (ev["ts"].iloc[-1] - ev["ts"].iloc[0] - pd.Timedelta("6h")) / pd.Timedelta("1D")
+    )
 
 
 def test_per_group_current_targets_equal_separate_runs():
@@ -620,10 +655,14 @@ def test_per_group_slos_equal_separate_runs():
     # one-SLO run: a group's rows equal the one-SLO run of the whole table under that group's SLO,
     # and do not depend on which other groups share its SLO. Kind "b" ends a day before "a".
     events = events_with_dips(9)
-    events = events[~((events["kind"] == "b") & (events["ts"] > events["ts"].max() - pd.Timedelta("1D")))]
+    events = events[
+        ~((events["kind"] == "b") & (events["ts"] > events["ts"].max() - pd.Timedelta("1D")))
+    ]
     events = events.reset_index(drop=True)
-    slo_a, slo_b = SLO(target=0.93, window="1h"), SLO(target=0.88, window="3h", warning=0.6, min_events=5)
-    r = recalibrate(events, by="kind", slo=PerGroup({"a": slo_a, "b": slo_b}), n_boot=20, history="3D")
+    slo_a, slo_b = SLO(target=0.93, window="1h"), SLO(target=0.88, window="3h", warning=0.6,
+                                                      min_events=5)
+    r = recalibrate(events, by="kind", slo=PerGroup({"a": slo_a, "b": slo_b}), n_boot=20,
+                    history="3D")
     for kind, slo in (("a", slo_a), ("b", slo_b)):
         one = recalibrate(events, by="kind", slo=slo, n_boot=20, history="3D")
         for name in ("summary", "candidates", "distribution", "bootstrap"):
@@ -632,22 +671,27 @@ def test_per_group_slos_equal_separate_runs():
             ref = getattr(one, name)
             ref = ref[(ref["kind"] == kind).to_numpy()].reset_index(drop=True)
             pd.testing.assert_frame_equal(got, ref, check_categorical=False)
-    shared = recalibrate(events, by="kind", slo=PerGroup({"a": slo_b, "b": slo_b}), n_boot=20, history="3D")
-    pd.testing.assert_frame_equal(r.summary[r.summary["kind"] == "b"].reset_index(drop=True),
-                                  shared.summary[shared.summary["kind"] == "b"].reset_index(drop=True),
-                                  check_categorical=False)
+    shared = recalibrate(events, by="kind", slo=PerGroup({"a": slo_b, "b": slo_b}), n_boot=20,
+                         history="3D")
+    pd.testing.assert_frame_equal(
+        r.summary[r.summary["kind"] == "b"].reset_index(drop=True),
+        shared.summary[shared.summary["kind"] == "b"].reset_index(drop=True),
+        check_categorical=False,
+    )
 
 
 def test_exclude_incidents_leaves_their_time_out_of_the_rule():
     events = events_with_dips(10, n=6000, days=4)
     # label the nightly dips of kind "a" as incidents
     inc = pd.DataFrame({"start": [T0 + pd.Timedelta(days=d, hours=2) for d in range(4)],
-                        "end": [T0 + pd.Timedelta(days=d, hours=4) for d in range(4)], "scope": "kind=a"})
+                        "end": [T0 + pd.Timedelta(days=d, hours=4) for d in range(4)],
+                        "scope": "kind=a"})
     r = recalibrate(events, window="1h", by="kind", n_boot=0, history="4D", exclude_incidents=inc)
     plain = recalibrate(events, window="1h", by="kind", n_boot=0, history="4D")
     a = r.summary.set_index("kind").loc["a"]
     # kind b is not covered: unchanged
-    pd.testing.assert_series_equal(r.summary.set_index("kind").loc["b"], plain.summary.set_index("kind").loc["b"])
+    pd.testing.assert_series_equal(r.summary.set_index("kind").loc["b"],
+                                   plain.summary.set_index("kind").loc["b"])
     assert a["recommended_target"] > plain.summary.set_index("kind").loc["a", "recommended_target"]
     # oracle: the clock loop under the recommendation and the next candidate, the time in
     # [start, end + 1 h) of the incidents left out
@@ -657,7 +701,8 @@ def test_exclude_incidents_leaves_their_time_out_of_the_rule():
     rec = a["recommended_target"]
     nxt = min(c for c in cands if c > rec)
     for target, ok in ((rec, True), (nxt, False)):
-        share = loop_shares(events, SLO(target=float(target), window="1h"), lo_ns, hi_ns, skip=skip)["a"]
+        share = loop_shares(events, SLO(target=float(target), window="1h"), lo_ns, hi_ns,
+                            skip=skip)["a"]
         assert (share["share_exhausted"] <= 0.01) == ok, (target, share)
 
 
@@ -674,7 +719,8 @@ def test_a_resample_without_recommendation_never_reads_as_target_zero():
     for kind, row in r.summary.set_index("captcha_type").iterrows():
         samples = boot[kind].to_numpy()
         ranked = np.sort(np.where(np.isnan(samples), -np.inf, samples))
-        lo = np.quantile(ranked, 0.025, method="lower")  # the percentile with "no recommendation" ranked lowest
+        # the percentile with "no recommendation" ranked lowest
+        lo = np.quantile(ranked, 0.025, method="lower")
         if np.isinf(lo):
             assert np.isnan(row["recommended_low"])
             assert "below the candidates' range" in row["recommendation_note"]

@@ -40,7 +40,8 @@ def test_clock_counts_by_hand():
     assert c.end.tolist() == [30 * MIN, 45 * MIN, HOUR + 1, 90 * MIN + 1, 105 * MIN + 1]
     assert c.total.tolist() == [1, 2, 3, 2, 1]
     assert c.failures.tolist() == [0, 1, 1, 1, 0]
-    assert c.warmup_end.tolist() == [HOUR] * 5 and c.first.tolist() == [True, False, False, False, False]
+    assert c.warmup_end.tolist() == [HOUR] * 5 and c.first.tolist() == [True, False, False, False,
+                                                                        False]
     # a second group after a silence: a new stretch, its own warm-up
     t2 = np.array([0, 10 * HOUR])
     c2 = clock_counts(t2, np.array([False, False]), np.array([0, 2]), HOUR, 11 * HOUR)
@@ -50,7 +51,9 @@ def test_clock_counts_by_hand():
 
 def test_split_days_cuts_at_the_blocks():
     row, day, ns = split_days(np.array([0, 5, 9]), np.array([30, 5, 11]), 0, 10)
-    assert row.tolist() == [0, 0, 0, 2, 2] and day.tolist() == [0, 1, 2, 0, 1] and ns.tolist() == [10, 10, 10, 1, 1]
+    assert row.tolist() == [0, 0, 0, 2, 2] and day.tolist() == [0, 1, 2, 0,
+                                                                1] and ns.tolist() == [10, 10, 10,
+                                                                                       1, 1]
 
 
 def test_a_silence_is_no_time_and_the_span_is_the_coverage_after_warm_up():
@@ -81,8 +84,13 @@ def test_a_74_percent_group_is_never_too_loose_and_a_two_event_group_gets_no_ver
     rng = np.random.default_rng(3)
     ok = rng.random(len(busy)) < 0.74
     busy = as_events(busy["ts"], ok, groups={"kind": ["busy"] * len(busy)})
-    two = pd.DataFrame({"ts": [T0 + pd.Timedelta(hours=5), T0 + pd.Timedelta(hours=6)], "ok": [True, False],
-                        "kind": "two"})
+    two = pd.DataFrame(
+        {
+            "ts": [T0 + pd.Timedelta(hours=5), T0 + pd.Timedelta(hours=6)],
+            "ok": [True, False],
+            "kind": "two",
+        }
+    )
     ev = _log(pd.DataFrame({"ts": busy["ts"], "ok": busy["ok"], "kind": "busy"}), two)
     r = recalibrate(ev, window="1h", by="kind", target=0.95, history="300D", n_boot=100)
     s = r.summary.set_index("kind")
@@ -100,27 +108,33 @@ def test_a_74_percent_group_is_never_too_loose_and_a_two_event_group_gets_no_ver
 
 @pytest.mark.parametrize("lo,hi,p10,want", [
     (0.96, 0.98, 0.99, ("ok", "keep 0.97")),  # the interval straddles the current target
-    (0.972, 0.98, 0.995, ("too_loose", "tighten to 0.976")),  # wholly above, the budget barely moves
+    # wholly above, the budget barely moves
+    (0.972, 0.98, 0.995, ("too_loose", "tighten to 0.976")),
     (0.972, 0.98, 0.97, ("ok", "keep 0.97")),  # wholly above, but the window burns its budget
 ])
 def test_too_loose_only_when_the_whole_interval_lies_above(lo, hi, p10, want):
-    v, reason, action = verdict(0.97, 0.0, p10, 0.976, lo, hi, max_share=0.01, limit_status="exhausted",
+    v, reason, action = verdict(0.97, 0.0, p10, 0.976, lo, hi, max_share=0.01,
+                                limit_status="exhausted",
                                 loose_burn=0.25)
     assert (v, action) == want
     assert reason.endswith(action)
 
 
 def test_too_strict_only_when_the_whole_interval_lies_below():
-    v, _, action = verdict(0.95, 0.2, 0.9, 0.93, 0.92, 0.96, max_share=0.01, limit_status="exhausted",
+    v, _, action = verdict(0.95, 0.2, 0.9, 0.93, 0.92, 0.96, max_share=0.01,
+                           limit_status="exhausted",
                            loose_burn=0.25)
     assert (v, action) == ("ok", "keep 0.95")
-    v, _, action = verdict(0.95, 0.2, 0.9, 0.93, 0.92, 0.94, max_share=0.01, limit_status="exhausted",
+    v, _, action = verdict(0.95, 0.2, 0.9, 0.93, 0.92, 0.94, max_share=0.01,
+                           limit_status="exhausted",
                            loose_burn=0.25)
     assert (v, action) == ("too_strict", "loosen to 0.93")
     # no target meets the rule, every resample below the candidates: too strict, said so
-    v, reason, action = verdict(0.95, 0.5, 0.5, np.nan, np.nan, np.nan, max_share=0.01, limit_status="exhausted",
+    v, reason, action = verdict(0.95, 0.5, 0.5, np.nan, np.nan, np.nan, max_share=0.01,
+                                limit_status="exhausted",
                                 loose_burn=0.25)
-    assert v == "too_strict" and "no usual target meets the rule" in reason and action.startswith("loosen")
+    assert v == "too_strict" and ("no usual target meets the "
+                                  "rule") in reason and action.startswith("loosen")
 
 
 def test_a_suggested_window_is_never_longer_than_the_history_or_the_maximum():
@@ -134,11 +148,13 @@ def test_a_suggested_window_is_never_longer_than_the_history_or_the_maximum():
 def test_thin_groups_print_no_nan_in_recalibrate_text(tmp_path, capsys):
     from budgetlab.cli import main
 
-    ev = _log(_minutes(0, 600, 4, "busy"), pd.DataFrame({"ts": [T0 + pd.Timedelta(hours=3)], "ok": [False],
+    ev = _log(_minutes(0, 600, 4, "busy"), pd.DataFrame({"ts": [T0 + pd.Timedelta(hours=3)],
+                                                         "ok": [False],
                                                           "kind": "lone"}))
     path = tmp_path / "log.csv"
     ev.assign(ts=ev["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ")).to_csv(path, index=False)
-    assert main(["recalibrate", str(path), "--ok", "ok", "--by", "kind", "--target", "0.9", "--window", "1h"]) == 0
+    assert main(["recalibrate", str(path), "--ok", "ok", "--by", "kind", "--target", "0.9",
+                 "--window", "1h"]) == 0
     out = capsys.readouterr().out
     for token in ("nan", "NaN", "NaT"):
         assert token not in out
@@ -170,7 +186,10 @@ def test_candidate_shares_equal_status_spans(min_events):
             a = np.maximum(np.maximum(busy["start"].array.asi8, busy["warmup_end"].array.asi8), lo)
             b = np.minimum(busy["end"].array.asi8, hi)
             dt = np.maximum(b - a, 0)
-            row = r.candidates[(r.candidates["kind"] == kind) & (r.candidates["target"] == target)].iloc[0]
+            row = r.candidates[
+                (r.candidates["kind"] == kind) & (r.candidates["target"] == target)
+            ].iloc[0]
             for st in ("healthy", "warning", "critical", "exhausted"):
                 want = dt[(busy["status"] == st).to_numpy()].sum() / dt.sum()
-                assert row[f"share_{st}"] == pytest.approx(want, rel=1e-9, abs=1e-12), (target, kind, st)
+                assert row[f"share_{st}"] == pytest.approx(want, rel=1e-9, abs=1e-12), (target,
+                                                                                        kind, st)

@@ -26,7 +26,8 @@ def loop_km(d, e):
 
 
 def test_hand_computed_curve_and_greenwood():
-    # t=1: 5 at risk, 1 event, S = 4/5; t=2: 4 at risk (the censored 2 still at risk), S = .8 * 3/4 = .6;
+    # t=1: 5 at risk, 1 event, S = 4/5; t=2: 4 at risk (the censored 2 still at risk), S = .8 * 3/4
+    # = .6;
     # t=3: 2 at risk, S = .6 * 1/2 = .3. Greenwood: .3**2 * (1/(5*4) + 1/(4*3) + 1/(2*1)) = .057
     km = kaplan_meier([1, 2, 2, 3, 4], [True, True, False, True, False])
     assert km.times.tolist() == [1.0, 2.0, 3.0]
@@ -47,7 +48,8 @@ def test_uncensored_curve_is_the_empirical_one_and_greenwood_is_binomial():
 
 def test_censored_quantile_by_hand():
     # times 1..10; 6 and 8 censored. S: .9 .8 .7 .6 .5 (t=5); then t=7: 4 at risk -> .5*3/4 = .375
-    # median: first t with F >= .5 is 5. p90 never reached (S(10) = .375 * 0/1... t=9: 2 at risk -> .1875,
+    # median: first t with F >= .5 is 5. p90 never reached (S(10) = .375 * 0/1... t=9: 2 at risk ->
+    # .1875,
     # t=10: 1 at risk -> 0): F(10) = 1 -> p90 = 10
     e = np.ones(10, dtype=bool)
     e[[5, 7]] = False
@@ -63,13 +65,15 @@ def test_quantile_above_the_censoring_point_is_none():
     km = kaplan_meier(d, [True] * 4 + [False] * 6)
     value, low, high = km_quantile(km, 0.5)
     assert value is None and high is None
-    # the upper pointwise bound at t=4: .4 + 1.96 * sqrt(.4 * .6 / 10) = .704 >= .5; at t=3: .3 + .284 = .584
+    # the upper pointwise bound at t=4: .4 + 1.96 * sqrt(.4 * .6 / 10) = .704 >= .5; at t=3: .3 +
+    # .284 = .584
     # >= .5; at t=2: .2 + 1.96 * sqrt(.2 * .8 / 10) = .448 < .5: low = 3
     assert low == 3.0
 
 
 def test_brookmeyer_crowley_interval_by_hand():
-    # uncensored 1..10, q = .5: se(t) = sqrt(F(1-F)/10); low = first t with F + 1.96 se >= .5 (t=3: .3 + .284),
+    # uncensored 1..10, q = .5: se(t) = sqrt(F(1-F)/10); low = first t with F + 1.96 se >= .5 (t=3:
+    # .3 + .284),
     # high = first t with F - 1.96 se >= .5 (t=8: .8 - .248)
     km = kaplan_meier(np.arange(1.0, 11.0), np.ones(10, dtype=bool))
     assert km_quantile(km, 0.5) == (5.0, 3.0, 8.0)

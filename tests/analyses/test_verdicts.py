@@ -26,7 +26,8 @@ T0 = pd.Timestamp("2026-03-02", tz="UTC")
 
 
 def burn_interval(f, n, target, conf=0.95):
-    ci = binomtest(f, n).proportion_ci(confidence_level=conf, method="wilson")  # of the failure ratio
+    # of the failure ratio
+    ci = binomtest(f, n).proportion_ci(confidence_level=conf, method="wilson")
     return ci.low / (1 - target), ci.high / (1 - target)
 
 
@@ -52,8 +53,17 @@ def test_one_failure_in_a_thin_window_does_not_justify_waking_the_team():
     assert "1 failures in 5 events: burn 4.00" in v.evidence
 
 
-@pytest.mark.parametrize("f,n,expected", [(300, 1000, "justified"), (2, 1000, "not_justified"), (40, 1000, "not_justified"), (250, 1000, None),
-                                          (0, 10, None), (10, 10, "justified")])
+@pytest.mark.parametrize(
+    "f,n,expected",
+    [
+        (300, 1000, "justified"),
+        (2, 1000, "not_justified"),
+        (40, 1000, "not_justified"),
+        (250, 1000, None),
+        (0, 10, None),
+        (10, 10, "justified"),
+    ],
+)
 def test_page_verdict_follows_the_interval(f, n, expected):
     target, threshold = 0.95, 5.0
     lo, hi = burn_interval(f, n, target)
@@ -61,7 +71,8 @@ def test_page_verdict_follows_the_interval(f, n, expected):
     assert oracle == expected
     v = page_verdict(f, n, target=target, threshold=threshold)
     assert v.verdict == expected
-    assert f"{f:,} failures in {n:,} events" in v.evidence and f"burn {f / (n * 0.05):.2f}" in v.evidence
+    assert (f"{f:,} failures in {n:,} "
+            "events") in v.evidence and f"burn {f / (n * 0.05):.2f}" in v.evidence
 
 
 def test_page_verdict_bad_input_and_empty_window():
@@ -80,7 +91,11 @@ def test_cause_verdict_names_the_bucket_from_the_data():
     w = cause_verdict(0, 0, bucket="timeout")
     assert not w.given and w.withheld == "there were no pages to attribute"
     table = verdicts_table([v, w])
-    assert list(table.columns) == list(VERDICT_COLUMNS) and table["verdict"].iloc[0] == "caused" and pd.isna(table["verdict"].iloc[1])
+    assert (
+        list(table.columns) == list(VERDICT_COLUMNS)
+        and table["verdict"].iloc[0] == "caused"
+        and pd.isna(table["verdict"].iloc[1])
+    )
 
 
 def _events(days, per_day, p_fail, seed, group):
@@ -93,7 +108,11 @@ def _events(days, per_day, p_fail, seed, group):
 def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_histories():
     busy = _events(20, 2000, 0.02, 1, "busy")
     thin = _events(20, 3, 0.0, 2, "never_fails")  # a group that never fails, 60 events
-    ev = pd.concat([busy, thin], ignore_index=True).sort_values("ts", kind="stable").reset_index(drop=True)
+    ev = (
+        pd.concat([busy, thin], ignore_index=True)
+        .sort_values("ts", kind="stable")
+        .reset_index(drop=True)
+    )
     ev["kind"] = ev["kind"].astype("category")
     rec = recalibrate(ev, window="24h", by="kind", target=0.99, n_boot=0)
     v = target_verdicts(rec).set_index("kind")
@@ -101,17 +120,20 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
     b = v.loc["busy"]
     assert b["verdict"] == s.loc["busy", "verdict"] == "too_strict"  # 2 % failing against 99 %
     assert b["withheld"] == "" and b["caveat"] == ""
-    for fig in (f"{int(s.loc['busy', 'events']):,} events", f"{int(s.loc['busy', 'failures']):,} failures",
+    for fig in (f"{int(s.loc['busy', 'events']):,} events",
+                f"{int(s.loc['busy', 'failures']):,} failures",
                 f"over {s.loc['busy', 'history_days']:.1f} days", "95 % interval"):
         assert fig in b["sentence"]
     assert b["sentence"].startswith("The current target 99 % for busy is too strict")
     t = v.loc["never_fails"]
     n_thin = int(s.loc["never_fails", "events"])
     assert n_thin < 100
-    assert pd.isna(t["verdict"]) and t["withheld"] == f"only {n_thin:,} events in the history; a verdict needs at least 100"
+    assert pd.isna(t["verdict"]) and t["withheld"] == (f"only {n_thin:,} events in the history; a "
+                                                       "verdict needs at least 100")
     assert t["recommendation"].startswith("No recommendation for never_fails: only")
     # a short history: the same busy group over 5 days is judged, with the caveat
-    short = recalibrate(busy[busy["ts"] < T0 + pd.Timedelta("5D")], window="24h", by="kind", target=0.99, n_boot=0)
+    short = recalibrate(busy[busy["ts"] < T0 + pd.Timedelta("5D")], window="24h", by="kind",
+                        target=0.99, n_boot=0)
     sv = target_verdicts(short).iloc[0]
     assert sv["verdict"] == "too_strict" and sv["caveat"].startswith("provisional:")
     assert "less than the 14 days" in sv["sentence"]

@@ -65,7 +65,8 @@ def spans_oracle(events, slo, by, lo_ns=None, dwell_ns=0, start=None, end=None):
             shown = dwell_oracle(starts, st_, dwell_ns) if dwell_ns else st_
             prev = 0
             for start, end, warm, code in zip(starts, stretch["end"].array.asi8.tolist(),
-                                              stretch["warmup_end"].array.asi8.tolist(), shown, strict=True):
+                                              stretch["warmup_end"].array.asi8.tolist(), shown,
+                                              strict=True):
                 a = max(start, warm, lo)
                 if end > a:
                     hours[STATUSES[code]] += (end - a) / 3.6e12
@@ -113,7 +114,8 @@ def test_rolling_rows_equal_status_spans(seed):
             span = sum(hours.values())
             assert row["hours"] == pytest.approx(span, rel=1e-12)
             for st_name in STATUSES:
-                assert row[f"share_{st_name}"] == pytest.approx(hours[st_name] / span, rel=1e-9, abs=1e-15)
+                assert row[f"share_{st_name}"] == pytest.approx(hours[st_name] / span, rel=1e-9,
+                                                                abs=1e-15)
             assert row["hours_exhausted"] == pytest.approx(hours["exhausted"], rel=1e-12, abs=1e-15)
             assert row["transitions"] == changes
             assert row["transitions_per_day"] == pytest.approx(changes / (span / 24))
@@ -125,10 +127,12 @@ def test_per_group_targets_equal_one_run_per_group():
     table = compare_windows(events, SLO(target=0.5), "2h", by="kind", target=targets)
     for kind, target in targets.items():
         sub = events[events["kind"] == kind].reset_index(drop=True)
-        hours, changes = spans_oracle(sub, SLO(target=target, window="2h"), None, start=events["ts"].iloc[0],
+        hours, changes = spans_oracle(sub, SLO(target=target, window="2h"), None,
+                                      start=events["ts"].iloc[0],
                                       end=events["ts"].iloc[-1])[()]
         row = table[table["kind"] == kind].iloc[0]
-        assert row["share_exhausted"] == pytest.approx(hours["exhausted"] / sum(hours.values()), rel=1e-9, abs=1e-15)
+        assert row["share_exhausted"] == pytest.approx(hours["exhausted"] / sum(hours.values()),
+                                                       rel=1e-9, abs=1e-15)
         assert row["transitions"] == changes
 
 
@@ -187,7 +191,9 @@ def test_calendar_day_hides_a_night_of_failures():
     events = night_of_failures()
     slo = SLO(target=0.9, window="24h")
     local = events["ts"].dt.tz_convert("Europe/Berlin")
-    at = lambda hhmm: int(np.flatnonzero(local == pd.Timestamp(f"2026-01-13 {hhmm}", tz="Europe/Berlin"))[0])  # noqa: E731
+    at = lambda hhmm: int(
+        np.flatnonzero(local == pd.Timestamp(f"2026-01-13 {hhmm}", tz="Europe/Berlin"))[0]
+    )  # noqa: E731
     rolling = replay(events, slo)
     calendar = replay_calendar(events, slo, tz="Europe/Berlin")
     # 08:00 the next morning: the rolling window still holds 240 failures of 1441 events
@@ -251,10 +257,12 @@ def test_hysteresis_hand_case():
     # after 0:13: that is 0:20 -> healthy.
     ts = T0 + pd.to_timedelta([0, 1, 2, 3, 10, 20], unit="min")
     states = pd.DataFrame({"ts": ts, "status": pd.Categorical(
-        ["healthy", "warning", "healthy", "critical", "healthy", "healthy"], categories=STATUSES, ordered=True)})
+        ["healthy", "warning", "healthy", "critical", "healthy", "healthy"], categories=STATUSES,
+                                                              ordered=True)})
     got = hysteresis(states, "10min")["status"].astype(str).tolist()
     assert got == ["healthy", "warning", "warning", "critical", "critical", "healthy"]
-    assert hysteresis(states, 0)["status"].astype(str).tolist() == states["status"].astype(str).tolist()
+    assert hysteresis(states,
+                      0)["status"].astype(str).tolist() == states["status"].astype(str).tolist()
 
 
 @pytest.mark.parametrize("dwell", ["5min", "1h"])
@@ -267,7 +275,8 @@ def test_compare_with_dwell_equals_the_dwell_rule_on_the_spans(dwell):
     got = table[table["min_dwell"] == pd.Timedelta(dwell)]
     for _, row in got.iterrows():
         hours, changes = ref[row["kind"]]
-        assert row["share_healthy"] == pytest.approx(hours["healthy"] / sum(hours.values()), rel=1e-9)
+        assert row["share_healthy"] == pytest.approx(hours["healthy"] / sum(hours.values()),
+                                                     rel=1e-9)
         assert row["transitions"] == changes
     # a dwell time can only reduce flapping
     no_dwell = table[table["min_dwell"] == pd.Timedelta(0)].set_index("kind")["transitions"]
@@ -304,8 +313,11 @@ def test_round_trips_hand_case():
     assert t["round_trips"].iloc[0] == 2 and t["transitions"].iloc[0] == 4
     # evaluated: from 00:03 (the warm-up: one window after the first event) to 00:51 (the last)
     assert t["hours"].iloc[0] == pytest.approx(48 / 60, rel=1e-12)
-    assert t["share_warning"].iloc[0] == pytest.approx((2 * (3 * 60 * 10**9 + 1)) / (48 * 60 * 10**9), rel=1e-12)
-    assert compare_windows(events, slo, "3min", round_trip="3min")["round_trips"].iloc[0] == 0  # 3 min + 1 ns
+    assert t["share_warning"].iloc[0] == pytest.approx(
+        (2 * (3 * 60 * 10**9 + 1)) / (48 * 60 * 10**9), rel=1e-12
+    )
+    # 3 min + 1 ns
+    assert compare_windows(events, slo, "3min", round_trip="3min")["round_trips"].iloc[0] == 0
 
 
 def one_incident_case():
@@ -362,7 +374,8 @@ def test_incident_scope_restricts_groups():
     events = as_events(ts, ok, groups={"region": region})
     inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["region=fra"],
                         "start": [ts[100]], "end": [ts[130]]})
-    t = compare_windows(events, SLO(target=0.9), "1h", incidents=inc, by="region").set_index("region")
+    t = compare_windows(events, SLO(target=0.9), "1h", incidents=inc,
+                        by="region").set_index("region")
     assert t.loc["fra", "incidents"] == 1 and t.loc["fra", "detected"] == 1
     assert t.loc["ams", "incidents"] == 0 and t.loc["ams", "missed"] == 0
     assert pd.isna(t.loc["ams", "detection_median"])
@@ -385,11 +398,13 @@ def test_warmup_excludes_early_time_and_incidents():
 def test_generated_history_flapping_falls_with_window_and_long_windows_miss_short_outages():
     events, incidents = synth.generate("2026-10-05", 6, seed=11, rate=0.6, session_ids=False,
                                        incidents=[{"kind": "outage", "start": "2026-10-08T13:00Z",
-                                                   "end": "2026-10-08T13:20Z", "scope": "*", "severity": 1.0}])
+                                                   "end": "2026-10-08T13:20Z", "scope": "*",
+                                                   "severity": 1.0}])
     # targets that put each type's usual burn (rates 0.94, 0.98, 0.90) near 0.3, well inside
     # HEALTHY (burn <= 0.5): (1 - 0.94) / 0.2 = 0.3, 0.02 / 0.07 = 0.29, 0.1 / 0.3 = 0.33
     targets = {"recaptcha_v2": 0.80, "turnstile": 0.93, "image": 0.70}
-    t = compare_windows(events, SLO(target=0.9), ["1h", "6h", "24h"], by="captcha_type", target=targets,
+    t = compare_windows(events, SLO(target=0.9), ["1h", "6h", "24h"], by="captcha_type",
+                        target=targets,
                         incidents=incidents, warmup="24h")
     per_day = t.pivot(index="captcha_type", columns="window", values="transitions_per_day")
     assert (per_day["1h"] > per_day["6h"]).all() and (per_day["6h"] > per_day["1d"]).all()
@@ -439,7 +454,8 @@ def test_one_options_object_serves_both_functions():
     slo = SLO(target=0.9)
     inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
                         "start": [events["ts"].iloc[1000]], "end": [events["ts"].iloc[1500]]})
-    kw = dict(windows=("30min", "2h", "calendar:day"), min_dwell=("0min", "10min"), alert_at="warning",
+    kw = dict(windows=("30min", "2h", "calendar:day"), min_dwell=("0min", "10min"),
+              alert_at="warning",
               grace="30min", warmup="1h")
     opts = WindowOptions(**kw)
     a = compare_windows(events, slo, incidents=inc, by="kind", **kw)

@@ -15,7 +15,9 @@ __all__ = ["PAGE_SEVERITIES", "policy_summary", "choose_policy"]
 PAGE_SEVERITIES = ("page", "critical")
 
 
-def policy_summary(scores: pd.DataFrame, *, severities: tuple[str, ...] = PAGE_SEVERITIES) -> pd.DataFrame:
+def policy_summary(
+    scores: pd.DataFrame, *, severities: tuple[str, ...] = PAGE_SEVERITIES
+) -> pd.DataFrame:
     """The pages of each policy, over all groups, from :func:`budgetlab.compare_policies`.
 
     Parameters
@@ -43,13 +45,18 @@ def policy_summary(scores: pd.DataFrame, *, severities: tuple[str, ...] = PAGE_S
     policy
     a           3     1.0                   7.0
     """
-    require_columns(scores, ["policy", "tier", "severity", "episodes", "pages_per_day", "false_pages_per_week"],
+    require_columns(scores, ["policy", "tier", "severity", "episodes", "pages_per_day",
+                             "false_pages_per_week"],
                     what="the compare_policies table")
-    known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents", "detected", "recall",
+    known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents",
+             "detected", "recall",
              "detection_median", "detection_max", "reset_median", "reset_max", "pages_per_day",
-             "false_pages_per_week", "observed_days", "budget_before_alert_median", "budget_before_alert_max"}
+             "false_pages_per_week", "observed_days", "budget_before_alert_median",
+             "budget_before_alert_max"}
     keys = [c for c in scores.columns if c not in known]
-    top = scores[(scores["tier"].astype(str) == "*") & scores["severity"].astype(str).isin(severities)]
+    top = scores[
+        (scores["tier"].astype(str) == "*") & scores["severity"].astype(str).isin(severities)
+    ]
     for k in keys:
         top = top[top[k].astype(str) == "*"]
     top = top.drop_duplicates("policy").set_index("policy")
@@ -61,7 +68,9 @@ def policy_summary(scores: pd.DataFrame, *, severities: tuple[str, ...] = PAGE_S
     out["pages_per_day"] = top["pages_per_day"].fillna(0.0)
     for col in ("precision", "incidents", "detected", "recall"):
         out[col] = top[col] if col in top.columns else np.nan
-    out["detection_median"] = top["detection_median"] if "detection_median" in top.columns else pd.NaT
+    out["detection_median"] = (
+        top["detection_median"] if "detection_median" in top.columns else pd.NaT
+    )
     out["false_pages_per_week"] = top["false_pages_per_week"].fillna(0.0)
     if "recall" in top.columns:
         out["recall"] = out["recall"].fillna(0.0)
@@ -69,7 +78,8 @@ def policy_summary(scores: pd.DataFrame, *, severities: tuple[str, ...] = PAGE_S
     return out
 
 
-def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8, max_false_pages_per_week: float = 2.0) -> Verdict:
+def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
+                  max_false_pages_per_week: float = 2.0) -> Verdict:
     """The alert policy to page with.
 
     **Rule.** A policy is acceptable when its recall is at least ``min_recall`` and it sends at
@@ -103,26 +113,32 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8, max_false_p
     min_recall = check_fraction("min_recall", min_recall)
     if isinstance(max_false_pages_per_week, bool) or not max_false_pages_per_week >= 0:
         raise ConfigError("max_false_pages_per_week must be a number >= 0.")
-    require_columns(summary, ["recall", "false_pages_per_week", "detection_median"], what="the policy summary")
+    require_columns(summary, ["recall", "false_pages_per_week", "detection_median"],
+                    what="the policy summary")
     if summary["recall"].isna().all():
         why = "the policies were not scored against incidents (no labels)"
-        return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies", withheld=why)
+        return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
+                       withheld=why)
     recall_ok = summary["recall"] >= min_recall
     calm = summary["false_pages_per_week"] <= max_false_pages_per_week
     good = summary[recall_ok & calm]
     if len(good):
         name = str(good.sort_values("detection_median", kind="stable").index[0])
         r = summary.loc[name]
-        evidence = (f"recall {percent(r['recall'], 0)} with {r['false_pages_per_week']:.1f} false pages a week, "
+        evidence = (f"recall {percent(r['recall'], 0)} with {r['false_pages_per_week']:.1f} false "
+                    "pages a week, "
                     f"median detection {minutes(r['detection_median'])}")
         return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence)
-    why = (f"no policy detects {percent(min_recall, 0)} of the incidents with at most {max_false_pages_per_week:g} "
+    why = (f"no policy detects {percent(min_recall, 0)} of the incidents with at most "
+           f"{max_false_pages_per_week:g} "
            "false pages a week")
     sentence = f"No policy chosen: {why}."
-    quiet = summary[calm & (summary["recall"] > 0)].sort_values("recall", ascending=False, kind="stable")
+    quiet = summary[calm & (summary["recall"] > 0)].sort_values("recall", ascending=False,
+                                                                kind="stable")
     loud = summary[recall_ok].sort_values("false_pages_per_week", kind="stable")
     if len(quiet):
-        sentence += f" Within the false-page limit, {quiet.index[0]} detects most ({percent(quiet['recall'].iloc[0], 0)})."
+        sentence += (f" Within the false-page limit, {quiet.index[0]} detects most "
+                     f"({percent(quiet['recall'].iloc[0], 0)}).")
     if len(loud):
         sentence += (f" Of those that detect enough, {loud.index[0]} is the quietest "
                      f"({loud['false_pages_per_week'].iloc[0]:.1f} false pages a week).")

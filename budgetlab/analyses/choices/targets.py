@@ -15,7 +15,8 @@ from ..verdicts import MIN_EVENTS, VERDICT_COLUMNS, bucket_phrase, percent
 __all__ = ["suggest_targets", "bucket_target_verdicts"]
 
 
-def suggest_targets(rec: Recalibration, without_incidents: Recalibration | None = None) -> pd.DataFrame:
+def suggest_targets(rec: Recalibration,
+                    without_incidents: Recalibration | None = None) -> pd.DataFrame:
     """The target to suggest per group, after a cross-check against labelled incidents.
 
     **Rule.** Take the recommendation of ``rec`` (all of the history). When the same rule on the
@@ -41,14 +42,16 @@ def suggest_targets(rec: Recalibration, without_incidents: Recalibration | None 
     Examples
     --------
     >>> from budgetlab import recalibrate, synth
-    >>> events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None, session_ids=False)
+    >>> events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None,
+    ...                            session_ids=False)
     >>> s = suggest_targets(recalibrate(events, target=0.95, n_boot=0))
     >>> bool(s.loc[0, "suggested_target"] == s.loc[0, "recommended_target"])
     True
     """
     if not isinstance(rec, Recalibration) or not (without_incidents is None
                                                   or isinstance(without_incidents, Recalibration)):
-        raise ConfigError("suggest_targets() takes the Recalibration results of budgetlab.recalibrate().")
+        raise ConfigError("suggest_targets() takes the Recalibration results of "
+                          "budgetlab.recalibrate().")
     keys = list(rec.settings.get("by", []))
     s = rec.summary.reset_index(drop=True)
     clean = np.full(len(s), np.nan)
@@ -65,17 +68,22 @@ def suggest_targets(rec: Recalibration, without_incidents: Recalibration | None 
         rc, cl = float(r["recommended_target"]), float(clean[i])
         if without_incidents is not None and np.isfinite(cl) and (not np.isfinite(rc) or cl > rc):
             use = cl
-            reason = (f"the labelled incidents pull the recommendation down ({percent(rc, 1)} on all of the history, "
-                      f"{percent(cl, 1)} outside them): suggest {percent(cl, 1)} and let the budget absorb the incidents")
+            reason = (f"the labelled incidents pull the recommendation down ({percent(rc, 1)} on "
+                      "all of the history, "
+                      f"{percent(cl, 1)} outside them): suggest {percent(cl, 1)} and let the "
+                      "budget absorb the incidents")
         elif np.isfinite(rc):
             use = rc
-            reason = ("no incident labels: the recommendation stands" if without_incidents is None else
-                      f"the incidents do not move the recommendation ({percent(cl, 1)} outside them): keep {percent(rc, 1)}")
+            reason = ("no incident labels: the recommendation "
+                      "stands" if without_incidents is None else
+                      f"the incidents do not move the recommendation ({percent(cl, 1)} outside "
+                      f"them): keep {percent(rc, 1)}")
         else:
             use = np.nan
             reason = f"no recommendation: {r.get('recommendation_note', 'no candidate qualifies')}"
         row: dict[str, Any] = {k: str(r[k]) for k in keys}
-        row.update(recommended_target=rc, recommended_without_incidents=cl, suggested_target=use, reason=reason)
+        row.update(recommended_target=rc, recommended_without_incidents=cl, suggested_target=use,
+                   reason=reason)
         rows.append(row)
     return pd.DataFrame(rows, columns=[*keys, "recommended_target", "recommended_without_incidents",
                                        "suggested_target", "reason"])
@@ -113,7 +121,8 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     --------
     >>> ev = pd.DataFrame({"g": ["a"] * 100 + ["b"] * 100, "ok": [True] * 94 + [False] * 6 + [True] * 90 + [False] * 10,
     ...     "bucket": ["success"] * 94 + ["timeout"] * 6 + ["success"] * 90 + ["solve_error"] * 10})
-    >>> v = bucket_target_verdicts(ev, pd.DataFrame({"g": ["a", "b"], "target": [0.95, 0.95]}), bucket="timeout")
+    >>> v = bucket_target_verdicts(ev, pd.DataFrame({"g": ["a", "b"], "target": [0.95, 0.95]}),
+    ...                            bucket="timeout")
     >>> v[["g", "success_rate", "success_rate_without", "verdict"]]
        g  success_rate  success_rate_without         verdict
     0  a          0.94                   1.0     bucket_only
@@ -135,7 +144,8 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         n, good, nb = int(m.sum()), int(ok[m].sum()), int(in_bucket[m].sum())
         rate = good / n if n else np.nan
         without = good / (n - nb) if n > nb else np.nan
-        evidence = (f"{percent(rate, 2)} with {name}, {percent(without, 2)} without; {n:,} attempts, {n - good:,} failures, "
+        evidence = (f"{percent(rate, 2)} with {name}, {percent(without, 2)} without; {n:,} "
+                    f"attempts, {n - good:,} failures, "
                     f"{nb:,} of them {name}")
         subject = f"target {percent(target, 1)} for {g}"
         withheld, code = "", None
@@ -144,17 +154,24 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         elif rate >= target:
             code = "keep"
-            sentence = f"{g} meets its target {percent(target, 1)} even with the {name}: keep the target ({evidence})."
+            sentence = (f"{g} meets its target {percent(target, 1)} even with the {name}: keep the "
+                        f"target ({evidence}).")
         elif np.isfinite(without) and without >= target:
             code = "bucket_only"
-            sentence = (f"{g} misses its target {percent(target, 1)} only because of {name}: do not lower the target; take "
+            sentence = (f"{g} misses its target {percent(target, 1)} only because of {name}: do "
+                        "not lower the target; take "
                         f"those failures out of this SLO ({evidence}).")
         else:
             code = "misses_without"
-            sentence = (f"{g} misses its target {percent(target, 1)} even without {name}: recalibrate the target or fix "
+            sentence = (f"{g} misses its target {percent(target, 1)} even without {name}: "
+                        "recalibrate the target or fix "
                         f"the cause ({evidence}).")
-        rows.append({key: g, "target": target, "events": n, "failures": n - good, "bucket_failures": nb,
-                     "success_rate": rate, "success_rate_without": without, "subject": subject, "verdict": code,
-                     "sentence": sentence, "evidence": evidence, "withheld": withheld, "caveat": ""})
-    return pd.DataFrame(rows, columns=[key, "target", "events", "failures", "bucket_failures", "success_rate",
+        rows.append({key: g, "target": target, "events": n, "failures": n - good,
+                     "bucket_failures": nb,
+                     "success_rate": rate, "success_rate_without": without, "subject": subject,
+                     "verdict": code,
+                     "sentence": sentence, "evidence": evidence, "withheld": withheld,
+                     "caveat": ""})
+    return pd.DataFrame(rows, columns=[key, "target", "events", "failures", "bucket_failures",
+                                       "success_rate",
                                        "success_rate_without", *VERDICT_COLUMNS])

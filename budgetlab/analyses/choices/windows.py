@@ -1,4 +1,5 @@
-"""The tracker window (and hysteresis) to use: flapping against detection, summed over the groups."""
+"""The tracker window (and hysteresis) to use: flapping against detection, summed over the
+groups."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from ..verdicts import Verdict, minutes, percent
 __all__ = ["window_summary", "choose_window"]
 
 _ALERT_SHARES = {"warning": ("share_warning", "share_critical", "share_exhausted"),
-                 "critical": ("share_critical", "share_exhausted"), "exhausted": ("share_exhausted",)}
+                 "critical": ("share_critical", "share_exhausted"), "exhausted": ("share_exhausted",
+                                                                                  )}
 
 
 def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *,
@@ -53,7 +55,8 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     if alert_at not in _ALERT_SHARES:
         raise ConfigError(f"alert_at must be one of {', '.join(_ALERT_SHARES)}.")
     shares = list(_ALERT_SHARES[alert_at])
-    require_columns(table, ["window", "min_dwell", "hours", "hours_exhausted", "transitions_per_day",
+    require_columns(table, ["window", "min_dwell", "hours", "hours_exhausted",
+                            "transitions_per_day",
                             "round_trips_per_day", *shares], what="the compare_windows table")
     frame = table.assign(_alert_hours=table[shares].sum(axis=1) * table["hours"])
     grouped = frame.groupby(["window", "min_dwell"], observed=True, sort=False)
@@ -64,10 +67,12 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     out["share_alerting"] = ratio(out["_alert_hours"], hours)
     out = out.drop(columns="_alert_hours")
     if incidents is not None:
-        require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered", "recovery"],
+        require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered",
+                                    "recovery"],
                         what="the window_incidents table")
         per = incidents.groupby(["window", "min_dwell"], observed=True, sort=False)
-        extra = pd.DataFrame({"pairs": per.size(), "detected": per["detected"].sum().astype(np.int64),
+        extra = pd.DataFrame({"pairs": per.size(),
+                              "detected": per["detected"].sum().astype(np.int64),
                               "detection_median": per["detection"].median(),
                               "recovery_median": per["recovery"].median(),
                               "unrecovered": per["recovered"].size() - per["recovered"].sum()})
@@ -82,7 +87,9 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
 
 def _window_name(row: pd.Series) -> str:
     dwell = pd.Timedelta(row["min_dwell"])
-    return f"the {row['window']} window" + (f" with {minutes(dwell)} of hysteresis" if dwell > pd.Timedelta(0)
+    return (f"the {row['window']} "
+            "window") + (f" with {minutes(dwell)} of "
+                                            "hysteresis" if dwell > pd.Timedelta(0)
                                             else "")
 
 
@@ -117,9 +124,11 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     'the 1h window'
     """
     min_recall = check_fraction("min_recall", min_recall)
-    require_columns(summary, ["window", "min_dwell", "transitions_per_day"], what="the window summary")
+    require_columns(summary, ["window", "min_dwell", "transitions_per_day"],
+                    what="the window summary")
     if not len(summary):
-        raise ConfigError("the window summary is empty; run compare_windows on at least one window.")
+        raise ConfigError("the window summary is empty; run compare_windows on at least one "
+                          "window.")
     if "pairs" not in summary.columns:
         best = summary.sort_values("transitions_per_day", kind="stable").iloc[0]
         name = _window_name(best)
@@ -128,13 +137,17 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
                        caveat="without incident labels only flapping is compared")
     ok = summary[summary["detected"] >= min_recall * summary["pairs"]]
     if not len(ok) or int(summary["pairs"].max()) == 0:
-        why = f"no window reaches the alert status for {percent(min_recall, 0)} of the (incident, group) pairs"
-        return Verdict("window", None, f"No window chosen: {why}.", f"{len(summary)} windows compared",
+        why = (f"no window reaches the alert status for {percent(min_recall, 0)} of the (incident, "
+               "group) pairs")
+        return Verdict("window", None, f"No window chosen: {why}.",
+                       f"{len(summary)} windows compared",
                        withheld=why)
     best = ok.sort_values(["transitions_per_day", "detection_median"], kind="stable").iloc[0]
     name = _window_name(best)
-    evidence = (f"detects {int(best['detected'])} of {int(best['pairs'])} (incident, group) pairs (median "
-                f"{minutes(best['detection_median'])}) with {best['transitions_per_day']:.1f} status changes per day")
+    evidence = (f"detects {int(best['detected'])} of {int(best['pairs'])} (incident, group) pairs "
+                "(median "
+                f"{minutes(best['detection_median'])}) with {best['transitions_per_day']:.1f} "
+                "status changes per day")
     if "share_alerting" in best.index:
         evidence += f"; alerting {percent(best['share_alerting'], 1)} of the time"
     return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence)

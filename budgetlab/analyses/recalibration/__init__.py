@@ -13,7 +13,8 @@ rate sat at or below it, and the recommendation below is about the ``max_share``
 the rolling success rate, rounded down to the candidate grid.
 
 **Candidates on the scale of nines.** Per group, the usual targets
-(:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`: 90, 95, 97.5, 99, 99.5, 99.9, 99.95,
+(:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`: 90, 95, 97.5, 99, 99.5, 99.9,
+99.95,
 99.99 %, and 85, 80, 75, 50 % below) from the ``p1`` rolling-window success rate rounded down to a
 usual target, up to the first usual target above the observed rate, plus fine steps (``step``,
 refined to 0.002, 0.001, ... where two usual targets are closer) between them; nothing below that
@@ -29,7 +30,8 @@ possible (a longer window, ``min_events``, more history); a history shorter than
 :mod:`budgetlab.analyses.verdicts` turns the summary into sentences with their evidence.
 
 **The evaluated span** of a group is its time with traffic after warm-up, on the window's own
-clock (:mod:`budgetlab.analyses.recalibration.clock`, the statuses of :func:`budgetlab.status_spans`):
+clock (:mod:`budgetlab.analyses.recalibration.clock`, the statuses of
+:func:`budgetlab.status_spans`):
 between events the window keeps moving, an event leaves it 1 ns after ``ts + window``, an empty
 window is no traffic (no time in any status, never "burn 0"), and after it one window is warm-up
 again. Events, success rate, quantiles, time shares and rates per day all count that span.
@@ -46,8 +48,10 @@ default 0.25); else ``ok``; ``action`` says it ("loosen to 0.93", "keep 0.97", "
 rate: it only knows the binomial noise of independent events, so it is narrow for a million
 events. Day-to-day variation is in ``recommended_low``/``recommended_high``: a percentile
 interval of a block bootstrap over days with traffic (whole day blocks of the status series,
-drawn with replacement, the rule recomputed on each sample; a silent day is never drawn). Its coverage, measured by simulation
-(``tests/analyses/test_recalibrate.py``: 4 weeks of independent outcomes at a known rate, 50 histories,
+drawn with replacement, the rule recomputed on each sample; a silent day is never drawn). Its
+coverage, measured by simulation
+(``tests/analyses/test_recalibrate.py``: 4 weeks of independent outcomes at a known rate, 50
+histories,
 nominal 95 %): 1 h window, 1 % limit: 45/50; 6 h, 5 %: 47/50; but 24 h, 1 %: 32/50 and 24 h,
 5 %: 44/50. Four weeks hold only 28 independent 24 h windows, too few to see a 1 % tail: the
 estimate is biased upwards and its interval too narrow. For a 24 h window, prefer
@@ -68,5 +72,6 @@ from .run import recalibrate
 from .tables import QUANTILE_LEVELS, Recalibration
 from .wilson import wilson_interval
 
-__all__ = ["Recalibration", "RecalibrationOptions", "recalibrate", "wilson_interval", "incident_rows",
+__all__ = ["Recalibration", "RecalibrationOptions", "recalibrate", "wilson_interval",
+           "incident_rows",
            "QUANTILE_LEVELS", "MIN_HISTORY_DAYS"]

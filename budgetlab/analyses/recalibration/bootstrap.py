@@ -23,9 +23,11 @@ def block_weights(rng: np.random.Generator, n_boot: int, n_days: int, block: int
     return np.bincount(flat, minlength=n_boot * n_days).reshape(n_boot, n_days).astype(np.float64)
 
 
-def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx: np.ndarray, *, max_share: float,
+def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx: np.ndarray, *,
+                      max_share: float,
                       n_boot: int, block_days: int, seed: int, has_time: np.ndarray,
-                      show_progress: bool | None = None, in_range: np.ndarray | None = None) -> np.ndarray:
+                      show_progress: bool | None = None,
+                      in_range: np.ndarray | None = None) -> np.ndarray:
     """``(n_boot, groups)``: the rule (:func:`recommend`) on each block-bootstrap sample of the
     group's **days with traffic** (day blocks holding evaluated time, in time order; a silent day
     holds no evidence and is never drawn): the time at status level ``limit`` or worse and the
@@ -48,7 +50,8 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
     chunk = max(1, 4_000_000 // max(1, n_boot * max(n_days, len(fine))))
     for a in progress(range(0, len(live), chunk), desc="bootstrap", enabled=show_progress):
         gs = live[a:a + chunk]
-        m = np.zeros((len(gs), n_boot, n_days))  # multiplicities, placed on each group's traffic days
+        # multiplicities, placed on each group's traffic days
+        m = np.zeros((len(gs), n_boot, n_days))
         for k, g in enumerate(gs.tolist()):
             days = np.flatnonzero(w_day[g] > 0)
             m[k][:, days] = block_weights(rng, n_boot, len(days), block_days)
@@ -61,7 +64,8 @@ def bootstrap_targets(time: TimeAtLevels, limit: int, fine: np.ndarray, fine_idx
     return boot
 
 
-def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+def bootstrap_interval(boot: np.ndarray, has_time: np.ndarray,
+                       confidence: float) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval of the bootstrap recommendations per group (NaN without samples or time).
 
     A sample without a recommendation (NaN: no candidate in the group's range met the rule) ranks

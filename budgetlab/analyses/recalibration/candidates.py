@@ -13,7 +13,8 @@ __all__ = ["USUAL_TARGETS", "fine_step", "target_grid", "target_range", "candida
 
 #: The usual SLO targets, on the scale of nines; below 90 % the scale continues 85, 80, 75 and
 #: 50 % for groups whose history sits there.
-USUAL_TARGETS: tuple[float, ...] = (0.5, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999)
+USUAL_TARGETS: tuple[float, ...] = (0.5, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999,
+                                    0.9995, 0.9999)
 _NICE = (5, 2, 1)
 
 
@@ -21,7 +22,8 @@ def fine_step(step: float, gap: float) -> float:
     """The fine step between two neighbouring usual targets ``gap`` apart: ``step`` when at least
     four fit, else the largest 5, 2 or 1 x 10^-k that does (so 0.99-0.995 is split in 0.001).
 
-    >>> fine_step(0.005, 0.05), fine_step(0.005, 0.005), fine_step(0.005, 0.0005), fine_step(0.005, 0.015)
+    >>> fine_step(0.005, 0.05), fine_step(0.005, 0.005), fine_step(0.005, 0.0005), fine_step(0.005,
+    ...                                                                                      0.015)
     (0.005, 0.001, 0.0001, 0.002)
     """
     if step <= gap / 4 + 1e-15:
@@ -80,7 +82,8 @@ def target_range(p1: np.ndarray, rate: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def candidate_targets(step: float, lo: np.ndarray, hi: np.ndarray, current: np.ndarray,
-                      requested: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                      requested: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                             np.ndarray]:
     """``(grid, cands, grid_idx, in_range)``: the targets the rule chooses from
     (:func:`target_grid` over the union of the groups' ranges ``[lo, hi]``), every candidate
     (that grid, the finite current targets and the requested ones, sorted, unique), the grid's
@@ -92,7 +95,8 @@ def candidate_targets(step: float, lo: np.ndarray, hi: np.ndarray, current: np.n
     ([0.95, 0.955, 0.96, 0.965, 0.97, 0.975], [0.93, 0.95], [[True, True, True, True, True, True]])
     """
     ok = np.isfinite(lo)
-    grid = target_grid(step, float(np.min(lo[ok])), float(np.max(hi[ok]))) if ok.any() else np.zeros(0)
+    grid = target_grid(step, float(np.min(lo[ok])),
+                       float(np.max(hi[ok]))) if ok.any() else np.zeros(0)
     extra = [current[np.isfinite(current)]]
     if requested is not None:
         extra.append(requested)

@@ -53,13 +53,17 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
     lo_t, hi_t = target_range(p1, rate)
     lo_t = widen_to_support(lo_t, n_ev)
-    grid, cands, grid_idx, in_range = candidate_targets(plan.step, lo_t, hi_t, current, plan.requested)
+    grid, cands, grid_idx, in_range = candidate_targets(plan.step, lo_t, hi_t, current,
+                                                        plan.requested)
     levels = candidate_levels(rolling, cands, plan.slo)
     time = time_at_levels(rolling, levels, len(cands))
     lim_share = time.share_ge[plan.limit - 1]
     uncapped = recommend(lim_share, grid, grid_idx, plan.max_share, has_time, in_range)
     supported = supported_targets(n_ev, grid, in_range)
     recommended = recommend(lim_share, grid, grid_idx, plan.max_share, has_time, supported)
-    return Choice(n_ev=n_ev, n_ok=n_ok, rate=rate, ci_low=ci_low, ci_high=ci_high, p1=p1, p5=p5, p10=p10, p50=p50,
-                  lo_t=lo_t, grid=grid, cands=cands, grid_idx=grid_idx, in_range=in_range, supported=supported,
-                  levels=levels, time=time, lim_share=lim_share, uncapped=uncapped, recommended=recommended)
+    return Choice(n_ev=n_ev, n_ok=n_ok, rate=rate, ci_low=ci_low, ci_high=ci_high, p1=p1, p5=p5,
+                  p10=p10, p50=p50,
+                  lo_t=lo_t, grid=grid, cands=cands, grid_idx=grid_idx, in_range=in_range,
+                  supported=supported,
+                  levels=levels, time=time, lim_share=lim_share, uncapped=uncapped,
+                  recommended=recommended)

@@ -53,7 +53,8 @@ class ClockCounts:
     bounds: np.ndarray
 
 
-def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: int, obs_end: int, *,
+def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: int, obs_end: int,
+                 *,
                  leave: np.ndarray | None = None, warmup_ns: int | None = None) -> ClockCounts:
     """The window's counts between every two instants at which they change, per group.
 
@@ -122,11 +123,13 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
     seg = groups[keep]
     return ClockCounts(
         seg=seg, start=times[keep], end=end[keep], total=total[keep], failures=failures[keep],
-        warmup_end=stretch_start[keep] + (window_ns if warmup_ns is None else warmup_ns), first=first_all[keep],
+        warmup_end=stretch_start[keep] + (window_ns if warmup_ns is None else warmup_ns),
+                       first=first_all[keep],
         bounds=np.searchsorted(seg, np.arange(n_groups + 1)).astype(np.int64))
 
 
-def _merge_positions(t: np.ndarray, out_t: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _merge_positions(t: np.ndarray, out_t: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray,
+                                                                                    np.ndarray]:
     """Where each arrival and each departure goes in the merged ``(group, time)`` order: group
     ``g``'s ``2 n_g`` changes fill ``[2 bounds[g], 2 bounds[g + 1])`` (one search per group)."""
     n = len(t)
@@ -150,7 +153,8 @@ def evaluated_time(c: ClockCounts, lo: int, hi: int) -> tuple[np.ndarray, np.nda
     return a, np.maximum(b, a)
 
 
-def split_days(a: np.ndarray, b: np.ndarray, lo: int, day_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def split_days(a: np.ndarray, b: np.ndarray, lo: int, day_ns: int) -> tuple[np.ndarray, np.ndarray,
+                                                                            np.ndarray]:
     """Cut the intervals ``[a, b)`` at the day boundaries ``lo + k * day_ns``: ``(row, day, ns)``
     per piece with time (``row`` indexes the input).
 
@@ -175,7 +179,8 @@ def evaluated_events(t: np.ndarray, bounds: np.ndarray, window_ns: int, lo: int,
     """Events (``t`` in group order) whose instant lies in the evaluated span: in ``[lo, hi]`` and
     at least ``warmup_ns`` (default ``window_ns``) after the first event of their traffic stretch
     (a stretch starts at a group's first event and at every event after the window emptied, i.e.
-    more than ``window_ns + 1`` ns after the previous event of its group, as in :func:`clock_counts`).
+    more than ``window_ns + 1`` ns after the previous event of its group, as in
+    :func:`clock_counts`).
 
     >>> evaluated_events(np.array([0, 5, 20, 30]), np.array([0, 4]), 10, 0, 30).tolist()
     [False, False, False, True]

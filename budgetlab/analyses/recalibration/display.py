@@ -13,12 +13,14 @@ from .rolling import DAY_NS, Rolling
 __all__ = ["display_targets", "transitions_per_day"]
 
 
-def display_targets(grid: np.ndarray, in_range: np.ndarray, requested: np.ndarray | None, current: np.ndarray,
+def display_targets(grid: np.ndarray, in_range: np.ndarray, requested: np.ndarray | None,
+                    current: np.ndarray,
                     recommended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(targets, shown)``: the targets of the candidates table (sorted) and, per group, which of
     them it lists (``(groups, targets)``): the usual targets in the group's range, the fine steps
     between the usual targets around its recommendation, its current and recommended targets; with
-    ``requested``, those instead of the grid. Nothing below the group's range but its current target."""
+    ``requested``, those instead of the grid. Nothing below the group's range but its current
+    target."""
     usual = np.asarray(USUAL_TARGETS)
     g_n = len(current)
     keep = np.zeros((g_n, len(grid)), dtype=bool)
@@ -36,7 +38,8 @@ def display_targets(grid: np.ndarray, in_range: np.ndarray, requested: np.ndarra
     else:
         base = requested
         keep = np.ones((g_n, len(requested)), dtype=bool)
-    targets = np.unique(np.concatenate([base, current[np.isfinite(current)], recommended[np.isfinite(recommended)]]))
+    targets = np.unique(np.concatenate([base, current[np.isfinite(current)],
+                                        recommended[np.isfinite(recommended)]]))
     shown = np.zeros((g_n, len(targets)), dtype=bool)
     pos = np.searchsorted(targets, base)
     shown[:, pos] = keep
@@ -57,8 +60,13 @@ def transitions_per_day(rolling: Rolling, levels: list[np.ndarray], sidx: np.nda
     tr_day = np.zeros((g_n, len(sidx)))
     days_g = rolling.w_group / DAY_NS
     first = rolling.clock.first
-    for j, c in enumerate(progress(sidx.tolist(), desc="transitions per target", enabled=show_progress)):
-        code = (levels[0] <= c).view(np.int8) + (levels[1] <= c).view(np.int8) + (levels[2] <= c).view(np.int8)
+    for j, c in enumerate(progress(sidx.tolist(), desc="transitions per target",
+                                   enabled=show_progress)):
+        code = (
+            (levels[0] <= c).view(np.int8)
+            + (levels[1] <= c).view(np.int8)
+            + (levels[2] <= c).view(np.int8)
+        )
         prev = np.zeros(len(code), dtype=code.dtype)
         prev[1:] = code[:-1]
         prev[first] = 0

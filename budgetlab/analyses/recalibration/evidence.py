@@ -1,4 +1,5 @@
-"""The evidence behind :func:`budgetlab.recalibrate`'s verdicts: figures per group over the evaluated
+"""The evidence behind :func:`budgetlab.recalibrate`'s verdicts: figures per group over the
+evaluated
 span, thin evidence withheld, the bootstrap, the verdict and the notes (one step of
 :func:`~budgetlab.analyses.recalibration.recalibrate`, apart to keep it short), and the incident
 time :func:`recalibrate` leaves out.
@@ -52,7 +53,8 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     evidence = _evidence(rolling, n_ev, c.time)
     rec = c.recommended
     ref = np.where(np.isfinite(current), current, np.where(np.isfinite(rec), rec, lo_t))
-    thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]), bool(has_time[g]))
+    thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]),
+                          bool(has_time[g]))
             for g in range(srt.n_groups)]
     judged = np.array([not x for x in thin], dtype=bool)
     recommended = np.where(judged, c.recommended, np.nan)
@@ -75,8 +77,10 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
         notes[g] = "; ".join(x for x in (notes[g], (
             f"recommended_low is below the candidates' range: in {n_none} of {plan.n_boot} "
             f"resampled histories no candidate from {lo_t[g]:.4g} up met the rule")) if x)
-    return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high, boot=boot,
-                  cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions, notes=notes)
+    return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high,
+                  boot=boot,
+                  cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions,
+                  notes=notes)
 
 
 def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray]:
@@ -98,8 +102,10 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
         s, e = int(c.bounds[g]), int(c.bounds[g + 1])
         w = rolling.dt[s:e]
         if (w > 0).any():
-            win[g] = float(weighted_quantiles(c.total[s:e].astype(np.float64), w, np.array([0.5]))[0])
-    return {"history_days": days, "traffic_days": (time.w_day > 0).sum(axis=1), "events_per_day": per_day,
+            win[g] = float(weighted_quantiles(c.total[s:e].astype(np.float64), w,
+                                              np.array([0.5]))[0])
+    return {"history_days": days, "traffic_days": (time.w_day > 0).sum(axis=1),
+            "events_per_day": per_day,
             "window_events": win}
 
 
@@ -114,14 +120,17 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             out.append(thin[g])
             continue
         if np.isfinite(recommended[g]):
-            out.append(f"provisional: {days:.1f} days of history, less than the {MIN_HISTORY_DAYS:g} days a "
-                       "recommendation needs; re-run with more history" if days < MIN_HISTORY_DAYS else "")
+            out.append(f"provisional: {days:.1f} days of history, less than the "
+                       f"{MIN_HISTORY_DAYS:g} days a "
+                       "recommendation needs; re-run with more "
+                       "history" if days < MIN_HISTORY_DAYS else "")
             continue
         at_lo = np.searchsorted(c.cands, lo)
         share_lo = float(c.lim_share[g, at_lo]) if np.isfinite(lo) else np.nan
         out.append(explain_no_recommendation(
             has_time=bool(has_time[g]), p1=float(c.p1[g]), lo=lo, share_lo=share_lo,
-            events_per_day=float(ev["events_per_day"][g]), window_events=float(ev["window_events"][g]),
+            events_per_day=float(ev["events_per_day"][g]),
+                                             window_events=float(ev["window_events"][g]),
             window_ns=plan.slo.window_ns, history_days=days, max_share=plan.max_share,
             limit_status=plan.limit_status, min_days=MIN_HISTORY_DAYS))
     return out

@@ -16,7 +16,8 @@ from ...slo import SLO
 from ...windows.groups import first_in_group
 from .rolling import Rolling
 
-__all__ = ["candidate_levels", "status_thresholds", "hold_thresholds", "TimeAtLevels", "time_at_levels", "recommend"]
+__all__ = ["candidate_levels", "status_thresholds", "hold_thresholds", "TimeAtLevels",
+           "time_at_levels", "recommend"]
 
 
 def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO) -> list[np.ndarray]:
@@ -24,12 +25,14 @@ def candidate_levels(rolling: Rolling, cands: np.ndarray, slo: SLO) -> list[np.n
     (restarting from HEALTHY at each traffic stretch)."""
     levels = status_thresholds(rolling.total, rolling.failures, cands, slo)
     if slo.min_events > 0:
-        levels = hold_thresholds(levels, rolling.total < slo.min_events, rolling.clock.bounds, len(cands),
+        levels = hold_thresholds(levels, rolling.total < slo.min_events, rolling.clock.bounds,
+                                 len(cands),
                                  first=rolling.clock.first)
     return levels
 
 
-def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray, slo: SLO) -> list[np.ndarray]:
+def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray,
+                      slo: SLO) -> list[np.ndarray]:
     """For status levels 1, 2, 3 (warning, critical, exhausted): the index of the first
     candidate target (``cands`` sorted ascending) at which each event's status is at least that
     level; ``len(cands)`` when none. Exact: the seed's float arithmetic decides every case
@@ -42,7 +45,8 @@ def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray
     levels = []
     for level, frac, strict in ((1, slo.warning, True), (2, slo.critical, True), (3, 0.0, False)):
         if level == 2 and slo.critical <= 0:
-            frac, strict = 0.0, False  # status_codes: without a critical band, critical == exhausted
+            # status_codes: without a critical band, critical == exhausted
+            frac, strict = 0.0, False
         allowed = 1.0 - frac
         thr = np.ones(len(n))
         if allowed > 0:
@@ -58,8 +62,13 @@ def status_thresholds(total: np.ndarray, failures: np.ndarray, cands: np.ndarray
         if len(sus):
             ti, fi, ii = total[sus], failures[sus], idx[sus]
             for _ in range(n_c + 1):
-                down = (ii > 0) & (status_codes(remaining_fraction(ti, fi, cands[np.maximum(ii - 1, 0)]), slo) >= level)
-                up = (ii < n_c) & (status_codes(remaining_fraction(ti, fi, cands[np.minimum(ii, n_c - 1)]), slo) < level)
+                down = (ii > 0) & (status_codes(remaining_fraction(ti, fi, cands[np.maximum(ii - 1,
+                                                                                            0)]),
+                                                slo) >= level)
+                up = (ii < n_c) & (
+                    status_codes(remaining_fraction(ti, fi, cands[np.minimum(ii, n_c - 1)]), slo)
+                    < level
+                )
                 if not (down.any() or up.any()):
                     break
                 ii = ii - down + (up & ~down)
@@ -84,7 +93,8 @@ class TimeAtLevels:
     """:func:`time_at_levels`: evaluated time per group and day, and at each status or worse."""
 
     w_day: np.ndarray  # (groups, days) evaluated ns
-    at_least: list[np.ndarray]  # per level 1..3: (groups, days, candidates) ns at that level or worse
+    # per level 1..3: (groups, days, candidates) ns at that level or worse
+    at_least: list[np.ndarray]
     share_ge: list[np.ndarray]  # per level 1..3: (groups, candidates) share of the evaluated time
 
     @property
@@ -122,5 +132,7 @@ def recommend(lim_share: np.ndarray, grid: np.ndarray, grid_idx: np.ndarray, max
     ok = lim_share[:, grid_idx] <= max_share
     if in_range is not None:
         ok &= in_range
-    pos = np.where(ok, np.arange(len(grid))[None, :], -1).max(axis=1) if len(grid) else np.full(len(ok), -1)
-    return np.where((pos >= 0) & has_time, grid[np.maximum(pos, 0)] if len(grid) else np.nan, np.nan)
+    pos = np.where(ok, np.arange(len(grid))[None, :],
+                   -1).max(axis=1) if len(grid) else np.full(len(ok), -1)
+    return np.where((pos >= 0) & has_time, grid[np.maximum(pos, 0)] if len(grid) else np.nan,
+                    np.nan)

@@ -75,10 +75,12 @@ class RecalibrationOptions:
         put(self, "n_boot", check_whole("n_boot", self.n_boot))
         block = to_timedelta(self.block, name="block")
         if int(block.value) % DAY_NS:
-            raise ConfigError(f"block={self.block!r} must be a whole number of days (e.g. '1D', '2D').")
+            raise ConfigError(f"block={self.block!r} must be a whole number of days (e.g. '1D', "
+                              "'2D').")
         put(self, "block", block)
         put(self, "seed", check_whole("seed", self.seed))
-        as_policy(self.policy, default=AlertPolicy.workbook())  # checked here, built for the SLO's period by plan()
+        # checked here, built for the SLO's period by plan()
+        as_policy(self.policy, default=AlertPolicy.workbook())
         requested = _check_candidates(self.candidates)
         put(self, "candidates", None if requested is None else tuple(requested.tolist()))
 
@@ -94,8 +96,10 @@ class RecalibrationOptions:
             if slo is not None and window_td != slo.window:
                 raise ConfigError("window= differs from slo.window; give one of them.")
         base = (slo if slo is not None else SLO()).with_(window=window_td)
-        policy = as_policy(self.policy, default=AlertPolicy.workbook(base.period), period=base.period)
-        requested = None if self.candidates is None else np.asarray(self.candidates, dtype=np.float64)
+        policy = as_policy(self.policy, default=AlertPolicy.workbook(base.period),
+                           period=base.period)
+        requested = None if self.candidates is None else np.asarray(self.candidates,
+                                                                    dtype=np.float64)
         return Plan(options=self, slo=base, policy=policy, requested=requested)
 
 
@@ -132,11 +136,14 @@ class Plan:
         """:attr:`Recalibration.settings`."""
         o = self.options
         return {
-            "window": pd.Timedelta(self.slo.window), "history": pd.Timedelta(self.history_ns, unit="ns"),
-            "span_start": pd.Timestamp(span_start, tz="UTC"), "span_end": pd.Timestamp(span_end, tz="UTC"),
+            "window": pd.Timedelta(self.slo.window), "history": pd.Timedelta(self.history_ns,
+                                                                             unit="ns"),
+            "span_start": pd.Timestamp(span_start, tz="UTC"), "span_end": pd.Timestamp(span_end,
+                                                                                       tz="UTC"),
             "step": self.step, "max_share": self.max_share, "limit_status": o.limit_status,
             "loose_burn": self.loose_burn, "confidence": self.confidence, "n_boot": self.n_boot,
-            "block": pd.Timedelta(self.block_ns, unit="ns"), "seed": o.seed, "policy": self.policy, "by": list(by),
+            "block": pd.Timedelta(self.block_ns, unit="ns"), "seed": o.seed, "policy": self.policy,
+                "by": list(by),
             "slo": self.slo,
         }
 
@@ -146,5 +153,6 @@ def _check_candidates(candidates: Any) -> np.ndarray | None:
         return None
     vals = np.atleast_1d(np.asarray(candidates, dtype=np.float64))
     if vals.size == 0 or not np.all(np.isfinite(vals)) or np.any((vals <= 0) | (vals >= 1)):
-        raise ConfigError("candidates must be targets strictly between 0 and 1, e.g. [0.9, 0.93, 0.95].")
+        raise ConfigError("candidates must be targets strictly between 0 and 1, e.g. [0.9, 0.93, "
+                          "0.95].")
     return np.unique(vals)

@@ -58,7 +58,8 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
         hi_i = np.clip(np.arange(n_bins) + pad + 1, 0, n_bins)
         idx = np.flatnonzero(near[hi_i] - near[lo_i] > 0)
         kept.append((idx, [ratio[g][idx] for ratio in ratios], in_span[g][idx]))
-    for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target", enabled=show)):
+    for c, target in enumerate(progress(cand_values.tolist(), desc="pages per target",
+                                        enabled=show)):
         budget = 1 - target
         for g, (idx, g_ratios, g_span) in enumerate(kept):
             if not len(idx):
@@ -96,7 +97,9 @@ def _bin_grid(srt: Sorted, policy: AlertPolicy) -> BinGrid:
     freq = int(np.gcd.reduce(np.array([*wins, _MIN_NS], dtype=np.int64)))
     start = (int(srt.t.min()) // freq) * freq
     n_bins = int((int(srt.t.max()) - start) // freq) + 1
-    group, b, total, bad, _ = event_cells(srt.seg, srt.t, srt.bad, np.zeros(len(srt.t), dtype=np.int64), srt.n_groups, 1,
+    group, b, total, bad, _ = event_cells(srt.seg, srt.t, srt.bad, np.zeros(len(srt.t),
+                                                                            dtype=np.int64),
+                                          srt.n_groups, 1,
                                           first_bin=start, freq_ns=freq)
     keys = srt.keys if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
     return BinGrid(keys, list(srt.by), start, freq, n_bins, group, b, total, bad)

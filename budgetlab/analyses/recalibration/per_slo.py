@@ -29,7 +29,8 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
     # each SLO runs over the whole table (the history span is the table's, as in a one-SLO run),
     # and keeps the rows of its own groups
     results = [run(s) for s, _ in parts]
-    mine = [{key_text(k) for k in events.iloc[pos][keys].drop_duplicates().itertuples(index=False, name=None)}
+    mine = [{key_text(k) for k in events.iloc[pos][keys].drop_duplicates().itertuples(index=False,
+                                                                                      name=None)}
             for _, pos in parts]
     tables = {}
     for name in ("summary", "candidates", "distribution", "bootstrap"):
@@ -47,14 +48,16 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
     settings.update(slo=per, window=None, span_start=min(r.settings["span_start"] for r in results),
                     span_end=max(r.settings["span_end"] for r in results))
     return Recalibration(summary=tables["summary"], candidates=tables["candidates"],
-                         distribution=tables["distribution"], bootstrap=tables["bootstrap"], settings=settings)
+                         distribution=tables["distribution"], bootstrap=tables["bootstrap"],
+                         settings=settings)
 
 
 def _group_sort(frame: pd.DataFrame, keys: Sequence[str], name: str) -> np.ndarray:
     """Row order of a table put together from parts: by group (the order ``sort_events`` gives:
     sorted key values), then the table's own order inside a group (stable)."""
     codes = frame.groupby(list(keys), sort=True, dropna=False, observed=True).ngroup().to_numpy()
-    inner = frame["sample"].to_numpy() if name == "bootstrap" else np.zeros(len(frame), dtype=np.int64)
+    inner = frame["sample"].to_numpy() if name == "bootstrap" else np.zeros(len(frame),
+                                                                            dtype=np.int64)
     return np.lexsort((np.arange(len(frame)), codes, inner) if name == "bootstrap"
                       else (np.arange(len(frame)), codes))
 
@@ -66,7 +69,11 @@ def current_targets(target: Any, slo: Any, srt: Sorted) -> np.ndarray:
     if source is None:
         return np.full(srt.n_groups, np.nan)
     per = as_per_group(source) if isinstance(source, PerGroup) else None
-    if per is None and isinstance(source, Mapping) and any(isinstance(v, SLO) for v in source.values()):
+    if (
+        per is None
+        and isinstance(source, Mapping)
+        and any(isinstance(v, SLO) for v in source.values())
+    ):
         per = PerGroup(source)
     if per is not None:
         need_group_keys(srt.by)

@@ -21,7 +21,8 @@ from ..._util.ratios import ratio
 from ..sorted_events import Sorted
 from .clock import ClockCounts, clock_counts, evaluated_events, evaluated_time, split_days
 
-__all__ = ["DAY_NS", "HOUR_NS", "history_counts", "Rolling", "rolling_rates", "Exclusions", "weighted_quantiles"]
+__all__ = ["DAY_NS", "HOUR_NS", "history_counts", "Rolling", "rolling_rates", "Exclusions",
+           "weighted_quantiles"]
 
 DAY_NS = 86_400 * 10**9
 HOUR_NS = 3_600 * 10**9
@@ -45,7 +46,8 @@ class Rolling:
     ``[span_lo, span_hi)``, less the excluded incident time; ``pieces`` cut it at the day blocks."""
 
     clock: ClockCounts
-    eval_from: np.ndarray  # evaluated part [eval_from, eval_to) of each clock segment (incidents not cut out)
+    # evaluated part [eval_from, eval_to) of each clock segment (incidents not cut out)
+    eval_from: np.ndarray
     eval_to: np.ndarray
     dt: np.ndarray  # evaluated ns of each clock segment
     w_group: np.ndarray  # evaluated ns per group
@@ -96,7 +98,8 @@ def rolling_rates(srt: Sorted, window_ns: int, span_lo: int, span_hi: int, probs
     for g in range(srt.n_groups):
         s, e = int(clock.bounds[g]), int(clock.bounds[g + 1])
         quant[g] = weighted_quantiles(roll[s:e], dt[s:e], probs)
-    return Rolling(clock=clock, eval_from=a, eval_to=b, dt=dt, w_group=w_group, piece_row=row, piece_day=np.minimum(day, n_days - 1),
+    return Rolling(clock=clock, eval_from=a, eval_to=b, dt=dt, w_group=w_group, piece_row=row,
+                   piece_day=np.minimum(day, n_days - 1),
                    piece_ns=ns, n_days=n_days, seg_counted=seg_in, counted=counted, quantiles=quant)
 
 
@@ -114,7 +117,8 @@ class Exclusions:
         """The union of the intervals per group."""
         order = np.lexsort((start, group))
         out: list[list[int]] = []
-        for g, a, b in zip(group[order].tolist(), start[order].tolist(), end[order].tolist(), strict=True):
+        for g, a, b in zip(group[order].tolist(), start[order].tolist(), end[order].tolist(),
+                           strict=True):
             if b <= a:
                 continue
             if out and out[-1][0] == g and a <= out[-1][2]:
@@ -127,14 +131,16 @@ class Exclusions:
     def overlap(self, group: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         """ns of each ``[lo, hi)`` (in ``group``) inside the excluded intervals."""
         out = np.zeros(len(lo), dtype=np.int64)
-        for g, a, b in zip(self.group.tolist(), self.start.tolist(), self.end.tolist(), strict=True):
+        for g, a, b in zip(self.group.tolist(), self.start.tolist(), self.end.tolist(),
+                           strict=True):
             out += np.where(group == g, np.maximum(np.minimum(hi, b) - np.maximum(lo, a), 0), 0)
         return out
 
     def covers(self, group: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Whether each instant ``t`` (in ``group``) lies in an excluded interval."""
         out = np.zeros(len(t), dtype=bool)
-        for g, a, b in zip(self.group.tolist(), self.start.tolist(), self.end.tolist(), strict=True):
+        for g, a, b in zip(self.group.tolist(), self.start.tolist(), self.end.tolist(),
+                           strict=True):
             out |= (group == g) & (t >= a) & (t < b)
         return out
 
@@ -142,7 +148,9 @@ class Exclusions:
 def weighted_quantiles(values: np.ndarray, weights: np.ndarray, probs: np.ndarray) -> np.ndarray:
     """Inverted-CDF quantiles: the smallest value whose cumulative weight reaches ``p`` x total.
 
-    >>> weighted_quantiles(np.array([0.9, 0.8, 1.0]), np.array([1.0, 1.0, 2.0]), np.array([0.25, 0.5, 1.0]))
+    >>> weighted_quantiles(np.array([0.9, 0.8, 1.0]), np.array([1.0, 1.0, 2.0]), np.array([0.25,
+    ...                                                                                    0.5,
+    ...                                                                                    1.0]))
     array([0.8, 0.9, 1. ])
     """
     keep = weights > 0

@@ -26,7 +26,8 @@ import pandas as pd
 
 from .candidates import USUAL_TARGETS
 
-__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence", "supported_targets", "widen_to_support",
+__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
+           "supported_targets", "widen_to_support",
            "cap_notes", "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
@@ -51,24 +52,29 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool)
     """Why one group's evidence is too thin for a verdict, in words; empty when it is enough.
 
     >>> thin_evidence(5, 0.95, 1, True)
-    '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected failures; a verdict needs at least 10, i.e. 200 events)'
+    '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected
+    failures; a verdict needs at least 10, i.e. 200 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
     >>> thin_evidence(5000, 0.95, 9, True)
     ''
     """
     if not has_time:
-        return "no evaluated time: the group's window held no traffic after its warm-up in the evaluated span"
+        return ("no evaluated time: the group's window held no traffic after its warm-up in the "
+                "evaluated span")
     if not np.isfinite(target):
         target = 0.5
     expected = events * (1 - target)
     if expected < MIN_EXPECTED_FAILURES - 1e-9:
         need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
-        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict (under {_pct(target)} "
-                f"they hold {expected:.3g} expected failures; a verdict needs at least {MIN_EXPECTED_FAILURES}, "
+        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict (under "
+                f"{_pct(target)} "
+                f"they hold {expected:.3g} expected failures; a verdict needs at least "
+                f"{MIN_EXPECTED_FAILURES}, "
                 f"i.e. {need:,} events)")
     if traffic_days < MIN_TRAFFIC_DAYS:
-        return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for the day-block "
+        return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
+                "the day-block "
                 f"bootstrap (at least {MIN_TRAFFIC_DAYS})")
     return ""
 
@@ -79,7 +85,8 @@ def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray
     failures (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not
     99.99 %.
 
-    >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]), np.ones((2, 3), bool)).tolist()
+    >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]), np.ones((2, 3),
+    ...                                                                                  bool)).tolist()
     [[True, True, False], [True, False, False]]
     """
     return np.asarray(in_range & (grid[None, :] <= _ceiling(events)[:, None] + 1e-12))
@@ -108,11 +115,13 @@ def widen_to_support(lo: np.ndarray, events: np.ndarray) -> np.ndarray:
 def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray) -> list[str]:
     """Per group, a note where :func:`supported_targets` lowered (or removed) the recommendation."""
     out = []
-    for u, r, n in zip(uncapped.tolist(), recommended.tolist(), np.asarray(events).tolist(), strict=True):
+    for u, r, n in zip(uncapped.tolist(), recommended.tolist(), np.asarray(events).tolist(),
+                       strict=True):
         if np.isfinite(u) and not (np.isfinite(r) and r >= u):
             top = 1.0 - MIN_EXPECTED_FAILURES / max(n, 1)
             stop = f"it stops at {r:.4g}" if np.isfinite(r) else "no usual target is left"
-            out.append(f"the rule alone gives {u:.4g}, but above {top:.4g} the {n:,} events of the evaluated span "
+            out.append(f"the rule alone gives {u:.4g}, but above {top:.4g} the {n:,} events of the "
+                       "evaluated span "
                        f"hold fewer than {MIN_EXPECTED_FAILURES} expected failures: {stop}")
         else:
             out.append("")
@@ -120,16 +129,20 @@ def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray)
 
 
 def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
-                  recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray, thin: list[str], *,
+                  recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray,
+                  thin: list[str], *,
                   max_share: float, limit_status: str, loose_burn: float,
-                  bootstrapped: bool, window: str = "window") -> tuple[np.ndarray, list[Any], list[str], list[str]]:
+                  bootstrapped: bool, window: str = "window") -> tuple[np.ndarray, list[Any],
+                                                                       list[str], list[str]]:
     """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
     current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
     the ``thin`` reason where that is not empty); ``window`` names the window a burn is over
     (``"24 h window"``)."""
     g_n, n_c = len(current), len(cands)
     cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
-    has = np.array([not t for t in thin], dtype=bool) | np.isfinite(lim_share[:, 0] if n_c else np.zeros(g_n))
+    has = np.array([not t for t in thin], dtype=bool) | np.isfinite(
+        lim_share[:, 0] if n_c else np.zeros(g_n)
+    )
     cur_share = np.full(g_n, np.nan)
     if n_c:
         ok = np.isfinite(current) & has
@@ -143,7 +156,8 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
     return cur_share, verdicts, reasons, actions
 
 
-def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *, max_share: float,
+def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *,
+            max_share: float,
             limit_status: str, loose_burn: float, bootstrapped: bool = True,
             window: str = "window") -> tuple[Any, str, str]:
     """``(verdict, reason, action)`` of one group with evidence enough.
@@ -157,9 +171,11 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     ``ok``. ``None`` without a current target (the action then names the recommendation).
     ``window`` names the window every burn in the reason is over (``"24 h window"``).
 
-    >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted", loose_burn=0.25)[::2]
+    >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
+    ...         loose_burn=0.25)[::2]
     ('too_strict', 'loosen to 0.93')
-    >>> verdict(0.97, 0.0, 0.99, 0.976, 0.97, 0.98, max_share=0.01, limit_status="exhausted", loose_burn=0.25)[::2]
+    >>> verdict(0.97, 0.0, 0.99, 0.976, 0.97, 0.98, max_share=0.01, limit_status="exhausted",
+    ...         loose_burn=0.25)[::2]
     ('ok', 'keep 0.97')
     """
     low = lo if bootstrapped else rec
@@ -178,20 +194,28 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         return None, f"no current target given (target= or slo=); {rec_txt}", \
             (f"use {rec:.4g}" if np.isfinite(rec) else "")
     burn90 = (1 - p10) / (1 - current)
-    share_txt = f"{limit_status} or worse {_pct(share)} of the evaluated time under {current:.4g} " \
-                f"(limit {_pct(max_share)})"
+    share_txt = (
+        f"{limit_status} or worse {_pct(share)} of the evaluated time under {current:.4g} "
+        f"(limit {_pct(max_share)})"
+    )
     if high_v < current and share > max_share:
-        act = f"loosen to {rec:.4g}" if np.isfinite(rec) else "loosen (no usual target meets the rule)"
+        act = ("loosen to "
+               f"{rec:.4g}") if np.isfinite(rec) else ("loosen (no usual target meets the "
+                                                               "rule)")
         where = "lies below" if np.isfinite(rec) else "is below every usual target, all below"
-        return "too_strict", f"burns too fast: {share_txt}; {rec_txt} {where} {current:.4g}: {act}", act
+        return "too_strict", (f"burns too fast: {share_txt}; {rec_txt} {where} {current:.4g}: "
+                              f"{act}"), act
     if low_v > current and burn90 < loose_burn:
         act = f"tighten to {rec:.4g}"
-        return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under {burn90:.2f} of its budget "
-                             f"under {current:.4g} (limit {loose_burn:g}); {rec_txt} lies above {current:.4g}: "
+        return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under "
+                             f"{burn90:.2f} of its budget "
+                             f"under {current:.4g} (limit {loose_burn:g}); {rec_txt} lies above "
+                             f"{current:.4g}: "
                              f"{act}"), act
     act = f"keep {current:.4g}"
     if low_v > current:
-        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still burns {burn90:.2f} of its "
+        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still burns "
+               f"{burn90:.2f} of its "
                f"budget (loose_burn {loose_burn:g})")
     elif high_v < current:
         why = f"{rec_txt} lies below {current:.4g}, but the current target stays within the limit"
@@ -226,8 +250,10 @@ def suggest_window(need_events: int, events_per_day: float, history_days: float)
     return _window_label(days)
 
 
-def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float, events_per_day: float,
-                              window_events: float, window_ns: int, history_days: float, max_share: float,
+def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float,
+                              events_per_day: float,
+                              window_events: float, window_ns: int, history_days: float,
+                              max_share: float,
                               limit_status: str, min_days: float = 14.0) -> str:
     """Why no target meets the rule for one group, with figures, and what would make one possible
     (a longer window, ``min_events``, more history, a looser ``max_share``).
@@ -235,26 +261,35 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3, events_per_day=40,
     ...       window_events=40, window_ns=86_400 * 10**9, history_days=28, max_share=0.01,
     ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
-    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's 1 % quantile
-    (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~40 events a day with traffic: a 24 h window
-    holds ~40 events, so one failure moves the rate 2.5 points; to allow 10 failures a window at 90 % it must
-    hold 100 events: use a longer window (window=3D, CLI --window 3D) or min_events=100 (the status holds while
+    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's 1 %
+    quantile
+    (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~40 events a day with traffic: a 24
+    h window
+    holds ~40 events, so one failure moves the rate 2.5 points; to allow 10 failures a window at 90
+    % it must
+    hold 100 events: use a longer window (window=3D, CLI --window 3D) or min_events=100 (the status
+    holds while
     the window has fewer events)
     """
     if not has_time:
         return "no evaluated time in the history for this group"
     win = pd.Timedelta(window_ns, unit="ns")
-    win_txt = f"{win / pd.Timedelta(hours=1):g} h" if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
+    win_txt = (f"{win / pd.Timedelta(hours=1):g} "
+               "h") if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
     if np.isfinite(lo):
-        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below the rolling rate's "
-                f"1 % quantile ({_pct(p1)}), is {limit_status} or worse {_pct(share_lo)} of the time "
+        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below "
+                "the rolling rate's "
+                f"1 % quantile ({_pct(p1)}), is {limit_status} or worse {_pct(share_lo)} of the "
+                "time "
                 f"(limit {_pct(max_share)})")
     else:
-        head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below every usual target "
+        head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below "
+                "every usual target "
                 "(lowest 50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
-        parts.append(f"~{events_per_day:.3g} events a day with traffic: a {win_txt} window holds ~{window_events:.3g} "
+        parts.append(f"~{events_per_day:.3g} events a day with traffic: a {win_txt} window holds "
+                     f"~{window_events:.3g} "
                      f"events, so one failure moves the rate {100 / window_events:.3g} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
     need = int(np.ceil(10 / (1 - ref) - 1e-9))
@@ -262,16 +297,22 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     if np.isfinite(window_events) and window_events < need:
         w = suggest_window(need, events_per_day, history_days)
         if w is None:
-            fixes.append(f"no window length fixes this: too little traffic (a window at {_pct(ref)} needs {need} "
-                         f"events to allow 10 failures; at ~{events_per_day:.3g} events a day that is longer than "
-                         f"the {history_days:.1f} days of history or the {MAX_WINDOW_DAYS:g}-day maximum)")
+            fixes.append("no window length fixes this: too little traffic (a window at "
+                         f"{_pct(ref)} needs {need} "
+                         f"events to allow 10 failures; at ~{events_per_day:.3g} events a day that "
+                         "is longer than "
+                         f"the {history_days:.1f} days of history or the {MAX_WINDOW_DAYS:g}-day "
+                         "maximum)")
         else:
-            fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} events: use a longer "
-                         f"window (window={w}, CLI --window {w}) or min_events={need} (the status holds while the "
+            fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} "
+                         "events: use a longer "
+                         f"window (window={w}, CLI --window {w}) or min_events={need} (the status "
+                         "holds while the "
                          "window has fewer events)")
     if history_days < min_days:
         fixes.append(f"give more history ({history_days:.1f} days; at least {min_days:g})")
     if not fixes:
-        fixes.append(f"the rate itself dips this low: allow more time at the limit (max_share={max(0.05, 2 * max_share):g}) "
+        fixes.append("the rate itself dips this low: allow more time at the limit "
+                     f"(max_share={max(0.05, 2 * max_share):g}) "
                      "or leave labelled incidents out (exclude_incidents=)")
     return "; ".join(parts + fixes)

@@ -92,7 +92,8 @@ def recalibrate(
     step : float
         The fine step of the candidate grid near the recommendation (default 0.005, half a
         percentage point), refined to 0.002, 0.001, ... where two usual targets are closer.
-        Candidates are the usual targets (:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`:
+        Candidates are the usual targets
+        (:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`:
         0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999, and 0.85 ... 0.5 below) from the
         group's ``p1`` rounded down to a usual target up to the first usual target above its
         observed rate, plus the fine steps between them; nothing below that range.
@@ -140,10 +141,12 @@ def recalibrate(
         ``ci_high`` (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (from
         the group's first evaluated instant to its last), ``traffic_days`` (day blocks with
         evaluated time), ``events_per_day`` (per day of evaluated time), ``window_events``
-        (time-weighted median of the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of
+        (time-weighted median of the events in a window), ``p1``, ``p5``, ``p10``, ``p50``
+        (time-weighted quantiles of
         the rolling-window success rate), ``current_target``, ``current_share_limit`` (share of
         time at ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``,
-        ``ok``, ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
+        ``ok``, ``too_loose``; missing without a current target or when withheld),
+        ``verdict_reason``,
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
         current target; empty when withheld),
         ``recommended_target`` (NaN when no candidate meets the rule), ``recommended_low``,
@@ -159,7 +162,8 @@ def recalibrate(
     Examples
     --------
     >>> from budgetlab import synth
-    >>> events, _ = synth.generate("2026-10-05", 8, seed=1, rate=0.2, incidents=None, session_ids=False)
+    >>> events, _ = synth.generate("2026-10-05", 8, seed=1, rate=0.2, incidents=None,
+    ...                            session_ids=False)
     >>> r = recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.95, "turnstile": 0.88,
     ...                 "image": 0.88}, n_boot=50)
     >>> r.summary[["captcha_type", "success_rate", "p1", "recommended_target", "verdict"]]
@@ -174,18 +178,33 @@ def recalibrate(
     True
     """
     opts = _options(options, {
-        "window": window, "history": history, "step": step, "max_share": max_share, "limit_status": limit_status,
-        "loose_burn": loose_burn, "candidates": candidates, "policy": policy, "confidence": confidence,
+        "window": window, "history": history, "step": step, "max_share": max_share,
+                              "limit_status": limit_status,
+        "loose_burn": loose_burn, "candidates": candidates, "policy": policy,
+                              "confidence": confidence,
         "n_boot": n_boot, "block": block, "seed": seed, "show_progress": show_progress})
     per = as_per_group(slo)
     if per is not None:
-        return recalibrate_per_slo(events, per, by, lambda one: _run(
-            events, opts.plan(one), slo=one, by=by, target=target, exclude_incidents=exclude_incidents))
-    return _run(events, opts.plan(slo), slo=slo, by=by, target=target, exclude_incidents=exclude_incidents)
+        return recalibrate_per_slo(
+            events,
+            per,
+            by,
+            lambda one: _run(
+                events,
+                opts.plan(one),
+                slo=one,
+                by=by,
+                target=target,
+                exclude_incidents=exclude_incidents,
+            ),
+        )
+    return _run(events, opts.plan(slo), slo=slo, by=by, target=target,
+                exclude_incidents=exclude_incidents)
 
 
 def _options(options: RecalibrationOptions | None, given: dict[str, Any]) -> RecalibrationOptions:
-    """``options``, or the keyword options as one; both at once only with the keywords at their defaults."""
+    """``options``, or the keyword options as one; both at once only with the keywords at their
+    defaults."""
     return options_object(RecalibrationOptions, options, given, "RecalibrationOptions(n_boot=0)")
 
 
@@ -196,7 +215,8 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         srt = sort_events(events, by)
         current = current_targets(target, slo, srt)
         span_lo, span_hi = _evaluated_span(srt, plan)
-        skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents, plan.slo.window_ns)
+        skip = None if exclude_incidents is None else incident_rows(srt, exclude_incidents,
+                                                                    plan.slo.window_ns)
         probs = np.r_[0.01, 0.05, 0.10, 0.50, np.asarray(QUANTILE_LEVELS, dtype=np.float64)]
         rolling = rolling_rates(srt, plan.slo.window_ns, span_lo, span_hi, probs, skip)
         bar.update(1)
@@ -212,16 +232,19 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
             frame.attrs["by"] = list(srt.by)
         bar.update(1)
     settings = plan.settings(span_start=span_lo, span_end=span_hi, by=srt.by)
-    return Recalibration(summary=summary, candidates=cand, distribution=dist, bootstrap=bt, settings=settings)
+    return Recalibration(summary=summary, candidates=cand, distribution=dist, bootstrap=bt,
+                         settings=settings)
 
 
 def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
-    """``(span_lo, span_hi)``: the history counted back from the last event, after the first window."""
+    """``(span_lo, span_hi)``: the history counted back from the last event, after the first
+    window."""
     t_first, t_last = int(srt.t.min()), int(srt.t.max())
     span_lo = max(t_last - plan.history_ns, t_first + plan.slo.window_ns)
     if span_lo >= t_last:
         raise ConfigError(
-            "the history holds less than one window after its warm-up; give more history (history=, more "
+            "the history holds less than one window after its warm-up; give more history "
+            "(history=, more "
             "data) or a shorter window."
         )
     return span_lo, t_last

@@ -24,7 +24,8 @@ __all__ = ["Recalibration", "QUANTILE_LEVELS", "key_columns", "summary_table", "
            "sample_tables"]
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
-QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995, 0.998, 0.999)
+QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995,
+                                      0.998, 0.999)
 _VERDICTS = pd.CategoricalDtype(["too_strict", "ok", "too_loose"], ordered=False)
 
 
@@ -62,22 +63,27 @@ def key_columns(srt: Sorted) -> pd.DataFrame:
     return srt.keys.reset_index(drop=True) if srt.by else pd.DataFrame(index=pd.RangeIndex(1))
 
 
-def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged, current: np.ndarray) -> pd.DataFrame:
+def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged,
+                  current: np.ndarray) -> pd.DataFrame:
     """:attr:`Recalibration.summary`: one row per group."""
     ev = j.evidence
     return key_cols.assign(**{
-        "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64), "success_rate": c.rate,
+        "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64),
+                              "success_rate": c.rate,
         "ci_low": c.ci_low, "ci_high": c.ci_high, "hours": rolling.w_group / HOUR_NS,
         "history_days": ev["history_days"], "traffic_days": ev["traffic_days"].astype(np.int64),
         "events_per_day": ev["events_per_day"],
         "window_events": ev["window_events"], "p1": c.p1, "p5": c.p5, "p10": c.p10, "p50": c.p50,
         "current_target": current, "current_share_limit": j.cur_share,
-        "verdict": pd.Categorical(j.verdicts, dtype=_VERDICTS), "verdict_reason": j.reasons, "action": j.actions,
-        "recommended_target": j.recommended, "recommended_low": j.rec_low, "recommended_high": j.rec_high,
+        "verdict": pd.Categorical(j.verdicts, dtype=_VERDICTS), "verdict_reason": j.reasons,
+                              "action": j.actions,
+        "recommended_target": j.recommended, "recommended_low": j.rec_low,
+                              "recommended_high": j.rec_high,
         "recommendation_note": j.notes})
 
 
-def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: Choice, recommended: np.ndarray,
+def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: Choice,
+                     recommended: np.ndarray,
                      current: np.ndarray, plan: Plan) -> pd.DataFrame:
     """:attr:`Recalibration.candidates`: the shown targets of every group with their time at
     each status, flapping and pages."""
@@ -89,7 +95,8 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
     pages = ratio(page_counts(srt, plan.policy, rolling, show_vals, show), days, 0.0)
     ge = [s[:, sidx] for s in c.time.share_ge]
     shares = [1 - ge[0], ge[0] - ge[1], ge[1] - ge[2], ge[2]]
-    per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares, strict=True)},
+    per_target = {**{f"share_{s}": np.clip(x, 0.0, 1.0) for s, x in zip(STATUSES, shares,
+                                                                        strict=True)},
                   "hours_exhausted": c.time.at_least[2].sum(axis=1)[:, sidx] / HOUR_NS,
                   "transitions_per_day": tr_day, "pages_per_day": pages}
     return _candidate_rows(key_cols, show_vals, shown, current, recommended, per_target)
@@ -102,16 +109,19 @@ def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, boot: n
     groups = np.arange(srt.n_groups)
     n_boot = boot.shape[0]
     dist = _key_rows(key_cols, np.repeat(groups, len(probs))).assign(**{
-        "probability": np.tile(probs, srt.n_groups), "success_rate": rolling.quantiles[:, 4:].ravel()})
+        "probability": np.tile(probs, srt.n_groups), "success_rate": rolling.quantiles[:,
+                                                                                       4:].ravel()})
     bt = _key_rows(key_cols, np.tile(groups, n_boot)).assign(**{
         "sample": np.repeat(np.arange(n_boot), srt.n_groups), "recommended_target": boot.ravel()})
     return dist, bt
 
 
-def _candidate_rows(key_cols: pd.DataFrame, targets: np.ndarray, shown: np.ndarray, current: np.ndarray,
+def _candidate_rows(key_cols: pd.DataFrame, targets: np.ndarray, shown: np.ndarray,
+                    current: np.ndarray,
                     recommended: np.ndarray, per_target: dict[str, np.ndarray]) -> pd.DataFrame:
     """One row per group and shown target (``shown``: groups x targets): the target, whether it
-    is the group's current or recommended one, and the ``(groups, targets)`` arrays of ``per_target``."""
+    is the group's current or recommended one, and the ``(groups, targets)`` arrays of
+    ``per_target``."""
     rows, cols = np.nonzero(shown)
     return _key_rows(key_cols, rows).assign(
         target=targets[cols], is_current=targets[cols] == current[rows],

@@ -13,7 +13,8 @@ from ..._util.validation import check_fraction
 __all__ = ["wilson_interval"]
 
 
-def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def wilson_interval(successes: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray,
+                                                                               np.ndarray]:
     """Wilson score interval for a binomial proportion (Wilson 1927; Newcombe 1998, method 3).
 
     ``center = (p + z²/2n) / (1 + z²/n)``, ``half = z / (1 + z²/n) * sqrt(p(1-p)/n + z²/4n²)``
