@@ -36,12 +36,11 @@ from ._messages import row_numbers, show_labels
 from .schema import FAILURE, SKIP, SUCCESS, LabelReading, bucket_dtype
 from .vocabulary import (
     DEFAULT_OUTCOMES,
-    FALSE_WORDS,
     NON_FINAL_STATES,
-    TRUE_WORDS,
     check_outcomes,
     lookup_label,
     normalize_label,
+    parse_ok,
 )
 
 __all__ = ["DEFAULT_OUTCOMES", "SKIP", "NON_FINAL_STATES", "MISSING_LABELS", "LabelReading", "OutcomeReading",
@@ -291,39 +290,6 @@ def map_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None) -
     """
     reading = classify_outcomes(labels, outcomes)
     return reading.ok, reading.bucket
-
-
-def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
-    """A success column (true/false, 1/0, yes/no) as bool; anything else raises :class:`OutcomeError`."""
-    col = numpy_backed(col)
-    missing = col.isna().to_numpy()
-    if pd.api.types.is_bool_dtype(col.dtype) and not isinstance(col.dtype, pd.CategoricalDtype):
-        if missing.any():
-            raise OutcomeError(f"{int(missing.sum())} empty {what} value(s) at {row_numbers(missing)}; fill or drop those rows.")
-        return col.to_numpy(dtype=bool)
-    if pd.api.types.is_complex_dtype(col.dtype):
-        raise OutcomeError(f"the {what} column holds complex numbers; use true/false or 1/0.")
-    if pd.api.types.is_numeric_dtype(col.dtype) and not isinstance(col.dtype, pd.CategoricalDtype):
-        if missing.any():
-            raise OutcomeError(f"{int(missing.sum())} empty {what} value(s) at {row_numbers(missing)}; fill or drop those rows.")
-        v = col.to_numpy(dtype=float)
-        bad = ~np.isin(v, [0.0, 1.0])
-        if bad.any():
-            raise OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false or 1/0.")
-        return np.asarray(v == 1.0)
-    codes, uniques = factorize(col)
-    norm = [normalize_label(u) for u in uniques] if len(uniques) <= 100_000 else None
-    if norm is None:  # far too many distinct values for a true/false column: vectorized verdict
-        raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use true/false or 1/0.")
-    state = np.array([1 if u in TRUE_WORDS else 0 if u in FALSE_WORDS else -1 if u in MISSING_LABELS else -2
-                      for u in norm] + [-1], dtype=np.int64)  # last entry: code -1 (missing)
-    per_row = state[codes]
-    if (per_row == -1).any():
-        miss = per_row == -1
-        raise OutcomeError(f"{int(miss.sum())} empty {what} value(s) at {row_numbers(miss)}; fill or drop those rows.")
-    if (per_row == -2).any():
-        raise OutcomeError(f"non-boolean {what} value(s) at {row_numbers(per_row == -2)}; use true/false or 1/0.")
-    return np.asarray(per_row == 1)
 
 
 def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:

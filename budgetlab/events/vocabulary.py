@@ -4,7 +4,8 @@ Labels are normalised before they are compared (:func:`normalize_label`: Unicode
 characters such as zero-width spaces removed, case-folded, trimmed, inner blanks and hyphens as
 ``_``). The built-in words (:data:`DEFAULT_OUTCOMES`), the words of a true/false column, the
 states that look non-final, and a user's ``outcomes=`` mapping (:func:`check_outcomes`), whose
-keys may be HTTP status ranges (:func:`lookup_label`: ``404`` -> ``40x`` -> ``4xx``).
+keys may be HTTP status ranges (:func:`lookup_label`: ``404`` -> ``40x`` -> ``4xx``); a
+success column of true/false words or 1/0 (:func:`parse_ok`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from ..errors import ConfigError
+from .._util.codes import factorize
+from ..errors import ConfigError, OutcomeError
+from ._columns import MISSING_LABELS, numpy_backed
+from ._messages import row_numbers
 from .schema import FAILURE, SKIP, SOLVE_ERROR, SUCCESS, TIMEOUT
 
-__all__ = ["DEFAULT_OUTCOMES", "NON_FINAL_STATES", "TRUE_WORDS", "FALSE_WORDS", "normalize_label",
-           "check_outcomes", "lookup_label"]
+__all__ = ["DEFAULT_OUTCOMES", "NON_FINAL_STATES", "normalize_label", "check_outcomes", "lookup_label",
+           "parse_ok"]
 
 _SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay", "true", "1",
                   "yes", "y", "t", "pass", "passed", "solved", "completed", "complete", "done", "finished",
@@ -44,8 +49,8 @@ NON_FINAL_STATES = frozenset({"pending", "processing", "queued", "running", "in_
                               "waiting", "retrying", "cancelled", "canceled", "created", "submitted", "accepted",
                               "active", "new", "open", "in_queue"})
 #: The words of a true/false column (normalised), for ``ok=`` columns.
-TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
-FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
+_TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
+_FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
 _STATUS = re.compile(r"[1-5][0-9][0-9]")
 _BLANKS = re.compile(r"[\s\-]+")
 
@@ -99,3 +104,36 @@ def lookup_label(label: str, table: Mapping[str, str]) -> tuple[str, str] | None
             if key in table:
                 return table[key], key
     return None
+
+
+def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
+    """A success column (true/false, 1/0, yes/no) as bool; anything else raises :class:`OutcomeError`."""
+    col = numpy_backed(col)
+    missing = col.isna().to_numpy()
+    if pd.api.types.is_bool_dtype(col.dtype) and not isinstance(col.dtype, pd.CategoricalDtype):
+        if missing.any():
+            raise OutcomeError(f"{int(missing.sum())} empty {what} value(s) at {row_numbers(missing)}; fill or drop those rows.")
+        return col.to_numpy(dtype=bool)
+    if pd.api.types.is_complex_dtype(col.dtype):
+        raise OutcomeError(f"the {what} column holds complex numbers; use true/false or 1/0.")
+    if pd.api.types.is_numeric_dtype(col.dtype) and not isinstance(col.dtype, pd.CategoricalDtype):
+        if missing.any():
+            raise OutcomeError(f"{int(missing.sum())} empty {what} value(s) at {row_numbers(missing)}; fill or drop those rows.")
+        v = col.to_numpy(dtype=float)
+        bad = ~np.isin(v, [0.0, 1.0])
+        if bad.any():
+            raise OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false or 1/0.")
+        return np.asarray(v == 1.0)
+    codes, uniques = factorize(col)
+    norm = [normalize_label(u) for u in uniques] if len(uniques) <= 100_000 else None
+    if norm is None:  # far too many distinct values for a true/false column: vectorized verdict
+        raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use true/false or 1/0.")
+    state = np.array([1 if u in _TRUE_WORDS else 0 if u in _FALSE_WORDS else -1 if u in MISSING_LABELS else -2
+                      for u in norm] + [-1], dtype=np.int64)  # last entry: code -1 (missing)
+    per_row = state[codes]
+    if (per_row == -1).any():
+        miss = per_row == -1
+        raise OutcomeError(f"{int(miss.sum())} empty {what} value(s) at {row_numbers(miss)}; fill or drop those rows.")
+    if (per_row == -2).any():
+        raise OutcomeError(f"non-boolean {what} value(s) at {row_numbers(per_row == -2)}; use true/false or 1/0.")
+    return np.asarray(per_row == 1)
