@@ -5,9 +5,9 @@ never shown).
 
 A file up to :data:`STREAM_BYTES` is read whole by :func:`pyarrow.csv.read_csv`; a larger one by
 :func:`pyarrow.csv.open_csv` batch by batch with every column's type pinned (the batches are the
-table; no buffer or thread of budgetlab's own). An uncompressed UTF-8 file is read from its path
-(:func:`read_text_file`), never held in memory; decompressed or re-encoded text from its bytes
-(:func:`read_text_table`).
+table; no buffer or thread of budgetlab's own). One stream whatever the source
+(:func:`read_csv_text`): an uncompressed UTF-8 file from its path, never held in memory;
+decompressed or re-encoded text from its bytes.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from ._input import (
 )
 from ._messages import MAX_ROWS_LISTED, check_header, note_open_last_row
 
-__all__ = ["ISO_TIME", "STREAM_BYTES", "arrow_csv", "frame_of", "read_text_table", "read_text_file"]
+__all__ = ["ISO_TIME", "STREAM_BYTES", "arrow_csv", "frame_of", "plain_utf8", "read_csv_text"]
 
 
 #: ``DataFrame.attrs`` key set when the time column was read as instants from ISO-8601 text with
@@ -159,120 +159,97 @@ def _parse_error(exc: BaseException, data: bytes, name: str, kind: str, sep: str
                            "separators, or export the file again.")
 
 
-def read_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str,
-                     dict_columns: Sequence[str] = (), iso_time: str | None = None) -> pd.DataFrame:
-    """A CSV/TSV table from its bytes in memory (decompressed input, another encoding, CR-only
-    line ends): the same checks as :func:`read_text_file`."""
-    import pyarrow as pa
-
-    if utf8_family(encoding):
-        refuse_wide(raw, name)
-        data = raw[3:] if raw[:3] == _BOM else raw
-    else:
-        err = text_problem(raw, name, encoding)
-        if err is not None:
-            raise err
-        data = raw.decode(encoding).lstrip("\ufeff").encode("utf-8")
-    sep = "\t" if kind == "tsv" else ","
-    header, body = _header(data, name, sep, columns)
-    # a quote after the header line: values may hold line ends, which Arrow must then look for
-    quoted = body < 0 or data.find(b'"', body) >= 0
+def plain_utf8(path: Path, encoding: str, packed: bool) -> bool:
+    """Whether the file at ``path`` can be read by Arrow from its path: uncompressed UTF-8 text
+    without CR-only line ends, not blank for a first MiB (else its bytes are read, decompressed or
+    re-encoded, and given to :func:`read_csv_text`)."""
+    if packed or not utf8_family(encoding):
+        return False
     try:
-        table = arrow_csv(lambda: pa.BufferReader(data), len(data), sep, columns, dict_columns, quoted=quoted,
-                          iso_time=iso_time)
-    except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
-        raise _parse_error(exc, data, name, kind, sep, len(header)) from None
-    if quoted and data.count(b'"') % 2:
-        _check_quotes(data, name, sep)
-    if table.num_rows == 0:
-        raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
-    frame = frame_of(table, iso_time)
-    if not data.rstrip(b" \t").endswith((b"\n", b"\r")):
-        note_open_last_row(len(frame) - 1)
-    return frame
+        with open(path, "rb") as fh:  # read-only
+            head = fh.read(_HEAD)
+    except OSError:
+        return False  # read_input names it
+    return not (compression_of(head[:16]) or utf16_encoding(head) or cr_only(head[: 1 << 20])
+                or (is_blank(head) and len(head) == _HEAD))
 
 
-def _scan_file(path: Path, start: int, byte: bytes, *, count: bool) -> int:
-    """How often ``byte`` occurs in the file from ``start`` on (``count``), or whether it does
-    (1 or 0): read in blocks into one buffer, never the whole file at once."""
-    # not a memory map: its pages would count in the process's resident memory as the file's size
+def _scan(opened: Any, offset: int, *, count: bool) -> int:
+    """How many quote characters the text holds from ``offset`` on (``count``), or whether it
+    holds one (1 or 0): read block by block, never the whole text at once."""
     total = 0
-    buf = bytearray(_BLOCK)
-    with open(path, "rb") as fh:  # read-only
-        fh.seek(start)
-        while True:
-            n = fh.readinto(buf)
-            if not n:
-                return total
-            if count:
-                total += buf.count(byte, 0, n)
-            elif buf.find(byte, 0, n) >= 0:
+    with opened() as src:
+        src.seek(src.tell() + offset)
+        while block := src.read(_BLOCK):
+            if not count and b'"' in block:
                 return 1
+            total += block.count(b'"') if count else 0
+    return total
 
 
-def _ends_with_line_end(path: Path, start: int, size: int) -> bool:
-    """Whether the text from ``start`` on ends in a line end, trailing blanks and tabs aside
-    (read backwards from the end in small blocks)."""
-    end = size
-    with open(path, "rb") as fh:  # read-only
+def _ends_with_line_end(opened: Any) -> bool:
+    """Whether the text ends in a line end, trailing blanks and tabs aside (read backwards from
+    the end in small blocks)."""
+    with opened() as src:
+        start, end = src.tell(), src.size()
         while end > start:
             lo = max(start, end - 4096)
-            fh.seek(lo)
-            block = fh.read(end - lo).rstrip(b" \t")
+            src.seek(lo)
+            block = src.read(end - lo).rstrip(b" \t")
             if block:
-                return block.endswith((b"\n", b"\r"))
+                return bool(block.endswith((b"\n", b"\r")))
             end = lo
     return False
 
 
-def read_text_file(path: Path, name: str, kind: str, columns: list[str], encoding: str,
-                    dict_columns: Sequence[str], packed: bool, iso_time: str | None = None) -> pd.DataFrame | None:
-    """An uncompressed UTF-8 CSV/TSV file read by Arrow from its path, the file never held in
-    memory: the checks of :func:`read_text_table` on a head block (blank file, byte-order mark,
-    UTF-16/binary, header), a scan for quote characters (none after the header: values cannot
-    hold line ends; else their count must be even) and Arrow's own parse. ``None`` when the head
-    cannot decide (compressed or CR-only text, a blank first MiB, an odd quote count) or Arrow
-    fails: the in-memory reader then reads the file and names the problem as it always has."""
+def _whole(opened: Any) -> bytes:
+    with opened() as src:
+        return bytes(src.read())
+
+
+def read_csv_text(source: Path | bytes, name: str, kind: str, columns: list[str],
+                  dict_columns: Sequence[str] = (), iso_time: str | None = None) -> pd.DataFrame:
+    """A CSV/TSV table read by Arrow from one stream, whatever the source: a file of plain UTF-8
+    text (:func:`plain_utf8`; read from its path, never held in memory) or UTF-8 ``bytes``
+    (decompressed or re-encoded text). The checks: byte-order mark, UTF-16/binary, the header, a
+    scan for quote characters (none after the header: values cannot hold line ends; an odd
+    count: an unclosed quote is looked for), Arrow's own parse, whose failure is named without
+    quoting a row."""
     import pyarrow as pa
 
-    if packed or not utf8_family(encoding):
-        return None
-    try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:  # read-only
+    if isinstance(source, bytes):
+        head, size = source[:_HEAD], len(source)
+    else:
+        size = source.stat().st_size
+        with open(source, "rb") as fh:  # read-only
             head = fh.read(_HEAD)
-    except OSError:
-        return None  # read_input names it
-    if compression_of(head[:16]) is not None or utf16_encoding(head) is not None or cr_only(head[: 1 << 20]):
-        return None
-    sniff(head, name, kind)
-    if is_blank(head):
-        if size <= len(head):
+        sniff(head, name, kind)
+        if is_blank(head):  # the whole file (a blank first MiB with more after it is read as bytes)
             raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
-        return None
-    refuse_wide(head, name)
+        refuse_wide(head, name)
     start = len(_BOM) if head[:3] == _BOM else 0
-    sep = "\t" if kind == "tsv" else ","
-    header, body = _header(head[start:], name, sep, columns)
 
     @contextlib.contextmanager
     def opened() -> Iterator[Any]:
-        with pa.OSFile(str(path)) as src:  # not pyarrow.csv's path opener: it decompresses by suffix
+        # not pyarrow.csv's path opener: it decompresses by suffix
+        with pa.BufferReader(source) if isinstance(source, bytes) else pa.OSFile(str(source)) as src:
             src.seek(start)
             yield src
 
+    sep = "\t" if kind == "tsv" else ","
+    header, body = _header(head[start:], name, sep, columns)
+    quoted = body < 0 or bool(_scan(opened, body, count=False))
     try:
-        quoted = body < 0 or bool(_scan_file(path, start + body, b'"', count=False))
-        if quoted and _scan_file(path, start, b'"', count=True) % 2:
-            return None  # an unclosed quote, perhaps: found and named by the in-memory reader
         table = arrow_csv(opened, size - start, sep, columns, dict_columns, quoted=quoted, iso_time=iso_time)
-        frame = frame_of(table, iso_time)
-        del table
-    except (pa.ArrowException, ValueError, OSError, MemoryError):
-        return None
-    if len(frame) == 0:
+    except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
+        raise _parse_error(exc, _whole(opened), name, kind, sep, len(header)) from None
+    if quoted and _scan(opened, 0, count=True) % 2:
+        _check_quotes(_whole(opened), name, sep)
+    if table.num_rows == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
-    if not _ends_with_line_end(path, start, size):
+    frame = frame_of(table, iso_time)
+    del table
+    if not _ends_with_line_end(opened):
         note_open_last_row(len(frame) - 1)
     return frame
 

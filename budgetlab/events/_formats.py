@@ -23,7 +23,7 @@ from .._util.files import register_input
 from .._util.validation import check_argument
 from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, SchemaError
-from ._csv import read_text_file, read_text_table
+from ._csv import plain_utf8, read_csv_text
 from ._input import (
     COMPRESSED_SUFFIXES,
     CR_ONLY_NOTE,
@@ -272,10 +272,8 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
             raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; Parquet compresses "
                                   "itself: decompress it.")
         return _read_parquet(path, columns, dict_columns, notes)
-    if kind in ("csv", "tsv"):
-        fast = read_text_file(path, name, kind, columns, encoding, dict_columns, packed, iso_time)
-        if fast is not None:
-            return fast
+    if kind in ("csv", "tsv") and plain_utf8(path, encoding, packed):
+        return read_csv_text(path, name, kind, columns, dict_columns, iso_time)
     raw = read_input(path, name, notes)
     if packed and compression_of(_head(path)) is None:
         suffix = path.suffixes[-1].lower()
@@ -290,9 +288,15 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
             notes.append(CR_ONLY_NOTE)
     if is_blank(raw):
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
-    if kind in ("csv", "tsv"):
-        return read_text_table(raw, name, kind, columns, encoding, dict_columns, iso_time)
-    return _read_jsonl(raw, name, columns, encoding)
+    if kind == "jsonl":
+        return _read_jsonl(raw, name, columns, encoding)
+    if utf8_family(encoding):
+        refuse_wide(raw, name)
+    elif (err := text_problem(raw, name, encoding)) is not None:
+        raise err
+    else:
+        raw = raw.decode(encoding).encode("utf-8")  # a byte-order mark is skipped by read_csv_text
+    return read_csv_text(raw, name, kind, columns, dict_columns, iso_time)
 
 
 def _head(path: Path) -> bytes:

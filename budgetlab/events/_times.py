@@ -16,23 +16,16 @@ import numpy as np
 import pandas as pd
 
 from .._util.codes import on_chunks
-from .._util.words import say
 from ..errors import TimestampError
 from ._columns import MISSING_LABELS, numpy_backed
+from ._epochs import EPOCH_UNITS, NS_MAX, UNIT_NAMES, epoch_decimal_text, from_epoch
 from ._messages import expand, row_numbers
 
 __all__ = ["EPOCH_UNITS", "OFFSETS_READING", "parse_time"]
 
-#: Units of epoch numbers (``epoch=``) in nanoseconds.
-EPOCH_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
-_NS_MAX = 2**63 - 1  # pandas' Timestamp range in ns (int64 min is NaT)
 # an offset (or Z/UTC/GMT) right after a clock time at the end of the string
 _OFFSET_AT_END = r"[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?[ \t]*(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$"
 _MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-# epoch numbers must land in [2000, 2100): anything else is almost surely the wrong unit
-_EPOCH_LOW_NS = 946_684_800 * 10**9  # 2000-01-01T00:00:00Z
-_EPOCH_HIGH_NS = 4_102_444_800 * 10**9  # 2100-01-01T00:00:00Z
-_UNIT_NAMES = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
 # "GMT+0100", "UTC-05:00", "GMT+1" after any date style: an offset with the ISO sign (east is +).
 # (dateutil reads "GMT+1" the POSIX way, with the sign inverted: rewritten to "+01:00" first.)
 _GMT_OFFSETS = (
@@ -55,7 +48,7 @@ def _to_ns(parsed: pd.Series, mask_out: np.ndarray | None = None) -> np.ndarray:
     f = EPOCH_UNITS[unit]
     if f == 1:
         return vals
-    lo, hi = -(_NS_MAX // f), _NS_MAX // f
+    lo, hi = -(NS_MAX // f), NS_MAX // f
     bad = (vals < lo) | (vals > hi)
     bad &= ~parsed.isna().to_numpy()
     if bad.any():
@@ -94,13 +87,13 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     if pd.api.types.is_numeric_dtype(dtype):
         if missing.any():
             raise _missing_error(missing)
-        return _from_epoch(col.to_numpy(), epoch)
+        return from_epoch(col.to_numpy(), epoch)
     if pd.api.types.is_object_dtype(dtype):
         inferred = pd.api.types.infer_dtype(col, skipna=True)
         if inferred in ("integer", "floating", "mixed-integer-float", "decimal"):
             if missing.any():
                 raise _missing_error(missing)
-            return _from_epoch(pd.to_numeric(col).to_numpy(), epoch)
+            return from_epoch(pd.to_numeric(col).to_numpy(), epoch)
         if inferred == "boolean":
             raise TimestampError("the time column holds true/false values, not times; check time=.")
         if inferred in ("datetime", "date", "datetime64"):
@@ -124,100 +117,6 @@ def _localize(col: pd.Series, tz: Any) -> np.ndarray:
             f"{row_numbers(bad)}; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or in UTC."
         )
     return _to_ns(local.dt.tz_convert("UTC"))
-
-
-def _unit_of(magnitude: np.ndarray) -> np.ndarray:
-    """The epoch unit each magnitude looks like (index into s, ms, us, ns)."""
-    return np.searchsorted(np.array([1e11, 1e14, 1e17]), magnitude, side="right")
-
-
-def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
-    """Refuse epoch numbers whose unit cannot be right: units mixed in one column (magnitudes
-    1000x apart), or instants before 2000 or from 2100 on under ``epoch``; ``out`` is returned."""
-    units = list(EPOCH_UNITS)
-    magnitude = np.abs(np.asarray(values, dtype=np.float64))
-    per_row = _unit_of(magnitude)
-    kinds = np.unique(per_row)
-    if len(kinds) > 1:
-        parts = [f"{int((per_row == k).sum())} look like {_UNIT_NAMES[units[k]]} ({row_numbers(per_row == k)})"
-                 for k in kinds[:2]]
-        raise TimestampError(
-            f"the epoch numbers mix units (magnitudes 1000x apart): {'; '.join(parts)}; give every time in one unit "
-            "(or write ISO-8601 like 2026-11-29T03:47:00Z)."
-        )
-    bad = (out < _EPOCH_LOW_NS) | (out >= _EPOCH_HIGH_NS)
-    if bad.any():
-        guess = units[int(np.bincount(per_row).argmax())]
-        hint = (f"these numbers look like {say(f'epoch={guess!r}', f'--epoch {guess}')} ({_UNIT_NAMES[guess]})"
-                if guess != epoch else "check the time column")
-        raise TimestampError(
-            f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({_UNIT_NAMES[epoch]}) {int(bad.sum())} timestamp(s) "
-            f"fall before 2000 or after 2100, at {row_numbers(bad)}; {hint}."
-        )
-    return out
-
-
-def _from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
-    if epoch is None:
-        finite = values[np.isfinite(values)] if values.dtype.kind == "f" else values
-        v = float(np.median(np.abs(finite))) if len(finite) else 0.0
-        guess = "ns" if v > 1e17 else "us" if v > 1e14 else "ms" if v > 1e11 else "s"
-        raise TimestampError(
-            "the timestamps are plain numbers; say their unit with "
-            + say(f"epoch='s', 'ms', 'us' or 'ns' (these look like epoch={guess!r})",
-                  f"--epoch s|ms|us|ns (these look like --epoch {guess})")
-            + ". For dates write ISO-8601 like 2026-11-29T03:47:00Z."
-        )
-    f = EPOCH_UNITS[epoch]
-    if values.dtype.kind in "Ob":
-        values = values.astype(np.float64)
-    if values.dtype.kind == "f":
-        finite = np.isfinite(values)
-        if not finite.all():
-            raise TimestampError(f"non-finite epoch timestamp(s) at {row_numbers(~finite)}; fill or drop those rows.")
-        bad = (values <= -(2.0**63) / f) | (values >= 2.0**63 / f)
-        if bad.any():
-            raise TimestampError(f"epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at "
-                                 f"{row_numbers(bad)}; check epoch={epoch!r}.")
-        whole = np.floor(values)  # split so that the fraction keeps its precision
-        out = whole.astype(np.int64) * f
-        frac = values - whole
-        if frac.any():
-            out += np.round(frac * f).astype(np.int64)
-        return _check_epoch(values, np.asarray(out, dtype=np.int64), epoch)
-    ints = values.astype(np.int64) if values.dtype.kind in "iu" and values.dtype.itemsize <= 8 else values
-    if ints.dtype.kind == "u":
-        bad = ints > np.uint64(_NS_MAX // f)
-        ints = np.where(bad, 0, ints).astype(np.int64)
-    else:
-        bad = (ints < -(_NS_MAX // f)) | (ints > _NS_MAX // f)
-    if bad.any():
-        raise TimestampError(f"epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at "
-                             f"{row_numbers(bad)}; check epoch={epoch!r}.")
-    return _check_epoch(ints, np.asarray(ints, dtype=np.int64) * f, epoch)
-
-
-def _epoch_decimal_text(text: pd.Series, epoch: str) -> np.ndarray | None:
-    """Epoch numbers written as plain decimals, converted exactly (no float rounding):
-    ``"1780000000.1"`` s is 1780000000100000000 ns. ``None`` if some value has another form."""
-    if not bool(text.str.fullmatch(r"[+-]?[0-9]{1,19}(?:[.][0-9]*)?").fillna(False).all()):
-        return None
-    f = EPOCH_UNITS[epoch]
-    whole_text = text.str.replace(r"^[+-]?([0-9]+)(?:[.][0-9]*)?$", r"\1", regex=True)
-    whole = pd.to_numeric(whole_text).to_numpy()
-    if whole.dtype.kind != "i" or (whole > _NS_MAX // f).any():
-        bad = np.asarray(pd.to_numeric(whole_text).to_numpy(dtype=np.float64) > _NS_MAX // f)
-        raise TimestampError(f"epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at "
-                             f"{row_numbers(bad)}; check epoch={epoch!r}.")
-    out = whole.astype(np.int64) * f
-    digits = len(str(f)) - 1
-    if digits:
-        frac = text.str.replace(r"^[+-]?[0-9]+(?:[.]([0-9]*))?$", r"\1", regex=True)
-        frac = frac.str.slice(0, digits).str.pad(digits, side="right", fillchar="0")
-        out += pd.to_numeric(frac).to_numpy().astype(np.int64)
-    neg = text.str.startswith("-").fillna(False).to_numpy(dtype=bool)
-    out[neg] = -out[neg]
-    return _check_epoch(np.where(neg, -whole, whole), np.asarray(out, dtype=np.int64), epoch)
 
 
 def _parse_iso(s: pd.Series) -> pd.Series:
@@ -263,25 +162,13 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             return _localize(pd.Series(pd.DatetimeIndex(t_fast.view("datetime64[ns]"))), tz)
     na = s.isna().to_numpy()
     if epoch is not None:
-        stripped = s.str.strip()
-        missing = na | stripped.str.lower().isin(list(MISSING_LABELS)).to_numpy(dtype=bool)
-        if missing.any():
-            raise _missing_error(missing)
-        exact = _epoch_decimal_text(stripped, epoch)
-        if exact is not None:
-            return exact
-        num = pd.to_numeric(stripped, errors="coerce")
-        bad = num.isna().to_numpy()
-        if bad.any():
-            raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with epoch= every time "
-                                 "must be a number.")
-        return _from_epoch(num.to_numpy(), epoch)
+        return _from_epoch_text(s, na, epoch)
     digits = s.str.fullmatch(r"[ \t]*[+-]?[0-9]+(?:[.][0-9]*)?[ \t]*").fillna(False).to_numpy(dtype=bool)
     if digits.any():
         if (digits | na).all():
             if na.any():
                 raise _missing_error(na)
-            return _from_epoch(pd.to_numeric(s.str.strip()).to_numpy(), None)
+            return from_epoch(pd.to_numeric(s.str.strip()).to_numpy(), None)
         raise TimestampError(
             f"the time column mixes plain numbers (at {row_numbers(digits)}) with other values; give every time in "
             "one form (ISO-8601 like 2026-11-29T03:47:00Z, or epoch numbers with epoch=)."
@@ -302,6 +189,29 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             raise _missing_error(expand(missing_sub, rest))
         t[rest] = _fallback_parse(stripped.reset_index(drop=True), rest)
     _check_full_dates(s)
+    return _in_zone(s, t, tz)
+
+
+def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
+    """Epoch numbers written as text (``epoch=`` given): every value must be one."""
+    stripped = s.str.strip()
+    missing = na | stripped.str.lower().isin(list(MISSING_LABELS)).to_numpy(dtype=bool)
+    if missing.any():
+        raise _missing_error(missing)
+    exact = epoch_decimal_text(stripped, epoch)
+    if exact is not None:
+        return exact
+    num = pd.to_numeric(stripped, errors="coerce")
+    bad = num.isna().to_numpy()
+    if bad.any():
+        raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with epoch= every time "
+                             "must be a number.")
+    return from_epoch(num.to_numpy(), epoch)
+
+
+def _in_zone(s: pd.Series, t: np.ndarray, tz: Any) -> np.ndarray:
+    """The parsed times ``t`` of text ``s`` as UTC instants: as they are when every value has a
+    UTC offset, read as wall-clock times in ``tz`` when none has; a mix is refused."""
     aware = s.str.contains(_OFFSET_AT_END, regex=True).fillna(False).to_numpy(dtype=bool)
     if aware.all():
         return t
@@ -314,8 +224,7 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
         )
     if str(tz) in ("UTC", "utc", "Etc/UTC"):
         return t
-    wall = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]")))
-    return _localize(wall, tz)
+    return _localize(pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]"))), tz)
 
 
 def _iso_offsets(s: pd.Series) -> pd.Series:
@@ -394,8 +303,6 @@ def _expand_idx(idx: np.ndarray, n: int) -> np.ndarray:
     return mask
 
 
-
-
 #: How a time column of ISO-8601 text with UTC offsets is read (stated in ``how_read``).
 OFFSETS_READING = "text with UTC offsets (each row its own instant)"
 
@@ -412,7 +319,7 @@ def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
     if pd.api.types.is_datetime64_dtype(dtype):
         return f"naive datetimes in {tz}"
     if epoch is not None:
-        return f"epoch numbers in {_UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
+        return f"epoch numbers in {UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
     first = col.dropna().astype(str).iloc[:1]
     if len(first) and bool(_iso_offsets(first.str.strip()).str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
         return OFFSETS_READING
