@@ -90,7 +90,7 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     >>> print(score_text(t, str))
     tier severity  episodes   precision  incidents  detected       recall detection_median
     reset_median  pages_per_day  observed_days
-       p     page         0 never fired          0         0 no incidents                           
+       p     page         0 never fired          0         0 no incidents
        0            1.5
     """
     show = rows[[c for c in SCORE_COLUMNS if c in rows.columns]].copy()

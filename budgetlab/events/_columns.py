@@ -19,7 +19,8 @@ from ..errors import BudgetlabWarning, InputError
 from ..privacy import shown
 from ._messages import row_numbers
 
-__all__ = ["MISSING_LABELS", "INVISIBLE", "numpy_backed", "recode", "code_counts", "small_int", "one_spelling",
+__all__ = ["MISSING_LABELS", "INVISIBLE", "numpy_backed", "recode", "code_counts", "small_int",
+           "one_spelling",
            "group_key", "warn_id_like", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS"]
 
 #: Values that mean "missing" in time, outcome and success columns (case-insensitive).
@@ -42,11 +43,17 @@ def numpy_backed(col: pd.Series) -> pd.Series:
     pa_type = col.dtype.pyarrow_dtype
     if pa.types.is_timestamp(pa_type):
         unit = pa_type.unit
-        return pd.Series(col.astype(pd.DatetimeTZDtype(unit, "UTC") if pa_type.tz else np.dtype(f"datetime64[{unit}]")))
+        return pd.Series(
+            col.astype(
+                pd.DatetimeTZDtype(unit, "UTC") if pa_type.tz else np.dtype(f"datetime64[{unit}]")
+            )
+        )
     if pa.types.is_string(pa_type) or pa.types.is_large_string(pa_type):
         return col.astype("str")
     if pa.types.is_integer(pa_type) or pa.types.is_floating(pa_type):
-        return col.astype("float64" if col.isna().any() or pa.types.is_floating(pa_type) else "int64")
+        return col.astype(
+            "float64" if col.isna().any() or pa.types.is_floating(pa_type) else "int64"
+        )
     if pa.types.is_boolean(pa_type):
         return col.astype("boolean")
     return col.astype(object)
@@ -96,7 +103,8 @@ def small_int(n: int) -> type[np.signedinteger[Any]]:
     return np.int8 if n < 2**7 else np.int16 if n < 2**15 else np.int32 if n < 2**31 else np.int64
 
 
-#: RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft hyphen),
+# : RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
+# hyphen),
 #: control (Cc), line and paragraph separators.
 INVISIBLE = r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]"
 
@@ -134,24 +142,31 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
     if invisible.any():
         hidden = invisible[np.maximum(codes, 0)] & (codes >= 0)
         if hidden.any():
-            raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, format, bidirectional "
-                             f"or control characters) at {row_numbers(hidden)} ({int(hidden.sum()):,} rows); they "
+            raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, "
+                             "format, bidirectional "
+                             f"or control characters) at {row_numbers(hidden)} "
+                             f"({int(hidden.sum()):,} rows); they "
                              "would make groups that print alike: remove them from the data.")
     blank = np.asarray(names == "", dtype=bool)
     if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
-        raise InputError(f"group key {name!r} is empty or missing at {row_numbers(np.asarray(missing))}; "
+        raise InputError(f"group key {name!r} is empty or missing at "
+                         f"{row_numbers(np.asarray(missing))}; "
                          "fill or drop those rows.")
     used = code_counts(codes, len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
-    cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str), return_inverse=True)
+    cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str),
+                              return_inverse=True)
     small = small_int(len(cats))
     # validate=False below: the codes were checked non-negative, and each used code maps into cats
     if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
-        # as wanted (a copy: the raw column's codes are read-only, the caller's table may be written to)
-        return pd.Categorical.from_codes(codes.copy(), categories=pd.Index(cats, dtype="str"), validate=False)
+        # as wanted (a copy: the raw column's codes are read-only, the caller's table may be written
+        # to)
+        return pd.Categorical.from_codes(codes.copy(), categories=pd.Index(cats, dtype="str"),
+                                         validate=False)
     remap = np.full(len(names), -1, dtype=small)
     remap[np.flatnonzero(used)] = inverse
-    return pd.Categorical.from_codes(recode(remap, codes), categories=pd.Index(cats, dtype="str"), validate=False)
+    return pd.Categorical.from_codes(recode(remap, codes), categories=pd.Index(cats, dtype="str"),
+                                     validate=False)
 
 
 #: A group key with more distinct values than this share of the rows (and at least
@@ -166,6 +181,8 @@ def warn_id_like(name: str, key: pd.Categorical) -> None:
     rows, distinct = len(key), len(key.categories)
     if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
         warnings.warn(BudgetlabWarning(
-            f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows ({distinct / rows:.0%}): it "
-            "looks like an id, not a group, and each group would hold one or two events; drop it from "
+            f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows "
+            f"({distinct / rows:.0%}): it "
+            "looks like an id, not a group, and each group would hold one or two events; drop it "
+            "from "
             f"{say('by=', '--by')} or group by a coarser key."), stacklevel=3)

@@ -46,7 +46,8 @@ ISO_TIME = "budgetlab.iso_time"
 STREAM_BYTES = 256 << 20
 
 
-#: Arrow's block (one batch of the streaming reader; a longer field gets one block as large as the input).
+# : Arrow's block (one batch of the streaming reader; a longer field gets one block as large as the
+# input).
 BLOCK_BYTES = 1 << 20
 
 
@@ -57,7 +58,10 @@ def _convert_options(columns: list[str], dict_columns: Sequence[str], iso_time: 
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    types = {c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.large_string() for c in columns}
+    types = {
+        c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.large_string()
+        for c in columns
+    }
     if iso_time is not None:
         types[iso_time] = pa.timestamp("ns", tz="UTC")
     return pcsv.ConvertOptions(include_columns=columns, column_types=types, null_values=[],
@@ -81,12 +85,14 @@ def _read(open_source: Any, size: int, sep: str, columns: list[str], dict_column
         return pa.Table.from_batches(list(reader), schema=reader.schema)
 
 
-def arrow_csv(open_source: Any, size: int, sep: str, columns: list[str], dict_columns: Sequence[str], *,
+def arrow_csv(open_source: Any, size: int, sep: str, columns: list[str],
+              dict_columns: Sequence[str], *,
               quoted: bool, iso_time: str | None = None) -> Any:
     """Arrow's CSV reader over the text ``open_source()`` opens (a context manager giving an
     Arrow input stream at the first byte after a BOM), ``size`` bytes. ``quoted``: values may
     hold line ends (Arrow then finds row ends quote by quote; without quotes after the header no
-    value can hold one). A field (or header) longer than Arrow's block is read again with one block as large
+    value can hold one). A field (or header) longer than Arrow's block is read again with one block
+    as large
     as the input.
 
     ``iso_time`` names a time column first read as instants by Arrow's strict ISO-8601 parser
@@ -98,18 +104,22 @@ def arrow_csv(open_source: Any, size: int, sep: str, columns: list[str], dict_co
     typed, block = iso_time, min(BLOCK_BYTES, STREAM_BYTES)
     while True:
         try:
-            return _read(open_source, size, sep, columns, dict_columns, quoted=quoted, typed=typed, block=block)
+            return _read(open_source, size, sep, columns, dict_columns, quoted=quoted, typed=typed,
+                         block=block)
         except pa.ArrowInvalid as exc:
-            if typed is not None:  # a time Arrow's parser does not take, or another problem: read the text
+            # a time Arrow's parser does not take, or another problem: read the text
+            if typed is not None:
                 typed = None
                 continue
-            if not any(m in str(exc) for m in ("straddling", "infer number of columns")) or block > size:
+            if not any(m in str(exc) for m in ("straddling",
+                                               "infer number of columns")) or block > size:
                 raise  # not a field or header longer than the block
             block = min(size + 1, (1 << 31) - 1)
 
 
 def frame_of(table: Any, iso_time: str | None) -> pd.DataFrame:
-    """``table`` as a DataFrame, marked with :data:`ISO_TIME` when its time column came as instants."""
+    """``table`` as a DataFrame, marked with :data:`ISO_TIME` when its time column came as
+    instants."""
     import pyarrow as pa
 
     frame = pd.DataFrame(table.to_pandas(ignore_metadata=True))
@@ -135,7 +145,8 @@ def _header(data: bytes, name: str, sep: str, columns: list[str]) -> tuple[list[
         reader = csv.reader(io.StringIO(head), delimiter=sep)
         header = next(reader, [])
     except csv.Error:
-        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the column names.") from None
+        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the "
+                              "column names.") from None
     if not header or not any(h.strip() for h in header):
         raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
     check_header(header, columns, name)
@@ -144,8 +155,10 @@ def _header(data: bytes, name: str, sep: str, columns: list[str]) -> tuple[list[
     return header, end + 1 if one_line else -1
 
 
-def _parse_error(exc: BaseException, data: bytes, name: str, kind: str, sep: str, width: int) -> FileFormatError:
-    """The one-line error for Arrow's failure on ``data`` (Arrow's own text quotes rows: never shown)."""
+def _parse_error(exc: BaseException, data: bytes, name: str, kind: str, sep: str,
+                 width: int) -> FileFormatError:
+    """The one-line error for Arrow's failure on ``data`` (Arrow's own text quotes rows: never
+    shown)."""
     text = str(exc)
     if "UTF8" in text or "UTF-8" in text:
         err = text_problem(data, name, "utf-8")
@@ -155,7 +168,8 @@ def _parse_error(exc: BaseException, data: bytes, name: str, kind: str, sep: str
         if data.count(b'"') % 2:
             _check_quotes(data, name, sep)
         return FileFormatError(_ragged_message(data, name, sep, width))
-    return FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check quoting and "
+    return FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check "
+                           "quoting and "
                            "separators, or export the file again.")
 
 
@@ -232,7 +246,8 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, columns: list[str]
     @contextlib.contextmanager
     def opened() -> Iterator[Any]:
         # not pyarrow.csv's path opener: it decompresses by suffix
-        with pa.BufferReader(source) if isinstance(source, bytes) else pa.OSFile(str(source)) as src:
+        with pa.BufferReader(source) if isinstance(source,
+                                                   bytes) else pa.OSFile(str(source)) as src:
             src.seek(start)
             yield src
 
@@ -240,7 +255,8 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, columns: list[str]
     header, body = _header(head[start:], name, sep, columns)
     quoted = body < 0 or bool(_scan(opened, body, count=False))
     try:
-        table = arrow_csv(opened, size - start, sep, columns, dict_columns, quoted=quoted, iso_time=iso_time)
+        table = arrow_csv(opened, size - start, sep, columns, dict_columns, quoted=quoted,
+                          iso_time=iso_time)
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
         raise _parse_error(exc, _whole(opened), name, kind, sep, len(header)) from None
     if quoted and _scan(opened, 0, count=True) % 2:
@@ -259,14 +275,17 @@ def _check_quotes(data: bytes, name: str, sep: str) -> None:
     every following line into one value (error path only: a Python loop over the rows)."""
     rows = 0
     try:
-        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=sep, strict=True)
+        reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace")), delimiter=sep,
+                            strict=True)
         next(reader, None)
         for record in reader:
             if record:
                 rows += 1
     except csv.Error:
-        raise FileFormatError(f"{name}: a quoted field is never closed (from data row {rows + 1}, 1-based); it "
-                              "would swallow the rest of the file: fix the quote or export the file again.") from None
+        raise FileFormatError(f"{name}: a quoted field is never closed (from data row {rows + 1}, "
+                              "1-based); it "
+                              "would swallow the rest of the file: fix the quote or export the "
+                              "file again.") from None
 
 
 def _ragged_message(data: bytes, name: str, sep: str, width: int) -> str:
@@ -287,10 +306,13 @@ def _ragged_message(data: bytes, name: str, sep: str, width: int) -> str:
                     rows.append(i)
     except csv.Error:
         pass
-    where = f" (data rows {', '.join(map(str, rows))}{' and more' if count > len(rows) else ''}, 1-based)" \
+    where = (f" (data rows {', '.join(map(str, rows))}{' and more' if count > len(rows) else ''}, "
+             "1-based)") \
         if rows else ""
     tail = data.rstrip(b" \t")
-    half = "" if tail.endswith((b"\n", b"\r")) else "; the last line has no line end: the file may be half-written"
+    half = "" if tail.endswith((b"\n",
+                                b"\r")) else ("; the last line has no line end: the file may be "
+                                              "half-written")
     counted = f"{count} row(s) have" if count else "some rows have"
     return (f"{name}: {counted} a different number of fields than the header{where}; a field may "
             f"hold an unquoted separator or quote{half}. Fix or drop those rows.")

@@ -38,19 +38,23 @@ def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
     per_row = _unit_of(magnitude)
     kinds = np.unique(per_row)
     if len(kinds) > 1:
-        parts = [f"{int((per_row == k).sum())} look like {UNIT_NAMES[units[k]]} ({row_numbers(per_row == k)})"
+        parts = [f"{int((per_row == k).sum())} look like {UNIT_NAMES[units[k]]} "
+                 f"({row_numbers(per_row == k)})"
                  for k in kinds[:2]]
         raise TimestampError(
-            f"the epoch numbers mix units (magnitudes 1000x apart): {'; '.join(parts)}; give every time in one unit "
+            f"the epoch numbers mix units (magnitudes 1000x apart): {'; '.join(parts)}; give every "
+            "time in one unit "
             "(or write ISO-8601 like 2026-11-29T03:47:00Z)."
         )
     bad = (out < _EPOCH_LOW_NS) | (out >= _EPOCH_HIGH_NS)
     if bad.any():
         guess = units[int(np.bincount(per_row).argmax())]
-        hint = (f"these numbers look like {say(f'epoch={guess!r}', f'--epoch {guess}')} ({UNIT_NAMES[guess]})"
+        hint = (f"these numbers look like {say(f'epoch={guess!r}', f'--epoch {guess}')} "
+                f"({UNIT_NAMES[guess]})"
                 if guess != epoch else "check the time column")
         raise TimestampError(
-            f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({UNIT_NAMES[epoch]}) {int(bad.sum())} timestamp(s) "
+            f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({UNIT_NAMES[epoch]}) "
+            f"{int(bad.sum())} timestamp(s) "
             f"fall before 2000 or after 2100, at {row_numbers(bad)}; {hint}."
         )
     return out
@@ -73,10 +77,12 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
     if values.dtype.kind == "f":
         finite = np.isfinite(values)
         if not finite.all():
-            raise TimestampError(f"non-finite epoch timestamp(s) at {row_numbers(~finite)}; fill or drop those rows.")
+            raise TimestampError(f"non-finite epoch timestamp(s) at {row_numbers(~finite)}; fill "
+                                 "or drop those rows.")
         bad = (values <= -(2.0**63) / f) | (values >= 2.0**63 / f)
         if bad.any():
-            raise TimestampError(f"epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at "
+            raise TimestampError("epoch timestamp(s) outside pandas' range 1677-09-21 .. "
+                                 "2262-04-11 at "
                                  f"{row_numbers(bad)}; check epoch={epoch!r}.")
         whole = np.floor(values)  # split so that the fraction keeps its precision
         out = whole.astype(np.int64) * f
@@ -84,14 +90,19 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
         if frac.any():
             out += np.round(frac * f).astype(np.int64)
         return _check_epoch(values, np.asarray(out, dtype=np.int64), epoch)
-    ints = values.astype(np.int64) if values.dtype.kind in "iu" and values.dtype.itemsize <= 8 else values
+    ints = (
+        values.astype(np.int64)
+        if values.dtype.kind in "iu" and values.dtype.itemsize <= 8
+        else values
+    )
     if ints.dtype.kind == "u":
         bad = ints > np.uint64(NS_MAX // f)
         ints = np.where(bad, 0, ints).astype(np.int64)
     else:
         bad = (ints < -(NS_MAX // f)) | (ints > NS_MAX // f)
     if bad.any():
-        raise TimestampError(f"epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at "
+        raise TimestampError("epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 "
+                             "at "
                              f"{row_numbers(bad)}; check epoch={epoch!r}.")
     return _check_epoch(ints, np.asarray(ints, dtype=np.int64) * f, epoch)
 
@@ -106,7 +117,8 @@ def epoch_decimal_text(text: pd.Series, epoch: str) -> np.ndarray | None:
     whole = pd.to_numeric(whole_text).to_numpy()
     if whole.dtype.kind != "i" or (whole > NS_MAX // f).any():
         bad = np.asarray(pd.to_numeric(whole_text).to_numpy(dtype=np.float64) > NS_MAX // f)
-        raise TimestampError(f"epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at "
+        raise TimestampError("epoch timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 "
+                             "at "
                              f"{row_numbers(bad)}; check epoch={epoch!r}.")
     out = whole.astype(np.int64) * f
     digits = len(str(f)) - 1

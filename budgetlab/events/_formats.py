@@ -74,21 +74,29 @@ def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
     packed = bool(suffixes) and suffixes[-1] in COMPRESSED_SUFFIXES
     if fmt is not None:
         return check_argument("format", fmt, FORMATS), packed
-    ext = suffixes[-2] if packed and len(suffixes) > 1 else (suffixes[-1] if suffixes and not packed else "")
+    ext = (
+        suffixes[-2]
+        if packed and len(suffixes) > 1
+        else (suffixes[-1] if suffixes and not packed else "")
+    )
     if ext not in _SUFFIXES:
         shown = "".join(path.suffixes[-2:]) or "(no extension)"
         shown = shown if file_name(shown) == shown else "(not shown)"
         raise FileFormatError(
-            f"{file_name(path)}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, .jsonl/.ndjson "
+            f"{file_name(path)}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, "
+            ".jsonl/.ndjson "
             "(text formats optionally .gz), or pass "
-            + say("format='csv'|'tsv'|'parquet'|'jsonl'; a line-oriented text log is read with pattern= or preset=.",
-                  "--format csv|tsv|parquet|jsonl; a line-oriented text log is read with --pattern REGEX or "
+            + say("format='csv'|'tsv'|'parquet'|'jsonl'; a line-oriented text log is read with "
+                  "pattern= or preset=.",
+                  "--format csv|tsv|parquet|jsonl; a line-oriented text log is read with --pattern "
+                  "REGEX or "
                   "--preset NAME.")
         )
     return _SUFFIXES[ext], packed
 
 
-def check_path(path: Path, *, how: str = "a folder of files: pass the folder itself, a glob such as 'logs/*.csv' "
+def check_path(path: Path, *,
+               how: str = "a folder of files: pass the folder itself, a glob such as 'logs/*.csv' "
                "or a list of files to read_events (CLI: budgetlab replay logs/)") -> None:
     """Refuse a path that is not a readable regular file, naming what it is instead (a missing
     file, a folder and how to pass one, a special file); file names pass the personal-data check."""
@@ -99,7 +107,8 @@ def check_path(path: Path, *, how: str = "a folder of files: pass the folder its
     if path.is_dir():
         raise FileFormatError(f"{name}: is a directory, not a file; for {how}.")
     if not path.is_file():
-        raise FileFormatError(f"{name}: is not a regular file (a pipe or a device); give a CSV, Parquet or JSON "
+        raise FileFormatError(f"{name}: is not a regular file (a pipe or a device); give a CSV, "
+                              "Parquet or JSON "
                               "Lines file.")
 
 
@@ -112,8 +121,11 @@ def _read_jsonl(raw: bytes, name: str, columns: list[str], encoding: str) -> pd.
     text = raw.decode(encoding).lstrip("\ufeff")
     array = text.lstrip().startswith("[")
     if not array:
-        fast = _arrow_jsonl(text.encode("utf-8") if not utf8_family(encoding) else raw.lstrip(b"\xef\xbb\xbf"),
-                            name, columns)
+        fast = _arrow_jsonl(
+            text.encode("utf-8") if not utf8_family(encoding) else raw.lstrip(b"\xef\xbb\xbf"),
+            name,
+            columns,
+        )
         if fast is not None:
             if not text.rstrip(" \t").endswith(("\n", "\r")):
                 note_open_last_row(len(fast) - 1)
@@ -127,10 +139,12 @@ def _read_jsonl(raw: bytes, name: str, columns: list[str], encoding: str) -> pd.
                 frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
     except (ValueError, TypeError, OverflowError, RecursionError, KeyError, AttributeError):
         if array:
-            raise FileFormatError(f"{name}: not a valid JSON array of records; give one JSON object per line "
+            raise FileFormatError(f"{name}: not a valid JSON array of records; give one JSON "
+                                  "object per line "
                                   "(JSON Lines) or an array of objects.") from None
         bad = []
-        for i, line in enumerate(text.splitlines(), 1):  # only on the error path, to name the first bad lines
+        # only on the error path, to name the first bad lines
+        for i, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
                     obj = json.loads(line)
@@ -140,8 +154,10 @@ def _read_jsonl(raw: bytes, name: str, columns: list[str], encoding: str) -> pd.
                     bad.append(i)
                     if len(bad) >= MAX_ROWS_LISTED:
                         break
-        where = f" (first bad lines: {', '.join(map(str, bad))})" if bad else " (a number out of range?)"
-        raise FileFormatError(f"{name}: not valid JSON Lines{where}; give one JSON object per line.") from None
+        where = (" (first bad lines: "
+                 f"{', '.join(map(str, bad))})") if bad else " (a number out of range?)"
+        raise FileFormatError(f"{name}: not valid JSON Lines{where}; give one JSON object per "
+                              "line.") from None
     if not isinstance(frame, pd.DataFrame) or frame.empty:
         raise FileFormatError(f"{name}: no records; nothing to analyse.")
     check_header(list(frame.columns), columns, name)
@@ -160,12 +176,14 @@ def _arrow_jsonl(data: bytes, name: str, columns: list[str]) -> pd.DataFrame | N
     try:
         table = pj.read_json(
             pa.BufferReader(data),
-            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+            parse_options=pj.ParseOptions(explicit_schema=schema,
+                                          unexpected_field_behavior="ignore"),
         )
     except (pa.ArrowException, ValueError, OSError, MemoryError) as exc:
         twice = re.search(r"Column\(/(.*?)\) was specified twice", str(exc))
         if twice and twice.group(1) in columns:
-            raise SchemaError(f"{name}: a record repeats the key {twice.group(1)!r}; each key once per line.") from None
+            raise SchemaError(f"{name}: a record repeats the key {twice.group(1)!r}; each key once "
+                              "per line.") from None
         return None
     if table.num_rows == 0 or any(table.column(c).null_count == table.num_rows for c in columns):
         return None  # absent keys: the careful reader names them
@@ -194,7 +212,8 @@ def _read_parquet(path: Path, columns: list[str], dict_columns: Sequence[str] = 
         if isinstance(exc, BudgetlabError):
             raise
         if isinstance(exc, UnicodeError):
-            raise FileFormatError(f"{name}: a text column of the Parquet file holds bytes that are not UTF-8; "
+            raise FileFormatError(f"{name}: a text column of the Parquet file holds bytes that are "
+                                  "not UTF-8; "
                                   "write it again with string (UTF-8) columns.") from None
         raise _not_parquet(path, name, exc) from None
     if len(frame) == 0:
@@ -208,7 +227,8 @@ def _not_parquet(path: Path, name: str, exc: BaseException) -> FileFormatError:
     if head[:4] != b"PAR1":
         inner = compression_of(head)
         if inner is not None:
-            return FileFormatError(f"{name}: is {inner}-compressed data, not Parquet; decompress it (Parquet "
+            return FileFormatError(f"{name}: is {inner}-compressed data, not Parquet; decompress "
+                                   "it (Parquet "
                                    "compresses itself).")
         with open(path, "rb") as fh:
             text = fh.read(4096)
@@ -217,12 +237,19 @@ def _not_parquet(path: Path, name: str, exc: BaseException) -> FileFormatError:
         except UnicodeDecodeError as bad:
             sample = text[: bad.start].decode("utf-8") if bad.start > 64 else ""
         if sample.lstrip().startswith(("{", "[")):
-            return FileFormatError(f"{name}: this .parquet file holds JSON text; rename it to .jsonl or pass "
+            return FileFormatError(f"{name}: this .parquet file holds JSON text; rename it to "
+                                   ".jsonl or pass "
                                    "--format jsonl (API: format='jsonl').")
-        if sample and ("," in sample or "\t" in sample) and ("\n" in sample or "\r" in sample or len(text) < 4096):
-            return FileFormatError(f"{name}: this .parquet file holds CSV text; rename it to .csv or pass --format csv "
+        if (
+            sample
+            and ("," in sample or "\t" in sample)
+            and ("\n" in sample or "\r" in sample or len(text) < 4096)
+        ):
+            return FileFormatError(f"{name}: this .parquet file holds CSV text; rename it to .csv "
+                                   "or pass --format csv "
                                    "(API: format='csv').")
-    return FileFormatError(f"{name}: not a readable Parquet file ({type(exc).__name__}); it may be truncated or "
+    return FileFormatError(f"{name}: not a readable Parquet file ({type(exc).__name__}); it may be "
+                           "truncated or "
                            "corrupt: copy or export it again.")
 
 
@@ -236,7 +263,8 @@ def _binary_as_text(table: Any, name: str, notes: list[str] | None = None) -> An
             try:
                 table = table.set_column(i, fld.name, table.column(i).cast(pa.string()))
             except pa.ArrowInvalid:
-                raise FileFormatError(f"{name}: column {fld.name!r} holds bytes that are not UTF-8 text; write it "
+                raise FileFormatError(f"{name}: column {fld.name!r} holds bytes that are not UTF-8 "
+                                      "text; write it "
                                       "again as a string (UTF-8) column.") from None
             if notes is not None:
                 notes.append(f"column {fld.name!r}: binary, decoded as UTF-8")
@@ -269,7 +297,8 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
     name = file_name(path)
     if kind == "parquet":
         if packed:
-            raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; Parquet compresses "
+            raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; "
+                                  "Parquet compresses "
                                   "itself: decompress it.")
         return _read_parquet(path, columns, dict_columns, notes)
     if kind in ("csv", "tsv") and plain_utf8(path, encoding, packed):
@@ -277,9 +306,13 @@ def read_columns(path: Path, columns: list[str], fmt: str | None, encoding: str,
     raw = read_input(path, name, notes)
     if packed and compression_of(_head(path)) is None:
         suffix = path.suffixes[-1].lower()
-        kind_named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(suffix, suffix.lstrip("."))
-        raise FileFormatError(f"{name}: is named {suffix} but is not {kind_named} data; the {kind_named} stream is "
-                              "truncated or corrupt, or the file is misnamed: rename or export it again.")
+        kind_named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(
+            suffix, suffix.lstrip(".")
+        )
+        raise FileFormatError(f"{name}: is named {suffix} but is not {kind_named} data; the "
+                              f"{kind_named} stream is "
+                              "truncated or corrupt, or the file is misnamed: rename or export it "
+                              "again.")
     sniff(raw, name, kind)
     lf = _cr_only_as_lf(raw, encoding)  # old Mac line ends: read as the lines they are
     if lf is not None:
@@ -312,7 +345,9 @@ def check_scalars(raw: pd.DataFrame, columns: Sequence[str]) -> None:
             continue
         inferred = pd.api.types.infer_dtype(s, skipna=True)
         if inferred in ("mixed", "unknown-array"):
-            nested = s.map(lambda v: isinstance(v, (dict, list, tuple, set, np.ndarray))).to_numpy(dtype=bool)
+            nested = s.map(lambda v: isinstance(v, (dict, list, tuple, set,
+                                                    np.ndarray))).to_numpy(dtype=bool)
             if nested.any():
-                raise SchemaError(f"column {col!r} holds nested values (objects or lists) at {row_numbers(nested)}; "
+                raise SchemaError(f"column {col!r} holds nested values (objects or lists) at "
+                                  f"{row_numbers(nested)}; "
                                   "flatten it so each cell is one value.")

@@ -4,7 +4,8 @@ that are not the text they should be (UTF-16, binary, another compression, CR-on
 Compression is recognised by its magic bytes, whatever the name, and passed to Arrow's codec
 explicitly (gzip, bzip2: ``pa.CompressedInputStream``), in 1 MiB steps; the stdlib reads only
 what Arrow cannot: xz (no codec in pyarrow) and gzip with NUL padding after the last member (as
-gzip reads it; Arrow refuses it). zstd, lz4 and ZIP are refused with the fix. While decompressing, the
+gzip reads it; Arrow refuses it). zstd, lz4 and ZIP are refused with the fix. While decompressing,
+the
 output may grow to a small allowance (:data:`ALLOWANCE`) and beyond it to at most
 :data:`MAX_RATIO` times the compressed bytes read so far: a "zip bomb" (a few MiB that expand to
 gigabytes, such as a file of blank lines) is refused after a few MiB, never held in memory.
@@ -27,8 +28,10 @@ from .._util.progress import progress_bar
 from .._util.words import say
 from ..errors import BudgetlabError, ConfigError, FileFormatError
 
-__all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of", "read_input", "refuse_binary",
-           "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding", "file_name",
+__all__ = ["MAX_RATIO", "RATIO_ENV", "ALLOWANCE", "COMPRESSED_SUFFIXES", "compression_of",
+           "read_input", "refuse_binary",
+           "max_ratio", "text_problem", "utf16_encoding", "cr_only", "check_text_encoding",
+           "file_name",
            "CR_ONLY_NOTE", "compression_note", "PROGRESS_BYTES", "utf8_family", "sniff", "is_blank",
            "refuse_wide"]
 
@@ -42,7 +45,8 @@ ALLOWANCE = 16 * 1024**2
 COMPRESSED_SUFFIXES = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zstd", ".lz4")
 
 #: Inputs from this many bytes on (compressed bytes for compressed input, the sum of the files for
-#: many files) show a progress bar while they load, on a terminal only (:mod:`budgetlab._util.progress`).
+# : many files) show a progress bar while they load, on a terminal only
+# (:mod:`budgetlab._util.progress`).
 PROGRESS_BYTES = 1 << 28
 
 #: The "how it was read" statement for a file whose lines end in CR alone (read as line ends).
@@ -56,7 +60,8 @@ _LZMA_ERROR = OSError if lzma is None else lzma.LZMAError
 
 _CHUNK = 1 << 20
 _IN = 1 << 14
-_BZ2_BLOCK = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")  # block or end-of-stream magic
+# block or end-of-stream magic
+_BZ2_BLOCK = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
 
 
 def file_name(path: str | os.PathLike[str]) -> str:
@@ -68,7 +73,8 @@ def file_name(path: str | os.PathLike[str]) -> str:
     from ..privacy import looks_personal
 
     name = Path(path).name or str(path)
-    return "a file whose name looks like personal data (not shown)" if looks_personal(name) else name
+    return ("a file whose name looks like personal data (not "
+            "shown)") if looks_personal(name) else name
 
 
 def compression_of(head: bytes) -> str | None:
@@ -102,7 +108,8 @@ def max_ratio() -> float:
     except ValueError:
         value = float("nan")
     if not value >= 1:
-        raise ConfigError(f"{RATIO_ENV}={text!r} must be a number >= 1 (decompressed bytes per compressed byte).")
+        raise ConfigError(f"{RATIO_ENV}={text!r} must be a number >= 1 (decompressed bytes per "
+                          "compressed byte).")
     return value
 
 
@@ -123,9 +130,14 @@ def _stdlib_pieces(path: Path, kind: str, name: str) -> Iterator[tuple[bytes, in
     padding after the last member (which gzip ignores and Arrow refuses). Garbage after a
     member or stream is refused as corrupt, as Arrow refuses it."""
     if kind == "xz" and lzma is None:
-        raise FileFormatError(f"{name}: the file is xz-compressed and this Python has no xz support; decompress "
+        raise FileFormatError(f"{name}: the file is xz-compressed and this Python has no xz "
+                              "support; decompress "
                               "it (xz -d) or save it as .csv.gz.")
-    new = (lambda: zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)) if kind == "gzip" else lzma.LZMADecompressor
+    new = (
+        (lambda: zlib.decompressobj(wbits=16 + zlib.MAX_WBITS))
+        if kind == "gzip"
+        else lzma.LZMADecompressor
+    )
     dec: Any = new()
     finished, pending = False, b""  # finished: a new member/stream starts only if more data comes
     with open(path, "rb") as fh:  # read-only
@@ -151,22 +163,28 @@ def _stdlib_pieces(path: Path, kind: str, name: str) -> Iterator[tuple[bytes, in
 
 def _decompress(path: Path, kind: str, name: str, *, arrow: bool = True) -> bytes:
     if kind in ("zstd", "lz4"):
-        raise FileFormatError(f"{name}: the file is {kind}-compressed, which budgetlab does not read; decompress it "
+        raise FileFormatError(f"{name}: the file is {kind}-compressed, which budgetlab does not "
+                              "read; decompress it "
                               f"({kind} -d) or save it as .csv.gz.")
     ratio, budget = max_ratio(), memory_limit()
     parts: list[bytes] = []
     total = 0
-    pieces = _arrow_pieces(path, kind) if arrow and kind != "xz" else _stdlib_pieces(path, kind, name)
-    with progress_bar(path.stat().st_size, desc=f"decompressing {name}", min_total=PROGRESS_BYTES) as bar:
+    pieces = _arrow_pieces(path, kind) if arrow and kind != "xz" else _stdlib_pieces(path, kind,
+                                                                                     name)
+    with progress_bar(path.stat().st_size, desc=f"decompressing {name}",
+                      min_total=PROGRESS_BYTES) as bar:
         try:
             for piece, done in pieces:
                 bar.update(done - bar.done)
                 total += len(piece)
                 if total > ALLOWANCE and total > ratio * max(done, 1):
                     raise FileFormatError(
-                        f"{name}: decompresses to over {ratio:g} times its compressed size (more than "
-                        f"{format_bytes(total)} from {format_bytes(done)}): a decompression bomb, or a file of "
-                        f"one line repeated; if it is genuine, decompress it yourself or raise the cap "
+                        f"{name}: decompresses to over {ratio:g} times its compressed size (more "
+                        "than "
+                        f"{format_bytes(total)} from {format_bytes(done)}): a decompression bomb, "
+                        "or a file of "
+                        "one line repeated; if it is genuine, decompress it yourself or raise the "
+                        "cap "
                         f"({RATIO_ENV}=10000).")
                 if total > budget:
                     check_memory(total, f"{name} decompressed", ["decompress and split the file"])
@@ -174,9 +192,11 @@ def _decompress(path: Path, kind: str, name: str, *, arrow: bool = True) -> byte
         except BudgetlabError:
             raise
         except (OSError, EOFError, zlib.error, ValueError, _LZMA_ERROR):
-            if arrow and kind == "gzip":  # NUL padding after the last member, perhaps: the stdlib reads it
+            # NUL padding after the last member, perhaps: the stdlib reads it
+            if arrow and kind == "gzip":
                 return _decompress(path, kind, name, arrow=False)
-            raise FileFormatError(f"{name}: the {kind} stream is truncated or corrupt; copy or export the file "
+            raise FileFormatError(f"{name}: the {kind} stream is truncated or corrupt; copy or "
+                                  "export the file "
                                   "again.") from None
     return b"".join(parts)
 
@@ -190,7 +210,8 @@ def compression_note(path: Path, kind: str) -> str:
     """
     suffix = path.suffix.lower()
     named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(suffix)
-    return f"compression: {kind} ({f'named {suffix}' if named == kind else 'recognised by content'})"
+    return (f"compression: {kind} "
+            f"({f'named {suffix}' if named == kind else 'recognised by content'})")
 
 
 def read_input(path: Path, name: str, notes: list[str] | None = None) -> bytes:
@@ -217,7 +238,8 @@ def utf16_encoding(raw: bytes) -> str | None:
     """The UTF-16/32 encoding of text with a byte-order mark (``utf-16``/``utf-32``) or, without
     one, of mostly-ASCII text whose every other byte is NUL (``utf-16-le``/``utf-16-be``).
 
-    >>> utf16_encoding("ts,outcome\\n".encode("utf-16")), utf16_encoding("ts\\n".encode("utf-16-be"))
+    >>> (utf16_encoding("ts,outcome\\n".encode("utf-16")),
+    ...  utf16_encoding("ts\\n".encode("utf-16-be")))
     ('utf-16', 'utf-16-be')
     """
     if raw[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
@@ -240,7 +262,8 @@ def cr_only(data: bytes) -> bool:
 
 
 def _binary(name: str) -> FileFormatError:
-    return FileFormatError(f"{name}: holds binary data (NUL bytes), not text: is it the right file, or a format "
+    return FileFormatError(f"{name}: holds binary data (NUL bytes), not text: is it the right "
+                           "file, or a format "
                            "budgetlab does not read (Excel, an archive)? Export it as CSV.")
 
 
@@ -259,12 +282,15 @@ def text_problem(raw: bytes, name: str, encoding: str) -> FileFormatError | None
         wide = utf16_encoding(raw)
         if wide is not None:
             return FileFormatError(f"{name}: is {wide.upper()} text, not {encoding}; pass "
-                                   f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it as UTF-8.")
+                                   f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it "
+                                   "as UTF-8.")
         if b"\x00" in raw[:65536]:
             return _binary(name)
         return FileFormatError(
-            f"{name}: not valid {encoding} text (first bad byte at offset {getattr(exc, 'start', 0)}); pass the file's real "
-            "encoding, e.g. " + say("encoding='latin-1' or 'cp1251'", "--encoding latin-1 or --encoding cp1251") + "."
+            f"{name}: not valid {encoding} text (first bad byte at offset "
+            f"{getattr(exc, 'start', 0)}); pass the file's real "
+            "encoding, e.g. " + say("encoding='latin-1' or 'cp1251'",
+                                    "--encoding latin-1 or --encoding cp1251") + "."
         )
     return None
 
@@ -278,15 +304,19 @@ def check_text_encoding(encoding: Any) -> str:
     >>> check_text_encoding("hex")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: encoding='hex' is not a character encoding for text files; give the file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.
+    budgetlab.errors.ConfigError: encoding='hex' is not a character encoding for text files; give
+    the file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.
     """
     try:
         info = codecs.lookup(encoding)
     except (LookupError, TypeError, ValueError):
-        raise ConfigError(f"encoding={encoding!r} is not a known text encoding; e.g. 'utf-8', 'latin-1', "
+        raise ConfigError(f"encoding={encoding!r} is not a known text encoding; e.g. 'utf-8', "
+                          "'latin-1', "
                           "'cp1251'.") from None
-    if not getattr(info, "_is_text_encoding", True) or info.name in ("rot-13", "punycode", "idna", "undefined"):
-        raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give the "
+    if not getattr(info, "_is_text_encoding", True) or info.name in ("rot-13", "punycode", "idna",
+                                                                     "undefined"):
+        raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give "
+                          "the "
                           "file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.")
     return str(encoding)
 
@@ -298,12 +328,15 @@ def utf8_family(encoding: str) -> bool:
 def sniff(raw: bytes, name: str, kind: str) -> None:
     inner = compression_of(raw[:16])
     if inner is not None:
-        raise FileFormatError(f"{name}: is {inner} data inside a compressed file (compressed twice); decompress it "
+        raise FileFormatError(f"{name}: is {inner} data inside a compressed file (compressed "
+                              "twice); decompress it "
                               "once and save it as .csv or .csv.gz.")
     if raw[:4] == b"PAR1":
-        raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or pass format='parquet'.")
+        raise FileFormatError(f"{name}: is a Parquet file, not {kind.upper()}; name it .parquet or "
+                              "pass format='parquet'.")
     if raw[:4] == b"PK\x03\x04":
-        raise FileFormatError(f"{name}: is a ZIP archive (or an Excel workbook), not {kind.upper()}; "
+        raise FileFormatError(f"{name}: is a ZIP archive (or an Excel workbook), not "
+                              f"{kind.upper()}; "
                               "export it as CSV or unpack it.")
 
 
@@ -321,6 +354,11 @@ def refuse_wide(raw: bytes, name: str) -> None:
     refuse_binary(raw, name)
     wide = utf16_encoding(raw)
     if wide is not None:
-        bom = "it starts with a byte-order mark" if wide in ("utf-16", "utf-32") else "every other byte is NUL"
+        bom = (
+            "it starts with a byte-order mark"
+            if wide in ("utf-16", "utf-32")
+            else "every other byte is NUL"
+        )
         raise FileFormatError(f"{name}: is {wide.upper()} text ({bom}); pass "
-                              f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it as UTF-8.")
+                              f"{say(f'encoding={wide!r}', f'--encoding {wide}')} or save it as "
+                              "UTF-8.")

@@ -38,13 +38,16 @@ def check_latency(duration: str | None, duration_unit: str | None, slow_above: A
     if duration_unit is not None:
         check_argument("duration_unit", duration_unit, tuple(DURATION_UNITS))
         if duration is None:
-            raise ConfigError(say("duration_unit= says the unit of duration=; name the duration column too.",
-                                  "--duration-unit says the unit of --duration; name the duration column too."))
+            raise ConfigError(say("duration_unit= says the unit of duration=; name the duration "
+                                  "column too.",
+                                  "--duration-unit says the unit of --duration; name the duration "
+                                  "column too."))
     if slow_above is None:
         return None
     if duration is None:
         raise ConfigError(say("slow_above= needs duration='<column of request durations>'.",
-                              "--slow-above needs --duration COLUMN (the column of request durations)."))
+                              "--slow-above needs --duration COLUMN (the column of request "
+                              "durations)."))
     return to_ns(slow_above, name="slow_above")
 
 
@@ -57,22 +60,31 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
         ns = pd.Series(col).to_numpy(dtype="timedelta64[ns]").view(np.int64)
         bad = pd.Series(col).isna().to_numpy()
     else:
-        text = col.astype("str").str.strip() if not pd.api.types.is_numeric_dtype(col.dtype) else None
+        text = (
+            col.astype("str").str.strip() if not pd.api.types.is_numeric_dtype(col.dtype) else None
+        )
         numbers = pd.to_numeric(col if text is None else text, errors="coerce")
         if text is not None and numbers.isna().any():
             missing = text.str.lower().isin(list(MISSING_LABELS)).fillna(True).to_numpy(dtype=bool)
             if missing.any():
-                raise InputError(f"{int(missing.sum())} empty duration(s) at {row_numbers(missing)}; fill or drop those rows.")
+                raise InputError(f"{int(missing.sum())} empty duration(s) at "
+                                 f"{row_numbers(missing)}; fill or drop those rows.")
             with_unit = pd.to_timedelta(text.where(numbers.isna()), errors="coerce")
             if with_unit[numbers.isna()].isna().any():
-                raise InputError(f"unreadable duration(s) at {row_numbers(with_unit.isna().to_numpy() & numbers.isna().to_numpy())}; "
-                                 "give numbers (with duration_unit=) or text with a unit such as '350ms'.")
+                raise InputError(
+                    "unreadable duration(s) at "
+                    f"{row_numbers(with_unit.isna().to_numpy() & numbers.isna().to_numpy())}; "
+                    "give numbers (with duration_unit=) or text with a unit such as "
+                    "'350ms'."
+                )
             if not numbers.isna().all() and unit is None:
-                raise InputError("the duration column mixes numbers and text with units; say the unit of the numbers "
+                raise InputError("the duration column mixes numbers and text with units; say the "
+                                 "unit of the numbers "
                                  f"with {say('duration_unit=', '--duration-unit')}.")
         if numbers.notna().any() and unit is None:
             raise InputError("the durations are plain numbers; say their unit with "
-                             + say("duration_unit='s', 'ms', 'us' or 'ns'", "--duration-unit s|ms|us|ns")
+                             + say("duration_unit='s', 'ms', 'us' or 'ns'",
+                                   "--duration-unit s|ms|us|ns")
                              + ", e.g. ms for nginx $upstream_response_time * 1000.")
         f = DURATION_UNITS[unit] if unit is not None else 1
         values = numbers.to_numpy(dtype=np.float64)
@@ -82,10 +94,12 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
             unit_ns = with_unit.to_numpy(dtype="timedelta64[ns]").view(np.int64)
             ns = np.where(numbers.isna().to_numpy(), unit_ns, ns)
     if bad.any():
-        raise InputError(f"{int(bad.sum())} empty duration(s) at {row_numbers(bad)}; fill or drop those rows.")
+        raise InputError(f"{int(bad.sum())} empty duration(s) at {row_numbers(bad)}; fill or drop "
+                         "those rows.")
     ns = np.asarray(ns, dtype=np.int64)
     if (ns < 0).any():
-        raise InputError(f"negative duration(s) at {row_numbers(ns < 0)}; check the duration column.")
+        raise InputError(f"negative duration(s) at {row_numbers(ns < 0)}; check the duration "
+                         "column.")
     return ns
 
 
@@ -95,7 +109,8 @@ def apply_slow(ok: np.ndarray, bucket: pd.Categorical, durations: np.ndarray,
     ``(ok, bucket, slow rows)``.
 
     >>> ok = np.array([True, True, False])
-    >>> b = pd.Categorical(["success", "success", "error"], categories=["success", "error"], ordered=True)
+    >>> b = pd.Categorical(["success", "success", "error"], categories=["success", "error"],
+    ...                    ordered=True)
     >>> ok2, b2, n = apply_slow(ok, b, np.array([1, 3, 9]) * 10**9, 2 * 10**9)
     >>> ok2.tolist(), list(b2), n
     ([True, False, False], ['success', 'slow', 'error'], 1)

@@ -19,17 +19,21 @@ import pandas as pd
 from ..errors import SchemaError
 from ..privacy import scan_text, shown
 
-__all__ = ["MAX_ROWS_LISTED", "reading", "note_open_last_row", "row_numbers", "expand", "hidden_names",
+__all__ = ["MAX_ROWS_LISTED", "reading", "note_open_last_row", "row_numbers", "expand",
+           "hidden_names",
            "shown_names", "show_labels", "reading_files", "file_offset", "check_header"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
 
 # set while an input is read: the rows whose line has no line end (the file may be half-written)
-_LAST_ROW_OPEN: contextvars.ContextVar[tuple[int, ...]] = contextvars.ContextVar("_LAST_ROW_OPEN", default=())
+_LAST_ROW_OPEN: contextvars.ContextVar[tuple[int, ...]] = contextvars.ContextVar("_LAST_ROW_OPEN",
+                                                                                 default=())
 # set while several files are read as one table: (file names, first row of each) and the offset
 # of the file being read, so that a row is named by its file and its row there
-_FILES: contextvars.ContextVar[tuple[tuple[str, ...], np.ndarray] | None] = contextvars.ContextVar("_FILES", default=None)
+_FILES: contextvars.ContextVar[tuple[tuple[str, ...],
+                                     np.ndarray] | None] = contextvars.ContextVar("_FILES",
+                                                                                  default=None)
 _OFFSET: contextvars.ContextVar[int] = contextvars.ContextVar("_OFFSET", default=0)
 
 _DATA_LIKE = r"[+-]?[0-9]+(?:[.,][0-9]+)?|.*[0-9]{4}-[0-9]{2}-[0-9]{2}.*|.*[0-9]{1,2}:[0-9]{2}.*"
@@ -58,13 +62,16 @@ def file_offset(offset: int) -> Iterator[None]:
 
 
 def reading_files(names: Sequence[str], rows: Sequence[int]) -> None:
-    """From now on (within :func:`reading`), rows are named by file: ``names[k]`` holds ``rows[k]`` rows."""
-    starts = np.concatenate([[0], np.cumsum(np.asarray(rows, dtype=np.int64))[:-1]]).astype(np.int64)
+    """From now on (within :func:`reading`), rows are named by file: ``names[k]`` holds ``rows[k]``
+    rows."""
+    starts = np.concatenate([[0], np.cumsum(np.asarray(rows,
+                                                       dtype=np.int64))[:-1]]).astype(np.int64)
     _FILES.set((tuple(names), starts))
 
 
 def note_open_last_row(row: int) -> None:
-    """Row ``row`` (0-based, in the file being read) is the file's last and its line has no line end."""
+    """Row ``row`` (0-based, in the file being read) is the file's last and its line has no line
+    end."""
     _LAST_ROW_OPEN.set((*_LAST_ROW_OPEN.get(), _OFFSET.get() + row))
 
 
@@ -78,7 +85,11 @@ def _by_file(idx: np.ndarray, more: int) -> str:
     parts: list[str] = []
     for k in dict.fromkeys(which.tolist()):
         local = (idx[which == k] - starts[k] + 1).tolist()
-        parts.append(("row " if len(local) == 1 else "rows ") + ", ".join(map(str, local)) + f" of {names[k]}")
+        parts.append(
+            ("row " if len(local) == 1 else "rows ")
+            + ", ".join(map(str, local))
+            + f" of {names[k]}"
+        )
     return "; ".join(parts) + (f" and {more} more" if more > 0 else "") + " (1-based)"
 
 
@@ -101,7 +112,8 @@ def expand(sub_mask: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 
 def hidden_names(names: Sequence[Any]) -> np.ndarray:
-    """Which names look like data (numbers, times, personal data): a header-less file's first row."""
+    """Which names look like data (numbers, times, personal data): a header-less file's first
+    row."""
     series = pd.Series([str(n) for n in names], dtype="string[pyarrow]")
     hidden = series.str.fullmatch(_DATA_LIKE).fillna(False).to_numpy(dtype=bool)
     for mask in scan_text(series).values():
@@ -113,7 +125,9 @@ def shown_names(names: Sequence[Any], limit: int = 20) -> str:
     """Column names for a message; names that look like data (a header-less file) are hidden."""
     texts = [str(n) for n in names]
     hidden = hidden_names(texts) if texts else np.zeros(0, dtype=bool)
-    shown = ["<hidden: looks like data>" if h else repr(t[:60]) for t, h in zip(texts[:limit], hidden[:limit], strict=True)]
+    shown = ["<hidden: looks like data>" if h else repr(t[:60]) for t, h in zip(texts[:limit],
+                                                                                hidden[:limit],
+                                                                                strict=True)]
     more = len(texts) - limit
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
@@ -124,13 +138,15 @@ def show_labels(labels: list[str], counts: list[int]) -> str:
     if labels:
         for mask in scan_text(np.asarray(labels, dtype=object)).values():
             hidden |= mask
-    shown = [f"{lab[:40]!r} ({c})" for lab, c, h in zip(labels, counts, hidden, strict=True) if not h][:20]
+    shown = [f"{lab[:40]!r} ({c})" for lab, c, h in zip(labels, counts, hidden,
+                                                        strict=True) if not h][:20]
     n_hidden = int(hidden.sum())
     text = ", ".join(shown)
     if len(labels) - n_hidden > 20:
         text += f" and {len(labels) - n_hidden - 20} more"
     if n_hidden:
-        text += (", and " if text else "") + f"{n_hidden} label(s) not shown because they look like personal data"
+        text += (", and " if text else "") + (f"{n_hidden} label(s) not shown because they look "
+                                              "like personal data")
     return text
 
 
@@ -142,18 +158,23 @@ def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> 
         seen[str(n)] = seen.get(str(n), 0) + 1
     dups = [n for n, k in seen.items() if k > 1]
     if dups:
-        raise SchemaError(f"{what}: duplicate column name(s) {shown_names(dups)}; rename them so each is unique.")
+        raise SchemaError(f"{what}: duplicate column name(s) {shown_names(dups)}; rename them so "
+                          "each is unique.")
     have = list(seen)
     for col in columns:
         if col in seen:
             continue
-        if have and hidden_names(have).any():  # a header-less file: its first row is data, never echoed
-            raise SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, not column names "
+        # a header-less file: its first row is data, never echoed
+        if have and hidden_names(have).any():
+            raise SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, "
+                              "not column names "
                               f"({len(have)} fields; not shown): does the file have a header row?")
         close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
         hint = f" Did you mean {shown_names(close)}?" if close else ""
         if len(have) == 1 and any(sep in have[0] for sep in (";", "\t", ",", "|")):
             sep = next(s for s in (";", "\t", ",", "|") if s in have[0])
-            hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab reads ',' "
+            hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab "
+                     "reads ',' "
                      "(.csv) and tab (.tsv, or format='tsv').")
-        raise SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: {shown_names(have)}.")
+        raise SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: "
+                          f"{shown_names(have)}.")

@@ -24,7 +24,8 @@ from ._messages import expand, row_numbers
 __all__ = ["EPOCH_UNITS", "OFFSETS_READING", "parse_time"]
 
 # an offset (or Z/UTC/GMT) right after a clock time at the end of the string
-_OFFSET_AT_END = r"[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?[ \t]*(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$"
+_OFFSET_AT_END = (r"[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?[ "
+                  r"\t]*(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$")
 _MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 # "GMT+0100", "UTC-05:00", "GMT+1" after any date style: an offset with the ISO sign (east is +).
 # (dateutil reads "GMT+1" the POSIX way, with the sign inverted: rewritten to "+01:00" first.)
@@ -33,10 +34,14 @@ _GMT_OFFSETS = (
     (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9]{2})(?![0-9:])", r"\1\2:00"),
     (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9])(?![0-9:])", r"\g<1>0\2:00"),
 )
-_ZONE_NAME_AT_END = r"[ \t]*\([A-Za-z][^()]*\)[ \t]*$"  # JavaScript's "(Central European Standard Time)"
-# a full date: year, month and day (ISO/slashed, basic ISO, CLF, or a month name with a day and a year)
-_FULL_DATE = (r"(?:^|[^0-9])[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:$|[^0-9])|^[+-]?[0-9]{8}(?:T|$)"
-              r"|[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}")
+# JavaScript's "(Central European Standard Time)"
+_ZONE_NAME_AT_END = r"[ \t]*\([A-Za-z][^()]*\)[ \t]*$"
+# a full date: year, month and day (ISO/slashed, basic ISO, CLF, or a month name with a day and a
+# year)
+_FULL_DATE = (
+    r"(?:^|[^0-9])[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:$|[^0-9])|^[+-]?[0-9]{8}(?:T|$)"
+    r"|[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}"
+)
 _DAY_NUMBER = r"(?:^|[^0-9:.+-])(?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?(?:$|[^0-9:])"
 _YEAR = r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])"
 
@@ -54,14 +59,16 @@ def _to_ns(parsed: pd.Series, mask_out: np.ndarray | None = None) -> np.ndarray:
     if bad.any():
         full = bad if mask_out is None else expand(bad, mask_out)
         raise TimestampError(
-            f"timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at {row_numbers(full)}; check the time "
+            f"timestamp(s) outside pandas' range 1677-09-21 .. 2262-04-11 at {row_numbers(full)}; "
+            "check the time "
             "column (and the epoch unit)."
         )
     return vals * f
 
 
 def _missing_error(missing: np.ndarray) -> TimestampError:
-    return TimestampError(f"{int(missing.sum())} empty or missing timestamp(s) at {row_numbers(missing)}; "
+    return TimestampError(f"{int(missing.sum())} empty or missing timestamp(s) at "
+                          f"{row_numbers(missing)}; "
                           "fill or drop those rows.")
 
 
@@ -74,7 +81,8 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
         col = col.astype(dtype.categories.dtype)  # e.g. dictionary-encoded Parquet strings
         dtype = col.dtype
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
-        raise TimestampError("the time column holds true/false or complex values, not times; check time=.")
+        raise TimestampError("the time column holds true/false or complex values, not times; check "
+                             "time=.")
     missing = col.isna().to_numpy()
     if isinstance(dtype, pd.DatetimeTZDtype):
         if missing.any():
@@ -101,8 +109,13 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             # naive and aware objects mixed are refused like naive and aware strings
             text = col.astype(str).where(~missing, None)
             return _from_strings(pd.Series(text, dtype="str"), tz=tz, epoch=epoch)
-    return _from_strings(col if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype) else col.astype("str"),
-                         tz=tz, epoch=epoch)
+    return _from_strings(
+        col
+        if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype)
+        else col.astype("str"),
+        tz=tz,
+        epoch=epoch,
+    )
 
 
 def _localize(col: pd.Series, tz: Any) -> np.ndarray:
@@ -114,7 +127,8 @@ def _localize(col: pd.Series, tz: Any) -> np.ndarray:
     if bad.any():
         raise TimestampError(
             f"naive local times in tz={tz!r} are ambiguous or do not exist around a DST change at "
-            f"{row_numbers(bad)}; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or in UTC."
+            f"{row_numbers(bad)}; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or "
+            "in UTC."
         )
     return _to_ns(local.dt.tz_convert("UTC"))
 
@@ -163,14 +177,16 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     na = s.isna().to_numpy()
     if epoch is not None:
         return _from_epoch_text(s, na, epoch)
-    digits = s.str.fullmatch(r"[ \t]*[+-]?[0-9]+(?:[.][0-9]*)?[ \t]*").fillna(False).to_numpy(dtype=bool)
+    digits = s.str.fullmatch(r"[ \t]*[+-]?[0-9]+(?:[.][0-9]*)?[ "
+                             r"\t]*").fillna(False).to_numpy(dtype=bool)
     if digits.any():
         if (digits | na).all():
             if na.any():
                 raise _missing_error(na)
             return from_epoch(pd.to_numeric(s.str.strip()).to_numpy(), None)
         raise TimestampError(
-            f"the time column mixes plain numbers (at {row_numbers(digits)}) with other values; give every time in "
+            f"the time column mixes plain numbers (at {row_numbers(digits)}) with other values; "
+            "give every time in "
             "one form (ISO-8601 like 2026-11-29T03:47:00Z, or epoch numbers with epoch=)."
         )
     s = _iso_offsets(s)
@@ -184,7 +200,9 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             t[ok] = _to_ns(parsed[ok], ok)
         rest = ~ok
         stripped = s[rest].str.strip()
-        missing_sub = na[rest] | stripped.str.lower().isin(list(MISSING_LABELS)).fillna(True).to_numpy(dtype=bool)
+        missing_sub = na[rest] | stripped.str.lower().isin(list(MISSING_LABELS)).fillna(
+            True
+        ).to_numpy(dtype=bool)
         if missing_sub.any():
             raise _missing_error(expand(missing_sub, rest))
         t[rest] = _fallback_parse(stripped.reset_index(drop=True), rest)
@@ -204,7 +222,8 @@ def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
     num = pd.to_numeric(stripped, errors="coerce")
     bad = num.isna().to_numpy()
     if bad.any():
-        raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with epoch= every time "
+        raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with epoch= "
+                             "every time "
                              "must be a number.")
     return from_epoch(num.to_numpy(), epoch)
 
@@ -219,7 +238,8 @@ def _in_zone(s: pd.Series, t: np.ndarray, tz: Any) -> np.ndarray:
         few = ~aware if (~aware).sum() <= aware.sum() else aware
         label = "without" if few is not aware else "with"
         raise TimestampError(
-            f"mixed naive and zone-aware timestamps ({int(few.sum())} {label} a UTC offset, at {row_numbers(few)}); "
+            f"mixed naive and zone-aware timestamps ({int(few.sum())} {label} a UTC offset, at "
+            f"{row_numbers(few)}); "
             "give every time an offset, or none and pass tz= for the local zone."
         )
     if str(tz) in ("UTC", "utc", "Etc/UTC"):
@@ -230,7 +250,8 @@ def _in_zone(s: pd.Series, t: np.ndarray, tz: Any) -> np.ndarray:
 def _iso_offsets(s: pd.Series) -> pd.Series:
     """``GMT+0100`` / ``UTC-05:00`` / ``GMT+1`` rewritten as ISO offsets (``+01:00``) and a
     trailing zone name in parentheses dropped, so every parser reads the ISO sign."""
-    if not bool(s.str.contains(r"(?i)(?:GMT|UTC)[ \t]*[+-]|\)[ \t]*$", regex=True).fillna(False).any()):
+    if not bool(s.str.contains(r"(?i)(?:GMT|UTC)[ \t]*[+-]|\)[ \t]*$",
+                               regex=True).fillna(False).any()):
         return s
     for pattern, repl in _GMT_OFFSETS:
         s = s.str.replace(pattern, repl, regex=True)
@@ -249,7 +270,8 @@ def _check_full_dates(s: pd.Series) -> None:
     full[np.flatnonzero(~full)[named]] = True
     if not full.all():
         raise TimestampError(
-            f"timestamp(s) without a day or a year at {row_numbers(~full)} (e.g. 'Nov 2026' or '2026-11'); a parser "
+            f"timestamp(s) without a day or a year at {row_numbers(~full)} (e.g. 'Nov 2026' or "
+            "'2026-11'); a parser "
             "would fill in the 1st or January. Write full dates like 2026-11-29T03:47:00Z."
         )
 
@@ -271,27 +293,34 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        utc_suffix = s.str.contains(r"(?i)[ \t]*(?:UTC|GMT)$", regex=True).fillna(False).to_numpy(dtype=bool)
+        utc_suffix = s.str.contains(r"(?i)[ \t]*(?:UTC|GMT)$",
+                                    regex=True).fillna(False).to_numpy(dtype=bool)
         if utc_suffix.any():
             fixed = s[utc_suffix].str.replace(r"(?i)[ \t]*(?:UTC|GMT)$", "+00:00", regex=True)
             p = _parse_iso(fixed)
             store(utc_suffix, p)
-        clf = ~done & s.str.fullmatch(r"[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2}[ \t]*[+-][0-9]{4}") \
-            .fillna(False).to_numpy(dtype=bool)
+        clf = ~done & s.str.fullmatch(
+            r"[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2}[ \t]*[+-][0-9]{4}"
+        ).fillna(False).to_numpy(dtype=bool)
         if clf.any():
             p = pd.to_datetime(s[clf], format="%d/%b/%Y:%H:%M:%S %z", utc=True, errors="coerce")
             store(clf, p)
-        named = ~done & (s.str.contains(_MONTHS, regex=True) & s.str.contains(r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])",
-                                                                                regex=True)).fillna(False).to_numpy(dtype=bool)
+        named = ~done & (
+            s.str.contains(_MONTHS, regex=True)
+            & s.str.contains(r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])", regex=True)
+        ).fillna(False).to_numpy(dtype=bool)
         if named.any():
             p = pd.to_datetime(s[named], format="mixed", utc=True, errors="coerce")
             store(named, p)
     if not done.all():
         bad = expand(~done, where)
-        ambiguous = s[~done].str.fullmatch(r"[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{2,4}(?:[ T].*)?").fillna(False)
-        hint = (" Dates like 01.02.2026 are ambiguous (day or month first?);" if ambiguous.any() else "")
+        ambiguous = s[~done].str.fullmatch(r"[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{2,4}(?:[ "
+                                           r"T].*)?").fillna(False)
+        hint = (" Dates like 01.02.2026 are ambiguous (day or month "
+                "first?);" if ambiguous.any() else "")
         raise TimestampError(
-            f"unparseable timestamp(s) at {row_numbers(bad)};{hint} use ISO-8601 like 2026-11-29T03:47:00Z "
+            f"unparseable timestamp(s) at {row_numbers(bad)};{hint} use ISO-8601 like "
+            "2026-11-29T03:47:00Z "
             "or 2026-11-29 04:47:00+01:00."
         )
     return out
@@ -321,6 +350,7 @@ def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
     if epoch is not None:
         return f"epoch numbers in {UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
     first = col.dropna().astype(str).iloc[:1]
-    if len(first) and bool(_iso_offsets(first.str.strip()).str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
+    if len(first) and bool(_iso_offsets(first.str.strip()).str.contains(_OFFSET_AT_END,
+                                                                        regex=True).iloc[0]):
         return OFFSETS_READING
     return f"text without offsets, read as local times in {tz}"

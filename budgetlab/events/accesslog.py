@@ -36,7 +36,8 @@ from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span
 from .sources import expand_sources, file_notes
 from .timeformat import instants
 
-__all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR", "OTHER_ERROR",
+__all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR",
+           "OTHER_ERROR",
            "LOG_PATTERN", "TIME_FORMAT"]
 
 SERVER_ERROR = "server_error"  # a failure with a 5xx status
@@ -49,7 +50,8 @@ ACCESS_LOG_KEYS = ("method", "status", "status_class")
 LOG_PATTERN, TIME_FORMAT = PRESETS["access"].pattern, PRESETS["access"].time_format
 #: :data:`LOG_PATTERN` with an unquoted user and the method before a non-letter: one-pass, so RE2
 #: extracts fast; on the lines it matches, :data:`LOG_PATTERN` matches with the same groups.
-_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] "(?P<method>[A-Za-z]*)(?:[^A-Za-z"\\](?:[^"\\]|\\.)*)?" '
+_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] '
+         r'"(?P<method>[A-Za-z]*)(?:[^A-Za-z"\\](?:[^"\\]|\\.)*)?" '
          r"(?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)")
 
 
@@ -59,7 +61,8 @@ def is_access_log(path: str | PathLike[str]) -> bool:
 
     >>> import pathlib, tempfile
     >>> log = pathlib.Path(tempfile.mkdtemp()) / "access.log.1"
-    >>> _ = log.write_text('192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 2326\\n')
+    >>> _ = log.write_text(
+    ...     '192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 2326\\n')
     >>> is_access_log(log)
     True
     """
@@ -93,9 +96,11 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
         try:
             value = ok(int(status))
         except Exception as exc:
-            raise ConfigError(f"ok({status}) raised {type(exc).__name__}; ok must map an int status to True/False.") from None
+            raise ConfigError(f"ok({status}) raised {type(exc).__name__}; ok must map an int "
+                              "status to True/False.") from None
         if not isinstance(value, (bool, np.bool_)):
-            raise ConfigError(f"ok({status}) returned {type(value).__name__}, not a bool; e.g. ok=lambda status: status < 500.")
+            raise ConfigError(f"ok({status}) returned {type(value).__name__}, not a bool; e.g. "
+                              "ok=lambda status: status < 500.")
         flags[i] = bool(value)
     return flags
 
@@ -104,54 +109,80 @@ def _read_file(path: Path, on_error: str, with_method: bool,
                ) -> tuple[np.ndarray, np.ndarray, pa.ChunkedArray, int, int, list[str]]:
     """``(times in ns, statuses, methods, lines skipped, lines, notes)`` of the good lines of one
     file: those the pattern matches with a real time and a status in 100..599."""
-    strict, fast = (p if with_method else p.replace("(?P<method>", "(?:") for p in (LOG_PATTERN, _FAST))  # groups cost
+    strict, fast = (
+        p if with_method else p.replace("(?P<method>", "(?:") for p in (LOG_PATTERN, _FAST)
+    )  # groups cost
     scan = scan_lines(path, strict, replace=True, fast=fast)
     ns, good = instants(scan.events.column("ts"), TIME_FORMAT)
     status = np.asarray(scan.events.column("outcome").cast(pa.int16()), dtype=np.int16)
     good &= (status >= 100) & (status <= 599)
     n_bad = scan.unmatched + int((~good).sum())
-    listed = line_list(np.sort(np.concatenate([scan.first_unmatched, scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
+    listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
+                                               scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
     if n_bad and on_error == "raise":
-        raise FileFormatError(f"{scan.name}: {n_bad} line(s) not in common/combined log format (line {listed}); "
+        raise FileFormatError(f"{scan.name}: {n_bad} line(s) not in common/combined log format "
+                              f"(line {listed}); "
                               "fix them or pass on_error='skip' to drop them.")
     if not good.any():
-        raise FileFormatError(f"{scan.name}: no line in common/combined log format; is this an access log?")
+        raise FileFormatError(f"{scan.name}: no line in common/combined log format; is this an "
+                              "access log?")
     if n_bad:
-        warnings.warn(f"{scan.name}: skipped {n_bad} line(s) not in common/combined log format (line {listed}).",
+        warnings.warn(f"{scan.name}: skipped {n_bad} line(s) not in common/combined log format "
+                      f"(line {listed}).",
                       UserWarning, stacklevel=3)
-    method = scan.events.column("method").filter(pa.array(good)) if with_method else pa.chunked_array([], pa.string())
+    method = (
+        scan.events.column("method").filter(pa.array(good))
+        if with_method
+        else pa.chunked_array([], pa.string())
+    )
     return ns[good], status[good], method, n_bad, scan.lines, list(scan.notes)
 
 
-def _reading(codes: np.ndarray, ok: Callable[[int], Any] | None, table: dict[str, str] | None) -> OutcomeReading:
+def _reading(
+    codes: np.ndarray, ok: Callable[[int], Any] | None, table: dict[str, str] | None
+) -> OutcomeReading:
     """Statuses through ``outcomes`` (a status mapping), else through ``ok(status)`` (default: below
     500 is a success), failures by class."""
     distinct, inverse = np.unique(codes, return_inverse=True)
-    status = pd.Series(pd.Categorical.from_codes(inverse, categories=pd.Index(distinct.astype(str), dtype="str")))
+    status = pd.Series(pd.Categorical.from_codes(inverse, categories=pd.Index(distinct.astype(str),
+                                                                              dtype="str")))
     if table is not None:
-        return dataclasses.replace(classify_outcomes(status, table), vocabulary="status mapping outcomes=")
+        return dataclasses.replace(classify_outcomes(status, table),
+                                   vocabulary="status mapping outcomes=")
     flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
     kinds = np.select([distinct >= 500, distinct >= 400], [SERVER_ERROR, CLIENT_ERROR], OTHER_ERROR)
-    reading = classify_outcomes(status, dict(zip(distinct.astype(str).tolist(), np.where(flags, SUCCESS, kinds).tolist(),
-                                                 strict=True)), require_success=False)
+    reading = classify_outcomes(
+        status,
+        dict(
+            zip(
+                distinct.astype(str).tolist(), np.where(flags, SUCCESS, kinds).tolist(), strict=True
+            )
+        ),
+        require_success=False,
+    )
     rule = "default: status < 500 is a success" if ok is None else "ok(status)"
     rows = sorted((dataclasses.replace(r, rule=rule) for r in reading.labels),
                   key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
     return dataclasses.replace(reading, labels=tuple(rows), vocabulary="HTTP status")
 
 
-def _key_columns(codes: np.ndarray, methods: pa.ChunkedArray, keys: list[str]) -> dict[str, pd.Categorical]:
+def _key_columns(
+    codes: np.ndarray, methods: pa.ChunkedArray, keys: list[str]
+) -> dict[str, pd.Categorical]:
     """The ``by`` keys: the request method (``-`` when none), the status, the status class."""
     distinct, inverse = np.unique(codes, return_inverse=True)
-    names = {"status": distinct.astype(str), "status_class": np.char.add((distinct // 100).astype(str), "xx")}
+    names = {"status": distinct.astype(str),
+             "status_class": np.char.add((distinct // 100).astype(str), "xx")}
     out = {}
     for key in keys:
         if key == "method":
             upper = pc.utf8_upper(methods)
-            out[key] = pd.Series(pc.if_else(pc.equal(upper, ""), "-", upper).to_pandas()).astype("category").array
+            out[key] = pd.Series(pc.if_else(pc.equal(upper, ""), "-",
+                                            upper).to_pandas()).astype("category").array
         else:
             cats, code_of = np.unique(names[key], return_inverse=True)
-            out[key] = pd.Categorical.from_codes(code_of[inverse], categories=pd.Index(cats, dtype="str"))
+            out[key] = pd.Categorical.from_codes(code_of[inverse], categories=pd.Index(cats,
+                                                                                       dtype="str"))
     return out
 
 
@@ -201,10 +232,12 @@ def read_access_log(
     >>> log = pathlib.Path(tempfile.mkdtemp()) / "access.log"
     >>> _ = log.write_text(
     ...     '192.0.2.7 - frank [10/Oct/2026:13:55:40 +0200] "GET /a HTTP/1.1" 503 12\\n'
-    ...     '192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "POST /b HTTP/1.1" 200 2326 "-" "curl/8"\\n')
+    ...     '192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "POST /b HTTP/1.1" 200 2326 '
+    ...     '"-" "curl/8"\\n')
     >>> events = read_access_log(log, by="method")
     >>> events.astype({"ts": str}).to_dict("list")
-    {'ts': ['2026-10-10 11:55:36+00:00', '2026-10-10 11:55:40+00:00'], 'ok': [True, False], 'bucket': ['success', 'server_error'], 'method': ['POST', 'GET']}
+    {'ts': ['2026-10-10 11:55:36+00:00', '2026-10-10 11:55:40+00:00'], 'ok': [True, False],
+    'bucket': ['success', 'server_error'], 'method': ['POST', 'GET']}
     >>> read_access_log(log, outcomes={"2xx": "success", "5xx": "skip"})["ok"].tolist()
     [True]
     """
@@ -215,9 +248,11 @@ def read_access_log(
         raise ConfigError("by= names a key twice; give each key once.")
     check_argument("on_error", on_error, ("raise", "skip"))
     if ok is not None and not callable(ok):
-        raise ConfigError("ok must be a function of the int HTTP status, e.g. ok=lambda status: status < 500.")
+        raise ConfigError("ok must be a function of the int HTTP status, e.g. ok=lambda status: "
+                          "status < 500.")
     if ok is not None and outcomes is not None:
-        raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), not both.")
+        raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), "
+                          "not both.")
     table = check_outcomes(outcomes)
     paths = expand_sources(path)
     parsed = [_read_file(p, on_error, "method" in keys) for p in paths]
@@ -240,12 +275,15 @@ def read_access_log(
     if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
         events = events.take(np.argsort(t, kind="stable")).reset_index(drop=True)
     first, last = time_span(t)
-    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
+    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),
+                                                         ) if n_bad else ())
     events.attrs["skipped_lines"] = n_bad
     events.attrs["how_read"] = HowRead(
         files=tuple((file_name(p), x[4]) for p, x in zip(paths, parsed, strict=True)),
-        rows_read=len(reading.ok) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
-        time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
+        rows_read=len(reading.ok) + n_bad, rows_kept=len(events), skipped=skipped,
+                                       time_column="[time]",
+        time_reading="access-log times with UTC offsets (each line its own instant)", first=first,
+                                       last=last,
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
         notes=tuple(file_notes([file_name(p) for p in paths], [x[5] for x in parsed])),
     )

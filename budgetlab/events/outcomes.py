@@ -43,8 +43,10 @@ from .vocabulary import (
     parse_ok,
 )
 
-__all__ = ["DEFAULT_OUTCOMES", "SKIP", "NON_FINAL_STATES", "MISSING_LABELS", "LabelReading", "OutcomeReading",
-           "normalize_label", "check_outcomes", "classify_outcomes", "map_outcomes", "parse_ok", "bucket_with_ok"]
+__all__ = ["DEFAULT_OUTCOMES", "SKIP", "NON_FINAL_STATES", "MISSING_LABELS", "LabelReading",
+           "OutcomeReading",
+           "normalize_label", "check_outcomes", "classify_outcomes", "map_outcomes", "parse_ok",
+           "bucket_with_ok"]
 
 _MAX_LABELS = 1000
 _MAX_SUGGESTED = 30
@@ -72,7 +74,8 @@ def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
         codes, uniques = factorize(col)
     if len(uniques) > _MAX_LABELS:
         raise OutcomeError(
-            f"the outcome column has {len(uniques)} distinct labels (more than {_MAX_LABELS}); it does not look "
+            f"the outcome column has {len(uniques)} distinct labels (more than {_MAX_LABELS}); it "
+            "does not look "
             "like an outcome column: check outcome= (or use ok= for a true/false column)."
         )
     if pd.api.types.is_float_dtype(uniques.dtype):
@@ -102,7 +105,8 @@ def _cli_label(label: str) -> str:
 
 def _fix(known: dict[str, str], unknown: list[str]) -> str:
     """The exact ``--outcomes`` and ``outcomes=`` to pass: the labels already understood, then
-    the unknown ones with ``?`` for the user to fill: always ``?``, never a guessed meaning (``accepted``
+    the unknown ones with ``?`` for the user to fill: always ``?``, never a guessed meaning
+    (``accepted``
     is a success in an SSH log, a state that is not final in a job queue)."""
     pairs = list(known.items()) + [(u, "?") for u in unknown]
     more = len(pairs) - _MAX_SUGGESTED
@@ -117,13 +121,16 @@ def _refuse_unknown(norm: list[str], counts: np.ndarray, unknown: list[int], kno
     shown = [i for i in unknown if not hidden[i]]
     listed = show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])
     states = [norm[i] for i in shown if norm[i] in NON_FINAL_STATES]
-    skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are not final: "
+    skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are "
+                 "not final: "
                  "if they are, map them to skip to leave those rows out." if states else "")
-    where = "outcomes= does not list them" if mapping else "the built-in vocabulary does not know them, and budgetlab " \
+    where = ("outcomes= does not list "
+             "them") if mapping else "the built-in vocabulary does not know them, and budgetlab " \
         "gives no label a meaning it cannot know"
     fix = _fix(known, [norm[i] for i in shown])
     todo = "; replace each ? by success, a failure bucket name, or skip" if "=?" in fix else ""
-    return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: {fix}{todo}.{skip_hint}")
+    return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: "
+                        f"{fix}{todo}.{skip_hint}")
 
 
 def _hidden(norm: list[str]) -> np.ndarray:
@@ -135,23 +142,31 @@ def _hidden(norm: list[str]) -> np.ndarray:
 
 
 def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -> None:
-    """The refusals with a more specific fix than "unknown label": numeric codes, truncated labels."""
-    numeric = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and _is_number(u) and counts[i]]
+    """The refusals with a more specific fix than "unknown label": numeric codes, truncated
+    labels."""
+    numeric = [i for i,
+               u in enumerate(norm) if u not in DEFAULT_OUTCOMES and _is_number(u) and counts[i]]
     if numeric:
         raise OutcomeError(
-            f"outcome labels look like numeric codes: {show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
+            "outcome labels look like numeric codes: "
+            f"{show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
             "say which are successes with "
-            + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': 'client_error', "
+            + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': "
+                  "'client_error', "
                   "'5xx': 'server_error'}, or '4xx': 'skip' to leave client errors out).",
-                  "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,5xx=server_error, "
+                  "--outcomes (status ranges allowed: "
+                  "2xx=success,3xx=success,4xx=client_error,5xx=server_error, "
                   "or 4xx=skip to leave client errors out).")
         )
-    truncated = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i] and len(u) >= 2
+    truncated = [i for i,
+                 u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i] and len(u) >= 2
                  and any(k.startswith(u) and len(k) > len(u) for k in DEFAULT_OUTCOMES)]
     if truncated:
         raise OutcomeError(
-            f"outcome label(s) look truncated (a prefix of a known label such as 'success' or 'timeout') at "
-            f"{row_numbers(np.isin(codes, truncated))}; fix or drop those rows, or list every label with outcomes=."
+            "outcome label(s) look truncated (a prefix of a known label such as 'success' or "
+            "'timeout') at "
+            f"{row_numbers(np.isin(codes, truncated))}; fix or drop those rows, or list every "
+            "label with outcomes=."
         )
 
 
@@ -173,16 +188,20 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     Without ``outcomes`` the built-in vocabulary :data:`DEFAULT_OUTCOMES` classifies labels; a
     label it does not know is refused (:class:`OutcomeError` with the exact fix), and so is a
     column in which no label is a success (unless ``require_success=False``: one slice of a
-    larger log, such as a Dask partition, may hold failures only). A true/false or 1/0 column (bool or numbers) is read
-    as success flags; a numeric column with other whole numbers (HTTP statuses in Parquet) is read as labels, as
-    the same codes in a CSV file are. A given ``outcomes`` is complete (unlisted labels are refused); its keys may
+    larger log, such as a Dask partition, may hold failures only). A true/false or 1/0 column (bool
+    or numbers) is read
+    as success flags; a numeric column with other whole numbers (HTTP statuses in Parquet) is read
+    as labels, as
+    the same codes in a CSV file are. A given ``outcomes`` is complete (unlisted labels are
+    refused); its keys may
     be status ranges (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``).
     Missing labels are refused.
 
     >>> r = classify_outcomes(pd.Series(["done", "pending", "failed", "done"]), {"done": "success",
     ...                       "pending": "skip", "failed": "crash"})
     >>> r.ok.tolist(), r.skip.tolist(), [str(b) for b in r.bucket]
-    ([True, False, False, True], [False, True, False, False], ['success', 'nan', 'crash', 'success'])
+    ([True, False, False, True], [False, True, False, False], ['success', 'nan', 'crash',
+    'success'])
     >>> [(x.label, x.meaning, x.rows) for x in r.labels]
     [('done', 'success', 2), ('failed', 'crash', 1), ('pending', 'skip', 1)]
     """
@@ -200,7 +219,8 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
         labels = labels.astype(object).map({True: "true", False: "false"})
     codes, norm = _normalized(labels)
     lowest = int(codes.min()) if len(codes) else 0
-    counts = code_counts(codes, len(norm)) if lowest >= 0 else np.bincount(codes[codes >= 0], minlength=len(norm))
+    counts = code_counts(codes, len(norm)) if lowest >= 0 else np.bincount(codes[codes >= 0],
+                                                                           minlength=len(norm))
     is_missing = np.array([u in MISSING_LABELS for u in norm], dtype=bool)
     if lowest < 0 or bool((is_missing & (counts > 0)).any()):
         missing_rows = (codes < 0) | (is_missing[np.maximum(codes, 0)] if len(norm) else False)
@@ -213,18 +233,28 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     hidden = _hidden(norm)
     if unknown:
         known = dict(table) if table is not None else \
-            {norm[i]: f[0] for i, f in enumerate(found) if f is not None and counts[i] and not hidden[i]}
+            {norm[i]: f[0] for i,
+             f in enumerate(found) if f is not None and counts[i] and not hidden[i]}
         raise _refuse_unknown(norm, counts, unknown, known, hidden, table is not None)
     meaning = [f[0] if f is not None else SKIP for f in found]
-    if table is None and require_success and not any(m == SUCCESS for m, c in zip(meaning, counts, strict=True) if c):
+    if (
+        table is None
+        and require_success
+        and not any(m == SUCCESS for m, c in zip(meaning, counts, strict=True) if c)
+    ):
+        shown = {norm[i]: meaning[i] for i in range(len(norm)) if counts[i] and not hidden[i]}
         raise OutcomeError(
-            "no outcome label is a success under the built-in vocabulary (every row would be a failure); check "
-            "outcome= names the outcome column, or, if no attempt succeeded, say so with an explicit mapping: "
-            f"{_fix({norm[i]: meaning[i] for i in range(len(norm)) if counts[i] and not hidden[i]}, [])}."
+            "no outcome label is a success under the built-in vocabulary (every row would be a "
+            "failure); check "
+            "outcome= names the outcome column, or, if no attempt succeeded, say so with an "
+            "explicit mapping: "
+            f"{_fix(shown, [])}."
         )
     reading = _reading(codes, meaning, counts > 0)
-    rows = [LabelReading(None if hidden[i] else norm[i], meaning[i], "vocabulary" if table is None else
-                         (found[i] or ("", ""))[1], int(counts[i])) for i in range(len(norm)) if counts[i]]
+    rows = [LabelReading(None if hidden[i] else norm[i], meaning[i],
+                         "vocabulary" if table is None else
+                         (found[i] or ("", ""))[1],
+                         int(counts[i])) for i in range(len(norm)) if counts[i]]
     rows.sort(key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
     return OutcomeReading(reading[0], reading[1], reading[2], tuple(rows),
                           "built-in" if table is None else "outcomes=", notes)
@@ -241,7 +271,11 @@ def _numbers_note(labels: pd.Series, name: Any) -> tuple[str, ...]:
     whole = bool(np.all(np.isfinite(values) & (values == np.round(values))))
     what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
     kind = "whole numbers" if whole else "numbers"
-    http = " (HTTP statuses)" if whole and len(values) and bool(np.all((values >= 100) & (values <= 599))) else ""
+    http = (
+        " (HTTP statuses)"
+        if whole and len(values) and bool(np.all((values >= 100) & (values <= 599)))
+        else ""
+    )
     return (f"{what}: {kind}, read as labels{http}",)
 
 
@@ -255,27 +289,34 @@ def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = Non
         used[codes] = True
     dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS, SKIP})
     cat_pos = {c: i for i, c in enumerate(dtype.categories)}
-    to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped], dtype=small_int(len(dtype.categories)))
+    to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped],
+                        dtype=small_int(len(dtype.categories)))
     bucket_codes = recode(to_cat, codes) if len(to_cat) else np.zeros(0, dtype=np.int8)
     ok = bucket_codes == cat_pos[SUCCESS]
     # validate=False: every code is -1 or a position in dtype.categories (to_cat is built so)
-    return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype, validate=False), bucket_codes < 0
+    return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype,
+                                         validate=False), bucket_codes < 0
 
 
 def _flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
     n_ok = int(ok.sum())
     if n_ok == 0 and require_success:
-        raise OutcomeError("no row of the outcome column is a success (every value is false or 0); check outcome=, "
-                           "or, if no attempt succeeded, say so with " + say("outcomes={'0': 'failure'}", "--outcomes 0=failure") + ".")
+        raise OutcomeError("no row of the outcome column is a success (every value is false or 0); "
+                           "check outcome=, "
+                           "or, if no attempt succeeded, say so "
+                           "with " + say("outcomes={'0': 'failure'}", "--outcomes 0=failure") + ".")
     codes = np.where(ok, 0, 1).astype(np.int64)
-    bucket = pd.Categorical.from_codes(codes, dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
+    bucket = pd.Categorical.from_codes(codes,
+                                       dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
     rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []
     if n_ok < len(ok):
         rows.append(LabelReading("false", FAILURE, "true/false column", len(ok) - n_ok))
     return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), tuple(rows), "true/false")
 
 
-def map_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None) -> tuple[np.ndarray, pd.Categorical]:
+def map_outcomes(
+    labels: pd.Series, outcomes: Mapping[str, str] | None = None
+) -> tuple[np.ndarray, pd.Categorical]:
     """Map outcome labels to ``(ok, bucket)`` (see :func:`classify_outcomes` for the rules).
 
     Rows mapped to ``"skip"`` have ``ok`` false and a missing bucket; :func:`budgetlab.read_events`
@@ -311,7 +352,8 @@ def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:
     contradiction = ~ok & says_success
     if contradiction.any():
         raise OutcomeError(
-            f"{int(contradiction.sum())} row(s) are failures (ok is false) but their bucket says success, at "
+            f"{int(contradiction.sum())} row(s) are failures (ok is false) but their bucket says "
+            "success, at "
             f"{row_numbers(contradiction)}; fix the ok or the bucket value."
         )
     row = np.where(ok, len(mapped) + 1, row)

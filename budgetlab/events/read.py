@@ -46,7 +46,8 @@ from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 
-__all__ = ["read_events", "ReadSpec", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS", "map_outcomes"]
+__all__ = ["read_events", "ReadSpec", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS",
+           "map_outcomes"]
 
 
 class ReadOptions(TypedDict, total=False):
@@ -78,30 +79,37 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
                ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
     """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index, the
     ``(name, rows)`` of each file and the reading decisions (for ``attrs["how_read"].notes``). A
-    text file's time column may come as instants (see :func:`~budgetlab.events._formats.read_columns`)
+    text file's time column may come as instants (see
+    :func:`~budgetlab.events._formats.read_columns`)
     unless it is also kept or a key (then as written), or read with ``time_format``."""
     columns = spec.columns
     if isinstance(source, pd.DataFrame):
         if spec.pattern is not None:
-            raise ConfigError("pattern= reads the lines of text files; a DataFrame already has columns.")
+            raise ConfigError("pattern= reads the lines of text files; a DataFrame already has "
+                              "columns.")
         check_header(list(source.columns), columns, "the DataFrame")
         if len(source) == 0:
             raise InputError("the DataFrame has no rows; nothing to analyse.")
         raw = source[columns].reset_index(drop=True)
-        raw.attrs = {}  # the caller's attrs say nothing of how budgetlab read it (e.g. what the guard may skip)
+        # the caller's attrs say nothing of how budgetlab read it (e.g. what the guard may skip)
+        raw.attrs = {}
         return raw, [("the DataFrame", len(source))], []
     if is_path_like(source):
         paths = expand_sources(source)
         if spec.pattern is not None:
-            return read_lines(paths, spec.pattern, columns, encoding=spec.encoding, strict=spec.strict)
+            return read_lines(paths, spec.pattern, columns, encoding=spec.encoding,
+                              strict=spec.strict)
         notes: list[str] = []
         iso_time = spec.time if spec.epoch is None and spec.time_format is None and \
             spec.time not in (*spec.by, *spec.keep) else None
-        raw, files = read_files(paths, columns, spec.format, spec.encoding, dict_columns, notes, iso_time)
+        raw, files = read_files(paths, columns, spec.format, spec.encoding, dict_columns, notes,
+                                iso_time)
         return raw, files, notes
     if type(source).__module__.startswith("dask"):
-        raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import budgetlab.dask as bd).")
-    raise InputError(f"source must be a file path, a list of paths, a glob, a folder or a pandas DataFrame, "
+        raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import "
+                         "budgetlab.dask as bd).")
+    raise InputError("source must be a file path, a list of paths, a glob, a folder or a pandas "
+                     "DataFrame, "
                      f"got {type(source).__name__}.")
 
 
@@ -123,10 +131,13 @@ def read_events(
         DataFrame. Several files are read as one table with one schema (the same declared columns
         with the same kind of values in each); a bad row is named by its file and row there.
         Files are opened read-only; a DataFrame is never modified. With ``pattern``/``preset``:
-        text logs of any extension (``.log``, ``.txt``, compressed ...), one event per matching line.
+        text logs of any extension (``.log``, ``.txt``, compressed ...), one event per matching
+        line.
     spec : ReadSpec, optional
-        All the options below in one frozen, validated object (:class:`~budgetlab.events.spec.ReadSpec`);
-        keyword arguments given beside it override its fields (``read_events(path, spec, tz="UTC")``).
+        All the options below in one frozen, validated object
+        (:class:`~budgetlab.events.spec.ReadSpec`);
+        keyword arguments given beside it override its fields (``read_events(path, spec,
+        tz="UTC")``).
     time : str
         Time column: ISO-8601 strings (with offsets, which may differ from row to row: each is an
         exact instant, e.g. +01:00 and +02:00 across a DST change; or all without, then ``tz``
@@ -179,7 +190,8 @@ def read_events(
         refused with the command that decompresses them.
     encoding : str
         Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped; UTF-16 text
-        is recognised and named). Lines may end in LF, CRLF or CR alone (old Mac files). CR-only line
+        is recognised and named). Lines may end in LF, CRLF or CR alone (old Mac files). CR-only
+        line
         ends, a compression and Parquet binary columns read as UTF-8 text are stated in
         ``attrs["how_read"].notes``, and so is a numeric outcome column read as labels.
     duration, duration_unit, slow_above : optional
@@ -195,7 +207,8 @@ def read_events(
         are not events: their count and share are stated in the notes; a file where no line
         matches is refused (see :mod:`budgetlab.events.lines`).
     preset : {"sshd", "proxifier"}, optional
-        A named pattern with its time format and label meanings (:data:`~budgetlab.events.lines.PRESETS`).
+        A named pattern with its time format and label meanings
+        (:data:`~budgetlab.events.lines.PRESETS`).
     time_format : str, optional
         Read the time column as written with this strptime format (e.g. ``"%b %d %H:%M:%S"``);
         times that do not match it are refused by row.
@@ -249,14 +262,17 @@ def read_events(
     >>> print(ev.attrs["how_read"])
     how it was read: the DataFrame (2 rows)
       rows: 2 read, 2 kept, 0 skipped
-      time: column 'ts', text with UTC offsets (each row its own instant); 2026-11-29T02:00:00Z .. 2026-11-29T02:47:00Z (UTC)
+      time: column 'ts', text with UTC offsets (each row its own instant); 2026-11-29T02:00:00Z ..
+      2026-11-29T02:47:00Z (UTC)
       outcomes: column 'outcome', built-in vocabulary
         'success'  -> success  1
         'timeout'  -> timeout  1
     >>> read_events(raw.assign(region=["a@b.org", "ams"]), by="region")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.PersonalDataError: column 'region' looks like personal data (1 row(s) like an e-mail address (1 distinct values)); personal data must not enter the budget log. Do not declare it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
+    budgetlab.errors.PersonalDataError: column 'region' looks like personal data (1 row(s) like an
+    e-mail address (1 distinct values)); personal data must not enter the budget log. Do not declare
+    it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     """
     spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
     if not isinstance(spec, ReadSpec):
@@ -264,7 +280,8 @@ def read_events(
     time, label, ok, bucket, session = spec.time, spec.label, spec.ok, spec.bucket, spec.session
     keys, keep_cols = list(spec.by), list(spec.keep)
     columns, slow_ns = spec.columns, spec.slow_ns
-    labels = [c for c in (label if ok is None else None, bucket) if c is not None]  # outcome labels, failure kinds
+    # outcome labels, failure kinds
+    labels = [c for c in (label if ok is None else None, bucket) if c is not None]
 
     with reading():
         raw, files, notes = _raw_table(source, spec, [*labels, *keys])
@@ -277,18 +294,21 @@ def read_events(
         keep_cols = [k for k in keep_cols if k in raw.columns]
 
         t, time_text = _time_of(raw, spec)
-        reading_ = _outcome_reading(raw, label, ok, bucket, dict(spec.outcomes) if spec.outcomes is not None else None,
+        reading_ = _outcome_reading(raw, label, ok, bucket,
+                                    dict(spec.outcomes) if spec.outcomes is not None else None,
                                     require_success=is_path_like(source))
         ok_arr, bucket_cat, n_slow, durations = _latency_of(raw, spec, reading_, notes)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
-        out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array, "ok": ok_arr,
+        out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array,
+                               "ok": ok_arr,
                                "bucket": bucket_cat}
         for k in keys:
             out[k] = group_key(raw[k], k)
             warn_id_like(k, out[k])
         if session and session in raw.columns:
             sid = raw[session]
-            out["session_id"] = (hash_values(sid, spec.salt or "").astype("string") if spec.hash_session
+            out["session_id"] = (hash_values(sid,
+                                             spec.salt or "").astype("string") if spec.hash_session
                                  else sid.astype("string").array)
         for k in keep_cols:
             if k not in out:
@@ -303,10 +323,12 @@ def read_events(
         frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
     first, last = time_span(t)
     frame.attrs["how_read"] = HowRead(
-        files=tuple(files), rows_read=len(raw), rows_kept=len(frame), skipped=skip_reasons(reading_.labels),
+        files=tuple(files), rows_read=len(raw), rows_kept=len(frame),
+                                      skipped=skip_reasons(reading_.labels),
         time_column=time, time_reading=time_text, first=first, last=last, outcome_column=label,
         vocabulary=reading_.vocabulary, labels=reading_.labels,
-        slow_above=None if slow_ns is None else duration_label(pd.Timedelta(slow_ns, unit="ns")), slow_rows=n_slow,
+        slow_above=None if slow_ns is None else duration_label(pd.Timedelta(slow_ns, unit="ns")),
+                                      slow_rows=n_slow,
         notes=(*notes, *reading_.notes),
     )
     return frame
@@ -319,7 +341,8 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
         return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
     t = parse_time(col, tz=tz, epoch=spec.epoch)
     # ISO text with a zone in every row, read as instants by the CSV reader: said as text
-    return t, OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(col, tz=tz, epoch=spec.epoch)
+    return t, OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(col, tz=tz,
+                                                                            epoch=spec.epoch)
 
 
 def _latency_of(raw: pd.DataFrame, spec: ReadSpec, reading_: OutcomeReading,
@@ -338,18 +361,28 @@ def _latency_of(raw: pd.DataFrame, spec: ReadSpec, reading_: OutcomeReading,
 
 def _outcome_reading(raw: pd.DataFrame, label: str, ok: str | None, bucket: str | None,
                      table: dict[str, str] | None, *, require_success: bool) -> OutcomeReading:
-    """Outcome labels through :func:`classify_outcomes`, or a success column (and its failure kinds)."""
+    """Outcome labels through :func:`classify_outcomes`, or a success column (and its failure
+    kinds)."""
     if ok is None:
         return classify_outcomes(raw[label], table, require_success=require_success)
     ok_arr = parse_ok(raw[label])
     bucket_cat = bucket_with_ok(None if bucket is None else raw[bucket], ok_arr)
     counts = pd.Series(np.asarray(bucket_cat.astype(str))).value_counts(sort=False)
-    rows = tuple(LabelReading(str(b), str(b), "ok= column" if str(b) == "success" else "bucket= column",
-                              int(counts.get(str(b), 0))) for b in bucket_cat.categories if counts.get(str(b), 0))
+    rows = tuple(
+        LabelReading(
+            str(b),
+            str(b),
+            "ok= column" if str(b) == "success" else "bucket= column",
+            int(counts.get(str(b), 0)),
+        )
+        for b in bucket_cat.categories
+        if counts.get(str(b), 0)
+    )
     return OutcomeReading(ok_arr, bucket_cat, np.zeros(len(ok_arr), dtype=bool), rows, "true/false")
 
 
-def _drop_skipped(frame: pd.DataFrame, t: np.ndarray, reading_: OutcomeReading) -> tuple[pd.DataFrame, np.ndarray]:
+def _drop_skipped(frame: pd.DataFrame, t: np.ndarray,
+                  reading_: OutcomeReading) -> tuple[pd.DataFrame, np.ndarray]:
     """Rows whose label maps to ``skip`` left out (the bucket loses no category it still needs)."""
     if not reading_.skip.any():
         return frame, t

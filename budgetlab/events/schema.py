@@ -58,7 +58,8 @@ __all__ = [
 ]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
-#: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see :func:`parse_scope`),
+# : ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
+# :func:`parse_scope`),
 #: ``severity`` (float: the injected failure rate inside the scope).
 INCIDENT_COLUMNS = ("incident_id", "kind", "start", "end", "scope", "severity")
 
@@ -130,7 +131,8 @@ def as_events(
         "ts": ts_index.array,
         "ok": ok_arr,
         # a hand-built table keeps the sample domain's buckets (readers keep only those present)
-        "bucket": pd.Categorical(bucket_arr, dtype=bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])),
+        "bucket": pd.Categorical(bucket_arr, dtype=bucket_dtype([*_KNOWN_ORDER[1:],
+                                                                 *pd.unique(bucket_arr)])),
     }
     for name, values in (groups or {}).items():
         cols[name] = pd.Categorical(values)
@@ -149,10 +151,12 @@ def ts_ns(events: pd.DataFrame) -> np.ndarray:
         if col.dtype.unit != "ns":
             col = col.dt.as_unit("ns")
         return np.asarray(col.array.asi8)
-    raise SchemaError("events['ts'] must be datetime64[ns, UTC]; load the data with budgetlab.read_events().")
+    raise SchemaError("events['ts'] must be datetime64[ns, UTC]; load the data with "
+                      "budgetlab.read_events().")
 
 
-def check_events(events: Any, by: str | Sequence[str] | None = None, *, need_sorted: bool = True) -> list[str]:
+def check_events(events: Any, by: str | Sequence[str] | None = None, *,
+                 need_sorted: bool = True) -> list[str]:
     """Check that ``events`` is a canonical event table (as :func:`budgetlab.read_events` returns).
 
     Returns the ``by`` columns as a list. Raises :class:`SchemaError` or :class:`InputError`.
@@ -164,7 +168,8 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *, need_sor
                 "(import budgetlab.dask as bd; bd.replay(events, slo, by=...), bd.bin_events(...))."
             )
         raise InputError(
-            f"events must be a pandas DataFrame from budgetlab.read_events(), got {type(events).__name__}."
+            "events must be a pandas DataFrame from budgetlab.read_events(), got "
+            f"{type(events).__name__}."
         )
     keys = as_list(by)
     require_columns(events, ["ts", "ok", *keys])
@@ -175,9 +180,11 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *, need_sor
             "budgetlab.read_events(), which parses and converts timestamps."
         )
     if ts.isna().any():
-        raise InputError("events['ts'] has missing timestamps; load the data with budgetlab.read_events().")
+        raise InputError("events['ts'] has missing timestamps; load the data with "
+                         "budgetlab.read_events().")
     if events["ok"].dtype != bool:
-        raise SchemaError("events['ok'] must be a bool column; load the data with budgetlab.read_events().")
+        raise SchemaError("events['ok'] must be a bool column; load the data with "
+                          "budgetlab.read_events().")
     if need_sorted and len(events) > 1:
         t = ts_ns(events)
         if bool((t[1:] < t[:-1]).any()):
@@ -189,7 +196,8 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *, need_sor
 
 
 def parse_scope(scope: str | None) -> dict[str, str]:
-    """Parse an incident ``scope``: ``key=value`` pairs joined by ``&``; ``""`` or ``"*"`` is everything.
+    """Parse an incident ``scope``: ``key=value`` pairs joined by ``&``; ``""`` or ``"*"`` is
+    everything.
 
     >>> parse_scope("captcha_type=recaptcha_v2&region=fra")
     {'captcha_type': 'recaptcha_v2', 'region': 'fra'}
@@ -205,7 +213,8 @@ def parse_scope(scope: str | None) -> dict[str, str]:
     for part in text.split("&"):
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"incident scope part {part!r} is not of the form key=value (e.g. region=fra).")
+            raise InputError(f"incident scope part {part!r} is not of the form key=value (e.g. "
+                             "region=fra).")
         out[key.strip()] = value.strip()
     return out
 
@@ -243,15 +252,18 @@ class LabelReading:
 class HowRead:
     """The facts of one read (see the module docs). Counts are rows; times are ISO UTC strings.
 
-    >>> h = HowRead(files=(("log.csv", 3),), rows_read=3, rows_kept=2, skipped=(("outcome 'pending' -> skip", 1),),
-    ...             time_column="ts", time_reading="ISO-8601 text with UTC offsets", first="2026-11-29T02:00:00Z",
+    >>> labels = (LabelReading("done", "success", "done", 2),
+    ...           LabelReading("pending", "skip", "pending", 1))
+    >>> h = HowRead(files=(("log.csv", 3),), rows_read=3, rows_kept=2,
+    ...             skipped=(("outcome 'pending' -> skip", 1),), time_column="ts",
+    ...             time_reading="ISO-8601 text with UTC offsets", first="2026-11-29T02:00:00Z",
     ...             last="2026-11-29T02:47:00Z", outcome_column="outcome", vocabulary="outcomes=",
-    ...             labels=(LabelReading("done", "success", "done", 2), LabelReading("pending", "skip", "pending", 1)),
-    ...             notes=("compression: gzip (recognised by content)",))
+    ...             labels=labels, notes=("compression: gzip (recognised by content)",))
     >>> print(h)
     how it was read: log.csv (3 rows)
       rows: 3 read, 2 kept, 1 skipped (outcome 'pending' -> skip: 1)
-      time: column 'ts', ISO-8601 text with UTC offsets; 2026-11-29T02:00:00Z .. 2026-11-29T02:47:00Z (UTC)
+      time: column 'ts', ISO-8601 text with UTC offsets; 2026-11-29T02:00:00Z ..
+      2026-11-29T02:47:00Z (UTC)
       outcomes: column 'outcome', mapping outcomes=
         'done'     -> success  2
         'pending'  -> skip     1
@@ -274,7 +286,8 @@ class HowRead:
     notes: tuple[str, ...] = field(default=())
 
     def as_dict(self) -> dict[str, Any]:
-        """The facts as plain JSON-able values (labels as ``label``/``meaning``/``rule``/``rows``)."""
+        """The facts as plain JSON-able values (labels as
+        ``label``/``meaning``/``rule``/``rows``)."""
         out = asdict(self)
         out["files"] = [{"name": n, "rows": r} for n, r in self.files]
         out["skipped"] = [{"reason": n, "rows": r} for n, r in self.skipped]
@@ -290,30 +303,43 @@ class HowRead:
         mwidth = max([len(x.meaning) for x in self.labels] + [7])
         cwidth = max([len(f"{x.rows:,}") for x in self.labels] + [1])
         lines = [f"    {x.label!r:<{width}}  -> {x.meaning:<{mwidth}}  {x.rows:>{cwidth},}" +
-                 ("" if common or x.rule in ("vocabulary", x.label) else f"  ({x.rule})") for x in shown[:40]]
+                 ("" if common or x.rule in ("vocabulary",
+                                             x.label) else f"  ({x.rule})") for x in shown[:40]]
         if len(shown) > 40:
-            lines.append(f"    ... {len(shown) - 40} more label(s): {sum(x.rows for x in shown[40:]):,} rows")
+            lines.append(f"    ... {len(shown) - 40} more label(s): "
+                         f"{sum(x.rows for x in shown[40:]):,} rows")
         for m in sorted({x.meaning for x in hidden}):
             rows = [x.rows for x in hidden if x.meaning == m]
-            lines.append(f"    {len(rows)} label(s) not shown (they look like personal data) -> {m}  {sum(rows):,}")
+            lines.append(f"    {len(rows)} label(s) not shown (they look like personal data) -> "
+                         f"{m}  {sum(rows):,}")
         return lines
 
     def __str__(self) -> str:
-        names = ", ".join(n for n, _ in self.files[:5]) + (f" and {len(self.files) - 5} more" if len(self.files) > 5 else "")
+        names = ", ".join(n for n,
+                          _ in self.files[:5]) + (f" and {len(self.files) - 5} "
+                                                  "more" if len(self.files) > 5 else "")
         files = f"{len(self.files)} files: " if len(self.files) > 1 else ""
         lines = [f"how it was read: {files}{names} ({self.rows_read:,} rows)"]
         n_skip = sum(r for _, r in self.skipped)
         why = f" ({'; '.join(f'{n}: {r:,}' for n, r in self.skipped)})" if self.skipped else ""
-        lines.append(f"  rows: {self.rows_read:,} read, {self.rows_kept:,} kept, {n_skip:,} skipped{why}")
+        lines.append(f"  rows: {self.rows_read:,} read, {self.rows_kept:,} kept, {n_skip:,} "
+                     f"skipped{why}")
         span = f"{self.first} .. {self.last} (UTC)" if self.first else "no rows kept"
         lines.append(f"  time: column {self.time_column!r}, {self.time_reading}; {span}")
         rules = {x.rule for x in self.labels}
-        rule = f" ({next(iter(rules))})" if len(rules) == 1 and next(iter(rules)) not in ("vocabulary",) and \
-            not (len(self.labels) == 1 and self.labels[0].rule == self.labels[0].label) else ""
-        lines.append(f"  outcomes: column {self.outcome_column!r}, {_vocabulary_text(self.vocabulary)}{rule}")
+        rule = (
+            f" ({next(iter(rules))})"
+            if len(rules) == 1
+            and next(iter(rules)) not in ("vocabulary",)
+            and not (len(self.labels) == 1 and self.labels[0].rule == self.labels[0].label)
+            else ""
+        )
+        lines.append(f"  outcomes: column {self.outcome_column!r}, "
+                     f"{_vocabulary_text(self.vocabulary)}{rule}")
         lines.extend(self._label_lines())
         if self.slow_above is not None:
-            lines.append(f"  latency: successes slower than {self.slow_above} counted as failures in bucket 'slow': "
+            lines.append(f"  latency: successes slower than {self.slow_above} counted as failures "
+                         "in bucket 'slow': "
                          f"{self.slow_rows:,} rows")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
@@ -327,9 +353,11 @@ def _vocabulary_text(vocabulary: str) -> str:
             "true/false": "true/false values"}.get(vocabulary, vocabulary)
 
 
-def skip_reasons(labels: Sequence[LabelReading], what: str = "outcome") -> tuple[tuple[str, int], ...]:
+def skip_reasons(labels: Sequence[LabelReading], what: str = "outcome") -> tuple[tuple[str, int],
+                                                                                 ...]:
     """One skip reason per label sent to ``skip`` (hidden labels counted together)."""
-    out = [(f"{what} {x.label!r} -> skip", x.rows) for x in labels if x.meaning == SKIP and x.label is not None]
+    out = [(f"{what} {x.label!r} -> skip",
+            x.rows) for x in labels if x.meaning == SKIP and x.label is not None]
     hidden = sum(x.rows for x in labels if x.meaning == SKIP and x.label is None)
     if hidden:
         out.append((f"{what} labels not shown -> skip", hidden))

@@ -37,14 +37,19 @@ def _one(source: str | PathLike[str]) -> list[Path]:
     path = Path(source).expanduser()
     text = str(source)
     if not path.exists() and any(ch in text for ch in _GLOB_CHARS):
-        found = sorted(Path(p) for p in glob.glob(str(Path(text).expanduser())) if Path(p).is_file())
+        found = sorted(
+            Path(p) for p in glob.glob(str(Path(text).expanduser())) if Path(p).is_file()
+        )
         if not found:
-            raise FileFormatError(f"{file_name(path)}: the pattern matches no file; check the folder and the pattern.")
+            raise FileFormatError(f"{file_name(path)}: the pattern matches no file; check the "
+                                  "folder and the pattern.")
         return found
     if path.is_dir():
-        found = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith((".", "_", "~")))
+        found = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith((".", "_",
+                                                                                           "~")))
         if not found:
-            raise FileFormatError(f"{file_name(path)}: is a directory that holds no file to read; give a file or a folder of files.")
+            raise FileFormatError(f"{file_name(path)}: is a directory that holds no file to read; "
+                                  "give a file or a folder of files.")
         return found
     return [path]
 
@@ -66,7 +71,8 @@ def expand_sources(source: str | PathLike[str] | Sequence[str | PathLike[str]]) 
     paths: list[Path] = []
     for item in items:
         if not isinstance(item, (str, PathLike)):
-            raise InputError(f"source must be file paths, a glob or a folder, got {type(item).__name__} in the list.")
+            raise InputError("source must be file paths, a glob or a folder, got "
+                             f"{type(item).__name__} in the list.")
         paths.extend(_one(item))
     if not paths:
         raise InputError("source is an empty list; give at least one file.")
@@ -128,7 +134,8 @@ def _large(paths: Sequence[Path]) -> bool:
 
 
 def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encoding: str,
-               dict_columns: Sequence[str], notes: list[str] | None = None, iso_time: str | None = None,
+               dict_columns: Sequence[str], notes: list[str] | None = None,
+               iso_time: str | None = None,
                ) -> tuple[pd.DataFrame, list[tuple[str, int]]]:
     """The declared columns of every file, one after the other (file order, then row order), and
     ``(file name, rows)`` per file. Every file must have the declared columns with the same kind
@@ -136,22 +143,30 @@ def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encod
     The reading decisions of the files are appended to ``notes`` (see :func:`file_notes`).
     ``iso_time``: see :func:`~budgetlab.events._formats.read_columns`; the table is marked with
     :data:`~budgetlab.events._csv.ISO_TIME` only when every file's time column came so (when
-    some did and some did not, every file is read again with its time as text, as it was written)."""
+    some did and some did not, every file is read again with its time as text, as it was
+    written)."""
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     offset = 0
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         per_file.append([])
         with file_offset(offset):
-            frame = read_columns(path, columns, fmt, encoding, dict_columns, per_file[-1], iso_time).reset_index(drop=True)
-        if frames and iso_time is not None and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
-            return read_files(paths, columns, fmt, encoding, dict_columns, notes)  # one form for every file: text
+            frame = read_columns(path, columns, fmt, encoding, dict_columns, per_file[-1],
+                                 iso_time).reset_index(drop=True)
+        if (
+            frames
+            and iso_time is not None
+            and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME))
+        ):
+            # one form for every file: text
+            return read_files(paths, columns, fmt, encoding, dict_columns, notes)
         if frames:
             for col in columns:
                 first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
                 if first != this:
                     raise SchemaError(
-                        f"column {col!r} holds {first} in {file_name(paths[0])} but {this} in {file_name(path)}; every file must "
+                        f"column {col!r} holds {first} in {file_name(paths[0])} but {this} in "
+                        f"{file_name(path)}; every file must "
                         "have one schema: export them the same way."
                     )
         frames.append(frame)
@@ -170,5 +185,6 @@ def read_files(paths: Sequence[Path], columns: list[str], fmt: str | None, encod
     raw = pd.concat(frames, ignore_index=True)
     for c in cats:
         raw[c] = raw[c].astype("category")
-    raw.attrs = {ISO_TIME: True} if frames[0].attrs.get(ISO_TIME) else {}  # plain text: scanned again
+    # plain text: scanned again
+    raw.attrs = {ISO_TIME: True} if frames[0].attrs.get(ISO_TIME) else {}
     return raw, files

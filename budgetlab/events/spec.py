@@ -29,7 +29,8 @@ def _check_name(name: str, value: Any, *, optional: bool = True) -> None:
     if value is None and optional:
         return
     if not isinstance(value, str) or not value:
-        raise ConfigError(f"{name}= takes a column name (a non-empty string), got {type(value).__name__}.")
+        raise ConfigError(f"{name}= takes a column name (a non-empty string), got "
+                          f"{type(value).__name__}.")
 
 
 def _names(name: str, value: Any) -> tuple[str, ...]:
@@ -40,7 +41,8 @@ def _names(name: str, value: Any) -> tuple[str, ...]:
     try:
         out = tuple(value)
     except TypeError:
-        raise ConfigError(f"{name}= takes a column name or a list of names, got {type(value).__name__}.") from None
+        raise ConfigError(f"{name}= takes a column name or a list of names, got "
+                          f"{type(value).__name__}.") from None
     for v in out:
         _check_name(name, v, optional=False)
     if len(set(out)) != len(out):
@@ -54,7 +56,8 @@ def _check_privacy(pii: str, salt: Any, hash_session: bool, session: str | None)
         raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
     if (pii == "hash" or hash_session) and salt is None:
         raise ConfigError(say("pii='hash' and hash_session=True need salt='a secret string'",
-                              "--pii hash needs --salt S (a secret string)") + " (keep it out of the data).")
+                              "--pii hash needs --salt S (a secret "
+                              "string)") + " (keep it out of the data).")
     if hash_session and session is None:
         raise ConfigError("hash_session=True needs session='<session id column>'.")
 
@@ -78,7 +81,8 @@ class ReadSpec:
     >>> ReadSpec(pii="hash")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: pii='hash' and hash_session=True need salt='a secret string' (keep it out of the data).
+    budgetlab.errors.ConfigError: pii='hash' and hash_session=True need salt='a secret string' (keep
+    it out of the data).
     """
 
     time: str = "ts"
@@ -109,7 +113,8 @@ class ReadSpec:
     def __post_init__(self) -> None:
         try:
             self._validate()
-        except BudgetlabError as exc:  # in the command's words on the command line (--pii, not pii=)
+        # in the command's words on the command line (--pii, not pii=)
+        except BudgetlabError as exc:
             raise type(exc)(speak(str(exc))) from None
 
     def _validate(self) -> None:
@@ -120,9 +125,12 @@ class ReadSpec:
                   not_personal=_names("not_personal", self.not_personal))
         stray = [c for c in self.not_personal if c not in self.by]
         if stray:
-            raise ConfigError(f"not_personal= names {', '.join(map(repr, stray))}, which by= does not declare; it "
-                              "takes group keys whose names sound personal but that name no person.")
-        guard_values(self.columns, what="the declared column names (time, outcome, ok, bucket, by, keep, ...)")
+            raise ConfigError(f"not_personal= names {', '.join(map(repr, stray))}, which by= does "
+                              "not declare; it "
+                              "takes group keys whose names sound personal but that name no "
+                              "person.")
+        guard_values(self.columns,
+                     what="the declared column names (time, outcome, ok, bucket, by, keep, ...)")
         _check_privacy(self.pii, self.salt, self.hash_session, self.session)
         if self.epoch is not None:
             check_argument("epoch", self.epoch, tuple(EPOCH_UNITS))
@@ -146,18 +154,24 @@ class ReadSpec:
         if self.preset is not None:
             check_argument("preset", self.preset, tuple(PRESETS))
             if self.pattern is not None or self.time_format is not None:
-                raise ConfigError("preset= sets the pattern and the time format; give either preset= or "
+                raise ConfigError("preset= sets the pattern and the time format; give either "
+                                  "preset= or "
                                   "pattern= (with time_format=), not both.")
             p = PRESETS[self.preset]
-            self._set(pattern=p.pattern, time_format=p.time_format,
-                      outcomes=self.outcomes if self.outcomes is not None else dict(p.outcomes) or None)
+            self._set(
+                pattern=p.pattern,
+                time_format=p.time_format,
+                outcomes=self.outcomes if self.outcomes is not None else dict(p.outcomes) or None,
+            )
         if self.pattern is not None:
             if self.format is not None:
                 raise ConfigError("pattern= reads text lines; leave format= out.")
             check_pattern(self.pattern, [self.time, self.label, *self.by, *self.keep,
-                                         *(c for c in (self.bucket, self.session, self.duration) if c)])
+                                         *(c for c in (self.bucket, self.session,
+                                                       self.duration) if c)])
         elif self.strict:
-            raise ConfigError("strict= goes with pattern= (or preset=): it refuses lines the pattern does not match.")
+            raise ConfigError("strict= goes with pattern= (or preset=): it refuses lines the "
+                              "pattern does not match.")
         if self.time_format is not None or self.year is not None:
             check_time_format(self.time_format, self.year)
         if self.time_format is not None and self.epoch is not None:
@@ -166,14 +180,19 @@ class ReadSpec:
     def _check_roles(self) -> None:
         roles = [r for r in (self.time, self.label, self.bucket, self.session) if r is not None]
         if len(set(roles)) != len(roles):
-            raise ConfigError("time=, outcome=/ok=, bucket= and session= must name different columns.")
+            raise ConfigError("time=, outcome=/ok=, bucket= and session= must name different "
+                              "columns.")
         for k in (*self.by, *self.keep):
             if k in OUTPUT_NAMES:
-                raise ConfigError(f"column {k!r} would clash with the output column of that name; rename it first.")
+                raise ConfigError(f"column {k!r} would clash with the output column of that name; "
+                                  "rename it first.")
         if self.bucket is not None and self.ok is None:
-            raise ConfigError("bucket= goes with ok= (a success column); with outcome= the labels are the buckets.")
-        if self.duration is not None and self.duration in (self.time, self.label, self.bucket, self.session):
-            raise ConfigError("duration= must name its own column (not the time, outcome, bucket or session column).")
+            raise ConfigError("bucket= goes with ok= (a success column); with outcome= the labels "
+                              "are the buckets.")
+        if self.duration is not None and self.duration in (self.time, self.label, self.bucket,
+                                                           self.session):
+            raise ConfigError("duration= must name its own column (not the time, outcome, bucket "
+                              "or session column).")
 
     @property
     def label(self) -> str:
@@ -185,9 +204,11 @@ class ReadSpec:
 
     @property
     def columns(self) -> list[str]:
-        """Every declared column, once, in reading order (time, label, bucket, session, keys, kept, duration)."""
+        """Every declared column, once, in reading order (time, label, bucket, session, keys, kept,
+        duration)."""
         label = self.ok if self.ok is not None else self.outcome
-        return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session, *self.by, *self.keep,
+        return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session, *self.by,
+                                              *self.keep,
                                               self.duration) if isinstance(c, str)))
 
     @property
@@ -206,9 +227,11 @@ class ReadSpec:
         known = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(overrides) - known)
         if unknown:
-            raise TypeError(f"read_events() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}")
+            raise TypeError("read_events() got unexpected keyword argument(s) "
+                            f"{', '.join(map(repr, unknown))}")
         if not overrides:
             return self
-        if self.preset is not None and "preset" not in overrides:  # the preset's values are refilled
+        # the preset's values are refilled
+        if self.preset is not None and "preset" not in overrides:
             overrides = {"pattern": None, "time_format": None, **overrides}
         return dataclasses.replace(self, **overrides)

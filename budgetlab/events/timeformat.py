@@ -46,13 +46,16 @@ def check_time_format(fmt: Any, year: Any) -> None:
     needed (the format has one) or not a year."""
     if fmt is None:
         if year is not None:
-            raise ConfigError("year= goes with time_format= (a format without a year, e.g. '%b %d %H:%M:%S').")
+            raise ConfigError("year= goes with time_format= (a format without a year, e.g. '%b %d "
+                              "%H:%M:%S').")
         return
     if not isinstance(fmt, str) or "%" not in fmt:
-        raise ConfigError("time_format= takes a strptime format such as '%b %d %H:%M:%S' or '%d/%m/%Y %H:%M'.")
+        raise ConfigError("time_format= takes a strptime format such as '%b %d %H:%M:%S' or "
+                          "'%d/%m/%Y %H:%M'.")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
-            raise ConfigError("year= takes the year of the first line as a whole number, e.g. 2026.")
+            raise ConfigError("year= takes the year of the first line as a whole number, e.g. "
+                              "2026.")
         if has_year(fmt):
             raise ConfigError(f"time_format={fmt!r} carries the year already; leave year= out.")
 
@@ -64,21 +67,31 @@ def _arrow_exact(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     local, fmt_local, off = texts, fmt, np.zeros(len(texts), dtype=np.int64)
     exact = np.ones(len(texts), dtype=bool)
     if fmt.endswith("%z") and fmt.count("%z") == 1:
-        local, fmt_local, zone = pc.utf8_slice_codeunits(texts, 0, -5), fmt[:-2], pc.utf8_slice_codeunits(texts, -5)
-        exact = np.asarray(pc.match_substring_regex(zone, r"^[+-](?:[01][0-9]|2[0-3])[0-5][0-9]$"), dtype=bool)
-        hhmm = pc.cast(pc.if_else(pa.array(exact), pc.utf8_slice_codeunits(zone, 1), "0000"), pa.int64()).to_numpy()
-        off = np.where(np.asarray(pc.starts_with(zone, "-"), dtype=bool), -1, 1) * (hhmm // 100 * 3600 + hhmm % 100 * 60)
+        local, fmt_local, zone = (
+            pc.utf8_slice_codeunits(texts, 0, -5),
+            fmt[:-2],
+            pc.utf8_slice_codeunits(texts, -5),
+        )
+        exact = np.asarray(pc.match_substring_regex(zone, r"^[+-](?:[01][0-9]|2[0-3])[0-5][0-9]$"),
+                           dtype=bool)
+        hhmm = pc.cast(pc.if_else(pa.array(exact), pc.utf8_slice_codeunits(zone, 1), "0000"),
+                       pa.int64()).to_numpy()
+        off = np.where(np.asarray(pc.starts_with(zone, "-"), dtype=bool), -1,
+                       1) * (hhmm // 100 * 3600 + hhmm % 100 * 60)
     elif "%z" in fmt or "%f" in fmt:
         return off, ~exact
-    if "%b" in fmt_local and not re.search(r"%[aABpPcxXZ]", fmt_local):  # Arrow reads %m 8x faster than %b
-        for number, month in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+    # Arrow reads %m 8x faster than %b
+    if "%b" in fmt_local and not re.search(r"%[aABpPcxXZ]", fmt_local):
+        for number, month in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
+                                        "Sep", "Oct", "Nov",
                                         "Dec"), 1):
             local = pc.replace_substring(local, month, f"{number:02d}")
         fmt_local = fmt_local.replace("%b", "%m")
     stamp = pc.strptime(local, format=fmt_local, unit="s", error_is_null=True)
     exact &= np.asarray(stamp.is_valid(), dtype=bool)
     # a rolled-over date lands on day 1..3; leading blanks Arrow skips: those must format back
-    check = np.flatnonzero(exact & np.asarray(pc.fill_null(pc.or_(pc.less_equal(pc.day(stamp), 3), pc.starts_with(
+    check = np.flatnonzero(exact & np.asarray(pc.fill_null(pc.or_(pc.less_equal(pc.day(stamp), 3),
+                                                                  pc.starts_with(
         local, " ")), True), dtype=bool))
     back = pc.strftime(stamp.take(check), format=fmt_local)
     exact[check] = np.asarray(pc.fill_null(pc.equal(back, local.take(check)), False), dtype=bool)
@@ -93,7 +106,8 @@ def _distinct_ns(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     ns = np.where(valid, secs, 0) * 10**9
     rest = np.flatnonzero(~valid)
     if len(rest):
-        parsed = pd.to_datetime(pd.Series(texts.take(rest).to_pylist(), dtype=object), format=fmt, errors="coerce",
+        parsed = pd.to_datetime(pd.Series(texts.take(rest).to_pylist(), dtype=object), format=fmt,
+                                errors="coerce",
                                 utc="%z" in fmt)
         vals = np.asarray(parsed.dt.tz_localize(None) if "%z" in fmt else parsed).view(np.int64)
         factor = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[parsed.dt.unit]
@@ -109,7 +123,8 @@ def _strptime(text: pd.Series, fmt: str) -> pd.Series:
     ns, valid = _distinct_ns(pa.array(np.asarray(uniques, dtype=object), pa.string()), fmt)
     out = np.where(valid, ns, np.iinfo(np.int64).min)[codes]
     out[codes < 0] = np.iinfo(np.int64).min
-    return pd.Series(out.view("datetime64[ns]"), index=text.index).dt.tz_localize("UTC" if "%z" in fmt else None)
+    return pd.Series(out.view("datetime64[ns]"),
+                     index=text.index).dt.tz_localize("UTC" if "%z" in fmt else None)
 
 
 def instants(text: Any, fmt: str) -> tuple[np.ndarray, np.ndarray]:
@@ -130,29 +145,36 @@ def instants(text: Any, fmt: str) -> tuple[np.ndarray, np.ndarray]:
 
 def _years(ordered: pd.Series, first: int) -> tuple[np.ndarray, int]:
     """The year of each row under the New Year rule, and how many times the log crossed it."""
-    ns = ordered.dt.tz_localize(None).to_numpy().astype("datetime64[ns]").astype(np.int64) \
-        if ordered.dt.tz is not None else ordered.to_numpy().astype("datetime64[ns]").astype(np.int64)
+    ns = (
+        ordered.dt.tz_localize(None).to_numpy().astype("datetime64[ns]").astype(np.int64)
+        if ordered.dt.tz is not None
+        else ordered.to_numpy().astype("datetime64[ns]").astype(np.int64)
+    )
     step = np.diff(ns) < -NEW_YEAR_GAP.value
     years = first + np.concatenate([[0], np.cumsum(step)]).astype(np.int64)
     return years, int(step.sum())
 
 
-def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> tuple[np.ndarray, str]:
+def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> tuple[np.ndarray,
+                                                                                     str]:
     """The time column read with ``fmt`` (and ``year`` if the format has none) as int64 ns UTC,
     and how it was read (for the "how it was read" block).
 
-    >>> t, how = parse_formatted(pd.Series(["Dec 31 23:59:58", "Jan  1 00:00:01"]), "%b %d %H:%M:%S",
-    ...                          year=2025, tz="UTC")
+    >>> t, how = parse_formatted(pd.Series(["Dec 31 23:59:58", "Jan  1 00:00:01"]),
+    ...                          "%b %d %H:%M:%S", year=2025, tz="UTC")
     >>> pd.to_datetime(t, utc=True).strftime("%Y-%m-%d %H:%M:%S").tolist()
     ['2025-12-31 23:59:58', '2026-01-01 00:00:01']
     >>> how
-    "text as written, format '%b %d %H:%M:%S', year 2025 given (crossed New Year once: 2026 from there on), in UTC"
+    "text as written, format '%b %d %H:%M:%S', year 2025 given (crossed New Year once: 2026 from
+    there on), in UTC"
     """
     text = col.astype("str").str.strip()
     with_year = has_year(fmt)
     if not with_year and year is None:
-        raise TimestampError(f"the time format {fmt!r} has no year, so the times do not say which year they are in; "
-                             f"give {say('year=YYYY', '--year YYYY')}, the year of the first line (a log that crosses New "
+        raise TimestampError(f"the time format {fmt!r} has no year, so the times do not say which "
+                             "year they are in; "
+                             f"give {say('year=YYYY', '--year YYYY')}, the year of the first line "
+                             "(a log that crosses New "
                              "Year goes on in the next one).")
     if with_year:
         parsed, said = _strptime(text, fmt), f"text as written, format {fmt!r}"
@@ -164,7 +186,8 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> t
         parsed = _strptime(pd.Series(years.astype(str), index=text.index) + " " + text, f"%Y {fmt}")
         bad = parsed.isna().to_numpy()
         if bad.any():
-            raise TimestampError(f"times at {row_numbers(bad)} are not dates in their year (such as Feb 29 in a year "
+            raise TimestampError(f"times at {row_numbers(bad)} are not dates in their year (such "
+                                 "as Feb 29 in a year "
                                  f"that is not a leap year); check {say('year=', '--year')}.")
         said = f"text as written, format {fmt!r}, year {year} given"
         if crossed:
@@ -179,5 +202,6 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> t
 def _refuse_missing(parsed: pd.Series, fmt: str) -> None:
     bad = parsed.isna().to_numpy()
     if bad.any():
-        raise TimestampError(f"times at {row_numbers(bad)} do not match the time format {fmt!r}; check "
+        raise TimestampError(f"times at {row_numbers(bad)} do not match the time format {fmt!r}; "
+                             "check "
                              f"{say('time_format=', '--time-format')}, or fix those rows.")

@@ -191,9 +191,9 @@ def test_calendar_day_hides_a_night_of_failures():
     events = night_of_failures()
     slo = SLO(target=0.9, window="24h")
     local = events["ts"].dt.tz_convert("Europe/Berlin")
-    at = lambda hhmm: int(
+    at = lambda hhmm: int(  # noqa: E731
         np.flatnonzero(local == pd.Timestamp(f"2026-01-13 {hhmm}", tz="Europe/Berlin"))[0]
-    )  # noqa: E731
+    )
     rolling = replay(events, slo)
     calendar = replay_calendar(events, slo, tz="Europe/Berlin")
     # 08:00 the next morning: the rolling window still holds 240 failures of 1441 events

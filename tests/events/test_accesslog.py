@@ -56,7 +56,8 @@ def test_counts_match_the_published_ones(apache):
     # time range 2015-05-17 10:05 to 2015-05-20 21:05 (+0000), to the minute
     assert apache["ts"].min().floor("min") == pd.Timestamp("2015-05-17 10:05", tz="UTC")
     assert apache["ts"].max().floor("min") == pd.Timestamp("2015-05-20 21:05", tz="UTC")
-    assert apache["status_class"].astype(str).value_counts().to_dict() == {"2xx": 9171, "3xx": 609, "4xx": 217, "5xx": 3}
+    assert apache["status_class"].astype(str).value_counts().to_dict() == {"2xx": 9171, "3xx": 609,
+                                                                           "4xx": 217, "5xx": 3}
 
 
 def test_matches_a_slow_line_by_line_parser(apache):
@@ -81,7 +82,9 @@ def test_canonical_and_nothing_personal(apache):
 def test_custom_ok():
     strict = read_access_log(FIXTURE, ok=lambda status: status < 400)
     assert int((~strict["ok"]).sum()) == 213 + 2 + 2 + 3
-    assert strict["bucket"].astype(str).value_counts().to_dict() == {"success": 9780, "client_error": 217, "server_error": 3}
+    assert strict["bucket"].astype(str).value_counts().to_dict() == {"success": 9780,
+                                                                     "client_error": 217,
+                                                                     "server_error": 3}
     only_200 = read_access_log(FIXTURE, ok=lambda status: status == 200)
     assert int((only_200["bucket"] == "other_error").sum()) == 445 + 164 + 45
 
@@ -99,7 +102,8 @@ def test_bad_ok(ok, match):
         read_access_log(FIXTURE, ok=ok)
 
 
-@pytest.mark.parametrize("by", ["path", ["method", "client_ip"], "user_agent", ["method", "method"]])
+@pytest.mark.parametrize("by", ["path", ["method", "client_ip"], "user_agent", ["method",
+                                                                                "method"]])
 def test_only_declared_non_personal_keys(by):
     with pytest.raises(ConfigError):
         read_access_log(FIXTURE, by=by)
@@ -112,10 +116,13 @@ def _write(tmp_path: Path, lines: list[str], name: str = "access.log") -> Path:
 
 
 GOOD = [
-    '192.0.2.1 - - [10/Oct/2026:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326',  # common format
-    '2001:db8::1 - frank [10/Oct/2026:22:55:36 +0200] "POST /login HTTP/1.1" 502 - "http://example.com/" "Mozilla/5.0 (X11)"',
+    # common format
+    '192.0.2.1 - - [10/Oct/2026:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326',
+    '2001:db8::1 - frank [10/Oct/2026:22:55:36 +0200] "POST /login HTTP/1.1" 502 - '
+    '"http://example.com/" "Mozilla/5.0 (X11)"',
     '192.0.2.3 - - [10/Oct/2026:20:55:36 +0000] "-" 408 0 "-" "-"',  # no request line
-    '192.0.2.4 - "user name" [10/Oct/2026:20:55:37 +0000] "HEAD / HTTP/1.1" 304 0 "-" "a \\"quoted\\" agent" 1234',
+    '192.0.2.4 - "user name" [10/Oct/2026:20:55:37 +0000] "HEAD / HTTP/1.1" 304 0 "-" "a '
+    '\\"quoted\\" agent" 1234',
 ]
 
 
@@ -123,11 +130,13 @@ def test_hand_written_lines(tmp_path):
     events = read_access_log(_write(tmp_path, GOOD), by=["method", "status"])
     # 13:55:36 -0700 = 20:55:36 UTC; 22:55:36 +0200 = 20:55:36 UTC: equal times keep file order
     assert events["ts"].astype(str).tolist() == [
-        "2026-10-10 20:55:36+00:00", "2026-10-10 20:55:36+00:00", "2026-10-10 20:55:36+00:00", "2026-10-10 20:55:37+00:00"
+        "2026-10-10 20:55:36+00:00", "2026-10-10 20:55:36+00:00", "2026-10-10 20:55:36+00:00",
+                                                 "2026-10-10 20:55:37+00:00"
     ]
     assert events["status"].astype(str).tolist() == ["200", "502", "408", "304"]
     assert events["method"].astype(str).tolist() == ["GET", "POST", "-", "HEAD"]
-    assert events["bucket"].astype(str).tolist() == ["success", "server_error", "success", "success"]
+    assert events["bucket"].astype(str).tolist() == ["success", "server_error", "success",
+                                                     "success"]
     assert "frank" not in events.astype(str).to_csv()
 
 
@@ -146,7 +155,8 @@ BAD = [
     "secret-user@example.com did something",  # line 2
     GOOD[1],
     '192.0.2.9 - - [32/Oct/2026:13:55:36 +0000] "GET / HTTP/1.1" 200 1',  # line 4: impossible date
-    '192.0.2.9 - - [10/Oct/2026:13:55:36 +0000] "GET / HTTP/1.1" 999 1',  # line 5: impossible status
+    # line 5: impossible status
+    '192.0.2.9 - - [10/Oct/2026:13:55:36 +0000] "GET / HTTP/1.1" 999 1',
     '192.0.2.9 - - [10/Oct/2026:13:55:36 +0000] "GET / HTTP/1.1" 200',  # line 6: no size
 ]
 
@@ -204,12 +214,16 @@ def test_input_file_is_not_modified(tmp_path):
 
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 _token = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789.:-_", min_size=1, max_size=12)
-_quoted_text = st.text(alphabet='abc /?=&%"\\-', max_size=20).map(lambda s: s.replace("\\", "\\\\").replace('"', '\\"'))
+_quoted_text = st.text(alphabet='abc /?=&%"\\-', max_size=20).map(
+    lambda s: s.replace("\\", "\\\\").replace('"', '\\"')
+)
 
 
 @st.composite
 def _log_line(draw):
-    when = draw(st.datetimes(min_value=dt.datetime(2000, 1, 1), max_value=dt.datetime(2035, 12, 31))).replace(microsecond=0)
+    when = draw(
+        st.datetimes(min_value=dt.datetime(2000, 1, 1), max_value=dt.datetime(2035, 12, 31))
+    ).replace(microsecond=0)
     offset_min = draw(st.integers(-12 * 60, 14 * 60))
     sign = "+" if offset_min >= 0 else "-"
     zone = f"{sign}{abs(offset_min) // 60:02d}{abs(offset_min) % 60:02d}"

@@ -62,21 +62,25 @@ _QUOTED = r'"(?:[^"\\]|\\.)*"'
 # the canonical time (what Apache and nginx write): a real day of its month, a clock time and an
 # offset under 24 h; it is read by Arrow's strptime. Any other text in the brackets ("other") is
 # read by pandas, as it always was (then an impossible time makes the line malformed).
-_MONTH_DAY = (r"(?:(?:0[1-9]|1[0-9]|2[0-8])/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-              r"|(?:29|30)/(?:Jan|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|31/(?:Jan|Mar|May|Jul|Aug|Oct|Dec))")
+_MONTH_DAY = (
+    r"(?:(?:0[1-9]|1[0-9]|2[0-8])/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+    r"|(?:29|30)/(?:Jan|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|31/(?:Jan|Mar|May|Jul|Aug|Oct|Dec))"
+)
 _CANONICAL_TIME = (_MONTH_DAY + r"/[0-9]{4}:(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60) "
                    r"[+-](?:[01][0-9]|2[0-3])[0-5][0-9]")
 #: The pattern of one line (RE2, also valid for Python's ``re``): groups ``time`` (the canonical
 #: time) or ``other`` (any other bracketed text), ``method`` and ``status``.
 LOG_PATTERN = (
-    r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?:(?P<time>" + _CANONICAL_TIME + r")|(?P<other>[^\]]+))\] "
+    r"^[^ ]+ [^ ]+ (?:[^ "
+    r"]+|" + _QUOTED + r") \[(?:(?P<time>" + _CANONICAL_TIME + r")|(?P<other>[^\]]+))\] "
     r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<status>[0-9]{3}) (?:[0-9]+|-)'
     r"(?: .*)?[\r]?$"
 )
 #: The time format of common/combined logs (``strptime``).
 TIME_FORMAT = "%d/%b/%Y:%H:%M:%S %z"
 _MAX_LINES_LISTED = 10
-#: Bytes of log text parsed at a time (whole lines): memory stays bounded by the block, not the file.
+# : Bytes of log text parsed at a time (whole lines): memory stays bounded by the block, not the
+# file.
 BLOCK_BYTES = 1 << 24
 
 
@@ -129,7 +133,9 @@ def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterato
     """``(bytes of text, its blocks of whole lines)``: an uncompressed file is read block by
     block, never whole; compressed input (recognised by content) is decompressed as a stream
     under the ratio cap, and text with CR-only line ends is read whole and converted."""
-    check_path(path, how="a folder of logs: pass the folder to read_access_log as a list of its files or a glob "
+    check_path(path,
+               how="a folder of logs: pass the folder to read_access_log as a list of its files or "
+                   "a glob "
                "such as 'logs/access.log*' (CLI: budgetlab replay logs/)")
     register_input(path)
     name = file_name(path)
@@ -140,12 +146,15 @@ def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterato
         size, head = 0, b""
     if head and compression_of(head[:16]) is None and b"\n" in head:
         if path.suffix.lower() == ".gz":
-            raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or "
+            raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is "
+                                  "truncated or "
                                   "corrupt, or the file is misnamed.")
         return size, _file_blocks(path)
-    raw = read_input(path, name, notes)  # compressed by content too (a gzip named access.log.2), streamed under a cap
+    # compressed by content too (a gzip named access.log.2), streamed under a cap
+    raw = read_input(path, name, notes)
     if path.suffix.lower() == ".gz" and compression_of(_head(path)) != "gzip":
-        raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is truncated or corrupt, "
+        raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is "
+                              "truncated or corrupt, "
                               "or the file is misnamed.")
     if cr_only(raw):  # old Mac line ends: the lines they are
         raw = raw.replace(b"\r", b"\n")
@@ -161,9 +170,11 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
         try:
             value = ok(int(status))
         except Exception as exc:
-            raise ConfigError(f"ok({status}) raised {type(exc).__name__}; ok must map an int status to True/False.") from None
+            raise ConfigError(f"ok({status}) raised {type(exc).__name__}; ok must map an int "
+                              "status to True/False.") from None
         if not isinstance(value, (bool, np.bool_)):
-            raise ConfigError(f"ok({status}) returned {type(value).__name__}, not a bool; e.g. ok=lambda status: status < 500.")
+            raise ConfigError(f"ok({status}) returned {type(value).__name__}, not a bool; e.g. "
+                              "ok=lambda status: status < 500.")
         flags[i] = bool(value)
     return flags
 
@@ -186,7 +197,8 @@ def _text_array(block: bytes) -> Any:
 def _slow_times(text: Any) -> tuple[np.ndarray, np.ndarray]:
     """``(ns, valid)`` of times that are not in the canonical form, read by pandas as they always
     were (an impossible time, or one outside 1677..2262, is invalid: the line is malformed)."""
-    parsed = pd.to_datetime(pd.Series(text.to_pandas(), dtype="str"), format=TIME_FORMAT, utc=True, errors="coerce")
+    parsed = pd.to_datetime(pd.Series(text.to_pandas(), dtype="str"), format=TIME_FORMAT, utc=True,
+                            errors="coerce")
     valid = np.array(parsed.notna(), dtype=bool)
     unit = parsed.dt.unit
     vals = np.asarray(parsed.dt.tz_localize(None).to_numpy()).view(np.int64)
@@ -218,7 +230,8 @@ class _Lines:
         lines = pc.split_pattern(_text_array(block), "\n").flatten()
         parts = pc.extract_regex(lines, LOG_PATTERN)
         matched = np.array(parts.is_valid(), dtype=bool)
-        stamp = pc.strptime(pc.struct_field(parts, "time"), format=TIME_FORMAT, unit="ns", error_is_null=True)
+        stamp = pc.strptime(pc.struct_field(parts, "time"), format=TIME_FORMAT, unit="ns",
+                            error_is_null=True)
         fast = np.array(stamp.is_valid(), dtype=bool)
         ns = np.array(pc.fill_null(stamp.cast(pa.int64()), 0), dtype=np.int64)
         time_ok = fast.copy()
@@ -229,11 +242,13 @@ class _Lines:
                                                pc.struct_field(parts, "other").filter(rows),
                                                pa.scalar("", pa.large_string()))
             ns[slow], time_ok[slow] = _slow_times(text)
-        status = np.asarray(pc.fill_null(pc.cast(pc.struct_field(parts, "status"), pa.int32()), 0), dtype=np.int64)
+        status = np.asarray(pc.fill_null(pc.cast(pc.struct_field(parts, "status"), pa.int32()), 0),
+                            dtype=np.int64)
         good = matched & time_ok & (status >= 100) & (status <= 599)
         if not good.all():
             rest = np.flatnonzero(~good)
-            blank = np.asarray(pc.match_substring_regex(lines.take(pa.array(rest)), r"^\s*$"), dtype=bool)
+            blank = np.asarray(pc.match_substring_regex(lines.take(pa.array(rest)), r"^\s*$"),
+                               dtype=bool)
             bad = rest[~blank]
             self.n_bad += len(bad)
             if sum(len(b) for b in self.bad) < _MAX_LINES_LISTED:
@@ -263,15 +278,18 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
     listed = _line_list(np.concatenate(got.bad) if got.bad else np.zeros(0, dtype=np.int64), n_bad)
     if n_bad and on_error == "raise":
         raise FileFormatError(
-            f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {listed}); "
+            f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line "
+            f"{listed}); "
             "fix them or pass on_error='skip' to drop them."
         )
     ts = np.concatenate(got.ts)
     if not len(ts):
-        raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this an access log?")
+        raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this "
+                              "an access log?")
     if n_bad:
         warnings.warn(
-            f"{file_name(path)}: skipped {n_bad} line(s) not in common/combined log format (line {listed}).",
+            f"{file_name(path)}: skipped {n_bad} line(s) not in common/combined log format (line "
+            f"{listed}).",
             UserWarning,
             stacklevel=3,
         )
@@ -292,14 +310,17 @@ def _default_reading(codes: np.ndarray, ok: Callable[[int], Any] | None) -> Outc
     """Statuses through ``ok(status)`` (default: below 500 is a success); failures by class."""
     distinct, inverse = _distinct(codes)
     flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
-    kinds = np.where(distinct >= 500, SERVER_ERROR, np.where((distinct >= 400) & (distinct < 500), CLIENT_ERROR,
+    kinds = np.where(distinct >= 500, SERVER_ERROR, np.where((distinct >= 400) & (distinct < 500),
+                                                             CLIENT_ERROR,
                                                             OTHER_ERROR))
     meaning = np.where(flags, SUCCESS, kinds)
     success = flags[inverse]
     dtype = bucket_dtype(set(meaning.tolist()) - {SUCCESS})
     counts = np.bincount(inverse, minlength=len(distinct))
     rule = "default: status < 500 is a success" if ok is None else "ok(status)"
-    rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning, counts, strict=True)),
+    rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning,
+                                                                                 counts,
+                                                                                 strict=True)),
                   key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
     code_of = np.asarray(pd.Index(dtype.categories).get_indexer(meaning), dtype=np.int64)
     categorical = pd.Categorical.from_codes(code_of[inverse], dtype=dtype)
@@ -312,21 +333,28 @@ def _key_column(values: np.ndarray, labels: Callable[[np.ndarray], np.ndarray]) 
     distinct, inverse = _distinct(values)
     names = labels(distinct)
     cats = pd.Categorical(names).categories
-    return pd.Categorical.from_codes(np.asarray(cats.get_indexer(pd.Index(names)), dtype=np.int64)[inverse], categories=cats)
+    return pd.Categorical.from_codes(np.asarray(cats.get_indexer(pd.Index(names)),
+                                                dtype=np.int64)[inverse], categories=cats)
 
 
 def _method_column(methods: Any) -> pd.Categorical:
     """``pd.Categorical`` of the request methods (Arrow's dictionary: no string per row)."""
     import pyarrow as pa
 
-    enc = methods.combine_chunks().dictionary_encode() if len(methods) else pa.array([], pa.large_string()).dictionary_encode()
+    enc = (
+        methods.combine_chunks().dictionary_encode()
+        if len(methods)
+        else pa.array([], pa.large_string()).dictionary_encode()
+    )
     names = np.asarray(enc.dictionary.to_pylist(), dtype=object)
     cats = pd.Categorical(names).categories
     remap = np.asarray(cats.get_indexer(pd.Index(names)), dtype=np.int64)
-    return pd.Categorical.from_codes(remap[np.asarray(enc.indices, dtype=np.int64)], categories=cats)
+    return pd.Categorical.from_codes(remap[np.asarray(enc.indices, dtype=np.int64)],
+                                     categories=cats)
 
 
-def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.ndarray, keys: list[str],
+def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.ndarray,
+            keys: list[str],
             methods: list[Any]) -> pd.DataFrame:
     """The canonical events of the kept lines, sorted stably by time, the buckets only those the
     log has (what :func:`budgetlab.events.schema.as_events` gives, built from codes)."""
@@ -341,12 +369,14 @@ def _events(t: np.ndarray, codes: np.ndarray, reading: OutcomeReading, keep: np.
         "ts": pd.DatetimeIndex(t.view("datetime64[ns]")).tz_localize("UTC").array,
         "ok": np.asarray(reading.ok if every else reading.ok[keep], dtype=bool),
         "bucket": pd.Categorical.from_codes(
-            np.asarray(pd.Index(dtype.categories).get_indexer(bucket.categories), dtype=np.int64)[bucket.codes],
+            np.asarray(pd.Index(dtype.categories).get_indexer(bucket.categories),
+                       dtype=np.int64)[bucket.codes],
             dtype=dtype),
     }
     for key in keys:
         if key == "method":
-            chunks = pa.chunked_array([c for m in methods for c in m.chunks], type=pa.large_string())
+            chunks = pa.chunked_array([c for m in methods for c in m.chunks],
+                                      type=pa.large_string())
             cols[key] = _method_column(chunks if every else chunks.filter(pa.array(keep)))
         elif key == "status":
             cols[key] = _key_column(codes, lambda d: d.astype(str))
@@ -374,13 +404,16 @@ def old_read_access_log(
         raise ConfigError("by= names a key twice; give each key once.")
     check_argument("on_error", on_error, ("raise", "skip"))
     if ok is not None and not callable(ok):
-        raise ConfigError("ok must be a function of the int HTTP status, e.g. ok=lambda status: status < 500.")
+        raise ConfigError("ok must be a function of the int HTTP status, e.g. ok=lambda status: "
+                          "status < 500.")
     if ok is not None and outcomes is not None:
-        raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), not both.")
+        raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), "
+                          "not both.")
     table = check_outcomes(outcomes)
     paths = expand_sources(path)
     per_file: list[list[str]] = [[] for _ in paths]
-    parsed = [_parse_file(p, on_error, n, "method" in keys) for p, n in zip(paths, per_file, strict=True)]
+    parsed = [_parse_file(p, on_error, n, "method" in keys) for p, n in zip(paths, per_file,
+                                                                            strict=True)]
     t = np.concatenate([x[0] for x in parsed])
     codes = np.concatenate([x[1] for x in parsed])
     n_bad = sum(x[3] for x in parsed)
@@ -394,12 +427,14 @@ def old_read_access_log(
         raise InputError("every line maps to skip; nothing is left to analyse: check outcomes=.")
     events = _events(t, codes, reading, keep, keys, [x[2] for x in parsed])
     first, last = time_span(ts_ns(events))
-    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
+    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),
+                                                         ) if n_bad else ())
     events.attrs["skipped_lines"] = n_bad
     events.attrs["how_read"] = HowRead(
         files=tuple((file_name(p), len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True)),
         rows_read=len(codes) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
-        time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
+        time_reading="access-log times with UTC offsets (each line its own instant)", first=first,
+                                       last=last,
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
         notes=tuple(file_notes([file_name(p) for p in paths], per_file)),
     )
@@ -429,9 +464,11 @@ EDGE_TIMES = [
     "10/Oct/2026:13:55:36 ±0200", "10/Oct/2026:13:55:3 +02000",
 ]
 USERS = ["-", "-", "-", "frank", '"a b"', '"x\\" [y]"', '"-"', "a[b", '"u [junk] "q" 200 1 x"']
-REQUESTS = ['"GET /a HTTP/1.1"', '"POST /b?q=1 HTTP/2.0"', '"put /c"', '""', '"-"', '"GET /\\"q\\" HTTP/1.1"',
+REQUESTS = ['"GET /a HTTP/1.1"', '"POST /b?q=1 HTTP/2.0"', '"put /c"', '""', '"-"',
+            '"GET /\\"q\\" HTTP/1.1"',
             '"GET /a" 200 1 "b HTTP/1.1"', '"DELETE"', '"get\\\\"']
-TAILS = ["", ' "-" "Mozilla/5.0"', ' "https://e.example/" "curl/8 (x; y)"', " extra", "\r", ' "-" "ua"\r', "  "]
+TAILS = ["", ' "-" "Mozilla/5.0"', ' "https://e.example/" "curl/8 (x; y)"', " extra", "\r",
+         ' "-" "ua"\r', "  "]
 
 
 def _canonical(rng: random.Random) -> str:
@@ -439,29 +476,37 @@ def _canonical(rng: random.Random) -> str:
     off = rng.choice([0, 60, 120, -300, 330, -570, 345, -210, 840, -720, 525, 1439, -1439, 30, -30])
     local = pd.Timestamp(t * 10**9 + off * 60 * 10**9)
     sign = "-" if off < 0 else "+"
-    return (f"{local.day:02d}/{_MONTHS[local.month - 1]}/{local.year:04d}:{local.strftime('%H:%M:%S')} "
-            f"{sign}{abs(off) // 60:02d}{abs(off) % 60:02d}")
+    return (
+        f"{local.day:02d}/{_MONTHS[local.month - 1]}/{local.year:04d}:{local.strftime('%H:%M:%S')} "
+        f"{sign}{abs(off) // 60:02d}{abs(off) % 60:02d}"
+    )
 
 
 def _line(rng: random.Random, weird: float) -> str:
     if rng.random() >= weird:  # the common line
         return (f'192.0.2.{rng.randrange(250)} - - [{_canonical(rng)}] "GET /api HTTP/1.1" '
-                f'{rng.choice([200, 200, 200, 404, 503, 302])} {rng.randrange(9999)} "-" "Mozilla/5.0"')
+                f'{rng.choice([200, 200, 200, 404, 503, 302])} {rng.randrange(9999)} "-" '
+                '"Mozilla/5.0"')
     kind = rng.randrange(10)
     if kind == 0:
-        return rng.choice(["", " ", "\t", "\r", "garbage", "- - - [x] \"\" 200 -", "a b c [x] \"\" 100 -"])
+        return rng.choice(["", " ", "\t", "\r", "garbage", "- - - [x] \"\" 200 -",
+                           "a b c [x] \"\" 100 -"])
     time = rng.choice(EDGE_TIMES) if kind in (1, 2, 3) else _canonical(rng)
-    status = rng.choice(["200", "404", "503", "099", "600", "100", "599", "2000", "20"]) if kind == 4 else "200"
+    status = rng.choice(["200", "404", "503", "099", "600", "100", "599", "2000",
+                         "20"]) if kind == 4 else "200"
     size = rng.choice(["512", "-", "12a", "", "0"]) if kind == 5 else "512"
     host = rng.choice(["192.0.2.8", "2001:db8::1", "[::1]", "h\xe9te"])
-    return (f"{host} - {rng.choice(USERS)} [{time}] {rng.choice(REQUESTS)} {status} {size}{rng.choice(TAILS)}")
+    return (f"{host} - {rng.choice(USERS)} [{time}] {rng.choice(REQUESTS)} {status} "
+            f"{size}{rng.choice(TAILS)}")
 
 
 def _log(n: int, seed: int, weird: float = 0.2, end: str = "\n") -> str:
     rng = random.Random(seed)
     # a CR is a line end wherever it stands (Arrow's reader; the oracle: only CR-only files), so a
     # line's own trailing CR goes before a CRLF end: "\r\r\n" is two line ends now, one before
-    return end.join(_line(rng, weird).rstrip("\r") if end == "\r\n" else _line(rng, weird) for _ in range(n))
+    return end.join(
+        _line(rng, weird).rstrip("\r") if end == "\r\n" else _line(rng, weird) for _ in range(n)
+    )
 
 
 def _run(fn: Callable[..., Any], path: Any, **kw: Any) -> tuple[Any, list[str]]:
@@ -475,7 +520,8 @@ def _run(fn: Callable[..., Any], path: Any, **kw: Any) -> tuple[Any, list[str]]:
 
 
 def _same_as_before(path: Any, **kw: Any) -> Any:
-    (new, new_warned), (old, old_warned) = _run(read_access_log, path, **kw), _run(old_read_access_log, path, **kw)
+    (new, new_warned), (old, old_warned) = _run(read_access_log, path,
+                                                **kw), _run(old_read_access_log, path, **kw)
     assert new_warned == old_warned
     if isinstance(old, str) or isinstance(new, str):
         assert new == old
@@ -489,9 +535,11 @@ def _same_as_before(path: Any, **kw: Any) -> Any:
 @pytest.mark.parametrize(("block", "sizes"), [(400, [300, 1, 40]), (1000, [3000, 12000, 1, 40]),
                                              (1 << 21, [3000, 12000, 1, 40])])
 @pytest.mark.parametrize("end", ["\n", "\r\n"])
-def test_generated_logs_read_exactly_as_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int,
+def test_generated_logs_read_exactly_as_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               block: int,
                                                sizes: list[int], end: str) -> None:
-    monkeypatch.setattr(lines_mod, "BLOCK_BYTES", block)  # block ends inside lines (Arrow's blocks hold whole lines; the oracle: 16 MiB)
+    # block ends inside lines (Arrow's blocks hold whole lines; the oracle: 16 MiB)
+    monkeypatch.setattr(lines_mod, "BLOCK_BYTES", block)
     weirdness = {300: 0.3, 3000: 0.3, 12000: 0.02, 1: 0.0, 40: 1.0}
     for i, n in enumerate(sizes):
         weird = weirdness[n]
@@ -504,14 +552,17 @@ def test_generated_logs_read_exactly_as_before(tmp_path: Path, monkeypatch: pyte
         _same_as_before(path)  # on_error='raise': the same refusal, the same first line numbers
         path.write_text(text + end, encoding="utf-8")
         _same_as_before(path, on_error="skip", ok=lambda s: s < 400)
-        _same_as_before(path, on_error="skip", outcomes={"2xx": "success", "3xx": "skip", "4xx": "client",
+        _same_as_before(path, on_error="skip", outcomes={"2xx": "success", "3xx": "skip",
+                                                         "4xx": "client",
                                                          "5xx": "server_error", "1xx": "skip"})
 
 
-def test_every_edge_time_in_every_user_and_request_form_reads_as_before(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_edge_time_in_every_user_and_request_form_reads_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 2048)
-    lines = [f"192.0.2.8 - {user} [{time}] {req} 200 1{tail}" for time in EDGE_TIMES for user in USERS
+    lines = [f"192.0.2.8 - {user} [{time}] {req} 200 "
+             f"1{tail}" for time in EDGE_TIMES for user in USERS
              for req in REQUESTS[:4] for tail in TAILS[:2]]
     path = tmp_path / "edge.log"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -519,14 +570,17 @@ def test_every_edge_time_in_every_user_and_request_form_reads_as_before(tmp_path
     assert not isinstance(got, str) and len(got) > 1000
 
 
-def test_undecodable_bytes_gzip_many_files_and_cr_only_read_as_before(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_undecodable_bytes_gzip_many_files_and_cr_only_read_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 3000)
     text = _log(5000, 7, 0.1)
-    raw = text.encode("utf-8").replace(b"Mozilla", b"Moz\xffilla", 3)  # invalid UTF-8 in a few user agents
+    # invalid UTF-8 in a few user agents
+    raw = text.encode("utf-8").replace(b"Mozilla", b"Moz\xffilla", 3)
     (tmp_path / "a.log").write_bytes(raw[: len(raw) // 2])
     (tmp_path / "b.log.gz").write_bytes(gzip.compress(raw[len(raw) // 2:]))
-    (tmp_path / "c.log").write_bytes(text.replace("\r", "").replace("\n", "\r").encode())  # CR-only line ends
+    # CR-only line ends
+    (tmp_path / "c.log").write_bytes(text.replace("\r", "").replace("\n", "\r").encode())
     got = _same_as_before(tmp_path, on_error="skip", by=["method", "status"])
     assert not isinstance(got, str) and len(got) > 9000
     for name in ("a.log", "b.log.gz", "c.log"):

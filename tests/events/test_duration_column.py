@@ -8,20 +8,24 @@ import pytest
 import budgetlab as bl
 from budgetlab.errors import ConfigError, InputError
 
-RAW = pd.DataFrame({"time": ["2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z", "2026-01-01T00:00:02Z"],
+RAW = pd.DataFrame({"time": ["2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z",
+                             "2026-01-01T00:00:02Z"],
                     "outcome": ["success", "timeout", "success"], "ms": [1500, 30000, 250]})
 
 
 def test_duration_alone_is_kept_as_timedelta():
     ev = bl.read_events(RAW, time="time", outcome="outcome", duration="ms", duration_unit="ms")
     assert str(ev["duration"].dtype) == "timedelta64[ns]"
-    assert ev["duration"].tolist() == [pd.Timedelta("1.5s"), pd.Timedelta("30s"), pd.Timedelta("250ms")]
+    assert ev["duration"].tolist() == [pd.Timedelta("1.5s"), pd.Timedelta("30s"),
+                                       pd.Timedelta("250ms")]
     assert ev["ok"].tolist() == [True, False, True]  # no slow_above: outcomes as read
-    assert "durations: column 'ms', numbers in ms, kept as the 'duration' column" in ev.attrs["how_read"].notes
+    assert ("durations: column 'ms', numbers in ms, kept as the 'duration' "
+            "column") in ev.attrs["how_read"].notes
 
 
 def test_duration_with_slow_above_is_kept_too():
-    ev = bl.read_events(RAW, time="time", outcome="outcome", duration="ms", duration_unit="ms", slow_above="1s")
+    ev = bl.read_events(RAW, time="time", outcome="outcome", duration="ms", duration_unit="ms",
+                        slow_above="1s")
     assert ev["bucket"].astype(str).tolist() == ["slow", "timeout", "success"]
     assert ev["duration"].iloc[0] == pd.Timedelta("1.5s")
 

@@ -146,7 +146,8 @@ def test_parquet_binary_column_is_stated(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     path = tmp_path / "log.parquet"
-    pq.write_table(pa.table({"ts": [t for t, _ in ROWS], "outcome": pa.array([o.encode() for _, o in ROWS],
+    pq.write_table(pa.table({"ts": [t for t, _ in ROWS], "outcome": pa.array([o.encode() for _,
+                                                                              o in ROWS],
                                                                           type=pa.binary())}), path)
     events = read_events(path)
     assert events["bucket"].astype(str).tolist() == ["success", "timeout", "success"]
@@ -164,7 +165,8 @@ def test_parquet_status_codes_are_stated(tmp_path: Path) -> None:
     _assert_states(events, STATUS)
     text = tmp_path / "text.parquet"  # the same codes as text, as in a CSV file: nothing to state
     pd.DataFrame({"ts": [t for t, _ in ROWS], "status": ["200", "503", "204"]}).to_parquet(text)
-    _assert_states_nothing(read_events(text, outcome="status", outcomes={"2xx": "success", "5xx": "server_error"}))
+    _assert_states_nothing(read_events(text, outcome="status", outcomes={"2xx": "success",
+                                                                         "5xx": "server_error"}))
 
 
 def test_numeric_codes_that_are_not_statuses_are_not_called_statuses() -> None:
@@ -172,7 +174,8 @@ def test_numeric_codes_that_are_not_statuses_are_not_called_statuses() -> None:
     events = read_events(raw, outcome="code", outcomes={"7": "success", "9": "failure"})
     _assert_states(events, "column 'code': whole numbers, read as labels")
     assert "HTTP" not in str(events.attrs["how_read"])
-    flags = pd.DataFrame({"ts": [t for t, _ in ROWS], "outcome": [1, 0, 1]})  # 1/0 read as flags: already said
+    # 1/0 read as flags: already said
+    flags = pd.DataFrame({"ts": [t for t, _ in ROWS], "outcome": [1, 0, 1]})
     _assert_states_nothing(read_events(flags))
 
 
@@ -203,13 +206,15 @@ def test_many_files_with_one_decision_say_every_file(tmp_path: Path) -> None:
 def test_many_access_logs(tmp_path: Path) -> None:
     (tmp_path / "access.log").write_bytes(ACCESS_LF)
     (tmp_path / "access.log.1").write_bytes(gzip.compress(ACCESS_LF))
-    _assert_states(read_access_log(tmp_path), "access.log.1: compression: gzip (recognised by content)")
+    _assert_states(read_access_log(tmp_path),
+                   "access.log.1: compression: gzip (recognised by content)")
     _ordinary_access_log(tmp_path)
 
 
 # ---- the CLI: stderr and the run record --------------------------------------------------------
 
-def test_cli_prints_and_records_the_statement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_prints_and_records_the_statement(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "log.csv"
     path.write_bytes(lzma.compress(CSV_LF.replace(b"\n", b"\r")))
     out = tmp_path / "states.csv"
@@ -220,9 +225,12 @@ def test_cli_prints_and_records_the_statement(tmp_path: Path, capsys: pytest.Cap
     assert record["how_read"]["notes"] == ["compression: xz (recognised by content)", CR]
     plain = tmp_path / "plain.csv"
     plain.write_bytes(CSV_LF)
-    assert main(["replay", str(plain), "--window", "10min", "--out", str(tmp_path / "plain_states.csv")]) == 0
+    assert main(["replay", str(plain), "--window", "10min", "--out",
+                 str(tmp_path / "plain_states.csv")]) == 0
     assert "note:" not in capsys.readouterr().err
-    assert json.loads((tmp_path / "plain_states.csv.run.json").read_text())["how_read"]["notes"] == []
+    assert (
+        json.loads((tmp_path / "plain_states.csv.run.json").read_text())["how_read"]["notes"] == []
+    )
 
 
 @pytest.mark.parametrize("kind", ["gzip", "bz2", "xz"])
@@ -232,7 +240,8 @@ def test_a_compressed_access_log_is_recognised_by_content_whatever_its_name(tmp_
     from budgetlab.events.accesslog import is_access_log
 
     line = b'192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 2326\n'
-    pack = {"gzip": lambda b: gzip.compress(b, mtime=0), "bz2": bz2.compress, "xz": lzma.compress}[kind]
+    pack = {"gzip": lambda b: gzip.compress(b, mtime=0), "bz2": bz2.compress,
+            "xz": lzma.compress}[kind]
     log = tmp_path / "access.log.2"
     log.write_bytes(pack(line * 3))
     assert is_access_log(log)

@@ -15,13 +15,19 @@ from budgetlab.events.outcomes import DEFAULT_OUTCOMES, classify_outcomes, norma
 
 
 def frame(labels):
-    return pd.DataFrame({"ts": [f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}Z" for i in range(len(labels))],
-                         "outcome": labels})
+    return pd.DataFrame(
+        {
+            "ts": [f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}Z" for i in range(len(labels))],
+            "outcome": labels,
+        }
+    )
 
 
 # point 1: normalisation and the vocabulary ----------------------------------------------------
-@pytest.mark.parametrize("label", ["succeeded", "Succeed", "successful", "completed", "DONE", "okay", "\u2713",
-                                   "success\u200b", "\ufeffSuccess ", "\uff33\uff35\uff23\uff23\uff25\uff33\uff33",
+@pytest.mark.parametrize("label", ["succeeded", "Succeed", "successful", "completed", "DONE",
+                                   "okay", "\u2713",
+                                   "success\u200b", "\ufeffSuccess ",
+                                   "\uff33\uff35\uff23\uff23\uff25\uff33\uff33",
                                    "ok\u00ad", " Passed\t"])
 def test_success_words_of_the_vocabulary(label):
     # each label once next to a failure: rate 1/2, never 0 %
@@ -30,9 +36,12 @@ def test_success_words_of_the_vocabulary(label):
     assert ev["bucket"].astype(str).tolist() == ["success", "failure"]
 
 
-@pytest.mark.parametrize("label, bucket", [("Timed out", "timeout"), ("time-out", None), ("TIMEOUT\u200b", "timeout"),
-                                           ("error", "failure"), ("Failed", "failure"), ("\u2717", "failure"),
-                                           ("deadline_exceeded", "timeout"), ("solve_error", "solve_error")])
+@pytest.mark.parametrize("label, bucket", [("Timed out", "timeout"), ("time-out", None),
+                                           ("TIMEOUT\u200b", "timeout"),
+                                           ("error", "failure"), ("Failed", "failure"), ("\u2717",
+                                                                                         "failure"),
+                                           ("deadline_exceeded", "timeout"), ("solve_error",
+                                                                              "solve_error")])
 def test_failure_words_of_the_vocabulary(label, bucket):
     if bucket is None:  # "time_out" is not in the vocabulary: refused, never guessed
         with pytest.raises(OutcomeError, match="unknown outcome label"):
@@ -55,7 +64,8 @@ def test_no_vocabulary_entry_maps_an_unknown_word():
             read_events(frame(["success", label, label]))
         text = str(info.value)
         assert "unknown outcome label" in text and "(2)" in text
-        # the API names keyword arguments (the command line its flags: tests/cli/test_replay_own_log.py)
+        # the API names keyword arguments (the command line its flags:
+        # tests/cli/test_replay_own_log.py)
         assert "outcomes={'success': 'success'," in text and "--outcomes" not in text
         assert "\n" not in text
 
@@ -69,7 +79,8 @@ def test_the_fix_in_the_message_works_when_its_question_marks_are_filled():
     assert api == "{'succeeded': 'success', 'weird': '?', 'pending': '?'}"
     with pytest.raises(ConfigError, match="other than '\\?'"):
         read_events(frame(labels), outcomes=eval(api))  # noqa: S307 - the literal from the message
-    filled = api.replace("'weird': '?'", "'weird': 'weird_kind'").replace("'pending': '?'", "'pending': 'skip'")
+    filled = api.replace("'weird': '?'", "'weird': 'weird_kind'").replace("'pending': '?'",
+                                                                          "'pending': 'skip'")
     ev = read_events(frame(labels), outcomes=eval(filled))  # noqa: S307
     assert ev["bucket"].astype(str).tolist() == ["success", "weird_kind", "weird_kind"]
 
@@ -82,7 +93,8 @@ def test_labels_that_look_personal_are_counted_not_shown():
     text = str(info.value)
     assert "'weird' (1)" in text and "1 label(s) not shown" in text and "anna" not in text
     assert "outcomes={'ok': 'success', 'weird': '?'}" in text
-    r = classify_outcomes(pd.Series(["ok", "anna@example.org"]), {"ok": "success", "anna@example.org": "x"})
+    r = classify_outcomes(pd.Series(["ok", "anna@example.org"]), {"ok": "success",
+                                                                  "anna@example.org": "x"})
     assert [(x.label, x.rows) for x in r.labels] == [("ok", 1), (None, 1)]
 
 
@@ -113,7 +125,8 @@ def test_vocabulary_is_documented_on_the_own_log_page():
 # point 2: skip ----------------------------------------------------------------------------------
 def test_skip_leaves_rows_out_and_counts_them():
     labels = ["done", "pending", "failed", "done", "Running", "pending"]
-    ev = read_events(frame(labels), outcomes={"done": "success", "failed": "failure", "pending": "skip",
+    ev = read_events(frame(labels), outcomes={"done": "success", "failed": "failure",
+                                              "pending": "skip",
                                               "running": "SKIP"})
     assert len(ev) == 3 and ev["ok"].tolist() == [True, False, True]
     how = ev.attrs["how_read"]
@@ -123,7 +136,8 @@ def test_skip_leaves_rows_out_and_counts_them():
 
 
 def test_non_final_looking_states_are_named_but_the_suggestion_is_always_a_question():
-    # issue 29 point 4: the suggestion never guesses a meaning; the hint leaves the choice to the user
+    # issue 29 point 4: the suggestion never guesses a meaning; the hint leaves the choice to the
+    # user
     with pytest.raises(OutcomeError) as info:
         read_events(frame(["succeeded", "queued", "processing", "failed"]))
     text = str(info.value)
@@ -136,7 +150,9 @@ def test_accepted_is_never_proposed_as_skip():
     with pytest.raises(OutcomeError) as info:
         read_events(frame(["Accepted", "Failed", "Accepted"]), outcomes=None)
     text = str(info.value)
-    assert "'accepted': '?'" in text and "'failed': 'failure'" in text and "'accepted': 'skip'" not in text
+    assert ("'accepted': "
+            "'?'") in text and ("'failed': "
+                                          "'failure'") in text and "'accepted': 'skip'" not in text
 
 
 def test_everything_skipped_is_refused():
@@ -148,25 +164,31 @@ def test_everything_skipped_is_refused():
 def test_status_ranges_with_exact_codes_winning():
     codes = pd.DataFrame({"ts": [f"2026-01-01T00:00:0{i}Z" for i in range(7)],
                           "status": [200, 204, 301, 404, 429, 503, 500]})
-    table = {"2xx": "success", "3xx": "success", "4xx": "skip", "429": "rate_limited", "50x": "server_error",
+    table = {"2xx": "success", "3xx": "success", "4xx": "skip", "429": "rate_limited",
+             "50x": "server_error",
              "5xx": "other_5xx"}
     ev = read_events(codes, outcome="status", outcomes=table)
     # 404 skipped; 429 exact; 503 and 500 by 50x (which wins over 5xx)
-    assert ev["bucket"].astype(str).tolist() == ["success", "success", "success", "rate_limited", "server_error",
+    assert ev["bucket"].astype(str).tolist() == ["success", "success", "success", "rate_limited",
+                                                 "server_error",
                                                  "server_error"]
     rules = {x.label: x.rule for x in ev.attrs["how_read"].labels}
-    assert rules == {"200": "2xx", "204": "2xx", "301": "3xx", "404": "4xx", "429": "429", "503": "50x", "500": "50x"}
+    assert rules == {"200": "2xx", "204": "2xx", "301": "3xx", "404": "4xx", "429": "429",
+                     "503": "50x", "500": "50x"}
 
 
 def test_status_codes_as_text_and_an_uncovered_code():
     codes = frame(["200", "200", "302", "502"])
     with pytest.raises(OutcomeError) as info:
         read_events(codes, outcomes={"2xx": "success", "5xx": "server_error"})
-    assert "'302' (1)" in str(info.value) and "{'2xx': 'success', '5xx': 'server_error', '302': '?'}" in str(info.value)
+    assert "'302' (1)" in str(info.value) and ("{'2xx': 'success', '5xx': 'server_error', '302': "
+                                               "'?'}") in str(info.value)
     with pytest.raises(OutcomeError, match="numeric codes.*'2xx': 'success'"):
         read_events(codes)
 
 
 def test_classify_reports_every_label_once_with_its_count():
     r = classify_outcomes(pd.Series(["OK", "ok ", "Ok\u200b", "failed"]))
-    assert [(x.label, x.meaning, x.rows) for x in r.labels] == [("ok", "success", 3), ("failed", "failure", 1)]
+    assert [(x.label, x.meaning, x.rows) for x in r.labels] == [("ok", "success", 3), ("failed",
+                                                                                       "failure",
+                                                                                       1)]

@@ -37,7 +37,8 @@ def test_proxifier_preset_on_the_proxy_sample_against_its_hand_count():
     ev = read_events(PROXY, preset="proxifier", year=2016, by="program")
     assert len(ev) == 150 and int(ev["ok"].sum()) == 148
     per = ev.groupby("program", observed=True)["ok"].agg(["sum", "count"])
-    hand = {"chrome.exe": (133, 133), "QQ.exe": (1, 3), "WeChat.exe": (5, 5), "SogouCloud.exe": (4, 4),
+    hand = {"chrome.exe": (133, 133), "QQ.exe": (1, 3), "WeChat.exe": (5, 5), "SogouCloud.exe": (4,
+                                                                                                 4),
             "Wiz.exe": (2, 2), "svchost.exe *64": (2, 2), "Dropbox.exe": (1, 1)}
     assert {k: (int(r["sum"]), int(r["count"])) for k, r in per.iterrows()} == hand
     assert ev["ts"].iloc[0] == pd.Timestamp("2016-10-30T16:49:07Z")
@@ -46,24 +47,30 @@ def test_proxifier_preset_on_the_proxy_sample_against_its_hand_count():
 
 
 def test_a_pattern_of_ones_own_reads_like_the_preset():
-    spec = ReadSpec(pattern=r"^\[(?P<ts>[0-9.]+ [0-9:]+)\] (?P<program>.+?) - \S+ (?P<outcome>close|error)\b",
-                    time_format="%m.%d %H:%M:%S", year=2016, outcomes={"close": "success", "error": "failure"})
+    spec = ReadSpec(pattern=r"^\[(?P<ts>[0-9.]+ [0-9:]+)\] (?P<program>.+?) - \S+ "
+                            r"(?P<outcome>close|error)\b",
+                    time_format="%m.%d %H:%M:%S", year=2016, outcomes={"close": "success",
+                                                                       "error": "failure"})
     mine = read_events(PROXY, spec)
     preset = read_events(PROXY, preset="proxifier", year=2016)
     pd.testing.assert_frame_equal(mine, preset)
 
 
 def test_a_time_format_without_a_year_is_refused_with_that_reason():
-    with pytest.raises(TimestampError, match=r"has no year.*give year=YYYY, the year of the first line"):
+    with pytest.raises(TimestampError,
+                       match=r"has no year.*give year=YYYY, the year of the first line"):
         read_events(SSH, preset="sshd")
 
 
 def test_new_year_rule_and_leap_days(tmp_path):
     log = tmp_path / "app.log"
     log.write_text("Dec 31 23:59:58 ok\nJan  1 00:00:01 failed\nFeb 29 12:00:00 ok\n")
-    spec = ReadSpec(pattern=r"^(?P<ts>\w{3} [ 0-9]?[0-9] \S+) (?P<outcome>\w+)", time_format="%b %d %H:%M:%S")
-    ev = read_events(log, spec, year=2023)  # hand: 2023-12-31, then 2024 (a leap year) from the second line
-    assert ev["ts"].tolist() == [pd.Timestamp("2023-12-31T23:59:58Z"), pd.Timestamp("2024-01-01T00:00:01Z"),
+    spec = ReadSpec(pattern=r"^(?P<ts>\w{3} [ 0-9]?[0-9] \S+) (?P<outcome>\w+)",
+                    time_format="%b %d %H:%M:%S")
+    # hand: 2023-12-31, then 2024 (a leap year) from the second line
+    ev = read_events(log, spec, year=2023)
+    assert ev["ts"].tolist() == [pd.Timestamp("2023-12-31T23:59:58Z"),
+                                 pd.Timestamp("2024-01-01T00:00:01Z"),
                                  pd.Timestamp("2024-02-29T12:00:00Z")]
     assert "crossed New Year once: 2024 from there on" in ev.attrs["how_read"].time_reading
     log.write_text("Feb 28 12:00:00 ok\nFeb 29 12:00:00 ok\n")
@@ -76,9 +83,12 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     log.write_text("2026-01-01T00:00:00Z ok fra\nstarting up\n\n2026-01-01T00:00:01Z failed ams\n")
     pattern = r"^(?P<ts>\S+) (?P<outcome>\w+) (?P<region>\w+)$"
     ev = read_events(log, pattern=pattern, by="region")
-    assert ev["ok"].tolist() == [True, False] and ev["region"].astype(str).tolist() == ["fra", "ams"]
-    assert "1 of 3 lines (33.3%)" in " ".join(ev.attrs["how_read"].notes)  # the blank line is no line
-    with pytest.raises(InputError, match=r"1 line\(s\) do not match the pattern \(line 2\); with strict=True"):
+    assert ev["ok"].tolist() == [True, False] and ev["region"].astype(str).tolist() == ["fra",
+                                                                                        "ams"]
+    # the blank line is no line
+    assert "1 of 3 lines (33.3%)" in " ".join(ev.attrs["how_read"].notes)
+    with pytest.raises(InputError,
+                       match=r"1 line\(s\) do not match the pattern \(line 2\); with strict=True"):
         read_events(log, pattern=pattern, strict=True)
     with pytest.raises(FileFormatError, match="no line matches the pattern"):
         read_events(log, pattern=r"^(?P<ts>\d+) (?P<outcome>zzz)")
@@ -116,7 +126,8 @@ def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
 
 def test_a_dataframe_has_columns_not_lines():
     with pytest.raises(ConfigError, match="a DataFrame already has columns"):
-        read_events(pd.DataFrame({"ts": ["x"], "outcome": ["ok"]}), pattern=r"(?P<ts>\S+) (?P<outcome>\S+)")
+        read_events(pd.DataFrame({"ts": ["x"], "outcome": ["ok"]}),
+                    pattern=r"(?P<ts>\S+) (?P<outcome>\S+)")
 
 
 def test_time_format_reads_a_csv_column_as_written(tmp_path):
@@ -124,8 +135,10 @@ def test_time_format_reads_a_csv_column_as_written(tmp_path):
     path.write_text("ts,outcome\n01/02/2026 10:00,success\n13/02/2026 10:00,failure\n")
     ev = read_events(path, time_format="%d/%m/%Y %H:%M", tz="Europe/Berlin")
     # hand: 1 Feb 10:00 CET = 09:00 UTC; 13 Feb 10:00 CET = 09:00 UTC
-    assert ev["ts"].tolist() == [pd.Timestamp("2026-02-01T09:00Z"), pd.Timestamp("2026-02-13T09:00Z")]
-    with pytest.raises(TimestampError, match=r"row 2 .*do not match the time format '%m/%d/%Y %H:%M'"):
+    assert ev["ts"].tolist() == [pd.Timestamp("2026-02-01T09:00Z"),
+                                 pd.Timestamp("2026-02-13T09:00Z")]
+    with pytest.raises(TimestampError,
+                       match=r"row 2 .*do not match the time format '%m/%d/%Y %H:%M'"):
         read_events(path, time_format="%m/%d/%Y %H:%M")
 
 
@@ -150,25 +163,30 @@ def test_access_preset_on_the_elastic_sample_against_its_published_counts():
     ev = read_events(APACHE, preset="access", by="method")
     assert len(ev) == 10_000 and int((~ev["ok"]).sum()) == 3
     assert ev["bucket"].astype(str).value_counts().to_dict() == {"success": 9997, "server_error": 3}
-    assert ev["method"].astype(str).value_counts().to_dict() == {"GET": 9952, "HEAD": 42, "POST": 5, "OPTIONS": 1}
+    assert ev["method"].astype(str).value_counts().to_dict() == {"GET": 9952, "HEAD": 42, "POST": 5,
+                                                                 "OPTIONS": 1}
     web = read_access_log(APACHE, by="method")
     pd.testing.assert_series_equal(ev["ts"], web["ts"])
     assert ev["method"].astype(str).tolist() == web["method"].astype(str).tolist()
 
 
 def test_times_are_never_rolled_over_to_another_day(tmp_path):
-    # Arrow's strptime reads 31/04 as 1 May and +2400 as a day's offset; pandas refuses both: so must we
+    # Arrow's strptime reads 31/04 as 1 May and +2400 as a day's offset; pandas refuses both: so
+    # must we
     path = tmp_path / "log.csv"
     path.write_text("ts,outcome\n30/04/2026 10:00,success\n31/04/2026 10:00,success\n")
     with pytest.raises(TimestampError, match=r"row 2 .*do not match the time format"):
         read_events(path, time_format="%d/%m/%Y %H:%M")
     log = tmp_path / "app.log"
-    log.write_text("01/May/2026:10:00:00 +0200 ok\n31/Apr/2026:10:00:00 +0200 ok\n01/May/2026:10:00:00 +2400 ok\n")
-    spec = ReadSpec(pattern=r"^(?P<ts>\S+ \S+) (?P<outcome>\w+)$", time_format="%d/%b/%Y:%H:%M:%S %z")
+    log.write_text("01/May/2026:10:00:00 +0200 ok\n31/Apr/2026:10:00:00 +0200 "
+                   "ok\n01/May/2026:10:00:00 +2400 ok\n")
+    spec = ReadSpec(pattern=r"^(?P<ts>\S+ \S+) (?P<outcome>\w+)$",
+                    time_format="%d/%b/%Y:%H:%M:%S %z")
     with pytest.raises(TimestampError, match=r"rows 2, 3 .*do not match the time format"):
         read_events(log, spec)
     log.write_text("01/May/2026:10:00:00 +0200|ok\n02/May/2026:10:00:00 -0530|ok\n")
-    spec = ReadSpec(pattern=r"^(?P<ts>[^|]+)\|(?P<outcome>\w+)$", time_format="%d/%b/%Y:%H:%M:%S %z")
+    spec = ReadSpec(pattern=r"^(?P<ts>[^|]+)\|(?P<outcome>\w+)$",
+                    time_format="%d/%b/%Y:%H:%M:%S %z")
     # hand: 10:00 at +02:00 is 08:00 UTC, at -05:30 15:30 UTC
     assert read_events(log, spec)["ts"].tolist() == [pd.Timestamp("2026-05-01T08:00Z"),
                                                      pd.Timestamp("2026-05-02T15:30Z")]
@@ -178,5 +196,6 @@ def test_a_line_holding_the_reader_separator_is_refused_without_echoing_it(tmp_p
     log = tmp_path / "app.log"
     log.write_bytes(b"10:00:01 ok\nsecret-user@example.com \x1f ok\n")
     with pytest.raises(FileFormatError, match="control character U\\+001F") as info:
-        read_events(log, pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)$", time_format="%H:%M:%S", year=2026)
+        read_events(log, pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)$", time_format="%H:%M:%S",
+                    year=2026)
     assert "secret" not in str(info.value)

@@ -67,7 +67,8 @@ def _old_arrow_csv(data: bytes, sep: str, columns: list[str], dict_columns: Any)
             parse_options=pcsv.ParseOptions(delimiter=sep, newlines_in_values=True),
             convert_options=pcsv.ConvertOptions(
                 include_columns=columns,
-                column_types={c: pa.dictionary(pa.int32(), pa.string()) if c in dict_columns else pa.string()
+                column_types={c: pa.dictionary(pa.int32(),
+                                               pa.string()) if c in dict_columns else pa.string()
                               for c in columns},
                 strings_can_be_null=False, quoted_strings_can_be_null=False))
 
@@ -79,7 +80,8 @@ def _old_arrow_csv(data: bytes, sep: str, columns: list[str], dict_columns: Any)
     return read(min(len(data) + 1, (1 << 31) - 1))
 
 
-def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str, dict_columns: Any) -> Any:
+def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encoding: str,
+                    dict_columns: Any) -> Any:
     if I.utf8_family(encoding):
         I.refuse_wide(raw, name)
         data = raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw
@@ -97,7 +99,8 @@ def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encodi
     try:
         header = next(csv.reader(io.StringIO(head), delimiter=sep), [])
     except csv.Error:
-        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the column names.") from None
+        raise FileFormatError(f"{name}: the header row is malformed; the first line must list the "
+                              "column names.") from None
     if not header or not any(h.strip() for h in header):
         raise FileFormatError(f"{name}: the first line is blank; it must list the column names.")
     M.check_header(header, columns, name)
@@ -112,8 +115,10 @@ def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encodi
         if "Expected" in text and "columns" in text:
             if data.count(b'"') % 2:
                 arrow_read._check_quotes(data, name, sep)
-            raise FileFormatError(arrow_read._ragged_message(data, name, sep, len(header))) from None
-        raise FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check quoting and "
+            raise FileFormatError(arrow_read._ragged_message(data, name, sep,
+                                                             len(header))) from None
+        raise FileFormatError(f"{name}: malformed {kind.upper()} ({type(exc).__name__}); check "
+                              "quoting and "
                               "separators, or export the file again.") from None
     if data.count(b'"') % 2:
         arrow_read._check_quotes(data, name, sep)
@@ -125,7 +130,8 @@ def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encodi
     return pd.DataFrame(frame)
 
 
-def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str, dict_columns: Any = (),
+def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str,
+                     dict_columns: Any = (),
                      notes: Any = None, iso_time: Any = None) -> pd.DataFrame:
     path = path.expanduser()
     F.check_path(path)
@@ -161,7 +167,8 @@ def _old_parquet(path: Path, columns: list[str], dict_columns: Any, notes: Any) 
         as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                    or pa.types.is_large_string(schema.field(c).type)]
         fh.seek(0)
-        table = F._binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), file_name(path),
+        table = F._binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns),
+                                  file_name(path),
                                   notes)
         frame = pd.DataFrame(table.to_pandas(ignore_metadata=True))
     if len(frame) == 0:
@@ -175,11 +182,13 @@ def old_group_key(col: pd.Series, name: str) -> pd.Categorical:
     blank = np.asarray(names == "", dtype=bool)
     missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
     if np.any(missing):
-        raise InputError(f"group key {name!r} is empty or missing at {row_numbers(np.asarray(missing))}; "
+        raise InputError(f"group key {name!r} is empty or missing at "
+                         f"{row_numbers(np.asarray(missing))}; "
                          "fill or drop those rows.")
     used = np.zeros(len(names), dtype=bool)
     used[codes] = True
-    cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str), return_inverse=True)
+    cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str),
+                              return_inverse=True)
     remap = np.full(len(names), -1, dtype=np.int64)
     remap[np.flatnonzero(used)] = inverse
     return pd.Categorical.from_codes(remap[codes], categories=pd.Index(cats, dtype="str"))
@@ -201,7 +210,9 @@ def old_scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         codes, uniq = pd.factorize(values[big])
         uniques, counts = pd.Index(uniq), np.bincount(codes, minlength=len(uniq))
     else:
-        if pd.api.types.is_string_dtype(column.dtype) and not pd.api.types.is_object_dtype(column.dtype):
+        if pd.api.types.is_string_dtype(column.dtype) and not pd.api.types.is_object_dtype(
+            column.dtype
+        ):
             text = as_text(column)
         else:
             text = as_text(column.astype(str).where(column.notna()))
@@ -214,12 +225,15 @@ def old_scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         return {}, {}
     if kind == "numeric":
         values_any: Any = np.asarray(uniques).astype(str).astype(object)
-    elif pd.api.types.is_string_dtype(uniques.dtype) and not pd.api.types.is_object_dtype(uniques.dtype):
+    elif pd.api.types.is_string_dtype(uniques.dtype) and not pd.api.types.is_object_dtype(
+        uniques.dtype
+    ):
         values_any = uniques
     else:
         values_any = np.asarray(uniques.astype(str), dtype=object)
     masks = scan(arrow_text(values_any), numeric=kind == "numeric", column=column_text)
-    return ({k: int(counts[m].sum()) for k, m in masks.items()}, {k: int(m.sum()) for k, m in masks.items()})
+    return ({k: int(counts[m].sum()) for k, m in masks.items()}, {k: int(m.sum()) for k,
+                                                                  m in masks.items()})
 
 
 def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,18 +285,37 @@ def _big_quoted(n: int) -> str:
     out = [HEADER.replace("session", "note")]
     for i in range(n):
         note = f'"line a {i}\nline, b"' if rng.random() < 0.3 else f"n{i}"
-        out.append(f"2026-11-29T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z,success,fra,{note}\n")
+        out.append(
+            f"2026-11-29T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z,success,fra,{note}\n"
+        )
     return "".join(out)
 
 
 CASES: dict[str, tuple[bytes, dict[str, Any]]] = {
     "plain": (_body(ROWS).encode(), {}),
-    "quoted fields": (('"ts","outcome","region","session"\n' + "".join(
-        ",".join(f'"{v}"' for v in r.split(",")) + "\n" for r in ROWS)).encode(), {}),
-    "quoted header only": (('"ts","outcome","region","session"\n' + "".join(r + "\n" for r in ROWS)).encode(), {}),
-    "separator and newline in quotes": (_body(['2026-11-29T00:00:00Z,success,"fr,a","s\n1"', ROWS[1]]).encode(), {}),
-    "escaped quotes": (_body(['2026-11-29T00:00:00Z,success,"fra ""x""",s1', ROWS[1]]).encode(), {}),
-    "quote inside a plain field": (_body(['2026-11-29T00:00:00Z,success,fr"a,s1', ROWS[1]]).encode(), {}),
+    "quoted fields": (
+        (
+            '"ts","outcome","region","session"\n'
+            + "".join(",".join(f'"{v}"' for v in r.split(",")) + "\n" for r in ROWS)
+        ).encode(),
+        {},
+    ),
+    "quoted header only": (
+        ('"ts","outcome","region","session"\n' + "".join(r + "\n" for r in ROWS)).encode(),
+        {},
+    ),
+    "separator and newline in quotes": (
+        _body(['2026-11-29T00:00:00Z,success,"fr,a","s\n1"', ROWS[1]]).encode(),
+        {},
+    ),
+    "escaped quotes": (
+        _body(['2026-11-29T00:00:00Z,success,"fra ""x""",s1', ROWS[1]]).encode(),
+        {},
+    ),
+    "quote inside a plain field": (
+        _body(['2026-11-29T00:00:00Z,success,fr"a,s1', ROWS[1]]).encode(),
+        {},
+    ),
     "unclosed quote": (_body(['2026-11-29T00:00:00Z,success,"fra,s1', ROWS[1]]).encode(), {}),
     "bom": (b"\xef\xbb\xbf" + _body(ROWS).encode(), {}),
     "two boms": (b"\xef\xbb\xbf\xef\xbb\xbf" + _body(ROWS).encode(), {}),
@@ -298,29 +331,64 @@ CASES: dict[str, tuple[bytes, dict[str, Any]]] = {
     "ragged": (_body([*ROWS, "2026-11-29T00:04:00Z,success"]).encode(), {}),
     "ragged with odd quotes": (_body([*ROWS, '2026-11-29T00:04:00Z,"success']).encode(), {}),
     "missing column": (b"ts,outcome\n2026-11-29T00:00:00Z,success\n", {}),
-    "epochs": (b"ts,outcome,region,session\n1780000000,success,fra,s1\n1780000060,timeout,ams,s2\n", {"epoch": "s"}),
-    "epoch ms": (b"ts,outcome,region,session\n1780000000000,success,fra,s1\n1780000060500,failed,ams,s2\n",
-                 {"epoch": "ms"}),
-    "naive in a zone": (_body([r.replace("Z", "").replace("+01:00", "").replace("-05:30", "") for r in ROWS]).encode(),
-                        {"tz": "Europe/Berlin"}),
-    "latin-1": (_body(["2026-11-29T00:00:00Z,success,Köln,s1", ROWS[1]]).encode("latin-1"), {"encoding": "latin-1"}),
-    "not utf-8": (_body(["2026-11-29T00:00:00Z,success,K\xf6ln,s1", ROWS[1]]).encode("latin-1"), {}),
-    # a label of bytes that are not UTF-8 after segments of good ones (labels are read as bytes, decoded per value)
-    "not utf-8 later": (_body([*ROWS, "2026-11-29T00:04:00Z,K\xf6ln,ams,s5"]).encode("latin-1"), {}),
+    "epochs": (
+        b"ts,outcome,region,session\n1780000000,success,fra,s1\n1780000060,timeout,ams,s2\n",
+        {"epoch": "s"},
+    ),
+    "epoch ms": (
+        b"ts,outcome,region,session\n1780000000000,success,fra,s1\n1780000060500,failed,ams,s2\n",
+        {"epoch": "ms"},
+    ),
+    "naive in a zone": (
+        _body(
+            [r.replace("Z", "").replace("+01:00", "").replace("-05:30", "") for r in ROWS]
+        ).encode(),
+        {"tz": "Europe/Berlin"},
+    ),
+    "latin-1": (
+        _body(["2026-11-29T00:00:00Z,success,Köln,s1", ROWS[1]]).encode("latin-1"),
+        {"encoding": "latin-1"},
+    ),
+    "not utf-8": (
+        _body(["2026-11-29T00:00:00Z,success,K\xf6ln,s1", ROWS[1]]).encode("latin-1"),
+        {},
+    ),
+    # a label of bytes that are not UTF-8 after segments of good ones (labels are read as bytes,
+    # decoded per value)
+    "not utf-8 later": (
+        _body([*ROWS, "2026-11-29T00:04:00Z,K\xf6ln,ams,s5"]).encode("latin-1"),
+        {},
+    ),
     "utf-16": (_body(ROWS).encode("utf-16"), {}),
     "binary": (b"\x00\x01\x02" * 100, {}),
-    "personal session": (_body(["2026-11-29T00:00:00Z,success,fra,ivan@example.org", ROWS[1]]).encode(), {}),
-    "personal region": (_body(["2026-11-29T00:00:00Z,success,+7 916 123-45-67,s1", ROWS[1]]).encode(), {}),
+    "personal session": (
+        _body(["2026-11-29T00:00:00Z,success,fra,ivan@example.org", ROWS[1]]).encode(),
+        {},
+    ),
+    "personal region": (
+        _body(["2026-11-29T00:00:00Z,success,+7 916 123-45-67,s1", ROWS[1]]).encode(),
+        {},
+    ),
     "empty group key": (_body(["2026-11-29T00:00:00Z,success, ,s1", ROWS[1]]).encode(), {}),
     "big quoted": (_big_quoted(40_000).encode(), {"session": "note"}),
-    "big plain": (_big_quoted(40_000).replace('"line a', "line a").replace('\nline, b"', " line b").encode(),
-                  {"session": "note"}),
+    "big plain": (
+        _big_quoted(40_000).replace('"line a', "line a").replace('\nline, b"', " line b").encode(),
+        {"session": "note"},
+    ),
     # thousands of group keys in random order (sitekeys): dictionaries of more than _LOOKUP_VALUES
     # values, looked up by Arrow among the categories so far; new keys keep arriving to the end
-    "big many groups": (_body([f"2026-11-29T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z,"
-                               f"{'timeout' if i % 7 == 0 else 'success'},k{k},s{i}"
-                               for i, k in enumerate(np.random.default_rng(8).integers(0, 3000, 30_000)
-                                                     + np.arange(30_000) // 20)]).encode(), {}),
+    "big many groups": (
+        _body(
+            [
+                f"2026-11-29T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z,"
+                f"{'timeout' if i % 7 == 0 else 'success'},k{k},s{i}"
+                for i, k in enumerate(
+                    np.random.default_rng(8).integers(0, 3000, 30_000) + np.arange(30_000) // 20
+                )
+            ]
+        ).encode(),
+        {},
+    ),
 }
 
 
@@ -332,7 +400,8 @@ def test_csv_reads_as_before(case, tmp_path, monkeypatch):
     options = {"by": "region", "session": "session", **kw}
     new, old = _both(monkeypatch, path, **options)
     _same(new, old)
-    if case in ("plain", "quoted fields", "big quoted", "bom", "crlf", "separator and newline in quotes"):
+    if case in ("plain", "quoted fields", "big quoted", "bom", "crlf",
+                "separator and newline in quotes"):
         assert not isinstance(new, str)  # the cases that must load do load
 
 
@@ -347,7 +416,8 @@ def test_csv_read_in_batches_reads_as_before(case, tmp_path, monkeypatch):
     path = tmp_path / "log.csv"
     path.write_bytes(raw)
     monkeypatch.setattr(arrow_read, "STREAM_BYTES", 64)
-    monkeypatch.setattr(arrow_read, "BLOCK_BYTES", 4096 if case.startswith("big") else 32)  # lines over a block
+    # lines over a block
+    monkeypatch.setattr(arrow_read, "BLOCK_BYTES", 4096 if case.startswith("big") else 32)
     calls: list[int] = []
     open_csv = pcsv.open_csv
 
@@ -364,12 +434,16 @@ def test_csv_read_in_batches_reads_as_before(case, tmp_path, monkeypatch):
 
 MORE_TIMES = {
     # forms Arrow's ISO parser does not take, after rows it does: the whole column is read as text
-    "an offset after the date style": ["2026-11-29T00:00:00Z,success,fra,s1", "2026-11-29 00:01:00 GMT+0100,timeout,ams,s2"],
-    "naive then aware": ["2026-11-29T00:00:00,success,fra,s1", "2026-11-29T00:01:00Z,timeout,ams,s2"],
-    "aware then naive": ["2026-11-29T00:00:00Z,success,fra,s1", "2026-11-29T00:01:00,timeout,ams,s2"],
+    "an offset after the date style": ["2026-11-29T00:00:00Z,success,fra,s1",
+                                       "2026-11-29 00:01:00 GMT+0100,timeout,ams,s2"],
+    "naive then aware": ["2026-11-29T00:00:00,success,fra,s1",
+                         "2026-11-29T00:01:00Z,timeout,ams,s2"],
+    "aware then naive": ["2026-11-29T00:00:00Z,success,fra,s1",
+                         "2026-11-29T00:01:00,timeout,ams,s2"],
     "a blank time": ["2026-11-29T00:00:00Z,success,fra,s1", ",timeout,ams,s2"],
     "a missing word": ["2026-11-29T00:00:00Z,success,fra,s1", "NULL,timeout,ams,s2"],
-    "a padded time": ["2026-11-29T00:00:00Z,success,fra,s1", " 2026-11-29T00:01:00Z ,timeout,ams,s2"],
+    "a padded time": ["2026-11-29T00:00:00Z,success,fra,s1",
+                      " 2026-11-29T00:01:00Z ,timeout,ams,s2"],
     "a leap second": ["2026-11-29T00:00:00Z,success,fra,s1", "2016-12-31T23:59:60Z,timeout,ams,s2"],
     "nanoseconds and compact offsets": ["2026-11-29T00:00:00.123456789+0530,success,fra,s1",
                                         "2026-11-29T00:01:00.5-02,timeout,ams,s2"],
@@ -408,7 +482,8 @@ def test_a_parquet_file_without_row_groups_has_no_rows(tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
     path = tmp_path / "log.parquet"
-    pq.ParquetWriter(path, pa.schema([(c, pa.string()) for c in ("ts", "outcome", "region", "session")])).close()
+    pq.ParquetWriter(path, pa.schema([(c, pa.string()) for c in ("ts", "outcome", "region",
+                                                                 "session")])).close()
     new, old = _both(monkeypatch, path, by="region", session="session")
     assert new == old and "has a schema but no rows" in new
 
@@ -428,15 +503,20 @@ def test_files_with_and_without_instant_times_read_as_before(tmp_path, monkeypat
     assert "text with UTC offsets" in str(events.attrs["how_read"])
     assert events["ts"].dtype == "datetime64[ns, UTC]"
     # sorted by time: 00:01+01:00 is 23:01Z the day before; 00:02-05:30 is 05:32Z
-    assert events["ts"].tolist() == [pd.Timestamp(t) for t in ("2026-11-28T23:01:00Z", "2026-11-29T00:00:00Z",
-                                                                "2026-11-29T00:03:00Z", "2026-11-29T05:32:00Z")]
+    assert events["ts"].tolist() == [pd.Timestamp(t) for t in ("2026-11-28T23:01:00Z",
+                                                               "2026-11-29T00:00:00Z",
+                                                                "2026-11-29T00:03:00Z",
+                                                               "2026-11-29T05:32:00Z")]
 
 
 def _parquet_cases() -> dict[str, tuple[pa.Table, dict[str, Any]]]:
     rng = np.random.default_rng(8)
     n = 3000
     base = pd.Timestamp("2026-11-29T00:00:00Z")
-    ts = [(base + pd.Timedelta(seconds=int(s))).strftime("%Y-%m-%dT%H:%M:%S") for s in np.sort(rng.integers(0, 86400, n))]
+    ts = [
+        (base + pd.Timedelta(seconds=int(s))).strftime("%Y-%m-%dT%H:%M:%S")
+        for s in np.sort(rng.integers(0, 86400, n))
+    ]
     zones = np.array(["Z", "+01:00", "-05:30", "+0200"])[rng.integers(0, 4, n)]
     outcome = np.array(["success", "timeout", "solve_error", "OK"])[rng.integers(0, 4, n)]
     region = np.array(["fra", "ams", " fra "])[rng.integers(0, 3, n)]
@@ -444,22 +524,35 @@ def _parquet_cases() -> dict[str, tuple[pa.Table, dict[str, Any]]]:
     aware = [t + z for t, z in zip(ts, zones, strict=True)]
 
     def table(**cols: Any) -> pa.Table:
-        return pa.table({"ts": aware, "outcome": outcome, "region": region, "session": session, **cols})
+        return pa.table({"ts": aware, "outcome": outcome, "region": region, "session": session,
+                         **cols})
 
     return {
         "zones": (table(), {}),
-        "large strings": (table(ts=pa.array(aware, pa.large_string()), session=pa.array(session, pa.large_string())), {}),
+        "large strings": (
+            table(
+                ts=pa.array(aware, pa.large_string()), session=pa.array(session, pa.large_string())
+            ),
+            {},
+        ),
         "naive in a zone": (table(ts=ts), {"tz": "Europe/Berlin"}),
         "one naive": (table(ts=[*aware[:-1], ts[-1]]), {}),
         "a missing session": (table(session=[*session[:-1], None]), {}),
         "a missing time": (table(ts=[*aware[:-1], None]), {}),
         "binary session": (table(session=pa.array([s.encode() for s in session], pa.binary())), {}),
-        "status codes": (table(outcome=pa.array(rng.choice([200, 503, 404], n), pa.int64())),
-                         {"outcomes": {"2xx": "success", "4xx": "skip", "5xx": "server_error"}}),
+        "status codes": (
+            table(outcome=pa.array(rng.choice([200, 503, 404], n), pa.int64())),
+            {"outcomes": {"2xx": "success", "4xx": "skip", "5xx": "server_error"}},
+        ),
         "timestamps": (table(ts=pa.array(pd.to_datetime(aware, format="ISO8601", utc=True))), {}),
         "categories": (table(region=pa.array(region).dictionary_encode()), {}),
-        "a categorical session and time": (table(session=pa.array(session).dictionary_encode(),
-                                                 ts=pa.array(aware).dictionary_encode()), {}),
+        "a categorical session and time": (
+            table(
+                session=pa.array(session).dictionary_encode(),
+                ts=pa.array(aware).dictionary_encode(),
+            ),
+            {},
+        ),
         "epochs as text": (table(ts=[str(1780000000 + i) for i in range(n)]), {"epoch": "s"}),
         "personal session": (table(session=[*session[:-1], "ivan@example.org"]), {}),
     }
@@ -487,7 +580,8 @@ def test_compressed_and_tab_separated_read_as_before(case, tmp_path, monkeypatch
     (tmp_path / "log.csv.gz").write_bytes(gzip.compress(raw))
     (tmp_path / "log.tsv").write_bytes(raw.replace(b",", b"\t"))
     for name in ("log.csv.gz", "log.tsv"):
-        new, old = _both(monkeypatch, tmp_path / name, by="region", session=kw.get("session", "session"))
+        new, old = _both(monkeypatch, tmp_path / name, by="region", session=kw.get("session",
+                                                                                   "session"))
         _same(new, old)
 
 
@@ -498,7 +592,8 @@ def test_many_files_read_as_before(tmp_path, monkeypatch):
     _same(new, old)
 
 
-@pytest.mark.parametrize("case", ["plain", "quoted fields", "quoted header only", "big quoted", "big plain", "bom",
+@pytest.mark.parametrize("case", ["plain", "quoted fields", "quoted header only", "big quoted",
+                                  "big plain", "bom",
                                   "crlf", "header only", "empty"])
 def test_plain_files_are_never_read_whole(case, tmp_path, monkeypatch):
     # Arrow opens the path itself: the whole-file reader is not used (it would raise here)
@@ -532,9 +627,13 @@ def test_the_quoted_case_is_read_quote_by_quote(tmp_path):
 def _columns() -> dict[str, pd.Series]:
     rng = np.random.default_rng(11)
     ids = [f"{x:012x}" for x in rng.integers(0, 2**48, 3000)]
-    personal = ["ivan@example.org", "+7 916 123-45-67", "192.0.2.7", "4111 1111 1111 1111", "2001:db8::1"]
-    mixed = ids[:2000] + personal * 3 + [" padded@example.org ", "", "4111111111111111", "4929804463622139"]
-    chunked = pa.chunked_array([pa.array(mixed[:1000], pa.large_string()), pa.array(mixed[1000:], pa.large_string())])
+    personal = ["ivan@example.org", "+7 916 123-45-67", "192.0.2.7", "4111 1111 1111 1111",
+                "2001:db8::1"]
+    mixed = ids[:2000] + personal * 3 + [" padded@example.org ", "", "4111111111111111",
+                                         "4929804463622139"]
+    chunked = pa.chunked_array(
+        [pa.array(mixed[:1000], pa.large_string()), pa.array(mixed[1000:], pa.large_string())]
+    )
     return {
         "ids str": pd.Series(ids, dtype="str"),
         "mixed str": pd.Series(mixed, dtype="str"),
@@ -543,7 +642,8 @@ def _columns() -> dict[str, pd.Series]:
         "with missing": pd.Series([*mixed, None, None], dtype="str"),
         "categorical": pd.Series(pd.Categorical([*mixed, *mixed[:50]])),
         "categorical unused": pd.Series(pd.Categorical(mixed[:10], categories=sorted(set(mixed)))),
-        "bare cards": pd.Series(["4111111111111111", "5500005555555559", "4929804463622139", "12"] * 5, dtype="str"),
+        "bare cards": pd.Series(["4111111111111111", "5500005555555559", "4929804463622139",
+                                 "12"] * 5, dtype="str"),
         "numeric": pd.Series([4111111111111111, 5500005555555559, 12, 4929804463622139]),
     }
 
@@ -564,7 +664,8 @@ def test_plain_chunks_skip_the_patterns_and_find_what_they_find():
     hexes = [f"{x:016x}" for x in rng.integers(0, 2**62, 500)]
     chunks = [
         hexes[:200],
-        [*hexes[200:300], "4111111111111111", "1234567890123", "12345678901234567890", "123456789012"],
+        [*hexes[200:300], "4111111111111111", "1234567890123", "12345678901234567890",
+         "123456789012"],
         [*hexes[300:400], "tel0123456789", "fax", "ABCDEF_0123"],
         [*hexes[400:450], "a-b", " padded ", "ä", None, ""],
         ["0" * 19, "0" * 12, "_" * 13],
@@ -588,7 +689,8 @@ def test_the_frame_read_is_the_callers_to_write_to(first, tmp_path):
     # rows, none skipped: the frame is not copied on the way out)
     path = tmp_path / "log.csv"
     other = "ams" if first == "fra" else "fra"
-    path.write_bytes(_body([f"2026-11-29T00:00:00Z,timeout,{first},s1", f"2026-11-29T00:01:00Z,success,{other},s2",
+    path.write_bytes(_body([f"2026-11-29T00:00:00Z,timeout,{first},s1",
+                            f"2026-11-29T00:01:00Z,success,{other},s2",
                             f"2026-11-29T00:02:00Z,success,{first},s3"]).encode())
     ev = read_events(path, by="region", session="session")
     ev.loc[1, "bucket"] = "timeout"
@@ -608,8 +710,15 @@ def test_the_plain_byte_count_takes_exactly_hex_digits_and_underscores():
         for at in (0, 5, 7, 12, 15):
             body = bytearray(b"a0F_" * 4)
             body[at] = value
-            got = _may_match(pa.Array.from_buffers(pa.large_string(), 4, [None, offsets, pa.py_buffer(bytes(body))]))
-            assert got.tolist() == [i == at // 4 and value not in allowed for i in range(4)], (value, at)
+            got = _may_match(
+                pa.Array.from_buffers(
+                    pa.large_string(), 4, [None, offsets, pa.py_buffer(bytes(body))]
+                )
+            )
+            assert got.tolist() == [i == at // 4 and value not in allowed for i in range(4)], (
+                value,
+                at,
+            )
 
 
 def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
@@ -617,7 +726,8 @@ def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
 
     column = _columns()["mixed chunked"]
     want = old_scan_column(column)
-    monkeypatch.setattr(columns, "PARALLEL_ROWS", 10)  # force the threaded path on this small column
+    # force the threaded path on this small column
+    monkeypatch.setattr(columns, "PARALLEL_ROWS", 10)
     assert pii_mod._scan_column(column) == want
     assert want[0]["e-mail address"] == 4  # hand-count: 3 plain + 1 padded
 
@@ -626,7 +736,8 @@ def test_a_large_chunked_column_is_scanned_on_threads_as_in_one(monkeypatch):
 # access logs: the previous reader (pd.to_datetime with %z), kept only here
 # ------------------------------------------------------------------------------------------
 _OLD_PATTERN = (r"^[^ ]+ [^ ]+ (?:[^ ]+|" + r'"(?:[^"\\]|\\.)*"' + r") \[(?P<time>[^\]]+)\] "
-                r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<status>[0-9]{3}) (?:[0-9]+|-)(?: .*)?[\r]?$')
+                r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<status>[0-9]{3}) (?:[0-9]+|-)(?: '
+                r'.*)?[\r]?$')
 
 
 def _old_parse_file(path: Path, on_error: str, notes: list[str]) -> Any:
@@ -638,31 +749,38 @@ def _old_parse_file(path: Path, on_error: str, notes: list[str]) -> Any:
     if cr_only(raw):
         raw = raw.replace(b"\r", b"\n")
         notes.append(CR_ONLY_NOTE)
-    lines = pc.split_pattern(pa.array([raw.decode("utf-8", errors="replace")], type=pa.large_string()), "\n").flatten()
+    lines = pc.split_pattern(pa.array([raw.decode("utf-8", errors="replace")],
+                                      type=pa.large_string()), "\n").flatten()
     number = np.arange(1, len(lines) + 1)
     blank = np.asarray(pc.match_substring_regex(lines, r"^\s*$"), dtype=bool)
     parts = pc.extract_regex(lines, _OLD_PATTERN)
     matched = np.asarray(parts.is_valid(), dtype=bool)
-    ts = pd.to_datetime(pd.Series(parts.field("time").to_pandas(), dtype="str"), format="%d/%b/%Y:%H:%M:%S %z",
+    ts = pd.to_datetime(pd.Series(parts.field("time").to_pandas(), dtype="str"),
+                        format="%d/%b/%Y:%H:%M:%S %z",
                         utc=True, errors="coerce")
-    status = pd.to_numeric(pd.Series(parts.field("status").to_pandas(), dtype="str"), errors="coerce")
-    good = matched & np.asarray(ts.notna(), dtype=bool) & np.asarray(status.between(100, 599), dtype=bool)
+    status = pd.to_numeric(pd.Series(parts.field("status").to_pandas(), dtype="str"),
+                           errors="coerce")
+    good = matched & np.asarray(ts.notna(), dtype=bool) & np.asarray(status.between(100, 599),
+                                                                     dtype=bool)
     bad = ~good & ~blank
     n_bad = int(bad.sum())
     shown = ", ".join(str(int(n)) for n in number[bad][:10])
     more = n_bad - min(n_bad, 10)
     listed = shown + (f" and {more} more" if more > 0 else "")
     if n_bad and on_error == "raise":
-        raise FileFormatError(f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line {listed}); "
+        raise FileFormatError(f"{file_name(path)}: {n_bad} line(s) not in common/combined log "
+                              f"format (line {listed}); "
                               "fix them or pass on_error='skip' to drop them.")
     if not good.any():
-        raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this an access log?")
+        raise FileFormatError(f"{file_name(path)}: no line in common/combined log format; is this "
+                              "an access log?")
     method = pd.Series(parts.field("method").to_pandas(), dtype="str")[good].str.upper()
     return (ts[good].reset_index(drop=True), status.to_numpy()[good].astype(np.int64),
             method.mask(method == "", "-").reset_index(drop=True), n_bad)
 
 
-def old_read_access_log(path: Any, *, ok: Any = None, outcomes: Any = None, by: Any = (), on_error: str = "raise") -> Any:
+def old_read_access_log(path: Any, *, ok: Any = None, outcomes: Any = None, by: Any = (),
+                        on_error: str = "raise") -> Any:
     keys = [by] if isinstance(by, str) else list(by or ())
     table = check_outcomes(outcomes)
     paths = expand_sources(path)
@@ -675,13 +793,18 @@ def old_read_access_log(path: Any, *, ok: Any = None, outcomes: Any = None, by: 
         distinct, inverse = np.unique(codes, return_inverse=True)
         flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
         kinds = np.where(distinct >= 500, "server_error",
-                         np.where((distinct >= 400) & (distinct < 500), "client_error", "other_error"))
+                         np.where((distinct >= 400) & (distinct < 500), "client_error",
+                                  "other_error"))
         meaning = np.where(flags, SUCCESS, kinds)
         counts = np.bincount(inverse, minlength=len(distinct))
         rule = "default: status < 500 is a success" if ok is None else "ok(status)"
-        rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct, meaning, counts, strict=True)),
+        rows = sorted((LabelReading(str(c), str(m), rule, int(n)) for c, m, n in zip(distinct,
+                                                                                     meaning,
+                                                                                     counts,
+                                                                                     strict=True)),
                       key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
-        reading = OutcomeReading(flags[inverse], pd.Categorical(np.asarray(meaning[inverse], dtype=object),
+        reading = OutcomeReading(flags[inverse], pd.Categorical(np.asarray(meaning[inverse],
+                                                                           dtype=object),
                                  dtype=bucket_dtype(set(meaning.tolist()) - {SUCCESS})),
                                  np.zeros(len(codes), dtype=bool), tuple(rows), "HTTP status")
     else:
@@ -703,12 +826,14 @@ def old_read_access_log(path: Any, *, ok: Any = None, outcomes: Any = None, by: 
     events["bucket"] = events["bucket"].cat.set_categories(
         list(bucket_dtype(set(events["bucket"].astype(str)) - {SUCCESS}).categories))
     first, last = time_span(ts_ns(events))
-    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),) if n_bad else ())
+    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),
+                                                         ) if n_bad else ())
     events.attrs["skipped_lines"] = n_bad
     events.attrs["how_read"] = HowRead(
         files=tuple((file_name(p), len(x[1]) + x[3]) for p, x in zip(paths, parsed, strict=True)),
         rows_read=len(codes) + n_bad, rows_kept=len(events), skipped=skipped, time_column="[time]",
-        time_reading="access-log times with UTC offsets (each line its own instant)", first=first, last=last,
+        time_reading="access-log times with UTC offsets (each line its own instant)", first=first,
+                                       last=last,
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
         notes=tuple(file_notes([file_name(p) for p in paths], per_file)))
     return events
@@ -723,10 +848,12 @@ def _log_lines(n: int, seed: int) -> list[str]:
     status = rng.choice([200, 201, 304, 404, 500, 503, 302], n)
     method = rng.choice(["GET", "POST", "put", ""], n)
     out = []
-    for ti, off, st, me in zip(t.tolist(), offsets.tolist(), status.tolist(), method.tolist(), strict=True):
+    for ti, off, st, me in zip(t.tolist(), offsets.tolist(), status.tolist(), method.tolist(),
+                               strict=True):
         local = pd.Timestamp(ti + off * 60 * 10**9)
         sign = "-" if off < 0 else "+"
-        out.append(f'192.0.2.{ti % 250} - - [{local.strftime("%d/%b/%Y:%H:%M:%S")} {sign}{abs(off) // 60:02d}'
+        out.append(f'192.0.2.{ti % 250} - - [{local.strftime("%d/%b/%Y:%H:%M:%S")} '
+                   f'{sign}{abs(off) // 60:02d}'
                    f'{abs(off) % 60:02d}] "{me} /p HTTP/1.1" {st} 12 "-" "agent"')
     return out
 
@@ -744,7 +871,8 @@ def _both_logs(monkeypatch: pytest.MonkeyPatch, source: Any, **kw: Any) -> tuple
 
 
 LOGS: dict[str, tuple[str, dict[str, Any]]] = {
-    "canonical": ("\n".join(_log_lines(3000, 1)) + "\n", {"by": ["method", "status", "status_class"]}),
+    "canonical": ("\n".join(_log_lines(3000, 1)) + "\n", {"by": ["method", "status",
+                                                                 "status_class"]}),
     "unsorted, no final line end": ("\n".join(_log_lines(500, 2)[::-1]), {"by": "method"}),
     "crlf and blank lines": ("\r\n".join(_log_lines(200, 3)) + "\r\n\r\n", {}),
     "odd time forms": ("\n".join([
@@ -762,7 +890,8 @@ LOGS: dict[str, tuple[str, dict[str, Any]]] = {
     "impossible times raise": ('192.0.2.1 - - [31/Feb/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n'
                                + "\n".join(_log_lines(20, 5)), {}),
     "outcomes mapping": ("\n".join(_log_lines(300, 6)) + "\n",
-                         {"outcomes": {"2xx": "success", "3xx": "success", "4xx": "skip", "5xx": "server_error"},
+                         {"outcomes": {"2xx": "success", "3xx": "success", "4xx": "skip",
+                                       "5xx": "server_error"},
                           "by": ["method", "status_class"]}),
     "ok function": ("\n".join(_log_lines(300, 7)) + "\n", {"ok": lambda s: s < 400}),
     "cr only": ("\r".join(_log_lines(50, 8)) + "\r", {}),
@@ -787,7 +916,8 @@ def test_access_logs_in_blocks_gzip_and_many_files_read_as_before(tmp_path, monk
     lines = _log_lines(4000, 9)
     (tmp_path / "a.log").write_text("\n".join(lines[:2500]) + "\n")
     (tmp_path / "b.log.gz").write_bytes(gzip.compress(("\n".join(lines[2500:]) + "\n").encode()))
-    monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 4096)  # many blocks: lines cut at block ends must not break
+    # many blocks: lines cut at block ends must not break
+    monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 4096)
     new, old = _both_logs(monkeypatch, tmp_path, by="method")
     _same(new, old)
     assert len(new) == 4000
@@ -797,9 +927,14 @@ def test_iso_times_over_threads_are_the_instants_of_one_pass(monkeypatch):
     import budgetlab._util.codes as columns
     from budgetlab.events._times import parse_time
 
-    texts = [f"2026-11-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00{['Z', '+01:00', '-05:30', '+05:45'][i % 4]}"
-             for i in range(3000)]
-    chunked = pa.chunked_array([pa.array(texts[:1000], pa.large_string()), pa.array(texts[1000:], pa.large_string())])
+    offsets = ["Z", "+01:00", "-05:30", "+05:45"]
+    texts = [
+        f"2026-11-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00{offsets[i % 4]}"
+        for i in range(3000)
+    ]
+    chunked = pa.chunked_array(
+        [pa.array(texts[:1000], pa.large_string()), pa.array(texts[1000:], pa.large_string())]
+    )
     column = pd.Series(pd.arrays.ArrowStringArray(chunked))
     monkeypatch.setattr(columns, "PARALLEL_ROWS", 10)
     want = pd.to_datetime(pd.Series(texts), format="ISO8601", utc=True).dt.as_unit("ns").array.asi8
@@ -814,12 +949,15 @@ def test_strptime_gives_the_instants_pandas_gives():
 
     times = [line.split("[")[1].split("]")[0] for line in _log_lines(5000, 10)]
     arrow = np.asarray(pc.strptime(pa.array(times), format=TIME_FORMAT, unit="ns").cast(pa.int64()))
-    want = pd.to_datetime(pd.Series(times), format=TIME_FORMAT, utc=True).dt.as_unit("ns").array.asi8
+    want = pd.to_datetime(pd.Series(times), format=TIME_FORMAT,
+                          utc=True).dt.as_unit("ns").array.asi8
     np.testing.assert_array_equal(arrow, want)
     # hand-computed: 13:55:36 at -05:30 is 19:25:36 UTC, at +05:45 08:10:36 UTC
-    got = pc.strptime(pa.array(["10/Oct/2026:13:55:36 -0530", "10/Oct/2026:13:55:36 +0545"]), format=TIME_FORMAT,
+    got = pc.strptime(pa.array(["10/Oct/2026:13:55:36 -0530", "10/Oct/2026:13:55:36 +0545"]),
+                      format=TIME_FORMAT,
                       unit="ns").cast(pa.int64()).to_pylist()
-    assert got == [pd.Timestamp("2026-10-10T19:25:36Z").value, pd.Timestamp("2026-10-10T08:10:36Z").value]
+    assert got == [pd.Timestamp("2026-10-10T19:25:36Z").value,
+                   pd.Timestamp("2026-10-10T08:10:36Z").value]
 
 
 def test_a_year_outside_pandas_range_is_a_malformed_line(tmp_path):
@@ -827,7 +965,8 @@ def test_a_year_outside_pandas_range_is_a_malformed_line(tmp_path):
     path = tmp_path / "access.log"
     path.write_text('192.0.2.8 - - [10/Oct/0001:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n'
                     '192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n')
-    with pytest.raises(FileFormatError, match=r"1 line\(s\) not in common/combined log format \(line 1\)"):
+    with pytest.raises(FileFormatError,
+                       match=r"1 line\(s\) not in common/combined log format \(line 1\)"):
         read_access_log(path)
     with pytest.warns(UserWarning, match="skipped 1 line"):
         assert len(read_access_log(path, on_error="skip")) == 1

@@ -17,7 +17,8 @@ from budgetlab import read_access_log, read_events
 
 ROWS = b"".join(b"2026-11-29T00:%02d:00Z,success\n" % i for i in range(50))
 CSV = b"ts,outcome\n" + ROWS
-LOG = "".join(f'192.0.2.8 - - [10/Oct/2026:13:{i:02d}:36 +0200] "GET / HTTP/1.1" 200 1\n' for i in range(50))
+LOG = "".join(f'192.0.2.8 - - [10/Oct/2026:13:{i:02d}:36 +0200] "GET / HTTP/1.1" 200 '
+              '1\n' for i in range(50))
 
 
 class _Bar:
@@ -52,12 +53,15 @@ def test_decompression_advances_by_compressed_bytes(tmp_path: Path, bars: list[_
     (tmp_path / "log.csv.gz").write_bytes(packed)
     assert len(read_events(tmp_path / "log.csv.gz")) == 1000
     (bar,) = bars
-    # hand-read: the bar's total is the compressed size, fully advanced, shown only from the threshold on
-    assert (bar.total, bar.done, bar.min_total) == (len(packed), len(packed), input_mod.PROGRESS_BYTES)
+    # hand-read: the bar's total is the compressed size, fully advanced, shown only from the
+    # threshold on
+    assert (bar.total, bar.done, bar.min_total) == (len(packed), len(packed),
+                                                    input_mod.PROGRESS_BYTES)
     assert bar.desc == "decompressing log.csv.gz"
 
 
-def test_an_access_log_advances_by_bytes_of_text(tmp_path: Path, bars: list[_Bar], monkeypatch) -> None:
+def test_an_access_log_advances_by_bytes_of_text(tmp_path: Path, bars: list[_Bar],
+                                                 monkeypatch) -> None:
     monkeypatch.setattr(lines_mod, "BLOCK_BYTES", 512)
     (tmp_path / "access.log").write_text(LOG)
     assert len(read_access_log(tmp_path / "access.log")) == 50
@@ -66,10 +70,12 @@ def test_an_access_log_advances_by_bytes_of_text(tmp_path: Path, bars: list[_Bar
     assert bar.done == bar.total  # each block's lines and their line ends
 
 
-def test_many_large_files_get_a_bar_per_file_and_small_ones_none(tmp_path: Path, monkeypatch) -> None:
+def test_many_large_files_get_a_bar_per_file_and_small_ones_none(tmp_path: Path,
+                                                                 monkeypatch) -> None:
     seen: list[Any] = []
 
-    def progress(items: Any, *, desc: str | None = None, enabled: bool | None = None, total: Any = None) -> Any:
+    def progress(items: Any, *, desc: str | None = None, enabled: bool | None = None,
+                 total: Any = None) -> Any:
         seen.append((desc, enabled))
         return iter(items)
 
@@ -80,4 +86,5 @@ def test_many_large_files_get_a_bar_per_file_and_small_ones_none(tmp_path: Path,
     assert seen == []  # 3 small files: no bar (the progress wrapper is not even entered)
     monkeypatch.setattr(sources_mod, "PROGRESS_BYTES", 1)
     read_events(tmp_path)
-    assert seen[-1] == ("reading 3 files", None)  # shown on a terminal (progress decides), silent elsewhere
+    # shown on a terminal (progress decides), silent elsewhere
+    assert seen[-1] == ("reading 3 files", None)

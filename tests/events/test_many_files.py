@@ -28,8 +28,12 @@ NON_FINAL = {"pending": "skip", "running": "skip", "cancelled": "skip"}
 
 def write_days(folder: Path) -> None:
     folder.mkdir()
-    (folder / "2026-01-02.csv").write_text("ts,outcome\n2026-01-02T00:00:00Z,ok\n2026-01-01T12:00:00Z,failed\n")
-    (folder / "2026-01-01.csv").write_text("ts,outcome\n2026-01-01T12:00:00Z,ok\n2026-01-01T00:00:00Z,ok\n")
+    (folder / "2026-01-02.csv").write_text(
+        "ts,outcome\n2026-01-02T00:00:00Z,ok\n2026-01-01T12:00:00Z,failed\n"
+    )
+    (folder / "2026-01-01.csv").write_text(
+        "ts,outcome\n2026-01-01T12:00:00Z,ok\n2026-01-01T00:00:00Z,ok\n"
+    )
     (folder / "_SUCCESS").write_text("")
 
 
@@ -37,13 +41,15 @@ def test_folder_glob_and_list_read_as_one_table_in_stable_order(tmp_path):
     days = tmp_path / "days"
     write_days(days)
     by_folder = read_events(days)
-    # files in name order (01 then 02); the 12:00 tie keeps file order: 01's 'ok' before 02's 'failed'
+    # files in name order (01 then 02); the 12:00 tie keeps file order: 01's 'ok' before 02's
+    # 'failed'
     assert by_folder["ts"].dt.strftime("%d %H").tolist() == ["01 00", "01 12", "01 12", "02 00"]
     assert by_folder["ok"].tolist() == [True, True, False, True]
     assert by_folder.attrs["how_read"].files == (("2026-01-01.csv", 2), ("2026-01-02.csv", 2))
     by_glob = read_events(days / "*.csv")
     pd.testing.assert_frame_equal(by_glob, by_folder)
-    listed = read_events([days / "2026-01-02.csv", days / "2026-01-01.csv"])  # a list keeps its order
+    # a list keeps its order
+    listed = read_events([days / "2026-01-02.csv", days / "2026-01-01.csv"])
     assert listed["ok"].tolist() == [True, False, True, True]  # the tie: 02's 'failed' first now
 
 
@@ -58,8 +64,10 @@ def test_one_schema_across_files_and_the_bad_row_named_by_file(tmp_path):
     c.write_text("time,outcome\n2026-01-01T00:00:00Z,ok\n")
     with pytest.raises(SchemaError, match="c.csv has no column 'ts'"):
         read_events([a, c])
-    pq.write_table(pa.table({"ts": pa.array([1_780_000_000], pa.int64()), "outcome": ["ok"]}), tmp_path / "d.parquet")
-    with pytest.raises(SchemaError, match="column 'ts' holds text in a.csv but numbers in d.parquet"):
+    pq.write_table(pa.table({"ts": pa.array([1_780_000_000], pa.int64()), "outcome": ["ok"]}),
+                   tmp_path / "d.parquet")
+    with pytest.raises(SchemaError,
+                       match="column 'ts' holds text in a.csv but numbers in d.parquet"):
         read_events([a, tmp_path / "d.parquet"], epoch="s")
     with pytest.raises(InputError, match="given twice"):
         read_events([a, a])
@@ -72,12 +80,17 @@ def test_rotated_access_logs_in_a_folder_gzip_by_content(tmp_path):
     logs.mkdir()
     line = '192.0.2.{h} - - [10/Oct/2026:13:55:{s:02d} +0200] "GET / HTTP/1.1" {st} 12\n'
     (logs / "access.log").write_text(line.format(h=1, s=3, st=200) + line.format(h=2, s=4, st=503))
-    (logs / "access.log.1").write_bytes(gzip.compress(line.format(h=3, s=1, st=404).encode()))  # gzip, no .gz
+    # gzip, no .gz
+    (logs / "access.log.1").write_bytes(gzip.compress(line.format(h=3, s=1, st=404).encode()))
     (logs / "access.log.2.gz").write_bytes(gzip.compress(line.format(h=4, s=2, st=200).encode()))
     ev = read_access_log(logs, outcomes={"2xx": "success", "4xx": "skip", "5xx": "server_error"})
     assert ev["ts"].dt.second.tolist() == [2, 3, 4] and ev["ok"].tolist() == [True, True, False]
     how = ev.attrs["how_read"]
-    assert how.rows_read == 4 and how.rows_kept == 3 and dict(how.skipped) == {"status '404' -> skip": 1}
+    assert (
+        how.rows_read == 4
+        and how.rows_kept == 3
+        and dict(how.skipped) == {"status '404' -> skip": 1}
+    )
     (logs / "access.log.3").write_text("garbage\n")
     with pytest.raises(Exception, match="access.log.3: 1 line"):
         read_access_log(logs)
@@ -93,7 +106,8 @@ def test_slow_above_counts_slow_successes_as_failures():
     assert ev["bucket"].astype(str).tolist() == ["success", "success", "slow", "failure", "success"]
     assert ev["ok"].tolist() == [True, True, False, False, True]
     assert ev.attrs["how_read"].slow_rows == 1 and ev.attrs["how_read"].slow_above == "2s"
-    text = read_events(raw.assign(ms=["1.999s", "2s", "2001ms", "9s", "150ms"]), duration="ms", slow_above="2s")
+    text = read_events(raw.assign(ms=["1.999s", "2s", "2001ms", "9s", "150ms"]), duration="ms",
+                       slow_above="2s")
     assert text["bucket"].astype(str).tolist() == ev["bucket"].astype(str).tolist()
 
 
@@ -113,16 +127,20 @@ def test_latency_options_are_checked():
 def test_job_status_log_against_its_hand_count():
     with pytest.raises(Exception) as info:
         read_events(JOBS, time="finished_at", outcome="state")
-    assert "'pending': '?'" in str(info.value) and "'running': '?'" in str(info.value)  # named, never guessed
+    # named, never guessed
+    assert "'pending': '?'" in str(info.value) and "'running': '?'" in str(info.value)
     ev = read_events(JOBS, time="finished_at", outcome="state", outcomes={
         "succeeded": "success", "failed": "failure", "timed out": "timeout", **NON_FINAL})
     assert len(ev) == 180 and int(ev["ok"].sum()) == 160
-    assert ev["ts"].iloc[0] == pd.Timestamp("2026-11-28T23:00:00Z")  # GMT+0100 read with the ISO sign
+    # GMT+0100 read with the ISO sign
+    assert ev["ts"].iloc[0] == pd.Timestamp("2026-11-28T23:00:00Z")
     assert ev["ts"].iloc[-1] == pd.Timestamp("2026-11-29T08:57:00Z")
     how = ev.attrs["how_read"]
-    assert {x.label: x.rows for x in how.labels} == {"succeeded": 160, "failed": 12, "timed_out": 8, "pending": 9,
+    assert {x.label: x.rows for x in how.labels} == {"succeeded": 160, "failed": 12, "timed_out": 8,
+                                                     "pending": 9,
                                                      "running": 6, "cancelled": 5}
-    slow = read_events(JOBS, time="finished_at", outcome="state", duration="duration_ms", duration_unit="ms",
+    slow = read_events(JOBS, time="finished_at", outcome="state", duration="duration_ms",
+                       duration_unit="ms",
                        slow_above="2s", outcomes={"succeeded": "success", "failed": "failure",
                                                   "timed_out": "timeout", **NON_FINAL})
     assert int(slow["ok"].sum()) == 113 and int((slow["bucket"] == "slow").sum()) == 47

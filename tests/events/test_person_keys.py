@@ -15,23 +15,27 @@ from budgetlab.errors import ConfigError, PersonalDataError
 
 SSH = Path(__file__).parents[1] / "fixtures" / "loghub" / "openssh_300.log"
 # the sshd preset's pattern with the login name as a group
-USER_PATTERN = (r"^(?P<ts>[A-Z][a-z]{2} [ 0-9]?[0-9] [0-9:]{8}) \S+ sshd\[[0-9]+\]: (?P<outcome>Accepted|Failed) "
+USER_PATTERN = (r"^(?P<ts>[A-Z][a-z]{2} [ 0-9]?[0-9] [0-9:]{8}) \S+ sshd\[[0-9]+\]: "
+                r"(?P<outcome>Accepted|Failed) "
                 r"\S+ for (?:invalid user )?(?P<user>\S+) from")
 LOGINS = ["fztu", "root", "admin", "root"]
 
 
 def frame(key: str) -> pd.DataFrame:
-    return pd.DataFrame({"ts": [f"2026-11-29T00:0{i}:00Z" for i in range(4)], "outcome": ["success"] * 4,
+    return pd.DataFrame({"ts": [f"2026-11-29T00:0{i}:00Z" for i in range(4)],
+                         "outcome": ["success"] * 4,
                          key: LOGINS})
 
 
-@pytest.mark.parametrize("key", ["user", "username", "login", "account_id", "customerName", "client",
+@pytest.mark.parametrize("key", ["user", "username", "login", "account_id", "customerName",
+                                 "client",
                                  "e_mail", "first_name", "Benutzer", "логин"])
 def test_person_named_keys_are_refused_without_showing_values(key):
     with pytest.raises(PersonalDataError) as info:
         read_events(frame(key), by=key)
     text = str(info.value)
-    assert "named like personal data" in text and f"not_personal=[{key!r}]" in text and "pii='hash'" in text
+    assert ("named like personal "
+            "data") in text and f"not_personal=[{key!r}]" in text and "pii='hash'" in text
     assert not any(v in text for v in LOGINS)
 
 
@@ -54,7 +58,8 @@ def test_ordinary_keys_are_not_flagged_by_name():
 
 
 def test_login_names_of_an_ssh_log_never_reach_the_output(tmp_path, capsys):
-    argv = ["replay", str(SSH), "--pattern", USER_PATTERN, "--time-format", "%b %d %H:%M:%S", "--year", "2015",
+    argv = ["replay", str(SSH), "--pattern", USER_PATTERN, "--time-format", "%b %d %H:%M:%S",
+            "--year", "2015",
             "--outcomes", "accepted=success,failed=failure", "--by", "user", "--window", "1h",
             "--out", str(tmp_path / "t.csv")]
     assert main(argv) == 2
@@ -68,7 +73,9 @@ def test_login_names_of_an_ssh_log_never_reach_the_output(tmp_path, capsys):
 
 def test_a_headerless_file_never_echoes_its_first_row(tmp_path, capsys):
     path = tmp_path / "auth.csv"
-    path.write_text("2026-11-29T02:00:00Z,success,fztu,LabSZ\n2026-11-29T02:01:00Z,failure,root,LabSZ\n")
+    path.write_text(
+        "2026-11-29T02:00:00Z,success,fztu,LabSZ\n2026-11-29T02:01:00Z,failure,root,LabSZ\n"
+    )
     with pytest.raises(Exception) as info:
         read_events(path, by="host")
     text = str(info.value)

@@ -46,7 +46,8 @@ IPV4_ANYWHERE = re.compile(r"(?<![0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])")
         ("+7 (916) 123-45-67", "phone number"),
         ("+49 30 1234567", "phone number"),
         ("8-916-123-45-67", "phone number"),
-        ("+79161234567", "phone number"),  # issue 14: bare digits are ids; a + or separators make a phone
+        # issue 14: bare digits are ids; a + or separators make a phone
+        ("+79161234567", "phone number"),
         ("4111 1111 1111 1111", "payment-card number"),  # the Visa test number (Luhn-valid)
         ("5500-0000-0000-0004", "payment-card number"),  # a Mastercard test number
         ("378282246310005", "payment-card number"),  # an Amex test number (15 digits)
@@ -62,7 +63,8 @@ def test_each_kind_is_found(value, kind):
     [
         ["recaptcha_v2", "turnstile", "image", "fra", "ams"],  # the domain's keys
         ["6LcR_xUUAAAAAJ9aRk4Gn7XP2-hw0CJUc4ZPxpXe", "0x4AAAAAAADnPIDROrmt1Wwj"],  # sitekeys
-        ["2026-11-29T03:47:00Z", "2026-11-29 03:47:00+01:00", "2026/11/29", "10:05:03", "03:47"],  # times
+        # times
+        ["2026-11-29T03:47:00Z", "2026-11-29 03:47:00+01:00", "2026/11/29", "10:05:03", "03:47"],
         ["Chrome/32.0.1700.77", "1.2.3", "v2.10.1"],  # versions
         ["12345678.5", "0.95", "-3.25"],  # decimals
         ["4111111111111112", "1234 5678 9012 3456"],  # card-shaped but not Luhn-valid
@@ -87,13 +89,16 @@ def test_random_hex_and_digit_ids_are_not_flagged():
 
 
 def test_numeric_columns_are_checked_for_card_numbers_only():
-    assert scan_personal_data(pd.Series([4111111111111111, 4111111111111111])) == {"payment-card number": 2}
-    assert scan_personal_data(pd.Series([79161234567, 120, 80])) == {}  # a number column of bytes, ms, ...
+    assert scan_personal_data(pd.Series([4111111111111111,
+                                         4111111111111111])) == {"payment-card number": 2}
+    # a number column of bytes, ms, ...
+    assert scan_personal_data(pd.Series([79161234567, 120, 80])) == {}
     assert scan_personal_data(pd.Series([1.5, 2.5])) == {}
 
 
 def test_categorical_columns_are_scanned_by_their_used_categories():
-    col = pd.Series(pd.Categorical(["a@b.org", "fra", "a@b.org"], categories=["fra", "a@b.org", "c@d.org"]))
+    col = pd.Series(pd.Categorical(["a@b.org", "fra", "a@b.org"], categories=["fra", "a@b.org",
+                                                                              "c@d.org"]))
     assert scan_personal_data(col) == {"e-mail address": 2}
 
 
@@ -108,7 +113,12 @@ def test_error_names_column_kind_and_count_never_values():
     with pytest.raises(PersonalDataError) as info:
         read_events(frame_with(emails), by=["region", "contact"])
     text = str(info.value) + repr(info.value)
-    assert "'contact'" in text and "e-mail address" in text and "3 row(s)" in text and "2 distinct" in text
+    assert (
+        "'contact'" in text
+        and "e-mail address" in text
+        and "3 row(s)" in text
+        and "2 distinct" in text
+    )
     assert "example.ru" not in text and "anna" not in text
 
 
@@ -171,7 +181,8 @@ def siphash24(key: bytes, msg: bytes) -> int:
     """SipHash-2-4, written from Aumasson & Bernstein, "SipHash: a fast short-input PRF" (2012)."""
     mask = 2**64 - 1
     k0, k1 = struct.unpack("<QQ", key)
-    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D, k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D, k0 ^ 0x6C7967656E657261,
+         k1 ^ 0x7465646279746573]
 
     def rotl(x, b):
         return ((x << b) | (x >> (64 - b))) & mask
@@ -216,7 +227,9 @@ def test_reference_siphash_matches_the_paper():
 def test_hash_values_is_keyed_siphash_of_the_utf8_value():
     salt = "pepper"
     # documented in budgetlab.pii: key = SHA-256("budgetlab.pii/v1\0" + salt)[:16], 7 bits per byte
-    key = bytes(b & 0x7F for b in hashlib.sha256(b"budgetlab.pii/v1\x00" + salt.encode()).digest()[:16])
+    key = bytes(
+        b & 0x7F for b in hashlib.sha256(b"budgetlab.pii/v1\x00" + salt.encode()).digest()[:16]
+    )
     values = ["83.149.9.216", "s-1", "Köln", "a" * 40]
     got = hash_values(pd.Series(values * 2 + [None]), salt)
 
@@ -233,7 +246,9 @@ def test_hash_values_is_keyed_siphash_of_the_utf8_value():
     assert got.iloc[4:8].tolist() == want  # the many-distinct path and the factorized path agree
     assert got.isna().tolist() == [False] * 8 + [True]
     ids = pd.Series([f"id{i}" for i in range(30_000)])  # mostly distinct: hashed row by row
-    assert hash_values(ids, salt).iloc[:4].tolist() == [f"{mix(siphash24(key, v.encode())):016x}" for v in ids[:4]]
+    assert hash_values(ids, salt).iloc[:4].tolist() == [
+        f"{mix(siphash24(key, v.encode())):016x}" for v in ids[:4]
+    ]
 
 
 # the real access log ------------------------------------------------------------------------------
@@ -260,7 +275,8 @@ def test_the_access_log_ips_are_refused_by_column_kind_and_count(apache_frame):
     with pytest.raises(PersonalDataError) as info:
         read_events(apache_frame, time="time", ok="ok", by="client_ip")
     text = str(info.value)
-    assert "'client_ip'" in text and "10000 row(s) like an IPv4 address (1753 distinct values)" in text
+    assert "'client_ip'" in text and ("10000 row(s) like an IPv4 address (1753 distinct "
+                                      "values)") in text
     assert not IPV4_ANYWHERE.search(text)
 
 
@@ -276,7 +292,9 @@ def test_the_access_log_loads_without_ips_when_dropped_or_hashed(apache_frame):
     assert not IPV4_ANYWHERE.search(text) and not ips & set(hashed["client_ip"].astype(str))
     assert hashed["client_ip"].nunique() == 1753  # one hash per address: still joinable
     # the CLF times were parsed exactly (oracle: datetime.strptime per line), then sorted stably
-    want = sorted(int(datetime.strptime(t, "%d/%b/%Y:%H:%M:%S %z").timestamp()) * 10**9 for t in apache_frame["time"])
+    want = sorted(int(datetime.strptime(t,
+                                        "%d/%b/%Y:%H:%M:%S "
+                                        "%z").timestamp()) * 10**9 for t in apache_frame["time"])
     assert hashed["ts"].array.asi8.tolist() == want
     assert int((~hashed["ok"]).sum()) == 3  # the README: three 500 responses
 
@@ -285,10 +303,15 @@ def test_the_access_log_through_the_cli(apache_frame, tmp_path, capsys):
     path = tmp_path / "access.csv"
     apache_frame.to_csv(path, index=False)
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    base = ["replay", str(path), "--time", "time", "--ok", "ok", "--by", "client_ip", "--window", "1h"]
+    base = ["replay", str(path), "--time", "time", "--ok", "ok", "--by", "client_ip", "--window",
+            "1h"]
     assert main(base) == 2
     captured = capsys.readouterr()
-    assert captured.err.count("\n") == 1 and "'client_ip'" in captured.err and "IPv4 address" in captured.err
+    assert (
+        captured.err.count("\n") == 1
+        and "'client_ip'" in captured.err
+        and "IPv4 address" in captured.err
+    )
     assert "10000 row(s)" in captured.err
     assert not IPV4_ANYWHERE.search(captured.out + captured.err)
     out = tmp_path / "tr.csv"
@@ -302,10 +325,12 @@ def test_the_access_log_through_the_cli(apache_frame, tmp_path, capsys):
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
 
-# the guard API every path calls (issue 15): looks_personal, shown, guard_values ---------------------
+# the guard API every path calls (issue 15): looks_personal, shown, guard_values
+# ---------------------
 from budgetlab.privacy import guard_values, looks_personal, scan_text, shown  # noqa: E402
 
-PERSONAL = ["иван@почта.рф", '"john doe"@example.org', "(495) 123-45-67", "tel:+79161234567", "sess-2001:db8::1",
+PERSONAL = ["иван@почта.рф", '"john doe"@example.org', "(495) 123-45-67", "tel:+79161234567",
+            "sess-2001:db8::1",
             "client=192.0.2.7;", "4111 1111 1111 1111"]
 
 
@@ -332,9 +357,12 @@ def test_guard_values_counts_per_kind_and_never_shows():
     with pytest.raises(PersonalDataError) as info:
         guard_values(values, what="the 'group' column of rec.csv")
     text = str(info.value)
-    # oracle: the corpus labels above, counted by hand (a value is counted once; an e-mail twice listed)
-    assert text.startswith("the 'group' column of rec.csv: 8 of 9 value(s) look like personal data (")
-    assert ("3 like an e-mail address, 1 like an IPv4 address, 1 like an IPv6 address, 2 like a phone number, "
+    # oracle: the corpus labels above, counted by hand (a value is counted once; an e-mail twice
+    # listed)
+    assert text.startswith("the 'group' column of rec.csv: 8 of 9 value(s) look like personal data "
+                           "(")
+    assert ("3 like an e-mail address, 1 like an IPv4 address, 1 like an IPv6 address, 2 like a "
+            "phone number, "
             "1 like a payment-card number") in text
     assert "\n" not in text
     for value in PERSONAL:
@@ -349,8 +377,10 @@ def test_scan_text_accepts_lists_arrays_series_and_missing_values():
     for given in (values, np.asarray(values, dtype=object), pd.Series(values, dtype="str"),
                   pd.Series(values, dtype="string[pyarrow]")):
         found = scan_text(given)
-        assert {k: m.tolist() for k, m in found.items()} == {"e-mail address": [True, False, False, False],
-                                                             "phone number": [False, False, False, True]}
+        assert {k: m.tolist() for k, m in found.items()} == {"e-mail address": [True, False, False,
+                                                                                False],
+                                                             "phone number": [False, False, False,
+                                                                              True]}
     assert scan_text([]) == {} and scan_text(np.asarray([], dtype=object)) == {}
     assert scan_text(["", ""]) == {}
 
@@ -362,11 +392,15 @@ def test_card_numbers_are_luhn_checked_like_the_standard():
                    for i, c in enumerate(reversed(d))) % 10 == 0
 
     rng = np.random.default_rng(7)
-    values = ["4" + "".join(map(str, rng.integers(0, 10, int(w) - 1))) for w in rng.integers(13, 20, 3000)]
-    masks = scan_text([f"card {v[:4]} {v[4:8]} {v[8:12]} {v[12:]}" if len(v) == 16 else v for v in values])
+    values = ["4" + "".join(map(str, rng.integers(0, 10, int(w) - 1))) for w in rng.integers(13, 20,
+                                                                                             3000)]
+    masks = scan_text([f"card {v[:4]} {v[4:8]} {v[8:12]} "
+                       f"{v[12:]}" if len(v) == 16 else v for v in values])
     got = masks.get("payment-card number", np.zeros(len(values), bool))
-    # a lone value per row is judged alone: scan each bare value by itself would use the column rule,
-    # so compare only the 16-digit values written in text (always judged one by one) and the column share
+    # a lone value per row is judged alone: scan each bare value by itself would use the column
+    # rule,
+    # so compare only the 16-digit values written in text (always judged one by one) and the column
+    # share
     want = np.array([luhn(v) for v in values])
     sixteen = np.array([len(v) == 16 for v in values])
     assert (got[sixteen] == want[sixteen]).all()
@@ -375,7 +409,8 @@ def test_card_numbers_are_luhn_checked_like_the_standard():
 
 def test_a_lone_all_digit_id_in_a_column_of_hex_ids_is_not_a_card():
     # 4111111111111111 is Luhn-valid; among 200 hexadecimal ids it is one more id (the column rule),
-    # through the loader's path (prefilter, distinct values) as through scan_text on the whole column
+    # through the loader's path (prefilter, distinct values) as through scan_text on the whole
+    # column
     rng = np.random.default_rng(3)
     ids = [f"{int(v):016x}" for v in rng.integers(2**60, 2**63 - 1, 200)]
     ids = [i if any(c in "abcdef" for c in i) else "a" + i[1:] for i in ids] + ["4111111111111111"]
@@ -389,6 +424,7 @@ def test_values_with_lone_surrogates_are_still_scanned():
     # character is read as "?" and the rest of the value is still checked (it used to crash)
     value = "ivan\udc80@example.org"
     assert "e-mail address" in scan_text([value])
-    assert scan_personal_data(pd.Series([value, "fra", None], dtype=object)) == {"e-mail address": 1}
+    assert scan_personal_data(pd.Series([value, "fra", None],
+                                        dtype=object)) == {"e-mail address": 1}
     assert "ivan" not in shown(value)
     assert shown("x\udcff") == repr("x\udcff")

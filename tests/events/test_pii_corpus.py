@@ -58,8 +58,12 @@ def test_the_corpus_is_large_enough_and_labelled_right():
     for name in CLASSES:
         assert len(read(name)) >= 40, name
     assert len(read("opaque_ids.txt")) >= 200
-    assert all(has_ip(v, 4) for v in read("ipv4.txt")), [v for v in read("ipv4.txt") if not has_ip(v, 4)]
-    assert all(has_ip(v, 6) for v in read("ipv6.txt")), [v for v in read("ipv6.txt") if not has_ip(v, 6)]
+    assert all(has_ip(v,
+                      4) for v in read("ipv4.txt")), [v for v in read("ipv4.txt") if not has_ip(v,
+                                                                                                4)]
+    assert all(has_ip(v,
+                      6) for v in read("ipv6.txt")), [v for v in read("ipv6.txt") if not has_ip(v,
+                                                                                                6)]
     for value in read("cards.txt"):
         groups = re.findall(r"[0-9][0-9 -]{11,}[0-9]", value)
         digits = re.sub(r"[^0-9]", "", groups[0])
@@ -74,7 +78,8 @@ def test_the_corpus_is_large_enough_and_labelled_right():
 
 
 def recall(values: list[str], kind: str) -> tuple[float, float, list[str]]:
-    """(per value, as one column, values missed): a value counts when its own scan finds ``kind``."""
+    """(per value, as one column, values missed): a value counts when its own scan finds
+    ``kind``."""
     missed = [v for v in values if not bool(scan_text([v]).get(kind, np.zeros(1, bool))[0])]
     column = scan_text(np.asarray(values, dtype=object)).get(kind, np.zeros(len(values), bool))
     return 1 - len(missed) / len(values), float(column.mean()), missed
@@ -87,12 +92,15 @@ def test_recall_is_100_percent_on_every_class():
         values = read(name)
         per_value, as_column, missed[kind] = recall(values, kind)
         figures[kind] = (len(values), per_value, as_column)
-        # the loader's guard counts rows of a declared column (distinct values, prefilter, categories)
-        assert scan_personal_data(pd.Series(values * 2, dtype="str")).get(kind) == 2 * len(values), kind
+        # the loader's guard counts rows of a declared column (distinct values, prefilter,
+        # categories)
+        assert scan_personal_data(pd.Series(values * 2,
+                                            dtype="str")).get(kind) == 2 * len(values), kind
         assert all(looks_personal(v) for v in values), kind
     print("\nrecall (values, per value, as a column):", figures)
     # measured and required: every class 100 % both ways
-    assert {k: f[1:] for k, f in figures.items()} == {k: (1.0, 1.0) for k in CLASSES.values()}, missed
+    assert {k: f[1:] for k, f in figures.items()} == {k: (1.0,
+                                                          1.0) for k in CLASSES.values()}, missed
 
 
 def test_precision_is_100_percent_on_opaque_ids():
@@ -117,6 +125,7 @@ def test_the_issue_examples_one_by_one(value, kind):
     assert kind in scan_text([value])
 
 
-@pytest.mark.parametrize("value", ["4829301746521", "7730018849201553", "12345678", "20261130", "1780000000123"])
+@pytest.mark.parametrize("value", ["4829301746521", "7730018849201553", "12345678", "20261130",
+                                   "1780000000123"])
 def test_a_bare_run_of_digits_is_never_a_phone_number(value):
     assert "phone number" not in scan_text([value])

@@ -45,7 +45,8 @@ ROWS = [
 # sorted stably by time: row 2 (02:00), row 4 (02:00, later in the file), row 3, row 1
 WANT_TS = utc("2026-11-29 02:00", "2026-11-29 02:00", "2026-11-29 02:30:00.250", "2026-11-29 02:47")
 WANT_OK = [False, False, False, True]
-WANT_BUCKET = ["timeout", "failure", "solve_error", "success"]  # issue 14: 'error' is a generic failure
+# issue 14: 'error' is a generic failure
+WANT_BUCKET = ["timeout", "failure", "solve_error", "success"]
 WANT_REGION = ["ams", "ams", "fra", "fra"]
 
 
@@ -60,7 +61,8 @@ def check_small(ev):
     assert ev["ok"].tolist() == WANT_OK
     assert ev["bucket"].astype(str).tolist() == WANT_BUCKET
     assert ev["region"].astype(str).tolist() == WANT_REGION
-    assert list(ev.columns) == ["ts", "ok", "bucket", "region", "captcha_type"]  # only declared columns
+    # only declared columns
+    assert list(ev.columns) == ["ts", "ok", "bucket", "region", "captcha_type"]
     assert str(ev["ts"].dtype) == "datetime64[ns, UTC]"
     assert ev["ok"].dtype == bool
     assert isinstance(ev["bucket"].dtype, pd.CategoricalDtype) and ev["bucket"].dtype.ordered
@@ -89,7 +91,8 @@ def write(frame, path):
     return path
 
 
-@pytest.mark.parametrize("name", ["log.csv", "log.tsv", "log.parquet", "log.jsonl", "log.json", "log.csv.gz",
+@pytest.mark.parametrize("name", ["log.csv", "log.tsv", "log.parquet", "log.jsonl", "log.json",
+                                  "log.csv.gz",
                                   "log.tsv.gz", "log.jsonl.gz", "log.ndjson"])
 def test_every_format_gives_the_same_table(tmp_path, name):
     path = write(raw_frame(), tmp_path / name) if not name.endswith(".ndjson") else \
@@ -123,7 +126,8 @@ def test_file_format_option_and_bom_and_crlf(tmp_path):
 
 def test_quoted_fields_with_separators_and_newlines(tmp_path):
     path = tmp_path / "q.csv"
-    path.write_text('ts,outcome,note\n2026-01-01T00:00:00Z,success,"a, b\nc"\n2026-01-01T00:00:01Z,timeout,"x ""y"""\n')
+    path.write_text('ts,outcome,note\n2026-01-01T00:00:00Z,success,"a, '
+                    'b\nc"\n2026-01-01T00:00:01Z,timeout,"x ""y"""\n')
     ev = read_events(path, keep=["note"])
     assert ev["note"].tolist() == ["a, b\nc", 'x "y"']
     assert ev["ok"].tolist() == [True, False]
@@ -144,7 +148,8 @@ def test_other_encoding(tmp_path):
         (["2026-11-29T03:47:00Z", "2026-11-29T03:47:00+01:00", "2026-11-29T03:47:00-05:30"], {},
          ["2026-11-29 03:47", "2026-11-29 02:47", "2026-11-29 09:17"]),
         # compact and hour-only offsets
-        (["2026-11-29T03:47:00+0100", "2026-11-29T03:47:00+01"], {}, ["2026-11-29 02:47", "2026-11-29 02:47"]),
+        (["2026-11-29T03:47:00+0100", "2026-11-29T03:47:00+01"], {}, ["2026-11-29 02:47",
+                                                                      "2026-11-29 02:47"]),
         # a Europe/Berlin log across the end of DST (25 Oct 2026, 03:00 CEST -> 02:00 CET):
         # the offsets change from +02:00 to +01:00 and the wall clock repeats 02:xx
         (["2026-10-25T01:30:00+02:00", "2026-10-25T02:30:00+02:00", "2026-10-25T02:30:00+01:00",
@@ -162,17 +167,22 @@ def test_other_encoding(tmp_path):
         # nanoseconds are kept exactly
         (["2026-11-29T03:47:00.123456789Z"], {}, ["2026-11-29 03:47:00.123456789"]),
         # a trailing UTC / GMT
-        (["2026-11-29 03:47:00 UTC", "2026-11-29 03:48:00 GMT"], {}, ["2026-11-29 03:47", "2026-11-29 03:48"]),
+        (["2026-11-29 03:47:00 UTC", "2026-11-29 03:48:00 GMT"], {}, ["2026-11-29 03:47",
+                                                                      "2026-11-29 03:48"]),
         # Apache/CLF and RFC 2822 (with a month name, so day and month are not ambiguous)
-        (["17/May/2015:10:05:03 +0000", "17/May/2015:12:05:03 +0200"], {}, ["2015-05-17 10:05:03"] * 2),
+        (["17/May/2015:10:05:03 +0000", "17/May/2015:12:05:03 +0200"], {},
+         ["2015-05-17 10:05:03"] * 2),
         (["Sun, 29 Nov 2026 03:47:00 +0100"], {}, ["2026-11-29 02:47"]),
         # epoch seconds and milliseconds as text (1_780_000_000 s = 2026-05-28 20:26:40 UTC)
-        (["1780000000", "1780000001"], {"epoch": "s"}, ["2026-05-28 20:26:40", "2026-05-28 20:26:41"]),
+        (["1780000000", "1780000001"], {"epoch": "s"}, ["2026-05-28 20:26:40",
+                                                        "2026-05-28 20:26:41"]),
         (["1780000000500"], {"epoch": "ms"}, ["2026-05-28 20:26:40.500"]),
         (["1780000000.25"], {"epoch": "s"}, ["2026-05-28 20:26:40.250"]),
         # decimal text is converted exactly (0.1 s is not a binary float; no rounding to 0.0999...)
-        # (issue 14: an epoch before 2000 is refused as a likely wrong unit, so no negative epoch here)
-        (["1780000000.1", "1780000000.7"], {"epoch": "s"}, ["2026-05-28 20:26:40.100", "2026-05-28 20:26:40.700"]),
+        # (issue 14: an epoch before 2000 is refused as a likely wrong unit, so no negative epoch
+        # here)
+        (["1780000000.1", "1780000000.7"], {"epoch": "s"}, ["2026-05-28 20:26:40.100",
+                                                            "2026-05-28 20:26:40.700"]),
         # the extremes pandas can hold (ns since 1970 fit int64)
         (["1677-09-21T00:12:43.145224193Z", "2262-04-11T23:47:16.854775807Z"], {},
          ["1677-09-21 00:12:43.145224193", "2262-04-11 23:47:16.854775807"]),
@@ -211,8 +221,10 @@ def test_datetime_columns():
     berlin = naive.dt.tz_localize("Europe/Berlin")
     assert ns(read_events(raw.assign(ts=berlin))) == utc("2026-01-15 11:00", "2026-07-01 10:00")
     ms = pd.Series(pd.to_datetime(["2026-07-01 12:00:00.123"], utc=True)).dt.as_unit("ms")
-    assert ns(read_events(pd.DataFrame({"ts": ms, "outcome": "ok"}))) == utc("2026-07-01 12:00:00.123")
-    arrow = pd.Series(pd.array([pd.Timestamp("2026-07-01 12:00", tz="UTC")], dtype=pd.ArrowDtype(pa.timestamp("us", "UTC"))))
+    assert ns(read_events(pd.DataFrame({"ts": ms,
+                                        "outcome": "ok"}))) == utc("2026-07-01 12:00:00.123")
+    arrow = pd.Series(pd.array([pd.Timestamp("2026-07-01 12:00", tz="UTC")],
+                               dtype=pd.ArrowDtype(pa.timestamp("us", "UTC"))))
     assert ns(read_events(pd.DataFrame({"ts": arrow, "outcome": "ok"}))) == utc("2026-07-01 12:00")
 
 
@@ -223,22 +235,27 @@ def test_datetime_objects_with_different_zones_are_exact_instants():
             dt.datetime(2026, 10, 25, 11, 0, tzinfo=tokyo)]  # JST = UTC+9: 02:00Z
     raw = pd.DataFrame({"ts": pd.Series(objs, dtype=object), "outcome": "ok"})
     assert ns(read_events(raw)) == utc("2026-10-25 00:30", "2026-10-25 01:30", "2026-10-25 02:00")
-    naive = pd.DataFrame({"ts": pd.Series([dt.datetime(2026, 7, 1, 12)], dtype=object), "outcome": "ok"})
+    naive = pd.DataFrame({"ts": pd.Series([dt.datetime(2026, 7, 1, 12)], dtype=object),
+                          "outcome": "ok"})
     assert ns(read_events(naive, tz="Europe/Berlin")) == utc("2026-07-01 10:00")
     dates = pd.DataFrame({"ts": pd.Series([dt.date(2026, 7, 1)], dtype=object), "outcome": "ok"})
     assert ns(read_events(dates)) == utc("2026-07-01 00:00")
 
 
 def test_parquet_timestamp_types(tmp_path):
-    t = pa.array([pd.Timestamp("2026-07-01 12:00:00.5", tz="UTC").value // 10**6], type=pa.timestamp("ms", "UTC"))
+    t = pa.array([pd.Timestamp("2026-07-01 12:00:00.5", tz="UTC").value // 10**6],
+                 type=pa.timestamp("ms", "UTC"))
     table = pa.table({"ts": t, "outcome": pa.array(["ok"])})
     pq.write_table(table, tmp_path / "ms.parquet")
     assert ns(read_events(tmp_path / "ms.parquet")) == utc("2026-07-01 12:00:00.5")
-    local = pa.array([pd.Timestamp("2026-07-01 12:00").value // 10**3], type=pa.timestamp("us", "Europe/Berlin"))
+    local = pa.array(
+        [pd.Timestamp("2026-07-01 12:00").value // 10**3], type=pa.timestamp("us", "Europe/Berlin")
+    )
     pq.write_table(pa.table({"ts": local, "outcome": ["ok"]}), tmp_path / "berlin.parquet")
     # a zoned Arrow timestamp stores UTC: 12:00 UTC, whatever zone it is displayed in
     assert ns(read_events(tmp_path / "berlin.parquet")) == utc("2026-07-01 12:00")
-    pq.write_table(pa.table({"ts": pa.array([1_780_000_000], pa.int64()), "outcome": ["ok"]}), tmp_path / "e.parquet")
+    pq.write_table(pa.table({"ts": pa.array([1_780_000_000], pa.int64()), "outcome": ["ok"]}),
+                   tmp_path / "e.parquet")
     assert ns(read_events(tmp_path / "e.parquet", epoch="s")) == utc("2026-05-28 20:26:40")
     strings = pa.array(["2026-07-01T12:00:00Z", "2026-07-01T11:00:00Z"]).dictionary_encode()
     pq.write_table(pa.table({"ts": strings, "outcome": ["ok", "ok"]}), tmp_path / "dict.parquet")
@@ -261,10 +278,12 @@ def test_unsorted_input_is_sorted_stably_with_ties_in_input_order():
 # outcomes ----------------------------------------------------------------------------------------
 def test_default_outcome_mapping():
     # issue 14: generic failure words are the neutral bucket 'failure'; an unknown label is refused
-    labels = ["success", " OK ", "True", "1", "Timeout", "timed_out", "solve_error", "FAILED", "false", "0"]
+    labels = ["success", " OK ", "True", "1", "Timeout", "timed_out", "solve_error", "FAILED",
+              "false", "0"]
     ok, bucket = map_outcomes(pd.Series(labels))
     assert ok.tolist() == [True, True, True, True, False, False, False, False, False, False]
-    assert list(bucket) == ["success", "success", "success", "success", "timeout", "timeout", "solve_error",
+    assert list(bucket) == ["success", "success", "success", "success", "timeout", "timeout",
+                            "solve_error",
                             "failure", "failure", "failure"]
     assert list(bucket.categories) == ["success", "timeout", "solve_error", "failure"]
     assert DEFAULT_OUTCOMES["timeout"] == "timeout"
@@ -292,7 +311,8 @@ def test_outcome_override_is_complete_and_case_insensitive():
     assert ev["bucket"].astype(str).tolist() == ["success", "server_error", "success"]
 
 
-@pytest.mark.parametrize("outcomes", [{}, {"a": ""}, {"a": 3}, ["a"], {"ok": "success", "OK": "timeout"}])
+@pytest.mark.parametrize("outcomes", [{}, {"a": ""}, {"a": 3}, ["a"], {"ok": "success",
+                                                                       "OK": "timeout"}])
 def test_bad_outcome_mappings_are_config_errors(outcomes):
     raw = pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["a"]})
     with pytest.raises(ConfigError):
@@ -309,7 +329,8 @@ def test_ok_and_bucket_columns():
     assert ev["ok"].tolist() == [True, False, False, True, False, True]
     # success rows are 'success' whatever the kind says; failures without a kind are 'failure'
     # (issue 14: domain-neutral); kinds go through the default aliases (network_timeout -> timeout)
-    assert ev["bucket"].astype(str).tolist() == ["success", "timeout", "failure", "success", "solver",
+    assert ev["bucket"].astype(str).tolist() == ["success", "timeout", "failure", "success",
+                                                 "solver",
                                                  "success"]
     ev = read_events(raw.assign(success=[True, False, False, True, False, True]), ok="success")
     assert ev["bucket"].astype(str).tolist() == ["success", "failure", "failure", "success",
@@ -369,7 +390,8 @@ def _calls(fn) -> int:
     return pstats.Stats(prof).total_calls
 
 
-@pytest.mark.parametrize("form", ["csv", "parquet", "jsonl", "object_frame", "epoch_local", "ok_bucket_hash"])
+@pytest.mark.parametrize("form", ["csv", "parquet", "jsonl", "object_frame", "epoch_local",
+                                  "ok_bucket_hash"])
 def test_the_loader_does_no_python_work_per_row(tmp_path, form):
     """Python function calls while loading 4x more rows stay the same (a per-row loop would
     multiply them): the work per row is done in vectorized code."""
@@ -399,7 +421,8 @@ def test_the_loader_does_no_python_work_per_row(tmp_path, form):
             naive = frame.assign(ts=(t // 10**6).astype(str))
             return lambda: read_events(naive, epoch="ms", tz="Europe/Berlin", **kw)
         flags = frame.assign(ok=np.where(frame["outcome"] == "success", "true", "false"))
-        return lambda: read_events(flags, ok="ok", bucket="outcome", hash_session=True, salt="k", **kw)
+        return lambda: read_events(flags, ok="ok", bucket="outcome", hash_session=True, salt="k",
+                                   **kw)
 
     small, large = make(5_000), make(20_000)
     small()  # warm-up: imports and caches

@@ -57,7 +57,8 @@ def _blank_bomb(mib: int) -> bytes:
 
 
 # -- compressed input ------------------------------------------------------------------------
-@pytest.mark.parametrize("name, pack", [("log.csv.gz", gzip.compress), ("log.csv.bz2", bz2.compress),
+@pytest.mark.parametrize("name, pack", [("log.csv.gz", gzip.compress), ("log.csv.bz2",
+                                                                        bz2.compress),
                                         ("log.csv.xz", lzma.compress), ("log.csv", lzma.compress)])
 def test_gzip_bzip2_and_xz_are_read_by_content(tmp_path, name, pack):
     (tmp_path / name).write_bytes(pack(CSV))
@@ -73,13 +74,15 @@ def test_concatenated_gzip_members_are_one_file(tmp_path):
                                                (b"\x04\x22\x4d\x18", "lz4", "lz4 -d")])
 def test_zstd_and_lz4_are_named_with_the_fix(tmp_path, magic, kind, tool):
     (tmp_path / "log.csv").write_bytes(magic + b"\x00" * 64)
-    with pytest.raises(FileFormatError, match=rf"{kind}-compressed.*\({tool}\) or save it as \.csv\.gz"):
+    with pytest.raises(FileFormatError,
+                       match=rf"{kind}-compressed.*\({tool}\) or save it as \.csv\.gz"):
         read_events(tmp_path / "log.csv")
 
 
 def test_a_gzip_bomb_is_refused_naming_the_cap_and_its_override(tmp_path):
     (tmp_path / "bomb.csv.gz").write_bytes(_blank_bomb(40))
-    with pytest.raises(FileFormatError, match=r"over 1000 times its compressed size.*BUDGETLAB_MAX_RATIO"):
+    with pytest.raises(FileFormatError,
+                       match=r"over 1000 times its compressed size.*BUDGETLAB_MAX_RATIO"):
         read_events(tmp_path / "bomb.csv.gz")
 
 
@@ -112,7 +115,8 @@ def test_the_issue_bomb_stays_within_a_few_hundred_mib(tmp_path):
     # a fresh process so nothing else counts) stays under 256 MiB, imports included
     (tmp_path / "bomb.csv.gz").write_bytes(_blank_bomb(1480))
     assert 1.3 * 2**20 < (tmp_path / "bomb.csv.gz").stat().st_size < 1.6 * 2**20
-    proc = subprocess.run([sys.executable, "-c", _PEAK, str(tmp_path / "bomb.csv.gz")], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", _PEAK, str(tmp_path / "bomb.csv.gz")],
+                          capture_output=True, text=True,
                           check=True, cwd=Path(__file__).resolve().parents[2])
     assert "over 1000 times" in proc.stderr
     assert int(proc.stdout.split()[-1]) < 256 * 2**20
@@ -160,7 +164,9 @@ def test_non_text_codecs_are_refused_up_front(tmp_path, encoding):
 
 def test_a_field_of_8_mib_loads(tmp_path):
     note = "x" * (8 << 20)
-    (tmp_path / "big.csv").write_text(f'ts,outcome,note\n{ROWS[0][0]},success,"{note}"\n{ROWS[1][0]},timeout,short\n')
+    (tmp_path / "big.csv").write_text(
+        f'ts,outcome,note\n{ROWS[0][0]},success,"{note}"\n{ROWS[1][0]},timeout,short\n'
+    )
     events = read_events(tmp_path / "big.csv", keep=["note"])
     assert events["note"].str.len().tolist() == [8 << 20, 5]
     assert events["ok"].tolist() == [True, False]
@@ -169,14 +175,16 @@ def test_a_field_of_8_mib_loads(tmp_path):
 # -- Parquet ---------------------------------------------------------------------------------
 def test_a_parquet_name_on_csv_text_says_so(tmp_path):
     (tmp_path / "log.parquet").write_bytes(CSV)
-    with pytest.raises(FileFormatError, match=r"this \.parquet file holds CSV text; rename it to \.csv or pass "
+    with pytest.raises(FileFormatError,
+                       match=r"this \.parquet file holds CSV text; rename it to \.csv or pass "
                                               r"--format csv"):
         read_events(tmp_path / "log.parquet")
     _expect(read_events(tmp_path / "log.parquet", by="region", format="csv"))
 
 
 def test_non_utf8_bytes_in_a_parquet_binary_column_are_one_error(tmp_path):
-    table = pa.table({"ts": [r[0] for r in ROWS], "outcome": pa.array([b"success", b"\xff\xfe", b"success",
+    table = pa.table({"ts": [r[0] for r in ROWS], "outcome": pa.array([b"success", b"\xff\xfe",
+                                                                       b"success",
                                                                       b"timeout"], pa.binary())})
     pq.write_table(table, tmp_path / "log.parquet")
     with pytest.raises(FileFormatError, match="column 'outcome' holds bytes that are not UTF-8"):
@@ -201,23 +209,27 @@ def test_integer_statuses_in_parquet_read_as_in_csv(tmp_path):
         with pytest.raises(OutcomeError) as info:
             read_events(tmp_path / name, outcome="status")
         messages.append(str(info.value))
-    assert messages[0] == messages[1] and "outcomes= (status ranges allowed: {'2xx': 'success'" in messages[0]
+    assert messages[0] == messages[1] and ("outcomes= (status ranges allowed: {'2xx': "
+                                           "'success'") in messages[0]
     mapping = {"2xx": "success", "4xx": "client_error", "5xx": "server_error"}
     # hand-read: 200 ok, 503 server_error, 200 ok, 404 client_error
     for name in ("log.parquet", "log.csv"):
         ev = read_events(tmp_path / name, outcome="status", outcomes=mapping)
-        assert ev["bucket"].astype(str).tolist() == ["success", "server_error", "success", "client_error"]
+        assert ev["bucket"].astype(str).tolist() == ["success", "server_error", "success",
+                                                     "client_error"]
 
 
 def test_one_zero_columns_are_still_success_flags(tmp_path):
-    pd.DataFrame({"ts": [r[0] for r in ROWS], "outcome": [1, 0, 1, 0]}).to_parquet(tmp_path / "log.parquet")
+    pd.DataFrame({"ts": [r[0] for r in ROWS], "outcome": [1, 0, 1,
+                                                          0]}).to_parquet(tmp_path / "log.parquet")
     assert read_events(tmp_path / "log.parquet")["ok"].tolist() == EXPECTED_OK
 
 
 # -- durations -------------------------------------------------------------------------------
 def test_durations_out_of_range_name_the_range():
     for value in ("100000D", 1e12, "10000000000000s"):
-        with pytest.raises(ConfigError, match="out of range; give a duration from 1ns to 3660 days"):
+        with pytest.raises(ConfigError,
+                           match="out of range; give a duration from 1ns to 3660 days"):
             to_timedelta(value)
 
 
@@ -241,7 +253,8 @@ def test_read_access_log_of_a_folder_says_how_to_pass_one(tmp_path):
     assert len(read_access_log(tmp_path / "logs")) == 1
     from budgetlab.events.lines import scan_lines
 
-    with pytest.raises(FileFormatError, match="is a directory, not a file; for a folder of files: .*glob"):
+    with pytest.raises(FileFormatError,
+                       match="is a directory, not a file; for a folder of files: .*glob"):
         scan_lines(tmp_path / "logs", "(?P<ts>.)")
 
 
@@ -265,8 +278,10 @@ def test_a_personal_file_name_never_appears(tmp_path):
 def test_an_id_like_group_key_warns_by_ratio():
     n = 2000
     t = pd.Timestamp("2026-11-29", tz="UTC") + pd.to_timedelta(np.arange(n), unit="s")
-    frame = pd.DataFrame({"ts": t, "outcome": ["success"] * n, "request": [f"r{i % 1500}" for i in range(n)]})
-    with pytest.warns(BudgetlabWarning, match=r"'request' has 1,500 distinct values over 2,000 rows \(75%\)"):
+    frame = pd.DataFrame({"ts": t, "outcome": ["success"] * n,
+                          "request": [f"r{i % 1500}" for i in range(n)]})
+    with pytest.warns(BudgetlabWarning,
+                      match=r"'request' has 1,500 distinct values over 2,000 rows \(75%\)"):
         read_events(frame, by="request")
 
 
@@ -274,11 +289,13 @@ def test_many_groups_over_many_rows_do_not_warn():
     # 50,000 sitekeys over 200,000 events (a ratio of 0.25): normal groups, no warning
     n = 200_000
     t = pd.Timestamp("2026-11-29", tz="UTC") + pd.to_timedelta(np.arange(n), unit="s")
-    frame = pd.DataFrame({"ts": t, "outcome": ["success"] * n, "sitekey": [f"k{i % 50_000}" for i in range(n)]})
+    frame = pd.DataFrame({"ts": t, "outcome": ["success"] * n,
+                          "sitekey": [f"k{i % 50_000}" for i in range(n)]})
     with warnings.catch_warnings():
         warnings.simplefilter("error", BudgetlabWarning)
         assert read_events(frame, by="sitekey")["sitekey"].nunique() == 50_000
-    small = frame.iloc[:500].assign(sitekey=[f"k{i}" for i in range(500)])  # under 1,000 rows: too few to judge
+    # under 1,000 rows: too few to judge
+    small = frame.iloc[:500].assign(sitekey=[f"k{i}" for i in range(500)])
     with warnings.catch_warnings():
         warnings.simplefilter("error", BudgetlabWarning)
         read_events(small, by="sitekey")
@@ -288,7 +305,8 @@ def test_many_groups_over_many_rows_do_not_warn():
 def test_every_file_read_is_registered(tmp_path):
     (tmp_path / "logs").mkdir()
     (tmp_path / "logs" / "a.csv").write_bytes(CSV)
-    (tmp_path / "logs" / "b.csv.gz").write_bytes(gzip.compress(CSV.replace(b"2026-11-29", b"2026-11-30")))
+    (tmp_path / "logs" / "b.csv.gz").write_bytes(gzip.compress(CSV.replace(b"2026-11-29",
+                                                                           b"2026-11-30")))
     (tmp_path / "one.csv.xz").write_bytes(lzma.compress(CSV))
     (tmp_path / "glob1.csv").write_bytes(CSV)
     read_events(tmp_path / "logs")

@@ -18,7 +18,8 @@ def test_cr_only_utf16_keeps_characters_whose_code_holds_a_cr_byte(tmp_path):
     text = "ts,outcome,region\r1700000000,ok,Plzeň\r1700000030,error,čast\r"
     p = tmp_path / "u16.csv"
     p.write_bytes(text.encode("utf-16"))
-    ev = read_events(p, epoch="s", by="region", encoding="utf-16", outcomes={"ok": "success", "error": "error"})
+    ev = read_events(p, epoch="s", by="region", encoding="utf-16", outcomes={"ok": "success",
+                                                                             "error": "error"})
     assert ev["region"].astype(str).tolist() == ["Plzeň", "čast"]
     assert "line endings: CR only" in str(ev.attrs["how_read"])
 
@@ -29,11 +30,13 @@ def test_a_second_stream_starting_at_a_read_boundary_is_read(tmp_path, monkeypat
     # block's end the next block starts a new stream (it was refused as "truncated or corrupt")
     from budgetlab.events import _input
 
-    compress = {"gzip": lambda b: gzip.compress(b, mtime=0), "bz2": bz2.compress, "xz": lzma.compress}[kind]
+    compress = {"gzip": lambda b: gzip.compress(b, mtime=0), "bz2": bz2.compress,
+                "xz": lzma.compress}[kind]
     decompress = {"gzip": gzip.decompress, "bz2": bz2.decompress, "xz": lzma.decompress}[kind]
     first = compress(b"ts,outcome\n" + b"".join(b"%d,ok\n" % (1700000000 + i) for i in range(500)))
     data = first + compress(b"1800000000,error\n")
-    monkeypatch.setattr(_input, "_IN", len(first))  # the block boundary falls where the first stream ends
+    # the block boundary falls where the first stream ends
+    monkeypatch.setattr(_input, "_IN", len(first))
     p = tmp_path / f"edge.csv.{kind}"
     p.write_bytes(data)
     want = decompress(data).decode().count("\n") - 1  # rows, as the standard library reads the file
@@ -55,7 +58,8 @@ def test_nul_padding_after_a_gzip_member_is_ignored_as_gzip_does(tmp_path):
 def test_a_missing_column_is_named_only_when_it_is_not_personal(tmp_path):
     p = tmp_path / "log.csv"
     p.write_text("ts,outcome\n2026-11-29T00:00:00Z,success\n")
-    with pytest.raises(BudgetlabError) as info:  # refused as a personal column name, before the lookup
+    # refused as a personal column name, before the lookup
+    with pytest.raises(BudgetlabError) as info:
         read_events(p, by="иван@почта.рф")
     assert "иван" not in str(info.value) and "personal data" in str(info.value)
     with pytest.raises(SchemaError, match="'region'"):

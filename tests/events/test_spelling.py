@@ -32,7 +32,8 @@ def test_nfc_and_nfd_spellings_are_one_group(tmp_path):
     assert read_events(path, by="city")["city"].astype(str).value_counts().to_dict() == oracle
 
 
-@pytest.mark.parametrize("mark", ["\u200b", "\u200d", "\u200f", "\u202e", "\u2066", "\ufeff", "\u00ad", "\x07"])
+@pytest.mark.parametrize("mark", ["\u200b", "\u200d", "\u200f", "\u202e", "\u2066", "\ufeff",
+                                  "\u00ad", "\x07"])
 def test_invisible_characters_in_keys_are_refused_with_the_row_count(mark):
     keys = ["fra", "fra", f"fra{mark}", "ams", f"{mark}ams"]
     with pytest.raises(InputError) as info:

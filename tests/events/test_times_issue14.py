@@ -20,7 +20,8 @@ def read(times, **kw):
     [
         # east of Greenwich is +: 03:47 at +01:00 is 02:47 UTC (POSIX "GMT+1" would mean 04:47 UTC)
         ("Sun, 29 Nov 2026 03:47:00 GMT+0100", "2026-11-29 02:47:00"),
-        ("Sun Nov 29 2026 03:47:00 GMT+0100 (Central European Standard Time)", "2026-11-29 02:47:00"),
+        ("Sun Nov 29 2026 03:47:00 GMT+0100 (Central European Standard Time)",
+         "2026-11-29 02:47:00"),
         ("29 Nov 2026 03:47:00 GMT+1", "2026-11-29 02:47:00"),
         ("2026-11-29 03:47:00 UTC+01:00", "2026-11-29 02:47:00"),
         ("2026-11-29T03:47:00 GMT-05:00", "2026-11-29 08:47:00"),  # 03:47 at -05:00 is 08:47 UTC
@@ -34,10 +35,12 @@ def test_gmt_offsets_have_the_iso_sign(text, want):
 
 def test_gmt_offset_rows_are_aware_even_with_a_local_tz():
     # the offset decides; tz= is only for naive times
-    assert read(["Sun Nov 29 2026 03:47:00 GMT+0100"], tz="America/New_York") == ["2026-11-29 02:47:00"]
+    assert read(["Sun Nov 29 2026 03:47:00 GMT+0100"],
+                tz="America/New_York") == ["2026-11-29 02:47:00"]
 
 
-@pytest.mark.parametrize("text", ["Nov 2026", "November 2026", "2026-11", "29 Nov 03:47", "Sun Nov 29 03:47:00"])
+@pytest.mark.parametrize("text", ["Nov 2026", "November 2026", "2026-11", "29 Nov 03:47",
+                                  "Sun Nov 29 03:47:00"])
 def test_dates_without_day_or_year_are_refused(text):
     with pytest.raises(TimestampError) as info:
         read([text])
