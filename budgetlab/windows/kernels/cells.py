@@ -56,9 +56,9 @@ def event_cells(group: np.ndarray, t: np.ndarray, fail: np.ndarray, code: np.nda
             if keep is None
             else np.ascontiguousarray(keep, dtype=np.bool_)
         )
-        return kernel(group, t, int(first_bin), int(freq_ns), mask, fail,
-                      code,  # type: ignore[no-any-return]
-                      int(n_groups), int(n_cat))
+        return kernel(  # type: ignore[no-any-return]
+            group, t, int(first_bin), int(freq_ns), mask, fail, code, int(n_groups), int(n_cat)
+        )
     if keep is not None:
         group, t, fail, code = group[keep], t[keep], fail[keep], code[keep]
     return _numpy_cells(group, (t - first_bin) // freq_ns, fail, code, n_cat)
