@@ -180,12 +180,14 @@ def _duck(ev: pd.DataFrame) -> Any:
 
 def _dk_status_window(con: Any) -> tuple[np.ndarray, np.ndarray]:
     out = con.execute(f"""SELECT rid, COUNT(*) OVER w AS total, SUM(bad) OVER w AS failures FROM ev
-        WINDOW w AS (PARTITION BY g ORDER BY ts RANGE BETWEEN {DAY_NS} PRECEDING AND CURRENT ROW)""").fetchnumpy()
+        WINDOW w AS (PARTITION BY g ORDER BY ts
+                     RANGE BETWEEN {DAY_NS} PRECEDING AND CURRENT ROW)""").fetchnumpy()
     return out["rid"], _status_np(out["total"].astype(np.int64), out["failures"].astype(np.int64))
 
 
 def _dk_status_asof(con: Any) -> tuple[np.ndarray, np.ndarray]:
-    out = con.execute(f"""WITH s AS (SELECT rid, g, ts, ROW_NUMBER() OVER (PARTITION BY g ORDER BY ts, rid) AS n,
+    out = con.execute(f"""WITH s AS (SELECT rid, g, ts,
+            ROW_NUMBER() OVER (PARTITION BY g ORDER BY ts, rid) AS n,
             SUM(bad) OVER (PARTITION BY g ORDER BY ts, rid ROWS UNBOUNDED PRECEDING) AS cb FROM ev),
         q AS (SELECT rid, g, n, cb, ts - {DAY_NS} - 1 AS key FROM s)
         SELECT q.rid, q.n - COALESCE(p.n, 0) AS total, q.cb - COALESCE(p.cb, 0) AS failures
@@ -200,7 +202,8 @@ _DK_MINUTES = ("SELECT g, ts // 60000000000 AS m, COUNT(*) AS total, SUM(bad) AS
 def _dk_burn_window(con: Any) -> pd.DataFrame:
     return con.execute(f"""WITH b AS ({_DK_MINUTES})
         SELECT g, m, SUM(total) OVER w AS total, SUM(bad) OVER w AS bad FROM b
-        WINDOW w AS (PARTITION BY g ORDER BY m RANGE BETWEEN {HOUR_MIN - 1} PRECEDING AND CURRENT ROW)
+        WINDOW w AS (PARTITION BY g ORDER BY m
+                     RANGE BETWEEN {HOUR_MIN - 1} PRECEDING AND CURRENT ROW)
         ORDER BY g, m""").df()
 
 
@@ -209,7 +212,8 @@ def _dk_burn_asof(con: Any) -> pd.DataFrame:
         c AS (SELECT g, m, SUM(total) OVER (PARTITION BY g ORDER BY m) AS ct,
                      SUM(bad) OVER (PARTITION BY g ORDER BY m) AS cb FROM b)
         SELECT c.g, c.m, c.ct - COALESCE(p.ct, 0) AS total, c.cb - COALESCE(p.cb, 0) AS bad
-        FROM c ASOF LEFT JOIN c p ON c.g = p.g AND c.m - {HOUR_MIN} >= p.m ORDER BY c.g, c.m""").df()
+        FROM c ASOF LEFT JOIN c p ON c.g = p.g AND c.m - {HOUR_MIN} >= p.m
+        ORDER BY c.g, c.m""").df()
 
 
 _DK_LAST = "(SELECT MAX(m) + 1 FROM b)"
@@ -236,7 +240,8 @@ def _dk_traffic_runs(con: Any) -> Any:
               FROM t LEFT JOIN b ON t.g = b.g AND t.m = b.m)
         SELECT g, m, SUM(total) OVER w AS total, SUM(bad) OVER w AS bad,
                (SUM(bad) OVER w / SUM(total) OVER w) / {1 - TARGET!r} AS burn_rate FROM f
-        WINDOW w AS (PARTITION BY g ORDER BY m RANGE BETWEEN {HOUR_MIN - 1} PRECEDING AND CURRENT ROW)
+        WINDOW w AS (PARTITION BY g ORDER BY m
+                     RANGE BETWEEN {HOUR_MIN - 1} PRECEDING AND CURRENT ROW)
         ORDER BY g, m""").df()
 
 

@@ -48,7 +48,8 @@ import pandas as pd
 import budgetlab as bl
 n = {FIRST_REPLAY_EVENTS}
 rng = np.random.default_rng(20261129)
-ts = pd.Timestamp("2026-10-05", tz="UTC") + pd.to_timedelta(np.sort(rng.integers(0, 28 * 86400 * 10**9, n)), unit="ns")
+ts = pd.Timestamp("2026-10-05", tz="UTC") + pd.to_timedelta(
+    np.sort(rng.integers(0, 28 * 86400 * 10**9, n)), unit="ns")
 events = pd.DataFrame({{"ts": ts, "ok": rng.random(n) < 0.95,
                        "group": pd.Categorical([f"g{{i:02d}}" for i in rng.integers(0, 20, n)])}})
 slo = bl.SLO(target=0.95, window="24h")

@@ -207,7 +207,8 @@ LOAD_ALL = textwrap.dedent("""\
     tables = {name: datasets.load(name) for name in datasets.names()}
     # a relative path: the same loader reads a log of one's own (a CSV written here from the demo)
     demo = tables["demo"].head(500)
-    demo.assign(outcome=demo["bucket"].astype(str))[["ts", "outcome", "captcha_type"]].to_csv("mine.csv", index=False)
+    demo.assign(outcome=demo["bucket"].astype(str))[["ts", "outcome", "captcha_type"]].to_csv(
+        "mine.csv", index=False)
     mine = datasets.load("mine.csv", by="captcha_type")
     print(json.dumps({
         "file": budgetlab.__file__,

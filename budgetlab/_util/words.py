@@ -99,7 +99,8 @@ def speak(text: str) -> str:
     ...     speak(msg)
     "--time-format '%b %d' carries no year; give --year (or --strict)."
     >>> with cli_words({"target": "--target", "max_series": "--max-series"}):
-    ...     speak("target=1.5 must lie in (0, 1); slo=None here."), speak("max_series must be >= 1.")
+    ...     (speak("target=1.5 must lie in (0, 1); slo=None here."),
+    ...      speak("max_series must be >= 1."))
     ('--target 1.5 must lie in (0, 1); slo=None here.', '--max-series must be >= 1.')
     >>> with cli_words({"max_series": "--max-series"}):
     ...     speak("raise max_series= (--max-series).")

@@ -122,7 +122,8 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     --------
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "incidents.csv"
-    >>> _ = f.write_text("incident_id,start,end,scope\\ni1,2026-01-05T10:00:00Z,2026-01-05T11:00,region=fra\\n")
+    >>> _ = f.write_text("incident_id,start,end,scope\\n"
+    ...                  "i1,2026-01-05T10:00:00Z,2026-01-05T11:00,region=fra\\n")
     >>> read_incidents(f)[["incident_id", "end", "scope"]]
       incident_id                       end       scope
     0          i1 2026-01-05 11:00:00+00:00  region=fra

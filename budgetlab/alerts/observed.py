@@ -27,8 +27,8 @@ class ObservedTime:
     """Observed time per group and over all groups, for a selection of tiers.
 
     >>> import pandas as pd
-    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60, np.array([[1, 0, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]]),
-    ...                        np.zeros((2, 6)))
+    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60,
+    ...                        np.array([[1, 0, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]]), np.zeros((2, 6)))
     >>> per_group, every = ObservedTime(g, [120, 60], span_ns=360).of([0])
     >>> per_group.tolist(), every
     ([120.0, 120.0], 240.0)

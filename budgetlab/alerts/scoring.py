@@ -125,7 +125,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
 
     Examples
     --------
-    >>> ep = pd.DataFrame({"tier": pd.Categorical(["page_1h", "page_1h"]), "severity": ["page", "page"],
+    >>> ep = pd.DataFrame({"tier": pd.Categorical(["page_1h", "page_1h"]),
+    ...     "severity": ["page", "page"],
     ...     "start": pd.to_datetime(["2026-01-01 10:05", "2026-01-02 03:00"], utc=True),
     ...     "end": pd.to_datetime(["2026-01-01 11:00", "2026-01-02 03:10"], utc=True)})
     >>> inc = pd.DataFrame({"incident_id": ["i1", "i2"], "scope": ["*", "*"],

@@ -224,8 +224,9 @@ def incident_report(
     >>> ts = pd.date_range("2026-01-01", periods=24 * 60, freq="1min")  # one event a minute
     >>> bucket = ["timeout" if 600 <= i < 660 and i % 2 else "success" for i in range(len(ts))]
     >>> ev = as_events(ts, [b == "success" for b in bucket], bucket)
-    >>> rep = incident_report(ev, SLO(target=0.9, window="1h"), "2026-01-01 10:00", "2026-01-01 11:00",
-    ...                       context="1h", policy=AlertPolicy.single_window("1h", 2.9, severity="ticket"))
+    >>> rep = incident_report(ev, SLO(target=0.9, window="1h"),
+    ...                       "2026-01-01 10:00", "2026-01-01 11:00", context="1h",
+    ...                       policy=AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     >>> print(rep.summary)  # doctest: +NORMALIZE_WHITESPACE
     Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker (target 90 %) went WARNING at 10:07
     with 1 h burn 0.66 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times

@@ -211,7 +211,8 @@ def page_table(
     --------
     >>> from budgetlab import AlertPolicy, SLO, datasets, incident_report
     >>> ev = datasets.load("demo")
-    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"), "2026-10-06 01:00", "2026-10-06 05:00",
+    >>> rep = incident_report(ev, SLO(target=0.95, window="1h"),
+    ...                       "2026-10-06 01:00", "2026-10-06 05:00",
     ...                       scope="captcha_type=recaptcha_v2", policy=AlertPolicy.workbook("30D"))
     >>> list(page_table({"workbook": rep}).columns)
     ['paged', 'first_page', 'tier', 'delay', 'caused_by_timeouts', 'closest', 'other_alerts']

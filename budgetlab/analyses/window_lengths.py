@@ -185,7 +185,8 @@ def compare_windows(
     --------
     >>> from budgetlab import as_events
     >>> ts = pd.date_range("2026-01-01", periods=48 * 60, freq="1min")
-    >>> ok = [not (20 * 60 <= i < 24 * 60) for i in range(len(ts))]  # every attempt fails 20:00-24:00
+    >>> # every attempt fails 20:00-24:00
+    >>> ok = [not (20 * 60 <= i < 24 * 60) for i in range(len(ts))]
     >>> t = compare_windows(as_events(ts, ok), SLO(target=0.9), ["1h", "24h", "calendar:day"])
     >>> t[["window", "hours", "hours_exhausted",
     ...    "transitions"]]  # the calendar day forgets at midnight

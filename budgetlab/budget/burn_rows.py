@@ -59,8 +59,8 @@ def traffic_runs(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     grid) at whose end a trailing window of ``k`` bins holds at least one event, sorted by group
     then start.
 
-    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60, np.array([[1, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 2]]),
-    ...                        np.zeros((2, 6)))
+    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60,
+    ...                        np.array([[1, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 2]]), np.zeros((2, 6)))
     >>> [a.tolist() for a in traffic_runs(g, 2)]
     [[0, 0, 1], [0, 4, 5], [2, 6, 6]]
     """
@@ -71,8 +71,8 @@ def traffic_bins(grid: BinGrid, k: int) -> np.ndarray:
     """Bins per group (int64, one per group of the grid) at whose end a trailing window of ``k``
     bins holds at least one event: the group's *observed time* in bins for that window.
 
-    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60, np.array([[1, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0]]),
-    ...                        np.zeros((2, 6)))
+    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60,
+    ...                        np.array([[1, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0]]), np.zeros((2, 6)))
     >>> traffic_bins(g, 2).tolist(), traffic_bins(g, 10).tolist()
     ([4, 0], [6, 0])
     """

@@ -97,8 +97,8 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
 
     The observation ends at the last event (``end=`` moves it):
 
-    >>> sp["end"].iloc[-1], len(status_spans(as_events(ts, [True, False, True]), SLO(target=0.9, window="1h"),
-    ...                                      end="2026-01-01 06:00"))
+    >>> sp["end"].iloc[-1], len(status_spans(as_events(ts, [True, False, True]),
+    ...                                      SLO(target=0.9, window="1h"), end="2026-01-01 06:00"))
     (Timestamp('2026-01-01 05:00:00+0000', tz='UTC'), 4)
     """
     keys = check_events(events, by)

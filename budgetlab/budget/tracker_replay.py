@@ -91,7 +91,8 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
 
     Per-group SLOs (93 % for one type, 97 % for the other):
 
-    >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="min"), [True, False, True, False],
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="min"),
+    ...                [True, False, True, False],
     ...                groups={"captcha_type": ["recaptcha_v2", "turnstile"] * 2})
     >>> st = replay(ev, {"recaptcha_v2": 0.93, "turnstile": 0.97}, by="captcha_type")
     >>> st["budget_total"].round(2).tolist()

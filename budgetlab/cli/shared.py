@@ -84,8 +84,9 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     ``no incidents``; a rate without observed time, a time without detection: blank);
     ``duration`` formats the times.
 
-    >>> t = pd.DataFrame({"tier": ["p"], "severity": ["page"], "episodes": [0], "precision": [float("nan")],
-    ...     "incidents": [0], "detected": [0], "recall": [float("nan")], "detection_median": [pd.NaT],
+    >>> t = pd.DataFrame({"tier": ["p"], "severity": ["page"], "episodes": [0],
+    ...     "precision": [float("nan")], "incidents": [0], "detected": [0],
+    ...     "recall": [float("nan")], "detection_median": [pd.NaT],
     ...     "reset_median": [pd.NaT], "pages_per_day": [0.0], "observed_days": [1.5]})
     >>> print(score_text(t, str))
     tier severity  episodes   precision  incidents  detected       recall detection_median

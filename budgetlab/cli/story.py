@@ -19,7 +19,8 @@ __all__ = ["episode_lines", "duration_words"]
 def duration_words(value: Any) -> str:
     """A duration as ``6 h 10 m``, ``3 d 2 h``, ``45 m`` or ``20 s``.
 
-    >>> duration_words(pd.Timedelta("6h10min")), duration_words(pd.Timedelta("50h")), duration_words(pd.Timedelta(0))
+    >>> (duration_words(pd.Timedelta("6h10min")), duration_words(pd.Timedelta("50h")),
+    ...  duration_words(pd.Timedelta(0)))
     ('6 h 10 m', '2 d 2 h', '0 s')
     """
     secs = int(pd.Timedelta(value).total_seconds())

@@ -269,7 +269,8 @@ def read_events(
     >>> import dask.dataframe as dd
     >>> raw = pd.DataFrame({"ts": ["2026-11-29T02:00:00Z", "2026-11-29T01:00:00Z",
     ...                            "2026-11-30T02:00:00Z"],
-    ...                     "outcome": ["success", "timeout", "success"], "region": ["fra", "fra", "ams"]})
+    ...                     "outcome": ["success", "timeout", "success"],
+    ...                     "region": ["fra", "fra", "ams"]})
     >>> ev = read_events(dd.from_pandas(raw, npartitions=2, sort=False), by="region")
     >>> ev.compute()
                              ts     ok   bucket region

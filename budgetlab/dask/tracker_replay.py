@@ -183,7 +183,8 @@ def transitions(states: dd.DataFrame) -> pd.DataFrame:
     --------
     >>> import dask.dataframe as dd
     >>> from budgetlab import SLO, as_events
-    >>> ev = as_events(pd.date_range("2026-01-01", periods=6, freq="10min"), [True, False, True, True, False, False],
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=6, freq="10min"),
+    ...                [True, False, True, True, False, False],
     ...                groups={"region": ["fra", "ams"] * 3})
     >>> states = replay(dd.from_pandas(ev, npartitions=2, sort=False), SLO(target=0.9, window="1h"),
     ...                 by="region")

@@ -134,8 +134,8 @@ def span_bands(names: np.ndarray, start: np.ndarray, end: np.ndarray, lo: int, h
     ``[start, end)``) reduced to the ``columns`` of ``[lo, hi]``: runs of the worst of the four
     statuses of each column, then, apart, runs of the columns holding any ``no_traffic``.
 
-    >>> n, s, e = span_bands(np.array(["healthy", "no_traffic", "exhausted", "healthy"]), np.array([0, 4, 5, 6]),
-    ...                      np.array([4, 5, 6, 10]), 0, 10, 2)
+    >>> n, s, e = span_bands(np.array(["healthy", "no_traffic", "exhausted", "healthy"]),
+    ...                      np.array([0, 4, 5, 6]), np.array([4, 5, 6, 10]), 0, 10, 2)
     >>> n.tolist(), s.tolist(), e.tolist()
     (['healthy', 'exhausted', 'no_traffic'], [0, 5, 0], [5, 10, 5])
     """

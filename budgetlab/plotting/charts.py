@@ -91,7 +91,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     >>> import matplotlib.pyplot as plt
     >>> from budgetlab import SLO, as_events, bucket_burn_over_time
     >>> ts = pd.date_range("2026-01-01", periods=240, freq="1min")
-    >>> bucket = ["timeout" if i % 10 == 0 else "solve_error" if i % 25 == 0 else "success" for i in range(240)]
+    >>> bucket = ["timeout" if i % 10 == 0 else "solve_error" if i % 25 == 0 else "success"
+    ...           for i in range(240)]
     >>> ot = bucket_burn_over_time(as_events(ts, [b == "success" for b in bucket], bucket),
     ...                            SLO(target=0.9))
     >>> ax = plot_buckets(ot)  # 6 timeouts an hour at 60 events: 6 / (60 x 0.1) = burn 1

@@ -59,9 +59,10 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> daily = pd.DataFrame({"day": pd.to_datetime(["2026-01-01", "2026-01-02"]).tz_localize("Europe/Berlin"),
-    ...     "total": [100, 50], "good": [90, 49], "success_rate": [0.9, 0.98], "ci_low": [0.83, 0.9],
-    ...     "ci_high": [0.94, 0.99], "full_day": [True, False]})
+    >>> daily = pd.DataFrame({
+    ...     "day": pd.to_datetime(["2026-01-01", "2026-01-02"]).tz_localize("Europe/Berlin"),
+    ...     "total": [100, 50], "good": [90, 49], "success_rate": [0.9, 0.98],
+    ...     "ci_low": [0.83, 0.9], "ci_high": [0.94, 0.99], "full_day": [True, False]})
     >>> ax = plot_daily_success(daily)
     >>> [c.get_label() for c in ax.containers]
     ['all']
@@ -129,7 +130,8 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> p = pd.DataFrame({"hour": [3, 14], "total": [3, 1], "bucket_failures": [1, 1], "other_failures": [1, 0],
+    >>> p = pd.DataFrame({"hour": [3, 14], "total": [3, 1], "bucket_failures": [1, 1],
+    ...     "other_failures": [1, 0],
     ...     "bucket_rate": [1 / 3, 1.0], "other_rate": [1 / 3, 0.0]})
     >>> ax = plot_hourly_profile(p)
     >>> [line.get_gid() for line in ax.lines]

@@ -27,7 +27,8 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes
     line per group and threshold): ``latency_profile(...).shares``.
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
-    >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True).as_unit("ns"),
+    >>> ev = pd.DataFrame({
+    ...     "ts": pd.to_datetime(["2026-01-01", "2026-01-02"], utc=True).as_unit("ns"),
     ...     "ok": [True, True], "bucket": pd.Categorical(["success", "success"]),
     ...     "duration": pd.to_timedelta([2, 8], unit="s")})
     >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares,

@@ -45,8 +45,8 @@ class BinGrid:
     without any event included. Every SRE-model function takes a grid where it takes ``bins``
     and uses it as it is.
 
-    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60, np.array([[0, 3], [1, 0]]),
-    ...                        np.array([[0, 1], [0, 0]]))
+    >>> g = BinGrid.from_dense(pd.DataFrame(index=pd.RangeIndex(2)), [], 0, 60,
+    ...                        np.array([[0, 3], [1, 0]]), np.array([[0, 1], [0, 0]]))
     >>> g.cell_group.tolist(), g.cell_bin.tolist(), g.total.tolist(), g.dense(1, 2)[1].tolist()
     ([0, 1], [1, 0], [[0, 3], [1, 0]], [[0, 0]])
     """
@@ -169,10 +169,12 @@ class BinGrid:
 
         >>> from budgetlab.events.schema import as_events
         >>> from budgetlab.windows.bins import bin_events, read_bins
-        >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 00:01"], [True, False, True],
+        >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 00:01"],
+        ...                [True, False, True],
         ...                groups={"region": ["fra", "ams", "fra"]})
         >>> grid = read_bins(bin_events(ev, "1min", by="region"))
-        >>> grid.total.tolist(), grid.regroup([]).total.tolist(), grid.select([1]).keys["region"].tolist()
+        >>> (grid.total.tolist(), grid.regroup([]).total.tolist(),
+        ...  grid.select([1]).keys["region"].tolist())
         ([[1, 0], [1, 1]], [[2, 1]], ['fra'])
         """
         by = list(by)

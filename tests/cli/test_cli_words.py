@@ -27,7 +27,8 @@ LOG = "ts,kind,ok,bucket,duration_ms\n" + "".join(
     f"2026-01-05T{h:02d}:{m:02d}:00Z,{'busy' if m % 2 else 'quiet'},{str(m % 7 != 0)},"
     f"{'success' if m % 7 else 'timeout'},{1000 + 37 * m}\n" for h in range(3) for m in range(0, 60,
                                                                                               3))
-INCIDENTS = "incident_id,start,end,scope,kind\ndip,2026-01-05T01:00:00Z,2026-01-05T01:30:00Z,kind=busy,outage\n"
+INCIDENTS = ("incident_id,start,end,scope,kind\n"
+             "dip,2026-01-05T01:00:00Z,2026-01-05T01:30:00Z,kind=busy,outage\n")
 
 
 @pytest.fixture(scope="module")

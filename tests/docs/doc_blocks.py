@@ -15,7 +15,8 @@ SAMPLE_FILES_CODE = """\
 import budgetlab as bl
 
 events = bl.datasets.load("demo")
-log = events.assign(outcome=events["bucket"].astype(str))[["ts", "outcome", "captcha_type", "region", "sitekey"]]
+log = events.assign(outcome=events["bucket"].astype(str))[
+    ["ts", "outcome", "captcha_type", "region", "sitekey"]]
 log.to_parquet("outcomes.parquet")
 log.to_csv("outcomes.csv", index=False)
 bl.datasets.load("demo_incidents").to_csv("incidents.csv", index=False)

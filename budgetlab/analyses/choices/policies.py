@@ -36,9 +36,10 @@ def policy_summary(
 
     Examples
     --------
-    >>> sc = pd.DataFrame({"policy": ["a", "a"], "tier": ["*", "page_1h"], "severity": ["page", "page"],
-    ...     "episodes": [3, 3], "pages_per_day": [1.0, 1.0], "precision": [2 / 3, 2 / 3], "incidents": [2, 2],
-    ...     "detected": [2, 2], "recall": [1.0, 1.0], "detection_median": pd.to_timedelta(["5min"] * 2),
+    >>> sc = pd.DataFrame({"policy": ["a", "a"], "tier": ["*", "page_1h"],
+    ...     "severity": ["page", "page"], "episodes": [3, 3], "pages_per_day": [1.0, 1.0],
+    ...     "precision": [2 / 3, 2 / 3], "incidents": [2, 2], "detected": [2, 2],
+    ...     "recall": [1.0, 1.0], "detection_median": pd.to_timedelta(["5min"] * 2),
     ...     "false_pages_per_week": [7.0, 7.0]})
     >>> policy_summary(sc)[["pages", "recall", "false_pages_per_week"]]
             pages  recall  false_pages_per_week
@@ -104,7 +105,8 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     Examples
     --------
     >>> s = pd.DataFrame({"recall": [1.0, 0.9, 0.2], "false_pages_per_week": [9.0, 1.0, 0.0],
-    ...     "detection_median": pd.to_timedelta(["2min", "20min", "1h"])}, index=["fast", "good", "quiet"])
+    ...     "detection_median": pd.to_timedelta(["2min", "20min", "1h"])},
+    ...     index=["fast", "good", "quiet"])
     >>> choose_policy(s).subject
     'good'
     >>> choose_policy(s, min_recall=0.95).withheld

@@ -119,7 +119,8 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
 
     Examples
     --------
-    >>> ev = pd.DataFrame({"g": ["a"] * 100 + ["b"] * 100, "ok": [True] * 94 + [False] * 6 + [True] * 90 + [False] * 10,
+    >>> ev = pd.DataFrame({"g": ["a"] * 100 + ["b"] * 100,
+    ...     "ok": [True] * 94 + [False] * 6 + [True] * 90 + [False] * 10,
     ...     "bucket": ["success"] * 94 + ["timeout"] * 6 + ["success"] * 90 + ["solve_error"] * 10})
     >>> v = bucket_target_verdicts(ev, pd.DataFrame({"g": ["a", "b"], "target": [0.95, 0.95]}),
     ...                            bucket="timeout")

@@ -45,9 +45,11 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
 
     Examples
     --------
-    >>> t = pd.DataFrame({"g": ["a", "b"], "window": ["1h", "1h"], "min_dwell": pd.to_timedelta([0, 0]),
-    ...     "hours": [10.0, 30.0], "hours_exhausted": [1.0, 3.0], "transitions_per_day": [2.0, 4.0],
-    ...     "round_trips_per_day": [0.5, 0.0], "share_critical": [0.1, 0.3], "share_exhausted": [0.1, 0.1]})
+    >>> t = pd.DataFrame({"g": ["a", "b"], "window": ["1h", "1h"],
+    ...     "min_dwell": pd.to_timedelta([0, 0]), "hours": [10.0, 30.0],
+    ...     "hours_exhausted": [1.0, 3.0], "transitions_per_day": [2.0, 4.0],
+    ...     "round_trips_per_day": [0.5, 0.0], "share_critical": [0.1, 0.3],
+    ...     "share_exhausted": [0.1, 0.1]})
     >>> window_summary(t)[["window", "transitions_per_day", "share_exhausted", "share_alerting"]]
       window  transitions_per_day  share_exhausted  share_alerting
     0     1h                  6.0              0.1            0.35

@@ -85,8 +85,8 @@ def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray
     failures (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not
     99.99 %.
 
-    >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]), np.ones((2, 3),
-    ...                                                                                  bool)).tolist()
+    >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]),
+    ...                   np.ones((2, 3), bool)).tolist()
     [[True, True, False], [True, False, False]]
     """
     return np.asarray(in_range & (grid[None, :] <= _ceiling(events)[:, None] + 1e-12))
@@ -258,8 +258,9 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     """Why no target meets the rule for one group, with figures, and what would make one possible
     (a longer window, ``min_events``, more history, a looser ``max_share``).
 
-    >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3, events_per_day=40,
-    ...       window_events=40, window_ns=86_400 * 10**9, history_days=28, max_share=0.01,
+    >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3,
+    ...       events_per_day=40, window_events=40, window_ns=86_400 * 10**9, history_days=28,
+    ...       max_share=0.01,
     ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
     no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's 1 %
     quantile

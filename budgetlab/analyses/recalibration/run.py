@@ -172,8 +172,9 @@ def recalibrate(
     1     turnstile      0.979925  0.973684               0.970   too_loose
     2         image      0.906780  0.888740               0.885          ok
     >>> opts = RecalibrationOptions(n_boot=50)
-    >>> same = recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.95, "turnstile": 0.88,
-    ...                    "image": 0.88}, options=opts)
+    >>> same = recalibrate(events, by="captcha_type",
+    ...                    target={"recaptcha_v2": 0.95, "turnstile": 0.88, "image": 0.88},
+    ...                    options=opts)
     >>> same.summary.equals(r.summary)
     True
     """

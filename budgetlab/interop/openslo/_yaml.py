@@ -130,7 +130,8 @@ def check_graph(root: Any, *, max_nodes: int = MAX_NODES) -> int:
     the line) when it exceeds ``max_nodes``, when nesting exceeds :data:`MAX_DEPTH`, for a
     recursive alias and for a list or mapping used as a key.
 
-    >>> check_graph(yaml.compose("a: &x [1, 2]\\nb: [*x, *x]"))  # the mapping, a, [1, 2] (3 nodes), b, and [*x, *x] (7 nodes)
+    >>> # the mapping, a, [1, 2] (3 nodes), b, and [*x, *x] (7 nodes)
+    >>> check_graph(yaml.compose("a: &x [1, 2]\\nb: [*x, *x]"))
     13
     """
     size: dict[int, int] = {}

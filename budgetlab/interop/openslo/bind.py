@@ -116,11 +116,14 @@ def load_slos(spec: Source, by: Sequence[str] = ()) -> SLO | PerGroup:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> one = ("apiVersion: openslo/v1\\nkind: SLO\\nmetadata: {name: NAME, labels: {captcha_type: TYPE, team: web}}\\n"
+    >>> one = ("apiVersion: openslo/v1\\nkind: SLO\\n"
+    ...        "metadata: {name: NAME, labels: {captcha_type: TYPE, team: web}}\\n"
     ...        "spec: {service: captcha, indicatorRef: solves, budgetingMethod: Occurrences,\\n"
-    ...        "  timeWindow: [{duration: 30d, isRolling: true}], objectives: [{target: TARGET}]}\\n")
+    ...        "  timeWindow: [{duration: 30d, isRolling: true}], "
+    ...        "objectives: [{target: TARGET}]}\\n")
     >>> text = "---\\n".join(one.replace("NAME", n).replace("TYPE", t).replace("TARGET", x)
-    ...                     for n, t, x in [("v2-avail", "recaptcha_v2", "0.93"), ("ts-avail", "turnstile", "0.97")])
+    ...                     for n, t, x in [("v2-avail", "recaptcha_v2", "0.93"),
+    ...                                     ("ts-avail", "turnstile", "0.97")])
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "slos.yaml"
     >>> _ = path.write_text(text)
     >>> slos = load_slos(path, by=["captcha_type"])

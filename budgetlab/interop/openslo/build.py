@@ -50,7 +50,8 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "rec.csv"
-    >>> _ = p.write_text("captcha_type,events,recommended_target\\nrecaptcha_v2,900,0.93\\nturnstile,800,0.97\\n")
+    >>> _ = p.write_text("captcha_type,events,recommended_target\\n"
+    ...                  "recaptcha_v2,900,0.93\\nturnstile,800,0.97\\n")
     >>> t = read_recalibration_table(p)
     >>> t.attrs["by"], t["recommended_target"].tolist()
     (['captcha_type'], [0.93, 0.97])

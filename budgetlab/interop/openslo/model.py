@@ -290,7 +290,8 @@ class SLODocument:
         budgetlab's calendar periods start at local midnight (weeks on Monday, months on the
         1st); a ``calendar.startTime`` that is not on such a boundary raises ConfigError.
 
-        >>> SLODocument("x", SLO(0.99, "7D", period="7D"), calendar="week", calendar_start="2026-01-05 00:00:00",
+        >>> SLODocument("x", SLO(0.99, "7D", period="7D"), calendar="week",
+        ...             calendar_start="2026-01-05 00:00:00",
         ...             time_zone="Europe/Berlin").period_kwargs()
         {'calendar': 'week', 'tz': 'Europe/Berlin'}
         """

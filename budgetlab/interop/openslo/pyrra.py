@@ -153,7 +153,8 @@ def from_pyrra(objects: list[Any], label: str) -> list[SLODocument]:
     >>> slo = {"apiVersion": "pyrra.dev/v1alpha1", "kind": "ServiceLevelObjective",
     ...        "metadata": {"name": "api", "namespace": "web"},
     ...        "spec": {"target": "99.5", "window": "2w", "indicator": {"ratio": {
-    ...            "errors": {"metric": 'http_requests_total{code=~"5.."}'}, "total": {"metric": "http_requests_total"}}}}}
+    ...            "errors": {"metric": 'http_requests_total{code=~"5.."}'},
+    ...            "total": {"metric": "http_requests_total"}}}}}
     >>> (doc,) = from_pyrra([slo], "slo.yaml")
     >>> doc.slo.target, doc.slo.period.days, doc.service, [t.name for t in doc.policy.tiers][:2]
     (0.995, 14, 'web', ['critical_30m', 'critical_3h'])

@@ -192,11 +192,13 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
 def from_sloth(spec: Mapping[str, Any], label: str) -> list[SLODocument]:
     """The SLOs of a Sloth ``prometheus/v1`` spec, as Sloth reads them.
 
-    >>> spec = {"version": "prometheus/v1", "service": "web", "labels": {"owner": "team-a"}, "slos": [
+    >>> spec = {"version": "prometheus/v1", "service": "web", "labels": {"owner": "team-a"},
+    ...     "slos": [
     ...     {"name": "availability", "objective": 99.9,
     ...      "sli": {"events": {"error_query": "sum(rate(e_total[{{.window}}]))",
     ...                         "total_query": "sum(rate(r_total[{{.window}}]))"}},
-    ...      "alerting": {"name": "WebAvailability", "page_alert": {"labels": {"routing_key": "team-a"}},
+    ...      "alerting": {"name": "WebAvailability",
+    ...                   "page_alert": {"labels": {"routing_key": "team-a"}},
     ...                   "ticket_alert": {"disable": True}}}]}
     >>> (doc,) = from_sloth(spec, "sloth.yaml")
     >>> doc.slo.target, doc.labels, [t.name for t in doc.policy.tiers]

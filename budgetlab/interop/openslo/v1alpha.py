@@ -114,7 +114,8 @@ def from_v1alpha(obj: Mapping[str, Any]) -> list[tuple[dict[str, Any], list[str]
     ...        "spec": {"service": "web", "budgetingMethod": "Occurrences",
     ...                 "objectives": [{"target": 0.999, "ratioMetrics": {
     ...                     "good": {"source": "prometheus", "queryType": "promql", "query": "ok"},
-    ...                     "total": {"source": "prometheus", "queryType": "promql", "query": "all"}}}],
+    ...                     "total": {"source": "prometheus", "queryType": "promql",
+    ...                               "query": "all"}}}],
     ...                 "timeWindows": [{"count": 28, "unit": "Day"}]}}
     >>> (v1, notes), = from_v1alpha(slo)
     >>> v1["metadata"]["name"], v1["spec"]["timeWindow"], v1["spec"]["objectives"]

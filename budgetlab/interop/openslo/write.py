@@ -206,7 +206,8 @@ def to_openslo_yaml(docs: SLODocument | Iterable[SLODocument]) -> str:
     >>> from budgetlab.interop.openslo import read_openslo
     >>> ind = {"metadata": {"name": "checkout-ratio"}, "spec": {"ratioMetric": {"counter": True,
     ...        "bad": {"metricSource": {"type": "Prometheus", "spec": {"query": "errors_total"}}},
-    ...        "total": {"metricSource": {"type": "Prometheus", "spec": {"query": "requests_total"}}}}}}
+    ...        "total": {"metricSource": {"type": "Prometheus",
+    ...                                   "spec": {"query": "requests_total"}}}}}}
     >>> doc = SLODocument("checkout", SLO(target=0.999, window="1D", period="28D"), service="shop",
     ...                   indicator=ind)
     >>> print(to_openslo_yaml([doc]), end="")

@@ -42,7 +42,8 @@ def event_cells(group: np.ndarray, t: np.ndarray, fail: np.ndarray, code: np.nda
     ``per_code[c, k]`` counts the events of cell ``c`` with ``code == k``.
 
     >>> [a.tolist() for a in event_cells(np.array([1, 0, 1, 1]), np.array([3, 0, 3, 1]),
-    ...                                  np.array([True, False, False, True]), np.array([1, 0, 0, 1]), 2, 2)]
+    ...                                  np.array([True, False, False, True]),
+    ...                                  np.array([1, 0, 0, 1]), 2, 2)]
     [[0, 1, 1], [0, 1, 3], [1, 1, 2], [0, 1, 1], [[1, 0], [0, 1], [1, 1]]]
     """
     group = np.ascontiguousarray(group, dtype=np.int64)
