@@ -17,7 +17,7 @@ import pandas as pd
 from ..budget.burn import error_budgets, rolling_sum
 from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
 from .episodes import in_group_order, policy_parts
-from .policy import AlertPolicy
+from .policy import AlertPolicy, AlertTier
 
 __all__ = ["low_traffic"]
 
@@ -110,51 +110,53 @@ def _low_traffic(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataF
         return cache[k]
 
     rows: list[pd.DataFrame] = []
-
-    def burn_of(cnt: np.ndarray) -> np.ndarray:
-        return np.asarray(1.0 / (np.maximum(cnt, 1.0) * budget))
-
     for tier in pol.tiers:
-        typ_l, quiet_l, comp_l = stats(tier.long_window)
-        typ_s, quiet_s, comp_s = (
-            stats(tier.short_window) if tier.short_window is not None else (typ_l, quiet_l, comp_l)
-        )
-        thr = tier.burn * budget
-        k_l = np.floor(thr * typ_l) + 1
-        k_s = np.floor(thr * typ_s) + 1
-        feasible = (k_l <= typ_l) & (k_s <= typ_s)
-        min_fail = pd.array(np.where(feasible, np.maximum(k_l, k_s), 0).astype(np.int64),
-                            dtype="Int64")
-        min_fail[~feasible] = pd.NA
-        rows.append(
-            pd.DataFrame(
-                {
-                    "tier": tier.name,
-                    "severity": tier.severity,
-                    "burn": tier.burn,
-                    "max_burn": 1.0 / budget,
-                    "can_fire": 1.0 > thr,
-                    "events_typical_long": typ_l,
-                    "events_quietest_long": quiet_l,
-                    "one_failure_burn_typical_long": burn_of(typ_l),
-                    "one_failure_burn_quietest_long": burn_of(quiet_l),
-                    "events_typical_short": typ_s,
-                    "events_quietest_short": quiet_s,
-                    "one_failure_burn_typical_short": burn_of(typ_s),
-                    "one_failure_burn_quietest_short": burn_of(quiet_s),
-                    "one_failure_fires_quietest": (1.0 / np.maximum(quiet_l, 1.0) > thr)
-                    & (1.0 / np.maximum(quiet_s, 1.0) > thr),
-                    "min_failures_typical": min_fail,
-                    "one_failure_budget_pct": one_pct,
-                    "windows_complete": comp_l and comp_s,
-                    "_g": np.arange(grid.n_groups),
-                    "_t": len(rows),
-                }
-            )
-        )
+        long = stats(tier.long_window)
+        short = stats(tier.short_window) if tier.short_window is not None else long
+        rows.append(_tier_rows(tier, budget, long, short, one_pct).assign(_t=len(rows)))
     table = pd.concat(rows, ignore_index=True).sort_values(["_g", "_t"],
                                                            kind="stable").reset_index(drop=True)
     groups = table["_g"].to_numpy()
     out = pd.concat([grid.keys_at(groups), table.drop(columns=["_g", "_t"])], axis=1)
     out["tier"] = pd.Categorical(out["tier"], categories=[t.name for t in pol.tiers], ordered=True)
     return out, groups.astype(np.int64)
+
+
+def _tier_rows(tier: AlertTier, budget: np.ndarray, long: tuple[np.ndarray, np.ndarray, bool],
+               short: tuple[np.ndarray, np.ndarray, bool], one_pct: np.ndarray) -> pd.DataFrame:
+    """One tier's rows of :func:`low_traffic`, one per group (column ``_g``), from the traffic of
+    its long and short windows (:func:`_window_traffic`) and each group's ``budget``."""
+    typ_l, quiet_l, comp_l = long
+    typ_s, quiet_s, comp_s = short
+    thr = tier.burn * budget
+    k_l = np.floor(thr * typ_l) + 1
+    k_s = np.floor(thr * typ_s) + 1
+    feasible = (k_l <= typ_l) & (k_s <= typ_s)
+    min_fail = pd.array(np.where(feasible, np.maximum(k_l, k_s), 0).astype(np.int64),
+                        dtype="Int64")
+    min_fail[~feasible] = pd.NA
+
+    def burn_of(cnt: np.ndarray) -> np.ndarray:
+        return np.asarray(1.0 / (np.maximum(cnt, 1.0) * budget))
+
+    return pd.DataFrame({
+        "tier": tier.name,
+        "severity": tier.severity,
+        "burn": tier.burn,
+        "max_burn": 1.0 / budget,
+        "can_fire": 1.0 > thr,
+        "events_typical_long": typ_l,
+        "events_quietest_long": quiet_l,
+        "one_failure_burn_typical_long": burn_of(typ_l),
+        "one_failure_burn_quietest_long": burn_of(quiet_l),
+        "events_typical_short": typ_s,
+        "events_quietest_short": quiet_s,
+        "one_failure_burn_typical_short": burn_of(typ_s),
+        "one_failure_burn_quietest_short": burn_of(quiet_s),
+        "one_failure_fires_quietest": ((1.0 / np.maximum(quiet_l, 1.0) > thr)
+                                       & (1.0 / np.maximum(quiet_s, 1.0) > thr)),
+        "min_failures_typical": min_fail,
+        "one_failure_budget_pct": one_pct,
+        "windows_complete": comp_l and comp_s,
+        "_g": np.arange(len(one_pct)),
+    })

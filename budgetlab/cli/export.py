@@ -126,14 +126,7 @@ def _policy(args: argparse.Namespace, period: Any) -> Any:
 
 
 def _cmd_openslo(args: argparse.Namespace) -> int:
-    from ..interop.openslo import (
-        SLODocument,
-        ratio_indicator,
-        read_recalibration_table,
-        slos_from_recalibration,
-        write_openslo,
-    )
-    from ..slo import SLO
+    from ..interop.openslo import ratio_indicator, write_openslo
 
     _register_inputs(args.from_spec, args.from_recalibration)
     out = _plan(args)
@@ -148,45 +141,67 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     if sources > 1:
         raise ConfigError("give at most one of --from and --from-recalibration.")
     if args.from_recalibration is not None:
-        window = args.window or "28D"
-        pol = _policy(args, args.period or "30D")
-        docs = slos_from_recalibration(
-            read_recalibration_table(args.from_recalibration, by=_csv_list(args.by) or None,
-                                     target_column=args.target_column),
-                                       by=_csv_list(args.by) or None, window=window,
-                                       period=args.period,
-            target_column=args.target_column, name_prefix=args.name_prefix,
-                                       service=args.service or "",
-            policy=pol, warning=args.warning, critical=args.critical, min_events=args.min_events,
-            indicator=indicator)
+        docs = _docs_from_recalibration(args, indicator)
     elif args.from_spec is not None:
-        docs = []
-        for d in _read_docs(args.from_spec):
-            d = _override(d, args.target, args.window, args.period)
-            changes: dict[str, Any] = {}
-            if args.policy is not None:
-                changes["alert_policies"] = (_policy(args, d.slo.period),)
-            if args.service:
-                changes["service"] = args.service
-            if indicator is not None:
-                changes.update(indicator=indicator, indicator_ref=None)
-            docs.append(dataclasses.replace(d, **changes))
+        docs = _docs_from_spec(args, indicator)
     else:
-        if args.target is None:
-            raise ConfigError("give --target (e.g. --target 0.95), or --from / "
-                              "--from-recalibration.")
-        window = args.window or "28D"
-        slo = SLO(target=args.target, window=window, warning=args.warning, critical=args.critical,
-                  min_events=args.min_events, period=args.period or "30D")
-        pol = _policy(args, slo.period)
-        docs = [SLODocument(name=args.name, slo=slo, service=args.service or "",
-                            description=args.description or "",
-                            alert_policies=(pol,) if pol is not None else (), indicator=indicator)]
+        docs = _docs_from_flags(args, indicator)
     _guard_docs(docs)
     write_openslo(docs, out, force=args.force)
     _report_openslo(docs, args)
     print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {path_label(out)}")
     return 0
+
+
+def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[Any]:
+    """``--from-recalibration``: a document per group of the recalibration's table."""
+    from ..interop.openslo import read_recalibration_table, slos_from_recalibration
+
+    window = args.window or "28D"
+    pol = _policy(args, args.period or "30D")
+    by = _csv_list(args.by) or None
+    table = read_recalibration_table(args.from_recalibration, by=by,
+                                     target_column=args.target_column)
+    return slos_from_recalibration(
+        table, by=by, window=window, period=args.period, target_column=args.target_column,
+        name_prefix=args.name_prefix, service=args.service or "", policy=pol,
+        warning=args.warning, critical=args.critical, min_events=args.min_events,
+        indicator=indicator)
+
+
+def _docs_from_spec(args: argparse.Namespace, indicator: Any) -> list[Any]:
+    """``--from``: the spec's documents with the command line's target, window, period, policy,
+    service and SLI in place of theirs."""
+    docs = []
+    for d in _read_docs(args.from_spec):
+        d = _override(d, args.target, args.window, args.period)
+        changes: dict[str, Any] = {}
+        if args.policy is not None:
+            changes["alert_policies"] = (_policy(args, d.slo.period),)
+        if args.service:
+            changes["service"] = args.service
+        if indicator is not None:
+            changes.update(indicator=indicator, indicator_ref=None)
+        docs.append(dataclasses.replace(d, **changes))
+    return docs
+
+
+def _docs_from_flags(args: argparse.Namespace, indicator: Any) -> list[Any]:
+    """Neither ``--from`` nor ``--from-recalibration``: one document from ``--target`` and the
+    other flags."""
+    from ..interop.openslo import SLODocument
+    from ..slo import SLO
+
+    if args.target is None:
+        raise ConfigError("give --target (e.g. --target 0.95), or --from / "
+                          "--from-recalibration.")
+    window = args.window or "28D"
+    slo = SLO(target=args.target, window=window, warning=args.warning, critical=args.critical,
+              min_events=args.min_events, period=args.period or "30D")
+    pol = _policy(args, slo.period)
+    return [SLODocument(name=args.name, slo=slo, service=args.service or "",
+                        description=args.description or "",
+                        alert_policies=(pol,) if pol is not None else (), indicator=indicator)]
 
 
 def _latency(args: argparse.Namespace) -> dict[str, Any] | None:

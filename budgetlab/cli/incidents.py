@@ -139,38 +139,47 @@ def _cmd_incident(args: argparse.Namespace) -> int:
             if args.breakdown_by
             else None,
         )
-        print(f"\n{ident}: {rep.start:%Y-%m-%d %H:%M} .. {rep.end:%Y-%m-%d %H:%M} UTC, scope "
-              f"{rep.scope}")
-        print(wrap(rep.summary, indent="  "))
-        for note in rep.notes:
-            print(wrap(f"note: {note}", indent="  "))
-        tiers = rep.tiers[[*by, "tier", "severity", "burn", "fired", "first_alert",
-                           "detection_delay",
-                           "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
-        if len(tiers):
-            tiers["first_alert"] = tiers["first_alert"].map(
-                lambda v: "" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}"
-            )
-            tiers["detection_delay"] = tiers["detection_delay"].map(
-                lambda v: "" if pd.isna(v) else duration_words(v)
-            )
-            print(tiers.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+        _print_incident(ident, rep, by)
         outs.append(rep.transitions.assign(incident_id=ident))
         if args.plot:
-            from .._util.figures import save_figure
-
-            fig = rep.plot()
-            try:
-                save_figure(fig, args.plot, force=args.force)
-            finally:
-                import matplotlib.pyplot as plt
-
-                plt.close(fig)
-            print(f"wrote the plot to {args.plot}")
+            _save_incident_plot(rep, args)
     if args.out:
         write_output(pd.concat(outs, ignore_index=True), args,
                      "status changes in the reported windows")
     return 0
+
+
+def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
+    """One incident's report: its window and scope, summary, notes and the alert tiers' table."""
+    print(f"\n{ident}: {rep.start:%Y-%m-%d %H:%M} .. {rep.end:%Y-%m-%d %H:%M} UTC, scope "
+          f"{rep.scope}")
+    print(wrap(rep.summary, indent="  "))
+    for note in rep.notes:
+        print(wrap(f"note: {note}", indent="  "))
+    tiers = rep.tiers[[*by, "tier", "severity", "burn", "fired", "first_alert",
+                       "detection_delay", "peak_burn_long"]].copy() if len(rep.tiers) else rep.tiers
+    if len(tiers):
+        tiers["first_alert"] = tiers["first_alert"].map(
+            lambda v: "" if pd.isna(v) else f"{v:%Y-%m-%d %H:%M}"
+        )
+        tiers["detection_delay"] = tiers["detection_delay"].map(
+            lambda v: "" if pd.isna(v) else duration_words(v)
+        )
+        print(tiers.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+
+
+def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
+    """``--plot``: the incident's figure written to that file, then closed."""
+    from .._util.figures import save_figure
+
+    fig = rep.plot()
+    try:
+        save_figure(fig, args.plot, force=args.force)
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    print(f"wrote the plot to {args.plot}")
 
 
 # --- alerts -------------------------------------------------------------------------------------

@@ -81,45 +81,57 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     limit_status = str(settings.get("limit_status", "exhausted"))
     levels = STATUSES[STATUSES.index(limit_status):]
     summary, cand, dist = result.summary, result.candidates, result.distribution
-    s_lab, c_lab, d_lab = _group_labels(summary, keys), _group_labels(cand,
-                                                                      keys), _group_labels(dist,
-                                                                                           keys)
+    s_lab, c_lab, d_lab = (_group_labels(summary, keys), _group_labels(cand, keys),
+                           _group_labels(dist, keys))
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     handles: list[Any] = []
     weight = summary["events"].to_numpy(dtype=float) if "events" in summary.columns else None
     colors = group_colors([str(x) for x in s_lab], weight)
     for i, label in enumerate(s_lab):
-        shown = colors[str(label)] is not None
-        color, z = (colors[str(label)] or OTHER_COLOR, 2.0 if shown else 1.5)
-        row = summary.iloc[i]
-        d = dist[d_lab == label]
-        line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100,
-                        color=color,
-                        lw=1.5, gid=f"distribution:{label}", label=label, zorder=z)
-        if shown:
-            handles.append(line)
         sel = c_lab == label
-        ax.plot(cand["target"].to_numpy()[sel] * 100, c_share[sel] * 100, ls="none", marker="o",
-                ms=3,
-                color=color, alpha=0.6, gid=f"candidates:{label}", zorder=z)
-        rec, lo, hi, cur = (row["recommended_target"], row["recommended_low"],
-                            row["recommended_high"],
-                            row["current_target"])
-        if np.isfinite(rec):
-            ax.axvline(rec * 100, color=color, lw=1.2, gid=f"recommended:{label}", zorder=z)
-        if np.isfinite(lo) and np.isfinite(hi) and shown:
-            ax.axvspan(lo * 100, hi * 100, color=color, alpha=0.12, lw=0, gid=f"interval:{label}")
-        if np.isfinite(cur):
-            # a triangle on the top edge: visible also when the recommendation is the current target
-            ax.axvline(cur * 100, color=color, lw=1.0, ls="--", marker="v", markevery=[1], ms=7,
-                       clip_on=False,
-                       gid=f"current:{label}", zorder=z)
+        line = _draw_recalibration_group(ax, label, summary.iloc[i], dist[d_lab == label],
+                                         cand["target"].to_numpy()[sel], c_share[sel],
+                                         colors[str(label)])
+        if colors[str(label)] is not None:
+            handles.append(line)
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:
         ax.set_yscale("log")
+    ax.set_xlabel(_recalibration_xlabel(settings))
+    ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
+    legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share), ncols=3)
+    return ax
+
+
+def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFrame,
+                              targets: np.ndarray, shares: np.ndarray, color: str | None) -> Any:
+    """One group's artists in :func:`plot_recalibration`: its distribution (the line returned, for
+    the legend), candidates, recommended target and interval, current target. ``color`` None: one
+    of the grey "other" groups, drawn under the others and without the interval's shading."""
+    shown = color is not None
+    color, z = (color or OTHER_COLOR, 2.0 if shown else 1.5)
+    line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100,
+                    color=color, lw=1.5, gid=f"distribution:{label}", label=label, zorder=z)
+    ax.plot(targets * 100, shares * 100, ls="none", marker="o", ms=3, color=color, alpha=0.6,
+            gid=f"candidates:{label}", zorder=z)
+    rec, lo, hi, cur = (row["recommended_target"], row["recommended_low"],
+                        row["recommended_high"], row["current_target"])
+    if np.isfinite(rec):
+        ax.axvline(rec * 100, color=color, lw=1.2, gid=f"recommended:{label}", zorder=z)
+    if np.isfinite(lo) and np.isfinite(hi) and shown:
+        ax.axvspan(lo * 100, hi * 100, color=color, alpha=0.12, lw=0, gid=f"interval:{label}")
+    if np.isfinite(cur):
+        # a triangle on the top edge: visible also when the recommendation is the current target
+        ax.axvline(cur * 100, color=color, lw=1.0, ls="--", marker="v", markevery=[1], ms=7,
+                   clip_on=False, gid=f"current:{label}", zorder=z)
+    return line
+
+
+def _recalibration_xlabel(settings: dict[str, Any]) -> str:
+    """The x label of :func:`plot_recalibration`: the window and the span measured."""
     window, history = settings.get("window"), settings.get("history")
     wtxt = f"rolling {duration_label(window)} window" if window is not None else "rolling window"
     lo, hi = settings.get("span_start"), settings.get("span_end")
@@ -129,19 +141,21 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         htxt = f", {duration_label(span.round('1min'))} measured"
     else:
         htxt = f", last {duration_label(history)}" if history is not None else ""
-    ax.set_xlabel(f"success rate in the {wtxt}{htxt} (%)")
-    ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
-    handles += [Line2D([], [], color="grey", ls="none", marker="o", ms=3,
-                       label=f"time {limit_status}+ at target"),
-                Line2D([], [], color="grey", lw=1.2, label="recommended target"),
-                Patch(color="grey", alpha=0.25,
-                      label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
-                Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
-                       label="current target"),
-                Line2D([], [], color="black", lw=0.8, ls=":",
-                       label=f"limit {max_share:.1%} {limit_status}")]
-    legend_above(ax, handles, ncols=3)
-    return ax
+    return f"success rate in the {wtxt}{htxt} (%)"
+
+
+def _recalibration_key(settings: dict[str, Any], limit_status: str,
+                       max_share: float) -> list[Any]:
+    """The legend entries of :func:`plot_recalibration`'s marks (after the groups')."""
+    return [Line2D([], [], color="grey", ls="none", marker="o", ms=3,
+                   label=f"time {limit_status}+ at target"),
+            Line2D([], [], color="grey", lw=1.2, label="recommended target"),
+            Patch(color="grey", alpha=0.25,
+                  label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
+            Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
+                   label="current target"),
+            Line2D([], [], color="black", lw=0.8, ls=":",
+                   label=f"limit {max_share:.1%} {limit_status}")]
 
 
 _METRIC_LABELS = {
@@ -177,8 +191,8 @@ def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
 
 
 def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day",
-                           y2: str | None = "auto",
-                           ax: Axes | None = None, logy: bool = False) -> Axes:
+                           y2: str | None = "auto", ax: Axes | None = None,
+                           logy: bool = False) -> Axes:
     """Flapping against reaction time, window by window (one line per group and dwell time):
     ``y`` on the top panel, ``y2`` on a panel below it, so that neither hides the other.
 
@@ -227,25 +241,15 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     if y2 is not None:
         require_columns(table, [y2], what="table")
     ax = plt.gca() if ax is None else ax
-    keys = list(table.attrs.get("by", [])) if isinstance(table.attrs.get("by"), list) else []
-    keys = [k for k in keys if k in table.columns]
-    windows = display_names(table["window"])
-    x_all = np.array([windows.index(str(w)) for w in table["window"]], dtype=float)
-    dwell = pd.to_timedelta(table["min_dwell"])
-    several_dwells = dwell.nunique() > 1
-    series = _group_labels(table, keys)
-    if several_dwells:
-        series = np.array([f"{s} · dwell {duration_label(d) if d > pd.Timedelta(0) else '0'}"
-                           for s, d in zip(series, dwell, strict=True)], dtype=object)
+    windows, x_all, series = _comparison_series(table)
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     ax2 = split_axes(ax, 2, hspace=0.08)[1] if y2 is not None else None
     v1 = _metric_values(table, y)
     v2 = _metric_values(table, y2) if y2 is not None else None
     handles: list[Any] = []
     names = pd.unique(series)
-    weight = (
-        table["events"].to_numpy(dtype=float) if "events" in table.columns else np.zeros(len(table))
-    )
+    weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
+              else np.zeros(len(table)))
     colors = group_colors([str(n) for n in names],
                           [float(weight[series == n].max()) for n in names])
     for name in names:
@@ -260,8 +264,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
             handles.append(line)
         if ax2 is not None and v2 is not None:
             ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.2,
-                     gid=f"{y2}:{name}",
-                     zorder=z)
+                     gid=f"{y2}:{name}", zorder=z)
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", lw=1.5,
                               label=other_label(colors)))
@@ -283,3 +286,19 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     legend_above(ax, handles, ncols=3)
     ax.y2_ax = ax2  # type: ignore[attr-defined]
     return ax
+
+
+def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """:func:`plot_window_comparison`'s windows (display names, in order), each row's x (its
+    window's position) and series (``<group>``, or ``<group> · dwell <d>`` with several dwell
+    times)."""
+    keys = list(table.attrs.get("by", [])) if isinstance(table.attrs.get("by"), list) else []
+    keys = [k for k in keys if k in table.columns]
+    windows = display_names(table["window"])
+    x_all = np.array([windows.index(str(w)) for w in table["window"]], dtype=float)
+    dwell = pd.to_timedelta(table["min_dwell"])
+    series = _group_labels(table, keys)
+    if dwell.nunique() > 1:
+        series = np.array([f"{s} · dwell {duration_label(d) if d > pd.Timedelta(0) else '0'}"
+                           for s, d in zip(series, dwell, strict=True)], dtype=object)
+    return windows, x_all, series

@@ -55,8 +55,8 @@ def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
 
 
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
-                 ax: Axes | None = None,
-                 tz: str | None = None, bands: Sequence[float] = BURN_BANDS) -> Axes:
+                 ax: Axes | None = None, tz: str | None = None,
+                 bands: Sequence[float] = BURN_BANDS) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
 
     Parameters
@@ -120,19 +120,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     events = np.bincount(b_idx[first_bucket],
                          weights=over_time["events"].to_numpy(dtype=float)[first_bucket],
                          minlength=n_bins)
-    weighted = over_time["burn_rate"].to_numpy(dtype=float) * over_time["events"].to_numpy(
-        dtype=float
-    )
-    layer_keys = (
-        over_time[keys].astype(str).agg(" · ".join, axis=1)
-        if keys
-        else pd.Series("", index=over_time.index)
-    )
-    layer_keys = _top_groups(layer_keys, weighted)
-    layer = (bucket.astype(str) + np.where(layer_keys == "", "", " · ") + layer_keys).to_numpy()
-    order = sorted(pd.unique(layer),
-                   key=lambda s: (names.index(s.split(" · ")[0]) if s.split(" · ")[0] in names
-                                                    else len(names), s))
+    weighted = (over_time["burn_rate"].to_numpy(dtype=float)
+                * over_time["events"].to_numpy(dtype=float))
+    layer, order = _bucket_layers(over_time, keys, weighted, names)
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
     bottom = np.zeros(n_bins)
     extra = iter(_EXTRA_COLORS * 10)
@@ -151,13 +141,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
                   alpha=1.0 - 0.45 * k_same / max(n_same, 1),
                   lw=0, label=name, gid="bucket")
         bottom = top
-    peak = float(bottom.max()) if n_bins else 0.0
-    for band in bands:
-        if band == 1.0 or band <= 1.5 * peak:
-            ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
-            ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
-                        xytext=(2, 0),
-                        textcoords="offset points", va="center", fontsize="x-small")
+    _draw_bands(ax, bands, float(bottom.max()) if n_bins else 0.0)
     ax.set_ylim(bottom=0)
     ax.set_ylabel("burn rate (1 = allowed pace)")
     time_axis(ax, tz)
@@ -165,6 +149,35 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     handles = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
     legend_right(ax, handles, inches=0.45)  # clear of the band labels
     return ax
+
+
+def _bucket_layers(over_time: pd.DataFrame, keys: list[str], weighted: np.ndarray,
+                   names: list[str]) -> tuple[np.ndarray, list[str]]:
+    """:func:`plot_buckets`' layer of each row (``<bucket>``, or ``<bucket> · <group>`` with the
+    groups past the top ones in "other") and the layers in stack order (the buckets' display
+    order ``names``, then by name)."""
+    layer_keys = (over_time[keys].astype(str).agg(" · ".join, axis=1) if keys
+                  else pd.Series("", index=over_time.index))
+    layer_keys = _top_groups(layer_keys, weighted)
+    bucket = over_time["bucket"].astype(str)
+    layer = (bucket + np.where(layer_keys == "", "", " · ") + layer_keys).to_numpy()
+
+    def rank(name: str) -> tuple[int, str]:
+        b = name.split(" · ")[0]
+        return (names.index(b) if b in names else len(names), name)
+
+    return layer, sorted(pd.unique(layer), key=rank)
+
+
+def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> None:
+    """:func:`plot_buckets`' reference lines, labelled on the right: burn 1 always, the others
+    up to 1.5 times the stack's ``peak``."""
+    for band in bands:
+        if band == 1.0 or band <= 1.5 * peak:
+            ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
+            ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
+                        xytext=(2, 0), textcoords="offset points", va="center",
+                        fontsize="x-small")
 
 
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",

@@ -184,10 +184,22 @@ def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warnin
     return int((f >= thr[c, 0]) + (f >= thr[c, 1]) + (f >= thr[c, 2]))
 
 
+@jit_inline
+def _record(out: Any, m: int, g: int, now: int, new: int, c: int, f: int, start: int) -> Any:
+    """Row ``m`` of :func:`status_runs`'s changes (group, instant, status, total, failures,
+    stretch start) written into ``out``, doubled first when full; returns ``out`` or its copy."""
+    if m == out.shape[0]:
+        grown = np.empty((2 * m, 6), np.int64)
+        grown[:m] = out
+        out = grown
+    out[m, 0], out[m, 1], out[m, 2] = g, now, new
+    out[m, 3], out[m, 4], out[m, 5] = c, f, start
+    return out
+
+
 @jit
 def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float,
-                warning: float,
-                critical: float, min_events: int) -> Any:
+                warning: float, critical: float, min_events: int) -> Any:
     """The window's clock of every group, one pass over rows in time order: each group's arrivals
     (``t``) and expiries (``t + window + 1 ns``) merged, expiries first at the same instant, the
     status evaluated once per instant after all of them (``min_events`` hold from healthy at the
@@ -243,21 +255,9 @@ def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: 
             c = cnt[g]
             new = _status_of(c, fl[g], cur[g], min_events, eb, warning, critical, thr)
             if new != cur[g]:
-                if m == out.shape[0]:
-                    grown = np.empty((2 * m, 6), np.int64)
-                    grown[:m] = out
-                    out = grown
-                out[m, 0], out[m, 1], out[m, 2], out[m, 3], out[m, 4], out[m, 5] = (
-                    g,
-                    now,
-                    new,
-                    c,
-                    fl[g],
-                    first[g],
-                )
+                out = _record(out, m, g, now, new, c, fl[g], first[g])
                 m += 1
                 cur[g] = new
         k = 0
     return (out[:m, 0].copy(), out[:m, 1].copy(), out[:m, 2].astype(np.int8), out[:m, 3].copy(),
-            out[:m, 4].copy(),
-            out[:m, 5].copy())
+            out[:m, 4].copy(), out[:m, 5].copy())
