@@ -39,7 +39,7 @@ __all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "
 EPISODE_COLUMNS = ("tier", "severity", "start", "end", "duration", "ongoing")
 
 
-# : One part of a run: (group positions or None for all, the grid of those groups, their target, the
+#: One part of a run: (group positions or None for all, the grid of those groups, their target, the
 # policy).
 _Part = tuple[np.ndarray | None, BinGrid, Any, AlertPolicy]
 

@@ -139,7 +139,7 @@ def tier_replays(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[TierRepla
     return replays
 
 
-# : Bytes of the per-window float arrays one chunk of groups may hold while
+#: Bytes of the per-window float arrays one chunk of groups may hold while
 # :func:`~budgetlab.alert_episodes` runs.
 _CHUNK_BYTES = 256 * 2**20
 

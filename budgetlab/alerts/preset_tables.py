@@ -48,7 +48,7 @@ SLOTH_WINDOWS = (("page_quick", "page", 0.02, "1h", "5min"), ("page_slow", "page
                  ("ticket_quick", "ticket", 0.10, "1D", "2h"), ("ticket_slow", "ticket", 0.10, "3D",
                                                                 "6h"))
 
-# : Pyrra's ``Windows()`` (``slo/rules.go``): (severity, ``for`` divisor, long divisor, short
+#: Pyrra's ``Windows()`` (``slo/rules.go``): (severity, ``for`` divisor, long divisor, short
 # divisor,
 #: factor); each duration is ``period / divisor``, rounded to the minute.
 PYRRA_DIVISORS = (("critical", 28 * 24 * 30, 28 * 24, 28 * 24 * 12, 14.0),

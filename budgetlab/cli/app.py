@@ -79,7 +79,7 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     sys.stderr.write(f"budgetlab: warning: {' '.join(speak(str(message)).split())}\n")
 
 
-# : The exit status a shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head``
+#: The exit status a shell reports for a process ended by SIGPIPE (128 + 13), as ``yes | head``
 # does.
 _SIGPIPE_STATUS = 141
 

@@ -40,7 +40,7 @@ TIME_ZONE = "Europe/Berlin"
 DEFAULT_SUCCESS = {"recaptcha_v2": 0.94, "turnstile": 0.98, "image": 0.90}
 DEFAULT_TYPE_SHARE = {"recaptcha_v2": 0.5, "turnstile": 0.3, "image": 0.2}
 DEFAULT_REGION_SHARE = {"fra": 0.6, "ams": 0.4}
-# : Night amplitude of the timeout probability (log scale) per region: Amsterdam's users are more
+#: Night amplitude of the timeout probability (log scale) per region: Amsterdam's users are more
 # mobile.
 _TIMEOUT_NIGHT = {"fra": 0.5, "ams": 0.7}
 _PEAK_HOUR = 15.0  # traffic peak, local time; the trough is 12 h away (03:00)

@@ -103,7 +103,7 @@ def small_int(n: int) -> type[np.signedinteger[Any]]:
     return np.int8 if n < 2**7 else np.int16 if n < 2**15 else np.int32 if n < 2**31 else np.int64
 
 
-# : RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
+#: RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
 # hyphen),
 #: control (Cc), line and paragraph separators.
 INVISIBLE = r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]"

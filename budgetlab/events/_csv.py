@@ -46,7 +46,7 @@ ISO_TIME = "budgetlab.iso_time"
 STREAM_BYTES = 256 << 20
 
 
-# : Arrow's block (one batch of the streaming reader; a longer field gets one block as large as the
+#: Arrow's block (one batch of the streaming reader; a longer field gets one block as large as the
 # input).
 BLOCK_BYTES = 1 << 20
 

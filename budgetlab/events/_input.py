@@ -45,7 +45,7 @@ ALLOWANCE = 16 * 1024**2
 COMPRESSED_SUFFIXES = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zstd", ".lz4")
 
 #: Inputs from this many bytes on (compressed bytes for compressed input, the sum of the files for
-# : many files) show a progress bar while they load, on a terminal only
+#: many files) show a progress bar while they load, on a terminal only
 # (:mod:`budgetlab._util.progress`).
 PROGRESS_BYTES = 1 << 28
 

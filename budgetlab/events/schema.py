@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
-# : ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
+#: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
 # :func:`parse_scope`),
 #: ``severity`` (float: the injected failure rate inside the scope).
 INCIDENT_COLUMNS = ("incident_id", "kind", "start", "end", "scope", "severity")

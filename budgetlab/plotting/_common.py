@@ -26,7 +26,7 @@ STATUS_HATCHES = {"healthy": "", "warning": "..", "critical": "///", "exhausted"
 #: deficiencies), cycled in the groups' display order.
 GROUP_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
                 "#000000")
-# : The colour of the groups drawn as "other" (:func:`group_colors`), lighter than every group
+#: The colour of the groups drawn as "other" (:func:`group_colors`), lighter than every group
 # colour.
 OTHER_COLOR = "#B8B8B8"
 

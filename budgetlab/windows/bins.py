@@ -79,7 +79,7 @@ class ReadBinsOptions(ExcludeOptions, total=False):
     freq: Any
 
 
-# : What the SRE-model functions take as ``bins``: a bins table, or the grid :func:`read_bins` made
+#: What the SRE-model functions take as ``bins``: a bins table, or the grid :func:`read_bins` made
 # of one.
 BinsLike: TypeAlias = pd.DataFrame | BinGrid
 

@@ -41,7 +41,7 @@ class StatusRuns(NamedTuple):
     status: np.ndarray  #: the new status code (int8; 4 = empty window)
     total: np.ndarray  #: events in the window at that instant (int64)
     failures: np.ndarray  #: failures in the window at that instant (int64)
-    # : first event time of the traffic stretch (int64 ns; any value when empty)
+    #: first event time of the traffic stretch (int64 ns; any value when empty)
     stretch_first: np.ndarray
 
 
