@@ -217,7 +217,7 @@ def iso_texts(draw):
 def test_fast_and_careful_time_parsers_agree(texts):
     """Arrow's strict cast (the fast path) and pandas' ISO-8601 parser (the careful path) are
     independent parsers: where the fast one accepts a column, both give the same instants."""
-    from budgetlab.events._times import _fast_iso, _parse_iso
+    from budgetlab.events.times import _fast_iso, _parse_iso
 
     s = pd.Series(texts, dtype="str")
     fast = _fast_iso(s)

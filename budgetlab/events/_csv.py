@@ -96,7 +96,7 @@ def arrow_csv(open_source: Any, size: int, sep: str, columns: list[str],
     as the input.
 
     ``iso_time`` names a time column first read as instants by Arrow's strict ISO-8601 parser
-    with a zone required (the parser of the cast :func:`~budgetlab.events._times.parse_time`
+    with a zone required (the parser of the cast :func:`~budgetlab.events.times.parse_time`
     tries first, so the instants are the same); if any value does not parse so (naive times,
     other forms, blanks), the file is read again with the column as text, for the careful parser."""
     import pyarrow as pa

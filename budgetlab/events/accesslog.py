@@ -37,8 +37,7 @@ from .sources import expand_sources, file_notes
 from .timeformat import instants
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR",
-           "OTHER_ERROR",
-           "LOG_PATTERN", "TIME_FORMAT"]
+           "OTHER_ERROR", "LOG_PATTERN", "TIME_FORMAT"]
 
 SERVER_ERROR = "server_error"  # a failure with a 5xx status
 CLIENT_ERROR = "client_error"  # a failure with a 4xx status (only if ``ok`` calls 4xx failures)
@@ -99,8 +98,8 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
             raise ConfigError(f"ok({status}) raised {type(exc).__name__}; ok must map an int "
                               "status to True/False.") from None
         if not isinstance(value, (bool, np.bool_)):
-            raise ConfigError(f"ok({status}) returned {type(value).__name__}, not a bool; e.g. "
-                              "ok=lambda status: status < 500.")
+            raise ConfigError(f"ok({status}) returned {type(value).__name__}, not a bool; "
+                              "e.g. ok=lambda status: status < 500.")
         flags[i] = bool(value)
     return flags
 
@@ -109,9 +108,9 @@ def _read_file(path: Path, on_error: str, with_method: bool,
                ) -> tuple[np.ndarray, np.ndarray, pa.ChunkedArray, int, int, list[str]]:
     """``(times in ns, statuses, methods, lines skipped, lines, notes)`` of the good lines of one
     file: those the pattern matches with a real time and a status in 100..599."""
-    strict, fast = (
-        p if with_method else p.replace("(?P<method>", "(?:") for p in (LOG_PATTERN, _FAST)
-    )  # groups cost
+    # a group costs time: the method's only when it is kept
+    strict, fast = (p if with_method else p.replace("(?P<method>", "(?:")
+                    for p in (LOG_PATTERN, _FAST))
     scan = scan_lines(path, strict, replace=True, fast=fast)
     ns, good = instants(scan.events.column("ts"), TIME_FORMAT)
     status = np.asarray(scan.events.column("outcome").cast(pa.int16()), dtype=np.int16)
@@ -119,47 +118,35 @@ def _read_file(path: Path, on_error: str, with_method: bool,
     n_bad = scan.unmatched + int((~good).sum())
     listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
                                                scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
+    what = f"{n_bad} line(s) not in common/combined log format (line {listed})"
     if n_bad and on_error == "raise":
-        raise FileFormatError(f"{scan.name}: {n_bad} line(s) not in common/combined log format "
-                              f"(line {listed}); "
-                              "fix them or pass on_error='skip' to drop them.")
+        raise FileFormatError(f"{scan.name}: {what}; fix them or pass on_error='skip' to drop "
+                              "them.")
     if not good.any():
         raise FileFormatError(f"{scan.name}: no line in common/combined log format; is this an "
                               "access log?")
     if n_bad:
-        warnings.warn(f"{scan.name}: skipped {n_bad} line(s) not in common/combined log format "
-                      f"(line {listed}).",
-                      UserWarning, stacklevel=3)
-    method = (
-        scan.events.column("method").filter(pa.array(good))
-        if with_method
+        warnings.warn(f"{scan.name}: skipped {what}.", UserWarning, stacklevel=3)
+    method = scan.events.column("method").filter(pa.array(good)) if with_method \
         else pa.chunked_array([], pa.string())
-    )
     return ns[good], status[good], method, n_bad, scan.lines, list(scan.notes)
 
 
 def _reading(
     codes: np.ndarray, ok: Callable[[int], Any] | None, table: dict[str, str] | None
 ) -> OutcomeReading:
-    """Statuses through ``outcomes`` (a status mapping), else through ``ok(status)`` (default: below
-    500 is a success), failures by class."""
+    """Statuses through ``outcomes`` (a status mapping), else through ``ok(status)`` (default:
+    below 500 is a success), failures by class."""
     distinct, inverse = np.unique(codes, return_inverse=True)
-    status = pd.Series(pd.Categorical.from_codes(inverse, categories=pd.Index(distinct.astype(str),
-                                                                              dtype="str")))
+    names = pd.Index(distinct.astype(str), dtype="str")
+    status = pd.Series(pd.Categorical.from_codes(inverse, categories=names))
     if table is not None:
         return dataclasses.replace(classify_outcomes(status, table),
                                    vocabulary="status mapping outcomes=")
     flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
     kinds = np.select([distinct >= 500, distinct >= 400], [SERVER_ERROR, CLIENT_ERROR], OTHER_ERROR)
-    reading = classify_outcomes(
-        status,
-        dict(
-            zip(
-                distinct.astype(str).tolist(), np.where(flags, SUCCESS, kinds).tolist(), strict=True
-            )
-        ),
-        require_success=False,
-    )
+    meanings = dict(zip(names, np.where(flags, SUCCESS, kinds).tolist(), strict=True))
+    reading = classify_outcomes(status, meanings, require_success=False)
     rule = "default: status < 500 is a success" if ok is None else "ok(status)"
     rows = sorted((dataclasses.replace(r, rule=rule) for r in reading.labels),
                   key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
@@ -177,12 +164,12 @@ def _key_columns(
     for key in keys:
         if key == "method":
             upper = pc.utf8_upper(methods)
-            out[key] = pd.Series(pc.if_else(pc.equal(upper, ""), "-",
-                                            upper).to_pandas()).astype("category").array
+            out[key] = pd.Series(pc.if_else(pc.equal(upper, ""), "-", upper).to_pandas()) \
+                .astype("category").array
         else:
             cats, code_of = np.unique(names[key], return_inverse=True)
-            out[key] = pd.Categorical.from_codes(code_of[inverse], categories=pd.Index(cats,
-                                                                                       dtype="str"))
+            out[key] = pd.Categorical.from_codes(code_of[inverse],
+                                                 categories=pd.Index(cats, dtype="str"))
     return out
 
 
@@ -248,8 +235,8 @@ def read_access_log(
         raise ConfigError("by= names a key twice; give each key once.")
     check_argument("on_error", on_error, ("raise", "skip"))
     if ok is not None and not callable(ok):
-        raise ConfigError("ok must be a function of the int HTTP status, e.g. ok=lambda status: "
-                          "status < 500.")
+        raise ConfigError("ok must be a function of the int HTTP status, e.g. "
+                          "ok=lambda status: status < 500.")
     if ok is not None and outcomes is not None:
         raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), "
                           "not both.")
@@ -275,16 +262,15 @@ def read_access_log(
     if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
         events = events.take(np.argsort(t, kind="stable")).reset_index(drop=True)
     first, last = time_span(t)
-    skipped = skip_reasons(reading.labels, "status") + ((("lines not in the format", n_bad),
-                                                         ) if n_bad else ())
+    skipped = skip_reasons(reading.labels, "status") \
+        + ((("lines not in the format", n_bad),) if n_bad else ())
+    names = [file_name(p) for p in paths]
     events.attrs["skipped_lines"] = n_bad
     events.attrs["how_read"] = HowRead(
-        files=tuple((file_name(p), x[4]) for p, x in zip(paths, parsed, strict=True)),
+        files=tuple((name, x[4]) for name, x in zip(names, parsed, strict=True)),
         rows_read=len(reading.ok) + n_bad, rows_kept=len(events), skipped=skipped,
-                                       time_column="[time]",
-        time_reading="access-log times with UTC offsets (each line its own instant)", first=first,
-                                       last=last,
+        time_column="[time]", first=first, last=last,
+        time_reading="access-log times with UTC offsets (each line its own instant)",
         outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
-        notes=tuple(file_notes([file_name(p) for p in paths], [x[5] for x in parsed])),
-    )
+        notes=tuple(file_notes(names, [x[5] for x in parsed])))
     return events

@@ -73,19 +73,16 @@ PRESETS: dict[str, LinePreset] = {
                 r"(?P<outcome>Accepted|Failed) \S+ for ",
         time_format="%b %d %H:%M:%S",
         outcomes={"accepted": "success", "failed": "failure"},
-        about="OpenSSH authentication in a syslog file: 'Accepted ... for' is a success, 'Failed "
-              "... for' a "
-              "failure; every other line is not an event. Keys: host.",
+        about="OpenSSH authentication in a syslog file: 'Accepted ... for' is a success, "
+              "'Failed ... for' a failure; every other line is not an event. Keys: host.",
     ),
     "proxifier": LinePreset(
         pattern=r"^\[(?P<ts>[0-9]{2}\.[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\] (?P<program>.+?) - "
-                r"\S+ "
-                r"(?P<outcome>close|error)\b",
+                r"\S+ (?P<outcome>close|error)\b",
         time_format="%m.%d %H:%M:%S",
         outcomes={"close": "success", "error": "failure"},
-        about="Proxifier connection log: a connection that closes is a success, one that ends in "
-              "an error a "
-              "failure; 'open through proxy' lines are not events. Keys: program.",
+        about="Proxifier connection log: a connection that closes is a success, one that ends "
+              "in an error a failure; 'open through proxy' lines are not events. Keys: program.",
     ),
     "access": LinePreset(
         pattern=r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?P<ts>[^\]]+)\] "
@@ -93,10 +90,9 @@ PRESETS: dict[str, LinePreset] = {
         time_format="%d/%b/%Y:%H:%M:%S %z",
         outcomes={"1xx": "success", "2xx": "success", "3xx": "success", "4xx": "success",
                   "5xx": "server_error"},
-        about="Apache/nginx access log, common or combined format: the HTTP status is the outcome "
-              "(below 500 a "
-              "success). Keys: method. The client address, user, path, referrer and agent are "
-              "never read.",
+        about="Apache/nginx access log, common or combined format: the HTTP status is the "
+              "outcome (below 500 a success). Keys: method. The client address, user, path, "
+              "referrer and agent are never read.",
     ),
 }
 
@@ -118,9 +114,8 @@ def check_pattern(pattern: Any, needed: Sequence[str]) -> str:
                           r"'^(?P<ts>\S+ \S+) (?P<outcome>\w+)'.")
     if _UNSUPPORTED.search(pattern):
         raise ConfigError("pattern= uses lookaround or a backreference; patterns are RE2 syntax "
-                          "(as Arrow's "
-                          "extract_regex reads them), which has neither: match the text itself "
-                          "instead.")
+                          "(as Arrow's extract_regex reads them), which has neither: match the "
+                          "text itself instead.")
     try:
         pc.extract_regex(pa.array([], type=pa.string()), pattern=pattern)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
@@ -132,9 +127,9 @@ def check_pattern(pattern: Any, needed: Sequence[str]) -> str:
     missing = [c for c in needed if c not in groups]
     if missing:
         have = ", ".join(groups) or "none"
-        raise ConfigError(f"pattern= has no named group for {', '.join(map(repr, missing))} (named "
-                          f"groups: {have}); "
-                          "write (?P<name>...) around the part of the line that holds it.")
+        raise ConfigError(f"pattern= has no named group for {', '.join(map(repr, missing))} "
+                          f"(named groups: {have}); write (?P<name>...) around the part of the "
+                          "line that holds it.")
     return pattern
 
 
@@ -162,13 +157,11 @@ def _source(path: Path, name: str) -> tuple[Any, int, list[str]]:
             head = fh.read(1 << 16)
     except OSError as exc:
         raise FileFormatError(f"{name}: cannot be read ({exc.strerror or type(exc).__name__}); "
-                              "check its "
-                              "permissions.") from None
+                              "check its permissions.") from None
     kind = compression_of(head[:16])
     if path.suffix.lower() == ".gz" and kind != "gzip":
         raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is "
-                              "truncated or corrupt, "
-                              "or the file is misnamed.")
+                              "truncated or corrupt, or the file is misnamed.")
     notes: list[str] = []
     source: Any = pa.OSFile(str(path))
     size = path.stat().st_size
@@ -194,13 +187,11 @@ def _text(lines: pa.Array, name: str, encoding: str, replace: bool) -> pa.Array:
 def _csv_options(encoding: str) -> dict[str, Any]:
     """Arrow's CSV reader set to give each line as one value of bytes (no quoting, a separator
     that text logs do not hold), a block at a time (its threads would read blocks ahead)."""
+    arrow_encoding = "utf8" if encoding in ("utf-8", "utf8") else encoding
     return {"read_options": pcsv.ReadOptions(column_names=["line"], block_size=BLOCK_BYTES,
-                                             use_threads=False,
-                                             encoding="utf8" if encoding in ("utf-8",
-                                                                             "utf8") else encoding),
+                                             use_threads=False, encoding=arrow_encoding),
             "parse_options": pcsv.ParseOptions(delimiter=_SEPARATOR, quote_char=False,
-                                               escape_char=False,
-                                               ignore_empty_lines=False),
+                                               escape_char=False, ignore_empty_lines=False),
             "convert_options": pcsv.ConvertOptions(column_types={"line": pa.binary()})}
 
 
@@ -255,14 +246,14 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
                 at += len(text)
                 bar.update(int(pc.sum(pc.binary_length(batch.column(0))).as_py() or 0) + len(text))
         except UnicodeError:
+            fix = say("encoding='latin-1'", "--encoding latin-1")
             raise FileFormatError(f"{name}: not valid {encoding} text; pass the file's real "
-                                  "encoding, e.g. "
-                                  + say("encoding='latin-1'", "--encoding latin-1") + ".") from None
+                                  f"encoding, e.g. {fix}.") from None
         except pa.ArrowInvalid as exc:  # Arrow's message may quote the line: not shown
             why = "a line holds the control character U+001F" if "columns" in str(exc) else \
                 f"a line is longer than {BLOCK_BYTES >> 20} MiB"
-            raise FileFormatError(f"{name}: cannot be read as lines of text ({why}); is it the "
-                                  "right file?") from None
+            raise FileFormatError(f"{name}: cannot be read as lines of text ({why}); is it "
+                                  "the right file?") from None
     kind = pa.struct([(g, pa.string()) for g in pattern_groups(pattern)])
     events = pa.Table.from_struct_array(pa.chunked_array(found, type=kind))
     return LineScan(name, events, np.concatenate(numbers), at - blank, unmatched,
@@ -286,23 +277,21 @@ def _checked(scan: LineScan, strict: bool) -> list[str]:
     name, n_lines, unmatched = scan.name, scan.lines, scan.unmatched
     if len(scan.events) == 0:
         what = "no line" if n_lines else "no text (the file is empty)"
-        raise FileFormatError(f"{name}: {what} matches the pattern, so there are no events; check "
-                              f"{say('pattern= (or preset=)', '--pattern (or --preset)')} against "
-                              "a few lines of the "
-                              "file.")
+        raise FileFormatError(f"{name}: {what} matches the pattern, so there are no events; "
+                              f"check {say('pattern= (or preset=)', '--pattern (or --preset)')} "
+                              "against a few lines of the file.")
     if unmatched and strict:
         raise InputError(f"{name}: {unmatched:,} line(s) do not match the pattern (line "
                          f"{line_list(scan.first_unmatched, unmatched)}); with "
-                         f"{say('strict=True', '--strict')} "
-                         "every non-blank line must be an event.")
-    share = (f"{name}: {unmatched:,} of {n_lines:,} lines ({unmatched / max(n_lines, 1):.1%}) do "
-             "not match the pattern")
-    return [*scan.notes, *([share + " and are not events"] if unmatched else [])]
+                         f"{say('strict=True', '--strict')} every non-blank line must be an event.")
+    share = (f"{name}: {unmatched:,} of {n_lines:,} lines ({unmatched / max(n_lines, 1):.1%}) "
+             "do not match the pattern and are not events")
+    return [*scan.notes, *([share] if unmatched else [])]
 
 
 def read_lines(paths: Sequence[Path], pattern: str, columns: Sequence[str], *,
-               encoding: str = "utf-8",
-               strict: bool = False) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
+               encoding: str = "utf-8", strict: bool = False,
+               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
     """The named groups ``columns`` of the lines of ``paths`` that match ``pattern`` (the first
     column, the time, as text; the others as categoricals), the ``(name, events)`` of each file and
     the reading notes (unmatched lines and their share, compression).

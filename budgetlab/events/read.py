@@ -4,7 +4,7 @@ Only declared columns are read (``time``, ``outcome`` or ``ok``, ``bucket``, ``b
 ``keep``); everything else is never loaded. Declared columns pass the personal-data guard
 (:mod:`budgetlab.events.pii`). Input files are opened read-only and never modified.
 
-The steps live next door: :mod:`._formats` reads the declared columns of a file, :mod:`._times`
+The steps live next door: :mod:`._formats` reads the declared columns of a file, :mod:`.times`
 parses the time column, :mod:`.outcomes` maps labels to ``ok`` and ``bucket``.
 
 Every problem with the input raises a named :class:`~budgetlab.errors.BudgetlabError` whose
@@ -30,7 +30,6 @@ from ._csv import ISO_TIME
 from ._formats import check_scalars
 from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import check_header, reading
-from ._times import OFFSETS_READING, describe_time, parse_time
 from .lines import read_lines
 from .outcomes import (
     DEFAULT_OUTCOMES,
@@ -45,6 +44,7 @@ from .schema import HowRead, skip_reasons, time_span
 from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec
 from .timeformat import parse_formatted
+from .times import OFFSETS_READING, describe_time, parse_time
 
 __all__ = ["read_events", "ReadSpec", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS",
            "map_outcomes"]

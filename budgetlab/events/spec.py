@@ -14,10 +14,10 @@ from ..privacy import PII_MODES, guard_values, names_a_person
 from ._formats import FORMATS
 from ._input import check_text_encoding
 from ._latency import check_latency
-from ._times import EPOCH_UNITS
 from .lines import PRESETS, check_pattern
 from .outcomes import check_outcomes
 from .timeformat import check_time_format
+from .times import EPOCH_UNITS
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 

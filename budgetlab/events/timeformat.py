@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from .._util.words import say
 from ..errors import ConfigError, TimestampError
 from ._messages import row_numbers
-from ._times import parse_time
+from .times import EPOCH_UNITS, NS_MAX, parse_time
 
 __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_YEAR_GAP"]
 
@@ -30,6 +30,7 @@ __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_
 NEW_YEAR_GAP = pd.Timedelta(days=183)
 _YEAR = re.compile(r"%[YyGcxD]")
 _ORDER_YEAR = 2000  # a leap year: Feb 29 orders before the year is known
+_MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 
 
 def has_year(fmt: str) -> bool:
@@ -46,53 +47,47 @@ def check_time_format(fmt: Any, year: Any) -> None:
     needed (the format has one) or not a year."""
     if fmt is None:
         if year is not None:
-            raise ConfigError("year= goes with time_format= (a format without a year, e.g. '%b %d "
-                              "%H:%M:%S').")
+            raise ConfigError("year= goes with time_format= (a format without a year, e.g. "
+                              "'%b %d %H:%M:%S').")
         return
     if not isinstance(fmt, str) or "%" not in fmt:
         raise ConfigError("time_format= takes a strptime format such as '%b %d %H:%M:%S' or "
                           "'%d/%m/%Y %H:%M'.")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
-            raise ConfigError("year= takes the year of the first line as a whole number, e.g. "
-                              "2026.")
+            raise ConfigError("year= takes the year of the first line as a whole number, "
+                              "e.g. 2026.")
         if has_year(fmt):
             raise ConfigError(f"time_format={fmt!r} carries the year already; leave year= out.")
 
 
 def _arrow_exact(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     """``(seconds, exact)`` by Arrow's strptime, kept only where the time formats back to the
-    text as written (Arrow rolls 31 Apr over to 1 May; pandas refuses it): a trailing ``%z`` is read
-    here when it is ``+HHMM`` under 24 h; any other text is not exact (pandas reads it)."""
+    text as written (Arrow rolls 31 Apr over to 1 May; pandas refuses it): a trailing ``%z`` is
+    read here when it is ``+HHMM`` under 24 h; any other text is not exact (pandas reads it)."""
     local, fmt_local, off = texts, fmt, np.zeros(len(texts), dtype=np.int64)
     exact = np.ones(len(texts), dtype=bool)
     if fmt.endswith("%z") and fmt.count("%z") == 1:
-        local, fmt_local, zone = (
-            pc.utf8_slice_codeunits(texts, 0, -5),
-            fmt[:-2],
-            pc.utf8_slice_codeunits(texts, -5),
-        )
+        local, fmt_local = pc.utf8_slice_codeunits(texts, 0, -5), fmt[:-2]
+        zone = pc.utf8_slice_codeunits(texts, -5)
         exact = np.asarray(pc.match_substring_regex(zone, r"^[+-](?:[01][0-9]|2[0-3])[0-5][0-9]$"),
                            dtype=bool)
         hhmm = pc.cast(pc.if_else(pa.array(exact), pc.utf8_slice_codeunits(zone, 1), "0000"),
                        pa.int64()).to_numpy()
-        off = np.where(np.asarray(pc.starts_with(zone, "-"), dtype=bool), -1,
-                       1) * (hhmm // 100 * 3600 + hhmm % 100 * 60)
+        sign = np.where(np.asarray(pc.starts_with(zone, "-"), dtype=bool), -1, 1)
+        off = sign * (hhmm // 100 * 3600 + hhmm % 100 * 60)
     elif "%z" in fmt or "%f" in fmt:
         return off, ~exact
-    # Arrow reads %m 8x faster than %b
-    if "%b" in fmt_local and not re.search(r"%[aABpPcxXZ]", fmt_local):
-        for number, month in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
-                                        "Sep", "Oct", "Nov",
-                                        "Dec"), 1):
+    if "%b" in fmt_local and not re.search(r"%[aABpPcxXZ]", fmt_local):  # %m: 8x faster than %b
+        for number, month in enumerate(_MONTHS, 1):
             local = pc.replace_substring(local, month, f"{number:02d}")
         fmt_local = fmt_local.replace("%b", "%m")
     stamp = pc.strptime(local, format=fmt_local, unit="s", error_is_null=True)
     exact &= np.asarray(stamp.is_valid(), dtype=bool)
     # a rolled-over date lands on day 1..3; leading blanks Arrow skips: those must format back
-    check = np.flatnonzero(exact & np.asarray(pc.fill_null(pc.or_(pc.less_equal(pc.day(stamp), 3),
-                                                                  pc.starts_with(
-        local, " ")), True), dtype=bool))
+    suspect = pc.fill_null(pc.or_(pc.less_equal(pc.day(stamp), 3), pc.starts_with(local, " ")),
+                           True)
+    check = np.flatnonzero(exact & np.asarray(suspect, dtype=bool))
     back = pc.strftime(stamp.take(check), format=fmt_local)
     exact[check] = np.asarray(pc.fill_null(pc.equal(back, local.take(check)), False), dtype=bool)
     return np.asarray(pc.fill_null(stamp.cast(pa.int64()), 0), dtype=np.int64) - off, exact
@@ -102,16 +97,15 @@ def _distinct_ns(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     """``(ns, valid)`` of distinct texts: Arrow where exact, pandas' strptime for the rest; an
     instant outside datetime64[ns] (1677..2262) is not valid."""
     secs, valid = _arrow_exact(texts, fmt)
-    valid &= np.abs(secs) < (2**63 - 1) // 10**9 - 1
+    valid &= np.abs(secs) < NS_MAX // 10**9 - 1
     ns = np.where(valid, secs, 0) * 10**9
     rest = np.flatnonzero(~valid)
     if len(rest):
         parsed = pd.to_datetime(pd.Series(texts.take(rest).to_pylist(), dtype=object), format=fmt,
-                                errors="coerce",
-                                utc="%z" in fmt)
+                                errors="coerce", utc="%z" in fmt)
         vals = np.asarray(parsed.dt.tz_localize(None) if "%z" in fmt else parsed).view(np.int64)
-        factor = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[parsed.dt.unit]
-        ok = np.asarray(parsed.notna(), dtype=bool) & (np.abs(vals) <= (2**63 - 1) // factor)
+        factor = EPOCH_UNITS[parsed.dt.unit]
+        ok = np.asarray(parsed.notna(), dtype=bool) & (np.abs(vals) <= NS_MAX // factor)
         ns[rest], valid[rest] = np.where(ok, vals, 0) * factor, ok
     return ns, valid
 
@@ -143,20 +137,8 @@ def instants(text: Any, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     return ns[at], valid[at]
 
 
-def _years(ordered: pd.Series, first: int) -> tuple[np.ndarray, int]:
-    """The year of each row under the New Year rule, and how many times the log crossed it."""
-    ns = (
-        ordered.dt.tz_localize(None).to_numpy().astype("datetime64[ns]").astype(np.int64)
-        if ordered.dt.tz is not None
-        else ordered.to_numpy().astype("datetime64[ns]").astype(np.int64)
-    )
-    step = np.diff(ns) < -NEW_YEAR_GAP.value
-    years = first + np.concatenate([[0], np.cumsum(step)]).astype(np.int64)
-    return years, int(step.sum())
-
-
-def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> tuple[np.ndarray,
-                                                                                     str]:
+def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
+                    tz: Any) -> tuple[np.ndarray, str]:
     """The time column read with ``fmt`` (and ``year`` if the format has none) as int64 ns UTC,
     and how it was read (for the "how it was read" block).
 
@@ -171,24 +153,25 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> t
     text = col.astype("str").str.strip()
     with_year = has_year(fmt)
     if not with_year and year is None:
-        raise TimestampError(f"the time format {fmt!r} has no year, so the times do not say which "
-                             "year they are in; "
-                             f"give {say('year=YYYY', '--year YYYY')}, the year of the first line "
-                             "(a log that crosses New "
-                             "Year goes on in the next one).")
+        raise TimestampError(f"the time format {fmt!r} has no year, so the times do not say "
+                             f"which year they are in; give {say('year=YYYY', '--year YYYY')}, "
+                             "the year of the first line (a log that crosses New Year goes on in "
+                             "the next one).")
     if with_year:
         parsed, said = _strptime(text, fmt), f"text as written, format {fmt!r}"
     else:
         year = int(year or 0)  # given: checked above
         ordered = _strptime(f"{_ORDER_YEAR} " + text, f"%Y {fmt}")
         _refuse_missing(ordered, fmt)
-        years, crossed = _years(ordered, year)
+        # the New Year rule: a time over half a year before the line above starts the next year
+        step = np.diff(np.asarray(ordered.array.asi8)) < -NEW_YEAR_GAP.value
+        years, crossed = year + np.concatenate([[0], np.cumsum(step)]), int(step.sum())
         parsed = _strptime(pd.Series(years.astype(str), index=text.index) + " " + text, f"%Y {fmt}")
         bad = parsed.isna().to_numpy()
         if bad.any():
             raise TimestampError(f"times at {row_numbers(bad)} are not dates in their year (such "
-                                 "as Feb 29 in a year "
-                                 f"that is not a leap year); check {say('year=', '--year')}.")
+                                 "as Feb 29 in a year that is not a leap year); check "
+                                 f"{say('year=', '--year')}.")
         said = f"text as written, format {fmt!r}, year {year} given"
         if crossed:
             times = "once" if crossed == 1 else f"{crossed} times"
@@ -202,6 +185,6 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None, tz: Any) -> t
 def _refuse_missing(parsed: pd.Series, fmt: str) -> None:
     bad = parsed.isna().to_numpy()
     if bad.any():
-        raise TimestampError(f"times at {row_numbers(bad)} do not match the time format {fmt!r}; "
-                             "check "
-                             f"{say('time_format=', '--time-format')}, or fix those rows.")
+        raise TimestampError(f"times at {row_numbers(bad)} do not match the time format "
+                             f"{fmt!r}; check {say('time_format=', '--time-format')}, or fix "
+                             "those rows.")

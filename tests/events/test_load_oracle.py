@@ -925,7 +925,7 @@ def test_access_logs_in_blocks_gzip_and_many_files_read_as_before(tmp_path, monk
 
 def test_iso_times_over_threads_are_the_instants_of_one_pass(monkeypatch):
     import budgetlab._util.codes as columns
-    from budgetlab.events._times import parse_time
+    from budgetlab.events.times import parse_time
 
     offsets = ["Z", "+01:00", "-05:30", "+05:45"]
     texts = [

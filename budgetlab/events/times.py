@@ -1,0 +1,393 @@
+"""Reading a time column to int64 nanoseconds UTC: ISO-8601 text (offsets per row, or naive in a
+time zone), datetimes, epoch numbers (``epoch=`` s, ms, us or ns) and the common log forms.
+
+Arrow's strict ISO-8601 cast reads the common case without a Python loop; whatever it refuses
+takes the careful path (pandas' ISO-8601 parser, then the forms of :func:`_fallback_parse`),
+which also names the rows it cannot read. Refused, never guessed: naive and zone-aware times
+mixed, naive local times that a DST change makes ambiguous or impossible, dates without a day or
+a year, and epoch numbers whose unit cannot be right (units mixed in one column, instants before
+2000 or from 2100 on) or is not given. Epoch decimals written as text are converted exactly.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.codes import on_chunks
+from .._util.words import say
+from ..errors import TimestampError
+from ._columns import MISSING_LABELS, numpy_backed
+from ._messages import expand, row_numbers
+
+__all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
+           "from_epoch", "epoch_decimal_text"]
+
+#: Units of epoch numbers (``epoch=``) in nanoseconds.
+EPOCH_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+#: The units' names, for messages and the "how it was read" facts.
+UNIT_NAMES = {"s": "seconds", "ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
+#: pandas' Timestamp range in ns (int64 min is NaT).
+NS_MAX = 2**63 - 1
+#: How a time column of ISO-8601 text with UTC offsets is read (stated in ``how_read``).
+OFFSETS_READING = "text with UTC offsets (each row its own instant)"
+# epoch numbers must land in [2000-01-01, 2100-01-01): anything else is almost surely the wrong unit
+_EPOCH_LOW_NS, _EPOCH_HIGH_NS = 946_684_800 * 10**9, 4_102_444_800 * 10**9
+_RANGE = "outside pandas' range 1677-09-21 .. 2262-04-11"
+_UTC = ("UTC", "utc", "Etc/UTC")
+# an offset (or Z/UTC/GMT) right after a clock time at the end of the string
+_OFFSET_AT_END = (r"[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?[ \t]*"
+                  r"(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$")
+_MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+# "GMT+0100", "UTC-05:00", "GMT+1" after any date style: an offset with the ISO sign (east is +;
+# dateutil reads "GMT+1" the POSIX way, inverted), a trailing UTC/GMT as +00:00, and JavaScript's
+# "(Central European Standard Time)" dropped
+_ISO_OFFSETS = (
+    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9]{2}):?([0-9]{2})(?![0-9])", r"\1\2:\3"),
+    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9]{2})(?![0-9:])", r"\1\2:00"),
+    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9])(?![0-9:])", r"\g<1>0\2:00"),
+    (r"[ \t]*\([A-Za-z][^()]*\)[ \t]*$", ""),
+    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*$", "+00:00"),
+)
+# a full date: year, month and day (ISO/slashed, basic ISO, CLF, or a month name with a day and a
+# year)
+_FULL_DATE = (r"(?:^|[^0-9])[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:$|[^0-9])"
+              r"|^[+-]?[0-9]{8}(?:T|$)|[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}")
+_DAY_NUMBER = r"(?:^|[^0-9:.+-])(?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?(?:$|[^0-9:])"
+_YEAR = r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])"
+
+
+def _range_error(bad: np.ndarray, fix: str) -> TimestampError:
+    return TimestampError(f"timestamp(s) {_RANGE} at {row_numbers(bad)}; {fix}.")
+
+
+def _missing_error(missing: np.ndarray) -> TimestampError:
+    return TimestampError(f"{int(missing.sum())} empty or missing timestamp(s) at "
+                          f"{row_numbers(missing)}; fill or drop those rows.")
+
+
+def _to_ns(parsed: pd.Series, where: np.ndarray | None = None) -> np.ndarray:
+    """int64 ns of a datetime64[unit, UTC] Series (the rows ``where`` of the column), with rows
+    outside pandas' ns range refused."""
+    f = EPOCH_UNITS[str(parsed.dt.unit)]
+    vals = np.asarray(parsed.array.asi8, dtype=np.int64)
+    if f == 1:
+        return vals
+    bad = ((vals < -(NS_MAX // f)) | (vals > NS_MAX // f)) & ~parsed.isna().to_numpy()
+    if bad.any():
+        raise _range_error(bad if where is None else expand(bad, where),
+                           "check the time column (and the epoch unit)")
+    return vals * f
+
+
+def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
+    """Parse a time column to int64 ns UTC (see :func:`budgetlab.read_events` for the accepted
+    forms); ``tz`` is the zone of naive times, ``epoch`` the unit of numbers (``None``: refused)."""
+    col = numpy_backed(col)
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        col = col.astype(dtype.categories.dtype)  # e.g. dictionary-encoded Parquet strings
+        dtype = col.dtype
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
+        raise TimestampError("the time column holds true/false or complex values, not times; "
+                             "check time=.")
+    missing = col.isna().to_numpy()
+    inferred = pd.api.types.infer_dtype(col, skipna=True) \
+        if pd.api.types.is_object_dtype(dtype) else ""
+    if inferred == "boolean":
+        raise TimestampError("the time column holds true/false values, not times; check time=.")
+    numbers = inferred in ("integer", "floating", "mixed-integer-float", "decimal")
+    if missing.any() and (numbers or pd.api.types.is_numeric_dtype(dtype)
+                          or pd.api.types.is_datetime64_any_dtype(dtype)):
+        raise _missing_error(missing)
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return _to_ns(col.dt.tz_convert("UTC"))
+    if pd.api.types.is_datetime64_dtype(dtype):
+        return _localize(pd.Series(col), tz)
+    if pd.api.types.is_numeric_dtype(dtype) or numbers:
+        return from_epoch(pd.to_numeric(col).to_numpy(), epoch)
+    if inferred in ("datetime", "date", "datetime64"):
+        # datetime objects: str() gives ISO text with the offset of each (exact instants); naive
+        # and aware objects mixed are refused like naive and aware strings
+        col = pd.Series(col.astype(str).where(~missing, None), dtype="str")
+    elif not pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype):
+        col = col.astype("str")
+    return _from_strings(col, tz=tz, epoch=epoch)
+
+
+def _localize(col: pd.Series, tz: Any) -> np.ndarray:
+    """Naive datetimes (wall time in ``tz``) -> int64 ns UTC; DST gaps and overlaps are refused."""
+    if str(tz) in _UTC:
+        return _to_ns(col.dt.tz_localize("UTC"))
+    local = col.dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
+    bad = local.isna().to_numpy()
+    if bad.any():
+        raise TimestampError(
+            f"naive local times in tz={tz!r} are ambiguous or do not exist around a DST change at "
+            f"{row_numbers(bad)}; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or "
+            "in UTC.")
+    return _to_ns(local.dt.tz_convert("UTC"))
+
+
+def _naive_in(t: np.ndarray, tz: Any) -> np.ndarray:
+    """Wall-clock times ``t`` (int64 ns) read in ``tz``."""
+    if str(tz) in _UTC:
+        return t
+    return _localize(pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]"))), tz)
+
+
+def _parse_iso(s: pd.Series) -> pd.Series:
+    return pd.to_datetime(s, format="ISO8601", utc=True, errors="coerce")
+
+
+def _fast_iso(s: pd.Series) -> tuple[np.ndarray, bool] | None:
+    """Arrow's strict ISO-8601 cast: ``(ns, aware)`` when every value parses, else ``None``. The
+    zone-aware cast succeeds only if every value has an offset (or Z), the naive cast only if none
+    has; anything else (blanks, other forms, out-of-range years) takes the careful path."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values: Any = s.array
+    try:
+        arr = pa.chunked_array(values._pa_array if isinstance(s.dtype, pd.ArrowDtype)
+                               else pa.array(values))
+    except (pa.ArrowException, TypeError, ValueError):
+        return None
+    if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return None
+    for target, aware in ((pa.timestamp("ns", tz="UTC"), True), (pa.timestamp("ns"), False)):
+        def to_ns(part: Any, to: Any = target) -> np.ndarray:
+            return np.asarray(pc.cast(part, to).cast(pa.int64()).to_numpy(), dtype=np.int64)
+
+        try:
+            parts = on_chunks(to_ns, arr)  # parts of a large column on several threads
+        except (pa.ArrowException, ValueError, OverflowError):
+            continue
+        return np.asarray(np.concatenate(parts), dtype=np.int64), aware
+    return None
+
+
+def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
+    if epoch is None and (fast := _fast_iso(s)) is not None:
+        return fast[0] if fast[1] else _naive_in(fast[0], tz)
+    na = s.isna().to_numpy()
+    if epoch is not None:
+        return _from_epoch_text(s, na, epoch)
+    digits = s.str.fullmatch(r"[ \t]*[+-]?[0-9]+(?:[.][0-9]*)?[ \t]*").fillna(False) \
+        .to_numpy(dtype=bool)
+    if digits.any():
+        if not (digits | na).all():
+            raise TimestampError(
+                f"the time column mixes plain numbers (at {row_numbers(digits)}) with other "
+                "values; give every time in one form (ISO-8601 like 2026-11-29T03:47:00Z, or "
+                "epoch numbers with epoch=).")
+        if na.any():
+            raise _missing_error(na)
+        return from_epoch(pd.to_numeric(s.str.strip()).to_numpy(), None)
+    s = _iso_offsets(s)
+    parsed = _parse_iso(s)
+    ok = ~parsed.isna().to_numpy()
+    if ok.all():
+        t = _to_ns(parsed)
+    else:
+        t = np.zeros(len(s), dtype=np.int64)
+        if ok.any():
+            t[ok] = _to_ns(parsed[ok], ok)
+        stripped = s[~ok].str.strip()
+        missing = na[~ok] | stripped.str.lower().isin(list(MISSING_LABELS)).fillna(True) \
+            .to_numpy(dtype=bool)
+        if missing.any():
+            raise _missing_error(expand(missing, ~ok))
+        t[~ok] = _fallback_parse(stripped.reset_index(drop=True), ~ok)
+    _check_full_dates(s)
+    aware = s.str.contains(_OFFSET_AT_END, regex=True).fillna(False).to_numpy(dtype=bool)
+    if aware.all():
+        return t
+    if aware.any():
+        few = ~aware if (~aware).sum() <= aware.sum() else aware
+        label = "without" if few is not aware else "with"
+        raise TimestampError(
+            f"mixed naive and zone-aware timestamps ({int(few.sum())} {label} a UTC offset, at "
+            f"{row_numbers(few)}); give every time an offset, or none and pass tz= for the local "
+            "zone.")
+    return _naive_in(t, tz)
+
+
+def _iso_offsets(s: pd.Series) -> pd.Series:
+    """``GMT+0100`` / ``UTC-05:00`` / ``GMT+1`` / a trailing ``UTC`` rewritten as ISO offsets
+    (``+01:00``) and a trailing zone name in parentheses dropped, so every parser reads them."""
+    if not bool(s.str.contains(r"(?i)(?:GMT|UTC)[ \t]*(?:[+-]|$)|\)[ \t]*$",
+                               regex=True).fillna(False).any()):
+        return s
+    for pattern, repl in _ISO_OFFSETS:
+        s = s.str.replace(pattern, repl, regex=True)
+    return s
+
+
+def _check_full_dates(s: pd.Series) -> None:
+    """Refuse dates without a day or a year (``Nov 2026``, ``2026-11``, ``29 Nov``): parsers fill
+    them in with the 1st or January, which is never what the log meant."""
+    full = s.str.contains(_FULL_DATE, regex=True).fillna(True).to_numpy(dtype=bool).copy()
+    if full.all():
+        return
+    rest = s[~full]
+    named = (rest.str.contains(_MONTHS, regex=True) & rest.str.contains(_YEAR, regex=True)
+             & rest.str.contains(_DAY_NUMBER, regex=True)).fillna(False).to_numpy(dtype=bool)
+    full[np.flatnonzero(~full)[named]] = True
+    if not full.all():
+        raise TimestampError(
+            f"timestamp(s) without a day or a year at {row_numbers(~full)} (e.g. 'Nov 2026' or "
+            "'2026-11'); a parser would fill in the 1st or January. Write full dates like "
+            "2026-11-29T03:47:00Z.")
+
+
+def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
+    """Parse the strings (the rows ``where`` of the column) ISO-8601 could not: Apache/CLF times
+    (``17/May/2015:10:05:03 +0000``) and forms with a month name and a 4-digit year
+    (``Sun, 29 Nov 2026 03:47:00 +0100``). Numeric day/month orders are ambiguous and refused."""
+    out = np.zeros(len(s), dtype=np.int64)
+    todo = np.ones(len(s), dtype=bool)
+    clf = s.str.fullmatch(r"[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2}[ \t]*"
+                          r"[+-][0-9]{4}").fillna(False).to_numpy(dtype=bool)
+    named = (s.str.contains(_MONTHS, regex=True) & s.str.contains(_YEAR, regex=True)) \
+        .fillna(False).to_numpy(dtype=bool)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for form, fmt in ((clf, "%d/%b/%Y:%H:%M:%S %z"), (named, "mixed")):
+            rows = todo & form
+            if not rows.any():
+                continue
+            parsed = pd.to_datetime(s[rows], format=fmt, utc=True, errors="coerce")
+            good = ~parsed.isna().to_numpy()
+            idx = np.flatnonzero(rows)[good]
+            if good.any():
+                out[idx] = _to_ns(parsed[good], expand(np.isin(np.arange(len(s)), idx), where))
+            todo[idx] = False
+    if todo.any():
+        ambiguous = s[todo].str.fullmatch(r"[0-9]{1,2}[./-][0-9]{1,2}[./-][0-9]{2,4}(?:[ T].*)?") \
+            .fillna(False).any()
+        hint = " Dates like 01.02.2026 are ambiguous (day or month first?);" if ambiguous else ""
+        raise TimestampError(
+            f"unparseable timestamp(s) at {row_numbers(expand(todo, where))};{hint} use ISO-8601 "
+            "like 2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00.")
+    return out
+
+
+def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
+    """How :func:`parse_time` read a column (it has read it already, so forms are not mixed):
+    judged on the dtype and the first value."""
+    col = numpy_backed(col)
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return "datetimes with their zones"
+    if pd.api.types.is_datetime64_dtype(dtype):
+        return f"naive datetimes in {tz}"
+    if epoch is not None:
+        return f"epoch numbers in {UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
+    first = _iso_offsets(col.dropna().astype(str).iloc[:1].str.strip())
+    if len(first) and bool(first.str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
+        return OFFSETS_READING
+    return f"text without offsets, read as local times in {tz}"
+
+
+def _unit_of(magnitude: np.ndarray) -> np.ndarray:
+    """The epoch unit each magnitude looks like (index into s, ms, us, ns)."""
+    return np.searchsorted(np.array([1e11, 1e14, 1e17]), magnitude, side="right")
+
+
+def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
+    """Refuse epoch numbers whose unit cannot be right: units mixed in one column (magnitudes
+    1000x apart), or instants before 2000 or from 2100 on under ``epoch``; ``out`` is returned."""
+    units = list(EPOCH_UNITS)
+    per_row = _unit_of(np.abs(np.asarray(values, dtype=np.float64)))
+    kinds = np.unique(per_row)
+    if len(kinds) > 1:
+        parts = [f"{int((per_row == k).sum())} look like {UNIT_NAMES[units[k]]} "
+                 f"({row_numbers(per_row == k)})" for k in kinds[:2]]
+        raise TimestampError(
+            f"the epoch numbers mix units (magnitudes 1000x apart): {'; '.join(parts)}; give "
+            "every time in one unit (or write ISO-8601 like 2026-11-29T03:47:00Z).")
+    bad = (out < _EPOCH_LOW_NS) | (out >= _EPOCH_HIGH_NS)
+    if bad.any():
+        guess = units[int(np.bincount(per_row).argmax())]
+        hint = (f"these numbers look like {say(f'epoch={guess!r}', f'--epoch {guess}')} "
+                f"({UNIT_NAMES[guess]})" if guess != epoch else "check the time column")
+        raise TimestampError(
+            f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({UNIT_NAMES[epoch]}) "
+            f"{int(bad.sum())} timestamp(s) fall before 2000 or after 2100, at "
+            f"{row_numbers(bad)}; {hint}.")
+    return out
+
+
+def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
+    """Epoch numbers in ``epoch`` units as int64 ns UTC (``None``: refused with the likely unit)."""
+    if epoch is None:
+        finite = values[np.isfinite(values)] if values.dtype.kind == "f" else values
+        magnitude = float(np.median(np.abs(finite))) if len(finite) else 0.0
+        guess = list(EPOCH_UNITS)[int(_unit_of(np.array([magnitude]))[0])]
+        raise TimestampError(
+            "the timestamps are plain numbers; say their unit with "
+            + say(f"epoch='s', 'ms', 'us' or 'ns' (these look like epoch={guess!r})",
+                  f"--epoch s|ms|us|ns (these look like --epoch {guess})")
+            + ". For dates write ISO-8601 like 2026-11-29T03:47:00Z.")
+    f, fix = EPOCH_UNITS[epoch], f"check epoch={epoch!r}"
+    if values.dtype.kind in "Obf":
+        values = values.astype(np.float64)
+        finite = np.isfinite(values)
+        if not finite.all():
+            raise TimestampError(f"non-finite epoch timestamp(s) at {row_numbers(~finite)}; fill "
+                                 "or drop those rows.")
+        bad = (values <= -(2.0**63) / f) | (values >= 2.0**63 / f)
+        if bad.any():
+            raise _range_error(bad, fix)
+        whole = np.floor(values)  # split so that the fraction keeps its precision
+        out = whole.astype(np.int64) * f + np.round((values - whole) * f).astype(np.int64)
+        return _check_epoch(values, out, epoch)
+    bad = (values > NS_MAX // f) | (values < -(NS_MAX // f))  # before the cast (uint64)
+    if bad.any():
+        raise _range_error(bad, fix)
+    ints = values.astype(np.int64)
+    return _check_epoch(ints, ints * f, epoch)
+
+
+def epoch_decimal_text(text: pd.Series, epoch: str) -> np.ndarray | None:
+    """Epoch numbers written as plain decimals, converted exactly (no float rounding):
+    ``"1780000000.1"`` s is 1780000000100000000 ns. ``None`` if some value has another form."""
+    if not bool(text.str.fullmatch(r"[+-]?[0-9]{1,19}(?:[.][0-9]*)?").fillna(False).all()):
+        return None
+    f = EPOCH_UNITS[epoch]
+    whole_text = text.str.replace(r"^[+-]?([0-9]+)(?:[.][0-9]*)?$", r"\1", regex=True)
+    whole = pd.to_numeric(whole_text).to_numpy()
+    if whole.dtype.kind != "i" or (whole > NS_MAX // f).any():
+        raise _range_error(pd.to_numeric(whole_text).to_numpy(dtype=np.float64) > NS_MAX // f,
+                           f"check epoch={epoch!r}")
+    out = whole.astype(np.int64) * f
+    if digits := len(str(f)) - 1:
+        frac = text.str.replace(r"^[+-]?[0-9]+(?:[.]([0-9]*))?$", r"\1", regex=True)
+        frac = frac.str.slice(0, digits).str.pad(digits, side="right", fillchar="0")
+        out += pd.to_numeric(frac).to_numpy().astype(np.int64)
+    neg = text.str.startswith("-").fillna(False).to_numpy(dtype=bool)
+    out[neg] = -out[neg]
+    return _check_epoch(np.where(neg, -whole, whole), out, epoch)
+
+
+def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
+    """Epoch numbers written as text (``epoch=`` given): every value must be one."""
+    stripped = s.str.strip()
+    missing = na | stripped.str.lower().isin(list(MISSING_LABELS)).to_numpy(dtype=bool)
+    if missing.any():
+        raise _missing_error(missing)
+    exact = epoch_decimal_text(stripped, epoch)
+    if exact is not None:
+        return exact
+    num = pd.to_numeric(stripped, errors="coerce")
+    bad = num.isna().to_numpy()
+    if bad.any():
+        raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with epoch= "
+                             "every time must be a number.")
+    return from_epoch(num.to_numpy(), epoch)
