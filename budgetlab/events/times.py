@@ -1,12 +1,10 @@
-"""Reading a time column to int64 nanoseconds UTC: ISO-8601 text (offsets per row, or naive in a
-time zone), datetimes, epoch numbers (``epoch=`` s, ms, us or ns) and the common log forms.
-
-Arrow's strict ISO-8601 cast reads the common case without a Python loop; whatever it refuses
-takes the careful path (pandas' ISO-8601 parser, then the forms of :func:`_fallback_parse`),
-which also names the rows it cannot read. Refused, never guessed: naive and zone-aware times
-mixed, naive local times that a DST change makes ambiguous or impossible, dates without a day or
-a year, and epoch numbers whose unit cannot be right (units mixed in one column, instants before
-2000 or from 2100 on) or is not given. Epoch decimals written as text are converted exactly.
+"""A time column to int64 ns UTC: ISO-8601 text (offsets per row, or naive in a time zone),
+datetimes, epoch numbers (``epoch=``; decimals written as text converted exactly) and the common
+log forms. Arrow's strict ISO-8601 cast reads the common case; what it refuses takes the careful
+path (pandas' ISO-8601 parser, then :func:`_fallback_parse`), which names the rows it cannot read.
+Refused, never guessed: naive and zone-aware times mixed, naive local times a DST change makes
+ambiguous or impossible, dates without a day or a year, epoch numbers without a unit or whose unit
+cannot be right (units mixed in one column, instants before 2000 or from 2100 on).
 """
 
 from __future__ import annotations
@@ -16,15 +14,16 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from .._util.codes import on_chunks
 from .._util.words import say
 from ..errors import TimestampError
 from ._columns import MISSING_LABELS, numpy_backed
 from ._messages import expand, row_numbers
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
-           "from_epoch", "epoch_decimal_text"]
+           "from_epoch"]
 
 #: Units of epoch numbers (``epoch=``) in nanoseconds.
 EPOCH_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
@@ -52,8 +51,7 @@ _ISO_OFFSETS = (
     (r"[ \t]*\([A-Za-z][^()]*\)[ \t]*$", ""),
     (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*$", "+00:00"),
 )
-# a full date: year, month and day (ISO/slashed, basic ISO, CLF, or a month name with a day and a
-# year)
+# a full date: year, month and day (ISO/slashed, basic ISO, CLF; month names are checked apart)
 _FULL_DATE = (r"(?:^|[^0-9])[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:$|[^0-9])"
               r"|^[+-]?[0-9]{8}(?:T|$)|[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}")
 _DAY_NUMBER = r"(?:^|[^0-9:.+-])(?:0?[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)?(?:$|[^0-9:])"
@@ -91,14 +89,13 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     if isinstance(dtype, pd.CategoricalDtype):
         col = col.astype(dtype.categories.dtype)  # e.g. dictionary-encoded Parquet strings
         dtype = col.dtype
-    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
-        raise TimestampError("the time column holds true/false or complex values, not times; "
-                             "check time=.")
     missing = col.isna().to_numpy()
     inferred = pd.api.types.infer_dtype(col, skipna=True) \
         if pd.api.types.is_object_dtype(dtype) else ""
-    if inferred == "boolean":
-        raise TimestampError("the time column holds true/false values, not times; check time=.")
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_complex_dtype(dtype) \
+            or inferred == "boolean":
+        raise TimestampError("the time column holds true/false or complex values, not times; "
+                             "check time=.")
     numbers = inferred in ("integer", "floating", "mixed-integer-float", "decimal")
     if missing.any() and (numbers or pd.api.types.is_numeric_dtype(dtype)
                           or pd.api.types.is_datetime64_any_dtype(dtype)):
@@ -106,7 +103,7 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     if isinstance(dtype, pd.DatetimeTZDtype):
         return _to_ns(col.dt.tz_convert("UTC"))
     if pd.api.types.is_datetime64_dtype(dtype):
-        return _localize(pd.Series(col), tz)
+        return _localize(_to_ns(col), tz)
     if pd.api.types.is_numeric_dtype(dtype) or numbers:
         return from_epoch(pd.to_numeric(col).to_numpy(), epoch)
     if inferred in ("datetime", "date", "datetime64"):
@@ -118,11 +115,12 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     return _from_strings(col, tz=tz, epoch=epoch)
 
 
-def _localize(col: pd.Series, tz: Any) -> np.ndarray:
-    """Naive datetimes (wall time in ``tz``) -> int64 ns UTC; DST gaps and overlaps are refused."""
+def _localize(t: np.ndarray, tz: Any) -> np.ndarray:
+    """Naive wall times (int64 ns) in ``tz`` -> int64 ns UTC; DST gaps and overlaps are refused."""
     if str(tz) in _UTC:
-        return _to_ns(col.dt.tz_localize("UTC"))
-    local = col.dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
+        return t
+    local = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]"))) \
+        .dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
     bad = local.isna().to_numpy()
     if bad.any():
         raise TimestampError(
@@ -130,13 +128,6 @@ def _localize(col: pd.Series, tz: Any) -> np.ndarray:
             f"{row_numbers(bad)}; log times with UTC offsets (e.g. 2026-10-25T02:30:00+01:00) or "
             "in UTC.")
     return _to_ns(local.dt.tz_convert("UTC"))
-
-
-def _naive_in(t: np.ndarray, tz: Any) -> np.ndarray:
-    """Wall-clock times ``t`` (int64 ns) read in ``tz``."""
-    if str(tz) in _UTC:
-        return t
-    return _localize(pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]"))), tz)
 
 
 def _parse_iso(s: pd.Series) -> pd.Series:
@@ -147,9 +138,6 @@ def _fast_iso(s: pd.Series) -> tuple[np.ndarray, bool] | None:
     """Arrow's strict ISO-8601 cast: ``(ns, aware)`` when every value parses, else ``None``. The
     zone-aware cast succeeds only if every value has an offset (or Z), the naive cast only if none
     has; anything else (blanks, other forms, out-of-range years) takes the careful path."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     values: Any = s.array
     try:
         arr = pa.chunked_array(values._pa_array if isinstance(s.dtype, pd.ArrowDtype)
@@ -159,20 +147,17 @@ def _fast_iso(s: pd.Series) -> tuple[np.ndarray, bool] | None:
     if arr.null_count or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         return None
     for target, aware in ((pa.timestamp("ns", tz="UTC"), True), (pa.timestamp("ns"), False)):
-        def to_ns(part: Any, to: Any = target) -> np.ndarray:
-            return np.asarray(pc.cast(part, to).cast(pa.int64()).to_numpy(), dtype=np.int64)
-
         try:
-            parts = on_chunks(to_ns, arr)  # parts of a large column on several threads
+            cast = pc.cast(arr, target).cast(pa.int64())
         except (pa.ArrowException, ValueError, OverflowError):
             continue
-        return np.asarray(np.concatenate(parts), dtype=np.int64), aware
+        return np.asarray(cast.to_numpy(), dtype=np.int64), aware
     return None
 
 
 def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     if epoch is None and (fast := _fast_iso(s)) is not None:
-        return fast[0] if fast[1] else _naive_in(fast[0], tz)
+        return fast[0] if fast[1] else _localize(fast[0], tz)
     na = s.isna().to_numpy()
     if epoch is not None:
         return _from_epoch_text(s, na, epoch)
@@ -213,7 +198,7 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             f"mixed naive and zone-aware timestamps ({int(few.sum())} {label} a UTC offset, at "
             f"{row_numbers(few)}); give every time an offset, or none and pass tz= for the local "
             "zone.")
-    return _naive_in(t, tz)
+    return _localize(t, tz)
 
 
 def _iso_offsets(s: pd.Series) -> pd.Series:
@@ -355,11 +340,20 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
     return _check_epoch(ints, ints * f, epoch)
 
 
-def epoch_decimal_text(text: pd.Series, epoch: str) -> np.ndarray | None:
-    """Epoch numbers written as plain decimals, converted exactly (no float rounding):
-    ``"1780000000.1"`` s is 1780000000100000000 ns. ``None`` if some value has another form."""
+def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
+    """Epoch numbers written as text (``epoch=`` given): every value must be one; plain decimals
+    are converted exactly (``"1780000000.1"`` s is 1780000000100000000 ns, no float rounding)."""
+    text = s.str.strip()
+    missing = na | text.str.lower().isin(list(MISSING_LABELS)).to_numpy(dtype=bool)
+    if missing.any():
+        raise _missing_error(missing)
     if not bool(text.str.fullmatch(r"[+-]?[0-9]{1,19}(?:[.][0-9]*)?").fillna(False).all()):
-        return None
+        num = pd.to_numeric(text, errors="coerce")
+        bad = num.isna().to_numpy()
+        if bad.any():
+            raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with "
+                                 "epoch= every time must be a number.")
+        return from_epoch(num.to_numpy(), epoch)
     f = EPOCH_UNITS[epoch]
     whole_text = text.str.replace(r"^[+-]?([0-9]+)(?:[.][0-9]*)?$", r"\1", regex=True)
     whole = pd.to_numeric(whole_text).to_numpy()
@@ -374,20 +368,3 @@ def epoch_decimal_text(text: pd.Series, epoch: str) -> np.ndarray | None:
     neg = text.str.startswith("-").fillna(False).to_numpy(dtype=bool)
     out[neg] = -out[neg]
     return _check_epoch(np.where(neg, -whole, whole), out, epoch)
-
-
-def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
-    """Epoch numbers written as text (``epoch=`` given): every value must be one."""
-    stripped = s.str.strip()
-    missing = na | stripped.str.lower().isin(list(MISSING_LABELS)).to_numpy(dtype=bool)
-    if missing.any():
-        raise _missing_error(missing)
-    exact = epoch_decimal_text(stripped, epoch)
-    if exact is not None:
-        return exact
-    num = pd.to_numeric(stripped, errors="coerce")
-    bad = num.isna().to_numpy()
-    if bad.any():
-        raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with epoch= "
-                             "every time must be a number.")
-    return from_epoch(num.to_numpy(), epoch)
