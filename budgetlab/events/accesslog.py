@@ -70,16 +70,11 @@ def is_access_log(path: str | PathLike[str]) -> bool:
         return False
     try:
         with open(p, "rb") as fh:
+            kind = compression_of(fh.read(16))
+        opener: Any = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}.get(kind or "", open)
+        with opener(p, "rb") as fh:
             head = fh.read(1 << 16)
-        kind = compression_of(head)
-        if kind in ("gzip", "bz2", "xz"):
-            opener: Any = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}[kind]
-            try:
-                with opener(p, "rb") as fh:
-                    head = fh.read(1 << 16)
-            except (EOFError, zlib.error, lzma.LZMAError):
-                return False
-    except OSError:  # also a corrupt bzip2 stream
+    except (OSError, EOFError, zlib.error, lzma.LZMAError):  # OSError: also a corrupt bzip2 stream
         return False
     lines = head.decode("utf-8", errors="replace").splitlines()
     for line in lines[:-1] or lines:  # the last line of the head may be cut

@@ -84,33 +84,31 @@ def _to_ns(parsed: pd.Series, where: np.ndarray | None = None) -> np.ndarray:
 def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
     """Parse a time column to int64 ns UTC (see :func:`budgetlab.read_events` for the accepted
     forms); ``tz`` is the zone of naive times, ``epoch`` the unit of numbers (``None``: refused)."""
-    col = numpy_backed(col)
+    col = numpy_backed(col) if isinstance(col.dtype, pd.ArrowDtype) else col
     dtype = col.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         col = col.astype(dtype.categories.dtype)  # e.g. dictionary-encoded Parquet strings
         dtype = col.dtype
-    missing = col.isna().to_numpy()
-    inferred = pd.api.types.infer_dtype(col, skipna=True) \
-        if pd.api.types.is_object_dtype(dtype) else ""
-    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_complex_dtype(dtype) \
-            or inferred == "boolean":
+    missing, is_ = col.isna().to_numpy(), pd.api.types
+    inferred = is_.infer_dtype(col, skipna=True) if is_.is_object_dtype(dtype) else ""
+    if is_.is_bool_dtype(dtype) or is_.is_complex_dtype(dtype) or inferred == "boolean":
         raise TimestampError("the time column holds true/false or complex values, not times; "
                              "check time=.")
-    numbers = inferred in ("integer", "floating", "mixed-integer-float", "decimal")
-    if missing.any() and (numbers or pd.api.types.is_numeric_dtype(dtype)
-                          or pd.api.types.is_datetime64_any_dtype(dtype)):
+    numbers = is_.is_numeric_dtype(dtype) or inferred in ("integer", "floating", "decimal",
+                                                          "mixed-integer-float")
+    if missing.any() and (numbers or is_.is_datetime64_any_dtype(dtype)):
         raise _missing_error(missing)
     if isinstance(dtype, pd.DatetimeTZDtype):
         return _to_ns(col.dt.tz_convert("UTC"))
-    if pd.api.types.is_datetime64_dtype(dtype):
+    if is_.is_datetime64_dtype(dtype):
         return _localize(_to_ns(col), tz)
-    if pd.api.types.is_numeric_dtype(dtype) or numbers:
+    if numbers:
         return from_epoch(pd.to_numeric(col).to_numpy(), epoch)
     if inferred in ("datetime", "date", "datetime64"):
         # datetime objects: str() gives ISO text with the offset of each (exact instants); naive
         # and aware objects mixed are refused like naive and aware strings
         col = pd.Series(col.astype(str).where(~missing, None), dtype="str")
-    elif not pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype):
+    elif not is_.is_string_dtype(dtype) or is_.is_object_dtype(dtype):
         col = col.astype("str")
     return _from_strings(col, tz=tz, epoch=epoch)
 
