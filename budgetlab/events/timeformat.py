@@ -113,12 +113,9 @@ def _distinct_ns(texts: pa.Array, fmt: str) -> tuple[np.ndarray, np.ndarray]:
 def _strptime(text: pd.Series, fmt: str) -> pd.Series:
     """Text read with ``fmt``, never rolled over to another day (NaT where it does not match):
     each distinct text read once (logs repeat their times)."""
-    codes, uniques = pd.factorize(text)
-    ns, valid = _distinct_ns(pa.array(np.asarray(uniques, dtype=object), pa.string()), fmt)
-    out = np.where(valid, ns, np.iinfo(np.int64).min)[codes]
-    out[codes < 0] = np.iinfo(np.int64).min
-    return pd.Series(out.view("datetime64[ns]"),
-                     index=text.index).dt.tz_localize("UTC" if "%z" in fmt else None)
+    ns, valid = instants(pa.array(text.to_numpy(dtype=object), pa.string(), from_pandas=True), fmt)
+    out = np.where(valid, ns, np.iinfo(np.int64).min).view("datetime64[ns]")
+    return pd.Series(out, index=text.index).dt.tz_localize("UTC" if "%z" in fmt else None)
 
 
 def instants(text: Any, fmt: str) -> tuple[np.ndarray, np.ndarray]:
@@ -131,7 +128,8 @@ def instants(text: Any, fmt: str) -> tuple[np.ndarray, np.ndarray]:
     >>> pd.to_datetime(ns[valid], utc=True).strftime("%Y-%m-%d %H:%M:%S").tolist(), valid.tolist()
     (['2026-10-10 19:25:36'], [True, False])
     """
-    enc = pc.dictionary_encode(text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text)
+    enc = pc.dictionary_encode(text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text,
+                               null_encoding="encode")
     ns, valid = _distinct_ns(enc.dictionary, fmt)
     at = np.asarray(enc.indices, dtype=np.int64)
     return ns[at], valid[at]
