@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.codes import numpy_backed
 from .._util.validation import check_argument, to_ns
 from .._util.words import say
 from ..errors import ConfigError, InputError
-from ._columns import MISSING_LABELS, numpy_backed
 from ._messages import row_numbers
-from .schema import SLOW, bucket_dtype
+from .schema import MISSING_LABELS, SLOW, bucket_dtype
 
 __all__ = ["DURATION_UNITS", "DURATION", "check_latency", "parse_durations", "apply_slow"]
 

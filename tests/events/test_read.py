@@ -20,7 +20,7 @@ import pytest
 
 from budgetlab import read_events
 from budgetlab.errors import ConfigError, OutcomeError
-from budgetlab.events.read import DEFAULT_OUTCOMES, map_outcomes
+from budgetlab.events.outcomes import DEFAULT_OUTCOMES, map_outcomes
 
 UTC = "UTC"
 
