@@ -124,9 +124,9 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     e-mail address (1 distinct values)); personal data must not enter the budget log. Do not declare
     it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     """
-    spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
-    if not isinstance(spec, ReadSpec):
+    if spec is not None and not isinstance(spec, ReadSpec):
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
+    spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
     labels = [c for c in (spec.label if spec.ok is None else None, spec.bucket) if c is not None]
     token = ROWS.set({})  # what the file layer notes for messages holds for this read only
     try:

@@ -37,10 +37,9 @@ import pandas as pd
 from .._util.validation import as_list, require_columns
 from ..errors import InputError, SchemaError
 
-__all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "BASE_COLUMNS",
-           "MISSING_LABELS", "bucket_dtype", "as_events", "check_events", "ts_ns",
-           "INCIDENT_COLUMNS", "parse_scope", "scope_mask", "LabelReading", "HowRead",
-           "skip_reasons", "time_span", "check_header"]
+__all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
+           "bucket_dtype", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS", "parse_scope",
+           "scope_mask", "LabelReading", "HowRead", "skip_reasons", "time_span", "check_header"]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
 #: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
@@ -56,7 +55,6 @@ FAILURE = "failure"
 SLOW = "slow"
 #: The meaning of a label whose rows are left out on purpose (counted, never analysed).
 SKIP = "skip"
-BASE_COLUMNS = ("ts", "ok", "bucket")
 _KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
 #: Values that mean "missing" in time, outcome and success columns (case-insensitive).
 MISSING_LABELS = frozenset({"", "nan", "nat", "null", "none", "na", "n/a", "<na>", "-"})
