@@ -182,15 +182,15 @@ def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int]
                          known: dict[str, str], hidden: np.ndarray, mapping: bool) -> OutcomeError:
     """The refusal of labels nothing gives a meaning (``unknown``: their positions in ``norm``),
     with the exact fix; ``mapping``: an ``outcomes=`` mapping was given."""
-    shown = [norm[i] for i in unknown if not hidden[i]]
+    visible = [norm[i] for i in unknown if not hidden[i]]
     listed = show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])
-    states = [u for u in shown if u in NON_FINAL_STATES]
+    states = [u for u in visible if u in NON_FINAL_STATES]
     skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are "
                  "not final: if they are, map them to skip to leave those rows out."
                  if states else "")
     where = "outcomes= does not list them" if mapping else "the built-in vocabulary does not " \
         "know them, and budgetlab gives no label a meaning it cannot know"
-    fix = outcomes_fix(known, shown)
+    fix = outcomes_fix(known, visible)
     todo = "; replace each ? by success, a failure bucket name, or skip" if "=?" in fix else ""
     return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: "
                         f"{fix}{todo}.{skip_hint}")
