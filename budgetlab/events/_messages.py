@@ -26,7 +26,8 @@ from ..privacy import scan_text, shown
 
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "show_labels", "header_error",
-           "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error"]
+           "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
+           "numeric_labels_error"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -194,3 +195,15 @@ def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int]
     todo = "; replace each ? by success, a failure bucket name, or skip" if "=?" in fix else ""
     return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: "
                         f"{fix}{todo}.{skip_hint}")
+
+
+def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
+    """The refusal of labels that look like numeric codes (HTTP statuses): say which succeed."""
+    return OutcomeError(
+        f"outcome labels look like numeric codes: {show_labels(labels, counts)}; say which are "
+        "successes with "
+        + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': "
+              "'client_error', '5xx': 'server_error'}, or '4xx': 'skip' to leave client errors "
+              "out).",
+              "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
+              "5xx=server_error, or 4xx=skip to leave client errors out)."))

@@ -19,7 +19,7 @@ from .._util.codes import category_codes, code_counts, factorize, numpy_backed, 
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ..privacy import scan_text
-from ._messages import outcomes_fix, row_numbers, show_labels, unknown_labels_error
+from ._messages import numeric_labels_error, outcomes_fix, row_numbers, unknown_labels_error
 from .schema import (
     FAILURE,
     MISSING_LABELS,
@@ -241,15 +241,7 @@ def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -
     unknown = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i]]
     numeric = [i for i in unknown if _is_number(norm[i])]
     if numeric:
-        raise OutcomeError(
-            "outcome labels look like numeric codes: "
-            f"{show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
-            "say which are successes with "
-            + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', "
-                  "'4xx': 'client_error', '5xx': 'server_error'}, or '4xx': 'skip' to leave "
-                  "client errors out).",
-                  "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
-                  "5xx=server_error, or 4xx=skip to leave client errors out)."))
+        raise numeric_labels_error([norm[i] for i in numeric], [int(counts[i]) for i in numeric])
     truncated = [i for i in unknown if len(norm[i]) >= 2 and
                  any(k.startswith(norm[i]) and len(k) > len(norm[i]) for k in DEFAULT_OUTCOMES)]
     if truncated:
