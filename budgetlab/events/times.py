@@ -17,10 +17,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import TimestampError
-from ._columns import MISSING_LABELS, numpy_backed
 from ._messages import expand, row_numbers
+from .schema import MISSING_LABELS
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
            "from_epoch"]
