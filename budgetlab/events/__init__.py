@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..privacy import guard_personal_data, hash_values, scan_personal_data
 from .accesslog import is_access_log, read_access_log
+from .files import expand_sources
 from .outcomes import DEFAULT_OUTCOMES, SKIP, classify_outcomes, map_outcomes, normalize_label
 from .read import read_events
 from .schema import (
@@ -22,7 +23,6 @@ from .schema import (
     check_events,
     ts_ns,
 )
-from .sources import expand_sources
 from .spec import ReadSpec
 
 __all__ = [

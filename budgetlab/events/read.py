@@ -26,11 +26,10 @@ from .._util.validation import duration_label, utc_from_ns
 from ..errors import ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values
 from ._columns import MISSING_LABELS, group_key, warn_id_like
-from ._csv import ISO_TIME
-from ._formats import check_scalars
 from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import check_header, reading
 from ._times import OFFSETS_READING, describe_time, parse_time
+from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import read_lines
 from .outcomes import (
     DEFAULT_OUTCOMES,
@@ -42,7 +41,6 @@ from .outcomes import (
     parse_ok,
 )
 from .schema import HowRead, skip_reasons, time_span
-from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 
@@ -80,7 +78,7 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
     """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index, the
     ``(name, rows)`` of each file and the reading decisions (for ``attrs["how_read"].notes``). A
     text file's time column may come as instants (see
-    :func:`~budgetlab.events._formats.read_columns`)
+    :func:`~budgetlab.events._text.read_csv_text`)
     unless it is also kept or a key (then as written), or read with ``time_format``."""
     columns = spec.columns
     if isinstance(source, pd.DataFrame):
@@ -99,12 +97,10 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
         if spec.pattern is not None:
             return read_lines(paths, spec.pattern, columns, encoding=spec.encoding,
                               strict=spec.strict)
-        notes: list[str] = []
         iso_time = spec.time if spec.epoch is None and spec.time_format is None and \
             spec.time not in (*spec.by, *spec.keep) else None
-        raw, files = read_files(paths, columns, spec.format, spec.encoding, dict_columns, notes,
-                                iso_time)
-        return raw, files, notes
+        return read_files(paths, FileSpec(tuple(columns), tuple(dict_columns), spec.format,
+                                          spec.encoding, iso_time))
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import "
                          "budgetlab.dask as bd).")
