@@ -1,14 +1,6 @@
-"""Text from files: an input's bytes, decompressed in a stream under a ratio cap; the diagnosis of
-bytes that are not the text they should be (UTF-16, binary, another compression); and CSV/TSV
-text read by Arrow's own readers, whose messages never quote a row (Arrow's own do, so they are
-never shown).
-
-Compression is recognised by its magic bytes, whatever the name, and passed to Arrow's codec
-explicitly (gzip, bzip2); the stdlib reads what Arrow cannot: xz, and gzip with NUL padding after
-the last member. Beyond :data:`ALLOWANCE` the output may grow to :data:`MAX_RATIO` times the
-compressed bytes read so far: a decompression bomb is refused after a few MiB, never held in
-memory. CSV text up to :data:`STREAM_BYTES` is read whole by :func:`pyarrow.csv.read_csv`, more by
-:func:`pyarrow.csv.open_csv` batch by batch with every column's type pinned.
+"""Text from files: bytes that are not the text they should be (UTF-16, binary, another
+compression), named with the fix; and CSV/TSV text read by Arrow's own readers
+(:func:`read_csv_text`), whose messages never quote a row.
 """
 
 from __future__ import annotations
@@ -16,51 +8,37 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-import lzma
-import os
 import re
-import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from .._util.memory import check_memory, format_bytes, memory_limit
-from .._util.progress import progress_bar
 from .._util.words import say
-from ..errors import BudgetlabError, ConfigError, FileFormatError
+from ..errors import ConfigError, FileFormatError
 from ._messages import MAX_ROWS_LISTED, check_header, note_open_last_row
 
-__all__ = ["ALLOWANCE", "CR_ONLY_NOTE", "ISO_TIME", "MAX_RATIO", "PROGRESS_BYTES", "RATIO_ENV",
-           "STREAM_BYTES", "FileSpec", "check_text_encoding", "compression_of", "cr_only",
-           "is_blank", "max_ratio", "plain_utf8", "read_csv_text", "read_input", "refuse_wide",
-           "sniff", "text_problem", "utf8_family", "utf16_encoding"]
+__all__ = ["CR_ONLY_NOTE", "ISO_TIME", "PROGRESS_BYTES", "STREAM_BYTES", "FileSpec", "as_lf",
+           "check_text_encoding", "compression_of", "cr_only", "is_blank", "plain_head",
+           "read_csv_text", "refuse_wide", "sniff", "text_problem", "utf8_family",
+           "utf16_encoding"]
 
-#: Default cap on decompressed bytes per compressed byte (gzip's own maximum is about 1032).
-MAX_RATIO = 1000
-#: The environment variable that overrides :data:`MAX_RATIO`.
-RATIO_ENV = "BUDGETLAB_MAX_RATIO"
-#: Decompressed bytes always allowed, whatever the ratio (small files of repeated lines).
-ALLOWANCE = 16 * 1024**2
-#: Inputs from this many bytes on (compressed bytes, or the sum of many files) show a progress
-#: bar while they load, on a terminal only (:mod:`budgetlab._util.progress`).
+#: Inputs from this many bytes on (compressed, or many files together) show a progress bar.
 PROGRESS_BYTES = 1 << 28
 #: The "how it was read" statement for a file whose lines end in CR alone (read as line ends).
 CR_ONLY_NOTE = "line endings: CR only (old Mac), read as line ends"
-#: ``DataFrame.attrs`` key set when the time column was read as instants from ISO-8601 text with
-#: a zone in every row.
+#: ``DataFrame.attrs`` key set when the time column came as instants (ISO-8601 with a zone).
 ISO_TIME = "budgetlab.iso_time"
 #: Text of more bytes than this is read by Arrow's streaming reader (``open_csv``), batch by batch.
 STREAM_BYTES = 256 << 20
-#: Arrow's block (one batch of the streaming reader; a longer field gets one block as large as
-#: the input).
+#: Arrow's block (one batch; a field longer than a block gets one block as large as the input).
 BLOCK_BYTES = 1 << 20
 
-_CHUNK = 1 << 20  # decompressed bytes per piece
-_IN = 1 << 14  # compressed bytes per read of the stdlib decompressors
 _BZ2_BLOCK = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")  # block or end magic
+_MAGIC = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd",
+          b"\x04\x22\x4d\x18": "lz4"}
 _BOM = b"\xef\xbb\xbf"
 _HEAD = (1 << 20) + len(_BOM)  # the head block: the first MiB after a byte-order mark
 _BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file not empty
@@ -69,9 +47,8 @@ _BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file 
 @dataclass(frozen=True)
 class FileSpec:
     """What to read from each file: the declared ``columns``, those read as dictionaries
-    (``categorical``: labels and keys), the ``format`` (``None``: by the name), the text
-    ``encoding``, and ``iso_time``, a CSV/TSV time column first read as instants (``None``: as
-    text)."""
+    (``categorical``), the ``format`` (``None``: by the name), the text ``encoding``, and
+    ``iso_time``, a CSV/TSV time column first read as instants (``None``: as text)."""
 
     columns: tuple[str, ...]
     categorical: tuple[str, ...] = ()
@@ -80,131 +57,14 @@ class FileSpec:
     iso_time: str | None = None
 
 
-# ------------------------------------------------------------------------------------------
-# bytes: compression under the ratio cap
-# ------------------------------------------------------------------------------------------
 def compression_of(head: bytes) -> str | None:
     """The compression a file's first bytes announce (``gzip``, ``bz2``, ``xz``, ``zstd``,
-    ``lz4``), or ``None``.
-
-    >>> import gzip
-    >>> compression_of(gzip.compress(b"x")), compression_of(b"ts,outcome")
-    ('gzip', None)
-    """
-    magic = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd",
-             b"\x04\x22\x4d\x18": "lz4"}
-    kind = next((k for m, k in magic.items() if head.startswith(m)), None)
-    if kind is None and head[:3] == b"BZh" and head[3:4] in b"123456789" \
-            and head[4:10] in _BZ2_BLOCK:
+    ``lz4``), or ``None``."""
+    if head[:3] == b"BZh" and head[3:4] in b"123456789" and head[4:10] in _BZ2_BLOCK:
         return "bz2"
-    return kind
+    return next((kind for magic, kind in _MAGIC.items() if head.startswith(magic)), None)
 
 
-def max_ratio() -> float:
-    """The decompression ratio cap: ``$BUDGETLAB_MAX_RATIO`` if set, else :data:`MAX_RATIO`."""
-    text = os.environ.get(RATIO_ENV, "").strip()
-    if not text:
-        return float(MAX_RATIO)
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value >= 1:
-        raise ConfigError(f"{RATIO_ENV}={text!r} must be a number >= 1 (decompressed bytes per "
-                          "compressed byte).")
-    return value
-
-
-def _pieces(path: Path, kind: str, arrow: bool) -> Iterator[tuple[bytes, int]]:
-    """Decompressed pieces of at most 1 MiB, each with the compressed bytes read so far: Arrow's
-    codec, the compression passed explicitly (Arrow's ``detect`` goes by the name), or (xz; gzip
-    with NUL padding, which Arrow refuses) the stdlib. Several members or streams one after the
-    other are one file, as their tools read them; garbage after one is refused as corrupt."""
-    if arrow and kind != "xz":
-        import pyarrow as pa
-
-        with pa.OSFile(str(path)) as raw, pa.CompressedInputStream(raw, kind) as stream:
-            while piece := stream.read(_CHUNK):
-                yield piece, raw.tell()
-        return
-    new = (lambda: zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)) if kind == "gzip" \
-        else lzma.LZMADecompressor
-    dec: Any = new()
-    finished, pending = False, b""  # finished: a new member/stream starts only if more data comes
-    with open(path, "rb") as fh:  # read-only
-        while data := (pending or fh.read(_IN)):
-            pending = b""
-            if finished:
-                if kind == "gzip" and not data.strip(b"\x00"):
-                    continue
-                dec, finished = new(), False
-            while True:
-                out = dec.decompress(data, _CHUNK)
-                data = dec.unconsumed_tail if kind == "gzip" else b""
-                if out:
-                    yield out, fh.tell()
-                if dec.eof:
-                    finished, pending = True, dec.unused_data + data
-                    break
-                if not (data if kind == "gzip" else not dec.needs_input):
-                    break
-    if not finished:
-        raise EOFError("truncated")
-
-
-def _decompress(path: Path, kind: str, name: str, *, arrow: bool = True) -> bytes:
-    if kind in ("zstd", "lz4"):
-        raise FileFormatError(f"{name}: the file is {kind}-compressed, which budgetlab does not "
-                              f"read; decompress it ({kind} -d) or save it as .csv.gz.")
-    ratio, budget = max_ratio(), memory_limit()
-    parts: list[bytes] = []
-    total = 0
-    with progress_bar(path.stat().st_size, desc=f"decompressing {name}",
-                      min_total=PROGRESS_BYTES) as bar:
-        try:
-            for piece, done in _pieces(path, kind, arrow):
-                bar.update(done - bar.done)
-                total += len(piece)
-                if total > ALLOWANCE and total > ratio * max(done, 1):
-                    raise FileFormatError(
-                        f"{name}: decompresses to over {ratio:g} times its compressed size (more "
-                        f"than {format_bytes(total)} from {format_bytes(done)}): a decompression "
-                        "bomb, or a file of one line repeated; if it is genuine, decompress it "
-                        f"yourself or raise the cap ({RATIO_ENV}=10000).")
-                if total > budget:
-                    check_memory(total, f"{name} decompressed", ["decompress and split the file"])
-                parts.append(piece)
-        except BudgetlabError:
-            raise
-        except (OSError, EOFError, zlib.error, ValueError, lzma.LZMAError):
-            if arrow and kind == "gzip":  # NUL padding after the last member, perhaps
-                return _decompress(path, kind, name, arrow=False)
-            raise FileFormatError(f"{name}: the {kind} stream is truncated or corrupt; copy or "
-                                  "export the file again.") from None
-    return b"".join(parts)
-
-
-def read_input(path: Path, name: str) -> tuple[bytes, list[str]]:
-    """The bytes of the file at ``path`` (opened read-only), decompressed when its first bytes
-    announce a compression (streamed, under the ratio cap), and the reading note that says so."""
-    try:
-        with open(path, "rb") as fh:
-            kind = compression_of(fh.read(16))
-            if kind is None:
-                fh.seek(0)
-                return fh.read(), []
-        suffix = path.suffix.lower()
-        named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(suffix) == kind
-        how = f"named {suffix}" if named else "recognised by content"
-        return _decompress(path, kind, name), [f"compression: {kind} ({how})"]
-    except OSError as exc:
-        raise FileFormatError(f"{name}: cannot be read ({exc.strerror or type(exc).__name__}); "
-                              "check its permissions.") from None
-
-
-# ------------------------------------------------------------------------------------------
-# bytes that are not the text they should be
-# ------------------------------------------------------------------------------------------
 def utf16_encoding(raw: bytes) -> str | None:
     """The UTF-16/32 encoding of text with a byte-order mark (``utf-16``/``utf-32``) or, without
     one, of mostly-ASCII text whose every other byte is NUL (``utf-16-le``/``utf-16-be``)."""
@@ -312,9 +172,8 @@ def sniff(raw: bytes, name: str, kind: str) -> None:
 
 
 def as_lf(raw: bytes, encoding: str) -> bytes | None:
-    """``raw`` with CR-only line ends as LF, or ``None`` when it has LF line ends (or none); judged
-    on the decoded text when the encoding is not ASCII-compatible (UTF-16/32: a CR byte can be
-    half of another character, e.g. U+010D)."""
+    """``raw`` with CR-only line ends as LF, else ``None``; judged on the decoded text when the
+    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D)."""
     codec = utf16_encoding(raw) or encoding
     try:
         ascii_compatible = "\r\n".encode(codec) == b"\r\n"
@@ -329,31 +188,27 @@ def as_lf(raw: bytes, encoding: str) -> bytes | None:
     return text.replace("\r", "\n").encode(codec) if "\r" in text and "\n" not in text else None
 
 
-# ------------------------------------------------------------------------------------------
-# CSV/TSV text through Arrow
-# ------------------------------------------------------------------------------------------
-def plain_utf8(path: Path, encoding: str, packed: bool) -> bool:
-    """Whether Arrow can read the file at ``path`` from its path: uncompressed UTF-8 text without
-    CR-only line ends, not blank for a first MiB (else its bytes are read, decompressed or
-    re-encoded, and given to :func:`read_csv_text`)."""
+def plain_head(path: Path, encoding: str, packed: bool) -> bytes | None:
+    """The first MiB of a file Arrow can read from its path (uncompressed UTF-8 text without
+    CR-only line ends, a first MiB not blank), else ``None`` (its bytes are read and given)."""
     if packed or not utf8_family(encoding):
-        return False
+        return None
     try:
         with open(path, "rb") as fh:  # read-only
             head = fh.read(_HEAD)
     except OSError:
-        return False  # read_input names it
-    return not (compression_of(head[:16]) or utf16_encoding(head) or cr_only(head[: 1 << 20])
-                or (is_blank(head) and len(head) == _HEAD))
+        return None  # read_input names it
+    return None if (compression_of(head[:16]) or utf16_encoding(head) or cr_only(head[: 1 << 20])
+                    or (is_blank(head) and len(head) == _HEAD)) else head
 
 
-def _open(source: Path | bytes) -> Any:
+def _open(source: Path | bytes) -> Any:  # a file object over the text
     return io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")  # read-only
 
 
 def _quotes(source: Path | bytes, start: int, *, count: bool) -> int:
     """How many quote characters the text holds from ``start`` on (``count``), or whether it holds
-    one (1 or 0): read into one reused buffer, never the whole text at once."""
+    one (1 or 0); read into one reused buffer."""
     total, buf = 0, bytearray(1 << 22)
     with _open(source) as fh:
         fh.seek(start)
@@ -401,13 +256,11 @@ def _header(data: bytes, name: str, sep: str, columns: Sequence[str]) -> tuple[l
 
 
 def _arrow_table(source: Path | bytes, start: int, sep: str, want: FileSpec, quoted: bool) -> Any:
-    """Arrow's CSV reader over the text from byte ``start``: the declared columns as text, labels
-    and keys as dictionaries, no value read as missing. ``quoted``: values may hold line ends
-    (Arrow then finds row ends quote by quote). The time column is first read as UTC instants by
-    Arrow's strict ISO-8601 parser, a zone required (the parser ``parse_time`` tries first, so
-    the instants are the same); if any value does not parse so, the text is read again with the
-    column as text, for the careful parser. A field (or header) longer than Arrow's block is read
-    again with one block as large as the input."""
+    """Arrow's CSV reader from byte ``start``: the declared columns as text (labels and keys as
+    dictionaries), no value missing; ``quoted``: values may hold line ends. The time column is
+    first read as UTC instants by Arrow's ISO-8601 parser, zone required (the parser
+    ``parse_time`` tries first), else again as text; a field longer than the block, again with
+    one block as large as the input."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -442,21 +295,14 @@ def _arrow_table(source: Path | bytes, start: int, sep: str, want: FileSpec, quo
 
 
 def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) -> pd.DataFrame:
-    """A CSV/TSV table read by Arrow from one stream: a file of plain UTF-8 text (see
-    :func:`plain_utf8`; read from its path, never held in memory) or UTF-8 ``bytes``. The checks:
-    byte-order mark, UTF-16/binary, the header, quotes (none after the header: values cannot hold
-    line ends; an odd count: an unclosed quote is looked for), Arrow's own parse, whose failure
-    is named without quoting a row. A time column that came as instants marks the frame with
-    :data:`ISO_TIME`."""
+    """A CSV/TSV table read by Arrow from a file of plain UTF-8 text (:func:`plain_head`; never
+    held in memory) or from UTF-8 ``bytes``, after checks of the header and of quotes (none after
+    the header: no value holds a line end; an odd count: an unclosed one is named). Arrow's
+    failure is named without quoting a row."""
     import pyarrow as pa
 
     with _open(source) as fh:
         head = fh.read(_HEAD)
-    if not isinstance(source, bytes):
-        sniff(head, name, kind)
-        if is_blank(head):  # the whole file (a blank first MiB with more after it is read as bytes)
-            raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
-        refuse_wide(head, name)
     start = len(_BOM) if head[:3] == _BOM else 0
     sep = "\t" if kind == "tsv" else ","
     header, body = _header(head[start:], name, sep, want.columns)

@@ -30,7 +30,8 @@ from .._util.files import register_input
 from .._util.progress import progress_bar
 from .._util.words import say
 from ..errors import ConfigError, FileFormatError, InputError
-from ._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, read_input, text_problem
+from ._compressed import read_input
+from ._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, text_problem
 from .files import check_path, file_name
 
 __all__ = ["LinePreset", "LineScan", "PRESETS", "check_pattern", "pattern_groups", "read_lines",

@@ -29,7 +29,8 @@ from budgetlab._util.files import register_input
 from budgetlab._util.progress import progress_bar
 from budgetlab._util.validation import as_list, check_argument
 from budgetlab.errors import BudgetlabError, ConfigError, FileFormatError, InputError
-from budgetlab.events._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, read_input
+from budgetlab.events._compressed import read_input
+from budgetlab.events._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only
 from budgetlab.events.files import check_path, expand_sources, file_name, file_notes
 from budgetlab.events.outcomes import (
     LabelReading,

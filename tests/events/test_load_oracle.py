@@ -31,8 +31,10 @@ from budgetlab.events import _messages as M
 from budgetlab.events import _text as I
 from budgetlab.events import _text as arrow_read
 from budgetlab.events import files as F
+from budgetlab.events._compressed import read_input
 from budgetlab.events._messages import note_open_last_row, row_numbers
-from budgetlab.events._text import CR_ONLY_NOTE, FileSpec, compression_of, cr_only, read_input
+from budgetlab.events._structured import _binary_as_text
+from budgetlab.events._text import CR_ONLY_NOTE, FileSpec, compression_of, cr_only
 from budgetlab.events.accesslog import _ok_flags
 from budgetlab.events.files import expand_sources, file_name, file_notes
 from budgetlab.events.outcomes import (
@@ -176,7 +178,7 @@ def _old_parquet(path: Path, columns: list[str], dict_columns: Any, notes: Any) 
         as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                    or pa.types.is_large_string(schema.field(c).type)]
         fh.seek(0)
-        table, got = F._binary_as_text(
+        table, got = _binary_as_text(
             pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), file_name(path))
         notes.extend(got)
         frame = pd.DataFrame(table.to_pandas(ignore_metadata=True))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import budgetlab.events._text as input_mod
+import budgetlab.events._compressed as input_mod
 import budgetlab.events.files as sources_mod
 import budgetlab.events.lines as lines_mod
 from budgetlab import read_access_log, read_events
