@@ -17,13 +17,12 @@ from typing import Any
 import pandas as pd
 
 from .._util.words import say
-from ..errors import ConfigError, FileFormatError
+from ..errors import FileFormatError
 from ._messages import MAX_ROWS_LISTED, check_header, note_open_last_row
 
-__all__ = ["CR_ONLY_NOTE", "ISO_TIME", "PROGRESS_BYTES", "STREAM_BYTES", "FileSpec", "as_lf",
-           "check_text_encoding", "compression_of", "cr_only", "is_blank", "plain_head",
-           "read_csv_text", "refuse_wide", "sniff", "text_problem", "utf8_family",
-           "utf16_encoding"]
+__all__ = ["CR_ONLY_NOTE", "ISO_TIME", "PROGRESS_BYTES", "STREAM_BYTES", "FileSpec",
+           "compression_of", "cr_only", "is_blank", "plain_head", "read_csv_text", "refuse_wide",
+           "sniff", "text_problem", "utf8_family", "utf16_encoding"]
 
 #: Inputs from this many bytes on (compressed, or many files together) show a progress bar.
 PROGRESS_BYTES = 1 << 28
@@ -138,25 +137,6 @@ def refuse_wide(raw: bytes, name: str) -> None:
         raise _wide(name, wide, f" ({bom})")
 
 
-def check_text_encoding(encoding: Any) -> str:
-    """``encoding`` if it names a text encoding; non-text codecs (``hex``, ``base64``, ``rot13``,
-    ``bz2``) and unknown names raise :class:`ConfigError`.
-
-    >>> check_text_encoding("cp1251")
-    'cp1251'
-    """
-    try:
-        info = codecs.lookup(encoding)
-    except (LookupError, TypeError, ValueError):
-        raise ConfigError(f"encoding={encoding!r} is not a known text encoding; e.g. 'utf-8', "
-                          "'latin-1', 'cp1251'.") from None
-    if not getattr(info, "_is_text_encoding", True) \
-            or info.name in ("rot-13", "punycode", "idna", "undefined"):
-        raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give "
-                          "the file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.")
-    return str(encoding)
-
-
 def sniff(raw: bytes, name: str, kind: str) -> None:
     """Refuse data of another kind under a text name: compressed twice, Parquet, ZIP."""
     inner = compression_of(raw[:16])
@@ -169,23 +149,6 @@ def sniff(raw: bytes, name: str, kind: str) -> None:
     if raw[:4] == b"PK\x03\x04":
         raise FileFormatError(f"{name}: is a ZIP archive (or an Excel workbook), not "
                               f"{kind.upper()}; export it as CSV or unpack it.")
-
-
-def as_lf(raw: bytes, encoding: str) -> bytes | None:
-    """``raw`` with CR-only line ends as LF, else ``None``; judged on the decoded text when the
-    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D)."""
-    codec = utf16_encoding(raw) or encoding
-    try:
-        ascii_compatible = "\r\n".encode(codec) == b"\r\n"
-    except (LookupError, UnicodeError):
-        ascii_compatible = True
-    if ascii_compatible:
-        return raw.replace(b"\r", b"\n") if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
-    try:
-        text = raw.decode(codec)
-    except (UnicodeDecodeError, LookupError):
-        return None  # the reader names the encoding problem
-    return text.replace("\r", "\n").encode(codec) if "\r" in text and "\n" not in text else None
 
 
 def plain_head(path: Path, encoding: str, packed: bool) -> bytes | None:

@@ -5,6 +5,7 @@ problem is refused with what to fix, never with a data value.
 
 from __future__ import annotations
 
+import codecs
 import glob
 from collections.abc import Sequence
 from dataclasses import replace
@@ -19,7 +20,7 @@ from .._util.files import register_input
 from .._util.progress import progress
 from .._util.validation import check_argument
 from .._util.words import say
-from ..errors import FileFormatError, InputError, SchemaError
+from ..errors import ConfigError, FileFormatError, InputError, SchemaError
 from ._compressed import read_input
 from ._messages import file_offset, reading_files, row_numbers
 from ._structured import read_jsonl, read_parquet
@@ -28,8 +29,8 @@ from ._text import (
     ISO_TIME,
     PROGRESS_BYTES,
     FileSpec,
-    as_lf,
     compression_of,
+    cr_only,
     is_blank,
     plain_head,
     read_csv_text,
@@ -37,10 +38,12 @@ from ._text import (
     sniff,
     text_problem,
     utf8_family,
+    utf16_encoding,
 )
 
-__all__ = ["FORMATS", "ISO_TIME", "FileSpec", "check_path", "check_scalars", "expand_sources",
-           "file_name", "file_notes", "is_path_like", "read_file", "read_files"]
+__all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
+           "check_text_encoding", "expand_sources", "file_name", "file_notes", "is_path_like",
+           "read_file", "read_files"]
 
 #: The file formats read (``format=`` values).
 FORMATS = ("csv", "tsv", "parquet", "jsonl")
@@ -268,6 +271,42 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
 def _head(path: Path) -> bytes:
     with open(path, "rb") as fh:  # read-only
         return fh.read(16)
+
+
+def as_lf(raw: bytes, encoding: str) -> bytes | None:
+    """``raw`` with CR-only line ends as LF, else ``None``; judged on the decoded text when the
+    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D)."""
+    codec = utf16_encoding(raw) or encoding
+    try:
+        ascii_compatible = "\r\n".encode(codec) == b"\r\n"
+    except (LookupError, UnicodeError):
+        ascii_compatible = True
+    if ascii_compatible:
+        return raw.replace(b"\r", b"\n") if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
+    try:
+        text = raw.decode(codec)
+    except (UnicodeDecodeError, LookupError):
+        return None  # the reader names the encoding problem
+    return text.replace("\r", "\n").encode(codec) if "\r" in text and "\n" not in text else None
+
+
+def check_text_encoding(encoding: Any) -> str:
+    """``encoding`` if it names a text encoding; non-text codecs (``hex``, ``base64``, ``rot13``,
+    ``bz2``) and unknown names raise :class:`ConfigError`.
+
+    >>> check_text_encoding("cp1251")
+    'cp1251'
+    """
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):
+        raise ConfigError(f"encoding={encoding!r} is not a known text encoding; e.g. 'utf-8', "
+                          "'latin-1', 'cp1251'.") from None
+    if not getattr(info, "_is_text_encoding", True) \
+            or info.name in ("rot-13", "punycode", "idna", "undefined"):
+        raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give "
+                          "the file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.")
+    return str(encoding)
 
 
 def check_scalars(raw: pd.DataFrame, columns: Sequence[str]) -> None:

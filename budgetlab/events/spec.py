@@ -12,9 +12,8 @@ from .._util.words import say, speak
 from ..errors import BudgetlabError, ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._latency import check_latency
-from ._text import check_text_encoding
 from ._times import EPOCH_UNITS
-from .files import FORMATS
+from .files import FORMATS, check_text_encoding
 from .lines import PRESETS, check_pattern
 from .outcomes import check_outcomes
 from .timeformat import check_time_format
