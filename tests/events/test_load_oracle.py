@@ -22,19 +22,21 @@ import pyarrow as pa
 import pytest
 
 import budgetlab.events.read as read_mod
-import budgetlab.events.sources as sources_mod
 import budgetlab.privacy.guard as pii_mod
 from budgetlab import read_access_log, read_events
 from budgetlab._util.codes import factorize
 from budgetlab._util.files import register_input
 from budgetlab.errors import BudgetlabError, FileFormatError, InputError
-from budgetlab.events import _csv as arrow_read
-from budgetlab.events import _formats as F
-from budgetlab.events import _input as I
+from budgetlab.events import _text as I
+from budgetlab.events import _text as arrow_read
+from budgetlab.events import files as F
 from budgetlab.events import schema as M
-from budgetlab.events._input import CR_ONLY_NOTE, compression_of, cr_only, file_name, read_input
+from budgetlab.events._compressed import read_input
 from budgetlab.events._messages import note_open_last_row, row_numbers
+from budgetlab.events._structured import _binary_as_text
+from budgetlab.events._text import CR_ONLY_NOTE, FileSpec, compression_of, cr_only
 from budgetlab.events.accesslog import _ok_flags
+from budgetlab.events.files import expand_sources, file_name, file_notes
 from budgetlab.events.outcomes import (
     LabelReading,
     OutcomeReading,
@@ -50,7 +52,6 @@ from budgetlab.events.schema import (
     time_span,
     ts_ns,
 )
-from budgetlab.events.sources import expand_sources, file_notes
 from budgetlab.privacy.detect import CANDIDATE, arrow_text, as_text, has, scan
 
 
@@ -130,27 +131,37 @@ def _old_text_table(raw: bytes, name: str, kind: str, columns: list[str], encodi
     return pd.DataFrame(frame)
 
 
+def old_read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
+    # today's per-file interface over the previous reader (its time column always as text)
+    notes: list[str] = []
+    frame = old_read_columns(path, list(want.columns), want.format, want.encoding,
+                             want.categorical, notes)
+    return frame, notes
+
+
 def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str,
-                     dict_columns: Any = (),
-                     notes: Any = None, iso_time: Any = None) -> pd.DataFrame:
+                     dict_columns: Any, notes: list[str]) -> pd.DataFrame:
     path = path.expanduser()
     F.check_path(path)
     kind, packed = F._detect_format(path, fmt)
     if kind == "parquet":
         return _old_parquet(path, columns, dict_columns, notes)
     if kind not in ("csv", "tsv"):
-        return F.read_columns(path, columns, fmt, encoding, dict_columns, notes)
+        frame, got = F.read_file(path, FileSpec(tuple(columns), tuple(dict_columns), fmt,
+                                                encoding))
+        notes.extend(got)
+        return frame
     register_input(path)
     name = file_name(path)
-    raw = read_input(path, name, notes)
+    raw, got = read_input(path, name)
+    notes.extend(got)
     if packed and compression_of(F._head(path)) is None:
         raise FileFormatError("misnamed")
     I.sniff(raw, name, kind)
-    lf = F._cr_only_as_lf(raw, encoding)
+    lf = F.as_lf(raw, encoding)
     if lf is not None:
         raw = lf
-        if notes is not None:
-            notes.append(CR_ONLY_NOTE)
+        notes.append(CR_ONLY_NOTE)
     if not raw.strip(b" \t\r\n\x00\xef\xbb\xbf"):
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
     return _old_text_table(raw, name, kind, columns, encoding, dict_columns)
@@ -167,9 +178,9 @@ def _old_parquet(path: Path, columns: list[str], dict_columns: Any, notes: Any) 
         as_dict = [c for c in dict_columns if pa.types.is_string(schema.field(c).type)
                    or pa.types.is_large_string(schema.field(c).type)]
         fh.seek(0)
-        table = F._binary_as_text(pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns),
-                                  file_name(path),
-                                  notes)
+        table, got = _binary_as_text(
+            pq.ParquetFile(fh, read_dictionary=as_dict).read(columns=columns), file_name(path))
+        notes.extend(got)
         frame = pd.DataFrame(table.to_pandas(ignore_metadata=True))
     if len(frame) == 0:
         raise FileFormatError(f"{file_name(path)}: has a schema but no rows; nothing to analyse.")
@@ -237,7 +248,7 @@ def old_scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
 
 
 def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sources_mod, "read_columns", old_read_columns)
+    monkeypatch.setattr(F, "read_file", old_read_file)
     monkeypatch.setattr(read_mod, "group_key", old_group_key)
     monkeypatch.setattr(pii_mod, "_scan_column", old_scan_column)
 
@@ -745,7 +756,8 @@ def _old_parse_file(path: Path, on_error: str, notes: list[str]) -> Any:
 
     F.check_path(path)
     register_input(path)
-    raw = read_input(path, file_name(path), notes)
+    raw, got = read_input(path, file_name(path))
+    notes.extend(got)
     if cr_only(raw):
         raw = raw.replace(b"\r", b"\n")
         notes.append(CR_ONLY_NOTE)
