@@ -119,8 +119,8 @@ def arrow_text(values: Any, *, chunked: bool = False) -> Any:
 
 
 def has(text: Any, pattern: str, *, full: bool = False, where: Any = None) -> np.ndarray:
-    """Where ``pattern`` matches ``text`` (or all of it), evaluated only ``where`` that holds
-    (False elsewhere); a chunked array's chunks on threads."""
+    """Where ``pattern`` matches ``text`` (all of it with ``full``); with ``where``, only there
+    (False elsewhere). A chunked array's chunks are matched on threads."""
     if where is not None:
         out = np.zeros(len(text), dtype=bool)
         if where.any():
