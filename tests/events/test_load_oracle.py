@@ -52,7 +52,7 @@ from budgetlab.events.schema import (
     time_span,
     ts_ns,
 )
-from budgetlab.privacy.detect import CANDIDATE, arrow_text, as_text, has, scan
+from budgetlab.privacy.guard import CANDIDATE, arrow_text, has, scan_text
 
 
 # ------------------------------------------------------------------------------------------
@@ -205,8 +205,25 @@ def old_group_key(col: pd.Series, name: str) -> pd.Categorical:
     return pd.Categorical.from_codes(remap[codes], categories=pd.Index(cats, dtype="str"))
 
 
+def as_text(values: Any) -> pd.Series:
+    """Values as a pyarrow-backed string Series, lone surrogates as ``?`` (the scan's text before
+    it read Arrow directly)."""
+    if isinstance(values, (pd.Series, pd.Index)) and pd.api.types.is_string_dtype(values.dtype) \
+            and not pd.api.types.is_object_dtype(values.dtype):
+        return pd.Series(values, copy=False).reset_index(drop=True).astype("string[pyarrow]")
+    objs = np.asarray(values, dtype=object)
+    try:
+        return pd.Series(objs, dtype="string[pyarrow]")
+    except UnicodeEncodeError:
+        return pd.Series([v.encode("utf-8", "replace").decode("utf-8") if isinstance(v, str) else v
+                          for v in objs], dtype="string[pyarrow]")
+
+
 def old_scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
-    kind = pii_mod._kind_of_column(column)
+    cats = getattr(column.dtype, "categories", None)
+    dtype = column.dtype if cats is None else cats.dtype
+    kind = ("numeric" if pd.api.types.is_integer_dtype(dtype)
+            else "text" if pd.api.types.is_string_dtype(dtype) else None)
     if kind is None or len(column) == 0:
         return {}, {}
     column_text = None
@@ -242,7 +259,7 @@ def old_scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         values_any = uniques
     else:
         values_any = np.asarray(uniques.astype(str), dtype=object)
-    masks = scan(arrow_text(values_any), numeric=kind == "numeric", column=column_text)
+    masks = scan_text(values_any, numeric=kind == "numeric", column=column_text)
     return ({k: int(counts[m].sum()) for k, m in masks.items()}, {k: int(m.sum()) for k,
                                                                   m in masks.items()})
 
@@ -669,7 +686,7 @@ def test_plain_chunks_skip_the_patterns_and_find_what_they_find():
     # oracle: the candidate pattern over every trimmed value; chunks of plain ids are passed by a
     # byte scan, so each kind of chunk is here: plain hex ids, plain ids with one all-digit value
     # of card length (13-19 digits: a candidate), a phone keyword, a separator, missing values
-    from budgetlab.privacy.detect import candidates
+    from budgetlab.privacy.guard import candidates
 
     rng = np.random.default_rng(5)
     hexes = [f"{x:016x}" for x in rng.integers(0, 2**62, 500)]
@@ -713,7 +730,7 @@ def test_the_frame_read_is_the_callers_to_write_to(first, tmp_path):
 def test_the_plain_byte_count_takes_exactly_hex_digits_and_underscores():
     # oracle: membership in the set the rule names (0-9, a-f, A-F, _), for every byte value, at
     # the start, inside and at the end of a value, in a value after plain ones and in the last one
-    from budgetlab.privacy.detect import _may_match
+    from budgetlab.privacy.guard import _may_match
 
     allowed = set(b"0123456789abcdefABCDEF_")
     offsets = pa.py_buffer(np.arange(0, 17, 4, dtype=np.int64))  # four values of four bytes
