@@ -211,7 +211,8 @@ def _tie(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float
     top = np.iinfo(np.int64).max
     touched = [g]
     while True:
-        if x < n and t[x] <= top - window_ns - 1 and t[x] + window_ns + 1 == now:
+        # an expiry at top is none, as in _walk
+        if x < n and t[x] < top - window_ns - 1 and t[x] + window_ns + 1 == now:
             h = codes[x]
             cnt[h] -= 1
             fl[h] -= bad[x]
