@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._util.ratios import ratio
+
 __all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max",
            "ScoreSpan", "summary_columns", "overlaps", "NAT"]
 
@@ -205,13 +207,6 @@ def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
     return ns.view("timedelta64[ns]")
 
 
-def _fraction(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` as float64, NaN where ``den == 0`` (as ``num / den if den else nan``)."""
-    out = np.full(len(num), np.nan)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
-
-
 def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
                     span: ScoreSpan) -> dict[str, np.ndarray]:
     """The score columns of every group's row (as the one-row summary computes them), one array
@@ -230,16 +225,16 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
     cols: dict[str, np.ndarray] = {
         "episodes": n_ep,
         "true_episodes": true_ep,
-        "precision": _fraction(true_ep, n_ep),
+        "precision": ratio(true_ep, n_ep),
         "incidents": n_inc.astype(np.int64),
         "detected": n_det.astype(np.int64),
-        "recall": _fraction(n_det, n_inc),
+        "recall": ratio(n_det, n_inc),
         "detection_median": _durations(d_med, has),
         "detection_max": _durations(d_max, has),
         "reset_median": _durations(r_med, has),
         "reset_max": _durations(r_max, has),
-        "pages_per_day": _fraction(n_ep, per_day),
-        "false_pages_per_week": _fraction(n_ep - true_ep, per_week),
+        "pages_per_day": ratio(n_ep, per_day),
+        "false_pages_per_week": ratio(n_ep - true_ep, per_week),
         "observed_days": np.asarray(per_day, dtype=np.float64),
     }
     if span.bad_counts is not None and span.period_budget is not None:

@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 
 from ..budget.burn import error_budgets, rolling_sum
-from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .episodes import in_group_order, policy_parts
-from .policy import AlertPolicy, AlertTier
+from .policy import AlertPolicy
+from .tier import AlertTier
 
 __all__ = ["low_traffic"]
 
@@ -57,7 +59,7 @@ def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ts = pd.date_range("2026-01-01", periods=10 * 24 * 4,
     ...                    freq="6min")  # 10 requests / hour, 4 days
     >>> lt = low_traffic(bin_events(as_events(ts, [True] * len(ts)), "1min"), 0.999,

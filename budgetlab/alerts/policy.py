@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import to_timedelta
+from .._util.validation import duration_label, to_timedelta
 from ..errors import ConfigError
-from ..windows.bins import duration_label
 from .preset_tables import (
     PYRRA_DIVISORS,
     SLOTH_WINDOWS,
@@ -49,8 +48,7 @@ from .preset_tables import (
 )
 from .tier import AlertTier
 
-__all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "WORKBOOK_PERIOD",
-           "PRESET_NAMES", "as_policy"]
+__all__ = ["AlertPolicy", "PRESET_NAMES", "as_policy"]
 
 
 def _as_tier(item: Any) -> AlertTier:

@@ -13,7 +13,9 @@ from .._util.validation import to_timedelta, utc_from_ns, utc_ns_column
 from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError
 from ..slo import SLO
-from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
+from ..windows.exclusions import exclusion_intervals
 from .group_scores import (
     BadCounts,
     ScoreSpan,

@@ -11,7 +11,7 @@ import pandas as pd
 from .._util.validation import utc_ns_column
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
-from ..windows.bins import BinGrid
+from ..windows.bingrid import BinGrid
 from .episodes import EPISODE_COLUMNS
 from .policy import AlertPolicy
 

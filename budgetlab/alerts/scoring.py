@@ -93,7 +93,7 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     grace : duration
         How long after an incident's end an alert still counts as detecting it (default 1 h).
     bins, target : optional
-        The bins (table or :class:`~budgetlab.windows.bins.BinGrid`) and target the episodes were
+        The bins (table or :class:`~budgetlab.windows.bingrid.BinGrid`) and target the episodes were
         computed from. ``bins`` gives every group a row (also groups that never alerted), the
         exact span for per-day rates, and the budget-before-alert columns. ``target`` is a
         number, an SLO, a target table or per-group SLOs (a :class:`~budgetlab.PerGroup` or a
@@ -170,7 +170,7 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ts = pd.date_range("2026-01-01", periods=6 * 60, freq="1min")
     >>> ok = [not (120 <= i < 150) for i in range(len(ts))]  # 30 bad minutes
     >>> b = bin_events(as_events(ts, ok), "1min")

@@ -19,7 +19,7 @@ from .._util.ratios import ratio
 from .._util.validation import as_list, check_tz, require_columns
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask
-from .recalibration import wilson_interval
+from .recalibration.wilson import wilson_interval
 
 __all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile",
            "group_values",

@@ -32,11 +32,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, to_ns
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
-from .recalibration import wilson_interval
+from .recalibration.wilson import wilson_interval
 from .survival import kaplan_meier, km_quantile
 
 __all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts",
@@ -199,7 +200,7 @@ def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndar
         part = table.copy()
         part["threshold"] = pd.Timedelta(t, unit="ns")
         part["attempts"], part["good"] = attempts, good
-        part["share"] = good / np.maximum(attempts, 1)
+        part["share"] = ratio(good, attempts, 0.0)
         part["share_low"], part["share_high"] = lo, hi
         part["at_or_above_timeout"] = (timeout_ns != np.iinfo(np.int64).min) & (t >= timeout_ns)
         parts.append(part)

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from .._util.validation import as_list, check_argument, check_fraction, check_whole, utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
@@ -237,12 +238,12 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
             obs: np.ndarray, current: np.ndarray, max_share: float, confidence: float, n_boot: int,
             seed: int) -> LatencyRecalibration:
     tot_obs = obs.sum(-1)
-    share = np.divide(bad.sum(-1), tot_obs, out=np.ones_like(tot_obs), where=tot_obs > 0)
+    share = ratio(bad.sum(-1), tot_obs, 1.0)
     supported = _supported(share[..., None], cands, max_share)[..., 0]  # (groups, thresholds)
     rng = np.random.default_rng(seed)
     pick = rng.integers(0, bad.shape[-1], size=(n_boot, bad.shape[-1]))
     b_obs = obs[..., pick].sum(-1)
-    b_share = np.divide(bad[..., pick].sum(-1), b_obs, out=np.ones_like(b_obs), where=b_obs > 0)
+    b_share = ratio(bad[..., pick].sum(-1), b_obs, 1.0)
     b_sup = np.nan_to_num(_supported(b_share, cands, max_share), nan=-1.0)  # below the grid: -1
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_tz, to_timedelta
-from ..budget.figures import seed_figures
-from ..budget.tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
+from ..budget.figures import STATUS_DTYPE, seed_figures
+from ..budget.replay_status import REPLAY_COLUMNS
 from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO

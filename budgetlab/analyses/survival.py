@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._util.ratios import ratio
+
 __all__ = ["KaplanMeier", "kaplan_meier", "km_quantile"]
 
 FloatArray = npt.NDArray[np.float64]
@@ -80,9 +82,8 @@ def kaplan_meier(durations: Any, observed: Any) -> KaplanMeier:
     keep = events > 0
     times, at_risk, events = uniq[keep], at_risk[keep], events[keep].astype(np.int64)
     survival: FloatArray = np.cumprod(1.0 - events / at_risk, dtype=np.float64)
-    alive = at_risk > events
-    term = np.divide(events, at_risk * (at_risk - events).astype(np.float64),
-                     out=np.zeros(len(times)), where=alive)
+    # Greenwood's term, 0 where nobody stays at risk (at_risk == events)
+    term = ratio(events, at_risk * (at_risk - events).astype(np.float64), 0.0)
     variance = np.where(survival > 0, survival**2 * np.cumsum(term), 0.0)
     return KaplanMeier(times, at_risk, events, survival, variance, last)
 

@@ -29,7 +29,9 @@ import pandas as pd
 
 from .._util.validation import check_fraction
 from ..errors import ConfigError
-from .recalibration import MIN_HISTORY_DAYS, Recalibration, wilson_interval
+from .recalibration import Recalibration
+from .recalibration.evidence import MIN_HISTORY_DAYS
+from .recalibration.wilson import wilson_interval
 
 __all__ = ["Verdict", "VERDICT_COLUMNS", "MIN_EVENTS", "target_verdicts", "page_verdict",
            "cause_verdict",

@@ -22,21 +22,22 @@ import numpy as np
 import pandas as pd
 
 from .._util.memory import check_cells, check_memory
-from .._util.validation import check_argument, check_whole, to_timedelta, utc_from_ns
+from .._util.ratios import ratio
+from .._util.validation import (
+    check_argument,
+    check_whole,
+    duration_label,
+    to_timedelta,
+    utc_from_ns,
+)
 from ..errors import ConfigError
 from ..slo import SLO, as_per_group
-from ..windows.bins import (
-    BinGrid,
-    BinsLike,
-    ReadBinsOptions,
-    duration_label,
-    read_bins,
-    window_bins,
-)
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .burn_rows import BYTES_PER_ROW, plan_rows, sparse_table
 
 __all__ = ["DEFAULT_WINDOWS", "burn_rates", "burn_rate_chunks", "group_slos", "split_groups",
-           "target_array", "error_budgets", "rolling_sum", "ratio"]
+           "target_array", "error_budgets", "rolling_sum"]
 
 #: The windows :func:`burn_rates` reports by default.
 DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
@@ -60,7 +61,8 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
     keys); groups without an SLO are one error naming them (unless the ``PerGroup`` has a default).
 
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events, read_bins
+    >>> from budgetlab.windows.binning import bin_events
+    >>> from budgetlab.windows.bins import read_bins
     >>> ev = as_events(["2026-01-01", "2026-01-01"], [True, True], groups={"t": ["a", "b"]})
     >>> [s.target for s in group_slos({"a": 0.9, "b": 0.99}, read_bins(bin_events(ev, "1min",
     ...                                                                           by="t")))]
@@ -162,13 +164,6 @@ def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
     return c
 
 
-def ratio(bad: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """``bad / total``, 0.0 where ``total == 0`` (no warning, no NaN)."""
-    out = np.zeros(np.shape(bad), dtype=float)
-    np.divide(bad, total, out=out, where=np.asarray(total) > 0)
-    return out
-
-
 def _windows(windows: Any) -> list[Any]:
     if isinstance(windows, (str, pd.Timedelta)) or not isinstance(windows, Sequence):
         windows = [windows]
@@ -243,7 +238,7 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ev = as_events(["2026-01-01 00:00:10", "2026-01-01 00:02:10"], [False, True])
     >>> br = burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"])
     >>> br[["bin_end", "window", "total", "bad", "burn_rate"]]
@@ -279,7 +274,7 @@ def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any =
     Write them to Parquet one by one (``pyarrow.parquet.ParquetWriter``), or reduce each.
 
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:02"], [False, True], groups={"t": ["a",
     ...                                                                                       "b"]})
     >>> [len(c) for c in burn_rate_chunks(bin_events(ev, "1min", by="t"), 0.9, ["1min"], rows=1)]
@@ -318,7 +313,7 @@ def _dense(grid: BinGrid, budget: np.ndarray, ks: list[int], labels: list[str],
         for j, k in enumerate(ks):
             tot[g0:g1, :, j] = rolling_sum(total, k)
             bad[g0:g1, :, j] = rolling_sum(failed, k)
-    er = ratio(bad, tot)
+    er = ratio(bad, tot, 0.0)
     burn = er / budget[:, None, None]
     empty = tot == 0
     if fill != 0.0:

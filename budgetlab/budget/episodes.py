@@ -21,9 +21,8 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
-from .figures import STATUSES
+from .figures import STATUS_DTYPE, STATUSES
 from .spans import SPAN_STATUS_DTYPE
-from .tracker_replay import STATUS_DTYPE
 
 __all__ = ["status_episodes"]
 

@@ -17,25 +17,11 @@ from ..windows.trailing import event_window_counts
 from .figures import STATUS_DTYPE, round_like_python, seed_figures
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, warn_partial
 
-__all__ = ["TRANSITION_COLUMNS", "replay_transitions", "transitions"]
+__all__ = ["replay_transitions", "transitions"]
 
 #: The replay figures a transition reports (``get_report()`` of the seed at that moment).
 _REPORTED = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
              "remaining_fraction", "burn_rate")
-
-TRANSITION_COLUMNS = (
-    "ts",
-    "from_status",
-    "to_status",
-    "current_rate",
-    "total_events",
-    "successes",
-    "failures",
-    "budget_total",
-    "budget_remaining",
-    "budget_remaining_pct",
-    "burn_rate",
-)
 
 
 def _transition_table(ts: Any, key_cols: dict[str, Any], from_code: np.ndarray, to_code: np.ndarray,

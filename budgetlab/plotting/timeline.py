@@ -188,7 +188,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:
     """Refuse what :func:`plot_timeline` cannot draw; the SLO drawn (a per-group one: the
     group's)."""
-    from ..budget.tracker_replay import REPLAY_COLUMNS
+    from ..budget.replay_status import REPLAY_COLUMNS
 
     need = ["ts", "success_rate", "burn_rate",
             "status"] + (["remaining_fraction"] if budget else [])

@@ -51,26 +51,11 @@ import pandas as pd
 from .._util.validation import duration_label, to_ns, to_timedelta
 from ..errors import ConfigError, InputError, SchemaError
 from .bingrid import BinGrid
-from .binning import COUNT_COLUMNS, bin_events, check_grid_cells, grid_span, key_codes
-from .exclusions import ExcludeOptions, Exclusions, exclusion_intervals
+from .binning import COUNT_COLUMNS
+from .exclusions import ExcludeOptions, Exclusions
+from .groups import group_key_codes
 
-__all__ = [
-    "COUNT_COLUMNS",
-    "BinGrid",
-    "grid_span",
-    "check_grid_cells",
-    "BinsLike",
-    "ReadBinsOptions",
-    "Exclusions",
-    "ExcludeOptions",
-    "bin_events",
-    "key_codes",
-    "read_bins",
-    "bin_keys",
-    "window_bins",
-    "duration_label",
-    "exclusion_intervals",
-]
+__all__ = ["BinsLike", "ReadBinsOptions", "read_bins", "bin_keys", "window_bins"]
 
 
 class ReadBinsOptions(ExcludeOptions, total=False):
@@ -218,6 +203,7 @@ def read_bins(
     different ``freq``) given with it are an error.
 
     >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> b = bin_events(as_events(["2026-01-01 00:00:10", "2026-01-01 00:01:10"], [False, True],
     ...                          ["timeout", "success"]), "1min")
     >>> grid = read_bins(b, exclude_buckets="timeout")
@@ -237,7 +223,7 @@ def read_bins(
     by = bin_keys(bins)
     start_ns, freq_ns, offsets = _bin_offsets(bins, freq)
     n_bins = int(offsets.max() // freq_ns) + 1
-    codes, keys = key_codes(bins, by)
+    codes, keys = group_key_codes(bins, by)
     cell_bin = offsets // freq_ns
     flat = codes * n_bins + cell_bin
     tot_rows, bad_rows = _row_counts(bins, exclusions.buckets)

@@ -1,9 +1,9 @@
 """Exclusions: what the SRE model leaves out of the counts (failure buckets, maintenance windows).
 
 Validated once into an :class:`Exclusions` and applied when the counts are made: at event level
-(exact) by :func:`budgetlab.windows.bins.bin_events`, or at bin level by
+(exact) by :func:`budgetlab.windows.binning.bin_events`, or at bin level by
 :func:`budgetlab.windows.bins.read_bins`, which every SRE-model function calls once. A
-:class:`~budgetlab.windows.bins.BinGrid` records
+:class:`~budgetlab.windows.bingrid.BinGrid` records
 the exclusions it was read with.
 """
 
@@ -92,7 +92,7 @@ class Exclusions:
     a window, ``"good"`` counts it as successes. :meth:`of` reads the ``exclude_*`` keywords;
     :meth:`apply_to_events` applies them to events, :meth:`apply_to_bins` the windows to a grid
     (:func:`~budgetlab.windows.bins.read_bins` subtracts the ``bad_<bucket>`` columns); a
-    :class:`~budgetlab.windows.bins.BinGrid` keeps the exclusions it was read with.
+    :class:`~budgetlab.windows.bingrid.BinGrid` keeps the exclusions it was read with.
 
     >>> ex = Exclusions.of(exclude_buckets="timeout", exclude_windows=[("2026-01-01",
     ...                                                                 "2026-01-02")])

@@ -16,9 +16,9 @@ carries its figures, and it is withheld, with the reason, when the evidence is t
 
 from __future__ import annotations
 
-from .policies import PAGE_SEVERITIES, choose_policy, policy_summary
+from .policies import choose_policy, policy_summary
 from .targets import bucket_target_verdicts, suggest_targets
 from .windows import choose_window, window_summary
 
 __all__ = ["suggest_targets", "window_summary", "choose_window", "policy_summary", "choose_policy",
-           "bucket_target_verdicts", "PAGE_SEVERITIES"]
+           "bucket_target_verdicts"]

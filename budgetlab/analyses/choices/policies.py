@@ -6,13 +6,11 @@ import numpy as np
 import pandas as pd
 
 from ..._util.validation import check_fraction, require_columns
+from ...alerts.tier import PAGE_SEVERITIES
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes, percent
 
-__all__ = ["PAGE_SEVERITIES", "policy_summary", "choose_policy"]
-
-#: Severities that wake someone (Pyrra calls its paging tiers ``critical``).
-PAGE_SEVERITIES = ("page", "critical")
+__all__ = ["policy_summary", "choose_policy"]
 
 
 def policy_summary(

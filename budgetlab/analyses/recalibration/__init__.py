@@ -66,12 +66,8 @@ results out as tables (:mod:`.tables`).
 
 from __future__ import annotations
 
-from .evidence import MIN_HISTORY_DAYS, incident_rows
 from .options import RecalibrationOptions
 from .run import recalibrate
-from .tables import QUANTILE_LEVELS, Recalibration
-from .wilson import wilson_interval
+from .tables import Recalibration
 
-__all__ = ["Recalibration", "RecalibrationOptions", "recalibrate", "wilson_interval",
-           "incident_rows",
-           "QUANTILE_LEVELS", "MIN_HISTORY_DAYS"]
+__all__ = ["Recalibration", "RecalibrationOptions", "recalibrate"]
