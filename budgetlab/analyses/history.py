@@ -100,8 +100,7 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     unknown = sorted(set(given) - set(values))
     if unknown:
         raise ConfigError(f"targets names {len(unknown)} group(s) that the column {by!r} does not "
-                          "have; "
-                          f"use its values: {', '.join(values[:10])}.")
+                          f"have; use its values: {', '.join(values[:10])}.")
     return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
 
 

@@ -64,9 +64,8 @@ def attempt_durations(events: pd.DataFrame) -> np.ndarray:
     col = events["duration"]
     if not pd.api.types.is_timedelta64_dtype(col.dtype):
         raise SchemaError(f"events['duration'] must be timedelta64 (it is {col.dtype}); read it "
-                          "with "
-                          "read_events(..., duration='<column>', duration_unit='s'), which says "
-                          "the unit.")
+                          "with read_events(..., duration='<column>', duration_unit='s'), which "
+                          "says the unit.")
     if bool(col.isna().any()):
         raise SchemaError(f"events['duration'] has {int(col.isna().sum())} empty value(s); fill or "
                           "drop those rows.")

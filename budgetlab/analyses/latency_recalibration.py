@@ -119,8 +119,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         return _per_slo(events, per, keys, lambda one: latency_recalibrate(events, slo=one, **opts))
     if not isinstance(slo, SLO):
         raise ConfigError("slo= must be an SLO, a PerGroup or a mapping of group keys to SLOs, "
-                          "not "
-                          f"{type(slo).__name__}.")
+                          f"not {type(slo).__name__}.")
     check_argument("limit_status", limit_status, STATUSES[1:])
     max_share = check_fraction("max_share", max_share)
     confidence = check_fraction("confidence", confidence)

@@ -162,8 +162,7 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndar
             if col is None:
                 raise ConfigError(
                     "target mapping must give a target for every value of one group key "
-                    f"({list(by) or 'none'}); "
-                    "or pass a DataFrame with key columns and 'target'."
+                    f"({list(by) or 'none'}); or pass a DataFrame with key columns and 'target'."
                 )
             table = pd.DataFrame({col: [str(k) for k, _ in items]})
         table["target"] = [v for _, v in items]

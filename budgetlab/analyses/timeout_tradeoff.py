@@ -75,17 +75,14 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
     if (current == _NONE).any():
         raise ConfigError("the log shows no client timeout (no 'timeout' rows); say the one in "
-                          "force with "
-                          "client_timeout= (CLI: --client-timeout 60s).")
+                          "force with client_timeout= (CLI: --client-timeout 60s).")
     longer = [c for c in cands if c > int(current.min())]
     if longer:
         raise ConfigError(f"a client timeout of {pd.Timedelta(longer[0], unit='ns')} is longer "
-                          "than the one in force "
-                          f"({pd.Timedelta(int(current.min()), unit='ns')}): the attempts cut "
-                          "there have unknown "
-                          "durations beyond it, so what a longer timeout would do is not in the "
-                          "data; give candidates "
-                          "at or below it.")
+                          f"than the one in force ({pd.Timedelta(int(current.min()), unit='ns')}): "
+                          "the attempts cut there have unknown durations beyond it, so what a "
+                          "longer timeout would do is not in the data; give candidates at or "
+                          "below it.")
     thr = None if threshold is None else to_ns(threshold, name="threshold")
     codes = group_key_codes(events, keys)[0]
     n = len(censoring)

@@ -88,8 +88,7 @@ def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sort
     per = as_per_group(slo)
     if per is None and not isinstance(slo, SLO):
         raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95), or per-group SLOs (PerGroup "
-                          "or a mapping); "
-                          "its window is replaced by windows=.")
+                          "or a mapping); its window is replaced by windows=.")
     srt = sort_events(events, by)
     if per is None:
         return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by)

@@ -73,8 +73,7 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
         return None
     if not grid.by:
         raise ConfigError("per-group SLOs need grouped bins; bin the events with by=... (CLI --by) "
-                          "naming the "
-                          "columns the SLOs are keyed by.")
+                          "naming the columns the SLOs are keyed by.")
     return per_group.resolve(grid.keys[list(grid.by)])
 
 
@@ -118,8 +117,7 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
         if unknown or not on:
             raise ConfigError(
                 "target table columns must be group keys of the bins "
-                f"({', '.join(map(repr, grid.by)) or 'none'}) "
-                "plus 'target'."
+                f"({', '.join(map(repr, grid.by)) or 'none'}) plus 'target'."
             )
         vals = [_check_target_value(v, "target table value") for v in target["target"].tolist()]
         left = grid.keys[on].astype(str).reset_index(drop=True)

@@ -96,8 +96,7 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     )
     if missing and not recompute:
         raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} "
-                         "missing), or total "
-                         "and failures; replay without columns=, or call "
+                         "missing), or total and failures; replay without columns=, or call "
                          "budgetlab.replay_transitions(events, slo).")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     code = states["status"].cat.codes.to_numpy()

@@ -87,8 +87,7 @@ class Tracker:
         if not isinstance(self.slo, SLO):
             if as_per_group(self.slo) is not None:
                 raise ConfigError("Tracker takes one SLO; for per-group SLOs use "
-                                  "KeyedTracker(slos), one Tracker "
-                                  "per group key with its own SLO.")
+                                  "KeyedTracker(slos), one Tracker per group key with its own SLO.")
             raise ConfigError("slo must be a budgetlab.SLO.")
         self._clock = clock
         self._lock = threading.RLock()

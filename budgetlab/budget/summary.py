@@ -100,9 +100,8 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
             or "calendar" in states.attrs
         ):
             raise InputError("replay_summary() reads the window's clock of the seed tracker: give "
-                             "the states of "
-                             "budgetlab.replay(events, slo) (hysteresis and calendar variants: "
-                             "budgetlab.compare_windows).")
+                             "the states of budgetlab.replay(events, slo) (hysteresis and calendar "
+                             "variants: budgetlab.compare_windows).")
         spans = status_spans(events, slo, by=keys or None)
     table = _per_event(states, events, keys)
     time = _time_table(spans, _row_of_group(spans, table, keys), len(table))

@@ -63,8 +63,7 @@ class KeyedTracker:
         per_group = as_per_group(slos)
         if per_group is None:
             raise ConfigError("KeyedTracker takes per-group SLOs: a PerGroup or a mapping {group "
-                              "key: SLO or target}; "
-                              "for one SLO use Tracker(slo).")
+                              "key: SLO or target}; for one SLO use Tracker(slo).")
         self.slos = per_group
         self._clock = clock
         self._lock = threading.RLock()

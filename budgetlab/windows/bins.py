@@ -256,8 +256,7 @@ def window_bins(window: Any, freq_ns: int, *, name: str = "window") -> int:
     if ns % freq_ns:
         raise ConfigError(
             f"{name}={duration_label(to_timedelta(window, name=name))} is not a whole number of "
-            "bins of "
-            f"{duration_label(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a freq that "
-            "divides it."
+            f"bins of {duration_label(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a "
+            "freq that divides it."
         )
     return ns // freq_ns

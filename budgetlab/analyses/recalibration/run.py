@@ -245,7 +245,6 @@ def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
     if span_lo >= t_last:
         raise ConfigError(
             "the history holds less than one window after its warm-up; give more history "
-            "(history=, more "
-            "data) or a shorter window."
+            "(history=, more data) or a shorter window."
         )
     return span_lo, t_last
