@@ -1,13 +1,12 @@
 """Scores of every single group at once (the per-group rows of
 :func:`budgetlab.alerts.scoring.score_alerts`).
 
-Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and
-start; an incident overlaps a contiguous range of a group's episodes when they are disjoint
+Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and start;
+an incident overlaps a contiguous range of a group's episodes when they are disjoint
 (what :func:`~budgetlab.alerts.episodes.alert_episodes` returns, and what merging tiers makes),
-found
-with two binary searches. Times are replaced by their ranks among all the times involved, so
-that ``group * ranks + rank`` orders (group, time) pairs in one int64 without overflow.
-The failures before an alert come from cumulative sums over the non-empty bins only.
+found with two binary searches. Times are replaced by their ranks among all the times involved, so
+that ``group * ranks + rank`` orders (group, time) pairs in one int64 without overflow. The failures
+before an alert come from cumulative sums over the non-empty bins only.
 """
 
 from __future__ import annotations
@@ -186,8 +185,7 @@ def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) ->
 @dataclass(frozen=True)
 class ScoreSpan:
     """What the per-group rows need besides the matches: the observed time per group, and with bins
-    the
-    bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per
+    the bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per
     group."""
 
     observed_ns: np.ndarray  # per group: the time its rates are over

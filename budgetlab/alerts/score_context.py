@@ -101,8 +101,7 @@ class ScoringContext:
                                                                                   self.by,
                                                                                    windows)
         # episodes sorted once by (group, tier), table order kept inside: the episodes of group g
-        # and
-        # tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
+        # and tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
         n_tiers = len(self.tiers)
         cell = self.ep_group * n_tiers + self.ep_tier
         self.ep_order = np.argsort(cell, kind="stable")

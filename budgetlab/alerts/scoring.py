@@ -2,8 +2,7 @@
 
 **Matching rule.** An episode of group ``g`` *matches* an incident when the incident's ``scope``
 covers ``g`` (:func:`budgetlab.events.schema.scope_mask`: a scope key the episodes are not grouped
-by
-does not restrict) **and** the episode overlaps the incident's time span extended by ``grace``:
+by does not restrict) **and** the episode overlaps the incident's time span extended by ``grace``:
 ``episode.start < incident.end + grace`` and ``episode.end > incident.start``.
 
 * **precision**: share of episodes that match at least one incident;
@@ -164,8 +163,7 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     Returns
     -------
     DataFrame
-        ``policy`` followed by the columns of :func:`score_alerts`, policies in the given
-        order.
+        ``policy`` followed by the columns of :func:`score_alerts`, policies in the given order.
 
     Examples
     --------

@@ -1,16 +1,15 @@
 """Latency recalibration: which (threshold, target) pairs would the history have supported?
 
-For each threshold ``t`` the latency SLI counts an attempt good when it succeeded within ``t``
-(a success slower than ``t`` is a failure, as ``read_events(..., slow_above=t)`` makes it). For
-each candidate target the seed tracker runs on the window's own clock
-(:func:`budgetlab.status_spans`), and the **rule** is the one of :func:`budgetlab.recalibrate`
-read on time: the share of observed time after warm-up (no-traffic time and each traffic
-stretch's first window left out) during which the status was ``limit_status`` or worse
-(default ``critical``: critical or exhausted). A target is supported when that share is at most
-``max_share``; the **supported target** of a threshold is the highest supported candidate. Its
-interval is a day-block bootstrap: whole UTC days of the observation (their status time) drawn
-with replacement, the rule recomputed on each sample, percentiles of the supported target (a
-sample that supports no candidate counts as below the grid).
+For each threshold ``t`` the latency SLI counts an attempt good when it succeeded within ``t`` (a
+success slower than ``t`` is a failure, as ``read_events(..., slow_above=t)`` makes it). For each
+candidate target the seed tracker runs on the window's own clock (:func:`budgetlab.status_spans`),
+and the **rule** is the one of :func:`budgetlab.recalibrate` read on time: the share of observed
+time after warm-up (no-traffic time and each traffic stretch's first window left out) during which
+the status was ``limit_status`` or worse (default ``critical``: critical or exhausted). A target is
+supported when that share is at most ``max_share``; the **supported target** of a threshold is the
+highest supported candidate. Its interval is a day-block bootstrap: whole UTC days of the
+observation (their status time) drawn with replacement, the rule recomputed on each sample,
+percentiles of the supported target (a sample that supports no candidate counts as below the grid).
 
 **Frontier**: for each candidate target, the smallest threshold the history supports.
 
@@ -102,13 +101,12 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     LatencyRecalibration
         ``table``: the group keys, ``threshold`` (timedelta64[ns]), ``target`` (float64),
         ``limit_share`` (float64: share of observed time after warm-up at ``limit_status`` or
-        worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool).
-        ``summary``: the group keys, ``threshold``, ``supported_target``, ``supported_low``,
-        ``supported_high`` (float64; NaN when below the grid, said in ``note``),
-        ``equals_availability`` (bool), ``note`` (str), ``window`` (timedelta64[ns]) and
-        ``current_target`` (float64): the group's SLO.
-        ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT
-        when no threshold supports it, said in ``note``), ``note``.
+        worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool). ``summary``: the group
+        keys, ``threshold``, ``supported_target``, ``supported_low``, ``supported_high`` (float64;
+        NaN when below the grid, said in ``note``), ``equals_availability`` (bool), ``note`` (str),
+        ``window`` (timedelta64[ns]) and ``current_target`` (float64): the group's SLO.
+        ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT when
+        no threshold supports it, said in ``note``), ``note``.
     """
     keys = check_events(events, as_list(by))
     per = as_per_group(slo)

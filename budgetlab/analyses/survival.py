@@ -9,12 +9,11 @@ the curve estimates the latent time to success of an attempt that the solver doe
 count (:mod:`budgetlab.analyses.latency_profile`), which needs no estimate.
 
 **Quantiles.** ``q``-quantile = the smallest event time with ``F(t) >= q`` (a step function read
-from the right, as ``quantile(survfit(...))`` in R's survival package without its midpoint rule
-on flats). The interval is Brookmeyer and Crowley's (1982) inversion of the pointwise test
-``|F(t) - q| <= z * se(t)`` with Greenwood's ``se``: the lower end is the first time the upper
-pointwise bound reaches ``q``, the upper end the first time the lower bound does. A quantile (or
-an end) that ``F`` does not reach before the last observation is *above* it: ``None`` here, and
-"> timeout" in words.
+from the right, as ``quantile(survfit(...))`` in R's survival package without its midpoint rule on
+flats). The interval is Brookmeyer and Crowley's (1982) inversion of the pointwise test ``|F(t) - q|
+<= z * se(t)`` with Greenwood's ``se``: the lower end is the first time the upper pointwise bound
+reaches ``q``, the upper end the first time the lower bound does. A quantile (or an end) that ``F``
+does not reach before the last observation is *above* it: ``None`` here, and "> timeout" in words.
 """
 
 from __future__ import annotations

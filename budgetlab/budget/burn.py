@@ -223,15 +223,14 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     -------
     DataFrame
         One row per group, bin end and window where the window holds traffic (``at``), sorted by
-        group,
-        bin end, then window (in the order given): group keys, ``bin_end`` (evaluation time),
+        group, bin end, then window (in the order given): group keys, ``bin_end`` (evaluation time),
         ``window`` (ordered categorical label such as ``"1h"``), ``total``, ``bad`` (events and
         failures with ``bin_end - window <= ts < bin_end``; int32 when every group's total fits,
-        else int64), ``error_ratio``, ``burn_rate`` (float64), ``no_traffic`` (window empty:
-        only with ``fill``), ``complete`` (the window lies inside the grid). About 39 bytes per
-        row; the values on a row equal those of the dense table. Absent rows are windows
-        without traffic (burn rate 0 in the dense table). Refused with the fixes when the table
-        would not fit the memory limit (:func:`budgetlab._util.memory.check_memory`).
+        else int64), ``error_ratio``, ``burn_rate`` (float64), ``no_traffic`` (window empty: only
+        with ``fill``), ``complete`` (the window lies inside the grid). About 39 bytes per row; the
+        values on a row equal those of the dense table. Absent rows are windows without traffic
+        (burn rate 0 in the dense table). Refused with the fixes when the table would not fit the
+        memory limit (:func:`budgetlab._util.memory.check_memory`).
 
     Examples
     --------

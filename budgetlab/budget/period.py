@@ -180,12 +180,11 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         One row per group and bin end: group keys, ``bin_end``, ``period_start``, ``events``,
         ``bad`` (so far in the period), ``budget_total`` (``(1 - target) * events``),
         ``budget_remaining`` (``budget_total - bad``, negative when overspent),
-        ``consumed_fraction`` (``bad / budget_total``; 0 without events), ``sli``
-        (``1 - bad / events``; 1 without events), ``burn_rate`` (over ``burn_window``),
-        ``time_to_exhaustion`` (Timedelta; NaT = not at this pace), ``slices`` (slices with
-        traffic), ``bad_slices``, ``sli_timeslices`` (1 without slices),
-        ``slice_budget_remaining`` (``(1 - target) * slices - bad_slices``),
-        ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
+        ``consumed_fraction`` (``bad / budget_total``; 0 without events), ``sli`` (``1 - bad /
+        events``; 1 without events), ``burn_rate`` (over ``burn_window``), ``time_to_exhaustion``
+        (Timedelta; NaT = not at this pace), ``slices`` (slices with traffic), ``bad_slices``,
+        ``sli_timeslices`` (1 without slices), ``slice_budget_remaining`` (``(1 - target) * slices -
+        bad_slices``), ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
 
     Examples
     --------

@@ -50,13 +50,12 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     ----------
     states : DataFrame
         Output of :func:`~budgetlab.replay` (group keys are the columns beyond the replay columns),
-        with
-        one SLO or per-group SLOs: each group's changes are those of its own SLO, and the table
-        is in the order of the events either way. It needs ``status`` and either the eight
-        figure columns or ``total`` and ``failures`` (a replay with
-        ``columns=["total", "failures", "status"]``: the figures of the changed rows are then
-        computed from them with ``attrs["slo"]``, bit for bit the same); to get the transitions
-        without any per-event column, call :func:`replay_transitions`.
+        with one SLO or per-group SLOs: each group's changes are those of its own SLO, and the table
+        is in the order of the events either way. It needs ``status`` and either the eight figure
+        columns or ``total`` and ``failures`` (a replay with ``columns=["total", "failures",
+        "status"]``: the figures of the changed rows are then computed from them with
+        ``attrs["slo"]``, bit for bit the same); to get the transitions without any per-event
+        column, call :func:`replay_transitions`.
 
     Returns
     -------
@@ -132,8 +131,7 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
     at a fraction of its time and memory.
 
     Counts each event's window and its status, as :func:`~budgetlab.replay` does, and computes the
-    seed's
-    figures only at the changes (their cost does not grow with their number beyond the rows
+    seed's figures only at the changes (their cost does not grow with their number beyond the rows
     themselves). Equal to ``transitions(replay(events, slo, by=by))``, bit for bit.
 
     Parameters

@@ -189,9 +189,8 @@ def bin_events(
     -------
     DataFrame
         The bins table: group keys, ``bin_start``, ``total``, ``good``, ``bad``, then one
-        ``bad_<bucket>`` column per failure bucket in bucket order; a row per non-empty bin
-        (see ``dense``). ``attrs["freq"]`` holds the
-        bin width label and ``attrs["by"]`` the group keys.
+        ``bad_<bucket>`` column per failure bucket in bucket order; a row per non-empty bin (see
+        ``dense``). ``attrs["freq"]`` holds the bin width label and ``attrs["by"]`` the group keys.
 
     Examples
     --------

@@ -15,18 +15,17 @@ group keys          categorical (as in events) one column per ``by`` key, absent
                                                they add up to ``bad``
 ==================  =========================  ===================================================
 
-**Absent rows are bins with no events.** The table holds the non-empty bins, plus a row of zeros
-at the first and at the last bin of the grid for every group that has no events there, so the
-table itself records the grid's span and every group (a group without any event in the span has
-just those rows). Rows are sorted by group keys, then ``bin_start``. Bins are aligned on the Unix
-epoch (a ``"1D"`` bin starts at 00:00 UTC). For every bin of every group (the table of earlier
-releases), pass ``dense=True`` to :func:`~budgetlab.bin_events`, or use
-``read_bins(bins).to_table(dense=True)``;
-every function that reads bins accepts both (zero rows are empty bins too).
-``bins.attrs["freq"]`` and ``bins.attrs["by"]`` record how the table was made, but pandas
-operations may drop ``attrs``: every function that takes ``bins`` also takes ``freq=`` and
-otherwise infers it from the ``bin_start`` spacing, and takes the group keys to be every column
-that is not a count column.
+**Absent rows are bins with no events.** The table holds the non-empty bins, plus a row of zeros at
+the first and at the last bin of the grid for every group that has no events there, so the table
+itself records the grid's span and every group (a group without any event in the span has just those
+rows). Rows are sorted by group keys, then ``bin_start``. Bins are aligned on the Unix epoch (a
+``"1D"`` bin starts at 00:00 UTC). For every bin of every group (the table of earlier releases),
+pass ``dense=True`` to :func:`~budgetlab.bin_events`, or use
+``read_bins(bins).to_table(dense=True)``; every function that reads bins accepts both (zero rows are
+empty bins too). ``bins.attrs["freq"]`` and ``bins.attrs["by"]`` record how the table was made, but
+pandas operations may drop ``attrs``: every function that takes ``bins`` also takes ``freq=`` and
+otherwise infers it from the ``bin_start`` spacing, and takes the group keys to be every column that
+is not a count column.
 
 **Read once.** Every SRE-model function starts with :func:`read_bins`, which validates the table,
 applies the exclusions (:class:`~budgetlab.windows.exclusions.Exclusions`) and returns a

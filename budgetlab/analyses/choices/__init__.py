@@ -3,8 +3,7 @@
 * :func:`suggest_targets`: the recommended target per group, or the one recommended outside the
   labelled incidents when that is higher (the incidents shaped the recommendation);
 * :func:`window_summary` and :func:`choose_window`: flapping against detection, summed over the
-  groups, and the window (and hysteresis) that flaps least among those that notice enough
-  incidents;
+  groups, and the window (and hysteresis) that flaps least among those that notice enough incidents;
 * :func:`policy_summary` and :func:`choose_policy`: the page tiers of several alert policies
   scored against incidents, and the policy that detects enough without paging too often;
 * :func:`bucket_target_verdicts`: the seed's "split timeouts from solve failures before lowering

@@ -22,8 +22,7 @@ def suggest_targets(rec: Recalibration,
     **Rule.** Take the recommendation of ``rec`` (all of the history). When the same rule on the
     time outside the labelled incidents (``without_incidents``, from ``recalibrate(...,
     exclude_incidents=incidents)``) recommends a *higher* target, the incidents pulled the
-    recommendation down: suggest the incident-free value and let the budget absorb the
-    incidents.
+    recommendation down: suggest the incident-free value and let the budget absorb the incidents.
 
     Parameters
     ----------

@@ -78,9 +78,8 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool)
 
 def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray) -> np.ndarray:
     """``in_range`` (groups x grid) without the targets the evidence cannot support: those under
-    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected
-    failures (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not
-    99.99 %.
+    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected failures
+    (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not 99.99 %.
 
     >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]),
     ...                   np.ones((2, 3), bool)).tolist()
