@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,7 @@ from .._util.files import register_input
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
 from ..privacy import guard_values, shown
 
-__all__ = ["INCIDENT_COLUMNS", "read_incidents"]
+__all__ = ["INCIDENT_COLUMNS", "check_incidents", "read_incidents"]
 
 #: The columns an incidents file must have (``scope`` and ``kind`` are optional).
 INCIDENT_COLUMNS = ("incident_id", "start", "end")
@@ -86,6 +87,18 @@ def _check_scopes(scopes: pd.Series, name: str) -> None:
                          f"in {_rows(bad)}; write e.g. region=fra or region=fra&captcha_type=image "
                          "('*' or empty: everything).")
     guard_values(values, what=f"the 'scope' column of {name}")
+
+
+def check_incidents(incidents: Any) -> None:
+    """Refuse anything but an incidents table with the :data:`INCIDENT_COLUMNS` (what scoring and
+    the window analyses take)."""
+    if not isinstance(incidents, pd.DataFrame):
+        raise InputError("incidents must be a DataFrame with incident_id, start, end and scope "
+                         "columns.")
+    for col in INCIDENT_COLUMNS:
+        if col not in incidents.columns:
+            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, "
+                              "start, end, scope, severity).")
 
 
 def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
