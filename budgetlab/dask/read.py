@@ -9,24 +9,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any
 
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
-from .._util.validation import as_list, check_argument, require_columns
+from .._util.validation import require_columns
 from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError
-from ..events.read import ReadOptions
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
-from ..privacy import PII_MODES, hash_values
+from ..privacy import hash_values
 from ._partitions import partition_error, partition_number
 
 __all__ = ["read_events"]
 
 _SCRATCH_TIME = "__budgetlab_scratch_time__"
+#: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only.
+_PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "duration", "duration_unit",
+                "slow_above", "year", "strict")
 
 
 def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
@@ -72,7 +74,7 @@ class _LoadPlan:
     """What every partition of :func:`read_events` needs: the loader arguments and the global
     dtypes."""
 
-    kwargs: dict[str, Any]
+    spec: ReadSpec
     bucket: pd.CategoricalDtype
     key_dtypes: dict[str, pd.CategoricalDtype]
     hash_columns: tuple[str, ...]
@@ -85,7 +87,7 @@ def _profile_partition(
     raw: pd.DataFrame,
     partition_info: Mapping[str, Any] | None = None,
     *,
-    kwargs: dict[str, Any],
+    spec: ReadSpec,
     guarded: list[str],
     scan_pii: bool,
 ) -> pd.DataFrame:
@@ -99,25 +101,22 @@ def _profile_partition(
                             "sample": None}
     if len(raw) == 0:
         return pd.DataFrame({"number": [number], "info": [info]})
-    keys = list(kwargs["by"])
-    cols = [c for c in (kwargs["outcome"], kwargs["ok"], kwargs["bucket"]) if c]
+    keys = list(spec.by)
+    cols = [c for c in (spec.outcome, spec.ok, spec.bucket) if c]
     needed = list(dict.fromkeys([*cols, *keys, *(guarded if scan_pii else [])]))
     # a plausible epoch (2026): read_events refuses epochs before 2000 as a likely wrong unit
     scratch = raw[needed].assign(**{_SCRATCH_TIME: np.full(len(raw), 1_780_000_000,
                                                            dtype=np.int64)})
     extra = [c for c in guarded if c not in keys] if scan_pii else []
-    session = kwargs["session"] if kwargs["session"] in extra else None
-    keep = [c for c in extra if c != session]
+    session = spec.session if spec.session in extra else None
     try:
         with warnings.catch_warnings():
             # pii="drop" warns; we look at what is gone
             warnings.simplefilter("ignore", UserWarning)
             frame = pandas_read_events(
-                scratch, time=_SCRATCH_TIME, epoch="s", outcome=kwargs["outcome"], ok=kwargs["ok"],
-                bucket=kwargs["bucket"], by=keys, session=session, keep=keep,
-                                       outcomes=kwargs["outcomes"],
-                pii="drop" if scan_pii else "error", not_personal=kwargs["not_personal"],
-            )
+                scratch, spec, time=_SCRATCH_TIME, epoch="s", tz="UTC", session=session,
+                keep=[c for c in extra if c != session], pii="drop" if scan_pii else "error",
+                salt=None, hash_session=False)
     except BudgetlabError as exc:
         raise partition_error(exc, number) from None
     present = set(frame.columns)
@@ -136,7 +135,7 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
     if len(raw) == 0 and plan.meta is not None:
         return plan.meta.copy()
     try:
-        frame = pandas_read_events(raw, **plan.kwargs)
+        frame = pandas_read_events(raw, plan.spec)
         for col in plan.hash_columns:  # flagged in some partition: hashed in all, like pandas
             if col not in plan.hashed_in[number]:
                 frame[col] = hash_values(frame[col], plan.salt if plan.salt is not None else "")
@@ -168,22 +167,18 @@ def _union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
     return sorted(seen) if sort else list(seen)
 
 
-def _with_defaults(spec: ReadSpec | None, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Every :class:`ReadOptions` keyword: the given ones, else those of ``spec`` (else the
-    defaults of :class:`~budgetlab.events.spec.ReadSpec`: one options object for both loaders)."""
-    unknown = sorted(set(options) - ReadOptions.__optional_keys__)
-    if unknown:
-        raise TypeError("read_events() got unexpected keyword argument(s) "
-                        f"{', '.join(map(repr, unknown))}")
-    base = spec if spec is not None else ReadSpec()
-    if not isinstance(base, ReadSpec):
-        raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(base).__name__}")
-    for name in ("pattern", "time_format", "format"):
-        if getattr(base, name) is not None:
+def _spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:
+    """``spec`` (default: a plain :class:`~budgetlab.events.spec.ReadSpec`) with ``options``, the
+    same object for both loaders; fields for files and text logs are refused."""
+    if spec is not None and not isinstance(spec, ReadSpec):
+        raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}")
+    spec = (spec if spec is not None else ReadSpec()).replace(**options)
+    default = ReadSpec()
+    for name in _PANDAS_ONLY:
+        if getattr(spec, name) != getattr(default, name):
             raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
-                             "for "
-                             "budgetlab.read_events.")
-    return {name: options.get(name, getattr(base, name)) for name in ReadOptions.__annotations__}
+                             "for budgetlab.read_events.")
+    return spec
 
 
 def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
@@ -198,12 +193,12 @@ def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     return _read_parquet(source, filters)
 
 
-def _profile(raw: dd.DataFrame, name: str, base: dict[str, Any], guarded: list[str],
+def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
              scan_pii: bool) -> list[dict[str, Any]]:
     """First pass: one small profile per partition, in partition order (see
     :func:`_profile_partition`)."""
     profiles = raw.map_partitions(  # type: ignore[no-untyped-call]
-        _profile_partition, kwargs=base, guarded=guarded, scan_pii=scan_pii,
+        _profile_partition, spec=spec, guarded=guarded, scan_pii=scan_pii,
         meta=pd.DataFrame({"number": pd.Series(dtype=np.int64), "info": pd.Series(dtype=object)}),
         enforce_metadata=False,
     ).compute()
@@ -234,7 +229,7 @@ def read_events(
     spec: ReadSpec | None = None,
     *,
     filters: Any = None,
-    **options: Unpack[ReadOptions],
+    **options: Any,
 ) -> dd.DataFrame:
     """Load partitioned outcome logs into a Dask canonical event table.
 
@@ -251,8 +246,11 @@ def read_events(
         or a Dask DataFrame of raw columns (e.g. from ``dask.dataframe.read_csv(..., dtype=str)``).
     spec : ReadSpec, optional
         The same options object :func:`budgetlab.read_events` takes (keywords override its fields).
-    time, outcome, ok, bucket, by, session, keep, tz, epoch, outcomes, pii, salt, hash_session
-        As in :func:`budgetlab.read_events`.
+    **options
+        Fields of :class:`~budgetlab.events.spec.ReadSpec` overriding ``spec``'s (``time``,
+        ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``, ``epoch``,
+        ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``not_personal``; the fields for text
+        files and latency are refused).
     filters : list, optional
         Passed to :func:`dask.dataframe.read_parquet` (e.g. ``[("date", ">=", "2026-10-12")]``).
 
@@ -280,54 +278,47 @@ def read_events(
     >>> list(ev["region"].dtype.categories)
     ['ams', 'fra']
     """
-    opts = _with_defaults(spec, options)
-    keys = as_list(opts["by"])
-    pii, session, salt = opts["pii"], opts["session"], opts["salt"]
-    check_argument("pii", pii, PII_MODES)
-    if opts["ok"] is not None:
-        opts["outcome"] = None
-    if opts["outcome"] is None and opts["ok"] is None:
-        raise SchemaError("give outcome='<label column>' or ok='<boolean success column>'.")
+    spec = _spec_of(spec, options)
+    keys, keep, pii, session, salt = list(spec.by), list(spec.keep), spec.pii, spec.session, \
+        spec.salt
     raw_all, name = _raw_frame(source, filters)
-    roles = [opts["time"], *(opts[r] for r in ("outcome", "ok", "bucket") if opts[r])]
-    columns = list(dict.fromkeys([*roles, *keys, *([session] if session else []), *opts["keep"]]))
+    columns = [c for c in spec.columns if c != spec.duration]
     if len(set(map(str, raw_all.columns))) != len(raw_all.columns):
         raise SchemaError(f"{name}: duplicate column names; rename them so each is unique.")
     require_columns(pd.DataFrame(columns=list(raw_all.columns)), columns, what=name)
     raw = raw_all[columns]
-    guarded = list(dict.fromkeys([*keys,
-                                  *([session] if session and not opts["hash_session"] else []),
-                                  *[k for k in opts["keep"] if k not in keys]]))
-    base = {**{k: v for k, v in opts.items() if k != "pii"}, "by": keys, "keep": list(opts["keep"])}
+    guarded = list(dict.fromkeys([*keys, *([session] if session and not spec.hash_session else []),
+                                  *[k for k in keep if k not in keys]]))
 
     # first pass: categories, personal-data columns, a sample row (one small result per partition)
-    infos = _profile(raw, name, base, guarded, scan_pii=pii != "error" and bool(guarded))
+    infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded))
     bucket_type = bucket_dtype(set(_union([i["bucket"] for i in infos], sort=False)) - {SUCCESS})
     flagged = set(_union([i["flagged"] for i in infos], sort=False))
     key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)
 
-    kwargs = dict(base, pii=pii)
+    load_spec = spec
     hash_columns: tuple[str, ...] = ()
     hashed_in: tuple[frozenset[str], ...] = ()
     if flagged and pii == "drop":
         for col in sorted(flagged):
             warnings.warn(f"dropped column {col!r}: it looks like personal data.", UserWarning,
                           stacklevel=2)
-        kwargs["by"] = [k for k in keys if k not in flagged]
-        kwargs["keep"] = [k for k in opts["keep"] if k not in flagged]
-        if session in flagged:
-            kwargs["session"] = None
+        load_spec = spec.replace(by=[k for k in keys if k not in flagged],
+                                 keep=[k for k in keep if k not in flagged],
+                                 not_personal=[k for k in spec.not_personal if k not in flagged],
+                                 session=None if session in flagged else session,
+                                 hash_session=spec.hash_session and session not in flagged)
     elif flagged and pii == "hash":
         hash_columns = tuple("session_id" if c == session else c for c in guarded if c in flagged)
         renamed = {session: "session_id"} if session else {}
         hashed_in = tuple(frozenset(renamed.get(c, c) for c in i["flagged"]) for i in infos)
 
-    if (flagged and pii == "hash") or (session and opts["hash_session"]):
+    if (flagged and pii == "hash") or (session and spec.hash_session):
         # needs a salt
         hash_values(pd.Series(["x"], dtype="string"), salt if salt is not None else "")
     # the metadata: one real row through the same loader (hashing every hash column, for dtypes)
     number = next(n for n, i in enumerate(infos) if i["rows"])
-    plan = _LoadPlan(kwargs=kwargs, bucket=bucket_type, key_dtypes=key_dtypes,
+    plan = _LoadPlan(spec=load_spec, bucket=bucket_type, key_dtypes=key_dtypes,
                      hash_columns=hash_columns,
                      hashed_in=tuple(frozenset() for _ in infos), salt=salt, meta=None)
     meta = _load_partition(infos[number]["sample"], {"number": number}, plan=plan).iloc[:0]

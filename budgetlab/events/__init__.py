@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from ..privacy import guard_personal_data, hash_values, scan_personal_data
 from .accesslog import is_access_log, read_access_log
-from .outcomes import DEFAULT_OUTCOMES, SKIP, classify_outcomes, map_outcomes, normalize_label
+from .outcomes import DEFAULT_OUTCOMES, classify_outcomes, map_outcomes, normalize_label
 from .read import read_events
 from .schema import (
     INCIDENT_COLUMNS,
+    SKIP,
     SOLVE_ERROR,
     SUCCESS,
     TIMEOUT,
@@ -25,28 +26,8 @@ from .schema import (
 from .sources import expand_sources
 from .spec import ReadSpec
 
-__all__ = [
-    "read_events",
-    "ReadSpec",
-    "read_access_log",
-    "is_access_log",
-    "expand_sources",
-    "DEFAULT_OUTCOMES",
-    "SKIP",
-    "classify_outcomes",
-    "map_outcomes",
-    "normalize_label",
-    "HowRead",
-    "LabelReading",
-    "guard_personal_data",
-    "hash_values",
-    "scan_personal_data",
-    "INCIDENT_COLUMNS",
-    "SOLVE_ERROR",
-    "SUCCESS",
-    "TIMEOUT",
-    "as_events",
-    "bucket_dtype",
-    "check_events",
-    "ts_ns",
-]
+__all__ = ["read_events", "ReadSpec", "read_access_log", "is_access_log", "expand_sources",
+           "DEFAULT_OUTCOMES", "SKIP", "classify_outcomes", "map_outcomes", "normalize_label",
+           "HowRead", "LabelReading", "guard_personal_data", "hash_values", "scan_personal_data",
+           "INCIDENT_COLUMNS", "SOLVE_ERROR", "SUCCESS", "TIMEOUT", "as_events", "bucket_dtype",
+           "check_events", "ts_ns"]

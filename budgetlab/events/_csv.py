@@ -32,7 +32,8 @@ from ._input import (
     utf8_family,
     utf16_encoding,
 )
-from ._messages import MAX_ROWS_LISTED, check_header, note_open_last_row
+from ._messages import MAX_ROWS_LISTED, note_open_last_row
+from .schema import check_header
 
 __all__ = ["ISO_TIME", "STREAM_BYTES", "arrow_csv", "frame_of", "plain_utf8", "read_csv_text"]
 

@@ -38,7 +38,8 @@ from ._input import (
     utf8_family,
     utf16_encoding,
 )
-from ._messages import MAX_ROWS_LISTED, check_header, note_open_last_row, row_numbers
+from ._messages import MAX_ROWS_LISTED, note_open_last_row, row_numbers
+from .schema import check_header
 
 __all__ = ["FORMATS", "read_columns", "check_scalars", "check_path"]
 

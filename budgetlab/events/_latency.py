@@ -13,20 +13,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.codes import numpy_backed
 from .._util.validation import check_argument, to_ns
 from .._util.words import say
 from ..errors import ConfigError, InputError
-from ._columns import MISSING_LABELS, numpy_backed
 from ._messages import row_numbers
-from .schema import SLOW, bucket_dtype
+from ._times import EPOCH_UNITS  # the units of numbers in ns, as for epochs
+from .schema import MISSING_LABELS, SLOW, bucket_dtype
 
-__all__ = ["DURATION_UNITS", "DURATION", "check_latency", "parse_durations", "apply_slow"]
+__all__ = ["DURATION", "check_latency", "parse_durations", "apply_slow"]
 
 #: The optional column of the canonical table that holds each attempt's duration (timedelta64[ns]).
 DURATION = "duration"
 
-#: Units of numeric durations (``duration_unit=``) in nanoseconds.
-DURATION_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
 
 
 def check_latency(duration: str | None, duration_unit: str | None, slow_above: Any) -> int | None:
@@ -36,7 +35,7 @@ def check_latency(duration: str | None, duration_unit: str | None, slow_above: A
     (timedelta64[ns]); ``duration_unit`` needs a ``duration``.
     """
     if duration_unit is not None:
-        check_argument("duration_unit", duration_unit, tuple(DURATION_UNITS))
+        check_argument("duration_unit", duration_unit, tuple(EPOCH_UNITS))
         if duration is None:
             raise ConfigError(say("duration_unit= says the unit of duration=; name the duration "
                                   "column too.",
@@ -86,7 +85,7 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
                              + say("duration_unit='s', 'ms', 'us' or 'ns'",
                                    "--duration-unit s|ms|us|ns")
                              + ", e.g. ms for nginx $upstream_response_time * 1000.")
-        f = DURATION_UNITS[unit] if unit is not None else 1
+        f = EPOCH_UNITS[unit] if unit is not None else 1
         values = numbers.to_numpy(dtype=np.float64)
         bad = ~np.isfinite(values) if text is None else np.zeros(len(values), dtype=bool)
         ns = np.where(np.isfinite(values), np.round(np.nan_to_num(values) * f), 0).astype(np.int64)

@@ -1,8 +1,10 @@
-"""Parts of the readers' error messages that never show a data value.
+"""The words of the readers' refusals, which never show a data value: rows are named by number
+(1-based data rows in input order; by file and row there when several files are read), column
+names that look like data (a header-less file's first row) are hidden, labels are listed only
+where the caller must name them and only when they do not look like personal data.
 
-Rows are named by number (1-based, counting data rows in input order), column names are hidden
-when they look like data (the first row of a file without a header), labels only where the caller
-must list them and only if they do not look like personal data.
+What the file layer notes here for messages (files and their first rows, a last line without a
+line end) holds for one read: each read sets :data:`ROWS` to a state of its own.
 """
 
 from __future__ import annotations
@@ -10,96 +12,91 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import difflib
+import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..errors import SchemaError
+from .._util.words import say
+from ..errors import OutcomeError, SchemaError
 from ..privacy import scan_text, shown
 
-__all__ = ["MAX_ROWS_LISTED", "reading", "note_open_last_row", "row_numbers", "expand",
-           "hidden_names",
-           "shown_names", "show_labels", "reading_files", "file_offset", "check_header"]
+__all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
+           "row_numbers", "expand", "show_labels", "header_error",
+           "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
+           "numeric_labels_error"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
 
-# set while an input is read: the rows whose line has no line end (the file may be half-written)
-_LAST_ROW_OPEN: contextvars.ContextVar[tuple[int, ...]] = contextvars.ContextVar("_LAST_ROW_OPEN",
-                                                                                 default=())
-# set while several files are read as one table: (file names, first row of each) and the offset
-# of the file being read, so that a row is named by its file and its row there
-_FILES: contextvars.ContextVar[tuple[tuple[str, ...],
-                                     np.ndarray] | None] = contextvars.ContextVar("_FILES",
-                                                                                  default=None)
-_OFFSET: contextvars.ContextVar[int] = contextvars.ContextVar("_OFFSET", default=0)
-
+#: The state of one read for its messages, a dict of its own set by the reader: ``files`` (names,
+#: first row of each) when several are read, ``offset`` (first row of the file being read),
+#: ``open`` (rows whose line has no line end: the file may be half-written).
+ROWS: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("ROWS", default=None)
+_MAX_SUGGESTED = 30
+_PLAIN = re.compile(r"[^\s,=']+")  # a label written bare in --outcomes
+#: Labels that often name states that are not final (a job still running): the refusal says so,
+#: the suggestion stays ``label=?`` (the user chooses).
+NON_FINAL_STATES = frozenset({"pending", "processing", "queued", "running", "in_progress",
+                              "started", "scheduled", "waiting", "retrying", "cancelled",
+                              "canceled", "created", "submitted", "accepted", "active", "new",
+                              "open", "in_queue"})
 _DATA_LIKE = r"[+-]?[0-9]+(?:[.,][0-9]+)?|.*[0-9]{4}-[0-9]{2}-[0-9]{2}.*|.*[0-9]{1,2}:[0-9]{2}.*"
 
 
-@contextlib.contextmanager
-def reading() -> Iterator[None]:
-    """The scope of one read: :func:`note_open_last_row` holds until it ends."""
-    token = _LAST_ROW_OPEN.set(())
-    files = _FILES.set(None)
-    try:
-        yield
-    finally:
-        _LAST_ROW_OPEN.reset(token)
-        _FILES.reset(files)
+def _state() -> dict[str, Any]:
+    state = ROWS.get()
+    if state is None:  # outside a read: a state for this context
+        state = {}
+        ROWS.set(state)
+    return state
 
 
 @contextlib.contextmanager
 def file_offset(offset: int) -> Iterator[None]:
     """While one of several files is read: its first row is row ``offset`` of the whole table."""
-    token = _OFFSET.set(offset)
+    state = _state()
+    before, state["offset"] = state.get("offset", 0), offset
     try:
         yield
     finally:
-        _OFFSET.reset(token)
+        state["offset"] = before
 
 
 def reading_files(names: Sequence[str], rows: Sequence[int]) -> None:
-    """From now on (within :func:`reading`), rows are named by file: ``names[k]`` holds ``rows[k]``
-    rows."""
-    starts = np.concatenate([[0], np.cumsum(np.asarray(rows,
-                                                       dtype=np.int64))[:-1]]).astype(np.int64)
-    _FILES.set((tuple(names), starts))
+    """From now on (in this read), rows are named by file: ``names[k]`` holds ``rows[k]`` rows."""
+    _state()["files"] = (tuple(names), np.concatenate([[0], np.cumsum(rows, dtype=np.int64)[:-1]]))
 
 
 def note_open_last_row(row: int) -> None:
-    """Row ``row`` (0-based, in the file being read) is the file's last and its line has no line
-    end."""
-    _LAST_ROW_OPEN.set((*_LAST_ROW_OPEN.get(), _OFFSET.get() + row))
-
-
-def _by_file(idx: np.ndarray, more: int) -> str:
-    files = _FILES.get()
-    if files is None:
-        text = ("row " if len(idx) == 1 else "rows ") + ", ".join(map(str, (idx + 1).tolist()))
-        return text + (f" and {more} more" if more > 0 else "") + " (1-based)"
-    names, starts = files
-    which = np.searchsorted(starts, idx, side="right") - 1
-    parts: list[str] = []
-    for k in dict.fromkeys(which.tolist()):
-        local = (idx[which == k] - starts[k] + 1).tolist()
-        parts.append(
-            ("row " if len(local) == 1 else "rows ")
-            + ", ".join(map(str, local))
-            + f" of {names[k]}"
-        )
-    return "; ".join(parts) + (f" and {more} more" if more > 0 else "") + " (1-based)"
+    """Row ``row`` (0-based, in the file being read) is the last and its line has no line end."""
+    state = _state()
+    state["open"] = (*state.get("open", ()), state.get("offset", 0) + row)
 
 
 def row_numbers(mask: np.ndarray) -> str:
-    """First offending row numbers (1-based data rows, and their file when several are read),
-    never the values."""
+    """The first offending row numbers (1-based data rows, with their file when several are
+    read), never the values.
+
+    >>> row_numbers(np.array([False, True, True]))
+    'rows 2, 3 (1-based)'
+    """
     idx = np.flatnonzero(mask)
-    first = idx[:MAX_ROWS_LISTED]
-    text = _by_file(first, len(idx) - len(first))
-    if len(idx) and int(idx[-1]) in _LAST_ROW_OPEN.get():
+    first, more = idx[:MAX_ROWS_LISTED], len(idx) - MAX_ROWS_LISTED
+    state = ROWS.get() or {}
+    files = state.get("files")
+    if files is None:
+        parts = [("row " if len(first) == 1 else "rows ") + ", ".join(map(str, first + 1))]
+    else:
+        which = np.searchsorted(files[1], first, side="right") - 1
+        parts = [("row " if (which == k).sum() == 1 else "rows ")
+                 + ", ".join(map(str, first[which == k] - files[1][k] + 1))
+                 + f" of {files[0][k]}" for k in dict.fromkeys(which.tolist())]
+    text = "; ".join(parts) + (f" and {more} more" if more > 0 else "") + " (1-based)"
+    if len(idx) and int(idx[-1]) in state.get("open", ()):
         text += " (the last line has no line end: the file may be half-written)"
     return text
 
@@ -111,70 +108,102 @@ def expand(sub_mask: np.ndarray, where: np.ndarray) -> np.ndarray:
     return full
 
 
-def hidden_names(names: Sequence[Any]) -> np.ndarray:
-    """Which names look like data (numbers, times, personal data): a header-less file's first
-    row."""
-    series = pd.Series([str(n) for n in names], dtype="string[pyarrow]")
-    hidden = series.str.fullmatch(_DATA_LIKE).fillna(False).to_numpy(dtype=bool)
-    for mask in scan_text(series).values():
+def _personal(texts: Any) -> np.ndarray:
+    hidden = np.zeros(len(texts), dtype=bool)
+    for mask in scan_text(texts).values() if len(texts) else ():
         hidden |= mask
     return hidden
 
 
-def shown_names(names: Sequence[Any], limit: int = 20) -> str:
-    """Column names for a message; names that look like data (a header-less file) are hidden."""
-    texts = [str(n) for n in names]
-    hidden = hidden_names(texts) if texts else np.zeros(0, dtype=bool)
-    shown = ["<hidden: looks like data>" if h else repr(t[:60]) for t, h in zip(texts[:limit],
-                                                                                hidden[:limit],
-                                                                                strict=True)]
-    more = len(texts) - limit
-    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
-
-
 def show_labels(labels: list[str], counts: list[int]) -> str:
     """Labels with counts for a message; labels that look like personal data are not shown."""
-    hidden = np.zeros(len(labels), dtype=bool)
-    if labels:
-        for mask in scan_text(np.asarray(labels, dtype=object)).values():
-            hidden |= mask
-    shown = [f"{lab[:40]!r} ({c})" for lab, c, h in zip(labels, counts, hidden,
-                                                        strict=True) if not h][:20]
-    n_hidden = int(hidden.sum())
-    text = ", ".join(shown)
-    if len(labels) - n_hidden > 20:
-        text += f" and {len(labels) - n_hidden - 20} more"
-    if n_hidden:
-        text += (", and " if text else "") + (f"{n_hidden} label(s) not shown because they look "
-                                              "like personal data")
+    hidden = _personal(np.asarray(labels, dtype=object))
+    out = [f"{lab[:40]!r} ({c})" for lab, c, h in zip(labels, counts, hidden, strict=True)
+           if not h]
+    text = ", ".join(out[:20]) + (f" and {len(out) - 20} more" if len(out) > 20 else "")
+    if hidden.any():
+        text += (", and " if text else "") + f"{int(hidden.sum())} label(s) not shown because " \
+            "they look like personal data"
     return text
 
 
-def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> None:
-    """Refuse duplicated column names and declared ``columns`` missing from ``names``
-    (:class:`SchemaError` suggesting the closest names; names that look like data are hidden)."""
-    seen: dict[str, int] = {}
-    for n in names:
-        seen[str(n)] = seen.get(str(n), 0) + 1
+def _hidden_names(names: Sequence[str]) -> np.ndarray:
+    """Which names look like data (numbers, times, personal data): a header-less file's first
+    row."""
+    series = pd.Series(names, dtype="string[pyarrow]")
+    hidden = _personal(series)
+    hidden |= series.str.fullmatch(_DATA_LIKE).fillna(False).to_numpy(dtype=bool)
+    return hidden
+
+
+def _shown_names(names: Sequence[str], limit: int = 20) -> str:
+    hidden = _hidden_names(names) if names else np.zeros(0, dtype=bool)
+    out = ["<hidden: looks like data>" if h else repr(t[:60])
+           for t, h in zip(names[:limit], hidden[:limit], strict=True)]
+    return ", ".join(out) + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> SchemaError:
+    """The refusal of a header with duplicated names or without a declared column: the closest
+    names suggested, names that look like data hidden (a header-less file is never echoed)."""
+    seen = Counter(names)
     dups = [n for n, k in seen.items() if k > 1]
     if dups:
-        raise SchemaError(f"{what}: duplicate column name(s) {shown_names(dups)}; rename them so "
-                          "each is unique.")
+        return SchemaError(f"{what}: duplicate column name(s) {_shown_names(dups)}; rename them "
+                           "so each is unique.")
     have = list(seen)
-    for col in columns:
-        if col in seen:
-            continue
-        # a header-less file: its first row is data, never echoed
-        if have and hidden_names(have).any():
-            raise SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, "
-                              "not column names "
-                              f"({len(have)} fields; not shown): does the file have a header row?")
-        close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
-        hint = f" Did you mean {shown_names(close)}?" if close else ""
-        if len(have) == 1 and any(sep in have[0] for sep in (";", "\t", ",", "|")):
-            sep = next(s for s in (";", "\t", ",", "|") if s in have[0])
-            hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab "
-                     "reads ',' "
-                     "(.csv) and tab (.tsv, or format='tsv').")
-        raise SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: "
-                          f"{shown_names(have)}.")
+    col = next(c for c in columns if c not in seen)
+    if have and _hidden_names(have).any():
+        return SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, "
+                           f"not column names ({len(have)} fields; not shown): does the file have "
+                           "a header row?")
+    close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
+    hint = f" Did you mean {_shown_names(close)}?" if close else ""
+    sep = next((s for s in (";", "\t", ",", "|") if len(have) == 1 and s in have[0]), None)
+    if sep is not None:
+        hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab "
+                 "reads ',' (.csv) and tab (.tsv, or format='tsv').")
+    return SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: "
+                       f"{_shown_names(have)}.")
+
+
+def outcomes_fix(known: dict[str, str], unknown: list[str]) -> str:
+    """The exact ``--outcomes`` and ``outcomes=`` to pass: the labels already understood, then
+    the unknown ones with ``?``: always ``?``, never a guessed meaning (``accepted`` is a success
+    in an SSH log, a state that is not final in a job queue)."""
+    pairs = [*known.items(), *((u, "?") for u in unknown)]
+    more = ",..." if len(pairs) > _MAX_SUGGESTED else ""
+    pairs = pairs[:_MAX_SUGGESTED]
+    cli = ",".join(f"{k if _PLAIN.fullmatch(k) else repr(k)}={v}" for k, v in pairs)
+    api = ", ".join(f"{k!r}: {v!r}" for k, v in pairs)
+    return say(f"outcomes={{{api}{more.replace(',', ', ')}}}", f"--outcomes {cli}{more}")
+
+
+def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int],
+                         known: dict[str, str], hidden: np.ndarray, mapping: bool) -> OutcomeError:
+    """The refusal of labels nothing gives a meaning (``unknown``: their positions in ``norm``),
+    with the exact fix; ``mapping``: an ``outcomes=`` mapping was given."""
+    visible = [norm[i] for i in unknown if not hidden[i]]
+    listed = show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])
+    states = [u for u in visible if u in NON_FINAL_STATES]
+    skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are "
+                 "not final: if they are, map them to skip to leave those rows out."
+                 if states else "")
+    where = "outcomes= does not list them" if mapping else "the built-in vocabulary does not " \
+        "know them, and budgetlab gives no label a meaning it cannot know"
+    fix = outcomes_fix(known, visible)
+    todo = "; replace each ? by success, a failure bucket name, or skip" if "=?" in fix else ""
+    return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: "
+                        f"{fix}{todo}.{skip_hint}")
+
+
+def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
+    """The refusal of labels that look like numeric codes (HTTP statuses): say which succeed."""
+    return OutcomeError(
+        f"outcome labels look like numeric codes: {show_labels(labels, counts)}; say which are "
+        "successes with "
+        + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': "
+              "'client_error', '5xx': 'server_error'}, or '4xx': 'skip' to leave client errors "
+              "out).",
+              "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
+              "5xx=server_error, or 4xx=skip to leave client errors out)."))

@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.codes import on_chunks
+from .._util.codes import numpy_backed, on_chunks
 from ..errors import TimestampError
-from ._columns import MISSING_LABELS, numpy_backed
 from ._epochs import EPOCH_UNITS, NS_MAX, UNIT_NAMES, epoch_decimal_text, from_epoch
 from ._messages import expand, row_numbers
+from .schema import MISSING_LABELS
 
 __all__ = ["EPOCH_UNITS", "OFFSETS_READING", "parse_time"]
 

@@ -1,19 +1,13 @@
-"""Outcome labels and success flags -> ``ok``, the ``bucket`` categorical and the rows to skip.
-
-Labels are normalised and looked up one distinct label at a time (never a Python loop over rows)
-in the vocabulary of :mod:`.vocabulary`.
-
-**A label budgetlab cannot classify is never given a meaning.** Without ``outcomes=`` only the
-built-in vocabulary (:data:`DEFAULT_OUTCOMES`) classifies labels; any other label is refused
-with its count and the exact ``outcomes=`` / ``--outcomes`` to pass. A given ``outcomes=``
-mapping is complete: it may send labels to ``"success"``, to a failure bucket of any name, or to
-``"skip"`` (the rows are left out and counted), and HTTP status codes may be given as ranges
-(``2xx``, ``50x``). Messages list labels with counts and never labels that look like personal data.
+"""What an outcome label means, and outcome labels or success flags -> ``ok``, the ``bucket``
+categorical and the rows to skip. **A label budgetlab cannot classify is never given a meaning**
+(see :func:`classify_outcomes`); labels are looked up one distinct label at a time, never in a
+Python loop over rows, and a message never shows one that looks like personal data.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,35 +15,95 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.codes import category_codes, factorize
+from .._util.codes import category_codes, code_counts, factorize, numpy_backed, recode, small_int
 from .._util.words import say
-from ..errors import OutcomeError
+from ..errors import ConfigError, OutcomeError
 from ..privacy import scan_text
-from ._columns import (
+from ._messages import numeric_labels_error, outcomes_fix, row_numbers, unknown_labels_error
+from .schema import (
+    FAILURE,
     MISSING_LABELS,
-    code_counts,
-    numpy_backed,
-    recode,
-    small_int,
-)
-from ._messages import row_numbers, show_labels
-from .schema import FAILURE, SKIP, SUCCESS, LabelReading, bucket_dtype
-from .vocabulary import (
-    DEFAULT_OUTCOMES,
-    NON_FINAL_STATES,
-    check_outcomes,
-    lookup_label,
-    normalize_label,
-    parse_ok,
+    SKIP,
+    SOLVE_ERROR,
+    SUCCESS,
+    TIMEOUT,
+    LabelReading,
+    bucket_dtype,
 )
 
-__all__ = ["DEFAULT_OUTCOMES", "SKIP", "NON_FINAL_STATES", "MISSING_LABELS", "LabelReading",
-           "OutcomeReading",
-           "normalize_label", "check_outcomes", "classify_outcomes", "map_outcomes", "parse_ok",
-           "bucket_with_ok"]
+__all__ = ["DEFAULT_OUTCOMES", "OutcomeReading", "normalize_label",
+           "check_outcomes", "lookup_label", "classify_outcomes", "map_outcomes", "parse_ok",
+           "bucket_with_ok", "flags_reading"]
 
 _MAX_LABELS = 1000
-_MAX_SUGGESTED = 30
+_SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay",
+                  "true", "1", "yes", "y", "t", "pass", "passed", "solved", "completed",
+                  "complete", "done", "finished", "good", "\u2713", "\u2714", "\u2611")
+_FAILURE_WORDS = ("failure", "failed", "fail", "error", "errored", "false", "0", "no", "n", "f",
+                  "bad", "\u2717", "\u2718", "\u274c")
+_TIMEOUT_WORDS = ("timeout", "timed_out", "timedout", "connection_timeout", "network_timeout",
+                  "deadline_exceeded")
+#: The built-in vocabulary (normalised label -> ``success`` or failure bucket). English words,
+#: ``1``/``0``, ``true``/``false`` and check marks; ``solve_error`` keeps its bucket. Every other
+#: label is refused unless ``outcomes=`` says what it means.
+DEFAULT_OUTCOMES: dict[str, str] = {**{w: SUCCESS for w in _SUCCESS_WORDS},
+                                    **{w: TIMEOUT for w in _TIMEOUT_WORDS},
+                                    SOLVE_ERROR: SOLVE_ERROR,
+                                    **{w: FAILURE for w in _FAILURE_WORDS}}
+#: The words of a true/false (``ok=``) column, normalised.
+_TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
+_FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
+_STATUS = re.compile(r"[1-5][0-9][0-9]")
+_BLANKS = re.compile(r"[\s\-]+")
+
+
+def normalize_label(text: Any) -> str:
+    """A label as budgetlab compares it: NFKC, format characters (zero-width spaces, soft
+    hyphens, BOMs) removed, case-folded, trimmed, runs of blanks and hyphens as one ``_``.
+
+    >>> normalize_label(" Success\\u200b"), normalize_label("ＯＫ"), normalize_label("Timed out")
+    ('success', 'ok', 'timed_out')
+    """
+    s = unicodedata.normalize("NFKC", str(text))
+    s = "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
+    return _BLANKS.sub("_", s.casefold().strip())
+
+
+def check_outcomes(outcomes: Any) -> dict[str, str] | None:
+    """Validate an ``outcomes`` mapping: label (or status range ``2xx``) -> ``"success"``,
+    ``"skip"`` or a failure bucket name; keys are normalised like the labels."""
+    if outcomes is None:
+        return None
+    if not isinstance(outcomes, Mapping) or not outcomes:
+        raise ConfigError("outcomes= takes a non-empty mapping of label -> 'success', 'skip' or a "
+                          "failure bucket name, e.g. {'succeeded': 'success', 'pending': 'skip', "
+                          "'crashed': 'crash'}.")
+    table: dict[str, str] = {}
+    for key, value in outcomes.items():
+        if isinstance(key, bool) or not isinstance(key, (str, int, np.integer)):
+            raise ConfigError("outcomes= keys are labels (strings or integers), got "
+                              f"{type(key).__name__}.")
+        if not isinstance(value, str) or not value.strip() or value.strip() == "?":
+            raise ConfigError(f"outcomes[{key!r}] must be 'success', 'skip' or a failure bucket "
+                              "name (a non-empty string other than '?').")
+        norm = normalize_label(key)
+        if not norm:
+            raise ConfigError("outcomes= has an empty label; missing labels are refused, not "
+                              "mapped.")
+        bucket = value.strip()
+        bucket = {SUCCESS: SUCCESS, SKIP: SKIP}.get(bucket.casefold(), bucket)
+        if table.get(norm, bucket) != bucket:
+            raise ConfigError(f"outcomes= maps label {key!r} twice (labels are compared "
+                              "case-insensitively).")
+        table[norm] = bucket
+    return table
+
+
+def lookup_label(label: str, table: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(meaning, rule)`` of one normalised label: the exact key, else a status range
+    (``404`` -> ``40x`` -> ``4xx``)."""
+    keys = (label, label[:2] + "x", label[0] + "xx") if _STATUS.fullmatch(label) else (label,)
+    return next(((table[k], k) for k in keys if k in table), None)
 
 
 @dataclass(frozen=True)
@@ -66,121 +120,6 @@ class OutcomeReading:
     notes: tuple[str, ...] = ()
 
 
-def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
-    """``(codes, normalized distinct labels)``; code -1 for missing values."""
-    if isinstance(col.dtype, pd.CategoricalDtype):  # its own small codes: no int64 copy of the rows
-        codes, uniques = category_codes(col), pd.Index(col.cat.categories)
-    else:
-        codes, uniques = factorize(col)
-    if len(uniques) > _MAX_LABELS:
-        raise OutcomeError(
-            f"the outcome column has {len(uniques)} distinct labels (more than {_MAX_LABELS}); it "
-            "does not look "
-            "like an outcome column: check outcome= (or use ok= for a true/false column)."
-        )
-    if pd.api.types.is_float_dtype(uniques.dtype):
-        vals = uniques.to_numpy()
-        norm = [str(int(v)) if np.isfinite(v) and v == int(v) else str(v) for v in vals]
-    else:
-        norm = [normalize_label(u) for u in uniques]  # a loop over distinct labels (<= 1000)
-    merged = list(dict.fromkeys(norm))  # spellings of one label ("OK", "ok ") become one
-    if len(merged) < len(norm):
-        pos = {u: i for i, u in enumerate(merged)}
-        remap = np.asarray([pos[u] for u in norm] + [-1], dtype=codes.dtype)
-        codes, norm = remap[codes], merged
-    return codes, norm
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _cli_label(label: str) -> str:
-    return label if re.fullmatch(r"[^\s,=']+", label) else repr(label)
-
-
-def _fix(known: dict[str, str], unknown: list[str]) -> str:
-    """The exact ``--outcomes`` and ``outcomes=`` to pass: the labels already understood, then
-    the unknown ones with ``?`` for the user to fill: always ``?``, never a guessed meaning
-    (``accepted``
-    is a success in an SSH log, a state that is not final in a job queue)."""
-    pairs = list(known.items()) + [(u, "?") for u in unknown]
-    more = len(pairs) - _MAX_SUGGESTED
-    pairs = pairs[:_MAX_SUGGESTED]
-    cli = ",".join(f"{_cli_label(k)}={v}" for k, v in pairs) + (",..." if more > 0 else "")
-    api = "{" + ", ".join(f"{k!r}: {v!r}" for k, v in pairs) + (", ..." if more > 0 else "") + "}"
-    return say(f"outcomes={api}", f"--outcomes {cli}")
-
-
-def _refuse_unknown(norm: list[str], counts: np.ndarray, unknown: list[int], known: dict[str, str],
-                    hidden: np.ndarray, mapping: bool) -> OutcomeError:
-    shown = [i for i in unknown if not hidden[i]]
-    listed = show_labels([norm[i] for i in unknown], [int(counts[i]) for i in unknown])
-    states = [norm[i] for i in shown if norm[i] in NON_FINAL_STATES]
-    skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are "
-                 "not final: "
-                 "if they are, map them to skip to leave those rows out." if states else "")
-    where = ("outcomes= does not list "
-             "them") if mapping else "the built-in vocabulary does not know them, and budgetlab " \
-        "gives no label a meaning it cannot know"
-    fix = _fix(known, [norm[i] for i in shown])
-    todo = "; replace each ? by success, a failure bucket name, or skip" if "=?" in fix else ""
-    return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: "
-                        f"{fix}{todo}.{skip_hint}")
-
-
-def _hidden(norm: list[str]) -> np.ndarray:
-    hidden = np.zeros(len(norm), dtype=bool)
-    if norm:
-        for mask in scan_text(np.asarray(norm, dtype=object)).values():
-            hidden |= mask
-    return hidden
-
-
-def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -> None:
-    """The refusals with a more specific fix than "unknown label": numeric codes, truncated
-    labels."""
-    numeric = [i for i,
-               u in enumerate(norm) if u not in DEFAULT_OUTCOMES and _is_number(u) and counts[i]]
-    if numeric:
-        raise OutcomeError(
-            "outcome labels look like numeric codes: "
-            f"{show_labels([norm[i] for i in numeric], [int(counts[i]) for i in numeric])}; "
-            "say which are successes with "
-            + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': "
-                  "'client_error', "
-                  "'5xx': 'server_error'}, or '4xx': 'skip' to leave client errors out).",
-                  "--outcomes (status ranges allowed: "
-                  "2xx=success,3xx=success,4xx=client_error,5xx=server_error, "
-                  "or 4xx=skip to leave client errors out).")
-        )
-    truncated = [i for i,
-                 u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i] and len(u) >= 2
-                 and any(k.startswith(u) and len(k) > len(u) for k in DEFAULT_OUTCOMES)]
-    if truncated:
-        raise OutcomeError(
-            "outcome label(s) look truncated (a prefix of a known label such as 'success' or "
-            "'timeout') at "
-            f"{row_numbers(np.isin(codes, truncated))}; fix or drop those rows, or list every "
-            "label with outcomes=."
-        )
-
-
-def _status_codes(col: pd.Series) -> bool:
-    """A numeric column of codes, not 1/0 flags: some value is a whole number other than 0 and 1
-    (HTTP statuses in a Parquet file). Read as labels, as the same codes are in a CSV file."""
-    values = pd.unique(col.dropna().to_numpy())
-    if pd.api.types.is_complex_dtype(values.dtype):
-        return False
-    values = np.asarray(values, dtype=np.float64)
-    whole = np.isfinite(values) & (values == np.round(values))
-    return bool(np.all(whole)) and bool(np.any((values != 0) & (values != 1)))
-
-
 def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None, *,
                       require_success: bool = True) -> OutcomeReading:
     """Read outcome labels: ``ok``, ``bucket``, rows to ``skip`` and what each label meant.
@@ -188,17 +127,15 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     Without ``outcomes`` the built-in vocabulary :data:`DEFAULT_OUTCOMES` classifies labels; a
     label it does not know is refused (:class:`OutcomeError` with the exact fix), and so is a
     column in which no label is a success (unless ``require_success=False``: one slice of a
-    larger log, such as a Dask partition, may hold failures only). A true/false or 1/0 column (bool
-    or numbers) is read
-    as success flags; a numeric column with other whole numbers (HTTP statuses in Parquet) is read
-    as labels, as
-    the same codes in a CSV file are. A given ``outcomes`` is complete (unlisted labels are
-    refused); its keys may
-    be status ranges (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``).
-    Missing labels are refused.
+    larger log, such as a Dask partition, may hold failures only). A true/false or 1/0 column
+    (bool or numbers) is read as success flags; a numeric column with other whole numbers (HTTP
+    statuses in Parquet) is read as labels, as the same codes in a CSV file are. A given
+    ``outcomes`` is complete (unlisted labels are refused); its keys may be status ranges
+    (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``). Missing labels
+    are refused.
 
-    >>> r = classify_outcomes(pd.Series(["done", "pending", "failed", "done"]), {"done": "success",
-    ...                       "pending": "skip", "failed": "crash"})
+    >>> r = classify_outcomes(pd.Series(["done", "pending", "failed", "done"]),
+    ...                       {"done": "success", "pending": "skip", "failed": "crash"})
     >>> r.ok.tolist(), r.skip.tolist(), [str(b) for b in r.bucket]
     ([True, False, False, True], [False, True, False, False], ['success', 'nan', 'crash',
     'success'])
@@ -206,117 +143,53 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     [('done', 'success', 2), ('failed', 'crash', 1), ('pending', 'skip', 1)]
     """
     table = check_outcomes(outcomes)
-    name = labels.name
-    labels = numpy_backed(labels)
+    name, labels = labels.name, numpy_backed(labels)
     dtype = labels.dtype
-    if table is None and (pd.api.types.is_bool_dtype(dtype) or (
-            pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
-            and not _status_codes(labels))):
-        ok = parse_ok(labels, what="outcome")
-        return _flags_reading(ok, require_success)
+    numeric = pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
+    if table is None and (pd.api.types.is_bool_dtype(dtype) or
+                          (numeric and not _status_codes(labels))):
+        return flags_reading(parse_ok(labels, what="outcome"), require_success)
     notes = _numbers_note(labels, name)
     if pd.api.types.is_bool_dtype(dtype):
         labels = labels.astype(object).map({True: "true", False: "false"})
     codes, norm = _normalized(labels)
     lowest = int(codes.min()) if len(codes) else 0
-    counts = code_counts(codes, len(norm)) if lowest >= 0 else np.bincount(codes[codes >= 0],
-                                                                           minlength=len(norm))
-    is_missing = np.array([u in MISSING_LABELS for u in norm], dtype=bool)
-    if lowest < 0 or bool((is_missing & (counts > 0)).any()):
-        missing_rows = (codes < 0) | (is_missing[np.maximum(codes, 0)] if len(norm) else False)
-        raise OutcomeError(f"{int(np.sum(missing_rows))} empty or missing outcome label(s) at "
-                           f"{row_numbers(np.asarray(missing_rows))}; fill or drop those rows.")
+    counts = code_counts(codes if lowest >= 0 else codes[codes >= 0], len(norm))
+    is_missing = np.array([u in MISSING_LABELS for u in norm] + [True], dtype=bool)
+    if lowest < 0 or bool((is_missing[:-1] & (counts > 0)).any()):
+        missing = is_missing[codes]
+        raise OutcomeError(f"{int(missing.sum())} empty or missing outcome label(s) at "
+                           f"{row_numbers(missing)}; fill or drop those rows.")
     if table is None:
         _vocabulary_checks(norm, counts, codes)
     found = [lookup_label(u, DEFAULT_OUTCOMES if table is None else table) for u in norm]
+    hidden = np.zeros(len(norm), dtype=bool)  # labels that look like personal data: not shown
+    for mask in scan_text(np.asarray(norm, dtype=object)).values() if norm else ():
+        hidden |= mask
     unknown = [i for i, f in enumerate(found) if f is None and counts[i]]
-    hidden = _hidden(norm)
     if unknown:
         known = dict(table) if table is not None else \
-            {norm[i]: f[0] for i,
-             f in enumerate(found) if f is not None and counts[i] and not hidden[i]}
-        raise _refuse_unknown(norm, counts, unknown, known, hidden, table is not None)
+            {norm[i]: f[0] for i, f in enumerate(found) if f and counts[i] and not hidden[i]}
+        raise unknown_labels_error(norm, counts, unknown, known, hidden, table is not None)
     meaning = [f[0] if f is not None else SKIP for f in found]
-    if (
-        table is None
-        and require_success
-        and not any(m == SUCCESS for m, c in zip(meaning, counts, strict=True) if c)
-    ):
+    if table is None and require_success and \
+            not any(m == SUCCESS for m, c in zip(meaning, counts, strict=True) if c):
         shown = {norm[i]: meaning[i] for i in range(len(norm)) if counts[i] and not hidden[i]}
-        raise OutcomeError(
-            "no outcome label is a success under the built-in vocabulary (every row would be a "
-            "failure); check "
-            "outcome= names the outcome column, or, if no attempt succeeded, say so with an "
-            "explicit mapping: "
-            f"{_fix(shown, [])}."
-        )
-    reading = _reading(codes, meaning, counts > 0)
-    rows = [LabelReading(None if hidden[i] else norm[i], meaning[i],
-                         "vocabulary" if table is None else
-                         (found[i] or ("", ""))[1],
-                         int(counts[i])) for i in range(len(norm)) if counts[i]]
-    rows.sort(key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
-    return OutcomeReading(reading[0], reading[1], reading[2], tuple(rows),
+        raise OutcomeError("no outcome label is a success under the built-in vocabulary (every "
+                           "row would be a failure); check outcome= names the outcome column, or, "
+                           "if no attempt succeeded, say so with an explicit mapping: "
+                           f"{outcomes_fix(shown, [])}.")
+    ok, bucket, skip = _reading(codes, meaning, counts > 0)
+    rows = sorted((LabelReading(None if hidden[i] else norm[i], meaning[i],
+                                "vocabulary" if table is None else (found[i] or ("", ""))[1],
+                                int(counts[i])) for i in range(len(norm)) if counts[i]),
+                  key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
+    return OutcomeReading(ok, bucket, skip, tuple(rows),
                           "built-in" if table is None else "outcomes=", notes)
 
 
-def _numbers_note(labels: pd.Series, name: Any) -> tuple[str, ...]:
-    """The statement for a numeric column read as labels (HTTP statuses in Parquet, or codes an
-    ``outcomes=`` mapping names); nothing for text, true/false or categorical columns."""
-    dtype = labels.dtype
-    if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype) or \
-            not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
-        return ()
-    values = np.asarray(pd.unique(labels.dropna().to_numpy()), dtype=np.float64)
-    whole = bool(np.all(np.isfinite(values) & (values == np.round(values))))
-    what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
-    kind = "whole numbers" if whole else "numbers"
-    http = (
-        " (HTTP statuses)"
-        if whole and len(values) and bool(np.all((values >= 100) & (values <= 599)))
-        else ""
-    )
-    return (f"{what}: {kind}, read as labels{http}",)
-
-
-def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = None,
-             ) -> tuple[np.ndarray, pd.Categorical, np.ndarray]:
-    """``ok``, the bucket categorical (missing where skipped) and the skip mask from per-row
-    codes into ``mapped`` (one entry per distinct label; ``used`` marks those some row has,
-    found from the codes when not given)."""
-    if used is None:
-        used = np.zeros(len(mapped), dtype=bool)
-        used[codes] = True
-    dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS, SKIP})
-    cat_pos = {c: i for i, c in enumerate(dtype.categories)}
-    to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped],
-                        dtype=small_int(len(dtype.categories)))
-    bucket_codes = recode(to_cat, codes) if len(to_cat) else np.zeros(0, dtype=np.int8)
-    ok = bucket_codes == cat_pos[SUCCESS]
-    # validate=False: every code is -1 or a position in dtype.categories (to_cat is built so)
-    return ok, pd.Categorical.from_codes(bucket_codes, dtype=dtype,
-                                         validate=False), bucket_codes < 0
-
-
-def _flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
-    n_ok = int(ok.sum())
-    if n_ok == 0 and require_success:
-        raise OutcomeError("no row of the outcome column is a success (every value is false or 0); "
-                           "check outcome=, "
-                           "or, if no attempt succeeded, say so "
-                           "with " + say("outcomes={'0': 'failure'}", "--outcomes 0=failure") + ".")
-    codes = np.where(ok, 0, 1).astype(np.int64)
-    bucket = pd.Categorical.from_codes(codes,
-                                       dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
-    rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []
-    if n_ok < len(ok):
-        rows.append(LabelReading("false", FAILURE, "true/false column", len(ok) - n_ok))
-    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), tuple(rows), "true/false")
-
-
-def map_outcomes(
-    labels: pd.Series, outcomes: Mapping[str, str] | None = None
-) -> tuple[np.ndarray, pd.Categorical]:
+def map_outcomes(labels: pd.Series,
+                 outcomes: Mapping[str, str] | None = None) -> tuple[np.ndarray, pd.Categorical]:
     """Map outcome labels to ``(ok, bucket)`` (see :func:`classify_outcomes` for the rules).
 
     Rows mapped to ``"skip"`` have ``ok`` false and a missing bucket; :func:`budgetlab.read_events`
@@ -333,28 +206,159 @@ def map_outcomes(
     return reading.ok, reading.bucket
 
 
+def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """``(codes, normalized distinct labels)``; code -1 for missing values."""
+    if isinstance(col.dtype, pd.CategoricalDtype):  # its own small codes: no int64 copy of rows
+        codes, uniques = category_codes(col), pd.Index(col.cat.categories)
+    else:
+        codes, uniques = factorize(col)
+    if len(uniques) > _MAX_LABELS:
+        raise OutcomeError(f"the outcome column has {len(uniques)} distinct labels (more than "
+                           f"{_MAX_LABELS}); it does not look like an outcome column: check "
+                           "outcome= (or use ok= for a true/false column).")
+    if pd.api.types.is_float_dtype(uniques.dtype):
+        norm = [str(int(v)) if np.isfinite(v) and v == int(v) else str(v) for v in uniques]
+    else:
+        norm = [normalize_label(u) for u in uniques]  # a loop over distinct labels (<= 1000)
+    merged = list(dict.fromkeys(norm))  # spellings of one label ("OK", "ok ") become one
+    if len(merged) < len(norm):
+        pos = {u: i for i, u in enumerate(merged)}
+        codes = np.asarray([pos[u] for u in norm] + [-1], dtype=codes.dtype)[codes]
+    return codes, merged
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -> None:
+    """The refusals with a more specific fix than "unknown label": numeric codes, truncated
+    labels."""
+    unknown = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i]]
+    numeric = [i for i in unknown if _is_number(norm[i])]
+    if numeric:
+        raise numeric_labels_error([norm[i] for i in numeric], [int(counts[i]) for i in numeric])
+    truncated = [i for i in unknown if len(norm[i]) >= 2 and
+                 any(k.startswith(norm[i]) and len(k) > len(norm[i]) for k in DEFAULT_OUTCOMES)]
+    if truncated:
+        raise OutcomeError("outcome label(s) look truncated (a prefix of a known label such as "
+                           "'success' or 'timeout') at "
+                           f"{row_numbers(np.isin(codes, truncated))}; fix or drop those rows, or "
+                           "list every label with outcomes=.")
+
+
+def _whole_numbers(col: pd.Series) -> np.ndarray | None:
+    """The distinct values of a numeric column as floats when all are whole, else ``None``."""
+    values = pd.unique(col.dropna().to_numpy())
+    if pd.api.types.is_complex_dtype(values.dtype):
+        return None
+    values = np.asarray(values, dtype=np.float64)
+    return values if bool(np.all(np.isfinite(values) & (values == np.round(values)))) else None
+
+
+def _status_codes(col: pd.Series) -> bool:
+    """A numeric column of codes, not 1/0 flags: some value is a whole number other than 0 and 1
+    (HTTP statuses in a Parquet file). Read as labels, as the same codes are in a CSV file."""
+    values = _whole_numbers(col)
+    return values is not None and bool(np.any((values != 0) & (values != 1)))
+
+
+def _numbers_note(labels: pd.Series, name: Any) -> tuple[str, ...]:
+    """The statement for a numeric column read as labels (HTTP statuses in Parquet, or codes an
+    ``outcomes=`` mapping names); nothing for text, true/false or categorical columns."""
+    dtype = labels.dtype
+    if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype) or \
+            not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
+        return ()
+    values = _whole_numbers(labels)
+    what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
+    http = " (HTTP statuses)" if values is not None and len(values) and \
+        bool(np.all((values >= 100) & (values <= 599))) else ""
+    return (f"{what}: {'numbers' if values is None else 'whole numbers'}, read as labels{http}",)
+
+
+def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = None,
+             ) -> tuple[np.ndarray, pd.Categorical, np.ndarray]:
+    """``ok``, the bucket categorical (missing where skipped) and the skip mask from per-row
+    codes into ``mapped`` (one entry per distinct label; ``used`` marks those some row has,
+    found from the codes when not given)."""
+    if used is None:
+        used = np.zeros(len(mapped), dtype=bool)
+        used[codes] = True
+    dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS, SKIP})
+    cat_pos = {c: i for i, c in enumerate(dtype.categories)}
+    to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped],
+                        dtype=small_int(len(dtype.categories)))
+    bucket_codes = recode(to_cat, codes) if len(to_cat) else np.zeros(0, dtype=np.int8)
+    # validate=False: every code is -1 or a position in dtype.categories (to_cat is built so)
+    bucket = pd.Categorical.from_codes(bucket_codes, dtype=dtype, validate=False)
+    return bucket_codes == cat_pos[SUCCESS], bucket, bucket_codes < 0
+
+
+def flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
+    """The reading of true/false success flags (``failure`` for the false ones)."""
+    n_ok = int(ok.sum())
+    if n_ok == 0 and require_success:
+        raise OutcomeError("no row of the outcome column is a success (every value is false or "
+                           "0); check outcome=, or, if no attempt succeeded, say so with "
+                           + say("outcomes={'0': 'failure'}", "--outcomes 0=failure") + ".")
+    bucket = pd.Categorical.from_codes(np.where(ok, 0, 1).astype(np.int64),
+                                       dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
+    rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []
+    if n_ok < len(ok):
+        rows.append(LabelReading("false", FAILURE, "true/false column", len(ok) - n_ok))
+    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), tuple(rows), "true/false")
+
+
+def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
+    """A success column (true/false, 1/0, yes/no) as bool; anything else raises
+    :class:`OutcomeError`."""
+    col = numpy_backed(col)
+    numeric = pd.api.types.is_numeric_dtype(col.dtype) and \
+        not isinstance(col.dtype, pd.CategoricalDtype)
+    if pd.api.types.is_complex_dtype(col.dtype):
+        raise OutcomeError(f"the {what} column holds complex numbers; use true/false or 1/0.")
+    if numeric or (pd.api.types.is_bool_dtype(col.dtype) and
+                   not isinstance(col.dtype, pd.CategoricalDtype)):
+        state = col.to_numpy(dtype=float, na_value=np.nan)
+        state = np.where(np.isnan(state), -1, np.where(np.isin(state, [0.0, 1.0]), state, -2))
+    else:
+        codes, uniques = factorize(col)
+        if len(uniques) > 100_000:  # far too many distinct values for a true/false column
+            raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use "
+                               "true/false or 1/0.")
+        words = [normalize_label(u) for u in uniques]
+        state = np.array([1 if u in _TRUE_WORDS else 0 if u in _FALSE_WORDS else
+                          -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
+    if (state == -1).any():
+        raise OutcomeError(f"{int((state == -1).sum())} empty {what} value(s) at "
+                           f"{row_numbers(state == -1)}; fill or drop those rows.")
+    if (state == -2).any():
+        raise OutcomeError(f"non-boolean {what} value(s) at {row_numbers(state == -2)}; use "
+                           "true/false or 1/0.")
+    return np.asarray(state == 1)
+
+
 def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:
     """Failure kinds from a ``bucket`` column next to a success column (``ok`` decides); failures
     without a kind (no ``bucket`` column, or an empty value) are ``failure``. Kinds are
     normalised; vocabulary words keep their vocabulary bucket (``timed out`` -> ``timeout``)."""
     if col is None:
-        has_failures = bool((~ok).any())
         return pd.Categorical.from_codes(np.where(ok, 0, 1).astype(np.int8),
-                                         dtype=bucket_dtype([FAILURE] if has_failures else []))
+                                         dtype=bucket_dtype([] if ok.all() else [FAILURE]))
     col = numpy_backed(col)
-    if pd.api.types.is_bool_dtype(col.dtype):
-        col = col.astype(object)
-    codes, norm = _normalized(col)
-    mapped = [FAILURE if u in MISSING_LABELS else DEFAULT_OUTCOMES.get(u, u) for u in norm]
-    labels = [*mapped, FAILURE, SUCCESS]  # then: a failure without a kind, a success row
-    row = np.where(codes < 0, len(mapped), codes)
-    says_success = np.asarray([m == SUCCESS for m in labels], dtype=bool)[row]
-    contradiction = ~ok & says_success
+    codes, norm = _normalized(col.astype(object) if pd.api.types.is_bool_dtype(col.dtype)
+                              else col)
+    labels = [*(FAILURE if u in MISSING_LABELS else DEFAULT_OUTCOMES.get(u, u) for u in norm),
+              FAILURE, SUCCESS]  # then: a failure without a kind, a success row
+    row = np.where(codes < 0, len(norm), codes)
+    contradiction = ~ok & np.asarray([m == SUCCESS for m in labels], dtype=bool)[row]
     if contradiction.any():
-        raise OutcomeError(
-            f"{int(contradiction.sum())} row(s) are failures (ok is false) but their bucket says "
-            "success, at "
-            f"{row_numbers(contradiction)}; fix the ok or the bucket value."
-        )
-    row = np.where(ok, len(mapped) + 1, row)
-    return _reading(row, labels)[1]
+        raise OutcomeError(f"{int(contradiction.sum())} row(s) are failures (ok is false) but "
+                           f"their bucket says success, at {row_numbers(contradiction)}; fix the "
+                           "ok or the bucket value.")
+    return _reading(np.where(ok, len(norm) + 1, row), labels)[1]

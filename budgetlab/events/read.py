@@ -1,127 +1,56 @@
-"""Loading: files or DataFrames -> the canonical event table (see :mod:`budgetlab.events.schema`).
+"""Loading: files or DataFrames -> the canonical event table (:mod:`budgetlab.events.schema`).
 
-Only declared columns are read (``time``, ``outcome`` or ``ok``, ``bucket``, ``by``, ``session``,
-``keep``); everything else is never loaded. Declared columns pass the personal-data guard
-(:mod:`budgetlab.events.pii`). Input files are opened read-only and never modified.
-
-The steps live next door: :mod:`._formats` reads the declared columns of a file, :mod:`._times`
-parses the time column, :mod:`.outcomes` maps labels to ``ok`` and ``bucket``.
-
-Every problem with the input raises a named :class:`~budgetlab.errors.BudgetlabError` whose
-message says what to fix and never contains a data value: rows are named by number (1-based,
-counting data rows in input order), labels only where the caller must list them (unknown outcome
-labels) and only if they do not look like personal data.
+Only declared columns are read; they pass the personal-data guard (:mod:`budgetlab.privacy`)
+before anything else is done with their values. The steps live next door: :mod:`.sources` reads
+the declared columns of the files, :mod:`._times` parses the time column, :mod:`.outcomes` maps
+labels to ``ok`` and ``bucket``. Group keys are read here, in one spelling: Unicode NFC, and values
+holding invisible characters (format characters such as zero-width spaces and joiners,
+bidirectional marks, control characters, line and paragraph separators) refused, so that
+``Köln`` composed or decomposed is one group and no two groups print alike; the checks run on the
+distinct values (Arrow's ``utf8_normalize`` and RE2), never per row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Sequence
 from os import PathLike
-from typing import Any, TypedDict
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._util.codes import category_codes, code_counts, factorize, recode, small_int
 from .._util.validation import duration_label, utc_from_ns
-from ..errors import ConfigError, InputError
-from ..privacy import guard_personal_data, hash_values
-from ._columns import MISSING_LABELS, group_key, warn_id_like
+from .._util.words import say
+from ..errors import BudgetlabWarning, ConfigError, InputError
+from ..privacy import guard_personal_data, hash_values, shown
 from ._csv import ISO_TIME
 from ._formats import check_scalars
 from ._latency import DURATION, apply_slow, parse_durations
-from ._messages import check_header, reading
+from ._messages import ROWS, row_numbers
 from ._times import OFFSETS_READING, describe_time, parse_time
 from .lines import read_lines
-from .outcomes import (
-    DEFAULT_OUTCOMES,
-    LabelReading,
-    OutcomeReading,
-    bucket_with_ok,
-    classify_outcomes,
-    map_outcomes,
-    parse_ok,
-)
-from .schema import HowRead, skip_reasons, time_span
+from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
+from .schema import HowRead, LabelReading, check_header, skip_reasons, time_span
 from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 
-__all__ = ["read_events", "ReadSpec", "ReadOptions", "DEFAULT_OUTCOMES", "MISSING_LABELS",
-           "map_outcomes"]
+__all__ = ["read_events", "one_spelling", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS"]
+
+#: RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
+#: hyphen), control (Cc), line and paragraph separators.
+_INVISIBLE = r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]"
+#: A group key with more distinct values than this share of the rows (and at least
+#: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.
+ID_LIKE_SHARE = 0.5
+ID_LIKE_MIN_ROWS = 1000
 
 
-class ReadOptions(TypedDict, total=False):
-    """The keywords of :func:`read_events` that say what the columns mean and how to guard them
-    (all but ``format`` and ``encoding``, which concern files): what the Dask twin
-    :func:`budgetlab.dask.read_events` passes on to every partition. Defaults: those of
-    :func:`read_events`."""
-
-    time: str
-    outcome: str | None
-    ok: str | None
-    bucket: str | None
-    by: str | Sequence[str]
-    session: str | None
-    keep: Sequence[str]
-    not_personal: Sequence[str]
-    tz: str
-    epoch: str | None
-    outcomes: Mapping[str, str] | None
-    pii: str
-    salt: str | None
-    hash_session: bool
-
-
-# --------------------------------------------------------------------------------------------
-# columns
-# --------------------------------------------------------------------------------------------
-def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
-               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
-    """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index, the
-    ``(name, rows)`` of each file and the reading decisions (for ``attrs["how_read"].notes``). A
-    text file's time column may come as instants (see
-    :func:`~budgetlab.events._formats.read_columns`)
-    unless it is also kept or a key (then as written), or read with ``time_format``."""
-    columns = spec.columns
-    if isinstance(source, pd.DataFrame):
-        if spec.pattern is not None:
-            raise ConfigError("pattern= reads the lines of text files; a DataFrame already has "
-                              "columns.")
-        check_header(list(source.columns), columns, "the DataFrame")
-        if len(source) == 0:
-            raise InputError("the DataFrame has no rows; nothing to analyse.")
-        raw = source[columns].reset_index(drop=True)
-        # the caller's attrs say nothing of how budgetlab read it (e.g. what the guard may skip)
-        raw.attrs = {}
-        return raw, [("the DataFrame", len(source))], []
-    if is_path_like(source):
-        paths = expand_sources(source)
-        if spec.pattern is not None:
-            return read_lines(paths, spec.pattern, columns, encoding=spec.encoding,
-                              strict=spec.strict)
-        notes: list[str] = []
-        iso_time = spec.time if spec.epoch is None and spec.time_format is None and \
-            spec.time not in (*spec.by, *spec.keep) else None
-        raw, files = read_files(paths, columns, spec.format, spec.encoding, dict_columns, notes,
-                                iso_time)
-        return raw, files, notes
-    if type(source).__module__.startswith("dask"):
-        raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import "
-                         "budgetlab.dask as bd).")
-    raise InputError("source must be a file path, a list of paths, a glob, a folder or a pandas "
-                     "DataFrame, "
-                     f"got {type(source).__name__}.")
-
-
-# --------------------------------------------------------------------------------------------
-# the loader
-# --------------------------------------------------------------------------------------------
-def read_events(
-    source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd.DataFrame,
-    spec: ReadSpec | None = None,
-    **overrides: Any,
-) -> pd.DataFrame:
-    r"""Load an outcome log into the canonical event table.
+def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd.DataFrame,
+                spec: ReadSpec | None = None, **overrides: Any) -> pd.DataFrame:
+    """Load an outcome log into the canonical event table.
 
     Parameters
     ----------
@@ -134,95 +63,14 @@ def read_events(
         text logs of any extension (``.log``, ``.txt``, compressed ...), one event per matching
         line.
     spec : ReadSpec, optional
-        All the options below in one frozen, validated object
-        (:class:`~budgetlab.events.spec.ReadSpec`);
-        keyword arguments given beside it override its fields (``read_events(path, spec,
-        tz="UTC")``).
-    time : str
-        Time column: ISO-8601 strings (with offsets, which may differ from row to row: each is an
-        exact instant, e.g. +01:00 and +02:00 across a DST change; or all without, then ``tz``
-        says the zone; ``GMT+0100``/``UTC-05:00`` after any date style are offsets with the ISO
-        sign), datetimes, or epoch numbers (then say the unit with ``epoch=``). Naive and aware
-        times mixed, and dates without a day or a year, are refused.
-    outcome : str, optional
-        Outcome-label column. Labels are normalised (NFKC, zero-width characters removed,
-        case-folded, trimmed) and read through the built-in vocabulary :data:`DEFAULT_OUTCOMES`
-        (``success``, ``succeeded``, ``completed``, ``done``, ``ok``, ``true``, ``1`` ... ->
-        success; ``timeout``, ``timed out`` ... -> ``timeout``; ``failed``, ``error``, ``false``,
-        ``0`` ... -> ``failure``), or through ``outcomes``. **A label neither knows is refused**,
-        with its count and the exact ``outcomes=`` to pass; so is a column in which no label is
-        a success under the built-in vocabulary in a file (a DataFrame may be one slice of a
-        larger log, so it is not refused for that). Ignored when ``ok`` is given.
-    ok : str, optional
-        A boolean success column (true/false, 1/0, yes/no) instead of outcome labels.
-    bucket : str, optional
-        With ``ok``: the failure-kind column (success rows get ``success``); failures without a
-        kind count as ``failure``.
-    by : str or list of str
-        Group keys to keep (as categoricals), e.g. ``["captcha_type", "region"]``.
-    session : str, optional
-        Column kept as ``session_id`` (opaque id); ``hash_session=True`` hashes it with ``salt``.
-    keep : list of str
-        Other columns to keep unchanged (declared, so they pass the personal-data guard).
-    tz : str
-        Time zone of naive timestamps (default UTC). Output is always UTC.
-    epoch : {"s", "ms", "us", "ns"}, optional
-        Unit of numeric timestamps, checked against the values: instants before 2000 or from
-        2100 on, or magnitudes 1000x apart in one column, are refused with the likely unit named.
-    outcomes : mapping, optional
-        A complete label mapping: label -> ``"success"``, a failure bucket name, or ``"skip"``
-        (those rows are left out and counted). Keys may be HTTP status ranges (``"2xx"``,
-        ``"50x"``; an exact code wins). Labels it does not list are refused, with their counts.
-    pii : {"error", "drop", "hash"}
-        What to do with a declared column that looks like personal data (e-mail, phone, IP,
-        card number): refuse the load, drop the column with a warning, or replace it by a keyed
-        hash (needs ``salt``). The time, outcome, ok and bucket columns are always refused.
-    salt : str, optional
-        Secret for ``pii="hash"`` and ``hash_session``.
-    hash_session : bool
-        Replace ``session_id`` by its keyed hash (16 hex digits) on load.
-    format : {"csv", "tsv", "parquet", "jsonl"}, optional
-        File format when the extension does not say it. Compression is recognised by content:
-        gzip, bzip2 and xz are decompressed in a stream; a file that expands to more than 1000
-        times its compressed size (beyond 16 MiB) is refused as a decompression bomb
-        (``BUDGETLAB_MAX_RATIO`` raises the cap), and the decompressed bytes must fit the memory
-        budget (``BUDGETLAB_MEMORY_LIMIT``, default half of the physical memory). zstd and lz4 are
-        refused with the command that decompresses them.
-    encoding : str
-        Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped; UTF-16 text
-        is recognised and named). Lines may end in LF, CRLF or CR alone (old Mac files). CR-only
-        line
-        ends, a compression and Parquet binary columns read as UTF-8 text are stated in
-        ``attrs["how_read"].notes``, and so is a numeric outcome column read as labels.
-    duration, duration_unit, slow_above : optional
-        Latency as part of success: successes whose ``duration`` column is strictly above
-        ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
-        need their unit (``duration_unit="ms"``); text such as ``"350ms"`` carries its own.
-        A ``duration`` is kept as the optional ``duration`` column (timedelta64[ns]), with or
-        without ``slow_above`` (what :func:`budgetlab.latency_profile` reads).
-    pattern : str, optional
-        Read a line-oriented text log: a regular expression in RE2 syntax (Arrow's
-        ``extract_regex``: no lookaround, no backreferences) whose named groups are the columns,
-        e.g. ``r"^(?P<ts>\S+ \S+) (?P<outcome>\w+) (?P<region>\w+)"``. Lines that do not match
-        are not events: their count and share are stated in the notes; a file where no line
-        matches is refused (see :mod:`budgetlab.events.lines`).
-    preset : {"sshd", "proxifier"}, optional
-        A named pattern with its time format and label meanings
-        (:data:`~budgetlab.events.lines.PRESETS`).
-    time_format : str, optional
-        Read the time column as written with this strptime format (e.g. ``"%b %d %H:%M:%S"``);
-        times that do not match it are refused by row.
-    year : int, optional
-        The year of the first line, for a ``time_format`` without one (required then); a time more
-        than half a year earlier than the line before it starts the next year (New Year rule,
-        :mod:`budgetlab.events.timeformat`).
-    strict : bool
-        With ``pattern``: refuse any non-blank line that does not match, instead of counting it.
-    not_personal : list of str
-        Group keys whose names denote people or accounts (``user``, ``login``, ``account``,
-        ``email``, ``customer``, ``client``, ... in English, German, French, Spanish and Russian)
-        but that name no person here. Without it such a key is refused even when its values look
-        plain, unless ``pii="hash"`` (kept as a keyed hash) or ``pii="drop"``.
+        How to read: the options, each documented in :class:`~budgetlab.events.spec.ReadSpec`
+        (``time``, ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``,
+        ``epoch``, ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``format``, ``encoding``,
+        ``duration``, ``duration_unit``, ``slow_above``, ``pattern``, ``preset``,
+        ``time_format``, ``year``, ``strict``, ``not_personal``).
+    **overrides
+        Any of those fields as keywords: ``read_events(path, by="region")``, or beside ``spec``
+        (``read_events(path, spec, tz="UTC")``).
 
     Returns
     -------
@@ -230,17 +78,18 @@ def read_events(
         ``ts`` (datetime64[ns, UTC]), ``ok`` (bool), ``bucket`` (ordered categorical: ``success``
         then the failure buckets present), the ``by`` keys (categoricals), ``session_id``
         (string) if declared, then ``keep`` columns, then ``duration`` (timedelta64[ns]) if
-        declared; sorted stably by ``ts`` (equal times keep
-        input order: file order, then row order), with a fresh RangeIndex. Skipped rows are not
-        in it. ``attrs["how_read"]`` is a :class:`~budgetlab.events.schema.HowRead`: rows read and
-        skipped (by reason), how the time column was read and its span, each label -> meaning
-        with its count, and a note for each reading decision (see ``encoding``).
+        declared; sorted stably by ``ts`` (equal times keep input order: file order, then row
+        order), with a fresh RangeIndex. Skipped rows are not in it. ``attrs["how_read"]`` is a
+        :class:`~budgetlab.events.schema.HowRead`: rows read and skipped (by reason), how the
+        time column was read and its span, each label -> meaning with its count, and a note for
+        each reading decision.
 
     Warns
     -----
     BudgetlabWarning
-        A ``by`` key that looks like an id: more distinct values than half the rows, with at least
-        1,000 rows (a ratio, not a count: 50,000 sitekeys over millions of events do not warn).
+        A ``by`` key that looks like an id: more distinct values than half the rows, with at
+        least 1,000 rows (a ratio, not a count: 50,000 sitekeys over millions of events do not
+        warn).
 
     Raises
     ------
@@ -248,7 +97,8 @@ def read_events(
         Invalid options (unknown ``pii``, a missing ``salt``, an unknown ``tz``, an ``encoding``
         that is not a text encoding such as ``hex`` ...).
     FileFormatError, SchemaError, TimestampError, OutcomeError, InputError, PersonalDataError
-        Bad input; every message says what to fix and never contains a data value.
+        Bad input; every message says what to fix and never contains a data value: rows are
+        named by number (1-based data rows in input order).
 
     Examples
     --------
@@ -274,64 +124,97 @@ def read_events(
     e-mail address (1 distinct values)); personal data must not enter the budget log. Do not declare
     it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     """
-    spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
-    if not isinstance(spec, ReadSpec):
+    if spec is not None and not isinstance(spec, ReadSpec):
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
-    time, label, ok, bucket, session = spec.time, spec.label, spec.ok, spec.bucket, spec.session
-    keys, keep_cols = list(spec.by), list(spec.keep)
-    columns, slow_ns = spec.columns, spec.slow_ns
-    # outcome labels, failure kinds
-    labels = [c for c in (label if ok is None else None, bucket) if c is not None]
-
-    with reading():
-        raw, files, notes = _raw_table(source, spec, [*labels, *keys])
-        check_scalars(raw, columns)
+    spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
+    labels = [c for c in (spec.label if spec.ok is None else None, spec.bucket) if c is not None]
+    token = ROWS.set({})  # what the file layer notes for messages holds for this read only
+    try:
+        raw, files, notes = _raw_table(source, spec, [*labels, *spec.by])
+        check_scalars(raw, spec.columns)
         # personal data: refused before anything else is done with the values
-        guarded = [*keys, *keep_cols, *([session] if session and not spec.hash_session else [])]
+        guarded = [*spec.by, *spec.keep,
+                   *([spec.session] if spec.session and not spec.hash_session else [])]
         raw = guard_personal_data(raw, guarded, pii=spec.pii, salt=spec.salt, required=labels,
                                   by_name=spec.named_personal)
-        keys = [k for k in keys if k in raw.columns]
-        keep_cols = [k for k in keep_cols if k in raw.columns]
-
         t, time_text = _time_of(raw, spec)
-        reading_ = _outcome_reading(raw, label, ok, bucket,
-                                    dict(spec.outcomes) if spec.outcomes is not None else None,
-                                    require_success=is_path_like(source))
-        ok_arr, bucket_cat, n_slow, durations = _latency_of(raw, spec, reading_, notes)
+        outcome = _outcome_reading(raw, spec, require_success=is_path_like(source))
+        outcome, n_slow, latency, durations = _latency_of(raw, spec, outcome)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
-        out: dict[str, Any] = {"ts": utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array,
-                               "ok": ok_arr,
-                               "bucket": bucket_cat}
-        for k in keys:
-            out[k] = group_key(raw[k], k)
-            warn_id_like(k, out[k])
-        if session and session in raw.columns:
-            sid = raw[session]
-            out["session_id"] = (hash_values(sid,
-                                             spec.salt or "").astype("string") if spec.hash_session
-                                 else sid.astype("string").array)
-        for k in keep_cols:
-            if k not in out:
-                out[k] = raw[k].array
-        if durations is not None:
-            out[DURATION] = pd.to_timedelta(durations, unit="ns").as_unit("ns").array
-        frame = pd.DataFrame(out, copy=False)
-
-    frame, t = _drop_skipped(frame, t, reading_)
+        ts = utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array
+        frame = _canonical(raw, spec, {"ts": ts, "ok": outcome.ok, "bucket": outcome.bucket},
+                           durations)
+    finally:
+        ROWS.reset(token)
+    if outcome.skip.any():  # rows whose label maps to skip are left out
+        if outcome.skip.all():
+            raise InputError("every row maps to skip; nothing is left to analyse: check "
+                             "outcomes=.")
+        frame, t = frame[~outcome.skip].reset_index(drop=True), t[~outcome.skip]
+        frame["bucket"] = frame["bucket"].cat.remove_unused_categories()
     # unsorted input is sorted stably (equal times keep input order), never an error
     if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
         frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
     first, last = time_span(t)
     frame.attrs["how_read"] = HowRead(
         files=tuple(files), rows_read=len(raw), rows_kept=len(frame),
-                                      skipped=skip_reasons(reading_.labels),
-        time_column=time, time_reading=time_text, first=first, last=last, outcome_column=label,
-        vocabulary=reading_.vocabulary, labels=reading_.labels,
-        slow_above=None if slow_ns is None else duration_label(pd.Timedelta(slow_ns, unit="ns")),
-                                      slow_rows=n_slow,
-        notes=(*notes, *reading_.notes),
-    )
+        skipped=skip_reasons(outcome.labels), time_column=spec.time, time_reading=time_text,
+        first=first, last=last, outcome_column=spec.label, vocabulary=outcome.vocabulary,
+        labels=outcome.labels, slow_rows=n_slow, notes=(*notes, *latency, *outcome.notes),
+        slow_above=None if spec.slow_ns is None else
+        duration_label(pd.Timedelta(spec.slow_ns, unit="ns")))
     return frame
+
+
+def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
+               durations: np.ndarray | None) -> pd.DataFrame:
+    """``out`` (``ts``, ``ok``, ``bucket``) and the declared keys (one spelling), session id,
+    kept columns and durations that the guard left, as one table."""
+    for k in (k for k in spec.by if k in raw.columns):
+        out[k] = group_key(raw[k], k)
+        _warn_id_like(k, out[k])
+    if spec.session and spec.session in raw.columns:
+        sid = raw[spec.session]
+        out["session_id"] = hash_values(sid, spec.salt or "").astype("string") \
+            if spec.hash_session else sid.astype("string").array
+    out.update({k: raw[k].array for k in spec.keep if k in raw.columns and k not in out})
+    if durations is not None:
+        out[DURATION] = pd.to_timedelta(durations, unit="ns").as_unit("ns").array
+    return pd.DataFrame(out, copy=False)
+
+
+def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
+               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
+    """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index, the
+    ``(name, rows)`` of each file and the reading decisions (``how_read.notes``). A text file's
+    time column may come as instants unless it is also kept or a key (then as written), or read
+    with ``time_format``."""
+    if isinstance(source, pd.DataFrame):
+        if spec.pattern is not None:
+            raise ConfigError("pattern= reads the lines of text files; a DataFrame already has "
+                              "columns.")
+        check_header(list(source.columns), spec.columns, "the DataFrame")
+        if len(source) == 0:
+            raise InputError("the DataFrame has no rows; nothing to analyse.")
+        raw = source[spec.columns].reset_index(drop=True)
+        raw.attrs = {}  # the caller's attrs say nothing of how budgetlab read it
+        return raw, [("the DataFrame", len(source))], []
+    if is_path_like(source):
+        paths = expand_sources(source)
+        if spec.pattern is not None:
+            return read_lines(paths, spec.pattern, spec.columns, encoding=spec.encoding,
+                              strict=spec.strict)
+        notes: list[str] = []
+        iso_time = spec.time if spec.epoch is None and spec.time_format is None and \
+            spec.time not in (*spec.by, *spec.keep) else None
+        raw, files = read_files(paths, spec.columns, spec.format, spec.encoding, dict_columns,
+                                notes, iso_time)
+        return raw, files, notes
+    if type(source).__module__.startswith("dask"):
+        raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import "
+                         "budgetlab.dask as bd).")
+    raise InputError("source must be a file path, a list of paths, a glob, a folder or a pandas "
+                     f"DataFrame, got {type(source).__name__}.")
 
 
 def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
@@ -341,54 +224,104 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
         return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
     t = parse_time(col, tz=tz, epoch=spec.epoch)
     # ISO text with a zone in every row, read as instants by the CSV reader: said as text
-    return t, OFFSETS_READING if raw.attrs.get(ISO_TIME) else describe_time(col, tz=tz,
-                                                                            epoch=spec.epoch)
+    return t, OFFSETS_READING if raw.attrs.get(ISO_TIME) else \
+        describe_time(col, tz=tz, epoch=spec.epoch)
 
 
-def _latency_of(raw: pd.DataFrame, spec: ReadSpec, reading_: OutcomeReading,
-                notes: list[str]) -> tuple[np.ndarray, pd.Categorical, int, np.ndarray | None]:
-    """``ok``, ``bucket`` and the slow rows after ``slow_above``, and the durations (ns) if declared
-    (stated in ``notes``)."""
-    if spec.duration is None:
-        return reading_.ok, reading_.bucket, 0, None
-    durations = parse_durations(raw[spec.duration], spec.duration_unit)
-    notes.append(f"durations: column {spec.duration!r}, " + (f"numbers in {spec.duration_unit}"
-                 if spec.duration_unit else "text with units") + ", kept as the 'duration' column")
-    if spec.slow_ns is None:
-        return reading_.ok, reading_.bucket, 0, durations
-    return (*apply_slow(reading_.ok, reading_.bucket, durations, spec.slow_ns), durations)
-
-
-def _outcome_reading(raw: pd.DataFrame, label: str, ok: str | None, bucket: str | None,
-                     table: dict[str, str] | None, *, require_success: bool) -> OutcomeReading:
+def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
+                     require_success: bool) -> OutcomeReading:
     """Outcome labels through :func:`classify_outcomes`, or a success column (and its failure
     kinds)."""
-    if ok is None:
-        return classify_outcomes(raw[label], table, require_success=require_success)
-    ok_arr = parse_ok(raw[label])
-    bucket_cat = bucket_with_ok(None if bucket is None else raw[bucket], ok_arr)
-    counts = pd.Series(np.asarray(bucket_cat.astype(str))).value_counts(sort=False)
-    rows = tuple(
-        LabelReading(
-            str(b),
-            str(b),
-            "ok= column" if str(b) == "success" else "bucket= column",
-            int(counts.get(str(b), 0)),
-        )
-        for b in bucket_cat.categories
-        if counts.get(str(b), 0)
-    )
-    return OutcomeReading(ok_arr, bucket_cat, np.zeros(len(ok_arr), dtype=bool), rows, "true/false")
+    if spec.ok is None:
+        return classify_outcomes(raw[spec.label], spec.outcomes, require_success=require_success)
+    ok = parse_ok(raw[spec.ok])
+    bucket = bucket_with_ok(None if spec.bucket is None else raw[spec.bucket], ok)
+    counts = pd.Series(np.asarray(bucket.astype(str))).value_counts(sort=False)
+    rows = tuple(LabelReading(str(b), str(b), "ok= column" if b == "success" else "bucket= column",
+                              int(counts[str(b)])) for b in bucket.categories if str(b) in counts)
+    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), rows, "true/false")
 
 
-def _drop_skipped(frame: pd.DataFrame, t: np.ndarray,
-                  reading_: OutcomeReading) -> tuple[pd.DataFrame, np.ndarray]:
-    """Rows whose label maps to ``skip`` left out (the bucket loses no category it still needs)."""
-    if not reading_.skip.any():
-        return frame, t
-    keep = ~reading_.skip
-    if not keep.any():
-        raise InputError("every row maps to skip; nothing is left to analyse: check outcomes=.")
-    frame = frame[keep].reset_index(drop=True)
-    frame["bucket"] = frame["bucket"].cat.remove_unused_categories()
-    return frame, t[keep]
+def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
+                ) -> tuple[OutcomeReading, int, tuple[str, ...], np.ndarray | None]:
+    """With ``duration``: slow successes as failures in the ``slow`` bucket (with
+    ``slow_above``), the slow rows, the note on the durations and the durations (ns)."""
+    if spec.duration is None:
+        return outcome, 0, (), None
+    durations = parse_durations(raw[spec.duration], spec.duration_unit)
+    unit = f"numbers in {spec.duration_unit}" if spec.duration_unit else "text with units"
+    note = (f"durations: column {spec.duration!r}, {unit}, kept as the 'duration' column",)
+    if spec.slow_ns is None:
+        return outcome, 0, note, durations
+    ok, bucket, n_slow = apply_slow(outcome.ok, outcome.bucket, durations, spec.slow_ns)
+    return OutcomeReading(ok, bucket, outcome.skip, outcome.labels, outcome.vocabulary,
+                          outcome.notes), n_slow, note, durations
+
+
+# --------------------------------------------------------------------------------------------
+# group keys: one spelling
+# --------------------------------------------------------------------------------------------
+def one_spelling(values: pd.Index) -> tuple[pd.Index, np.ndarray]:
+    """``values`` (distinct strings) in NFC, and which of them hold an invisible character.
+
+    >>> names, bad = one_spelling(pd.Index(["Ko\\u0308ln", "Köln", "fra\\u200b", "ams\\u200f"]))
+    >>> list(names[:2]) == ["Köln", "Köln"], bad.tolist()
+    (True, [False, False, True, True])
+    """
+    if len(values) == 0:
+        return values, np.zeros(0, dtype=bool)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = pa.array(np.asarray(values, dtype=object), type=pa.string())
+    bad = np.asarray(pc.match_substring_regex(arr, pattern=_INVISIBLE).fill_null(False),
+                     dtype=bool)
+    return pd.Index(pc.utf8_normalize(arr, form="NFC").to_pylist(), dtype="str"), bad
+
+
+def group_key(col: pd.Series, name: str) -> pd.Categorical:
+    """A declared group key as a categorical of stripped NFC strings (only used categories,
+    sorted; values with invisible characters refused, see :func:`one_spelling`). A categorical
+    column (labels and keys are read as Arrow dictionaries) keeps its small codes: only its
+    categories are stripped and sorted, the rows are remapped through a lookup table."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes, uniques = category_codes(col), pd.Index(col.cat.categories)
+    else:
+        codes, uniques = factorize(col)
+    names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
+    names, invisible = one_spelling(names)  # one spelling of each key, on the distinct values
+    if invisible.any():
+        hidden = invisible[np.maximum(codes, 0)] & (codes >= 0)
+        if hidden.any():
+            raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, "
+                             f"format, bidirectional or control characters) at "
+                             f"{row_numbers(hidden)} ({int(hidden.sum()):,} rows); they would "
+                             "make groups that print alike: remove them from the data.")
+    blank = np.asarray(names == "", dtype=bool)
+    if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
+        missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
+        raise InputError(f"group key {name!r} is empty or missing at "
+                         f"{row_numbers(np.asarray(missing))}; fill or drop those rows.")
+    used = code_counts(codes, len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
+    cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str),
+                              return_inverse=True)
+    categories, small = pd.Index(cats, dtype="str"), small_int(len(cats))
+    # validate=False below: the codes were checked non-negative, and each used code maps into cats
+    if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
+        # as wanted (a copy: the raw column's codes are read-only, the caller may write to it)
+        return pd.Categorical.from_codes(codes.copy(), categories=categories, validate=False)
+    remap = np.full(len(names), -1, dtype=small)
+    remap[np.flatnonzero(used)] = inverse
+    return pd.Categorical.from_codes(recode(remap, codes), categories=categories, validate=False)
+
+
+def _warn_id_like(name: str, key: pd.Categorical) -> None:
+    """Warn when a group key looks like an id (distinct values per row, not a count: 50,000
+    sitekeys over millions of events are normal groups)."""
+    rows, distinct = len(key), len(key.categories)
+    if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
+        warnings.warn(BudgetlabWarning(
+            f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows "
+            f"({distinct / rows:.0%}): it looks like an id, not a group, and each group would "
+            f"hold one or two events; drop it from {say('by=', '--by')} or group by a coarser "
+            "key."), stacklevel=4)

@@ -13,19 +13,20 @@ group keys     categorical                  declared with ``by=``, never guessed
 :func:`as_events` builds the table from arrays; :func:`check_events` is what every function
 that takes ``events`` calls first.
 
-How an input was read is kept with the table it returns: every reader puts a :class:`HowRead` on
-``events.attrs["how_read"]``: the files and rows read, the rows left out and why, how the time
-column was read (form, zone, span), what each outcome label (or HTTP status) was read as, with
-its count (:class:`LabelReading`), and (``notes``) each reading decision the reader took without
-being told: compression recognised by content (or named by the suffix), CR-only line ends read as
-line ends, a Parquet binary column decoded as UTF-8, numbers read as labels (HTTP statuses); with
-several files, each note names the files it concerns. ``str()`` (and ``repr()``, for notebooks)
-is the compact block the CLI prints on stderr before any result; :meth:`HowRead.as_dict` is what
-the CLI's JSON run record keeps. Labels that look like personal data are counted, never shown.
+Every reader keeps how it read an input on ``events.attrs["how_read"]``, a :class:`HowRead`: the
+files and rows read, the rows left out and why, how the time column was read (form, zone, span),
+what each outcome label (or HTTP status) was read as, with its count (:class:`LabelReading`), and
+(``notes``) each decision the reader took without being told (compression recognised by content,
+CR-only line ends, a Parquet binary column decoded as UTF-8, numbers read as labels; with several
+files, each note names its files). ``str()`` is the block the CLI prints on stderr before any
+result, :meth:`HowRead.as_dict` what its JSON run record keeps.
+
+Readers' messages never show a data value (:mod:`budgetlab.events._messages`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -36,31 +37,13 @@ import pandas as pd
 from .._util.validation import as_list, require_columns
 from ..errors import InputError, SchemaError
 
-__all__ = [
-    "SUCCESS",
-    "TIMEOUT",
-    "SOLVE_ERROR",
-    "FAILURE",
-    "SLOW",
-    "BASE_COLUMNS",
-    "bucket_dtype",
-    "as_events",
-    "check_events",
-    "ts_ns",
-    "INCIDENT_COLUMNS",
-    "parse_scope",
-    "scope_mask",
-    "SKIP",
-    "LabelReading",
-    "HowRead",
-    "skip_reasons",
-    "time_span",
-]
+__all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
+           "bucket_dtype", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS", "parse_scope",
+           "scope_mask", "LabelReading", "HowRead", "skip_reasons", "time_span", "check_header"]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
 #: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
-# :func:`parse_scope`),
-#: ``severity`` (float: the injected failure rate inside the scope).
+#: :func:`parse_scope`), ``severity`` (float: the injected failure rate inside the scope).
 INCIDENT_COLUMNS = ("incident_id", "kind", "start", "end", "scope", "severity")
 
 SUCCESS = "success"
@@ -72,17 +55,14 @@ FAILURE = "failure"
 SLOW = "slow"
 #: The meaning of a label whose rows are left out on purpose (counted, never analysed).
 SKIP = "skip"
-BASE_COLUMNS = ("ts", "ok", "bucket")
 _KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
+#: Values that mean "missing" in time, outcome and success columns (case-insensitive).
+MISSING_LABELS = frozenset({"", "nan", "nat", "null", "none", "na", "n/a", "<na>", "-"})
 
 
 def bucket_dtype(labels: Iterable[str] | None = None) -> pd.CategoricalDtype:
     """The ordered bucket dtype: ``success``, then ``timeout`` and ``solve_error`` if present,
-    then any other failure labels in sorted order.
-
-    Only the buckets named in ``labels`` appear (``success`` always does), so a web log's table
-    has no empty ``timeout`` or ``solve_error`` category. Without ``labels``: the sample domain's
-    three buckets.
+    then any other failure labels in sorted order (without ``labels``: the sample domain's three).
 
     >>> list(bucket_dtype(["server_error"]).categories)
     ['success', 'server_error']
@@ -95,19 +75,11 @@ def bucket_dtype(labels: Iterable[str] | None = None) -> pd.CategoricalDtype:
         return pd.CategoricalDtype(list(_KNOWN_ORDER), ordered=True)
     given = {str(x) for x in labels}
     known = [k for k in _KNOWN_ORDER[1:] if k in given]
-    extra = sorted(given - set(_KNOWN_ORDER))
-    return pd.CategoricalDtype([SUCCESS, *known, *extra], ordered=True)
+    return pd.CategoricalDtype([SUCCESS, *known, *sorted(given - set(_KNOWN_ORDER))], ordered=True)
 
 
-def as_events(
-    ts: Any,
-    ok: Any,
-    bucket: Any = None,
-    *,
-    groups: dict[str, Any] | None = None,
-    session_id: Any = None,
-    sort: bool = True,
-) -> pd.DataFrame:
+def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | None = None,
+              session_id: Any = None, sort: bool = True) -> pd.DataFrame:
     """Build a canonical event table from arrays (no parsing, no guessing).
 
     ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True``; ``bucket`` defaults to
@@ -121,38 +93,26 @@ def as_events(
     >>> str(ev["ts"].dtype)
     'datetime64[ns, UTC]'
     """
-    ts_index = pd.to_datetime(pd.Series(ts), utc=True).dt.as_unit("ns")
     ok_arr = np.asarray(ok, dtype=bool)
-    if bucket is None:
-        bucket_arr = np.where(ok_arr, SUCCESS, SOLVE_ERROR)
-    else:
-        bucket_arr = np.asarray(pd.Series(bucket).astype(str))
-    cols: dict[str, Any] = {
-        "ts": ts_index.array,
-        "ok": ok_arr,
-        # a hand-built table keeps the sample domain's buckets (readers keep only those present)
-        "bucket": pd.Categorical(bucket_arr, dtype=bucket_dtype([*_KNOWN_ORDER[1:],
-                                                                 *pd.unique(bucket_arr)])),
-    }
-    for name, values in (groups or {}).items():
-        cols[name] = pd.Categorical(values)
+    bucket_arr = np.where(ok_arr, SUCCESS, SOLVE_ERROR) if bucket is None else \
+        np.asarray(pd.Series(bucket).astype(str))
+    dtype = bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])
+    cols: dict[str, Any] = {"ts": pd.to_datetime(pd.Series(ts), utc=True).dt.as_unit("ns").array,
+                            "ok": ok_arr, "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
+    cols.update({name: pd.Categorical(values) for name, values in (groups or {}).items()})
     if session_id is not None:
         cols["session_id"] = pd.array(session_id, dtype="string")
     frame = pd.DataFrame(cols)
-    if sort:
-        frame = frame.sort_values("ts", kind="stable", ignore_index=True)
-    return frame
+    return frame.sort_values("ts", kind="stable", ignore_index=True) if sort else frame
 
 
 def ts_ns(events: pd.DataFrame) -> np.ndarray:
     """``events["ts"]`` as int64 nanoseconds since the epoch, without an object-dtype detour."""
     col = events["ts"]
-    if isinstance(col.dtype, pd.DatetimeTZDtype):
-        if col.dtype.unit != "ns":
-            col = col.dt.as_unit("ns")
-        return np.asarray(col.array.asi8)
-    raise SchemaError("events['ts'] must be datetime64[ns, UTC]; load the data with "
-                      "budgetlab.read_events().")
+    if not isinstance(col.dtype, pd.DatetimeTZDtype):
+        raise SchemaError("events['ts'] must be datetime64[ns, UTC]; load the data with "
+                          "budgetlab.read_events().")
+    return np.asarray((col if col.dtype.unit == "ns" else col.dt.as_unit("ns")).array.asi8)
 
 
 def check_events(events: Any, by: str | Sequence[str] | None = None, *,
@@ -163,23 +123,18 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
     """
     if not isinstance(events, pd.DataFrame):
         if type(events).__module__.startswith("dask"):
-            raise InputError(
-                "events is a dask DataFrame; use the same function from budgetlab.dask "
-                "(import budgetlab.dask as bd; bd.replay(events, slo, by=...), bd.bin_events(...))."
-            )
-        raise InputError(
-            "events must be a pandas DataFrame from budgetlab.read_events(), got "
-            f"{type(events).__name__}."
-        )
+            raise InputError("events is a dask DataFrame; use the same function from "
+                             "budgetlab.dask (import budgetlab.dask as bd; bd.replay(events, slo, "
+                             "by=...), bd.bin_events(...)).")
+        raise InputError("events must be a pandas DataFrame from budgetlab.read_events(), got "
+                         f"{type(events).__name__}.")
     keys = as_list(by)
     require_columns(events, ["ts", "ok", *keys])
-    ts = events["ts"]
-    if not isinstance(ts.dtype, pd.DatetimeTZDtype):
-        raise SchemaError(
-            "events['ts'] must be a UTC datetime column (datetime64[ns, UTC]); load the data with "
-            "budgetlab.read_events(), which parses and converts timestamps."
-        )
-    if ts.isna().any():
+    if not isinstance(events["ts"].dtype, pd.DatetimeTZDtype):
+        raise SchemaError("events['ts'] must be a UTC datetime column (datetime64[ns, UTC]); load "
+                          "the data with budgetlab.read_events(), which parses and converts "
+                          "timestamps.")
+    if events["ts"].isna().any():
         raise InputError("events['ts'] has missing timestamps; load the data with "
                          "budgetlab.read_events().")
     if events["ok"].dtype != bool:
@@ -188,10 +143,8 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
     if need_sorted and len(events) > 1:
         t = ts_ns(events)
         if bool((t[1:] < t[:-1]).any()):
-            raise InputError(
-                "events must be sorted by 'ts'; use budgetlab.read_events() or "
-                "events.sort_values('ts', kind='stable')."
-            )
+            raise InputError("events must be sorted by 'ts'; use budgetlab.read_events() or "
+                             "events.sort_values('ts', kind='stable').")
     return keys
 
 
@@ -207,10 +160,8 @@ def parse_scope(scope: str | None) -> dict[str, str]:
     if scope is None or (isinstance(scope, float) and np.isnan(scope)):
         return {}
     text = str(scope).strip()
-    if text in ("", "*"):
-        return {}
     out: dict[str, str] = {}
-    for part in text.split("&"):
+    for part in text.split("&") if text not in ("", "*") else []:
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
             raise InputError(f"incident scope part {part!r} is not of the form key=value (e.g. "
@@ -220,10 +171,8 @@ def parse_scope(scope: str | None) -> dict[str, str]:
 
 
 def scope_mask(frame: pd.DataFrame, scope: str | None) -> np.ndarray:
-    """Boolean mask of the rows of ``frame`` inside ``scope``.
-
-    A scope key that ``frame`` has no column for does not restrict (the frame is coarser than the
-    scope, e.g. an ungrouped analysis still sees a per-region incident).
+    """Boolean mask of the rows of ``frame`` inside ``scope``; a scope key ``frame`` has no column
+    for does not restrict (an ungrouped analysis still sees a per-region incident).
 
     >>> f = pd.DataFrame({"region": ["fra", "ams"]})
     >>> scope_mask(f, "region=fra").tolist()
@@ -236,6 +185,9 @@ def scope_mask(frame: pd.DataFrame, scope: str | None) -> np.ndarray:
     return mask
 
 
+# --------------------------------------------------------------------------------------------
+# how an input was read
+# --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class LabelReading:
     """One distinct label and what it was read as: ``label`` (normalised; ``None`` when it looks
@@ -286,28 +238,25 @@ class HowRead:
     notes: tuple[str, ...] = field(default=())
 
     def as_dict(self) -> dict[str, Any]:
-        """The facts as plain JSON-able values (labels as
-        ``label``/``meaning``/``rule``/``rows``)."""
-        out = asdict(self)
-        out["files"] = [{"name": n, "rows": r} for n, r in self.files]
-        out["skipped"] = [{"reason": n, "rows": r} for n, r in self.skipped]
-        out["labels"] = [asdict(x) for x in self.labels]
-        out["notes"] = list(self.notes)
-        return out
+        """The facts as plain JSON-able values (labels as ``label``/``meaning``/``rule``/
+        ``rows``)."""
+        return {**asdict(self), "files": [{"name": n, "rows": r} for n, r in self.files],
+                "skipped": [{"reason": n, "rows": r} for n, r in self.skipped],
+                "labels": [asdict(x) for x in self.labels], "notes": list(self.notes)}
 
     def _label_lines(self) -> list[str]:
-        shown = [x for x in self.labels if x.label is not None]
+        shown_ = [x for x in self.labels if x.label is not None]
         hidden = [x for x in self.labels if x.label is None]
         common = len({x.rule for x in self.labels}) == 1
-        width = max([len(repr(x.label)) for x in shown] + [8])
+        width = max([len(repr(x.label)) for x in shown_] + [8])
         mwidth = max([len(x.meaning) for x in self.labels] + [7])
         cwidth = max([len(f"{x.rows:,}") for x in self.labels] + [1])
-        lines = [f"    {x.label!r:<{width}}  -> {x.meaning:<{mwidth}}  {x.rows:>{cwidth},}" +
-                 ("" if common or x.rule in ("vocabulary",
-                                             x.label) else f"  ({x.rule})") for x in shown[:40]]
-        if len(shown) > 40:
-            lines.append(f"    ... {len(shown) - 40} more label(s): "
-                         f"{sum(x.rows for x in shown[40:]):,} rows")
+        lines = [f"    {x.label!r:<{width}}  -> {x.meaning:<{mwidth}}  {x.rows:>{cwidth},}"
+                 + ("" if common or x.rule in ("vocabulary", x.label) else f"  ({x.rule})")
+                 for x in shown_[:40]]
+        if len(shown_) > 40:
+            lines.append(f"    ... {len(shown_) - 40} more label(s): "
+                         f"{sum(x.rows for x in shown_[40:]):,} rows")
         for m in sorted({x.meaning for x in hidden}):
             rows = [x.rows for x in hidden if x.meaning == m]
             lines.append(f"    {len(rows)} label(s) not shown (they look like personal data) -> "
@@ -315,58 +264,56 @@ class HowRead:
         return lines
 
     def __str__(self) -> str:
-        names = ", ".join(n for n,
-                          _ in self.files[:5]) + (f" and {len(self.files) - 5} "
-                                                  "more" if len(self.files) > 5 else "")
+        names = ", ".join(n for n, _ in self.files[:5])
+        names += f" and {len(self.files) - 5} more" if len(self.files) > 5 else ""
         files = f"{len(self.files)} files: " if len(self.files) > 1 else ""
-        lines = [f"how it was read: {files}{names} ({self.rows_read:,} rows)"]
         n_skip = sum(r for _, r in self.skipped)
         why = f" ({'; '.join(f'{n}: {r:,}' for n, r in self.skipped)})" if self.skipped else ""
-        lines.append(f"  rows: {self.rows_read:,} read, {self.rows_kept:,} kept, {n_skip:,} "
-                     f"skipped{why}")
         span = f"{self.first} .. {self.last} (UTC)" if self.first else "no rows kept"
-        lines.append(f"  time: column {self.time_column!r}, {self.time_reading}; {span}")
         rules = {x.rule for x in self.labels}
-        rule = (
-            f" ({next(iter(rules))})"
-            if len(rules) == 1
-            and next(iter(rules)) not in ("vocabulary",)
-            and not (len(self.labels) == 1 and self.labels[0].rule == self.labels[0].label)
-            else ""
-        )
-        lines.append(f"  outcomes: column {self.outcome_column!r}, "
-                     f"{_vocabulary_text(self.vocabulary)}{rule}")
-        lines.extend(self._label_lines())
+        one = next(iter(rules)) if len(rules) == 1 else "vocabulary"
+        alone = len(self.labels) == 1 and one == self.labels[0].label
+        rule = "" if one == "vocabulary" or alone else f" ({one})"
+        vocabulary = {"built-in": "built-in vocabulary", "outcomes=": "mapping outcomes=",
+                      "true/false": "true/false values"}.get(self.vocabulary, self.vocabulary)
+        lines = [f"how it was read: {files}{names} ({self.rows_read:,} rows)",
+                 f"  rows: {self.rows_read:,} read, {self.rows_kept:,} kept, {n_skip:,} "
+                 f"skipped{why}",
+                 f"  time: column {self.time_column!r}, {self.time_reading}; {span}",
+                 f"  outcomes: column {self.outcome_column!r}, {vocabulary}{rule}",
+                 *self._label_lines()]
         if self.slow_above is not None:
             lines.append(f"  latency: successes slower than {self.slow_above} counted as failures "
-                         "in bucket 'slow': "
-                         f"{self.slow_rows:,} rows")
-        lines.extend(f"  note: {n}" for n in self.notes)
-        return "\n".join(lines)
+                         f"in bucket 'slow': {self.slow_rows:,} rows")
+        return "\n".join([*lines, *(f"  note: {n}" for n in self.notes)])
 
     def __repr__(self) -> str:
         return str(self)
 
 
-def _vocabulary_text(vocabulary: str) -> str:
-    return {"built-in": "built-in vocabulary", "outcomes=": "mapping outcomes=",
-            "true/false": "true/false values"}.get(vocabulary, vocabulary)
-
-
-def skip_reasons(labels: Sequence[LabelReading], what: str = "outcome") -> tuple[tuple[str, int],
-                                                                                 ...]:
+def skip_reasons(labels: Sequence[LabelReading],
+                 what: str = "outcome") -> tuple[tuple[str, int], ...]:
     """One skip reason per label sent to ``skip`` (hidden labels counted together)."""
-    out = [(f"{what} {x.label!r} -> skip",
-            x.rows) for x in labels if x.meaning == SKIP and x.label is not None]
+    out = [(f"{what} {x.label!r} -> skip", x.rows) for x in labels
+           if x.meaning == SKIP and x.label is not None]
     hidden = sum(x.rows for x in labels if x.meaning == SKIP and x.label is None)
-    if hidden:
-        out.append((f"{what} labels not shown -> skip", hidden))
-    return tuple(out)
+    return (*out, *([(f"{what} labels not shown -> skip", hidden)] if hidden else []))
 
 
 def time_span(ts: np.ndarray) -> tuple[str | None, str | None]:
     """First and last instant of int64 ns UTC times as ISO strings (``None`` without rows)."""
     if len(ts) == 0:
         return None, None
-    lo, hi = (pd.Timestamp(int(v), tz="UTC") for v in (np.min(ts), np.max(ts)))
-    return (lo.isoformat().replace("+00:00", "Z"), hi.isoformat().replace("+00:00", "Z"))
+    lo, hi = (pd.Timestamp(int(v), tz="UTC").isoformat().replace("+00:00", "Z")
+              for v in (np.min(ts), np.max(ts)))
+    return lo, hi
+
+
+def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> None:
+    """Refuse duplicated column names and declared ``columns`` missing from ``names`` (a
+    :class:`SchemaError` whose words :func:`~budgetlab.events._messages.header_error` chooses)."""
+    have = Counter(str(n) for n in names)
+    if max(have.values(), default=1) > 1 or any(c not in have for c in columns):
+        from ._messages import header_error
+
+        raise header_error([str(n) for n in names], columns, what)

@@ -1,5 +1,6 @@
-"""How to read a log: one frozen, validated options object, :class:`ReadSpec`, that every reader
-takes (:func:`budgetlab.read_events`, its Dask twin, the command line)."""
+"""How to read a log: :class:`ReadSpec`, the one frozen, validated options object every reader
+takes (:func:`budgetlab.read_events`, its Dask twin, the command line); each option is documented
+once, here."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._util.validation import check_argument, check_tz
-from .._util.words import say, speak
-from ..errors import BudgetlabError, ConfigError
+from .._util.words import say
+from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._formats import FORMATS
 from ._input import check_text_encoding
@@ -24,52 +25,118 @@ __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 #: Column names of the canonical table that a kept column may not take.
 OUTPUT_NAMES = ("ts", "ok", "bucket", "session_id")
 
-
-def _check_name(name: str, value: Any, *, optional: bool = True) -> None:
-    if value is None and optional:
-        return
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"{name}= takes a column name (a non-empty string), got "
-                          f"{type(value).__name__}.")
-
-
-def _names(name: str, value: Any) -> tuple[str, ...]:
-    if value is None:
+def _names(name: str, value: Any, *, many: bool = True) -> tuple[str, ...]:
+    """Column names given to ``name=``: each a non-empty string, none twice."""
+    if value is None and many:
         return ()
-    if isinstance(value, str):
-        value = [value]
+    values = [value] if isinstance(value, str) or not many else value
     try:
-        out = tuple(value)
+        out = tuple(values)
     except TypeError:
         raise ConfigError(f"{name}= takes a column name or a list of names, got "
                           f"{type(value).__name__}.") from None
     for v in out:
-        _check_name(name, v, optional=False)
+        if not isinstance(v, str) or not v:
+            raise ConfigError(f"{name}= takes a column name (a non-empty string), got "
+                              f"{type(v).__name__}.")
     if len(set(out)) != len(out):
         raise ConfigError(f"{name}= names a column twice; list each once.")
     return out
 
 
-def _check_privacy(pii: str, salt: Any, hash_session: bool, session: str | None) -> None:
-    check_argument("pii", pii, PII_MODES)
-    if salt is not None and (not isinstance(salt, str) or not salt):
-        raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
-    if (pii == "hash" or hash_session) and salt is None:
-        raise ConfigError(say("pii='hash' and hash_session=True need salt='a secret string'",
-                              "--pii hash needs --salt S (a secret "
-                              "string)") + " (keep it out of the data).")
-    if hash_session and session is None:
-        raise ConfigError("hash_session=True needs session='<session id column>'.")
-
-
 @dataclasses.dataclass(frozen=True)
 class ReadSpec:
-    """What the columns of a log mean and how to read them; validated when made.
+    r"""What the columns of a log mean and how to read them; validated when made.
 
-    The fields are the keyword options of :func:`budgetlab.read_events` (see its parameters for
-    each); ``read_events(source, spec, **overrides)`` reads with ``spec`` and the overrides.
-    ``by`` and ``keep`` are kept as tuples, ``outcomes`` as a checked dict; a ``preset`` fills
-    ``pattern``, ``time_format`` and (unless given) ``outcomes``.
+    ``read_events(source, spec, **overrides)`` reads with ``spec`` and the overrides (each a field
+    below). ``by`` and ``keep`` are kept as tuples, ``outcomes`` as a checked dict; a ``preset``
+    fills ``pattern``, ``time_format`` and (unless given) ``outcomes``.
+
+    Parameters
+    ----------
+    time : str
+        Time column: ISO-8601 strings (with offsets, which may differ from row to row: each is an
+        exact instant, e.g. +01:00 and +02:00 across a DST change; or all without, then ``tz``
+        says the zone; ``GMT+0100``/``UTC-05:00`` after any date style are offsets with the ISO
+        sign), datetimes, or epoch numbers (then say the unit with ``epoch=``). Naive and aware
+        times mixed, and dates without a day or a year, are refused.
+    outcome : str, optional
+        Outcome-label column. Labels are normalised
+        (:func:`~budgetlab.events.outcomes.normalize_label`) and read through the built-in
+        vocabulary :data:`~budgetlab.events.outcomes.DEFAULT_OUTCOMES` (``success``,
+        ``succeeded``, ``done``, ``ok``, ``true``, ``1`` ... -> success; ``timeout``, ``timed
+        out`` ... -> ``timeout``; ``failed``, ``error``, ``false``, ``0`` ... -> ``failure``), or
+        through ``outcomes``. **A label neither knows is refused**, with its count and the exact
+        ``outcomes=`` to pass; so is a file's column in which no label is a success under the
+        built-in vocabulary (a DataFrame may be one slice of a larger log). Ignored with ``ok``.
+    ok : str, optional
+        A boolean success column (true/false, 1/0, yes/no) instead of outcome labels.
+    bucket : str, optional
+        With ``ok``: the failure-kind column (failures without a kind count as ``failure``).
+    by : str or list of str
+        Group keys to keep (as categoricals of NFC strings; invisible characters are refused).
+    session : str, optional
+        Column kept as ``session_id`` (opaque id); ``hash_session=True`` hashes it with ``salt``.
+    keep : list of str
+        Other columns to keep unchanged (declared, so they pass the personal-data guard).
+    tz : str
+        Time zone of naive timestamps (default UTC). Output is always UTC.
+    epoch : {"s", "ms", "us", "ns"}, optional
+        Unit of numeric timestamps, checked against the values: instants before 2000 or from
+        2100 on, or magnitudes 1000x apart in one column, are refused with the likely unit named.
+    outcomes : mapping, optional
+        A complete label mapping: label -> ``"success"``, a failure bucket name, or ``"skip"``
+        (those rows are left out and counted). Keys may be HTTP status ranges (``"2xx"``,
+        ``"50x"``; an exact code wins). Labels it does not list are refused, with their counts.
+    pii : {"error", "drop", "hash"}
+        A declared column that looks like personal data (e-mail, phone, IP, card number): refuse
+        the load, drop the column with a warning, or replace it by a keyed hash (needs ``salt``).
+        The time, outcome, ok and bucket columns are always refused.
+    salt : str, optional
+        Secret for ``pii="hash"`` and ``hash_session``.
+    hash_session : bool
+        Replace ``session_id`` by its keyed hash (16 hex digits) on load.
+    format : {"csv", "tsv", "parquet", "jsonl"}, optional
+        File format when the extension does not say it. Compression is recognised by content
+        (gzip, bzip2, xz); a file that expands to more than 1000 times its compressed size
+        (beyond 16 MiB) is refused as a decompression bomb (``BUDGETLAB_MAX_RATIO`` raises the
+        cap), and the decompressed bytes must fit the memory budget (``BUDGETLAB_MEMORY_LIMIT``,
+        default half of the physical memory). zstd and lz4 are refused with the command that
+        decompresses them.
+    encoding : str
+        Text encoding of CSV/TSV/JSON Lines files (default UTF-8, a BOM is skipped; UTF-16 is
+        recognised and named). Lines may end in LF, CRLF or CR alone. CR-only line ends, a
+        compression, Parquet binary columns read as UTF-8 and a numeric outcome column read as
+        labels are stated in ``attrs["how_read"].notes``.
+    duration, duration_unit, slow_above : optional
+        Latency as part of success: successes whose ``duration`` is strictly above
+        ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
+        need their unit (``duration_unit="ms"``); text such as ``"350ms"`` carries its own. A
+        ``duration`` is kept as the ``duration`` column (timedelta64[ns]), with or without
+        ``slow_above`` (what :func:`budgetlab.latency_profile` reads).
+    pattern : str, optional
+        Read a line-oriented text log: an RE2 regular expression (Arrow's ``extract_regex``: no
+        lookaround, no backreferences) whose named groups are the columns, e.g.
+        ``r"^(?P<ts>\S+ \S+) (?P<outcome>\w+) (?P<region>\w+)"``. Lines that do not match are not
+        events: their count and share are stated in the notes; a file where no line matches is
+        refused (:mod:`budgetlab.events.lines`).
+    preset : {"sshd", "proxifier"}, optional
+        A named pattern with its time format and label meanings
+        (:data:`~budgetlab.events.lines.PRESETS`).
+    time_format : str, optional
+        Read the time column as written with this strptime format (e.g. ``"%b %d %H:%M:%S"``);
+        times that do not match it are refused by row.
+    year : int, optional
+        The year of the first line, for a ``time_format`` without one (required then); a time
+        more than half a year earlier than the line before it starts the next year (the New Year
+        rule, :mod:`budgetlab.events.timeformat`).
+    strict : bool
+        With ``pattern``: refuse any non-blank line that does not match, instead of counting it.
+    not_personal : list of str
+        Group keys whose names denote people or accounts (``user``, ``login``, ``account``,
+        ``email``, ``customer``, ``client``, ... in English, German, French, Spanish and Russian)
+        but that name no person here. Without it such a key is refused even when its values look
+        plain, unless ``pii="hash"`` (kept as a keyed hash) or ``pii="drop"``.
 
     Examples
     --------
@@ -111,34 +178,27 @@ class ReadSpec:
     not_personal: Sequence[str] = ()
 
     def __post_init__(self) -> None:
-        try:
-            self._validate()
-        # in the command's words on the command line (--pii, not pii=)
-        except BudgetlabError as exc:
-            raise type(exc)(speak(str(exc))) from None
-
-    def _validate(self) -> None:
-        _check_name("time", self.time, optional=False)
-        for nm in ("outcome", "ok", "bucket", "session", "duration"):
-            _check_name(nm, getattr(self, nm))
+        _names("time", self.time, many=False)
+        for name in ("outcome", "ok", "bucket", "session", "duration"):
+            if getattr(self, name) is not None:
+                _names(name, getattr(self, name), many=False)
         self._set(by=_names("by", self.by), keep=_names("keep", self.keep),
                   not_personal=_names("not_personal", self.not_personal))
         stray = [c for c in self.not_personal if c not in self.by]
         if stray:
             raise ConfigError(f"not_personal= names {', '.join(map(repr, stray))}, which by= does "
-                              "not declare; it "
-                              "takes group keys whose names sound personal but that name no "
-                              "person.")
+                              "not declare; it takes group keys whose names sound personal but "
+                              "that name no person.")
         guard_values(self.columns,
                      what="the declared column names (time, outcome, ok, bucket, by, keep, ...)")
-        _check_privacy(self.pii, self.salt, self.hash_session, self.session)
+        self._check_privacy()
         if self.epoch is not None:
             check_argument("epoch", self.epoch, tuple(EPOCH_UNITS))
         if self.format is not None:
             check_argument("format", self.format, FORMATS)
         check_text_encoding(self.encoding)
         self._set(tz=check_tz(self.tz))
-        self._lines()
+        self._check_lines()
         self._set(outcomes=check_outcomes(self.outcomes))
         if (self.duration, self.duration_unit, self.slow_above) != (None, None, None):
             check_latency(self.duration, self.duration_unit, self.slow_above)
@@ -148,34 +208,43 @@ class ReadSpec:
         for k, v in values.items():
             object.__setattr__(self, k, v)
 
-    def _lines(self) -> None:
+    def _check_privacy(self) -> None:
+        check_argument("pii", self.pii, PII_MODES)
+        if self.salt is not None and (not isinstance(self.salt, str) or not self.salt):
+            raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
+        if (self.pii == "hash" or self.hash_session) and self.salt is None:
+            raise ConfigError(say("pii='hash' and hash_session=True need salt='a secret string'",
+                                  "--pii hash needs --salt S (a secret string)")
+                              + " (keep it out of the data).")
+        if self.hash_session and self.session is None:
+            raise ConfigError("hash_session=True needs session='<session id column>'.")
+
+    def _check_lines(self) -> None:
         if not isinstance(self.strict, bool):
             raise ConfigError("strict= takes True or False.")
         if self.preset is not None:
             check_argument("preset", self.preset, tuple(PRESETS))
             if self.pattern is not None or self.time_format is not None:
                 raise ConfigError("preset= sets the pattern and the time format; give either "
-                                  "preset= or "
-                                  "pattern= (with time_format=), not both.")
+                                  "preset= or pattern= (with time_format=), not both.")
             p = PRESETS[self.preset]
-            self._set(
-                pattern=p.pattern,
-                time_format=p.time_format,
-                outcomes=self.outcomes if self.outcomes is not None else dict(p.outcomes) or None,
-            )
+            self._set(pattern=p.pattern, time_format=p.time_format,
+                      outcomes=self.outcomes if self.outcomes is not None else
+                      dict(p.outcomes) or None)
         if self.pattern is not None:
             if self.format is not None:
                 raise ConfigError("pattern= reads text lines; leave format= out.")
             check_pattern(self.pattern, [self.time, self.label, *self.by, *self.keep,
-                                         *(c for c in (self.bucket, self.session,
-                                                       self.duration) if c)])
+                                         *(c for c in (self.bucket, self.session, self.duration)
+                                           if c)])
         elif self.strict:
             raise ConfigError("strict= goes with pattern= (or preset=): it refuses lines the "
                               "pattern does not match.")
         if self.time_format is not None or self.year is not None:
             check_time_format(self.time_format, self.year)
         if self.time_format is not None and self.epoch is not None:
-            raise ConfigError("time_format= reads text times and epoch= numbers; give one of them.")
+            raise ConfigError("time_format= reads text times and epoch= numbers; give one of "
+                              "them.")
 
     def _check_roles(self) -> None:
         roles = [r for r in (self.time, self.label, self.bucket, self.session) if r is not None]
@@ -184,15 +253,14 @@ class ReadSpec:
                               "columns.")
         for k in (*self.by, *self.keep):
             if k in OUTPUT_NAMES:
-                raise ConfigError(f"column {k!r} would clash with the output column of that name; "
-                                  "rename it first.")
+                raise ConfigError(f"column {k!r} would clash with the output column of that "
+                                  "name; rename it first.")
         if self.bucket is not None and self.ok is None:
-            raise ConfigError("bucket= goes with ok= (a success column); with outcome= the labels "
-                              "are the buckets.")
-        if self.duration is not None and self.duration in (self.time, self.label, self.bucket,
-                                                           self.session):
-            raise ConfigError("duration= must name its own column (not the time, outcome, bucket "
-                              "or session column).")
+            raise ConfigError("bucket= goes with ok= (a success column); with outcome= the "
+                              "labels are the buckets.")
+        if self.duration is not None and self.duration in roles:
+            raise ConfigError("duration= must name its own column (not the time, outcome, "
+                              "bucket or session column).")
 
     @property
     def label(self) -> str:
@@ -204,12 +272,12 @@ class ReadSpec:
 
     @property
     def columns(self) -> list[str]:
-        """Every declared column, once, in reading order (time, label, bucket, session, keys, kept,
-        duration)."""
+        """Every declared column, once, in reading order (time, label, bucket, session, keys,
+        kept, duration)."""
         label = self.ok if self.ok is not None else self.outcome
-        return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session, *self.by,
-                                              *self.keep,
-                                              self.duration) if isinstance(c, str)))
+        return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session,
+                                              *self.by, *self.keep, self.duration)
+                                  if isinstance(c, str)))
 
     @property
     def named_personal(self) -> list[str]:
@@ -219,19 +287,17 @@ class ReadSpec:
     @property
     def slow_ns(self) -> int | None:
         """``slow_above`` in nanoseconds (``None`` when not asked for)."""
-        return None if self.slow_above is None else check_latency(self.duration, self.duration_unit,
-                                                                   self.slow_above)
+        return None if self.slow_above is None else \
+            check_latency(self.duration, self.duration_unit, self.slow_above)
 
     def replace(self, **overrides: Any) -> ReadSpec:
         """A copy with ``overrides`` (validated again); unknown names are refused by name."""
-        known = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(overrides) - known)
+        unknown = sorted(set(overrides) - {f.name for f in dataclasses.fields(self)})
         if unknown:
             raise TypeError("read_events() got unexpected keyword argument(s) "
                             f"{', '.join(map(repr, unknown))}")
         if not overrides:
             return self
-        # the preset's values are refilled
-        if self.preset is not None and "preset" not in overrides:
+        if self.preset is not None and "preset" not in overrides:  # the preset's values refilled
             overrides = {"pattern": None, "time_format": None, **overrides}
         return dataclasses.replace(self, **overrides)

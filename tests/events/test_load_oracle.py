@@ -31,7 +31,7 @@ from budgetlab.errors import BudgetlabError, FileFormatError, InputError
 from budgetlab.events import _csv as arrow_read
 from budgetlab.events import _formats as F
 from budgetlab.events import _input as I
-from budgetlab.events import _messages as M
+from budgetlab.events import schema as M
 from budgetlab.events._input import CR_ONLY_NOTE, compression_of, cr_only, file_name, read_input
 from budgetlab.events._messages import note_open_last_row, row_numbers
 from budgetlab.events.accesslog import _ok_flags

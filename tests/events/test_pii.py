@@ -19,7 +19,7 @@ import pytest
 from budgetlab import read_events
 from budgetlab.cli import main
 from budgetlab.errors import ConfigError, OutcomeError, PersonalDataError, PersonalDataWarning
-from budgetlab.events.read import map_outcomes
+from budgetlab.events.outcomes import map_outcomes
 from budgetlab.privacy import guard_personal_data, hash_values, scan_personal_data
 
 ROOT = Path(__file__).resolve().parents[2]

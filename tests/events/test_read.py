@@ -20,7 +20,7 @@ import pytest
 
 from budgetlab import read_events
 from budgetlab.errors import ConfigError, OutcomeError
-from budgetlab.events.read import DEFAULT_OUTCOMES, map_outcomes
+from budgetlab.events.outcomes import DEFAULT_OUTCOMES, map_outcomes
 
 UTC = "UTC"
 
@@ -428,3 +428,11 @@ def test_the_loader_does_no_python_work_per_row(tmp_path, form):
     small()  # warm-up: imports and caches
     n_small, n_large = _calls(small), _calls(large)
     assert n_large < 1.1 * n_small + 200, (n_small, n_large)
+
+
+def test_spec_must_be_a_readspec():
+    # a mapping or a string passed as spec= is refused by name, not used half-way
+    for bad in ({"by": "region"}, "region"):
+        with pytest.raises(ConfigError, match="spec= takes a budgetlab.ReadSpec, got"):
+            read_events(pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["success"]}),
+                        bad)

@@ -47,7 +47,7 @@ def test_the_count_sees_the_reader_itself(tmp_path):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 29 point 2 not reached yet: a CSV read enters 18 budgetlab modules (12 of "
+    reason="issue 29 point 2 not reached yet: a CSV read enters 16 budgetlab modules (10 of "
     "events/, 3 of privacy/ through the guard, 3 of _util/); strict, so reaching it fails until "
     "unmarked",
 )
