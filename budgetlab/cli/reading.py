@@ -302,8 +302,8 @@ def read_log(
     from .._util.files import register_input
     from .._util.plan import plan_outputs
     from ..events.accesslog import is_access_log
+    from ..events.files import expand_sources
     from ..events.read import read_events
-    from ..events.sources import expand_sources
     from ..privacy import shown
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])
