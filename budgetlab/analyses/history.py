@@ -19,7 +19,7 @@ from .._util.ratios import ratio
 from .._util.validation import as_list, check_tz, require_columns
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask
-from .recalibration import wilson_interval
+from .recalibration.wilson import wilson_interval
 
 __all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile",
            "group_values",
@@ -100,8 +100,7 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     unknown = sorted(set(given) - set(values))
     if unknown:
         raise ConfigError(f"targets names {len(unknown)} group(s) that the column {by!r} does not "
-                          "have; "
-                          f"use its values: {', '.join(values[:10])}.")
+                          f"have; use its values: {', '.join(values[:10])}.")
     return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
 
 

@@ -183,8 +183,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
             txt += (f", and {caused} of the tracker's {n_tr} status "
-                    f"change{'s' if n_tr != 1 else ''}"
-                    " would not have happened")
+                    f"change{'s' if n_tr != 1 else ''} would not have happened")
     return _sentence(txt)
 
 
@@ -219,9 +218,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
         if len(ratio) and np.isfinite(ratio).any():
             r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked at "
-                    f"{r['peak_burn_long']:.2f}, "
-                    f"its threshold is {r['burn']:g})")
+            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked "
+                    f"at {r['peak_burn_long']:.2f}, its threshold is {r['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += f"; its {r['tier']} tier would have raised a {r['severity']} {when(r)}"

@@ -96,10 +96,9 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.Da
     if i0 == 0 and first_ns > h_start.value:
         have = max(w_start.value - first_ns, 0) / 3.6e12
         notes.append(f"the data start {have:.1f} h before the report's window (the incident and "
-                     "its context), "
-                     f"less than the {prose_duration(span.history)} of history the longest window "
-                     "needs: "
-                     "statuses and burns early in the report may differ from production's.")
+                     f"its context), less than the {prose_duration(span.history)} of history the "
+                     "longest window needs: statuses and burns early in the report may differ "
+                     "from production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes

@@ -189,7 +189,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.policy import as_policy
     from ..alerts.scoring import score_alerts
     from ..plotting import plot_alerts
-    from ..windows.bins import bin_events
+    from ..windows.binning import bin_events
 
     slo = slo_from_args(args)
     names = _policy_names(args.policy)

@@ -88,7 +88,8 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, p
     are (it replays each group with its own). The states hold only :data:`LEAN_COLUMNS` (what
     the tables need), and with ``plot`` :data:`PLOT_COLUMNS` (what the timeline needs for all
     rows)."""
-    from ..budget.tracker_replay import replay, transitions
+    from ..budget.status_changes import transitions
+    from ..budget.tracker_replay import replay
 
     with warnings.catch_warnings():  # the header's note says it, in the CLI's words
         warnings.simplefilter("ignore", PartialWindowWarning)

@@ -56,8 +56,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
-    waiting saved per attempt (seconds, right axis), one line per group:
-    ``timeout_tradeoff(...)``.
+    waiting saved per attempt (seconds, right axis), one line per group: ``timeout_tradeoff(...)``.
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),

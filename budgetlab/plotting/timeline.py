@@ -80,8 +80,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         Incident table; each ``[start, end)`` is shaded grey on every panel.
     transitions : DataFrame, optional
         Output of :func:`budgetlab.transitions`: up to 60 changes are marked with dotted lines
-        across the panels, more with a rug of short ticks at the bottom, coloured by the new
-        status.
+        across the panels, more with a rug of short ticks at the bottom, coloured by the new status.
     ax : Axes, optional
         Where to draw (default ``plt.gca()``): its area is split into the panels.
     max_points : int, optional
@@ -188,7 +187,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:
     """Refuse what :func:`plot_timeline` cannot draw; the SLO drawn (a per-group one: the
     group's)."""
-    from ..budget.tracker_replay import REPLAY_COLUMNS
+    from ..budget.replay_status import REPLAY_COLUMNS
 
     need = ["ts", "success_rate", "burn_rate",
             "status"] + (["remaining_fraction"] if budget else [])

@@ -21,8 +21,9 @@ from budgetlab import (
     synth,
     transitions,
 )
-from budgetlab.analyses.bucket_variants import Groups, TrackerVariants, bucket_codes, closed_overlap
+from budgetlab.analyses.bucket_variants import Groups, TrackerVariants, closed_overlap
 from budgetlab.errors import ConfigError, InputError, OutcomeError, SchemaError
+from budgetlab.windows.binning import bucket_codes
 
 pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowWarning")
 

@@ -23,16 +23,13 @@ from budgetlab import (
     replay,
     synth,
 )
-from budgetlab.analyses.recalibration import (
-    QUANTILE_LEVELS,
-    RecalibrationOptions,
-    recalibrate,
-    wilson_interval,
-)
+from budgetlab.analyses.recalibration import RecalibrationOptions, recalibrate
 from budgetlab.analyses.recalibration.bootstrap import block_weights, bootstrap_targets
 from budgetlab.analyses.recalibration.levels import TimeAtLevels, status_thresholds
 from budgetlab.analyses.recalibration.levels import hold_thresholds as _hold_thresholds
-from budgetlab.budget.tracker_replay import STATUSES
+from budgetlab.analyses.recalibration.tables import QUANTILE_LEVELS
+from budgetlab.analyses.recalibration.wilson import wilson_interval
+from budgetlab.budget.figures import STATUSES
 from budgetlab.datasets import load
 from budgetlab.errors import ConfigError, DatasetError
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig

@@ -18,7 +18,7 @@ from budgetlab.analyses.sorted_events import parse_window
 from budgetlab.analyses.status_variants import hysteresis, replay_calendar
 from budgetlab.analyses.window_lengths import compare_windows, window_incidents
 from budgetlab.analyses.window_options import WindowOptions
-from budgetlab.budget.tracker_replay import STATUSES
+from budgetlab.budget.figures import STATUSES
 from budgetlab.errors import ConfigError, InputError, SchemaError
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
 

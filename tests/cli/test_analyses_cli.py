@@ -25,7 +25,7 @@ from budgetlab.analyses.incident import incident_report
 from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.analyses.window_lengths import compare_windows
 from budgetlab.cli import main
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 APACHE = FIXTURES / "elastic_apache" / "apache_logs"

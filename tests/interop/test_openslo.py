@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetlab import SLO, ConfigError, FileFormatError, read_events, replay, transitions
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.budget.period import period_budget
 from budgetlab.cli import main
 from budgetlab.events.schema import as_events
@@ -27,7 +28,7 @@ from budgetlab.interop.openslo import (
     to_openslo_yaml,
     write_openslo,
 )
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 FIX = Path(__file__).parents[1] / "fixtures" / "openslo"
 READABLE = ["spec_alert_policies.yaml",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._util.progress import progress
+from ..._util.ratios import ratio
 from .candidates import USUAL_TARGETS
 from .rolling import DAY_NS, Rolling
 
@@ -71,5 +72,5 @@ def transitions_per_day(rolling: Rolling, levels: list[np.ndarray], sidx: np.nda
         prev[1:] = code[:-1]
         prev[first] = 0
         n_tr = np.bincount(seg[(code != prev) & rolling.seg_counted], minlength=g_n)
-        np.divide(n_tr, days_g, out=tr_day[:, j], where=days_g > 0)
+        tr_day[:, j] = ratio(n_tr, days_g, 0.0)
     return tr_day

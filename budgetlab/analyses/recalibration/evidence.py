@@ -120,9 +120,8 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             out.append(thin[g])
             continue
         if np.isfinite(recommended[g]):
-            out.append(f"provisional: {days:.1f} days of history, less than the "
-                       f"{MIN_HISTORY_DAYS:g} days a "
-                       "recommendation needs; re-run with more "
+            out.append(f"provisional: {days:.1f} days of history, less than "
+                       f"the {MIN_HISTORY_DAYS:g} days a recommendation needs; re-run with more "
                        "history" if days < MIN_HISTORY_DAYS else "")
             continue
         at_lo = np.searchsorted(c.cands, lo)

@@ -67,23 +67,19 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool)
     expected = events * (1 - target)
     if expected < MIN_EXPECTED_FAILURES - 1e-9:
         need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
-        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict (under "
-                f"{_pct(target)} "
-                f"they hold {expected:.3g} expected failures; a verdict needs at least "
-                f"{MIN_EXPECTED_FAILURES}, "
-                f"i.e. {need:,} events)")
+        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict "
+                f"(under {_pct(target)} they hold {expected:.3g} expected failures; a verdict "
+                f"needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
     if traffic_days < MIN_TRAFFIC_DAYS:
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
-                "the day-block "
-                f"bootstrap (at least {MIN_TRAFFIC_DAYS})")
+                f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
     return ""
 
 
 def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray) -> np.ndarray:
     """``in_range`` (groups x grid) without the targets the evidence cannot support: those under
-    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected
-    failures (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not
-    99.99 %.
+    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected failures
+    (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not 99.99 %.
 
     >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]),
     ...                   np.ones((2, 3), bool)).tolist()
@@ -214,9 +210,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
                              f"{act}"), act
     act = f"keep {current:.4g}"
     if low_v > current:
-        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still burns "
-               f"{burn90:.2f} of its "
-               f"budget (loose_burn {loose_burn:g})")
+        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still "
+               f"burns {burn90:.2f} of its budget (loose_burn {loose_burn:g})")
     elif high_v < current:
         why = f"{rec_txt} lies below {current:.4g}, but the current target stays within the limit"
     else:
@@ -279,14 +274,11 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                "h") if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
     if np.isfinite(lo):
         head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below "
-                "the rolling rate's "
-                f"1 % quantile ({_pct(p1)}), is {limit_status} or worse {_pct(share_lo)} of the "
-                "time "
-                f"(limit {_pct(max_share)})")
+                f"the rolling rate's 1 % quantile ({_pct(p1)}), is {limit_status} or "
+                f"worse {_pct(share_lo)} of the time (limit {_pct(max_share)})")
     else:
         head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below "
-                "every usual target "
-                "(lowest 50 %)")
+                "every usual target (lowest 50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
         parts.append(f"~{events_per_day:.3g} events a day with traffic: a {win_txt} window holds "
@@ -298,18 +290,15 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     if np.isfinite(window_events) and window_events < need:
         w = suggest_window(need, events_per_day, history_days)
         if w is None:
-            fixes.append("no window length fixes this: too little traffic (a window at "
-                         f"{_pct(ref)} needs {need} "
-                         f"events to allow 10 failures; at ~{events_per_day:.3g} events a day that "
-                         "is longer than "
+            fixes.append("no window length fixes this: too little traffic (a window "
+                         f"at {_pct(ref)} needs {need} events to allow 10 failures; at "
+                         f"~{events_per_day:.3g} events a day that is longer than "
                          f"the {history_days:.1f} days of history or the {MAX_WINDOW_DAYS:g}-day "
                          "maximum)")
         else:
             fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} "
-                         "events: use a longer "
-                         f"window (window={w}, CLI --window {w}) or min_events={need} (the status "
-                         "holds while the "
-                         "window has fewer events)")
+                         f"events: use a longer window (window={w}, CLI --window {w}) or "
+                         f"min_events={need} (the status holds while the window has fewer events)")
     if history_days < min_days:
         fixes.append(f"give more history ({history_days:.1f} days; at least {min_days:g})")
     if not fixes:
