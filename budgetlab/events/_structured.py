@@ -15,8 +15,8 @@ import pandas as pd
 
 from ..errors import BudgetlabError, FileFormatError, SchemaError
 from ._messages import MAX_ROWS_LISTED, note_open_last_row
-from .schema import check_header
 from ._text import FileSpec, compression_of, utf8_family
+from .schema import check_header
 
 __all__ = ["read_jsonl", "read_parquet"]
 
