@@ -17,14 +17,14 @@ __all__ = ["print_reading", "print_episodes", "print_scores", "write_outputs", "
 
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
-    from .._util.validation import duration_label
+    from .._util.words import prose_duration
 
     src = bins.attrs.get("source", {})
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
     print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target "
           f"{spec.slo.target:.6g}, "
-          f"period {duration_label(spec.slo.window)}")
+          f"period {prose_duration(spec.slo.window)}")
     print(
         f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "
         f"{bins.attrs.get('freq')}, "

@@ -121,7 +121,7 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     """One verdict per group with its evidence and its action, the summary's figure for the same
     status beside the verdict's (each says which span it counts), then the command that
     recalibrates it."""
-    from ..analyses.incident_text import prose_duration
+    from .._util.words import prose_duration
     from ..analyses.recalibration import recalibrate
 
     rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS,
