@@ -128,7 +128,8 @@ def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], for
 
 
 def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None,
-                  force: bool) -> None:
+                  force: bool, tz: str | None = None) -> None:
+    """One alert chart per policy, stacked, the time axis in ``tz`` (``--tz``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -146,7 +147,7 @@ def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.D
                              gridspec_kw={"height_ratios": heights})
     try:
         for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-            plot_alerts(ep, incidents=incidents, ax=ax)
+            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz)
             ax.set_title(f"policy {name}", loc="left")
         fig.tight_layout()
         save_figure(fig, path, force=force, dpi=110)
