@@ -132,3 +132,20 @@ def test_demo_plot_takes_the_time_zone(tmp_path, saved, capsys):
     err = capsys.readouterr().err
     assert "--tz" in err and "Summary" not in err
     plt.close("all")
+
+
+def test_latency_plot_names_the_zone_and_the_share(tmp_path, saved, capsys):
+    """``latency --plot`` over time: the x axis in ``--tz`` (Berlin in January: UTC+1), named in
+    its label with what a point is (its period's start); the y axis a share from 0 to 1."""
+    ts = pd.date_range("2026-01-05 06:00", periods=180, freq="1min", tz="UTC")
+    path = tmp_path / "lat.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
+                  "ms": (np.arange(180) % 7) * 1000}).to_csv(path, index=False)
+    assert main(["latency", str(path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "3s", "--freq", "30min", "--tz", "Europe/Berlin", "--plot",
+                 str(tmp_path / "lat.png")]) == 0
+    (fig,) = saved
+    assert fig["xlabels"] == ["period start (Europe/Berlin)"]
+    assert clock_labels_in(fig["ticks"][0], "Europe/Berlin") > 0
+    capsys.readouterr()
+    plt.close("all")
