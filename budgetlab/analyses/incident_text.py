@@ -12,31 +12,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.words import prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 
-__all__ = ["prose_duration", "between", "summary_text", "tracker_sentence", "bucket_sentence",
+__all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence",
            "alert_sentence",
            "budget_sentence"]
-
-
-def prose_duration(value: Any) -> str:
-    """A duration for prose: ``30 d``, ``24 h``, ``3.5 h``, ``90 min``, ``45 s``.
-
-    >>> [prose_duration(pd.Timedelta(x)) for x in ("30D", "24h", "210min", "90min", "45s")]
-    ['30 d', '24 h', '3.5 h', '90 min', '45 s']
-    """
-    seconds = pd.Timedelta(value).total_seconds()
-    if seconds >= 2 * 86400 and seconds % 86400 == 0:
-        return f"{seconds / 86400:g} d"
-    if seconds >= 3600 and (seconds % 3600 == 0 or seconds % 1800 == 0 and seconds > 2 * 3600):
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{seconds / 60:g} min"
-    if seconds >= 3600:
-        return f"{seconds / 3600:.2f} h"
-    return f"{seconds:g} s"
 
 
 def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:

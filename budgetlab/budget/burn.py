@@ -72,8 +72,8 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
     if per_group is None:
         return None
     if not grid.by:
-        raise ConfigError("per-group SLOs need grouped bins; bin the events with by=... (CLI --by) "
-                          "naming the columns the SLOs are keyed by.")
+        raise ConfigError("per-group SLOs need grouped bins; bin the events with by= naming the "
+                          "columns the SLOs are keyed by.")
     return per_group.resolve(grid.keys[list(grid.by)])
 
 

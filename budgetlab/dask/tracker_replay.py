@@ -112,9 +112,8 @@ def replay(
     if per_group is None:
         slo = as_slo(slo)
     elif not keys:
-        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the "
-                          "columns the SLOs are "
-                          "keyed by.")
+        raise ConfigError("per-group SLOs need group keys; pass by= naming the columns the SLOs "
+                          "are keyed by.")
     else:
         slo = per_group
     if npartitions is not None:

@@ -90,7 +90,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         Default: 4 × the panel's width in pixels (one column per pixel). Beyond that many
         events, what is drawn is reduced to the columns, so its cost does not grow with the
         events: the status bands show the worst status of each column (and the no-traffic
-        hatching over every column holding any, so a one-pixel span stays visible), breaks
+        rules over every column holding any, so a one-pixel span stays visible), breaks
         closer than a column merge (a gap of a column or more always breaks), and a rug of
         transitions keeps one tick per column (its worst new status).
     tz : str, optional
@@ -106,8 +106,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         events, 2 % of the span drawn)``; with ``spans``, where the window held no event.
     spans : DataFrame, optional
         The group's :func:`budgetlab.status_spans` (the window's clock): the status bands are its
-        spans, ``no_traffic`` drawn as such (grey hatching), the lines break where the window is
-        empty, and the time axis covers the spans.
+        spans, ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status;
+        its own legend entry), the lines break where the window is empty, and the time axis
+        covers the spans.
 
     Returns
     -------

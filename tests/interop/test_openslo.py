@@ -505,7 +505,7 @@ def test_replay_slo_name_selection_and_errors(log, tmp_path, capsys):
     two = tmp_path / "two.yaml"
     write_openslo(slos_from_recalibration({"a": 0.9, "b": 0.95}, by="k", window="1h"), two)
     assert main(["replay", str(log), "--slo", f"{two}#b"]) == 0
-    assert "target 0.95, window 1h" in capsys.readouterr().out
+    assert "target 0.95, window 1 h" in capsys.readouterr().out
     assert main(["replay", str(log), "--slo", str(two)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "#NAME" in err
