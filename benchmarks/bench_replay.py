@@ -32,7 +32,8 @@ def _python_rounded_transitions(states: pd.DataFrame) -> pd.DataFrame:
     the changed rows taken with ``iloc`` and rounded by Python's round() one value at a time. It
     does not call the current transitions(), so the baseline holds none of the code it is compared
     with."""
-    from budgetlab.budget.tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
+    from budgetlab.budget.figures import STATUS_DTYPE
+    from budgetlab.budget.replay_status import REPLAY_COLUMNS
     from budgetlab.windows.groups import group_codes, previous_in_group
 
     def py_round(values: np.ndarray, digits: int) -> list[float]:
@@ -65,7 +66,7 @@ def _python_rounded_transitions(states: pd.DataFrame) -> pd.DataFrame:
 
 def case(events: pd.DataFrame, repeat: int) -> list[Result]:
     from budgetlab import SLO, replay, transitions
-    from budgetlab.budget.tracker_replay import replay_transitions
+    from budgetlab.budget.status_changes import replay_transitions
 
     slo = SLO(target=0.95, window="24h")
     n = len(events)

@@ -19,10 +19,10 @@ from .alerts.episodes import alert_states as alert_states
 from .alerts.incidents_file import read_incidents as read_incidents
 from .alerts.lowtraffic import low_traffic as low_traffic
 from .alerts.policy import AlertPolicy as AlertPolicy
-from .alerts.policy import AlertTier as AlertTier
 from .alerts.scoring import compare_policies as compare_policies
 from .alerts.scoring import incident_detections as incident_detections
 from .alerts.scoring import score_alerts as score_alerts
+from .alerts.tier import AlertTier as AlertTier
 from .analyses.failure_buckets import bucket_breakdown as bucket_breakdown
 from .analyses.failure_buckets import bucket_burn_over_time as bucket_burn_over_time
 from .analyses.incident import IncidentReport as IncidentReport
@@ -48,18 +48,18 @@ from .analyses.window_options import WindowOptions as WindowOptions
 from .budget.burn import burn_rate_chunks as burn_rate_chunks
 from .budget.burn import burn_rates as burn_rates
 from .budget.episodes import status_episodes as status_episodes
+from .budget.figures import STATUS_DTYPE as STATUS_DTYPE
 from .budget.period import period_budget as period_budget
 from .budget.spans import SPAN_STATUS_DTYPE as SPAN_STATUS_DTYPE
 from .budget.spans import SPAN_STATUSES as SPAN_STATUSES
 from .budget.spans import silences as silences
 from .budget.spans import status_spans as status_spans
+from .budget.status_changes import replay_transitions as replay_transitions
+from .budget.status_changes import transitions as transitions
+from .budget.stream import Tracker as Tracker
 from .budget.summary import replay_summary as replay_summary
 from .budget.tracker import KeyedTracker as KeyedTracker
-from .budget.tracker import Tracker as Tracker
-from .budget.tracker_replay import STATUS_DTYPE as STATUS_DTYPE
 from .budget.tracker_replay import replay as replay
-from .budget.tracker_replay import replay_transitions as replay_transitions
-from .budget.tracker_replay import transitions as transitions
 from .datasets import synth as synth
 from .errors import BudgetlabError as BudgetlabError
 from .errors import BudgetlabWarning as BudgetlabWarning
@@ -92,7 +92,7 @@ from .interop.prometheus import promtool_test as promtool_test
 from .interop.prometheus_source import read_prometheus as read_prometheus
 from .slo import SLO as SLO
 from .slo import PerGroup as PerGroup
-from .windows.bins import bin_events as bin_events
+from .windows.binning import bin_events as bin_events
 
 __version__: str
 __all__ = [

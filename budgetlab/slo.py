@@ -266,9 +266,8 @@ def split_by_slo(frame: pd.DataFrame, slos: PerGroup, by: Sequence[str]) -> list
     [(0.9, [0, 2, 3]), (0.99, [1])]
     """
     if not by:
-        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the "
-                          "columns the SLOs are "
-                          "keyed by.")
+        raise ConfigError("per-group SLOs need group keys; pass by= naming the columns the SLOs "
+                          "are keyed by.")
     grouped = frame.groupby(list(by), sort=True, dropna=False, observed=True)
     codes = grouped.ngroup().to_numpy(dtype=np.int64)
     keys = grouped.size().reset_index()[list(by)]

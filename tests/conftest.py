@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import matplotlib
+import pytest
 
 matplotlib.use("Agg")
 
@@ -20,3 +21,30 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=60, deadline=None, derandomize=True)
 settings.load_profile("ci")
+
+
+@pytest.fixture
+def saved(monkeypatch):
+    """The figures the command line encodes (every plot is saved through ``figure_bytes``): their
+    axes' x labels, titles, texts, the labelled axes' ticks ``(x, text)`` and the size, kept."""
+    import budgetlab._util.figures as bfiles
+
+    real = bfiles.figure_bytes
+    seen: list[dict] = []
+
+    def keep(fig, path, **kw):
+        fig.canvas.draw()  # the tick labels as drawn
+        seen.append(
+            {
+                "xlabels": [a.get_xlabel() for a in fig.axes if a.get_xlabel()],
+                "size": tuple(fig.get_size_inches() * kw.get("dpi", 110)),
+                "titles": [a.get_title(loc="left") for a in fig.axes if a.get_title(loc="left")],
+                "texts": [t.get_text() for t in fig.texts],
+                "ticks": [[(t.get_position()[0], t.get_text()) for t in a.get_xticklabels()]
+                          for a in fig.axes if a.get_xlabel()],
+            }
+        )
+        return real(fig, path, **kw)
+
+    monkeypatch.setattr(bfiles, "figure_bytes", keep)
+    return seen

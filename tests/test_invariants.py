@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from budgetlab import SLO, Tracker, as_events, read_events, replay
 from budgetlab._util.validation import MAX_DURATION
-from budgetlab.budget.tracker_replay import STATUSES
+from budgetlab.budget.figures import STATUSES
 
 pytestmark = pytest.mark.filterwarnings("ignore::budgetlab.errors.PartialWindowWarning")
 

@@ -66,9 +66,8 @@ def neutralise(table: pd.DataFrame) -> pd.DataFrame:
 
 def quoting(table: pd.DataFrame) -> Literal[0, 2]:
     """The :mod:`csv` quoting that keeps ``table``'s rows whole: every text cell quoted
-    (``QUOTE_NONNUMERIC``) when one holds a carriage return (with ``\\n`` line ends the csv
-    module would write it bare, and readers would see a line break), else the usual minimal
-    quoting.
+    (``QUOTE_NONNUMERIC``) when one holds a carriage return (with ``\\n`` line ends the csv module
+    would write it bare, and readers would see a line break), else the usual minimal quoting.
 
     >>> quoting(pd.DataFrame({"k": ["a\\rb"]})) == csv.QUOTE_NONNUMERIC
     True

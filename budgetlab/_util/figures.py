@@ -22,8 +22,7 @@ def _plot_format(p: Path) -> str:
     fmt = p.suffix.lower().lstrip(".")
     if f".{fmt}" not in PLOT_SUFFIXES:
         raise ConfigError(f"{shown_path(p)}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the "
-                          "format follows the "
-                          "suffix); choose one of these suffixes.")
+                          "format follows the suffix); choose one of these suffixes.")
     return fmt
 
 

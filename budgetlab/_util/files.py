@@ -132,10 +132,9 @@ def _check_writable(p: Path) -> None:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
         raise ConfigError(f"{shown_path(p)}: cannot be written, its folder {shown_path(p.parent)} "
-                          "does not let budgetlab "
-                          f"create files ({exc.strerror or type(exc).__name__}); give an output in "
-                          "a folder you can "
-                          "write to.") from None
+                          "does not let budgetlab create files "
+                          f"({exc.strerror or type(exc).__name__}); give an output in a folder you "
+                          "can write to.") from None
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
@@ -168,8 +167,7 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     limit = name_max(p.parent if p.parent.is_dir() else ".")
     if len(os.fsencode(p.name)) > limit:
         raise ConfigError(f"the output name is {len(os.fsencode(p.name))} bytes long; this file "
-                          "system allows "
-                          f"{limit}: give a shorter name.")
+                          f"system allows {limit}: give a shorter name.")
     if p.is_dir():
         raise ConfigError(f"{shown_path(p)}: is a directory; give a file name for the output.")
     if not p.parent.exists():
@@ -180,8 +178,7 @@ def check_output(path: str | PathLike[str], *, force: bool = False) -> Path:
     _check_writable(p)
     if _is_input(p):
         raise ConfigError(f"{shown_path(p)}: is an input of this run; write the output to another "
-                          "file (inputs are "
-                          "never overwritten, not even with --force).")
+                          "file (inputs are never overwritten, not even with --force).")
     _check_special(p)
     if os.path.lexists(p) and not force:
         raise OutputExistsError(_exists(p))
@@ -263,8 +260,7 @@ def atomic_path(path: str | PathLike[str], *, force: bool = False) -> Iterator[P
             break
         if tmp is None:
             raise ConfigError(f"{shown_path(target.parent)}: cannot create a temporary file there; "
-                              "remove stale "
-                              "'.bl-*.tmp*' files.")
+                              "remove stale '.bl-*.tmp*' files.")
         yield tmp
         if not tmp.exists():
             raise FileNotFoundError(f"{tmp}: the writer did not create the temporary file")

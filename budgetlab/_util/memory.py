@@ -110,9 +110,8 @@ def check_memory(nbytes: float, what: str, fixes: Sequence[str] = (), *, limit: 
     if nbytes <= cap:
         return
     ways = [*fixes, f"or raise the limit ({MEMORY_ENV}=8GiB, default: half of the physical memory)"]
-    raise ConfigError(f"{what} would need about {format_bytes(nbytes)}, over the memory limit of "
-                      f"{format_bytes(cap)}; "
-                      f"{', '.join(ways)}.")
+    raise ConfigError(f"{what} would need about {format_bytes(nbytes)}, over the memory limit "
+                      f"of {format_bytes(cap)}; {', '.join(ways)}.")
 
 
 def check_cells(n_groups: int, n_bins: int, bytes_per_cell: float, what: str,

@@ -77,14 +77,12 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
         p = check_output(path, force=force)
         if "plot" in option and p.suffix.lower() not in PLOT_SUFFIXES:
             raise ConfigError(f"{option}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the "
-                              "format follows the "
-                              "suffix); choose one of these suffixes.")
+                              "format follows the suffix); choose one of these suffixes.")
         key = _output_key(p)
         for other, q in [*keys.items(), *((o, k) for o, k in _PLANNED.items() if o not in outputs)]:
             if _same_file(key, q):
                 raise ConfigError(f"{option}: names the same file as {other} ({shown_path(p)}); "
-                                  "give each output its "
-                                  "own name.")
+                                  "give each output its own name.")
         planned[option] = p
         keys[option] = key
     _PLANNED.update(keys)

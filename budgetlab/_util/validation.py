@@ -326,8 +326,7 @@ def utc_from_ns(values: np.ndarray, *, copy: bool = True) -> pd.DatetimeIndex:
 def options_object(cls: type[_Options], options: _Options | None, given: dict[str, Any],
                    example: str) -> _Options:
     """``options`` (a ``cls``), or the keyword options ``given`` as one ``cls``; with ``options``
-    the
-    keywords must be at their defaults: a keyword given as well is refused, never dropped.
+    the keywords must be at their defaults: a keyword given as well is refused, never dropped.
 
     >>> @dataclasses.dataclass(frozen=True)
     ... class Opts:

@@ -1,6 +1,7 @@
 """Which words a message uses for an option: keyword arguments for the API (``pii='hash'``),
 the command's own flags on the command line (``--pii hash``). A command runs inside
 :func:`cli_words` with its table of flags; every message it prints passes through :func:`speak`.
+A duration in prose is spelled one way, :func:`prose_duration` (``24 h``, ``3 d``).
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ import contextlib
 import contextvars
 import re
 from collections.abc import Iterator, Mapping
+from typing import Any
 
-__all__ = ["cli_words", "flags_as", "say", "speak"]
+__all__ = ["cli_words", "flags_as", "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -128,3 +130,23 @@ def speak(text: str) -> str:
     if flags and lead and lead.group(1) in flags:
         text = flags[lead.group(1)] + text[lead.end():]
     return _TWICE.sub(r"\1", text)  # "raise max_series= (--max-series)": the flag once
+
+
+def prose_duration(value: Any) -> str:
+    """A duration for prose: ``30 d``, ``24 h``, ``3.5 h``, ``90 min``, ``45 s``.
+
+    >>> [prose_duration(x) for x in ("30D", "24h", "210min", "90min", "45s")]
+    ['30 d', '24 h', '3.5 h', '90 min', '45 s']
+    """
+    import pandas as pd
+
+    seconds = pd.Timedelta(value).total_seconds()
+    if seconds >= 2 * 86400 and seconds % 86400 == 0:
+        return f"{seconds / 86400:g} d"
+    if seconds >= 3600 and (seconds % 3600 == 0 or seconds % 1800 == 0 and seconds > 2 * 3600):
+        return f"{seconds / 3600:g} h"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds / 60:g} min"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.2f} h"
+    return f"{seconds:g} s"

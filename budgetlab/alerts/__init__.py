@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from .episodes import alert_episodes, alert_states
 from .lowtraffic import low_traffic
-from .policy import AlertPolicy, AlertTier
+from .policy import AlertPolicy
 from .scoring import compare_policies, incident_detections, score_alerts
+from .tier import AlertTier
 
 __all__ = ["alert_episodes", "alert_states", "low_traffic", "AlertPolicy", "AlertTier",
            "compare_policies", "incident_detections", "score_alerts"]

@@ -27,13 +27,12 @@ from .._util.memory import check_cells
 from .._util.validation import utc_from_ns
 from ..budget.burn import group_slos, split_groups
 from ..slo import SLO
-from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins
-from .firing import firing_runs, grid_firing_runs, policy_runs, tier_conditions, tier_replays
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
+from .firing import policy_runs, tier_replays
 from .policy import AlertPolicy, as_policy
 
-__all__ = ["alert_states", "alert_episodes", "tier_conditions", "firing_runs", "grid_firing_runs",
-           "policy_parts", "in_group_order",
-           "EPISODE_COLUMNS"]
+__all__ = ["alert_states", "alert_episodes", "policy_parts", "in_group_order", "EPISODE_COLUMNS"]
 
 #: Columns of an episodes table after the group keys.
 EPISODE_COLUMNS = ("tier", "severity", "start", "end", "duration", "ongoing")
@@ -127,7 +126,7 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
     >>> ok = [not (30 <= i < 40) for i in range(120)]  # ten bad minutes
     >>> b = bin_events(as_events(ts, ok), "1min")
@@ -193,7 +192,7 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> b = bin_events(as_events(pd.date_range("2026-01-01", periods=4, freq="1min"),
     ...                          [True, False, False, True]), "1min")
     >>> st = alert_states(b, 0.9, AlertPolicy.single_window("1min", burn=1.0, for_="1min"))

@@ -10,8 +10,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..budget.burn import error_budgets, ratio, rolling_sum
-from ..windows.bins import BinGrid, window_bins
+from .._util.ratios import ratio
+from ..budget.burn import error_budgets, rolling_sum
+from ..windows.bingrid import BinGrid
+from ..windows.bins import window_bins
 from ..windows.kernels import compiled
 from .policy import AlertPolicy
 
@@ -37,7 +39,7 @@ def tier_conditions(grid: BinGrid, budget: np.ndarray,
     def burn_of(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray]:
         k = window_bins(window, grid.freq_ns)
         if k not in cache:
-            cache[k] = ratio(rolling_sum(grid.bad, k), rolling_sum(grid.total, k))
+            cache[k] = ratio(rolling_sum(grid.bad, k), rolling_sum(grid.total, k), 0.0)
         return cache[k], cache[k] / budget[:, None]
 
     out = []
@@ -178,7 +180,7 @@ def policy_runs(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[tuple[np.n
     parts: list[list[tuple[np.ndarray, ...]]] = [[] for _ in pol.tiers]
     for g0, g1 in grid.chunks(len(ks) + 3, _CHUNK_BYTES):
         (tot, bad), bud = grid.dense(g0, g1), budget[g0:g1]
-        ratios = {k: ratio(rolling_sum(bad, k), rolling_sum(tot, k)) for k in ks}
+        ratios = {k: ratio(rolling_sum(bad, k), rolling_sum(tot, k), 0.0) for k in ks}
         for j, tier in enumerate(pol.tiers):
             thr = (tier.burn * bud)[:, None]
             cond = ratios[window_bins(tier.long_window, grid.freq_ns)] > thr

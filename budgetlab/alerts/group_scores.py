@@ -1,13 +1,12 @@
 """Scores of every single group at once (the per-group rows of
 :func:`budgetlab.alerts.scoring.score_alerts`).
 
-Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and
-start; an incident overlaps a contiguous range of a group's episodes when they are disjoint
+Linear in episodes and in (incident, group) pairs: the episodes are sorted once by group and start;
+an incident overlaps a contiguous range of a group's episodes when they are disjoint
 (what :func:`~budgetlab.alerts.episodes.alert_episodes` returns, and what merging tiers makes),
-found
-with two binary searches. Times are replaced by their ranks among all the times involved, so
-that ``group * ranks + rank`` orders (group, time) pairs in one int64 without overflow.
-The failures before an alert come from cumulative sums over the non-empty bins only.
+found with two binary searches. Times are replaced by their ranks among all the times involved, so
+that ``group * ranks + rank`` orders (group, time) pairs in one int64 without overflow. The failures
+before an alert come from cumulative sums over the non-empty bins only.
 """
 
 from __future__ import annotations
@@ -15,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from .._util.ratios import ratio
 
 __all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max",
            "ScoreSpan", "summary_columns", "overlaps", "NAT"]
@@ -184,8 +185,7 @@ def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) ->
 @dataclass(frozen=True)
 class ScoreSpan:
     """What the per-group rows need besides the matches: the observed time per group, and with bins
-    the
-    bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per
+    the bin grid (``start_ns``, ``freq_ns``, ``n_bins``), the failures and the period budget per
     group."""
 
     observed_ns: np.ndarray  # per group: the time its rates are over
@@ -203,13 +203,6 @@ def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
     ns = np.where(has, values, 0).astype(np.int64)
     ns[~has] = np.iinfo(np.int64).min
     return ns.view("timedelta64[ns]")
-
-
-def _fraction(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` as float64, NaN where ``den == 0`` (as ``num / den if den else nan``)."""
-    out = np.full(len(num), np.nan)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
 
 
 def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
@@ -230,16 +223,16 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
     cols: dict[str, np.ndarray] = {
         "episodes": n_ep,
         "true_episodes": true_ep,
-        "precision": _fraction(true_ep, n_ep),
+        "precision": ratio(true_ep, n_ep),
         "incidents": n_inc.astype(np.int64),
         "detected": n_det.astype(np.int64),
-        "recall": _fraction(n_det, n_inc),
+        "recall": ratio(n_det, n_inc),
         "detection_median": _durations(d_med, has),
         "detection_max": _durations(d_max, has),
         "reset_median": _durations(r_med, has),
         "reset_max": _durations(r_max, has),
-        "pages_per_day": _fraction(n_ep, per_day),
-        "false_pages_per_week": _fraction(n_ep - true_ep, per_week),
+        "pages_per_day": ratio(n_ep, per_day),
+        "false_pages_per_week": ratio(n_ep - true_ep, per_week),
         "observed_days": np.asarray(per_day, dtype=np.float64),
     }
     if span.bad_counts is not None and span.period_budget is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,7 @@ from .._util.files import register_input
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
 from ..privacy import guard_values, shown
 
-__all__ = ["INCIDENT_COLUMNS", "read_incidents"]
+__all__ = ["INCIDENT_COLUMNS", "check_incidents", "read_incidents"]
 
 #: The columns an incidents file must have (``scope`` and ``kind`` are optional).
 INCIDENT_COLUMNS = ("incident_id", "start", "end")
@@ -49,8 +50,7 @@ def _read_csv(p: Path, name: str) -> pd.DataFrame:
                               "CSV.") from None
     except (ValueError, pd.errors.ParserError):
         raise FileFormatError(f"{name}: cannot be read as CSV (a quote left open or rows of "
-                              "different lengths?); "
-                              "give one row per incident: "
+                              "different lengths?); give one row per incident: "
                               "incident_id,start,end[,scope,kind].") from None
 
 
@@ -59,8 +59,7 @@ def _times(table: pd.DataFrame, col: str, name: str) -> pd.Series:
     empty = (text == "").to_numpy(dtype=bool)
     if empty.any():
         raise TimestampError(f"{name}: column {col!r} is empty in {_rows(empty)}; give every "
-                             f"incident a {col} time "
-                             "(ISO 8601, e.g. 2026-01-05T10:00:00Z).")
+                             f"incident a {col} time (ISO 8601, e.g. 2026-01-05T10:00:00Z).")
     ts = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce")
     bad = ts.isna().to_numpy(dtype=bool)
     if bad.any():
@@ -84,11 +83,22 @@ def _check_scopes(scopes: pd.Series, name: str) -> None:
             values.append(key.strip())
             values.append(value.strip())
     if bad.any():
-        raise InputError(f"{name}: column 'scope' is not of the form key=value[&key=value] in "
-                         f"{_rows(bad)}; write "
-                         "e.g. region=fra or region=fra&captcha_type=image ('*' or empty: "
-                         "everything).")
+        raise InputError(f"{name}: column 'scope' is not of the form key=value[&key=value] "
+                         f"in {_rows(bad)}; write e.g. region=fra or region=fra&captcha_type=image "
+                         "('*' or empty: everything).")
     guard_values(values, what=f"the 'scope' column of {name}")
+
+
+def check_incidents(incidents: Any) -> None:
+    """Refuse anything but an incidents table with the :data:`INCIDENT_COLUMNS` (what scoring and
+    the window analyses take)."""
+    if not isinstance(incidents, pd.DataFrame):
+        raise InputError("incidents must be a DataFrame with incident_id, start, end and scope "
+                         "columns.")
+    for col in INCIDENT_COLUMNS:
+        if col not in incidents.columns:
+            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, "
+                              "start, end, scope, severity).")
 
 
 def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -132,8 +142,7 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     name = shown(p.name)
     if p.is_dir():
         raise FileFormatError(f"{name}: is a folder; give the incidents as a CSV file "
-                              "(incident_id,start,end"
-                              "[,scope,kind]).")
+                              "(incident_id,start,end[,scope,kind]).")
     if not p.is_file():
         raise FileFormatError(f"{name}: no such file; give the incidents as CSV "
                               "(incident_id,start,end[,scope,kind]).")
@@ -142,8 +151,7 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     missing = [c for c in INCIDENT_COLUMNS if c not in table.columns]
     if missing:
         raise SchemaError(f"{name}: has no column {missing[0]!r}; the header must name "
-                          "incident_id, start, end "
-                          "(and optionally scope, kind).")
+                          "incident_id, start, end (and optionally scope, kind).")
     for col in ("start", "end"):
         table[col] = _times(table, col, name)
     if "scope" not in table.columns:

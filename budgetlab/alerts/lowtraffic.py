@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 
 from ..budget.burn import error_budgets, rolling_sum
-from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .episodes import in_group_order, policy_parts
-from .policy import AlertPolicy, AlertTier
+from .policy import AlertPolicy
+from .tier import AlertTier
 
 __all__ = ["low_traffic"]
 
@@ -34,30 +36,28 @@ def low_traffic(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     (``target`` may be per-group SLOs: each group's rows then use its own target, and a preset
     ``policy`` name its own ``period``; equal to running each group alone, exactly).
 
-    Window traffic is the number of events in the tier's window at each evaluation (bin end)
-    whose window lies fully inside the grid (all evaluations if none does: then
-    ``windows_complete`` is False). *Typical* is the median, *quietest* the minimum. One failure
-    among ``n`` events burns ``1 / (max(n, 1) * (1 - target))`` (a lone failure in an empty
-    window is the maximum burn).
+    Window traffic is the number of events in the tier's window at each evaluation (bin end) whose
+    window lies fully inside the grid (all evaluations if none does: then ``windows_complete`` is
+    False). *Typical* is the median, *quietest* the minimum. One failure among ``n`` events burns
+    ``1 / (max(n, 1) * (1 - target))`` (a lone failure in an empty window is the maximum burn).
 
     Returns
     -------
     DataFrame
-        Group keys, ``tier``, ``severity``, ``burn`` (threshold), ``max_burn``
-        (``1 / (1 - target)``), ``can_fire`` (``max_burn > burn``: the tier can fire at all),
-        for ``w`` in ``long``/``short`` (single-window tiers repeat the long window):
-        ``events_typical_<w>``, ``events_quietest_<w>``, ``one_failure_burn_typical_<w>``,
-        ``one_failure_burn_quietest_<w>``; then ``one_failure_fires_quietest`` (one failure at
-        the quietest traffic exceeds ``burn`` in both windows: a page for one failed request),
+        Group keys, ``tier``, ``severity``, ``burn`` (threshold), ``max_burn`` (``1 / (1 -
+        target)``), ``can_fire`` (``max_burn > burn``: the tier can fire at all), for ``w`` in
+        ``long``/``short`` (single-window tiers repeat the long window): ``events_typical_<w>``,
+        ``events_quietest_<w>``, ``one_failure_burn_typical_<w>``,
+        ``one_failure_burn_quietest_<w>``; then ``one_failure_fires_quietest`` (one failure at the
+        quietest traffic exceeds ``burn`` in both windows: a page for one failed request),
         ``min_failures_typical`` (failures needed to fire at typical traffic; ``<NA>`` when
-        impossible), ``one_failure_budget_pct`` (one failure in % of the policy-period budget at
-        the group's average traffic, capped at 100),
-        ``windows_complete``.
+        impossible), ``one_failure_budget_pct`` (one failure in % of the policy-period budget at the
+        group's average traffic, capped at 100), ``windows_complete``.
 
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ts = pd.date_range("2026-01-01", periods=10 * 24 * 4,
     ...                    freq="6min")  # 10 requests / hour, 4 days
     >>> lt = low_traffic(bin_events(as_events(ts, [True] * len(ts)), "1min"), 0.999,

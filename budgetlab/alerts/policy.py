@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import to_timedelta
+from .._util.validation import duration_label, to_timedelta
 from ..errors import ConfigError
-from ..windows.bins import duration_label
 from .preset_tables import (
     PYRRA_DIVISORS,
     SLOTH_WINDOWS,
@@ -49,8 +48,7 @@ from .preset_tables import (
 )
 from .tier import AlertTier
 
-__all__ = ["AlertTier", "AlertPolicy", "WORKBOOK_BUDGET_FRACTIONS", "WORKBOOK_PERIOD",
-           "PRESET_NAMES", "as_policy"]
+__all__ = ["AlertPolicy", "PRESET_NAMES", "as_policy"]
 
 
 def _as_tier(item: Any) -> AlertTier:
@@ -212,16 +210,12 @@ class AlertPolicy:
                 if s.value <= 0:
                     raise ConfigError(
                         f"period={duration_label(p)} is too short for the Workbook's tiers: with "
-                        "their burn factors "
-                        "kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's "
-                        "rule) the "
-                        f"{duration_label(w)} window of {t.name} rounds to nothing; the SRE budget "
-                        "period is "
-                        "SLO.period (default 30d), not the tracker window: give period='30D' (at "
-                        "least 3 days), "
-                        "or build the tiers explicitly with AlertPolicy.from_budget_fractions(..., "
-                        "period=...) "
-                        "or AlertPolicy([AlertTier(...)]).")
+                        "their burn factors kept (14.4, 6, 3, 1) and the windows scaled by period "
+                        f"/ 30d (Pyrra's rule) the {duration_label(w)} window of {t.name} rounds "
+                        "to nothing; the SRE budget period is SLO.period (default 30d), not the "
+                        "tracker window: give period='30D' (at least 3 days), or build the tiers "
+                        "explicitly with AlertPolicy.from_budget_fractions(..., period=...) or "
+                        "AlertPolicy([AlertTier(...)]).")
             tiers.append(AlertTier(t.name, t.severity, scaled[0], scaled[1], t.burn, for_=for_,
                                    cooldown=cooldown))
         return cls(tuple(tiers), period=p, name="workbook")

@@ -13,7 +13,9 @@ from .._util.validation import to_timedelta, utc_from_ns, utc_ns_column
 from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError
 from ..slo import SLO
-from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, exclusion_intervals, read_bins
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins
+from ..windows.exclusions import exclusion_intervals
 from .group_scores import (
     BadCounts,
     ScoreSpan,
@@ -99,8 +101,7 @@ class ScoringContext:
                                                                                   self.by,
                                                                                    windows)
         # episodes sorted once by (group, tier), table order kept inside: the episodes of group g
-        # and
-        # tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
+        # and tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
         n_tiers = len(self.tiers)
         cell = self.ep_group * n_tiers + self.ep_tier
         self.ep_order = np.argsort(cell, kind="stable")

@@ -11,8 +11,9 @@ import pandas as pd
 from .._util.validation import utc_ns_column
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask
-from ..windows.bins import BinGrid
+from ..windows.bingrid import BinGrid
 from .episodes import EPISODE_COLUMNS
+from .incidents_file import check_incidents
 from .policy import AlertPolicy
 
 __all__ = ["check_tables", "episode_groups", "episode_keys", "evaluated_span", "group_table",
@@ -58,13 +59,7 @@ def check_tables(episodes: Any, incidents: Any) -> None:
         if col not in episodes.columns:
             raise SchemaError(f"episodes has no column {col!r}; make it with "
                               "budgetlab.alert_episodes().")
-    if not isinstance(incidents, pd.DataFrame):
-        raise InputError("incidents must be a DataFrame with incident_id, start, end and scope "
-                         "columns.")
-    for col in ("incident_id", "start", "end"):
-        if col not in incidents.columns:
-            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, "
-                              "start, end, scope, severity).")
+    check_incidents(incidents)
 
 
 def group_table(grid: BinGrid | None, by: list[str], episodes: pd.DataFrame) -> pd.DataFrame:

@@ -2,8 +2,7 @@
 
 **Matching rule.** An episode of group ``g`` *matches* an incident when the incident's ``scope``
 covers ``g`` (:func:`budgetlab.events.schema.scope_mask`: a scope key the episodes are not grouped
-by
-does not restrict) **and** the episode overlaps the incident's time span extended by ``grace``:
+by does not restrict) **and** the episode overlaps the incident's time span extended by ``grace``:
 ``episode.start < incident.end + grace`` and ``episode.end > incident.start``.
 
 * **precision**: share of episodes that match at least one incident;
@@ -93,7 +92,7 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     grace : duration
         How long after an incident's end an alert still counts as detecting it (default 1 h).
     bins, target : optional
-        The bins (table or :class:`~budgetlab.windows.bins.BinGrid`) and target the episodes were
+        The bins (table or :class:`~budgetlab.windows.bingrid.BinGrid`) and target the episodes were
         computed from. ``bins`` gives every group a row (also groups that never alerted), the
         exact span for per-day rates, and the budget-before-alert columns. ``target`` is a
         number, an SLO, a target table or per-group SLOs (a :class:`~budgetlab.PerGroup` or a
@@ -164,13 +163,12 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
     Returns
     -------
     DataFrame
-        ``policy`` followed by the columns of :func:`score_alerts`, policies in the given
-        order.
+        ``policy`` followed by the columns of :func:`score_alerts`, policies in the given order.
 
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ts = pd.date_range("2026-01-01", periods=6 * 60, freq="1min")
     >>> ok = [not (120 <= i < 150) for i in range(len(ts))]  # 30 bad minutes
     >>> b = bin_events(as_events(ts, ok), "1min")

@@ -20,7 +20,10 @@ from .._util.validation import to_timedelta
 from ..errors import ConfigError
 from ..slo import SLO
 
-__all__ = ["AlertTier"]
+__all__ = ["AlertTier", "PAGE_SEVERITIES"]
+
+#: Severities that wake someone (Pyrra calls its paging tiers ``critical``).
+PAGE_SEVERITIES = ("page", "critical")
 
 
 def _name(value: Any, what: str) -> str:

@@ -7,7 +7,8 @@ from .failure_buckets import bucket_breakdown, bucket_burn_over_time
 from .incident import IncidentReport, incident_report
 from .latency_profile import LatencyProfile, latency_profile
 from .latency_recalibration import LatencyRecalibration, latency_recalibrate
-from .recalibration import Recalibration, RecalibrationOptions, recalibrate, wilson_interval
+from .recalibration import Recalibration, RecalibrationOptions, recalibrate
+from .recalibration.wilson import wilson_interval
 from .status_variants import hysteresis, replay_calendar
 from .timeout_tradeoff import timeout_tradeoff
 from .verdicts import Verdict, cause_verdict, page_verdict, target_verdicts, verdicts_table

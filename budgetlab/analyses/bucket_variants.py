@@ -18,52 +18,15 @@ from .._util.validation import utc_ns_column
 from ..alerts.episodes import alert_episodes
 from ..alerts.policy import AlertPolicy
 from ..budget.figures import seed_status_codes
-from ..errors import OutcomeError
-from ..events.schema import SOLVE_ERROR, SUCCESS, bucket_dtype, ts_ns
+from ..events.schema import ts_ns
 from ..slo import SLO
+from ..windows.binning import bucket_codes
 from ..windows.groups import group_codes, order_by_codes, segment_codes
 from ..windows.trailing import trailing_counts
 
-__all__ = ["bucket_codes", "closed_overlap", "Groups", "TrackerVariants", "episodes_caused"]
+__all__ = ["closed_overlap", "Groups", "TrackerVariants", "episodes_caused"]
 
 _N_LEVELS = 3  # warning, critical, exhausted (status codes 1..3)
-
-
-def bucket_codes(events: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
-    """Bucket code of every event and the bucket names (``success`` first, as :func:`bucket_dtype`).
-
-    Events without a ``bucket`` column count as ``success`` / ``solve_error`` by ``ok``. Raises
-    :class:`OutcomeError` when ``ok`` and ``bucket`` disagree.
-
-    >>> from budgetlab.events.schema import as_events
-    >>> ev = as_events(["2026-01-01"] * 3, [True, False, False], ["success", "timeout",
-    ...                                                           "solve_error"])
-    >>> codes, names = bucket_codes(ev)
-    >>> codes.tolist(), names
-    ([0, 1, 2], ['success', 'timeout', 'solve_error'])
-    """
-    ok = events["ok"].to_numpy(dtype=bool)
-    if "bucket" not in events.columns:
-        names = list(bucket_dtype().categories)
-        return np.where(ok, names.index(SUCCESS), names.index(SOLVE_ERROR)).astype(np.int64), names
-    col = events["bucket"]
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        dtype = bucket_dtype([str(c) for c in col.cat.categories])
-        cat = col.cat.set_categories(list(dtype.categories))
-    else:
-        text = col.astype(str)
-        cat = text.astype(bucket_dtype(pd.unique(text)))
-    if cat.isna().any():
-        raise OutcomeError("events['bucket'] has missing values; every event needs a bucket "
-                           "(success, timeout, ...).")
-    codes = cat.cat.codes.to_numpy().astype(np.int64)
-    names = [str(c) for c in cat.cat.categories]
-    is_success = codes == names.index(SUCCESS)
-    if bool(np.any(ok != is_success)):
-        raise OutcomeError("events has rows whose 'ok' and 'bucket' disagree (ok=True needs bucket "
-                           "'success'); "
-                           "fix the outcome mapping.")
-    return codes, names
 
 
 def closed_overlap(a_group: np.ndarray, a_start: np.ndarray, a_end: np.ndarray,

@@ -39,8 +39,8 @@ from ..alerts.policy import AlertPolicy, as_policy
 from ..errors import InputError
 from ..events.schema import SUCCESS, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
-from ..windows.bins import bin_events
-from .bucket_variants import Groups, TrackerVariants, bucket_codes, episodes_caused
+from ..windows.binning import bin_events, bucket_codes
+from .bucket_variants import Groups, TrackerVariants, episodes_caused
 from .per_group import per_slo_rows
 
 __all__ = ["bucket_breakdown", "bucket_burn_over_time", "bucket_counts"]
@@ -81,9 +81,7 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     out["events"] = np.repeat(events_g, len(fail_idx))
     out["failures"] = fails.ravel()
     out["share_of_failures"] = ratio(fails, fails_g, 0.0).ravel()
-    out["share_of_all_failures"] = (
-        fails / all_fail if all_fail > 0 else np.zeros(fails.shape)
-    ).ravel()
+    out["share_of_all_failures"] = ratio(fails, all_fail, 0.0).ravel()
     out["failure_rate"] = (fails / events_g).ravel()
     out["burn_rate"] = (fails / (events_g * eb)).ravel()
     out["group_burn_rate"] = np.repeat(fails_g / (events_g * eb), len(fail_idx))

@@ -19,7 +19,7 @@ from .._util.ratios import ratio
 from .._util.validation import as_list, check_tz, require_columns
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask
-from .recalibration import wilson_interval
+from .recalibration.wilson import wilson_interval
 
 __all__ = ["target_table", "outcome_labels", "daily_success", "daily_spread", "hourly_profile",
            "group_values",
@@ -42,12 +42,13 @@ def group_values(events: pd.DataFrame, column: str) -> list[str]:
 
 
 def _pairs(text: str, what: str, form: str, example: str) -> dict[str, str]:
-    """``"KEY:VALUE,KEY=VALUE"`` as a dict, refused when a pair is malformed or a key repeats."""
+    """``"KEY=VALUE,KEY:VALUE"`` as a dict (``:`` for a notebook's parameters cell, where papermill
+    cannot read an ``=`` inside a value), refused when a pair is malformed or a key repeats."""
     out: dict[str, str] = {}
     for part in [p.strip() for p in text.split(",") if p.strip()]:
         key, sep, value = (x.strip() for x in part.partition("=" if "=" in part else ":"))
         if not sep or not key or not value:
-            raise ConfigError(f"{what} must read {form},... (or {form.replace(':', '=')}), "
+            raise ConfigError(f"{what} must read {form},... (or {form.replace('=', ':')}), "
                               f"e.g. {example!r}.")
         if key in out:
             raise ConfigError(f"{what} names {key!r} twice; give each once.")
@@ -68,10 +69,11 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     target : float
         Target of every group not named in ``overrides``.
     overrides : str, optional
-        Plain text ``"GROUP:TARGET,GROUP:TARGET"`` (a notebook parameter; ``GROUP=TARGET`` works
-        too, but papermill's parameter inspection cannot read an ``=`` inside a value), e.g.
-        ``"recaptcha_v2:0.93,turnstile:0.97"``; ``None`` or ``""`` for none. A group the data do
-        not have is refused (a typo would otherwise be ignored silently).
+        Plain text ``"GROUP=TARGET,GROUP=TARGET"`` as ``--target`` takes it (a notebook's
+        parameters cell writes ``GROUP:TARGET``: papermill's parameter inspection cannot read an
+        ``=`` inside a value), e.g. ``"recaptcha_v2=0.93,turnstile=0.97"``; ``None`` or ``""``
+        for none. A group the data do not have is refused (a typo would otherwise be ignored
+        silently).
 
     Returns
     -------
@@ -83,7 +85,7 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     Examples
     --------
     >>> ev = pd.DataFrame({"captcha_type": ["image", "turnstile", "image"]})
-    >>> target_table(ev, by="captcha_type", target=0.9, overrides="turnstile:0.97")
+    >>> target_table(ev, by="captcha_type", target=0.9, overrides="turnstile=0.97")
       captcha_type  target
     0        image    0.90
     1    turnstile    0.97
@@ -91,17 +93,16 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     if isinstance(target, bool) or not isinstance(target, (int, float,
                                                            np.floating)) or not 0 < target < 1:
         raise ConfigError("target must be a number between 0 and 1 (e.g. 0.95).")
-    pairs = _pairs(overrides or "", "targets", "GROUP:TARGET", "recaptcha_v2:0.93,turnstile:0.97")
+    pairs = _pairs(overrides or "", "targets", "GROUP=TARGET", "recaptcha_v2=0.93,turnstile=0.97")
     given = {k: pd.to_numeric(v, errors="coerce") for k, v in pairs.items()}
     if not all(0 < x < 1 for x in given.values()):  # NaN (not a number) fails too
         raise ConfigError("targets must be numbers between 0 and 1 "
-                          "(e.g. 'recaptcha_v2:0.93,turnstile:0.97').")
+                          "(e.g. 'recaptcha_v2=0.93,turnstile=0.97').")
     values = group_values(events, by)
     unknown = sorted(set(given) - set(values))
     if unknown:
         raise ConfigError(f"targets names {len(unknown)} group(s) that the column {by!r} does not "
-                          "have; "
-                          f"use its values: {', '.join(values[:10])}.")
+                          f"have; use its values: {', '.join(values[:10])}.")
     return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
 
 
@@ -112,9 +113,9 @@ def outcome_labels(text: str | None) -> dict[str, str] | None:
     Parameters
     ----------
     text : str or None
-        ``"LABEL:MEANING,LABEL:MEANING"`` (or ``LABEL=MEANING``): a label (or an HTTP status
-        range such as ``5xx``) and ``success``, ``skip`` or a failure bucket name; ``None`` or
-        ``""`` for none.
+        ``"LABEL=MEANING,LABEL=MEANING"`` as ``--outcomes`` takes it (or ``LABEL:MEANING``, as
+        a notebook's parameters cell writes it): a label (or an HTTP status range such as
+        ``5xx``) and ``success``, ``skip`` or a failure bucket name; ``None`` or ``""`` for none.
 
     Returns
     -------
@@ -122,7 +123,7 @@ def outcome_labels(text: str | None) -> dict[str, str] | None:
 
     Examples
     --------
-    >>> outcome_labels("2xx:success, 3xx:success, 4xx:skip, 5xx=server_error")
+    >>> outcome_labels("2xx=success, 3xx=success, 4xx=skip, 5xx:server_error")
     {'2xx': 'success', '3xx': 'success', '4xx': 'skip', '5xx': 'server_error'}
     >>> outcome_labels(None) is None
     True
@@ -130,9 +131,9 @@ def outcome_labels(text: str | None) -> dict[str, str] | None:
     if text is None or not str(text).strip():
         return None
     if not isinstance(text, str):
-        raise ConfigError("outcomes must be text such as '2xx:success,4xx:skip,5xx:server_error', "
+        raise ConfigError("outcomes must be text such as '2xx=success,4xx=skip,5xx=server_error', "
                           "or None.")
-    return _pairs(text, "outcomes", "LABEL:MEANING", "2xx:success,4xx:skip,5xx:server_error")
+    return _pairs(text, "outcomes", "LABEL=MEANING", "2xx=success,4xx=skip,5xx=server_error")
 
 
 def daily_success(events: pd.DataFrame, *, by: str | Sequence[str] | None = None,

@@ -28,7 +28,8 @@ import pandas as pd
 from .._util.figures import save_figure
 from .._util.validation import as_list, check_tz, require_columns
 from ..alerts.policy import AlertPolicy, as_policy
-from ..budget.tracker_replay import replay, transitions
+from ..budget.status_changes import transitions
+from ..budget.tracker_replay import replay
 from ..errors import ConfigError, PartialWindowWarning
 from ..events.schema import TIMEOUT, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo

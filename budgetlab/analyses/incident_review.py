@@ -23,11 +23,11 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
+from ..alerts.tier import PAGE_SEVERITIES
 from ..budget.episodes import status_episodes
-from ..budget.tracker_replay import transitions
+from ..budget.status_changes import transitions
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask, ts_ns
-from .choices import PAGE_SEVERITIES
 from .incident import IncidentReport
 from .verdicts import Verdict, page_verdict
 

@@ -14,7 +14,7 @@ from ..alerts.episodes import alert_episodes, alert_states
 from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
-from ..windows.bins import bin_events
+from ..windows.binning import bin_events
 from .bucket_variants import Groups, episodes_caused
 from .incident_window import Span
 

@@ -12,31 +12,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.words import prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 
-__all__ = ["prose_duration", "between", "summary_text", "tracker_sentence", "bucket_sentence",
+__all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence",
            "alert_sentence",
            "budget_sentence"]
-
-
-def prose_duration(value: Any) -> str:
-    """A duration for prose: ``30 d``, ``24 h``, ``3.5 h``, ``90 min``, ``45 s``.
-
-    >>> [prose_duration(pd.Timedelta(x)) for x in ("30D", "24h", "210min", "90min", "45s")]
-    ['30 d', '24 h', '3.5 h', '90 min', '45 s']
-    """
-    seconds = pd.Timedelta(value).total_seconds()
-    if seconds >= 2 * 86400 and seconds % 86400 == 0:
-        return f"{seconds / 86400:g} d"
-    if seconds >= 3600 and (seconds % 3600 == 0 or seconds % 1800 == 0 and seconds > 2 * 3600):
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{seconds / 60:g} min"
-    if seconds >= 3600:
-        return f"{seconds / 3600:.2f} h"
-    return f"{seconds:g} s"
 
 
 def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -183,8 +166,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
             txt += (f", and {caused} of the tracker's {n_tr} status "
-                    f"change{'s' if n_tr != 1 else ''}"
-                    " would not have happened")
+                    f"change{'s' if n_tr != 1 else ''} would not have happened")
     return _sentence(txt)
 
 
@@ -219,9 +201,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
         if len(ratio) and np.isfinite(ratio).any():
             r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked at "
-                    f"{r['peak_burn_long']:.2f}, "
-                    f"its threshold is {r['burn']:g})")
+            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked "
+                    f"at {r['peak_burn_long']:.2f}, its threshold is {r['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += f"; its {r['tier']} tier would have raised a {r['severity']} {when(r)}"

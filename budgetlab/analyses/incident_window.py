@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
+from .._util.words import prose_duration
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
-from .incident_text import prose_duration
 
 __all__ = ["Span", "between", "check_scope", "nice_freq", "overlapping_incidents",
            "replayed_events"]
@@ -42,7 +42,8 @@ def check_scope(events: pd.DataFrame, scope: str | None) -> str:
     named = parse_scope(scope)
     for key in named:
         if key not in events.columns:
-            raise SchemaError(f"scope names column {key!r}, which events does not have.")
+            raise SchemaError(f"scope={scope!r} names column {key!r}, which events does not "
+                              "have; a scope's keys are key columns of events (read with by=).")
     return str(scope).strip() if named else "*"
 
 
@@ -96,10 +97,9 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.Da
     if i0 == 0 and first_ns > h_start.value:
         have = max(w_start.value - first_ns, 0) / 3.6e12
         notes.append(f"the data start {have:.1f} h before the report's window (the incident and "
-                     "its context), "
-                     f"less than the {prose_duration(span.history)} of history the longest window "
-                     "needs: "
-                     "statuses and burns early in the report may differ from production's.")
+                     f"its context), less than the {prose_duration(span.history)} of history the "
+                     "longest window needs: statuses and burns early in the report may differ "
+                     "from production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes

@@ -32,11 +32,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, to_ns
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
-from .recalibration import wilson_interval
+from .recalibration.wilson import wilson_interval
 from .survival import kaplan_meier, km_quantile
 
 __all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts",
@@ -63,9 +64,8 @@ def attempt_durations(events: pd.DataFrame) -> np.ndarray:
     col = events["duration"]
     if not pd.api.types.is_timedelta64_dtype(col.dtype):
         raise SchemaError(f"events['duration'] must be timedelta64 (it is {col.dtype}); read it "
-                          "with "
-                          "read_events(..., duration='<column>', duration_unit='s'), which says "
-                          "the unit.")
+                          "with read_events(..., duration='<column>', duration_unit='s'), which "
+                          "says the unit.")
     if bool(col.isna().any()):
         raise SchemaError(f"events['duration'] has {int(col.isna().sum())} empty value(s); fill or "
                           "drop those rows.")
@@ -199,7 +199,7 @@ def _shares(table: pd.DataFrame, codes: np.ndarray, ok: np.ndarray, dur: np.ndar
         part = table.copy()
         part["threshold"] = pd.Timedelta(t, unit="ns")
         part["attempts"], part["good"] = attempts, good
-        part["share"] = good / np.maximum(attempts, 1)
+        part["share"] = ratio(good, attempts, 0.0)
         part["share_low"], part["share_high"] = lo, hi
         part["at_or_above_timeout"] = (timeout_ns != np.iinfo(np.int64).min) & (t >= timeout_ns)
         parts.append(part)

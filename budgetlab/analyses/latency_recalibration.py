@@ -1,16 +1,15 @@
 """Latency recalibration: which (threshold, target) pairs would the history have supported?
 
-For each threshold ``t`` the latency SLI counts an attempt good when it succeeded within ``t``
-(a success slower than ``t`` is a failure, as ``read_events(..., slow_above=t)`` makes it). For
-each candidate target the seed tracker runs on the window's own clock
-(:func:`budgetlab.status_spans`), and the **rule** is the one of :func:`budgetlab.recalibrate`
-read on time: the share of observed time after warm-up (no-traffic time and each traffic
-stretch's first window left out) during which the status was ``limit_status`` or worse
-(default ``critical``: critical or exhausted). A target is supported when that share is at most
-``max_share``; the **supported target** of a threshold is the highest supported candidate. Its
-interval is a day-block bootstrap: whole UTC days of the observation (their status time) drawn
-with replacement, the rule recomputed on each sample, percentiles of the supported target (a
-sample that supports no candidate counts as below the grid).
+For each threshold ``t`` the latency SLI counts an attempt good when it succeeded within ``t`` (a
+success slower than ``t`` is a failure, as ``read_events(..., slow_above=t)`` makes it). For each
+candidate target the seed tracker runs on the window's own clock (:func:`budgetlab.status_spans`),
+and the **rule** is the one of :func:`budgetlab.recalibrate` read on time: the share of observed
+time after warm-up (no-traffic time and each traffic stretch's first window left out) during which
+the status was ``limit_status`` or worse (default ``critical``: critical or exhausted). A target is
+supported when that share is at most ``max_share``; the **supported target** of a threshold is the
+highest supported candidate. Its interval is a day-block bootstrap: whole UTC days of the
+observation (their status time) drawn with replacement, the rule recomputed on each sample,
+percentiles of the supported target (a sample that supports no candidate counts as below the grid).
 
 **Frontier**: for each candidate target, the smallest threshold the history supports.
 
@@ -36,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from .._util.validation import as_list, check_argument, check_fraction, check_whole, utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
@@ -101,13 +101,12 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     LatencyRecalibration
         ``table``: the group keys, ``threshold`` (timedelta64[ns]), ``target`` (float64),
         ``limit_share`` (float64: share of observed time after warm-up at ``limit_status`` or
-        worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool).
-        ``summary``: the group keys, ``threshold``, ``supported_target``, ``supported_low``,
-        ``supported_high`` (float64; NaN when below the grid, said in ``note``),
-        ``equals_availability`` (bool), ``note`` (str), ``window`` (timedelta64[ns]) and
-        ``current_target`` (float64): the group's SLO.
-        ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT
-        when no threshold supports it, said in ``note``), ``note``.
+        worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool). ``summary``: the group
+        keys, ``threshold``, ``supported_target``, ``supported_low``, ``supported_high`` (float64;
+        NaN when below the grid, said in ``note``), ``equals_availability`` (bool), ``note`` (str),
+        ``window`` (timedelta64[ns]) and ``current_target`` (float64): the group's SLO.
+        ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT when
+        no threshold supports it, said in ``note``), ``note``.
     """
     keys = check_events(events, as_list(by))
     per = as_per_group(slo)
@@ -118,8 +117,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         return _per_slo(events, per, keys, lambda one: latency_recalibrate(events, slo=one, **opts))
     if not isinstance(slo, SLO):
         raise ConfigError("slo= must be an SLO, a PerGroup or a mapping of group keys to SLOs, "
-                          "not "
-                          f"{type(slo).__name__}.")
+                          f"not {type(slo).__name__}.")
     check_argument("limit_status", limit_status, STATUSES[1:])
     max_share = check_fraction("max_share", max_share)
     confidence = check_fraction("confidence", confidence)
@@ -237,12 +235,12 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
             obs: np.ndarray, current: np.ndarray, max_share: float, confidence: float, n_boot: int,
             seed: int) -> LatencyRecalibration:
     tot_obs = obs.sum(-1)
-    share = np.divide(bad.sum(-1), tot_obs, out=np.ones_like(tot_obs), where=tot_obs > 0)
+    share = ratio(bad.sum(-1), tot_obs, 1.0)
     supported = _supported(share[..., None], cands, max_share)[..., 0]  # (groups, thresholds)
     rng = np.random.default_rng(seed)
     pick = rng.integers(0, bad.shape[-1], size=(n_boot, bad.shape[-1]))
     b_obs = obs[..., pick].sum(-1)
-    b_share = np.divide(bad[..., pick].sum(-1), b_obs, out=np.ones_like(b_obs), where=b_obs > 0)
+    b_share = ratio(bad[..., pick].sum(-1), b_obs, 1.0)
     b_sup = np.nan_to_num(_supported(b_share, cands, max_share), nan=-1.0)  # below the grid: -1
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)

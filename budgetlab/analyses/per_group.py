@@ -89,10 +89,9 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
     (``states``, ``tiers``, ``budget``, ``buckets``, ``over_time``) keep their order; the others
     (``transitions``, ``tracker``, ``alerts``) are put in their documented order."""
     if not set(keys) <= set(bkeys):
-        raise ConfigError("with per-group SLOs the bucket breakdown needs the group keys "
-                          f"{list(keys)} among its "
-                          "breakdown_by keys (burn rates depend on each group's target); add them "
-                          "to breakdown_by.")
+        raise ConfigError("with per-group SLOs the bucket breakdown needs the group "
+                          f"keys {list(keys)} among its breakdown_by keys (burn rates depend on "
+                          "each group's target); add them to breakdown_by.")
     out: dict[str, pd.DataFrame] = {}
     for name in (*GROUP_TABLES, "buckets", "over_time"):
         parts = []
@@ -106,8 +105,7 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
             for table, m in parts[1:]:
                 if len(table) != len(base):
                     raise ConfigError(f"the per-group replays disagree on the rows of {name}; give "
-                                      "one policy for "
-                                      "every group (policy=...).")
+                                      "one policy for every group (policy=...).")
                 base.loc[m] = table.loc[m]
             base.attrs.update(parts[0][0].attrs)
             out[name] = base

@@ -5,7 +5,7 @@ kept inside a group) with one stable radix sort; the :class:`Sorted` arrays it r
 trailing-window kernel (:func:`budgetlab.windows.trailing.trailing_counts`) or the calendar
 counts once per window, and go back to table order with :meth:`Sorted.scatter`. Window specs
 (:func:`parse_window`), per-group targets (:func:`group_targets`) and the small per-row helpers
-of the status model on these arrays (:func:`time_weights`, :func:`change_flags`) live here too.
+of the status model on these arrays (:func:`change_flags`) live here too.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..budget.figures import seed_status_codes
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
 from ..slo import SLO
-from ..windows.bins import BinGrid
+from ..windows.bingrid import BinGrid
 from ..windows.calendar import calendar_counts, calendar_edges
 from ..windows.groups import first_in_group, group_order, segment_codes
 from ..windows.trailing import trailing_counts
@@ -34,7 +34,6 @@ __all__ = [
     "Sorted",
     "sort_events",
     "group_targets",
-    "time_weights",
     "change_flags",
 ]
 
@@ -163,8 +162,7 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndar
             if col is None:
                 raise ConfigError(
                     "target mapping must give a target for every value of one group key "
-                    f"({list(by) or 'none'}); "
-                    "or pass a DataFrame with key columns and 'target'."
+                    f"({list(by) or 'none'}); or pass a DataFrame with key columns and 'target'."
                 )
             table = pd.DataFrame({col: [str(k) for k, _ in items]})
         table["target"] = [v for _, v in items]
@@ -172,17 +170,6 @@ def group_targets(target: Any, keys: pd.DataFrame, by: Sequence[str]) -> np.ndar
     none = np.empty(0, dtype=np.int64)
     grid = BinGrid(keys, list(by), 0, 1, 1, none, none, none, none)
     return np.asarray(target_array(target, grid), dtype=np.float64)
-
-
-def time_weights(t: np.ndarray, bounds: np.ndarray, lo_ns: int) -> np.ndarray:
-    """ns each row's status holds inside ``[lo_ns, ...)``: until the group's next event (the
-    last event of a group holds for no time), clipped at ``lo_ns``."""
-    n = len(t)
-    nxt = np.empty(n, dtype=np.int64)
-    nxt[:-1] = t[1:]
-    last = bounds[1:][bounds[1:] > 0] - 1
-    nxt[last] = t[last]
-    return np.asarray(np.maximum(nxt - np.maximum(t, lo_ns), 0))
 
 
 def change_flags(code: np.ndarray, bounds: np.ndarray) -> np.ndarray:

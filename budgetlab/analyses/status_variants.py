@@ -4,10 +4,9 @@
   The seed's FAQ warns that a calendar day "hides a night of failures": failures up to 23:59
   vanish from the budget at 00:00, while a rolling 24 h window still holds them the next morning.
 * **Hysteresis** (``min_dwell``, :func:`hysteresis`): escalation is immediate; a status may only
-  improve (drop to a less severe one) once the current, worse status has been shown for at
-  least ``min_dwell`` since it was entered. The drop happens at the first event at or after
-  that moment, straight to the tracker's status of that event. Flapping is traded against
-  recovery time.
+  improve (drop to a less severe one) once the current, worse status has been shown for at least
+  ``min_dwell`` since it was entered. The drop happens at the first event at or after that moment,
+  straight to the tracker's status of that event. Flapping is traded against recovery time.
 
 :func:`budgetlab.analyses.window_lengths.compare_windows` puts both side by side with rolling
 windows.
@@ -22,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_tz, to_timedelta
-from ..budget.figures import seed_figures
-from ..budget.tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
+from ..budget.figures import STATUS_DTYPE, seed_figures
+from ..budget.replay_status import REPLAY_COLUMNS
 from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO

@@ -9,12 +9,11 @@ the curve estimates the latent time to success of an attempt that the solver doe
 count (:mod:`budgetlab.analyses.latency_profile`), which needs no estimate.
 
 **Quantiles.** ``q``-quantile = the smallest event time with ``F(t) >= q`` (a step function read
-from the right, as ``quantile(survfit(...))`` in R's survival package without its midpoint rule
-on flats). The interval is Brookmeyer and Crowley's (1982) inversion of the pointwise test
-``|F(t) - q| <= z * se(t)`` with Greenwood's ``se``: the lower end is the first time the upper
-pointwise bound reaches ``q``, the upper end the first time the lower bound does. A quantile (or
-an end) that ``F`` does not reach before the last observation is *above* it: ``None`` here, and
-"> timeout" in words.
+from the right, as ``quantile(survfit(...))`` in R's survival package without its midpoint rule on
+flats). The interval is Brookmeyer and Crowley's (1982) inversion of the pointwise test ``|F(t) - q|
+<= z * se(t)`` with Greenwood's ``se``: the lower end is the first time the upper pointwise bound
+reaches ``q``, the upper end the first time the lower bound does. A quantile (or an end) that ``F``
+does not reach before the last observation is *above* it: ``None`` here, and "> timeout" in words.
 """
 
 from __future__ import annotations
@@ -25,6 +24,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from .._util.ratios import ratio
 
 __all__ = ["KaplanMeier", "kaplan_meier", "km_quantile"]
 
@@ -80,9 +81,8 @@ def kaplan_meier(durations: Any, observed: Any) -> KaplanMeier:
     keep = events > 0
     times, at_risk, events = uniq[keep], at_risk[keep], events[keep].astype(np.int64)
     survival: FloatArray = np.cumprod(1.0 - events / at_risk, dtype=np.float64)
-    alive = at_risk > events
-    term = np.divide(events, at_risk * (at_risk - events).astype(np.float64),
-                     out=np.zeros(len(times)), where=alive)
+    # Greenwood's term, 0 where nobody stays at risk (at_risk == events)
+    term = ratio(events, at_risk * (at_risk - events).astype(np.float64), 0.0)
     variance = np.where(survival > 0, survival**2 * np.cumsum(term), 0.0)
     return KaplanMeier(times, at_risk, events, survival, variance, last)
 

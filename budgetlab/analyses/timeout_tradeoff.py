@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from .._util.validation import as_list, to_ns
 from ..errors import ConfigError
 from ..events.schema import check_events
@@ -75,17 +76,14 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
     current = censoring["timeout"].to_numpy(dtype="timedelta64[ns]").view(np.int64)
     if (current == _NONE).any():
         raise ConfigError("the log shows no client timeout (no 'timeout' rows); say the one in "
-                          "force with "
-                          "client_timeout= (CLI: --client-timeout 60s).")
+                          "force with client_timeout= (CLI: --client-timeout 60s).")
     longer = [c for c in cands if c > int(current.min())]
     if longer:
         raise ConfigError(f"a client timeout of {pd.Timedelta(longer[0], unit='ns')} is longer "
-                          "than the one in force "
-                          f"({pd.Timedelta(int(current.min()), unit='ns')}): the attempts cut "
-                          "there have unknown "
-                          "durations beyond it, so what a longer timeout would do is not in the "
-                          "data; give candidates "
-                          "at or below it.")
+                          f"than the one in force ({pd.Timedelta(int(current.min()), unit='ns')}): "
+                          "the attempts cut there have unknown durations beyond it, so what a "
+                          "longer timeout would do is not in the data; give candidates at or "
+                          "below it.")
     thr = None if threshold is None else to_ns(threshold, name="threshold")
     codes = group_key_codes(events, keys)[0]
     n = len(censoring)
@@ -113,13 +111,14 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
             timed_out.astype(np.int64),
             lost.astype(np.int64),
         )
-        den = np.maximum(attempts, 1)
-        part["timed_out_share"], part["successes_lost_share"] = timed_out / den, lost / den
+        part["timed_out_share"] = ratio(timed_out, attempts, 0.0)
+        part["successes_lost_share"] = ratio(lost, attempts, 0.0)
         part["wait_saved"] = pd.to_timedelta(np.round(saved).astype(np.int64),
                                              unit="ns").as_unit("ns")
-        part["wait_saved_per_attempt"] = pd.to_timedelta(np.round(saved / den).astype(np.int64),
-                                                         unit="ns").as_unit("ns")
-        part["availability"], part["latency_sli"] = kept / den, within / den
+        per_attempt = np.round(ratio(saved, attempts, 0.0)).astype(np.int64)
+        part["wait_saved_per_attempt"] = pd.to_timedelta(per_attempt, unit="ns").as_unit("ns")
+        part["availability"] = ratio(kept, attempts, 0.0)
+        part["latency_sli"] = ratio(within, attempts, 0.0)
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
     return out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)

@@ -29,7 +29,9 @@ import pandas as pd
 
 from .._util.validation import check_fraction
 from ..errors import ConfigError
-from .recalibration import MIN_HISTORY_DAYS, Recalibration, wilson_interval
+from .recalibration import Recalibration
+from .recalibration.evidence import MIN_HISTORY_DAYS
+from .recalibration.wilson import wilson_interval
 
 __all__ = ["Verdict", "VERDICT_COLUMNS", "MIN_EVENTS", "target_verdicts", "page_verdict",
            "cause_verdict",
@@ -208,8 +210,7 @@ def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> s
     n, days, rec_t = int(r["events"]), float(r["history_days"]), float(r["recommended_target"])
     if n < min_events:
         return (f"No recommendation for {group}: only {n:,} events in the history; a "
-                "recommendation "
-                f"needs at least {min_events:,}.")
+                f"recommendation needs at least {min_events:,}.")
     if not np.isfinite(rec_t):
         return f"No recommendation for {group}: {r['recommendation_note']}."
     lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
@@ -275,8 +276,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
                        f"{subject[0].upper() + subject[1:]} was not justified: {evidence}.",
                        evidence)
     why = (f"the burn interval {b_lo:.3g} – {b_hi:.3g} straddles the threshold {threshold:g}: too "
-           "few events "
-           f"({n:,}) to tell")
+           f"few events ({n:,}) to tell")
     return Verdict(subject, None, f"No verdict on {subject}: {why} ({evidence}).", evidence,
                    withheld=why)
 

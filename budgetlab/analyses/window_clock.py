@@ -19,7 +19,13 @@ import numpy as np
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
 from ..windows.calendar import calendar_edges
-from .recalibration.clock import ClockCounts, clock_counts, evaluated_events, evaluated_time
+from .recalibration.clock import (
+    ClockCounts,
+    clock_counts,
+    counted_changes,
+    evaluated_events,
+    evaluated_time,
+)
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_codes
 
@@ -77,9 +83,10 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     warning -> healthy`` round trips (within ``round_trip_ns``) of every group.
 
     A change is between two clock segments of one traffic stretch (the stretch's first segment
-    against HEALTHY, as at the start of the log) and counts when the later segment starts in the
-    evaluated time; entering or leaving no traffic is not a change. ``min_dwell_ns`` applies the
-    hysteresis of :func:`budgetlab.hysteresis` within each stretch.
+    against HEALTHY, as at the start of the log; a status held for one instant is none:
+    :func:`~budgetlab.analyses.recalibration.clock.counted_changes`) and counts when the later
+    segment starts in the evaluated time; entering or leaving no traffic is not a change.
+    ``min_dwell_ns`` applies the hysteresis of :func:`budgetlab.hysteresis` within each stretch.
     """
     if min_dwell_ns > 0 and len(code):
         stretch_bounds = np.r_[np.flatnonzero(c.first), len(code)]
@@ -93,15 +100,12 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     traffic = np.maximum(np.minimum(c.end, hi_ns) - np.maximum(c.start, lo_ns),
                          0).astype(np.float64)
     no_traffic = max(hi_ns - lo_ns, 0) - np.bincount(seg, weights=traffic, minlength=n_groups)
-    prev = np.zeros(len(code), dtype=code.dtype)
-    prev[1:] = code[:-1]
-    prev[c.first] = 0
-    counted = (c.start >= np.maximum(c.warmup_end, lo_ns)) & (c.start < hi_ns)
-    changed = (code != prev) & counted
-    n_tr = np.bincount(seg[changed], minlength=n_groups)
-    ci = np.flatnonzero(changed)
-    up = (prev[ci] == 0) & (code[ci] == 1)
-    down = (prev[ci] == 1) & (code[ci] == 0)
+    rows, was = counted_changes(c, code)
+    counted = (c.start[rows] >= np.maximum(c.warmup_end[rows], lo_ns)) & (c.start[rows] < hi_ns)
+    ci, was = rows[counted], was[counted]
+    n_tr = np.bincount(seg[ci], minlength=n_groups)
+    up = (was == 0) & (code[ci] == 1)
+    down = (was == 1) & (code[ci] == 0)
     if len(ci) > 1:
         same = (seg[ci[:-1]] == seg[ci[1:]]) & (
             np.cumsum(c.first)[ci[:-1]] == np.cumsum(c.first)[ci[1:]]

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import utc_ns_column
-from ..errors import InputError, SchemaError
+from ..alerts.incidents_file import check_incidents
+from ..errors import InputError
 from ..events.schema import parse_scope, scope_mask
 from .sorted_events import Sorted
 
@@ -27,13 +28,7 @@ class Incidents:
     """Incident table parsed once: times in ns and which groups each scope covers."""
 
     def __init__(self, incidents: pd.DataFrame, srt: Sorted) -> None:
-        if not isinstance(incidents, pd.DataFrame):
-            raise InputError("incidents must be a DataFrame with incident_id, start, end and scope "
-                             "columns.")
-        for col in ("incident_id", "start", "end"):
-            if col not in incidents.columns:
-                raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, "
-                                  "start, end, scope, severity).")
+        check_incidents(incidents)
         inc = incidents.reset_index(drop=True)
         self.table = inc
         self.start = utc_ns_column(inc["start"], "incidents['start']")

@@ -88,8 +88,7 @@ def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sort
     per = as_per_group(slo)
     if per is None and not isinstance(slo, SLO):
         raise ConfigError("slo must be an SLO, e.g. SLO(target=0.95), or per-group SLOs (PerGroup "
-                          "or a mapping); "
-                          "its window is replaced by windows=.")
+                          "or a mapping); its window is replaced by windows=.")
     srt = sort_events(events, by)
     if per is None:
         return srt, slo, group_targets(slo if target is None else target, srt.keys, srt.by)
@@ -164,22 +163,21 @@ def compare_windows(
     Returns
     -------
     DataFrame
-        One row per window, dwell time and group (in that order): group keys, ``window``
-        (ordered categorical label: ``"1h"``, ``"1d"``, ``"calendar:day"``), ``window_kind``
-        (``rolling``/``calendar``), ``min_dwell`` (Timedelta), ``events`` (in the evaluated
-        span), ``hours`` (evaluated time: the window holds traffic, after warm-up),
-        ``hours_no_traffic`` (time from ``warmup`` on with an empty window), ``share_healthy``,
-        ``share_warning``, ``share_critical``, ``share_exhausted`` (time-weighted over
-        ``hours``; NaN for a group without evaluated time), ``hours_exhausted``,
-        ``transitions`` and ``transitions_per_day`` (status changes, per day of ``hours``; NaN
-        without evaluated time), ``round_trips`` and ``round_trips_per_day`` (healthy -> warning
-        -> healthy within ``round_trip``). With
+        One row per window, dwell time and group (in that order): group keys, ``window`` (ordered
+        categorical label: ``"1h"``, ``"1d"``, ``"calendar:day"``), ``window_kind``
+        (``rolling``/``calendar``), ``min_dwell`` (Timedelta), ``events`` (in the evaluated span),
+        ``hours`` (evaluated time: the window holds traffic, after warm-up), ``hours_no_traffic``
+        (time from ``warmup`` on with an empty window), ``share_healthy``, ``share_warning``,
+        ``share_critical``, ``share_exhausted`` (time-weighted over ``hours``; NaN for a group
+        without evaluated time), ``hours_exhausted``, ``transitions`` and ``transitions_per_day``
+        (status changes, per day of ``hours``; NaN without evaluated time), ``round_trips`` and
+        ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
         ``incidents``: ``incidents`` (in scope), ``detected``, ``missed``, ``detection_median``,
-        ``detection_max`` (Timedelta from incident start to the first event with status at
-        least ``alert_at``, i.e. critical or exhausted by default; 0 when already there; NaT if
-        none detected), ``recovery_median``, ``recovery_max`` (from incident end until the
-        status is below ``alert_at`` again; 0 when already below; NaT if none recovered),
-        ``unrecovered`` (still at or above ``alert_at`` at the last event).
+        ``detection_max`` (Timedelta from incident start to the first event with status at least
+        ``alert_at``, i.e. critical or exhausted by default; 0 when already there; NaT if none
+        detected), ``recovery_median``, ``recovery_max`` (from incident end until the status is
+        below ``alert_at`` again; 0 when already below; NaT if none recovered), ``unrecovered``
+        (still at or above ``alert_at`` at the last event).
 
     Examples
     --------

@@ -22,21 +22,22 @@ import numpy as np
 import pandas as pd
 
 from .._util.memory import check_cells, check_memory
-from .._util.validation import check_argument, check_whole, to_timedelta, utc_from_ns
+from .._util.ratios import ratio
+from .._util.validation import (
+    check_argument,
+    check_whole,
+    duration_label,
+    to_timedelta,
+    utc_from_ns,
+)
 from ..errors import ConfigError
 from ..slo import SLO, as_per_group
-from ..windows.bins import (
-    BinGrid,
-    BinsLike,
-    ReadBinsOptions,
-    duration_label,
-    read_bins,
-    window_bins,
-)
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .burn_rows import BYTES_PER_ROW, plan_rows, sparse_table
 
 __all__ = ["DEFAULT_WINDOWS", "burn_rates", "burn_rate_chunks", "group_slos", "split_groups",
-           "target_array", "error_budgets", "rolling_sum", "ratio"]
+           "target_array", "error_budgets", "rolling_sum"]
 
 #: The windows :func:`burn_rates` reports by default.
 DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
@@ -60,7 +61,8 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
     keys); groups without an SLO are one error naming them (unless the ``PerGroup`` has a default).
 
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events, read_bins
+    >>> from budgetlab.windows.binning import bin_events
+    >>> from budgetlab.windows.bins import read_bins
     >>> ev = as_events(["2026-01-01", "2026-01-01"], [True, True], groups={"t": ["a", "b"]})
     >>> [s.target for s in group_slos({"a": 0.9, "b": 0.99}, read_bins(bin_events(ev, "1min",
     ...                                                                           by="t")))]
@@ -70,8 +72,7 @@ def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:
     if per_group is None:
         return None
     if not grid.by:
-        raise ConfigError("per-group SLOs need grouped bins; bin the events with by=... (CLI --by) "
-                          "naming the "
+        raise ConfigError("per-group SLOs need grouped bins; bin the events with by= naming the "
                           "columns the SLOs are keyed by.")
     return per_group.resolve(grid.keys[list(grid.by)])
 
@@ -116,8 +117,7 @@ def target_array(target: Any, grid: BinGrid) -> np.ndarray:
         if unknown or not on:
             raise ConfigError(
                 "target table columns must be group keys of the bins "
-                f"({', '.join(map(repr, grid.by)) or 'none'}) "
-                "plus 'target'."
+                f"({', '.join(map(repr, grid.by)) or 'none'}) plus 'target'."
             )
         vals = [_check_target_value(v, "target table value") for v in target["target"].tolist()]
         left = grid.keys[on].astype(str).reset_index(drop=True)
@@ -160,13 +160,6 @@ def rolling_sum(x: np.ndarray, k: int) -> np.ndarray:
     if k < n:
         np.subtract(c[:, k:], c[:, :n - k], out=c[:, k:])  # numpy buffers the overlapping operand
     return c
-
-
-def ratio(bad: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """``bad / total``, 0.0 where ``total == 0`` (no warning, no NaN)."""
-    out = np.zeros(np.shape(bad), dtype=float)
-    np.divide(bad, total, out=out, where=np.asarray(total) > 0)
-    return out
 
 
 def _windows(windows: Any) -> list[Any]:
@@ -230,20 +223,19 @@ def burn_rates(bins: BinsLike, target: Any, windows: Sequence[Any] | Any = DEFAU
     -------
     DataFrame
         One row per group, bin end and window where the window holds traffic (``at``), sorted by
-        group,
-        bin end, then window (in the order given): group keys, ``bin_end`` (evaluation time),
+        group, bin end, then window (in the order given): group keys, ``bin_end`` (evaluation time),
         ``window`` (ordered categorical label such as ``"1h"``), ``total``, ``bad`` (events and
         failures with ``bin_end - window <= ts < bin_end``; int32 when every group's total fits,
-        else int64), ``error_ratio``, ``burn_rate`` (float64), ``no_traffic`` (window empty:
-        only with ``fill``), ``complete`` (the window lies inside the grid). About 39 bytes per
-        row; the values on a row equal those of the dense table. Absent rows are windows
-        without traffic (burn rate 0 in the dense table). Refused with the fixes when the table
-        would not fit the memory limit (:func:`budgetlab._util.memory.check_memory`).
+        else int64), ``error_ratio``, ``burn_rate`` (float64), ``no_traffic`` (window empty: only
+        with ``fill``), ``complete`` (the window lies inside the grid). About 39 bytes per row; the
+        values on a row equal those of the dense table. Absent rows are windows without traffic
+        (burn rate 0 in the dense table). Refused with the fixes when the table would not fit the
+        memory limit (:func:`budgetlab._util.memory.check_memory`).
 
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ev = as_events(["2026-01-01 00:00:10", "2026-01-01 00:02:10"], [False, True])
     >>> br = burn_rates(bin_events(ev, "1min"), 0.9, windows=["1min", "2min"])
     >>> br[["bin_end", "window", "total", "bad", "burn_rate"]]
@@ -279,7 +271,7 @@ def burn_rate_chunks(bins: BinsLike, target: Any, windows: Sequence[Any] | Any =
     Write them to Parquet one by one (``pyarrow.parquet.ParquetWriter``), or reduce each.
 
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:02"], [False, True], groups={"t": ["a",
     ...                                                                                       "b"]})
     >>> [len(c) for c in burn_rate_chunks(bin_events(ev, "1min", by="t"), 0.9, ["1min"], rows=1)]
@@ -318,7 +310,7 @@ def _dense(grid: BinGrid, budget: np.ndarray, ks: list[int], labels: list[str],
         for j, k in enumerate(ks):
             tot[g0:g1, :, j] = rolling_sum(total, k)
             bad[g0:g1, :, j] = rolling_sum(failed, k)
-    er = ratio(bad, tot)
+    er = ratio(bad, tot, 0.0)
     burn = er / budget[:, None, None]
     empty = tot == 0
     if fill != 0.0:

@@ -21,9 +21,8 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
-from .figures import STATUSES
+from .figures import STATUS_DTYPE, STATUSES
 from .spans import SPAN_STATUS_DTYPE
-from .tracker_replay import STATUS_DTYPE
 
 __all__ = ["status_episodes"]
 
@@ -129,8 +128,7 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
         return _span_episodes(states, STATUSES.index(at_least), gap_ns, at_least)
     if transitions is None:
         raise InputError("status_episodes() takes the spans of budgetlab.status_spans(), or a "
-                         "replay and its "
-                         "transitions (budgetlab.transitions(states)).")
+                         "replay and its transitions (budgetlab.transitions(states)).")
     return _event_episodes(states, transitions, as_list(by), STATUSES.index(at_least), gap_ns,
                            at_least)
 

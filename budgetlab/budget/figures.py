@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from ..slo import SLO
 
 __all__ = [
@@ -103,9 +104,7 @@ def seed_figures(total: np.ndarray, failures: np.ndarray, target: float,
             if all_positive:  # always so in a replay: the window holds the event itself
                 out["success_rate"] = successes / total.astype(np.float64)
             else:
-                success_rate = np.ones(len(total), dtype=np.float64)
-                np.divide(successes, total.astype(np.float64), out=success_rate, where=total > 0)
-                out["success_rate"] = success_rate
+                out["success_rate"] = ratio(successes, total, 1.0)
     if want & {"budget_total", "budget_remaining", "remaining_fraction", "burn_rate"}:
         budget_total = total.astype(np.float64)
         budget_total *= eb
@@ -115,9 +114,7 @@ def seed_figures(total: np.ndarray, failures: np.ndarray, target: float,
             if positive is None:
                 out["burn_rate"] = failures / budget_total
             else:
-                burn_rate = np.zeros(len(total), dtype=np.float64)
-                np.divide(failures, budget_total, out=burn_rate, where=positive)
-                out["burn_rate"] = burn_rate
+                out["burn_rate"] = ratio(failures, budget_total, 0.0)
         if "budget_remaining" in want or "remaining_fraction" in want:
             budget_remaining = budget_total - failures
             np.maximum(budget_remaining, 0.0, out=budget_remaining)
@@ -131,8 +128,8 @@ def seed_figures(total: np.ndarray, failures: np.ndarray, target: float,
                     )
                     np.divide(budget_remaining, budget_total, out=rf)
                 else:
-                    rf = np.where(failures == 0, 1.0, 0.0)
-                    np.divide(budget_remaining, budget_total, out=rf, where=positive)
+                    # the seed: a zero budget leaves 1.0 without failures, else 0.0
+                    rf = ratio(budget_remaining, budget_total, np.where(failures == 0, 1.0, 0.0))
                 np.maximum(rf, 0.0, out=rf)
                 out["remaining_fraction"] = rf
     return {name: out[name] for name in FIGURE_COLUMNS if name in want}

@@ -31,12 +31,14 @@ import numpy as np
 import pandas as pd
 
 from .._util.memory import check_cells
+from .._util.ratios import ratio
 from .._util.validation import check_argument, to_timedelta, utc_from_ns
 from ..errors import ConfigError
 from ..slo import SLO
-from ..windows.bins import BinGrid, BinsLike, ReadBinsOptions, read_bins, window_bins
+from ..windows.bingrid import BinGrid
+from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from ..windows.calendar import CALENDARS, calendar_period_starts
-from .burn import error_budgets, group_slos, ratio, rolling_sum, split_groups, target_array
+from .burn import error_budgets, group_slos, rolling_sum, split_groups, target_array
 
 __all__ = ["period_budget"]
 
@@ -101,7 +103,7 @@ def _burn_and_exhaustion(grid: BinGrid, budget: np.ndarray, remaining: np.ndarra
     pace)."""
     n_w = rolling_sum(grid.total, k_burn)
     b_w = rolling_sum(grid.bad, k_burn)
-    burn = ratio(b_w, n_w) / budget
+    burn = ratio(b_w, n_w, 0.0) / budget
     drain = b_w - budget * n_w
     tte_ns = np.full(remaining.shape, _NAT_NS, dtype=np.int64)
     draining = (drain > 0) & (burn > 1)
@@ -124,7 +126,7 @@ def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int,
     se = np.append(ss[1:] - 1, grid.n_bins - 1)
     s_tot = np.add.reduceat(grid.total, ss, axis=1)
     s_bad = np.add.reduceat(grid.bad, ss, axis=1)
-    s_ratio = 1.0 - ratio(s_bad, s_tot)
+    s_ratio = 1.0 - ratio(s_bad, s_tot, 0.0)
     has = s_tot > 0
     placed_has = np.zeros_like(grid.total)
     placed_bad = np.zeros_like(grid.total)
@@ -134,7 +136,7 @@ def _time_slices(grid: BinGrid, periods: _Periods, slice_ns: int,
     placed_ratio[:, se] = np.where(has, s_ratio, 0.0)
     slices = periods.accumulate(placed_has)
     ratio_sum = periods.accumulate(placed_ratio)
-    ratio_mean = np.where(slices > 0, ratio_sum / np.maximum(slices, 1), 1.0)
+    ratio_mean = ratio(ratio_sum, slices, 1.0)
     return slices, periods.accumulate(placed_bad), ratio_mean
 
 
@@ -178,17 +180,16 @@ def period_budget(bins: BinsLike, target: Any, *, period: Any = None, calendar: 
         One row per group and bin end: group keys, ``bin_end``, ``period_start``, ``events``,
         ``bad`` (so far in the period), ``budget_total`` (``(1 - target) * events``),
         ``budget_remaining`` (``budget_total - bad``, negative when overspent),
-        ``consumed_fraction`` (``bad / budget_total``; 0 without events), ``sli``
-        (``1 - bad / events``; 1 without events), ``burn_rate`` (over ``burn_window``),
-        ``time_to_exhaustion`` (Timedelta; NaT = not at this pace), ``slices`` (slices with
-        traffic), ``bad_slices``, ``sli_timeslices`` (1 without slices),
-        ``slice_budget_remaining`` (``(1 - target) * slices - bad_slices``),
-        ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
+        ``consumed_fraction`` (``bad / budget_total``; 0 without events), ``sli`` (``1 - bad /
+        events``; 1 without events), ``burn_rate`` (over ``burn_window``), ``time_to_exhaustion``
+        (Timedelta; NaT = not at this pace), ``slices`` (slices with traffic), ``bad_slices``,
+        ``sli_timeslices`` (1 without slices), ``slice_budget_remaining`` (``(1 - target) * slices -
+        bad_slices``), ``sli_ratio_mean`` (mean per-slice success ratio; 1 without slices).
 
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ts = pd.to_datetime(["2026-01-01 00:00"] * 100 + ["2026-01-01 00:01"] * 2)
     >>> ok = [True] * 99 + [False] + [False, False]
     >>> pb = period_budget(bin_events(as_events(ts, ok), "1min"), 0.9, calendar="day")
@@ -271,13 +272,13 @@ def _period_budget(grid: BinGrid, targets: np.ndarray, *, period: Any, calendar:
     out["bad"] = bad.ravel()
     out["budget_total"] = budget_total.ravel()
     out["budget_remaining"] = remaining.ravel()
-    out["consumed_fraction"] = ratio(bad, budget_total).ravel()
-    out["sli"] = (1.0 - ratio(bad, events)).ravel()
+    out["consumed_fraction"] = ratio(bad, budget_total, 0.0).ravel()
+    out["sli"] = (1.0 - ratio(bad, events, 0.0)).ravel()
     out["burn_rate"] = burn.ravel()
     out["time_to_exhaustion"] = pd.to_timedelta(tte_ns.ravel().view("timedelta64[ns]"))
     out["slices"] = slices.ravel()
     out["bad_slices"] = bad_slices.ravel()
-    out["sli_timeslices"] = (1.0 - ratio(bad_slices, slices)).ravel()
+    out["sli_timeslices"] = (1.0 - ratio(bad_slices, slices, 0.0)).ravel()
     out["slice_budget_remaining"] = (budget * slices - bad_slices).ravel()
     out["sli_ratio_mean"] = np.clip(ratio_mean, 0.0, 1.0).ravel()
     return out

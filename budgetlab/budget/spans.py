@@ -238,10 +238,9 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
 
     A silence is a ``no_traffic`` span between two events of a group (it starts when the group's
     window empties and ends at its next event, possibly the observation's last instant): a gap
-    between two events longer than the window. Its duration is the time the window was empty
-    (the gap minus the window). Leading and trailing no-traffic time (before a group's first event,
-    after its last
-    window) is not a silence, but it is not observed either.
+    between two events longer than the window. Its duration is the time the window was empty (the
+    gap minus the window). Leading and trailing no-traffic time (before a group's first event, after
+    its last window) is not a silence, but it is not observed either.
 
     Parameters
     ----------
@@ -252,10 +251,9 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         One row per group (group keys first): ``silences`` (int64), ``longest_silence``,
-        ``silent_time`` (Timedelta; 0 without silences), ``observed_time`` (Timedelta: the time
-        of the spans with traffic, i.e. the window holds at least one event; rates per day divide
-        by it) and ``no_traffic_time`` (all no-traffic time in the observation, silences
-        included).
+        ``silent_time`` (Timedelta; 0 without silences), ``observed_time`` (Timedelta: the time of
+        the spans with traffic, i.e. the window holds at least one event; rates per day divide by
+        it) and ``no_traffic_time`` (all no-traffic time in the observation, silences included).
 
     Examples
     --------

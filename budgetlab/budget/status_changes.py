@@ -17,25 +17,11 @@ from ..windows.trailing import event_window_counts
 from .figures import STATUS_DTYPE, round_like_python, seed_figures
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, warn_partial
 
-__all__ = ["TRANSITION_COLUMNS", "replay_transitions", "transitions"]
+__all__ = ["replay_transitions", "transitions"]
 
 #: The replay figures a transition reports (``get_report()`` of the seed at that moment).
 _REPORTED = ("total", "successes", "failures", "success_rate", "budget_total", "budget_remaining",
              "remaining_fraction", "burn_rate")
-
-TRANSITION_COLUMNS = (
-    "ts",
-    "from_status",
-    "to_status",
-    "current_rate",
-    "total_events",
-    "successes",
-    "failures",
-    "budget_total",
-    "budget_remaining",
-    "budget_remaining_pct",
-    "burn_rate",
-)
 
 
 def _transition_table(ts: Any, key_cols: dict[str, Any], from_code: np.ndarray, to_code: np.ndarray,
@@ -64,13 +50,12 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     ----------
     states : DataFrame
         Output of :func:`~budgetlab.replay` (group keys are the columns beyond the replay columns),
-        with
-        one SLO or per-group SLOs: each group's changes are those of its own SLO, and the table
-        is in the order of the events either way. It needs ``status`` and either the eight
-        figure columns or ``total`` and ``failures`` (a replay with
-        ``columns=["total", "failures", "status"]``: the figures of the changed rows are then
-        computed from them with ``attrs["slo"]``, bit for bit the same); to get the transitions
-        without any per-event column, call :func:`replay_transitions`.
+        with one SLO or per-group SLOs: each group's changes are those of its own SLO, and the table
+        is in the order of the events either way. It needs ``status`` and either the eight figure
+        columns or ``total`` and ``failures`` (a replay with ``columns=["total", "failures",
+        "status"]``: the figures of the changed rows are then computed from them with
+        ``attrs["slo"]``, bit for bit the same); to get the transitions without any per-event
+        column, call :func:`replay_transitions`.
 
     Returns
     -------
@@ -110,8 +95,7 @@ def transitions(states: pd.DataFrame) -> pd.DataFrame:
     )
     if missing and not recompute:
         raise InputError(f"transitions() needs the replay's figure columns ({', '.join(missing)} "
-                         "missing), or total "
-                         "and failures; replay without columns=, or call "
+                         "missing), or total and failures; replay without columns=, or call "
                          "budgetlab.replay_transitions(events, slo).")
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     code = states["status"].cat.codes.to_numpy()
@@ -147,8 +131,7 @@ def replay_transitions(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, 
     at a fraction of its time and memory.
 
     Counts each event's window and its status, as :func:`~budgetlab.replay` does, and computes the
-    seed's
-    figures only at the changes (their cost does not grow with their number beyond the rows
+    seed's figures only at the changes (their cost does not grow with their number beyond the rows
     themselves). Equal to ``transitions(replay(events, slo, by=by))``, bit for bit.
 
     Parameters

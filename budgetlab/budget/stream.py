@@ -87,8 +87,7 @@ class Tracker:
         if not isinstance(self.slo, SLO):
             if as_per_group(self.slo) is not None:
                 raise ConfigError("Tracker takes one SLO; for per-group SLOs use "
-                                  "KeyedTracker(slos), one Tracker "
-                                  "per group key with its own SLO.")
+                                  "KeyedTracker(slos), one Tracker per group key with its own SLO.")
             raise ConfigError("slo must be a budgetlab.SLO.")
         self._clock = clock
         self._lock = threading.RLock()
@@ -217,7 +216,11 @@ class Tracker:
             raise InputError(f"record_many() got {len(ok_arr)} outcomes but {len(t_new)} times.")
         if len(t_new) == 0:
             return _no_transitions()
-        change, before, after = self._record_batch(ok_arr, t_new)
+        with self._lock:  # checked and recorded at once
+            if not self.in_order(t_new):
+                raise InputError("record_many() needs times in order, not before the last "
+                                 "recorded event.")
+            change, before, after = self.record_batch(ok_arr, t_new)
         if len(change) == 0:
             return _no_transitions()
         return pd.DataFrame({
@@ -226,17 +229,22 @@ class Tracker:
             "to_status": pd.Categorical.from_codes(after, dtype=STATUS_DTYPE),
         })
 
-    def _record_batch(self, ok_arr: np.ndarray, t_new: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                            np.ndarray]:
-        """Record a non-empty batch (int64 ns times); ``(rows, from codes, to codes)`` of its status
-        changes."""
+    def in_order(self, t_ns: np.ndarray) -> bool:
+        """Whether the int64 ns times ``t_ns`` are non-decreasing and not before the last recorded
+        event (what :meth:`record_many` and :meth:`record_batch` need)."""
         with self._lock:
-            last = self._t[self._end - 1] if self._end > self._start else None
-            if (len(t_new) > 1 and bool((t_new[1:] < t_new[:-1]).any())) or (
-                last is not None and t_new[0] < last
-            ):
-                raise InputError("record_many() needs times in order, not before the last recorded "
-                                 "event.")
+            if len(t_ns) > 1 and bool((t_ns[1:] < t_ns[:-1]).any()):
+                return False
+            return bool(self._end == self._start or len(t_ns) == 0
+                        or t_ns[0] >= self._t[self._end - 1])
+
+    def record_batch(self, ok_arr: np.ndarray, t_new: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                           np.ndarray]:
+        """:meth:`record_many` of a non-empty batch given as arrays (bool outcomes, int64 ns times
+        for which :meth:`in_order` holds), for callers that build the table themselves
+        (:class:`~budgetlab.budget.tracker.KeyedTracker`): ``(rows, from codes, to codes)`` of its
+        status changes, codes into :data:`~budgetlab.budget.figures.STATUSES`."""
+        with self._lock:
             # a window built out of order prunes like the seed's deque: one by one
             if not self._sorted:
                 rows: list[tuple[int, int, int]] = []

@@ -13,13 +13,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.ratios import ratio
 from ..errors import InputError
 from ..slo import SLO, PerGroup
 from ..windows.clock import NO_TRAFFIC_CODE
 from ..windows.groups import group_order
-from .figures import STATUSES
+from .figures import STATUS_DTYPE, STATUSES
+from .replay_status import REPLAY_COLUMNS
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
-from .tracker_replay import REPLAY_COLUMNS, STATUS_DTYPE
 
 __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS"]
 
@@ -99,9 +100,8 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
             or "calendar" in states.attrs
         ):
             raise InputError("replay_summary() reads the window's clock of the seed tracker: give "
-                             "the states of "
-                             "budgetlab.replay(events, slo) (hysteresis and calendar variants: "
-                             "budgetlab.compare_windows).")
+                             "the states of budgetlab.replay(events, slo) (hysteresis and calendar "
+                             "variants: budgetlab.compare_windows).")
         spans = status_spans(events, slo, by=keys or None)
     table = _per_event(states, events, keys)
     time = _time_table(spans, _row_of_group(spans, table, keys), len(table))
@@ -115,13 +115,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         cols.update({"events": table["events"], "success_rate": table["success_rate"]})
     cols.update({name: time[name] for name in SUMMARY_TIME_COLUMNS})
     days = np.asarray(time["observed_hours"], dtype=np.float64) / 24
-    seen = days > 0
-    cols["events_per_day"] = np.divide(table["events"].to_numpy(dtype=np.float64), days,
-                                       out=np.full(len(days), np.nan),
-                                       where=seen)
+    cols["events_per_day"] = ratio(table["events"].to_numpy(dtype=np.float64), days)
     cols["transitions"] = table["transitions"]
-    cols["transitions_per_day"] = np.divide(table["transitions"].to_numpy(dtype=np.float64), days,
-                                            out=np.full(len(days), np.nan), where=seen)
+    cols["transitions_per_day"] = ratio(table["transitions"].to_numpy(dtype=np.float64), days)
     quiet = silences(spans)
     row = _row_of_group(quiet, table, keys)
     for name, col in (("silences", "silences"), ("longest_silence_hours", "longest_silence"),
@@ -194,9 +190,7 @@ def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str,
     for j, st in enumerate(SPAN_STATUSES):
         out[f"hours_{st}"] = ns[:, j] / _HOUR_NS
     for j, st in enumerate(SPAN_STATUSES):
-        share = np.zeros(ngroups)
-        np.divide(ns[:, j], total, out=share, where=total > 0)
-        out[f"share_{st}"] = share
+        out[f"share_{st}"] = ratio(ns[:, j], total, 0.0)
     out["observed_hours"] = ns[:, : len(STATUSES)].sum(axis=1) / _HOUR_NS
     out["warmup_hours"] = warm_ns / _HOUR_NS
     last = np.ones(n, dtype=bool)

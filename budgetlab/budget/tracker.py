@@ -18,7 +18,7 @@ from .figures import STATUS_DTYPE, STATUSES
 from .stream import Report, Tracker
 from .stream_times import batch_ns
 
-__all__ = ["Tracker", "KeyedTracker"]
+__all__ = ["KeyedTracker"]
 
 
 class KeyedTracker:
@@ -63,8 +63,7 @@ class KeyedTracker:
         per_group = as_per_group(slos)
         if per_group is None:
             raise ConfigError("KeyedTracker takes per-group SLOs: a PerGroup or a mapping {group "
-                              "key: SLO or target}; "
-                              "for one SLO use Tracker(slo).")
+                              "key: SLO or target}; for one SLO use Tracker(slo).")
         self.slos = per_group
         self._clock = clock
         self._lock = threading.RLock()
@@ -157,14 +156,12 @@ class KeyedTracker:
                 idx = np.asarray(idx_list, dtype=np.int64)
                 trk = self._tracker_for(key_list[idx_list[0]])
                 t_g = t_all[idx]
-                last = trk._t[trk._end - 1] if trk._end > trk._start else None
-                if bool((t_g[1:] < t_g[:-1]).any()) or (last is not None and t_g[0] < last):
+                if not trk.in_order(t_g):
                     raise InputError("record_many() needs the times of each group in order, not "
-                                     "before that group's "
-                                     "last recorded event.")
+                                     "before that group's last recorded event.")
                 batches.append((idx, trk))
             for idx, trk in batches:
-                change, b, a = trk._record_batch(ok_arr[idx], t_all[idx])
+                change, b, a = trk.record_batch(ok_arr[idx], t_all[idx])
                 where.append(idx[change])
                 before.append(b)
                 after.append(a)

@@ -25,15 +25,11 @@ from ..windows.trailing import event_window_counts
 from .figures import (
     FIGURE_COLUMNS,
     STATUS_DTYPE,
-    STATUSES,
     seed_figures,
 )
 from .replay_status import PROGRESS_EVENTS, REPLAY_COLUMNS, event_status, warn_partial
-from .status_changes import TRANSITION_COLUMNS, replay_transitions, transitions
 
-__all__ = ["STATUS_DTYPE", "STATUSES", "REPLAY_COLUMNS", "TRANSITION_COLUMNS", "replay",
-           "replay_transitions",
-           "transitions"]
+__all__ = ["replay"]
 
 
 def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,

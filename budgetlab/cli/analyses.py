@@ -15,8 +15,8 @@ import argparse
 
 import pandas as pd
 
-from .._util.validation import duration_label, to_timedelta
-from .._util.words import flags_as
+from .._util.validation import to_timedelta
+from .._util.words import flags_as, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
@@ -35,6 +35,12 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     from ..plotting import plot_recalibration
 
     given = args.target is not None or bool(args.slo)
+    shaped = [f for f, v in (("--warning", args.warning), ("--critical", args.critical),
+                             ("--min-events", args.min_events)) if v is not None]
+    if shaped and not given:  # they would be dropped: the replay without a target is SLO()'s
+        raise ConfigError(f"{shaped[0]} is part of the current SLO, which recalibrate replays "
+                          "only with its target: give the current target too (--target T or "
+                          "--slo FILE); the recommendations then come with a verdict.")
     slo = slo_from_args(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
@@ -44,7 +50,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
                       history=args.history, step=args.step, max_share=args.max_share,
                       limit_status=args.limit_status, n_boot=args.n_boot, seed=args.seed)
     s = rec.settings
-    print(f"{read.title}: {len(read.events):,} events; recalibrating the {duration_label(window)} "
+    print(f"{read.title}: {len(read.events):,} events; recalibrating the {prose_duration(window)} "
           "tracker")
     print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. "
                f"{s['span_end']:%Y-%m-%d %H:%M} UTC, per group "
@@ -56,14 +62,13 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     else:
         print("no current target given (--target or --slo): recommendations only, no verdict")
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
-          "most "
-          f"{pct(s['max_share'], 0)} of the evaluated time\n")
+          f"most {s['max_share'] * 100:g} % of the evaluated time\n")
     for _, row in rec.summary.iterrows():
         print(f"{group_label(row, by)}: {_recalibration_line(row)}")
-        print(wrap(row["verdict_reason"]))
+        print(wrap(speak(row["verdict_reason"])))  # the table's API words, said as flags here
         note = str(row.get("recommendation_note", "") or "")
         if note and note != row["verdict_reason"]:
-            print(wrap(f"note: {note}"))
+            print(wrap(f"note: {speak(note)}"))
     if args.out:
         write_output(rec.summary, args, "group rows (the recommendations)")
     if args.plot:

@@ -25,6 +25,7 @@ from .backtest_report import (
     write_outputs,
 )
 from .labels import path_label
+from .options import add_tz_option
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
@@ -55,11 +56,11 @@ def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timesta
 
     step = to_timedelta(freq, name="freq")
     if args.end is not None:
-        end = utc_timestamp(args.end, name="end")
+        end = utc_timestamp(args.end, name="end", tz=args.tz)
     else:
         end = pd.Timestamp(time.time_ns(), tz="UTC").floor(step)
     if args.start is not None:
-        start = utc_timestamp(args.start, name="start")
+        start = utc_timestamp(args.start, name="start", tz=args.tz)
     else:
         start = end - to_timedelta(args.since, name="since")
     if end <= start:
@@ -226,6 +227,7 @@ def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
 def _cmd_backtest(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from .._util.validation import check_tz, to_timedelta
     from ..alerts.incidents_file import read_incidents
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.prometheus_source import read_prometheus
@@ -233,18 +235,14 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
 
     spec = _target_slos(args)[0]
     policies = _policies(args, spec)
-    if args.incidents is not None:
-        from .._util.validation import to_timedelta
-
-        to_timedelta(args.grace, name="grace")  # refused before the server is asked, not after
+    if args.incidents is not None:  # refused before the server is asked, not after
+        to_timedelta(args.grace, name="grace")
+    check_tz(args.tz)
     planned = _plan(args)
     incidents = read_incidents(args.incidents) if args.incidents is not None else None
     start, end = _span(args, args.freq)
-    by = (
-        [b.strip() for b in (args.by or "").split(",") if b.strip()]
-        if args.by is not None
-        else list(spec.by)
-    )
+    by = ([b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None
+          else list(spec.by))
     if args.histogram is not None:
         spec = _latency_spec(args, spec, start, end)
     else:
@@ -280,7 +278,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             t.attrs = {}
         write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        plot_policies(planned["--plot"], eps, incidents, args.force)
+        plot_policies(planned["--plot"], eps, incidents, args.force, tz=args.tz)
         print(f"wrote timeline to {path_label(planned['--plot'])}")
     return 0
 
@@ -297,39 +295,35 @@ def add_parser(subparsers: Any) -> None:
     g.add_argument("--total", default=None,
                    help="counter of all events (selector or PromQL), without --slo")
     g.add_argument("--errors", default=None, help="counter of failed events (with --total)")
-    g.add_argument("--good", default=None,
-                   help="counter of successful events (instead of --errors)")
+    g.add_argument("--good", default=None, help="counter of successful events (not --errors)")
     g.add_argument("--histogram", default=None, metavar="NAME[{MATCHERS}]",
                    help="latency SLI: a Prometheus histogram of durations (its _bucket and _count "
-                        "series), "
-                        "with --slow-above")
+                        "series), with --slow-above")
     g.add_argument("--slow-above", default=None, metavar="DURATION",
                    help="latency threshold: events slower than this are bad; must be a bucket "
                         "bound of --histogram")
     g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
-    g.add_argument("--target", type=float, default=None,
-                   help="target success rate (overrides the spec)")
+    g.add_argument("--target", type=float, default=None, help="target success rate (default: spec)")
     g.add_argument("--window", default=None,
                    help="SLO period for the burn factors (default: spec, else 30d)")
     g.add_argument("--policy", default=None,
-                   help="policies to compare, comma-separated: workbook, pyrra, sloth, "
-                                                  "sloth30, sloth28, single_window (default: the "
-                                                  "spec's)")
+                   help="policies to compare, comma-separated: workbook, pyrra, sloth, sloth30, "
+                        "sloth28, single_window (default: the spec's)")
     s = p.add_argument_group("span")
     s.add_argument("--since", default="30d", help="how far back from --end (default 30d)")
     s.add_argument("--start", default=None,
-                   help="start time (ISO 8601, UTC when naive) instead of --since")
-    s.add_argument("--end", default=None, help="end time (default: now, at a bin boundary)")
+                   help="start time (ISO 8601; naive times in --tz) instead of --since")
+    s.add_argument("--end", default=None,
+                   help="end time (ISO 8601; naive times in --tz; default: now, at a bin boundary)")
+    add_tz_option(s, naive="--start/--end")
     s.add_argument("--freq", default="1min",
                    help="bin width and query step (default 1min; >= scrape interval)")
     h = p.add_argument_group("HTTP")
     h.add_argument("--timeout", type=float, default=30.0,
-                   help="seconds for each answer, from request to last byte (a deadline; default "
-                        "30)")
+                   help="seconds for each answer, from request to last byte (a deadline; 30)")
     h.add_argument("--max-series", type=int, default=1000, metavar="N",
                    help="most series one answer may hold; sizes the cap on its bytes (N x points x "
-                        "48 B "
-                        "+ 1 MiB; default 1000)")
+                        "48 B + 1 MiB; default 1000)")
     h.add_argument("--header", action="append", default=None, metavar="'NAME: VALUE'",
                    help="extra HTTP header, repeatable (e.g. Authorization); never printed")
     o = p.add_argument_group("incidents and outputs")
@@ -341,7 +335,6 @@ def add_parser(subparsers: Any) -> None:
                    help="folder for bins/episodes/detections/scores .csv, or one .csv/.parquet of "
                         "the episodes")
     o.add_argument("--plot", default=None, metavar="FILE",
-                   help="write a timeline of the episodes (.png, .svg or .pdf: the format follows "
-                        "the suffix)")
+                   help="write a timeline of the episodes (.png, .svg or .pdf, by the suffix)")
     o.add_argument("--force", action="store_true", help="overwrite existing outputs")
     p.set_defaults(func=_cmd_backtest)

@@ -17,14 +17,14 @@ __all__ = ["print_reading", "print_episodes", "print_scores", "write_outputs", "
 
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
-    from .._util.validation import duration_label
+    from .._util.words import prose_duration
 
     src = bins.attrs.get("source", {})
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
     print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target "
           f"{spec.slo.target:.6g}, "
-          f"period {duration_label(spec.slo.window)}")
+          f"period {prose_duration(spec.slo.window)}")
     print(
         f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "
         f"{bins.attrs.get('freq')}, "
@@ -128,7 +128,8 @@ def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], for
 
 
 def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None,
-                  force: bool) -> None:
+                  force: bool, tz: str | None = None) -> None:
+    """One alert chart per policy, stacked, the time axis in ``tz`` (``--tz``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -146,7 +147,7 @@ def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.D
                              gridspec_kw={"height_ratios": heights})
     try:
         for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-            plot_alerts(ep, incidents=incidents, ax=ax)
+            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz)
             ax.set_title(f"policy {name}", loc="left")
         fig.tight_layout()
         save_figure(fig, path, force=force, dpi=110)

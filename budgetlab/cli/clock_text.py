@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import duration_label
+from .._util.words import prose_duration
 from ..budget.ties import Ties
 
 __all__ = ["format_summary", "summary_notes", "silence_line", "tie_line", "silence_record"]
@@ -79,7 +79,7 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
 def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
     """One line on the gaps between events longer than the window."""
     what = ("Silences longer than the window "
-            f"({duration_label(window)})") if window is not None else \
+            f"({prose_duration(window)})") if window is not None else \
         "Silences longer than the window"
     n = int(summary["silences"].sum())
     if n == 0:

@@ -20,6 +20,7 @@ from .options import (
     add_log_options,
     add_output_options,
     add_slo_options,
+    add_tz_option,
 )
 
 __all__ = ["Command", "add_demo", "add_replay", "add_analyses", "add_incidents"]
@@ -60,6 +61,7 @@ def add_demo(subparsers: Any) -> None:
     demo = subparsers.add_parser("demo", help="replay the embedded sample data and tell its story")
     add_slo_options(demo, target=0.95, window="24h", slo_file=False)
     add_output_options(demo, out="write every status change (.csv or .parquet)")
+    add_tz_option(demo, naive=None)
     demo.add_argument("--gap", default="30min",
                       help="merge CRITICAL episodes less than this apart (default 30min)")
     demo.set_defaults(func=Command("demo", "demo"))

@@ -121,7 +121,7 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     """One verdict per group with its evidence and its action, the summary's figure for the same
     status beside the verdict's (each says which span it counts), then the command that
     recalibrates it."""
-    from ..analyses.incident_text import prose_duration
+    from .._util.words import prose_duration
     from ..analyses.recalibration import recalibrate
 
     rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS,
@@ -185,6 +185,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from .. import datasets
     from .._util.files import write_table
     from .._util.plan import plan_outputs
+    from .._util.validation import check_tz
     from ..budget.episodes import status_episodes
     from ..budget.spans import status_spans
     from ..budget.summary import replay_summary
@@ -192,6 +193,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if args.by is None:
         args.by = "captcha_type"
     slo = demo_slo(args)
+    check_tz(args.tz)  # before the replay, not after it
     plan_outputs({"--out": args.out, "--plot": args.plot}, force=args.force)
     by = group_keys(args)
     events = datasets.load("demo")
@@ -220,7 +222,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"\nwrote {len(tr)} transitions to {args.out}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                       spans=spans)
+                       spans=spans, tz=args.tz)
         print(f"wrote timeline to {args.plot}")
     return 0
 

@@ -13,10 +13,12 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.validation import duration_label, utc_timestamp
+from .._util.validation import utc_timestamp
+from .._util.words import prose_duration
 from ..errors import ConfigError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
+from .labels import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import print_slo, save_plot, score_text, wrap, write_output
 from .story import duration_words
@@ -39,12 +41,12 @@ def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
     """The SRE budget period(s) of the run, for the header: one, or each group's when they
     differ."""
     if isinstance(slo, SLO) or not by:
-        return duration_label(_period(slo))
+        return prose_duration(_period(slo))
     keys = events.groupby(by, observed=True, sort=True, dropna=False).size().reset_index()[by]
     per = slo.resolve(keys)
     if len({s.period for s in per}) == 1:
-        return duration_label(per[0].period)
-    return "per group: " + ", ".join(f"{'/'.join(map(str, k))} {duration_label(s.period)}"
+        return prose_duration(per[0].period)
+    return "per group: " + ", ".join(f"{'/'.join(map(str, k))} {prose_duration(s.period)}"
                                      for k, s in zip(keys.itertuples(index=False, name=None), per,
                                                      strict=True))
 
@@ -103,6 +105,22 @@ def _spans(args: argparse.Namespace) -> list[tuple[str, Any, Any, str | None]]:
     return [("incident", args.start, args.end, args.scope)]
 
 
+def _check_scopes(args: argparse.Namespace, spans: list[tuple[str, Any, Any, str | None]],
+                  columns: pd.Index) -> None:
+    """Refuse a scope (``--scope`` or an incident's in ``--incidents``) naming a key the log was
+    not read with: only the ``--by`` keys are kept."""
+    from ..events.schema import parse_scope
+
+    for ident, _, _, scope in spans:
+        missing = [k for k in parse_scope(scope) if k not in columns]
+        if missing:
+            where = ("--scope" if args.scope else
+                     f"the scope of incident {shown(ident)} in {path_label(args.incidents)}")
+            keys = ",".join([*group_keys(args), *dict.fromkeys(missing)])
+            raise ConfigError(f"{where} names column {shown(missing[0])}, which the log was not "
+                              f"read with: a scope's keys must be group keys; give --by {keys}.")
+
+
 def _cmd_incident(args: argparse.Namespace) -> int:
     from ..alerts.policy import as_policy
     from ..analyses.incident import incident_report
@@ -115,6 +133,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
                     extra_inputs=(args.incidents or "",))
     spans = _spans(args)
+    _check_scopes(args, spans, read.events.columns)
     if args.plot and len(spans) > 1:
         raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; "
                           "pick one with --id.")
@@ -189,7 +208,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.policy import as_policy
     from ..alerts.scoring import score_alerts
     from ..plotting import plot_alerts
-    from ..windows.bins import bin_events
+    from ..windows.binning import bin_events
 
     slo = slo_from_args(args)
     names = _policy_names(args.policy)

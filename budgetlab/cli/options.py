@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
-           "add_analysis_options"]
+           "add_analysis_options", "add_tz_option"]
 
 
 def add_log_argument(p: argparse.ArgumentParser) -> None:
@@ -59,6 +59,13 @@ def add_output_options(p: argparse.ArgumentParser, *,
     g.add_argument("--force", action="store_true", help="overwrite existing outputs")
 
 
+def add_tz_option(g: argparse._ActionsContainer, *, naive: str | None) -> None:
+    """``--tz``, the zone of the ``--plot`` axis (the data stay UTC), and of the naive times the
+    command reads (``naive`` says which; ``None``: it reads none)."""
+    of = f"naive {naive} and of the plot axis" if naive else "the plot axis"
+    g.add_argument("--tz", default="UTC", help=f"time zone of {of} (default: UTC)")
+
+
 def add_log_options(p: argparse.ArgumentParser) -> None:
     """How to read the log's columns: ``--time``, ``--outcome``, ``--ok``, ``--outcomes``, ..."""
     g = p.add_argument_group("input columns")
@@ -66,8 +73,7 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--outcome", default="outcome", help="outcome-label column (default: outcome)")
     g.add_argument("--ok", default=None, help="boolean success column instead of --outcome")
     g.add_argument("--bucket", default=None, help="failure-kind column (with --ok)")
-    g.add_argument("--tz", default="UTC",
-                   help="time zone of naive timestamps and of the plot axis (default: UTC)")
+    add_tz_option(g, naive="timestamps")
     g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"],
                    help="unit of numeric timestamps")
     g.add_argument("--pii", default="error", choices=["error", "drop", "hash"],

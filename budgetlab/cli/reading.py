@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .._util.validation import duration_label, to_ns
-from .._util.words import speak
+from .._util.words import prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
@@ -195,16 +195,16 @@ def describe_slo(slo: SLO | PerGroup, by: list[str]) -> str:
     other field once when all groups share it, else by group).
 
     >>> describe_slo(PerGroup({"a": 0.93, "b": 0.97}, base=SLO(window="1h")), ["t"])
-    'SLO: target a 0.93, b 0.97; window 1h, warning < 0.5, critical < 0.1, min_events 0, by t'
+    'SLO: target a 0.93, b 0.97; window 1 h, warning < 0.5, critical < 0.1, min_events 0, by t'
     """
     by_text = f", by {', '.join(by)}" if by else ""
     if isinstance(slo, SLO):
-        return (f"SLO: target {slo.target:.4g}, window {duration_label(slo.window)}, warning < "
+        return (f"SLO: target {slo.target:.4g}, window {prose_duration(slo.window)}, warning < "
                 f"{slo.warning:g}, "
                 f"critical < {slo.critical:g}, min_events {slo.min_events}{by_text}")
     table = slo.table
     others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
-    fields: dict[str, tuple[str, Any]] = {"window": ("window", lambda s: duration_label(s.window)),
+    fields: dict[str, tuple[str, Any]] = {"window": ("window", lambda s: prose_duration(s.window)),
                                           "warning": ("warning <", lambda s: f"{s.warning:g}"),
                                           "critical": ("critical <", lambda s: f"{s.critical:g}"),
                                           "min_events": ("min_events", lambda s: str(s.min_events))}
@@ -302,8 +302,8 @@ def read_log(
     from .._util.files import register_input
     from .._util.plan import plan_outputs
     from ..events.accesslog import is_access_log
+    from ..events.files import expand_sources
     from ..events.read import read_events
-    from ..events.sources import expand_sources
     from ..privacy import shown
 
     paths = expand_sources(args.log if len(args.log) > 1 else args.log[0])

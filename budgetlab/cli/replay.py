@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import duration_label
+from .._util.words import prose_duration
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary, silence_record, tie_line
@@ -88,7 +88,8 @@ def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, p
     are (it replays each group with its own). The states hold only :data:`LEAN_COLUMNS` (what
     the tables need), and with ``plot`` :data:`PLOT_COLUMNS` (what the timeline needs for all
     rows)."""
-    from ..budget.tracker_replay import replay, transitions
+    from ..budget.status_changes import transitions
+    from ..budget.tracker_replay import replay
 
     with warnings.catch_warnings():  # the header's note says it, in the CLI's words
         warnings.simplefilter("ignore", PartialWindowWarning)
@@ -107,9 +108,8 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
         print(f"SLOs bound to groups: {slo.binding}")
     window = longest_window(slo)
     if window > span:
-        print(f"note: the window ({duration_label(window)}) is longer than the data "
-              f"({duration_label(span)}); "
-              "every window is partial.")
+        print(f"note: the window ({prose_duration(window)}) is longer than the data "
+              f"({prose_duration(span)}); every window is partial.")
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
@@ -164,8 +164,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     listed = ("listed from the first full window on" if after else
               "none after it, so the warm-up's are listed") if warm.any() else "listed"
     print(f"\nTransitions ({len(tr)}; {int(warm.sum())} during the warm-up, the first "
-          f"{duration_label(window)} "
-          f"when the window is still filling: {listed})")
+          f"{prose_duration(window)} when the window is still filling: {listed})")
     print(_format_transitions(tr[~warm] if after else tr))
     if args.out:
         write_table(tr, args.out, force=args.force)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import duration_label
+from .._util.words import prose_duration
 from ..budget.figures import STATUSES
 
 __all__ = ["episode_lines", "duration_words"]
@@ -79,5 +79,5 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
         lines.append(f"(an episode runs from reaching {at_least.upper()} to dropping below it or "
                      "the window emptying; "
                      "episodes less than "
-                     f"{duration_label(gap)} apart are merged into one)")
+                     f"{prose_duration(gap)} apart are merged into one)")
     return lines

@@ -14,8 +14,9 @@ from dask.delayed import delayed
 from .._util.validation import check_whole, to_ns, utc_timestamp
 from ..errors import BudgetlabError, ConfigError
 from ..events.schema import SUCCESS, bucket_dtype, ts_ns
-from ..windows.bins import BinGrid, grid_span
-from ..windows.bins import bin_events as pandas_bin_events
+from ..windows.bingrid import BinGrid
+from ..windows.binning import bin_events as pandas_bin_events
+from ..windows.binning import grid_span
 from ..windows.exclusions import ExcludeOptions, Exclusions
 from ._partitions import check_dask_events, partition_error, partition_number
 
@@ -132,7 +133,7 @@ def bin_events(
 ) -> pd.DataFrame:
     """Count events per regular time bin (and group) on Dask; the bins table comes back as pandas.
 
-    Each partition is binned on the workers with :func:`budgetlab.windows.bins.bin_events` (bins
+    Each partition is binned on the workers with :func:`budgetlab.windows.binning.bin_events` (bins
     aligned
     on the Unix epoch, so partial counts add up), only nonzero bins travel, and partials are
     summed in a tree of ``split_every`` at a time. The result equals pandas ``bin_events`` on the
@@ -145,7 +146,7 @@ def bin_events(
     events : dask DataFrame
         From :func:`read_events` (``bucket`` and group keys with known categories).
     freq, by, start, end, exclude_buckets, exclude_windows, exclude_mode
-        As in :func:`budgetlab.windows.bins.bin_events`.
+        As in :func:`budgetlab.windows.binning.bin_events`.
     split_every : int
         Partials merged per step of the reduction tree.
 

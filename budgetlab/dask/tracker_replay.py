@@ -13,9 +13,9 @@ from dask.base import compute
 from dask.delayed import delayed
 
 from .._util.validation import check_argument, check_whole
-from ..budget.tracker_replay import REPLAY_COLUMNS
+from ..budget.replay_status import REPLAY_COLUMNS
+from ..budget.status_changes import transitions as pandas_transitions
 from ..budget.tracker_replay import replay as pandas_replay
-from ..budget.tracker_replay import transitions as pandas_transitions
 from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo
@@ -112,9 +112,8 @@ def replay(
     if per_group is None:
         slo = as_slo(slo)
     elif not keys:
-        raise ConfigError("per-group SLOs need group keys; pass by=... (CLI --by) naming the "
-                          "columns the SLOs are "
-                          "keyed by.")
+        raise ConfigError("per-group SLOs need group keys; pass by= naming the columns the SLOs "
+                          "are keyed by.")
     else:
         slo = per_group
     if npartitions is not None:

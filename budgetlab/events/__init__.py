@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..privacy import guard_personal_data, hash_values, scan_personal_data
 from .accesslog import is_access_log, read_access_log
+from .files import expand_sources
 from .outcomes import DEFAULT_OUTCOMES, classify_outcomes, map_outcomes, normalize_label
 from .read import read_events
 from .schema import (
@@ -23,7 +24,6 @@ from .schema import (
     check_events,
     ts_ns,
 )
-from .sources import expand_sources
 from .spec import ReadSpec
 
 __all__ = ["read_events", "ReadSpec", "read_access_log", "is_access_log", "expand_sources",

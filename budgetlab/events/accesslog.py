@@ -29,11 +29,11 @@ import pyarrow.compute as pc
 
 from .._util.validation import as_list, check_argument, utc_from_ns
 from ..errors import ConfigError, FileFormatError, InputError
-from ._input import compression_of, file_name
+from ._text import compression_of
+from .files import expand_sources, file_name, file_notes
 from .lines import MAX_LINES_LISTED, PRESETS, line_list, scan_lines
 from .outcomes import OutcomeReading, check_outcomes, classify_outcomes
 from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span
-from .sources import expand_sources, file_notes
 from .timeformat import instants
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR",

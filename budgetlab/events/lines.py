@@ -30,16 +30,9 @@ from .._util.files import register_input
 from .._util.progress import progress_bar
 from .._util.words import say
 from ..errors import ConfigError, FileFormatError, InputError
-from ._formats import check_path
-from ._input import (
-    CR_ONLY_NOTE,
-    PROGRESS_BYTES,
-    compression_of,
-    cr_only,
-    file_name,
-    read_input,
-    text_problem,
-)
+from ._compressed import read_input
+from ._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, text_problem
+from .files import check_path, file_name
 
 __all__ = ["LinePreset", "LineScan", "PRESETS", "check_pattern", "pattern_groups", "read_lines",
            "scan_lines", "line_list"]
@@ -166,7 +159,7 @@ def _source(path: Path, name: str) -> tuple[Any, int, list[str]]:
     source: Any = pa.OSFile(str(path))
     size = path.stat().st_size
     if kind is not None:
-        data = read_input(path, name, notes)
+        data, notes = read_input(path, name)
         head, source, size = data[:1 << 16], pa.BufferReader(data), len(data)
     if cr_only(head):  # Arrow's reader ends a line at CR too
         notes.append(CR_ONLY_NOTE)

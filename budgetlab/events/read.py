@@ -1,7 +1,7 @@
 """Loading: files or DataFrames -> the canonical event table (:mod:`budgetlab.events.schema`).
 
 Only declared columns are read; they pass the personal-data guard (:mod:`budgetlab.privacy`)
-before anything else is done with their values. The steps live next door: :mod:`.sources` reads
+before anything else is done with their values. The steps live next door: :mod:`.files` reads
 the declared columns of the files, :mod:`.times` parses the time column, :mod:`.outcomes` maps
 labels to ``ok`` and ``bucket``. Group keys are read here, in one spelling: Unicode NFC, and values
 holding invisible characters (format characters such as zero-width spaces and joiners,
@@ -25,14 +25,12 @@ from .._util.validation import duration_label, utc_from_ns
 from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
-from ._csv import ISO_TIME
-from ._formats import check_scalars
 from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, row_numbers
+from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
 from .schema import HowRead, LabelReading, check_header, skip_reasons, time_span
-from .sources import expand_sources, is_path_like, read_files
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import OFFSETS_READING, describe_time, parse_time
@@ -204,12 +202,10 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
         if spec.pattern is not None:
             return read_lines(paths, spec.pattern, spec.columns, encoding=spec.encoding,
                               strict=spec.strict)
-        notes: list[str] = []
         iso_time = spec.time if spec.epoch is None and spec.time_format is None and \
             spec.time not in (*spec.by, *spec.keep) else None
-        raw, files = read_files(paths, spec.columns, spec.format, spec.encoding, dict_columns,
-                                notes, iso_time)
-        return raw, files, notes
+        return read_files(paths, FileSpec(tuple(spec.columns), tuple(dict_columns), spec.format,
+                                          spec.encoding, iso_time))
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import "
                          "budgetlab.dask as bd).")

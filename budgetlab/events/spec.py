@@ -12,9 +12,8 @@ from .._util.validation import check_argument, check_tz
 from .._util.words import say
 from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
-from ._formats import FORMATS
-from ._input import check_text_encoding
 from ._latency import check_latency
+from .files import FORMATS, check_text_encoding
 from .lines import PRESETS, check_pattern
 from .outcomes import check_outcomes
 from .timeformat import check_time_format

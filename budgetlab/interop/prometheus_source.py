@@ -29,7 +29,8 @@ import pandas as pd
 from .._util.validation import as_list
 from ..errors import ConfigError, InputError
 from ..privacy import guard_values
-from ..windows.bins import BinGrid, check_grid_cells
+from ..windows.bingrid import BinGrid
+from ..windows.binning import check_grid_cells
 from .prometheus_answer import Series
 from .prometheus_http import MAX_SERIES, PrometheusClient
 from .prometheus_span import Span, check_span, flag_gaps, report_gaps

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._util.validation import duration_label, to_ns, utc_from_ns, utc_timestamp
 from ..errors import BudgetlabWarning, ConfigError, InputError
-from ..windows.bins import check_grid_cells, grid_span
+from ..windows.binning import check_grid_cells, grid_span
 from .prometheus_answer import Series
 
 __all__ = ["Span", "ScrapeGapWarning", "check_span", "flag_gaps", "report_gaps"]

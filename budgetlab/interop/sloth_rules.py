@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from .._util.validation import fraction_to_percent
-from ..alerts.policy import AlertTier
+from ..alerts.tier import AlertTier
 from ..errors import ConfigError
 from .openslo.alert_info import AlertPolicyInfo
 from .promql import LABEL_NAME, label_filter, label_values, prom_duration

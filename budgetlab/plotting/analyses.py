@@ -49,15 +49,14 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     -------
     Axes
         Artists with gids, one set per group label ``<g>`` (``"all"`` without groups):
-        ``distribution:<g>`` (line: x = the time-weighted quantiles ``success_rate`` × 100,
-        y = ``probability`` × 100 from ``result.distribution``), ``candidates:<g>`` (markers:
-        x = ``target`` × 100, y = share of time at ``limit_status`` or worse × 100 from
-        ``result.candidates``), ``recommended:<g>`` (vertical line), ``interval:<g>``
-        (shaded ``recommended_low``..``recommended_high``), ``current:<g>`` (dashed vertical
-        line, a triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100).
-        With more groups than distinct colours, those with the most events keep theirs and the
-        others are drawn in grey (without the interval's shading) under one legend entry,
-        ``other (N groups)``.
+        ``distribution:<g>`` (line: x = the time-weighted quantiles ``success_rate`` × 100, y =
+        ``probability`` × 100 from ``result.distribution``), ``candidates:<g>`` (markers: x =
+        ``target`` × 100, y = share of time at ``limit_status`` or worse × 100 from
+        ``result.candidates``), ``recommended:<g>`` (vertical line), ``interval:<g>`` (shaded
+        ``recommended_low``..``recommended_high``), ``current:<g>`` (dashed vertical line, a
+        triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
+        groups than distinct colours, those with the most events keep theirs and the others are
+        drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``.
 
     Examples
     --------
@@ -215,13 +214,12 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     -------
     Axes
         The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line
-        per
-        series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``):
-        x = the position of each window in ``table["window"]``'s categories (tick labels are the
-        windows), y = the column's values (Timedelta columns in minutes, ``share_*`` in %).
-        With more lines than distinct colours, those of the groups with the most events (the
-        table's ``events`` column, else the first ones) keep theirs and the others are drawn in
-        grey under one legend entry, ``other (N groups)``.
+        per series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
+        the position of each window in ``table["window"]``'s categories (tick labels are the
+        windows), y = the column's values (Timedelta columns in minutes, ``share_*`` in %). With
+        more lines than distinct colours, those of the groups with the most events (the table's
+        ``events`` column, else the first ones) keep theirs and the others are drawn in grey under
+        one legend entry, ``other (N groups)``.
 
     Examples
     --------

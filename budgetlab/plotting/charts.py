@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
+from .._util.ratios import ratio
 from .._util.validation import as_list, check_tz, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
 from ._common import (
@@ -132,8 +133,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         base = BUCKET_COLORS.get(b) or shades.setdefault(b, next(extra))
         sel = layer == name
         num = np.bincount(b_idx[sel], weights=weighted[sel], minlength=n_bins)
-        value = np.zeros(n_bins)
-        np.divide(num, events, out=value, where=events > 0)
+        value = ratio(num, events, 0.0)
         top = bottom + value
         n_same = sum(1 for o in order if o.split(" · ")[0] == b)
         k_same = [o for o in order if o.split(" · ")[0] == b].index(name)

@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from .._util.validation import check_tz
 from ..errors import InputError
+from ._common import time_axis
 
 __all__ = ["plot_latency_shares", "plot_timeout_tradeoff"]
 
@@ -22,9 +24,12 @@ def _keys(table: pd.DataFrame, known: Sequence[str]) -> list[str]:
     return [c for c in table.columns if c not in known]
 
 
-def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
+                        tz: str | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
-    line per group and threshold): ``latency_profile(...).shares``.
+    line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
+    period's start; the time axis is in ``tz`` (default UTC; the data stay UTC), named in the x
+    label, and the y axis is a share from 0 to 1.
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
     >>> ev = pd.DataFrame({
@@ -33,14 +38,15 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes
     ...     "duration": pd.to_timedelta([2, 8], unit="s")})
     >>> ax = plot_latency_shares(latency_profile(ev, thresholds=["5s"]).shares,
     ...                          ax=plt.figure().gca())
-    >>> ax.lines[0].get_ydata().tolist()
-    [1.0, 0.0]
+    >>> ax.lines[0].get_ydata().tolist(), ax.get_xlabel()
+    ([1.0, 0.0], 'period start (UTC)')
     """
     known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high",
              "at_or_above_timeout")
     if "share" not in shares.columns or "threshold" not in shares.columns:
         raise InputError("plot_latency_shares draws latency_profile(...).shares (columns period, "
                          "threshold, share).")
+    tz = check_tz(tz)
     ax = plt.gca() if ax is None else ax
     keys = _keys(shares, known)
     for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True):
@@ -48,7 +54,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes
         name = (f"{_label(part.iloc[0], keys)} within "
                 f"{_seconds(thr)}") if keys else f"within {_seconds(thr)}"
         ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker=".", label=name)
-    ax.set_ylabel("share of attempts that succeeded within the threshold")
+    time_axis(ax, tz)
+    ax.set_xlabel(f"period start ({tz})")
+    ax.set_ylabel("share of attempts that succeeded\nwithin the threshold (0 to 1)")
     ax.set_ylim(top=1.0)
     ax.legend(fontsize="small", loc="lower left")
     return ax
@@ -56,8 +64,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None) -> Axes
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
-    waiting saved per attempt (seconds, right axis), one line per group:
-    ``timeout_tradeoff(...)``.
+    waiting saved per attempt (seconds, right axis), one line per group: ``timeout_tradeoff(...)``.
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),

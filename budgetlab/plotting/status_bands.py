@@ -1,28 +1,72 @@
 """The status bands behind the timeline's bottom panel: the seed tracker's status per event
-(:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic hatched grey), one
+(:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic ruled grey), one
 bar per run of a status, or per run of pixel columns when there are more runs than columns.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgba
+from matplotlib.legend_handler import HandlerPatch
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
 
 from ..budget.figures import STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
 from ._pixels import span_bands, status_runs
 
-__all__ = ["BAND_ALPHA", "NO_TRAFFIC", "draw_status", "draw_spans", "quiet_breaks"]
+__all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch",
+           "band_patch", "draw_spans", "draw_status", "quiet_breaks"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
 BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45),
-              "exhausted": (0.16, 0.3),
-              "no_traffic": (0.0, 0.45)}
-#: The no-traffic band of the window's clock (``spans=``): white with grey hatching.
-NO_TRAFFIC = ("#7F7F7F", "\\\\")
+              "exhausted": (0.16, 0.3), "no_traffic": (0.0, 0.5)}
+#: The no-traffic band of the window's clock (``spans=``): no fill, sparse grey horizontal rules.
+#: Every status is filled, and hatched with dots or diagonals if at all: a silence cannot be read
+#: as one, in colour or in greyscale, and its rules stay lighter than the dashed thresholds.
+NO_TRAFFIC = ("#7F7F7F", "-")
+
+
+def _look(name: str) -> dict[str, object]:
+    """The fill, hatch colour and hatch of the band of a status or of ``no_traffic``."""
+    color, hatch = NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name],
+                                                            STATUS_HATCHES[name])
+    return {"facecolor": to_rgba(color, BAND_ALPHA[name][0]),
+            "edgecolor": to_rgba(color, BAND_ALPHA[name][1]), "hatch": hatch or None}
+
+
+class RuledPatch(Patch):
+    """The legend entry of no traffic (drawn by :class:`RuledHandler`)."""
+
+
+class RuledHandler(HandlerPatch):
+    """No traffic in a legend: an outlined empty box with one rule through its middle (a hatch is
+    anchored to the canvas, so its sparse rules may miss a legend's small box)."""
+
+    def create_artists(self, legend: Any, orig_handle: Any, xdescent: float, ydescent: float,
+                       width: float, height: float, fontsize: float, trans: Any) -> list[Any]:
+        color = orig_handle.get_edgecolor()
+        x0, y0 = -xdescent, -ydescent
+        box = Rectangle((x0, y0), width, height, facecolor="none", edgecolor=color, lw=0.8,
+                        transform=trans)
+        rule = Line2D([x0, x0 + width], [y0 + height / 2] * 2, color=color, lw=1.0,
+                      transform=trans)
+        return [box, rule]
+
+
+#: The handlers a legend holding band entries needs.
+LEGEND_HANDLERS = {RuledPatch: RuledHandler()}
+
+
+def band_patch(name: str, label: str) -> Patch:
+    """The legend entry of a status band or of no traffic, in the band's colours."""
+    kind = RuledPatch if name == "no_traffic" else Patch
+    return kind(**_look(name), lw=0, label=label)  # type: ignore[arg-type]
 
 
 def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndarray) -> None:
@@ -33,16 +77,15 @@ def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndar
         run = names == name
         if not run.any():
             continue
-        color, hatch = NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name],
-                                                                STATUS_HATCHES[name])
+        look = _look(name)
         bottom.broken_barh(
             list(zip(x0[run], width[run], strict=True)),
             (0, 1),
             transform=bottom.get_xaxis_transform(),
-            facecolors=to_rgba(color, BAND_ALPHA[name][0]),
-            edgecolors=to_rgba(color, BAND_ALPHA[name][1]),
+            facecolors=look["facecolor"],
+            edgecolors=look["edgecolor"],
             lw=0,
-            hatch=hatch or None,
+            hatch=look["hatch"],
             gid=f"status_{name}",
             zorder=0.5,
         )
@@ -81,7 +124,7 @@ def quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
 
 def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> bool:
     """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
-    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic hatched grey (whether there is
+    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic ruled grey (whether there is
     any)."""
     names = spans["status"].astype(str).to_numpy()
     start, end = span_ns(spans["start"]), span_ns(spans["end"])

@@ -80,8 +80,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         Incident table; each ``[start, end)`` is shaded grey on every panel.
     transitions : DataFrame, optional
         Output of :func:`budgetlab.transitions`: up to 60 changes are marked with dotted lines
-        across the panels, more with a rug of short ticks at the bottom, coloured by the new
-        status.
+        across the panels, more with a rug of short ticks at the bottom, coloured by the new status.
     ax : Axes, optional
         Where to draw (default ``plt.gca()``): its area is split into the panels.
     max_points : int, optional
@@ -91,7 +90,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         Default: 4 × the panel's width in pixels (one column per pixel). Beyond that many
         events, what is drawn is reduced to the columns, so its cost does not grow with the
         events: the status bands show the worst status of each column (and the no-traffic
-        hatching over every column holding any, so a one-pixel span stays visible), breaks
+        rules over every column holding any, so a one-pixel span stays visible), breaks
         closer than a column merge (a gap of a column or more always breaks), and a rug of
         transitions keeps one tick per column (its worst new status).
     tz : str, optional
@@ -107,8 +106,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         events, 2 % of the span drawn)``; with ``spans``, where the window held no event.
     spans : DataFrame, optional
         The group's :func:`budgetlab.status_spans` (the window's clock): the status bands are its
-        spans, ``no_traffic`` drawn as such (grey hatching), the lines break where the window is
-        empty, and the time axis covers the spans.
+        spans, ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status;
+        its own legend entry), the lines break where the window is empty, and the time axis
+        covers the spans.
 
     Returns
     -------
@@ -188,7 +188,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:
     """Refuse what :func:`plot_timeline` cannot draw; the SLO drawn (a per-group one: the
     group's)."""
-    from ..budget.tracker_replay import REPLAY_COLUMNS
+    from ..budget.replay_status import REPLAY_COLUMNS
 
     need = ["ts", "success_rate", "burn_rate",
             "status"] + (["remaining_fraction"] if budget else [])

@@ -9,15 +9,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .._util.validation import require_columns
 from ..budget.figures import STATUSES
-from ._common import STATUS_COLORS, STATUS_HATCHES, legend_right, utc_naive
+from ._common import STATUS_COLORS, legend_right, utc_naive
 from ._pixels import rug_ticks
-from .status_bands import BAND_ALPHA, NO_TRAFFIC
+from .status_bands import LEGEND_HANDLERS, band_patch
 
 __all__ = ["MAX_TRANSITION_LINES", "draw_marks", "legends"]
 
@@ -73,12 +72,8 @@ def legends(panels: list[Axes], bottom: Axes, hidden: list[str], transitions: pd
                 handles.append(Line2D([], [], color="0.3", ls=":" if few else "-", lw=0.9,
                                       label=f"{len(transitions)} "
                                             f"{word}" + ("" if few else " (rug)")))
-            handles += [Patch(facecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][0]),
-                              edgecolor=to_rgba(STATUS_COLORS[s], BAND_ALPHA[s][1]),
-                              hatch=STATUS_HATCHES[s] or None,
-                              lw=0, label=s + starts.get(s, "")) for s in STATUSES]
-            if quiet:
-                handles.append(Patch(facecolor=to_rgba(NO_TRAFFIC[0], 0.0),
-                                     edgecolor=to_rgba(NO_TRAFFIC[0], 0.45),
-                                     hatch=NO_TRAFFIC[1], lw=0, label="no traffic"))
-        legend_right(p, handles, ncols=2 if p is bottom and len(handles) > 5 else 1)
+            if quiet:  # before the statuses, named as what it is: not one of them
+                handles.append(band_patch("no_traffic", "no traffic (window empty)"))
+            handles += [band_patch(s, s + starts.get(s, "")) for s in STATUSES]
+        legend_right(p, handles, ncols=2 if p is bottom and len(handles) > 5 else 1,
+                     handler_map=LEGEND_HANDLERS)

@@ -1,24 +1,19 @@
-"""Personal data: what looks like it (:mod:`.detect`), the guard that refuses, drops or hashes
-it (:mod:`.guard`, :mod:`.hashing`) and what a message may show (:mod:`.redact`).
+"""Personal data: the guard that finds it and refuses, drops or hashes it (:mod:`.guard`), the keyed
+hash (:mod:`.hashing`), what a message may show of a user or server value (:mod:`.redact`). Used
+by every reader and by every message or output that could show a user value."""
 
-Used by every reader (:mod:`budgetlab.events`, the Dask twin, :mod:`budgetlab.interop`, incident
-files, datasets) and by every message or output that could show a user value (CLI, alerts,
-exports).
-"""
-
-from .detect import KINDS, scan_text
 from .guard import (
-                    PERSON_WORDS,
+                    KINDS,
                     PII_MODES,
-                    describe_findings,
                     guard_personal_data,
                     guard_values,
+                    looks_personal,
                     names_a_person,
                     scan_personal_data,
+                    scan_text,
 )
 from .hashing import hash_values
-from .redact import looks_personal, redact, shown
+from .redact import redact, shown
 
-__all__ = ["KINDS", "PII_MODES", "PERSON_WORDS", "scan_text", "scan_personal_data",
-           "guard_personal_data", "guard_values", "describe_findings", "hash_values",
-           "names_a_person", "looks_personal", "shown", "redact"]
+__all__ = ["KINDS", "PII_MODES", "scan_text", "scan_personal_data", "guard_personal_data",
+           "guard_values", "hash_values", "names_a_person", "looks_personal", "shown", "redact"]

@@ -1,7 +1,7 @@
-"""The personal-data guard: refuse, drop or hash declared columns (and refuse user values) that
-look like personal data, or group keys whose names denote people or accounts. Findings name the
-column, the kind and how many rows matched, never a value. Only distinct values are scanned, so
-the cost grows with the number of distinct values, not with the rows.
+"""The personal-data guard: the detection rules of ``docs/data-handling.md`` ("Personal data") as
+RE2 patterns (pyarrow.compute) over distinct values, and the policy that refuses, drops or hashes
+declared columns that match them or are named for people, and refuses user values bound for an
+output. Recall and precision: ``tests/events/test_pii_corpus.py``, ``test_id_false_positives.py``.
 """
 
 from __future__ import annotations
@@ -13,29 +13,72 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from .._util.codes import category_codes
+from .._util.codes import category_codes, on_chunks
 from .._util.validation import check_argument
-from .._util.words import say
-from ..errors import ConfigError, PersonalDataError, PersonalDataWarning
-from .detect import arrow_text, as_text, candidates, flagged, scan
+from ..errors import PersonalDataWarning
 from .hashing import hash_values
+from .refusals import column_refusal, findings, values_refusal
 
-__all__ = ["PII_MODES", "PERSON_WORDS", "names_a_person", "scan_personal_data",
-           "guard_personal_data", "describe_findings", "guard_values"]
+__all__ = ["KINDS", "PII_MODES", "names_a_person", "scan_text", "looks_personal",
+           "scan_personal_data", "guard_personal_data", "guard_values"]
 
+#: The kinds of personal data the guard recognises, in the order findings are reported.
+KINDS = ("e-mail address", "IPv4 address", "IPv6 address", "phone number", "payment-card number")
 #: What a loader's ``pii=`` may do with a declared column that looks like personal data.
 PII_MODES = ("error", "drop", "hash")
-
-#: Words of column names that denote people or accounts (English, German, French, Spanish,
-#: Russian, as the phone keywords): a group key so named is refused unless hashed or declared
-#: not personal.
-PERSON_WORDS = frozenset("""
+# Words of column names that denote people or accounts (in the languages of the phone keywords)
+_PERSON_WORDS = frozenset("""
     user users username userid login logname account accounts email mail customer customers client
     clients person member owner employee patient firstname lastname fullname surname phone
     benutzer nutzer kunde konto vorname nachname utilisateur compte courriel prenom usuario cuenta
     cliente correo nombre apellido пользователь логин аккаунт клиент почта имя фамилия абонент
 """.split())
+
+# RE2 has no look-around, so boundaries are matched characters.
+_LN = r"\p{L}\p{M}\p{N}"  # letters of any script, their marks, digits
+_AT = r"(?:[@\x{FF20}\x{FE6B}]|%40)"
+_DOT = r"[.\x{3002}\x{FF0E}\x{FF61}]"
+_LABEL = rf"[{_LN}](?:[{_LN}-]*[{_LN}])?"
+_EMAIL = (rf"(?:\"[^\"\r\n]+\"|[{_LN}!#$%&'*+/=?^_`{{|}}~.-]+){_AT}"
+          rf"(?:(?:{_LABEL}{_DOT})+(?:[\p{{L}}\p{{M}}]{{2,}}|xn--[A-Za-z0-9-]+)|\[[0-9A-Za-z:.]+\])")
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]{1,2})"
+_IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
+# an IPv4 address inside text: not part of a longer dotted number (versions like 32.0.1700.77)
+_IPV4_IN_TEXT = rf"(?:^|[^0-9.]|(?:^|[^0-9])\.){_IPV4}(?:$|[^0-9.]|\.(?:$|[^0-9]))"
+_H = r"[0-9A-Fa-f]{1,4}"
+_IPV6_IN_TEXT = (rf"(?:^|[^0-9A-Fa-f:])(?:(?:{_H}:){{7}}{_H}"  # full, compressed (not "::"),
+                 rf"|(?:{_H}:){{0,6}}{_H}::(?:(?:{_H}:){{0,6}}{_H})?|::(?:{_H}:){{0,6}}{_H}"
+                 rf"|(?:{_H}:){{6}}{_IPV4}|(?:(?:{_H}:){{0,5}}{_H})?::(?:{_H}:){{0,4}}{_IPV4}"
+                 r")(?:%[0-9A-Za-z_.-]+)?(?:$|[^0-9A-Za-z:])")  # IPv4 tail, zone
+_PHONE_PLUS = rf"(?:^|[^\p{{N}}+])\+[1-9](?:[ ./()-]{{0,2}}[0-9]){{7,14}}(?:$|[^{_LN}_+/=-])"
+_PHONE_BRACKETS = (rf"(?:^|[^\p{{N}}])(?:\+?[0-9]{{1,3}}[ .-]?)?\([0-9]{{2,5}}\)[ .-]?[0-9]"
+                   rf"(?:[ .-]?[0-9]){{5,10}}(?:$|[^{_LN}_])")
+_KEYWORD = "(?i:tel|phone|mobile|fax|тел|телефон|моб|факс)"
+_PHONE_KEYWORD = rf"(?:^|[^\p{{L}}]){_KEYWORD}(?:[.:]\s*|\s+)\+?\(?[0-9][0-9 ()./-]{{6,}}[0-9]"
+_PHONE_WRITTEN = f"{_PHONE_PLUS}|{_PHONE_BRACKETS}|{_PHONE_KEYWORD}"  # a phone number by its form
+_PHONE_GROUPS = r"[0-9]{1,5}(?:[ ./-][0-9]+)+"  # a whole value of digit groups
+_PHONE_IN_TEXT = (r"(?:^|[\s:;,=(\[<>\"'])(?P<m>[0-9]{1,5}(?:[ -][0-9]{2,5}){2,6})"
+                  r"(?:$|[\s;,.!?)\]<>\"'&])")
+_CARD = r"[0-9](?:[ -]?[0-9]){12,18}"
+_CARD_WHOLE = rf"^(?:{_CARD})$"
+# a superset of every rule: an at sign, '%', '.', ':', '+', '(', a phone keyword, a short first
+# digit group and a separator, two groups of 4 digits, or a whole value shaped like a card number
+_PHONE_ANY = rf"[+(]|(?:^|[\s:;,=\[<>\"'])[0-9]{{1,5}}[ ./-][0-9]|{_KEYWORD}"
+CANDIDATE = rf"[@\x{{FF20}}\x{{FE6B}}%.:]|{_PHONE_ANY}|[0-9]{{4}}[ -][0-9]{{4}}|{_CARD_WHOLE}"
+_DATE_LIKE = (r"(?:[0-9]{4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,2}"
+              r"|[0-9]{1,2}[-/. ][0-9]{1,2}[-/. ][0-9]{4})(?:[^0-9].*)?")
+_DATE_TIME_IN_TEXT = (r"[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}"
+                      r"(?:[T ][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]+)?)?)?"
+                      r"|[0-9]{1,2}[-/.][0-9]{1,2}[-/.][0-9]{4}")
+_DECIMAL = r"[+-]?[0-9]+\.[0-9]+"
+_VERSION = r"[0-9]+(?:\.[0-9]+)*\.[0-9](?:\.[0-9]+)*"  # dotted, a one-digit part after the first
+_NOT_PHONE = f"{_DATE_LIKE}|{_DECIMAL}|{_IPV4}|{_VERSION}"  # digit groups that are something else
+_CARD_IN_TEXT = (rf"(?:^|[^{_LN}_])(?P<m>[0-9]{{4}}(?:[ -][0-9]{{4}}){{3}}(?:[ -]?[0-9]{{1,3}})?"
+                 rf"|[0-9]{{4}}[ -][0-9]{{6}}[ -][0-9]{{4,5}})(?:$|[^{_LN}_])")
+_HEX_ID = "[0-9A-Fa-f]*[A-Fa-f][0-9A-Fa-f]*"
 
 
 def names_a_person(name: str) -> bool:
@@ -48,57 +91,246 @@ def names_a_person(name: str) -> bool:
     words = re.sub(r"(?<=[a-zа-яё])(?=[A-ZА-ЯЁ])", "_", str(name)).casefold()
     tokens = [t for t in re.split(r"[\W_0-9]+", words) if t]
     pairs = map("".join, zip(tokens, tokens[1:], strict=False))
-    return not PERSON_WORDS.isdisjoint([*tokens, *pairs])
+    return not _PERSON_WORDS.isdisjoint([*tokens, *pairs])
 
 
-def _kind_of_column(column: pd.Series) -> str | None:
-    """``"text"`` for string-like columns, ``"numeric"`` for integer columns, else ``None``."""
-    cats = getattr(column.dtype, "categories", None)
-    dtype = column.dtype if cats is None else cats.dtype
-    if pd.api.types.is_integer_dtype(dtype):
-        return "numeric"
-    return "text" if pd.api.types.is_string_dtype(dtype) else None  # object columns too
+def _to_arrow(values: Any) -> Any:
+    """Values as Arrow strings: Arrow arrays and pyarrow-backed text as they are (no copy), others
+    as text (lone surrogates, from bytes decoded with ``surrogateescape``, become ``?``)."""
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        return values
+    if isinstance(values, (pd.Series, pd.Index)) and pd.api.types.is_string_dtype(values.dtype) \
+            and not pd.api.types.is_object_dtype(values.dtype):
+        return pa.array(values.astype("string[pyarrow]").array)
+    objs = np.asarray(values, dtype=object)
+    try:
+        return pa.array(pd.array(objs, dtype="string[pyarrow]"))
+    except UnicodeEncodeError:
+        return pa.array(pd.array([v.encode("utf-8", "replace").decode("utf-8")
+                                  if isinstance(v, str) else v for v in objs], "string[pyarrow]"))
 
 
-def _distinct(column: pd.Series, kind: str) -> tuple[Any, np.ndarray, Any]:
-    """The distinct values of ``column`` that may be personal data, their rows, and (text only)
-    the whole column as text for the card rule: a categorical's used categories, an integer
-    column's values of 13 digits or more, a text column's values that pass :func:`candidates`."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        cats = pd.Index(column.cat.categories)
-        if not candidates(cats.astype(str)).any():  # rows are counted only where a value may be
-            return cats[:0], np.zeros(0, dtype=np.int64), None
-        codes = category_codes(column)  # small ints, as stored: no copy of the rows
-        counts = np.bincount(codes[codes >= 0], minlength=len(cats))
-        return cats[counts > 0], counts[counts > 0], None
-    if kind == "numeric":
-        values = column.dropna().to_numpy()
-        found = pd.Series(values[np.abs(values.astype(np.float64)) >= 1e12]).value_counts()
-        return found.index, found.to_numpy(), None
-    text = as_text(column)  # a pyarrow-backed column as it is (no copy of its chunks)
-    cand = candidates(text)
-    found = (text[cand] if cand.any() else text[:0]).value_counts(sort=False)
-    return found.index, found.to_numpy(), arrow_text(text, chunked=True) if cand.any() else None
+def arrow_text(values: Any, *, chunked: bool = False) -> Any:
+    """Values as trimmed Arrow strings, missing ones empty: one array, or the chunks as they are."""
+    arr = _to_arrow(values)
+    if isinstance(arr, pa.ChunkedArray) and not (chunked and arr.num_chunks):
+        arr = arr.combine_chunks()
+    return pc.utf8_trim_whitespace(pc.fill_null(arr, ""))
+
+
+def has(text: Any, pattern: str, *, full: bool = False, where: Any = None) -> np.ndarray:
+    """Where ``pattern`` matches ``text`` (all of it with ``full``); with ``where``, only there
+    (False elsewhere). A chunked array's chunks are matched on threads."""
+    if where is not None:
+        out = np.zeros(len(text), dtype=bool)
+        if where.any():
+            out[where] = has(text.filter(pa.array(where)), pattern, full=full)
+        return out
+    regex = f"^(?:{pattern})$" if full else pattern
+    if isinstance(text, pa.ChunkedArray) and text.num_chunks:
+        parts = on_chunks(lambda part: pc.match_substring_regex(part, regex).to_numpy(), text)
+        return np.concatenate(parts)
+    return np.asarray(pc.match_substring_regex(text, regex), dtype=bool)
+
+
+def _ndigits(text: pa.Array) -> np.ndarray:
+    """The number of ASCII digits in each value."""
+    return np.asarray(pc.utf8_length(pc.replace_substring_regex(text, "[^0-9]", "")), np.int64)
+
+
+def _may_match(chunk: pa.Array) -> np.ndarray:
+    """Where a value may not be a plain id (bytes 0-9, a-f, A-F, ``_``; not 13-19 digits): every
+    other alternative of :data:`CANDIDATE` needs another byte (a separator, ``@ % . : + (``, white
+    space, a non-ASCII byte or a phone keyword's letter outside a-f)."""
+    arr = pc.cast(chunk, pa.large_string())
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset:arr.offset + len(arr) + 1]
+    body = np.frombuffer(arr.buffers()[2] or b"", dtype=np.uint8)[off[0]:off[-1]]
+    # uint8 wraps: not a digit, not a-f of either case (bit 5 maps A-F onto a-f), not "_"
+    other = (body - np.uint8(48)) >= 10
+    other &= ((body | np.uint8(32)) - np.uint8(97)) >= 6
+    other &= body != 95
+    out = np.zeros(len(arr), dtype=bool)
+    where = np.flatnonzero(other) if other.any() else np.zeros(0, dtype=np.intp)
+    if len(where) > len(arr):  # not a column of plain ids: the patterns decide for every value
+        return ~out
+    out[np.searchsorted(off[1:] - off[0], where, side="right")] = True
+    lengths = np.diff(off)
+    card = ~out & (lengths >= 13) & (lengths <= 19)
+    if card.any():
+        out[card] = np.asarray(pc.ascii_is_decimal(arr.filter(pa.array(card))), dtype=bool)
+    return out
+
+
+def candidates(values: Any, step: int = 1 << 16) -> np.ndarray:
+    """Exactly ``has(arrow_text(values), CANDIDATE)``, but plain ids are passed by a byte count
+    (:func:`_may_match`, ``step`` values at a time) and only the others trimmed and matched."""
+    arr = _to_arrow(values)
+    chunks = getattr(arr, "chunks", [arr])
+    parts = [_may_match(c.slice(lo, step)) for c in chunks for lo in range(0, len(c), step)]
+    out = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+    if out.any():
+        out[out] = has(arrow_text(arr if out.all() else arr.filter(pa.array(out)), chunked=True),
+                       CANDIDATE)
+    return out
+
+
+def _luhn_ok(digits: pa.Array) -> np.ndarray:
+    """The Luhn check over strings of ASCII digits, zero-padded on the left into one matrix."""
+    if len(digits) == 0:
+        return np.zeros(0, dtype=bool)
+    width = int(pc.max(pc.utf8_length(digits)).as_py())
+    arr = pc.cast(pc.utf8_lpad(digits, width=width, padding="0"), pa.large_string())
+    start = int(np.frombuffer(arr.buffers()[1], dtype=np.int64)[arr.offset])
+    body = np.frombuffer(arr.buffers()[2], dtype=np.uint8)[start:start + len(digits) * width]
+    rev = body.reshape(len(digits), width)[:, ::-1].astype(np.int16) - 48  # the check digit first
+    doubled = rev[:, 1::2] * 2
+    total = rev[:, 0::2].sum(axis=1) + np.where(doubled > 9, doubled - 9, doubled).sum(axis=1)
+    return np.asarray(total % 10 == 0)
+
+
+def _phones_in_text(text: pa.Array, pre: np.ndarray, rounds: int = 3) -> np.ndarray:
+    """Digit groups inside text (9-15 digits, not a date), looking past up to ``rounds`` matches."""
+    out = np.zeros(len(text), dtype=bool)
+    idx = np.flatnonzero(has(text, _PHONE_IN_TEXT, where=pre))
+    sub = pc.replace_substring_regex(text.take(pa.array(idx)), _DATE_TIME_IN_TEXT, " ")
+    for _ in range(rounds):
+        if len(idx) == 0:
+            break
+        got = pc.extract_regex(sub, _PHONE_IN_TEXT)  # the group m of the first match, or null
+        found, span = np.asarray(got.is_valid(), dtype=bool), pc.struct_field(got, "m")
+        span = pc.fill_null(span, "")
+        nd = _ndigits(span)
+        ok = found & (nd >= 9) & (nd <= 15) & ~has(span, _DATE_LIKE, full=True)
+        out[idx[ok]] = True
+        idx, keep = idx[found & ~ok], pa.array(found & ~ok)
+        sub = pc.replace_substring_regex(sub.filter(keep), _PHONE_IN_TEXT, " ", max_replacements=1)
+    return out
+
+
+def _phones(text: pa.Array, cand: np.ndarray) -> np.ndarray:
+    """Phone numbers among the values where ``cand`` holds."""
+    cand = has(text, _PHONE_ANY, where=cand)
+    phone = has(text, _PHONE_WRITTEN, where=cand)
+    groups = has(text, _PHONE_GROUPS, full=True, where=cand & ~phone)
+    if groups.any():
+        sub = text.filter(pa.array(groups))
+        nd = _ndigits(sub)
+        nsep = np.asarray(pc.count_substring_regex(sub, "[ ./-]"), dtype=np.int64)
+        phone[groups] = ((nd >= 8) & (nd <= 15) & ((nsep >= 2) | (nd >= 9))
+                         & ~has(sub, _NOT_PHONE, full=True))
+    phone |= _phones_in_text(text, cand & ~phone & ~groups)
+    return np.asarray(phone & ~has(text, _DECIMAL, full=True, where=phone))  # a signed decimal
+
+
+def _cards(text: pa.Array, nd: np.ndarray, column: Any, *, numeric: bool) -> np.ndarray:
+    """Card numbers: whole values (bare digits judged over ``column``) and grouped in text."""
+    out = np.zeros(len(text), dtype=bool)
+    bare = np.asarray(pc.ascii_is_decimal(text), dtype=bool)  # digits only
+    span = (nd >= 13) & (nd <= 19)
+    whole = (span & bare) | has(text, _CARD, full=True, where=span & ~bare)
+    if whole.any():
+        sub = text.filter(pa.array(whole))
+        bare = bare[whole]
+        digits = sub if bare.all() else pc.replace_substring_regex(sub, "[^0-9]", "")
+        cand = has(digits, "^[2-6]")
+        if bare.any() and not numeric:  # in a column of hex ids, the all-digit ids are ids too
+            hex_ids = has(column, _HEX_ID, full=True) & (np.asarray(pc.utf8_length(column)) >= 8)
+            if int(hex_ids.sum()) > int(bare.sum()):
+                cand &= ~bare
+        valid = np.zeros(len(sub), dtype=bool)
+        valid[cand] = _luhn_ok(digits.filter(pa.array(cand)))
+        if int((valid & bare).sum()) * 2 < int((cand & bare).sum()):
+            valid &= ~bare  # bare digits: cards only where mostly Luhn-valid (ids pass 1 in 10)
+        out[whole] = valid
+    idx = np.flatnonzero(has(text, _CARD_IN_TEXT, where=(nd >= 14) & ~whole & (not numeric)))
+    if len(idx):
+        got = pc.extract_regex(text.take(pa.array(idx)), _CARD_IN_TEXT)  # all match here
+        digits = pc.replace_substring_regex(pc.struct_field(got, [0]), "[^0-9]", "")
+        ok = has(digits, "^[2-6]")
+        ok[ok] = _luhn_ok(digits.filter(pa.array(ok)))
+        out[idx[ok]] = True
+    return out
+
+
+def scan_text(values: Any, *, numeric: bool = False, column: Any = None) -> dict[str, np.ndarray]:
+    """Boolean masks over ``values`` (distinct strings: array, list or Series), one per kind found
+    (a value may match several: an IPv4-mapped IPv6 address). ``numeric=True`` (an integer
+    column's values) looks for card numbers only; hex ids are counted over ``column`` (default:
+    the values) for the card rule.
+
+    >>> found = scan_text(["иван@почта.рф", "(495) 123-45-67", "sess-2001:db8::1", "sess-8f3a9c"])
+    >>> {kind: mask.tolist() for kind, mask in found.items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'e-mail address': [True, False, False, False], 'IPv6 address': [False, False, True, False],
+     'phone number': [False, True, False, False]}
+    """
+    text = arrow_text(values)
+    idx = np.flatnonzero(has(text, _CARD_WHOLE if numeric else CANDIDATE))
+    if len(idx) == 0:
+        return {}
+    sub = text.take(pa.array(idx))
+    nd = _ndigits(sub)
+    found = {"payment-card number": _cards(sub, nd, text if column is None else column,
+                                           numeric=numeric)}
+    if not numeric:
+        found["e-mail address"] = has(sub, _EMAIL, where=has(sub, _AT))
+        dots, colons = (np.asarray(pc.match_substring(sub, c)) for c in ".:")
+        found["IPv4 address"] = has(sub, _IPV4_IN_TEXT, where=dots & (nd >= 4))
+        found["IPv6 address"] = has(sub, _IPV6_IN_TEXT, where=colons)
+        bare = np.asarray(pc.ascii_is_decimal(sub), dtype=bool)
+        found["phone number"] = _phones(sub, (nd >= 8) & ~bare) & ~found["payment-card number"]
+    out = {k: np.zeros(len(text), dtype=bool) for k in KINDS if k in found and found[k].any()}
+    for kind, mask in out.items():
+        mask[idx] = found[kind]
+    return out
+
+
+def looks_personal(value: Any) -> bool:
+    """``True`` when one value (as text) looks like personal data.
+
+    >>> [looks_personal(v) for v in ("иван@почта.рф", "(495) 123-45-67", "sess-2001:db8::1")]
+    [True, True, True]
+    >>> looks_personal("turnstile"), looks_personal("4829301746521"), looks_personal("2026-11-30")
+    (False, False, False)
+    """
+    return bool(scan_text([str(value)]))
 
 
 def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
-    """Rows and distinct values per kind found in ``column``: string-like columns are checked for
-    every kind, integer columns for card numbers only, other columns not at all."""
-    kind = _kind_of_column(column)
+    """Rows and distinct values per kind found in ``column``: over the used categories, an
+    integer column's values of 13 digits or more (cards only) or a text column's candidates."""
+    dtype = getattr(column.dtype, "categories", column).dtype
+    kind = "numeric" if pd.api.types.is_integer_dtype(dtype) else "text" \
+        if pd.api.types.is_string_dtype(dtype) else None  # object columns are text too
+    whole = None  # the whole text column, for the card rule
     if kind is None or len(column) == 0:
         return {}, {}
-    uniques, counts, whole = _distinct(column, kind)
-    text = arrow_text(pd.Index(uniques).astype(str))  # numbers as their digits
-    masks = scan(text, numeric=kind == "numeric", column=whole) if len(uniques) else {}
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        uniques = pd.Index(column.cat.categories)
+        if not candidates(uniques.astype(str)).any():  # count rows only where a value may be
+            return {}, {}
+        codes = category_codes(column)  # small ints, as stored: no copy of the rows
+        counts: np.ndarray = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        uniques, counts = uniques[counts > 0].astype(str), counts[counts > 0]
+    elif kind == "numeric":
+        values = column.dropna().to_numpy()
+        found = pd.Series(values[np.abs(values.astype(np.float64)) >= 1e12]).value_counts()
+        uniques, counts = found.index.astype(str), found.to_numpy()
+    else:
+        text = _to_arrow(column)  # a pyarrow-backed column as it is (no copy of its chunks)
+        cand = candidates(text)
+        if not cand.any():
+            return {}, {}
+        found = pc.value_counts(text.filter(pa.array(cand)))
+        uniques, counts = found.field("values"), np.asarray(found.field("counts"))
+        whole = arrow_text(text, chunked=True)
+    masks = scan_text(uniques, numeric=kind == "numeric", column=whole)
     return ({k: int(counts[m].sum()) for k, m in masks.items()},
             {k: int(m.sum()) for k, m in masks.items()})
 
 
-def scan_personal_data(column: pd.Series, *, sample: int | None = None) -> dict[str, int]:
-    """Count the rows of ``column`` whose values look like each kind of personal data.
-
-    Every distinct value is scanned, whatever ``sample`` says (a sample could miss the one
-    e-mail address among a million ids).
+def scan_personal_data(column: pd.Series) -> dict[str, int]:
+    """Count the rows of ``column`` whose values look like each kind of personal data (every
+    distinct value is scanned: a sample could miss the one e-mail address among a million ids).
 
     >>> scan_personal_data(pd.Series(["a@b.org", "x", "10.0.0.1", "10.0.0.1"]))
     {'e-mail address': 1, 'IPv4 address': 2}
@@ -108,56 +340,14 @@ def scan_personal_data(column: pd.Series, *, sample: int | None = None) -> dict[
     return _scan_column(column)[0]
 
 
-def _like(kind: str) -> str:
-    return f"like {'an' if kind[0] in 'aeiouIE' else 'a'} {kind}"
-
-
-def describe_findings(rows: dict[str, int], distinct: dict[str, int] | None = None) -> str:
-    """Kinds and counts as text for messages (never values).
-
-    >>> describe_findings({"IPv4 address": 10000}, {"IPv4 address": 1753})
-    '10000 row(s) like an IPv4 address (1753 distinct values)'
-    """
-    return ", ".join(f"{n} row(s) {_like(kind)}" + (f" ({distinct[kind]} distinct values)"
-                                                    if distinct and kind in distinct else "")
-                     for kind, n in rows.items())
-
-
-def _refusal(col: str, what: str, why: str) -> PersonalDataError:
-    """The refusal of ``col``: its name denotes people (``why`` "named"), or it is required, or
-    declared."""
-    if why == "named":
-        return PersonalDataError(
-            f"group key {col!r} is named like personal data (people or accounts): groups must not "
-            "identify people. Do not declare it, or pass "
-            + say(f"pii='hash' with salt= to keep it as a keyed hash, or not_personal=[{col!r}] "
-                  "if it names no person.", "--pii hash --salt S to keep it as a keyed hash, or "
-                  f"--not-personal {col} if it names no person."))
-    return PersonalDataError(f"column {col!r} looks like personal data ({what}); " + (
-        "it is declared as a required column (time/outcome/ok/bucket), so it cannot be dropped or "
-        "hashed: check which column you declared." if why == "required" else
-        "personal data must not enter the budget log. Do not declare it, or pass "
-        + say("pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.",
-              "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash.")))
-
-
-def guard_personal_data(
-    frame: pd.DataFrame,
-    columns: Iterable[str],
-    *,
-    pii: str = "error",
-    salt: str | None = None,
-    required: Iterable[str] = (),
-    by_name: Iterable[str] = (),
-) -> pd.DataFrame:
-    """Apply the ``pii`` policy to ``columns`` of ``frame`` (a new frame if anything changed).
-
-    ``"error"`` raises :class:`PersonalDataError`; ``"drop"`` drops the column with a
-    :class:`PersonalDataWarning` naming it; ``"hash"`` replaces values by :func:`hash_values`.
-    Columns in ``required`` (e.g. the outcome column) cannot be dropped or hashed: personal data
-    there is always an error. Columns in ``by_name`` (group keys whose names denote people, see
-    :func:`names_a_person`) are flagged by their name when their values look plain. Messages name
-    the column, the kind and the count, never a value.
+def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str = "error",
+                        salt: str | None = None, required: Iterable[str] = (),
+                        by_name: Iterable[str] = ()) -> pd.DataFrame:
+    """Apply the ``pii`` policy to ``columns`` of ``frame`` (a new frame if anything changed):
+    ``"error"`` raises :class:`PersonalDataError`, ``"drop"`` drops the column with a
+    :class:`PersonalDataWarning`, ``"hash"`` replaces its values by :func:`hash_values`. Personal
+    data in ``required`` columns (the outcome) is always refused; ``by_name`` columns (keys named
+    for people: :func:`names_a_person`) are flagged even when their values look plain.
 
     >>> f = pd.DataFrame({"region": ["fra", "ams"], "user": ["a@b.org", "c@d.net"]})
     >>> guard_personal_data(f, ["region", "user"])
@@ -170,19 +360,15 @@ def guard_personal_data(
     ['region', 'user']
     """
     check_argument("pii", pii, PII_MODES)
-    if pii == "hash" and (not isinstance(salt, str) or not salt):
-        raise ConfigError(say("pii='hash' needs salt='a secret string'",
-                              "--pii hash needs --salt S (a secret string)")
-                          + " (keep it out of the data).")
     must, named, out = set(required), set(by_name), frame
     for col in dict.fromkeys(c for c in [*must, *columns, *named] if c in frame.columns):
         rows, distinct = _scan_column(frame[col])
         if not rows and col not in named:
             continue
-        what = describe_findings(rows, distinct) if rows else "its name denotes people or accounts"
+        what = findings(rows, distinct)
         if col in must or pii == "error":
             why = "named" if not rows and pii == "error" else "required" if col in must else ""
-            raise _refusal(col, what, why)
+            raise column_refusal(col, what, why)
         if pii == "drop":
             warnings.warn(PersonalDataWarning(f"dropped column {col!r}: it looks like personal "
                                               f"data ({what})."), stacklevel=3)
@@ -194,10 +380,10 @@ def guard_personal_data(
 
 
 def guard_values(values: Iterable[Any], *, what: str) -> None:
-    """Refuse user values (group keys, labels, names) that look like personal data, before they
-    become a name, label or title of an output: :class:`PersonalDataError` that counts them per
-    kind, never shows them. ``what`` names where they come from (e.g. "the 'group' column of
-    rec.csv"); it is put into the message as given, so it must not hold a user value itself.
+    """Refuse user values (group keys, labels, names) that look like personal data before they
+    become a name, label or title of an output: :class:`PersonalDataError` counts them per kind
+    and never shows them. ``what`` (where they come from, e.g. "the 'group' column of rec.csv")
+    is put into the message as given, so it must not hold a user value itself.
 
     >>> guard_values(["turnstile", "image"], what="group keys")
     >>> guard_values(["turnstile", "ivan@example.org", "+7 916 123-45-67"], what="group keys")
@@ -206,12 +392,8 @@ def guard_values(values: Iterable[Any], *, what: str) -> None:
     budgetlab.errors.PersonalDataError: group keys: 2 of 3 value(s) look like personal data (1 like
     an e-mail address, 1 like a phone number); ...
     """
-    values = list(values)
-    hit, found = flagged(values)
-    if hit.any():
-        kinds = ", ".join(f"{int(mask.sum())} {_like(kind)}" for kind, mask in found.items())
-        raise PersonalDataError(
-            f"{what}: {int(hit.sum())} of {len(values)} value(s) look like personal data "
-            f"({kinds}); budgetlab does not write personal data into outputs or messages: replace "
-            "them with opaque ids (or hash them on load: "
-            + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))
+    values = [str(v) for v in values]
+    found = scan_text(values)
+    if found:
+        raise values_refusal(what, int(np.logical_or.reduce(list(found.values())).sum()),
+                             len(values), {kind: int(mask.sum()) for kind, mask in found.items()})

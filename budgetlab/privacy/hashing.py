@@ -19,8 +19,7 @@ def _hashed(strs: np.ndarray, key: str,
             valid: np.ndarray | None = None) -> pd.api.extensions.ExtensionArray:
     """SipHash-2-4 of strings as 16 lower-case hex digits (one Arrow buffer, written by
     :meth:`bytes.hex`); rows where ``valid`` is False are missing."""
-    values = pd.util.hash_array(strs, hash_key=key, categorize=False) if len(strs) \
-        else np.zeros(0, np.uint64)
+    values = pd.util.hash_array(strs, hash_key=key, categorize=False)
     bitmap = None if valid is None or valid.all() \
         else pa.py_buffer(np.packbits(valid, bitorder="little"))
     offsets = pa.py_buffer(np.arange(0, 16 * len(values) + 1, 16, dtype=np.int64))
@@ -47,8 +46,8 @@ def hash_values(column: pd.Series, salt: str) -> pd.Series:
     16
     """
     if not isinstance(salt, str) or not salt:
-        raise ConfigError("pii='hash' and hash_session need salt='a secret string' (keep it out of "
-                          "the data).")
+        raise ConfigError("pii='hash' and hash_session need salt='a secret string' (keep it out "
+                          "of the data).")
     digest = hashlib.sha256(b"budgetlab.pii/v1\x00" + salt.encode("utf-8")).digest()[:16]
     key = bytes(b & 0x7F for b in digest).decode("ascii")
     head = column.iloc[:20_000].dropna()

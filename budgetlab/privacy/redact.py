@@ -1,25 +1,14 @@
-"""What a message may show of a user or server value: :func:`shown` (one value, quoted or hidden),
-:func:`looks_personal` (one value) and :func:`redact` (free text such as a server's error message:
-every word that looks like personal data replaced)."""
+"""What a message may show of a user or server value: :func:`shown` (one value, quoted or hidden)
+and :func:`redact` (free text such as a server's error message, every personal-looking word
+replaced)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .detect import flagged
+from .guard import scan_text
 
-__all__ = ["looks_personal", "shown", "redact"]
-
-
-def looks_personal(value: Any) -> bool:
-    """``True`` when one value (as text) looks like personal data to the detector.
-
-    >>> [looks_personal(v) for v in ("иван@почта.рф", "(495) 123-45-67", "sess-2001:db8::1")]
-    [True, True, True]
-    >>> looks_personal("turnstile"), looks_personal("4829301746521"), looks_personal("2026-11-30")
-    (False, False, False)
-    """
-    return bool(flagged([value])[0][0])
+__all__ = ["shown", "redact"]
 
 
 def shown(value: Any, limit: int = 40) -> str:
@@ -38,7 +27,7 @@ def shown(value: Any, limit: int = 40) -> str:
     """
     text = str(value)
     cut = text[:max(int(limit), 1)]
-    if flagged([text, cut])[0].any():
+    if scan_text([text, cut]):
         return "a value that looks like personal data (not shown)"
     return repr(cut + ("…" if cut != text else ""))
 
@@ -55,11 +44,11 @@ def redact(text: Any, limit: int = 300) -> str:
     '[the text is not shown: it looks like personal data]'
     """
     words = str(text)[:4 * limit].split()
-    hidden = flagged(words)[0].tolist()
-    kept = " ".join("[hidden: looks like personal data]" if h else w
-                    for w, h in zip(words, hidden, strict=True))
+    masks = scan_text(words).values()
+    kept = " ".join("[hidden: looks like personal data]" if any(m[i] for m in masks) else w
+                    for i, w in enumerate(words))
     if len(kept) > limit:
         kept = kept[:limit].rsplit(" ", 1)[0] + " …"
-    if flagged([kept])[0][0]:  # a phone number written over several words
+    if scan_text([kept]):  # a phone number written over several words
         return "[the text is not shown: it looks like personal data]"
     return kept

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .bins import BinGrid, bin_events, read_bins, window_bins
+from .bingrid import BinGrid
+from .binning import bin_events
+from .bins import read_bins, window_bins
 from .calendar import calendar_counts, calendar_edges, calendar_period_starts
 from .exclusions import Exclusions, exclusion_intervals
 from .groups import (

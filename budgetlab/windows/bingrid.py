@@ -168,7 +168,8 @@ class BinGrid:
         """The grid summed over the groups that share the keys ``by`` (``[]``: one series).
 
         >>> from budgetlab.events.schema import as_events
-        >>> from budgetlab.windows.bins import bin_events, read_bins
+        >>> from budgetlab.windows.binning import bin_events
+        >>> from budgetlab.windows.bins import read_bins
         >>> ev = as_events(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 00:01"],
         ...                [True, False, True],
         ...                groups={"region": ["fra", "ams", "fra"]})

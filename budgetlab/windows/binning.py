@@ -19,7 +19,7 @@ from .exclusions import ExcludeOptions, Exclusions
 from .groups import group_key_codes
 from .kernels import event_cells
 
-__all__ = ["COUNT_COLUMNS", "bin_events", "check_grid_cells", "grid_span", "key_codes"]
+__all__ = ["COUNT_COLUMNS", "bin_events", "bucket_codes", "check_grid_cells", "grid_span"]
 
 #: The count columns every bins table has (plus one ``bad_<bucket>`` per failure bucket).
 COUNT_COLUMNS = ("total", "good", "bad")
@@ -28,33 +28,46 @@ COUNT_COLUMNS = ("total", "good", "bad")
 _CELL_COLUMNS = 12
 
 
-def _bucket_codes(events: pd.DataFrame, ok: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Bucket code per event and the bucket names, checked against ``ok``."""
-    if "bucket" in events.columns:
-        col = events["bucket"]
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            labels = [str(c) for c in col.cat.categories]
-            dtype = bucket_dtype(labels)
-            cat = col.cat.set_categories(list(dtype.categories))
-        else:
-            cat = col.astype(str).astype(bucket_dtype(pd.unique(col.astype(str))))
-        if cat.isna().any():
-            raise OutcomeError("events['bucket'] has missing values; every event needs a bucket "
-                               "(success, timeout, ...).")
-        codes = cat.cat.codes.to_numpy().astype(np.int64)
-        categories = [str(c) for c in cat.cat.categories]
+def bucket_codes(events: pd.DataFrame,
+                 ok: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+    """Bucket code of every event and the bucket names (``success`` first, as
+    :func:`~budgetlab.events.schema.bucket_dtype`), checked against ``ok`` (``events["ok"]``
+    unless given).
+
+    Events without a ``bucket`` column count as ``success`` / ``solve_error`` by ``ok``. Raises
+    :class:`~budgetlab.errors.OutcomeError` when ``ok`` and ``bucket`` disagree.
+
+    >>> from budgetlab.events.schema import as_events
+    >>> ev = as_events(["2026-01-01"] * 3, [True, False, False], ["success", "timeout",
+    ...                                                           "solve_error"])
+    >>> codes, names = bucket_codes(ev)
+    >>> codes.tolist(), names
+    ([0, 1, 2], ['success', 'timeout', 'solve_error'])
+    """
+    ok = events["ok"].to_numpy(dtype=bool) if ok is None else ok
+    if "bucket" not in events.columns:
+        names = list(bucket_dtype().categories)
+        return np.where(ok, names.index(SUCCESS), names.index(SOLVE_ERROR)).astype(np.int64), names
+    col = events["bucket"]
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cat = col.cat.set_categories(list(bucket_dtype([str(c) for c in
+                                                        col.cat.categories]).categories))
     else:
-        categories = list(bucket_dtype().categories)
-        codes = np.where(ok, categories.index(SUCCESS),
-                         categories.index(SOLVE_ERROR)).astype(np.int64)
-    success_code = categories.index(SUCCESS)
-    if bool(np.any(ok & (codes != success_code))):
-        raise OutcomeError("events has successful rows (ok=True) whose bucket is a failure bucket; "
-                           "fix the outcome mapping.")
-    if bool(np.any(~ok & (codes == success_code))):
-        raise OutcomeError("events has failed rows (ok=False) whose bucket is 'success'; fix the "
-                           "outcome mapping.")
-    return codes, categories
+        text = col.astype(str)
+        cat = text.astype(bucket_dtype(pd.unique(text)))
+    if cat.isna().any():
+        raise OutcomeError("events['bucket'] has missing values; every event needs a bucket "
+                           "(success, timeout, ...).")
+    codes = cat.cat.codes.to_numpy().astype(np.int64)
+    names = [str(c) for c in cat.cat.categories]
+    is_success = codes == names.index(SUCCESS)
+    if bool(np.any(ok & ~is_success)):
+        raise OutcomeError("events' 'ok' and 'bucket' disagree: successful rows (ok=True) have a "
+                           "failure bucket; fix the outcome mapping.")
+    if bool(np.any(~ok & is_success)):
+        raise OutcomeError("events' 'ok' and 'bucket' disagree: failed rows (ok=False) have the "
+                           "bucket 'success'; fix the outcome mapping.")
+    return codes, names
 
 
 def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> None:
@@ -67,18 +80,6 @@ def _check_bucket_names(excluded: Sequence[str], categories: Sequence[str]) -> N
                 f"exclude_buckets names unknown failure bucket {b!r}.{hint} Failure buckets: "
                 f"{', '.join(map(repr, failure_names))}."
             )
-
-
-def key_codes(frame: pd.DataFrame, by: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame]:
-    """Dense int64 group code per row (sorted key order) and the key table (one row per group,
-    taken from the group's first row), in one pass:
-    :func:`~budgetlab.windows.groups.group_key_codes`.
-
-    >>> codes, keys = key_codes(pd.DataFrame({"region": ["fra", "ams", "fra"]}), ["region"])
-    >>> codes.tolist(), keys["region"].tolist()
-    ([1, 0, 1], ['ams', 'fra'])
-    """
-    return group_key_codes(frame, by)
 
 
 def _event_span(t: np.ndarray, start: Any, end: Any, freq_ns: int) -> tuple[np.ndarray, int, int]:
@@ -188,9 +189,8 @@ def bin_events(
     -------
     DataFrame
         The bins table: group keys, ``bin_start``, ``total``, ``good``, ``bad``, then one
-        ``bad_<bucket>`` column per failure bucket in bucket order; a row per non-empty bin
-        (see ``dense``). ``attrs["freq"]`` holds the
-        bin width label and ``attrs["by"]`` the group keys.
+        ``bad_<bucket>`` column per failure bucket in bucket order; a row per non-empty bin (see
+        ``dense``). ``attrs["freq"]`` holds the bin width label and ``attrs["by"]`` the group keys.
 
     Examples
     --------
@@ -210,9 +210,9 @@ def bin_events(
     exclusions = Exclusions.of(**exclude)
     t = ts_ns(events)
     ok = events["ok"].to_numpy(dtype=bool)
-    codes, categories = _bucket_codes(events, ok)
+    codes, categories = bucket_codes(events, ok)
     _check_bucket_names(exclusions.buckets, categories)
-    group_code, key_table = key_codes(events, keys)
+    group_code, key_table = group_key_codes(events, keys)
     keep, first_bin, n_bins = _event_span(t, start, end, freq_ns)
     keep, fail, codes = exclusions.apply_to_events(t, ~ok, codes, keep, categories)
     if dense:

@@ -15,18 +15,17 @@ group keys          categorical (as in events) one column per ``by`` key, absent
                                                they add up to ``bad``
 ==================  =========================  ===================================================
 
-**Absent rows are bins with no events.** The table holds the non-empty bins, plus a row of zeros
-at the first and at the last bin of the grid for every group that has no events there, so the
-table itself records the grid's span and every group (a group without any event in the span has
-just those rows). Rows are sorted by group keys, then ``bin_start``. Bins are aligned on the Unix
-epoch (a ``"1D"`` bin starts at 00:00 UTC). For every bin of every group (the table of earlier
-releases), pass ``dense=True`` to :func:`~budgetlab.bin_events`, or use
-``read_bins(bins).to_table(dense=True)``;
-every function that reads bins accepts both (zero rows are empty bins too).
-``bins.attrs["freq"]`` and ``bins.attrs["by"]`` record how the table was made, but pandas
-operations may drop ``attrs``: every function that takes ``bins`` also takes ``freq=`` and
-otherwise infers it from the ``bin_start`` spacing, and takes the group keys to be every column
-that is not a count column.
+**Absent rows are bins with no events.** The table holds the non-empty bins, plus a row of zeros at
+the first and at the last bin of the grid for every group that has no events there, so the table
+itself records the grid's span and every group (a group without any event in the span has just those
+rows). Rows are sorted by group keys, then ``bin_start``. Bins are aligned on the Unix epoch (a
+``"1D"`` bin starts at 00:00 UTC). For every bin of every group (the table of earlier releases),
+pass ``dense=True`` to :func:`~budgetlab.bin_events`, or use
+``read_bins(bins).to_table(dense=True)``; every function that reads bins accepts both (zero rows are
+empty bins too). ``bins.attrs["freq"]`` and ``bins.attrs["by"]`` record how the table was made, but
+pandas operations may drop ``attrs``: every function that takes ``bins`` also takes ``freq=`` and
+otherwise infers it from the ``bin_start`` spacing, and takes the group keys to be every column that
+is not a count column.
 
 **Read once.** Every SRE-model function starts with :func:`read_bins`, which validates the table,
 applies the exclusions (:class:`~budgetlab.windows.exclusions.Exclusions`) and returns a
@@ -51,26 +50,11 @@ import pandas as pd
 from .._util.validation import duration_label, to_ns, to_timedelta
 from ..errors import ConfigError, InputError, SchemaError
 from .bingrid import BinGrid
-from .binning import COUNT_COLUMNS, bin_events, check_grid_cells, grid_span, key_codes
-from .exclusions import ExcludeOptions, Exclusions, exclusion_intervals
+from .binning import COUNT_COLUMNS
+from .exclusions import ExcludeOptions, Exclusions
+from .groups import group_key_codes
 
-__all__ = [
-    "COUNT_COLUMNS",
-    "BinGrid",
-    "grid_span",
-    "check_grid_cells",
-    "BinsLike",
-    "ReadBinsOptions",
-    "Exclusions",
-    "ExcludeOptions",
-    "bin_events",
-    "key_codes",
-    "read_bins",
-    "bin_keys",
-    "window_bins",
-    "duration_label",
-    "exclusion_intervals",
-]
+__all__ = ["BinsLike", "ReadBinsOptions", "read_bins", "bin_keys", "window_bins"]
 
 
 class ReadBinsOptions(ExcludeOptions, total=False):
@@ -218,6 +202,7 @@ def read_bins(
     different ``freq``) given with it are an error.
 
     >>> from budgetlab.events.schema import as_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> b = bin_events(as_events(["2026-01-01 00:00:10", "2026-01-01 00:01:10"], [False, True],
     ...                          ["timeout", "success"]), "1min")
     >>> grid = read_bins(b, exclude_buckets="timeout")
@@ -237,7 +222,7 @@ def read_bins(
     by = bin_keys(bins)
     start_ns, freq_ns, offsets = _bin_offsets(bins, freq)
     n_bins = int(offsets.max() // freq_ns) + 1
-    codes, keys = key_codes(bins, by)
+    codes, keys = group_key_codes(bins, by)
     cell_bin = offsets // freq_ns
     flat = codes * n_bins + cell_bin
     tot_rows, bad_rows = _row_counts(bins, exclusions.buckets)
@@ -270,8 +255,7 @@ def window_bins(window: Any, freq_ns: int, *, name: str = "window") -> int:
     if ns % freq_ns:
         raise ConfigError(
             f"{name}={duration_label(to_timedelta(window, name=name))} is not a whole number of "
-            "bins of "
-            f"{duration_label(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a freq that "
-            "divides it."
+            f"bins of {duration_label(pd.Timedelta(freq_ns, unit='ns'))}; bin the events with a "
+            "freq that divides it."
         )
     return ns // freq_ns

@@ -60,10 +60,9 @@ def calendar_counts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Events and failures since the start of each event's calendar period.
 
-    The calendar twin of :func:`trailing_counts`: at event ``i`` the window holds the events
-    ``j <= i`` (table order, same segment) whose time lies in the same period
-    ``[edges[k], edges[k + 1])`` as ``t_i``; the counts reset at every edge (an event exactly on
-    an edge opens the new period).
+    The calendar twin of :func:`trailing_counts`: at event ``i`` the window holds the events ``j <=
+    i`` (table order, same segment) whose time lies in the same period ``[edges[k], edges[k + 1])``
+    as ``t_i``; the counts reset at every edge (an event exactly on an edge opens the new period).
 
     ``t`` (sorted inside each segment), ``bad`` and ``bounds`` are those of
     :func:`budgetlab.windows.trailing.trailing_counts`; ``edges`` are the sorted period starts

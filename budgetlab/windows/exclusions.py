@@ -1,9 +1,9 @@
 """Exclusions: what the SRE model leaves out of the counts (failure buckets, maintenance windows).
 
 Validated once into an :class:`Exclusions` and applied when the counts are made: at event level
-(exact) by :func:`budgetlab.windows.bins.bin_events`, or at bin level by
+(exact) by :func:`budgetlab.windows.binning.bin_events`, or at bin level by
 :func:`budgetlab.windows.bins.read_bins`, which every SRE-model function calls once. A
-:class:`~budgetlab.windows.bins.BinGrid` records
+:class:`~budgetlab.windows.bingrid.BinGrid` records
 the exclusions it was read with.
 """
 
@@ -90,9 +90,10 @@ class Exclusions:
     fault"). ``windows``: maintenance windows ``[start, end)``, merged, as a ``(k, 2)`` int64
     array of UTC ns (:func:`exclusion_intervals`). ``mode``: ``"drop"`` removes what lies inside
     a window, ``"good"`` counts it as successes. :meth:`of` reads the ``exclude_*`` keywords;
-    :meth:`apply_to_events` applies them to events, :meth:`apply_to_bins` the windows to a grid
-    (:func:`~budgetlab.windows.bins.read_bins` subtracts the ``bad_<bucket>`` columns); a
-    :class:`~budgetlab.windows.bins.BinGrid` keeps the exclusions it was read with.
+    :meth:`apply_to_events` applies them to events; :func:`~budgetlab.windows.bins.read_bins`
+    applies them to a bins table (the windows to the cells whose bin starts inside one, the buckets
+    by subtracting the ``bad_<bucket>`` columns); a :class:`~budgetlab.windows.bingrid.BinGrid`
+    keeps the exclusions it was read with.
 
     >>> ex = Exclusions.of(exclude_buckets="timeout", exclude_windows=[("2026-01-01",
     ...                                                                 "2026-01-02")])
@@ -143,12 +144,3 @@ class Exclusions:
                 fail = fail & ~inside
                 codes = np.where(inside, list(categories).index(SUCCESS), codes)
         return keep, fail, codes
-
-    def apply_to_bins(self, total: np.ndarray, bad: np.ndarray, bin_start_ns: np.ndarray) -> None:
-        """Bin-level window exclusion, in place on ``(groups, bins)`` counts: a bin is excluded
-        when its start lies in a window (exact when the windows are on the bin grid)."""
-        if len(self.windows):
-            inside = self.inside(bin_start_ns)
-            if self.mode == "drop":
-                total[:, inside] = 0
-            bad[:, inside] = 0

@@ -318,8 +318,11 @@ def read_bins(bins: BinsLike, *, freq: Any=None, exclude_buckets: str | Sequence
     total[flat] = tot_rows
     bad[flat] = bad_rows
     grid_total, grid_bad = (total.reshape(n_groups, n_bins), bad.reshape(n_groups, n_bins))
-    exclusions.apply_to_bins(grid_total, grid_bad, start_ns + np.arange(n_bins,
-                                                                        dtype=np.int64) * freq_ns)
+    # bin-level window exclusion: a bin is excluded when its start lies in a window
+    inside = exclusions.inside(start_ns + np.arange(n_bins, dtype=np.int64) * freq_ns)
+    if exclusions.mode == "drop":
+        grid_total[:, inside] = 0
+    grid_bad[:, inside] = 0
     return BinGrid(keys=keys, by=by, start_ns=start_ns, freq_ns=freq_ns, total=grid_total,
                    bad=grid_bad, exclusions=exclusions)
 

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 
 from budgetlab import SLO, PerGroup
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 
 T0 = pd.Timestamp("2026-03-27", tz="UTC")  # a DST change in Europe two days later
 

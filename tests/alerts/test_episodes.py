@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetlab.alerts.episodes import alert_episodes, alert_states, firing_runs
+from budgetlab.alerts.episodes import alert_episodes, alert_states
+from budgetlab.alerts.firing import firing_runs
 from budgetlab.alerts.lowtraffic import low_traffic
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.errors import ConfigError
 from budgetlab.events.schema import as_events
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 T0 = pd.Timestamp("2026-01-01", tz="UTC")
 MIN = pd.Timedelta("1min")

@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab.alerts.episodes import alert_episodes, alert_states, firing_runs, grid_firing_runs
+from budgetlab.alerts.episodes import alert_episodes, alert_states
+from budgetlab.alerts.firing import firing_runs, grid_firing_runs
 from budgetlab.alerts.lowtraffic import low_traffic
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_episodes, oracle_lowtraffic, oracle_scoring
 from tests.alerts.sre_oracle_data import fast_policy, make_events, per_group_slos
 

@@ -11,7 +11,8 @@ import pytest
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.scoring import score_alerts
 from budgetlab.events.schema import as_events
-from budgetlab.windows.bins import bin_events, read_bins
+from budgetlab.windows.binning import bin_events
+from budgetlab.windows.bins import read_bins
 from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events
 
 DAY_NS = 86_400 * 10**9

@@ -7,9 +7,10 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab._util.validation import duration_label
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.errors import ConfigError
-from budgetlab.windows.bins import duration_label
 
 
 def table(policy):
@@ -202,7 +203,7 @@ def test_can_fire_agrees_with_alert_episodes():
 
     from budgetlab.alerts.episodes import alert_episodes
     from budgetlab.events.schema import as_events
-    from budgetlab.windows.bins import bin_events
+    from budgetlab.windows.binning import bin_events
 
     # a constant error ratio r: 1000 requests a minute, r x 1000 failing, for 3 hours
     tier = AlertTier("p", "page", "1h", "5min", 14.4)

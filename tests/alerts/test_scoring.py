@@ -7,11 +7,12 @@ import pandas as pd
 import pytest
 
 from budgetlab.alerts.episodes import alert_episodes
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import compare_policies, incident_detections, score_alerts
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.errors import ConfigError, InputError
 from budgetlab.events.schema import as_events
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 DAY = pd.Timestamp("2026-02-02", tz="UTC")
 POLICY = AlertPolicy([AlertTier("page_1h", "page", "1h", "5min", 14.4), AlertTier("ticket_1d",

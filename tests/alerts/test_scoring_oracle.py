@@ -9,7 +9,7 @@ import pytest
 
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.scoring import incident_detections, score_alerts
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_episodes, oracle_scoring
 from tests.alerts.oracle_compare import assert_same_as_oracle
 from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events, per_group_slos

@@ -11,9 +11,11 @@ import pandas as pd
 import pytest
 
 from budgetlab.alerts.episodes import alert_episodes, alert_states
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import score_alerts
-from budgetlab.windows.bins import bin_events, read_bins
+from budgetlab.alerts.tier import AlertTier
+from budgetlab.windows.binning import bin_events
+from budgetlab.windows.bins import read_bins
 from tests.alerts import oracle_bins, oracle_episodes, oracle_scoring
 from tests.alerts.oracle_compare import assert_same_as_oracle
 from tests.alerts.sre_oracle_data import T0, fast_policy, incidents_for, make_events

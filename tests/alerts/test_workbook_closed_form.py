@@ -23,11 +23,12 @@ import pytest
 import budgetlab as bl
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.lowtraffic import low_traffic
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.budget.burn import burn_rates
 from budgetlab.budget.period import period_budget
 from budgetlab.events.schema import as_events
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 TARGET = 0.999
 ONSET = pd.Timestamp("2026-01-04 00:00", tz="UTC")  # after 3 days of clean traffic

@@ -25,7 +25,7 @@ NOTEBOOK = ROOT / "budgetlab" / "notebooks" / "05_latency_slo.ipynb"
 PATTERN = (r'^\S+ (?P<ts>\S+ \S+) \d+ INFO nova\.(?P<api>osapi_compute|metadata)\.wsgi\.server .*" '
            r"status: (?P<outcome>\d+) len: \d+ time: (?P<duration>[0-9.]+)")
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
-OUTCOMES = "2xx:success,4xx:skip,5xx:server_error"
+OUTCOMES = "2xx=success,4xx=skip,5xx=server_error"
 
 
 def _hand_read() -> list[tuple[str, int, float]]:

@@ -23,18 +23,15 @@ from budgetlab import (
     replay,
     synth,
 )
-from budgetlab.analyses.recalibration import (
-    QUANTILE_LEVELS,
-    RecalibrationOptions,
-    recalibrate,
-    wilson_interval,
-)
+from budgetlab.analyses.recalibration import RecalibrationOptions, recalibrate
 from budgetlab.analyses.recalibration.bootstrap import block_weights, bootstrap_targets
 from budgetlab.analyses.recalibration.levels import TimeAtLevels, status_thresholds
 from budgetlab.analyses.recalibration.levels import hold_thresholds as _hold_thresholds
-from budgetlab.budget.tracker_replay import STATUSES
+from budgetlab.analyses.recalibration.tables import QUANTILE_LEVELS
+from budgetlab.analyses.recalibration.wilson import wilson_interval
+from budgetlab.budget.figures import STATUSES
 from budgetlab.datasets import load
-from budgetlab.errors import ConfigError, DatasetError
+from budgetlab.errors import ConfigError
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
 
 T0 = pd.Timestamp("2026-02-02 00:00", tz="UTC")
@@ -355,11 +352,7 @@ def test_verdicts_follow_the_seed_common_problems(no_incidents):
 
 
 def test_four_week_sample_against_the_injected_truth():
-    try:
-        events = load("outcomes_4w")
-    except DatasetError:
-        pytest.skip("data/outcomes_4w.parquet not generated (python -m budgetlab.synth --preset "
-                    "outcomes_4w)")
+    events = load("outcomes_4w")  # ships in the package: a missing dataset is a failure
     r = recalibrate(events, by="captcha_type", target={"recaptcha_v2": 0.93, "turnstile": 0.97,
                                                        "image": 0.88},
                     n_boot=50)

@@ -49,6 +49,39 @@ def test_clock_counts_by_hand():
     assert c2.first.tolist() == [True, True] and c2.warmup_end.tolist() == [HOUR, 11 * HOUR]
 
 
+def test_a_status_held_for_one_instant_is_no_change_on_the_clock():
+    """1 h window, target 0.4 (warning below 0.5 of the budget, exhausted at none): failure at
+    00:00, ok at 00:30, failure at 01:00, ok at 01:20 and at 02:00 (the observation's end).
+
+    By hand (the seed's rule, budget = 0.6 per event): {F} exhausted, {F,S} warning (0.2 of 1.2
+    left), {S,F,S} warning (0.8 of 1.8). At 01:00 the seed's record keeps the 00:00 failure (the
+    cut-off is closed) and sees {F,S,F}: EXHAUSTED, its callback fires; the 00:00 failure leaves
+    1 ns later, so on the window's clock those contents hold at that instant only: no status
+    change there. After the warm-up (01:00) the clock stays WARNING: 0 changes (2 if the instant
+    counted: exhausted at 01:00, warning at 01:00 + 1 ns)."""
+    from budgetlab import SLO, compare_windows, replay
+    from budgetlab.analyses.recalibration.clock import counted_changes
+
+    t = np.array([0, 30 * MIN, HOUR, 80 * MIN, 2 * HOUR])
+    bad = np.array([True, False, True, False, False])
+    c = clock_counts(t, bad, np.array([0, 5]), HOUR, 2 * HOUR)
+    assert c.start.tolist() == [0, 30 * MIN, HOUR, HOUR + 1, 80 * MIN, 90 * MIN + 1]
+    assert c.total.tolist() == [1, 2, 3, 2, 3, 2]
+    assert c.instant.tolist() == [False, False, True, False, False, False]
+    code = np.array([3, 1, 3, 1, 1, 1], dtype=np.int8)  # the statuses worked out above
+    rows, was = counted_changes(c, code)
+    assert rows.tolist() == [0, 1] and was.tolist() == [0, 3]  # healthy -> exhausted -> warning
+    events = as_events(T0 + pd.to_timedelta(t, unit="ns"), ~bad)
+    slo = SLO(target=0.4, window="1h")
+    assert replay(events, slo)["status"].astype(str).tolist()[2] == "exhausted"  # the seed's
+    row = compare_windows(events, slo, ["1h"]).iloc[0]
+    assert row["transitions"] == 0 and row["round_trips"] == 0
+    # a calendar window has no such instant: an event 1 ns before the reset is in it for 1 ns
+    day = clock_counts(np.array([0, 10]), np.array([True, True]), np.array([0, 2]), 0, 30,
+                       leave=np.array([11, 11]), warmup_ns=0)
+    assert day.instant.tolist() == [False, False]
+
+
 def test_split_days_cuts_at_the_blocks():
     row, day, ns = split_days(np.array([0, 5, 9]), np.array([30, 5, 11]), 0, 10)
     assert row.tolist() == [0, 0, 0, 2, 2] and day.tolist() == [0, 1, 2, 0,

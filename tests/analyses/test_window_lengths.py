@@ -18,7 +18,7 @@ from budgetlab.analyses.sorted_events import parse_window
 from budgetlab.analyses.status_variants import hysteresis, replay_calendar
 from budgetlab.analyses.window_lengths import compare_windows, window_incidents
 from budgetlab.analyses.window_options import WindowOptions
-from budgetlab.budget.tracker_replay import STATUSES
+from budgetlab.budget.figures import STATUSES
 from budgetlab.errors import ConfigError, InputError, SchemaError
 from tests.seed_tracker import ErrorBudgetTracker, SLOConfig
 
@@ -45,7 +45,8 @@ def grouped_events(seed: int, n: int = 3000, days: float = 2.0) -> pd.DataFrame:
 def spans_oracle(events, slo, by, lo_ns=None, dwell_ns=0, start=None, end=None):
     """Per group from status_spans (checked against the seed port at every event and expiry
     instant): time at each status after each stretch's warm-up and from lo_ns, status changes
-    inside a traffic stretch (its first span against healthy) that start in that time; with
+    inside a traffic stretch (its first span against healthy; a status held for one instant, an
+    arrival while an event at its cut-off is still in, skipped) that start in that time; with
     dwell_ns the dwell rule (dwell_oracle) at every instant the window changes (each event, and
     1 ns after each event's ts + window), the raw status read from the spans."""
     sp = status_spans(events, slo, by=by, start=start, end=end)
@@ -58,18 +59,29 @@ def spans_oracle(events, slo, by, lo_ns=None, dwell_ns=0, start=None, end=None):
     for key, g in (sp.groupby(keys, observed=True, sort=False) if keys else [((), sp)]):
         hours = dict.fromkeys(STATUSES, 0.0)
         changes = 0
+        sel = np.ones(len(events), dtype=bool)
+        for k, v in zip(keys, key if isinstance(key, tuple) else (key,), strict=True):
+            sel &= (events[k] == v).to_numpy()
+        arrivals = set(events["ts"].array.asi8[sel].tolist())
         traffic = g[g["status"] != "no_traffic"]
         for _, stretch in traffic.groupby("warmup_end", sort=False):
             st_ = stretch["status"].astype(str).map(STATUSES.index).tolist()
             starts = stretch["start"].array.asi8.tolist()
             shown = dwell_oracle(starts, st_, dwell_ns) if dwell_ns else st_
             prev = 0
-            for start, end, warm, code in zip(starts, stretch["end"].array.asi8.tolist(),
-                                              stretch["warmup_end"].array.asi8.tolist(), shown,
-                                              strict=True):
+            after = [*shown[1:], None]  # the status of the next span of the stretch
+            for start, end, warm, code, nxt in zip(starts, stretch["end"].array.asi8.tolist(),
+                                                   stretch["warmup_end"].array.asi8.tolist(), shown,
+                                                   after, strict=True):
                 a = max(start, warm, lo)
                 if end > a:
                     hours[STATUSES[code]] += (end - a) / 3.6e12
+                # a status held for one instant only: an event's arrival while an event exactly
+                # at its cut-off (ts - window) is still in, which leaves 1 ns later, and the status
+                # then differs. No change on the clock.
+                instant = end - start == 1 and {start, start - slo.window_ns} <= arrivals
+                if instant and nxt is not None and nxt != code:
+                    continue
                 if code != prev and start >= max(warm, lo) and start < hi:
                     changes += 1
                 prev = code

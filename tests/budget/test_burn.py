@@ -14,7 +14,7 @@ from budgetlab import SLO
 from budgetlab.budget.burn import burn_rates
 from budgetlab.errors import ConfigError
 from budgetlab.events.schema import as_events
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 T0 = pd.Timestamp("2026-01-01", tz="UTC")
 

@@ -11,7 +11,7 @@ import pytest
 
 from budgetlab.budget.burn import burn_rates, rolling_sum
 from budgetlab.budget.period import period_budget
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_burn, oracle_period
 from tests.alerts.sre_oracle_data import make_events, per_group_slos
 

@@ -13,7 +13,7 @@ from budgetlab.budget.burn_rows import traffic_bins
 from budgetlab.errors import ConfigError
 from budgetlab.events.schema import as_events
 from budgetlab.windows.bingrid import BinGrid
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_burn
 from tests.alerts.sre_oracle_data import make_events, per_group_slos
 

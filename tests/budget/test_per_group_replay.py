@@ -17,7 +17,8 @@ from budgetlab.budget.period import period_budget
 from budgetlab.budget.summary import replay_summary
 from budgetlab.budget.tracker import KeyedTracker
 from budgetlab.errors import ConfigError, InputError
-from budgetlab.windows.bins import bin_events, read_bins
+from budgetlab.windows.binning import bin_events
+from budgetlab.windows.bins import read_bins
 from tests.test_replay_oracle import FIGURES, seed_replay
 
 T0 = pd.Timestamp("2026-03-01", tz="UTC")

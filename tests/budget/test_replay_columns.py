@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from budgetlab import SLO, as_events, replay, transitions
 from budgetlab.budget import replay_status, status_changes, tracker_replay
+from budgetlab.budget.replay_status import REPLAY_COLUMNS
+from budgetlab.budget.status_changes import replay_transitions
 from budgetlab.budget.summary import replay_summary
-from budgetlab.budget.tracker_replay import REPLAY_COLUMNS, replay_transitions
 from budgetlab.errors import ConfigError, InputError, PartialWindowWarning
 from tests.test_replay_oracle import cases, per_group_slos, seed_replay
 

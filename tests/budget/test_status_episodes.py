@@ -15,7 +15,7 @@ import pytest
 
 from budgetlab import SLO, as_events, datasets, replay, transitions
 from budgetlab.budget.episodes import status_episodes
-from budgetlab.budget.tracker_replay import STATUS_DTYPE
+from budgetlab.budget.figures import STATUS_DTYPE
 from budgetlab.errors import ConfigError, InputError, SchemaError
 
 T0 = pd.Timestamp("2026-03-01", tz="UTC")

@@ -250,6 +250,35 @@ def test_ties_count_together():
     assert a["status"].astype(str).tolist() == ["healthy", "exhausted"]
 
 
+@KERNELS
+def test_more_changes_than_the_first_buffer_holds(kernel):
+    """12,000 changes (the compiled pass starts with room for 4,096 + 2 per group, then doubles),
+    every instant a tie of three groups. Hand-computed: events 2 s apart and a 1 s window, so each
+    window holds one event: healthy after a success, exhausted after a failure (budget 0.1 of one
+    event), then no traffic from 1 s + 1 ns after the event to the next one."""
+    n = 2000
+    t = T0 + np.repeat(np.arange(n, dtype=np.int64) * 2 * S, 3)
+    ok = (np.arange(3 * n) % 7 != 3) & (np.arange(3 * n) % 5 != 1)
+    g = np.tile(np.array(["a", "b", "c"]), n)
+    ev = as_events(pd.to_datetime(t, utc=True), ok, groups={"g": g})
+    with use_kernel(kernel):
+        sp = status_spans(ev, SLO(target=0.9, window="1s"), by="g", end=pd.Timestamp(
+            T0 + 2 * n * S, tz="UTC"))
+    for name in ("a", "b", "c"):
+        mine = sp[sp["g"] == name]
+        own = g == name
+        starts = np.column_stack([t[own], t[own] + S + 1]).ravel()
+        status = np.column_stack([np.where(ok[own], "healthy", "exhausted"),
+                                  np.full(n, "no_traffic")]).ravel()
+        assert mine["start"].array.asi8.tolist() == starts.tolist()
+        assert mine["end"].array.asi8.tolist() == [*starts[1:].tolist(), T0 + 2 * n * S]
+        assert mine["status"].astype(str).tolist() == status.tolist()
+        assert mine["total"].tolist() == [1, 0] * n
+        assert mine["failures"].tolist() == np.column_stack([~ok[own], np.zeros(n, bool)]
+                                                            ).ravel().astype(int).tolist()
+    assert len(sp) == 12_000
+
+
 def test_per_group_slos_each_group_its_own_window():
     ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:00", "2026-01-01 03:00",
                          "2026-01-01 03:00"], utc=True)

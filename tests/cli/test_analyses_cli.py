@@ -25,7 +25,7 @@ from budgetlab.analyses.incident import incident_report
 from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.analyses.window_lengths import compare_windows
 from budgetlab.cli import main
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 APACHE = FIXTURES / "elastic_apache" / "apache_logs"
@@ -109,7 +109,7 @@ def test_recalibrate_per_group_targets_equal_separate_runs(files, tmp_path, caps
                  "--window", "6h",
                  "--n-boot", "0", "--limit-status", "critical", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 6h" in printed
+    assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 6 h" in printed
     got = pd.read_csv(out).set_index("captcha_type")
     # oracle: a one-SLO run per type's target over the same history
     for ctype, target in TARGETS.items():
@@ -304,7 +304,7 @@ def test_replay_with_label_bound_slos_applies_each_to_its_group(files, tmp_path,
     printed = capsys.readouterr().out
     assert ("SLOs bound to groups: slos.yaml: captcha_type=recaptcha_v2 -> recaptcha-v2-avail "
             "(target 0.93)") in printed
-    assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 1h" in printed
+    assert "SLO: target recaptcha_v2 0.93, turnstile 0.97; window 1 h" in printed
     want = pd.concat([transitions(replay(by_type(files["events"], c), SLO(t, window="1h"),
                                          by="captcha_type"))
                       for c, t in TARGETS.items()]).sort_values(["ts", "captcha_type"],
@@ -339,7 +339,7 @@ def test_alerts_use_each_groups_openslo_period(files, tmp_path, capsys):
                  "captcha_type",
                  "--slo", str(slos), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "SRE budget period per group: recaptcha_v2 7d, turnstile 28d" in printed
+    assert "SRE budget period per group: recaptcha_v2 7 d, turnstile 28 d" in printed
     got = pd.read_csv(out)
     inc = read_incidents(files["incidents"])
     # each group alone, with the workbook built for its period

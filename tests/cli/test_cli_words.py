@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
 
 from budgetlab import SLO
@@ -181,3 +182,67 @@ def test_notebooks_take_the_clis_label_mapping():
     table = target_table(events, by="captcha_type", target=0.95, overrides="turnstile=0.97")
     assert dict(zip(table["captcha_type"], table["target"], strict=True)) == {
         "recaptcha_v2": 0.95, "turnstile": 0.97, "image": 0.95}
+
+
+def test_incident_scope_messages_name_where_the_scope_came_from(files, capsys):
+    """A scope naming a key the log was not read with: ``--scope`` when the flag gave it, the
+    incidents file when its scope column did; the fix names ``--by``."""
+    read = [str(files / "log.csv"), "--ok", "ok", "--bucket", "bucket"]
+    window = ["--start", "2026-01-05 01:00", "--end", "2026-01-05 01:30"]
+    assert main(["incident", *read, *window, "--scope", "region=fra"]) == 2
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith("budgetlab: error: --scope names column 'region'")
+    assert "--by region" in line
+    assert main(["incident", *read, "--incidents", str(files / "incidents.csv")]) == 2
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "the scope of incident 'dip' in " in line
+    assert "incidents.csv names column 'kind'" in line
+    assert "--by kind" in line and "--scope" not in line
+
+
+@pytest.fixture(scope="module")
+def sparse_log(tmp_path_factory):
+    """20 days, an event every 48 minutes (30 a day), four failures in a row every 80 events: a 3 h
+    window holds ~4 events and is all failures ~5 % of the time, so no usual target meets the
+    rule and the note says what would make one possible."""
+    start = pd.Timestamp("2026-01-01", tz="UTC")
+    rows = [f"{start + pd.Timedelta(minutes=48 * i):%Y-%m-%dT%H:%M:%SZ},{i % 80 >= 4}\n"
+            for i in range(600)]
+    path = tmp_path_factory.mktemp("sparse") / "sparse.csv"
+    path.write_text("ts,ok\n" + "".join(rows))
+    return path
+
+
+def test_recalibrate_prints_its_notes_in_flags(sparse_log, capsys):
+    argv = ["recalibrate", str(sparse_log), "--ok", "ok", "--window", "3h", "--n-boot", "0"]
+    assert main([*argv, "--target", "0.95"]) == 0
+    out = capsys.readouterr().out
+    assert "note: no target meets the rule" in out
+    flat = " ".join(out.split())
+    assert "use a longer window (--window " in flat and "or --min-events 100" in flat
+    assert not KEYWORD.search(out) and "CLI" not in out
+    assert main(argv) == 0  # no current target: said in flags too
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "no current target given (--target or --slo)" in flat
+    # a min_events already as high as the note would ask is not asked for again
+    assert main([*argv, "--target", "0.95", "--min-events", "100"]) == 0
+    assert "--min-events" not in " ".join(capsys.readouterr().out.split()).partition("note:")[2]
+
+
+@pytest.mark.parametrize("flag", [["--min-events", "100"], ["--warning", "0.6"]])
+def test_recalibrate_refuses_slo_flags_it_would_drop(sparse_log, capsys, flag):
+    """Without a current target recalibrate replays SLO()'s statuses: a --min-events or
+    --warning given alone would be dropped silently, so it is refused with the fix."""
+    assert main(["recalibrate", str(sparse_log), "--ok", "ok", "--n-boot", "0", *flag]) == 2
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith(f"budgetlab: error: {flag[0]} ") and "--target" in line
+
+
+def test_durations_in_prose_are_spelled_one_way(files, capsys):
+    """The SLO header, the silences line and the warm-up count say a window as prose_duration
+    does (``24 h``, ``3 d``), as the demo's story and the incident text do."""
+    assert main(["replay", str(files / "log.csv"), "--ok", "ok", "--window", "1d"]) == 0
+    out = capsys.readouterr().out
+    assert "window 24 h," in out and "Silences longer than the window (24 h)" in out
+    assert "the first 24 h when the window is still filling" in out
+    assert not re.search(r"\b\d+[dhm]\b(?! \()", out.replace("24 h", ""))

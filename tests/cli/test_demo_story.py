@@ -87,7 +87,7 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
         row = next(ln for ln in summary.splitlines() if ln.strip().startswith(ctype))
         crit, exh = (float(v) for v in re.findall(r"([0-9.]+) h \(", row)[2:4])
         assert abs(crit + exh - hours) <= 0.1 + 1e-9  # two figures rounded to 0.1 h
-    assert "episodes less than 30m apart are merged into one" in section
+    assert "episodes less than 30 min apart are merged into one" in section
 
 
 def test_the_injected_incident_is_shown_with_what_the_tracker_showed(demo):

@@ -39,7 +39,7 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     assert re.search(r"1\.1 h \(<1 %\)", quiet)
     # no traffic: 30 days + 30 min - (5 min + 30 min healthy) - 65 min exhausted = 718.8 h
     assert "718.8 h (100 %)" in quiet
-    assert "Silences longer than the window (1h): 1 in 1 group, longest 30.0 days (quiet)" in out
+    assert "Silences longer than the window (1 h): 1 in 1 group, longest 30.0 days (quiet)" in out
     assert (
         "Ties: 2 rows share a timestamp with another row of their group (1 instant). At 1 of them "
         "the "
@@ -60,5 +60,5 @@ def test_replay_without_ties_or_silences_says_none(tmp_path, capsys):
                   "outcome": ["success"] * 12}).to_csv(log, index=False)
     assert main(["replay", str(log), "--window", "1h"]) == 0
     out = capsys.readouterr().out
-    assert "Silences longer than the window (1h): none." in out
+    assert "Silences longer than the window (1 h): none." in out
     assert "Ties:" not in out

@@ -16,7 +16,7 @@ import pytest
 
 from budgetlab import read_events
 from budgetlab.cli import main
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 T0 = pd.Timestamp("2026-11-01T00:00:00Z")
 SLOW = ["--duration", "dur", "--duration-unit", "s", "--slow-above", "2s"]

@@ -29,15 +29,9 @@ from budgetlab._util.files import register_input
 from budgetlab._util.progress import progress_bar
 from budgetlab._util.validation import as_list, check_argument
 from budgetlab.errors import BudgetlabError, ConfigError, FileFormatError, InputError
-from budgetlab.events._formats import check_path
-from budgetlab.events._input import (
-    CR_ONLY_NOTE,
-    PROGRESS_BYTES,
-    compression_of,
-    cr_only,
-    file_name,
-    read_input,
-)
+from budgetlab.events._compressed import read_input
+from budgetlab.events._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only
+from budgetlab.events.files import check_path, expand_sources, file_name, file_notes
 from budgetlab.events.outcomes import (
     LabelReading,
     OutcomeReading,
@@ -45,7 +39,6 @@ from budgetlab.events.outcomes import (
     classify_outcomes,
 )
 from budgetlab.events.schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span, ts_ns
-from budgetlab.events.sources import expand_sources, file_notes
 
 # ------------------------------------------------------------------------------------------
 # the pre-change implementation (budgetlab/events/accesslog.py before issue 20, point 3), as it was
@@ -151,7 +144,9 @@ def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterato
                                   "corrupt, or the file is misnamed.")
         return size, _file_blocks(path)
     # compressed by content too (a gzip named access.log.2), streamed under a cap
-    raw = read_input(path, name, notes)
+    raw, got = read_input(path, name)
+    if notes is not None:
+        notes.extend(got)
     if path.suffix.lower() == ".gz" and compression_of(_head(path)) != "gzip":
         raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is "
                               "truncated or corrupt, "

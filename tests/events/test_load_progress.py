@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-import budgetlab.events._input as input_mod
+import budgetlab.events._compressed as input_mod
+import budgetlab.events.files as sources_mod
 import budgetlab.events.lines as lines_mod
-import budgetlab.events.sources as sources_mod
 from budgetlab import read_access_log, read_events
 
 ROWS = b"".join(b"2026-11-29T00:%02d:00Z,success\n" % i for i in range(50))

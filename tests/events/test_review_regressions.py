@@ -28,7 +28,7 @@ def test_cr_only_utf16_keeps_characters_whose_code_holds_a_cr_byte(tmp_path):
 def test_a_second_stream_starting_at_a_read_boundary_is_read(tmp_path, monkeypatch, kind):
     # the reader takes the compressed file in blocks; when the first stream ends exactly at a
     # block's end the next block starts a new stream (it was refused as "truncated or corrupt")
-    from budgetlab.events import _input
+    from budgetlab.events import _compressed as _input
 
     compress = {"gzip": lambda b: gzip.compress(b, mtime=0), "bz2": bz2.compress,
                 "xz": lzma.compress}[kind]

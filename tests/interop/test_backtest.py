@@ -11,6 +11,7 @@ from tests.interop.prometheus_server import (
     MINUTES,
     START,
 )
+from tests.plotting.time_axes import clock_labels_in
 
 END = START + pd.Timedelta(minutes=MINUTES)
 SPAN = ["--start", "2026-01-05", "--end", "2026-01-07"]
@@ -130,3 +131,23 @@ def test_unreachable_and_5xx_exit_2(capsys, monkeypatch):
                "b_total", "--target", "0.99", "--policy", "workbook", *SPAN, "--timeout", "2"])
     err = capsys.readouterr().err
     assert rc == 2 and "cannot reach Prometheus" in err and err.count("\n") == 1
+
+
+def test_tz_reads_naive_times_and_labels_the_plot_axis(prom, tmp_path, saved, capsys):
+    """``--tz Asia/Tokyo`` (UTC+9, no summer time): naive --start/--end are Tokyo wall-clock
+    times (12:00 there is 03:00 UTC), and the episodes' chart is drawn in Tokyo time."""
+    rc = main(["backtest", "--prometheus", prom, "--total", "app_requests_total", "--errors",
+               "app_request_errors_total", "--target", "0.999", "--policy", "workbook,pyrra",
+               "--start", "2026-01-05 12:00", "--end", "2026-01-06 12:00", "--tz", "Asia/Tokyo",
+               "--plot", str(tmp_path / "t.png")])
+    text = capsys.readouterr()
+    out = text.out
+    assert rc == 0, text.err
+    assert "span 2026-01-05 03:00 .. 2026-01-06 03:00 UTC" in out
+    (fig,) = saved
+    assert fig["xlabels"] == ["time (Asia/Tokyo)"] * 2
+    assert sum(clock_labels_in(ticks, "Asia/Tokyo") for ticks in fig["ticks"]) > 0
+    assert main(["backtest", "--prometheus", prom, "--total", "app_requests_total", "--errors",
+                 "app_request_errors_total", "--target", "0.999", "--policy", "workbook",
+                 "--tz", "Mars/Base"]) == 2
+    assert "--tz" in capsys.readouterr().err

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from budgetlab import SLO, ConfigError, FileFormatError, read_events, replay, transitions
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.budget.period import period_budget
 from budgetlab.cli import main
 from budgetlab.events.schema import as_events
@@ -27,7 +28,7 @@ from budgetlab.interop.openslo import (
     to_openslo_yaml,
     write_openslo,
 )
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 FIX = Path(__file__).parents[1] / "fixtures" / "openslo"
 READABLE = ["spec_alert_policies.yaml",
@@ -504,7 +505,7 @@ def test_replay_slo_name_selection_and_errors(log, tmp_path, capsys):
     two = tmp_path / "two.yaml"
     write_openslo(slos_from_recalibration({"a": 0.9, "b": 0.95}, by="k", window="1h"), two)
     assert main(["replay", str(log), "--slo", f"{two}#b"]) == 0
-    assert "target 0.95, window 1h" in capsys.readouterr().out
+    assert "target 0.95, window 1 h" in capsys.readouterr().out
     assert main(["replay", str(log), "--slo", str(two)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "#NAME" in err

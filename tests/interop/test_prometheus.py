@@ -18,7 +18,8 @@ import yaml
 
 from budgetlab import SLO, ConfigError, DatasetError
 from budgetlab.alerts.episodes import alert_episodes
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.cli import main
 from budgetlab.events.schema import as_events
 from budgetlab.interop.openslo import SLODocument, read_openslo, slos_from_recalibration
@@ -31,7 +32,7 @@ from budgetlab.interop.prometheus import (
     to_prometheus_yaml,
     write_prometheus_rules,
 )
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 FIX = Path(__file__).parents[1] / "fixtures" / "openslo"
 METRICS = {"total_metric": "captcha_solves_total", "errors_metric": "captcha_solve_errors_total"}

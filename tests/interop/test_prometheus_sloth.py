@@ -11,7 +11,8 @@ import pytest
 import yaml
 
 from budgetlab import SLO, ConfigError
-from budgetlab.alerts.policy import AlertPolicy, AlertTier
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.tier import AlertTier
 from budgetlab.cli import main
 from budgetlab.events.schema import as_events
 from budgetlab.interop.openslo import read_openslo
@@ -21,7 +22,7 @@ from budgetlab.interop.prometheus import (
     run_promtool,
     write_prometheus_rules,
 )
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 SLOTH = Path(__file__).parents[1] / "fixtures" / "sloth"
 METRICS = {"total_metric": "req_total", "errors_metric": "err_total"}

@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from budgetlab import SLO, ConfigError
-from budgetlab.budget.tracker_replay import replay, transitions
+from budgetlab.budget.status_changes import transitions
+from budgetlab.budget.tracker_replay import replay
 from budgetlab.cli import main
 from budgetlab.events.read import read_events
 from budgetlab.interop.openslo import load_slo, read_openslo

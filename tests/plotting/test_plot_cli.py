@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import budgetlab._util.figures as bfiles
 from budgetlab.budget.figures import STATUSES
 from budgetlab.cli import main
 from budgetlab.cli.drawn import MAX_DRAWN, drawn_groups
+from tests.plotting.time_axes import clock_labels_in
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
 
@@ -29,28 +29,6 @@ def log(tmp_path):
                                                                                   "success"),
                   "key": key}).to_csv(path, index=False)
     return path
-
-
-@pytest.fixture
-def saved(monkeypatch):
-    """The figures the command line encodes (every plot is saved through ``figure_bytes``): their
-    axes' x labels and the figure size, kept."""
-    real = bfiles.figure_bytes
-    seen: list[dict] = []
-
-    def keep(fig, path, **kw):
-        seen.append(
-            {
-                "xlabels": [a.get_xlabel() for a in fig.axes if a.get_xlabel()],
-                "size": tuple(fig.get_size_inches() * kw.get("dpi", 110)),
-                "titles": [a.get_title(loc="left") for a in fig.axes if a.get_title(loc="left")],
-                "texts": [t.get_text() for t in fig.texts],
-            }
-        )
-        return real(fig, path, **kw)
-
-    monkeypatch.setattr(bfiles, "figure_bytes", keep)
-    return seen
 
 
 @pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
@@ -138,5 +116,36 @@ def test_bucket_and_alert_plots_take_the_time_zone(log, tmp_path, saved, capsys)
                  str(png)]) == 0
     assert png.read_bytes().startswith(MAGIC[".svg"])
     assert saved[-1]["xlabels"] == ["time (America/New_York)"]
+    capsys.readouterr()
+    plt.close("all")
+
+
+def test_demo_plot_takes_the_time_zone(tmp_path, saved, capsys):
+    """``demo --tz`` labels the timeline's axis in the zone (the demo runs 6-8 Oct 2026: CEST,
+    UTC+2); a zone that does not exist is refused before the replay."""
+    assert main(["demo", "--tz", "Europe/Berlin", "--plot", str(tmp_path / "t.png")]) == 0
+    (fig,) = saved
+    assert fig["xlabels"] == ["time (Europe/Berlin)"] * 3
+    assert sum(clock_labels_in(ticks, "Europe/Berlin") for ticks in fig["ticks"]) > 0
+    capsys.readouterr()
+    assert main(["demo", "--tz", "Mars/Base", "--plot", str(tmp_path / "u.png")]) == 2
+    err = capsys.readouterr().err
+    assert "--tz" in err and "Summary" not in err
+    plt.close("all")
+
+
+def test_latency_plot_names_the_zone_and_the_share(tmp_path, saved, capsys):
+    """``latency --plot`` over time: the x axis in ``--tz`` (Berlin in January: UTC+1), named in
+    its label with what a point is (its period's start); the y axis a share from 0 to 1."""
+    ts = pd.date_range("2026-01-05 06:00", periods=180, freq="1min", tz="UTC")
+    path = tmp_path / "lat.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
+                  "ms": (np.arange(180) % 7) * 1000}).to_csv(path, index=False)
+    assert main(["latency", str(path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "3s", "--freq", "30min", "--tz", "Europe/Berlin", "--plot",
+                 str(tmp_path / "lat.png")]) == 0
+    (fig,) = saved
+    assert fig["xlabels"] == ["period start (Europe/Berlin)"]
+    assert clock_labels_in(fig["ticks"][0], "Europe/Berlin") > 0
     capsys.readouterr()
     plt.close("all")

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from budgetlab import SLO, as_events, replay, status_spans
-from budgetlab.plotting import plot_timeline
+from budgetlab.plotting import STATUS_HATCHES, plot_timeline
 
 
 def test_no_traffic_band_lines_broken_and_lone_event():
@@ -37,5 +37,28 @@ def test_no_traffic_band_lines_broken_and_lone_event():
     # the axis covers the observation, the trailing hour included
     assert ax.get_xlim()[1] >= mdates.date2num(pd.Timestamp("2026-01-10 01:00").to_datetime64())
     labels = [t.get_text() for t in bottom.get_legend().get_texts()]
-    assert "no traffic" in labels
+    assert "no traffic (window empty)" in labels
+    plt.close(fig)
+
+
+def test_no_traffic_cannot_be_read_as_a_status():
+    """No traffic is unfilled and ruled horizontally: every status band is filled, hatched (if at
+    all) with dots or diagonals; its legend entry is its own, before the statuses."""
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-02 00:00"], utc=True)
+    ev = as_events(ts, [True, False, True])
+    slo = SLO(target=0.9, window="1h")
+    fig = plt.figure()
+    ax = plot_timeline(replay(ev, slo), slo=slo, spans=status_spans(ev, slo), ax=fig.add_subplot())
+    bottom = ax.panels[-1]
+    bands = {c.get_gid(): c for c in bottom.collections if str(c.get_gid()).startswith("status_")}
+    quiet = bands.pop("status_no_traffic")
+    assert quiet.get_facecolor()[0][3] == 0.0 and set(quiet.get_hatch()) == {"-"}
+    assert not set("".join(STATUS_HATCHES.values())) & set("-|+")  # no status hatch has a rule
+    assert all(c.get_facecolor()[0][3] > 0 for c in bands.values())
+    legend = bottom.get_legend()
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert labels.index("no traffic (window empty)") < labels.index("healthy")
+    (entry,) = [h for h, t in zip(legend.legend_handles, labels, strict=True)
+                if t == "no traffic (window empty)"]
+    assert np.allclose(entry.get_edgecolor(), quiet.get_edgecolor()[0])
     plt.close(fig)

@@ -21,7 +21,7 @@ from budgetlab import SLO, PerGroup, as_events, replay, transitions
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.budget.period import period_budget
 from budgetlab.errors import ConfigError
-from budgetlab.windows.bins import bin_events
+from budgetlab.windows.binning import bin_events
 
 pytestmark = pytest.mark.dask
 

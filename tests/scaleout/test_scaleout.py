@@ -29,7 +29,7 @@ from budgetlab.errors import (
     PersonalDataError,
     SchemaError,
 )
-from budgetlab.windows.bins import bin_events as pd_bin_events
+from budgetlab.windows.binning import bin_events as pd_bin_events
 
 pytestmark = pytest.mark.dask
 

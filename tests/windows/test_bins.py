@@ -8,9 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from budgetlab._util.validation import duration_label
 from budgetlab.errors import ConfigError, InputError, OutcomeError, SchemaError
 from budgetlab.events.schema import as_events
-from budgetlab.windows.bins import bin_events, duration_label, read_bins, window_bins
+from budgetlab.windows.binning import bin_events
+from budgetlab.windows.bins import read_bins, window_bins
 
 T0 = pd.Timestamp("2026-01-01", tz="UTC")
 BUCKETS = ["success", "timeout", "solve_error"]

@@ -20,7 +20,7 @@ from budgetlab._util.memory import (
 )
 from budgetlab.errors import ConfigError
 from budgetlab.events.schema import as_events
-from budgetlab.windows.bins import bin_events, check_grid_cells
+from budgetlab.windows.binning import bin_events, check_grid_cells
 
 
 def _two_events_a_year_apart():

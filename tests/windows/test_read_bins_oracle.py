@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from budgetlab.errors import InputError
-from budgetlab.windows.bins import bin_events, read_bins
+from budgetlab.windows.binning import bin_events
+from budgetlab.windows.bins import read_bins
 from tests.alerts import oracle_bins
 from tests.alerts.sre_oracle_data import make_events
 

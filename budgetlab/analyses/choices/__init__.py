@@ -3,8 +3,7 @@
 * :func:`suggest_targets`: the recommended target per group, or the one recommended outside the
   labelled incidents when that is higher (the incidents shaped the recommendation);
 * :func:`window_summary` and :func:`choose_window`: flapping against detection, summed over the
-  groups, and the window (and hysteresis) that flaps least among those that notice enough
-  incidents;
+  groups, and the window (and hysteresis) that flaps least among those that notice enough incidents;
 * :func:`policy_summary` and :func:`choose_policy`: the page tiers of several alert policies
   scored against incidents, and the policy that detects enough without paging too often;
 * :func:`bucket_target_verdicts`: the seed's "split timeouts from solve failures before lowering
@@ -16,9 +15,9 @@ carries its figures, and it is withheld, with the reason, when the evidence is t
 
 from __future__ import annotations
 
-from .policies import PAGE_SEVERITIES, choose_policy, policy_summary
+from .policies import choose_policy, policy_summary
 from .targets import bucket_target_verdicts, suggest_targets
 from .windows import choose_window, window_summary
 
 __all__ = ["suggest_targets", "window_summary", "choose_window", "policy_summary", "choose_policy",
-           "bucket_target_verdicts", "PAGE_SEVERITIES"]
+           "bucket_target_verdicts"]

@@ -6,13 +6,11 @@ import numpy as np
 import pandas as pd
 
 from ..._util.validation import check_fraction, require_columns
+from ...alerts.tier import PAGE_SEVERITIES
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes, percent
 
-__all__ = ["PAGE_SEVERITIES", "policy_summary", "choose_policy"]
-
-#: Severities that wake someone (Pyrra calls its paging tiers ``critical``).
-PAGE_SEVERITIES = ("page", "critical")
+__all__ = ["policy_summary", "choose_policy"]
 
 
 def policy_summary(
@@ -128,12 +126,10 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
         name = str(good.sort_values("detection_median", kind="stable").index[0])
         r = summary.loc[name]
         evidence = (f"recall {percent(r['recall'], 0)} with {r['false_pages_per_week']:.1f} false "
-                    "pages a week, "
-                    f"median detection {minutes(r['detection_median'])}")
+                    f"pages a week, median detection {minutes(r['detection_median'])}")
         return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence)
-    why = (f"no policy detects {percent(min_recall, 0)} of the incidents with at most "
-           f"{max_false_pages_per_week:g} "
-           "false pages a week")
+    why = (f"no policy detects {percent(min_recall, 0)} of the incidents with at "
+           f"most {max_false_pages_per_week:g} false pages a week")
     sentence = f"No policy chosen: {why}."
     quiet = summary[calm & (summary["recall"] > 0)].sort_values("recall", ascending=False,
                                                                 kind="stable")

@@ -22,8 +22,7 @@ def suggest_targets(rec: Recalibration,
     **Rule.** Take the recommendation of ``rec`` (all of the history). When the same rule on the
     time outside the labelled incidents (``without_incidents``, from ``recalibrate(...,
     exclude_incidents=incidents)``) recommends a *higher* target, the incidents pulled the
-    recommendation down: suggest the incident-free value and let the budget absorb the
-    incidents.
+    recommendation down: suggest the incident-free value and let the budget absorb the incidents.
 
     Parameters
     ----------
@@ -69,9 +68,8 @@ def suggest_targets(rec: Recalibration,
         if without_incidents is not None and np.isfinite(cl) and (not np.isfinite(rc) or cl > rc):
             use = cl
             reason = (f"the labelled incidents pull the recommendation down ({percent(rc, 1)} on "
-                      "all of the history, "
-                      f"{percent(cl, 1)} outside them): suggest {percent(cl, 1)} and let the "
-                      "budget absorb the incidents")
+                      f"all of the history, {percent(cl, 1)} outside them): "
+                      f"suggest {percent(cl, 1)} and let the budget absorb the incidents")
         elif np.isfinite(rc):
             use = rc
             reason = ("no incident labels: the recommendation "
@@ -146,8 +144,7 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         rate = good / n if n else np.nan
         without = good / (n - nb) if n > nb else np.nan
         evidence = (f"{percent(rate, 2)} with {name}, {percent(without, 2)} without; {n:,} "
-                    f"attempts, {n - good:,} failures, "
-                    f"{nb:,} of them {name}")
+                    f"attempts, {n - good:,} failures, {nb:,} of them {name}")
         subject = f"target {percent(target, 1)} for {g}"
         withheld, code = "", None
         if n < min_events:
@@ -160,13 +157,11 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         elif np.isfinite(without) and without >= target:
             code = "bucket_only"
             sentence = (f"{g} misses its target {percent(target, 1)} only because of {name}: do "
-                        "not lower the target; take "
-                        f"those failures out of this SLO ({evidence}).")
+                        f"not lower the target; take those failures out of this SLO ({evidence}).")
         else:
             code = "misses_without"
             sentence = (f"{g} misses its target {percent(target, 1)} even without {name}: "
-                        "recalibrate the target or fix "
-                        f"the cause ({evidence}).")
+                        f"recalibrate the target or fix the cause ({evidence}).")
         rows.append({key: g, "target": target, "events": n, "failures": n - good,
                      "bucket_failures": nb,
                      "success_rate": rate, "success_rate_without": without, "subject": subject,

@@ -89,8 +89,7 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
 
 def _window_name(row: pd.Series) -> str:
     dwell = pd.Timedelta(row["min_dwell"])
-    return (f"the {row['window']} "
-            "window") + (f" with {minutes(dwell)} of "
+    return (f"the {row['window']} window") + (f" with {minutes(dwell)} of "
                                             "hysteresis" if dwell > pd.Timedelta(0)
                                             else "")
 
@@ -147,9 +146,8 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     best = ok.sort_values(["transitions_per_day", "detection_median"], kind="stable").iloc[0]
     name = _window_name(best)
     evidence = (f"detects {int(best['detected'])} of {int(best['pairs'])} (incident, group) pairs "
-                "(median "
-                f"{minutes(best['detection_median'])}) with {best['transitions_per_day']:.1f} "
-                "status changes per day")
+                f"(median {minutes(best['detection_median'])}) "
+                f"with {best['transitions_per_day']:.1f} status changes per day")
     if "share_alerting" in best.index:
         evidence += f"; alerting {percent(best['share_alerting'], 1)} of the time"
     return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence)

@@ -13,12 +13,11 @@ rate sat at or below it, and the recommendation below is about the ``max_share``
 the rolling success rate, rounded down to the candidate grid.
 
 **Candidates on the scale of nines.** Per group, the usual targets
-(:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`: 90, 95, 97.5, 99, 99.5, 99.9,
-99.95,
-99.99 %, and 85, 80, 75, 50 % below) from the ``p1`` rolling-window success rate rounded down to a
-usual target, up to the first usual target above the observed rate, plus fine steps (``step``,
-refined to 0.002, 0.001, ... where two usual targets are closer) between them; nothing below that
-range.
+(:data:`~budgetlab.analyses.recalibration.candidates.USUAL_TARGETS`: 90, 95, 97.5, 99, 99.5,
+99.9, 99.95, 99.99 %, and 85, 80, 75, 50 % below) from the ``p1`` rolling-window success rate
+rounded down to a usual target, up to the first usual target above the observed rate, plus fine
+steps (``step``, refined to 0.002, 0.001, ... where two usual targets are closer) between them;
+nothing below that range.
 
 **Recommendation rule** (its one home: :func:`~budgetlab.analyses.recalibration.levels.recommend`).
 ``recommended_target`` is the highest candidate in the group's range whose status would have been
@@ -44,19 +43,17 @@ only when the whole bootstrap interval lies below the current target (and it spe
 burn rate exceeded only 10 % of the time, ``(1 - p10) / (1 - target)``, is below ``loose_burn``,
 default 0.25); else ``ok``; ``action`` says it ("loosen to 0.93", "keep 0.97", "tighten to 0.976").
 
-**Uncertainty.** ``ci_low``/``ci_high`` is the Wilson score interval of the overall success
-rate: it only knows the binomial noise of independent events, so it is narrow for a million
-events. Day-to-day variation is in ``recommended_low``/``recommended_high``: a percentile
-interval of a block bootstrap over days with traffic (whole day blocks of the status series,
-drawn with replacement, the rule recomputed on each sample; a silent day is never drawn). Its
-coverage, measured by simulation
-(``tests/analyses/test_recalibrate.py``: 4 weeks of independent outcomes at a known rate, 50
-histories,
-nominal 95 %): 1 h window, 1 % limit: 45/50; 6 h, 5 %: 47/50; but 24 h, 1 %: 32/50 and 24 h,
-5 %: 44/50. Four weeks hold only 28 independent 24 h windows, too few to see a 1 % tail: the
-estimate is biased upwards and its interval too narrow. For a 24 h window, prefer
-``max_share=0.05`` or more history; the point recommendation is still within a tenth of a
-percentage point there, well below the usual ``step``.
+**Uncertainty.** ``ci_low``/``ci_high`` is the Wilson score interval of the overall success rate: it
+only knows the binomial noise of independent events, so it is narrow for a million events.
+Day-to-day variation is in ``recommended_low``/``recommended_high``: a percentile interval of a
+block bootstrap over days with traffic (whole day blocks of the status series, drawn with
+replacement, the rule recomputed on each sample; a silent day is never drawn). Its coverage,
+measured by simulation (``tests/analyses/test_recalibrate.py``: 4 weeks of independent outcomes at a
+known rate, 50 histories, nominal 95 %): 1 h window, 1 % limit: 45/50; 6 h, 5 %: 47/50; but 24 h,
+1 %: 32/50 and 24 h, 5 %: 44/50. Four weeks hold only 28 independent 24 h windows, too few to see a
+1 % tail: the estimate is biased upwards and its interval too narrow. For a 24 h window, prefer
+``max_share=0.05`` or more history; the point recommendation is still within a tenth of a percentage
+point there, well below the usual ``step``.
 
 **Steps.** :func:`recalibrate` checks its options once (:class:`RecalibrationOptions`, also
 accepted whole as ``options=``) and runs the steps in order, one module each (see :mod:`.run`),
@@ -66,12 +63,8 @@ results out as tables (:mod:`.tables`).
 
 from __future__ import annotations
 
-from .evidence import MIN_HISTORY_DAYS, incident_rows
 from .options import RecalibrationOptions
 from .run import recalibrate
-from .tables import QUANTILE_LEVELS, Recalibration
-from .wilson import wilson_interval
+from .tables import Recalibration
 
-__all__ = ["Recalibration", "RecalibrationOptions", "recalibrate", "wilson_interval",
-           "incident_rows",
-           "QUANTILE_LEVELS", "MIN_HISTORY_DAYS"]
+__all__ = ["Recalibration", "RecalibrationOptions", "recalibrate"]

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ClockCounts", "clock_counts", "evaluated_time", "evaluated_events", "split_days"]
+__all__ = ["ClockCounts", "clock_counts", "counted_changes", "evaluated_time", "evaluated_events",
+           "split_days"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,12 @@ class ClockCounts:
         The end of the first window of the segment's traffic stretch (its first event + window).
     first : ndarray of bool
         The first segment of a traffic stretch (the ``min_events`` hold restarts there).
+    instant : ndarray of bool
+        A segment that is one instant, not a stretch of time: it starts at an event and ends 1 ns
+        later when an event exactly at that event's cut-off leaves (rolling windows). The seed saw
+        it (its record at that event counts the cut-off event), but in real time the cut-off
+        event leaves right after: the window holds these contents at no time, so it is no status
+        change on the clock (:func:`counted_changes`).
     bounds : ndarray of int64
         ``bounds[g]:bounds[g + 1]`` are group ``g``'s segments.
     """
@@ -50,6 +57,7 @@ class ClockCounts:
     failures: np.ndarray
     warmup_end: np.ndarray
     first: np.ndarray
+    instant: np.ndarray
     bounds: np.ndarray
 
 
@@ -106,6 +114,9 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
     failures = np.cumsum(d_bad)
     last = np.ones(len(times), dtype=bool)  # the last change at each (group, instant)
     last[:-1] = (times[1:] != times[:-1]) | (groups[1:] != groups[:-1])
+    runs = np.r_[0, np.flatnonzero(last)[:-1] + 1].astype(np.int64)  # each instant's changes
+    arrives = np.logical_or.reduceat(d_tot > 0, runs) if n else np.zeros(0, dtype=bool)
+    departs = np.logical_or.reduceat(d_tot < 0, runs) if n else np.zeros(0, dtype=bool)
     times, groups, total, failures = times[last], groups[last], total[last], failures[last]
     nxt = np.empty_like(times)
     nxt[:-1] = times[1:]
@@ -120,12 +131,44 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
     np.maximum.accumulate(head, out=head)
     stretch_start = times[head]
     keep = (total > 0) & (end > times)
+    # an arrival, and 1 ns later (a rolling window) the departure of an event at its cut-off
+    instant = np.zeros(len(times), dtype=bool)
+    if leave is None:
+        instant[:-1] = arrives[:-1] & departs[1:] & same[:-1] & (nxt[:-1] == times[:-1] + 1)
     seg = groups[keep]
     return ClockCounts(
         seg=seg, start=times[keep], end=end[keep], total=total[keep], failures=failures[keep],
         warmup_end=stretch_start[keep] + (window_ns if warmup_ns is None else warmup_ns),
-                       first=first_all[keep],
+        first=first_all[keep], instant=instant[keep],
         bounds=np.searchsorted(seg, np.arange(n_groups + 1)).astype(np.int64))
+
+
+def counted_changes(c: ClockCounts, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, previous code)`` of the status changes on the clock: a segment whose code differs
+    from the one before it in its traffic stretch (a stretch's first segment against HEALTHY, 0,
+    as at the start of the log). A status held for one instant only (an
+    :attr:`ClockCounts.instant` segment whose code differs from the next segment's) is skipped:
+    the next segment is compared with the one before it. An instant whose status goes on after it
+    is where that status begins, and counts as usual.
+
+    >>> c = clock_counts(np.array([0, 10]), np.array([True, True]), np.array([0, 2]), 10, 30)
+    >>> c.start.tolist(), c.end.tolist(), c.total.tolist(), c.instant.tolist()
+    ([0, 10, 11], [10, 11, 21], [1, 2, 1], [False, True, False])
+    >>> rows, prev = counted_changes(c, np.array([3, 2, 3], dtype=np.int8))
+    >>> rows.tolist(), prev.tolist()
+    ([0], [0])
+    """
+    nxt = np.full(len(code), -1, dtype=np.int64)
+    inside = np.flatnonzero(~c.first[1:]) if len(code) else np.zeros(0, dtype=np.int64)
+    nxt[inside] = code[inside + 1]  # the next segment of the same stretch (none: -1)
+    blip = c.instant & (nxt >= 0) & (nxt != code)
+    rows = np.flatnonzero(~blip)
+    kept = code[rows]
+    prev = np.zeros(len(kept), dtype=kept.dtype)
+    prev[1:] = kept[:-1]
+    prev[c.first[rows]] = 0
+    changed = kept != prev
+    return rows[changed], prev[changed]
 
 
 def _merge_positions(t: np.ndarray, out_t: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray,

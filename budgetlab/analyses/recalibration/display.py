@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._util.progress import progress
+from ..._util.ratios import ratio
 from .candidates import USUAL_TARGETS
+from .clock import counted_changes
 from .rolling import DAY_NS, Rolling
 
 __all__ = ["display_targets", "transitions_per_day"]
@@ -54,12 +56,12 @@ def transitions_per_day(rolling: Rolling, levels: list[np.ndarray], sidx: np.nda
                         show_progress: bool | None = None) -> np.ndarray:
     """``(groups, len(sidx))``: status changes per evaluated day under the candidates at positions
     ``sidx``, on the window's clock: a change between two clock segments of one traffic stretch
-    (the first segment of a stretch against HEALTHY, as at the start of the log), counted when the
-    later segment starts in the evaluated span. Entering and leaving *no traffic* is not counted."""
+    (the first segment of a stretch against HEALTHY, as at the start of the log; a status held
+    for one instant is none: :func:`~.clock.counted_changes`), counted when the later segment
+    starts in the evaluated span. Entering and leaving *no traffic* is not counted."""
     g_n, seg = len(rolling.w_group), rolling.clock.seg
     tr_day = np.zeros((g_n, len(sidx)))
     days_g = rolling.w_group / DAY_NS
-    first = rolling.clock.first
     for j, c in enumerate(progress(sidx.tolist(), desc="transitions per target",
                                    enabled=show_progress)):
         code = (
@@ -67,9 +69,7 @@ def transitions_per_day(rolling: Rolling, levels: list[np.ndarray], sidx: np.nda
             + (levels[1] <= c).view(np.int8)
             + (levels[2] <= c).view(np.int8)
         )
-        prev = np.zeros(len(code), dtype=code.dtype)
-        prev[1:] = code[:-1]
-        prev[first] = 0
-        n_tr = np.bincount(seg[(code != prev) & rolling.seg_counted], minlength=g_n)
-        np.divide(n_tr, days_g, out=tr_day[:, j], where=days_g > 0)
+        rows, _ = counted_changes(rolling.clock, code)
+        n_tr = np.bincount(seg[rows[rolling.seg_counted[rows]]], minlength=g_n)
+        tr_day[:, j] = ratio(n_tr, days_g, 0.0)
     return tr_day

@@ -15,8 +15,8 @@ import pandas as pd
 
 from ..._util.ratios import ratio
 from ..._util.validation import require_columns, utc_ns_column
+from ..._util.words import prose_duration
 from ...events.schema import scope_mask
-from ..incident_text import prose_duration
 from .bootstrap import bootstrap_interval, bootstrap_targets
 from .choice import Choice
 from .options import Plan
@@ -120,9 +120,8 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             out.append(thin[g])
             continue
         if np.isfinite(recommended[g]):
-            out.append(f"provisional: {days:.1f} days of history, less than the "
-                       f"{MIN_HISTORY_DAYS:g} days a "
-                       "recommendation needs; re-run with more "
+            out.append(f"provisional: {days:.1f} days of history, less than "
+                       f"the {MIN_HISTORY_DAYS:g} days a recommendation needs; re-run with more "
                        "history" if days < MIN_HISTORY_DAYS else "")
             continue
         at_lo = np.searchsorted(c.cands, lo)
@@ -130,9 +129,10 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
         out.append(explain_no_recommendation(
             has_time=bool(has_time[g]), p1=float(c.p1[g]), lo=lo, share_lo=share_lo,
             events_per_day=float(ev["events_per_day"][g]),
-                                             window_events=float(ev["window_events"][g]),
+            window_events=float(ev["window_events"][g]),
             window_ns=plan.slo.window_ns, history_days=days, max_share=plan.max_share,
-            limit_status=plan.limit_status, min_days=MIN_HISTORY_DAYS))
+            limit_status=plan.limit_status, min_days=MIN_HISTORY_DAYS,
+            min_events=plan.slo.min_events))
     return out
 
 

@@ -7,17 +7,17 @@ import numpy as np
 import pandas as pd
 
 from ..._util.progress import progress
-from ...alerts.episodes import firing_runs, tier_conditions
+from ...alerts.firing import firing_runs, tier_conditions
 from ...alerts.policy import AlertPolicy
+from ...alerts.tier import PAGE_SEVERITIES
 from ...windows import event_cells
-from ...windows.bins import BinGrid
+from ...windows.bingrid import BinGrid
 from ..sorted_events import Sorted
 from .rolling import Rolling
 
 __all__ = ["page_counts"]
 
 _MIN_NS = 60 * 10**9
-_PAGE_SEVERITIES = ("page", "critical")
 
 
 def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values: np.ndarray,
@@ -28,7 +28,7 @@ def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values:
     :func:`budgetlab.score_alerts` merges them)."""
     grid = _bin_grid(srt, policy)
     g_n, n_bins, freq = grid.n_groups, grid.n_bins, grid.freq_ns
-    tiers = [t for t in policy.tiers if t.severity in _PAGE_SEVERITIES] or list(policy.tiers)
+    tiers = [t for t in policy.tiers if t.severity in PAGE_SEVERITIES] or list(policy.tiers)
     sub = AlertPolicy(tuple(tiers), period=policy.period)
     ends = grid.bin_end_ns
     in_span = _in_evaluated(rolling, ends)

@@ -67,23 +67,19 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool)
     expected = events * (1 - target)
     if expected < MIN_EXPECTED_FAILURES - 1e-9:
         need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
-        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict (under "
-                f"{_pct(target)} "
-                f"they hold {expected:.3g} expected failures; a verdict needs at least "
-                f"{MIN_EXPECTED_FAILURES}, "
-                f"i.e. {need:,} events)")
+        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict "
+                f"(under {_pct(target)} they hold {expected:.3g} expected failures; a verdict "
+                f"needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
     if traffic_days < MIN_TRAFFIC_DAYS:
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
-                "the day-block "
-                f"bootstrap (at least {MIN_TRAFFIC_DAYS})")
+                f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
     return ""
 
 
 def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray) -> np.ndarray:
     """``in_range`` (groups x grid) without the targets the evidence cannot support: those under
-    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected
-    failures (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not
-    99.99 %.
+    which a group's evaluated events hold fewer than :data:`MIN_EXPECTED_FAILURES` expected failures
+    (``events * (1 - target) < 10``). Zero failures in 4,000 events support 99.5 %, not 99.99 %.
 
     >>> supported_targets(np.array([4000, 100]), np.array([0.9, 0.995, 0.9999]),
     ...                   np.ones((2, 3), bool)).tolist()
@@ -189,7 +185,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         else:
             rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
     else:
-        rec_txt = "no usual target meets the rule (see recommendation_note)"
+        rec_txt = "no usual target meets the rule (see the recommendation note)"
     if not np.isfinite(current):
         return None, f"no current target given (target= or slo=); {rec_txt}", \
             (f"use {rec:.4g}" if np.isfinite(rec) else "")
@@ -202,9 +198,9 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         act = ("loosen to "
                f"{rec:.4g}") if np.isfinite(rec) else ("loosen (no usual target meets the "
                                                                "rule)")
-        where = "lies below" if np.isfinite(rec) else "is below every usual target, all below"
-        return "too_strict", (f"burns too fast: {share_txt}; {rec_txt} {where} {current:.4g}: "
-                              f"{act}"), act
+        said = f"{rec_txt} lies below {current:.4g}: {act}" if np.isfinite(rec) else \
+            f"{rec_txt}: loosen"
+        return "too_strict", f"burns too fast: {share_txt}; {said}", act
     if low_v > current and burn90 < loose_burn:
         act = f"tighten to {rec:.4g}"
         return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under "
@@ -214,11 +210,11 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
                              f"{act}"), act
     act = f"keep {current:.4g}"
     if low_v > current:
-        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still burns "
-               f"{burn90:.2f} of its "
-               f"budget (loose_burn {loose_burn:g})")
+        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still "
+               f"burns {burn90:.2f} of its budget (loose_burn {loose_burn:g})")
     elif high_v < current:
-        why = f"{rec_txt} lies below {current:.4g}, but the current target stays within the limit"
+        below = f" lies below {current:.4g}," if np.isfinite(rec) else ","
+        why = f"{rec_txt}{below} but the current target stays within the limit"
     else:
         why = f"{rec_txt} does not separate from {current:.4g}"
     return "ok", f"{share_txt}, {window} burn at p10 {burn90:.2f}; {why}: {act}", act
@@ -253,24 +249,20 @@ def suggest_window(need_events: int, events_per_day: float, history_days: float)
 def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo: float,
                               events_per_day: float,
                               window_events: float, window_ns: int, history_days: float,
-                              max_share: float,
-                              limit_status: str, min_days: float = 14.0) -> str:
+                              max_share: float, limit_status: str, min_days: float = 14.0,
+                              min_events: int = 0) -> str:
     """Why no target meets the rule for one group, with figures, and what would make one possible
-    (a longer window, ``min_events``, more history, a looser ``max_share``).
+    (a longer window, ``min_events`` above the current one, more history, a looser
+    ``max_share``).
 
     >>> print(explain_no_recommendation(has_time=True, p1=0.75, lo=0.75, share_lo=0.3,
     ...       events_per_day=40, window_events=40, window_ns=86_400 * 10**9, history_days=28,
-    ...       max_share=0.01,
-    ...       limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
-    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's 1 %
-    quantile
-    (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~40 events a day with traffic: a 24
-    h window
-    holds ~40 events, so one failure moves the rate 2.5 points; to allow 10 failures a window at 90
-    % it must
-    hold 100 events: use a longer window (window=3D, CLI --window 3D) or min_events=100 (the status
-    holds while
-    the window has fewer events)
+    ...       max_share=0.01, limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
+    no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's
+    1 % quantile (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~40 events a day with
+    traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to allow 10
+    failures a window at 90 % it must hold 100 events: use a longer window (window='3D') or
+    min_events=100 (the status holds while the window has fewer events)
     """
     if not has_time:
         return "no evaluated time in the history for this group"
@@ -279,14 +271,11 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                "h") if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
     if np.isfinite(lo):
         head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below "
-                "the rolling rate's "
-                f"1 % quantile ({_pct(p1)}), is {limit_status} or worse {_pct(share_lo)} of the "
-                "time "
-                f"(limit {_pct(max_share)})")
+                f"the rolling rate's 1 % quantile ({_pct(p1)}), is {limit_status} or "
+                f"worse {_pct(share_lo)} of the time (limit {_pct(max_share)})")
     else:
         head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below "
-                "every usual target "
-                "(lowest 50 %)")
+                "every usual target (lowest 50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
         parts.append(f"~{events_per_day:.3g} events a day with traffic: a {win_txt} window holds "
@@ -298,18 +287,16 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     if np.isfinite(window_events) and window_events < need:
         w = suggest_window(need, events_per_day, history_days)
         if w is None:
-            fixes.append("no window length fixes this: too little traffic (a window at "
-                         f"{_pct(ref)} needs {need} "
-                         f"events to allow 10 failures; at ~{events_per_day:.3g} events a day that "
-                         "is longer than "
+            fixes.append("no window length fixes this: too little traffic (a window "
+                         f"at {_pct(ref)} needs {need} events to allow 10 failures; at "
+                         f"~{events_per_day:.3g} events a day that is longer than "
                          f"the {history_days:.1f} days of history or the {MAX_WINDOW_DAYS:g}-day "
                          "maximum)")
         else:
+            hold = (f" or min_events={need} (the status holds while the window has fewer "
+                    "events)") if min_events < need else ""
             fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} "
-                         "events: use a longer "
-                         f"window (window={w}, CLI --window {w}) or min_events={need} (the status "
-                         "holds while the "
-                         "window has fewer events)")
+                         f"events: use a longer window (window='{w}'){hold}")
     if history_days < min_days:
         fixes.append(f"give more history ({history_days:.1f} days; at least {min_days:g})")
     if not fixes:

@@ -136,28 +136,25 @@ def recalibrate(
     Returns
     -------
     Recalibration
-        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the
-        evaluated span: traffic after warm-up), ``success_rate`` (over those events), ``ci_low``,
-        ``ci_high`` (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (from
-        the group's first evaluated instant to its last), ``traffic_days`` (day blocks with
-        evaluated time), ``events_per_day`` (per day of evaluated time), ``window_events``
-        (time-weighted median of the events in a window), ``p1``, ``p5``, ``p10``, ``p50``
-        (time-weighted quantiles of
-        the rolling-window success rate), ``current_target``, ``current_share_limit`` (share of
-        time at ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``,
-        ``ok``, ``too_loose``; missing without a current target or when withheld),
-        ``verdict_reason``,
+        ``summary``: one row per group: group keys, ``events`` and ``failures`` (in the evaluated
+        span: traffic after warm-up), ``success_rate`` (over those events), ``ci_low``, ``ci_high``
+        (Wilson score interval), ``hours`` (evaluated time), ``history_days`` (from the group's
+        first evaluated instant to its last), ``traffic_days`` (day blocks with evaluated time),
+        ``events_per_day`` (per day of evaluated time), ``window_events`` (time-weighted median of
+        the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of the
+        rolling-window success rate), ``current_target``, ``current_share_limit`` (share of time at
+        ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``, ``ok``,
+        ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
-        current target; empty when withheld),
-        ``recommended_target`` (NaN when no candidate meets the rule), ``recommended_low``,
-        ``recommended_high`` (bootstrap interval), ``recommendation_note`` (why there is no
-        recommendation and what would make one possible, with figures; the caveat of a history
-        shorter than :data:`MIN_HISTORY_DAYS`; else empty).
+        current target; empty when withheld), ``recommended_target`` (NaN when no candidate meets
+        the rule), ``recommended_low``, ``recommended_high`` (bootstrap interval),
+        ``recommendation_note`` (why there is no recommendation and what would make one possible,
+        with figures; the caveat of a history shorter than :data:`MIN_HISTORY_DAYS`; else empty).
         ``candidates``: one row per group and shown target: group keys, ``target``, ``is_current``,
         ``is_recommended``, ``share_healthy``, ``share_warning``, ``share_critical``,
-        ``share_exhausted``, ``hours_exhausted``, ``transitions_per_day``, ``pages_per_day``.
-        Plus ``distribution``, ``bootstrap`` and ``settings`` (see :class:`Recalibration`).
-        NaN only where documented: groups without evaluated time, ``n_boot=0``, no target.
+        ``share_exhausted``, ``hours_exhausted``, ``transitions_per_day``, ``pages_per_day``. Plus
+        ``distribution``, ``bootstrap`` and ``settings`` (see :class:`Recalibration`). NaN only
+        where documented: groups without evaluated time, ``n_boot=0``, no target.
 
     Examples
     --------
@@ -245,7 +242,6 @@ def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
     if span_lo >= t_last:
         raise ConfigError(
             "the history holds less than one window after its warm-up; give more history "
-            "(history=, more "
-            "data) or a shorter window."
+            "(history=, more data) or a shorter window."
         )
     return span_lo, t_last

@@ -7,7 +7,7 @@ read must pass them, and every object written does. One :class:`SLODocument` (:m
 holds one SLO: the budgetlab :class:`~budgetlab.SLO` (target from the objective, decimal-exact
 for ``targetPercent``; ``period`` from ``timeWindow``; the tracker ``window`` from the annotation
 ``budgetlab/window``, else the period), its SLI, its alert policies (one
-:class:`~budgetlab.alerts.policy.AlertTier` per burn-rate AlertCondition) with their delivery
+:class:`~budgetlab.alerts.tier.AlertTier` per burn-rate AlertCondition) with their delivery
 details (:class:`AlertPolicyInfo`), the objects it refers to, and notes on how it was read.
 
 Modules: :mod:`.checks` (the v1 rules), :mod:`.model` (the document), :mod:`.read` and

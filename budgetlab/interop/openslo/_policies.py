@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 
 from ..._util.validation import check_number
-from ...alerts.policy import AlertPolicy, AlertTier
+from ...alerts.policy import AlertPolicy
+from ...alerts.tier import AlertTier
 from ...errors import ConfigError
 from ._fields import check_strings, prefix, quoted
 from .alert_info import AlertPolicyInfo

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...alerts.policy import AlertTier
+from ...alerts.tier import AlertTier
 from ...errors import ConfigError
 from ._fields import check_str, check_strings
 from ._yaml import plain

@@ -17,7 +17,7 @@ import pandas as pd
 import yaml
 
 from ..._util.files import atomic_path
-from ...alerts.policy import AlertTier
+from ...alerts.tier import AlertTier
 from ...errors import ConfigError
 from ...slo import SLO
 from ._policies import context

@@ -20,7 +20,8 @@ from ...alerts.episodes import alert_states
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
-from ...windows.bins import BinGrid, read_bins, window_bins
+from ...windows.bingrid import BinGrid
+from ...windows.bins import read_bins, window_bins
 from ..openslo import SLODocument
 from ..promql import label_matchers, metric_name, prom_duration, selector_text
 from ..sloth_rules import severity_groups, sloth_alert_annotations, sloth_alert_labels
@@ -106,7 +107,7 @@ def promtool_test(
     Examples
     --------
     >>> from budgetlab.events.schema import as_events
-    >>> from budgetlab.windows.bins import bin_events
+    >>> from budgetlab.windows.binning import bin_events
     >>> ev = as_events(pd.date_range("2026-01-01", periods=6, freq="1min"),
     ...                [True, False, False, True, True, True])
     >>> t = promtool_test(bin_events(ev, "1min"), SLO(0.9, "1D"),

@@ -34,7 +34,8 @@ import pandas as pd
 import yaml
 
 from ..._util.files import atomic_path
-from ...alerts.policy import AlertPolicy, AlertTier, as_policy
+from ...alerts.policy import AlertPolicy, as_policy
+from ...alerts.tier import AlertTier
 from ...errors import ConfigError
 from ...slo import SLO
 from ..openslo import SLODocument

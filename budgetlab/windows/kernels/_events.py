@@ -185,16 +185,107 @@ def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warnin
 
 
 @jit_inline
-def _record(out: Any, m: int, g: int, now: int, new: int, c: int, f: int, start: int) -> Any:
-    """Row ``m`` of :func:`status_runs`'s changes (group, instant, status, total, failures,
-    stretch start) written into ``out``, doubled first when full; returns ``out`` or its copy."""
-    if m == out.shape[0]:
-        grown = np.empty((2 * m, 6), np.int64)
-        grown[:m] = out
-        out = grown
+def _read(g: int, now: int, cnt: Any, fl: Any, cur: Any, first: Any, eb: float, warning: float,
+          critical: float, min_events: int, thr: Any, out: Any, m: int) -> int:
+    """Reads the window of group ``g`` at instant ``now``: a change of its status is written as
+    row ``m`` of ``out`` (group, instant, status, total, failures, stretch start). Returns the
+    number of rows written."""
+    c = cnt[g]
+    new = _status_of(c, fl[g], cur[g], min_events, eb, warning, critical, thr)
+    if new == cur[g]:
+        return m
     out[m, 0], out[m, 1], out[m, 2] = g, now, new
-    out[m, 3], out[m, 4], out[m, 5] = c, f, start
-    return out
+    out[m, 3], out[m, 4], out[m, 5] = c, fl[g], first[g]
+    cur[g] = new
+    return m + 1
+
+
+@jit
+def _tie(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float, critical: float,
+         min_events: int, cnt: Any, fl: Any, cur: Any, first: Any, thr: Any, out: Any, m: int,
+         i: int, x: int, g: int, now: int) -> Any:
+    """The rest of an instant holding several changes (rows ``x`` and ``i`` on; group ``g``
+    changed first): expiries, then arrivals, each group read once after all of them. Returns the
+    next arrival and expiry rows and the number of rows written."""
+    n = t.shape[0]
+    top = np.iinfo(np.int64).max
+    touched = [g]
+    while True:
+        # an expiry at top is none, as in _walk
+        if x < n and t[x] < top - window_ns - 1 and t[x] + window_ns + 1 == now:
+            h = codes[x]
+            cnt[h] -= 1
+            fl[h] -= bad[x]
+            x += 1
+        elif i < n and t[i] == now:
+            h = codes[i]
+            if cur[h] == 4:
+                first[h] = now
+            cnt[h] += 1
+            fl[h] += bad[i]
+            i += 1
+        else:
+            break
+        if h not in touched:  # an instant holds few groups
+            touched.append(h)
+    for h in touched:
+        m = _read(h, now, cnt, fl, cur, first, eb, warning, critical, min_events, thr, out, m)
+    return i, x, m
+
+
+@jit
+def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float,
+          critical: float, min_events: int, cnt: Any, fl: Any, cur: Any, first: Any, thr: Any,
+          out: Any, m: int, pos: Any) -> int:
+    """:func:`status_runs`' pass from the arrival and expiry rows ``pos`` to the end (``pos`` set
+    to ``n, n``), or until ``out`` may lack room for one instant's reads (``pos``: where to
+    resume). Returns the number of rows written. The state arrays come one by one and ``out`` is
+    never reassigned here: a tuple of arrays, or an array that may grow in the loop, costs
+    reference counting at every step (a third of the time or more)."""
+    n = t.shape[0]
+    top = np.iinfo(np.int64).max
+    last_expiring = top - window_ns - 1  # later events never leave a representable window
+    i, x = pos[0], pos[1]
+    ta = t[i] if i < n else top  # next arrival
+    ex = t[x] + window_ns + 1 if x < n and t[x] <= last_expiring else top  # top: none
+    room = out.shape[0] - cnt.shape[0]  # an instant writes at most one row per group
+    while i < n or ex != top:
+        if m >= room:
+            pos[0], pos[1] = i, x
+            return m
+        if ex <= ta and ex != top:
+            now = ex
+            g = codes[x]
+            cnt[g] -= 1
+            fl[g] -= bad[x]
+            x += 1
+            ex = t[x] + window_ns + 1 if x < n and t[x] <= last_expiring else top
+        else:
+            now = ta
+            g = codes[i]
+            if cur[g] == 4:  # the window was read empty: a traffic stretch starts
+                first[g] = now
+            cnt[g] += 1
+            fl[g] += bad[i]
+            i += 1
+            ta = t[i] if i < n else top
+        if (ex == now and ex != top) or (ta == now and i < n):  # more changes at this instant
+            i, x, m = _tie(t, bad, codes, window_ns, eb, warning, critical, min_events, cnt, fl,
+                           cur, first, thr, out, m, i, x, g, now)
+            ta = t[i] if i < n else top
+            ex = t[x] + window_ns + 1 if x < n and t[x] <= last_expiring else top
+            continue
+        # the usual instant, one change: :func:`_read` written out (inlined, its array arguments
+        # would be reference-counted at every step)
+        c = cnt[g]
+        new = _status_of(c, fl[g], cur[g], min_events, eb, warning, critical, thr)
+        if new != cur[g]:
+            out[m, 0], out[m, 1], out[m, 2] = g, now, new
+            out[m, 3], out[m, 4], out[m, 5] = c, fl[g], first[g]
+            m += 1
+            cur[g] = new
+    pos[0], pos[1] = n, n
+    return m
 
 
 @jit
@@ -207,57 +298,20 @@ def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: 
     status, in time order: group, instant, new status, window total and failures, and the first
     event time of the traffic stretch."""
     n = t.shape[0]
-    # rows: group, instant, status, total, failures, stretch start
-    out = np.empty((64, 6), np.int64)
-    m = 0
-    cnt = np.zeros(ngroups, np.int64)
-    fl = np.zeros(ngroups, np.int64)
-    cur = np.full(ngroups, 4, np.int64)
-    first = np.zeros(ngroups, np.int64)
-    pending = np.zeros(ngroups, np.bool_)
-    # groups changed at this instant, read after all its changes
-    touched = np.empty(ngroups, np.int64)
+    # per group: events and failures in the window, status, first event of the traffic stretch
+    state = np.zeros((4, ngroups), np.int64)
+    cnt, fl, cur, first = state[0], state[1], state[2], state[3]
+    cur[:] = 4
     thr = np.full((min(n, 1 << 16) + 1, 3), -1, np.int64)
-    k = 0
-    top = np.iinfo(np.int64).max
-    last_expiring = top - window_ns - 1  # later events never leave a representable window
-    i = 0
-    x = 0
-    ex = t[0] + window_ns + 1 if n and t[0] <= last_expiring else top  # next expiry (top: none)
-    ta = t[0] if n else top  # next arrival
-    while i < n or ex != top:
-        if ex <= ta and ex != top:
-            now = ex
-            g = codes[x]
-            cnt[g] -= 1
-            fl[g] -= bad[x]
-            x += 1
-            ex = t[x] + window_ns + 1 if x < n and t[x] <= last_expiring else top
-        else:
-            now = ta
-            g = codes[i]
-            if cur[g] == 4:
-                first[g] = now
-            cnt[g] += 1
-            fl[g] += bad[i]
-            i += 1
-            ta = t[i] if i < n else top
-        if not pending[g]:
-            pending[g] = True
-            touched[k] = g
-            k += 1
-        # more changes at this instant: read the window after them
-        if (ex == now and ex != top) or (ta == now and i < n):
-            continue
-        for j in range(k):
-            g = touched[j]
-            pending[g] = False
-            c = cnt[g]
-            new = _status_of(c, fl[g], cur[g], min_events, eb, warning, critical, thr)
-            if new != cur[g]:
-                out = _record(out, m, g, now, new, c, fl[g], first[g])
-                m += 1
-                cur[g] = new
-        k = 0
+    out = np.empty((4096 + 2 * ngroups, 6), np.int64)
+    pos = np.zeros(2, np.int64)
+    m = 0
+    while pos[1] < n:
+        m = _walk(t, bad, codes, window_ns, eb, warning, critical, min_events, cnt, fl, cur,
+                  first, thr, out, m, pos)
+        if pos[1] < n:  # out was full: twice the rows, and on
+            grown = np.empty((2 * out.shape[0], 6), np.int64)
+            grown[:m] = out[:m]
+            out = grown
     return (out[:m, 0].copy(), out[:m, 1].copy(), out[:m, 2].astype(np.int8), out[:m, 3].copy(),
             out[:m, 4].copy(), out[:m, 5].copy())

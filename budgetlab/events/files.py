@@ -1,0 +1,322 @@
+"""Input files: many as one input (a list, a glob, a folder), each one's format, and its declared
+columns as raw values (CSV/TSV through :mod:`._text`; JSON Lines and Parquet here), read-only. A
+problem is refused with what to fix, never with a data value.
+"""
+
+from __future__ import annotations
+
+import codecs
+import glob
+from collections.abc import Sequence
+from dataclasses import replace
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._util.files import register_input
+from .._util.progress import progress
+from .._util.validation import check_argument
+from .._util.words import say
+from ..errors import ConfigError, FileFormatError, InputError, SchemaError
+from ._compressed import read_input
+from ._messages import file_offset, reading_files, row_numbers
+from ._structured import read_jsonl, read_parquet
+from ._text import (
+    CR_ONLY_NOTE,
+    ISO_TIME,
+    PROGRESS_BYTES,
+    FileSpec,
+    compression_of,
+    cr_only,
+    is_blank,
+    plain_head,
+    read_csv_text,
+    refuse_wide,
+    sniff,
+    text_problem,
+    utf8_family,
+    utf16_encoding,
+)
+
+__all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
+           "check_text_encoding", "expand_sources", "file_name", "file_notes", "is_path_like",
+           "read_file", "read_files"]
+
+#: The file formats read (``format=`` values).
+FORMATS = ("csv", "tsv", "parquet", "jsonl")
+
+_SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet", ".pq": "parquet",
+             ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+_PACKED = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd",
+           ".zstd": "zstd", ".lz4": "lz4"}  # compressed names (the format is the suffix before)
+
+
+def file_name(path: str | PathLike[str]) -> str:
+    """A file's name for a message: as given, unless it looks like personal data (not shown)."""
+    from ..privacy import looks_personal
+
+    name = Path(path).name or str(path)
+    return "a file whose name looks like personal data (not shown)" if looks_personal(name) \
+        else name
+
+
+def is_path_like(source: Any) -> bool:
+    """A path, or a non-empty list or tuple of paths."""
+    if isinstance(source, (str, PathLike)):
+        return True
+    return isinstance(source, (list, tuple)) and len(source) > 0 and \
+        all(isinstance(p, (str, PathLike)) for p in source)
+
+
+def _one(source: str | PathLike[str]) -> list[Path]:
+    path, text = Path(source).expanduser(), str(source)
+    if not path.exists() and any(ch in text for ch in "*?["):
+        found = sorted(Path(p) for p in glob.glob(str(Path(text).expanduser()))
+                       if Path(p).is_file())
+        if not found:
+            raise FileFormatError(f"{file_name(path)}: the pattern matches no file; check the "
+                                  "folder and the pattern.")
+        return found
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir()
+                       if p.is_file() and not p.name.startswith((".", "_", "~")))
+        if not found:
+            raise FileFormatError(f"{file_name(path)}: is a directory that holds no file to read; "
+                                  "give a file or a folder of files.")
+        return found
+    return [path]
+
+
+def expand_sources(source: str | PathLike[str] | Sequence[str | PathLike[str]]) -> list[Path]:
+    """The files of ``source``: one path, a glob (``logs/*.csv``, files sorted by name), a folder
+    (its files sorted by name; names starting with ``.``, ``_`` or ``~`` are skipped, like
+    ``_SUCCESS`` markers) or a list of any of these (in the order given). A file named twice is
+    refused.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("b.csv", "a.csv", "_SUCCESS"):
+    ...     _ = (d / name).write_text("x")
+    >>> [p.name for p in expand_sources(d)], [p.name for p in expand_sources(d / "*.csv")]
+    (['a.csv', 'b.csv'], ['a.csv', 'b.csv'])
+    """
+    paths: list[Path] = []
+    for item in [source] if isinstance(source, (str, PathLike)) else list(source):
+        if not isinstance(item, (str, PathLike)):
+            raise InputError("source must be file paths, a glob or a folder, got "
+                             f"{type(item).__name__} in the list.")
+        paths.extend(_one(item))
+    if not paths:
+        raise InputError("source is an empty list; give at least one file.")
+    seen: set[Path] = set()
+    for p in paths:
+        key = p.resolve() if p.exists() else p
+        if key in seen:
+            raise InputError(f"{file_name(p)} is given twice; give each file once.")
+        seen.add(key)
+    return paths
+
+
+def file_notes(names: Sequence[str], per_file: Sequence[Sequence[str]]) -> list[str]:
+    """The reading statements of several files as one list: a file's own statements as they are
+    when it is the only file; else each statement once, prefixed by the files it concerns.
+
+    >>> file_notes(["a.csv", "b.csv", "c.csv"], [["x"], ["x", "y"], ["x"]])
+    ['every file: x', 'b.csv: y']
+    """
+    if len(names) == 1:
+        return list(per_file[0])
+    which: dict[str, list[str]] = {}
+    for name, notes in zip(names, per_file, strict=True):
+        for note in dict.fromkeys(notes):
+            which.setdefault(note, []).append(name)
+    out = []
+    for note, files in which.items():
+        more = f" and {len(files) - 3} more files" if len(files) > 3 else ""
+        out.append(f"{'every file' if len(files) == len(names) else ', '.join(files[:3]) + more}: "
+                   f"{note}")
+    return out
+
+
+def _kind(dtype: Any) -> str:
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "true/false values"
+    if isinstance(dtype, pd.DatetimeTZDtype) or pd.api.types.is_datetime64_dtype(dtype):
+        return "datetimes"
+    return "numbers" if pd.api.types.is_numeric_dtype(dtype) else "text"
+
+
+def _large(paths: Sequence[Path]) -> bool:
+    """Several files that together hold at least :data:`PROGRESS_BYTES` (a bar is worth showing)."""
+    return len(paths) > 1 and sum(p.stat().st_size for p in paths if p.is_file()) >= PROGRESS_BYTES
+
+
+def read_files(paths: Sequence[Path], want: FileSpec,
+               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
+    """The declared columns of every file, one after the other, ``(file name, rows)`` per file, and
+    how they were read (:func:`file_notes`). Every file must hold the same kind of values (text,
+    numbers, datetimes, true/false) as the first; the time column comes as instants
+    (:data:`ISO_TIME`) from every file or from none (then all are read again as text)."""
+    frames: list[pd.DataFrame] = []
+    per_file: list[list[str]] = []
+    for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
+        with file_offset(sum(map(len, frames))):
+            frame, notes = read_file(path, want)
+        if frames and want.iso_time is not None \
+                and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
+            return read_files(paths, replace(want, iso_time=None))  # one form for all: text
+        for col in want.columns if frames else ():
+            first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
+            if first != this:
+                raise SchemaError(f"column {col!r} holds {first} in {file_name(paths[0])} but "
+                                  f"{this} in {file_name(path)}; every file must have one schema: "
+                                  "export them the same way.")
+        frames.append(frame.reset_index(drop=True))
+        per_file.append(notes)
+    files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
+    notes = file_notes([n for n, _ in files], per_file)
+    if len(frames) == 1:
+        return frames[0], files, notes
+    reading_files([n for n, _ in files], [r for _, r in files])
+    cats = [c for c in want.columns if any(isinstance(f[c].dtype, pd.CategoricalDtype)
+                                           for f in frames)]
+    raw = pd.concat([f.astype({c: f[c].cat.categories.dtype for c in cats
+                               if isinstance(f[c].dtype, pd.CategoricalDtype)})
+                     for f in frames], ignore_index=True)
+    raw = raw.astype({c: "category" for c in cats})
+    raw.attrs = {ISO_TIME: True} if frames[0].attrs.get(ISO_TIME) else {}
+    return raw, files, notes
+
+
+def check_path(path: Path, *,
+               how: str = "a folder of files: pass the folder itself, a glob such as 'logs/*.csv' "
+               "or a list of files to read_events (CLI: budgetlab replay logs/)") -> None:
+    """Refuse a path that is not a regular file, naming what it is instead (missing, a folder and
+    how to pass one, a pipe or a device)."""
+    name = file_name(path)
+    if not path.exists():
+        hint = " (its folder does not exist either)" if not path.parent.exists() else ""
+        raise FileFormatError(f"{name}: no such file{hint}; check the path.")
+    if path.is_dir():
+        raise FileFormatError(f"{name}: is a directory, not a file; for {how}.")
+    if not path.is_file():
+        raise FileFormatError(f"{name}: is not a regular file (a pipe or a device); give a CSV, "
+                              "Parquet or JSON Lines file.")
+
+
+def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
+    """The format of the file at ``path`` and whether its name says it is compressed."""
+    suffixes = [s.lower() for s in path.suffixes]
+    packed = bool(suffixes) and suffixes[-1] in _PACKED
+    if fmt is not None:
+        return check_argument("format", fmt, FORMATS), packed
+    ext = suffixes[-2] if packed and len(suffixes) > 1 else (suffixes[-1] if suffixes and not
+                                                             packed else "")
+    if ext not in _SUFFIXES:
+        shown = "".join(path.suffixes[-2:]) or "(no extension)"
+        shown = shown if file_name(shown) == shown else "(not shown)"
+        raise FileFormatError(
+            f"{file_name(path)}: unsupported file type {shown!r}; use .csv, .tsv, .parquet, "
+            ".jsonl/.ndjson (text formats optionally .gz), or pass "
+            + say("format='csv'|'tsv'|'parquet'|'jsonl'; a line-oriented text log is read with "
+                  "pattern= or preset=.",
+                  "--format csv|tsv|parquet|jsonl; a line-oriented text log is read with "
+                  "--pattern REGEX or --preset NAME."))
+    return _SUFFIXES[ext], packed
+
+
+def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
+    """The declared columns of the file at ``path`` (labels and keys as categoricals where the
+    format allows) and its reading decisions (compression, CR-only line ends, binary columns)."""
+    path = path.expanduser()
+    check_path(path)
+    kind, packed = _detect_format(path, want.format)
+    register_input(path)
+    name = file_name(path)
+    if kind == "parquet":
+        if packed:
+            raise FileFormatError(f"{name}: compressed Parquet (.gz, .xz, ...) is not supported; "
+                                  "Parquet compresses itself: decompress it.")
+        return read_parquet(path, name, want)
+    head = plain_head(path, want.encoding, packed) if kind != "jsonl" else None
+    raw, notes = (head, []) if head is not None else read_input(path, name)
+    if head is None and packed and compression_of(_head(path)) is None:
+        suffix = path.suffixes[-1].lower()
+        named = _PACKED[suffix]
+        raise FileFormatError(f"{name}: is named {suffix} but is not {named} data; the {named} "
+                              "stream is truncated or corrupt, or the file is misnamed: rename or "
+                              "export it again.")
+    sniff(raw, name, kind)
+    if head is None and (lf := as_lf(raw, want.encoding)) is not None:
+        raw, notes = lf, [*notes, CR_ONLY_NOTE]  # old Mac line ends: the lines they are
+    if is_blank(raw):  # a whole file (a blank first MiB with more after it is read whole)
+        raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
+    if utf8_family(want.encoding):
+        refuse_wide(raw, name)
+    if (kind == "jsonl" or not utf8_family(want.encoding)) \
+            and (err := text_problem(raw, name, want.encoding)) is not None:
+        raise err
+    if kind == "jsonl":
+        return read_jsonl(raw, name, want), notes
+    if not utf8_family(want.encoding):
+        raw = raw.decode(want.encoding).encode("utf-8")  # a BOM is skipped by read_csv_text
+    return read_csv_text(path if head is not None else raw, name, kind, want), notes
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as fh:  # read-only
+        return fh.read(16)
+
+
+def as_lf(raw: bytes, encoding: str) -> bytes | None:
+    """``raw`` with CR-only line ends as LF, else ``None``; judged on the decoded text when the
+    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D)."""
+    codec = utf16_encoding(raw) or encoding
+    try:
+        ascii_compatible = "\r\n".encode(codec) == b"\r\n"
+    except (LookupError, UnicodeError):
+        ascii_compatible = True
+    if ascii_compatible:
+        return raw.replace(b"\r", b"\n") if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
+    try:
+        text = raw.decode(codec)
+    except (UnicodeDecodeError, LookupError):
+        return None  # the reader names the encoding problem
+    return text.replace("\r", "\n").encode(codec) if "\r" in text and "\n" not in text else None
+
+
+def check_text_encoding(encoding: Any) -> str:
+    """``encoding`` if it names a text encoding; non-text codecs (``hex``, ``base64``, ``rot13``,
+    ``bz2``) and unknown names raise :class:`ConfigError`.
+
+    >>> check_text_encoding("cp1251")
+    'cp1251'
+    """
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):
+        raise ConfigError(f"encoding={encoding!r} is not a known text encoding; e.g. 'utf-8', "
+                          "'latin-1', 'cp1251'.") from None
+    if not getattr(info, "_is_text_encoding", True) \
+            or info.name in ("rot-13", "punycode", "idna", "undefined"):
+        raise ConfigError(f"encoding={encoding!r} is not a character encoding for text files; give "
+                          "the file's encoding, e.g. 'utf-8', 'latin-1', 'cp1251', 'utf-16'.")
+    return str(encoding)
+
+
+def check_scalars(raw: pd.DataFrame, columns: Sequence[str]) -> None:
+    """Refuse nested values (JSON objects/arrays, Parquet structs) in declared columns."""
+    for col in columns:
+        s = raw[col]
+        if pd.api.types.is_object_dtype(s.dtype) \
+                and pd.api.types.infer_dtype(s, skipna=True) in ("mixed", "unknown-array"):
+            nested = s.map(lambda v: isinstance(v, (dict, list, tuple, set, np.ndarray)))
+            if nested.any():
+                raise SchemaError(f"column {col!r} holds nested values (objects or lists) at "
+                                  f"{row_numbers(nested.to_numpy(dtype=bool))}; flatten it so "
+                                  "each cell is one value.")

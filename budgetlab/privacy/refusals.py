@@ -1,0 +1,61 @@
+"""What the guard says when it refuses: the column or source, the kinds and counts (never a value),
+and the fix in the words of the API (``pii='hash'``) or of the command line (``--pii hash``)."""
+
+from __future__ import annotations
+
+from .._util.words import say
+from ..errors import PersonalDataError
+
+__all__ = ["findings", "column_refusal", "values_refusal"]
+
+
+def _like(kind: str) -> str:
+    """``like an e-mail address``, ``like a phone number``."""
+    return f"like {'an' if kind[0] in 'aeiouIE' else 'a'} {kind}"
+
+
+def findings(rows: dict[str, int], distinct: dict[str, int]) -> str:
+    """Rows and distinct values per kind, or (none found) that the column's name is the reason.
+
+    >>> findings({"IPv4 address": 10000}, {"IPv4 address": 1753})
+    '10000 row(s) like an IPv4 address (1753 distinct values)'
+    """
+    return ", ".join(f"{n} row(s) {_like(kind)} ({distinct[kind]} distinct values)"
+                     for kind, n in rows.items()) or "its name denotes people or accounts"
+
+
+def column_refusal(col: str, what: str, why: str) -> PersonalDataError:
+    """The refusal of a column: named for people (``why="named"``), required, or declared.
+
+    >>> print(column_refusal("user", "its name denotes people or accounts", "named"))
+    group key 'user' is named like personal data (people or accounts): groups must not identify
+    people. Do not declare it, or pass pii='hash' with salt= ... not_personal=['user'] ...
+    """
+    if why == "named":
+        return PersonalDataError(
+            f"group key {col!r} is named like personal data (people or accounts): groups must not "
+            "identify people. Do not declare it, or pass " + say(
+                f"pii='hash' with salt= to keep it as a keyed hash, or not_personal=[{col!r}] if "
+                "it names no person.", "--pii hash --salt S to keep it as a keyed hash, or "
+                f"--not-personal {col} if it names no person."))
+    return PersonalDataError(f"column {col!r} looks like personal data ({what}); " + (
+        "it is declared as a required column (time/outcome/ok/bucket), so it cannot be dropped or "
+        "hashed: check which column you declared." if why == "required" else
+        "personal data must not enter the budget log. Do not declare it, or pass " + say(
+            "pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.",
+            "--pii drop to drop it or --pii hash --salt S to keep it as a keyed hash.")))
+
+
+def values_refusal(what: str, hit: int, total: int, kinds: dict[str, int]) -> PersonalDataError:
+    """The refusal of user values bound for an output: ``hit`` of ``total`` from ``what`` look like
+    personal data, ``kinds`` counts them per kind.
+
+    >>> print(values_refusal("group keys", 2, 3, {"phone number": 2}))
+    group keys: 2 of 3 value(s) look like personal data (2 like a phone number); budgetlab does not
+    write personal data into outputs or messages: replace them with opaque ids (or hash them ...
+    """
+    found = ", ".join(f"{n} {_like(kind)}" for kind, n in kinds.items())
+    return PersonalDataError(
+        f"{what}: {hit} of {total} value(s) look like personal data ({found}); budgetlab does not "
+        "write personal data into outputs or messages: replace them with opaque ids (or hash them "
+        "on load: " + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))
