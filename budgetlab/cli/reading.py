@@ -190,17 +190,18 @@ def _listed(items: list[str]) -> str:
     return ", ".join(items[:_SHOWN_GROUPS]) + (f" and {more} more" if more > 0 else "")
 
 
-def describe_slo(slo: SLO | PerGroup, by: list[str]) -> str:
+def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> str:
     """The SLO header line: one SLO in full; per-group SLOs compactly (the targets by group, each
-    other field once when all groups share it, else by group).
+    other field once when all groups share it, else by group). Without ``window`` the SLO's window
+    is left out (a command that replays other windows says those).
 
     >>> describe_slo(PerGroup({"a": 0.93, "b": 0.97}, base=SLO(window="1h")), ["t"])
     'SLO: target a 0.93, b 0.97; window 1 h, warning < 0.5, critical < 0.1, min_events 0, by t'
     """
     by_text = f", by {', '.join(by)}" if by else ""
     if isinstance(slo, SLO):
-        return (f"SLO: target {slo.target:.4g}, window {prose_duration(slo.window)}, warning < "
-                f"{slo.warning:g}, "
+        span = f", window {prose_duration(slo.window)}" if window else ""
+        return (f"SLO: target {slo.target:.4g}{span}, warning < {slo.warning:g}, "
                 f"critical < {slo.critical:g}, min_events {slo.min_events}{by_text}")
     table = slo.table
     others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
@@ -213,6 +214,8 @@ def describe_slo(slo: SLO | PerGroup, by: list[str]) -> str:
         targets.append(f"other groups {others[0].target:.4g}")
     parts = []
     every = [*table.values(), *others]
+    if not window:
+        del fields["window"]
     for label, fmt in fields.values():
         values = {fmt(s) for s in every}
         if len(values) == 1:
