@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .._util.validation import duration_label, to_ns
-from .._util.words import prose_duration, speak
+from .._util.words import option_word, prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
@@ -202,13 +202,15 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
     if isinstance(slo, SLO):
         span = f", window {prose_duration(slo.window)}" if window else ""
         return (f"SLO: target {slo.target:.4g}{span}, warning < {slo.warning:g}, "
-                f"critical < {slo.critical:g}, min_events {slo.min_events}{by_text}")
+                f"critical < {slo.critical:g}, {option_word('min_events')} {slo.min_events}"
+                f"{by_text}")
     table = slo.table
     others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
     fields: dict[str, tuple[str, Any]] = {"window": ("window", lambda s: prose_duration(s.window)),
                                           "warning": ("warning <", lambda s: f"{s.warning:g}"),
                                           "critical": ("critical <", lambda s: f"{s.critical:g}"),
-                                          "min_events": ("min_events", lambda s: str(s.min_events))}
+                                          "min_events": (option_word("min_events"),
+                                                         lambda s: str(s.min_events))}
     targets = [f"{_key_label(k)} {s.target:.4g}" for k, s in table.items()]
     if others:
         targets.append(f"other groups {others[0].target:.4g}")
