@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["cli_words", "flags_as", "prose_duration", "say", "speak"]
+__all__ = ["cli_words", "flags_as", "option_word", "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -82,6 +82,23 @@ def say(api: str, cli: str) -> str:
     'pass --pii hash --salt S'
     """
     return api if _CLI.get() is None else cli
+
+
+def option_word(name: str) -> str:
+    """The word for option ``name`` in prose that gives its value (``min_events 5``): the running
+    command's flag on the command line when it has one, else the API name (never ``name=``, which
+    would read as a keyword to pass).
+
+    >>> option_word("min_events")
+    'min_events'
+    >>> with cli_words({"min_events": "--min-events"}):
+    ...     option_word("min_events"), option_word("loose_burn")
+    ('--min-events', 'loose_burn')
+    """
+    flags = _CLI.get()
+    if flags is None:
+        return name
+    return flags.get(name, name) if flags else "--" + name.replace("_", "-")
 
 
 def _shell(value: str) -> str:

@@ -123,6 +123,14 @@ def _recalibration_line(row: pd.Series) -> str:
 # --- compare-windows ----------------------------------------------------------------------------
 
 
+def _window_words(window: str) -> str:
+    """A compared window in prose (``24 h``); a calendar window as given (``calendar:day``)."""
+    try:
+        return prose_duration(window)
+    except ValueError:
+        return window
+
+
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
     from ..analyses.window_lengths import compare_windows
     from ..plotting import plot_window_comparison
@@ -140,8 +148,8 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
     print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} "
-          "windows")
-    print_slo(slo, by)
+          f"windows: {', '.join(map(_window_words, windows))}")
+    print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
     if inc is not None:

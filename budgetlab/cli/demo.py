@@ -18,6 +18,7 @@ from importlib import resources
 import pandas as pd
 
 from .._util.validation import duration_label
+from .._util.words import speak
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
@@ -153,9 +154,9 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
         side = _summary_share(summary, row, by, worse)
         note = str(row.get("recommendation_note", "") or "")
         note = "" if note == row["verdict_reason"] else note
-        print(_wrapped(f"{head}. {row['verdict_reason']}. Evidence: "
-                       f"{evidence}." + (f" {side}" if side else "")
-                       + (f" Note: {note}." if note else ""), indent="  "))
+        print(_wrapped(speak(f"{head}. {row['verdict_reason']}. Evidence: {evidence}."
+                             + (f" {side}" if side else "") + (f" Note: {note}." if note else "")),
+                       indent="  "))  # the table's API words, said as flags here
     print("\nNext step: recalibrate on the sample (the same figures, with the candidates' table):")
     print(f"  {_recalibrate_command(slo, by)}")
     print(f"and on your own log: budgetlab recalibrate LOG... --by {','.join(by) or 'KEY'} --slo "

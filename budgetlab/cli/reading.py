@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .._util.validation import duration_label, to_ns
-from .._util.words import prose_duration, speak
+from .._util.words import option_word, prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
@@ -190,29 +190,34 @@ def _listed(items: list[str]) -> str:
     return ", ".join(items[:_SHOWN_GROUPS]) + (f" and {more} more" if more > 0 else "")
 
 
-def describe_slo(slo: SLO | PerGroup, by: list[str]) -> str:
+def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> str:
     """The SLO header line: one SLO in full; per-group SLOs compactly (the targets by group, each
-    other field once when all groups share it, else by group).
+    other field once when all groups share it, else by group). Without ``window`` the SLO's window
+    is left out (a command that replays other windows says those).
 
     >>> describe_slo(PerGroup({"a": 0.93, "b": 0.97}, base=SLO(window="1h")), ["t"])
     'SLO: target a 0.93, b 0.97; window 1 h, warning < 0.5, critical < 0.1, min_events 0, by t'
     """
     by_text = f", by {', '.join(by)}" if by else ""
     if isinstance(slo, SLO):
-        return (f"SLO: target {slo.target:.4g}, window {prose_duration(slo.window)}, warning < "
-                f"{slo.warning:g}, "
-                f"critical < {slo.critical:g}, min_events {slo.min_events}{by_text}")
+        span = f", window {prose_duration(slo.window)}" if window else ""
+        return (f"SLO: target {slo.target:.4g}{span}, warning < {slo.warning:g}, "
+                f"critical < {slo.critical:g}, {option_word('min_events')} {slo.min_events}"
+                f"{by_text}")
     table = slo.table
     others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
     fields: dict[str, tuple[str, Any]] = {"window": ("window", lambda s: prose_duration(s.window)),
                                           "warning": ("warning <", lambda s: f"{s.warning:g}"),
                                           "critical": ("critical <", lambda s: f"{s.critical:g}"),
-                                          "min_events": ("min_events", lambda s: str(s.min_events))}
+                                          "min_events": (option_word("min_events"),
+                                                         lambda s: str(s.min_events))}
     targets = [f"{_key_label(k)} {s.target:.4g}" for k, s in table.items()]
     if others:
         targets.append(f"other groups {others[0].target:.4g}")
     parts = []
     every = [*table.values(), *others]
+    if not window:
+        del fields["window"]
     for label, fmt in fields.values():
         values = {fmt(s) for s in every}
         if len(values) == 1:

@@ -22,9 +22,9 @@ SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "dete
                  "reset_median", "pages_per_day", "observed_days"]
 
 
-def print_slo(slo: SLO | PerGroup, by: list[str]) -> None:
-    """The SLO line, and how per-group SLOs were bound."""
-    print(describe_slo(slo, by))
+def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
+    """The SLO line (without its window unless ``window``), and how per-group SLOs were bound."""
+    print(describe_slo(slo, by, window=window))
     if isinstance(slo, PerGroup) and slo.binding:
         print(f"SLOs bound to groups: {slo.binding}")
 

@@ -3,8 +3,11 @@
 names that look like data (a header-less file's first row) are hidden, labels are listed only
 where the caller must name them and only when they do not look like personal data.
 
-What the file layer notes here for messages (files and their first rows, a last line without a
-line end) holds for one read: each read sets :data:`ROWS` to a state of its own.
+Every read passes through here, not only a refused one: as it reads, the file layer notes where
+rows are (:func:`file_offset` around every file, :func:`reading_files` when several are read,
+:func:`note_open_last_row`), so that a later refusal can name them. That state holds for one read
+(each read sets :data:`ROWS` to a state of its own); the words themselves are built only when
+refusing.
 """
 
 from __future__ import annotations

@@ -157,6 +157,18 @@ def test_compare_windows_per_group_equals_separate_runs(files, tmp_path, capsys)
             assert np.allclose(mine[col], want[col], atol=1e-12), (ctype, col)
 
 
+@pytest.mark.parametrize("target", ["0.9", TARGET_ARG])
+def test_compare_windows_header_names_the_windows_compared_not_the_slos(files, target, capsys):
+    # the SLO's own window (24 h by default) is none of those compared: the header lists the
+    # compared windows and the SLO line says no window
+    argv = ["compare-windows", str(files["log"]), "--windows", "1h,6h,calendar:day", "--target",
+            target, "--by", "captcha_type"]
+    assert main(argv) == 0
+    head = capsys.readouterr().out.splitlines()[:2]
+    assert head[0].endswith("the seed tracker under 3 windows: 1 h, 6 h, calendar:day"), head
+    assert head[1].startswith("SLO: target ") and "window" not in head[1], head
+
+
 # --- buckets ------------------------------------------------------------------------------------
 
 

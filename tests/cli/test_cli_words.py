@@ -246,3 +246,38 @@ def test_durations_in_prose_are_spelled_one_way(files, capsys):
     assert "window 24 h," in out and "Silences longer than the window (24 h)" in out
     assert "the first 24 h when the window is still filling" in out
     assert not re.search(r"\b\d+[dhm]\b(?! \()", out.replace("24 h", ""))
+
+
+def test_slo_header_names_min_events_by_the_commands_flag(files, capsys):
+    """The SLO line a command prints says ``--min-events 5`` (the flag that sets it); outside the
+    command line, or for a command without that flag, the API name without ``=``."""
+    from budgetlab.cli.reading import describe_slo
+
+    assert main(["replay", str(files / "log.csv"), "--ok", "ok", "--min-events", "5"]) == 0
+    header = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("SLO: "))
+    assert header.endswith(", --min-events 5") and "min_events" not in header
+    slo = SLO(0.9, min_events=5)
+    assert describe_slo(slo, []).endswith(", min_events 5")
+    with cli_words({"target": "--target"}):  # a command without --min-events
+        assert describe_slo(slo, []).endswith(", min_events 5")
+
+
+@pytest.mark.parametrize(("p10", "verdict_name"), [(0.99, "too_loose"), (0.9, "ok")])
+def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_name):
+    """The reason that cites ``loose_burn`` says its value after the name (never ``name=``), and
+    the flag instead where a command has one; the numbers are hand-computed: 9 hours in 10 the
+    window burns (1 - p10) / (1 - 0.95) of its budget, 0.2 or 2."""
+    from budgetlab.analyses.recalibration.rules import verdict
+
+    def reason() -> str:
+        got = verdict(0.95, 0.0, p10, 0.97, 0.96, 0.98, max_share=0.01,
+                      limit_status="exhausted", loose_burn=0.25)
+        assert got[0] == verdict_name
+        return got[1]
+
+    burn = f"{(1 - p10) / 0.05:.2f}"
+    assert burn in reason() and "loose_burn 0.25" in reason()
+    with cli_words({"min_events": "--min-events"}):  # recalibrate: no --loose-burn
+        assert "loose_burn 0.25" in reason() and not KEYWORD.search(reason())
+    with cli_words({"loose_burn": "--loose-burn"}):
+        assert "--loose-burn 0.25" in reason() and "loose_burn 0" not in reason()

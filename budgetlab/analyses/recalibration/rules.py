@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.words import option_word
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
@@ -201,17 +202,16 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         said = f"{rec_txt} lies below {current:.4g}: {act}" if np.isfinite(rec) else \
             f"{rec_txt}: loosen"
         return "too_strict", f"burns too fast: {share_txt}; {said}", act
+    limit = f"{option_word('loose_burn')} {loose_burn:g}"
     if low_v > current and burn90 < loose_burn:
         act = f"tighten to {rec:.4g}"
         return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under "
-                             f"{burn90:.2f} of its budget "
-                             f"under {current:.4g} (limit {loose_burn:g}); {rec_txt} lies above "
-                             f"{current:.4g}: "
-                             f"{act}"), act
+                             f"{burn90:.2f} of its budget under {current:.4g} (limit: {limit}); "
+                             f"{rec_txt} lies above {current:.4g}: {act}"), act
     act = f"keep {current:.4g}"
     if low_v > current:
         why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still "
-               f"burns {burn90:.2f} of its budget (loose_burn {loose_burn:g})")
+               f"burns {burn90:.2f} of its budget ({limit})")
     elif high_v < current:
         below = f" lies below {current:.4g}," if np.isfinite(rec) else ","
         why = f"{rec_txt}{below} but the current target stays within the limit"

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..._util.words import say
 from ...errors import ConfigError
 from ...privacy import guard_values, shown
 from ...slo import SLO, PerGroup
@@ -60,10 +61,10 @@ def load_slo(spec: Source) -> SLO:
         doc = docs[0]
     else:
         label = file_label(path.name)
+        bind = say("load_slos(file, by=[...])", "--by KEY")
         raise ConfigError(f"{label}: holds {len(docs)} SLOs; pick one with {label}#NAME "
                           f"({', '.join(d.name for d in docs)}), or bind them to groups by their "
-                          "labels "
-                          "(load_slos(file, by=[...]); CLI --by).")
+                          f"labels ({bind}).")
     _calendar_note(doc)
     return doc.slo
 
