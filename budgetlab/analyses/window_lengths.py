@@ -189,7 +189,7 @@ def compare_windows(
     >>> t[["window", "hours", "hours_exhausted",
     ...    "transitions"]]  # the calendar day forgets at midnight
              window      hours  hours_exhausted  transitions
-    0            1h  46.983333         4.816667            6
+    0            1h  46.983333         4.816667            4
     1            1d  23.983333        21.600000            3
     2  calendar:day  47.983333         1.783333            4
 
