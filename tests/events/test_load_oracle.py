@@ -435,7 +435,7 @@ def test_csv_reads_as_before(case, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_csv_read_in_batches_reads_as_before(case, tmp_path, monkeypatch):
-    # a large file is read by Arrow's streaming reader (open_csv above STREAM_BYTES, 256 MiB): here
+    # a large file is read by Arrow's streaming reader (open_csv above STREAM_BYTES, 1 GiB): here
     # above 64 bytes, in blocks of a few lines (4 KiB for the 40,000-row files), so that every case
     # crosses batch ends
     import pyarrow.csv as pcsv
