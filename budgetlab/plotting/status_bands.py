@@ -34,7 +34,7 @@ NO_TRAFFIC = ("#7F7F7F", "-")
 #: The exhausted strip (axes height fractions): a solid bar over each exhausted stretch, above
 #: the lines (a stretch of a pixel column would hide behind the budget line's vertical step),
 #: outlined so that it is two pixels wide at least (a third of the box in the legend).
-STRIP = (0.9, 1.0)
+STRIP = (0.92, 1.0)
 
 
 def _look(name: str) -> dict[str, object]:

@@ -230,14 +230,16 @@ def _success_panel(ax: Axes, sr: np.ndarray, slo: Any) -> None:
 
 
 def _budget_panel(budget_ax: Axes, rf: np.ndarray, slo: Any) -> None:
-    """The budget panel's thresholds (named in the legend by the status they start), y range and
-    label."""
+    """The budget panel's thresholds (dashed, named once in the legend; each status drawn names
+    the one that starts it), y range and label."""
     levels = [0.0]
     if slo is not None:
         levels += [slo.warning * 100, slo.critical * 100]
-        for level in (slo.warning * 100, slo.critical * 100):
-            if level > 0:
-                budget_ax.axhline(level, color="0.35", ls="--", lw=0.8, gid="budget_threshold")
+        drawn = [f for f in (slo.warning, slo.critical) if f > 0]
+        label = "thresholds " + ", ".join(f"{f:.0%}" for f in drawn)
+        for k, f in enumerate(drawn):
+            budget_ax.axhline(f * 100, color="0.35", ls="--", lw=0.8, gid="budget_threshold",
+                              label=None if k else label)
     budget_ax.axhline(0.0, color="0.35", ls="-", lw=0.8, gid="budget_threshold")
     lim = _limits(rf, levels, pad=0.06)
     if lim is not None:

@@ -56,7 +56,7 @@ def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: 
 
 #: The order of the legend entries, by gid (an entry of another gid comes last).
 ENTRY_ORDER = ("success_rate", "target", "burn_rate", "burn_one", "burn_threshold", "burn_hidden",
-               "budget_remaining", "incident", "transitions", "transitions_rug",
+               "budget_remaining", "budget_threshold", "incident", "transitions", "transitions_rug",
                "status_no_traffic", *(f"status_{s}" for s in STATUSES))
 
 
@@ -98,10 +98,10 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
 
 def place_legends(panels: list[Axes], entries: list[list[Any]]) -> None:
     """One legend right of each panel (none where it has no entry); the bottom one in two
-    columns when long, so that it stays about as tall as its panel."""
+    columns above six entries, so that it stays about as tall as its panel."""
     for p, handles in zip(panels, entries, strict=True):
         if handles:
-            legend_right(p, handles, ncols=2 if p is panels[-1] and len(handles) > 5 else 1,
+            legend_right(p, handles, ncols=2 if p is panels[-1] and len(handles) > 6 else 1,
                          handler_map=LEGEND_HANDLERS)
 
 

@@ -22,6 +22,8 @@ from budgetlab.plotting.timeline_marks import merge_legends  # noqa: E402
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 SLO_1H = SLO(target=0.9, window="1h")
+# the budget panel's line and its dashed thresholds (SLO's defaults: warning 0.5, critical 0.1)
+BUDGET, THRESHOLDS = "budget remaining (%)", "thresholds 50%, 10%"
 
 
 def texts(panel):
@@ -52,12 +54,12 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
         tops.append(plot_timeline(st, slo=SLO_1H, spans=sp, transitions=transitions(st),
                                   ax=fig.add_subplot(2, 1, i + 1)))
     # each alone names what it draws: a no silence, b no exhausted band and no status change
-    assert texts(tops[0].panels[-1]) == ["budget remaining (%)", "2 status changes", "healthy",
+    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "2 status changes", "healthy",
                                          "exhausted (≤ 0)"]
-    assert texts(tops[1].panels[-1]) == ["budget remaining (%)", "no traffic (window empty)",
+    assert texts(tops[1].panels[-1]) == [BUDGET, THRESHOLDS, "no traffic (window empty)",
                                          "healthy"]
     merge_legends(tops)
-    assert texts(tops[0].panels[-1]) == ["budget remaining (%)", "status changes",
+    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "status changes",
                                          "no traffic (window empty)", "healthy",
                                          "exhausted (≤ 0)"]
     assert texts(tops[0]) == ["success rate in window (%)", "target 90.0%"]
@@ -89,7 +91,7 @@ def test_replay_plot_by_group_names_a_silence_only_a_later_group_has(tmp_path, m
     ((legends,),) = seen
     drawn = [t for t in legends if t]
     assert len(drawn) == 3  # one set: the first group's three panels
-    assert drawn[-1] == ["budget remaining (%)", "status changes", "no traffic (window empty)",
+    assert drawn[-1] == [BUDGET, THRESHOLDS, "status changes", "no traffic (window empty)",
                          "healthy", "exhausted (≤ 0)"]
 
 
