@@ -239,7 +239,7 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
 
 
 # inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
-_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.0, 0.8, 0.55, 1.1, 3.65
+_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.0, 0.8, 0.55, 1.1, 3.9
 
 
 def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:

@@ -56,8 +56,8 @@ def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: 
 
 #: The order of the legend entries, by gid (an entry of another gid comes last).
 ENTRY_ORDER = ("success_rate", "target", "burn_rate", "burn_one", "burn_threshold", "burn_hidden",
-               "budget_remaining", "budget_threshold", "incident", "transitions", "transitions_rug",
-               "status_no_traffic", *(f"status_{s}" for s in STATUSES))
+               "budget_remaining", "budget_threshold", "lone", "incident", "transitions",
+               "transitions_rug", "status_no_traffic", *(f"status_{s}" for s in STATUSES))
 
 
 def _proxy(kind: Any, gid: str, **style: Any) -> Any:
@@ -68,15 +68,19 @@ def _proxy(kind: Any, gid: str, **style: Any) -> Any:
 
 def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFrame | None,
                    slo: Any) -> list[list[Any]]:
-    """The legend handles of each panel, top-down: its labelled lines and what is drawn on the
-    bottom panel (incidents, status changes, and each status band drawn, named with the budget
-    thresholds that start it; no traffic before the statuses, named as what it is: not one)."""
+    """The legend handles of each panel, top-down: its labelled lines, and on the bottom panel
+    what the panels draw besides (events alone between breaks as dots, incidents, status
+    changes, and each status band drawn, named with the budget threshold that starts it; no
+    traffic before the statuses, named as what it is: not one)."""
     starts = {"warning": f" (< {slo.warning:.0%})", "critical": f" (< {slo.critical:.0%})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
     entries = [list(p.get_legend_handles_labels()[0]) for p in panels]
     entries[1] += [_proxy(Line2D, "burn_hidden", xdata=[], ydata=[], color="none", label=h)
                    for h in hidden]
     bottom, last = panels[-1], entries[-1]
+    if any(str(ln.get_gid()).endswith("_lone") for p in panels for ln in p.get_lines()):
+        last.append(_proxy(Line2D, "lone", xdata=[], ydata=[], ls="", marker="o", ms=3,
+                           color="0.3", label="lone event"))
     if any(a.get_gid() == "incident" for a in bottom.patches):
         last.append(_proxy(Patch, "incident", facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3",
                            label="incident"))

@@ -141,3 +141,47 @@ def test_few_spans_mark_the_exhausted_stretch_exactly():
     np.testing.assert_allclose(strip_of(ax), [(minutes(at), minutes(at + 1))], rtol=0,
                                atol=1e-9)
     plt.close(fig)
+
+
+def test_a_lone_event_drawn_as_a_dot_is_named():
+    """Events at 00:00, 00:10 and, after a day of silence, 12:00 the next day: the last one is
+    alone between breaks (a dot on each panel), and the legend says what the dot is."""
+    ts = T0 + pd.to_timedelta([0, 10, 36 * 60], unit="min")
+    ev = as_events(ts, [True, True, True])
+    fig = plt.figure()
+    ax = plot_timeline(replay(ev, SLO_1H), slo=SLO_1H, spans=status_spans(ev, SLO_1H),
+                       ax=fig.add_subplot())
+    assert [ln.get_gid() for ln in ax.get_lines() if ln.get_gid() == "success_rate_lone"]
+    assert texts(ax.panels[-1]) == [BUDGET, THRESHOLDS, "lone event",
+                                    "no traffic (window empty)", "healthy"]
+    plt.close(fig)
+
+
+def test_the_fullest_merged_legend_fits_in_the_cli_figure():
+    """Every entry at once (a rug of many changes and a few as lines, an incident, a lone event
+    after a day's silence, no traffic, all four statuses), merged over two groups in the figure
+    ``replay --plot`` draws: the bottom legend lies inside the figure, not cut at its edge."""
+    from budgetlab.cli.replay import _timeline_figure
+
+    rng = np.random.default_rng(1)
+    ts = T0 + pd.to_timedelta(np.r_[np.sort(rng.uniform(0, 24 * 3600, 2400)), 48 * 3600],
+                              unit="s")
+    busy = as_events(ts, np.r_[rng.random(2400) > 0.08, True])
+    quiet = as_events(T0 + pd.to_timedelta([0, 10, 20, 30], unit="min"), [True, False, True, True])
+    slo = SLO(target=0.9, window="30min")
+    incident = pd.DataFrame({"start": [T0 + pd.Timedelta("1h")], "end": [T0 + pd.Timedelta("2h")]})
+    fig, axes = _timeline_figure(2, False)
+    tops = []
+    for ev, ax in zip([busy, quiet], axes, strict=True):
+        st = replay(ev, slo)
+        tops.append(plot_timeline(st, slo=slo, spans=status_spans(ev, slo), incidents=incident,
+                                  transitions=transitions(st), ax=ax))
+    assert len(transitions(replay(busy, slo))) > 60  # the premise: a rug
+    merge_legends(tops)
+    labels = texts(tops[0].panels[-1])
+    assert labels == [BUDGET, THRESHOLDS, "lone event", "incident", "status changes",
+                      "status changes (rug)", "no traffic (window empty)", "healthy",
+                      "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)"]
+    fig.canvas.draw()
+    assert tops[0].panels[-1].get_legend().get_window_extent().x1 <= fig.bbox.width
+    plt.close(fig)
