@@ -18,9 +18,13 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
 
     # a manual layout: constrained layout would align the timeline's own panels (a grid inside
     # the first row) apart from the rows below, so that their time axes no longer line up
-    fig = plt.figure(figsize=(11, 12)) if fig is None else fig
+    fig = plt.figure(figsize=(12.5, 12)) if fig is None else fig
     fig.set_layout_engine("none")
-    fig.subplots_adjust(left=0.1, right=0.74, top=0.94, bottom=0.05, hspace=0.16)
+    # inches: 1.5 left (the alert tiers' names and the y label), 3.9 right (the timeline's
+    # fullest legend, two columns): neither is cut
+    width = fig.get_figwidth()
+    fig.subplots_adjust(left=min(0.25, 1.5 / width), right=max(0.5, 1 - 3.9 / width), top=0.94,
+                        bottom=0.05, hspace=0.16)
     axes = fig.subplots(3, 1, sharex=True, height_ratios=[4.5, 1.6, 2])
     r = report
     focus = r.focus()

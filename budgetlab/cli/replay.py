@@ -239,7 +239,7 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
 
 
 # inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
-_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.0, 0.8, 0.55, 1.1, 3.65
+_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.0, 0.8, 0.55, 1.1, 3.9
 
 
 def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
@@ -273,10 +273,12 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
     from .._util.figures import figure_bytes
     from ..events.schema import scope_mask
     from ..plotting import place_axis_labels, plot_timeline
+    from ..plotting.timeline_marks import merge_legends
 
     note = _drawn_note(len(groups), n_groups, named) if n_groups > len(groups) else ""
     fig, axes = _timeline_figure(len(groups), bool(note))
     left, width, height = _LEFT, _WIDTH, fig.get_figheight()
+    tops: list[Any] = []
     try:
         for i, (key, g, t) in enumerate(groups):
             ax = axes[i]
@@ -297,11 +299,10 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
             ax.set_title(name, loc="left", y=1.0)
             ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right",
                          fontsize="small", y=1.0)
-            panels = getattr(drawn, "panels", [drawn])
-            for panel in panels if i else []:  # the first group's legends serve all
-                if panel.get_legend() is not None:
-                    panel.get_legend().remove()
-            place_axis_labels(panels)  # measured once here, not for every sibling again in the draw
+            tops.append(drawn)
+            # measured once here, not for every sibling again in the draw
+            place_axis_labels(getattr(drawn, "panels", [drawn]))
+        merge_legends(tops)  # on the first group's panels: what any group draws
         if note:
             fig.text(left / width, 1 - 0.12 / height, f"Timeline of {note}.", va="top",
                      fontsize="medium")

@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 
 from .._util.validation import check_tz
 from ..errors import InputError
-from ._common import time_axis
+from ._common import legend_above, time_axis
 
 __all__ = ["plot_latency_shares", "plot_timeout_tradeoff"]
 
@@ -29,7 +29,8 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
     period's start; the time axis is in ``tz`` (default UTC; the data stay UTC), named in the x
-    label, and the y axis is a share from 0 to 1.
+    label, and the y axis is a share from 0 to 1. The legend sits above the plot area (it covers
+    no point), a column per group.
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
     >>> ev = pd.DataFrame({
@@ -58,13 +59,16 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ax.set_xlabel(f"period start ({tz})")
     ax.set_ylabel("share of attempts that succeeded\nwithin the threshold (0 to 1)")
     ax.set_ylim(top=1.0)
-    ax.legend(fontsize="small", loc="lower left")
+    # above the plot area, so it covers no point; a column per group (its thresholds below)
+    handles = ax.get_legend_handles_labels()[0]
+    legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6)
     return ax
 
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
     waiting saved per attempt (seconds, right axis), one line per group: ``timeout_tradeoff(...)``.
+    The legend sits above the plot area (it covers no point).
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
@@ -97,9 +101,10 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ax.set_xlabel("client timeout (s)")
     ax.set_ylabel("successes lost (share of attempts; no retries)")
     right.set_ylabel("waiting saved per attempt (s)")
-    handles = ax.get_legend_handles_labels()
-    more = right.get_legend_handles_labels()
-    ax.legend(handles[0] + more[0], handles[1] + more[1], fontsize="small", loc="upper right")
+    # above the plot area, so it covers no point: the successes lost in one column, the
+    # waiting saved in the other
+    legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
+                 ncols=2)
     return ax
 
 

@@ -1,6 +1,7 @@
 """The status bands behind the timeline's bottom panel: the seed tracker's status per event
 (:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic ruled grey), one
-bar per run of a status, or per run of pixel columns when there are more runs than columns.
+bar per run of a status, or per run of pixel columns when there are more runs than columns; each
+exhausted stretch also marked by a solid strip above the lines.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from ..budget.figures import STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
 from ._pixels import span_bands, status_runs
 
-__all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch",
-           "band_patch", "draw_spans", "draw_status", "quiet_breaks"]
+__all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
+           "StripHandler", "StripPatch", "band_patch", "draw_spans", "draw_status", "quiet_breaks"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
 BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45),
@@ -30,6 +31,10 @@ BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 
 #: Every status is filled, and hatched with dots or diagonals if at all: a silence cannot be read
 #: as one, in colour or in greyscale, and its rules stay lighter than the dashed thresholds.
 NO_TRAFFIC = ("#7F7F7F", "-")
+#: The exhausted strip (axes height fractions): a solid bar over each exhausted stretch, above
+#: the lines (a stretch of a pixel column would hide behind the budget line's vertical step),
+#: outlined so that it is two pixels wide at least (a third of the box in the legend).
+STRIP = (0.92, 1.0)
 
 
 def _look(name: str) -> dict[str, object]:
@@ -59,18 +64,36 @@ class RuledHandler(HandlerPatch):
         return [box, rule]
 
 
+class StripPatch(Patch):
+    """The legend entry of exhausted (drawn by :class:`StripHandler`)."""
+
+
+class StripHandler(HandlerPatch):
+    """Exhausted in a legend: its band with the solid strip along the top that marks each
+    exhausted stretch above the lines (:data:`STRIP`)."""
+
+    def create_artists(self, legend: Any, orig_handle: Any, xdescent: float, ydescent: float,
+                       width: float, height: float, fontsize: float, trans: Any) -> list[Any]:
+        band = super().create_artists(legend, orig_handle, xdescent, ydescent, width, height,
+                                      fontsize, trans)
+        strip = Rectangle((-xdescent, -ydescent + height * 2 / 3), width, height / 3,
+                          facecolor=STATUS_COLORS["exhausted"], lw=0, transform=trans)
+        return [*band, strip]
+
+
 #: The handlers a legend holding band entries needs.
-LEGEND_HANDLERS = {RuledPatch: RuledHandler()}
+LEGEND_HANDLERS = {RuledPatch: RuledHandler(), StripPatch: StripHandler()}
 
 
 def band_patch(name: str, label: str) -> Patch:
     """The legend entry of a status band or of no traffic, in the band's colours."""
-    kind = RuledPatch if name == "no_traffic" else Patch
+    kind = {"no_traffic": RuledPatch, "exhausted": StripPatch}.get(name, Patch)
     return kind(**_look(name), lw=0, label=label)  # type: ignore[arg-type]
 
 
 def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndarray) -> None:
-    """One bar collection per status (gid ``status_<name>``) over the full height of ``bottom``."""
+    """One bar collection per status (gid ``status_<name>``) over the full height of ``bottom``,
+    behind the lines; over them, the exhausted :data:`STRIP` (gid ``exhausted_strip``)."""
     x0 = mdates.date2num(start_ns.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
     width = mdates.date2num(end_ns.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
     for name in (*STATUSES, "no_traffic"):
@@ -89,13 +112,20 @@ def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndar
             gid=f"status_{name}",
             zorder=0.5,
         )
+    run = names == "exhausted"
+    if run.any():
+        color = STATUS_COLORS["exhausted"]
+        bottom.broken_barh(list(zip(x0[run], width[run], strict=True)),
+                           (STRIP[0], STRIP[1] - STRIP[0]), transform=bottom.get_xaxis_transform(),
+                           facecolors=color, edgecolors=color, lw=1.5, gid="exhausted_strip",
+                           zorder=2.5)
 
 
 def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np.ndarray,
                 starts: np.ndarray,
-                breaks: np.ndarray) -> bool:
+                breaks: np.ndarray) -> None:
     """The per-event statuses of a replay (rows in ``order``) as bands, runs cut at the line
-    breaks; False: no no-traffic band."""
+    breaks."""
     if not isinstance(status.dtype,
                       pd.CategoricalDtype) or list(status.cat.categories) != list(STATUSES):
         status = pd.Series(pd.Categorical(status.astype(str), categories=list(STATUSES),
@@ -106,7 +136,6 @@ def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np
     # -1: none
     names = np.where(codes >= 0, np.asarray(STATUSES, dtype=object)[np.maximum(codes, 0)], "")
     _bars(bottom, names, s_ns, e_ns)
-    return False
 
 
 def span_ns(col: pd.Series) -> np.ndarray:
@@ -122,10 +151,9 @@ def quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
     return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
 
 
-def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> bool:
+def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> None:
     """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
-    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic ruled grey (whether there is
-    any)."""
+    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic ruled grey."""
     names = spans["status"].astype(str).to_numpy()
     start, end = span_ns(spans["start"]), span_ns(spans["end"])
     if len(spans) > columns:
@@ -133,4 +161,3 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
                                        int(max(end[-1], *t[-1:])),
                                        columns)
     _bars(bottom, names, start, end)
-    return bool((names == "no_traffic").any())

@@ -28,7 +28,7 @@ from ._common import (
 )
 from ._pixels import merge_breaks, pixel_columns
 from .status_bands import draw_spans, draw_status, quiet_breaks
-from .timeline_marks import draw_marks, legends
+from .timeline_marks import draw_marks, legend_entries, place_legends
 
 #: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
 LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
@@ -118,7 +118,10 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         them top-down. Y ranges follow the data (and the target and thresholds), padded.
         Artists carry gids: ``success_rate``, ``burn_rate``, ``budget_remaining`` (step lines,
         NaN at gaps), ``target``, ``burn_one``, ``burn_threshold``, ``budget_threshold``,
-        ``status_<name>`` (band collections), ``incident``, ``transitions``.
+        ``status_<name>`` (band collections), ``incident``, ``transitions``. The legends name
+        what is drawn (a status band only when drawn); ``ax.legend_entries`` holds their
+        handles per panel (:func:`~budgetlab.plotting.timeline_marks.merge_legends` joins those
+        of several timelines into one set).
 
     Examples
     --------
@@ -176,10 +179,14 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
                   100.0)
         _budget_panel(panels[2], rf, slo)
     bottom = panels[-1]
-    quiet = draw_spans(bottom, spans, t, columns) if spans is not None and len(spans) else \
+    if spans is not None and len(spans):
+        draw_spans(bottom, spans, t, columns)
+    else:
         draw_status(bottom, states["status"], order, t, starts, breaks)
     draw_marks(panels, incidents, transitions, columns)
-    legends(panels, bottom, hidden, transitions, slo if budget else None, quiet)
+    entries = legend_entries(panels, hidden, transitions, slo if budget else None)
+    place_legends(panels, entries)
+    ax.legend_entries = entries  # type: ignore[attr-defined]
     _finish(ax, panels, labels_below, tz)
     _set_xlim(ax, t, spans)
     return ax
@@ -223,14 +230,16 @@ def _success_panel(ax: Axes, sr: np.ndarray, slo: Any) -> None:
 
 
 def _budget_panel(budget_ax: Axes, rf: np.ndarray, slo: Any) -> None:
-    """The budget panel's thresholds (named in the legend by the status they start), y range and
-    label."""
+    """The budget panel's thresholds (dashed, named once in the legend; each status drawn names
+    the one that starts it), y range and label."""
     levels = [0.0]
     if slo is not None:
         levels += [slo.warning * 100, slo.critical * 100]
-        for level in (slo.warning * 100, slo.critical * 100):
-            if level > 0:
-                budget_ax.axhline(level, color="0.35", ls="--", lw=0.8, gid="budget_threshold")
+        drawn = [f for f in (slo.warning, slo.critical) if f > 0]
+        label = "thresholds " + ", ".join(f"{f:.0%}" for f in drawn)
+        for k, f in enumerate(drawn):
+            budget_ax.axhline(f * 100, color="0.35", ls="--", lw=0.8, gid="budget_threshold",
+                              label=None if k else label)
     budget_ax.axhline(0.0, color="0.35", ls="-", lw=0.8, gid="budget_threshold")
     lim = _limits(rf, levels, pad=0.06)
     if lim is not None:

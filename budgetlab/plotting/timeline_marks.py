@@ -1,5 +1,6 @@
 """What sits over the timeline's panels: incidents shaded grey, status changes as dotted lines
-(a rug of ticks above :data:`MAX_TRANSITION_LINES`), and one legend right of each panel.
+(a rug of ticks above :data:`MAX_TRANSITION_LINES`), and one legend right of each panel naming
+what is drawn (:func:`merge_legends`: one set for several timelines).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from ._common import STATUS_COLORS, legend_right, utc_naive
 from ._pixels import rug_ticks
 from .status_bands import LEGEND_HANDLERS, band_patch
 
-__all__ = ["MAX_TRANSITION_LINES", "draw_marks", "legends"]
+__all__ = ["ENTRY_ORDER", "MAX_TRANSITION_LINES", "draw_marks", "legend_entries", "merge_legends",
+           "place_legends"]
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
@@ -52,28 +54,82 @@ def draw_marks(panels: list[Axes], incidents: pd.DataFrame | None, transitions: 
                               gid="transitions", zorder=0.7)
 
 
-def legends(panels: list[Axes], bottom: Axes, hidden: list[str], transitions: pd.DataFrame | None,
-             slo: Any, quiet: bool = False) -> None:
-    """One legend right of each panel; the bottom one in two columns, so that it stays about as
-    tall as its panel (statuses named with the budget thresholds that start them)."""
+#: The order of the legend entries, by gid (an entry of another gid comes last).
+ENTRY_ORDER = ("success_rate", "target", "burn_rate", "burn_one", "burn_threshold", "burn_hidden",
+               "budget_remaining", "budget_threshold", "lone", "incident", "transitions",
+               "transitions_rug", "status_no_traffic", *(f"status_{s}" for s in STATUSES))
+
+
+def _proxy(kind: Any, gid: str, **style: Any) -> Any:
+    proxy = kind(**style)
+    proxy.set_gid(gid)
+    return proxy
+
+
+def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFrame | None,
+                   slo: Any) -> list[list[Any]]:
+    """The legend handles of each panel, top-down: its labelled lines, and on the bottom panel
+    what the panels draw besides (events alone between breaks as dots, incidents, status
+    changes, and each status band drawn, named with the budget threshold that starts it; no
+    traffic before the statuses, named as what it is: not one)."""
     starts = {"warning": f" (< {slo.warning:.0%})", "critical": f" (< {slo.critical:.0%})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
-    for p in panels:
-        handles: list[Any] = list(p.get_legend_handles_labels()[0])
-        if p is panels[1]:
-            handles += [Line2D([], [], color="none", label=h) for h in hidden]
-        if p is bottom:
-            if any(a.get_gid() == "incident" for a in p.patches):
-                handles.append(Patch(facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3",
-                                     label="incident"))
-            if transitions is not None and len(transitions):
-                few = len(transitions) <= MAX_TRANSITION_LINES
-                word = "status change" if len(transitions) == 1 else "status changes"
-                handles.append(Line2D([], [], color="0.3", ls=":" if few else "-", lw=0.9,
-                                      label=f"{len(transitions)} "
-                                            f"{word}" + ("" if few else " (rug)")))
-            if quiet:  # before the statuses, named as what it is: not one of them
-                handles.append(band_patch("no_traffic", "no traffic (window empty)"))
-            handles += [band_patch(s, s + starts.get(s, "")) for s in STATUSES]
-        legend_right(p, handles, ncols=2 if p is bottom and len(handles) > 5 else 1,
-                     handler_map=LEGEND_HANDLERS)
+    entries = [list(p.get_legend_handles_labels()[0]) for p in panels]
+    entries[1] += [_proxy(Line2D, "burn_hidden", xdata=[], ydata=[], color="none", label=h)
+                   for h in hidden]
+    bottom, last = panels[-1], entries[-1]
+    if any(str(ln.get_gid()).endswith("_lone") for p in panels for ln in p.get_lines()):
+        last.append(_proxy(Line2D, "lone", xdata=[], ydata=[], ls="", marker="o", ms=3,
+                           color="0.3", label="lone event"))
+    if any(a.get_gid() == "incident" for a in bottom.patches):
+        last.append(_proxy(Patch, "incident", facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3",
+                           label="incident"))
+    if transitions is not None and len(transitions):
+        few = len(transitions) <= MAX_TRANSITION_LINES
+        word = "status change" if len(transitions) == 1 else "status changes"
+        last.append(_proxy(Line2D, "transitions" if few else "transitions_rug", xdata=[], ydata=[],
+                           color="0.3", ls=":" if few else "-", lw=0.9,
+                           label=f"{len(transitions)} {word}" + ("" if few else " (rug)")))
+    drawn = {str(c.get_gid()) for c in bottom.collections}
+    for name in ("no_traffic", *STATUSES):
+        if f"status_{name}" in drawn:
+            patch = band_patch(name, "no traffic (window empty)" if name == "no_traffic"
+                               else name + starts.get(name, ""))
+            patch.set_gid(f"status_{name}")
+            last.append(patch)
+    return entries
+
+
+def place_legends(panels: list[Axes], entries: list[list[Any]]) -> None:
+    """One legend right of each panel (none where it has no entry); the bottom one in two
+    columns above six entries, so that it stays about as tall as its panel."""
+    for p, handles in zip(panels, entries, strict=True):
+        if handles:
+            legend_right(p, handles, ncols=2 if p is panels[-1] and len(handles) > 6 else 1,
+                         handler_map=LEGEND_HANDLERS)
+
+
+def merge_legends(timelines: list[Axes]) -> None:
+    """The legends of several :func:`~budgetlab.plotting.plot_timeline` drawings (their top
+    panels) as one set, on the first one's panels: every entry of any of them (the same gid
+    and label once) in :data:`ENTRY_ORDER`; the others' legends removed. The status changes of
+    several are named without a count (each drawing has its own). An Axes that is no timeline
+    adds no entry."""
+    panels: list[list[Axes]] = [getattr(top, "panels", [top]) for top in timelines]
+    merged: list[dict[tuple[str, str], Any]] = [{} for _ in panels[0]]
+    for top, own in zip(timelines, panels, strict=True):
+        for j, handles in enumerate(getattr(top, "legend_entries", [])[:len(merged)]):
+            for h in handles:
+                gid = str(h.get_gid())
+                if gid.startswith("transitions") and len(timelines) > 1:
+                    h = _proxy(Line2D, gid, xdata=[], ydata=[], color=h.get_color(),
+                               ls=h.get_linestyle(), lw=h.get_linewidth(),
+                               label="status changes" + (" (rug)" if gid.endswith("rug") else ""))
+                merged[j].setdefault((gid, h.get_label()), h)
+        for legend in (p.get_legend() for p in own):
+            if legend is not None:
+                legend.remove()
+    rank = {gid: k for k, gid in enumerate(ENTRY_ORDER)}
+    place_legends(panels[0], [sorted(m.values(), key=lambda h: rank.get(str(h.get_gid()),
+                                                                       len(rank)))
+                              for m in merged])

@@ -62,3 +62,38 @@ def test_a_wrong_table_is_refused(events):
         plot_latency_shares(events)
     with pytest.raises(InputError, match="timeout_tradeoff"):
         plot_timeout_tradeoff(events)
+
+
+def points_under_the_legend(ax, axes):
+    """The drawn points (display pixels) of ``axes`` that fall inside ``ax``'s legend box."""
+    box = ax.get_legend().get_window_extent()
+    hidden = []
+    for a in axes:
+        for line in a.lines:
+            xy = line.get_transform().transform(line.get_xydata())
+            hidden += [p for p in xy if box.contains(*p)]
+    return hidden
+
+
+def test_no_legend_covers_a_point(events):
+    """The shares within 5 s start low (the first point at the lower left, where the legend
+    used to sit) and the trade-off's lines start high on the left: each legend lies above the
+    plot area, clear of every point, as the CLI saves it (constrained layout, 11 x 6 in)."""
+    shares = bl.latency_profile(events, thresholds=["5s", "10s", "30s"], by="g",
+                                freq="6h").shares
+    assert shares["share"].iloc[0] < 0.5  # the premise: the first point sits low
+    fig, ax = plt.subplots(figsize=(11, 6), layout="constrained")
+    plot_latency_shares(shares, ax=ax)
+    fig.canvas.draw()
+    assert points_under_the_legend(ax, [ax]) == []
+    assert ax.get_legend().get_window_extent().y0 >= ax.get_window_extent().y1
+    assert len(ax.get_legend().get_texts()) == 6
+    plt.close(fig)
+    table = bl.timeout_tradeoff(events, timeouts=["5s", "10s", "20s", "25s"], by="g")
+    fig, ax = plt.subplots(figsize=(11, 6), layout="constrained")
+    plot_timeout_tradeoff(table, ax=ax)
+    fig.canvas.draw()
+    assert points_under_the_legend(ax, fig.axes) == []
+    assert ax.get_legend().get_window_extent().y0 >= ax.get_window_extent().y1
+    assert len(ax.get_legend().get_texts()) == 4
+    plt.close(fig)
