@@ -479,6 +479,57 @@ def test_missed_incident_and_grace():
     assert t["recovery_median"].iloc[0] == pd.Timedelta(0)  # never left: already recovered
 
 
+def clock_incident_oracle(spans, start, end, grace, level):
+    """(detection, recovery) in ns of one group's spans (status_spans, checked against the seed
+    port at every instant) for one incident, by a loop: a span held for one instant only reads
+    as the one before it; no_traffic is below every level; recovery is read at the last instant
+    of the observation when the incident ends after it; None: missed / not recovered."""
+    hi = spans.attrs["end"].value
+    rows, before = [], "healthy"
+    for r in spans.itertuples(index=False):
+        status = before if r.instant else str(r.status)
+        before = status
+        rank = STATUSES.index(status) if status != "no_traffic" else -1
+        rows.append((r.start.value, r.end.value, rank >= level))
+    det = None
+    for a, b, bad in rows:
+        if bad and b > start:
+            at = max(a, start)
+            det = at - start if at < end + grace else None
+            break
+    read = min(end, hi - 1)
+    holding = [i for i, (a, b, _) in enumerate(rows) if a <= read < b]
+    if not holding or not rows[holding[0]][2]:
+        return det, 0
+    i = holding[0]
+    while i + 1 < len(rows) and rows[i + 1][2]:
+        i += 1
+    return det, (rows[i][1] - end if rows[i][1] < hi else None)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_detection_and_recovery_equal_a_loop_over_status_spans(seed):
+    events = grouped_events(seed, n=2000)
+    rng = np.random.default_rng(seed)
+    starts = T0 + pd.to_timedelta(np.sort(rng.uniform(2, 44, 12)).round(3), unit="h")
+    inc = pd.DataFrame({"incident_id": [f"i{k}" for k in range(12)], "scope": ["*"] * 12,
+                        "start": starts,
+                        "end": starts + pd.to_timedelta(rng.uniform(5, 180, 12).round(), "min")})
+    for window, alert_at in (("30min", "critical"), ("2h", "warning"), ("1h", "exhausted")):
+        slo = SLO(target=0.9, window=window)
+        got = window_incidents(events, slo, inc, window, by="kind", alert_at=alert_at,
+                               grace="20min")
+        spans = status_spans(events, slo, by="kind")
+        level = STATUSES.index(alert_at)
+        for row in got.itertuples(index=False):
+            sp = spans[spans["kind"] == row.kind]
+            sp.attrs.update(spans.attrs)
+            want = clock_incident_oracle(sp, row.incident_start.value, row.incident_end.value,
+                                         pd.Timedelta("20min").value, level)
+            have = tuple(None if pd.isna(x) else x.value for x in (row.detection, row.recovery))
+            assert have == want, (window, alert_at, row.kind, row.incident_id)
+
+
 def test_incident_scope_restricts_groups():
     ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
     n = len(ts)
