@@ -207,22 +207,24 @@ def _blips(t: np.ndarray, codes: np.ndarray, g: np.ndarray, s: np.ndarray, windo
            one: np.ndarray) -> np.ndarray:
     """Spans held for one instant only: of those ``[s, s + 1)`` with traffic (``one``), the ones
     where group ``g`` has an event at ``s`` and one at ``s - window`` (it leaves at ``s + 1``),
-    as :attr:`~budgetlab.analyses.recalibration.clock.ClockCounts.instant`."""
+    as :attr:`~budgetlab.analyses.recalibration.clock.ClockCounts.instant` (``t`` ascending)."""
     out = np.zeros(len(s), dtype=bool)
     cand = np.flatnonzero(one)
-    if not len(cand):
-        return out
-    times = np.unique(t)
-    pairs = np.unique(codes.astype(np.int64) * len(times) + np.searchsorted(times, t))
-
-    def has_event(at: np.ndarray) -> np.ndarray:
-        r = np.minimum(np.searchsorted(times, at), len(times) - 1)
-        key = g[cand] * len(times) + r
-        k = np.minimum(np.searchsorted(pairs, key), len(pairs) - 1)
-        return np.asarray((times[r] == at) & (pairs[k] == key))
-
-    out[cand] = has_event(s[cand]) & has_event(s[cand] - window_ns)
+    if len(cand):
+        out[cand] = (_has_event(t, codes, g[cand], s[cand])
+                     & _has_event(t, codes, g[cand], s[cand] - window_ns))
     return out
+
+
+def _has_event(t: np.ndarray, codes: np.ndarray, g: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Whether group ``g[i]`` has an event at ``at[i]`` (``t`` ascending): one search per
+    query, the rows sharing that time compared (usually one)."""
+    lo = np.searchsorted(t, at, side="left")
+    hi = np.searchsorted(t, at, side="right")
+    found = (hi - lo == 1) & (codes[np.minimum(lo, len(t) - 1)] == g)
+    for i in np.flatnonzero(hi - lo > 1).tolist():
+        found[i] = bool((codes[lo[i]:hi[i]] == g[i]).any())
+    return found
 
 
 def _frame(
