@@ -221,7 +221,7 @@ def _has_event(t: np.ndarray, codes: np.ndarray, g: np.ndarray, at: np.ndarray) 
     query, the rows sharing that time compared (usually one)."""
     lo = np.searchsorted(t, at, side="left")
     hi = np.searchsorted(t, at, side="right")
-    found = (hi - lo == 1) & (codes[np.minimum(lo, len(t) - 1)] == g)
+    found = np.asarray((hi - lo == 1) & (codes[np.minimum(lo, len(t) - 1)] == g), dtype=bool)
     for i in np.flatnonzero(hi - lo > 1).tolist():
         found[i] = bool((codes[lo[i]:hi[i]] == g[i]).any())
     return found
