@@ -27,7 +27,8 @@ from .recalibration.clock import (
     evaluated_time,
     folded_codes,
 )
-from .sorted_events import Sorted, WindowSpec, change_flags
+from .sorted_events import Sorted, WindowSpec
+from .status_variants import dwell_records
 
 __all__ = ["ClockFigures", "clock_codes", "clock_figures", "clock_events", "shown_clock",
            "dwell_clock"]
@@ -106,32 +107,9 @@ def dwell_clock(c: ClockCounts, code: np.ndarray,
     >>> c2.start.tolist(), shown.tolist()
     ([0, 10, 15, 21, 30], [3, 3, 1, 1, 0])
     """
-    n = len(code)
-    first_rows = np.flatnonzero(c.first)
-    change = np.flatnonzero(change_flags(code, np.r_[first_rows, n]))
-    stretch = np.cumsum(c.first) - 1
-    rec_row: list[int] = []
-    rec_at: list[int] = []
-    shown, entered, last = 0, 0, -1
-    for k, i in enumerate(change.tolist()):
-        s, g = int(code[i]), int(stretch[i])
-        if g != last:
-            shown, last = 0, g
-        due = entered + min_dwell_ns
-        if s > shown or (s < shown and int(c.start[i]) >= due):
-            shown, entered = s, int(c.start[i])
-            rec_row.append(i)
-            rec_at.append(entered)
-        elif s < shown:
-            j = int(change[k + 1]) if k + 1 < len(change) and stretch[change[k + 1]] == g else (
-                int(first_rows[g + 1]) if g + 1 < len(first_rows) else n)
-            at = i + int(np.searchsorted(c.end[i:j], due, side="right"))
-            if at < j:  # the segment holding `due` (a stretch's segments are contiguous)
-                shown, entered = s, due
-                rec_row.append(at)
-                rec_at.append(due)
-    rows = np.array(rec_row, dtype=np.int64)
-    return _cut_segments(c, code, rows, np.array(rec_at, dtype=np.int64))
+    bounds = np.r_[np.flatnonzero(c.first), len(code)]
+    rows, at = dwell_records(c.start, c.end, code, bounds, min_dwell_ns, exact=True)
+    return _cut_segments(c, code, rows, at)
 
 
 def _cut_segments(c: ClockCounts, code: np.ndarray, row: np.ndarray,
