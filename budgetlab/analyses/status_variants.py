@@ -21,11 +21,12 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_tz, to_timedelta
-from ..budget.figures import STATUS_DTYPE, seed_figures
+from ..budget.figures import STATUS_DTYPE, seed_figures, seed_status_codes
 from ..budget.replay_status import REPLAY_COLUMNS
 from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO
+from ..windows.calendar import calendar_counts, calendar_edges
 from ..windows.groups import first_in_group, group_order
 from .sorted_events import change_flags, parse_window, sort_events
 
@@ -65,8 +66,11 @@ def replay_calendar(
     spec = parse_window(f"calendar:{calendar}")
     tz = check_tz(tz)
     srt = sort_events(events, by)
-    total_s, fail_s = srt.counts(spec, tz)
-    code_s = srt.status_codes(total_s, fail_s, np.full(srt.n_groups, slo.target), slo)
+    total_s = fail_s = np.zeros(0, dtype=np.int64)
+    if len(srt.t):
+        edges = calendar_edges(int(srt.t.min()), int(srt.t.max()), str(spec.calendar), tz)
+        total_s, fail_s = calendar_counts(srt.t, srt.bad, edges, srt.bounds)
+    code_s = seed_status_codes(total_s, fail_s, slo.target, slo, first_in_group(srt.bounds))
     total, failures, code = srt.scatter(total_s), srt.scatter(fail_s), srt.scatter(code_s)
     cols: dict[str, object] = {"ts": events["ts"].array}
     for k in srt.by:
