@@ -25,7 +25,7 @@ import pandas as pd
 from .._util.validation import as_list, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
 from .figures import STATUS_DTYPE, STATUSES
-from .spans import SPAN_STATUS_DTYPE
+from .spans import SPAN_STATUS_DTYPE, blips_folded
 
 __all__ = ["status_episodes"]
 
@@ -220,22 +220,6 @@ def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[st
     return out
 
 
-def _folded(code: np.ndarray, instant: np.ndarray, gid: np.ndarray) -> np.ndarray:
-    """Span status codes with every blip (a status held for one instant only) given the status
-    of the span before it in its group, as the status changes on the clock read it (a blip
-    first in its group, which the spans never hold, would read HEALTHY)."""
-    if not bool(instant.any()):
-        return code
-    n = len(code)
-    src = np.where(instant, -1, np.arange(n))
-    np.maximum.accumulate(src, out=src)
-    head = np.ones(n, dtype=bool)
-    head[1:] = gid[1:] != gid[:-1]
-    start = np.where(head, np.arange(n), 0)
-    np.maximum.accumulate(start, out=start)
-    return np.where(src >= start, code[np.maximum(src, 0)], 0)
-
-
 def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) -> pd.DataFrame:
     """Episodes from spans (group then time order, tiling each group's observation)."""
     keys = list(spans.attrs.get("by", []))
@@ -244,8 +228,7 @@ def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) 
     gid = (spans.groupby(keys, sort=False, observed=True,
                          dropna=False).ngroup().to_numpy() if keys and n
            else np.zeros(n, dtype=np.int64))
-    code = _folded(spans["status"].cat.codes.to_numpy().astype(np.int64),
-                   spans["instant"].to_numpy(dtype=bool), gid)
+    code = blips_folded(spans, gid)
     bad = (code >= level) & (code < len(STATUSES))
     s = spans["start"].array.asi8
     e = spans["end"].array.asi8

@@ -27,7 +27,8 @@ from ..windows.clock import NO_TRAFFIC_CODE, status_runs
 from ..windows.groups import group_codes
 from .figures import STATUSES, seed_figures, seed_status_codes
 
-__all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences"]
+__all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences",
+           "blips_folded"]
 
 #: The spans' statuses: the seed's four, then ``no_traffic`` (an empty window).
 SPAN_STATUSES = (*STATUSES, "no_traffic")
@@ -262,6 +263,34 @@ def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
         found = np.where(found < 0, here, found)
         lo, step = lo + step, step * 2
     return found
+
+
+def blips_folded(spans: pd.DataFrame, group: np.ndarray) -> np.ndarray:
+    """The status codes of :func:`status_spans` (int64, :data:`SPAN_STATUSES` order) with every
+    status held for one instant only (``instant``) replaced by the status of the span before it
+    in its group (``group``: each row's group number, rows in group then time order), as the
+    status changes on the clock read them: that status goes on through the instant. A blip first
+    in its group, which the spans never hold, would read HEALTHY.
+
+    >>> from budgetlab import SLO, as_events
+    >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:30", "2026-01-01 01:00",
+    ...                      "2026-01-01 02:00"], utc=True)
+    >>> sp = status_spans(as_events(ts, [False, True, False, True]), SLO(target=0.4, window="1h"))
+    >>> sp["status"].astype(str).tolist(), blips_folded(sp, np.zeros(len(sp), int)).tolist()
+    (['exhausted', 'warning', 'exhausted', 'warning', 'exhausted'], [3, 1, 1, 1, 3])
+    """
+    code = spans["status"].cat.codes.to_numpy().astype(np.int64)
+    instant = spans["instant"].to_numpy(dtype=bool)
+    if not bool(instant.any()):
+        return code
+    n = len(code)
+    src = np.where(instant, -1, np.arange(n))
+    np.maximum.accumulate(src, out=src)
+    head = np.ones(n, dtype=bool)
+    head[1:] = group[1:] != group[:-1]
+    start = np.where(head, np.arange(n), 0)
+    np.maximum.accumulate(start, out=start)
+    return np.where(src >= start, code[np.maximum(src, 0)], 0)
 
 
 def silences(spans: pd.DataFrame) -> pd.DataFrame:

@@ -413,3 +413,18 @@ def test_an_incident_inside_a_silence_says_where_the_log_is_silent():
                         "2026-01-05 03:00", context="30min", by="region", scope="region=ams")
     with pytest.raises(InputError, match="the log begins at 2026-01-05 00:00:00 UTC, after the wi"):
         incident_report(ev, slo, "2026-01-04 20:00", "2026-01-04 21:00", context=0)
+
+
+def test_a_status_held_for_one_instant_is_not_the_worst_status():
+    # 1 h window, target 0.4 (budget 0.6 per event): warning from 00:30 (1 failure of 2); the
+    # 01:00 failure arrives while 00:00 (a failure) is still in: 2 of 3, exhausted, for that
+    # instant only (00:00 leaves 1 ns later: 1 of 2, warning). Over 00:45-01:10 the window's
+    # clock shows warning throughout: the blip is no worst status (docs/conventions.md).
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:30", "2026-01-01 01:00",
+                         "2026-01-01 01:20", "2026-01-01 02:00"], utc=True)
+    ev = as_events(ts, [False, True, False, True, True])
+    rep = incident_report(ev, SLO(target=0.4, window="1h"), "2026-01-01 00:45",
+                          "2026-01-01 01:10", context=0)
+    row = rep.tracker.iloc[0]
+    assert [row["status_at_start"], row["worst_status"], row["status_at_end"]] == ["warning"] * 3
+    assert row["worst_at"] == pd.Timestamp("2026-01-01 00:45", tz="UTC")
