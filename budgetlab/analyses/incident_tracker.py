@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, blips_folded, status_spans
+from ..budget.blips import blips_folded
+from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, status_spans
 from ..slo import SLO
 from .incident_window import Span, between
 

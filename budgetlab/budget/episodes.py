@@ -24,8 +24,9 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
+from .blips import blips_folded
 from .figures import STATUS_DTYPE, STATUSES
-from .spans import SPAN_STATUS_DTYPE, blips_folded
+from .spans import SPAN_STATUS_DTYPE
 
 __all__ = ["status_episodes"]
 

@@ -25,10 +25,10 @@ from ..events.schema import check_events, ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
 from ..windows.clock import NO_TRAFFIC_CODE, status_runs
 from ..windows.groups import group_codes
+from .blips import instant_spans
 from .figures import STATUSES, seed_figures, seed_status_codes
 
-__all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences",
-           "blips_folded"]
+__all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences"]
 
 #: The spans' statuses: the seed's four, then ``no_traffic`` (an empty window).
 SPAN_STATUSES = (*STATUSES, "no_traffic")
@@ -192,7 +192,7 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         fl = np.bincount(codes[at & bad].astype(np.int64), minlength=ngroups)
         total = np.where(cut, cnt[g], total)
         failures = np.where(cut, fl[g], failures)
-    instant = _blips(t, codes, g, s, w, one)
+    instant = instant_spans(t, codes, g, s, w, one)
     g, s, e, code, total, failures, first, instant = (
         a[keep] for a in (g, s, e, code, total, failures, first, instant))
     figs = seed_figures(total, failures, slo.target, columns=["burn_rate", "remaining_fraction"])
@@ -202,30 +202,6 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
             "failures": failures, "burn_rate": figs["burn_rate"],
             "remaining_fraction": figs["remaining_fraction"],
             "warmup_end": warmup, "instant": instant}
-
-
-def _blips(t: np.ndarray, codes: np.ndarray, g: np.ndarray, s: np.ndarray, window_ns: int,
-           one: np.ndarray) -> np.ndarray:
-    """Spans held for one instant only: of those ``[s, s + 1)`` with traffic (``one``), the ones
-    where group ``g`` has an event at ``s`` and one at ``s - window`` (it leaves at ``s + 1``),
-    as :attr:`~budgetlab.analyses.recalibration.clock.ClockCounts.instant` (``t`` ascending)."""
-    out = np.zeros(len(s), dtype=bool)
-    cand = np.flatnonzero(one)
-    if len(cand):
-        out[cand] = (_has_event(t, codes, g[cand], s[cand])
-                     & _has_event(t, codes, g[cand], s[cand] - window_ns))
-    return out
-
-
-def _has_event(t: np.ndarray, codes: np.ndarray, g: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """Whether group ``g[i]`` has an event at ``at[i]`` (``t`` ascending): one search per
-    query, the rows sharing that time compared (usually one)."""
-    lo = np.searchsorted(t, at, side="left")
-    hi = np.searchsorted(t, at, side="right")
-    found = np.asarray((hi - lo == 1) & (codes[np.minimum(lo, len(t) - 1)] == g), dtype=bool)
-    for i in np.flatnonzero(hi - lo > 1).tolist():
-        found[i] = bool((codes[lo[i]:hi[i]] == g[i]).any())
-    return found
 
 
 def _frame(
@@ -263,34 +239,6 @@ def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
         found = np.where(found < 0, here, found)
         lo, step = lo + step, step * 2
     return found
-
-
-def blips_folded(spans: pd.DataFrame, group: np.ndarray) -> np.ndarray:
-    """The status codes of :func:`status_spans` (int64, :data:`SPAN_STATUSES` order) with every
-    status held for one instant only (``instant``) replaced by the status of the span before it
-    in its group (``group``: each row's group number, rows in group then time order), as the
-    status changes on the clock read them: that status goes on through the instant. A blip first
-    in its group, which the spans never hold, would read HEALTHY.
-
-    >>> from budgetlab import SLO, as_events
-    >>> ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:30", "2026-01-01 01:00",
-    ...                      "2026-01-01 02:00"], utc=True)
-    >>> sp = status_spans(as_events(ts, [False, True, False, True]), SLO(target=0.4, window="1h"))
-    >>> sp["status"].astype(str).tolist(), blips_folded(sp, np.zeros(len(sp), int)).tolist()
-    (['exhausted', 'warning', 'exhausted', 'warning', 'exhausted'], [3, 1, 1, 1, 3])
-    """
-    code = spans["status"].cat.codes.to_numpy().astype(np.int64)
-    instant = spans["instant"].to_numpy(dtype=bool)
-    if not bool(instant.any()):
-        return code
-    n = len(code)
-    src = np.where(instant, -1, np.arange(n))
-    np.maximum.accumulate(src, out=src)
-    head = np.ones(n, dtype=bool)
-    head[1:] = group[1:] != group[:-1]
-    start = np.where(head, np.arange(n), 0)
-    np.maximum.accumulate(start, out=start)
-    return np.where(src >= start, code[np.maximum(src, 0)], 0)
 
 
 def silences(spans: pd.DataFrame) -> pd.DataFrame:
