@@ -263,7 +263,7 @@ def incident_report(
     require_columns(events, bkeys)
     span = Span.of(start, end, tz=tz, context=context, history=max([slo.window, *pol.windows]))
     scope_text = check_scope(events, scope)
-    ev, replayed_ns, notes = replayed_events(events, span, scope_text)
+    ev, replayed_ns, notes = replayed_events(events, span, scope_text, slo=slo, keys=keys)
     tables = _replay_tables(ev, slo, pol, keys, bkeys, span, freq=freq, replayed_ns=replayed_ns)
     if int(tables["budget"]["events"].sum()) == 0:
         notes.append("there were no events during the incident.")

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..budget.blips import blips_folded
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, status_spans
 from ..slo import SLO
 from .incident_window import Span, between
@@ -82,14 +83,15 @@ def _on_the_clock(tracker: pd.DataFrame, events: pd.DataFrame, slo: SLO, keys: l
     """The tracker table's time-driven columns from the window's clock: ``status_at_start`` (at
     ``start``), ``status_at_end`` (in the incident's last instant), ``worst_status`` and
     ``worst_at`` over ``[start, end)`` (``no_traffic`` when the window was empty throughout),
-    ``hours_no_traffic`` during the incident. The worst group comes first."""
+    ``hours_no_traffic`` during the incident; a status held for one instant only counts as the
+    one before it (docs/conventions.md). The worst group comes first."""
     start, end = span.start, span.end
     spans = status_spans(events, slo, by=keys or None, end=max(span.w_end, events["ts"].iloc[-1]))
     lo, hi = start.value, end.value
     s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
-    code = spans["status"].cat.codes.to_numpy().astype(np.int64)
     gid = (spans.groupby(keys, observed=True, sort=False).ngroup().to_numpy() if keys
            else np.zeros(len(spans), dtype=np.int64))
+    code = blips_folded(spans, gid)  # a status held for one instant only is none
     first: dict[tuple[str, ...], int] = {}
     rows = spans[keys].itertuples(index=False, name=None) if keys else [()] * len(spans)
     for k, g in zip(rows, gid.tolist(), strict=True):

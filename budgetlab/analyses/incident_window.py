@@ -10,12 +10,14 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
-from .._util.words import prose_duration
+from .._util.words import prose_duration, speak
+from ..budget.spans import status_spans
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
+from ..slo import SLO
 
-__all__ = ["Span", "between", "check_scope", "nice_freq", "overlapping_incidents",
-           "replayed_events"]
+__all__ = ["Span", "between", "check_scope", "nice_freq", "no_traffic_words",
+           "overlapping_incidents", "replayed_events"]
 
 _NICE_FREQS = ("1min", "5min", "10min", "15min", "30min", "1h", "3h", "6h", "1D")
 
@@ -73,25 +75,22 @@ class Span:
                    history=history)
 
 
-def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.DataFrame, int,
-                                                                           list[str]]:
+def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
+                    keys: list[str]) -> tuple[pd.DataFrame, int, list[str]]:
     """The events to replay (from ``span.h_start`` to the window's end, in scope), the time they
     span (cut by the table's own start and end when they come first) and a note when the data
-    start too late for the longest window."""
+    start too late for the longest window. A window without events in scope is refused with
+    the silence it lies in and the tracker's status there (:func:`no_traffic_words`)."""
     t = ts_ns(events)
     h_start, w_start, w_end = span.h_start, span.w_start, span.w_end
     i0 = int(np.searchsorted(t, h_start.value, side="left"))
     i1 = int(np.searchsorted(t, w_end.value, side="left"))
     ev = events.iloc[i0:i1]
-    j0, j1 = np.searchsorted(t, [w_start.value, w_end.value], side="left")
-    if j0 == j1:
-        raise InputError(f"no traffic in the report window: {_silence(t, int(j0))}; "
-                         "check start/end and tz.")
     if scope != "*":
         ev = ev[scope_mask(ev, scope)]
     if not between(ev["ts"], w_start, w_end).any():
-        raise InputError(f"there are no events in scope {scope!r} in the report window; "
-                         "check the scope.")
+        mine = t if scope == "*" else t[scope_mask(events, scope)]
+        raise InputError(no_traffic_words(mine, ev, span, scope, slo=slo, keys=keys))
     notes: list[str] = []
     first_ns = int(ts_ns(ev)[0])
     if i0 == 0 and first_ns > h_start.value:
@@ -105,18 +104,52 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str) -> tuple[pd.Da
     return ev, max(span_hi - span_lo, 1), notes
 
 
-def _silence(t: np.ndarray, j: int) -> str:
-    """Where the log is silent around position ``j`` of the sorted times ``t`` (nanoseconds)."""
-    def at(ns: int) -> str:
-        return f"{pd.Timestamp(int(ns), tz='UTC'):%Y-%m-%d %H:%M:%S} UTC"
-
+def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
+                     keys: list[str]) -> str:
+    """Why there is no report: the report window ``[w_start, w_end)`` has no events in scope
+    (``t``: the times of the scope's events, sorted). Names the silence it lies in and the
+    tracker's status in it on the window's clock: earlier events stay in the tracker's window
+    through ``ts + window``, then the window is empty (no traffic)."""
+    where = "" if scope == "*" else f" in scope {scope!r}"
+    head = (f"no traffic{where} in the report window ({_at(span.w_start.value)} to "
+            f"{_at(span.w_end.value)}, the incident and its context)")
+    j = int(np.searchsorted(t, span.w_start.value, side="left"))
     if len(t) == 0:
-        return "the log has no events"
+        return f"{head}: the log has no events{where} at all; check the scope."
     if j == 0:
-        return f"the log begins at {at(t[0])}, after the window"
-    if j == len(t):
-        return f"the log ends at {at(t[-1])}, before the window"
-    return f"the log is silent from {at(t[j - 1])} to {at(t[j])}"
+        return f"{head}: the log{where} begins at {_at(t[0])}, after the window; nothing to report."
+    silence = (f"the log{where} ends at {_at(t[j - 1])}" if j == len(t) else
+               f"the log{where} is silent from {_at(t[j - 1])} to {_at(t[j])}")
+    held = int(t[j - 1]) + slo.window_ns  # the last event is in the tracker's window through it
+    if held < span.w_start.value:
+        status = (f"the tracker's window ({prose_duration(slo.window)}) was empty all that time "
+                  "(no traffic, no status)")
+    else:
+        now = _statuses_at(history, slo, keys, span.w_start.value)
+        until = (f"through {_at(held)}, then no traffic" if held < span.w_end.value
+                 else "through the report window")
+        whose = "the trackers' windows" if keys else "the tracker's window"
+        status = (f"{whose} ({prose_duration(slo.window)}) still held earlier events {until}; "
+                  f"status at the window's start on the window's clock: {now}")
+    return speak(f"{head}: {silence}, so there is nothing to report there; {status}. A report "
+                 "needs events in its window: move start=, end= or context= to traffic.")
+
+
+def _statuses_at(history: pd.DataFrame, slo: SLO, keys: list[str], at_ns: int) -> str:
+    """The status of every group at ``at_ns`` on the window's clock (from ``history``, which
+    holds at least one window before it), as words."""
+    spans = status_spans(history, slo, by=keys or None, end=pd.Timestamp(at_ns + 1, tz="UTC"))
+    last = spans[spans["start"].array.asi8 <= at_ns].groupby(
+        keys, observed=True, sort=True).tail(1) if keys else spans.tail(1)
+    words = [str(st) if not keys else
+             f"{'/'.join(str(row[k]) for k in keys)} {st}"
+             for (_, row), st in zip(last.iterrows(), last["status"].astype(str), strict=True)]
+    shown = ", ".join(words[:5]) + (f" and {len(words) - 5} more groups" if len(words) > 5 else "")
+    return shown.replace("no_traffic", "no traffic")
+
+
+def _at(ns: int) -> str:
+    return f"{pd.Timestamp(int(ns), tz='UTC'):%Y-%m-%d %H:%M:%S} UTC"
 
 
 def overlapping_incidents(incidents: pd.DataFrame | None, span: Span) -> pd.DataFrame:

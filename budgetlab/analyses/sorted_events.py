@@ -2,8 +2,8 @@
 
 :func:`sort_events` validates an event table and puts each group's rows together (time order
 kept inside a group) with one stable radix sort; the :class:`Sorted` arrays it returns feed the
-trailing-window kernel (:func:`budgetlab.windows.trailing.trailing_counts`) or the calendar
-counts once per window, and go back to table order with :meth:`Sorted.scatter`. Window specs
+window's clock (:mod:`budgetlab.analyses.window_clock`) or the calendar counts, and go back
+to table order with :meth:`Sorted.scatter`. Window specs
 (:func:`parse_window`), per-group targets (:func:`group_targets`) and the small per-row helpers
 of the status model on these arrays (:func:`change_flags`) live here too.
 """
@@ -19,14 +19,10 @@ import pandas as pd
 
 from .._util.validation import duration_label, to_timedelta
 from ..budget.burn import target_array
-from ..budget.figures import seed_status_codes
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
-from ..slo import SLO
 from ..windows.bingrid import BinGrid
-from ..windows.calendar import calendar_counts, calendar_edges
 from ..windows.groups import first_in_group, group_order, segment_codes
-from ..windows.trailing import trailing_counts
 
 __all__ = [
     "WindowSpec",
@@ -93,24 +89,6 @@ class Sorted:
     def seg(self) -> np.ndarray:
         """Group number (int64) of every (sorted) row."""
         return segment_codes(self.bounds, np.int64)
-
-    def counts(self, spec: WindowSpec, tz: str = "UTC") -> tuple[np.ndarray, np.ndarray]:
-        """``(total, failures)`` of every (sorted) row for one window: one kernel pass."""
-        if spec.kind == "rolling":
-            return trailing_counts(self.t, self.bad, spec.window_ns, self.bounds)
-        if len(self.t) == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        edges = calendar_edges(int(self.t.min()), int(self.t.max()), spec.calendar, tz)
-        return calendar_counts(self.t, self.bad, edges, self.bounds)
-
-    def status_codes(self, total: np.ndarray, failures: np.ndarray, targets: np.ndarray,
-                     slo: SLO) -> np.ndarray:
-        """Seed status codes of every (sorted) row with one target per group
-        (:func:`budgetlab.budget.figures.seed_status_codes`, ``slo.min_events`` hold included)."""
-        same = len(targets) > 0 and bool(np.all(targets == targets[0]))
-        target = float(targets[0]) if same else np.repeat(np.asarray(targets, dtype=np.float64),
-                                                          np.diff(self.bounds))
-        return seed_status_codes(total, failures, target, slo, first_in_group(self.bounds))
 
     def scatter(self, values: np.ndarray) -> np.ndarray:
         """Back to the order of the input table."""

@@ -21,15 +21,16 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_tz, to_timedelta
-from ..budget.figures import STATUS_DTYPE, seed_figures
+from ..budget.figures import STATUS_DTYPE, seed_figures, seed_status_codes
 from ..budget.replay_status import REPLAY_COLUMNS
 from ..errors import ConfigError, InputError
 from ..events.schema import ts_ns
 from ..slo import SLO
+from ..windows.calendar import calendar_counts, calendar_edges
 from ..windows.groups import first_in_group, group_order
 from .sorted_events import change_flags, parse_window, sort_events
 
-__all__ = ["replay_calendar", "hysteresis", "dwell_codes"]
+__all__ = ["replay_calendar", "hysteresis", "dwell_codes", "dwell_records"]
 
 
 def replay_calendar(
@@ -65,8 +66,11 @@ def replay_calendar(
     spec = parse_window(f"calendar:{calendar}")
     tz = check_tz(tz)
     srt = sort_events(events, by)
-    total_s, fail_s = srt.counts(spec, tz)
-    code_s = srt.status_codes(total_s, fail_s, np.full(srt.n_groups, slo.target), slo)
+    total_s = fail_s = np.zeros(0, dtype=np.int64)
+    if len(srt.t):
+        edges = calendar_edges(int(srt.t.min()), int(srt.t.max()), str(spec.calendar), tz)
+        total_s, fail_s = calendar_counts(srt.t, srt.bad, edges, srt.bounds)
+    code_s = seed_status_codes(total_s, fail_s, slo.target, slo, first_in_group(srt.bounds))
     total, failures, code = srt.scatter(total_s), srt.scatter(fail_s), srt.scatter(code_s)
     cols: dict[str, object] = {"ts": events["ts"].array}
     for k in srt.by:
@@ -143,43 +147,48 @@ def dwell_codes(t: np.ndarray, code: np.ndarray, bounds: np.ndarray,
 
     Escalation is immediate; a drop to a less severe status happens only once the shown status
     has been held for ``min_dwell_ns`` since it was entered (at the first event at or after
-    that moment, to that event's status). Every group starts ``healthy``. One pass over the
-    tracker's status changes, not over events.
+    that moment, to that event's status). Every group starts ``healthy``.
     """
-    n = len(code)
-    if min_dwell_ns <= 0 or n == 0:
+    if min_dwell_ns <= 0 or len(code) == 0:
         return code
-    change = np.flatnonzero(change_flags(code, bounds))
-    shown = np.full(n, -1, dtype=np.int8)
+    rows, _ = dwell_records(t, t, code, bounds, min_dwell_ns, exact=False)
+    shown = np.full(len(code), -1, dtype=np.int8)
     shown[first_in_group(bounds)] = 0
-    if len(change):
-        grp = np.searchsorted(bounds, change, side="right") - 1
-        nxt = np.empty(len(change), dtype=np.int64)
-        nxt[:-1] = change[1:]
-        same_next = np.zeros(len(change), dtype=bool)
-        same_next[:-1] = grp[1:] == grp[:-1]
-        nxt = np.where(same_next, nxt, bounds[grp + 1])
-        rec_i: list[int] = []
-        rec_c: list[int] = []
-        d = 0
-        entered = 0
-        last_g = -1
-        for i, j, g, s in zip(change.tolist(), nxt.tolist(), grp.tolist(), code[change].tolist(),
-                              strict=True):
-            if g != last_g:
-                d, last_g = 0, g
-            if s > d:
-                d, entered = s, int(t[i])
-                rec_i.append(i)
-                rec_c.append(s)
-            elif s < d:
-                due = entered + min_dwell_ns
-                e = i if t[i] >= due else i + int(np.searchsorted(t[i:j], due, side="left"))
-                if e < j:
-                    d, entered = s, int(t[e])
-                    rec_i.append(e)
-                    rec_c.append(s)
-        shown[np.array(rec_i, dtype=np.int64)] = np.array(rec_c, dtype=np.int8)
-    idx = np.where(shown >= 0, np.arange(n), 0)
+    shown[rows] = code[rows]
+    idx = np.where(shown >= 0, np.arange(len(code)), 0)
     np.maximum.accumulate(idx, out=idx)
     return shown[idx]
+
+
+def dwell_records(t: np.ndarray, key: np.ndarray, code: np.ndarray, bounds: np.ndarray,
+                  min_dwell_ns: int, *, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, times)`` where the shown status changes under the dwell rule, to ``code[row]``
+    (rows sorted by group, then time ``t``; each group starts HEALTHY). One pass over the status
+    changes, not over rows. A drop due at ``entered + min_dwell_ns`` happens per event
+    (``exact=False``, ``key`` the event times) at the first row at or after it; on the clock
+    (``exact=True``, ``key`` each segment's end) at that very instant, in the segment holding
+    it. Either way no later than the next change, or not at all."""
+    change = np.flatnonzero(change_flags(code, bounds))
+    grp = np.searchsorted(bounds, change, side="right") - 1
+    rows: list[int] = []
+    times: list[int] = []
+    shown, entered, last = 0, 0, -1
+    for k, i in enumerate(change.tolist()):
+        s, g = int(code[i]), int(grp[k])
+        if g != last:
+            shown, last = 0, g
+        due = entered + min_dwell_ns
+        if s > shown or (s < shown and int(t[i]) >= due):
+            shown, entered = s, int(t[i])
+        elif s < shown:
+            j = int(change[k + 1]) if k + 1 < len(change) and grp[k + 1] == g else int(
+                bounds[g + 1])
+            i += int(np.searchsorted(key[i:j], due, side="right" if exact else "left"))
+            if i >= j:
+                continue
+            shown, entered = s, due if exact else int(t[i])
+        else:
+            continue
+        rows.append(i)
+        times.append(entered)
+    return np.array(rows, dtype=np.int64), np.array(times, dtype=np.int64)

@@ -12,7 +12,7 @@ are counted when they happen in that time, per day of it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,11 +25,13 @@ from .recalibration.clock import (
     counted_changes,
     evaluated_events,
     evaluated_time,
+    folded_codes,
 )
 from .sorted_events import Sorted, WindowSpec
-from .status_variants import dwell_codes
+from .status_variants import dwell_records
 
-__all__ = ["ClockFigures", "clock_codes", "clock_figures", "clock_events"]
+__all__ = ["ClockFigures", "clock_codes", "clock_figures", "clock_events", "shown_clock",
+           "dwell_clock"]
 
 _MONTH_NS = 32 * 86_400 * 10**9
 
@@ -76,9 +78,75 @@ class ClockFigures:
     round_trips: np.ndarray
 
 
+def shown_clock(c: ClockCounts, code: np.ndarray,
+                min_dwell_ns: int) -> tuple[ClockCounts, np.ndarray]:
+    """The segments and the status shown on them under the hysteresis ``min_dwell_ns``: ``(c,
+    code)`` unchanged without it, else :func:`dwell_clock` of the codes with blips folded
+    (:func:`~budgetlab.analyses.recalibration.clock.folded_codes`: a status held for one
+    instant never escalates the shown status)."""
+    if min_dwell_ns <= 0 or not len(code):
+        return c, code
+    return dwell_clock(c, folded_codes(c, code), min_dwell_ns)
+
+
+def dwell_clock(c: ClockCounts, code: np.ndarray,
+                min_dwell_ns: int) -> tuple[ClockCounts, np.ndarray]:
+    """The hysteresis of :func:`budgetlab.hysteresis` on the clock: ``(segments, shown codes)``.
+
+    Escalation is immediate; a drop to a less severe status happens once the shown status has
+    been held for ``min_dwell_ns`` since it was entered: at that instant (``entered + dwell``,
+    the segment holding it is cut there), or when the window's status drops if that is later,
+    straight to the window's status then. Each traffic stretch starts HEALTHY; no traffic holds
+    no status. One pass over the status changes, not over segments.
+
+    >>> from budgetlab.analyses.recalibration.clock import clock_counts
+    >>> c = clock_counts(np.array([0, 10]), np.array([True, False]), np.array([0, 2]), 20, 40)
+    >>> c.start.tolist(), c.end.tolist()
+    ([0, 10, 21], [10, 21, 31])
+    >>> c2, shown = dwell_clock(c, np.array([3, 1, 0], dtype=np.int8), 15)
+    >>> c2.start.tolist(), shown.tolist()
+    ([0, 10, 15, 21, 30], [3, 3, 1, 1, 0])
+    """
+    bounds = np.r_[np.flatnonzero(c.first), len(code)]
+    rows, at = dwell_records(c.start, c.end, code, bounds, min_dwell_ns, exact=True)
+    return _cut_segments(c, code, rows, at)
+
+
+def _cut_segments(c: ClockCounts, code: np.ndarray, row: np.ndarray,
+                  at: np.ndarray) -> tuple[ClockCounts, np.ndarray]:
+    """The segments cut where a shown status begins inside one (``at > start[row]``), and the
+    shown codes: each record's row (or the part cut from it) shows ``code[row]`` until the
+    next record; a stretch is HEALTHY until its first."""
+    n = len(code)
+    cut = at > c.start[row]
+    cr = row[cut]
+    rows = np.arange(n)
+    moved = rows + np.searchsorted(cr, rows, side="left")  # each old row's new position
+    ins = moved[cr] + 1  # the part cut from row cr goes right after it
+    src = np.empty(n + len(cr), dtype=np.int64)
+    old = np.ones(len(src), dtype=bool)
+    old[ins] = False
+    src[old], src[ins] = rows, cr
+    start = c.start[src]
+    start[ins] = at[cut]
+    end = c.end[src]
+    end[moved[cr]] = at[cut]
+    first, instant = c.first[src] & old, c.instant[src] & old
+    shown = np.full(len(src), -1, dtype=np.int64)
+    shown[first] = 0
+    shown[np.where(cut, moved[row] + 1, moved[row])] = code[row]
+    idx = np.where(shown >= 0, np.arange(len(src)), 0)
+    np.maximum.accumulate(idx, out=idx)
+    seg = c.seg[src]
+    out = replace(c, seg=seg, start=start, end=end, total=c.total[src],
+                  failures=c.failures[src], warmup_end=c.warmup_end[src], first=first,
+                  instant=instant,
+                  bounds=np.searchsorted(seg, np.arange(len(c.bounds))).astype(np.int64))
+    return out, shown[idx].astype(code.dtype)
+
+
 def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, hi_ns: int, *,
-                  round_trip_ns: int,
-                  min_dwell_ns: int = 0) -> ClockFigures:
+                  round_trip_ns: int) -> ClockFigures:
     """Time at each status, observed and no-traffic time, status changes and ``healthy ->
     warning -> healthy`` round trips (within ``round_trip_ns``) of every group.
 
@@ -86,11 +154,8 @@ def clock_figures(c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int, h
     against HEALTHY, as at the start of the log; a status held for one instant is none:
     :func:`~budgetlab.analyses.recalibration.clock.counted_changes`) and counts when the later
     segment starts in the evaluated time; entering or leaving no traffic is not a change.
-    ``min_dwell_ns`` applies the hysteresis of :func:`budgetlab.hysteresis` within each stretch.
+    With hysteresis, ``(c, code)`` are those of :func:`shown_clock`.
     """
-    if min_dwell_ns > 0 and len(code):
-        stretch_bounds = np.r_[np.flatnonzero(c.first), len(code)]
-        code = dwell_codes(c.start, code, stretch_bounds, min_dwell_ns)
     a, b = evaluated_time(c, lo_ns, hi_ns)
     dt = (b - a).astype(np.float64)
     seg = c.seg

@@ -1,8 +1,13 @@
 """Labelled incidents against the windows of
-:func:`~budgetlab.analyses.window_lengths.compare_windows`
-and :func:`~budgetlab.analyses.window_lengths.window_incidents`: the incident table parsed once,
-and per group and incident how fast the per-event status reached ``alert_at`` (detection) and how
-long it took to fall below it after the end (recovery)."""
+:func:`~budgetlab.analyses.window_lengths.compare_windows` and
+:func:`~budgetlab.analyses.window_lengths.window_incidents`: the incident table parsed once, and
+per group and incident how fast the status reached ``alert_at`` (detection) and how long it took
+to fall below it after the end (recovery), both on the window's clock
+(:mod:`budgetlab.analyses.window_clock`): a status can change when an event arrives and when one
+leaves the window (1 ns after ``ts + window``), so with thin traffic the recovery is dated when
+the failures left the window, not at the next event. A status held for one instant only is none
+(:func:`~budgetlab.analyses.recalibration.clock.folded_codes`); an empty window (no traffic) is
+below every status."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from .._util.validation import utc_ns_column
 from ..alerts.incidents_file import check_incidents
 from ..errors import InputError
 from ..events.schema import parse_scope, scope_mask
+from .recalibration.clock import ClockCounts, folded_codes
 from .sorted_events import Sorted
 
 __all__ = ["NAT", "Incidents", "incident_delays", "incident_rows", "incident_columns",
@@ -45,26 +51,29 @@ class Incidents:
 
 
 
-def incident_delays(t: np.ndarray, code: np.ndarray, s: int, e: int, start: int, end: int,
-                     grace_ns: int, level: int) -> tuple[int, int]:
-    """(detection delay, recovery time) in ns of one group ``[s, e)`` for one incident; ``NAT``
-    when missed / not recovered. Detection: status ``>= level``; recovery: ``< level``. The
-    status holding at a time ``x`` is that of the group's last event before ``x`` (healthy
-    before its first event)."""
-    tg, cg = t[s:e], code[s:e]
-    k = int(np.searchsorted(tg, start, side="left"))
-    if k > 0 and cg[k - 1] >= level:
-        det = 0
-    else:
-        hit = np.flatnonzero(cg[k:] >= level)
-        det = int(tg[k + hit[0]] - start) if len(hit) and tg[k + hit[0]] < end + grace_ns else NAT
-    k = int(np.searchsorted(tg, end, side="left"))
-    if k == 0 or cg[k - 1] < level:
-        rec = 0
-    else:
-        ok = np.flatnonzero(cg[k:] < level)
-        rec = int(tg[k + ok[0]] - end) if len(ok) else NAT
-    return det, rec
+def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int, end: int, *,
+                    grace_ns: int, level: int, obs_end: int) -> tuple[int, int]:
+    """(detection delay, recovery time) in ns of one group (clock segments ``[s, e)``, blips
+    folded) for one incident; ``NAT`` when missed / not recovered within the observation (before
+    ``obs_end``). Detection: the first instant from ``start`` on with status ``>= level``, before
+    ``end + grace_ns``; recovery: the first instant from ``end`` on with status ``< level`` or
+    an empty window (0 when already there; an incident ending after the observation is read at
+    its last instant)."""
+    a, b, cg = c.start[s:e], c.end[s:e], code[s:e]
+    k = int(np.searchsorted(b, start, side="right"))  # the segment holding `start`, or the next
+    hit = np.flatnonzero(cg[k:] >= level)
+    det = NAT
+    if len(hit):
+        at = max(int(a[k + hit[0]]), start)
+        det = at - start if at < end + grace_ns else NAT
+    read = min(end, obs_end - 1)  # an incident ending after the observation: its last instant
+    k = int(np.searchsorted(b, read, side="right"))
+    if k == len(cg) or a[k] > read or cg[k] < level:
+        return det, 0
+    # the run at `level` or worse from k on, while the segments touch (no empty window between)
+    stop = np.flatnonzero((cg[k + 1:] < level) | (a[k + 1:] != b[k:-1]))
+    last = k + int(stop[0]) if len(stop) else len(cg) - 1
+    return det, int(b[last]) - end if b[last] < obs_end else NAT
 
 
 def as_timedelta(ns: np.ndarray) -> pd.TimedeltaIndex:
@@ -72,32 +81,33 @@ def as_timedelta(ns: np.ndarray) -> pd.TimedeltaIndex:
     return pd.to_timedelta(np.asarray(ns, dtype=np.int64).view("timedelta64[ns]"))
 
 
-def incident_rows(inc: Incidents, t: np.ndarray, code: np.ndarray, bounds: np.ndarray, lo_ns: int,
-                   grace_ns: int, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                       np.ndarray]:
-    """(group, incident index, detection ns, recovery ns) for every in-scope pair."""
+def incident_rows(inc: Incidents, c: ClockCounts, code: np.ndarray, lo_ns: int, obs_end: int,
+                  grace_ns: int, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                      np.ndarray]:
+    """(group, incident index, detection ns, recovery ns) for every in-scope pair, read on the
+    clock segments ``c`` with their (shown) status codes."""
+    folded = folded_codes(c, code)
     gs, ii, det, rec = [], [], [], []
     for i in range(len(inc.start)):
         if inc.start[i] < lo_ns:
             continue
         for g in np.flatnonzero(inc.match[i]).tolist():
-            s, e = int(bounds[g]), int(bounds[g + 1])
-            d, r = incident_delays(t, code, s, e, int(inc.start[i]), int(inc.end[i]), grace_ns,
-                                   level)
+            d, r = incident_delays(c, folded, int(c.bounds[g]), int(c.bounds[g + 1]),
+                                   int(inc.start[i]), int(inc.end[i]), grace_ns=grace_ns,
+                                   level=level, obs_end=obs_end)
             gs.append(g)
             ii.append(i)
             det.append(d)
             rec.append(r)
-    return (np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64), np.array(det,
-                                                                                 dtype=np.int64),
-            np.array(rec, dtype=np.int64))
+    return (np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64),
+            np.array(det, dtype=np.int64), np.array(rec, dtype=np.int64))
 
 
-def incident_columns(inc: Incidents, t: np.ndarray, code: np.ndarray, bounds: np.ndarray,
-                     lo_ns: int,
-                      grace_ns: int, level: int) -> dict[str, Any]:
-    g_n = len(bounds) - 1
-    gs, _, det, rec = incident_rows(inc, t, code, bounds, lo_ns, grace_ns, level)
+def incident_columns(inc: Incidents, c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int,
+                     obs_end: int, grace_ns: int, level: int) -> dict[str, Any]:
+    """The incident columns of :func:`~budgetlab.analyses.window_lengths.compare_windows`."""
+    g_n = n_groups
+    gs, _, det, rec = incident_rows(inc, c, code, lo_ns, obs_end, grace_ns, level)
     n_inc = np.bincount(gs, minlength=g_n)
     hit = det != NAT
     back = rec != NAT

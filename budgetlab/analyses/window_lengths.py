@@ -13,13 +13,13 @@ between events the window keeps moving, a status holds only while the window sti
 events it was computed from, and an empty window is *no traffic* (its own column, never a
 status). Shares are over the observed time after warm-up (the first window of every traffic
 stretch, and ``warmup``), and status changes are per day of that time. Detection and recovery
-against incidents read the per-event status (what the tracker's callbacks saw).
+against incidents are on the same clock (:mod:`budgetlab.analyses.window_detection`): a recovery
+is dated when the failures left the window (1 ns after ``ts + window``), not at the next event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,14 +32,9 @@ from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, as_per_group
 from .per_group import need_group_keys
-from .sorted_events import (
-    Sorted,
-    WindowSpec,
-    group_targets,
-    sort_events,
-)
-from .status_variants import dwell_codes
-from .window_clock import clock_codes, clock_events, clock_figures
+from .recalibration.clock import ClockCounts
+from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
+from .window_clock import clock_codes, clock_events, clock_figures, shown_clock
 from .window_detection import NAT, Incidents, as_timedelta, incident_columns, incident_rows
 from .window_options import WindowOptions, window_options
 
@@ -52,34 +47,13 @@ _HOUR_NS = 3_600 * 10**9
 # compare_windows
 
 
-@dataclass
-class _Run:
-    """One window x dwell evaluated on the sorted events."""
-
-    spec: WindowSpec
-    dwell_ns: int
-    code: np.ndarray
-
-
 def _runs(srt: Sorted, slo: SLO | list[SLO], targets: np.ndarray, opts: WindowOptions,
-          desc: str) -> list[_Run]:
-    out = []
+          desc: str) -> Iterator[tuple[WindowSpec, int, ClockCounts, np.ndarray]]:
+    """Every window x dwell: ``(window, dwell ns, clock segments, shown status codes)``."""
     for spec in progress(opts.specs, desc=desc, enabled=opts.show_progress):
-        total, failures = srt.counts(spec, opts.tz)
-        if isinstance(slo, SLO):
-            raw = srt.status_codes(total, failures, targets, slo)
-        # per-group SLOs: each group's rows from the status codes under its SLO (groups never share
-        # a window)
-        else:
-            raw = np.zeros(len(total), dtype=np.int8)
-            row_group = srt.seg
-            for one in dict.fromkeys(slo):
-                mine = np.array([s == one for s in slo], dtype=bool)[row_group]
-                raw[mine] = srt.status_codes(total, failures, targets, one)[mine]
-        del total, failures
+        c, code = clock_codes(srt, spec, slo, targets, opts.tz, int(srt.t.max()))
         for d in opts.dwells_ns:
-            out.append(_Run(spec, d, dwell_codes(srt.t, raw, srt.bounds, d)))
-    return out
+            yield (spec, d, *shown_clock(c, code, d))
 
 
 def _prepare(events: pd.DataFrame, slo: Any, by: Any, target: Any) -> tuple[Sorted, SLO | list[SLO],
@@ -173,11 +147,13 @@ def compare_windows(
         (status changes, per day of ``hours``; NaN without evaluated time), ``round_trips`` and
         ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
         ``incidents``: ``incidents`` (in scope), ``detected``, ``missed``, ``detection_median``,
-        ``detection_max`` (Timedelta from incident start to the first event with status at least
-        ``alert_at``, i.e. critical or exhausted by default; 0 when already there; NaT if none
-        detected), ``recovery_median``, ``recovery_max`` (from incident end until the status is
-        below ``alert_at`` again; 0 when already below; NaT if none recovered), ``unrecovered``
-        (still at or above ``alert_at`` at the last event).
+        ``detection_max`` (Timedelta from incident start to the first instant on the window's
+        clock with status at least ``alert_at``, i.e. critical or exhausted by default; 0 when
+        already there; NaT if none detected), ``recovery_median``, ``recovery_max`` (from
+        incident end until the status is below ``alert_at`` or the window is empty; 0 when
+        already below; NaT if none recovered), ``unrecovered`` (still at or above ``alert_at``
+        at the end of the observation, the last event of the log). A status held for one
+        instant only counts for neither (docs/conventions.md).
 
     Examples
     --------
@@ -203,13 +179,9 @@ def compare_windows(
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = int(srt.t.min()) + opts.warmup_ns
     inc = Incidents(incidents, srt) if incidents is not None else None
-    clocks: dict[str, Any] = {}
     parts = []
-    for run in _runs(srt, slos, targets, opts, "compare_windows"):
-        if run.spec.label not in clocks:
-            clocks[run.spec.label] = clock_codes(srt, run.spec, slos, targets, opts.tz,
-                                                 int(srt.t.max()))
-        frame = pd.DataFrame(_compare_columns(srt, run, clocks[run.spec.label], opts, lo_ns, inc))
+    for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "compare_windows"):
+        frame = pd.DataFrame(_compare_columns(srt, spec, dwell_ns, (c, code), opts, lo_ns, inc))
         if srt.by:
             frame = pd.concat([srt.keys.reset_index(drop=True), frame], axis=1)
         parts.append(frame)
@@ -221,21 +193,21 @@ def compare_windows(
     return out
 
 
-def _compare_columns(srt: Sorted, run: _Run, clock: Any, opts: WindowOptions, lo_ns: int,
+def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
+                     clock: tuple[ClockCounts, np.ndarray], opts: WindowOptions, lo_ns: int,
                      inc: Incidents | None) -> dict[str, Any]:
     """The columns of one window x dwell run of :func:`compare_windows`, one value per group."""
     g_n, hi_ns = srt.n_groups, int(srt.t.max())
     c, code = clock
-    fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns,
-                        min_dwell_ns=run.dwell_ns)
+    fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns)
     span_ns = fig.observed_ns
     days = span_ns / _DAY_NS
     share = ratio(fig.hours, span_ns[:, None])
     row: dict[str, Any] = {
-        "window": [run.spec.label] * g_n,
-        "window_kind": [run.spec.kind] * g_n,
-        "min_dwell": [pd.Timedelta(run.dwell_ns, unit="ns")] * g_n,
-        "events": clock_events(srt, run.spec, lo_ns, hi_ns).astype(np.int64),
+        "window": [spec.label] * g_n,
+        "window_kind": [spec.kind] * g_n,
+        "min_dwell": [pd.Timedelta(dwell_ns, unit="ns")] * g_n,
+        "events": clock_events(srt, spec, lo_ns, hi_ns).astype(np.int64),
         "hours": span_ns / _HOUR_NS,
         "hours_no_traffic": fig.no_traffic_ns / _HOUR_NS,
     }
@@ -247,7 +219,7 @@ def _compare_columns(srt: Sorted, run: _Run, clock: Any, opts: WindowOptions, lo
     row["round_trips"] = fig.round_trips.astype(np.int64)
     row["round_trips_per_day"] = ratio(fig.round_trips, days)
     if inc is not None:
-        row.update(incident_columns(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns,
+        row.update(incident_columns(inc, c, code, g_n, lo_ns, hi_ns, opts.grace_ns,
                                     opts.alert_level))
     return row
 
@@ -279,9 +251,10 @@ def window_incidents(
         One row per window, dwell time, group and in-scope incident: group keys, ``window``,
         ``window_kind``, ``min_dwell``, ``incident_id``, ``incident_kind`` (the incident's ``kind``,
         empty when the table has none), ``incident_start``, ``incident_end``, ``detected``,
-        ``detection`` (Timedelta from start to the first status at least ``alert_at``; NaT when
-        missed), ``recovered``, ``recovery`` (Timedelta from end until the status is below
-        ``alert_at``; NaT when it never is again).
+        ``detection`` (Timedelta from start to the first instant on the window's clock with
+        status at least ``alert_at``; NaT when missed), ``recovered``, ``recovery`` (Timedelta
+        from end until the status is below ``alert_at`` or the window is empty; NaT when it
+        never is again before the observation ends).
 
     Examples
     --------
@@ -293,9 +266,12 @@ def window_incidents(
     ...     "end": pd.to_datetime(["2026-01-01 02:30"], utc=True)})
     >>> w = window_incidents(as_events(ts, ok), SLO(target=0.9), inc, ["1h", "3h"])
     >>> w[["window", "detected", "detection", "recovery"]]
-      window  detected       detection        recovery
-    0     1h      True 0 days 00:05:00 0 days 00:55:00
-    1     3h      True 0 days 00:11:00 0 days 02:44:00
+      window  detected                 detection                  recovery
+    0     1h      True 0 days 00:05:00.000000001 0 days 00:54:00.000000001
+    1     3h      True 0 days 00:11:00.000000000 0 days 02:43:00.000000001
+
+    The 1 h window recovers at 03:24 + 1 ns, when the 02:24 failure leaves it (the 03:24
+    arrival itself holds 02:24 for one instant); the 1 ns is the window's closed edge.
     """
     opts = window_options(options, {
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "alert_at": alert_at, "grace": grace,
@@ -303,24 +279,23 @@ def window_incidents(
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = int(srt.t.min()) + opts.warmup_ns
     inc = Incidents(incidents, srt)
-    runs = _runs(srt, slos, targets, opts, "window_incidents")
     parts = []
     kinds = (
         inc.table["kind"].astype(str).to_numpy()
         if "kind" in inc.table.columns
         else np.full(len(inc.table), "")
     )
-    for run in runs:
-        gs, ii, det, rec = incident_rows(inc, srt.t, run.code, srt.bounds, lo_ns, opts.grace_ns,
+    for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "window_incidents"):
+        gs, ii, det, rec = incident_rows(inc, c, code, lo_ns, int(srt.t.max()), opts.grace_ns,
                                          opts.alert_level)
         frame = (
             srt.keys.iloc[gs].reset_index(drop=True)
             if srt.by
             else pd.DataFrame(index=pd.RangeIndex(len(gs)))
         )
-        frame["window"] = run.spec.label
-        frame["window_kind"] = run.spec.kind
-        frame["min_dwell"] = pd.Timedelta(run.dwell_ns, unit="ns")
+        frame["window"] = spec.label
+        frame["window_kind"] = spec.kind
+        frame["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")
         frame["incident_id"] = inc.table["incident_id"].to_numpy()[ii]
         frame["incident_kind"] = kinds[ii]
         frame["incident_start"] = utc_from_ns(inc.start[ii])

@@ -2,7 +2,10 @@
 
 From :func:`budgetlab.status_spans` (the window's clock): an episode is a run of spans at
 ``at_least`` or worse; it ends when the status drops below it or the window empties (no traffic),
-and one still open at the observation's end is ``ongoing``. From a replay and its transitions (the
+and one still open at the observation's end is ``ongoing``. A status held for one instant only
+(a span with ``instant``, docs/conventions.md) is no episode of its own: it is folded into the
+span before it (that status goes on through the instant), as the status changes on the clock
+read it. From a replay and its transitions (the
 per-event clock, what the seed's callbacks saw): an episode starts when a group's status reaches
 ``at_least`` (from below) and ends when it drops below it again at an event; one still open at the
 group's last event ends there and is ``ongoing``.
@@ -21,6 +24,7 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns, to_timedelta
 from ..errors import ConfigError, InputError
+from .blips import blips_folded
 from .figures import STATUS_DTYPE, STATUSES
 from .spans import SPAN_STATUS_DTYPE
 
@@ -63,7 +67,8 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
     ----------
     states : DataFrame
         Output of :func:`budgetlab.status_spans` (the window's clock: an episode also ends when
-        the window empties; ``transitions`` and ``by`` are then not given, the spans know their
+        the window empties, and a status held for one instant only is folded into the one
+        before it; ``transitions`` and ``by`` are then not given, the spans know their
         groups), or of :func:`budgetlab.replay` (the per-event clock: its ``ts`` and group keys;
         each group's last event ends an episode still open there).
     transitions : DataFrame
@@ -105,14 +110,17 @@ def status_episodes(states: pd.DataFrame, transitions: pd.DataFrame | None = Non
     [['0 days 00:45:00', '2']]
 
     On the window's clock the first episode lasts until the 00:12 failure leaves the window
-    (00:22 + 1 ns), not until the next event's status:
+    (00:22 + 1 ns), not until the next event's status. It starts 1 ns after 00:10: at the
+    00:10 arrival 00:00 is still in the window (critical for that instant only, a blip folded
+    into the status before it); 1 ns later 00:00 leaves and one failure of 10 exhausts the
+    budget:
 
     >>> from budgetlab import status_spans
     >>> ev = as_events(pd.date_range("2026-01-01", periods=len(ok), freq="min"), ok)
     >>> sp = status_episodes(status_spans(ev, SLO(target=0.9, window="10min")), gap="5min")
     >>> sp[["start", "duration"]].astype(str).values.tolist()
-    [['2026-01-01 00:10:00+00:00', '0 days 00:12:00.000000001'], ['2026-01-01 00:43:00+00:00', '0
-    days 00:11:00.000000001']]
+    [['2026-01-01 00:10:00.000000001+00:00', '0 days 00:12:00'], ['2026-01-01
+    00:43:00.000000001+00:00', '0 days 00:11:00']]
     """
     if at_least not in STATUSES[1:]:
         raise ConfigError(f"at_least={at_least!r} must be one of {', '.join(STATUSES[1:])}.")
@@ -216,12 +224,13 @@ def _event_episodes(states: pd.DataFrame, transitions: pd.DataFrame, by: list[st
 def _span_episodes(spans: pd.DataFrame, level: int, gap_ns: int, at_least: str) -> pd.DataFrame:
     """Episodes from spans (group then time order, tiling each group's observation)."""
     keys = list(spans.attrs.get("by", []))
+    require_columns(spans, ["start", "end", "instant"], what="spans")
     n = len(spans)
-    code = spans["status"].cat.codes.to_numpy().astype(np.int64)
-    bad = (code >= level) & (code < len(STATUSES))
     gid = (spans.groupby(keys, sort=False, observed=True,
                          dropna=False).ngroup().to_numpy() if keys and n
            else np.zeros(n, dtype=np.int64))
+    code = blips_folded(spans, gid)
+    bad = (code >= level) & (code < len(STATUSES))
     s = spans["start"].array.asi8
     e = spans["end"].array.asi8
     prev_bad = np.zeros(n, dtype=bool)

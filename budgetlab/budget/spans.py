@@ -25,6 +25,7 @@ from ..events.schema import check_events, ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
 from ..windows.clock import NO_TRAFFIC_CODE, status_runs
 from ..windows.groups import group_codes
+from .blips import instant_spans
 from .figures import STATUSES, seed_figures, seed_status_codes
 
 __all__ = ["SPAN_STATUSES", "SPAN_STATUS_DTYPE", "SPAN_COLUMNS", "status_spans", "silences"]
@@ -36,7 +37,7 @@ SPAN_STATUSES = (*STATUSES, "no_traffic")
 SPAN_STATUS_DTYPE = pd.CategoricalDtype(list(SPAN_STATUSES), ordered=True)
 #: The columns after the group keys, in order.
 SPAN_COLUMNS = ("start", "end", "status", "total", "failures", "burn_rate", "remaining_fraction",
-                "warmup_end")
+                "warmup_end", "instant")
 _TOP = int(np.iinfo(np.int64).max)
 _BOTTOM = int(np.iinfo(np.int64).min)
 
@@ -69,8 +70,12 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         ``no_traffic``), ``total``, ``failures`` (int64: the window at ``start``), ``burn_rate``,
         ``remaining_fraction`` (float64, the seed's figures at ``start``; 0.0 and 1.0 without
         traffic) and ``warmup_end`` (the end of the first window of the traffic stretch the span
-        belongs to: that stretch's first event + window; ``start`` for ``no_traffic``). The
-        time of a span after warm-up is ``max(0, end - max(start, warmup_end))``.
+        belongs to: that stretch's first event + window; ``start`` for ``no_traffic``) and
+        ``instant`` (bool: a status held for one instant only, a *blip*: the span starts at an
+        event while an event exactly at its cut-off, ``ts - window``, is still in the window and
+        leaves 1 ns later; it keeps its nanosecond here, but is no status change and no episode
+        of its own on the clock, see docs/conventions.md). The time of a span after warm-up is
+        ``max(0, end - max(start, warmup_end))``.
         ``attrs`` holds ``slo``, ``by``, ``start`` and ``end``.
 
     Notes
@@ -124,7 +129,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     cols = {name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0,
                                                                                     dtype=np.int64)
             for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
-                         "remaining_fraction", "warmup_end")}
+                         "remaining_fraction", "warmup_end", "instant")}
     order = np.lexsort((cols["start"], cols["group"]))
     out = _frame(events, keys, codes, {k: v[order] for k, v in cols.items()})
     out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
@@ -177,6 +182,7 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
     last[:-1] = g[1:] != g[:-1]
     e[last] = _TOP
     cut = s < lo  # the window at the observation's start: counted there
+    one = ~cut & (e - 1 == s) & (code != NO_TRAFFIC_CODE)  # before the observation cuts them
     s = np.maximum(s, lo)
     e = np.minimum(e, hi)
     keep = e > s
@@ -186,15 +192,16 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         fl = np.bincount(codes[at & bad].astype(np.int64), minlength=ngroups)
         total = np.where(cut, cnt[g], total)
         failures = np.where(cut, fl[g], failures)
-    g, s, e, code, total, failures, first = (a[keep] for a in (g, s, e, code, total, failures,
-                                                               first))
+    instant = instant_spans(t, codes, g, s, w, one)
+    g, s, e, code, total, failures, first, instant = (
+        a[keep] for a in (g, s, e, code, total, failures, first, instant))
     figs = seed_figures(total, failures, slo.target, columns=["burn_rate", "remaining_fraction"])
     traffic = code != NO_TRAFFIC_CODE
     warmup = np.where(traffic, np.minimum(first, _TOP - w) + w, s)
     return {"group": g.astype(np.int64), "start": s, "end": e, "status": code, "total": total,
             "failures": failures, "burn_rate": figs["burn_rate"],
             "remaining_fraction": figs["remaining_fraction"],
-            "warmup_end": warmup}
+            "warmup_end": warmup, "instant": instant}
 
 
 def _frame(
@@ -214,6 +221,7 @@ def _frame(
     out["burn_rate"] = cols["burn_rate"].astype(np.float64)
     out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64)
     out["warmup_end"] = utc_from_ns(cols["warmup_end"])
+    out["instant"] = cols["instant"].astype(bool)
     return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])))
 
 

@@ -165,10 +165,14 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
     print(wrap("hours: time the window held traffic, after the first window of each stretch of "
-               "traffic "
-               "(warm-up); shares and rates per day are over it; hours_no_traffic: time the window "
-               "was empty",
-               indent=""))
+               "traffic (warm-up); shares and rates per day are over it; hours_no_traffic: time "
+               "the window was empty", indent=""))
+    if inc is not None:
+        print(wrap(f"detection: from an incident's start to the first instant at {args.alert_at} "
+                   "or worse; recovery: from its end until the status is below it or the window "
+                   "is empty (a failure leaves the window 1 ns after its time + the window, not at "
+                   "the next event); both on the window's clock, medians over the incidents",
+                   indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     empty = int((table["hours"] <= 0).sum())

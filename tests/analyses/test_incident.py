@@ -297,9 +297,9 @@ def test_errors():
         incident_report(ev, slo, "yesterday-ish", at(1))
     with pytest.raises(SchemaError, match="sitekey"):
         incident_report(ev, slo, at(0), at(1), scope="sitekey=sk_1")
-    with pytest.raises(InputError, match="no traffic in the report window: the log ends at"):
+    with pytest.raises(InputError, match=r"no traffic in the report window \(.*\): the log ends"):
         incident_report(ev, slo, at(30), at(31), context=0)
-    with pytest.raises(InputError, match="no events in scope 'region=ber'"):
+    with pytest.raises(InputError, match="no events in scope 'region=ber' at all; check the sc"):
         incident_report(ev, slo, at(0), at(1), scope="region=ber")
     with pytest.raises(ConfigError, match="AlertPolicy"):
         # preset names ("workbook") are accepted
@@ -381,14 +381,50 @@ def test_an_incident_after_a_silence_reads_the_window_s_clock():
 
 def test_an_incident_inside_a_silence_says_where_the_log_is_silent():
     # events at 00:00, 00:01 and 05:00; the window 02:00-03:00 (context 30 min: 01:30-03:30) holds
-    # none: the log is silent from its 00:01 event to its 05:00 event
+    # none: the log is silent from its 00:01 event to its 05:00 event. With a 1 h window the
+    # 00:01 failure left the tracker's window at 01:01 + 1 ns: no traffic, no status.
     ts = pd.DatetimeIndex(["2026-01-05 00:00", "2026-01-05 00:01", "2026-01-05 05:00"], tz="UTC")
     ev = as_events(ts, [True, False, True])
     slo = SLO(target=0.9, window="1h")
-    msg = ("no traffic in the report window: the log is silent from 2026-01-05 00:01:00 UTC "
-           "to 2026-01-05 05:00:00 UTC; check start/end and tz.")
+    msg = ("no traffic in the report window (2026-01-05 01:30:00 UTC to 2026-01-05 03:30:00 UTC, "
+           "the incident and its context): the log is silent from 2026-01-05 00:01:00 UTC to "
+           "2026-01-05 05:00:00 UTC, so there is nothing to report there; the tracker's window "
+           "(1 h) was empty all that time (no traffic, no status). A report needs events in "
+           "its window: move start=, end= or context= to traffic.")
     with pytest.raises(InputError) as err:
         incident_report(ev, slo, "2026-01-05 02:00", "2026-01-05 03:00", context="30min")
     assert str(err.value) == msg
+    # a 3 h window still holds 00:00 (success) and 00:01 (failure) at 01:30: 1 failure of 2,
+    # budget 0.2: exhausted; 00:01 is in it through 03:01, inside the report window
+    with pytest.raises(InputError) as err:
+        incident_report(ev, SLO(target=0.9, window="3h"), "2026-01-05 02:00", "2026-01-05 03:00",
+                        context="30min")
+    assert ("the tracker's window (3 h) still held earlier events through 2026-01-05 "
+            "03:01:00 UTC, then no traffic; status at the window's start on the window's clock: "
+            "exhausted.") in str(err.value)
+    # per group (scope): fra's window holds its 00:00 success alone (healthy), ams its failure
+    ev2 = as_events(ts, [True, False, True], groups={"region": ["fra", "ams", "fra"]})
+    with pytest.raises(InputError) as err:
+        incident_report(ev2, SLO(target=0.9, window="3h"), "2026-01-05 02:00",
+                        "2026-01-05 03:00", context="30min", by="region")
+    assert "window's clock: ams exhausted, fra healthy." in str(err.value)
+    with pytest.raises(InputError, match="no traffic in scope 'region=ams' in the report window"):
+        incident_report(ev2, SLO(target=0.9, window="3h"), "2026-01-05 02:00",
+                        "2026-01-05 03:00", context="30min", by="region", scope="region=ams")
     with pytest.raises(InputError, match="the log begins at 2026-01-05 00:00:00 UTC, after the wi"):
         incident_report(ev, slo, "2026-01-04 20:00", "2026-01-04 21:00", context=0)
+
+
+def test_a_status_held_for_one_instant_is_not_the_worst_status():
+    # 1 h window, target 0.4 (budget 0.6 per event): warning from 00:30 (1 failure of 2); the
+    # 01:00 failure arrives while 00:00 (a failure) is still in: 2 of 3, exhausted, for that
+    # instant only (00:00 leaves 1 ns later: 1 of 2, warning). Over 00:45-01:10 the window's
+    # clock shows warning throughout: the blip is no worst status (docs/conventions.md).
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:30", "2026-01-01 01:00",
+                         "2026-01-01 01:20", "2026-01-01 02:00"], utc=True)
+    ev = as_events(ts, [False, True, False, True, True])
+    rep = incident_report(ev, SLO(target=0.4, window="1h"), "2026-01-01 00:45",
+                          "2026-01-01 01:10", context=0)
+    row = rep.tracker.iloc[0]
+    assert [row["status_at_start"], row["worst_status"], row["status_at_end"]] == ["warning"] * 3
+    assert row["worst_at"] == pd.Timestamp("2026-01-01 00:45", tz="UTC")

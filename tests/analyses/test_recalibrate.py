@@ -768,3 +768,26 @@ def test_a_log_below_every_usual_target_gets_no_target_and_says_why(n_boot):
     # with no candidate, every level's index is len(cands) == 0 ("reached at no candidate")
     levels = status_thresholds(np.array([10]), np.array([9]), np.array([]), SLO(target=0.9))
     assert [lv.tolist() for lv in levels] == [[0], [0], [0]]
+
+
+def test_a_hold_above_every_window_gives_the_top_of_the_range_not_no_target():
+    """min_events above what any window holds: the status is held HEALTHY throughout (the hold
+    starts from healthy), so no target is ever exhausted: the rule's target is the top of the
+    range, the first usual target above the observed rate. The log is the one above (10 %
+    success, 1 in every 10 events, 6 events an hour): its rolling rate's 1 % quantile lies
+    below every usual target, which without the hold leaves no target; with it, the range starts
+    at the lowest usual target (50 %) and 50 % is the first usual target above 10 %."""
+    ts = pd.date_range("2026-01-01", periods=300, freq="10min", tz="UTC")
+    events = pd.DataFrame({"ts": ts, "ok": np.tile([True] + [False] * 9, 30)})
+    rec = recalibrate(events, slo=SLO(target=0.95, window="1h", min_events=1000), n_boot=0)
+    row = rec.summary.iloc[0]
+    assert row["recommended_target"] == 0.5
+    assert row["current_share_limit"] == 0.0  # exhausted 0 % of the time under 0.95
+    assert "no target meets the rule" not in row["recommendation_note"]
+    # without the hold the same log is exhausted whenever the window holds an event at 50 %
+    # (at most 1 success in a window of up to 7 events: rate <= 1/6 < 50 %)
+    bare = recalibrate(events, slo=SLO(target=0.95, window="1h"), n_boot=0).summary.iloc[0]
+    assert np.isnan(bare["recommended_target"])
+    assert "even 50 %, the lowest usual target, is exhausted or worse 100 % of the time" in \
+        bare["recommendation_note"]
+    assert "below every usual target" in bare["recommendation_note"]

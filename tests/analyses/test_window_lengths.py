@@ -67,25 +67,52 @@ def spans_oracle(events, slo, by, lo_ns=None, dwell_ns=0, start=None, end=None):
         for _, stretch in traffic.groupby("warmup_end", sort=False):
             st_ = stretch["status"].astype(str).map(STATUSES.index).tolist()
             starts = stretch["start"].array.asi8.tolist()
-            shown = dwell_oracle(starts, st_, dwell_ns) if dwell_ns else st_
+            ends = stretch["end"].array.asi8.tolist()
+            warm = stretch["warmup_end"].array.asi8[0]
+            # a status held for one instant only: an event's arrival while an event exactly at
+            # its cut-off (ts - window) is still in, which leaves 1 ns later, and the status then
+            # differs. No change on the clock.
+            inst = [e - s == 1 and {s, s - slo.window_ns} <= arrivals
+                    for s, e in zip(starts, ends, strict=True)]
+            pieces = list(zip(starts, ends, st_, inst, strict=True))
+            if dwell_ns:
+                pieces = clock_dwell_oracle(pieces, dwell_ns)
             prev = 0
-            after = [*shown[1:], None]  # the status of the next span of the stretch
-            for start, end, warm, code, nxt in zip(starts, stretch["end"].array.asi8.tolist(),
-                                                   stretch["warmup_end"].array.asi8.tolist(), shown,
-                                                   after, strict=True):
+            for i, (start, end, code, instant) in enumerate(pieces):
                 a = max(start, warm, lo)
                 if end > a:
                     hours[STATUSES[code]] += (end - a) / 3.6e12
-                # a status held for one instant only: an event's arrival while an event exactly
-                # at its cut-off (ts - window) is still in, which leaves 1 ns later, and the status
-                # then differs. No change on the clock.
-                instant = end - start == 1 and {start, start - slo.window_ns} <= arrivals
+                nxt = pieces[i + 1][2] if i + 1 < len(pieces) else None
                 if instant and nxt is not None and nxt != code:
                     continue
                 if code != prev and start >= max(warm, lo) and start < hi:
                     changes += 1
                 prev = code
         out[key if not isinstance(key, tuple) or len(key) != 1 else key[0]] = (hours, changes)
+    return out
+
+
+def clock_dwell_oracle(pieces, dwell_ns):
+    """The dwell rule on the clock, piece by piece (``(start, end, raw code, instant)`` of one
+    traffic stretch, contiguous): a status held for one instant takes the status before it
+    (HEALTHY first); escalate at once; drop once the shown status has been held for dwell_ns
+    since it was entered (at that very instant, the piece holding it cut there) or when the raw
+    status drops, if later, straight to the raw status."""
+    out, shown, entered, raw_before = [], 0, None, 0
+    for i, (start, end, raw, instant) in enumerate(pieces):
+        nxt = pieces[i + 1][2] if i + 1 < len(pieces) else None
+        if instant and nxt is not None and nxt != raw:
+            raw = raw_before  # folded: no status of its own
+        raw_before = raw
+        if raw > shown:
+            shown, entered = raw, start
+        elif raw < shown and start >= entered + dwell_ns:
+            shown, entered = raw, start
+        elif raw < shown and start < entered + dwell_ns < end:
+            out.append((start, entered + dwell_ns, shown, False))
+            start = entered = entered + dwell_ns
+            shown = raw
+        out.append((start, end, shown, instant))
     return out
 
 
@@ -295,6 +322,27 @@ def test_compare_with_dwell_equals_the_dwell_rule_on_the_spans(dwell):
     assert (got.set_index("kind")["transitions"] <= no_dwell).all()
 
 
+def test_hysteresis_on_the_clock_drops_when_the_dwell_has_passed():
+    # target 0.5, 1 h window (budget = n * 0.5): 00:00 failure (exhausted), 00:10 success (1 of
+    # 2 failed: burn 1, exhausted), 00:20 success (remaining 0.5 / 1.5 = 0.33: warning), 00:30
+    # success (0.5 / 2: healthy). Nothing changes the window between 00:30 and 01:00 + 1 ns
+    # (00:00 leaves). With a 45 min dwell the exhausted status entered at 00:00 may drop from
+    # 00:45 on: it drops then, to healthy, not at the next window change (01:00 + 1 ns).
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:20",
+                         "2026-01-01 00:30", "2026-01-01 03:00"], utc=True)
+    events = as_events(ts, [False, True, True, True, True])
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                        "start": pd.to_datetime(["2026-01-01 00:00"], utc=True),
+                        "end": pd.to_datetime(["2026-01-01 00:15"], utc=True)})
+    slo = SLO(target=0.5)
+    w = window_incidents(events, slo, inc, "1h", min_dwell=["0s", "45min"])
+    # no dwell: below critical at 00:20 (warning); 45 min: at 00:45
+    assert w["recovery"].tolist() == [pd.Timedelta("5min"), pd.Timedelta("30min")]
+    # per event, hysteresis() drops at the first event at or after 00:45: 03:00
+    st_ = hysteresis(replay(events, SLO(target=0.5, window="1h")), "45min")
+    assert st_["status"].astype(str).tolist() == ["exhausted"] * 4 + ["healthy"]
+
+
 def test_hysteresis_keeps_other_columns_and_checks_input():
     events = grouped_events(6, n=300)
     st_ = replay(events, SLO(target=0.9, window="1h"), by="kind")
@@ -341,27 +389,81 @@ def one_incident_case():
     return as_events(ts, ok), inc
 
 
+NS = pd.Timedelta(1, "ns")
+
+
 def test_detection_and_recovery_hand_computed():
+    # On the window's clock: an event is in the window through ts + window and leaves 1 ns later.
+    # 1 - 0.9 = 0.09999999999999998, so 60 events have the budget 5.999999999999998 and 61 events
+    # 6.099999999999999; critical: remaining < 0.1, i.e. failures > 0.9 budget; exhausted:
+    # failures >= budget.
     events, inc = one_incident_case()
     slo = SLO(target=0.9)
     w = window_incidents(events, slo, inc, ["1h", "3h"])
-    # 1h window at 02:00+k holds 61 events and k+1 failures; critical when remaining < 0.1,
-    # i.e. burn > 0.9: k+1 > 0.9 * 6.1 = 5.49 -> k = 5 -> detected after 5 min.
-    # After the end, at 02:30+m the window holds 60-m failures (m >= 30); below critical when
-    # 60 - m <= 5 -> m = 55.
-    # 3h window: at 02:00+k it holds 121+k events (data start at 00:00): k+1 > 0.09 (121+k)
-    # -> k >= 10.87 -> 11 min; after the end 181 events and 180-m failures (m > 150):
-    # 180 - m <= 0.9 * 18.1 = 16.29 -> m = 164 = 2 h 44 min.
-    assert w["detection"].tolist() == [pd.Timedelta("5min"), pd.Timedelta("11min")]
-    assert w["recovery"].tolist() == [pd.Timedelta("55min"), pd.Timedelta("164min")]
+    # 1h window. At the 02:04 arrival: 61 events, 5 failures (> 5.49? no): warning; at 02:04 + 1 ns
+    # (01:04 leaves) 60 events, 5 failures: warning. At the 02:05 arrival: 61 events, 6 failures:
+    # critical, but only at that instant: 1 ns later 01:05 leaves and 6 failures of 60 events
+    # exhaust the budget (6 >= 5.999999999999998). A status held for one instant is none, so
+    # the status reaches critical-or-worse at 02:05 + 1 ns: detection 5 min + 1 ns.
+    # After the end, at 03:mm + 1 ns (02:mm leaves) the window holds 60 events and 29 - mm
+    # failures: below critical when 29 - mm <= 5.4, i.e. mm = 24 (the 03:24 arrival itself is
+    # 61 events with 6 failures, critical for that instant): 03:24 + 1 ns - 02:30 = 54 min + 1 ns
+    # (the per-event status only saw it at the 03:25 event).
+    # 3h window: no event leaves before 03:00; at the 02:00+k arrival 121+k events and k+1
+    # failures: critical when k+1 > 0.09 (121+k), k >= 10.87: 11 min. After the end, at
+    # 05:mm + 1 ns, 180 events and 29 - mm failures: below critical when 29 - mm <= 16.2, i.e.
+    # mm = 13: 05:13 + 1 ns - 02:30 = 2 h 43 min + 1 ns.
+    assert w["detection"].tolist() == [pd.Timedelta("5min") + NS, pd.Timedelta("11min")]
+    assert w["recovery"].tolist() == [pd.Timedelta("54min") + NS, pd.Timedelta("163min") + NS]
     assert w["incident_kind"].tolist() == ["outage", "outage"]
-    # alert_at="exhausted": remaining <= 0 when k+1 >= 6.1 -> k = 6
+    # alert_at="exhausted": 6 failures of 60 events from 02:05 + 1 ns (above)
     w2 = window_incidents(events, slo, inc, "1h", alert_at="exhausted")
-    assert w2["detection"].tolist() == [pd.Timedelta("6min")]
-    # hysteresis delays recovery: critical entered 02:05, exhausted 02:06 -> shown until the
-    # raw status drops and 2 h have passed since the last escalation (02:06 -> 04:06)
+    assert w2["detection"].tolist() == [pd.Timedelta("5min") + NS]
+    # hysteresis delays recovery: exhausted entered at 02:05 + 1 ns (from warning: the critical
+    # instant is none), the window drops below critical at 03:24 + 1 ns, but the shown status
+    # may only drop 2 h after it was entered: at 04:05 + 1 ns, to the window's status then
+    # (healthy: no failure since 02:29 is in it).
     w3 = window_incidents(events, slo, inc, "1h", min_dwell="2h")
-    assert w3["recovery"].iloc[0] == pd.Timedelta("96min")  # 04:06 - 02:30
+    assert w3["recovery"].iloc[0] == pd.Timedelta("95min") + NS  # 04:05 + 1 ns - 02:30
+
+
+def test_recovery_and_detection_on_the_clock_with_thin_traffic():
+    # 12 successes 00:00..00:11, one failure at 00:30, then nothing until 05:00 (1 h window,
+    # target 0.9; budget = n * 0.09999999999999998); incident 00:30-01:05. At 00:30: 13 events,
+    # 1 failure, budget 1.3, remaining 0.23: warning. The successes leave at 01:00 + 1 ns,
+    # 01:01 + 1 ns, ...: with 12 events the remaining is 0.2 / 1.2 = 0.17 (warning), with 11 it
+    # is 0.1 / 1.1 = 0.09 < 0.1: critical from 01:01 + 1 ns (10 events: budget
+    # 0.9999999999999998 <= 1 failure, exhausted). At the end (01:05) still exhausted; the
+    # failure leaves at 01:30 + 1 ns (last failure + window + 1 ns): the window is empty, no
+    # traffic, below critical.
+    ts = pd.to_datetime([f"2026-01-01 00:{m:02d}" for m in range(12)]
+                        + ["2026-01-01 00:30", "2026-01-01 05:00"], utc=True)
+    events = as_events(ts, [True] * 12 + [False, True])
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                        "start": pd.to_datetime(["2026-01-01 00:30"], utc=True),
+                        "end": pd.to_datetime(["2026-01-01 01:05"], utc=True)})
+    slo = SLO(target=0.9)
+    w = window_incidents(events, slo, inc, "1h", grace="1h")
+    assert w["detection"].iloc[0] == pd.Timedelta("31min") + NS  # 01:01 + 1 ns - 00:30
+    assert w["recovery"].iloc[0] == pd.Timedelta("25min") + NS  # 01:30 + 1 ns - 01:05
+    # per event the status never reached critical (no event between 00:30 and 05:00), and the
+    # next event (05:00) is 3 h 55 min after the end
+    assert (replay(events, SLO(target=0.9, window="1h"))["status"] == "warning").sum() == 1
+    # a success at 00:45 stays in the window: critical from 01:02 + 1 ns (11 events), and at
+    # 01:30 + 1 ns the window holds that success alone: healthy, recovered when the failure left
+    ts2 = ts.insert(13, pd.Timestamp("2026-01-01 00:45", tz="UTC"))
+    ev2 = as_events(ts2, [True] * 12 + [False, True, True])
+    t = compare_windows(ev2, slo, ["1h"], incidents=inc, grace="1h")
+    assert t["detection_max"].iloc[0] == pd.Timedelta("32min") + NS  # 01:02 + 1 ns - 00:30
+    assert t["recovery_max"].iloc[0] == pd.Timedelta("25min") + NS
+    assert t["unrecovered"].iloc[0] == 0
+    # the observation ends at the last event (here 01:20, when 00:30 is still in the window:
+    # 3 events, 1 failure, exhausted): not recovered within it
+    ev3 = as_events(ts2[:14].append(pd.DatetimeIndex([pd.Timestamp("2026-01-01 01:20",
+                                                                      tz="UTC")])),
+                    [True] * 12 + [False, True, True])
+    cut = compare_windows(ev3, slo, ["1h"], incidents=inc, grace="1h")
+    assert cut["unrecovered"].iloc[0] == 1 and pd.isna(cut["recovery_max"].iloc[0])
 
 
 def test_missed_incident_and_grace():
@@ -375,6 +477,57 @@ def test_missed_incident_and_grace():
     assert t[["incidents", "detected", "missed"]].iloc[0].tolist() == [1, 0, 1]
     assert pd.isna(t["detection_median"].iloc[0])
     assert t["recovery_median"].iloc[0] == pd.Timedelta(0)  # never left: already recovered
+
+
+def clock_incident_oracle(spans, start, end, grace, level):
+    """(detection, recovery) in ns of one group's spans (status_spans, checked against the seed
+    port at every instant) for one incident, by a loop: a span held for one instant only reads
+    as the one before it; no_traffic is below every level; recovery is read at the last instant
+    of the observation when the incident ends after it; None: missed / not recovered."""
+    hi = spans.attrs["end"].value
+    rows, before = [], "healthy"
+    for r in spans.itertuples(index=False):
+        status = before if r.instant else str(r.status)
+        before = status
+        rank = STATUSES.index(status) if status != "no_traffic" else -1
+        rows.append((r.start.value, r.end.value, rank >= level))
+    det = None
+    for a, b, bad in rows:
+        if bad and b > start:
+            at = max(a, start)
+            det = at - start if at < end + grace else None
+            break
+    read = min(end, hi - 1)
+    holding = [i for i, (a, b, _) in enumerate(rows) if a <= read < b]
+    if not holding or not rows[holding[0]][2]:
+        return det, 0
+    i = holding[0]
+    while i + 1 < len(rows) and rows[i + 1][2]:
+        i += 1
+    return det, (rows[i][1] - end if rows[i][1] < hi else None)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_detection_and_recovery_equal_a_loop_over_status_spans(seed):
+    events = grouped_events(seed, n=2000)
+    rng = np.random.default_rng(seed)
+    starts = T0 + pd.to_timedelta(np.sort(rng.uniform(2, 44, 12)).round(3), unit="h")
+    inc = pd.DataFrame({"incident_id": [f"i{k}" for k in range(12)], "scope": ["*"] * 12,
+                        "start": starts,
+                        "end": starts + pd.to_timedelta(rng.uniform(5, 180, 12).round(), "min")})
+    for window, alert_at in (("30min", "critical"), ("2h", "warning"), ("1h", "exhausted")):
+        slo = SLO(target=0.9, window=window)
+        got = window_incidents(events, slo, inc, window, by="kind", alert_at=alert_at,
+                               grace="20min")
+        spans = status_spans(events, slo, by="kind")
+        level = STATUSES.index(alert_at)
+        for row in got.itertuples(index=False):
+            sp = spans[spans["kind"] == row.kind]
+            sp.attrs.update(spans.attrs)
+            want = clock_incident_oracle(sp, row.incident_start.value, row.incident_end.value,
+                                         pd.Timedelta("20min").value, level)
+            have = tuple(None if pd.isna(x) else x.value for x in (row.detection, row.recovery))
+            assert have == want, (window, alert_at, row.kind, row.incident_id)
 
 
 def test_incident_scope_restricts_groups():

@@ -259,3 +259,43 @@ def test_demo_sample_equals_a_loop_over_each_groups_own_replay(at_least, gap):
                                                     pd.Timedelta(gap))]
     assert rows(ep, ["captcha_type"]) == want
     assert len(want) > 0
+
+
+def test_a_status_held_for_one_instant_is_no_episode_on_the_clock():
+    # 1 h window, target 0.4 (budget = 0.6 per event). 00:00 failure: exhausted. 00:30 success:
+    # 1 of 2 failed, burn 1 / 1.2 = 0.83, warning. 01:00 failure: the window [00:00, 01:00]
+    # holds 2 failures of 3 (burn 2 / 1.8 = 1.1): exhausted at that instant only, since 00:00
+    # leaves 1 ns later (1 of 2: warning again). 01:20, 02:00 successes: warning.
+    from budgetlab import status_spans
+
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:30", "2026-01-01 01:00",
+                         "2026-01-01 01:20", "2026-01-01 02:00"], utc=True)
+    spans = status_spans(as_events(ts, [False, True, False, True, True]),
+                         SLO(target=0.4, window="1h"))
+    assert spans["status"].astype(str).tolist() == ["exhausted", "warning", "exhausted",
+                                                    "warning"]
+    assert spans["instant"].tolist() == [False, False, True, False]
+    assert spans["end"].iloc[2] - spans["start"].iloc[2] == pd.Timedelta(1, "ns")
+    # the blip is folded into the warning before it: one exhausted episode, 00:00-00:30, not a
+    # second one of 1 ns at 01:00
+    ep = status_episodes(spans, at_least="exhausted", gap=0)
+    assert ep[["start", "end"]].values.tolist() == [[ts[0], ts[1]]]
+    assert ep["merged"].tolist() == [1]
+    # at warning or worse the blip changes nothing: one episode from 00:00, open at the end
+    ep = status_episodes(spans, at_least="warning", gap=0)
+    assert ep[["start", "end", "ongoing"]].values.tolist() == [[ts[0], ts[4], True]]
+    # a blip inside an episode does not cut it: 00:00 success, 00:10 and 00:20 failures (2 of
+    # 3, burn 2 / 1.8: exhausted from 00:20); the 01:00 success arrives while 00:00 is still in
+    # (2 of 4, burn 0.83: warning, for that instant), 00:00 leaves 1 ns later (2 of 3: exhausted
+    # again) until 00:10 leaves at 01:10 + 1 ns (1 of 2: warning). One episode, 00:20 to
+    # 01:10 + 1 ns, even with gap=0.
+    ts2 = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:20",
+                          "2026-01-01 01:00", "2026-01-01 03:00"], utc=True)
+    sp2 = status_spans(as_events(ts2, [True, False, False, True, True]),
+                       SLO(target=0.4, window="1h"))
+    assert sp2["status"].astype(str).tolist()[1:5] == ["warning", "exhausted", "warning",
+                                                       "exhausted"]
+    assert sp2["instant"].tolist()[3] and sp2["instant"].sum() == 1
+    ep2 = status_episodes(sp2, at_least="exhausted", gap=0)
+    ns = pd.Timedelta(1, "ns")
+    assert ep2[["start", "end"]].values.tolist() == [[ts2[2], ts2[1] + pd.Timedelta("1h") + ns]]

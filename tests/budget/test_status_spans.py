@@ -110,6 +110,16 @@ def check_against_brute(events, slo_of, by, spans, lo, hi):
         # every span starts at an oracle instant (or at lo)
         instants = {b[0] for b in brute}
         assert set(s.tolist()) <= instants | {lo}
+        # a status held for one instant only: a span starting at an arrival (not before lo)
+        # while an event at its cut-off is in, whose status is another one 1 ns later
+        arrivals = set(t)
+        for i, (a, st_a) in enumerate(zip(s.tolist(), st_.tolist(), strict=True)):
+            before = [b[1] for b in brute if b[0] < a]
+            after = [b[1] for b in brute if b[0] <= a + 1]
+            starts_here = (before[-1] if before else "no_traffic") != st_a
+            want = (st_a != "no_traffic" and starts_here and after[-1] != st_a
+                    and {a, a - slo.window_ns} <= arrivals)
+            assert bool(mine["instant"].iloc[i]) == want, (key, a)
     return n_groups
 
 
@@ -303,7 +313,7 @@ def test_empty_events_and_bad_bounds():
     sp = status_spans(ev, SLO(target=0.9, window="1h"))
     assert len(sp) == 0 and list(sp.columns) == ["start", "end", "status", "total", "failures",
                                                  "burn_rate",
-                                                 "remaining_fraction", "warmup_end"]
+                                                 "remaining_fraction", "warmup_end", "instant"]
     ev = as_events(pd.to_datetime(["2026-01-01"], utc=True), [True])
     with pytest.raises(ConfigError, match="before start"):
         status_spans(ev, SLO(target=0.9, window="1h"), start="2026-01-02", end="2026-01-01")

@@ -88,14 +88,18 @@ def test_summary_refuses_states_of_a_variant():
 
 
 def loop_episodes(spans, level):
-    """Runs of spans at level or worse (no_traffic ends them), per group, not merged."""
+    """Runs of spans at level or worse (no_traffic ends them), per group, not merged; a status
+    held for one instant only (``instant``) reads as the status before it."""
     out = []
     key = spans.attrs["by"][0] if spans.attrs["by"] else None
     for _, sp in (spans.groupby(key, observed=True, sort=False) if key else [(None, spans)]):
         cur = None
+        before = "healthy"
         for row in sp.itertuples(index=False):
-            worse = row.status != "no_traffic" and ["healthy", "warning", "critical",
-                                                    "exhausted"].index(row.status) >= level
+            status = before if row.instant else row.status
+            before = status
+            worse = status != "no_traffic" and ["healthy", "warning", "critical",
+                                                "exhausted"].index(status) >= level
             if worse and cur is None:
                 cur = [row.start, row.end]
             elif worse:

@@ -122,7 +122,9 @@ def test_an_incident_in_a_silence_is_refused_in_one_line(files, capsys):
     rc = main(["incident", files["log"], *READ, "--incidents", files["incidents"], "--id",
                "silent"])
     err = capsys.readouterr().err
-    assert rc == 2 and "no traffic in the report window: the log is silent from" in err
+    assert rc == 2 and "no traffic in scope 'kind=quiet' in the report window (" in err
+    assert "): the log in scope 'kind=quiet' is silent from" in err
+    assert "nothing to report there" in err and "move --start, --end or --context to" in err
     assert "Traceback" not in err and not NAN.search(err)
 
 

@@ -54,15 +54,22 @@ def target_grid(step: float, lo: float, hi: float) -> np.ndarray:
     return grid[(grid >= usual[0] - 1e-12) & (grid <= usual[-1] + 1e-12)] if len(usual) else grid
 
 
-def target_range(p1: np.ndarray, rate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def target_range(p1: np.ndarray, rate: np.ndarray, *,
+                 held: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Per group, the range of candidate targets: from the 1 % quantile of the rolling success
-    rate rounded down to a usual target to the first usual target above the observed rate (the
-    highest usual target when none is above); NaN where ``p1`` is below every usual target or
-    missing.
+    rate rounded down to a usual target (the lowest usual target when ``p1`` is below every one)
+    to the first usual target above the observed rate (the highest usual target when none is
+    above); NaN where ``p1`` or the rate is missing (no evaluated time).
+
+    With the ``min_events`` hold (``held``) the status is no function of the rolling rate (a
+    window with fewer events keeps its previous status), so the rate's quantile bounds nothing:
+    the range starts at the lowest usual target.
 
     >>> lo, hi = target_range(np.array([0.9312, 0.2, 1.0]), np.array([0.94, 0.5, 1.0]))
     >>> lo.tolist(), hi.tolist()
-    ([0.9, nan, 0.9999], [0.95, nan, 0.9999])
+    ([0.9, 0.5, 0.9999], [0.95, 0.75, 0.9999])
+    >>> target_range(np.array([0.9312]), np.array([0.94]), held=True)[0].tolist()
+    [0.5]
     """
     usual = np.asarray(USUAL_TARGETS)
     p1 = np.asarray(p1, dtype=np.float64)
@@ -73,10 +80,8 @@ def target_range(p1: np.ndarray, rate: np.ndarray) -> tuple[np.ndarray, np.ndarr
         if not (np.isfinite(p1[g]) and np.isfinite(rate[g])):
             continue
         below = usual[usual <= p1[g] + 1e-12]
-        if not len(below):
-            continue
         above = usual[usual > rate[g]]
-        lo[g] = below[-1]
+        lo[g] = usual[0] if held or not len(below) else below[-1]
         hi[g] = max(above[0] if len(above) else usual[-1], lo[g])
     return lo, hi
 

@@ -51,7 +51,7 @@ def choose_targets(srt: Sorted, rolling: Rolling, current: np.ndarray, plan: Pla
     n_ev, n_ok, rate = history_counts(srt, rolling)
     ci_low, ci_high = wilson_interval(n_ok, n_ev, plan.confidence)
     p1, p5, p10, p50 = (rolling.quantiles[:, k] for k in range(4))
-    lo_t, hi_t = target_range(p1, rate)
+    lo_t, hi_t = target_range(p1, rate, held=plan.slo.min_events > 0)
     lo_t = widen_to_support(lo_t, n_ev)
     grid, cands, grid_idx, in_range = candidate_targets(plan.step, lo_t, hi_t, current,
                                                         plan.requested)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ClockCounts", "clock_counts", "counted_changes", "evaluated_time", "evaluated_events",
-           "split_days"]
+__all__ = ["ClockCounts", "clock_counts", "counted_changes", "folded_codes", "evaluated_time",
+           "evaluated_events", "split_days"]
 
 
 @dataclass(frozen=True)
@@ -143,32 +143,52 @@ def clock_counts(t: np.ndarray, bad: np.ndarray, bounds: np.ndarray, window_ns: 
         bounds=np.searchsorted(seg, np.arange(n_groups + 1)).astype(np.int64))
 
 
-def counted_changes(c: ClockCounts, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(rows, previous code)`` of the status changes on the clock: a segment whose code differs
-    from the one before it in its traffic stretch (a stretch's first segment against HEALTHY, 0,
-    as at the start of the log). A status held for one instant only (an
-    :attr:`ClockCounts.instant` segment whose code differs from the next segment's) is skipped:
-    the next segment is compared with the one before it. An instant whose status goes on after it
-    is where that status begins, and counts as usual.
+def folded_codes(c: ClockCounts, code: np.ndarray) -> np.ndarray:
+    """``code`` with every status held for one instant only folded into the status before it.
+
+    A blip is an :attr:`ClockCounts.instant` segment whose code differs from the next segment's
+    in its traffic stretch: the window holds those contents at no stretch of time, so on the
+    clock the status before it goes on through that instant (HEALTHY, 0, at a stretch's first
+    segment, as at the start of the log). An instant whose status goes on after it is where that
+    status begins and keeps its code.
 
     >>> c = clock_counts(np.array([0, 10]), np.array([True, True]), np.array([0, 2]), 10, 30)
     >>> c.start.tolist(), c.end.tolist(), c.total.tolist(), c.instant.tolist()
     ([0, 10, 11], [10, 11, 21], [1, 2, 1], [False, True, False])
+    >>> folded_codes(c, np.array([3, 2, 3], dtype=np.int8)).tolist()
+    [3, 3, 3]
+    """
+    n = len(code)
+    nxt = np.full(n, -1, dtype=np.int64)
+    inside = np.flatnonzero(~c.first[1:]) if n else np.zeros(0, dtype=np.int64)
+    nxt[inside] = code[inside + 1]  # the next segment of the same stretch (none: -1)
+    blip = c.instant & (nxt >= 0) & (nxt != code)
+    if not bool(blip.any()):
+        return code
+    src = np.where(blip, -1, np.arange(n))
+    np.maximum.accumulate(src, out=src)
+    head = np.where(c.first, np.arange(n), 0)
+    np.maximum.accumulate(head, out=head)
+    return np.where(src >= head, code[np.maximum(src, 0)], 0).astype(code.dtype)
+
+
+def counted_changes(c: ClockCounts, code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, previous code)`` of the status changes on the clock: a segment whose code differs
+    from the one before it in its traffic stretch (a stretch's first segment against HEALTHY, 0,
+    as at the start of the log), blips folded first (:func:`folded_codes`: a status held for one
+    instant only is no change; the next segment is compared with the one before it).
+
+    >>> c = clock_counts(np.array([0, 10]), np.array([True, True]), np.array([0, 2]), 10, 30)
     >>> rows, prev = counted_changes(c, np.array([3, 2, 3], dtype=np.int8))
     >>> rows.tolist(), prev.tolist()
     ([0], [0])
     """
-    nxt = np.full(len(code), -1, dtype=np.int64)
-    inside = np.flatnonzero(~c.first[1:]) if len(code) else np.zeros(0, dtype=np.int64)
-    nxt[inside] = code[inside + 1]  # the next segment of the same stretch (none: -1)
-    blip = c.instant & (nxt >= 0) & (nxt != code)
-    rows = np.flatnonzero(~blip)
-    kept = code[rows]
-    prev = np.zeros(len(kept), dtype=kept.dtype)
-    prev[1:] = kept[:-1]
-    prev[c.first[rows]] = 0
-    changed = kept != prev
-    return rows[changed], prev[changed]
+    folded = folded_codes(c, code)
+    prev = np.zeros(len(folded), dtype=folded.dtype)
+    prev[1:] = folded[:-1]
+    prev[c.first] = 0
+    rows = np.flatnonzero(folded != prev)
+    return rows, prev[rows]
 
 
 def _merge_positions(t: np.ndarray, out_t: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray,

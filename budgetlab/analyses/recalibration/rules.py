@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.words import option_word
+from ..._util.words import option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
@@ -266,13 +266,17 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     """
     if not has_time:
         return "no evaluated time in the history for this group"
-    win = pd.Timedelta(window_ns, unit="ns")
-    win_txt = (f"{win / pd.Timedelta(hours=1):g} "
-               "h") if win < pd.Timedelta(days=2) else f"{win / pd.Timedelta(days=1):g} d"
-    if np.isfinite(lo):
+    win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
+    if np.isfinite(lo) and lo <= p1 + 1e-12:
         head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below "
                 f"the rolling rate's 1 % quantile ({_pct(p1)}), is {limit_status} or "
                 f"worse {_pct(share_lo)} of the time (limit {_pct(max_share)})")
+    elif np.isfinite(lo):
+        why = (f"the rolling rate's 1 % quantile, {_pct(p1)}, is below every usual target"
+               if p1 < USUAL_TARGETS[0] else f"min_events={min_events} holds the status")
+        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target, is "
+                f"{limit_status} or worse {_pct(share_lo)} of the time (limit "
+                f"{_pct(max_share)}; {why})")
     else:
         head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below "
                 "every usual target (lowest 50 %)")
