@@ -252,7 +252,7 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
                               "stream is truncated or corrupt, or the file is misnamed: rename or "
                               "export it again.")
     sniff(raw, name, kind)
-    if head is None and (lf := as_lf(raw, want.encoding)) is not None:
+    if head is None and (lf := as_lf(raw, want.encoding, quoted=kind != "jsonl")) is not None:
         raw, notes = lf, [*notes, CR_ONLY_NOTE]  # old Mac line ends: the lines they are
     if is_blank(raw):  # a whole file (a blank first MiB with more after it is read whole)
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
@@ -273,21 +273,32 @@ def _head(path: Path) -> bytes:
         return fh.read(16)
 
 
-def as_lf(raw: bytes, encoding: str) -> bytes | None:
+def as_lf(raw: bytes, encoding: str, *, quoted: bool) -> bytes | None:
     """``raw`` with CR-only line ends as LF, else ``None``; judged on the decoded text when the
-    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D)."""
+    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D). ``quoted``
+    (CSV, TSV): a CR inside a quoted field is part of its value and stays."""
     codec = utf16_encoding(raw) or encoding
     try:
         ascii_compatible = "\r\n".encode(codec) == b"\r\n"
     except (LookupError, UnicodeError):
         ascii_compatible = True
     if ascii_compatible:
-        return raw.replace(b"\r", b"\n") if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
+        return _lf(raw, quoted) if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
     try:
         text = raw.decode(codec)
     except (UnicodeDecodeError, LookupError):
         return None  # the reader names the encoding problem
-    return text.replace("\r", "\n").encode(codec) if "\r" in text and "\n" not in text else None
+    if "\r" not in text or "\n" in text:
+        return None
+    return _lf(text.encode(), quoted).decode().encode(codec)
+
+
+def _lf(text: bytes, quoted: bool) -> bytes:
+    """CR as LF; with ``quoted``, only between quoted fields (the even pieces between quote
+    characters: a doubled quote inside a field opens and closes an empty piece)."""
+    pieces = text.split(b'"') if quoted else [text]
+    pieces[::2] = [piece.replace(b"\r", b"\n") for piece in pieces[::2]]
+    return b'"'.join(pieces)
 
 
 def check_text_encoding(encoding: Any) -> str:

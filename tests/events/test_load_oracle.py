@@ -158,7 +158,7 @@ def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str,
     if packed and compression_of(F._head(path)) is None:
         raise FileFormatError("misnamed")
     I.sniff(raw, name, kind)
-    lf = F.as_lf(raw, encoding)
+    lf = F.as_lf(raw, encoding, quoted=kind != "jsonl")
     if lf is not None:
         raw = lf
         notes.append(CR_ONLY_NOTE)
