@@ -23,10 +23,8 @@ from ._text import PROGRESS_BYTES, compression_of
 
 __all__ = ["ALLOWANCE", "MAX_RATIO", "RATIO_ENV", "max_ratio", "read_input"]
 
-#: Default cap on decompressed bytes per compressed byte. Real logs stay far below (Apache's, the
-#: synthetic events: 6-20 at gzip -9); gzip -1 of zeros reaches 229, of one row repeated 159, so a
-#: cap at gzip's own maximum (about 1032) would let those through. A regular grid of epoch
-#: seconds of one outcome (287 at gzip -9) needs the override.
+#: Default cap on decompressed bytes per compressed byte: logs measure 6-20 at gzip -9, gzip -1
+#: of zeros 229, of one row repeated 159 (docs/guarantees.md).
 MAX_RATIO = 100
 #: The environment variable that overrides :data:`MAX_RATIO`.
 RATIO_ENV = "BUDGETLAB_MAX_RATIO"

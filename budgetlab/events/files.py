@@ -29,7 +29,6 @@ from ._text import (
     ISO_TIME,
     PROGRESS_BYTES,
     FileSpec,
-    compression_of,
     cr_only,
     is_blank,
     plain_head,
@@ -245,7 +244,7 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
         return read_parquet(path, name, want)
     head = plain_head(path, want.encoding, packed) if kind != "jsonl" else None
     raw, notes = (head, []) if head is not None else read_input(path, name)
-    if head is None and packed and compression_of(_head(path)) is None:
+    if head is None and packed and not notes:  # not compressed: read_input notes a compression
         suffix = path.suffixes[-1].lower()
         named = _PACKED[suffix]
         raise FileFormatError(f"{name}: is named {suffix} but is not {named} data; the {named} "
@@ -268,11 +267,6 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
     return read_csv_text(path if head is not None else raw, name, kind, want), notes
 
 
-def _head(path: Path) -> bytes:
-    with open(path, "rb") as fh:  # read-only
-        return fh.read(16)
-
-
 def as_lf(raw: bytes, encoding: str, *, quoted: bool) -> bytes | None:
     """``raw`` with CR-only line ends as LF, else ``None``; judged on the decoded text when the
     encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D). ``quoted``
@@ -282,23 +276,16 @@ def as_lf(raw: bytes, encoding: str, *, quoted: bool) -> bytes | None:
         ascii_compatible = "\r\n".encode(codec) == b"\r\n"
     except (LookupError, UnicodeError):
         ascii_compatible = True
-    if ascii_compatible:
-        return _lf(raw, quoted) if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
-    try:
-        text = raw.decode(codec)
-    except (UnicodeDecodeError, LookupError):
-        return None  # the reader names the encoding problem
-    if "\r" not in text or "\n" in text:
+    if not ascii_compatible:
+        try:
+            lf = as_lf(raw.decode(codec).encode(), "utf-8", quoted=quoted)
+        except (UnicodeDecodeError, LookupError):
+            return None  # the reader names the encoding problem
+        return None if lf is None else lf.decode().encode(codec)
+    if not cr_only(raw[: 1 << 20]) or b"\n" in raw:
         return None
-    return _lf(text.encode(), quoted).decode().encode(codec)
-
-
-def _lf(text: bytes, quoted: bool) -> bytes:
-    """CR as LF; with ``quoted``, only between quoted fields (the even pieces between quote
-    characters: a doubled quote inside a field opens and closes an empty piece)."""
-    pieces = text.split(b'"') if quoted else [text]
-    pieces[::2] = [piece.replace(b"\r", b"\n") for piece in pieces[::2]]
-    return b'"'.join(pieces)
+    pieces = raw.split(b'"') if quoted else [raw]  # out of quotes (even pieces) only
+    return b'"'.join(p.replace(b"\r", b"\n") if i % 2 == 0 else p for i, p in enumerate(pieces))
 
 
 def check_text_encoding(encoding: Any) -> str:

@@ -38,8 +38,7 @@ OFFSETS_READING = "text with UTC offsets (each row its own instant)"
 _EPOCH_LOW_NS, _EPOCH_HIGH_NS = 946_684_800 * 10**9, 4_102_444_800 * 10**9
 _RANGE = "outside pandas' range 1677-09-21 .. 2262-04-11"
 _UTC = ("UTC", "utc", "Etc/UTC")
-# an offset (or Z/UTC/GMT) right after a clock time at the end of the string: hh:mm[:ss], or
-# ISO's hour alone and basic hhmm[ss] after the T or space (not a date's "-01")
+# an offset (or Z/UTC/GMT) ending the text, after hh:mm[:ss] or a T/space and hh[mm[ss]]
 _OFFSET_AT_END = (r"(?:[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?|[T ][0-9]{2}"
                   r"(?:[0-9]{2}(?:[0-9]{2}(?:[.,][0-9]+)?)?)?)[ \t]*"
                   r"(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$")
