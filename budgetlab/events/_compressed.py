@@ -23,8 +23,7 @@ from ._text import PROGRESS_BYTES, compression_of
 
 __all__ = ["ALLOWANCE", "MAX_RATIO", "RATIO_ENV", "max_ratio", "read_input"]
 
-#: Default cap on decompressed bytes per compressed byte: logs measure 6-20 at gzip -9, gzip -1
-#: of zeros 229, of one row repeated 159 (docs/guarantees.md).
+#: Default cap on decompressed bytes per compressed byte (the figures: docs/guarantees.md).
 MAX_RATIO = 100
 #: The environment variable that overrides :data:`MAX_RATIO`.
 RATIO_ENV = "BUDGETLAB_MAX_RATIO"

@@ -166,9 +166,10 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         with file_offset(sum(map(len, frames))):
             frame, notes = read_file(path, want)
-        if frames and want.iso_time is not None \
-                and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
+        if frames and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
             return read_files(paths, replace(want, iso_time=None))  # one form for all: text
+        if not frame.attrs.get(ISO_TIME):
+            want = replace(want, iso_time=None)  # text: the next files need not try instants
         for col in want.columns if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
             if first != this:
