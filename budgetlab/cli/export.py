@@ -162,11 +162,38 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
     by = _csv_list(args.by) or None
     table = read_recalibration_table(args.from_recalibration, by=by,
                                      target_column=args.target_column)
+    table = _with_targets(table, by or table.attrs.get("by") or [], args.target_column)
     return slos_from_recalibration(
         table, by=by, window=window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,
         warning=args.warning, critical=args.critical, min_events=args.min_events,
         indicator=indicator)
+
+
+def _with_targets(table: Any, keys: list[str], column: str) -> Any:
+    """The rows with a target; the groups without one (their evidence too thin) are said in one
+    line with why (the first words of ``recommendation_note``), or refused when none is left."""
+    from ..privacy import redact
+
+    missing = table[column].isna().to_numpy()
+    if not missing.any():
+        return table
+    rows = table[missing]
+    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
+        if keys else ["all events"]
+    noted = "recommendation_note" in rows.columns
+    notes = rows["recommendation_note"].tolist() if noted else [""] * len(rows)
+    why = [redact(note).split(" (")[0].split(";")[0].strip() if isinstance(note, str) and note
+           else "no target given" for note in notes]
+    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+    listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
+        ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more
+    if missing.all():
+        raise ConfigError(f"no group of the recalibration table has a {column}: {listed}; "
+                          "nothing to export.")
+    print(f"left out {len(names)} group{'s' if len(names) != 1 else ''} without a {column}: "
+          f"{listed}" + ("; the table's recommendation_note says more" if noted else ""))
+    return table[~missing]
 
 
 def _docs_from_spec(args: argparse.Namespace, indicator: Any) -> list[Any]:

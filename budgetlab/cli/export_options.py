@@ -70,7 +70,8 @@ def add_parser(subparsers: Any) -> None:
     o.add_argument("--from", dest="from_spec", default=None, metavar="SLO.yaml[#NAME]",
                    help="start from an OpenSLO file (--target/--window/--policy override)")
     o.add_argument("--from-recalibration", default=None, metavar="TABLE",
-                   help="one SLO per row of a recalibration table (.csv/.parquet)")
+                   help="one SLO per row of a recalibration table (.csv/.parquet); rows "
+                   "without a target are left out and named")
     o.add_argument("--by", default=None,
                    help="group keys of the recalibration table (e.g. captcha_type)")
     o.add_argument("--target-column", default="recommended_target",

@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import require_columns
-from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError
+from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError, TimestampError
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
+from ..events.times import describe_time
 from ..privacy import hash_values
 from ._partitions import partition_error, partition_number
 
@@ -125,6 +126,10 @@ def _profile_partition(
     renamed = {session: "session_id"} if session else {}
     info["flagged"] = [c for c in (guarded if scan_pii else []) if renamed.get(c, c) not in present]
     info["sample"] = raw.iloc[:1]
+    # the form of its times (a partition mixing forms is refused when it is loaded)
+    times = raw[spec.time]
+    info["time"] = describe_time(times, tz=spec.tz, epoch=spec.epoch) if times.notna().any() \
+        else None
     return pd.DataFrame({"number": [number], "info": [info]})
 
 
@@ -207,6 +212,13 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
                                   key=lambda pair: pair[0])]
     if sum(int(i["rows"]) for i in infos) == 0:
         raise InputError(f"{name} has no rows; nothing to analyse.")
+    forms = {i["time"]: n for n, i in reversed(list(enumerate(infos))) if i.get("time")}
+    if len(forms) > 1:  # each partition is parsed on its own: one form for all, as in pandas
+        (a, m), (b, n) = sorted(forms.items(), key=lambda item: item[1])[:2]
+        raise TimestampError(
+            f"mixed naive and zone-aware timestamps: partition {m} of {name} holds {a}, but "
+            f"partition {n} {b}; give every time an offset, or none and pass tz= for the local "
+            "zone.")
     return infos
 
 

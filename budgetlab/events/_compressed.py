@@ -23,8 +23,8 @@ from ._text import PROGRESS_BYTES, compression_of
 
 __all__ = ["ALLOWANCE", "MAX_RATIO", "RATIO_ENV", "max_ratio", "read_input"]
 
-#: Default cap on decompressed bytes per compressed byte (gzip's own maximum is about 1032).
-MAX_RATIO = 1000
+#: Default cap on decompressed bytes per compressed byte (the figures: docs/guarantees.md).
+MAX_RATIO = 100
 #: The environment variable that overrides :data:`MAX_RATIO`.
 RATIO_ENV = "BUDGETLAB_MAX_RATIO"
 #: Decompressed bytes always allowed, whatever the ratio (small files of repeated lines).

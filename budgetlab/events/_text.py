@@ -31,9 +31,8 @@ PROGRESS_BYTES = 1 << 28
 CR_ONLY_NOTE = "line endings: CR only (old Mac), read as line ends"
 #: ``DataFrame.attrs`` key set when the time column came as instants (ISO-8601 with a zone).
 ISO_TIME = "budgetlab.iso_time"
-#: Text of more bytes than this is read by Arrow's streaming reader (``open_csv``), batch by
-#: batch; below, by ``read_csv``, whose parse runs on all cores (the same peak:
-#: docs/performance.md).
+#: Text of more bytes than this is read by Arrow's streaming reader (``open_csv``) batch by batch;
+#: below, by ``read_csv``, its parse on all cores (the same peak: docs/performance.md).
 STREAM_BYTES = 1 << 30
 #: Arrow's block (one batch; a field longer than a block gets one block as large as the input).
 BLOCK_BYTES = 1 << 20

@@ -29,7 +29,6 @@ from ._text import (
     ISO_TIME,
     PROGRESS_BYTES,
     FileSpec,
-    compression_of,
     cr_only,
     is_blank,
     plain_head,
@@ -167,9 +166,10 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         with file_offset(sum(map(len, frames))):
             frame, notes = read_file(path, want)
-        if frames and want.iso_time is not None \
-                and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
+        if frames and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
             return read_files(paths, replace(want, iso_time=None))  # one form for all: text
+        if not frame.attrs.get(ISO_TIME):
+            want = replace(want, iso_time=None)  # text: the next files need not try instants
         for col in want.columns if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
             if first != this:
@@ -245,14 +245,14 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
         return read_parquet(path, name, want)
     head = plain_head(path, want.encoding, packed) if kind != "jsonl" else None
     raw, notes = (head, []) if head is not None else read_input(path, name)
-    if head is None and packed and compression_of(_head(path)) is None:
+    if head is None and packed and not notes:  # not compressed: read_input notes a compression
         suffix = path.suffixes[-1].lower()
         named = _PACKED[suffix]
         raise FileFormatError(f"{name}: is named {suffix} but is not {named} data; the {named} "
                               "stream is truncated or corrupt, or the file is misnamed: rename or "
                               "export it again.")
     sniff(raw, name, kind)
-    if head is None and (lf := as_lf(raw, want.encoding)) is not None:
+    if head is None and (lf := as_lf(raw, want.encoding, quoted=kind != "jsonl")) is not None:
         raw, notes = lf, [*notes, CR_ONLY_NOTE]  # old Mac line ends: the lines they are
     if is_blank(raw):  # a whole file (a blank first MiB with more after it is read whole)
         raise FileFormatError(f"{name}: the file is empty; give a file with a header and rows.")
@@ -268,26 +268,25 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
     return read_csv_text(path if head is not None else raw, name, kind, want), notes
 
 
-def _head(path: Path) -> bytes:
-    with open(path, "rb") as fh:  # read-only
-        return fh.read(16)
-
-
-def as_lf(raw: bytes, encoding: str) -> bytes | None:
+def as_lf(raw: bytes, encoding: str, *, quoted: bool) -> bytes | None:
     """``raw`` with CR-only line ends as LF, else ``None``; judged on the decoded text when the
-    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D)."""
+    encoding is not ASCII-compatible (in UTF-16 a CR byte can be half of U+010D). ``quoted``
+    (CSV, TSV): a CR inside a quoted field is part of its value and stays."""
     codec = utf16_encoding(raw) or encoding
     try:
         ascii_compatible = "\r\n".encode(codec) == b"\r\n"
     except (LookupError, UnicodeError):
         ascii_compatible = True
-    if ascii_compatible:
-        return raw.replace(b"\r", b"\n") if cr_only(raw[: 1 << 20]) and b"\n" not in raw else None
-    try:
-        text = raw.decode(codec)
-    except (UnicodeDecodeError, LookupError):
-        return None  # the reader names the encoding problem
-    return text.replace("\r", "\n").encode(codec) if "\r" in text and "\n" not in text else None
+    if not ascii_compatible:
+        try:
+            lf = as_lf(raw.decode(codec).encode(), "utf-8", quoted=quoted)
+        except (UnicodeDecodeError, LookupError):
+            return None  # the reader names the encoding problem
+        return None if lf is None else lf.decode().encode(codec)
+    if not cr_only(raw[: 1 << 20]) or b"\n" in raw:
+        return None
+    pieces = raw.split(b'"') if quoted else [raw]  # out of quotes (even pieces) only
+    return b'"'.join(p.replace(b"\r", b"\n") if i % 2 == 0 else p for i, p in enumerate(pieces))
 
 
 def check_text_encoding(encoding: Any) -> str:

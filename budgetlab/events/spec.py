@@ -97,7 +97,7 @@ class ReadSpec:
         Replace ``session_id`` by its keyed hash (16 hex digits) on load.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
         File format when the extension does not say it. Compression is recognised by content
-        (gzip, bzip2, xz); a file that expands to more than 1000 times its compressed size
+        (gzip, bzip2, xz); a file that expands to more than 100 times its compressed size
         (beyond 16 MiB) is refused as a decompression bomb (``BUDGETLAB_MAX_RATIO`` raises the
         cap), and the decompressed bytes must fit the memory budget (``BUDGETLAB_MEMORY_LIMIT``,
         default half of the physical memory). zstd and lz4 are refused with the command that

@@ -38,8 +38,9 @@ OFFSETS_READING = "text with UTC offsets (each row its own instant)"
 _EPOCH_LOW_NS, _EPOCH_HIGH_NS = 946_684_800 * 10**9, 4_102_444_800 * 10**9
 _RANGE = "outside pandas' range 1677-09-21 .. 2262-04-11"
 _UTC = ("UTC", "utc", "Etc/UTC")
-# an offset (or Z/UTC/GMT) right after a clock time at the end of the string
-_OFFSET_AT_END = (r"[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?[ \t]*"
+# an offset (or Z/UTC/GMT) ending the text, after hh:mm[:ss] or a T/space and hh[mm[ss]]
+_OFFSET_AT_END = (r"(?:[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?|[T ][0-9]{2}"
+                  r"(?:[0-9]{2}(?:[0-9]{2}(?:[.,][0-9]+)?)?)?)[ \t]*"
                   r"(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$")
 _MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 # "GMT+0100", "UTC-05:00", "GMT+1" after any date style: an offset with the ISO sign (east is +;

@@ -130,15 +130,18 @@ def test_an_incident_in_a_silence_is_refused_in_one_line(files, capsys):
 
 def test_export_of_a_recalibration_with_withheld_groups_refuses_in_one_line(files, tmp_path,
                                                                             capsys):
-    # thin groups have no recommended target (left blank in the table): exporting them refuses
-    # with the fix, never writes an SLO with a made-up target
+    # thin groups have no recommended target (left blank in the table); here every group is
+    # thin: exporting refuses, naming them and why, never writes an SLO with a made-up target
+    # (groups with a target are exported without the others: tests/interop/test_openslo_groups.py)
     assert main(_cases(files)["recalibrate"][0]) == 0
     capsys.readouterr()
     rc = main(["export", "openslo", "--from-recalibration", str(files["dir"] / "rec.csv"), "--by",
                "kind",
                str(tmp_path / "rec_slo.yaml")])
     err = capsys.readouterr().err
-    assert rc == 2 and "recommended_target is missing" in err and not NAN.search(err)
+    assert rc == 2 and not NAN.search(err)
+    assert "no group of the recalibration table has a recommended_target: busy (1 day" in err
+    assert err.count("budgetlab: error:") == 1
     assert not (tmp_path / "rec_slo.yaml").exists()
 
 

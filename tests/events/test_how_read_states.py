@@ -22,6 +22,7 @@ import pytest
 
 from budgetlab import read_events
 from budgetlab.cli import main
+from budgetlab.errors import InputError
 from budgetlab.events import read_access_log
 
 ROWS = [("2026-11-29T02:00:00Z", "success"), ("2026-11-29T02:05:00Z", "timeout"),
@@ -85,6 +86,30 @@ def test_cr_only_line_ends_are_stated(tmp_path: Path) -> None:
     crlf = tmp_path / "crlf.csv"  # CRLF is an ordinary line end: nothing to state
     crlf.write_bytes(CSV_LF.replace(b"\n", b"\r\n"))
     _assert_states_nothing(read_events(crlf))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_a_quoted_cr_in_a_cr_only_file_stays_in_its_value(tmp_path: Path, encoding: str) -> None:
+    # the oracle: the same rows with LF line ends, where a quoted CR is plainly part of a value
+    rows = ["ts,outcome,session_id", "2026-11-29T02:00:00Z,success,a1",
+            '2026-11-29T02:05:00Z,timeout,"b\r2026-11-29T02:06:00Z,success,x"',
+            "2026-11-29T02:10:00Z,success,c3"]
+    lf, mac = tmp_path / "lf.csv", tmp_path / "mac.csv"
+    lf.write_bytes(("\n".join(rows) + "\n").encode(encoding))
+    mac.write_bytes(("\r".join(rows) + "\r").encode(encoding))
+    want = read_events(lf, session="session_id", encoding=encoding)
+    assert want["session_id"].tolist() == ["a1", "b\r2026-11-29T02:06:00Z,success,x", "c3"]
+    got = read_events(mac, session="session_id", encoding=encoding)
+    pd.testing.assert_frame_equal(got, want)
+    _assert_states(got, CR)
+
+
+def test_a_quoted_cr_in_a_cr_only_file_is_refused_in_a_key_by_row(tmp_path: Path) -> None:
+    path = tmp_path / "mac.csv"
+    path.write_bytes(b'ts,outcome,region\r2026-11-29T02:00:00Z,success,fra\r'
+                     b'2026-11-29T02:05:00Z,timeout,"am\rs"\r2026-11-29T02:10:00Z,success,fra\r')
+    with pytest.raises(InputError, match=r"'region' holds invisible characters.* at row 2 "):
+        read_events(path, by="region")
 
 
 def test_cr_only_line_ends_are_stated_for_jsonl(tmp_path: Path) -> None:

@@ -155,10 +155,10 @@ def old_read_columns(path: Path, columns: list[str], fmt: Any, encoding: str,
     name = file_name(path)
     raw, got = read_input(path, name)
     notes.extend(got)
-    if packed and compression_of(F._head(path)) is None:
+    if packed and compression_of(path.read_bytes()[:16]) is None:
         raise FileFormatError("misnamed")
     I.sniff(raw, name, kind)
-    lf = F.as_lf(raw, encoding)
+    lf = F.as_lf(raw, encoding, quoted=kind != "jsonl")
     if lf is not None:
         raw = lf
         notes.append(CR_ONLY_NOTE)

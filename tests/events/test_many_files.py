@@ -75,6 +75,32 @@ def test_one_schema_across_files_and_the_bad_row_named_by_file(tmp_path):
         read_events(tmp_path / "*.tsv")
 
 
+@pytest.mark.parametrize("order", ["naive first", "zoned first"])
+def test_files_mixing_zoned_and_naive_times_are_refused_naming_the_file(tmp_path, monkeypatch,
+                                                                        order):
+    # the result: refused, never instants from one file and local times from another; the cost:
+    # Arrow parses, counted. Each CSV is first tried as instants (zone required): a file of text
+    # without zones fails, is read again as text, and the files after it are read as text at
+    # once (naive first: 2 + 1 + 1 parses); a zoned file before it is read again as text (zoned
+    # first: 1 + 2, then 2 again)
+    import pyarrow.csv as pcsv
+
+    (tmp_path / "z.csv").write_text("ts,outcome\n2026-01-01T10:00:00Z,ok\n")
+    for name in ("n1.csv", "n2.csv"):
+        (tmp_path / name).write_text("ts,outcome\n2026-01-01 11:00:00,ok\n")
+    files = ["n1.csv", "n2.csv", "z.csv"] if order == "naive first" else ["z.csv", "n1.csv"]
+    parses = []
+    read_csv = pcsv.read_csv
+    monkeypatch.setattr(pcsv, "read_csv", lambda *a, **k: parses.append(1) or read_csv(*a, **k))
+    with pytest.raises(TimestampError, match="mixed naive and zone-aware timestamps"):
+        read_events([tmp_path / f for f in files], tz="Europe/Berlin")
+    assert len(parses) == (4 if order == "naive first" else 5)
+    parses.clear()
+    got = read_events([tmp_path / "n1.csv", tmp_path / "n2.csv"], tz="Europe/Berlin")
+    assert got["ts"].dt.strftime("%H:%M").tolist() == ["10:00", "10:00"]  # 11:00 Berlin, UTC+1
+    assert len(parses) == 3
+
+
 def test_rotated_access_logs_in_a_folder_gzip_by_content(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()

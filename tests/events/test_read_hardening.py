@@ -8,6 +8,7 @@ import bz2
 import gzip
 import io
 import lzma
+import os
 import subprocess
 import sys
 import warnings
@@ -82,7 +83,7 @@ def test_zstd_and_lz4_are_named_with_the_fix(tmp_path, magic, kind, tool):
 def test_a_gzip_bomb_is_refused_naming_the_cap_and_its_override(tmp_path):
     (tmp_path / "bomb.csv.gz").write_bytes(_blank_bomb(40))
     with pytest.raises(FileFormatError,
-                       match=r"over 1000 times its compressed size.*BUDGETLAB_MAX_RATIO"):
+                       match=r"over 100 times its compressed size.*BUDGETLAB_MAX_RATIO"):
         read_events(tmp_path / "bomb.csv.gz")
 
 
@@ -118,7 +119,7 @@ def test_the_issue_bomb_stays_within_a_few_hundred_mib(tmp_path):
     proc = subprocess.run([sys.executable, "-c", _PEAK, str(tmp_path / "bomb.csv.gz")],
                           capture_output=True, text=True,
                           check=True, cwd=Path(__file__).resolve().parents[2])
-    assert "over 1000 times" in proc.stderr
+    assert "over 100 times" in proc.stderr
     assert int(proc.stdout.split()[-1]) < 256 * 2**20
 
 
@@ -322,3 +323,58 @@ def test_every_file_read_is_registered(tmp_path):
 def test_bytes_io_is_not_a_path():
     with pytest.raises(InputError, match="source must be"):
         read_events(io.BytesIO(CSV))  # type: ignore[arg-type]
+
+
+# -- bombs under gzip's maximum ratio (level 1, a repeated row) -----------------------------------
+_ROW = b"2026-11-29T00:00:00Z,success,fra\n"
+
+
+def _bomb_file(path: Path, kind: str, content: bytes) -> None:
+    """4 GiB of ``content`` (zeros or one CSV row repeated) after a header, at the fastest level
+    of ``kind``: one 8 MiB piece compressed once and written 512 times (members or streams one
+    after the other are one file, as gzip, bzip2 and xz read them)."""
+    piece = (content * (8 * 2**20 // len(content) + 1))[:8 * 2**20]
+    pack = {"gzip": lambda b: gzip.compress(b, compresslevel=1),
+            "bz2": lambda b: bz2.compress(b, compresslevel=1),
+            "xz": lambda b: lzma.compress(b, preset=0)}[kind]
+    packed = pack(piece)
+    with open(path, "wb") as fh:
+        fh.write(pack(b"ts,outcome,region\n"))
+        for _ in range(512):
+            fh.write(packed)
+
+
+_RSS = """
+import sys, time
+t0 = time.monotonic()
+from budgetlab import read_events
+from budgetlab.errors import BudgetlabError
+try:
+    read_events(sys.argv[1])
+except BudgetlabError as exc:
+    print("refused:", exc, file=sys.stderr)
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0]
+print(int(hwm.split()[1]) * 1024, time.monotonic() - t0)
+"""
+
+
+@pytest.mark.parametrize("kind, content", [("gzip", b"\0"), ("gzip", _ROW), ("bz2", _ROW),
+                                           ("xz", _ROW)])
+def test_a_level_1_bomb_is_stopped_early_by_the_ratio_cap(tmp_path, kind, content):
+    # gzip level 1 inflates 4 GiB of zeros about 229:1, a repeated row about 159:1: under the old
+    # cap of 1000 they were inflated whole (the memory budget, half of RAM, was the only bound);
+    # the cap of 100 stops them after the 16 MiB allowance. Peak RSS measured in a fresh process
+    # (VmHWM, imports included); BUDGETLAB_MEMORY_LIMIT is a safety net, not what refuses.
+    if not Path("/proc/self/status").exists():
+        pytest.skip("no /proc/self/status: peak RSS (VmHWM) is read on Linux only")
+    path = tmp_path / "bomb.csv"
+    _bomb_file(path, kind, content)
+    env = {**os.environ, "BUDGETLAB_MEMORY_LIMIT": "1GiB"}
+    env.pop("BUDGETLAB_MAX_RATIO", None)
+    proc = subprocess.run([sys.executable, "-c", _RSS, str(path)], capture_output=True,
+                          text=True, check=True, env=env,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert "over 100 times its compressed size" in proc.stderr, proc.stderr
+    assert "BUDGETLAB_MAX_RATIO" in proc.stderr
+    peak, _seconds = proc.stdout.split()
+    assert int(peak) < 400 * 2**20

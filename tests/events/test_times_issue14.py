@@ -76,3 +76,46 @@ def test_decimal_epoch_text_gets_the_say_the_unit_hint():
     with pytest.raises(TimestampError, match="these look like epoch='ms'"):
         read(["1780000000500.5"])
     assert read(["1780000000.5"], epoch="s") == ["2026-05-28 20:26:40"]
+
+
+# Hour-only and basic ISO forms (readrest, item 3): an offset right after the hour, or after a
+# basic-format clock (1030, 103000), decides the instant; tz= applies only to text without one.
+# Hand-computed, tz=Europe/Berlin (UTC+01:00 in January): "without" rows are read as Berlin time.
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("2026-01-01T10Z", "2026-01-01 10:00:00"),
+        ("2026-01-01 10Z", "2026-01-01 10:00:00"),
+        ("2026-01-01T10+02:00", "2026-01-01 08:00:00"),  # 10:00 at +02:00 is 08:00 UTC
+        ("2026-01-01T10+02", "2026-01-01 08:00:00"),
+        ("2026-01-01T10-0230", "2026-01-01 12:30:00"),  # 10:00 at -02:30 is 12:30 UTC
+        ("2026-01-01T1030Z", "2026-01-01 10:30:00"),
+        ("20260101T10Z", "2026-01-01 10:00:00"),
+        ("20260101T1030+0200", "2026-01-01 08:30:00"),
+        ("2026-01-01 10", "2026-01-01 09:00:00"),  # no offset: 10:00 Berlin is 09:00 UTC
+        ("2026-01-01T10", "2026-01-01 09:00:00"),
+    ],
+)
+@pytest.mark.parametrize("second", [None, "2026-01-01T11:00:00 UTC"])
+def test_hour_only_iso_forms_are_read_as_their_instant(text, want, second):
+    # second: a row only the careful parser reads (a trailing "UTC"), which takes every row there
+    aware = not text.endswith("10")
+    if second is not None and not aware:
+        with pytest.raises(TimestampError, match=r"mixed naive and zone-aware timestamps \(1 "
+                                                 r"without a UTC offset, at row 1 "):
+            read([text, second], tz="Europe/Berlin")
+        return
+    times = [text] if second is None else [text, second]
+    got = read(times, tz="Europe/Berlin")
+    assert got == [want] if second is None else [want, "2026-01-01 11:00:00"]
+    events = read_events(pd.DataFrame({"ts": times, "outcome": ["ok"] * len(times)}),
+                         tz="Europe/Berlin")
+    stated = "text with UTC offsets" if aware else "read as local times in Europe/Berlin"
+    assert stated in str(events.attrs["how_read"])
+
+
+@pytest.mark.parametrize("text", ["2026-01-01T10z", "2026-01-01T10.5Z", "2026-01-01T1Z"])
+def test_hour_forms_iso_does_not_know_are_refused_with_the_forms_it_reads(text):
+    with pytest.raises(TimestampError, match=r"unparseable timestamp\(s\) at row 1 .*use "
+                                             r"ISO-8601 like 2026-11-29T03:47:00Z"):
+        read([text])

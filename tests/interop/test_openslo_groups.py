@@ -298,3 +298,49 @@ def test_an_ungrouped_recalibration_table_exports_one_slo(tmp_path):
     p.write_text("events,failures,success_rate,recommended_target\n9783,3,0.9997,0.998\n")
     docs = slos_from_recalibration(read_recalibration_table(p), window="6h")
     assert len(docs) == 1 and docs[0].slo.target == 0.998 and docs[0].labels == {}
+
+
+# the layout `budgetlab recalibrate --out rec.csv` writes (the notes are recalibrate's own words);
+# image and ams have no recommended target: their evidence was too thin
+WITHHELD = (
+    "captcha_type,events,recommended_target,recommendation_note\n"
+    "recaptcha_v2,59639,0.93,\n"
+    "image,0,,\"0 events in the evaluated span: too few for a verdict (under 50 % they hold 0 "
+    "expected failures; a verdict needs at least 10, i.e. 20 events)\"\n"
+    "turnstile,35765,0.97,\"provisional: 7.0 days of history, less than the 14 days a "
+    "recommendation needs; re-run with more history\"\n"
+    "ams,3,,\"2 days with traffic in the evaluated span: too few for the day-block bootstrap "
+    "(at least 7)\"\n")
+
+
+def test_export_leaves_out_withheld_groups_and_says_which_in_one_line(tmp_path, capsys):
+    from budgetlab.cli import main
+
+    (tmp_path / "rec.csv").write_text(WITHHELD, encoding="utf-8")
+    rc = main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
+               "--window", "1h", str(tmp_path / "rec.yaml")])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    left = [line for line in out.splitlines() if "left out" in line]
+    assert left == ["left out 2 groups without a recommended_target: image (0 events in the "
+                    "evaluated span: too few for a verdict), ams (2 days with traffic in the "
+                    "evaluated span: too few for the day-block bootstrap); the table's "
+                    "recommendation_note says more"]
+    assert "wrote 2 SLOs" in out
+    slos = load_slos(tmp_path / "rec.yaml", by=["captcha_type"])
+    assert {k: s.target for k, s in slos.table.items()} == {("recaptcha_v2",): 0.93,
+                                                            ("turnstile",): 0.97}
+
+
+def test_export_with_no_group_to_write_refuses_in_one_line(tmp_path, capsys):
+    from budgetlab.cli import main
+
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,0,\n"
+                                      "ams,3,\n", encoding="utf-8")
+    rc = main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
+               str(tmp_path / "rec.yaml")])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err == ("budgetlab: error: no group of the recalibration table has a "
+                   "recommended_target: image, ams (no target given); nothing to export.\n")
+    assert not (tmp_path / "rec.yaml").exists()

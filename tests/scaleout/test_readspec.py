@@ -8,7 +8,7 @@ import pytest
 
 from budgetlab import ReadSpec, read_events
 from budgetlab.dask import read_events as dask_read_events
-from budgetlab.errors import InputError, PersonalDataError
+from budgetlab.errors import InputError, PersonalDataError, TimestampError
 
 RAW = pd.DataFrame({"ts": [f"2026-11-29T0{h}:00:00Z" for h in range(6)],
                     "outcome": ["success", "timeout", "success", "success", "failed", "success"],
@@ -32,3 +32,28 @@ def test_keywords_override_the_spec_and_the_name_rule_holds():
                          not_personal=[]).compute()
     with pytest.raises(InputError, match="pattern= is for budgetlab.read_events"):
         dask_read_events(dd.from_pandas(RAW, npartitions=1), ReadSpec(preset="sshd", year=2015))
+
+
+@pytest.mark.parametrize("first", ["zoned", "naive"])
+def test_partitions_mixing_zoned_and_naive_times_are_refused_like_files(tmp_path, first):
+    # two files, one with offsets, one without: budgetlab.read_events refuses them (mixed naive
+    # and zone-aware); the Dask twin read each partition on its own and combined 10:00Z with
+    # 11:00 Berlin (10:00Z) silently
+    zoned = pd.DataFrame({"ts": ["2026-01-01T10:00:00Z", "2026-01-01T10:30:00Z"],
+                          "outcome": ["success", "timeout"]})
+    naive = pd.DataFrame({"ts": ["2026-01-01 11:00:00", "2026-01-01 11:30:00"],
+                          "outcome": ["success", "success"]})
+    parts = [zoned, naive] if first == "zoned" else [naive, zoned]
+    for n, part in enumerate(parts):
+        part.to_csv(tmp_path / f"{n}.csv", index=False)
+    with pytest.raises(TimestampError, match="mixed naive and zone-aware"):
+        read_events([tmp_path / "0.csv", tmp_path / "1.csv"], tz="Europe/Berlin")
+    raw = dd.read_csv(str(tmp_path / "*.csv"), dtype=str)
+    assert raw.npartitions == 2
+    with pytest.raises(TimestampError, match=r"mixed naive and zone-aware timestamps: partition "
+                                             r"0 .* but partition 1 "):
+        dask_read_events(raw, tz="Europe/Berlin")
+    # one form in every partition is read as before
+    got = dask_read_events(dd.from_pandas(pd.concat([zoned, zoned]), npartitions=2,
+                                          sort=False)).compute()
+    assert got["ts"].dt.strftime("%H:%M").tolist() == ["10:00", "10:30"] * 2
