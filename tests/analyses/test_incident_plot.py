@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import SLO, AlertPolicy, as_events, incident_report
+from budgetlab import SLO, AlertPolicy, as_events, incident_report, status_spans
 from budgetlab.analyses.incident_plot import incident_span
 
 DAY = pd.Timestamp("2026-02-02", tz="UTC")
@@ -81,6 +81,15 @@ def test_a_bursty_log_is_drawn_on_the_window_s_clock(report):
         (gap,) = np.flatnonzero(np.isnan(y))
         assert x[gap] == pytest.approx(num(DAY + pd.Timedelta("4h59s")), abs=1e-9)
     plt.close(fig)
+
+
+def test_the_report_s_spans_are_the_window_s_clock_over_the_window(report):
+    # the log starts two hours before the window's start: nothing of the history is missing
+    ref = status_spans(bursty(), SLO(target=0.99, window="1h"), start=report.window_start,
+                       end=report.window_end)
+    pd.testing.assert_frame_equal(report.spans, ref)
+    assert list(report.spans["status"].astype(str)) == ["healthy", "exhausted", "healthy",
+                                                        "no_traffic", "healthy"]
 
 
 def test_the_title_names_the_end_s_date_when_it_is_another_day(report):
