@@ -28,6 +28,7 @@ import pandas as pd
 from .._util.figures import save_figure
 from .._util.validation import as_list, check_tz, require_columns
 from ..alerts.policy import AlertPolicy, as_policy
+from ..budget.spans import status_spans
 from ..budget.status_changes import transitions
 from ..budget.tracker_replay import replay
 from ..errors import ConfigError, PartialWindowWarning
@@ -73,6 +74,10 @@ class IncidentReport:
         Time zone of the summary and the plot.
     states : DataFrame
         :func:`budgetlab.replay` rows of the events in the window (history replayed first).
+    spans : DataFrame
+        :func:`budgetlab.status_spans` over the window (from its first event when the data start
+        later; history replayed first): the window's clock, which the tracker table and the
+        plot read.
     transitions : DataFrame
         :func:`budgetlab.transitions` in the window, plus ``caused_by_timeouts`` (the change
         would not have happened without timeouts; see :mod:`budgetlab.analyses.failure_buckets`).
@@ -119,6 +124,7 @@ class IncidentReport:
     scope: str
     tz: str
     states: pd.DataFrame
+    spans: pd.DataFrame
     transitions: pd.DataFrame
     tracker: pd.DataFrame
     alerts: pd.DataFrame
@@ -295,8 +301,12 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
     buckets = (bucket_counts(ev[in_incident], slo, bkeys) if in_incident.any()
                else bucket_counts(ev[in_window], slo, bkeys).iloc[0:0])
     tr = tr_h[between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
+    # the window's clock over the window (or from the log's first event, when that is later)
+    spans = status_spans(ev, slo, by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]),
+                         end=span.w_end)
     return dict(
-        states=states, transitions=tr, tracker=tracker_table(states_h, tr_h, ev, slo, keys, span),
+        states=states, spans=spans, transitions=tr,
+        tracker=tracker_table(states_h, tr_h, spans, keys, span),
         alerts=alerts, tiers=tiers, buckets=buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
@@ -324,7 +334,7 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     key_rows = key_table.astype(str).itertuples(index=False, name=None)
     slo_of = {tuple(k): s for k, s in zip(key_rows, slos, strict=True)}
     reports = [incident_report(events, one, start, end, **kw) for one in dict.fromkeys(slos)]
-    names = ("states", "transitions", "tracker", "alerts", "tiers", "budget", "buckets",
+    names = ("states", "spans", "transitions", "tracker", "alerts", "tiers", "budget", "buckets",
              "over_time")
     tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys,
                           bkeys,

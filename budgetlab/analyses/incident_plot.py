@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["plot_report"]
+__all__ = ["incident_span", "plot_report"]
 
 
 def plot_report(report: Any, *, fig: Any = None) -> Any:
@@ -28,13 +28,15 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     axes = fig.subplots(3, 1, sharex=True, height_ratios=[4.5, 1.6, 2])
     r = report
     focus = r.focus()
-    st, tr, ep = r.states, r.transitions, r.alerts
+    st, sp, tr, ep = r.states, r.spans, r.transitions, r.alerts
     for k, v in focus.items():
-        st, tr, ep = st[st[k] == v], tr[tr[k] == v], ep[ep[k] == v]
+        st, sp, tr, ep = st[st[k] == v], sp[sp[k] == v], tr[tr[k] == v], ep[ep[k] == v]
     st = st.drop(columns=list(r.by))
     st.attrs["slo"] = r.slo
     incidents = r.incidents if len(r.incidents) else None
-    top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz)
+    # on the window's clock: the bands are its spans, the lines break only where it was empty
+    top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz,
+                        spans=sp.reset_index(drop=True))
     panels = list(getattr(top, "panels", [top]))
     ep = ep.copy()
     ep.attrs = dict(r.alerts.attrs)
@@ -48,7 +50,23 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
     where = ", ".join(f"{k}={v}" for k, v in focus.items())
-    fig.suptitle("Incident "
-                 f"{r.start.tz_convert(r.tz):%Y-%m-%d %H:%M}–{r.end.tz_convert(r.tz):%H:%M} "
-                 f"({r.tz})" + (f", {where}" if where else ""))
+    fig.suptitle(f"Incident {incident_span(r.start, r.end, r.tz)}"
+                 + (f", {where}" if where else ""))
     return fig
+
+
+def incident_span(start: Any, end: Any, tz: str) -> str:
+    """The incident's ``[start, end)`` in ``tz`` as a title says it: the end's date too when it
+    falls on another day.
+
+    >>> import pandas as pd
+    >>> t = pd.Timestamp("2015-05-18", tz="UTC")
+    >>> incident_span(t, t + pd.Timedelta("6h"), "UTC")
+    '2015-05-18 00:00–06:00 (UTC)'
+    >>> incident_span(t, t + pd.Timedelta("24h"), "UTC")
+    '2015-05-18 00:00 – 2015-05-19 00:00 (UTC)'
+    """
+    lo, hi = start.tz_convert(tz), end.tz_convert(tz)
+    if lo.date() == hi.date():
+        return f"{lo:%Y-%m-%d %H:%M}–{hi:%H:%M} ({tz})"
+    return f"{lo:%Y-%m-%d %H:%M} – {hi:%Y-%m-%d %H:%M} ({tz})"

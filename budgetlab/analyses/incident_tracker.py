@@ -15,8 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..budget.blips import blips_folded
-from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, status_spans
-from ..slo import SLO
+from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from .incident_window import Span, between
 
 __all__ = ["NO_TRAFFIC", "TRACKER_COLUMNS", "tracker_table"]
@@ -32,13 +31,14 @@ TRACKER_COLUMNS = ("status_at_start", "worst_status", "worst_at", "status_at_end
                    "transitions", "transitions_caused_by_timeouts", "hours_no_traffic")
 
 
-def tracker_table(states: pd.DataFrame, trans: pd.DataFrame, events: pd.DataFrame, slo: SLO,
+def tracker_table(states: pd.DataFrame, trans: pd.DataFrame, spans: pd.DataFrame,
                   keys: list[str], span: Span) -> pd.DataFrame:
     """Per group of ``states`` (the replay, history included) and its ``trans``itions (with
     ``caused_by_timeouts``): the :data:`TRACKER_COLUMNS` over the incident ``[span.start,
-    span.end)``, the worst group (status on the clock, then peak burn) first."""
+    span.end)`` (the time-driven ones from ``spans``, :func:`budgetlab.status_spans` covering
+    the incident), the worst group (status on the clock, then peak burn) first."""
     per_event = _per_event(states, trans, keys, span.start, span.end)
-    return _on_the_clock(per_event, events, slo, keys, span)[[*keys, *TRACKER_COLUMNS]]
+    return _on_the_clock(per_event, spans, keys, span)[[*keys, *TRACKER_COLUMNS]]
 
 
 def _by_group(frame: pd.DataFrame, keys: list[str]) -> dict[tuple[Any, ...], pd.DataFrame]:
@@ -78,7 +78,7 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
     return out
 
 
-def _on_the_clock(tracker: pd.DataFrame, events: pd.DataFrame, slo: SLO, keys: list[str],
+def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str],
                   span: Span) -> pd.DataFrame:
     """The tracker table's time-driven columns from the window's clock: ``status_at_start`` (at
     ``start``), ``status_at_end`` (in the incident's last instant), ``worst_status`` and
@@ -86,7 +86,6 @@ def _on_the_clock(tracker: pd.DataFrame, events: pd.DataFrame, slo: SLO, keys: l
     ``hours_no_traffic`` during the incident; a status held for one instant only counts as the
     one before it (docs/conventions.md). The worst group comes first."""
     start, end = span.start, span.end
-    spans = status_spans(events, slo, by=keys or None, end=max(span.w_end, events["ts"].iloc[-1]))
     lo, hi = start.value, end.value
     s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
     gid = (spans.groupby(keys, observed=True, sort=False).ngroup().to_numpy() if keys

@@ -246,14 +246,21 @@ def legend_above(ax: Axes, handles: list[Any], ncols: int = 4) -> None:
 def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1,
                  ncols: int = 1, handler_map: dict[Any, Any] | None = None) -> None:
     """A legend right of the plot area (``x`` in axes fraction plus ``inches``), so it covers no
-    data and leaves the title free (``handler_map``: matplotlib's, for handles of its own)."""
+    data and leaves the title free (``handler_map``: matplotlib's, for handles of its own); in
+    fewer columns when ``ncols`` of them would run past the figure's right edge."""
     from matplotlib.transforms import ScaledTranslation
 
     anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, 1.0), bbox_transform=anchor,
-              ncols=ncols,
-              fontsize="small", frameon=False, borderaxespad=0.0, columnspacing=1.0,
-              handlelength=1.6, handler_map=handler_map)
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    for n in range(max(1, ncols), 0, -1):
+        legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, 1.0),
+                           bbox_transform=anchor, ncols=n, fontsize="small", frameon=False,
+                           borderaxespad=0.0, columnspacing=1.0, handlelength=1.6,
+                           handler_map=handler_map)
+        if n == 1 or renderer is None:
+            return
+        if legend.get_window_extent(renderer()).x1 <= ax.figure.bbox.x1:
+            return
 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:

@@ -207,7 +207,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         One ``BarContainer`` per row in ``ax.containers`` (label: the row's name, ``<tier>`` or
         ``<group> · <tier>``; ``incidents`` for the incident row); each bar spans an episode
         ``[start, end)`` in matplotlib date numbers. The x range is the evaluated span
-        (``attrs["grid_start"]``..``attrs["grid_end"]``) when known.
+        (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. Without any episode the
+        panel says "no alert fired" (a text, gid ``no_alert``) and the legend names only the
+        incidents, if any.
 
     Examples
     --------
@@ -249,21 +251,14 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
                     color=SEVERITY_COLORS.get(str(severity), "#0072B2"), label=label)
             rows.append(f"{label} ({severity})" if severity else label)
             y += 1
-    severities = list(dict.fromkeys(str(sev) for _, sev in tiers))
+    severities = list(dict.fromkeys(str(sev) for _, sev in tiers)) if len(episodes) else []
     handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"),
                                 label=sev) for sev in severities]
+    if not len(episodes):  # said in the panel, not by an empty key
+        ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
+                color="0.3", gid="no_alert")
     if incidents is not None and len(incidents):
-        require_columns(incidents, ["start", "end"], what="incidents")
-        i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
-        ax.barh(np.full(len(i_s), y), i_e - i_s, left=i_s, height=0.6, color="none",
-                edgecolor="grey",
-                hatch="//", label="incidents")
-        for s, e in zip(i_s, i_e, strict=True):
-            ax.axvspan(s, e, color="grey", alpha=0.12, lw=0, gid="incident")
-        if "incident_id" in incidents.columns:
-            for s, iid in zip(i_s, incidents["incident_id"].astype(str), strict=True):
-                ax.annotate(iid, xy=(s, y), xytext=(2, 0), textcoords="offset points", va="center",
-                            fontsize="x-small")
+        _incident_row(ax, incidents, y)
         rows.append("incidents")
         handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
     ax.set_yticks(np.arange(len(rows)), rows, fontsize="small")
@@ -274,8 +269,24 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
     ax.set_ylabel("alert tier")
     time_axis(ax, tz)
-    legend_right(ax, handles)
+    if handles:
+        legend_right(ax, handles)
     return ax
+
+
+def _incident_row(ax: Axes, incidents: pd.DataFrame, y: int) -> None:
+    """:func:`plot_alerts`' incidents: hatched bars on row ``y`` (named by ``incident_id`` when
+    given), shaded across all rows."""
+    require_columns(incidents, ["start", "end"], what="incidents")
+    i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
+    ax.barh(np.full(len(i_s), y), i_e - i_s, left=i_s, height=0.6, color="none", edgecolor="grey",
+            hatch="//", label="incidents")
+    for s, e in zip(i_s, i_e, strict=True):
+        ax.axvspan(s, e, color="grey", alpha=0.12, lw=0, gid="incident")
+    if "incident_id" in incidents.columns:
+        for s, iid in zip(i_s, incidents["incident_id"].astype(str), strict=True):
+            ax.annotate(iid, xy=(s, y), xytext=(2, 0), textcoords="offset points", va="center",
+                        fontsize="x-small")
 
 
 # --- recalibration and window comparison -------------------------------------------------------

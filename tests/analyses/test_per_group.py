@@ -106,8 +106,8 @@ def test_incident_report_per_group_equals_the_report_under_each_groups_slo():
     assert rep.slos is per
     for kind, slo in per.table.items():
         ref = incident_report(events, slo, start, end, **kw)
-        for name in ("states", "transitions", "tracker", "alerts", "tiers", "budget", "buckets",
-                     "over_time"):
+        for name in ("states", "spans", "transitions", "tracker", "alerts", "tiers", "budget",
+                     "buckets", "over_time"):
             a, b = getattr(rep, name), getattr(ref, name)
             ma, mb = (
                 (a["kind"].astype(str) == kind[0]).to_numpy(),

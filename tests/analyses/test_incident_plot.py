@@ -1,0 +1,127 @@
+"""The incident report's figure: on the window's clock (a bursty log draws one band and unbroken
+lines), its title, legends inside the figure and an alert panel that says when nothing fired
+(checked through the artists)."""
+
+from __future__ import annotations
+
+import matplotlib.dates as mdates
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import SLO, AlertPolicy, as_events, incident_report, status_spans
+from budgetlab.analyses.incident_plot import incident_span
+
+DAY = pd.Timestamp("2026-02-02", tz="UTC")
+QUIET_HOURS = (5, 6)  # no burst at 05:00 and 06:00: the 1 h window is empty 05:00:59 .. 07:00
+
+
+def bursty(hours=24, fail_in=(3,)):
+    """60 events a second apart in the first minute of each hour (none in :data:`QUIET_HOURS`),
+    the apache log's shape; in the hours ``fail_in`` every tenth event fails."""
+    ts, ok = [], []
+    for h in range(hours):
+        if h in QUIET_HOURS:
+            continue
+        for s in range(60):
+            ts.append(DAY + pd.Timedelta(hours=h, seconds=s))
+            ok.append(not (h in fail_in and s % 10 == 0))
+    return as_events(pd.DatetimeIndex(ts), ok)
+
+
+def num(t):
+    return mdates.date2num(pd.Timestamp(t).tz_convert(None).to_datetime64())
+
+
+@pytest.fixture(scope="module")
+def report():
+    # the incident 02:00-10:00, 1 h of context: the plot covers 01:00-11:00
+    return incident_report(bursty(), SLO(target=0.99, window="1h"), DAY + pd.Timedelta("2h"),
+                           DAY + pd.Timedelta("10h"), context="1h",
+                           policy=AlertPolicy.single_window("1h", 50.0))
+
+
+def bands(panel):
+    """``(status, x0, x1)`` of every status bar drawn on ``panel``, in time order."""
+    out = []
+    for c in panel.collections:
+        gid = str(c.get_gid())
+        if gid.startswith("status_"):
+            for p in c.get_paths():
+                x = p.vertices[:, 0]
+                out.append((gid.removeprefix("status_"), float(x.min()), float(x.max())))
+    return sorted(out, key=lambda b: b[1])
+
+
+def test_a_bursty_log_is_drawn_on_the_window_s_clock(report):
+    fig = report.plot()
+    timeline = fig.axes[0]
+    drawn = bands(timeline.budget_ax)
+    # the bars tile the drawn window 01:00-11:00 without a hole: the 59 silent minutes after
+    # each burst are inside the window (its events stay in it for 1 h)
+    lo, hi = num(report.window_start), num(report.window_end)
+    assert drawn[0][1] == pytest.approx(lo, abs=1e-9)
+    assert drawn[-1][2] == pytest.approx(hi, abs=1e-9)
+    for (_, _, end), (_, start, _) in zip(drawn, drawn[1:], strict=False):
+        assert start == pytest.approx(end, abs=1e-9)
+    # between the 01:00 and 02:00 bursts the window holds the 01:00 burst: one healthy bar
+    # covers 01:01-01:59; by hand, the window is empty from 05:00:59 + 1 ns (the 04:00:59 event
+    # leaves) to 07:00:00 (the next burst): that and nothing else is no traffic
+    assert any(s == "healthy" and x0 <= num(DAY + pd.Timedelta("61min")) and
+               x1 >= num(DAY + pd.Timedelta("119min")) for s, x0, x1 in drawn)
+    quiet = [(x0, x1) for s, x0, x1 in drawn if s == "no_traffic"]
+    empty = (num(DAY + pd.Timedelta("5h59s")), num(DAY + pd.Timedelta("7h")))
+    assert quiet == [pytest.approx(empty, abs=1e-9)]
+    # the lines break only there: one NaN, after the 04:00:59 event
+    for panel, gid in ((timeline, "success_rate"), (timeline.burn_ax, "burn_rate")):
+        line = next(ln for ln in panel.get_lines() if ln.get_gid() == gid)
+        y = np.asarray(line.get_ydata(), dtype=float)
+        x = mdates.date2num(line.get_xdata())
+        (gap,) = np.flatnonzero(np.isnan(y))
+        assert x[gap] == pytest.approx(num(DAY + pd.Timedelta("4h59s")), abs=1e-9)
+    plt.close(fig)
+
+
+def test_the_report_s_spans_are_the_window_s_clock_over_the_window(report):
+    # the log starts two hours before the window's start: nothing of the history is missing
+    ref = status_spans(bursty(), SLO(target=0.99, window="1h"), start=report.window_start,
+                       end=report.window_end)
+    pd.testing.assert_frame_equal(report.spans, ref)
+    assert list(report.spans["status"].astype(str)) == ["healthy", "exhausted", "healthy",
+                                                        "no_traffic", "healthy"]
+
+
+def test_the_title_names_the_end_s_date_when_it_is_another_day(report):
+    fig = report.plot()
+    assert fig.get_suptitle() == "Incident 2026-02-02 02:00–10:00 (UTC)"
+    plt.close(fig)
+    t = pd.Timestamp("2015-05-18", tz="UTC")
+    assert incident_span(t, t + pd.Timedelta("24h"), "UTC") == \
+        "2015-05-18 00:00 – 2015-05-19 00:00 (UTC)"
+    # the day is the local one: 23:00-01:00 UTC is one day in Berlin (01:00-03:00 CEST)
+    assert incident_span(t - pd.Timedelta("1h"), t + pd.Timedelta("1h"), "Europe/Berlin") == \
+        "2015-05-18 01:00–03:00 (Europe/Berlin)"
+    assert incident_span(t - pd.Timedelta("1h"), t + pd.Timedelta("1h"), "UTC") == \
+        "2015-05-17 23:00 – 2015-05-18 01:00 (UTC)"
+
+
+def test_every_legend_fits_in_the_figure(report):
+    fig = report.plot()
+    fig.canvas.draw()
+    legends = [a.get_legend() for a in fig.axes if a.get_legend() is not None]
+    assert len(legends) >= 4  # the three timeline panels and the bucket burn
+    for legend in legends:
+        box = legend.get_window_extent()
+        assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
+        assert fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
+    plt.close(fig)
+
+
+def test_the_alert_panel_says_when_no_alert_fired(report):
+    assert len(report.alerts) == 0  # burn 50 is out of reach: at most 10 % fail, burn 10
+    fig = report.plot()
+    alerts = fig.axes[1]
+    assert [t.get_text() for t in alerts.texts if t.get_gid() == "no_alert"] == ["no alert fired"]
+    assert alerts.get_legend() is None  # no key of colours nothing was drawn in
+    plt.close(fig)
