@@ -67,7 +67,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     """Success rate, burn rate and budget remaining over time: stacked panels on one time axis.
 
     Each line is drawn as steps (the replay's state holds from one event to the next) and breaks
-    where no events came for longer than ``gap``. The status bands sit behind the bottom panel.
+    where no events came for longer than ``gap``. The status bands sit behind the bottom panel;
+    each warning, critical or exhausted stretch is also marked by a solid strip in its colour along
+    the panel's top, over the lines (a stretch one pixel column wide stays visible).
 
     Parameters
     ----------
@@ -118,7 +120,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         them top-down. Y ranges follow the data (and the target and thresholds), padded.
         Artists carry gids: ``success_rate``, ``burn_rate``, ``budget_remaining`` (step lines,
         NaN at gaps), ``target``, ``burn_one``, ``burn_threshold``, ``budget_threshold``,
-        ``status_<name>`` (band collections), ``incident``, ``transitions``. The legends name
+        ``status_<name>`` (band collections), ``<name>_strip`` (the strip of warning, critical
+        and exhausted), ``incident``, ``transitions``. The legends name
         what is drawn (a status band only when drawn); ``ax.legend_entries`` holds their
         handles per panel (:func:`~budgetlab.plotting.timeline_marks.merge_legends` joins those
         of several timelines into one set).
