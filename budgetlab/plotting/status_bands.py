@@ -17,6 +17,7 @@ from matplotlib.legend_handler import HandlerPatch
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
+from .._util.validation import utc_ns_column
 from ..budget.blips import blips_folded
 from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUSES
@@ -142,15 +143,10 @@ def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np
     _bars(bottom, names, s_ns, e_ns)
 
 
-def span_ns(col: pd.Series) -> np.ndarray:
-    """A span column's times in UTC nanoseconds (whatever its unit)."""
-    return np.asarray(pd.DatetimeIndex(col).as_unit("ns").asi8, dtype=np.int64)
-
-
 def quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
     """Rows after which the window held no event before the next one (where the lines break)."""
     quiet = spans["status"].astype(str).to_numpy() == "no_traffic"
-    starts = span_ns(spans["start"])[quiet]
+    starts = utc_ns_column(spans["start"], "spans['start']")[quiet]
     rows = np.searchsorted(t, starts, side="left") - 1  # the last event before the empty window
     return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
 
@@ -164,9 +160,8 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
         coded = spans.assign(status=pd.Categorical(names, categories=list(SPAN_STATUSES)))
         folded = blips_folded(coded, np.zeros(len(spans), dtype=np.int64))
         names = np.asarray(SPAN_STATUSES)[folded]
-    start, end = span_ns(spans["start"]), span_ns(spans["end"])
+    start, end = (utc_ns_column(spans[c], f"spans['{c}']") for c in ("start", "end"))
     if len(spans) > columns:
         names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])),
-                                       int(max(end[-1], *t[-1:])),
-                                       columns)
+                                       int(max(end[-1], *t[-1:])), columns)
     _bars(bottom, names, start, end)
