@@ -99,8 +99,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     spans : DataFrame, optional
         The group's :func:`budgetlab.status_spans` (the window's clock): the status bands are its
         spans, ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status;
-        its own legend entry), the lines break where the window is empty, and the time axis
-        covers the spans.
+        its own legend entry; a status held for one instant only drawn as the one before it),
+        the lines break where the window is empty, and the time axis covers the spans.
 
     Returns
     -------
