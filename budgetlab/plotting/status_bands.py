@@ -1,7 +1,7 @@
 """The status bands behind the timeline's bottom panel: the seed tracker's status per event
 (:func:`draw_status`) or the window's clock (:func:`draw_spans`, no traffic ruled grey), one
 bar per run of a status, or per run of pixel columns when there are more runs than columns; each
-exhausted stretch also marked by a solid strip above the lines.
+warning, critical or exhausted stretch also marked by a solid strip in its colour above the lines.
 """
 
 from __future__ import annotations
@@ -17,12 +17,16 @@ from matplotlib.legend_handler import HandlerPatch
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
+from .._util.validation import utc_ns_column
+from ..budget.blips import blips_folded
 from ..budget.figures import STATUSES
+from ..budget.spans import SPAN_STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
 from ._pixels import span_bands, status_runs
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
-           "StripHandler", "StripPatch", "band_patch", "draw_spans", "draw_status", "quiet_breaks"]
+           "STRIP_STATUSES", "StripHandler", "StripPatch", "band_patch", "draw_spans",
+           "draw_status", "quiet_breaks"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
 BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45),
@@ -31,13 +35,16 @@ BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 
 #: Every status is filled, and hatched with dots or diagonals if at all: a silence cannot be read
 #: as one, in colour or in greyscale, and its rules stay lighter than the dashed thresholds.
 NO_TRAFFIC = ("#7F7F7F", "-")
-#: The exhausted strip (axes height fractions): a solid bar over each exhausted stretch, above
-#: the lines (a stretch of a pixel column would hide behind the budget line's vertical step),
-#: outlined so that it is two pixels wide at least (a third of the box in the legend).
+#: The status strip (axes height fractions): a solid bar in the status's colour over each
+#: warning, critical or exhausted stretch, above the lines (a stretch of a pixel column would hide
+#: behind the budget line's vertical step), outlined so that it is two pixels wide at least (a
+#: third of the box in the legend). Healthy has none: the strip shows what went wrong.
 STRIP = (0.92, 1.0)
+#: The statuses marked by the strip, mildest first (where two outlines meet, the worse is on top).
+STRIP_STATUSES = STATUSES[1:]
 
 
-def _look(name: str) -> dict[str, object]:
+def _look(name: str) -> dict[str, Any]:
     """The fill, hatch colour and hatch of the band of a status or of ``no_traffic``."""
     color, hatch = NO_TRAFFIC if name == "no_traffic" else (STATUS_COLORS[name],
                                                             STATUS_HATCHES[name])
@@ -65,19 +72,24 @@ class RuledHandler(HandlerPatch):
 
 
 class StripPatch(Patch):
-    """The legend entry of exhausted (drawn by :class:`StripHandler`)."""
+    """The legend entry of a status the strip marks (drawn by :class:`StripHandler`): its band,
+    and ``strip``, the strip's colour."""
+
+    def __init__(self, *, strip: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.strip = strip
 
 
 class StripHandler(HandlerPatch):
-    """Exhausted in a legend: its band with the solid strip along the top that marks each
-    exhausted stretch above the lines (:data:`STRIP`)."""
+    """A warning, critical or exhausted band in a legend, with the solid strip along the top
+    that marks each such stretch above the lines (:data:`STRIP`), in the status's colour."""
 
     def create_artists(self, legend: Any, orig_handle: Any, xdescent: float, ydescent: float,
                        width: float, height: float, fontsize: float, trans: Any) -> list[Any]:
         band = super().create_artists(legend, orig_handle, xdescent, ydescent, width, height,
                                       fontsize, trans)
         strip = Rectangle((-xdescent, -ydescent + height * 2 / 3), width, height / 3,
-                          facecolor=STATUS_COLORS["exhausted"], lw=0, transform=trans)
+                          facecolor=orig_handle.strip, lw=0, transform=trans)
         return [*band, strip]
 
 
@@ -86,44 +98,37 @@ LEGEND_HANDLERS = {RuledPatch: RuledHandler(), StripPatch: StripHandler()}
 
 
 def band_patch(name: str, label: str) -> Patch:
-    """The legend entry of a status band or of no traffic, in the band's colours."""
-    kind = {"no_traffic": RuledPatch, "exhausted": StripPatch}.get(name, Patch)
-    return kind(**_look(name), lw=0, label=label)  # type: ignore[arg-type]
+    """The legend entry of a status band or of no traffic, in the band's colours (with the
+    strip of :data:`STRIP_STATUSES`)."""
+    if name in STRIP_STATUSES:
+        return StripPatch(strip=STATUS_COLORS[name], **_look(name), lw=0, label=label)
+    kind = RuledPatch if name == "no_traffic" else Patch
+    return kind(**_look(name), lw=0, label=label)
 
 
 def _bars(bottom: Axes, names: np.ndarray, start_ns: np.ndarray, end_ns: np.ndarray) -> None:
     """One bar collection per status (gid ``status_<name>``) over the full height of ``bottom``,
-    behind the lines; over them, the exhausted :data:`STRIP` (gid ``exhausted_strip``)."""
+    behind the lines; over them, the :data:`STRIP` of each of :data:`STRIP_STATUSES` drawn (gid
+    ``<name>_strip``, the worse ones on top)."""
     x0 = mdates.date2num(start_ns.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
     width = mdates.date2num(end_ns.view("datetime64[ns]")) - x0  # type: ignore[no-untyped-call]
     for name in (*STATUSES, "no_traffic"):
         run = names == name
         if not run.any():
             continue
-        look = _look(name)
-        bottom.broken_barh(
-            list(zip(x0[run], width[run], strict=True)),
-            (0, 1),
-            transform=bottom.get_xaxis_transform(),
-            facecolors=look["facecolor"],
-            edgecolors=look["edgecolor"],
-            lw=0,
-            hatch=look["hatch"],
-            gid=f"status_{name}",
-            zorder=0.5,
-        )
-    run = names == "exhausted"
-    if run.any():
-        color = STATUS_COLORS["exhausted"]
-        bottom.broken_barh(list(zip(x0[run], width[run], strict=True)),
-                           (STRIP[0], STRIP[1] - STRIP[0]), transform=bottom.get_xaxis_transform(),
-                           facecolors=color, edgecolors=color, lw=1.5, gid="exhausted_strip",
-                           zorder=2.5)
+        look, bars = _look(name), list(zip(x0[run], width[run], strict=True))
+        bottom.broken_barh(bars, (0, 1), transform=bottom.get_xaxis_transform(),
+                           facecolors=look["facecolor"], edgecolors=look["edgecolor"], lw=0,
+                           hatch=look["hatch"], gid=f"status_{name}", zorder=0.5)
+        if name in STRIP_STATUSES:
+            color = STATUS_COLORS[name]
+            bottom.broken_barh(bars, (STRIP[0], STRIP[1] - STRIP[0]),
+                               transform=bottom.get_xaxis_transform(), facecolors=color,
+                               edgecolors=color, lw=1.5, gid=f"{name}_strip", zorder=2.5)
 
 
 def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np.ndarray,
-                starts: np.ndarray,
-                breaks: np.ndarray) -> None:
+                starts: np.ndarray, breaks: np.ndarray) -> None:
     """The per-event statuses of a replay (rows in ``order``) as bands, runs cut at the line
     breaks."""
     if not isinstance(status.dtype,
@@ -138,26 +143,25 @@ def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np
     _bars(bottom, names, s_ns, e_ns)
 
 
-def span_ns(col: pd.Series) -> np.ndarray:
-    """A span column's times in UTC nanoseconds (whatever its unit)."""
-    return np.asarray(pd.DatetimeIndex(col).as_unit("ns").asi8, dtype=np.int64)
-
-
 def quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
     """Rows after which the window held no event before the next one (where the lines break)."""
     quiet = spans["status"].astype(str).to_numpy() == "no_traffic"
-    starts = span_ns(spans["start"])[quiet]
+    starts = utc_ns_column(spans["start"], "spans['start']")[quiet]
     rows = np.searchsorted(t, starts, side="left") - 1  # the last event before the empty window
     return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
 
 
 def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> None:
     """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
-    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic ruled grey."""
+    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic ruled grey; a status held for
+    one instant only (``instant``) drawn as the status before it (:func:`blips_folded`)."""
     names = spans["status"].astype(str).to_numpy()
-    start, end = span_ns(spans["start"]), span_ns(spans["end"])
+    if "instant" in spans and bool(spans["instant"].any()):
+        coded = spans.assign(status=pd.Categorical(names, categories=list(SPAN_STATUSES)))
+        folded = blips_folded(coded, np.zeros(len(spans), dtype=np.int64))
+        names = np.asarray(SPAN_STATUSES)[folded]
+    start, end = (utc_ns_column(spans[c], f"spans['{c}']") for c in ("start", "end"))
     if len(spans) > columns:
         names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])),
-                                       int(max(end[-1], *t[-1:])),
-                                       columns)
+                                       int(max(end[-1], *t[-1:])), columns)
     _bars(bottom, names, start, end)

@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
-from .._util.validation import check_tz, require_columns, to_timedelta
+from .._util.validation import check_tz, require_columns, to_timedelta, utc_ns_column
 from ..errors import ConfigError
 from ..slo import PerGroup
 from ._common import (
@@ -24,7 +24,6 @@ from ._common import (
     split_axes,
     step_line,
     time_axis,
-    utc_naive,
 )
 from ._pixels import merge_breaks, pixel_columns
 from .status_bands import draw_spans, draw_status, quiet_breaks
@@ -32,15 +31,6 @@ from .timeline_marks import draw_marks, legend_entries, place_legends
 
 #: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
 LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
-
-
-def _times_ns(states: pd.DataFrame) -> np.ndarray:
-    col = states["ts"]
-    if isinstance(col.dtype, pd.DatetimeTZDtype):
-        return np.asarray(
-            col.dt.as_unit("ns").array.asi8 if col.dtype.unit != "ns" else col.array.asi8
-        )
-    return utc_naive(col).view(np.int64)
 
 
 def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08,
@@ -67,7 +57,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     """Success rate, burn rate and budget remaining over time: stacked panels on one time axis.
 
     Each line is drawn as steps (the replay's state holds from one event to the next) and breaks
-    where no events came for longer than ``gap``. The status bands sit behind the bottom panel.
+    where no events came for longer than ``gap``. The status bands sit behind the bottom panel;
+    each warning, critical or exhausted stretch is also marked by a solid strip in its colour along
+    the panel's top, over the lines (a stretch one pixel column wide stays visible).
 
     Parameters
     ----------
@@ -107,8 +99,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     spans : DataFrame, optional
         The group's :func:`budgetlab.status_spans` (the window's clock): the status bands are its
         spans, ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status;
-        its own legend entry), the lines break where the window is empty, and the time axis
-        covers the spans.
+        its own legend entry; a status held for one instant only drawn as the one before it),
+        the lines break where the window is empty, and the time axis covers the spans.
 
     Returns
     -------
@@ -118,7 +110,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         them top-down. Y ranges follow the data (and the target and thresholds), padded.
         Artists carry gids: ``success_rate``, ``burn_rate``, ``budget_remaining`` (step lines,
         NaN at gaps), ``target``, ``burn_one``, ``burn_threshold``, ``budget_threshold``,
-        ``status_<name>`` (band collections), ``incident``, ``transitions``. The legends name
+        ``status_<name>`` (band collections), ``<name>_strip`` (the strip of warning, critical
+        and exhausted), ``incident``, ``transitions``. The legends name
         what is drawn (a status band only when drawn); ``ax.legend_entries`` holds their
         handles per panel (:func:`~budgetlab.plotting.timeline_marks.merge_legends` joins those
         of several timelines into one set).
@@ -138,7 +131,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
     slo = _check(states, slo, budget=budget, max_points=max_points)
-    t = _times_ns(states)
+    t = utc_ns_column(states["ts"], "states['ts']")
     order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
 
     def col(name: str) -> np.ndarray:
