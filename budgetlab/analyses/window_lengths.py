@@ -34,7 +34,7 @@ from ..slo import SLO, PerGroup, as_per_group
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
-from .window_clock import clock_codes, clock_events, clock_figures, shown_clock
+from .window_clock import clock_codes, clock_events, clock_figures, shown_clock, thin_notes
 from .window_detection import NAT, Incidents, as_timedelta, incident_columns, incident_rows
 from .window_options import WindowOptions, window_options
 
@@ -153,7 +153,10 @@ def compare_windows(
         incident end until the status is below ``alert_at`` or the window is empty; 0 when
         already below; NaT if none recovered), ``unrecovered`` (still at or above ``alert_at``
         at the end of the observation, the last event of the log). A status held for one
-        instant only counts for neither (docs/conventions.md).
+        instant only counts for neither (docs/conventions.md). Last, ``note``: why the row's
+        shares and rates per day are too thin to go by (less than one day of evaluated time,
+        :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
+        the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
 
     Examples
     --------
@@ -170,12 +173,15 @@ def compare_windows(
     2  calendar:day  47.983333         1.783333            4
 
     The 24 h window's first day is warm-up (``hours``): the evaluated time starts one window
-    after the first event, as after every silence longer than the window.
+    after the first event, as after every silence longer than the window. That leaves it less
+    than the day of evaluated time its shares and rates per day need, and ``note`` says so:
+
+    >>> t["note"].str.startswith("only 23.98 h of evaluated time").tolist()
+    [False, True, False]
     """
     opts = window_options(options, {
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip,
-                                    "alert_at": alert_at,
-        "grace": grace, "warmup": warmup, "show_progress": show_progress})
+        "alert_at": alert_at, "grace": grace, "warmup": warmup, "show_progress": show_progress})
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = int(srt.t.min()) + opts.warmup_ns
     inc = Incidents(incidents, srt) if incidents is not None else None
@@ -221,6 +227,7 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
     if inc is not None:
         row.update(incident_columns(inc, c, code, g_n, lo_ns, hi_ns, opts.grace_ns,
                                     opts.alert_level))
+    row["note"] = thin_notes(row["hours"], row["events"])
     return row
 
 

@@ -155,12 +155,13 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if inc is not None:
         cols += ["incidents", "detected", "detection_median", "recovery_median"]
     show = table[cols].copy()
-    # a group without evaluated time (its window never held traffic after warm-up) has no shares
-    # and no rates: blank cells, said once below the table
+    # a row with less than a day of evaluated time (none at all included) has shares and rates
+    # too thin to go by: blank cells, the reason said below the table
+    thin = table["note"].astype(bool)
     for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
+        show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
     for c in ("transitions_per_day", "round_trips_per_day"):
-        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
+        show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
@@ -175,15 +176,27 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                    indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
-    empty = int((table["hours"] <= 0).sum())
-    if empty:
-        print(f"({empty} row{'s' if empty != 1 else ''} without evaluated time: blank shares and "
-              "rates)")
+    _print_thin(table[thin], by)
     if args.out:
         write_output(table, args, "rows (window x group)")
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
+
+
+def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
+    """Below the table: each row whose shares and rates per day are left blank, and why (its
+    ``note``: its evaluated hours and events, and the minimum)."""
+    if not len(rows):
+        return
+    print("shares and rates per day left blank, too thin to go by:")
+    for _, r in rows.head(most).iterrows():
+        where = [str(r["window"]), *([group_label(r, by)] if by else [])]
+        if r["min_dwell"] > pd.Timedelta(0):
+            where.append(f"dwell {duration_words(r['min_dwell'])}")
+        print(wrap(f"{', '.join(where)}: {r['note']}", indent="  "))
+    if len(rows) > most:
+        print(f"  ... and {len(rows) - most} more rows (the note column of --out)")
 
 
 # --- buckets ------------------------------------------------------------------------------------

@@ -169,6 +169,30 @@ def test_compare_windows_header_names_the_windows_compared_not_the_slos(files, t
     assert head[1].startswith("SLO: target ") and "window" not in head[1], head
 
 
+def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
+    # the web log's requests come in a one-minute burst each hour: a 5 min window holds traffic
+    # about 6 min an hour, 5 of them warm-up; far less than the day its shares and rates need
+    out = tmp_path / "cw.csv"
+    assert main(["compare-windows", str(APACHE), "--preset", "access", "--outcomes",
+                 "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--windows", "5min,1h",
+                 "--target", "0.99", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    got = pd.read_csv(out, keep_default_na=False).set_index("window")
+    five, hour = got.loc["5m"], got.loc["1h"]
+    assert five["hours"] < 24 <= hour["hours"] and hour["note"] == ""
+    assert five["note"] == (f"only {five['hours']:.2f} h of evaluated time ({five['events']} "
+                            "events in it): too little for time shares and rates per day, which "
+                            "need at least 24 h (one day)")
+    rows = {ln.split()[0]: ln.split() for ln in text.splitlines() if ln.split()[:1] in (["5m"],
+                                                                                        ["1h"])}
+    # the thin row: its counts and hours, then blank shares and rates; the other row in full
+    assert rows["5m"] == ["5m", str(five["events"]), f"{five['hours']:.2f}",
+                          f"{five['hours_no_traffic']:.2f}"]
+    assert rows["1h"].count("%") == 3 and rows["1h"][-2] == f"{hour['transitions_per_day']:.2f}"
+    flat = " ".join(text.split())
+    assert "shares and rates per day left blank, too thin to go by: 5m: " + five["note"] in flat
+
+
 # --- buckets ------------------------------------------------------------------------------------
 
 
