@@ -32,6 +32,7 @@ __all__ = ["COMMANDS"]
 
 def _cmd_recalibrate(args: argparse.Namespace) -> int:
     from ..analyses.recalibration import recalibrate
+    from ..analyses.recalibration.rules import NO_CURRENT_TARGET
     from ..plotting import plot_recalibration
 
     given = args.target is not None or bool(args.slo)
@@ -64,8 +65,11 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
           f"most {s['max_share'] * 100:g} % of the evaluated time\n")
     for _, row in rec.summary.iterrows():
-        print(f"{group_label(row, by)}: {_recalibration_line(row)}")
-        print(wrap(speak(row["verdict_reason"])))  # the table's API words, said as flags here
+        print(f"{group_label(row, by)}: {_recalibration_line(row, given)}")
+        # the table's API words, said as flags here; without a current target the header said
+        # so once, and the rest of the reason (the rule's target) is in the line above
+        if given or not str(row["verdict_reason"]).startswith(NO_CURRENT_TARGET):
+            print(wrap(speak(row["verdict_reason"])))
         note = str(row.get("recommendation_note", "") or "")
         if note and note != row["verdict_reason"]:
             print(wrap(f"note: {speak(note)}"))
@@ -76,9 +80,10 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recalibration_line(row: pd.Series) -> str:
-    """One group's evidence, target, recommendation and verdict in words (a figure that does not
-    exist is said so, never printed as a number)."""
+def _recalibration_line(row: pd.Series, given: bool) -> str:
+    """One group's evidence, target (when a current target was ``given``: without one, the header
+    says so once), recommendation and verdict in words (a figure that does not exist is said so,
+    never printed as a number)."""
     n = int(row["events"])
     hours = float(row["hours"])
     if n == 0:
@@ -88,9 +93,9 @@ def _recalibration_line(row: pd.Series) -> str:
                 "traffic (95 % interval "
                 f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
     cur = (
-        f"current target {row['current_target']:.4g}"
+        f"current target {row['current_target']:.4g}; "
         if pd.notna(row["current_target"])
-        else "no current target"
+        else "no current target; " if given else ""
     )
     if pd.notna(row["recommended_target"]):
         low = (
@@ -117,7 +122,7 @@ def _recalibration_line(row: pd.Series) -> str:
         verdict = f"no verdict; {row['action']}"
     else:
         verdict = "no verdict"
-    return f"{rate}; {cur}; {rec_text}; {verdict}"
+    return f"{rate}; {cur}{rec_text}; {verdict}"
 
 
 # --- compare-windows ----------------------------------------------------------------------------

@@ -123,6 +123,27 @@ def test_recalibrate_per_group_targets_equal_separate_runs(files, tmp_path, caps
         assert got.loc[ctype, "verdict"] == str(sep["verdict"])
 
 
+def test_recalibrate_without_a_target_says_so_once(tmp_path, capsys):
+    # the header says there is no current target; no group's lines repeat it, and each still
+    # gives the rule's target (or why there is none) as the table has it
+    out = tmp_path / "rec.csv"
+    assert main(["recalibrate", str(APACHE), "--preset", "access", "--outcomes",
+                 "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--window", "1h", "--by",
+                 "method", "--n-boot", "0", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    table = pd.read_csv(out)
+    assert len(table) > 1 and table["current_target"].isna().all()
+    assert text.count("no current target") == 1
+    assert "no current target given (--target or --slo): recommendations only" in text
+    lines = {ln.split(":")[0]: ln for ln in text.splitlines() if ln.startswith("method=")}
+    for _, row in table.iterrows():
+        line = lines[f"method={row['method']}"]
+        if pd.notna(row["recommended_target"]):
+            assert f"the rule's target {row['recommended_target']:.4g}" in line
+        else:
+            assert "no recommended target" in line
+
+
 # --- compare-windows ----------------------------------------------------------------------------
 
 
