@@ -40,6 +40,10 @@ from .window_options import WindowOptions, window_options
 
 __all__ = ["compare_windows", "window_incidents"]
 
+#: The note of :func:`window_incidents` on an incident the window held no traffic for.
+UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
+          "detect, so no miss")
+
 _DAY_NS = 86_400 * 10**9
 _HOUR_NS = 3_600 * 10**9
 
@@ -146,7 +150,9 @@ def compare_windows(
         without evaluated time), ``hours_exhausted``, ``transitions`` and ``transitions_per_day``
         (status changes, per day of ``hours``; NaN without evaluated time), ``round_trips`` and
         ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
-        ``incidents``: ``incidents`` (in scope), ``detected``, ``missed``, ``detection_median``,
+        ``incidents``: ``incidents`` (in scope), ``detected``, ``missed`` (with traffic in the
+        window but not detected), ``unseen`` (the window held no traffic from the incident's start
+        to its end + ``grace``: nothing to detect), ``detection_median``,
         ``detection_max`` (Timedelta from incident start to the first instant on the window's
         clock with status at least ``alert_at``, i.e. critical or exhausted by default; 0 when
         already there; NaT if none detected), ``recovery_median``, ``recovery_max`` (from
@@ -261,7 +267,9 @@ def window_incidents(
         ``detection`` (Timedelta from start to the first instant on the window's clock with
         status at least ``alert_at``; NaT when missed), ``recovered``, ``recovery`` (Timedelta
         from end until the status is below ``alert_at`` or the window is empty; NaT when it
-        never is again before the observation ends).
+        never is again before the observation ends), ``unseen`` (the window held no traffic
+        from the incident's start to its end + ``grace``: nothing to detect, so not detected and
+        no miss either) and ``note`` (that, in words; empty otherwise).
 
     Examples
     --------
@@ -293,8 +301,8 @@ def window_incidents(
         else np.full(len(inc.table), "")
     )
     for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "window_incidents"):
-        gs, ii, det, rec = incident_rows(inc, c, code, lo_ns, int(srt.t.max()), opts.grace_ns,
-                                         opts.alert_level)
+        gs, ii, det, rec, seen = incident_rows(inc, c, code, lo_ns, int(srt.t.max()),
+                                               opts.grace_ns, opts.alert_level)
         frame = (
             srt.keys.iloc[gs].reset_index(drop=True)
             if srt.by
@@ -311,6 +319,8 @@ def window_incidents(
         frame["detection"] = as_timedelta(det)
         frame["recovered"] = rec != NAT
         frame["recovery"] = as_timedelta(rec)
+        frame["unseen"] = ~seen
+        frame["note"] = np.where(seen, "", UNSEEN)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],

@@ -157,8 +157,10 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
+    unseen = inc is not None and bool(table["unseen"].any())
     if inc is not None:
-        cols += ["incidents", "detected", "detection_median", "recovery_median"]
+        cols += ["incidents", "detected", *(["unseen"] if unseen else []), "detection_median",
+                 "recovery_median"]
     show = table[cols].copy()
     # a row with less than a day of evaluated time (none at all included) has shares and rates
     # too thin to go by: blank cells, the reason said below the table
@@ -177,8 +179,9 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
         print(wrap(f"detection: from an incident's start to the first instant at {args.alert_at} "
                    "or worse; recovery: from its end until the status is below it or the window "
                    "is empty (a failure leaves the window 1 ns after its time + the window, not at "
-                   "the next event); both on the window's clock, medians over the incidents",
-                   indent=""))
+                   "the next event); both on the window's clock, medians over the incidents"
+                   + ("; unseen: incidents during which the window held no traffic (nothing to "
+                      "detect, no miss)" if unseen else ""), indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     _print_thin(table[thin], by)

@@ -1,5 +1,6 @@
 """compare_windows says in words when a row's time shares and rates per day are too thin to go by:
-less than one day (24 h) of evaluated time (docs/compare-windows.md, docs/conventions.md).
+less than one day (24 h) of evaluated time (docs/compare-windows.md, docs/conventions.md); an
+incident during which the window held no traffic is unseen, not missed.
 
 Hand-computed cases: the evaluated time of a window is the time it holds traffic after the first
 window of each stretch of traffic, up to the last event; an event stays in a rolling window
@@ -11,8 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import SLO, as_events, compare_windows
+from budgetlab import SLO, as_events, compare_windows, window_incidents
 from budgetlab.analyses.window_clock import MIN_EVALUATED_HOURS, thin_notes
+from budgetlab.analyses.window_lengths import UNSEEN
 
 T0 = pd.Timestamp("2026-01-05", tz="UTC")
 WHY = "too little for time shares and rates per day, which need at least 24 h (one day)"
@@ -69,3 +71,36 @@ def test_thin_note_words_for_tiny_spans():
     assert notes[0].startswith("only a fraction of a second of evaluated time (1 event in it)")
     assert notes[1].startswith("only 18 s of evaluated time (2 events in it)")
     assert notes[2] == ""
+
+
+def test_an_incident_the_window_held_no_traffic_for_is_unseen_not_missed():
+    # bursts at hh:00:00, :20, :40 of 3 hours; 01:00:20 failed; target 0.9
+    ev = _bursts(3)
+    ok = ev["ok"].to_numpy().copy()
+    ok[4] = False  # 01:00:20
+    ev = as_events(ev["ts"], ok)
+    at = [T0 + pd.Timedelta(minutes=m) for m in (20, 40, 60, 61)]
+    inc = pd.DataFrame({"incident_id": ["gap", "burst"], "scope": ["*", "*"],
+                        "start": [at[0], at[2]], "end": [at[1], at[3]]})
+    w = window_incidents(ev, SLO(target=0.9), inc, ["5min", "1h"], grace="10min")
+    w = w.set_index(["window", "incident_id"])
+    # 5 min: the 00:00 burst leaves the window 1 ns after 00:05:40; nothing until 01:00:00, so
+    # from 00:20 to 00:50 (end + grace) the window is empty: unseen, in words
+    gap = w.loc[("5m", "gap")]
+    assert bool(gap["unseen"]) and not bool(gap["detected"])
+    assert gap["note"] == UNSEEN
+    # 01:00:20: the window holds 01:00:00 (ok) and 01:00:20 (failed): burn 1 / (2 x 0.1) = 5,
+    # exhausted at once: detected 20 s after the start
+    burst = w.loc[("5m", "burst")]
+    assert not bool(burst["unseen"]) and burst["note"] == ""
+    assert burst["detection"] == pd.Timedelta(seconds=20)
+    # 1 h: the 00:00 burst stays in the window until 01:00:40 + 1 ns: the gap incident is seen,
+    # healthy (no failure), a real miss; at 01:00:20 [00:00:20, 01:00:20] holds 4 events, 1
+    # failed: burn 2.5, detected 20 s after the start
+    assert not bool(w.loc[("1h", "gap"), "unseen"]) and not bool(w.loc[("1h", "gap"), "detected"])
+    assert w.loc[("1h", "burst"), "detection"] == pd.Timedelta(seconds=20)
+    t = compare_windows(ev, SLO(target=0.9), ["5min", "1h"], incidents=inc, grace="10min")
+    cols = ["incidents", "detected", "missed", "unseen"]
+    assert t.set_index("window")[cols].to_dict("index") == {
+        "5m": {"incidents": 2, "detected": 1, "missed": 0, "unseen": 1},
+        "1h": {"incidents": 2, "detected": 1, "missed": 1, "unseen": 0}}

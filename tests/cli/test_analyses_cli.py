@@ -214,6 +214,29 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     assert "shares and rates per day left blank, too thin to go by: 5m: " + five["note"] in flat
 
 
+def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, capsys):
+    # 04:20-04:40 falls between two hourly bursts: with a 10 min grace the 5 min window holds no
+    # traffic from its start to its end + grace (unseen); the 1 h window still holds 04:05's
+    inc = tmp_path / "inc.csv"
+    inc.write_text("incident_id,start,end,scope\n"
+                   "gap,2015-05-18T04:20:00Z,2015-05-18T04:40:00Z,*\n")
+    argv = ["compare-windows", str(APACHE), "--preset", "access", "--outcomes",
+            "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--windows", "5min,1h",
+            "--target", "0.999", "--incidents", str(inc)]
+    assert main([*argv, "--grace", "10min"]) == 0
+    text = capsys.readouterr().out
+    head = next(ln.split() for ln in text.splitlines() if ln.split()[:1] == ["window"])
+    rows = {ln.split()[0]: ln.replace(" %", "%").split() for ln in text.splitlines()
+            if ln.split()[:1] in (["5m"], ["1h"])}
+    k = head.index("unseen")
+    assert head[k - 2:k] == ["incidents", "detected"]
+    # the 5 min row's shares and rates are blank (too thin): its cells shift left by five
+    assert rows["5m"][k - 5] == "1" and rows["1h"][k] == "0"
+    assert "unseen: incidents during which the window held no traffic" in " ".join(text.split())
+    assert main([*argv, "--grace", "1h"]) == 0  # 05:05's burst is within the grace: seen
+    assert "unseen" not in capsys.readouterr().out
+
+
 # --- buckets ------------------------------------------------------------------------------------
 
 
