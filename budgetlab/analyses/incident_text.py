@@ -48,11 +48,8 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
     loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
     if loc_e.date() == loc_s.date():
         return f"Between {loc_s:%H:%M} and {loc_e:%H:%M} {loc_s:%Z} on {loc_s:%Y-%m-%d}"
-    if (
-        loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz)
-        and loc_e.hour == 0
-        and loc_e.minute == 0
-    ):
+    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) \
+            and loc_e.hour == 0 and loc_e.minute == 0:
         return f"Between {loc_s:%H:%M} and midnight {loc_s:%Z} on {loc_s:%Y-%m-%d}"
     zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else (f"{loc_e:%Z} ({loc_s:%Z} at the "
                                                                  "start)")
@@ -65,9 +62,8 @@ def _sentence(text: str) -> str:
 
 def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, by: Sequence[str],
                  breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame,
-                 buckets: pd.DataFrame,
-                 tiers: pd.DataFrame, policy: AlertPolicy, budget: pd.DataFrame,
-                 freq: Any = "1min") -> str:
+                 buckets: pd.DataFrame, tiers: pd.DataFrame, policy: AlertPolicy,
+                 budget: pd.DataFrame, freq: Any = "1min") -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
     events; the policy's at the end of every bin of ``freq``: each sentence says which."""
@@ -80,8 +76,7 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
 
 
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
-                     scope: str,
-                     tracker: pd.DataFrame) -> str:
+                     scope: str, tracker: pd.DataFrame) -> str:
     """When and where, and what the tracker of the worst group did (its first row)."""
     where = "" if scope == "*" else f" ({scope})"
     head = f"{between(start, end, tz)}{where}"
@@ -97,9 +92,8 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     peak = (f"at its events: peak {window} burn {row['peak_burn']:.2f} at "
             f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
             f"{row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
-    began = ("had no traffic when the incident began (its window was "
-             "empty)" if at_start == "no_traffic"
-             else f"was {at_start.upper()} when the incident began")
+    began = ("had no traffic when the incident began (its window was empty)"
+             if at_start == "no_traffic" else f"was {at_start.upper()} when the incident began")
     if row["transitions"] > 0:
         txt = name + (f" {began} and" if at_start != "healthy" else "")
         txt += (f" went {row['first_change_to'].upper()} at "
@@ -147,19 +141,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
-        ev_g = (
-            b.drop_duplicates(subset=list(bkeys) or None)["events"].sum()
-            if bkeys
-            else int(b["events"].iloc[0])
-        )
+        ev_g = (b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys
+                else int(b["events"].iloc[0]))
         ok = int(ev_g) - total_fail
         sli = ok / ev_g
         sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
-        share = (
-            ""
-            if (not bkeys and str(top["bucket"]) == TIMEOUT)
-            else f" ({n_to / total_fail * 100:.0f} % of all failures)"
-        )
+        share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
+                 else f" ({n_to / total_fail * 100:.0f} % of all failures)")
         txt += (f"; without timeouts{share} the success rate would have"
                 f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0

@@ -295,19 +295,13 @@ def window_incidents(
     lo_ns = int(srt.t.min()) + opts.warmup_ns
     inc = Incidents(incidents, srt)
     parts = []
-    kinds = (
-        inc.table["kind"].astype(str).to_numpy()
-        if "kind" in inc.table.columns
-        else np.full(len(inc.table), "")
-    )
+    kinds = (inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns
+             else np.full(len(inc.table), ""))
     for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "window_incidents"):
         gs, ii, det, rec, seen = incident_rows(inc, c, code, lo_ns, int(srt.t.max()),
                                                opts.grace_ns, opts.alert_level)
-        frame = (
-            srt.keys.iloc[gs].reset_index(drop=True)
-            if srt.by
-            else pd.DataFrame(index=pd.RangeIndex(len(gs)))
-        )
+        frame = (srt.keys.iloc[gs].reset_index(drop=True) if srt.by
+                 else pd.DataFrame(index=pd.RangeIndex(len(gs))))
         frame["window"] = spec.label
         frame["window_kind"] = spec.kind
         frame["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")

@@ -90,29 +90,14 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
         rate = f"no events in the evaluated span ({hours:.1f} h with traffic)"
     else:
         rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours:.1f} h with "
-                "traffic (95 % interval "
-                f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
-    cur = (
-        f"current target {row['current_target']:.4g}; "
-        if pd.notna(row["current_target"])
-        else "no current target; " if given else ""
-    )
+                f"traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+    cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
+           else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):
-        low = (
-            f"{row['recommended_low']:.4g}"
-            if pd.notna(row["recommended_low"])
-            else "below the candidates' range"
-        )
-        high = (
-            f"{row['recommended_high']:.4g}"
-            if pd.notna(row["recommended_high"])
-            else "below the candidates' range"
-        )
-        boot = (
-            f" (bootstrap {low} .. {high})"
-            if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"])
-            else ""
-        )
+        low, high = (f"{row[c]:.4g}" if pd.notna(row[c]) else "below the candidates' range"
+                     for c in ("recommended_low", "recommended_high"))
+        boot = (f" (bootstrap {low} .. {high})"
+                if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
         rec_text = f"the rule's target {row['recommended_target']:.4g}{boot}"
     else:
         rec_text = "no recommended target"
