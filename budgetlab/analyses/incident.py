@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from .._util.figures import save_figure
-from .._util.validation import as_list, check_tz, require_columns
+from .._util.validation import as_list, check_tz, require_columns, to_timedelta
 from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.spans import status_spans
 from ..budget.status_changes import transitions
@@ -64,6 +64,9 @@ class IncidentReport:
         The reported window, the incident plus ``context`` on each side (UTC).
     slo, policy : SLO, AlertPolicy
         What was replayed (with per-group SLOs: the SLO of the group the summary talks about).
+    freq : Timedelta
+        The bins of the alert policy: its tiers are evaluated at the end of every bin (the
+        tracker, at every event).
     slos : PerGroup or None
         The per-group SLOs, when given: each group's rows come from the replay under its own SLO.
     by, breakdown_by : tuple of str
@@ -85,8 +88,8 @@ class IncidentReport:
         Per group: ``status_at_start``, ``worst_status``, ``worst_at``, ``status_at_end``,
         ``first_change_at``, ``first_change_from``, ``first_change_to``, ``first_change_burn``,
         ``first_change_rate`` (the seed's rounded report figures), ``peak_burn``,
-        ``peak_burn_at``, ``min_success_rate``, ``transitions``, ``transitions_caused_by_timeouts``
-        (all during the incident).
+        ``peak_burn_at``, ``min_success_rate`` (at the events, as the tracker recomputes them),
+        ``transitions``, ``transitions_caused_by_timeouts`` (all during the incident).
     alerts : DataFrame
         :func:`budgetlab.alert_episodes` overlapping the window, plus ``caused_by_timeouts``.
     tiers : DataFrame
@@ -136,6 +139,7 @@ class IncidentReport:
     summary: str
     notes: tuple[str, ...] = field(default=())
     slos: PerGroup | None = None
+    freq: pd.Timedelta = pd.Timedelta(minutes=1)
 
     def __repr__(self) -> str:
         local = self.start.tz_convert(self.tz)
@@ -237,9 +241,10 @@ def incident_report(
     >>> print(rep.summary)  # doctest: +NORMALIZE_WHITESPACE
     Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker (target 90 %) went WARNING at 10:07
     with 1 h burn 0.66 (1 h success 93.44 %), reached EXHAUSTED at 10:11; it changed status 3 times
-    and was EXHAUSTED when the incident ended (peak 1 h burn 4.92 at 10:59, lowest 1 h success
-    50.82 %). 100 % of the failures were timeouts; without timeouts the success rate would have been
-    100.00 % instead of 50.00 %, and 3 of the tracker's 3 status changes would not have happened.
+    and was EXHAUSTED when the incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest
+    1 h success 50.82 %). 100 % of the failures were timeouts; without timeouts the success rate
+    would have been 100.00 % instead of 50.00 %, and 3 of the tracker's 3 status changes would not
+    have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
     Over its 1 h the incident saw 30 failures in 60 events (burn 5.00 over the incident), 0.7 % of
     a 30 d error budget.
@@ -276,7 +281,8 @@ def incident_report(
     return _with_summary(IncidentReport(
         start=span.start, end=span.end, window_start=span.w_start, window_end=span.w_end, slo=slo,
         policy=pol, by=tuple(keys), breakdown_by=tuple(bkeys), scope=scope_text, tz=tz, **tables,
-        incidents=overlapping_incidents(incidents, span), summary="", notes=tuple(notes)))
+        incidents=overlapping_incidents(incidents, span), summary="", notes=tuple(notes),
+        freq=to_timedelta(freq, name="freq")))
 
 
 def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str], bkeys: list[str],
@@ -317,10 +323,8 @@ def _with_summary(rep: IncidentReport) -> IncidentReport:
     """``rep`` with the summary of its tables."""
     return dataclasses.replace(rep, summary=summary_text(
         start=rep.start, end=rep.end, tz=rep.tz, slo=rep.slo, by=rep.by,
-                                                         breakdown_by=rep.breakdown_by,
-        scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets, tiers=rep.tiers,
-                                                         policy=rep.policy,
-        budget=rep.budget))
+        breakdown_by=rep.breakdown_by, scope=rep.scope, tracker=rep.tracker, buckets=rep.buckets,
+        tiers=rep.tiers, policy=rep.policy, budget=rep.budget, freq=rep.freq))
 
 
 def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,

@@ -17,9 +17,8 @@ from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
 
-__all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence",
-           "alert_sentence",
-           "budget_sentence"]
+__all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
+           "budget_sentence", "every"]
 
 
 def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
@@ -49,11 +48,8 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
     loc_s, loc_e = start.tz_convert(tz), end.tz_convert(tz)
     if loc_e.date() == loc_s.date():
         return f"Between {loc_s:%H:%M} and {loc_e:%H:%M} {loc_s:%Z} on {loc_s:%Y-%m-%d}"
-    if (
-        loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz)
-        and loc_e.hour == 0
-        and loc_e.minute == 0
-    ):
+    if loc_e == (loc_s.normalize() + pd.Timedelta(days=1)).tz_convert(tz) \
+            and loc_e.hour == 0 and loc_e.minute == 0:
         return f"Between {loc_s:%H:%M} and midnight {loc_s:%Z} on {loc_s:%Y-%m-%d}"
     zone = f"{loc_s:%Z}" if f"{loc_s:%Z}" == f"{loc_e:%Z}" else (f"{loc_e:%Z} ({loc_s:%Z} at the "
                                                                  "start)")
@@ -66,21 +62,21 @@ def _sentence(text: str) -> str:
 
 def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, by: Sequence[str],
                  breakdown_by: Sequence[str], scope: str, tracker: pd.DataFrame,
-                 buckets: pd.DataFrame,
-                 tiers: pd.DataFrame, policy: AlertPolicy, budget: pd.DataFrame) -> str:
+                 buckets: pd.DataFrame, tiers: pd.DataFrame, policy: AlertPolicy,
+                 budget: pd.DataFrame, freq: Any = "1min") -> str:
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
-    and :func:`budget_sentence` (when the incident had events)."""
+    and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
+    events; the policy's at the end of every bin of ``freq``: each sentence says which."""
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
              bucket_sentence(buckets, breakdown_by, tracker),
-             alert_sentence(tiers, policy, by, start, tz)]
+             alert_sentence(tiers, policy, by, start, tz, freq=freq)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start))
     return " ".join(parts)
 
 
 def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, keys: Sequence[str],
-                     scope: str,
-                     tracker: pd.DataFrame) -> str:
+                     scope: str, tracker: pd.DataFrame) -> str:
     """When and where, and what the tracker of the worst group did (its first row)."""
     where = "" if scope == "*" else f" ({scope})"
     head = f"{between(start, end, tz)}{where}"
@@ -93,13 +89,11 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     name = f"the {window} tracker{who} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
-    peak = (f"peak {window} burn {row['peak_burn']:.2f} at "
-            f"{_clock(row['peak_burn_at'], tz, start)}, lowest "
-            f"{window} success {row['min_success_rate'] * 100:.2f} "
-            "%") if pd.notna(row["peak_burn"]) else "no events"
-    began = ("had no traffic when the incident began (its window was "
-             "empty)" if at_start == "no_traffic"
-             else f"was {at_start.upper()} when the incident began")
+    peak = (f"at its events: peak {window} burn {row['peak_burn']:.2f} at "
+            f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
+            f"{row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
+    began = ("had no traffic when the incident began (its window was empty)"
+             if at_start == "no_traffic" else f"was {at_start.upper()} when the incident began")
     if row["transitions"] > 0:
         txt = name + (f" {began} and" if at_start != "healthy" else "")
         txt += (f" went {row['first_change_to'].upper()} at "
@@ -147,19 +141,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
-        ev_g = (
-            b.drop_duplicates(subset=list(bkeys) or None)["events"].sum()
-            if bkeys
-            else int(b["events"].iloc[0])
-        )
+        ev_g = (b.drop_duplicates(subset=list(bkeys) or None)["events"].sum() if bkeys
+                else int(b["events"].iloc[0]))
         ok = int(ev_g) - total_fail
         sli = ok / ev_g
         sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
-        share = (
-            ""
-            if (not bkeys and str(top["bucket"]) == TIMEOUT)
-            else f" ({n_to / total_fail * 100:.0f} % of all failures)"
-        )
+        share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
+                 else f" ({n_to / total_fail * 100:.0f} % of all failures)")
         txt += (f"; without timeouts{share} the success rate would have"
                 f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
@@ -170,11 +158,23 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     return _sentence(txt)
 
 
+def every(freq: Any) -> str:
+    """How often a policy on bins of ``freq`` is evaluated, in words.
+
+    >>> every("1min"), every("1h"), every("5min"), every("30s")
+    ('every minute', 'every hour', 'every 5 min', 'every 30 s')
+    """
+    one = {pd.Timedelta(seconds=1): "second", pd.Timedelta(minutes=1): "minute",
+           pd.Timedelta(hours=1): "hour", pd.Timedelta(days=1): "day"}
+    td = pd.Timedelta(freq)
+    return f"every {one[td]}" if td in one else f"every {prose_duration(td)}"
+
+
 def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str],
-                   start: pd.Timestamp,
-                   tz: str) -> str:
+                   start: pd.Timestamp, tz: str, *, freq: Any = "1min") -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
-    close its page tiers came."""
+    close its page tiers came: a tier's peak burn is over its evaluations, at the end of every
+    bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ)."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
     has_page = any(t.severity == "page" for t in policy.tiers)
@@ -201,8 +201,9 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
         if len(ratio) and np.isfinite(ratio).any():
             r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn peaked "
-                    f"at {r['peak_burn_long']:.2f}, its threshold is {r['burn']:g})")
+            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn, evaluated "
+                    f"{every(freq)}, peaked at {r['peak_burn_long']:.2f}, its threshold is "
+                    f"{r['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += f"; its {r['tier']} tier would have raised a {r['severity']} {when(r)}"

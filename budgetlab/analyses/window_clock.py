@@ -8,6 +8,11 @@ traffic, which holds no status. Time shares are over the **observed** time (the 
 least one event) after warm-up (the first window of each traffic stretch of a rolling window, and
 the ``warmup`` of :func:`compare_windows` from the first event); status changes and round trips
 are counted when they happen in that time, per day of it.
+
+**Too thin to extrapolate.** Time shares and rates per day of a row with less than
+:data:`MIN_EVALUATED_HOURS` (one day) of evaluated time say little about the window: a bursty
+log can leave a short window a few minutes an hour after warm-up. :func:`thin_notes` says so in
+words; the figures keep their meaning (over ``hours``), the CLI leaves them blank.
 """
 
 from __future__ import annotations
@@ -30,10 +35,40 @@ from .recalibration.clock import (
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_records
 
-__all__ = ["ClockFigures", "clock_codes", "clock_figures", "clock_events", "shown_clock",
-           "dwell_clock"]
+__all__ = ["MIN_EVALUATED_HOURS", "ClockFigures", "clock_codes", "clock_figures", "clock_events",
+           "shown_clock", "dwell_clock", "thin_notes"]
 
 _MONTH_NS = 32 * 86_400 * 10**9
+
+#: Least evaluated time, in hours, for a row's time shares and rates per day (one day).
+MIN_EVALUATED_HOURS = 24.0
+
+
+def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
+    """Per row of :func:`~budgetlab.compare_windows`: why its time shares and rates per day are
+    too thin to go by (less than :data:`MIN_EVALUATED_HOURS` of evaluated time), in words; empty
+    when they are not.
+
+    >>> thin_notes(np.array([1.35, 0.0, 82.0]), np.array([0, 0, 9710]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['only 1.35 h of evaluated time (0 events in it): too little for time shares and rates per
+      day, which need at least 24 h (one day)',
+     'no evaluated time: the window held no traffic after its warm-up', '']
+    """
+    out = []
+    for h, n in zip(np.asarray(hours, dtype=np.float64).tolist(), np.asarray(events).tolist(),
+                    strict=True):
+        if not h > 0:
+            out.append("no evaluated time: the window held no traffic after its warm-up")
+        elif h < MIN_EVALUATED_HOURS:
+            span = (f"{h:.2f} h" if h >= 0.01 else f"{h * 3600:.0f} s" if h * 3600 >= 1
+                    else "a fraction of a second")
+            out.append(f"only {span} of evaluated time ({int(n):,} event"
+                       f"{'' if n == 1 else 's'} in it): too little for time shares and rates "
+                       f"per day, which need at least {MIN_EVALUATED_HOURS:g} h (one day)")
+        else:
+            out.append("")
+    return out
 
 
 def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np.ndarray, tz: str,

@@ -7,7 +7,8 @@ to fall below it after the end (recovery), both on the window's clock
 leaves the window (1 ns after ``ts + window``), so with thin traffic the recovery is dated when
 the failures left the window, not at the next event. A status held for one instant only is none
 (:func:`~budgetlab.analyses.recalibration.clock.folded_codes`); an empty window (no traffic) is
-below every status."""
+below every status. An incident during which the window held no traffic at all (from its start
+to its end + grace) is **unseen**: there was nothing to detect, so it is no miss."""
 
 from __future__ import annotations
 
@@ -82,39 +83,45 @@ def as_timedelta(ns: np.ndarray) -> pd.TimedeltaIndex:
 
 
 def incident_rows(inc: Incidents, c: ClockCounts, code: np.ndarray, lo_ns: int, obs_end: int,
-                  grace_ns: int, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                      np.ndarray]:
-    """(group, incident index, detection ns, recovery ns) for every in-scope pair, read on the
-    clock segments ``c`` with their (shown) status codes."""
+                  grace_ns: int, level: int) -> tuple[np.ndarray, ...]:
+    """(group, incident index, detection ns, recovery ns, seen) for every in-scope pair, read on
+    the clock segments ``c`` with their (shown) status codes; ``seen``: the window held traffic
+    at some instant from the incident's start to its end + grace (else there was nothing to
+    detect: the incident is unseen, not missed)."""
     folded = folded_codes(c, code)
-    gs, ii, det, rec = [], [], [], []
+    gs, ii, det, rec, seen = [], [], [], [], []
     for i in range(len(inc.start)):
         if inc.start[i] < lo_ns:
             continue
+        a, b = int(inc.start[i]), int(inc.end[i])
         for g in np.flatnonzero(inc.match[i]).tolist():
-            d, r = incident_delays(c, folded, int(c.bounds[g]), int(c.bounds[g + 1]),
-                                   int(inc.start[i]), int(inc.end[i]), grace_ns=grace_ns,
-                                   level=level, obs_end=obs_end)
+            s, e = int(c.bounds[g]), int(c.bounds[g + 1])
+            d, r = incident_delays(c, folded, s, e, a, b, grace_ns=grace_ns, level=level,
+                                   obs_end=obs_end)
             gs.append(g)
             ii.append(i)
             det.append(d)
             rec.append(r)
+            seen.append(bool(np.any((c.start[s:e] < b + grace_ns) & (c.end[s:e] > a))))
     return (np.array(gs, dtype=np.int64), np.array(ii, dtype=np.int64),
-            np.array(det, dtype=np.int64), np.array(rec, dtype=np.int64))
+            np.array(det, dtype=np.int64), np.array(rec, dtype=np.int64),
+            np.array(seen, dtype=bool))
 
 
 def incident_columns(inc: Incidents, c: ClockCounts, code: np.ndarray, n_groups: int, lo_ns: int,
                      obs_end: int, grace_ns: int, level: int) -> dict[str, Any]:
     """The incident columns of :func:`~budgetlab.analyses.window_lengths.compare_windows`."""
     g_n = n_groups
-    gs, _, det, rec = incident_rows(inc, c, code, lo_ns, obs_end, grace_ns, level)
+    gs, _, det, rec, seen = incident_rows(inc, c, code, lo_ns, obs_end, grace_ns, level)
     n_inc = np.bincount(gs, minlength=g_n)
     hit = det != NAT
     back = rec != NAT
     n_det = np.bincount(gs[hit], minlength=g_n)
     n_back = np.bincount(gs[back], minlength=g_n)
+    n_unseen = np.bincount(gs[~seen], minlength=g_n)
     cols: dict[str, Any] = {"incidents": n_inc.astype(np.int64), "detected": n_det.astype(np.int64),
-                            "missed": (n_inc - n_det).astype(np.int64)}
+                            "missed": (n_inc - n_det - n_unseen).astype(np.int64),
+                            "unseen": n_unseen.astype(np.int64)}
     for name, vals, ok in (("detection", det, hit), ("recovery", rec, back)):
         med = np.full(g_n, NAT, dtype=np.int64)
         mx = np.full(g_n, NAT, dtype=np.int64)

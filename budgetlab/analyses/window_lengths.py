@@ -34,11 +34,15 @@ from ..slo import SLO, PerGroup, as_per_group
 from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
-from .window_clock import clock_codes, clock_events, clock_figures, shown_clock
+from .window_clock import clock_codes, clock_events, clock_figures, shown_clock, thin_notes
 from .window_detection import NAT, Incidents, as_timedelta, incident_columns, incident_rows
 from .window_options import WindowOptions, window_options
 
 __all__ = ["compare_windows", "window_incidents"]
+
+#: The note of :func:`window_incidents` on an incident the window held no traffic for.
+UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
+          "detect, so no miss")
 
 _DAY_NS = 86_400 * 10**9
 _HOUR_NS = 3_600 * 10**9
@@ -146,14 +150,19 @@ def compare_windows(
         without evaluated time), ``hours_exhausted``, ``transitions`` and ``transitions_per_day``
         (status changes, per day of ``hours``; NaN without evaluated time), ``round_trips`` and
         ``round_trips_per_day`` (healthy -> warning -> healthy within ``round_trip``). With
-        ``incidents``: ``incidents`` (in scope), ``detected``, ``missed``, ``detection_median``,
+        ``incidents``: ``incidents`` (in scope), ``detected``, ``missed`` (with traffic in the
+        window but not detected), ``unseen`` (the window held no traffic from the incident's start
+        to its end + ``grace``: nothing to detect), ``detection_median``,
         ``detection_max`` (Timedelta from incident start to the first instant on the window's
         clock with status at least ``alert_at``, i.e. critical or exhausted by default; 0 when
         already there; NaT if none detected), ``recovery_median``, ``recovery_max`` (from
         incident end until the status is below ``alert_at`` or the window is empty; 0 when
         already below; NaT if none recovered), ``unrecovered`` (still at or above ``alert_at``
         at the end of the observation, the last event of the log). A status held for one
-        instant only counts for neither (docs/conventions.md).
+        instant only counts for neither (docs/conventions.md). Last, ``note``: why the row's
+        shares and rates per day are too thin to go by (less than one day of evaluated time,
+        :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
+        the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
 
     Examples
     --------
@@ -170,12 +179,15 @@ def compare_windows(
     2  calendar:day  47.983333         1.783333            4
 
     The 24 h window's first day is warm-up (``hours``): the evaluated time starts one window
-    after the first event, as after every silence longer than the window.
+    after the first event, as after every silence longer than the window. That leaves it less
+    than the day of evaluated time its shares and rates per day need, and ``note`` says so:
+
+    >>> t["note"].str.startswith("only 23.98 h of evaluated time").tolist()
+    [False, True, False]
     """
     opts = window_options(options, {
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip,
-                                    "alert_at": alert_at,
-        "grace": grace, "warmup": warmup, "show_progress": show_progress})
+        "alert_at": alert_at, "grace": grace, "warmup": warmup, "show_progress": show_progress})
     srt, slos, targets = _prepare(events, slo, by, target)
     lo_ns = int(srt.t.min()) + opts.warmup_ns
     inc = Incidents(incidents, srt) if incidents is not None else None
@@ -221,6 +233,7 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
     if inc is not None:
         row.update(incident_columns(inc, c, code, g_n, lo_ns, hi_ns, opts.grace_ns,
                                     opts.alert_level))
+    row["note"] = thin_notes(row["hours"], row["events"])
     return row
 
 
@@ -254,7 +267,9 @@ def window_incidents(
         ``detection`` (Timedelta from start to the first instant on the window's clock with
         status at least ``alert_at``; NaT when missed), ``recovered``, ``recovery`` (Timedelta
         from end until the status is below ``alert_at`` or the window is empty; NaT when it
-        never is again before the observation ends).
+        never is again before the observation ends), ``unseen`` (the window held no traffic
+        from the incident's start to its end + ``grace``: nothing to detect, so not detected and
+        no miss either) and ``note`` (that, in words; empty otherwise).
 
     Examples
     --------
@@ -280,19 +295,13 @@ def window_incidents(
     lo_ns = int(srt.t.min()) + opts.warmup_ns
     inc = Incidents(incidents, srt)
     parts = []
-    kinds = (
-        inc.table["kind"].astype(str).to_numpy()
-        if "kind" in inc.table.columns
-        else np.full(len(inc.table), "")
-    )
+    kinds = (inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns
+             else np.full(len(inc.table), ""))
     for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "window_incidents"):
-        gs, ii, det, rec = incident_rows(inc, c, code, lo_ns, int(srt.t.max()), opts.grace_ns,
-                                         opts.alert_level)
-        frame = (
-            srt.keys.iloc[gs].reset_index(drop=True)
-            if srt.by
-            else pd.DataFrame(index=pd.RangeIndex(len(gs)))
-        )
+        gs, ii, det, rec, seen = incident_rows(inc, c, code, lo_ns, int(srt.t.max()),
+                                               opts.grace_ns, opts.alert_level)
+        frame = (srt.keys.iloc[gs].reset_index(drop=True) if srt.by
+                 else pd.DataFrame(index=pd.RangeIndex(len(gs))))
         frame["window"] = spec.label
         frame["window_kind"] = spec.kind
         frame["min_dwell"] = pd.Timedelta(dwell_ns, unit="ns")
@@ -304,6 +313,8 @@ def window_incidents(
         frame["detection"] = as_timedelta(det)
         frame["recovered"] = rec != NAT
         frame["recovery"] = as_timedelta(rec)
+        frame["unseen"] = ~seen
+        frame["note"] = np.where(seen, "", UNSEEN)
         parts.append(frame)
     out = pd.concat(parts, ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],

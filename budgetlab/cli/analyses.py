@@ -32,6 +32,7 @@ __all__ = ["COMMANDS"]
 
 def _cmd_recalibrate(args: argparse.Namespace) -> int:
     from ..analyses.recalibration import recalibrate
+    from ..analyses.recalibration.rules import NO_CURRENT_TARGET
     from ..plotting import plot_recalibration
 
     given = args.target is not None or bool(args.slo)
@@ -64,8 +65,11 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
           f"most {s['max_share'] * 100:g} % of the evaluated time\n")
     for _, row in rec.summary.iterrows():
-        print(f"{group_label(row, by)}: {_recalibration_line(row)}")
-        print(wrap(speak(row["verdict_reason"])))  # the table's API words, said as flags here
+        print(f"{group_label(row, by)}: {_recalibration_line(row, given)}")
+        # the table's API words, said as flags here; without a current target the header said
+        # so once, and the rest of the reason (the rule's target) is in the line above
+        if given or not str(row["verdict_reason"]).startswith(NO_CURRENT_TARGET):
+            print(wrap(speak(row["verdict_reason"])))
         note = str(row.get("recommendation_note", "") or "")
         if note and note != row["verdict_reason"]:
             print(wrap(f"note: {speak(note)}"))
@@ -76,38 +80,24 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recalibration_line(row: pd.Series) -> str:
-    """One group's evidence, target, recommendation and verdict in words (a figure that does not
-    exist is said so, never printed as a number)."""
+def _recalibration_line(row: pd.Series, given: bool) -> str:
+    """One group's evidence, target (when a current target was ``given``: without one, the header
+    says so once), recommendation and verdict in words (a figure that does not exist is said so,
+    never printed as a number)."""
     n = int(row["events"])
     hours = float(row["hours"])
     if n == 0:
         rate = f"no events in the evaluated span ({hours:.1f} h with traffic)"
     else:
         rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours:.1f} h with "
-                "traffic (95 % interval "
-                f"{pct(row['ci_low'])} .. {pct(row['ci_high'])})")
-    cur = (
-        f"current target {row['current_target']:.4g}"
-        if pd.notna(row["current_target"])
-        else "no current target"
-    )
+                f"traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+    cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
+           else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):
-        low = (
-            f"{row['recommended_low']:.4g}"
-            if pd.notna(row["recommended_low"])
-            else "below the candidates' range"
-        )
-        high = (
-            f"{row['recommended_high']:.4g}"
-            if pd.notna(row["recommended_high"])
-            else "below the candidates' range"
-        )
-        boot = (
-            f" (bootstrap {low} .. {high})"
-            if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"])
-            else ""
-        )
+        low, high = (f"{row[c]:.4g}" if pd.notna(row[c]) else "below the candidates' range"
+                     for c in ("recommended_low", "recommended_high"))
+        boot = (f" (bootstrap {low} .. {high})"
+                if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
         rec_text = f"the rule's target {row['recommended_target']:.4g}{boot}"
     else:
         rec_text = "no recommended target"
@@ -117,7 +107,7 @@ def _recalibration_line(row: pd.Series) -> str:
         verdict = f"no verdict; {row['action']}"
     else:
         verdict = "no verdict"
-    return f"{rate}; {cur}; {rec_text}; {verdict}"
+    return f"{rate}; {cur}{rec_text}; {verdict}"
 
 
 # --- compare-windows ----------------------------------------------------------------------------
@@ -152,15 +142,18 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
+    unseen = inc is not None and bool(table["unseen"].any())
     if inc is not None:
-        cols += ["incidents", "detected", "detection_median", "recovery_median"]
+        cols += ["incidents", "detected", *(["unseen"] if unseen else []), "detection_median",
+                 "recovery_median"]
     show = table[cols].copy()
-    # a group without evaluated time (its window never held traffic after warm-up) has no shares
-    # and no rates: blank cells, said once below the table
+    # a row with less than a day of evaluated time (none at all included) has shares and rates
+    # too thin to go by: blank cells, the reason said below the table
+    thin = table["note"].astype(bool)
     for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
+        show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
     for c in ("transitions_per_day", "round_trips_per_day"):
-        show[c] = show[c].map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
+        show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
@@ -171,19 +164,32 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
         print(wrap(f"detection: from an incident's start to the first instant at {args.alert_at} "
                    "or worse; recovery: from its end until the status is below it or the window "
                    "is empty (a failure leaves the window 1 ns after its time + the window, not at "
-                   "the next event); both on the window's clock, medians over the incidents",
-                   indent=""))
+                   "the next event); both on the window's clock, medians over the incidents"
+                   + ("; unseen: incidents during which the window held no traffic (nothing to "
+                      "detect, no miss)" if unseen else ""), indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
-    empty = int((table["hours"] <= 0).sum())
-    if empty:
-        print(f"({empty} row{'s' if empty != 1 else ''} without evaluated time: blank shares and "
-              "rates)")
+    _print_thin(table[thin], by)
     if args.out:
         write_output(table, args, "rows (window x group)")
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
+
+
+def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
+    """Below the table: each row whose shares and rates per day are left blank, and why (its
+    ``note``: its evaluated hours and events, and the minimum)."""
+    if not len(rows):
+        return
+    print("shares and rates per day left blank, too thin to go by:")
+    for _, r in rows.head(most).iterrows():
+        where = [str(r["window"]), *([group_label(r, by)] if by else [])]
+        if r["min_dwell"] > pd.Timedelta(0):
+            where.append(f"dwell {duration_words(r['min_dwell'])}")
+        print(wrap(f"{', '.join(where)}: {r['note']}", indent="  "))
+    if len(rows) > most:
+        print(f"  ... and {len(rows) - most} more rows (the note column of --out)")
 
 
 # --- buckets ------------------------------------------------------------------------------------

@@ -177,11 +177,29 @@ def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
     ok = history(12, lambda i, r: "success")
     rep = incident_report(ok, SLO(target=0.9, window="1h"), at(6), at(7),
                           policy=AlertPolicy.single_window("1h", 50.0))
-    assert "stayed HEALTHY throughout (peak 1 h burn 0.00" in rep.summary
+    assert "stayed HEALTHY throughout (at its events: peak 1 h burn 0.00" in rep.summary
     assert "There were no failures during the incident." in rep.summary
-    assert ("The single_window policy would not have paged (page_1h's 1 h burn peaked at 0.00, its "
-            "threshold is 50)") \
-        in rep.summary
+    assert ("The single_window policy would not have paged (page_1h's 1 h burn, evaluated every "
+            "minute, peaked at 0.00, its threshold is 50)") in " ".join(rep.summary.split())
+
+
+@pytest.mark.parametrize(("freq", "every"), [("1min", "every minute"), ("5min", "every 5 min")])
+def test_the_two_peak_burns_say_what_they_are_measured_on(freq, every):
+    # The tracker recomputes its 1 h burn at every event, the policy at the end of every bin.
+    # Events: 00:00:00, 00:00:10, 01:00:00, 01:00:10 ok, 01:00:50 failed, 02:00:30 ok; target 0.9.
+    # Tracker at 01:00:50: [00:00:50, 01:00:50] holds 3 events, 1 failure: burn 1 / 0.3 = 3.33;
+    # at 02:00:30: [01:00:30, 02:00:30] holds the failure and 02:00:30: burn 1 / 0.2 = 5.00.
+    # Policy: the 1 h window at a bin end e holds the bins in [e - 1 h, e): at 01:01 (01:05) the
+    # three events of 01:00 (3.33), from 02:01 (02:05) only 02:00:30 (0): its peak is 3.33.
+    sec = [0, 10, 3600, 3610, 3650, 7230]
+    ev = as_events([T0 + pd.Timedelta(seconds=x) for x in sec], [True] * 4 + [False, True])
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), T0 + pd.Timedelta(hours=1),
+                          T0 + pd.Timedelta(hours=3), context="1h", freq=freq,
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    flat = " ".join(rep.summary.split())
+    assert "(at its events: peak 1 h burn 5.00 at 02:00, lowest 1 h success 50.00 %)" in flat
+    assert f"(page_1h's 1 h burn, evaluated {every}, peaked at 3.33, its threshold is 50)" in flat
+    assert rep.freq == pd.Timedelta(freq)
 
 
 def test_sentence_paged_at_and_caused_by_timeouts():
@@ -207,7 +225,8 @@ def test_sentence_not_paged_but_ticket_and_already_firing():
     pol = AlertPolicy((AlertTier("page_5m", "page", "5min", None, 50.0),
                        AlertTier("ticket_1h", "ticket", "1h", None, 1.0)), name="mine")
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(7), policy=pol)
-    assert "The mine policy would not have paged (page_5m's 5 min burn peaked at" in rep.summary
+    assert ("The mine policy would not have paged (page_5m's 5 min burn, evaluated every minute, "
+            "peaked at") in " ".join(rep.summary.split())
     first = rep.alerts.loc[rep.alerts["tier"] == "ticket_1h", "start"].min()
     assert first < at(6)
     assert ("its ticket_1h tier would have raised a ticket already at the start (firing since "

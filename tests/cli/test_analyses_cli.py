@@ -123,6 +123,27 @@ def test_recalibrate_per_group_targets_equal_separate_runs(files, tmp_path, caps
         assert got.loc[ctype, "verdict"] == str(sep["verdict"])
 
 
+def test_recalibrate_without_a_target_says_so_once(tmp_path, capsys):
+    # the header says there is no current target; no group's lines repeat it, and each still
+    # gives the rule's target (or why there is none) as the table has it
+    out = tmp_path / "rec.csv"
+    assert main(["recalibrate", str(APACHE), "--preset", "access", "--outcomes",
+                 "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--window", "1h", "--by",
+                 "method", "--n-boot", "0", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    table = pd.read_csv(out)
+    assert len(table) > 1 and table["current_target"].isna().all()
+    assert text.count("no current target") == 1
+    assert "no current target given (--target or --slo): recommendations only" in text
+    lines = {ln.split(":")[0]: ln for ln in text.splitlines() if ln.startswith("method=")}
+    for _, row in table.iterrows():
+        line = lines[f"method={row['method']}"]
+        if pd.notna(row["recommended_target"]):
+            assert f"the rule's target {row['recommended_target']:.4g}" in line
+        else:
+            assert "no recommended target" in line
+
+
 # --- compare-windows ----------------------------------------------------------------------------
 
 
@@ -167,6 +188,53 @@ def test_compare_windows_header_names_the_windows_compared_not_the_slos(files, t
     head = capsys.readouterr().out.splitlines()[:2]
     assert head[0].endswith("the seed tracker under 3 windows: 1 h, 6 h, calendar:day"), head
     assert head[1].startswith("SLO: target ") and "window" not in head[1], head
+
+
+def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
+    # the web log's requests come in a one-minute burst each hour: a 5 min window holds traffic
+    # about 6 min an hour, 5 of them warm-up; far less than the day its shares and rates need
+    out = tmp_path / "cw.csv"
+    assert main(["compare-windows", str(APACHE), "--preset", "access", "--outcomes",
+                 "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--windows", "5min,1h",
+                 "--target", "0.99", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    got = pd.read_csv(out, keep_default_na=False).set_index("window")
+    five, hour = got.loc["5m"], got.loc["1h"]
+    assert five["hours"] < 24 <= hour["hours"] and hour["note"] == ""
+    assert five["note"] == (f"only {five['hours']:.2f} h of evaluated time ({five['events']} "
+                            "events in it): too little for time shares and rates per day, which "
+                            "need at least 24 h (one day)")
+    rows = {ln.split()[0]: ln.split() for ln in text.splitlines() if ln.split()[:1] in (["5m"],
+                                                                                        ["1h"])}
+    # the thin row: its counts and hours, then blank shares and rates; the other row in full
+    assert rows["5m"] == ["5m", str(five["events"]), f"{five['hours']:.2f}",
+                          f"{five['hours_no_traffic']:.2f}"]
+    assert rows["1h"].count("%") == 3 and rows["1h"][-2] == f"{hour['transitions_per_day']:.2f}"
+    flat = " ".join(text.split())
+    assert "shares and rates per day left blank, too thin to go by: 5m: " + five["note"] in flat
+
+
+def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, capsys):
+    # 04:20-04:40 falls between two hourly bursts: with a 10 min grace the 5 min window holds no
+    # traffic from its start to its end + grace (unseen); the 1 h window still holds 04:05's
+    inc = tmp_path / "inc.csv"
+    inc.write_text("incident_id,start,end,scope\n"
+                   "gap,2015-05-18T04:20:00Z,2015-05-18T04:40:00Z,*\n")
+    argv = ["compare-windows", str(APACHE), "--preset", "access", "--outcomes",
+            "2xx=success,3xx=success,4xx=skip,5xx=server_error", "--windows", "5min,1h",
+            "--target", "0.999", "--incidents", str(inc)]
+    assert main([*argv, "--grace", "10min"]) == 0
+    text = capsys.readouterr().out
+    head = next(ln.split() for ln in text.splitlines() if ln.split()[:1] == ["window"])
+    rows = {ln.split()[0]: ln.replace(" %", "%").split() for ln in text.splitlines()
+            if ln.split()[:1] in (["5m"], ["1h"])}
+    k = head.index("unseen")
+    assert head[k - 2:k] == ["incidents", "detected"]
+    # the 5 min row's shares and rates are blank (too thin): its cells shift left by five
+    assert rows["5m"][k - 5] == "1" and rows["1h"][k] == "0"
+    assert "unseen: incidents during which the window held no traffic" in " ".join(text.split())
+    assert main([*argv, "--grace", "1h"]) == 0  # 05:05's burst is within the grace: seen
+    assert "unseen" not in capsys.readouterr().out
 
 
 # --- buckets ------------------------------------------------------------------------------------

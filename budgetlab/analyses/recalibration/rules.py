@@ -27,9 +27,9 @@ import pandas as pd
 from ..._util.words import option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
-__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
-           "supported_targets", "widen_to_support",
-           "cap_notes", "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
+__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
+           "thin_evidence", "supported_targets", "widen_to_support", "cap_notes", "judge_current",
+           "verdict", "suggest_window", "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -39,6 +39,9 @@ MIN_TRAFFIC_DAYS = 2
 
 #: The longest window :func:`suggest_window` suggests (a week, the longest usual tracker window).
 MAX_WINDOW_DAYS = 7.0
+
+#: How a verdict's reason begins when no current target was given (the recommendation follows).
+NO_CURRENT_TARGET = "no current target given (target= or slo=)"
 
 
 def _pct(x: float) -> str:
@@ -188,8 +191,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     else:
         rec_txt = "no usual target meets the rule (see the recommendation note)"
     if not np.isfinite(current):
-        return None, f"no current target given (target= or slo=); {rec_txt}", \
-            (f"use {rec:.4g}" if np.isfinite(rec) else "")
+        return None, f"{NO_CURRENT_TARGET}; {rec_txt}", (f"use {rec:.4g}" if np.isfinite(rec)
+                                                         else "")
     burn90 = (1 - p10) / (1 - current)
     share_txt = (
         f"{limit_status} or worse {_pct(share)} of the evaluated time under {current:.4g} "

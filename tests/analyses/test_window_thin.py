@@ -1,0 +1,106 @@
+"""compare_windows says in words when a row's time shares and rates per day are too thin to go by:
+less than one day (24 h) of evaluated time (docs/compare-windows.md, docs/conventions.md); an
+incident during which the window held no traffic is unseen, not missed.
+
+Hand-computed cases: the evaluated time of a window is the time it holds traffic after the first
+window of each stretch of traffic, up to the last event; an event stays in a rolling window
+through ``ts + window`` and leaves it 1 ns later."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import SLO, as_events, compare_windows, window_incidents
+from budgetlab.analyses.window_clock import MIN_EVALUATED_HOURS, thin_notes
+from budgetlab.analyses.window_lengths import UNSEEN
+
+T0 = pd.Timestamp("2026-01-05", tz="UTC")
+WHY = "too little for time shares and rates per day, which need at least 24 h (one day)"
+
+
+def _bursts(hours: int) -> pd.DataFrame:
+    """Three successes a burst (at :00:00, :00:20, :00:40), one burst an hour."""
+    ts = [T0 + pd.Timedelta(hours=h, seconds=s) for h in range(hours) for s in (0, 20, 40)]
+    return as_events(ts, [True] * len(ts))
+
+
+def test_a_short_window_on_bursty_traffic_is_too_thin_and_says_why():
+    # 5 min window: each burst is its own stretch of traffic; its warm-up runs to hh:05:00, the
+    # window holds the :00:40 event through hh:05:40 and is empty 1 ns later: 40 s + 1 ns of
+    # evaluated time a burst, no event in it. The last burst (23:00) ends the observation at
+    # 23:00:40, inside its warm-up: 23 bursts count.
+    t = compare_windows(_bursts(24), SLO(target=0.9), ["5min", "1h"]).set_index("window")
+    five = t.loc["5m"]
+    assert five["hours"] == pytest.approx(23 * (40 * 10**9 + 1) / 3.6e12, rel=1e-12)
+    assert five["events"] == 0
+    assert five["note"] == f"only 0.26 h of evaluated time (0 events in it): {WHY}"
+    # its figures keep their meaning (over the 0.26 h): all healthy, no change
+    assert five["share_healthy"] == 1.0 and five["transitions_per_day"] == 0.0
+    # 1 h window: the bursts touch (each holds its :00:40 event until the next burst), one stretch
+    # from 00:00; evaluated from 01:00 to the last event 23:00:40, events from 01:00 on
+    one = t.loc["1h"]
+    assert one["hours"] == pytest.approx(22 + 40 / 3600, rel=1e-12)
+    assert one["events"] == 23 * 3
+    assert one["note"] == f"only 22.01 h of evaluated time (69 events in it): {WHY}"
+
+
+@pytest.mark.parametrize(("minutes", "hours", "events", "note"), [
+    (25 * 60, 23 + 59 / 60, 1440, f"only 23.98 h of evaluated time (1,440 events in it): {WHY}"),
+    (25 * 60 + 1, 24.0, 1441, ""),  # exactly one day: enough
+])
+def test_one_day_of_evaluated_time_is_the_minimum(minutes, hours, events, note):
+    # one event a minute from 00:00, 1 h window: evaluated from 01:00 (warm-up) to the last event
+    ts = T0 + pd.to_timedelta(np.arange(minutes), unit="min")
+    row = compare_windows(as_events(ts, [True] * minutes), SLO(target=0.9), "1h").iloc[0]
+    assert row["hours"] == pytest.approx(hours, rel=1e-12)
+    assert row["events"] == events and row["note"] == note
+    assert MIN_EVALUATED_HOURS == 24.0
+
+
+def test_a_row_without_evaluated_time_says_so():
+    # a 7 d window on 24 h of bursts: the whole log is warm-up
+    t = compare_windows(_bursts(24), SLO(target=0.9), ["7D"])
+    assert t["hours"].iloc[0] == 0 and np.isnan(t["share_healthy"].iloc[0])
+    assert t["note"].iloc[0] == "no evaluated time: the window held no traffic after its warm-up"
+
+
+def test_thin_note_words_for_tiny_spans():
+    notes = thin_notes(np.array([1e-13, 18 / 3600, 24.0]), np.array([1, 2, 5]))
+    assert notes[0].startswith("only a fraction of a second of evaluated time (1 event in it)")
+    assert notes[1].startswith("only 18 s of evaluated time (2 events in it)")
+    assert notes[2] == ""
+
+
+def test_an_incident_the_window_held_no_traffic_for_is_unseen_not_missed():
+    # bursts at hh:00:00, :20, :40 of 3 hours; 01:00:20 failed; target 0.9
+    ev = _bursts(3)
+    ok = ev["ok"].to_numpy().copy()
+    ok[4] = False  # 01:00:20
+    ev = as_events(ev["ts"], ok)
+    at = [T0 + pd.Timedelta(minutes=m) for m in (20, 40, 60, 61)]
+    inc = pd.DataFrame({"incident_id": ["gap", "burst"], "scope": ["*", "*"],
+                        "start": [at[0], at[2]], "end": [at[1], at[3]]})
+    w = window_incidents(ev, SLO(target=0.9), inc, ["5min", "1h"], grace="10min")
+    w = w.set_index(["window", "incident_id"])
+    # 5 min: the 00:00 burst leaves the window 1 ns after 00:05:40; nothing until 01:00:00, so
+    # from 00:20 to 00:50 (end + grace) the window is empty: unseen, in words
+    gap = w.loc[("5m", "gap")]
+    assert bool(gap["unseen"]) and not bool(gap["detected"])
+    assert gap["note"] == UNSEEN
+    # 01:00:20: the window holds 01:00:00 (ok) and 01:00:20 (failed): burn 1 / (2 x 0.1) = 5,
+    # exhausted at once: detected 20 s after the start
+    burst = w.loc[("5m", "burst")]
+    assert not bool(burst["unseen"]) and burst["note"] == ""
+    assert burst["detection"] == pd.Timedelta(seconds=20)
+    # 1 h: the 00:00 burst stays in the window until 01:00:40 + 1 ns: the gap incident is seen,
+    # healthy (no failure), a real miss; at 01:00:20 [00:00:20, 01:00:20] holds 4 events, 1
+    # failed: burn 2.5, detected 20 s after the start
+    assert not bool(w.loc[("1h", "gap"), "unseen"]) and not bool(w.loc[("1h", "gap"), "detected"])
+    assert w.loc[("1h", "burst"), "detection"] == pd.Timedelta(seconds=20)
+    t = compare_windows(ev, SLO(target=0.9), ["5min", "1h"], incidents=inc, grace="10min")
+    cols = ["incidents", "detected", "missed", "unseen"]
+    assert t.set_index("window")[cols].to_dict("index") == {
+        "5m": {"incidents": 2, "detected": 1, "missed": 0, "unseen": 1},
+        "1h": {"incidents": 2, "detected": 1, "missed": 1, "unseen": 0}}
