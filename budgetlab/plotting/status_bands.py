@@ -26,7 +26,7 @@ from ._pixels import span_bands, status_runs
 
 __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "RuledPatch", "STRIP",
            "STRIP_STATUSES", "StripHandler", "StripPatch", "band_patch", "draw_spans",
-           "draw_status", "quiet_breaks"]
+           "draw_status"]
 
 #: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
 BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45),
@@ -141,14 +141,6 @@ def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np
     # -1: none
     names = np.where(codes >= 0, np.asarray(STATUSES, dtype=object)[np.maximum(codes, 0)], "")
     _bars(bottom, names, s_ns, e_ns)
-
-
-def quiet_breaks(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
-    """Rows after which the window held no event before the next one (where the lines break)."""
-    quiet = spans["status"].astype(str).to_numpy() == "no_traffic"
-    starts = utc_ns_column(spans["start"], "spans['start']")[quiet]
-    rows = np.searchsorted(t, starts, side="left") - 1  # the last event before the empty window
-    return np.unique(rows[(rows >= 0) & (rows < len(t) - 1)]).astype(np.int64)
 
 
 def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> None:

@@ -26,7 +26,8 @@ from ._common import (
     time_axis,
 )
 from ._pixels import merge_breaks, pixel_columns
-from .status_bands import draw_spans, draw_status, quiet_breaks
+from .clock_lines import clock_line
+from .status_bands import draw_spans, draw_status
 from .timeline_marks import draw_marks, legend_entries, place_legends
 
 #: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
@@ -57,9 +58,10 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     """Success rate, burn rate and budget remaining over time: stacked panels on one time axis.
 
     Each line is drawn as steps (the replay's state holds from one event to the next) and breaks
-    where no events came for longer than ``gap``. The status bands sit behind the bottom panel;
-    each warning, critical or exhausted stretch is also marked by a solid strip in its colour along
-    the panel's top, over the lines (a stretch one pixel column wide stays visible).
+    where no events came for longer than ``gap`` (with ``spans``: on the window's clock). The
+    status bands sit behind the bottom panel; each warning, critical or exhausted stretch is also
+    marked by a solid strip in its colour along the panel's top, over the lines (a stretch one
+    pixel column wide stays visible).
 
     Parameters
     ----------
@@ -95,12 +97,19 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     gap : duration, optional
         Lines break where consecutive events are further apart than this. Default
         (:func:`~budgetlab.plotting.gap_threshold`): ``max(20 × the median spacing of the
-        events, 2 % of the span drawn)``; with ``spans``, where the window held no event.
+        events, 2 % of the span drawn)``; ignored with ``spans`` (the lines break where the
+        window held no event).
     spans : DataFrame, optional
         The group's :func:`budgetlab.status_spans` (the window's clock): the status bands are its
         spans, ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status;
         its own legend entry; a status held for one instant only drawn as the one before it),
-        the lines break where the window is empty, and the time axis covers the spans.
+        and the time axis covers the spans. The lines are drawn on the same clock
+        (:func:`~budgetlab.plotting.clock_lines.clock_values`): steps through every span's start
+        (its ``1 - failures / total``, ``burn_rate``, ``remaining_fraction``, so they change where
+        an expiry changes the status) and every event inside a span, held to the observation's
+        end, NaN exactly over ``no_traffic`` spans (an event after a silence at the
+        observation's end, which no span holds, is a dot). An expiry that changes no status
+        starts no span: the value drawn holds from the last event or status change.
 
     Returns
     -------
@@ -150,12 +159,15 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 
     def line(target: Axes, values: np.ndarray, gid: str, label: str,
              scale: float = 1.0) -> np.ndarray:
-        rows = extreme_rows(values, starts) if len(t) > max_points else starts
-        x, v = step_line(t, values, rows, breaks)
-        v *= scale  # after thinning: only the drawn points (a positive scale keeps the extremes)
+        if spans is not None and len(spans):  # on the window's clock, as the bands
+            x, v = clock_line(spans, t, values, gid, columns=columns, max_points=max_points)
+        else:
+            rows = extreme_rows(values, starts) if len(t) > max_points else starts
+            x, v = step_line(t, values, rows, breaks)
+        v = v * scale  # after thinning: only the drawn points (a positive scale keeps extremes)
         target.plot(x, v, drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1, label=label,
                     gid=gid)
-        if len(lone):  # an event alone between breaks draws no step: a dot
+        if len(lone):  # an event alone between breaks (or after the spans) draws no step: a dot
             target.plot(t[lone].view("datetime64[ns]"), values[lone] * scale, ls="", marker="o",
                         ms=3,
                         color=LINE_COLORS[gid], gid=f"{gid}_lone")
@@ -282,20 +294,17 @@ def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
     return hidden
 
 
-def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any, columns: int) -> tuple[np.ndarray,
-                                                                                        np.ndarray]:
-    """Rows after which the lines break (where the window is empty with ``spans``, else after a
-    gap; with ``columns``, those the columns can show: :func:`merge_breaks`), and the rows alone
-    between breaks (drawn as dots: a step needs two points)."""
+def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any,
+            columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows after which the per-event lines break (after a gap; with ``columns``, those the
+    columns can show: :func:`merge_breaks`), and the rows alone between breaks (drawn as dots: a
+    step needs two points). With ``spans`` the lines are the spans' (:func:`clock_lines`): no
+    break, and a dot for the events at the spans' end."""
     if spans is not None and len(spans):
-        breaks = quiet_breaks(t, spans)
-    else:
-        gap_ns = (
-            gap_threshold(t)
-            if gap is None
-            else int(pd.Timedelta(to_timedelta(gap, name="gap")).value)
-        )
-        breaks = gap_breaks(t, gap_ns)
+        return np.zeros(0, dtype=np.int64), _after_spans(t, spans)
+    gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap,
+                                                                                name="gap")).value)
+    breaks = gap_breaks(t, gap_ns)
     if columns and len(t):
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
     # cut[i]: a break before row i (row 0 and the end included)
@@ -303,6 +312,15 @@ def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any, columns: int) -
     cut[0] = cut[-1] = True
     cut[breaks + 1] = True
     return breaks, np.flatnonzero(cut[:-1] & cut[1:])
+
+
+def _after_spans(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:
+    """After a silence, the last row of each event time at or after the spans' end (the
+    observation's last instant, which no span ``[start, end)`` holds): drawn as dots."""
+    if str(spans["status"].iloc[-1]) != "no_traffic":  # the last step runs up to that instant
+        return np.zeros(0, dtype=np.int64)
+    rows = np.flatnonzero(t >= utc_ns_column(spans["end"], "spans['end']")[-1])
+    return rows[np.r_[t[rows][1:] != t[rows][:-1], True]] if len(rows) else rows
 
 
 def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:

@@ -20,6 +20,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 from budgetlab import SLO, as_events, replay, status_spans  # noqa: E402
 from budgetlab.plotting import STATUS_COLORS, plot_timeline  # noqa: E402
 from budgetlab.plotting._pixels import pixel_columns  # noqa: E402
+from tests.plotting.hand_spans import with_figures  # noqa: E402
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 N = 2 * 24 * 60  # one event a minute for two days
@@ -104,7 +105,8 @@ def minute_spans(n, marked):
     -> status) in that status."""
     start = T0 + pd.to_timedelta(np.arange(n), unit="min")
     status = np.array([marked.get(k, "healthy") for k in range(n)])
-    return pd.DataFrame({"start": start, "end": start + pd.Timedelta("1min"), "status": status})
+    return with_figures(pd.DataFrame({"start": start, "end": start + pd.Timedelta("1min"),
+                                      "status": status}))
 
 
 @pytest.mark.parametrize("n", [100, 3000])

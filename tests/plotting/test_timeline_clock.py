@@ -12,7 +12,7 @@ from budgetlab import SLO, as_events, replay, status_spans
 from budgetlab.plotting import STATUS_HATCHES, plot_timeline
 
 
-def test_no_traffic_band_lines_broken_and_lone_event():
+def test_no_traffic_band_lines_broken_and_last_event_s_window():
     ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:20",
                          "2026-01-10 00:00"], utc=True)
     ev = as_events(ts, [True, False, True, True])
@@ -29,11 +29,19 @@ def test_no_traffic_band_lines_broken_and_lone_event():
     paths = bands["status_no_traffic"].get_paths()
     lefts = sorted(p.vertices[:, 0].min() for p in paths)
     np.testing.assert_allclose(lefts, sorted(x0), rtol=0, atol=1e-9)
-    # the success-rate line breaks after the 00:20 event (NaN), the lone last event is a dot
+    # the success-rate line breaks once, over the empty window (from 01:20 + 1 ns, when the 00:20
+    # event leaves, to the next event); the last event alone in its window is a step at 100 %
+    # over its hour, to the observation's end (no dot: it is not alone on the clock)
     line = next(ln for ln in ax.get_lines() if ln.get_gid() == "success_rate")
-    assert np.isnan(line.get_ydata().astype(float)).sum() == 1
-    dot = next(ln for ln in ax.get_lines() if ln.get_gid() == "success_rate_lone")
-    assert len(dot.get_xdata()) == 1 and float(dot.get_ydata()[0]) == 100.0
+    y = line.get_ydata().astype(float)
+    x = mdates.date2num(line.get_xdata())
+    (gap,) = np.flatnonzero(np.isnan(y))
+    np.testing.assert_allclose(x[gap:gap + 2], mdates.date2num(
+        pd.to_datetime(["2026-01-01 01:20", "2026-01-10 00:00"]).to_numpy()), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(x[-2:], mdates.date2num(
+        pd.to_datetime(["2026-01-10 00:00", "2026-01-10 01:00"]).to_numpy()), rtol=0, atol=1e-9)
+    assert y[-2:].tolist() == [100.0, 100.0]
+    assert not any(ln.get_gid() == "success_rate_lone" for ln in ax.get_lines())
     # the axis covers the observation, the trailing hour included
     assert ax.get_xlim()[1] >= mdates.date2num(pd.Timestamp("2026-01-10 01:00").to_datetime64())
     labels = [t.get_text() for t in bottom.get_legend().get_texts()]

@@ -19,6 +19,7 @@ from budgetlab.cli import main  # noqa: E402
 from budgetlab.plotting import STATUS_COLORS, plot_timeline  # noqa: E402
 from budgetlab.plotting._pixels import pixel_columns  # noqa: E402
 from budgetlab.plotting.timeline_marks import merge_legends  # noqa: E402
+from tests.plotting.hand_spans import with_figures  # noqa: E402
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 SLO_1H = SLO(target=0.9, window="1h")
@@ -100,7 +101,8 @@ def minute_spans(n, exhausted_at):
     exhausted."""
     start = T0 + pd.to_timedelta(np.arange(n), unit="min")
     status = np.where(np.arange(n) == exhausted_at, "exhausted", "healthy")
-    return pd.DataFrame({"start": start, "end": start + pd.Timedelta("1min"), "status": status})
+    return with_figures(pd.DataFrame({"start": start, "end": start + pd.Timedelta("1min"),
+                                      "status": status}))
 
 
 def strip_of(ax):

@@ -19,6 +19,7 @@ import pytest  # noqa: E402
 from budgetlab import SLO, as_events, replay, transitions  # noqa: E402
 from budgetlab.plotting import plot_timeline  # noqa: E402
 from budgetlab.plotting._pixels import pixel_columns  # noqa: E402
+from tests.plotting.hand_spans import with_figures  # noqa: E402
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 DAY_NS = 86_400 * 10**9
@@ -82,7 +83,7 @@ def many_spans(n_spans, lone_status):
     )
     status = np.insert(status, i + 1, [lone_status, status[i]])
     end = start[1:].append(pd.DatetimeIndex([start[-1] + pd.Timedelta("1min")]))
-    spans = pd.DataFrame({"start": start, "end": end, "status": status})
+    spans = with_figures(pd.DataFrame({"start": start, "end": end, "status": status}))
     return spans, start[i + 1] + pd.Timedelta("0.5s")
 
 
