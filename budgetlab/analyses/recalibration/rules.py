@@ -55,9 +55,17 @@ def _plural(n: int, word: str) -> str:
 def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool) -> str:
     """Why one group's evidence is too thin for a verdict, in words; empty when it is enough.
 
+    ``target`` is the one the expected failures are counted under (the current target, else the
+    recommended one, else the group's lowest candidate); NaN when there is none, and then the
+    words say that they are counted at :data:`~.candidates.USUAL_TARGETS`' lowest (50 %).
+
     >>> thin_evidence(5, 0.95, 1, True)
     '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected
     failures; a verdict needs at least 10, i.e. 200 events)'
+    >>> thin_evidence(0, float("nan"), 0, True)
+    '0 events in the evaluated span: too few for a verdict (no target given and none to
+    recommend: at 50 %, the lowest target the candidates start from, they hold 0 expected
+    failures; a verdict needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
     >>> thin_evidence(5000, 0.95, 9, True)
@@ -66,14 +74,18 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool)
     if not has_time:
         return ("no evaluated time: the group's window held no traffic after its warm-up in the "
                 "evaluated span")
-    if not np.isfinite(target):
-        target = 0.5
+    given = bool(np.isfinite(target))
+    if not given:
+        target = USUAL_TARGETS[0]
     expected = events * (1 - target)
     if expected < MIN_EXPECTED_FAILURES - 1e-9:
         need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
+        under = (f"under {_pct(target)}" if given else
+                 f"no target given and none to recommend: at {_pct(target)}, the lowest target "
+                 "the candidates start from,")
         return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict "
-                f"(under {_pct(target)} they hold {expected:.3g} expected failures; a verdict "
-                f"needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
+                f"({under} they hold {expected:.3g} expected failures; a verdict needs at least "
+                f"{MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
     if traffic_days < MIN_TRAFFIC_DAYS:
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
