@@ -114,6 +114,7 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
 
 
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
+    from ..analyses.window_clock import thin_rows
     from ..analyses.window_lengths import compare_windows
     from ..plotting import plot_window_comparison
 
@@ -143,7 +144,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     show["window"] = show["window"].map(window_words).astype(str)
     # a row with less than a day of evaluated time (none at all included) has shares and rates
     # too thin to go by: blank cells, the reason said below the table
-    thin = table["note"].astype(bool)
+    thin = thin_rows(table)
     for c in ("share_warning", "share_critical", "share_exhausted"):
         show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
     for c in ("transitions_per_day", "round_trips_per_day"):
