@@ -36,8 +36,9 @@ from .recalibration.clock import (
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_records
 
-__all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes", "clock_figures", "clock_events",
-           "shown_clock", "dwell_clock", "thin_notes"]
+__all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes", "clock_figures",
+           "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows",
+           "withheld_when_thin"]
 
 _MONTH_NS = 32 * 86_400 * 10**9
 
@@ -93,12 +94,12 @@ def thin_rows(table: pd.DataFrame) -> np.ndarray:
 
 def withheld_when_thin(column: str) -> bool:
     """Whether a :func:`~budgetlab.compare_windows` column is withheld on a thin row
-    (:func:`thin_rows`): the time shares (``share_*``) and the rates per day (``*_per_day``).
+    (:func:`thin_rows`): one of :data:`THIN_COLUMNS`, the time shares and the rates per day.
 
     >>> [withheld_when_thin(c) for c in ("share_exhausted", "transitions_per_day", "missed")]
     [True, True, False]
     """
-    return column.startswith("share_") or column.endswith("_per_day")
+    return column in THIN_COLUMNS
 
 
 def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np.ndarray, tz: str,
