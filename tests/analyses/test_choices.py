@@ -256,3 +256,4 @@ def test_choose_window_compares_only_windows_that_hold_every_group():
     w = choose_window(partial)
     assert w.verdict is None and w.withheld.startswith("every window leaves group rows out of "
                                                        "its sums (not compared, the 1 h window")
+    assert w.evidence == "2 windows compared"

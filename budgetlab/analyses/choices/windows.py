@@ -82,14 +82,14 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     grouped = frame.groupby(keys, observed=True, sort=False)
     counted = frame[~thin].groupby(keys, observed=True, sort=False)
     out = counted[_SUMMED].sum(min_count=1).reindex(grouped.size().index)
-    out["groups_left_out"] = grouped["_thin"].sum().astype(np.int64)
-    out["groups"] = (grouped.size() - out["groups_left_out"]).astype(np.int64)
     hours = out["hours"].to_numpy(dtype=float)
     out["share_exhausted"] = ratio(out["hours_exhausted"], hours)
-    out["share_alerting"] = ratio(out["_alert_hours"], hours)
-    out = out.drop(columns="_alert_hours")
+    out["share_alerting"] = ratio(out.pop("_alert_hours"), hours)
+    left_out = grouped["_thin"].sum().astype(np.int64)
+    out["groups"] = (grouped.size() - left_out).astype(np.int64)
+    out["groups_left_out"] = left_out
     out["note"] = [_left_out_note(int(k), int(n)) for k, n in
-                   zip(out["groups_left_out"], grouped.size(), strict=True)]
+                   zip(left_out, grouped.size(), strict=True)]
     if incidents is not None:
         out = out.join(_pair_columns(incidents), how="left")
         for c in ("pairs", "detected", "unrecovered"):
@@ -179,7 +179,7 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
         why = (f"every window leaves group rows out of its sums ({caveat}): no window's flapping "
                "is known for all groups")
         return Verdict("window", None, f"No window chosen: {why}.",
-                       f"{len(summary)} windows compared", withheld=why)
+                       _compared(summary), withheld=why)
     if "pairs" not in summary.columns:
         best = whole.sort_values("transitions_per_day", kind="stable").iloc[0]
         name = _window_name(best)
@@ -193,8 +193,7 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
                "group) pairs")
         why += f" among those that hold every group ({caveat})" if caveat else ""
         return Verdict("window", None, f"No window chosen: {why}.",
-                       f"{len(summary)} windows compared",
-                       withheld=why)
+                       _compared(summary), withheld=why)
     best = ok.sort_values(["transitions_per_day", "detection_median"], kind="stable").iloc[0]
     name = _window_name(best)
     evidence = (f"detects {int(best['detected'])} of {int(best['pairs'])} (incident, group) pairs "
@@ -203,6 +202,11 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     if "share_alerting" in best.index:
         evidence += f"; alerting {percent(best['share_alerting'], 1)} of the time"
     return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence, caveat=caveat)
+
+
+def _compared(summary: pd.DataFrame) -> str:
+    """How many windows (and dwell times) a withheld :func:`choose_window` looked at."""
+    return f"{len(summary)} window{'' if len(summary) == 1 else 's'} compared"
 
 
 def _whole(summary: pd.DataFrame) -> tuple[pd.DataFrame, str]:
