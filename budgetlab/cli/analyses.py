@@ -209,8 +209,6 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
             "sli",
             "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
     show = table[cols].copy()
-    # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
-    show["window"] = show["window"].map(window_words).astype(str)
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = (show[c] * 100).map("{:.2f} %".format)
     print()
