@@ -193,9 +193,10 @@ class AlertPolicy:
         ...
         budgetlab.errors.ConfigError: period=1d is too short for the Workbook's tiers: with their
         burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the
-        5m window of page_1h rounds to nothing; the SRE budget period is SLO.period (default 30d),
-        not the tracker window: give period='30D' (at least 3 days), or build the tiers explicitly
-        with AlertPolicy.from_budget_fractions(..., period=...) or AlertPolicy([AlertTier(...)]).
+        5 min window of page_1h rounds to nothing; the SRE budget period is SLO.period (default
+        30d), not the tracker window: give period='30D' (at least 3 days), or build the tiers
+        explicitly with AlertPolicy.from_budget_fractions(..., period=...) or
+        AlertPolicy([AlertTier(...)]).
         """
         p = to_timedelta(period, name="period")
         base = cls.from_budget_fractions(WORKBOOK_BUDGET_FRACTIONS, period=WORKBOOK_PERIOD,
