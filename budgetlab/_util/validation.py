@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError, SchemaError
-from .words import say
+from .words import prose_duration, say
 
 __all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole",
            "check_tz", "to_timedelta", "to_ns",
@@ -224,6 +224,21 @@ def duration_label(value: Any) -> str:
     if ns:
         parts.append(f"{ns}ns")
     return "".join(parts)
+
+
+def window_words(window: Any) -> str:
+    """A window as text and figures spell it, one way everywhere: a rolling window's length in
+    prose (:func:`~budgetlab._util.words.prose_duration`, so the label ``1d`` of
+    :func:`budgetlab.compare_windows` reads ``24 h``, as in the headers), a calendar window as
+    given (``calendar:day``). Tables keep the compact :func:`duration_label` as their API.
+
+    >>> [window_words(w) for w in ("1d", "5m", "calendar:day")]
+    ['24 h', '5 min', 'calendar:day']
+    """
+    try:
+        return prose_duration(to_timedelta(window, name="window"))
+    except ConfigError:
+        return str(window)
 
 
 def as_list(by: str | Sequence[str] | None) -> list[str]:

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import duration_label, to_timedelta
+from .._util.validation import duration_label, to_timedelta, window_words
 from ..errors import ConfigError
 from .preset_tables import (
     PYRRA_DIVISORS,
@@ -193,9 +193,10 @@ class AlertPolicy:
         ...
         budgetlab.errors.ConfigError: period=1d is too short for the Workbook's tiers: with their
         burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the
-        5m window of page_1h rounds to nothing; the SRE budget period is SLO.period (default 30d),
-        not the tracker window: give period='30D' (at least 3 days), or build the tiers explicitly
-        with AlertPolicy.from_budget_fractions(..., period=...) or AlertPolicy([AlertTier(...)]).
+        5 min window of page_1h rounds to nothing; the SRE budget period is SLO.period (default
+        30d), not the tracker window: give period='30D' (at least 3 days), or build the tiers
+        explicitly with AlertPolicy.from_budget_fractions(..., period=...) or
+        AlertPolicy([AlertTier(...)]).
         """
         p = to_timedelta(period, name="period")
         base = cls.from_budget_fractions(WORKBOOK_BUDGET_FRACTIONS, period=WORKBOOK_PERIOD,
@@ -211,7 +212,7 @@ class AlertPolicy:
                     raise ConfigError(
                         f"period={duration_label(p)} is too short for the Workbook's tiers: with "
                         "their burn factors kept (14.4, 6, 3, 1) and the windows scaled by period "
-                        f"/ 30d (Pyrra's rule) the {duration_label(w)} window of {t.name} rounds "
+                        f"/ 30d (Pyrra's rule) the {window_words(w)} window of {t.name} rounds "
                         "to nothing; the SRE budget period is SLO.period (default 30d), not the "
                         "tracker window: give period='30D' (at least 3 days), or build the tiers "
                         "explicitly with AlertPolicy.from_budget_fractions(..., period=...) or "

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
@@ -35,13 +36,19 @@ from .recalibration.clock import (
 from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_records
 
-__all__ = ["MIN_EVALUATED_HOURS", "ClockFigures", "clock_codes", "clock_figures", "clock_events",
-           "shown_clock", "dwell_clock", "thin_notes"]
+__all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes", "clock_figures",
+           "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows",
+           "withheld_when_thin"]
 
 _MONTH_NS = 32 * 86_400 * 10**9
 
 #: Least evaluated time, in hours, for a row's time shares and rates per day (one day).
 MIN_EVALUATED_HOURS = 24.0
+
+#: The columns of :func:`~budgetlab.compare_windows` a thin row's ``note`` withholds: its time
+#: shares and rates per day (the CLI leaves them blank, the plot draws no value for them).
+THIN_COLUMNS = ("share_healthy", "share_warning", "share_critical", "share_exhausted",
+                "transitions_per_day", "round_trips_per_day")
 
 
 def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
@@ -69,6 +76,30 @@ def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
         else:
             out.append("")
     return out
+
+
+def thin_rows(table: pd.DataFrame) -> np.ndarray:
+    """The rows of a :func:`~budgetlab.compare_windows` table whose time shares and rates per
+    day are withheld: less than :data:`MIN_EVALUATED_HOURS` of evaluated time (``hours``; none
+    at all included), the rows :func:`thin_notes` writes a note for. A table without ``hours``
+    (made by hand) has none.
+
+    >>> thin_rows(pd.DataFrame({"hours": [1.35, 0.0, 82.0, float("nan")]})).tolist()
+    [True, True, False, True]
+    """
+    if "hours" not in table.columns:
+        return np.zeros(len(table), dtype=bool)
+    return ~(table["hours"].to_numpy(dtype=np.float64) >= MIN_EVALUATED_HOURS)
+
+
+def withheld_when_thin(column: str) -> bool:
+    """Whether a :func:`~budgetlab.compare_windows` column is withheld on a thin row
+    (:func:`thin_rows`): one of :data:`THIN_COLUMNS`, the time shares and the rates per day.
+
+    >>> [withheld_when_thin(c) for c in ("share_exhausted", "transitions_per_day", "missed")]
+    [True, True, False]
+    """
+    return column in THIN_COLUMNS
 
 
 def clock_codes(srt: Sorted, spec: WindowSpec, slo: SLO | list[SLO], targets: np.ndarray, tz: str,

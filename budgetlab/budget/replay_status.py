@@ -36,13 +36,14 @@ def warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3
     if len(events) and window.value > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
         import warnings
 
-        from .._util.validation import duration_label
+        from .._util.validation import window_words
+        from .._util.words import prose_duration
         from ..errors import PartialWindowWarning
 
         span = events["ts"].iloc[-1] - events["ts"].iloc[0]
         warnings.warn(PartialWindowWarning(
-            f"the window ({duration_label(window)}) is longer than the data "
-            f"({duration_label(span)}); every window is partial."), stacklevel=stacklevel)
+            f"the window ({window_words(window)}) is longer than the data "
+            f"({prose_duration(span)}); every window is partial."), stacklevel=stacklevel)
 
 
 def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray,

@@ -15,7 +15,7 @@ import argparse
 
 import pandas as pd
 
-from .._util.validation import to_timedelta
+from .._util.validation import to_timedelta, window_words
 from .._util.words import flags_as, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
@@ -113,15 +113,8 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
 # --- compare-windows ----------------------------------------------------------------------------
 
 
-def _window_words(window: str) -> str:
-    """A compared window in prose (``24 h``); a calendar window as given (``calendar:day``)."""
-    try:
-        return prose_duration(window)
-    except ValueError:
-        return window
-
-
 def _cmd_compare_windows(args: argparse.Namespace) -> int:
+    from ..analyses.window_clock import thin_rows
     from ..analyses.window_lengths import compare_windows
     from ..plotting import plot_window_comparison
 
@@ -138,7 +131,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                                 min_dwell=args.min_dwell, alert_at=args.alert_at, grace=args.grace,
                                 warmup=args.warmup)
     print(f"{read.title}: {len(read.events):,} events; the seed tracker under {len(windows)} "
-          f"windows: {', '.join(map(_window_words, windows))}")
+          f"windows: {', '.join(map(window_words, table['window'].cat.categories))}")
     print_slo(slo, by, window=False)  # the SLO's own window is not one of those compared
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
@@ -147,9 +140,11 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
         cols += ["incidents", "detected", *(["unseen"] if unseen else []), "detection_median",
                  "recovery_median"]
     show = table[cols].copy()
+    # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
+    show["window"] = show["window"].map(window_words).astype(str)
     # a row with less than a day of evaluated time (none at all included) has shares and rates
     # too thin to go by: blank cells, the reason said below the table
-    thin = table["note"].astype(bool)
+    thin = thin_rows(table)
     for c in ("share_warning", "share_critical", "share_exhausted"):
         show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
     for c in ("transitions_per_day", "round_trips_per_day"):
@@ -184,7 +179,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
         return
     print("shares and rates per day left blank, too thin to go by:")
     for _, r in rows.head(most).iterrows():
-        where = [str(r["window"]), *([group_label(r, by)] if by else [])]
+        where = [window_words(r["window"]), *([group_label(r, by)] if by else [])]
         if r["min_dwell"] > pd.Timedelta(0):
             where.append(f"dwell {duration_words(r['min_dwell'])}")
         print(wrap(f"{', '.join(where)}: {r['note']}", indent="  "))

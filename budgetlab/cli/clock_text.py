@@ -63,10 +63,13 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
         return []
     span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max())
     warm = float(summary["warmup_hours"].max())
+    # a full window's warm-up is the window, spelled as everywhere else (24 h, not 24.0 h)
+    full = window is not None and abs(warm * 3600 - pd.Timedelta(window).total_seconds()) < 1e-6
+    warm_text = prose_duration(window) if full else _hours(warm)
     lines = [f"Time counts the whole observation (first to last event of the log, {_hours(span)}), "
              "warm-up included "
              "(the first window from a group's first event and after each silence: up to "
-             f"{_hours(warm)} per group). "
+             f"{warm_text} per group). "
              "no traffic: the window held no event (not the last status).",
              "events/day: over observed time (the window holds at least one event). final_status: "
              "after the group's "

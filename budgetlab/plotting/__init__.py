@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from ._common import STATUS_COLORS, STATUS_HATCHES, gap_threshold, place_axis_labels, thin_minmax
-from .analyses import plot_recalibration, plot_window_comparison
+from .analyses import plot_recalibration
 from .charts import BUCKET_COLORS, plot_alerts, plot_buckets
 from .history import plot_daily_success, plot_hourly_profile
 from .latency import plot_latency_shares, plot_timeout_tradeoff
 from .timeline import plot_timeline
+from .window_comparison import plot_window_comparison
 
 __all__ = ["place_axis_labels", "plot_daily_success", "plot_hourly_profile",
            "STATUS_COLORS", "STATUS_HATCHES", "thin_minmax", "gap_threshold", "BUCKET_COLORS",

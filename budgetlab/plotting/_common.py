@@ -332,3 +332,10 @@ def place_axis_labels(panels: Sequence[Axes]) -> None:
             p.xaxis.set_label_coords(0.5, (y - box.y0) / box.height)
         else:  # no x label: nothing to place
             p.xaxis.set_label_coords(0.5, 0.0)
+
+
+def group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
+    """Each row's group as a label (``a · b`` for two keys), ``all`` without keys."""
+    if not keys:
+        return np.full(len(frame), "all", dtype=object)
+    return frame[list(keys)].astype(str).agg(" · ".join, axis=1).to_numpy()

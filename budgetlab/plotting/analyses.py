@@ -1,9 +1,7 @@
-"""Recalibration distributions and the window-length comparison."""
+"""Recalibration distributions: the rolling success rate, the candidates and the recommendation."""
 
 from __future__ import annotations
 
-import textwrap
-from collections.abc import Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -13,23 +11,17 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from .._util.validation import duration_label, require_columns
+from .._util.validation import window_words
+from .._util.words import prose_duration
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
     OTHER_COLOR,
-    display_names,
     group_colors,
+    group_labels,
     legend_above,
     other_label,
-    split_axes,
 )
-
-
-def _group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
-    if not keys:
-        return np.full(len(frame), "all", dtype=object)
-    return frame[list(keys)].astype(str).agg(" · ".join, axis=1).to_numpy()
 
 
 def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True) -> Axes:
@@ -80,8 +72,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     limit_status = str(settings.get("limit_status", "exhausted"))
     levels = STATUSES[STATUSES.index(limit_status):]
     summary, cand, dist = result.summary, result.candidates, result.distribution
-    s_lab, c_lab, d_lab = (_group_labels(summary, keys), _group_labels(cand, keys),
-                           _group_labels(dist, keys))
+    s_lab, c_lab, d_lab = (group_labels(summary, keys), group_labels(cand, keys),
+                           group_labels(dist, keys))
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     handles: list[Any] = []
     weight = summary["events"].to_numpy(dtype=float) if "events" in summary.columns else None
@@ -132,14 +124,14 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
 def _recalibration_xlabel(settings: dict[str, Any]) -> str:
     """The x label of :func:`plot_recalibration`: the window and the span measured."""
     window, history = settings.get("window"), settings.get("history")
-    wtxt = f"rolling {duration_label(window)} window" if window is not None else "rolling window"
+    wtxt = f"rolling {window_words(window)} window" if window is not None else "rolling window"
     lo, hi = settings.get("span_start"), settings.get("span_end")
     # the span actually measured (history caps it; the data may be shorter)
     if lo is not None and hi is not None:
         span = pd.Timedelta(pd.Timestamp(hi) - pd.Timestamp(lo))
-        htxt = f", {duration_label(span.round('1min'))} measured"
+        htxt = f", {prose_duration(span.round('1min'))} measured"
     else:
-        htxt = f", last {duration_label(history)}" if history is not None else ""
+        htxt = f", last {prose_duration(history)}" if history is not None else ""
     return f"success rate in the {wtxt}{htxt} (%)"
 
 
@@ -155,148 +147,3 @@ def _recalibration_key(settings: dict[str, Any], limit_status: str,
                    label="current target"),
             Line2D([], [], color="black", lw=0.8, ls=":",
                    label=f"limit {max_share:.1%} {limit_status}")]
-
-
-_METRIC_LABELS = {
-    "transitions_per_day": "status changes per day (flapping)",
-    "round_trips_per_day": "healthy→warning→healthy round trips per day",
-    "detection_median": "median detection delay (min)",
-    "detection_max": "worst detection delay (min)",
-    "recovery_median": "median recovery time (min)",
-    "recovery_max": "worst recovery time (min)",
-    "share_exhausted": "share of time exhausted (%)",
-    "share_healthy": "share of time healthy (%)",
-    "hours_exhausted": "hours exhausted",
-    "missed": "missed incidents",
-}
-
-
-def _metric_values(table: pd.DataFrame, column: str) -> np.ndarray:
-    col = table[column]
-    # in minutes; NaT (e.g. nothing detected) is NaN
-    if pd.api.types.is_timedelta64_dtype(col.dtype):
-        return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
-    vals = col.to_numpy(dtype=float)
-    return vals * 100 if column.startswith("share_") else vals
-
-
-def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
-    """Y from 0 to the data's top plus 8 %; a flat 0 gets the range 0..1 so the line shows above
-    the axis (never hidden in it)."""
-    v = np.asarray(values, dtype=float) if values is not None else np.zeros(0)
-    v = v[np.isfinite(v)]
-    top = float(v.max()) if len(v) else 0.0
-    ax.set_ylim(-0.04 * (top or 1.0), (top or 1.0) * 1.08)
-
-
-def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day",
-                           y2: str | None = "auto", ax: Axes | None = None,
-                           logy: bool = False) -> Axes:
-    """Flapping against reaction time, window by window (one line per group and dwell time):
-    ``y`` on the top panel, ``y2`` on a panel below it, so that neither hides the other.
-
-    Parameters
-    ----------
-    table : DataFrame
-        Output of :func:`budgetlab.compare_windows`.
-    y : str
-        Column on the left axis (default ``transitions_per_day``).
-    y2 : str or None
-        Column of a second panel below, sharing the windows axis (default ``"auto"``:
-        ``detection_median`` when the table has incident columns, else ``share_exhausted``);
-        ``None`` for none.
-    ax : Axes, optional
-        Where to draw (default ``plt.gca()``).
-    logy : bool
-        Log scale on the left axis.
-
-    Returns
-    -------
-    Axes
-        The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line
-        per series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
-        the position of each window in ``table["window"]``'s categories (tick labels are the
-        windows), y = the column's values (Timedelta columns in minutes, ``share_*`` in %). With
-        more lines than distinct colours, those of the groups with the most events (the table's
-        ``events`` column, else the first ones) keep theirs and the others are drawn in grey under
-        one legend entry, ``other (N groups)``.
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> from budgetlab import SLO, as_events, compare_windows
-    >>> ts = pd.date_range("2026-01-01", periods=2 * 1440, freq="1min")
-    >>> t = compare_windows(as_events(ts, [i % 9 != 0 for i in range(len(ts))]), SLO(target=0.9),
-    ...                     ["30min", "2h", "calendar:day"])
-    >>> ax = plot_window_comparison(t)
-    >>> [tl.get_text() for tl in ax.y2_ax.get_xticklabels()]
-    ['30m', '2h', 'calendar:day']
-    >>> plt.close("all")
-    """
-    require_columns(table, ["window", "min_dwell", y], what="table")
-    if y2 == "auto":
-        y2 = "detection_median" if "detection_median" in table.columns else "share_exhausted"
-    if y2 is not None:
-        require_columns(table, [y2], what="table")
-    ax = plt.gca() if ax is None else ax
-    windows, x_all, series = _comparison_series(table)
-    labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
-    ax2 = split_axes(ax, 2, hspace=0.08)[1] if y2 is not None else None
-    v1 = _metric_values(table, y)
-    v2 = _metric_values(table, y2) if y2 is not None else None
-    handles: list[Any] = []
-    names = pd.unique(series)
-    weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
-              else np.zeros(len(table)))
-    colors = group_colors([str(n) for n in names],
-                          [float(weight[series == n].max()) for n in names])
-    for name in names:
-        sel = series == name
-        order = np.argsort(x_all[sel], kind="stable")
-        shown = colors[str(name)] is not None
-        color, z = (colors[str(name)] or OTHER_COLOR, 2.0 if shown else 1.5)
-        line, = ax.plot(x_all[sel][order], v1[sel][order], marker="o", color=color, lw=1.5,
-                        label=str(name),
-                        gid=f"{y}:{name}", zorder=z)
-        if shown:
-            handles.append(line)
-        if ax2 is not None and v2 is not None:
-            ax2.plot(x_all[sel][order], v2[sel][order], marker="s", ms=4, color=color, lw=1.2,
-                     gid=f"{y2}:{name}", zorder=z)
-    if other_label(colors):
-        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", lw=1.5,
-                              label=other_label(colors)))
-    ax.set_xticks(np.arange(len(windows)), windows)
-    ax.set_xlim(-0.3, len(windows) - 0.7)
-    bottom = ax2 if ax2 is not None else ax
-    bottom.set_xlabel("window (rolling, or calendar in the table's tz)" if labels_below else "")
-    ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24))
-    if logy:
-        ax.set_yscale("log")
-    if ax2 is not None and y2 is not None:
-        ax.tick_params(labelbottom=False)
-        ax2.tick_params(labelbottom=labels_below)
-        ax2.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y2, y2), 24))
-        _from_zero(ax2, v2)
-        ax.figure.align_ylabels([ax, ax2])
-    if not logy:
-        _from_zero(ax, v1)
-    legend_above(ax, handles, ncols=3)
-    ax.y2_ax = ax2  # type: ignore[attr-defined]
-    return ax
-
-
-def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """:func:`plot_window_comparison`'s windows (display names, in order), each row's x (its
-    window's position) and series (``<group>``, or ``<group> · dwell <d>`` with several dwell
-    times)."""
-    keys = list(table.attrs.get("by", [])) if isinstance(table.attrs.get("by"), list) else []
-    keys = [k for k in keys if k in table.columns]
-    windows = display_names(table["window"])
-    x_all = np.array([windows.index(str(w)) for w in table["window"]], dtype=float)
-    dwell = pd.to_timedelta(table["min_dwell"])
-    series = _group_labels(table, keys)
-    if dwell.nunique() > 1:
-        series = np.array([f"{s} · dwell {duration_label(d) if d > pd.Timedelta(0) else '0'}"
-                           for s, d in zip(series, dwell, strict=True)], dtype=object)
-    return windows, x_all, series

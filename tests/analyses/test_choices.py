@@ -112,13 +112,13 @@ def test_choose_window_rule_by_hand():
     s = window_summary(_compare_table(), _pairs())
     # recall 0.8 of 4 pairs: 1h (4) and 1h + 1 h dwell (3.2 > 3? no) qualify -> only 1h (4 >= 3.2)
     v = choose_window(s, min_recall=0.8)
-    assert v.verdict == "chosen" and v.subject == "the 1h window"
+    assert v.verdict == "chosen" and v.subject == "the 1 h window"
     # recall 0.75: 1h (30/day) and 1h + dwell (9/day) qualify: the fewer changes win
-    assert choose_window(s, min_recall=0.75).subject == "the 1h window with 60 min of hysteresis"
+    assert choose_window(s, min_recall=0.75).subject == "the 1 h window with 60 min of hysteresis"
     # recall 0.5: the 1d window (3/day) qualifies too
-    assert choose_window(s, min_recall=0.5).subject == "the 1d window"
+    assert choose_window(s, min_recall=0.5).subject == "the 24 h window"
     flapping_only = choose_window(window_summary(_compare_table()))
-    assert flapping_only.subject == "the 1d window" and "only flapping" in flapping_only.caveat
+    assert flapping_only.subject == "the 24 h window" and "only flapping" in flapping_only.caveat
 
 
 def test_choose_window_withheld_when_nothing_detects_enough():
@@ -188,3 +188,72 @@ def test_bucket_target_verdicts_rule_by_hand():
     assert "do not lower the target" in v["sentence"].iloc[1]
     few = bucket_target_verdicts(ev, t, bucket="timeout", min_events=201)
     assert few["verdict"].isna().all() and few["withheld"].str.contains("at least 201").all()
+
+
+THIN = ("only 2.00 h of evaluated time (10 events in it): too little for time shares and rates "
+        "per day, which need at least 24 h (one day)")
+
+
+def _thin_table():
+    # compare_windows rows by hand: under 1 h, group b is thin (2 h evaluated); under 5 min both
+    # groups are; under 24 h neither
+    return pd.DataFrame({
+        "g": ["a", "b", "a", "b", "a", "b"],
+        "window": pd.Categorical(["1h", "1h", "1d", "1d", "5m", "5m"],
+                                 categories=["5m", "1h", "1d"], ordered=True),
+        "min_dwell": pd.to_timedelta([0] * 6), "hours": [40.0, 2.0, 30.0, 50.0, 1.0, 0.5],
+        "hours_exhausted": [4.0, 2.0, 3.0, 0.0, 1.0, 0.5],
+        "transitions_per_day": [2.0, 100.0, 2.0, 1.0, 200.0, 300.0],
+        "round_trips_per_day": [1.0, 5.0, 0.0, 0.0, 9.0, 9.0],
+        "share_warning": [0.0] * 6, "share_critical": [0.1, 0.0, 0.2, 0.1, 0.0, 0.0],
+        "share_exhausted": [0.1, 1.0, 0.1, 0.0, 1.0, 1.0],
+        "note": ["", THIN, "", "", THIN, THIN]})
+
+
+def test_window_summary_leaves_thin_rows_out_of_its_sums_by_hand():
+    s = window_summary(_thin_table()).set_index("window")
+    # 1h: a alone (b's rates are withheld): 2 changes a day, 4 of 40 h exhausted, alerting
+    # (0.1 + 0.1) x 40 h of 40 h
+    one = s.loc["1h"]
+    assert (one["transitions_per_day"], one["round_trips_per_day"], one["hours"]) == (2.0, 1.0,
+                                                                                      40.0)
+    assert one["share_exhausted"] == pytest.approx(0.1)
+    assert one["share_alerting"] == pytest.approx(0.2)
+    assert (one["groups"], one["groups_left_out"]) == (1, 1)
+    assert one["note"] == ("left out of the sums: 1 of 2 group rows with under 24 h of evaluated "
+                           "time, their time shares and rates per day too thin to go by (the "
+                           "table's note)")
+    # 1d: both groups: 2 + 1 changes a day; 3 of 80 h exhausted; alerting (0.3 x 30 + 0.1 x 50)
+    day = s.loc["1d"]
+    assert day["transitions_per_day"] == 3.0 and day["share_exhausted"] == pytest.approx(3 / 80)
+    assert day["share_alerting"] == pytest.approx(14 / 80)
+    assert (day["groups"], day["groups_left_out"], day["note"]) == (2, 0, "")
+    # 5m: every row thin: no summed value at all
+    five = s.loc["5m"]
+    assert all(np.isnan(five[c]) for c in ("transitions_per_day", "round_trips_per_day",
+                                           "share_exhausted", "share_alerting"))
+    assert (five["groups"], five["groups_left_out"]) == (0, 2)
+    assert five["note"].startswith("no summed value: all 2 group rows have under 24 h")
+    assert window_summary(_thin_table()).attrs["groups_left_out"] == 3
+
+
+def test_choose_window_compares_only_windows_that_hold_every_group():
+    # 1h's sum without b (2 a day) is below 1d's (3 a day); comparing them would favour the
+    # window that lost a group: 1d is chosen and the others are named
+    s = window_summary(_thin_table())
+    v = choose_window(s)
+    assert v.verdict == "chosen" and v.subject == "the 24 h window"
+    assert v.caveat == ("without incident labels only flapping is compared; not compared, the 1 h "
+                        "window: 1 of 2 group rows under 24 h of evaluated time; the 5 min "
+                        "window: 2 of 2 group rows under 24 h of evaluated time")
+    pairs = pd.DataFrame({"window": ["1h", "1d", "5m"], "min_dwell": pd.Timedelta(0),
+                          "g": "a", "detected": True, "detection": pd.Timedelta("5min"),
+                          "recovered": True, "recovery": pd.Timedelta("10min")})
+    v = choose_window(window_summary(_thin_table(), pairs), min_recall=0.9)
+    assert v.subject == "the 24 h window" and "not compared, the 1 h window" in v.caveat
+    # only windows with rows left out: withheld, with the reason in words
+    partial = window_summary(_thin_table()[lambda t: t["window"] != "1d"])
+    w = choose_window(partial)
+    assert w.verdict is None and w.withheld.startswith("every window leaves group rows out of "
+                                                       "its sums (not compared, the 1 h window")
+    assert w.evidence == "2 windows compared"

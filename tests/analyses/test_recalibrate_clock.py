@@ -13,7 +13,12 @@ import pytest
 from budgetlab import as_events
 from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.analyses.recalibration.clock import clock_counts, split_days
-from budgetlab.analyses.recalibration.rules import MAX_WINDOW_DAYS, suggest_window, verdict
+from budgetlab.analyses.recalibration.rules import (
+    MAX_WINDOW_DAYS,
+    suggest_window,
+    thin_evidence,
+    verdict,
+)
 
 T0 = pd.Timestamp("2026-03-02 00:00", tz="UTC")
 MIN = 60 * 10**9
@@ -226,3 +231,38 @@ def test_candidate_shares_equal_status_spans(min_events):
                 want = dt[(busy["status"] == st).to_numpy()].sum() / dt.sum()
                 assert row[f"share_{st}"] == pytest.approx(want, rel=1e-9, abs=1e-12), (target,
                                                                                         kind, st)
+
+
+def test_thin_evidence_without_a_target_says_what_it_judged_at():
+    # 3 events, no target at all (none given, none recommended, no candidate): counted at 50 %,
+    # the lowest usual target: 3 x 0.5 = 1.5 expected failures; 10 need 10 / 0.5 = 20 events
+    words = thin_evidence(3, float("nan"), 1, True)
+    assert words == ("3 events in the evaluated span: too few for a verdict (no target given and "
+                     "none to recommend: at 50 %, the lowest target the candidates start from, "
+                     "they hold 1.5 expected failures; a verdict needs at least 10, i.e. 20 "
+                     "events)")
+    # a target given: judged under it (3 x 0.1 = 0.3; 10 / 0.1 = 100 events), and no word of a
+    # missing one
+    given = thin_evidence(3, 0.9, 1, True)
+    assert "(under 90 % they hold 0.3 expected failures" in given and "100 events" in given
+    assert "no target" not in given
+
+
+def test_thin_evidence_without_a_target_names_the_target_it_counted_under():
+    # no target given, the rule's would-be recommendation: named as that, never "under 96.5 %"
+    rec = thin_evidence(100, 0.965, 1, True, judged_at="recommended")
+    assert rec == ("100 events in the evaluated span: too few for a verdict (no target given: at "
+                   "96.5 %, the target the rule would recommend, they hold 3.5 expected "
+                   "failures; a verdict needs at least 10, i.e. 286 events)")  # 10 / 0.035
+    # 00:00 .. 05:00 hourly, the 01:00 one fails; 1 h window: the first event is warm-up, the other
+    # five are evaluated (one failure). No target given, none recommended: counted at the group's
+    # lowest candidate, 50 %: 5 x 0.5 = 2.5 expected failures; 10 / 0.5 = 20 events needed
+    ts = pd.date_range("2026-01-01", periods=6, freq="1h")
+    r = recalibrate(as_events(ts, [True, False, True, True, True, True]), window="1h", n_boot=0)
+    row = r.summary.iloc[0]
+    assert np.isnan(row["recommended_target"]) and pd.isna(row["verdict"])
+    assert row["verdict_reason"] == (
+        "5 events in the evaluated span: too few for a verdict (no target given and none to "
+        "recommend: at 50 %, the lowest candidate target, they hold 2.5 expected failures; a "
+        "verdict needs at least 10, i.e. 20 events)")
+    assert "under 50 %" not in row["verdict_reason"]

@@ -204,14 +204,15 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     assert five["note"] == (f"only {five['hours']:.2f} h of evaluated time ({five['events']} "
                             "events in it): too little for time shares and rates per day, which "
                             "need at least 24 h (one day)")
-    rows = {ln.split()[0]: ln.split() for ln in text.splitlines() if ln.split()[:1] in (["5m"],
-                                                                                        ["1h"])}
+    # the table spells a window as its header does ("5 min", "1 h"; the --out table keeps "5m")
+    rows = {" ".join(ln.split()[:2]): ln.split()[2:] for ln in text.splitlines()
+            if ln.split()[:2] in (["5", "min"], ["1", "h"])}
     # the thin row: its counts and hours, then blank shares and rates; the other row in full
-    assert rows["5m"] == ["5m", str(five["events"]), f"{five['hours']:.2f}",
-                          f"{five['hours_no_traffic']:.2f}"]
-    assert rows["1h"].count("%") == 3 and rows["1h"][-2] == f"{hour['transitions_per_day']:.2f}"
+    assert rows["5 min"] == [str(five["events"]), f"{five['hours']:.2f}",
+                             f"{five['hours_no_traffic']:.2f}"]
+    assert rows["1 h"].count("%") == 3 and rows["1 h"][-2] == f"{hour['transitions_per_day']:.2f}"
     flat = " ".join(text.split())
-    assert "shares and rates per day left blank, too thin to go by: 5m: " + five["note"] in flat
+    assert "shares and rates per day left blank, too thin to go by: 5 min: " + five["note"] in flat
 
 
 def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, capsys):
@@ -226,12 +227,14 @@ def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, ca
     assert main([*argv, "--grace", "10min"]) == 0
     text = capsys.readouterr().out
     head = next(ln.split() for ln in text.splitlines() if ln.split()[:1] == ["window"])
-    rows = {ln.split()[0]: ln.replace(" %", "%").split() for ln in text.splitlines()
-            if ln.split()[:1] in (["5m"], ["1h"])}
-    k = head.index("unseen")
-    assert head[k - 2:k] == ["incidents", "detected"]
+    # a row's cells after its window ("5 min", "1 h": two words), against the header's after
+    # "window"
+    rows = {" ".join(ln.split()[:2]): ln.replace(" %", "%").split()[2:]
+            for ln in text.splitlines() if ln.split()[:2] in (["5", "min"], ["1", "h"])}
+    k = head.index("unseen") - 1
+    assert head[k - 1:k + 1] == ["incidents", "detected"]
     # the 5 min row's shares and rates are blank (too thin): its cells shift left by five
-    assert rows["5m"][k - 5] == "1" and rows["1h"][k] == "0"
+    assert rows["5 min"][k - 5] == "1" and rows["1 h"][k] == "0"
     assert "unseen: incidents during which the window held no traffic" in " ".join(text.split())
     assert main([*argv, "--grace", "1h"]) == 0  # 05:05's burst is within the grace: seen
     assert "unseen" not in capsys.readouterr().out

@@ -85,6 +85,7 @@ def test_compare_windows_on_a_real_log_with_a_four_month_silence(stitched, tmp_p
     # words below the table for each of them
     empty = table[table["hours"] <= 0]
     flat = " ".join(text.split())
+    spelled = {"1h": "1 h", "1d": "24 h"}  # a window as the CLI's text spells it
     for _, row in empty.iterrows():
-        assert (f"{row['window']}, method={row['method']}: no evaluated time: the window held no "
-                "traffic after its warm-up") in flat
+        assert (f"{spelled[row['window']]}, method={row['method']}: no evaluated time: the window "
+                "held no traffic after its warm-up") in flat

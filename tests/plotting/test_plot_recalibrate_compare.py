@@ -71,8 +71,8 @@ def test_recalibration_lines_hold_the_tables_values(recal):
     # first window (1 day) that is still filling = 7 days
     assert (
         "(%)" in ax.get_xlabel()
-        and "1d window" in ax.get_xlabel()
-        and "7d measured" in ax.get_xlabel()
+        and "24 h window" in ax.get_xlabel()
+        and "7 d measured" in ax.get_xlabel()
     )
     assert ax.get_ylabel().startswith("share of time at or below (%)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
@@ -115,8 +115,9 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
     out = plot_window_comparison(comparison, ax=ax)
     assert out is ax and out.y2_ax is not None
     windows = ["1h", "6h", "1d", "calendar:day"]
-    # the windows under the lower panel
-    assert [t.get_text() for t in ax.y2_ax.get_xticklabels()] == windows
+    # the windows under the lower panel, spelled as the CLI's text spells them
+    assert [t.get_text() for t in ax.y2_ax.get_xticklabels()] == ["1 h", "6 h", "24 h",
+                                                                   "calendar:day"]
     for (g, dwell), sub in comparison.groupby(["captcha_type", "min_dwell"], observed=True):
         name = f"{g} · dwell {'0' if dwell == pd.Timedelta(0) else '30m'}"
         sub = sub.set_index("window").loc[windows]
@@ -146,8 +147,9 @@ def test_window_comparison_other_columns_and_no_second_axis(comparison):
     np.testing.assert_array_equal(by_gid(ax, "share_exhausted:image").get_ydata(),
                                   sub["share_exhausted"].to_numpy() * 100)  # shares in %
     # without incident columns the right axis defaults to share_exhausted
-    ev = as_events(pd.date_range("2026-01-01", periods=600, freq="1min"),
-                   [i % 8 != 0 for i in range(600)])
+    # 50 h of events: every row has the day of evaluated time its shares need (drawn in full)
+    ev = as_events(pd.date_range("2026-01-01", periods=3000, freq="1min"),
+                   [i % 8 != 0 for i in range(3000)])
     t = compare_windows(ev, SLO(target=0.9), ["30min", "2h"])
     ax2 = plot_window_comparison(t, ax=plt.figure().gca())
     np.testing.assert_array_equal(ax2.y2_ax.lines[0].get_ydata(),
@@ -155,3 +157,36 @@ def test_window_comparison_other_columns_and_no_second_axis(comparison):
     assert ax2.lines[0].get_gid() == "transitions_per_day:all"
     with pytest.raises(SchemaError, match="detection_median"):
         plot_window_comparison(t, y2="detection_median")
+
+
+def test_window_comparison_never_draws_a_rate_the_table_withholds():
+    # one event a minute; b: hours 0-60, a: the last 30 of them. The observation ends at the last
+    # event (60 h), so under the 12 h window a's evaluated time is 30 - 12 = 18 h (under the day
+    # its shares and rates per day need), b's 48 h; under 1 h a has 29 h, b 59 h. The figure
+    # leaves a's 12 h rate and share out and marks the window, naming 1 of 2.
+    ts = [*pd.date_range("2026-01-02 06:00", periods=30 * 60, freq="1min"),
+          *pd.date_range("2026-01-01", periods=60 * 60, freq="1min")]
+    ev = as_events(ts, [i % 7 != 0 for i in range(len(ts))],
+                   groups={"g": ["a"] * 1800 + ["b"] * 3600})
+    t = compare_windows(ev, SLO(target=0.9), ["1h", "12h"], by="g")
+    hours = t.set_index(["g", "window"])["hours"]
+    assert hours[("a", "12h")] == pytest.approx(18, abs=0.02)
+    assert hours.drop(("a", "12h")).min() > 24
+    ax = plot_window_comparison(t, ax=plt.figure().gca())
+    for g in ("a", "b"):
+        rows = t[t["g"] == g].set_index("window").loc[["1h", "12h"]]
+        want = rows["transitions_per_day"].to_numpy(dtype=float, copy=True)
+        share = rows["share_exhausted"].to_numpy() * 100
+        if g == "a":
+            want[1] = share[1] = np.nan  # withheld: a gap in the line, no point
+        np.testing.assert_array_equal(by_gid(ax, f"transitions_per_day:{g}").get_ydata(), want)
+        np.testing.assert_array_equal(by_gid(ax.y2_ax, f"share_exhausted:{g}").get_ydata(), share)
+    # the mark: a band on the 12 h window (x = 1) in each panel, with words; none on 1 h
+    for panel, col in ((ax, "transitions_per_day"), (ax.y2_ax, "share_exhausted")):
+        (band,) = [p for p in panel.patches if p.get_gid() == f"thin:{col}:12h"]
+        assert band.get_x() < 1 < band.get_x() + band.get_width()
+        (words,) = [x for x in panel.texts if x.get_gid() == f"thin_label:{col}:12h"]
+        assert " ".join(words.get_text().split()) == "1 of 2 under 24 h evaluated"
+        assert not [p for p in panel.patches if str(p.get_gid()).endswith(":1h")]
+    legend = [x.get_text() for x in ax.get_legend().get_texts()]
+    assert "under 24 h evaluated: not drawn" in legend

@@ -1,5 +1,14 @@
 """The tracker window (and hysteresis) to use: flapping against detection, summed over the
-groups."""
+groups.
+
+**Thin rows are left out of the sums.** A row of :func:`budgetlab.compare_windows` with a ``note``
+(less than :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS` of evaluated time) has
+time shares and rates per day too thin to go by; a sum that took them in would be a wrong
+number. :func:`window_summary` sums the other rows and says how many it left out and why; a
+window whose rows are all thin gets no summed value. :func:`choose_window` compares only windows
+whose sums hold every group (a sum over fewer groups counts fewer status changes) and names the
+others.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +16,18 @@ import numpy as np
 import pandas as pd
 
 from ..._util.ratios import ratio
-from ..._util.validation import check_fraction, require_columns
+from ..._util.validation import check_fraction, require_columns, window_words
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes, percent
+from ..window_clock import MIN_EVALUATED_HOURS
 
 __all__ = ["window_summary", "choose_window"]
 
 _ALERT_SHARES = {"warning": ("share_warning", "share_critical", "share_exhausted"),
-                 "critical": ("share_critical", "share_exhausted"), "exhausted": ("share_exhausted",
-                                                                                  )}
+                 "critical": ("share_critical", "share_exhausted"),
+                 "exhausted": ("share_exhausted",)}
+_SUMMED = ["transitions_per_day", "round_trips_per_day", "hours", "hours_exhausted",
+           "_alert_hours"]
 
 
 def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *,
@@ -39,59 +51,89 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         One row per window and dwell time (the table's order): ``window``, ``min_dwell``,
         ``transitions_per_day`` and ``round_trips_per_day`` (summed over the groups: status
         changes of all trackers), ``hours``, ``hours_exhausted``, ``share_exhausted`` and
-        ``share_alerting`` (time at ``alert_at`` or worse, weighted by each group's hours). With
-        ``incidents``: ``pairs``, ``detected``, ``detection_median``, ``recovery_median`` (over
-        the pairs) and ``unrecovered``.
+        ``share_alerting`` (time at ``alert_at`` or worse, weighted by each group's hours), all
+        over the rows that are not thin; ``groups`` (rows summed), ``groups_left_out`` (thin rows:
+        a ``note`` in the table) and ``note`` (why, in words; empty when none is left out). A
+        window whose rows are all thin has NaN sums and shares. With ``incidents``: ``pairs``,
+        ``detected``, ``detection_median``, ``recovery_median`` (over the pairs) and
+        ``unrecovered``. ``attrs["groups_left_out"]``: the thin rows left out in all.
 
     Examples
     --------
-    >>> t = pd.DataFrame({"g": ["a", "b"], "window": ["1h", "1h"],
-    ...     "min_dwell": pd.to_timedelta([0, 0]), "hours": [10.0, 30.0],
-    ...     "hours_exhausted": [1.0, 3.0], "transitions_per_day": [2.0, 4.0],
-    ...     "round_trips_per_day": [0.5, 0.0], "share_critical": [0.1, 0.3],
-    ...     "share_exhausted": [0.1, 0.1]})
-    >>> window_summary(t)[["window", "transitions_per_day", "share_exhausted", "share_alerting"]]
-      window  transitions_per_day  share_exhausted  share_alerting
-    0     1h                  6.0              0.1            0.35
+    >>> t = pd.DataFrame({"g": ["a", "b", "c"], "window": ["1h", "1h", "1h"],
+    ...     "min_dwell": pd.to_timedelta([0, 0, 0]), "hours": [10.0, 30.0, 2.0],
+    ...     "hours_exhausted": [1.0, 3.0, 2.0], "transitions_per_day": [2.0, 4.0, 48.0],
+    ...     "round_trips_per_day": [0.5, 0.0, 0.0], "share_critical": [0.1, 0.3, 0.0],
+    ...     "share_exhausted": [0.1, 0.1, 1.0], "note": ["", "", "only 2.00 h ..."]})
+    >>> s = window_summary(t)  # c's 2 h of evaluated time are too thin: a and b are summed
+    >>> s[["transitions_per_day", "share_exhausted", "share_alerting", "groups_left_out"]]
+       transitions_per_day  share_exhausted  share_alerting  groups_left_out
+    0                  6.0              0.1            0.35                1
     """
     if alert_at not in _ALERT_SHARES:
         raise ConfigError(f"alert_at must be one of {', '.join(_ALERT_SHARES)}.")
     shares = list(_ALERT_SHARES[alert_at])
     require_columns(table, ["window", "min_dwell", "hours", "hours_exhausted",
-                            "transitions_per_day",
-                            "round_trips_per_day", *shares], what="the compare_windows table")
-    frame = table.assign(_alert_hours=table[shares].sum(axis=1) * table["hours"])
-    grouped = frame.groupby(["window", "min_dwell"], observed=True, sort=False)
-    out = grouped[["transitions_per_day", "round_trips_per_day", "hours", "hours_exhausted",
-                   "_alert_hours"]].sum()
+                            "transitions_per_day", "round_trips_per_day", *shares],
+                    what="the compare_windows table")
+    thin = _thin(table)
+    frame = table.assign(_alert_hours=table[shares].sum(axis=1) * table["hours"], _thin=thin)
+    keys = ["window", "min_dwell"]
+    grouped = frame.groupby(keys, observed=True, sort=False)
+    counted = frame[~thin].groupby(keys, observed=True, sort=False)
+    out = counted[_SUMMED].sum(min_count=1).reindex(grouped.size().index)
     hours = out["hours"].to_numpy(dtype=float)
     out["share_exhausted"] = ratio(out["hours_exhausted"], hours)
-    out["share_alerting"] = ratio(out["_alert_hours"], hours)
-    out = out.drop(columns="_alert_hours")
+    out["share_alerting"] = ratio(out.pop("_alert_hours"), hours)
+    left_out = grouped["_thin"].sum().astype(np.int64)
+    out["groups"] = (grouped.size() - left_out).astype(np.int64)
+    out["groups_left_out"] = left_out
+    out["note"] = [_left_out_note(int(k), int(n)) for k, n in
+                   zip(left_out, grouped.size(), strict=True)]
     if incidents is not None:
-        require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered",
-                                    "recovery"],
-                        what="the window_incidents table")
-        per = incidents.groupby(["window", "min_dwell"], observed=True, sort=False)
-        extra = pd.DataFrame({"pairs": per.size(),
-                              "detected": per["detected"].sum().astype(np.int64),
-                              "detection_median": per["detection"].median(),
-                              "recovery_median": per["recovery"].median(),
-                              "unrecovered": per["recovered"].size() - per["recovered"].sum()})
-        out = out.join(extra, how="left")
-        out["pairs"] = out["pairs"].fillna(0).astype(np.int64)
-        out["detected"] = out["detected"].fillna(0).astype(np.int64)
-        out["unrecovered"] = out["unrecovered"].fillna(0).astype(np.int64)
+        out = out.join(_pair_columns(incidents), how="left")
+        for c in ("pairs", "detected", "unrecovered"):
+            out[c] = out[c].fillna(0).astype(np.int64)
     out = out.reset_index()
     out["window"] = out["window"].astype(str)
+    out.attrs["groups_left_out"] = int(thin.sum())
     return out
+
+
+def _thin(table: pd.DataFrame) -> np.ndarray:
+    """The rows whose shares and rates per day :func:`budgetlab.compare_windows` withholds (a
+    ``note``); none in a table without ``note`` (made by hand)."""
+    if "note" not in table.columns:
+        return np.zeros(len(table), dtype=bool)
+    return np.asarray(table["note"].fillna("").astype(str).to_numpy() != "", dtype=bool)
+
+
+def _left_out_note(left_out: int, rows: int) -> str:
+    """Why :func:`window_summary` left rows of one window out of its sums, in words."""
+    if not left_out:
+        return ""
+    why = (f"under {MIN_EVALUATED_HOURS:g} h of evaluated time, their time shares and rates "
+           "per day too thin to go by (the table's note)")
+    if left_out == rows:
+        return f"no summed value: all {rows} group rows have {why}"
+    return f"left out of the sums: {left_out} of {rows} group rows with {why}"
+
+
+def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
+    """:func:`window_summary`'s incident columns, per window and dwell time."""
+    require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered",
+                                "recovery"], what="the window_incidents table")
+    per = incidents.groupby(["window", "min_dwell"], observed=True, sort=False)
+    return pd.DataFrame({"pairs": per.size(), "detected": per["detected"].sum().astype(np.int64),
+                         "detection_median": per["detection"].median(),
+                         "recovery_median": per["recovery"].median(),
+                         "unrecovered": per["recovered"].size() - per["recovered"].sum()})
 
 
 def _window_name(row: pd.Series) -> str:
     dwell = pd.Timedelta(row["min_dwell"])
-    return (f"the {row['window']} window") + (f" with {minutes(dwell)} of "
-                                            "hysteresis" if dwell > pd.Timedelta(0)
-                                            else "")
+    hysteresis = f" with {minutes(dwell)} of hysteresis" if dwell > pd.Timedelta(0) else ""
+    return f"the {window_words(row['window'])} window{hysteresis}"
 
 
 def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
@@ -100,7 +142,9 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     **Rule.** Among the windows and dwell times that reached the alert status for at least
     ``min_recall`` of the (incident, group) pairs, the one with the fewest status changes per day
     (ties: the faster median detection). Without incident columns only flapping is compared
-    (the verdict says so in its caveat). Withheld when no window detects enough.
+    (the verdict says so in its caveat). Only windows whose sums hold every group are compared
+    (``groups_left_out`` 0: a sum over fewer groups counts fewer status changes); the others are
+    named in the caveat. Withheld when no window detects enough or none holds every group.
 
     Parameters
     ----------
@@ -116,13 +160,13 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
 
     Examples
     --------
-    >>> s = pd.DataFrame({"window": ["1h", "24h"], "min_dwell": pd.to_timedelta([0, 0]),
+    >>> s = pd.DataFrame({"window": ["1h", "1d"], "min_dwell": pd.to_timedelta([0, 0]),
     ...     "transitions_per_day": [30.0, 2.0], "share_alerting": [0.05, 0.2], "pairs": [10, 10],
     ...     "detected": [10, 9], "detection_median": pd.to_timedelta(["5min", "40min"])})
     >>> choose_window(s).subject
-    'the 24h window'
+    'the 24 h window'
     >>> choose_window(s, min_recall=0.95).subject
-    'the 1h window'
+    'the 1 h window'
     """
     min_recall = check_fraction("min_recall", min_recall)
     require_columns(summary, ["window", "min_dwell", "transitions_per_day"],
@@ -130,19 +174,26 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     if not len(summary):
         raise ConfigError("the window summary is empty; run compare_windows on at least one "
                           "window.")
+    whole, caveat = _whole(summary)
+    if not len(whole):
+        why = (f"every window leaves group rows out of its sums ({caveat}): no window's flapping "
+               "is known for all groups")
+        return Verdict("window", None, f"No window chosen: {why}.",
+                       _compared(summary), withheld=why)
     if "pairs" not in summary.columns:
-        best = summary.sort_values("transitions_per_day", kind="stable").iloc[0]
+        best = whole.sort_values("transitions_per_day", kind="stable").iloc[0]
         name = _window_name(best)
         evidence = f"{best['transitions_per_day']:.1f} status changes per day"
         return Verdict(name, "chosen", f"By flapping alone: {name} ({evidence}).", evidence,
-                       caveat="without incident labels only flapping is compared")
-    ok = summary[summary["detected"] >= min_recall * summary["pairs"]]
+                       caveat="; ".join(x for x in ("without incident labels only flapping is "
+                                                    "compared", caveat) if x))
+    ok = whole[whole["detected"] >= min_recall * whole["pairs"]]
     if not len(ok) or int(summary["pairs"].max()) == 0:
         why = (f"no window reaches the alert status for {percent(min_recall, 0)} of the (incident, "
                "group) pairs")
+        why += f" among those that hold every group ({caveat})" if caveat else ""
         return Verdict("window", None, f"No window chosen: {why}.",
-                       f"{len(summary)} windows compared",
-                       withheld=why)
+                       _compared(summary), withheld=why)
     best = ok.sort_values(["transitions_per_day", "detection_median"], kind="stable").iloc[0]
     name = _window_name(best)
     evidence = (f"detects {int(best['detected'])} of {int(best['pairs'])} (incident, group) pairs "
@@ -150,4 +201,22 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
                 f"with {best['transitions_per_day']:.1f} status changes per day")
     if "share_alerting" in best.index:
         evidence += f"; alerting {percent(best['share_alerting'], 1)} of the time"
-    return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence)
+    return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence, caveat=caveat)
+
+
+def _compared(summary: pd.DataFrame) -> str:
+    """How many windows (and dwell times) a withheld :func:`choose_window` looked at."""
+    return f"{len(summary)} window{'' if len(summary) == 1 else 's'} compared"
+
+
+def _whole(summary: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The rows of a :func:`window_summary` whose sums hold every group, and the others named in
+    words (empty when there are none)."""
+    if "groups_left_out" not in summary.columns:
+        return summary, ""
+    part = summary["groups_left_out"].to_numpy() > 0
+    names = [f"{_window_name(r)}: {int(r['groups_left_out'])} of "
+             f"{int(r['groups_left_out'] + r['groups'])} group rows under "
+             f"{MIN_EVALUATED_HOURS:g} h of evaluated time" for _, r in summary[part].iterrows()]
+    caveat = f"not compared, {'; '.join(names)}" if names else ""
+    return summary[~part], caveat

@@ -53,8 +53,10 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     evidence = _evidence(rolling, n_ev, c.time)
     rec = c.recommended
     ref = np.where(np.isfinite(current), current, np.where(np.isfinite(rec), rec, lo_t))
+    at = np.where(np.isfinite(current), "current",
+                  np.where(np.isfinite(rec), "recommended", "lowest"))
     thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]),
-                          bool(has_time[g]))
+                          bool(has_time[g]), judged_at=str(at[g]))
             for g in range(srt.n_groups)]
     judged = np.array([not x for x in thin], dtype=bool)
     recommended = np.where(judged, c.recommended, np.nan)

@@ -4,8 +4,9 @@ on the current target, the action it implies, and why no target meets the rule.
 **Thin evidence is withheld** (:func:`thin_evidence`): a group gets no verdict and no recommended
 target when its evaluated span (time with traffic after warm-up) holds fewer events than give
 :data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the current one,
-else the recommended one), or fewer than :data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the
-day-block bootstrap. The reason is said in words.
+else the recommended one, else the group's lowest candidate: the words name which), or fewer than
+:data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap. The reason is said
+in words.
 
 **The verdict follows the interval** (:func:`verdict`): ``too_strict`` only when the bootstrap
 interval of the recommended target lies wholly below the current target (and the current target
@@ -52,12 +53,23 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
-def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool) -> str:
+def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool, *,
+                  judged_at: str = "current") -> str:
     """Why one group's evidence is too thin for a verdict, in words; empty when it is enough.
+
+    ``target`` is the one the expected failures are counted under, and ``judged_at`` says which
+    it is, so that the words name it: ``"current"`` (the current target), ``"recommended"`` (no
+    current target: the one the rule would recommend) or ``"lowest"`` (neither: the group's
+    lowest candidate). A NaN ``target`` is counted at :data:`~.candidates.USUAL_TARGETS`'
+    lowest (50 %), and the words say so too.
 
     >>> thin_evidence(5, 0.95, 1, True)
     '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected
     failures; a verdict needs at least 10, i.e. 200 events)'
+    >>> thin_evidence(5, 0.5, 1, True, judged_at="lowest")
+    '5 events in the evaluated span: too few for a verdict (no target given and none to
+    recommend: at 50 %, the lowest candidate target, they hold 2.5 expected failures; a verdict
+    needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
     >>> thin_evidence(5000, 0.95, 9, True)
@@ -67,17 +79,28 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool)
         return ("no evaluated time: the group's window held no traffic after its warm-up in the "
                 "evaluated span")
     if not np.isfinite(target):
-        target = 0.5
+        target, judged_at = USUAL_TARGETS[0], "usual"
     expected = events * (1 - target)
     if expected < MIN_EXPECTED_FAILURES - 1e-9:
         need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
         return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict "
-                f"(under {_pct(target)} they hold {expected:.3g} expected failures; a verdict "
-                f"needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
+                f"({_judged_at(target, judged_at)} they hold {expected:.3g} expected failures; "
+                f"a verdict needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
     if traffic_days < MIN_TRAFFIC_DAYS:
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
     return ""
+
+
+def _judged_at(target: float, judged_at: str) -> str:
+    """The target :func:`thin_evidence` counted under, named as what it is."""
+    if judged_at == "current":
+        return f"under {_pct(target)}"
+    if judged_at == "recommended":
+        return f"no target given: at {_pct(target)}, the target the rule would recommend,"
+    what = ("the lowest candidate target" if judged_at == "lowest"
+            else "the lowest target the candidates start from")
+    return f"no target given and none to recommend: at {_pct(target)}, {what},"
 
 
 def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray) -> np.ndarray:

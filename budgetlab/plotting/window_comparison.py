@@ -1,0 +1,217 @@
+"""The window-length comparison: flapping against reaction time, window by window.
+
+A row of :func:`budgetlab.compare_windows` with less than a day of evaluated time has its time
+shares and rates per day withheld (:func:`~budgetlab.analyses.window_clock.thin_rows`); the
+figure never draws them: its line breaks there and a hatched band says "under 24 h evaluated".
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from .._util.validation import duration_label, require_columns, window_words
+from ..analyses.window_clock import MIN_EVALUATED_HOURS, thin_rows, withheld_when_thin
+from ._common import (
+    OTHER_COLOR,
+    display_names,
+    group_colors,
+    group_labels,
+    legend_above,
+    other_label,
+    split_axes,
+)
+
+__all__ = ["plot_window_comparison"]
+
+#: The words on a window whose drawn column is withheld (too little evaluated time).
+THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
+
+_METRIC_LABELS = {
+
+    "transitions_per_day": "status changes per day (flapping)",
+    "round_trips_per_day": "healthy→warning→healthy round trips per day",
+    "detection_median": "median detection delay (min)",
+    "detection_max": "worst detection delay (min)",
+    "recovery_median": "median recovery time (min)",
+    "recovery_max": "worst recovery time (min)",
+    "share_exhausted": "share of time exhausted (%)",
+    "share_healthy": "share of time healthy (%)",
+    "hours_exhausted": "hours exhausted",
+    "missed": "missed incidents",
+}
+
+
+def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.ndarray:
+    """A column as drawn: Timedelta in minutes (NaT: NaN, not drawn), ``share_*`` in %, and NaN
+    (not drawn) where a thin row withholds it."""
+    col = table[column]
+    if pd.api.types.is_timedelta64_dtype(col.dtype):
+        return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
+    vals = col.to_numpy(dtype=float) * (100 if column.startswith("share_") else 1)
+    return np.where(thin, np.nan, vals) if withheld_when_thin(column) else vals
+
+
+def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
+    """Y from 0 to the data's top plus 8 %; a flat 0 gets the range 0..1 so the line shows above
+    the axis (never hidden in it)."""
+    v = np.asarray(values, dtype=float) if values is not None else np.zeros(0)
+    v = v[np.isfinite(v)]
+    top = float(v.max()) if len(v) else 0.0
+    ax.set_ylim(-0.04 * (top or 1.0), (top or 1.0) * 1.08)
+
+
+def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day",
+                           y2: str | None = "auto", ax: Axes | None = None,
+                           logy: bool = False) -> Axes:
+    """Flapping against reaction time, window by window (one line per group and dwell time):
+    ``y`` on the top panel, ``y2`` on a panel below it, so that neither hides the other.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Output of :func:`budgetlab.compare_windows`.
+    y : str
+        Column on the left axis (default ``transitions_per_day``).
+    y2 : str or None
+        Column of a second panel below, sharing the windows axis (default ``"auto"``:
+        ``detection_median`` when the table has incident columns, else ``share_exhausted``);
+        ``None`` for none.
+    ax : Axes, optional
+        Where to draw (default ``plt.gca()``).
+    logy : bool
+        Log scale on the left axis.
+
+    Returns
+    -------
+    Axes
+        The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line
+        per series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
+        the position of each window in ``table["window"]``'s categories (tick labels are the
+        windows as the CLI spells them, ``24 h``), y = the column's values (Timedelta columns in
+        minutes, ``share_*`` in %). A time share or rate per day of a row with under 24 h of
+        evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is withheld, as in
+        the CLI's table: NaN in the line (a gap, never a point), and on its window a hatched
+        band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
+        under 24 h evaluated`` when only some series are). With more lines than distinct
+        colours, those of the groups with the most events (the table's ``events`` column, else
+        the first ones) keep theirs and the others are drawn in grey under one legend entry,
+        ``other (N groups)``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from budgetlab import SLO, as_events, compare_windows
+    >>> ts = pd.date_range("2026-01-01", periods=2 * 1440, freq="1min")
+    >>> t = compare_windows(as_events(ts, [i % 9 != 0 for i in range(len(ts))]), SLO(target=0.9),
+    ...                     ["30min", "2h", "calendar:day"])
+    >>> ax = plot_window_comparison(t)
+    >>> [tl.get_text() for tl in ax.y2_ax.get_xticklabels()]
+    ['30 min', '2 h', 'calendar:day']
+    >>> plt.close("all")
+    """
+    require_columns(table, ["window", "min_dwell", y], what="table")
+    if y2 == "auto":
+        y2 = "detection_median" if "detection_median" in table.columns else "share_exhausted"
+    if y2 is not None:
+        require_columns(table, [y2], what="table")
+    ax = plt.gca() if ax is None else ax
+    windows, x_all, series = _comparison_series(table)
+    labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
+    ax2 = split_axes(ax, 2, hspace=0.08)[1] if y2 is not None else None
+    thin = thin_rows(table)
+    panels = [(ax, y, _metric_values(table, y, thin), "o", 6.0, 1.5)]
+    if ax2 is not None and y2 is not None:
+        panels.append((ax2, y2, _metric_values(table, y2, thin), "s", 4.0, 1.2))
+    handles = _draw_series(table, series, x_all, panels)
+    withheld = [_mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
+    if any(withheld):
+        handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
+                             label=f"{THIN_LABEL}: not drawn"))
+    ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
+    ax.set_xlim(-0.5, len(windows) - 0.5)
+    bottom = ax2 if ax2 is not None else ax
+    bottom.set_xlabel("window (rolling, or calendar in the table's tz)" if labels_below else "")
+    ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24))
+    if logy:
+        ax.set_yscale("log")
+    if ax2 is not None and y2 is not None:
+        ax.tick_params(labelbottom=False)
+        ax2.tick_params(labelbottom=labels_below)
+        ax2.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y2, y2), 24))
+        _from_zero(ax2, panels[1][2])
+        ax.figure.align_ylabels([ax, ax2])
+    if not logy:
+        _from_zero(ax, panels[0][2])
+    legend_above(ax, handles, ncols=3)
+    ax.y2_ax = ax2  # type: ignore[attr-defined]
+    return ax
+
+
+def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
+                 panels: list[Any]) -> list[Any]:
+    """One line per series on each panel ``(axes, column, values, marker, size, width)``; the
+    legend handles (the top panel's coloured lines, then ``other (N groups)``)."""
+    names = pd.unique(series)
+    weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
+              else np.zeros(len(table)))
+    colors = group_colors([str(n) for n in names],
+                          [float(weight[series == n].max()) for n in names])
+    handles: list[Any] = []
+    for name in names:
+        sel = series == name
+        order = np.argsort(x_all[sel], kind="stable")
+        shown = colors[str(name)] is not None
+        color, z = (colors[str(name)] or OTHER_COLOR, 2.0 if shown else 1.5)
+        for i, (p, col, vals, marker, ms, lw) in enumerate(panels):
+            line, = p.plot(x_all[sel][order], vals[sel][order], marker=marker, ms=ms, color=color,
+                           lw=lw, label=str(name), gid=f"{col}:{name}", zorder=z)
+            if shown and i == 0:
+                handles.append(line)
+    if other_label(colors):
+        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", lw=1.5,
+                              label=other_label(colors)))
+    return handles
+
+
+def _mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,
+               windows: list[str]) -> bool:
+    """On each window where ``column`` is withheld for some series (thin rows): a hatched band
+    over the panel's height and the words :data:`THIN_LABEL` (``k of n`` series when not all).
+    Whether any was drawn."""
+    if not withheld_when_thin(column) or not thin.any():
+        return False
+    n_series = len(pd.unique(series))
+    for x in np.unique(x_all[thin]).tolist():
+        k = len(pd.unique(series[thin & (x_all == x)]))
+        p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
+                  gid=f"thin:{column}:{windows[int(x)]}")
+        words = THIN_LABEL if k == n_series else f"{k} of {n_series} {THIN_LABEL}"
+        p.text(x, 0.5, textwrap.fill(words, 14), transform=p.get_xaxis_transform(),
+               ha="center", va="center", fontsize=8, color="0.3", zorder=3,
+               bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+               gid=f"thin_label:{column}:{windows[int(x)]}")
+    return True
+
+
+def _comparison_series(table: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """:func:`plot_window_comparison`'s windows (the table's labels, in order), each row's x (its
+    window's position) and series (``<group>``, or ``<group> · dwell <d>`` with several dwell
+    times)."""
+    keys = list(table.attrs.get("by", [])) if isinstance(table.attrs.get("by"), list) else []
+    keys = [k for k in keys if k in table.columns]
+    windows = display_names(table["window"])
+    x_all = np.array([windows.index(str(w)) for w in table["window"]], dtype=float)
+    dwell = pd.to_timedelta(table["min_dwell"])
+    series = group_labels(table, keys)
+    if dwell.nunique() > 1:
+        series = np.array([f"{s} · dwell {duration_label(d) if d > pd.Timedelta(0) else '0'}"
+                           for s, d in zip(series, dwell, strict=True)], dtype=object)
+    return windows, x_all, series

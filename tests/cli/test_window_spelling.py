@@ -1,0 +1,57 @@
+"""One spelling of a window in the CLI's text: as its headers spell it (``24 h``, ``5 min``,
+``calendar:day``; budgetlab._util.validation.window_words), never the compact labels of the API's
+tables (``1d``, ``5m``), which stay in ``--out``."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+from budgetlab import SLO, as_events, replay
+from budgetlab.cli import main
+
+APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
+READ = ["--preset", "access", "--outcomes", "2xx=success,3xx=success,4xx=skip,5xx=server_error"]
+COMPACT = re.compile(r"(?<![\w:])\d+[mhd](?![\w])")  # 5m, 1h, 1d as a word of the text
+
+
+def test_compare_windows_spells_each_window_as_its_header(tmp_path, capsys):
+    out = tmp_path / "cw.csv"
+    assert main(["compare-windows", str(APACHE), *READ, "--windows", "5min,1h,24h,calendar:1D",
+                 "--target", "0.99", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    spelled = ["5 min", "1 h", "24 h", "calendar:day"]
+    header = next(ln for ln in text.splitlines() if "the seed tracker under 4 windows" in ln)
+    assert header.endswith("windows: " + ", ".join(spelled))
+    # the table's rows, in the header's order and spelling
+    rows = [ln.strip() for ln in text.splitlines() if ln.strip().startswith(tuple(spelled))]
+    assert [next(w for w in spelled if r.startswith(w)) for r in rows[:4]] == spelled
+    assert not COMPACT.findall(text.split(header)[1]), COMPACT.findall(text)
+    # the API's labels are unchanged in --out
+    assert pd.read_csv(out)["window"].tolist() == ["5m", "1h", "1d", "calendar:day"]
+
+
+def test_replay_says_the_full_warm_up_as_the_window():
+    # a full window's warm-up is the window: 24 h, as in the SLO line, not 24.0 h
+    from budgetlab.cli.clock_text import summary_notes
+
+    summary = pd.DataFrame({**{f"hours_{s}": [10.0] for s in ("healthy", "warning", "critical",
+                                                                "exhausted", "no_traffic")},
+                            "warmup_hours": [24.0], "silences": [0]})
+    notes = " ".join(summary_notes(summary, pd.Timedelta("24h")))
+    assert "up to 24 h per group" in notes and "24.0 h" not in notes
+    # a warm-up cut short by the data is a measured time, said as one
+    partial = summary.assign(warmup_hours=[9.5])
+    assert "up to 9.5 h per group" in " ".join(summary_notes(partial, pd.Timedelta("24h")))
+
+
+def test_the_partial_window_warning_spells_the_window_in_prose():
+    events = as_events(pd.date_range("2026-01-01", periods=10, freq="1h"), [True] * 10)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        replay(events, SLO(0.9, window="1D"))
+    assert [str(w.message) for w in caught] == [
+        "the window (24 h) is longer than the data (9 h); every window is partial."]
