@@ -16,11 +16,12 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import require_columns
+from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError, TimestampError
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
-from ..events.times import describe_time
+from ..events.times import describe_time, is_instant
 from ..privacy import hash_values
 from ._partitions import partition_error, partition_number
 
@@ -212,13 +213,16 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
                                   key=lambda pair: pair[0])]
     if sum(int(i["rows"]) for i in infos) == 0:
         raise InputError(f"{name} has no rows; nothing to analyse.")
-    forms = {i["time"]: n for n, i in reversed(list(enumerate(infos))) if i.get("time")}
-    if len(forms) > 1:  # each partition is parsed on its own: one form for all, as in pandas
-        (a, m), (b, n) = sorted(forms.items(), key=lambda item: item[1])[:2]
+    # each partition is parsed on its own, by its own rule, as each file in pandas: instants in
+    # any form go together, naive times beside instants are refused
+    forms = {is_instant(i["time"]): (n, i["time"]) for n, i in reversed(list(enumerate(infos)))
+             if i.get("time")}
+    if len(forms) > 1:
+        (m, a), (n, b) = sorted(forms.values())
         raise TimestampError(
             f"mixed naive and zone-aware timestamps: partition {m} of {name} holds {a}, but "
-            f"partition {n} {b}; give every time an offset, or none and pass tz= for the local "
-            "zone.")
+            f"partition {n} {b}; give every time an offset, or none and pass "
+            + say("tz=", "--tz") + " for the local zone.")
     return infos
 
 

@@ -29,7 +29,8 @@ __all__ = ["CR_ONLY_NOTE", "ISO_TIME", "PROGRESS_BYTES", "STREAM_BYTES", "FileSp
 PROGRESS_BYTES = 1 << 28
 #: The "how it was read" statement for a file whose lines end in CR alone (read as line ends).
 CR_ONLY_NOTE = "line endings: CR only (old Mac), read as line ends"
-#: ``DataFrame.attrs`` key set when the time column came as instants (ISO-8601 with a zone).
+#: ``DataFrame.attrs`` key set when the time column came as instants (ISO-8601 with a zone, or
+#: several files' times each by its own rule): how they were read.
 ISO_TIME = "budgetlab.iso_time"
 #: Text of more bytes than this is read by Arrow's streaming reader (``open_csv``) batch by batch;
 #: below, by ``read_csv``, its parse on all cores (the same peak: docs/performance.md).
@@ -48,14 +49,19 @@ _BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file 
 @dataclass(frozen=True)
 class FileSpec:
     """What to read from each file: the declared ``columns``, those read as dictionaries
-    (``categorical``), the ``format`` (``None``: by the name), the text ``encoding``, and
-    ``iso_time``, a CSV/TSV time column first read as instants (``None``: as text)."""
+    (``categorical``), the ``format`` (``None``: by the name), the text ``encoding``,
+    ``iso_time``, a CSV/TSV time column first read as instants (``None``: as text), and ``time``,
+    the time column, which several files may hold in different forms: each file's times are then
+    read by its own rule, with ``tz`` and ``epoch`` (``None``: the column is kept as written)."""
 
     columns: tuple[str, ...]
     categorical: tuple[str, ...] = ()
     format: str | None = None
     encoding: str = "utf-8"
     iso_time: str | None = None
+    time: str | None = None
+    tz: str = "UTC"
+    epoch: str | None = None
 
 
 def compression_of(head: bytes) -> str | None:
