@@ -203,7 +203,14 @@ def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], wa
         return None
     readings = [OFFSETS_READING if f.attrs.get(ISO_TIME) else
                 describe_time(f[want.time], tz=want.tz, epoch=want.epoch) for f in frames]
-    instant = [is_instant(r) for r in readings]
+    times, start = [], 0
+    for frame, (name, rows) in zip(frames, files, strict=True):  # each file's own errors first
+        check_scalars(frame, [want.time])
+        reading_files([name], [rows])  # a bad time is named by its row in this file
+        with file_offset(start):
+            times.append(parse_time(frame[want.time], tz=want.tz, epoch=want.epoch))
+        start += rows
+    instant = [is_instant(r) for r in readings]  # parsed: each file's times in one form
     if any(instant) and not all(instant):
         naive, zoned = files[instant.index(False)][0], files[instant.index(True)][0]
         raise TimestampError(
@@ -211,11 +218,8 @@ def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], wa
             f"({readings[instant.index(False)]}), but {zoned} instants "
             f"({readings[instant.index(True)]}); give every time an offset, or none and pass "
             + say("tz=", "--tz") + " for the local zone.")
-    for frame, (name, rows), notes, how in zip(frames, files, per_file, readings, strict=True):
-        check_scalars(frame, [want.time])
-        reading_files([name], [rows])  # a bad time is named by its row in this file
-        frame[want.time] = utc_from_ns(parse_time(frame[want.time], tz=want.tz,
-                                                  epoch=want.epoch), copy=False)
+    for frame, t, notes, how in zip(frames, times, per_file, readings, strict=True):
+        frame[want.time] = utc_from_ns(t, copy=False)
         notes.extend([f"time: {how}"] if len(set(readings)) > 1 else [])
     return readings[0] if len(set(readings)) == 1 else \
         "each file by its own rule (see the notes), as UTC instants"

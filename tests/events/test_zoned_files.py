@@ -8,12 +8,12 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 import dask.dataframe as dd
-from dask import delayed
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 import pytest
+from dask import delayed
 
 from budgetlab import TimestampError, read_events
 from budgetlab.cli import main
@@ -129,3 +129,18 @@ def test_dask_partitions_of_zoned_text_and_zoned_datetimes_agree_with_pandas(fil
     with pytest.raises(TimestampError, match=r"mixed naive and zone-aware timestamps: partition "
                                              r"0 .* but partition 1 .*pass tz="):
         dask_read_events(mixed, tz="Europe/Berlin").compute()
+
+
+def test_a_bad_time_is_named_by_its_file_and_row_and_only_an_open_last_line_is_said(tmp_path):
+    (tmp_path / "a.csv").write_text("ts,outcome\n2026-03-01T10:00:00+02:00,ok")  # no line end
+    (tmp_path / "b.csv").write_text("ts,outcome\nnot a time,ok\n2026-03-01T10:00:00Z,ok\n")
+    pq.write_table(pa.table({"ts": pa.array(NY_LOCAL, pa.timestamp("us", tz="America/New_York")),
+                             "outcome": ["ok", "ok"]}), tmp_path / "ny.parquet")
+    with pytest.raises(TimestampError) as err:
+        read_events([tmp_path / n for n in ("a.csv", "ny.parquet", "b.csv")])
+    assert "at row 1 of b.csv (1-based);" in str(err.value)
+    assert "no line end" not in str(err.value)  # a.csv's last line is not b.csv's first row
+    (tmp_path / "c.csv").write_text("ts,outcome\n2026-03-01T10:00:00Z,ok\nnot a time,ok")
+    with pytest.raises(TimestampError, match=r"row 2 of c.csv \(1-based\) \(the last line has no "
+                                             "line end"):
+        read_events([tmp_path / n for n in ("ny.parquet", "c.csv")])
