@@ -56,7 +56,9 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         A CSV/TSV, Parquet or JSON Lines file (``.gz`` for text formats), several of them (a list,
         a glob such as ``"logs/*.csv"``, or a folder: its files sorted by name), or a pandas
         DataFrame. Several files are read as one table with one schema (the same declared columns
-        with the same kind of values in each); a bad row is named by its file and row there.
+        with the same kind of values in each; times may differ in form: each file's are read by
+        its own rule, but naive times beside instants are refused); a bad row is named by its
+        file and row there.
         Files are opened read-only; a DataFrame is never modified. With ``pattern``/``preset``:
         text logs of any extension (``.log``, ``.txt``, compressed ...), one event per matching
         line.
