@@ -37,11 +37,8 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     paths = list(source) if isinstance(source, (list, tuple)) else [source]
     for p in paths:
         if not isinstance(p, (str, PathLike)):
-            raise InputError(
-                "source must be a Parquet path (file, directory or glob), a list of them, or a "
-                "dask "
-                f"DataFrame, got {type(p).__name__}."
-            )
+            raise InputError("source must be a Parquet path (file, directory or glob), a list of "
+                             f"them, or a dask DataFrame, got {type(p).__name__}.")
     name = Path(paths[0]).name if len(paths) == 1 else f"{len(paths)} Parquet paths"
     for p in paths:
         text = str(p)
@@ -53,10 +50,8 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
         if path.is_file() and path.suffix.lower() not in (".parquet", ".pq", ".parq"):
             raise FileFormatError(
                 f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a "
-                "glob); "
-                "for CSV or JSON build the frame with dask.dataframe.read_csv(..., dtype=str) and "
-                "pass it."
-            )
+                "glob); for CSV or JSON build the frame with dask.dataframe.read_csv(..., "
+                "dtype=str) and pass it.")
     try:
         import pyarrow as pa
 
@@ -65,9 +60,7 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     except (pa.ArrowException, OSError, ValueError, IndexError) as exc:
         raise FileFormatError(
             f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it "
-            "holds "
-            ".parquet files, and the filters."
-        ) from None
+            "holds .parquet files, and the filters.") from None
     return frame, name
 
 
@@ -159,9 +152,7 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
                 except (TypeError, ValueError):
                     raise SchemaError(
                         f"column {col!r} has different types in different partitions of the Dask "
-                        "frame; "
-                        "cast it to one type in the source."
-                    ) from None
+                        "frame; cast it to one type in the source.") from None
     return frame
 
 
@@ -192,10 +183,8 @@ def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     if isinstance(source, dd.DataFrame):
         return source, "the Dask DataFrame"
     if isinstance(source, pd.DataFrame):
-        raise InputError(
-            "source is a pandas DataFrame; use budgetlab.read_events() for pandas, or pass "
-            "dask.dataframe.from_pandas(source, npartitions=...) here."
-        )
+        raise InputError("source is a pandas DataFrame; use budgetlab.read_events() for pandas, "
+                         "or pass dask.dataframe.from_pandas(source, npartitions=...) here.")
     return _read_parquet(source, filters)
 
 
