@@ -10,7 +10,7 @@ import csv
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,9 @@ _MAGIC = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd
 _BOM = b"\xef\xbb\xbf"
 _HEAD = (1 << 20) + len(_BOM)  # the head block: the first MiB after a byte-order mark
 _BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file not empty
+# a time ending in a UTC offset or Z (the form Arrow's ISO-8601 parser may take as an instant)
+_ZONED_END = re.compile(
+    r":[0-9]{2}(?:[.,][0-9]+)?[ \t]*(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -277,6 +280,8 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
     start = len(_BOM) if head[:3] == _BOM else 0
     sep = "\t" if kind == "tsv" else ","
     header, body = _header(head[start:], name, sep, want.columns)
+    if want.iso_time is not None and not _zoned_first(head[start:], sep, header, want.iso_time):
+        want = replace(want, iso_time=None)  # read as text at once, not tried as instants first
     quoted = body < 0 or bool(_quotes(source, start + body, count=False))
     try:
         table = _arrow_table(source, start, sep, want, quoted)
@@ -293,6 +298,18 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
     if not _ends_with_line_end(source, start):
         note_open_last_row(len(frame) - 1)
     return frame
+
+
+def _zoned_first(data: bytes, sep: str, header: list[str], column: str) -> bool:
+    """Whether the first row's ``column`` ends in a time and a UTC offset or ``Z``: only then is
+    the column tried as instants (a file of naive times is parsed once)."""
+    try:
+        rows = csv.reader(io.StringIO(data[: 1 << 16].decode("utf-8", errors="replace")),
+                          delimiter=sep)
+        first, at = next(rows, []) and next(rows, []), header.index(column)
+    except (csv.Error, ValueError):
+        return True  # the typed read is tried, as before the check
+    return len(first) > at and _ZONED_END.search(first[at]) is not None
 
 
 def _whole(source: Path | bytes, start: int) -> bytes:

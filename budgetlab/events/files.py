@@ -8,7 +8,6 @@ from __future__ import annotations
 import codecs
 import glob
 from collections.abc import Sequence
-from dataclasses import replace
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -167,8 +166,6 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         with file_offset(sum(map(len, frames))):
             frame, notes = read_file(path, want)
-        if want.iso_time is not None and not frame.attrs.get(ISO_TIME):
-            want = replace(want, iso_time=None)  # text: the next files need not try instants
         for col in [c for c in want.columns if c != want.time] if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
             if first != this:
