@@ -175,8 +175,8 @@ def read_files(paths: Sequence[Path], want: FileSpec,
         frames.append(frame.reset_index(drop=True))
         per_file.append(notes)
     files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
-    reading = _times_of_files(frames, files, want, per_file) if len(frames) > 1 else \
-        OFFSETS_READING if frames[0].attrs.get(ISO_TIME) else None
+    reading = _times_of_files(frames, files, want, per_file) if len(frames) > 1 and want.time \
+        else OFFSETS_READING if frames[0].attrs.get(ISO_TIME) else None
     notes = file_notes([n for n, _ in files], per_file)
     if len(frames) > 1:
         reading_files([n for n, _ in files], [r for _, r in files])
@@ -191,13 +191,12 @@ def read_files(paths: Sequence[Path], want: FileSpec,
 
 
 def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], want: FileSpec,
-                    per_file: list[list[str]]) -> str | None:
+                    per_file: list[list[str]]) -> str:
     """The time column of each file (``want.time``) as UTC instants, each by its own rule (zoned
     text and datetimes as their instants, epochs in ``want.epoch``, naive times in ``want.tz``),
     and how they were read: one reading, or a note per file when they differ. Naive times beside
     instants are refused, naming both files (a naive time has no instant without its zone)."""
-    if want.time is None:
-        return None
+    assert want.time is not None  # for mypy: the caller reads times only with a time column
     readings = [OFFSETS_READING if f.attrs.get(ISO_TIME) else
                 describe_time(f[want.time], tz=want.tz, epoch=want.epoch) for f in frames]
     times, start = [], 0
