@@ -16,11 +16,12 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import require_columns
+from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError, TimestampError
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
-from ..events.times import describe_time
+from ..events.times import describe_time, is_instant
 from ..privacy import hash_values
 from ._partitions import partition_error, partition_number
 
@@ -36,11 +37,8 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     paths = list(source) if isinstance(source, (list, tuple)) else [source]
     for p in paths:
         if not isinstance(p, (str, PathLike)):
-            raise InputError(
-                "source must be a Parquet path (file, directory or glob), a list of them, or a "
-                "dask "
-                f"DataFrame, got {type(p).__name__}."
-            )
+            raise InputError("source must be a Parquet path (file, directory or glob), a list of "
+                             f"them, or a dask DataFrame, got {type(p).__name__}.")
     name = Path(paths[0]).name if len(paths) == 1 else f"{len(paths)} Parquet paths"
     for p in paths:
         text = str(p)
@@ -52,10 +50,8 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
         if path.is_file() and path.suffix.lower() not in (".parquet", ".pq", ".parq"):
             raise FileFormatError(
                 f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a "
-                "glob); "
-                "for CSV or JSON build the frame with dask.dataframe.read_csv(..., dtype=str) and "
-                "pass it."
-            )
+                "glob); for CSV or JSON build the frame with dask.dataframe.read_csv(..., "
+                "dtype=str) and pass it.")
     try:
         import pyarrow as pa
 
@@ -64,9 +60,7 @@ def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     except (pa.ArrowException, OSError, ValueError, IndexError) as exc:
         raise FileFormatError(
             f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it "
-            "holds "
-            ".parquet files, and the filters."
-        ) from None
+            "holds .parquet files, and the filters.") from None
     return frame, name
 
 
@@ -158,9 +152,7 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
                 except (TypeError, ValueError):
                     raise SchemaError(
                         f"column {col!r} has different types in different partitions of the Dask "
-                        "frame; "
-                        "cast it to one type in the source."
-                    ) from None
+                        "frame; cast it to one type in the source.") from None
     return frame
 
 
@@ -191,10 +183,8 @@ def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
     if isinstance(source, dd.DataFrame):
         return source, "the Dask DataFrame"
     if isinstance(source, pd.DataFrame):
-        raise InputError(
-            "source is a pandas DataFrame; use budgetlab.read_events() for pandas, or pass "
-            "dask.dataframe.from_pandas(source, npartitions=...) here."
-        )
+        raise InputError("source is a pandas DataFrame; use budgetlab.read_events() for pandas, "
+                         "or pass dask.dataframe.from_pandas(source, npartitions=...) here.")
     return _read_parquet(source, filters)
 
 
@@ -212,13 +202,16 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
                                   key=lambda pair: pair[0])]
     if sum(int(i["rows"]) for i in infos) == 0:
         raise InputError(f"{name} has no rows; nothing to analyse.")
-    forms = {i["time"]: n for n, i in reversed(list(enumerate(infos))) if i.get("time")}
-    if len(forms) > 1:  # each partition is parsed on its own: one form for all, as in pandas
-        (a, m), (b, n) = sorted(forms.items(), key=lambda item: item[1])[:2]
+    # each partition is parsed on its own, by its own rule, as each file in pandas: instants in
+    # any form go together, naive times beside instants are refused
+    forms = {is_instant(i["time"]): (n, i["time"]) for n, i in reversed(list(enumerate(infos)))
+             if i.get("time")}
+    if len(forms) > 1:
+        (m, a), (n, b) = sorted(forms.values())
         raise TimestampError(
             f"mixed naive and zone-aware timestamps: partition {m} of {name} holds {a}, but "
-            f"partition {n} {b}; give every time an offset, or none and pass tz= for the local "
-            "zone.")
+            f"partition {n} {b}; give every time an offset, or none and pass "
+            + say("tz=", "--tz") + " for the local zone.")
     return infos
 
 

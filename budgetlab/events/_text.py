@@ -10,7 +10,7 @@ import csv
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,8 @@ __all__ = ["CR_ONLY_NOTE", "ISO_TIME", "PROGRESS_BYTES", "STREAM_BYTES", "FileSp
 PROGRESS_BYTES = 1 << 28
 #: The "how it was read" statement for a file whose lines end in CR alone (read as line ends).
 CR_ONLY_NOTE = "line endings: CR only (old Mac), read as line ends"
-#: ``DataFrame.attrs`` key set when the time column came as instants (ISO-8601 with a zone).
+#: ``DataFrame.attrs`` key set when the time column came as instants (ISO-8601 with a zone, or
+#: several files' times each by its own rule): how they were read.
 ISO_TIME = "budgetlab.iso_time"
 #: Text of more bytes than this is read by Arrow's streaming reader (``open_csv``) batch by batch;
 #: below, by ``read_csv``, its parse on all cores (the same peak: docs/performance.md).
@@ -43,19 +44,27 @@ _MAGIC = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd
 _BOM = b"\xef\xbb\xbf"
 _HEAD = (1 << 20) + len(_BOM)  # the head block: the first MiB after a byte-order mark
 _BLANK = re.compile(rb"[^ \t\r\n\x00\xef\xbb\xbf]")  # a byte that makes a file not empty
+# a time ending in a UTC offset or Z (the form Arrow's ISO-8601 parser may take as an instant)
+_ZONED_END = re.compile(
+    r":[0-9]{2}(?:[.,][0-9]+)?[ \t]*(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)[ \t]*$")
 
 
 @dataclass(frozen=True)
 class FileSpec:
     """What to read from each file: the declared ``columns``, those read as dictionaries
-    (``categorical``), the ``format`` (``None``: by the name), the text ``encoding``, and
-    ``iso_time``, a CSV/TSV time column first read as instants (``None``: as text)."""
+    (``categorical``), the ``format`` (``None``: by the name), the text ``encoding``,
+    ``iso_time``, a CSV/TSV time column first read as instants (``None``: as text), and ``time``,
+    the time column, which several files may hold in different forms: each file's times are then
+    read by its own rule, with ``tz`` and ``epoch`` (``None``: the column is kept as written)."""
 
     columns: tuple[str, ...]
     categorical: tuple[str, ...] = ()
     format: str | None = None
     encoding: str = "utf-8"
     iso_time: str | None = None
+    time: str | None = None
+    tz: str = "UTC"
+    epoch: str | None = None
 
 
 def compression_of(head: bytes) -> str | None:
@@ -271,6 +280,8 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
     start = len(_BOM) if head[:3] == _BOM else 0
     sep = "\t" if kind == "tsv" else ","
     header, body = _header(head[start:], name, sep, want.columns)
+    if want.iso_time is not None and not _zoned_first(head[start:], sep, header, want.iso_time):
+        want = replace(want, iso_time=None)  # read as text at once, not tried as instants first
     quoted = body < 0 or bool(_quotes(source, start + body, count=False))
     try:
         table = _arrow_table(source, start, sep, want, quoted)
@@ -287,6 +298,18 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
     if not _ends_with_line_end(source, start):
         note_open_last_row(len(frame) - 1)
     return frame
+
+
+def _zoned_first(data: bytes, sep: str, header: list[str], column: str) -> bool:
+    """Whether the first row's ``column`` ends in a time and a UTC offset or ``Z``: only then is
+    the column tried as instants (a file of naive times is parsed once)."""
+    try:
+        rows = csv.reader(io.StringIO(data[: 1 << 16].decode("utf-8", errors="replace")),
+                          delimiter=sep)
+        first, at = next(rows, []) and next(rows, []), header.index(column)
+    except (csv.Error, ValueError):
+        return True  # the typed read is tried, as before the check
+    return len(first) > at and _ZONED_END.search(first[at]) is not None
 
 
 def _whole(source: Path | bytes, start: int) -> bytes:

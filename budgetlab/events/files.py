@@ -8,7 +8,6 @@ from __future__ import annotations
 import codecs
 import glob
 from collections.abc import Sequence
-from dataclasses import replace
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -18,9 +17,9 @@ import pandas as pd
 
 from .._util.files import register_input
 from .._util.progress import progress
-from .._util.validation import check_argument
+from .._util.validation import check_argument, utc_from_ns
 from .._util.words import say
-from ..errors import ConfigError, FileFormatError, InputError, SchemaError
+from ..errors import ConfigError, FileFormatError, InputError, SchemaError, TimestampError
 from ._compressed import read_input
 from ._messages import file_offset, reading_files, row_numbers
 from ._structured import read_jsonl, read_parquet
@@ -39,6 +38,7 @@ from ._text import (
     utf8_family,
     utf16_encoding,
 )
+from .times import OFFSETS_READING, describe_time, is_instant, parse_time
 
 __all__ = ["FORMATS", "ISO_TIME", "FileSpec", "as_lf", "check_path", "check_scalars",
            "check_text_encoding", "expand_sources", "file_name", "file_notes", "is_path_like",
@@ -159,18 +159,14 @@ def read_files(paths: Sequence[Path], want: FileSpec,
                ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
     """The declared columns of every file, one after the other, ``(file name, rows)`` per file, and
     how they were read (:func:`file_notes`). Every file must hold the same kind of values (text,
-    numbers, datetimes, true/false) as the first; the time column comes as instants
-    (:data:`ISO_TIME`) from every file or from none (then all are read again as text)."""
+    numbers, datetimes, true/false) as the first, the time column (``want.time``) aside: it becomes
+    UTC instants file by file (:func:`_times_of_files`), each file parsed once."""
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
         with file_offset(sum(map(len, frames))):
             frame, notes = read_file(path, want)
-        if frames and bool(frame.attrs.get(ISO_TIME)) != bool(frames[0].attrs.get(ISO_TIME)):
-            return read_files(paths, replace(want, iso_time=None))  # one form for all: text
-        if not frame.attrs.get(ISO_TIME):
-            want = replace(want, iso_time=None)  # text: the next files need not try instants
-        for col in want.columns if frames else ():
+        for col in [c for c in want.columns if c != want.time] if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
             if first != this:
                 raise SchemaError(f"column {col!r} holds {first} in {file_name(paths[0])} but "
@@ -179,18 +175,50 @@ def read_files(paths: Sequence[Path], want: FileSpec,
         frames.append(frame.reset_index(drop=True))
         per_file.append(notes)
     files = [(file_name(p), len(f)) for p, f in zip(paths, frames, strict=True)]
+    reading = _times_of_files(frames, files, want, per_file) if len(frames) > 1 and want.time \
+        else OFFSETS_READING if frames[0].attrs.get(ISO_TIME) else None
     notes = file_notes([n for n, _ in files], per_file)
-    if len(frames) == 1:
-        return frames[0], files, notes
-    reading_files([n for n, _ in files], [r for _, r in files])
+    if len(frames) > 1:
+        reading_files([n for n, _ in files], [r for _, r in files])
     cats = [c for c in want.columns if any(isinstance(f[c].dtype, pd.CategoricalDtype)
                                            for f in frames)]
-    raw = pd.concat([f.astype({c: f[c].cat.categories.dtype for c in cats
-                               if isinstance(f[c].dtype, pd.CategoricalDtype)})
-                     for f in frames], ignore_index=True)
-    raw = raw.astype({c: "category" for c in cats})
-    raw.attrs = {ISO_TIME: True} if frames[0].attrs.get(ISO_TIME) else {}
+    raw = frames[0] if len(frames) == 1 else pd.concat(
+        [f.astype({c: f[c].cat.categories.dtype for c in cats
+                   if isinstance(f[c].dtype, pd.CategoricalDtype)}) for f in frames],
+        ignore_index=True).astype({c: "category" for c in cats})
+    raw.attrs = {} if reading is None else {ISO_TIME: reading}
     return raw, files, notes
+
+
+def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], want: FileSpec,
+                    per_file: list[list[str]]) -> str:
+    """The time column of each file (``want.time``) as UTC instants, each by its own rule (zoned
+    text and datetimes as their instants, epochs in ``want.epoch``, naive times in ``want.tz``),
+    and how they were read: one reading, or a note per file when they differ. Naive times beside
+    instants are refused, naming both files (a naive time has no instant without its zone)."""
+    assert want.time is not None  # for mypy: the caller reads times only with a time column
+    readings = [OFFSETS_READING if f.attrs.get(ISO_TIME) else
+                describe_time(f[want.time], tz=want.tz, epoch=want.epoch) for f in frames]
+    times, start = [], 0
+    for frame, (name, rows) in zip(frames, files, strict=True):  # each file's own errors first
+        check_scalars(frame, [want.time])
+        reading_files([name], [rows])  # a bad time is named by its row in this file
+        with file_offset(start):
+            times.append(parse_time(frame[want.time], tz=want.tz, epoch=want.epoch))
+        start += rows
+    instant = [is_instant(r) for r in readings]  # parsed: each file's times in one form
+    if any(instant) and not all(instant):
+        naive, zoned = files[instant.index(False)][0], files[instant.index(True)][0]
+        raise TimestampError(
+            f"mixed naive and zone-aware timestamps: {naive} holds times without a UTC offset "
+            f"({readings[instant.index(False)]}), but {zoned} instants "
+            f"({readings[instant.index(True)]}); give every time an offset, or none and pass "
+            + say("tz=", "--tz") + " for the local zone.")
+    for frame, t, notes, how in zip(frames, times, per_file, readings, strict=True):
+        frame[want.time] = utc_from_ns(t, copy=False)
+        notes.extend([f"time: {how}"] if len(set(readings)) > 1 else [])
+    return readings[0] if len(set(readings)) == 1 else \
+        "each file by its own rule (see the notes), as UTC instants"
 
 
 def check_path(path: Path, *,

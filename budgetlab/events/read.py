@@ -33,7 +33,7 @@ from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_o
 from .schema import HowRead, LabelReading, check_header, skip_reasons, time_span
 from .spec import ReadSpec
 from .timeformat import parse_formatted
-from .times import OFFSETS_READING, describe_time, parse_time
+from .times import describe_time, parse_time
 
 __all__ = ["read_events", "one_spelling", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS"]
 
@@ -56,7 +56,9 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         A CSV/TSV, Parquet or JSON Lines file (``.gz`` for text formats), several of them (a list,
         a glob such as ``"logs/*.csv"``, or a folder: its files sorted by name), or a pandas
         DataFrame. Several files are read as one table with one schema (the same declared columns
-        with the same kind of values in each); a bad row is named by its file and row there.
+        with the same kind of values in each; times may differ in form: each file's are read by
+        its own rule, but naive times beside instants are refused); a bad row is named by its
+        file and row there.
         Files are opened read-only; a DataFrame is never modified. With ``pattern``/``preset``:
         text logs of any extension (``.log``, ``.txt``, compressed ...), one event per matching
         line.
@@ -202,10 +204,11 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
         if spec.pattern is not None:
             return read_lines(paths, spec.pattern, spec.columns, encoding=spec.encoding,
                               strict=spec.strict)
-        iso_time = spec.time if spec.epoch is None and spec.time_format is None and \
+        time = spec.time if spec.time_format is None and \
             spec.time not in (*spec.by, *spec.keep) else None
         return read_files(paths, FileSpec(tuple(spec.columns), tuple(dict_columns), spec.format,
-                                          spec.encoding, iso_time))
+                                          spec.encoding, time if spec.epoch is None else None,
+                                          time, spec.tz, spec.epoch))
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import "
                          "budgetlab.dask as bd).")
@@ -219,9 +222,8 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
     if spec.time_format is not None:
         return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
     t = parse_time(col, tz=tz, epoch=spec.epoch)
-    # ISO text with a zone in every row, read as instants by the CSV reader: said as text
-    return t, OFFSETS_READING if raw.attrs.get(ISO_TIME) else \
-        describe_time(col, tz=tz, epoch=spec.epoch)
+    # instants already (ISO text read by the CSV reader, or several files): said as the files had it
+    return t, raw.attrs.get(ISO_TIME) or describe_time(col, tz=tz, epoch=spec.epoch)
 
 
 def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,

@@ -58,7 +58,7 @@ class ReadSpec:
         exact instant, e.g. +01:00 and +02:00 across a DST change; or all without, then ``tz``
         says the zone; ``GMT+0100``/``UTC-05:00`` after any date style are offsets with the ISO
         sign), datetimes, or epoch numbers (then say the unit with ``epoch=``). Naive and aware
-        times mixed, and dates without a day or a year, are refused.
+        times mixed (in a file or across files), and dates without a day or a year, are refused.
     outcome : str, optional
         Outcome-label column. Labels are normalised
         (:func:`~budgetlab.events.outcomes.normalize_label`) and read through the built-in
@@ -79,7 +79,7 @@ class ReadSpec:
     keep : list of str
         Other columns to keep unchanged (declared, so they pass the personal-data guard).
     tz : str
-        Time zone of naive timestamps (default UTC). Output is always UTC.
+        Time zone of naive timestamps (default UTC), when every time is naive. Output is UTC.
     epoch : {"s", "ms", "us", "ns"}, optional
         Unit of numeric timestamps, checked against the values: instants before 2000 or from
         2100 on, or magnitudes 1000x apart in one column, are refused with the likely unit named.

@@ -24,7 +24,7 @@ from ._messages import expand, row_numbers
 from .schema import MISSING_LABELS
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
-           "from_epoch"]
+           "from_epoch", "is_instant"]
 
 #: Units of epoch numbers (``epoch=``) in nanoseconds.
 EPOCH_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
@@ -36,6 +36,7 @@ NS_MAX = 2**63 - 1
 OFFSETS_READING = "text with UTC offsets (each row its own instant)"
 # epoch numbers must land in [2000-01-01, 2100-01-01): anything else is almost surely the wrong unit
 _EPOCH_LOW_NS, _EPOCH_HIGH_NS = 946_684_800 * 10**9, 4_102_444_800 * 10**9
+_ZONED = "datetimes with their zones"
 _RANGE = "outside pandas' range 1677-09-21 .. 2262-04-11"
 _UTC = ("UTC", "utc", "Etc/UTC")
 # an offset (or Z/UTC/GMT) ending the text, after hh:mm[:ss] or a T/space and hh[mm[ss]]
@@ -269,7 +270,7 @@ def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
     if isinstance(dtype, pd.CategoricalDtype):
         dtype = dtype.categories.dtype
     if isinstance(dtype, pd.DatetimeTZDtype):
-        return "datetimes with their zones"
+        return _ZONED
     if pd.api.types.is_datetime64_dtype(dtype):
         return f"naive datetimes in {tz}"
     if epoch is not None:
@@ -278,6 +279,12 @@ def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
     if len(first) and bool(first.str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
         return OFFSETS_READING
     return f"text without offsets, read as local times in {tz}"
+
+
+def is_instant(reading: str) -> bool:
+    """Whether times read as :func:`describe_time` says are instants (zoned text or datetimes,
+    epochs), not wall times that need ``tz``."""
+    return reading in (OFFSETS_READING, _ZONED) or reading.startswith("epoch numbers")
 
 
 def _unit_of(magnitude: np.ndarray) -> np.ndarray:
