@@ -44,8 +44,9 @@ _BOTTOM = int(np.iinfo(np.int64).min)
 
 def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
                  by: str | Sequence[str] | None = None, start: Any = None,
-                 end: Any = None) -> pd.DataFrame:
-    """The seed tracker's status on the window's own clock: one row per span of one status.
+                 end: Any = None, steps: bool = False) -> pd.DataFrame:
+    """The seed tracker's status on the window's own clock: one row per span of one status (or
+    per step of the window, ``steps=True``).
 
     Parameters
     ----------
@@ -58,6 +59,13 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     start, end : time, optional
         The observation: spans tile ``[start, end)`` for every group. Default: the first and the
         last event time of the whole input (all groups).
+    steps : bool, default False
+        One row per instant where the window changes, whether or not the status does: each
+        event instant and each expiry (``ts + window + 1 ns``). The window's exact step
+        function (the timeline's lines draw it: :func:`budgetlab.plotting.plot_timeline`), at
+        the cost of up to two rows per event (about 130 bytes per event, built in numpy).
+        Consecutive rows may hold one status; ``instant`` flags a step held for 1 ns only, at an
+        event while an event at its cut-off is still in the window.
 
     Returns
     -------
@@ -76,7 +84,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         leaves 1 ns later; it keeps its nanosecond here, but is no status change and no episode
         of its own on the clock, see docs/conventions.md). The time of a span after warm-up is
         ``max(0, end - max(start, warmup_end))``.
-        ``attrs`` holds ``slo``, ``by``, ``start`` and ``end``.
+        ``attrs`` holds ``slo``, ``by``, ``start``, ``end`` and ``steps``.
 
     Notes
     -----
@@ -105,6 +113,14 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     >>> sp["end"].iloc[-1], len(status_spans(as_events(ts, [True, False, True]),
     ...                                      SLO(target=0.9, window="1h"), end="2026-01-01 06:00"))
     (Timestamp('2026-01-01 05:00:00+0000', tz='UTC'), 4)
+
+    With ``steps=True``, the window at every change (here the 00:00 success leaves at
+    01:00 + 1 ns: 1 failure of 1, exhausted again):
+
+    >>> st = status_spans(as_events(ts, [True, False, True]), SLO(target=0.9, window="1h"),
+    ...                   steps=True)
+    >>> st["start"].dt.strftime("%H:%M:%S.%f").tolist(), st["total"].tolist()
+    (['00:00:00.000000', '00:10:00.000000', '01:00:00.000000', '01:10:00.000000'], [1, 2, 1, 0])
     """
     keys = check_events(events, by)
     per_group = as_per_group(slo)
@@ -125,7 +141,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
                           events["ok"].to_numpy(dtype=bool) if pos is None
                           else events["ok"].to_numpy(dtype=bool)[pos],
                           codes if pos is None else codes[pos],
-                          ngroups, s, lo, hi) for s, pos in parts]
+                          ngroups, s, lo, hi, steps) for s, pos in parts]
     cols = {name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0,
                                                                                     dtype=np.int64)
             for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
@@ -133,7 +149,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     order = np.lexsort((cols["start"], cols["group"]))
     out = _frame(events, keys, codes, {k: v[order] for k, v in cols.items()})
     out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
-                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"),
+                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"), steps=steps,
                      events_at_end=_groups_at(events, keys, codes, t == hi))
     return out
 
@@ -153,9 +169,9 @@ def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray,
 
 
 def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int,
-                hi: int
-                ) -> dict[str, np.ndarray]:
-    """The spans of the rows under one SLO, clipped to ``[lo, hi)`` (arrays, any row order)."""
+                hi: int, steps: bool) -> dict[str, np.ndarray]:
+    """The spans (``steps``: the steps) of the rows under one SLO, clipped to ``[lo, hi)``
+    (arrays, any row order)."""
     w = slo.window_ns
     bad = ~ok
 
@@ -163,7 +179,8 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         return seed_status_codes(total, failures, slo.target, slo, first_in_group=stretch)
 
     runs = status_runs(t, bad, codes, ngroups, w, target=slo.target, warning=slo.warning,
-                       critical=slo.critical, min_events=slo.min_events, rule=rule)
+                       critical=slo.critical, min_events=slo.min_events, rule=rule,
+                       every_instant=steps)
     present = np.unique(runs.group)  # a group's first event always starts a span
     # each group starts without traffic (a leading span from before the observation)
     g = np.concatenate([present, runs.group])

@@ -144,16 +144,20 @@ def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np
 
 
 def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> None:
-    """The status bands of the window's clock: one bar per span (or per run of pixel columns: see
-    :func:`~budgetlab.plotting._pixels.span_bands`), no traffic ruled grey; a status held for
-    one instant only (``instant``) drawn as the status before it (:func:`blips_folded`)."""
+    """The status bands of the window's clock: one bar per run of one status of the spans or
+    steps (or per run of pixel columns: see :func:`~budgetlab.plotting._pixels.span_bands`), no
+    traffic ruled grey; a status held for one instant only (``instant``) drawn as the status
+    before it (:func:`blips_folded`)."""
     names = spans["status"].astype(str).to_numpy()
     if "instant" in spans and bool(spans["instant"].any()):
         coded = spans.assign(status=pd.Categorical(names, categories=list(SPAN_STATUSES)))
         folded = blips_folded(coded, np.zeros(len(spans), dtype=np.int64))
         names = np.asarray(SPAN_STATUSES)[folded]
     start, end = (utc_ns_column(spans[c], f"spans['{c}']") for c in ("start", "end"))
-    if len(spans) > columns:
+    run = np.r_[True, names[1:] != names[:-1]]  # steps of one status (steps=True): one band
+    if not bool(run.all()):
+        names, start, end = names[run], start[run], np.r_[start[run][1:], end[-1:]]
+    if len(names) > columns:
         names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])),
                                        int(max(end[-1], *t[-1:])), columns)
     _bars(bottom, names, start, end)
