@@ -188,13 +188,14 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     (up to two rows per event of those groups)."""
     from ..budget.spans import status_spans
 
-    if by:
+    if by:  # the key values compared as text (as _group_spans), once per distinct value
         mask = np.zeros(len(events), dtype=bool)
-        text = {k: events[k].astype(str).to_numpy() for k in by}
+        coded = {k: pd.factorize(events[k], use_na_sentinel=False) for k in by}
         for key in keys:
             one = np.ones(len(events), dtype=bool)
             for k, v in zip(by, key, strict=True):
-                one &= text[k] == str(v)
+                codes, values = coded[k]
+                one &= np.isin(codes, np.flatnonzero(values.astype(str) == str(v)))
             mask |= one
         events = events[mask]
     return status_spans(events, slo, by=by or None, steps=True, start=spans.attrs["start"],
