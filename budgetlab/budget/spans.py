@@ -63,16 +63,18 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         One row per instant where the window changes, whether or not the status does: each
         event instant and each expiry (``ts + window + 1 ns``). The window's exact step
         function (the timeline's lines draw it: :func:`budgetlab.plotting.plot_timeline`), at
-        the cost of up to two rows per event (about 130 bytes per event, built in numpy).
+        the cost of up to two rows per event (about 120 bytes per event in the table, as much
+        again in temporaries while the numpy twin of the clock builds it).
         Consecutive rows may hold one status; ``instant`` flags a step held for 1 ns only, at an
         event while an event at its cut-off is still in the window.
 
     Returns
     -------
     DataFrame
-        One row per maximal run of one status per group, ordered by group (as
-        :func:`budgetlab.replay_summary`) then ``start``; a group's spans tile the observation
-        without a gap (zero-length spans dropped). Columns: the group keys (as in the events),
+        One row per maximal run of one status per group (``steps=True``: per step of the
+        window), ordered by group (as :func:`budgetlab.replay_summary`) then ``start``; a
+        group's spans tile the observation without a gap (zero-length spans dropped).
+        Columns: the group keys (as in the events),
         ``start``, ``end`` (``datetime64[ns, UTC]``, half-open ``[start, end)``), ``status``
         (:data:`SPAN_STATUS_DTYPE`: ``healthy``, ``warning``, ``critical``, ``exhausted`` or
         ``no_traffic``), ``total``, ``failures`` (int64: the window at ``start``), ``burn_rate``,

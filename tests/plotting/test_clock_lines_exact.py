@@ -156,3 +156,19 @@ def test_the_lines_equal_a_brute_force_count_at_every_event_and_expiry(seed, win
             seed = (3 if rem <= 0 else 2 if rem < slo.critical else 1 if rem < slo.warning else 0)
             assert SEVERITY[status] == seed, (g, c, status, rem)
     assert checked > 40  # the premise: many instants, expiries among them
+
+
+def test_thinned_lines_keep_exact_points_and_a_bounded_count():
+    # 20,000 events over 20 days with a 1 h window: ~40,000 steps, thinned to 100 columns
+    rng = np.random.default_rng(7)
+    ts = T0 + pd.to_timedelta(np.sort(rng.integers(0, 20 * 86_400, 20_000)), unit="s")
+    ev = as_events(ts, rng.random(20_000) < 0.95)
+    steps = status_spans(ev, SLO(target=0.9, window="1h"), steps=True)
+    assert len(steps) > 30_000  # the premise: many more steps than columns
+    for gid in GIDS:
+        full_x, full_y = clock_line(steps, gid, columns=10**6, max_points=10**9)
+        x, y = clock_line(steps, gid, columns=100, max_points=400)
+        assert len(x) <= 4 * 100 + 2  # first, last, lowest, highest per column (and the end)
+        exact = dict(zip(full_x.view(np.int64).tolist(), full_y.tolist(), strict=True))
+        assert all(exact[int(t)] == v for t, v in zip(x.view(np.int64), y, strict=True))
+        assert np.nanmin(y) == np.nanmin(full_y) and np.nanmax(y) == np.nanmax(full_y)
