@@ -182,34 +182,28 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
 
 
 def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
-                 keys: list[tuple[Any, ...]], spans: pd.DataFrame) -> pd.DataFrame:
-    """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of the drawn
-    groups ``keys`` only, over the observation of the run's ``spans``: the lines' exact values
-    (up to two rows per event of those groups)."""
+                 keys: list[tuple[Any, ...]], spans: pd.DataFrame) -> list[pd.DataFrame]:
+    """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of each drawn
+    group of ``keys``, over the observation of the run's ``spans``: the lines' exact values (up
+    to two rows per event of those groups)."""
     from ..budget.spans import status_spans
 
-    if by:  # the key values compared as text (as _group_spans), once per distinct value
-        mask = np.zeros(len(events), dtype=bool)
-        coded = {k: pd.factorize(events[k], use_na_sentinel=False) for k in by}
-        for key in keys:
-            one = np.ones(len(events), dtype=bool)
-            for k, v in zip(by, key, strict=True):
-                codes, values = coded[k]
-                one &= np.isin(codes, np.flatnonzero(values.astype(str) == str(v)))
-            mask |= one
-        events = events[mask]
-    return status_spans(events, slo, by=by or None, steps=True, start=spans.attrs["start"],
-                        end=spans.attrs["end"])
+    def steps(part: pd.DataFrame) -> pd.DataFrame:
+        return status_spans(part, slo, by=by or None, steps=True, start=spans.attrs["start"],
+                            end=spans.attrs["end"])
 
-
-def _group_spans(spans: pd.DataFrame, by: list[str], key: tuple[Any, ...]) -> pd.DataFrame:
-    """The spans of one group (all of them without keys)."""
     if not by:
-        return spans
-    mask = np.ones(len(spans), dtype=bool)
-    for k, v in zip(by, key, strict=True):
-        mask &= spans[k].astype(str).to_numpy() == str(v)
-    return spans[mask].reset_index(drop=True)
+        return [steps(events) for _ in keys]
+    # the key values compared as text (as drawn_groups names them), once per distinct value
+    coded = {k: pd.factorize(events[k], use_na_sentinel=False) for k in by}
+    out = []
+    for key in keys:
+        one = np.ones(len(events), dtype=bool)
+        for k, v in zip(by, key, strict=True):
+            codes, values = coded[k]
+            one &= np.isin(codes, np.flatnonzero(np.asarray(values.astype(str)) == str(v)))
+        out.append(steps(events[one]).reset_index(drop=True))
+    return out
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
@@ -247,8 +241,7 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
                          f"{_drawn_note(len(groups), n_groups, named)}.\n")
     group_spans = None
     if spans is not None and events is not None:
-        steps = _drawn_steps(events, slo, by, [key for key, _, _ in groups], spans)
-        group_spans = [_group_spans(steps, by, key) for key, _, _ in groups]
+        group_spans = _drawn_steps(events, slo, by, [key for key, _, _ in groups], spans)
     data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz,
                            spans=group_spans,
                            named=named)

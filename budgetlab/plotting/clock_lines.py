@@ -42,7 +42,8 @@ def require_steps(spans: pd.DataFrame) -> None:
 def _span_figure(spans: pd.DataFrame, gid: str) -> np.ndarray:
     """The figure of line ``gid`` at the start of each row (NaN without traffic)."""
     total = spans["total"].to_numpy(dtype=float)
-    quiet = (spans["status"].astype(str).to_numpy() == "no_traffic") | (total <= 0)
+    # compared as a categorical (its codes): text conversion costs a second per million rows
+    quiet = (spans["status"] == "no_traffic").to_numpy(dtype=bool) | (total <= 0)
     if gid == "success_rate":
         failures = spans["failures"].to_numpy(dtype=float)
         return np.where(quiet, np.nan, 1.0 - failures / np.where(quiet, 1.0, total))

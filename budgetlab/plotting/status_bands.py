@@ -148,7 +148,11 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
     steps (or per run of pixel columns: see :func:`~budgetlab.plotting._pixels.span_bands`), no
     traffic ruled grey; a status held for one instant only (``instant``) drawn as the status
     before it (:func:`blips_folded`)."""
-    names = spans["status"].astype(str).to_numpy()
+    status = spans["status"]
+    if isinstance(status.dtype, pd.CategoricalDtype):  # names from the codes: no text per row
+        names = np.asarray(status.cat.categories.astype(str), dtype=object)[status.cat.codes]
+    else:
+        names = status.astype(str).to_numpy(dtype=object)
     if "instant" in spans and bool(spans["instant"].any()):
         coded = spans.assign(status=pd.Categorical(names, categories=list(SPAN_STATUSES)))
         folded = blips_folded(coded, np.zeros(len(spans), dtype=np.int64))
