@@ -20,7 +20,7 @@ from matplotlib.patches import Patch, Rectangle
 from .._util.validation import utc_ns_column
 from ..budget.blips import blips_folded
 from ..budget.figures import STATUSES
-from ..budget.spans import SPAN_STATUSES
+from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
 from ._pixels import span_bands, status_runs
 
@@ -149,18 +149,19 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
     traffic ruled grey; a status held for one instant only (``instant``) drawn as the status
     before it (:func:`blips_folded`)."""
     status = spans["status"]
-    if isinstance(status.dtype, pd.CategoricalDtype):  # names from the codes: no text per row
-        names = np.asarray(status.cat.categories.astype(str), dtype=object)[status.cat.codes]
-    else:
-        names = status.astype(str).to_numpy(dtype=object)
+    if status.dtype != SPAN_STATUS_DTYPE:  # hand-made spans: status names as text
+        status = pd.Series(pd.Categorical(status.astype(str), dtype=SPAN_STATUS_DTYPE))
+    # codes, not names, per row: the steps hold up to two rows per event
+    code = status.cat.codes.to_numpy().astype(np.int64)
     if "instant" in spans and bool(spans["instant"].any()):
-        coded = spans.assign(status=pd.Categorical(names, categories=list(SPAN_STATUSES)))
-        folded = blips_folded(coded, np.zeros(len(spans), dtype=np.int64))
-        names = np.asarray(SPAN_STATUSES)[folded]
+        code = blips_folded(pd.DataFrame({"status": status.array,
+                                          "instant": spans["instant"].to_numpy(dtype=bool)}),
+                            np.zeros(len(spans), dtype=np.int64))
     start, end = (utc_ns_column(spans[c], f"spans['{c}']") for c in ("start", "end"))
-    run = np.r_[True, names[1:] != names[:-1]]  # steps of one status (steps=True): one band
+    run = np.r_[True, code[1:] != code[:-1]]  # steps of one status (steps=True): one band
     if not bool(run.all()):
-        names, start, end = names[run], start[run], np.r_[start[run][1:], end[-1:]]
+        code, start, end = code[run], start[run], np.r_[start[run][1:], end[-1:]]
+    names = np.asarray(SPAN_STATUSES)[code]
     if len(names) > columns:
         names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])),
                                        int(max(end[-1], *t[-1:])), columns)
