@@ -148,8 +148,13 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
                                                                                     dtype=np.int64)
             for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
                          "remaining_fraction", "warmup_end", "instant")}
-    order = np.lexsort((cols["start"], cols["group"]))
-    out = _frame(events, keys, codes, {k: v[order] for k, v in cols.items()})
+    # each group's rows are in time order in its part (the parts hold distinct groups): a stable
+    # sort by group is (group, start) order; none when the groups already are (one part)
+    g = cols["group"]
+    if len(g) > 1 and not bool((g[1:] >= g[:-1]).all()):
+        order = np.argsort(g, kind="stable")
+        cols = {k: v[order] for k, v in cols.items()}
+    out = _frame(events, keys, codes, cols)
     out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
                      start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"), steps=steps,
                      events_at_end=_groups_at(events, keys, codes, t == hi))
@@ -191,7 +196,9 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
     total = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.total])
     failures = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.failures])
     first = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.stretch_first])
-    o = np.lexsort((s, g))
+    # the runs of a group come in time order (the clock gives time, or group then time, order)
+    # after its leading row: a stable sort by group is (start, group) order
+    o = np.argsort(g, kind="stable")
     g, s, code, total, failures, first = g[o], s[o], code[o], total[o], failures[o], first[o]
     e = np.empty_like(s)
     e[:-1] = s[1:]
@@ -228,20 +235,23 @@ def _frame(
 ) -> pd.DataFrame:
     out: dict[str, Any] = {}
     if keys:
-        rows = _first_rows(codes, np.unique(cols["group"]))[cols["group"]]
+        g = cols["group"]  # sorted
+        head = np.ones(len(g), dtype=bool)
+        head[1:] = g[1:] != g[:-1]
+        rows = _first_rows(codes, g[head])[g]
         for k in keys:
             out[k] = events[k].array.take(rows)
     out["start"] = utc_from_ns(cols["start"])
     out["end"] = utc_from_ns(cols["end"])
     out["status"] = pd.Categorical.from_codes(cols["status"].astype(np.int8),
                                               dtype=SPAN_STATUS_DTYPE)
-    out["total"] = cols["total"].astype(np.int64)
-    out["failures"] = cols["failures"].astype(np.int64)
-    out["burn_rate"] = cols["burn_rate"].astype(np.float64)
-    out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64)
+    out["total"] = cols["total"].astype(np.int64, copy=False)
+    out["failures"] = cols["failures"].astype(np.int64, copy=False)
+    out["burn_rate"] = cols["burn_rate"].astype(np.float64, copy=False)
+    out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64, copy=False)
     out["warmup_end"] = utc_from_ns(cols["warmup_end"])
-    out["instant"] = cols["instant"].astype(bool)
-    return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])))
+    out["instant"] = cols["instant"].astype(bool, copy=False)
+    return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])), copy=False)
 
 
 def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:

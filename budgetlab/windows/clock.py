@@ -137,10 +137,13 @@ def window_changes(t: np.ndarray, bad: np.ndarray, codes: np.ndarray,
         o[np.arange(n) + np.searchsorted(ex, t, side="right")] = np.arange(n)
         times = np.concatenate([t, ex])[o]
     else:
+        # group then time order: two stable sorts, each one pass here (times: two sorted runs
+        # merged; group codes: a radix sort when small), where a lexsort sorts twice over
         times = np.concatenate([t, ex])
-        grp = np.concatenate([codes, codes[leaves]]).astype(np.int64)
-        o = np.lexsort((times, grp))
-        times, grp = times[o], grp[o]
+        grp = np.concatenate([codes, codes[leaves]])
+        o = np.argsort(times, kind="stable")
+        o = o[np.argsort(grp[o], kind="stable")]
+        times, grp = times[o], grp[o].astype(np.int64)
     total, failures = np.cumsum(d_total[o]), np.cumsum(d_bad[o])
     first_row = np.ones(len(grp), dtype=bool)
     first_row[1:] = grp[1:] != grp[:-1]
