@@ -188,7 +188,8 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
     runs = status_runs(t, bad, codes, ngroups, w, target=slo.target, warning=slo.warning,
                        critical=slo.critical, min_events=slo.min_events, rule=rule,
                        every_instant=steps)
-    present = np.unique(runs.group)  # a group's first event always starts a span
+    # a group's first event always starts a span (a count, not a sort: the steps are many)
+    present = np.flatnonzero(np.bincount(runs.group, minlength=ngroups))
     # each group starts without traffic (a leading span from before the observation)
     g = np.concatenate([present, runs.group])
     s = np.concatenate([np.full(len(present), _BOTTOM, dtype=np.int64), runs.start])
@@ -219,8 +220,9 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         total = np.where(cut, cnt[g], total)
         failures = np.where(cut, fl[g], failures)
     instant = instant_spans(t, codes, g, s, w, one)
-    g, s, e, code, total, failures, first, instant = (
-        a[keep] for a in (g, s, e, code, total, failures, first, instant))
+    if not bool(keep.all()):  # (with the steps, copies of up to two rows per event)
+        g, s, e, code, total, failures, first, instant = (
+            a[keep] for a in (g, s, e, code, total, failures, first, instant))
     figs = seed_figures(total, failures, slo.target, columns=["burn_rate", "remaining_fraction"])
     traffic = code != NO_TRAFFIC_CODE
     warmup = np.where(traffic, np.minimum(first, _TOP - w) + w, s)

@@ -202,7 +202,7 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
         one = np.ones(len(events), dtype=bool)
         for k, v in zip(by, key, strict=True):
             codes, values = coded[k]
-            one &= np.isin(codes, np.flatnonzero(np.asarray(values.astype(str)) == str(v)))
+            one &= (np.asarray(values.astype(str)) == str(v))[codes]  # per value, then per row
         mask |= one
     every = steps(events[mask])
     new = np.zeros(len(every), dtype=bool)

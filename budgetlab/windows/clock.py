@@ -178,6 +178,8 @@ def _numpy_status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroup
     prev = np.empty_like(code)
     prev[1:] = code[:-1]
     prev[first_row] = NO_TRAFFIC_CODE
-    rows = np.arange(len(grp)) if every_instant else np.flatnonzero(code != prev)
+    if every_instant:  # every row: the arrays themselves, no copies (two rows per event)
+        return StatusRuns(grp, times, code, total, failures, times[idx])
+    rows = np.flatnonzero(code != prev)
     return StatusRuns(grp[rows], times[rows], code[rows], total[rows], failures[rows],
                       times[idx[rows]])
