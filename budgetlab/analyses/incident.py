@@ -79,8 +79,10 @@ class IncidentReport:
         :func:`budgetlab.replay` rows of the events in the window (history replayed first).
     spans : DataFrame
         :func:`budgetlab.status_spans` over the window (from its first event when the data start
-        later; history replayed first): the window's clock, which the tracker table and the
-        plot read.
+        later; history replayed first): the window's clock, which the tracker table reads.
+    steps : DataFrame or None
+        The same with ``steps=True`` (a row at every change of the window): the plot's lines
+        and bands (``None`` in a report built by hand: the plot draws the per-event rows).
     transitions : DataFrame
         :func:`budgetlab.transitions` in the window, plus ``caused_by_timeouts`` (the change
         would not have happened without timeouts; see :mod:`budgetlab.analyses.failure_buckets`).
@@ -140,6 +142,7 @@ class IncidentReport:
     notes: tuple[str, ...] = field(default=())
     slos: PerGroup | None = None
     freq: pd.Timedelta = pd.Timedelta(minutes=1)
+    steps: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
         local = self.start.tz_convert(self.tz)
@@ -308,10 +311,11 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
                else bucket_counts(ev[in_window], slo, bkeys).iloc[0:0])
     tr = tr_h[between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
     # the window's clock over the window (or from the log's first event, when that is later)
-    spans = status_spans(ev, slo, by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]),
-                         end=span.w_end)
+    observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
+    spans = status_spans(ev, slo, **observed)
     return dict(
-        states=states, spans=spans, transitions=tr,
+        states=states, spans=spans, transitions=tr, steps=status_spans(ev, slo, **observed,
+                                                                       steps=True),
         tracker=tracker_table(states_h, tr_h, spans, keys, span),
         alerts=alerts, tiers=tiers, buckets=buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
@@ -338,8 +342,8 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     key_rows = key_table.astype(str).itertuples(index=False, name=None)
     slo_of = {tuple(k): s for k, s in zip(key_rows, slos, strict=True)}
     reports = [incident_report(events, one, start, end, **kw) for one in dict.fromkeys(slos)]
-    names = ("states", "spans", "transitions", "tracker", "alerts", "tiers", "budget", "buckets",
-             "over_time")
+    names = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget",
+             "buckets", "over_time")
     tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys,
                           bkeys,
                           slo_of)

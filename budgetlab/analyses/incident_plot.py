@@ -28,15 +28,17 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     axes = fig.subplots(3, 1, sharex=True, height_ratios=[4.5, 1.6, 2])
     r = report
     focus = r.focus()
-    st, sp, tr, ep = r.states, r.spans, r.transitions, r.alerts
+    st, sp, tr, ep = r.states, r.steps, r.transitions, r.alerts
     for k, v in focus.items():
-        st, sp, tr, ep = st[st[k] == v], sp[sp[k] == v], tr[tr[k] == v], ep[ep[k] == v]
+        st, tr, ep = st[st[k] == v], tr[tr[k] == v], ep[ep[k] == v]
+        sp = sp[sp[k] == v] if sp is not None else None
     st = st.drop(columns=list(r.by))
     st.attrs["slo"] = r.slo
     incidents = r.incidents if len(r.incidents) else None
-    # on the window's clock: the bands are its spans, the lines break only where it was empty
+    # on the window's clock (its steps): the bands and the exact lines, broken only where it was
+    # empty
     top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz,
-                        spans=sp.reset_index(drop=True))
+                        spans=sp.reset_index(drop=True) if sp is not None else None)
     panels = list(getattr(top, "panels", [top]))
     ep = ep.copy()
     ep.attrs = dict(r.alerts.attrs)

@@ -22,7 +22,7 @@ from ..windows.groups import group_key_codes
 __all__ = ["group_mask", "need_group_keys", "per_slo_rows", "merge_tables", "GROUP_TABLES"]
 
 #: Tables of an incident report keyed by the tracker's group keys, and how each is ordered.
-GROUP_TABLES = ("states", "spans", "transitions", "tracker", "alerts", "tiers", "budget")
+GROUP_TABLES = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget")
 _SAME_ROWS = ("states", "tiers", "budget", "buckets", "over_time")
 
 
@@ -72,7 +72,7 @@ def _ordered(name: str, frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFram
         frame = frame.sort_values("ts", kind="stable")
     elif name == "alerts":
         frame = frame.sort_values([*keys, "start", "tier"], kind="stable")
-    elif name == "spans":
+    elif name in ("spans", "steps"):
         frame = frame.sort_values([*keys, "start"], kind="stable")
     elif name == "tracker":  # the worst group first: status, then peak burn
         rank = (
@@ -89,7 +89,8 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
     """The report's tables from one run per distinct SLO: ``runs`` holds ``(slo, tables)``;
     ``slo_of`` maps each group (its keys as text) to its SLO. Tables with the same rows in every run
     (``states``, ``tiers``, ``budget``, ``buckets``, ``over_time``) keep their order; the others
-    (``spans``, ``transitions``, ``tracker``, ``alerts``) are put in their documented order."""
+    (``spans``, ``steps``, ``transitions``, ``tracker``, ``alerts``) are put in their documented
+    order."""
     if not set(keys) <= set(bkeys):
         raise ConfigError("with per-group SLOs the bucket breakdown needs the group "
                           f"keys {list(keys)} among its breakdown_by keys (burn rates depend on "

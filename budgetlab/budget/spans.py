@@ -44,8 +44,9 @@ _BOTTOM = int(np.iinfo(np.int64).min)
 
 def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
                  by: str | Sequence[str] | None = None, start: Any = None,
-                 end: Any = None) -> pd.DataFrame:
-    """The seed tracker's status on the window's own clock: one row per span of one status.
+                 end: Any = None, steps: bool = False) -> pd.DataFrame:
+    """The seed tracker's status on the window's own clock: one row per span of one status (or
+    per step of the window, ``steps=True``).
 
     Parameters
     ----------
@@ -58,13 +59,22 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     start, end : time, optional
         The observation: spans tile ``[start, end)`` for every group. Default: the first and the
         last event time of the whole input (all groups).
+    steps : bool, default False
+        One row per instant where the window changes, whether or not the status does: each
+        event instant and each expiry (``ts + window + 1 ns``). The window's exact step
+        function (the timeline's lines draw it: :func:`budgetlab.plotting.plot_timeline`), at
+        the cost of up to two rows per event (about 120 bytes per event in the table, as much
+        again in temporaries while the numpy twin of the clock builds it).
+        Consecutive rows may hold one status; ``instant`` flags a step held for 1 ns only, at an
+        event while an event at its cut-off is still in the window.
 
     Returns
     -------
     DataFrame
-        One row per maximal run of one status per group, ordered by group (as
-        :func:`budgetlab.replay_summary`) then ``start``; a group's spans tile the observation
-        without a gap (zero-length spans dropped). Columns: the group keys (as in the events),
+        One row per maximal run of one status per group (``steps=True``: per step of the
+        window), ordered by group (as :func:`budgetlab.replay_summary`) then ``start``; a
+        group's spans tile the observation without a gap (zero-length spans dropped).
+        Columns: the group keys (as in the events),
         ``start``, ``end`` (``datetime64[ns, UTC]``, half-open ``[start, end)``), ``status``
         (:data:`SPAN_STATUS_DTYPE`: ``healthy``, ``warning``, ``critical``, ``exhausted`` or
         ``no_traffic``), ``total``, ``failures`` (int64: the window at ``start``), ``burn_rate``,
@@ -76,7 +86,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
         leaves 1 ns later; it keeps its nanosecond here, but is no status change and no episode
         of its own on the clock, see docs/conventions.md). The time of a span after warm-up is
         ``max(0, end - max(start, warmup_end))``.
-        ``attrs`` holds ``slo``, ``by``, ``start`` and ``end``.
+        ``attrs`` holds ``slo``, ``by``, ``start``, ``end`` and ``steps``.
 
     Notes
     -----
@@ -105,6 +115,14 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     >>> sp["end"].iloc[-1], len(status_spans(as_events(ts, [True, False, True]),
     ...                                      SLO(target=0.9, window="1h"), end="2026-01-01 06:00"))
     (Timestamp('2026-01-01 05:00:00+0000', tz='UTC'), 4)
+
+    With ``steps=True``, the window at every change (here the 00:00 success leaves at
+    01:00 + 1 ns: 1 failure of 1, exhausted again):
+
+    >>> st = status_spans(as_events(ts, [True, False, True]), SLO(target=0.9, window="1h"),
+    ...                   steps=True)
+    >>> st["start"].dt.strftime("%H:%M:%S.%f").tolist(), st["total"].tolist()
+    (['00:00:00.000000', '00:10:00.000000', '01:00:00.000000', '01:10:00.000000'], [1, 2, 1, 0])
     """
     keys = check_events(events, by)
     per_group = as_per_group(slo)
@@ -125,15 +143,20 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
                           events["ok"].to_numpy(dtype=bool) if pos is None
                           else events["ok"].to_numpy(dtype=bool)[pos],
                           codes if pos is None else codes[pos],
-                          ngroups, s, lo, hi) for s, pos in parts]
+                          ngroups, s, lo, hi, steps) for s, pos in parts]
     cols = {name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0,
                                                                                     dtype=np.int64)
             for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
                          "remaining_fraction", "warmup_end", "instant")}
-    order = np.lexsort((cols["start"], cols["group"]))
-    out = _frame(events, keys, codes, {k: v[order] for k, v in cols.items()})
+    # each group's rows are in time order in its part (the parts hold distinct groups): a stable
+    # sort by group is (group, start) order; none when the groups already are (one part)
+    g = cols["group"]
+    if len(g) > 1 and not bool((g[1:] >= g[:-1]).all()):
+        order = np.argsort(g, kind="stable")
+        cols = {k: v[order] for k, v in cols.items()}
+    out = _frame(events, keys, codes, cols)
     out.attrs.update(slo=per_group if per_group is not None else parts[0][0], by=keys,
-                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"),
+                     start=pd.Timestamp(lo, tz="UTC"), end=pd.Timestamp(hi, tz="UTC"), steps=steps,
                      events_at_end=_groups_at(events, keys, codes, t == hi))
     return out
 
@@ -153,9 +176,9 @@ def _groups_at(events: pd.DataFrame, keys: list[str], codes: np.ndarray,
 
 
 def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, slo: SLO, lo: int,
-                hi: int
-                ) -> dict[str, np.ndarray]:
-    """The spans of the rows under one SLO, clipped to ``[lo, hi)`` (arrays, any row order)."""
+                hi: int, steps: bool) -> dict[str, np.ndarray]:
+    """The spans (``steps``: the steps) of the rows under one SLO, clipped to ``[lo, hi)``
+    (arrays, any row order)."""
     w = slo.window_ns
     bad = ~ok
 
@@ -163,8 +186,10 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         return seed_status_codes(total, failures, slo.target, slo, first_in_group=stretch)
 
     runs = status_runs(t, bad, codes, ngroups, w, target=slo.target, warning=slo.warning,
-                       critical=slo.critical, min_events=slo.min_events, rule=rule)
-    present = np.unique(runs.group)  # a group's first event always starts a span
+                       critical=slo.critical, min_events=slo.min_events, rule=rule,
+                       every_instant=steps)
+    # a group's first event always starts a span (a count, not a sort: the steps are many)
+    present = np.flatnonzero(np.bincount(runs.group, minlength=ngroups))
     # each group starts without traffic (a leading span from before the observation)
     g = np.concatenate([present, runs.group])
     s = np.concatenate([np.full(len(present), _BOTTOM, dtype=np.int64), runs.start])
@@ -172,7 +197,9 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
     total = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.total])
     failures = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.failures])
     first = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.stretch_first])
-    o = np.lexsort((s, g))
+    # the runs of a group come in time order (the clock gives time, or group then time, order)
+    # after its leading row: a stable sort by group is (start, group) order
+    o = np.argsort(g, kind="stable")
     g, s, code, total, failures, first = g[o], s[o], code[o], total[o], failures[o], first[o]
     e = np.empty_like(s)
     e[:-1] = s[1:]
@@ -193,8 +220,9 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         total = np.where(cut, cnt[g], total)
         failures = np.where(cut, fl[g], failures)
     instant = instant_spans(t, codes, g, s, w, one)
-    g, s, e, code, total, failures, first, instant = (
-        a[keep] for a in (g, s, e, code, total, failures, first, instant))
+    if not bool(keep.all()):  # (with the steps, copies of up to two rows per event)
+        g, s, e, code, total, failures, first, instant = (
+            a[keep] for a in (g, s, e, code, total, failures, first, instant))
     figs = seed_figures(total, failures, slo.target, columns=["burn_rate", "remaining_fraction"])
     traffic = code != NO_TRAFFIC_CODE
     warmup = np.where(traffic, np.minimum(first, _TOP - w) + w, s)
@@ -209,20 +237,23 @@ def _frame(
 ) -> pd.DataFrame:
     out: dict[str, Any] = {}
     if keys:
-        rows = _first_rows(codes, np.unique(cols["group"]))[cols["group"]]
+        g = cols["group"]  # sorted
+        head = np.ones(len(g), dtype=bool)
+        head[1:] = g[1:] != g[:-1]
+        rows = _first_rows(codes, g[head])[g]
         for k in keys:
             out[k] = events[k].array.take(rows)
     out["start"] = utc_from_ns(cols["start"])
     out["end"] = utc_from_ns(cols["end"])
     out["status"] = pd.Categorical.from_codes(cols["status"].astype(np.int8),
                                               dtype=SPAN_STATUS_DTYPE)
-    out["total"] = cols["total"].astype(np.int64)
-    out["failures"] = cols["failures"].astype(np.int64)
-    out["burn_rate"] = cols["burn_rate"].astype(np.float64)
-    out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64)
+    out["total"] = cols["total"].astype(np.int64, copy=False)
+    out["failures"] = cols["failures"].astype(np.int64, copy=False)
+    out["burn_rate"] = cols["burn_rate"].astype(np.float64, copy=False)
+    out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64, copy=False)
     out["warmup_end"] = utc_from_ns(cols["warmup_end"])
-    out["instant"] = cols["instant"].astype(bool)
-    return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])))
+    out["instant"] = cols["instant"].astype(bool, copy=False)
+    return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])), copy=False)
 
 
 def _first_rows(codes: np.ndarray, wanted: np.ndarray) -> np.ndarray:

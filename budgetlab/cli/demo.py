@@ -223,7 +223,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"\nwrote {len(tr)} transitions to {args.out}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                       spans=spans, tz=args.tz)
+                       spans=spans, tz=args.tz, events=events)
         print(f"wrote timeline to {args.plot}")
     return 0
 

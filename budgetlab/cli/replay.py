@@ -175,56 +175,84 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     if drawn is not None:
         groups, n_groups, named = drawn
         draw_timeline(groups, n_groups, by, args.plot, slo=slo, incidents=incidents,
-                      force=args.force,
-                      tz=getattr(args, "tz", None), spans=spans, named=named)
+                      force=args.force, tz=getattr(args, "tz", None), spans=spans, named=named,
+                      events=events)
         print(f"wrote timeline to {path_label(args.plot)}")
     return 0
 
 
-def _group_spans(spans: pd.DataFrame, by: list[str], key: tuple[Any, ...]) -> pd.DataFrame:
-    """The spans of one group (all of them without keys)."""
+def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
+                 keys: list[tuple[Any, ...]], spans: pd.DataFrame) -> list[pd.DataFrame]:
+    """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of each drawn
+    group of ``keys``, over the observation of the run's ``spans``: the lines' exact values (up
+    to two rows per event of those groups)."""
+    from ..budget.spans import status_spans
+
+    def steps(part: pd.DataFrame) -> pd.DataFrame:
+        return status_spans(part, slo, by=by or None, steps=True, start=spans.attrs["start"],
+                            end=spans.attrs["end"])
+
     if not by:
-        return spans
-    mask = np.ones(len(spans), dtype=bool)
-    for k, v in zip(by, key, strict=True):
-        mask &= spans[k].astype(str).to_numpy() == str(v)
-    return spans[mask].reset_index(drop=True)
+        return [steps(events) for _ in keys]
+    # the drawn groups' rows (their key values compared as text, as drawn_groups names them,
+    # once per distinct value), their steps in one call: each group's rows are contiguous
+    mask = np.zeros(len(events), dtype=bool)
+    coded = {k: pd.factorize(events[k], use_na_sentinel=False) for k in by}
+    for key in keys:
+        one = np.ones(len(events), dtype=bool)
+        for k, v in zip(by, key, strict=True):
+            codes, values = coded[k]
+            one &= (np.asarray(values.astype(str)) == str(v))[codes]  # per value, then per row
+        mask |= one
+    every = steps(events[mask])
+    new = np.zeros(len(every), dtype=bool)
+    for k in by:
+        codes = pd.factorize(every[k], use_na_sentinel=False)[0]
+        new[1:] |= codes[1:] != codes[:-1]
+    new[:1] = True
+    first = np.flatnonzero(new)
+    bounds = dict(zip((tuple(str(every[k].iloc[i]) for k in by) for i in first),
+                      zip(first, np.r_[first[1:], len(every)], strict=True), strict=True))
+    return [every.iloc[slice(*bounds[tuple(str(v) for v in key)])].reset_index(drop=True)
+            for key in keys]
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
                    slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
                    spans: pd.DataFrame | None = None, ok: np.ndarray | None = None,
-                   names: list[str] | None = None) -> None:
+                   names: list[str] | None = None, events: pd.DataFrame | None = None) -> None:
     """Draw the timeline figure and write it (atomically): stacked panels per group (success
     rate, burn rate, budget remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with
     its own SLO's target. Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence
     (with ``ok``, each row's outcome: the most failures, then the most events; else
     :func:`drawn_groups`' order), or the ``names`` given (``--plot-groups``), said in the figure
-    and on stderr. With ``spans`` (:func:`budgetlab.status_spans` of the run) the status bands
-    are the window's clock, no traffic drawn as such. Format from the suffix (png, svg, pdf);
-    ``tz`` labels the axes.
+    and on stderr. With ``spans`` (:func:`budgetlab.status_spans` of the run) and ``events``
+    (the run's) the status bands and the lines are the window's clock, no traffic drawn as such.
+    Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
     groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names)
     draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz,
-                  spans=spans,
-                  named=bool(names))
+                  spans=spans, named=bool(names), events=events)
 
 
 def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, *,
                   slo: SLO | PerGroup,
                   incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                  spans: pd.DataFrame | None = None, named: bool = False) -> None:
+                  spans: pd.DataFrame | None = None, named: bool = False,
+                  events: pd.DataFrame | None = None) -> None:
     """Draw the ``groups`` :func:`drawn_groups` chose (of ``n_groups``; a note on stderr when not
-    all) with their ``spans`` (the run's, all groups) and write the file."""
+    all) on the window's clock of ``spans`` (the run's, all groups: its observation) with the
+    window's steps of those groups in ``events`` (the run's), and write the file."""
     from .._util.files import write_bytes
 
     if n_groups > len(groups):
         sys.stderr.write("budgetlab: note: the timeline shows "
                          f"{_drawn_note(len(groups), n_groups, named)}.\n")
-    group_spans = [_group_spans(spans, by, key) for key, _,
-                   _ in groups] if spans is not None else None
+    group_spans = None
+    if spans is not None and events is not None:
+        group_spans = _drawn_steps(events, slo, by, [key for key, _, _ in groups], spans)
     data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz,
                            spans=group_spans,
                            named=named)

@@ -26,7 +26,7 @@ from ._common import (
     time_axis,
 )
 from ._pixels import merge_breaks, pixel_columns
-from .clock_lines import clock_line
+from .clock_lines import clock_line, require_steps
 from .status_bands import draw_spans, draw_status
 from .timeline_marks import draw_marks, legend_entries, place_legends
 
@@ -100,16 +100,16 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         events, 2 % of the span drawn)``; ignored with ``spans`` (the lines break where the
         window held no event).
     spans : DataFrame, optional
-        The group's :func:`budgetlab.status_spans` (the window's clock): the status bands are its
-        spans, ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status;
-        its own legend entry; a status held for one instant only drawn as the one before it),
-        and the time axis covers the spans. The lines are drawn on the same clock
-        (:func:`~budgetlab.plotting.clock_lines.clock_values`): steps through every span's start
-        (its ``1 - failures / total``, ``burn_rate``, ``remaining_fraction``, so they change where
-        an expiry changes the status) and every event inside a span, held to the observation's
-        end, NaN exactly over ``no_traffic`` spans (an event after a silence at the
-        observation's end, which no span holds, is a dot). An expiry that changes no status
-        starts no span: the value drawn holds from the last event or status change.
+        The group's window steps, :func:`budgetlab.status_spans` with ``steps=True`` (the
+        window's clock; other spans are refused): the status bands are its runs of one status,
+        ``no_traffic`` drawn as such (no fill, grey horizontal rules: unlike any status; its own
+        legend entry; a status held for one instant only drawn as the one before it), and the
+        time axis covers them. The lines are drawn on the same clock, exact
+        (:func:`~budgetlab.plotting.clock_lines.clock_values`): a step at every instant where the
+        window changes, each event and each expiry (``1 - failures / total``, ``burn_rate``,
+        ``remaining_fraction`` there), held to the observation's end, NaN exactly over
+        ``no_traffic`` (an event after a silence at the observation's end, which no step holds,
+        is a dot).
 
     Returns
     -------
@@ -140,6 +140,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
     slo = _check(states, slo, budget=budget, max_points=max_points)
+    if spans is not None:
+        require_steps(spans)
     t = utc_ns_column(states["ts"], "states['ts']")
     order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
 
@@ -160,7 +162,7 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     def line(target: Axes, values: np.ndarray, gid: str, label: str,
              scale: float = 1.0) -> np.ndarray:
         if spans is not None and len(spans):  # on the window's clock, as the bands
-            x, v = clock_line(spans, t, values, gid, columns=columns, max_points=max_points)
+            x, v = clock_line(spans, gid, columns=columns, max_points=max_points)
         else:
             rows = extreme_rows(values, starts) if len(t) > max_points else starts
             x, v = step_line(t, values, rows, breaks)

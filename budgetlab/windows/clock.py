@@ -5,11 +5,13 @@ events the window keeps moving: an event is in it through ``ts + window`` inclus
 is ``[t - window, t]``) and leaves it 1 ns later. :func:`status_runs` merges, per group, those
 arrivals and expiries (expiries first at the same instant, every change of one instant applied
 before the window is read), reads the window once per instant and keeps only the instants where
-the status changes. Status code 4 is an empty window.
+the status changes (``every_instant=True``: every instant, the window's un-collapsed step
+function, two rows per event at most). Status code 4 is an empty window.
 
 The compiled single pass (numba, ``kernels._events.status_runs``) walks the rows in time order
 with one arrival and one expiry head over all groups; the numpy twin (:func:`_numpy_status_runs`)
-sorts every group's instants and counts with one cumulative sum. :func:`~.kernels.compiled` chooses.
+reads the status at every instant of :func:`window_changes` (one cumulative sum).
+:func:`~.kernels.compiled` chooses (every instant: always the numpy twin).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from .kernels import compiled
 
-__all__ = ["NO_TRAFFIC_CODE", "StatusRuns", "status_runs"]
+__all__ = ["NO_TRAFFIC_CODE", "StatusRuns", "WindowChanges", "status_runs", "window_changes"]
 
 #: The status code of an empty window (after the seed's four, 0..3).
 NO_TRAFFIC_CODE = 4
@@ -47,7 +49,7 @@ class StatusRuns(NamedTuple):
 
 def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int, window_ns: int, *,
                 target: float, warning: float, critical: float, min_events: int,
-                rule: StatusRule) -> StatusRuns:
+                rule: StatusRule, every_instant: bool = False) -> StatusRuns:
     """The status changes of every group's window on the window's clock.
 
     Parameters
@@ -65,6 +67,9 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
         them, since numba cannot call it).
     rule : callable
         The seed's status of non-empty windows (the numpy twin calls it; see :data:`StatusRule`).
+    every_instant : bool
+        One row per instant where the group's window changes (each event instant and each
+        expiry, ``ts + window + 1 ns``), whether or not the status changes there.
 
     Returns
     -------
@@ -80,42 +85,84 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
     ...                    rule=lambda tot, f, s: np.where(f * 2 >= tot, 3, 0).astype(np.int8))
     >>> runs.start.tolist(), runs.status.tolist()
     ([0, 5, 16, 20, 31], [0, 3, 4, 0, 4])
+    >>> t = np.array([0, 5, 8], dtype=np.int64)
+    >>> runs = status_runs(t, np.array([False, False, True]), np.zeros(3, np.int8), 1, 10,
+    ...                    target=0.5, warning=0.5, critical=0.1, min_events=0,
+    ...                    rule=lambda tot, f, s: np.where(f * 2 >= tot, 3, 0).astype(np.int8),
+    ...                    every_instant=True)
+    >>> runs.start.tolist(), runs.total.tolist(), runs.status.tolist()
+    ([0, 5, 8, 11, 16, 19], [1, 2, 3, 2, 1, 0], [0, 0, 0, 3, 3, 4])
     """
     if len(t) == 0:
         e = np.zeros(0, dtype=np.int64)
         return StatusRuns(e, e, np.zeros(0, dtype=np.int8), e, e, e)
     kernel = compiled("status_runs")  # None: the numpy twin, which needs `rule`
-    if kernel is None:
-        return _numpy_status_runs(t, bad, codes, ngroups, window_ns, rule)
+    if kernel is None or every_instant:
+        return _numpy_status_runs(t, bad, codes, ngroups, window_ns, rule, every_instant)
     return StatusRuns(*kernel(t, bad.view(np.uint8), codes, ngroups, int(window_ns), 1 - target,
                               float(warning), float(critical), int(min_events)))
 
 
-def _numpy_status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
-                       window_ns: int,
-                       rule: StatusRule) -> StatusRuns:
-    """numpy twin of the compiled ``status_runs``: the same changes (in group then time order)."""
+class WindowChanges(NamedTuple):
+    """Every instant where a group's window changes (one row per group and instant)."""
+
+    group: np.ndarray  #: group code (int64)
+    start: np.ndarray  #: the instant (int64 ns): an arrival, or an expiry ``ts + window + 1 ns``
+    total: np.ndarray  #: events in the window after every change of that instant (int64)
+    failures: np.ndarray  #: failures in the window then (int64)
+
+
+def window_changes(t: np.ndarray, bad: np.ndarray, codes: np.ndarray,
+                   window_ns: int) -> WindowChanges:
+    """The window of every group at each instant where it changes: each arrival ``t`` and each
+    expiry ``t + window + 1 ns`` (an event is in the window through ``ts + window``), every change
+    of one instant applied before the window is read. Rows in group then time order; at most two
+    per event (vectorized numpy: four int64 arrays of up to ``2 n`` rows, and their sort).
+
+    >>> t = np.array([0, 5, 20], dtype=np.int64)
+    >>> ch = window_changes(t, np.array([False, True, False]), np.zeros(3, np.int8), 10)
+    >>> ch.start.tolist(), ch.total.tolist(), ch.failures.tolist()
+    ([0, 5, 11, 16, 20, 31], [1, 2, 1, 0, 1, 0], [0, 1, 1, 0, 0, 0])
+    """
     n = len(t)
     leaves = t <= _TOP - window_ns - 1  # later events never leave a representable window
-    times = np.concatenate([t, t[leaves] + (window_ns + 1)])
-    grp = np.concatenate([codes, codes[leaves]]).astype(np.int64)
-    d_total = np.concatenate([np.ones(n, dtype=np.int64), np.full(int(leaves.sum()), -1,
-                                                                  dtype=np.int64)])
+    ex = t[leaves] + (window_ns + 1)
     b = bad.astype(np.int64)
+    d_total = np.concatenate([np.ones(n, dtype=np.int64), np.full(len(ex), -1, dtype=np.int64)])
     d_bad = np.concatenate([b, -b[leaves]])
-    o = np.lexsort((times, grp))
-    times, grp = times[o], grp[o]
+    if n == 0 or bool((codes == codes[0]).all()):  # one group: merge the two sorted streams
+        grp = np.full(n + len(ex), codes[0] if n else 0, dtype=np.int64)
+        o = np.empty(n + len(ex), dtype=np.int64)  # expiries first at the same instant
+        o[np.arange(len(ex)) + np.searchsorted(t, ex, side="left")] = np.arange(n, n + len(ex))
+        o[np.arange(n) + np.searchsorted(ex, t, side="right")] = np.arange(n)
+        times = np.concatenate([t, ex])[o]
+    else:
+        # group then time order: two stable sorts, each one pass here (times: two sorted runs
+        # merged; group codes: a radix sort when small), where a lexsort sorts twice over
+        times = np.concatenate([t, ex])
+        grp = np.concatenate([codes, codes[leaves]])
+        o = np.argsort(times, kind="stable")
+        o = o[np.argsort(grp[o], kind="stable")]
+        times, grp = times[o], grp[o].astype(np.int64)
     total, failures = np.cumsum(d_total[o]), np.cumsum(d_bad[o])
     first_row = np.ones(len(grp), dtype=bool)
     first_row[1:] = grp[1:] != grp[:-1]
     starts = np.flatnonzero(first_row)
-    lengths = np.diff(np.r_[starts, len(grp)])
-    for c in (total, failures):  # counts of the group alone: minus the sum before its first row
-        before = np.where(starts > 0, c[starts - 1], 0)
-        c -= np.repeat(before, lengths)
+    if len(starts) > 1:  # counts of the group alone: minus the sum before its first row
+        lengths = np.diff(np.r_[starts, len(grp)])
+        for c in (total, failures):
+            c -= np.repeat(np.where(starts > 0, c[starts - 1], 0), lengths)
     last = np.ones(len(grp), dtype=bool)  # the state after every change of one instant
     last[:-1] = first_row[1:] | (times[1:] != times[:-1])
-    times, grp, total, failures = times[last], grp[last], total[last], failures[last]
+    return WindowChanges(grp[last], times[last], total[last], failures[last])
+
+
+def _numpy_status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
+                       window_ns: int, rule: StatusRule,
+                       every_instant: bool = False) -> StatusRuns:
+    """numpy twin of the compiled ``status_runs``: the same changes (in group then time order);
+    ``every_instant``: every instant of :func:`window_changes`, with its status."""
+    grp, times, total, failures = window_changes(t, bad, codes, window_ns)
     first_row = np.ones(len(grp), dtype=bool)
     first_row[1:] = grp[1:] != grp[:-1]
     empty = total == 0
@@ -131,6 +178,8 @@ def _numpy_status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroup
     prev = np.empty_like(code)
     prev[1:] = code[:-1]
     prev[first_row] = NO_TRAFFIC_CODE
+    if every_instant:  # every row: the arrays themselves, no copies (two rows per event)
+        return StatusRuns(grp, times, code, total, failures, times[idx])
     rows = np.flatnonzero(code != prev)
     return StatusRuns(grp[rows], times[rows], code[rows], total[rows], failures[rows],
                       times[idx[rows]])

@@ -15,4 +15,6 @@ def with_figures(spans: pd.DataFrame) -> pd.DataFrame:
     ``remaining_fraction`` of its status."""
     rows = [FIGURES[str(s)] for s in spans["status"]]
     names = ["total", "failures", "burn_rate", "remaining_fraction"]
-    return spans.assign(**{n: [r[k] for r in rows] for k, n in enumerate(names)})
+    out = spans.assign(**{n: [r[k] for r in rows] for k, n in enumerate(names)})
+    out.attrs["steps"] = True  # each row the window's figures over it: steps, as the lines need
+    return out

@@ -68,7 +68,7 @@ def test_a_five_minute_warning_and_critical_stretch_are_marked_in_their_colours(
     each five-minute stretch is under a pixel column, and the strip holds it exactly."""
     ev = short_stretches()
     fig = plt.figure()
-    ax = plot_timeline(replay(ev, SLO_75), slo=SLO_75, spans=status_spans(ev, SLO_75),
+    ax = plot_timeline(replay(ev, SLO_75), slo=SLO_75, spans=status_spans(ev, SLO_75, steps=True),
                        ax=fig.add_subplot())
     assert 5 * (minutes(N) - minutes(0)) / N < (minutes(N) - minutes(0)) / pixel_columns(
         ax.panels[-1])  # the premise: five minutes are less than a column
@@ -160,7 +160,7 @@ def test_a_status_held_for_one_instant_gets_no_strip():
     ts = T0 + pd.to_timedelta([0, 30, 60, 120], unit="min")
     ev = as_events(ts, [False, True, False, True])
     slo = SLO(target=0.4, window="1h")
-    spans = status_spans(ev, slo)
+    spans = status_spans(ev, slo, steps=True)
     assert spans["instant"].sum() == 1  # the premise: the blip is a row of the spans
     fig = plt.figure()
     ax = plot_timeline(replay(ev, slo), slo=slo, spans=spans, ax=fig.add_subplot())

@@ -17,7 +17,7 @@ def test_no_traffic_band_lines_broken_and_last_event_s_window():
                          "2026-01-10 00:00"], utc=True)
     ev = as_events(ts, [True, False, True, True])
     slo = SLO(target=0.9, window="1h")
-    spans = status_spans(ev, slo, end="2026-01-10 01:00")
+    spans = status_spans(ev, slo, end="2026-01-10 01:00", steps=True)
     fig = plt.figure()
     ax = plot_timeline(replay(ev, slo), slo=slo, spans=spans, ax=fig.add_subplot())
     bottom = ax.panels[-1]
@@ -56,7 +56,8 @@ def test_no_traffic_cannot_be_read_as_a_status():
     ev = as_events(ts, [True, False, True])
     slo = SLO(target=0.9, window="1h")
     fig = plt.figure()
-    ax = plot_timeline(replay(ev, slo), slo=slo, spans=status_spans(ev, slo), ax=fig.add_subplot())
+    ax = plot_timeline(replay(ev, slo), slo=slo, spans=status_spans(ev, slo, steps=True),
+                       ax=fig.add_subplot())
     bottom = ax.panels[-1]
     bands = {c.get_gid(): c for c in bottom.collections if str(c.get_gid()).startswith("status_")}
     quiet = bands.pop("status_no_traffic")

@@ -60,7 +60,7 @@ def timeline():
     ev = hand_log()
     fig = plt.figure()
     ax = plot_timeline(replay(ev, SLO_48), slo=SLO_48,
-                       spans=status_spans(ev, SLO_48, end=END.tz_localize("UTC")),
+                       spans=status_spans(ev, SLO_48, end=END.tz_localize("UTC"), steps=True),
                        ax=fig.add_subplot())
     yield ax
     plt.close(fig)

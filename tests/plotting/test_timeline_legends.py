@@ -46,7 +46,7 @@ def two_groups():
 
 def test_the_legend_names_what_any_group_draws_and_only_that():
     ev = two_groups()
-    states, spans = replay(ev, SLO_1H, by="g"), status_spans(ev, SLO_1H, by="g")
+    states, spans = replay(ev, SLO_1H, by="g"), status_spans(ev, SLO_1H, by="g", steps=True)
     fig = plt.figure(figsize=(10, 8))
     tops = []
     for i, g in enumerate(["a", "b"]):
@@ -151,7 +151,7 @@ def test_a_lone_event_drawn_as_a_dot_is_named():
     ts = T0 + pd.to_timedelta([0, 10, 36 * 60], unit="min")
     ev = as_events(ts, [True, True, True])
     fig = plt.figure()
-    ax = plot_timeline(replay(ev, SLO_1H), slo=SLO_1H, spans=status_spans(ev, SLO_1H),
+    ax = plot_timeline(replay(ev, SLO_1H), slo=SLO_1H, spans=status_spans(ev, SLO_1H, steps=True),
                        ax=fig.add_subplot())
     assert [ln.get_gid() for ln in ax.get_lines() if ln.get_gid() == "success_rate_lone"]
     assert texts(ax.panels[-1]) == [BUDGET, THRESHOLDS, "lone event",
@@ -176,8 +176,8 @@ def test_the_fullest_merged_legend_fits_in_the_cli_figure():
     tops = []
     for ev, ax in zip([busy, quiet], axes, strict=True):
         st = replay(ev, slo)
-        tops.append(plot_timeline(st, slo=slo, spans=status_spans(ev, slo), incidents=incident,
-                                  transitions=transitions(st), ax=ax))
+        tops.append(plot_timeline(st, slo=slo, spans=status_spans(ev, slo, steps=True),
+                                  incidents=incident, transitions=transitions(st), ax=ax))
     assert len(transitions(replay(busy, slo))) > 60  # the premise: a rug
     merge_legends(tops)
     labels = texts(tops[0].panels[-1])
