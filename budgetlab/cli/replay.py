@@ -163,7 +163,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     after = int((~warm).sum())
     listed = ("listed from the first full window on" if after else
               "none after it, so the warm-up's are listed") if warm.any() else "listed"
-    print(f"\nTransitions ({len(tr)}; {int(warm.sum())} during the warm-up, the first "
+    print(f"\nTransitions at events ({len(tr)}; {int(warm.sum())} during the warm-up, the first "
           f"{prose_duration(window)} when the window is still filling: {listed})")
     print(_format_transitions(tr[~warm] if after else tr))
     if args.out:
@@ -325,8 +325,8 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(name, loc="left", y=1.0)
-            ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'}", loc="right",
-                         fontsize="small", y=1.0)
+            ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'} at events",
+                         loc="right", fontsize="small", y=1.0)
             tops.append(drawn)
             # measured once here, not for every sibling again in the draw
             place_axis_labels(getattr(drawn, "panels", [drawn]))

@@ -89,7 +89,8 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
         word = "status change" if len(transitions) == 1 else "status changes"
         last.append(_proxy(Line2D, "transitions" if few else "transitions_rug", xdata=[], ydata=[],
                            color="0.3", ls=":" if few else "-", lw=0.9,
-                           label=f"{len(transitions)} {word}" + ("" if few else " (rug)")))
+                           label=f"{len(transitions)} {word} at events"
+                           + ("" if few else " (rug)")))
     drawn = {str(c.get_gid()) for c in bottom.collections}
     for name in ("no_traffic", *STATUSES):
         if f"status_{name}" in drawn:
@@ -124,7 +125,8 @@ def merge_legends(timelines: list[Axes]) -> None:
                 if gid.startswith("transitions") and len(timelines) > 1:
                     h = _proxy(Line2D, gid, xdata=[], ydata=[], color=h.get_color(),
                                ls=h.get_linestyle(), lw=h.get_linewidth(),
-                               label="status changes" + (" (rug)" if gid.endswith("rug") else ""))
+                               label="status changes at events"
+                               + (" (rug)" if gid.endswith("rug") else ""))
                 merged[j].setdefault((gid, h.get_label()), h)
         for legend in (p.get_legend() for p in own):
             if legend is not None:

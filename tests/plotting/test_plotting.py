@@ -272,7 +272,7 @@ def test_timeline_transitions_lines_when_few_rug_when_many():
     segs = lc.get_segments()
     assert len(segs) == 61
     assert all(s[1][1] <= 0.07 for s in segs)  # a rug of short ticks at the bottom
-    assert any("61 status changes "
+    assert any("61 status changes at events "
                "(rug)" == t.get_text() for t in ax.budget_ax.get_legend().get_texts())
 
 

@@ -55,12 +55,12 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
         tops.append(plot_timeline(st, slo=SLO_1H, spans=sp, transitions=transitions(st),
                                   ax=fig.add_subplot(2, 1, i + 1)))
     # each alone names what it draws: a no silence, b no exhausted band and no status change
-    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "2 status changes", "healthy",
+    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "2 status changes at events", "healthy",
                                          "exhausted (≤ 0)"]
     assert texts(tops[1].panels[-1]) == [BUDGET, THRESHOLDS, "no traffic (window empty)",
                                          "healthy"]
     merge_legends(tops)
-    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "status changes",
+    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "status changes at events",
                                          "no traffic (window empty)", "healthy",
                                          "exhausted (≤ 0)"]
     assert texts(tops[0]) == ["success rate in window (%)", "target 90.0%"]
@@ -92,7 +92,7 @@ def test_replay_plot_by_group_names_a_silence_only_a_later_group_has(tmp_path, m
     ((legends,),) = seen
     drawn = [t for t in legends if t]
     assert len(drawn) == 3  # one set: the first group's three panels
-    assert drawn[-1] == [BUDGET, THRESHOLDS, "status changes", "no traffic (window empty)",
+    assert drawn[-1] == [BUDGET, THRESHOLDS, "status changes at events", "no traffic (window empty)",
                          "healthy", "exhausted (≤ 0)"]
 
 
@@ -181,8 +181,8 @@ def test_the_fullest_merged_legend_fits_in_the_cli_figure():
     assert len(transitions(replay(busy, slo))) > 60  # the premise: a rug
     merge_legends(tops)
     labels = texts(tops[0].panels[-1])
-    assert labels == [BUDGET, THRESHOLDS, "lone event", "incident", "status changes",
-                      "status changes (rug)", "no traffic (window empty)", "healthy",
+    assert labels == [BUDGET, THRESHOLDS, "lone event", "incident", "status changes at events",
+                      "status changes at events (rug)", "no traffic (window empty)", "healthy",
                       "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)"]
     fig.canvas.draw()
     assert tops[0].panels[-1].get_legend().get_window_extent().x1 <= fig.bbox.width
