@@ -210,7 +210,7 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
         (m, a), (n, b) = sorted(forms.values())
         raise TimestampError(
             f"mixed naive and zone-aware timestamps: partition {m} of {name} holds {a}, but "
-            f"partition {n} {b}; give every time an offset, or none and pass "
+            f"partition {n} holds {b}; give every time an offset, or none and pass "
             + say("tz=", "--tz") + " for the local zone.")
     return infos
 

@@ -211,7 +211,7 @@ def _times_of_files(frames: list[pd.DataFrame], files: list[tuple[str, int]], wa
         naive, zoned = files[instant.index(False)][0], files[instant.index(True)][0]
         raise TimestampError(
             f"mixed naive and zone-aware timestamps: {naive} holds times without a UTC offset "
-            f"({readings[instant.index(False)]}), but {zoned} instants "
+            f"({readings[instant.index(False)]}), but {zoned} holds instants "
             f"({readings[instant.index(True)]}); give every time an offset, or none and pass "
             + say("tz=", "--tz") + " for the local zone.")
     for frame, t, notes, how in zip(frames, times, per_file, readings, strict=True):
