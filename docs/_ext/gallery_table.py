@@ -22,7 +22,8 @@ rc = events[events["captcha_type"] == "recaptcha_v2"]
 slo = bl.SLO(target=0.93, window="24h")
 states = bl.replay(rc, slo)
 fig, ax = plt.subplots(figsize=(9, 6.5))
-plot_timeline(states, slo=slo, transitions=bl.transitions(states), spans=bl.status_spans(rc, slo),
+plot_timeline(states, slo=slo, transitions=bl.transitions(states),
+              spans=bl.status_spans(rc, slo, steps=True),
               incidents=bl.datasets.load("demo_incidents"), tz="Europe/Berlin", ax=ax)
 """,
     ),
