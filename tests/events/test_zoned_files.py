@@ -81,9 +81,9 @@ def test_naive_text_beside_instants_is_refused_naming_the_files_and_the_fix(file
     for tz in ("UTC", "Europe/Berlin"):  # tz= is the zone of files whose times are all naive
         with pytest.raises(TimestampError, match=r"mixed naive and zone-aware timestamps: "
                            r"naive.csv holds times without a UTC offset \(text without offsets, "
-                           rf"read as local times in {tz}\), but ny.parquet holds instants \(datetimes "
-                           r"with their zones\); give every time an offset, or none and pass tz= "
-                           "for the local zone"):
+                           rf"read as local times in {tz}\), but ny.parquet holds instants "
+                           r"\(datetimes with their zones\); give every time an offset, or none "
+                           "and pass tz= for the local zone"):
             read_events([files / n for n in names], tz=tz)
 
 

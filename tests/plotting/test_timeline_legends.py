@@ -55,8 +55,8 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
         tops.append(plot_timeline(st, slo=SLO_1H, spans=sp, transitions=transitions(st),
                                   ax=fig.add_subplot(2, 1, i + 1)))
     # each alone names what it draws: a no silence, b no exhausted band and no status change
-    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "2 status changes at events", "healthy",
-                                         "exhausted (≤ 0)"]
+    assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "2 status changes at events",
+                                         "healthy", "exhausted (≤ 0)"]
     assert texts(tops[1].panels[-1]) == [BUDGET, THRESHOLDS, "no traffic (window empty)",
                                          "healthy"]
     merge_legends(tops)
@@ -92,8 +92,8 @@ def test_replay_plot_by_group_names_a_silence_only_a_later_group_has(tmp_path, m
     ((legends,),) = seen
     drawn = [t for t in legends if t]
     assert len(drawn) == 3  # one set: the first group's three panels
-    assert drawn[-1] == [BUDGET, THRESHOLDS, "status changes at events", "no traffic (window empty)",
-                         "healthy", "exhausted (≤ 0)"]
+    assert drawn[-1] == [BUDGET, THRESHOLDS, "status changes at events",
+                         "no traffic (window empty)", "healthy", "exhausted (≤ 0)"]
 
 
 def minute_spans(n, exhausted_at):
