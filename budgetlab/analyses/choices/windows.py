@@ -5,10 +5,10 @@ groups.
 than :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS` of evaluated time (``hours``:
 :func:`~budgetlab.analyses.window_clock.thin_rows`, the rule the CLI and the plot use; the row's
 ``note`` says why) has time shares and rates per day too thin to go by; a sum that took them in
-would be a wrong number. :func:`window_summary` sums the other rows and says how many it left out and why; a
-window whose rows are all thin gets no summed value. :func:`choose_window` compares only windows
-whose sums hold every group (a sum over fewer groups counts fewer status changes) and names the
-others.
+would be a wrong number. :func:`window_summary` sums the other rows and says how many it left out
+and why; a window whose rows are all thin gets no summed value. :func:`choose_window` compares
+only windows whose sums hold every group (a sum over fewer groups counts fewer status changes)
+and names the others.
 """
 
 from __future__ import annotations
