@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.units import DAY_NS
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
 from ..windows.calendar import calendar_edges
@@ -45,7 +46,7 @@ __all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes",
            "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows", "too_thin",
            "withheld_when_thin"]
 
-_MONTH_NS = 32 * 86_400 * 10**9
+_MONTH_NS = 32 * DAY_NS
 
 #: Least evaluated time, in hours, for a row's time shares and rates per day (one day).
 MIN_EVALUATED_HOURS = 24.0
