@@ -23,7 +23,7 @@ import pytest
 
 from budgetlab.cli import main
 from budgetlab.errors import ConfigError, ServerError
-from tests.interop.test_prometheus_hostile import START, _read
+from tests.interop.test_prometheus_hostile import START, _read, serving
 from tests.interop.test_prometheus_hostile import fake as fake  # noqa: F401 (the fixture)
 
 SECRET = "TOPSECRET"
@@ -116,17 +116,8 @@ class _ProxyHandler(socketserver.StreamRequestHandler):
 
 @pytest.fixture()
 def proxy() -> Iterator[Proxy]:
-    server = Proxy()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
+    with serving(Proxy()) as server:
         yield server
-    finally:
-        server.stop.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 def _free_port() -> int:
