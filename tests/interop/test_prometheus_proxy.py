@@ -16,6 +16,7 @@ import socket
 import socketserver
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 
 import pandas as pd
@@ -96,7 +97,7 @@ class _ProxyHandler(socketserver.StreamRequestHandler):
         """An absolute-form request, passed on to its server; the answer passed back."""
         headers = dict(line.split(": ", 1) for line in head.split("\r\n")[1:] if ": " in line)
         body = self.rfile.read(int(headers.get("Content-Length", "0")))
-        url = http.client.urlsplit(target)
+        url = urllib.parse.urlsplit(target)
         conn = http.client.HTTPConnection(url.hostname, url.port, timeout=5)
         try:
             conn.request(method, url.path + (f"?{url.query}" if url.query else ""), body=body,
