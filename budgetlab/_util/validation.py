@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError, InputError, SchemaError
+from .units import DAY_NS, HOUR_NS, MINUTE_NS, SECOND_NS
 from .words import prose_duration, say
 
 __all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole",
@@ -216,8 +217,8 @@ def duration_label(value: Any) -> str:
     if ns == 0:
         return "0s"
     parts = []
-    for unit, size in (("d", 86_400 * 10**9), ("h", 3_600 * 10**9), ("m", 60 * 10**9),
-                       ("s", 10**9), ("ms", 10**6)):
+    for unit, size in (("d", DAY_NS), ("h", HOUR_NS), ("m", MINUTE_NS), ("s", SECOND_NS),
+                       ("ms", 10**6)):
         count, ns = divmod(ns, size)
         if count:
             parts.append(f"{count}{unit}")

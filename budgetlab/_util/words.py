@@ -1,7 +1,9 @@
 """Which words a message uses for an option: keyword arguments for the API (``pii='hash'``),
 the command's own flags on the command line (``--pii hash``). A command runs inside
 :func:`cli_words` with its table of flags; every message it prints passes through :func:`speak`.
-A duration in prose is spelled one way, :func:`prose_duration` (``24 h``, ``3 d``).
+A duration in prose is spelled one way, in the units ``d``, ``h``, ``min`` and ``s``: a length
+(window, period) by :func:`prose_duration` (``24 h``, ``3.5 h``), an elapsed time (detection,
+episode, dwell) by :func:`duration_words` (``6 h 10 min``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["cli_words", "flags_as", "option_word", "prose_duration", "say", "speak"]
+__all__ = ["cli_words", "duration_words", "flags_as", "option_word", "prose_duration", "say",
+           "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -167,3 +170,26 @@ def prose_duration(value: Any) -> str:
     if seconds >= 3600:
         return f"{seconds / 3600:.2f} h"
     return f"{seconds:g} s"
+
+
+def duration_words(value: Any, *, days: bool = True) -> str:
+    """An elapsed duration in its two largest units, whole seconds (truncated): ``6 h 10 min``,
+    ``2 d 2 h``, ``45 min``, ``20 s``; with ``days=False`` hours past a day stay hours (``50 h``,
+    for a line whose figures beside it count hours). The units are :func:`prose_duration`'s.
+
+    >>> [duration_words(x) for x in ("6h10min", "50h", "45min", "20.7s", "0s")]
+    ['6 h 10 min', '2 d 2 h', '45 min', '20 s', '0 s']
+    >>> duration_words("106524s", days=False)  # 29.59 h
+    '29 h 35 min'
+    """
+    import pandas as pd
+
+    secs = int(pd.Timedelta(value).total_seconds())
+    d, rest = divmod(secs, 86400) if days else (0, secs)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    if d:
+        return f"{d} d {h} h" if h else f"{d} d"
+    if h:
+        return f"{h} h {m} min" if m else f"{h} h"
+    return f"{m} min" if m else f"{s} s"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .._util.units import MINUTE_NS
+
 __all__ = ["PYRRA_DIVISORS", "SLOTH_WINDOWS", "WORKBOOK_BUDGET_FRACTIONS", "WORKBOOK_PERIOD",
            "clean_burn", "round_minute", "scale_window"]
 
@@ -17,17 +19,16 @@ WORKBOOK_BUDGET_FRACTIONS: tuple[tuple[float, str, str], ...] = (
     (0.10, "3D", "ticket"),
 )
 
-_MINUTE_NS = 60 * 10**9
 #: The budget period the Workbook's burn factors are defined for.
 WORKBOOK_PERIOD = pd.Timedelta("30D")
 
 
 def round_minute(ns: int) -> pd.Timedelta:
     """``ns`` rounded to the whole minute, halves away from zero (Go's ``Duration.Round``)."""
-    q, r = divmod(int(ns), _MINUTE_NS)
-    if 2 * r >= _MINUTE_NS:
+    q, r = divmod(int(ns), MINUTE_NS)
+    if 2 * r >= MINUTE_NS:
         q += 1
-    return pd.Timedelta(q * _MINUTE_NS, unit="ns")
+    return pd.Timedelta(q * MINUTE_NS, unit="ns")
 
 
 def scale_window(window: pd.Timedelta, period: pd.Timedelta, own: pd.Timedelta) -> pd.Timedelta:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.units import DAY_NS
 from .._util.validation import to_timedelta, utc_from_ns, utc_ns_column
 from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError
@@ -38,9 +39,8 @@ from .score_inputs import (
 )
 from .score_table import rows_to_columns
 
-__all__ = ["DAY_NS", "Matches", "ScoringContext"]
+__all__ = ["Matches", "ScoringContext"]
 
-DAY_NS = 86_400 * 10**9
 _DEFAULT_PERIOD = "30D"
 _NAT = np.iinfo(np.int64).min
 

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
+from .._util.units import DAY_NS
 from .._util.validation import as_list, check_argument, check_fraction, check_whole, utc_ns_column
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
@@ -52,7 +53,6 @@ __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
 #: The success-duration quantiles that make the default thresholds.
 DEFAULT_QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
-_DAY_NS = 86_400 * 10**9
 _NONE = np.iinfo(np.int64).min
 
 
@@ -139,7 +139,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     limit = list(STATUSES[STATUSES.index(limit_status):])
     t0 = int(events["ts"].iloc[0].value) if len(events) else 0
     n_days = max(1,
-                 -(-(int(events["ts"].iloc[-1].value) - t0 + 1) // _DAY_NS)) if len(events) else 1
+                 -(-(int(events["ts"].iloc[-1].value) - t0 + 1) // DAY_NS)) if len(events) else 1
     bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
     obs = np.zeros_like(bad)
     for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
@@ -201,12 +201,12 @@ def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys
     g = _group_rows(spans, keys, censoring)[keep]
     is_bad = np.isin(status[keep], limit)
     a, b = a[keep], b[keep]
-    da, db = a // _DAY_NS, (b - 1) // _DAY_NS
+    da, db = a // DAY_NS, (b - 1) // DAY_NS
     reps = (db - da + 1).astype(np.int64)
     row = np.repeat(np.arange(len(a)), reps)
     day = da[row] + np.arange(len(row)) - np.repeat(np.cumsum(reps) - reps, reps)
-    lo = np.maximum(a[row], day * _DAY_NS)
-    hi = np.minimum(b[row], (day + 1) * _DAY_NS)
+    lo = np.maximum(a[row], day * DAY_NS)
+    hi = np.minimum(b[row], (day + 1) * DAY_NS)
     flat = g[row] * n_days + np.clip(day, 0, n_days - 1)
     size = len(censoring) * n_days
     obs = np.bincount(flat, weights=(hi - lo).astype(np.float64), minlength=size)

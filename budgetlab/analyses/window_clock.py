@@ -9,19 +9,25 @@ least one event) after warm-up (the first window of each traffic stretch of a ro
 the ``warmup`` of :func:`compare_windows` from the first event); status changes and round trips
 are counted when they happen in that time, per day of it.
 
-**Too thin to extrapolate.** Time shares and rates per day of a row with less than
-:data:`MIN_EVALUATED_HOURS` (one day) of evaluated time say little about the window: a bursty
-log can leave a short window a few minutes an hour after warm-up. :func:`thin_notes` says so in
-words; the figures keep their meaning (over ``hours``), the CLI leaves them blank.
+**Too thin to extrapolate: the one rule.** A time share or rate per day read over less than
+:data:`MIN_EVALUATED_HOURS` (one day) of time (none at all, or unknown, included) says little: a
+bursty log can leave a short window a few minutes an hour after warm-up, and one event seen for an
+hour is not 24 events a day. :func:`too_thin` is that rule, and every reader of it goes through
+it: :func:`thin_rows` (the rows of :func:`~budgetlab.compare_windows` whose figures are withheld:
+the CLI leaves them blank, the plot draws none, :func:`~budgetlab.analyses.choices.window_summary`
+leaves them out of its sums), :func:`thin_notes` (why, in words) and the replay's events per day
+over its observed time. The figures keep their meaning (over ``hours``) in the API's tables.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._util.units import DAY_NS
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
 from ..windows.calendar import calendar_edges
@@ -37,10 +43,10 @@ from .sorted_events import Sorted, WindowSpec
 from .status_variants import dwell_records
 
 __all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes", "clock_figures",
-           "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows",
+           "clock_events", "shown_clock", "dwell_clock", "thin_notes", "thin_rows", "too_thin",
            "withheld_when_thin"]
 
-_MONTH_NS = 32 * 86_400 * 10**9
+_MONTH_NS = 32 * DAY_NS
 
 #: Least evaluated time, in hours, for a row's time shares and rates per day (one day).
 MIN_EVALUATED_HOURS = 24.0
@@ -49,6 +55,17 @@ MIN_EVALUATED_HOURS = 24.0
 #: shares and rates per day (the CLI leaves them blank, the plot draws no value for them).
 THIN_COLUMNS = ("share_healthy", "share_warning", "share_critical", "share_exhausted",
                 "transitions_per_day", "round_trips_per_day")
+
+
+def too_thin(hours: Any) -> np.ndarray:
+    """Whether time shares and rates per day read over each of ``hours`` (evaluated or observed
+    time, in hours) are too thin to go by: less than :data:`MIN_EVALUATED_HOURS`, none at all and
+    unknown (NaN) included. The one rule of the module's docstring.
+
+    >>> too_thin([1.35, 0.0, 24.0, 82.0, float("nan")]).tolist()
+    [True, True, False, False, True]
+    """
+    return np.asarray(~(np.asarray(hours, dtype=np.float64) >= MIN_EVALUATED_HOURS), dtype=bool)
 
 
 def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
@@ -63,18 +80,18 @@ def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
      'no evaluated time: the window held no traffic after its warm-up', '']
     """
     out = []
-    for h, n in zip(np.asarray(hours, dtype=np.float64).tolist(), np.asarray(events).tolist(),
-                    strict=True):
-        if not h > 0:
+    for h, n, thin in zip(np.asarray(hours, dtype=np.float64).tolist(),
+                          np.asarray(events).tolist(), too_thin(hours).tolist(), strict=True):
+        if not thin:
+            out.append("")
+        elif not h > 0:
             out.append("no evaluated time: the window held no traffic after its warm-up")
-        elif h < MIN_EVALUATED_HOURS:
+        else:
             span = (f"{h:.2f} h" if h >= 0.01 else f"{h * 3600:.0f} s" if h * 3600 >= 1
                     else "a fraction of a second")
             out.append(f"only {span} of evaluated time ({int(n):,} event"
                        f"{'' if n == 1 else 's'} in it): too little for time shares and rates "
                        f"per day, which need at least {MIN_EVALUATED_HOURS:g} h (one day)")
-        else:
-            out.append("")
     return out
 
 
@@ -89,7 +106,7 @@ def thin_rows(table: pd.DataFrame) -> np.ndarray:
     """
     if "hours" not in table.columns:
         return np.zeros(len(table), dtype=bool)
-    return ~(table["hours"].to_numpy(dtype=np.float64) >= MIN_EVALUATED_HOURS)
+    return too_thin(table["hours"].to_numpy(dtype=np.float64))
 
 
 def withheld_when_thin(column: str) -> bool:

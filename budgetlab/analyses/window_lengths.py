@@ -27,6 +27,7 @@ import pandas as pd
 
 from .._util.progress import progress
 from .._util.ratios import ratio
+from .._util.units import DAY_NS, HOUR_NS
 from .._util.validation import utc_from_ns
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
@@ -44,8 +45,6 @@ __all__ = ["compare_windows", "window_incidents"]
 UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
           "detect, so no miss")
 
-_DAY_NS = 86_400 * 10**9
-_HOUR_NS = 3_600 * 10**9
 
 # ----------------------------------------------------------------------------------------------
 # compare_windows
@@ -213,19 +212,19 @@ def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
     c, code = clock
     fig = clock_figures(c, code, g_n, lo_ns, hi_ns, round_trip_ns=opts.round_trip_ns)
     span_ns = fig.observed_ns
-    days = span_ns / _DAY_NS
+    days = span_ns / DAY_NS
     share = ratio(fig.hours, span_ns[:, None])
     row: dict[str, Any] = {
         "window": [spec.label] * g_n,
         "window_kind": [spec.kind] * g_n,
         "min_dwell": [pd.Timedelta(dwell_ns, unit="ns")] * g_n,
         "events": clock_events(srt, spec, lo_ns, hi_ns).astype(np.int64),
-        "hours": span_ns / _HOUR_NS,
-        "hours_no_traffic": fig.no_traffic_ns / _HOUR_NS,
+        "hours": span_ns / HOUR_NS,
+        "hours_no_traffic": fig.no_traffic_ns / HOUR_NS,
     }
     for j, st in enumerate(STATUSES):
         row[f"share_{st}"] = share[:, j]
-    row["hours_exhausted"] = fig.hours[:, 3] / _HOUR_NS
+    row["hours_exhausted"] = fig.hours[:, 3] / HOUR_NS
     row["transitions"] = fig.transitions.astype(np.int64)
     row["transitions_per_day"] = ratio(fig.transitions, days)
     row["round_trips"] = fig.round_trips.astype(np.int64)

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
+from .._util.units import HOUR_NS
 from ..errors import InputError
 from ..slo import SLO, PerGroup
 from ..windows.clock import NO_TRAFFIC_CODE
@@ -24,8 +25,6 @@ from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
 __all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS"]
 
-_HOUR_NS = 3_600_000_000_000
-_DAY_NS = 24 * _HOUR_NS
 #: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
 SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
                         *(f"share_{s}" for s in SPAN_STATUSES),
@@ -124,7 +123,7 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
                       ("silent_hours", "silent_time")):
         values = np.zeros(len(table), dtype=np.int64)
         values[row] = quiet[col].to_numpy(dtype=np.int64)
-        cols[name] = values if name == "silences" else values / _HOUR_NS
+        cols[name] = values if name == "silences" else values / HOUR_NS
     cols["final_status"] = table["final_status"]
     end_code = np.asarray(time["status_at_end"], dtype=np.int8)
     # the window at that instant holds the event
@@ -188,11 +187,11 @@ def _time_table(spans: pd.DataFrame, gid: np.ndarray, ngroups: int) -> dict[str,
     total = ns.sum(axis=1)
     out: dict[str, Any] = {}
     for j, st in enumerate(SPAN_STATUSES):
-        out[f"hours_{st}"] = ns[:, j] / _HOUR_NS
+        out[f"hours_{st}"] = ns[:, j] / HOUR_NS
     for j, st in enumerate(SPAN_STATUSES):
         out[f"share_{st}"] = ratio(ns[:, j], total, 0.0)
-    out["observed_hours"] = ns[:, : len(STATUSES)].sum(axis=1) / _HOUR_NS
-    out["warmup_hours"] = warm_ns / _HOUR_NS
+    out["observed_hours"] = ns[:, : len(STATUSES)].sum(axis=1) / HOUR_NS
+    out["warmup_hours"] = warm_ns / HOUR_NS
     last = np.ones(n, dtype=bool)
     last[:-1] = gid[1:] != gid[:-1]
     end_code = np.full(ngroups, -1, dtype=np.int8)

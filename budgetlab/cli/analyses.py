@@ -16,13 +16,12 @@ import argparse
 import pandas as pd
 
 from .._util.validation import to_timedelta, window_words
-from .._util.words import flags_as, prose_duration, speak
+from .._util.words import duration_words, flags_as, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
 from .reading import group_keys, longest_window, read_log, slo_from_args
 from .shared import group_label, pct, print_slo, save_plot, wrap, write_output
-from .story import duration_words
 
 __all__ = ["COMMANDS"]
 

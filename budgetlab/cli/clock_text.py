@@ -10,8 +10,10 @@ import pandas as pd
 
 from .._util.words import prose_duration
 from ..budget.ties import Ties
+from .shared import group_label, wrap
 
-__all__ = ["format_summary", "summary_notes", "silence_line", "tie_line", "silence_record"]
+__all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", "tie_line",
+           "silence_record"]
 
 _STATUSES = ("healthy", "warning", "critical", "exhausted", "no_traffic")
 
@@ -26,10 +28,19 @@ def _share(x: float) -> str:
     return "<1 %" if 0 < x < 0.005 else f"{x * 100:.0f} %"
 
 
+def _keys(summary: pd.DataFrame) -> list[str]:
+    """The group keys of a :func:`~budgetlab.budget.summary.replay_summary` table."""
+    return [c for c in summary.columns
+            if c not in _NOT_KEYS and not c.startswith(("hours_", "share_"))]
+
+
 def format_summary(summary: pd.DataFrame, window: Any = None) -> str:
     """The summary table as printed (success rate in %, hours and share of the observation in each
-    status, no traffic apart, events per day over observed time, blank where a group has none),
+    status, no traffic apart, events per day over observed time, blank where it is too thin to
+    go by: under a day of observed time, :func:`~budgetlab.analyses.window_clock.too_thin`),
     then :func:`summary_notes`."""
+    from ..analyses.window_clock import too_thin
+
     show = summary.copy()
     show["success_rate"] = (show["success_rate"] * 100).map("{:.2f} %".format)
     for st in _STATUSES:
@@ -39,12 +50,11 @@ def format_summary(summary: pd.DataFrame, window: Any = None) -> str:
             + show[f"share_{st}"].map(_share)
             + ")"
         )
-    show["events/day"] = [f"{v:,.1f}" if np.isfinite(v) else "" for v in show["events_per_day"]]
-    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_",
-                                                                                   "share_"))]
-    cols = [*keys, "events", "success_rate", *_STATUSES, "events/day", "transitions",
-            "final_status",
-            "status_at_end"]
+    thin = too_thin(summary["observed_hours"])
+    show["events/day"] = ["" if t or not np.isfinite(v) else f"{v:,.1f}"
+                          for v, t in zip(show["events_per_day"], thin, strict=True)]
+    cols = [*_keys(summary), "events", "success_rate", *_STATUSES, "events/day", "transitions",
+            "final_status", "status_at_end"]
     table = show[cols].rename(columns={"no_traffic": "no traffic", "status_at_end": "at_end"})
     return table.to_string(index=False) + "\n" + "\n".join(summary_notes(summary, window))
 
@@ -75,8 +85,41 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
              "after the group's "
              "last event, what the tracker's callbacks and gate keep; at_end: the window's clock "
              "at the end."]
+    thin = thin_rate_line(summary)
+    if thin:
+        lines.append(thin)
     lines.append(silence_line(summary, window))
     return lines
+
+
+def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
+    """The groups whose events/day is left blank, too thin to go by (under a day of observed
+    time: :func:`~budgetlab.analyses.window_clock.too_thin`), each with its events and observed
+    time; ``None`` when there are none.
+
+    >>> s = pd.DataFrame({"method": ["GET", "OPTIONS"], "events": [9952, 1],
+    ...                   "observed_hours": [83.0, 7.0]})
+    >>> print(thin_rate_line(s))
+    events/day left blank, too thin to go by (a rate per day needs at least 24 h of observed
+    time): method=OPTIONS (1 event in 7.0 h).
+    """
+    from ..analyses.window_clock import MIN_EVALUATED_HOURS, too_thin
+
+    if "observed_hours" not in summary.columns:
+        return None
+    rows = summary[too_thin(summary["observed_hours"])]
+    if not len(rows):
+        return None
+    keys = _keys(summary)
+    said = []
+    for _, r in rows.head(most).iterrows():
+        n, h = int(r["events"]), float(r["observed_hours"])
+        seen = f"in {_hours(h)}" if h > 0 else "and no observed time"
+        said.append(f"{group_label(r, keys)} ({n:,} event{'' if n == 1 else 's'} {seen})")
+    more = f" and {len(rows) - most:,} more groups" if len(rows) > most else ""
+    return wrap(f"events/day left blank, too thin to go by (a rate per day needs at least "
+                f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}{more}.",
+                indent="")
 
 
 def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
@@ -87,8 +130,7 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
     n = int(summary["silences"].sum())
     if n == 0:
         return f"{what}: none."
-    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_",
-                                                                                   "share_"))]
+    keys = _keys(summary)
     top = summary.iloc[int(np.argmax(summary["longest_silence_hours"].to_numpy()))]
     who = f" ({', '.join(str(top[k]) for k in keys)})" if keys else ""
     groups = int((summary["silences"] > 0).sum())
@@ -118,8 +160,7 @@ def tie_line(ties: Ties) -> str | None:
 
 def silence_record(summary: pd.DataFrame, ties: Ties) -> dict[str, Any]:
     """The silences and ties for the run record (JSON)."""
-    keys = [c for c in summary.columns if c not in _NOT_KEYS and not c.startswith(("hours_",
-                                                                                   "share_"))]
+    keys = _keys(summary)
     quiet = summary[summary["silences"] > 0]
     return {
         "silences": {

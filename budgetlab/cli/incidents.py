@@ -14,14 +14,13 @@ from typing import Any
 import pandas as pd
 
 from .._util.validation import utc_timestamp
-from .._util.words import prose_duration
+from .._util.words import duration_words, prose_duration
 from ..errors import ConfigError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
 from .labels import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import print_slo, save_plot, score_text, wrap, write_output
-from .story import duration_words
 
 __all__ = ["COMMANDS", "read_table"]
 

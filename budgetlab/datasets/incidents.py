@@ -10,10 +10,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._util.units import DAY_NS, HOUR_NS, MINUTE_NS
 from .._util.validation import check_fraction, utc_ns_column, utc_timestamp
 from ..errors import BudgetlabError, ConfigError
 from ..events.schema import INCIDENT_COLUMNS, parse_scope
-from .model import CAPTCHA_TYPES, DAY_NS, MIN_NS, REGIONS, FloatArray, IntArray, MinuteModel
+from .model import CAPTCHA_TYPES, REGIONS, FloatArray, IntArray, MinuteModel
 
 __all__ = ["INCIDENT_KINDS", "scope_masks", "incident_table", "auto_incidents",
            "incident_probabilities"]
@@ -143,18 +144,18 @@ def auto_incidents(model: MinuteModel, keys: Mapping[str, list[str]],
     order = rng.permutation(len(kinds))
     slot = (span * 8 // 10) // len(kinds)
     usual = {
-        "solver_degradation": 3 * 3600 * 10**9,
-        "gradual_degradation": 4 * 3600 * 10**9,
-        "timeout_storm": 90 * MIN_NS,
-        "outage": 15 * MIN_NS,
+        "solver_degradation": 3 * HOUR_NS,
+        "gradual_degradation": 4 * HOUR_NS,
+        "timeout_storm": 90 * MINUTE_NS,
+        "outage": 15 * MINUTE_NS,
         "slow_burn": 4 * DAY_NS,
     }
     rows: list[dict[str, Any]] = []
     for pos, k in enumerate(order):
         kind = kinds[int(k)]
-        dur = max(MIN_NS, min(usual[kind], slot * 8 // 10) // MIN_NS * MIN_NS)
+        dur = max(MINUTE_NS, min(usual[kind], slot * 8 // 10) // MINUTE_NS * MINUTE_NS)
         lo = model.start_ns + pos * slot
-        offset = int(rng.integers(0, max(1, (slot - dur) // MIN_NS))) * MIN_NS
+        offset = int(rng.integers(0, max(1, (slot - dur) // MINUTE_NS))) * MINUTE_NS
         a = lo + offset
         b = a + dur
         t = CAPTCHA_TYPES[int(rng.integers(len(CAPTCHA_TYPES)))]
@@ -180,8 +181,8 @@ def auto_incidents(model: MinuteModel, keys: Mapping[str, list[str]],
     key = keys[t][int(rng.integers(len(keys[t])))]
     a = (
         model.start_ns
-        + (span * 82 // 100) // MIN_NS * MIN_NS
-        + int(rng.integers(0, max(1, span // 10 // MIN_NS))) * MIN_NS
+        + (span * 82 // 100) // MINUTE_NS * MINUTE_NS
+        + int(rng.integers(0, max(1, span // 10 // MINUTE_NS))) * MINUTE_NS
     )
     scope = f"captcha_type={t}&sitekey={key}"
     types, regions, _ = scope_masks(scope, keys, "auto")

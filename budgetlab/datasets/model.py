@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._util.units import DAY_NS, MINUTE_NS
 from .._util.validation import check_whole
 from ..errors import ConfigError
 
@@ -23,8 +24,6 @@ __all__ = [
     "DEFAULT_SUCCESS",
     "DEFAULT_TYPE_SHARE",
     "DEFAULT_REGION_SHARE",
-    "MIN_NS",
-    "DAY_NS",
     "FloatArray",
     "IntArray",
     "sitekeys",
@@ -45,8 +44,6 @@ DEFAULT_REGION_SHARE = {"fra": 0.6, "ams": 0.4}
 _TIMEOUT_NIGHT = {"fra": 0.5, "ams": 0.7}
 _PEAK_HOUR = 15.0  # traffic peak, local time; the trough is 12 h away (03:00)
 _TIMEOUT_PEAK_HOUR = 3.0  # timeouts peak at night
-MIN_NS = 60_000_000_000  #: a minute in ns
-DAY_NS = 86_400_000_000_000  #: a day in ns
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -90,9 +87,9 @@ class MinuteModel:
     ) -> None:
         self.start_ns = start_ns
         self.end_ns = start_ns + span_ns
-        n_min = -(-span_ns // MIN_NS)
-        self.minute_start = start_ns + np.arange(n_min, dtype=np.int64) * MIN_NS
-        self.exposure_ns = np.minimum(MIN_NS, self.end_ns - self.minute_start)
+        n_min = -(-span_ns // MINUTE_NS)
+        self.minute_start = start_ns + np.arange(n_min, dtype=np.int64) * MINUTE_NS
+        self.exposure_ns = np.minimum(MINUTE_NS, self.end_ns - self.minute_start)
         mid = self.minute_start + self.exposure_ns // 2
         local = pd.DatetimeIndex(pd.to_datetime(mid, unit="ns", utc=True)).tz_convert(TIME_ZONE)
         hour = np.asarray(local.hour + local.minute / 60.0 + local.second / 3600.0,

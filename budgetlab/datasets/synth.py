@@ -41,13 +41,13 @@ import numpy as np
 import pandas as pd
 
 from .._util.files import atomic_path, check_output
+from .._util.units import DAY_NS
 from .._util.validation import check_fraction, check_number, check_whole, to_ns, utc_timestamp
 from ..errors import ConfigError
 from .durations import draw_durations
 from .incidents import INCIDENT_KINDS, auto_incidents, incident_probabilities, incident_table
 from .model import (
     CAPTCHA_TYPES,
-    DAY_NS,
     DEFAULT_REGION_SHARE,
     DEFAULT_SUCCESS,
     DEFAULT_TYPE_SHARE,

@@ -11,8 +11,14 @@ Prometheus client (:mod:`budgetlab.interop.prometheus_http`), on urllib3.
 * **a size cap per answer** given by the caller (:class:`Origin.exchange`); a declared
   ``Content-Length`` over it is refused before reading, an endless body stops there; a body
   shorter than its ``Content-Length`` is an error, and so is a compressed one (none is asked);
+* **proxies as the environment names them** (:func:`~budgetlab.interop.http_proxy.proxy_for`):
+  an ``https`` server is reached through a CONNECT tunnel, so the proxy sees its host and port
+  and nothing else (the TLS session, the credentials within it, are end to end); an ``http``
+  server's requests go to the proxy as they would go over the network, in clear. The deadline
+  covers the proxy's answer to CONNECT too;
 * every transport failure is a :class:`~budgetlab.errors.ServerError` in one line, the server
-  named by its redacted URL, its own words through the personal-data filter.
+  named by its redacted URL (and the proxy by its), its own words through the personal-data
+  filter.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from urllib3.exceptions import HTTPError as Urllib3Error
 
 from ..errors import ServerError
 from ..privacy import redact
+from .http_proxy import proxy_for
 
 __all__ = ["Origin", "redact_url", "MAX_REDIRECTS"]
 
@@ -98,7 +105,12 @@ def _bind(conn: Any) -> None:
 
 
 class _Bound:
-    """A connection that hands itself to its request's watch as it sends."""
+    """A connection that hands itself to its request's watch as it connects (a proxy's CONNECT
+    answer is read then) and as it sends."""
+
+    def connect(self) -> None:
+        _bind(self)
+        super().connect()  # type: ignore[misc]
 
     def request(self, *args: Any, **kwargs: Any) -> None:
         _bind(self)
@@ -121,6 +133,25 @@ class _TLSPool(urllib3.HTTPSConnectionPool):
     ConnectionCls = _TLSConn
 
 
+_POOLS = {"http": _Pool, "https": _TLSPool}
+def _manager(proxy: str | None, connections: int) -> urllib3.PoolManager:
+    """The connections to one server: direct, or through ``proxy`` (its user info sent as
+    Proxy-Authorization to the proxy alone; an https server tunnelled, never forwarded)."""
+    if proxy is None:
+        manager = urllib3.PoolManager(num_pools=1, maxsize=connections, block=True)
+    else:
+        parts = urllib.parse.urlsplit(proxy)
+        auth = None
+        if parts.username is not None:
+            auth = urllib3.util.make_headers(proxy_basic_auth=urllib.parse.unquote(
+                parts.username) + ":" + urllib.parse.unquote(parts.password or ""))
+        manager = urllib3.ProxyManager(redact_url(proxy), num_pools=1, maxsize=connections,
+                                       block=True, proxy_headers=auth,
+                                       use_forwarding_for_https=False)
+    manager.pool_classes_by_scheme = _POOLS  # type: ignore[assignment]
+    return manager
+
+
 def _origin(url: str) -> tuple[str, str, int]:
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
@@ -140,13 +171,13 @@ class Origin:
     connections: int = 4
     cap_fix: str = ""
     where: str = field(init=False)
+    proxy: tuple[str, str] | None = field(init=False)
     _pool: Any = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.where = self.base
-        scheme, host, port = _origin(self.base)
-        pool_cls = _TLSPool if scheme == "https" else _Pool
-        self._pool = pool_cls(host, port, maxsize=self.connections, block=True, retries=False)
+        self.proxy = proxy_for(self.base)
+        self._pool = _manager(self.proxy[0] if self.proxy else None, self.connections)
 
     def exchange(self, path: str, form: str, cap: int) -> tuple[int, bytes]:
         """POST ``form`` to ``path`` and read the answer within ``timeout`` (same-origin
@@ -185,24 +216,24 @@ class Origin:
         headers = dict(self.headers)
         if method == "POST":
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        path = urllib.parse.urlsplit(url)
-        target = path.path + (f"?{path.query}" if path.query else "")
         try:
             rem = watch.remaining()
             if rem <= 0:
                 raise TimeoutError
-            return self._pool.urlopen(method, target,
+            return self._pool.urlopen(method, url,
                                       body=body.encode() if method == "POST" else None,
                                       headers=headers, redirect=False, retries=False,
                                       preload_content=False,
-                                      timeout=urllib3.Timeout(connect=rem, read=rem),
-                                      assert_same_host=False)
+                                      timeout=urllib3.Timeout(connect=rem, read=rem))
+        except urllib3.exceptions.ProxyError as exc:
+            if watch.expired or isinstance(exc.original_error, TimeoutError):
+                raise self._timeout() from None
+            raise self._proxy_failed(exc) from None
         except urllib3.exceptions.NewConnectionError as exc:  # (a ConnectTimeoutError too: first)
             reason = exc.__cause__ or exc.__context__
             why = getattr(reason, "strerror", None) or "no connection"
             raise ServerError(f"cannot reach Prometheus at {self.where} ({why}); check the URL and "
-                              "that "
-                              "the server is up.") from None
+                              "that the server is up.") from None
         except (TimeoutError, urllib3.exceptions.TimeoutError):
             raise self._timeout() from None
         except (Urllib3Error, OSError) as exc:
@@ -216,9 +247,8 @@ class Origin:
         coding = (resp.headers.get("Content-Encoding") or "identity").strip().lower()
         if coding != "identity":
             raise ServerError(f"Prometheus at {self.where} answered compressed "
-                              f"({redact(coding, 20)}) "
-                              "although budgetlab asked for no compression; check proxies in "
-                              "between.")
+                              f"({redact(coding, 20)}) although budgetlab asked for no "
+                              "compression; check proxies in between.")
         length = resp.headers.get("Content-Length")
         if length is not None and length.strip().isdigit() and int(length) > cap:
             raise self._too_large(cap)
@@ -245,14 +275,13 @@ class Origin:
             if watch.expired:
                 raise self._timeout() from None
             raise ServerError(f"the answer of Prometheus at {self.where} was cut short after "
-                              f"{got:,} bytes "
-                              f"({_why(exc)}); try again, or ask its operator.") from None
+                              f"{got:,} bytes ({_why(exc)}); try again, or ask its operator."
+                              ) from None
         except (Urllib3Error, OSError) as exc:
             if watch.expired:
                 raise self._timeout() from None
             raise ServerError(f"reading the answer of Prometheus at {self.where} failed "
-                              f"({_why(exc)}); "
-                              "try again.") from None
+                              f"({_why(exc)}); try again.") from None
         if watch.expired:
             raise self._timeout()
         return b"".join(pieces)
@@ -265,15 +294,24 @@ class Origin:
         if _origin(target) != _origin(url):
             raise ServerError(f"Prometheus at {self.where} redirected to another server "
                               f"({redact(redact_url(target), 120)}); budgetlab does not follow it, "
-                              "so "
-                              "your credentials stay with the server you named: give that URL if "
-                              "you trust it.")
+                              "so your credentials stay with the server you named: give that URL "
+                              "if you trust it.")
         return target
 
     def _timeout(self) -> ServerError:
-        return ServerError(f"Prometheus at {self.where} did not answer within {self.timeout:g} s; "
-                           "raise the "
-                           "timeout or query a shorter span.")
+        via = f" (through the proxy {redact_url(self.proxy[0])})" if self.proxy else ""
+        return ServerError(f"Prometheus at {self.where}{via} did not answer within "
+                           f"{self.timeout:g} s; raise the timeout or query a shorter span.")
+
+    def _proxy_failed(self, exc: urllib3.exceptions.ProxyError) -> ServerError:
+        """The proxy could not be reached or refused the tunnel (its status line, e.g. 407)."""
+        proxy, var = self.proxy or ("", "")
+        inner = exc.original_error
+        said = (str(inner) if "Tunnel connection failed" in str(inner) else
+                getattr(inner.__cause__ or inner.__context__, "strerror", None) or _why(inner))
+        return ServerError(f"the proxy {redact_url(proxy)} ({var}) did not connect to Prometheus "
+                           f"at {self.where}: {redact(said, 80)}; check the proxy (and its "
+                           "credentials), or add the server's host to NO_PROXY.")
 
     def _too_large(self, cap: int) -> ServerError:
         return ServerError(f"the answer of Prometheus at {self.where} is larger than {cap:,} bytes "

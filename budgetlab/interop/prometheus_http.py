@@ -13,7 +13,8 @@ raises it); 4xx answers are a :class:`~budgetlab.errors.ConfigError`, other faul
 :class:`~budgetlab.errors.ServerError` (the CLI exits 2); 5xx and 429 are retried with
 exponential backoff; the server's own words pass :func:`budgetlab.privacy.redact`.
 
-Proxies from the environment (``HTTP_PROXY``) are not used: budgetlab talks to the server named.
+Proxies are those the environment names (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``,
+``NO_PROXY``), an https server reached through a CONNECT tunnel (:mod:`.http_origin`).
 """
 
 from __future__ import annotations

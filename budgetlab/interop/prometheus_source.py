@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.units import HOUR_NS
 from .._util.validation import as_list
 from ..errors import ConfigError, InputError
 from ..privacy import guard_values
@@ -40,7 +41,7 @@ __all__ = ["read_prometheus"]
 
 #: How far before the first bin a series may hold the sample a bin edge reads (the server's
 #: lookback, 5 minutes by default), when budgetlab asks which series a selector holds.
-LOOKBACK_MARGIN_NS = 3600 * 10**9
+LOOKBACK_MARGIN_NS = HOUR_NS
 
 
 def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tuple[str, ...]]:

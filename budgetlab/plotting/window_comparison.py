@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
 from .._util.validation import duration_label, require_columns, window_words
 from ..analyses.window_clock import MIN_EVALUATED_HOURS, thin_rows, withheld_when_thin
@@ -34,8 +35,13 @@ __all__ = ["plot_window_comparison"]
 #: The words on a window whose drawn column is withheld (too little evaluated time).
 THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
 
-_METRIC_LABELS = {
+#: Marker shapes of the series and their sizes (times the panel's), cycled like their colours:
+#: where two series share a value, their hollow shapes stay in sight one around the other (a small
+#: square inside a large circle), never one hiding the other.
+MARKERS = (("o", 1.4), ("s", 0.8), ("^", 1.4), ("D", 0.8), ("v", 1.4), ("X", 0.8), ("P", 1.4),
+           ("*", 0.8))
 
+_METRIC_LABELS = {
     "transitions_per_day": "status changes per day (flapping)",
     "round_trips_per_day": "healthy→warning→healthy round trips per day",
     "detection_median": "median detection delay (min)",
@@ -87,7 +93,9 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
     logy : bool
-        Log scale on the left axis.
+        Log scale on the top panel: symlog, linear from 0 up to the decade of the smallest value
+        above zero and log above it, so that a zero is drawn (at the foot; the axis label says
+        where the log scale starts) and ticks are plain numbers (``0``, ``0.1``, ``10``).
 
     Returns
     -------
@@ -103,7 +111,10 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         under 24 h evaluated`` when only some series are). With more lines than distinct
         colours, those of the groups with the most events (the table's ``events`` column, else
         the first ones) keep theirs and the others are drawn in grey under one legend entry,
-        ``other (N groups)``.
+        ``other (N groups)``. Each coloured series has a hollow marker of its own shape and size
+        (:data:`MARKERS`), so that two series sharing a value both stay in sight. A series with
+        no value to draw (every row withheld or empty) has no colour and no legend entry of its
+        own: the legend names it under ``nothing to draw: <series>, ...``.
 
     Examples
     --------
@@ -127,21 +138,21 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     ax2 = split_axes(ax, 2, hspace=0.08)[1] if y2 is not None else None
     thin = thin_rows(table)
-    panels = [(ax, y, _metric_values(table, y, thin), "o", 6.0, 1.5)]
+    panels = [(ax, y, _metric_values(table, y, thin), 6.0, 1.5)]
     if ax2 is not None and y2 is not None:
-        panels.append((ax2, y2, _metric_values(table, y2, thin), "s", 4.0, 1.2))
+        panels.append((ax2, y2, _metric_values(table, y2, thin), 4.5, 1.2))
     handles = _draw_series(table, series, x_all, panels)
     withheld = [_mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
     if any(withheld):
         handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
                              label=f"{THIN_LABEL}: not drawn"))
+    handles += _nothing_drawn(series, panels)
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
     ax.set_xlim(-0.5, len(windows) - 0.5)
     bottom = ax2 if ax2 is not None else ax
     bottom.set_xlabel("window (rolling, or calendar in the table's tz)" if labels_below else "")
-    ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24))
-    if logy:
-        ax.set_yscale("log")
+    scale = _log_axis(ax, panels[0][2]) if logy else ""
+    ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24) + scale)
     if ax2 is not None and y2 is not None:
         ax.tick_params(labelbottom=False)
         ax2.tick_params(labelbottom=labels_below)
@@ -155,30 +166,69 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     return ax
 
 
+def _log_axis(ax: Axes, values: np.ndarray) -> str:
+    """A log axis that still shows a zero: symlog, linear from 0 up to the decade of the smallest
+    value above zero (``floor``), log above it; ticks written as plain numbers (``0``, ``0.1``,
+    ``10``). The words the axis label adds (where the log scale starts)."""
+    v = np.asarray(values, dtype=float)
+    pos = v[np.isfinite(v) & (v > 0)]
+    floor = float(10.0 ** np.floor(np.log10(pos.min()))) if len(pos) else 1.0
+    ax.set_yscale("symlog", linthresh=floor, linscale=1.0)
+    ax.set_ylim(-0.1 * floor, float(pos.max() if len(pos) else floor) * 1.8)
+    ax.yaxis.set_major_locator(SymmetricalLogLocator(linthresh=floor, base=10))
+    ax.yaxis.set_minor_locator(SymmetricalLogLocator(linthresh=floor, base=10,
+                                                     subs=[2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]))
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
+    return f"\n(log scale above {floor:g},\nlinear down to 0)"
+
+
 def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
                  panels: list[Any]) -> list[Any]:
-    """One line per series on each panel ``(axes, column, values, marker, size, width)``; the
-    legend handles (the top panel's coloured lines, then ``other (N groups)``)."""
+    """One line per series on each panel ``(axes, column, values, marker size, width)``, its
+    hollow marker shape (:data:`MARKERS`) and colour the series' own; the legend handles (the
+    top panel's coloured lines, then ``other (N groups)``). Only the series with a value drawn
+    take a colour and a legend entry; the others' lines (no value) are there, empty."""
     names = pd.unique(series)
+    drawn = [n for n in names if _has_values(series == n, panels)]
     weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
               else np.zeros(len(table)))
-    colors = group_colors([str(n) for n in names],
-                          [float(weight[series == n].max()) for n in names])
+    colors = group_colors([str(n) for n in drawn],
+                          [float(weight[series == n].max()) for n in drawn])
+    shapes = {n: MARKERS[i % len(MARKERS)] for i, n in enumerate(k for k, c in colors.items()
+                                                                if c is not None)}
     handles: list[Any] = []
     for name in names:
         sel = series == name
         order = np.argsort(x_all[sel], kind="stable")
-        shown = colors[str(name)] is not None
-        color, z = (colors[str(name)] or OTHER_COLOR, 2.0 if shown else 1.5)
-        for i, (p, col, vals, marker, ms, lw) in enumerate(panels):
-            line, = p.plot(x_all[sel][order], vals[sel][order], marker=marker, ms=ms, color=color,
-                           lw=lw, label=str(name), gid=f"{col}:{name}", zorder=z)
+        color = colors.get(str(name))
+        shown = color is not None
+        for i, (p, col, vals, ms, lw) in enumerate(panels):
+            marker, size = shapes.get(str(name), ("o", 1.0))
+            line, = p.plot(x_all[sel][order], vals[sel][order], marker=marker, ms=ms * size,
+                           mfc="none", mew=1.4, color=color or OTHER_COLOR, lw=lw,
+                           label=str(name), gid=f"{col}:{name}", zorder=2.0 if shown else 1.5)
             if shown and i == 0:
                 handles.append(line)
     if other_label(colors):
-        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", lw=1.5,
+        handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", lw=1.5,
                               label=other_label(colors)))
     return handles
+
+
+def _has_values(rows: np.ndarray, panels: list[Any]) -> bool:
+    """Whether any panel draws a value of the ``rows``."""
+    return any(bool(np.isfinite(vals[rows]).any()) for _, _, vals, *_ in panels)
+
+
+def _nothing_drawn(series: np.ndarray, panels: list[Any], most: int = 4) -> list[Any]:
+    """The legend's words on the series without a value to draw (every row withheld or empty),
+    named (the first ``most``, then how many more): ``[]`` when every series has one."""
+    empty = [str(n) for n in pd.unique(series) if not _has_values(series == n, panels)]
+    if not empty:
+        return []
+    named = ", ".join(empty[:most]) + (f" and {len(empty) - most} more" if len(empty) > most
+                                       else "")
+    return [Line2D([], [], ls="none", label=f"nothing to draw: {named}")]
 
 
 def _mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,

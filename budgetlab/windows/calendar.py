@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._util.units import HOUR_NS
 from .._util.validation import check_argument, check_tz, utc_from_ns
 
 __all__ = ["CALENDARS", "calendar_period_starts", "calendar_edges", "calendar_counts"]
@@ -50,8 +51,7 @@ def calendar_edges(lo_ns: int, hi_ns: int, calendar: str = "day", tz: str = "UTC
     ...                utc=True).strftime("%d %H:%M").tolist()
     ['23 22:00', '24 22:00', '25 23:00']
     """
-    hour = 3_600 * 10**9
-    probes = np.arange((lo_ns // hour) * hour, hi_ns + hour, hour, dtype=np.int64)
+    probes = np.arange((lo_ns // HOUR_NS) * HOUR_NS, hi_ns + HOUR_NS, HOUR_NS, dtype=np.int64)
     return np.unique(calendar_period_starts(probes, calendar, tz))
 
 

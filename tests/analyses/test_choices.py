@@ -52,13 +52,15 @@ def test_suggest_targets_without_labels_or_recommendation():
 
 
 def _compare_table():
+    # hours and hours_exhausted in tens of hours (a: 10, b: 30): every row has the day of
+    # evaluated time its shares need (none thin); the comments below count in tens of hours
     dwell = pd.to_timedelta([0, 0, 0, 0, 3600 * 10**9, 3600 * 10**9], unit="ns")
     return pd.DataFrame({
         "g": ["a", "b", "a", "b", "a", "b"],
         "window": pd.Categorical(["1h", "1h", "1d", "1d", "1h", "1h"], categories=["1h", "1d"],
                                  ordered=True),
-        "min_dwell": dwell, "hours": [10.0, 30.0, 10.0, 30.0, 10.0, 30.0],
-        "hours_exhausted": [1.0, 3.0, 2.0, 0.0, 1.0, 1.0],
+        "min_dwell": dwell, "hours": [100.0, 300.0, 100.0, 300.0, 100.0, 300.0],
+        "hours_exhausted": [10.0, 30.0, 20.0, 0.0, 10.0, 10.0],
         "transitions_per_day": [20.0, 10.0, 2.0, 1.0, 5.0, 4.0], "round_trips_per_day": [1.0, 2.0,
                                                                                          0, 0, 0,
                                                                                          0],
@@ -235,6 +237,31 @@ def test_window_summary_leaves_thin_rows_out_of_its_sums_by_hand():
     assert (five["groups"], five["groups_left_out"]) == (0, 2)
     assert five["note"].startswith("no summed value: all 2 group rows have under 24 h")
     assert window_summary(_thin_table()).attrs["groups_left_out"] == 3
+
+
+def test_window_summary_the_plot_and_the_cli_share_one_thin_rule():
+    # the same rows without their notes: thinness is read from the evaluated hours, by hand
+    # [40, 2, 30, 50, 1, 0.5] under 24 h -> b under 1h, a and b under 5m
+    import matplotlib.pyplot as plt
+
+    from budgetlab.analyses.window_clock import thin_rows
+    from budgetlab.plotting import plot_window_comparison
+
+    t = _thin_table().drop(columns="note")
+    hand = np.array([False, True, False, False, True, True])
+    np.testing.assert_array_equal(thin_rows(t), hand)  # the CLI's blanks
+    s = window_summary(t).set_index("window")
+    assert s["groups_left_out"].to_dict() == {"5m": 2, "1h": 1, "1d": 0}
+    assert s.loc["1h", "transitions_per_day"] == 2.0  # a alone, as with the notes
+    t.attrs["by"] = ["g"]
+    ax = plot_window_comparison(t, y2=None)  # the plot draws no value on those rows
+    drawn = {ln.get_gid(): ln.get_ydata() for ln in ax.lines}
+    np.testing.assert_array_equal(drawn["transitions_per_day:b"], [np.nan, np.nan, 1.0])
+    np.testing.assert_array_equal(drawn["transitions_per_day:a"], [np.nan, 2.0, 2.0])
+    plt.close("all")
+    # a note alone no longer decides: a row with 30 h and a stray note is summed
+    noted = _thin_table().assign(note=["", THIN, "stray", "", THIN, THIN])
+    assert window_summary(noted).set_index("window").loc["1d", "groups_left_out"] == 0
 
 
 def test_choose_window_compares_only_windows_that_hold_every_group():

@@ -75,7 +75,7 @@ def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
         longest = max(merged, key=lambda se: se[1] - se[0])
         line = next(ln.strip() for ln in section.splitlines() if ln.strip().startswith(f"{ctype}:"))
         h, m = divmod(int(hours * 3600) // 60, 60)
-        words = f"{h} h {m} m" if h else f"{m} m"
+        words = (f"{h} h {m} min" if m else f"{h} h") if h else f"{m} min"
         assert f"CRITICAL or worse {hours / whole * 100:.0f} % of the time ({words})" in line
         assert (f"; {len(merged)} episode{'s' if len(merged) != 1 else ''} ({len(raw)} before "
                 "merging)") in line

@@ -84,7 +84,7 @@ def test_alert_scoring(log, tmp_path, capsys):
     assert main(["alerts", log["log"], *SLO, *SLOW, "--incidents", log["incidents"], "--out",
                  str(out)]) == 0
     text = capsys.readouterr().out
-    assert "policy workbook (1 alert episode(s)" in text and "7 m" in text
+    assert "policy workbook (1 alert episode(s)" in text and "7 min" in text
     scores = pd.read_csv(out)
     row = scores[(scores["tier"] == "ticket_3d")].iloc[0]
     assert row["episodes"] == 1 and row["detected"] == 1

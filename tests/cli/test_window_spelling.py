@@ -55,3 +55,18 @@ def test_the_partial_window_warning_spells_the_window_in_prose():
         replay(events, SLO(0.9, window="1D"))
     assert [str(w.message) for w in caught] == [
         "the window (24 h) is longer than the data (9 h); every window is partial."]
+
+
+def test_an_elapsed_duration_uses_the_windows_units(capsys):
+    # a dwell time (elapsed) of 10 minutes beside a 5-minute window: both in minutes, "min"
+    assert main(["compare-windows", str(APACHE), *READ, "--windows", "5min,1h", "--target",
+                 "0.99", "--min-dwell", "10min"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "5 min, dwell 10 min: only 1.35 h of evaluated time" in text
+    assert not re.search(r"\d m\b", text)
+    from budgetlab._util.words import duration_words, prose_duration
+
+    # the two spellings of one duration agree where both apply: whole minutes, hours, days
+    for d in ("45min", "2h", "3D"):
+        assert duration_words(d) == prose_duration(d)
+    assert duration_words("6h10min") == "6 h 10 min"

@@ -10,12 +10,14 @@ and the scrape-gap queries an empty matrix, so a read is 2 + 2 requests.
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.server
 import json
 import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -119,9 +121,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.close_connection = True
 
 
-@pytest.fixture()
-def fake() -> Iterator[Fake]:
-    server = Fake()
+@contextlib.contextmanager
+def serving(server: Any) -> Iterator[Any]:
+    """``server`` (with a ``stop`` event) answering in a thread, stopped whatever happens."""
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True)
     thread.start()
@@ -132,6 +134,12 @@ def fake() -> Iterator[Fake]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture()
+def fake() -> Iterator[Fake]:
+    with serving(Fake()) as server:
+        yield server
 
 
 def _read(url: str, **kw: object) -> pd.DataFrame:
@@ -157,11 +165,7 @@ def test_the_fake_answers_a_plain_read(fake):
 # -- redirects -------------------------------------------------------------------------------------
 
 def test_a_redirect_to_another_origin_is_refused_and_nothing_reaches_it(fake, capsys):
-    other = Fake()
-    thread = threading.Thread(target=other.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
+    with serving(Fake()) as other:
         elsewhere = other.url.replace("127.0.0.1", "localhost")  # the same machine, another origin
         fake.act = lambda h, body: h.send(302, b"",
                                           {"Location": elsewhere + "/api/v1/query_range?x=1"})
@@ -180,11 +184,6 @@ def test_a_redirect_to_another_origin_is_refused_and_nothing_reaches_it(fake, ca
         assert rc == 2 and "redirected to another server" in err and err.count("\n") == 1
         assert "pa55word" not in err and "TOPSECRET" not in err
         assert other.seen == []  # not one request, with or without credentials
-    finally:
-        other.stop.set()
-        other.shutdown()
-        other.server_close()
-        thread.join(timeout=10)
 
 
 @pytest.mark.parametrize("code", [301, 302, 303, 307, 308])

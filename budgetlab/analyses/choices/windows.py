@@ -1,13 +1,14 @@
 """The tracker window (and hysteresis) to use: flapping against detection, summed over the
 groups.
 
-**Thin rows are left out of the sums.** A row of :func:`budgetlab.compare_windows` with a ``note``
-(less than :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS` of evaluated time) has
-time shares and rates per day too thin to go by; a sum that took them in would be a wrong
-number. :func:`window_summary` sums the other rows and says how many it left out and why; a
-window whose rows are all thin gets no summed value. :func:`choose_window` compares only windows
-whose sums hold every group (a sum over fewer groups counts fewer status changes) and names the
-others.
+**Thin rows are left out of the sums.** A row of :func:`budgetlab.compare_windows` with less
+than :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS` of evaluated time (``hours``:
+:func:`~budgetlab.analyses.window_clock.thin_rows`, the rule the CLI and the plot use; the row's
+``note`` says why) has time shares and rates per day too thin to go by; a sum that took them in
+would be a wrong number. :func:`window_summary` sums the other rows and says how many it left out
+and why; a window whose rows are all thin gets no summed value. :func:`choose_window` compares
+only windows whose sums hold every group (a sum over fewer groups counts fewer status changes)
+and names the others.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..._util.ratios import ratio
 from ..._util.validation import check_fraction, require_columns, window_words
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes, percent
-from ..window_clock import MIN_EVALUATED_HOURS
+from ..window_clock import MIN_EVALUATED_HOURS, thin_rows
 
 __all__ = ["window_summary", "choose_window"]
 
@@ -53,7 +54,8 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         changes of all trackers), ``hours``, ``hours_exhausted``, ``share_exhausted`` and
         ``share_alerting`` (time at ``alert_at`` or worse, weighted by each group's hours), all
         over the rows that are not thin; ``groups`` (rows summed), ``groups_left_out`` (thin rows:
-        a ``note`` in the table) and ``note`` (why, in words; empty when none is left out). A
+        under 24 h of evaluated ``hours``, :func:`~budgetlab.analyses.window_clock.thin_rows`)
+        and ``note`` (why, in words; empty when none is left out). A
         window whose rows are all thin has NaN sums and shares. With ``incidents``: ``pairs``,
         ``detected``, ``detection_median``, ``recovery_median`` (over the pairs) and
         ``unrecovered``. ``attrs["groups_left_out"]``: the thin rows left out in all.
@@ -61,8 +63,8 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     Examples
     --------
     >>> t = pd.DataFrame({"g": ["a", "b", "c"], "window": ["1h", "1h", "1h"],
-    ...     "min_dwell": pd.to_timedelta([0, 0, 0]), "hours": [10.0, 30.0, 2.0],
-    ...     "hours_exhausted": [1.0, 3.0, 2.0], "transitions_per_day": [2.0, 4.0, 48.0],
+    ...     "min_dwell": pd.to_timedelta([0, 0, 0]), "hours": [100.0, 300.0, 2.0],
+    ...     "hours_exhausted": [10.0, 30.0, 2.0], "transitions_per_day": [2.0, 4.0, 48.0],
     ...     "round_trips_per_day": [0.5, 0.0, 0.0], "share_critical": [0.1, 0.3, 0.0],
     ...     "share_exhausted": [0.1, 0.1, 1.0], "note": ["", "", "only 2.00 h ..."]})
     >>> s = window_summary(t)  # c's 2 h of evaluated time are too thin: a and b are summed
@@ -76,7 +78,7 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     require_columns(table, ["window", "min_dwell", "hours", "hours_exhausted",
                             "transitions_per_day", "round_trips_per_day", *shares],
                     what="the compare_windows table")
-    thin = _thin(table)
+    thin = thin_rows(table)
     frame = table.assign(_alert_hours=table[shares].sum(axis=1) * table["hours"], _thin=thin)
     keys = ["window", "min_dwell"]
     grouped = frame.groupby(keys, observed=True, sort=False)
@@ -98,14 +100,6 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
     out["window"] = out["window"].astype(str)
     out.attrs["groups_left_out"] = int(thin.sum())
     return out
-
-
-def _thin(table: pd.DataFrame) -> np.ndarray:
-    """The rows whose shares and rates per day :func:`budgetlab.compare_windows` withholds (a
-    ``note``); none in a table without ``note`` (made by hand)."""
-    if "note" not in table.columns:
-        return np.zeros(len(table), dtype=bool)
-    return np.asarray(table["note"].fillna("").astype(str).to_numpy() != "", dtype=bool)
 
 
 def _left_out_note(left_out: int, rows: int) -> str:

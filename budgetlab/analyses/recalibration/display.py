@@ -8,9 +8,10 @@ import numpy as np
 
 from ..._util.progress import progress
 from ..._util.ratios import ratio
+from ..._util.units import DAY_NS
 from .candidates import USUAL_TARGETS
 from .clock import counted_changes
-from .rolling import DAY_NS, Rolling
+from .rolling import Rolling
 
 __all__ = ["display_targets", "transitions_per_day"]
 

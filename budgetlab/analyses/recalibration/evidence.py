@@ -14,13 +14,14 @@ import numpy as np
 import pandas as pd
 
 from ..._util.ratios import ratio
+from ..._util.units import DAY_NS
 from ..._util.validation import require_columns, utc_ns_column
 from ..._util.words import prose_duration
 from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets
 from .choice import Choice
 from .options import Plan
-from .rolling import DAY_NS, Exclusions, weighted_quantiles
+from .rolling import Exclusions, weighted_quantiles
 from .rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "judge_groups", "incident_rows"]

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.units import DAY_NS
 from ..._util.validation import (
     check_argument,
     check_fraction,
@@ -22,7 +23,6 @@ from ...alerts.policy import AlertPolicy, as_policy
 from ...budget.figures import STATUSES
 from ...errors import ConfigError
 from ...slo import SLO
-from .rolling import DAY_NS
 
 __all__ = ["RecalibrationOptions", "Plan"]
 

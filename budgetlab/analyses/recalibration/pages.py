@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.progress import progress
+from ..._util.units import MINUTE_NS
 from ...alerts.firing import firing_runs, tier_conditions
 from ...alerts.policy import AlertPolicy
 from ...alerts.tier import PAGE_SEVERITIES
@@ -17,7 +18,6 @@ from .rolling import Rolling
 
 __all__ = ["page_counts"]
 
-_MIN_NS = 60 * 10**9
 
 
 def page_counts(srt: Sorted, policy: AlertPolicy, rolling: Rolling, cand_values: np.ndarray,
@@ -94,7 +94,7 @@ def _in_evaluated(rolling: Rolling, times: np.ndarray) -> np.ndarray:
 def _bin_grid(srt: Sorted, policy: AlertPolicy) -> BinGrid:
     """The sorted events binned at the gcd of the policy's windows and a minute."""
     wins = [int(w.value) for w in policy.windows]
-    freq = int(np.gcd.reduce(np.array([*wins, _MIN_NS], dtype=np.int64)))
+    freq = int(np.gcd.reduce(np.array([*wins, MINUTE_NS], dtype=np.int64)))
     start = (int(srt.t.min()) // freq) * freq
     n_bins = int((int(srt.t.max()) - start) // freq) + 1
     group, b, total, bad, _ = event_cells(srt.seg, srt.t, srt.bad, np.zeros(len(srt.t),

@@ -18,14 +18,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._util.ratios import ratio
+from ..._util.units import DAY_NS
 from ..sorted_events import Sorted
 from .clock import ClockCounts, clock_counts, evaluated_events, evaluated_time, split_days
 
-__all__ = ["DAY_NS", "HOUR_NS", "history_counts", "Rolling", "rolling_rates", "Exclusions",
+__all__ = ["history_counts", "Rolling", "rolling_rates", "Exclusions",
            "weighted_quantiles"]
 
-DAY_NS = 86_400 * 10**9
-HOUR_NS = 3_600 * 10**9
 
 
 def history_counts(srt: Sorted, rolling: Rolling) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

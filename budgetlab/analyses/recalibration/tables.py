@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.ratios import ratio
+from ..._util.units import DAY_NS, HOUR_NS
 from ...budget.figures import STATUSES
 from ..sorted_events import Sorted
 from .choice import Choice
@@ -18,7 +19,7 @@ from .display import display_targets, transitions_per_day
 from .evidence import Judged
 from .options import Plan
 from .pages import page_counts
-from .rolling import DAY_NS, HOUR_NS, Rolling
+from .rolling import Rolling
 
 __all__ = ["Recalibration", "QUANTILE_LEVELS", "key_columns", "summary_table", "candidates_table",
            "sample_tables"]

@@ -1,0 +1,39 @@
+"""The replay's summary never prints a rate per day read over less than a day of observed time:
+the cell is blank and a line names the group, its events and its observed time (the one thin
+rule, budgetlab.analyses.window_clock.too_thin). Hand-made log, hand-computed figures."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from budgetlab.cli import main
+
+NAN = re.compile(r"\b(nan|NaN|NaT)\b")
+
+
+def test_replay_leaves_a_thin_rate_blank_and_says_why(tmp_path, capsys):
+    # a: one success an hour for 48 h (49 events); with a 1 h window (an event at the cut-off
+    # stays) its window is never empty: 48 h observed, 49 / 2 = 24.5 events a day.
+    # b: one failure at 10:00, held by the window for 1 h: 1 event in 1.0 h, which is no rate
+    # per day (24 would be an extrapolation from one event)
+    start = pd.Timestamp("2026-01-01", tz="UTC")
+    rows = [{"ts": start + pd.Timedelta(hours=h), "outcome": "success", "g": "a"}
+            for h in range(49)]
+    rows.append({"ts": start + pd.Timedelta(hours=10), "outcome": "timeout", "g": "b"})
+    log = tmp_path / "log.csv"
+    pd.DataFrame(rows).sort_values("ts", kind="stable").to_csv(log, index=False)
+    assert main(["replay", str(log), "--by", "g", "--window", "1h"]) == 0
+    text = capsys.readouterr().out
+    assert not NAN.search(text)
+    table = text.split("Summary")[1].splitlines()
+    header = next(ln for ln in table if "events/day" in ln)
+    at = header.index("events/day") + len("events/day")  # right-aligned column
+    cells = {ln.split()[0]: ln[:at].split()[-1] for ln in table
+             if ln.split() and ln.split()[0] in ("a", "b")}
+    assert cells["a"] == "24.5"
+    assert cells["b"].endswith("%)")  # nothing in b's events/day cell: the column before shows
+    said = " ".join(text.split())
+    assert ("events/day left blank, too thin to go by (a rate per day needs at least 24 h of "
+            "observed time): g=b (1 event in 1.0 h).") in said

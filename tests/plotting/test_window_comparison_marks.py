@@ -1,0 +1,101 @@
+"""plot_window_comparison's marks: a legend only for the groups it draws (the others named as
+having nothing to draw), markers that stay apart where two groups share a value, and a log axis
+that still shows a zero. Tested through the artists (data read back), tables built by hand."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab.plotting import plot_window_comparison
+
+
+@pytest.fixture(autouse=True)
+def close_all():
+    yield
+    plt.close("all")
+
+
+def _table(values: dict[str, list[float]], hours: dict[str, list[float]]) -> pd.DataFrame:
+    """A compare_windows table by hand: windows 1 h and 6 h, one row per group and window."""
+    groups = list(values)
+    t = pd.DataFrame({"method": np.repeat(groups, 2), "window": ["1h", "6h"] * len(groups),
+                      "min_dwell": pd.Timedelta(0),
+                      "transitions_per_day": np.concatenate([values[g] for g in groups]),
+                      "share_exhausted": 0.0,
+                      "hours": np.concatenate([hours[g] for g in groups])})
+    t.attrs["by"] = ["method"]
+    return t
+
+
+def _line(ax, gid):
+    (line,) = [ln for ln in ax.lines if ln.get_gid() == gid]
+    return line
+
+
+def test_legend_lists_only_drawn_groups_and_names_the_others():
+    # OPTIONS and POST have under 24 h of evaluated time in every row: their rates are withheld,
+    # nothing of theirs is drawn; GET and HEAD have 100 h (drawn)
+    t = _table({"GET": [0.0, 2.0], "HEAD": [0.0, 2.0], "OPTIONS": [24.0, 24.0],
+                "POST": [5.0, 5.0]},
+               {"GET": [100.0, 100.0], "HEAD": [100.0, 100.0], "OPTIONS": [1.0, 0.0],
+                "POST": [3.0, 7.0]})
+    ax = plot_window_comparison(t)
+    legend = [x.get_text() for x in ax.get_legend().get_texts()]
+    assert legend == ["GET", "HEAD", "under 24 h evaluated: not drawn",
+                      "nothing to draw: OPTIONS, POST"]
+    # the drawn values are the table's; the withheld groups' lines hold no value
+    np.testing.assert_array_equal(_line(ax, "transitions_per_day:GET").get_ydata(), [0.0, 2.0])
+    np.testing.assert_array_equal(_line(ax, "transitions_per_day:HEAD").get_ydata(), [0.0, 2.0])
+    assert np.isnan(_line(ax, "transitions_per_day:OPTIONS").get_ydata()).all()
+    assert np.isnan(_line(ax.y2_ax, "share_exhausted:POST").get_ydata()).all()
+
+
+def test_groups_sharing_a_value_keep_both_markers_in_sight():
+    # GET and HEAD hold the same values at both windows: the points coincide
+    t = _table({"GET": [1.0, 3.0], "HEAD": [1.0, 3.0]}, {"GET": [50.0] * 2, "HEAD": [50.0] * 2})
+    ax = plot_window_comparison(t, y2=None)
+    get, head = _line(ax, "transitions_per_day:GET"), _line(ax, "transitions_per_day:HEAD")
+    np.testing.assert_array_equal(get.get_ydata(), head.get_ydata())
+    # hollow markers of different shapes and sizes: the later one cannot cover the first
+    assert get.get_markerfacecolor() == head.get_markerfacecolor() == "none"
+    assert get.get_marker() != head.get_marker()
+    assert get.get_markersize() > head.get_markersize()
+    assert get.get_color() != head.get_color()
+    # the legend shows each group's marker
+    handles = ax.get_legend().legend_handles
+    assert [h.get_marker() for h in handles] == [get.get_marker(), head.get_marker()]
+
+
+def test_other_groups_count_only_the_drawn_ones():
+    # 10 groups drawn plus 2 with nothing to draw: 7 keep their colours, "other" counts the 3
+    # drawn grey ones, never the 2 empty ones
+    names = [f"g{i}" for i in range(12)]
+    t = _table({g: [1.0, 2.0] for g in names},
+               {g: ([100.0, 100.0] if i < 10 else [1.0, 1.0]) for i, g in enumerate(names)})
+    ax = plot_window_comparison(t, y2=None)
+    legend = [x.get_text() for x in ax.get_legend().get_texts()]
+    assert legend == [*names[:7], "other (3 groups)", "under 24 h evaluated: not drawn",
+                      "nothing to draw: g10, g11"]
+
+
+def test_log_axis_draws_zeros_and_writes_plain_ticks():
+    t = _table({"a": [0.0, 240.0], "b": [0.3, 0.0]}, {"a": [100.0] * 2, "b": [100.0] * 2})
+    ax = plot_window_comparison(t, y2=None, logy=True)
+    # the zeros are drawn (a value on the line, inside the axes' view), not dropped by a log axis
+    np.testing.assert_array_equal(_line(ax, "transitions_per_day:a").get_ydata(), [0.0, 240.0])
+    np.testing.assert_array_equal(_line(ax, "transitions_per_day:b").get_ydata(), [0.3, 0.0])
+    lo, hi = ax.get_ylim()
+    assert lo < 0.0 and hi > 240.0
+    # linear up to the decade of the smallest value above zero (0.3 -> 0.1), log above it
+    assert ax.get_yscale() == "symlog"
+    assert ax.yaxis.get_transform().linthresh == pytest.approx(0.1)
+    y0 = ax.transData.transform([(0.0, 0.0)])[0, 1]
+    box = ax.get_window_extent()
+    assert box.y0 < y0 < box.y1
+    ax.figure.canvas.draw()
+    ticks = [x.get_text() for x in ax.get_yticklabels()]
+    assert ticks == ["0", "0.1", "1", "10", "100"]
+    assert "log scale above 0.1" in " ".join(ax.get_ylabel().split())
