@@ -30,19 +30,20 @@ from .words import say
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
+__all__ = ["INPUTS", "atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
            "register_input",
            "forget_inputs", "file_identity", "shown_path", "name_max"]
 
-# the files read in this run: identity (device, inode) -> the absolute names it was read under.
-# A match counts while one of those names still leads to the same file, so a new file that
-# reuses the inode of a deleted input is not mistaken for it.
-_INPUTS: dict[tuple[int, int], set[str]] = {}
+#: The files read in this run: identity (device, inode) -> the absolute names it was read under.
+#: A match counts while one of those names still leads to the same file, so a new file that
+#: reuses the inode of a deleted input is not mistaken for it. (The event readers add to it
+#: directly, :func:`register_input` otherwise.)
+INPUTS: dict[tuple[int, int], set[str]] = {}
 
 
 def forget_inputs() -> None:
     """Forget the inputs registered so far (:func:`budgetlab._util.plan.new_run` starts a run)."""
-    _INPUTS.clear()
+    INPUTS.clear()
 
 
 def file_identity(path: str | PathLike[str]) -> tuple[int, int] | None:
@@ -70,14 +71,14 @@ def register_input(path: str | PathLike[str]) -> None:
     """
     ident = file_identity(path)
     if ident is not None:
-        _INPUTS.setdefault(ident, set()).add(os.path.abspath(os.fspath(path)))
+        INPUTS.setdefault(ident, set()).add(os.path.abspath(os.fspath(path)))
 
 
 def _is_input(path: str | PathLike[str]) -> bool:
     ident = file_identity(path)
-    if ident is None or ident not in _INPUTS:
+    if ident is None or ident not in INPUTS:
         return False
-    return any(file_identity(name) == ident for name in _INPUTS[ident])
+    return any(file_identity(name) == ident for name in INPUTS[ident])
 
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_.,=+-]{1,80}")

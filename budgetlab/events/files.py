@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import codecs
 import glob
+import os
 from collections.abc import Sequence
+from contextlib import nullcontext
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.files import register_input
+from .._util.files import INPUTS
 from .._util.progress import progress
 from .._util.validation import check_argument, utc_from_ns
 from .._util.words import say
@@ -164,7 +166,8 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
-        with file_offset(sum(map(len, frames))):
+        # where rows are, for messages: the file's first row in the whole table
+        with file_offset(sum(map(len, frames))) if len(paths) > 1 else nullcontext():
             frame, notes = read_file(path, want)
         for col in [c for c in want.columns if c != want.time] if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
@@ -264,7 +267,8 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
     path = path.expanduser()
     check_path(path)
     kind, packed = _detect_format(path, want.format)
-    register_input(path)
+    st = path.stat()  # an input of this run: no output may be written over it (_util.files)
+    INPUTS.setdefault((st.st_dev, st.st_ino), set()).add(os.path.abspath(path))
     name = file_name(path)
     if kind == "parquet":
         if packed:

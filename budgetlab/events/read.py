@@ -20,8 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.codes import category_codes, code_counts, factorize, recode, small_int
-from .._util.validation import duration_label, utc_from_ns
+from .._util.validation import duration_label
 from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
@@ -141,7 +140,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         outcome = _outcome_reading(raw, spec, require_success=is_path_like(source))
         outcome, n_slow, latency, durations = _latency_of(raw, spec, outcome)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
-        ts = utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array
+        ts = pd.DatetimeIndex(t, dtype="datetime64[ns, UTC]",
+                              copy=isinstance(source, pd.DataFrame)).array
         frame = _canonical(raw, spec, {"ts": ts, "ok": outcome.ok, "bucket": outcome.bucket},
                            durations)
     finally:
@@ -221,9 +221,11 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
     col, tz = raw[spec.time], spec.tz
     if spec.time_format is not None:
         return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
-    t = parse_time(col, tz=tz, epoch=spec.epoch)
-    # instants already (ISO text read by the CSV reader, or several files): said as the files had it
-    return t, raw.attrs.get(ISO_TIME) or describe_time(col, tz=tz, epoch=spec.epoch)
+    reading = raw.attrs.get(ISO_TIME)  # instants already (read by Arrow, or several files)
+    if reading and isinstance(col.dtype, pd.DatetimeTZDtype) and col.dtype.unit == "ns":
+        return np.asarray(col.array.asi8), reading
+    return parse_time(col, tz=tz, epoch=spec.epoch), \
+        reading or describe_time(col, tz=tz, epoch=spec.epoch)
 
 
 def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
@@ -282,10 +284,8 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
     sorted; values with invisible characters refused, see :func:`one_spelling`). A categorical
     column (labels and keys are read as Arrow dictionaries) keeps its small codes: only its
     categories are stripped and sorted, the rows are remapped through a lookup table."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        codes, uniques = category_codes(col), pd.Index(col.cat.categories)
-    else:
-        codes, uniques = factorize(col)
+    cat = col.array if isinstance(col.dtype, pd.CategoricalDtype) else pd.Categorical(col)
+    codes, uniques = np.asarray(cat.codes), cat.categories  # small codes; -1: missing
     names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
     names, invisible = one_spelling(names)  # one spelling of each key, on the distinct values
     if invisible.any():
@@ -300,17 +300,17 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
         raise InputError(f"group key {name!r} is empty or missing at "
                          f"{row_numbers(np.asarray(missing))}; fill or drop those rows.")
-    used = code_counts(codes, len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
+    used = np.bincount(codes, minlength=len(names)) > 0
     cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str),
                               return_inverse=True)
-    categories, small = pd.Index(cats, dtype="str"), small_int(len(cats))
+    categories = pd.Index(cats, dtype="str")
     # validate=False below: the codes were checked non-negative, and each used code maps into cats
-    if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
+    if used.all() and np.array_equal(inverse, np.arange(len(names))):
         # as wanted (a copy: the raw column's codes are read-only, the caller may write to it)
         return pd.Categorical.from_codes(codes.copy(), categories=categories, validate=False)
-    remap = np.full(len(names), -1, dtype=small)
+    remap = np.full(len(names), -1, dtype=codes.dtype)
     remap[np.flatnonzero(used)] = inverse
-    return pd.Categorical.from_codes(recode(remap, codes), categories=categories, validate=False)
+    return pd.Categorical.from_codes(remap[codes], categories=categories, validate=False)
 
 
 def _warn_id_like(name: str, key: pd.Categorical) -> None:
