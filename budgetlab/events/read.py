@@ -1,13 +1,9 @@
 """Loading: files or DataFrames -> the canonical event table (:mod:`budgetlab.events.schema`).
 
-Only declared columns are read; they pass the personal-data guard (:mod:`budgetlab.privacy`)
-before anything else is done with their values. The steps live next door: :mod:`.files` reads
-the declared columns of the files, :mod:`.times` parses the time column, :mod:`.outcomes` maps
-labels to ``ok`` and ``bucket``. Group keys are read here, in one spelling: Unicode NFC, and values
-holding invisible characters (format characters such as zero-width spaces and joiners,
-bidirectional marks, control characters, line and paragraph separators) refused, so that
-``Köln`` composed or decomposed is one group and no two groups print alike; the checks run on the
-distinct values (Arrow's ``utf8_normalize`` and RE2), never per row.
+Only declared columns are read, and they pass the personal-data guard (:mod:`budgetlab.privacy`)
+before anything else is done with their values; :mod:`.files` reads the files, :mod:`.times` the
+times Arrow did not read, :mod:`.outcomes` the labels. Group keys are read here, in one spelling
+(:func:`group_key`).
 """
 
 from __future__ import annotations
