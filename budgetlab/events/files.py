@@ -9,7 +9,7 @@ import codecs
 import glob
 import os
 from collections.abc import Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -267,8 +267,9 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
     path = path.expanduser()
     check_path(path)
     kind, packed = _detect_format(path, want.format)
-    st = path.stat()  # an input of this run: no output may be written over it (_util.files)
-    INPUTS.setdefault((st.st_dev, st.st_ino), set()).add(os.path.abspath(path))
+    with suppress(OSError):  # an input of this run: no output may be written over it
+        st = path.stat()
+        INPUTS.setdefault((st.st_dev, st.st_ino), set()).add(os.path.abspath(path))
     name = file_name(path)
     if kind == "parquet":
         if packed:
