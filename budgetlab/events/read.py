@@ -24,7 +24,7 @@ from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import read_lines
-from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
+from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, code_counts, parse_ok
 from .schema import HowRead, LabelReading, check_header, skip_reasons, time_span
 from .spec import ReadSpec
 from .timeformat import parse_formatted
@@ -296,7 +296,7 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
         raise InputError(f"group key {name!r} is empty or missing at "
                          f"{row_numbers(np.asarray(missing))}; fill or drop those rows.")
-    used = np.bincount(codes, minlength=len(names)) > 0
+    used = code_counts(codes, len(names)) > 0
     cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str),
                               return_inverse=True)
     categories = pd.Index(cats, dtype="str")
@@ -306,7 +306,12 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
         return pd.Categorical.from_codes(codes.copy(), categories=categories, validate=False)
     remap = np.full(len(names), -1, dtype=codes.dtype)
     remap[np.flatnonzero(used)] = inverse
-    return pd.Categorical.from_codes(remap[codes], categories=categories, validate=False)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    remapped = pc.take(pa.array(remap), pa.array(codes))  # NumPy's indexing widens the codes
+    return pd.Categorical.from_codes(np.array(remapped.to_numpy(zero_copy_only=True)),
+                                     categories=categories, validate=False)
 
 
 def _warn_id_like(name: str, key: pd.Categorical) -> None:
