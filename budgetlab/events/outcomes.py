@@ -31,9 +31,10 @@ from .schema import (
     TIMEOUT,
     LabelReading,
     bucket_dtype,
+    code_counts,
 )
 
-__all__ = ["DEFAULT_OUTCOMES", "OutcomeReading", "normalize_label", "code_counts",
+__all__ = ["DEFAULT_OUTCOMES", "OutcomeReading", "normalize_label",
            "check_outcomes", "lookup_label", "classify_outcomes", "map_outcomes", "parse_ok",
            "bucket_with_ok", "flags_reading"]
 
@@ -208,21 +209,6 @@ def map_outcomes(labels: pd.Series,
     reading = classify_outcomes(labels, outcomes)
     return reading.ok, reading.bucket
 
-
-def code_counts(codes: np.ndarray, n: int, *, step: int = 1 << 20) -> np.ndarray:
-    """Rows per code ``0 .. n-1`` of non-negative ``codes``: for a few codes one comparison each
-    (``np.bincount`` first widens small codes to ``intp``, several times slower), else bincount
-    ``step`` rows at a time.
-
-    >>> code_counts(np.array([2, 0, 2], dtype=np.int8), 4).tolist()
-    [1, 0, 2, 0]
-    """
-    if n <= 16:
-        return np.array([np.count_nonzero(codes == i) for i in range(n)], dtype=np.int64)
-    counts = np.zeros(n, dtype=np.int64)
-    for lo in range(0, len(codes), step):
-        counts += np.bincount(codes[lo:lo + step], minlength=n)
-    return counts
 
 
 def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:

@@ -24,8 +24,8 @@ from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import read_lines
-from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, code_counts, parse_ok
-from .schema import HowRead, LabelReading, check_header, skip_reasons, time_span
+from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
+from .schema import HowRead, LabelReading, check_header, code_counts, skip_reasons, time_span
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
