@@ -30,20 +30,19 @@ from .words import say
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["INPUTS", "atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
+__all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
            "register_input",
            "forget_inputs", "file_identity", "shown_path", "name_max"]
 
-#: The files read in this run: identity (device, inode) -> the absolute names it was read under.
-#: A match counts while one of those names still leads to the same file, so a new file that
-#: reuses the inode of a deleted input is not mistaken for it. (The event readers add to it
-#: directly, :func:`register_input` otherwise.)
-INPUTS: dict[tuple[int, int], set[str]] = {}
+# the files read in this run: identity (device, inode) -> the absolute names it was read under.
+# A match counts while one of those names still leads to the same file, so a new file that
+# reuses the inode of a deleted input is not mistaken for it.
+_INPUTS: dict[tuple[int, int], set[str]] = {}
 
 
 def forget_inputs() -> None:
     """Forget the inputs registered so far (:func:`budgetlab._util.plan.new_run` starts a run)."""
-    INPUTS.clear()
+    _INPUTS.clear()
 
 
 def file_identity(path: str | PathLike[str]) -> tuple[int, int] | None:
@@ -71,14 +70,14 @@ def register_input(path: str | PathLike[str]) -> None:
     """
     ident = file_identity(path)
     if ident is not None:
-        INPUTS.setdefault(ident, set()).add(os.path.abspath(os.fspath(path)))
+        _INPUTS.setdefault(ident, set()).add(os.path.abspath(os.fspath(path)))
 
 
 def _is_input(path: str | PathLike[str]) -> bool:
     ident = file_identity(path)
-    if ident is None or ident not in INPUTS:
+    if ident is None or ident not in _INPUTS:
         return False
-    return any(file_identity(name) == ident for name in INPUTS[ident])
+    return any(file_identity(name) == ident for name in _INPUTS[ident])
 
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_.,=+-]{1,80}")

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import codecs
 import glob
-import os
 from collections.abc import Sequence
-from contextlib import nullcontext, suppress
+from contextlib import nullcontext
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.files import INPUTS
+from .._util.files import register_input
 from .._util.progress import progress
 from .._util.validation import check_argument, utc_from_ns
 from .._util.words import say
@@ -267,9 +266,7 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
     path = path.expanduser()
     check_path(path)
     kind, packed = _detect_format(path, want.format)
-    with suppress(OSError):  # an input of this run: no output may be written over it
-        st = path.stat()
-        INPUTS.setdefault((st.st_dev, st.st_ino), set()).add(os.path.abspath(path))
+    register_input(path)  # an input of this run: no output may be written over it
     name = file_name(path)
     if kind == "parquet":
         if packed:

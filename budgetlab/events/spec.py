@@ -196,8 +196,7 @@ class ReadSpec:
         if self.format is not None:
             check_argument("format", self.format, FORMATS)
         check_text_encoding(self.encoding)
-        if self.tz != "UTC":  # the default needs no look-up
-            self._set(tz=check_tz(self.tz))
+        self._set(tz=check_tz(self.tz))
         self._check_lines()
         self._set(outcomes=check_outcomes(self.outcomes))
         if (self.duration, self.duration_unit, self.slow_above) != (None, None, None):
@@ -209,8 +208,7 @@ class ReadSpec:
             object.__setattr__(self, k, v)
 
     def _check_privacy(self) -> None:
-        if self.pii not in PII_MODES:
-            check_argument("pii", self.pii, PII_MODES)
+        check_argument("pii", self.pii, PII_MODES)
         if self.salt is not None and (not isinstance(self.salt, str) or not self.salt):
             raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
         if (self.pii == "hash" or self.hash_session) and self.salt is None:

@@ -344,9 +344,10 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
                         salt: str | None = None, required: Iterable[str] = (),
                         by_name: Iterable[str] = ()) -> pd.DataFrame:
     """Apply the ``pii`` policy to ``columns`` of ``frame`` (a new frame if anything changed):
-    ``"error"`` refuses, ``"drop"`` drops the column with a warning, ``"hash"`` replaces its values
-    by :func:`hash_values`. ``required`` columns (the outcome) are always refused; ``by_name``
-    columns (keys named for people) are flagged even when their values look plain.
+    ``"error"`` raises :class:`PersonalDataError`, ``"drop"`` drops the column with a
+    :class:`PersonalDataWarning`, ``"hash"`` replaces its values by :func:`hash_values`. Personal
+    data in ``required`` columns (the outcome) is always refused; ``by_name`` columns (keys named
+    for people: :func:`names_a_person`) are flagged even when their values look plain.
 
     >>> f = pd.DataFrame({"region": ["fra", "ams"], "user": ["a@b.org", "c@d.net"]})
     >>> guard_personal_data(f, ["region", "user"])
@@ -358,8 +359,7 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
     >>> list(guard_personal_data(f, ["region", "user"], pii="hash", salt="k").columns)
     ['region', 'user']
     """
-    if pii not in PII_MODES:
-        check_argument("pii", pii, PII_MODES)
+    check_argument("pii", pii, PII_MODES)
     must, named, out = set(required), set(by_name), frame
     for col in dict.fromkeys(c for c in [*must, *columns, *named] if c in frame.columns):
         rows, distinct = _scan_column(frame[col])

