@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["factorize", "category_codes", "on_chunks", "PARALLEL_ROWS", "numpy_backed", "recode",
-           "code_counts", "small_int"]
+__all__ = ["factorize", "on_chunks", "PARALLEL_ROWS", "numpy_backed"]
 
 #: Rows from which a chunked Arrow column is handed to several threads at once (Arrow's compute
 #: kernels run without the GIL; one kernel call uses one core).
@@ -32,11 +31,6 @@ def factorize(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
     codes, uniques = pd.factorize(col, use_na_sentinel=True)
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
 
-
-def category_codes(col: pd.Series) -> np.ndarray:
-    """The codes of a categorical column as they are stored (its small integer type, read-only;
-    ``Series.cat.codes`` would copy them into a new Series)."""
-    return np.asarray(col.array.codes)
 
 
 def on_chunks(fn: Callable[[Any], Any], column: Any, *, rows: int | None = None) -> list[Any]:
@@ -88,45 +82,3 @@ def numpy_backed(col: pd.Series) -> pd.Series:
         return col.astype("float64" if col.isna().any() or pa.types.is_floating(pa_type)
                           else "int64")
     return col.astype("boolean" if pa.types.is_boolean(pa_type) else object)
-
-
-def recode(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """``table[codes]`` for non-negative small-integer ``codes``, by Arrow's take (NumPy's fancy
-    indexing first widens the indices to ``intp``); a writable NumPy array of its own.
-
-    >>> recode(np.array([5, 7], dtype=np.int8), np.array([1, 0, 1], dtype=np.int8)).tolist()
-    [7, 5, 7]
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if len(codes) == 0:
-        return table[:0].copy()
-    # a copy: Arrow's buffer would be read-only
-    return np.array(pc.take(pa.array(table), pa.array(codes)).to_numpy(zero_copy_only=True))
-
-
-def code_counts(codes: np.ndarray, n: int, *, step: int = 1 << 20) -> np.ndarray:
-    """Rows per code ``0 .. n-1`` of non-negative ``codes``: for a few codes one comparison per
-    code, else ``np.bincount`` ``step`` rows at a time (never a full-length ``intp`` copy).
-
-    >>> code_counts(np.array([2, 0, 2], dtype=np.int8), 4).tolist()
-    [1, 0, 2, 0]
-    >>> code_counts(np.array([20, 0, 20], dtype=np.int16), 21, step=2)[[0, 20]].tolist()
-    [1, 2]
-    """
-    if n <= 16:
-        return np.array([np.count_nonzero(codes == i) for i in range(n)], dtype=np.int64)
-    counts = np.zeros(n, dtype=np.int64)
-    for lo in range(0, len(codes), step):
-        counts += np.bincount(codes[lo:lo + step], minlength=n)
-    return counts
-
-
-def small_int(n: int) -> type[np.signedinteger[Any]]:
-    """The smallest signed integer type that holds codes ``-1 .. n-1``.
-
-    >>> small_int(100).__name__, small_int(1000).__name__
-    ('int8', 'int16')
-    """
-    return np.int8 if n < 2**7 else np.int16 if n < 2**15 else np.int32 if n < 2**31 else np.int64

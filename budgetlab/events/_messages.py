@@ -3,11 +3,9 @@
 names that look like data (a header-less file's first row) are hidden, labels are listed only
 where the caller must name them and only when they do not look like personal data.
 
-Every read passes through here, not only a refused one: as it reads, the file layer notes where
-rows are (:func:`file_offset` around every file, :func:`reading_files` when several are read,
-:func:`note_open_last_row`), so that a later refusal can name them. That state holds for one read
-(each read sets :data:`ROWS` to a state of its own); the words themselves are built only when
-refusing.
+Where rows are is noted as a read goes (:data:`ROWS`, one state per read: :func:`file_offset` and
+:func:`reading_files` when several files are read, :func:`note_open_last_row`); the words are
+built only when refusing.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import glob
 from collections.abc import Sequence
+from contextlib import nullcontext
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -164,7 +165,8 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     frames: list[pd.DataFrame] = []
     per_file: list[list[str]] = []
     for path in progress(paths, desc=f"reading {len(paths)} files") if _large(paths) else paths:
-        with file_offset(sum(map(len, frames))):
+        # where rows are, for messages: the file's first row in the whole table
+        with file_offset(sum(map(len, frames))) if len(paths) > 1 else nullcontext():
             frame, notes = read_file(path, want)
         for col in [c for c in want.columns if c != want.time] if frames else ():
             first, this = _kind(frames[0][col].dtype), _kind(frame[col].dtype)
@@ -264,7 +266,7 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
     path = path.expanduser()
     check_path(path)
     kind, packed = _detect_format(path, want.format)
-    register_input(path)
+    register_input(path)  # an input of this run: no output may be written over it
     name = file_name(path)
     if kind == "parquet":
         if packed:

@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from .._util.codes import category_codes, code_counts, factorize, numpy_backed, recode, small_int
+from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ..privacy import scan_text
@@ -29,6 +31,7 @@ from .schema import (
     TIMEOUT,
     LabelReading,
     bucket_dtype,
+    code_counts,
 )
 
 __all__ = ["DEFAULT_OUTCOMES", "OutcomeReading", "normalize_label",
@@ -143,7 +146,8 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     [('done', 'success', 2), ('failed', 'crash', 1), ('pending', 'skip', 1)]
     """
     table = check_outcomes(outcomes)
-    name, labels = labels.name, numpy_backed(labels)
+    name = labels.name
+    labels = numpy_backed(labels) if isinstance(labels.dtype, pd.ArrowDtype) else labels
     dtype = labels.dtype
     numeric = pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
     if table is None and (pd.api.types.is_bool_dtype(dtype) or
@@ -206,12 +210,13 @@ def map_outcomes(labels: pd.Series,
     return reading.ok, reading.bucket
 
 
+
 def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
     """``(codes, normalized distinct labels)``; code -1 for missing values."""
     if isinstance(col.dtype, pd.CategoricalDtype):  # its own small codes: no int64 copy of rows
-        codes, uniques = category_codes(col), pd.Index(col.cat.categories)
+        codes, uniques = np.asarray(col.array.codes), pd.Index(col.cat.categories)
     else:
-        codes, uniques = factorize(col)
+        codes, uniques = pd.factorize(col)  # code -1: missing
     if len(uniques) > _MAX_LABELS:
         raise OutcomeError(f"the outcome column has {len(uniques)} distinct labels (more than "
                            f"{_MAX_LABELS}); it does not look like an outcome column: check "
@@ -292,8 +297,9 @@ def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = Non
     dtype = bucket_dtype({m for m, u in zip(mapped, used, strict=True) if u} - {SUCCESS, SKIP})
     cat_pos = {c: i for i, c in enumerate(dtype.categories)}
     to_cat = np.asarray([cat_pos.get(m, -1) for m in mapped],
-                        dtype=small_int(len(dtype.categories)))
-    bucket_codes = recode(to_cat, codes) if len(to_cat) else np.zeros(0, dtype=np.int8)
+                        dtype=np.int8 if len(cat_pos) < 128 else np.int16)
+    bucket_codes = np.zeros(0, dtype=np.int8) if not len(to_cat) else np.array(  # Arrow's take:
+        pc.take(pa.array(to_cat), pa.array(codes)).to_numpy(zero_copy_only=True))  # small codes
     # validate=False: every code is -1 or a position in dtype.categories (to_cat is built so)
     bucket = pd.Categorical.from_codes(bucket_codes, dtype=dtype, validate=False)
     return bucket_codes == cat_pos[SUCCESS], bucket, bucket_codes < 0
@@ -327,7 +333,7 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
         state = col.to_numpy(dtype=float, na_value=np.nan)
         state = np.where(np.isnan(state), -1, np.where(np.isin(state, [0.0, 1.0]), state, -2))
     else:
-        codes, uniques = factorize(col)
+        codes, uniques = pd.factorize(col)
         if len(uniques) > 100_000:  # far too many distinct values for a true/false column
             raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use "
                                "true/false or 1/0.")

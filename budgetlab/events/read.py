@@ -1,13 +1,9 @@
 """Loading: files or DataFrames -> the canonical event table (:mod:`budgetlab.events.schema`).
 
-Only declared columns are read; they pass the personal-data guard (:mod:`budgetlab.privacy`)
-before anything else is done with their values. The steps live next door: :mod:`.files` reads
-the declared columns of the files, :mod:`.times` parses the time column, :mod:`.outcomes` maps
-labels to ``ok`` and ``bucket``. Group keys are read here, in one spelling: Unicode NFC, and values
-holding invisible characters (format characters such as zero-width spaces and joiners,
-bidirectional marks, control characters, line and paragraph separators) refused, so that
-``Köln`` composed or decomposed is one group and no two groups print alike; the checks run on the
-distinct values (Arrow's ``utf8_normalize`` and RE2), never per row.
+Only declared columns are read, and they pass the personal-data guard (:mod:`budgetlab.privacy`)
+before anything else is done with their values; :mod:`.files` reads the files, :mod:`.times` the
+times Arrow did not read, :mod:`.outcomes` the labels. Group keys are read here, in one spelling
+(:func:`group_key`).
 """
 
 from __future__ import annotations
@@ -20,8 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.codes import category_codes, code_counts, factorize, recode, small_int
-from .._util.validation import duration_label, utc_from_ns
+from .._util.validation import duration_label
 from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
@@ -30,7 +25,7 @@ from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
-from .schema import HowRead, LabelReading, check_header, skip_reasons, time_span
+from .schema import HowRead, LabelReading, check_header, code_counts, skip_reasons, time_span
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
@@ -141,7 +136,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         outcome = _outcome_reading(raw, spec, require_success=is_path_like(source))
         outcome, n_slow, latency, durations = _latency_of(raw, spec, outcome)
         # a view of what was read from files; a copy of a caller's DataFrame (theirs to change)
-        ts = utc_from_ns(t, copy=isinstance(source, pd.DataFrame)).array
+        ts = pd.DatetimeIndex(t, dtype="datetime64[ns, UTC]",
+                              copy=isinstance(source, pd.DataFrame)).array
         frame = _canonical(raw, spec, {"ts": ts, "ok": outcome.ok, "bucket": outcome.bucket},
                            durations)
     finally:
@@ -221,9 +217,11 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
     col, tz = raw[spec.time], spec.tz
     if spec.time_format is not None:
         return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
-    t = parse_time(col, tz=tz, epoch=spec.epoch)
-    # instants already (ISO text read by the CSV reader, or several files): said as the files had it
-    return t, raw.attrs.get(ISO_TIME) or describe_time(col, tz=tz, epoch=spec.epoch)
+    reading = raw.attrs.get(ISO_TIME)  # instants already (read by Arrow, or several files)
+    if reading and isinstance(col.dtype, pd.DatetimeTZDtype) and col.dtype.unit == "ns":
+        return np.asarray(col.array.asi8), reading
+    return parse_time(col, tz=tz, epoch=spec.epoch), \
+        reading or describe_time(col, tz=tz, epoch=spec.epoch)
 
 
 def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
@@ -282,10 +280,8 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
     sorted; values with invisible characters refused, see :func:`one_spelling`). A categorical
     column (labels and keys are read as Arrow dictionaries) keeps its small codes: only its
     categories are stripped and sorted, the rows are remapped through a lookup table."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        codes, uniques = category_codes(col), pd.Index(col.cat.categories)
-    else:
-        codes, uniques = factorize(col)
+    cat = col.array if isinstance(col.dtype, pd.CategoricalDtype) else pd.Categorical(col)
+    codes, uniques = np.asarray(cat.codes), cat.categories  # small codes; -1: missing
     names = pd.Index(uniques.astype(str)).str.strip() if len(uniques) else pd.Index([], dtype="str")
     names, invisible = one_spelling(names)  # one spelling of each key, on the distinct values
     if invisible.any():
@@ -300,17 +296,22 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)
         raise InputError(f"group key {name!r} is empty or missing at "
                          f"{row_numbers(np.asarray(missing))}; fill or drop those rows.")
-    used = code_counts(codes, len(names)) > 0 if len(codes) else np.zeros(len(names), dtype=bool)
+    used = code_counts(codes, len(names)) > 0
     cats, inverse = np.unique(np.asarray(names, dtype=object)[used].astype(str),
                               return_inverse=True)
-    categories, small = pd.Index(cats, dtype="str"), small_int(len(cats))
+    categories = pd.Index(cats, dtype="str")
     # validate=False below: the codes were checked non-negative, and each used code maps into cats
-    if used.all() and np.array_equal(inverse, np.arange(len(names))) and codes.dtype == small:
+    if used.all() and np.array_equal(inverse, np.arange(len(names))):
         # as wanted (a copy: the raw column's codes are read-only, the caller may write to it)
         return pd.Categorical.from_codes(codes.copy(), categories=categories, validate=False)
-    remap = np.full(len(names), -1, dtype=small)
+    remap = np.full(len(names), -1, dtype=codes.dtype)
     remap[np.flatnonzero(used)] = inverse
-    return pd.Categorical.from_codes(recode(remap, codes), categories=categories, validate=False)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    remapped = pc.take(pa.array(remap), pa.array(codes))  # NumPy's indexing widens the codes
+    return pd.Categorical.from_codes(np.array(remapped.to_numpy(zero_copy_only=True)),
+                                     categories=categories, validate=False)
 
 
 def _warn_id_like(name: str, key: pd.Categorical) -> None:

@@ -38,8 +38,9 @@ from .._util.validation import as_list, require_columns
 from ..errors import InputError, SchemaError
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
-           "bucket_dtype", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS", "parse_scope",
-           "scope_mask", "LabelReading", "HowRead", "skip_reasons", "time_span", "check_header"]
+           "bucket_dtype", "code_counts", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS",
+           "parse_scope", "scope_mask", "LabelReading", "HowRead", "skip_reasons", "time_span",
+           "check_header"]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
 #: ``start``/``end`` (datetime64[ns, UTC], ``end`` exclusive), ``scope`` (str, see
@@ -76,6 +77,21 @@ def bucket_dtype(labels: Iterable[str] | None = None) -> pd.CategoricalDtype:
     given = {str(x) for x in labels}
     known = [k for k in _KNOWN_ORDER[1:] if k in given]
     return pd.CategoricalDtype([SUCCESS, *known, *sorted(given - set(_KNOWN_ORDER))], ordered=True)
+
+
+def code_counts(codes: np.ndarray, n: int, *, step: int = 1 << 20) -> np.ndarray:
+    """Rows per code ``0 .. n-1`` of non-negative categorical ``codes``: for a few codes one
+    comparison each (``np.bincount`` widens small codes to ``intp`` first: several times slower).
+
+    >>> code_counts(np.array([2, 0, 2], dtype=np.int8), 4).tolist()
+    [1, 0, 2, 0]
+    """
+    if n <= 16:
+        return np.array([np.count_nonzero(codes == i) for i in range(n)], dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    for lo in range(0, len(codes), step):
+        counts += np.bincount(codes[lo:lo + step], minlength=n)
+    return counts
 
 
 def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | None = None,

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._util.codes import category_codes, on_chunks
+from .._util.codes import on_chunks
 from .._util.validation import check_argument
 from ..errors import PersonalDataWarning
 from .hashing import hash_values
@@ -308,7 +308,7 @@ def _scan_column(column: pd.Series) -> tuple[dict[str, int], dict[str, int]]:
         uniques = pd.Index(column.cat.categories)
         if not candidates(uniques.astype(str)).any():  # count rows only where a value may be
             return {}, {}
-        codes = category_codes(column)  # small ints, as stored: no copy of the rows
+        codes = np.asarray(column.array.codes)  # small ints, as stored: no copy of the rows
         counts: np.ndarray = np.bincount(codes[codes >= 0], minlength=len(uniques))
         uniques, counts = uniques[counts > 0].astype(str), counts[counts > 0]
     elif kind == "numeric":
