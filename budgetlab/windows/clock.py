@@ -11,7 +11,7 @@ function, two rows per event at most). Status code 4 is an empty window.
 The compiled single pass (numba, ``kernels._events.status_runs``) walks the rows in time order
 with one arrival and one expiry head over all groups; the numpy twin (:func:`_numpy_status_runs`)
 reads the status at every instant of :func:`window_changes` (one cumulative sum).
-:func:`~.kernels.compiled` chooses (every instant: always the numpy twin).
+:func:`~.kernels.compiled` chooses.
 """
 
 from __future__ import annotations
@@ -97,10 +97,11 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
         e = np.zeros(0, dtype=np.int64)
         return StatusRuns(e, e, np.zeros(0, dtype=np.int8), e, e, e)
     kernel = compiled("status_runs")  # None: the numpy twin, which needs `rule`
-    if kernel is None or every_instant:
+    if kernel is None:
         return _numpy_status_runs(t, bad, codes, ngroups, window_ns, rule, every_instant)
     return StatusRuns(*kernel(t, bad.view(np.uint8), codes, ngroups, int(window_ns), 1 - target,
-                              float(warning), float(critical), int(min_events)))
+                              float(warning), float(critical), int(min_events),
+                              bool(every_instant)))
 
 
 class WindowChanges(NamedTuple):
