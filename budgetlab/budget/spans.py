@@ -247,15 +247,16 @@ def _frame(
         rows = _first_rows(codes, g[head])[g]
         for k in keys:
             out[k] = events[k].array.take(rows)
-    out["start"] = utc_from_ns(cols["start"])
-    out["end"] = utc_from_ns(cols["end"])
+    # the columns are this call's own arrays: wrapped, not copied
+    out["start"] = utc_from_ns(cols["start"], copy=False)
+    out["end"] = utc_from_ns(cols["end"], copy=False)
     out["status"] = pd.Categorical.from_codes(cols["status"].astype(np.int8),
                                               dtype=SPAN_STATUS_DTYPE)
     out["total"] = cols["total"].astype(np.int64, copy=False)
     out["failures"] = cols["failures"].astype(np.int64, copy=False)
     out["burn_rate"] = cols["burn_rate"].astype(np.float64, copy=False)
     out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64, copy=False)
-    out["warmup_end"] = utc_from_ns(cols["warmup_end"])
+    out["warmup_end"] = utc_from_ns(cols["warmup_end"], copy=False)
     out["instant"] = cols["instant"].astype(bool, copy=False)
     return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])), copy=False)
 

@@ -86,12 +86,12 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
     >>> runs.start.tolist(), runs.status.tolist()
     ([0, 5, 16, 20, 31], [0, 3, 4, 0, 4])
     >>> t = np.array([0, 5, 8], dtype=np.int64)
-    >>> runs = status_runs(t, np.array([False, False, True]), np.zeros(3, np.int8), 1, 10,
+    >>> runs = status_runs(t, np.array([False, True, True]), np.zeros(3, np.int8), 1, 10,
     ...                    target=0.5, warning=0.5, critical=0.1, min_events=0,
     ...                    rule=lambda tot, f, s: np.where(f * 2 >= tot, 3, 0).astype(np.int8),
     ...                    every_instant=True)
     >>> runs.start.tolist(), runs.total.tolist(), runs.status.tolist()
-    ([0, 5, 8, 11, 16, 19], [1, 2, 3, 2, 1, 0], [0, 0, 0, 3, 3, 4])
+    ([0, 5, 8, 11, 16, 19], [1, 2, 3, 2, 1, 0], [0, 3, 3, 3, 3, 4])
     """
     if len(t) == 0:
         e = np.zeros(0, dtype=np.int64)
