@@ -18,6 +18,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .._util.validation import duration_label, require_columns, window_words
+from ..analyses.window_clock import MIN_EVALUATED_HOURS, thin_rows, withheld_when_thin
 from ._common import (
     OTHER_COLOR,
     display_names,
@@ -30,6 +31,8 @@ from ._common import (
 
 __all__ = ["plot_window_comparison"]
 
+#: The words on a window whose drawn column is withheld (too little evaluated time).
+THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
 
 _METRIC_LABELS = {
 
@@ -46,15 +49,14 @@ _METRIC_LABELS = {
 }
 
 
-def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray | None) -> np.ndarray:
+def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.ndarray:
     """A column as drawn: Timedelta in minutes (NaT: NaN, not drawn), ``share_*`` in %, and NaN
-    (not drawn) where a thin row withholds it (``thin``: ``None`` when the column is never
-    withheld)."""
+    (not drawn) where a thin row withholds it."""
     col = table[column]
     if pd.api.types.is_timedelta64_dtype(col.dtype):
         return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
     vals = col.to_numpy(dtype=float) * (100 if column.startswith("share_") else 1)
-    return np.where(thin, np.nan, vals) if thin is not None else vals
+    return np.where(thin, np.nan, vals) if withheld_when_thin(column) else vals
 
 
 def _from_zero(ax: Axes, values: np.ndarray | None) -> None:
@@ -124,18 +126,15 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     windows, x_all, series = _comparison_series(table)
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     ax2 = split_axes(ax, 2, hspace=0.08)[1] if y2 is not None else None
-    # imported here: importing budgetlab.plotting (the timeline) needs no analyses
-    from ..analyses.window_clock import MIN_EVALUATED_HOURS, thin_rows, withheld_when_thin
-
-    thin = {c: thin_rows(table) if withheld_when_thin(c) else None for c in (y, y2) if c}
-    panels = [(ax, y, _metric_values(table, y, thin[y]), "o", 6.0, 1.5)]
+    thin = thin_rows(table)
+    panels = [(ax, y, _metric_values(table, y, thin), "o", 6.0, 1.5)]
     if ax2 is not None and y2 is not None:
-        panels.append((ax2, y2, _metric_values(table, y2, thin[y2]), "s", 4.0, 1.2))
+        panels.append((ax2, y2, _metric_values(table, y2, thin), "s", 4.0, 1.2))
     handles = _draw_series(table, series, x_all, panels)
-    label = f"under {MIN_EVALUATED_HOURS:g} h evaluated"  # on a window withheld: too little time
-    if any([_mark_thin(p, col, x_all, series, thin[col], windows, label)
-            for p, col, *_ in panels]):
-        handles.append(Patch(fill=False, hatch="//", edgecolor="0.6", label=f"{label}: not drawn"))
+    withheld = [_mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
+    if any(withheld):
+        handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
+                             label=f"{THIN_LABEL}: not drawn"))
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
     ax.set_xlim(-0.5, len(windows) - 0.5)
     bottom = ax2 if ax2 is not None else ax
@@ -182,19 +181,19 @@ def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     return handles
 
 
-def _mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray,
-               thin: np.ndarray | None, windows: list[str], label: str) -> bool:
-    """On each window where ``column`` is withheld for some series (``thin`` rows; ``None``:
-    never withheld): a hatched band over the panel's height and the words ``label`` (``k of n``
-    series when not all). Whether any was drawn."""
-    if thin is None or not thin.any():
+def _mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin: np.ndarray,
+               windows: list[str]) -> bool:
+    """On each window where ``column`` is withheld for some series (thin rows): a hatched band
+    over the panel's height and the words :data:`THIN_LABEL` (``k of n`` series when not all).
+    Whether any was drawn."""
+    if not withheld_when_thin(column) or not thin.any():
         return False
     n_series = len(pd.unique(series))
     for x in np.unique(x_all[thin]).tolist():
         k = len(pd.unique(series[thin & (x_all == x)]))
         p.axvspan(x - 0.3, x + 0.3, fill=False, hatch="//", edgecolor="0.8", lw=0, zorder=0.5,
                   gid=f"thin:{column}:{windows[int(x)]}")
-        words = label if k == n_series else f"{k} of {n_series} {label}"
+        words = THIN_LABEL if k == n_series else f"{k} of {n_series} {THIN_LABEL}"
         p.text(x, 0.5, textwrap.fill(words, 14), transform=p.get_xaxis_transform(),
                ha="center", va="center", fontsize=8, color="0.3", zorder=3,
                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85},
