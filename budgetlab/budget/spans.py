@@ -23,7 +23,7 @@ from .._util.validation import utc_from_ns, utc_timestamp
 from ..errors import ConfigError, InputError
 from ..events.schema import check_events, ts_ns
 from ..slo import SLO, PerGroup, as_per_group, as_slo, split_by_slo
-from ..windows.clock import NO_TRAFFIC_CODE, status_runs
+from ..windows.clock import NO_TRAFFIC_CODE, StatusRuns, status_runs
 from ..windows.groups import group_codes
 from .blips import instant_spans
 from .figures import STATUSES, seed_figures, seed_status_codes
@@ -144,10 +144,10 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
                           else events["ok"].to_numpy(dtype=bool)[pos],
                           codes if pos is None else codes[pos],
                           ngroups, s, lo, hi, steps) for s, pos in parts]
-    cols = {name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0,
-                                                                                    dtype=np.int64)
-            for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
-                         "remaining_fraction", "warmup_end", "instant")}
+    cols = pieces[0] if len(pieces) == 1 else {
+        name: np.concatenate([p[name] for p in pieces]) if pieces else np.zeros(0, dtype=np.int64)
+        for name in ("group", "start", "end", "status", "total", "failures", "burn_rate",
+                     "remaining_fraction", "warmup_end", "instant")}
     # each group's rows are in time order in its part (the parts hold distinct groups): a stable
     # sort by group is (group, start) order; none when the groups already are (one part)
     g = cols["group"]
@@ -188,30 +188,16 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
     runs = status_runs(t, bad, codes, ngroups, w, target=slo.target, warning=slo.warning,
                        critical=slo.critical, min_events=slo.min_events, rule=rule,
                        every_instant=steps)
-    # a group's first event always starts a span (a count, not a sort: the steps are many)
-    present = np.flatnonzero(np.bincount(runs.group, minlength=ngroups))
-    # each group starts without traffic (a leading span from before the observation)
-    g = np.concatenate([present, runs.group])
-    s = np.concatenate([np.full(len(present), _BOTTOM, dtype=np.int64), runs.start])
-    code = np.concatenate([np.full(len(present), NO_TRAFFIC_CODE, dtype=np.int8), runs.status])
-    total = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.total])
-    failures = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.failures])
-    first = np.concatenate([np.zeros(len(present), dtype=np.int64), runs.stretch_first])
-    # the runs of a group come in time order (the clock gives time, or group then time, order)
-    # after its leading row: a stable sort by group is (start, group) order
-    o = np.argsort(g, kind="stable")
-    g, s, code, total, failures, first = g[o], s[o], code[o], total[o], failures[o], first[o]
+    g, s, code, total, failures, first = _leading_rows(runs, ngroups)
     e = np.empty_like(s)
     e[:-1] = s[1:]
-    if len(e):
-        e[-1] = _TOP
     last = np.ones(len(g), dtype=bool)
     last[:-1] = g[1:] != g[:-1]
     e[last] = _TOP
     cut = s < lo  # the window at the observation's start: counted there
     one = ~cut & (e - 1 == s) & (code != NO_TRAFFIC_CODE)  # before the observation cuts them
-    s = np.maximum(s, lo)
-    e = np.minimum(e, hi)
+    np.maximum(s, lo, out=s)
+    np.minimum(e, hi, out=e)
     keep = e > s
     if bool((cut & keep & (code != NO_TRAFFIC_CODE)).any()):
         at = (t <= lo) & (t >= lo - w)
@@ -220,16 +206,34 @@ def _part_spans(t: np.ndarray, ok: np.ndarray, codes: np.ndarray, ngroups: int, 
         total = np.where(cut, cnt[g], total)
         failures = np.where(cut, fl[g], failures)
     instant = instant_spans(t, codes, g, s, w, one)
-    if not bool(keep.all()):  # (with the steps, copies of up to two rows per event)
+    if not bool(keep.all()):  # a group's rows kept are consecutive: one group's are a slice
+        kept = np.flatnonzero(keep)
+        rows: slice | np.ndarray = (slice(kept[0], kept[-1] + 1) if len(kept) and
+                                    kept[-1] - kept[0] + 1 == len(kept) else kept)
         g, s, e, code, total, failures, first, instant = (
-            a[keep] for a in (g, s, e, code, total, failures, first, instant))
+            a[rows] for a in (g, s, e, code, total, failures, first, instant))
     figs = seed_figures(total, failures, slo.target, columns=["burn_rate", "remaining_fraction"])
     traffic = code != NO_TRAFFIC_CODE
     warmup = np.where(traffic, np.minimum(first, _TOP - w) + w, s)
-    return {"group": g.astype(np.int64), "start": s, "end": e, "status": code, "total": total,
-            "failures": failures, "burn_rate": figs["burn_rate"],
+    return {"group": g.astype(np.int64, copy=False), "start": s, "end": e, "status": code,
+            "total": total, "failures": failures, "burn_rate": figs["burn_rate"],
             "remaining_fraction": figs["remaining_fraction"],
             "warmup_end": warmup, "instant": instant}
+
+
+def _leading_rows(runs: StatusRuns, ngroups: int) -> list[np.ndarray]:
+    """The columns of ``runs`` in group then time order, each group's rows after a leading row
+    without traffic from before any observation (start: the least int64, counts 0)."""
+    cols = list(runs)
+    g = runs.group
+    if len(g) > 1 and not bool((g[1:] >= g[:-1]).all()):  # the compiled clock's time order
+        # the group codes in 16 bits or less: a radix sort
+        o = np.argsort(g.astype(np.min_scalar_type(ngroups)), kind="stable")
+        cols = [c[o] for c in cols]
+        g = cols[0]
+    heads = np.flatnonzero(np.r_[True, g[1:] != g[:-1]]) if len(g) else np.zeros(0, np.int64)
+    lead: tuple[Any, ...] = (g[heads], _BOTTOM, NO_TRAFFIC_CODE, 0, 0, 0)
+    return [np.insert(c, heads, v) for c, v in zip(cols, lead, strict=True)]
 
 
 def _frame(
@@ -243,15 +247,16 @@ def _frame(
         rows = _first_rows(codes, g[head])[g]
         for k in keys:
             out[k] = events[k].array.take(rows)
-    out["start"] = utc_from_ns(cols["start"])
-    out["end"] = utc_from_ns(cols["end"])
+    # the columns are this call's own arrays: wrapped, not copied
+    out["start"] = utc_from_ns(cols["start"], copy=False)
+    out["end"] = utc_from_ns(cols["end"], copy=False)
     out["status"] = pd.Categorical.from_codes(cols["status"].astype(np.int8),
                                               dtype=SPAN_STATUS_DTYPE)
     out["total"] = cols["total"].astype(np.int64, copy=False)
     out["failures"] = cols["failures"].astype(np.int64, copy=False)
     out["burn_rate"] = cols["burn_rate"].astype(np.float64, copy=False)
     out["remaining_fraction"] = cols["remaining_fraction"].astype(np.float64, copy=False)
-    out["warmup_end"] = utc_from_ns(cols["warmup_end"])
+    out["warmup_end"] = utc_from_ns(cols["warmup_end"], copy=False)
     out["instant"] = cols["instant"].astype(bool, copy=False)
     return pd.DataFrame(out, index=pd.RangeIndex(len(cols["start"])), copy=False)
 

@@ -185,7 +185,7 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
                  keys: list[tuple[Any, ...]], spans: pd.DataFrame) -> list[pd.DataFrame]:
     """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of each drawn
     group of ``keys``, over the observation of the run's ``spans``: the lines' exact values (up
-    to two rows per event of those groups)."""
+    to two rows per event of that group)."""
     from ..budget.spans import status_spans
 
     def steps(part: pd.DataFrame) -> pd.DataFrame:
@@ -194,27 +194,17 @@ def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
 
     if not by:
         return [steps(events) for _ in keys]
-    # the drawn groups' rows (their key values compared as text, as drawn_groups names them,
-    # once per distinct value), their steps in one call: each group's rows are contiguous
-    mask = np.zeros(len(events), dtype=bool)
+    # each drawn group's rows (its key values compared as text, as drawn_groups names them, once
+    # per distinct value), its steps alone: one group's clock needs no sort
     coded = {k: pd.factorize(events[k], use_na_sentinel=False) for k in by}
+    out = []
     for key in keys:
         one = np.ones(len(events), dtype=bool)
         for k, v in zip(by, key, strict=True):
             codes, values = coded[k]
             one &= (np.asarray(values.astype(str)) == str(v))[codes]  # per value, then per row
-        mask |= one
-    every = steps(events[mask])
-    new = np.zeros(len(every), dtype=bool)
-    for k in by:
-        codes = pd.factorize(every[k], use_na_sentinel=False)[0]
-        new[1:] |= codes[1:] != codes[:-1]
-    new[:1] = True
-    first = np.flatnonzero(new)
-    bounds = dict(zip((tuple(str(every[k].iloc[i]) for k in by) for i in first),
-                      zip(first, np.r_[first[1:], len(every)], strict=True), strict=True))
-    return [every.iloc[slice(*bounds[tuple(str(v) for v in key)])].reset_index(drop=True)
-            for key in keys]
+        out.append(steps(events[one]))
+    return out
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,

@@ -128,9 +128,10 @@ def extreme_rows(y: np.ndarray, starts: np.ndarray) -> np.ndarray:
         extreme = reduce.reduceat(y, rel)
         # NaN never equals: an all-NaN piece has none
         hit = np.flatnonzero(y == np.repeat(extreme, lengths))
-        piece = np.searchsorted(rel, hit, side="right")  # the piece of each hit (+ 1)
-        # the first hit of each
-        out.append(hit[np.r_[True, piece[1:] != piece[:-1]]] if len(hit) else hit)
+        j = np.searchsorted(hit, rel)  # the first hit of each piece: the first from its start,
+        inside = j < len(hit)  # if there is one and it is before the piece's end
+        first = hit[j[inside]]
+        out.append(first[first <= last[inside]])
     return np.asarray(np.unique(np.concatenate(out)) + s[0], dtype=np.int64)
 
 

@@ -14,6 +14,8 @@ no more with more events.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -22,7 +24,7 @@ from ..errors import ConfigError
 from ._common import extreme_rows, piece_starts, step_line
 from ._pixels import merge_breaks
 
-__all__ = ["SPAN_FIGURES", "clock_line", "clock_values", "require_steps"]
+__all__ = ["SPAN_FIGURES", "clock_line", "clock_lines", "clock_values", "require_steps"]
 
 #: The line (gid) -> its spans column (the success rate is ``1 - failures / total``).
 SPAN_FIGURES = {"success_rate": "failures", "burn_rate": "burn_rate",
@@ -39,15 +41,29 @@ def require_steps(spans: pd.DataFrame) -> None:
                           "exact); these spans hold one row per status run.")
 
 
-def _span_figure(spans: pd.DataFrame, gid: str) -> np.ndarray:
-    """The figure of line ``gid`` at the start of each row (NaN without traffic)."""
-    total = spans["total"].to_numpy(dtype=float)
+def _clock_table(steps: pd.DataFrame) -> tuple[np.ndarray, Callable[[str], np.ndarray]]:
+    """``(t_ns, figure)``: the times of :func:`clock_values`, read once, and ``figure(gid)``, the
+    values of line ``gid`` (made when asked: one line's at a time)."""
+    require_steps(steps)
+    require_columns(steps, ["start", "end", "status", "total", "failures", "burn_rate",
+                            "remaining_fraction"], what="spans (budgetlab.status_spans's output)")
+    start = utc_ns_column(steps["start"], "spans['start']")
+    end = utc_ns_column(steps["end"].iloc[-1:], "spans['end']")  # where the last step stops
+    keep = ~steps["instant"].to_numpy(dtype=bool) if "instant" in steps else np.ones(len(start),
+                                                                                      dtype=bool)
+    total = steps["total"].to_numpy(dtype=float)[keep]
     # compared as a categorical (its codes): text conversion costs a second per million rows
-    quiet = (spans["status"] == "no_traffic").to_numpy(dtype=bool) | (total <= 0)
-    if gid == "success_rate":
-        failures = spans["failures"].to_numpy(dtype=float)
-        return np.where(quiet, np.nan, 1.0 - failures / np.where(quiet, 1.0, total))
-    return np.where(quiet, np.nan, spans[SPAN_FIGURES[gid]].to_numpy(dtype=float))
+    quiet = (steps["status"] == "no_traffic").to_numpy(dtype=bool)[keep] | (total <= 0)
+
+    def figure(gid: str) -> np.ndarray:
+        if gid == "success_rate":
+            failures = steps["failures"].to_numpy(dtype=float)[keep]
+            v = np.where(quiet, np.nan, 1.0 - failures / np.where(quiet, 1.0, total))
+        else:
+            v = np.where(quiet, np.nan, steps[SPAN_FIGURES[gid]].to_numpy(dtype=float)[keep])
+        return np.asarray(np.r_[v, v[-1:]], dtype=float)
+
+    return np.r_[start[keep], end].astype(np.int64), figure
 
 
 def clock_values(steps: pd.DataFrame, gid: str) -> tuple[np.ndarray, np.ndarray]:
@@ -69,15 +85,26 @@ def clock_values(steps: pd.DataFrame, gid: str) -> tuple[np.ndarray, np.ndarray]
     (at 01:10 + 1 ns the 00:10 success leaves: 0 of 1, until 01:20 + 1 ns, when the window
     empties)
     """
-    require_steps(steps)
-    require_columns(steps, ["start", "end", "status", "total", "failures", "burn_rate",
-                            "remaining_fraction"], what="spans (budgetlab.status_spans's output)")
-    start = utc_ns_column(steps["start"], "spans['start']")
-    end = utc_ns_column(steps["end"], "spans['end']")
-    keep = ~steps["instant"].to_numpy(dtype=bool) if "instant" in steps else np.ones(len(start),
-                                                                                      dtype=bool)
-    values = _span_figure(steps, gid)[keep]
-    return np.r_[start[keep], end[-1:]].astype(np.int64), np.r_[values, values[-1:]]
+    t, figure = _clock_table(steps)
+    return t, figure(gid)
+
+
+def clock_lines(steps: pd.DataFrame, gids: Sequence[str], *, columns: int,
+                max_points: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``{gid: (x, y)}``: :func:`clock_line` of each of ``gids`` (the steps read once)."""
+    tc, figure = _clock_table(steps)
+    lines = {}
+    for gid in gids:
+        v = figure(gid)
+        starts = np.arange(len(tc), dtype=np.int64)
+        if len(tc) > max_points:
+            q = np.flatnonzero(np.isnan(v))
+            breaks = np.unique(np.r_[q - 1, q])
+            breaks = breaks[(breaks >= 0) & (breaks < len(tc) - 1)]
+            breaks = merge_breaks(tc, breaks, int(tc[0]), int(tc[-1]), columns)
+            starts = extreme_rows(v, piece_starts(tc, columns, breaks))
+        lines[gid] = step_line(tc, v, starts, np.zeros(0, dtype=np.int64))
+    return lines
 
 
 def clock_line(steps: pd.DataFrame, gid: str, *, columns: int,
@@ -97,12 +124,4 @@ def clock_line(steps: pd.DataFrame, gid: str, *, columns: int,
     >>> v.tolist()  # at 01:00 + 1 ns the success leaves: 1 failure of 1, burn 10x
     [0.0, 5.0, 10.0, nan, nan]
     """
-    tc, v = clock_values(steps, gid)
-    starts = np.arange(len(tc), dtype=np.int64)
-    if len(tc) > max_points:
-        q = np.flatnonzero(np.isnan(v))
-        breaks = np.unique(np.r_[q - 1, q])
-        breaks = breaks[(breaks >= 0) & (breaks < len(tc) - 1)]
-        breaks = merge_breaks(tc, breaks, int(tc[0]), int(tc[-1]), columns)
-        starts = extreme_rows(v, piece_starts(tc, columns, breaks))
-    return step_line(tc, v, starts, np.zeros(0, dtype=np.int64))
+    return clock_lines(steps, [gid], columns=columns, max_points=max_points)[gid]

@@ -26,10 +26,13 @@ from ._common import (
     time_axis,
 )
 from ._pixels import merge_breaks, pixel_columns
-from .clock_lines import clock_line, require_steps
+from .clock_lines import clock_lines, require_steps
 from .status_bands import draw_spans, draw_status
 from .timeline_marks import draw_marks, legend_entries, place_legends
 
+#: The lines (gid) top-down and the replay column each draws.
+_LINES = (("success_rate", "success_rate"), ("burn_rate", "burn_rate"),
+          ("budget_remaining", "remaining_fraction"))
 #: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
 LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
 
@@ -144,47 +147,33 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         require_steps(spans)
     t = utc_ns_column(states["ts"], "states['ts']")
     order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
-
-    def col(name: str) -> np.ndarray:
-        v = states[name].to_numpy(dtype=float)
-        return v if order is None else v[order]
-
     if order is not None:
         t = t[order]
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     panels = split_axes(ax, 3 if budget else 2)
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
     max_points = 4 * columns if max_points is None else max_points
-    breaks, lone = _breaks(t, spans, gap, columns if len(t) > max_points else 0)
-    starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t),
-                                                                                    dtype=np.int64)
+    values = {gid: states[name].to_numpy(dtype=float) for gid, name in _LINES[:len(panels)]}
+    values = values if order is None else {gid: v[order] for gid, v in values.items()}
+    points, starts, breaks, lone = _line_points(t, values, spans, gap, columns, max_points)
 
-    def line(target: Axes, values: np.ndarray, gid: str, label: str,
-             scale: float = 1.0) -> np.ndarray:
-        if spans is not None and len(spans):  # on the window's clock, as the bands
-            x, v = clock_line(spans, gid, columns=columns, max_points=max_points)
-        else:
-            rows = extreme_rows(values, starts) if len(t) > max_points else starts
-            x, v = step_line(t, values, rows, breaks)
+    def line(target: Axes, gid: str, label: str, scale: float = 1.0) -> np.ndarray:
+        x, v = points[gid]
         v = v * scale  # after thinning: only the drawn points (a positive scale keeps extremes)
         target.plot(x, v, drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1, label=label,
                     gid=gid)
         if len(lone):  # an event alone between breaks (or after the spans) draws no step: a dot
-            target.plot(t[lone].view("datetime64[ns]"), values[lone] * scale, ls="", marker="o",
-                        ms=3,
-                        color=LINE_COLORS[gid], gid=f"{gid}_lone")
+            target.plot(t[lone].view("datetime64[ns]"), values[gid][lone] * scale, ls="",
+                        marker="o", ms=3, color=LINE_COLORS[gid], gid=f"{gid}_lone")
         return v
 
     # (a) success rate and the target; (b) burn rate, 1x and the alert thresholds
-    _success_panel(ax, line(ax, col("success_rate"), "success_rate", "success rate in window (%)",
-                            100.0), slo)
-    hidden = _burn_levels(panels[1], line(panels[1], col("burn_rate"), "burn_rate", "burn rate"),
-                          policy)
+    _success_panel(ax, line(ax, "success_rate", "success rate in window (%)", 100.0), slo)
+    hidden = _burn_levels(panels[1], line(panels[1], "burn_rate", "burn rate"), policy)
     # (c) budget remaining with the thresholds; the status bands behind the bottom panel
     if budget:
-        rf = line(panels[2], col("remaining_fraction"), "budget_remaining", "budget remaining (%)",
-                  100.0)
-        _budget_panel(panels[2], rf, slo)
+        _budget_panel(panels[2], line(panels[2], "budget_remaining", "budget remaining (%)",
+                                      100.0), slo)
     bottom = panels[-1]
     if spans is not None and len(spans):
         draw_spans(bottom, spans, t, columns)
@@ -197,6 +186,25 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     _finish(ax, panels, labels_below, tz)
     _set_xlim(ax, t, spans)
     return ax
+
+
+def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,
+                 gap: Any, columns: int, max_points: int
+                 ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray,
+                            np.ndarray]:
+    """``(points, starts, breaks, lone)``: each line's ``(x, y)`` to draw (of the per-event
+    ``values`` at ``t``, or with ``spans`` on the window's clock: :func:`clock_lines`), the start
+    rows of the per-event pieces, the rows the per-event lines break after, and the rows drawn
+    as dots (:func:`_breaks`)."""
+    breaks, lone = _breaks(t, spans, gap, columns if len(t) > max_points else 0)
+    starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t),
+                                                                                    dtype=np.int64)
+    if spans is not None and len(spans):
+        return clock_lines(spans, list(values), columns=columns,
+                           max_points=max_points), starts, breaks, lone
+    points = {gid: step_line(t, v, extreme_rows(v, starts) if len(t) > max_points else starts,
+                             breaks) for gid, v in values.items()}
+    return points, starts, breaks, lone
 
 
 def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:

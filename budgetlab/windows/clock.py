@@ -11,7 +11,7 @@ function, two rows per event at most). Status code 4 is an empty window.
 The compiled single pass (numba, ``kernels._events.status_runs``) walks the rows in time order
 with one arrival and one expiry head over all groups; the numpy twin (:func:`_numpy_status_runs`)
 reads the status at every instant of :func:`window_changes` (one cumulative sum).
-:func:`~.kernels.compiled` chooses (every instant: always the numpy twin).
+:func:`~.kernels.compiled` chooses.
 """
 
 from __future__ import annotations
@@ -86,21 +86,22 @@ def status_runs(t: np.ndarray, bad: np.ndarray, codes: np.ndarray, ngroups: int,
     >>> runs.start.tolist(), runs.status.tolist()
     ([0, 5, 16, 20, 31], [0, 3, 4, 0, 4])
     >>> t = np.array([0, 5, 8], dtype=np.int64)
-    >>> runs = status_runs(t, np.array([False, False, True]), np.zeros(3, np.int8), 1, 10,
+    >>> runs = status_runs(t, np.array([False, True, True]), np.zeros(3, np.int8), 1, 10,
     ...                    target=0.5, warning=0.5, critical=0.1, min_events=0,
     ...                    rule=lambda tot, f, s: np.where(f * 2 >= tot, 3, 0).astype(np.int8),
     ...                    every_instant=True)
     >>> runs.start.tolist(), runs.total.tolist(), runs.status.tolist()
-    ([0, 5, 8, 11, 16, 19], [1, 2, 3, 2, 1, 0], [0, 0, 0, 3, 3, 4])
+    ([0, 5, 8, 11, 16, 19], [1, 2, 3, 2, 1, 0], [0, 3, 3, 3, 3, 4])
     """
     if len(t) == 0:
         e = np.zeros(0, dtype=np.int64)
         return StatusRuns(e, e, np.zeros(0, dtype=np.int8), e, e, e)
     kernel = compiled("status_runs")  # None: the numpy twin, which needs `rule`
-    if kernel is None or every_instant:
+    if kernel is None:
         return _numpy_status_runs(t, bad, codes, ngroups, window_ns, rule, every_instant)
     return StatusRuns(*kernel(t, bad.view(np.uint8), codes, ngroups, int(window_ns), 1 - target,
-                              float(warning), float(critical), int(min_events)))
+                              float(warning), float(critical), int(min_events),
+                              bool(every_instant)))
 
 
 class WindowChanges(NamedTuple):

@@ -191,6 +191,36 @@ def test_spans_equal_the_replay_at_event_instants_without_min_events(case, kerne
         assert str(mine["status"].iloc[i]) == str(row["status"])
 
 
+@KERNELS
+@settings(max_examples=40)
+@given(case=grouped_cases(), shift=st.integers(-50, 50), extra=st.integers(0, 500))
+def test_steps_equal_brute_force_at_every_instant(case, shift, extra, kernel):
+    """steps=True: one row at the observation's start and at every instant in it where a group's
+    window changes (each event and each expiry), with the oracle's status and figures there."""
+    t, ok, groups, slo = case
+    ev = as_events(pd.to_datetime(t, utc=True), ok, groups={"g": groups})
+    lo = int(t[0]) + shift * S // 10
+    hi = max(lo, int(t[-1]) + extra * S // 10)
+    with use_kernel(kernel):
+        steps = status_spans(ev, slo, by="g", steps=True, start=pd.Timestamp(lo, tz="UTC"),
+                             end=pd.Timestamp(hi, tz="UTC"))
+    assert steps["g"].astype(str).is_monotonic_increasing
+    for key, own in ev.groupby("g", observed=True, sort=True):
+        mine = steps[steps["g"] == key]
+        ts = own["ts"].array.asi8.tolist()
+        brute = [b for b in brute_group(ts, own["ok"].tolist(), slo, lo, hi) if lo <= b[0] < hi]
+        assert mine["start"].array.asi8.tolist() == [b[0] for b in brute]
+        assert mine["end"].array.asi8.tolist() == [b[0] for b in brute[1:]] + [hi] * bool(brute)
+        for row, (now, status, total, failures, burn, rf, first) in zip(
+                mine.itertuples(), brute, strict=True):
+            assert (str(row.status), row.total, row.failures) == (status, total, failures), now
+            assert row.burn_rate == burn and row.remaining_fraction == rf  # bit for bit
+            if status != "no_traffic" and now > lo:
+                assert row.warmup_end.value == first + slo.window_ns
+            # held 1 ns: an event here while one at its cut-off leaves 1 ns later
+            blip = status != "no_traffic" and now in ts and now - slo.window_ns in ts
+            assert row.instant == blip, now
+
 def test_a_group_silent_for_30_days_with_a_1h_window():
     """At most one window of each status after the last event; the rest is no traffic."""
     ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:05", "2026-01-01 00:10",

@@ -186,16 +186,16 @@ def _status_of(c: int, f: int, previous: int, min_events: int, eb: float, warnin
 
 @jit_inline
 def _read(g: int, now: int, cnt: Any, fl: Any, cur: Any, first: Any, eb: float, warning: float,
-          critical: float, min_events: int, thr: Any, out: Any, m: int) -> int:
-    """Reads the window of group ``g`` at instant ``now``: a change of its status is written as
-    row ``m`` of ``out`` (group, instant, status, total, failures, stretch start). Returns the
-    number of rows written."""
+          critical: float, min_events: int, thr: Any, out: Any, m: int, every: bool) -> int:
+    """Reads the window of group ``g`` at instant ``now``: a change of its status (``every``:
+    any reading) is written as column ``m`` of ``out`` (group, instant, status, total, failures,
+    stretch start). Returns the number of rows written."""
     c = cnt[g]
     new = _status_of(c, fl[g], cur[g], min_events, eb, warning, critical, thr)
-    if new == cur[g]:
+    if new == cur[g] and not every:
         return m
-    out[m, 0], out[m, 1], out[m, 2] = g, now, new
-    out[m, 3], out[m, 4], out[m, 5] = c, fl[g], first[g]
+    out[0, m], out[1, m], out[2, m] = g, now, new
+    out[3, m], out[4, m], out[5, m] = c, fl[g], first[g]
     cur[g] = new
     return m + 1
 
@@ -203,7 +203,7 @@ def _read(g: int, now: int, cnt: Any, fl: Any, cur: Any, first: Any, eb: float, 
 @jit
 def _tie(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float, critical: float,
          min_events: int, cnt: Any, fl: Any, cur: Any, first: Any, thr: Any, out: Any, m: int,
-         i: int, x: int, g: int, now: int) -> Any:
+         i: int, x: int, g: int, now: int, every: bool) -> Any:
     """The rest of an instant holding several changes (rows ``x`` and ``i`` on; group ``g``
     changed first): expiries, then arrivals, each group read once after all of them. Returns the
     next arrival and expiry rows and the number of rows written."""
@@ -229,14 +229,15 @@ def _tie(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float
         if h not in touched:  # an instant holds few groups
             touched.append(h)
     for h in touched:
-        m = _read(h, now, cnt, fl, cur, first, eb, warning, critical, min_events, thr, out, m)
+        m = _read(h, now, cnt, fl, cur, first, eb, warning, critical, min_events, thr, out, m,
+                  every)
     return i, x, m
 
 
 @jit
 def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: float,
           critical: float, min_events: int, cnt: Any, fl: Any, cur: Any, first: Any, thr: Any,
-          out: Any, m: int, pos: Any) -> int:
+          out: Any, m: int, pos: Any, every: bool) -> int:
     """:func:`status_runs`' pass from the arrival and expiry rows ``pos`` to the end (``pos`` set
     to ``n, n``), or until ``out`` may lack room for one instant's reads (``pos``: where to
     resume). Returns the number of rows written. The state arrays come one by one and ``out`` is
@@ -248,7 +249,7 @@ def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: floa
     i, x = pos[0], pos[1]
     ta = t[i] if i < n else top  # next arrival
     ex = t[x] + window_ns + 1 if x < n and t[x] <= last_expiring else top  # top: none
-    room = out.shape[0] - cnt.shape[0]  # an instant writes at most one row per group
+    room = out.shape[1] - cnt.shape[0]  # an instant writes at most one row per group
     while i < n or ex != top:
         if m >= room:
             pos[0], pos[1] = i, x
@@ -271,7 +272,7 @@ def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: floa
             ta = t[i] if i < n else top
         if (ex == now and ex != top) or (ta == now and i < n):  # more changes at this instant
             i, x, m = _tie(t, bad, codes, window_ns, eb, warning, critical, min_events, cnt, fl,
-                           cur, first, thr, out, m, i, x, g, now)
+                           cur, first, thr, out, m, i, x, g, now, every)
             ta = t[i] if i < n else top
             ex = t[x] + window_ns + 1 if x < n and t[x] <= last_expiring else top
             continue
@@ -279,9 +280,9 @@ def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: floa
         # would be reference-counted at every step)
         c = cnt[g]
         new = _status_of(c, fl[g], cur[g], min_events, eb, warning, critical, thr)
-        if new != cur[g]:
-            out[m, 0], out[m, 1], out[m, 2] = g, now, new
-            out[m, 3], out[m, 4], out[m, 5] = c, fl[g], first[g]
+        if new != cur[g] or every:
+            out[0, m], out[1, m], out[2, m] = g, now, new
+            out[3, m], out[4, m], out[5, m] = c, fl[g], first[g]
             m += 1
             cur[g] = new
     pos[0], pos[1] = n, n
@@ -290,28 +291,29 @@ def _walk(t: Any, bad: Any, codes: Any, window_ns: int, eb: float, warning: floa
 
 @jit
 def status_runs(t: Any, bad: Any, codes: Any, ngroups: int, window_ns: int, eb: float,
-                warning: float, critical: float, min_events: int) -> Any:
+                warning: float, critical: float, min_events: int, every: bool) -> Any:
     """The window's clock of every group, one pass over rows in time order: each group's arrivals
     (``t``) and expiries (``t + window + 1 ns``) merged, expiries first at the same instant, the
     status evaluated once per instant after all of them (``min_events`` hold from healthy at the
     start of each traffic stretch; 4 = empty window). Returns, for every change of a group's
-    status, in time order: group, instant, new status, window total and failures, and the first
-    event time of the traffic stretch."""
+    status (``every``: for every instant where its window changes, two per event at most), in
+    time order: group, instant, new status, window total and failures, and the first event time
+    of the traffic stretch."""
     n = t.shape[0]
     # per group: events and failures in the window, status, first event of the traffic stretch
     state = np.zeros((4, ngroups), np.int64)
     cnt, fl, cur, first = state[0], state[1], state[2], state[3]
     cur[:] = 4
     thr = np.full((min(n, 1 << 16) + 1, 3), -1, np.int64)
-    out = np.empty((4096 + 2 * ngroups, 6), np.int64)
+    # one row per column, so that each is returned as it is (every: room for all, no regrowth)
+    out = np.empty((6, (2 * n if every else 4096) + 2 * ngroups), np.int64)
     pos = np.zeros(2, np.int64)
     m = 0
     while pos[1] < n:
         m = _walk(t, bad, codes, window_ns, eb, warning, critical, min_events, cnt, fl, cur,
-                  first, thr, out, m, pos)
+                  first, thr, out, m, pos, every)
         if pos[1] < n:  # out was full: twice the rows, and on
-            grown = np.empty((2 * out.shape[0], 6), np.int64)
-            grown[:m] = out[:m]
+            grown = np.empty((6, 2 * out.shape[1]), np.int64)
+            grown[:, :m] = out[:, :m]
             out = grown
-    return (out[:m, 0].copy(), out[:m, 1].copy(), out[:m, 2].astype(np.int8), out[:m, 3].copy(),
-            out[:m, 4].copy(), out[:m, 5].copy())
+    return out[0, :m], out[1, :m], out[2, :m].astype(np.int8), out[3, :m], out[4, :m], out[5, :m]
