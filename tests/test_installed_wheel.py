@@ -38,7 +38,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-pytestmark = [pytest.mark.wheel, pytest.mark.timeout(1800)]
+# xdist_group: with -n, one worker builds and installs the wheel and runs every test of it
+pytestmark = [pytest.mark.wheel, pytest.mark.timeout(1800), pytest.mark.xdist_group("wheel")]
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = "Scripts" if os.name == "nt" else "bin"

@@ -1,8 +1,10 @@
 """The functions the notebooks call, on edge data: one group, no incidents, a group that never
-fails,
-a history of a few days (issue 16: a never-failing group once crashed notebook 01, its Wilson upper
-bound sitting below the observed 100 %). Then, marked slow, every packaged notebook run through its
-parameters cell on such a log (papermill), without an error or a warning."""
+fails, a history of a few days (issue 16: a never-failing group once crashed notebook 01, its
+Wilson upper bound sitting below the observed 100 %). Then, marked slow, every packaged notebook
+run unchanged on such a log, another log than the shipped data, pointed at by plain parameter
+values (papermill): without an error or a warning, showing that log's event count, drawing, and
+saying what the edge data call for. (Each notebook runs on its shipped data from the installed
+wheel in tests/test_installed_wheel.py.)"""
 
 from __future__ import annotations
 
@@ -137,16 +139,19 @@ def never_failing_log(tmp_path_factory, short_log):
                           outcome=events["bucket"].astype(str),
                           duration=timed["duration"].dt.total_seconds().to_numpy())
     frame[["ts", "outcome", "captcha_type", "region", "duration"]].to_csv(path, index=False)
-    return path, int(never.sum())
+    return path, len(events)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [p.name for p in NOTEBOOKS])
-def test_notebook_runs_on_a_short_log_with_a_group_that_never_fails(name, never_failing_log,
-                                                                    tmp_path, monkeypatch):
+def test_every_notebook_runs_unchanged_on_a_short_log_with_a_group_that_never_fails(
+        name, never_failing_log, tmp_path, monkeypatch):
+    """Plain parameter values (a path, None) point a notebook at another log: it runs without an
+    error or a warning, reads that log (its event count is shown), draws, and says what a short
+    log with a never-failing group and no incident labels calls for."""
     papermill = pytest.importorskip("papermill",
                                     reason="papermill (a test extra) runs the notebooks")
-    path, n_never = never_failing_log
+    path, n_events = never_failing_log
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     out = tmp_path / name
     papermill.execute_notebook(str(ROOT / "budgetlab" / "notebooks" / name), str(out),
@@ -166,7 +171,10 @@ def test_notebook_runs_on_a_short_log_with_a_group_that_never_fails(name, never_
             elif "text/markdown" in o.get("data", {}):
                 texts.append(o.data["text/markdown"])
     joined = "\n".join(texts)
+    assert f"{n_events:,} events" in joined, f"{name}: the log's event count is not shown"
     assert not [w for w in stderr if "Warning" in w], stderr
+    images = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
+    assert images >= 1, f"{name}: no figure"
     if name.startswith("01"):
         # 3 days, the first 24 h window is warm-up
         assert "provisional: 2.0 days of history" in joined

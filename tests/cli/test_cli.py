@@ -141,9 +141,11 @@ raise SystemExit(main({argv!r}))
 def _interrupt_when_ready(script: str, cwd) -> subprocess.CompletedProcess:
     import signal
 
+    # Ctrl-C at its default, as a shell starts a command in the foreground (a test run started in
+    # the background, `pytest &`, passes SIGINT ignored on to its children)
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE,
-                            text=True, cwd=cwd)
+                            stderr=subprocess.PIPE, text=True, cwd=cwd,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for line in proc.stdout:  # what the run prints first, then the marker
             if line == "ready\n":

@@ -185,7 +185,8 @@ def test_backtest_on_thin_silent_counters(tmp_path, capsys):
 def test_notebooks_on_the_thin_silent_log(files, tmp_path, capsys):
     """``notebooks`` executes a shipped notebook on the thin log (the outcome column the notebooks
     read, ``outcome``); what the command prints holds no nan. One notebook, the recalibration's:
-    the others run on their own data in tests/cli/test_notebooks_cli.py."""
+    every notebook runs on other data in tests/test_installed_wheel.py and
+    tests/analyses/test_notebooks_edge_data.py."""
     log = tmp_path / "log.csv"
     df = _thin_silent_log()
     df["outcome"] = df.pop("bucket")

@@ -1,12 +1,11 @@
 """The packaged notebooks as committed (no outputs, a papermill ``parameters`` cell, data found
-through budgetlab.datasets), ``budgetlab notebooks --html`` (the packaged notebooks by default,
-small
-notebooks rendered with their outputs, atomic and --force-guarded outputs, one-line errors that say
-where the executed copy of a failed notebook is kept, a progress bar on a terminal), and every
-notebook run unchanged on another outcome log through plain parameter values.
+through budgetlab.datasets) and ``budgetlab notebooks --html`` (the packaged notebooks by default,
+small notebooks rendered with their outputs, atomic and --force-guarded outputs, one-line errors
+that say where the executed copy of a failed notebook is kept, a progress bar on a terminal).
 
 The notebooks themselves run on the shipped data from the installed wheel in
-tests/test_installed_wheel.py (once in CI; nbmake does not run them again).
+tests/test_installed_wheel.py, and unchanged on another log (a short one with a group that never
+fails) through plain parameter values in tests/analyses/test_notebooks_edge_data.py.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import nbformat
 import papermill
 import pytest
 
-from budgetlab import datasets, synth
+from budgetlab import datasets
 from budgetlab.cli import main
 from budgetlab.cli import notebooks as nbcli
 from budgetlab.cli.notebook_params import parse_parameters
@@ -295,52 +294,3 @@ def test_an_earlier_failed_copy_is_not_run_again(tmp_path):
     _small_notebook(tmp_path / "a.ipynb", "print(1)")
     _small_notebook(tmp_path / "a.failed.ipynb", "raise ValueError")
     assert [p.name for p in find_notebooks(tmp_path)] == ["a.ipynb"]
-
-
-# ------------------------------------------------------------------------------------------------
-# every notebook, unchanged, on another outcome log
-
-
-@pytest.fixture(scope="module")
-def other_log(tmp_path_factory):
-    """Three days of a different history (seed, start, rate), as a CSV log with the usual columns
-    and
-    the attempts' durations in seconds (notebook 05 reads them; the others ignore the column)."""
-    events, _ = synth.generate("2026-03-02", 3, seed=11, rate=0.3, session_ids=False,
-                               client_timeout="60s")
-    path = tmp_path_factory.mktemp("log") / "outcomes.csv"
-    frame = events.assign(ts=events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-                          outcome=events["bucket"].astype(str),
-                          duration=events["duration"].dt.total_seconds())
-    frame[["ts", "outcome", "captcha_type", "region", "duration"]].to_csv(path, index=False)
-    return path, events
-
-
-@pytest.mark.parametrize("name", [p.name for p in NOTEBOOKS])
-def test_every_notebook_runs_unchanged_on_another_log(name, other_log, tmp_path, monkeypatch):
-    """Plain parameter values (a path, None) point a notebook at another log: it runs without an
-    error or a warning, reads that log (its event count is shown) and draws."""
-    path, events = other_log
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    out = tmp_path / name
-    papermill.execute_notebook(str(FOLDER / name), str(out), kernel_name="python3",
-                               progress_bar=False,
-                               parameters={"source": str(path), "incidents": None},
-                               cwd=str(tmp_path))
-    nb = nbformat.read(out, as_version=4)
-    texts, warnings_seen = [], []
-    for cell in nb.cells:
-        for o in cell.get("outputs", []):
-            assert o.output_type != "error", f"{name}: {o.get('ename')}: {o.get('evalue')}"
-            if o.output_type == "stream":
-                texts.append(o.text)
-                if o.name == "stderr":
-                    warnings_seen.append(o.text)
-            elif "text/markdown" in o.get("data", {}):
-                texts.append(o.data["text/markdown"])
-    assert (f"{len(events):,} "
-            "events") in "\n".join(texts), (f"{name}: the log's event count is not "
-                                                           "shown")
-    assert not [w for w in warnings_seen if "Warning" in w], warnings_seen
-    images = sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
-    assert images >= 1, f"{name}: no figure"

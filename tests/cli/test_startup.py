@@ -171,9 +171,11 @@ sys.meta_path.insert(0, Slow())
 from budgetlab.cli import main
 raise SystemExit(main(["replay", "missing.csv"]))
 """
+    # Ctrl-C at its default, as a shell starts a command in the foreground (a test run started in
+    # the background, `pytest &`, passes SIGINT ignored on to its children)
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE,
-                            text=True, cwd=tmp_path)
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline() == "ready\n"

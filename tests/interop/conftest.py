@@ -59,3 +59,13 @@ def hist_prom() -> Iterator[str]:
                        "(Debian package 'prometheus')")
     with PrometheusServer(histogram_openmetrics(histogram_counts())) as url:
         yield url
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With ``-n`` (pytest-xdist, ``--dist loadgroup``) the tests that read these servers run on
+    one worker, so each server starts once, not once per worker (tryfirst: before xdist reads the
+    marks)."""
+    for item in items:
+        if {"prom", "hist_prom"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("prometheus"))

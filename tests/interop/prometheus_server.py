@@ -22,6 +22,7 @@ The test data (``make_counts()``), 2 days at 1 minute from 2026-01-05 00:00 UTC,
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -226,29 +227,38 @@ class PrometheusServer:
             (root / "rules.yaml").write_text(self.rules, encoding="utf-8")
             config += f"rule_files:\n  - {root / 'rules.yaml'}\n"
         (root / "prometheus.yml").write_text(config, encoding="utf-8")
+        for _attempt in range(3):  # stopped at once: the free port was taken meanwhile (another
+            if self._serve(root, data):  # test process): another port
+                return self.url
+            if self.proc is not None and self.proc.poll() is None:
+                break  # running, but not ready in time
+        tail = (root / "prometheus.log").read_text(errors="replace")[-2000:]
+        self._cleanup()
+        raise RuntimeError(f"prometheus did not get ready: {tail}")
+
+    def _serve(self, root: Path, data: Path) -> bool:
+        """Start the server on a free port; True once it answers ready, False if it stopped or
+        the time ran out (a server of another process on that port is not taken for this one)."""
+        self._stop()
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        log = open(root / "prometheus.log",
-                   "wb")  # noqa: SIM115 - closed in _cleanup via the process
+        self._log = open(root / "prometheus.log", "wb")  # noqa: SIM115 - closed in _stop
         self.proc = subprocess.Popen(
             [self.prometheus, f"--config.file={root / 'prometheus.yml'}",
              f"--storage.tsdb.path={data}",
              f"--web.listen-address=127.0.0.1:{port}", "--storage.tsdb.retention.time=100y",
              "--log.level=warn"],
-            stdout=log, stderr=subprocess.STDOUT, cwd=root)
-        self._log = log
+            stdout=self._log, stderr=subprocess.STDOUT, cwd=root)
         deadline = time.monotonic() + self.ready_timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                break
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(self.url + "/-/ready", timeout=2) as resp:
-                    if resp.status == 200:
-                        return self.url
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                with urllib.request.urlopen(self.url + "/api/v1/status/flags", timeout=2) as resp:
+                    if json.load(resp)["data"]["storage.tsdb.path"] == str(data):
+                        with urllib.request.urlopen(self.url + "/-/ready", timeout=2) as ready:
+                            if ready.status == 200:
+                                return True
             time.sleep(0.2)
-        tail = (root / "prometheus.log").read_text(errors="replace")[-2000:]
-        self._cleanup()
-        raise RuntimeError(f"prometheus did not get ready: {tail}")
+        return False
 
     def __exit__(self, *exc: object) -> None:
         self._cleanup()
@@ -265,6 +275,12 @@ class PrometheusServer:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def _cleanup(self) -> None:
+        self._stop()
+        if self.tmp is not None:
+            self.tmp.cleanup()
+            self.tmp = None
+
+    def _stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()
             try:
@@ -276,9 +292,6 @@ class PrometheusServer:
         if getattr(self, "_log", None) is not None:
             self._log.close()
             self._log = None
-        if self.tmp is not None:
-            self.tmp.cleanup()
-            self.tmp = None
 
 
 @contextlib.contextmanager

@@ -38,7 +38,8 @@ STYLES = {
 SLOTH_GEN = {"getting-started.yml": "_gen__getting-started.yml",
              "kubernetes-apiserver.yml": "_gen__kubernetes-apiserver.yml"}
 
-pytestmark = pytest.mark.promtool
+# xdist_group: with -n, one worker runs the module (its Prometheus evaluation is set up once)
+pytestmark = [pytest.mark.promtool, pytest.mark.xdist_group("prometheus")]
 
 
 def _episode_minutes(path: Path, by: list[str]) -> dict[tuple[str, ...], set[int]]:

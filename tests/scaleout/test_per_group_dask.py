@@ -23,7 +23,8 @@ from budgetlab.budget.period import period_budget
 from budgetlab.errors import ConfigError
 from budgetlab.windows.binning import bin_events
 
-pytestmark = pytest.mark.dask
+# xdist_group: with -n, one worker runs the tests that start a Dask cluster
+pytestmark = [pytest.mark.dask, pytest.mark.xdist_group("dask_cluster")]
 
 T0 = pd.Timestamp("2026-03-01", tz="UTC")
 SLOS = PerGroup({

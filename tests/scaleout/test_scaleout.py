@@ -31,7 +31,8 @@ from budgetlab.errors import (
 )
 from budgetlab.windows.binning import bin_events as pd_bin_events
 
-pytestmark = pytest.mark.dask
+# xdist_group: with -n, one worker runs the tests that start a Dask cluster
+pytestmark = [pytest.mark.dask, pytest.mark.xdist_group("dask_cluster")]
 
 KEYS = ["captcha_type", "region", "sitekey"]
 GROUPS = ["region", "sitekey"]
