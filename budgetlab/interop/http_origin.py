@@ -134,6 +134,8 @@ class _TLSPool(urllib3.HTTPSConnectionPool):
 
 
 _POOLS = {"http": _Pool, "https": _TLSPool}
+
+
 def _manager(proxy: str | None, connections: int) -> urllib3.PoolManager:
     """The connections to one server: direct, or through ``proxy`` (its user info sent as
     Proxy-Authorization to the proxy alone; an https server tunnelled, never forwarded)."""
