@@ -210,7 +210,6 @@ def map_outcomes(labels: pd.Series,
     return reading.ok, reading.bucket
 
 
-
 def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
     """``(codes, normalized distinct labels)``; code -1 for missing values."""
     if isinstance(col.dtype, pd.CategoricalDtype):  # its own small codes: no int64 copy of rows
