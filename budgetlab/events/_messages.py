@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import say
+from .._util.words import option_word, say
 from ..errors import OutcomeError, SchemaError
 from ..privacy import scan_text, shown
 
@@ -159,13 +159,36 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
                            f"not column names ({len(have)} fields; not shown): does the file have "
                            "a header row?")
     close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
+    role = (_state().get("roles") or {}).get(col)
+    declared = f" ({_declared_by(role)})" if role is not None else ""
     hint = f" Did you mean {_shown_names(close)}?" if close else ""
     sep = next((s for s in (";", "\t", ",", "|") if len(have) == 1 and s in have[0]), None)
     if sep is not None:
         hint += (f" The header is one column holding {sep!r}: is that the separator? budgetlab "
-                 "reads ',' (.csv) and tab (.tsv, or format='tsv').")
-    return SchemaError(f"{what} has no column {shown(col)}.{hint} Columns present: "
+                 "reads ',' (.csv) and tab (.tsv, or " + say("format='tsv'", "--format tsv")
+                 + ").")
+    return SchemaError(f"{what} has no column {shown(col)}{declared}.{hint} Columns present: "
                        f"{_shown_names(have)}.")
+
+
+#: What a column declared by each option holds, for :func:`_declared_by`.
+_ROLES = {"time": "the time column", "outcome": "the outcome-label column",
+          "ok": "the true/false success column", "bucket": "the failure-kind column",
+          "session": "the session column", "duration": "the request-duration column"}
+
+
+def _declared_by(option: str) -> str:
+    """Which option declared a missing column, and how to name the right one, in the words of
+    the API or the command line (``the time column: name it with --time``)."""
+    def flag(name: str) -> str:
+        return say(f"{name}=", option_word(name))
+
+    if option in ("by", "keep"):
+        return f"declared in {flag(option)}: give the name the file uses"
+    text = f"{_ROLES[option]}: name the right one with {flag(option)}"
+    if option == "outcome":
+        text += f", or give a true/false success column with {flag('ok')}"
+    return text
 
 
 def outcomes_fix(known: dict[str, str], unknown: list[str]) -> str:

@@ -123,7 +123,9 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
     spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
     labels = [c for c in (spec.label if spec.ok is None else None, spec.bucket) if c is not None]
-    token = ROWS.set({})  # what the file layer notes for messages holds for this read only
+    # what the file layer notes for messages holds for this read only; the options that
+    # declared each column name the fix when a column is missing
+    token = ROWS.set({"roles": spec.roles})
     try:
         raw, files, notes = _raw_table(source, spec, [*labels, *spec.by])
         check_scalars(raw, spec.columns)

@@ -279,6 +279,16 @@ class ReadSpec:
                                   if isinstance(c, str)))
 
     @property
+    def roles(self) -> dict[str, str]:
+        """Each declared column and the option that declared it (``{"ts": "time", ...}``), for
+        messages that name the option to fix."""
+        label = ("ok", self.ok) if self.ok is not None else ("outcome", self.outcome)
+        pairs = [("time", self.time), label, ("bucket", self.bucket), ("session", self.session),
+                 *(("by", k) for k in self.by), *(("keep", k) for k in self.keep),
+                 ("duration", self.duration)]
+        return {c: option for option, c in reversed(pairs) if isinstance(c, str)}
+
+    @property
     def named_personal(self) -> list[str]:
         """Group keys whose names denote people or accounts, unless declared ``not_personal``."""
         return [k for k in self.by if names_a_person(k) and k not in self.not_personal]
