@@ -85,7 +85,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         so the stack's top is the bin's total burn rate. With more groups than
         :data:`MAX_SHADES` (the shades of a bucket's colour that stay apart), the
         ``MAX_SHADES - 1`` groups that burn the most keep their layers and the others are added
-        up in one layer per bucket, ``<bucket> · other (N groups)``.
+        up in one layer per bucket, ``<bucket> · other (N groups)``. Without a failure in any
+        bin the panel says "no failures in these bins" (a text, gid ``no_failures``).
 
     Examples
     --------
@@ -142,6 +143,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
                   lw=0, label=name, gid="bucket")
         bottom = top
     _draw_bands(ax, bands, float(bottom.max()) if n_bins else 0.0)
+    if not (bottom > 0).any():  # said in the panel, as plot_alerts says "no alert fired"
+        ax.text(0.5, 0.5, "no failures in these bins", transform=ax.transAxes, ha="center",
+                va="center", color="0.3", gid="no_failures")
     ax.set_ylim(bottom=0)
     ax.set_ylabel("burn rate (1 = allowed pace)")
     time_axis(ax, tz)

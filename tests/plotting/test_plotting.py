@@ -369,6 +369,23 @@ def test_buckets_stack_holds_each_buckets_burn():
     assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
 
 
+def test_buckets_panel_without_failures_says_so():
+    ts = pd.date_range("2026-01-01", periods=120, freq="1min", tz="UTC")
+    quiet = as_events(ts, np.ones(120, dtype=bool), ["success"] * 120)
+    ax = plot_buckets(bucket_burn_over_time(quiet, SLO(target=0.9), freq="1h"))
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "no_failures"] == [
+        "no failures in these bins"]
+    plt.close("all")
+    # one failure in the second hour: a layer of burn 1 / (60 x 0.1) there, and no such text
+    ok = np.ones(120, dtype=bool)
+    ok[90] = False
+    ax = plot_buckets(bucket_burn_over_time(
+        as_events(ts, ok, np.where(ok, "success", "timeout")), SLO(target=0.9), freq="1h"))
+    data = by_gid(ax.patches, "bucket")[0].get_data()
+    np.testing.assert_allclose(data.values - data.baseline, [0.0, 1 / 6])
+    assert not [t for t in ax.texts if t.get_gid() == "no_failures"]
+
+
 def test_buckets_by_group_layers_add_up_over_groups():
     ev = events(n=3000, p_fail=0.1, regions=["fra", "ams"])
     slo = SLO(target=0.9)
