@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,19 +179,21 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
 
 
 def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], groups: list[Group],
-                 spans: pd.DataFrame) -> list[pd.DataFrame]:
+                 spans: pd.DataFrame) -> Iterator[pd.DataFrame]:
     """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of each drawn
     group, over the observation of the run's ``spans``: the lines' exact values (up to two rows
     per event of that group). A group's events are its rows in the states (:class:`Group`: a
     replay keeps the events' rows), found once by :func:`drawn_groups`; its steps alone, in time
-    order: one group's clock needs no sort."""
+    order: one group's clock needs no sort. Made as they are read, one group at a time: a
+    group's steps are dropped once its panels are drawn (reduced to their pixel columns), so
+    the next group's reuse their memory instead of all of them being held at once."""
     from ..budget.spans import status_spans
 
     def steps(part: pd.DataFrame) -> pd.DataFrame:
         return status_spans(part, slo, by=by or None, steps=True, start=spans.attrs["start"],
                             end=spans.attrs["end"])
 
-    return [steps(events if g.rows is None else events.take(g.rows)) for g in groups]
+    return (steps(events if g.rows is None else events.take(g.rows)) for g in groups)
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
@@ -266,9 +269,10 @@ def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
 def render_timeline(groups: list[Group], n_groups: int, by: list[str],
                     path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None,
                     tz: str | None = None,
-                    spans: list[pd.DataFrame] | None = None, named: bool = False) -> bytes:
+                    spans: Iterable[pd.DataFrame] | None = None, named: bool = False) -> bytes:
     """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
-    format ``path``'s suffix names (the file is written by the caller)."""
+    format ``path``'s suffix names (the file is written by the caller). ``spans``: each group's
+    steps, in the groups' order, read one group at a time as it is drawn."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -283,6 +287,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
     fig, axes = _timeline_figure(len(groups), bool(note))
     left, width, height = _LEFT, _WIDTH, fig.get_figheight()
     tops: list[Any] = []
+    steps = iter(spans) if spans is not None else None
     try:
         for i, (key, g, t, _) in enumerate(groups):
             ax = axes[i]
@@ -297,7 +302,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
             group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
             drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
                                   ax=ax, tz=tz,
-                                  spans=spans[i] if spans is not None else None)
+                                  spans=next(steps) if steps is not None else None)
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(name, loc="left", y=1.0)
