@@ -201,7 +201,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     incidents = datasets.load("demo_incidents")
     print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see "
           "budgetlab.datasets)\n")
-    states, tr = replay_states(events, slo, by, plot=bool(args.plot))
+    states, tr = replay_states(events, slo, by)
     # the window's clock: every figure of time reads it
     spans = status_spans(events, slo, by=by or None)
     summary = replay_summary(states, events, spans=spans)
@@ -223,7 +223,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"\nwrote {len(tr)} transitions to {args.out}")
     if args.plot:
         write_timeline(states, tr, by, args.plot, slo=slo, incidents=incidents, force=args.force,
-                       spans=spans, tz=args.tz, events=events)
+                       ok=events["ok"].to_numpy(dtype=bool), spans=spans, tz=args.tz,
+                       events=events)
         print(f"wrote timeline to {args.plot}")
     return 0
 

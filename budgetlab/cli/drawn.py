@@ -3,19 +3,19 @@
 :func:`drawn_groups` chooses the groups (all of them up to :data:`MAX_DRAWN`; with more, by
 evidence, or by name with ``--plot-groups``) and takes their rows: a few passes over the rows'
 group codes and one over the transitions, then work in the drawn groups only.
-:func:`with_rates` derives a drawn group's success and burn rates from its counts (a replay
-with :data:`~budgetlab.cli.replay.PLOT_COLUMNS` computes them for no row).
+:func:`with_rates` derives a drawn group's success rate, burn rate and budget remaining from its
+counts (the command line's replay computes them for no row: it keeps ``total``, ``failures``
+and ``status``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
 
-from ..budget.figures import STATUSES
 from ..slo import SLO, PerGroup
 
 __all__ = ["drawn_groups", "with_rates", "group_label", "Group", "DRAWN_COLUMNS", "MAX_DRAWN"]
@@ -26,28 +26,35 @@ MAX_DRAWN = 4
 #: The columns of the states that the timeline draws.
 DRAWN_COLUMNS = ("ts", "success_rate", "burn_rate", "remaining_fraction", "status")
 #: The drawn columns that can be derived for the drawn rows (from ``total`` and ``failures``).
-_RATE_COLUMNS = ("success_rate", "burn_rate")
+_DERIVED = ("success_rate", "burn_rate", "remaining_fraction")
 
-#: A drawn group: its key, its table (the drawn columns) and its transitions.
-Group = tuple[tuple[Any, ...], pd.DataFrame, pd.DataFrame]
+
+class Group(NamedTuple):
+    """A drawn group: its key, its table (the drawn columns), its transitions and the positions
+    of its rows in the states (those of its events: a replay keeps the events' rows; ``None``
+    without group keys: every row)."""
+
+    key: tuple[Any, ...]
+    table: pd.DataFrame
+    transitions: pd.DataFrame
+    rows: np.ndarray | None
 
 
 def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: int = MAX_DRAWN, *,
-                 rates: bool = True, ok: np.ndarray | None = None, names: list[str] | None = None
+                 ok: np.ndarray, rates: bool = True, names: list[str] | None = None
                  ) -> tuple[list[Group], int]:
     """The groups the timeline draws, with their rows (only the columns drawn) and transitions,
     and the number of groups.
 
     Up to ``limit`` groups: all of them in key order. More: with ``names`` (``--plot-groups``,
-    see :func:`group_label`) those, in the order given; with ``ok`` (each row's outcome) the
-    ``limit`` with the most failures, then the most events; else the worst first (the worst
-    status reached, then the lowest mean budget remaining over the group's events), key order
-    breaking ties. Success and burn rates missing from ``states`` (a replay with
-    :data:`~budgetlab.cli.replay.PLOT_COLUMNS`) are computed for the rows drawn from ``total``
-    and ``failures`` with the group's SLO (``states.attrs["slo"]``); with ``rates=False`` the
-    drawn rows keep ``total`` and ``failures`` instead, for :func:`with_rates` to derive them.
+    see :func:`group_label`) those, in the order given; else the ``limit`` with the most
+    failures (``ok``: each row's outcome), then the most events, key order breaking ties.
+    Success rate, burn rate and budget remaining missing from ``states`` are computed for the
+    rows drawn from ``total`` and ``failures`` with the group's SLO (``states.attrs["slo"]``);
+    with ``rates=False`` the drawn rows keep ``total`` and ``failures`` instead, for
+    :func:`with_rates` to derive them.
     """
-    derived = [c for c in _RATE_COLUMNS if c not in states.columns]
+    derived = [c for c in _DERIVED if c not in states.columns]
     if derived and not ({"total",
                          "failures"} <= set(states.columns) and isinstance(states.attrs.get("slo"),
                                                                                     (SLO,
@@ -65,14 +72,17 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
         return with_rates(part, key) if rates else part
 
     if not by:
-        return [((), table(None, ()), tr)], 1
+        return [Group((), table(None, ()), tr, None)], 1
     keys, n_groups, picked, bounds = _chosen(states, by, limit, ok, names)
     transitions = _group_transitions(tr, by, keys)
-    return [(key, table(picked[bounds[i]:bounds[i + 1]], key), transitions[i]) for i,
-            key in enumerate(keys)], n_groups
+    out = []
+    for i, key in enumerate(keys):
+        rows = picked[bounds[i]:bounds[i + 1]]
+        out.append(Group(key, table(rows, key), transitions[i], rows))
+    return out, n_groups
 
 
-def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray | None,
+def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray,
             names: list[str] | None
             ) -> tuple[list[tuple[Any, ...]], int, np.ndarray, np.ndarray]:
     """``(keys, n_groups, picked, bounds)``: the drawn groups' keys, the number of groups, the
@@ -86,19 +96,10 @@ def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray | No
     n_groups = len(present)
     if names:
         chosen = _named(states, by, code, present, names)
-    elif n_groups > limit and ok is not None:  # evidence: the most failures, then the most events
+    elif n_groups > limit:  # evidence: the most failures, then the most events
         failures = np.bincount(code[~np.asarray(ok, dtype=bool)], minlength=len(counts))
         chosen = present[np.lexsort((np.arange(n_groups), -counts[present],
                                      -failures[present]))[:limit]]
-    elif n_groups > limit:
-        status = pd.Categorical(states["status"], categories=list(STATUSES),
-                                ordered=True).codes.astype(np.int64)
-        worst = np.full(len(counts), -1, dtype=np.int64)
-        np.maximum.at(worst, code, status)
-        # NaN: a full budget
-        remaining = np.nan_to_num(states["remaining_fraction"].to_numpy(dtype=float), nan=1.0)
-        low = np.bincount(code, weights=remaining, minlength=len(counts))[present] / counts[present]
-        chosen = present[np.lexsort((np.arange(n_groups), low, -worst[present]))[:limit]]
     else:
         chosen = present
     # each drawn group's rows (table order): one comparison pass per drawn group, no sort
@@ -151,9 +152,9 @@ def _named(states: pd.DataFrame, by: list[str], code: np.ndarray, present: np.nd
 
 
 def with_rates(part: pd.DataFrame, key: tuple[Any, ...]) -> pd.DataFrame:
-    """A drawn group's table (:func:`drawn_groups` with ``rates=False``) with its success and
-    burn rates computed from ``total`` and ``failures`` with group ``key``'s SLO
-    (:func:`~budgetlab.budget.figures.seed_figures`, as the replay does: bit for bit its
+    """A drawn group's table (:func:`drawn_groups` with ``rates=False``) with its success rate,
+    burn rate and budget remaining computed from ``total`` and ``failures`` with group ``key``'s
+    SLO (:func:`~budgetlab.budget.figures.seed_figures`, as the replay does: bit for bit its
     figures), in the drawn columns' order; a table without those two columns as it is."""
     if not {"total", "failures"} <= set(part.columns):
         return part
@@ -162,7 +163,7 @@ def with_rates(part: pd.DataFrame, key: tuple[Any, ...]) -> pd.DataFrame:
     slo = part.attrs.get("slo")
     own = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
     target = cast(SLO, own).target  # drawn_groups keeps the counts only with an SLO or a PerGroup
-    derived = [c for c in _RATE_COLUMNS if c not in part.columns]
+    derived = [c for c in _DERIVED if c not in part.columns]
     columns = {c: part[c].array for c in part.columns}
     columns.update(seed_figures(np.asarray(columns.pop("total")),
                                 np.asarray(columns.pop("failures")), target,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,27 +74,23 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
     return text
 
 
-#: The replay columns a run needs when it draws no timeline: transitions, the summary and the
-#: episodes are computed from these alone (``ts`` and the group keys are always kept).
-LEAN_COLUMNS = ["total", "failures", "status"]
-#: The replay columns of a run that draws the timeline: the lean ones and the budget remaining
-#: (which ranks the groups); :func:`drawn_groups` derives the success and burn rates of the rows
-#: drawn from ``total`` and ``failures``, bit for bit the replay's.
-PLOT_COLUMNS = [*LEAN_COLUMNS, "remaining_fraction"]
+#: The replay columns of a run: transitions, the summary and the episodes are computed from
+#: these alone (``ts`` and the group keys are always kept); the timeline derives the figures it
+#: draws from ``total`` and ``failures`` for the drawn groups' rows only (:func:`drawn_groups`,
+#: bit for bit the replay's).
+RUN_COLUMNS = ["total", "failures", "status"]
 
 
-def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], *, plot: bool = True
+def replay_states(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str]
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(states, transitions)`` of one run; per-group SLOs go to :func:`budgetlab.replay` as they
-    are (it replays each group with its own). The states hold only :data:`LEAN_COLUMNS` (what
-    the tables need), and with ``plot`` :data:`PLOT_COLUMNS` (what the timeline needs for all
-    rows)."""
+    are (it replays each group with its own). The states hold only :data:`RUN_COLUMNS`."""
     from ..budget.status_changes import transitions
     from ..budget.tracker_replay import replay
 
     with warnings.catch_warnings():  # the header's note says it, in the CLI's words
         warnings.simplefilter("ignore", PartialWindowWarning)
-        states = replay(events, slo, by=by or None, columns=PLOT_COLUMNS if plot else LEAN_COLUMNS)
+        states = replay(events, slo, by=by or None, columns=RUN_COLUMNS)
     return states, transitions(states)
 
 
@@ -129,7 +126,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
 
     slo = slo_from_args(args) if slo is None else slo
     by = group_keys(args)
-    states, tr = replay_states(events, slo, by, plot=bool(args.plot))
+    states, tr = replay_states(events, slo, by)
     spans = status_spans(events, slo, by=by or None)
     drawn = None
     # the groups chosen now: a name --plot-groups does not know fails before any output
@@ -181,44 +178,36 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     return 0
 
 
-def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
-                 keys: list[tuple[Any, ...]], spans: pd.DataFrame) -> list[pd.DataFrame]:
+def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], groups: list[Group],
+                 spans: pd.DataFrame) -> Iterator[pd.DataFrame]:
     """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of each drawn
-    group of ``keys``, over the observation of the run's ``spans``: the lines' exact values (up
-    to two rows per event of that group)."""
+    group, over the observation of the run's ``spans``: the lines' exact values (up to two rows
+    per event of that group). A group's events are its rows in the states (:class:`Group`: a
+    replay keeps the events' rows), found once by :func:`drawn_groups`; its steps alone, in time
+    order: one group's clock needs no sort. Made as they are read, one group at a time: a
+    group's steps are dropped once its panels are drawn (reduced to their pixel columns), so
+    the next group's reuse their memory instead of all of them being held at once."""
     from ..budget.spans import status_spans
 
     def steps(part: pd.DataFrame) -> pd.DataFrame:
         return status_spans(part, slo, by=by or None, steps=True, start=spans.attrs["start"],
                             end=spans.attrs["end"])
 
-    if not by:
-        return [steps(events) for _ in keys]
-    # each drawn group's rows (its key values compared as text, as drawn_groups names them, once
-    # per distinct value), its steps alone: one group's clock needs no sort
-    coded = {k: pd.factorize(events[k], use_na_sentinel=False) for k in by}
-    out = []
-    for key in keys:
-        one = np.ones(len(events), dtype=bool)
-        for k, v in zip(by, key, strict=True):
-            codes, values = coded[k]
-            one &= (np.asarray(values.astype(str)) == str(v))[codes]  # per value, then per row
-        out.append(steps(events[one]))
-    return out
+    return (steps(events if g.rows is None else events.take(g.rows)) for g in groups)
 
 
 def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: str, *,
                    slo: SLO | PerGroup,
                    incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
-                   spans: pd.DataFrame | None = None, ok: np.ndarray | None = None,
+                   ok: np.ndarray, spans: pd.DataFrame | None = None,
                    names: list[str] | None = None, events: pd.DataFrame | None = None) -> None:
     """Draw the timeline figure and write it (atomically): stacked panels per group (success
     rate, burn rate, budget remaining; see :func:`~budgetlab.plotting.plot_timeline`), each with
     its own SLO's target. Up to :data:`MAX_DRAWN` groups; with more, those with the most evidence
-    (with ``ok``, each row's outcome: the most failures, then the most events; else
-    :func:`drawn_groups`' order), or the ``names`` given (``--plot-groups``), said in the figure
-    and on stderr. With ``spans`` (:func:`budgetlab.status_spans` of the run) and ``events``
-    (the run's) the status bands and the lines are the window's clock, no traffic drawn as such.
+    (``ok``, each row's outcome: the most failures, then the most events), or the ``names``
+    given (``--plot-groups``), said in the figure and on stderr. With ``spans``
+    (:func:`budgetlab.status_spans` of the run) and ``events`` (the run's) the status bands and
+    the lines are the window's clock, no traffic drawn as such.
     Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
@@ -242,7 +231,7 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
                          f"{_drawn_note(len(groups), n_groups, named)}.\n")
     group_spans = None
     if spans is not None and events is not None:
-        group_spans = _drawn_steps(events, slo, by, [key for key, _, _ in groups], spans)
+        group_spans = _drawn_steps(events, slo, by, groups, spans)
     data = render_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, tz=tz,
                            spans=group_spans,
                            named=named)
@@ -280,9 +269,10 @@ def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:
 def render_timeline(groups: list[Group], n_groups: int, by: list[str],
                     path: str, *, slo: SLO | PerGroup, incidents: pd.DataFrame | None,
                     tz: str | None = None,
-                    spans: list[pd.DataFrame] | None = None, named: bool = False) -> bytes:
+                    spans: Iterable[pd.DataFrame] | None = None, named: bool = False) -> bytes:
     """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
-    format ``path``'s suffix names (the file is written by the caller)."""
+    format ``path``'s suffix names (the file is written by the caller). ``spans``: each group's
+    steps, in the groups' order, read one group at a time as it is drawn."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -297,8 +287,9 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
     fig, axes = _timeline_figure(len(groups), bool(note))
     left, width, height = _LEFT, _WIDTH, fig.get_figheight()
     tops: list[Any] = []
+    steps = iter(spans) if spans is not None else None
     try:
-        for i, (key, g, t) in enumerate(groups):
+        for i, (key, g, t, _) in enumerate(groups):
             ax = axes[i]
             inc = None
             if incidents is not None and len(incidents):
@@ -311,7 +302,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
             group_slo = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
             drawn = plot_timeline(with_rates(g, key), slo=group_slo, transitions=t, incidents=inc,
                                   ax=ax, tz=tz,
-                                  spans=spans[i] if spans is not None else None)
+                                  spans=next(steps) if steps is not None else None)
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(name, loc="left", y=1.0)

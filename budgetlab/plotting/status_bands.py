@@ -18,7 +18,6 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
 from .._util.validation import utc_ns_column
-from ..budget.blips import blips_folded
 from ..budget.figures import STATUSES
 from ..budget.spans import SPAN_STATUS_DTYPE, SPAN_STATUSES
 from ._common import STATUS_COLORS, STATUS_HATCHES
@@ -146,21 +145,22 @@ def draw_status(bottom: Axes, status: pd.Series, order: np.ndarray | None, t: np
 def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -> None:
     """The status bands of the window's clock: one bar per run of one status of the spans or
     steps (or per run of pixel columns: see :func:`~budgetlab.plotting._pixels.span_bands`), no
-    traffic ruled grey; a status held for one instant only (``instant``) drawn as the status
-    before it (:func:`blips_folded`)."""
+    traffic ruled grey; a status held for one instant only (``instant``) left out, so that the
+    status before it goes on through it (as :func:`~budgetlab.budget.blips.blips_folded` reads
+    it, and as the lines hold the value before it: a group's first span is never one)."""
     status = spans["status"]
     if status.dtype != SPAN_STATUS_DTYPE:  # hand-made spans: status names as text
         status = pd.Series(pd.Categorical(status.astype(str), dtype=SPAN_STATUS_DTYPE))
     # codes, not names, per row: the steps hold up to two rows per event
-    code = status.cat.codes.to_numpy().astype(np.int64)
-    if "instant" in spans and bool(spans["instant"].any()):
-        code = blips_folded(pd.DataFrame({"status": status.array,
-                                          "instant": spans["instant"].to_numpy(dtype=bool)}),
-                            np.zeros(len(spans), dtype=np.int64))
+    code = status.cat.codes.to_numpy()
     start, end = (utc_ns_column(spans[c], f"spans['{c}']") for c in ("start", "end"))
+    if "instant" in spans:
+        blip = spans["instant"].to_numpy(dtype=bool)
+        if bool(blip.any()):
+            code, start = code[~blip], start[~blip]
     run = np.r_[True, code[1:] != code[:-1]]  # steps of one status (steps=True): one band
-    if not bool(run.all()):
-        code, start, end = code[run], start[run], np.r_[start[run][1:], end[-1:]]
+    # each band lasts until the next one starts (the spans tile the observation)
+    code, start, end = code[run], start[run], np.r_[start[run][1:], end[-1:]]
     names = np.asarray(SPAN_STATUSES)[code]
     if len(names) > columns:
         names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])),

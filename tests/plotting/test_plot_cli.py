@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab.budget.figures import STATUSES
 from budgetlab.cli import main
-from budgetlab.cli.drawn import MAX_DRAWN, drawn_groups
+from budgetlab.cli.drawn import MAX_DRAWN
 from tests.plotting.time_axes import clock_labels_in
 
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
@@ -81,33 +80,24 @@ def test_plot_groups_chooses_the_groups_by_name(log, tmp_path, saved, capsys):
     assert "no group named k9" in err and "k0, k1" in err and "Traceback" not in err
 
 
-def test_drawn_groups_ranks_by_worst_status_then_lowest_budget():
-    """Hand-made states: 8 groups, each with a known worst status and lowest budget."""
-    worst = ["healthy", "critical", "exhausted", "warning", "exhausted", "critical", "healthy",
-             "warning"]
-    low = [0.9, 0.05, -0.2, 0.4, -0.5, 0.02, 0.8, 0.3]
-    rows = []
-    for g, (w, lo) in enumerate(zip(worst, low, strict=True)):
-        for i, (status, rem) in enumerate([("healthy", 1.0), (w, lo), ("healthy", 0.95)]):
-            rows.append({"ts": pd.Timestamp("2026-01-01",
-                                            tz="UTC") + pd.Timedelta(minutes=10 * i + g),
-                         "g": f"g{g}", "success_rate": 0.9, "burn_rate": 1.0,
-                         "remaining_fraction": rem,
-                         "status": status, "total": 1})
-    states = pd.DataFrame(rows).sort_values("ts", kind="stable").reset_index(drop=True)
-    states["status"] = pd.Categorical(states["status"], categories=list(STATUSES), ordered=True)
-    tr = pd.DataFrame({"ts": states["ts"].iloc[:2], "g": ["g4", "g0"], "to_status": ["exhausted",
-                                                                                     "healthy"]})
-    groups, n = drawn_groups(states, tr, ["g"], limit=4)
-    # exhausted first (g4 lower budget than g2), then critical (g5 at 2 % before g1 at 5 %)
-    assert n == 8 and [k for k, _, _ in groups] == [("g4",), ("g2",), ("g5",), ("g1",)]
-    key, part, part_tr = groups[0]
-    # drawn only
-    assert list(part.columns) == ["ts", "success_rate", "burn_rate", "remaining_fraction", "status"]
-    assert part["remaining_fraction"].tolist() == [1.0, -0.5, 0.95]
-    assert part_tr["g"].tolist() == ["g4"] and groups[1][2].empty
-    groups, n = drawn_groups(states, tr, ["g"], limit=8)  # all of them: key order
-    assert [k[0] for k, _, _ in groups] == [f"g{i}" for i in range(8)]
+def test_demo_plot_of_many_groups_draws_the_most_failures_as_it_says(tmp_path, saved, capsys):
+    """``demo --by captcha_type,region``: 6 groups, 4 drawn, chosen as the note says (the demo
+    ranked them by worst status while saying "the most failures")."""
+    from budgetlab import datasets
+
+    assert main(["demo", "--by", "captcha_type,region", "--plot", str(tmp_path / "t.png")]) == 0
+    err = capsys.readouterr().err
+    assert (f"the timeline shows {MAX_DRAWN} of 6 groups: the most failures first, then the most "
+            "events") in err
+    (fig,) = saved
+    # oracle: the sample's own counts per group (failures, then events, then key order)
+    ev = datasets.load("demo")
+    per = (ev.assign(bad=~ev["ok"]).groupby(["captcha_type", "region"], observed=True)
+           .agg(bad=("bad", "sum"), n=("bad", "size")).reset_index())
+    want = per.sort_values(["bad", "n", "captcha_type", "region"],
+                           ascending=[False, False, True, True]).head(MAX_DRAWN)
+    assert fig["titles"] == [f"captcha_type={c}, region={r}"
+                             for c, r in zip(want["captcha_type"], want["region"], strict=True)]
 
 
 def test_bucket_and_alert_plots_take_the_time_zone(log, tmp_path, saved, capsys):

@@ -1,8 +1,9 @@
-"""What ``replay --plot`` no longer pays for (issue 20, point 4), checked against oracles: the
-drawn groups' rates derived from ``total`` and ``failures`` equal a full replay of each group
-run on its own, bit for bit (one SLO and per-group SLOs); groups of a categorical key with unused
-categories rank as by hand; the axis labels placed once sit where matplotlib's own alignment
-puts them."""
+"""What ``replay --plot`` no longer pays for (issue 20, point 4; issue 30, point 3), checked
+against oracles: the drawn groups' success rate, burn rate and budget remaining derived from
+``total`` and ``failures`` equal a full replay of each group run on its own, bit for bit (one
+SLO and per-group SLOs), and the seed's streaming tracker; groups of a categorical key with
+unused categories rank as by hand; the axis labels placed once sit where matplotlib's own
+alignment puts them."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest  # noqa: E402
 from budgetlab import SLO, PerGroup, as_events, replay  # noqa: E402
 from budgetlab.budget.figures import STATUSES  # noqa: E402
 from budgetlab.cli.drawn import drawn_groups  # noqa: E402
-from budgetlab.cli.replay import PLOT_COLUMNS, replay_states  # noqa: E402
+from budgetlab.cli.replay import RUN_COLUMNS, replay_states  # noqa: E402
 from budgetlab.plotting import plot_timeline  # noqa: E402
 from budgetlab.plotting._common import place_axis_labels  # noqa: E402
 
@@ -43,13 +44,15 @@ SLOS = {
 @pytest.mark.parametrize("limit", [3, 8])
 def test_drawn_rates_equal_each_group_replayed_on_its_own(name, limit):
     ev, slo = events(), SLOS[name]
-    states, tr = replay_states(ev, slo, ["site"], plot=True)
-    # no rate column for all rows
-    assert {c for c in states.columns if c not in ("ts", "site")} == set(PLOT_COLUMNS)
-    groups, n = drawn_groups(states, tr, ["site"], limit=limit)
+    states, tr = replay_states(ev, slo, ["site"])
+    # no rate and no budget column for all rows
+    assert {c for c in states.columns if c not in ("ts", "site")} == set(RUN_COLUMNS) == {
+        "total", "failures", "status"}
+    groups, n = drawn_groups(states, tr, ["site"], limit=limit, ok=ev["ok"].to_numpy())
     assert n == 6 and len(groups) == min(limit, 6)
-    for key, part, _ in groups:
+    for key, part, _, rows in groups:
         mask = (ev["site"] == key[0]).to_numpy()
+        assert rows.tolist() == np.flatnonzero(mask).tolist()  # the group's events
         own = slo.slo_for(key) if isinstance(slo, PerGroup) else slo
         oracle = replay(ev[mask].reset_index(drop=True), own)  # the group alone, every column
         assert list(part.columns) == ["ts", "success_rate", "burn_rate", "remaining_fraction",
@@ -62,25 +65,31 @@ def test_drawn_rates_equal_each_group_replayed_on_its_own(name, limit):
 
 
 def test_unused_categories_are_not_groups_and_ranking_is_by_hand():
-    """Five categories, three used: worst status first, then the lowest mean budget left."""
+    """Five categories, three used: the most failures first, then the most events."""
     cats = ["a", "b", "c", "d", "e"]
     t0 = pd.Timestamp("2026-01-01", tz="UTC")
-    rows = [("b", "critical", 0.05), ("b", "healthy", 0.9),   # critical, mean 0.475
-            ("d", "critical", 0.01), ("d", "healthy", 0.99),  # critical, mean 0.5
-            ("e", "warning", 0.3), ("e", "warning", 0.3)]     # warning, mean 0.3
+    rows = [("b", False, 0.05), ("b", True, 0.9),                 # 1 failure of 2
+            ("d", True, 0.01), ("d", False, 0.99), ("d", True, 0.5),  # 1 failure of 3
+            ("e", True, 0.3), ("e", True, 0.3)]                   # no failure
     states = pd.DataFrame({
         "ts": [t0 + pd.Timedelta(minutes=i) for i in range(len(rows))],
         "site": pd.Categorical([r[0] for r in rows], categories=cats),
         "success_rate": 0.9, "burn_rate": 1.0, "remaining_fraction": [r[2] for r in rows],
-        "status": pd.Categorical([r[1] for r in rows], categories=list(STATUSES), ordered=True)})
+        "status": pd.Categorical(["healthy"] * len(rows), categories=list(STATUSES),
+                                 ordered=True)})
+    ok = np.array([r[1] for r in rows])
     tr = pd.DataFrame({"ts": states["ts"].iloc[:1], "site": ["e"], "to_status": ["warning"]})
-    groups, n = drawn_groups(states, tr, ["site"], limit=2)
-    assert n == 3 and [k for k, _, _ in groups] == [("b",), ("d",)]
-    groups, n = drawn_groups(states, tr, ["site"], limit=3)  # all of them, in key order
-    assert [k for k, _, _ in groups] == [("b",), ("d",), ("e",)]
-    assert [p["remaining_fraction"].tolist() for _, p, _ in groups] == [[0.05, 0.9], [0.01, 0.99],
+    groups, n = drawn_groups(states, tr, ["site"], limit=1, ok=ok)
+    assert n == 3 and [g.key for g in groups] == [("d",)]  # a tie on failures: d has more events
+    groups, n = drawn_groups(states, tr, ["site"], limit=2, ok=ok)
+    assert [g.key for g in groups] == [("d",), ("b",)]
+    groups, n = drawn_groups(states, tr, ["site"], limit=3, ok=ok)  # all of them, in key order
+    assert [g.key for g in groups] == [("b",), ("d",), ("e",)]
+    assert [g.table["remaining_fraction"].tolist() for g in groups] == [[0.05, 0.9],
+                                                                        [0.01, 0.99, 0.5],
                                                                         [0.3, 0.3]]
-    assert [len(t) for _, _, t in groups] == [0, 0, 1]
+    assert [g.rows.tolist() for g in groups] == [[0, 1], [2, 3, 4], [5, 6]]
+    assert [len(g.transitions) for g in groups] == [0, 0, 1]
 
 
 def label_boxes(fig):
@@ -127,11 +136,11 @@ def test_drawn_rows_keep_times_in_any_zone_and_derive_the_replays_rates(zone):
 
     ev = events(n=20_000)
     slo = SLOS["per-group"]
-    states, tr = replay_states(ev, slo, ["site"], plot=True)
+    states, tr = replay_states(ev, slo, ["site"])
     states["ts"] = states["ts"].dt.tz_convert(zone)
-    got, n = drawn_groups(states, tr, ["site"], limit=3, rates=False)
+    got, n = drawn_groups(states, tr, ["site"], limit=3, rates=False, ok=ev["ok"].to_numpy())
     assert n == 6 and len(got) == 3
-    for key, part, part_tr in got:
+    for key, part, part_tr, _ in got:
         assert str(part["ts"].dtype) == str(states["ts"].dtype)
         mine = (states["site"] == key[0]).to_numpy()
         assert part["ts"].tolist() == states.loc[mine, "ts"].tolist()
@@ -141,5 +150,34 @@ def test_drawn_rows_keep_times_in_any_zone_and_derive_the_replays_rates(zone):
         oracle = replay(ev[(ev["site"] == key[0]).to_numpy()].reset_index(drop=True),
                         slo.slo_for(key))
         rated = with_rates(part, key)
-        for col in ("success_rate", "burn_rate"):
+        for col in ("success_rate", "burn_rate", "remaining_fraction"):
             assert rated[col].to_numpy().tobytes() == oracle[col].to_numpy().tobytes()
+
+
+def test_drawn_figures_equal_the_seed_tracker_per_group():
+    """Oracle: the seed's streaming tracker (tests/seed_tracker.py) run over each drawn group's
+    events alone gives the drawn rows' success rate, burn rate and budget remaining, bit for bit
+    (per-group SLOs; events on exact window edges, ties and a long gap)."""
+    from tests.test_replay_oracle import seed_replay
+
+    minutes = [0, 0, 1, 3, 5, 5, 6, 8, 10, 11, 11, 40, 41, 45, 46, 50, 51, 55]
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(minutes, unit="min")
+    group = list("abcabcabcaabcabcab")
+    ok = [True, False, True, True, False, True, False, True, False, True, True, False, True,
+          False, False, False, True, True]
+    ev = as_events(ts, ok, groups={"g": group})
+    slo = PerGroup({"a": SLO(0.9, window="5min"), "b": SLO(0.8, window="10min"),
+                    "c": SLO(0.5, window="3min")})
+    states, tr = replay_states(ev, slo, ["g"])
+    groups, n = drawn_groups(states, tr, ["g"], limit=2, ok=ev["ok"].to_numpy())
+    # failures b 4, a 2 of 7 events, c 2 of 5: b, then a (more events)
+    assert n == 3 and [g.key for g in groups] == [("b",), ("a",)]
+    for key, part, _, rows in groups:
+        mask = (ev["g"] == key[0]).to_numpy()
+        assert rows.tolist() == np.flatnonzero(mask).tolist()
+        want, _ = seed_replay(ev["ts"].array.asi8[mask], ev["ok"].to_numpy()[mask],
+                              slo.slo_for(key))
+        for col in ("success_rate", "burn_rate", "remaining_fraction"):
+            got = part[col].to_numpy(dtype=float)
+            assert got.tobytes() == want[col].to_numpy(dtype=float).tobytes(), (key, col)
+        assert part["status"].astype(str).tolist() == want["status"].tolist()
