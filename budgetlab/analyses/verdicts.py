@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_fraction
+from .._util.words import duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
@@ -104,19 +105,15 @@ def percent(x: Any, digits: int = 2) -> str:
 
 
 def minutes(td: Any) -> str:
-    """A duration for a sentence: minutes, hours and minutes, or days; ``n/a`` when missing.
+    """An elapsed time for a sentence (a detection delay, a dwell time) in budgetlab's one
+    spelling, :func:`~budgetlab._util.words.duration_words`; ``n/a`` when missing.
 
     >>> minutes(pd.Timedelta("45min")), minutes(pd.Timedelta("150min")), minutes(pd.Timedelta("3D"))
-    ('45 min', '2 h 30 min', '3.0 days')
+    ('45 min', '2 h 30 min', '3 d')
+    >>> minutes(pd.NaT)
+    'n/a'
     """
-    if td is None or pd.isna(td):
-        return "n/a"
-    m = pd.Timedelta(td).total_seconds() / 60
-    if abs(m) < 90:
-        return f"{m:.0f} min"
-    if abs(m) < 48 * 60:
-        return f"{int(m // 60)} h {int(round(m % 60)):02d} min"
-    return f"{m / 1440:.1f} days"
+    return "n/a" if td is None or pd.isna(td) else duration_words(td)
 
 
 def _tpct(x: float) -> str:

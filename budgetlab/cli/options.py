@@ -8,6 +8,7 @@ what the options mean is read by :mod:`budgetlab.cli.reading` when a command run
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log_options",
            "add_analysis_options", "add_tz_option"]
@@ -59,11 +60,22 @@ def add_output_options(p: argparse.ArgumentParser, *,
     g.add_argument("--force", action="store_true", help="overwrite existing outputs")
 
 
+class _ZoneGiven(argparse.Action):
+    """``--tz ZONE``, remembered as given (``args.tz_given``): a log's naive times read in the
+    default UTC are stated as the default, not as a zone the user chose."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.tz_given = True
+
+
 def add_tz_option(g: argparse._ActionsContainer, *, naive: str | None) -> None:
     """``--tz``, the zone of the ``--plot`` axis (the data stay UTC), and of the naive times the
     command reads (``naive`` says which; ``None``: it reads none)."""
     of = f"naive {naive} and of the plot axis" if naive else "the plot axis"
-    g.add_argument("--tz", default="UTC", help=f"time zone of {of} (default: UTC)")
+    g.add_argument("--tz", default="UTC", action=_ZoneGiven,
+                   help=f"time zone of {of} (default: UTC)")
 
 
 def add_log_options(p: argparse.ArgumentParser) -> None:

@@ -276,7 +276,8 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
                                                                      "time_format", "year")}
     return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
                     by=group_keys(args),
-                    tz=args.tz, epoch=args.epoch, pii=args.pii, salt=args.salt,
+                    tz=args.tz if getattr(args, "tz_given", False) else None,  # else stated
+                    epoch=args.epoch, pii=args.pii, salt=args.salt,
                     outcomes=parse_outcomes(args.outcomes),
                     format=args.format, encoding=args.encoding, duration=args.duration,
                     duration_unit=args.duration_unit, slow_above=args.slow_above,

@@ -190,7 +190,10 @@ def _load_named(name: str, kind: str | None, options: dict[str, Any]) -> pd.Data
                            f"{'event' if own_kind == 'events' else 'incident'} table, not "
                            f"{kind}; leave kind= out or use kind={own_kind!r}.")
     defaults = _check_options(options)
-    changed = sorted(k for k, v in options.items() if k != "by" and not _same(v, defaults[k]))
+    # the table holds UTC instants: tz="UTC" (the zone naive times get when none is given)
+    # changes nothing either
+    changed = sorted(k for k, v in options.items() if k != "by" and not _same(v, defaults[k])
+                     and not (k == "tz" and v == "UTC"))
     if own_kind == "incidents" and options:
         changed = sorted(options)
     if changed:

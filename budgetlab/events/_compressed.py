@@ -21,7 +21,7 @@ from .._util.progress import progress_bar
 from ..errors import BudgetlabError, ConfigError, FileFormatError
 from ._text import PROGRESS_BYTES, compression_of
 
-__all__ = ["ALLOWANCE", "MAX_RATIO", "RATIO_ENV", "max_ratio", "read_input"]
+__all__ = ["ALLOWANCE", "MAX_RATIO", "PACKED", "RATIO_ENV", "max_ratio", "read_head", "read_input"]
 
 #: Default cap on decompressed bytes per compressed byte (the figures: docs/guarantees.md).
 MAX_RATIO = 100
@@ -29,6 +29,11 @@ MAX_RATIO = 100
 RATIO_ENV = "BUDGETLAB_MAX_RATIO"
 #: Decompressed bytes always allowed, whatever the ratio (small files of repeated lines).
 ALLOWANCE = 16 * 1024**2
+
+#: Names of compressed files: the suffix and the compression it announces (a table's format is
+#: the suffix before it).
+PACKED = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd",
+          ".zstd": "zstd", ".lz4": "lz4"}
 
 _CHUNK, _IN = 1 << 20, 1 << 14  # bytes per decompressed piece, per compressed read (xz)
 
@@ -111,19 +116,48 @@ def _decompress(path: Path, kind: str, name: str, *, arrow: bool = True) -> byte
     return b"".join(parts)
 
 
-def read_input(path: Path, name: str) -> tuple[bytes, list[str]]:
-    """The bytes of the file at ``path`` (opened read-only), decompressed when its first bytes
-    announce a compression (streamed, under the ratio cap), and the reading note that says so."""
+def _unreadable(name: str, exc: OSError) -> FileFormatError:
+    return FileFormatError(f"{name}: cannot be read ({exc.strerror or type(exc).__name__}); "
+                           "check its permissions.")
+
+
+def _compression(path: Path, name: str, head: bytes) -> str | None:
+    """The compression ``head`` (a file's first bytes) announces; refused when the file's name
+    announces one (:data:`PACKED`) and its bytes none: a misnamed file, or a stream too corrupt to
+    recognise, is never read as plain text. A different compression is read by its bytes."""
+    kind = compression_of(head[:16])
+    suffix = path.suffix.lower()
+    if kind is None and suffix in PACKED:
+        named = PACKED[suffix]
+        raise FileFormatError(f"{name}: is named {suffix} but is not {named} data; the {named} "
+                              "stream is truncated or corrupt, or the file is misnamed: rename or "
+                              "export it again.")
+    return kind
+
+
+def read_head(path: Path, name: str, size: int = 1 << 16) -> tuple[bytes, str | None]:
+    """The first ``size`` bytes of the file at ``path`` (opened read-only) and the compression
+    they announce (``None``: plain), refused as :func:`read_input` refuses them."""
     try:
         with open(path, "rb") as fh:
-            kind = compression_of(fh.read(16))
+            head = fh.read(size)
+    except OSError as exc:
+        raise _unreadable(name, exc) from None
+    return head, _compression(path, name, head)
+
+
+def read_input(path: Path, name: str) -> tuple[bytes, list[str]]:
+    """The bytes of the file at ``path`` (opened read-only), decompressed when its first bytes
+    announce a compression (streamed, under the ratio cap), and the reading note that says so.
+    A file named as compressed (``.gz``, ``.bz2``, ``.xz``, ...) whose bytes are not is refused."""
+    try:
+        with open(path, "rb") as fh:
+            kind = _compression(path, name, fh.read(16))
             if kind is None:
                 fh.seek(0)
                 return fh.read(), []
         suffix = path.suffix.lower()
-        named = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz"}.get(suffix) == kind
-        how = f"named {suffix}" if named else "recognised by content"
+        how = f"named {suffix}" if PACKED.get(suffix) == kind else "recognised by content"
         return _decompress(path, kind, name), [f"compression: {kind} ({how})"]
     except OSError as exc:
-        raise FileFormatError(f"{name}: cannot be read ({exc.strerror or type(exc).__name__}); "
-                              "check its permissions.") from None
+        raise _unreadable(name, exc) from None

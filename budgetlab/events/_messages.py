@@ -26,7 +26,7 @@ from ..errors import OutcomeError, SchemaError
 from ..privacy import scan_text, shown
 
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
-           "row_numbers", "expand", "show_labels", "header_error",
+           "row_numbers", "expand", "personal_mask", "show_labels", "header_error",
            "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
            "numeric_labels_error"]
 
@@ -109,7 +109,12 @@ def expand(sub_mask: np.ndarray, where: np.ndarray) -> np.ndarray:
     return full
 
 
-def _personal(texts: Any) -> np.ndarray:
+def personal_mask(texts: Any) -> np.ndarray:
+    """Which of ``texts`` (distinct strings) look like personal data, and so are never shown.
+
+    >>> personal_mask(["timeout", "ivan@example.org"]).tolist()
+    [False, True]
+    """
     hidden = np.zeros(len(texts), dtype=bool)
     for mask in scan_text(texts).values() if len(texts) else ():
         hidden |= mask
@@ -118,7 +123,7 @@ def _personal(texts: Any) -> np.ndarray:
 
 def show_labels(labels: list[str], counts: list[int]) -> str:
     """Labels with counts for a message; labels that look like personal data are not shown."""
-    hidden = _personal(np.asarray(labels, dtype=object))
+    hidden = personal_mask(np.asarray(labels, dtype=object))
     out = [f"{lab[:40]!r} ({c})" for lab, c, h in zip(labels, counts, hidden, strict=True)
            if not h]
     text = ", ".join(out[:20]) + (f" and {len(out) - 20} more" if len(out) > 20 else "")
@@ -132,7 +137,7 @@ def _hidden_names(names: Sequence[str]) -> np.ndarray:
     """Which names look like data (numbers, times, personal data): a header-less file's first
     row."""
     series = pd.Series(names, dtype="string[pyarrow]")
-    hidden = _personal(series)
+    hidden = personal_mask(series)
     hidden |= series.str.fullmatch(_DATA_LIKE).fillna(False).to_numpy(dtype=bool)
     return hidden
 

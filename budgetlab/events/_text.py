@@ -55,7 +55,8 @@ class FileSpec:
     (``categorical``), the ``format`` (``None``: by the name), the text ``encoding``,
     ``iso_time``, a CSV/TSV time column first read as instants (``None``: as text), and ``time``,
     the time column, which several files may hold in different forms: each file's times are then
-    read by its own rule, with ``tz`` and ``epoch`` (``None``: the column is kept as written)."""
+    read by its own rule, with ``tz`` (``None``: not given, UTC) and ``epoch`` (``time`` ``None``:
+    the column is kept as written)."""
 
     columns: tuple[str, ...]
     categorical: tuple[str, ...] = ()
@@ -63,7 +64,7 @@ class FileSpec:
     encoding: str = "utf-8"
     iso_time: str | None = None
     time: str | None = None
-    tz: str = "UTC"
+    tz: str | None = None
     epoch: str | None = None
 
 

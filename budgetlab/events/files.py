@@ -21,7 +21,7 @@ from .._util.progress import progress
 from .._util.validation import check_argument, utc_from_ns
 from .._util.words import say
 from ..errors import ConfigError, FileFormatError, InputError, SchemaError, TimestampError
-from ._compressed import read_input
+from ._compressed import PACKED, read_input
 from ._messages import file_offset, reading_files, row_numbers
 from ._structured import read_jsonl, read_parquet
 from ._text import (
@@ -50,8 +50,6 @@ FORMATS = ("csv", "tsv", "parquet", "jsonl")
 
 _SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet", ".pq": "parquet",
              ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
-_PACKED = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd",
-           ".zstd": "zstd", ".lz4": "lz4"}  # compressed names (the format is the suffix before)
 
 
 def file_name(path: str | PathLike[str]) -> str:
@@ -242,7 +240,7 @@ def check_path(path: Path, *,
 def _detect_format(path: Path, fmt: str | None) -> tuple[str, bool]:
     """The format of the file at ``path`` and whether its name says it is compressed."""
     suffixes = [s.lower() for s in path.suffixes]
-    packed = bool(suffixes) and suffixes[-1] in _PACKED
+    packed = bool(suffixes) and suffixes[-1] in PACKED
     if fmt is not None:
         return check_argument("format", fmt, FORMATS), packed
     ext = suffixes[-2] if packed and len(suffixes) > 1 else (suffixes[-1] if suffixes and not
@@ -275,12 +273,6 @@ def read_file(path: Path, want: FileSpec) -> tuple[pd.DataFrame, list[str]]:
         return read_parquet(path, name, want)
     head = plain_head(path, want.encoding, packed) if kind != "jsonl" else None
     raw, notes = (head, []) if head is not None else read_input(path, name)
-    if head is None and packed and not notes:  # not compressed: read_input notes a compression
-        suffix = path.suffixes[-1].lower()
-        named = _PACKED[suffix]
-        raise FileFormatError(f"{name}: is named {suffix} but is not {named} data; the {named} "
-                              "stream is truncated or corrupt, or the file is misnamed: rename or "
-                              "export it again.")
     sniff(raw, name, kind)
     if head is None and (lf := as_lf(raw, want.encoding, quoted=kind != "jsonl")) is not None:
         raw, notes = lf, [*notes, CR_ONLY_NOTE]  # old Mac line ends: the lines they are

@@ -30,8 +30,8 @@ from .._util.files import register_input
 from .._util.progress import progress_bar
 from .._util.words import say
 from ..errors import ConfigError, FileFormatError, InputError
-from ._compressed import read_input
-from ._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only, text_problem
+from ._compressed import read_head, read_input
+from ._text import CR_ONLY_NOTE, PROGRESS_BYTES, cr_only, text_problem
 from .files import check_path, file_name
 
 __all__ = ["LinePreset", "LineScan", "PRESETS", "check_pattern", "pattern_groups", "read_lines",
@@ -142,23 +142,16 @@ class LineScan(NamedTuple):
 
 def _source(path: Path, name: str) -> tuple[Any, int, list[str]]:
     """The file as an Arrow stream: plain text from disk, compressed text (recognised by its first
-    bytes) decompressed under the ratio cap; its size, and the notes on how it was read."""
+    bytes) decompressed under the ratio cap; its size, and the notes on how it was read. A file
+    named as compressed whose bytes are not is refused (:func:`read_head`)."""
     check_path(path)
     register_input(path)
-    try:
-        with open(path, "rb") as fh:  # read-only
-            head = fh.read(1 << 16)
-    except OSError as exc:
-        raise FileFormatError(f"{name}: cannot be read ({exc.strerror or type(exc).__name__}); "
-                              "check its permissions.") from None
-    kind = compression_of(head[:16])
-    if path.suffix.lower() == ".gz" and kind != "gzip":
-        raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is "
-                              "truncated or corrupt, or the file is misnamed.")
+    head, kind = read_head(path, name)
     notes: list[str] = []
-    source: Any = pa.OSFile(str(path))
-    size = path.stat().st_size
-    if kind is not None:
+    source: Any
+    if kind is None:
+        source, size = pa.OSFile(str(path)), path.stat().st_size
+    else:
         data, notes = read_input(path, name)
         head, source, size = data[:1 << 16], pa.BufferReader(data), len(data)
     if cr_only(head):  # Arrow's reader ends a line at CR too

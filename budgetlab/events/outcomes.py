@@ -20,8 +20,13 @@ import pyarrow.compute as pc
 from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
-from ..privacy import scan_text
-from ._messages import numeric_labels_error, outcomes_fix, row_numbers, unknown_labels_error
+from ._messages import (
+    numeric_labels_error,
+    outcomes_fix,
+    personal_mask,
+    row_numbers,
+    unknown_labels_error,
+)
 from .schema import (
     FAILURE,
     MISSING_LABELS,
@@ -167,9 +172,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     if table is None:
         _vocabulary_checks(norm, counts, codes)
     found = [lookup_label(u, DEFAULT_OUTCOMES if table is None else table) for u in norm]
-    hidden = np.zeros(len(norm), dtype=bool)  # labels that look like personal data: not shown
-    for mask in scan_text(np.asarray(norm, dtype=object)).values() if norm else ():
-        hidden |= mask
+    hidden = personal_mask(np.asarray(norm, dtype=object))  # never shown
     unknown = [i for i, f in enumerate(found) if f is None and counts[i]]
     if unknown:
         known = dict(table) if table is not None else \

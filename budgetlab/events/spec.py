@@ -78,8 +78,9 @@ class ReadSpec:
         Column kept as ``session_id`` (opaque id); ``hash_session=True`` hashes it with ``salt``.
     keep : list of str
         Other columns to keep unchanged (declared, so they pass the personal-data guard).
-    tz : str
-        Time zone of naive timestamps (default UTC), when every time is naive. Output is UTC.
+    tz : str, optional
+        Time zone of naive timestamps, when every time is naive; not given (``None``), they are
+        read as UTC and ``how_read`` says that was the default. Output is UTC.
     epoch : {"s", "ms", "us", "ns"}, optional
         Unit of numeric timestamps, checked against the values: instants before 2000 or from
         2100 on, or magnitudes 1000x apart in one column, are refused with the likely unit named.
@@ -158,7 +159,7 @@ class ReadSpec:
     by: str | Sequence[str] = ()
     session: str | None = None
     keep: Sequence[str] = ()
-    tz: str = "UTC"
+    tz: str | None = None
     epoch: str | None = None
     outcomes: Mapping[str, str] | None = None
     pii: str = "error"
@@ -196,7 +197,8 @@ class ReadSpec:
         if self.format is not None:
             check_argument("format", self.format, FORMATS)
         check_text_encoding(self.encoding)
-        self._set(tz=check_tz(self.tz))
+        if self.tz is not None:
+            self._set(tz=check_tz(self.tz))
         self._check_lines()
         self._set(outcomes=check_outcomes(self.outcomes))
         if (self.duration, self.duration_unit, self.slow_above) != (None, None, None):

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from .._util.words import say
 from ..errors import ConfigError, TimestampError
 from ._messages import row_numbers
-from .times import EPOCH_UNITS, NS_MAX, parse_time
+from .times import EPOCH_UNITS, NS_MAX, parse_time, zone_reading
 
 __all__ = ["check_time_format", "has_year", "parse_formatted", "instants", "NEW_YEAR_GAP"]
 
@@ -146,7 +146,7 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
     ['2025-12-31 23:59:58', '2026-01-01 00:00:01']
     >>> how
     "text as written, format '%b %d %H:%M:%S', year 2025 given (crossed New Year once: 2026 from
-    there on), in UTC"
+    there on), read as local times in UTC (tz= given)"
     """
     text = col.astype("str").str.strip()
     with_year = has_year(fmt)
@@ -177,7 +177,7 @@ def parse_formatted(col: pd.Series, fmt: str, *, year: int | None,
     _refuse_missing(parsed, fmt)
     if "%z" in fmt:
         return parse_time(parsed, tz="UTC", epoch=None), said + " with UTC offsets"
-    return parse_time(parsed, tz=tz, epoch=None), said + f", in {tz}"
+    return parse_time(parsed, tz=tz, epoch=None), f"{said}, {zone_reading(tz)}"
 
 
 def _refuse_missing(parsed: pd.Series, fmt: str) -> None:

@@ -24,7 +24,7 @@ from ._messages import expand, row_numbers
 from .schema import MISSING_LABELS
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
-           "from_epoch", "is_instant"]
+           "from_epoch", "is_instant", "zone_reading"]
 
 #: Units of epoch numbers (``epoch=``) in nanoseconds.
 EPOCH_UNITS = {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
@@ -117,8 +117,9 @@ def parse_time(col: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
 
 
 def _localize(t: np.ndarray, tz: Any) -> np.ndarray:
-    """Naive wall times (int64 ns) in ``tz`` -> int64 ns UTC; DST gaps and overlaps are refused."""
-    if str(tz) in _UTC:
+    """Naive wall times (int64 ns) in ``tz`` (``None``: not given, UTC) -> int64 ns UTC; DST gaps
+    and overlaps are refused."""
+    if tz is None or str(tz) in _UTC:
         return t
     local = pd.Series(pd.DatetimeIndex(t.view("datetime64[ns]"))) \
         .dt.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
@@ -262,9 +263,23 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
     return out
 
 
+def zone_reading(tz: Any) -> str:
+    """Where naive times were placed, in words that tell a zone the user chose (``tz``) from the
+    default (``None``: not given, read as UTC).
+
+    >>> zone_reading(None)
+    'read as UTC (the default; pass tz= to choose a zone)'
+    >>> zone_reading("Europe/Berlin"), zone_reading("UTC")
+    ('read as local times in Europe/Berlin (tz= given)', 'read as local times in UTC (tz= given)')
+    """
+    if tz is None:
+        return f"read as UTC (the default; pass {say('tz=', '--tz')} to choose a zone)"
+    return f"read as local times in {tz} ({say('tz=', '--tz')} given)"
+
+
 def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
     """How :func:`parse_time` read a column (it has read it already, so forms are not mixed):
-    judged on the dtype and the first value."""
+    judged on the dtype and the first value; ``tz`` as :func:`zone_reading` takes it."""
     col = numpy_backed(col)
     dtype = col.dtype
     if isinstance(dtype, pd.CategoricalDtype):
@@ -272,13 +287,13 @@ def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
     if isinstance(dtype, pd.DatetimeTZDtype):
         return _ZONED
     if pd.api.types.is_datetime64_dtype(dtype):
-        return f"naive datetimes in {tz}"
+        return f"naive datetimes, {zone_reading(tz)}"
     if epoch is not None:
         return f"epoch numbers in {UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
     first = _iso_offsets(col.dropna().astype(str).iloc[:1].str.strip())
     if len(first) and bool(first.str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
         return OFFSETS_READING
-    return f"text without offsets, read as local times in {tz}"
+    return f"text without offsets, {zone_reading(tz)}"
 
 
 def is_instant(reading: str) -> bool:

@@ -116,7 +116,7 @@ def test_choose_window_rule_by_hand():
     v = choose_window(s, min_recall=0.8)
     assert v.verdict == "chosen" and v.subject == "the 1 h window"
     # recall 0.75: 1h (30/day) and 1h + dwell (9/day) qualify: the fewer changes win
-    assert choose_window(s, min_recall=0.75).subject == "the 1 h window with 60 min of hysteresis"
+    assert choose_window(s, min_recall=0.75).subject == "the 1 h window with 1 h of hysteresis"
     # recall 0.5: the 1d window (3/day) qualifies too
     assert choose_window(s, min_recall=0.5).subject == "the 24 h window"
     flapping_only = choose_window(window_summary(_compare_table()))
@@ -165,6 +165,20 @@ def test_choose_policy_rule_by_hand():
         choose_policy(s, max_false_pages_per_week=-1)
     unscored = choose_policy(s.assign(recall=np.nan))
     assert unscored.verdict is None and "not scored" in unscored.withheld
+
+
+def test_choice_sentences_spell_elapsed_times_as_the_rest_of_budgetlab():
+    # one spelling of an elapsed time (6 h 10 min, 2 d 2 h, 45 min), written out by hand
+    s = policy_summary(_scores()).assign(detection_median=pd.to_timedelta(["10min", "50h",
+                                                                           "90min"]))
+    v = choose_policy(s, min_recall=0.8, max_false_pages_per_week=2.0)
+    assert v.subject == "pyrra" and v.evidence.endswith("median detection 1 h 30 min")
+    v = choose_policy(s, min_recall=0.3, max_false_pages_per_week=30)
+    assert v.subject == "wb" and v.evidence.endswith("median detection 10 min")
+    s = s.assign(detection_median=pd.to_timedelta(["3D", "50h", "90min"]))
+    assert choose_policy(s, min_recall=0.9, max_false_pages_per_week=30).evidence.endswith(
+        "median detection 2 d 2 h")  # seed alone
+    assert choose_policy(s.iloc[[0]], min_recall=0.3).evidence.endswith("median detection 3 d")
 
 
 def test_bucket_target_verdicts_rule_by_hand():

@@ -273,3 +273,51 @@ def test_a_compressed_access_log_is_recognised_by_content_whatever_its_name(tmp_
     table = tmp_path / "table.log"
     table.write_bytes(pack(b"ts,outcome\n2026-11-29T00:00:00Z,success\n"))
     assert not is_access_log(table)
+
+
+# ---- the zone of naive times: the default or a zone the user chose -------------------------------
+
+NAIVE_CSV = ("ts,outcome\n2026-03-02 10:00:00,success\n2026-03-02 10:05:00,timeout\n"
+             "2026-03-02 10:10:00,success\n")
+DEFAULT_ZONE = "read as UTC (the default; pass tz= to choose a zone)"
+
+
+def test_naive_times_read_in_the_default_zone_say_so_and_a_chosen_zone_says_given(tmp_path):
+    # 10:00 without an offset: 10:00Z by default, 09:00Z in Berlin (CET, UTC+1 in March)
+    path = tmp_path / "naive.csv"
+    path.write_text(NAIVE_CSV)
+    cases = [({}, f"text without offsets, {DEFAULT_ZONE}", "2026-03-02T10:00Z"),
+             ({"tz": "Europe/Berlin"},
+              "text without offsets, read as local times in Europe/Berlin (tz= given)",
+              "2026-03-02T09:00Z"),
+             # UTC chosen is said as chosen, though it is the default's zone
+             ({"tz": "UTC"}, "text without offsets, read as local times in UTC (tz= given)",
+              "2026-03-02T10:00Z")]
+    for options, said, first in cases:
+        events = read_events(path, **options)
+        assert events.attrs["how_read"].time_reading == said
+        assert f"time: column 'ts', {said};" in str(events.attrs["how_read"])
+        assert events["ts"].iloc[0] == pd.Timestamp(first)
+    # naive datetimes and a time format without a zone, the same two ways
+    frame = pd.DataFrame({"ts": pd.to_datetime(["2026-03-02 10:00"]), "outcome": ["success"]})
+    assert read_events(frame).attrs["how_read"].time_reading == f"naive datetimes, {DEFAULT_ZONE}"
+    assert read_events(frame, tz="Europe/Berlin").attrs["how_read"].time_reading == \
+        "naive datetimes, read as local times in Europe/Berlin (tz= given)"
+    syslog = tmp_path / "auth.log"
+    syslog.write_text("Mar  2 10:00:00 h sshd[1]: Accepted password for x\n")
+    assert read_events(syslog, preset="sshd", year=2026).attrs["how_read"].time_reading == \
+        f"text as written, format '%b %d %H:%M:%S', year 2026 given, {DEFAULT_ZONE}"
+
+
+def test_the_cli_states_the_default_zone_apart_from_a_zone_given(tmp_path, capsys):
+    path = tmp_path / "naive.csv"
+    path.write_text(NAIVE_CSV)
+    cases = [([], "read as UTC (the default; pass --tz to choose a zone); 2026-03-02T10:00:00Z"),
+             (["--tz", "Europe/Berlin"],
+              "read as local times in Europe/Berlin (--tz given); 2026-03-02T09:00:00Z"),
+             (["--tz", "UTC"], "read as local times in UTC (--tz given); 2026-03-02T10:00:00Z")]
+    for flags, said in cases:
+        assert main(["replay", str(path), "--window", "10min", *flags]) == 0
+        printed = capsys.readouterr()
+        assert f"  time: column 'ts', text without offsets, {said} .. " in \
+            printed.out + printed.err

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from budgetlab import ReadSpec, read_events
+from budgetlab.cli import main
 from budgetlab.errors import ConfigError, FileFormatError, InputError, TimestampError
 
 LOGHUB = Path(__file__).parent.parent / "fixtures" / "loghub"
@@ -103,6 +104,56 @@ def test_compressed_text_logs_are_read_by_their_first_bytes(tmp_path):
         ev = read_events(tmp_path / name, preset="sshd", year=2015)
         pd.testing.assert_frame_equal(ev, plain)
         assert any(n.startswith("compression: ") for n in ev.attrs["how_read"].notes)
+
+
+@pytest.mark.parametrize("suffix, kind", [(".gz", "gzip"), (".bz2", "bz2"), (".xz", "xz")])
+def test_plain_text_named_as_compressed_is_refused_by_every_reader(tmp_path, capsys, suffix,
+                                                                   kind):
+    # a misnamed (or corrupt) file is never read silently as text: the line reader, the CSV
+    # reader and the command line refuse it with the same words
+    why = (f"is named {suffix} but is not {kind} data; the {kind} stream is truncated or corrupt, "
+           "or the file is misnamed: rename or export it again.")
+    log = tmp_path / f"x.log{suffix}"
+    log.write_bytes(SSH.read_bytes())
+    with pytest.raises(FileFormatError) as err:
+        read_events(log, preset="sshd", year=2026)
+    assert str(err.value) == f"x.log{suffix}: {why}"
+    table = tmp_path / f"x.csv{suffix}"
+    table.write_text("ts,ok\n2026-03-02T10:00:00Z,true\n")
+    with pytest.raises(FileFormatError) as err:
+        read_events(table)
+    assert str(err.value) == f"x.csv{suffix}: {why}"
+    assert main(["replay", str(log), "--preset", "sshd", "--year", "2026"]) == 2
+    out, printed = capsys.readouterr()
+    assert out == "" and printed == f"budgetlab: error: x.log{suffix}: {why}\n"
+
+
+def test_a_compression_other_than_the_name_says_is_read_by_its_bytes_and_stated(tmp_path):
+    (tmp_path / "auth.log.gz").write_bytes(bz2.compress(SSH.read_bytes()))
+    ev = read_events(tmp_path / "auth.log.gz", preset="sshd", year=2015)
+    assert len(ev) == 66 and int(ev["ok"].sum()) == 1  # grep: 1 Accepted, 65 Failed
+    assert "compression: bz2 (recognised by content)" in ev.attrs["how_read"].notes
+
+
+def test_an_unreadable_file_is_refused_in_the_same_words_by_both_readers(tmp_path, monkeypatch):
+    import builtins
+
+    log, table = tmp_path / "auth.log", tmp_path / "t.csv"
+    log.write_bytes(SSH.read_bytes())
+    table.write_text("ts,ok\n2026-03-02T10:00:00Z,true\n")
+    real = builtins.open
+
+    def denied(file, *args, **kwargs):  # root reads any file: a refusal by the system, simulated
+        if str(file) in (str(log), str(table)):
+            raise PermissionError(13, "Permission denied")
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", denied)
+    for path, options in ((log, {"preset": "sshd", "year": 2026}), (table, {})):
+        with pytest.raises(FileFormatError) as err:
+            read_events(path, **options)
+        assert str(err.value) == (f"{path.name}: cannot be read (Permission denied); check its "
+                                  "permissions.")
 
 
 def test_patterns_arrow_cannot_run_are_refused_with_the_reason():

@@ -81,7 +81,8 @@ def test_naive_text_beside_instants_is_refused_naming_the_files_and_the_fix(file
     for tz in ("UTC", "Europe/Berlin"):  # tz= is the zone of files whose times are all naive
         with pytest.raises(TimestampError, match=r"mixed naive and zone-aware timestamps: "
                            r"naive.csv holds times without a UTC offset \(text without offsets, "
-                           rf"read as local times in {tz}\), but ny.parquet holds instants "
+                           rf"read as local times in {tz} \(tz= given\)\), but ny.parquet holds "
+                           r"instants "
                            r"\(datetimes with their zones\); give every time an offset, or none "
                            "and pass tz= for the local zone"):
             read_events([files / n for n in names], tz=tz)
@@ -91,7 +92,8 @@ def test_naive_datetimes_beside_zoned_text_are_refused_and_the_cli_says_tz(files
     pq.write_table(pa.table({"ts": pa.array([dt.datetime(2026, 3, 1, 10)], pa.timestamp("us")),
                              "outcome": ["ok"]}), files / "wall.parquet")
     with pytest.raises(TimestampError, match=r"wall.parquet holds times without a UTC offset "
-                                             r"\(naive datetimes in UTC\), but plus2.csv"):
+                                             r"\(naive datetimes, read as UTC \(the default; "
+                                             r"pass tz= to choose a zone\)\), but plus2.csv"):
         read_events([files / "plus2.csv", files / "wall.parquet"])
     code = main(["replay", str(files / "plus2.csv"), str(files / "wall.parquet"),
                  "--target", "0.9", "--window", "1h"])
@@ -107,8 +109,10 @@ def test_naive_text_and_naive_datetimes_read_in_the_zone_given(files):
     got = read_events([files / "naive.csv", files / "wall.parquet"], tz="Europe/Berlin")
     assert utc_text(got) == ["2026-03-01 09:00", "2026-03-01 09:30"]
     notes = got.attrs["how_read"].notes
-    assert "naive.csv: time: text without offsets, read as local times in Europe/Berlin" in notes
-    assert "wall.parquet: time: naive datetimes in Europe/Berlin" in notes
+    assert ("naive.csv: time: text without offsets, read as local times in Europe/Berlin "
+            "(tz= given)") in notes
+    assert ("wall.parquet: time: naive datetimes, read as local times in Europe/Berlin "
+            "(tz= given)") in notes
 
 
 def test_dask_partitions_of_zoned_text_and_zoned_datetimes_agree_with_pandas(files):

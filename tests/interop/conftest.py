@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -17,15 +16,6 @@ from tests.interop.prometheus_server import (
     openmetrics,
     prometheus_binaries,
 )
-
-
-@pytest.fixture(autouse=True)
-def no_proxy_of_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests talk to servers on 127.0.0.1, which budgetlab reaches through the proxies the
-    environment names (HTTP_PROXY, ...): the machine's own are not the tests' (the proxy tests
-    set theirs)."""
-    for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
-        monkeypatch.delenv(name)
 
 
 @pytest.fixture
