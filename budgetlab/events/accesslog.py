@@ -1,11 +1,14 @@
-"""Web-server access logs (Apache/nginx common or combined log format) as canonical events: the
-``access`` preset of the line reader (:mod:`budgetlab.events.lines`), its times read with the
-time-format path (:func:`budgetlab.events.timeformat.instants`), its HTTP statuses mapped to
-outcomes here.
+"""Web-server access logs (Apache/nginx common or combined log format) as canonical events:
+:func:`read_access_log` is :func:`~budgetlab.read_events` with the ``access`` preset of the line
+reader (:mod:`budgetlab.events.lines`: scanning, the lines not in the format, times) and the shared
+assembly (personal-data guard, canonical table, sorting, "how it was read"). What is HTTP's own
+lives here: the status -> outcome rule (``ok(status)``, by default below 500 is a success), the
+failure buckets by status class, the ``method``/``status``/``status_class`` keys and the words
+of the "how it was read" block.
 
-Only the time, the HTTP status and (if asked for with ``by=``) the request method or status are
-read. The client address, identity and user fields, the request path, the referrer and the user
-agent are personal data or may hold it: they are matched by the pattern but never extracted.
+Only the time, the HTTP status and (if asked for with ``by=``) the request method are read. The
+client address, identity and user fields, the request path, the referrer and the user agent are
+personal data or may hold it: they are matched by the pattern but never extracted.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ import dataclasses
 import gzip
 import lzma
 import re
-import warnings
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
@@ -24,17 +26,16 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from .._util.validation import as_list, check_argument, utc_from_ns
-from ..errors import ConfigError, FileFormatError, InputError
+from .._util.validation import as_list, check_argument
+from ..errors import ConfigError
 from ._text import compression_of
-from .files import expand_sources, file_name, file_notes
-from .lines import MAX_LINES_LISTED, PRESETS, line_list, scan_lines
-from .outcomes import OutcomeReading, check_outcomes, classify_outcomes
-from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span
-from .timeformat import instants
+from .lines import NOT_IN_FORMAT
+from .outcomes import check_outcomes
+from .presets import PRESETS
+from .read import read_events
+from .schema import SUCCESS, HowRead, skip_reasons
+from .spec import ReadSpec
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR",
            "OTHER_ERROR", "LOG_PATTERN", "TIME_FORMAT"]
@@ -47,11 +48,7 @@ ACCESS_LOG_KEYS = ("method", "status", "status_class")
 #: The pattern of one line (RE2, also valid for Python's ``re``): groups ``ts``, ``method`` and
 #: ``outcome`` (the status); and the time format of common/combined logs (``strptime``).
 LOG_PATTERN, TIME_FORMAT = PRESETS["access"].pattern, PRESETS["access"].time_format
-#: :data:`LOG_PATTERN` with an unquoted user and the method before a non-letter: one-pass, so RE2
-#: extracts fast; on the lines it matches, :data:`LOG_PATTERN` matches with the same groups.
-_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] '
-         r'"(?P<method>[A-Za-z]*)(?:[^A-Za-z"\\](?:[^"\\]|\\.)*)?" '
-         r"(?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)")
+_TIME_READING = "access-log times with UTC offsets (each line its own instant)"
 
 
 def is_access_log(path: str | PathLike[str]) -> bool:
@@ -99,73 +96,58 @@ def _ok_flags(ok: Callable[[int], Any], statuses: np.ndarray) -> np.ndarray:
     return flags
 
 
-def _read_file(path: Path, on_error: str, with_method: bool,
-               ) -> tuple[np.ndarray, np.ndarray, pa.ChunkedArray, int, int, list[str]]:
-    """``(times in ns, statuses, methods, lines skipped, lines, notes)`` of the good lines of one
-    file: those the pattern matches with a real time and a status in 100..599."""
-    # a group costs time: the method's only when it is kept
-    strict, fast = (p if with_method else p.replace("(?P<method>", "(?:")
-                    for p in (LOG_PATTERN, _FAST))
-    scan = scan_lines(path, strict, replace=True, fast=fast)
-    ns, good = instants(scan.events.column("ts"), TIME_FORMAT)
-    status = np.asarray(scan.events.column("outcome").cast(pa.int16()), dtype=np.int16)
-    good &= (status >= 100) & (status <= 599)
-    n_bad = scan.unmatched + int((~good).sum())
-    listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
-                                               scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
-    what = f"{n_bad} line(s) not in common/combined log format (line {listed})"
-    if n_bad and on_error == "raise":
-        raise FileFormatError(f"{scan.name}: {what}; fix them or pass on_error='skip' to drop "
-                              "them.")
-    if not good.any():
-        raise FileFormatError(f"{scan.name}: no line in common/combined log format; is this an "
-                              "access log?")
-    if n_bad:
-        warnings.warn(f"{scan.name}: skipped {what}.", UserWarning, stacklevel=3)
-    method = scan.events.column("method").filter(pa.array(good)) if with_method \
-        else pa.chunked_array([], pa.string())
-    return ns[good], status[good], method, n_bad, scan.lines, list(scan.notes)
+def _meaning_of_status(ok: Callable[[int], Any] | None) -> Callable[[str], str]:
+    """The status -> outcome rule as ``outcomes=`` takes it: ``ok(status)`` (default: below 500
+    is a success), a failure bucketed by its status class."""
+    rule = ok if ok is not None else (lambda status: status < 500)
+
+    def meaning(label: str) -> str:
+        status = int(label)
+        if _ok_flags(rule, np.array([status]))[0]:
+            return SUCCESS
+        return SERVER_ERROR if status >= 500 else CLIENT_ERROR if status >= 400 else OTHER_ERROR
+
+    return meaning
 
 
-def _reading(
-    codes: np.ndarray, ok: Callable[[int], Any] | None, table: dict[str, str] | None
-) -> OutcomeReading:
-    """Statuses through ``outcomes`` (a status mapping), else through ``ok(status)`` (default:
-    below 500 is a success), failures by class."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    names = pd.Index(distinct.astype(str), dtype="str")
-    status = pd.Series(pd.Categorical.from_codes(inverse, categories=names))
-    if table is not None:
-        return dataclasses.replace(classify_outcomes(status, table),
-                                   vocabulary="status mapping outcomes=")
-    flags = _ok_flags(ok if ok is not None else (lambda status: status < 500), distinct)
-    kinds = np.select([distinct >= 500, distinct >= 400], [SERVER_ERROR, CLIENT_ERROR], OTHER_ERROR)
-    meanings = dict(zip(names, np.where(flags, SUCCESS, kinds).tolist(), strict=True))
-    reading = classify_outcomes(status, meanings, require_success=False)
-    rule = "default: status < 500 is a success" if ok is None else "ok(status)"
-    rows = sorted((dataclasses.replace(r, rule=rule) for r in reading.labels),
-                  key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows))
-    return dataclasses.replace(reading, labels=tuple(rows), vocabulary="HTTP status")
+def _regrouped(col: pd.Series, names: pd.Index) -> pd.Categorical:
+    """A categorical key from a read column (``names``: its categories renamed, perhaps several
+    to one): sorted categories, only those some row has."""
+    uniq, inverse = np.unique(np.asarray(names, dtype=object).astype(str), return_inverse=True)
+    return pd.Categorical.from_codes(inverse[np.asarray(col.cat.codes)],
+                                     categories=pd.Index(uniq, dtype="str")
+                                     ).remove_unused_categories()
 
 
-def _key_columns(
-    codes: np.ndarray, methods: pa.ChunkedArray, keys: list[str]
-) -> dict[str, pd.Categorical]:
-    """The ``by`` keys: the request method (``-`` when none), the status, the status class."""
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    names = {"status": distinct.astype(str),
-             "status_class": np.char.add((distinct // 100).astype(str), "xx")}
+def _keys(events: pd.DataFrame, keys: list[str]) -> dict[str, pd.Categorical]:
+    """The ``by`` keys: the request method (upper case; ``-`` when none), the status, the status
+    class."""
     out = {}
     for key in keys:
         if key == "method":
-            upper = pc.utf8_upper(methods)
-            out[key] = pd.Series(pc.if_else(pc.equal(upper, ""), "-", upper).to_pandas()) \
-                .astype("category").array
+            names = events["method"].cat.categories.str.upper()
+            out[key] = _regrouped(events["method"], names.where(names != "", "-"))
         else:
-            cats, code_of = np.unique(names[key], return_inverse=True)
-            out[key] = pd.Categorical.from_codes(code_of[inverse],
-                                                 categories=pd.Index(cats, dtype="str"))
+            names = events["outcome"].cat.categories
+            out[key] = _regrouped(events["outcome"],
+                                  names if key == "status" else names.str[0] + "xx")
     return out
+
+
+def _http_words(how: HowRead, ok: Callable[[int], Any] | None, mapping: bool) -> HowRead:
+    """The "how it was read" block in the words of access logs: the time and status fields, the
+    rule each status was read by."""
+    labels = how.labels
+    if not mapping:
+        rule = "default: status < 500 is a success" if ok is None else "ok(status)"
+        labels = tuple(sorted((dataclasses.replace(r, rule=rule) for r in labels),
+                              key=lambda r: (r.meaning != SUCCESS, r.meaning, -r.rows,
+                                             int(r.label or 0))))
+    bad = dict(how.skipped).get(NOT_IN_FORMAT, 0)
+    return dataclasses.replace(
+        how, skipped=skip_reasons(labels, "status") + (((NOT_IN_FORMAT, bad),) if bad else ()),
+        time_column="[time]", time_reading=_TIME_READING, outcome_column="status",
+        vocabulary="status mapping outcomes=" if mapping else "HTTP status", labels=labels)
 
 
 def read_access_log(
@@ -196,9 +178,11 @@ def read_access_log(
         Group keys to keep, from :data:`ACCESS_LOG_KEYS`: ``method`` (``GET``, ... ; ``-`` when the
         request line has none), ``status`` (``"200"``), ``status_class`` (``"2xx"``).
     on_error : {'raise', 'skip'}
-        Lines not in the format (or with an impossible time or status): ``'raise'`` a
-        :class:`~budgetlab.errors.FileFormatError` naming their file and line numbers, or
-        ``'skip'`` them with a warning; the count is in ``events.attrs["skipped_lines"]``.
+        Lines not in the format (or with an impossible time or a status outside 100..599):
+        ``'raise'`` a :class:`~budgetlab.errors.FileFormatError` naming their file and line
+        numbers, or ``'skip'`` them with a warning; the count is in
+        ``events.attrs["skipped_lines"]``. The line reader's rule, as ``read_events(...,
+        preset="access", on_error=...)`` applies it (:mod:`budgetlab.events.lines`).
 
     Returns
     -------
@@ -236,36 +220,15 @@ def read_access_log(
         raise ConfigError("give ok= (a function of the status) or outcomes= (a status mapping), "
                           "not both.")
     table = check_outcomes(outcomes)
-    paths = expand_sources(path)
-    parsed = [_read_file(p, on_error, "method" in keys) for p in paths]
-    t = np.concatenate([x[0] for x in parsed])
-    codes = np.concatenate([x[1] for x in parsed])
-    methods = pa.chunked_array([c for x in parsed for c in x[2].chunks], type=pa.string())
-    n_bad = sum(x[3] for x in parsed)
-    reading = _reading(codes, ok, table)
-    keep = ~reading.skip
-    if not keep.any():
-        raise InputError("every line maps to skip; nothing is left to analyse: check outcomes=.")
-    if not keep.all():
-        t, codes = t[keep], codes[keep]
-        methods = methods.filter(pa.array(keep)) if len(methods) else methods
-    bucket = reading.bucket[keep]
-    present = set(pd.unique(bucket.astype(str)).tolist()) - {SUCCESS}
-    events = pd.DataFrame({"ts": utc_from_ns(t, copy=False).array, "ok": reading.ok[keep],
-                           "bucket": pd.Categorical(bucket, dtype=bucket_dtype(present)),
-                           **_key_columns(codes, methods, keys)}, copy=False)
-    if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
-        events = events.take(np.argsort(t, kind="stable")).reset_index(drop=True)
-    first, last = time_span(t)
-    skipped = skip_reasons(reading.labels, "status") \
-        + ((("lines not in the format", n_bad),) if n_bad else ())
-    names = [file_name(p) for p in paths]
-    events.attrs["skipped_lines"] = n_bad
-    events.attrs["how_read"] = HowRead(
-        files=tuple((name, x[4]) for name, x in zip(names, parsed, strict=True)),
-        rows_read=len(reading.ok) + n_bad, rows_kept=len(events), skipped=skipped,
-        time_column="[time]", first=first, last=last,
-        time_reading="access-log times with UTC offsets (each line its own instant)",
-        outcome_column="status", vocabulary=reading.vocabulary, labels=reading.labels,
-        notes=tuple(file_notes(names, [x[5] for x in parsed])))
+    kept = [c for c, wanted in (("method", "method" in keys),
+                                ("outcome", bool({"status", "status_class"} & set(keys))))
+            if wanted]
+    events = read_events(path, ReadSpec(preset="access", keep=kept, on_error=on_error,
+                                        outcomes=_meaning_of_status(ok) if table is None
+                                        else table))
+    how = _http_words(events.attrs["how_read"], ok, table is not None)
+    if keys:
+        events = pd.DataFrame({**{c: events[c] for c in ("ts", "ok", "bucket")},
+                               **_keys(events, keys)}, copy=False)
+    events.attrs = {"skipped_lines": dict(how.skipped).get(NOT_IN_FORMAT, 0), "how_read": how}
     return events

@@ -1,24 +1,37 @@
 """Line-oriented logs read by a pattern: one event per line that matches (``pattern=``, CLI
-``--pattern``), or a named preset (``preset=``, CLI ``--preset``).
+``--pattern``), or a named preset (``preset=``, CLI ``--preset``; the ``access`` preset is what
+:func:`budgetlab.read_access_log` reads).
 
 The pattern is a regular expression in RE2 syntax, as Arrow's ``extract_regex`` takes it (no
 lookaround, no backreferences); its named groups are the columns (``(?P<ts>...)`` for the time,
-``(?P<outcome>...)`` for the label, any other name a column ``by=`` may keep). The pattern defines
-what an event is: lines that do not match are counted, and their share is stated in the "how it
-was read" block; a file in which no line matches is refused, and with ``strict=True`` (CLI
-``--strict``) so is any line that does not match. Blank lines are not lines of the log. Files may
-be compressed (gzip, bzip2, xz: recognised by their first bytes). Lines are read by Arrow's CSV
-reader in blocks of :data:`BLOCK_BYTES` (memory bounded by a block and the matched groups), one
-value per line; a line ends at LF, CRLF or a CR alone.
+``(?P<outcome>...)`` for the label, any other name a column ``by=`` may keep). Blank lines are not
+lines of the log. Files may be compressed (gzip, bzip2, xz: recognised by their first bytes).
+Lines are read by Arrow's CSV reader in blocks of :data:`BLOCK_BYTES` (memory bounded by a block
+and the matched groups), one value per line; a line ends at LF, CRLF or a CR alone.
+
+**Lines that are not events** (``on_error=``, one rule for every pattern and preset):
+
+* ``"count"`` (the default): the pattern defines what an event is, so the lines it does not match
+  are not events: they are counted and their share is stated in the "how it was read" block; a
+  matched line whose time does not read is refused by row (:mod:`.timeformat`).
+* ``"raise"`` (``strict=True``, CLI ``--strict``; :func:`~budgetlab.read_access_log`'s default):
+  every non-blank line must be an event. A line is not in the format when the pattern does not
+  match it, its time does not read in a ``time_format`` that carries the year (a format without
+  one is read, and refused by row, once the years are known), or a group fails the preset's
+  check (:attr:`LinePreset.checks`); such lines are refused together, named by file and line
+  number (the first ten, then how many more).
+* ``"skip"``: the same lines are left out with a warning that names them, and counted as read
+  and skipped (``lines not in the format``).
+
+In every mode a file in which no line is an event is refused.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -28,102 +41,29 @@ import pyarrow.csv as pcsv
 
 from .._util.files import register_input
 from .._util.progress import progress_bar
+from .._util.validation import utc_from_ns
 from .._util.words import say
-from ..errors import ConfigError, FileFormatError, InputError
+from ..errors import FileFormatError
 from ._compressed import read_head, read_input
-from ._text import CR_ONLY_NOTE, PROGRESS_BYTES, cr_only, text_problem
-from .files import check_path, file_name
+from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
+from .files import check_path, file_name, file_notes
+from .presets import PRESETS, LinePreset, check_pattern, only_groups, pattern_groups
+from .timeformat import has_year, instants
 
-__all__ = ["LinePreset", "LineScan", "PRESETS", "check_pattern", "pattern_groups", "read_lines",
-           "scan_lines", "line_list"]
+if TYPE_CHECKING:
+    from .spec import ReadSpec
+
+# PRESETS, LinePreset, check_pattern and pattern_groups live in .presets (imported from here too)
+__all__ = ["LineScan", "LineRead", "NOT_IN_FORMAT", "read_lines", "scan_lines", "line_list",
+           "PRESETS", "LinePreset", "check_pattern", "pattern_groups"]
 
 MAX_LINES_LISTED = 10
+#: The skip reason of lines that are not events (``on_error="skip"``) in ``how_read.skipped``.
+NOT_IN_FORMAT = "lines not in the format"
 #: Bytes of text Arrow's CSV reader parses at a time: memory is bounded by a block (and the events).
 BLOCK_BYTES = 1 << 22
 # the CSV reader's separator: a character text logs do not hold (one value per line)
 _SEPARATOR = "\x1f"
-_GROUP = re.compile(r"\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>")
-_UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
-
-
-@dataclasses.dataclass(frozen=True)
-class LinePreset:
-    """A documented example of a line format: its pattern, time format and label meanings."""
-
-    pattern: str
-    time_format: str
-    outcomes: Mapping[str, str]
-    about: str
-
-
-_QUOTED = r'"(?:[^"\\]|\\.)*"'
-#: Named presets (``preset=``, CLI ``--preset``), each tested on a real public sample
-#: (``tests/fixtures/loghub/``). Their ``outcomes`` are used unless ``outcomes=`` is given.
-PRESETS: dict[str, LinePreset] = {
-    "sshd": LinePreset(
-        pattern=r"^(?P<ts>[A-Z][a-z]{2} [ 0-9]?[0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}) (?P<host>\S+) "
-                r"sshd\[[0-9]+\]: "
-                r"(?P<outcome>Accepted|Failed) \S+ for ",
-        time_format="%b %d %H:%M:%S",
-        outcomes={"accepted": "success", "failed": "failure"},
-        about="OpenSSH authentication in a syslog file: 'Accepted ... for' is a success, "
-              "'Failed ... for' a failure; every other line is not an event. Keys: host.",
-    ),
-    "proxifier": LinePreset(
-        pattern=r"^\[(?P<ts>[0-9]{2}\.[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\] (?P<program>.+?) - "
-                r"\S+ (?P<outcome>close|error)\b",
-        time_format="%m.%d %H:%M:%S",
-        outcomes={"close": "success", "error": "failure"},
-        about="Proxifier connection log: a connection that closes is a success, one that ends "
-              "in an error a failure; 'open through proxy' lines are not events. Keys: program.",
-    ),
-    "access": LinePreset(
-        pattern=r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?P<ts>[^\]]+)\] "
-                r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)',
-        time_format="%d/%b/%Y:%H:%M:%S %z",
-        outcomes={"1xx": "success", "2xx": "success", "3xx": "success", "4xx": "success",
-                  "5xx": "server_error"},
-        about="Apache/nginx access log, common or combined format: the HTTP status is the "
-              "outcome (below 500 a success). Keys: method. The client address, user, path, "
-              "referrer and agent are never read.",
-    ),
-}
-
-
-def pattern_groups(pattern: str) -> list[str]:
-    """The named groups of ``pattern``, in order.
-
-    >>> pattern_groups(r"^(?P<ts>\\S+ \\S+) (?P<outcome>\\w+) (?<region>\\w+)")
-    ['ts', 'outcome', 'region']
-    """
-    return _GROUP.findall(pattern)
-
-
-def check_pattern(pattern: Any, needed: Sequence[str]) -> str:
-    """Refuse a pattern Arrow cannot run (RE2 syntax: lookaround and backreferences are not part of
-    it) or one without a named group for each ``needed`` column."""
-    if not isinstance(pattern, str) or not pattern:
-        raise ConfigError("pattern= takes a regular expression with named groups, e.g. "
-                          r"'^(?P<ts>\S+ \S+) (?P<outcome>\w+)'.")
-    if _UNSUPPORTED.search(pattern):
-        raise ConfigError("pattern= uses lookaround or a backreference; patterns are RE2 syntax "
-                          "(as Arrow's extract_regex reads them), which has neither: match the "
-                          "text itself instead.")
-    try:
-        pc.extract_regex(pa.array([], type=pa.string()), pattern=pattern)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        reason = str(exc).split(":", 1)[-1].strip()
-        raise ConfigError(f"pattern= is not a valid RE2 regular expression ({reason}).") from None
-    groups = pattern_groups(pattern)
-    if len(set(groups)) != len(groups):
-        raise ConfigError("pattern= names a group twice; give each named group its own name.")
-    missing = [c for c in needed if c not in groups]
-    if missing:
-        have = ", ".join(groups) or "none"
-        raise ConfigError(f"pattern= has no named group for {', '.join(map(repr, missing))} "
-                          f"(named groups: {have}); write (?P<name>...) around the part of the "
-                          "line that holds it.")
-    return pattern
 
 
 class LineScan(NamedTuple):
@@ -257,46 +197,117 @@ def line_list(numbers: Sequence[int] | np.ndarray, total: int) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _checked(scan: LineScan, strict: bool) -> list[str]:
-    """The notes of one file's lines; a file without events is refused, and so is (``strict``) a
-    file with lines that do not match."""
-    name, n_lines, unmatched = scan.name, scan.lines, scan.unmatched
-    if len(scan.events) == 0:
-        what = "no line" if n_lines else "no text (the file is empty)"
-        raise FileFormatError(f"{name}: {what} matches the pattern, so there are no events; "
+class LineRead(NamedTuple):
+    """What the lines of the files held: ``raw``, the declared groups of the events (the time as
+    text, or as UTC instants when the format carries an offset and the lines were checked; the
+    others as categoricals); the ``(name, rows)`` of each file (its events, or with ``on_error``
+    ``"raise"``/``"skip"`` its lines); the reading notes; the lines that are not events and were
+    skipped."""
+
+    raw: pd.DataFrame
+    files: list[tuple[str, int]]
+    notes: list[str]
+    skipped: int
+
+
+class _FileEvents(NamedTuple):
+    events: pa.Table
+    ns: np.ndarray | None  # UTC instants of the events, when the lines were checked
+    rows: int  # what the file counts for in how_read.files
+    skipped: int
+    notes: tuple[str, ...]  # the file's own (compression, line ends)
+    share: tuple[str, ...]  # the share of the lines the pattern does not match
+
+
+def _in_format(scan: LineScan, spec: ReadSpec,
+               preset: LinePreset | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Which matched lines are in the format (their time reads, in a format with a year; each
+    checked group passes its check) and, for a format with an offset, their UTC instants."""
+    good, ns, fmt = np.ones(len(scan.events), dtype=bool), None, spec.time_format
+    if fmt is not None and has_year(fmt):
+        ns, good = instants(scan.events.column(spec.time), fmt)
+    for group, check in (preset.checks if preset else {}).items():
+        if group in scan.events.column_names:
+            good &= np.asarray(pc.match_substring_regex(scan.events.column(group), check),
+                               dtype=bool)
+    return good, ns if fmt is not None and "%z" in fmt else None
+
+
+def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
+                preset: LinePreset | None) -> tuple[str, ...]:
+    """The lines of one file that are not events, as ``spec.on_error`` says (module docs):
+    refused, skipped with a warning, or (``"count"``) stated as a share in the notes; a file
+    without events is refused."""
+    name, n_bad = scan.name, scan.unmatched + int((~good).sum())
+    fmt = preset.format_name if preset and preset.format_name else "the format of the pattern"
+    listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
+                                               scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
+    what = f"{n_bad} line(s) not in {fmt} (line {listed})"
+    if n_bad and spec.line_errors == "raise":
+        fix = say("with strict=True every non-blank line must be an event",
+                  "with --strict every non-blank line must be an event") if spec.strict else \
+            "fix them or pass on_error='skip' to drop them"
+        raise FileFormatError(f"{name}: {what}; {fix}.")
+    if not good.any():
+        if preset and preset.kind:
+            raise FileFormatError(f"{name}: no line in {fmt}; is this {preset.kind}?")
+        none = "no line" if scan.lines else "no text (the file is empty)"
+        raise FileFormatError(f"{name}: {none} matches the pattern, so there are no events; "
                               f"check {say('pattern= (or preset=)', '--pattern (or --preset)')} "
                               "against a few lines of the file.")
-    if unmatched and strict:
-        raise InputError(f"{name}: {unmatched:,} line(s) do not match the pattern (line "
-                         f"{line_list(scan.first_unmatched, unmatched)}); with "
-                         f"{say('strict=True', '--strict')} every non-blank line must be an event.")
-    share = (f"{name}: {unmatched:,} of {n_lines:,} lines ({unmatched / max(n_lines, 1):.1%}) "
-             "do not match the pattern and are not events")
-    return [*scan.notes, *([share] if unmatched else [])]
+    if n_bad and spec.line_errors == "skip":
+        warnings.warn(f"{name}: skipped {what}.", UserWarning, stacklevel=6)
+    return (f"{name}: {n_bad:,} of {scan.lines:,} lines ({n_bad / max(scan.lines, 1):.1%}) do "
+            "not match the pattern and are not events",) if n_bad and \
+        spec.line_errors == "count" else ()
 
 
-def read_lines(paths: Sequence[Path], pattern: str, columns: Sequence[str], *,
-               encoding: str = "utf-8", strict: bool = False,
-               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
-    """The named groups ``columns`` of the lines of ``paths`` that match ``pattern`` (the first
-    column, the time, as text; the others as categoricals), the ``(name, events)`` of each file and
-    the reading notes (unmatched lines and their share, compression).
+def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEvents:
+    """The events of one file and what counts of it (see the module docs for the lines that are
+    not events)."""
+    preset = PRESETS[spec.preset] if spec.preset is not None else None
+    pattern = only_groups(spec.pattern or "", columns)
+    fast = only_groups(preset.fast, columns) if preset and preset.fast else None
+    scan = scan_lines(path, pattern, encoding=spec.encoding,
+                      replace=bool(preset and preset.replace), fast=fast)
+    count = spec.line_errors == "count"
+    good, ns = (np.ones(len(scan.events), dtype=bool), None) if count else \
+        _in_format(scan, spec, preset)
+    share = _not_events(scan, good, spec, preset)
+    if count:
+        return _FileEvents(scan.events, None, len(scan.events), 0, scan.notes, share)
+    events = scan.events if good.all() else scan.events.filter(pa.array(good))
+    return _FileEvents(events, None if ns is None else ns[good], scan.lines,
+                       scan.lines - len(events), scan.notes, share)
+
+
+def read_lines(paths: Sequence[Path], spec: ReadSpec) -> LineRead:
+    """The declared columns of the events in the lines of ``paths`` (``spec.pattern``; the lines
+    that are not events as ``spec.on_error`` says), the ``(name, rows)`` of each file, the reading
+    notes (compression, line ends, the share of unmatched lines) and the lines skipped.
 
     >>> import tempfile, pathlib
+    >>> from budgetlab import ReadSpec
     >>> log = pathlib.Path(tempfile.mkdtemp()) / "app.log"
     >>> _ = log.write_text("10:00:01 ok fra\\nstarting\\n10:00:02 failed ams\\n")
-    >>> raw, files, notes = read_lines([log], r"^(?P<ts>\\S+) (?P<outcome>\\w+) (?P<region>\\w+)",
-    ...                                ["ts", "outcome", "region"])
-    >>> raw["outcome"].tolist(), files, notes
+    >>> spec = ReadSpec(pattern=r"^(?P<ts>\\S+) (?P<outcome>\\w+) (?P<region>\\w+)", by="region")
+    >>> got = read_lines([log], spec)
+    >>> got.raw["outcome"].tolist(), got.files, got.notes
     (['ok', 'failed'], [('app.log', 2)], ['app.log: 1 of 3 lines (33.3%) do not match the pattern
     and are not events'])
     """
-    scans: list[LineScan] = []
-    notes: list[str] = []
-    for path in paths:
-        scans.append(scan_lines(path, pattern, encoding=encoding))
-        notes.extend(_checked(scans[-1], strict))
-    table = pa.concat_tables([scan.events for scan in scans])  # one dictionary over the files below
-    raw = pd.DataFrame({c: table.column(c).to_pandas() if c == columns[0] else
-                        table.column(c).dictionary_encode().to_pandas() for c in columns})
-    return raw, [(scan.name, len(scan.events)) for scan in scans], notes
+    columns = spec.columns
+    got = [_file_events(path, spec, columns) for path in paths]
+    names = [file_name(path) for path in paths]
+    table = pa.concat_tables([g.events for g in got])  # one dictionary over the files below
+    read = [g.ns for g in got if g.ns is not None]  # instants already: not read again
+    time = utc_from_ns(np.concatenate(read), copy=False).array if len(read) == len(got) else \
+        table.column(columns[0]).to_pandas()
+    raw = pd.DataFrame({columns[0]: time, **{c: table.column(c).dictionary_encode().to_pandas()
+                                             for c in columns[1:]}})
+    if len(read) == len(got):
+        raw.attrs[ISO_TIME] = f"text as written, format {spec.time_format!r} with UTC offsets"
+    return LineRead(raw, [(name, g.rows) for name, g in zip(names, got, strict=True)],
+                    [*file_notes(names, [g.notes for g in got]),
+                     *(note for g in got for note in g.share)],
+                    sum(g.skipped for g in got))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,7 @@ from .schema import (
     code_counts,
 )
 
-__all__ = ["DEFAULT_OUTCOMES", "OutcomeReading", "normalize_label",
+__all__ = ["DEFAULT_OUTCOMES", "OutcomeReading", "Outcomes", "normalize_label",
            "check_outcomes", "lookup_label", "classify_outcomes", "map_outcomes", "parse_ok",
            "bucket_with_ok", "flags_reading"]
 
@@ -77,11 +77,18 @@ def normalize_label(text: Any) -> str:
     return _BLANKS.sub("_", s.casefold().strip())
 
 
-def check_outcomes(outcomes: Any) -> dict[str, str] | None:
+#: What ``outcomes=`` takes: a mapping, or a function of the normalised label (called once per
+#: distinct label), each giving ``"success"``, ``"skip"`` or a failure bucket name.
+Outcomes = Mapping[str, str] | Callable[[str], str]
+
+
+def check_outcomes(outcomes: Any) -> dict[str, str] | Callable[[str], str] | None:
     """Validate an ``outcomes`` mapping: label (or status range ``2xx``) -> ``"success"``,
-    ``"skip"`` or a failure bucket name; keys are normalised like the labels."""
-    if outcomes is None:
-        return None
+    ``"skip"`` or a failure bucket name; keys are normalised like the labels. A function of the
+    label is kept as it is (its answers are checked when it is called, see
+    :func:`lookup_label`)."""
+    if outcomes is None or (callable(outcomes) and not isinstance(outcomes, Mapping)):
+        return outcomes
     if not isinstance(outcomes, Mapping) or not outcomes:
         raise ConfigError("outcomes= takes a non-empty mapping of label -> 'success', 'skip' or a "
                           "failure bucket name, e.g. {'succeeded': 'success', 'pending': 'skip', "
@@ -98,8 +105,7 @@ def check_outcomes(outcomes: Any) -> dict[str, str] | None:
         if not norm:
             raise ConfigError("outcomes= has an empty label; missing labels are refused, not "
                               "mapped.")
-        bucket = value.strip()
-        bucket = {SUCCESS: SUCCESS, SKIP: SKIP}.get(bucket.casefold(), bucket)
+        bucket = _meaning(value)
         if table.get(norm, bucket) != bucket:
             raise ConfigError(f"outcomes= maps label {key!r} twice (labels are compared "
                               "case-insensitively).")
@@ -107,9 +113,20 @@ def check_outcomes(outcomes: Any) -> dict[str, str] | None:
     return table
 
 
-def lookup_label(label: str, table: Mapping[str, str]) -> tuple[str, str] | None:
+def _meaning(value: str) -> str:
+    bucket = value.strip()
+    return {SUCCESS: SUCCESS, SKIP: SKIP}.get(bucket.casefold(), bucket)
+
+
+def lookup_label(label: str, table: Outcomes) -> tuple[str, str] | None:
     """``(meaning, rule)`` of one normalised label: the exact key, else a status range
-    (``404`` -> ``40x`` -> ``4xx``)."""
+    (``404`` -> ``40x`` -> ``4xx``); or what the function ``table`` says of it."""
+    if callable(table) and not isinstance(table, Mapping):
+        value = table(label)
+        if not isinstance(value, str) or not value.strip() or value.strip() == "?":
+            raise ConfigError(f"outcomes({label!r}) returned {value!r}; the function must return "
+                              "'success', 'skip' or a failure bucket name.")
+        return _meaning(value), "outcomes= function"
     keys = (label, label[:2] + "x", label[0] + "xx") if _STATUS.fullmatch(label) else (label,)
     return next(((table[k], k) for k in keys if k in table), None)
 
@@ -128,7 +145,7 @@ class OutcomeReading:
     notes: tuple[str, ...] = ()
 
 
-def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = None, *,
+def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
                       require_success: bool = True) -> OutcomeReading:
     """Read outcome labels: ``ok``, ``bucket``, rows to ``skip`` and what each label meant.
 
@@ -139,8 +156,8 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
     (bool or numbers) is read as success flags; a numeric column with other whole numbers (HTTP
     statuses in Parquet) is read as labels, as the same codes in a CSV file are. A given
     ``outcomes`` is complete (unlisted labels are refused); its keys may be status ranges
-    (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``). Missing labels
-    are refused.
+    (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``); a function of
+    the label is called once for each label some row has. Missing labels are refused.
 
     >>> r = classify_outcomes(pd.Series(["done", "pending", "failed", "done"]),
     ...                       {"done": "success", "pending": "skip", "failed": "crash"})
@@ -171,11 +188,12 @@ def classify_outcomes(labels: pd.Series, outcomes: Mapping[str, str] | None = No
                            f"{row_numbers(missing)}; fill or drop those rows.")
     if table is None:
         _vocabulary_checks(norm, counts, codes)
-    found = [lookup_label(u, DEFAULT_OUTCOMES if table is None else table) for u in norm]
+    found = [lookup_label(u, DEFAULT_OUTCOMES if table is None else table) if counts[i] else None
+             for i, u in enumerate(norm)]
     hidden = personal_mask(np.asarray(norm, dtype=object))  # never shown
     unknown = [i for i, f in enumerate(found) if f is None and counts[i]]
     if unknown:
-        known = dict(table) if table is not None else \
+        known = dict(table) if isinstance(table, Mapping) else \
             {norm[i]: f[0] for i, f in enumerate(found) if f and counts[i] and not hidden[i]}
         raise unknown_labels_error(norm, counts, unknown, known, hidden, table is not None)
     meaning = [f[0] if f is not None else SKIP for f in found]

@@ -23,9 +23,18 @@ from ..privacy import guard_personal_data, hash_values, shown
 from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
-from .lines import read_lines
+from .lines import NOT_IN_FORMAT, read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
-from .schema import HowRead, LabelReading, check_header, code_counts, skip_reasons, time_span
+from .schema import (
+    SUCCESS,
+    HowRead,
+    LabelReading,
+    bucket_dtype,
+    check_header,
+    code_counts,
+    skip_reasons,
+    time_span,
+)
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
@@ -62,7 +71,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         (``time``, ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``,
         ``epoch``, ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``format``, ``encoding``,
         ``duration``, ``duration_unit``, ``slow_above``, ``pattern``, ``preset``,
-        ``time_format``, ``year``, ``strict``, ``not_personal``).
+        ``time_format``, ``year``, ``strict``, ``on_error``, ``not_personal``).
     **overrides
         Any of those fields as keywords: ``read_events(path, by="region")``, or beside ``spec``
         (``read_events(path, spec, tz="UTC")``).
@@ -127,7 +136,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     # declared each column name the fix when a column is missing
     token = ROWS.set({"roles": spec.roles})
     try:
-        raw, files, notes = _raw_table(source, spec, [*labels, *spec.by])
+        raw, files, notes, bad_lines = _raw_table(source, spec, [*labels, *spec.by])
         check_scalars(raw, spec.columns)
         # personal data: refused before anything else is done with the values
         guarded = [*spec.by, *spec.keep,
@@ -146,17 +155,20 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         ROWS.reset(token)
     if outcome.skip.any():  # rows whose label maps to skip are left out
         if outcome.skip.all():
-            raise InputError("every row maps to skip; nothing is left to analyse: check "
-                             "outcomes=.")
+            raise InputError(f"every {'line' if spec.pattern else 'row'} maps to skip; nothing "
+                             "is left to analyse: check outcomes=.")
         frame, t = frame[~outcome.skip].reset_index(drop=True), t[~outcome.skip]
-        frame["bucket"] = frame["bucket"].cat.remove_unused_categories()
+        used = frame["bucket"].cat.remove_unused_categories().cat.categories  # success first
+        frame["bucket"] = frame["bucket"].cat.set_categories(
+            bucket_dtype(set(used) - {SUCCESS}).categories)
     # unsorted input is sorted stably (equal times keep input order), never an error
     if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
         frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
     first, last = time_span(t)
     frame.attrs["how_read"] = HowRead(
-        files=tuple(files), rows_read=len(raw), rows_kept=len(frame),
-        skipped=skip_reasons(outcome.labels), time_column=spec.time, time_reading=time_text,
+        files=tuple(files), rows_read=len(raw) + bad_lines, rows_kept=len(frame),
+        skipped=skip_reasons(outcome.labels) + (((NOT_IN_FORMAT, bad_lines),) if bad_lines else ()),
+        time_column=spec.time, time_reading=time_text,
         first=first, last=last, outcome_column=spec.label, vocabulary=outcome.vocabulary,
         labels=outcome.labels, slow_rows=n_slow, notes=(*notes, *latency, *outcome.notes),
         slow_above=None if spec.slow_ns is None else
@@ -182,11 +194,11 @@ def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
 
 
 def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
-               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str]]:
+               ) -> tuple[pd.DataFrame, list[tuple[str, int]], list[str], int]:
     """The declared columns of ``source`` (files or a DataFrame, never modified), fresh index, the
-    ``(name, rows)`` of each file and the reading decisions (``how_read.notes``). A text file's
-    time column may come as instants unless it is also kept or a key (then as written), or read
-    with ``time_format``."""
+    ``(name, rows)`` of each file, the reading decisions (``how_read.notes``) and the lines of a
+    line log skipped as not in the format. A text file's time column may come as instants unless
+    it is also kept or a key (then as written), or read with ``time_format``."""
     if isinstance(source, pd.DataFrame):
         if spec.pattern is not None:
             raise ConfigError("pattern= reads the lines of text files; a DataFrame already has "
@@ -196,17 +208,16 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
             raise InputError("the DataFrame has no rows; nothing to analyse.")
         raw = source[spec.columns].reset_index(drop=True)
         raw.attrs = {}  # the caller's attrs say nothing of how budgetlab read it
-        return raw, [("the DataFrame", len(source))], []
+        return raw, [("the DataFrame", len(source))], [], 0
     if is_path_like(source):
         paths = expand_sources(source)
         if spec.pattern is not None:
-            return read_lines(paths, spec.pattern, spec.columns, encoding=spec.encoding,
-                              strict=spec.strict)
+            return read_lines(paths, spec)
         time = spec.time if spec.time_format is None and \
             spec.time not in (*spec.by, *spec.keep) else None
-        return read_files(paths, FileSpec(tuple(spec.columns), tuple(dict_columns), spec.format,
-                                          spec.encoding, time if spec.epoch is None else None,
-                                          time, spec.tz, spec.epoch))
+        return (*read_files(paths, FileSpec(tuple(spec.columns), tuple(dict_columns), spec.format,
+                                            spec.encoding, time if spec.epoch is None else None,
+                                            time, spec.tz, spec.epoch)), 0)
     if type(source).__module__.startswith("dask"):
         raise InputError("source is a dask DataFrame; use budgetlab.dask.read_events (import "
                          "budgetlab.dask as bd).")
@@ -217,11 +228,11 @@ def _raw_table(source: Any, spec: ReadSpec, dict_columns: list[str],
 def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
     """The time column as int64 ns UTC and how it was read (for ``how_read``)."""
     col, tz = raw[spec.time], spec.tz
-    if spec.time_format is not None:
-        return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
-    reading = raw.attrs.get(ISO_TIME)  # instants already (read by Arrow, or several files)
+    reading = raw.attrs.get(ISO_TIME)  # instants already (read by Arrow, several files, lines)
     if reading and isinstance(col.dtype, pd.DatetimeTZDtype) and col.dtype.unit == "ns":
         return np.asarray(col.array.asi8), reading
+    if spec.time_format is not None:
+        return parse_formatted(col, spec.time_format, year=spec.year, tz=tz)
     return parse_time(col, tz=tz, epoch=spec.epoch), \
         reading or describe_time(col, tz=tz, epoch=spec.epoch)
 

@@ -5,7 +5,7 @@ once, here."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .._util.validation import check_argument, check_tz
@@ -14,8 +14,8 @@ from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
-from .lines import PRESETS, check_pattern
-from .outcomes import check_outcomes
+from .outcomes import Outcomes, check_outcomes
+from .presets import PRESETS, check_pattern
 from .timeformat import check_time_format
 from .times import EPOCH_UNITS
 
@@ -88,6 +88,8 @@ class ReadSpec:
         A complete label mapping: label -> ``"success"``, a failure bucket name, or ``"skip"``
         (those rows are left out and counted). Keys may be HTTP status ranges (``"2xx"``,
         ``"50x"``; an exact code wins). Labels it does not list are refused, with their counts.
+        Or a function of the (normalised) label giving one of those meanings, called once for
+        each distinct label (what :func:`~budgetlab.read_access_log` passes for ``ok(status)``).
     pii : {"error", "drop", "hash"}
         A declared column that looks like personal data (e-mail, phone, IP, card number): refuse
         the load, drop the column with a warning, or replace it by a keyed hash (needs ``salt``).
@@ -120,9 +122,9 @@ class ReadSpec:
         ``r"^(?P<ts>\S+ \S+) (?P<outcome>\w+) (?P<region>\w+)"``. Lines that do not match are not
         events: their count and share are stated in the notes; a file where no line matches is
         refused (:mod:`budgetlab.events.lines`).
-    preset : {"sshd", "proxifier"}, optional
+    preset : {"sshd", "proxifier", "access"}, optional
         A named pattern with its time format and label meanings
-        (:data:`~budgetlab.events.lines.PRESETS`).
+        (:data:`~budgetlab.events.presets.PRESETS`).
     time_format : str, optional
         Read the time column as written with this strptime format (e.g. ``"%b %d %H:%M:%S"``);
         times that do not match it are refused by row.
@@ -131,7 +133,14 @@ class ReadSpec:
         more than half a year earlier than the line before it starts the next year (the New Year
         rule, :mod:`budgetlab.events.timeformat`).
     strict : bool
-        With ``pattern``: refuse any non-blank line that does not match, instead of counting it.
+        With ``pattern``: every non-blank line must be an event (``on_error="raise"``); the
+        command line's ``--strict``.
+    on_error : {"count", "raise", "skip"}
+        With ``pattern``: what becomes of a non-blank line that is not an event (the rule is in
+        :mod:`budgetlab.events.lines`): ``"count"`` (default) states the share of lines the
+        pattern does not match; ``"raise"`` refuses, and ``"skip"`` leaves out with a warning,
+        every line not in the format (the pattern does not match it, its time does not read, or
+        a group fails the preset's check), named by file and line number.
     not_personal : list of str
         Group keys whose names denote people or accounts (``user``, ``login``, ``account``,
         ``email``, ``customer``, ``client``, ... in English, German, French, Spanish and Russian)
@@ -161,7 +170,7 @@ class ReadSpec:
     keep: Sequence[str] = ()
     tz: str | None = None
     epoch: str | None = None
-    outcomes: Mapping[str, str] | None = None
+    outcomes: Outcomes | None = None
     pii: str = "error"
     salt: str | None = None
     hash_session: bool = False
@@ -176,6 +185,7 @@ class ReadSpec:
     year: int | None = None
     strict: bool = False
     not_personal: Sequence[str] = ()
+    on_error: str = "count"
 
     def __post_init__(self) -> None:
         _names("time", self.time, many=False)
@@ -223,6 +233,10 @@ class ReadSpec:
     def _check_lines(self) -> None:
         if not isinstance(self.strict, bool):
             raise ConfigError("strict= takes True or False.")
+        check_argument("on_error", self.on_error, ("count", "raise", "skip"))
+        if self.strict and self.on_error == "skip":
+            raise ConfigError("strict=True refuses the lines that on_error='skip' would skip; "
+                              "give one of them.")
         if self.preset is not None:
             check_argument("preset", self.preset, tuple(PRESETS))
             if self.pattern is not None or self.time_format is not None:
@@ -238,9 +252,10 @@ class ReadSpec:
             check_pattern(self.pattern, [self.time, self.label, *self.by, *self.keep,
                                          *(c for c in (self.bucket, self.session, self.duration)
                                            if c)])
-        elif self.strict:
-            raise ConfigError("strict= goes with pattern= (or preset=): it refuses lines the "
-                              "pattern does not match.")
+        elif self.strict or self.on_error != "count":
+            raise ConfigError(f"{'strict=' if self.strict else 'on_error='} goes with pattern= "
+                              "(or preset=): it says what becomes of the lines the pattern does "
+                              "not match.")
         if self.time_format is not None or self.year is not None:
             check_time_format(self.time_format, self.year)
         if self.time_format is not None and self.epoch is not None:
@@ -294,6 +309,11 @@ class ReadSpec:
     def named_personal(self) -> list[str]:
         """Group keys whose names denote people or accounts, unless declared ``not_personal``."""
         return [k for k in self.by if names_a_person(k) and k not in self.not_personal]
+
+    @property
+    def line_errors(self) -> str:
+        """What becomes of lines that are not events: ``count``, ``raise`` or ``skip``."""
+        return "raise" if self.strict else self.on_error
 
     @property
     def slow_ns(self) -> int | None:

@@ -89,7 +89,8 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     # the blank line is no line
     assert "1 of 3 lines (33.3%)" in " ".join(ev.attrs["how_read"].notes)
     with pytest.raises(InputError,
-                       match=r"1 line\(s\) do not match the pattern \(line 2\); with strict=True"):
+                       match=r"1 line\(s\) not in the format of the pattern \(line 2\); with "
+                             r"strict=True"):
         read_events(log, pattern=pattern, strict=True)
     with pytest.raises(FileFormatError, match="no line matches the pattern"):
         read_events(log, pattern=r"^(?P<ts>\d+) (?P<outcome>zzz)")

@@ -1,0 +1,134 @@
+"""Line formats: the named groups of a pattern (what Arrow's ``extract_regex`` can run) and the
+named presets (``preset=``, CLI ``--preset``), documented examples of common formats, each tested
+on a real public sample. How their lines are read is :mod:`budgetlab.events.lines`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ConfigError
+
+__all__ = ["LinePreset", "PRESETS", "check_pattern", "only_groups", "pattern_groups"]
+
+_GROUP = re.compile(r"\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>")
+_UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
+
+
+@dataclasses.dataclass(frozen=True)
+class LinePreset:
+    """A documented example of a line format: its pattern, time format and label meanings; and
+    what only some formats need: a faster pattern, checks of groups, the words for messages."""
+
+    pattern: str
+    time_format: str
+    outcomes: Mapping[str, str]
+    about: str
+    #: A one-pass pattern tried first (RE2 extracts those several times faster): the same groups,
+    #: matching only lines ``pattern`` matches, with the same values.
+    fast: str | None = None
+    #: RE2 patterns a group's value must match for the line to be in the format (with
+    #: ``on_error="raise"`` or ``"skip"``).
+    checks: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: The format's name in messages ("common/combined log format") and what a file of it is.
+    format_name: str | None = None
+    kind: str | None = None
+    #: Undecodable bytes replaced by U+FFFD instead of refused: they can sit only in parts of the
+    #: line no kept group reads as text (a replaced time does not read, which makes the line bad).
+    replace: bool = False
+
+
+_QUOTED = r'"(?:[^"\\]|\\.)*"'
+_ACCESS = (r"^[^ ]+ [^ ]+ (?:[^ ]+|" + _QUOTED + r") \[(?P<ts>[^\]]+)\] "
+           r'"(?P<method>[A-Za-z]*)(?:[^"\\]|\\.)*" (?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)')
+#: The access pattern with an unquoted user and the method before a non-letter: one-pass, so RE2
+#: extracts fast; on the lines it matches, the full pattern matches with the same groups.
+_ACCESS_FAST = (r'^[^ ]+ [^ ]+ [^ ]+ \[(?P<ts>[^\]]+)\] '
+                r'"(?P<method>[A-Za-z]*)(?:[^A-Za-z"\\](?:[^"\\]|\\.)*)?" '
+                r"(?P<outcome>[0-9]{3}) (?:[0-9]+|-)(?: |$)")
+#: Named presets (``preset=``, CLI ``--preset``), each tested on a real public sample
+#: (``tests/fixtures/loghub/``, ``tests/fixtures/elastic_apache/``). Their ``outcomes`` are used
+#: unless ``outcomes=`` is given.
+PRESETS: dict[str, LinePreset] = {
+    "sshd": LinePreset(
+        pattern=r"^(?P<ts>[A-Z][a-z]{2} [ 0-9]?[0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}) (?P<host>\S+) "
+                r"sshd\[[0-9]+\]: "
+                r"(?P<outcome>Accepted|Failed) \S+ for ",
+        time_format="%b %d %H:%M:%S",
+        outcomes={"accepted": "success", "failed": "failure"},
+        about="OpenSSH authentication in a syslog file: 'Accepted ... for' is a success, "
+              "'Failed ... for' a failure; every other line is not an event. Keys: host.",
+    ),
+    "proxifier": LinePreset(
+        pattern=r"^\[(?P<ts>[0-9]{2}\.[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\] (?P<program>.+?) - "
+                r"\S+ (?P<outcome>close|error)\b",
+        time_format="%m.%d %H:%M:%S",
+        outcomes={"close": "success", "error": "failure"},
+        about="Proxifier connection log: a connection that closes is a success, one that ends "
+              "in an error a failure; 'open through proxy' lines are not events. Keys: program.",
+    ),
+    "access": LinePreset(
+        pattern=_ACCESS,
+        time_format="%d/%b/%Y:%H:%M:%S %z",
+        outcomes={"1xx": "success", "2xx": "success", "3xx": "success", "4xx": "success",
+                  "5xx": "server_error"},
+        about="Apache/nginx access log, common or combined format: the HTTP status is the "
+              "outcome (below 500 a success). Keys: method. The client address, user, path, "
+              "referrer and agent are never read.",
+        fast=_ACCESS_FAST, checks={"outcome": "^[1-5][0-9][0-9]$"},
+        format_name="common/combined log format", kind="an access log", replace=True,
+    ),
+}
+
+
+def pattern_groups(pattern: str) -> list[str]:
+    """The named groups of ``pattern``, in order.
+
+    >>> pattern_groups(r"^(?P<ts>\\S+ \\S+) (?P<outcome>\\w+) (?<region>\\w+)")
+    ['ts', 'outcome', 'region']
+    """
+    return _GROUP.findall(pattern)
+
+
+def check_pattern(pattern: Any, needed: Sequence[str]) -> str:
+    """Refuse a pattern Arrow cannot run (RE2 syntax: lookaround and backreferences are not part of
+    it) or one without a named group for each ``needed`` column."""
+    if not isinstance(pattern, str) or not pattern:
+        raise ConfigError("pattern= takes a regular expression with named groups, e.g. "
+                          r"'^(?P<ts>\S+ \S+) (?P<outcome>\w+)'.")
+    if _UNSUPPORTED.search(pattern):
+        raise ConfigError("pattern= uses lookaround or a backreference; patterns are RE2 syntax "
+                          "(as Arrow's extract_regex reads them), which has neither: match the "
+                          "text itself instead.")
+    try:
+        pc.extract_regex(pa.array([], type=pa.string()), pattern=pattern)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        reason = str(exc).split(":", 1)[-1].strip()
+        raise ConfigError(f"pattern= is not a valid RE2 regular expression ({reason}).") from None
+    groups = pattern_groups(pattern)
+    if len(set(groups)) != len(groups):
+        raise ConfigError("pattern= names a group twice; give each named group its own name.")
+    missing = [c for c in needed if c not in groups]
+    if missing:
+        have = ", ".join(groups) or "none"
+        raise ConfigError(f"pattern= has no named group for {', '.join(map(repr, missing))} "
+                          f"(named groups: {have}); write (?P<name>...) around the part of the "
+                          "line that holds it.")
+    return pattern
+
+
+def only_groups(pattern: str, groups: Sequence[str]) -> str:
+    """``pattern`` with its named groups not in ``groups`` made non-capturing (a group costs
+    time to extract).
+
+    >>> only_groups(r"(?P<ts>\\S+) (?P<method>\\w+) (?P<outcome>\\d+)", ["ts", "outcome"])
+    '(?P<ts>\\\\S+) (?:\\\\w+) (?P<outcome>\\\\d+)'
+    """
+    return _GROUP.sub(lambda m: m.group(0) if m.group(1) in groups else "(?:", pattern)
+
