@@ -33,7 +33,7 @@ from ._text import compression_of
 from .files import expand_sources, file_name, file_notes
 from .lines import MAX_LINES_LISTED, PRESETS, line_list, scan_lines
 from .outcomes import OutcomeReading, check_outcomes, classify_outcomes
-from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span
+from .schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, sort_by_time
 from .timeformat import instants
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR",
@@ -254,9 +254,7 @@ def read_access_log(
     events = pd.DataFrame({"ts": utc_from_ns(t, copy=False).array, "ok": reading.ok[keep],
                            "bucket": pd.Categorical(bucket, dtype=bucket_dtype(present)),
                            **_key_columns(codes, methods, keys)}, copy=False)
-    if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
-        events = events.take(np.argsort(t, kind="stable")).reset_index(drop=True)
-    first, last = time_span(t)
+    events, first, last = sort_by_time(events, t)
     skipped = skip_reasons(reading.labels, "status") \
         + ((("lines not in the format", n_bad),) if n_bad else ())
     names = [file_name(p) for p in paths]

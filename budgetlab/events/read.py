@@ -25,7 +25,14 @@ from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
-from .schema import HowRead, LabelReading, check_header, code_counts, skip_reasons, time_span
+from .schema import (
+    HowRead,
+    LabelReading,
+    check_header,
+    code_counts,
+    skip_reasons,
+    sort_by_time,
+)
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
@@ -148,10 +155,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
                              "outcomes=.")
         frame, t = frame[~outcome.skip].reset_index(drop=True), t[~outcome.skip]
         frame["bucket"] = frame["bucket"].cat.remove_unused_categories()
-    # unsorted input is sorted stably (equal times keep input order), never an error
-    if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
-        frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
-    first, last = time_span(t)
+    frame, first, last = sort_by_time(frame, t)
     frame.attrs["how_read"] = HowRead(
         files=tuple(files), rows_read=len(raw), rows_kept=len(frame),
         skipped=skip_reasons(outcome.labels), time_column=spec.time, time_reading=time_text,
