@@ -25,14 +25,7 @@ from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
-from .schema import (
-    HowRead,
-    LabelReading,
-    check_header,
-    code_counts,
-    skip_reasons,
-    sort_by_time,
-)
+from .schema import HowRead, LabelReading, check_header, code_counts, skip_reasons, sort_by_time
 from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
