@@ -208,6 +208,14 @@ def _ends_with_line_end(source: Path | bytes, start: int) -> bool:
     return False
 
 
+def _rows(data: bytes, sep: str) -> Any:  # a csv reader (its line_num is used)
+    """A CSV reader over the first MiB of text ``data``, each line decoded (bad bytes replaced)
+    when the reader reaches it: the header and the first row need their lines, not the whole MiB
+    decoded."""
+    lines = (line.decode("utf-8", errors="replace") for line in io.BytesIO(data[: 1 << 20]))
+    return csv.reader(lines, delimiter=sep)
+
+
 def _header(data: bytes, name: str, sep: str, columns: Sequence[str]) -> tuple[list[str], int]:
     """The header of text ``data`` (its first MiB is enough; no BOM) and the byte just past its
     line end, or -1 when the header row may span lines (a quoted field)."""
@@ -216,9 +224,8 @@ def _header(data: bytes, name: str, sep: str, columns: Sequence[str]) -> tuple[l
     if err is not None:
         raise err
     try:
-        reader = csv.reader(io.StringIO(data[: 1 << 20].decode("utf-8", errors="replace")),
-                            delimiter=sep)
-        header = next(reader, [])
+        reader = _rows(data, sep)
+        header: list[str] = next(reader, [])
     except csv.Error:
         raise FileFormatError(f"{name}: the header row is malformed; the first line must list the "
                               "column names.") from None
@@ -305,9 +312,9 @@ def _zoned_first(data: bytes, sep: str, header: list[str], column: str) -> bool:
     """Whether the first row's ``column`` ends in a time and a UTC offset or ``Z``: only then is
     the column tried as instants (a file of naive times is parsed once)."""
     try:
-        rows = csv.reader(io.StringIO(data[: 1 << 16].decode("utf-8", errors="replace")),
-                          delimiter=sep)
-        first, at = next(rows, []) and next(rows, []), header.index(column)
+        rows = _rows(data, sep)
+        first: list[str] = next(rows, []) and next(rows, [])
+        at = header.index(column)
     except (csv.Error, ValueError):
         return True  # the typed read is tried, as before the check
     return len(first) > at and _ZONED_END.search(first[at]) is not None

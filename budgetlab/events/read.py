@@ -33,7 +33,7 @@ from .schema import (
     check_header,
     code_counts,
     skip_reasons,
-    time_span,
+    sort_by_time,
 )
 from .spec import ReadSpec
 from .timeformat import parse_formatted
@@ -161,10 +161,7 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         used = frame["bucket"].cat.remove_unused_categories().cat.categories  # success first
         frame["bucket"] = frame["bucket"].cat.set_categories(
             bucket_dtype(set(used) - {SUCCESS}).categories)
-    # unsorted input is sorted stably (equal times keep input order), never an error
-    if len(t) > 1 and bool((t[1:] < t[:-1]).any()):
-        frame = frame.take(np.argsort(t, kind="stable")).reset_index(drop=True)
-    first, last = time_span(t)
+    frame, first, last = sort_by_time(frame, t)
     frame.attrs["how_read"] = HowRead(
         files=tuple(files), rows_read=len(raw) + bad_lines, rows_kept=len(frame),
         skipped=skip_reasons(outcome.labels) + (((NOT_IN_FORMAT, bad_lines),) if bad_lines else ()),

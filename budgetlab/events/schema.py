@@ -40,6 +40,7 @@ from ..errors import InputError, SchemaError
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
            "bucket_dtype", "code_counts", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS",
            "parse_scope", "scope_mask", "LabelReading", "HowRead", "skip_reasons", "time_span",
+           "sort_by_time",
            "check_header"]
 
 #: Columns of an incident table (ground truth for scoring): ``incident_id`` (str), ``kind`` (str),
@@ -323,6 +324,24 @@ def time_span(ts: np.ndarray) -> tuple[str | None, str | None]:
     lo, hi = (pd.Timestamp(int(v), tz="UTC").isoformat().replace("+00:00", "Z")
               for v in (np.min(ts), np.max(ts)))
     return lo, hi
+
+
+def sort_by_time(events: pd.DataFrame, ts: np.ndarray,
+                 ) -> tuple[pd.DataFrame, str | None, str | None]:
+    """``events`` sorted stably by their int64 ns UTC times ``ts`` (equal times keep input order;
+    unsorted input is sorted, never refused) and the first and last instant (:func:`time_span`,
+    read off the sorted ends: no scan for the extremes).
+
+    >>> ev = pd.DataFrame({"x": ["b", "a", "c"]})
+    >>> out, first, last = sort_by_time(ev, np.array([2, 1, 2]) * 10**9)
+    >>> out["x"].tolist(), first, last
+    (['a', 'b', 'c'], '1970-01-01T00:00:01Z', '1970-01-01T00:00:02Z')
+    """
+    ends = np.array([0, len(ts) - 1]) if len(ts) else np.zeros(0, dtype=np.intp)
+    if len(ts) > 1 and bool((ts[1:] < ts[:-1]).any()):
+        order = np.argsort(ts, kind="stable")
+        events, ends = events.take(order).reset_index(drop=True), order[ends]
+    return events, *time_span(ts[ends])
 
 
 def check_header(names: Sequence[object], columns: Sequence[str], what: str) -> None:
