@@ -246,7 +246,9 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
     if n_bad and spec.line_errors == "raise":
         fix = say("with strict=True every non-blank line must be an event",
                   "with --strict every non-blank line must be an event") if spec.strict else \
-            "fix them or pass on_error='skip' to drop them"
+            say("fix them or pass on_error='skip' to drop them",
+                f"fix them, or pass --preset {spec.preset} to read the lines in the format as "
+                "the events and count the others" if spec.preset else "fix them")
         raise FileFormatError(f"{name}: {what}; {fix}.")
     if not good.any():
         if preset and preset.kind:

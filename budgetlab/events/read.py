@@ -8,6 +8,7 @@ times Arrow did not read, :mod:`.outcomes` the labels. Group keys are read here,
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Sequence
 from os import PathLike
@@ -25,6 +26,7 @@ from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
 from .lines import NOT_IN_FORMAT, read_lines
 from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
+from .presets import PRESETS
 from .schema import (
     SUCCESS,
     HowRead,
@@ -239,7 +241,12 @@ def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
     """Outcome labels through :func:`classify_outcomes`, or a success column (and its failure
     kinds)."""
     if spec.ok is None:
-        return classify_outcomes(raw[spec.label], spec.outcomes, require_success=require_success)
+        reading = classify_outcomes(raw[spec.label], spec.outcomes,
+                                    require_success=require_success)
+        if spec.preset is not None and spec.outcomes == dict(PRESETS[spec.preset].outcomes):
+            # the preset's own meanings, not a mapping the caller gave
+            reading = dataclasses.replace(reading, vocabulary=f"the {spec.preset} preset's mapping")
+        return reading
     ok = parse_ok(raw[spec.ok])
     bucket = bucket_with_ok(None if spec.bucket is None else raw[spec.bucket], ok)
     counts = pd.Series(np.asarray(bucket.astype(str))).value_counts(sort=False)

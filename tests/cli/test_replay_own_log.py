@@ -133,6 +133,18 @@ def test_access_log_refusals_are_one_line(argv, needle, capsys):
     assert err.count("\n") == 1 and needle in err, err
 
 
+def test_access_log_with_a_bad_line_names_the_flag_that_reads_it(tmp_path, capsys):
+    log = tmp_path / "access.log"
+    log.write_bytes(APACHE.read_bytes() + b"garbage line here\n")
+    assert main(["replay", str(log), "--window", "1h"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "1 line(s) not in common/combined log format (line 10001)" \
+        in err and "pass --preset access" in err and "on_error" not in err, err
+    assert main(["replay", str(log), "--window", "1h", "--preset", "access"]) == 0
+    err = capsys.readouterr().err
+    assert "1 of 10,001 lines (0.0%) do not match the pattern" in err, err
+
+
 def test_closed_pipe_ends_quietly_with_the_shells_status(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "budgetlab.cli", "replay", str(APACHE),
                              "--window", "1h"],

@@ -47,6 +47,15 @@ def test_proxifier_preset_on_the_proxy_sample_against_its_hand_count():
     assert "150 of 300 lines (50.0%)" in " ".join(ev.attrs["how_read"].notes)
 
 
+def test_how_read_names_the_presets_mapping_not_an_outcomes_mapping_nobody_gave():
+    how = read_events(SSH, preset="sshd", year=2026).attrs["how_read"]
+    assert how.vocabulary == "the sshd preset's mapping"
+    assert "outcomes: column 'outcome', the sshd preset's mapping" in str(how)
+    given = read_events(SSH, preset="sshd", year=2026,
+                        outcomes={"accepted": "success", "failed": "timeout"}).attrs["how_read"]
+    assert given.vocabulary == "outcomes=" and "mapping outcomes=" in str(given)
+
+
 def test_a_pattern_of_ones_own_reads_like_the_preset():
     spec = ReadSpec(pattern=r"^\[(?P<ts>[0-9.]+ [0-9:]+)\] (?P<program>.+?) - \S+ "
                             r"(?P<outcome>close|error)\b",
