@@ -119,7 +119,9 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     Axes
         The top panel (success rate, %); ``ax.burn_ax`` is the burn-rate panel and
         ``ax.budget_ax`` the budget panel (``None`` with ``budget=False``); ``ax.panels`` lists
-        them top-down. Y ranges follow the data (and the target and thresholds), padded.
+        them top-down. Y ranges follow the data (and the target and thresholds; the burn
+        rate's include 0), padded on both sides: a line at 0 (no failure) lies above the bottom
+        spine, never hidden in it.
         Artists carry gids: ``success_rate``, ``burn_rate``, ``budget_remaining`` (step lines,
         NaN at gaps), ``target``, ``burn_one``, ``burn_threshold``, ``budget_threshold``,
         ``status_<name>`` (band collections), ``<name>_strip`` (the strip of warning, critical
@@ -297,9 +299,11 @@ def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
             shown.append(level)
         else:
             hidden.append(f"{tier.name}: burn {level:g} (above the axis)")
+    # from below 0, padded as the other panels: a burn of 0 (no failure) lies above the bottom
+    # spine, not hidden in it
     lim = _limits(br, shown, floor=0.0)
     if lim is not None:
-        burn_ax.set_ylim(0.0, lim[1])
+        burn_ax.set_ylim(*lim)
     burn_ax.set_ylabel("burn\nrate (×)")
     return hidden
 

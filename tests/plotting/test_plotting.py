@@ -167,7 +167,11 @@ def test_timeline_y_ranges_follow_the_data():
     # data 100 %, target 95 %: span 5 points padded by 8 % each side -> 94.6 .. 100.4
     assert (lo, hi) == pytest.approx((94.6, 100.4))
     lo, hi = ax.burn_ax.get_ylim()
-    assert lo == 0 and hi == pytest.approx(1.08)  # burn 0, the 1x line: 0 .. 1 + 8 %
+    # burn 0, the 1x line: 0 .. 1 padded by 8 % each side, so the line at 0 lies above the
+    # bottom spine (a reader tells "no failure" from "not drawn")
+    assert (lo, hi) == pytest.approx((-0.08, 1.08))
+    (burn,) = by_gid(ax.burn_ax.get_lines(), "burn_rate")
+    assert np.nanmax(np.abs(burn.get_ydata())) == 0
     lo, hi = ax.budget_ax.get_ylim()
     assert (lo, hi) == pytest.approx((-6.0, 106.0))  # 0 .. 100 % padded by 6 %
     plt.close("all")
