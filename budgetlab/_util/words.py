@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["cli_words", "duration_words", "flags_as", "option_word", "prose_duration", "say",
-           "speak"]
+__all__ = ["cli_words", "command_flag", "duration_words", "flags_as", "option_word",
+           "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -102,6 +102,22 @@ def option_word(name: str) -> str:
     if flags is None:
         return name
     return flags.get(name, name) if flags else "--" + name.replace("_", "-")
+
+
+def command_flag(name: str) -> str | None:
+    """The running command's flag for option ``name``, or ``None``: outside the command line, or
+    when the command has no such flag (words that point to a flag name only the command's own).
+
+    >>> command_flag("plot_groups") is None
+    True
+    >>> with cli_words({"plot_groups": "--plot-groups"}):
+    ...     command_flag("plot_groups"), command_flag("gap")
+    ('--plot-groups', None)
+    """
+    flags = _CLI.get()
+    if flags is None:
+        return None
+    return flags.get(name) if flags else "--" + name.replace("_", "-")
 
 
 def _shell(value: str) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import prose_duration
+from .._util.words import command_flag, prose_duration
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary, silence_record, tie_line
@@ -239,10 +239,13 @@ def draw_timeline(groups: list[Group], n_groups: int, by: list[str], path: str, 
 
 
 def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
+    """Which groups the timeline draws, and how to choose others when the running command can
+    (``replay --plot-groups``; ``demo`` has no such flag, so its note names none)."""
+    flag = command_flag("plot_groups")
     if named:
-        return f"{drawn} of {n_groups} groups, chosen by name (--plot-groups)"
-    return (f"{drawn} of {n_groups} groups: the most failures first, then the most events "
-            "(--plot-groups chooses them by name)")
+        return f"{drawn} of {n_groups} groups, chosen by name" + (f" ({flag})" if flag else "")
+    choose = f" ({flag} chooses them by name)" if flag else ""
+    return f"{drawn} of {n_groups} groups: the most failures first, then the most events{choose}"
 
 
 # inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends

@@ -48,7 +48,7 @@ def test_replay_plot_of_many_groups_draws_the_most_evidence_and_says_so(log, tmp
     assert main(["replay", str(log), "--by", "key", "--window", "1h", "--plot", str(out)]) == 0
     err = capsys.readouterr().err
     assert (f"the timeline shows {MAX_DRAWN} of 8 groups: the most failures first, then the most "
-            "events") in err
+            "events (--plot-groups chooses them by name).") in err
     (fig,) = saved
     # oracle: the log's own counts per key (failures, then events, then key order)
     raw = pd.read_csv(log)
@@ -88,8 +88,12 @@ def test_demo_plot_of_many_groups_draws_the_most_failures_as_it_says(tmp_path, s
     assert main(["demo", "--by", "captcha_type,region", "--plot", str(tmp_path / "t.png")]) == 0
     err = capsys.readouterr().err
     assert (f"the timeline shows {MAX_DRAWN} of 6 groups: the most failures first, then the most "
-            "events") in err
+            "events.") in err
     (fig,) = saved
+    # the note names no flag demo lacks (only replay has --plot-groups)
+    assert fig["texts"] == [f"Timeline of {MAX_DRAWN} of 6 groups: the most failures first, then "
+                            "the most events."]
+    assert "--plot-groups" not in err
     # oracle: the sample's own counts per group (failures, then events, then key order)
     ev = datasets.load("demo")
     per = (ev.assign(bad=~ev["ok"]).groupby(["captcha_type", "region"], observed=True)
