@@ -5,6 +5,8 @@ what is drawn (:func:`merge_legends`: one set for several timelines).
 
 from __future__ import annotations
 
+import copy
+import re
 from typing import Any
 
 import numpy as np
@@ -19,8 +21,8 @@ from ._common import STATUS_COLORS, legend_right, utc_naive
 from ._pixels import rug_ticks
 from .status_bands import LEGEND_HANDLERS, band_patch
 
-__all__ = ["ENTRY_ORDER", "MAX_TRANSITION_LINES", "draw_marks", "legend_entries", "merge_legends",
-           "place_legends"]
+__all__ = ["ENTRY_ORDER", "MAX_TRANSITION_LINES", "draw_marks", "joined_label", "legend_entries",
+           "merge_legends", "place_legends"]
 
 #: Transitions are drawn as full-height lines up to this many, as a rug below the data above it.
 MAX_TRANSITION_LINES = 60
@@ -110,16 +112,49 @@ def place_legends(panels: list[Axes], entries: list[list[Any]]) -> None:
                          handler_map=LEGEND_HANDLERS)
 
 
+#: A number in a legend text (``93.0%``, ``1.5``, ``-2``): what differs between groups.
+_NUMBER = re.compile(r"(-?\d+(?:\.\d+)?%?)")
+
+
+def joined_label(labels: list[str]) -> str | None:
+    """One legend text for an entry several drawings label with their own numbers (each group's
+    target, thresholds): the words they share, each number that differs as the drawings' values
+    in their order (``93.0% / 97.0%``), and ``(per group, in order)`` on a line of its own (the
+    legend stays as narrow as one label); ``None`` when the labels differ in their words, not
+    only in their numbers.
+
+    >>> joined_label(["target 93.0%", "target 97.0%", "target 93.0%"])
+    'target 93.0% / 97.0% / 93.0%\\n(per group, in order)'
+    >>> joined_label(["thresholds 50%, 10%", "thresholds 40%, 10%"])
+    'thresholds 50% / 40%, 10%\\n(per group, in order)'
+    >>> joined_label(["target 95.0%", "target 95.0%"])
+    'target 95.0%'
+    >>> joined_label(["fast: burn 2", "slow: burn 2"]) is None  # two things, not one
+    True
+    """
+    parts = [_NUMBER.split(label) for label in labels]
+    if any(p[0::2] != parts[0][0::2] for p in parts):  # the words between the numbers differ
+        return None
+    slots = [" / ".join(v) if len(set(v)) > 1 else v[0]
+             for v in zip(*(p[1::2] for p in parts), strict=True)]
+    words = parts[0][0::2]
+    text = "".join(w + n for w, n in zip(words, [*slots, ""], strict=True))
+    return text if len(set(labels)) == 1 else f"{text}\n(per group, in order)"
+
+
 def merge_legends(timelines: list[Axes]) -> None:
     """The legends of several :func:`~budgetlab.plotting.plot_timeline` drawings (their top
-    panels) as one set, on the first one's panels: every entry of any of them (the same gid
-    and label once) in :data:`ENTRY_ORDER`; the others' legends removed. The status changes of
+    panels) as one set, on the first one's panels: every thing any of them draws named once (one
+    entry per gid and label) in :data:`ENTRY_ORDER`; the others' legends removed. What every
+    drawing draws with its own numbers (each group's own target or thresholds) is one entry
+    naming the numbers in the drawings' order (:func:`joined_label`). The status changes of
     several are named without a count (each drawing has its own). An Axes that is no timeline
     adds no entry."""
     panels: list[list[Axes]] = [getattr(top, "panels", [top]) for top in timelines]
-    merged: list[dict[tuple[str, str], Any]] = [{} for _ in panels[0]]
-    for top, own in zip(timelines, panels, strict=True):
-        for j, handles in enumerate(getattr(top, "legend_entries", [])[:len(merged)]):
+    # per panel: gid -> (drawing, handle) of each entry
+    seen: list[dict[str, list[tuple[int, Any]]]] = [{} for _ in panels[0]]
+    for i, (top, own) in enumerate(zip(timelines, panels, strict=True)):
+        for j, handles in enumerate(getattr(top, "legend_entries", [])[:len(seen)]):
             for h in handles:
                 gid = str(h.get_gid())
                 if gid.startswith("transitions") and len(timelines) > 1:
@@ -127,11 +162,30 @@ def merge_legends(timelines: list[Axes]) -> None:
                                ls=h.get_linestyle(), lw=h.get_linewidth(),
                                label="status changes at events"
                                + (" (rug)" if gid.endswith("rug") else ""))
-                merged[j].setdefault((gid, h.get_label()), h)
+                seen[j].setdefault(gid, []).append((i, h))
         for legend in (p.get_legend() for p in own):
             if legend is not None:
                 legend.remove()
     rank = {gid: k for k, gid in enumerate(ENTRY_ORDER)}
-    place_legends(panels[0], [sorted(m.values(), key=lambda h: rank.get(str(h.get_gid()),
-                                                                       len(rank)))
+    merged = [[h for entries in m.values() for h in _once(entries, len(timelines))]
+              for m in seen]
+    place_legends(panels[0], [sorted(m, key=lambda h: rank.get(str(h.get_gid()), len(rank)))
                               for m in merged])
+
+
+def _once(entries: list[tuple[int, Any]], drawings: int) -> list[Any]:
+    """The legend entries of one gid, ``(drawing, handle)`` as the drawings made them: one per
+    distinct label (the first drawing's), or one in all when every drawing has exactly one and
+    they differ in their numbers only (:func:`joined_label`; on a copy of the first handle, so
+    that the drawn artist keeps its own label)."""
+    first: dict[str, Any] = {}
+    for _, h in entries:
+        first.setdefault(h.get_label(), h)
+    if len(first) == 1 or sorted(i for i, _ in entries) != list(range(drawings)):
+        return list(first.values())
+    label = joined_label([h.get_label() for _, h in entries])
+    if label is None:
+        return list(first.values())
+    one = copy.copy(entries[0][1])
+    one.set_label(label)
+    return [one]

@@ -69,6 +69,52 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
     plt.close(fig)
 
 
+def test_each_groups_own_target_is_one_legend_entry():
+    """Groups a and b of :func:`two_groups` drawn with their own targets (90 % and 80 %, as
+    ``--target a=0.9,b=0.8`` gives) and thresholds (b: warning at 40 %): the merged legend names
+    the dashed target once, with both values in the drawings' order, not one "target" per
+    group beside the first group's panel; the thresholds likewise; what is the same for both
+    (the 1x line, the critical threshold) once, as it was."""
+    ev = two_groups()
+    slos = {"a": SLO_1H, "b": SLO(target=0.8, window="1h", warning=0.4)}
+    states = replay(ev, SLO_1H, by="g")
+    fig = plt.figure(figsize=(10, 8))
+    tops = []
+    for i, g in enumerate(["a", "b"]):
+        st = states[states["g"] == g].drop(columns="g").reset_index(drop=True)
+        tops.append(plot_timeline(st, slo=slos[g], ax=fig.add_subplot(2, 1, i + 1)))
+    merge_legends(tops)
+    assert texts(tops[0]) == ["success rate in window (%)",
+                              "target 90.0% / 80.0%\n(per group, in order)"]
+    assert texts(tops[0].burn_ax) == ["burn rate", "1× = the allowed pace"]
+    assert texts(tops[0].panels[-1])[:2] == [BUDGET,
+                                             "thresholds 50% / 40%, 10%\n(per group, in order)"]
+    # the drawn target lines keep their own labels
+    assert [ln.get_label() for top in tops for ln in top.get_lines()
+            if ln.get_gid() == "target"] == ["target 90.0%", "target 80.0%"]
+    plt.close(fig)
+
+
+def test_four_targets_in_one_entry_fit_in_the_cli_figure():
+    """Four groups with four targets in the figure ``replay --plot`` draws (four is the most it
+    draws): one target entry naming the four, inside the figure, not cut at its edge."""
+    from budgetlab.cli.drawn import MAX_DRAWN
+    from budgetlab.cli.replay import _timeline_figure
+
+    ev = two_groups()
+    st = replay(ev, SLO_1H, by="g")
+    st = st[st["g"] == "a"].drop(columns="g").reset_index(drop=True)
+    targets = [0.935, 0.975, 0.885, 0.9125][:MAX_DRAWN]
+    fig, axes = _timeline_figure(len(targets), False)
+    tops = [plot_timeline(st, slo=SLO(target=t, window="1h"), ax=ax)
+            for t, ax in zip(targets, axes, strict=True)]
+    merge_legends(tops)
+    assert texts(tops[0])[1] == "target 93.5% / 97.5% / 88.5% / 91.2%\n(per group, in order)"
+    fig.canvas.draw()
+    assert tops[0].get_legend().get_window_extent().x1 <= fig.bbox.width
+    plt.close(fig)
+
+
 def test_replay_plot_by_group_names_a_silence_only_a_later_group_has(tmp_path, monkeypatch):
     """The CLI's figure (``--by g --plot``): group a is drawn first (the most failures), only
     group b is ever silent; the legend beside a's panels names no traffic all the same."""
