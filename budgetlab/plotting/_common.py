@@ -13,11 +13,15 @@ from matplotlib.axes import Axes
 
 from ..errors import InputError
 
-#: Colours of the status bands, from the Okabe–Ito palette: bluish green, yellow, vermillion and
-#: black. Besides their hue they differ in lightness (CIELAB L* 58, 89, 54, 0), and the bands add
-#: :data:`STATUS_HATCHES`, so the four stay apart in deuteranopia and protanopia (simulated with
-#: Machado et al. 2009: no two closer than ΔE 33) and in greyscale print.
-STATUS_COLORS = {"healthy": "#009E73", "warning": "#F0E442", "critical": "#D55E00",
+#: Colours of the status bands, from the Okabe–Ito palette: bluish green, orange, vermillion and
+#: black (warning and critical as :data:`~budgetlab.plotting.charts.SEVERITY_COLORS` draws
+#: them). Against white they stand out by lightness (WCAG contrast 3.4, 2.3, 3.9 and 21 to 1; the
+#: palette's yellow, warning until 0.2, had 1.3 to 1 and its strip and status-change lines hardly
+#: showed), and besides their hue they differ in lightness (CIELAB L* 58, 73, 54, 0) and the bands
+#: add :data:`STATUS_HATCHES`: the four stay apart in deuteranopia and protanopia (Machado et al.
+#: 2009) and in greyscale print. The bands' tints grow darker from healthy to critical
+#: (:data:`~budgetlab.plotting.status_bands.BAND_ALPHA`).
+STATUS_COLORS = {"healthy": "#009E73", "warning": "#E69F00", "critical": "#D55E00",
                  "exhausted": "#000000"}
 #: Hatching of the status bands (density grows with the severity).
 STATUS_HATCHES = {"healthy": "", "warning": "..", "critical": "///", "exhausted": "xx"}

@@ -27,8 +27,10 @@ __all__ = ["BAND_ALPHA", "LEGEND_HANDLERS", "NO_TRAFFIC", "RuledHandler", "Ruled
            "STRIP_STATUSES", "StripHandler", "StripPatch", "band_patch", "draw_spans",
            "draw_status"]
 
-#: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey).
-BAND_ALPHA = {"healthy": (0.25, 0.0), "warning": (0.45, 0.6), "critical": (0.3, 0.45),
+#: Fill and hatch opacity of the status bands (black, for exhausted, is toned down to grey): on
+#: white, the tints of healthy, warning and critical grow darker in that order (CIELAB L* 91, 86,
+#: 78), so the order reads in any colour vision.
+BAND_ALPHA = {"healthy": (0.2, 0.0), "warning": (0.45, 0.6), "critical": (0.45, 0.5),
               "exhausted": (0.16, 0.3), "no_traffic": (0.0, 0.5)}
 #: The no-traffic band of the window's clock (``spans=``): no fill, sparse grey horizontal rules.
 #: Every status is filled, and hatched with dots or diagonals if at all: a silence cannot be read

@@ -171,3 +171,47 @@ def test_a_status_held_for_one_instant_gets_no_strip():
     assert min(x0 for x0, _ in drawn["warning"]) == pytest.approx(minutes(30), abs=1e-9)
     assert max(x1 for _, x1 in drawn["warning"]) == pytest.approx(minutes(90), abs=1e-9)
     plt.close(fig)
+
+
+def relative_luminance(rgba):
+    """WCAG 2 relative luminance of an sRGB colour (alpha ignored)."""
+    c = np.asarray(rgba[:3], dtype=float)
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(lin @ [0.2126, 0.7152, 0.0722])
+
+
+def on_white(rgba):
+    """An RGBA fill as it shows over white (alpha compositing)."""
+    r, g, b, a = rgba
+    return (a * r + 1 - a, a * g + 1 - a, a * b + 1 - a, 1.0)
+
+
+def cie_lightness(rgba):
+    """CIE L* (D65) of an sRGB colour, by the textbook formula."""
+    y = relative_luminance(rgba)
+    return 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
+
+
+def test_every_status_stands_out_from_white_and_the_bands_darken_with_severity():
+    """One minute of each status among healthy ones, drawn: the strip of each status (status
+    changes to it are thin dotted lines of the same colour) stands out from the white figure
+    by at least 2:1 in WCAG contrast ((L1 + 0.05) / (L2 + 0.05)), where the Okabe–Ito
+    yellow once used for warning had 1.3:1; the bands' tints over white darken from healthy to
+    warning to critical (CIE L*), so that the order reads in any colour vision."""
+    n = 100
+    marked = {25: "warning", 50: "critical", 75: "exhausted"}
+    ev = as_events(T0 + pd.to_timedelta(np.arange(n), unit="min"), np.ones(n, dtype=bool))
+    fig = plt.figure()
+    ax = plot_timeline(replay(ev, SLO_75), slo=SLO_75, spans=minute_spans(n, marked),
+                       ax=fig.add_subplot())
+    bottom = ax.panels[-1]
+    for name in marked.values():
+        (strip,) = [c for c in bottom.collections if c.get_gid() == f"{name}_strip"]
+        contrast = 1.05 / (relative_luminance(strip.get_facecolor()[0]) + 0.05)
+        assert contrast >= 2.0, (name, contrast)
+    lightness = {}
+    for name in ("healthy", "warning", "critical"):
+        (band,) = [c for c in bottom.collections if c.get_gid() == f"status_{name}"]
+        lightness[name] = cie_lightness(on_white(band.get_facecolor()[0]))
+    assert lightness["healthy"] > lightness["warning"] > lightness["critical"], lightness
+    plt.close(fig)
