@@ -176,20 +176,25 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     """An elapsed duration in its two largest units, whole seconds (truncated): ``6 h 10 min``,
     ``2 d 2 h``, ``45 min``, ``20 s``; with ``days=False`` hours past a day stay hours (``50 h``,
     for a line whose figures beside it count hours). The units are :func:`prose_duration`'s.
+    A negative duration (a signed figure such as an alert's reset time, which is negative when the
+    alert stopped before the incident ended) is its sign, then its magnitude's words.
 
     >>> [duration_words(x) for x in ("6h10min", "50h", "45min", "20.7s", "0s")]
     ['6 h 10 min', '2 d 2 h', '45 min', '20 s', '0 s']
     >>> duration_words("106524s", days=False)  # 29.59 h
     '29 h 35 min'
+    >>> [duration_words(x) for x in ("-90min", "-20.7s", "-0.5s")]
+    ['-1 h 30 min', '-20 s', '0 s']
     """
     import pandas as pd
 
-    secs = int(pd.Timedelta(value).total_seconds())
+    secs = int(pd.Timedelta(value).total_seconds())  # truncated toward 0: -20.7 s is -20 s
+    sign, secs = ("-" if secs < 0 else ""), abs(secs)
     d, rest = divmod(secs, 86400) if days else (0, secs)
     h, rest = divmod(rest, 3600)
     m, s = divmod(rest, 60)
     if d:
-        return f"{d} d {h} h" if h else f"{d} d"
+        return sign + (f"{d} d {h} h" if h else f"{d} d")
     if h:
-        return f"{h} h {m} min" if m else f"{h} h"
-    return f"{m} min" if m else f"{s} s"
+        return sign + (f"{h} h {m} min" if m else f"{h} h")
+    return sign + (f"{m} min" if m else f"{s} s")
