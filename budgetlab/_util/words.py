@@ -3,7 +3,8 @@ the command's own flags on the command line (``--pii hash``). A command runs ins
 :func:`cli_words` with its table of flags; every message it prints passes through :func:`speak`.
 A duration in prose is spelled one way, in the units ``d``, ``h``, ``min`` and ``s``: a length
 (window, period) by :func:`prose_duration` (``24 h``, ``3.5 h``), an elapsed time (detection,
-episode, dwell) by :func:`duration_words` (``6 h 10 min``).
+episode, dwell) by :func:`duration_words` (``6 h 10 min``), or by :func:`hours_words` from hours
+held as a float.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["cli_words", "duration_words", "flags_as", "option_word", "prose_duration", "say",
-           "speak"]
+__all__ = ["cli_words", "duration_words", "flags_as", "hours_words", "option_word",
+           "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -198,3 +199,18 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     if h:
         return sign + (f"{h} h {m} min" if m else f"{h} h")
     return sign + (f"{m} min" if m else f"{s} s")
+
+
+def hours_words(hours: float) -> str:
+    """Hours held as a float (the ``hours_*`` columns of a replay summary: ns / 3.6e12) in
+    :func:`duration_words`' spelling, hours past a day kept as hours (for a line beside figures
+    that count hours). The float is read back to the nearest millisecond first: 65 min as hours,
+    times 3.6e12, falls 1 ns short of 65 min, which whole-second truncation would read as
+    ``1 h 4 min``.
+
+    >>> hours_words(65 * 60e9 / 3.6e12), hours_words(718.8333333333334), hours_words(0.0)
+    ('1 h 5 min', '718 h 50 min', '0 s')
+    """
+    import pandas as pd
+
+    return duration_words(pd.Timedelta(hours=hours).round("ms"), days=False)

@@ -34,3 +34,20 @@ def test_a_reset_before_the_incident_ended_reads_as_a_negative_time():
     text = score_text(rows, duration_words)
     # detection_median (10:05 - 10:00) then reset_median, side by side in the row
     assert re.search(r" 5 min +-10 min ", text.splitlines()[1]), text
+
+
+def test_hours_held_as_a_float_read_as_their_whole_minutes():
+    # 65 min as a replay summary holds it (ns / HOUR_NS) is 1 ns short of 65 min once multiplied
+    # back; truncated to whole seconds it read "1 h 4 min"
+    from budgetlab._util.units import HOUR_NS
+    from budgetlab._util.words import hours_words
+    from budgetlab.cli.story import episode_lines
+
+    h = 65 * 60 * 10**9 / HOUR_NS
+    assert hours_words(h) == "1 h 5 min"
+    assert hours_words(30 * 24 + 5 / 60) == "720 h 5 min"  # hours past a day stay hours
+    zero = {f"hours_{s}": [0.0] for s in ("healthy", "warning", "exhausted", "no_traffic")}
+    summary = pd.DataFrame({**zero, "hours_critical": [h],
+                            **{f"share_{s}": [0.0] for s in ("critical", "exhausted")}})
+    assert episode_lines(summary, pd.DataFrame(), []) == [
+        "all events: CRITICAL or worse 0 % of the time (1 h 5 min); no episode."]
