@@ -3,7 +3,8 @@ the command's own flags on the command line (``--pii hash``). A command runs ins
 :func:`cli_words` with its table of flags; every message it prints passes through :func:`speak`.
 A duration in prose is spelled one way, in the units ``d``, ``h``, ``min`` and ``s``: a length
 (window, period) by :func:`prose_duration` (``24 h``, ``3.5 h``), an elapsed time (detection,
-episode, dwell) by :func:`duration_words` (``6 h 10 min``).
+episode, dwell) by :func:`duration_words` (``6 h 10 min``), or by :func:`hours_words` from hours
+held as a float.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["cli_words", "command_flag", "duration_words", "flags_as", "option_word",
+__all__ = ["cli_words", "command_flag", "duration_words", "flags_as", "hours_words",
+           "option_word",
            "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
@@ -192,20 +194,40 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     """An elapsed duration in its two largest units, whole seconds (truncated): ``6 h 10 min``,
     ``2 d 2 h``, ``45 min``, ``20 s``; with ``days=False`` hours past a day stay hours (``50 h``,
     for a line whose figures beside it count hours). The units are :func:`prose_duration`'s.
+    A negative duration (a signed figure such as an alert's reset time, which is negative when the
+    alert stopped before the incident ended) is its sign, then its magnitude's words.
 
     >>> [duration_words(x) for x in ("6h10min", "50h", "45min", "20.7s", "0s")]
     ['6 h 10 min', '2 d 2 h', '45 min', '20 s', '0 s']
     >>> duration_words("106524s", days=False)  # 29.59 h
     '29 h 35 min'
+    >>> [duration_words(x) for x in ("-90min", "-20.7s", "-0.5s")]
+    ['-1 h 30 min', '-20 s', '0 s']
     """
     import pandas as pd
 
-    secs = int(pd.Timedelta(value).total_seconds())
+    secs = int(pd.Timedelta(value).total_seconds())  # truncated toward 0: -20.7 s is -20 s
+    sign, secs = ("-" if secs < 0 else ""), abs(secs)
     d, rest = divmod(secs, 86400) if days else (0, secs)
     h, rest = divmod(rest, 3600)
     m, s = divmod(rest, 60)
     if d:
-        return f"{d} d {h} h" if h else f"{d} d"
+        return sign + (f"{d} d {h} h" if h else f"{d} d")
     if h:
-        return f"{h} h {m} min" if m else f"{h} h"
-    return f"{m} min" if m else f"{s} s"
+        return sign + (f"{h} h {m} min" if m else f"{h} h")
+    return sign + (f"{m} min" if m else f"{s} s")
+
+
+def hours_words(hours: float) -> str:
+    """Hours held as a float (the ``hours_*`` columns of a replay summary: ns / 3.6e12) in
+    :func:`duration_words`' spelling, hours past a day kept as hours (for a line beside figures
+    that count hours). The float is read back to the nearest millisecond first: 65 min as hours,
+    times 3.6e12, falls 1 ns short of 65 min, which whole-second truncation would read as
+    ``1 h 4 min``.
+
+    >>> hours_words(65 * 60e9 / 3.6e12), hours_words(718.8333333333334), hours_words(0.0)
+    ('1 h 5 min', '718 h 50 min', '0 s')
+    """
+    import pandas as pd
+
+    return duration_words(pd.Timedelta(hours=hours).round("ms"), days=False)

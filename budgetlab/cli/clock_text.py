@@ -1,5 +1,8 @@
 """The replay's summary as printed: time in each status on the window's clock, with the lines that
-say what it counts (observation, warm-up, no traffic), the silences and the ties."""
+say what it counts (observation, warm-up, no traffic), the silences and the ties. The table's
+cells are hours with one decimal (one unit down each column, beside their shares, to compare
+across groups and statuses); the lines below write elapsed time in budgetlab's one spelling,
+:func:`~budgetlab._util.words.hours_words` (``83 h``, ``1 h 5 min``: hours, as in the table)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import prose_duration
+from .._util.words import hours_words, prose_duration
 from ..budget.ties import Ties
 from .shared import group_label, wrap
 
@@ -16,11 +19,6 @@ __all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", 
            "silence_record"]
 
 _STATUSES = ("healthy", "warning", "critical", "exhausted", "no_traffic")
-
-
-def _hours(h: float) -> str:
-    """Hours as read: '3.5 h', '52.0 h', '270.2 days' from 10 days on."""
-    return f"{h / 24:,.1f} days" if h >= 240 else f"{h:,.1f} h"
 
 
 def _share(x: float) -> str:
@@ -75,9 +73,9 @@ def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:
     warm = float(summary["warmup_hours"].max())
     # a full window's warm-up is the window, spelled as everywhere else (24 h, not 24.0 h)
     full = window is not None and abs(warm * 3600 - pd.Timedelta(window).total_seconds()) < 1e-6
-    warm_text = prose_duration(window) if full else _hours(warm)
-    lines = [f"Time counts the whole observation (first to last event of the log, {_hours(span)}), "
-             "warm-up included "
+    warm_text = prose_duration(window) if full else hours_words(warm)
+    lines = [f"Time counts the whole observation (first to last event of the log, "
+             f"{hours_words(span)}), warm-up included "
              "(the first window from a group's first event and after each silence: up to "
              f"{warm_text} per group). "
              "no traffic: the window held no event (not the last status).",
@@ -101,7 +99,7 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
     ...                   "observed_hours": [83.0, 7.0]})
     >>> print(thin_rate_line(s))
     events/day left blank, too thin to go by (a rate per day needs at least 24 h of observed
-    time): method=OPTIONS (1 event in 7.0 h).
+    time): method=OPTIONS (1 event in 7 h).
     """
     from ..analyses.window_clock import MIN_EVALUATED_HOURS, too_thin
 
@@ -114,7 +112,7 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
     said = []
     for _, r in rows.head(most).iterrows():
         n, h = int(r["events"]), float(r["observed_hours"])
-        seen = f"in {_hours(h)}" if h > 0 else "and no observed time"
+        seen = f"in {hours_words(h)}" if h > 0 else "and no observed time"
         said.append(f"{group_label(r, keys)} ({n:,} event{'' if n == 1 else 's'} {seen})")
     more = f" and {len(rows) - most:,} more groups" if len(rows) > most else ""
     return wrap(f"events/day left blank, too thin to go by (a rate per day needs at least "
@@ -135,9 +133,9 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
     who = f" ({', '.join(str(top[k]) for k in keys)})" if keys else ""
     groups = int((summary["silences"] > 0).sum())
     return (f"{what}: {n:,} in {groups:,} group{'s' if groups != 1 else ''}, longest "
-            f"{_hours(float(top['longest_silence_hours']))}"
-            f"{who}, {_hours(float(summary['silent_hours'].sum()))} in all; the time after each "
-            "counts as no traffic.")
+            f"{hours_words(float(top['longest_silence_hours']))}"
+            f"{who}, {hours_words(float(summary['silent_hours'].sum()))} in all; the time after "
+            "each counts as no traffic.")
 
 
 def tie_line(ties: Ties) -> str | None:

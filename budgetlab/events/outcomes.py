@@ -171,14 +171,19 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     name = labels.name
     labels = numpy_backed(labels) if isinstance(labels.dtype, pd.ArrowDtype) else labels
     dtype = labels.dtype
-    numeric = pd.api.types.is_numeric_dtype(dtype) and not isinstance(dtype, pd.CategoricalDtype)
-    if table is None and (pd.api.types.is_bool_dtype(dtype) or
-                          (numeric and not _status_codes(labels))):
+    flags = pd.api.types.is_bool_dtype(dtype)
+    numbers = pd.api.types.is_numeric_dtype(dtype) and not flags and \
+        not isinstance(dtype, pd.CategoricalDtype)
+    # a column of numbers: its distinct values found once, for the choice between flags and
+    # labels, the note and the labels themselves
+    distinct = _factorized(labels) if numbers else None
+    values = None if distinct is None else _whole_numbers(distinct[1])
+    if table is None and (flags or (numbers and not _status_codes(values))):
         return flags_reading(parse_ok(labels, what="outcome"), require_success)
-    notes = _numbers_note(labels, name)
-    if pd.api.types.is_bool_dtype(dtype):
+    notes = _numbers_note(dtype, values, name) if numbers else ()
+    if flags:
         labels = labels.astype(object).map({True: "true", False: "false"})
-    codes, norm = _normalized(labels)
+    codes, norm = _normalized(*(distinct or _factorized(labels)))
     lowest = int(codes.min()) if len(codes) else 0
     counts = code_counts(codes if lowest >= 0 else codes[codes >= 0], len(norm))
     is_missing = np.array([u in MISSING_LABELS for u in norm] + [True], dtype=bool)
@@ -231,12 +236,17 @@ def map_outcomes(labels: pd.Series,
     return reading.ok, reading.bucket
 
 
-def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
-    """``(codes, normalized distinct labels)``; code -1 for missing values."""
+def _factorized(col: pd.Series) -> tuple[np.ndarray, Any]:
+    """``(codes, distinct values)`` of a column, code -1 for missing values (one pass over the
+    rows; a categorical column's own codes)."""
     if isinstance(col.dtype, pd.CategoricalDtype):  # its own small codes: no int64 copy of rows
-        codes, uniques = np.asarray(col.array.codes), pd.Index(col.cat.categories)
-    else:
-        codes, uniques = pd.factorize(col)  # code -1: missing
+        return np.asarray(col.array.codes), pd.Index(col.cat.categories)
+    return pd.factorize(col)  # code -1: missing
+
+
+def _normalized(codes: np.ndarray, uniques: Any) -> tuple[np.ndarray, list[str]]:
+    """``(codes, normalized distinct labels)`` from :func:`_factorized`; code -1 for missing
+    values."""
     if len(uniques) > _MAX_LABELS:
         raise OutcomeError(f"the outcome column has {len(uniques)} distinct labels (more than "
                            f"{_MAX_LABELS}); it does not look like an outcome column: check "
@@ -276,30 +286,29 @@ def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -
                            "list every label with outcomes=.")
 
 
-def _whole_numbers(col: pd.Series) -> np.ndarray | None:
-    """The distinct values of a numeric column as floats when all are whole, else ``None``."""
-    values = pd.unique(col.dropna().to_numpy())
+def _whole_numbers(values: Any) -> np.ndarray | None:
+    """The distinct values of a numeric column (missing ones left out) as floats when all are
+    whole, else ``None``."""
+    values = np.asarray(values)
     if pd.api.types.is_complex_dtype(values.dtype):
         return None
     values = np.asarray(values, dtype=np.float64)
     return values if bool(np.all(np.isfinite(values) & (values == np.round(values)))) else None
 
 
-def _status_codes(col: pd.Series) -> bool:
-    """A numeric column of codes, not 1/0 flags: some value is a whole number other than 0 and 1
-    (HTTP statuses in a Parquet file). Read as labels, as the same codes are in a CSV file."""
-    values = _whole_numbers(col)
+def _status_codes(values: np.ndarray | None) -> bool:
+    """A numeric column of codes, not 1/0 flags (``values``: its whole distinct values, or
+    ``None``): some value is a whole number other than 0 and 1 (HTTP statuses in a Parquet
+    file). Read as labels, as the same codes are in a CSV file."""
     return values is not None and bool(np.any((values != 0) & (values != 1)))
 
 
-def _numbers_note(labels: pd.Series, name: Any) -> tuple[str, ...]:
+def _numbers_note(dtype: Any, values: np.ndarray | None, name: Any) -> tuple[str, ...]:
     """The statement for a numeric column read as labels (HTTP statuses in Parquet, or codes an
-    ``outcomes=`` mapping names); nothing for text, true/false or categorical columns."""
-    dtype = labels.dtype
-    if pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype) or \
-            not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
+    ``outcomes=`` mapping names; ``values``: its whole distinct values, or ``None``); nothing for
+    a complex column."""
+    if pd.api.types.is_complex_dtype(dtype):
         return ()
-    values = _whole_numbers(labels)
     what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
     http = " (HTTP statuses)" if values is not None and len(values) and \
         bool(np.all((values >= 100) & (values <= 599))) else ""
@@ -377,8 +386,8 @@ def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:
         return pd.Categorical.from_codes(np.where(ok, 0, 1).astype(np.int8),
                                          dtype=bucket_dtype([] if ok.all() else [FAILURE]))
     col = numpy_backed(col)
-    codes, norm = _normalized(col.astype(object) if pd.api.types.is_bool_dtype(col.dtype)
-                              else col)
+    codes, norm = _normalized(*_factorized(col.astype(object)
+                                           if pd.api.types.is_bool_dtype(col.dtype) else col))
     labels = [*(FAILURE if u in MISSING_LABELS else DEFAULT_OUTCOMES.get(u, u) for u in norm),
               FAILURE, SUCCESS]  # then: a failure without a kind, a success row
     row = np.where(codes < 0, len(norm), codes)

@@ -298,3 +298,76 @@ def test_choose_window_compares_only_windows_that_hold_every_group():
     assert w.verdict is None and w.withheld.startswith("every window leaves group rows out of "
                                                        "its sums (not compared, the 1 h window")
     assert w.evidence == "2 windows compared"
+
+
+def _detection_summary(pairs, detected, unseen=None):
+    # 1 h: 30 status changes a day, 24 h: 3 (the fewer changes win among the windows judged)
+    s = pd.DataFrame({"window": ["1h", "1d"], "min_dwell": pd.to_timedelta([0, 0]),
+                      "transitions_per_day": [30.0, 3.0], "pairs": pairs, "detected": detected,
+                      "detection_median": pd.to_timedelta(["5min", pd.NaT])})
+    return s if unseen is None else s.assign(unseen=unseen)
+
+
+def test_choose_window_never_judges_a_window_on_no_incident():
+    # 24 h saw no pair: 0 of 0 is no recall, so it cannot pass min_recall (it flaps less and
+    # would win); 1 h detects 4 of 4 and is chosen, 24 h named as not judged
+    v = choose_window(_detection_summary([4, 0], [4, 0]), min_recall=0.8)
+    assert v.subject == "the 1 h window"
+    assert v.caveat == ("not judged on detection, the 24 h window: no (incident, group) pair with "
+                        "traffic")
+    # no window saw a pair: withheld, the reason in words with the fix
+    none = choose_window(_detection_summary([0, 0], [0, 0]))
+    assert none.verdict is None
+    assert none.withheld == (
+        "no (incident, group) pair to judge detection by: no incident counted (each starts "
+        "before the observation and any warm-up, or its scope covers none of the groups); check "
+        "the incidents' times (UTC) and scopes against the log, or leave the incidents out to "
+        "compare flapping alone")
+
+
+def test_choose_window_judges_recall_over_the_pairs_a_window_saw():
+    # 1 h held no traffic during 2 of its 4 pairs (unseen, no miss, as compare_windows counts
+    # them): 2 of 2 seen detected passes 0.8; 24 h saw all 4 and detected 2: 2 of 4 does not
+    v = choose_window(_detection_summary([4, 4], [2, 2], unseen=[2, 0]), min_recall=0.8)
+    assert v.subject == "the 1 h window"
+    assert v.evidence.startswith("detects 2 of 2 (incident, group) pairs it saw (2 more unseen: "
+                                 "no traffic) (median 5 min) with 30.0 status changes per day")
+    allunseen = choose_window(_detection_summary([3, 3], [0, 0], unseen=[3, 3]))
+    assert allunseen.withheld.startswith(
+        "no (incident, group) pair to judge detection by: no window held traffic during its "
+        "(incident, group) pairs (3, all unseen: nothing to detect, no miss); check")
+    # window_summary counts unseen pairs from window_incidents' column (0 without it)
+    pairs = _pairs().assign(unseen=lambda p: p.index.isin([0, 4]))
+    s = window_summary(_compare_table(), pairs)
+    assert s["unseen"].tolist() == [1, 1, 0]
+    assert window_summary(_compare_table(), _pairs())["unseen"].tolist() == [0, 0, 0]
+
+
+def test_choose_window_on_incidents_outside_the_log_says_so():
+    # a real run: a 3-day log, an incident a month before it (counted for no group: 0 pairs) and
+    # one a month after it (a pair the windows held no traffic for: unseen)
+    from budgetlab import SLO, as_events, compare_windows, window_incidents
+
+    ts = pd.date_range("2026-01-01", periods=3 * 24 * 60, freq="1min", tz="UTC")
+    events = as_events(ts, [not (120 <= i < 150) for i in range(len(ts))])
+
+    def incident(day):
+        return pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                             "start": [pd.Timestamp(day, tz="UTC")],
+                             "end": [pd.Timestamp(day, tz="UTC") + pd.Timedelta("30min")]})
+
+    said = {}
+    for when, day in (("before", "2025-12-01 02:00"), ("after", "2026-02-01 02:00")):
+        inc = incident(day)
+        table = compare_windows(events, SLO(target=0.9), ["1h", "6h"], incidents=inc)
+        s = window_summary(table, window_incidents(events, SLO(target=0.9), inc, ["1h", "6h"]))
+        assert s["detected"].tolist() == [0, 0]
+        v = choose_window(s)
+        assert v.verdict is None
+        said[when] = (s["pairs"].tolist(), s["unseen"].tolist(), v.withheld.split("; check")[0])
+    assert said["before"] == ([0, 0], [0, 0], "no (incident, group) pair to judge detection by: "
+                              "no incident counted (each starts before the observation and any "
+                              "warm-up, or its scope covers none of the groups)")
+    assert said["after"] == ([1, 1], [1, 1], "no (incident, group) pair to judge detection by: "
+                             "no window held traffic during its (incident, group) pairs (1, all "
+                             "unseen: nothing to detect, no miss)")

@@ -240,6 +240,27 @@ def test_compare_windows_shows_unseen_incidents_when_there_are_some(tmp_path, ca
     assert "unseen" not in capsys.readouterr().out
 
 
+def test_compare_windows_says_when_no_incident_counts(files, tmp_path, capsys):
+    # the log starts 2026-11-01 at its first event (a seeded uniform draw: read from the events);
+    # one incident a month before it, one whose scope covers no captcha type: neither counts
+    inc = tmp_path / "inc.csv"
+    inc.write_text("incident_id,start,end,scope\n"
+                   "early,2026-10-01T10:00:00Z,2026-10-01T11:00:00Z,*\n"
+                   "other,2026-11-03T10:00:00Z,2026-11-03T11:00:00Z,captcha_type=image\n")
+    argv = ["compare-windows", str(files["log"]), "--windows", "1h,6h", "--target", "0.9",
+            "--by", "captcha_type", "--incidents", str(inc)]
+    assert main([*argv, "--warmup", "2h"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    first = files["events"]["ts"].min()
+    lo = f"{first + pd.Timedelta('2h'):%Y-%m-%d %H:%M:%S}"
+    assert ("none of the 2 incidents of --incidents counts here: an incident counts for the groups "
+            f"its scope covers when it starts at or after {lo} UTC (the first event + the "
+            "warm-up 2 h); check its times (UTC) and scopes against the log") in text
+    # the file's incidents that do count (the fixture's): no such line
+    assert main([*argv[:-1], str(files["incidents"])]) == 0
+    assert "none of the" not in capsys.readouterr().out
+
+
 # --- buckets ------------------------------------------------------------------------------------
 
 

@@ -39,7 +39,12 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     assert re.search(r"1\.1 h \(<1 %\)", quiet)
     # no traffic: 30 days + 30 min - (5 min + 30 min healthy) - 65 min exhausted = 718.8 h
     assert "718.8 h (100 %)" in quiet
-    assert "Silences longer than the window (1 h): 1 in 1 group, longest 30.0 days (quiet)" in out
+    # the longest silence: empty from 01:10 (+1 ns) to Jan 31 00:00 = 29 d 22 h 50 min, in hours
+    # like the table beside it (it read "30.0 days")
+    assert ("Silences longer than the window (1 h): 1 in 1 group, longest 718 h 50 min (quiet), "
+            "718 h 50 min in all;") in out
+    # the observation: Jan 1 00:00 to Jan 31 00:30
+    assert "(first to last event of the log, 720 h 30 min)" in out
     assert (
         "Ties: 2 rows share a timestamp with another row of their group (1 instant). At 1 of them "
         "the "

@@ -16,7 +16,7 @@ NAN = re.compile(r"\b(nan|NaN|NaT)\b")
 def test_replay_leaves_a_thin_rate_blank_and_says_why(tmp_path, capsys):
     # a: one success an hour for 48 h (49 events); with a 1 h window (an event at the cut-off
     # stays) its window is never empty: 48 h observed, 49 / 2 = 24.5 events a day.
-    # b: one failure at 10:00, held by the window for 1 h: 1 event in 1.0 h, which is no rate
+    # b: one failure at 10:00, held by the window for 1 h: 1 event in 1 h, which is no rate
     # per day (24 would be an extrapolation from one event)
     start = pd.Timestamp("2026-01-01", tz="UTC")
     rows = [{"ts": start + pd.Timedelta(hours=h), "outcome": "success", "g": "a"}
@@ -36,4 +36,4 @@ def test_replay_leaves_a_thin_rate_blank_and_says_why(tmp_path, capsys):
     assert cells["b"].endswith("%)")  # nothing in b's events/day cell: the column before shows
     said = " ".join(text.split())
     assert ("events/day left blank, too thin to go by (a rate per day needs at least 24 h of "
-            "observed time): g=b (1 event in 1.0 h).") in said
+            "observed time): g=b (1 event in 1 h).") in said

@@ -138,19 +138,17 @@ def _read_text(path: Path, notes: list[str] | None = None) -> tuple[int, Iterato
     except OSError:
         size, head = 0, b""
     if head and compression_of(head[:16]) is None and b"\n" in head:
-        if path.suffix.lower() == ".gz":
+        if path.suffix.lower() == ".gz":  # the refusal's current wording, written out
             raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is "
-                                  "truncated or "
-                                  "corrupt, or the file is misnamed.")
+                                  "truncated or corrupt, or the file is misnamed: rename or "
+                                  "export it again.")
         return size, _file_blocks(path)
-    # compressed by content too (a gzip named access.log.2), streamed under a cap
+    # compressed by content too (a gzip named access.log.2, a .gz holding bzip2 data: read by
+    # its bytes), streamed under a cap; a file named .gz whose bytes announce no compression is
+    # refused by read_input
     raw, got = read_input(path, name)
     if notes is not None:
         notes.extend(got)
-    if path.suffix.lower() == ".gz" and compression_of(_head(path)) != "gzip":
-        raise FileFormatError(f"{name}: is named .gz but is not gzip data; the gzip stream is "
-                              "truncated or corrupt, "
-                              "or the file is misnamed.")
     if cr_only(raw):  # old Mac line ends: the lines they are
         raw = raw.replace(b"\r", b"\n")
         if notes is not None:
@@ -580,6 +578,23 @@ def test_undecodable_bytes_gzip_many_files_and_cr_only_read_as_before(
     assert not isinstance(got, str) and len(got) > 9000
     for name in ("a.log", "b.log.gz", "c.log"):
         _same_as_before(tmp_path / name, on_error="skip")
+
+
+def test_a_misnamed_gz_is_refused_and_another_compression_read_as_before(tmp_path: Path) -> None:
+    import bz2
+
+    text = _log(300, 11, 0.1)
+    plain = tmp_path / "access.log.gz"  # plain text named .gz
+    plain.write_text(text, encoding="utf-8")
+    assert _same_as_before(plain) == (
+        "FileFormatError: access.log.gz: is named .gz but is not gzip data; the gzip stream is "
+        "truncated or corrupt, or the file is misnamed: rename or export it again.")
+    # bzip2 data named .gz: read by its bytes, stated in how_read's notes
+    packed = tmp_path / "packed.log.gz"
+    packed.write_bytes(bz2.compress(text.encode("utf-8")))
+    got = _same_as_before(packed, on_error="skip")
+    assert not isinstance(got, str) and len(got) > 250
+    assert "compression: bz2 (recognised by content)" in got.attrs["how_read"].notes
 
 
 def test_unsorted_times_and_a_file_of_no_log_lines_read_as_before(tmp_path: Path) -> None:

@@ -57,8 +57,11 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         under 24 h of evaluated ``hours``, :func:`~budgetlab.analyses.window_clock.thin_rows`)
         and ``note`` (why, in words; empty when none is left out). A
         window whose rows are all thin has NaN sums and shares. With ``incidents``: ``pairs``,
-        ``detected``, ``detection_median``, ``recovery_median`` (over the pairs) and
-        ``unrecovered``. ``attrs["groups_left_out"]``: the thin rows left out in all.
+        ``detected``, ``unseen`` (pairs during which the window held no traffic: nothing to
+        detect, no miss; 0 for a table without an ``unseen`` column), ``detection_median``,
+        ``recovery_median`` (over the pairs) and ``unrecovered``; a window no incident counts for
+        (each starts before the observation, or its scope covers no group) has 0 pairs and NaT
+        medians. ``attrs["groups_left_out"]``: the thin rows left out in all.
 
     Examples
     --------
@@ -94,7 +97,7 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
                    zip(left_out, grouped.size(), strict=True)]
     if incidents is not None:
         out = out.join(_pair_columns(incidents), how="left")
-        for c in ("pairs", "detected", "unrecovered"):
+        for c in ("pairs", "detected", "unseen", "unrecovered"):
             out[c] = out[c].fillna(0).astype(np.int64)
     out = out.reset_index()
     out["window"] = out["window"].astype(str)
@@ -117,8 +120,11 @@ def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
     """:func:`window_summary`'s incident columns, per window and dwell time."""
     require_columns(incidents, ["window", "min_dwell", "detected", "detection", "recovered",
                                 "recovery"], what="the window_incidents table")
-    per = incidents.groupby(["window", "min_dwell"], observed=True, sort=False)
+    unseen = incidents["unseen"] if "unseen" in incidents.columns else False
+    per = incidents.assign(_unseen=unseen).groupby(["window", "min_dwell"], observed=True,
+                                                   sort=False)
     return pd.DataFrame({"pairs": per.size(), "detected": per["detected"].sum().astype(np.int64),
+                         "unseen": per["_unseen"].sum().astype(np.int64),
                          "detection_median": per["detection"].median(),
                          "recovery_median": per["recovery"].median(),
                          "unrecovered": per["recovered"].size() - per["recovered"].sum()})
@@ -134,18 +140,23 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     """The window (and dwell time) to use.
 
     **Rule.** Among the windows and dwell times that reached the alert status for at least
-    ``min_recall`` of the (incident, group) pairs, the one with the fewest status changes per day
-    (ties: the faster median detection). Without incident columns only flapping is compared
-    (the verdict says so in its caveat). Only windows whose sums hold every group are compared
+    ``min_recall`` of the (incident, group) pairs they saw (``pairs - unseen``: a pair during
+    which the window held no traffic had nothing to detect, as in
+    :func:`budgetlab.compare_windows`), the one with the fewest status changes per day (ties: the
+    faster median detection). A window that saw no pair is not judged (0 of 0 is no recall) and
+    is named in the caveat. Without incident columns only flapping is compared (the verdict says
+    so in its caveat). Only windows whose sums hold every group are compared
     (``groups_left_out`` 0: a sum over fewer groups counts fewer status changes); the others are
-    named in the caveat. Withheld when no window detects enough or none holds every group.
+    named in the caveat. Withheld when no window saw a pair (no incident counted, or none had
+    traffic: the reason says which), when no window detects enough, or when none holds every
+    group.
 
     Parameters
     ----------
     summary : DataFrame
         Output of :func:`window_summary`.
     min_recall : float
-        Share of the pairs a window must detect.
+        Share of the pairs a window saw that it must detect.
 
     Returns
     -------
@@ -161,6 +172,10 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     'the 24 h window'
     >>> choose_window(s, min_recall=0.95).subject
     'the 1 h window'
+    >>> print(choose_window(s.assign(pairs=0, detected=0)).withheld)  # 0 of 0 is no recall
+    no (incident, group) pair to judge detection by: no incident counted (each starts before the
+    observation and any warm-up, or its scope covers none of the groups); check the incidents'
+    times (UTC) and scopes against the log, or leave the incidents out to compare flapping alone
     """
     min_recall = check_fraction("min_recall", min_recall)
     require_columns(summary, ["window", "min_dwell", "transitions_per_day"],
@@ -181,21 +196,66 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
         return Verdict(name, "chosen", f"By flapping alone: {name} ({evidence}).", evidence,
                        caveat="; ".join(x for x in ("without incident labels only flapping is "
                                                     "compared", caveat) if x))
-    ok = whole[whole["detected"] >= min_recall * whole["pairs"]]
-    if not len(ok) or int(summary["pairs"].max()) == 0:
+    seen = _seen(whole)
+    judged = whole[seen > 0]
+    if not len(judged):
+        why = _no_pairs(whole) + (f" among the windows that hold every group ({caveat})"
+                                  if caveat else "")
+        why += ("; check the incidents' times (UTC) and scopes against the log, or leave the "
+                "incidents out to compare flapping alone")
+        return Verdict("window", None, f"No window chosen: {why}.",
+                       _compared(summary), withheld=why)
+    caveat = "; ".join(x for x in (caveat, _unjudged(whole[seen == 0])) if x)
+    ok = judged[judged["detected"] >= min_recall * _seen(judged)]
+    if not len(ok):
         why = (f"no window reaches the alert status for {percent(min_recall, 0)} of the (incident, "
-               "group) pairs")
-        why += f" among those that hold every group ({caveat})" if caveat else ""
+               "group) pairs it saw")
+        why += f" among those compared ({caveat})" if caveat else ""
         return Verdict("window", None, f"No window chosen: {why}.",
                        _compared(summary), withheld=why)
     best = ok.sort_values(["transitions_per_day", "detection_median"], kind="stable").iloc[0]
     name = _window_name(best)
-    evidence = (f"detects {int(best['detected'])} of {int(best['pairs'])} (incident, group) pairs "
-                f"(median {minutes(best['detection_median'])}) "
+    return Verdict(name, "chosen", f"By the rule: {name}: {_detects(best)}.", _detects(best),
+                   caveat=caveat)
+
+
+def _seen(rows: pd.DataFrame) -> np.ndarray:
+    """The (incident, group) pairs each row's window saw: ``pairs - unseen``."""
+    unseen = rows["unseen"].to_numpy() if "unseen" in rows.columns else 0
+    return np.asarray(rows["pairs"].to_numpy() - unseen, dtype=np.int64)
+
+
+def _no_pairs(rows: pd.DataFrame) -> str:
+    """Why no row of a :func:`window_summary` saw an (incident, group) pair, in words."""
+    pairs = int(rows["pairs"].max())
+    head = "no (incident, group) pair to judge detection by: "
+    if pairs == 0:
+        return head + ("no incident counted (each starts before the observation and any warm-up, "
+                       "or its scope covers none of the groups)")
+    return head + ("no window held traffic during its (incident, group) pairs "
+                   f"({pairs}, all unseen: nothing to detect, no miss)")
+
+
+def _unjudged(rows: pd.DataFrame) -> str:
+    """The rows of a :func:`window_summary` that saw no (incident, group) pair, named in words
+    (empty when there are none)."""
+    names = [f"{_window_name(r)}: no (incident, group) pair with traffic"
+             for _, r in rows.iterrows()]
+    return f"not judged on detection, {'; '.join(names)}" if names else ""
+
+
+def _detects(best: pd.Series) -> str:
+    """The evidence of a chosen window: the pairs it detected, its median detection, its
+    flapping and (when summed) its time alerting."""
+    unseen = int(best["unseen"]) if "unseen" in best.index else 0
+    evidence = (f"detects {int(best['detected'])} of {int(best['pairs']) - unseen} (incident, "
+                "group) pairs"
+                + (f" it saw ({unseen} more unseen: no traffic)" if unseen else "")
+                + f" (median {minutes(best['detection_median'])}) "
                 f"with {best['transitions_per_day']:.1f} status changes per day")
     if "share_alerting" in best.index:
         evidence += f"; alerting {percent(best['share_alerting'], 1)} of the time"
-    return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence, caveat=caveat)
+    return evidence
 
 
 def _compared(summary: pd.DataFrame) -> str:
