@@ -16,8 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 __all__ = ["cli_words", "command_flag", "duration_words", "flags_as", "hours_words",
-           "option_word",
-           "prose_duration", "say", "speak"]
+           "option_word", "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
