@@ -176,20 +176,26 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     """An elapsed duration in its two largest units, whole seconds (truncated): ``6 h 10 min``,
     ``2 d 2 h``, ``45 min``, ``20 s``; with ``days=False`` hours past a day stay hours (``50 h``,
     for a line whose figures beside it count hours). The units are :func:`prose_duration`'s.
+    A negative duration (a reset before the incident's end) is its size with a minus sign.
 
     >>> [duration_words(x) for x in ("6h10min", "50h", "45min", "20.7s", "0s")]
     ['6 h 10 min', '2 d 2 h', '45 min', '20 s', '0 s']
     >>> duration_words("106524s", days=False)  # 29.59 h
     '29 h 35 min'
+    >>> duration_words("-5h29min")
+    '-5 h 29 min'
     """
     import pandas as pd
 
-    secs = int(pd.Timedelta(value).total_seconds())
+    secs = int(pd.Timedelta(value).total_seconds())  # truncated towards 0
+    sign, secs = ("-", -secs) if secs < 0 else ("", secs)
     d, rest = divmod(secs, 86400) if days else (0, secs)
     h, rest = divmod(rest, 3600)
     m, s = divmod(rest, 60)
     if d:
-        return f"{d} d {h} h" if h else f"{d} d"
-    if h:
-        return f"{h} h {m} min" if m else f"{h} h"
-    return f"{m} min" if m else f"{s} s"
+        words = f"{d} d {h} h" if h else f"{d} d"
+    elif h:
+        words = f"{h} h {m} min" if m else f"{h} h"
+    else:
+        words = f"{m} min" if m else f"{s} s"
+    return sign + words

@@ -487,3 +487,26 @@ def test_alerts_text_has_no_nan_and_states_observed_time(files, capsys):
     assert "never fired" in printed and "observed_days" in printed and "observed time" in printed
     for word in ("nan", "NaN", "NaT"):
         assert word not in printed
+
+
+def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_path, capsys):
+    """One event a minute, 6 h, the minutes 60..69 failed; target 0.9, the single-window policy
+    (1 h, burn 0.9: fires while the hour's bins hold more than 0.09 x 60 = 5.4 failures).
+
+    By hand: the hour ending 01:06 holds the failures of minutes 60..65 (6): fires at 01:06; the
+    hour ending 02:05 holds those of 65..69 (5): stops at 02:05. The incident is [01:00, 03:00):
+    detection 6 min, reset 02:05 - 03:00 = -55 min (pandas' Timedelta says "-1 days +23:05").
+    """
+    ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
+    outcome = np.where((np.arange(360) >= 60) & (np.arange(360) < 70), "solve_error", "success")
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts, "outcome": outcome}).to_csv(log, index=False)
+    inc = tmp_path / "incidents.csv"
+    inc.write_text("incident_id,start,end\ni1,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z\n")
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
+                 "1h", "--policy", "single_window"]) == 0
+    rows = [ln.split() for ln in capsys.readouterr().out.splitlines()
+            if ln.split()[:2] == ["page_1h", "page"]]
+    # tier severity episodes precision incidents detected recall detection reset
+    assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min", "4",
+                     "0.25"]]
