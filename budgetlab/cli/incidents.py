@@ -120,6 +120,21 @@ def _check_scopes(args: argparse.Namespace, spans: list[tuple[str, Any, Any, str
                               f"read with: a scope's keys must be group keys; give --by {keys}.")
 
 
+def _breakdown_keys(args: argparse.Namespace, columns: pd.Index) -> list[str] | None:
+    """``--breakdown-by`` as a list (None: the ``--by`` keys); a key the log was not read with
+    is refused: the log keeps only the ``--by`` keys."""
+    if not args.breakdown_by:
+        return None
+    keys = [b.strip() for b in args.breakdown_by.split(",") if b.strip()]
+    missing = [k for k in keys if k not in columns]
+    if missing:
+        by = ",".join([*group_keys(args), *dict.fromkeys(missing)])
+        raise ConfigError(f"--breakdown-by names column {shown(missing[0])}, which the log was "
+                          "not read with: the log keeps only the --by keys; give --by "
+                          f"{by} (the tracker then runs per {shown(missing[0])} too).")
+    return keys
+
+
 def _cmd_incident(args: argparse.Namespace) -> int:
     from ..alerts.policy import as_policy
     from ..analyses.incident import incident_report
@@ -133,6 +148,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
                     extra_inputs=(args.incidents or "",))
     spans = _spans(args)
     _check_scopes(args, spans, read.events.columns)
+    breakdown_by = _breakdown_keys(args, read.events.columns)
     if args.plot and len(spans) > 1:
         raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; "
                           "pick one with --id.")
@@ -153,9 +169,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
             incidents=table,
             tz=args.tz,
             freq=args.freq,
-            breakdown_by=[b.strip() for b in args.breakdown_by.split(",") if b.strip()]
-            if args.breakdown_by
-            else None,
+            breakdown_by=breakdown_by,
         )
         _print_incident(ident, rep, by)
         outs.append(rep.transitions.assign(incident_id=ident))

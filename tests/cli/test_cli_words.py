@@ -219,6 +219,17 @@ def test_incident_scope_messages_name_where_the_scope_came_from(files, capsys):
     assert "--by kind" in line and "--scope" not in line
 
 
+def test_incident_breakdown_by_a_key_not_read_names_the_flags(files, capsys):
+    """``--breakdown-by kind`` on a log read without ``--by kind``: the message names both flags
+    (it said "events has no column 'kind'", which names no flag)."""
+    read = [str(files / "log.csv"), "--ok", "ok", "--bucket", "bucket"]
+    window = ["--start", "2026-01-05 01:00", "--end", "2026-01-05 01:30"]
+    assert main(["incident", *read, *window, "--breakdown-by", "kind"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "budgetlab: error: --breakdown-by names column 'kind', which the log was not read with: "
+        "the log keeps only the --by keys; give --by kind (the tracker then runs per 'kind' too).")
+
+
 @pytest.fixture(scope="module")
 def sparse_log(tmp_path_factory):
     """20 days, an event every 48 minutes (30 a day), four failures in a row every 80 events: a 3 h
