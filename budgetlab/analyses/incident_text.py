@@ -229,5 +229,6 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
              "budget"
              if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to "
                                         "compare with")
-    return (f"Over its {span} the incident saw {n_bad:,} failures in {n_ev:,} events ({burn}), "
-            f"{share}.")
+    failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
+    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}"
+    return f"Over its {span} the incident saw {failures} in {events} ({burn}), {share}."

@@ -510,3 +510,20 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     # tier severity episodes precision incidents detected recall detection reset
     assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min", "4",
                      "0.25"]]
+
+
+def test_incident_on_the_elastic_log_counts_by_hand(capsys):
+    """docs/incident.md's "Two peak burns" case, target 99.9 %, 1 h, 03:00-05:00 on May 18.
+
+    Counted in the raw file with grep: the 03:05 burst has 114 requests (one 500, at 03:05:34),
+    97 of them at 03:05:06 or later; the 04:05 burst has 115, 10 of them before the first of the
+    two requests of 04:05:06. The tracker's peak is at that request: 1 / ((97 + 10 + 1 - 1) x
+    0.001) = 1 / 0.107 = 9.35 (its hour [03:05:06, 04:05:06] holds 107 events up to it); the
+    policy's hour ending at 04:05 holds the whole 03:05 burst: 1 / 0.114 = 8.77; the incident
+    holds both bursts: 1 failure in 229 events, burn 1 / 0.229 = 4.37."""
+    assert main(["incident", str(APACHE), "--preset", "access", "--start", "2015-05-18T03:00Z",
+                 "--end", "2015-05-18T05:00Z", "--target", "0.999", "--window", "1h"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(at its events: peak 1 h burn 9.35 at 04:05, lowest 1 h success 99.07 %)" in text
+    assert "page_1h's 1 h burn, evaluated every minute, peaked at 8.77" in text
+    assert "the incident saw 1 failure in 229 events (burn 4.37 over the incident)" in text
