@@ -232,7 +232,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     inc = read_table(args.incidents)
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
-    print(f"{read.title}: {len(read.events):,} events in bins of {args.freq}; {len(inc)} "
+    print(f"{read.title}: {len(read.events):,} events in bins of {prose_duration(args.freq)}; "
+          f"{len(inc)} "
           "incident(s) from "
           f"{args.incidents}; SRE budget period {periods}")
     print_slo(slo, by)

@@ -65,6 +65,13 @@ def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     # test_prometheus_source.test_bins_feed_the_sre_model_unchanged)
     assert "   fra   page_1h     page 2026-01-06 06:01 2026-01-06 06:25" in text.out
     assert "   fra ticket_1d   ticket 2026-01-06 06:05 2026-01-06 08:20" in text.out
+    # durations in the words of the other commands (they were '24m', '2h15m', 'bins of 1m'):
+    # 06:25 - 06:01 and 08:20 - 06:05
+    assert "UTC, bins of 1 min, 3 group(s)" in text.out
+    rows = {tuple(ln.split()[:2]): ln.split()[7:] for ln in text.out.splitlines()
+            if ln.split()[:1] == ["fra"]}
+    assert rows[("fra", "page_1h")][:2] == ["24", "min"]
+    assert rows[("fra", "ticket_1d")][:4] == ["2", "h", "15", "min"]
     episodes = pd.read_csv(out / "episodes.csv")
     fra = episodes[(episodes["region"] == "fra") & (episodes["policy"] == "workbook")].sort_values(
         "tier"
