@@ -216,6 +216,23 @@ def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
 
 # --- alerts -------------------------------------------------------------------------------------
 
+def _warm_up_note(ep: pd.DataFrame) -> str:
+    """The episodes that started before their tier's long window was full of the log (its first
+    long window from the grid's start): evaluated on partial windows, so possibly artifacts of
+    where the log starts; '' when none did."""
+    if ep.empty:
+        return ""
+    windows = ep.attrs["tier_windows"]
+    long = pd.to_timedelta(ep["tier"].astype(str).map(windows), unit="ns")
+    early = ep[(ep["start"] < ep.attrs["grid_start"] + long).to_numpy(dtype=bool)]
+    if early.empty:
+        return ""
+    tiers = ", ".join(dict.fromkeys(early["tier"].astype(str)))
+    return (f"partial windows: {len(early)} of the {len(ep)} episode(s) ({tiers}) started less "
+            "than their tier's long window after the log's start, over a window not yet full: "
+            "they may come from where the log starts, not from the service.")
+
+
 def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.episodes import alert_episodes
     from ..alerts.policy import as_policy
@@ -250,6 +267,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
             rows = rows[rows[k] == "*"]
         print(f"\npolicy {name} ({len(ep)} alert episode(s); tiers: "
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
+        note = _warm_up_note(ep)
+        if note:
+            print(wrap(note, indent="  "))
         print(score_text(rows, duration_words))
     print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
           "long window "

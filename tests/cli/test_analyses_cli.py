@@ -527,3 +527,28 @@ def test_incident_on_the_elastic_log_counts_by_hand(capsys):
     assert "(at its events: peak 1 h burn 9.35 at 04:05, lowest 1 h success 99.07 %)" in text
     assert "page_1h's 1 h burn, evaluated every minute, peaked at 8.77" in text
     assert "the incident saw 1 failure in 229 events (burn 4.37 over the incident)" in text
+
+
+def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
+    """Six hours, one event a minute, the minutes 2, 3 and 200..209 failed; target 0.9.
+
+    By hand (a window W at the end t of a bin holds the bins [t - W, t)): at 00:03 every window
+    holds the minutes 0..2, 1 failure in 3 (0.33): the workbook's 1 d tier (more than 3 x 0.1)
+    and 3 d tier (1 x 0.1) and the single 1 h window (0.9 x 0.1) fire, all within their first
+    long window of the log; its 1 h and 6 h pages (1.44, 0.6) never fire. The single window fires
+    again at 03:26 (minutes 200..205 in its hour: 6 / 60 = 0.1 > 0.09), more than an hour after
+    the log's start: 1 of its 2 episodes is on a partial window, 2 of the workbook's 2."""
+    ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
+    failed = np.isin(np.arange(360), [2, 3, *range(200, 210)])
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts, "outcome": np.where(failed, "solve_error", "success")}).to_csv(
+        log, index=False)
+    inc = tmp_path / "incidents.csv"
+    inc.write_text("incident_id,start,end\ni1,2026-01-05T03:20:00Z,2026-01-05T03:30:00Z\n")
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
+                 "1h", "--policy", "workbook,single_window"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    rest = ("started less than their tier's long window after the log's start, over a window not "
+            "yet full: they may come from where the log starts, not from the service.")
+    assert f"partial windows: 2 of the 2 episode(s) (ticket_1d, ticket_3d) {rest}" in text
+    assert f"partial windows: 1 of the 2 episode(s) (page_1h) {rest}" in text
