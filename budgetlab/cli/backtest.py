@@ -232,6 +232,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.prometheus_source import read_prometheus
     from ..windows.bins import read_bins
+    from .incidents import naive_times_note
 
     spec = _target_slos(args)[0]
     policies = _policies(args, spec)
@@ -253,6 +254,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                            headers=parse_headers(args.header),
                            max_series=args.max_series)
     print_reading(bins, spec, start, end)
+    if incidents is not None and naive_times_note(incidents, args.incidents):
+        print(f"  {naive_times_note(incidents, args.incidents)}")
     grid = read_bins(bins)
     all_ep, all_det, all_sc, eps = [], [], [], {}
     for name, pol in policies.items():

@@ -22,7 +22,7 @@ from .labels import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import print_slo, save_plot, score_text, wrap, write_output
 
-__all__ = ["COMMANDS", "read_table"]
+__all__ = ["COMMANDS", "naive_times_note", "read_table"]
 
 
 def read_table(path: str) -> pd.DataFrame:
@@ -30,6 +30,17 @@ def read_table(path: str) -> pd.DataFrame:
     from ..alerts.incidents_file import read_incidents
 
     return read_incidents(path)
+
+
+def naive_times_note(table: pd.DataFrame, path: str) -> str:
+    """How the incidents' times without an offset were read (UTC, whatever ``--tz`` says), or
+    '' when every time names its offset."""
+    n = int(table.attrs.get("naive_times", 0))
+    if not n:
+        return ""
+    return (f"{path_label(path)}: {n} of {len(table)} incident(s) have times without an offset, "
+            "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
+            "offset such as +01:00 to mean another zone.")
 
 
 def _period(slo: SLO | PerGroup) -> pd.Timedelta:
@@ -154,6 +165,8 @@ def _cmd_incident(args: argparse.Namespace) -> int:
                           "pick one with --id.")
     table = read_table(args.incidents) if args.incidents else None
     print(f"{read.title}: {len(read.events):,} events; replaying {len(spans)} incident(s)")
+    if table is not None and naive_times_note(table, args.incidents):
+        print(wrap(naive_times_note(table, args.incidents), indent=""))
     print_slo(slo, by)
     outs = []
     for ident, start, end, scope in spans:
@@ -253,6 +266,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
           f"{len(inc)} "
           "incident(s) from "
           f"{args.incidents}; SRE budget period {periods}")
+    if naive_times_note(inc, args.incidents):
+        print(wrap(naive_times_note(inc, args.incidents), indent=""))
     print_slo(slo, by)
     scores, episodes = [], {}
     for name in names:

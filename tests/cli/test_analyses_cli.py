@@ -552,3 +552,20 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
             "yet full: they may come from where the log starts, not from the service.")
     assert f"partial windows: 2 of the 2 episode(s) (ticket_1d, ticket_3d) {rest}" in text
     assert f"partial windows: 1 of the 2 episode(s) (page_1h) {rest}" in text
+
+
+def test_alerts_say_how_naive_incident_times_were_read(tmp_path, capsys):
+    """NAB's labelled windows are naive times; with --tz the log's naive times are Berlin's, the
+    incidents file's stay UTC: said in one line, with the fix."""
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-01-05", periods=120, freq="1min")
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%d %H:%M:%S"), "outcome": "success"}).to_csv(
+        log, index=False)
+    inc = tmp_path / "windows.csv"
+    inc.write_text("incident_id,start,end\nW1,2026-01-05 00:30:00.000000,2026-01-05 01:00:00\n"
+                   "W2,2026-01-05T01:10:00Z,2026-01-05T01:20:00Z\n")
+    assert main(["alerts", str(log), "--incidents", str(inc), "--tz", "Europe/Berlin"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("windows.csv: 1 of 2 incident(s) have times without an offset, read as UTC (--tz "
+            "applies to the log, not to this file); write them with Z or an offset such as +01:00 "
+            "to mean another zone.") in text
