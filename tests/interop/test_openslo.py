@@ -121,7 +121,9 @@ def test_hand_written_workbook_file_equals_the_workbook_preset():
 @pytest.mark.parametrize("fixture, field", [
     ("spec_threshold_metric.yaml", "spec.indicator.spec.thresholdMetric"),
     ("spec_calendar_minutes.yaml", "spec.timeWindow[0].duration='1m'"),
-    ("spec_readme_inline_sli.yaml", "spec.budgetingMethod=None must be one of"),
+    # the field is missing: said so, not as Python's None
+    ("spec_readme_inline_sli.yaml", "SLO 'foo-slo': spec.budgetingMethod is required: one of "
+                                    "Occurrences, Timeslices, RatioTimeslices (OpenSLO v1)."),
 ])
 def test_spec_examples_budgetlab_cannot_honour_are_refused_naming_the_field(fixture, field):
     with pytest.raises(ConfigError) as info:

@@ -111,6 +111,9 @@ def check_slo_spec(spec: Any, where: str) -> None:
     if "indicatorRef" in s:
         check_name(s["indicatorRef"], f"{where}.indicatorRef")
     method = s.get("budgetingMethod")
+    if method is None:
+        raise ConfigError(f"{where}.budgetingMethod is required: one of {', '.join(METHODS_V1)} "
+                          f"{RULE}.")
     if method not in METHODS_V1:
         raise ConfigError(f"{where}.budgetingMethod={quoted(method)} must be one of "
                           f"{', '.join(METHODS_V1)} {RULE}.")
