@@ -42,6 +42,12 @@ def _rows(mask: np.ndarray) -> str:
 
 
 def _read_csv(p: Path, name: str) -> pd.DataFrame:
+    with open(p, "rb") as f:
+        head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:1] in (b"{", b"["):
+        raise FileFormatError(f"{name}: holds JSON, not CSV; give the incidents as CSV with a "
+                              "header line incident_id,start,end[,scope,kind] and one row per "
+                              "incident (a labelled window is one row).")
     try:
         return restore_frame(pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8-sig"))
     except pd.errors.EmptyDataError:

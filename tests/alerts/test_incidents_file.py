@@ -163,3 +163,17 @@ def test_incidents_with_naive_times_are_counted(tmp_path):
     assert table["start"].iloc[2] == pd.Timestamp("2026-01-07", tz="UTC")
     p.write_text(GOOD.splitlines()[0] + "\n" + GOOD.splitlines()[1] + "\n")
     assert read_incidents(p).attrs["naive_times"] == 0
+
+
+def test_a_json_file_of_windows_is_refused_as_json(tmp_path):
+    """NAB's combined_windows.json given as --incidents: it was read as a CSV whose header is
+    '{' and refused for a missing incident_id column; it is JSON, and the message says so."""
+    p = tmp_path / "combined_windows.json"
+    p.write_text('{\n    "realKnownCause/x.csv": [["2014-03-14 03:31:00.000000", '
+                 '"2014-03-14 14:41:00.000000"]]\n}\n')
+    with pytest.raises(FileFormatError) as info:
+        read_incidents(p)
+    assert str(info.value) == (
+        "'combined_windows.json': holds JSON, not CSV; give the incidents as CSV with a header "
+        "line incident_id,start,end[,scope,kind] and one row per incident (a labelled window is "
+        "one row).")
