@@ -367,8 +367,11 @@ def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtoo
     (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d",
       "--total-metric", "a_total",
       "--errors-metric", "b_total", "{out}"], "30D"),
+    # in the command's flags (it said "selector, errors_selector and selector_labels apply to
+    # total_metric/errors_metric only")
     (["export", "prometheus", "--slo", "{fix}", "--selector", 'job="x"', "{out}"],
-     "carries its own queries"),
+     "carries its own queries: --selector, --errors-selector and --selector-labels apply to "
+     "--total-metric/--errors-metric only; put the matchers in the queries."),
     (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "--total-metric", "a_total",
       "--errors-metric",
       "b_total", "{out}"], "label matchers"),
