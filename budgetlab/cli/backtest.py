@@ -232,10 +232,11 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.prometheus_source import read_prometheus
     from ..windows.bins import read_bins
-    from .incidents import naive_times_note
+    from .incidents import check_freq, naive_times_note
 
     spec = _target_slos(args)[0]
     policies = _policies(args, spec)
+    check_freq(args.freq, policies)  # before the server is asked
     if args.incidents is not None:  # refused before the server is asked, not after
         to_timedelta(args.grace, name="grace")
     check_tz(args.tz)

@@ -22,7 +22,7 @@ from .labels import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import print_slo, save_plot, score_text, wrap, write_output
 
-__all__ = ["COMMANDS", "naive_times_note", "read_table"]
+__all__ = ["COMMANDS", "check_freq", "naive_times_note", "read_table"]
 
 
 def read_table(path: str) -> pd.DataFrame:
@@ -76,6 +76,22 @@ def _policy_names(text: str, *, one: bool = False) -> list[str]:
         give = " or ".join(PRESET_NAMES) if one else "one or more of " + ", ".join(PRESET_NAMES)
         raise ConfigError(f"--policy {what}; give {give}.")
     return names
+
+
+def check_freq(freq: str, policies: dict[str, Any]) -> None:
+    """``--freq`` must divide every window of the policies (their tiers are evaluated on whole
+    bins): refused before the read, naming the first window it does not divide."""
+    from .._util.validation import to_timedelta
+
+    step = to_timedelta(freq, name="freq")
+    for name, pol in policies.items():
+        for tier in pol.tiers:
+            for w in tier.windows:
+                if w % step:
+                    raise ConfigError(
+                        f"--freq {freq} does not divide the {prose_duration(w)} window of the "
+                        f"{name} policy's {tier.name} tier (its windows are whole "
+                        "numbers of bins); give a --freq that divides every window, e.g. 1min.")
 
 
 def _scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup:
@@ -152,7 +168,8 @@ def _cmd_incident(args: argparse.Namespace) -> int:
 
     slo = slo_from_args(args)
     # a bad name fails before the read
-    as_policy(_policy_names(args.policy, one=True)[0], period=_period(slo))
+    name = _policy_names(args.policy, one=True)[0]
+    check_freq(args.freq, {name: as_policy(name, period=_period(slo))})
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
@@ -255,8 +272,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
 
     slo = slo_from_args(args)
     names = _policy_names(args.policy)
-    for n in names:  # a bad name or a period the preset refuses fails before the read
-        as_policy(n, period=_period(slo))
+    # a bad name, a period the preset refuses or a --freq that does not fit fails before the read
+    check_freq(args.freq, {n: as_policy(n, period=_period(slo)) for n in names})
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents,))
     inc = read_table(args.incidents)

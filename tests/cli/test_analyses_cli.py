@@ -569,3 +569,22 @@ def test_alerts_say_how_naive_incident_times_were_read(tmp_path, capsys):
     assert ("windows.csv: 1 of 2 incident(s) have times without an offset, read as UTC (--tz "
             "applies to the log, not to this file); write them with Z or an offset such as +01:00 "
             "to mean another zone.") in text
+
+
+@pytest.mark.parametrize("argv, tail", [
+    # 7 min divides none of the presets' windows: the first policy named is the one said
+    (["alerts", "{log}", "--incidents", "{inc}", "--policy", "sloth,workbook", "--freq", "7min"],
+     "the 1 h window of the sloth policy's page_quick tier"),
+    # Pyrra's 30 d windows: 1 h 4 min (64 min) is no whole number of 5-minute bins
+    (["incident", "{log}", "--incidents", "{inc}", "--policy", "pyrra", "--freq", "5min"],
+     "the 64 min window of the pyrra policy's critical_1h4m tier"),
+])
+def test_a_freq_that_does_not_divide_a_window_names_freq(files, capsys, argv, tail):
+    """It said "window=1h is not a whole number of bins of 7m; bin the events with a freq that
+    divides it": the tracker's --window named for a policy's window, and no flag for the fix."""
+    argv = [a.format(log=files["log"], inc=files["incidents"]) for a in argv]
+    assert main(argv) == 2
+    freq = argv[-1]
+    assert capsys.readouterr().err == (
+        f"budgetlab: error: --freq {freq} does not divide {tail} (its windows are whole numbers "
+        "of bins); give a --freq that divides every window, e.g. 1min.\n")

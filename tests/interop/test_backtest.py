@@ -129,6 +129,19 @@ def test_bad_input_one_line_exit_2(prom, capsys, args, message):
     assert "pa55" not in err and "TOPSECRET" not in err and "bob" not in err
 
 
+def test_a_freq_that_does_not_divide_a_window_is_refused_before_the_server(capsys):
+    """--freq 7min: the workbook's 1 h window is 8.57 bins; said in the command's words, before
+    any request (the URL goes nowhere)."""
+    rc = main(["backtest", "--prometheus", "http://127.0.0.1:1", "--total", "a_total",
+               "--errors", "b_total", "--target", "0.99", "--policy", "workbook", "--freq",
+               "7min"])
+    assert rc == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --freq 7min does not divide the 1 h window of the workbook policy's "
+        "page_1h tier (its windows are whole numbers of bins); give a --freq that divides every "
+        "window, e.g. 1min.\n")
+
+
 def test_unreachable_and_5xx_exit_2(capsys, monkeypatch):
     from tests.interop.prometheus_server import free_port
 
