@@ -104,7 +104,8 @@ class IncidentReport:
         Per group, during the incident: ``events``, ``failures``, ``success_rate``,
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events),
         ``period_budget_pct`` (failures in % of the ``policy.period`` budget at the average
-        traffic of the replayed span), ``period_budget`` (that budget, in failures).
+        traffic of the replayed span), ``period_budget`` (that budget, in failures),
+        ``period_events`` (the events of a period at that traffic).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by``.

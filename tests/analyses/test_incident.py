@@ -161,8 +161,11 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
+    # the period's budget is at the replayed traffic, and the sentence says so: 360 an hour
+    assert b["period_events"] == pytest.approx(360 * 720)
     assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over the "
-            "incident), 0.3 % of a 30 d error budget.") in rep.summary
+            "incident), 0.3 % of a 30 d error budget at the replayed span's traffic (8,640 events "
+            "a day).") in rep.summary
 
 
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
