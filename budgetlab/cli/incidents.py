@@ -213,7 +213,10 @@ def _cmd_incident(args: argparse.Namespace) -> int:
 
 def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
     """One incident's report: its window and scope, summary, notes and the alert tiers' table."""
-    print(f"\n{ident}: {rep.start:%Y-%m-%d %H:%M} .. {rep.end:%Y-%m-%d %H:%M} UTC, scope "
+    # in the zone the summary speaks (--tz)
+    start, end = rep.start.tz_convert(rep.tz or "UTC"), rep.end.tz_convert(rep.tz or "UTC")
+    zone = f" {start:%Z}" if f"{start:%Z}" != f"{end:%Z}" else ""  # across a DST change: each
+    print(f"\n{ident}: {start:%Y-%m-%d %H:%M}{zone} .. {end:%Y-%m-%d %H:%M} {end:%Z}, scope "
           f"{rep.scope}")
     print(wrap(rep.summary, indent="  "))
     for note in rep.notes:

@@ -588,3 +588,22 @@ def test_a_freq_that_does_not_divide_a_window_names_freq(files, capsys, argv, ta
     assert capsys.readouterr().err == (
         f"budgetlab: error: --freq {freq} does not divide {tail} (its windows are whole numbers "
         "of bins); give a --freq that divides every window, e.g. 1min.\n")
+
+
+def test_incident_header_speaks_the_zone_of_the_summary(tmp_path, capsys):
+    """--tz Europe/Berlin: the header gave the window in UTC ("00:40 .. 04:10 UTC") above a
+    summary in CET ("Between 01:40 and 05:10 CET"); across the end of summer time each end has
+    its own zone (02:30 CEST is 00:30 UTC, 02:30 CET is 01:30 UTC)."""
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-10-24 12:00", periods=36 * 60, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": ts, "outcome": "success"}).to_csv(log, index=False)
+    for start, end, header in [
+        ("2026-10-25 02:30+02:00", "2026-10-25 02:30+01:00",
+         "incident: 2026-10-25 02:30 CEST .. 2026-10-25 02:30 CET, scope *"),
+        ("2026-10-24 20:00", "2026-10-24 22:00",
+         "incident: 2026-10-24 20:00 .. 2026-10-24 22:00 CEST, scope *"),
+    ]:
+        assert main(["incident", str(log), "--start", start, "--end", end, "--tz",
+                     "Europe/Berlin", "--target", "0.9", "--window", "1h"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert header in lines
