@@ -20,10 +20,10 @@ __all__ = ["cli_words", "command_flag", "duration_words", "flags_as", "hours_wor
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
-_VALUE = re.compile(r"(?<![\w-])([a-z][a-z_]*)='([^']*)'")
-_TRUE = re.compile(r"(?<![\w-])([a-z][a-z_]*)=True\b")
-_NUMBER = re.compile(r"(?<![\w-])([a-z][a-z_]*)=(-?\d[\d.]*(?:e[+-]?\d+)?)(?![\w'])")
-_BARE = re.compile(r"(?<![\w-])([a-z][a-z_]*)=(?=[\s,;.)/]|$)")
+_VALUE = re.compile(r"(?<![\w.-])([a-z][a-z_]*)='([^']*)'")
+_TRUE = re.compile(r"(?<![\w.-])([a-z][a-z_]*)=True\b")
+_NUMBER = re.compile(r"(?<![\w.-])([a-z][a-z_]*)=(-?\d[\d.]*(?:e[+-]?\d+)?)(?![\w'])")
+_BARE = re.compile(r"(?<![\w.-])([a-z][a-z_]*)=(?=[\s,;.)/]|$)")
 # a message about one option, which it names first: "timeout must be ...", "by: ..." (with a
 # table of flags only: the name must be one of the command's)
 _LEAD = re.compile(r"^([a-z][a-z_]*)(?=: | must | is )")

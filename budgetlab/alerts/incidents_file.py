@@ -27,6 +27,9 @@ __all__ = ["INCIDENT_COLUMNS", "check_incidents", "read_incidents"]
 #: The columns an incidents file must have (``scope`` and ``kind`` are optional).
 INCIDENT_COLUMNS = ("incident_id", "start", "end")
 _LISTED = 5
+#: An ISO 8601 time of day that names its offset (``T10:00Z``, `` 10:00:00.5+01:00``,
+#: ``T1030-0500``); a date alone has none.
+_OFFSET = r"[T ]\d{2}(?::?\d{2})*(?:[.,]\d+)?\s*(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$"
 
 
 def _rows(mask: np.ndarray) -> str:
@@ -39,6 +42,12 @@ def _rows(mask: np.ndarray) -> str:
 
 
 def _read_csv(p: Path, name: str) -> pd.DataFrame:
+    with open(p, "rb") as f:
+        head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:1] in (b"{", b"["):
+        raise FileFormatError(f"{name}: holds JSON, not CSV; give the incidents as CSV with a "
+                              "header line incident_id,start,end[,scope,kind] and one row per "
+                              "incident (a labelled window is one row).")
     try:
         return restore_frame(pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8-sig"))
     except pd.errors.EmptyDataError:
@@ -115,6 +124,8 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     pandas.DataFrame
         One row per incident, every column as text except ``start`` and ``end``
         (``datetime64[ns, UTC]``); ``scope`` is always present (``"*"`` when not given).
+        ``attrs["naive_times"]``: how many incidents have a start or end without an offset
+        (read as UTC).
 
     Raises
     ------
@@ -152,8 +163,11 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
     if missing:
         raise SchemaError(f"{name}: has no column {missing[0]!r}; the header must name "
                           "incident_id, start, end (and optionally scope, kind).")
+    naive = np.zeros(len(table), dtype=bool)
     for col in ("start", "end"):
+        naive |= ~table[col].str.strip().str.contains(_OFFSET).to_numpy(dtype=bool)
         table[col] = _times(table, col, name)
+    table.attrs["naive_times"] = int(naive.sum())
     if "scope" not in table.columns:
         table["scope"] = "*"
     table["scope"] = table["scope"].str.strip().replace("", "*")

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label, to_timedelta, window_words
+from .._util.words import say
 from ..errors import ConfigError
 from .preset_tables import (
     PYRRA_DIVISORS,
@@ -191,7 +192,7 @@ class AlertPolicy:
         >>> AlertPolicy.workbook("1D")
         Traceback (most recent call last):
         ...
-        budgetlab.errors.ConfigError: period=1d is too short for the Workbook's tiers: with their
+        budgetlab.errors.ConfigError: period='1d' is too short for the Workbook's tiers: with their
         burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the
         5 min window of page_1h rounds to nothing; the SRE budget period is SLO.period (default
         30d), not the tracker window: give period='30D' (at least 3 days), or build the tiers
@@ -210,13 +211,15 @@ class AlertPolicy:
             for w, s in zip(t.windows, scaled, strict=True):
                 if s.value <= 0:
                     raise ConfigError(
-                        f"period={duration_label(p)} is too short for the Workbook's tiers: with "
-                        "their burn factors kept (14.4, 6, 3, 1) and the windows scaled by period "
-                        f"/ 30d (Pyrra's rule) the {window_words(w)} window of {t.name} rounds "
-                        "to nothing; the SRE budget period is SLO.period (default 30d), not the "
-                        "tracker window: give period='30D' (at least 3 days), or build the tiers "
-                        "explicitly with AlertPolicy.from_budget_fractions(..., period=...) or "
-                        "AlertPolicy([AlertTier(...)]).")
+                        f"period='{duration_label(p)}' is too short for the Workbook's tiers: "
+                        "with their burn factors kept (14.4, 6, 3, 1) and the windows scaled by "
+                        f"period / 30d (Pyrra's rule) the {window_words(w)} window of {t.name} "
+                        "rounds to nothing; the SRE budget period is "
+                        + say("SLO.period", "--period") + " (default 30d), not the tracker "
+                        "window: give period='30D' (at least 3 days)"
+                        + say(", or build the tiers explicitly with "
+                              "AlertPolicy.from_budget_fractions(..., period=...) or "
+                              "AlertPolicy([AlertTier(...)])", "") + ".")
             tiers.append(AlertTier(t.name, t.severity, scaled[0], scaled[1], t.burn, for_=for_,
                                    cooldown=cooldown))
         return cls(tuple(tiers), period=p, name="workbook")
@@ -260,7 +263,8 @@ class AlertPolicy:
         """
         p = to_timedelta(period, name="period")
         if p not in (pd.Timedelta("30D"), pd.Timedelta("28D")):
-            raise ConfigError("Sloth ships default windows for period='30D' and '28D' only.")
+            raise ConfigError("Sloth ships default windows for period='30D' or period='28D' "
+                              "only.")
         tiers = tuple(AlertTier(n, s, lw, sw, clean_burn(f * (p / pd.Timedelta(lw))))
                       for n, s, f, lw, sw in SLOTH_WINDOWS)
         return cls(tiers, period=p, name=f"sloth_{duration_label(p)}")

@@ -272,8 +272,10 @@ def bucket_burn_over_time(
     total = bins["total"].to_numpy(dtype=np.int64).reshape(n_groups, n_bins)
     k = len(fail_names)
     # (groups, bins, buckets); bins rows are sorted by group, then bin_start
+    # a log with no failure bucket at all (every label a success) has no row
     fails = np.stack([bins[f"bad_{b}"].to_numpy(dtype=np.int64).reshape(n_groups, n_bins)
-                      for b in fail_names], axis=2)
+                      for b in fail_names], axis=2) if k else np.zeros((n_groups, n_bins, 0),
+                                                                       dtype=np.int64)
     eb = slo.error_budget
     out = _bucket_rows(bins[keys], len(bins), fail_names)
     out.insert(len(keys), "bin_start", pd.DatetimeIndex(bins["bin_start"]).as_unit("ns").repeat(k))

@@ -104,7 +104,8 @@ class IncidentReport:
         Per group, during the incident: ``events``, ``failures``, ``success_rate``,
         ``burn_rate``, ``excess_failures`` (failures − (1 − target) × events),
         ``period_budget_pct`` (failures in % of the ``policy.period`` budget at the average
-        traffic of the replayed span), ``period_budget`` (that budget, in failures).
+        traffic of the replayed span), ``period_budget`` (that budget, in failures),
+        ``period_events`` (the events of a period at that traffic).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
         ``breakdown_by``.
@@ -250,7 +251,7 @@ def incident_report(
     have happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
     Over its 1 h the incident saw 30 failures in 60 events (burn 5.00 over the incident), 0.7 % of
-    a 30 d error budget.
+    a 30 d error budget at the replayed span's traffic (1,440 events a day).
 
     By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66; 1 ns
     after 10:11 the 09:11 event leaves the window, which then holds 6 timeouts among 60 events: the

@@ -45,6 +45,11 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
     if len(r.over_time):
         plot_buckets(r.over_time, by=list(r.breakdown_by) or None, ax=axes[2], tz=r.tz)
+    else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
+        axes[2].text(0.5, 0.5, "no failures in these bins", transform=axes[2].transAxes,
+                     ha="center", va="center", color="0.3", gid="no_failures")
+        axes[2].set_yticks([])
+        axes[2].set_xlabel(axes[1].get_xlabel())  # "time (<tz>)", as the other panels say it
     for ax in [*panels, *axes[1:]]:
         ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
                    lw=0)

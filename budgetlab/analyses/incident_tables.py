@@ -106,4 +106,5 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     per_period = hist_counts * (policy.period.value / max(span_ns, 1))
     out["period_budget_pct"] = ratio(100.0 * bad, eb * per_period, 0.0)
     out["period_budget"] = eb * per_period
+    out["period_events"] = per_period
     return out

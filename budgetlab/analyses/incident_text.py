@@ -225,9 +225,12 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     burn = (f"burn {n_bad / allowed:.2f} over the "
             "incident") if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())
+    # the period's budget is extrapolated from the replayed span's traffic: said, with its rate
+    per_day = float(budget["period_events"].sum()) * (pd.Timedelta("1D") / policy.period)
     share = (f"{100.0 * n_bad / period_allowed:.1f} % of a {prose_duration(policy.period)} error "
-             "budget"
+             f"budget at the replayed span's traffic ({per_day:,.0f} events a day)"
              if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to "
                                         "compare with")
-    return (f"Over its {span} the incident saw {n_bad:,} failures in {n_ev:,} events ({burn}), "
-            f"{share}.")
+    failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
+    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}"
+    return f"Over its {span} the incident saw {failures} in {events} ({burn}), {share}."

@@ -232,9 +232,11 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..alerts.scoring import incident_detections, score_alerts
     from ..interop.prometheus_source import read_prometheus
     from ..windows.bins import read_bins
+    from .incidents import check_freq, naive_times_note
 
     spec = _target_slos(args)[0]
     policies = _policies(args, spec)
+    check_freq(args.freq, policies)  # before the server is asked
     if args.incidents is not None:  # refused before the server is asked, not after
         to_timedelta(args.grace, name="grace")
     check_tz(args.tz)
@@ -253,6 +255,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                            headers=parse_headers(args.header),
                            max_series=args.max_series)
     print_reading(bins, spec, start, end)
+    if incidents is not None and naive_times_note(incidents, args.incidents):
+        print(f"  {naive_times_note(incidents, args.incidents)}")
     grid = read_bins(bins)
     all_ep, all_det, all_sc, eps = [], [], [], {}
     for name, pol in policies.items():

@@ -27,7 +27,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
           f"period {prose_duration(spec.slo.window)}")
     print(
         f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "
-        f"{bins.attrs.get('freq')}, "
+        f"{prose_duration(bins.attrs.get('freq'))}, "
         f"{groups} group(s)"
         + (f" by {', '.join(by)}" if by else "")
         + f", {int(bins['total'].sum()):,} events, "
@@ -55,7 +55,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
 
 
 def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
-    from .._util.validation import duration_label
+    from .._util.words import duration_words
 
     long = [t.name for t in policy.tiers if t.long_window > span]
     print(f"\nPolicy {name}: {len(ep)} alert episode(s)"
@@ -68,7 +68,7 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
     show["end"] = show["end"].dt.strftime("%Y-%m-%d %H:%M") + show["ongoing"].map(
         {True: " (ongoing)", False: ""}
     )
-    show["duration"] = show["duration"].map(duration_label)
+    show["duration"] = show["duration"].map(duration_words)
     show["budget_spent_pct"] = show["budget_spent_pct"].map("{:.1f} %".format)
     cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration",
             "budget_spent_pct"]
@@ -80,7 +80,7 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
 def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str]) -> None:
     import pandas as pd
 
-    from .._util.validation import duration_label
+    from .._util.words import duration_words
     from .shared import score_text
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
@@ -91,24 +91,12 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
                     "reset_time"]].copy()
     show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
     for c in ("detection_time", "reset_time"):
-        show[c] = show[c].map(
-            lambda v: (
-                ""
-                if pd.isna(v)
-                else duration_label(v)
-                if v >= pd.Timedelta(0)
-                else "-" + duration_label(-v)
-            )
-        )
+        show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
     print(show.to_string(index=False) if len(show) else "(no incident in scope)")
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
-    print(
-        score_text(
-            rows, lambda v: duration_label(v) if v >= pd.Timedelta(0) else "-" + duration_label(-v)
-        )
-    )
+    print(score_text(rows, duration_words))
     print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
           "long window "
           "holds at least one event)")

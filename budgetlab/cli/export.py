@@ -162,12 +162,30 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
     by = _csv_list(args.by) or None
     table = read_recalibration_table(args.from_recalibration, by=by,
                                      target_column=args.target_column)
-    table = _with_targets(table, by or table.attrs.get("by") or [], args.target_column)
+    keys = by or table.attrs.get("by") or []
+    if indicator is not None and keys:
+        # one query for every group's SLO would measure all groups against each group's target
+        raise ConfigError(_one_query_for_all_groups(args, keys))
+    table = _with_targets(table, keys, args.target_column)
     return slos_from_recalibration(
         table, by=by, window=window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,
         warning=args.warning, critical=args.critical, min_events=args.min_events,
         indicator=indicator)
+
+
+def _one_query_for_all_groups(args: argparse.Namespace, keys: list[str]) -> str:
+    """Why an SLI given on the command line cannot go with ``--from-recalibration`` by groups,
+    and the way that works."""
+    every = (f"would give every group's SLO the same queries, over all {', '.join(keys)} "
+             "values")
+    if args.histogram:
+        return (f"--histogram with --from-recalibration {every}; export one group at a time "
+                f"(--target from its row) with the group's matchers in --histogram "
+                f"'NAME{{{keys[0]}=\"...\"}}'.")
+    return (f"--total-metric/--errors-metric with --from-recalibration {every}; leave them out "
+            "here and give them to 'budgetlab export prometheus --slo OUT.yaml --selector-labels "
+            f"{','.join(keys)}', which adds each SLO's group to its queries as matchers.")
 
 
 def _with_targets(table: Any, keys: list[str], column: str) -> Any:

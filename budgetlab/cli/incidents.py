@@ -22,7 +22,7 @@ from .labels import path_label
 from .reading import group_keys, read_log, slo_from_args
 from .shared import print_slo, save_plot, score_text, wrap, write_output
 
-__all__ = ["COMMANDS", "read_table"]
+__all__ = ["COMMANDS", "check_freq", "naive_times_note", "read_table"]
 
 
 def read_table(path: str) -> pd.DataFrame:
@@ -30,6 +30,17 @@ def read_table(path: str) -> pd.DataFrame:
     from ..alerts.incidents_file import read_incidents
 
     return read_incidents(path)
+
+
+def naive_times_note(table: pd.DataFrame, path: str) -> str:
+    """How the incidents' times without an offset were read (UTC, whatever ``--tz`` says), or
+    '' when every time names its offset."""
+    n = int(table.attrs.get("naive_times", 0))
+    if not n:
+        return ""
+    return (f"{path_label(path)}: {n} of {len(table)} incident(s) have times without an offset, "
+            "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
+            "offset such as +01:00 to mean another zone.")
 
 
 def _period(slo: SLO | PerGroup) -> pd.Timedelta:
@@ -65,6 +76,22 @@ def _policy_names(text: str, *, one: bool = False) -> list[str]:
         give = " or ".join(PRESET_NAMES) if one else "one or more of " + ", ".join(PRESET_NAMES)
         raise ConfigError(f"--policy {what}; give {give}.")
     return names
+
+
+def check_freq(freq: str, policies: dict[str, Any]) -> None:
+    """``--freq`` must divide every window of the policies (their tiers are evaluated on whole
+    bins): refused before the read, naming the first window it does not divide."""
+    from .._util.validation import to_timedelta
+
+    step = to_timedelta(freq, name="freq")
+    for name, pol in policies.items():
+        for tier in pol.tiers:
+            for w in tier.windows:
+                if w % step:
+                    raise ConfigError(
+                        f"--freq {freq} does not divide the {prose_duration(w)} window of the "
+                        f"{name} policy's {tier.name} tier (its windows are whole "
+                        "numbers of bins); give a --freq that divides every window, e.g. 1min.")
 
 
 def _scoped_slo(slo: SLO | PerGroup, scope: str, by: list[str]) -> SLO | PerGroup:
@@ -120,24 +147,43 @@ def _check_scopes(args: argparse.Namespace, spans: list[tuple[str, Any, Any, str
                               f"read with: a scope's keys must be group keys; give --by {keys}.")
 
 
+def _breakdown_keys(args: argparse.Namespace, columns: pd.Index) -> list[str] | None:
+    """``--breakdown-by`` as a list (None: the ``--by`` keys); a key the log was not read with
+    is refused: the log keeps only the ``--by`` keys."""
+    if not args.breakdown_by:
+        return None
+    keys = [b.strip() for b in args.breakdown_by.split(",") if b.strip()]
+    missing = [k for k in keys if k not in columns]
+    if missing:
+        by = ",".join([*group_keys(args), *dict.fromkeys(missing)])
+        raise ConfigError(f"--breakdown-by names column {shown(missing[0])}, which the log was "
+                          "not read with: the log keeps only the --by keys; give --by "
+                          f"{by} (the tracker then runs per {shown(missing[0])} too).")
+    return keys
+
+
 def _cmd_incident(args: argparse.Namespace) -> int:
     from ..alerts.policy import as_policy
     from ..analyses.incident import incident_report
 
     slo = slo_from_args(args)
     # a bad name fails before the read
-    as_policy(_policy_names(args.policy, one=True)[0], period=_period(slo))
+    name = _policy_names(args.policy, one=True)[0]
+    check_freq(args.freq, {name: as_policy(name, period=_period(slo))})
     policy = args.policy  # the preset name: each SLO's report builds it for that SLO's period
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot},
                     extra_inputs=(args.incidents or "",))
     spans = _spans(args)
     _check_scopes(args, spans, read.events.columns)
+    breakdown_by = _breakdown_keys(args, read.events.columns)
     if args.plot and len(spans) > 1:
         raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; "
                           "pick one with --id.")
     table = read_table(args.incidents) if args.incidents else None
     print(f"{read.title}: {len(read.events):,} events; replaying {len(spans)} incident(s)")
+    if table is not None and naive_times_note(table, args.incidents):
+        print(wrap(naive_times_note(table, args.incidents), indent=""))
     print_slo(slo, by)
     outs = []
     for ident, start, end, scope in spans:
@@ -153,9 +199,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
             incidents=table,
             tz=args.tz,
             freq=args.freq,
-            breakdown_by=[b.strip() for b in args.breakdown_by.split(",") if b.strip()]
-            if args.breakdown_by
-            else None,
+            breakdown_by=breakdown_by,
         )
         _print_incident(ident, rep, by)
         outs.append(rep.transitions.assign(incident_id=ident))
@@ -169,7 +213,10 @@ def _cmd_incident(args: argparse.Namespace) -> int:
 
 def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
     """One incident's report: its window and scope, summary, notes and the alert tiers' table."""
-    print(f"\n{ident}: {rep.start:%Y-%m-%d %H:%M} .. {rep.end:%Y-%m-%d %H:%M} UTC, scope "
+    # in the zone the summary speaks (--tz)
+    start, end = rep.start.tz_convert(rep.tz or "UTC"), rep.end.tz_convert(rep.tz or "UTC")
+    zone = f" {start:%Z}" if f"{start:%Z}" != f"{end:%Z}" else ""  # across a DST change: each
+    print(f"\n{ident}: {start:%Y-%m-%d %H:%M}{zone} .. {end:%Y-%m-%d %H:%M} {end:%Z}, scope "
           f"{rep.scope}")
     print(wrap(rep.summary, indent="  "))
     for note in rep.notes:
@@ -202,6 +249,23 @@ def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
 
 # --- alerts -------------------------------------------------------------------------------------
 
+def _warm_up_note(ep: pd.DataFrame) -> str:
+    """The episodes that started before their tier's long window was full of the log (its first
+    long window from the grid's start): evaluated on partial windows, so possibly artifacts of
+    where the log starts; '' when none did."""
+    if ep.empty:
+        return ""
+    windows = ep.attrs["tier_windows"]
+    long = pd.to_timedelta(ep["tier"].astype(str).map(windows), unit="ns")
+    early = ep[(ep["start"] < ep.attrs["grid_start"] + long).to_numpy(dtype=bool)]
+    if early.empty:
+        return ""
+    tiers = ", ".join(dict.fromkeys(early["tier"].astype(str)))
+    return (f"partial windows: {len(early)} of the {len(ep)} episode(s) ({tiers}) started less "
+            "than their tier's long window after the log's start, over a window not yet full: "
+            "they may come from where the log starts, not from the service.")
+
+
 def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.episodes import alert_episodes
     from ..alerts.policy import as_policy
@@ -211,16 +275,19 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
 
     slo = slo_from_args(args)
     names = _policy_names(args.policy)
-    for n in names:  # a bad name or a period the preset refuses fails before the read
-        as_policy(n, period=_period(slo))
+    # a bad name, a period the preset refuses or a --freq that does not fit fails before the read
+    check_freq(args.freq, {n: as_policy(n, period=_period(slo)) for n in names})
     by = group_keys(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot}, extra_inputs=(args.incidents,))
     inc = read_table(args.incidents)
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
-    print(f"{read.title}: {len(read.events):,} events in bins of {args.freq}; {len(inc)} "
+    print(f"{read.title}: {len(read.events):,} events in bins of {prose_duration(args.freq)}; "
+          f"{len(inc)} "
           "incident(s) from "
           f"{args.incidents}; SRE budget period {periods}")
+    if naive_times_note(inc, args.incidents):
+        print(wrap(naive_times_note(inc, args.incidents), indent=""))
     print_slo(slo, by)
     scores, episodes = [], {}
     for name in names:
@@ -235,6 +302,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
             rows = rows[rows[k] == "*"]
         print(f"\npolicy {name} ({len(ep)} alert episode(s); tiers: "
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
+        note = _warm_up_note(ep)
+        if note:
+            print(wrap(note, indent="  "))
         print(score_text(rows, duration_words))
     print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
           "long window "

@@ -124,10 +124,9 @@ def rule_queries(doc: SLODocument, *, selectors: bool = False) -> dict[str, str]
                           "counters, total_metric= and errors_metric= (CLI "
                           "--total-metric/--errors-metric).")
     if selectors:
-        raise ConfigError(f"SLO {doc.name!r} carries its own queries: selector, errors_selector "
-                          "and selector_labels "
-                          "apply to total_metric/errors_metric only; put the matchers in the "
-                          "queries.")
+        raise ConfigError(f"SLO {doc.name!r} carries its own queries: selector=, "
+                          "errors_selector= and selector_labels= apply to "
+                          "total_metric=/errors_metric= only; put the matchers in the queries.")
     return sli_queries(doc)
 
 

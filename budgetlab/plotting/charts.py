@@ -210,7 +210,8 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     Axes
         One ``BarContainer`` per row in ``ax.containers`` (label: the row's name, ``<tier>`` or
         ``<group> · <tier>``; ``incidents`` for the incident row); each bar spans an episode
-        ``[start, end)`` in matplotlib date numbers. The x range is the evaluated span
+        ``[start, end)`` in matplotlib date numbers, edged in its colour so that an episode
+        narrower than a pixel is still seen. The x range is the evaluated span
         (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. Without any episode the
         panel says "no alert fired" (a text, gid ``no_alert``) and the legend names only the
         incidents, if any.
@@ -251,8 +252,10 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         for name, severity in tiers:
             sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
             label = " · ".join([*g, str(name)])
+            # an edge in the bar's colour: an episode narrower than a pixel still shows
+            colour = SEVERITY_COLORS.get(str(severity), "#0072B2")
             ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
-                    color=SEVERITY_COLORS.get(str(severity), "#0072B2"), label=label)
+                    color=colour, edgecolor=colour, linewidth=0.8, label=label)
             rows.append(f"{label} ({severity})" if severity else label)
             y += 1
     severities = list(dict.fromkeys(str(sev) for _, sev in tiers)) if len(episodes) else []

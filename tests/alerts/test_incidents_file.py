@@ -149,3 +149,31 @@ def test_a_personal_file_name_is_not_shown(tmp_path):
     with pytest.raises(FileFormatError) as info:
         read_incidents(tmp_path / "ivan@example.org.csv")
     assert "ivan" not in str(info.value)
+
+
+def test_incidents_with_naive_times_are_counted(tmp_path):
+    """A row counts when its start or its end has no offset (read as UTC): the second row's end
+    ``2026-01-06 07:30``, the third row's date alone and its ``.000000`` time; ``T1030+0200``
+    (basic form) and ``Z`` name theirs."""
+    p = tmp_path / "incidents.csv"
+    p.write_text(GOOD + "c,2026-01-07,2026-01-07 03:31:00.000000\n"
+                 "d,20260108T1030+0200,2026-01-08T11:00Z\n")
+    table = read_incidents(p)
+    assert table.attrs["naive_times"] == 2
+    assert table["start"].iloc[2] == pd.Timestamp("2026-01-07", tz="UTC")
+    p.write_text(GOOD.splitlines()[0] + "\n" + GOOD.splitlines()[1] + "\n")
+    assert read_incidents(p).attrs["naive_times"] == 0
+
+
+def test_a_json_file_of_windows_is_refused_as_json(tmp_path):
+    """NAB's combined_windows.json given as --incidents: it was read as a CSV whose header is
+    '{' and refused for a missing incident_id column; it is JSON, and the message says so."""
+    p = tmp_path / "combined_windows.json"
+    p.write_text('{\n    "realKnownCause/x.csv": [["2014-03-14 03:31:00.000000", '
+                 '"2014-03-14 14:41:00.000000"]]\n}\n')
+    with pytest.raises(FileFormatError) as info:
+        read_incidents(p)
+    assert str(info.value) == (
+        "'combined_windows.json': holds JSON, not CSV; give the incidents as CSV with a header "
+        "line incident_id,start,end[,scope,kind] and one row per incident (a labelled window is "
+        "one row).")

@@ -150,7 +150,7 @@ def test_workbook_on_a_one_day_slo_refuses_instead_of_factors_below_one():
     # the old behaviour: period=24h gave burns 0.48 / 0.2 / 0.1 / 0.033 (a page at half the
     # allowed pace) and a 3-day ticket window on a 1-day SLO
     with pytest.raises(ConfigError,
-                       match=r"period=1d is too short.*SLO\.period.*from_budget_fractions"):
+                       match=r"period='1d' is too short.*SLO\.period.*from_budget_fractions"):
         AlertPolicy.workbook("24h")
 
 

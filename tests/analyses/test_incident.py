@@ -161,8 +161,11 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert (b["events"], b["failures"]) == (360, 72)
     assert b["burn_rate"] == pytest.approx(72 / 36)
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
+    # the period's budget is at the replayed traffic, and the sentence says so: 360 an hour
+    assert b["period_events"] == pytest.approx(360 * 720)
     assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over the "
-            "incident), 0.3 % of a 30 d error budget.") in rep.summary
+            "incident), 0.3 % of a 30 d error budget at the replayed span's traffic (8,640 events "
+            "a day).") in rep.summary
 
 
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
@@ -457,3 +460,26 @@ def test_a_status_held_for_one_instant_is_not_the_worst_status():
     row = rep.tracker.iloc[0]
     assert [row["status_at_start"], row["worst_status"], row["status_at_end"]] == ["warning"] * 3
     assert row["worst_at"] == pd.Timestamp("2026-01-01 00:45", tz="UTC")
+
+
+def test_a_log_without_any_failure_reports_and_draws(tmp_path):
+    """Every label a success (read from a file, so 'success' is the only bucket): the report
+    crashed in bucket_burn_over_time (no failure bucket to stack, an internal error on the
+    command line). Now: no over_time rows, a summary with 0 failures, and a bucket panel that
+    says so."""
+    from budgetlab import bucket_burn_over_time, read_events
+
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-01-05", periods=600, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": ts, "outcome": "success"}).to_csv(log, index=False)
+    events = read_events(log)
+    assert list(events["bucket"].cat.categories) == ["success"]
+    ot = bucket_burn_over_time(events, SLO(target=0.9), freq="1h")
+    assert len(ot) == 0 and {"bin_start", "bucket", "events", "burn_rate"} <= set(ot.columns)
+    rep = incident_report(events, SLO(target=0.9, window="1h"), "2026-01-05 04:00",
+                          "2026-01-05 05:00")
+    assert "saw 0 failures in 60 events (burn 0.00 over the incident)" in rep.summary
+    fig = rep.plot()
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts if t.get_gid() == "no_failures"]
+    assert texts == ["no failures in these bins"]
+    plt.close(fig)

@@ -508,3 +508,123 @@ def test_alerts_text_has_no_nan_and_states_observed_time(files, capsys):
     assert "never fired" in printed and "observed_days" in printed and "observed time" in printed
     for word in ("nan", "NaN", "NaT"):
         assert word not in printed
+
+
+def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_path, capsys):
+    """One event a minute, 6 h, the minutes 60..69 failed; target 0.9, the single-window policy
+    (1 h, burn 0.9: fires while the hour's bins hold more than 0.09 x 60 = 5.4 failures).
+
+    By hand: the hour ending 01:06 holds the failures of minutes 60..65 (6): fires at 01:06; the
+    hour ending 02:05 holds those of 65..69 (5): stops at 02:05. The incident is [01:00, 03:00):
+    detection 6 min, reset 02:05 - 03:00 = -55 min (pandas' Timedelta says "-1 days +23:05").
+    """
+    ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
+    outcome = np.where((np.arange(360) >= 60) & (np.arange(360) < 70), "solve_error", "success")
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts, "outcome": outcome}).to_csv(log, index=False)
+    inc = tmp_path / "incidents.csv"
+    inc.write_text("incident_id,start,end\ni1,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z\n")
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
+                 "1h", "--policy", "single_window"]) == 0
+    rows = [ln.split() for ln in capsys.readouterr().out.splitlines()
+            if ln.split()[:2] == ["page_1h", "page"]]
+    # tier severity episodes precision incidents detected recall detection reset
+    assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min", "4",
+                     "0.25"]]
+
+
+def test_incident_on_the_elastic_log_counts_by_hand(capsys):
+    """docs/incident.md's "Two peak burns" case, target 99.9 %, 1 h, 03:00-05:00 on May 18.
+
+    Counted in the raw file with grep: the 03:05 burst has 114 requests (one 500, at 03:05:34),
+    97 of them at 03:05:06 or later; the 04:05 burst has 115, 10 of them before the first of the
+    two requests of 04:05:06. The tracker's peak is at that request: 1 / ((97 + 10 + 1 - 1) x
+    0.001) = 1 / 0.107 = 9.35 (its hour [03:05:06, 04:05:06] holds 107 events up to it); the
+    policy's hour ending at 04:05 holds the whole 03:05 burst: 1 / 0.114 = 8.77; the incident
+    holds both bursts: 1 failure in 229 events, burn 1 / 0.229 = 4.37."""
+    assert main(["incident", str(APACHE), "--preset", "access", "--start", "2015-05-18T03:00Z",
+                 "--end", "2015-05-18T05:00Z", "--target", "0.999", "--window", "1h"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(at its events: peak 1 h burn 9.35 at 04:05, lowest 1 h success 99.07 %)" in text
+    assert "page_1h's 1 h burn, evaluated every minute, peaked at 8.77" in text
+    assert "the incident saw 1 failure in 229 events (burn 4.37 over the incident)" in text
+
+
+def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
+    """Six hours, one event a minute, the minutes 2, 3 and 200..209 failed; target 0.9.
+
+    By hand (a window W at the end t of a bin holds the bins [t - W, t)): at 00:03 every window
+    holds the minutes 0..2, 1 failure in 3 (0.33): the workbook's 1 d tier (more than 3 x 0.1)
+    and 3 d tier (1 x 0.1) and the single 1 h window (0.9 x 0.1) fire, all within their first
+    long window of the log; its 1 h and 6 h pages (1.44, 0.6) never fire. The single window fires
+    again at 03:26 (minutes 200..205 in its hour: 6 / 60 = 0.1 > 0.09), more than an hour after
+    the log's start: 1 of its 2 episodes is on a partial window, 2 of the workbook's 2."""
+    ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
+    failed = np.isin(np.arange(360), [2, 3, *range(200, 210)])
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts, "outcome": np.where(failed, "solve_error", "success")}).to_csv(
+        log, index=False)
+    inc = tmp_path / "incidents.csv"
+    inc.write_text("incident_id,start,end\ni1,2026-01-05T03:20:00Z,2026-01-05T03:30:00Z\n")
+    assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
+                 "1h", "--policy", "workbook,single_window"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    rest = ("started less than their tier's long window after the log's start, over a window not "
+            "yet full: they may come from where the log starts, not from the service.")
+    assert f"partial windows: 2 of the 2 episode(s) (ticket_1d, ticket_3d) {rest}" in text
+    assert f"partial windows: 1 of the 2 episode(s) (page_1h) {rest}" in text
+
+
+def test_alerts_say_how_naive_incident_times_were_read(tmp_path, capsys):
+    """NAB's labelled windows are naive times; with --tz the log's naive times are Berlin's, the
+    incidents file's stay UTC: said in one line, with the fix."""
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-01-05", periods=120, freq="1min")
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%d %H:%M:%S"), "outcome": "success"}).to_csv(
+        log, index=False)
+    inc = tmp_path / "windows.csv"
+    inc.write_text("incident_id,start,end\nW1,2026-01-05 00:30:00.000000,2026-01-05 01:00:00\n"
+                   "W2,2026-01-05T01:10:00Z,2026-01-05T01:20:00Z\n")
+    assert main(["alerts", str(log), "--incidents", str(inc), "--tz", "Europe/Berlin"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("windows.csv: 1 of 2 incident(s) have times without an offset, read as UTC (--tz "
+            "applies to the log, not to this file); write them with Z or an offset such as +01:00 "
+            "to mean another zone.") in text
+
+
+@pytest.mark.parametrize("argv, tail", [
+    # 7 min divides none of the presets' windows: the first policy named is the one said
+    (["alerts", "{log}", "--incidents", "{inc}", "--policy", "sloth,workbook", "--freq", "7min"],
+     "the 1 h window of the sloth policy's page_quick tier"),
+    # Pyrra's 30 d windows: 1 h 4 min (64 min) is no whole number of 5-minute bins
+    (["incident", "{log}", "--incidents", "{inc}", "--policy", "pyrra", "--freq", "5min"],
+     "the 64 min window of the pyrra policy's critical_1h4m tier"),
+])
+def test_a_freq_that_does_not_divide_a_window_names_freq(files, capsys, argv, tail):
+    """It said "window=1h is not a whole number of bins of 7m; bin the events with a freq that
+    divides it": the tracker's --window named for a policy's window, and no flag for the fix."""
+    argv = [a.format(log=files["log"], inc=files["incidents"]) for a in argv]
+    assert main(argv) == 2
+    freq = argv[-1]
+    assert capsys.readouterr().err == (
+        f"budgetlab: error: --freq {freq} does not divide {tail} (its windows are whole numbers "
+        "of bins); give a --freq that divides every window, e.g. 1min.\n")
+
+
+def test_incident_header_speaks_the_zone_of_the_summary(tmp_path, capsys):
+    """--tz Europe/Berlin: the header gave the window in UTC ("00:40 .. 04:10 UTC") above a
+    summary in CET ("Between 01:40 and 05:10 CET"); across the end of summer time each end has
+    its own zone (02:30 CEST is 00:30 UTC, 02:30 CET is 01:30 UTC)."""
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-10-24 12:00", periods=36 * 60, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": ts, "outcome": "success"}).to_csv(log, index=False)
+    for start, end, header in [
+        ("2026-10-25 02:30+02:00", "2026-10-25 02:30+01:00",
+         "incident: 2026-10-25 02:30 CEST .. 2026-10-25 02:30 CET, scope *"),
+        ("2026-10-24 20:00", "2026-10-24 22:00",
+         "incident: 2026-10-24 20:00 .. 2026-10-24 22:00 CEST, scope *"),
+    ]:
+        assert main(["incident", str(log), "--start", start, "--end", end, "--tz",
+                     "Europe/Berlin", "--target", "0.9", "--window", "1h"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert header in lines

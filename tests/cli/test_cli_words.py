@@ -148,6 +148,25 @@ def test_speak_rewrites_only_the_commands_flags():
         assert speak("by: 'a b' is not a label name") == "--by: 'a b' is not a label name"
 
 
+def test_a_field_of_a_file_is_not_a_flag(tmp_path, capsys):
+    """``metadata.name=`` and ``spec.target=`` are fields of the file read, written as the file
+    spells them, even where the command has a flag of that name (--name, --target)."""
+    with cli_words({"name": "--name", "target": "--target", "duration": "--duration"}):
+        for msg in ("metadata.name='example service' is not an RFC 1123 label.",
+                    "spec.target=99.5 must be a percentage as text.",
+                    "spec.timeWindow[0].duration='1m' is not supported."):
+            assert speak(msg) == msg
+    slo = tmp_path / "pyrra.yaml"
+    slo.write_text("apiVersion: pyrra.dev/v1alpha1\nkind: ServiceLevelObjective\n"
+                   "metadata:\n  name: api-errors\nspec:\n  target: 99.5\n  window: 2w\n"
+                   "  indicator:\n    ratio:\n      errors:\n        metric: a_total{code=\"5\"}\n"
+                   "      total:\n        metric: a_total\n")
+    assert main(["export", "prometheus", "--slo", str(slo), str(tmp_path / "rules.yaml")]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: pyrra.yaml, ServiceLevelObjective 'api-errors': spec.target=99.5 must "
+        'be a percentage as text (e.g. "99.5").\n')
+
+
 def test_flags_as_renames_a_keyword_for_one_call():
     with cli_words({"window": "--window"}):
         with pytest.raises(ConfigError, match=r"^--windows soon is not"):
@@ -198,6 +217,17 @@ def test_incident_scope_messages_name_where_the_scope_came_from(files, capsys):
     assert "the scope of incident 'dip' in " in line
     assert "incidents.csv names column 'kind'" in line
     assert "--by kind" in line and "--scope" not in line
+
+
+def test_incident_breakdown_by_a_key_not_read_names_the_flags(files, capsys):
+    """``--breakdown-by kind`` on a log read without ``--by kind``: the message names both flags
+    (it said "events has no column 'kind'", which names no flag)."""
+    read = [str(files / "log.csv"), "--ok", "ok", "--bucket", "bucket"]
+    window = ["--start", "2026-01-05 01:00", "--end", "2026-01-05 01:30"]
+    assert main(["incident", *read, *window, "--breakdown-by", "kind"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "budgetlab: error: --breakdown-by names column 'kind', which the log was not read with: "
+        "the log keeps only the --by keys; give --by kind (the tracker then runs per 'kind' too).")
 
 
 @pytest.fixture(scope="module")

@@ -65,6 +65,13 @@ def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     # test_prometheus_source.test_bins_feed_the_sre_model_unchanged)
     assert "   fra   page_1h     page 2026-01-06 06:01 2026-01-06 06:25" in text.out
     assert "   fra ticket_1d   ticket 2026-01-06 06:05 2026-01-06 08:20" in text.out
+    # durations in the words of the other commands (they were '24m', '2h15m', 'bins of 1m'):
+    # 06:25 - 06:01 and 08:20 - 06:05
+    assert "UTC, bins of 1 min, 3 group(s)" in text.out
+    rows = {tuple(ln.split()[:2]): ln.split()[7:] for ln in text.out.splitlines()
+            if ln.split()[:1] == ["fra"]}
+    assert rows[("fra", "page_1h")][:2] == ["24", "min"]
+    assert rows[("fra", "ticket_1d")][:4] == ["2", "h", "15", "min"]
     episodes = pd.read_csv(out / "episodes.csv")
     fra = episodes[(episodes["region"] == "fra") & (episodes["policy"] == "workbook")].sort_values(
         "tier"
@@ -120,6 +127,19 @@ def test_bad_input_one_line_exit_2(prom, capsys, args, message):
     assert message in err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "pa55" not in err and "TOPSECRET" not in err and "bob" not in err
+
+
+def test_a_freq_that_does_not_divide_a_window_is_refused_before_the_server(capsys):
+    """--freq 7min: the workbook's 1 h window is 8.57 bins; said in the command's words, before
+    any request (the URL goes nowhere)."""
+    rc = main(["backtest", "--prometheus", "http://127.0.0.1:1", "--total", "a_total",
+               "--errors", "b_total", "--target", "0.99", "--policy", "workbook", "--freq",
+               "7min"])
+    assert rc == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --freq 7min does not divide the 1 h window of the workbook policy's "
+        "page_1h tier (its windows are whole numbers of bins); give a --freq that divides every "
+        "window, e.g. 1min.\n")
 
 
 def test_unreachable_and_5xx_exit_2(capsys, monkeypatch):

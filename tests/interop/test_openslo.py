@@ -121,7 +121,9 @@ def test_hand_written_workbook_file_equals_the_workbook_preset():
 @pytest.mark.parametrize("fixture, field", [
     ("spec_threshold_metric.yaml", "spec.indicator.spec.thresholdMetric"),
     ("spec_calendar_minutes.yaml", "spec.timeWindow[0].duration='1m'"),
-    ("spec_readme_inline_sli.yaml", "spec.budgetingMethod=None must be one of"),
+    # the field is missing: said so, not as Python's None
+    ("spec_readme_inline_sli.yaml", "SLO 'foo-slo': spec.budgetingMethod is required: one of "
+                                    "Occurrences, Timeslices, RatioTimeslices (OpenSLO v1)."),
 ])
 def test_spec_examples_budgetlab_cannot_honour_are_refused_naming_the_field(fixture, field):
     with pytest.raises(ConfigError) as info:
@@ -560,8 +562,10 @@ def test_export_openslo_from_recalibration_and_from_spec(tmp_path):
 
 @pytest.mark.parametrize("argv, needle", [
     (["export", "openslo", "{out}"], "--target"),
+    # the flag and the value as given (it said "slo.window=0 days 00:01:30")
     (["export", "openslo", "--target", "0.9", "--window", "90s", "{out}"],
-     "whole number of minutes"),
+     "budgetlab: error: --window 1m30s is not a whole number of minutes; OpenSLO durations have "
+     "no seconds.\n"),
     (["export", "openslo", "--target", "0.9", "--policy", "bogus", "{out}"],
      "--policy: invalid choice: 'bogus'"),
     (["export", "openslo", "--from-recalibration", "{missing}", "{out}"], "no such file"),

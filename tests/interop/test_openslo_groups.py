@@ -345,3 +345,36 @@ def test_export_with_no_group_to_write_refuses_in_one_line(tmp_path, capsys):
     assert err == ("budgetlab: error: no group of the recalibration table has a "
                    "recommended_target: image, ams (no target given); nothing to export.\n")
     assert not (tmp_path / "rec.yaml").exists()
+
+
+def test_export_from_recalibration_refuses_one_query_for_every_group(tmp_path, capsys):
+    """--total-metric with --from-recalibration wrote the same unlabelled queries into every
+    group's SLO (image at 0.89 and turnstile at 0.98, both over all captcha types): the rules
+    exported from it alerted on the whole service against each group's target."""
+    from budgetlab.cli import main
+
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,900,0.89\n"
+                                      "turnstile,900,0.98\n", encoding="utf-8")
+    out = tmp_path / "rec.yaml"
+    rc = main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
+               "--total-metric", "solves_total", "--errors-metric", "solve_errors_total",
+               str(out)])
+    assert rc == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --total-metric/--errors-metric with --from-recalibration would give "
+        "every group's SLO the same queries, over all captcha_type values; leave them out here "
+        "and give them to 'budgetlab export prometheus --slo OUT.yaml --selector-labels "
+        "captcha_type', which adds each SLO's group to its queries as matchers.\n")
+    assert not out.exists()
+    # the way the message gives: each group's rules select its own series
+    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
+                 str(out)]) == 0
+    rules = tmp_path / "rules.yaml"
+    assert main(["export", "prometheus", "--slo", str(out), "--policy", "workbook",
+                 "--selector-labels", "captcha_type",
+                 "--total-metric", "solves_total", "--errors-metric", "solve_errors_total",
+                 str(rules)]) == 0
+    text = rules.read_text()
+    assert 'solve_errors_total{captcha_type="image"}' in text
+    assert 'solve_errors_total{captcha_type="turnstile"}' in text
+    assert "solve_errors_total[" not in text  # no query over every group

@@ -366,9 +366,21 @@ def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtoo
     # the tracker window no longer sets the policy's period (issue 18: --period does)
     (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d",
       "--total-metric", "a_total",
-      "--errors-metric", "b_total", "{out}"], "30D"),
+      "--errors-metric", "b_total", "{out}"],
+     "Sloth ships default windows for --period 30D or --period 28D only."),
+    # in flags, without the API's way out (it said "period=2d is too short ... or build the
+    # tiers explicitly with AlertPolicy.from_budget_fractions(..., period=...)")
+    (["export", "prometheus", "--target", "0.99", "--policy", "workbook", "--period", "2d",
+      "--total-metric", "a_total", "--errors-metric", "b_total", "{out}"],
+     "--period 2d is too short for the Workbook's tiers: with their burn factors kept (14.4, 6, "
+     "3, 1) and the windows scaled by period / 30d (Pyrra's rule) the 5 min window of page_1h "
+     "rounds to nothing; the SRE budget period is --period (default 30d), not the tracker "
+     "window: give --period 30D (at least 3 days)."),
+    # in the command's flags (it said "selector, errors_selector and selector_labels apply to
+    # total_metric/errors_metric only")
     (["export", "prometheus", "--slo", "{fix}", "--selector", 'job="x"', "{out}"],
-     "carries its own queries"),
+     "carries its own queries: --selector, --errors-selector and --selector-labels apply to "
+     "--total-metric/--errors-metric only; put the matchers in the queries."),
     (["export", "prometheus", "--slo", "{fix}", "--selector", "job=x", "--total-metric", "a_total",
       "--errors-metric",
       "b_total", "{out}"], "label matchers"),

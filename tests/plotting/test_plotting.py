@@ -470,6 +470,27 @@ def test_alerts_bars_are_the_episodes_and_every_tier_has_a_row():
     assert ax.get_xlabel() == "time (UTC)"
 
 
+def test_a_short_episode_on_a_long_axis_is_drawn_at_least_a_pixel_wide():
+    """A 10-minute page on a 14-day axis is a third of a pixel of bar: its edge, in its own
+    colour, makes it at least one pixel wide (it was invisible, while the legend said "page")."""
+    ts = pd.date_range("2026-01-01", periods=14 * 24 * 12, freq="5min", tz="UTC")
+    ok = np.ones(len(ts), dtype=bool)
+    ok[2000] = False  # one failure: the 10-minute window holds it for two 5-minute bins
+    ep = alert_episodes(bin_events(as_events(ts, ok), "5min"), 0.9,
+                        AlertPolicy.single_window("10min", 3.0))
+    assert len(ep) == 1 and ep["duration"].iloc[0] == pd.Timedelta("10min")
+    fig, ax = plt.subplots(figsize=(8, 3), dpi=100)
+    plot_alerts(ep, ax=ax)
+    fig.canvas.draw()
+    (bar,) = ax.containers[0].patches
+    px = bar.get_window_extent().width  # the bar's own width, without its edge
+    assert px < 0.5
+    edge_px = bar.get_linewidth() * fig.dpi / 72.0
+    assert px + edge_px >= 1.0
+    assert bar.get_edgecolor() == bar.get_facecolor()
+    plt.close(fig)
+
+
 def test_alerts_grouped_rows():
     ts = pd.date_range("2026-01-01", periods=3 * 60, freq="1min", tz="UTC")
     region = np.where(np.arange(len(ts)) % 2 == 0, "fra", "ams")

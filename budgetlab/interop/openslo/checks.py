@@ -28,7 +28,8 @@ from ._fields import prefix, quoted
 
 __all__ = ["DNS_LABEL", "KINDS", "OPS", "METHODS_V1", "RULE", "check_keys", "check_name",
            "check_metadata",
-           "check_mapping", "check_text", "check_shorthand", "check_bool", "check_one_of",
+           "check_mapping", "check_text", "check_shorthand", "check_bool", "check_choice",
+           "check_one_of",
            "check_indicator_spec", "check_condition_spec", "check_target_spec", "check_policy_spec"]
 
 #: RFC 1123 label: what ``metadata.name`` and every reference must be.
@@ -105,6 +106,15 @@ def check_shorthand(value: Any, where: str, *, required: bool = True) -> None:
 def check_bool(value: Any, where: str) -> None:
     if value is not None and not isinstance(value, bool):
         raise ConfigError(f"{where} must be true or false {RULE}.")
+
+
+def check_choice(value: Any, choices: tuple[str, ...], where: str) -> None:
+    """A required field with a fixed set of values (``budgetingMethod``): missing is said as
+    missing, not as Python's ``None``."""
+    if value is None:
+        raise ConfigError(f"{where} is required: one of {', '.join(choices)} {RULE}.")
+    if value not in choices:
+        raise ConfigError(f"{where}={quoted(value)} must be one of {', '.join(choices)} {RULE}.")
 
 
 def check_metadata(meta: Any, where: str) -> None:

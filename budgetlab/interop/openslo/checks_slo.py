@@ -18,6 +18,7 @@ from .checks import (
     OPS,
     RULE,
     check_bool,
+    check_choice,
     check_condition_spec,
     check_indicator_spec,
     check_keys,
@@ -111,9 +112,7 @@ def check_slo_spec(spec: Any, where: str) -> None:
     if "indicatorRef" in s:
         check_name(s["indicatorRef"], f"{where}.indicatorRef")
     method = s.get("budgetingMethod")
-    if method not in METHODS_V1:
-        raise ConfigError(f"{where}.budgetingMethod={quoted(method)} must be one of "
-                          f"{', '.join(METHODS_V1)} {RULE}.")
+    check_choice(method, METHODS_V1, f"{where}.budgetingMethod")
     tw = s.get("timeWindow")
     if tw is not None:
         if not isinstance(tw, list) or len(tw) != 1:

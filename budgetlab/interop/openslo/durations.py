@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..._util.validation import to_timedelta
+from ..._util.validation import duration_label, to_timedelta
 from ...errors import ConfigError
 from ...privacy import shown
 
@@ -84,5 +84,5 @@ def duration_shorthand(value: Any, *, where: str = "duration") -> str:
     for unit, size in _WRITTEN_UNITS:
         if td % size == pd.Timedelta(0):
             return f"{td // size}{unit}"
-    raise ConfigError(f"{where}={td} is not a whole number of minutes; OpenSLO durations have no "
-                      "seconds.")
+    raise ConfigError(f"{where} {duration_label(td)} is not a whole number of minutes; OpenSLO "
+                      "durations have no seconds.")

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ..._util.validation import check_fraction, check_tz, to_timedelta
+from ..._util.words import say
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO
@@ -125,8 +126,9 @@ class SLODocument:
         set_("name", check_str(self.name, "name", required=True))
         if not isinstance(self.slo, SLO):
             raise ConfigError("slo must be a budgetlab.SLO (e.g. SLO(target=0.999, window='28D')).")
-        duration_shorthand(self.slo.window, where="slo.window")  # whole minutes
-        duration_shorthand(self.slo.period, where="slo.period")
+        # whole minutes; on the command line they come from --window and --period
+        duration_shorthand(self.slo.window, where=say("slo.window", "--window"))
+        duration_shorthand(self.slo.period, where=say("slo.period", "--period"))
         for f in ("service", "display_name", "description", "objective_name"):
             set_(f, check_str(getattr(self, f), f))
         set_("service", self.service or DEFAULT_SERVICE)
