@@ -226,6 +226,22 @@ def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int]
                         f"{fix}{todo}.{skip_hint}")
 
 
+#: What a metric series is, said where one is read as an outcome log.
+METRIC_SERIES = ("a metric series (one measured value per time, such as CPU use or a latency) is "
+                 "not an outcome log: budgetlab reads one row per attempt with its result, a "
+                 "success or a kind of failure")
+
+
+def measured_values_error(labels: list[str], counts: list[int]) -> OutcomeError:
+    """The refusal of numeric labels with decimals: measured values (a metric series), which no
+    mapping of codes makes outcomes."""
+    return OutcomeError(
+        f"outcome labels are measured values, not outcomes: {show_labels(labels, counts)} (numbers "
+        f"with decimals). {METRIC_SERIES[0].upper()}{METRIC_SERIES[1:]}. Name the outcome column "
+        "with outcome= (or a true/false success column with ok=); a metric series has to be "
+        "turned into outcomes first.")
+
+
 def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
     """The refusal of labels that look like numeric codes (HTTP statuses): say which succeed."""
     return OutcomeError(

@@ -21,6 +21,8 @@ from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
+    METRIC_SERIES,
+    measured_values_error,
     numeric_labels_error,
     outcomes_fix,
     personal_mask,
@@ -240,7 +242,8 @@ def _normalized(col: pd.Series) -> tuple[np.ndarray, list[str]]:
     if len(uniques) > _MAX_LABELS:
         raise OutcomeError(f"the outcome column has {len(uniques)} distinct labels (more than "
                            f"{_MAX_LABELS}); it does not look like an outcome column: check "
-                           "outcome= (or use ok= for a true/false column).")
+                           "outcome= (or use ok= for a true/false column). "
+                           f"{METRIC_SERIES[0].upper()}{METRIC_SERIES[1:]}.")
     if pd.api.types.is_float_dtype(uniques.dtype):
         norm = [str(int(v)) if np.isfinite(v) and v == int(v) else str(v) for v in uniques]
     else:
@@ -260,13 +263,22 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _has_decimals(text: str) -> bool:
+    """A finite number with a fractional part (``13.334``; not ``200``, ``200.0`` or ``nan``)."""
+    value = float(text)
+    return bool(np.isfinite(value) and value != np.round(value))
+
+
 def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -> None:
     """The refusals with a more specific fix than "unknown label": numeric codes, truncated
     labels."""
     unknown = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i]]
     numeric = [i for i in unknown if _is_number(norm[i])]
     if numeric:
-        raise numeric_labels_error([norm[i] for i in numeric], [int(counts[i]) for i in numeric])
+        shown = ([norm[i] for i in numeric], [int(counts[i]) for i in numeric])
+        if any(_has_decimals(norm[i]) for i in numeric):
+            raise measured_values_error(*shown)
+        raise numeric_labels_error(*shown)
     truncated = [i for i in unknown if len(norm[i]) >= 2 and
                  any(k.startswith(norm[i]) and len(k) > len(norm[i]) for k in DEFAULT_OUTCOMES)]
     if truncated:
