@@ -22,7 +22,6 @@ from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
     METRIC_SERIES,
-    measured_values_error,
     numeric_labels_error,
     outcomes_fix,
     personal_mask,
@@ -263,22 +262,13 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _has_decimals(text: str) -> bool:
-    """A finite number with a fractional part (``13.334``; not ``200``, ``200.0`` or ``nan``)."""
-    value = float(text)
-    return bool(np.isfinite(value) and value != np.round(value))
-
-
 def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -> None:
     """The refusals with a more specific fix than "unknown label": numeric codes, truncated
     labels."""
     unknown = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i]]
     numeric = [i for i in unknown if _is_number(norm[i])]
     if numeric:
-        shown = ([norm[i] for i in numeric], [int(counts[i]) for i in numeric])
-        if any(_has_decimals(norm[i]) for i in numeric):
-            raise measured_values_error(*shown)
-        raise numeric_labels_error(*shown)
+        raise numeric_labels_error([norm[i] for i in numeric], [int(counts[i]) for i in numeric])
     truncated = [i for i in unknown if len(norm[i]) >= 2 and
                  any(k.startswith(norm[i]) and len(k) > len(norm[i]) for k in DEFAULT_OUTCOMES)]
     if truncated:
