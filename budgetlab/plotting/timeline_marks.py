@@ -114,8 +114,9 @@ def merge_legends(timelines: list[Axes]) -> None:
     """The legends of several :func:`~budgetlab.plotting.plot_timeline` drawings (their top
     panels) as one set, on the first one's panels: every entry of any of them (the same gid
     and label once) in :data:`ENTRY_ORDER`; the others' legends removed. The status changes of
-    several are named without a count (each drawing has its own). An Axes that is no timeline
-    adds no entry."""
+    several are named without a count (each drawing has its own), and targets that differ by
+    drawing are one entry, "target (each group's own)". An Axes that is no timeline adds no
+    entry."""
     panels: list[list[Axes]] = [getattr(top, "panels", [top]) for top in timelines]
     merged: list[dict[tuple[str, str], Any]] = [{} for _ in panels[0]]
     for top, own in zip(timelines, panels, strict=True):
@@ -131,6 +132,16 @@ def merge_legends(timelines: list[Axes]) -> None:
         for legend in (p.get_legend() for p in own):
             if legend is not None:
                 legend.remove()
+    for entries in merged:  # targets that differ by group: one entry, each panel's line its own
+        targets = [key for key in entries if key[0] == "target"]
+        if len(targets) > 1:
+            first = entries[targets[0]]
+            for key in targets:
+                del entries[key]
+            entries[("target", "own")] = _proxy(Line2D, "target", xdata=[], ydata=[],
+                                                color=first.get_color(),
+                                                ls=first.get_linestyle(), lw=first.get_linewidth(),
+                                                label="target (each group's own)")
     rank = {gid: k for k, gid in enumerate(ENTRY_ORDER)}
     place_legends(panels[0], [sorted(m.values(), key=lambda h: rank.get(str(h.get_gid()),
                                                                        len(rank)))

@@ -69,6 +69,26 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
     plt.close(fig)
 
 
+def test_groups_with_their_own_targets_share_one_target_entry():
+    # per-group SLOs (the demo's 93 / 97 / 88 %): one dashed target line per group's panel; the
+    # merged legend beside the first group's panels lists one target entry, not every group's
+    # value with no word of which panel each belongs to
+    ev = two_groups()
+    fig = plt.figure(figsize=(10, 8))
+    tops = []
+    for i, (g, target) in enumerate([("a", 0.9), ("b", 0.95)]):
+        slo = SLO(target=target, window="1h")
+        part = ev[ev["g"] == g].drop(columns="g").reset_index(drop=True)
+        st = replay(part, slo)
+        tops.append(plot_timeline(st, slo=slo, spans=status_spans(part, slo, steps=True),
+                                  ax=fig.add_subplot(2, 1, i + 1)))
+    assert texts(tops[1]) == ["success rate in window (%)", "target 95.0%"]  # alone: its value
+    merge_legends(tops)
+    assert texts(tops[0]) == ["success rate in window (%)", "target (each group's own)"]
+    assert all(p.get_legend() is None for p in tops[1].panels)
+    plt.close(fig)
+
+
 def test_replay_plot_by_group_names_a_silence_only_a_later_group_has(tmp_path, monkeypatch):
     """The CLI's figure (``--by g --plot``): group a is drawn first (the most failures), only
     group b is ever silent; the legend beside a's panels names no traffic all the same."""
