@@ -7,8 +7,9 @@ and the **rule** is the one of :func:`budgetlab.recalibrate` read on time: the s
 time after warm-up (no-traffic time and each traffic stretch's first window left out) during which
 the status was ``limit_status`` or worse (default ``critical``: critical or exhausted). A target is
 supported when that share is at most ``max_share``; the **supported target** of a threshold is the
-highest supported candidate. Its interval is a day-block bootstrap: whole UTC days of the
-observation (their status time) drawn with replacement, the rule recomputed on each sample,
+highest supported candidate. Its interval is a day-block bootstrap: the group's whole UTC days
+with observed time (their status time; a day of warm-up or silence holds no evidence and is never
+drawn) drawn with replacement, the rule recomputed on each sample,
 percentiles of the supported target (a sample that supports no candidate counts as below the grid).
 
 **Frontier**: for each candidate target, the smallest threshold the history supports.
@@ -46,6 +47,7 @@ from ..slo import SLO, PerGroup, as_per_group
 from ..windows.groups import group_key_codes
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
 from .per_group import group_mask, need_group_keys
+from .recalibration.bootstrap import block_weights
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.rules import thin_evidence
 
@@ -237,10 +239,17 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     tot_obs = obs.sum(-1)
     share = ratio(bad.sum(-1), tot_obs, 1.0)
     supported = _supported(share[..., None], cands, max_share)[..., 0]  # (groups, thresholds)
+    # multiplicities of each group's days with observed time, drawn group by group from one
+    # generator as in recalibrate's bootstrap: a day without observed time (warm-up, silence)
+    # holds no evidence and is never drawn
     rng = np.random.default_rng(seed)
-    pick = rng.integers(0, bad.shape[-1], size=(n_boot, bad.shape[-1]))
-    b_obs = obs[..., pick].sum(-1)
-    b_share = ratio(bad[..., pick].sum(-1), b_obs, 1.0)
+    weights = np.zeros((len(censoring), n_boot, obs.shape[-1]))
+    for g in range(len(censoring)):
+        days = np.flatnonzero(obs[g].sum(axis=(0, 1)) > 0)
+        if len(days):
+            weights[g][:, days] = block_weights(rng, n_boot, len(days), 1)
+    b_obs = np.einsum("gtcd,gbd->gtcb", obs, weights)
+    b_share = ratio(np.einsum("gtcd,gbd->gtcb", bad, weights), b_obs, 1.0)
     b_sup = np.nan_to_num(_supported(b_share, cands, max_share), nan=-1.0)  # below the grid: -1
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)

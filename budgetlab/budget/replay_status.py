@@ -37,13 +37,13 @@ def warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3
         import warnings
 
         from .._util.validation import window_words
-        from .._util.words import prose_duration
+        from .._util.words import duration_words
         from ..errors import PartialWindowWarning
 
         span = events["ts"].iloc[-1] - events["ts"].iloc[0]
         warnings.warn(PartialWindowWarning(
             f"the window ({window_words(window)}) is longer than the data "
-            f"({prose_duration(span)}); every window is partial."), stacklevel=stacklevel)
+            f"({duration_words(span)}); every window is partial."), stacklevel=stacklevel)
 
 
 def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray,

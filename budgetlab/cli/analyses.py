@@ -135,9 +135,10 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     cols = [*by, "window", "events", "hours", "hours_no_traffic", "share_warning", "share_critical",
             "share_exhausted", "transitions_per_day", "round_trips_per_day"]
     unseen = inc is not None and bool(table["unseen"].any())
+    unrecovered = inc is not None and bool(table["unrecovered"].any())
     if inc is not None:
-        cols += ["incidents", "detected", *(["unseen"] if unseen else []), "detection_median",
-                 "recovery_median"]
+        cols += ["incidents", "detected", *(["unseen"] if unseen else []),
+                 *(["unrecovered"] if unrecovered else []), "detection_median", "recovery_median"]
     show = table[cols].copy()
     # one spelling of a window in the text, the header's (the API's labels stay, e.g. in --out)
     show["window"] = show["window"].map(window_words).astype(str)
@@ -160,7 +161,10 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                    "is empty (a failure leaves the window 1 ns after its time + the window, not at "
                    "the next event); both on the window's clock, medians over the incidents"
                    + ("; unseen: incidents during which the window held no traffic (nothing to "
-                      "detect, no miss)" if unseen else ""), indent=""))
+                      "detect, no miss)" if unseen else "")
+                   + ("; unrecovered: incidents still at "
+                      f"{args.alert_at} or worse when the log ends (no recovery time)"
+                      if unrecovered else ""), indent=""))
         if not int(table["incidents"].sum()):
             print(_no_incident_line(len(inc), args, read.events["ts"].min()))
     print()

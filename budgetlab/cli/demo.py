@@ -18,7 +18,7 @@ from importlib import resources
 import pandas as pd
 
 from .._util.validation import duration_label
-from .._util.words import speak
+from .._util.words import prose_duration, speak
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
@@ -122,7 +122,6 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     """One verdict per group with its evidence and its action, the summary's figure for the same
     status beside the verdict's (each says which span it counts), then the command that
     recalibrates it."""
-    from .._util.words import prose_duration
     from ..analyses.recalibration import recalibrate
 
     rec = recalibrate(events, by=by or None, slo=slo, limit_status=_LIMIT_STATUS,
@@ -214,7 +213,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"  {line}")
     warm = int((tr["ts"] < events["ts"].iloc[0] + longest_window(slo)).sum())
     where = f"written to {args.out}" if args.out else "the full list with --out FILE"
-    print(f"Transitions: {len(tr)} status changes in all ({warm} during the warm-up); {where}.")
+    print(f"Transitions: {len(tr)} status changes in all ({warm} in the log's first "
+          f"{prose_duration(longest_window(slo))}, while the windows fill); {where}.")
     if len(incidents):
         _print_incidents(events, incidents, slo, by)
     _print_verdicts(events, slo, by, summary)

@@ -105,6 +105,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     that supports no candidate says so with its note)."""
     import pandas as pd
 
+    from .._util.validation import window_words
     from ..analyses.latency_recalibration import latency_recalibrate
     from ..slo import SLO
     from .shared import group_label
@@ -113,8 +114,9 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     n_boot = 200 if args.n_boot is None else args.n_boot
     rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
-    print(f"\nlatency targets the history supports ({args.window} window; a target is supported "
-          "when the tracker "
+    current = "" if args.target is None else f", current target {args.target:g}"
+    print(f"\nlatency targets the history supports ({window_words(args.window)} window{current}; a "
+          "target is supported when the tracker "
           "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
     for _, r in rec.summary.iterrows():
         if pd.isna(r["supported_target"]):
@@ -124,6 +126,10 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
                     ".. "
                     f"{r['supported_high']:g})" if pd.notna(r["supported_low"]) else
                     f"supported target {r['supported_target']:g}")
+            if args.target is not None:
+                said += (f"; the current {args.target:g} is "
+                         + ("at or below it" if args.target <= r["supported_target"] else
+                            "above it"))
             if r["note"]:
                 said += f"; {r['note']}"
         print(f"  {group_label(r, by)}: within {_seconds(r['threshold'])}: {said}")

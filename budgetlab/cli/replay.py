@@ -158,10 +158,11 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     window = longest_window(slo)
     warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
     after = int((~warm).sum())
-    listed = ("listed from the first full window on" if after else
-              "none after it, so the warm-up's are listed") if warm.any() else "listed"
-    print(f"\nTransitions at events ({len(tr)}; {int(warm.sum())} during the warm-up, the first "
-          f"{prose_duration(window)} when the window is still filling: {listed})")
+    # the log's first window (a group's own warm-up, as the summary counts it, may start later)
+    listed = ("listed from the log's first full window on" if after else
+              "none after it, so those are listed") if warm.any() else "listed"
+    print(f"\nTransitions at events ({len(tr)}; {int(warm.sum())} in the log's first "
+          f"{prose_duration(window)}, while the windows fill: {listed})")
     print(_format_transitions(tr[~warm] if after else tr))
     if args.out:
         write_table(tr, args.out, force=args.force)

@@ -226,8 +226,28 @@ def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int]
                         f"{fix}{todo}.{skip_hint}")
 
 
+#: What a metric series is, said where one is read as an outcome log.
+METRIC_SERIES = ("a metric series (one measured value per time, such as CPU use or a latency) is "
+                 "not an outcome log: budgetlab reads one row per attempt with its result, a "
+                 "success or a kind of failure")
+
+
+def _has_decimals(text: str) -> bool:
+    """A finite number with a fractional part (``13.334``; not ``200``, ``200.0`` or ``nan``)."""
+    value = float(text)
+    return bool(np.isfinite(value) and value != np.round(value))
+
+
 def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
-    """The refusal of labels that look like numeric codes (HTTP statuses): say which succeed."""
+    """The refusal of numeric labels: codes (HTTP statuses) are told to say which succeed; numbers
+    with decimals are measured values (a metric series), which no mapping of codes makes
+    outcomes."""
+    if any(_has_decimals(label) for label in labels):
+        return OutcomeError(
+            f"outcome labels are measured values, not outcomes: {show_labels(labels, counts)} "
+            f"(numbers with decimals). {METRIC_SERIES[0].upper()}{METRIC_SERIES[1:]}. Name the "
+            "outcome column with outcome= (or a true/false success column with ok=); a metric "
+            "series has to be turned into outcomes first.")
     return OutcomeError(
         f"outcome labels look like numeric codes: {show_labels(labels, counts)}; say which are "
         "successes with "

@@ -21,6 +21,7 @@ from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
+    METRIC_SERIES,
     numeric_labels_error,
     outcomes_fix,
     personal_mask,
@@ -250,7 +251,8 @@ def _normalized(codes: np.ndarray, uniques: Any) -> tuple[np.ndarray, list[str]]
     if len(uniques) > _MAX_LABELS:
         raise OutcomeError(f"the outcome column has {len(uniques)} distinct labels (more than "
                            f"{_MAX_LABELS}); it does not look like an outcome column: check "
-                           "outcome= (or use ok= for a true/false column).")
+                           "outcome= (or use ok= for a true/false column). "
+                           f"{METRIC_SERIES[0].upper()}{METRIC_SERIES[1:]}.")
     if pd.api.types.is_float_dtype(uniques.dtype):
         norm = [str(int(v)) if np.isfinite(v) and v == int(v) else str(v) for v in uniques]
     else:

@@ -12,7 +12,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .._util.validation import window_words
-from .._util.words import prose_duration
+from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
@@ -129,7 +129,7 @@ def _recalibration_xlabel(settings: dict[str, Any]) -> str:
     # the span actually measured (history caps it; the data may be shorter)
     if lo is not None and hi is not None:
         span = pd.Timedelta(pd.Timestamp(hi) - pd.Timestamp(lo))
-        htxt = f", {prose_duration(span.round('1min'))} measured"
+        htxt = f", {duration_words(span.round('1min'))} measured"
     else:
         htxt = f", last {prose_duration(history)}" if history is not None else ""
     return f"success rate in the {wtxt}{htxt} (%)"

@@ -180,3 +180,17 @@ def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():
     assert row["note"] == ("withheld: 1 day with traffic in the evaluated span: too few for the "
                            "day-block "
                            "bootstrap (at least 2)")
+
+
+def test_the_bootstrap_draws_only_days_with_observed_time():
+    # three UTC days of fast successes under a 24 h window: the first day is all warm-up (no
+    # observed time), the other two support 0.9 whole. Every resample of the days with observed
+    # time supports 0.9, so the interval is 0.9 .. 0.9; a resample of the warm-up day alone holds
+    # no evidence and must never be drawn (it would support nothing: "below the grid")
+    ev = every_ten_minutes(days=3, slow_seconds=5.0)
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="24h"), thresholds=["20s"],
+                            candidates=[0.5, 0.9], n_boot=1000)
+    row = r.summary.iloc[0]
+    assert (row["supported_target"], row["supported_low"], row["supported_high"]) == (0.9, 0.9,
+                                                                                       0.9)
+    assert row["note"] == ""

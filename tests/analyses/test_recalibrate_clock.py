@@ -266,3 +266,14 @@ def test_thin_evidence_without_a_target_names_the_target_it_counted_under():
         "recommend: at 50 %, the lowest candidate target, they hold 2.5 expected failures; a "
         "verdict needs at least 10, i.e. 20 events)")
     assert "under 50 %" not in row["verdict_reason"]
+
+
+def test_thin_evidence_at_four_nines_names_the_target_and_counts_exactly():
+    # under 99.99 % ten expected failures need 10 / 0.0001 = 100,000 events (decimal arithmetic):
+    # 5 events hold 5 x 0.0001 = 0.0005; the target is 99.99 %, never rounded to "100 %"
+    words = thin_evidence(5, 0.9999, 1, True)
+    assert words == ("5 events in the evaluated span: too few for a verdict (under 99.99 % they "
+                     "hold 0.0005 expected failures; a verdict needs at least 10, i.e. 100,000 "
+                     "events)")
+    # 100,000 events hold exactly 10 (100,000 x 0.0001): enough, whatever the float rounding
+    assert thin_evidence(100_000, 0.9999, 9, True) == ""

@@ -261,6 +261,30 @@ def test_compare_windows_says_when_no_incident_counts(files, tmp_path, capsys):
     assert "none of the" not in capsys.readouterr().out
 
 
+def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsys):
+    # one attempt a minute 00:00 .. 01:59, every one from 01:30 on fails, the incident 01:30 ..
+    # 02:00 (the log ends inside it). Under 0.9 with a 1 h window the window is below target from
+    # the first few failures on and stays there to the end: detected, never recovered, so the
+    # recovery cell is blank and the text says why (an unrecovered column, as unseen has one)
+    log, inc = tmp_path / "log.csv", tmp_path / "inc.csv"
+    ts = pd.date_range("2026-01-01", periods=120, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                  "outcome": ["success"] * 90 + ["timeout"] * 30}).to_csv(log, index=False)
+    inc.write_text("incident_id,start,end\nend,2026-01-01T01:30:00Z,2026-01-01T02:00:00Z\n")
+    assert main(["compare-windows", str(log), "--windows", "1h", "--target", "0.9",
+                 "--incidents", str(inc)]) == 0
+    text = capsys.readouterr().out
+    head = next(ln.split() for ln in text.splitlines() if ln.split()[:1] == ["window"])
+    assert head[-5:] == ["incidents", "detected", "unrecovered", "detection_median",
+                         "recovery_median"]
+    row = next(ln.split() for ln in text.splitlines() if ln.split()[:2] == ["1", "h"])
+    # incidents, detected, unrecovered; detected at the 6th failure (01:35: 6 of ~60 events
+    # leave under 10 % of the budget of 6), 5 min after the start; the recovery cell blank
+    assert row[-5:] == ["1", "1", "1", "5", "min"]
+    assert ("unrecovered: incidents still at critical or worse when the log ends (no recovery "
+            "time)") in " ".join(text.split())
+
+
 # --- buckets ------------------------------------------------------------------------------------
 
 

@@ -274,7 +274,7 @@ def test_durations_in_prose_are_spelled_one_way(files, capsys):
     assert main(["replay", str(files / "log.csv"), "--ok", "ok", "--window", "1d"]) == 0
     out = capsys.readouterr().out
     assert "window 24 h," in out and "Silences longer than the window (24 h)" in out
-    assert "the first 24 h when the window is still filling" in out
+    assert "in the log's first 24 h, while the windows fill" in out
     assert not re.search(r"\b\d+[dhm]\b(?! \()", out.replace("24 h", ""))
 
 

@@ -67,3 +67,18 @@ def test_replay_without_ties_or_silences_says_none(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Silences longer than the window (1 h): none." in out
     assert "Ties:" not in out
+
+
+def test_the_transitions_line_says_which_first_window_it_counts(tmp_path, capsys):
+    # group a from 00:00, group b's only event (a failure) at 05:00: b's transition comes at its
+    # first event, in b's own warm-up (the summary's words) but after the log's first 1 h; the
+    # line counts the log's first window and says so, not "the warm-up"
+    log = tmp_path / "two.csv"
+    rows = [(f"2026-01-01T0{h}:00:00Z", "a", "success") for h in range(6)]
+    rows.insert(5, ("2026-01-01T05:00:00Z", "b", "timeout"))
+    pd.DataFrame(rows, columns=["ts", "group", "outcome"]).to_csv(log, index=False)
+    assert main(["replay", str(log), "--by", "group", "--window", "1h"]) == 0
+    out = capsys.readouterr().out
+    assert ("Transitions at events (1; 0 in the log's first 1 h, while the windows fill: listed)"
+            in out)
+    assert "during the warm-up" not in out

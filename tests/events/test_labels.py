@@ -192,3 +192,20 @@ def test_classify_reports_every_label_once_with_its_count():
     assert [(x.label, x.meaning, x.rows) for x in r.labels] == [("ok", "success", 3), ("failed",
                                                                                        "failure",
                                                                                        1)]
+
+
+def test_measured_values_are_refused_as_a_metric_series_not_as_codes():
+    # the NAB CPU series read with its value column as the outcome: numbers with decimals are no
+    # status codes, so the fix is not an --outcomes range mapping but an outcome column
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(["13.334", "14.012", "13.334", "200"]))
+    assert str(info.value) == (
+        "outcome labels are measured values, not outcomes: '13.334' (2), '14.012' (1), '200' (1) "
+        "(numbers with decimals). A metric series (one measured value per time, such as CPU use "
+        "or a latency) is not an outcome log: budgetlab reads one row per attempt with its "
+        "result, a success or a kind of failure. Name the outcome column with outcome= (or a "
+        "true/false success column with ok=); a metric series has to be turned into outcomes "
+        "first.")
+    # whole numbers stay status codes, with the range mapping to pass
+    with pytest.raises(OutcomeError, match="numeric codes"):
+        read_events(frame(["200", "503", "200.0"]))

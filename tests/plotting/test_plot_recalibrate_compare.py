@@ -190,3 +190,21 @@ def test_window_comparison_never_draws_a_rate_the_table_withholds():
         assert not [p for p in panel.patches if str(p.get_gid()).endswith(":1h")]
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
     assert "under 24 h evaluated: not drawn" in legend
+
+
+def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):
+    # the command line's --target GROUP=T,... binds one SLO per group (a PerGroup): targets differ,
+    # the window is one (24 h), so the settings and the x label keep it, as with target={...}
+    from budgetlab import PerGroup
+
+    events, _ = history
+    per = PerGroup({("recaptcha_v2",): SLO(0.93, "24h"), ("turnstile",): SLO(0.97, "24h"),
+                    ("image",): SLO(0.88, "24h")})
+    r = recalibrate(events, by="captcha_type", slo=per, n_boot=0)
+    assert r.settings["window"] == pd.Timedelta("24h")
+    ax = plot_recalibration(r)
+    assert ax.get_xlabel() == "success rate in the rolling 24 h window, 7 d measured (%)"
+    # windows that differ are no one window: none is named
+    mixed = PerGroup({("recaptcha_v2",): SLO(0.93, "24h"), ("turnstile",): SLO(0.97, "6h"),
+                      ("image",): SLO(0.88, "24h")})
+    assert recalibrate(events, by="captcha_type", slo=mixed, n_boot=0).settings["window"] is None

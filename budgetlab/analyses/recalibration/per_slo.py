@@ -45,7 +45,10 @@ def recalibrate_per_slo(events: pd.DataFrame, per: PerGroup, by: Any,
         frame.attrs["by"] = list(keys)
         tables[name] = frame
     settings = dict(results[0].settings)
-    settings.update(slo=per, window=None, span_start=min(r.settings["span_start"] for r in results),
+    # one window when every SLO has the same (targets differ per group), else none
+    windows = {r.settings["window"] for r in results}
+    settings.update(slo=per, window=windows.pop() if len(windows) == 1 else None,
+                    span_start=min(r.settings["span_start"] for r in results),
                     span_end=max(r.settings["span_end"] for r in results))
     return Recalibration(summary=tables["summary"], candidates=tables["candidates"],
                          distribution=tables["distribution"], bootstrap=tables["bootstrap"],

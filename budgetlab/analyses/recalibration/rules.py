@@ -46,7 +46,29 @@ NO_CURRENT_TARGET = "no current target given (target= or slo=)"
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.3g} %"
+    """A fraction in percent, three significant digits, more where three would round a fraction
+    below 1 up to 100 % (a target of 0.9999 is "99.99 %", never "100 %").
+
+    >>> [_pct(x) for x in (0.95, 0.615, 0.9999, 0.99999, 1.0)]
+    ['95 %', '61.5 %', '99.99 %', '99.999 %', '100 %']
+    """
+    text = f"{100 * x:.3g}"
+    for digits in range(4, 9):
+        if x >= 1 or float(text) < 100:
+            break
+        text = f"{100 * x:.{digits}g}"
+    return f"{text} %"
+
+
+def _events_for(target: float) -> int:
+    """The fewest events that hold :data:`MIN_EXPECTED_FAILURES` expected failures under
+    ``target``, with a relative tolerance for the float rounding of ``1 - target`` (10 / (1 -
+    0.9999) is 100000.00000001 in floats: 100,000 events, not 100,001).
+
+    >>> _events_for(0.95), _events_for(0.9999)
+    (200, 100000)
+    """
+    return int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) * (1 - 1e-9)))
 
 
 def _plural(n: int, word: str) -> str:
@@ -81,8 +103,8 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     if not np.isfinite(target):
         target, judged_at = USUAL_TARGETS[0], "usual"
     expected = events * (1 - target)
-    if expected < MIN_EXPECTED_FAILURES - 1e-9:
-        need = int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) - 1e-9))
+    if expected < MIN_EXPECTED_FAILURES * (1 - 1e-9):
+        need = _events_for(target)
         return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict "
                 f"({_judged_at(target, judged_at)} they hold {expected:.3g} expected failures; "
                 f"a verdict needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
@@ -312,7 +334,7 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                      f"~{window_events:.3g} "
                      f"events, so one failure moves the rate {100 / window_events:.3g} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
-    need = int(np.ceil(10 / (1 - ref) - 1e-9))
+    need = _events_for(ref)
     fixes = []
     if np.isfinite(window_events) and window_events < need:
         w = suggest_window(need, events_per_day, history_days)

@@ -47,7 +47,8 @@ class Recalibration:
     bootstrap : DataFrame
         Group keys, ``sample``, ``recommended_target``: the rule on each bootstrap sample.
     settings : dict
-        ``window``, ``history``, ``span_start``, ``span_end``, ``step``, ``max_share``,
+        ``window`` (per-group SLOs: their window when they share one, else ``None``), ``history``,
+        ``span_start``, ``span_end``, ``step``, ``max_share``,
         ``limit_status``, ``loose_burn``, ``confidence``, ``n_boot``, ``block``, ``seed``,
         ``policy``, ``by``.
     """
