@@ -28,7 +28,7 @@ from ..privacy import scan_text, shown
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "show_labels", "header_error",
            "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
-           "numeric_labels_error"]
+           "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -227,7 +227,7 @@ def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int]
 
 
 #: What a metric series is, said where one is read as an outcome log.
-METRIC_SERIES = ("a metric series (one measured value per time, such as CPU use or a latency) is "
+METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
 
@@ -245,7 +245,7 @@ def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
     if any(_has_decimals(label) for label in labels):
         return OutcomeError(
             f"outcome labels are measured values, not outcomes: {show_labels(labels, counts)} "
-            f"(numbers with decimals). {METRIC_SERIES[0].upper()}{METRIC_SERIES[1:]}. Name the "
+            f"(numbers with decimals). {METRIC_SERIES}. Name the "
             "outcome column with outcome= (or a true/false success column with ok=); a metric "
             "series has to be turned into outcomes first.")
     return OutcomeError(
@@ -256,3 +256,12 @@ def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
               "out).",
               "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
               "5xx=server_error, or 4xx=skip to leave client errors out)."))
+
+
+def too_many_labels_error(n: int, limit: int) -> OutcomeError:
+    """The refusal of an outcome column with more than ``limit`` distinct labels (``n``)."""
+    return OutcomeError(f"the outcome column has {n} distinct labels (more than {limit}); it does "
+                        "not look like an outcome column: check "
+                        + say("outcome= (or use ok= for a true/false column)",
+                              "--outcome (or use --ok for a true/false column)")
+                        + f". {METRIC_SERIES}.")

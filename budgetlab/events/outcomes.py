@@ -21,11 +21,11 @@ from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
-    METRIC_SERIES,
     numeric_labels_error,
     outcomes_fix,
     personal_mask,
     row_numbers,
+    too_many_labels_error,
     unknown_labels_error,
 )
 from .schema import (
@@ -249,10 +249,7 @@ def _normalized(codes: np.ndarray, uniques: Any) -> tuple[np.ndarray, list[str]]
     """``(codes, normalized distinct labels)`` from :func:`_factorized`; code -1 for missing
     values."""
     if len(uniques) > _MAX_LABELS:
-        raise OutcomeError(f"the outcome column has {len(uniques)} distinct labels (more than "
-                           f"{_MAX_LABELS}); it does not look like an outcome column: check "
-                           "outcome= (or use ok= for a true/false column). "
-                           f"{METRIC_SERIES[0].upper()}{METRIC_SERIES[1:]}.")
+        raise too_many_labels_error(len(uniques), _MAX_LABELS)
     if pd.api.types.is_float_dtype(uniques.dtype):
         norm = [str(int(v)) if np.isfinite(v) and v == int(v) else str(v) for v in uniques]
     else:
