@@ -161,8 +161,10 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                    "the next event); both on the window's clock, medians over the incidents"
                    + ("; unseen: incidents during which the window held no traffic (nothing to "
                       "detect, no miss)" if unseen else ""), indent=""))
-        if not int(table["incidents"].sum()):
-            print(_no_incident_line(len(inc), args, read.events["ts"].min()))
+        # an incident no row counts (before the first event or in the warm-up, or a scope that
+        # covers no group) is said, by reason, never dropped without a word
+        if table.attrs["incidents_note"]:
+            print(wrap(speak(table.attrs["incidents_note"]), indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     _print_thin(table[thin], by)
@@ -171,17 +173,6 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
-
-
-def _no_incident_line(n: int, args: argparse.Namespace, first: pd.Timestamp) -> str:
-    """``--incidents`` whose incidents count for no group (each starts before the observation,
-    or its scope covers no group): said, since the incident columns are then 0 and blank."""
-    warm = to_timedelta(args.warmup, name="warmup")
-    after = f" + the warm-up {prose_duration(warm)}" if warm > pd.Timedelta(0) else ""
-    return wrap(f"none of the {n:,} incident{'' if n == 1 else 's'} of --incidents counts "
-                "here: an incident counts for the groups its scope covers when it starts at or "
-                f"after {first + warm:%Y-%m-%d %H:%M:%S} UTC (the first event{after}); check its "
-                "times (UTC) and scopes against the log", indent="")
 
 
 def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
