@@ -206,7 +206,7 @@ def compare_windows(
     after the first event, as after every silence longer than the window. That leaves it less
     than the day of evaluated time its shares and rates per day need, and ``note`` says so:
 
-    >>> t["note"].str.startswith("only 23.98 h of evaluated time").tolist()
+    >>> t["note"].str.startswith("only 23 h 59 min of evaluated time").tolist()
     [False, True, False]
     """
     opts = window_options(options, {

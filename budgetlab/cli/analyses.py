@@ -16,7 +16,7 @@ import argparse
 import pandas as pd
 
 from .._util.validation import to_timedelta, window_words
-from .._util.words import duration_words, flags_as, prose_duration, speak
+from .._util.words import duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
@@ -86,10 +86,10 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     n = int(row["events"])
     hours = float(row["hours"])
     if n == 0:
-        rate = f"no events in the evaluated span ({hours:.1f} h with traffic)"
+        rate = f"no events in the evaluated span ({hours_words(hours)} with traffic)"
     else:
-        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours:.1f} h with "
-                f"traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours_words(hours)} "
+                f"with traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
     cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
            else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):

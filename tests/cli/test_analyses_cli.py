@@ -201,9 +201,10 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     got = pd.read_csv(out, keep_default_na=False).set_index("window")
     five, hour = got.loc["5m"], got.loc["1h"]
     assert five["hours"] < 24 <= hour["hours"] and hour["note"] == ""
-    assert five["note"] == (f"only {five['hours']:.2f} h of evaluated time ({five['events']} "
-                            "events in it): too little for time shares and rates per day, which "
-                            "need at least 24 h (one day)")
+    # 81.2 min evaluated in all (1.3533 h), in words truncated to its two largest units
+    assert five["hours"] == pytest.approx(81.2 / 60)
+    assert five["note"] == ("only 1 h 21 min of evaluated time (0 events in it): too little for "
+                            "time shares and rates per day, which need at least 24 h (one day)")
     # the table spells a window as its header does ("5 min", "1 h"; the --out table keeps "5m")
     rows = {" ".join(ln.split()[:2]): ln.split()[2:] for ln in text.splitlines()
             if ln.split()[:2] in (["5", "min"], ["1", "h"])}
