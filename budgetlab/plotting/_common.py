@@ -254,16 +254,18 @@ def legend_above(ax: Axes, handles: list[Any], ncols: int = 4) -> None:
 
 
 def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1,
-                 ncols: int = 1, handler_map: dict[Any, Any] | None = None) -> None:
-    """A legend right of the plot area (``x`` in axes fraction plus ``inches``), so it covers no
-    data and leaves the title free (``handler_map``: matplotlib's, for handles of its own); in
-    fewer columns when ``ncols`` of them would run past the figure's right edge."""
+                 ncols: int = 1, handler_map: dict[Any, Any] | None = None,
+                 y: float = 1.0) -> None:
+    """A legend right of the plot area (``x`` in axes fraction plus ``inches``; its top at ``y``,
+    in axes fraction), so it covers no data and leaves the title free (``handler_map``:
+    matplotlib's, for handles of its own); in fewer columns when ``ncols`` of them would run past
+    the figure's right edge."""
     from matplotlib.transforms import ScaledTranslation
 
     anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
     renderer = getattr(ax.figure.canvas, "get_renderer", None)
     for n in range(max(1, ncols), 0, -1):
-        legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, 1.0),
+        legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, y),
                            bbox_transform=anchor, ncols=n, fontsize="small", frameon=False,
                            borderaxespad=0.0, columnspacing=1.0, handlelength=1.6,
                            handler_map=handler_map)
