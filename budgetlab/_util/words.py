@@ -3,8 +3,8 @@ the command's own flags on the command line (``--pii hash``). A command runs ins
 :func:`cli_words` with its table of flags; every message it prints passes through :func:`speak`.
 A duration in prose is spelled one way, in the units ``d``, ``h``, ``min`` and ``s``: a length
 (window, period) by :func:`prose_duration` (``24 h``, ``3.5 h``), an elapsed time (detection,
-episode, dwell) by :func:`duration_words` (``6 h 10 min``), or by :func:`hours_words` from hours
-held as a float.
+episode, dwell) by :func:`duration_words` (``6 h 10 min``), or by :func:`hours_words` and
+:func:`days_words` from hours or days held as a float.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["cli_words", "command_flag", "duration_words", "flags_as", "hours_words",
-           "option_word", "prose_duration", "say", "speak"]
+__all__ = ["cli_words", "command_flag", "days_words", "duration_words", "flags_as",
+           "hours_words", "option_word", "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -230,3 +230,15 @@ def hours_words(hours: float) -> str:
     import pandas as pd
 
     return duration_words(pd.Timedelta(hours=hours).round("ms"), days=False)
+
+
+def days_words(days: float) -> str:
+    """Days held as a float (a history's length: ns / 8.64e13) in :func:`duration_words`'
+    spelling, read back to the nearest millisecond first (as :func:`hours_words`).
+
+    >>> days_words(7.0), days_words(2.9993), days_words(0.5)
+    ('7 d', '2 d 23 h', '12 h')
+    """
+    import pandas as pd
+
+    return duration_words(pd.Timedelta(days=days).round("ms"))

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
-from .._util.words import prose_duration, speak
+from .._util.words import duration_words, prose_duration, speak
 from ..budget.spans import status_spans
 from ..errors import ConfigError, InputError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
@@ -94,11 +94,11 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
     notes: list[str] = []
     first_ns = int(ts_ns(ev)[0])
     if i0 == 0 and first_ns > h_start.value:
-        have = max(w_start.value - first_ns, 0) / 3.6e12
-        notes.append(f"the data start {have:.1f} h before the report's window (the incident and "
-                     f"its context), less than the {prose_duration(span.history)} of history the "
-                     "longest window needs: statuses and burns early in the report may differ "
-                     "from production's.")
+        have = pd.Timedelta(max(w_start.value - first_ns, 0), unit="ns")
+        notes.append(f"the data start {duration_words(have)} before the report's window (the "
+                     f"incident and its context), less than the {prose_duration(span.history)} "
+                     "of history the longest window needs: statuses and burns early in the report "
+                     "may differ from production's.")
     span_lo = h_start.value if i0 > 0 else first_ns
     span_hi = w_end.value if i1 < len(events) else int(t[-1])
     return ev, max(span_hi - span_lo, 1), notes

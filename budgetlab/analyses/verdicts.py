@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_fraction
-from .._util.words import duration_words
+from .._util.words import days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
@@ -147,7 +147,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
     ...                            session_ids=False)
     >>> v = target_verdicts(recalibrate(events, by="captcha_type", target=0.95, n_boot=0))
     >>> v.loc[0, "caveat"]
-    'provisional: 2.0 days of history, less than the 14 days a verdict needs'
+    'provisional: 1 d 23 h of history, less than the 14 d a verdict needs'
     """
     if not isinstance(rec, Recalibration):
         raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() "
@@ -161,14 +161,14 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         group = _group_text(r, by)
         n, f, days = int(r["events"]), int(r["failures"]), float(r["history_days"])
         cur = float(r["current_target"])
-        evidence = (f"{n:,} events, {f:,} failures over {days:.1f} days; success "
+        evidence = (f"{n:,} events, {f:,} failures over {days_words(days)}; success "
                     f"{percent(r['success_rate'])} "
                     f"({100 * conf:g} % interval {percent(r['ci_low'])} – {percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
             evidence += (f"; {limit} or worse {percent(r['current_share_limit'], 1)} of the time "
                          f"under {_tpct(cur)}")
-        caveat = (f"provisional: {days:.1f} days of history, less than the {min_days:g} days a "
-                  "verdict needs"
+        caveat = (f"provisional: {days_words(days)} of history, less than the "
+                  f"{days_words(min_days)} a verdict needs"
                   if days < min_days else "")
         subject = f"target {_tpct(cur)} for {group}" if np.isfinite(cur) else f"target for {group}"
         withheld = ""
@@ -214,7 +214,8 @@ def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> s
     text = f"Recommended for {group}: {_tpct(rec_t)}"
     if np.isfinite(lo) and np.isfinite(hi):
         text += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
-    return text + f", from {n:,} events over {days:.1f} days" + (f"; {caveat}." if caveat else ".")
+    return (text + f", from {n:,} events over {days_words(days)}"
+            + (f"; {caveat}." if caveat else "."))
 
 
 def page_verdict(failures: int, events: int, *, target: float, threshold: float,

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.units import DAY_NS
+from .._util.words import hours_words
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
 from ..windows.calendar import calendar_edges
@@ -75,7 +76,7 @@ def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
 
     >>> thin_notes(np.array([1.35, 0.0, 82.0]), np.array([0, 0, 9710]))
     ... # doctest: +NORMALIZE_WHITESPACE
-    ['only 1.35 h of evaluated time (0 events in it): too little for time shares and rates per
+    ['only 1 h 21 min of evaluated time (0 events in it): too little for time shares and rates per
       day, which need at least 24 h (one day)',
      'no evaluated time: the window held no traffic after its warm-up', '']
     """
@@ -87,8 +88,7 @@ def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
         elif not h > 0:
             out.append("no evaluated time: the window held no traffic after its warm-up")
         else:
-            span = (f"{h:.2f} h" if h >= 0.01 else f"{h * 3600:.0f} s" if h * 3600 >= 1
-                    else "a fraction of a second")
+            span = hours_words(h) if h * 3600 >= 1 else "a fraction of a second"
             out.append(f"only {span} of evaluated time ({int(n):,} event"
                        f"{'' if n == 1 else 's'} in it): too little for time shares and rates "
                        f"per day, which need at least {MIN_EVALUATED_HOURS:g} h (one day)")

@@ -25,7 +25,7 @@ from .recalibration.clock import ClockCounts, folded_codes
 from .sorted_events import Sorted
 
 __all__ = ["NAT", "Incidents", "incident_delays", "incident_rows", "incident_columns",
-           "as_timedelta"]
+           "as_timedelta", "LEFT_OUT_REASONS", "left_out_note"]
 
 #: "Never": a missed detection or an unrecovered incident (NaT once a Timedelta).
 NAT = np.iinfo(np.int64).min
@@ -50,6 +50,52 @@ class Incidents:
             parse_scope(sc)
             self.match[i] = scope_mask(keys, sc)
 
+    def left_out(self, first_ns: int, lo_ns: int) -> dict[str, int]:
+        """How many incidents no row counts, by reason (:data:`LEFT_OUT_REASONS`; one reason
+        each, the first that applies): starting before the first event ``first_ns``, starting
+        in the warm-up (before ``lo_ns``), or with a scope that covers none of the groups."""
+        before = self.start < first_ns
+        warm = ~before & (self.start < lo_ns)
+        none = ~before & ~warm & ~self.match.any(axis=1)
+        return {"before_first_event": int(before.sum()), "in_warmup": int(warm.sum()),
+                "no_group": int(none.sum())}
+
+
+#: The reasons of :meth:`Incidents.left_out`, in words (a keyword ``name=`` is the command's flag
+#: on the command line).
+LEFT_OUT_REASONS = {
+    "before_first_event": "{n} start{s} before the first event ({first} UTC)",
+    "in_warmup": "{n} start{s} in the warm-up (the {warmup} of warmup= after the first event)",
+    "no_group": "{n} ha{ve} a scope that covers none of the groups (of by=)",
+}
+
+
+def left_out_note(counts: dict[str, int], total: int, first: pd.Timestamp,
+                  warmup: pd.Timedelta) -> str:
+    """The incidents of ``counts`` (:meth:`Incidents.left_out`) left out of ``total``, in words
+    by reason; empty when none is.
+
+    >>> print(left_out_note({"before_first_event": 1, "in_warmup": 0, "no_group": 2}, 5,
+    ...                     pd.Timestamp("2026-01-01", tz="UTC"), pd.Timedelta(0)))
+    3 of the 5 incidents of incidents= are left out (no row, no detection or recovery counted for
+    them): 1 starts before the first event (2026-01-01 00:00:00 UTC); 2 have a scope that covers
+    none of the groups (of by=); check their times (UTC) and scopes against the log
+    """
+    from .._util.words import prose_duration
+
+    n_out = sum(counts.values())
+    if not n_out:
+        return ""
+    parts = [LEFT_OUT_REASONS[k].format(
+        n=n, s="s" if n == 1 else "", ve="s" if n == 1 else "ve",
+        first=f"{first:%Y-%m-%d %H:%M:%S}", warmup=prose_duration(warmup))
+        for k, n in counts.items() if n]
+    head = (f"all {total:,} incidents" if n_out == total > 1 else
+            "the one incident" if n_out == total else f"{n_out:,} of the {total:,} incidents")
+    verb = "is" if n_out == 1 else "are"
+    return (f"{head} of incidents= {verb} left out (no row, no detection or recovery counted "
+            f"for {'it' if n_out == 1 else 'them'}): {'; '.join(parts)}; check "
+            f"{'its' if n_out == 1 else 'their'} times (UTC) and scopes against the log")
 
 
 def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int, end: int, *,

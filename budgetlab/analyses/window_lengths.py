@@ -36,7 +36,14 @@ from .per_group import need_group_keys
 from .recalibration.clock import ClockCounts
 from .sorted_events import Sorted, WindowSpec, group_targets, sort_events
 from .window_clock import clock_codes, clock_events, clock_figures, shown_clock, thin_notes
-from .window_detection import NAT, Incidents, as_timedelta, incident_columns, incident_rows
+from .window_detection import (
+    NAT,
+    Incidents,
+    as_timedelta,
+    incident_columns,
+    incident_rows,
+    left_out_note,
+)
 from .window_options import WindowOptions, window_options
 
 __all__ = ["compare_windows", "window_incidents"]
@@ -44,6 +51,19 @@ __all__ = ["compare_windows", "window_incidents"]
 #: The note of :func:`window_incidents` on an incident the window held no traffic for.
 UNSEEN = ("the window held no traffic from the incident's start to its end + grace: nothing to "
           "detect, so no miss")
+
+
+def _left_out_attrs(inc: Incidents | None, srt: Sorted, opts: WindowOptions) -> dict[str, Any]:
+    """``attrs`` of both functions on the incidents no row counts: ``incidents_left_out`` (count
+    by reason) and ``incidents_note`` (in words; empty when none is)."""
+    if inc is None:
+        return {}
+    first_ns = int(srt.t.min())
+    counts = inc.left_out(first_ns, first_ns + opts.warmup_ns)
+    return {"incidents_left_out": counts,
+            "incidents_note": left_out_note(counts, len(inc.start),
+                                            pd.Timestamp(first_ns, unit="ns", tz="UTC"),
+                                            pd.Timedelta(opts.warmup_ns, unit="ns"))}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -129,7 +149,8 @@ def compare_windows(
         How long after an incident's end a detection still counts.
     warmup : duration
         Time after the first event that is left out of the time shares and transition counts
-        (the windows still see those events); incidents starting earlier are not scored.
+        (the windows still see those events); incidents starting earlier are not scored
+        (``attrs["incidents_left_out"]`` counts them).
     show_progress : bool, optional
         Progress bar over the windows (default: only on a terminal, see ``TQDM_DISABLE``).
     options : WindowOptions, optional
@@ -162,6 +183,10 @@ def compare_windows(
         shares and rates per day are too thin to go by (less than one day of evaluated time,
         :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
         the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
+        With ``incidents``, ``attrs["incidents_left_out"]`` counts the incidents no row counts,
+        by reason (``before_first_event``, ``in_warmup``: starting before ``warmup`` ended,
+        ``no_group``: a scope that covers none of the groups), and ``attrs["incidents_note"]``
+        says so in words (empty when every incident counts).
 
     Examples
     --------
@@ -181,7 +206,7 @@ def compare_windows(
     after the first event, as after every silence longer than the window. That leaves it less
     than the day of evaluated time its shares and rates per day need, and ``note`` says so:
 
-    >>> t["note"].str.startswith("only 23.98 h of evaluated time").tolist()
+    >>> t["note"].str.startswith("only 23 h 59 min of evaluated time").tolist()
     [False, True, False]
     """
     opts = window_options(options, {
@@ -200,7 +225,7 @@ def compare_windows(
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
                                    ordered=True)
     out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by,
-                      "tz": opts.tz})
+                      "tz": opts.tz, **_left_out_attrs(inc, srt, opts)})
     return out
 
 
@@ -268,7 +293,10 @@ def window_incidents(
         from end until the status is below ``alert_at`` or the window is empty; NaT when it
         never is again before the observation ends), ``unseen`` (the window held no traffic
         from the incident's start to its end + ``grace``: nothing to detect, so not detected and
-        no miss either) and ``note`` (that, in words; empty otherwise).
+        no miss either) and ``note`` (that, in words; empty otherwise). An incident with no row
+        (starting before the first event or in the warm-up, or whose scope covers none of the
+        groups) is counted in ``attrs["incidents_left_out"]`` and ``attrs["incidents_note"]``, as
+        in :func:`compare_windows`.
 
     Examples
     --------
@@ -318,4 +346,5 @@ def window_incidents(
     out = pd.concat(parts, ignore_index=True)
     out["window"] = pd.Categorical(out["window"], categories=[s.label for s in opts.specs],
                                    ordered=True)
+    out.attrs.update(_left_out_attrs(inc, srt, opts))
     return out

@@ -16,7 +16,7 @@ import argparse
 import pandas as pd
 
 from .._util.validation import to_timedelta, window_words
-from .._util.words import duration_words, flags_as, prose_duration, speak
+from .._util.words import duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
@@ -86,10 +86,10 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     n = int(row["events"])
     hours = float(row["hours"])
     if n == 0:
-        rate = f"no events in the evaluated span ({hours:.1f} h with traffic)"
+        rate = f"no events in the evaluated span ({hours_words(hours)} with traffic)"
     else:
-        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours:.1f} h with "
-                f"traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours_words(hours)} "
+                f"with traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
     cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
            else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):
@@ -165,8 +165,10 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
                    + ("; unrecovered: incidents still at "
                       f"{args.alert_at} or worse when the log ends (no recovery time)"
                       if unrecovered else ""), indent=""))
-        if not int(table["incidents"].sum()):
-            print(_no_incident_line(len(inc), args, read.events["ts"].min()))
+        # an incident no row counts (before the first event or in the warm-up, or a scope that
+        # covers no group) is said, by reason, never dropped without a word
+        if table.attrs["incidents_note"]:
+            print(wrap(speak(table.attrs["incidents_note"]), indent=""))
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     _print_thin(table[thin], by)
@@ -175,17 +177,6 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
-
-
-def _no_incident_line(n: int, args: argparse.Namespace, first: pd.Timestamp) -> str:
-    """``--incidents`` whose incidents count for no group (each starts before the observation,
-    or its scope covers no group): said, since the incident columns are then 0 and blank."""
-    warm = to_timedelta(args.warmup, name="warmup")
-    after = f" + the warm-up {prose_duration(warm)}" if warm > pd.Timedelta(0) else ""
-    return wrap(f"none of the {n:,} incident{'' if n == 1 else 's'} of --incidents counts "
-                "here: an incident counts for the groups its scope covers when it starts at or "
-                f"after {first + warm:%Y-%m-%d %H:%M:%S} UTC (the first event{after}); check its "
-                "times (UTC) and scopes against the log", indent="")
 
 
 def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:

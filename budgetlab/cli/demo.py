@@ -18,7 +18,7 @@ from importlib import resources
 import pandas as pd
 
 from .._util.validation import duration_label
-from .._util.words import prose_duration, speak
+from .._util.words import hours_words, prose_duration, speak
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
@@ -144,7 +144,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
         action = str(row["action"] or "")
         head = f"{label}: {verdict}" + (f": {action}" if action else "")
         if int(row["events"]):
-            evidence = (f"{int(row['events']):,} events in {row['hours']:.1f} h after the warm-up, "
+            evidence = (f"{int(row['events']):,} events in {hours_words(row['hours'])} after the "
+                        "warm-up, "
                         "success "
                         f"{pct(row['success_rate'])} (95 % interval {pct(row['ci_low'])} .. "
                         f"{pct(row['ci_high'])})")
@@ -177,7 +178,7 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
     if total <= 0:
         return ""
     return (f"(The summary above: {worse[0].upper()} or worse {pct(bad / total, 0)} of its "
-            f"{total:.1f} h, "
+            f"{hours_words(total)}, "
             "warm-up included.)")
 
 

@@ -249,8 +249,9 @@ def _drawn_note(drawn: int, n_groups: int, named: bool = False) -> str:
     return f"{drawn} of {n_groups} groups: the most failures first, then the most events{choose}"
 
 
-# inches: 3.0 per group, 0.8 between groups (tick labels, title), margins for labels and legends
-_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.0, 0.8, 0.55, 1.1, 3.9
+# inches: 3.5 per group (the fullest legends, stacked beside the three panels, need about 3.2),
+# 0.8 between groups (tick labels, title), margins for labels and legends
+_WIDTH, _PER, _BETWEEN, _BOTTOM, _LEFT, _RIGHT = 13.0, 3.5, 0.8, 0.55, 1.1, 3.9
 
 
 def _timeline_figure(n: int, note: bool) -> tuple[Any, list[Any]]:

@@ -21,9 +21,10 @@ from ._common import (
     utc_naive,
 )
 
-#: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest.
+#: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
+#: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
 BUCKET_COLORS = {"timeout": "#56B4E9", "solve_error": "#E69F00"}
-_EXTRA_COLORS = ("#CC79A7", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#999999")
+_EXTRA_COLORS = ("#CC79A7", "#009E73", "#882255", "#0072B2", "#D55E00", "#999999")
 #: The seed's burn-rate bands: < 1 on plan, 1 just makes it, 2 gone in half the window, 5+ melting.
 BURN_BANDS = (1.0, 2.0, 5.0)
 

@@ -104,12 +104,31 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
 
 
 def place_legends(panels: list[Axes], entries: list[list[Any]]) -> None:
-    """One legend right of each panel (none where it has no entry); the bottom one in two
-    columns above six entries, so that it stays about as tall as its panel."""
-    for p, handles in zip(panels, entries, strict=True):
-        if handles:
-            legend_right(p, handles, ncols=2 if p is panels[-1] and len(handles) > 6 else 1,
-                         handler_map=LEGEND_HANDLERS)
+    """One legend right of each panel (none where it has no entry), at the panel's top; the
+    bottom one in two columns above six entries where the figure is wide enough. A legend taller
+    than the room below its top is raised: from the bottom panel up, each ends at the bottom
+    panel's foot or just above the legend below it, so none runs below the panels (beside the
+    next drawing's title) or over another."""
+    shown = [(p, handles, 2 if p is panels[-1] and len(handles) > 6 else 1)
+             for p, handles in zip(panels, entries, strict=True) if handles]
+    for p, handles, ncols in shown:
+        legend_right(p, handles, ncols=ncols, handler_map=LEGEND_HANDLERS)
+    renderer = getattr(panels[0].figure.canvas, "get_renderer", None)
+    if renderer is None or not shown:
+        return
+    r = renderer()
+    floor = panels[-1].get_window_extent(r).y0  # display units, as the boxes below
+    for p, handles, ncols in reversed(shown):
+        box = p.get_window_extent(r)
+        height = p.get_legend().get_window_extent(r).height
+        if box.y1 - height < floor:
+            legend_right(p, handles, ncols=ncols, handler_map=LEGEND_HANDLERS,
+                         y=(floor + height - box.y0) / box.height)
+        floor = max(box.y1, floor + height) + LEGEND_GAP * p.figure.dpi
+
+
+#: The gap between two legends stacked beside a timeline's panels, in inches.
+LEGEND_GAP = 0.08
 
 
 #: A number in a legend text (``93.0%``, ``1.5``, ``-2``): what differs between groups.

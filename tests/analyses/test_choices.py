@@ -206,7 +206,7 @@ def test_bucket_target_verdicts_rule_by_hand():
     assert few["verdict"].isna().all() and few["withheld"].str.contains("at least 201").all()
 
 
-THIN = ("only 2.00 h of evaluated time (10 events in it): too little for time shares and rates "
+THIN = ("only 2 h of evaluated time (10 events in it): too little for time shares and rates "
         "per day, which need at least 24 h (one day)")
 
 

@@ -600,7 +600,7 @@ def test_no_recommendation_says_why_with_figures_and_the_way_forward():
     # 10 failures a window at 90 % need 100 events: 100 / (8 a day) = 12.5 days, longer than the
     # 7-day maximum of a suggested window: no window is suggested
     assert "window=" not in note
-    assert "no window length fixes this: too little traffic" in note and "7-day maximum" in note
+    assert "no window length fixes this: too little traffic" in note and "7 d maximum" in note
     assert "no usual target meets the rule" in s["verdict_reason"]
     # under 95 % the same 160-odd events hold fewer than 10 expected failures: no verdict, no
     # recommendation, the reason in words
@@ -617,7 +617,7 @@ def test_short_history_gets_a_caveat():
     assert np.isfinite(s["recommended_target"])
     assert (
         s["recommendation_note"].startswith("provisional:")
-        and "14 days" in s["recommendation_note"]
+        and "less than the 14 d a recommendation needs" in s["recommendation_note"]
     )
     # the evaluated span: from one window after the first event to the last
     assert s["history_days"] == pytest.approx(

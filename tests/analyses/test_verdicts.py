@@ -122,8 +122,11 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
     assert b["withheld"] == "" and b["caveat"] == ""
     for fig in (f"{int(s.loc['busy', 'events']):,} events",
                 f"{int(s.loc['busy', 'failures']):,} failures",
-                f"over {s.loc['busy', 'history_days']:.1f} days", "95 % interval"):
+                "over 18 d 23 h", "95 % interval"):
         assert fig in b["sentence"]
+    # 20 days of events less the first 24 h window (warm-up), the last event a little before the
+    # 20th midnight: just under 19 days, in words truncated to its two largest units
+    assert 18.99 < s.loc["busy", "history_days"] < 19
     assert b["sentence"].startswith("The current target 99 % for busy is too strict")
     t = v.loc["never_fails"]
     n_thin = int(s.loc["never_fails", "events"])
@@ -136,4 +139,4 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
                         target=0.99, n_boot=0)
     sv = target_verdicts(short).iloc[0]
     assert sv["verdict"] == "too_strict" and sv["caveat"].startswith("provisional:")
-    assert "less than the 14 days" in sv["sentence"]
+    assert "less than the 14 d a verdict needs" in sv["sentence"]

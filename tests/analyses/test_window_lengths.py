@@ -556,6 +556,46 @@ def test_warmup_excludes_early_time_and_incidents():
     assert late["events"].iloc[0] == 180
 
 
+def test_incidents_left_out_are_counted_by_reason():
+    # the log: 00:00-03:59, one event a minute per region; warm-up 30 min (to 00:30)
+    ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    region = np.array(["fra", "ams"] * 120)
+    events = as_events(ts, np.ones(240, dtype=bool), groups={"region": region})
+    at = [pd.Timestamp(f"2026-01-01 {h}", tz="UTC") for h in ("01:00", "01:30")]
+    inc = pd.DataFrame({
+        "incident_id": ["counted", "early", "warm", "nowhere", "early_nowhere", "late"],
+        "scope": ["region=fra", "*", "*", "region=xyz", "region=xyz", "*"],
+        "start": [at[0], pd.Timestamp("2025-12-31 23:00", tz="UTC"),
+                  pd.Timestamp("2026-01-01 00:10", tz="UTC"), at[0],
+                  pd.Timestamp("2025-12-31 23:00", tz="UTC"),
+                  pd.Timestamp("2026-01-01 06:00", tz="UTC")],
+        "end": [at[1], at[1], at[1], at[1], at[1], pd.Timestamp("2026-01-01 07:00", tz="UTC")]})
+    want = {"before_first_event": 2, "in_warmup": 1, "no_group": 1}  # one reason each, first first
+    note = ("4 of the 6 incidents of incidents= are left out (no row, no detection or recovery "
+            "counted for them): 2 start before the first event (2026-01-01 00:00:00 UTC); 1 "
+            "starts in the warm-up (the 30 min of warmup= after the first event); 1 has a scope "
+            "that covers none of the groups (of by=); check their times (UTC) and scopes against "
+            "the log")
+    t = compare_windows(events, SLO(target=0.9), "1h", incidents=inc, by="region",
+                        warmup="30min")
+    w = window_incidents(events, SLO(target=0.9), inc, "1h", by="region", warmup="30min")
+    for out in (t, w):
+        assert out.attrs["incidents_left_out"] == want
+        assert out.attrs["incidents_note"] == note
+    # the rows hold the others: "counted" for fra, "late" (after the log: unseen) for both
+    assert sorted(w["incident_id"]) == ["counted", "late", "late"]
+    assert t.set_index("region")["incidents"].to_dict() == {"ams": 1, "fra": 2}
+    one = compare_windows(events, SLO(target=0.9), "1h", incidents=inc.iloc[[1]], by="region")
+    assert one.attrs["incidents_note"].startswith("the one incident of incidents= is left out "
+                                                  "(no row, no detection or recovery counted for "
+                                                  "it): 1 starts before the first event")
+    every = compare_windows(events, SLO(target=0.9), "1h", incidents=inc.iloc[[0, 5]],
+                            by="region")
+    assert every.attrs["incidents_left_out"] == dict.fromkeys(want, 0)
+    assert every.attrs["incidents_note"] == ""
+    assert "incidents_note" not in compare_windows(events, SLO(target=0.9), "1h").attrs
+
+
 # ----------------------------------------------------------------------------------------------
 # the generator's ground truth: longer windows flap less, and every injected incident is seen
 

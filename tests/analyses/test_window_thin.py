@@ -35,19 +35,21 @@ def test_a_short_window_on_bursty_traffic_is_too_thin_and_says_why():
     five = t.loc["5m"]
     assert five["hours"] == pytest.approx(23 * (40 * 10**9 + 1) / 3.6e12, rel=1e-12)
     assert five["events"] == 0
-    assert five["note"] == f"only 0.26 h of evaluated time (0 events in it): {WHY}"
-    # its figures keep their meaning (over the 0.26 h): all healthy, no change
+    # 920 s + 23 ns: in words its two largest units, truncated: "15 min"
+    assert five["note"] == f"only 15 min of evaluated time (0 events in it): {WHY}"
+    # its figures keep their meaning (over the 15 min 20 s): all healthy, no change
     assert five["share_healthy"] == 1.0 and five["transitions_per_day"] == 0.0
     # 1 h window: the bursts touch (each holds its :00:40 event until the next burst), one stretch
     # from 00:00; evaluated from 01:00 to the last event 23:00:40, events from 01:00 on
     one = t.loc["1h"]
     assert one["hours"] == pytest.approx(22 + 40 / 3600, rel=1e-12)
     assert one["events"] == 23 * 3
-    assert one["note"] == f"only 22.01 h of evaluated time (69 events in it): {WHY}"
+    assert one["note"] == f"only 22 h of evaluated time (69 events in it): {WHY}"  # 22 h 40 s
 
 
 @pytest.mark.parametrize(("minutes", "hours", "events", "note"), [
-    (25 * 60, 23 + 59 / 60, 1440, f"only 23.98 h of evaluated time (1,440 events in it): {WHY}"),
+    (25 * 60, 23 + 59 / 60, 1440,
+     f"only 23 h 59 min of evaluated time (1,440 events in it): {WHY}"),
     (25 * 60 + 1, 24.0, 1441, ""),  # exactly one day: enough
 ])
 def test_one_day_of_evaluated_time_is_the_minimum(minutes, hours, events, note):

@@ -201,9 +201,10 @@ def test_compare_windows_leaves_thin_rows_blank_and_says_why(tmp_path, capsys):
     got = pd.read_csv(out, keep_default_na=False).set_index("window")
     five, hour = got.loc["5m"], got.loc["1h"]
     assert five["hours"] < 24 <= hour["hours"] and hour["note"] == ""
-    assert five["note"] == (f"only {five['hours']:.2f} h of evaluated time ({five['events']} "
-                            "events in it): too little for time shares and rates per day, which "
-                            "need at least 24 h (one day)")
+    # 81.2 min evaluated in all (1.3533 h), in words truncated to its two largest units
+    assert five["hours"] == pytest.approx(81.2 / 60)
+    assert five["note"] == ("only 1 h 21 min of evaluated time (0 events in it): too little for "
+                            "time shares and rates per day, which need at least 24 h (one day)")
     # the table spells a window as its header does ("5 min", "1 h"; the --out table keeps "5m")
     rows = {" ".join(ln.split()[:2]): ln.split()[2:] for ln in text.splitlines()
             if ln.split()[:2] in (["5", "min"], ["1", "h"])}
@@ -251,14 +252,37 @@ def test_compare_windows_says_when_no_incident_counts(files, tmp_path, capsys):
             "--by", "captcha_type", "--incidents", str(inc)]
     assert main([*argv, "--warmup", "2h"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    first = files["events"]["ts"].min()
-    lo = f"{first + pd.Timedelta('2h'):%Y-%m-%d %H:%M:%S}"
-    assert ("none of the 2 incidents of --incidents counts here: an incident counts for the groups "
-            f"its scope covers when it starts at or after {lo} UTC (the first event + the "
-            "warm-up 2 h); check its times (UTC) and scopes against the log") in text
+    first = f"{files['events']['ts'].min():%Y-%m-%d %H:%M:%S}"
+    assert ("all 2 incidents of --incidents are left out (no row, no detection or recovery "
+            f"counted for them): 1 starts before the first event ({first} UTC); 1 has a scope "
+            "that covers none of the groups (of --by); check their times (UTC) and scopes against "
+            "the log") in text
     # the file's incidents that do count (the fixture's): no such line
     assert main([*argv[:-1], str(files["incidents"])]) == 0
-    assert "none of the" not in capsys.readouterr().out
+    assert "left out" not in capsys.readouterr().out
+
+
+def test_compare_windows_says_which_incidents_are_left_out_when_others_count(files, tmp_path,
+                                                                            capsys):
+    # 1 h after the first event (in the 2 h warm-up), a month before it, a scope with no group:
+    # left out, each for its reason; 2026-11-03 10:00 (inside the log, all types) counts
+    first = files["events"]["ts"].min()
+    inc = tmp_path / "inc.csv"
+    inc.write_text("incident_id,start,end,scope\n"
+                   f"warm,{first + pd.Timedelta('1h'):%Y-%m-%dT%H:%M:%SZ},"
+                   f"{first + pd.Timedelta('90min'):%Y-%m-%dT%H:%M:%SZ},*\n"
+                   "early,2026-10-01T10:00:00Z,2026-10-01T11:00:00Z,*\n"
+                   "other,2026-11-03T10:00:00Z,2026-11-03T11:00:00Z,captcha_type=image\n"
+                   "counted,2026-11-03T10:00:00Z,2026-11-03T11:00:00Z,*\n")
+    argv = ["compare-windows", str(files["log"]), "--windows", "1h,6h", "--target", "0.9",
+            "--by", "captcha_type", "--incidents", str(inc), "--warmup", "2h"]
+    assert main(argv) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("3 of the 4 incidents of --incidents are left out (no row, no detection or recovery "
+            f"counted for them): 1 starts before the first event ({first:%Y-%m-%d %H:%M:%S} "
+            "UTC); 1 starts in the warm-up (the 2 h of --warmup after the first event); 1 has a "
+            "scope that covers none of the groups (of --by); check their times (UTC) and scopes "
+            "against the log") in text
 
 
 def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsys):

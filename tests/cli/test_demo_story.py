@@ -127,7 +127,10 @@ def test_one_verdict_per_type_from_separate_recalibrations_and_a_runnable_comman
     assert "the summary above counts the whole log, warm-up included" in flat
     for ctype in DEMO_TARGETS:
         para = flat.split(f"{ctype}:")[1].split("Note:")[0]
-        assert "h after the warm-up" in para and "(The summary above: CRITICAL or worse" in para
+        # the evaluated time in words (hours, as the summary's table beside it)
+        assert re.search(r"events in \d+ h( \d+ min)? after the warm-up", para)
+        assert re.search(r"\(The summary above: CRITICAL or worse \d+ % of its \d+ h( \d+ min)?, "
+                         r"warm-up included\.\)", para)
     command = next(
         ln.strip() for ln in verdicts.splitlines() if ln.strip().startswith("budgetlab recalibrate")
     )

@@ -62,23 +62,24 @@ def test_hourly_lines_hold_the_rates():
 
 def test_daily_points_fall_on_their_local_day_west_of_utc():
     """The axis shows the days' time zone (ticks at local midnights), so each point must sit inside
-    its own local day there: with eight groups the first sits at local midnight + 0 h and the last
-    at + 21 h (noon - 12 h ... noon + 9 h). Naive wall times read as UTC put Los Angeles' points
-    8 hours early, the first group's in the previous day."""
+    its own local day there: with seven groups (as many as there are distinct colours, the most
+    series drawn) the first sits at local midnight + 3 h and the last at + 21 h (noon - 9 h ...
+    noon + 9 h). Naive wall times read as UTC put Los Angeles' points 8 hours early, the first
+    group's in the previous day."""
     tz = "America/Los_Angeles"
     days = pd.to_datetime(["2026-01-01", "2026-01-02"]).tz_localize(tz)
-    daily = pd.DataFrame({"g": np.repeat([f"g{i}" for i in range(8)], 2), "day": np.tile(days, 8),
+    daily = pd.DataFrame({"g": np.repeat([f"g{i}" for i in range(7)], 2), "day": np.tile(days, 7),
                           "total": 10, "good": 9, "success_rate": 0.9, "ci_low": 0.6,
                           "ci_high": 0.98,
                           "full_day": True})
     fig, ax = plt.subplots()
     plot_daily_success(daily, ax=ax)
     lines = {line.get_gid(): line for line in ax.lines if line.get_gid()}
-    for i in range(8):
+    for i in range(7):
         (x_first, x_second) = lines[f"days:g{i}"].get_xdata()  # the full-day points of group i
         shown = [pd.Timestamp(mdates.num2date(mdates.date2num(x), tz=tz)) for x in (x_first,
                                                                                     x_second)]
-        hours = 12 + 3 * (i - 4)
+        hours = 12 + 3 * (i - 3)
         assert shown == [pd.Timestamp(f"2026-01-0{d} {hours:02d}:00", tz=tz) for d in (1, 2)], (
             i,
             shown,

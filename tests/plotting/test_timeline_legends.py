@@ -5,6 +5,8 @@ against the stretch's times."""
 
 from __future__ import annotations
 
+import itertools
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -232,4 +234,44 @@ def test_the_fullest_merged_legend_fits_in_the_cli_figure():
                       "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)"]
     fig.canvas.draw()
     assert tops[0].panels[-1].get_legend().get_window_extent().x1 <= fig.bbox.width
+    assert_legends_beside_their_panels(tops[0].panels)
     plt.close(fig)
+
+
+def assert_legends_beside_their_panels(panels):
+    """Every legend of a timeline's panels lies within the panels' vertical extent (none runs
+    below the bottom panel, beside the next drawing's title, or above the top one), and no two
+    overlap; measured on the drawn figure (display units, 1 px of slack)."""
+    r = panels[0].figure.canvas.get_renderer()
+    low, high = panels[-1].get_window_extent(r).y0, panels[0].get_window_extent(r).y1
+    boxes = [p.get_legend().get_window_extent(r) for p in panels if p.get_legend() is not None]
+    assert boxes
+    for box in boxes:
+        assert low - 1 <= box.y0 and box.y1 <= high + 1, (box.y0, box.y1, low, high)
+    for upper, lower in itertools.pairwise(boxes):  # top-down, as the panels
+        assert lower.y1 <= upper.y0 + 1, (upper.y0, lower.y1)
+
+
+def test_the_demos_legends_stay_beside_the_first_groups_panels(tmp_path, monkeypatch):
+    """``budgetlab demo --plot``: the first group's bottom legend (about ten entries in one column,
+    two do not fit the figure's width) ran below its panel, beside the next group's title."""
+    import budgetlab._util.figures as figures
+
+    seen = []
+    real = figures.figure_bytes
+
+    def keep(fig, path, **kw):
+        out = real(fig, path, **kw)  # drawn as saved; checked after the command (it would
+        seen.append(fig)  # report a failed assert in here as an internal error)
+        return out
+
+    close = plt.close
+    monkeypatch.setattr(figures, "figure_bytes", keep)
+    monkeypatch.setattr(plt, "close", lambda *a: None)  # the figure is checked after the command
+    assert main(["demo", "--plot", str(tmp_path / "demo.png")]) == 0
+    (fig,) = seen
+    panels = [ax for ax in fig.axes if ax.get_legend() is not None][:3]
+    assert [p.get_ylabel().split()[0] for p in panels] == ["success", "burn", "budget"]
+    assert len(panels[-1].get_legend().get_texts()) >= 10  # the premise: a tall legend
+    assert_legends_beside_their_panels(panels)
+    close(fig)

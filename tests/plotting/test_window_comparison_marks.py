@@ -70,14 +70,14 @@ def test_groups_sharing_a_value_keep_both_markers_in_sight():
 
 
 def test_other_groups_count_only_the_drawn_ones():
-    # 10 groups drawn plus 2 with nothing to draw: 7 keep their colours, "other" counts the 3
-    # drawn grey ones, never the 2 empty ones
+    # 10 groups drawn plus 2 with nothing to draw: 6 keep their colours (one fewer than the 7
+    # distinct ones), "other" counts the 4 drawn grey ones, never the 2 empty ones
     names = [f"g{i}" for i in range(12)]
     t = _table({g: [1.0, 2.0] for g in names},
                {g: ([100.0, 100.0] if i < 10 else [1.0, 1.0]) for i, g in enumerate(names)})
     ax = plot_window_comparison(t, y2=None)
     legend = [x.get_text() for x in ax.get_legend().get_texts()]
-    assert legend == [*names[:7], "other (3 groups)", "under 24 h evaluated: not drawn",
+    assert legend == [*names[:6], "other (4 groups)", "under 24 h evaluated: not drawn",
                       "nothing to draw: g10, g11"]
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS
 from ..._util.validation import require_columns, utc_ns_column
-from ..._util.words import prose_duration
+from ..._util.words import days_words, prose_duration
 from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets
 from .choice import Choice
@@ -123,9 +123,9 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             out.append(thin[g])
             continue
         if np.isfinite(recommended[g]):
-            out.append(f"provisional: {days:.1f} days of history, less than "
-                       f"the {MIN_HISTORY_DAYS:g} days a recommendation needs; re-run with more "
-                       "history" if days < MIN_HISTORY_DAYS else "")
+            out.append(f"provisional: {days_words(days)} of history, less than "
+                       f"the {days_words(MIN_HISTORY_DAYS)} a recommendation needs; re-run with "
+                       "more history" if days < MIN_HISTORY_DAYS else "")
             continue
         at_lo = np.searchsorted(c.cands, lo)
         share_lo = float(c.lim_share[g, at_lo]) if np.isfinite(lo) else np.nan

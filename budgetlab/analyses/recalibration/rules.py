@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.words import option_word, prose_duration
+from ..._util.words import days_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
@@ -342,15 +342,16 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
             fixes.append("no window length fixes this: too little traffic (a window "
                          f"at {_pct(ref)} needs {need} events to allow 10 failures; at "
                          f"~{events_per_day:.3g} events a day that is longer than "
-                         f"the {history_days:.1f} days of history or the {MAX_WINDOW_DAYS:g}-day "
-                         "maximum)")
+                         f"the {days_words(history_days)} of history or the "
+                         f"{days_words(MAX_WINDOW_DAYS)} maximum)")
         else:
             hold = (f" or min_events={need} (the status holds while the window has fewer "
                     "events)") if min_events < need else ""
             fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} "
                          f"events: use a longer window (window='{w}'){hold}")
     if history_days < min_days:
-        fixes.append(f"give more history ({history_days:.1f} days; at least {min_days:g})")
+        fixes.append(f"give more history ({days_words(history_days)}; at least "
+                     f"{days_words(min_days)})")
     if not fixes:
         fixes.append("the rate itself dips this low: allow more time at the limit "
                      f"(max_share={max(0.05, 2 * max_share):g}) "
