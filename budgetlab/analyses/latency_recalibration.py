@@ -49,7 +49,8 @@ from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
 from .per_group import group_mask, need_group_keys
 from .recalibration.bootstrap import block_weights
 from .recalibration.candidates import USUAL_TARGETS
-from .recalibration.rules import thin_evidence
+from .recalibration.clock import evaluated_events
+from .recalibration.rules import beyond_evidence, thin_evidence
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
@@ -150,10 +151,14 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
             spans = status_spans(base, replace(slo, target=float(c)), by=keys or None)
             b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
+    n_ev = _evaluated_events(events, gcodes, len(censoring), slo.window_ns)
+    why = [[thin_evidence(int(n), float(c), int(d), bool(d)) for c in cands]
+           for n, d in zip(n_ev, (obs[:, 0, 0] > 0).sum(-1), strict=True)]
+    judgeable = np.array([[not w for w in row] for row in why], dtype=bool).reshape(
+        len(censoring), len(cands))
     out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot,
-                  seed)
-    _withhold_thin(out, np.bincount(gcodes, minlength=len(censoring)), (obs[:, 0, 0,
-                                                                            :] > 0).sum(-1))
+                  seed, judgeable)
+    _withhold_thin(out, why, n_ev, cands, max_share)
     out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns,
                                                     dtype=np.int64), unit="ns")
     out.summary["current_target"] = float(slo.target)
@@ -181,6 +186,19 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
                 m = group_mask(frame, keys, mine)
                 merged[name].loc[m] = frame.loc[m]
     return LatencyRecalibration(merged["table"], merged["summary"], merged["frontier"])
+
+
+def _evaluated_events(events: pd.DataFrame, gcodes: np.ndarray, n_groups: int,
+                      window_ns: int) -> np.ndarray:
+    """Per group, the events in the evaluated span (after each traffic stretch's first window), as
+    :func:`budgetlab.recalibrate` counts them for :func:`thin_evidence`."""
+    if not len(events):
+        return np.zeros(n_groups, dtype=np.int64)
+    order = np.argsort(gcodes, kind="stable")
+    t = utc_ns_column(events["ts"], "ts")[order]
+    bounds = np.searchsorted(gcodes[order], np.arange(n_groups + 1))
+    keep = evaluated_events(t, bounds, window_ns, int(t.min()), int(t.max()))
+    return np.bincount(gcodes[order][keep], minlength=n_groups)
 
 
 def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
@@ -225,9 +243,11 @@ def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFram
                       dtype=np.int64)
 
 
-def _supported(share: np.ndarray, cands: np.ndarray, max_share: float) -> np.ndarray:
-    """Highest candidate with ``share <= max_share`` along axis -2 (candidates); NaN if none."""
-    ok = share <= max_share
+def _supported(share: np.ndarray, cands: np.ndarray, max_share: float,
+               judgeable: np.ndarray) -> np.ndarray:
+    """Highest candidate with ``share <= max_share`` along axis -2 (candidates) among those the
+    group's evidence can judge (``judgeable``: groups x candidates); NaN if none."""
+    ok = (share <= max_share) & judgeable[:, None, :, None]
     idx = len(cands) - 1 - np.argmax(ok[..., ::-1, :], axis=-2)
     return np.where(ok.any(axis=-2), cands[idx], np.nan)
 
@@ -235,10 +255,10 @@ def _supported(share: np.ndarray, cands: np.ndarray, max_share: float) -> np.nda
 def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands: np.ndarray,
             bad: np.ndarray,
             obs: np.ndarray, current: np.ndarray, max_share: float, confidence: float, n_boot: int,
-            seed: int) -> LatencyRecalibration:
+            seed: int, judgeable: np.ndarray) -> LatencyRecalibration:
     tot_obs = obs.sum(-1)
     share = ratio(bad.sum(-1), tot_obs, 1.0)
-    supported = _supported(share[..., None], cands, max_share)[..., 0]  # (groups, thresholds)
+    supported = _supported(share[..., None], cands, max_share, judgeable)[..., 0]  # (groups, thr)
     # multiplicities of each group's days with observed time, drawn group by group from one
     # generator as in recalibrate's bootstrap: a day without observed time (warm-up, silence)
     # holds no evidence and is never drawn
@@ -250,7 +270,8 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
             weights[g][:, days] = block_weights(rng, n_boot, len(days), 1)
     b_obs = np.einsum("gtcd,gbd->gtcb", obs, weights)
     b_share = ratio(np.einsum("gtcd,gbd->gtcb", bad, weights), b_obs, 1.0)
-    b_sup = np.nan_to_num(_supported(b_share, cands, max_share), nan=-1.0)  # below the grid: -1
+    # below the grid: -1
+    b_sup = np.nan_to_num(_supported(b_share, cands, max_share, judgeable), nan=-1.0)
     alpha = (1 - confidence) / 2
     lo, hi = np.quantile(b_sup, alpha, axis=-1), np.quantile(b_sup, 1 - alpha, axis=-1)
     key_table = censoring[list(keys)]
@@ -263,7 +284,7 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     table["limit_share"] = share[g_i, t_i, c_i]
     table["observed_time"] = pd.to_timedelta(np.round(tot_obs[g_i, t_i, c_i]).astype(np.int64),
                                              unit="ns")
-    table["supported"] = share[g_i, t_i, c_i] <= max_share
+    table["supported"] = (share[g_i, t_i, c_i] <= max_share) & judgeable[g_i, c_i]
     g_s, t_s = (a.ravel() for a in np.meshgrid(np.arange(len(censoring)), np.arange(len(thr)),
                                                indexing="ij"))
     summary = key_table.iloc[g_s].reset_index(drop=True)
@@ -279,29 +300,39 @@ def _tables(censoring: pd.DataFrame, keys: Sequence[str], thr: list[int], cands:
     return LatencyRecalibration(table, summary, frontier)
 
 
-def _withhold_thin(out: LatencyRecalibration, events: np.ndarray, traffic_days: np.ndarray) -> None:
-    """Withhold, in words, what the evidence is too thin for: a target a group's events cannot
-    judge is never supported (table), never on the frontier, and a supported target too thin to
-    judge is no recommendation (summary: NaN, the reason in ``note``)."""
-    def reasons(frame: pd.DataFrame, col: str) -> list[str]:
-        g = np.repeat(np.arange(len(events)), len(frame) // max(len(events), 1))
-        return [thin_evidence(int(events[i]), float(t), int(traffic_days[i]), True)
-                if np.isfinite(t) else ""
-                for i, t in zip(g, frame[col].to_numpy(dtype=np.float64), strict=True)]
-
-    why = np.array([bool(w) for w in reasons(out.table, "target")], dtype=bool)
-    out.table["supported"] = out.table["supported"].to_numpy(dtype=bool) & ~why
-    why_f = reasons(out.frontier, "target")
-    out.frontier["smallest_threshold"] = out.frontier["smallest_threshold"].mask(
-        np.array([bool(w) for w in why_f])
-    )
-    out.frontier["note"] = [w or n for w, n in zip(why_f, out.frontier["note"], strict=True)]
-    why_s = reasons(out.summary, "supported_target")
-    thin = np.array([bool(w) for w in why_s], dtype=bool)
+def _withhold_thin(out: LatencyRecalibration, why: list[list[str]], n_ev: np.ndarray,
+                   cands: np.ndarray, max_share: float) -> None:
+    """Withhold, in words, what the evidence is too thin for (``why``: groups x candidates, as
+    :func:`thin_evidence` says it), as :func:`budgetlab.recalibrate` does: a candidate the
+    evidence cannot judge is never supported nor on the frontier (the frontier's ``note`` says
+    why); the supported target stops at the highest candidate the evidence can judge, and the
+    summary's ``note`` names a higher one the rule alone would support ("99.9 % would need
+    10,000 events ..."); a group whose evidence cannot judge even the lowest candidate gets no
+    supported target (NaN), the reason in ``note``."""
+    n_g, n_c = len(why), len(cands)
+    out.frontier["note"] = [why[g][c] or n for g, c, n in zip(
+        np.repeat(np.arange(n_g), n_c), np.tile(np.arange(n_c), n_g), out.frontier["note"],
+        strict=True)]
+    share = out.table["limit_share"].to_numpy(dtype=np.float64).reshape(n_g, -1, n_c)
+    rule = _supported(share[..., None], cands, max_share, np.ones((n_g, n_c), dtype=bool))
+    rule = rule[..., 0].ravel()  # the rule alone, every candidate judged
+    g_s = np.repeat(np.arange(n_g), share.shape[1])
+    sup = out.summary["supported_target"].to_numpy(dtype=np.float64)
+    thin = np.array([bool(why[g][0]) if n_c else False for g in g_s], dtype=bool)
+    notes = []
+    for g, r, s, n, t in zip(g_s, rule, sup, out.summary["note"], thin, strict=True):
+        if t:
+            notes.append(f"withheld: {why[g][0]}")
+        elif np.isfinite(r) and not s >= r:
+            stop = (f"the supported target stops at {s:.4g}" if np.isfinite(s) else
+                    "no candidate it can judge meets the rule")
+            notes.append("; ".join(x for x in (f"{beyond_evidence(int(n_ev[g]), r)}: {stop}", n)
+                                   if x))
+        else:
+            notes.append(n)
     for col in ("supported_target", "supported_low", "supported_high"):
         out.summary[col] = np.where(thin, np.nan, out.summary[col].to_numpy(dtype=np.float64))
-    out.summary["note"] = [f"withheld: {w}" if w else n for w, n in zip(why_s, out.summary["note"],
-                                                                        strict=True)]
+    out.summary["note"] = notes
 
 
 def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:

@@ -49,6 +49,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most events keep theirs and the others are
         drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``.
+        A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
+        a verdict) is not drawn; a text (gid ``left_out``) names those groups and says why.
 
     Examples
     --------
@@ -76,9 +78,13 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
                            group_labels(dist, keys))
     c_share = cand[[f"share_{s}" for s in levels]].sum(axis=1).to_numpy()
     handles: list[Any] = []
+    left_out = (summary["p50"].isna().to_numpy() if "p50" in summary.columns
+                else np.zeros(len(summary), dtype=bool))
     weight = summary["events"].to_numpy(dtype=float) if "events" in summary.columns else None
-    colors = group_colors([str(x) for x in s_lab], weight)
-    for i, label in enumerate(s_lab):
+    colors = group_colors([str(x) for x in s_lab[~left_out]],
+                          None if weight is None else weight[~left_out])
+    for i in np.flatnonzero(~left_out).tolist():
+        label = s_lab[i]
         sel = c_lab == label
         line = _draw_recalibration_group(ax, label, summary.iloc[i], dist[d_lab == label],
                                          cand["target"].to_numpy()[sel], c_share[sel],
@@ -87,6 +93,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
             handles.append(line)
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
+    if left_out.any():
+        ax.text(0.01, 0.01, "not drawn (evidence too thin for a verdict; the summary says why): "
+                + ", ".join(str(x) for x in s_lab[left_out]), transform=ax.transAxes,
+                fontsize="small", va="bottom", gid="left_out", wrap=True)
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")
     if logy:

@@ -147,27 +147,64 @@ def test_per_group_slos_need_group_keys_and_every_group():
 
 
 def test_a_target_the_evidence_is_too_thin_for_is_withheld_in_words():
-    # 288 events: under 0.99 they hold 2.88 expected failures (fewer than 10): 0.99 is never
-    # supported, though
-    # no event is slower than 20 s; 0.9 (28.8 expected failures) is judged as usual
+    # 288 events, of which the first hour's 6 (00:00 .. 00:50) are warm-up: 282 in the evaluated
+    # span (the one at 01:00 is a full window after the first). Under 0.99 they hold 2.82
+    # expected failures (fewer than 10): 0.99 is never supported, though no event is slower than
+    # 20 s; 0.9 (28.2 expected failures) is judged as usual, and the supported target stops there
     ev = every_ten_minutes()
     r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["20s"],
-                            candidates=[0.9, 0.99],
-                            n_boot=20)
+                            candidates=[0.9, 0.99], n_boot=20)
     t = r.table.set_index("target")
-    assert t.loc[0.99, "limit_share"] == 0.0 and not t.loc[0.99, "supported"] and t.loc[0.9,
-                                                                                        "supported"]
+    assert t.loc[0.99, "limit_share"] == 0.0 and not t.loc[0.99, "supported"]
+    assert t.loc[0.9, "supported"]
     row = r.summary.iloc[0]
-    assert np.isnan(row["supported_target"]) and np.isnan(row["supported_low"])
-    # recalibrate's wording (thin_evidence): 288 events x 1 % = 2.88 expected failures, 10 needed
-    assert row["note"].startswith("withheld: 288 events in the evaluated span: too few for a "
-                                  "verdict "
-                                  "(under 99 % they hold 2.88 expected failures")
+    # both days support 0.9 whole: every resample does too
+    assert (row["supported_target"], row["supported_low"], row["supported_high"]) == (0.9, 0.9,
+                                                                                       0.9)
+    # 10 expected failures under 99 % need 10 / 0.01 = 1,000 events
+    assert row["note"] == ("99 % would need 1,000 events in the evaluated span (10 expected "
+                           "failures); it holds 282: the supported target stops at 0.9")
     f = r.frontier.set_index("target")
-    assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s")
-    assert pd.isna(f.loc[0.99,
-                         "smallest_threshold"]) and ("too few for a verdict (under 99 "
-                                                     "%") in f.loc[0.99, "note"]
+    assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s") and f.loc[0.9, "note"] == ""
+    assert pd.isna(f.loc[0.99, "smallest_threshold"])
+    assert f.loc[0.99, "note"] == ("282 events in the evaluated span: too few for a verdict "
+                                   "(under 99 % they hold 2.82 expected failures; a verdict needs "
+                                   "at least 10, i.e. 1,000 events)")
+
+
+def test_too_thin_for_even_the_lowest_candidate_withholds_the_whole_row_in_words():
+    # 282 evaluated events under 0.97 hold 8.46 expected failures: fewer than 10 (10 / 0.03 =
+    # 333.3, so 334 events would do); nothing is supported, nothing is on the frontier
+    ev = every_ten_minutes()
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["20s"],
+                            candidates=[0.97, 0.99], n_boot=20)
+    assert not r.table["supported"].any() and r.frontier["smallest_threshold"].isna().all()
+    row = r.summary.iloc[0]
+    assert np.isnan([row["supported_target"], row["supported_low"], row["supported_high"]]).all()
+    assert row["note"] == ("withheld: 282 events in the evaluated span: too few for a verdict "
+                           "(under 97 % they hold 8.46 expected failures; a verdict needs at "
+                           "least 10, i.e. 334 events)")
+
+
+def test_the_supported_target_stops_at_the_highest_candidate_the_evidence_can_judge():
+    # a user's case: 432 fast successes over three days under a 24 h window. The first day is
+    # warm-up, so 288 events are in the evaluated span: 95 % (14.4 expected failures) can be
+    # judged, 97.5 % (7.2) cannot. The rule alone would give 99.9 % (no event slower than 20 s)
+    ev = every_ten_minutes(days=3, slow_seconds=5.0)
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="24h"), thresholds=["20s"],
+                            n_boot=20)
+    row = r.summary.iloc[0]
+    assert (row["supported_target"], row["supported_low"], row["supported_high"]) == (0.95, 0.95,
+                                                                                       0.95)
+    assert row["note"] == ("99.9 % would need 10,000 events in the evaluated span (10 expected "
+                           "failures); it holds 288: the supported target stops at 0.95")
+    t = r.table.set_index("target")["supported"]
+    assert t[t].index.tolist() == [0.5, 0.75, 0.8, 0.85, 0.9, 0.95]
+    f = r.frontier.set_index("target")
+    assert f.loc[0.95, "smallest_threshold"] == pd.Timedelta("20s")
+    assert pd.isna(f.loc[0.975, "smallest_threshold"])
+    assert f.loc[0.975, "note"].startswith("288 events in the evaluated span: too few for a "
+                                           "verdict (under 97.5 % they hold 7.2 expected")
 
 
 def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():

@@ -60,7 +60,11 @@ def test_recalibrate_on_a_real_log_with_a_four_month_silence(stitched, tmp_path,
             assert line.endswith(f"verdict: {word}, {row['action']}")
             assert row["action"].split()[0] == {"too loose": "tighten", "too strict": "loosen",
                                                 "ok": "keep"}[word]
-    # HEAD: 5 requests, a verdict would rest on 0.25 expected failures: withheld, in words
+    # HEAD: 5 requests, a verdict would rest on 0.25 expected failures: withheld, in words, and
+    # its figures over time with it (its rate of counts stays, with its Wilson interval)
+    assert table.loc["HEAD", ["p1", "p5", "p10", "p50", "events_per_day",
+                              "window_events"]].isna().all()
+    assert table.loc["HEAD", "success_rate"] == 1.0
     assert table.loc["HEAD",
                      "verdict_reason"].startswith("5 events in the evaluated span: too few for a "
                                                   "verdict")

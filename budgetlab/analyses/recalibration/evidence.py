@@ -44,6 +44,7 @@ class Judged:
     reasons: list[str]
     actions: list[str]
     notes: list[str]
+    withheld: np.ndarray  # the evidence is too thin for a verdict (the reason in ``reasons``)
 
 
 def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: Plan) -> Judged:
@@ -83,7 +84,7 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high,
                   boot=boot,
                   cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions,
-                  notes=notes)
+                  notes=notes, withheld=~judged)
 
 
 def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray]:

@@ -29,8 +29,8 @@ from ..._util.words import days_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
-           "thin_evidence", "supported_targets", "widen_to_support", "cap_notes", "judge_current",
-           "verdict", "suggest_window", "explain_no_recommendation"]
+           "thin_evidence", "beyond_evidence", "supported_targets", "widen_to_support", "cap_notes",
+           "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -112,6 +112,17 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
     return ""
+
+
+def beyond_evidence(events: int, target: float) -> str:
+    """Why ``target`` is above what ``events`` in the evaluated span can judge, in words (the
+    rule stops below it: :func:`thin_evidence` withholds it).
+
+    >>> beyond_evidence(288, 0.999)
+    '99.9 % would need 10,000 events in the evaluated span (10 expected failures); it holds 288'
+    """
+    return (f"{_pct(target)} would need {_events_for(target):,} events in the evaluated span "
+            f"({MIN_EXPECTED_FAILURES} expected failures); it holds {events:,}")
 
 
 def _judged_at(target: float, judged_at: str) -> str:

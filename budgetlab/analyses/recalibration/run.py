@@ -156,7 +156,11 @@ def recalibrate(
         ``is_recommended``, ``share_healthy``, ``share_warning``, ``share_critical``,
         ``share_exhausted``, ``hours_exhausted``, ``transitions_per_day``, ``pages_per_day``. Plus
         ``distribution``, ``bootstrap`` and ``settings`` (see :class:`Recalibration`). NaN only
-        where documented: groups without evaluated time, ``n_boot=0``, no target.
+        where documented: groups without evaluated time, ``n_boot=0``, no target, and a group
+        whose evidence is too thin for a verdict (``verdict_reason`` says why): its figures over
+        the evaluated time (:data:`~budgetlab.analyses.recalibration.tables.ESTIMATES`), its
+        candidates' figures and its distribution are withheld; its counts and ``success_rate``
+        (with its Wilson interval) stay.
 
     Examples
     --------
@@ -226,8 +230,8 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         bar.update(1)
         key_cols = key_columns(srt)
         summary = summary_table(key_cols, rolling, c, j, current)
-        cand = candidates_table(key_cols, srt, rolling, c, j.recommended, current, plan)
-        dist, bt = sample_tables(key_cols, srt, rolling, j.boot)
+        cand = candidates_table(key_cols, srt, rolling, c, j, current, plan)
+        dist, bt = sample_tables(key_cols, srt, rolling, j)
         for frame in (summary, cand, dist, bt):
             frame.attrs["by"] = list(srt.by)
         bar.update(1)

@@ -21,12 +21,19 @@ from .options import Plan
 from .pages import page_counts
 from .rolling import Rolling
 
-__all__ = ["Recalibration", "QUANTILE_LEVELS", "key_columns", "summary_table", "candidates_table",
-           "sample_tables"]
+__all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "key_columns", "summary_table",
+           "candidates_table", "sample_tables"]
 
 #: Probabilities of the ``distribution`` table (time-weighted quantiles of the rolling rate).
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995,
                                       0.998, 0.999)
+#: The summary's figures read over the evaluated time, withheld (NaN) on a group whose evidence
+#: is too thin for a verdict (the reason in ``verdict_reason``), as are its ``candidates`` figures
+#: and its ``distribution``: over a lone event's 1 ns they would be a rolling rate of 0 % or 8.6e13
+#: events a day. Its counts (``events``, ``failures``, ``hours``, ``history_days``,
+#: ``traffic_days``), which the reason cites, stay, and so does ``success_rate`` with its Wilson
+#: interval (``ci_low``, ``ci_high``): a ratio of counts, its interval honest at any count.
+ESTIMATES = ("events_per_day", "window_events", "p1", "p5", "p10", "p50", "current_share_limit")
 _VERDICTS = pd.CategoricalDtype(["too_strict", "ok", "too_loose"], ordered=False)
 
 
@@ -69,7 +76,7 @@ def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged
                   current: np.ndarray) -> pd.DataFrame:
     """:attr:`Recalibration.summary`: one row per group."""
     ev = j.evidence
-    return key_cols.assign(**{
+    out = key_cols.assign(**{
         "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64),
                               "success_rate": c.rate,
         "ci_low": c.ci_low, "ci_high": c.ci_high, "hours": rolling.w_group / HOUR_NS,
@@ -82,13 +89,15 @@ def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged
         "recommended_target": j.recommended, "recommended_low": j.rec_low,
                               "recommended_high": j.rec_high,
         "recommendation_note": j.notes})
+    out.loc[j.withheld, list(ESTIMATES)] = np.nan
+    return out
 
 
 def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: Choice,
-                     recommended: np.ndarray,
-                     current: np.ndarray, plan: Plan) -> pd.DataFrame:
+                     j: Judged, current: np.ndarray, plan: Plan) -> pd.DataFrame:
     """:attr:`Recalibration.candidates`: the shown targets of every group with their time at
-    each status, flapping and pages."""
+    each status, flapping and pages (NaN where the group's evidence is withheld)."""
+    recommended = j.recommended
     show = plan.options.show_progress
     show_vals, shown = display_targets(c.grid, c.in_range, plan.requested, current, recommended)
     sidx = np.searchsorted(c.cands, show_vals)
@@ -101,18 +110,21 @@ def candidates_table(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, c: C
                                                                         strict=True)},
                   "hours_exhausted": c.time.at_least[2].sum(axis=1)[:, sidx] / HOUR_NS,
                   "transitions_per_day": tr_day, "pages_per_day": pages}
+    per_target = {k: np.where(j.withheld[:, None], np.nan, v) for k, v in per_target.items()}
     return _candidate_rows(key_cols, show_vals, shown, current, recommended, per_target)
 
 
-def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, boot: np.ndarray,
+def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, j: Judged,
                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:attr:`Recalibration.distribution` and :attr:`Recalibration.bootstrap`."""
+    """:attr:`Recalibration.distribution` (NaN where the group's evidence is withheld) and
+    :attr:`Recalibration.bootstrap`."""
+    boot = j.boot
+    quantiles = np.where(j.withheld[:, None], np.nan, rolling.quantiles[:, 4:])
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
     groups = np.arange(srt.n_groups)
     n_boot = boot.shape[0]
     dist = _key_rows(key_cols, np.repeat(groups, len(probs))).assign(**{
-        "probability": np.tile(probs, srt.n_groups), "success_rate": rolling.quantiles[:,
-                                                                                       4:].ravel()})
+        "probability": np.tile(probs, srt.n_groups), "success_rate": quantiles.ravel()})
     bt = _key_rows(key_cols, np.tile(groups, n_boot)).assign(**{
         "sample": np.repeat(np.arange(n_boot), srt.n_groups), "recommended_target": boot.ravel()})
     return dist, bt

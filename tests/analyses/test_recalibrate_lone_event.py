@@ -1,0 +1,68 @@
+"""recalibrate on a group with one lone event: its window holds it for 1 ns after the warm-up (it
+leaves 1 ns after ``ts + window``), correct time accounting but no evidence. The group is withheld
+in words: no estimate in the summary, no figure in ``candidates`` or ``distribution``, nothing
+drawn by plot_recalibration, which names it in the figure instead."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab import recalibrate
+from budgetlab.analyses.recalibration.tables import ESTIMATES
+from budgetlab.plotting import plot_recalibration
+
+
+@pytest.fixture(scope="module")
+def lone():
+    """Group ``a``: a success every 10 min for two days (288 events); group ``b``: one failure at
+    12:00 on the first day."""
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(np.arange(288) * 10, unit="min")
+    a = pd.DataFrame({"ts": ts, "ok": True, "g": "a"})
+    b = pd.DataFrame({"ts": [pd.Timestamp("2026-01-01 12:00:30", tz="UTC")], "ok": [False],
+                      "g": ["b"]})
+    ev = pd.concat([a, b]).sort_values("ts", kind="stable").reset_index(drop=True)
+    ev["ts"] = ev["ts"].astype("datetime64[ns, UTC]")
+    ev["g"] = ev["g"].astype("category")
+    return recalibrate(ev, by="g", window="1h", n_boot=20)
+
+
+def test_the_lone_event_group_is_withheld_in_words_with_its_counts(lone):
+    s = lone.summary.set_index("g")
+    b = s.loc["b"]
+    # its counts stay: no event a full window after its stretch began; 1 ns of evaluated time
+    assert (b["events"], b["failures"], b["traffic_days"]) == (0, 0, 1)
+    assert b["hours"] == pytest.approx(1 / 3.6e12, rel=1e-9)
+    assert b["verdict_reason"] == (
+        "0 events in the evaluated span: too few for a verdict (no target given and none to "
+        "recommend: at 50 %, the lowest target the candidates start from, they hold 0 expected "
+        "failures; a verdict needs at least 10, i.e. 20 events)")
+    assert b[list(ESTIMATES)].isna().all()
+    assert {"p1", "p5", "p10", "p50", "events_per_day", "window_events"} <= set(ESTIMATES)
+    assert np.isnan(b["recommended_target"])
+    # group a: all successes, so the rolling rate is 1 all the time: every quantile is 1
+    assert s.loc["a", ["p1", "p5", "p10", "p50", "success_rate"]].tolist() == [1.0] * 5
+
+
+def test_no_figure_of_the_withheld_group_in_candidates_or_distribution(lone):
+    d = lone.distribution
+    assert d.loc[d["g"] == "b", "success_rate"].isna().all()
+    assert (d.loc[d["g"] == "a", "success_rate"] == 1.0).all()
+    c = lone.candidates
+    figures = ["share_healthy", "share_warning", "share_critical", "share_exhausted",
+               "hours_exhausted", "transitions_per_day", "pages_per_day"]
+    assert c.loc[c["g"] == "b", figures].isna().all().all()
+    assert c.loc[c["g"] == "a", figures].notna().all().all()
+
+
+def test_the_plot_leaves_the_withheld_group_out_and_says_so(lone):
+    ax = plot_recalibration(lone)
+    gids = [a.get_gid() for a in [*ax.lines, *ax.patches, *ax.collections]]
+    assert "distribution:a" in gids and not any(str(g).endswith(":b") for g in gids)
+    texts = [t.get_text() for t in ax.texts if t.get_gid() == "left_out"]
+    assert texts == ["not drawn (evidence too thin for a verdict; the summary says why): b"]
+    # the x axis spans group a's rates only (all 1.0) and the candidates, never 0 %
+    assert ax.get_xlim()[0] > 50
+    plt.close("all")
