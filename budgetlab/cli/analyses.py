@@ -233,7 +233,8 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         write_output(table, args, "rows (group x bucket)")
     if args.plot:
         over = _burn_over_time(read.events, slo, args.plot_freq, by)
-        save_plot(lambda ax: plot_buckets(over, ax=ax, tz=args.tz), args.plot, force=args.force)
+        save_plot(lambda ax: plot_buckets(over, by=by or None, ax=ax, tz=args.tz), args.plot,
+                  force=args.force)
     return 0
 
 
