@@ -234,7 +234,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         pd.DataFrame({c: thin for c in withheld}, index=show.index), "")
     print()
     print(show.to_string(index=False))
-    _print_thin_groups(table[thin].drop_duplicates(by), by)
+    _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
     if args.out:
         write_output(table, args, "rows (group x bucket)")
     if args.plot:
