@@ -26,7 +26,8 @@ settings.load_profile("ci")
 @pytest.fixture
 def saved(monkeypatch):
     """The figures the command line encodes (every plot is saved through ``figure_bytes``): their
-    axes' x labels, titles, texts, the labelled axes' ticks ``(x, text)`` and the size, kept."""
+    axes' x labels, titles, texts, the failure-bucket layers' labels (gid ``bucket``), the
+    labelled axes' ticks ``(x, text)`` and the size, kept."""
     import budgetlab._util.figures as bfiles
 
     real = bfiles.figure_bytes
@@ -40,6 +41,8 @@ def saved(monkeypatch):
                 "size": tuple(fig.get_size_inches() * kw.get("dpi", 110)),
                 "titles": [a.get_title(loc="left") for a in fig.axes if a.get_title(loc="left")],
                 "texts": [t.get_text() for t in fig.texts],
+                "layers": [p.get_label() for a in fig.axes for p in a.patches
+                           if p.get_gid() == "bucket"],
                 "ticks": [[(t.get_position()[0], t.get_text()) for t in a.get_xticklabels()]
                           for a in fig.axes if a.get_xlabel()],
             }

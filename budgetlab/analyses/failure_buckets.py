@@ -21,6 +21,11 @@ lowering the SLO", as tables. Every figure is attributed to a failure ``bucket``
   Likewise an alert episode (tier, group) of the policy replayed on bins is caused by the bucket
   when ``[start, end]`` overlaps no episode of the same tier and group without it. Pages are the
   episodes of tiers whose severity is ``"page"``.
+* **Thin groups withheld.** A group whose events hold fewer than 10 expected failures under its
+  target (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the rule of
+  ``recalibrate`` and ``latency``) gets a ``note`` saying so: its figures of
+  :data:`THIN_COLUMNS` keep their meaning in the table but are no verdict (the CLI leaves them
+  blank and prints the note). One event that failed is a burn rate of 20 at 95 %, not evidence.
 """
 
 from __future__ import annotations
@@ -42,8 +47,16 @@ from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.binning import bin_events, bucket_codes
 from .bucket_variants import Groups, TrackerVariants, episodes_caused
 from .per_group import per_slo_rows
+from .recalibration.rules import too_few_events
 
-__all__ = ["bucket_breakdown", "bucket_burn_over_time", "bucket_counts"]
+__all__ = ["THIN_COLUMNS", "bucket_breakdown", "bucket_burn_over_time", "bucket_counts"]
+
+#: The figures of :func:`bucket_breakdown` a thin group's ``note`` withholds: every one judged
+#: against the group's events or target (its ``events`` and ``failures`` are counts, kept).
+THIN_COLUMNS = ("share_of_failures", "failure_rate", "burn_rate", "group_burn_rate", "sli",
+                "sli_without", "burn_rate_without", "transitions", "transitions_without",
+                "transitions_caused", "alerts", "alerts_without", "alerts_caused", "pages",
+                "pages_without", "pages_caused")
 
 
 def _episode_counts(ep: pd.DataFrame, keys: list[str], key_table: pd.DataFrame,
@@ -144,7 +157,9 @@ def bucket_breakdown(
         ``transitions`` / ``transitions_without`` (status changes of the seed tracker with all
         events / without the bucket), ``transitions_caused`` (changes caused by the bucket alone,
         see the module doc), ``alerts`` / ``alerts_without`` / ``alerts_caused`` (episodes of every
-        tier), ``pages`` / ``pages_without`` / ``pages_caused`` (episodes of ``"page"`` tiers).
+        tier), ``pages`` / ``pages_without`` / ``pages_caused`` (episodes of ``"page"`` tiers),
+        ``note`` (empty, or ``"withheld: ..."`` why the group's :data:`THIN_COLUMNS` are too
+        thin for a verdict: fewer events than hold 10 expected failures under its target).
 
     Examples
     --------
@@ -206,6 +221,11 @@ def bucket_breakdown(
         table[what] = np.repeat(counts, k)
         table[f"{what}_without"] = cols[f"{what}_without"].ravel()
         table[f"{what}_caused"] = cols[f"{what}_caused"].ravel()
+    span = "the group" if keys else "the table"
+    why = [too_few_events(int(n), slo.target, span=span)
+           for n in table["events"].to_numpy()[::k]] if k else []
+    table["note"] = np.repeat(np.array([f"withheld: {w}" if w else "" for w in why],
+                                       dtype=object), k)
     table.attrs.update({"slo": slo, "by": list(keys), "policy": pol.name or "custom"})
     return table
 

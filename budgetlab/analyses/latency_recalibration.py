@@ -11,6 +11,8 @@ highest supported candidate. Its interval is a day-block bootstrap: the group's 
 with observed time (their status time; a day of warm-up or silence holds no evidence and is never
 drawn) drawn with replacement, the rule recomputed on each sample,
 percentiles of the supported target (a sample that supports no candidate counts as below the grid).
+A supported target from a history shorter than 14 days (a group's first evaluated instant to its
+last) is provisional, said in ``note`` as :func:`budgetlab.recalibrate` says it.
 
 **Frontier**: for each candidate target, the smallest threshold the history supports.
 
@@ -50,6 +52,7 @@ from .per_group import group_mask, need_group_keys
 from .recalibration.bootstrap import block_weights
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.clock import evaluated_events
+from .recalibration.evidence import short_history
 from .recalibration.rules import beyond_evidence, thin_evidence
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
@@ -106,7 +109,9 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         ``limit_share`` (float64: share of observed time after warm-up at ``limit_status`` or
         worse), ``observed_time`` (timedelta64[ns]), ``supported`` (bool). ``summary``: the group
         keys, ``threshold``, ``supported_target``, ``supported_low``, ``supported_high`` (float64;
-        NaN when below the grid, said in ``note``), ``equals_availability`` (bool), ``note`` (str),
+        NaN when below the grid, said in ``note``), ``equals_availability`` (bool), ``note`` (str;
+        a supported target from under 14 days of history is "provisional: ...", in
+        :func:`budgetlab.recalibrate`'s words),
         ``window`` (timedelta64[ns]) and ``current_target`` (float64): the group's SLO.
         ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT when
         no threshold supports it, said in ``note``), ``note``.
@@ -143,6 +148,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     t0 = int(events["ts"].iloc[0].value) if len(events) else 0
     n_days = max(1,
                  -(-(int(events["ts"].iloc[-1].value) - t0 + 1) // DAY_NS)) if len(events) else 1
+    days = np.zeros(len(censoring))
     bad = np.zeros((len(censoring), len(thr), len(cands), n_days))
     obs = np.zeros_like(bad)
     for i, t in enumerate(thr):  # a loop over thresholds x candidates, each a vectorized replay
@@ -150,6 +156,8 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         for j, c in enumerate(cands):
             spans = status_spans(base, replace(slo, target=float(c)), by=keys or None)
             b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
+            if i == j == 0:  # the evaluated span does not depend on the threshold or target
+                days = _history_days(spans, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = _evaluated_events(events, gcodes, len(censoring), slo.window_ns)
     why = [[thin_evidence(int(n), float(c), int(d), bool(d)) for c in cands]
@@ -159,6 +167,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot,
                   seed, judgeable)
     _withhold_thin(out, why, n_ev, cands, max_share)
+    _caveat_short_history(out.summary, days)
     out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns,
                                                     dtype=np.int64), unit="ns")
     out.summary["current_target"] = float(slo.target)
@@ -333,6 +342,31 @@ def _withhold_thin(out: LatencyRecalibration, why: list[list[str]], n_ev: np.nda
     for col in ("supported_target", "supported_low", "supported_high"):
         out.summary[col] = np.where(thin, np.nan, out.summary[col].to_numpy(dtype=np.float64))
     out.summary["note"] = notes
+
+
+def _history_days(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
+    """Per group: days from its first evaluated instant (after warm-up, with traffic) to its last,
+    as :func:`budgetlab.recalibrate`'s ``history_days``; 0 without evaluated time."""
+    status = spans["status"].astype(str).to_numpy()
+    start, warm, end = (utc_ns_column(spans[c], c) for c in ("start", "warmup_end", "end"))
+    a = np.maximum(start, warm)
+    keep = (status != "no_traffic") & (end > a)
+    g = _group_rows(spans, keys, censoring)[keep]
+    first = np.full(len(censoring), np.nan)
+    last = np.full(len(censoring), np.nan)
+    np.fmin.at(first, g, a[keep].astype(np.float64))
+    np.fmax.at(last, g, end[keep].astype(np.float64))
+    return np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
+
+
+def _caveat_short_history(summary: pd.DataFrame, days: np.ndarray) -> None:
+    """A supported target from a history shorter than
+    :data:`~budgetlab.analyses.recalibration.evidence.MIN_HISTORY_DAYS` is provisional, said in
+    ``note`` with :func:`budgetlab.recalibrate`'s words (its rows are groups x thresholds)."""
+    g = np.repeat(np.arange(len(days)), len(summary) // max(len(days), 1))
+    given = np.isfinite(summary["supported_target"].to_numpy(dtype=np.float64))
+    summary["note"] = ["; ".join(x for x in (n, short_history(float(days[i])) if k else "") if x)
+                       for n, i, k in zip(summary["note"], g, given, strict=True)]
 
 
 def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:

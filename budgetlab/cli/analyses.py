@@ -198,7 +198,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
 
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
-    from ..analyses.failure_buckets import bucket_breakdown
+    from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
     from ..plotting import plot_buckets
 
     slo = slo_from_args(args)
@@ -218,14 +218,30 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show = table[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = (show[c] * 100).map("{:.2f} %".format)
+    show["burn_rate"] = show["burn_rate"].map("{:.3g}".format)
+    thin = (table["note"] != "").to_numpy()
+    withheld = [c for c in cols if c in THIN_COLUMNS]
+    show[withheld] = show[withheld].astype(object).mask(
+        pd.DataFrame({c: thin for c in withheld}, index=show.index), "")
     print()
-    print(show.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+    print(show.to_string(index=False))
+    _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
     if args.out:
         write_output(table, args, "rows (group x bucket)")
     if args.plot:
         over = _burn_over_time(read.events, slo, args.plot_freq, by)
-        save_plot(lambda ax: plot_buckets(over, ax=ax, tz=args.tz), args.plot, force=args.force)
+        save_plot(lambda ax: plot_buckets(over, by=by or None, ax=ax, tz=args.tz), args.plot,
+                  force=args.force)
     return 0
+
+
+def _print_thin_groups(rows: pd.DataFrame, by: list[str]) -> None:
+    """Below the ``buckets`` table: the groups whose figures are left blank, each with why."""
+    if len(rows):
+        print("figures left blank, too thin for a verdict:")
+    for _, r in rows.iterrows():
+        print(wrap(f"{group_label(r, by)}: {str(r['note']).removeprefix('withheld: ')}",
+                   indent="  "))
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,

@@ -248,8 +248,10 @@ def _success_panel(ax: Axes, sr: np.ndarray, slo: Any) -> None:
 
 def _budget_panel(budget_ax: Axes, rf: np.ndarray, slo: Any) -> None:
     """The budget panel's thresholds (dashed, named once in the legend; each status drawn names
-    the one that starts it), y range and label."""
-    levels = [0.0]
+    the one that starts it), y range and label. The range is always the whole 0-100 % scale
+    (padded): a budget at 0 throughout is read against the full scale, as in every other group,
+    not on an axis stopping near the warning threshold."""
+    levels = [0.0, 100.0]
     if slo is not None:
         levels += [slo.warning * 100, slo.critical * 100]
         drawn = [f for f in (slo.warning, slo.critical) if f > 0]

@@ -114,6 +114,28 @@ def test_group_of_only_timeouts_has_sli_without_one_not_nan():
     assert b["failures"] == 0 and b["share_of_failures"] == 0.0 and b["sli_without"] == 0.5
 
 
+def test_a_group_under_ten_expected_failures_is_withheld_in_words():
+    """The rule of recalibrate and latency: at 95 % a verdict needs 10 / 0.05 = 200 events. Region
+    ``a`` has 199 (9.95 expected failures: withheld), ``b`` exactly 200 (kept), whole log 399."""
+    n_a, n_b = 199, 200
+    bucket = ["timeout"] + ["success"] * (n_a - 1) + ["solve_error"] + ["success"] * (n_b - 1)
+    ev = make(np.arange(n_a + n_b), bucket, ["a"] * n_a + ["b"] * n_b)
+    t = bucket_breakdown(ev, SLO(target=0.95, window=60), by="region")
+    note = dict(zip(t["region"].astype(str), t["note"], strict=True))
+    assert note == {"a": "withheld: 199 events in the group: too few for a verdict (under 95 % "
+                         "they hold 9.95 expected failures; a verdict needs at least 10, i.e. 200 "
+                         "events)",
+                    "b": ""}
+    # the figures keep their meaning in the table: a's timeout burn is 1 / (199 x 0.05)
+    a = t[(t["region"] == "a") & (t["bucket"] == "timeout")].iloc[0]
+    assert a["burn_rate"] == pytest.approx(1 / (199 * 0.05), rel=1e-12)
+    whole = bucket_breakdown(ev, SLO(target=0.95, window=60), by=None)
+    assert set(whole["note"]) == {""}  # 399 events together
+    assert set(bucket_breakdown(ev.iloc[:5], SLO(target=0.95, window=60), by=None)["note"]) == {
+        "withheld: 5 events in the table: too few for a verdict (under 95 % they hold 0.25 "
+        "expected failures; a verdict needs at least 10, i.e. 200 events)"}
+
+
 # ------------------------------------------------------------------------------------------------
 # the tracker with and without a bucket
 

@@ -230,4 +230,27 @@ def test_the_bootstrap_draws_only_days_with_observed_time():
     row = r.summary.iloc[0]
     assert (row["supported_target"], row["supported_low"], row["supported_high"]) == (0.9, 0.9,
                                                                                        0.9)
-    assert row["note"] == ""
+    # evaluated from 2 Jan 00:00 (after the 24 h warm-up) to the last event, 3 Jan 23:50: 47 h 50
+    # min, 1.99 days
+    assert row["note"] == ("provisional: 1 d 23 h of history, less than the 14 d a "
+                           "recommendation needs; re-run with more history")
+
+
+def test_a_short_history_makes_a_supported_target_provisional_as_recalibrate_says():
+    """recalibrate's rule (under 14 days from the first evaluated instant to the last: the
+    caveat); withheld and unsupported rows carry no caveat, there is nothing to qualify."""
+    slo = SLO(target=0.9, window="1h")
+    short = latency_recalibrate(every_ten_minutes(days=3, slow_seconds=5.0), slo=slo,
+                                thresholds=["20s"], candidates=[0.5, 0.9], n_boot=20)
+    # 1 Jan 01:00 (after the 1 h warm-up) to 3 Jan 23:50: 70 h 50 min = 2 d 22 h 50 min
+    assert short.summary["note"].tolist() == [
+        "provisional: 2 d 22 h of history, less than the 14 d a recommendation needs; re-run "
+        "with more history"]
+    # 15 days: 1 Jan 01:00 to 15 Jan 23:50 is 14.95 days, enough
+    enough = latency_recalibrate(every_ten_minutes(days=15, slow_seconds=5.0), slo=slo,
+                                 thresholds=["20s"], candidates=[0.5, 0.9], n_boot=20)
+    assert enough.summary["note"].tolist() == [""]
+    none = latency_recalibrate(every_ten_minutes(days=3, slow_seconds=30.0, slow_at_min=600),
+                               slo=slo, thresholds=["1s"], candidates=[0.5, 0.9], n_boot=20)
+    assert np.isnan(none.summary["supported_target"].iloc[0])
+    assert "provisional" not in none.summary["note"].iloc[0]

@@ -356,6 +356,26 @@ def test_buckets_on_a_web_log_name_the_buckets_from_the_data(capsys):
     assert "timeout" not in out and "solve_error" not in out and "captcha" not in out
 
 
+def test_buckets_leave_a_thin_group_blank_and_say_why(capsys):
+    """The Apache log by method (shared/data/README.md: GET 9,952, HEAD 42, OPTIONS 1, POST 5
+    requests; OPTIONS' one is a 500): at 95 % a verdict needs 200 events (10 expected failures),
+    so only GET gets figures; OPTIONS' burn rate 20 (1 / (1 x 0.05)) and its pages are not
+    printed."""
+    assert main(["buckets", str(APACHE), "--preset", "access", "--by", "method"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line.split()[:1] in (["GET"], ["HEAD"], ["OPTIONS"], ["POST"])}
+    assert rows["OPTIONS"] == ["OPTIONS", "server_error", "1", "1"]
+    assert rows["HEAD"] == ["HEAD", "server_error", "42", "0"]
+    assert rows["POST"] == ["POST", "server_error", "5", "0"]
+    assert rows["GET"][:7] == ["GET", "server_error", "9952", "2", "100.00", "%", "0.02"]
+    text = " ".join(out.split())
+    assert "figures left blank, too thin for a verdict:" in text
+    assert ("method=OPTIONS: 1 event in the group: too few for a verdict (under 95 % they hold "
+            "0.05 expected failures; a verdict needs at least 10, i.e. 200 events)") in text
+    assert "method=GET" not in text
+
+
 # --- incident -----------------------------------------------------------------------------------
 
 

@@ -84,3 +84,7 @@ def test_the_current_target_is_reported_beside_the_supported_one(tmp_path, capsy
     assert "(24 h window, current target 0.9; a target is supported" in text
     assert ("within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9 is "
             "above it") in text
+    # recalibrate's caveat, in its words: evaluated from 2 Jan 00:00 (after the 24 h warm-up) to
+    # the last event, 3 Jan 23:50 (47 h 50 min, 1.99 days)
+    assert ("above it; provisional: 1 d 23 h of history, less than the 14 d a recommendation "
+            "needs; re-run with more history") in text

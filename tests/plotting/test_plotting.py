@@ -184,6 +184,20 @@ def test_timeline_y_ranges_follow_the_data():
                                                                            90) + 0.08 * span))
 
 
+def test_timeline_budget_panel_shows_the_whole_scale_when_the_budget_is_gone_throughout():
+    """Every event fails: remaining_fraction is 0 from the first event to the last. The budget
+    panel still runs 0 .. 100 % (padded by 6 %: -6 .. 106) as in any other group, not up to just
+    above the 50 % warning threshold; the line lies at 0."""
+    ts = T0 + pd.to_timedelta(np.arange(120), unit="min")
+    st = replay(as_events(ts, np.zeros(120, dtype=bool), ["timeout"] * 120),
+                SLO(target=0.95, window="1h"))
+    assert (st["remaining_fraction"] == 0).all()
+    ax = plot_timeline(st)
+    assert ax.budget_ax.get_ylim() == pytest.approx((-6.0, 106.0))
+    (line,) = by_gid(ax.budget_ax.get_lines(), "budget_remaining")
+    assert np.nanmax(np.abs(line.get_ydata())) == 0
+
+
 def test_timeline_burn_thresholds_of_a_policy():
     st = replay(events(p_fail=0.12), SLO(target=0.9, window="30min"))
     peak = st["burn_rate"].max()

@@ -24,7 +24,7 @@ from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
 from .rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
 
-__all__ = ["MIN_HISTORY_DAYS", "Judged", "judge_groups", "incident_rows"]
+__all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "judge_groups", "incident_rows"]
 
 #: Histories shorter than this many days give provisional recommendations (the seed: 2-4 weeks).
 MIN_HISTORY_DAYS = 14.0
@@ -113,6 +113,23 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
             "window_events": win}
 
 
+def short_history(days: float) -> str:
+    """The caveat of a recommendation from fewer than :data:`MIN_HISTORY_DAYS` days of history
+    (``days`` from the group's first evaluated instant to its last); empty with enough. Said by
+    :func:`budgetlab.recalibrate` and :func:`budgetlab.latency_recalibrate` alike.
+
+    >>> short_history(1.993)
+    'provisional: 1 d 23 h of history, less than the 14 d a recommendation needs; re-run with more
+    history'
+    >>> short_history(14.0)
+    ''
+    """
+    if days >= MIN_HISTORY_DAYS:
+        return ""
+    return (f"provisional: {days_words(days)} of history, less than the "
+            f"{days_words(MIN_HISTORY_DAYS)} a recommendation needs; re-run with more history")
+
+
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,
            plan: Plan, thin: list[str]) -> list[str]:
     """Per group: why there is no recommendation (too thin evidence; or with figures and the way
@@ -124,9 +141,7 @@ def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommend
             out.append(thin[g])
             continue
         if np.isfinite(recommended[g]):
-            out.append(f"provisional: {days_words(days)} of history, less than "
-                       f"the {days_words(MIN_HISTORY_DAYS)} a recommendation needs; re-run with "
-                       "more history" if days < MIN_HISTORY_DAYS else "")
+            out.append(short_history(days))
             continue
         at_lo = np.searchsorted(c.cands, lo)
         share_lo = float(c.lim_share[g, at_lo]) if np.isfinite(lo) else np.nan

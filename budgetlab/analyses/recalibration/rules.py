@@ -29,7 +29,8 @@ from ..._util.words import days_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
-           "thin_evidence", "beyond_evidence", "supported_targets", "widen_to_support", "cap_notes",
+           "thin_evidence", "beyond_evidence", "too_few_events", "supported_targets",
+           "widen_to_support", "cap_notes",
            "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
@@ -100,14 +101,9 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     if not has_time:
         return ("no evaluated time: the group's window held no traffic after its warm-up in the "
                 "evaluated span")
-    if not np.isfinite(target):
-        target, judged_at = USUAL_TARGETS[0], "usual"
-    expected = events * (1 - target)
-    if expected < MIN_EXPECTED_FAILURES * (1 - 1e-9):
-        need = _events_for(target)
-        return (f"{_plural(events, 'event')} in the evaluated span: too few for a verdict "
-                f"({_judged_at(target, judged_at)} they hold {expected:.3g} expected failures; "
-                f"a verdict needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
+    few = too_few_events(events, target, judged_at=judged_at)
+    if few:
+        return few
     if traffic_days < MIN_TRAFFIC_DAYS:
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
@@ -123,6 +119,30 @@ def beyond_evidence(events: int, target: float) -> str:
     """
     return (f"{_pct(target)} would need {_events_for(target):,} events in the evaluated span "
             f"({MIN_EXPECTED_FAILURES} expected failures); it holds {events:,}")
+
+
+def too_few_events(events: int, target: float, *, judged_at: str = "current",
+                   span: str = "the evaluated span") -> str:
+    """The first rule of :func:`thin_evidence`: fewer ``events`` in ``span`` than hold
+    :data:`MIN_EXPECTED_FAILURES` expected failures under ``target`` (``judged_at`` as there), in
+    words; empty when there are enough. The one rule for every figure judged against a target
+    (:func:`budgetlab.bucket_breakdown` uses it per group with ``span="the group"``).
+
+    >>> too_few_events(1, 0.95, span="the group")
+    '1 event in the group: too few for a verdict (under 95 % they hold 0.05 expected failures; a
+    verdict needs at least 10, i.e. 200 events)'
+    >>> too_few_events(200, 0.95)
+    ''
+    """
+    if not np.isfinite(target):
+        target, judged_at = USUAL_TARGETS[0], "usual"
+    expected = events * (1 - target)
+    if expected >= MIN_EXPECTED_FAILURES * (1 - 1e-9):
+        return ""
+    need = _events_for(target)
+    return (f"{_plural(events, 'event')} in {span}: too few for a verdict "
+            f"({_judged_at(target, judged_at)} they hold {expected:.3g} expected failures; "
+            f"a verdict needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
 
 
 def _judged_at(target: float, judged_at: str) -> str:
