@@ -40,18 +40,18 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.units import DAY_NS
-from .._util.validation import as_list, check_argument, check_fraction, check_whole, utc_ns_column
+from .._util.validation import as_list, check_argument, check_fraction, check_whole
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
 from ..errors import ConfigError
 from ..events.schema import check_events
 from ..slo import SLO, PerGroup, as_per_group
 from ..windows.groups import group_key_codes
+from .latency_clock import day_times, evaluated_group_events, history_days
 from .latency_profile import attempt_durations, group_timeouts, parse_thresholds
 from .per_group import group_mask, need_group_keys
 from .recalibration.bootstrap import block_weights
 from .recalibration.candidates import USUAL_TARGETS
-from .recalibration.clock import evaluated_events
 from .recalibration.evidence import short_history
 from .recalibration.rules import beyond_evidence, thin_evidence
 
@@ -130,11 +130,7 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
     max_share = check_fraction("max_share", max_share)
     confidence = check_fraction("confidence", confidence)
     n_boot = check_whole("n_boot", n_boot, low=1, high=100_000)
-    cands = np.array(
-        sorted(candidates if candidates is not None else [t for t in USUAL_TARGETS if t <= 0.999])
-    )
-    for c in cands:
-        check_fraction("candidates", c)
+    cands = _candidates(candidates)
     dur = attempt_durations(events)
     thr = _default_thresholds(events, dur) if thresholds is None else parse_thresholds(thresholds)
     censoring = group_timeouts(events, keys, dur, client_timeout)
@@ -155,15 +151,12 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         base["ok"] = ok & (dur <= t)
         for j, c in enumerate(cands):
             spans = status_spans(base, replace(slo, target=float(c)), by=keys or None)
-            b, o = _day_times(spans, limit, t0, n_days, keys, censoring)
+            b, o = day_times(spans, limit, t0, n_days, keys, censoring)
             if i == j == 0:  # the evaluated span does not depend on the threshold or target
-                days = _history_days(spans, keys, censoring)
+                days = history_days(spans, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
-    n_ev = _evaluated_events(events, gcodes, len(censoring), slo.window_ns)
-    why = [[thin_evidence(int(n), float(c), int(d), bool(d)) for c in cands]
-           for n, d in zip(n_ev, (obs[:, 0, 0] > 0).sum(-1), strict=True)]
-    judgeable = np.array([[not w for w in row] for row in why], dtype=bool).reshape(
-        len(censoring), len(cands))
+    n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
+    why, judgeable = _thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), cands)
     out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot,
                   seed, judgeable)
     _withhold_thin(out, why, n_ev, cands, max_share)
@@ -172,6 +165,28 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
                                                     dtype=np.int64), unit="ns")
     out.summary["current_target"] = float(slo.target)
     return out
+
+
+def _candidates(candidates: Sequence[float] | None) -> np.ndarray:
+    """The candidate targets, sorted and checked (default: the usual targets up to 99.9 %)."""
+    cands = np.array(
+        sorted(candidates if candidates is not None else [t for t in USUAL_TARGETS if t <= 0.999])
+    )
+    for c in cands:
+        check_fraction("candidates", c)
+    return cands
+
+
+def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, cands: np.ndarray,
+                  ) -> tuple[list[list[str]], np.ndarray]:
+    """Per group and candidate: why the evidence cannot judge it (:func:`thin_evidence`'s words
+    for the group's events in the evaluated span and its days with traffic; empty when it can),
+    and the mask of those it can judge."""
+    why = [[thin_evidence(int(n), float(c), int(d), bool(d)) for c in cands]
+           for n, d in zip(n_ev, traffic_days, strict=True)]
+    judgeable = np.array([[not w for w in row] for row in why], dtype=bool).reshape(
+        len(n_ev), len(cands))
+    return why, judgeable
 
 
 def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
@@ -197,17 +212,6 @@ def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],
     return LatencyRecalibration(merged["table"], merged["summary"], merged["frontier"])
 
 
-def _evaluated_events(events: pd.DataFrame, gcodes: np.ndarray, n_groups: int,
-                      window_ns: int) -> np.ndarray:
-    """Per group, the events in the evaluated span (after each traffic stretch's first window), as
-    :func:`budgetlab.recalibrate` counts them for :func:`thin_evidence`."""
-    if not len(events):
-        return np.zeros(n_groups, dtype=np.int64)
-    order = np.argsort(gcodes, kind="stable")
-    t = utc_ns_column(events["ts"], "ts")[order]
-    bounds = np.searchsorted(gcodes[order], np.arange(n_groups + 1))
-    keep = evaluated_events(t, bounds, window_ns, int(t.min()), int(t.max()))
-    return np.bincount(gcodes[order][keep], minlength=n_groups)
 
 
 def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
@@ -219,37 +223,8 @@ def _default_thresholds(events: pd.DataFrame, dur: np.ndarray) -> list[int]:
     return sorted({int(-(-int(x) // 10**8) * 10**8) for x in q})
 
 
-def _day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys: Sequence[str],
-               censoring: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Per group and UTC day of the observation: time at ``limit`` or worse, and observed time
-    (both after warm-up, no-traffic time left out)."""
-    status = spans["status"].astype(str).to_numpy()
-    start, warm, end = (utc_ns_column(spans[c], c) for c in ("start", "warmup_end", "end"))
-    a, b = np.maximum(start, warm) - t0, end - t0
-    keep = (status != "no_traffic") & (b > a)
-    g = _group_rows(spans, keys, censoring)[keep]
-    is_bad = np.isin(status[keep], limit)
-    a, b = a[keep], b[keep]
-    da, db = a // DAY_NS, (b - 1) // DAY_NS
-    reps = (db - da + 1).astype(np.int64)
-    row = np.repeat(np.arange(len(a)), reps)
-    day = da[row] + np.arange(len(row)) - np.repeat(np.cumsum(reps) - reps, reps)
-    lo = np.maximum(a[row], day * DAY_NS)
-    hi = np.minimum(b[row], (day + 1) * DAY_NS)
-    flat = g[row] * n_days + np.clip(day, 0, n_days - 1)
-    size = len(censoring) * n_days
-    obs = np.bincount(flat, weights=(hi - lo).astype(np.float64), minlength=size)
-    bad = np.bincount(flat, weights=np.where(is_bad[row], hi - lo, 0).astype(np.float64),
-                      minlength=size)
-    return bad.reshape(len(censoring), n_days), obs.reshape(len(censoring), n_days)
 
 
-def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
-    if not keys:
-        return np.zeros(len(spans), dtype=np.int64)
-    index = pd.MultiIndex.from_frame(censoring[list(keys)].astype(str))
-    return np.asarray(index.get_indexer(pd.MultiIndex.from_frame(spans[list(keys)].astype(str))),
-                      dtype=np.int64)
 
 
 def _supported(share: np.ndarray, cands: np.ndarray, max_share: float,
@@ -344,19 +319,6 @@ def _withhold_thin(out: LatencyRecalibration, why: list[list[str]], n_ev: np.nda
     out.summary["note"] = notes
 
 
-def _history_days(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
-    """Per group: days from its first evaluated instant (after warm-up, with traffic) to its last,
-    as :func:`budgetlab.recalibrate`'s ``history_days``; 0 without evaluated time."""
-    status = spans["status"].astype(str).to_numpy()
-    start, warm, end = (utc_ns_column(spans[c], c) for c in ("start", "warmup_end", "end"))
-    a = np.maximum(start, warm)
-    keep = (status != "no_traffic") & (end > a)
-    g = _group_rows(spans, keys, censoring)[keep]
-    first = np.full(len(censoring), np.nan)
-    last = np.full(len(censoring), np.nan)
-    np.fmin.at(first, g, a[keep].astype(np.float64))
-    np.fmax.at(last, g, end[keep].astype(np.float64))
-    return np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
 
 
 def _caveat_short_history(summary: pd.DataFrame, days: np.ndarray) -> None:

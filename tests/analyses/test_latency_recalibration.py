@@ -162,8 +162,11 @@ def test_a_target_the_evidence_is_too_thin_for_is_withheld_in_words():
     assert (row["supported_target"], row["supported_low"], row["supported_high"]) == (0.9, 0.9,
                                                                                        0.9)
     # 10 expected failures under 99 % need 10 / 0.01 = 1,000 events
+    # and the history is short: 1 Jan 01:00 (after the 1 h warm-up) to 2 Jan 23:50, 46 h 50 min
     assert row["note"] == ("99 % would need 1,000 events in the evaluated span (10 expected "
-                           "failures); it holds 282: the supported target stops at 0.9")
+                           "failures); it holds 282: the supported target stops at 0.9; "
+                           "provisional: 1 d 22 h of history, less than the 14 d a recommendation "
+                           "needs; re-run with more history")
     f = r.frontier.set_index("target")
     assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s") and f.loc[0.9, "note"] == ""
     assert pd.isna(f.loc[0.99, "smallest_threshold"])
@@ -196,8 +199,11 @@ def test_the_supported_target_stops_at_the_highest_candidate_the_evidence_can_ju
     row = r.summary.iloc[0]
     assert (row["supported_target"], row["supported_low"], row["supported_high"]) == (0.95, 0.95,
                                                                                        0.95)
+    # and the history is short: 2 Jan 00:00 (after the 24 h warm-up) to 3 Jan 23:50, 47 h 50 min
     assert row["note"] == ("99.9 % would need 10,000 events in the evaluated span (10 expected "
-                           "failures); it holds 288: the supported target stops at 0.95")
+                           "failures); it holds 288: the supported target stops at 0.95; "
+                           "provisional: 1 d 23 h of history, less than the 14 d a recommendation "
+                           "needs; re-run with more history")
     t = r.table.set_index("target")["supported"]
     assert t[t].index.tolist() == [0.5, 0.75, 0.8, 0.85, 0.9, 0.95]
     f = r.frontier.set_index("target")

@@ -1,0 +1,82 @@
+"""The clock of :func:`~budgetlab.latency_recalibrate`: per group, the time at the limit status
+and the observed time in each UTC day, the span of history evaluated and the events in it, all
+after warm-up with no-traffic time left out, as :func:`budgetlab.recalibrate` counts them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._util.units import DAY_NS
+from .._util.validation import utc_ns_column
+from .recalibration.clock import evaluated_events
+
+__all__ = ["day_times", "history_days", "evaluated_group_events"]
+
+
+def evaluated_group_events(events: pd.DataFrame, gcodes: np.ndarray, n_groups: int,
+                           window_ns: int) -> np.ndarray:
+    """Per group, the events in the evaluated span (after each traffic stretch's first window), as
+    :func:`budgetlab.recalibrate` counts them for its thin-evidence rule."""
+    if not len(events):
+        return np.zeros(n_groups, dtype=np.int64)
+    order = np.argsort(gcodes, kind="stable")
+    t = utc_ns_column(events["ts"], "ts")[order]
+    bounds = np.searchsorted(gcodes[order], np.arange(n_groups + 1))
+    keep = evaluated_events(t, bounds, window_ns, int(t.min()), int(t.max()))
+    return np.bincount(gcodes[order][keep], minlength=n_groups)
+
+
+def _evaluated(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame,
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The evaluated part of each status span with traffic: its start (after warm-up), end,
+    status and group (the row of ``censoring``); spans wholly in warm-up or without traffic left
+    out."""
+    status = spans["status"].astype(str).to_numpy()
+    start, warm, end = (utc_ns_column(spans[c], c) for c in ("start", "warmup_end", "end"))
+    a = np.maximum(start, warm)
+    keep = (status != "no_traffic") & (end > a)
+    return a[keep], end[keep], status[keep], _group_rows(spans, keys, censoring)[keep]
+
+
+def day_times(spans: pd.DataFrame, limit: list[str], t0: int, n_days: int, keys: Sequence[str],
+              censoring: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per group and UTC day of the observation: time at ``limit`` or worse, and observed time
+    (both after warm-up, no-traffic time left out)."""
+    a, b, status, g = _evaluated(spans, keys, censoring)
+    a, b = a - t0, b - t0
+    is_bad = np.isin(status, limit)
+    da, db = a // DAY_NS, (b - 1) // DAY_NS
+    reps = (db - da + 1).astype(np.int64)
+    row = np.repeat(np.arange(len(a)), reps)
+    day = da[row] + np.arange(len(row)) - np.repeat(np.cumsum(reps) - reps, reps)
+    lo = np.maximum(a[row], day * DAY_NS)
+    hi = np.minimum(b[row], (day + 1) * DAY_NS)
+    flat = g[row] * n_days + np.clip(day, 0, n_days - 1)
+    size = len(censoring) * n_days
+    obs = np.bincount(flat, weights=(hi - lo).astype(np.float64), minlength=size)
+    bad = np.bincount(flat, weights=np.where(is_bad[row], hi - lo, 0).astype(np.float64),
+                      minlength=size)
+    return bad.reshape(len(censoring), n_days), obs.reshape(len(censoring), n_days)
+
+
+def history_days(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
+    """Per group: days from its first evaluated instant (after warm-up, with traffic) to its last,
+    as :func:`budgetlab.recalibrate`'s ``history_days``; 0 without evaluated time."""
+    a, end, _, g = _evaluated(spans, keys, censoring)
+    first = np.full(len(censoring), np.nan)
+    last = np.full(len(censoring), np.nan)
+    np.fmin.at(first, g, a.astype(np.float64))
+    np.fmax.at(last, g, end.astype(np.float64))
+    return np.where(np.isfinite(first), (last - first) / DAY_NS, 0.0)
+
+
+def _group_rows(spans: pd.DataFrame, keys: Sequence[str], censoring: pd.DataFrame) -> np.ndarray:
+    """The row of ``censoring`` (one per group) of each span."""
+    if not keys:
+        return np.zeros(len(spans), dtype=np.int64)
+    index = pd.MultiIndex.from_frame(censoring[list(keys)].astype(str))
+    return np.asarray(index.get_indexer(pd.MultiIndex.from_frame(spans[list(keys)].astype(str))),
+                      dtype=np.int64)
