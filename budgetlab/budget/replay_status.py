@@ -11,7 +11,7 @@ from ..slo import SLO
 from ..windows.groups import first_in_group, group_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
-__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "warn_partial"]
+__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "partial_window_note", "warn_partial"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
 REPLAY_COLUMNS = (
@@ -32,18 +32,25 @@ _CHUNK = 1 << 18  # rows per chunk of the status computation (2 MiB of float64 t
 PROGRESS_EVENTS = 2_000_000
 
 
+def partial_window_note(window: pd.Timedelta, span: pd.Timedelta) -> str:
+    """The words for a window longer than the data's span (warned by the API, printed by the
+    CLI)."""
+    from .._util.validation import window_words
+    from .._util.words import duration_words
+
+    return (f"the window ({window_words(window)}) is longer than the data "
+            f"({duration_words(span)}); every window is partial.")
+
+
 def warn_partial(events: pd.DataFrame, window: pd.Timedelta, stacklevel: int = 3) -> None:
     if len(events) and window.value > events["ts"].iloc[-1].value - events["ts"].iloc[0].value:
         import warnings
 
-        from .._util.validation import window_words
-        from .._util.words import duration_words
         from ..errors import PartialWindowWarning
 
         span = events["ts"].iloc[-1] - events["ts"].iloc[0]
-        warnings.warn(PartialWindowWarning(
-            f"the window ({window_words(window)}) is longer than the data "
-            f"({duration_words(span)}); every window is partial."), stacklevel=stacklevel)
+        warnings.warn(PartialWindowWarning(partial_window_note(window, span)),
+                      stacklevel=stacklevel)
 
 
 def event_status(events: pd.DataFrame, slo: SLO, keys: list[str], total: np.ndarray,

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.words import command_flag, prose_duration
+from ..budget.replay_status import partial_window_note
 from ..errors import PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary, silence_record, tie_line
@@ -105,8 +106,7 @@ def print_run_header(title: str, events: pd.DataFrame, slo: SLO | PerGroup, by: 
         print(f"SLOs bound to groups: {slo.binding}")
     window = longest_window(slo)
     if window > span:
-        print(f"note: the window ({prose_duration(window)}) is longer than the data "
-              f"({prose_duration(span)}); every window is partial.")
+        print(f"note: {partial_window_note(window, span)}")
 
 
 def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,

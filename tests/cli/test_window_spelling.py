@@ -93,3 +93,12 @@ def test_the_recalibration_axis_says_the_span_measured_in_its_two_largest_units(
     label = _recalibration_xlabel({"window": pd.Timedelta("1h"), "span_start": lo,
                                    "span_end": lo + pd.Timedelta(minutes=4921)})
     assert label == "success rate in the rolling 1 h window, 3 d 10 h measured (%)"
+
+
+def test_the_cli_says_a_window_longer_than_the_data_in_the_apis_words(capsys):
+    # the loghub OpenSSH sample spans 09:18:06 .. 10:55:13 (1 h 37 min 7 s) under the default
+    # 24 h window: the command's note and the API's warning are one text (it printed "1.62 h")
+    ssh = Path(__file__).parents[1] / "fixtures" / "loghub" / "openssh_300.log"
+    assert main(["replay", str(ssh), "--preset", "sshd", "--year", "2026"]) == 0
+    assert ("note: the window (24 h) is longer than the data (1 h 37 min); every window is "
+            "partial.") in capsys.readouterr().out
