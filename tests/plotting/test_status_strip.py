@@ -131,15 +131,21 @@ def test_one_minute_of_each_status_gets_its_strip_one_column_wide(n):
     plt.close(fig)
 
 
-def test_the_legend_shows_the_strip_of_each_status_drawn():
-    """The legend's warning, critical and exhausted entries each hold a solid bar of the
-    status's colour (the strip; the band beside it is translucent); healthy has none."""
+def _one_minute_of_each_status():
+    """100 minutes, healthy but for one minute each of warning, critical and exhausted, drawn."""
     n = 100
     marked = {25: "warning", 50: "critical", 75: "exhausted"}
     ev = as_events(T0 + pd.to_timedelta(np.arange(n), unit="min"), np.ones(n, dtype=bool))
     fig = plt.figure()
     ax = plot_timeline(replay(ev, SLO_75), slo=SLO_75, spans=minute_spans(n, marked),
                        ax=fig.add_subplot())
+    return fig, ax, marked
+
+
+def test_the_legend_shows_the_strip_of_each_status_drawn():
+    """The legend's warning, critical and exhausted entries each hold a solid bar of the
+    status's colour (the strip; the band beside it is translucent); healthy has none."""
+    fig, ax, marked = _one_minute_of_each_status()
     legend = ax.panels[-1].get_legend()
     solid = {tuple(r.get_facecolor()) for r in legend.findobj(Rectangle)}
     for name in ("warning", "critical", "exhausted"):
@@ -198,12 +204,7 @@ def test_every_status_stands_out_from_white_and_the_bands_darken_with_severity()
     by at least 2:1 in WCAG contrast ((L1 + 0.05) / (L2 + 0.05)), where the Okabe–Ito
     yellow once used for warning had 1.3:1; the bands' tints over white darken from healthy to
     warning to critical (CIE L*), so that the order reads in any colour vision."""
-    n = 100
-    marked = {25: "warning", 50: "critical", 75: "exhausted"}
-    ev = as_events(T0 + pd.to_timedelta(np.arange(n), unit="min"), np.ones(n, dtype=bool))
-    fig = plt.figure()
-    ax = plot_timeline(replay(ev, SLO_75), slo=SLO_75, spans=minute_spans(n, marked),
-                       ax=fig.add_subplot())
+    fig, ax, marked = _one_minute_of_each_status()
     bottom = ax.panels[-1]
     for name in marked.values():
         (strip,) = [c for c in bottom.collections if c.get_gid() == f"{name}_strip"]
