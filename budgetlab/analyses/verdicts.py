@@ -161,7 +161,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         group = _group_text(r, by)
         n, f, days = int(r["events"]), int(r["failures"]), float(r["history_days"])
         cur = float(r["current_target"])
-        evidence = (f"{n:,} events, {f:,} failures over {days_words(days)}; success "
+        evidence = (f"{n:,} event{'s' * (n != 1)}, {f:,} failure{'s' * (f != 1)} over "
+                    f"{days_words(days)}; success "
                     f"{percent(r['success_rate'])} "
                     f"({100 * conf:g} % interval {percent(r['ci_low'])} – {percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
@@ -264,8 +265,9 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     lo_s, hi_s = wilson_interval(n - f, n, confidence)
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
     burn = f / (n * budget)
-    evidence = (f"{f:,} failures in {n:,} events: burn {burn:.2f} ({100 * confidence:g} % interval "
-                f"{b_lo:.3g} – {b_hi:.3g}) against the threshold {threshold:g}")
+    evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn {burn:.2f} "
+                f"({100 * confidence:g} % interval {b_lo:.3g} – {b_hi:.3g}) against the "
+                f"threshold {threshold:g}")
     if b_lo > threshold:
         return Verdict(subject, "justified",
                        f"{subject[0].upper() + subject[1:]} was justified: {evidence}.", evidence)

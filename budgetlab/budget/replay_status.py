@@ -11,7 +11,8 @@ from ..slo import SLO
 from ..windows.groups import first_in_group, group_order
 from .figures import hold_low_traffic, remaining_fraction, status_codes
 
-__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "partial_window_note", "warn_partial"]
+__all__ = ["PROGRESS_EVENTS", "REPLAY_COLUMNS", "event_status", "partial_window_note",
+           "warn_partial"]
 
 #: The columns of :func:`budgetlab.replay` (before the group keys).
 REPLAY_COLUMNS = (

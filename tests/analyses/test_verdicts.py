@@ -50,7 +50,7 @@ def test_one_failure_in_a_thin_window_does_not_justify_waking_the_team():
     assert v.verdict is None and not v.given
     assert "straddles the threshold 5" in v.withheld and "too few events (5)" in v.withheld
     assert v.sentence.startswith("No verdict on waking the team")
-    assert "1 failures in 5 events: burn 4.00" in v.evidence
+    assert "1 failure in 5 events: burn 4.00" in v.evidence  # one failure: singular
 
 
 @pytest.mark.parametrize(
