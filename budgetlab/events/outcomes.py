@@ -352,6 +352,8 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
     """A success column (true/false, 1/0, yes/no) as bool; anything else raises
     :class:`OutcomeError`."""
     col = numpy_backed(col)
+    if col.dtype == np.bool_:  # a NumPy bool column holds nothing else and no missing value
+        return col.to_numpy(dtype=bool, copy=True)
     numeric = pd.api.types.is_numeric_dtype(col.dtype) and \
         not isinstance(col.dtype, pd.CategoricalDtype)
     if pd.api.types.is_complex_dtype(col.dtype):

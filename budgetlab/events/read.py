@@ -249,9 +249,10 @@ def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
         return reading
     ok = parse_ok(raw[spec.ok])
     bucket = bucket_with_ok(None if spec.bucket is None else raw[spec.bucket], ok)
-    counts = pd.Series(np.asarray(bucket.astype(str))).value_counts(sort=False)
+    counts = np.bincount(bucket.codes[bucket.codes >= 0], minlength=len(bucket.categories))
     rows = tuple(LabelReading(str(b), str(b), "ok= column" if b == "success" else "bucket= column",
-                              int(counts[str(b)])) for b in bucket.categories if str(b) in counts)
+                              int(n))
+                 for b, n in zip(bucket.categories, counts, strict=True) if n)
     return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), rows, "true/false")
 
 
