@@ -129,8 +129,13 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                    help="year of the first line, for a --time-format without one (a log crossing "
                         "New Year goes on "
                         "in the next)")
-    g.add_argument("--strict", action="store_true",
-                   help="with --pattern: refuse any line that does not match")
+    lines = g.add_mutually_exclusive_group()
+    lines.add_argument("--on-error", default=None, choices=["count", "raise", "skip"],
+                       help="lines not in the format: count them (default with --pattern, "
+                            "--preset), raise (refuse them; the default for access logs read "
+                            "without --preset) or skip them with a warning")
+    lines.add_argument("--strict", dest="on_error", action="store_const", const="raise",
+                       help="the same as --on-error raise")
 
 
 def add_analysis_options(p: argparse.ArgumentParser, *, by: str | None = None, out: str,

@@ -281,7 +281,7 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
                     outcomes=parse_outcomes(args.outcomes),
                     format=args.format, encoding=args.encoding, duration=args.duration,
                     duration_unit=args.duration_unit, slow_above=args.slow_above,
-                    strict=bool(getattr(args, "strict", False)),
+                    on_error=getattr(args, "on_error", None) or "count",
                     not_personal=[k.strip() for k in (getattr(args, "not_personal",
                                                               None) or "").split(",") if k.strip()],
                     **text_logs)
@@ -336,8 +336,11 @@ def read_log(
                               "none. Export the log with its request time as CSV/JSON Lines and "
                               "pass --duration "
                               "COLUMN.")
+        if args.on_error == "count":
+            raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
+                              "access to count the lines not in the format of an access log.")
         events = read_access_log(paths, outcomes=parse_outcomes(args.outcomes),
-                                 by=group_keys(args) or None)
+                                 by=group_keys(args) or None, on_error=args.on_error or "raise")
     else:
         events = read_events(paths, read_spec(args))
     # --bucket column, not bucket= column

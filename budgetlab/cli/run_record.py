@@ -36,7 +36,7 @@ def _sha256(path: Path) -> str:
 
 _RECORDED = ("time", "outcome", "ok", "bucket", "tz", "epoch", "outcomes", "pii", "format",
              "encoding", "duration",
-             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "strict",
+             "duration_unit", "slow_above", "pattern", "preset", "time_format", "year", "on_error",
              "not_personal", "by", "target",
              "window", "warning", "critical", "min_events")
 

@@ -1,6 +1,6 @@
 """Input files: many as one input (a list, a glob, a folder), each one's format, and its declared
-columns as raw values (CSV/TSV through :mod:`._text`; JSON Lines and Parquet here), read-only. A
-problem is refused with what to fix, never with a data value.
+columns as raw values (CSV/TSV through :mod:`._text`, JSON Lines and Parquet through
+:mod:`._structured`), read-only. A problem is refused with what to fix, never with a data value.
 """
 
 from __future__ import annotations

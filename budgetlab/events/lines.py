@@ -14,12 +14,12 @@ and the matched groups), one value per line; a line ends at LF, CRLF or a CR alo
 * ``"count"`` (the default): the pattern defines what an event is, so the lines it does not match
   are not events: they are counted and their share is stated in the "how it was read" block; a
   matched line whose time does not read is refused by row (:mod:`.timeformat`).
-* ``"raise"`` (``strict=True``, CLI ``--strict``; :func:`~budgetlab.read_access_log`'s default):
-  every non-blank line must be an event. A line is not in the format when the pattern does not
-  match it, its time does not read in a ``time_format`` that carries the year (a format without
-  one is read, and refused by row, once the years are known), or a group fails the preset's
-  check (:attr:`LinePreset.checks`); such lines are refused together, named by file and line
-  number (the first ten, then how many more).
+* ``"raise"`` (CLI ``--on-error raise`` or ``--strict``; :func:`~budgetlab.read_access_log`'s
+  default): every non-blank line must be an event. A line is not in the format when the
+  pattern does not match it, its time does not read in a ``time_format`` that carries the year
+  (a format without one is read, and refused by row, once the years are known), or a group fails
+  the preset's check (:attr:`LinePreset.checks`); such lines are refused together, named by file
+  and line number (the first ten, then how many more).
 * ``"skip"``: the same lines are left out with a warning that names them, and counted as read
   and skipped (``lines not in the format``).
 
@@ -243,12 +243,9 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
     listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
                                                scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
     what = f"{n_bad} line(s) not in {fmt} (line {listed})"
-    if n_bad and spec.line_errors == "raise":
-        fix = say("with strict=True every non-blank line must be an event",
-                  "with --strict every non-blank line must be an event") if spec.strict else \
-            say("fix them or pass on_error='skip' to drop them",
-                f"fix them, or pass --preset {spec.preset} to read the lines in the format as "
-                "the events and count the others" if spec.preset else "fix them")
+    if n_bad and spec.on_error == "raise":
+        fix = say("fix them or pass on_error='skip' to drop them",
+                  "fix them, or pass --on-error skip to drop them (with a warning)")
         raise FileFormatError(f"{name}: {what}; {fix}.")
     if not good.any():
         if preset and preset.kind:
@@ -257,11 +254,11 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
         raise FileFormatError(f"{name}: {none} matches the pattern, so there are no events; "
                               f"check {say('pattern= (or preset=)', '--pattern (or --preset)')} "
                               "against a few lines of the file.")
-    if n_bad and spec.line_errors == "skip":
+    if n_bad and spec.on_error == "skip":
         warnings.warn(f"{name}: skipped {what}.", UserWarning, stacklevel=6)
     return (f"{name}: {n_bad:,} of {scan.lines:,} lines ({n_bad / max(scan.lines, 1):.1%}) do "
             "not match the pattern and are not events",) if n_bad and \
-        spec.line_errors == "count" else ()
+        spec.on_error == "count" else ()
 
 
 def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEvents:
@@ -272,7 +269,7 @@ def _file_events(path: Path, spec: ReadSpec, columns: Sequence[str]) -> _FileEve
     fast = only_groups(preset.fast, columns) if preset and preset.fast else None
     scan = scan_lines(path, pattern, encoding=spec.encoding,
                       replace=bool(preset and preset.replace), fast=fast)
-    count = spec.line_errors == "count"
+    count = spec.on_error == "count"
     good, ns = (np.ones(len(scan.events), dtype=bool), None) if count else \
         _in_format(scan, spec, preset)
     share = _not_events(scan, good, spec, preset)

@@ -5,6 +5,7 @@ once, here."""
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -133,14 +134,15 @@ class ReadSpec:
         more than half a year earlier than the line before it starts the next year (the New Year
         rule, :mod:`budgetlab.events.timeformat`).
     strict : bool
-        With ``pattern``: every non-blank line must be an event (``on_error="raise"``); the
-        command line's ``--strict``.
+        Deprecated: the older spelling of ``on_error="raise"``; ``strict=True`` warns
+        (``FutureWarning``) and is read as ``on_error="raise"`` (``strict`` is then ``False``:
+        ``on_error`` holds the choice).
     on_error : {"count", "raise", "skip"}
         With ``pattern``: what becomes of a non-blank line that is not an event (the rule is in
-        :mod:`budgetlab.events.lines`): ``"count"`` (default) states the share of lines the
-        pattern does not match; ``"raise"`` refuses, and ``"skip"`` leaves out with a warning,
-        every line not in the format (the pattern does not match it, its time does not read, or
-        a group fails the preset's check), named by file and line number.
+        :mod:`budgetlab.events.lines`; CLI ``--on-error``): ``"count"`` (default) states the
+        share of lines the pattern does not match; ``"raise"`` refuses, and ``"skip"`` leaves out
+        with a warning, every line not in the format (the pattern does not match it, its time
+        does not read, or a group fails the preset's check), named by file and line number.
     not_personal : list of str
         Group keys whose names denote people or accounts (``user``, ``login``, ``account``,
         ``email``, ``customer``, ``client``, ... in English, German, French, Spanish and Russian)
@@ -231,12 +233,8 @@ class ReadSpec:
             raise ConfigError("hash_session=True needs session='<session id column>'.")
 
     def _check_lines(self) -> None:
-        if not isinstance(self.strict, bool):
-            raise ConfigError("strict= takes True or False.")
         check_argument("on_error", self.on_error, ("count", "raise", "skip"))
-        if self.strict and self.on_error == "skip":
-            raise ConfigError("strict=True refuses the lines that on_error='skip' would skip; "
-                              "give one of them.")
+        self._old_strict()
         if self.preset is not None:
             check_argument("preset", self.preset, tuple(PRESETS))
             if self.pattern is not None or self.time_format is not None:
@@ -252,15 +250,29 @@ class ReadSpec:
             check_pattern(self.pattern, [self.time, self.label, *self.by, *self.keep,
                                          *(c for c in (self.bucket, self.session, self.duration)
                                            if c)])
-        elif self.strict or self.on_error != "count":
-            raise ConfigError(f"{'strict=' if self.strict else 'on_error='} goes with pattern= "
-                              "(or preset=): it says what becomes of the lines the pattern does "
-                              "not match.")
+        elif self.on_error != "count":
+            raise ConfigError("on_error= goes with pattern= (or preset=): it says what becomes "
+                              "of the lines the pattern does not match.")
         if self.time_format is not None or self.year is not None:
             check_time_format(self.time_format, self.year)
         if self.time_format is not None and self.epoch is not None:
             raise ConfigError("time_format= reads text times and epoch= numbers; give one of "
                               "them.")
+
+    def _old_strict(self) -> None:
+        """``strict=True``, the deprecated spelling of ``on_error="raise"``: warned about and
+        read as that, so that ``on_error`` alone holds the choice."""
+        if not isinstance(self.strict, bool):
+            raise ConfigError("strict= takes True or False (it is deprecated: pass "
+                              "on_error='raise').")
+        if not self.strict:
+            return
+        if self.on_error == "skip":
+            raise ConfigError("strict=True refuses the lines that on_error='skip' would skip; "
+                              "give on_error= alone (strict= is deprecated).")
+        warnings.warn("strict=True is deprecated and will be removed; pass on_error='raise' "
+                      "(the same rule).", FutureWarning, stacklevel=5)
+        self._set(strict=False, on_error="raise")
 
     def _check_roles(self) -> None:
         roles = [r for r in (self.time, self.label, self.bucket, self.session) if r is not None]
@@ -309,11 +321,6 @@ class ReadSpec:
     def named_personal(self) -> list[str]:
         """Group keys whose names denote people or accounts, unless declared ``not_personal``."""
         return [k for k in self.by if names_a_person(k) and k not in self.not_personal]
-
-    @property
-    def line_errors(self) -> str:
-        """What becomes of lines that are not events: ``count``, ``raise`` or ``skip``."""
-        return "raise" if self.strict else self.on_error
 
     @property
     def slow_ns(self) -> int | None:

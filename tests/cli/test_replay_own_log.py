@@ -139,10 +139,16 @@ def test_access_log_with_a_bad_line_names_the_flag_that_reads_it(tmp_path, capsy
     assert main(["replay", str(log), "--window", "1h"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "1 line(s) not in common/combined log format (line 10001)" \
-        in err and "pass --preset access" in err and "on_error" not in err, err
+        in err and "pass --on-error skip" in err and "on_error" not in err, err
+    assert main(["replay", str(log), "--window", "1h", "--on-error", "skip"]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 1 line(s) not in common/combined log format (line 10001)" in err, err
     assert main(["replay", str(log), "--window", "1h", "--preset", "access"]) == 0
     err = capsys.readouterr().err
     assert "1 of 10,001 lines (0.0%) do not match the pattern" in err, err
+    assert main(["replay", str(log), "--window", "1h", "--on-error", "count"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pass --preset access to count" in err, err
 
 
 def test_closed_pipe_ends_quietly_with_the_shells_status(tmp_path):

@@ -98,11 +98,67 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     # the blank line is no line
     assert "1 of 3 lines (33.3%)" in " ".join(ev.attrs["how_read"].notes)
     with pytest.raises(InputError,
-                       match=r"1 line\(s\) not in the format of the pattern \(line 2\); with "
-                             r"strict=True"):
-        read_events(log, pattern=pattern, strict=True)
+                       match=r"1 line\(s\) not in the format of the pattern \(line 2\); fix "
+                             r"them or pass on_error='skip'"):
+        read_events(log, pattern=pattern, on_error="raise")
     with pytest.raises(FileFormatError, match="no line matches the pattern"):
         read_events(log, pattern=r"^(?P<ts>\d+) (?P<outcome>zzz)")
+
+
+def _app_log(tmp_path):
+    # line 2 is not an event, line 3 is blank (no line): 2 events, 1 line not in the format
+    log = tmp_path / "app.txt"
+    log.write_text("2026-01-01T00:00:00Z ok fra\nstarting up\n\n2026-01-01T00:00:01Z failed ams\n")
+    return log
+
+
+APP = r"^(?P<ts>\S+) (?P<outcome>\w+) (?P<region>\w+)$"
+NOT_IN_FORMAT = r"1 line\(s\) not in the format of the pattern \(line 2\)"
+
+
+def test_strict_is_the_deprecated_spelling_of_on_error_raise(tmp_path):
+    log = _app_log(tmp_path)
+    with pytest.warns(FutureWarning, match=r"strict=True is deprecated.*on_error='raise'"):
+        spec = ReadSpec(pattern=APP, strict=True)
+    assert (spec.on_error, spec.strict) == ("raise", False)  # one field holds the choice
+    with pytest.warns(FutureWarning, match="on_error='raise'"), \
+            pytest.raises(FileFormatError, match=NOT_IN_FORMAT + "; fix them or pass on_error="):
+        read_events(log, pattern=APP, strict=True)
+    with pytest.raises(FileFormatError, match=NOT_IN_FORMAT + "; fix them or pass on_error="):
+        read_events(log, spec)  # made once, the spec warns no more
+    with pytest.raises(ConfigError, match="strict=True refuses the lines that on_error='skip'"):
+        ReadSpec(pattern=APP, strict=True, on_error="skip")
+    with pytest.raises(ConfigError, match="strict= takes True or False"):
+        ReadSpec(pattern=APP, strict="yes")
+    with pytest.warns(FutureWarning), pytest.raises(ConfigError, match="goes with pattern="):
+        ReadSpec(strict=True)
+
+
+def test_on_error_skip_leaves_out_line_2_with_a_warning(tmp_path):
+    with pytest.warns(UserWarning, match=r"app.txt: skipped " + NOT_IN_FORMAT):
+        ev = read_events(_app_log(tmp_path), pattern=APP, on_error="skip", by="region")
+    assert ev["region"].astype(str).tolist() == ["fra", "ams"]
+    assert dict(ev.attrs["how_read"].skipped) == {"lines not in the format": 1}
+
+
+@pytest.mark.parametrize("flags", [["--on-error", "raise"], ["--strict"]])
+def test_the_command_line_refuses_line_2_with_either_flag(tmp_path, capsys, flags):
+    argv = ["replay", str(_app_log(tmp_path)), "--pattern", APP, "--window", "1h", *flags]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "1 line(s) not in the format of the pattern (line 2)" in err \
+        and "pass --on-error skip to drop them" in err and "on_error" not in err, err
+
+
+def test_the_command_line_skips_or_counts_line_2_as_asked(tmp_path, capsys):
+    log = str(_app_log(tmp_path))
+    assert main(["replay", log, "--pattern", APP, "--window", "1h", "--on-error", "skip"]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 1 line(s) not in the format of the pattern (line 2)" in err, err
+    assert main(["replay", log, "--pattern", APP, "--window", "1h", "--on-error", "count"]) == 0
+    assert "1 of 3 lines (33.3%) do not match the pattern" in capsys.readouterr().err
+    assert main(["replay", log, "--pattern", APP, "--strict", "--on-error", "skip"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_compressed_text_logs_are_read_by_their_first_bytes(tmp_path):
@@ -179,8 +235,8 @@ def test_patterns_arrow_cannot_run_are_refused_with_the_reason():
         ReadSpec(pattern=r"^(?P<ts>\S+) (?P<outcome>\w+)", by="region")
     with pytest.raises(ConfigError, match="either preset= or pattern="):
         ReadSpec(preset="sshd", pattern=r"(?P<ts>.)(?P<outcome>.)")
-    with pytest.raises(ConfigError, match="strict= goes with pattern="):
-        ReadSpec(strict=True)
+    with pytest.raises(ConfigError, match="on_error= goes with pattern="):
+        ReadSpec(on_error="raise")
     with pytest.raises(ConfigError, match="carries the year already"):
         ReadSpec(time_format="%Y-%m-%d %H:%M", year=2026)
 
