@@ -103,7 +103,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         ax.set_yscale("log")
     ax.set_xlabel(_recalibration_xlabel(settings))
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
-    legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share), ncols=3)
+    # the current target's key only when a group drawn has one (none given: none drawn)
+    current = bool(np.isfinite(summary["current_target"].to_numpy(dtype=float)[~left_out]).any())
+    legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share,
+                                                  current=current), ncols=3)
     return ax
 
 
@@ -146,14 +149,15 @@ def _recalibration_xlabel(settings: dict[str, Any]) -> str:
 
 
 def _recalibration_key(settings: dict[str, Any], limit_status: str,
-                       max_share: float) -> list[Any]:
-    """The legend entries of :func:`plot_recalibration`'s marks (after the groups')."""
+                       max_share: float, *, current: bool) -> list[Any]:
+    """The legend entries of :func:`plot_recalibration`'s marks (after the groups'); the current
+    target's only when ``current`` (a group drawn has one)."""
     return [Line2D([], [], color="grey", ls="none", marker="o", ms=3,
                    label=f"time {limit_status}+ at target"),
             Line2D([], [], color="grey", lw=1.2, label="recommended target"),
             Patch(color="grey", alpha=0.25,
                   label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
-            Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
-                   label="current target"),
+            *([Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
+                      label="current target")] if current else []),
             Line2D([], [], color="black", lw=0.8, ls=":",
                    label=f"limit {max_share:.1%} {limit_status}")]

@@ -19,6 +19,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
 from .._util.validation import duration_label, require_columns, window_words
+from ..analyses.sorted_events import parse_window
 from ..analyses.window_clock import MIN_EVALUATED_HOURS, thin_rows, withheld_when_thin
 from ._common import (
     OTHER_COLOR,
@@ -150,7 +151,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
     ax.set_xlim(-0.5, len(windows) - 0.5)
     bottom = ax2 if ax2 is not None else ax
-    bottom.set_xlabel("window (rolling, or calendar in the table's tz)" if labels_below else "")
+    bottom.set_xlabel(_window_axis_label(table, windows) if labels_below else "")
     scale = _log_axis(ax, panels[0][2]) if logy else ""
     ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24) + scale)
     if ax2 is not None and y2 is not None:
@@ -164,6 +165,25 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     legend_above(ax, handles, ncols=3)
     ax.y2_ax = ax2  # type: ignore[attr-defined]
     return ax
+
+
+def _window_axis_label(table: pd.DataFrame, windows: list[str]) -> str:
+    """The x label of :func:`plot_window_comparison`: which kinds of window it compares, and the
+    zone of the calendar ones (``attrs["tz"]``).
+
+    >>> t = pd.DataFrame({"window": ["1h", "calendar:day"]})
+    >>> t.attrs["tz"] = "Europe/Berlin"
+    >>> _window_axis_label(t, ["1h", "calendar:day"])
+    'window (rolling, or calendar in Europe/Berlin)'
+    >>> _window_axis_label(t, ["1h", "1d"])
+    'window (rolling)'
+    """
+    kinds = {parse_window(w).kind for w in windows}
+    if "calendar" not in kinds:
+        return "window (rolling)"
+    tz = table.attrs.get("tz")
+    zone = str(tz) if isinstance(tz, str) and tz else "the table's time zone"
+    return f"window ({'rolling, or ' if 'rolling' in kinds else ''}calendar in {zone})"
 
 
 def _log_axis(ax: Axes, values: np.ndarray) -> str:
