@@ -164,6 +164,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
                   label=f"{b} · {g}" if keys else b, **styles[i])
         bottom = top
     _draw_bands(ax, bands, float(bottom.max()))
+    if not len(rows):  # nothing drawn: the time axis still spans the bins
+        ax.set_xlim(edges[0], edges[-1])
     _say_what_is_missing(ax, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
                          bool(keys))
     ax.set_ylim(bottom=0)
@@ -183,11 +185,11 @@ def _withheld_groups(breakdown: pd.DataFrame | None, keys: list[str]) -> list[st
     whose figures ``breakdown`` withholds (a non-empty ``note``), in its order."""
     if breakdown is None:
         return []
-    require_columns(breakdown, [*keys, "note"], what="breakdown")
     its_by = breakdown.attrs.get("by")
     if isinstance(its_by, list) and its_by != keys:
         raise ConfigError(f"breakdown is by {its_by or 'no key'} and the plot by "
                           f"{keys or 'no key'}: make both with the same by=.")
+    require_columns(breakdown, [*keys, "note"], what="breakdown")
     thin = (breakdown["note"].astype(str) != "").to_numpy()
     return list(dict.fromkeys(group_labels(breakdown[thin], keys).tolist()))
 

@@ -103,19 +103,20 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     Axes
         The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line
         per series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
-        the position of each window in ``table["window"]``'s categories (tick labels are the
-        windows as the CLI spells them, ``24 h``), y = the column's values (Timedelta columns in
-        minutes, ``share_*`` in %). A time share or rate per day of a row with under 24 h of
-        evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is withheld, as in
-        the CLI's table: NaN in the line (a gap, never a point), and on its window a hatched
-        band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
-        under 24 h evaluated`` when only some series are). With more lines than distinct
-        colours, those of the groups with the most events (the table's ``events`` column, else
-        the first ones) keep theirs and the others are drawn in grey under one legend entry,
-        ``other (N groups)``. Each coloured series has a hollow marker of its own shape and size
-        (:data:`MARKERS`), so that two series sharing a value both stay in sight. A series with
-        no value to draw (every row withheld or empty) has no colour and no legend entry of its
-        own: the legend names it under ``nothing to draw: <series>, ...``.
+        the position of each window in ``table["window"]``'s categories (tick labels are the windows
+        as the CLI spells them, ``24 h``; the x label says "rolling", and names the zone of the
+        calendar windows, ``attrs["tz"]``, only when some are compared), y = the column's values
+        (Timedelta columns in minutes, ``share_*`` in %). A time share or rate per day of a row with
+        under 24 h of evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
+        withheld, as in the CLI's table: NaN in the line (a gap, never a point), and on its window a
+        hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
+        under 24 h evaluated`` when only some series are). With more lines than distinct colours,
+        those of the groups with the most events (the table's ``events`` column, else the first
+        ones) keep theirs and the others are drawn in grey under one legend entry, ``other (N
+        groups)``. Each coloured series has a hollow marker of its own shape and size
+        (:data:`MARKERS`), so that two series sharing a value both stay in sight. A series with no
+        value to draw (every row withheld or empty) has no colour and no legend entry of its own:
+        the legend names it under ``nothing to draw: <series>, ...``.
 
     Examples
     --------
