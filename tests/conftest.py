@@ -26,8 +26,8 @@ settings.load_profile("ci")
 @pytest.fixture
 def saved(monkeypatch):
     """The figures the command line encodes (every plot is saved through ``figure_bytes``): their
-    axes' x labels, titles, texts, the failure-bucket layers' labels (gid ``bucket``), the
-    labelled axes' ticks ``(x, text)`` and the size, kept."""
+    axes' x and y labels, titles, texts, legend texts, the failure-bucket layers' labels (gid
+    ``bucket``), the labelled axes' ticks ``(x, text)`` and the size, kept."""
     import budgetlab._util.figures as bfiles
 
     real = bfiles.figure_bytes
@@ -38,6 +38,9 @@ def saved(monkeypatch):
         seen.append(
             {
                 "xlabels": [a.get_xlabel() for a in fig.axes if a.get_xlabel()],
+                "ylabels": [a.get_ylabel() for a in fig.axes if a.get_ylabel()],
+                "legends": [[t.get_text() for t in a.get_legend().get_texts()]
+                            for a in fig.axes if a.get_legend() is not None],
                 "size": tuple(fig.get_size_inches() * kw.get("dpi", 110)),
                 "titles": [a.get_title(loc="left") for a in fig.axes if a.get_title(loc="left")],
                 "texts": [t.get_text() for t in fig.texts],

@@ -230,8 +230,9 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         write_output(table, args, "rows (group x bucket)")
     if args.plot:
         over = _burn_over_time(read.events, slo, args.plot_freq, by)
-        save_plot(lambda ax: plot_buckets(over, by=by or None, ax=ax, tz=args.tz), args.plot,
-                  force=args.force)
+        # the groups the table leaves blank (too thin) are left out of the plot too, named there
+        save_plot(lambda ax: plot_buckets(over, by=by or None, ax=ax, tz=args.tz,
+                                          breakdown=table), args.plot, force=args.force)
     return 0
 
 

@@ -51,6 +51,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``.
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
         a verdict) is not drawn; a text (gid ``left_out``) names those groups and says why.
+        The legend keys only the marks drawn: no ``current target`` without one (none given),
+        no bootstrap interval without one (``n_boot=0``).
 
     Examples
     --------
@@ -103,7 +105,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         ax.set_yscale("log")
     ax.set_xlabel(_recalibration_xlabel(settings))
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
-    legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share), ncols=3)
+    # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
+    drawn = {str(a.get_gid()).split(":")[0] for a in [*ax.lines, *ax.patches]}
+    legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share,
+                                                  drawn=drawn), ncols=3)
     return ax
 
 
@@ -146,14 +151,17 @@ def _recalibration_xlabel(settings: dict[str, Any]) -> str:
 
 
 def _recalibration_key(settings: dict[str, Any], limit_status: str,
-                       max_share: float) -> list[Any]:
-    """The legend entries of :func:`plot_recalibration`'s marks (after the groups')."""
-    return [Line2D([], [], color="grey", ls="none", marker="o", ms=3,
-                   label=f"time {limit_status}+ at target"),
-            Line2D([], [], color="grey", lw=1.2, label="recommended target"),
-            Patch(color="grey", alpha=0.25,
-                  label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
-            Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
-                   label="current target"),
-            Line2D([], [], color="black", lw=0.8, ls=":",
-                   label=f"limit {max_share:.1%} {limit_status}")]
+                       max_share: float, *, drawn: set[str]) -> list[Any]:
+    """The legend entries of :func:`plot_recalibration`'s marks (after the groups'), each only
+    when a mark of its kind is ``drawn`` (the gids' kinds: ``candidates``, ``recommended``,
+    ``interval``, ``current``, ``limit``)."""
+    key = {"candidates": Line2D([], [], color="grey", ls="none", marker="o", ms=3,
+                                label=f"time {limit_status}+ at target"),
+           "recommended": Line2D([], [], color="grey", lw=1.2, label="recommended target"),
+           "interval": Patch(color="grey", alpha=0.25,
+                             label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
+           "current": Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
+                             label="current target"),
+           "limit": Line2D([], [], color="black", lw=0.8, ls=":",
+                           label=f"limit {max_share:.1%} {limit_status}")}
+    return [handle for kind, handle in key.items() if kind in drawn]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,13 +10,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_tz, require_columns, to_timedelta
+from .._util.words import prose_duration
 from ..errors import ConfigError, InputError
 from ._common import (
+    GROUP_COLORS,
+    OTHER_COLOR,
     display_names,
+    group_labels,
     legend_right,
     time_axis,
     utc_naive,
@@ -40,25 +46,29 @@ def _freq_ns(frame: pd.DataFrame, column: str) -> int:
     return int(np.gcd.reduce(np.diff(uniq)))
 
 
-#: The most groups :func:`plot_buckets` draws apart (shades of each bucket's colour).
-MAX_SHADES = 4
+#: The most groups :func:`plot_buckets` keeps apart in its stack (the others are added up).
+MAX_GROUPS = 4
+#: Hatching of the failure buckets when :func:`plot_buckets` colours its layers by group (the
+#: display order's first bucket solid), drawn in white over the group's colour.
+BUCKET_HATCHES = ("", "///", "..", "xx", "\\\\\\", "++")
 
 
 def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
-    """``labels`` with all but the :data:`MAX_SHADES` ``- 1`` groups of most ``weight`` (their
-    summed burn × events) renamed ``other (N groups)``; unchanged with :data:`MAX_SHADES` groups
+    """``labels`` with all but the :data:`MAX_GROUPS` ``- 1`` groups of most ``weight`` (their
+    summed burn × events) renamed ``other (N groups)``; unchanged with :data:`MAX_GROUPS` groups
     or fewer."""
     total = pd.Series(weight, index=labels.index).groupby(labels.to_numpy(), sort=False).sum()
-    if len(total) <= MAX_SHADES:
+    if len(total) <= MAX_GROUPS:
         return labels
-    keep = set(total.sort_values(ascending=False, kind="stable").index[: MAX_SHADES - 1])
+    keep = set(total.sort_values(ascending=False, kind="stable").index[: MAX_GROUPS - 1])
     other = f"other ({len(total) - len(keep)} groups)"
     return labels.where(labels.isin(keep), other)
 
 
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                  ax: Axes | None = None, tz: str | None = None,
-                 bands: Sequence[float] = BURN_BANDS) -> Axes:
+                 bands: Sequence[float] = BURN_BANDS,
+                 breakdown: pd.DataFrame | None = None) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
 
     Parameters
@@ -75,19 +85,30 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     bands : sequence of float
         Reference lines at these burn rates (the seed's bands 1, 2, 5); a band above 1.5 times
         the highest stacked burn is left out so it does not squash the data.
+    breakdown : DataFrame, optional
+        :func:`budgetlab.bucket_breakdown` of the same events by the same ``by``: the groups whose
+        figures it withholds (a ``note``: too thin for a verdict) are left out of the stack, as
+        its table leaves them blank, and named in the legend.
 
     Returns
     -------
     Axes
-        One filled step patch per layer (``StepPatch``, gid ``bucket``, label ``<bucket>`` or
-        ``<bucket> · <group>``): its ``get_data()`` gives the bin edges, the layer's top
-        (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's burn
-        rate: its failures over all the events of the bin (of every group drawn) × (1 − target),
-        so the stack's top is the bin's total burn rate. With more groups than
-        :data:`MAX_SHADES` (the shades of a bucket's colour that stay apart), the
-        ``MAX_SHADES - 1`` groups that burn the most keep their layers and the others are added
-        up in one layer per bucket, ``<bucket> · other (N groups)``. Without a failure in any
-        bin the panel says "no failures in these bins" (a text, gid ``no_failures``).
+        One filled step patch per layer that holds a failure (``StepPatch``, gid ``bucket``, label
+        ``<bucket>`` or ``<bucket> · <group>``): its ``get_data()`` gives the bin edges, the
+        layer's top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's
+        burn rate: its failures over all the events of the bin (of every group drawn) ×
+        (1 − target), so the stack's top is the bin's burn rate. The y label states the bin width
+        (``burn rate per 1 h bin``). Layers without a failure are neither drawn nor in the legend.
+        Without ``by`` (or with one group) the buckets have their colours
+        (:data:`BUCKET_COLORS`); with several groups each group has its colour
+        (:data:`~budgetlab.plotting._common.GROUP_COLORS`) and each bucket its hatching
+        (:data:`BUCKET_HATCHES`), buckets stacked in their order. With more groups than
+        :data:`MAX_GROUPS`, the ``MAX_GROUPS - 1`` that burn the most keep their layers and the
+        others are added up, ``<bucket> · other (N groups)`` in grey. The groups left out as too
+        thin are named in the legend (``not drawn, too thin for a verdict: ...``). Without a
+        failure in any bin drawn the panel says so (a text, gid ``no_failures``: "no failures in
+        these bins", or "... in the groups drawn" when some are left out); when every group is
+        left out, it says that (gid ``withheld``).
 
     Examples
     --------
@@ -102,6 +123,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     >>> [(p.get_label(),
     ...   (p.get_data().values - p.get_data().baseline).round(2).tolist()) for p in ax.patches]
     [('timeout', [1.0, 1.0, 1.0, 1.0]), ('solve_error', [0.17, 0.17, 0.33, 0.17])]
+    >>> ax.get_ylabel()
+    'burn rate per 1 h bin\\n(1 = allowed pace)'
     >>> plt.close("all")
     """
     ax = plt.gca() if ax is None else ax
@@ -115,63 +138,125 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     t = utc_naive(over_time["bin_start"]).view(np.int64)
     t0 = int(t.min())
     n_bins = int((t.max() - t0) // step) + 1
-    b_idx = (t - t0) // step
-    bucket = over_time["bucket"]
-    names = display_names(bucket)
-    # events per bin: every group's events counted once (they repeat on each bucket row)
-    first_bucket = (bucket.astype(str) == str(bucket.iloc[0])).to_numpy()
-    events = np.bincount(b_idx[first_bucket],
-                         weights=over_time["events"].to_numpy(dtype=float)[first_bucket],
-                         minlength=n_bins)
-    weighted = (over_time["burn_rate"].to_numpy(dtype=float)
-                * over_time["events"].to_numpy(dtype=float))
-    layer, order = _bucket_layers(over_time, keys, weighted, names)
     edges = (t0 + np.arange(n_bins + 1, dtype=np.int64) * step).view("datetime64[ns]")
+    withheld = _withheld_groups(breakdown, keys)
+    drawn = ~np.isin(group_labels(over_time, keys), withheld)
+    rows = over_time[drawn]
+    b_idx = (t[drawn] - t0) // step
+    names = display_names(over_time["bucket"])
+    # events per bin: every group's events counted once (they repeat on each bucket row)
+    first = str(rows["bucket"].iloc[0]) if len(rows) else ""
+    first_bucket = (rows["bucket"].astype(str) == first).to_numpy()
+    events = np.bincount(b_idx[first_bucket],
+                         weights=rows["events"].to_numpy(dtype=float)[first_bucket],
+                         minlength=n_bins)
+    weighted = rows["burn_rate"].to_numpy(dtype=float) * rows["events"].to_numpy(dtype=float)
+    layer, order = _bucket_layers(rows, keys, weighted, names)
+    styles = _layer_styles(order, names, several=len({g for _, g in order}) > 1)
     bottom = np.zeros(n_bins)
-    extra = iter(_EXTRA_COLORS * 10)
-    shades: dict[str, str] = {}
-    for name in order:
-        b = name.split(" · ")[0]
-        base = BUCKET_COLORS.get(b) or shades.setdefault(b, next(extra))
-        sel = layer == name
-        num = np.bincount(b_idx[sel], weights=weighted[sel], minlength=n_bins)
-        value = ratio(num, events, 0.0)
-        top = bottom + value
-        n_same = sum(1 for o in order if o.split(" · ")[0] == b)
-        k_same = [o for o in order if o.split(" · ")[0] == b].index(name)
-        ax.stairs(top, edges, baseline=bottom.copy(), fill=True, color=base,
-                  alpha=1.0 - 0.45 * k_same / max(n_same, 1),
-                  lw=0, label=name, gid="bucket")
+    for i, (b, g) in enumerate(order):
+        sel = layer == i
+        if not (weighted[sel] > 0).any():  # no failure: not drawn, not in the legend
+            continue
+        top = bottom + ratio(np.bincount(b_idx[sel], weights=weighted[sel], minlength=n_bins),
+                             events, 0.0)
+        ax.stairs(top, edges, baseline=bottom.copy(), fill=True, lw=0, gid="bucket",
+                  label=f"{b} · {g}" if keys else b, **styles[i])
         bottom = top
-    _draw_bands(ax, bands, float(bottom.max()) if n_bins else 0.0)
-    if not (bottom > 0).any():  # said in the panel, as plot_alerts says "no alert fired"
-        ax.text(0.5, 0.5, "no failures in these bins", transform=ax.transAxes, ha="center",
-                va="center", color="0.3", gid="no_failures")
+    _draw_bands(ax, bands, float(bottom.max()))
+    if not len(rows):  # nothing drawn: the time axis still spans the bins
+        ax.set_xlim(edges[0], edges[-1])
+    _say_what_is_missing(ax, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
+                         bool(keys))
     ax.set_ylim(bottom=0)
-    ax.set_ylabel("burn rate (1 = allowed pace)")
+    ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n(1 = allowed pace)")
     time_axis(ax, tz)
-    # legend top-down like the stack
-    handles = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
-    legend_right(ax, handles, inches=0.45)  # clear of the band labels
+    # legend top-down like the stack, then the groups left out
+    handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
+    if withheld:
+        handles.append(Line2D([], [], ls="none", label=_withheld_words(withheld, keys)))
+    if handles:
+        legend_right(ax, handles, inches=0.45)  # clear of the band labels
     return ax
 
 
-def _bucket_layers(over_time: pd.DataFrame, keys: list[str], weighted: np.ndarray,
-                   names: list[str]) -> tuple[np.ndarray, list[str]]:
-    """:func:`plot_buckets`' layer of each row (``<bucket>``, or ``<bucket> · <group>`` with the
-    groups past the top ones in "other") and the layers in stack order (the buckets' display
-    order ``names``, then by name)."""
-    layer_keys = (over_time[keys].astype(str).agg(" · ".join, axis=1) if keys
-                  else pd.Series("", index=over_time.index))
-    layer_keys = _top_groups(layer_keys, weighted)
-    bucket = over_time["bucket"].astype(str)
-    layer = (bucket + np.where(layer_keys == "", "", " · ") + layer_keys).to_numpy()
+def _withheld_groups(breakdown: pd.DataFrame | None, keys: list[str]) -> list[str]:
+    """The labels (as :func:`~budgetlab.plotting._common.group_labels` writes them) of the groups
+    whose figures ``breakdown`` withholds (a non-empty ``note``), in its order."""
+    if breakdown is None:
+        return []
+    its_by = breakdown.attrs.get("by")
+    if isinstance(its_by, list) and its_by != keys:
+        raise ConfigError(f"breakdown is by {its_by or 'no key'} and the plot by "
+                          f"{keys or 'no key'}: make both with the same by=.")
+    require_columns(breakdown, [*keys, "note"], what="breakdown")
+    thin = (breakdown["note"].astype(str) != "").to_numpy()
+    return list(dict.fromkeys(group_labels(breakdown[thin], keys).tolist()))
 
-    def rank(name: str) -> tuple[int, str]:
-        b = name.split(" · ")[0]
-        return (names.index(b) if b in names else len(names), name)
 
-    return layer, sorted(pd.unique(layer), key=rank)
+def _withheld_words(withheld: list[str], keys: list[str], most: int = 6) -> str:
+    """The legend's words on the groups :func:`plot_buckets` leaves out, named (the first
+    ``most``, then how many more)."""
+    if not keys:
+        return "not drawn: the table is too thin for a verdict"
+    named = ", ".join(withheld[:most]) + (f" and {len(withheld) - most} more"
+                                          if len(withheld) > most else "")
+    return textwrap.fill(f"not drawn, too thin for a verdict: {named}", 36)
+
+
+def _say_what_is_missing(ax: Axes, burned: bool, any_drawn: bool, withheld: bool,
+                         grouped: bool) -> None:
+    """:func:`plot_buckets`' words in the panel when it holds no layer (as :func:`plot_alerts`
+    says "no alert fired"): every group left out, or no failure in the groups drawn."""
+    if not any_drawn:
+        text = "too thin for a verdict: not drawn"
+        text, gid = ("every group " + text if grouped else text), "withheld"
+    elif not burned:
+        text = "no failures in the groups drawn" if withheld else "no failures in these bins"
+        gid = "no_failures"
+    else:
+        return
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", color="0.3",
+            gid=gid)
+
+
+def _bucket_layers(rows: pd.DataFrame, keys: list[str], weighted: np.ndarray,
+                   names: list[str]) -> tuple[np.ndarray, list[tuple[str, str]]]:
+    """:func:`plot_buckets`' layers: each row's layer (an index into the second item) and the
+    layers in stack order as ``(bucket, group)`` (group ``""`` without ``keys``; the groups past
+    the top ones in "other"): the buckets in their display order ``names``, within a bucket the
+    groups by name, "other" last."""
+    groups = _top_groups(pd.Series(group_labels(rows, keys) if keys else "", index=rows.index),
+                         weighted)
+    pairs = list(zip(rows["bucket"].astype(str), groups, strict=True))
+    other = [g for g in groups.unique() if str(g).startswith("other (")] if keys else []
+
+    def rank(pair: tuple[str, str]) -> tuple[int, bool, str]:
+        b, g = pair
+        return (names.index(b) if b in names else len(names), g in other, g)
+
+    order = sorted(dict.fromkeys(pairs), key=rank)
+    index = {p: i for i, p in enumerate(order)}
+    return np.array([index[p] for p in pairs], dtype=np.int64), order
+
+
+def _layer_styles(order: list[tuple[str, str]], names: list[str],
+                  several: bool) -> list[dict[str, Any]]:
+    """The fill of each layer of :func:`plot_buckets`: the bucket's colour with one group; with
+    ``several`` groups the group's colour (grey for "other") and the bucket's hatching in white."""
+    extra = iter(_EXTRA_COLORS * 10)
+    shades: dict[str, str] = {}
+    groups = list(dict.fromkeys(g for _, g in order if not g.startswith("other (")))
+    out: list[dict[str, Any]] = []
+    for b, g in order:
+        if not several:
+            out.append({"color": BUCKET_COLORS.get(b) or shades.setdefault(b, next(extra))})
+            continue
+        k = names.index(b) if b in names else len(names)
+        colour = GROUP_COLORS[groups.index(g)] if g in groups else OTHER_COLOR
+        out.append({"facecolor": colour, "edgecolor": "white",
+                    "hatch": BUCKET_HATCHES[k % len(BUCKET_HATCHES)] or None})
+    return out
 
 
 def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> None:

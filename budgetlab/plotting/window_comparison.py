@@ -19,6 +19,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
 from .._util.validation import duration_label, require_columns, window_words
+from ..analyses.sorted_events import parse_window
 from ..analyses.window_clock import MIN_EVALUATED_HOURS, thin_rows, withheld_when_thin
 from ._common import (
     OTHER_COLOR,
@@ -102,19 +103,20 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     Axes
         The top panel; the lower one (``y2``) is ``ax.y2_ax`` (``None`` without ``y2``). One line
         per series (gid ``<column>:<series>``, series ``<group>`` or ``<group> · dwell <d>``): x =
-        the position of each window in ``table["window"]``'s categories (tick labels are the
-        windows as the CLI spells them, ``24 h``), y = the column's values (Timedelta columns in
-        minutes, ``share_*`` in %). A time share or rate per day of a row with under 24 h of
-        evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is withheld, as in
-        the CLI's table: NaN in the line (a gap, never a point), and on its window a hatched
-        band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
-        under 24 h evaluated`` when only some series are). With more lines than distinct
-        colours, those of the groups with the most events (the table's ``events`` column, else
-        the first ones) keep theirs and the others are drawn in grey under one legend entry,
-        ``other (N groups)``. Each coloured series has a hollow marker of its own shape and size
-        (:data:`MARKERS`), so that two series sharing a value both stay in sight. A series with
-        no value to draw (every row withheld or empty) has no colour and no legend entry of its
-        own: the legend names it under ``nothing to draw: <series>, ...``.
+        the position of each window in ``table["window"]``'s categories (tick labels are the windows
+        as the CLI spells them, ``24 h``; the x label says "rolling", and names the zone of the
+        calendar windows, ``attrs["tz"]``, only when some are compared), y = the column's values
+        (Timedelta columns in minutes, ``share_*`` in %). A time share or rate per day of a row with
+        under 24 h of evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
+        withheld, as in the CLI's table: NaN in the line (a gap, never a point), and on its window a
+        hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
+        under 24 h evaluated`` when only some series are). With more lines than distinct colours,
+        those of the groups with the most events (the table's ``events`` column, else the first
+        ones) keep theirs and the others are drawn in grey under one legend entry, ``other (N
+        groups)``. Each coloured series has a hollow marker of its own shape and size
+        (:data:`MARKERS`), so that two series sharing a value both stay in sight. A series with no
+        value to draw (every row withheld or empty) has no colour and no legend entry of its own:
+        the legend names it under ``nothing to draw: <series>, ...``.
 
     Examples
     --------
@@ -150,7 +152,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     ax.set_xticks(np.arange(len(windows)), [window_words(w) for w in windows])
     ax.set_xlim(-0.5, len(windows) - 0.5)
     bottom = ax2 if ax2 is not None else ax
-    bottom.set_xlabel("window (rolling, or calendar in the table's tz)" if labels_below else "")
+    bottom.set_xlabel(_window_axis_label(table, windows) if labels_below else "")
     scale = _log_axis(ax, panels[0][2]) if logy else ""
     ax.set_ylabel(textwrap.fill(_METRIC_LABELS.get(y, y), 24) + scale)
     if ax2 is not None and y2 is not None:
@@ -164,6 +166,25 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     legend_above(ax, handles, ncols=3)
     ax.y2_ax = ax2  # type: ignore[attr-defined]
     return ax
+
+
+def _window_axis_label(table: pd.DataFrame, windows: list[str]) -> str:
+    """The x label of :func:`plot_window_comparison`: which kinds of window it compares, and the
+    zone of the calendar ones (``attrs["tz"]``).
+
+    >>> t = pd.DataFrame({"window": ["1h", "calendar:day"]})
+    >>> t.attrs["tz"] = "Europe/Berlin"
+    >>> _window_axis_label(t, ["1h", "calendar:day"])
+    'window (rolling, or calendar in Europe/Berlin)'
+    >>> _window_axis_label(t, ["1h", "1d"])
+    'window (rolling)'
+    """
+    kinds = {parse_window(w).kind for w in windows}
+    if "calendar" not in kinds:
+        return "window (rolling)"
+    tz = table.attrs.get("tz")
+    zone = str(tz) if isinstance(tz, str) and tz else "the table's time zone"
+    return f"window ({'rolling, or ' if 'rolling' in kinds else ''}calendar in {zone})"
 
 
 def _log_axis(ax: Axes, values: np.ndarray) -> str:

@@ -3,11 +3,14 @@ the groups the replay timeline draws, and the figure's size."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
+from budgetlab import synth
 from budgetlab.cli import main
 from budgetlab.cli.drawn import MAX_DRAWN
 from tests.plotting.time_axes import clock_labels_in
@@ -122,7 +125,7 @@ def test_bucket_plot_keeps_the_groups_of_by_apart(log, tmp_path, saved, capsys):
                  str(tmp_path / "b.png")]) == 0
     capsys.readouterr()
     layers = saved[-1]["layers"]
-    # oracle: MAX_SHADES (4) layers, the 3 keys with most timeouts apart, 8 - 3 added up
+    # oracle: MAX_GROUPS (4) layers, the 3 keys with most timeouts apart, 8 - 3 added up
     raw = pd.read_csv(log)
     top = raw[raw["outcome"] == "timeout"]["key"].value_counts().sort_values(
         ascending=False, kind="stable").index[:3]
@@ -160,4 +163,67 @@ def test_latency_plot_names_the_zone_and_the_share(tmp_path, saved, capsys):
     assert fig["xlabels"] == ["period start (Europe/Berlin)"]
     assert clock_labels_in(fig["ticks"][0], "Europe/Berlin") > 0
     capsys.readouterr()
+    plt.close("all")
+
+
+APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
+
+
+def test_bucket_plot_leaves_out_the_groups_the_table_leaves_blank(tmp_path, saved, capsys):
+    """The Apache log by method (shared/data/README.md: GET 9,952, HEAD 42, OPTIONS 1, POST 5
+    requests; at 95 % a verdict needs 200): the table leaves HEAD, OPTIONS and POST blank, so the
+    plot draws GET's 500s alone and names the others; the 1 h bins (--plot-freq's default) are
+    stated on the axis."""
+    assert main(["buckets", str(APACHE), "--preset", "access", "--by", "method", "--plot",
+                 str(tmp_path / "b.png")]) == 0
+    capsys.readouterr()
+    (fig,) = saved
+    assert fig["layers"] == ["server_error · GET"]
+    assert fig["legends"] == [["server_error · GET",
+                               "not drawn, too thin for a verdict:\nHEAD, OPTIONS, POST"]]
+    assert fig["ylabels"] == ["burn rate per 1 h bin\n(1 = allowed pace)"]
+    plt.close("all")
+
+
+def test_incident_bucket_panel_states_its_bin_width(log, tmp_path, saved, capsys):
+    # the window is the hour plus 6 h of context on each side, 13 h: 5 min bins would be 156,
+    # over the 120 a panel takes, 10 min bins 78
+    assert main(["incident", str(log), "--start", "2026-03-02T02:00Z", "--end",
+                 "2026-03-02T03:00Z", "--window", "1h", "--plot", str(tmp_path / "i.png")]) == 0
+    capsys.readouterr()
+    (fig,) = saved
+    assert "burn rate per 10 min bin\n(1 = allowed pace)" in fig["ylabels"]
+    plt.close("all")
+
+
+def test_recalibrate_plot_keys_a_current_target_only_when_given(tmp_path, saved, capsys):
+    events, _ = synth.generate("2026-10-05", 3, seed=1, rate=0.05, incidents=None,
+                               session_ids=False)
+    path = tmp_path / "three_days.csv"
+    events.assign(outcome=events["bucket"].astype(str))[["ts", "outcome"]].to_csv(path,
+                                                                                 index=False)
+    base = ["recalibrate", str(path), "--window", "1h", "--n-boot", "0"]
+    assert main([*base, "--plot", str(tmp_path / "r.png")]) == 0
+    assert main([*base, "--target", "0.95", "--plot", str(tmp_path / "r2.png")]) == 0
+    capsys.readouterr()
+    without, given = saved
+    # one group, no bootstrap: the group, the dots, the recommendation, the limit; a current
+    # target's key only with --target
+    assert without["legends"] == [["all", "time exhausted+ at target", "recommended target",
+                                   "limit 1.0% exhausted"]]
+    assert given["legends"] == [["all", "time exhausted+ at target", "recommended target",
+                                 "current target", "limit 1.0% exhausted"]]
+    plt.close("all")
+
+
+@pytest.mark.parametrize(("windows", "label"), [
+    ("1h,2h", "window (rolling)"),
+    ("1h,calendar:day", "window (rolling, or calendar in Europe/Berlin)")])
+def test_compare_windows_axis_names_calendar_windows_only_when_compared(log, tmp_path, saved,
+                                                                        capsys, windows, label):
+    assert main(["compare-windows", str(log), "--windows", windows, "--tz", "Europe/Berlin",
+                 "--plot", str(tmp_path / "c.png")]) == 0
+    capsys.readouterr()
+    (fig,) = saved
+    assert fig["xlabels"] == [label]
     plt.close("all")

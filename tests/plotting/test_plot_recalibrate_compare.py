@@ -76,8 +76,10 @@ def test_recalibration_lines_hold_the_tables_values(recal):
     )
     assert ax.get_ylabel().startswith("share of time at or below (%)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert {"recaptcha_v2", "turnstile", "image", "recommended target",
-            "current target"} <= set(labels)
+    # the groups in the table's order (synth's captcha types), then every mark's key
+    assert labels == ["recaptcha_v2", "turnstile", "image", "time exhausted+ at target",
+                      "recommended target", "95% bootstrap interval", "current target",
+                      "limit 1.0% exhausted"]
 
 
 def test_recalibration_limit_status_changes_the_dots(history):
@@ -90,9 +92,12 @@ def test_recalibration_limit_status_changes_the_dots(history):
     np.testing.assert_allclose(by_gid(ax, "candidates:image").get_ydata(),
                                (cand["share_critical"] + cand["share_exhausted"]).to_numpy() * 100)
     assert list(by_gid(ax, "limit").get_ydata()) == [5.0, 5.0]
-    # no bootstrap and no current target: no interval band, no current line
+    # no bootstrap and no current target: no interval band, no current line, and neither keyed
     assert not [a for a in ax.patches if str(a.get_gid()).startswith("interval:")]
     assert not [a for a in ax.lines if str(a.get_gid()).startswith("current:")]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "recaptcha_v2", "turnstile", "image", "time critical+ at target", "recommended target",
+        "limit 5.0% critical"]
     assert ax.get_yscale() == "linear"
 
 
@@ -130,7 +135,9 @@ def test_window_comparison_lines_hold_the_tables_values(comparison):
         minutes = sub["detection_median"].dt.total_seconds().to_numpy() / 60
         np.testing.assert_array_equal(dashed[0].get_ydata(), minutes)
     assert "per day" in ax.get_ylabel() and "(min)" in ax.y2_ax.get_ylabel()
-    assert ax.y2_ax.get_xlabel().startswith("window") and ax.get_xlabel() == ""
+    # a calendar window among those compared: the axis names it and the table's zone
+    assert ax.y2_ax.get_xlabel() == "window (rolling, or calendar in UTC)"
+    assert ax.get_xlabel() == ""
     # the second column has a panel of its own below the first: no line can hide another's
     top, below = ax.get_position(), ax.y2_ax.get_position()
     assert below.y1 < top.y0 and ax.get_shared_x_axes().joined(ax, ax.y2_ax)
@@ -155,6 +162,7 @@ def test_window_comparison_other_columns_and_no_second_axis(comparison):
     np.testing.assert_array_equal(ax2.y2_ax.lines[0].get_ydata(),
                                   t["share_exhausted"].to_numpy() * 100)
     assert ax2.lines[0].get_gid() == "transitions_per_day:all"
+    assert ax2.y2_ax.get_xlabel() == "window (rolling)"  # no calendar window compared
     with pytest.raises(SchemaError, match="detection_median"):
         plot_window_comparison(t, y2="detection_median")
 
@@ -208,3 +216,11 @@ def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):
     mixed = PerGroup({("recaptcha_v2",): SLO(0.93, "24h"), ("turnstile",): SLO(0.97, "6h"),
                       ("image",): SLO(0.88, "24h")})
     assert recalibrate(events, by="captcha_type", slo=mixed, n_boot=0).settings["window"] is None
+
+
+def test_window_axis_names_the_calendar_windows_zone():
+    ev = as_events(pd.date_range("2026-01-01", periods=3000, freq="1min", tz="UTC"),
+                   [i % 8 != 0 for i in range(3000)])
+    t = compare_windows(ev, SLO(target=0.9), ["calendar:day"], tz="Europe/Berlin")
+    ax = plot_window_comparison(t, y2=None)
+    assert ax.get_xlabel() == "window (calendar in Europe/Berlin)"

@@ -382,7 +382,8 @@ def test_buckets_stack_holds_each_buckets_burn():
     # the stack's top is the total burn rate of each hour
     total = f.groupby("hour")["ok"].apply(lambda s: (~s).sum()).to_numpy() / (n.to_numpy() * 0.05)
     np.testing.assert_allclose(layers[-1].get_data().values, total, rtol=1e-12)
-    assert ax.get_ylabel() == "burn rate (1 = allowed pace)" and ax.get_xlabel() == "time (UTC)"
+    assert ax.get_ylabel() == "burn rate per 1 h bin\n(1 = allowed pace)"
+    assert ax.get_xlabel() == "time (UTC)"
     ax.figure.canvas.draw()
     assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
 

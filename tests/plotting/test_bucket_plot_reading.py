@@ -1,0 +1,172 @@
+"""plot_buckets as a new reader meets it: groups told apart by colour (the bucket by hatching),
+layers without a failure left out of the legend, thin groups left out as the table leaves them
+blank and named, the bin width stated. Expected words and colours written by hand."""
+
+from __future__ import annotations
+
+import matplotlib.dates as mdates
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.colors import to_hex
+
+from budgetlab import SLO, as_events, bucket_breakdown, bucket_burn_over_time
+from budgetlab.errors import ConfigError
+from budgetlab.plotting import plot_buckets
+
+T0 = pd.Timestamp("2026-03-02", tz="UTC")
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def log(rows):
+    """Events from ``(region, hour, bucket, count)``: ``count`` events of that bucket spread over
+    the hour (one every 3 s from the hour's start, buckets after one another)."""
+    ts, bucket, region = [], [], []
+    used: dict[tuple[str, int], int] = {}
+    for g, hour, b, n in rows:
+        k = used.get((g, hour), 0)
+        ts += [T0 + pd.Timedelta(hours=hour, seconds=3 * (k + i)) for i in range(n)]
+        bucket += [b] * n
+        region += [g] * n
+        used[(g, hour)] = k + n
+    bucket_arr = np.array(bucket, dtype=object)
+    return as_events(pd.DatetimeIndex(ts), bucket_arr == "success", bucket_arr,
+                     groups={"region": region})
+
+
+def layers(ax):
+    return [p for p in ax.patches if p.get_gid() == "bucket"]
+
+
+def legend_texts(ax):
+    legend = ax.get_legend()
+    return [] if legend is None else [t.get_text() for t in legend.get_texts()]
+
+
+def burn(p):
+    d = p.get_data()
+    return (d.values - d.baseline).tolist()
+
+
+# two regions, both failing in both buckets, 100 events an hour each, two hours
+BOTH = [("ams", 0, "success", 94), ("ams", 0, "timeout", 4), ("ams", 0, "solve_error", 2),
+        ("ams", 1, "success", 100),
+        ("fra", 0, "success", 100),
+        ("fra", 1, "success", 95), ("fra", 1, "timeout", 1), ("fra", 1, "solve_error", 4)]
+
+
+def test_groups_have_their_own_colour_and_the_buckets_a_hatching():
+    ev = log(BOTH)
+    ax = plot_buckets(bucket_burn_over_time(ev, SLO(target=0.9), freq="1h", by="region"),
+                      by="region")
+    got = [(p.get_label(), to_hex(p.get_facecolor()), p.get_hatch()) for p in layers(ax)]
+    # GROUP_COLORS in the groups' order: Okabe-Ito blue (ams), vermillion (fra); the first bucket
+    # solid, the second hatched
+    assert got == [("timeout · ams", "#0072b2", None), ("timeout · fra", "#d55e00", None),
+                   ("solve_error · ams", "#0072b2", "///"),
+                   ("solve_error · fra", "#d55e00", "///")]
+    # by hand: a bin's events are both regions' (200); budget 0.1 -> 20 failures = burn 1
+    np.testing.assert_allclose([burn(p) for p in layers(ax)],
+                               [[4 / 20, 0.0], [0.0, 1 / 20], [2 / 20, 0.0], [0.0, 4 / 20]])
+    assert legend_texts(ax) == ["solve_error · fra", "solve_error · ams", "timeout · fra",
+                                "timeout · ams"]
+    assert ax.get_ylabel() == "burn rate per 1 h bin\n(1 = allowed pace)"
+
+
+def test_one_group_keeps_the_bucket_colours():
+    ev = log([r for r in BOTH if r[0] == "ams"])
+    ax = plot_buckets(bucket_burn_over_time(ev, SLO(target=0.9), freq="1h", by="region"),
+                      by="region")
+    # BUCKET_COLORS: sky blue timeouts, orange solve errors, no hatching
+    assert [(p.get_label(), to_hex(p.get_facecolor()), p.get_hatch()) for p in layers(ax)] == [
+        ("timeout · ams", "#56b4e9", None), ("solve_error · ams", "#e69f00", None)]
+
+
+def test_a_group_or_bucket_without_failures_is_not_in_the_legend():
+    rows = [("ams", 0, "success", 100), ("ams", 1, "success", 100),  # ams never fails
+            ("fra", 0, "success", 97), ("fra", 0, "timeout", 3), ("fra", 1, "success", 100)]
+    ax = plot_buckets(bucket_burn_over_time(log(rows), SLO(target=0.9), freq="1h", by="region"),
+                      by="region")
+    assert legend_texts(ax) == ["timeout · fra"]  # no ams layer, no solve_error layer
+    assert [p.get_label() for p in layers(ax)] == ["timeout · fra"]
+    assert burn(layers(ax)[0]) == pytest.approx([3 / 20, 0.0])
+    assert not [t for t in ax.texts if t.get_gid() in ("no_failures", "withheld")]
+
+
+def test_no_failure_at_all_says_so_and_draws_no_legend():
+    rows = [("ams", 0, "success", 50), ("fra", 0, "success", 50), ("fra", 1, "success", 50)]
+    ev = log(rows)
+    ax = plot_buckets(bucket_burn_over_time(ev, SLO(target=0.9), freq="1h", by="region"),
+                      by="region")
+    assert layers(ax) == [] and ax.get_legend() is None
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "no_failures"] == [
+        "no failures in these bins"]
+
+
+# a group of 400 events (20 expected failures at 95 %: enough) and one of 5 (0.25: too thin)
+THIN = [("big", 0, "success", 190), ("big", 0, "timeout", 10),
+        ("big", 1, "success", 180), ("big", 1, "timeout", 20),
+        ("tiny", 0, "success", 4), ("tiny", 0, "timeout", 1)]
+
+
+def test_thin_groups_are_left_out_as_the_table_leaves_them_and_named():
+    ev = log(THIN)
+    slo = SLO(target=0.95, window="1h")
+    table = bucket_breakdown(ev, slo, by="region")
+    assert table.loc[table["region"] == "tiny", "note"].str.startswith("withheld").all()
+    assert (table.loc[table["region"] == "big", "note"] == "").all()
+    ax = plot_buckets(bucket_burn_over_time(ev, slo, freq="1h", by="region"), by="region",
+                      breakdown=table)
+    assert [p.get_label() for p in layers(ax)] == ["timeout · big"]
+    # by hand: big's failures over big's events only (tiny's 5 are not in the bin's count):
+    # 10 / (200 x 0.05) = 1, 20 / (200 x 0.05) = 2
+    assert burn(layers(ax)[0]) == pytest.approx([1.0, 2.0])
+    assert legend_texts(ax) == ["timeout · big", "not drawn, too thin for a verdict:\ntiny"]
+    # without the breakdown, tiny is drawn (what the plot did before)
+    plt.close("all")
+    ax = plot_buckets(bucket_burn_over_time(ev, slo, freq="1h", by="region"), by="region")
+    assert [p.get_label() for p in layers(ax)] == ["timeout · big", "timeout · tiny"]
+
+
+def test_every_group_thin_says_so_in_the_panel():
+    ev = log([r for r in THIN if r[0] == "tiny"] + [("tiny", 1, "success", 3)])
+    slo = SLO(target=0.95, window="1h")
+    over = bucket_burn_over_time(ev, slo, freq="1h", by="region")
+    ax = plot_buckets(over, by="region", breakdown=bucket_breakdown(ev, slo, by="region"))
+    assert layers(ax) == []
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "withheld"] == [
+        "every group too thin for a verdict: not drawn"]
+    assert not [t for t in ax.texts if t.get_gid() == "no_failures"]
+    assert legend_texts(ax) == ["not drawn, too thin for a verdict:\ntiny"]
+    # the time axis still spans the bins: two hours from T0
+    lo, hi = (T0.tz_localize(None), T0.tz_localize(None) + pd.Timedelta(hours=2))
+    assert ax.get_xlim() == pytest.approx((mdates.date2num(lo), mdates.date2num(hi)))
+    plt.close("all")
+    # without groups: the whole table is thin
+    over = bucket_burn_over_time(ev, slo, freq="1h")
+    ax = plot_buckets(over, breakdown=bucket_breakdown(ev, slo, by=None))
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "withheld"] == [
+        "too thin for a verdict: not drawn"]
+    assert legend_texts(ax) == ["not drawn: the table is too thin for a verdict"]
+
+
+def test_breakdown_of_other_groups_is_refused():
+    ev = log(THIN)
+    slo = SLO(target=0.95, window="1h")
+    over = bucket_burn_over_time(ev, slo, freq="1h", by="region")
+    with pytest.raises(ConfigError, match="same by="):
+        plot_buckets(over, by="region", breakdown=bucket_breakdown(ev, slo, by=None))
+
+
+@pytest.mark.parametrize(("freq", "words"), [("5min", "5 min"), ("90min", "90 min"),
+                                             ("6h", "6 h"), ("1D", "24 h")])
+def test_the_y_label_states_the_bin_width(freq, words):
+    ev = log([("ams", h, "success", 9) for h in range(48)] + [("ams", 3, "timeout", 1)])
+    ax = plot_buckets(bucket_burn_over_time(ev, SLO(target=0.9), freq=freq))
+    assert ax.get_ylabel() == f"burn rate per {words} bin\n(1 = allowed pace)"
