@@ -116,6 +116,12 @@ class ScoringContext:
             self.bad_counts = BadCounts(g.cell_group, g.cell_bin, g.cell_bad, g.n_bins)
             allowed = error_budgets(target, g) * g.group_totals()
             self.period_budget = allowed * self._period_factor(target, g)
+        self._tier_windows(episodes, policy, tier_names)
+
+    def _tier_windows(self, episodes: pd.DataFrame, policy: AlertPolicy | None,
+                      tier_names: list[str]) -> None:
+        """The tiers' long windows (the policy's, else the episodes' attrs), the observed time,
+        and when the windows filled (refused with ``filling='apart'`` when unknown)."""
         windows_attr = episodes.attrs.get("tier_windows")
         long_ns: list[int | None] = (
             [int(t.long_window.value) for t in policy.tiers]

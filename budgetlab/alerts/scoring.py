@@ -30,7 +30,9 @@ merged per group (overlapping intervals are one notification, like an OR-ed aler
 **While the long window fills** (``filling="apart"``, the default). A tier evaluated less than its
 long window after the grid's start (the first bin of the data, the same instant for every group)
 judges minutes of history as if they were days: an episode that *begins* before
-``grid start + long window`` (merged rows: their longest long window) is scored apart, and so is
+``grid start + long window`` (merged rows: their longest long window; per-group SLOs whose periods
+differ: each tier's longest over the groups, the episodes' ``tier_windows``) is scored apart, and
+so is
 an incident that begins then (that tier cannot detect it fairly). Precision, recall, detection and
 reset times, budget before alert, pages per day and ``observed_days`` count only the others (the
 observed time from the first evaluation whose long window is full); ``episodes_filling``,

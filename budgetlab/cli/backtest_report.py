@@ -77,11 +77,12 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
         print(f"... {len(ep) - 60} more (write them all with --out)")
 
 
-def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str]) -> None:
+def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str],
+                 episodes: pd.DataFrame) -> None:
     import pandas as pd
 
     from .._util.words import duration_words
-    from .shared import score_text
+    from .shared import SCORE_FOOTNOTE, filling_notes, score_text, wrap
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
@@ -96,10 +97,10 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
+    for note in filling_notes(rows, episodes, what="span"):
+        print(wrap(note, indent="  "))
     print(score_text(rows, duration_words))
-    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
-          "long window "
-          "holds at least one event)")
+    print(wrap(SCORE_FOOTNOTE, indent=""))
 
 
 def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:

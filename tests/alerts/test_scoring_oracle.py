@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts import scoring
+from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.windows.binning import bin_events
 from tests.alerts import oracle_episodes, oracle_scoring
 from tests.alerts.oracle_compare import assert_same_as_oracle
