@@ -32,10 +32,9 @@ long window after the grid's start (the first bin of the data, the same instant 
 judges minutes of history as if they were days: an episode that *begins* before
 ``grid start + long window`` (merged rows: their longest long window; per-group SLOs whose periods
 differ: each tier's longest over the groups, the episodes' ``tier_windows``) is scored apart, and
-so is
-an incident that begins then (that tier cannot detect it fairly). Precision, recall, detection and
-reset times, budget before alert, pages per day and ``observed_days`` count only the others (the
-observed time from the first evaluation whose long window is full); ``episodes_filling``,
+so is an incident that begins then (that tier cannot detect it fairly). Precision, recall,
+detection and reset times, budget before alert, pages per day and ``observed_days`` count only the
+others (the observed time from ``grid start + long window`` on); ``episodes_filling``,
 ``true_episodes_filling`` (of those, the ones matching an incident) and ``incidents_filling``
 count what was left out. Matching itself is unchanged: an episode begun while the window filled
 that still fires when a scored incident begins detects it at once, and an episode matching an
