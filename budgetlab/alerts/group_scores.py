@@ -105,7 +105,9 @@ class GroupScores:
     """Per (incident, group) pair and per group, what the per-group rows of a score table need.
 
     Pairs are ordered by group, then incident (``pair_group``, ``pair_incident``: positions in the
-    scored incidents); ``first``/``last`` are valid where ``detected``.
+    scored incidents); ``first``/``last`` are valid where ``detected``. ``episodes`` and
+    ``true_episodes`` count the episodes begun at or after ``early_ns`` (:func:`group_scores`),
+    the ``*_filling`` ones those begun before.
     """
 
     pair_group: np.ndarray
@@ -115,13 +117,17 @@ class GroupScores:
     last: np.ndarray
     episodes: np.ndarray  # per group
     true_episodes: np.ndarray  # per group
+    episodes_filling: np.ndarray  # per group
+    true_episodes_filling: np.ndarray  # per group
 
 
 def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
                  inc_end_grace: np.ndarray,
-                 gi: np.ndarray, st: np.ndarray, en: np.ndarray) -> GroupScores | None:
+                 gi: np.ndarray, st: np.ndarray, en: np.ndarray, *,
+                 early_ns: int | None = None) -> GroupScores | None:
     """Match every group's episodes (``gi``, ``[st, en)``) against the incidents covering it
     (``inc_match[incident, group]``, spans ``[inc_start, inc_end_grace)``), all groups at once.
+    The episodes begun before ``early_ns`` (while the long window filled) are counted apart.
 
     ``None`` when some group's episodes are not disjoint (then a range search would be wrong; the
     caller matches that table pair by pair).
@@ -151,9 +157,14 @@ def group_scores(n_groups: int, inc_match: np.ndarray, inc_start: np.ndarray,
     np.add.at(delta, lo[detected], 1)
     np.add.at(delta, hi[detected], -1)
     hit = np.cumsum(delta[:-1]) > 0
+    early = np.zeros(len(st), dtype=bool) if early_ns is None else st < early_ns
+
+    def count(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(gi[mask], minlength=n_groups)
+
     return GroupScores(pair_group, pair_incident.astype(np.int64), detected, first.astype(np.int64),
-                       last.astype(np.int64), np.bincount(gi, minlength=n_groups),
-                       np.bincount(gi[hit], minlength=n_groups))
+                       last.astype(np.int64), count(~early), count(hit & ~early), count(early),
+                       count(hit & early))
 
 
 def segment_median_max(groups: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray,
@@ -206,12 +217,15 @@ def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
 
 
 def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_end: np.ndarray,
-                    span: ScoreSpan) -> dict[str, np.ndarray]:
+                    span: ScoreSpan, *, early_ns: int | None = None) -> dict[str, np.ndarray]:
     """The score columns of every group's row (as the one-row summary computes them), one array
-    per column with one value per group: built column by column, no per-group Python object."""
+    per column with one value per group: built column by column, no per-group Python object.
+    Incidents begun before ``early_ns`` are counted apart (``incidents_filling``; with
+    ``early_ns`` the ``*_filling`` columns are added)."""
     g, inc = gs.pair_group, gs.pair_incident
-    det = gs.detected
-    n_inc = np.bincount(g, minlength=n_groups)
+    early = np.zeros(len(g), dtype=bool) if early_ns is None else inc_start[inc] < early_ns
+    det = gs.detected & ~early
+    n_inc = np.bincount(g[~early], minlength=n_groups)
     detection = np.maximum(gs.first - inc_start[inc], 0)[det]
     reset = (gs.last - inc_end[inc])[det]
     n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
@@ -246,6 +260,10 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         _, p_med, p_max = segment_median_max(g[det], pct[det], n_groups)
         cols["budget_before_alert_median"] = np.where(has, p_med, np.nan).astype(np.float64)
         cols["budget_before_alert_max"] = np.where(has, p_max, np.nan).astype(np.float64)
+    if early_ns is not None:
+        cols["episodes_filling"] = gs.episodes_filling.astype(np.int64)
+        cols["true_episodes_filling"] = gs.true_episodes_filling.astype(np.int64)
+        cols["incidents_filling"] = np.bincount(g[early], minlength=n_groups).astype(np.int64)
     return cols
 
 

@@ -9,6 +9,11 @@ on the one busy day of a log that then stays silent for months are two pages a d
 
 Without bins (or when a tier's long window is unknown: no policy and no ``tier_windows`` in the
 episodes' attrs) traffic is unknown and the observed time is the evaluated span.
+
+``of(tiers, from_ns=...)`` counts only the bins that start at or after ``from_ns``: the scoring's
+observed time after a tier's long window first filled, ``grid start + long window`` (what begins
+earlier is scored apart, see :mod:`budgetlab.alerts.scoring`); without bins, the evaluated span
+from ``from_ns``. Both are the time from ``from_ns`` to the end (a 6 h grid with a 1 h window: 5 h).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..budget.burn_rows import traffic_bins
+from ..budget.burn_rows import traffic_bins, traffic_runs
 from ..windows.bingrid import BinGrid
 
 __all__ = ["ObservedTime"]
@@ -32,35 +37,55 @@ class ObservedTime:
     >>> per_group, every = ObservedTime(g, [120, 60], span_ns=360).of([0])
     >>> per_group.tolist(), every
     ([120.0, 120.0], 240.0)
+    >>> ObservedTime(g, [120, 60], span_ns=360).of([0], from_ns=120)[0].tolist()  # from bin 2
+    [0.0, 120.0]
     >>> ObservedTime(None, [120], span_ns=360).of([0])[1]
     360.0
     """
 
     def __init__(self, grid: BinGrid | None, long_ns: Sequence[int | None], *, span_ns: int,
-                 n_groups: int | None = None) -> None:
+                 n_groups: int | None = None, span_start_ns: int = 0) -> None:
         self.grid = grid
         self.n_groups = grid.n_groups if grid is not None else int(n_groups or 1)
         self.long_ns = list(long_ns)
         self.span_ns = float(span_ns)
-        self._cache: dict[int, tuple[np.ndarray, float]] = {}
+        self.span_start_ns = int(span_start_ns)
+        self._cache: dict[tuple[int, int], tuple[np.ndarray, float]] = {}
         self._whole: BinGrid | None = None
 
     def known(self, tiers: Sequence[int]) -> bool:
         """Whether traffic is known for ``tiers`` (bins given, every long window known)."""
         return self.grid is not None and all(self.long_ns[t] is not None for t in tiers)
 
-    def of(self, tiers: Sequence[int]) -> tuple[np.ndarray, float]:
-        """``(per group, all groups)`` observed time in ns (float) of the tiers ``tiers`` merged."""
+    def of(self, tiers: Sequence[int], *, from_ns: int | None = None) -> tuple[np.ndarray, float]:
+        """``(per group, all groups)`` observed time in ns (float) of the tiers ``tiers`` merged,
+        counting only the bins that start at or after ``from_ns`` (``None``: every bin)."""
         grid = self.grid
         if grid is None or not self.known(tiers):
-            return np.full(self.n_groups, self.span_ns), self.span_ns
+            span = self.span_ns
+            if from_ns is not None:
+                span = float(max(self.span_start_ns + self.span_ns - max(from_ns,
+                                                                          self.span_start_ns), 0))
+            return np.full(self.n_groups, span), span
         longest = max(int(self.long_ns[t] or 0) for t in tiers)
         k = max(1, -(-longest // grid.freq_ns))
-        if k not in self._cache:
+        # the first bin that starts at or after from_ns
+        first = 0 if from_ns is None else max(0, -(-(from_ns - grid.start_ns) // grid.freq_ns))
+        if (k, first) not in self._cache:
             if self._whole is None:
                 self._whole = grid.regroup([])
-            per_group = traffic_bins(grid, k).astype(np.float64) * grid.freq_ns
-            every = float(traffic_bins(self._whole,
-                                       k)[0]) * grid.freq_ns if self._whole.n_groups else 0.0
-            self._cache[k] = (per_group, every)
-        return self._cache[k]
+            per_group = _bins_from(grid, k, first).astype(np.float64) * grid.freq_ns
+            every = (float(_bins_from(self._whole, k, first)[0]) * grid.freq_ns
+                     if self._whole.n_groups else 0.0)
+            self._cache[(k, first)] = (per_group, every)
+        return self._cache[(k, first)]
+
+
+def _bins_from(grid: BinGrid, k: int, first: int) -> np.ndarray:
+    """:func:`~budgetlab.budget.burn_rows.traffic_bins` counting only the bins from index
+    ``first`` on."""
+    if first <= 0:
+        return traffic_bins(grid, k)
+    group, start, end = traffic_runs(grid, k)
+    kept = np.clip(end - np.maximum(start, first), 0, None)
+    return np.bincount(group, weights=kept, minlength=grid.n_groups).astype(np.int64)

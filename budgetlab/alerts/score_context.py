@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.units import DAY_NS
-from .._util.validation import to_timedelta, utc_from_ns, utc_ns_column
+from .._util.validation import check_argument, to_timedelta, utc_from_ns, utc_ns_column
 from ..budget.burn import error_budgets, group_slos
 from ..errors import ConfigError
 from ..slo import SLO
@@ -56,8 +56,11 @@ class Matches:
     detection: np.ndarray  # ns, clipped at 0
     reset: np.ndarray  # ns, signed
     budget_pct: np.ndarray | None  # budget spent before the alert, with bins
-    episodes: int
+    episodes: int  # scored: begun after the row's long window filled
     true_episodes: int
+    early: np.ndarray  # per incident: began while the row's long window filled (scored apart)
+    episodes_filling: int  # begun while it filled (scored apart)
+    true_episodes_filling: int
 
 
 class ScoringContext:
@@ -66,8 +69,9 @@ class ScoringContext:
     def __init__(self, episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any,
                  bins: BinsLike | None,
                  target: Any, period: Any, policy: AlertPolicy | None,
-                 options: ReadBinsOptions) -> None:
+                 options: ReadBinsOptions, filling: str = "apart") -> None:
         check_tables(episodes, incidents)
+        self.filling = check_argument("filling", filling, ("apart", "count"))
         self.grace_ns = int(to_timedelta(grace, name="grace", allow_zero=True).value)
         self.period_ns = None if period is None else int(to_timedelta(period, name="period").value)
         self.by = episode_keys(episodes)
@@ -112,14 +116,49 @@ class ScoringContext:
             self.bad_counts = BadCounts(g.cell_group, g.cell_bin, g.cell_bad, g.n_bins)
             allowed = error_budgets(target, g) * g.group_totals()
             self.period_budget = allowed * self._period_factor(target, g)
+        self._tier_windows(episodes, policy, tier_names)
+
+    def _tier_windows(self, episodes: pd.DataFrame, policy: AlertPolicy | None,
+                      tier_names: list[str]) -> None:
+        """The tiers' long windows (the policy's, else the episodes' attrs), the observed time,
+        and when the windows filled (refused with ``filling='apart'`` when unknown)."""
         windows_attr = episodes.attrs.get("tier_windows")
         long_ns: list[int | None] = (
             [int(t.long_window.value) for t in policy.tiers]
             if policy is not None
             else [tier_window(windows_attr, name) for name in tier_names]
         )
+        self.long_ns = long_ns
         self.observed = ObservedTime(self.grid, long_ns, span_ns=self.span_ns,
-                                     n_groups=len(self.keys))
+                                     n_groups=len(self.keys), span_start_ns=self.span_start)
+        self.grid_start = self._grid_start(episodes)
+        if self.filling == "apart" and (self.grid_start is None or None in long_ns):
+            raise ConfigError(
+                "filling='apart' scores apart the episodes and incidents that began while a "
+                "tier's long window filled, and needs to know when that was: pass the bins "
+                "(bins=) or episodes from budgetlab.alert_episodes (their attrs), and policy= for "
+                "episodes without attrs; or pass filling='count' to score them all.")
+
+    def _grid_start(self, episodes: pd.DataFrame) -> int | None:
+        """Start of the evaluated grid in ns (the bins', else the episodes' attrs), or None."""
+        if self.grid is not None:
+            return self.grid.start_ns
+        if "grid_start" in episodes.attrs:
+            return int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value)
+        return None
+
+    def cutoff(self, tiers: list[int]) -> int | None:
+        """When the long window of the row of ``tiers`` is first full (ns; the longest window when
+        tiers are merged, counted from the grid's start): what begins earlier is scored apart.
+        ``None`` with ``filling='count'``."""
+        if self.filling == "count" or self.grid_start is None:
+            return None
+        return self.grid_start + max(int(self.long_ns[t] or 0) for t in tiers)
+
+    def observed_of(self, tiers: list[int]) -> tuple[np.ndarray, float]:
+        """Observed time (per group, all groups) of the row of ``tiers`` after its
+        :meth:`cutoff`."""
+        return self.observed.of(tiers, from_ns=self.cutoff(tiers))
 
     def _period_factor(self, target: Any, grid: BinGrid) -> Any:
         """Budget period / evaluated span: ``period`` if given, else the SLO's period (per group
@@ -186,6 +225,9 @@ class ScoringContext:
         n_ep = len(gi)
         detected, first, last, hit = overlaps(self.inc_match, i_idx, i_s, i_e + self.grace_ns, gi,
                                               st, en, one)
+        cut = self.cutoff(tiers)
+        ep_early = np.zeros(len(st), dtype=bool) if cut is None else st < cut
+        inc_early = np.zeros(len(i_s), dtype=bool) if cut is None else i_s < cut
         pct = None
         if self.grid is not None and one:
             pct = self._one_group_pct(int(groups[0]), i_s, np.where(detected, first, i_e))
@@ -205,8 +247,11 @@ class ScoringContext:
             detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
             reset=np.where(detected, last - i_e, _NAT),
             budget_pct=pct,
-            episodes=n_ep,
-            true_episodes=int(hit.sum()),
+            episodes=n_ep - int(ep_early.sum()),
+            true_episodes=int((hit & ~ep_early).sum()),
+            early=inc_early,
+            episodes_filling=int(ep_early.sum()),
+            true_episodes_filling=int((hit & ep_early).sum()),
         )
 
     def group_columns(self, tiers: list[int]) -> dict[str, np.ndarray]:
@@ -217,9 +262,10 @@ class ScoringContext:
         if len(tiers) > 1:
             gi, st, en = merge_intervals(gi, st, en)
         n_groups = len(self.keys)
+        cut = self.cutoff(tiers)
         gs = group_scores(n_groups, self.inc_match, self.inc_start, self.inc_end + self.grace_ns,
-                          gi, st, en)
-        observed = self.observed.of(tiers)[0]
+                          gi, st, en, early_ns=cut)
+        observed = self.observed_of(tiers)[0]
         if gs is None:
             return rows_to_columns([self.summary(self.match(np.array([g]), tiers),
                                                  float(observed[g]))
@@ -230,20 +276,22 @@ class ScoringContext:
                              self.grid.n_bins,
                              self.bad_counts, np.broadcast_to(np.asarray(self.period_budget,
                                                                          dtype=float), (n_groups,)))
-        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, span)
+        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, span, early_ns=cut)
 
     def summary(self, m: Matches, observed_ns: float) -> dict[str, Any]:
         """The scores of one row (the columns of :func:`~budgetlab.score_alerts` after the labels),
         its rates
         over ``observed_ns`` (:class:`~budgetlab.alerts.observed.ObservedTime`)."""
-        n_ep, true_ep, detected = m.episodes, m.true_episodes, m.detected
+        n_ep, true_ep = m.episodes, m.true_episodes
+        detected = m.detected & ~m.early  # incidents begun while the window filled: apart
+        n_inc = int((~m.early).sum())
         row: dict[str, Any] = {
             "episodes": n_ep,
             "true_episodes": true_ep,
             "precision": true_ep / n_ep if n_ep else np.nan,
-            "incidents": len(m.incidents),
+            "incidents": n_inc,
             "detected": int(detected.sum()),
-            "recall": float(detected.mean()) if len(m.incidents) else np.nan,
+            "recall": int(detected.sum()) / n_inc if n_inc else np.nan,
         }
         d = m.detection[detected]
         r = m.reset[detected]
@@ -260,6 +308,10 @@ class ScoringContext:
             p = m.budget_pct[detected]
             row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan
             row["budget_before_alert_max"] = float(p.max()) if len(p) else np.nan
+        if self.filling == "apart":
+            row["episodes_filling"] = m.episodes_filling
+            row["true_episodes_filling"] = m.true_episodes_filling
+            row["incidents_filling"] = int(m.early.sum())
         return row
 
     def incident_table(self, m: Matches) -> pd.DataFrame:
@@ -280,6 +332,8 @@ class ScoringContext:
         })
         if m.budget_pct is not None:
             table["budget_before_alert_pct"] = m.budget_pct
+        if self.filling == "apart":
+            table["filling"] = m.early
         return table
 
     def tier_selections(self) -> list[tuple[str, str, list[int]]]:

@@ -26,6 +26,20 @@ Rows: one per group (and ``"*"``, all groups together: an incident counts as det
 group's episode matches it) and per tier, plus per-severity (``tier="*"``, one severity) and
 overall (``tier="*"``, ``severity="*"``) rows, where the episodes of the tiers involved are
 merged per group (overlapping intervals are one notification, like an OR-ed alert rule).
+
+**While the long window fills** (``filling="apart"``, the default). A tier evaluated less than its
+long window after the grid's start (the first bin of the data, the same instant for every group)
+judges minutes of history as if they were days: an episode that *begins* before
+``grid start + long window`` (merged rows: their longest long window; per-group SLOs whose periods
+differ: each tier's longest over the groups, the episodes' ``tier_windows``) is scored apart, and
+so is an incident that begins then (that tier cannot detect it fairly). Precision, recall,
+detection and reset times, budget before alert, pages per day and ``observed_days`` count only the
+others (the observed time from ``grid start + long window`` on); ``episodes_filling``,
+``true_episodes_filling`` (of those, the ones matching an incident) and ``incidents_filling``
+count what was left out. Matching itself is unchanged: an episode begun while the window filled
+that still fires when a scored incident begins detects it at once, and an episode matching an
+incident begun while the window filled is a true page. ``filling="count"`` scores every episode
+and incident alike (the earlier rule, without the ``*_filling`` columns).
 """
 
 from __future__ import annotations
@@ -49,7 +63,7 @@ __all__ = ["incident_detections", "score_alerts", "compare_policies"]
 
 def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
                         bins: BinsLike | None = None, target: Any = None, period: Any = None,
-                        policy: AlertPolicy | None = None,
+                        policy: AlertPolicy | None = None, filling: str = "apart",
                         **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Per incident, group and tier: was it detected, when, and when did the alert reset.
 
@@ -61,12 +75,13 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
     DataFrame
         Group keys (str, ``"*"`` = all groups), ``tier``, ``severity``, ``incident_id``,
         ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``first_alert``,
-        ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), and with
-        ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected).
+        ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), with
+        ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected), and with
+        ``filling="apart"``: ``filling`` (the incident began while the row's long window filled:
+        :func:`score_alerts` scores it apart).
     """
     ctx = ScoringContext(episodes, incidents, grace=grace, bins=bins, target=target, period=period,
-                         policy=policy,
-                   options=options)
+                         policy=policy, options=options, filling=filling)
     parts = []
     for labels, tname, sev, gidx, tidx in ctx.selections():
         table = ctx.incident_table(ctx.match(gidx, tidx))
@@ -78,7 +93,7 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
 
 def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
                  bins: BinsLike | None = None, target: Any = None, period: Any = None,
-                 policy: AlertPolicy | None = None,
+                 policy: AlertPolicy | None = None, filling: str = "apart",
                  **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Precision, recall, detection / reset times and alert load of replayed alert episodes.
 
@@ -102,6 +117,12 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         group's own with per-group SLOs), 30 days for a bare target or a table.
     policy : AlertPolicy, optional
         Tier names and severities (needed when some tier has no episode and ``attrs`` were lost).
+    filling : {"apart", "count"}
+        ``"apart"`` (default): episodes and incidents that began while the row's long window
+        filled (less than it after the grid's start) are counted in the ``*_filling`` columns and
+        left out of the scores (see the module docs); it needs the grid's start and the tiers'
+        long windows (``bins`` or the episodes' attrs, and ``policy`` without attrs).
+        ``"count"``: every episode and incident is scored (the earlier rule).
     **options
         ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: applied to ``bins``
         by :func:`budgetlab.windows.bins.read_bins`. Incidents entirely inside an excluded window
@@ -119,7 +140,10 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         when the window never held traffic), ``observed_days`` (the observed time in days: the
         bins whose tier's long window holds traffic; the evaluated span without ``bins``), and
         with ``bins``: ``budget_before_alert_median``, ``budget_before_alert_max`` (% of the
-        period budget, detected incidents). ``precision`` of a tier that never fired is NaN
+        period budget, detected incidents), and with ``filling="apart"``: ``episodes_filling``,
+        ``true_episodes_filling``, ``incidents_filling`` (left out of the other columns). With
+        ``filling="apart"`` the counts, rates and ``observed_days`` are over the time after the
+        row's long window filled. ``precision`` of a tier that never fired is NaN
         here (there is no share of zero pages); the CLI prints it as ``never fired``.
 
     Examples
@@ -131,18 +155,27 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     >>> inc = pd.DataFrame({"incident_id": ["i1", "i2"], "scope": ["*", "*"],
     ...     "start": pd.to_datetime(["2026-01-01 10:00", "2026-01-03 00:00"], utc=True),
     ...     "end": pd.to_datetime(["2026-01-01 10:30", "2026-01-03 01:00"], utc=True)})
-    >>> s = score_alerts(ep, inc, grace="0s")
+    >>> s = score_alerts(ep, inc, grace="0s", filling="count")
     >>> s.loc[[0], ["tier", "episodes", "precision", "recall", "detection_median", "reset_median"]]
           tier  episodes  precision  recall detection_median    reset_median
     0  page_1h         2        0.5     0.5  0 days 00:05:00 0 days 00:30:00
+
+    Evaluated from 10:00 with its 1 h long window (``attrs`` as ``alert_episodes`` sets them),
+    the page at 10:05 began while the window filled, and so did the incident at 10:00:
+
+    >>> ep.attrs.update(grid_start=pd.Timestamp("2026-01-01 10:00", tz="UTC"),
+    ...                 tier_windows={"page_1h": 3_600_000_000_000})
+    >>> s = score_alerts(ep, inc, grace="0s")
+    >>> s.loc[[0], ["episodes", "precision", "recall", "episodes_filling", "incidents_filling"]]
+       episodes  precision  recall  episodes_filling  incidents_filling
+    0         1        0.0     0.0                 1                  1
     """
     ctx = ScoringContext(episodes, incidents, grace=grace, bins=bins, target=target, period=period,
-                         policy=policy,
-                   options=options)
+                         policy=policy, options=options, filling=filling)
     tier_sel = ctx.tier_selections()
     every = np.arange(len(ctx.keys))
-    star = rows_to_columns([ctx.summary(ctx.match(every, tidx), ctx.observed.of(tidx)[1]) for _, _,
-                            tidx in tier_sel])
+    star = rows_to_columns([ctx.summary(ctx.match(every, tidx), ctx.observed_of(tidx)[1])
+                            for _, _, tidx in tier_sel])
     if not ctx.by:
         return score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)
     per_group = [ctx.group_columns(tidx) for _, _, tidx in tier_sel]
@@ -153,12 +186,14 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
 def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy],
                      incidents: pd.DataFrame, *,
                      by: str | Sequence[str] | None = None, grace: Any = "1h",
+                     filling: str = "apart",
                      **options: Unpack[ReadBinsOptions]) -> pd.DataFrame:
     """Replay several policies over the same bins and score them side by side.
 
     ``by`` re-aggregates the bins to those group keys first (``[]`` = one series); default:
     the bins' own groups. Each policy's budget percentages use its own ``period``. The bins are
     read once (``**options`` as for :func:`score_alerts`) and the grid is shared by every policy.
+    ``filling`` as for :func:`score_alerts`.
 
     Returns
     -------
@@ -194,7 +229,7 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
             raise ConfigError(f"policies[{name!r}] is not an AlertPolicy.")
         ep = alert_episodes(grid, target, pol)
         sc = score_alerts(ep, incidents, grace=grace, bins=grid, target=target, period=pol.period,
-                          policy=pol)
+                          policy=pol, filling=filling)
         sc.insert(0, "policy", name)
         parts.append(sc)
     return pd.concat(parts, ignore_index=True)

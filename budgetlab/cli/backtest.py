@@ -136,6 +136,11 @@ def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
 
 
 def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
+    """The policy's episodes with ``budget_spent_pct``: the share of the period's error budget
+    spent in the rolling period before the episode's start (``period_budget``'s
+    ``consumed_fraction``: failures over ``(1 - target) x`` events). NaN (withheld) when that
+    period reaches before the span read: its budget is then that of the history read, not the
+    period's (2 h of a 30 d SLO, an outage of which reads 50,000 %)."""
     import numpy as np
     import pandas as pd
 
@@ -157,7 +162,10 @@ def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
                                                                                        name=None)])
         else:
             g = np.zeros(len(ep), dtype=np.int64)
-        ep["budget_spent_pct"] = 100.0 * consumed[g, k]
+        spent = 100.0 * consumed[g, k]
+        # the whole period before the start must lie in the span read
+        covered = ep["start"].astype("int64").to_numpy() - int(policy.period.value) >= grid.start_ns
+        ep["budget_spent_pct"] = np.where(covered, spent, np.nan)
     else:
         ep["budget_spent_pct"] = pd.Series(dtype="float64")
     return ep
@@ -270,7 +278,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                   "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
             sc = score_alerts(ep, incidents, **kw)
-            print_scores(name, det, sc, by)
+            print_scores(name, det, sc, by, ep)
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:
@@ -312,7 +320,8 @@ def add_parser(subparsers: Any) -> None:
                    help="SLO period for the burn factors (default: spec, else 30d)")
     g.add_argument("--policy", default=None,
                    help="policies to compare, comma-separated: workbook, pyrra, sloth, sloth30, "
-                        "sloth28, single_window (default: the spec's)")
+                        "sloth28, single_window (default: the spec's); single_window is always "
+                        "one 1 h window at burn 0.9, whatever --window says")
     s = p.add_argument_group("span")
     s.add_argument("--since", default="30d", help="how far back from --end (default 30d)")
     s.add_argument("--start", default=None,

@@ -13,7 +13,8 @@ from .labels import path_label
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
-__all__ = ["print_reading", "print_episodes", "print_scores", "write_outputs", "plot_policies"]
+__all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_scores",
+           "write_outputs", "plot_policies"]
 
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
@@ -55,6 +56,8 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
 
 
 def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
+    import pandas as pd
+
     from .._util.words import duration_words
 
     long = [t.name for t in policy.tiers if t.long_window > span]
@@ -69,19 +72,45 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
         {True: " (ongoing)", False: ""}
     )
     show["duration"] = show["duration"].map(duration_words)
-    show["budget_spent_pct"] = show["budget_spent_pct"].map("{:.1f} %".format)
+    show["budget_spent_pct"] = show["budget_spent_pct"].map(
+        lambda v: "withheld" if pd.isna(v) else f"{v:.1f} %")
     cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration",
             "budget_spent_pct"]
     print(show[cols].head(60).to_string(index=False))
     if len(ep) > 60:
         print(f"... {len(ep) - 60} more (write them all with --out)")
+    withheld = int(ep["budget_spent_pct"].isna().sum())
+    if withheld:
+        from .shared import wrap
+
+        print(wrap(budget_withheld_note(withheld, len(ep), policy.period, span), indent=""))
 
 
-def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str]) -> None:
+def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.Timedelta) -> str:
+    """Why ``budget_spent_pct`` is withheld for ``withheld`` of the ``n`` episodes.
+
+    >>> import pandas as pd
+    >>> from budgetlab.cli.shared import wrap
+    >>> print(wrap(budget_withheld_note(2, 2, pd.Timedelta("30D"), pd.Timedelta("2h")), ""))
+    budget_spent_pct withheld for 2 of the 2 episode(s): each began less than the 30 d period after
+    the span's start, and a share of the 30 d budget needs the whole period before it (2 h read);
+    read at least 30 d more history before them (--since/--start).
+    """
+    from .._util.words import duration_words
+
+    per = duration_words(period)
+    return (f"budget_spent_pct withheld for {withheld} of the {n} episode(s): each began less "
+            f"than the {per} period after the span's start, and a share of the {per} budget "
+            f"needs the whole period before it ({duration_words(span)} read); read at least "
+            f"{per} more history before them (--since/--start).")
+
+
+def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str],
+                 episodes: pd.DataFrame) -> None:
     import pandas as pd
 
     from .._util.words import duration_words
-    from .shared import score_text
+    from .shared import SCORE_FOOTNOTE, filling_notes, score_text, wrap
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
@@ -96,10 +125,10 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
+    for note in filling_notes(rows, episodes, what="span"):
+        print(wrap(note, indent="  "))
     print(score_text(rows, duration_words))
-    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
-          "long window "
-          "holds at least one event)")
+    print(wrap(SCORE_FOOTNOTE, indent=""))
 
 
 def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:

@@ -166,8 +166,9 @@ def add_incidents(subparsers: Any) -> None:
     g.add_argument("--context", default="6h",
                    help="time shown before and after the incident (default 6h)")
     g.add_argument("--policy", default="workbook",
-                   help="alert policy replayed: workbook, sloth, pyrra, "
-                                                        "single_window (default workbook)")
+                   help="alert policy replayed: workbook, sloth, pyrra, single_window (default "
+                        "workbook); single_window is always one 1 h window at burn 0.9, whatever "
+                        "--window says")
     g.add_argument("--breakdown-by", default=None,
                    help="group keys of the bucket breakdown (default: --by)")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
@@ -181,8 +182,9 @@ def add_incidents(subparsers: Any) -> None:
     g.add_argument("--incidents", required=True, metavar="CSV",
                    help="incident_id,start,end[,scope,kind]")
     g.add_argument("--policy", default="workbook",
-                   help="policies, comma-separated: workbook, pyrra, sloth, "
-                                                        "single_window (default workbook)")
+                   help="policies, comma-separated: workbook, pyrra, sloth, single_window "
+                        "(default workbook); single_window is always one 1 h window at burn 0.9, "
+                        "whatever --window says")
     g.add_argument("--freq", default="1min",
                    help="bin width (default 1min; must divide the policies' windows)")
     g.add_argument("--grace", default="1h",

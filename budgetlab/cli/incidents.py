@@ -20,7 +20,15 @@ from ..privacy import shown
 from ..slo import SLO, PerGroup
 from .labels import path_label
 from .reading import group_keys, read_log, slo_from_args
-from .shared import print_slo, save_plot, score_text, wrap, write_output
+from .shared import (
+    SCORE_FOOTNOTE,
+    filling_notes,
+    print_slo,
+    save_plot,
+    score_text,
+    wrap,
+    write_output,
+)
 
 __all__ = ["COMMANDS", "check_freq", "naive_times_note", "read_table"]
 
@@ -249,23 +257,6 @@ def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
 
 # --- alerts -------------------------------------------------------------------------------------
 
-def _warm_up_note(ep: pd.DataFrame) -> str:
-    """The episodes that started before their tier's long window was full of the log (its first
-    long window from the grid's start): evaluated on partial windows, so possibly artifacts of
-    where the log starts; '' when none did."""
-    if ep.empty:
-        return ""
-    windows = ep.attrs["tier_windows"]
-    long = pd.to_timedelta(ep["tier"].astype(str).map(windows), unit="ns")
-    early = ep[(ep["start"] < ep.attrs["grid_start"] + long).to_numpy(dtype=bool)]
-    if early.empty:
-        return ""
-    tiers = ", ".join(dict.fromkeys(early["tier"].astype(str)))
-    return (f"partial windows: {len(early)} of the {len(ep)} episode(s) ({tiers}) started less "
-            "than their tier's long window after the log's start, over a window not yet full: "
-            "they may come from where the log starts, not from the service.")
-
-
 def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.episodes import alert_episodes
     from ..alerts.policy import as_policy
@@ -302,13 +293,10 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
             rows = rows[rows[k] == "*"]
         print(f"\npolicy {name} ({len(ep)} alert episode(s); tiers: "
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
-        note = _warm_up_note(ep)
-        if note:
+        for note in filling_notes(rows, ep):
             print(wrap(note, indent="  "))
         print(score_text(rows, duration_words))
-    print("pages_per_day: pages per day of observed time (observed_days: the bins whose tier's "
-          "long window "
-          "holds at least one event; silences are not counted)")
+    print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:
         table = pd.concat(scores, ignore_index=True)
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,

@@ -14,12 +14,19 @@ from .labels import path_label
 from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
-           "SCORE_COLUMNS", "score_text"]
+           "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
 SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall",
                  "detection_median",
-                 "reset_median", "pages_per_day", "observed_days"]
+                 "reset_median", "pages_per_day", "observed_days", "episodes_filling",
+                 "incidents_filling"]
+
+#: What the score table's rate columns count: the one footnote of ``alerts`` and ``backtest``.
+SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days: the bins after "
+                  "the tier's long window first filled whose long window holds at least one event; "
+                  "silences are not counted); episodes_filling, incidents_filling: begun while "
+                  "the long window filled, scored apart (not in the other columns)")
 
 
 def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
@@ -95,10 +102,15 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
        0            1.5
     """
     show = rows[[c for c in SCORE_COLUMNS if c in rows.columns]].copy()
-    words = {"precision": "never fired", "recall": "no incidents"}
-    for col, word in words.items():
+    words = {"precision": ("never fired", "episodes_filling"),
+             "recall": ("no incidents", "incidents_filling")}
+    for col, (word, apart) in words.items():
         if col in show.columns:
-            show[col] = show[col].map(lambda v, w=word: w if pd.isna(v) else f"{v:.3g}")
+            # none scored but some begun while the window filled: not "never fired"
+            later = (rows[apart] > 0 if apart in rows.columns
+                     else pd.Series(False, index=rows.index))
+            show[col] = [("none after fill" if filling else word) if pd.isna(v) else f"{v:.3g}"
+                         for v, filling in zip(show[col], later, strict=True)]
     for col in ("detection_median", "reset_median"):
         if col in show.columns:
             show[col] = show[col].map(lambda v: "" if pd.isna(v) else duration(v))
@@ -106,3 +118,60 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
         if col in show.columns:
             show[col] = show[col].map(lambda v: "" if pd.isna(v) else f"{v:.3g}")
     return show.to_string(index=False)
+
+
+def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log") -> list[str]:
+    """One sentence per tier whose episodes or incidents began while its long window filled (in
+    the first long window of the ``what`` read: the grid's start in ``episodes.attrs``), and one
+    for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
+
+    >>> ep = pd.DataFrame(columns=["tier"])
+    >>> ep.attrs.update(grid_start=pd.Timestamp("2026-01-01", tz="UTC"),
+    ...                 grid_end=pd.Timestamp("2026-01-05", tz="UTC"),
+    ...                 tier_windows={"ticket_3d": 3 * 86_400 * 10**9})
+    >>> rows = pd.DataFrame({"tier": ["ticket_3d"], "severity": ["ticket"],
+    ...     "episodes_filling": [3], "true_episodes_filling": [1], "incidents_filling": [1]})
+    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
+    3 episode(s) of ticket_3d began in the log's first 3 d, while its long window filled; scored
+    apart: 2 met no incident; 1 incident(s) began then: not scored for this tier.
+    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")  # 2 d: filling throughout
+    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
+    ticket_3d's 3 d long window filled over the whole log (2 d): its 3 episode(s) are scored apart,
+    2 met no incident; 1 incident(s) began then: not scored for this tier.
+    """
+    from .._util.words import duration_words
+
+    if "episodes_filling" not in rows.columns:
+        return []
+    windows = {k: pd.Timedelta(int(v), unit="ns")
+               for k, v in episodes.attrs.get("tier_windows", {}).items()}
+    span = pd.Timestamp(episodes.attrs["grid_end"]) - pd.Timestamp(episodes.attrs["grid_start"])
+    notes, merged = [], []
+    for r in rows.to_dict("records"):
+        n_ep, n_inc, tier = int(r["episodes_filling"]), int(r["incidents_filling"]), str(r["tier"])
+        if not (n_ep or n_inc):
+            continue
+        if tier == "*":
+            merged.append(str(r["severity"]))
+            continue
+        window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
+        if window < span:
+            text = (f"{n_ep} episode(s) of {tier} began in the {what}'s first "
+                    f"{duration_words(window)}, while its long window filled; scored apart: "
+                    f"{false} met no incident")
+        else:
+            text = (f"{tier}'s {duration_words(window)} long window filled over the whole "
+                    f"{what} ({duration_words(span)}): its {n_ep} episode(s) are scored apart, "
+                    f"{false} met no incident")
+        if n_inc:
+            text += f"; {n_inc} incident(s) began then: not scored for this tier"
+        notes.append(text + ".")
+    if merged:
+        sev = dict(zip(rows["tier"].astype(str), rows["severity"].astype(str), strict=True))
+        longest = {m: max(w for t, w in windows.items() if m == "*" or sev.get(t) == m)
+                   for m in merged}
+        notes.append("the rows of tier * merge tiers and count from when the longest of their "
+                     "long windows filled: " + ", ".join(
+                         f"{'all tiers' if m == '*' else m} after {duration_words(w)}"
+                         for m, w in longest.items()) + ".")
+    return notes

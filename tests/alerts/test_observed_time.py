@@ -18,12 +18,13 @@ from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events
 DAY_NS = 86_400 * 10**9
 
 
-def _observed_by_loop(total: np.ndarray, k: int) -> np.ndarray:
-    """Bins per row of ``total`` at whose end the last ``k`` bins hold an event."""
+def _observed_by_loop(total: np.ndarray, k: int, first: int = 0) -> np.ndarray:
+    """Bins from index ``first`` per row of ``total`` at whose end the last ``k`` bins hold an
+    event."""
     n = total.shape[1]
     return np.array(
         [
-            sum(total[g, max(0, j - k + 1) : j + 1].sum() > 0 for j in range(n))
+            sum(total[g, max(0, j - k + 1) : j + 1].sum() > 0 for j in range(first, n))
             for g in range(len(total))
         ]
     )
@@ -37,7 +38,10 @@ def test_observed_days_equal_a_loop_over_the_bins(seed):
     episodes = alert_episodes(bins, 0.95, pol)
     assert episodes.attrs["tier_windows"] == {t.name: t.long_window.value for t in pol.tiers}
     inc = incidents_for(ev, seed=seed, n=6)
-    for kw in ({}, {"policy": pol}):  # the windows from the episodes' attrs, or from the policy
+    # the windows from the episodes' attrs, or from the policy; every bin, or (filling='apart')
+    # the bins from the first one the row's long window is full before (index k: it starts at
+    # grid start + k bins)
+    for kw in ({}, {"policy": pol}, {"filling": "count"}):
         sc = score_alerts(episodes, inc, bins=bins, target=0.95, **kw)
         grid = read_bins(bins)
         total = grid.total
@@ -55,12 +59,13 @@ def test_observed_days_equal_a_loop_over_the_bins(seed):
                     )
                 )
             )
+            first = 0 if kw.get("filling") == "count" else k
             if row.sitekey == "*":
-                want = _observed_by_loop(total.sum(axis=0)[None, :], k)[0]
+                want = _observed_by_loop(total.sum(axis=0)[None, :], k, first)[0]
             else:
                 want = _observed_by_loop(
-                    total[list(grid.keys["sitekey"].astype(str)).index(row.sitekey)][None, :], k
-                )[0]
+                    total[list(grid.keys["sitekey"].astype(str)).index(row.sitekey)][None, :], k,
+                    first)[0]
             assert row.observed_days * DAY_NS == pytest.approx(want * 60e9, rel=1e-12)
             if row.observed_days > 0:
                 assert row.pages_per_day == pytest.approx(row.episodes / row.observed_days,
@@ -86,8 +91,9 @@ def test_two_pages_on_one_busy_day_then_months_of_silence():
     sc = score_alerts(ep, inc, bins=bins, target=0.95, policy=pol)
     fast = sc[sc["tier"] == "page_fast"].iloc[0]
     assert fast["episodes"] >= 2  # the outages (one may page twice at ~2 events a minute)
-    # observed: the two days with traffic plus one long window after each (10 minutes), not 270 days
-    assert 2.0 <= fast["observed_days"] <= 2.0 + 2 * 10 / 1440 + 1e-9
+    # observed: the two days with traffic plus one long window after each (10 minutes), less the
+    # first 10 minutes (the window filling), not 270 days
+    assert 2.0 - 10 / 1440 <= fast["observed_days"] <= 2.0 + 10 / 1440 + 1e-9
     assert fast["pages_per_day"] == pytest.approx(fast["episodes"] / fast["observed_days"])
     assert fast["pages_per_day"] > 0.9
 
@@ -101,7 +107,12 @@ def test_without_bins_the_rates_are_over_the_span():
     inc = pd.DataFrame({"incident_id": ["i"], "start": pd.to_datetime(["2026-01-01 10:00"],
                                                                       utc=True),
                         "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
-    sc = score_alerts(ep, inc)
+    sc = score_alerts(ep, inc, filling="count")
     assert sc["observed_days"].tolist() == [2.0, 2.0, 2.0] and sc["pages_per_day"].tolist() == [0.5,
                                                                                                 0.5,
                                                                                                 0.5]
+    # with the tier's 1 h long window known: the span after it filled, 47 h, holds the page
+    ep.attrs["tier_windows"] = {"p": pd.Timedelta("1h").value}
+    sc = score_alerts(ep, inc)
+    assert sc["observed_days"].tolist() == [47 / 24] * 3
+    assert sc["pages_per_day"].tolist() == [1 / (47 / 24)] * 3

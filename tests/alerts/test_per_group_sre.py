@@ -156,10 +156,13 @@ def test_score_alerts_uses_each_groups_target_and_period():
         mine = got[got["region"] == region].reset_index(drop=True)
         pd.testing.assert_frame_equal(mine, alone[alone["region"] == region].reset_index(drop=True),
                                       check_exact=True)
+    # every incident scored (with filling='apart' those begun in a tier's first 3 d are apart)
+    got = score_alerts(ep, inc, bins=grid, target=SLOS, policy=AlertPolicy.workbook(),
+                       filling="count")
     assert got.loc[got["region"] != "*", "budget_before_alert_max"].notna().all()
     # the budget period is the SLO's: a 7 d budget is about 30/7 times the share of a 30 d one
     thirty = score_alerts(ep, inc, bins=grid, target=SLOS, period="30D",
-                          policy=AlertPolicy.workbook())
+                          policy=AlertPolicy.workbook(), filling="count")
     ams = (got["region"] == "ams") & (got["tier"] == "*") & (got["severity"] == "*")
     ratio = (
         got.loc[ams, "budget_before_alert_max"].item()

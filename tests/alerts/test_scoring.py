@@ -76,8 +76,10 @@ def row(score, region, tier, severity=None):
 
 
 def test_hand_computed_scores():
+    # every episode and incident scored (the ticket tier's 1 d window fills over this whole day;
+    # apart: tests/alerts/test_filling.py)
     s = score_alerts(episodes(), INCIDENTS, grace="1h", bins=bins_two_regions(), target=0.99,
-                     policy=POLICY)
+                     policy=POLICY, filling="count")
     fra = row(s, "fra", "page_1h")
     # fra page: 2 episodes, 1 overlaps i1 -> precision 1/2; fra's incidents i1, i2 -> i1 detected
     assert (fra["episodes"], fra["true_episodes"], fra["incidents"], fra["detected"]) == (2, 1, 2,
@@ -115,8 +117,9 @@ def test_hand_computed_scores():
 
 
 def test_grace_controls_late_matches():
-    s0 = score_alerts(episodes(), INCIDENTS, grace="0s", policy=POLICY)
-    s1 = score_alerts(episodes(), INCIDENTS, grace="1h", policy=POLICY)
+    # no bins and no attrs: when the windows filled is unknown, so every episode is scored
+    s0 = score_alerts(episodes(), INCIDENTS, grace="0s", policy=POLICY, filling="count")
+    s1 = score_alerts(episodes(), INCIDENTS, grace="1h", policy=POLICY, filling="count")
     # the ams ticket episode starts 40 min after i2 ended
     assert row(s0, "ams", "ticket_1d")["true_episodes"] == 0
     assert row(s1, "ams", "ticket_1d")["true_episodes"] == 1
@@ -124,7 +127,7 @@ def test_grace_controls_late_matches():
 
 def test_detection_is_clipped_at_zero_and_reset_is_signed():
     ep = episodes().iloc[[0]].assign(start=[at("09:50")], end=[at("10:20")])
-    det = incident_detections(ep, INCIDENTS, grace="0s", policy=POLICY)
+    det = incident_detections(ep, INCIDENTS, grace="0s", policy=POLICY, filling="count")
     r = det[
         (det["region"] == "fra") & (det["tier"] == "page_1h") & (det["incident_id"] == "i1")
     ].iloc[0]

@@ -514,13 +514,18 @@ def test_alerts_use_each_groups_openslo_period(files, tmp_path, capsys):
     assert "SRE budget period per group: recaptcha_v2 7 d, turnstile 28 d" in printed
     got = pd.read_csv(out)
     inc = read_incidents(files["incidents"])
-    # each group alone, with the workbook built for its period
+    # each group alone, with the workbook built for its period, over the log's grid (the tiers'
+    # long windows fill from the log's start)
+    first = files["events"]["ts"].min().floor("1min")
     for ctype, target in TARGETS.items():
         slo = SLO(target, window="24h", period=periods[ctype].upper())
-        bins = bin_events(by_type(files["events"], ctype), "1min", by="captcha_type")
+        bins = bin_events(by_type(files["events"], ctype), "1min", by="captcha_type", start=first)
         pol = as_policy("workbook", period=slo.period)
         ep = alert_episodes(bins, slo, pol)
-        want = score_alerts(ep, inc, bins=bins, target=slo, policy=pol)
+        # a tier's window fills by the longest of the groups' (the 28 d preset's), as in the run
+        ep.attrs["tier_windows"] = {t.name: t.long_window.value
+                                    for t in as_policy("workbook", period="28D").tiers}
+        want = score_alerts(ep, inc, bins=bins, target=slo)
         want = want[want["captcha_type"] == ctype].reset_index(drop=True)
         mine = got[(got["captcha_type"] == ctype) & (got["policy"] == "workbook")].reset_index(
             drop=True
@@ -585,6 +590,8 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     By hand: the hour ending 01:06 holds the failures of minutes 60..65 (6): fires at 01:06; the
     hour ending 02:05 holds those of 65..69 (5): stops at 02:05. The incident is [01:00, 03:00):
     detection 6 min, reset 02:05 - 03:00 = -55 min (pandas' Timedelta says "-1 days +23:05").
+    The hour's window is full from 01:00: the episode and the incident are scored, the rates over
+    the 5 h after it (1 page in 5/24 d: 4.8 a day).
     """
     ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
     outcome = np.where((np.arange(360) >= 60) & (np.arange(360) < 70), "solve_error", "success")
@@ -596,9 +603,10 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
                  "1h", "--policy", "single_window"]) == 0
     rows = [ln.split() for ln in capsys.readouterr().out.splitlines()
             if ln.split()[:2] == ["page_1h", "page"]]
-    # tier severity episodes precision incidents detected recall detection reset
-    assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min", "4",
-                     "0.25"]]
+    # tier severity episodes precision incidents detected recall detection reset pages_per_day
+    # observed_days episodes_filling incidents_filling
+    assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min", "4.8",
+                     "0.208", "0", "0"]]
 
 
 def test_incident_on_the_elastic_log_counts_by_hand(capsys):
@@ -626,7 +634,8 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
     and 3 d tier (1 x 0.1) and the single 1 h window (0.9 x 0.1) fire, all within their first
     long window of the log; its 1 h and 6 h pages (1.44, 0.6) never fire. The single window fires
     again at 03:26 (minutes 200..205 in its hour: 6 / 60 = 0.1 > 0.09), more than an hour after
-    the log's start: 1 of its 2 episodes is on a partial window, 2 of the workbook's 2."""
+    the log's start: 1 of its 2 episodes is scored apart, 2 of the workbook's 2 (their windows,
+    1 d and 3 d, fill over the whole 6 h log, as does the incident at 03:20 for them)."""
     ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
     failed = np.isin(np.arange(360), [2, 3, *range(200, 210)])
     log = tmp_path / "log.csv"
@@ -637,10 +646,12 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
                  "1h", "--policy", "workbook,single_window"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    rest = ("started less than their tier's long window after the log's start, over a window not "
-            "yet full: they may come from where the log starts, not from the service.")
-    assert f"partial windows: 2 of the 2 episode(s) (ticket_1d, ticket_3d) {rest}" in text
-    assert f"partial windows: 1 of the 2 episode(s) (page_1h) {rest}" in text
+    for tier, window in (("ticket_1d", "1 d"), ("ticket_3d", "3 d")):
+        assert (f"{tier}'s {window} long window filled over the whole log (6 h): its 1 episode(s) "
+                "are scored apart, 1 met no incident; 1 incident(s) began then: not scored for "
+                "this tier.") in text
+    assert ("1 episode(s) of page_1h began in the log's first 1 h, while its long window filled; "
+            "scored apart: 1 met no incident.") in text
 
 
 def test_alerts_say_how_naive_incident_times_were_read(tmp_path, capsys):

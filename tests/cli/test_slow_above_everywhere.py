@@ -81,17 +81,23 @@ def test_buckets_table(log, tmp_path, capsys):
 
 def test_alert_scoring(log, tmp_path, capsys):
     """Workbook policy, 30 d period, target 0.9: the ticket_3d tier (burn 1, long 3 d, short 6 h)
-    fires when failures / events since the start exceed 0.1. With slow successes: 2/21 at the
+    fires when failures / events since the start exceed 0.1 (its window fills over this whole
+    log: the episode is scored apart). With slow successes: 2/21 at the
     02:00 attempt (no), 3/22 at 02:06 (yes), so the episode starts at the end of that 1-min bin,
     02:07. Without: 1/11 at 01:00 and 2/31 at 03:00, never above 0.1: no episode."""
     out = tmp_path / "scores.csv"
     assert main(["alerts", log["log"], *SLO, *SLOW, "--incidents", log["incidents"], "--out",
                  str(out)]) == 0
     text = capsys.readouterr().out
-    assert "policy workbook (1 alert episode(s)" in text and "7 min" in text
+    # (its 02:07 start: test_incident_names_the_slow_bucket)
+    assert "policy workbook (1 alert episode(s)" in text
     scores = pd.read_csv(out)
     row = scores[(scores["tier"] == "ticket_3d")].iloc[0]
-    assert row["episodes"] == 1 and row["detected"] == 1
+    # it began 2 h 7 min into the log, while the 3 d window filled: scored apart, with the incident
+    assert row["episodes"] == 0 and row["detected"] == 0
+    assert (row["episodes_filling"], row["true_episodes_filling"], row["incidents_filling"]) == (
+        1, 1, 1)
+    assert "its 1 episode(s) are scored apart, 0 met no incident" in " ".join(text.split())
     assert scores[scores["tier"] == "page_1h"]["episodes"].iloc[0] == 0
     assert main(["alerts", log["log"], *SLO, "--incidents", log["incidents"], "--out",
                  str(tmp_path / "p.csv")]) == 0

@@ -28,7 +28,7 @@ def test_a_reset_before_the_incident_ended_reads_as_a_negative_time():
     inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
                         "start": pd.to_datetime(["2026-01-01 10:00"], utc=True),
                         "end": pd.to_datetime(["2026-01-01 10:30"], utc=True)})
-    rows = score_alerts(ep, inc, grace="0s")
+    rows = score_alerts(ep, inc, grace="0s", filling="count")  # no grid: every episode scored
     rows = rows[rows["tier"] == "page_1h"]
     assert rows["reset_median"].tolist() == [pd.Timedelta("-10min")]
     text = score_text(rows, duration_words)

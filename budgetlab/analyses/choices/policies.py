@@ -48,6 +48,7 @@ def policy_summary(
                              "false_pages_per_week"],
                     what="the compare_policies table")
     known = {"policy", "tier", "severity", "episodes", "true_episodes", "precision", "incidents",
+             "episodes_filling", "true_episodes_filling", "incidents_filling",
              "detected", "recall",
              "detection_median", "detection_max", "reset_median", "reset_max", "pages_per_day",
              "false_pages_per_week", "observed_days", "budget_before_alert_median",

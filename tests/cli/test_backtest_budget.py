@@ -1,0 +1,59 @@
+"""``backtest``'s ``budget_spent_pct``: the share of the period's budget, shown only when the whole
+period before the episode lies in the span read; counted by hand."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.cli.backtest import _episodes_with_budget
+from budgetlab.cli.backtest_report import print_episodes
+from budgetlab.slo import SLO
+from budgetlab.windows.bins import read_bins
+
+T0 = pd.Timestamp("2026-01-05", tz="UTC")
+
+
+def three_hours() -> object:
+    """1-minute bins over 3 h, 10 events a minute; every event of the minutes 100..109 failed."""
+    k = np.arange(180)
+    bad = np.where((k >= 100) & (k < 110), 10, 0)
+    bins = pd.DataFrame({"bin_start": T0 + pd.to_timedelta(k, unit="min"), "total": 10,
+                         "good": 10 - bad, "bad": bad})
+    bins.attrs.update({"freq": "1min", "by": []})
+    return read_bins(bins)
+
+
+def spec() -> SimpleNamespace:
+    return SimpleNamespace(slo=SLO(0.9, window="10min"))
+
+
+def test_a_period_inside_the_span_gives_its_share_of_the_budget():
+    """10-min window, burn 1.5, target 0.9: fires when the window's error ratio exceeds 0.15. At
+    the end of minute 100 (01:41) the window [01:31, 01:41) holds 10 failures in 100 events (0.1);
+    at 01:42, 20 in 100 (0.2): the episode starts at 01:42. The 1 h period before it,
+    [00:42, 01:42), lies in the span and holds 600 events, 20 failed: 20 / (0.1 x 600) = 33.3 %."""
+    pol = AlertPolicy.single_window("10min", burn=1.5, period="1h")
+    ep = _episodes_with_budget(three_hours(), spec(), pol)
+    assert ep["start"].tolist() == [T0 + pd.Timedelta("1h42min")]
+    assert ep["budget_spent_pct"].tolist() == [pytest.approx(100 * 20 / (0.1 * 600), rel=1e-12)]
+
+
+def test_a_period_longer_than_the_history_before_the_episode_is_withheld(capsys):
+    """The same episode under a 30 d period: 1 h 42 min of history before it, not 30 d. The
+    history's own budget (20 / (0.1 x 1020) = 19.6 %) is no share of a 30 d budget: withheld."""
+    pol = AlertPolicy.single_window("10min", burn=1.5, period="30D")
+    ep = _episodes_with_budget(three_hours(), spec(), pol)
+    assert ep["start"].tolist() == [T0 + pd.Timedelta("1h42min")]
+    assert ep["budget_spent_pct"].isna().tolist() == [True]
+    print_episodes("single", ep, pol, pd.Timedelta("3h"))
+    text = capsys.readouterr().out
+    row = [ln.split() for ln in text.splitlines() if ln.split()[:1] == ["page_10m"]]
+    assert row[0][-1] == "withheld"
+    assert ("budget_spent_pct withheld for 1 of the 1 episode(s): each began less than the 30 d "
+            "period after the span's start") in " ".join(text.split())
+    assert "(3 h read)" in " ".join(text.split())
