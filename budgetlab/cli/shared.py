@@ -136,8 +136,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     apart: 2 met no incident; 1 incident(s) began then: not scored for this tier.
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")  # 2 d: filling throughout
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    ticket_3d's 3 d long window filled over the whole log (2 d): its 3 episode(s) are scored apart,
-    2 met no incident; 1 incident(s) began then: not scored for this tier.
+    ticket_3d's long window (3 d) never filled: the log spans 2 d; its 3 episode(s) are scored
+    apart, 2 met no incident; 1 incident(s) began then: not scored for this tier.
     """
     from .._util.words import duration_words
 
@@ -160,8 +160,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                     f"{duration_words(window)}, while its long window filled; scored apart: "
                     f"{false} met no incident")
         else:
-            text = (f"{tier}'s {duration_words(window)} long window filled over the whole "
-                    f"{what} ({duration_words(span)}): its {n_ep} episode(s) are scored apart, "
+            text = (f"{tier}'s long window ({duration_words(window)}) never filled: the {what} "
+                    f"spans {duration_words(span)}; its {n_ep} episode(s) are scored apart, "
                     f"{false} met no incident")
         if n_inc:
             text += f"; {n_inc} incident(s) began then: not scored for this tier"
