@@ -67,8 +67,8 @@ def check_number(name: str, value: Any, *, low: float | None = None, high: float
 def check_fraction(name: str, value: Any, *, low_open: bool = True,
                    high_open: bool = True) -> float:
     """``value`` as a float in ``(0, 1)`` (``low_open``/``high_open`` False close that end), else
-    :class:`ConfigError` naming ``name``. A value above 1 that is a percentage of an allowed
-    fraction (``95``) is refused with the fraction to give (``0.95``, divided as
+    :class:`ConfigError` naming ``name``. A value above 1 that, read as a percentage, is an
+    allowed fraction (``95``) is refused with that fraction (``0.95``, divided as
     :func:`percent_to_fraction` divides); ``1`` itself gets no such hint (1 % or 100 %?).
 
     >>> check_fraction("target", 0.95)
@@ -76,7 +76,8 @@ def check_fraction(name: str, value: Any, *, low_open: bool = True,
     >>> check_fraction("target", 95)
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: target=95 must lie in (0, 1); use a fraction: target=0.95.
+    budgetlab.errors.ConfigError: target=95 must lie in (0, 1); if 95 is a percentage, use a
+    fraction: target=0.95.
     """
     try:
         return check_number(name, value, low=0.0, high=1.0, low_open=low_open,
@@ -87,7 +88,8 @@ def check_fraction(name: str, value: Any, *, low_open: bool = True,
         if not (np.isfinite(number) and 1 < number <= 100) or (number == 100 and high_open):
             raise
         fraction = float(decimal.Decimal(repr(number)) / 100)
-        raise ConfigError(f"{str(exc)[:-1]}; use a fraction: {name}={fraction!r}.") from None
+        raise ConfigError(f"{str(exc)[:-1]}; if {number:g} is a percentage, use a fraction: "
+                          f"{name}={fraction!r}.") from None
 
 
 def percent_to_fraction(name: str, value: Any, *, low_open: bool = True,
