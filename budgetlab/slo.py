@@ -49,10 +49,11 @@ class SLO:
     Timedelta('30 days 00:00:00')
     >>> slo.error_budget
     0.050000000000000044
-    >>> SLO(target=1.2)
+    >>> SLO(target=95)
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: target=1.2 must lie in (0, 1).
+    budgetlab.errors.ConfigError: target=95 must lie in (0, 1); if 95 is a percentage, use a
+    fraction: target=0.95.
     """
 
     target: float = 0.95

@@ -67,12 +67,29 @@ def check_number(name: str, value: Any, *, low: float | None = None, high: float
 def check_fraction(name: str, value: Any, *, low_open: bool = True,
                    high_open: bool = True) -> float:
     """``value`` as a float in ``(0, 1)`` (``low_open``/``high_open`` False close that end), else
-    :class:`ConfigError` naming ``name``.
+    :class:`ConfigError` naming ``name``. A value above 1 that, read as a percentage, is an
+    allowed fraction (``95``) is refused with that fraction (``0.95``, divided as
+    :func:`percent_to_fraction` divides); ``1`` itself gets no such hint (1 % or 100 %?).
 
     >>> check_fraction("target", 0.95)
     0.95
+    >>> check_fraction("target", 95)
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: target=95 must lie in (0, 1); if 95 is a percentage, use a
+    fraction: target=0.95.
     """
-    return check_number(name, value, low=0.0, high=1.0, low_open=low_open, high_open=high_open)
+    try:
+        return check_number(name, value, low=0.0, high=1.0, low_open=low_open,
+                            high_open=high_open)
+    except ConfigError as exc:
+        number = float(value) if isinstance(value, (int, float, np.integer, np.floating)) and \
+            not isinstance(value, bool) else np.nan
+        if not (np.isfinite(number) and 1 < number <= 100) or (number == 100 and high_open):
+            raise
+        fraction = float(decimal.Decimal(repr(number)) / 100)
+        raise ConfigError(f"{str(exc)[:-1]}; if {number:g} is a percentage, use a fraction: "
+                          f"{name}={fraction!r}.") from None
 
 
 def percent_to_fraction(name: str, value: Any, *, low_open: bool = True,

@@ -20,6 +20,7 @@ import pandas as pd
 from .._util.csv_cells import restore_frame
 from .._util.files import register_input
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
+from ..events.offsets import has_offset
 from ..privacy import guard_values, shown
 
 __all__ = ["INCIDENT_COLUMNS", "check_incidents", "read_incidents"]
@@ -27,9 +28,6 @@ __all__ = ["INCIDENT_COLUMNS", "check_incidents", "read_incidents"]
 #: The columns an incidents file must have (``scope`` and ``kind`` are optional).
 INCIDENT_COLUMNS = ("incident_id", "start", "end")
 _LISTED = 5
-#: An ISO 8601 time of day that names its offset (``T10:00Z``, `` 10:00:00.5+01:00``,
-#: ``T1030-0500``); a date alone has none.
-_OFFSET = r"[T ]\d{2}(?::?\d{2})*(?:[.,]\d+)?\s*(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$"
 
 
 def _rows(mask: np.ndarray) -> str:
@@ -165,7 +163,7 @@ def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:
                           "incident_id, start, end (and optionally scope, kind).")
     naive = np.zeros(len(table), dtype=bool)
     for col in ("start", "end"):
-        naive |= ~table[col].str.strip().str.contains(_OFFSET).to_numpy(dtype=bool)
+        naive |= ~has_offset(table[col].str.strip())  # the event readers' detector
         table[col] = _times(table, col, name)
     table.attrs["naive_times"] = int(naive.sum())
     if "scope" not in table.columns:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
-from .._util.validation import as_list, check_tz, require_columns
+from .._util.validation import as_list, check_fraction, check_tz, require_columns
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask
 from .recalibration.wilson import wilson_interval
@@ -90,9 +90,7 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     0        image    0.90
     1    turnstile    0.97
     """
-    if isinstance(target, bool) or not isinstance(target, (int, float,
-                                                           np.floating)) or not 0 < target < 1:
-        raise ConfigError("target must be a number between 0 and 1 (e.g. 0.95).")
+    check_fraction("target", target)  # the one fraction check (95: "use a fraction: 0.95")
     pairs = _pairs(overrides or "", "targets", "GROUP=TARGET", "recaptcha_v2=0.93,turnstile=0.97")
     given = {k: pd.to_numeric(v, errors="coerce") for k, v in pairs.items()}
     if not all(0 < x < 1 for x in given.values()):  # NaN (not a number) fails too

@@ -25,6 +25,7 @@ from .._util.memory import check_cells, check_memory
 from .._util.ratios import ratio
 from .._util.validation import (
     check_argument,
+    check_fraction,
     check_whole,
     duration_label,
     to_timedelta,
@@ -46,10 +47,7 @@ DEFAULT_WINDOWS = ("5min", "30min", "1h", "6h", "1D", "3D")
 def _check_target_value(value: Any, what: str = "target") -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ConfigError(f"{what} must be a number in (0, 1) such as 0.999, or an SLO.")
-    v = float(value)
-    if not (np.isfinite(v) and 0 < v < 1):
-        raise ConfigError(f"{what}={value!r} must lie strictly between 0 and 1 (e.g. 0.999).")
-    return v
+    return check_fraction(what, value)  # the one fraction check (95: "use a fraction: 0.95")
 
 
 def group_slos(target: Any, grid: BinGrid) -> list[SLO] | None:

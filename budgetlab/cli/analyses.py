@@ -67,7 +67,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
         print(f"{group_label(row, by)}: {_recalibration_line(row, given)}")
         # the table's API words, said as flags here; without a current target the header said
         # so once, and the rest of the reason (the rule's target) is in the line above
-        if given or not str(row["verdict_reason"]).startswith(NO_CURRENT_TARGET):
+        if given or not str(row["verdict_reason"]).startswith(speak(NO_CURRENT_TARGET)):
             print(wrap(speak(row["verdict_reason"])))
         note = str(row.get("recommendation_note", "") or "")
         if note and note != row["verdict_reason"]:

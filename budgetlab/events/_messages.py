@@ -28,7 +28,8 @@ from ..privacy import scan_text, shown
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "show_labels", "header_error",
            "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
-           "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES"]
+           "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES", "MAX_CODES",
+           "non_boolean_error"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -232,30 +233,87 @@ METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use 
                  "success or a kind of failure")
 
 
+#: At most this many distinct numeric labels (those the vocabulary does not know) are codes:
+#: HTTP registers about 60 statuses (IANA) and a service answers with a handful; exit and enum
+#: codes are fewer. More distinct whole numbers are counts or measurements (a metric series,
+#: such as request counts).
+MAX_CODES = 60
+
+
 def _has_decimals(text: str) -> bool:
     """A finite number with a fractional part (``13.334``; not ``200``, ``200.0`` or ``nan``)."""
     value = float(text)
     return bool(np.isfinite(value) and value != np.round(value))
 
 
-def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
-    """The refusal of numeric labels: codes (HTTP statuses) are told to say which succeed; numbers
-    with decimals are measured values (a metric series), which no mapping of codes makes
-    outcomes."""
-    if any(_has_decimals(label) for label in labels):
-        return OutcomeError(
-            f"outcome labels are measured values, not outcomes: {show_labels(labels, counts)} "
-            f"(numbers with decimals). {METRIC_SERIES}. Name the "
-            "outcome column with outcome= (or a true/false success column with ok=); a metric "
-            "series has to be turned into outcomes first.")
+def _is_status(text: str) -> bool:
+    """A whole number an HTTP status can be (100 to 599)."""
+    return 100 <= float(text) <= 599
+
+
+def _measured_error(listed: str, why: str) -> OutcomeError:
     return OutcomeError(
-        f"outcome labels look like numeric codes: {show_labels(labels, counts)}; say which are "
+        f"outcome labels are measured values, not outcomes: {listed} ({why}). {METRIC_SERIES}. "
+        "Name the outcome column with outcome= (or a true/false success column with ok=); a "
+        "metric series has to be turned into outcomes first.")
+
+
+def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
+    """The refusal of numeric labels (the distinct ones the vocabulary does not know: all but 0
+    and 1). The rule that tells codes from values: numbers with decimals, or more than
+    :data:`MAX_CODES` distinct whole numbers, are measured values (a metric series: CPU use,
+    request counts), which no mapping of codes makes outcomes; fewer whole numbers, all from 100
+    to 599, are HTTP statuses, told to say which succeed (status ranges allowed); other whole
+    numbers (exit codes) are asked for one meaning each.
+
+    >>> str(numeric_labels_error(["2", "127"], [3, 1])).split(":")[0]
+    'outcome labels look like numeric codes, not HTTP statuses (100 to 599)'
+    >>> str(numeric_labels_error(["200", "503"], [3, 1])).split(";")[0]
+    "outcome labels look like numeric codes: '200' (3), '503' (1)"
+    """
+    listed = show_labels(labels, counts)
+    if any(_has_decimals(label) for label in labels):
+        return _measured_error(listed, "numbers with decimals")
+    if len(labels) > MAX_CODES:
+        values = [float(label) for label in labels]
+        return _measured_error(listed, f"{len(labels):,} distinct whole numbers from "
+                                       f"{min(values):,.0f} to {max(values):,.0f}: counts or "
+                                       f"measurements; a column of codes has at most {MAX_CODES}")
+    if not all(_is_status(label) for label in labels):
+        fix = outcomes_fix({}, [label for label, h in zip(labels, personal_mask(labels),
+                                                          strict=True) if not h])
+        return OutcomeError(
+            f"outcome labels look like numeric codes, not HTTP statuses (100 to 599): {listed}; "
+            f"say what each means: {fix}; replace each ? by success, a failure bucket name, or "
+            f"skip. If they are counts or measurements instead: {METRIC_SERIES}.")
+    return OutcomeError(
+        f"outcome labels look like numeric codes: {listed}; say which are "
         "successes with "
         + say("outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': "
               "'client_error', '5xx': 'server_error'}, or '4xx': 'skip' to leave client errors "
               "out).",
               "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
               "5xx=server_error, or 4xx=skip to leave client errors out)."))
+
+
+def non_boolean_error(what: str, bad: np.ndarray, numbers: bool) -> OutcomeError:
+    """The refusal of values of a true/false column that are not booleans (``bad``: which rows;
+    ``numbers``: the values are numbers). When no row is a boolean the column is not a success
+    column at all, and the message says so: numbers are a metric series, text may be labels.
+
+    >>> str(non_boolean_error("success", np.ones(4032, dtype=bool), True)).split(". ")[0]
+    'none of the 4,032 rows of the success column is a boolean (true/false or 1/0): this looks \
+like a metric series'
+    """
+    if not bad.all():
+        return OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false "
+                            "or 1/0.")
+    head = f"none of the {len(bad):,} rows of the {what} column is a boolean (true/false or 1/0)"
+    if numbers:
+        return OutcomeError(f"{head}: this looks like a metric series. {METRIC_SERIES}; a "
+                            "metric series has to be turned into outcomes first.")
+    return OutcomeError(f"{head}: if it holds outcome labels (success, timeout, ...), name it "
+                        f"with {say('outcome= instead of ok=', '--outcome instead of --ok')}.")
 
 
 def too_many_labels_error(n: int, limit: int) -> OutcomeError:

@@ -21,6 +21,7 @@ from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
+    non_boolean_error,
     numeric_labels_error,
     outcomes_fix,
     personal_mask,
@@ -360,7 +361,7 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
         raise OutcomeError(f"the {what} column holds complex numbers; use true/false or 1/0.")
     if numeric or (pd.api.types.is_bool_dtype(col.dtype) and
                    not isinstance(col.dtype, pd.CategoricalDtype)):
-        state = col.to_numpy(dtype=float, na_value=np.nan)
+        state, words = col.to_numpy(dtype=float, na_value=np.nan), []
         state = np.where(np.isnan(state), -1, np.where(np.isin(state, [0.0, 1.0]), state, -2))
     else:
         codes, uniques = pd.factorize(col)
@@ -374,8 +375,7 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
         raise OutcomeError(f"{int((state == -1).sum())} empty {what} value(s) at "
                            f"{row_numbers(state == -1)}; fill or drop those rows.")
     if (state == -2).any():
-        raise OutcomeError(f"non-boolean {what} value(s) at {row_numbers(state == -2)}; use "
-                           "true/false or 1/0.")
+        raise non_boolean_error(what, state == -2, numeric or all(map(_is_number, words)))
     return np.asarray(state == 1)
 
 

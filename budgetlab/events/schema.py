@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import as_list, require_columns
+from .._util.words import prose_duration
 from ..errors import InputError, SchemaError
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
@@ -300,7 +301,8 @@ class HowRead:
                  f"  outcomes: column {self.outcome_column!r}, {vocabulary}{rule}",
                  *self._label_lines()]
         if self.slow_above is not None:
-            lines.append(f"  latency: successes slower than {self.slow_above} counted as failures "
+            lines.append("  latency: successes slower than "  # the prose spelling: 0.06 s
+                         f"{prose_duration(self.slow_above)} counted as failures "
                          f"in bucket 'slow': {self.slow_rows:,} rows")
         return "\n".join([*lines, *(f"  note: {n}" for n in self.notes)])
 

@@ -21,6 +21,7 @@ from .._util.codes import numpy_backed
 from .._util.words import say
 from ..errors import TimestampError
 from ._messages import expand, row_numbers
+from .offsets import has_offset, iso_offsets
 from .schema import MISSING_LABELS
 
 __all__ = ["EPOCH_UNITS", "NS_MAX", "UNIT_NAMES", "OFFSETS_READING", "parse_time", "describe_time",
@@ -39,21 +40,7 @@ _EPOCH_LOW_NS, _EPOCH_HIGH_NS = 946_684_800 * 10**9, 4_102_444_800 * 10**9
 _ZONED = "datetimes with their zones"
 _RANGE = "outside pandas' range 1677-09-21 .. 2262-04-11"
 _UTC = ("UTC", "utc", "Etc/UTC")
-# an offset (or Z/UTC/GMT) ending the text, after hh:mm[:ss] or a T/space and hh[mm[ss]]
-_OFFSET_AT_END = (r"(?:[0-9]:[0-9][0-9](?::[0-9][0-9](?:[.,][0-9]+)?)?|[T ][0-9]{2}"
-                  r"(?:[0-9]{2}(?:[0-9]{2}(?:[.,][0-9]+)?)?)?)[ \t]*"
-                  r"(?:[Zz]|UTC|GMT|[+-][0-9][0-9](?::?[0-9][0-9])?)[ \t]*$")
 _MONTHS = r"(?i)(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-# "GMT+0100", "UTC-05:00", "GMT+1" after any date style: an offset with the ISO sign (east is +;
-# dateutil reads "GMT+1" the POSIX way, inverted), a trailing UTC/GMT as +00:00, and JavaScript's
-# "(Central European Standard Time)" dropped
-_ISO_OFFSETS = (
-    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9]{2}):?([0-9]{2})(?![0-9])", r"\1\2:\3"),
-    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9]{2})(?![0-9:])", r"\1\2:00"),
-    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*([+-])([0-9])(?![0-9:])", r"\g<1>0\2:00"),
-    (r"[ \t]*\([A-Za-z][^()]*\)[ \t]*$", ""),
-    (r"(?i)[ \t]*(?:GMT|UTC)[ \t]*$", "+00:00"),
-)
 # a full date: year, month and day (ISO/slashed, basic ISO, CLF; month names are checked apart)
 _FULL_DATE = (r"(?:^|[^0-9])[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}(?:$|[^0-9])"
               r"|^[+-]?[0-9]{8}(?:T|$)|[0-9]{1,2}/[A-Za-z]{3}/[0-9]{4}")
@@ -174,7 +161,7 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
         if na.any():
             raise _missing_error(na)
         return from_epoch(pd.to_numeric(s.str.strip()).to_numpy(), None)
-    s = _iso_offsets(s)
+    s = iso_offsets(s)
     parsed = _parse_iso(s)
     ok = ~parsed.isna().to_numpy()
     if ok.all():
@@ -190,7 +177,7 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             raise _missing_error(expand(missing, ~ok))
         t[~ok] = _fallback_parse(stripped.reset_index(drop=True), ~ok)
     _check_full_dates(s)
-    aware = s.str.contains(_OFFSET_AT_END, regex=True).fillna(False).to_numpy(dtype=bool)
+    aware = has_offset(s)
     if aware.all():
         return t
     if aware.any():
@@ -201,17 +188,6 @@ def _from_strings(s: pd.Series, *, tz: Any, epoch: str | None) -> np.ndarray:
             f"{row_numbers(few)}); give every time an offset, or none and pass tz= for the local "
             "zone.")
     return _localize(t, tz)
-
-
-def _iso_offsets(s: pd.Series) -> pd.Series:
-    """``GMT+0100`` / ``UTC-05:00`` / ``GMT+1`` / a trailing ``UTC`` rewritten as ISO offsets
-    (``+01:00``) and a trailing zone name in parentheses dropped, so every parser reads them."""
-    if not bool(s.str.contains(r"(?i)(?:GMT|UTC)[ \t]*(?:[+-]|$)|\)[ \t]*$",
-                               regex=True).fillna(False).any()):
-        return s
-    for pattern, repl in _ISO_OFFSETS:
-        s = s.str.replace(pattern, repl, regex=True)
-    return s
 
 
 def _check_full_dates(s: pd.Series) -> None:
@@ -290,8 +266,8 @@ def describe_time(col: pd.Series, *, tz: Any, epoch: str | None) -> str:
         return f"naive datetimes, {zone_reading(tz)}"
     if epoch is not None:
         return f"epoch numbers in {UNIT_NAMES[epoch]} (checked: 2000 to 2100, one magnitude)"
-    first = _iso_offsets(col.dropna().astype(str).iloc[:1].str.strip())
-    if len(first) and bool(first.str.contains(_OFFSET_AT_END, regex=True).iloc[0]):
+    first = iso_offsets(col.dropna().astype(str).iloc[:1].str.strip())
+    if len(first) and bool(has_offset(first)[0]):
         return OFFSETS_READING
     return f"text without offsets, {zone_reading(tz)}"
 

@@ -50,6 +50,7 @@ http_requests_total{job="api"}), "budgetlab_part", "reset", "", "")
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -57,17 +58,20 @@ from typing import Any
 
 from .._util.validation import duration_label, to_timedelta
 from ..errors import ConfigError
-from ..privacy import shown
+from ..privacy import looks_personal, shown
 
 __all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query",
            "prom_step",
            "PART_LABEL", "LABEL_NAME", "escape", "metric_name", "label_values", "label_matchers",
-           "selector_text", "label_filter", "prom_duration"]
+           "selector_text", "label_filter", "prom_duration", "shown_query"]
 
 #: Label that marks the reset part of the split count form (a ``by`` label may not have this name).
 PART_LABEL = "budgetlab_part"
 
 _MATCHERS = r'\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*\}'
+# what may be an IP address in a query (ipaddress decides): dotted IPv4, colon-separated IPv6
+_ADDRESS = re.compile(r"(?<![\w.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![\w.])"
+                      r"|(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])")
 _NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
 _SELECTOR = rf"(?:{_NAME}\s*(?:{_MATCHERS})?|{_MATCHERS})"
 _SELECTOR_ONLY = re.compile(rf"^\s*({_SELECTOR})\s*$")
@@ -192,6 +196,33 @@ def prom_step(freq_ns: int) -> str:
     return f"{ms}ms"
 
 
+def _loopback(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text).is_loopback
+    except ValueError:
+        return False
+
+
+def shown_query(text: str, limit: int = 200) -> str:
+    """A query as a message shows it (:func:`budgetlab.privacy.shown`), except that a loopback
+    address (127.0.0.0/8, ``::1``) is not personal data here: in a Prometheus query it names the
+    server's own machine (``instance="127.0.0.1:9090"``), no person. Every other address (private
+    ranges included) is hidden as before, and in an event log's key a loopback address is refused
+    as any address is: the exemption is this function's only.
+
+    >>> print(shown_query('x_total{instance="127.0.0.1:9090"}'))
+    'x_total{instance="127.0.0.1:9090"}'
+    >>> print(shown_query('x_total{ip="10.1.2.3"}'))
+    a value that looks like personal data (not shown)
+    """
+    masked = _ADDRESS.sub(lambda m: "x" * len(m.group()) if _loopback(m.group()) else m.group(),
+                          text)
+    cut = text[:max(int(limit), 1)]
+    if masked == text or looks_personal(masked) or looks_personal(masked[:len(cut)]):
+        return shown(text, limit)
+    return repr(cut + ("…" if cut != text else ""))  # shown()'s spelling of a value it shows
+
+
 def parse_count_query(text: str, what: str) -> CountQuery:
     """Read a counter query: a selector (``x_total{job="a"}``) or PromQL whose counters appear
     as ``rate(sel[...])`` / ``increase(sel[...])`` (the range is replaced by the bin width).
@@ -214,13 +245,13 @@ def parse_count_query(text: str, what: str) -> CountQuery:
     found = [fm.group(2).strip() for fm in _COUNTER_FN.finditer(text)]
     rest = _COUNTER_FN.sub("", text)
     if not found or "[" in rest:
-        raise ConfigError(f"{what}={shown(text, 200)} holds no counter budgetlab can read per bin; "
-                          "give a counter selector "
+        raise ConfigError(f"{what}={shown_query(text)} holds no counter budgetlab can read per "
+                          "bin; give a counter selector "
                           '(x_total{job="a"}) or PromQL with rate(x_total[...]) / '
                           'increase(x_total[...]).')
     # not inside label values
     if re.search(r"\boffset\b|@", re.sub(r'"(?:[^"\\]|\\.)*"', '""', rest)):
-        raise ConfigError(f"{what}={shown(text, 200)} uses offset or @; budgetlab sets the "
+        raise ConfigError(f"{what}={shown_query(text)} uses offset or @; budgetlab sets the "
                           "evaluation times itself.")
     return CountQuery(text, tuple(dict.fromkeys(found)), False)
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
+from ..._util.words import speak
 from ...budget.figures import STATUSES
 from ..sorted_events import Sorted
 from .choice import Choice
@@ -74,7 +75,9 @@ def key_columns(srt: Sorted) -> pd.DataFrame:
 
 def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged,
                   current: np.ndarray) -> pd.DataFrame:
-    """:attr:`Recalibration.summary`: one row per group."""
+    """:attr:`Recalibration.summary`: one row per group. Its notes name options in the caller's
+    words (:func:`~budgetlab._util.words.speak`): ``n_boot=0`` from the API, ``--n-boot 0`` in
+    a command's ``--out`` table."""
     ev = j.evidence
     out = key_cols.assign(**{
         "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64),
@@ -84,11 +87,12 @@ def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged
         "events_per_day": ev["events_per_day"],
         "window_events": ev["window_events"], "p1": c.p1, "p5": c.p5, "p10": c.p10, "p50": c.p50,
         "current_target": current, "current_share_limit": j.cur_share,
-        "verdict": pd.Categorical(j.verdicts, dtype=_VERDICTS), "verdict_reason": j.reasons,
+        "verdict": pd.Categorical(j.verdicts, dtype=_VERDICTS),
+        "verdict_reason": list(map(speak, j.reasons)),
                               "action": j.actions,
         "recommended_target": j.recommended, "recommended_low": j.rec_low,
                               "recommended_high": j.rec_high,
-        "recommendation_note": j.notes})
+        "recommendation_note": list(map(speak, j.notes))})
     out.loc[j.withheld, list(ESTIMATES)] = np.nan
     return out
 

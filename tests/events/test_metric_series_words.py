@@ -1,0 +1,94 @@
+"""A metric series read as an outcome log is refused as one, in words: every row not a boolean
+(``ok=``), whole-number counts that are no status codes (``outcome=``). Expected texts are written
+by hand; the NAB figures are counted apart (tests/fixtures/nab/README.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from budgetlab import read_events
+from budgetlab.cli import main
+from budgetlab.errors import OutcomeError
+
+ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756.csv"
+METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
+                 "not an outcome log: budgetlab reads one row per attempt with its result, a "
+                 "success or a kind of failure")
+
+
+def frame(values, column="outcome"):
+    ts = [f"2026-01-01T{i // 60:02d}:{i % 60:02d}:00Z" for i in range(len(values))]
+    return pd.DataFrame({"ts": ts, column: values})
+
+
+def test_a_success_column_without_one_boolean_is_called_a_metric_series():
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame([13.3, 14.0, 2.5], "ok"), ok="ok")
+    assert str(info.value) == (
+        "none of the 3 rows of the success column is a boolean (true/false or 1/0): this looks "
+        f"like a metric series. {METRIC_SERIES}; a metric series has to be turned into outcomes "
+        "first.")
+
+
+def test_text_without_one_boolean_is_asked_whether_it_holds_labels():
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(["done", "crashed"], "ok"), ok="ok")
+    assert str(info.value) == (
+        "none of the 2 rows of the success column is a boolean (true/false or 1/0): if it holds "
+        "outcome labels (success, timeout, ...), name it with outcome= instead of ok=.")
+
+
+def test_some_booleans_keep_the_row_numbers():
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(["true", "7", "false"], "ok"), ok="ok")
+    assert str(info.value) == "non-boolean success value(s) at row 2 (1-based); use true/false " \
+        "or 1/0."
+
+
+def test_hand_made_counts_are_a_metric_series_not_status_codes():
+    # 61 distinct counts 100..160: all in the HTTP range, but more distinct values than a column
+    # of codes has (60)
+    counts = [str(100 + k) for k in range(61)]
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(counts))
+    text = str(info.value)
+    assert text.startswith("outcome labels are measured values, not outcomes: '100' (1), ")
+    assert ("and 41 more (61 distinct whole numbers from 100 to 160: counts or measurements; a "
+            f"column of codes has at most 60). {METRIC_SERIES}.") in text
+    assert "2xx" not in text
+
+
+def test_few_codes_outside_the_http_range_get_no_status_hint():
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(["0", "2", "127", "2"]))
+    assert str(info.value) == (
+        "outcome labels look like numeric codes, not HTTP statuses (100 to 599): '2' (2), "
+        "'127' (1); say what each means: outcomes={'2': '?', '127': '?'}; replace each ? by "
+        f"success, a failure bucket name, or skip. If they are counts or measurements instead: "
+        f"{METRIC_SERIES}.")
+
+
+def test_http_statuses_keep_the_range_hint():
+    with pytest.raises(OutcomeError, match=r"numeric codes: '200' \(2\), '503' \(1\); say which "
+                                           r"are successes with outcomes= \(status ranges"):
+        read_events(frame(["200", "503", "200"]))
+
+
+def test_nab_request_counts_read_as_outcomes_are_a_metric_series(capsys):
+    # tests/fixtures/nab/README.md: 4,032 rows, 269 distinct whole numbers from 1 to 656
+    argv = ["replay", str(ELB), "--time", "timestamp"]
+    assert main([*argv, "--outcome", "value"]) == 2
+    err = capsys.readouterr().err
+    assert "outcome labels are measured values, not outcomes: '94.0' (19), " in err
+    assert ("(269 distinct whole numbers from 1 to 656: counts or measurements; a column of codes "
+            f"has at most 60). {METRIC_SERIES}. Name the outcome column with --outcome") in err
+    assert "2xx" not in err
+    assert main([*argv, "--ok", "value"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        "budgetlab: error: none of the 4,032 rows of the success column is a boolean (true/false "
+        f"or 1/0): this looks like a metric series. {METRIC_SERIES}; a metric series has to be "
+        "turned into outcomes first.")
