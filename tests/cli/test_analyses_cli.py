@@ -648,8 +648,8 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
     text = " ".join(capsys.readouterr().out.split())
     for tier, window in (("ticket_1d", "1 d"), ("ticket_3d", "3 d")):
         assert (f"{tier}'s long window ({window}) never filled: the log spans 6 h; its 1 "
-                "episode(s) are scored apart, 1 met no incident; 1 incident(s) began then: not scored for "
-                "this tier.") in text
+                "episode(s) are scored apart, 1 met no incident; 1 incident(s) began then: not "
+                "scored for this tier.") in text
     assert ("1 episode(s) of page_1h began in the log's first 1 h, while its long window filled; "
             "scored apart: 1 met no incident.") in text
 
