@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._util.ratios import ratio
+from .observed import rate_notes, thin_rates
 
 __all__ = ["merge_intervals", "BadCounts", "GroupScores", "group_scores", "segment_median_max",
            "ScoreSpan", "summary_columns", "overlaps", "NAT"]
@@ -234,6 +235,7 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
     n_ep, true_ep = gs.episodes.astype(np.int64), gs.true_episodes.astype(np.int64)
     per_day = span.observed_ns / span.day_ns
     per_week = span.observed_ns / (7 * span.day_ns)
+    thin = thin_rates(span.observed_ns)  # under a day of observed time: withheld
     cols: dict[str, np.ndarray] = {
         "episodes": n_ep,
         "true_episodes": true_ep,
@@ -245,9 +247,10 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "detection_max": _durations(d_max, has),
         "reset_median": _durations(r_med, has),
         "reset_max": _durations(r_max, has),
-        "pages_per_day": ratio(n_ep, per_day),
-        "false_pages_per_week": ratio(n_ep - true_ep, per_week),
+        "pages_per_day": np.where(thin, np.nan, ratio(n_ep, per_day)),
+        "false_pages_per_week": np.where(thin, np.nan, ratio(n_ep - true_ep, per_week)),
         "observed_days": np.asarray(per_day, dtype=np.float64),
+        "rates_note": rate_notes(span.observed_ns),
     }
     if span.bad_counts is not None and span.period_budget is not None:
         hi_ns = np.where(det, gs.first, inc_end[inc])

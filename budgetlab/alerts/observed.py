@@ -14,18 +14,63 @@ episodes' attrs) traffic is unknown and the observed time is the evaluated span.
 observed time after a tier's long window first filled, ``grid start + long window`` (what begins
 earlier is scored apart, see :mod:`budgetlab.alerts.scoring`); without bins, the evaluated span
 from ``from_ns``. Both are the time from ``from_ns`` to the end (a 6 h grid with a 1 h window: 5 h).
+
+**Too thin for a rate.** A rate per day (or per week) over less than a day of observed time is
+not given: one page in the hour after a tier's long window filled is not 24 pages a day.
+:func:`thin_rates` is the rule of the window comparison and the replay
+(:func:`budgetlab._util.thin.too_thin`: under 24 h, none at all included) on observed time in
+ns, and :func:`rate_notes` says why in words. The score tables' ``pages_per_day`` and
+``false_pages_per_week`` are NaN there, and their ``rates_note`` holds the reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from .._util.thin import MIN_EVALUATED_HOURS, too_thin
+from .._util.units import HOUR_NS
+from .._util.words import hours_words
 from ..budget.burn_rows import traffic_bins, traffic_runs
 from ..windows.bingrid import BinGrid
 
-__all__ = ["ObservedTime"]
+__all__ = ["ObservedTime", "thin_rates", "rate_notes"]
+
+
+def thin_rates(observed_ns: Any) -> np.ndarray:
+    """Whether the rates per day (and per week) over each observed time ``observed_ns`` (ns) are
+    withheld: under :data:`~budgetlab._util.thin.MIN_EVALUATED_HOURS` (24 h), none at all
+    included.
+
+    >>> thin_rates([5 * HOUR_NS, 0.0, 24 * HOUR_NS, 72 * HOUR_NS]).tolist()
+    [True, True, False, False]
+    """
+    return too_thin(np.asarray(observed_ns, dtype=np.float64) / HOUR_NS)
+
+
+def rate_notes(observed_ns: Any) -> np.ndarray:
+    """Per observed time ``observed_ns`` (ns): why its rates per day and per week are withheld
+    (:func:`thin_rates`), in words; empty when they are given. An object array (the score
+    tables' ``rates_note``).
+
+    >>> rate_notes([5 * HOUR_NS, 0.0, 72 * HOUR_NS]).tolist()  # doctest: +NORMALIZE_WHITESPACE
+    ['withheld: only 5 h of observed time, too little for a rate per day or week (at least 24 h)',
+     'withheld: no observed time, so no rate per day or week', '']
+    """
+    ns = np.asarray(observed_ns, dtype=np.float64)
+    out = np.full(ns.shape, "", dtype=object)
+    thin = thin_rates(ns)
+    # observed times are whole bins: one text per distinct value, not per group
+    values, inverse = np.unique(ns[thin], return_inverse=True)
+    texts = np.array([
+        "withheld: no observed time, so no rate per day or week" if not v > 0 else
+        f"withheld: only {hours_words(v / HOUR_NS)} of observed time, too little for a rate per "
+        f"day or week (at least {MIN_EVALUATED_HOURS:g} h)" for v in values.tolist()],
+        dtype=object)
+    out[thin] = texts[inverse.reshape(-1)]
+    return out
 
 
 class ObservedTime:

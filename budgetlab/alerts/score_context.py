@@ -25,7 +25,7 @@ from .group_scores import (
     overlaps,
     summary_columns,
 )
-from .observed import ObservedTime
+from .observed import ObservedTime, rate_notes, thin_rates
 from .policy import AlertPolicy
 from .score_inputs import (
     check_tables,
@@ -299,11 +299,12 @@ class ScoringContext:
         row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
         row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT
         row["reset_max"] = pd.Timedelta(int(r.max()), unit="ns") if len(r) else pd.NaT
-        row["pages_per_day"] = n_ep / (observed_ns / DAY_NS) if observed_ns > 0 else np.nan
-        row["false_pages_per_week"] = (
-            (n_ep - true_ep) / (observed_ns / (7 * DAY_NS)) if observed_ns > 0 else np.nan
-        )
+        thin = bool(thin_rates([observed_ns])[0])  # under a day: withheld, rates_note says why
+        row["pages_per_day"] = np.nan if thin else n_ep / (observed_ns / DAY_NS)
+        row["false_pages_per_week"] = (np.nan if thin
+                                       else (n_ep - true_ep) / (observed_ns / (7 * DAY_NS)))
         row["observed_days"] = observed_ns / DAY_NS
+        row["rates_note"] = str(rate_notes([observed_ns])[0])
         if m.budget_pct is not None:
             p = m.budget_pct[detected]
             row["budget_before_alert_median"] = float(np.median(p)) if len(p) else np.nan

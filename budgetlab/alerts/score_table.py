@@ -39,7 +39,9 @@ def rows_to_columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
             out[name] = np.array([_NAT if v is pd.NaT else int(v.value) for v in values],
                                  dtype=np.int64).view("timedelta64[ns]")
         else:
-            out[name] = np.asarray(values)
+            col = np.asarray(values)
+            # text (rates_note) as objects: a fixed-width str array would cut longer texts
+            out[name] = col.astype(object) if col.dtype.kind == "U" else col
     return out
 
 

@@ -16,7 +16,9 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
   unmatched ones per week, over the row's **observed time** (``observed_days``): the bins at whose
   end the tier's long window holds at least one event (:mod:`budgetlab.alerts.observed`; merged
   tiers: the longest long window; ``"*"`` groups: traffic of any group). Silence is not counted.
-  Without ``bins`` traffic is unknown: the evaluated span;
+  Without ``bins`` traffic is unknown: the evaluated span. Under a day of observed time both
+  rates are withheld (NaN; ``rates_note`` says why): the rule of the replay's events per day,
+  :func:`~budgetlab.analyses.window_clock.too_thin` (:mod:`budgetlab.alerts.observed`);
 * **budget before alert**: failures in the incident's scope from the bin holding its start up to
   the first alert (up to its end when undetected), in % of the period budget
   ``(1 - target) * events per period`` (the average traffic of the grid scaled to ``period``).
@@ -136,9 +138,11 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         ``episodes``, ``true_episodes``, ``precision`` (NaN without episodes), ``incidents``,
         ``detected``, ``recall`` (NaN without incidents), ``detection_median``,
         ``detection_max``, ``reset_median``, ``reset_max`` (Timedelta over detected incidents,
-        NaT if none), ``pages_per_day``, ``false_pages_per_week`` (over the observed time; NaN
-        when the window never held traffic), ``observed_days`` (the observed time in days: the
-        bins whose tier's long window holds traffic; the evaluated span without ``bins``), and
+        NaT if none), ``pages_per_day``, ``false_pages_per_week`` (over the observed time;
+        withheld, NaN, under 24 h of it), ``observed_days`` (the observed time in days: the
+        bins whose tier's long window holds traffic; the evaluated span without ``bins``),
+        ``rates_note`` (why the rates are withheld, e.g. ``"withheld: only 5 h of observed
+        time, ..."``; empty when they are given), and
         with ``bins``: ``budget_before_alert_median``, ``budget_before_alert_max`` (% of the
         period budget, detected incidents), and with ``filling="apart"``: ``episodes_filling``,
         ``true_episodes_filling``, ``incidents_filling`` (left out of the other columns). With

@@ -12,21 +12,23 @@ are counted when they happen in that time, per day of it.
 **Too thin to extrapolate: the one rule.** A time share or rate per day read over less than
 :data:`MIN_EVALUATED_HOURS` (one day) of time (none at all, or unknown, included) says little: a
 bursty log can leave a short window a few minutes an hour after warm-up, and one event seen for an
-hour is not 24 events a day. :func:`too_thin` is that rule, and every reader of it goes through
-it: :func:`thin_rows` (the rows of :func:`~budgetlab.compare_windows` whose figures are withheld:
-the CLI leaves them blank, the plot draws none, :func:`~budgetlab.analyses.choices.window_summary`
-leaves them out of its sums), :func:`thin_notes` (why, in words) and the replay's events per day
-over its observed time. The figures keep their meaning (over ``hours``) in the API's tables.
+hour is not 24 events a day. :func:`too_thin` is that rule (defined in :mod:`budgetlab._util.thin`,
+below every subpackage, and re-exported here; the alert scoring's pages per day read it too), and
+every reader of it goes through it: :func:`thin_rows` (the rows of
+:func:`~budgetlab.compare_windows` whose figures are withheld: the CLI leaves them blank, the plot
+draws none, :func:`~budgetlab.analyses.choices.window_summary` leaves them out of its sums),
+:func:`thin_notes` (why, in words) and the replay's events per day over its observed time. The
+figures keep their meaning (over ``hours``) in the API's tables.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._util.thin import MIN_EVALUATED_HOURS, too_thin
 from .._util.units import DAY_NS
 from .._util.words import hours_words
 from ..budget.figures import seed_status_codes
@@ -49,24 +51,10 @@ __all__ = ["MIN_EVALUATED_HOURS", "THIN_COLUMNS", "ClockFigures", "clock_codes",
 
 _MONTH_NS = 32 * DAY_NS
 
-#: Least evaluated time, in hours, for a row's time shares and rates per day (one day).
-MIN_EVALUATED_HOURS = 24.0
-
 #: The columns of :func:`~budgetlab.compare_windows` a thin row's ``note`` withholds: its time
 #: shares and rates per day (the CLI leaves them blank, the plot draws no value for them).
 THIN_COLUMNS = ("share_healthy", "share_warning", "share_critical", "share_exhausted",
                 "transitions_per_day", "round_trips_per_day")
-
-
-def too_thin(hours: Any) -> np.ndarray:
-    """Whether time shares and rates per day read over each of ``hours`` (evaluated or observed
-    time, in hours) are too thin to go by: less than :data:`MIN_EVALUATED_HOURS`, none at all and
-    unknown (NaN) included. The one rule of the module's docstring.
-
-    >>> too_thin([1.35, 0.0, 24.0, 82.0, float("nan")]).tolist()
-    [True, True, False, False, True]
-    """
-    return np.asarray(~(np.asarray(hours, dtype=np.float64) >= MIN_EVALUATED_HOURS), dtype=bool)
 
 
 def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:

@@ -110,7 +110,7 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     import pandas as pd
 
     from .._util.words import duration_words
-    from .shared import SCORE_FOOTNOTE, filling_notes, score_text, wrap
+    from .shared import SCORE_FOOTNOTE, filling_notes, score_text, thin_rates_line, wrap
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
@@ -128,6 +128,9 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     for note in filling_notes(rows, episodes, what="span"):
         print(wrap(note, indent="  "))
     print(score_text(rows, duration_words))
+    thin = thin_rates_line(rows)
+    if thin:
+        print(wrap(thin, indent=""))
     print(wrap(SCORE_FOOTNOTE, indent=""))
 
 

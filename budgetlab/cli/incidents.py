@@ -26,6 +26,7 @@ from .shared import (
     print_slo,
     save_plot,
     score_text,
+    thin_rates_line,
     wrap,
     write_output,
 )
@@ -296,6 +297,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         for note in filling_notes(rows, ep):
             print(wrap(note, indent="  "))
         print(score_text(rows, duration_words))
+        thin = thin_rates_line(rows)
+        if thin:
+            print(wrap(thin, indent=""))
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:
         table = pd.concat(scores, ignore_index=True)

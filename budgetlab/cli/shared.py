@@ -14,7 +14,7 @@ from .labels import path_label
 from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
-           "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes"]
+           "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
 SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall",
@@ -25,8 +25,9 @@ SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "dete
 #: What the score table's rate columns count: the one footnote of ``alerts`` and ``backtest``.
 SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days: the bins after "
                   "the tier's long window first filled whose long window holds at least one event; "
-                  "silences are not counted); episodes_filling, incidents_filling: begun while "
-                  "the long window filled, scored apart (not in the other columns)")
+                  "silences are not counted), withheld under 24 h of it; episodes_filling, "
+                  "incidents_filling: begun while the long window filled, scored apart (not in "
+                  "the other columns)")
 
 
 def print_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> None:
@@ -88,7 +89,8 @@ def pct(x: float, digits: int = 2) -> str:
 def score_text(rows: pd.DataFrame, duration: Any) -> str:
     """The score rows as text: a figure that does not exist in words or blank, never ``NaN``/``NaT``
     (``precision`` of a tier that never fired: ``never fired``; ``recall`` without incidents:
-    ``no incidents``; a rate without observed time, a time without detection: blank);
+    ``no incidents``; a rate per day over less than 24 h of observed time (``rates_note``):
+    ``withheld``, :func:`thin_rates_line` says why; a time without detection: blank);
     ``duration`` formats the times.
 
     >>> t = pd.DataFrame({"tier": ["p"], "severity": ["page"], "episodes": [0],
@@ -117,7 +119,43 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     for col in ("pages_per_day", "observed_days"):
         if col in show.columns:
             show[col] = show[col].map(lambda v: "" if pd.isna(v) else f"{v:.3g}")
+    if "pages_per_day" in show.columns and "rates_note" in rows.columns:
+        withheld = (rows["rates_note"] != "").to_numpy()
+        show["pages_per_day"] = show["pages_per_day"].mask(withheld, "withheld")
     return show.to_string(index=False)
+
+
+def thin_rates_line(rows: pd.DataFrame) -> str | None:
+    """One sentence on the score rows whose ``pages_per_day`` is withheld (``rates_note``: under
+    24 h of observed time, the one rule of :func:`budgetlab._util.thin.too_thin`): each tier
+    with its observed time; ``None`` when there are none.
+
+    >>> rows = pd.DataFrame({"tier": ["page_1h", "ticket_1d", "*", "*"],
+    ...     "severity": ["page", "ticket", "page", "*"],
+    ...     "observed_days": [5 / 24, 0.0, 5 / 24, 0.0], "rates_note": ["withheld: ..."] * 4})
+    >>> print(wrap(thin_rates_line(rows), indent=""))
+    pages_per_day withheld, too thin to go by (a rate per day needs at least 24 h of observed
+    time): page_1h (5 h observed), ticket_1d (no observed time), the page tiers merged (5 h
+    observed), all tiers merged (no observed time).
+    """
+    from .._util.thin import MIN_EVALUATED_HOURS
+    from .._util.words import hours_words
+
+    if "rates_note" not in rows.columns:
+        return None
+    thin = rows[rows["rates_note"] != ""]
+    if not len(thin):
+        return None
+    said = []
+    for r in thin.to_dict("records"):
+        tier, sev = str(r["tier"]), str(r["severity"])
+        name = tier if tier != "*" else ("all tiers merged" if sev == "*"
+                                         else f"the {sev} tiers merged")
+        hours = float(r["observed_days"]) * 24
+        said.append(f"{name} ({hours_words(hours)} observed)" if hours > 0
+                    else f"{name} (no observed time)")
+    return (f"pages_per_day withheld, too thin to go by (a rate per day needs at least "
+            f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}.")
 
 
 def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "log") -> list[str]:

@@ -13,7 +13,8 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     """``got`` equals the oracle table ``want``: exactly, except (1) the score table's duration
     columns are always timedelta64[ns], (2) its rates per day are over observed time (checked here
     against the oracle's counts and ``observed_days``; observed_days itself by a loop in
-    tests/alerts/test_observed_time.py), (3) alert_episodes records ``tier_windows`` in attrs."""
+    tests/alerts/test_observed_time.py) and withheld (NaN, a ``rates_note`` saying why) under one
+    day of it, (3) alert_episodes records ``tier_windows`` in attrs."""
     # the oracle built its table from dicts: a duration column without any detection came out as
     # all-NaT datetime64[s]; the columnar table keeps it timedelta64[ns] (NaT): the same values
     want = want.copy()
@@ -24,14 +25,19 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
         # rates per day are over observed time now (tests/alerts/test_observed_time.py checks
         # observed_days by a loop); the oracle's rates were over the whole span: rescaled here
         days = got["observed_days"].to_numpy()
-        rates = {
-            "pages_per_day": want["episodes"].to_numpy() / days,
-            "false_pages_per_week": (want["episodes"] - want["true_episodes"]).to_numpy()
-            / (days / 7),
-        }
+        # under one day (24 h) of observed time a rate per day or week is withheld
+        thin = ~(days >= 1.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rates = {
+                "pages_per_day": want["episodes"].to_numpy() / days,
+                "false_pages_per_week": (want["episodes"] - want["true_episodes"]).to_numpy()
+                / (days / 7),
+            }
         for col, values in rates.items():
-            np.testing.assert_allclose(got[col].to_numpy(), values, rtol=1e-12, atol=0)
-        got = got.drop(columns=[*rates, "observed_days"])
+            np.testing.assert_allclose(got[col].to_numpy(), np.where(thin, np.nan, values),
+                                       rtol=1e-12, atol=0)
+        np.testing.assert_array_equal(got["rates_note"].to_numpy() != "", thin)
+        got = got.drop(columns=[*rates, "observed_days", "rates_note"])
         want = want.drop(columns=list(rates))
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     assert {k: v for k, v in got.attrs.items() if k != "tier_windows"} == want.attrs

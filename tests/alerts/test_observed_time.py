@@ -67,9 +67,11 @@ def test_observed_days_equal_a_loop_over_the_bins(seed):
                     total[list(grid.keys["sitekey"].astype(str)).index(row.sitekey)][None, :], k,
                     first)[0]
             assert row.observed_days * DAY_NS == pytest.approx(want * 60e9, rel=1e-12)
-            if row.observed_days > 0:
+            if row.observed_days >= 1:
                 assert row.pages_per_day == pytest.approx(row.episodes / row.observed_days,
                                                           rel=1e-12)
+            else:  # under a day of observed time: withheld
+                assert np.isnan(row.pages_per_day) and row.rates_note.startswith("withheld")
 
 
 def test_two_pages_on_one_busy_day_then_months_of_silence():

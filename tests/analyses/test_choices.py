@@ -167,6 +167,51 @@ def test_choose_policy_rule_by_hand():
     assert unscored.verdict is None and "not scored" in unscored.withheld
 
 
+def _thin_scores():
+    """_scores() where pyrra's overall page row was over 5 h of observed time: its rates withheld
+    (NaN, rates_note) as score_alerts leaves them; a policy "none" without page tiers (a ticket
+    row only)."""
+    sc = _scores().assign(rates_note="")
+    pyrra = sc["policy"] == "pyrra"
+    sc.loc[pyrra, ["pages_per_day", "false_pages_per_week"]] = np.nan
+    sc.loc[pyrra, "rates_note"] = ("withheld: only 5 h of observed time, too little for a rate "
+                                   "per day or week (at least 24 h)")
+    ticket = sc[sc["policy"] == "seed"].iloc[[1]].assign(policy="none", rates_note="")
+    return pd.concat([sc, ticket], ignore_index=True)
+
+
+def test_policy_summary_keeps_a_withheld_rate_apart_from_no_pages():
+    s = policy_summary(_thin_scores())
+    assert s.index.tolist() == ["wb", "seed", "pyrra", "none"]
+    # pyrra's withheld rates stay NaN (not 0 pages a day); "none" has no page tier: 0 pages
+    assert s["pages"].tolist() == [2, 40, 6, 0]
+    assert s["pages_per_day"].tolist()[:2] == [0.1, 2.0] and np.isnan(s.loc["pyrra",
+                                                                            "pages_per_day"])
+    assert s.loc["none", "pages_per_day"] == 0.0 and s.loc["none", "false_pages_per_week"] == 0.0
+    assert np.isnan(s.loc["pyrra", "false_pages_per_week"])
+    assert s["rates_note"].tolist() == ["", "", _thin_scores()["rates_note"].iloc[5], ""]
+
+
+def test_choose_policy_does_not_judge_a_policy_whose_rates_are_withheld():
+    s = policy_summary(_thin_scores()).drop(index="none")
+    # by hand, min_recall 0.8, at most 2 false pages a week: pyrra (recall 0.8) would be chosen
+    # with its 1.5 false pages a week; withheld, it is not judged: seed (25 a week) is too loud
+    v = choose_policy(s, min_recall=0.8, max_false_pages_per_week=2.0)
+    assert v.verdict is None
+    assert v.withheld == ("no policy detects 80 % of the incidents with at most 2 false pages a "
+                          "week among those judged (not judged, pyrra: false pages a week "
+                          "withheld, only 5 h of observed time, too little for a rate per day "
+                          "or week (at least 24 h))")
+    assert v.caveat.startswith("not judged, pyrra")
+    assert "pyrra" not in v.sentence.split("among those judged")[0]
+    # with 30 tolerated, seed (1 min) is chosen among the judged; pyrra is named in the caveat
+    v = choose_policy(s, min_recall=0.3, max_false_pages_per_week=30)
+    assert v.subject == "seed" and v.caveat.startswith("not judged, pyrra")
+    # none judged: withheld, saying why
+    v = choose_policy(s.loc[["pyrra"]])
+    assert v.verdict is None and v.withheld.startswith("no policy's false pages a week are known")
+
+
 def test_choice_sentences_spell_elapsed_times_as_the_rest_of_budgetlab():
     # one spelling of an elapsed time (6 h 10 min, 2 d 2 h, 45 min), written out by hand
     s = policy_summary(_scores()).assign(detection_median=pd.to_timedelta(["10min", "50h",

@@ -590,8 +590,8 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     By hand: the hour ending 01:06 holds the failures of minutes 60..65 (6): fires at 01:06; the
     hour ending 02:05 holds those of 65..69 (5): stops at 02:05. The incident is [01:00, 03:00):
     detection 6 min, reset 02:05 - 03:00 = -55 min (pandas' Timedelta says "-1 days +23:05").
-    The hour's window is full from 01:00: the episode and the incident are scored, the rates over
-    the 5 h after it (1 page in 5/24 d: 4.8 a day).
+    The hour's window is full from 01:00: the episode and the incident are scored; the 5 h after
+    it are under a day of observed time, so pages_per_day reads "withheld" and a line says why.
     """
     ts = pd.date_range("2026-01-05", periods=360, freq="1min", tz="UTC")
     outcome = np.where((np.arange(360) >= 60) & (np.arange(360) < 70), "solve_error", "success")
@@ -601,12 +601,15 @@ def test_alerts_print_a_reset_before_the_incident_end_as_its_negative_size(tmp_p
     inc.write_text("incident_id,start,end\ni1,2026-01-05T01:00:00Z,2026-01-05T03:00:00Z\n")
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
                  "1h", "--policy", "single_window"]) == 0
-    rows = [ln.split() for ln in capsys.readouterr().out.splitlines()
-            if ln.split()[:2] == ["page_1h", "page"]]
+    out = capsys.readouterr().out
+    rows = [ln.split() for ln in out.splitlines() if ln.split()[:2] == ["page_1h", "page"]]
     # tier severity episodes precision incidents detected recall detection reset pages_per_day
     # observed_days episodes_filling incidents_filling
-    assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min", "4.8",
-                     "0.208", "0", "0"]]
+    assert rows == [["page_1h", "page", "1", "1", "1", "1", "1", "6", "min", "-55", "min",
+                     "withheld", "0.208", "0", "0"]]
+    assert ("pages_per_day withheld, too thin to go by (a rate per day needs at least 24 h of "
+            "observed time): page_1h (5 h observed), the page tiers merged (5 h observed), all "
+            "tiers merged (5 h observed).") in " ".join(out.split())
 
 
 def test_incident_on_the_elastic_log_counts_by_hand(capsys):

@@ -1,4 +1,12 @@
-"""The alert policy to page with: the page tiers of several policies scored against incidents."""
+"""The alert policy to page with: the page tiers of several policies scored against incidents.
+
+**Withheld rates are not judged.** A score row over less than a day of observed time has its
+``pages_per_day`` and ``false_pages_per_week`` withheld (NaN, its ``rates_note`` says why:
+:func:`budgetlab.score_alerts`). :func:`policy_summary` keeps them NaN (a withheld rate is not
+0 pages a day; only a policy without page tiers pages 0 times) and carries the note;
+:func:`choose_policy` judges only the policies whose false pages a week are known, names the
+others in its caveat, and withholds its choice when none is known.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +38,9 @@ def policy_summary(
     DataFrame
         One row per policy (index ``policy``, the scores' order): ``pages``, ``pages_per_day``,
         ``precision``, ``incidents``, ``detected``, ``recall``, ``detection_median``,
-        ``false_pages_per_week`` (zeros for a policy without page tiers).
+        ``false_pages_per_week`` (zeros for a policy without page tiers; NaN where the scores
+        withheld them, under a day of observed time) and ``rates_note`` (why they are withheld;
+        empty when they are given).
 
     Examples
     --------
@@ -51,7 +61,7 @@ def policy_summary(
              "episodes_filling", "true_episodes_filling", "incidents_filling",
              "detected", "recall",
              "detection_median", "detection_max", "reset_median", "reset_max", "pages_per_day",
-             "false_pages_per_week", "observed_days", "budget_before_alert_median",
+             "false_pages_per_week", "observed_days", "rates_note", "budget_before_alert_median",
              "budget_before_alert_max"}
     keys = [c for c in scores.columns if c not in known]
     top = scores[
@@ -64,14 +74,17 @@ def policy_summary(
     top.index = top.index.astype(str)
     top = top.reindex(order)
     out = pd.DataFrame(index=pd.Index(order, name="policy"))
+    # a policy without page tiers has no row here: it sends 0 pages; a row's NaN rate is withheld
+    no_pages = top["episodes"].isna()
     out["pages"] = top["episodes"].fillna(0).astype(np.int64)
-    out["pages_per_day"] = top["pages_per_day"].fillna(0.0)
+    out["pages_per_day"] = top["pages_per_day"].mask(no_pages, 0.0)
     for col in ("precision", "incidents", "detected", "recall"):
         out[col] = top[col] if col in top.columns else np.nan
     out["detection_median"] = (
         top["detection_median"] if "detection_median" in top.columns else pd.NaT
     )
-    out["false_pages_per_week"] = top["false_pages_per_week"].fillna(0.0)
+    out["false_pages_per_week"] = top["false_pages_per_week"].mask(no_pages, 0.0)
+    out["rates_note"] = top["rates_note"].fillna("") if "rates_note" in top.columns else ""
     if "recall" in top.columns:
         out["recall"] = out["recall"].fillna(0.0)
         out["detected"] = out["detected"].fillna(0).astype(np.int64)
@@ -85,7 +98,9 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     **Rule.** A policy is acceptable when its recall is at least ``min_recall`` and it sends at
     most ``max_false_pages_per_week`` pages a week that match no incident; among acceptable
     policies the fastest median detection wins. When none is acceptable the verdict is withheld
-    and its sentence names the best policy on each side of the trade-off.
+    and its sentence names the best policy on each side of the trade-off. A policy whose false
+    pages a week are withheld (NaN: under a day of observed time, its ``rates_note``) is not
+    judged and is named in the caveat; with none judged the verdict is withheld.
 
     Parameters
     ----------
@@ -110,6 +125,9 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     'good'
     >>> choose_policy(s, min_recall=0.95).withheld
     'no policy detects 95 % of the incidents with at most 2 false pages a week'
+    >>> v = choose_policy(s.assign(false_pages_per_week=[9.0, np.nan, 0.0]))
+    >>> v.subject, v.caveat
+    ('policy', 'not judged, good: false pages a week withheld')
     """
     min_recall = check_fraction("min_recall", min_recall)
     if isinstance(max_false_pages_per_week, bool) or not max_false_pages_per_week >= 0:
@@ -120,25 +138,46 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
         why = "the policies were not scored against incidents (no labels)"
         return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
                        withheld=why)
-    recall_ok = summary["recall"] >= min_recall
-    calm = summary["false_pages_per_week"] <= max_false_pages_per_week
-    good = summary[recall_ok & calm]
+    judged = summary[summary["false_pages_per_week"].notna()]
+    caveat = _unjudged(summary[summary["false_pages_per_week"].isna()])
+    if not len(judged):
+        why = f"no policy's false pages a week are known ({caveat})"
+        return Verdict("policy", None, f"No policy chosen: {why}.", f"{len(summary)} policies",
+                       withheld=why)
+    recall_ok = judged["recall"] >= min_recall
+    calm = judged["false_pages_per_week"] <= max_false_pages_per_week
+    good = judged[recall_ok & calm]
     if len(good):
         name = str(good.sort_values("detection_median", kind="stable").index[0])
-        r = summary.loc[name]
+        r = judged.loc[name]
         evidence = (f"recall {percent(r['recall'], 0)} with {r['false_pages_per_week']:.1f} false "
                     f"pages a week, median detection {minutes(r['detection_median'])}")
-        return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence)
+        return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence,
+                       caveat=caveat)
     why = (f"no policy detects {percent(min_recall, 0)} of the incidents with at "
            f"most {max_false_pages_per_week:g} false pages a week")
+    why += f" among those judged ({caveat})" if caveat else ""
     sentence = f"No policy chosen: {why}."
-    quiet = summary[calm & (summary["recall"] > 0)].sort_values("recall", ascending=False,
-                                                                kind="stable")
-    loud = summary[recall_ok].sort_values("false_pages_per_week", kind="stable")
+    quiet = judged[calm & (judged["recall"] > 0)].sort_values("recall", ascending=False,
+                                                              kind="stable")
+    loud = judged[recall_ok].sort_values("false_pages_per_week", kind="stable")
     if len(quiet):
         sentence += (f" Within the false-page limit, {quiet.index[0]} detects most "
                      f"({percent(quiet['recall'].iloc[0], 0)}).")
     if len(loud):
         sentence += (f" Of those that detect enough, {loud.index[0]} is the quietest "
                      f"({loud['false_pages_per_week'].iloc[0]:.1f} false pages a week).")
-    return Verdict("policy", None, sentence, f"{len(summary)} policies", withheld=why)
+    return Verdict("policy", None, sentence, f"{len(summary)} policies", withheld=why,
+                   caveat=caveat)
+
+
+def _unjudged(rows: pd.DataFrame) -> str:
+    """The policies of a :func:`policy_summary` whose false pages a week are withheld, named with
+    why (their ``rates_note``), in words; empty when there are none."""
+    if not len(rows):
+        return ""
+    notes = rows["rates_note"] if "rates_note" in rows.columns else pd.Series("", rows.index)
+    names = [f"{name}: false pages a week withheld"
+             + (f", {str(note).removeprefix('withheld: ')}" if note else "")
+             for name, note in notes.items()]
+    return f"not judged, {'; '.join(names)}"

@@ -1,0 +1,61 @@
+"""``backtest``'s score table: ``pages_per_day`` reads ``withheld`` under 24 h of observed time
+(the rule of ``replay``'s events/day) and one sentence names the tiers and their observed time;
+over three days the rate is printed. Hand-made bins, hand-computed figures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from budgetlab.alerts.episodes import alert_episodes
+from budgetlab.alerts.policy import AlertPolicy
+from budgetlab.alerts.scoring import incident_detections, score_alerts
+from budgetlab.cli.backtest_report import print_scores
+
+T0 = pd.Timestamp("2026-01-05", tz="UTC")
+POLICY = AlertPolicy.single_window("10min", burn=1.5, period="30D")
+
+
+def bins(minutes: int) -> pd.DataFrame:
+    """1-minute bins, 10 events a minute; every event of the minutes 100..109 failed."""
+    k = np.arange(minutes)
+    bad = np.where((k >= 100) & (k < 110), 10, 0)
+    out = pd.DataFrame({"bin_start": T0 + pd.to_timedelta(k, unit="min"), "total": 10,
+                        "good": 10 - bad, "bad": bad})
+    out.attrs.update({"freq": "1min", "by": []})
+    return out
+
+
+def printed(minutes: int, capsys) -> tuple[list[str], str]:
+    """The page_10m score row printed by ``backtest`` over ``minutes`` of bins, and all text."""
+    b = bins(minutes)
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                        "start": [T0 + pd.Timedelta("1h40min")],
+                        "end": [T0 + pd.Timedelta("1h50min")]})
+    ep = alert_episodes(b, 0.9, POLICY)
+    kw = {"grace": "1h", "bins": b, "target": 0.9, "period": POLICY.period, "policy": POLICY}
+    print_scores("single", incident_detections(ep, inc, **kw), score_alerts(ep, inc, **kw), [],
+                 ep)
+    text = capsys.readouterr().out
+    rows = [ln.split() for ln in text.splitlines() if ln.split()[:2] == ["page_10m", "page"]]
+    assert len(rows) == 1
+    return rows[0], " ".join(text.split())
+
+
+def test_a_two_hour_span_withholds_pages_per_day(capsys):
+    """2 h of bins, the 10 min window full from 00:10: 1 h 50 min observed. One page (01:42,
+    matching i1) in it is not 13 pages a day: the cell reads withheld."""
+    row, text = printed(120, capsys)
+    # tier severity episodes precision incidents detected recall detection reset pages_per_day
+    # observed_days episodes_filling incidents_filling
+    assert row[2] == "1" and row[-4:] == ["withheld", "0.0764", "0", "0"]  # 110 / 1440 d
+    assert ("pages_per_day withheld, too thin to go by (a rate per day needs at least 24 h of "
+            "observed time): page_10m (1 h 50 min observed), the page tiers merged (1 h 50 min "
+            "observed), all tiers merged (1 h 50 min observed).") in text
+
+
+def test_a_three_day_span_prints_the_rate(capsys):
+    """3 d of bins: 72 h - 10 min = 71 h 50 min observed, one page: 24 / 71.8333 = 0.334 a day."""
+    row, text = printed(3 * 1440, capsys)
+    assert row[-4:] == ["0.334", "2.99", "0", "0"]
+    assert "pages_per_day withheld" not in text
