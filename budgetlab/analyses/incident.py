@@ -315,8 +315,9 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
     alerts, tiers = alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
     in_incident = between(ev["ts"], span.start, span.end)
     ok = ev["ok"].to_numpy(dtype=bool)[in_incident]
+    window_buckets = bucket_counts(ev[in_window], slo, bkeys)  # what the figure draws
     buckets = (bucket_counts(ev[in_incident], slo, bkeys) if in_incident.any()
-               else bucket_counts(ev[in_window], slo, bkeys).iloc[0:0])
+               else window_buckets.iloc[0:0])
     tr = tr_h[between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
     # the window's clock over the window (or from the log's first event, when that is later)
     observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
@@ -326,7 +327,7 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
                                                                        steps=True),
         tracker=tracker_table(states_h, tr_h, spans, keys, span),
         alerts=alerts, tiers=tiers, buckets=buckets,
-        window_buckets=bucket_counts(ev[in_window], slo, bkeys),
+        window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
