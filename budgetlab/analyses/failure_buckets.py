@@ -77,7 +77,8 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     """The count part of :func:`bucket_breakdown` (no replays, no alerts): group keys,
     ``bucket``, ``events``, ``failures``, ``share_of_failures``, ``share_of_all_failures``,
     ``failure_rate``, ``burn_rate``, ``group_burn_rate``, ``sli``, ``sli_without``,
-    ``burn_rate_without``. One row per observed group and failure bucket."""
+    ``burn_rate_without``, ``note`` (the thin rule, as :func:`bucket_breakdown` writes it). One
+    row per observed group and failure bucket; ``attrs["by"]`` lists ``keys``."""
     grp = Groups(events, list(keys)) if groups is None else groups
     codes, names = bucket_codes(events)
     fail_idx = [i for i, b in enumerate(names) if b != SUCCESS]
@@ -101,6 +102,11 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     out["sli"] = np.repeat((events_g - fails_g) / events_g, len(fail_idx))
     out["sli_without"] = ratio(rest - (fails_g - fails), rest, 1.0).ravel()
     out["burn_rate_without"] = ratio(fails_g - fails, rest * eb, 0.0).ravel()
+    span = "the group" if len(keys) else "the table"
+    why = [too_few_events(int(n), slo.target, span=span) for n in events_g[:, 0]]
+    out["note"] = np.repeat(np.array([f"withheld: {w}" if w else "" for w in why], dtype=object),
+                            len(fail_idx))
+    out.attrs["by"] = list(keys)
     return out
 
 
@@ -221,11 +227,7 @@ def bucket_breakdown(
         table[what] = np.repeat(counts, k)
         table[f"{what}_without"] = cols[f"{what}_without"].ravel()
         table[f"{what}_caused"] = cols[f"{what}_caused"].ravel()
-    span = "the group" if keys else "the table"
-    why = [too_few_events(int(n), slo.target, span=span)
-           for n in table["events"].to_numpy()[::k]] if k else []
-    table["note"] = np.repeat(np.array([f"withheld: {w}" if w else "" for w in why],
-                                       dtype=object), k)
+    table["note"] = table.pop("note")  # bucket_counts' thin rule, the last column
     table.attrs.update({"slo": slo, "by": list(keys), "policy": pol.name or "custom"})
     return table
 

@@ -108,7 +108,13 @@ class IncidentReport:
         ``period_events`` (the events of a period at that traffic).
     buckets : DataFrame
         :func:`budgetlab.analyses.failure_buckets.bucket_counts` of the incident by
-        ``breakdown_by``.
+        ``breakdown_by`` (its ``note``: the groups with too few events during the incident for a
+        verdict, the rule of :func:`budgetlab.bucket_breakdown`).
+    window_buckets : DataFrame or None
+        The same over the window, the events the figure's bucket panel draws: the groups it
+        notes as too thin are left out of the panel and named in its legend, as
+        ``budgetlab buckets --plot`` does (``None`` in a report built by hand: every group is
+        drawn).
     over_time : DataFrame
         :func:`budgetlab.bucket_burn_over_time` of the window by ``breakdown_by``.
     incidents : DataFrame
@@ -144,6 +150,7 @@ class IncidentReport:
     slos: PerGroup | None = None
     freq: pd.Timedelta = pd.Timedelta(minutes=1)
     steps: pd.DataFrame | None = None
+    window_buckets: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
         local = self.start.tz_convert(self.tz)
@@ -308,8 +315,9 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
     alerts, tiers = alert_tables(ev, slo, pol, keys, span, freq=freq, has_timeout=has_timeout)
     in_incident = between(ev["ts"], span.start, span.end)
     ok = ev["ok"].to_numpy(dtype=bool)[in_incident]
+    window_buckets = bucket_counts(ev[in_window], slo, bkeys)  # what the figure draws
     buckets = (bucket_counts(ev[in_incident], slo, bkeys) if in_incident.any()
-               else bucket_counts(ev[in_window], slo, bkeys).iloc[0:0])
+               else window_buckets.iloc[0:0])
     tr = tr_h[between(tr_h["ts"], span.w_start, span.w_end)].reset_index(drop=True)
     # the window's clock over the window (or from the log's first event, when that is later)
     observed = dict(by=keys or None, start=max(span.w_start, ev["ts"].iloc[0]), end=span.w_end)
@@ -319,6 +327,7 @@ def _replay_tables(ev: pd.DataFrame, slo: SLO, pol: AlertPolicy, keys: list[str]
                                                                        steps=True),
         tracker=tracker_table(states_h, tr_h, spans, keys, span),
         alerts=alerts, tiers=tiers, buckets=buckets,
+        window_buckets=window_buckets,
         budget=budget_table(groups_h.code[in_incident], ok, groups_h, slo, pol, replayed_ns),
         over_time=bucket_burn_over_time(ev[in_window], slo, by=bkeys,
                                         freq=nice_freq(span.w_end.value - span.w_start.value)))
@@ -344,7 +353,7 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     slo_of = {tuple(k): s for k, s in zip(key_rows, slos, strict=True)}
     reports = [incident_report(events, one, start, end, **kw) for one in dict.fromkeys(slos)]
     names = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget",
-             "buckets", "over_time")
+             "buckets", "window_buckets", "over_time")
     tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys,
                           bkeys,
                           slo_of)

@@ -11,7 +11,12 @@ __all__ = ["incident_span", "plot_report"]
 def plot_report(report: Any, *, fig: Any = None) -> Any:
     """Timeline (focus group), alert episodes (focus group) and stacked bucket burn of an
     :class:`~budgetlab.analyses.incident.IncidentReport` (typed ``Any``: that module draws through
-    this one), sharing the time axis; returns the matplotlib Figure."""
+    this one), sharing the time axis; returns the matplotlib Figure.
+
+    The title names the scope and the focus group, so the alert panel's rows are named by tier alone
+    (``page_1h (page)``), with a left margin as wide as the longest name needs. The bucket panel
+    leaves out the groups ``report.window_buckets`` notes as too thin for a verdict and names them
+    in its legend, as :func:`~budgetlab.plotting.plot_buckets` does with ``breakdown=``."""
     import matplotlib.pyplot as plt
 
     from ..plotting import plot_alerts, plot_buckets, plot_timeline
@@ -20,11 +25,12 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # the first row) apart from the rows below, so that their time axes no longer line up
     fig = plt.figure(figsize=(12.5, 12)) if fig is None else fig
     fig.set_layout_engine("none")
-    # inches: 1.5 left (the alert tiers' names and the y label), 3.9 right (the timeline's
-    # fullest legend, two columns): neither is cut
+    # inches: 1.5 left (the y labels; more when the alert tiers' names need it, below), 3.9 right
+    # (the timeline's fullest legend, two columns): neither is cut
     width = fig.get_figwidth()
-    fig.subplots_adjust(left=min(0.25, 1.5 / width), right=max(0.5, 1 - 3.9 / width), top=0.94,
-                        bottom=0.05, hspace=0.16)
+    right = max(0.5, 1 - 3.9 / width)
+    fig.subplots_adjust(left=min(0.25, 1.5 / width), right=right, top=0.94, bottom=0.05,
+                        hspace=0.16)
     axes = fig.subplots(3, 1, sharex=True, height_ratios=[4.5, 1.6, 2])
     r = report
     focus = r.focus()
@@ -35,16 +41,22 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     st = st.drop(columns=list(r.by))
     st.attrs["slo"] = r.slo
     incidents = r.incidents if len(r.incidents) else None
+    # the alert panel first: its rows are named by tier alone (the group is the title's), and the
+    # left margin is made wide enough for the longest name before the other panels are drawn
+    ep = ep.drop(columns=list(focus))
+    ep.attrs = {**r.alerts.attrs, "by": [k for k in r.by if k not in focus]}
+    plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    used = (axes[1].bbox.x0 - axes[1].get_tightbbox(renderer).x0) / fig.dpi  # inches
+    fig.subplots_adjust(left=min(right - 0.2, max(fig.subplotpars.left, (used + 0.15) / width)))
     # on the window's clock (its steps): the bands and the exact lines, broken only where it was
     # empty
     top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz,
                         spans=sp.reset_index(drop=True) if sp is not None else None)
     panels = list(getattr(top, "panels", [top]))
-    ep = ep.copy()
-    ep.attrs = dict(r.alerts.attrs)
-    plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
-    if len(r.over_time):
-        plot_buckets(r.over_time, by=list(r.breakdown_by) or None, ax=axes[2], tz=r.tz)
+    if len(r.over_time):  # the groups too thin for a verdict left out, named in the legend
+        plot_buckets(r.over_time, by=list(r.breakdown_by) or None, ax=axes[2], tz=r.tz,
+                     breakdown=r.window_buckets)
     else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
         axes[2].text(0.5, 0.5, "no failures in these bins", transform=axes[2].transAxes,
                      ha="center", va="center", color="0.3", gid="no_failures")
@@ -56,7 +68,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     axes[1].set_xlabel("")  # the time axis is labelled once, at the bottom
     for ax in [*panels, axes[1]]:  # the rows below share axes[1]'s time axis
         ax.set_xlim(r.window_start.tz_convert(None), r.window_end.tz_convert(None))
-    where = ", ".join(f"{k}={v}" for k, v in focus.items())
+    # what every panel is about: the scope's events (all panels), the focus group's (the upper two)
+    where = ", ".join(dict.fromkeys([*([r.scope] if r.scope != "*" else []),
+                                     *(f"{k}={v}" for k, v in focus.items())]))
     fig.suptitle(f"Incident {incident_span(r.start, r.end, r.tz)}"
                  + (f", {where}" if where else ""))
     return fig

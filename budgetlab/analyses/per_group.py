@@ -23,7 +23,7 @@ __all__ = ["group_mask", "need_group_keys", "per_slo_rows", "merge_tables", "GRO
 
 #: Tables of an incident report keyed by the tracker's group keys, and how each is ordered.
 GROUP_TABLES = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget")
-_SAME_ROWS = ("states", "tiers", "budget", "buckets", "over_time")
+_SAME_ROWS = ("states", "tiers", "budget", "buckets", "window_buckets", "over_time")
 
 
 def group_mask(table: pd.DataFrame, keys: Sequence[str], mine: dict[tuple[str, ...],
@@ -88,15 +88,15 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
                  slo_of: dict[tuple[str, ...], SLO]) -> dict[str, pd.DataFrame]:
     """The report's tables from one run per distinct SLO: ``runs`` holds ``(slo, tables)``;
     ``slo_of`` maps each group (its keys as text) to its SLO. Tables with the same rows in every run
-    (``states``, ``tiers``, ``budget``, ``buckets``, ``over_time``) keep their order; the others
-    (``spans``, ``steps``, ``transitions``, ``tracker``, ``alerts``) are put in their documented
-    order."""
+    (``states``, ``tiers``, ``budget``, ``buckets``, ``window_buckets``, ``over_time``) keep their
+    order; the others (``spans``, ``steps``, ``transitions``, ``tracker``, ``alerts``) are put in
+    their documented order."""
     if not set(keys) <= set(bkeys):
         raise ConfigError("with per-group SLOs the bucket breakdown needs the group "
                           f"keys {list(keys)} among its breakdown_by keys (burn rates depend on "
                           "each group's target); add them to breakdown_by.")
     out: dict[str, pd.DataFrame] = {}
-    for name in (*GROUP_TABLES, "buckets", "over_time"):
+    for name in (*GROUP_TABLES, "buckets", "window_buckets", "over_time"):
         parts = []
         for slo, tables in runs:
             mine = {k: s == slo for k, s in slo_of.items()}

@@ -346,6 +346,22 @@ def place_axis_labels(panels: Sequence[Axes]) -> None:
             p.xaxis.set_label_coords(0.5, 0.0)
 
 
+def overlap_lanes(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Each span ``[start, end)``'s lane, 0 up: in order of start, the first lane whose spans
+    have all ended by then, so that spans sharing a lane never overlap.
+
+    >>> overlap_lanes(np.array([0, 5, 2, 9]), np.array([6, 8, 4, 10])).tolist()
+    [0, 1, 1, 0]
+    """
+    lane = np.zeros(len(starts), dtype=np.int64)
+    free_at: list[Any] = []  # per lane, the end of its last span
+    for i in np.argsort(starts, kind="stable"):  # a loop over spans (incidents), not events
+        j = next((k for k, end in enumerate(free_at) if end <= starts[i]), len(free_at))
+        free_at[j:j + 1] = [ends[i]]
+        lane[i] = j
+    return lane
+
+
 def group_labels(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
     """Each row's group as a label (``a · b`` for two keys), ``all`` without keys."""
     if not keys:

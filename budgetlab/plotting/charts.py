@@ -23,6 +23,7 @@ from ._common import (
     display_names,
     group_labels,
     legend_right,
+    overlap_lanes,
     time_axis,
     utc_naive,
 )
@@ -285,7 +286,8 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         Output of :func:`budgetlab.alert_episodes`. Every tier of the policy gets a row, also
         tiers that never fired (from ``episodes.attrs["tiers"]`` or the ``tier`` categories).
     incidents : DataFrame, optional
-        Incident table: drawn as the top row (hatched) and shaded across all rows.
+        Incident table: drawn as the last row (hatched; incidents that overlap in lanes of it, the
+        first free lane from the top) and shaded across all rows.
     ax : Axes, optional
         Where to draw (default ``plt.gca()``).
     tz : str, optional
@@ -369,16 +371,20 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
 
 def _incident_row(ax: Axes, incidents: pd.DataFrame, y: int) -> None:
     """:func:`plot_alerts`' incidents: hatched bars on row ``y`` (named by ``incident_id`` when
-    given), shaded across all rows."""
+    given; overlapping ones in lanes of the row, so each one's end is seen), shaded across all
+    rows."""
     require_columns(incidents, ["start", "end"], what="incidents")
     i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
-    ax.barh(np.full(len(i_s), y), i_e - i_s, left=i_s, height=0.6, color="none", edgecolor="grey",
-            hatch="//", label="incidents")
+    lane = overlap_lanes(i_s, i_e)
+    h = 0.6 / (int(lane.max()) + 1 if len(lane) else 1)
+    ys = y - 0.3 + (lane + 0.5) * h
+    ax.barh(ys, i_e - i_s, left=i_s, height=h, color="none", edgecolor="grey", hatch="//",
+            label="incidents")
     for s, e in zip(i_s, i_e, strict=True):
         ax.axvspan(s, e, color="grey", alpha=0.12, lw=0, gid="incident")
     if "incident_id" in incidents.columns:
-        for s, iid in zip(i_s, incidents["incident_id"].astype(str), strict=True):
-            ax.annotate(iid, xy=(s, y), xytext=(2, 0), textcoords="offset points", va="center",
+        for s, at, iid in zip(i_s, ys, incidents["incident_id"].astype(str), strict=True):
+            ax.annotate(iid, xy=(s, at), xytext=(2, 0), textcoords="offset points", va="center",
                         fontsize="x-small")
 
 

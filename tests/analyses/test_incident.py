@@ -350,7 +350,9 @@ def test_plot_and_save(tmp_path):
     assert len(x) >= len(rep.states[rep.states["region"] == focus["region"]])
     np.testing.assert_allclose(line.get_ydata(), expect)
     labels = [c.get_label() for c in alerts.containers]
-    assert labels == [f"{focus['region']} · page_1h"]  # the focus group's one tier
+    # the focus group's one tier, named by the tier alone: the title names the group
+    assert labels == ["page_1h"]
+    assert fig.get_suptitle().endswith(f", region={focus['region']}")
     ep = rep.alerts[rep.alerts["region"] == focus["region"]]
     bars = alerts.containers[0].patches
     assert len(bars) == len(ep) > 0

@@ -4,6 +4,8 @@ lines), its title, legends inside the figure and an alert panel that says when n
 
 from __future__ import annotations
 
+import dataclasses
+
 import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import numpy as np
@@ -125,4 +127,91 @@ def test_the_alert_panel_says_when_no_alert_fired(report):
     alerts = fig.axes[1]
     assert [t.get_text() for t in alerts.texts if t.get_gid() == "no_alert"] == ["no alert fired"]
     assert alerts.get_legend() is None  # no key of colours nothing was drawn in
+    plt.close(fig)
+
+
+def per_minute(spans, key="region"):
+    """Events one a minute over each ``(group, first minute, last minute)`` of ``spans`` (minutes
+    from DAY, both included; the group in column ``key``); every tenth minute of the day is a
+    timeout."""
+    ts, bucket, group = [], [], []
+    for g, lo, hi in spans:
+        for m in range(lo, hi + 1):
+            ts.append(DAY + pd.Timedelta(minutes=m))
+            bucket.append("timeout" if m % 10 == 0 else "success")
+            group.append(g)
+    b = np.array(bucket, dtype=object)
+    return as_events(pd.DatetimeIndex(ts), b == "success", b, groups={key: group})
+
+
+def test_the_alert_tiers_are_named_whole_inside_the_figure():
+    # two groups; the tier has a long name; every tenth event of 'recaptcha_v2' fails: its 1 h
+    # burn is 1 under 90 %, above the tier's 0.5, so the tier fires (plot_alerts names such rows
+    # "<group> · <tier>"; the report names the focus group in its title, the tier alone in rows)
+    ev = per_minute([("recaptcha_v2", 0, 359), ("turnstile", 0, 359)], key="captcha_type")
+    ev = ev[((ev["captcha_type"] == "recaptcha_v2") | ev["ok"]).to_numpy()]  # turnstile never fails
+    name = "night_shift_slow_burn_of_the_reCAPTCHA_fleet_1h"
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), DAY + pd.Timedelta("2h"),
+                          DAY + pd.Timedelta("4h"), context="1h", by="captcha_type",
+                          policy=AlertPolicy.single_window("1h", 0.5, name=name))
+    assert len(rep.alerts) > 0
+    fig = rep.plot()
+    fig.canvas.draw()
+    assert fig.get_suptitle() == "Incident 2026-02-02 02:00–04:00 (UTC), captcha_type=recaptcha_v2"
+    alerts = fig.axes[1]
+    ticks = [t for t in alerts.get_yticklabels() if t.get_text()]
+    assert [t.get_text() for t in ticks] == [f"{name} (page)"]
+    for text in [*ticks, alerts.yaxis.label]:
+        box = text.get_window_extent()
+        assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1, text.get_text()
+    # and left of the panel, not over it
+    assert max(t.get_window_extent().x1 for t in ticks) <= alerts.bbox.x0
+    plt.close(fig)
+
+
+def test_the_bucket_panel_leaves_out_the_groups_too_thin_over_the_window():
+    # window 01:00-05:00 (incident 02:00-04:00, 1 h of context), target 90 %: a verdict needs
+    # 10 / 0.1 = 100 events. big: 240 in the window; mid: 60 + 60 + 5 = 125 in the window but 5
+    # during the incident; tiny: 5 (03:00-03:04, its timeout at 03:00)
+    ev = per_minute([("big", 0, 359), ("mid", 60, 119), ("mid", 120, 124), ("mid", 240, 299),
+                     ("tiny", 180, 184)])
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), DAY + pd.Timedelta("2h"),
+                          DAY + pd.Timedelta("4h"), context="1h", breakdown_by="region",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    notes = rep.window_buckets.drop_duplicates("region").set_index("region")["note"]
+    assert notes.to_dict() == {
+        "big": "", "mid": "",
+        "tiny": "withheld: 5 events in the group: too few for a verdict (under 90 % they hold 0.5 "
+                "expected failures; a verdict needs at least 10, i.e. 100 events)"}
+    # the incident's own table judges the incident's events: mid's 5 are too few there
+    during = rep.buckets.drop_duplicates("region").set_index("region")
+    assert during["events"].to_dict() == {"big": 120, "mid": 5, "tiny": 5}
+    assert [bool(n) for n in during["note"]] == [False, True, True]
+    fig = rep.plot()
+    panel = fig.axes[2]  # the timeline's lower panels are added after the three rows
+    assert [p.get_label() for p in panel.patches if p.get_gid() == "bucket"] == [
+        "timeout · big", "timeout · mid"]
+    assert [t.get_text() for t in panel.get_legend().get_texts()] == [
+        "timeout · mid", "timeout · big", "not drawn, too thin for a verdict:\ntiny"]
+    plt.close(fig)
+    # a report without window_buckets (built by hand) draws every group
+    fig = dataclasses.replace(rep, window_buckets=None).plot()
+    assert [p.get_label() for p in fig.axes[2].patches if p.get_gid() == "bucket"] == [
+        "timeout · big", "timeout · mid", "timeout · tiny"]
+    plt.close(fig)
+
+
+def test_the_title_names_the_scope_every_panel_is_drawn_from():
+    ev = per_minute([("big", 0, 359), ("mid", 0, 359)])
+    kw = dict(context="1h", policy=AlertPolicy.single_window("1h", 50.0))
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), DAY + pd.Timedelta("2h"),
+                          DAY + pd.Timedelta("4h"), scope="region=mid", **kw)
+    fig = rep.plot()
+    assert fig.get_suptitle() == "Incident 2026-02-02 02:00–04:00 (UTC), region=mid"
+    plt.close(fig)
+    # scope and focus group both named, once when they say the same
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), DAY + pd.Timedelta("2h"),
+                          DAY + pd.Timedelta("4h"), scope="region=mid", by="region", **kw)
+    fig = rep.plot()
+    assert fig.get_suptitle() == "Incident 2026-02-02 02:00–04:00 (UTC), region=mid"
     plt.close(fig)

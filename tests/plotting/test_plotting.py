@@ -485,6 +485,26 @@ def test_alerts_bars_are_the_episodes_and_every_tier_has_a_row():
     assert ax.get_xlabel() == "time (UTC)"
 
 
+def test_overlapping_incidents_get_lanes_of_their_row():
+    """Two incidents that overlap were drawn over each other on one row (where the first ended
+    could not be seen): each gets a lane of the row, the first free one from the top."""
+    ts = pd.date_range("2026-01-01", periods=6 * 60, freq="1min", tz="UTC")
+    ep = alert_episodes(bin_events(as_events(ts, np.ones(len(ts), dtype=bool)), "1min"), 0.9,
+                        AlertPolicy.single_window("10min", 3.0))
+    # A 01:00-03:00, B 02:00-02:30 (inside A), C 03:00-04:00 (A has ended: A's lane again)
+    inc = pd.DataFrame({"incident_id": ["A", "B", "C"], "start": ts[[60, 120, 180]],
+                        "end": ts[[180, 150, 240]]})
+    ax = plot_alerts(ep, incidents=inc, tz="UTC")
+    bars = ax.containers[-1].patches
+    # the incident row is row 1 (one tier above it), 0.6 high: two lanes of 0.3, centred at
+    # 1 - 0.15 and 1 + 0.15 (the y axis is inverted: the first lane on top)
+    got = [(round(r.get_y() + r.get_height() / 2, 9), round(r.get_height(), 9)) for r in bars]
+    assert got == [(0.85, 0.3), (1.15, 0.3), (0.85, 0.3)]
+    np.testing.assert_allclose([r.get_x() + r.get_width() for r in bars], num(inc["end"]))
+    names = {t.get_text(): round(t.xy[1], 9) for t in ax.texts if t.get_text() in ("A", "B", "C")}
+    assert names == {"A": 0.85, "B": 1.15, "C": 0.85}
+
+
 def test_a_short_episode_on_a_long_axis_is_drawn_at_least_a_pixel_wide():
     """A 10-minute page on a 14-day axis is a third of a pixel of bar: its edge, in its own
     colour, makes it at least one pixel wide (it was invisible, while the legend said "page")."""
