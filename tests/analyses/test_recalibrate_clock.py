@@ -203,19 +203,21 @@ def test_thin_groups_print_no_nan_in_recalibrate_text(tmp_path, capsys):
 def test_candidate_shares_equal_status_spans(min_events):
     # bursts of traffic with silences longer than the window in between, two groups; the
     # candidates' time shares equal the time status_spans (its own oracle: the seed port at every
-    # event and expiry instant) spends at each status after each stretch's warm-up, in the span
+    # event and expiry instant) spends at each status after each stretch's warm-up, in the span;
+    # nine 3 h bursts give each group about 27 h of evaluated time, enough for time shares (24 h)
     from budgetlab import SLO, status_spans
 
     rng = np.random.default_rng(min_events + 5)
     parts = []
     for g in ("a", "b"):
-        for burst in range(6):
+        for burst in range(9):
             start = T0 + pd.Timedelta(hours=7 * burst + (2 if g == "b" else 0))
             ts = start + pd.to_timedelta(np.sort(rng.uniform(0, 3 * 3600, 150)).round(3), unit="s")
             parts.append(pd.DataFrame({"ts": ts, "ok": rng.random(150) < 0.9, "kind": g}))
     ev = _log(*parts)
     slo = SLO(target=0.9, window="30min", min_events=min_events)
     r = recalibrate(ev, slo=slo, by="kind", history="10D", candidates=[0.85, 0.9], n_boot=0)
+    assert (r.summary["hours"] > 24).all() and r.summary["verdict"].notna().all()  # none withheld
     lo, hi = r.settings["span_start"].value, r.settings["span_end"].value
     for target in (0.85, 0.9):
         sp = status_spans(ev, slo.with_(target=target), by="kind")

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.ratios import ratio
-from ..._util.units import DAY_NS
+from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.validation import require_columns, utc_ns_column
 from ..._util.words import days_words, prose_duration
 from ...events.schema import scope_mask
@@ -48,17 +48,18 @@ class Judged:
 
 
 def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: Plan) -> Judged:
-    """Thin evidence withheld (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`:
-    no recommendation, no bootstrap, no verdict), the block bootstrap of the others, the verdict
-    on the current target and the notes."""
+    """Thin evidence withheld (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`,
+    the evaluated time included: no recommendation, no bootstrap, no verdict), the block
+    bootstrap of the others, the verdict on the current target and the notes."""
     has_time, n_ev, lo_t = rolling.has_time, c.n_ev, c.lo_t
     evidence = _evidence(rolling, n_ev, c.time)
     rec = c.recommended
     ref = np.where(np.isfinite(current), current, np.where(np.isfinite(rec), rec, lo_t))
     at = np.where(np.isfinite(current), "current",
                   np.where(np.isfinite(rec), "recommended", "lowest"))
+    hours = rolling.w_group / HOUR_NS
     thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]),
-                          bool(has_time[g]), judged_at=str(at[g]))
+                          bool(has_time[g]), hours=float(hours[g]), judged_at=str(at[g]))
             for g in range(srt.n_groups)]
     judged = np.array([not x for x in thin], dtype=bool)
     recommended = np.where(judged, c.recommended, np.nan)

@@ -5,8 +5,9 @@ on the current target, the action it implies, and why no target meets the rule.
 target when its evaluated span (time with traffic after warm-up) holds fewer events than give
 :data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the current one,
 else the recommended one, else the group's lowest candidate: the words name which), or fewer than
-:data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap. The reason is said
-in words.
+:data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap, or less than a day
+of evaluated time (:func:`budgetlab._util.thin.too_thin`, the package's one rule for time shares
+and rates per day). The reason is said in words.
 
 **The verdict follows the interval** (:func:`verdict`): ``too_strict`` only when the bootstrap
 interval of the recommended target lies wholly below the current target (and the current target
@@ -25,7 +26,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.words import days_words, option_word, prose_duration
+from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
+from ..._util.words import days_words, hours_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
@@ -77,14 +79,16 @@ def _plural(n: int, word: str) -> str:
 
 
 def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool, *,
-                  judged_at: str = "current") -> str:
+                  hours: float | None = None, judged_at: str = "current") -> str:
     """Why one group's evidence is too thin for a verdict, in words; empty when it is enough.
 
     ``target`` is the one the expected failures are counted under, and ``judged_at`` says which
     it is, so that the words name it: ``"current"`` (the current target), ``"recommended"`` (no
     current target: the one the rule would recommend) or ``"lowest"`` (neither: the group's
     lowest candidate). A NaN ``target`` is counted at :data:`~.candidates.USUAL_TARGETS`'
-    lowest (50 %), and the words say so too.
+    lowest (50 %), and the words say so too. ``hours`` is the evaluated time: under
+    :data:`~budgetlab._util.thin.MIN_EVALUATED_HOURS` its time shares and rates per day are too
+    thin (``None``, for a caller without the window's clock, leaves that rule out).
 
     >>> thin_evidence(5, 0.95, 1, True)
     '5 events in the evaluated span: too few for a verdict (under 95 % they hold 0.25 expected
@@ -95,7 +99,9 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
-    >>> thin_evidence(5000, 0.95, 9, True)
+    >>> thin_evidence(5000, 0.95, 2, True, hours=5.0)
+    'only 5 h of evaluated time, too little for time shares and rates per day (at least 24 h)'
+    >>> thin_evidence(5000, 0.95, 9, True, hours=200.0)
     ''
     """
     if not has_time:
@@ -107,6 +113,10 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     if traffic_days < MIN_TRAFFIC_DAYS:
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
+    if hours is not None and too_thin(hours):
+        span = hours_words(hours) if hours * 3600 >= 1 else "a fraction of a second"
+        return (f"only {span} of evaluated time, too little for time shares and rates per day "
+                f"(at least {MIN_EVALUATED_HOURS:g} h)")
     return ""
 
 
