@@ -44,7 +44,10 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # the alert panel first: its rows are named by tier alone (the group is the title's), and the
     # left margin is made wide enough for the longest name before the other panels are drawn
     ep = ep.drop(columns=list(focus))
-    ep.attrs = {**r.alerts.attrs, "by": [k for k in r.by if k not in focus]}
+    # no filling spans: the alerts' grid_start is the window's start here, while their grid began
+    # the longest alert window (or more) before it, so every tier's long window had filled
+    ep.attrs = {**{k: v for k, v in r.alerts.attrs.items() if k != "tier_windows"},
+                "by": [k for k in r.by if k not in focus]}
     plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     used = (axes[1].bbox.x0 - axes[1].get_tightbbox(renderer).x0) / fig.dpi  # inches

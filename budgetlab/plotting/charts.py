@@ -23,10 +23,10 @@ from ._common import (
     display_names,
     group_labels,
     legend_right,
-    overlap_lanes,
     time_axis,
     utc_naive,
 )
+from .alert_marks import FILLING_ALPHA, FILLING_COLOR, FILLING_LABEL, filling_span, incident_row
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -300,9 +300,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         ``<group> · <tier>``; ``incidents`` for the incident row); each bar spans an episode
         ``[start, end)`` in matplotlib date numbers, edged in its colour so that an episode
         narrower than a pixel is still seen. The x range is the evaluated span
-        (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. Without any episode the
-        panel says "no alert fired" (a text, gid ``no_alert``) and the legend names only the
-        incidents, if any.
+        (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. With those attrs and
+        ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
+        shaded light sky blue from the grid's start over its long window (clipped to the axis; a
+        ``Rectangle`` of gid ``filling``, legend "long window filling: scored apart"): episodes
+        and incidents that begin there are scored apart by :func:`budgetlab.score_alerts`. Without
+        any episode the panel says "no alert fired" (a text, gid ``no_alert``) and the legend
+        names only the filling spans and the incidents, if any.
 
     Examples
     --------
@@ -335,7 +339,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
                                               axis=1).to_numpy() if keys and len(episodes)
                else np.full(len(episodes), "", dtype=object))
     rows: list[str] = []
-    y = 0
+    y, filling = 0, False
     for g in groups:  # a loop over groups and tiers
         for name, severity in tiers:
             sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
@@ -345,15 +349,18 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
             ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
                     color=colour, edgecolor=colour, linewidth=0.8, label=label)
             rows.append(f"{label} ({severity})" if severity else label)
+            filling = filling_span(ax, episodes.attrs, str(name), y) or filling
             y += 1
     severities = list(dict.fromkeys(str(sev) for _, sev in tiers)) if len(episodes) else []
     handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"),
                                 label=sev) for sev in severities]
+    if filling:
+        handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=FILLING_LABEL))
     if not len(episodes):  # said in the panel, not by an empty key
         ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
                 color="0.3", gid="no_alert")
     if incidents is not None and len(incidents):
-        _incident_row(ax, incidents, y)
+        incident_row(ax, incidents, y)
         rows.append("incidents")
         handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
     ax.set_yticks(np.arange(len(rows)), rows, fontsize="small")
@@ -367,25 +374,6 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     if handles:
         legend_right(ax, handles)
     return ax
-
-
-def _incident_row(ax: Axes, incidents: pd.DataFrame, y: int) -> None:
-    """:func:`plot_alerts`' incidents: hatched bars on row ``y`` (named by ``incident_id`` when
-    given; overlapping ones in lanes of the row, so each one's end is seen), shaded across all
-    rows."""
-    require_columns(incidents, ["start", "end"], what="incidents")
-    i_s, i_e = utc_naive(incidents["start"]), utc_naive(incidents["end"])
-    lane = overlap_lanes(i_s, i_e)
-    h = 0.6 / (int(lane.max()) + 1 if len(lane) else 1)
-    ys = y - 0.3 + (lane + 0.5) * h
-    ax.barh(ys, i_e - i_s, left=i_s, height=h, color="none", edgecolor="grey", hatch="//",
-            label="incidents")
-    for s, e in zip(i_s, i_e, strict=True):
-        ax.axvspan(s, e, color="grey", alpha=0.12, lw=0, gid="incident")
-    if "incident_id" in incidents.columns:
-        for s, at, iid in zip(i_s, ys, incidents["incident_id"].astype(str), strict=True):
-            ax.annotate(iid, xy=(s, at), xytext=(2, 0), textcoords="offset points", va="center",
-                        fontsize="x-small")
 
 
 # --- recalibration and window comparison -------------------------------------------------------

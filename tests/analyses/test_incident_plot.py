@@ -127,6 +127,8 @@ def test_the_alert_panel_says_when_no_alert_fired(report):
     alerts = fig.axes[1]
     assert [t.get_text() for t in alerts.texts if t.get_gid() == "no_alert"] == ["no alert fired"]
     assert alerts.get_legend() is None  # no key of colours nothing was drawn in
+    # the report's grid began the longest alert window before its window: nothing was filling
+    assert [p for p in alerts.patches if p.get_gid() == "filling"] == []
     plt.close(fig)
 
 

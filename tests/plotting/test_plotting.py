@@ -540,6 +540,46 @@ def test_alerts_grouped_rows():
     assert len(ax.containers[0].patches) == len(ep)
 
 
+def filling_patches(ax):
+    """(x0, x1, y0, y1) of the filling spans drawn, in date numbers and rows."""
+    return sorted((r.get_x(), r.get_x() + r.get_width(), r.get_y(), r.get_y() + r.get_height())
+                  for r in ax.patches if r.get_gid() == "filling")
+
+
+def test_each_tier_row_shows_its_long_window_filling():
+    """1 h and 6 h tiers on a 3 h grid (00:00-03:00): the 1 h row is shaded 00:00-01:00, the 6 h
+    row 00:00-03:00 (its window never fills: clipped to the axis), the incident row not at all;
+    one legend entry names them."""
+    ts = pd.date_range("2026-01-01", periods=3 * 60, freq="1min", tz="UTC")
+    ok = [not (100 <= i < 130) for i in range(len(ts))]
+    pol = AlertPolicy((AlertTier("p1h", "page", "1h", None, 2.0),
+                       AlertTier("t6h", "ticket", "6h", None, 1.0)))
+    ep = alert_episodes(bin_events(as_events(ts, ok), "1min"), 0.9, pol)
+    inc = pd.DataFrame({"start": ts[[100]], "end": ts[[130]]})
+    ax = plot_alerts(ep, incidents=inc, tz="UTC")
+    t0 = pd.Timestamp("2026-01-01", tz="UTC")
+    x0, x1h, x3h = num([t0, t0 + pd.Timedelta("1h"), t0 + pd.Timedelta("3h")])
+    # rows: 0 p1h, 1 t6h, 2 incidents; each span 0.9 of its row, centred on it
+    np.testing.assert_allclose(filling_patches(ax), [(x0, x1h, -0.45, 0.45),
+                                                     (x0, x3h, 0.55, 1.45)])
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels.count("long window filling: scored apart") == 1
+    assert labels[-1] == "incident"
+
+
+def test_hand_built_episodes_get_no_filling_span():
+    """Without alert_episodes' attrs nothing says when a window filled: nothing extra is drawn."""
+    t0 = pd.Timestamp("2026-01-01", tz="UTC")
+    ep = pd.DataFrame({"tier": ["page_1h"], "severity": ["page"], "start": [t0],
+                       "end": [t0 + pd.Timedelta("10min")]})
+    ax = plot_alerts(ep, tz="UTC")
+    assert filling_patches(ax) == []
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["page"]
+    # grid times without the tiers' windows: nothing either
+    ep.attrs.update(grid_start=t0, grid_end=t0 + pd.Timedelta("3h"))
+    assert filling_patches(plot_alerts(ep, ax=plt.figure().add_subplot())) == []
+
+
 def test_timeline_of_a_lone_event_reads_in_clock_times():
     """One event (a group seen once, as OPTIONS in an access log): the axis spans half an hour
     each side and its tick labels are clock times, not raw date numbers."""
