@@ -18,6 +18,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     leaves out the groups ``report.window_buckets`` notes as too thin for a verdict and names them
     in its legend, as :func:`~budgetlab.plotting.plot_buckets` does with ``breakdown=``."""
     import matplotlib.pyplot as plt
+    import pandas as pd
 
     from ..plotting import plot_alerts, plot_buckets, plot_timeline
 
@@ -44,10 +45,14 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # the alert panel first: its rows are named by tier alone (the group is the title's), and the
     # left margin is made wide enough for the longest name before the other panels are drawn
     ep = ep.drop(columns=list(focus))
-    # no filling spans: the alerts' grid_start is the window's start here, while their grid began
-    # the longest alert window (or more) before it, so every tier's long window had filled
-    ep.attrs = {**{k: v for k, v in r.alerts.attrs.items() if k != "tier_windows"},
-                "by": [k for k in r.by if k not in focus]}
+    # the alerts' grid starts with the history read before the window: a tier's row is shaded
+    # where its long window still fills inside the window (data that start shortly before it)
+    attrs = dict(r.alerts.attrs)
+    if "grid_start" in attrs and "tier_windows" in attrs:
+        filled = pd.Timestamp(attrs["grid_start"]).value
+        attrs["tier_windows"] = {t: w for t, w in attrs["tier_windows"].items()
+                                 if filled + int(w) > r.window_start.value}
+    ep.attrs = {**attrs, "by": [k for k in r.by if k not in focus]}
     plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     used = (axes[1].bbox.x0 - axes[1].get_tightbbox(renderer).x0) / fig.dpi  # inches

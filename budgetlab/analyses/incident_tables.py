@@ -33,8 +33,7 @@ def alert_tables(ev: pd.DataFrame, slo: SLO, policy: AlertPolicy, keys: list[str
         ep = alert_episodes(bins, slo.target, policy, freq=freq)
         ep["caused_by_timeouts"] = False
     alerts = _overlapping(ep, span.w_start, span.w_end).reset_index(drop=True)
-    alerts.attrs.update(ep.attrs)
-    alerts.attrs["grid_start"], alerts.attrs["grid_end"] = span.w_start, span.w_end
+    alerts.attrs.update(ep.attrs)  # the grid's own start and end: the history read included
     a_states = alert_states(bins, slo.target, policy, freq=freq)
     return alerts, _tier_table(ep, a_states, policy, keys, span.start, span.end)
 

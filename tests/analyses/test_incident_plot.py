@@ -127,8 +127,30 @@ def test_the_alert_panel_says_when_no_alert_fired(report):
     alerts = fig.axes[1]
     assert [t.get_text() for t in alerts.texts if t.get_gid() == "no_alert"] == ["no alert fired"]
     assert alerts.get_legend() is None  # no key of colours nothing was drawn in
-    # the report's grid began the longest alert window before its window: nothing was filling
+    # the report read the longest alert window (1 h) before its window (01:00): the tier's window
+    # had filled when the window began, so no row is shaded and nothing is keyed
+    assert report.alerts.attrs["grid_start"] == DAY  # the data's first bin, 00:00
     assert [p for p in alerts.patches if p.get_gid() == "filling"] == []
+    plt.close(fig)
+
+
+def test_the_report_alerts_keep_their_grid_s_own_start_and_end():
+    # the incident 01:00-03:00 with 30 min of context: the window is 00:30-03:30 and the report
+    # replays the longest alert window (1 h) before it, so the alerts' grid runs 23:30-03:30.
+    # score_alerts reads grid_start as the start of the filling span: the window's own start
+    # there would score apart the alerts of the window's first hour, which had a full window
+    rep = incident_report(bursty(), SLO(target=0.99, window="1h"), DAY + pd.Timedelta("1h"),
+                          DAY + pd.Timedelta("3h"), context="30min",
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    assert rep.alerts.attrs["grid_start"] == DAY - pd.Timedelta("30min")
+    assert rep.alerts.attrs["grid_end"] == DAY + pd.Timedelta("3h30min")
+    fig = rep.plot()
+    alerts = fig.axes[1]
+    # the filling span (23:30-00:30) ends where the window begins: nothing shaded, nothing keyed
+    assert [p for p in alerts.patches if p.get_gid() == "filling"] == []
+    assert alerts.get_legend() is None
+    lo, _ = alerts.get_xlim()
+    assert round((lo - mdates.date2num(DAY.tz_convert(None))) * 24, 6) == 0.5
     plt.close(fig)
 
 
