@@ -88,8 +88,9 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     if n == 0:
         rate = f"no events in the evaluated span ({hours_words(hours)} with traffic)"
     else:
-        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours_words(hours)} "
-                f"with traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        rate = (f"observed {pct(row['success_rate'])} over {n:,} event{'' if n == 1 else 's'} "
+                f"in {hours_words(hours)} with traffic (95 % interval {pct(row['ci_low'])} .. "
+                f"{pct(row['ci_high'])})")
     cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
            else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):
