@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import days_words, hours_words, option_word, prose_duration
+from ..._util.words import about_words, days_words, hours_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
@@ -371,8 +371,8 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                 "every usual target (lowest 50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
-        parts.append(f"~{events_per_day:.3g} events a day with traffic: a {win_txt} window holds "
-                     f"~{window_events:.3g} "
+        parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "
+                     f"window holds ~{about_words(window_events)} "
                      f"events, so one failure moves the rate {100 / window_events:.3g} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
     need = _events_for(ref)
@@ -382,7 +382,7 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
         if w is None:
             fixes.append("no window length fixes this: too little traffic (a window "
                          f"at {_pct(ref)} needs {need} events to allow 10 failures; at "
-                         f"~{events_per_day:.3g} events a day that is longer than "
+                         f"~{about_words(events_per_day)} events a day that is longer than "
                          f"the {days_words(history_days)} of history or the "
                          f"{days_words(MAX_WINDOW_DAYS)} maximum)")
         else:
