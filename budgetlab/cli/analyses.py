@@ -204,6 +204,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
 
     slo = slo_from_args(args)
     to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
+    _check_policy_freq(args.freq, slo)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
@@ -235,6 +236,17 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         save_plot(lambda ax: plot_buckets(over, by=by or None, ax=ax, tz=args.tz,
                                           breakdown=table), args.plot, force=args.force)
     return 0
+
+
+def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
+    """``--freq`` must divide every window of the workbook policy ``bucket_breakdown`` replays
+    (one per SLO period): refused before the read, by the flag, as ``alerts`` refuses it."""
+    from ..alerts.policy import AlertPolicy
+
+    slos = [*slo.table.values(), *([slo.default] if isinstance(slo.default, SLO) else [])] \
+        if isinstance(slo, PerGroup) else [slo]
+    for period in dict.fromkeys(s.period for s in slos):
+        incidents.check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
 
 
 def _print_thin_groups(rows: pd.DataFrame, by: list[str]) -> None:

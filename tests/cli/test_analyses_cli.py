@@ -376,6 +376,18 @@ def test_buckets_leave_a_thin_group_blank_and_say_why(capsys):
     assert "method=GET" not in text
 
 
+def test_buckets_refuse_a_freq_that_does_not_divide_the_policy_before_the_read(tmp_path, capsys):
+    # the workbook policy of a 30 d period: page_1h's windows are 1 h and 5 min; 7 min divides
+    # neither. Refused by its flag before the log is read (this one does not exist), as alerts
+    # refuses it, never as the API's "window=1h is not a whole number of bins of 7m"
+    assert main(["buckets", str(tmp_path / "absent.csv"), "--freq", "7min"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (
+        "budgetlab: error: --freq 7min does not divide the 1 h window of the workbook policy's "
+        "page_1h tier (its windows are whole numbers of bins); give a --freq that divides every "
+        "window, e.g. 1min.")
+
+
 # --- incident -----------------------------------------------------------------------------------
 
 
