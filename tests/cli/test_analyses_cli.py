@@ -312,6 +312,24 @@ def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsy
 # --- buckets ------------------------------------------------------------------------------------
 
 
+def test_compare_windows_states_its_warmup_and_refuses_one_longer_than_the_log(tmp_path, capsys):
+    # 00:00 .. 03:59, one success a minute; --warmup 3h: from 03:00 on (59 min compared); 4 h
+    # reaches past the last event (3 h 59 min after the first)
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success"}).to_csv(
+        log, index=False)
+    assert main(["compare-windows", str(log), "--windows", "5min,1h", "--warmup", "3h"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("hours: time the window held traffic, after the first window of each stretch of "
+            "traffic (warm-up) and from 3 h after the log's first event on (--warmup); shares and "
+            "rates per day are over it;") in text
+    assert main(["compare-windows", str(log), "--windows", "5min,1h", "--warmup", "4h"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "budgetlab: error: --warmup 4h leaves no time to compare: the log spans 3 h 59 min from "
+        "its first event to its last; give a shorter --warmup.")
+
+
 def test_buckets_table_equals_the_api_and_groups_are_off_by_default(files, tmp_path, capsys):
     out = tmp_path / "b.csv"
     assert main(["buckets", str(files["log"]), "--target", "0.95", "--window", "1h", "--out",
