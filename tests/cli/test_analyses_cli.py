@@ -330,6 +330,17 @@ def test_compare_windows_states_its_warmup_and_refuses_one_longer_than_the_log(t
         "its first event to its last; give a shorter --warmup.")
 
 
+def test_compare_windows_names_a_window_given_twice_by_its_flag(tmp_path, capsys):
+    # 1h and 60min are one window: the refusal names both spellings and --windows (it said
+    # "windows lists the same window twice.")
+    log = tmp_path / "log.csv"
+    log.write_text("ts,outcome\n2026-01-01T00:00:00Z,success\n2026-01-01T01:00:00Z,success\n")
+    assert main(["compare-windows", str(log), "--windows", "1h,60min,24h"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "budgetlab: error: --windows lists the same window twice ('1h' and '60min'); give each "
+        "once.")
+
+
 def test_buckets_table_equals_the_api_and_groups_are_off_by_default(files, tmp_path, capsys):
     out = tmp_path / "b.csv"
     assert main(["buckets", str(files["log"]), "--target", "0.95", "--window", "1h", "--out",
