@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import math
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["cli_words", "command_flag", "days_words", "duration_words", "flags_as",
-           "hours_words", "option_word", "prose_duration", "say", "speak"]
+__all__ = ["about_words", "cli_words", "command_flag", "days_words", "duration_words",
+           "flags_as", "hours_words", "option_word", "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -242,3 +243,16 @@ def days_words(days: float) -> str:
     import pandas as pd
 
     return duration_words(pd.Timedelta(days=days).round("ms"))
+
+
+def about_words(x: float) -> str:
+    """A rough figure (``~20,900 events a day``) to three significant digits as prose writes it:
+    thousands separated, never an exponent (``f"{x:.3g}"`` writes 20,896 as ``2.09e+04``).
+
+    >>> [about_words(x) for x in (20_896.4, 1_234.5, 804.2, 40.0, 2.5, 0.125)]
+    ['20,900', '1,230', '804', '40', '2.5', '0.125']
+    """
+    if abs(x) < 100:
+        return f"{x:.3g}"
+    digits = 2 - int(math.floor(math.log10(abs(x))))
+    return f"{round(x, digits):,.0f}"

@@ -29,6 +29,7 @@ from .._util.progress import progress
 from .._util.ratios import ratio
 from .._util.units import DAY_NS, HOUR_NS
 from .._util.validation import utc_from_ns
+from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, as_per_group
@@ -213,7 +214,7 @@ def compare_windows(
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "round_trip": round_trip,
         "alert_at": alert_at, "grace": grace, "warmup": warmup, "show_progress": show_progress})
     srt, slos, targets = _prepare(events, slo, by, target)
-    lo_ns = int(srt.t.min()) + opts.warmup_ns
+    lo_ns = _after_warmup(srt, opts)
     inc = Incidents(incidents, srt) if incidents is not None else None
     parts = []
     for spec, dwell_ns, c, code in _runs(srt, slos, targets, opts, "compare_windows"):
@@ -227,6 +228,19 @@ def compare_windows(
     out.attrs.update({"slo": slo if isinstance(slo, SLO) else as_per_group(slo), "by": srt.by,
                       "tz": opts.tz, **_left_out_attrs(inc, srt, opts)})
     return out
+
+
+def _after_warmup(srt: Sorted, opts: WindowOptions) -> int:
+    """Where the compared time starts: ``warmup`` after the first event. A ``warmup`` reaching
+    the last event leaves no time to compare, and is refused as such (every row would say "no
+    evaluated time: the window held no traffic after its warm-up", though it held some)."""
+    first, last = int(srt.t.min()), int(srt.t.max())
+    if opts.warmup_ns and first + opts.warmup_ns >= last:
+        given = opts.warmup if isinstance(opts.warmup, str) else prose_duration(opts.warmup)
+        raise ConfigError(f"warmup='{given}' leaves no time to compare: the log spans "
+                          f"{duration_words(pd.Timedelta(last - first, unit='ns'))} from its "
+                          "first event to its last; give a shorter warmup=.")
+    return first + opts.warmup_ns
 
 
 def _compare_columns(srt: Sorted, spec: WindowSpec, dwell_ns: int,
@@ -319,7 +333,7 @@ def window_incidents(
         "windows": windows, "tz": tz, "min_dwell": min_dwell, "alert_at": alert_at, "grace": grace,
         "warmup": warmup, "show_progress": show_progress})
     srt, slos, targets = _prepare(events, slo, by, target)
-    lo_ns = int(srt.t.min()) + opts.warmup_ns
+    lo_ns = _after_warmup(srt, opts)
     inc = Incidents(incidents, srt)
     parts = []
     kinds = (inc.table["kind"].astype(str).to_numpy() if "kind" in inc.table.columns

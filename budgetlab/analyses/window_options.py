@@ -30,10 +30,10 @@ class WindowOptions:
     ...                   tz="Europe/Berlin")
     >>> [w.label for w in o.specs], o.dwells_ns, o.alert_level
     (['1h', 'calendar:day'], (0, 900000000000), 2)
-    >>> WindowOptions(windows=("1h", "60min"))
+    >>> WindowOptions(windows=("1h", "60min"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: windows lists the same window twice.
+    budgetlab.errors.ConfigError: windows= lists the same window twice ('1h' and '60min'); ...
     """
 
     windows: Any = ("1h", "6h", "24h", "7D")
@@ -94,6 +94,8 @@ def _specs(windows: Any) -> list[WindowSpec]:
     if not specs:
         raise ConfigError("windows is empty; give e.g. windows=('1h', '24h').")
     labels = [s.label for s in specs]
-    if len(set(labels)) != len(labels):
-        raise ConfigError("windows lists the same window twice.")
+    twice = [w for w, label in zip(windows, labels, strict=True) if labels.count(label) > 1]
+    if twice:
+        shown = " and ".join(f"'{w}'" for w in twice)
+        raise ConfigError(f"windows= lists the same window twice ({shown}); give each once.")
     return specs

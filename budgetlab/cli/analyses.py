@@ -88,8 +88,9 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     if n == 0:
         rate = f"no events in the evaluated span ({hours_words(hours)} with traffic)"
     else:
-        rate = (f"observed {pct(row['success_rate'])} over {n:,} events in {hours_words(hours)} "
-                f"with traffic (95 % interval {pct(row['ci_low'])} .. {pct(row['ci_high'])})")
+        rate = (f"observed {pct(row['success_rate'])} over {n:,} event{'' if n == 1 else 's'} "
+                f"in {hours_words(hours)} with traffic (95 % interval {pct(row['ci_low'])} .. "
+                f"{pct(row['ci_high'])})")
     cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
            else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):
@@ -152,23 +153,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
-    print(wrap("hours: time the window held traffic, after the first window of each stretch of "
-               "traffic (warm-up); shares and rates per day are over it; hours_no_traffic: time "
-               "the window was empty", indent=""))
-    if inc is not None:
-        print(wrap(f"detection: from an incident's start to the first instant at {args.alert_at} "
-                   "or worse; recovery: from its end until the status is below it or the window "
-                   "is empty (a failure leaves the window 1 ns after its time + the window, not at "
-                   "the next event); both on the window's clock, medians over the incidents"
-                   + ("; unseen: incidents during which the window held no traffic (nothing to "
-                      "detect, no miss)" if unseen else "")
-                   + ("; unrecovered: incidents still at "
-                      f"{args.alert_at} or worse when the log ends (no recovery time)"
-                      if unrecovered else ""), indent=""))
-        # an incident no row counts (before the first event or in the warm-up, or a scope that
-        # covers no group) is said, by reason, never dropped without a word
-        if table.attrs["incidents_note"]:
-            print(wrap(speak(table.attrs["incidents_note"]), indent=""))
+    _print_compare_legend(args, table, inc is not None, unseen, unrecovered)
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     _print_thin(table[thin], by)
@@ -177,6 +162,33 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
+
+
+def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored: bool,
+                          unseen: bool, unrecovered: bool) -> None:
+    """What the compare-windows table's columns count: the time (warm-up, ``--warmup``) and,
+    with ``--incidents`` (``scored``), detection and recovery and the incidents left out."""
+    warmup = to_timedelta(args.warmup, name="warmup", allow_zero=True)
+    start = (f" and from {prose_duration(warmup)} after the log's first event on (--warmup)"
+             if warmup > pd.Timedelta(0) else "")
+    print(wrap("hours: time the window held traffic, after the first window of each stretch of "
+               f"traffic (warm-up){start}; shares and rates per day are over it; "
+               "hours_no_traffic: time the window was empty", indent=""))
+    if not scored:
+        return
+    print(wrap(f"detection: from an incident's start to the first instant at {args.alert_at} "
+               "or worse; recovery: from its end until the status is below it or the window "
+               "is empty (a failure leaves the window 1 ns after its time + the window, not at "
+               "the next event); both on the window's clock, medians over the incidents"
+               + ("; unseen: incidents during which the window held no traffic (nothing to "
+                  "detect, no miss)" if unseen else "")
+               + ("; unrecovered: incidents still at "
+                  f"{args.alert_at} or worse when the log ends (no recovery time)"
+                  if unrecovered else ""), indent=""))
+    # an incident no row counts (before the first event or in the warm-up, or a scope that
+    # covers no group) is said, by reason, never dropped without a word
+    if table.attrs["incidents_note"]:
+        print(wrap(speak(table.attrs["incidents_note"]), indent=""))
 
 
 def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
@@ -203,6 +215,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
 
     slo = slo_from_args(args)
     to_timedelta(args.plot_freq, name="plot_freq")  # refused before the work, by its flag
+    _check_policy_freq(args.freq, slo)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
     by = group_keys(args)
     table = bucket_breakdown(read.events, slo, by=by or None, freq=args.freq)
@@ -234,6 +247,17 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
         save_plot(lambda ax: plot_buckets(over, by=by or None, ax=ax, tz=args.tz,
                                           breakdown=table), args.plot, force=args.force)
     return 0
+
+
+def _check_policy_freq(freq: str, slo: SLO | PerGroup) -> None:
+    """``--freq`` must divide every window of the workbook policy ``bucket_breakdown`` replays
+    (one per SLO period): refused before the read, by the flag, as ``alerts`` refuses it."""
+    from ..alerts.policy import AlertPolicy
+
+    slos = [*slo.table.values(), *([slo.default] if isinstance(slo.default, SLO) else [])] \
+        if isinstance(slo, PerGroup) else [slo]
+    for period in dict.fromkeys(s.period for s in slos):
+        incidents.check_freq(freq, {"workbook": AlertPolicy.workbook(period)})
 
 
 def _print_thin_groups(rows: pd.DataFrame, by: list[str]) -> None:

@@ -134,10 +134,30 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
                 said += f"; {r['note']}"
         print(f"  {group_label(r, by)}: within {_seconds(r['threshold'])}: {said}")
     print("frontier (the smallest threshold each target allows):")
-    for _, f in rec.frontier.iterrows():
+    for line in frontier_lines(rec.frontier, by):
+        print(line)
+
+
+def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
+    """The frontier in words, one line per group and run of neighbouring targets with the same
+    answer (the same smallest threshold, or none for the same reason): ``targets 0.85 .. 0.999:
+    none (...)`` rather than one line per target saying the same. The smallest threshold never
+    falls as the target rises, so a target between two of a run has the run's answer too."""
+    import pandas as pd
+
+    from .shared import group_label
+
+    runs: list[list[Any]] = []  # [group label, answer, first target, last target]
+    for _, f in frontier.iterrows():
+        label = group_label(f, by)
         smallest = "none" if pd.isna(f["smallest_threshold"]) else _seconds(f["smallest_threshold"])
-        print(f"  {group_label(f, by)}: target {f['target']:g}: "
-              f"{smallest}" + (f" ({f['note']})" if f["note"] else ""))
+        answer = smallest + (f" ({f['note']})" if f["note"] else "")
+        if runs and runs[-1][:2] == [label, answer]:
+            runs[-1][3] = f["target"]
+        else:
+            runs.append([label, answer, f["target"], f["target"]])
+    return [f"  {label}: target {lo:g}: {answer}" if lo == hi else
+            f"  {label}: targets {lo:g} .. {hi:g}: {answer}" for label, answer, lo, hi in runs]
 
 
 def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:

@@ -30,7 +30,7 @@ import pandas as pd
 
 from .._util.words import command_flag, prose_duration
 from ..budget.replay_status import partial_window_note
-from ..errors import PartialWindowWarning
+from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary, silence_record, tie_line
 from .drawn import MAX_DRAWN, Group, drawn_groups, with_rates
@@ -328,6 +328,9 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     slo = slo_from_args(args)  # bad SLO options fail before the read
+    if args.plot_groups and not args.plot:  # a choice that would draw nothing, never dropped
+        raise ConfigError("--plot-groups chooses the groups the --plot timeline draws; give "
+                          "--plot FILE (.png, .svg or .pdf) too, or leave --plot-groups out.")
     incidents = None
     # a bad incidents file fails before the log is read; an input from here on
     if args.incidents is not None:

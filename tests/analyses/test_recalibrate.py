@@ -791,3 +791,25 @@ def test_a_hold_above_every_window_gives_the_top_of_the_range_not_no_target():
     assert "even 50 %, the lowest usual target, is exhausted or worse 100 % of the time" in \
         bare["recommendation_note"]
     assert "below every usual target" in bare["recommendation_note"]
+
+
+def test_no_recommendation_writes_large_figures_without_an_exponent():
+    # the demo's recaptcha_v2 in fra under a 1 h window: ~20,896 events a day, ~870.67 in a 1 h
+    # window (one failure moves the rate 100 / 870.67 = 0.115 points); the 24 h window holds all
+    # 20,896 (100 / 20,896 = 0.00479 points). Three significant digits, thousands separated:
+    # never "2.09e+04"
+    from budgetlab.analyses.recalibration.rules import explain_no_recommendation
+
+    def note(window_events: float, window_ns: int) -> str:
+        return explain_no_recommendation(
+            has_time=True, p1=0.862, lo=0.85, share_lo=0.0121, events_per_day=20_896.0,
+            window_events=window_events, window_ns=window_ns, history_days=3.0, max_share=0.01,
+            limit_status="critical")
+
+    assert note(20_896.0 / 24, 3600 * 10**9) == (
+        "no target meets the rule: even 85 %, the lowest usual target at or below the rolling "
+        "rate's 1 % quantile (86.2 %), is critical or worse 1.21 % of the time (limit 1 %); "
+        "~20,900 events a day with traffic: a 1 h window holds ~871 events, so one failure moves "
+        "the rate 0.115 points; give more history (3 d; at least 14 d)")
+    assert ("~20,900 events a day with traffic: a 24 h window holds ~20,900 events, so one "
+            "failure moves the rate 0.00479 points;") in note(20_896.0, 86_400 * 10**9)

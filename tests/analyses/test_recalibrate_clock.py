@@ -265,9 +265,26 @@ def test_thin_evidence_without_a_target_names_the_target_it_counted_under():
     assert np.isnan(row["recommended_target"]) and pd.isna(row["verdict"])
     assert row["verdict_reason"] == (
         "5 events in the evaluated span: too few for a verdict (no target given and none to "
-        "recommend: at 50 %, the lowest candidate target, they hold 2.5 expected failures; a "
+        "recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; a "
         "verdict needs at least 10, i.e. 20 events)")
     assert "under 50 %" not in row["verdict_reason"]
+
+
+def test_thin_evidence_without_a_target_weighs_a_faultless_group_at_the_lowest_usual_target():
+    # 00:00 .. 04:00 hourly, all successes; 1 h window: the 00:00 event is warm-up, the 01:00 one
+    # (exactly at its end) and the three after are evaluated: 4 events. The rolling rate is always
+    # 100 %, so the candidates start at 99.99 %, but no target can be judged on 4 events: even at
+    # 50 % they hold 4 x 0.5 = 2 expected failures, and 10 need 10 / 0.5 = 20 events (never
+    # "100,000 events", the count at the range's own start)
+    ts = pd.date_range("2026-01-01", periods=5, freq="1h")
+    r = recalibrate(as_events(ts, [True] * 5), window="1h", n_boot=0)
+    row = r.summary.iloc[0]
+    assert row["events"] == 4
+    assert np.isnan(row["recommended_target"]) and pd.isna(row["verdict"])
+    assert row["verdict_reason"] == (
+        "4 events in the evaluated span: too few for a verdict (no target given and none to "
+        "recommend: at 50 %, the lowest usual target, they hold 2 expected failures; a verdict "
+        "needs at least 10, i.e. 20 events)")
 
 
 def test_thin_evidence_at_four_nines_names_the_target_and_counts_exactly():

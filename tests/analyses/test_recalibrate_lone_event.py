@@ -37,7 +37,7 @@ def test_the_lone_event_group_is_withheld_in_words_with_its_counts(lone):
     assert b["hours"] == pytest.approx(1 / 3.6e12, rel=1e-9)
     assert b["verdict_reason"] == (
         "0 events in the evaluated span: too few for a verdict (no target given and none to "
-        "recommend: at 50 %, the lowest target the candidates start from, they hold 0 expected "
+        "recommend: at 50 %, the lowest usual target, they hold 0 expected "
         "failures; a verdict needs at least 10, i.e. 20 events)")
     assert b[list(ESTIMATES)].isna().all()
     assert {"p1", "p5", "p10", "p50", "events_per_day", "window_events"} <= set(ESTIMATES)

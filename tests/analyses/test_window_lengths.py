@@ -556,6 +556,27 @@ def test_warmup_excludes_early_time_and_incidents():
     assert late["events"].iloc[0] == 180
 
 
+def test_a_warmup_reaching_the_last_event_is_refused_as_such():
+    # 00:00 .. 03:59, one event a minute: 3 h 59 min from the first event to the last. A 4 h
+    # warmup leaves nothing (each row would have said "no evaluated time: the window held no
+    # traffic after its warm-up"); so does one ending exactly at the last event
+    ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    events = as_events(ts, np.ones(240, dtype=bool))
+    inc = pd.DataFrame({"incident_id": ["i"], "start": [ts[10]], "end": [ts[20]]})
+    want = ("warmup='{}' leaves no time to compare: the log spans 3 h 59 min from its first event "
+            "to its last; give a shorter warmup=.")
+    for warmup in ("4h", "239min"):
+        with pytest.raises(ConfigError) as err:
+            compare_windows(events, SLO(target=0.9), "1h", warmup=warmup)
+        assert str(err.value) == want.format(warmup)
+        with pytest.raises(ConfigError) as err:
+            window_incidents(events, SLO(target=0.9), inc, "1h", warmup=warmup)
+        assert str(err.value) == want.format(warmup)
+    # a minute less leaves one minute after it: compared, not refused
+    assert compare_windows(events, SLO(target=0.9), "1h", warmup="238min")["hours"].iloc[0] == (
+        pytest.approx(1 / 60))
+
+
 def test_incidents_left_out_are_counted_by_reason():
     # the log: 00:00-03:59, one event a minute per region; warm-up 30 min (to 00:30)
     ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")

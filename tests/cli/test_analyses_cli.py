@@ -312,6 +312,35 @@ def test_compare_windows_says_an_incident_unrecovered_at_the_end(tmp_path, capsy
 # --- buckets ------------------------------------------------------------------------------------
 
 
+def test_compare_windows_states_its_warmup_and_refuses_one_longer_than_the_log(tmp_path, capsys):
+    # 00:00 .. 03:59, one success a minute; --warmup 3h: from 03:00 on (59 min compared); 4 h
+    # reaches past the last event (3 h 59 min after the first)
+    log = tmp_path / "log.csv"
+    ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success"}).to_csv(
+        log, index=False)
+    assert main(["compare-windows", str(log), "--windows", "5min,1h", "--warmup", "3h"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("hours: time the window held traffic, after the first window of each stretch of "
+            "traffic (warm-up) and from 3 h after the log's first event on (--warmup); shares and "
+            "rates per day are over it;") in text
+    assert main(["compare-windows", str(log), "--windows", "5min,1h", "--warmup", "4h"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "budgetlab: error: --warmup 4h leaves no time to compare: the log spans 3 h 59 min from "
+        "its first event to its last; give a shorter --warmup.")
+
+
+def test_compare_windows_names_a_window_given_twice_by_its_flag(tmp_path, capsys):
+    # 1h and 60min are one window: the refusal names both spellings and --windows (it said
+    # "windows lists the same window twice.")
+    log = tmp_path / "log.csv"
+    log.write_text("ts,outcome\n2026-01-01T00:00:00Z,success\n2026-01-01T01:00:00Z,success\n")
+    assert main(["compare-windows", str(log), "--windows", "1h,60min,24h"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "budgetlab: error: --windows lists the same window twice ('1h' and '60min'); give each "
+        "once.")
+
+
 def test_buckets_table_equals_the_api_and_groups_are_off_by_default(files, tmp_path, capsys):
     out = tmp_path / "b.csv"
     assert main(["buckets", str(files["log"]), "--target", "0.95", "--window", "1h", "--out",
@@ -374,6 +403,18 @@ def test_buckets_leave_a_thin_group_blank_and_say_why(capsys):
     assert ("method=OPTIONS: 1 event in the group: too few for a verdict (under 95 % they hold "
             "0.05 expected failures; a verdict needs at least 10, i.e. 200 events)") in text
     assert "method=GET" not in text
+
+
+def test_buckets_refuse_a_freq_that_does_not_divide_the_policy_before_the_read(tmp_path, capsys):
+    # the workbook policy of a 30 d period: page_1h's windows are 1 h and 5 min; 7 min divides
+    # neither. Refused by its flag before the log is read (this one does not exist), as alerts
+    # refuses it, never as the API's "window=1h is not a whole number of bins of 7m"
+    assert main(["buckets", str(tmp_path / "absent.csv"), "--freq", "7min"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (
+        "budgetlab: error: --freq 7min does not divide the 1 h window of the workbook policy's "
+        "page_1h tier (its windows are whole numbers of bins); give a --freq that divides every "
+        "window, e.g. 1min.")
 
 
 # --- incident -----------------------------------------------------------------------------------

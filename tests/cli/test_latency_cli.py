@@ -88,3 +88,22 @@ def test_the_current_target_is_reported_beside_the_supported_one(tmp_path, capsy
     # the last event, 3 Jan 23:50 (47 h 50 min, 1.99 days)
     assert ("above it; provisional: 1 d 23 h of history, less than the 14 d a recommendation "
             "needs; re-run with more history") in text
+
+
+def test_the_frontier_says_each_run_of_equal_answers_once():
+    # a hand-built frontier of two groups: a's 0.5 and 0.75 allow 20 s, 0.8 30 s, 0.85 and 0.9
+    # none for one reason; b's 0.5 none for one reason, 0.75 none for another
+    from budgetlab.cli.latency import frontier_lines
+
+    none = "no threshold in the grid supports this target"
+    frontier = pd.DataFrame({
+        "g": ["a"] * 5 + ["b"] * 2,
+        "target": [0.5, 0.75, 0.8, 0.85, 0.9, 0.5, 0.75],
+        "smallest_threshold": pd.to_timedelta(["20s", "20s", "30s", None, None, None, None]),
+        "note": ["", "", "", none, none, "thin at 50 %", "thin at 75 %"]})
+    assert frontier_lines(frontier, ["g"]) == [
+        "  g=a: targets 0.5 .. 0.75: 20 s",
+        "  g=a: target 0.8: 30 s",
+        f"  g=a: targets 0.85 .. 0.9: none ({none})",
+        "  g=b: target 0.5: none (thin at 50 %)",
+        "  g=b: target 0.75: none (thin at 75 %)"]

@@ -28,3 +28,16 @@ def test_the_out_table_names_flags_and_the_api_table_keywords(tmp_path, capsys):
     api = recalibrate(read_events(log), window="6h", n_boot=0).summary["verdict_reason"].iloc[0]
     assert api.startswith("no current target given (target= or slo=); the rule's target ")
     assert api.endswith(" (no bootstrap, n_boot=0: the verdict rests on this point)")
+
+
+def test_a_group_with_one_evaluated_event_says_one_event(tmp_path, capsys):
+    # 1 h window; group a: 00:00 is warm-up, 01:00 (at the warm-up's end) the one evaluated event,
+    # its window holding traffic until the log's last event (b's, 02:00): 1 h. Wilson 95 % lower
+    # bound of 1 in 1: 1 / (1 + 1.96^2) = 20.65 %
+    log = tmp_path / "log.csv"
+    log.write_text("ts,outcome,g\n2026-11-01T00:00:00Z,success,a\n"
+                   "2026-11-01T01:00:00Z,success,a\n2026-11-01T02:00:00Z,success,b\n")
+    assert main(["recalibrate", str(log), "--window", "1h", "--n-boot", "0", "--by", "g"]) == 0
+    text = capsys.readouterr().out
+    assert ("g=a: observed 100.00 % over 1 event in 1 h with traffic (95 % interval 20.65 % .. "
+            "100.00 %); no recommended target; no verdict") in text

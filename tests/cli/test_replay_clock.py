@@ -82,3 +82,13 @@ def test_the_transitions_line_says_which_first_window_it_counts(tmp_path, capsys
     assert ("Transitions at events (1; 0 in the log's first 1 h, while the windows fill: listed)"
             in out)
     assert "during the warm-up" not in out
+
+
+def test_plot_groups_without_plot_is_refused_before_the_read(tmp_path, capsys):
+    # --plot-groups only chooses what the --plot timeline draws: without --plot it would be
+    # dropped without a word; refused before the log (which does not exist) is read
+    assert main(["replay", str(tmp_path / "absent.csv"), "--by", "key",
+                 "--plot-groups", "k1"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "budgetlab: error: --plot-groups chooses the groups the --plot timeline draws; give "
+        "--plot FILE (.png, .svg or .pdf) too, or leave --plot-groups out.")

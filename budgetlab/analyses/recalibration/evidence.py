@@ -19,6 +19,7 @@ from ..._util.validation import require_columns, utc_ns_column
 from ..._util.words import days_words, prose_duration
 from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets
+from .candidates import USUAL_TARGETS
 from .choice import Choice
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
@@ -54,7 +55,11 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     has_time, n_ev, lo_t = rolling.has_time, c.n_ev, c.lo_t
     evidence = _evidence(rolling, n_ev, c.time)
     rec = c.recommended
-    ref = np.where(np.isfinite(current), current, np.where(np.isfinite(rec), rec, lo_t))
+    # with neither a current target nor a recommendation, the evidence is weighed at the lowest
+    # usual target (50 %): every candidate is at or above it, so fewer events than it needs can
+    # judge no target at all (never at the range's own start, 99.99 % for a group without failures)
+    ref = np.where(np.isfinite(current), current,
+                   np.where(np.isfinite(rec), rec, USUAL_TARGETS[0]))
     at = np.where(np.isfinite(current), "current",
                   np.where(np.isfinite(rec), "recommended", "lowest"))
     hours = rolling.w_group / HOUR_NS

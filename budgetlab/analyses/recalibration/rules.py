@@ -4,7 +4,7 @@ on the current target, the action it implies, and why no target meets the rule.
 **Thin evidence is withheld** (:func:`thin_evidence`): a group gets no verdict and no recommended
 target when its evaluated span (time with traffic after warm-up) holds fewer events than give
 :data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the current one,
-else the recommended one, else the group's lowest candidate: the words name which), or fewer than
+else the recommended one, else the lowest usual target, 50 %: the words name which), or fewer than
 :data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap, or less than a day
 of evaluated time (:func:`budgetlab._util.thin.too_thin`, the package's one rule for time shares
 and rates per day). The reason is said in words.
@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import days_words, hours_words, option_word, prose_duration
+from ..._util.words import about_words, days_words, hours_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
@@ -84,9 +84,9 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
 
     ``target`` is the one the expected failures are counted under, and ``judged_at`` says which
     it is, so that the words name it: ``"current"`` (the current target), ``"recommended"`` (no
-    current target: the one the rule would recommend) or ``"lowest"`` (neither: the group's
-    lowest candidate). A NaN ``target`` is counted at :data:`~.candidates.USUAL_TARGETS`'
-    lowest (50 %), and the words say so too. ``hours`` is the evaluated time: under
+    current target: the one the rule would recommend) or ``"lowest"`` (neither: the lowest
+    usual target, :data:`~.candidates.USUAL_TARGETS`' 50 %, at or below every candidate). A NaN
+    ``target`` is counted at 50 % too, and the words say so. ``hours`` is the evaluated time: under
     :data:`~budgetlab._util.thin.MIN_EVALUATED_HOURS` its time shares and rates per day are too
     thin (``None``, for a caller without the window's clock, leaves that rule out).
 
@@ -95,7 +95,7 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     failures; a verdict needs at least 10, i.e. 200 events)'
     >>> thin_evidence(5, 0.5, 1, True, judged_at="lowest")
     '5 events in the evaluated span: too few for a verdict (no target given and none to
-    recommend: at 50 %, the lowest candidate target, they hold 2.5 expected failures; a verdict
+    recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; a verdict
     needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
@@ -161,7 +161,7 @@ def _judged_at(target: float, judged_at: str) -> str:
         return f"under {_pct(target)}"
     if judged_at == "recommended":
         return f"no target given: at {_pct(target)}, the target the rule would recommend,"
-    what = ("the lowest candidate target" if judged_at == "lowest"
+    what = ("the lowest usual target" if judged_at == "lowest"
             else "the lowest target the candidates start from")
     return f"no target given and none to recommend: at {_pct(target)}, {what},"
 
@@ -371,8 +371,8 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                 "every usual target (lowest 50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
-        parts.append(f"~{events_per_day:.3g} events a day with traffic: a {win_txt} window holds "
-                     f"~{window_events:.3g} "
+        parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "
+                     f"window holds ~{about_words(window_events)} "
                      f"events, so one failure moves the rate {100 / window_events:.3g} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
     need = _events_for(ref)
@@ -382,7 +382,7 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
         if w is None:
             fixes.append("no window length fixes this: too little traffic (a window "
                          f"at {_pct(ref)} needs {need} events to allow 10 failures; at "
-                         f"~{events_per_day:.3g} events a day that is longer than "
+                         f"~{about_words(events_per_day)} events a day that is longer than "
                          f"the {days_words(history_days)} of history or the "
                          f"{days_words(MAX_WINDOW_DAYS)} maximum)")
         else:
