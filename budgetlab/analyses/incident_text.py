@@ -1,7 +1,9 @@
 """The plain-language summary of :func:`budgetlab.analyses.incident.incident_report`.
 
 One sentence per table of the report (tracker, failure buckets, alert tiers, budget), each
-composed from that table only; times in the report's time zone, durations in prose.
+composed from that table (the buckets' sentence also names the tracker's status changes timeouts
+caused, and withholds its success rate without timeouts by the budget table's allowed failures
+when the evidence is thin); times in the report's time zone, durations in prose.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .._util.words import prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
+from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
 __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "alert_sentence",
            "budget_sentence", "every"]
@@ -67,8 +70,10 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     """The paragraph: :func:`tracker_sentence`, :func:`bucket_sentence`, :func:`alert_sentence`
     and :func:`budget_sentence` (when the incident had events). The tracker's burns are at its
     events; the policy's at the end of every bin of ``freq``: each sentence says which."""
+    # the failures the incident's events were allowed under each group's own target
+    expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
-             bucket_sentence(buckets, breakdown_by, tracker),
+             bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected),
              alert_sentence(tiers, policy, by, start, tz, freq=freq)]
     if len(budget) and int(budget["events"].sum()):
         parts.append(budget_sentence(budget, slo, policy, end - start))
@@ -126,8 +131,17 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     return head + ", " + txt + "."
 
 
-def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame) -> str:
-    """The largest failure bucket, and what the incident would have been without timeouts."""
+def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame, *,
+                    expected_failures: float) -> str:
+    """The largest failure bucket, and what the incident would have been without timeouts.
+
+    The success rate without timeouts is over every group of ``buckets`` together; it is
+    withheld, the reason in one clause, when those events are too thin for a verdict by the
+    failure-buckets table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
+    :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
+    ``expected_failures`` is their sum under each group's own target, the budget table's
+    ``failures - excess_failures``). The status changes timeouts caused are the tracker's replay,
+    said either way."""
     b = buckets
     total_fail = int(b["failures"].sum()) if len(b) else 0
     if total_fail == 0:
@@ -148,13 +162,23 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
         share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
                  else f" ({n_to / total_fail * 100:.0f} % of all failures)")
-        txt += (f"; without timeouts{share} the success rate would have"
-                f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
+        # the rule of the table's note, over these events: their targets' mean, weighted by events
+        thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
+        if thin:
+            txt += (f"; the success rate without timeouts{share} is withheld (the incident's "
+                    f"{int(ev_g):,} event{'s' if ev_g != 1 else ''} hold {expected_failures:.3g} "
+                    f"expected failures under the target, a verdict needs at least "
+                    f"{MIN_EXPECTED_FAILURES})")
+        else:
+            txt += (f"; without timeouts{share} the success rate would have"
+                    f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
-            txt += (f", and {caused} of the tracker's {n_tr} status "
-                    f"change{'s' if n_tr != 1 else ''} would not have happened")
+            change = f"change{'s' if n_tr != 1 else ''}"
+            txt += (f"; without timeouts {caused} of the tracker's {n_tr} status {change} would "
+                    "not have happened" if thin else f", and {caused} of the tracker's {n_tr} "
+                    f"status {change} would not have happened")
     return _sentence(txt)
 
 

@@ -14,6 +14,13 @@ percentiles of the supported target (a sample that supports no candidate counts 
 A supported target from a history shorter than 14 days (a group's first evaluated instant to its
 last) is provisional, said in ``note`` as :func:`budgetlab.recalibrate` says it.
 
+**Thin evidence** is withheld, in words, by :func:`budgetlab.recalibrate`'s rule
+(:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`): a candidate under which the
+group's events in the evaluated span hold fewer than 10 expected failures is never supported;
+a group with fewer than 2 UTC days with traffic, or under 24 h of observed time after warm-up
+(its ``observed_time``, the evaluated time :func:`budgetlab.recalibrate` counts; the one rule of
+:func:`budgetlab._util.thin.too_thin`), gets no supported target, the reason in ``note``.
+
 **Frontier**: for each candidate target, the smallest threshold the history supports.
 
 **At or above the client timeout** (the timeout in force, as in
@@ -39,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
-from .._util.units import DAY_NS
+from .._util.units import DAY_NS, HOUR_NS
 from .._util.validation import as_list, check_argument, check_fraction, check_whole
 from ..budget.figures import STATUSES
 from ..budget.spans import status_spans
@@ -156,7 +163,8 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
                 days = history_days(spans, keys, censoring)
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
-    why, judgeable = _thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), cands)
+    # the observed time after warm-up does not depend on the threshold or target either
+    why, judgeable = _thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands)
     out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot,
                   seed, judgeable)
     _withhold_thin(out, why, n_ev, cands, max_share)
@@ -177,13 +185,15 @@ def _candidates(candidates: Sequence[float] | None) -> np.ndarray:
     return cands
 
 
-def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, cands: np.ndarray,
-                  ) -> tuple[list[list[str]], np.ndarray]:
+def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.ndarray,
+                  cands: np.ndarray) -> tuple[list[list[str]], np.ndarray]:
     """Per group and candidate: why the evidence cannot judge it (:func:`thin_evidence`'s words
-    for the group's events in the evaluated span and its days with traffic; empty when it can),
-    and the mask of those it can judge."""
-    why = [[thin_evidence(int(n), float(c), int(d), bool(d)) for c in cands]
-           for n, d in zip(n_ev, traffic_days, strict=True)]
+    for the group's events in the evaluated span, its days with traffic and its observed time
+    after warm-up, ``observed_ns``, the table's ``observed_time``; empty when it can), and the
+    mask of those it can judge."""
+    why = [[thin_evidence(int(n), float(c), int(d), bool(d), hours=float(h) / HOUR_NS)
+            for c in cands]
+           for n, d, h in zip(n_ev, traffic_days, observed_ns, strict=True)]
     judgeable = np.array([[not w for w in row] for row in why], dtype=bool).reshape(
         len(n_ev), len(cands))
     return why, judgeable

@@ -251,6 +251,26 @@ def test_bucket_target_verdicts_rule_by_hand():
     assert few["verdict"].isna().all() and few["withheld"].str.contains("at least 201").all()
 
 
+def test_bucket_target_verdicts_are_withheld_by_the_bucket_tables_rule():
+    # the rule of bucket_breakdown's note (too_few_events): 10 expected failures under the
+    # group's target. By hand: 199 attempts x 5 % = 9.95 (withheld), 200 x 5 % = 10 (judged);
+    # 100 x 10 % = 10 under 90 % (judged, where a flat 100-attempt rule would say the same of 95 %)
+    sizes = {"a": (199, 0.95), "b": (200, 0.95), "c": (100, 0.9), "d": (100, 0.95)}
+    ev = pd.concat([pd.DataFrame({"g": g, "ok": np.arange(n) >= 2,
+                                  "bucket": np.where(np.arange(n) >= 2, "success", "timeout")})
+                    for g, (n, _) in sizes.items()], ignore_index=True)
+    t = pd.DataFrame({"g": list(sizes), "target": [tg for _, tg in sizes.values()]})
+    v = bucket_target_verdicts(ev, t, bucket="timeout").set_index("g")
+    assert v["verdict"].isna().tolist() == [True, False, False, True]
+    assert v.loc["a", "withheld"] == ("199 events in the group: too few for a verdict (under 95 % "
+                                      "they hold 9.95 expected failures; a verdict needs at least "
+                                      "10, i.e. 200 events)")
+    assert v.loc["a", "sentence"].startswith("No verdict on the target 95.0 % for a: 199 events")
+    # b: 198 / 200 = 99 % meets 95 %
+    assert v.loc["b", "verdict"] == "keep" and v.loc["c", "verdict"] == "keep"
+    assert v.loc["d", "withheld"].startswith("100 events in the group: too few for a verdict")
+
+
 THIN = ("only 2 h of evaluated time (10 events in it): too little for time shares and rates "
         "per day, which need at least 24 h (one day)")
 

@@ -168,6 +168,54 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
             "a day).") in rep.summary
 
 
+def ten_minutes_of_failures(i, region):
+    """06:00 .. 06:10 (60 events a region): every 5th event (from 06:00) a timeout, 12 in all; the
+    events 1 after every 20th (06:00:10, 06:03:30, 06:06:50) solve errors, 3; else success."""
+    if idx(6) <= i < idx(6, 10):
+        if i % 5 == 0:
+            return "timeout"
+        if i % 20 == 1:
+            return "solve_error"
+    return "success"
+
+
+def test_sentence_withholds_the_rate_without_timeouts_on_thin_evidence_by_the_buckets_rule():
+    # by hand, 06:00 .. 06:10: 60 events, 15 failures (12 timeouts): success 45 / 60 = 75.00 %;
+    # without timeouts 45 / 48 = 93.75 %. Under 80 % the 60 events hold 60 x 0.2 = 12 expected
+    # failures (at least 10: said); under 90 %, 6 (fewer than 10: withheld, as the buckets
+    # table's own note withholds its sli_without)
+    ev = history(12, ten_minutes_of_failures)
+    pol = AlertPolicy.single_window("1h", 50.0)
+    kept = incident_report(ev, SLO(target=0.8, window="1h"), at(6), at(6, 10), policy=pol)
+    assert ("80 % of the failures were timeouts; without timeouts the success rate would have "
+            "been 93.75 % instead of 75.00 %.") in kept.summary
+    assert (kept.buckets["note"] == "").all()
+    thin = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 10), policy=pol)
+    assert ("80 % of the failures were timeouts; the success rate without timeouts is withheld "
+            "(the incident's 60 events hold 6 expected failures under the target, a verdict "
+            "needs at least 10).") in thin.summary
+    assert "93.75" not in thin.summary
+    assert thin.buckets["note"].str.startswith("withheld: 60 events").all()
+
+
+def test_sentence_counts_the_expected_failures_of_every_group_under_its_own_target():
+    # two regions, each as above: 120 events. One SLO of 90 %: 120 x 0.1 = 12 expected failures,
+    # said (over both: 90 / 96 = 93.75 % instead of 90 / 120 = 75.00 %); fra at 90 % and ams at
+    # 95 %: 60 x 0.1 + 60 x 0.05 = 9, withheld
+    ev = history(12, ten_minutes_of_failures, regions=("fra", "ams"))
+    pol = AlertPolicy.single_window("1h", 50.0)
+    one = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 10), by="region",
+                          policy=pol)
+    assert ("without timeouts (80 % of all failures) the success rate would have been 93.75 % "
+            "instead of 75.00 %") in one.summary
+    per = incident_report(ev, {"fra": SLO(target=0.9, window="1h"),
+                               "ams": SLO(target=0.95, window="1h")},
+                          at(6), at(6, 10), by="region", policy=pol)
+    assert ("the success rate without timeouts (80 % of all failures) is withheld (the "
+            "incident's 120 events hold 9 expected failures under the target, a verdict needs at "
+            "least 10)") in per.summary
+
+
 def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
     # every 4th event a solve error all day: burn 2.5 at target 0.9, EXHAUSTED long before 06:00
     ev = history(12, lambda i, r: "solve_error" if i % 4 == 0 else "success")

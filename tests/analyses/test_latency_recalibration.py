@@ -225,6 +225,50 @@ def test_one_day_with_traffic_is_too_few_for_the_day_block_bootstrap():
                            "bootstrap (at least 2)")
 
 
+def fast_every_minute(start: str, minutes: int, group: str) -> pd.DataFrame:
+    """One 5 s success a minute from ``start`` for ``minutes`` minutes, in group ``group``."""
+    ts = pd.Timestamp(start, tz="UTC") + pd.to_timedelta(np.arange(minutes), unit="min")
+    return pd.DataFrame({"ts": ts.as_unit("ns"), "ok": True, "g": group,
+                         "bucket": pd.Categorical(["success"] * minutes,
+                                                  categories=["success", "timeout"], ordered=True),
+                         "duration": pd.to_timedelta(np.full(minutes, 5.0),
+                                                     unit="s").as_unit("ns")})
+
+
+def test_under_a_day_of_observed_time_gets_no_supported_target_by_the_24_h_rule():
+    """recalibrate's rule for time shares (under 24 h of evaluated time: no verdict) holds here.
+
+    By hand, under a 1 h window: ``short`` has one fast success a minute from 1 Jan 21:30 to
+    2 Jan 02:30 (301 events). Its warm-up ends at 22:30; ``long`` keeps the log going, so its
+    window holds traffic until 1 ns after 03:30: 5 h (and 1 ns) of observed time, on 2 UTC days;
+    241 events in the evaluated span (22:30 .. 02:30), 24.1 expected failures under 90 %: only
+    its time is thin. ``long`` (the control): one a minute for the two whole days, observed from
+    01:00 to its last event at 2 Jan 23:59, 46 h 59 min: supported 0.9 (no event is slow)."""
+    ev = pd.concat([fast_every_minute("2026-01-01 21:30", 301, "short"),
+                    fast_every_minute("2026-01-01 00:00", 2 * 24 * 60, "long")])
+    ev = ev.sort_values("ts", kind="stable").reset_index(drop=True)
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["10s"],
+                            candidates=[0.5, 0.9], n_boot=20, by="g")
+    obs = r.table.groupby("g", observed=True)["observed_time"].first()
+    assert obs["short"] == pd.Timedelta(hours=5) + pd.Timedelta(1, unit="ns")
+    assert obs["long"] == pd.Timedelta(hours=46, minutes=59)
+    s = r.summary.set_index("g")
+    short, long = s.loc["short"], s.loc["long"]
+    assert np.isnan([short["supported_target"], short["supported_low"],
+                     short["supported_high"]]).all()
+    assert short["note"] == ("withheld: only 5 h of evaluated time, too little for time shares "
+                             "and rates per day (at least 24 h)")
+    f = r.frontier[r.frontier["g"] == "short"]
+    assert f["smallest_threshold"].isna().all()
+    assert f["note"].str.startswith("only 5 h of evaluated time").all()
+    # the control keeps its verdict (provisional: 46 h 59 min of history)
+    assert (long["supported_target"], long["supported_low"], long["supported_high"]) == (
+        0.9, 0.9, 0.9)
+    assert long["note"].startswith("provisional: 1 d 22 h of history")
+    assert (r.frontier.loc[r.frontier["g"] == "long", "smallest_threshold"]
+            == pd.Timedelta("10s")).all()
+
+
 def test_the_bootstrap_draws_only_days_with_observed_time():
     # three UTC days of fast successes under a 24 h window: the first day is all warm-up (no
     # observed time), the other two support 0.9 whole. Every resample of the days with observed

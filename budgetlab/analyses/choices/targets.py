@@ -10,7 +10,8 @@ import pandas as pd
 from ..._util.validation import require_columns
 from ...errors import ConfigError
 from ..recalibration import Recalibration
-from ..verdicts import MIN_EVENTS, VERDICT_COLUMNS, bucket_phrase, percent
+from ..recalibration.rules import too_few_events
+from ..verdicts import VERDICT_COLUMNS, bucket_phrase, percent
 
 __all__ = ["suggest_targets", "bucket_target_verdicts"]
 
@@ -88,14 +89,18 @@ def suggest_targets(rec: Recalibration,
 
 
 def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucket: Any,
-                           min_events: int = MIN_EVENTS) -> pd.DataFrame:
+                           min_events: int = 0) -> pd.DataFrame:
     """Before lowering a target: is it missed because of one failure bucket (the network's)?
 
     **Rule** (the seed's advice as a decision), per group: the success rate meets the target
     with the bucket's failures: ``keep``; it misses only because of them (without them, removed
     from good and total attempts, it meets the target): ``bucket_only``: do not lower the target,
     take those failures out of this SLO; it misses even without them: ``misses_without``:
-    recalibrate the target or fix the cause. Withheld below ``min_events`` attempts.
+    recalibrate the target or fix the cause. Withheld, in words, when the group's attempts are
+    too thin for a verdict by the package's rule for every figure judged against a target
+    (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the rule of
+    :func:`budgetlab.bucket_breakdown`'s ``note``: fewer attempts than hold 10 expected failures
+    under its target, e.g. 200 at 95 %), or below ``min_events`` attempts when given.
 
     Parameters
     ----------
@@ -106,7 +111,7 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     bucket : str
         The failure bucket to set apart (e.g. ``"timeout"``).
     min_events : int
-        Fewest attempts for a verdict.
+        Fewest attempts for a verdict, on top of the rule (default 0: the rule alone).
 
     Returns
     -------
@@ -117,15 +122,21 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
 
     Examples
     --------
-    >>> ev = pd.DataFrame({"g": ["a"] * 100 + ["b"] * 100,
-    ...     "ok": [True] * 94 + [False] * 6 + [True] * 90 + [False] * 10,
-    ...     "bucket": ["success"] * 94 + ["timeout"] * 6 + ["success"] * 90 + ["solve_error"] * 10})
-    >>> v = bucket_target_verdicts(ev, pd.DataFrame({"g": ["a", "b"], "target": [0.95, 0.95]}),
+    >>> ev = pd.DataFrame({"g": ["a"] * 200 + ["b"] * 200 + ["c"] * 100,
+    ...     "ok": [True] * 188 + [False] * 12 + [True] * 180 + [False] * 20 + [True] * 94
+    ...           + [False] * 6,
+    ...     "bucket": ["success"] * 188 + ["timeout"] * 12 + ["success"] * 180
+    ...               + ["solve_error"] * 20 + ["success"] * 94 + ["timeout"] * 6})
+    >>> v = bucket_target_verdicts(ev, pd.DataFrame({"g": ["a", "b", "c"], "target": [0.95] * 3}),
     ...                            bucket="timeout")
     >>> v[["g", "success_rate", "success_rate_without", "verdict"]]
        g  success_rate  success_rate_without         verdict
     0  a          0.94                   1.0     bucket_only
     1  b          0.90                   0.9  misses_without
+    2  c          0.94                   1.0             NaN
+    >>> v.loc[2, "withheld"]  # 100 attempts hold 5 expected failures under 95 %
+    '100 events in the group: too few for a verdict (under 95 % they hold 5 expected failures; a
+    verdict needs at least 10, i.e. 200 events)'
     """
     require_columns(targets, ["target"], what="targets")
     keys = [c for c in targets.columns if c != "target"]
@@ -146,9 +157,11 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         evidence = (f"{percent(rate, 2)} with {name}, {percent(without, 2)} without; {n:,} "
                     f"attempts, {n - good:,} failures, {nb:,} of them {name}")
         subject = f"target {percent(target, 1)} for {g}"
-        withheld, code = "", None
-        if n < min_events:
-            withheld = f"only {n:,} attempts; a verdict needs at least {min_events:,}"
+        code = None
+        withheld = too_few_events(n, target, span="the group") or (
+            f"only {n:,} attempts; a verdict needs at least {min_events:,}" if n < min_events
+            else "")
+        if withheld:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         elif rate >= target:
             code = "keep"
