@@ -197,8 +197,8 @@ def duration_words(value: Any, *, days: bool = True) -> str:
     A negative duration (a signed figure such as an alert's reset time, which is negative when the
     alert stopped before the incident ended) is its sign, then its magnitude's words.
 
-    >>> [duration_words(x) for x in ("6h10min", "50h", "45min", "20.7s", "0s")]
-    ['6 h 10 min', '2 d 2 h', '45 min', '20 s', '0 s']
+    >>> [duration_words(x) for x in ("6h10min", "50h", "45min", "316s", "90s", "20.7s", "0s")]
+    ['6 h 10 min', '2 d 2 h', '45 min', '5 min 16 s', '1 min 30 s', '20 s', '0 s']
     >>> duration_words("106524s", days=False)  # 29.59 h
     '29 h 35 min'
     >>> [duration_words(x) for x in ("-90min", "-20.7s", "-0.5s")]
@@ -215,7 +215,9 @@ def duration_words(value: Any, *, days: bool = True) -> str:
         return sign + (f"{d} d {h} h" if h else f"{d} d")
     if h:
         return sign + (f"{h} h {m} min" if m else f"{h} h")
-    return sign + (f"{m} min" if m else f"{s} s")
+    if m:
+        return sign + (f"{m} min {s} s" if s else f"{m} min")
+    return sign + f"{s} s"
 
 
 def hours_words(hours: float) -> str:

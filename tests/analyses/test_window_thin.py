@@ -35,8 +35,8 @@ def test_a_short_window_on_bursty_traffic_is_too_thin_and_says_why():
     five = t.loc["5m"]
     assert five["hours"] == pytest.approx(23 * (40 * 10**9 + 1) / 3.6e12, rel=1e-12)
     assert five["events"] == 0
-    # 920 s + 23 ns: in words its two largest units, truncated: "15 min"
-    assert five["note"] == f"only 15 min of evaluated time (0 events in it): {WHY}"
+    # 920 s + 23 ns: in words its two largest units, whole seconds: "15 min 20 s"
+    assert five["note"] == f"only 15 min 20 s of evaluated time (0 events in it): {WHY}"
     # its figures keep their meaning (over the 15 min 20 s): all healthy, no change
     assert five["share_healthy"] == 1.0 and five["transitions_per_day"] == 0.0
     # 1 h window: the bursts touch (each holds its :00:40 event until the next burst), one stretch

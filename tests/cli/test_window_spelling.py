@@ -75,14 +75,14 @@ def test_an_elapsed_duration_uses_the_windows_units(capsys):
 
 def test_a_measured_span_is_said_in_its_two_largest_units():
     # the loghub proxifier sample spans 16:49:07 .. 17:36:00 = 46 min 53 s (2813 s), which a 1 h
-    # window outlasts: said as an elapsed time in its two largest units, truncated (duration_words:
-    # "46 min"), never "2813 s"
+    # window outlasts: said as an elapsed time in its two largest units, whole seconds
+    # (duration_words: "46 min 53 s"), never "2813 s"
     ts = pd.to_datetime(["2026-10-30 16:49:07", "2026-10-30 17:36:00"], utc=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         replay(as_events(ts, [True, True]), SLO(0.9, window="1h"))
     assert [str(w.message) for w in caught] == [
-        "the window (1 h) is longer than the data (46 min); every window is partial."]
+        "the window (1 h) is longer than the data (46 min 53 s); every window is partial."]
 
 
 def test_the_recalibration_axis_says_the_span_measured_in_its_two_largest_units():
