@@ -16,7 +16,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     The title names the scope and the focus group, so the alert panel's rows are named by tier alone
     (``page_1h (page)``), with a left margin as wide as the longest name needs. The bucket panel
     leaves out the groups ``report.window_buckets`` notes as too thin for a verdict and names them
-    in its legend, as :func:`~budgetlab.plotting.plot_buckets` does with ``breakdown=``."""
+    in its legend, as :func:`~budgetlab.plotting.plot_buckets` does with ``breakdown=``. The
+    panels' y labels stand in one column (``fig.align_ylabels``), left of the widest tick
+    labels."""
     import matplotlib.pyplot as plt
     import pandas as pd
 
@@ -54,6 +56,8 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
                                  if filled + int(w) > r.window_start.value}
     ep.attrs = {**attrs, "by": [k for k in r.by if k not in focus]}
     plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
+    # in two lines as every other panel's: the margin measured here holds them all, aligned
+    axes[1].set_ylabel("alert\ntier")
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     used = (axes[1].bbox.x0 - axes[1].get_tightbbox(renderer).x0) / fig.dpi  # inches
     fig.subplots_adjust(left=min(right - 0.2, max(fig.subplotpars.left, (used + 0.15) / width)))
@@ -81,6 +85,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
                                      *(f"{k}={v}" for k, v in focus.items())]))
     fig.suptitle(f"Incident {incident_span(r.start, r.end, r.tz)}"
                  + (f", {where}" if where else ""))
+    # one column of y labels, as the timeline aligns its own panels: left of the widest tick
+    # labels of any panel (the alert tiers' names, mostly)
+    fig.align_ylabels([*panels, *axes[1:]])
     return fig
 
 

@@ -239,3 +239,19 @@ def test_the_title_names_the_scope_every_panel_is_drawn_from():
     fig = rep.plot()
     assert fig.get_suptitle() == "Incident 2026-02-02 02:00–04:00 (UTC), region=mid"
     plt.close(fig)
+
+
+def test_the_panels_y_labels_stand_in_one_column(report):
+    # the panels' tick labels differ in width ("93.75", "0.9", the alert tiers' names): each
+    # y label would sit at its own distance from its axis; aligned, their anchors (the edge
+    # toward the axis: the labels are rotated, anchored at their bottom) share one x
+    fig = report.plot()
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    labels = [a.yaxis.label for a in fig.axes if a.get_visible() and a.get_ylabel()]
+    assert len(labels) == 5  # success rate, burn rate, budget left, alert tier, bucket burn
+    xs = [lab.get_window_extent(renderer).x1 for lab in labels]
+    assert max(xs) - min(xs) <= 1.0, [lab.get_text() for lab in labels]
+    # and whole inside the figure: the margin holds the two-line labels moved out to that x
+    assert min(lab.get_window_extent(renderer).x0 for lab in labels) >= fig.bbox.x0
+    plt.close(fig)
