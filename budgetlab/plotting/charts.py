@@ -99,7 +99,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         layer's top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's
         burn rate: its failures over all the events of the bin (of every group drawn) ×
         (1 − target), so the stack's top is the bin's burn rate. The y label states the bin width
-        (``burn rate per 1 h bin``). Layers without a failure are neither drawn nor in the legend.
+        (``burn rate per 1 h bin``); the y range runs from 0 to 1.08 times the higher of the
+        stack's top and the highest band drawn, so the burn-1 line is inside the frame, never on
+        it. Layers without a failure are neither drawn nor in the legend.
         Without ``by`` (or with one group) the buckets have their colours
         (:data:`BUCKET_COLORS`); with several groups each group has its colour
         (:data:`~budgetlab.plotting._common.GROUP_COLORS`) and each bucket its hatching
@@ -164,12 +166,13 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         ax.stairs(top, edges, baseline=bottom.copy(), fill=True, lw=0, gid="bucket",
                   label=f"{b} · {g}" if keys else b, **styles[i])
         bottom = top
-    _draw_bands(ax, bands, float(bottom.max()))
+    highest = max(float(bottom.max()), _draw_bands(ax, bands, float(bottom.max())))
     if not len(rows):  # nothing drawn: the time axis still spans the bins
         ax.set_xlim(edges[0], edges[-1])
     _say_what_is_missing(ax, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
                          bool(keys))
-    ax.set_ylim(bottom=0)
+    # headroom over the stack and the bands: the burn-1 line inside the frame, never on it
+    ax.set_ylim(0, highest * 1.08 or 1.0)  # 1: nothing drawn at all
     ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n(1 = allowed pace)")
     time_axis(ax, tz)
     # legend top-down like the stack, then the groups left out
@@ -260,15 +263,15 @@ def _layer_styles(order: list[tuple[str, str]], names: list[str],
     return out
 
 
-def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> None:
+def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> float:
     """:func:`plot_buckets`' reference lines, labelled on the right: burn 1 always, the others
-    up to 1.5 times the stack's ``peak``."""
-    for band in bands:
-        if band == 1.0 or band <= 1.5 * peak:
-            ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
-            ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
-                        xytext=(2, 0), textcoords="offset points", va="center",
-                        fontsize="x-small")
+    up to 1.5 times the stack's ``peak``; returns the highest drawn (0 without any)."""
+    drawn = [band for band in bands if band == 1.0 or band <= 1.5 * peak]
+    for band in drawn:
+        ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
+        ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
+                    xytext=(2, 0), textcoords="offset points", va="center", fontsize="x-small")
+    return max(drawn, default=0.0)
 
 
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
