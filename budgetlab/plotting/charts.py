@@ -14,7 +14,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .._util.ratios import ratio
-from .._util.validation import as_list, check_tz, require_columns, to_timedelta
+from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
 from .._util.words import prose_duration
 from ..errors import ConfigError, InputError
 from ._common import (
@@ -69,7 +69,7 @@ def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                  ax: Axes | None = None, tz: str | None = None,
                  bands: Sequence[float] = BURN_BANDS,
-                 breakdown: pd.DataFrame | None = None) -> Axes:
+                 breakdown: pd.DataFrame | None = None, target: float | None = None) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
 
     Parameters
@@ -90,6 +90,11 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         :func:`budgetlab.bucket_breakdown` of the same events by the same ``by``: the groups whose
         figures it withholds (a ``note``: too thin for a verdict) are left out of the stack, as
         its table leaves them blank, and named in the legend.
+    target : float, optional
+        The target every row's burn rate is measured against, named in the y label (``(1 =
+        allowed pace, target 93%)``). Burn rates under different targets are not one unit and do not
+        add up: draw the groups of each target on their own axes (as the incident report's
+        figure does with per-group SLOs).
 
     Returns
     -------
@@ -132,6 +137,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     """
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
+    at = "" if target is None else f", target {check_fraction('target', target) * 100:.6g}%"
     require_columns(over_time, ["bin_start", "bucket", "events", "burn_rate"], what="over_time")
     keys = as_list(by)
     require_columns(over_time, keys, what="over_time")
@@ -173,7 +179,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
                          bool(keys))
     # headroom over the stack and the bands: the burn-1 line inside the frame, never on it
     ax.set_ylim(0, highest * 1.08 or 1.0)  # 1: nothing drawn at all
-    ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n(1 = allowed pace)")
+    ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n"
+                  f"(1 = allowed pace{at})")
     time_axis(ax, tz)
     # legend top-down like the stack, then the groups left out
     handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
