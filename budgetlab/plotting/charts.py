@@ -26,7 +26,7 @@ from ._common import (
     time_axis,
     utc_naive,
 )
-from .alert_marks import FILLING_ALPHA, FILLING_COLOR, FILLING_LABEL, filling_span, incident_row
+from .alert_marks import FILLING_ALPHA, FILLING_COLOR, filling_key, filling_span, incident_row
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -286,8 +286,7 @@ SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00"
 
 
 def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None,
-                ax: Axes | None = None,
-                tz: str | None = None) -> Axes:
+                ax: Axes | None = None, tz: str | None = None, filling: str = "apart") -> Axes:
     """Alert episodes per tier (one row each, and per group) against the incidents.
 
     Parameters
@@ -302,6 +301,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         Where to draw (default ``plt.gca()``).
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label.
+    filling : {"apart", "count"}
+        The rule the episodes were scored with (:func:`budgetlab.score_alerts`' ``filling``, the
+        same default), said in the filling spans' legend entry.
 
     Returns
     -------
@@ -313,10 +315,11 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. With those attrs and
         ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
         shaded light sky blue from the grid's start over its long window (clipped to the axis; a
-        ``Rectangle`` of gid ``filling``, legend "long window filling: scored apart"): episodes
-        and incidents that begin there are scored apart by :func:`budgetlab.score_alerts`. Without
-        any episode the panel says "no alert fired" (a text, gid ``no_alert``) and the legend
-        names only the filling spans and the incidents, if any.
+        ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
+        incidents that begin there: "long window filling: scored apart" (``filling="apart"``),
+        "long window filling: scored with the rest" (``"count"``). Without any episode the panel
+        says "no alert fired" (a text, gid ``no_alert``) and the legend names only the filling
+        spans and the incidents, if any.
 
     Examples
     --------
@@ -331,6 +334,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     """
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
+    key = filling_key(filling)
     require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
     attr_by = episodes.attrs.get("by")
     keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
@@ -349,7 +353,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
                                               axis=1).to_numpy() if keys and len(episodes)
                else np.full(len(episodes), "", dtype=object))
     rows: list[str] = []
-    y, filling = 0, False
+    y, shaded = 0, False
     for g in groups:  # a loop over groups and tiers
         for name, severity in tiers:
             sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
@@ -359,13 +363,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
             ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
                     color=colour, edgecolor=colour, linewidth=0.8, label=label)
             rows.append(f"{label} ({severity})" if severity else label)
-            filling = filling_span(ax, episodes.attrs, str(name), y) or filling
+            shaded = filling_span(ax, episodes.attrs, str(name), y) or shaded
             y += 1
     severities = list(dict.fromkeys(str(sev) for _, sev in tiers)) if len(episodes) else []
     handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"),
                                 label=sev) for sev in severities]
-    if filling:
-        handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=FILLING_LABEL))
+    if shaded:
+        handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=key))
     if not len(episodes):  # said in the panel, not by an empty key
         ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
                 color="0.3", gid="no_alert")

@@ -586,6 +586,15 @@ def test_each_tier_row_shows_its_long_window_filling():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels.count("long window filling: scored apart") == 1
     assert labels[-1] == "incident"
+    # scored with filling="count", the same spans are keyed as scored with the rest
+    plt.close("all")
+    ax = plot_alerts(ep, incidents=inc, tz="UTC", filling="count")
+    assert len(filling_patches(ax)) == 2
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "long window filling: scored apart" not in labels
+    assert labels.count("long window filling: scored with the rest") == 1
+    with pytest.raises(ConfigError, match="filling='both'"):
+        plot_alerts(ep, filling="both")
 
 
 def test_hand_built_episodes_get_no_filling_span():
