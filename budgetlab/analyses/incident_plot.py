@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["incident_span", "plot_report"]
+__all__ = ["bucket_tables", "incident_span", "plot_report"]
 
 
 def plot_report(report: Any, *, fig: Any = None) -> Any:
@@ -16,7 +16,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     The title names the scope and the focus group, so the alert panel's rows are named by tier alone
     (``page_1h (page)``), with a left margin as wide as the longest name needs. The bucket panel
     leaves out the groups ``report.window_buckets`` notes as too thin for a verdict and names them
-    in its legend, as :func:`~budgetlab.plotting.plot_buckets` does with ``breakdown=``."""
+    in its legend, as :func:`~budgetlab.plotting.plot_buckets` does with ``breakdown=``. The
+    panels' y labels stand in one column (``fig.align_ylabels``), left of the widest tick
+    labels."""
     import matplotlib.pyplot as plt
     import pandas as pd
 
@@ -24,7 +26,9 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
 
     # a manual layout: constrained layout would align the timeline's own panels (a grid inside
     # the first row) apart from the rows below, so that their time axes no longer line up
-    fig = plt.figure(figsize=(12.5, 12)) if fig is None else fig
+    r = report
+    tables = bucket_tables(r)  # one bucket panel per target: burns under two do not add up
+    fig = plt.figure(figsize=(12.5, 12 + 2.2 * (len(tables) - 1))) if fig is None else fig
     fig.set_layout_engine("none")
     # inches: 1.5 left (the y labels; more when the alert tiers' names need it, below), 3.9 right
     # (the timeline's fullest legend, two columns): neither is cut
@@ -32,8 +36,8 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     right = max(0.5, 1 - 3.9 / width)
     fig.subplots_adjust(left=min(0.25, 1.5 / width), right=right, top=0.94, bottom=0.05,
                         hspace=0.16)
-    axes = fig.subplots(3, 1, sharex=True, height_ratios=[4.5, 1.6, 2])
-    r = report
+    axes = fig.subplots(2 + len(tables), 1, sharex=True,
+                        height_ratios=[4.5, 1.6, *[2.0] * len(tables)])
     focus = r.focus()
     st, sp, tr, ep = r.states, r.steps, r.transitions, r.alerts
     for k, v in focus.items():
@@ -54,6 +58,8 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
                                  if filled + int(w) > r.window_start.value}
     ep.attrs = {**attrs, "by": [k for k in r.by if k not in focus]}
     plot_alerts(ep, incidents=incidents, ax=axes[1], tz=r.tz)
+    # in two lines as every other panel's: the margin measured here holds them all, aligned
+    axes[1].set_ylabel("alert\ntier")
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     used = (axes[1].bbox.x0 - axes[1].get_tightbbox(renderer).x0) / fig.dpi  # inches
     fig.subplots_adjust(left=min(right - 0.2, max(fig.subplotpars.left, (used + 0.15) / width)))
@@ -62,14 +68,16 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz,
                         spans=sp.reset_index(drop=True) if sp is not None else None)
     panels = list(getattr(top, "panels", [top]))
-    if len(r.over_time):  # the groups too thin for a verdict left out, named in the legend
-        plot_buckets(r.over_time, by=list(r.breakdown_by) or None, ax=axes[2], tz=r.tz,
-                     breakdown=r.window_buckets)
-    else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
-        axes[2].text(0.5, 0.5, "no failures in these bins", transform=axes[2].transAxes,
-                     ha="center", va="center", color="0.3", gid="no_failures")
-        axes[2].set_yticks([])
-        axes[2].set_xlabel(axes[1].get_xlabel())  # "time (<tz>)", as the other panels say it
+    for ax, (target, over_time, breakdown) in zip(axes[2:], tables, strict=True):
+        if len(over_time):  # the groups too thin for a verdict left out, named in the legend
+            plot_buckets(over_time, by=list(r.breakdown_by) or None, ax=ax, tz=r.tz,
+                         breakdown=breakdown, target=target)
+        else:  # the log has no failure bucket at all: said in the panel, as plot_buckets says it
+            ax.text(0.5, 0.5, "no failures in these bins", transform=ax.transAxes,
+                    ha="center", va="center", color="0.3", gid="no_failures")
+            ax.set_yticks([])
+        ax.set_xlabel("")
+    axes[-1].set_xlabel(axes[1].get_xlabel())  # "time (<tz>)": the time axis, once at the bottom
     for ax in [*panels, *axes[1:]]:
         ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
                    lw=0)
@@ -81,7 +89,48 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
                                      *(f"{k}={v}" for k, v in focus.items())]))
     fig.suptitle(f"Incident {incident_span(r.start, r.end, r.tz)}"
                  + (f", {where}" if where else ""))
+    # one column of y labels, as the timeline aligns its own panels: left of the widest tick
+    # labels of any panel (the alert tiers' names, mostly)
+    fig.align_ylabels([*panels, *axes[1:]])
     return fig
+
+
+def bucket_tables(report: Any) -> list[tuple[float, Any, Any]]:
+    """The bucket panels of :func:`plot_report`: ``(target, over_time, window_buckets)`` per
+    target, the rows of the report's tables of the groups measured against it, the highest target
+    first. A burn of 2 under 99 % and one under 90 % are not one unit and do not add up, so with
+    per-group SLOs (``report.slos``) each target's groups are stacked on their own panel; else
+    one panel, the report's SLO's target. Groups under SLOs of the same target share a panel.
+
+    >>> import pandas as pd
+    >>> from budgetlab import PerGroup, SLO, as_events, incident_report
+    >>> ts = pd.date_range("2026-01-01", periods=240, freq="1min", tz="UTC")
+    >>> ev = as_events(ts.repeat(2), [i % 10 != 0 for i in range(480)],
+    ...                groups={"kind": ["a", "b"] * 240})
+    >>> rep = incident_report(ev, PerGroup({"a": 0.99, "b": 0.9}), ts[60], ts[180], by="kind")
+    >>> [(t, sorted(set(o["kind"]))) for t, o, _ in bucket_tables(rep)]
+    [(0.99, ['a']), (0.9, ['b'])]
+    """
+    import numpy as np
+
+    from ..slo import split_by_slo
+
+    over_time, breakdown, per = report.over_time, report.window_buckets, report.slos
+    if per is None or not len(over_time):
+        return [(report.slo.target, over_time, breakdown)]
+
+    def rows(table: Any) -> dict[float, Any]:  # the row positions of each target's groups
+        parts: dict[float, list[Any]] = {}
+        for slo, pos in split_by_slo(table, per, list(report.by)):
+            parts.setdefault(slo.target, []).append(pos)
+        return {t: np.sort(np.concatenate(p)) for t, p in parts.items()}
+
+    drawn = rows(over_time)
+    kept = rows(breakdown) if breakdown is not None else {}
+    none = np.zeros(0, dtype=np.int64)
+    return [(t, over_time.iloc[drawn[t]],
+             None if breakdown is None else breakdown.iloc[kept.get(t, none)])
+            for t in sorted(drawn, reverse=True)]
 
 
 def incident_span(start: Any, end: Any, tz: str) -> str:

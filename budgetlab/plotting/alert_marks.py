@@ -1,6 +1,6 @@
 """What sits behind and below :func:`~budgetlab.plotting.plot_alerts`' episode bars: each tier
-row's span while its long window fills (what scoring counts apart), and the incidents (their own
-row, shaded across all rows)."""
+row's span while its long window fills (what scoring counts apart by default), and the incidents
+(their own row, shaded across all rows)."""
 
 from __future__ import annotations
 
@@ -12,24 +12,39 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
-from .._util.validation import require_columns
+from .._util.validation import check_argument, require_columns
 from ..alerts.score_inputs import tier_window
 from ._common import overlap_lanes, utc_naive
 
-__all__ = ["FILLING_ALPHA", "FILLING_COLOR", "FILLING_LABEL", "filling_span", "incident_row"]
+__all__ = ["FILLING_ALPHA", "FILLING_COLOR", "FILLING_LABELS", "filling_key", "filling_span",
+           "incident_row"]
 
 #: Okabe–Ito sky blue, drawn light (:data:`FILLING_ALPHA`) behind a tier row while its long window
 #: fills: apart from the incidents' grey and from the severities' orange and vermillion.
 FILLING_COLOR = "#56B4E9"
 FILLING_ALPHA = 0.25
-#: The legend entry of those spans.
-FILLING_LABEL = "long window filling: scored apart"
+#: The legend entry of those spans, by the rule the episodes were scored with
+#: (:func:`budgetlab.score_alerts`' ``filling``): ``"apart"`` (its default) leaves what begins
+#: there out of the scores, ``"count"`` scores it as any other episode or incident.
+FILLING_LABELS = {"apart": "long window filling: scored apart",
+                  "count": "long window filling: scored with the rest"}
+
+
+def filling_key(filling: str) -> str:
+    """The legend entry of the filling spans of episodes scored with ``filling``
+    (:data:`FILLING_LABELS`); another rule is a :class:`~budgetlab.errors.ConfigError`.
+
+    >>> filling_key("count")
+    'long window filling: scored with the rest'
+    """
+    return FILLING_LABELS[check_argument("filling", filling, FILLING_LABELS)]
 
 
 def filling_span(ax: Axes, attrs: Mapping[Hashable, Any], tier: str, y: int) -> bool:
     """Shade row ``y`` from the grid's start to the start plus ``tier``'s long window (clipped to
-    the grid's end): the episodes and incidents that begin there are scored apart
-    (:func:`budgetlab.score_alerts`, ``filling="apart"``). ``attrs`` are the episodes' (from
+    the grid's end): the episodes and incidents that begin there are scored apart by
+    :func:`budgetlab.score_alerts` with ``filling="apart"`` (its default), with the rest with
+    ``filling="count"``. ``attrs`` are the episodes' (from
     :func:`budgetlab.alert_episodes`); without ``grid_start``, ``grid_end`` or the tier's entry in
     ``tier_windows`` nothing is drawn. A :class:`~matplotlib.patches.Rectangle` (gid ``filling``)
     0.9 rows high, behind the bars; returns whether one was drawn."""

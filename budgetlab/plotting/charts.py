@@ -14,7 +14,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .._util.ratios import ratio
-from .._util.validation import as_list, check_tz, require_columns, to_timedelta
+from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
 from .._util.words import prose_duration
 from ..errors import ConfigError, InputError
 from ._common import (
@@ -26,7 +26,7 @@ from ._common import (
     time_axis,
     utc_naive,
 )
-from .alert_marks import FILLING_ALPHA, FILLING_COLOR, FILLING_LABEL, filling_span, incident_row
+from .alert_marks import FILLING_ALPHA, FILLING_COLOR, filling_key, filling_span, incident_row
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -69,7 +69,7 @@ def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
 def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                  ax: Axes | None = None, tz: str | None = None,
                  bands: Sequence[float] = BURN_BANDS,
-                 breakdown: pd.DataFrame | None = None) -> Axes:
+                 breakdown: pd.DataFrame | None = None, target: float | None = None) -> Axes:
     """Burn rate over time, stacked by failure bucket (and, with ``by``, by group).
 
     Parameters
@@ -90,6 +90,11 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         :func:`budgetlab.bucket_breakdown` of the same events by the same ``by``: the groups whose
         figures it withholds (a ``note``: too thin for a verdict) are left out of the stack, as
         its table leaves them blank, and named in the legend.
+    target : float, optional
+        The target every row's burn rate is measured against, named in the y label (``(1 =
+        allowed pace, target 93%)``). Burn rates under different targets are not one unit and do not
+        add up: draw the groups of each target on their own axes (as the incident report's
+        figure does with per-group SLOs).
 
     Returns
     -------
@@ -99,7 +104,9 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         layer's top (``values``) and bottom (``baseline``); ``values - baseline`` is the layer's
         burn rate: its failures over all the events of the bin (of every group drawn) ×
         (1 − target), so the stack's top is the bin's burn rate. The y label states the bin width
-        (``burn rate per 1 h bin``). Layers without a failure are neither drawn nor in the legend.
+        (``burn rate per 1 h bin``); the y range runs from 0 to 1.08 times the higher of the
+        stack's top and the highest band drawn, so the burn-1 line is inside the frame, never on
+        it. Layers without a failure are neither drawn nor in the legend.
         Without ``by`` (or with one group) the buckets have their colours
         (:data:`BUCKET_COLORS`); with several groups each group has its colour
         (:data:`~budgetlab.plotting._common.GROUP_COLORS`) and each bucket its hatching
@@ -130,6 +137,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     """
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
+    at = "" if target is None else f", target {check_fraction('target', target) * 100:.6g}%"
     require_columns(over_time, ["bin_start", "bucket", "events", "burn_rate"], what="over_time")
     keys = as_list(by)
     require_columns(over_time, keys, what="over_time")
@@ -164,13 +172,15 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         ax.stairs(top, edges, baseline=bottom.copy(), fill=True, lw=0, gid="bucket",
                   label=f"{b} · {g}" if keys else b, **styles[i])
         bottom = top
-    _draw_bands(ax, bands, float(bottom.max()))
+    highest = max(float(bottom.max()), _draw_bands(ax, bands, float(bottom.max())))
     if not len(rows):  # nothing drawn: the time axis still spans the bins
         ax.set_xlim(edges[0], edges[-1])
     _say_what_is_missing(ax, bool((bottom > 0).any()), bool(len(rows)), bool(withheld),
                          bool(keys))
-    ax.set_ylim(bottom=0)
-    ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n(1 = allowed pace)")
+    # headroom over the stack and the bands: the burn-1 line inside the frame, never on it
+    ax.set_ylim(0, highest * 1.08 or 1.0)  # 1: nothing drawn at all
+    ax.set_ylabel(f"burn rate per {prose_duration(pd.Timedelta(step))} bin\n"
+                  f"(1 = allowed pace{at})")
     time_axis(ax, tz)
     # legend top-down like the stack, then the groups left out
     handles: list[Any] = [p for p in ax.patches if p.get_gid() == "bucket"][::-1]
@@ -260,15 +270,15 @@ def _layer_styles(order: list[tuple[str, str]], names: list[str],
     return out
 
 
-def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> None:
+def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> float:
     """:func:`plot_buckets`' reference lines, labelled on the right: burn 1 always, the others
-    up to 1.5 times the stack's ``peak``."""
-    for band in bands:
-        if band == 1.0 or band <= 1.5 * peak:
-            ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
-            ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
-                        xytext=(2, 0), textcoords="offset points", va="center",
-                        fontsize="x-small")
+    up to 1.5 times the stack's ``peak``; returns the highest drawn (0 without any)."""
+    drawn = [band for band in bands if band == 1.0 or band <= 1.5 * peak]
+    for band in drawn:
+        ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
+        ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
+                    xytext=(2, 0), textcoords="offset points", va="center", fontsize="x-small")
+    return max(drawn, default=0.0)
 
 
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
@@ -276,8 +286,7 @@ SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00"
 
 
 def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None,
-                ax: Axes | None = None,
-                tz: str | None = None) -> Axes:
+                ax: Axes | None = None, tz: str | None = None, filling: str = "apart") -> Axes:
     """Alert episodes per tier (one row each, and per group) against the incidents.
 
     Parameters
@@ -292,6 +301,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         Where to draw (default ``plt.gca()``).
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label.
+    filling : {"apart", "count"}
+        The rule the episodes were scored with (:func:`budgetlab.score_alerts`' ``filling``, the
+        same default), said in the filling spans' legend entry.
 
     Returns
     -------
@@ -303,10 +315,11 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
         (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. With those attrs and
         ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
         shaded light sky blue from the grid's start over its long window (clipped to the axis; a
-        ``Rectangle`` of gid ``filling``, legend "long window filling: scored apart"): episodes
-        and incidents that begin there are scored apart by :func:`budgetlab.score_alerts`. Without
-        any episode the panel says "no alert fired" (a text, gid ``no_alert``) and the legend
-        names only the filling spans and the incidents, if any.
+        ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
+        incidents that begin there: "long window filling: scored apart" (``filling="apart"``),
+        "long window filling: scored with the rest" (``"count"``). Without any episode the panel
+        says "no alert fired" (a text, gid ``no_alert``) and the legend names only the filling
+        spans and the incidents, if any.
 
     Examples
     --------
@@ -321,6 +334,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     """
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
+    key = filling_key(filling)
     require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
     attr_by = episodes.attrs.get("by")
     keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
@@ -339,7 +353,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
                                               axis=1).to_numpy() if keys and len(episodes)
                else np.full(len(episodes), "", dtype=object))
     rows: list[str] = []
-    y, filling = 0, False
+    y, shaded = 0, False
     for g in groups:  # a loop over groups and tiers
         for name, severity in tiers:
             sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
@@ -349,13 +363,13 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
             ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
                     color=colour, edgecolor=colour, linewidth=0.8, label=label)
             rows.append(f"{label} ({severity})" if severity else label)
-            filling = filling_span(ax, episodes.attrs, str(name), y) or filling
+            shaded = filling_span(ax, episodes.attrs, str(name), y) or shaded
             y += 1
     severities = list(dict.fromkeys(str(sev) for _, sev in tiers)) if len(episodes) else []
     handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"),
                                 label=sev) for sev in severities]
-    if filling:
-        handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=FILLING_LABEL))
+    if shaded:
+        handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=key))
     if not len(episodes):  # said in the panel, not by an empty key
         ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
                 color="0.3", gid="no_alert")

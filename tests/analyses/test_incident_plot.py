@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetlab import SLO, AlertPolicy, as_events, incident_report, status_spans
+from budgetlab import SLO, AlertPolicy, PerGroup, as_events, incident_report, status_spans
 from budgetlab.analyses.incident_plot import incident_span
 
 DAY = pd.Timestamp("2026-02-02", tz="UTC")
@@ -238,4 +238,74 @@ def test_the_title_names_the_scope_every_panel_is_drawn_from():
                           DAY + pd.Timedelta("4h"), scope="region=mid", by="region", **kw)
     fig = rep.plot()
     assert fig.get_suptitle() == "Incident 2026-02-02 02:00–04:00 (UTC), region=mid"
+    plt.close(fig)
+
+
+def test_the_panels_y_labels_stand_in_one_column(report):
+    # the panels' tick labels differ in width ("93.75", "0.9", the alert tiers' names): each
+    # y label would sit at its own distance from its axis; aligned, their anchors (the edge
+    # toward the axis: the labels are rotated, anchored at their bottom) share one x
+    fig = report.plot()
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    labels = [a.yaxis.label for a in fig.axes if a.get_visible() and a.get_ylabel()]
+    assert len(labels) == 5  # success rate, burn rate, budget left, alert tier, bucket burn
+    xs = [lab.get_window_extent(renderer).x1 for lab in labels]
+    assert max(xs) - min(xs) <= 1.0, [lab.get_text() for lab in labels]
+    # and whole inside the figure: the margin holds the two-line labels moved out to that x
+    assert min(lab.get_window_extent(renderer).x0 for lab in labels) >= fig.bbox.x0
+    plt.close(fig)
+
+
+def test_per_group_targets_get_a_bucket_panel_each():
+    # a under 99 %, b and c under 90 %. Window 00:00-04:00 (incident 01:00-03:00, 1 h of
+    # context), 5 min bins. a: 5 events a minute, the first of each fails: error ratio 0.2, burn
+    # 0.2 / 0.01 = 20 in every bin; b: 1 a minute, the one at a whole five minutes fails: burn
+    # 0.2 / 0.1 = 2 in every bin; c: 5 events 02:00-02:04, too few for a verdict under 90 % (100
+    # needed). Stacked on one axis a's 20 and b's 2 would read as one burn of (5 / 0.01 + 1 /
+    # 0.1) / 30 events = 17 per bin: no figure of either group. Each target gets its own panel
+    ts, ok, kind = [], [], []
+    for m in range(240):
+        for s in range(5):
+            ts.append(DAY + pd.Timedelta(minutes=m, seconds=12 * s))
+            ok.append(s != 0)
+            kind.append("a")
+        ts.append(DAY + pd.Timedelta(minutes=m))
+        ok.append(m % 5 != 0)
+        kind.append("b")
+    for s in range(5):
+        ts.append(DAY + pd.Timedelta(hours=2, seconds=s))
+        ok.append(True)
+        kind.append("c")
+    ok = np.array(ok)
+    ev = as_events(pd.DatetimeIndex(ts), ok, np.where(ok, "success", "timeout"),
+                   groups={"kind": kind})
+    rep = incident_report(ev, PerGroup({"a": 0.99, "b": 0.9, "c": 0.9}),
+                          DAY + pd.Timedelta("1h"), DAY + pd.Timedelta("3h"), context="1h",
+                          by="kind", policy=AlertPolicy.single_window("1h", 50.0))
+    fig = rep.plot()
+    fig.canvas.draw()
+    panels = fig.axes[2:4]  # the rows after the timeline and the alerts, before the timeline's
+    assert [ax.get_ylabel() for ax in panels] == [  # lower panels (added as it draws)
+        "burn rate per 5 min bin\n(1 = allowed pace, target 99%)",
+        "burn rate per 5 min bin\n(1 = allowed pace, target 90%)"]
+    (a,), (b,) = ([p for p in ax.patches if p.get_gid() == "bucket"] for ax in panels)
+    assert (a.get_label(), b.get_label()) == ("timeout · a", "timeout · b")
+    np.testing.assert_allclose(a.get_data().values, 20.0, rtol=1e-12)
+    np.testing.assert_allclose(b.get_data().values, 2.0, rtol=1e-12)
+    # c, too thin, is named where its target's groups are drawn, and only there
+    assert panels[0].get_legend().get_texts()[-1].get_text() == "timeout · a"
+    assert panels[1].get_legend().get_texts()[-1].get_text() == (
+        "not drawn, too thin for a verdict: c")
+    # the time axis is named once, under the last panel; the labels stand in one column
+    assert [ax.get_xlabel() for ax in fig.axes[1:4]] == ["", "", "time (UTC)"]
+    xs = [ax.yaxis.label.get_window_extent().x1 for ax in fig.axes if ax.get_ylabel()]
+    assert max(xs) - min(xs) <= 1.0
+    plt.close(fig)
+
+
+def test_one_slo_s_bucket_panel_names_its_target(report):
+    fig = report.plot()
+    burns = [ax for ax in fig.axes if ax.get_ylabel().startswith("burn rate per")]
+    assert [ax.get_ylabel().split("\n")[1] for ax in burns] == ["(1 = allowed pace, target 99%)"]
     plt.close(fig)

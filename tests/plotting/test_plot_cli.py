@@ -192,7 +192,8 @@ def test_incident_bucket_panel_states_its_bin_width(log, tmp_path, saved, capsys
                  "2026-03-02T03:00Z", "--window", "1h", "--plot", str(tmp_path / "i.png")]) == 0
     capsys.readouterr()
     (fig,) = saved
-    assert "burn rate per 10 min bin\n(1 = allowed pace)" in fig["ylabels"]
+    # and the target the burns are against (the default 95 %)
+    assert "burn rate per 10 min bin\n(1 = allowed pace, target 95%)" in fig["ylabels"]
     plt.close("all")
 
 

@@ -445,6 +445,27 @@ def test_buckets_reference_bands_only_where_the_data_reach():
     assert [ln.get_ydata()[0] for ln in by_gid(ax.get_lines(), "band")] == [1.0, 2.0, 5.0]
 
 
+def test_buckets_burn_one_line_lies_inside_the_frame():
+    """A stack whose top is exactly 1 (by hand: 1 failure in 2 events a bin at 50 %: 1 / (2 x 0.5))
+    and a table without failures: the burn-1 line would sit on the frame's top with no margin
+    (axes.ymargin 0); the y range leaves room above it."""
+    ts = pd.date_range("2026-01-01", periods=8, freq="30min", tz="UTC")
+    ok = np.array([True, False] * 4)
+    ot = bucket_burn_over_time(as_events(ts, ok, np.where(ok, "success", "timeout")),
+                               SLO(target=0.5), freq="1h")
+    quiet = bucket_burn_over_time(as_events(ts, np.ones(8, dtype=bool), ["success"] * 8),
+                                  SLO(target=0.5), freq="1h")
+    with plt.rc_context({"axes.ymargin": 0.0}):
+        for table, peak in ((ot, 1.0), (quiet, 0.0)):
+            ax = plt.figure().add_subplot()
+            plot_buckets(table, ax=ax)
+            tops = [p.get_data().values for p in by_gid(ax.patches, "bucket")]
+            assert max((float(t.max()) for t in tops), default=0.0) == peak
+            assert [ln.get_ydata()[0] for ln in by_gid(ax.get_lines(), "band")] == [1.0]
+            lo, hi = ax.get_ylim()
+            assert lo < 1.0 < hi and lo == 0.0
+
+
 def test_buckets_input_checks():
     ot = bucket_burn_over_time(events(), SLO(target=0.9), freq="1h")
     with pytest.raises(SchemaError, match="region"):
@@ -565,6 +586,15 @@ def test_each_tier_row_shows_its_long_window_filling():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels.count("long window filling: scored apart") == 1
     assert labels[-1] == "incident"
+    # scored with filling="count", the same spans are keyed as scored with the rest
+    plt.close("all")
+    ax = plot_alerts(ep, incidents=inc, tz="UTC", filling="count")
+    assert len(filling_patches(ax)) == 2
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "long window filling: scored apart" not in labels
+    assert labels.count("long window filling: scored with the rest") == 1
+    with pytest.raises(ConfigError, match="filling='both'"):
+        plot_alerts(ep, filling="both")
 
 
 def test_hand_built_episodes_get_no_filling_span():
