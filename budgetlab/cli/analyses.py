@@ -12,6 +12,7 @@ Each command prints what the analysis found with its evidence; the numbers are t
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import pandas as pd
 
@@ -242,10 +243,18 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     if args.out:
         write_output(table, args, "rows (group x bucket)")
     if args.plot:
-        over = _burn_over_time(read.events, slo, args.plot_freq, by)
-        # the groups the table leaves blank (too thin) are left out of the plot too, named there
-        save_plot(lambda ax: plot_buckets(over, by=by or None, ax=ax, tz=args.tz,
-                                          breakdown=table), args.plot, force=args.force)
+        panels = _burn_over_time(read.events, slo, args.plot_freq, by)
+
+        def draw(axes: Any) -> None:  # one panel per target: burns under two targets do not add
+            axs = list(axes) if len(panels) > 1 else [axes]
+            for ax, (target, over) in zip(axs, panels, strict=True):
+                # the groups the table leaves blank (too thin) are left out, named there
+                plot_buckets(over, by=by or None, ax=ax, tz=args.tz, breakdown=table,
+                             target=target if len(panels) > 1 else None)
+            for ax in axs[:-1]:
+                ax.set_xlabel("")  # the time axis is shared: labelled once, at the bottom
+
+        save_plot(draw, args.plot, force=args.force, rows=len(panels))
     return 0
 
 
@@ -270,18 +279,24 @@ def _print_thin_groups(rows: pd.DataFrame, by: list[str]) -> None:
 
 
 def _burn_over_time(events: pd.DataFrame, slo: SLO | PerGroup, freq: str,
-                    by: list[str]) -> pd.DataFrame:
-    """:func:`budgetlab.bucket_burn_over_time`, with per-group SLOs once per distinct SLO over its
-    groups (each row's burn against its own group's target)."""
+                    by: list[str]) -> list[tuple[float, pd.DataFrame]]:
+    """:func:`budgetlab.bucket_burn_over_time` per target, the highest first: with per-group SLOs
+    each row's burn is against its own group's target, and the groups of one target are one
+    table (a burn of 2 under 99 % and one under 90 % are not one unit: they are drawn apart)."""
     from ..analyses.failure_buckets import bucket_burn_over_time
 
     if isinstance(slo, SLO):
-        return bucket_burn_over_time(events, slo, freq=freq, by=by or None)
-    parts = [bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by) for s,
-             pos in split_by_slo(events, slo, by)]
-    out = pd.concat(parts, ignore_index=True).sort_values(["bin_start", *by], kind="stable",
-                                                          ignore_index=True)
-    out.attrs.update(parts[0].attrs)
+        return [(slo.target, bucket_burn_over_time(events, slo, freq=freq, by=by or None))]
+    parts: dict[float, list[pd.DataFrame]] = {}
+    for s, pos in split_by_slo(events, slo, by):
+        parts.setdefault(s.target, []).append(
+            bucket_burn_over_time(events.iloc[pos], s, freq=freq, by=by))
+    out = []
+    for target in sorted(parts, reverse=True):
+        t = pd.concat(parts[target], ignore_index=True).sort_values(
+            ["bin_start", *by], kind="stable", ignore_index=True)
+        t.attrs.update(parts[target][0].attrs)
+        out.append((target, t))
     return out
 
 

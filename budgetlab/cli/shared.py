@@ -42,10 +42,13 @@ def group_label(row: pd.Series, by: list[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in by) or "all events"
 
 
-def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = (11, 6)) -> None:
+def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = (11, 6),
+              rows: int = 1) -> None:
     """Draw with ``draw(ax)`` on a new figure and save it (format from the suffix: png, svg or
     pdf). The figure's constrained layout makes room for the legends the plots put beside or
-    above their axes and for panels a plot adds below ``ax`` (``tight_layout`` knows neither)."""
+    above their axes and for panels a plot adds below ``ax`` (``tight_layout`` knows neither).
+    With ``rows`` > 1, ``draw`` gets that many axes stacked, sharing the time axis, the figure
+    that much taller."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -53,7 +56,8 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
 
     from .._util.figures import save_figure
 
-    fig, ax = plt.subplots(figsize=size, layout="constrained")
+    fig, ax = plt.subplots(rows, 1, figsize=(size[0], size[1] * (1 + 0.75 * (rows - 1))),
+                           layout="constrained", sharex=True)
     try:
         draw(ax)
         save_figure(fig, path, force=force)
