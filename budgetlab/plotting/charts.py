@@ -23,6 +23,7 @@ from ._common import (
     display_names,
     group_labels,
     legend_right,
+    percent_label,
     time_axis,
     utc_naive,
 )
@@ -137,7 +138,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     """
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
-    at = "" if target is None else f", target {check_fraction('target', target) * 100:.6g}%"
+    at = "" if target is None else f", target {percent_label(check_fraction('target', target))}"
     require_columns(over_time, ["bin_start", "bucket", "events", "burn_rate"], what="over_time")
     keys = as_list(by)
     require_columns(over_time, keys, what="over_time")

@@ -17,7 +17,7 @@ from matplotlib.patches import Patch
 
 from .._util.validation import require_columns
 from ..budget.figures import STATUSES
-from ._common import STATUS_COLORS, legend_right, utc_naive
+from ._common import STATUS_COLORS, legend_right, percent_label, utc_naive
 from ._pixels import rug_ticks
 from .status_bands import LEGEND_HANDLERS, band_patch
 
@@ -74,7 +74,8 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
     what the panels draw besides (events alone between breaks as dots, incidents, status
     changes, and each status band drawn, named with the budget threshold that starts it; no
     traffic before the statuses, named as what it is: not one)."""
-    starts = {"warning": f" (< {slo.warning:.0%})", "critical": f" (< {slo.critical:.0%})",
+    starts = {"warning": f" (< {percent_label(slo.warning)})",
+              "critical": f" (< {percent_label(slo.critical)})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
     entries = [list(p.get_legend_handles_labels()[0]) for p in panels]
     entries[1] += [_proxy(Line2D, "burn_hidden", xdata=[], ydata=[], color="none", label=h)
@@ -138,16 +139,16 @@ _NUMBER = re.compile(r"(-?\d+(?:\.\d+)?%?)")
 def joined_label(labels: list[str]) -> str | None:
     """One legend text for an entry several drawings label with their own numbers (each group's
     target, thresholds): the words they share, each number that differs as the drawings' values
-    in their order (``93.0% / 97.0%``), and ``(per group, in order)`` on a line of its own (the
+    in their order (``93% / 97.5%``), and ``(per group, in order)`` on a line of its own (the
     legend stays as narrow as one label); ``None`` when the labels differ in their words, not
     only in their numbers.
 
-    >>> joined_label(["target 93.0%", "target 97.0%", "target 93.0%"])
-    'target 93.0% / 97.0% / 93.0%\\n(per group, in order)'
+    >>> joined_label(["target 93%", "target 97.5%", "target 93%"])
+    'target 93% / 97.5% / 93%\\n(per group, in order)'
     >>> joined_label(["thresholds 50%, 10%", "thresholds 40%, 10%"])
     'thresholds 50% / 40%, 10%\\n(per group, in order)'
-    >>> joined_label(["target 95.0%", "target 95.0%"])
-    'target 95.0%'
+    >>> joined_label(["target 95%", "target 95%"])
+    'target 95%'
     >>> joined_label(["fast: burn 2", "slow: burn 2"]) is None  # two things, not one
     True
     """

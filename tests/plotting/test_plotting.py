@@ -316,7 +316,7 @@ def test_timeline_incidents_time_zone_and_legends_outside():
     labels = [t.get_text() for p in ax.panels for t in p.get_legend().get_texts()]
     assert {"incident", "healthy", "warning (< 50%)", "critical (< 10%)", "exhausted (≤ 0)",
             "burn rate",
-            "budget remaining (%)", "target 90.0%", "1× = the allowed pace"} <= set(labels)
+            "budget remaining (%)", "target 90%", "1× = the allowed pace"} <= set(labels)
 
 
 def test_timeline_signature_is_backwards_compatible_and_checks_input():

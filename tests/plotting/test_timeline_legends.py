@@ -65,7 +65,7 @@ def test_the_legend_names_what_any_group_draws_and_only_that():
     assert texts(tops[0].panels[-1]) == [BUDGET, THRESHOLDS, "status changes at events",
                                          "no traffic (window empty)", "healthy",
                                          "exhausted (≤ 0)"]
-    assert texts(tops[0]) == ["success rate in window (%)", "target 90.0%"]
+    assert texts(tops[0]) == ["success rate in window (%)", "target 90%"]
     assert texts(tops[0].burn_ax) == ["burn rate", "1× = the allowed pace"]
     assert all(p.get_legend() is None for p in tops[1].panels)
     plt.close(fig)
@@ -87,13 +87,13 @@ def test_each_groups_own_target_is_one_legend_entry():
         tops.append(plot_timeline(st, slo=slos[g], ax=fig.add_subplot(2, 1, i + 1)))
     merge_legends(tops)
     assert texts(tops[0]) == ["success rate in window (%)",
-                              "target 90.0% / 80.0%\n(per group, in order)"]
+                              "target 90% / 80%\n(per group, in order)"]
     assert texts(tops[0].burn_ax) == ["burn rate", "1× = the allowed pace"]
     assert texts(tops[0].panels[-1])[:2] == [BUDGET,
                                              "thresholds 50% / 40%, 10%\n(per group, in order)"]
     # the drawn target lines keep their own labels
     assert [ln.get_label() for top in tops for ln in top.get_lines()
-            if ln.get_gid() == "target"] == ["target 90.0%", "target 80.0%"]
+            if ln.get_gid() == "target"] == ["target 90%", "target 80%"]
     plt.close(fig)
 
 
@@ -111,7 +111,7 @@ def test_four_targets_in_one_entry_fit_in_the_cli_figure():
     tops = [plot_timeline(st, slo=SLO(target=t, window="1h"), ax=ax)
             for t, ax in zip(targets, axes, strict=True)]
     merge_legends(tops)
-    assert texts(tops[0])[1] == "target 93.5% / 97.5% / 88.5% / 91.2%\n(per group, in order)"
+    assert texts(tops[0])[1] == "target 93.5% / 97.5% / 88.5% / 91.25%\n(per group, in order)"
     fig.canvas.draw()
     assert tops[0].get_legend().get_window_extent().x1 <= fig.bbox.width
     plt.close(fig)
