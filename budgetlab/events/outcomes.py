@@ -22,6 +22,7 @@ from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
     non_boolean_error,
+    numbers_note,
     numeric_labels_error,
     outcomes_fix,
     personal_mask,
@@ -182,7 +183,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     values = None if distinct is None else _whole_numbers(distinct[1])
     if table is None and (flags or (numbers and not _status_codes(values))):
         return flags_reading(parse_ok(labels, what="outcome"), require_success)
-    notes = _numbers_note(dtype, values, name) if numbers else ()
+    notes = numbers_note(dtype, values, name) if numbers else ()
     if flags:
         labels = labels.astype(object).map({True: "true", False: "false"})
     codes, norm = _normalized(*(distinct or _factorized(labels)))
@@ -301,18 +302,6 @@ def _status_codes(values: np.ndarray | None) -> bool:
     ``None``): some value is a whole number other than 0 and 1 (HTTP statuses in a Parquet
     file). Read as labels, as the same codes are in a CSV file."""
     return values is not None and bool(np.any((values != 0) & (values != 1)))
-
-
-def _numbers_note(dtype: Any, values: np.ndarray | None, name: Any) -> tuple[str, ...]:
-    """The statement for a numeric column read as labels (HTTP statuses in Parquet, or codes an
-    ``outcomes=`` mapping names; ``values``: its whole distinct values, or ``None``); nothing for
-    a complex column."""
-    if pd.api.types.is_complex_dtype(dtype):
-        return ()
-    what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
-    http = " (HTTP statuses)" if values is not None and len(values) and \
-        bool(np.all((values >= 100) & (values <= 599))) else ""
-    return (f"{what}: {'numbers' if values is None else 'whole numbers'}, read as labels{http}",)
 
 
 def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = None,
