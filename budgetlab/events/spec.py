@@ -234,6 +234,8 @@ class ReadSpec:
 
     def _check_lines(self) -> None:
         check_argument("on_error", self.on_error, ("count", "raise", "skip"))
+        # the refusals below name the option given: strict=True, or on_error=
+        given = "strict=True (on_error='raise')" if self.strict is True else "on_error="
         self._old_strict()
         if self.preset is not None:
             check_argument("preset", self.preset, tuple(PRESETS))
@@ -251,7 +253,7 @@ class ReadSpec:
                                          *(c for c in (self.bucket, self.session, self.duration)
                                            if c)])
         elif self.on_error != "count":
-            raise ConfigError("on_error= goes with pattern= (or preset=): it says what becomes "
+            raise ConfigError(f"{given} goes with pattern= (or preset=): it says what becomes "
                               "of the lines the pattern does not match.")
         if self.time_format is not None or self.year is not None:
             check_time_format(self.time_format, self.year)
