@@ -5,6 +5,7 @@ once, here."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +25,18 @@ __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 
 #: Column names of the canonical table that a kept column may not take.
 OUTPUT_NAMES = ("ts", "ok", "bucket", "session_id")
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of a warning raised by the caller of this function that points at the
+    user's line: the first frame outside budgetlab and the dataclass machinery (a spec is made by
+    ``ReadSpec(...)``, by :meth:`ReadSpec.replace` through :func:`dataclasses.replace`, or inside
+    ``read_events`` and its Dask twin, each a different depth)."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and \
+            str(frame.f_globals.get("__name__")).partition(".")[0] in ("budgetlab", "dataclasses"):
+        frame, level = frame.f_back, level + 1
+    return level
 
 def _names(name: str, value: Any, *, many: bool = True) -> tuple[str, ...]:
     """Column names given to ``name=``: each a non-empty string, none twice."""
@@ -273,7 +286,7 @@ class ReadSpec:
             raise ConfigError("strict=True refuses the lines that on_error='skip' would skip; "
                               "give on_error= alone (strict= is deprecated).")
         warnings.warn("strict=True is deprecated and will be removed; pass on_error='raise' "
-                      "(the same rule).", FutureWarning, stacklevel=5)
+                      "(the same rule).", FutureWarning, stacklevel=_caller_level())
         self._set(strict=False, on_error="raise")
 
     def _check_roles(self) -> None:
