@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import option_word, say
+from .._util.words import counted, option_word, say
 from ..errors import OutcomeError, SchemaError
 from ..privacy import scan_text, shown
 
@@ -165,7 +165,8 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
     col = next(c for c in columns if c not in seen)
     if have and _hidden_names(have).any():
         return SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, "
-                           f"not column names ({len(have)} fields; not shown): does the file have "
+                           f"not column names ({counted(len(have), 'field')}; not shown): does the "
+                           "file have "
                            "a header row?")
     close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
     role = (_state().get("roles") or {}).get(col)
@@ -363,7 +364,9 @@ like a metric series'
     if not bad.all():
         return OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false "
                             "or 1/0.")
-    head = f"none of the {len(bad):,} rows of the {what} column is a boolean (true/false or 1/0)"
+    head = (f"the one row of the {what} column is not a boolean" if len(bad) == 1 else
+            f"none of the {len(bad):,} rows of the {what} column is a boolean") + \
+        " (true/false or 1/0)"
     if numbers:
         return OutcomeError(f"{head}: this looks like a metric series. {METRIC_SERIES}; a "
                             "metric series has to be turned into outcomes first.")
