@@ -64,6 +64,8 @@ DEFAULT_OUTCOMES: dict[str, str] = {**{w: SUCCESS for w in _SUCCESS_WORDS},
 #: The words of a true/false (``ok=``) column, normalised.
 _TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
 _FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
+#: A float 1/0 column as pandas writes it to text: true/false only when every value is one of them.
+_FLOAT_WORDS = ("1.0", "0.0")
 _STATUS = re.compile(r"[1-5][0-9][0-9]")
 _BLANKS = re.compile(r"[\s\-]+")
 
@@ -339,8 +341,12 @@ def flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
 
 
 def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
-    """A success column (true/false, 1/0, yes/no) as bool; anything else raises
-    :class:`OutcomeError`."""
+    """A success column (true/false, 1/0, yes/no; or 1.0/0.0, a float column written as text,
+    when every value is one of these two) as bool; anything else raises :class:`OutcomeError`.
+
+    >>> parse_ok(pd.Series(["1.0", "0.0", "1.0"])).tolist()
+    [True, False, True]
+    """
     col = numpy_backed(col)
     if col.dtype == np.bool_:  # a NumPy bool column holds nothing else and no missing value
         return col.to_numpy(dtype=bool, copy=True)
@@ -358,7 +364,11 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
             raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use "
                                "true/false or 1/0.")
         words = [normalize_label(u) for u in uniques]
-        state = np.array([1 if u in _TRUE_WORDS else 0 if u in _FALSE_WORDS else
+        given = set(words) - MISSING_LABELS
+        floats = bool(given) and given <= set(_FLOAT_WORDS)
+        true, false = ({_FLOAT_WORDS[0]}, {_FLOAT_WORDS[1]}) if floats else \
+            (_TRUE_WORDS, _FALSE_WORDS)
+        state = np.array([1 if u in true else 0 if u in false else
                           -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
     if (state == -1).any():
         raise OutcomeError(f"{int((state == -1).sum())} empty {what} value(s) at "

@@ -83,7 +83,8 @@ class ReadSpec:
         ``outcomes=`` to pass; so is a file's column in which no label is a success under the
         built-in vocabulary (a DataFrame may be one slice of a larger log). Ignored with ``ok``.
     ok : str, optional
-        A boolean success column (true/false, 1/0, yes/no) instead of outcome labels.
+        A boolean success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as
+        pandas writes it, when every value is one of the two) instead of outcome labels.
     bucket : str, optional
         With ``ok``: the failure-kind column (failures without a kind count as ``failure``).
     by : str or list of str
