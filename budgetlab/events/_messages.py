@@ -166,8 +166,7 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
     if have and _hidden_names(have).any():
         return SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, "
                            f"not column names ({counted(len(have), 'field')}; not shown): does the "
-                           "file have "
-                           "a header row?")
+                           "file have a header row?")
     close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
     role = (_state().get("roles") or {}).get(col)
     declared = f" ({_declared_by(role)})" if role is not None else ""

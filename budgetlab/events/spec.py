@@ -38,6 +38,7 @@ def _caller_level() -> int:
         frame, level = frame.f_back, level + 1
     return level
 
+
 def _names(name: str, value: Any, *, many: bool = True) -> tuple[str, ...]:
     """Column names given to ``name=``: each a non-empty string, none twice."""
     if value is None and many:
