@@ -285,7 +285,7 @@ CASES = [
         "log.csv",
         GOOD + f"2026-11-29T02:40:00Z,success,fra,{SECRET},{SECRET}\n",
         FileFormatError,
-        ("different number of fields", "data rows 5"),
+        ("different number of fields", "data row 5"),
     ),
     Case(
         "unterminated quote",
@@ -336,7 +336,7 @@ CASES = [
         "log.jsonl",
         '{"ts": "2026-11-29T02:00:00Z", "outcome": "success"}\n{"ts": "' + SECRET,
         FileFormatError,
-        ("not valid JSON Lines", "lines: 2"),
+        ("not valid JSON Lines", "first bad line: 2"),
     ),
     Case(
         "JSON record with a repeated key",

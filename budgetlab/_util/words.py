@@ -4,7 +4,8 @@ the command's own flags on the command line (``--pii hash``). A command runs ins
 A duration in prose is spelled one way, in the units ``d``, ``h``, ``min`` and ``s``: a length
 (window, period) by :func:`prose_duration` (``24 h``, ``3.5 h``), an elapsed time (detection,
 episode, dwell) by :func:`duration_words` (``6 h 10 min``), or by :func:`hours_words` and
-:func:`days_words` from hours or days held as a float.
+:func:`days_words` from hours or days held as a float. A count in prose takes the number of its
+noun by :func:`counted` (``1 row``, ``2 rows``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["about_words", "cli_words", "command_flag", "days_words", "duration_words",
+__all__ = ["about_words", "cli_words", "command_flag", "counted", "days_words", "duration_words",
            "flags_as", "hours_words", "option_word", "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
@@ -168,6 +169,16 @@ def speak(text: str) -> str:
     if flags and lead and lead.group(1) in flags:
         text = flags[lead.group(1)] + text[lead.end():]
     return _TWICE.sub(r"\1", text)  # "raise max_series= (--max-series)": the flag once
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """A count and its noun in the number the count takes (``1 row``, ``0 rows``, ``4,032
+    rows``); ``plural`` where adding an ``s`` is not it.
+
+    >>> counted(1, "row"), counted(0, "row"), counted(4032, "row"), counted(2, "match", "matches")
+    ('1 row', '0 rows', '4,032 rows', '2 matches')
+    """
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def prose_duration(value: Any) -> str:

@@ -70,6 +70,19 @@ class _ZoneGiven(argparse.Action):
         namespace.tz_given = True
 
 
+class _StrictGiven(argparse.Action):
+    """``--strict``, the same as ``--on-error raise``, remembered as typed (``args.strict_given``):
+    a message about the choice names the flag the user gave."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, "raise")
+        namespace.strict_given = True
+
+
 def add_tz_option(g: argparse._ActionsContainer, *, naive: str | None) -> None:
     """``--tz``, the zone of the ``--plot`` axis (the data stay UTC), and of the naive times the
     command reads (``naive`` says which; ``None``: it reads none)."""
@@ -134,7 +147,7 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                        help="lines not in the format: count them (default with --pattern, "
                             "--preset), raise (refuse them; the default for access logs read "
                             "without --preset) or skip them with a warning")
-    lines.add_argument("--strict", dest="on_error", action="store_const", const="raise",
+    lines.add_argument("--strict", dest="on_error", action=_StrictGiven,
                        help="the same as --on-error raise")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .._util.validation import duration_label, to_ns
-from .._util.words import option_word, prose_duration, speak
+from .._util.words import flags_as, option_word, prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
 from ..slo import SLO, PerGroup
 from .labels import path_label
@@ -274,17 +275,19 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
 
     text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset",
                                                                      "time_format", "year")}
-    return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
-                    by=group_keys(args),
-                    tz=args.tz if getattr(args, "tz_given", False) else None,  # else stated
-                    epoch=args.epoch, pii=args.pii, salt=args.salt,
-                    outcomes=parse_outcomes(args.outcomes),
-                    format=args.format, encoding=args.encoding, duration=args.duration,
-                    duration_unit=args.duration_unit, slow_above=args.slow_above,
-                    on_error=getattr(args, "on_error", None) or "count",
-                    not_personal=[k.strip() for k in (getattr(args, "not_personal",
-                                                              None) or "").split(",") if k.strip()],
-                    **text_logs)
+    # --strict is --on-error raise: a refusal of the choice names the flag typed
+    with flags_as(on_error="--strict") if getattr(args, "strict_given", False) else nullcontext():
+        return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
+                        by=group_keys(args),
+                        tz=args.tz if getattr(args, "tz_given", False) else None,  # else stated
+                        epoch=args.epoch, pii=args.pii, salt=args.salt,
+                        outcomes=parse_outcomes(args.outcomes),
+                        format=args.format, encoding=args.encoding, duration=args.duration,
+                        duration_unit=args.duration_unit, slow_above=args.slow_above,
+                        on_error=getattr(args, "on_error", None) or "count",
+                        not_personal=[k.strip() for k in (getattr(args, "not_personal", None)
+                                                          or "").split(",") if k.strip()],
+                        **text_logs)
 
 
 @dataclass(frozen=True)

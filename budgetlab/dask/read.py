@@ -28,9 +28,12 @@ from ._partitions import partition_error, partition_number
 __all__ = ["read_events"]
 
 _SCRATCH_TIME = "__budgetlab_scratch_time__"
-#: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only.
+#: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only. Not
+#: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
+#: (``strict=True`` warns first and is held as ``on_error="raise"``), in the same words for both
+#: readers.
 _PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "duration", "duration_unit",
-                "slow_above", "year", "strict")
+                "slow_above", "year")
 
 
 def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
@@ -255,7 +258,9 @@ def read_events(
         Fields of :class:`~budgetlab.events.spec.ReadSpec` overriding ``spec``'s (``time``,
         ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``, ``epoch``,
         ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``not_personal``; the fields for text
-        files and latency are refused).
+        files and latency are refused, and ``on_error`` other than ``"count"`` and the deprecated
+        ``strict=True`` (which warns, ``FutureWarning``) as :func:`budgetlab.read_events` refuses
+        them on a table: they go with ``pattern=``).
     filters : list, optional
         Passed to :func:`dask.dataframe.read_parquet` (e.g. ``[("date", ">=", "2026-10-12")]``).
 

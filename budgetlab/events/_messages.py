@@ -1,7 +1,9 @@
 """The words of the readers' refusals, which never show a data value: rows are named by number
 (1-based data rows in input order; by file and row there when several files are read), column
 names that look like data (a header-less file's first row) are hidden, labels are listed only
-where the caller must name them and only when they do not look like personal data.
+where the caller must name them and only when they do not look like personal data. Numeric labels
+are called HTTP statuses by one rule (:data:`HTTP_STATUSES`), in a refusal and in the "how it was
+read" note alike.
 
 Where rows are is noted as a read goes (:data:`ROWS`, one state per read: :func:`file_offset` and
 :func:`reading_files` when several files are read, :func:`note_open_last_row`); the words are
@@ -16,12 +18,13 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from http import HTTPStatus
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._util.words import option_word, say
+from .._util.words import counted, option_word, say
 from ..errors import OutcomeError, SchemaError
 from ..privacy import scan_text, shown
 
@@ -29,7 +32,7 @@ __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open
            "row_numbers", "expand", "personal_mask", "show_labels", "header_error",
            "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
            "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES", "MAX_CODES",
-           "non_boolean_error"]
+           "HTTP_STATUSES", "numbers_note", "non_boolean_error"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -162,8 +165,8 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
     col = next(c for c in columns if c not in seen)
     if have and _hidden_names(have).any():
         return SchemaError(f"{what} has no column {shown(col)}. The first line looks like data, "
-                           f"not column names ({len(have)} fields; not shown): does the file have "
-                           "a header row?")
+                           f"not column names ({counted(len(have), 'field')}; not shown): does the "
+                           "file have a header row?")
     close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
     role = (_state().get("roles") or {}).get(col)
     declared = f" ({_declared_by(role)})" if role is not None else ""
@@ -239,6 +242,13 @@ METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use 
 #: such as request counts).
 MAX_CODES = 60
 
+#: The statuses an HTTP log holds: those IANA registers (Python's :class:`http.HTTPStatus`: RFC
+#: 9110 and its extensions, 418 included) and the ones nginx writes to its access log on its own
+#: (444 no response, 494 to 497 request header or TLS certificate errors, 499 client closed the
+#: request; nginx's ``src/http/ngx_http_request.h``). A number from 100 to 599 outside this set
+#: (``120``, ``250``, ``480``) is no status a server sends: the column is not read as statuses.
+HTTP_STATUSES = frozenset({int(s) for s in HTTPStatus} | {444, 494, 495, 496, 497, 499})
+
 
 def _has_decimals(text: str) -> bool:
     """A finite number with a fractional part (``13.334``; not ``200``, ``200.0`` or ``nan``)."""
@@ -246,9 +256,15 @@ def _has_decimals(text: str) -> bool:
     return bool(np.isfinite(value) and value != np.round(value))
 
 
-def _is_status(text: str) -> bool:
-    """A whole number an HTTP status can be (100 to 599)."""
+def _in_status_range(text: str) -> bool:
+    """A whole number from 100 to 599, the range of HTTP statuses."""
     return 100 <= float(text) <= 599
+
+
+def _is_status(text: str) -> bool:
+    """A whole number that is an HTTP status (:data:`HTTP_STATUSES`)."""
+    value = float(text)
+    return value == np.round(value) and int(value) in HTTP_STATUSES
 
 
 def _measured_error(listed: str, why: str) -> OutcomeError:
@@ -258,16 +274,32 @@ def _measured_error(listed: str, why: str) -> OutcomeError:
         "metric series has to be turned into outcomes first.")
 
 
+def _codes_error(labels: list[str], listed: str, head: str, ask: str) -> OutcomeError:
+    """The refusal of whole numbers that are no HTTP statuses (``head``: why not): one meaning
+    asked for each (``ask``: the words that ask), and what to do if they are counts."""
+    fix = outcomes_fix({}, [label for label, h in zip(labels, personal_mask(labels), strict=True)
+                            if not h])
+    return OutcomeError(
+        f"{head}: {listed}; {ask} what each means: {fix}; replace each ? by success, a failure "
+        f"bucket name, or skip. If they are counts or measurements instead: {METRIC_SERIES}.")
+
+
 def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
     """The refusal of numeric labels (the distinct ones the vocabulary does not know: all but 0
     and 1). The rule that tells codes from values: numbers with decimals, or more than
     :data:`MAX_CODES` distinct whole numbers, are measured values (a metric series: CPU use,
-    request counts), which no mapping of codes makes outcomes; fewer whole numbers, all from 100
-    to 599, are HTTP statuses, told to say which succeed (status ranges allowed); other whole
-    numbers (exit codes) are asked for one meaning each.
+    request counts), which no mapping of codes makes outcomes. Fewer whole numbers, all HTTP
+    statuses (:data:`HTTP_STATUSES`), are told to say which succeed (status ranges allowed);
+    other whole numbers (exit codes, or counts from 100 to 599 such as 120 or 480) are asked for
+    one meaning each if they are codes. No refusal says that numbers are codes: each also says
+    what to do if they are counts.
 
     >>> str(numeric_labels_error(["2", "127"], [3, 1])).split(":")[0]
     'outcome labels look like numeric codes, not HTTP statuses (100 to 599)'
+    >>> str(numeric_labels_error(["120", "250"], [3, 1])).split(":")[0]
+    'outcome labels are whole numbers from 100 to 599 but not HTTP statuses'
+    >>> str(numeric_labels_error(["200", "250"], [3, 1])).split(":")[0]
+    "outcome labels are whole numbers from 100 to 599 but not all HTTP statuses ('250' is not)"
     >>> str(numeric_labels_error(["200", "503"], [3, 1])).split(";")[0]
     "outcome labels look like numeric codes: '200' (3), '503' (1)"
     """
@@ -279,13 +311,19 @@ def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
         return _measured_error(listed, f"{len(labels):,} distinct whole numbers from "
                                        f"{min(values):,.0f} to {max(values):,.0f}: counts or "
                                        f"measurements; a column of codes has at most {MAX_CODES}")
-    if not all(_is_status(label) for label in labels):
-        fix = outcomes_fix({}, [label for label, h in zip(labels, personal_mask(labels),
-                                                          strict=True) if not h])
-        return OutcomeError(
-            f"outcome labels look like numeric codes, not HTTP statuses (100 to 599): {listed}; "
-            f"say what each means: {fix}; replace each ? by success, a failure bucket name, or "
-            f"skip. If they are counts or measurements instead: {METRIC_SERIES}.")
+    if not all(_in_status_range(label) for label in labels):
+        return _codes_error(labels, listed, "outcome labels look like numeric codes, not HTTP "
+                                            "statuses (100 to 599)", "say")
+    statuses = [_is_status(label) for label in labels]
+    if not all(statuses):
+        others = [label for label, h, s in zip(labels, personal_mask(labels), statuses,
+                                                strict=True) if not h and not s]
+        named = (" and ".join(map(repr, others)) if len(others) <= 2 else
+                 f"{', '.join(map(repr, others[:2]))} and {len(others) - 2} more")
+        which = "HTTP statuses" if not any(statuses) else \
+            f"all HTTP statuses ({named or 'some'} {'is' if len(others) == 1 else 'are'} not)"
+        return _codes_error(labels, listed, f"outcome labels are whole numbers from 100 to 599 "
+                                            f"but not {which}", "if they are codes, say")
     return OutcomeError(
         f"outcome labels look like numeric codes: {listed}; say which are "
         "successes with "
@@ -293,7 +331,24 @@ def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
               "'client_error', '5xx': 'server_error'}, or '4xx': 'skip' to leave client errors "
               "out).",
               "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
-              "5xx=server_error, or 4xx=skip to leave client errors out)."))
+              "5xx=server_error, or 4xx=skip to leave client errors out).")
+        + f" If they are counts or measurements instead: {METRIC_SERIES}.")
+
+
+def numbers_note(dtype: Any, values: np.ndarray | None, name: Any) -> tuple[str, ...]:
+    """The statement for a numeric column read as labels (HTTP statuses in Parquet, or codes an
+    ``outcomes=`` mapping names; ``values``: its whole distinct values, or ``None``), which calls
+    them statuses by the rule of :func:`numeric_labels_error`; nothing for a complex column.
+
+    >>> numbers_note(np.dtype("int64"), np.array([200.0, 503.0]), "status")
+    ("column 'status': whole numbers, read as labels (HTTP statuses)",)
+    """
+    if pd.api.types.is_complex_dtype(dtype):
+        return ()
+    what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
+    http = " (HTTP statuses)" if values is not None and len(values) and \
+        set(values.astype(np.int64).tolist()) <= HTTP_STATUSES else ""
+    return (f"{what}: {'numbers' if values is None else 'whole numbers'}, read as labels{http}",)
 
 
 def non_boolean_error(what: str, bad: np.ndarray, numbers: bool) -> OutcomeError:
@@ -308,7 +363,9 @@ like a metric series'
     if not bad.all():
         return OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false "
                             "or 1/0.")
-    head = f"none of the {len(bad):,} rows of the {what} column is a boolean (true/false or 1/0)"
+    head = (f"the one row of the {what} column is not a boolean" if len(bad) == 1 else
+            f"none of the {len(bad):,} rows of the {what} column is a boolean") + \
+        " (true/false or 1/0)"
     if numbers:
         return OutcomeError(f"{head}: this looks like a metric series. {METRIC_SERIES}; a "
                             "metric series has to be turned into outcomes first.")

@@ -50,7 +50,8 @@ def read_jsonl(raw: bytes, name: str, want: FileSpec) -> pd.DataFrame:
                 bad.append(i)
                 if len(bad) >= MAX_ROWS_LISTED:
                     break
-        where = f" (first bad lines: {', '.join(map(str, bad))})" if bad \
+        where = f" (first bad {'line' if len(bad) == 1 else 'lines'}: " \
+            f"{', '.join(map(str, bad))})" if bad \
             else " (a number out of range?)"
         raise FileFormatError(f"{name}: not valid JSON Lines{where}; give one JSON object per "
                               "line.") from None

@@ -373,7 +373,8 @@ def _ragged_message(data: bytes, name: str, sep: str, width: int) -> str:
     except csv.Error:
         pass
     more = " and more" if count > len(rows) else ""
-    where = f" (data rows {', '.join(map(str, rows))}{more}, 1-based)" if rows else ""
+    which = "data row" if len(rows) == 1 and not more else "data rows"
+    where = f" ({which} {', '.join(map(str, rows))}{more}, 1-based)" if rows else ""
     half = "" if data.rstrip(b" \t").endswith((b"\n", b"\r")) else \
         "; the last line has no line end: the file may be half-written"
     counted = f"{count} row(s) have" if count else "some rows have"

@@ -19,7 +19,7 @@ import pandas as pd
 from .._util.files import register_input
 from .._util.progress import progress
 from .._util.validation import check_argument, utc_from_ns
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import ConfigError, FileFormatError, InputError, SchemaError, TimestampError
 from ._compressed import PACKED, read_input
 from ._messages import file_offset, reading_files, row_numbers
@@ -133,7 +133,7 @@ def file_notes(names: Sequence[str], per_file: Sequence[Sequence[str]]) -> list[
             which.setdefault(note, []).append(name)
     out = []
     for note, files in which.items():
-        more = f" and {len(files) - 3} more files" if len(files) > 3 else ""
+        more = f" and {counted(len(files) - 3, 'more file')}" if len(files) > 3 else ""
         out.append(f"{'every file' if len(files) == len(names) else ', '.join(files[:3]) + more}: "
                    f"{note}")
     return out

@@ -22,6 +22,7 @@ from .._util.words import say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
     non_boolean_error,
+    numbers_note,
     numeric_labels_error,
     outcomes_fix,
     personal_mask,
@@ -63,6 +64,8 @@ DEFAULT_OUTCOMES: dict[str, str] = {**{w: SUCCESS for w in _SUCCESS_WORDS},
 #: The words of a true/false (``ok=``) column, normalised.
 _TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
 _FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
+#: A float 1/0 column as pandas writes it to text: true/false only when every value is one of them.
+_FLOAT_WORDS = ("1.0", "0.0")
 _STATUS = re.compile(r"[1-5][0-9][0-9]")
 _BLANKS = re.compile(r"[\s\-]+")
 
@@ -182,7 +185,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     values = None if distinct is None else _whole_numbers(distinct[1])
     if table is None and (flags or (numbers and not _status_codes(values))):
         return flags_reading(parse_ok(labels, what="outcome"), require_success)
-    notes = _numbers_note(dtype, values, name) if numbers else ()
+    notes = numbers_note(dtype, values, name) if numbers else ()
     if flags:
         labels = labels.astype(object).map({True: "true", False: "false"})
     codes, norm = _normalized(*(distinct or _factorized(labels)))
@@ -303,18 +306,6 @@ def _status_codes(values: np.ndarray | None) -> bool:
     return values is not None and bool(np.any((values != 0) & (values != 1)))
 
 
-def _numbers_note(dtype: Any, values: np.ndarray | None, name: Any) -> tuple[str, ...]:
-    """The statement for a numeric column read as labels (HTTP statuses in Parquet, or codes an
-    ``outcomes=`` mapping names; ``values``: its whole distinct values, or ``None``); nothing for
-    a complex column."""
-    if pd.api.types.is_complex_dtype(dtype):
-        return ()
-    what = f"column {name!r}" if isinstance(name, str) else "the outcome column"
-    http = " (HTTP statuses)" if values is not None and len(values) and \
-        bool(np.all((values >= 100) & (values <= 599))) else ""
-    return (f"{what}: {'numbers' if values is None else 'whole numbers'}, read as labels{http}",)
-
-
 def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = None,
              ) -> tuple[np.ndarray, pd.Categorical, np.ndarray]:
     """``ok``, the bucket categorical (missing where skipped) and the skip mask from per-row
@@ -350,8 +341,12 @@ def flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
 
 
 def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
-    """A success column (true/false, 1/0, yes/no) as bool; anything else raises
-    :class:`OutcomeError`."""
+    """A success column (true/false, 1/0, yes/no; or 1.0/0.0, a float column written as text,
+    when every value is one of these two) as bool; anything else raises :class:`OutcomeError`.
+
+    >>> parse_ok(pd.Series(["1.0", "0.0", "1.0"])).tolist()
+    [True, False, True]
+    """
     col = numpy_backed(col)
     if col.dtype == np.bool_:  # a NumPy bool column holds nothing else and no missing value
         return col.to_numpy(dtype=bool, copy=True)
@@ -369,7 +364,11 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
             raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use "
                                "true/false or 1/0.")
         words = [normalize_label(u) for u in uniques]
-        state = np.array([1 if u in _TRUE_WORDS else 0 if u in _FALSE_WORDS else
+        given = set(words) - MISSING_LABELS
+        floats = bool(given) and given <= set(_FLOAT_WORDS)
+        true, false = ({_FLOAT_WORDS[0]}, {_FLOAT_WORDS[1]}) if floats else \
+            (_TRUE_WORDS, _FALSE_WORDS)
+        state = np.array([1 if u in true else 0 if u in false else
                           -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
     if (state == -1).any():
         raise OutcomeError(f"{int((state == -1).sum())} empty {what} value(s) at "

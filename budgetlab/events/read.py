@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
 from ._latency import DURATION, apply_slow, parse_durations
@@ -307,8 +307,8 @@ def group_key(col: pd.Series, name: str) -> pd.Categorical:
         if hidden.any():
             raise InputError(f"group key {shown(name)} holds invisible characters (zero-width, "
                              f"format, bidirectional or control characters) at "
-                             f"{row_numbers(hidden)} ({int(hidden.sum()):,} rows); they would "
-                             "make groups that print alike: remove them from the data.")
+                             f"{row_numbers(hidden)} ({counted(int(hidden.sum()), 'row')}); they "
+                             "would make groups that print alike: remove them from the data.")
     blank = np.asarray(names == "", dtype=bool)
     if len(codes) and (int(codes.min()) < 0 or (blank.any() and bool(blank[codes].any()))):
         missing = (codes < 0) | (blank[np.maximum(codes, 0)] if len(blank) else False)

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import as_list, require_columns
-from .._util.words import prose_duration
+from .._util.words import counted, prose_duration
 from ..errors import InputError, SchemaError
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
@@ -274,7 +274,7 @@ class HowRead:
                  for x in shown_[:40]]
         if len(shown_) > 40:
             lines.append(f"    ... {len(shown_) - 40} more label(s): "
-                         f"{sum(x.rows for x in shown_[40:]):,} rows")
+                         f"{counted(sum(x.rows for x in shown_[40:]), 'row')}")
         for m in sorted({x.meaning for x in hidden}):
             rows = [x.rows for x in hidden if x.meaning == m]
             lines.append(f"    {len(rows)} label(s) not shown (they look like personal data) -> "
@@ -294,7 +294,7 @@ class HowRead:
         rule = "" if one == "vocabulary" or alone else f" ({one})"
         vocabulary = {"built-in": "built-in vocabulary", "outcomes=": "mapping outcomes=",
                       "true/false": "true/false values"}.get(self.vocabulary, self.vocabulary)
-        lines = [f"how it was read: {files}{names} ({self.rows_read:,} rows)",
+        lines = [f"how it was read: {files}{names} ({counted(self.rows_read, 'row')})",
                  f"  rows: {self.rows_read:,} read, {self.rows_kept:,} kept, {n_skip:,} "
                  f"skipped{why}",
                  f"  time: column {self.time_column!r}, {self.time_reading}; {span}",
@@ -303,7 +303,7 @@ class HowRead:
         if self.slow_above is not None:
             lines.append("  latency: successes slower than "  # the prose spelling: 0.06 s
                          f"{prose_duration(self.slow_above)} counted as failures "
-                         f"in bucket 'slow': {self.slow_rows:,} rows")
+                         f"in bucket 'slow': {counted(self.slow_rows, 'row')}")
         return "\n".join([*lines, *(f"  note: {n}" for n in self.notes)])
 
     def __repr__(self) -> str:

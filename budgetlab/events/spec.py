@@ -5,6 +5,7 @@ once, here."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +25,19 @@ __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 
 #: Column names of the canonical table that a kept column may not take.
 OUTPUT_NAMES = ("ts", "ok", "bucket", "session_id")
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of a warning raised by the caller of this function that points at the
+    user's line: the first frame outside budgetlab and the dataclass machinery (a spec is made by
+    ``ReadSpec(...)``, by :meth:`ReadSpec.replace` through :func:`dataclasses.replace`, or inside
+    ``read_events`` and its Dask twin, each a different depth)."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and \
+            str(frame.f_globals.get("__name__")).partition(".")[0] in ("budgetlab", "dataclasses"):
+        frame, level = frame.f_back, level + 1
+    return level
+
 
 def _names(name: str, value: Any, *, many: bool = True) -> tuple[str, ...]:
     """Column names given to ``name=``: each a non-empty string, none twice."""
@@ -70,7 +84,8 @@ class ReadSpec:
         ``outcomes=`` to pass; so is a file's column in which no label is a success under the
         built-in vocabulary (a DataFrame may be one slice of a larger log). Ignored with ``ok``.
     ok : str, optional
-        A boolean success column (true/false, 1/0, yes/no) instead of outcome labels.
+        A boolean success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as
+        pandas writes it, when every value is one of the two) instead of outcome labels.
     bucket : str, optional
         With ``ok``: the failure-kind column (failures without a kind count as ``failure``).
     by : str or list of str
@@ -234,6 +249,8 @@ class ReadSpec:
 
     def _check_lines(self) -> None:
         check_argument("on_error", self.on_error, ("count", "raise", "skip"))
+        # the refusals below name the option given: strict=True, or on_error=
+        given = "strict=True (on_error='raise')" if self.strict is True else "on_error="
         self._old_strict()
         if self.preset is not None:
             check_argument("preset", self.preset, tuple(PRESETS))
@@ -251,7 +268,7 @@ class ReadSpec:
                                          *(c for c in (self.bucket, self.session, self.duration)
                                            if c)])
         elif self.on_error != "count":
-            raise ConfigError("on_error= goes with pattern= (or preset=): it says what becomes "
+            raise ConfigError(f"{given} goes with pattern= (or preset=): it says what becomes "
                               "of the lines the pattern does not match.")
         if self.time_format is not None or self.year is not None:
             check_time_format(self.time_format, self.year)
@@ -271,7 +288,7 @@ class ReadSpec:
             raise ConfigError("strict=True refuses the lines that on_error='skip' would skip; "
                               "give on_error= alone (strict= is deprecated).")
         warnings.warn("strict=True is deprecated and will be removed; pass on_error='raise' "
-                      "(the same rule).", FutureWarning, stacklevel=5)
+                      "(the same rule).", FutureWarning, stacklevel=_caller_level())
         self._set(strict=False, on_error="raise")
 
     def _check_roles(self) -> None:

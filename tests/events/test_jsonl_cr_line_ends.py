@@ -43,5 +43,5 @@ def test_lines_ending_in_cr_are_read_as_lines(tmp_path, data, cr_only):
 def test_a_bad_line_of_a_cr_only_file_is_named_by_its_number(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(("\r".join([*LINES[:3], "{not json", *LINES[3:]]) + "\r").encode())
-    with pytest.raises(FileFormatError, match=r"not valid JSON Lines \(first bad lines: 4\)"):
+    with pytest.raises(FileFormatError, match=r"not valid JSON Lines \(first bad line: 4\)"):
         read_events(path)

@@ -150,6 +150,34 @@ def test_the_command_line_refuses_line_2_with_either_flag(tmp_path, capsys, flag
         and "pass --on-error skip to drop them" in err and "on_error" not in err, err
 
 
+LINES_ONLY = ("goes with {pattern} (or {preset}): it says what becomes of the lines the pattern "
+              "does not match.")
+
+
+@pytest.mark.parametrize("flags, name", [(["--strict"], "--strict"),
+                                         (["--on-error", "raise"], "--on-error"),
+                                         (["--on-error", "skip"], "--on-error")])
+def test_a_csv_refuses_the_lines_flag_by_the_name_typed(tmp_path, capsys, flags, name):
+    log = tmp_path / "log.csv"
+    log.write_text("ts,outcome\n2026-01-01T00:00:00Z,success\n2026-01-01T00:01:00Z,timeout,x\n")
+    assert main(["replay", str(log), "--window", "1h", *flags]) == 2
+    assert capsys.readouterr().err == f"budgetlab: error: {name} " + LINES_ONLY.format(
+        pattern="--pattern", preset="--preset") + "\n"
+
+
+def test_the_api_refuses_strict_by_its_name_and_on_error_by_its_own(tmp_path):
+    frame = pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["success"]})
+    with pytest.warns(FutureWarning, match="strict=True is deprecated"), \
+            pytest.raises(ConfigError) as info:
+        read_events(frame, strict=True)
+    assert str(info.value) == "strict=True (on_error='raise') " + LINES_ONLY.format(
+        pattern="pattern=", preset="preset=")
+    with pytest.raises(ConfigError) as info:
+        read_events(frame, on_error="raise")
+    assert str(info.value) == "on_error= " + LINES_ONLY.format(pattern="pattern=",
+                                                               preset="preset=")
+
+
 def test_the_command_line_skips_or_counts_line_2_as_asked(tmp_path, capsys):
     log = str(_app_log(tmp_path))
     assert main(["replay", log, "--pattern", APP, "--window", "1h", "--on-error", "skip"]) == 0

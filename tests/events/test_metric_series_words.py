@@ -92,3 +92,55 @@ def test_nab_request_counts_read_as_outcomes_are_a_metric_series(capsys):
         "budgetlab: error: none of the 4,032 rows of the success column is a boolean (true/false "
         f"or 1/0): this looks like a metric series. {METRIC_SERIES}; a metric series has to be "
         "turned into outcomes first.")
+
+
+COUNTS_FIX = ("replace each ? by success, a failure bucket name, or skip. If they are counts or "
+              f"measurements instead: {METRIC_SERIES}.")
+
+
+def test_a_few_hundred_counts_in_the_http_range_are_not_called_statuses(tmp_path, capsys):
+    # 300 rows of request counts 120, 250, 480 (100 rows each): 3 distinct whole numbers from 100
+    # to 599, but none is a status a server sends, so no status hint and no "codes" assertion
+    frame([120, 250, 480] * 100).to_csv(tmp_path / "counts.csv", index=False)
+    frame([120, 250, 480] * 100).to_parquet(tmp_path / "counts.parquet")
+    want = ("outcome labels are whole numbers from 100 to 599 but not HTTP statuses: '120' (100), "
+            "'250' (100), '480' (100); if they are codes, say what each means: "
+            "outcomes={'120': '?', '250': '?', '480': '?'}; " + COUNTS_FIX)
+    for name in ("counts.csv", "counts.parquet"):
+        with pytest.raises(OutcomeError) as info:
+            read_events(tmp_path / name)
+        assert str(info.value) == want
+    assert main(["replay", str(tmp_path / "counts.csv")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "budgetlab: error: outcome labels are whole numbers from 100 to 599 but not HTTP "
+        "statuses: '120' (100), '250' (100), '480' (100); if they are codes, say what each "
+        "means: --outcomes 120=?,250=?,480=?; " + COUNTS_FIX)
+
+
+def test_one_number_that_is_no_status_is_named():
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(["200", "404", "120", "200"]))
+    assert str(info.value) == (
+        "outcome labels are whole numbers from 100 to 599 but not all HTTP statuses ('120' is "
+        "not): '200' (2), '404' (1), '120' (1); if they are codes, say what each means: "
+        "outcomes={'200': '?', '404': '?', '120': '?'}; " + COUNTS_FIX)
+
+
+def test_statuses_get_the_range_hint_and_the_words_for_counts():
+    # 499 is nginx's own status (client closed the request), not IANA's
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(["200", "499", "200"]))
+    assert str(info.value) == (
+        "outcome labels look like numeric codes: '200' (2), '499' (1); say which are successes "
+        "with outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': "
+        "'client_error', '5xx': 'server_error'}, or '4xx': 'skip' to leave client errors out). "
+        f"If they are counts or measurements instead: {METRIC_SERIES}.")
+
+
+def test_mapped_numbers_are_stated_as_statuses_only_when_they_are(tmp_path):
+    for values, note in (([200, 503, 200], "whole numbers, read as labels (HTTP statuses)"),
+                         ([120, 480, 120], "whole numbers, read as labels")):
+        frame(values).to_parquet(tmp_path / "log.parquet")
+        ev = read_events(tmp_path / "log.parquet",
+                         outcomes={str(values[0]): "success", str(values[1]): "failure"})
+        assert ev.attrs["how_read"].notes == (f"column 'outcome': {note}",)

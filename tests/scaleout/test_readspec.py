@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import linecache
+from pathlib import Path
+
 import dask.dataframe as dd
 import pandas as pd
 import pytest
 
 from budgetlab import ReadSpec, read_events
 from budgetlab.dask import read_events as dask_read_events
-from budgetlab.errors import InputError, PersonalDataError, TimestampError
+from budgetlab.errors import ConfigError, InputError, PersonalDataError, TimestampError
 
 RAW = pd.DataFrame({"ts": [f"2026-11-29T0{h}:00:00Z" for h in range(6)],
                     "outcome": ["success", "timeout", "success", "success", "failed", "success"],
@@ -32,6 +35,37 @@ def test_keywords_override_the_spec_and_the_name_rule_holds():
                          not_personal=[]).compute()
     with pytest.raises(InputError, match="pattern= is for budgetlab.read_events"):
         dask_read_events(dd.from_pandas(RAW, npartitions=1), ReadSpec(preset="sshd", year=2015))
+
+
+LINES_ONLY = ("goes with pattern= (or preset=): it says what becomes of the lines the pattern "
+              "does not match.")
+
+
+@pytest.mark.parametrize("reader", ["pandas", "dask"])
+def test_on_error_is_the_one_spelling_and_strict_warns_in_both_readers(reader):
+    # read_events on a table: on_error= other than "count" goes with pattern=, strict=True is its
+    # deprecated spelling (FutureWarning); the Dask twin says the same words
+    def read(**options):
+        if reader == "pandas":
+            return read_events(RAW, **options)
+        return dask_read_events(dd.from_pandas(RAW, npartitions=2, sort=False),
+                                **options).compute()
+
+    assert len(read(on_error="count")) == len(read(strict=False)) == 6
+    with pytest.warns(FutureWarning, match=r"strict=True is deprecated and will be removed; pass "
+                                           r"on_error='raise' \(the same rule\)\.") as warned, \
+            pytest.raises(ConfigError) as info:
+        read(strict=True)
+    assert str(info.value) == f"strict=True (on_error='raise') {LINES_ONLY}"
+    # the warning points at the caller's line (read() above), not into budgetlab or dataclasses
+    assert [Path(w.filename) for w in warned] == [Path(__file__)]
+    called = linecache.getline(__file__, warned[0].lineno).strip()
+    assert called.startswith("return read_events(RAW" if reader == "pandas" else
+                             "return dask_read_events(dd.from_pandas")
+    for on_error in ("raise", "skip"):
+        with pytest.raises(ConfigError) as info:
+            read(on_error=on_error)
+        assert str(info.value) == f"on_error= {LINES_ONLY}"
 
 
 @pytest.mark.parametrize("first", ["zoned", "naive"])
