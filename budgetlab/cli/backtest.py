@@ -278,7 +278,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                   "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
             sc = score_alerts(ep, incidents, **kw)
-            print_scores(name, det, sc, by, ep)
+            print_scores(name, det, sc, by, ep, len(incidents))
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:

@@ -23,6 +23,7 @@ from .reading import group_keys, read_log, slo_from_args
 from .shared import (
     SCORE_FOOTNOTE,
     filling_notes,
+    outside_line,
     print_slo,
     save_plot,
     score_text,
@@ -296,6 +297,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
         for note in filling_notes(rows, ep):
             print(wrap(note, indent="  "))
+        outside = outside_line(sc, ep, len(inc))
+        if outside:
+            print(wrap(outside, indent="  "))
         print(score_text(rows, duration_words))
         thin = thin_rates_line(rows)
         if thin:

@@ -14,7 +14,8 @@ from .labels import path_label
 from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
-           "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line"]
+           "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line",
+           "outside_line"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
 SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall",
@@ -213,3 +214,28 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                          f"{'all tiers' if m == '*' else m} after {duration_words(w)}"
                          for m, w in longest.items()) + ".")
     return notes
+
+
+def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int, *,
+                 what: str = "log") -> str | None:
+    """One sentence on the incidents of ``--incidents`` that lie wholly outside the evaluated
+    span (``scores.attrs["incidents_outside"]``, the span from the episodes' ``grid_start`` and
+    ``grid_end`` attrs), which are not scored; ``None`` when there are none.
+
+    >>> ep = pd.DataFrame(columns=["tier"])
+    >>> ep.attrs.update(grid_start=pd.Timestamp("2026-10-06", tz="UTC"),
+    ...                 grid_end=pd.Timestamp("2026-10-09", tz="UTC"))
+    >>> sc = pd.DataFrame()
+    >>> sc.attrs["incidents_outside"] = 2
+    >>> print(wrap(outside_line(sc, ep, 3), indent=""))
+    2 of the 3 incident(s) of --incidents lie wholly outside the log (2026-10-06 00:00 ..
+    2026-10-09 00:00 UTC): not scored, neither detected nor missed; check their times and zone.
+    """
+    n = int(scores.attrs.get("incidents_outside", 0))
+    if not n:
+        return None
+    start = pd.Timestamp(episodes.attrs["grid_start"]).tz_convert("UTC")
+    end = pd.Timestamp(episodes.attrs["grid_end"]).tz_convert("UTC")
+    return (f"{n} of the {n_incidents} incident(s) of --incidents lie wholly outside the {what} "
+            f"({start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC): not scored, neither detected "
+            "nor missed; check their times and zone.")

@@ -35,7 +35,7 @@ def printed(minutes: int, capsys) -> tuple[list[str], str]:
     ep = alert_episodes(b, 0.9, POLICY)
     kw = {"grace": "1h", "bins": b, "target": 0.9, "period": POLICY.period, "policy": POLICY}
     print_scores("single", incident_detections(ep, inc, **kw), score_alerts(ep, inc, **kw), [],
-                 ep)
+                 ep, len(inc))
     text = capsys.readouterr().out
     rows = [ln.split() for ln in text.splitlines() if ln.split()[:2] == ["page_10m", "page"]]
     assert len(rows) == 1
@@ -59,3 +59,4 @@ def test_a_three_day_span_prints_the_rate(capsys):
     row, text = printed(3 * 1440, capsys)
     assert row[-4:] == ["0.334", "2.99", "0", "0"]
     assert "pages_per_day withheld" not in text
+
