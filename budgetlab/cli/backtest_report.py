@@ -128,6 +128,9 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
     for c in ("detection_time", "reset_time"):
         show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    if "filling" in overall.columns:
+        # as the score table's rows of all tiers merged count it (filling_notes says why)
+        show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})
     print(show.to_string(index=False) if len(show) else "(no incident in scope)")
     rows = scores
     for k in by:
