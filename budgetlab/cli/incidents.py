@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._util.validation import utc_timestamp
 from .._util.words import duration_words, prose_duration
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
 from .labels import path_label
@@ -197,24 +197,35 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     print_slo(slo, by)
     outs = []
     for ident, start, end, scope in spans:
-        rep = incident_report(
-            read.events,
-            _scoped_slo(slo, scope or "*", by),
-            start,
-            end,
-            policy=policy,
-            by=by or None,
-            context=args.context,
-            scope=scope,
-            incidents=table,
-            tz=args.tz,
-            freq=args.freq,
-            breakdown_by=breakdown_by,
-        )
+        try:
+            rep = incident_report(
+                read.events,
+                _scoped_slo(slo, scope or "*", by),
+                start,
+                end,
+                policy=policy,
+                by=by or None,
+                context=args.context,
+                scope=scope,
+                incidents=table,
+                tz=args.tz,
+                freq=args.freq,
+                breakdown_by=breakdown_by,
+            )
+        except NoTrafficError as exc:
+            if len(spans) == 1:
+                raise
+            # one of several incidents of --incidents: said, and the others reported
+            print("\n" + wrap(f"{ident}: not reported: {exc.why}.", indent=""))
+            continue
         _print_incident(ident, rep, by)
         outs.append(rep.transitions.assign(incident_id=ident))
         if args.plot:
             _save_incident_plot(rep, args)
+    if not outs:
+        raise InputError(f"none of the {len(spans)} incidents of --incidents has events in its "
+                         "report window (the incident and its --context): nothing to report; "
+                         "check their times and zone against the log's.")
     if args.out:
         write_output(pd.concat(outs, ignore_index=True), args,
                      "status changes in the reported windows")
