@@ -251,7 +251,11 @@ def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
         tiers["detection_delay"] = tiers["detection_delay"].map(
             lambda v: "" if pd.isna(v) else duration_words(v)
         )
-        print(tiers.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+        # the threshold as the policy writes it; the peak with the summary's two decimals
+        tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
+        tiers["peak_burn_long"] = tiers["peak_burn_long"].map(
+            lambda v: "" if pd.isna(v) else f"{v:.2f}")
+        print(tiers.to_string(index=False))
 
 
 def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:

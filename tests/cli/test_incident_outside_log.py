@@ -1,8 +1,9 @@
-"""``budgetlab incident --incidents FILE`` with incidents outside the log (NAB's 2014 label
+"""``budgetlab incident``: with ``--incidents FILE``, incidents outside the log (NAB's 2014 label
 windows against a 2026 log, a list longer than the log): each such incident is named in one
 paragraph and the others are reported (``--out`` written); when none has traffic, one line and
 exit 2. Before, the first such incident stopped the command (exit 2, ``--out`` not written) with
-a fix naming --start/--end, which an --incidents run did not give."""
+a fix naming --start/--end, which an --incidents run did not give. And the tier table's peaks,
+written with the summary's two decimals."""
 
 from __future__ import annotations
 
@@ -64,3 +65,18 @@ def test_no_incident_with_traffic_is_one_line_and_exit_2(tmp_path, capsys):
             "2014-03-14 15:11:00 UTC, the incident and its context): the log begins at "
             "2026-01-05 00:00:00 UTC, after the window; nothing to report.") in " ".join(
                 out.split())
+
+
+def test_the_tier_table_writes_peaks_with_the_summarys_two_decimals(tmp_path, capsys):
+    """i1's tier table on the 3 h log (600 events an hour, 100 failed in 01:40 .. 01:50, target
+    0.9): page_1h's peak 1 h burn is (100 / 600) / 0.1 = 1.67; the 6 h, 1 d and 3 d windows hold
+    the whole log so far, at most 100 failures in 1,100 events (the window ending 01:50):
+    0.0909 / 0.1 = 0.91, written as the summary writes burns (was 0.909 beside 1.67)."""
+    assert _run(tmp_path, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z"]) == 0
+    rows = {ln.split()[0]: ln.split() for ln in capsys.readouterr().out.splitlines()
+            if ln.split()[:1] in (["page_1h"], ["page_6h"], ["ticket_1d"], ["ticket_3d"])}
+    # tier severity burn fired peak_burn_long (first_alert and detection_delay blank)
+    assert rows["page_1h"] == ["page_1h", "page", "14.4", "False", "1.67"]
+    assert rows["page_6h"] == ["page_6h", "page", "6", "False", "0.91"]
+    assert rows["ticket_1d"] == ["ticket_1d", "ticket", "3", "False", "0.91"]
+    assert rows["ticket_3d"] == ["ticket_3d", "ticket", "1", "False", "0.91"]
