@@ -177,6 +177,18 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
     ticket_3d's long window (3 d) never filled: the log spans 2 d; its 3 episode(s) are scored
     apart, 2 met no incident; 1 incident(s) began then: not scored for this tier.
+
+    Incidents alone (no episode began then) are said without a count of episodes:
+
+    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-05", tz="UTC")
+    >>> rows.loc[0, ["episodes_filling", "true_episodes_filling"]] = 0
+    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
+    1 incident(s) began in the log's first 3 d, while ticket_3d's long window filled: not scored
+    for this tier.
+    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")
+    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
+    ticket_3d's long window (3 d) never filled: the log spans 2 d; 1 incident(s) began then: not
+    scored for this tier.
     """
     from .._util.words import duration_words
 
@@ -194,14 +206,19 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
             merged.append(str(r["severity"]))
             continue
         window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
-        if window < span:
-            text = (f"{n_ep} episode(s) of {tier} began in the {what}'s first "
-                    f"{duration_words(window)}, while its long window filled; scored apart: "
-                    f"{false} met no incident")
-        else:
+        first = f"the {what}'s first {duration_words(window)}"
+        if window >= span:
             text = (f"{tier}'s long window ({duration_words(window)}) never filled: the {what} "
-                    f"spans {duration_words(span)}; its {n_ep} episode(s) are scored apart, "
-                    f"{false} met no incident")
+                    f"spans {duration_words(span)}")
+            if n_ep:
+                text += f"; its {n_ep} episode(s) are scored apart, {false} met no incident"
+        elif n_ep:
+            text = (f"{n_ep} episode(s) of {tier} began in {first}, while its long window "
+                    f"filled; scored apart: {false} met no incident")
+        else:  # incidents alone: no word about episodes that did not happen
+            notes.append(f"{n_inc} incident(s) began in {first}, while {tier}'s long window "
+                         "filled: not scored for this tier.")
+            continue
         if n_inc:
             text += f"; {n_inc} incident(s) began then: not scored for this tier"
         notes.append(text + ".")
