@@ -68,6 +68,7 @@ from .errors import DatasetError as DatasetError
 from .errors import FileFormatError as FileFormatError
 from .errors import InputError as InputError
 from .errors import NotebookError as NotebookError
+from .errors import NoTrafficError as NoTrafficError
 from .errors import OutcomeError as OutcomeError
 from .errors import OutputExistsError as OutputExistsError
 from .errors import PartialWindowWarning as PartialWindowWarning
@@ -101,6 +102,7 @@ __all__ = [
     "InputError",
     "SchemaError",
     "TimestampError",
+    "NoTrafficError",
     "OutcomeError",
     "FileFormatError",
     "PersonalDataError",

@@ -12,6 +12,7 @@ __all__ = [
     "InputError",
     "SchemaError",
     "TimestampError",
+    "NoTrafficError",
     "OutcomeError",
     "FileFormatError",
     "PersonalDataError",
@@ -43,6 +44,16 @@ class SchemaError(InputError):
 
 class TimestampError(InputError):
     """Unparseable, missing, mixed-zone or out-of-range timestamps."""
+
+
+class NoTrafficError(InputError):
+    """An incident's report window (the incident and its context) holds no event in scope: there
+    is nothing to report there. ``why`` is the message without its fix (which names ``start=``,
+    ``end=``, ``context=``), for callers that report several incidents and go on."""
+
+    def __init__(self, message: str, *, why: str) -> None:
+        super().__init__(message)
+        self.why = why
 
 
 class OutcomeError(InputError):

@@ -100,10 +100,9 @@ class ScoringContext:
         self.span_ns = max(self.span_end - self.span_start, 1)
         windows = (self.grid.exclusions.windows if self.grid is not None
                    else exclusion_intervals(options.get("exclude_windows")))
-        self.inc, self.inc_start, self.inc_end, self.inc_match = scored_incidents(incidents,
-                                                                                  self.keys,
-                                                                                  self.by,
-                                                                                   windows)
+        (self.inc, self.inc_start, self.inc_end, self.inc_match,
+         self.incidents_outside) = scored_incidents(incidents, self.keys, self.by, windows,
+                                                    (self.span_start, self.span_end))
         # episodes sorted once by (group, tier), table order kept inside: the episodes of group g
         # and tier t are self.ep_order[self.ep_bounds[g * T + t]:self.ep_bounds[g * T + t + 1]]
         n_tiers = len(self.tiers)

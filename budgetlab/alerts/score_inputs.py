@@ -109,10 +109,13 @@ def evaluated_span(grid: BinGrid | None, episodes: pd.DataFrame, incidents: pd.D
 
 
 def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
-                      windows: np.ndarray) -> tuple[pd.DataFrame, np.ndarray, np.ndarray,
-                                                    np.ndarray]:
-    """``(incidents, start_ns, end_ns, match)`` of the incidents to score: those whose scope
-    covers a group (``match[i, g]``) and that do not lie entirely in an excluded window."""
+                     windows: np.ndarray, span: tuple[int, int]
+                     ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``(incidents, start_ns, end_ns, match, outside)`` of the incidents to score: those whose
+    scope covers a group (``match[i, g]``), that do not lie entirely in an excluded window and
+    that overlap the evaluated ``span`` ``(start, end)`` in ns; ``outside`` counts the incidents
+    left out because they end at or before its start or begin at or after its end (the log
+    cannot have seen them: neither detected nor missed)."""
     inc = incidents.reset_index(drop=True)
     i_s = utc_ns_column(inc["start"], "incidents['start']")
     i_e = utc_ns_column(inc["end"], "incidents['end']")
@@ -129,4 +132,8 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
         pos = np.searchsorted(windows[:, 0], i_s, side="right") - 1
         covered = (pos >= 0) & (i_e <= windows[np.maximum(pos, 0), 1])
         keep &= ~covered
-    return inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep], match[keep]
+    outside = (i_e <= span[0]) | (i_s >= span[1])
+    n_outside = int((keep & outside).sum())
+    keep &= ~outside
+    return (inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep],
+            match[keep], n_outside)

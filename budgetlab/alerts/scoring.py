@@ -90,7 +90,9 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
         head = pd.DataFrame({**{k: [v] * len(table) for k, v in labels.items()},
                              "tier": [tname] * len(table), "severity": [sev] * len(table)})
         parts.append(pd.concat([head, table], axis=1))
-    return pd.concat(parts, ignore_index=True)
+    out = pd.concat(parts, ignore_index=True)
+    out.attrs["incidents_outside"] = ctx.incidents_outside
+    return out
 
 
 def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any = "1h",
@@ -128,7 +130,10 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     **options
         ``freq``, ``exclude_buckets``, ``exclude_windows``, ``exclude_mode``: applied to ``bins``
         by :func:`budgetlab.windows.bins.read_bins`. Incidents entirely inside an excluded window
-        (given here, or recorded on a ``BinGrid``) are not scored.
+        (given here, or recorded on a ``BinGrid``) are not scored, nor are incidents wholly
+        outside the evaluated span (ending at or before its start, beginning at or after its end:
+        the bins', else the episodes' ``grid_start``/``grid_end`` attrs); ``attrs
+        ["incidents_outside"]`` counts the latter.
 
     Returns
     -------
@@ -181,10 +186,13 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
     star = rows_to_columns([ctx.summary(ctx.match(every, tidx), ctx.observed_of(tidx)[1])
                             for _, _, tidx in tier_sel])
     if not ctx.by:
-        return score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)
-    per_group = [ctx.group_columns(tidx) for _, _, tidx in tier_sel]
-    labels = [ctx.keys[k].astype(str).to_numpy(dtype=object) for k in ctx.by]
-    return score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
+        table = score_table([], [], [(t, s) for t, s, _ in tier_sel], None, star)
+    else:
+        per_group = [ctx.group_columns(tidx) for _, _, tidx in tier_sel]
+        labels = [ctx.keys[k].astype(str).to_numpy(dtype=object) for k in ctx.by]
+        table = score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
+    table.attrs["incidents_outside"] = ctx.incidents_outside
+    return table
 
 
 def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPolicy],
@@ -236,4 +244,6 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
                           policy=pol, filling=filling)
         sc.insert(0, "policy", name)
         parts.append(sc)
-    return pd.concat(parts, ignore_index=True)
+    out = pd.concat(parts, ignore_index=True)
+    out.attrs["incidents_outside"] = parts[0].attrs["incidents_outside"]  # one grid for all
+    return out

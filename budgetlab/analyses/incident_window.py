@@ -12,7 +12,7 @@ import pandas as pd
 from .._util.validation import require_columns, to_timedelta, utc_ns_column, utc_timestamp
 from .._util.words import duration_words, prose_duration, speak
 from ..budget.spans import status_spans
-from ..errors import ConfigError, InputError, SchemaError
+from ..errors import ConfigError, NoTrafficError, SchemaError
 from ..events.schema import parse_scope, scope_mask, ts_ns
 from ..slo import SLO
 
@@ -90,7 +90,8 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
         ev = ev[scope_mask(ev, scope)]
     if not between(ev["ts"], w_start, w_end).any():
         mine = t if scope == "*" else t[scope_mask(events, scope)]
-        raise InputError(no_traffic_words(mine, ev, span, scope, slo=slo, keys=keys))
+        why, fix = no_traffic_words(mine, ev, span, scope, slo=slo, keys=keys)
+        raise NoTrafficError(f"{why}{fix}", why=why)
     notes: list[str] = []
     first_ns = int(ts_ns(ev)[0])
     if i0 == 0 and first_ns > h_start.value:
@@ -105,19 +106,20 @@ def replayed_events(events: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
 
 
 def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: str, *, slo: SLO,
-                     keys: list[str]) -> str:
-    """Why there is no report: the report window ``[w_start, w_end)`` has no events in scope
-    (``t``: the times of the scope's events, sorted). Names the silence it lies in and the
-    tracker's status in it on the window's clock: earlier events stay in the tracker's window
-    through ``ts + window``, then the window is empty (no traffic)."""
+                     keys: list[str]) -> tuple[str, str]:
+    """Why there is no report, and its fix (``""`` when none): the report window ``[w_start,
+    w_end)`` has no events in scope (``t``: the times of the scope's events, sorted). Names the
+    silence it lies in and the tracker's status in it on the window's clock: earlier events stay
+    in the tracker's window through ``ts + window``, then the window is empty (no traffic)."""
     where = "" if scope == "*" else f" in scope {scope!r}"
     head = (f"no traffic{where} in the report window ({_at(span.w_start.value)} to "
             f"{_at(span.w_end.value)}, the incident and its context)")
     j = int(np.searchsorted(t, span.w_start.value, side="left"))
     if len(t) == 0:
-        return f"{head}: the log has no events{where} at all; check the scope."
+        return f"{head}: the log has no events{where} at all", "; check the scope."
     if j == 0:
-        return f"{head}: the log{where} begins at {_at(t[0])}, after the window; nothing to report."
+        return (f"{head}: the log{where} begins at {_at(t[0])}, after the window; nothing to "
+                "report", ".")
     silence = (f"the log{where} ends at {_at(t[j - 1])}" if j == len(t) else
                f"the log{where} is silent from {_at(t[j - 1])} to {_at(t[j])}")
     held = int(t[j - 1]) + slo.window_ns  # the last event is in the tracker's window through it
@@ -131,8 +133,9 @@ def no_traffic_words(t: np.ndarray, history: pd.DataFrame, span: Span, scope: st
         whose = "the trackers' windows" if keys else "the tracker's window"
         status = (f"{whose} ({prose_duration(slo.window)}) still held earlier events {until}; "
                   f"status at the window's start on the window's clock: {now}")
-    return speak(f"{head}: {silence}, so there is nothing to report there; {status}. A report "
-                 "needs events in its window: move start=, end= or context= to traffic.")
+    return (speak(f"{head}: {silence}, so there is nothing to report there; {status}"),
+            speak(". A report needs events in its window: move start=, end= or context= to "
+                  "traffic."))
 
 
 def _statuses_at(history: pd.DataFrame, slo: SLO, keys: list[str], at_ns: int) -> str:

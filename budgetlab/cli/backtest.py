@@ -126,6 +126,10 @@ def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
         raise ConfigError(f"--policy {shown(unknown[0])} is not a policy; give one or more of "
                           f"{', '.join(POLICY_PRESETS)}.")
     if not names:
+        if spec.policy is None and spec.source == "command line":
+            raise ConfigError("--total names counters, not alert policies (only a --slo spec "
+                              "holds them); give --policy (e.g. --policy workbook, or "
+                              "workbook,pyrra,sloth).")
         if spec.policy is None:
             raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy "
                               "workbook).")
@@ -278,7 +282,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
                   "period": pol.period, "policy": pol}
             det = incident_detections(ep, incidents, **kw)
             sc = score_alerts(ep, incidents, **kw)
-            print_scores(name, det, sc, by, ep)
+            print_scores(name, det, sc, by, ep, len(incidents))
             all_det.append(det.assign(policy=name))
             all_sc.append(sc.assign(policy=name))
     if args.out is not None:

@@ -106,11 +106,18 @@ def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.T
 
 
 def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str],
-                 episodes: pd.DataFrame) -> None:
+                 episodes: pd.DataFrame, n_incidents: int) -> None:
     import pandas as pd
 
     from .._util.words import duration_words
-    from .shared import SCORE_FOOTNOTE, filling_notes, score_text, thin_rates_line, wrap
+    from .shared import (
+        SCORE_FOOTNOTE,
+        filling_notes,
+        outside_line,
+        score_text,
+        thin_rates_line,
+        wrap,
+    )
 
     overall = det[(det["tier"] == "*") & (det["severity"] == "*")]
     for k in by:
@@ -121,12 +128,18 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
     for c in ("detection_time", "reset_time"):
         show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    if "filling" in overall.columns:
+        # as the score table's rows of all tiers merged count it (filling_notes says why)
+        show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})
     print(show.to_string(index=False) if len(show) else "(no incident in scope)")
     rows = scores
     for k in by:
         rows = rows[rows[k] == "*"]
     for note in filling_notes(rows, episodes, what="span"):
         print(wrap(note, indent="  "))
+    outside = outside_line(scores, episodes, n_incidents, what="span")
+    if outside:
+        print(wrap(outside, indent="  "))
     print(score_text(rows, duration_words))
     thin = thin_rates_line(rows)
     if thin:

@@ -167,6 +167,7 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
         # one query for every group's SLO would measure all groups against each group's target
         raise ConfigError(_one_query_for_all_groups(args, keys))
     table = _with_targets(table, keys, args.target_column)
+    _say_provisional(table, keys)
     return slos_from_recalibration(
         table, by=by, window=window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,
@@ -212,6 +213,26 @@ def _with_targets(table: Any, keys: list[str], column: str) -> Any:
     print(f"left out {len(names)} group{'s' if len(names) != 1 else ''} without a {column}: "
           f"{listed}" + ("; the table's recommendation_note says more" if noted else ""))
     return table[~missing]
+
+
+def _say_provisional(table: Any, keys: list[str]) -> None:
+    """One line naming the groups whose target is written from a provisional recommendation
+    (``recommendation_note`` starting ``provisional:``, a history shorter than recalibrate's
+    minimum), with the reason: the file holds the target without a word of it."""
+    if "recommendation_note" not in table.columns:
+        return
+    notes = table["recommendation_note"].fillna("").astype(str)
+    rows = table[notes.str.startswith("provisional:")]
+    if not len(rows):
+        return
+    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
+        if keys else ["all events"]
+    why = [n.split(";")[0].removeprefix("provisional:").strip() for n in notes[rows.index]]
+    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+    listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
+        ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more
+    print(f"written from a provisional recommendation: {listed}; the table's "
+          "recommendation_note says more")
 
 
 def _docs_from_spec(args: argparse.Namespace, indicator: Any) -> list[Any]:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._util.validation import utc_timestamp
 from .._util.words import duration_words, prose_duration
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
 from .labels import path_label
@@ -23,6 +23,7 @@ from .reading import group_keys, read_log, slo_from_args
 from .shared import (
     SCORE_FOOTNOTE,
     filling_notes,
+    outside_line,
     print_slo,
     save_plot,
     score_text,
@@ -196,24 +197,35 @@ def _cmd_incident(args: argparse.Namespace) -> int:
     print_slo(slo, by)
     outs = []
     for ident, start, end, scope in spans:
-        rep = incident_report(
-            read.events,
-            _scoped_slo(slo, scope or "*", by),
-            start,
-            end,
-            policy=policy,
-            by=by or None,
-            context=args.context,
-            scope=scope,
-            incidents=table,
-            tz=args.tz,
-            freq=args.freq,
-            breakdown_by=breakdown_by,
-        )
+        try:
+            rep = incident_report(
+                read.events,
+                _scoped_slo(slo, scope or "*", by),
+                start,
+                end,
+                policy=policy,
+                by=by or None,
+                context=args.context,
+                scope=scope,
+                incidents=table,
+                tz=args.tz,
+                freq=args.freq,
+                breakdown_by=breakdown_by,
+            )
+        except NoTrafficError as exc:
+            if len(spans) == 1:
+                raise
+            # one of several incidents of --incidents: said, and the others reported
+            print("\n" + wrap(f"{ident}: not reported: {exc.why}.", indent=""))
+            continue
         _print_incident(ident, rep, by)
         outs.append(rep.transitions.assign(incident_id=ident))
         if args.plot:
             _save_incident_plot(rep, args)
+    if not outs:
+        raise InputError(f"none of the {len(spans)} incidents of --incidents has events in its "
+                         "report window (the incident and its --context): nothing to report; "
+                         "check their times and zone against the log's.")
     if args.out:
         write_output(pd.concat(outs, ignore_index=True), args,
                      "status changes in the reported windows")
@@ -239,7 +251,11 @@ def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
         tiers["detection_delay"] = tiers["detection_delay"].map(
             lambda v: "" if pd.isna(v) else duration_words(v)
         )
-        print(tiers.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+        # the threshold as the policy writes it; the peak with the summary's two decimals
+        tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
+        tiers["peak_burn_long"] = tiers["peak_burn_long"].map(
+            lambda v: "" if pd.isna(v) else f"{v:.2f}")
+        print(tiers.to_string(index=False))
 
 
 def _save_incident_plot(rep: Any, args: argparse.Namespace) -> None:
@@ -296,6 +312,9 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
         for note in filling_notes(rows, ep):
             print(wrap(note, indent="  "))
+        outside = outside_line(sc, ep, len(inc))
+        if outside:
+            print(wrap(outside, indent="  "))
         print(score_text(rows, duration_words))
         thin = thin_rates_line(rows)
         if thin:

@@ -210,7 +210,9 @@ def render_notebooks(
     exists (without ``force``), and :class:`NotebookError` when a notebook fails (its HTML is not
     written; those of the notebooks before it are; the executed copy with the error is kept as
     ``OUT_DIR/<name>.failed.ipynb`` and the message says so). A progress bar runs over the notebooks
-    and their cells when stderr is a terminal (:func:`budgetlab._util.progress.progress_enabled`).
+    and their cells when stderr is a terminal (:func:`budgetlab._util.progress.progress_enabled`);
+    elsewhere ``log`` gets a line as each notebook starts (``"01_recalibrate_slo.ipynb (1 of 5):
+    running"``). ``log`` gets a line as each one ends, with its time and HTML file.
     """
     from .._util.files import atomic_path
     from .._util.progress import progress, progress_enabled
@@ -233,7 +235,10 @@ def render_notebooks(
     with _kernel_environment(), tempfile.TemporaryDirectory(prefix="budgetlab-nb-") as scratch:
         exporter = _html_exporter(tools.HTMLExporter)
         pairs = zip(sources, targets, strict=True)
-        for src, target in progress(pairs, total=len(sources), desc="notebooks", enabled=show):
+        for i, (src, target) in enumerate(progress(pairs, total=len(sources), desc="notebooks",
+                                                   enabled=show), start=1):
+            if not show:  # no bar: a line as each one starts (the first may run for minutes)
+                log(f"{src.name} ({i} of {len(sources)}): running")
             started = time.perf_counter()
             executed = Path(scratch) / src.name
             cells: dict[str, Any] | bool = {"desc": src.stem, "leave": False,

@@ -14,7 +14,8 @@ from .labels import path_label
 from .reading import describe_slo
 
 __all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
-           "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line"]
+           "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line",
+           "outside_line"]
 
 #: The columns of a score table (:func:`budgetlab.score_alerts`) the CLI prints.
 SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "detected", "recall",
@@ -180,6 +181,18 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
     ticket_3d's long window (3 d) never filled: the log spans 2 d; its 3 episode(s) are scored
     apart, 2 met no incident; 1 incident(s) began then: not scored for this tier.
+
+    Incidents alone (no episode began then) are said without a count of episodes:
+
+    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-05", tz="UTC")
+    >>> rows.loc[0, ["episodes_filling", "true_episodes_filling"]] = 0
+    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
+    1 incident(s) began in the log's first 3 d, while ticket_3d's long window filled: not scored
+    for this tier.
+    >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")
+    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
+    ticket_3d's long window (3 d) never filled: the log spans 2 d; 1 incident(s) began then: not
+    scored for this tier.
     """
     from .._util.words import duration_words
 
@@ -197,14 +210,19 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
             merged.append(str(r["severity"]))
             continue
         window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
-        if window < span:
-            text = (f"{n_ep} episode(s) of {tier} began in the {what}'s first "
-                    f"{duration_words(window)}, while its long window filled; scored apart: "
-                    f"{false} met no incident")
-        else:
+        first = f"the {what}'s first {duration_words(window)}"
+        if window >= span:
             text = (f"{tier}'s long window ({duration_words(window)}) never filled: the {what} "
-                    f"spans {duration_words(span)}; its {n_ep} episode(s) are scored apart, "
-                    f"{false} met no incident")
+                    f"spans {duration_words(span)}")
+            if n_ep:
+                text += f"; its {n_ep} episode(s) are scored apart, {false} met no incident"
+        elif n_ep:
+            text = (f"{n_ep} episode(s) of {tier} began in {first}, while its long window "
+                    f"filled; scored apart: {false} met no incident")
+        else:  # incidents alone: no word about episodes that did not happen
+            notes.append(f"{n_inc} incident(s) began in {first}, while {tier}'s long window "
+                         "filled: not scored for this tier.")
+            continue
         if n_inc:
             text += f"; {n_inc} incident(s) began then: not scored for this tier"
         notes.append(text + ".")
@@ -217,3 +235,28 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                          f"{'all tiers' if m == '*' else m} after {duration_words(w)}"
                          for m, w in longest.items()) + ".")
     return notes
+
+
+def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int, *,
+                 what: str = "log") -> str | None:
+    """One sentence on the incidents of ``--incidents`` that lie wholly outside the evaluated
+    span (``scores.attrs["incidents_outside"]``, the span from the episodes' ``grid_start`` and
+    ``grid_end`` attrs), which are not scored; ``None`` when there are none.
+
+    >>> ep = pd.DataFrame(columns=["tier"])
+    >>> ep.attrs.update(grid_start=pd.Timestamp("2026-10-06", tz="UTC"),
+    ...                 grid_end=pd.Timestamp("2026-10-09", tz="UTC"))
+    >>> sc = pd.DataFrame()
+    >>> sc.attrs["incidents_outside"] = 2
+    >>> print(wrap(outside_line(sc, ep, 3), indent=""))
+    2 of the 3 incident(s) of --incidents lie wholly outside the log (2026-10-06 00:00 ..
+    2026-10-09 00:00 UTC): not scored, neither detected nor missed; check their times and zone.
+    """
+    n = int(scores.attrs.get("incidents_outside", 0))
+    if not n:
+        return None
+    start = pd.Timestamp(episodes.attrs["grid_start"]).tz_convert("UTC")
+    end = pd.Timestamp(episodes.attrs["grid_end"]).tz_convert("UTC")
+    return (f"{n} of the {n_incidents} incident(s) of --incidents lie wholly outside the {what} "
+            f"({start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC): not scored, neither detected "
+            "nor missed; check their times and zone.")

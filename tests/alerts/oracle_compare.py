@@ -14,7 +14,9 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     columns are always timedelta64[ns], (2) its rates per day are over observed time (checked here
     against the oracle's counts and ``observed_days``; observed_days itself by a loop in
     tests/alerts/test_observed_time.py) and withheld (NaN, a ``rates_note`` saying why) under one
-    day of it, (3) alert_episodes records ``tier_windows`` in attrs."""
+    day of it, (3) alert_episodes records ``tier_windows`` in attrs, (4) the score tables record
+    ``incidents_outside`` in attrs (incidents wholly outside the grid, not scored; the oracle
+    scored every incident, so the count must be 0 for the tables to be equal)."""
     # the oracle built its table from dicts: a duration column without any detection came out as
     # all-NaT datetime64[s]; the columnar table keeps it timedelta64[ns] (NaT): the same values
     want = want.copy()
@@ -40,4 +42,6 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
         got = got.drop(columns=[*rates, "observed_days", "rates_note"])
         want = want.drop(columns=list(rates))
     pd.testing.assert_frame_equal(got, want, check_exact=True)
-    assert {k: v for k, v in got.attrs.items() if k != "tier_windows"} == want.attrs
+    assert got.attrs.get("incidents_outside", 0) == 0
+    assert {k: v for k, v in got.attrs.items()
+            if k not in ("tier_windows", "incidents_outside")} == want.attrs

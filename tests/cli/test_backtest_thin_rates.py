@@ -35,7 +35,7 @@ def printed(minutes: int, capsys) -> tuple[list[str], str]:
     ep = alert_episodes(b, 0.9, POLICY)
     kw = {"grace": "1h", "bins": b, "target": 0.9, "period": POLICY.period, "policy": POLICY}
     print_scores("single", incident_detections(ep, inc, **kw), score_alerts(ep, inc, **kw), [],
-                 ep)
+                 ep, len(inc))
     text = capsys.readouterr().out
     rows = [ln.split() for ln in text.splitlines() if ln.split()[:2] == ["page_10m", "page"]]
     assert len(rows) == 1
@@ -59,3 +59,25 @@ def test_a_three_day_span_prints_the_rate(capsys):
     row, text = printed(3 * 1440, capsys)
     assert row[-4:] == ["0.334", "2.99", "0", "0"]
     assert "pages_per_day withheld" not in text
+
+
+def test_the_incidents_table_says_which_incidents_are_scored_apart(capsys):
+    """3 h of bins, the 10 min window full from 00:10: i0 (00:05 .. 00:08) began while it filled
+    and is scored apart by the merged rows (incidents_filling 1); i1 (01:40) is scored. The
+    incidents table above them says so per incident, not only the score rows."""
+    b = bins(180)
+    inc = pd.DataFrame({"incident_id": ["i0", "i1"], "scope": ["*", "*"],
+                        "start": [T0 + pd.Timedelta("5min"), T0 + pd.Timedelta("1h40min")],
+                        "end": [T0 + pd.Timedelta("8min"), T0 + pd.Timedelta("1h50min")]})
+    ep = alert_episodes(b, 0.9, POLICY)
+    kw = {"grace": "1h", "bins": b, "target": 0.9, "period": POLICY.period, "policy": POLICY}
+    print_scores("single", incident_detections(ep, inc, **kw), score_alerts(ep, inc, **kw), [],
+                 ep, len(inc))
+    lines = capsys.readouterr().out.splitlines()
+    head = lines.index("Incidents, policy single (all tiers merged):")
+    assert lines[head + 1].split() == ["incident_id", "incident_start", "detected",
+                                       "detection_time", "reset_time", "scored"]
+    assert lines[head + 2].split()[:4] == ["i0", "2026-01-05", "00:05", "False"]
+    assert lines[head + 2].split()[-2:] == ["apart", "(filling)"]
+    assert lines[head + 3].split()[:4] == ["i1", "2026-01-05", "01:40", "True"]
+    assert lines[head + 3].split()[-1] == "yes"

@@ -294,3 +294,23 @@ def test_an_earlier_failed_copy_is_not_run_again(tmp_path):
     _small_notebook(tmp_path / "a.ipynb", "print(1)")
     _small_notebook(tmp_path / "a.failed.ipynb", "raise ValueError")
     assert [p.name for p in find_notebooks(tmp_path)] == ["a.ipynb"]
+
+
+def test_off_a_terminal_a_line_as_each_notebook_starts_and_ends(tmp_path, monkeypatch):
+    """Without a bar (a pipe, a log file) the first notebook may run for minutes: a line says
+    which one runs, and which of how many, before its end line."""
+    import budgetlab._util.progress as progress_module
+
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    for name in ("one", "two"):
+        _small_notebook(folder / f"{name}.ipynb", "print(n)")
+    monkeypatch.setattr(progress_module, "progress_enabled", lambda: False)
+    lines: list[str] = []
+    nbcli.render_notebooks(find_notebooks(folder), tmp_path / "html", log=lines.append)
+    assert len(lines) == 4
+    assert lines[0] == "one.ipynb (1 of 2): running"
+    assert lines[1].startswith("one.ipynb: executed in ")
+    assert lines[2] == "two.ipynb (2 of 2): running"
+    assert lines[3].startswith("two.ipynb: executed in ")
+    assert lines[3].endswith(str(tmp_path / "html" / "two.html"))

@@ -142,6 +142,17 @@ def test_a_freq_that_does_not_divide_a_window_is_refused_before_the_server(capsy
         "window, e.g. 1min.\n")
 
 
+def test_counters_without_a_policy_are_refused_naming_policy_before_the_server(capsys):
+    """--total/--errors name counters and no policy (a spec would hold one): the refusal says
+    that, not "the SLO has no alert policies" about an SLO the user never wrote."""
+    rc = main(["backtest", "--prometheus", "http://127.0.0.1:1", "--total", "a_total",
+               "--errors", "b_total", "--target", "0.99"])
+    assert rc == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --total names counters, not alert policies (only a --slo spec holds "
+        "them); give --policy (e.g. --policy workbook, or workbook,pyrra,sloth).\n")
+
+
 def test_unreachable_and_5xx_exit_2(capsys, monkeypatch):
     from tests.interop.prometheus_server import free_port
 

@@ -154,9 +154,12 @@ REFUSED = {
     SPEC / "budgeting-method__timeslices-slo.yaml": "spec.timeWindow[0].duration='1m' is not "
     "supported for a calendar",
     SDK / "v1alpha__slos.yaml": "spec.indicator (thresholdMetric) is not supported",
-    # Sloth's output: Prometheus rules
+    # Sloth's output: Prometheus rules, named as such (not "apiVersion=None is not supported")
     **{
-        SLOTH / f"_gen__{k}.yml": "apiVersion=None is not supported"
+        SLOTH / f"_gen__{k}.yml": "document 1: a Prometheus rule file (groups: of rules, as "
+        "Sloth or 'budgetlab export prometheus' write them), not an SLO spec; give the spec the "
+        "rules were made from (OpenSLO, Sloth 'version: prometheus/v1', Pyrra "
+        "ServiceLevelObjective)."
         for k in ("openslo-getting-started", "getting-started", "kubernetes-apiserver")
     },
     SLOTH / "raw-home-wifi.yml": "slos[0].sli.raw is not supported",

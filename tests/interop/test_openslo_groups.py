@@ -333,6 +333,31 @@ def test_export_leaves_out_withheld_groups_and_says_which_in_one_line(tmp_path, 
                                                             ("turnstile",): 0.97}
 
 
+def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_path, capsys):
+    """turnstile's 0.97 rests on 7 d of history (recalibrate's note: provisional): the file holds
+    it as any target, so the command says so, with recalibrate's reason; recaptcha_v2's is not
+    named, nor are the groups left out."""
+    from budgetlab.cli import main
+
+    (tmp_path / "rec.csv").write_text(WITHHELD, encoding="utf-8")
+    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
+                 "--window", "1h", str(tmp_path / "rec.yaml")]) == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
+    assert said == ["written from a provisional recommendation: turnstile (7 d of history, less "
+                    "than the 14 d a recommendation needs); the table's recommendation_note says "
+                    "more"]
+    two = WITHHELD.replace("recaptcha_v2,59639,0.93,", "recaptcha_v2,59639,0.93,\"provisional: "
+                           "3 d of history, less than the 14 d a recommendation needs; re-run\"")
+    (tmp_path / "rec2.csv").write_text(two, encoding="utf-8")
+    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec2.csv"),
+                 "--window", "1h", str(tmp_path / "rec2.yaml")]) == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
+    assert said == ["written from a provisional recommendation: recaptcha_v2 (3 d of history, "
+                    "less than the 14 d a recommendation needs), turnstile (7 d of history, less "
+                    "than the 14 d a recommendation needs); the table's recommendation_note says "
+                    "more"]
+
+
 def test_export_with_no_group_to_write_refuses_in_one_line(tmp_path, capsys):
     from budgetlab.cli import main
 

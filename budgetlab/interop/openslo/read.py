@@ -237,6 +237,18 @@ def _sources(source: Source | Sequence[Source]) -> list[Source]:
                       "one set).")
 
 
+def _unsupported(obj: Mapping[str, Any]) -> str:
+    """Why an object is not read: a Prometheus rule file (``groups:``, e.g. what Sloth or
+    ``budgetlab export prometheus`` wrote) is named as such, else its ``apiVersion``."""
+    if obj.get("apiVersion") is None and isinstance(obj.get("groups"), list):
+        return ("a Prometheus rule file (groups: of rules, as Sloth or 'budgetlab export "
+                "prometheus' write them), not an SLO spec; give the spec the rules were made from "
+                "(OpenSLO, Sloth 'version: prometheus/v1', Pyrra ServiceLevelObjective).")
+    return (f"apiVersion={quoted(obj.get('apiVersion'))} is not supported; budgetlab reads "
+            f"{API_VERSION!r} and {V1ALPHA!r} (as Sloth writes it), Sloth's 'version: "
+            "prometheus/v1' specs and Pyrra's ServiceLevelObjective.")
+
+
 def _collect(sources: list[Source], direct: list[SLODocument]
              ) -> tuple[ObjectTable, list[tuple[str, dict[str, Any], list[str]]]]:
     """Check every object against the v1 rules (v1alpha converted first) and index it by kind
@@ -262,11 +274,7 @@ def _collect(sources: list[Source], direct: list[SLODocument]
                 elif version == API_VERSION:
                     converted = [(dict(obj), [])]
                 else:
-                    raise ConfigError(f"apiVersion={quoted(version)} is not supported; budgetlab "
-                                      f"reads {API_VERSION!r} and "
-                                      f"{V1ALPHA!r} (as Sloth writes it), Sloth's 'version: "
-                                      "prometheus/v1' specs and Pyrra's "
-                                      "ServiceLevelObjective.")
+                    raise ConfigError(_unsupported(obj))
             for v1, notes in converted:
                 name = v1.get("metadata", {}).get("name") if isinstance(v1.get("metadata"),
                                                                         Mapping) else None

@@ -1,0 +1,82 @@
+"""``budgetlab incident``: with ``--incidents FILE``, incidents outside the log (NAB's 2014 label
+windows against a 2026 log, a list longer than the log): each such incident is named in one
+paragraph and the others are reported (``--out`` written); when none has traffic, one line and
+exit 2. Before, the first such incident stopped the command (exit 2, ``--out`` not written) with
+a fix naming --start/--end, which an --incidents run did not give. And the tier table's peaks,
+written with the summary's two decimals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from budgetlab.cli import main
+
+T0 = pd.Timestamp("2026-01-05", tz="UTC")
+
+
+def _log(tmp_path):
+    """3 h (00:00 .. 02:59:54), 10 events a minute; every event of 01:40 .. 01:50 failed."""
+    k = np.repeat(np.arange(180), 10)
+    ts = T0 + pd.to_timedelta(k, unit="min") + pd.to_timedelta(np.tile(np.arange(10) * 6, 180),
+                                                               unit="s")
+    bad = (k >= 100) & (k < 110)
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts, "outcome": np.where(bad, "error", "success")}).to_csv(log, index=False)
+    return log
+
+
+def _run(tmp_path, rows, *extra):
+    inc = tmp_path / "incidents.csv"
+    inc.write_text("incident_id,start,end\n" + "".join(f"{r}\n" for r in rows))
+    return main(["incident", str(_log(tmp_path)), "--incidents", str(inc), "--target", "0.9",
+                 "--window", "1h", "--context", "30min", "--outcomes",
+                 "success=success,error=error", *extra])
+
+
+def test_an_incident_after_the_log_is_named_and_the_others_reported(tmp_path, capsys):
+    out = tmp_path / "changes.csv"
+    rc = _run(tmp_path, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z",
+                         "L1,2027-01-01T00:00:00Z,2027-01-01T01:00:00Z"], "--out", str(out))
+    text = " ".join(capsys.readouterr().out.split())
+    assert rc == 0
+    assert "i1: 2026-01-05 01:40 .. 2026-01-05 01:50 UTC, scope *" in text
+    # the window is the incident and 30 min either side; the last event is 02:59:54, and the
+    # 1 h window empties at 03:59:54, long before 2026-12-31 23:30
+    assert ("L1: not reported: no traffic in the report window (2026-12-31 23:30:00 UTC to "
+            "2027-01-01 01:30:00 UTC, the incident and its context): the log ends at 2026-01-05 "
+            "02:59:54 UTC, so there is nothing to report there; the tracker's window (1 h) was "
+            "empty all that time (no traffic, no status).") in text
+    assert "move --start" not in text
+    written = pd.read_csv(out)
+    assert set(written["incident_id"]) == {"i1"}
+
+
+def test_no_incident_with_traffic_is_one_line_and_exit_2(tmp_path, capsys):
+    rc = _run(tmp_path, ["N1,2014-03-14T03:31:00Z,2014-03-14T14:41:00Z",
+                         "N2,2014-03-18T17:06:00Z,2014-03-19T04:16:00Z"])
+    out, err = capsys.readouterr()
+    assert rc == 2
+    assert err.splitlines()[-1] == (
+        "budgetlab: error: none of the 2 incidents of --incidents has events in its report "
+        "window (the incident and its --context): nothing to report; check their times and zone "
+        "against the log's.")
+    assert ("N1: not reported: no traffic in the report window (2014-03-14 03:01:00 UTC to "
+            "2014-03-14 15:11:00 UTC, the incident and its context): the log begins at "
+            "2026-01-05 00:00:00 UTC, after the window; nothing to report.") in " ".join(
+                out.split())
+
+
+def test_the_tier_table_writes_peaks_with_the_summarys_two_decimals(tmp_path, capsys):
+    """i1's tier table on the 3 h log (600 events an hour, 100 failed in 01:40 .. 01:50, target
+    0.9): page_1h's peak 1 h burn is (100 / 600) / 0.1 = 1.67; the 6 h, 1 d and 3 d windows hold
+    the whole log so far, at most 100 failures in 1,100 events (the window ending 01:50):
+    0.0909 / 0.1 = 0.91, written as the summary writes burns (was 0.909 beside 1.67)."""
+    assert _run(tmp_path, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z"]) == 0
+    rows = {ln.split()[0]: ln.split() for ln in capsys.readouterr().out.splitlines()
+            if ln.split()[:1] in (["page_1h"], ["page_6h"], ["ticket_1d"], ["ticket_3d"])}
+    # tier severity burn fired peak_burn_long (first_alert and detection_delay blank)
+    assert rows["page_1h"] == ["page_1h", "page", "14.4", "False", "1.67"]
+    assert rows["page_6h"] == ["page_6h", "page", "6", "False", "0.91"]
+    assert rows["ticket_1d"] == ["ticket_1d", "ticket", "3", "False", "0.91"]
+    assert rows["ticket_3d"] == ["ticket_3d", "ticket", "1", "False", "0.91"]
