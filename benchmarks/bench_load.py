@@ -78,7 +78,8 @@ def _write_files(frame: pd.DataFrame, folder: Path) -> dict[str, Path]:
     # Parquet as most pipelines write it: the time a timestamp column (UTC, ms), not text
     paths["parquet_ts"] = folder / "events_ts.parquet"
     ts_col = pd.to_datetime(frame["ts"], utc=True, format="ISO8601").dt.as_unit("ms")
-    pq.write_table(table.set_column(0, "ts", pa.array(ts_col)), paths["parquet_ts"])
+    pq.write_table(pa.Table.from_pandas(frame.assign(ts=ts_col), preserve_index=False),
+                   paths["parquet_ts"])  # its own pandas metadata: the time a datetime column
     ts = pd.to_datetime(frame["ts"], utc=True)
     # offsets of both signs and half-hour zones, as servers around the world write them
     offsets = np.array([0, 120, -300, 330, -570, 60])[np.arange(len(frame)) % 6]
