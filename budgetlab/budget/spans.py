@@ -124,7 +124,7 @@ def status_spans(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], 
     >>> st["start"].dt.strftime("%H:%M:%S.%f").tolist(), st["total"].tolist()
     (['00:00:00.000000', '00:10:00.000000', '01:00:00.000000', '01:10:00.000000'], [1, 2, 1, 0])
     """
-    keys = check_events(events, by)
+    keys = check_events(events, by, output=SPAN_COLUMNS)
     per_group = as_per_group(slo)
     t = ts_ns(events)
     lo = utc_timestamp(start,

@@ -94,7 +94,7 @@ def replay(events: pd.DataFrame, slo: SLO | PerGroup | Mapping[Any, Any], *,
     >>> st["budget_total"].round(2).tolist()
     [0.07, 0.03, 0.14, 0.06]
     """
-    keys = check_events(events, by)
+    keys = check_events(events, by, output=REPLAY_COLUMNS)
     wanted = _check_columns(columns)
     per_group = as_per_group(slo)
     with progress_bar(len(events), desc="replay", min_total=PROGRESS_EVENTS) as bar:

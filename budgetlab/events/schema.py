@@ -36,7 +36,7 @@ import pandas as pd
 
 from .._util.validation import as_list, require_columns
 from .._util.words import counted, prose_duration
-from ..errors import InputError, SchemaError
+from ..errors import ConfigError, InputError, SchemaError
 
 __all__ = ["SUCCESS", "TIMEOUT", "SOLVE_ERROR", "FAILURE", "SLOW", "SKIP", "MISSING_LABELS",
            "bucket_dtype", "code_counts", "as_events", "check_events", "ts_ns", "INCIDENT_COLUMNS",
@@ -134,10 +134,12 @@ def ts_ns(events: pd.DataFrame) -> np.ndarray:
 
 
 def check_events(events: Any, by: str | Sequence[str] | None = None, *,
-                 need_sorted: bool = True) -> list[str]:
+                 need_sorted: bool = True, output: Sequence[str] = ()) -> list[str]:
     """Check that ``events`` is a canonical event table (as :func:`budgetlab.read_events` returns).
 
-    Returns the ``by`` columns as a list. Raises :class:`SchemaError` or :class:`InputError`.
+    Returns the ``by`` columns as a list. Raises :class:`SchemaError` or :class:`InputError`;
+    :class:`ConfigError` for a key named like one of the ``output`` columns of the caller's
+    table (a key ``status`` beside the replay's own ``status`` would be lost in it).
     """
     if not isinstance(events, pd.DataFrame):
         if type(events).__module__.startswith("dask"):
@@ -147,6 +149,11 @@ def check_events(events: Any, by: str | Sequence[str] | None = None, *,
         raise InputError("events must be a pandas DataFrame from budgetlab.read_events(), got "
                          f"{type(events).__name__}.")
     keys = as_list(by)
+    clash = [k for k in keys if k in output]
+    if clash:
+        raise ConfigError(f"the group key {clash[0]!r} has the name of a column the result writes "
+                          "itself, which would hide the key: rename that column of the events "
+                          "first (an access log's status: group by status_class).")
     require_columns(events, ["ts", "ok", *keys])
     if not isinstance(events["ts"].dtype, pd.DatetimeTZDtype):
         raise SchemaError("events['ts'] must be a UTC datetime column (datetime64[ns, UTC]); load "
