@@ -266,7 +266,7 @@ class ReadSpec:
                 raise ConfigError("pattern= reads text lines; leave format= out.")
             check_pattern(self.pattern, [self.time, self.label, *self.by, *self.keep,
                                          *(c for c in (self.bucket, self.session, self.duration)
-                                           if c)])
+                                           if c)], preset=self.preset, roles=self.roles)
         elif self.on_error != "count":
             raise ConfigError(f"{given} goes with pattern= (or preset=): it says what becomes "
                               "of the lines the pattern does not match.")
