@@ -31,7 +31,8 @@ from ..privacy import scan_text, shown
 __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open_last_row",
            "row_numbers", "expand", "personal_mask", "show_labels", "header_error",
            "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
-           "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES", "MAX_CODES",
+           "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES",
+           "TURN_INTO_OUTCOMES", "MAX_CODES",
            "HTTP_STATUSES", "numbers_note", "non_boolean_error"]
 
 #: How many row numbers a message lists before it says "and N more".
@@ -234,6 +235,11 @@ def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int]
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
+#: What to do with one, said at the end of every refusal that calls the column a metric series.
+TURN_INTO_OUTCOMES = "a metric series has to be turned into outcomes first"
+#: The fix of a refusal of the outcome column as a metric series: the column to name instead.
+_NAME_THE_COLUMN = ("Name the outcome column with outcome= (or a true/false success column with "
+                    f"ok=); {TURN_INTO_OUTCOMES}.")
 
 
 #: At most this many distinct numeric labels (those the vocabulary does not know) are codes:
@@ -270,8 +276,7 @@ def _is_status(text: str) -> bool:
 def _measured_error(listed: str, why: str) -> OutcomeError:
     return OutcomeError(
         f"outcome labels are measured values, not outcomes: {listed} ({why}). {METRIC_SERIES}. "
-        "Name the outcome column with outcome= (or a true/false success column with ok=); a "
-        "metric series has to be turned into outcomes first.")
+        f"{_NAME_THE_COLUMN}")
 
 
 def _codes_error(labels: list[str], listed: str, head: str, ask: str) -> OutcomeError:
@@ -367,16 +372,22 @@ like a metric series'
             f"none of the {len(bad):,} rows of the {what} column is a boolean") + \
         " (true/false or 1/0)"
     if numbers:
-        return OutcomeError(f"{head}: this looks like a metric series. {METRIC_SERIES}; a "
-                            "metric series has to be turned into outcomes first.")
+        return OutcomeError(f"{head}: this looks like a metric series. {METRIC_SERIES}; "
+                            f"{TURN_INTO_OUTCOMES}.")
     return OutcomeError(f"{head}: if it holds outcome labels (success, timeout, ...), name it "
                         f"with {say('outcome= instead of ok=', '--outcome instead of --ok')}.")
 
 
 def too_many_labels_error(n: int, limit: int) -> OutcomeError:
-    """The refusal of an outcome column with more than ``limit`` distinct labels (``n``)."""
-    return OutcomeError(f"the outcome column has {n} distinct labels (more than {limit}); it does "
-                        "not look like an outcome column: check "
-                        + say("outcome= (or use ok= for a true/false column)",
-                              "--outcome (or use --ok for a true/false column)")
-                        + f". {METRIC_SERIES}.")
+    """The refusal of an outcome column with more than ``limit`` distinct labels (``n``), in the
+    words of the other refusals of a metric series (:func:`numeric_labels_error`).
+
+    >>> print(too_many_labels_error(7150, 1000))
+    the outcome column has 7,150 distinct labels (more than 1,000): it does not look like an
+    outcome column. A metric series (...) is not an outcome log: ... Name the outcome column with
+    outcome= (or a true/false success column with ok=); a metric series has to be turned into
+    outcomes first.
+    """
+    return OutcomeError(f"the outcome column has {n:,} distinct labels (more than {limit:,}): it "
+                        f"does not look like an outcome column. {METRIC_SERIES}. "
+                        f"{_NAME_THE_COLUMN}")

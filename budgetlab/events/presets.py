@@ -96,9 +96,21 @@ def pattern_groups(pattern: str) -> list[str]:
     return _GROUP.findall(pattern)
 
 
-def check_pattern(pattern: Any, needed: Sequence[str]) -> str:
+def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = None,
+                  roles: Mapping[str, str] | None = None) -> str:
     """Refuse a pattern Arrow cannot run (RE2 syntax: lookaround and backreferences are not part of
-    it) or one without a named group for each ``needed`` column."""
+    it) or one without a named group for each ``needed`` column. ``preset``: the pattern is that
+    preset's (the refusal names the preset, not a ``pattern=`` the user did not give); ``roles``:
+    the option that declared each column (``{"status": "by"}``), named beside it.
+
+    >>> check_pattern(PRESETS["access"].pattern, ["ts", "status"], preset="access",
+    ...               roles={"status": "by"})
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: the access preset has no field 'status' (by=); its fields are ts,
+    method, outcome. Declare only those, or read the lines with a pattern= of your own (with
+    time_format= and outcomes=) that has a named group for it, in place of preset=.
+    """
     if not isinstance(pattern, str) or not pattern:
         raise ConfigError("pattern= takes a regular expression with named groups, e.g. "
                           r"'^(?P<ts>\S+ \S+) (?P<outcome>\w+)'.")
@@ -114,13 +126,19 @@ def check_pattern(pattern: Any, needed: Sequence[str]) -> str:
     groups = pattern_groups(pattern)
     if len(set(groups)) != len(groups):
         raise ConfigError("pattern= names a group twice; give each named group its own name.")
-    missing = [c for c in needed if c not in groups]
-    if missing:
-        have = ", ".join(groups) or "none"
-        raise ConfigError(f"pattern= has no named group for {', '.join(map(repr, missing))} "
-                          f"(named groups: {have}); write (?P<name>...) around the part of the "
-                          "line that holds it.")
-    return pattern
+    missing = [c for c in dict.fromkeys(needed) if c not in groups]
+    if not missing:
+        return pattern
+    named = " or ".join(repr(c) + (f" ({roles[c]}=)" if roles and c in roles else "")
+                        for c in missing)
+    have = ", ".join(groups) or "none"
+    if preset is not None:
+        raise ConfigError(f"the {preset} preset has no field {named}; its fields are {have}. "
+                          "Declare only those, or read the lines with a pattern= of your own "
+                          "(with time_format= and outcomes=) that has a named group for "
+                          f"{'it' if len(missing) == 1 else 'each'}, in place of preset=.")
+    raise ConfigError(f"pattern= has no named group for {named}; its named groups are {have}. "
+                      "Write (?P<name>...) around the part of the line that holds it.")
 
 
 def only_groups(pattern: str, groups: Sequence[str]) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._util.validation import check_argument, check_tz
-from .._util.words import say
+from .._util.words import command_flag, say
 from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._latency import check_latency
@@ -56,6 +56,17 @@ def _names(name: str, value: Any, *, many: bool = True) -> tuple[str, ...]:
     if len(set(out)) != len(out):
         raise ConfigError(f"{name}= names a column twice; list each once.")
     return out
+
+
+def _listed(options: Sequence[str], word: str) -> str:
+    """``options`` in the words of the API (``time=, ok= and bucket=``) or of the command line
+    (its flags, leaving out those it has none for: ``--time, --ok and --bucket``).
+
+    >>> _listed(["time", "outcome", "session"], "or")
+    'time=, outcome= or session='
+    """
+    words = [w for w in (say(f"{o}=", command_flag(o) or "") for o in options) if w]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {word} {words[-1]}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,7 +142,8 @@ class ReadSpec:
         ``slow_above`` (e.g. ``"2s"``) become failures in the ``slow`` bucket. Numeric durations
         need their unit (``duration_unit="ms"``); text such as ``"350ms"`` carries its own. A
         ``duration`` is kept as the ``duration`` column (timedelta64[ns]), with or without
-        ``slow_above`` (what :func:`budgetlab.latency_profile` reads).
+        ``slow_above`` (what :func:`budgetlab.latency_profile` reads); it names a column of its
+        own, not the ``time``, ``outcome`` (or ``ok``), ``bucket`` or ``session`` column.
     pattern : str, optional
         Read a line-oriented text log: an RE2 regular expression (Arrow's ``extract_regex``: no
         lookaround, no backreferences) whose named groups are the columns, e.g.
@@ -266,7 +278,7 @@ class ReadSpec:
                 raise ConfigError("pattern= reads text lines; leave format= out.")
             check_pattern(self.pattern, [self.time, self.label, *self.by, *self.keep,
                                          *(c for c in (self.bucket, self.session, self.duration)
-                                           if c)])
+                                           if c)], preset=self.preset, roles=self.roles)
         elif self.on_error != "count":
             raise ConfigError(f"{given} goes with pattern= (or preset=): it says what becomes "
                               "of the lines the pattern does not match.")
@@ -292,10 +304,12 @@ class ReadSpec:
         self._set(strict=False, on_error="raise")
 
     def _check_roles(self) -> None:
+        # each column read as the time, the outcome (ok= wins over outcome=) and the kind of
+        # failure, or kept as the session id, is its own; the duration's may be none of them
+        options = ("time", "ok" if self.ok is not None else "outcome", "bucket", "session")
         roles = [r for r in (self.time, self.label, self.bucket, self.session) if r is not None]
         if len(set(roles)) != len(roles):
-            raise ConfigError("time=, outcome=/ok=, bucket= and session= must name different "
-                              "columns.")
+            raise ConfigError(f"{_listed(options, 'and')} must name different columns.")
         for k in (*self.by, *self.keep):
             if k in OUTPUT_NAMES:
                 raise ConfigError(f"column {k!r} would clash with the output column of that "
@@ -304,8 +318,12 @@ class ReadSpec:
             raise ConfigError("bucket= goes with ok= (a success column); with outcome= the "
                               "labels are the buckets.")
         if self.duration is not None and self.duration in roles:
-            raise ConfigError("duration= must name its own column (not the time, outcome, "
-                              "bucket or session column).")
+            shared = [o for o, c in zip(options, (self.time, self.label, self.bucket,
+                                                  self.session), strict=True)
+                      if c == self.duration]
+            raise ConfigError(f"duration={self.duration!r} is also the column of "
+                              f"{_listed(shared, 'and')}; the duration needs a column of its "
+                              f"own, not that of {_listed(options, 'or')}.")
 
     @property
     def label(self) -> str:

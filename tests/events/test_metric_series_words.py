@@ -144,3 +144,22 @@ def test_mapped_numbers_are_stated_as_statuses_only_when_they_are(tmp_path):
         ev = read_events(tmp_path / "log.parquet",
                          outcomes={str(values[0]): "success", str(values[1]): "failure"})
         assert ev.attrs["how_read"].notes == (f"column 'outcome': {note}",)
+
+
+def test_more_than_a_thousand_labels_end_as_the_other_metric_series_refusals(tmp_path, capsys):
+    # 1,234 distinct CPU readings (0.05 % apart), one row each: more distinct labels than an
+    # outcome column has (1,000), refused before any label is read
+    values = [f"{k * 0.05:.2f}" for k in range(1234)]
+    tail = "a metric series has to be turned into outcomes first."
+    with pytest.raises(OutcomeError) as info:
+        read_events(frame(values))
+    assert str(info.value) == (
+        "the outcome column has 1,234 distinct labels (more than 1,000): it does not look like "
+        f"an outcome column. {METRIC_SERIES}. Name the outcome column with outcome= (or a "
+        f"true/false success column with ok=); {tail}")
+    frame(values, "value").to_csv(tmp_path / "cpu.csv", index=False)
+    assert main(["replay", str(tmp_path / "cpu.csv"), "--outcome", "value"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: the outcome column has 1,234 distinct labels (more than 1,000): it "
+        f"does not look like an outcome column. {METRIC_SERIES}. Name the outcome column with "
+        f"--outcome (or a true/false success column with --ok); {tail}\n")

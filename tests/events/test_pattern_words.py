@@ -1,0 +1,61 @@
+"""A declared column the line pattern has no group for: the refusal names what the user gave, the
+preset (``preset=``/``--preset``) or their own ``pattern=``/``--pattern``, and the option that
+declared the column. Expected texts are written by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from budgetlab import ReadSpec
+from budgetlab.cli import main
+from budgetlab.errors import ConfigError
+
+ACCESS = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
+# the access preset's named groups, in its pattern: time, request method, HTTP status
+FIELDS = "ts, method, outcome"
+
+
+def preset_refusal(named, option, pattern, extra=""):
+    return (f"the access preset has no field {named}; its fields are {FIELDS}. Declare only "
+            f"those, or read the lines with a {pattern} of your own (with {extra}) that has a "
+            f"named group for it, in place of {option}.")
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"by": "status"}, "'status' (by=)"),
+    ({"duration": "bytes", "duration_unit": "ms"}, "'bytes' (duration=)"),
+])
+def test_a_preset_without_the_field_is_named_not_a_pattern_never_given(kwargs, named):
+    with pytest.raises(ConfigError) as info:
+        ReadSpec(preset="access", **kwargs)
+    assert str(info.value) == preset_refusal(named, "preset=", "pattern=",
+                                             "time_format= and outcomes=")
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["--by", "status"], "'status' (--by)"),
+    (["--duration", "bytes"], "'bytes' (--duration)"),
+])
+def test_the_command_line_names_the_preset_and_the_flag(capsys, argv, named):
+    assert main(["replay", str(ACCESS), "--preset", "access", *argv]) == 2
+    assert capsys.readouterr().err == "budgetlab: error: " + preset_refusal(
+        named, "--preset", "--pattern", "--time-format and --outcomes") + "\n"
+
+
+def test_two_missing_fields_are_named_once_each():
+    with pytest.raises(ConfigError) as info:
+        ReadSpec(preset="access", by=["status", "method", "host"])
+    assert str(info.value) == (
+        f"the access preset has no field 'status' (by=) or 'host' (by=); its fields are {FIELDS}. "
+        "Declare only those, or read the lines with a pattern= of your own (with time_format= "
+        "and outcomes=) that has a named group for each, in place of preset=.")
+
+
+def test_an_own_pattern_is_still_called_the_pattern():
+    with pytest.raises(ConfigError) as info:
+        ReadSpec(pattern=r"^(?P<ts>\S+ \S+) (?P<outcome>\w+)", by="status")
+    assert str(info.value) == (
+        "pattern= has no named group for 'status' (by=); its named groups are ts, outcome. Write "
+        "(?P<name>...) around the part of the line that holds it.")
