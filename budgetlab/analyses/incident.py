@@ -116,7 +116,9 @@ class IncidentReport:
         ``budgetlab buckets --plot`` does (``None`` in a report built by hand: every group is
         drawn).
     over_time : DataFrame
-        :func:`budgetlab.bucket_burn_over_time` of the window by ``breakdown_by``.
+        :func:`budgetlab.bucket_burn_over_time` of the window by ``breakdown_by``; with
+        per-group SLOs of different targets its ``attrs`` hold no ``target`` (each group's is in
+        ``slos``), and ``states``' and the spans' ``attrs["slo"]`` is ``slos``.
     incidents : DataFrame
         The given incidents that overlap the window (empty if none were given).
     summary : str
@@ -358,8 +360,7 @@ def _per_group_report(events: pd.DataFrame, per: PerGroup, start: Any, end: Any,
     names = ("states", "spans", "steps", "transitions", "tracker", "alerts", "tiers", "budget",
              "buckets", "window_buckets", "over_time")
     tables = merge_tables([(r.slo, {n: getattr(r, n) for n in names}) for r in reports], keys,
-                          bkeys,
-                          slo_of)
+                          bkeys, slo_of, per)
     focus = tables["tracker"].iloc[0] if len(tables["tracker"]) else None
     focus_slo = slo_of[tuple(str(focus[k]) for k in keys)] if focus is not None else reports[0].slo
     rep = next(r for r in reports if r.slo == focus_slo)

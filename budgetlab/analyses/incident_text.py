@@ -3,7 +3,10 @@
 One sentence per table of the report (tracker, failure buckets, alert tiers, budget), each
 composed from that table (the buckets' sentence also names the tracker's status changes timeouts
 caused, and withholds its success rate without timeouts by the budget table's allowed failures
-when the evidence is thin); times in the report's time zone, durations in prose.
+when the evidence is thin); times in the report's time zone; a length (window, period) spelled
+as a length (``1 h``, ``30 d``), an elapsed time (the incident's span, an alert's delay, the time
+its window was empty) in its two largest units (``5 h 36 min``, ``36 min``), as the tables beside
+it spell them.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import prose_duration
+from .._util.words import duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import TIMEOUT
 from ..slo import SLO
@@ -122,7 +125,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     quiet = float(row.get("hours_no_traffic", 0.0) or 0.0)
     if quiet > 0 and worst != "no_traffic":
         txt += ("; its window was empty for "
-                f"{prose_duration(pd.Timedelta(hours=quiet).round('s'))} of the incident")
+                f"{hours_words(quiet)} of the incident")
     others = int((~tracker["worst_status"].iloc[1:].astype(str).isin(["healthy",
                                                                       "no_traffic"])).sum()) \
         if len(tracker) > 1 else 0
@@ -207,8 +210,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     def when(r: pd.Series) -> str:
         if r["first_alert"] <= start:
             return f"already at the start (firing since {_clock(r['first_alert'], tz, start)})"
-        delay = int(round(r["detection_delay"].total_seconds() / 60))
-        return f"at {_clock(r['first_alert'], tz, start)}, {delay} min after the start"
+        delay = duration_words(r["detection_delay"])
+        return f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
 
     if has_page and len(pages):
         p = pages.iloc[0]
@@ -245,7 +248,7 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
-    span = prose_duration(duration)
+    span = duration_words(duration)
     burn = (f"burn {n_bad / allowed:.2f} over the "
             "incident") if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())

@@ -83,14 +83,30 @@ def _ordered(name: str, frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFram
     return frame.reset_index(drop=True)
 
 
+def _merged_attrs(parts: Sequence[tuple[pd.DataFrame, np.ndarray]],
+                  per: PerGroup) -> dict[Any, Any]:
+    """The first run's ``attrs``, but none that speaks for one SLO's groups only: ``slo`` (a
+    replay's) is ``per``, as :func:`budgetlab.replay` under per-group SLOs holds it, and
+    ``target`` (:func:`budgetlab.bucket_burn_over_time`'s) is left out when the runs' targets
+    differ (each group's is in ``per``)."""
+    attrs = dict(parts[0][0].attrs)
+    if "slo" in attrs:
+        attrs["slo"] = per
+    if len({t.attrs.get("target") for t, _ in parts}) > 1:
+        del attrs["target"]
+    return attrs
+
+
 def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequence[str],
-                 bkeys: Sequence[str],
-                 slo_of: dict[tuple[str, ...], SLO]) -> dict[str, pd.DataFrame]:
+                 bkeys: Sequence[str], slo_of: dict[tuple[str, ...], SLO],
+                 per: PerGroup) -> dict[str, pd.DataFrame]:
     """The report's tables from one run per distinct SLO: ``runs`` holds ``(slo, tables)``;
-    ``slo_of`` maps each group (its keys as text) to its SLO. Tables with the same rows in every run
-    (``states``, ``tiers``, ``budget``, ``buckets``, ``window_buckets``, ``over_time``) keep their
-    order; the others (``spans``, ``steps``, ``transitions``, ``tracker``, ``alerts``) are put in
-    their documented order."""
+    ``slo_of`` maps each group (its keys as text) to its SLO, one of ``per``'s. Tables with the
+    same rows in every run (``states``, ``tiers``, ``budget``, ``buckets``, ``window_buckets``,
+    ``over_time``) keep their order; the others (``spans``, ``steps``, ``transitions``,
+    ``tracker``, ``alerts``) are put in their documented order. Their ``attrs`` are the first
+    run's, but ``attrs["slo"]`` is ``per`` and ``over_time``'s ``attrs["target"]`` is dropped when
+    the groups' targets differ."""
     if not set(keys) <= set(bkeys):
         raise ConfigError("with per-group SLOs the bucket breakdown needs the group "
                           f"keys {list(keys)} among its breakdown_by keys (burn rates depend on "
@@ -110,7 +126,7 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
                     raise ConfigError(f"the per-group replays disagree on the rows of {name}; give "
                                       "one policy for every group (policy=...).")
                 base.loc[m] = table.loc[m]
-            base.attrs.update(parts[0][0].attrs)
+            base.attrs = _merged_attrs(parts, per)
             out[name] = base
             continue
         frames = [t[m] for t, m in parts]
@@ -119,6 +135,6 @@ def merge_tables(runs: Sequence[tuple[SLO, dict[str, pd.DataFrame]]], keys: Sequ
             if any(len(f) for f in frames)
             else parts[0][0].iloc[0:0]
         )
-        frame.attrs.update(parts[0][0].attrs)
+        frame.attrs = _merged_attrs(parts, per)
         out[name] = _ordered(name, frame, keys)
     return out

@@ -5,8 +5,10 @@ Three kinds of conclusion an analyst acts on, each a plain function returning :c
 objects (or a table of them, :func:`verdicts_table`), used by the notebooks and the CLI:
 
 * :func:`target_verdicts`: is the current target too strict, too loose or about right, and what
-  to recommend (from :func:`budgetlab.recalibrate`). Withheld below ``min_events`` events in the
-  history; a history shorter than ``min_days`` (14) gets a caveat.
+  to recommend (from :func:`budgetlab.recalibrate`). Withheld, in words, by the package's rule
+  for a figure judged against a target (fewer events than hold 10 expected failures under it:
+  200 at 95 %), and below ``min_events`` events when given; a history shorter than ``min_days``
+  (14) gets a caveat.
 * :func:`page_verdict`: was a page (waking the team) justified? Only when the **lower** bound of
   the burn rate's interval (Wilson interval of the window's failure ratio, divided by the error
   budget) lies above the threshold; "not justified" only when the upper bound lies at or below
@@ -34,12 +36,8 @@ from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
 from .recalibration.wilson import wilson_interval
 
-__all__ = ["Verdict", "VERDICT_COLUMNS", "MIN_EVENTS", "target_verdicts", "page_verdict",
-           "cause_verdict",
+__all__ = ["Verdict", "VERDICT_COLUMNS", "target_verdicts", "page_verdict", "cause_verdict",
            "verdicts_table", "bucket_phrase", "percent", "minutes"]
-
-#: Fewest events in the history for a verdict on a target.
-MIN_EVENTS = 100
 
 #: Columns of :func:`verdicts_table`.
 VERDICT_COLUMNS = ("subject", "verdict", "sentence", "evidence", "withheld", "caveat")
@@ -127,10 +125,27 @@ def _group_text(row: pd.Series, by: Sequence[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in by) if len(by) > 1 else str(row[by[0]])
 
 
-def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
+def target_verdicts(rec: Recalibration, *, min_events: int = 0,
                     min_days: float = MIN_HISTORY_DAYS) -> pd.DataFrame:
     """Per group of a :func:`budgetlab.recalibrate` result: the verdict on the current target and
-    the recommendation, each with its evidence; withheld below ``min_events`` events.
+    the recommendation, each with its evidence.
+
+    Withheld, in words, where :func:`budgetlab.recalibrate` withholds them: by the package's rule
+    for every figure judged against a target
+    (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the first rule of its
+    ``thin_evidence``: fewer evaluated events than hold 10 expected failures under the current
+    target, e.g. 200 at 95 %, 50 at 80 %), or too few days or hours of evaluated time; the reason
+    is its ``verdict_reason`` (``recommendation_note`` for the recommendation).
+
+    Parameters
+    ----------
+    rec : Recalibration
+        What :func:`budgetlab.recalibrate` returned.
+    min_events : int
+        Fewest events for a verdict and a recommendation, on top of the rule (default 0: the
+        rule alone).
+    min_days : float
+        A history shorter than this many days gets a caveat (the verdict is provisional).
 
     Returns
     -------
@@ -148,6 +163,21 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
     >>> v = target_verdicts(recalibrate(events, by="captcha_type", target=0.95, n_boot=0))
     >>> v.loc[0, "caveat"]
     'provisional: 1 d 23 h of history, less than the 14 d a verdict needs'
+
+    An event every 20 min, the first hour's 3 the warm-up: 199 evaluated events at 95 % hold 9.95
+    expected failures, one event short of the rule's 200; 200 are judged.
+
+    >>> from budgetlab import as_events
+    >>> ts = pd.date_range("2026-01-05", periods=203, freq="20min", tz="UTC")
+    >>> ok = np.arange(203) % 20 != 3
+    >>> few = target_verdicts(recalibrate(as_events(ts[:-1], ok[:-1]), target=0.95, window="1h",
+    ...                                   n_boot=0))
+    >>> print(few.loc[0, "withheld"])
+    199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 expected
+    failures; a verdict needs at least 10, i.e. 200 events)
+    >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1h", n_boot=0))
+    >>> v.loc[0, "withheld"], v.loc[0, "verdict"]
+    ('', 'too_strict')
     """
     if not isinstance(rec, Recalibration):
         raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() "
@@ -175,10 +205,10 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
         withheld = ""
         if not np.isfinite(cur):
             withheld = "no current target given"
+        elif pd.isna(r["verdict"]):  # recalibrate's rule, in its words
+            withheld = str(r["verdict_reason"])
         elif n < min_events:
             withheld = f"only {n:,} events in the history; a verdict needs at least {min_events:,}"
-        elif pd.isna(r["verdict"]):
-            withheld = str(r["verdict_reason"])
         verdict = None if withheld else str(r["verdict"])
         if verdict is None:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
@@ -206,11 +236,11 @@ def target_verdicts(rec: Recalibration, *, min_events: int = MIN_EVENTS,
 def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> str:
     """The sentence on the recommended target of one summary row ``r``, or why there is none."""
     n, days, rec_t = int(r["events"]), float(r["history_days"]), float(r["recommended_target"])
+    if not np.isfinite(rec_t):  # recalibrate's rule, in its words
+        return f"No recommendation for {group}: {r['recommendation_note']}."
     if n < min_events:
         return (f"No recommendation for {group}: only {n:,} events in the history; a "
                 f"recommendation needs at least {min_events:,}.")
-    if not np.isfinite(rec_t):
-        return f"No recommendation for {group}: {r['recommendation_note']}."
     lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
     text = f"Recommended for {group}: {_tpct(rec_t)}"
     if np.isfinite(lo) and np.isfinite(hi):

@@ -262,8 +262,9 @@ def test_sentence_paged_at_and_caused_by_timeouts():
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 30), policy=pol)
     ep = alert_episodes(bin_events(ev, "1min"), 0.9, pol)
     first = ep[ep["end"] > at(6)].iloc[0]
-    delay = int((first["start"] - at(6)).total_seconds() // 60)
-    assert (f"would have paged at {first['start']:%H:%M}, {delay} min after the start "
+    delay = (first["start"] - at(6)).total_seconds() / 60
+    assert delay == int(delay) < 60  # whole minutes under an hour: spelled "<m> min"
+    assert (f"would have paged at {first['start']:%H:%M}, {int(delay)} min after the start "
             "(page_5m)") in rep.summary
     assert "timeouts alone caused the page" in rep.summary
     t = rep.tiers.iloc[0]
@@ -287,10 +288,28 @@ def test_sentence_not_paged_but_ticket_and_already_firing():
     rep = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(8), policy=pol)
     t = rep.tiers.set_index("tier").loc["ticket_1h"]
     assert bool(t["fired"]) and t["first_alert"] > at(6)
-    delay = int(round(t["detection_delay"].total_seconds() / 60))
-    assert (f"its ticket_1h tier would have raised a ticket at {t['first_alert']:%H:%M}, {delay} "
-            "min after the start") \
-        in rep.summary
+    delay = t["detection_delay"].total_seconds() / 60
+    assert delay == int(delay) < 60  # whole minutes under an hour: spelled "<m> min"
+    assert (f"its ticket_1h tier would have raised a ticket at {t['first_alert']:%H:%M}, "
+            f"{int(delay)} min after the start") in rep.summary
+
+
+def test_elapsed_times_are_spelled_in_hours_and_minutes():
+    # One event a minute; 10:00-11:00 every other event (the odd minutes) times out. A ticket at
+    # burn 2.9 over 1 h (target 0.9) needs an error ratio above 0.29 at a 1 min evaluation: at 10:35
+    # the hour [09:35, 10:35) holds the timeouts of 10:01 .. 10:33, 17 of 60 (0.283); at 10:36 18
+    # of 60 (0.30): it fires at 10:36. The incident 05:00-11:10: 5 h 36 min after its start, a span
+    # of 6 h 10 min with 370 events and the 30 timeouts (allowed 37: burn 30 / 37 = 0.81).
+    ts = pd.date_range("2026-01-01", periods=24 * 60, freq="1min", tz="UTC")
+    ok = [not (600 <= i < 660 and i % 2) for i in range(len(ts))]
+    ev = as_events(ts, ok, ["success" if o else "timeout" for o in ok])
+    rep = incident_report(ev, SLO(target=0.9, window="1h"), "2026-01-01 05:00",
+                          "2026-01-01 11:10", policy=AlertPolicy.single_window("1h", 2.9,
+                                                                               severity="ticket"))
+    flat = " ".join(rep.summary.split())
+    assert "would have fired ticket_1h (ticket) at 10:36, 5 h 36 min after the start." in flat
+    assert ("Over its 6 h 10 min the incident saw 30 failures in 370 events (burn 0.81 over the "
+            "incident)") in flat
 
 
 def test_grouped_report_names_the_worst_group_and_the_others():
@@ -458,7 +477,7 @@ def test_an_incident_after_a_silence_reads_the_window_s_clock():
     assert row["status_at_start"] == "no_traffic"
     assert row["hours_no_traffic"] == pytest.approx(1.5)
     assert "had no traffic when the incident began (its window was empty)" in rep.summary
-    assert "its window was empty for 90 min of the incident" in rep.summary
+    assert "its window was empty for 1 h 30 min of the incident" in rep.summary
 
 
 def test_an_incident_inside_a_silence_says_where_the_log_is_silent():

@@ -121,3 +121,37 @@ def test_incident_report_per_group_equals_the_report_under_each_groups_slo():
     assert f"target {rep.slo.target * 100:g} %" in rep.summary
     with pytest.raises(ConfigError, match="breakdown_by"):
         incident_report(events, per, start, end, by="kind", breakdown_by="region", policy=pol)
+
+
+def test_incident_report_per_group_attrs_claim_no_single_slo():
+    # Three targets (0.93, 0.85, 0.75): over_time's attrs hold no one target, the replay tables'
+    # attrs["slo"] is the PerGroup (as replay's under per-group SLOs), so the transitions read back
+    # from the merged states' counts (the figure columns dropped: transitions recomputes them from
+    # attrs["slo"]) use each group's own target: those of the report under its SLO.
+    from budgetlab import transitions
+
+    events = grouped(5, n=5000, days=1.0)
+    per = PerGroup({"a": SLO(target=0.93, window="1h"), "b": SLO(target=0.85, window="30min"),
+                    "c": SLO(target=0.75, window="1h", min_events=3)})
+    kw = dict(by="kind", breakdown_by="kind", policy=AlertPolicy.single_window("30min", 2.0))
+    start, end = "2026-01-05 20:00", "2026-01-05 23:00"
+    rep = incident_report(events, per, start, end, **kw)
+    assert "target" not in rep.over_time.attrs
+    assert rep.over_time.attrs["by"] == ["kind"]
+    for name in ("states", "spans", "steps"):
+        assert getattr(rep, name).attrs["slo"] == per, name
+    figures = ["successes", "success_rate", "budget_total", "budget_remaining",
+               "remaining_fraction", "burn_rate"]
+    got = transitions(rep.states.drop(columns=figures))
+    for kind, slo in per.table.items():
+        ref = incident_report(events, slo, start, end, **kw)
+        assert ref.over_time.attrs["target"] == slo.target
+        want = transitions(ref.states)
+        pd.testing.assert_frame_equal(
+            got[got["kind"].astype(str) == kind[0]].reset_index(drop=True),
+            want[want["kind"].astype(str) == kind[0]].reset_index(drop=True),
+            check_categorical=False, obj=f"transitions of {kind[0]}")
+    # one target for every group (two windows): it is said
+    same = PerGroup({"a": SLO(target=0.9, window="1h"), "b": SLO(target=0.9, window="30min"),
+                     "c": SLO(target=0.9, window="1h")})
+    assert incident_report(events, same, start, end, **kw).over_time.attrs["target"] == 0.9

@@ -130,13 +130,51 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
     assert b["sentence"].startswith("The current target 99 % for busy is too strict")
     t = v.loc["never_fails"]
     n_thin = int(s.loc["never_fails", "events"])
-    assert n_thin < 100
-    assert pd.isna(t["verdict"]) and t["withheld"] == (f"only {n_thin:,} events in the history; a "
-                                                       "verdict needs at least 100")
-    assert t["recommendation"].startswith("No recommendation for never_fails: only")
+    assert n_thin < 1000  # under 99 %: fewer than 10 expected failures
+    assert pd.isna(t["verdict"]) and t["withheld"] == (
+        f"{n_thin:,} events in the evaluated span: too few for a verdict (under 99 % they hold "
+        f"{n_thin * 0.01:.3g} expected failures; a verdict needs at least 10, i.e. 1,000 events)")
+    assert t["recommendation"].startswith(f"No recommendation for never_fails: {n_thin:,} events")
     # a short history: the same busy group over 5 days is judged, with the caveat
     short = recalibrate(busy[busy["ts"] < T0 + pd.Timedelta("5D")], window="24h", by="kind",
                         target=0.99, n_boot=0)
     sv = target_verdicts(short).iloc[0]
     assert sv["verdict"] == "too_strict" and sv["caveat"].startswith("provisional:")
     assert "less than the 14 d a verdict needs" in sv["sentence"]
+
+
+def _spaced(name, n, fail_every, step="20min"):
+    """3 events in the first hour (a 1 h window's warm-up), then ``n`` evaluated events ``step``
+    apart from 01:00 (at least 24 h of evaluated time on 2 days for every group below), every
+    ``fail_every``-th failing."""
+    ts = ([T0 + pd.Timedelta(minutes=m) for m in (0, 20, 40)]
+          + [T0 + pd.Timedelta("1h") + i * pd.Timedelta(step) for i in range(n)])
+    ok = [True] * 3 + [i % fail_every != 0 for i in range(n)]
+    return pd.DataFrame({"ts": ts, "ok": ok, "kind": name})
+
+
+def test_target_verdicts_are_withheld_by_the_package_rule_not_a_flat_floor():
+    # The rule of every figure judged against a target: 10 expected failures under it. By hand:
+    # a, 199 events x 5 % = 9.95 (withheld); b, 200 x 5 % = 10 (judged); c, 60 x 20 % = 12 under
+    # 80 % (judged, where the former flat floor of 100 events withheld it).
+    f = pd.concat([_spaced("a", 199, 20), _spaced("b", 200, 20),
+                   _spaced("c", 60, 5, "1h")]).sort_values("ts", kind="stable")
+    ev = as_events(f["ts"], f["ok"].to_numpy(), groups={"kind": f["kind"].to_numpy()})
+    rec = recalibrate(ev, window="1h", by="kind", target={"a": 0.95, "b": 0.95, "c": 0.8},
+                      n_boot=0, show_progress=False)
+    s = rec.summary.set_index("kind")
+    assert s["events"].tolist() == [199, 200, 60]
+    v = target_verdicts(rec).set_index("kind")
+    assert v.loc["a", "withheld"] == ("199 events in the evaluated span: too few for a verdict "
+                                      "(under 95 % they hold 9.95 expected failures; a verdict "
+                                      "needs at least 10, i.e. 200 events)")
+    assert pd.isna(v.loc["a", "verdict"]) and pd.isna(v.loc["a", "recommended_target"])
+    assert v.loc["a", "recommendation"].startswith("No recommendation for a: 199 events")
+    for k in ("b", "c"):
+        assert v.loc[k, "withheld"] == "" and v.loc[k, "verdict"] == s.loc[k, "verdict"], k
+        assert isinstance(v.loc[k, "verdict"], str)
+    # min_events stays an extra floor: 200 events are withheld under 201
+    w = target_verdicts(rec, min_events=201).set_index("kind")
+    assert w.loc["b", "withheld"] == "only 200 events in the history; a verdict needs at least 201"
+    assert pd.isna(w.loc["b", "recommended_target"])
+    assert w.loc["a", "withheld"].startswith("199 events in the evaluated span")
