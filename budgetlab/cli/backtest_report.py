@@ -162,7 +162,8 @@ def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], for
 
 def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None,
                   force: bool, tz: str | None = None) -> None:
-    """One alert chart per policy, stacked, the time axis in ``tz`` (``--tz``)."""
+    """One alert chart per policy, stacked on one time axis in ``tz`` (``--tz``), labelled under
+    the bottom chart only."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -182,6 +183,7 @@ def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.D
         for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
             plot_alerts(ep, incidents=incidents, ax=ax, tz=tz)
             ax.set_title(f"policy {name}", loc="left")
+            ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
         fig.tight_layout()
         save_figure(fig, path, force=force, dpi=110)
     finally:

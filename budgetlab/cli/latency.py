@@ -231,7 +231,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
         else:
             per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                                   quantiles=quantiles, client_timeout=args.client_timeout)
-            save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax, tz=args.tz), args.plot,
+            save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax, tz=args.tz,
+                                                     freq=args.freq), args.plot,
                       force=args.force)
     return 0
 

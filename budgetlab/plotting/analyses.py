@@ -141,10 +141,11 @@ def _recalibration_xlabel(settings: dict[str, Any]) -> str:
     window, history = settings.get("window"), settings.get("history")
     wtxt = f"rolling {window_words(window)} window" if window is not None else "rolling window"
     lo, hi = settings.get("span_start"), settings.get("span_end")
-    # the span actually measured (history caps it; the data may be shorter)
+    # the span actually measured (history caps it; the data may be shorter), spelled as the
+    # summary's notes spell elapsed time (truncated: 1 d 23 h 59 min reads "1 d 23 h", not "2 d")
     if lo is not None and hi is not None:
         span = pd.Timedelta(pd.Timestamp(hi) - pd.Timestamp(lo))
-        htxt = f", {duration_words(span.round('1min'))} measured"
+        htxt = f", {duration_words(span)} measured"
     else:
         htxt = f", last {prose_duration(history)}" if history is not None else ""
     return f"success rate in the {wtxt}{htxt} (%)"

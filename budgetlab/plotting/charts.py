@@ -294,7 +294,9 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     ----------
     episodes : DataFrame
         Output of :func:`budgetlab.alert_episodes`. Every tier of the policy gets a row, also
-        tiers that never fired (from ``episodes.attrs["tiers"]`` or the ``tier`` categories).
+        tiers that never fired (from ``episodes.attrs["tiers"]`` or the ``tier`` categories), in
+        every evaluated group, also groups without any episode (from ``episodes.attrs["groups"]``
+        when it holds the groups of ``attrs["by"]``; otherwise the groups with episodes).
     incidents : DataFrame, optional
         Incident table: drawn as the last row (hatched; incidents that overlap in lanes of it, the
         first free lane from the top) and shaded across all rows.
@@ -345,8 +347,11 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     if not (isinstance(tiers, list) and tiers):
         sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
         tiers = [(n, sev.get(n, "")) for n in display_names(episodes["tier"])]
-    groups = (sorted(set(episodes[keys].astype(str).itertuples(index=False,
-                                                               name=None))) if keys else []) or [()]
+    seen = set(episodes[keys].astype(str).itertuples(index=False, name=None)) if keys else set()
+    listed = episodes.attrs.get("groups")
+    if keys and keys == attr_by and isinstance(listed, list):  # groups evaluated without episodes
+        seen |= {tuple(str(v) for v in g) for g in listed}
+    groups = sorted(seen) or [()]
     start = utc_naive(episodes["start"])
     end = utc_naive(episodes["end"])
     tier_col = episodes["tier"].astype(str).to_numpy()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -11,7 +12,7 @@ from matplotlib.axes import Axes
 
 from .._util.validation import check_tz
 from ..errors import InputError
-from ._common import legend_above, time_axis
+from ._common import legend_above, time_axis, utc_naive
 
 __all__ = ["plot_latency_shares", "plot_timeout_tradeoff"]
 
@@ -25,12 +26,15 @@ def _keys(table: pd.DataFrame, known: Sequence[str]) -> list[str]:
 
 
 def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
-                        tz: str | None = None) -> Axes:
+                        tz: str | None = None, freq: str | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
     period's start; the time axis is in ``tz`` (default UTC; the data stay UTC), named in the x
     label, and the y axis is a share from 0 to 1. The legend sits above the plot area (it covers
-    no point), a column per group.
+    no point), a column per group. The x range is the periods' span padded by 5 %: from the
+    first period's start to the last one's end when ``freq`` (``latency_profile``'s) is given,
+    else to the last one's start, and one hour either side of a lone period start (matplotlib
+    alone widens one date to four years, the points lost in it).
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
     >>> ev = pd.DataFrame({
@@ -55,6 +59,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
         name = (f"{_label(part.iloc[0], keys)} within "
                 f"{_seconds(thr)}") if keys else f"within {_seconds(thr)}"
         ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker=".", label=name)
+    _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz})")
     ax.set_ylabel("share of attempts that succeeded\nwithin the threshold (0 to 1)")
@@ -63,6 +68,17 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     handles = ax.get_legend_handles_labels()[0]
     legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6)
     return ax
+
+
+def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
+    """:func:`plot_latency_shares`' x range (its docstring says which)."""
+    if not len(starts):
+        return
+    lo, hi = starts.min(), starts.max() + (pd.Timedelta(freq) if freq is not None
+                                           else pd.Timedelta(0))
+    pad = (hi - lo) * 0.05 if hi > lo else pd.Timedelta("1h")
+    x0, x1 = mdates.date2num(utc_naive([lo - pad, hi + pad]))  # type: ignore[no-untyped-call]
+    ax.set_xlim(float(x0), float(x1))
 
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:

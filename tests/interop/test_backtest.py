@@ -176,7 +176,7 @@ def test_tz_reads_naive_times_and_labels_the_plot_axis(prom, tmp_path, saved, ca
     assert rc == 0, text.err
     assert "span 2026-01-05 03:00 .. 2026-01-06 03:00 UTC" in out
     (fig,) = saved
-    assert fig["xlabels"] == ["time (Asia/Tokyo)"] * 2
+    assert fig["xlabels"] == ["time (Asia/Tokyo)"]  # two charts, one shared time axis
     assert sum(clock_labels_in(ticks, "Asia/Tokyo") for ticks in fig["ticks"]) > 0
     assert main(["backtest", "--prometheus", prom, "--total", "app_requests_total", "--errors",
                  "app_request_errors_total", "--target", "0.999", "--policy", "workbook",

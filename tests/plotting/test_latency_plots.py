@@ -5,6 +5,7 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -97,3 +98,29 @@ def test_no_legend_covers_a_point(events):
     assert ax.get_legend().get_window_extent().y0 >= ax.get_window_extent().y1
     assert len(ax.get_legend().get_texts()) == 4
     plt.close(fig)
+
+
+def _three_minutes():
+    # 36 attempts 5 s apart, 10:00:00 .. 10:02:55: one period of 1 h (it starts at 10:00)
+    ts = pd.date_range("2026-03-01 10:00", periods=36, freq="5s", tz="UTC").as_unit("ns")
+    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 36),
+                         "duration": pd.to_timedelta(np.arange(36) % 9 + 1, unit="s")})
+
+
+@pytest.mark.parametrize(("freq", "want"), [
+    # the period 10:00 .. 11:00, padded by 5 % (3 min) either side
+    ("1h", ("2026-03-01 09:57", "2026-03-01 11:03")),
+    # without the period: one hour either side of its start
+    (None, ("2026-03-01 09:00", "2026-03-01 11:00")),
+])
+def test_a_log_shorter_than_one_period_keeps_its_points_in_view(freq, want):
+    # matplotlib alone widened the lone period start to an axis of four years (2024 .. 2028)
+    shares = bl.latency_profile(_three_minutes(), thresholds=["5s"], freq="1h").shares
+    assert len(shares) == 1
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq=freq)
+    lo, hi = ax.get_xlim()
+    want_lo, want_hi = (mdates.date2num(pd.Timestamp(w).to_pydatetime()) for w in want)
+    assert (lo, hi) == pytest.approx((want_lo, want_hi), abs=1e-9)
+    assert hi - lo < 1.0  # within a day, the point inside
+    assert lo < mdates.date2num(pd.Timestamp("2026-03-01 10:00").to_pydatetime()) < hi
+    plt.close("all")

@@ -68,12 +68,15 @@ def test_recalibration_lines_hold_the_tables_values(recal):
     assert list(by_gid(ax, "limit").get_ydata()) == [1.0, 1.0]  # max_share 1 % in %
     assert ax.get_yscale() == "log"
     # the span actually measured, not the history setting (28 days): 8 days of events minus the
-    # first window (1 day) that is still filling = 7 days
+    # first window (1 day) that is still filling: 10-06 00:00:04.433 .. 10-12 23:59:59.593 is
+    # 6 d 23 h 59 min 55 s, in the two largest units, truncated, as the notes say it (it read
+    # "7 d", rounded, beside notes saying "6 d 23 h of history")
     assert (
         "(%)" in ax.get_xlabel()
         and "24 h window" in ax.get_xlabel()
-        and "7 d measured" in ax.get_xlabel()
+        and "6 d 23 h measured" in ax.get_xlabel()
     )
+    assert recal.summary["recommendation_note"].str.contains("6 d 23 h of history").all()
     assert ax.get_ylabel().startswith("share of time at or below (%)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     # the groups in the table's order (synth's captcha types), then every mark's key
@@ -211,7 +214,7 @@ def test_per_group_slos_sharing_one_window_name_it_on_the_axis(history):
     r = recalibrate(events, by="captcha_type", slo=per, n_boot=0)
     assert r.settings["window"] == pd.Timedelta("24h")
     ax = plot_recalibration(r)
-    assert ax.get_xlabel() == "success rate in the rolling 24 h window, 7 d measured (%)"
+    assert ax.get_xlabel() == "success rate in the rolling 24 h window, 6 d 23 h measured (%)"
     # windows that differ are no one window: none is named
     mixed = PerGroup({("recaptcha_v2",): SLO(0.93, "24h"), ("turnstile",): SLO(0.97, "6h"),
                       ("image",): SLO(0.88, "24h")})

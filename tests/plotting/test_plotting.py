@@ -557,8 +557,9 @@ def test_alerts_grouped_rows():
     fig, ax0 = plt.subplots()
     ax = plot_alerts(ep, ax=ax0)
     assert ax is ax0
-    assert [c.get_label() for c in ax.containers] == ["fra · page_10m"]  # groups with episodes
-    assert len(ax.containers[0].patches) == len(ep)
+    # every evaluated group: ams (no episode) too
+    assert [c.get_label() for c in ax.containers] == ["ams · page_10m", "fra · page_10m"]
+    assert [len(c.patches) for c in ax.containers] == [0, len(ep)]
 
 
 def filling_patches(ax):
