@@ -119,9 +119,7 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         (datetime64[ns, UTC]; ``end`` exclusive: the first evaluation no longer firing),
         ``duration`` (Timedelta), ``ongoing`` (still firing at the last evaluation). Sorted by
         group keys, ``start``, tier. ``attrs`` holds ``grid_start``/``grid_end`` (the span
-        the policy was evaluated over), ``freq_ns``, ``by``, ``groups`` (every evaluated
-        group's key tuple in ``by`` order, also groups without episodes; ``[()]`` ungrouped),
-        ``tiers`` (name, severity) and
+        the policy was evaluated over), ``freq_ns``, ``by``, ``tiers`` (name, severity) and
         ``tier_windows`` (tier name: its long window in ns; the longest one when per-group SLOs
         build a preset for several periods).
 
@@ -151,7 +149,6 @@ def alert_episodes(bins: BinsLike, target: Any, policy: AlertPolicy | str,
         "grid_end": utc_from_ns(np.array([grid.bin_end_ns[-1]]))[0],
         "freq_ns": grid.freq_ns,
         "by": list(grid.by),
-        "groups": list(grid.keys.itertuples(index=False, name=None)),
         "tiers": tiers,
         "tier_windows": long_ns,
     })

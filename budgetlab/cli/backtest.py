@@ -294,7 +294,7 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
             t.attrs = {}
         write_outputs(planned, tables, args.force)
     if "--plot" in planned:
-        plot_policies(planned["--plot"], eps, incidents, args.force, tz=args.tz)
+        plot_policies(planned["--plot"], eps, incidents, args.force, tz=args.tz, groups=grid.keys)
         print(f"wrote timeline to {path_label(planned['--plot'])}")
     return 0
 

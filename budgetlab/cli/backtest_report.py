@@ -161,9 +161,9 @@ def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], for
 
 
 def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None,
-                  force: bool, tz: str | None = None) -> None:
+                  force: bool, tz: str | None = None, groups: pd.DataFrame | None = None) -> None:
     """One alert chart per policy, stacked on one time axis in ``tz`` (``--tz``), labelled under
-    the bottom chart only."""
+    the bottom chart only; every group of ``groups`` (the evaluated ones) gets its rows."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -181,7 +181,7 @@ def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.D
                              gridspec_kw={"height_ratios": heights})
     try:
         for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz)
+            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups)
             ax.set_title(f"policy {name}", loc="left")
             ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
         fig.tight_layout()

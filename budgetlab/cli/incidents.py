@@ -325,12 +325,14 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,
                      "score rows")
     if args.plot:
+        evaluated = bins[by].drop_duplicates() if by else None  # groups without episodes too
+
         def draw(ax: Any) -> None:
             fig = ax.figure
             fig.clear()
             axes = fig.subplots(len(episodes), 1, squeeze=False, sharex=True)
             for a, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-                plot_alerts(ep, incidents=inc, ax=a, tz=args.tz)
+                plot_alerts(ep, incidents=inc, ax=a, tz=args.tz, groups=evaluated)
                 a.set_title(f"policy {name}", loc="left")
 
         save_plot(draw, args.plot, force=args.force, size=(12, 2.2 + 2.4 * len(episodes)))

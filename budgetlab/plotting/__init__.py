@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from ._common import STATUS_COLORS, STATUS_HATCHES, gap_threshold, place_axis_labels, thin_minmax
+from .alert_chart import plot_alerts
 from .analyses import plot_recalibration
-from .charts import BUCKET_COLORS, plot_alerts, plot_buckets
+from .charts import BUCKET_COLORS, plot_buckets
 from .history import plot_daily_success, plot_hourly_profile
 from .latency import plot_latency_shares, plot_timeout_tradeoff
 from .timeline import plot_timeline

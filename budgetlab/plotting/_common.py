@@ -14,7 +14,7 @@ from matplotlib.axes import Axes
 from ..errors import InputError
 
 #: Colours of the status bands, from the Okabe–Ito palette: bluish green, orange, vermillion and
-#: black (warning and critical as :data:`~budgetlab.plotting.charts.SEVERITY_COLORS` draws
+#: black (warning and critical as :data:`~budgetlab.plotting.alert_chart.SEVERITY_COLORS` draws
 #: them). Against white they stand out by lightness (WCAG contrast 3.4, 2.3, 3.9 and 21 to 1; the
 #: palette's yellow, warning until 0.2, had 1.3 to 1 and its strip and status-change lines hardly
 #: showed), and besides their hue they differ in lightness (CIELAB L* 58, 73, 54, 0) and the bands

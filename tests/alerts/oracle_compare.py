@@ -14,8 +14,7 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     columns are always timedelta64[ns], (2) its rates per day are over observed time (checked here
     against the oracle's counts and ``observed_days``; observed_days itself by a loop in
     tests/alerts/test_observed_time.py) and withheld (NaN, a ``rates_note`` saying why) under one
-    day of it, (3) alert_episodes records ``tier_windows`` and ``groups`` in attrs (the evaluated
-    groups; checked in tests/plotting/test_alert_rows.py), (4) the score tables record
+    day of it, (3) alert_episodes records ``tier_windows`` in attrs, (4) the score tables record
     ``incidents_outside`` in attrs (incidents wholly outside the grid, not scored; the oracle
     scored every incident, so the count must be 0 for the tables to be equal)."""
     # the oracle built its table from dicts: a duration column without any detection came out as
@@ -45,4 +44,4 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     assert got.attrs.get("incidents_outside", 0) == 0
     assert {k: v for k, v in got.attrs.items()
-            if k not in ("tier_windows", "groups", "incidents_outside")} == want.attrs
+            if k not in ("tier_windows", "incidents_outside")} == want.attrs

@@ -19,10 +19,8 @@ from tests.alerts.sre_oracle_data import make_events, per_group_slos
 def _assert_same(got: pd.DataFrame, want: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     # alert_episodes now also records each tier's long window (tier_windows; checked in
-    # tests/alerts/test_observed_time.py) and the evaluated groups (groups; checked in
-    # tests/plotting/test_alert_rows.py): the oracle's attrs are the rest
-    assert {k: v for k, v in got.attrs.items()
-            if k not in ("tier_windows", "groups")} == want.attrs
+    # tests/alerts/test_observed_time.py): the oracle's attrs are the rest
+    assert {k: v for k, v in got.attrs.items() if k != "tier_windows"} == want.attrs
 
 
 @pytest.mark.parametrize("k", [1, 2, 5, 49, 50, 51, 400])

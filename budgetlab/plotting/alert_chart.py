@@ -1,0 +1,138 @@
+"""The alert chart: :func:`plot_alerts`, the episodes of each tier (and group) of an alert
+policy against the incidents; its marks (filling spans, incident lanes) are
+:mod:`budgetlab.plotting.alert_marks`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from .._util.validation import check_tz, require_columns
+from ._common import display_names, legend_right, time_axis, utc_naive
+from .alert_marks import FILLING_ALPHA, FILLING_COLOR, filling_key, filling_span, incident_row
+
+#: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
+SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
+                   "warning": "#E69F00"}
+
+
+def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None,
+                ax: Axes | None = None, tz: str | None = None, filling: str = "apart",
+                groups: pd.DataFrame | None = None) -> Axes:
+    """Alert episodes per tier (one row each, and per group) against the incidents.
+
+    Parameters
+    ----------
+    episodes : DataFrame
+        Output of :func:`budgetlab.alert_episodes`. Every tier of the policy gets a row, also
+        tiers that never fired (from ``episodes.attrs["tiers"]`` or the ``tier`` categories), in
+        every group with an episode and every group of ``groups``.
+    groups : DataFrame, optional
+        The evaluated groups' key columns, one row per group (a ``BinGrid``'s ``keys``: what
+        :func:`budgetlab.bin_events` binned): those without any episode get their rows too, so the
+        figure shows they were evaluated.
+    incidents : DataFrame, optional
+        Incident table: drawn as the last row (hatched; incidents that overlap in lanes of it, the
+        first free lane from the top) and shaded across all rows.
+    ax : Axes, optional
+        Where to draw (default ``plt.gca()``).
+    tz : str, optional
+        Time zone of the tick labels (default UTC), named in the x label.
+    filling : {"apart", "count"}
+        The rule the episodes were scored with (:func:`budgetlab.score_alerts`' ``filling``, the
+        same default), said in the filling spans' legend entry.
+
+    Returns
+    -------
+    Axes
+        One ``BarContainer`` per row in ``ax.containers`` (label: the row's name, ``<tier>`` or
+        ``<group> · <tier>``; ``incidents`` for the incident row); each bar spans an episode
+        ``[start, end)`` in matplotlib date numbers, edged in its colour so that an episode
+        narrower than a pixel is still seen. The x range is the evaluated span
+        (``attrs["grid_start"]``..``attrs["grid_end"]``) when known. With those attrs and
+        ``attrs["tier_windows"]`` (as :func:`budgetlab.alert_episodes` sets them) each tier row is
+        shaded light sky blue from the grid's start over its long window (clipped to the axis; a
+        ``Rectangle`` of gid ``filling``), keyed by what scoring did with the episodes and
+        incidents that begin there: "long window filling: scored apart" (``filling="apart"``),
+        "long window filling: scored with the rest" (``"count"``). Without any episode the panel
+        says "no alert fired" (a text, gid ``no_alert``) and the legend names only the filling
+        spans and the incidents, if any.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from budgetlab import AlertPolicy, alert_episodes, as_events, bin_events
+    >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
+    >>> b = bin_events(as_events(ts, [not (30 <= i < 40) for i in range(120)]), "1min")
+    >>> ax = plot_alerts(alert_episodes(b, 0.9, AlertPolicy.single_window("10min", burn=4.5)))
+    >>> [(c.get_label(), len(c.patches)) for c in ax.containers]
+    [('page_10m', 1)]
+    >>> plt.close("all")
+    """
+    ax = plt.gca() if ax is None else ax
+    tz = check_tz(tz)
+    key = filling_key(filling)
+    require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
+    attr_by = episodes.attrs.get("by")
+    keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
+        [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration",
+                                                  "ongoing", "caused")]
+    tiers = episodes.attrs.get("tiers")
+    if not (isinstance(tiers, list) and tiers):
+        sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
+        tiers = [(n, sev.get(n, "")) for n in display_names(episodes["tier"])]
+    seen = set(episodes[keys].astype(str).itertuples(index=False, name=None)) if keys else set()
+    if keys and groups is not None and set(keys) <= set(groups.columns):  # without episodes too
+        seen |= set(groups[keys].astype(str).itertuples(index=False, name=None))
+    rows_of: list[tuple[str, ...]] = sorted(seen) or [()]
+    start = utc_naive(episodes["start"])
+    end = utc_naive(episodes["end"])
+    tier_col = episodes["tier"].astype(str).to_numpy()
+    key_col = (episodes[keys].astype(str).agg("\x1f".join,
+                                              axis=1).to_numpy() if keys and len(episodes)
+               else np.full(len(episodes), "", dtype=object))
+    rows: list[str] = []
+    y, shaded = 0, False
+    for g in rows_of:  # a loop over groups and tiers
+        for name, severity in tiers:
+            sel = (tier_col == str(name)) & (key_col == "\x1f".join(g))
+            label = " · ".join([*g, str(name)])
+            # an edge in the bar's colour: an episode narrower than a pixel still shows
+            colour = SEVERITY_COLORS.get(str(severity), "#0072B2")
+            ax.barh(np.full(int(sel.sum()), y), end[sel] - start[sel], left=start[sel], height=0.6,
+                    color=colour, edgecolor=colour, linewidth=0.8, label=label)
+            rows.append(f"{label} ({severity})" if severity else label)
+            shaded = filling_span(ax, episodes.attrs, str(name), y) or shaded
+            y += 1
+    severities = list(dict.fromkeys(str(sev) for _, sev in tiers)) if len(episodes) else []
+    handles: list[Any] = [Patch(color=SEVERITY_COLORS.get(sev, "#0072B2"),
+                                label=sev) for sev in severities]
+    if shaded:
+        handles.append(Patch(facecolor=FILLING_COLOR, alpha=FILLING_ALPHA, label=key))
+    if not len(episodes):  # said in the panel, not by an empty key
+        ax.text(0.5, 0.5, "no alert fired", transform=ax.transAxes, ha="center", va="center",
+                color="0.3", gid="no_alert")
+    if incidents is not None and len(incidents):
+        incident_row(ax, incidents, y)
+        rows.append("incidents")
+        handles.append(Patch(facecolor="none", edgecolor="grey", hatch="//", label="incident"))
+    ax.set_yticks(np.arange(len(rows)), rows, fontsize="small")
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.invert_yaxis()
+    lo, hi = episodes.attrs.get("grid_start"), episodes.attrs.get("grid_end")
+    if lo is not None and hi is not None:
+        ax.set_xlim(utc_naive([lo])[0], utc_naive([hi])[0])
+    ax.set_ylabel("alert tier")
+    time_axis(ax, tz)
+    if handles:
+        legend_right(ax, handles)
+    return ax
+
+
+# --- recalibration and window comparison -------------------------------------------------------
+
