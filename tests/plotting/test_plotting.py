@@ -552,12 +552,16 @@ def test_alerts_grouped_rows():
     region = np.where(np.arange(len(ts)) % 2 == 0, "fra", "ams")
     ok = [not (60 <= i < 90 and region[i] == "fra") for i in range(len(ts))]
     ev = as_events(ts, ok, groups={"region": region})
-    ep = alert_episodes(bin_events(ev, "1min", by="region"), 0.9, AlertPolicy.single_window("10min",
-                                                                                            3.0))
+    bins = bin_events(ev, "1min", by="region")
+    ep = alert_episodes(bins, 0.9, AlertPolicy.single_window("10min", 3.0))
     fig, ax0 = plt.subplots()
     ax = plot_alerts(ep, ax=ax0)
     assert ax is ax0
-    # every evaluated group: ams (no episode) too
+    # the groups with episodes: fra
+    assert [c.get_label() for c in ax.containers] == ["fra · page_10m"]
+    assert [len(c.patches) for c in ax.containers] == [len(ep)]
+    # every evaluated group when told them: ams (no episode) too
+    ax = plot_alerts(ep, groups=bins[["region"]].drop_duplicates(), ax=plt.subplots()[1])
     assert [c.get_label() for c in ax.containers] == ["ams · page_10m", "fra · page_10m"]
     assert [len(c.patches) for c in ax.containers] == [0, len(ep)]
 
