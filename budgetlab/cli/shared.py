@@ -167,6 +167,8 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     """One sentence per tier whose episodes or incidents began while its long window filled (in
     the first long window of the ``what`` read: the grid's start in ``episodes.attrs``), and one
     for the merged rows (``tier`` ``*``); ``rows`` are the all-groups rows of a score table.
+    ``what`` names what was read, as a noun the sentences take (``log`` for ``alerts``, ``span``
+    for ``backtest``): "the log's first 3 d", "the span is 2 d long".
 
     >>> ep = pd.DataFrame(columns=["tier"])
     >>> ep.attrs.update(grid_start=pd.Timestamp("2026-01-01", tz="UTC"),
@@ -175,26 +177,26 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     >>> rows = pd.DataFrame({"tier": ["ticket_3d"], "severity": ["ticket"],
     ...     "episodes_filling": [3], "true_episodes_filling": [1], "incidents_filling": [1]})
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    3 episode(s) of ticket_3d began in the log's first 3 d, while its long window filled; scored
-    apart: 2 met no incident; 1 incident(s) began then: not scored for this tier.
+    3 episodes of ticket_3d began in the log's first 3 d, while its long window filled; scored
+    apart: 2 met no incident; 1 incident began then: not scored for this tier.
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")  # 2 d: filling throughout
-    >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    ticket_3d's long window (3 d) never filled: the log spans 2 d; its 3 episode(s) are scored
-    apart, 2 met no incident; 1 incident(s) began then: not scored for this tier.
+    >>> print(wrap(filling_notes(rows, ep, what="span")[0], indent=""))
+    ticket_3d's long window (3 d) never filled: the span is 2 d long; its 3 episodes are scored
+    apart, 2 met no incident; 1 incident began then: not scored for this tier.
 
     Incidents alone (no episode began then) are said without a count of episodes:
 
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-05", tz="UTC")
     >>> rows.loc[0, ["episodes_filling", "true_episodes_filling"]] = 0
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    1 incident(s) began in the log's first 3 d, while ticket_3d's long window filled: not scored
-    for this tier.
+    1 incident began in the log's first 3 d, while ticket_3d's long window filled: not scored for
+    this tier.
     >>> ep.attrs["grid_end"] = pd.Timestamp("2026-01-03", tz="UTC")
     >>> print(wrap(filling_notes(rows, ep)[0], indent=""))
-    ticket_3d's long window (3 d) never filled: the log spans 2 d; 1 incident(s) began then: not
+    ticket_3d's long window (3 d) never filled: the log is 2 d long; 1 incident began then: not
     scored for this tier.
     """
-    from .._util.words import duration_words
+    from .._util.words import counted, duration_words
 
     if "episodes_filling" not in rows.columns:
         return []
@@ -211,20 +213,22 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
             continue
         window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
         first = f"the {what}'s first {duration_words(window)}"
+        episodes_, incidents_ = counted(n_ep, "episode"), counted(n_inc, "incident")
         if window >= span:
             text = (f"{tier}'s long window ({duration_words(window)}) never filled: the {what} "
-                    f"spans {duration_words(span)}")
+                    f"is {duration_words(span)} long")
             if n_ep:
-                text += f"; its {n_ep} episode(s) are scored apart, {false} met no incident"
+                text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
+                         f"{false:,} met no incident")
         elif n_ep:
-            text = (f"{n_ep} episode(s) of {tier} began in {first}, while its long window "
-                    f"filled; scored apart: {false} met no incident")
+            text = (f"{episodes_} of {tier} began in {first}, while its long window "
+                    f"filled; scored apart: {false:,} met no incident")
         else:  # incidents alone: no word about episodes that did not happen
-            notes.append(f"{n_inc} incident(s) began in {first}, while {tier}'s long window "
+            notes.append(f"{incidents_} began in {first}, while {tier}'s long window "
                          "filled: not scored for this tier.")
             continue
         if n_inc:
-            text += f"; {n_inc} incident(s) began then: not scored for this tier"
+            text += f"; {incidents_} began then: not scored for this tier"
         notes.append(text + ".")
     if merged:
         sev = dict(zip(rows["tier"].astype(str), rows["severity"].astype(str), strict=True))

@@ -103,6 +103,6 @@ def test_alerts_says_incidents_begun_while_a_window_filled_without_episodes(tmp_
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--policy",
                  "workbook", "--outcomes", "success=success,error=error"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert ("1 incident(s) began in the log's first 1 h, while page_1h's long window filled: not "
+    assert ("1 incident began in the log's first 1 h, while page_1h's long window filled: not "
             "scored for this tier.") in text
-    assert "0 episode(s)" not in text
+    assert "0 episode" not in text

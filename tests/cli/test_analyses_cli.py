@@ -691,10 +691,10 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
                  "1h", "--policy", "workbook,single_window"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     for tier, window in (("ticket_1d", "1 d"), ("ticket_3d", "3 d")):
-        assert (f"{tier}'s long window ({window}) never filled: the log spans 6 h; its 1 "
-                "episode(s) are scored apart, 1 met no incident; 1 incident(s) began then: not "
+        assert (f"{tier}'s long window ({window}) never filled: the log is 6 h long; its 1 "
+                "episode is scored apart, 1 met no incident; 1 incident began then: not "
                 "scored for this tier.") in text
-    assert ("1 episode(s) of page_1h began in the log's first 1 h, while its long window filled; "
+    assert ("1 episode of page_1h began in the log's first 1 h, while its long window filled; "
             "scored apart: 1 met no incident.") in text
 
 

@@ -68,6 +68,9 @@ def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     # durations in the words of the other commands (they were '24m', '2h15m', 'bins of 1m'):
     # 06:25 - 06:01 and 08:20 - 06:05
     assert "UTC, bins of 1 min, 3 group(s)" in text.out
+    # the workbook's ticket_3d never fills over the 2 d span (it said "the span spans 2 d")
+    assert ("ticket_3d's long window (3 d) never filled: the span is 2 d long; its "
+            in " ".join(text.out.split()))
     rows = {tuple(ln.split()[:2]): ln.split()[7:] for ln in text.out.splitlines()
             if ln.split()[:1] == ["fra"]}
     assert rows[("fra", "page_1h")][:2] == ["24", "min"]

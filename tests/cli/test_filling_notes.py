@@ -1,0 +1,58 @@
+"""The sentences of ``alerts`` and ``backtest`` on what began while a tier's long window filled
+(``cli.shared.filling_notes``), word for word, for both things a command reads: ``alerts`` a
+log, ``backtest`` a span of a server's history (it said "the span spans 2 d"). Counts take the
+number of their noun (it said "1 episode(s)", "3 incident(s)"). Hand-made attrs and counts."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from budgetlab.cli.shared import filling_notes
+
+DAY_NS = 86_400 * 10**9
+
+
+def _episodes(days: int) -> pd.DataFrame:
+    """An episodes table whose attrs say: a grid of ``days`` days, a 1 d and a 3 d tier."""
+    ep = pd.DataFrame(columns=["tier"])
+    ep.attrs.update(grid_start=pd.Timestamp("2026-01-05", tz="UTC"),
+                    grid_end=pd.Timestamp("2026-01-05", tz="UTC") + pd.Timedelta(days=days),
+                    tier_windows={"ticket_1d": DAY_NS, "ticket_3d": 3 * DAY_NS})
+    return ep
+
+
+def _rows(tier: str, episodes: int, true: int, incidents: int) -> pd.DataFrame:
+    return pd.DataFrame({"tier": [tier], "severity": ["ticket"], "episodes_filling": [episodes],
+                         "true_episodes_filling": [true], "incidents_filling": [incidents]})
+
+
+@pytest.mark.parametrize("what", ["log", "span"])
+def test_a_window_that_never_filled_reads_right_for_log_and_span(what):
+    # 3 d window, 2 d read: 8 episodes, 1 of them true (7 met no incident), 3 incidents
+    notes = filling_notes(_rows("ticket_3d", 8, 1, 3), _episodes(2), what=what)
+    assert notes == [f"ticket_3d's long window (3 d) never filled: the {what} is 2 d long; its "
+                     "8 episodes are scored apart, 7 met no incident; 3 incidents began then: "
+                     "not scored for this tier."]
+
+
+def test_one_episode_and_one_incident_in_the_singular():
+    notes = filling_notes(_rows("ticket_3d", 1, 1, 1), _episodes(3), what="span")  # 3 d of 3 d
+    assert notes == ["ticket_3d's long window (3 d) never filled: the span is 3 d long; its 1 "
+                     "episode is scored apart, 0 met no incident; 1 incident began then: not "
+                     "scored for this tier."]
+    notes = filling_notes(_rows("ticket_3d", 0, 0, 1), _episodes(2), what="span")
+    assert notes == ["ticket_3d's long window (3 d) never filled: the span is 2 d long; 1 "
+                     "incident began then: not scored for this tier."]
+
+
+@pytest.mark.parametrize("what", ["log", "span"])
+def test_a_window_that_filled(what):
+    # 1 d window, 2 d read: 1,234 episodes in the first day, 1,200 met no incident; 2 incidents
+    notes = filling_notes(_rows("ticket_1d", 1234, 34, 2), _episodes(2), what=what)
+    assert notes == [f"1,234 episodes of ticket_1d began in the {what}'s first 1 d, while its "
+                     "long window filled; scored apart: 1,200 met no incident; 2 incidents began "
+                     "then: not scored for this tier."]
+    notes = filling_notes(_rows("ticket_1d", 0, 0, 2), _episodes(2), what=what)
+    assert notes == [f"2 incidents began in the {what}'s first 1 d, while ticket_1d's long "
+                     "window filled: not scored for this tier."]
