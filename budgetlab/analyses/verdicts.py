@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.validation import check_fraction
+from .._util.validation import check_fraction, check_whole
 from .._util.words import days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
@@ -143,7 +143,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         What :func:`budgetlab.recalibrate` returned.
     min_events : int
         Fewest events for a verdict and a recommendation, on top of the rule (default 0: the
-        rule alone).
+        rule alone); a whole number >= 0, else :class:`~budgetlab.errors.ConfigError`.
     min_days : float
         A history shorter than this many days gets a caveat (the verdict is provisional).
 
@@ -182,6 +182,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     if not isinstance(rec, Recalibration):
         raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() "
                           "returns.")
+    min_events = check_whole("min_events", min_events)
     s = rec.summary
     by = list(rec.settings.get("by", []))
     limit = str(rec.settings.get("limit_status", "exhausted"))

@@ -178,3 +178,20 @@ def test_target_verdicts_are_withheld_by_the_package_rule_not_a_flat_floor():
     assert w.loc["b", "withheld"] == "only 200 events in the history; a verdict needs at least 201"
     assert pd.isna(w.loc["b", "recommended_target"])
     assert w.loc["a", "withheld"].startswith("199 events in the evaluated span")
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, 100.0, "100", None, True, np.nan])
+def test_target_verdicts_refuse_a_min_events_that_is_not_a_whole_number(bad):
+    """A negative, fractional, float, boolean or NaN floor was taken as given (NaN: a verdict
+    beside a recommended_target silently NaN), text or None failed deep inside with a TypeError:
+    refused, naming the keyword, as SLO(min_events=) refuses it."""
+    f = _spaced("b", 200, 20)
+    rec = recalibrate(as_events(f["ts"], f["ok"].to_numpy()), window="1h", target=0.95,
+                      n_boot=0, show_progress=False)
+    with pytest.raises(ConfigError) as exc:
+        target_verdicts(rec, min_events=bad)
+    assert str(exc.value) == f"min_events={bad!r} must be a whole number >= 0."
+    # the floor's edges are taken: 0 (the rule alone) and a numpy integer
+    assert target_verdicts(rec, min_events=0).loc[0, "withheld"] == ""
+    assert target_verdicts(rec, min_events=np.int64(201)).loc[0, "withheld"] == (
+        "only 200 events in the history; a verdict needs at least 201")
