@@ -54,3 +54,21 @@ def saved(monkeypatch):
 
     monkeypatch.setattr(bfiles, "figure_bytes", keep)
     return seen
+
+
+@pytest.fixture
+def outage_log(tmp_path):
+    """A CSV log (``ts``, ``outcome``) of 3 h, 2026-01-05 00:00 .. 02:59:54 UTC: 10 events a
+    minute, 6 s apart (1,800 events); every event of 01:40 .. 01:50 (the minutes 100..109, 100
+    events) is ``error``, the others ``success``. Read it with ``--outcomes
+    success=success,error=error``."""
+    import numpy as np
+    import pandas as pd
+
+    minute = np.repeat(np.arange(180), 10)
+    ts = (pd.Timestamp("2026-01-05", tz="UTC") + pd.to_timedelta(minute, unit="min")
+          + pd.to_timedelta(np.tile(np.arange(10) * 6, 180), unit="s"))
+    bad = (minute >= 100) & (minute < 110)
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts, "outcome": np.where(bad, "error", "success")}).to_csv(log, index=False)
+    return log

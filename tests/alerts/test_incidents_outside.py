@@ -60,21 +60,11 @@ def test_incidents_outside_the_grid_are_not_scored():
     assert both["recall"].iloc[0] == 1.0
 
 
-def _log_csv(tmp_path):
-    """The events of :func:`bins` as a log: 10 a minute, 6 s apart."""
-    k = np.repeat(np.arange(180), 10)
-    ts = T0 + pd.to_timedelta(k, unit="min") + pd.to_timedelta(np.tile(np.arange(10) * 6, 180),
-                                                               unit="s")
-    bad = (k >= 100) & (k < 110)
-    log = tmp_path / "log.csv"
-    pd.DataFrame({"ts": ts, "outcome": np.where(bad, "error", "success")}).to_csv(log, index=False)
-    return log
-
-
-def test_alerts_names_the_incidents_outside_the_log(tmp_path, capsys):
-    """The CLI: 2 of the 3 incidents (2014 and 2027) lie outside the log of 2026-01-05 00:00 ..
-    03:00; recall is 1 (the one inside, detected), and one sentence says why."""
-    log = _log_csv(tmp_path)
+def test_alerts_names_the_incidents_outside_the_log(outage_log, tmp_path, capsys):
+    """The CLI on the events of :func:`bins` as a log (tests/conftest.py ``outage_log``): 2 of
+    the 3 incidents (2014 and 2027) lie outside the log of 2026-01-05 00:00 .. 03:00; recall is 1
+    (the one inside, detected), and one sentence says why."""
+    log = outage_log
     inc = tmp_path / "incidents.csv"
     inc.write_text("incident_id,start,end\n"
                    "i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z\n"
@@ -92,12 +82,13 @@ def test_alerts_names_the_incidents_outside_the_log(tmp_path, capsys):
     assert rows and rows[0][4:7] == ["1", "1", "1"]
 
 
-def test_alerts_says_incidents_begun_while_a_window_filled_without_episodes(tmp_path, capsys):
+def test_alerts_says_incidents_begun_while_a_window_filled_without_episodes(outage_log, tmp_path,
+                                                                           capsys):
     """The workbook on the 3 h log (target 0.9): page_1h needs a 1 h error ratio above 1.44 and
     never fires. i0 (00:30) began in its first hour: one sentence on the incident, none on the
     episodes that did not happen (was "0 episode(s) of page_1h began ...; scored apart: 0 met no
     incident; 1 incident(s) began then")."""
-    log = _log_csv(tmp_path)
+    log = outage_log
     inc = tmp_path / "incidents.csv"
     inc.write_text("incident_id,start,end\ni0,2026-01-05T00:30:00Z,2026-01-05T00:40:00Z\n")
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--policy",

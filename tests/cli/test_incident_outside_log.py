@@ -7,37 +7,26 @@ written with the summary's two decimals."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from budgetlab.cli import main
 
-T0 = pd.Timestamp("2026-01-05", tz="UTC")
 
-
-def _log(tmp_path):
-    """3 h (00:00 .. 02:59:54), 10 events a minute; every event of 01:40 .. 01:50 failed."""
-    k = np.repeat(np.arange(180), 10)
-    ts = T0 + pd.to_timedelta(k, unit="min") + pd.to_timedelta(np.tile(np.arange(10) * 6, 180),
-                                                               unit="s")
-    bad = (k >= 100) & (k < 110)
-    log = tmp_path / "log.csv"
-    pd.DataFrame({"ts": ts, "outcome": np.where(bad, "error", "success")}).to_csv(log, index=False)
-    return log
-
-
-def _run(tmp_path, rows, *extra):
-    inc = tmp_path / "incidents.csv"
+def _run(log, rows, *extra):
+    """``incident`` on ``log`` (the 3 h log of tests/conftest.py ``outage_log``: 00:00 ..
+    02:59:54, 10 events a minute, every event of 01:40 .. 01:50 failed) with ``rows`` as
+    ``--incidents``."""
+    inc = log.parent / "incidents.csv"
     inc.write_text("incident_id,start,end\n" + "".join(f"{r}\n" for r in rows))
-    return main(["incident", str(_log(tmp_path)), "--incidents", str(inc), "--target", "0.9",
+    return main(["incident", str(log), "--incidents", str(inc), "--target", "0.9",
                  "--window", "1h", "--context", "30min", "--outcomes",
                  "success=success,error=error", *extra])
 
 
-def test_an_incident_after_the_log_is_named_and_the_others_reported(tmp_path, capsys):
+def test_an_incident_after_the_log_is_named_and_the_others_reported(outage_log, tmp_path, capsys):
     out = tmp_path / "changes.csv"
-    rc = _run(tmp_path, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z",
-                         "L1,2027-01-01T00:00:00Z,2027-01-01T01:00:00Z"], "--out", str(out))
+    rc = _run(outage_log, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z",
+                           "L1,2027-01-01T00:00:00Z,2027-01-01T01:00:00Z"], "--out", str(out))
     text = " ".join(capsys.readouterr().out.split())
     assert rc == 0
     assert "i1: 2026-01-05 01:40 .. 2026-01-05 01:50 UTC, scope *" in text
@@ -52,9 +41,9 @@ def test_an_incident_after_the_log_is_named_and_the_others_reported(tmp_path, ca
     assert set(written["incident_id"]) == {"i1"}
 
 
-def test_no_incident_with_traffic_is_one_line_and_exit_2(tmp_path, capsys):
-    rc = _run(tmp_path, ["N1,2014-03-14T03:31:00Z,2014-03-14T14:41:00Z",
-                         "N2,2014-03-18T17:06:00Z,2014-03-19T04:16:00Z"])
+def test_no_incident_with_traffic_is_one_line_and_exit_2(outage_log, capsys):
+    rc = _run(outage_log, ["N1,2014-03-14T03:31:00Z,2014-03-14T14:41:00Z",
+                           "N2,2014-03-18T17:06:00Z,2014-03-19T04:16:00Z"])
     out, err = capsys.readouterr()
     assert rc == 2
     assert err.splitlines()[-1] == (
@@ -67,12 +56,12 @@ def test_no_incident_with_traffic_is_one_line_and_exit_2(tmp_path, capsys):
                 out.split())
 
 
-def test_the_tier_table_writes_peaks_with_the_summarys_two_decimals(tmp_path, capsys):
+def test_the_tier_table_writes_peaks_with_the_summarys_two_decimals(outage_log, capsys):
     """i1's tier table on the 3 h log (600 events an hour, 100 failed in 01:40 .. 01:50, target
     0.9): page_1h's peak 1 h burn is (100 / 600) / 0.1 = 1.67; the 6 h, 1 d and 3 d windows hold
     the whole log so far, at most 100 failures in 1,100 events (the window ending 01:50):
     0.0909 / 0.1 = 0.91, written as the summary writes burns (was 0.909 beside 1.67)."""
-    assert _run(tmp_path, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z"]) == 0
+    assert _run(outage_log, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z"]) == 0
     rows = {ln.split()[0]: ln.split() for ln in capsys.readouterr().out.splitlines()
             if ln.split()[:1] in (["page_1h"], ["page_6h"], ["ticket_1d"], ["ticket_3d"])}
     # tier severity burn fired peak_burn_long (first_alert and detection_delay blank)
