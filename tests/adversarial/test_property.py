@@ -7,8 +7,10 @@ mutation fuzzing of valid files lives in tests/test_fuzz_loaders.py and is reuse
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import lzma
+import sys
 import tracemalloc
 import warnings
 from collections.abc import Callable, Iterator
@@ -35,25 +37,43 @@ MAGIC = [b"", b"\x1f\x8b", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd", b"BZh9", b"PAR1
          b"\xfe\xff", b"\xef\xbb\xbf", b"\x04\x22\x4d\x18"]
 
 
-@pytest.fixture(scope="module")
-def traced() -> Iterator[None]:
-    tracemalloc.start()
+@contextlib.contextmanager
+def _traced() -> Iterator[None]:
+    """Python's allocations traced while it lasts (tracemalloc), from a peak of 0. Only the reader
+    call is traced, not hypothesis drawing the example: tracing multiplies the cost of every
+    allocation, and the first draw of text in a fresh checkout builds hypothesis' table of the
+    Unicode characters (~1.1 million code points; cached in .hypothesis/ afterwards): traced for
+    the whole test, it took test_plausible_text_tables from ~4 s to ~60 s."""
+    started = not tracemalloc.is_tracing()  # else python -X tracemalloc: leave it running
+    if started:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
     try:
         yield
     finally:
-        tracemalloc.stop()
+        if started:
+            tracemalloc.stop()
 
 
 def _bounded(call: Callable[[], Any]) -> None:
     """Run one reader call: it loads or raises a BudgetlabError, under the memory limit."""
-    tracemalloc.reset_peak()
-    with warnings.catch_warnings():
+    with _traced(), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # budgetlab reports some decisions as warnings
         try:
             call()
         except BudgetlabError as exc:
             assert "\n" not in str(exc), str(exc)
-    assert tracemalloc.get_traced_memory()[1] < MEMORY_LIMIT
+        peak = tracemalloc.get_traced_memory()[1]
+    assert peak < MEMORY_LIMIT, f"peak {peak:,} bytes"
+
+
+def test_the_memory_limit_holds_the_reader_call(monkeypatch):
+    """What _bounded measures is the call: its peak of 8 MiB exceeds a limit of 4 MiB, 1 MiB
+    does not."""
+    monkeypatch.setattr(sys.modules[__name__], "MEMORY_LIMIT", 4 * 2**20)
+    _bounded(lambda: bytearray(2**20))
+    with pytest.raises(AssertionError, match="peak"):
+        _bounded(lambda: bytearray(8 * 2**20))
 
 
 def _write(folder: Path, name: str, data: bytes) -> Path:
@@ -191,7 +211,7 @@ READ_KW: dict[str, Any] = {"by": "region"}
 @PROPERTY
 @given(data=noise(), suffix=st.sampled_from([".csv", ".tsv", ".jsonl", ".parquet", ".csv.gz",
                                              ".log"]))
-def test_random_bytes_through_every_reader(traced, folder, data, suffix):
+def test_random_bytes_through_every_reader(folder, data, suffix):
     path = _write(folder, f"noise{suffix}", data)
     if suffix == ".log":
         _bounded(lambda: read_access_log(path))
@@ -204,7 +224,7 @@ def test_random_bytes_through_every_reader(traced, folder, data, suffix):
 @PROPERTY
 @given(data=st.data(), kind=st.sampled_from(["csv", "tsv", "csv.gz", "csv.xz", "jsonl",
                                              "jsonl.gz"]))
-def test_plausible_text_tables(traced, folder, data, kind):
+def test_plausible_text_tables(folder, data, kind):
     if kind.startswith("jsonl"):
         body = data.draw(jsonl_text())
     else:
@@ -222,7 +242,7 @@ def test_plausible_text_tables(traced, folder, data, kind):
 @pytest.mark.timeout(120)
 @PROPERTY
 @given(data=st.data(), suffix=st.sampled_from([".parquet", ".typed.parquet"]))
-def test_mutated_parquet(traced, folder, data, suffix):
+def test_mutated_parquet(folder, data, suffix):
     path = _write(folder, f"mutated{suffix}", data.draw(mutated(SEEDS[suffix])))
     _bounded(lambda: read_events(path, **READ_KW, session="session"))
 
@@ -230,7 +250,7 @@ def test_mutated_parquet(traced, folder, data, suffix):
 @pytest.mark.timeout(120)
 @PROPERTY
 @given(body=access_lines(), gz=st.booleans())
-def test_access_logs(traced, folder, body, gz):
+def test_access_logs(folder, body, gz):
     path = _write(
         folder, "access.log" + (".gz" if gz else ""), gzip.compress(body, mtime=0) if gz else body
     )
@@ -241,7 +261,7 @@ def test_access_logs(traced, folder, body, gz):
 @pytest.mark.timeout(120)
 @PROPERTY
 @given(text=yaml_text())
-def test_random_yaml_through_read_openslo(traced, folder, text):
+def test_random_yaml_through_read_openslo(folder, text):
     _bounded(lambda: read_openslo(text))
     path = _write(folder, "slo.yaml", text.encode("utf-8", errors="replace"))
     _bounded(lambda: read_openslo(path))
@@ -267,7 +287,7 @@ RECAL_HEADER = b"captcha_type,events,recommended_target\n"
 @PROPERTY
 @given(data=st.data(), header=st.sampled_from([b"", INCIDENT_HEADER, RECAL_HEADER]),
        suffix=st.sampled_from([".csv", ".parquet"]))
-def test_the_table_readers_of_the_cli(traced, folder, data, header, suffix):
+def test_the_table_readers_of_the_cli(folder, data, header, suffix):
     """The incident table (``--incidents``) and the recalibration table (``--from-recalibration``)
     readers: random bytes and random CSV rows behind a valid header."""
     from budgetlab import read_incidents, read_recalibration_table
