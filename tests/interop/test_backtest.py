@@ -182,3 +182,34 @@ def test_tz_reads_naive_times_and_labels_the_plot_axis(prom, tmp_path, saved, ca
                  "app_request_errors_total", "--target", "0.999", "--policy", "workbook",
                  "--tz", "Mars/Base"]) == 2
     assert "--tz" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("query, span, message", [
+    # a metric the server lacks: the spec's query is named, not the --total the user did not give,
+    # and the span's end is a time
+    ("nothing_total", SPAN,
+     "the total query of --slo: the query returned no series between 2026-01-05 00:00 and "
+     "2026-01-07 00:00 UTC; check the metric name and labels, and that the server holds data for "
+     "the span."),
+    # the server's first sample is START (2026-01-05 00:00); the span begins a day before, by
+    # --start: the fix names --start as well as --since
+    ("app_requests_total", ["--start", "2026-01-04", "--end", "2026-01-07"],
+     "the total query of --slo: the server holds no data before 2026-01-05 00:00 UTC (retention, "
+     "or the counter is newer); start at or after that time (--start, or a shorter --since)."),
+])
+def test_a_spec_query_is_named_as_the_spec_s_not_as_a_flag_not_given(prom, tmp_path, capsys,
+                                                                      query, span, message):
+    spec = tmp_path / "slo.yaml"
+    spec.write_text(OPENSLO.replace("query: app_requests_total", f"query: {query}"))
+    rc = main(["backtest", "--prometheus", prom, "--slo", str(spec), "--policy", "workbook",
+               "--by", "region", *span])
+    assert (rc, capsys.readouterr().err) == (2, f"budgetlab: error: {message}\n")
+
+
+def test_the_flags_keep_their_names_in_the_same_messages(prom, capsys):
+    rc = main(["backtest", "--prometheus", prom, "--total", "nothing_total", "--errors",
+               "app_request_errors_total", "--target", "0.999", "--policy", "workbook", *SPAN])
+    assert (rc, capsys.readouterr().err) == (
+        2, "budgetlab: error: --total: the query returned no series between 2026-01-05 00:00 and "
+           "2026-01-07 00:00 UTC; check the metric name and labels, and that the server holds data "
+           "for the span.\n")
