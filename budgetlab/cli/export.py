@@ -127,7 +127,9 @@ def _policy(args: argparse.Namespace, period: Any) -> Any:
 
 def _cmd_openslo(args: argparse.Namespace) -> int:
     from ..interop.openslo import ratio_indicator, write_openslo
+    from .export_options import refuse_unread
 
+    refuse_unread(args)
     _register_inputs(args.from_spec, args.from_recalibration)
     out = _plan(args)
     _guard_names(args)

@@ -403,3 +403,44 @@ def test_export_from_recalibration_refuses_one_query_for_every_group(tmp_path, c
     assert 'solve_errors_total{captcha_type="image"}' in text
     assert 'solve_errors_total{captcha_type="turnstile"}' in text
     assert "solve_errors_total[" not in text  # no query over every group
+
+
+@pytest.mark.parametrize("source, given, message", [
+    # the targets come from the table: a --target beside it was dropped without a word (0.9
+    # asked, 0.89 and 0.98 written)
+    ("recalibration", ["--target", "0.9"],
+     "--target is not read with --from-recalibration: each SLO's target is its row's "
+     "recommended_target (--target-column); leave --target out."),
+    ("recalibration", ["--name", "solve"],
+     "--name is not read with --from-recalibration: the SLOs are named --name-prefix and each "
+     "group's values; leave --name out."),
+    ("recalibration", ["--description", "solves"],
+     "--description is not read with --from-recalibration; leave --description out."),
+    ("spec", ["--name", "other"],
+     "--name is not read with --from: the SLOs keep the spec's names, descriptions and tracker "
+     "thresholds (--target, --window, --period, --policy, --service and the SLI flags replace "
+     "theirs); leave --name out."),
+    ("spec", ["--warning", "0.3"],
+     "--warning is not read with --from: the SLOs keep the spec's names, descriptions and tracker "
+     "thresholds (--target, --window, --period, --policy, --service and the SLI flags replace "
+     "theirs); leave --warning out."),
+    ("flags", ["--name-prefix", "solve-"],
+     "--name-prefix is read with --from-recalibration only; leave --name-prefix out."),
+    ("flags", ["--by", "captcha_type"],
+     "--by is read with --from-recalibration only; leave --by out."),
+])
+def test_export_openslo_refuses_a_flag_its_source_does_not_read(tmp_path, capsys, source, given,
+                                                                message):
+    from budgetlab.cli import main
+
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,900,0.89\n"
+                                      "turnstile,900,0.98\n", encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    assert main(["export", "openslo", "--target", "0.95", "--name", "solve", str(spec)]) == 0
+    capsys.readouterr()
+    where = {"recalibration": ["--from-recalibration", str(tmp_path / "rec.csv")],
+             "spec": ["--from", str(spec)], "flags": ["--target", "0.95"]}[source]
+    out = tmp_path / "out.yaml"
+    rc = main(["export", "openslo", *where, *given, str(out)])
+    assert (rc, capsys.readouterr().err) == (2, f"budgetlab: error: {message}\n")
+    assert not out.exists()
