@@ -444,3 +444,35 @@ def test_export_openslo_refuses_a_flag_its_source_does_not_read(tmp_path, capsys
     rc = main(["export", "openslo", *where, *given, str(out)])
     assert (rc, capsys.readouterr().err) == (2, f"budgetlab: error: {message}\n")
     assert not out.exists()
+
+
+@pytest.mark.parametrize("source, said", [
+    ("flags", "no --window: wrote the tracker window 28d (annotation budgetlab/window); --window "
+              "sets another\n"),
+    # the recommendation was judged under recalibrate's window (24 h by default), which the table
+    # does not record: 28 d was written without a word
+    ("recalibration", "no --window: wrote the tracker window 28d (annotation budgetlab/window); "
+                      "the table does not record the window recalibrate judged its targets under "
+                      "(its output says so, e.g. 'recalibrating the 24 h tracker'): give that one "
+                      "with --window\n"),
+    ("spec", ""),  # the spec's window is kept
+    ("window", ""),
+])
+def test_export_openslo_says_the_default_tracker_window(tmp_path, capsys, source, said):
+    from budgetlab.cli import main
+    from budgetlab.interop.openslo import read_openslo
+
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,900,0.89\n",
+                                      encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    assert main(["export", "openslo", "--target", "0.95", "--window", "24h", str(spec)]) == 0
+    capsys.readouterr()
+    where = {"recalibration": ["--from-recalibration", str(tmp_path / "rec.csv")],
+             "spec": ["--from", str(spec)], "flags": ["--target", "0.95"],
+             "window": ["--target", "0.95", "--window", "7d"]}[source]
+    out = tmp_path / "out.yaml"
+    assert main(["export", "openslo", *where, str(out)]) == 0
+    lines = [ln + "\n" for ln in capsys.readouterr().out.splitlines() if "--window" in ln]
+    assert "".join(lines) == said
+    window = read_openslo(out)[0].slo.window
+    assert window == pd.Timedelta({"spec": "24h", "window": "7D"}.get(source, "28D"))
