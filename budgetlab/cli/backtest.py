@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -236,6 +237,18 @@ def _check_buckets(args: argparse.Namespace, spec: Any, start: pd.Timestamp,
         check_bucket_selectors(client, sels, start_ns=start.value, end_ns=end.value, what=kind)
 
 
+def _sli_words(args: argparse.Namespace) -> AbstractContextManager[None]:
+    """Inside, a message about the SLI's ``total``/``errors``/``good`` query names where the query
+    came from: ``--total`` etc. when given, else the ``--slo`` spec's or the ``--histogram``'s
+    query (never a flag the user did not give)."""
+    from .._util.words import flags_as
+
+    source = "--slo" if args.slo else "--histogram" if args.histogram is not None else None
+    if source is None:
+        return nullcontext()
+    return flags_as(**{k: f"the {k} query of {source}" for k in ("total", "errors", "good")})
+
+
 def _cmd_backtest(args: argparse.Namespace) -> int:
     import pandas as pd
 
@@ -257,15 +270,15 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     start, end = _span(args, args.freq)
     by = ([b.strip() for b in (args.by or "").split(",") if b.strip()] if args.by is not None
           else list(spec.by))
-    if args.histogram is not None:
-        spec = _latency_spec(args, spec, start, end)
-    else:
-        _check_buckets(args, spec, start, end)
-    bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors, good=spec.good,
-                           start=start,
-                           end=end, freq=args.freq, by=by, timeout=args.timeout,
-                           headers=parse_headers(args.header),
-                           max_series=args.max_series)
+    with _sli_words(args):
+        if args.histogram is not None:
+            spec = _latency_spec(args, spec, start, end)
+        else:
+            _check_buckets(args, spec, start, end)
+        bins = read_prometheus(args.prometheus, total=spec.total, errors=spec.errors,
+                               good=spec.good, start=start, end=end, freq=args.freq, by=by,
+                               timeout=args.timeout, headers=parse_headers(args.header),
+                               max_series=args.max_series)
     print_reading(bins, spec, start, end)
     if incidents is not None and naive_times_note(incidents, args.incidents):
         print(f"  {naive_times_note(incidents, args.incidents)}")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from .export_report import WINDOW, report_openslo, report_prometheus, say_provisional
 from .labels import path_label
 
 __all__ = ["COMMANDS"]
@@ -69,23 +70,6 @@ def _override(doc: Any, target: float | None, window: Any, period: Any = None) -
     return dataclasses.replace(doc, slo=slo, alert_policies=pols)
 
 
-def _report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
-    """Say what was decided in writing: safe names, the default service and SLI."""
-    from ..interop.openslo import openslo_names
-    from ..interop.openslo.model import DEFAULT_SERVICE
-
-    for name, safe in openslo_names(docs).items():
-        print(f"name {name!r} written as {safe!r} (OpenSLO names are RFC 1123 labels; the original "
-              "is kept in "
-              "the annotation budgetlab/name)")
-    if any(d.service == DEFAULT_SERVICE for d in docs) and not args.service:
-        print(f"no --service: wrote spec.service {DEFAULT_SERVICE!r} (OpenSLO v1 requires one)")
-    if any(d.indicator is None and d.indicator_ref is None for d in docs):
-        print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type "
-              "'budgetlab': good = "
-              "events with ok true, total = all events)")
-
-
 def _register_inputs(*given: str | None) -> None:
     """Register the files named on the command line as inputs of this run (``FILE#NAME`` names
     FILE), before the outputs are planned: no output may be written over them."""
@@ -127,7 +111,9 @@ def _policy(args: argparse.Namespace, period: Any) -> Any:
 
 def _cmd_openslo(args: argparse.Namespace) -> int:
     from ..interop.openslo import ratio_indicator, write_openslo
+    from .export_options import refuse_unread
 
+    refuse_unread(args)
     _register_inputs(args.from_spec, args.from_recalibration)
     out = _plan(args)
     _guard_names(args)
@@ -148,7 +134,7 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
         docs = _docs_from_flags(args, indicator)
     _guard_docs(docs)
     write_openslo(docs, out, force=args.force)
-    _report_openslo(docs, args)
+    report_openslo(docs, args)
     print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {path_label(out)}")
     return 0
 
@@ -157,7 +143,7 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
     """``--from-recalibration``: a document per group of the recalibration's table."""
     from ..interop.openslo import read_recalibration_table, slos_from_recalibration
 
-    window = args.window or "28D"
+    window = args.window or WINDOW
     pol = _policy(args, args.period or "30D")
     by = _csv_list(args.by) or None
     table = read_recalibration_table(args.from_recalibration, by=by,
@@ -167,7 +153,7 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
         # one query for every group's SLO would measure all groups against each group's target
         raise ConfigError(_one_query_for_all_groups(args, keys))
     table = _with_targets(table, keys, args.target_column)
-    _say_provisional(table, keys)
+    say_provisional(table, keys)
     return slos_from_recalibration(
         table, by=by, window=window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,
@@ -215,26 +201,6 @@ def _with_targets(table: Any, keys: list[str], column: str) -> Any:
     return table[~missing]
 
 
-def _say_provisional(table: Any, keys: list[str]) -> None:
-    """One line naming the groups whose target is written from a provisional recommendation
-    (``recommendation_note`` starting ``provisional:``, a history shorter than recalibrate's
-    minimum), with the reason: the file holds the target without a word of it."""
-    if "recommendation_note" not in table.columns:
-        return
-    notes = table["recommendation_note"].fillna("").astype(str)
-    rows = table[notes.str.startswith("provisional:")]
-    if not len(rows):
-        return
-    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
-        if keys else ["all events"]
-    why = [n.split(";")[0].removeprefix("provisional:").strip() for n in notes[rows.index]]
-    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-    listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
-        ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more
-    print(f"written from a provisional recommendation: {listed}; the table's "
-          "recommendation_note says more")
-
-
 def _docs_from_spec(args: argparse.Namespace, indicator: Any) -> list[Any]:
     """``--from``: the spec's documents with the command line's target, window, period, policy,
     service and SLI in place of theirs."""
@@ -261,7 +227,7 @@ def _docs_from_flags(args: argparse.Namespace, indicator: Any) -> list[Any]:
     if args.target is None:
         raise ConfigError("give --target (e.g. --target 0.95), or --from / "
                           "--from-recalibration.")
-    window = args.window or "28D"
+    window = args.window or WINDOW
     slo = SLO(target=args.target, window=window, warning=args.warning, critical=args.critical,
               min_events=args.min_events, period=args.period or "30D")
     pol = _policy(args, slo.period)
@@ -295,34 +261,6 @@ def _metrics(args: argparse.Namespace) -> tuple[str, str] | None:
         raise ConfigError("give both --total-metric and --errors-metric, or neither (the SLO "
                           "file's own queries).")
     return args.total_metric, args.errors_metric
-
-
-def _report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
-                       args: argparse.Namespace) -> None:
-    """Say where each SLO's SLI and alert names came from."""
-    from ..interop.sli_queries import sli_queries
-
-    for d in docs:
-        if metrics is not None:
-            own = " (the SLO file's queries not used)" if d.indicator is not None else ""
-            print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
-                  f"(--total-metric/--errors-metric){own}")
-            continue
-        q = sli_queries(d)
-        part = "errors" if "errors" in q else "good"
-        print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each window "
-              "as Sloth renders "
-              f"{{{{.window}}}}: {part} = {q[part]}; total = {q['total']}")
-        for note in d.notes:
-            print(f"  {note}")
-    if args.alert_name is None:
-        from ..interop.sloth_rules import DEFAULT_ALERT_NAME
-
-        named = sorted(
-            {i.display_name for d in docs for i in d.policy_info.values() if i.display_name}
-        )
-        given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
-        print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
 
 
 def _cmd_prometheus(args: argparse.Namespace) -> int:
@@ -380,7 +318,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                 ]
                 raise ConfigError("promtool check rules failed: "
                                   f"{lines[0] if lines else 'see promtool check rules'}")
-    _report_prometheus(docs, metrics, args)
+    report_prometheus(docs, metrics, args)
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
     print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {path_label(out)}"
           + (" (promtool check rules: ok)" if args.check else ""))

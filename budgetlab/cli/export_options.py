@@ -10,7 +10,21 @@ from typing import Any
 from ..errors import ConfigError
 from .commands import Command
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "refuse_unread"]
+
+#: ``export openslo``'s flags that only ``--from-recalibration`` reads
+_RECALIBRATION_ONLY = ("--by", "--target-column", "--name-prefix")
+#: what each source of the SLOs does not read: given, such a flag was dropped without a word
+_NOT_READ = {
+    "--from-recalibration": {
+        "--target": ": each SLO's target is its row's recommended_target (--target-column)",
+        "--name": ": the SLOs are named --name-prefix and each group's values",
+        "--description": ""},
+    "--from": dict.fromkeys(
+        ("--name", "--description", "--warning", "--critical", "--min-events"),
+        ": the SLOs keep the spec's names, descriptions and tracker thresholds (--target, "
+        "--window, --period, --policy, --service and the SLI flags replace theirs)"),
+}
 
 
 def _duration(text: str) -> Any:
@@ -54,6 +68,25 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                         "500ms")
 
 
+def _add_openslo(o: argparse.ArgumentParser) -> None:
+    """``export openslo``'s own options, beside the common ones."""
+    o.add_argument("--description", default=None, help="spec.description")
+    o.add_argument("--warning", type=float, default=0.5, help="tracker warning threshold (0.5)")
+    o.add_argument("--critical", type=float, default=0.1, help="tracker critical threshold (0.1)")
+    o.add_argument("--min-events", type=int, default=0, help="tracker min_events (0)")
+    o.add_argument("--from", dest="from_spec", default=None, metavar="SLO.yaml[#NAME]",
+                   help="start from an OpenSLO file (--target/--window/--period/--policy/"
+                        "--service and the SLI flags override)")
+    o.add_argument("--from-recalibration", default=None, metavar="TABLE",
+                   help="one SLO per row of a recalibration table (.csv/.parquet); rows "
+                   "without a target are left out and named")
+    o.add_argument("--by", default=None,
+                   help="group keys of the recalibration table (e.g. captcha_type)")
+    o.add_argument("--target-column", default="recommended_target",
+                   help="target column (recommended_target)")
+    o.add_argument("--name-prefix", default="", help="prefix of the SLO names from a recalibration")
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``budgetlab export`` with its two formats."""
     exp = subparsers.add_parser("export", help="write OpenSLO v1 or Prometheus rule files")
@@ -63,20 +96,7 @@ def add_parser(subparsers: Any) -> None:
     o = fmt.add_parser("openslo",
                        help="write OpenSLO v1 SLOs (from a target, a spec or a recalibration)")
     _add_common(o)
-    o.add_argument("--description", default=None, help="spec.description")
-    o.add_argument("--warning", type=float, default=0.5, help="tracker warning threshold (0.5)")
-    o.add_argument("--critical", type=float, default=0.1, help="tracker critical threshold (0.1)")
-    o.add_argument("--min-events", type=int, default=0, help="tracker min_events (0)")
-    o.add_argument("--from", dest="from_spec", default=None, metavar="SLO.yaml[#NAME]",
-                   help="start from an OpenSLO file (--target/--window/--policy override)")
-    o.add_argument("--from-recalibration", default=None, metavar="TABLE",
-                   help="one SLO per row of a recalibration table (.csv/.parquet); rows "
-                   "without a target are left out and named")
-    o.add_argument("--by", default=None,
-                   help="group keys of the recalibration table (e.g. captcha_type)")
-    o.add_argument("--target-column", default="recommended_target",
-                   help="target column (recommended_target)")
-    o.add_argument("--name-prefix", default="", help="prefix of the SLO names from a recalibration")
+    _add_openslo(o)
     o.set_defaults(func=Command("export", "openslo"))
 
     p = fmt.add_parser("prometheus",
@@ -102,3 +122,23 @@ def add_parser(subparsers: Any) -> None:
                         "severity with tiers OR-ed, sloth_severity label, Sloth's meta recordings")
     p.add_argument("--check", action="store_true", help="run 'promtool check rules' before writing")
     p.set_defaults(func=Command("export", "prometheus"))
+
+
+def refuse_unread(args: argparse.Namespace) -> None:
+    """Refuse an ``export openslo`` flag that the source of the SLOs (``--from-recalibration``,
+    ``--from``, else the flags) does not read, naming the flag; a flag counts as given when its
+    value is not its default."""
+    parser = argparse.ArgumentParser(add_help=False)
+    _add_common(parser)
+    _add_openslo(parser)
+    source = ("--from-recalibration" if args.from_recalibration is not None
+              else "--from" if args.from_spec is not None else None)
+    for action in parser._actions:
+        flag = next((s for s in action.option_strings if s.startswith("--")), None)
+        if flag is None or getattr(args, action.dest, None) == action.default:
+            continue
+        if source != "--from-recalibration" and flag in _RECALIBRATION_ONLY:
+            raise ConfigError(f"{flag} is read with --from-recalibration only; leave {flag} out.")
+        why = _NOT_READ.get(source or "", {}).get(flag)
+        if why is not None:
+            raise ConfigError(f"{flag} is not read with {source}{why}; leave {flag} out.")

@@ -193,9 +193,8 @@ def _total_counts(answer: list[Series], by: list[str], span: Span
     series, parts = _split_parts(answer, by)
     if not series:
         raise InputError("total: the query returned no series between "
-                         f"{span.time(0):%Y-%m-%d %H:%M} "
-                         "and end; check the metric name and labels, and that the server holds "
-                         "data "
+                         f"{span.time(0):%Y-%m-%d %H:%M} and {span.time(span.n):%Y-%m-%d %H:%M} "
+                         "UTC; check the metric name and labels, and that the server holds data "
                          "for the span.")
     keys = _group_index(series, by, "total")
     _guard_keys(keys, by)

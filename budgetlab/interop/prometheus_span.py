@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label, to_ns, utc_from_ns, utc_timestamp
+from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..windows.binning import check_grid_cells, grid_span
 from .prometheus_answer import Series
@@ -73,9 +74,8 @@ def check_span(present: np.ndarray, span: Span, what: str) -> None:
     if idx[0] > 0:
         since = span.time(int(idx[0]))
         raise InputError(f"{what}: the server holds no data before {since:%Y-%m-%d %H:%M} UTC "
-                         "(retention, or the counter is newer); start at or after that time (e.g. "
-                         "a "
-                         "shorter --since).")
+                         "(retention, or the counter is newer); start at or after that time "
+                         f"({say('start=', '--start, or a shorter --since')}).")
     if idx[-1] < present.shape[1] - 1:
         until = span.time(int(idx[-1]) + 1)
         raise InputError(f"{what}: the server holds no data after {until:%Y-%m-%d %H:%M} UTC; end "

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from .._util.words import say
 from ..alerts.policy import AlertPolicy
 from ..errors import ConfigError, FileFormatError
 from ..slo import SLO
@@ -82,13 +83,16 @@ def sli_queries(doc: SLODocument) -> dict[str, str]:
     {'total': 'req_total', 'errors': 'err_total'}
     """
     ind = doc.indicator
-    if ind is None:
-        ref = f" (indicatorRef {doc.indicator_ref!r})" if doc.indicator_ref else ""
-        raise ConfigError(f"SLO {doc.name!r} has no inline indicator{ref}, so no Prometheus "
-                          "queries; inline the "
-                          "ratioMetric SLI in spec.indicator, or give the counters (backtest "
-                          "--total/--errors, export "
-                          "--total-metric/--errors-metric).")
+    if ind is None:  # budgetlab's events SLI (what export openslo writes without counters) reads so
+        why = (f"its indicatorRef {doc.indicator_ref!r} names no SLI in the files read"
+               if doc.indicator_ref else
+               "its indicator is budgetlab's events SLI, metricSource type budgetlab, or none")
+        fix = say("read the counters without the spec: read_prometheus(total=, errors= or good=)",
+                  "name the counters in place of --slo: --total with --errors or --good, and "
+                  "--target")
+        raise ConfigError(f"SLO {doc.name!r} carries no Prometheus queries ({why}); inline a "
+                          "ratioMetric SLI with Prometheus queries in spec.indicator, or "
+                          f"{fix}.")
     where = "spec.indicator.spec.ratioMetric"
     ratio = ind.get("spec", {}).get("ratioMetric")
     if not isinstance(ratio, Mapping):

@@ -185,3 +185,55 @@ def test_tz_reads_naive_times_and_labels_the_plot_axis(prom, tmp_path, saved, ca
                  "app_request_errors_total", "--target", "0.999", "--policy", "workbook",
                  "--tz", "Mars/Base"]) == 2
     assert "--tz" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("query, span, message", [
+    # a metric the server lacks: the spec's query is named, not the --total the user did not give,
+    # and the span's end is a time
+    ("nothing_total", SPAN,
+     "the total query of --slo: the query returned no series between 2026-01-05 00:00 and "
+     "2026-01-07 00:00 UTC; check the metric name and labels, and that the server holds data for "
+     "the span."),
+    # the server's first sample is START (2026-01-05 00:00); the span begins a day before, by
+    # --start: the fix names --start as well as --since
+    ("app_requests_total", ["--start", "2026-01-04", "--end", "2026-01-07"],
+     "the total query of --slo: the server holds no data before 2026-01-05 00:00 UTC (retention, "
+     "or the counter is newer); start at or after that time (--start, or a shorter --since)."),
+])
+def test_a_spec_query_is_named_as_the_spec_s_not_as_a_flag_not_given(prom, tmp_path, capsys,
+                                                                      query, span, message):
+    spec = tmp_path / "slo.yaml"
+    spec.write_text(OPENSLO.replace("query: app_requests_total", f"query: {query}"))
+    rc = main(["backtest", "--prometheus", prom, "--slo", str(spec), "--policy", "workbook",
+               "--by", "region", *span])
+    assert (rc, capsys.readouterr().err) == (2, f"budgetlab: error: {message}\n")
+
+
+def test_the_flags_keep_their_names_in_the_same_messages(prom, capsys):
+    rc = main(["backtest", "--prometheus", prom, "--total", "nothing_total", "--errors",
+               "app_request_errors_total", "--target", "0.999", "--policy", "workbook", *SPAN])
+    assert (rc, capsys.readouterr().err) == (
+        2, "budgetlab: error: --total: the query returned no series between 2026-01-05 00:00 and "
+           "2026-01-07 00:00 UTC; check the metric name and labels, and that the server holds data "
+           "for the span.\n")
+
+
+def test_a_spec_with_budgetlab_s_events_sli_is_refused_with_a_fix_that_works(tmp_path, capsys):
+    """'export openslo' without counters writes budgetlab's events SLI (an inline indicator of
+    metricSource type budgetlab): it has no Prometheus queries, and the fix offered must be one
+    backtest takes (--total with --slo is refused as 'not both')."""
+    spec = tmp_path / "slo.yaml"
+    assert main(["export", "openslo", str(spec), "--target", "0.95", "--name", "solve"]) == 0
+    capsys.readouterr()
+    rc = main(["backtest", "--prometheus", "http://127.0.0.1:1", "--slo", str(spec), "--policy",
+               "workbook"])
+    assert (rc, capsys.readouterr().err) == (
+        2, "budgetlab: error: SLO 'solve' carries no Prometheus queries (its indicator is "
+           "budgetlab's events SLI, metricSource type budgetlab, or none); inline a ratioMetric "
+           "SLI with Prometheus queries in spec.indicator, or name the counters in place of --slo: "
+           "--total with --errors or --good, and --target.\n")
+    # that fix is taken: the counters in place of --slo get past the spec (to the server, absent)
+    rc = main(["backtest", "--prometheus", "http://127.0.0.1:1", "--total", "a_total", "--errors",
+               "e_total", "--target", "0.95", "--policy", "workbook", "--timeout", "2"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "SLO 'solve'" not in err and "not both" not in err, err

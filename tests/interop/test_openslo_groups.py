@@ -403,3 +403,76 @@ def test_export_from_recalibration_refuses_one_query_for_every_group(tmp_path, c
     assert 'solve_errors_total{captcha_type="image"}' in text
     assert 'solve_errors_total{captcha_type="turnstile"}' in text
     assert "solve_errors_total[" not in text  # no query over every group
+
+
+@pytest.mark.parametrize("source, given, message", [
+    # the targets come from the table: a --target beside it was dropped without a word (0.9
+    # asked, 0.89 and 0.98 written)
+    ("recalibration", ["--target", "0.9"],
+     "--target is not read with --from-recalibration: each SLO's target is its row's "
+     "recommended_target (--target-column); leave --target out."),
+    ("recalibration", ["--name", "solve"],
+     "--name is not read with --from-recalibration: the SLOs are named --name-prefix and each "
+     "group's values; leave --name out."),
+    ("recalibration", ["--description", "solves"],
+     "--description is not read with --from-recalibration; leave --description out."),
+    ("spec", ["--name", "other"],
+     "--name is not read with --from: the SLOs keep the spec's names, descriptions and tracker "
+     "thresholds (--target, --window, --period, --policy, --service and the SLI flags replace "
+     "theirs); leave --name out."),
+    ("spec", ["--warning", "0.3"],
+     "--warning is not read with --from: the SLOs keep the spec's names, descriptions and tracker "
+     "thresholds (--target, --window, --period, --policy, --service and the SLI flags replace "
+     "theirs); leave --warning out."),
+    ("flags", ["--name-prefix", "solve-"],
+     "--name-prefix is read with --from-recalibration only; leave --name-prefix out."),
+    ("flags", ["--by", "captcha_type"],
+     "--by is read with --from-recalibration only; leave --by out."),
+])
+def test_export_openslo_refuses_a_flag_its_source_does_not_read(tmp_path, capsys, source, given,
+                                                                message):
+    from budgetlab.cli import main
+
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,900,0.89\n"
+                                      "turnstile,900,0.98\n", encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    assert main(["export", "openslo", "--target", "0.95", "--name", "solve", str(spec)]) == 0
+    capsys.readouterr()
+    where = {"recalibration": ["--from-recalibration", str(tmp_path / "rec.csv")],
+             "spec": ["--from", str(spec)], "flags": ["--target", "0.95"]}[source]
+    out = tmp_path / "out.yaml"
+    rc = main(["export", "openslo", *where, *given, str(out)])
+    assert (rc, capsys.readouterr().err) == (2, f"budgetlab: error: {message}\n")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("source, said", [
+    ("flags", "no --window: wrote the tracker window 28d (annotation budgetlab/window); --window "
+              "sets another\n"),
+    # the recommendation was judged under recalibrate's window (24 h by default), which the table
+    # does not record: 28 d was written without a word
+    ("recalibration", "no --window: wrote the tracker window 28d (annotation budgetlab/window); "
+                      "the table does not record the window recalibrate judged its targets under "
+                      "(its output says so, e.g. 'recalibrating the 24 h tracker'): give that one "
+                      "with --window\n"),
+    ("spec", ""),  # the spec's window is kept
+    ("window", ""),
+])
+def test_export_openslo_says_the_default_tracker_window(tmp_path, capsys, source, said):
+    from budgetlab.cli import main
+    from budgetlab.interop.openslo import read_openslo
+
+    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,900,0.89\n",
+                                      encoding="utf-8")
+    spec = tmp_path / "spec.yaml"
+    assert main(["export", "openslo", "--target", "0.95", "--window", "24h", str(spec)]) == 0
+    capsys.readouterr()
+    where = {"recalibration": ["--from-recalibration", str(tmp_path / "rec.csv")],
+             "spec": ["--from", str(spec)], "flags": ["--target", "0.95"],
+             "window": ["--target", "0.95", "--window", "7d"]}[source]
+    out = tmp_path / "out.yaml"
+    assert main(["export", "openslo", *where, str(out)]) == 0
+    lines = [ln + "\n" for ln in capsys.readouterr().out.splitlines() if "--window" in ln]
+    assert "".join(lines) == said
+    window = read_openslo(out)[0].slo.window
+    assert window == pd.Timedelta({"spec": "24h", "window": "7D"}.get(source, "28D"))

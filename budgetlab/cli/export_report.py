@@ -1,0 +1,85 @@
+"""What ``budgetlab export openslo|prometheus`` says it decided: names made safe, the defaults
+written (service, tracker window, SLI), provisional targets, where each SLI and alert name came
+from.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional"]
+
+#: the tracker window of the SLOs from flags or from a recalibration without --window
+WINDOW = "28d"
+
+
+def report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
+    """Say what was decided in writing: safe names, the default service, tracker window and
+    SLI."""
+    from ..interop.openslo import openslo_names
+    from ..interop.openslo.model import DEFAULT_SERVICE
+
+    for name, safe in openslo_names(docs).items():
+        print(f"name {name!r} written as {safe!r} (OpenSLO names are RFC 1123 labels; the original "
+              "is kept in "
+              "the annotation budgetlab/name)")
+    if any(d.service == DEFAULT_SERVICE for d in docs) and not args.service:
+        print(f"no --service: wrote spec.service {DEFAULT_SERVICE!r} (OpenSLO v1 requires one)")
+    if args.window is None and args.from_spec is None:
+        print(f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); " + (
+            "the table does not record the window recalibrate judged its targets under (its output "
+            "says so, e.g. 'recalibrating the 24 h tracker'): give that one with --window"
+            if args.from_recalibration is not None else "--window sets another"))
+    if any(d.indicator is None and d.indicator_ref is None for d in docs):
+        print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type "
+              "'budgetlab': good = "
+              "events with ok true, total = all events)")
+
+
+def say_provisional(table: Any, keys: list[str]) -> None:
+    """One line naming the groups whose target is written from a provisional recommendation
+    (``recommendation_note`` starting ``provisional:``, a history shorter than recalibrate's
+    minimum), with the reason: the file holds the target without a word of it."""
+    if "recommendation_note" not in table.columns:
+        return
+    notes = table["recommendation_note"].fillna("").astype(str)
+    rows = table[notes.str.startswith("provisional:")]
+    if not len(rows):
+        return
+    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
+        if keys else ["all events"]
+    why = [n.split(";")[0].removeprefix("provisional:").strip() for n in notes[rows.index]]
+    more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+    listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
+        ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more
+    print(f"written from a provisional recommendation: {listed}; the table's "
+          "recommendation_note says more")
+
+
+def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
+                      args: argparse.Namespace) -> None:
+    """Say where each SLO's SLI and alert names came from."""
+    from ..interop.sli_queries import sli_queries
+
+    for d in docs:
+        if metrics is not None:
+            own = " (the SLO file's queries not used)" if d.indicator is not None else ""
+            print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
+                  f"(--total-metric/--errors-metric){own}")
+            continue
+        q = sli_queries(d)
+        part = "errors" if "errors" in q else "good"
+        print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each window "
+              "as Sloth renders "
+              f"{{{{.window}}}}: {part} = {q[part]}; total = {q['total']}")
+        for note in d.notes:
+            print(f"  {note}")
+    if args.alert_name is None:
+        from ..interop.sloth_rules import DEFAULT_ALERT_NAME
+
+        named = sorted(
+            {i.display_name for d in docs for i in d.policy_info.values() if i.display_name}
+        )
+        given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
+        print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
