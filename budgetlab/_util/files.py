@@ -32,7 +32,10 @@ if TYPE_CHECKING:
 
 __all__ = ["atomic_path", "atomic_write", "write_table", "write_bytes", "check_output",
            "register_input",
-           "forget_inputs", "file_identity", "shown_path", "name_max"]
+           "forget_inputs", "file_identity", "shown_path", "name_max", "TABLE_SUFFIXES"]
+
+#: The suffixes a table is written with (:func:`write_table`); the format follows the suffix.
+TABLE_SUFFIXES = (".csv", ".parquet")
 
 # the files read in this run: identity (device, inode) -> the absolute names it was read under.
 # A match counts while one of those names still leads to the same file, so a new file that
@@ -315,7 +318,7 @@ def write_table(table: pd.DataFrame, path: str | PathLike[str], *, force: bool =
     """
     p = check_output(path, force=force)
     ext = p.suffix.lower()
-    if ext not in (".csv", ".parquet"):
+    if ext not in TABLE_SUFFIXES:
         raise ConfigError(f"{shown_path(p)}: output must end in .csv or .parquet.")
     with atomic_path(p, force=force) as tmp:
         if ext == ".csv":

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from .figures import PLOT_SUFFIXES
-from .files import check_output, file_identity, forget_inputs, shown_path
+from .files import TABLE_SUFFIXES, check_output, file_identity, forget_inputs, shown_path
 
 __all__ = ["new_run", "plan_outputs"]
 
@@ -49,7 +49,8 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
 
     Refuses empty names, names too long for the file system, inputs of this run, special files,
     existing files without ``force``, for options whose name contains ``plot`` a suffix other than
-    :data:`PLOT_SUFFIXES`, and two outputs that are the same file (also through symlinks, hard
+    :data:`PLOT_SUFFIXES`, for ``--out`` (every command's table) a suffix other than ``.csv`` or
+    ``.parquet``, and two outputs that are the same file (also through symlinks, hard
     links and ``..``, and also against the outputs planned earlier in the same run under another
     option: a command may plan a side file such as ``OUT.run.json`` in a second call). Returns the
     given ones as paths.
@@ -77,6 +78,9 @@ def plan_outputs(outputs: dict[str, Any], *, force: bool = False) -> dict[str, P
         p = check_output(path, force=force)
         if "plot" in option and p.suffix.lower() not in PLOT_SUFFIXES:
             raise ConfigError(f"{option}: a plot is written as {', '.join(PLOT_SUFFIXES)} (the "
+                              "format follows the suffix); choose one of these suffixes.")
+        if option == "--out" and p.suffix.lower() not in TABLE_SUFFIXES:
+            raise ConfigError(f"--out: a table is written as {' or '.join(TABLE_SUFFIXES)} (the "
                               "format follows the suffix); choose one of these suffixes.")
         key = _output_key(p)
         for other, q in [*keys.items(), *((o, k) for o, k in _PLANNED.items() if o not in outputs)]:
