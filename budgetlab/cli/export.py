@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .export_report import WINDOW, report_openslo, report_prometheus, say_provisional
+from .export_report import WINDOW, report_openslo, report_prometheus, say_kept, say_provisional
 from .labels import path_label
 
 __all__ = ["COMMANDS"]
@@ -152,8 +152,10 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
     if indicator is not None and keys:
         # one query for every group's SLO would measure all groups against each group's target
         raise ConfigError(_one_query_for_all_groups(args, keys))
-    table = _with_targets(table, keys, args.target_column)
+    table = _with_targets(table, keys, args.target_column or "recommended_target")
     say_provisional(table, keys)
+    if args.target_column is None:
+        say_kept(table, keys)
     return slos_from_recalibration(
         table, by=by, window=window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,

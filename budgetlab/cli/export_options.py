@@ -17,7 +17,7 @@ _RECALIBRATION_ONLY = ("--by", "--target-column", "--name-prefix")
 #: what each source of the SLOs does not read: given, such a flag was dropped without a word
 _NOT_READ = {
     "--from-recalibration": {
-        "--target": ": each SLO's target is its row's recommended_target (--target-column)",
+        "--target": ": each SLO's target is the one its row's action names (--target-column)",
         "--name": ": the SLOs are named --name-prefix and each group's values",
         "--description": ""},
     "--from": dict.fromkeys(
@@ -82,8 +82,9 @@ def _add_openslo(o: argparse.ArgumentParser) -> None:
                    "without a target are left out and named")
     o.add_argument("--by", default=None,
                    help="group keys of the recalibration table (e.g. captcha_type)")
-    o.add_argument("--target-column", default="recommended_target",
-                   help="target column (recommended_target)")
+    o.add_argument("--target-column", default=None,
+                   help="target column (default: the target the row's action names: "
+                        "current_target where it says keep, else recommended_target)")
     o.add_argument("--name-prefix", default="", help="prefix of the SLO names from a recalibration")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional"]
+__all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept"]
 
 #: the tracker window of the SLOs from flags or from a recalibration without --window
 WINDOW = "28d"
@@ -55,6 +55,28 @@ def say_provisional(table: Any, keys: list[str]) -> None:
         ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more
     print(f"written from a provisional recommendation: {listed}; the table's "
           "recommendation_note says more")
+
+
+def say_kept(table: Any, keys: list[str]) -> None:
+    """One line naming the groups whose current target is written because the recalibration's
+    action keeps it (verdict ``ok``) while its rule's target differs
+    (:func:`~budgetlab.interop.openslo.build.action_targets`): the file follows the advice, and
+    says how to write the rule's target instead."""
+    from ..interop.openslo.build import action_targets
+
+    targets, kept = action_targets(table)
+    differ = kept & (targets.to_numpy() != table["recommended_target"].to_numpy())
+    if not differ.any():
+        return
+    rows = table[differ]
+    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
+        if keys else ["all events"]
+    pairs = [f"{n} {k:.4g} (the rule's {r:.4g})" for n, k, r in zip(
+        names, targets[differ], rows["recommended_target"], strict=True)]
+    more = f" and {len(pairs) - 10} more" if len(pairs) > 10 else ""
+    print(f"kept the current target where the recalibration's action is 'keep': "
+          f"{', '.join(pairs[:10])}{more}; --target-column recommended_target writes the rule's "
+          "targets instead")
 
 
 def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,

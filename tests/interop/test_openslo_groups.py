@@ -358,6 +358,45 @@ def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_pa
                     "more"]
 
 
+# the columns `budgetlab recalibrate --target 0.95 --out rec.csv` writes beside the keys: turnstile's
+# rule gives 0.978 but its verdict is ok ("keep 0.95": the 24 h window still burns 0.41 of its
+# budget 9 hours in 10), recaptcha_v2 is too strict ("loosen to 0.93"), image has no current target
+ACTIONS = ("captcha_type,events,current_target,verdict,action,recommended_target\n"
+           "recaptcha_v2,69413,0.95,too_strict,loosen to 0.93,0.93\n"
+           "turnstile,41609,0.95,ok,keep 0.95,0.978\n"
+           "image,32000,,,use 0.89,0.89\n")
+
+
+def test_export_writes_the_target_each_rows_action_names(tmp_path, capsys):
+    """The recalibration's advice for turnstile is to keep 0.95: the file holds 0.95, not the
+    rule's 0.978, and the command says so once, with the flag that writes 0.978."""
+    from budgetlab.cli import main
+    from budgetlab.interop.openslo import read_recalibration_table
+
+    (tmp_path / "rec.csv").write_text(ACTIONS, encoding="utf-8")
+    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
+                 "--window", "24h", str(tmp_path / "rec.yaml")]) == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if "kept" in ln]
+    assert said == ["kept the current target where the recalibration's action is 'keep': "
+                    "turnstile 0.95 (the rule's 0.978); --target-column recommended_target "
+                    "writes the rule's targets instead"]
+    slos = load_slos(tmp_path / "rec.yaml", by=["captcha_type"])
+    assert {k: s.target for k, s in slos.table.items()} == {
+        ("recaptcha_v2",): 0.93, ("turnstile",): 0.95, ("image",): 0.89}
+    # the API reads the advice the same way; a named column is written as it is
+    table = read_recalibration_table(tmp_path / "rec.csv")
+    assert [d.slo.target for d in slos_from_recalibration(table, window="24h")] == [0.93, 0.95,
+                                                                                     0.89]
+    assert [d.slo.target for d in slos_from_recalibration(
+        table, window="24h", target_column="recommended_target")] == [0.93, 0.978, 0.89]
+    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
+                 "--window", "24h", "--target-column", "recommended_target",
+                 str(tmp_path / "rule.yaml")]) == 0
+    assert "kept" not in capsys.readouterr().out
+    slos = load_slos(tmp_path / "rule.yaml", by=["captcha_type"])
+    assert slos.table[("turnstile",)].target == 0.978
+
+
 def test_export_with_no_group_to_write_refuses_in_one_line(tmp_path, capsys):
     from budgetlab.cli import main
 
@@ -409,8 +448,8 @@ def test_export_from_recalibration_refuses_one_query_for_every_group(tmp_path, c
     # the targets come from the table: a --target beside it was dropped without a word (0.9
     # asked, 0.89 and 0.98 written)
     ("recalibration", ["--target", "0.9"],
-     "--target is not read with --from-recalibration: each SLO's target is its row's "
-     "recommended_target (--target-column); leave --target out."),
+     "--target is not read with --from-recalibration: each SLO's target is the one its row's "
+     "action names (--target-column); leave --target out."),
     ("recalibration", ["--name", "solve"],
      "--name is not read with --from-recalibration: the SLOs are named --name-prefix and each "
      "group's values; leave --name out."),

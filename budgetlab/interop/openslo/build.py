@@ -27,7 +27,8 @@ from ._yaml import file_label
 from .model import SLODocument
 from .write import slug
 
-__all__ = ["slos_from_recalibration", "read_recalibration_table", "MAX_TABLE_BYTES"]
+__all__ = ["slos_from_recalibration", "read_recalibration_table", "action_targets",
+           "MAX_TABLE_BYTES"]
 
 #: Largest recalibration table read (one row per group: far smaller in practice).
 MAX_TABLE_BYTES = 64 * 2**20
@@ -37,13 +38,14 @@ _SUMMARY_FIRST = "events"  # recalibrate's summary: the group keys, then "events
 
 
 def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence[str] | None = None,
-                             target_column: str = "recommended_target") -> pd.DataFrame:
+                             target_column: str | None = None) -> pd.DataFrame:
     """Read a recalibration table saved as ``.csv`` or ``.parquet`` (e.g. ``budgetlab recalibrate
     --out rec.csv``) for :func:`slos_from_recalibration`, registered as an input of the run (no
     output may replace it).
 
     CSV cells are read as text, so group keys stay exactly as written (``007`` stays ``007``);
-    ``target_column`` is read as a number. ``attrs["by"]``: ``by`` when given, else the columns
+    ``target_column`` (default ``recommended_target``) is read as a number. ``attrs["by"]``:
+    ``by`` when given, else the columns
     before ``events`` in a table laid out as :func:`budgetlab.recalibrate`'s summary. Group keys
     that look like personal data are refused (:class:`~budgetlab.PersonalDataError`, counted,
     never shown); rows are numbered from 1 (the header is not a row).
@@ -93,6 +95,7 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
     if frame.empty:
         raise FileFormatError(f"{label}: holds no rows; give a recalibration table with one row "
                               "per group.")
+    target_column = target_column or "recommended_target"
     if target_column not in frame.columns:
         raise FileFormatError(f"{label}: has no column {quoted(target_column)}; give "
                               "--target-column, or the table "
@@ -128,6 +131,28 @@ def _targets(column: pd.Series, name: str) -> pd.Series:
         row = int(np.flatnonzero(bad.to_numpy())[0]) + 1
         raise ConfigError(f"row {row}: {name} is not a number; give targets such as 0.95.")
     return values
+
+
+def action_targets(table: pd.DataFrame) -> tuple[pd.Series, np.ndarray]:
+    """Each row's target as its recalibration advises it, and where that is the current target:
+    ``current_target`` where the ``verdict`` is ``ok`` (the action says "keep"), else
+    ``recommended_target`` (the action says loosen, tighten or use it). A table without the
+    ``verdict`` and ``current_target`` columns advises its ``recommended_target``.
+
+    >>> t = pd.DataFrame({"current_target": [0.95, 0.95, np.nan],
+    ...                   "verdict": ["too_strict", "ok", None],
+    ...                   "recommended_target": [0.93, 0.978, 0.99]})
+    >>> targets, kept = action_targets(t)
+    >>> targets.tolist(), kept.tolist()
+    ([0.93, 0.95, 0.99], [False, True, False])
+    """
+    rec = _targets(table["recommended_target"], "recommended_target")
+    if not {"verdict", "current_target"} <= set(table.columns):
+        return rec, np.zeros(len(table), dtype=bool)
+    current = _targets(table["current_target"], "current_target")
+    kept = (table["verdict"].astype("string").str.strip().eq("ok").fillna(False)
+            & current.notna()).to_numpy()
+    return rec.where(~kept, current), kept
 
 
 def _group_slos(settings: Mapping[str, Any]) -> PerGroup | None:
@@ -181,7 +206,7 @@ def slos_from_recalibration(
     by: str | Sequence[str] | None = None,
     window: Any = None,
     period: Any = None,
-    target_column: str = "recommended_target",
+    target_column: str | None = None,
     name_prefix: str = "",
     service: str = "",
     policy: AlertPolicy | None = None,
@@ -202,6 +227,12 @@ def slos_from_recalibration(
         ``recommended_target``), a table with the group keys and ``target_column`` (e.g. from
         :func:`read_recalibration_table`), or a mapping from group value (tuple for several
         keys) to target.
+    target_column : str, optional
+        The column each SLO's target is read from. Default: the target the recalibration's
+        action names (:func:`action_targets`): ``current_target`` where the verdict is ``ok``
+        ("keep 0.95"), ``recommended_target`` elsewhere; a table without verdicts, its
+        ``recommended_target``. Give ``"recommended_target"`` to write the rule's target even
+        where the action says keep.
     by : str or list of str, optional
         Group keys; default: the recalibration's ``by``, ``table.attrs["by"]``, or the
         categorical columns. Keys that look like personal data are refused
@@ -235,14 +266,17 @@ def slos_from_recalibration(
         if by is None and settings.get("by") is not None:
             by = settings["by"]
     per = _group_slos(settings) if window is None else None
-    frame, keys = _table_frame(table, by, target_column)
-    _check_frame(frame, keys, target_column)
+    column = target_column or "recommended_target"
+    frame, keys = _table_frame(table, by, column)
+    _check_frame(frame, keys, column)
     w = to_timedelta(settings.get("window") or "28D" if window is None else window, name="window")
     if policy is not None and not isinstance(policy, AlertPolicy):
         raise ConfigError("policy must be an AlertPolicy.")
     pols = () if policy is None else (policy if policy.name
                                       else dataclasses.replace(policy, name="policy"),)
-    targets = _targets(frame[target_column].reset_index(drop=True), target_column)
+    frame = frame.reset_index(drop=True)
+    targets = (action_targets(frame)[0] if target_column is None
+               else _targets(frame[column], column))
     docs = []
     # one row per group
     for i, row in enumerate(frame.reset_index(drop=True).itertuples(index=False), start=1):
@@ -252,7 +286,7 @@ def slos_from_recalibration(
         with context(f"row {i}"):
             target = float(targets.iloc[i - 1])
             if np.isnan(target):
-                raise ConfigError(f"{target_column} is missing; drop the groups without a "
+                raise ConfigError(f"{column} is missing; drop the groups without a "
                                   "recommendation "
                                   "first.")
             missing = [k for k in keys if _missing(rec[k])]
