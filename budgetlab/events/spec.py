@@ -96,7 +96,7 @@ class ReadSpec:
         built-in vocabulary (a DataFrame may be one slice of a larger log). Ignored with ``ok``.
     ok : str, optional
         A boolean success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as
-        pandas writes it, when every value is one of the two) instead of outcome labels.
+        pandas writes it, are 1/0, value by value) instead of outcome labels.
     bucket : str, optional
         With ``ok``: the failure-kind column (failures without a kind count as ``failure``).
     by : str or list of str
