@@ -100,7 +100,7 @@ def _profile_partition(
     if len(raw) == 0:
         return pd.DataFrame({"number": [number], "info": [info]})
     keys = list(spec.by)
-    cols = [c for c in (spec.outcome, spec.ok, spec.bucket) if c]
+    cols = [c for c in (spec.label, spec.bucket) if c]  # ok= wins over the default outcome=
     needed = list(dict.fromkeys([*cols, *keys, *(guarded if scan_pii else [])]))
     # a plausible epoch (2026): read_events refuses epochs before 2000 as a likely wrong unit
     scratch = raw[needed].assign(**{_SCRATCH_TIME: np.full(len(raw), 1_780_000_000,

@@ -169,8 +169,8 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
                            f"not column names ({counted(len(have), 'field')}; not shown): does the "
                            "file have a header row?")
     close = difflib.get_close_matches(col, have, n=3, cutoff=0.5)
-    role = (_state().get("roles") or {}).get(col)
-    declared = f" ({_declared_by(role)})" if role is not None else ""
+    options = (_state().get("roles") or {}).get(col, ())
+    declared = f" ({'; '.join(map(_declared_by, options))})" if options else ""
     hint = f" Did you mean {_shown_names(close)}?" if close else ""
     sep = next((s for s in (";", "\t", ",", "|") if len(have) == 1 and s in have[0]), None)
     if sep is not None:

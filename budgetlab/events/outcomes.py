@@ -64,22 +64,29 @@ DEFAULT_OUTCOMES: dict[str, str] = {**{w: SUCCESS for w in _SUCCESS_WORDS},
 #: The words of a true/false (``ok=``) column, normalised.
 _TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
 _FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
-#: A float 1/0 column as pandas writes it to text: true/false only when every value is one of them.
-_FLOAT_WORDS = ("1.0", "0.0")
 _STATUS = re.compile(r"[1-5][0-9][0-9]")
 _BLANKS = re.compile(r"[\s\-]+")
+#: A whole number as pandas writes a float column to text (``200.0``, ``1.0``, ``-0.0``).
+_WHOLE_DECIMAL = re.compile(r"(-?[0-9]+)\.0+")
 
 
 def normalize_label(text: Any) -> str:
     """A label as budgetlab compares it: NFKC, format characters (zero-width spaces, soft
-    hyphens, BOMs) removed, case-folded, trimmed, runs of blanks and hyphens as one ``_``.
+    hyphens, BOMs) removed, case-folded, trimmed, runs of blanks and hyphens as one ``_``; a whole
+    number with a decimal zero (``200.0``, ``1.0``: a float column, in a DataFrame or as pandas
+    writes it to text) as the whole number, so the float ``1.0`` and the texts ``1.0`` and ``1``
+    are one label, whatever the source.
 
     >>> normalize_label(" Success\\u200b"), normalize_label("ＯＫ"), normalize_label("Timed out")
     ('success', 'ok', 'timed_out')
+    >>> normalize_label(200.0), normalize_label("1.0"), normalize_label("0.5")
+    ('200', '1', '0.5')
     """
     s = unicodedata.normalize("NFKC", str(text))
-    s = "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
-    return _BLANKS.sub("_", s.casefold().strip())
+    s = _BLANKS.sub("_", "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
+                    .casefold().strip())
+    whole = _WHOLE_DECIMAL.fullmatch(s)
+    return str(int(whole.group(1))) if whole else s
 
 
 #: What ``outcomes=`` takes: a mapping, or a function of the normalised label (called once per
@@ -254,10 +261,7 @@ def _normalized(codes: np.ndarray, uniques: Any) -> tuple[np.ndarray, list[str]]
     values."""
     if len(uniques) > _MAX_LABELS:
         raise too_many_labels_error(len(uniques), _MAX_LABELS)
-    if pd.api.types.is_float_dtype(uniques.dtype):
-        norm = [str(int(v)) if np.isfinite(v) and v == int(v) else str(v) for v in uniques]
-    else:
-        norm = [normalize_label(u) for u in uniques]  # a loop over distinct labels (<= 1000)
+    norm = [normalize_label(u) for u in uniques]  # a loop over distinct labels (<= 1000)
     merged = list(dict.fromkeys(norm))  # spellings of one label ("OK", "ok ") become one
     if len(merged) < len(norm):
         pos = {u: i for i, u in enumerate(merged)}
@@ -341,10 +345,11 @@ def flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
 
 
 def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
-    """A success column (true/false, 1/0, yes/no; or 1.0/0.0, a float column written as text,
-    when every value is one of these two) as bool; anything else raises :class:`OutcomeError`.
+    """A success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as pandas writes
+    it to text, are 1/0: :func:`normalize_label`) as bool, each value read on its own; anything
+    else raises :class:`OutcomeError`.
 
-    >>> parse_ok(pd.Series(["1.0", "0.0", "1.0"])).tolist()
+    >>> parse_ok(pd.Series(["1.0", "0.0", "1"])).tolist()
     [True, False, True]
     """
     col = numpy_backed(col)
@@ -364,11 +369,7 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
             raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use "
                                "true/false or 1/0.")
         words = [normalize_label(u) for u in uniques]
-        given = set(words) - MISSING_LABELS
-        floats = bool(given) and given <= set(_FLOAT_WORDS)
-        true, false = ({_FLOAT_WORDS[0]}, {_FLOAT_WORDS[1]}) if floats else \
-            (_TRUE_WORDS, _FALSE_WORDS)
-        state = np.array([1 if u in true else 0 if u in false else
+        state = np.array([1 if u in _TRUE_WORDS else 0 if u in _FALSE_WORDS else
                           -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
     if (state == -1).any():
         raise OutcomeError(f"{int((state == -1).sum())} empty {what} value(s) at "

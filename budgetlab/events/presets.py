@@ -97,19 +97,19 @@ def pattern_groups(pattern: str) -> list[str]:
 
 
 def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = None,
-                  roles: Mapping[str, str] | None = None) -> str:
+                  roles: Mapping[str, Sequence[str]] | None = None) -> str:
     """Refuse a pattern Arrow cannot run (RE2 syntax: lookaround and backreferences are not part of
     it) or one without a named group for each ``needed`` column. ``preset``: the pattern is that
     preset's (the refusal names the preset, not a ``pattern=`` the user did not give); ``roles``:
-    the option that declared each column (``{"status": "by"}``), named beside it.
+    the options that declared each column (``{"bytes": ("ok", "duration")}``), all named beside it.
 
-    >>> check_pattern(PRESETS["access"].pattern, ["ts", "status"], preset="access",
-    ...               roles={"status": "by"})
+    >>> check_pattern(PRESETS["access"].pattern, ["ts", "bytes"], preset="access",
+    ...               roles={"bytes": ("ok", "duration")})
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: the access preset has no field 'status' (by=); its fields are ts,
-    method, outcome. Declare only those, or read the lines with a pattern= of your own (with
-    time_format= and outcomes=) that has a named group for it, in place of preset=.
+    budgetlab.errors.ConfigError: the access preset has no field 'bytes' (ok= and duration=); its
+    fields are ts, method, outcome. Declare only those, or read the lines with a pattern= of your
+    own (with time_format= and outcomes=) that has a named group for it, in place of preset=.
     """
     if not isinstance(pattern, str) or not pattern:
         raise ConfigError("pattern= takes a regular expression with named groups, e.g. "
@@ -129,8 +129,8 @@ def check_pattern(pattern: Any, needed: Sequence[str], *, preset: str | None = N
     missing = [c for c in dict.fromkeys(needed) if c not in groups]
     if not missing:
         return pattern
-    named = " or ".join(repr(c) + (f" ({roles[c]}=)" if roles and c in roles else "")
-                        for c in missing)
+    named = " or ".join(repr(c) + (f" ({' and '.join(f'{o}=' for o in roles[c])})"
+                                   if roles and c in roles else "") for c in missing)
     have = ", ".join(groups) or "none"
     if preset is not None:
         raise ConfigError(f"the {preset} preset has no field {named}; its fields are {have}. "

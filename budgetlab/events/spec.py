@@ -96,7 +96,7 @@ class ReadSpec:
         built-in vocabulary (a DataFrame may be one slice of a larger log). Ignored with ``ok``.
     ok : str, optional
         A boolean success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as
-        pandas writes it, when every value is one of the two) instead of outcome labels.
+        pandas writes it, are 1/0, value by value) instead of outcome labels.
     bucket : str, optional
         With ``ok``: the failure-kind column (failures without a kind count as ``failure``).
     by : str or list of str
@@ -343,14 +343,23 @@ class ReadSpec:
                                   if isinstance(c, str)))
 
     @property
-    def roles(self) -> dict[str, str]:
-        """Each declared column and the option that declared it (``{"ts": "time", ...}``), for
-        messages that name the option to fix."""
+    def roles(self) -> dict[str, tuple[str, ...]]:
+        """Each declared column and every option that declared it, in reading order
+        (``{"ts": ("time",), "t": ("time", "by"), ...}``), for messages that name the options to
+        fix.
+
+        >>> ReadSpec(time="t", by="t").roles["t"]
+        ('time', 'by')
+        """
         label = ("ok", self.ok) if self.ok is not None else ("outcome", self.outcome)
         pairs = [("time", self.time), label, ("bucket", self.bucket), ("session", self.session),
                  *(("by", k) for k in self.by), *(("keep", k) for k in self.keep),
                  ("duration", self.duration)]
-        return {c: option for option, c in reversed(pairs) if isinstance(c, str)}
+        roles: dict[str, tuple[str, ...]] = {}
+        for option, c in pairs:
+            if isinstance(c, str):
+                roles[c] = (*roles.get(c, ()), option)
+        return roles
 
     @property
     def named_personal(self) -> list[str]:

@@ -82,16 +82,18 @@ def test_nab_request_counts_read_as_outcomes_are_a_metric_series(capsys):
     argv = ["replay", str(ELB), "--time", "timestamp"]
     assert main([*argv, "--outcome", "value"]) == 2
     err = capsys.readouterr().err
-    assert "outcome labels are measured values, not outcomes: '94.0' (19), " in err
-    assert ("(269 distinct whole numbers from 1 to 656: counts or measurements; a column of codes "
+    # the file writes floats (94.0, 1.0): each is its whole number, as in a DataFrame; the 15 rows
+    # of 1.0 are the vocabulary's 1 (a success), the other 268 numbers (2 to 656) are unknown
+    assert "outcome labels are measured values, not outcomes: '94' (19), " in err
+    assert ("(268 distinct whole numbers from 2 to 656: counts or measurements; a column of codes "
             f"has at most 60). {METRIC_SERIES}. Name the outcome column with --outcome") in err
     assert "2xx" not in err
     assert main([*argv, "--ok", "value"]) == 2
     err = capsys.readouterr().err
+    # 4,032 - 15 rows of 1.0 (true) are not booleans, from row 1 on
     assert err.strip() == (
-        "budgetlab: error: none of the 4,032 rows of the success column is a boolean (true/false "
-        f"or 1/0): this looks like a metric series. {METRIC_SERIES}; a metric series has to be "
-        "turned into outcomes first.")
+        "budgetlab: error: non-boolean success value(s) at rows 1, 2, 3, 4, 5 and 4012 more "
+        "(1-based); use true/false or 1/0.")
 
 
 COUNTS_FIX = ("replace each ? by success, a failure bucket name, or skip. If they are counts or "

@@ -59,3 +59,29 @@ def test_an_own_pattern_is_still_called_the_pattern():
     assert str(info.value) == (
         "pattern= has no named group for 'status' (by=); its named groups are ts, outcome. Write "
         "(?P<name>...) around the part of the line that holds it.")
+
+
+def test_a_column_two_options_declare_names_both_options(capsys):
+    # --ok and --duration both name 'bytes', which the access preset does not read: the refusal
+    # names both flags, not the first one alone
+    assert main(["replay", str(ACCESS), "--preset", "access", "--ok", "bytes", "--duration",
+                 "bytes"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: the access preset has no field 'bytes' (--ok and --duration); its "
+        f"fields are {FIELDS}. Declare only those, or read the lines with a --pattern of your own "
+        "(with --time-format and --outcomes) that has a named group for it, in place of "
+        "--preset.\n")
+    with pytest.raises(ConfigError) as info:
+        ReadSpec(preset="access", ok="bytes", duration="bytes")
+    assert str(info.value) == preset_refusal("'bytes' (ok= and duration=)", "preset=", "pattern=",
+                                             "time_format= and outcomes=")
+
+
+def test_a_missing_file_column_two_options_declare_names_both(tmp_path, capsys):
+    path = tmp_path / "log.csv"
+    path.write_text("when,outcome\n2026-01-01T00:00:00Z,ok\n")
+    assert main(["replay", str(path), "--time", "t", "--by", "t"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: log.csv has no column 't' (the time column: name the right one with "
+        "--time; declared in --by: give the name the file uses). Columns present: 'when', "
+        "'outcome'.\n")
