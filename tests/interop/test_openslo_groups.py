@@ -358,9 +358,10 @@ def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_pa
                     "more"]
 
 
-# the columns `budgetlab recalibrate --target 0.95 --out rec.csv` writes beside the keys: turnstile's
-# rule gives 0.978 but its verdict is ok ("keep 0.95": the 24 h window still burns 0.41 of its
-# budget 9 hours in 10), recaptcha_v2 is too strict ("loosen to 0.93"), image has no current target
+# the columns `budgetlab recalibrate --target 0.95 --out rec.csv` writes beside the keys:
+# turnstile's rule gives 0.978 but its verdict is ok ("keep 0.95": the 24 h window still burns
+# 0.41 of its budget 9 hours in 10), recaptcha_v2 is too strict ("loosen to 0.93"), image has no
+# current target
 ACTIONS = ("captcha_type,events,current_target,verdict,action,recommended_target\n"
            "recaptcha_v2,69413,0.95,too_strict,loosen to 0.93,0.93\n"
            "turnstile,41609,0.95,ok,keep 0.95,0.978\n"
