@@ -360,16 +360,22 @@ def non_boolean_error(what: str, bad: np.ndarray, numbers: bool) -> OutcomeError
     """The refusal of values of a true/false column that are not booleans (``bad``: which rows;
     ``numbers``: the values are numbers). When no row is a boolean the column is not a success
     column at all, and the message says so: numbers are a metric series, text may be labels.
+    So are numbers most of whose rows are not booleans (a count series whose 1s read as true).
 
     >>> str(non_boolean_error("success", np.ones(4032, dtype=bool), True)).split(". ")[0]
     'none of the 4,032 rows of the success column is a boolean (true/false or 1/0): this looks \
 like a metric series'
+    >>> str(non_boolean_error("success", np.arange(4032) >= 15, True)).split(". ")[0]
+    '4,017 of the 4,032 rows of the success column are not booleans (true/false or 1/0): this \
+looks like a metric series'
     """
-    if not bad.all():
+    n_bad = int(bad.sum())
+    if not bad.all() and not (numbers and 2 * n_bad > len(bad)):
         return OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false "
                             "or 1/0.")
     head = (f"the one row of the {what} column is not a boolean" if len(bad) == 1 else
-            f"none of the {len(bad):,} rows of the {what} column is a boolean") + \
+            f"none of the {len(bad):,} rows of the {what} column is a boolean" if bad.all() else
+            f"{n_bad:,} of the {len(bad):,} rows of the {what} column are not booleans") + \
         " (true/false or 1/0)"
     if numbers:
         return OutcomeError(f"{head}: this looks like a metric series. {METRIC_SERIES}; "

@@ -90,10 +90,22 @@ def test_nab_request_counts_read_as_outcomes_are_a_metric_series(capsys):
     assert "2xx" not in err
     assert main([*argv, "--ok", "value"]) == 2
     err = capsys.readouterr().err
-    # 4,032 - 15 rows of 1.0 (true) are not booleans, from row 1 on
+    # 4,032 - 15 rows of 1.0 (true) are not booleans: most of the column, so a metric series,
+    # not a success column with a few bad rows
     assert err.strip() == (
-        "budgetlab: error: non-boolean success value(s) at rows 1, 2, 3, 4, 5 and 4012 more "
-        "(1-based); use true/false or 1/0.")
+        "budgetlab: error: 4,017 of the 4,032 rows of the success column are not booleans "
+        f"(true/false or 1/0): this looks like a metric series. {METRIC_SERIES}; "
+        "a metric series has to be turned into outcomes first.")
+
+
+def test_a_success_column_with_a_few_bad_rows_names_them():
+    # 2 of 5 rows are not booleans: fewer than half, so the rows are named, not the column
+    frame = pd.DataFrame({"ts": pd.date_range("2026-01-01", periods=5, freq="min", tz="UTC"),
+                          "ok": [1.0, 0.0, 7.0, 1.0, 3.0]})
+    with pytest.raises(OutcomeError) as err:
+        read_events(frame, ok="ok")
+    assert str(err.value) == ("non-boolean success value(s) at rows 3, 5 (1-based); use "
+                              "true/false or 1/0.")
 
 
 COUNTS_FIX = ("replace each ? by success, a failure bucket name, or skip. If they are counts or "
