@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .export_report import WINDOW, report_openslo, report_prometheus, say_kept, say_provisional
+from .export_report import (
+    WINDOW,
+    group_names,
+    report_openslo,
+    report_prometheus,
+    say_kept,
+    say_provisional,
+)
 from .labels import path_label
 
 __all__ = ["COMMANDS"]
@@ -186,8 +193,7 @@ def _with_targets(table: Any, keys: list[str], column: str) -> Any:
     if not missing.any():
         return table
     rows = table[missing]
-    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
-        if keys else ["all events"]
+    names = group_names(rows, keys)
     noted = "recommendation_note" in rows.columns
     notes = rows["recommendation_note"].tolist() if noted else [""] * len(rows)
     why = [redact(note).split(" (")[0].split(";")[0].strip() if isinstance(note, str) and note

@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept"]
+__all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
+           "group_names"]
 
 #: the tracker window of the SLOs from flags or from a recalibration without --window
 WINDOW = "28d"
@@ -37,6 +38,13 @@ def report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
               "events with ok true, total = all events)")
 
 
+def group_names(rows: Any, keys: list[str]) -> list[str]:
+    """Each row's group as the command names it: its key values joined by ``/`` (``all events``
+    without keys)."""
+    return ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
+        if keys else ["all events"] * len(rows)
+
+
 def say_provisional(table: Any, keys: list[str]) -> None:
     """One line naming the groups whose target is written from a provisional recommendation
     (``recommendation_note`` starting ``provisional:``, a history shorter than recalibrate's
@@ -47,8 +55,7 @@ def say_provisional(table: Any, keys: list[str]) -> None:
     rows = table[notes.str.startswith("provisional:")]
     if not len(rows):
         return
-    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
-        if keys else ["all events"]
+    names = group_names(rows, keys)
     why = [n.split(";")[0].removeprefix("provisional:").strip() for n in notes[rows.index]]
     more = f" and {len(names) - 10} more" if len(names) > 10 else ""
     listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
@@ -69,8 +76,7 @@ def say_kept(table: Any, keys: list[str]) -> None:
     if not differ.any():
         return
     rows = table[differ]
-    names = ["/".join(str(v) for v in row) for row in rows[keys].itertuples(index=False)] \
-        if keys else ["all events"]
+    names = group_names(rows, keys)
     pairs = [f"{n} {k:.4g} (the rule's {r:.4g})" for n, k, r in zip(
         names, targets[differ], rows["recommended_target"], strict=True)]
     more = f" and {len(pairs) - 10} more" if len(pairs) > 10 else ""
