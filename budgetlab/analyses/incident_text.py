@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._util.words import duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
-from ..events.schema import TIMEOUT
+from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
@@ -130,8 +130,11 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
         n_tr = int(row["transitions"])
-        txt += (f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and was "
-                f"{str(row['status_at_end']).upper()} when the incident ended ({peak})")
+        end_status = str(row["status_at_end"])
+        ended = (f"had no traffic when the incident ended (its window was empty; {peak})"
+                 if end_status == "no_traffic"
+                 else f"was {end_status.upper()} when the incident ended ({peak})")
+        txt += f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and {ended}"
     elif worst == "no_traffic":
         txt = f"{name} had no traffic throughout (its window was empty)"
     elif at_start == "no_traffic":
@@ -173,8 +176,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     where = f" in {_group_label(top, bkeys)}" if bkeys else ""
     if len(bkeys) == 1:
         where = f" in {top[bkeys[0]]}"
-    bucket = str(top["bucket"]).replace("_", " ") + "s"
-    txt = f"{top['share_of_all_failures'] * 100:.0f} % of the failures were {bucket}{where}"
+    kinds = set(b.loc[b["failures"] > 0, "bucket"].astype(str))
+    if kinds == {FAILURE} and not where:  # one unnamed kind, one group: nothing to break down
+        return "The log names no kind of failure, so there is no breakdown by kind."
+    # the log's unnamed kind ("failure"): where they were, not "failures were failures"
+    bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
+              else " " + str(top["bucket"]).replace("_", " ") + "s")
+    txt = f"{top['share_of_all_failures'] * 100:.0f} % of the failures were{bucket}{where}"
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
@@ -231,11 +239,15 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
     has_page = any(t.severity == "page" for t in policy.tiers)
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
 
-    def when(r: pd.Series) -> str:
+    def when(r: pd.Series, tier: str = "") -> str:
+        """``at 10:36, 36 min after the start (TIER)``; ``already at the start (TIER, firing
+        since 09:19)``."""
         if r["first_alert"] <= start:
-            return f"already at the start (firing since {_clock(r['first_alert'], tz, start)})"
+            return (f"already at the start ({tier + ', ' if tier else ''}firing since "
+                    f"{_clock(r['first_alert'], tz, start)})")
         delay = duration_words(r["detection_delay"])
-        return f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
+        return (f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
+                + (f" ({tier})" if tier else ""))
 
     def others(rows: pd.DataFrame, verb: str) -> str:
         n = len(rows.drop_duplicates(subset=list(keys))) - 1 if keys else 0
@@ -243,7 +255,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
 
     if has_page and len(pages):
         p = pages.iloc[0]
-        txt = f"{name} would have paged{_for_group(p, keys)} {when(p)} ({p['tier']})"
+        txt = f"{name} would have paged{_for_group(p, keys)} {when(p, str(p['tier']))}"
         txt += others(pages, "paged")
         if bool(pages["caused_by_timeouts"].all()):
             txt += ("; timeouts alone caused the page" if len(pages) == 1
