@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._util.csv_cells import restore_frame
 from .._util.files import register_input
+from .._util.validation import require_columns
 from ..errors import FileFormatError, InputError, SchemaError, TimestampError
 from ..events.offsets import has_offset
 from ..privacy import guard_values, shown
@@ -102,10 +103,7 @@ def check_incidents(incidents: Any) -> None:
     if not isinstance(incidents, pd.DataFrame):
         raise InputError("incidents must be a DataFrame with incident_id, start, end and scope "
                          "columns.")
-    for col in INCIDENT_COLUMNS:
-        if col not in incidents.columns:
-            raise SchemaError(f"incidents has no column {col!r} (columns: incident_id, kind, "
-                              "start, end, scope, severity).")
+    require_columns(incidents, INCIDENT_COLUMNS, what="incidents")
 
 
 def read_incidents(path: str | os.PathLike[str]) -> pd.DataFrame:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._util.words import duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
-from ..events.schema import TIMEOUT
+from ..events.schema import FAILURE, TIMEOUT
 from ..slo import SLO
 from .recalibration.rules import MIN_EXPECTED_FAILURES, too_few_events
 
@@ -29,6 +29,25 @@ __all__ = ["between", "summary_text", "tracker_sentence", "bucket_sentence", "al
 
 def _group_label(row: pd.Series | dict[str, Any], keys: Sequence[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys)
+
+
+def _for_group(row: pd.Series, keys: Sequence[str]) -> str:
+    """`` for captcha_type=image, region=fra`` (the group a figure is about), or nothing without
+    group keys."""
+    return f" for {_group_label(row, keys)}" if keys else ""
+
+
+def _all_groups(table: pd.DataFrame, keys: Sequence[str]) -> str:
+    """`` of all 4 groups by captcha_type and region`` (``of both groups``) when ``table`` holds
+    several groups of ``keys`` (a figure summed over them), else nothing (one group, or no keys).
+
+    >>> t = pd.DataFrame({"region": ["fra", "fra", "ams"], "n": [1, 2, 3]})
+    >>> _all_groups(t, ["region"]), _all_groups(t.iloc[:2], ["region"]), _all_groups(t, [])
+    (' of both groups by region', '', '')
+    """
+    n = len(table.drop_duplicates(subset=list(keys))) if keys else 1
+    groups = "both groups" if n == 2 else f"all {n} groups"
+    return f" of {groups} by {' and '.join(keys)}" if n > 1 else ""
 
 
 def _clock(ts: pd.Timestamp, tz: str, ref: pd.Timestamp) -> str:
@@ -76,10 +95,11 @@ def summary_text(*, start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, b
     # the failures the incident's events were allowed under each group's own target
     expected = float((budget["failures"] - budget["excess_failures"]).sum()) if len(budget) else 0.0
     parts = [tracker_sentence(start, end, tz, slo, by, scope, tracker),
-             bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected),
+             bucket_sentence(buckets, breakdown_by, tracker, expected_failures=expected,
+                             keys=by),
              alert_sentence(tiers, policy, by, start, tz, freq=freq)]
     if len(budget) and int(budget["events"].sum()):
-        parts.append(budget_sentence(budget, slo, policy, end - start))
+        parts.append(budget_sentence(budget, slo, policy, end - start, keys=by))
     return " ".join(parts)
 
 
@@ -93,8 +113,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     if len(tracker) == 0:
         return head + f", there were no events for the {window} tracker (target {target})."
     row = tracker.iloc[0]
-    who = f" for {_group_label(row, keys)}" if keys else ""
-    name = f"the {window} tracker{who} (target {target})"
+    name = f"the {window} tracker{_for_group(row, keys)} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
     peak = (f"at its events: peak {window} burn {row['peak_burn']:.2f} at "
@@ -111,8 +130,11 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
         n_tr = int(row["transitions"])
-        txt += (f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and was "
-                f"{str(row['status_at_end']).upper()} when the incident ended ({peak})")
+        end_status = str(row["status_at_end"])
+        ended = (f"had no traffic when the incident ended (its window was empty; {peak})"
+                 if end_status == "no_traffic"
+                 else f"was {end_status.upper()} when the incident ended ({peak})")
+        txt += f"; it changed status {n_tr} time{'s' if n_tr != 1 else ''} and {ended}"
     elif worst == "no_traffic":
         txt = f"{name} had no traffic throughout (its window was empty)"
     elif at_start == "no_traffic":
@@ -135,16 +157,17 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
 
 
 def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.DataFrame, *,
-                    expected_failures: float) -> str:
+                    expected_failures: float, keys: Sequence[str] = ()) -> str:
     """The largest failure bucket, and what the incident would have been without timeouts.
 
-    The success rate without timeouts is over every group of ``buckets`` together; it is
+    The success rate without timeouts is over every group of ``buckets`` together (said so when
+    there are several); it is
     withheld, the reason in one clause, when those events are too thin for a verdict by the
     failure-buckets table's rule (:func:`~.recalibration.rules.too_few_events`: fewer than
     :data:`~.recalibration.rules.MIN_EXPECTED_FAILURES` expected failures;
     ``expected_failures`` is their sum under each group's own target, the budget table's
-    ``failures - excess_failures``). The status changes timeouts caused are the tracker's replay,
-    said either way."""
+    ``failures - excess_failures``). The status changes timeouts caused are the replay of the
+    tracker of ``tracker``'s first row (the group of ``keys`` it names), said either way."""
     b = buckets
     total_fail = int(b["failures"].sum()) if len(b) else 0
     if total_fail == 0:
@@ -153,8 +176,13 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     where = f" in {_group_label(top, bkeys)}" if bkeys else ""
     if len(bkeys) == 1:
         where = f" in {top[bkeys[0]]}"
-    bucket = str(top["bucket"]).replace("_", " ") + "s"
-    txt = f"{top['share_of_all_failures'] * 100:.0f} % of the failures were {bucket}{where}"
+    kinds = set(b.loc[b["failures"] > 0, "bucket"].astype(str))
+    if kinds == {FAILURE} and not where:  # one unnamed kind, one group: nothing to break down
+        return "The log names no kind of failure, so there is no breakdown by kind."
+    # the log's unnamed kind ("failure"): where they were, not "failures were failures"
+    bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
+              else " " + str(top["bucket"]).replace("_", " ") + "s")
+    txt = f"{top['share_of_all_failures'] * 100:.0f} % of the failures were{bucket}{where}"
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
@@ -167,21 +195,24 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                  else f" ({n_to / total_fail * 100:.0f} % of all failures)")
         # the rule of the table's note, over these events: their targets' mean, weighted by events
         thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
+        together = _all_groups(b, bkeys)
         if thin:
-            txt += (f"; the success rate without timeouts{share} is withheld (the incident's "
+            txt += (f"; the success rate{together} without timeouts{share} is withheld (the "
+                    "incident's "
                     f"{int(ev_g):,} event{'s' if ev_g != 1 else ''} hold {expected_failures:.3g} "
                     f"expected failures under the target, a verdict needs at least "
                     f"{MIN_EXPECTED_FAILURES})")
         else:
-            txt += (f"; without timeouts{share} the success rate would have"
+            txt += (f"; without timeouts{share} the success rate{together} would have"
                     f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
             change = f"change{'s' if n_tr != 1 else ''}"
-            txt += (f"; without timeouts {caused} of the tracker's {n_tr} status {change} would "
-                    "not have happened" if thin else f", and {caused} of the tracker's {n_tr} "
-                    f"status {change} would not have happened")
+            whose = (f"the {n_tr} status {change} of the tracker{_for_group(tracker.iloc[0], keys)}"
+                     if keys else f"the tracker's {n_tr} status {change}")
+            txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
+                    else f", and {caused} of {whose} would not have happened")
     return _sentence(txt)
 
 
@@ -201,50 +232,63 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
                    start: pd.Timestamp, tz: str, *, freq: Any = "1min") -> str:
     """Whether and when the policy would have paged (or fired, without page tiers); if not, how
     close its page tiers came: a tier's peak burn is over its evaluations, at the end of every
-    bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ)."""
+    bin of ``freq`` (the tracker's burn moves at every event, so its peak can differ). With group
+    ``keys`` each figure names its group, and how many other groups paged (fired) is said."""
     name = f"the {policy.name} policy" if policy.name else "the alert policy"
     fired = tiers[tiers["fired"]].sort_values("first_alert", kind="stable") if len(tiers) else tiers
     has_page = any(t.severity == "page" for t in policy.tiers)
     pages = fired[fired["severity"] == "page"] if len(fired) else fired
 
-    def when(r: pd.Series) -> str:
+    def when(r: pd.Series, tier: str = "") -> str:
+        """``at 10:36, 36 min after the start (TIER)``; ``already at the start (TIER, firing
+        since 09:19)``."""
         if r["first_alert"] <= start:
-            return f"already at the start (firing since {_clock(r['first_alert'], tz, start)})"
+            return (f"already at the start ({tier + ', ' if tier else ''}firing since "
+                    f"{_clock(r['first_alert'], tz, start)})")
         delay = duration_words(r["detection_delay"])
-        return f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
+        return (f"at {_clock(r['first_alert'], tz, start)}, {delay} after the start"
+                + (f" ({tier})" if tier else ""))
+
+    def others(rows: pd.DataFrame, verb: str) -> str:
+        n = len(rows.drop_duplicates(subset=list(keys))) - 1 if keys else 0
+        return f"; {n} other group{'s' if n > 1 else ''} {verb} too" if n > 0 else ""
 
     if has_page and len(pages):
         p = pages.iloc[0]
-        who = f" for {_group_label(p, keys)}" if keys else ""
-        txt = f"{name} would have paged{who} {when(p)} ({p['tier']})"
+        txt = f"{name} would have paged{_for_group(p, keys)} {when(p, str(p['tier']))}"
+        txt += others(pages, "paged")
         if bool(pages["caused_by_timeouts"].all()):
-            txt += "; timeouts alone caused the page"
+            txt += ("; timeouts alone caused the page" if len(pages) == 1
+                    else f"; timeouts alone caused all {len(pages)} pages")
     elif not has_page and len(fired):
         r = fired.iloc[0]
-        txt = f"{name} would have fired {r['tier']} ({r['severity']}) {when(r)}"
+        txt = (f"{name} would have fired {r['tier']} ({r['severity']}){_for_group(r, keys)} "
+               f"{when(r)}{others(fired, 'fired')}")
     else:
         txt = f"{name} would not have {'paged' if has_page else 'fired'}"
         page_rows = tiers[tiers["severity"] == "page"] if has_page else tiers
         ratio = (page_rows["peak_burn_long"] / page_rows["burn"]).to_numpy(dtype=float)
         if len(ratio) and np.isfinite(ratio).any():
             r = page_rows.iloc[int(np.nanargmax(ratio))]
-            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn, evaluated "
+            txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn"
+                    f"{_for_group(r, keys)}, evaluated "
                     f"{every(freq)}, peaked at {r['peak_burn_long']:.2f}, its threshold is "
                     f"{r['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
-            txt += f"; its {r['tier']} tier would have raised a {r['severity']} {when(r)}"
+            txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
+                    f"{_for_group(r, keys)} {when(r)}{others(fired, 'raised one')}")
         elif has_page:
             txt += " and no other tier fired"
     return _sentence(txt)
 
 
 def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
-                    duration: pd.Timedelta) -> str:
+                    duration: pd.Timedelta, *, keys: Sequence[str] = ()) -> str:
     """Failures and events of the incident, its burn rate and its share of the period's budget,
-    over every group together: each group's allowed failures under its own SLO are added up
-    (``failures - excess_failures`` during the incident, ``period_budget`` over the period), so
-    per-group SLOs are weighed by their own targets."""
+    over every group of ``keys`` together (said so when there are several): each group's allowed
+    failures under its own SLO are added up (``failures - excess_failures`` during the incident,
+    ``period_budget`` over the period), so per-group SLOs are weighed by their own targets."""
     n_ev = int(budget["events"].sum())
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
@@ -259,5 +303,5 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
              if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to "
                                         "compare with")
     failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"
-    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}"
+    events = f"{n_ev:,} event{'' if n_ev == 1 else 's'}{_all_groups(budget, keys)}"
     return f"Over its {span} the incident saw {failures} in {events} ({burn}), {share}."

@@ -39,6 +39,7 @@ from ..events.schema import check_events
 from ..windows.groups import group_key_codes
 from .recalibration.wilson import wilson_interval
 from .survival import kaplan_meier, km_quantile
+from .tables_repr import tables_repr
 
 __all__ = ["LatencyProfile", "latency_profile", "attempt_durations", "group_timeouts",
            "parse_thresholds"]
@@ -53,6 +54,10 @@ class LatencyProfile:
     shares: pd.DataFrame
     quantiles: pd.DataFrame
     censoring: pd.DataFrame
+
+    def __repr__(self) -> str:
+        return tables_repr("LatencyProfile", {"shares": self.shares, "quantiles": self.quantiles,
+                                              "censoring": self.censoring})
 
 
 def attempt_durations(events: pd.DataFrame) -> np.ndarray:

@@ -61,6 +61,7 @@ from .recalibration.bootstrap import block_weights
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.evidence import short_history
 from .recalibration.rules import beyond_evidence, thin_evidence
+from .tables_repr import tables_repr
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
 
@@ -76,6 +77,10 @@ class LatencyRecalibration:
     table: pd.DataFrame
     summary: pd.DataFrame
     frontier: pd.DataFrame
+
+    def __repr__(self) -> str:
+        return tables_repr("LatencyRecalibration", {"table": self.table, "summary": self.summary,
+                                                    "frontier": self.frontier})
 
 
 def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[Any, Any],

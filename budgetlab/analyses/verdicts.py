@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import check_fraction, check_whole
-from .._util.words import days_words, duration_words
+from .._util.words import about_words, days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
@@ -296,8 +296,9 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     lo_s, hi_s = wilson_interval(n - f, n, confidence)
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
     burn = f / (n * budget)
+    span = f"{about_words(b_lo)} – {about_words(b_hi)}"  # 3 digits, never an exponent (1e+03)
     evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn {burn:.2f} "
-                f"({100 * confidence:g} % interval {b_lo:.3g} – {b_hi:.3g}) against the "
+                f"({100 * confidence:g} % interval {span}) against the "
                 f"threshold {threshold:g}")
     if b_lo > threshold:
         return Verdict(subject, "justified",
@@ -306,7 +307,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
         return Verdict(subject, "not_justified",
                        f"{subject[0].upper() + subject[1:]} was not justified: {evidence}.",
                        evidence)
-    why = (f"the burn interval {b_lo:.3g} – {b_hi:.3g} straddles the threshold {threshold:g}: too "
+    why = (f"the burn interval {span} straddles the threshold {threshold:g}: too "
            f"few events ({n:,}) to tell")
     return Verdict(subject, None, f"No verdict on {subject}: {why} ({evidence}).", evidence,
                    withheld=why)

@@ -206,12 +206,14 @@ def test_sentence_counts_the_expected_failures_of_every_group_under_its_own_targ
     pol = AlertPolicy.single_window("1h", 50.0)
     one = incident_report(ev, SLO(target=0.9, window="1h"), at(6), at(6, 10), by="region",
                           policy=pol)
-    assert ("without timeouts (80 % of all failures) the success rate would have been 93.75 % "
+    assert ("without timeouts (80 % of all failures) the success rate of both groups by region "
+            "would have been 93.75 % "
             "instead of 75.00 %") in one.summary
     per = incident_report(ev, {"fra": SLO(target=0.9, window="1h"),
                                "ams": SLO(target=0.95, window="1h")},
                           at(6), at(6, 10), by="region", policy=pol)
-    assert ("the success rate without timeouts (80 % of all failures) is withheld (the "
+    assert ("the success rate of both groups by region without timeouts (80 % of all failures) "
+            "is withheld (the "
             "incident's 120 events hold 9 expected failures under the target, a verdict needs at "
             "least 10)") in per.summary
 
@@ -456,7 +458,8 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
                                                                                             0)
     burn = 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9))
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
-    assert (f"the incident saw 60 failures in 1,440 events (burn {burn:.2f} over the incident), "
+    assert (f"the incident saw 60 failures in 1,440 events of both groups by region (burn "
+            f"{burn:.2f} over the incident), "
             f"{pct:.1f} % of a 30 d") in rep.summary
 
 

@@ -457,7 +457,7 @@ def test_bad_arguments():
         recalibrate(events, block="12h")
     with pytest.raises(ConfigError, match="candidates"):
         recalibrate(events, candidates=[0.9, 1.0])
-    with pytest.raises(ConfigError, match="history"):
+    with pytest.raises(ConfigError, match=r"span 2 d 23 h .*, no longer than the 7 d window"):
         recalibrate(events, window="7D")  # 3 days of data: nothing left after the warm-up
     with pytest.raises(ConfigError, match="n_boot"):
         recalibrate(events, n_boot=-1)

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..._util.progress import ProgressBar
 from ..._util.validation import options_object
+from ..._util.words import duration_words, prose_duration
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError
 from ...slo import SLO, PerGroup, as_per_group
@@ -245,9 +246,14 @@ def _evaluated_span(srt: Sorted, plan: Plan) -> tuple[int, int]:
     window."""
     t_first, t_last = int(srt.t.min()), int(srt.t.max())
     span_lo = max(t_last - plan.history_ns, t_first + plan.slo.window_ns)
-    if span_lo >= t_last:
+    if span_lo >= t_last:  # the log is no longer than a window (history is always positive)
+        first, last = (pd.Timestamp(t, tz="UTC") for t in (t_first, t_last))
+        until = f"{last:%H:%M:%S}" if last.date() == first.date() else f"{last:%Y-%m-%d %H:%M:%S}"
+        since = f"{first:%Y-%m-%d %H:%M:%S}"
         raise ConfigError(
-            "the history holds less than one window after its warm-up; give more history "
-            "(history=, more data) or a shorter window."
+            f"the events span {duration_words(pd.Timedelta(t_last - t_first))} ({since} .. "
+            f"{until} UTC), no longer than the {prose_duration(plan.slo.window)} "
+            "window: its first window is warm-up, which leaves nothing to evaluate; give a "
+            "longer log or a shorter window=."
         )
     return span_lo, t_last

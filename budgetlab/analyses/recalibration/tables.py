@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
-from ..._util.words import speak
+from ..._util.words import counted, prose_duration, speak
 from ...budget.figures import STATUSES
 from ..sorted_events import Sorted
 from .choice import Choice
@@ -66,6 +66,53 @@ class Recalibration:
     distribution: pd.DataFrame
     bootstrap: pd.DataFrame
     settings: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """What was evaluated (groups, window, span), one line per group (its action or
+        recommendation, or why it is withheld, and its note), and the tables' sizes: the
+        tables themselves are the attributes."""
+        st, sm = self.settings, self.summary
+        by = list(st.get("by") or [])
+        window = st.get("window")
+        head = (f"Recalibration of {counted(len(sm), 'group')}"
+                + (f" by {' and '.join(by)}" if by else "")
+                + (f", {prose_duration(window)} window" if window is not None else ""))
+        if "span_start" in st and "span_end" in st:
+            lo, hi = (f"{st[k]:%Y-%m-%d %H:%M}" for k in ("span_start", "span_end"))
+            head += f", evaluated {lo} .. {hi} UTC"
+        lines = [head]
+        shown = sm.head(_REPR_GROUPS) if set(_REPR_COLUMNS) <= set(sm.columns) else sm.iloc[0:0]
+        for _, row in shown.iterrows():
+            lines.append(f"  {_group_words(row, by)}: {_outcome_words(row)}")
+        if len(sm) > _REPR_GROUPS:
+            lines.append(f"  ... {counted(len(sm) - _REPR_GROUPS, 'more group')} in .summary")
+        sizes = ", ".join(f"{name} ({counted(len(getattr(self, name)), 'row')})"
+                          for name in ("summary", "candidates", "distribution", "bootstrap"))
+        return "\n".join([*lines, f"Tables: {sizes}; settings."])
+
+
+#: Groups the repr of a :class:`Recalibration` lists (the rest are counted), and the summary
+#: columns its lines read (a table built by hand without them gets no group lines).
+_REPR_GROUPS = 10
+_REPR_COLUMNS = ("action", "recommended_target", "recommended_low", "recommended_high",
+                 "verdict_reason", "recommendation_note")
+
+
+def _group_words(row: pd.Series, by: list[str]) -> str:
+    if not by:
+        return "all events"
+    return str(row[by[0]]) if len(by) == 1 else ", ".join(f"{k}={row[k]}" for k in by)
+
+
+def _outcome_words(row: pd.Series) -> str:
+    """``keep 0.93 (the rule's target 0.93, bootstrap interval 0.93 .. 0.935); NOTE``, or the
+    reason a group is withheld."""
+    if pd.isna(row["recommended_target"]):
+        return str(row["recommendation_note"] or row["verdict_reason"])
+    rule = (f"the rule's target {row['recommended_target']:g}, bootstrap interval "
+            f"{row['recommended_low']:g} .. {row['recommended_high']:g}")
+    txt = f"{row['action'] or 'no current target'} ({rule})"
+    return txt + (f"; {row['recommendation_note']}" if row["recommendation_note"] else "")
 
 
 def key_columns(srt: Sorted) -> pd.DataFrame:

@@ -1,0 +1,87 @@
+"""The incident summary with several group keys: every sentence says which group a figure is about,
+or that it is summed over all groups (it once spoke of "the tracker" and "the policy" of the worst
+group while its counts covered every group)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from budgetlab import SLO, AlertPolicy, AlertTier, as_events, incident_report
+
+SLO_1H = SLO(target=0.9, window="1h")
+
+
+def four_groups():
+    """One event a minute per (captcha_type, region) on 2026-01-01. From 10:00 to 11:00 (minutes
+    600 .. 659) a/fra times out at odd minutes (30 timeouts), b/ams has a solve error every third
+    minute from 10:00 (20 solve errors); the other two groups never fail."""
+    rows = []
+    for i, t in enumerate(pd.date_range("2026-01-01", periods=24 * 60, freq="1min", tz="UTC")):
+        for ct, region in (("a", "ams"), ("a", "fra"), ("b", "ams"), ("b", "fra")):
+            bucket = "success"
+            if 600 <= i < 660 and (ct, region) == ("a", "fra") and i % 2:
+                bucket = "timeout"
+            if 600 <= i < 660 and (ct, region) == ("b", "ams") and i % 3 == 0:
+                bucket = "solve_error"
+            rows.append((t, bucket, ct, region))
+    f = pd.DataFrame(rows, columns=["ts", "bucket", "captcha_type", "region"])
+    return as_events(f["ts"], (f["bucket"] == "success").to_numpy(), f["bucket"].to_numpy(),
+                     groups={"captcha_type": f["captcha_type"].to_numpy(),
+                             "region": f["region"].to_numpy()})
+
+
+def report(policy, **kw):
+    return incident_report(four_groups(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
+                           context="1h", by=["captcha_type", "region"], policy=policy, **kw)
+
+
+def test_each_sentence_names_its_group_or_says_all_groups():
+    # By hand. a/fra alone is the incident_report doctest's log (one event a minute, odd minutes of
+    # 10:xx time out): WARNING at 10:07 (burn 4 / 6.1 = 0.66, 57 / 61 = 93.44 %), EXHAUSTED at
+    # 10:11, 3 changes all caused by timeouts, peak burn 30 / 6.1 = 4.92 at 10:59 (31 / 61 =
+    # 50.82 %); its ticket at burn 2.9 fires at the 10:36 evaluation (18 of 60). b/ams: 20 solve
+    # errors in its hour, burn 20 / 6.1 = 3.28 at worst: it leaves HEALTHY too (1 other group);
+    # its hour reaches 18 failures in 60 at the 10:52 evaluation: a ticket too (1 other group).
+    # The incident: 4 x 60 = 240 events, 30 + 20 = 50 failures: 30 / 50 = 60 % timeouts, success
+    # 190 / 240 = 79.17 %, without timeouts 190 / 210 = 90.48 % (240 x 0.1 = 24 expected failures:
+    # said), burn 50 / 24 = 2.08; a 30 d budget at 4 x 1,440 = 5,760 events a day: 50 / (0.1 x
+    # 5,760 x 30) = 0.3 %.
+    rep = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"))
+    assert rep.summary == (
+        "Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker for captcha_type=a, "
+        "region=fra (target 90 %) went WARNING at 10:07 with 1 h burn 0.66 (1 h success 93.44 %), "
+        "reached EXHAUSTED at 10:11; it changed status 3 times and was EXHAUSTED when the "
+        "incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest 1 h success "
+        "50.82 %); 1 other group also left HEALTHY. 60 % of the failures were timeouts in "
+        "captcha_type=a, region=fra; without timeouts (60 % of all failures) the success rate of "
+        "all 4 groups by captcha_type and region would have been 90.48 % instead of 79.17 %, and "
+        "3 of the 3 status changes of the tracker for captcha_type=a, region=fra would not have "
+        "happened. The single_window policy would have fired ticket_1h (ticket) for "
+        "captcha_type=a, region=fra at 10:36, 36 min after the start; 1 other group fired too. "
+        "Over its 1 h the incident saw 50 failures in 240 events of all 4 groups by captcha_type "
+        "and region (burn 2.08 over the incident), 0.3 % of a 30 d error budget at the replayed "
+        "span's traffic (5,760 events a day).")
+    # broken down by region only, the rate is over both regions (the same 240 events)
+    by_region = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"),
+                       breakdown_by="region")
+    assert ("60 % of the failures were timeouts in fra; without timeouts (60 % of all failures) "
+            "the success rate of both groups by region would have been 90.48 % instead of "
+            "79.17 %") in by_region.summary
+
+
+def test_the_alert_sentence_names_the_group_of_each_figure():
+    # pages at burn 2.9 over 1 h: a/fra at 10:36, b/ams at 10:52 (above); not every page was
+    # caused by timeouts alone (b/ams's are solve errors)
+    paged = report(AlertPolicy.single_window("1h", 2.9))
+    assert ("The single_window policy would have paged for captcha_type=a, region=fra at 10:36, "
+            "36 min after the start (page_1h); 1 other group paged too. ") in paged.summary
+    assert "timeouts alone" not in paged.summary
+    # a page tier out of reach: its peak is a/fra's, 30 of the 60 minutes of [10:00, 11:00) at
+    # the 11:00 evaluation: 0.5 / 0.1 = 5.00; the ticket tier fires for both groups
+    pol = AlertPolicy((AlertTier("page_1h", "page", "1h", None, 50.0),
+                       AlertTier("ticket_1h", "ticket", "1h", None, 2.9)), name="mine")
+    quiet = report(pol)
+    assert ("The mine policy would not have paged (page_1h's 1 h burn for captcha_type=a, "
+            "region=fra, evaluated every minute, peaked at 5.00, its threshold is 50); its "
+            "ticket_1h tier would have raised a ticket for captcha_type=a, region=fra at 10:36, "
+            "36 min after the start; 1 other group raised one too.") in quiet.summary
