@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["bucket_tables", "incident_span", "plot_report"]
+__all__ = ["bucket_tables", "changes_words", "incident_span", "plot_report"]
 
 
 def plot_report(report: Any, *, fig: Any = None) -> Any:
@@ -68,6 +68,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     top = plot_timeline(st, slo=r.slo, incidents=incidents, transitions=tr, ax=axes[0], tz=r.tz,
                         spans=sp.reset_index(drop=True) if sp is not None else None)
     panels = list(getattr(top, "panels", [top]))
+    _say_changes(top, panels, r, len(tr))
     for ax, (target, over_time, breakdown) in zip(axes[2:], tables, strict=True):
         if len(over_time):  # the groups too thin for a verdict left out, named in the legend
             plot_buckets(over_time, by=list(r.breakdown_by) or None, ax=ax, tz=r.tz,
@@ -93,6 +94,48 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
     # labels of any panel (the alert tiers' names, mostly)
     fig.align_ylabels([*panels, *axes[1:]])
     return fig
+
+
+def _say_changes(top: Any, panels: list[Any], report: Any, drawn: int) -> None:
+    """The timeline's legend entry of the status changes in the summary's words: the count it
+    prints (the focus group's changes at events during the incident, ``tracker["transitions"]``)
+    over the incident's span, and those of the context drawn beside them (:func:`changes_words`);
+    the legends placed again."""
+    from ..plotting.timeline_marks import place_legends
+
+    entries = getattr(top, "legend_entries", [])
+    during = int(report.tracker["transitions"].iloc[0]) if len(report.tracker) else 0
+    span = incident_span(report.start, report.end, report.tz)
+    for handle in (h for handles in entries for h in handles):
+        gid = str(handle.get_gid())
+        if gid.startswith("transitions"):
+            handle.set_label(changes_words(during, drawn, span, rug=gid.endswith("rug")))
+            place_legends(panels, entries)
+
+
+def changes_words(during: int, drawn: int, span: str, *, rug: bool = False) -> str:
+    """The incident figure's legend words for the status changes drawn (``drawn`` of them in the
+    reported window): how many the tracker made during the incident, the number its summary
+    says ("it changed status N times"), over the incident's ``span``, and how many more the
+    context before or after it holds.
+
+    >>> print(changes_words(1, 2, "2026-02-02 03:30–10:00 (UTC)"))
+    1 status change at events
+    during the incident,
+    2026-02-02 03:30–10:00 (UTC);
+    1 more before or after it
+    >>> print(changes_words(0, 3, "2026-02-02 03:30–10:00 (UTC)", rug=True))
+    no status change at events
+    during the incident,
+    2026-02-02 03:30–10:00 (UTC);
+    3 before or after it (rug)
+    """
+    head = (f"{during} status change{'s' if during != 1 else ''}" if during
+            else "no status change")
+    text = f"{head} at events\nduring the incident,\n{span}"
+    if drawn > during:
+        text += f";\n{drawn - during}{' more' if during else ''} before or after it"
+    return text + (" (rug)" if rug else "")
 
 
 def bucket_tables(report: Any) -> list[tuple[float, Any, Any]]:

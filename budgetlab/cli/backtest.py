@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from .alert_figure import plot_policies
 from .backtest_report import (
-    plot_policies,
     print_episodes,
     print_reading,
     print_scores,

@@ -1,6 +1,7 @@
 """What ``budgetlab backtest`` prints, writes and draws: how the server's counters were read,
 each policy's alert episodes with the budget spent at each firing, the incidents' detection and
-the scores; the tables to ``--out`` and the episodes' timeline to ``--plot``.
+the scores; the tables to ``--out`` (the episodes' timeline to ``--plot`` is
+:mod:`budgetlab.cli.alert_figure`'s, shared with ``alerts``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
 __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_scores",
-           "write_outputs", "plot_policies"]
+           "write_outputs"]
 
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
@@ -158,38 +159,3 @@ def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], for
         write_table(table, planned[f"--out {name}.csv"], force=force)
     print(f"\nwrote {', '.join(f'{n}.csv' for n in tables)} to "
           f"{path_label(planned['--out bins.csv'].parent)}")
-
-
-def plot_policies(path: Path, episodes: dict[str, pd.DataFrame], incidents: pd.DataFrame | None,
-                  force: bool, tz: str | None = None, groups: pd.DataFrame | None = None) -> None:
-    """One alert chart per policy, stacked on one time axis in ``tz`` (``--tz``), labelled under
-    the bottom chart only; every group of ``groups`` (the evaluated ones) gets its rows."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._util.figures import save_figure
-    from ..plotting import plot_alerts
-
-    heights = [
-        1.2 + 0.32 * (len(ep.attrs.get("tiers", [])) * max(1, n_groups(ep)) + 1)
-        for ep in episodes.values()
-    ]
-    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + 0.6), squeeze=False,
-                             sharex=True,
-                             gridspec_kw={"height_ratios": heights})
-    try:
-        for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups)
-            ax.set_title(f"policy {name}", loc="left")
-            ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
-        fig.tight_layout()
-        save_figure(fig, path, force=force, dpi=110)
-    finally:
-        plt.close(fig)
-
-
-def n_groups(ep: pd.DataFrame) -> int:
-    n = ep.attrs.get("n_groups")
-    return int(n) if isinstance(n, int) else 1

@@ -25,7 +25,6 @@ from .shared import (
     filling_notes,
     outside_line,
     print_slo,
-    save_plot,
     score_text,
     thin_rates_line,
     wrap,
@@ -278,7 +277,6 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     from ..alerts.episodes import alert_episodes
     from ..alerts.policy import as_policy
     from ..alerts.scoring import score_alerts
-    from ..plotting import plot_alerts
     from ..windows.binning import bin_events
 
     slo = slo_from_args(args)
@@ -325,17 +323,11 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,
                      "score rows")
     if args.plot:
+        from .alert_figure import plot_policies
+
         evaluated = bins[by].drop_duplicates() if by else None  # groups without episodes too
-
-        def draw(ax: Any) -> None:
-            fig = ax.figure
-            fig.clear()
-            axes = fig.subplots(len(episodes), 1, squeeze=False, sharex=True)
-            for a, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
-                plot_alerts(ep, incidents=inc, ax=a, tz=args.tz, groups=evaluated)
-                a.set_title(f"policy {name}", loc="left")
-
-        save_plot(draw, args.plot, force=args.force, size=(12, 2.2 + 2.4 * len(episodes)))
+        plot_policies(args.plot, episodes, inc, args.force, tz=args.tz, groups=evaluated)
+        print(f"wrote the plot to {path_label(args.plot)}")
     return 0
 
 

@@ -77,19 +77,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
     key = filling_key(filling)
-    require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
-    attr_by = episodes.attrs.get("by")
-    keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
-        [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration",
-                                                  "ongoing", "caused")]
-    tiers = episodes.attrs.get("tiers")
-    if not (isinstance(tiers, list) and tiers):
-        sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
-        tiers = [(n, sev.get(n, "")) for n in display_names(episodes["tier"])]
-    seen = set(episodes[keys].astype(str).itertuples(index=False, name=None)) if keys else set()
-    if keys and groups is not None and set(keys) <= set(groups.columns):  # without episodes too
-        seen |= set(groups[keys].astype(str).itertuples(index=False, name=None))
-    rows_of: list[tuple[str, ...]] = sorted(seen) or [()]
+    keys, tiers, rows_of = _row_plan(episodes, groups)
     start = utc_naive(episodes["start"])
     end = utc_naive(episodes["end"])
     tier_col = episodes["tier"].astype(str).to_numpy()
@@ -132,6 +120,42 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     if handles:
         legend_right(ax, handles)
     return ax
+
+
+def alert_rows(episodes: pd.DataFrame, *, groups: pd.DataFrame | None = None,
+               incidents: pd.DataFrame | None = None) -> int:
+    """How many rows :func:`plot_alerts` draws for these arguments: one per tier in every group
+    (with an episode, or among ``groups``; one set of tiers without group keys), plus the
+    incident row when ``incidents`` has any. What a figure sizes its panel by.
+
+    >>> from budgetlab import AlertPolicy, alert_episodes, as_events, bin_events
+    >>> ts = pd.date_range("2026-01-01", periods=120, freq="1min")
+    >>> b = bin_events(as_events(ts, [True] * 120, groups={"region": ["fra", "ams"] * 60}),
+    ...                "1min", by=["region"])
+    >>> alert_rows(alert_episodes(b, 0.9, "workbook"), groups=b[["region"]].drop_duplicates())
+    8
+    """
+    _, tiers, rows_of = _row_plan(episodes, groups)
+    return len(rows_of) * len(tiers) + int(incidents is not None and len(incidents) > 0)
+
+
+def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None
+              ) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, ...]]]:
+    """The group key columns, the tiers (name, severity) and the groups (their keys as text,
+    sorted; one empty tuple without keys) whose rows :func:`plot_alerts` draws."""
+    require_columns(episodes, ["tier", "severity", "start", "end"], what="episodes")
+    attr_by = episodes.attrs.get("by")
+    keys = [k for k in attr_by if k in episodes.columns] if isinstance(attr_by, list) else \
+        [c for c in episodes.columns if c not in ("tier", "severity", "start", "end", "duration",
+                                                  "ongoing", "caused")]
+    tiers = episodes.attrs.get("tiers")
+    if not (isinstance(tiers, list) and tiers):
+        sev = dict(zip(episodes["tier"].astype(str), episodes["severity"].astype(str), strict=True))
+        tiers = [(n, sev.get(n, "")) for n in display_names(episodes["tier"])]
+    seen = set(episodes[keys].astype(str).itertuples(index=False, name=None)) if keys else set()
+    if keys and groups is not None and set(keys) <= set(groups.columns):  # without episodes too
+        seen |= set(groups[keys].astype(str).itertuples(index=False, name=None))
+    return keys, tiers, sorted(seen) or [()]
 
 
 # --- recalibration and window comparison -------------------------------------------------------

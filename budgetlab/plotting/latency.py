@@ -30,7 +30,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
     period's start; the time axis is in ``tz`` (default UTC; the data stay UTC), named in the x
-    label, and the y axis is a share from 0 to 1. The legend sits above the plot area (it covers
+    label, and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1, padded
+    by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn whole.
+    The legend sits above the plot area (it covers
     no point), a column per group. The x range is the periods' span padded by 5 %: from the
     first period's start to the last one's end when ``freq`` (``latency_profile``'s) is given,
     else to the last one's start, and one hour either side of a lone period start (matplotlib
@@ -63,11 +65,23 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz})")
     ax.set_ylabel("share of attempts that succeeded\nwithin the threshold (0 to 1)")
-    ax.set_ylim(top=1.0)
+    _share_range(ax, shares["share"])
     # above the plot area, so it covers no point; a column per group (its thresholds below)
     handles = ax.get_legend_handles_labels()[0]
     legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6)
     return ax
+
+
+def _share_range(ax: Axes, share: pd.Series) -> None:
+    """:func:`plot_latency_shares`' y range: from the lowest share drawn (0.9 at the highest) to
+    1, padded by 5 % of that span either side, so that a point at either end (a lone one too:
+    matplotlib alone pads it by 5 % of its own value, a share of 0.1 then sits on the bottom
+    edge) is drawn whole."""
+    values = share.to_numpy(dtype=float)
+    finite = values[np.isfinite(values)]
+    low = min(float(finite.min()), 0.9) if finite.size else 0.0
+    pad = 0.05 * (1.0 - low)
+    ax.set_ylim(low - pad, 1.0 + pad)
 
 
 def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:

@@ -309,3 +309,34 @@ def test_one_slo_s_bucket_panel_names_its_target(report):
     burns = [ax for ax in fig.axes if ax.get_ylabel().startswith("burn rate per")]
     assert [ax.get_ylabel().split("\n")[1] for ax in burns] == ["(1 = allowed pace, target 99%)"]
     plt.close(fig)
+
+
+@pytest.mark.parametrize(("start", "context", "words", "said"), [
+    # By hand (the bursty log, target 99 %, 1 h window): the 03:00:00 failure joins the 60
+    # successes of the 02:00 burst in the window, 1 failure over a budget of 0.61: EXHAUSTED at
+    # 03:00:00. At 04:00:s the window holds 03:00:s .. 03:00:59 and 04:00:00 .. 04:00:s; the
+    # last failure (03:00:50) leaves at 04:00:51: HEALTHY then. Nothing else fails, and after
+    # the empty window the 07:00 burst finds HEALTHY: two changes in all.
+    # The incident from 03:30 (context 3 h, the window 00:30 .. 13:00): 1 of the 2 during it
+    ("3h30min", "3h", "1 status change at events\nduring the incident,\n"
+     "2026-02-02 03:30–10:00 (UTC);\n1 more before or after it", "it changed status 1 time "),
+    # the incident from 02:00 (context 1 h): both during it
+    ("2h", "1h", "2 status changes at events\nduring the incident,\n"
+     "2026-02-02 02:00–10:00 (UTC)", "it changed status 2 times "),
+])
+def test_the_figure_counts_the_status_changes_the_summary_counts(start, context, words, said):
+    rep = incident_report(bursty(), SLO(target=0.99, window="1h"), DAY + pd.Timedelta(start),
+                          DAY + pd.Timedelta("10h"), context=context,
+                          policy=AlertPolicy.single_window("1h", 50.0))
+    assert rep.transitions["ts"].tolist() == [DAY + pd.Timedelta("3h"),
+                                              DAY + pd.Timedelta("4h51s")]
+    assert said in rep.summary
+    fig = rep.plot()
+    timeline = fig.axes[0]
+    # both changes are drawn (dotted lines across the panels), the legend says which it counts
+    (marks,) = [c for c in timeline.budget_ax.collections if c.get_gid() == "transitions"]
+    assert len(marks.get_segments()) == 2
+    texts = [t.get_text() for t in timeline.budget_ax.get_legend().get_texts()]
+    assert words in texts
+    assert not any(t.endswith("status changes at events") for t in texts)  # a count of what?
+    plt.close(fig)

@@ -1,4 +1,4 @@
-"""``backtest --plot``: its stacked alert charts (``cli.backtest_report.plot_policies``)."""
+"""``backtest --plot``: its stacked alert charts (``cli.alert_figure.plot_policies``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pandas as pd
 
 import budgetlab._util.figures as bfiles
 from budgetlab import AlertPolicy, alert_episodes, as_events, bin_events
-from budgetlab.cli.backtest_report import plot_policies
+from budgetlab.cli.alert_figure import plot_policies
 
 
 def test_shared_time_axis_is_labelled_once_under_the_bottom_chart(tmp_path, monkeypatch):

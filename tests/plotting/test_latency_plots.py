@@ -124,3 +124,46 @@ def test_a_log_shorter_than_one_period_keeps_its_points_in_view(freq, want):
     assert hi - lo < 1.0  # within a day, the point inside
     assert lo < mdates.date2num(pd.Timestamp("2026-03-01 10:00").to_pydatetime()) < hi
     plt.close("all")
+
+
+def _lone_period(seconds):
+    # one period of 1 h (10:00 .. 10:01): attempts a few seconds apart, their durations given
+    ts = pd.date_range("2026-03-01 10:00", periods=len(seconds), freq="5s", tz="UTC").as_unit("ns")
+    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * len(ts)),
+                         "duration": pd.to_timedelta(seconds, unit="s")})
+
+
+@pytest.mark.parametrize(("seconds", "share", "want"), [
+    # 1 of 10 attempts within 5 s: share 0.1; the axis 0.1 .. 1 padded by 0.045 either side
+    # (matplotlib alone padded the lone point by 5 % of 0.1 and drew it on the bottom edge)
+    ([1] + [20] * 9, 0.1, (0.055, 1.045)),
+    # all within 5 s: share 1; the axis 0.9 .. 1 padded by 0.005 (the point was on the top edge)
+    ([1] * 10, 1.0, (0.895, 1.005)),
+    # none within 5 s: share 0; the axis 0 .. 1 padded by 0.05
+    ([20] * 10, 0.0, (-0.05, 1.05)),
+])
+def test_a_lone_point_is_inside_the_y_range(seconds, share, want):
+    shares = bl.latency_profile(_lone_period(seconds), thresholds=["5s"], freq="1h").shares
+    assert shares["share"].tolist() == [share]
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="1h")
+    lo, hi = ax.get_ylim()
+    assert (lo, hi) == pytest.approx(want, abs=1e-12)
+    drawn = np.concatenate([line.get_ydata() for line in ax.lines])
+    assert drawn.tolist() == [share]
+    # strictly inside, at least 4 % of the axis from either edge
+    assert lo + 0.04 * (hi - lo) < drawn.min() and drawn.max() < hi - 0.04 * (hi - lo)
+    plt.close("all")
+
+
+def test_every_drawn_share_is_inside_the_y_range(events):
+    # several groups and thresholds: shares at 1 (the top) and the lowest one both inside
+    shares = bl.latency_profile(events, thresholds=["5s", "10s", "30s"], by=["g"],
+                                freq="6h").shares
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="6h")
+    drawn = np.concatenate([line.get_ydata() for line in ax.lines])
+    assert drawn.max() == 1.0  # some period's attempts all succeeded within the threshold
+    lo, hi = ax.get_ylim()
+    low = min(drawn.min(), 0.9)
+    assert (lo, hi) == pytest.approx((low - 0.05 * (1 - low), 1 + 0.05 * (1 - low)))
+    assert lo < drawn.min() and drawn.max() < hi
+    plt.close("all")

@@ -1,0 +1,78 @@
+"""The figure of ``alerts --plot`` and ``backtest --plot``: one alert chart per policy, stacked on
+one time axis that is labelled once, under the bottom chart; each chart as tall as the rows it
+draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
+    import pandas as pd
+
+__all__ = ["plot_policies", "panel_heights", "ROW_INCHES", "PANEL_INCHES", "AXIS_INCHES",
+           "MAX_INCHES"]
+
+#: Inches per drawn row of an alert chart (a tier of a group, or the incidents).
+ROW_INCHES = 0.32
+#: Inches per chart besides its rows: its title and the room between charts.
+PANEL_INCHES = 1.2
+#: Inches under the bottom chart: its dates and the time label.
+AXIS_INCHES = 0.6
+#: The tallest figure drawn (well within the 2**16 pixels Agg can render at 110 dpi); with more
+#: rows than fit, the rows are drawn thinner, and said so.
+MAX_INCHES = 500.0
+
+
+def panel_heights(rows: list[int]) -> tuple[list[float], str]:
+    """The height in inches of each chart that draws ``rows[i]`` rows, and a note when the figure
+    would be taller than :data:`MAX_INCHES` and the rows are drawn thinner (else "").
+
+    >>> panel_heights([5, 2])
+    ([2.8, 1.84], '')
+    """
+    row = ROW_INCHES
+    if AXIS_INCHES + sum(PANEL_INCHES + ROW_INCHES * n for n in rows) > MAX_INCHES:
+        row = (MAX_INCHES - AXIS_INCHES - PANEL_INCHES * len(rows)) / sum(rows)
+    note = "" if row == ROW_INCHES else (
+        f"the plot's {sum(rows):,} rows are drawn {row / ROW_INCHES:.2g} times their height "
+        f"for the figure to stay {MAX_INCHES:g} in high; their labels may overlap")
+    return [round(PANEL_INCHES + row * n, 6) for n in rows], note
+
+
+def plot_policies(path: str | Path, episodes: dict[str, pd.DataFrame],
+                  incidents: pd.DataFrame | None, force: bool, tz: str | None = None,
+                  groups: pd.DataFrame | None = None) -> None:
+    """One alert chart per policy (:func:`~budgetlab.plotting.plot_alerts`, titled "policy
+    NAME"), stacked on one time axis in ``tz`` (``--tz``) labelled under the bottom chart only;
+    every group of ``groups`` (the evaluated ones) gets its rows. Each chart is
+    :data:`PANEL_INCHES` plus :data:`ROW_INCHES` per row it draws high, the figure
+    :data:`AXIS_INCHES` more. Saved to ``path`` (png, svg or pdf); the note of
+    :func:`panel_heights` is printed when the rows are drawn thinner."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .._util.figures import save_figure
+    from ..plotting import plot_alerts
+    from ..plotting.alert_chart import alert_rows
+    from .shared import wrap
+
+    rows = [alert_rows(ep, groups=groups, incidents=incidents) for ep in episodes.values()]
+    heights, note = panel_heights(rows)
+    # the constrained layout gives each chart's title and ticks their room first and shares the
+    # rest by these ratios: every row the same height, in every chart
+    fig, axes = plt.subplots(len(episodes), 1, figsize=(12, sum(heights) + AXIS_INCHES),
+                             squeeze=False, sharex=True, layout="constrained",
+                             gridspec_kw={"height_ratios": [max(n, 1) for n in rows]})
+    try:
+        for ax, (name, ep) in zip(axes[:, 0], episodes.items(), strict=True):
+            plot_alerts(ep, incidents=incidents, ax=ax, tz=tz, groups=groups)
+            ax.set_title(f"policy {name}", loc="left")
+            ax.label_outer()  # the shared time axis is labelled once, under the bottom panel
+        save_figure(fig, path, force=force, dpi=110)
+    finally:
+        plt.close(fig)
+    if note:
+        print(wrap(note, indent=""))
