@@ -156,7 +156,3 @@ def _row_plan(episodes: pd.DataFrame, groups: pd.DataFrame | None
     if keys and groups is not None and set(keys) <= set(groups.columns):  # without episodes too
         seen |= set(groups[keys].astype(str).itertuples(index=False, name=None))
     return keys, tiers, sorted(seen) or [()]
-
-
-# --- recalibration and window comparison -------------------------------------------------------
-
