@@ -11,8 +11,8 @@
 
 Text says ``93.80 %`` (a space before the sign, as in every sentence and table budgetlab prints);
 a figure's legend says ``target 91.25%`` (``space=False``), the compact form of a legend entry.
-A measured figure that does not exist is said in words (``missing``, ``n/a`` unless the caller
-says better), never ``nan %``.
+A figure that does not exist is said in words (``missing``: ``n/a`` unless the caller says
+better), never ``nan %``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ import math
 from typing import Any
 
 import pandas as pd
-
-from ..errors import ConfigError
 
 __all__ = ["fraction_to_percent", "given_percent", "measured_percent"]
 
@@ -62,10 +60,11 @@ def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
     return f"{text} %"
 
 
-def given_percent(x: float, *, space: bool = True) -> str:
+def given_percent(x: Any, *, space: bool = True, missing: str = "n/a") -> str:
     """A given fraction (a target, a threshold) in percent as written: the decimal digits of its
     shortest text (``repr``), no digit rounded away and none added; ``space=False`` for a figure's
-    legend (``91.25%``).
+    legend (``91.25%``); ``missing`` where there is none (``None``, NaN, infinite: a
+    recommendation that could not be made).
 
     A value computed in floats prints every digit its double holds
     (``0.1 + 0.2`` is ``30.000000000000004 %``): this function rounds nothing, so pass it the
@@ -76,9 +75,9 @@ def given_percent(x: float, *, space: bool = True) -> str:
     >>> given_percent(0.99999), given_percent(0.975, space=False)  # doctest: -NUMBER
     ('99.999 %', '97.5%')
     """
-    if not math.isfinite(float(x)):
-        raise ConfigError(f"a target or threshold must be a finite number, not {x!r}.")
-    return fraction_to_percent(x) + (" %" if space else "%")
+    if x is None or pd.isna(x) or not math.isfinite(float(x)):
+        return missing
+    return fraction_to_percent(float(x)) + (" %" if space else "%")
 
 
 def fraction_to_percent(value: float) -> str:

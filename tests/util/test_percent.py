@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 
 from budgetlab._util.percent import fraction_to_percent, given_percent, measured_percent
-from budgetlab.errors import ConfigError
 
 
 @pytest.mark.parametrize("x, digits, text", [
@@ -81,9 +80,10 @@ def test_given_percent_as_written(x, text):
     assert given_percent(x, space=False) == text.replace(" %", "%")
 
 
-def test_given_percent_refuses_a_missing_value():
-    with pytest.raises(ConfigError, match="finite"):
-        given_percent(float("nan"))
+@pytest.mark.parametrize("x", [None, float("nan"), pd.NA, float("inf")])
+def test_given_percent_missing_in_words(x):
+    assert given_percent(x) == "n/a"
+    assert given_percent(x, missing="none") == "none"
 
 
 @pytest.mark.parametrize("x, text", [(0.999, "99.9"), (0.95, "95"), (0.9995, "99.95"), (-0.0, "0")])
