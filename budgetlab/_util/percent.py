@@ -36,7 +36,8 @@ def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
     ``99.999 %`` and ``99.9999 %`` (one failure in 100,000 and in 1,000,000 attempts) are the
     nines an SLO is written in, and a bound would print both as ``> 99.99 %``. The same holds
     outside [0, 1] (``1.00001`` is ``100.001 %``, a budget just overspent) and for ``-0.0``
-    (``0.00 %``). The rounding is Python's of ``x * 100`` (a half rounds to even).
+    (``0.00 %``). The digits are those of the double ``x * 100``, correctly rounded (as
+    ``f"{x * 100:.2f}"`` wrote them before: every other output is unchanged).
 
     >>> measured_percent(0.938044), measured_percent(0.01, 0), measured_percent(1.0)
     ('93.80 %', '1 %', '100.00 %')

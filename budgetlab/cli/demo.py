@@ -49,10 +49,10 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
 
 
 def _wrapped(text: str, indent: str = "  ") -> str:
-    # never break "93.80 %" or "72.0 h" across lines
+    # never break "93.80 %" or "72.0 h" across lines, nor "warm-up" or "--min-events" at a hyphen
     glued = re.sub(r"(?<=\d) (%|h\b|d\b|min\b)", "\0\\1", " ".join(text.split()))
-    return textwrap.fill(glued, width=_WRAP, initial_indent=indent,
-                         subsequent_indent=indent).replace("\0", " ")
+    return textwrap.fill(glued, width=_WRAP, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False).replace("\0", " ")
 
 
 def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | PerGroup,
