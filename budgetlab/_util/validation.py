@@ -20,7 +20,7 @@ from .words import prose_duration, say
 
 __all__ = ["MAX_DURATION", "check_argument", "check_number", "check_fraction", "check_whole",
            "check_tz", "to_timedelta", "to_ns",
-           "duration_label", "as_list", "percent_to_fraction", "fraction_to_percent",
+           "duration_label", "as_list", "percent_to_fraction",
            "require_columns", "utc_timestamp", "utc_ns_column", "utc_from_ns",
            "options_object"]
 
@@ -115,18 +115,6 @@ def percent_to_fraction(name: str, value: Any, *, low_open: bool = True,
         raise ConfigError(f"{name}={value!r} must lie in {'(' if low_open else '['}0, "
                           f"100{')' if high_open else ']'}.")
     return float(decimal.Decimal(repr(pct)) / 100)
-
-
-def fraction_to_percent(value: float) -> str:
-    """The shortest decimal text of ``value * 100`` as the fraction's decimal text means it
-    (``0.999`` -> ``'99.9'``, never ``'99.90000000000001'``).
-
-    >>> fraction_to_percent(0.999), fraction_to_percent(0.95), fraction_to_percent(0.9995)
-    ('99.9', '95', '99.95')
-    """
-    d = decimal.Decimal(repr(float(value))) * 100
-    text = format(d.normalize(), "f")
-    return text
 
 
 def check_whole(name: str, value: Any, *, low: int = 0, high: int | None = None) -> int:

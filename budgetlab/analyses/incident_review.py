@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.percent import measured_percent
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
 from ..alerts.tier import PAGE_SEVERITIES
 from ..budget.episodes import status_episodes
@@ -335,8 +336,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
         reasons.append("No page tier fired "
                        "for " + "; ".join(silent) + " (peak long-window burn / threshold).")
     budget = first.budget.iloc[0]
-    reasons.append(f"The incident spent {float(budget['period_budget_pct']):.2f} % of the period's "
-                   "error budget.")
+    spent = measured_percent(float(budget["period_budget_pct"]) / 100)  # a column in percent
+    reasons.append(f"The incident spent {spent} of the period's error budget.")
     evidence = " ".join(reasons)
     if any(v.verdict == "justified" for v in judged):
         return Verdict("waking the team", "justified", f"Waking the team was justified. {evidence}",

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.percent import given_percent, measured_percent
 from .._util.words import duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
 from ..events.schema import FAILURE, TIMEOUT
@@ -109,7 +110,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     where = "" if scope == "*" else f" ({scope})"
     head = f"{between(start, end, tz)}{where}"
     window = prose_duration(slo.window)
-    target = f"{slo.target * 100:g} %"
+    target = given_percent(slo.target)
     if len(tracker) == 0:
         return head + f", there were no events for the {window} tracker (target {target})."
     row = tracker.iloc[0]
@@ -118,7 +119,8 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     worst = str(row["worst_status"])
     peak = (f"at its events: peak {window} burn {row['peak_burn']:.2f} at "
             f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
-            f"{row['min_success_rate'] * 100:.2f} %") if pd.notna(row["peak_burn"]) else "no events"
+            f"{measured_percent(row['min_success_rate'])}"
+            ) if pd.notna(row["peak_burn"]) else "no events"
     began = ("had no traffic when the incident began (its window was empty)"
              if at_start == "no_traffic" else f"was {at_start.upper()} when the incident began")
     if row["transitions"] > 0:
@@ -126,7 +128,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         txt += (f" went {row['first_change_to'].upper()} at "
                 f"{_clock(row['first_change_at'], tz, start)} with "
                 f"{window} burn {row['first_change_burn']:.2f} ({window} success "
-                f"{row['first_change_rate'] * 100:.2f} %)")
+                f"{measured_percent(row['first_change_rate'])})")
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
         n_tr = int(row["transitions"])
@@ -182,7 +184,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     # the log's unnamed kind ("failure"): where they were, not "failures were failures"
     bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
               else " " + str(top["bucket"]).replace("_", " ") + "s")
-    txt = f"{top['share_of_all_failures'] * 100:.0f} % of the failures were{bucket}{where}"
+    txt = f"{measured_percent(top['share_of_all_failures'], 0)} of the failures were{bucket}{where}"
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
@@ -192,7 +194,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
         sli = ok / ev_g
         sli_wo = ok / (ev_g - n_to) if ev_g > n_to else 1.0
         share = ("" if not bkeys and str(top["bucket"]) == TIMEOUT
-                 else f" ({n_to / total_fail * 100:.0f} % of all failures)")
+                 else f" ({measured_percent(n_to / total_fail, 0)} of all failures)")
         # the rule of the table's note, over these events: their targets' mean, weighted by events
         thin = bool(too_few_events(int(ev_g), 1.0 - expected_failures / ev_g))
         together = _all_groups(b, bkeys)
@@ -204,7 +206,7 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
                     f"{MIN_EXPECTED_FAILURES})")
         else:
             txt += (f"; without timeouts{share} the success rate{together} would have"
-                    f" been {sli_wo * 100:.2f} % instead of {sli * 100:.2f} %")
+                    f" been {measured_percent(sli_wo)} instead of {measured_percent(sli)}")
         caused = int(tracker["transitions_caused_by_timeouts"].iloc[0]) if len(tracker) else 0
         n_tr = int(tracker["transitions"].iloc[0]) if len(tracker) else 0
         if n_tr:
@@ -298,8 +300,9 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     period_allowed = float(budget["period_budget"].sum())
     # the period's budget is extrapolated from the replayed span's traffic: said, with its rate
     per_day = float(budget["period_events"].sum()) * (pd.Timedelta("1D") / policy.period)
-    share = (f"{100.0 * n_bad / period_allowed:.1f} % of a {prose_duration(policy.period)} error "
-             f"budget at the replayed span's traffic ({per_day:,.0f} events a day)"
+    share = (f"{measured_percent(n_bad / period_allowed, 1)} of a "
+             f"{prose_duration(policy.period)} error budget at the replayed span's traffic "
+             f"({per_day:,.0f} events a day)"
              if period_allowed > 0 else f"no {prose_duration(policy.period)} error budget to "
                                         "compare with")
     failures = f"{n_bad:,} failure{'' if n_bad == 1 else 's'}"

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.percent import given_percent, measured_percent
 from .._util.validation import check_fraction, check_whole
 from .._util.words import about_words, days_words, duration_words
 from ..errors import ConfigError
@@ -37,7 +38,7 @@ from .recalibration.evidence import MIN_HISTORY_DAYS
 from .recalibration.wilson import wilson_interval
 
 __all__ = ["Verdict", "VERDICT_COLUMNS", "target_verdicts", "page_verdict", "cause_verdict",
-           "verdicts_table", "bucket_phrase", "percent", "minutes"]
+           "verdicts_table", "bucket_phrase", "minutes"]
 
 #: Columns of :func:`verdicts_table`.
 VERDICT_COLUMNS = ("subject", "verdict", "sentence", "evidence", "withheld", "caveat")
@@ -91,17 +92,6 @@ def verdicts_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
     return pd.DataFrame([asdict(v) for v in verdicts], columns=list(VERDICT_COLUMNS))
 
 
-def percent(x: Any, digits: int = 2) -> str:
-    """A fraction in percent for a sentence, ``n/a`` when it is missing or not finite.
-
-    >>> percent(0.93801), percent(0.5, 0), percent(float("nan"))
-    ('93.80 %', '50 %', 'n/a')
-    """
-    return (
-        "n/a" if x is None or pd.isna(x) or not np.isfinite(x) else f"{100 * float(x):.{digits}f} %"
-    )
-
-
 def minutes(td: Any) -> str:
     """An elapsed time for a sentence (a detection delay, a dwell time) in budgetlab's one
     spelling, :func:`~budgetlab._util.words.duration_words`; ``n/a`` when missing.
@@ -112,11 +102,6 @@ def minutes(td: Any) -> str:
     'n/a'
     """
     return "n/a" if td is None or pd.isna(td) else duration_words(td)
-
-
-def _tpct(x: float) -> str:
-    """A target in percent, with as many digits as it needs (99.95 %, 93 %)."""
-    return f"{100 * x:.4g} %"
 
 
 def _group_text(row: pd.Series, by: Sequence[str]) -> str:
@@ -194,15 +179,16 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         cur = float(r["current_target"])
         evidence = (f"{n:,} event{'s' * (n != 1)}, {f:,} failure{'s' * (f != 1)} over "
                     f"{days_words(days)}; success "
-                    f"{percent(r['success_rate'])} "
-                    f"({100 * conf:g} % interval {percent(r['ci_low'])} – {percent(r['ci_high'])})")
+                    f"{measured_percent(r['success_rate'])} ({given_percent(conf)} interval "
+                    f"{measured_percent(r['ci_low'])} – {measured_percent(r['ci_high'])})")
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
-            evidence += (f"; {limit} or worse {percent(r['current_share_limit'], 1)} of the time "
-                         f"under {_tpct(cur)}")
+            evidence += (f"; {limit} or worse {measured_percent(r['current_share_limit'], 1)} of "
+                         f"the time under {given_percent(cur)}")
         caveat = (f"provisional: {days_words(days)} of history, less than the "
                   f"{days_words(min_days)} a verdict needs"
                   if days < min_days else "")
-        subject = f"target {_tpct(cur)} for {group}" if np.isfinite(cur) else f"target for {group}"
+        subject = (f"target {given_percent(cur)} for {group}" if np.isfinite(cur)
+                   else f"target for {group}")
         withheld = ""
         if not np.isfinite(cur):
             withheld = "no current target given"
@@ -243,9 +229,9 @@ def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> s
         return (f"No recommendation for {group}: only {n:,} events in the history; a "
                 f"recommendation needs at least {min_events:,}.")
     lo, hi = float(r["recommended_low"]), float(r["recommended_high"])
-    text = f"Recommended for {group}: {_tpct(rec_t)}"
+    text = f"Recommended for {group}: {given_percent(rec_t)}"
     if np.isfinite(lo) and np.isfinite(hi):
-        text += f" (bootstrap interval {_tpct(lo)} – {_tpct(hi)})"
+        text += f" (bootstrap interval {given_percent(lo)} – {given_percent(hi)})"
     return (text + f", from {n:,} events over {days_words(days)}"
             + (f"; {caveat}." if caveat else "."))
 
@@ -298,7 +284,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     burn = f / (n * budget)
     span = f"{about_words(b_lo)} – {about_words(b_hi)}"  # 3 digits, never an exponent (1e+03)
     evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn {burn:.2f} "
-                f"({100 * confidence:g} % interval {span}) against the "
+                f"({given_percent(confidence)} interval {span}) against the "
                 f"threshold {threshold:g}")
     if b_lo > threshold:
         return Verdict(subject, "justified",
@@ -347,5 +333,5 @@ def cause_verdict(caused: int, total: int, *, bucket: Any, what: str = "pages",
                        withheld=why)
     share = caused / total
     sentence = (f"{name} alone caused {int(caused):,} of the {int(total):,} {what} "
-                f"({100 * share:.0f} %).")
+                f"({measured_percent(share, 0)}).")
     return Verdict(subject, "caused" if caused else "not_caused", sentence, evidence)

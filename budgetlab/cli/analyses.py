@@ -16,13 +16,14 @@ from typing import Any
 
 import pandas as pd
 
+from .._util.percent import given_percent, measured_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
 from .reading import group_keys, longest_window, read_log, slo_from_args
-from .shared import group_label, pct, print_slo, save_plot, wrap, write_output
+from .shared import group_label, print_slo, save_plot, wrap, write_output
 
 __all__ = ["COMMANDS"]
 
@@ -63,7 +64,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     else:
         print("no current target given (--target or --slo): recommendations only, no verdict")
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
-          f"most {s['max_share'] * 100:g} % of the evaluated time\n")
+          f"most {given_percent(s['max_share'])} of the evaluated time\n")
     for _, row in rec.summary.iterrows():
         print(f"{group_label(row, by)}: {_recalibration_line(row, given)}")
         # the table's API words, said as flags here; without a current target the header said
@@ -89,9 +90,10 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     if n == 0:
         rate = f"no events in the evaluated span ({hours_words(hours)} with traffic)"
     else:
-        rate = (f"observed {pct(row['success_rate'])} over {n:,} event{'' if n == 1 else 's'} "
-                f"in {hours_words(hours)} with traffic (95 % interval {pct(row['ci_low'])} .. "
-                f"{pct(row['ci_high'])})")
+        rate = (f"observed {measured_percent(row['success_rate'])} over {n:,} "
+                f"event{'' if n == 1 else 's'} in {hours_words(hours)} with traffic (95 % "
+                f"interval {measured_percent(row['ci_low'])} .. "
+                f"{measured_percent(row['ci_high'])})")
     cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
            else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):
@@ -148,7 +150,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     # too thin to go by: blank cells, the reason said below the table
     thin = thin_rows(table)
     for c in ("share_warning", "share_critical", "share_exhausted"):
-        show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v * 100:.1f} %")
+        show[c] = show[c].mask(thin).map(lambda v: measured_percent(v, 1, missing=""))
     for c in ("transitions_per_day", "round_trips_per_day"):
         show[c] = show[c].mask(thin).map(lambda v: "" if pd.isna(v) else f"{v:.2f}")
     for c in ("detection_median", "recovery_median"):
@@ -231,7 +233,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
             "sli_without", "transitions", "transitions_caused", "pages", "pages_caused"]
     show = table[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
-        show[c] = (show[c] * 100).map("{:.2f} %".format)
+        show[c] = show[c].map(measured_percent)
     show["burn_rate"] = show["burn_rate"].map("{:.3g}".format)
     thin = (table["note"] != "").to_numpy()
     withheld = [c for c in cols if c in THIN_COLUMNS]

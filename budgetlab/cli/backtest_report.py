@@ -57,8 +57,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
 
 
 def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
-    import pandas as pd
-
+    from .._util.percent import measured_percent
     from .._util.words import duration_words
 
     long = [t.name for t in policy.tiers if t.long_window > span]
@@ -73,8 +72,8 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
         {True: " (ongoing)", False: ""}
     )
     show["duration"] = show["duration"].map(duration_words)
-    show["budget_spent_pct"] = show["budget_spent_pct"].map(
-        lambda v: "withheld" if pd.isna(v) else f"{v:.1f} %")
+    show["budget_spent_pct"] = show["budget_spent_pct"].map(  # a column in percent
+        lambda v: measured_percent(v / 100, 1, missing="withheld"))
     cols = [*ep.attrs.get("by", []), "tier", "severity", "start", "end", "duration",
             "budget_spent_pct"]
     print(show[cols].head(60).to_string(index=False))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.percent import measured_percent
 from .._util.words import hours_words, prose_duration
 from ..budget.ties import Ties
 from .shared import group_label, wrap
@@ -19,11 +20,6 @@ __all__ = ["format_summary", "summary_notes", "silence_line", "thin_rate_line", 
            "silence_record"]
 
 _STATUSES = ("healthy", "warning", "critical", "exhausted", "no_traffic")
-
-
-def _share(x: float) -> str:
-    """A share in whole percent; '<1 %' for a small one that is not zero."""
-    return "<1 %" if 0 < x < 0.005 else f"{x * 100:.0f} %"
 
 
 def _keys(summary: pd.DataFrame) -> list[str]:
@@ -40,12 +36,12 @@ def format_summary(summary: pd.DataFrame, window: Any = None) -> str:
     from ..analyses.window_clock import too_thin
 
     show = summary.copy()
-    show["success_rate"] = (show["success_rate"] * 100).map("{:.2f} %".format)
+    show["success_rate"] = show["success_rate"].map(measured_percent)
     for st in _STATUSES:
         show[st] = (
             show[f"hours_{st}"].map("{:.1f} h".format)
             + " ("
-            + show[f"share_{st}"].map(_share)
+            + show[f"share_{st}"].map(lambda x: measured_percent(x, 0))
             + ")"
         )
     thin = too_thin(summary["observed_hours"])

@@ -17,13 +17,13 @@ from importlib import resources
 
 import pandas as pd
 
+from .._util.percent import given_percent, measured_percent
 from .._util.validation import duration_label
 from .._util.words import hours_words, prose_duration, speak
 from ..slo import SLO, PerGroup
 from .clock_text import format_summary
 from .reading import group_keys, longest_window, slo_from_args
 from .replay import print_run_header, replay_states, write_timeline
-from .shared import pct
 from .story import episode_lines
 
 __all__ = ["COMMANDS", "DEMO_TARGETS", "demo_slo"]
@@ -49,10 +49,10 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
 
 
 def _wrapped(text: str, indent: str = "  ") -> str:
-    # never break "93.80 %" or "72.0 h" across lines
+    # never break "93.80 %" or "72.0 h" across lines, nor "warm-up" or "--min-events" at a hyphen
     glued = re.sub(r"(?<=\d) (%|h\b|d\b|min\b)", "\0\\1", " ".join(text.split()))
-    return textwrap.fill(glued, width=_WRAP, initial_indent=indent,
-                         subsequent_indent=indent).replace("\0", " ")
+    return textwrap.fill(glued, width=_WRAP, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False).replace("\0", " ")
 
 
 def _print_incidents(events: pd.DataFrame, incidents: pd.DataFrame, slo: SLO | PerGroup,
@@ -130,8 +130,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
     window = prose_duration(longest_window(slo))
     print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {window} tracker "
           "would have been "
-          f"{_LIMIT_STATUS.upper()} or worse more than {pct(s['max_share'], 0)} of the time). They "
-          "count each "
+          f"{_LIMIT_STATUS.upper()} or worse more than {given_percent(s['max_share'])} of the "
+          "time). They count each "
           f"group's time with traffic after the first {window} window (warm-up), "
           f"{s['span_start']:%Y-%m-%d %H:%M} .. {s['span_end']:%Y-%m-%d %H:%M} UTC; the summary "
           "above counts the "
@@ -147,8 +147,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
             evidence = (f"{int(row['events']):,} events in {hours_words(row['hours'])} after the "
                         "warm-up, "
                         "success "
-                        f"{pct(row['success_rate'])} (95 % interval {pct(row['ci_low'])} .. "
-                        f"{pct(row['ci_high'])})")
+                        f"{measured_percent(row['success_rate'])} (95 % interval "
+                        f"{measured_percent(row['ci_low'])} .. {measured_percent(row['ci_high'])})")
         else:
             evidence = "no events after the warm-up"
         side = _summary_share(summary, row, by, worse)
@@ -177,8 +177,8 @@ def _summary_share(summary: pd.DataFrame, row: pd.Series, by: list[str], worse: 
     bad = float(sum(hours[f"hours_{st}"] for st in worse))
     if total <= 0:
         return ""
-    return (f"(The summary above: {worse[0].upper()} or worse {pct(bad / total, 0)} of its "
-            f"{hours_words(total)}, "
+    return (f"(The summary above: {worse[0].upper()} or worse "
+            f"{measured_percent(bad / total, 0)} of its {hours_words(total)}, "
             "warm-up included.)")
 
 

@@ -68,7 +68,8 @@ def _seconds(value: Any) -> str:
 
 def _print_profile(whole: Any, by: list[str]) -> None:
     """Per group: the timeout in force, each threshold's share and each quantile, in words."""
-    from .shared import group_label, pct
+    from .._util.percent import measured_percent
+    from .shared import group_label
 
     cens = whole.censoring
     for _, row in cens.iterrows():
@@ -84,9 +85,9 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         for _, s in shares.iterrows():
             extra = (" (at or above the timeout: equals "
                      "availability)") if s["at_or_above_timeout"] else ""
-            print(f"  within {_seconds(s['threshold'])}: {pct(s['share'])} ({int(s['good']):,} "
-                  "good; 95 % "
-                  f"interval {pct(s['share_low'])} .. {pct(s['share_high'])}){extra}")
+            print(f"  within {_seconds(s['threshold'])}: {measured_percent(s['share'])} "
+                  f"({int(s['good']):,} good; 95 % interval {measured_percent(s['share_low'])} .. "
+                  f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
             above = f"> {_seconds(timeout)}" if has_to else "beyond the longest duration"
             value = above if q["above_timeout"] else _seconds(q["value"])
@@ -192,11 +193,12 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
 
 
 def _cmd_latency(args: argparse.Namespace) -> int:
+    from .._util.percent import measured_percent
     from ..analyses.latency_profile import latency_profile
     from ..analyses.timeout_tradeoff import timeout_tradeoff
     from ..plotting import plot_latency_shares, plot_timeout_tradeoff
     from .reading import group_keys, read_log
-    from .shared import group_label, pct, save_plot, write_output
+    from .shared import group_label, save_plot, write_output
 
     quantiles, thresholds = _check_args(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
@@ -213,11 +215,11 @@ def _cmd_latency(args: argparse.Namespace) -> int:
         print("\nclient timeout trade-off (no retries assumed):")
         for _, t in tradeoff.iterrows():
             print(f"  {group_label(t, by)}: at {_seconds(t['client_timeout'])}: timed out "
-                  f"{pct(t['timed_out_share'])}, "
-                  f"successes lost {pct(t['successes_lost_share'])} "
+                  f"{measured_percent(t['timed_out_share'])}, "
+                  f"successes lost {measured_percent(t['successes_lost_share'])} "
                   f"({int(t['successes_lost']):,}), waiting saved "
                   f"{_seconds(t['wait_saved_per_attempt'])} per attempt, availability "
-                  f"{pct(t['availability'])}")
+                  f"{measured_percent(t['availability'])}")
     if args.window:
         _print_recalibration(read.events, args, thresholds, by)
     if args.out:

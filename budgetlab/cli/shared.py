@@ -13,7 +13,7 @@ from ..slo import SLO, PerGroup
 from .labels import path_label
 from .reading import describe_slo
 
-__all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap", "pct",
+__all__ = ["print_slo", "save_plot", "group_label", "write_output", "wrap",
            "SCORE_COLUMNS", "score_text", "SCORE_FOOTNOTE", "filling_notes", "thin_rates_line",
            "outside_line"]
 
@@ -80,15 +80,6 @@ def wrap(text: str, indent: str = "    ") -> str:
     glued = " ".join(str(text).split()).replace(" %", "\0%")  # never break "93.80 %" across lines
     return textwrap.fill(glued, width=100, initial_indent=indent,
                          subsequent_indent=indent).replace("\0", " ")
-
-
-def pct(x: float, digits: int = 2) -> str:
-    """A fraction as a percentage the way budgetlab prints them: ``93.80 %``.
-
-    >>> pct(0.938044), pct(0.01, 0)
-    ('93.80 %', '1 %')
-    """
-    return f"{x * 100:.{digits}f} %"
 
 
 def score_text(rows: pd.DataFrame, duration: Any) -> str:

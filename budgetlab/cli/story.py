@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._util.percent import measured_percent
 from .._util.words import duration_words, hours_words, prose_duration
 from ..budget.figures import STATUSES
 
@@ -30,7 +31,7 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
             ep = ep[ep[k].astype(str) == str(row[k])]
         hours = sum(float(row[f"hours_{s}"]) for s in worse)
         share = sum(float(row[f"share_{s}"]) for s in worse)
-        head = (f"{label}: {at_least.upper()} or worse {share * 100:.0f} % of the time "
+        head = (f"{label}: {at_least.upper()} or worse {measured_percent(share, 0)} of the time "
                 f"({hours_words(hours)})")
         if ep.empty:
             lines.append(f"{head}; no episode.")

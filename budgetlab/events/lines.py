@@ -40,6 +40,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from .._util.files import register_input
+from .._util.percent import measured_percent
 from .._util.progress import progress_bar
 from .._util.validation import utc_from_ns
 from .._util.words import say
@@ -256,7 +257,8 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
                               "against a few lines of the file.")
     if n_bad and spec.on_error == "skip":
         warnings.warn(f"{name}: skipped {what}.", UserWarning, stacklevel=6)
-    return (f"{name}: {n_bad:,} of {scan.lines:,} lines ({n_bad / max(scan.lines, 1):.1%}) do "
+    share = measured_percent(n_bad / max(scan.lines, 1), 1)
+    return (f"{name}: {n_bad:,} of {scan.lines:,} lines ({share}) do "
             "not match the pattern and are not events",) if n_bad and \
         spec.on_error == "count" else ()
 
@@ -292,7 +294,7 @@ def read_lines(paths: Sequence[Path], spec: ReadSpec) -> LineRead:
     >>> spec = ReadSpec(pattern=r"^(?P<ts>\\S+) (?P<outcome>\\w+) (?P<region>\\w+)", by="region")
     >>> got = read_lines([log], spec)
     >>> got.raw["outcome"].tolist(), got.files, got.notes
-    (['ok', 'failed'], [('app.log', 2)], ['app.log: 1 of 3 lines (33.3%) do not match the pattern
+    (['ok', 'failed'], [('app.log', 2)], ['app.log: 1 of 3 lines (33.3 %) do not match the pattern
     and are not events'])
     """
     columns = spec.columns

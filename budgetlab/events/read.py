@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.percent import measured_percent
 from .._util.validation import duration_label
 from .._util.words import counted, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
@@ -339,6 +340,6 @@ def _warn_id_like(name: str, key: pd.Categorical) -> None:
     if rows >= ID_LIKE_MIN_ROWS and distinct > ID_LIKE_SHARE * rows:
         warnings.warn(BudgetlabWarning(
             f"group key {shown(name)} has {distinct:,} distinct values over {rows:,} rows "
-            f"({distinct / rows:.0%}): it looks like an id, not a group, and each group would "
-            f"hold one or two events; drop it from {say('by=', '--by')} or group by a coarser "
-            "key."), stacklevel=4)
+            f"({measured_percent(distinct / rows, 0)}): it looks like an id, not a group, and "
+            f"each group would hold one or two events; drop it from {say('by=', '--by')} or "
+            "group by a coarser key."), stacklevel=4)

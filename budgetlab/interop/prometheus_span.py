@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.percent import measured_percent
 from .._util.validation import duration_label, to_ns, utc_from_ns, utc_timestamp
 from .._util.words import say
 from ..errors import BudgetlabWarning, ConfigError, InputError
@@ -105,8 +106,9 @@ def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
     share = float(flags.mean())
     if share > _MAX_GAP_SHARE:
         freq = duration_label(pd.Timedelta(span.step_ns, unit="ns"))
-        raise InputError(f"{share:.0%} of the bins have no scrape: freq={freq} is shorter than the "
-                         "scrape interval; use a freq of at least the scrape interval.")
+        raise InputError(f"{measured_percent(share, 0)} of the bins have no scrape: freq={freq} "
+                         "is shorter than the scrape interval; use a freq of at least the "
+                         "scrape interval.")
     gaps = [{**{k: str(keys[k].iloc[g]) for k in by}, "start": span.time(lo), "end": span.time(hi),
              "bins": hi - lo} for g in range(flags.shape[0]) for lo, hi in _runs(flags[g])]
     if gaps:

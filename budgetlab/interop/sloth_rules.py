@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.validation import fraction_to_percent
+from .._util.percent import fraction_to_percent
 from ..alerts.tier import AlertTier
 from ..errors import ConfigError
 from .openslo.alert_info import AlertPolicyInfo

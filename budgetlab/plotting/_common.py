@@ -74,17 +74,6 @@ def other_label(colors: dict[str, str | None]) -> str:
     return f"other ({n} group{'s' if n != 1 else ''})" if n else ""
 
 
-def percent_label(x: float) -> str:
-    """A fraction (a target, a budget threshold) as a figure's percent, as written: no digit
-    rounded away (``0.9125`` is ``91.25%``, never ``91.2%``; ``0.9995`` never ``100.0%``), none
-    added (``0.9`` is ``90%``).
-
-    >>> [percent_label(x) for x in (0.9, 0.9125, 0.9995, 0.1, 0.5)]
-    ['90%', '91.25%', '99.95%', '10%', '50%']
-    """
-    return f"{x * 100:.6g}%"
-
-
 def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.02) -> int:
     """The shortest time without events drawn as a gap, in nanoseconds.
 

@@ -11,6 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from .._util.percent import given_percent
 from .._util.validation import window_words
 from .._util.words import duration_words, prose_duration
 from ..budget.figures import STATUSES
@@ -156,13 +157,14 @@ def _recalibration_key(settings: dict[str, Any], limit_status: str,
     """The legend entries of :func:`plot_recalibration`'s marks (after the groups'), each only
     when a mark of its kind is ``drawn`` (the gids' kinds: ``candidates``, ``recommended``,
     ``interval``, ``current``, ``limit``)."""
+    conf = given_percent(settings.get("confidence", 0.95), space=False)
     key = {"candidates": Line2D([], [], color="grey", ls="none", marker="o", ms=3,
                                 label=f"time {limit_status}+ at target"),
            "recommended": Line2D([], [], color="grey", lw=1.2, label="recommended target"),
            "interval": Patch(color="grey", alpha=0.25,
-                             label=f"{settings.get('confidence', 0.95):.0%} bootstrap interval"),
+                             label=f"{conf} bootstrap interval"),
            "current": Line2D([], [], color="grey", lw=1.0, ls="--", marker="v", ms=6,
                              label="current target"),
            "limit": Line2D([], [], color="black", lw=0.8, ls=":",
-                           label=f"limit {max_share:.1%} {limit_status}")}
+                           label=f"limit {given_percent(max_share, space=False)} {limit_status}")}
     return [handle for kind, handle in key.items() if kind in drawn]

@@ -13,6 +13,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
+from .._util.percent import given_percent
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
 from .._util.words import prose_duration
@@ -23,7 +24,6 @@ from ._common import (
     display_names,
     group_labels,
     legend_right,
-    percent_label,
     time_axis,
     utc_naive,
 )
@@ -137,7 +137,8 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     """
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
-    at = "" if target is None else f", target {percent_label(check_fraction('target', target))}"
+    at = ("" if target is None
+          else f", target {given_percent(check_fraction('target', target), space=False)}")
     require_columns(over_time, ["bin_start", "bucket", "events", "burn_rate"], what="over_time")
     keys = as_list(by)
     require_columns(over_time, keys, what="over_time")

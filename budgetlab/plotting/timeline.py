@@ -12,6 +12,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
+from .._util.percent import given_percent
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_ns_column
 from ..errors import ConfigError
 from ..slo import PerGroup
@@ -20,7 +21,6 @@ from ._common import (
     gap_breaks,
     gap_threshold,
     one_group,
-    percent_label,
     piece_starts,
     split_axes,
     step_line,
@@ -238,7 +238,7 @@ def _success_panel(ax: Axes, sr: np.ndarray, slo: Any) -> None:
     extra = []
     if slo is not None:
         ax.axhline(slo.target * 100, color="black", ls="--", lw=0.9,
-                   label=f"target {percent_label(slo.target)}",
+                   label=f"target {given_percent(slo.target, space=False)}",
                    gid="target")
         extra.append(slo.target * 100)
     lim = _limits(sr, extra)
@@ -256,7 +256,7 @@ def _budget_panel(budget_ax: Axes, rf: np.ndarray, slo: Any) -> None:
     if slo is not None:
         levels += [slo.warning * 100, slo.critical * 100]
         drawn = [f for f in (slo.warning, slo.critical) if f > 0]
-        label = "thresholds " + ", ".join(percent_label(f) for f in drawn)
+        label = "thresholds " + ", ".join(given_percent(f, space=False) for f in drawn)
         for k, f in enumerate(drawn):
             budget_ax.axhline(f * 100, color="0.35", ls="--", lw=0.8, gid="budget_threshold",
                               label=None if k else label)

@@ -15,9 +15,10 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from .._util.percent import given_percent
 from .._util.validation import require_columns
 from ..budget.figures import STATUSES
-from ._common import STATUS_COLORS, legend_right, percent_label, utc_naive
+from ._common import STATUS_COLORS, legend_right, utc_naive
 from ._pixels import rug_ticks
 from .status_bands import LEGEND_HANDLERS, band_patch
 
@@ -74,8 +75,8 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
     what the panels draw besides (events alone between breaks as dots, incidents, status
     changes, and each status band drawn, named with the budget threshold that starts it; no
     traffic before the statuses, named as what it is: not one)."""
-    starts = {"warning": f" (< {percent_label(slo.warning)})",
-              "critical": f" (< {percent_label(slo.critical)})",
+    starts = {"warning": f" (< {given_percent(slo.warning, space=False)})",
+              "critical": f" (< {given_percent(slo.critical, space=False)})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
     entries = [list(p.get_legend_handles_labels()[0]) for p in panels]
     entries[1] += [_proxy(Line2D, "burn_hidden", xdata=[], ydata=[], color="none", label=h)

@@ -23,7 +23,7 @@ def test_replay_reads_the_openssh_sample_with_the_sshd_preset(capsys):
     assert main(["replay", str(SSH), "--preset", "sshd", "--year", "2015", "--window", "1h"]) == 0
     out, err = capsys.readouterr()
     assert rate(out)[0] == f"{1 / 66 * 100:.2f}"  # hand count: 1 Accepted, 65 Failed -> 1.52
-    assert "66 read, 66 kept, 0 skipped" in err and "234 of 300 lines (78.0%)" in err
+    assert "66 read, 66 kept, 0 skipped" in err and "234 of 300 lines (78.0 %)" in err
     assert "2015-12-10T09:18:06Z .. 2015-12-10T10:55:13Z" in err
 
 
@@ -35,7 +35,7 @@ def test_replay_reads_the_proxy_log_with_a_pattern_of_ones_own(capsys, tmp_path)
             "--window", "1h", "--by", "app", "--out", str(tmp_path / "t.csv")]
     assert main(argv) == 0
     out, err = capsys.readouterr()
-    assert "150 read, 150 kept" in err and "150 of 300 lines (50.0%)" in err
+    assert "150 read, 150 kept" in err and "150 of 300 lines (50.0 %)" in err
     record = json.loads((tmp_path / "t.csv.run.json").read_text())
     assert (
         record["parameters"]["year"] == 2016

@@ -30,7 +30,7 @@ def test_sshd_preset_on_the_openssh_sample_against_its_hand_count():
     assert list(ev["host"].cat.categories) == ["LabSZ"]
     how = ev.attrs["how_read"]
     assert how.rows_read == 66 and how.files == (("openssh_300.log", 66),)
-    assert "234 of 300 lines (78.0%) do not match the pattern" in " ".join(how.notes)
+    assert "234 of 300 lines (78.0 %) do not match the pattern" in " ".join(how.notes)
     assert "format '%b %d %H:%M:%S', year 2015 given" in how.time_reading
 
 
@@ -44,7 +44,7 @@ def test_proxifier_preset_on_the_proxy_sample_against_its_hand_count():
     assert {k: (int(r["sum"]), int(r["count"])) for k, r in per.iterrows()} == hand
     assert ev["ts"].iloc[0] == pd.Timestamp("2016-10-30T16:49:07Z")
     assert ev["ts"].iloc[-1] == pd.Timestamp("2016-10-30T17:36:00Z")
-    assert "150 of 300 lines (50.0%)" in " ".join(ev.attrs["how_read"].notes)
+    assert "150 of 300 lines (50.0 %)" in " ".join(ev.attrs["how_read"].notes)
 
 
 def test_how_read_names_the_presets_mapping_not_an_outcomes_mapping_nobody_gave():
@@ -96,7 +96,7 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     assert ev["ok"].tolist() == [True, False] and ev["region"].astype(str).tolist() == ["fra",
                                                                                         "ams"]
     # the blank line is no line
-    assert "1 of 3 lines (33.3%)" in " ".join(ev.attrs["how_read"].notes)
+    assert "1 of 3 lines (33.3 %)" in " ".join(ev.attrs["how_read"].notes)
     with pytest.raises(InputError,
                        match=r"1 line\(s\) not in the format of the pattern \(line 2\); fix "
                              r"them or pass on_error='skip'"):
@@ -184,7 +184,7 @@ def test_the_command_line_skips_or_counts_line_2_as_asked(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "skipped 1 line(s) not in the format of the pattern (line 2)" in err, err
     assert main(["replay", log, "--pattern", APP, "--window", "1h", "--on-error", "count"]) == 0
-    assert "1 of 3 lines (33.3%) do not match the pattern" in capsys.readouterr().err
+    assert "1 of 3 lines (33.3 %) do not match the pattern" in capsys.readouterr().err
     assert main(["replay", log, "--pattern", APP, "--strict", "--on-error", "skip"]) == 2
     assert "not allowed with argument" in capsys.readouterr().err
 

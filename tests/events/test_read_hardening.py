@@ -282,7 +282,7 @@ def test_an_id_like_group_key_warns_by_ratio():
     frame = pd.DataFrame({"ts": t, "outcome": ["success"] * n,
                           "request": [f"r{i % 1500}" for i in range(n)]})
     with pytest.warns(BudgetlabWarning,
-                      match=r"'request' has 1,500 distinct values over 2,000 rows \(75%\)"):
+                      match=r"'request' has 1,500 distinct values over 2,000 rows \(75 %\)"):
         read_events(frame, by="request")
 
 

@@ -535,7 +535,8 @@ def _all_percentages():
 
 
 def test_target_percent_is_decimal_exact_for_every_1_to_3_decimal_percentage():
-    from budgetlab._util.validation import fraction_to_percent, percent_to_fraction
+    from budgetlab._util.percent import fraction_to_percent
+    from budgetlab._util.validation import percent_to_fraction
 
     wrong_before = 0
     for text in _all_percentages():

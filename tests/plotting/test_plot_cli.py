@@ -211,9 +211,9 @@ def test_recalibrate_plot_keys_a_current_target_only_when_given(tmp_path, saved,
     # one group, no bootstrap: the group, the dots, the recommendation, the limit; a current
     # target's key only with --target
     assert without["legends"] == [["all", "time exhausted+ at target", "recommended target",
-                                   "limit 1.0% exhausted"]]
+                                   "limit 1% exhausted"]]
     assert given["legends"] == [["all", "time exhausted+ at target", "recommended target",
-                                 "current target", "limit 1.0% exhausted"]]
+                                 "current target", "limit 1% exhausted"]]
     plt.close("all")
 
 

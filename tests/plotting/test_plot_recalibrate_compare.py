@@ -82,7 +82,7 @@ def test_recalibration_lines_hold_the_tables_values(recal):
     # the groups in the table's order (synth's captcha types), then every mark's key
     assert labels == ["recaptcha_v2", "turnstile", "image", "time exhausted+ at target",
                       "recommended target", "95% bootstrap interval", "current target",
-                      "limit 1.0% exhausted"]
+                      "limit 1% exhausted"]
 
 
 def test_recalibration_limit_status_changes_the_dots(history):
@@ -100,7 +100,7 @@ def test_recalibration_limit_status_changes_the_dots(history):
     assert not [a for a in ax.lines if str(a.get_gid()).startswith("current:")]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "recaptcha_v2", "turnstile", "image", "time critical+ at target", "recommended target",
-        "limit 5.0% critical"]
+        "limit 5% critical"]
     assert ax.get_yscale() == "linear"
 
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._util.percent import given_percent, measured_percent
 from ..._util.validation import check_fraction, require_columns
 from ...alerts.tier import PAGE_SEVERITIES
 from ...errors import ConfigError
-from ..verdicts import Verdict, minutes, percent
+from ..verdicts import Verdict, minutes
 
 __all__ = ["policy_summary", "choose_policy"]
 
@@ -150,11 +151,12 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     if len(good):
         name = str(good.sort_values("detection_median", kind="stable").index[0])
         r = judged.loc[name]
-        evidence = (f"recall {percent(r['recall'], 0)} with {r['false_pages_per_week']:.1f} false "
-                    f"pages a week, median detection {minutes(r['detection_median'])}")
+        evidence = (f"recall {measured_percent(r['recall'], 0)} with "
+                    f"{r['false_pages_per_week']:.1f} false pages a week, median detection "
+                    f"{minutes(r['detection_median'])}")
         return Verdict(name, "chosen", f"By the rule: {name}: {evidence}.", evidence,
                        caveat=caveat)
-    why = (f"no policy detects {percent(min_recall, 0)} of the incidents with at "
+    why = (f"no policy detects {given_percent(min_recall)} of the incidents with at "
            f"most {max_false_pages_per_week:g} false pages a week")
     why += f" among those judged ({caveat})" if caveat else ""
     sentence = f"No policy chosen: {why}."
@@ -163,7 +165,7 @@ def choose_policy(summary: pd.DataFrame, *, min_recall: float = 0.8,
     loud = judged[recall_ok].sort_values("false_pages_per_week", kind="stable")
     if len(quiet):
         sentence += (f" Within the false-page limit, {quiet.index[0]} detects most "
-                     f"({percent(quiet['recall'].iloc[0], 0)}).")
+                     f"({measured_percent(quiet['recall'].iloc[0], 0)}).")
     if len(loud):
         sentence += (f" Of those that detect enough, {loud.index[0]} is the quietest "
                      f"({loud['false_pages_per_week'].iloc[0]:.1f} false pages a week).")

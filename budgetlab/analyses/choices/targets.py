@@ -7,11 +7,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.percent import given_percent, measured_percent
 from ..._util.validation import require_columns
 from ...errors import ConfigError
 from ..recalibration import Recalibration
 from ..recalibration.rules import too_few_events
-from ..verdicts import VERDICT_COLUMNS, bucket_phrase, percent
+from ..verdicts import VERDICT_COLUMNS, bucket_phrase
 
 __all__ = ["suggest_targets", "bucket_target_verdicts"]
 
@@ -68,15 +69,15 @@ def suggest_targets(rec: Recalibration,
         rc, cl = float(r["recommended_target"]), float(clean[i])
         if without_incidents is not None and np.isfinite(cl) and (not np.isfinite(rc) or cl > rc):
             use = cl
-            reason = (f"the labelled incidents pull the recommendation down ({percent(rc, 1)} on "
-                      f"all of the history, {percent(cl, 1)} outside them): "
-                      f"suggest {percent(cl, 1)} and let the budget absorb the incidents")
+            reason = (f"the labelled incidents pull the recommendation down ({given_percent(rc)} "
+                      f"on all of the history, {given_percent(cl)} outside them): "
+                      f"suggest {given_percent(cl)} and let the budget absorb the incidents")
         elif np.isfinite(rc):
             use = rc
             reason = ("no incident labels: the recommendation "
                       "stands" if without_incidents is None else
-                      f"the incidents do not move the recommendation ({percent(cl, 1)} outside "
-                      f"them): keep {percent(rc, 1)}")
+                      f"the incidents do not move the recommendation ({given_percent(cl)} "
+                      f"outside them): keep {given_percent(rc)}")
         else:
             use = np.nan
             reason = f"no recommendation: {r.get('recommendation_note', 'no candidate qualifies')}"
@@ -154,9 +155,9 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         n, good, nb = int(m.sum()), int(ok[m].sum()), int(in_bucket[m].sum())
         rate = good / n if n else np.nan
         without = good / (n - nb) if n > nb else np.nan
-        evidence = (f"{percent(rate, 2)} with {name}, {percent(without, 2)} without; {n:,} "
-                    f"attempts, {n - good:,} failures, {nb:,} of them {name}")
-        subject = f"target {percent(target, 1)} for {g}"
+        evidence = (f"{measured_percent(rate)} with {name}, {measured_percent(without)} without; "
+                    f"{n:,} attempts, {n - good:,} failures, {nb:,} of them {name}")
+        subject = f"target {given_percent(target)} for {g}"
         code = None
         withheld = too_few_events(n, target, span="the group") or (
             f"only {n:,} attempts; a verdict needs at least {min_events:,}" if n < min_events
@@ -165,15 +166,15 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
         elif rate >= target:
             code = "keep"
-            sentence = (f"{g} meets its target {percent(target, 1)} even with the {name}: keep the "
-                        f"target ({evidence}).")
+            sentence = (f"{g} meets its target {given_percent(target)} even with the {name}: "
+                        f"keep the target ({evidence}).")
         elif np.isfinite(without) and without >= target:
             code = "bucket_only"
-            sentence = (f"{g} misses its target {percent(target, 1)} only because of {name}: do "
+            sentence = (f"{g} misses its target {given_percent(target)} only because of {name}: do "
                         f"not lower the target; take those failures out of this SLO ({evidence}).")
         else:
             code = "misses_without"
-            sentence = (f"{g} misses its target {percent(target, 1)} even without {name}: "
+            sentence = (f"{g} misses its target {given_percent(target)} even without {name}: "
                         f"recalibrate the target or fix the cause ({evidence}).")
         rows.append({key: g, "target": target, "events": n, "failures": n - good,
                      "bucket_failures": nb,

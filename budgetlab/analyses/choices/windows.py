@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._util.percent import given_percent, measured_percent
 from ..._util.ratios import ratio
 from ..._util.validation import check_fraction, require_columns, window_words
 from ...errors import ConfigError
-from ..verdicts import Verdict, minutes, percent
+from ..verdicts import Verdict, minutes
 from ..window_clock import MIN_EVALUATED_HOURS, thin_rows
 
 __all__ = ["window_summary", "choose_window"]
@@ -208,8 +209,8 @@ def choose_window(summary: pd.DataFrame, *, min_recall: float = 0.8) -> Verdict:
     caveat = "; ".join(x for x in (caveat, _unjudged(whole[seen == 0])) if x)
     ok = judged[judged["detected"] >= min_recall * _seen(judged)]
     if not len(ok):
-        why = (f"no window reaches the alert status for {percent(min_recall, 0)} of the (incident, "
-               "group) pairs it saw")
+        why = (f"no window reaches the alert status for {given_percent(min_recall)} of the "
+               "(incident, group) pairs it saw")
         why += f" among those compared ({caveat})" if caveat else ""
         return Verdict("window", None, f"No window chosen: {why}.",
                        _compared(summary), withheld=why)
@@ -254,7 +255,7 @@ def _detects(best: pd.Series) -> str:
                 + f" (median {minutes(best['detection_median'])}) "
                 f"with {best['transitions_per_day']:.1f} status changes per day")
     if "share_alerting" in best.index:
-        evidence += f"; alerting {percent(best['share_alerting'], 1)} of the time"
+        evidence += f"; alerting {measured_percent(best['share_alerting'], 1)} of the time"
     return evidence
 
 

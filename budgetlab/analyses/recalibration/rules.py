@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.percent import given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
 from ..._util.words import about_words, days_words, hours_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
@@ -46,21 +47,6 @@ MAX_WINDOW_DAYS = 7.0
 
 #: How a verdict's reason begins when no current target was given (the recommendation follows).
 NO_CURRENT_TARGET = "no current target given (target= or slo=)"
-
-
-def _pct(x: float) -> str:
-    """A fraction in percent, three significant digits, more where three would round a fraction
-    below 1 up to 100 % (a target of 0.9999 is "99.99 %", never "100 %").
-
-    >>> [_pct(x) for x in (0.95, 0.615, 0.9999, 0.99999, 1.0)]
-    ['95 %', '61.5 %', '99.99 %', '99.999 %', '100 %']
-    """
-    text = f"{100 * x:.3g}"
-    for digits in range(4, 9):
-        if x >= 1 or float(text) < 100:
-            break
-        text = f"{100 * x:.{digits}g}"
-    return f"{text} %"
 
 
 def _events_for(target: float) -> int:
@@ -127,8 +113,8 @@ def beyond_evidence(events: int, target: float) -> str:
     >>> beyond_evidence(288, 0.999)
     '99.9 % would need 10,000 events in the evaluated span (10 expected failures); it holds 288'
     """
-    return (f"{_pct(target)} would need {_events_for(target):,} events in the evaluated span "
-            f"({MIN_EXPECTED_FAILURES} expected failures); it holds {events:,}")
+    return (f"{given_percent(target)} would need {_events_for(target):,} events in the evaluated "
+            f"span ({MIN_EXPECTED_FAILURES} expected failures); it holds {events:,}")
 
 
 def too_few_events(events: int, target: float, *, judged_at: str = "current",
@@ -158,12 +144,12 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
 def _judged_at(target: float, judged_at: str) -> str:
     """The target :func:`thin_evidence` counted under, named as what it is."""
     if judged_at == "current":
-        return f"under {_pct(target)}"
+        return f"under {given_percent(target)}"
     if judged_at == "recommended":
-        return f"no target given: at {_pct(target)}, the target the rule would recommend,"
+        return f"no target given: at {given_percent(target)}, the target the rule would recommend,"
     what = ("the lowest usual target" if judged_at == "lowest"
             else "the lowest target the candidates start from")
-    return f"no target given and none to recommend: at {_pct(target)}, {what},"
+    return f"no target given and none to recommend: at {given_percent(target)}, {what},"
 
 
 def supported_targets(events: np.ndarray, grid: np.ndarray, in_range: np.ndarray) -> np.ndarray:
@@ -281,8 +267,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
                                                          else "")
     burn90 = (1 - p10) / (1 - current)
     share_txt = (
-        f"{limit_status} or worse {_pct(share)} of the evaluated time under {current:.4g} "
-        f"(limit {_pct(max_share)})"
+        f"{limit_status} or worse {measured_percent(share)} of the evaluated time under "
+        f"{current:.4g} (limit {given_percent(max_share)})"
     )
     if high_v < current and share > max_share:
         act = ("loosen to "
@@ -348,27 +334,28 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     ...       events_per_day=40, window_events=40, window_ns=86_400 * 10**9, history_days=28,
     ...       max_share=0.01, limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
     no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's
-    1 % quantile (75 %), is exhausted or worse 30 % of the time (limit 1 %); ~40 events a day with
-    traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to allow 10
-    failures a window at 90 % it must hold 100 events: use a longer window (window='3D') or
+    1 % quantile (75.00 %), is exhausted or worse 30.00 % of the time (limit 1 %); ~40 events a
+    day with traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to
+    allow 10 failures a window at 90 % it must hold 100 events: use a longer window (window='3D') or
     min_events=100 (the status holds while the window has fewer events)
     """
     if not has_time:
         return "no evaluated time in the history for this group"
     win_txt = prose_duration(pd.Timedelta(window_ns, unit="ns"))
     if np.isfinite(lo) and lo <= p1 + 1e-12:
-        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target at or below "
-                f"the rolling rate's 1 % quantile ({_pct(p1)}), is {limit_status} or "
-                f"worse {_pct(share_lo)} of the time (limit {_pct(max_share)})")
+        head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target at "
+                f"or below the rolling rate's 1 % quantile ({measured_percent(p1)}), is "
+                f"{limit_status} or worse {measured_percent(share_lo)} of the time (limit "
+                f"{given_percent(max_share)})")
     elif np.isfinite(lo):
-        why = (f"the rolling rate's 1 % quantile, {_pct(p1)}, is below every usual target"
-               if p1 < USUAL_TARGETS[0] else f"min_events={min_events} holds the status")
-        head = (f"no target meets the rule: even {_pct(lo)}, the lowest usual target, is "
-                f"{limit_status} or worse {_pct(share_lo)} of the time (limit "
-                f"{_pct(max_share)}; {why})")
+        why = (f"the rolling rate's 1 % quantile, {measured_percent(p1)}, is below every usual "
+               "target" if p1 < USUAL_TARGETS[0] else f"min_events={min_events} holds the status")
+        head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target, is "
+                f"{limit_status} or worse {measured_percent(share_lo)} of the time (limit "
+                f"{given_percent(max_share)}; {why})")
     else:
-        head = (f"no target meets the rule: the rolling rate's 1 % quantile ({_pct(p1)}) is below "
-                "every usual target (lowest 50 %)")
+        head = (f"no target meets the rule: the rolling rate's 1 % quantile "
+                f"({measured_percent(p1)}) is below every usual target (lowest 50 %)")
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
         parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "
@@ -381,15 +368,15 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
         w = suggest_window(need, events_per_day, history_days)
         if w is None:
             fixes.append("no window length fixes this: too little traffic (a window "
-                         f"at {_pct(ref)} needs {need} events to allow 10 failures; at "
+                         f"at {given_percent(ref)} needs {need} events to allow 10 failures; at "
                          f"~{about_words(events_per_day)} events a day that is longer than "
                          f"the {days_words(history_days)} of history or the "
                          f"{days_words(MAX_WINDOW_DAYS)} maximum)")
         else:
             hold = (f" or min_events={need} (the status holds while the window has fewer "
                     "events)") if min_events < need else ""
-            fixes.append(f"to allow 10 failures a window at {_pct(ref)} it must hold {need} "
-                         f"events: use a longer window (window='{w}'){hold}")
+            fixes.append(f"to allow 10 failures a window at {given_percent(ref)} it must hold "
+                         f"{need} events: use a longer window (window='{w}'){hold}")
     if history_days < min_days:
         fixes.append(f"give more history ({days_words(history_days)}; at least "
                      f"{days_words(min_days)})")

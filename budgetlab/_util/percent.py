@@ -1,0 +1,93 @@
+"""A fraction as a percentage in text: the one home of budgetlab's two meanings.
+
+* A **measured** fraction (a success rate, a share of time or of failures, a quantile of the
+  rolling rate) is printed to a fixed number of decimals, by :func:`measured_percent`; a value
+  that is not exactly 0 or 1 is never printed as ``0.00 %`` or ``100.00 %``: decimals are added
+  until it is not (``0.99999`` is ``99.999 %``).
+* A **given** fraction (a target, a threshold, a limit or a confidence level the user typed, a
+  target from the recommender's grid of decimal steps) is printed as written, by
+  :func:`given_percent`: no digit rounded away, none added (``0.9125`` is ``91.25 %``, ``0.9`` is
+  ``90 %``).
+
+Text says ``93.80 %`` (a space before the sign, as in every sentence and table budgetlab prints);
+a figure's legend says ``target 91.25%`` (``space=False``), the compact form of a legend entry.
+A figure that does not exist is said in words (``missing``: ``n/a`` unless the caller says
+better), never ``nan %``.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["fraction_to_percent", "given_percent", "measured_percent"]
+
+
+def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
+    """A measured fraction in percent with ``digits`` decimals (``0.938044`` is ``93.80 %``);
+    ``missing`` where there is no figure (``None``, NaN, infinite).
+
+    A value other than exactly 0 and 1 never reads as 0 % or 100 %: where ``digits`` decimals
+    would round it there, decimals are added one at a time until they do not. Of the two honest
+    ways (more digits, or a bound such as ``> 99.99 %``) this is the one that keeps the figure:
+    ``99.999 %`` and ``99.9999 %`` (one failure in 100,000 and in 1,000,000 attempts) are the
+    nines an SLO is written in, and a bound would print both as ``> 99.99 %``. The same holds
+    outside [0, 1] (``1.00001`` is ``100.001 %``, a budget just overspent) and for ``-0.0``
+    (``0.00 %``). The digits are those of the double ``x * 100``, correctly rounded (as
+    ``f"{x * 100:.2f}"`` wrote them before: every other output is unchanged).
+
+    >>> measured_percent(0.938044), measured_percent(0.01, 0), measured_percent(1.0)
+    ('93.80 %', '1 %', '100.00 %')
+    >>> measured_percent(0.99999), measured_percent(0.00001)  # doctest: -NUMBER
+    ('99.999 %', '0.001 %')
+    >>> measured_percent(0.996, 0), measured_percent(float("nan"))  # doctest: -NUMBER
+    ('99.6 %', 'n/a')
+    """
+    if x is None or pd.isna(x):
+        return missing
+    value = float(x)
+    if not math.isfinite(value):
+        return missing
+    value = value * 100 + 0.0  # + 0.0: -0.0 prints as 0
+    text = f"{value:.{digits}f}"
+    # a nonzero double prints nonzero with at most ~1,100 decimals; a count-based fraction
+    # (n <= 2**63 events) needs at most 17
+    while float(text) in (0.0, 100.0) and value not in (0.0, 100.0):
+        digits += 1
+        text = f"{value:.{digits}f}"
+    return f"{text} %"
+
+
+def given_percent(x: Any, *, space: bool = True, missing: str = "n/a") -> str:
+    """A given fraction (a target, a threshold) in percent as written: the decimal digits of its
+    shortest text (``repr``), no digit rounded away and none added; ``space=False`` for a figure's
+    legend (``91.25%``); ``missing`` where there is none (``None``, NaN, infinite: a
+    recommendation that could not be made).
+
+    A value computed in floats prints every digit its double holds
+    (``0.1 + 0.2`` is ``30.000000000000004 %``): this function rounds nothing, so pass it the
+    values that were written (typed, read from a file, or a grid step rounded to its decimal).
+
+    >>> given_percent(0.9125), given_percent(0.9), given_percent(0.9995)  # doctest: -NUMBER
+    ('91.25 %', '90 %', '99.95 %')
+    >>> given_percent(0.99999), given_percent(0.975, space=False)  # doctest: -NUMBER
+    ('99.999 %', '97.5%')
+    """
+    if x is None or pd.isna(x) or not math.isfinite(float(x)):
+        return missing
+    return fraction_to_percent(float(x)) + (" %" if space else "%")
+
+
+def fraction_to_percent(value: float) -> str:
+    """The shortest decimal text of ``value * 100`` as the fraction's decimal text means it
+    (``0.999`` -> ``'99.9'``, never ``'99.90000000000001'``), without the sign: the number a
+    file that holds percentages is written with (an OpenSLO ``targetPercent``).
+
+    >>> fraction_to_percent(0.999), fraction_to_percent(0.95), fraction_to_percent(0.9995)
+    ('99.9', '95', '99.95')
+    """
+    d = decimal.Decimal(repr(float(value) + 0.0)) * 100  # + 0.0: -0.0 is 0
+    return format(d.normalize(), "f")
