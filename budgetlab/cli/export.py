@@ -154,7 +154,7 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
     pol = _policy(args, args.period or "30D")
     by = _csv_list(args.by) or None
     table = read_recalibration_table(args.from_recalibration, by=by,
-                                     target_column=args.target_column)
+                                     target_column=args.target_column or "recommended_target")
     keys = by or table.attrs.get("by") or []
     if indicator is not None and keys:
         # one query for every group's SLO would measure all groups against each group's target

@@ -38,14 +38,13 @@ _SUMMARY_FIRST = "events"  # recalibrate's summary: the group keys, then "events
 
 
 def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence[str] | None = None,
-                             target_column: str | None = None) -> pd.DataFrame:
+                             target_column: str = "recommended_target") -> pd.DataFrame:
     """Read a recalibration table saved as ``.csv`` or ``.parquet`` (e.g. ``budgetlab recalibrate
     --out rec.csv``) for :func:`slos_from_recalibration`, registered as an input of the run (no
     output may replace it).
 
     CSV cells are read as text, so group keys stay exactly as written (``007`` stays ``007``);
-    ``target_column`` (default ``recommended_target``) is read as a number. ``attrs["by"]``:
-    ``by`` when given, else the columns
+    ``target_column`` is read as a number. ``attrs["by"]``: ``by`` when given, else the columns
     before ``events`` in a table laid out as :func:`budgetlab.recalibrate`'s summary. Group keys
     that look like personal data are refused (:class:`~budgetlab.PersonalDataError`, counted,
     never shown); rows are numbered from 1 (the header is not a row).
@@ -95,7 +94,6 @@ def read_recalibration_table(path: str | os.PathLike[str], *, by: str | Sequence
     if frame.empty:
         raise FileFormatError(f"{label}: holds no rows; give a recalibration table with one row "
                               "per group.")
-    target_column = target_column or "recommended_target"
     if target_column not in frame.columns:
         raise FileFormatError(f"{label}: has no column {quoted(target_column)}; give "
                               "--target-column, or the table "
