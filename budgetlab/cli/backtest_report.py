@@ -58,10 +58,10 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
 
 def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta) -> None:
     from .._util.percent import measured_percent
-    from .._util.words import duration_words
+    from .._util.words import counted, duration_words
 
     long = [t.name for t in policy.tiers if t.long_window > span]
-    print(f"\nPolicy {name}: {len(ep)} alert episode(s)"
+    print(f"\nPolicy {name}: {counted(len(ep), 'alert episode')}"
           + (f"; tiers {', '.join(long)} have windows longer than the span (partial "
              "windows)" if long else ""))
     if ep.empty:
@@ -92,14 +92,15 @@ def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.T
     >>> import pandas as pd
     >>> from budgetlab.cli.shared import wrap
     >>> print(wrap(budget_withheld_note(2, 2, pd.Timedelta("30D"), pd.Timedelta("2h")), ""))
-    budget_spent_pct withheld for 2 of the 2 episode(s): each began less than the 30 d period after
+    budget_spent_pct withheld for 2 of the 2 episodes: each began less than the 30 d period after
     the span's start, and a share of the 30 d budget needs the whole period before it (2 h read);
     read at least 30 d more history before them (--since/--start).
     """
-    from .._util.words import duration_words
+    from .._util.words import counted, duration_words
 
     per = duration_words(period)
-    return (f"budget_spent_pct withheld for {withheld} of the {n} episode(s): each began less "
+    return (f"budget_spent_pct withheld for {withheld} of the {counted(n, 'episode')}: "
+            f"{'it' if withheld == 1 else 'each'} began less "
             f"than the {per} period after the span's start, and a share of the {per} budget "
             f"needs the whole period before it ({duration_words(span)} read); read at least "
             f"{per} more history before them (--since/--start).")

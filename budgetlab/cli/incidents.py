@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from .._util.validation import utc_timestamp
-from .._util.words import duration_words, prose_duration
+from .._util.words import counted, duration_words, prose_duration
 from ..errors import ConfigError, InputError, NoTrafficError
 from ..privacy import shown
 from ..slo import SLO, PerGroup
@@ -47,7 +47,8 @@ def naive_times_note(table: pd.DataFrame, path: str) -> str:
     n = int(table.attrs.get("naive_times", 0))
     if not n:
         return ""
-    return (f"{path_label(path)}: {n} of {len(table)} incident(s) have times without an offset, "
+    return (f"{path_label(path)}: {n} of {counted(len(table), 'incident')} "
+            f"{'has' if n == 1 else 'have'} times without an offset, "
             "read as UTC (--tz applies to the log, not to this file); write them with Z or an "
             "offset such as +01:00 to mean another zone.")
 
@@ -190,7 +191,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
         raise ConfigError(f"--plot draws one incident and {args.incidents} holds {len(spans)}; "
                           "pick one with --id.")
     table = read_table(args.incidents) if args.incidents else None
-    print(f"{read.title}: {len(read.events):,} events; replaying {len(spans)} incident(s)")
+    print(f"{read.title}: {len(read.events):,} events; replaying {counted(len(spans), 'incident')}")
     if table is not None and naive_times_note(table, args.incidents):
         print(wrap(naive_times_note(table, args.incidents), indent=""))
     print_slo(slo, by)
@@ -289,8 +290,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     bins = bin_events(read.events, args.freq, by=by or None)
     periods = _periods(slo, read.events, by)
     print(f"{read.title}: {len(read.events):,} events in bins of {prose_duration(args.freq)}; "
-          f"{len(inc)} "
-          "incident(s) from "
+          f"{counted(len(inc), 'incident')} from "
           f"{args.incidents}; SRE budget period {periods}")
     if naive_times_note(inc, args.incidents):
         print(wrap(naive_times_note(inc, args.incidents), indent=""))
@@ -306,7 +306,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         rows = sc
         for k in by:
             rows = rows[rows[k] == "*"]
-        print(f"\npolicy {name} ({len(ep)} alert episode(s); tiers: "
+        print(f"\npolicy {name} ({counted(len(ep), 'alert episode')}; tiers: "
               + ", ".join(f"{t.name} burn {t.burn:g}" for t in pol.tiers) + ")")
         for note in filling_notes(rows, ep):
             print(wrap(note, indent="  "))

@@ -244,14 +244,17 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
     >>> sc = pd.DataFrame()
     >>> sc.attrs["incidents_outside"] = 2
     >>> print(wrap(outside_line(sc, ep, 3), indent=""))
-    2 of the 3 incident(s) of --incidents lie wholly outside the log (2026-10-06 00:00 ..
+    2 of the 3 incidents of --incidents lie wholly outside the log (2026-10-06 00:00 ..
     2026-10-09 00:00 UTC): not scored, neither detected nor missed; check their times and zone.
     """
+    from .._util.words import counted
+
     n = int(scores.attrs.get("incidents_outside", 0))
     if not n:
         return None
     start = pd.Timestamp(episodes.attrs["grid_start"]).tz_convert("UTC")
     end = pd.Timestamp(episodes.attrs["grid_end"]).tz_convert("UTC")
-    return (f"{n} of the {n_incidents} incident(s) of --incidents lie wholly outside the {what} "
+    return (f"{n} of the {counted(n_incidents, 'incident')} of --incidents "
+            f"{'lies' if n == 1 else 'lie'} wholly outside the {what} "
             f"({start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC): not scored, neither detected "
             "nor missed; check their times and zone.")

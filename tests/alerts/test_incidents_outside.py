@@ -74,7 +74,7 @@ def test_alerts_names_the_incidents_outside_the_log(outage_log, tmp_path, capsys
                  "single_window", "--outcomes", "success=success,error=error"]) == 0
     out = capsys.readouterr().out
     text = " ".join(out.split())
-    assert ("2 of the 3 incident(s) of --incidents lie wholly outside the log (2026-01-05 00:00 "
+    assert ("2 of the 3 incidents of --incidents lie wholly outside the log (2026-01-05 00:00 "
             ".. 2026-01-05 03:00 UTC): not scored, neither detected nor missed; check their "
             "times and zone.") in text
     rows = [ln.split() for ln in out.splitlines() if ln.split()[:2] == ["page_1h", "page"]]

@@ -474,7 +474,7 @@ def test_alerts_scores_equal_the_api_per_policy(files, tmp_path, capsys):
         assert mine["tier"].tolist() == want["tier"].astype(str).tolist()
         for col in ("episodes", "detected", "precision", "recall", "pages_per_day"):
             assert np.allclose(mine[col], want[col], equal_nan=True, atol=1e-12), (name, col)
-        assert f"policy {name} ({len(ep)} alert episode(s)" in printed
+        assert f"policy {name} ({len(ep)} alert episode{'' if len(ep) == 1 else 's'}" in printed
 
 
 def test_alerts_per_group_targets_equal_separate_runs(files, tmp_path, capsys):
@@ -710,7 +710,7 @@ def test_alerts_say_how_naive_incident_times_were_read(tmp_path, capsys):
                    "W2,2026-01-05T01:10:00Z,2026-01-05T01:20:00Z\n")
     assert main(["alerts", str(log), "--incidents", str(inc), "--tz", "Europe/Berlin"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert ("windows.csv: 1 of 2 incident(s) have times without an offset, read as UTC (--tz "
+    assert ("windows.csv: 1 of 2 incidents has times without an offset, read as UTC (--tz "
             "applies to the log, not to this file); write them with Z or an offset such as +01:00 "
             "to mean another zone.") in text
 

@@ -90,7 +90,7 @@ def test_alert_scoring(log, tmp_path, capsys):
                  str(out)]) == 0
     text = capsys.readouterr().out
     # (its 02:07 start: test_incident_names_the_slow_bucket)
-    assert "policy workbook (1 alert episode(s)" in text
+    assert "policy workbook (1 alert episode;" in text
     scores = pd.read_csv(out)
     row = scores[(scores["tier"] == "ticket_3d")].iloc[0]
     # it began 2 h 7 min into the log, while the 3 d window filled: scored apart, with the incident
@@ -101,7 +101,7 @@ def test_alert_scoring(log, tmp_path, capsys):
     assert scores[scores["tier"] == "page_1h"]["episodes"].iloc[0] == 0
     assert main(["alerts", log["log"], *SLO, "--incidents", log["incidents"], "--out",
                  str(tmp_path / "p.csv")]) == 0
-    assert "policy workbook (0 alert episode(s)" in capsys.readouterr().out
+    assert "policy workbook (0 alert episodes;" in capsys.readouterr().out
 
 
 def test_incident_names_the_slow_bucket(log, capsys):
