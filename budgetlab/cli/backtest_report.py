@@ -150,10 +150,12 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
 
 def write_outputs(planned: dict[str, Path], tables: dict[str, pd.DataFrame], force: bool) -> None:
     from .._util.files import write_table
+    from .._util.words import counted
 
     if "--out" in planned:
         write_table(tables["episodes"], planned["--out"], force=force)
-        print(f"\nwrote {len(tables['episodes'])} episodes to {path_label(planned['--out'])}")
+        print(f"\nwrote {counted(len(tables['episodes']), 'episode')} to "
+              f"{path_label(planned['--out'])}")
         return
     for name, table in tables.items():
         write_table(table, planned[f"--out {name}.csv"], force=force)

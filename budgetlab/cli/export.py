@@ -10,6 +10,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from .._util.words import counted
 from ..errors import ConfigError
 from .export_report import (
     WINDOW,
@@ -142,7 +143,7 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     _guard_docs(docs)
     write_openslo(docs, out, force=args.force)
     report_openslo(docs, args)
-    print(f"wrote {len(docs)} SLO{'s' if len(docs) != 1 else ''} to {path_label(out)}")
+    print(f"wrote {counted(len(docs), 'SLO')} to {path_label(out)}")
     return 0
 
 
@@ -328,7 +329,8 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                                   f"{lines[0] if lines else 'see promtool check rules'}")
     report_prometheus(docs, metrics, args)
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
-    print(f"wrote {len(rules['groups'])} rule group(s), {n_rules} rules to {path_label(out)}"
+    print(f"wrote {counted(len(rules['groups']), 'rule group')}, {counted(n_rules, 'rule')} to "
+          f"{path_label(out)}"
           + (" (promtool check rules: ok)" if args.check else ""))
     return 0
 

@@ -167,7 +167,7 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     print(_format_transitions(tr[~warm] if after else tr))
     if args.out:
         write_table(tr, args.out, force=args.force)
-        print(f"\nwrote {len(tr)} transitions to {path_label(args.out)}")
+        print(f"\nwrote {counted(len(tr), 'transition')} to {path_label(args.out)}")
         if record is not None:
             write_record(record, slo, args, events)
             print(f"wrote the run record to {path_label(record_path(args.out))}")
