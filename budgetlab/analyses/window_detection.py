@@ -103,9 +103,10 @@ def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int
     """(detection delay, recovery time) in ns of one group (clock segments ``[s, e)``, blips
     folded) for one incident; ``NAT`` when missed / not recovered within the observation (before
     ``obs_end``). Detection: the first instant from ``start`` on with status ``>= level``, before
-    ``end + grace_ns``; recovery: the first instant from ``end`` on with status ``< level`` or
-    an empty window (0 when already there; an incident ending after the observation is read at
-    its last instant)."""
+    ``end + grace_ns``; recovery, of a detected incident only (a window that never reached
+    ``level`` has nothing to recover from: NAT, not 0): the first instant from ``end`` on with
+    status ``< level`` or an empty window (0 when already there; an incident ending after the
+    observation is read at its last instant)."""
     a, b, cg = c.start[s:e], c.end[s:e], code[s:e]
     k = int(np.searchsorted(b, start, side="right"))  # the segment holding `start`, or the next
     hit = np.flatnonzero(cg[k:] >= level)
@@ -113,6 +114,8 @@ def incident_delays(c: ClockCounts, code: np.ndarray, s: int, e: int, start: int
     if len(hit):
         at = max(int(a[k + hit[0]]), start)
         det = at - start if at < end + grace_ns else NAT
+    if det == NAT:
+        return NAT, NAT
     read = min(end, obs_end - 1)  # an incident ending after the observation: its last instant
     k = int(np.searchsorted(b, read, side="right"))
     if k == len(cg) or a[k] > read or cg[k] < level:
@@ -178,5 +181,5 @@ def incident_columns(inc: Incidents, c: ClockCounts, code: np.ndarray, n_groups:
                 mx[g] = int(v.max())
         cols[f"{name}_median"] = as_timedelta(med)
         cols[f"{name}_max"] = as_timedelta(mx)
-    cols["unrecovered"] = (n_inc - n_back).astype(np.int64)
+    cols["unrecovered"] = (n_det - n_back).astype(np.int64)  # detected, never below it again
     return cols

@@ -176,11 +176,12 @@ def compare_windows(
         to its end + ``grace``: nothing to detect), ``detection_median``,
         ``detection_max`` (Timedelta from incident start to the first instant on the window's
         clock with status at least ``alert_at``, i.e. critical or exhausted by default; 0 when
-        already there; NaT if none detected), ``recovery_median``, ``recovery_max`` (from
-        incident end until the status is below ``alert_at`` or the window is empty; 0 when
-        already below; NaT if none recovered), ``unrecovered`` (still at or above ``alert_at``
-        at the end of the observation, the last event of the log). A status held for one
-        instant only counts for neither (docs/conventions.md). Last, ``note``: why the row's
+        already there; NaT if none detected), ``recovery_median``, ``recovery_max`` (of the
+        detected incidents: from incident end until the status is below ``alert_at`` or the
+        window is empty; 0 when already below; a missed incident has nothing to recover from and
+        counts for neither; NaT if none recovered), ``unrecovered`` (detected, and still at or above
+        ``alert_at`` at the end of the observation, the last event of the log). A status held for
+        one instant only counts for neither (docs/conventions.md). Last, ``note``: why the row's
         shares and rates per day are too thin to go by (less than one day of evaluated time,
         :data:`~budgetlab.analyses.window_clock.MIN_EVALUATED_HOURS`), empty when they are not;
         the figures keep their meaning (over ``hours``) and the CLI leaves them blank.
@@ -302,15 +303,16 @@ def window_incidents(
         One row per window, dwell time, group and in-scope incident: group keys, ``window``,
         ``window_kind``, ``min_dwell``, ``incident_id``, ``incident_kind`` (the incident's ``kind``,
         empty when the table has none), ``incident_start``, ``incident_end``, ``detected``,
-        ``detection`` (Timedelta from start to the first instant on the window's clock with
-        status at least ``alert_at``; NaT when missed), ``recovered``, ``recovery`` (Timedelta
-        from end until the status is below ``alert_at`` or the window is empty; NaT when it
-        never is again before the observation ends), ``unseen`` (the window held no traffic
-        from the incident's start to its end + ``grace``: nothing to detect, so not detected and
-        no miss either) and ``note`` (that, in words; empty otherwise). An incident with no row
+        ``detection`` (Timedelta from start to the first instant on the window's clock with status
+        at least ``alert_at``; NaT when missed), ``recovered``, ``recovery`` (of a detected
+        incident: Timedelta from end until the status is below ``alert_at`` or the window is empty;
+        NaT when it never is again before the observation ends, and for a missed incident, which has
+        nothing to recover from; ``recovered`` is False for both), ``unseen`` (the window held no
+        traffic from the incident's start to its end + ``grace``: nothing to detect, so not detected
+        and no miss either) and ``note`` (that, in words; empty otherwise). An incident with no row
         (starting before the first event or in the warm-up, or whose scope covers none of the
-        groups) is counted in ``attrs["incidents_left_out"]`` and ``attrs["incidents_note"]``, as
-        in :func:`compare_windows`.
+        groups) is counted in ``attrs["incidents_left_out"]`` and ``attrs["incidents_note"]``, as in
+        :func:`compare_windows`.
 
     Examples
     --------

@@ -182,7 +182,8 @@ def _print_compare_legend(args: argparse.Namespace, table: pd.DataFrame, scored:
     print(wrap(f"detection: from an incident's start to the first instant at {args.alert_at} "
                "or worse; recovery: from its end until the status is below it or the window "
                "is empty (a failure leaves the window 1 ns after its time + the window, not at "
-               "the next event); both on the window's clock, medians over the incidents"
+               "the next event), of the detected incidents only; both on the window's clock, "
+               "medians over the incidents"
                + ("; unseen: incidents during which the window held no traffic (nothing to "
                   "detect, no miss)" if unseen else "")
                + ("; unrecovered: incidents still at "

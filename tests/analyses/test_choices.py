@@ -76,11 +76,12 @@ def _pairs():
                                                ("1h", 3600, [True, True, True, False], [1, 2, 3,
                                                                                         None])]:
         for i, (d, t) in enumerate(zip(detected, detection, strict=True)):
+            back = d and i != 3  # only a detected pair recovers (window_incidents)
             rows.append({"window": window, "min_dwell": pd.Timedelta(seconds=dwell),
                          "g": "ab"[i % 2],
                          "detected": d, "detection": pd.Timedelta(minutes=t) if t else pd.NaT,
-                         "recovered": i != 3,
-                         "recovery": pd.Timedelta(minutes=10 * (i + 1)) if i != 3 else pd.NaT})
+                         "recovered": back,
+                         "recovery": pd.Timedelta(minutes=10 * (i + 1)) if back else pd.NaT})
     return pd.DataFrame(rows)
 
 
@@ -95,8 +96,12 @@ def test_window_summary_sums_groups_by_hand():
     assert s["pairs"].tolist() == [4, 4, 4] and s["detected"].tolist() == [4, 2, 3]
     assert s["detection_median"].tolist() == [pd.Timedelta(minutes=2.5), pd.Timedelta(minutes=20),
                                               pd.Timedelta(minutes=2)]
-    assert s["recovery_median"].tolist() == [pd.Timedelta(minutes=20)] * 3  # 10, 20, 30
-    assert s["unrecovered"].tolist() == [1, 1, 1]
+    # over the recovered pairs: 1h 10, 20, 30; 1d only pair 0 (1 and 2 missed, 3 unrecovered);
+    # 1h with dwell 10, 20, 30 (pair 3 missed: nothing to recover from)
+    assert s["recovery_median"].tolist() == [pd.Timedelta(minutes=20), pd.Timedelta(minutes=10),
+                                             pd.Timedelta(minutes=20)]
+    # detected and never recovered: pair 3 of 1h and of 1d; none with dwell (its pair 3 missed)
+    assert s["unrecovered"].tolist() == [1, 1, 0]
     warning = window_summary(_compare_table(), alert_at="warning")
     assert warning["share_alerting"].tolist() == pytest.approx(
         [

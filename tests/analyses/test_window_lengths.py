@@ -476,14 +476,20 @@ def test_missed_incident_and_grace():
     # 1 failure of 61 events: burn 1/6.1 = 0.16 -> healthy: missed
     assert t[["incidents", "detected", "missed"]].iloc[0].tolist() == [1, 0, 1]
     assert pd.isna(t["detection_median"].iloc[0])
-    assert t["recovery_median"].iloc[0] == pd.Timedelta(0)  # never left: already recovered
+    # never at the alert status: nothing to recover from (not a recovery of 0), and not unrecovered
+    assert pd.isna(t["recovery_median"].iloc[0]) and pd.isna(t["recovery_max"].iloc[0])
+    assert t["unrecovered"].iloc[0] == 0
+    w = window_incidents(ev1, SLO(target=0.9), inc, "1h")
+    assert w[["detected", "recovered"]].iloc[0].tolist() == [False, False]
+    assert pd.isna(w["recovery"].iloc[0])
 
 
 def clock_incident_oracle(spans, start, end, grace, level):
     """(detection, recovery) in ns of one group's spans (status_spans, checked against the seed
     port at every instant) for one incident, by a loop: a span held for one instant only reads
-    as the one before it; no_traffic is below every level; recovery is read at the last instant
-    of the observation when the incident ends after it; None: missed / not recovered."""
+    as the one before it; no_traffic is below every level; recovery (of a detected incident
+    only) is read at the last instant of the observation when the incident ends after it; None:
+    missed / not recovered."""
     hi = spans.attrs["end"].value
     rows, before = [], "healthy"
     for r in spans.itertuples(index=False):
@@ -497,6 +503,8 @@ def clock_incident_oracle(spans, start, end, grace, level):
             at = max(a, start)
             det = at - start if at < end + grace else None
             break
+    if det is None:
+        return None, None
     read = min(end, hi - 1)
     holding = [i for i, (a, b, _) in enumerate(rows) if a <= read < b]
     if not holding or not rows[holding[0]][2]:

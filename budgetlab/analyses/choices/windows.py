@@ -60,7 +60,8 @@ def window_summary(table: pd.DataFrame, incidents: pd.DataFrame | None = None, *
         window whose rows are all thin has NaN sums and shares. With ``incidents``: ``pairs``,
         ``detected``, ``unseen`` (pairs during which the window held no traffic: nothing to
         detect, no miss; 0 for a table without an ``unseen`` column), ``detection_median``,
-        ``recovery_median`` (over the pairs) and ``unrecovered``; a window no incident counts for
+        ``recovery_median`` (over the detected pairs: a missed one has nothing to recover from)
+        and ``unrecovered`` (detected pairs never recovered); a window no incident counts for
         (each starts before the observation, or its scope covers no group) has 0 pairs and NaT
         medians. ``attrs["groups_left_out"]``: the thin rows left out in all.
 
@@ -128,7 +129,7 @@ def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
                          "unseen": per["_unseen"].sum().astype(np.int64),
                          "detection_median": per["detection"].median(),
                          "recovery_median": per["recovery"].median(),
-                         "unrecovered": per["recovered"].size() - per["recovered"].sum()})
+                         "unrecovered": per["detected"].sum() - per["recovered"].sum()})
 
 
 def _window_name(row: pd.Series) -> str:
