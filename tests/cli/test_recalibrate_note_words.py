@@ -41,3 +41,25 @@ def test_a_group_with_one_evaluated_event_says_one_event(tmp_path, capsys):
     text = capsys.readouterr().out
     assert ("g=a: observed 100.00 % over 1 event in 1 h with traffic (95 % interval 20.65 % .. "
             "100.00 %); no recommended target; no verdict") in text
+
+
+def test_a_recommendation_the_evidence_capped_says_so_in_its_action(tmp_path, capsys):
+    # three days, one event a minute: group a never fails, so the rule alone gives the top of the
+    # range (99.99 %), which fewer than 100,000 events cannot judge: the recommendation is capped
+    # at the highest usual target its evaluated events hold 10 expected failures under; group b
+    # (every 20th a timeout, 5 %) is judged well inside what its events can judge: not capped
+    ts = pd.date_range("2026-11-01", periods=3 * 1440, freq="1min", tz="UTC")
+    i = np.arange(len(ts))
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts.append(ts).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                  "outcome": np.r_[np.full(len(ts), "success"),
+                                   np.where(i % 20 == 0, "timeout", "success")],
+                  "g": ["a"] * len(ts) + ["b"] * len(ts)}).sort_values("ts", kind="stable").to_csv(
+        log, index=False)
+    s = recalibrate(read_events(log, keep=["g"]), window="6h", n_boot=0,
+                    by="g").summary.set_index("g")
+    a, b = s.loc["a"], s.loc["b"]
+    assert a["recommended_target"] <= 1 - 10 / a["events"]  # the cap, by hand
+    assert a["action"] == (f"use {a['recommended_target']:.4g} (as high as {a['events']:,} events "
+                           "can judge)")
+    assert b["action"] == f"use {b['recommended_target']:.4g}"
