@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 __all__ = ["about_words", "cli_words", "command_flag", "counted", "days_words", "duration_words",
-           "flags_as", "hours_words", "option_word", "prose_duration", "say", "speak"]
+           "flags_as", "hours_words", "noun_for", "option_word", "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -178,7 +178,18 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     >>> counted(1, "row"), counted(0, "row"), counted(4032, "row"), counted(2, "match", "matches")
     ('1 row', '0 rows', '4,032 rows', '2 matches')
     """
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+    return f"{n:,} {noun_for(n, noun, plural)}"
+
+
+def noun_for(n: int, noun: str, plural: str | None = None) -> str:
+    """``noun`` in the number a count of ``n`` takes, without the count (where the message names
+    the rows instead: ``timestamp at row 3``, ``timestamps at rows 3, 4``); ``plural`` where adding
+    an ``s`` is not it.
+
+    >>> noun_for(1, "timestamp"), noun_for(2, "timestamp"), noun_for(0, "match", "matches")
+    ('timestamp', 'timestamps', 'matches')
+    """
+    return noun if n == 1 else plural or noun + "s"
 
 
 def prose_duration(value: Any) -> str:

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.percent import given_percent, measured_percent
-from .._util.validation import check_fraction, check_whole
+from .._util.validation import check_fraction, check_number, check_whole
 from .._util.words import about_words, days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
@@ -130,7 +130,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         Fewest events for a verdict and a recommendation, on top of the rule (default 0: the
         rule alone); a whole number >= 0, else :class:`~budgetlab.errors.ConfigError`.
     min_days : float
-        A history shorter than this many days gets a caveat (the verdict is provisional).
+        A history shorter than this many days gets a caveat (the verdict is provisional); a
+        number from 0 (no caveat) to 3660, else :class:`~budgetlab.errors.ConfigError`.
 
     Returns
     -------
@@ -168,6 +169,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         raise ConfigError("target_verdicts() takes the Recalibration that budgetlab.recalibrate() "
                           "returns.")
     min_events = check_whole("min_events", min_events)
+    min_days = check_number("min_days", min_days, low=0, low_open=False, high=3660)
     s = rec.summary
     by = list(rec.settings.get("by", []))
     limit = str(rec.settings.get("limit_status", "exhausted"))

@@ -28,9 +28,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._util.thin import MIN_EVALUATED_HOURS, too_thin
+from .._util.thin import MIN_EVALUATED_HOURS, thin_words, too_thin
 from .._util.units import DAY_NS
-from .._util.words import hours_words
 from ..budget.figures import seed_status_codes
 from ..slo import SLO
 from ..windows.calendar import calendar_edges
@@ -68,19 +67,9 @@ def thin_notes(hours: np.ndarray, events: np.ndarray) -> list[str]:
       day, which need at least 24 h (one day)',
      'no evaluated time: the window held no traffic after its warm-up', '']
     """
-    out = []
-    for h, n, thin in zip(np.asarray(hours, dtype=np.float64).tolist(),
-                          np.asarray(events).tolist(), too_thin(hours).tolist(), strict=True):
-        if not thin:
-            out.append("")
-        elif not h > 0:
-            out.append("no evaluated time: the window held no traffic after its warm-up")
-        else:
-            span = hours_words(h) if h * 3600 >= 1 else "a fraction of a second"
-            out.append(f"only {span} of evaluated time ({int(n):,} event"
-                       f"{'' if n == 1 else 's'} in it): too little for time shares and rates "
-                       f"per day, which need at least {MIN_EVALUATED_HOURS:g} h (one day)")
-    return out
+    return thin_words(hours, events, time="evaluated time",
+                      figures="time shares and rates per day",
+                      no_time="no evaluated time: the window held no traffic after its warm-up")
 
 
 def thin_rows(table: pd.DataFrame) -> np.ndarray:

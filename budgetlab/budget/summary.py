@@ -3,7 +3,9 @@
 What the per-event replay says (events, success rate, transitions, final status: what the seed's
 callbacks and gate saw) sits beside what sums time, read from :func:`budgetlab.status_spans`:
 hours and share in each status, ``no_traffic`` as its own column, the warm-up, the observed
-time (the window holds at least one event) and the rates per day over it, and the silences.
+time (the window holds at least one event) and the rates per day over it, and the silences. The
+rates keep their meaning under a day of observed time; the ``note`` says they are too thin to go
+by there (:func:`budgetlab._util.thin.too_thin`, the rule of :func:`budgetlab.compare_windows`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
+from .._util.thin import thin_words
 from .._util.units import HOUR_NS
 from ..errors import InputError
 from ..slo import SLO, PerGroup
@@ -23,12 +26,17 @@ from .figures import STATUS_DTYPE, STATUSES
 from .replay_status import REPLAY_COLUMNS
 from .spans import SPAN_STATUS_DTYPE, SPAN_STATUSES, silences, status_spans
 
-__all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS"]
+__all__ = ["replay_summary", "SUMMARY_TIME_COLUMNS", "NO_OBSERVED_TIME"]
 
 #: The time columns of :func:`replay_summary` (after ``success_rate``), in order.
 SUMMARY_TIME_COLUMNS = (*(f"hours_{s}" for s in SPAN_STATUSES),
                         *(f"share_{s}" for s in SPAN_STATUSES),
                         "observed_hours", "warmup_hours")
+
+#: The ``note`` of :func:`replay_summary` on a group without observed time: its events all fall
+#: at the observation's end, so its window never held one before the end.
+NO_OBSERVED_TIME = ("no observed time: the group's events fall at the observation's last instant, "
+                    "so it has no rates per day")
 
 
 def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.DataFrame | None = None
@@ -68,7 +76,11 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
         two events), ``final_status`` (the replay's status after the group's last event: what a
         gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
         observation's end: ``no_traffic`` when the group's window has emptied; the final status
-        when the group has an event at that instant).
+        when the group has an event at that instant), and last ``note``: why the group's
+        ``events_per_day`` and ``transitions_per_day`` are too thin to go by (less than 24 h of
+        observed time, :func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note``
+        of :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how
+        little it stands on); empty otherwise.
 
     Examples
     --------
@@ -89,6 +101,17 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     ...    "status_at_end"]].round(3).to_dict("records")
     [{'hours_exhausted': 1.0, 'hours_no_traffic': 23.0, 'silences': 1, 'final_status': 'healthy',
     'status_at_end': 'healthy'}]
+
+    Four events an hour apart are 4 events in 3 h of observed time (the observation ends at the
+    last event): 32 a day, which 3 hours cannot bear out. The figure stays, the ``note`` says so.
+
+    >>> ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True] * 4)
+    >>> s = replay_summary(replay(ev, SLO(target=0.9, window="1h")), ev)
+    >>> float(s.loc[0, "events_per_day"])
+    32.0
+    >>> print(s.loc[0, "note"])
+    only 3 h of observed time (4 events in it): too little for events and transitions per day,
+    which need at least 24 h (one day)
     """
     keys = [c for c in states.columns if c not in REPLAY_COLUMNS]
     slo = states.attrs.get("slo")
@@ -134,6 +157,9 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
                              count=len(table)) | (end_code < 0)
     end_code[last_event] = table["final_status"].cat.codes.to_numpy()[last_event]
     cols["status_at_end"] = pd.Categorical.from_codes(end_code, dtype=SPAN_STATUS_DTYPE)
+    cols["note"] = thin_words(time["observed_hours"], table["events"], time="observed time",
+                              figures="events and transitions per day",
+                              no_time=NO_OBSERVED_TIME)
     return pd.DataFrame(cols, index=table.index)
 
 

@@ -57,7 +57,7 @@ _NOT_KEYS = {"target", "window", "events", "success_rate", "observed_hours", "wa
              "events_per_day",
              "transitions", "transitions_per_day", "silences", "longest_silence_hours",
              "silent_hours",
-             "final_status", "status_at_end"}
+             "final_status", "status_at_end", "note"}
 
 
 def summary_notes(summary: pd.DataFrame, window: Any = None) -> list[str]:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._util.codes import numpy_backed
 from .._util.validation import check_argument, to_ns
-from .._util.words import say
+from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError
 from ._messages import row_numbers
 from .schema import MISSING_LABELS, SLOW, bucket_dtype
@@ -66,13 +66,14 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
         if text is not None and numbers.isna().any():
             missing = text.str.lower().isin(list(MISSING_LABELS)).fillna(True).to_numpy(dtype=bool)
             if missing.any():
-                raise InputError(f"{int(missing.sum())} empty duration(s) at "
+                raise InputError(f"{counted(int(missing.sum()), 'empty duration')} at "
                                  f"{row_numbers(missing)}; fill or drop those rows.")
             with_unit = pd.to_timedelta(text.where(numbers.isna()), errors="coerce")
             if with_unit[numbers.isna()].isna().any():
+                unreadable = with_unit.isna().to_numpy() & numbers.isna().to_numpy()
                 raise InputError(
-                    "unreadable duration(s) at "
-                    f"{row_numbers(with_unit.isna().to_numpy() & numbers.isna().to_numpy())}; "
+                    f"unreadable {noun_for(int(unreadable.sum()), 'duration')} at "
+                    f"{row_numbers(unreadable)}; "
                     "give numbers (with duration_unit=) or text with a unit such as "
                     "'350ms'."
                 )
@@ -93,12 +94,12 @@ def parse_durations(col: pd.Series, unit: str | None) -> np.ndarray:
             unit_ns = with_unit.to_numpy(dtype="timedelta64[ns]").view(np.int64)
             ns = np.where(numbers.isna().to_numpy(), unit_ns, ns)
     if bad.any():
-        raise InputError(f"{int(bad.sum())} empty duration(s) at {row_numbers(bad)}; fill or drop "
-                         "those rows.")
+        raise InputError(f"{counted(int(bad.sum()), 'empty duration')} at {row_numbers(bad)}; "
+                         "fill or drop those rows.")
     ns = np.asarray(ns, dtype=np.int64)
     if (ns < 0).any():
-        raise InputError(f"negative duration(s) at {row_numbers(ns < 0)}; check the duration "
-                         "column.")
+        raise InputError(f"negative {noun_for(int((ns < 0).sum()), 'duration')} at "
+                         f"{row_numbers(ns < 0)}; check the duration column.")
     return ns
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import counted, option_word, say
+from .._util.words import counted, noun_for, option_word, say
 from ..errors import OutcomeError, SchemaError
 from ..privacy import scan_text, shown
 
@@ -160,8 +160,8 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
     seen = Counter(names)
     dups = [n for n, k in seen.items() if k > 1]
     if dups:
-        return SchemaError(f"{what}: duplicate column name(s) {_shown_names(dups)}; rename them "
-                           "so each is unique.")
+        return SchemaError(f"{what}: duplicate column {noun_for(len(dups), 'name')} "
+                           f"{_shown_names(dups)}; rename them so each is unique.")
     have = list(seen)
     col = next(c for c in columns if c not in seen)
     if have and _hidden_names(have).any():
@@ -371,8 +371,8 @@ looks like a metric series'
     """
     n_bad = int(bad.sum())
     if not bad.all() and not (numbers and 2 * n_bad > len(bad)):
-        return OutcomeError(f"non-boolean {what} value(s) at {row_numbers(bad)}; use true/false "
-                            "or 1/0.")
+        return OutcomeError(f"non-boolean {what} {noun_for(n_bad, 'value')} at "
+                            f"{row_numbers(bad)}; use true/false or 1/0.")
     head = (f"the one row of the {what} column is not a boolean" if len(bad) == 1 else
             f"none of the {len(bad):,} rows of the {what} column is a boolean" if bad.all() else
             f"{n_bad:,} of the {len(bad):,} rows of the {what} column are not booleans") + \

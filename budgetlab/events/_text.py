@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import FileFormatError
 from ._messages import MAX_ROWS_LISTED, note_open_last_row
 from .schema import check_header
@@ -377,6 +377,7 @@ def _ragged_message(data: bytes, name: str, sep: str, width: int) -> str:
     where = f" ({which} {', '.join(map(str, rows))}{more}, 1-based)" if rows else ""
     half = "" if data.rstrip(b" \t").endswith((b"\n", b"\r")) else \
         "; the last line has no line end: the file may be half-written"
-    counted = f"{count} row(s) have" if count else "some rows have"
-    return (f"{name}: {counted} a different number of fields than the header{where}; a field may "
+    rows_have = (f"{counted(count, 'row')} {'has' if count == 1 else 'have'}" if count
+                 else "some rows have")
+    return (f"{name}: {rows_have} a different number of fields than the header{where}; a field may "
             f"hold an unquoted separator or quote{half}. Fix or drop those rows.")

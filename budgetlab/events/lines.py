@@ -43,7 +43,7 @@ from .._util.files import register_input
 from .._util.percent import measured_percent
 from .._util.progress import progress_bar
 from .._util.validation import utc_from_ns
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import FileFormatError
 from ._compressed import read_head, read_input
 from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
@@ -243,7 +243,7 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
     fmt = preset.format_name if preset and preset.format_name else "the format of the pattern"
     listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
                                                scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
-    what = f"{n_bad} line(s) not in {fmt} (line {listed})"
+    what = f"{counted(n_bad, 'line')} not in {fmt} (line {listed})"
     if n_bad and spec.on_error == "raise":
         fix = say("fix them or pass on_error='skip' to drop them",
                   "fix them, or pass --on-error skip to drop them (with a warning)")

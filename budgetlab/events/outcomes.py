@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._util.codes import numpy_backed
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
     non_boolean_error,
@@ -201,7 +201,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     is_missing = np.array([u in MISSING_LABELS for u in norm] + [True], dtype=bool)
     if lowest < 0 or bool((is_missing[:-1] & (counts > 0)).any()):
         missing = is_missing[codes]
-        raise OutcomeError(f"{int(missing.sum())} empty or missing outcome label(s) at "
+        raise OutcomeError(f"{counted(int(missing.sum()), 'empty or missing outcome label')} at "
                            f"{row_numbers(missing)}; fill or drop those rows.")
     if table is None:
         _vocabulary_checks(norm, counts, codes)
@@ -372,7 +372,7 @@ def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
         state = np.array([1 if u in _TRUE_WORDS else 0 if u in _FALSE_WORDS else
                           -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
     if (state == -1).any():
-        raise OutcomeError(f"{int((state == -1).sum())} empty {what} value(s) at "
+        raise OutcomeError(f"{counted(int((state == -1).sum()), f'empty {what} value')} at "
                            f"{row_numbers(state == -1)}; fill or drop those rows.")
     if (state == -2).any():
         raise non_boolean_error(what, state == -2, numeric or all(map(_is_number, words)))

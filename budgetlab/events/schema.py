@@ -280,12 +280,13 @@ class HowRead:
                  + ("" if common or x.rule in ("vocabulary", x.label) else f"  ({x.rule})")
                  for x in shown_[:40]]
         if len(shown_) > 40:
-            lines.append(f"    ... {len(shown_) - 40} more label(s): "
+            lines.append(f"    ... {counted(len(shown_) - 40, 'more label')}: "
                          f"{counted(sum(x.rows for x in shown_[40:]), 'row')}")
         for m in sorted({x.meaning for x in hidden}):
             rows = [x.rows for x in hidden if x.meaning == m]
-            lines.append(f"    {len(rows)} label(s) not shown (they look like personal data) -> "
-                         f"{m}  {sum(rows):,}")
+            look = "it looks" if len(rows) == 1 else "they look"
+            lines.append(f"    {counted(len(rows), 'label')} not shown ({look} like personal data) "
+                         f"-> {m}  {sum(rows):,}")
         return lines
 
     def __str__(self) -> str:

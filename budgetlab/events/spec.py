@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._util.validation import check_argument, check_tz
-from .._util.words import command_flag, say
+from .._util.words import command_flag, noun_for, say
 from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._latency import check_latency
@@ -376,8 +376,8 @@ class ReadSpec:
         """A copy with ``overrides`` (validated again); unknown names are refused by name."""
         unknown = sorted(set(overrides) - {f.name for f in dataclasses.fields(self)})
         if unknown:
-            raise TypeError("read_events() got unexpected keyword argument(s) "
-                            f"{', '.join(map(repr, unknown))}")
+            raise TypeError(f"read_events() got unexpected keyword "
+                            f"{noun_for(len(unknown), 'argument')} {', '.join(map(repr, unknown))}")
         if not overrides:
             return self
         if self.preset is not None and "preset" not in overrides:  # the preset's values refilled

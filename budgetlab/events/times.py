@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._util.codes import numpy_backed
-from .._util.words import say
+from .._util.words import counted, noun_for, say
 from ..errors import TimestampError
 from ._messages import expand, row_numbers
 from .offsets import has_offset, iso_offsets
@@ -49,11 +49,12 @@ _YEAR = r"(?:^|[^0-9])[0-9]{4}(?:$|[^0-9])"
 
 
 def _range_error(bad: np.ndarray, fix: str) -> TimestampError:
-    return TimestampError(f"timestamp(s) {_RANGE} at {row_numbers(bad)}; {fix}.")
+    return TimestampError(f"{noun_for(int(bad.sum()), 'timestamp')} {_RANGE} at "
+                          f"{row_numbers(bad)}; {fix}.")
 
 
 def _missing_error(missing: np.ndarray) -> TimestampError:
-    return TimestampError(f"{int(missing.sum())} empty or missing timestamp(s) at "
+    return TimestampError(f"{counted(int(missing.sum()), 'empty or missing timestamp')} at "
                           f"{row_numbers(missing)}; fill or drop those rows.")
 
 
@@ -202,7 +203,8 @@ def _check_full_dates(s: pd.Series) -> None:
     full[np.flatnonzero(~full)[named]] = True
     if not full.all():
         raise TimestampError(
-            f"timestamp(s) without a day or a year at {row_numbers(~full)} (e.g. 'Nov 2026' or "
+            f"{noun_for(int((~full).sum()), 'timestamp')} without a day or a year at "
+            f"{row_numbers(~full)} (e.g. 'Nov 2026' or "
             "'2026-11'); a parser would fill in the 1st or January. Write full dates like "
             "2026-11-29T03:47:00Z.")
 
@@ -234,7 +236,8 @@ def _fallback_parse(s: pd.Series, where: np.ndarray) -> np.ndarray:
             .fillna(False).any()
         hint = " Dates like 01.02.2026 are ambiguous (day or month first?);" if ambiguous else ""
         raise TimestampError(
-            f"unparseable timestamp(s) at {row_numbers(expand(todo, where))};{hint} use ISO-8601 "
+            f"unparseable {noun_for(int(todo.sum()), 'timestamp')} at "
+            f"{row_numbers(expand(todo, where))};{hint} use ISO-8601 "
             "like 2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00.")
     return out
 
@@ -302,7 +305,8 @@ def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
                 f"({UNIT_NAMES[guess]})" if guess != epoch else "check the time column")
         raise TimestampError(
             f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({UNIT_NAMES[epoch]}) "
-            f"{int(bad.sum())} timestamp(s) fall before 2000 or after 2100, at "
+            f"{counted(int(bad.sum()), 'timestamp')} {'falls' if bad.sum() == 1 else 'fall'} "
+            "before 2000 or after 2100, at "
             f"{row_numbers(bad)}; {hint}.")
     return out
 
@@ -323,8 +327,8 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
         values = values.astype(np.float64)
         finite = np.isfinite(values)
         if not finite.all():
-            raise TimestampError(f"non-finite epoch timestamp(s) at {row_numbers(~finite)}; fill "
-                                 "or drop those rows.")
+            raise TimestampError(f"non-finite epoch {noun_for(int((~finite).sum()), 'timestamp')} "
+                                 f"at {row_numbers(~finite)}; fill or drop those rows.")
         bad = (values <= -(2.0**63) / f) | (values >= 2.0**63 / f)
         if bad.any():
             raise _range_error(bad, fix)
@@ -349,8 +353,8 @@ def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
         num = pd.to_numeric(text, errors="coerce")
         bad = num.isna().to_numpy()
         if bad.any():
-            raise TimestampError(f"unparseable epoch timestamp(s) at {row_numbers(bad)}; with "
-                                 "epoch= every time must be a number.")
+            raise TimestampError(f"unparseable epoch {noun_for(int(bad.sum()), 'timestamp')} at "
+                                 f"{row_numbers(bad)}; with epoch= every time must be a number.")
         return from_epoch(num.to_numpy(), epoch)
     f = EPOCH_UNITS[epoch]
     whole_text = text.str.replace(r"^[+-]?([0-9]+)(?:[.][0-9]*)?$", r"\1", regex=True)

@@ -256,6 +256,22 @@ def test_bucket_target_verdicts_rule_by_hand():
     assert few["verdict"].isna().all() and few["withheld"].str.contains("at least 201").all()
 
 
+@pytest.mark.parametrize("bad", [-1, 2.5, 100.0, "100", None, True, np.nan])
+def test_bucket_target_verdicts_refuse_a_min_events_that_is_not_a_whole_number(bad):
+    """A negative, fractional, float, boolean or NaN floor was taken as given, text or None failed
+    inside with a TypeError: refused, naming the keyword, as target_verdicts(min_events=) does."""
+    ev = pd.DataFrame({"g": ["a"] * 200, "ok": np.arange(200) >= 5,
+                       "bucket": np.where(np.arange(200) >= 5, "success", "timeout")})
+    t = pd.DataFrame({"g": ["a"], "target": [0.95]})
+    with pytest.raises(ConfigError) as exc:
+        bucket_target_verdicts(ev, t, bucket="timeout", min_events=bad)
+    assert str(exc.value) == f"min_events={bad!r} must be a whole number >= 0."
+    # the floor's edges are taken: 0 (the rule alone: 195 / 200 meets 95 %) and a numpy integer
+    assert bucket_target_verdicts(ev, t, bucket="timeout", min_events=0).loc[0, "verdict"] == "keep"
+    assert bucket_target_verdicts(ev, t, bucket="timeout", min_events=np.int64(201)).loc[
+        0, "withheld"] == "only 200 attempts; a verdict needs at least 201"
+
+
 def test_bucket_target_verdicts_are_withheld_by_the_bucket_tables_rule():
     # the rule of bucket_breakdown's note (too_few_events): 10 expected failures under the
     # group's target. By hand: 199 attempts x 5 % = 9.95 (withheld), 200 x 5 % = 10 (judged);

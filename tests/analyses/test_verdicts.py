@@ -195,3 +195,26 @@ def test_target_verdicts_refuse_a_min_events_that_is_not_a_whole_number(bad):
     assert target_verdicts(rec, min_events=0).loc[0, "withheld"] == ""
     assert target_verdicts(rec, min_events=np.int64(201)).loc[0, "withheld"] == (
         "only 200 events in the history; a verdict needs at least 201")
+
+
+@pytest.mark.parametrize(("bad", "message"), [
+    (-1, "min_days=-1 must lie in [0, 3660]."),
+    (3661, "min_days=3661 must lie in [0, 3660]."),
+    (np.nan, "min_days=nan must lie in [0, 3660]."),
+    ("14", "min_days must be a number, got str."),
+    (None, "min_days must be a number, got NoneType."),
+    (True, "min_days must be a number, got bool."),
+])
+def test_target_verdicts_refuse_a_min_days_that_is_not_a_number_of_days(bad, message):
+    """A negative or NaN floor on the history's days was taken as given (NaN: never a caveat),
+    text or None failed inside with a TypeError: refused, naming the keyword."""
+    f = _spaced("b", 200, 20)
+    rec = recalibrate(as_events(f["ts"], f["ok"].to_numpy()), window="1h", target=0.95,
+                      n_boot=0, show_progress=False)
+    with pytest.raises(ConfigError) as exc:
+        target_verdicts(rec, min_days=bad)
+    assert str(exc.value) == message
+    # the edges are taken: 0 (no caveat) and a fraction of a day; this history is under 14 d
+    assert target_verdicts(rec, min_days=0).loc[0, "caveat"] == ""
+    assert target_verdicts(rec, min_days=0.5).loc[0, "caveat"] == ""
+    assert target_verdicts(rec).loc[0, "caveat"].startswith("provisional: ")

@@ -141,3 +141,39 @@ def test_span_episode_ends_when_the_window_empties():
     assert per_event["end"].tolist() == [ts[2]]  # the gate's view: exhausted until the next event
     with pytest.raises(InputError, match="no transitions"):
         status_episodes(sp, transitions(replay(ev, SLO(target=0.9, window="1h"))))
+
+
+def test_rates_per_day_under_a_day_of_observed_time_carry_a_note():
+    """The loghub sshd sample read 14.8 status changes a day from 1 change in 1.6 h, with nothing
+    saying so: the rates keep their meaning, ``note`` (the last column) says why they are too thin
+    to go by, in compare_windows' words. By hand, window 6 h, observation 01-01 00:00 .. 01-03
+    00:00 (the last event): "short" has 5 events 00:00 .. 02:00, its window empties 6 h after the
+    last (08:00 + 1 ns): 8 h of observed time; "long" has an event every hour for 48 h: 48 h."""
+    short = pd.date_range("2026-01-01 00:00", periods=5, freq="30min", tz="UTC")
+    long = pd.date_range("2026-01-01 00:00", periods=49, freq="h", tz="UTC")
+    ts = short.append(long)
+    order = np.argsort(ts.asi8, kind="stable")
+    ev = as_events(ts[order], np.ones(len(ts), dtype=bool),
+                   groups={"g": np.asarray(["short"] * 5 + ["long"] * 49)[order]})
+    s = replay_summary(replay(ev, SLO(target=0.9, window="6h"), by="g"), ev)
+    assert s.columns[-1] == "note"
+    s = s.set_index("g")
+    assert s.loc["short", "observed_hours"] == pytest.approx(8.0)
+    assert s.loc["short", "events_per_day"] == pytest.approx(5 / (8 / 24))  # kept: 15 a day
+    assert s.loc["short", "note"] == (
+        "only 8 h of observed time (5 events in it): too little for events and transitions per "
+        "day, which need at least 24 h (one day)")
+    assert s.loc["long", "observed_hours"] == pytest.approx(48.0)
+    assert s.loc["long", "note"] == ""
+
+
+def test_a_group_without_observed_time_says_so_in_its_note():
+    """By hand: "late"'s one event is the observation's last (01-02 00:00): its window never held
+    an event before the end, 0 h of observed time."""
+    ts = pd.to_datetime(["2026-01-01 00:00", "2026-01-01 12:00", "2026-01-02 00:00",
+                         "2026-01-02 00:00"], utc=True)
+    ev = as_events(ts, np.ones(4, dtype=bool), groups={"g": ["early", "early", "early", "late"]})
+    s = replay_summary(replay(ev, SLO(target=0.9, window="1h"), by="g"), ev).set_index("g")
+    assert s.loc["late", "observed_hours"] == 0.0
+    assert s.loc["late", "note"] == ("no observed time: the group's events fall at the "
+                                     "observation's last instant, so it has no rates per day")

@@ -102,3 +102,19 @@ def test_the_cli_says_a_window_longer_than_the_data_in_the_apis_words(capsys):
     assert main(["replay", str(ssh), "--preset", "sshd", "--year", "2026"]) == 0
     assert ("note: the window (24 h) is longer than the data (1 h 37 min); every window is "
             "partial.") in capsys.readouterr().out
+
+
+def test_the_summarys_note_is_no_group_key():
+    """replay_summary's last column, ``note``, is a figure's words, not a group: the printed table
+    and its lines name the group ``g`` alone."""
+    from budgetlab import replay_summary
+    from budgetlab.cli.clock_text import format_summary, thin_rate_line
+
+    ev = as_events(pd.date_range("2026-01-01", periods=4, freq="h"), [True] * 4,
+                   groups={"g": ["a"] * 4})
+    s = replay_summary(replay(ev, SLO(target=0.9, window="1h"), by="g"), ev)
+    assert s.loc[0, "note"].startswith("only 3 h of observed time")
+    assert format_summary(s, "1h").splitlines()[0].split()[:2] == ["g", "events"]
+    line = " ".join(str(thin_rate_line(s)).split())
+    assert line == ("events/day left blank, too thin to go by (a rate per day needs at least 24 h "
+                    "of observed time): g=a (4 events in 3 h).")

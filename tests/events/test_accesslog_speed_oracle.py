@@ -271,7 +271,8 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
     listed = _line_list(np.concatenate(got.bad) if got.bad else np.zeros(0, dtype=np.int64), n_bad)
     if n_bad and on_error == "raise":
         raise FileFormatError(
-            f"{file_name(path)}: {n_bad} line(s) not in common/combined log format (line "
+            f"{file_name(path)}: {n_bad:,} line{'' if n_bad == 1 else 's'} not in common/combined log "
+            "format (line "
             f"{listed}); "
             "fix them or pass on_error='skip' to drop them."
         )
@@ -281,7 +282,8 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
                               "an access log?")
     if n_bad:
         warnings.warn(
-            f"{file_name(path)}: skipped {n_bad} line(s) not in common/combined log format (line "
+            f"{file_name(path)}: skipped {n_bad:,} line{'' if n_bad == 1 else 's'} not in "
+            "common/combined log format (line "
             f"{listed}).",
             UserWarning,
             stacklevel=3,

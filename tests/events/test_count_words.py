@@ -7,7 +7,14 @@ import pandas as pd
 import pytest
 
 from budgetlab import read_events
-from budgetlab.errors import FileFormatError, InputError, OutcomeError, SchemaError
+from budgetlab.errors import (
+    FileFormatError,
+    InputError,
+    OutcomeError,
+    SchemaError,
+    TimestampError,
+)
+from budgetlab.events import ReadSpec
 from budgetlab.events.files import file_notes
 
 T0 = "2026-01-01T00:00:00Z"
@@ -33,7 +40,7 @@ def test_the_labels_past_the_40th_holding_one_row_are_1_row():
     labels = [f"l{k:02d}" for k in range(40) for _ in range(2)] + ["z"]
     frame = pd.DataFrame({"ts": [T0] * len(labels), "outcome": labels})
     how = read_events(frame, outcomes={u: "success" for u in set(labels)}).attrs["how_read"]
-    assert str(how).splitlines()[-1] == "    ... 1 more label(s): 1 row"
+    assert str(how).splitlines()[-1] == "    ... 1 more label: 1 row"
 
 
 def test_one_more_file_is_1_more_file():
@@ -63,7 +70,7 @@ def test_one_bad_csv_row_is_data_row_2(tmp_path):
     with pytest.raises(FileFormatError) as info:
         read_events(tmp_path / "bad.csv")
     assert str(info.value) == (
-        "bad.csv: 1 row(s) have a different number of fields than the header (data row 2, "
+        "bad.csv: 1 row has a different number of fields than the header (data row 2, "
         "1-based); a field may hold an unquoted separator or quote. Fix or drop those rows.")
 
 
@@ -74,3 +81,52 @@ def test_one_group_key_with_an_invisible_character_is_1_row():
         read_events(frame, by="region")
     assert "control characters) at row 2 (1-based) (1 row); they would make groups" \
         in str(info.value)
+
+
+def _frame(n: int, **columns: list) -> pd.DataFrame:
+    return pd.DataFrame({"ts": pd.date_range("2026-01-01", periods=n, freq="h", tz="UTC"),
+                         **columns})
+
+
+@pytest.mark.parametrize(("times", "message"), [
+    ([T0, "x1"], "unparseable timestamp at row 2 (1-based); use ISO-8601 like "
+                 "2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00."),
+    ([T0, "x1", "x2"], "unparseable timestamps at rows 2, 3 (1-based); use ISO-8601 like "
+                       "2026-11-29T03:47:00Z or 2026-11-29 04:47:00+01:00."),
+])
+def test_unparseable_timestamps_take_the_number_of_their_rows(times, message):
+    with pytest.raises(TimestampError) as info:
+        read_events(pd.DataFrame({"ts": times, "outcome": ["success"] * len(times)}))
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(("seconds", "message"), [
+    ([1.78e9, 5.0], "with epoch='s' (seconds) 1 timestamp falls before 2000 or after 2100, at "
+                    "row 2 (1-based); check the time column."),
+    ([1.78e9, 5.0, 6.0], "with epoch='s' (seconds) 2 timestamps fall before 2000 or after 2100, "
+                         "at rows 2, 3 (1-based); check the time column."),
+])
+def test_epoch_times_out_of_range_take_the_number_of_their_count(seconds, message):
+    with pytest.raises(TimestampError) as info:
+        read_events(pd.DataFrame({"ts": seconds, "outcome": ["success"] * len(seconds)}),
+                    epoch="s")
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(("ms", "message"), [
+    ([1.0, -2.0, 3.0], "negative duration at row 2 (1-based); check the duration column."),
+    ([1.0, -2.0, -3.0], "negative durations at rows 2, 3 (1-based); check the duration column."),
+])
+def test_negative_durations_take_the_number_of_their_rows(ms, message):
+    with pytest.raises(InputError) as info:
+        read_events(_frame(3, outcome=["success"] * 3, d=ms), duration="d", duration_unit="ms")
+    assert str(info.value) == message
+
+
+def test_unexpected_keywords_take_the_number_of_their_count():
+    with pytest.raises(TypeError) as one:
+        ReadSpec().replace(colour=1)
+    assert str(one.value) == "read_events() got unexpected keyword argument 'colour'"
+    with pytest.raises(TypeError) as two:
+        ReadSpec().replace(colour=1, size=2)
+    assert str(two.value) == "read_events() got unexpected keyword arguments 'colour', 'size'"

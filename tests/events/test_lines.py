@@ -98,7 +98,7 @@ def test_unmatched_lines_strict_and_files_where_nothing_matches(tmp_path):
     # the blank line is no line
     assert "1 of 3 lines (33.3 %)" in " ".join(ev.attrs["how_read"].notes)
     with pytest.raises(InputError,
-                       match=r"1 line\(s\) not in the format of the pattern \(line 2\); fix "
+                       match=r"1 line not in the format of the pattern \(line 2\); fix "
                              r"them or pass on_error='skip'"):
         read_events(log, pattern=pattern, on_error="raise")
     with pytest.raises(FileFormatError, match="no line matches the pattern"):
@@ -113,7 +113,7 @@ def _app_log(tmp_path):
 
 
 APP = r"^(?P<ts>\S+) (?P<outcome>\w+) (?P<region>\w+)$"
-NOT_IN_FORMAT = r"1 line\(s\) not in the format of the pattern \(line 2\)"
+NOT_IN_FORMAT = r"1 line not in the format of the pattern \(line 2\)"
 
 
 def test_strict_is_the_deprecated_spelling_of_on_error_raise(tmp_path):
@@ -146,7 +146,7 @@ def test_the_command_line_refuses_line_2_with_either_flag(tmp_path, capsys, flag
     argv = ["replay", str(_app_log(tmp_path)), "--pattern", APP, "--window", "1h", *flags]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "1 line(s) not in the format of the pattern (line 2)" in err \
+    assert err.count("\n") == 1 and "1 line not in the format of the pattern (line 2)" in err \
         and "pass --on-error skip to drop them" in err and "on_error" not in err, err
 
 
@@ -182,7 +182,7 @@ def test_the_command_line_skips_or_counts_line_2_as_asked(tmp_path, capsys):
     log = str(_app_log(tmp_path))
     assert main(["replay", log, "--pattern", APP, "--window", "1h", "--on-error", "skip"]) == 0
     err = capsys.readouterr().err
-    assert "skipped 1 line(s) not in the format of the pattern (line 2)" in err, err
+    assert "skipped 1 line not in the format of the pattern (line 2)" in err, err
     assert main(["replay", log, "--pattern", APP, "--window", "1h", "--on-error", "count"]) == 0
     assert "1 of 3 lines (33.3 %) do not match the pattern" in capsys.readouterr().err
     assert main(["replay", log, "--pattern", APP, "--strict", "--on-error", "skip"]) == 2

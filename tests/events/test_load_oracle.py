@@ -797,7 +797,8 @@ def _old_parse_file(path: Path, on_error: str, notes: list[str]) -> Any:
     more = n_bad - min(n_bad, 10)
     listed = shown + (f" and {more} more" if more > 0 else "")
     if n_bad and on_error == "raise":
-        raise FileFormatError(f"{file_name(path)}: {n_bad} line(s) not in common/combined log "
+        raise FileFormatError(f"{file_name(path)}: {n_bad:,} line{'' if n_bad == 1 else 's'} not "
+                              "in common/combined log "
                               f"format (line {listed}); "
                               "fix them or pass on_error='skip' to drop them.")
     if not good.any():
@@ -996,7 +997,7 @@ def test_a_year_outside_pandas_range_is_a_malformed_line(tmp_path):
     path.write_text('192.0.2.8 - - [10/Oct/0001:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n'
                     '192.0.2.8 - - [10/Oct/2026:13:55:36 +0200] "GET / HTTP/1.1" 200 1\n')
     with pytest.raises(FileFormatError,
-                       match=r"1 line\(s\) not in common/combined log format \(line 1\)"):
+                       match=r"1 line not in common/combined log format \(line 1\)"):
         read_access_log(path)
     with pytest.warns(UserWarning, match="skipped 1 line"):
         assert len(read_access_log(path, on_error="skip")) == 1

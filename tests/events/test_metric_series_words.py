@@ -44,7 +44,7 @@ def test_text_without_one_boolean_is_asked_whether_it_holds_labels():
 def test_some_booleans_keep_the_row_numbers():
     with pytest.raises(OutcomeError) as info:
         read_events(frame(["true", "7", "false"], "ok"), ok="ok")
-    assert str(info.value) == "non-boolean success value(s) at row 2 (1-based); use true/false " \
+    assert str(info.value) == "non-boolean success value at row 2 (1-based); use true/false " \
         "or 1/0."
 
 
@@ -104,7 +104,7 @@ def test_a_success_column_with_a_few_bad_rows_names_them():
                           "ok": [1.0, 0.0, 7.0, 1.0, 3.0]})
     with pytest.raises(OutcomeError) as err:
         read_events(frame, ok="ok")
-    assert str(err.value) == ("non-boolean success value(s) at rows 3, 5 (1-based); use "
+    assert str(err.value) == ("non-boolean success values at rows 3, 5 (1-based); use "
                               "true/false or 1/0.")
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..._util.percent import given_percent, measured_percent
-from ..._util.validation import require_columns
+from ..._util.validation import check_whole, require_columns
 from ...errors import ConfigError
 from ..recalibration import Recalibration
 from ..recalibration.rules import too_few_events
@@ -112,7 +112,8 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     bucket : str
         The failure bucket to set apart (e.g. ``"timeout"``).
     min_events : int
-        Fewest attempts for a verdict, on top of the rule (default 0: the rule alone).
+        Fewest attempts for a verdict, on top of the rule (default 0: the rule alone); a whole
+        number >= 0, else :class:`~budgetlab.errors.ConfigError`.
 
     Returns
     -------
@@ -139,6 +140,7 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
     '100 events in the group: too few for a verdict (under 95 % they hold 5 expected failures; a
     verdict needs at least 10, i.e. 200 events)'
     """
+    min_events = check_whole("min_events", min_events)
     require_columns(targets, ["target"], what="targets")
     keys = [c for c in targets.columns if c != "target"]
     if len(keys) != 1:
