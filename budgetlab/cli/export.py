@@ -15,6 +15,7 @@ from ..errors import ConfigError
 from .export_report import (
     WINDOW,
     group_names,
+    no_policy_text,
     report_openslo,
     report_prometheus,
     say_kept,
@@ -302,7 +303,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                             indicator=latency)]
     policy: Any = args.policy
     if policy is None and any(d.policy is None for d in docs):
-        raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
+        raise ConfigError(no_policy_text([d.name for d in docs if d.policy is None], len(docs)))
     if policy is not None and args.period is not None:
         from ..interop.prometheus import resolve_policy
 
