@@ -28,6 +28,7 @@ from .group_scores import (
 from .observed import ObservedTime, rate_notes, thin_rates
 from .policy import AlertPolicy
 from .score_inputs import (
+    budget_before_alert_note,
     check_tables,
     episode_groups,
     episode_keys,
@@ -114,7 +115,16 @@ class ScoringContext:
             g = self.grid
             self.bad_counts = BadCounts(g.cell_group, g.cell_bin, g.cell_bad, g.n_bins)
             allowed = error_budgets(target, g) * g.group_totals()
-            self.period_budget = allowed * self._period_factor(target, g)
+            periods = self._periods_ns(target, g)
+            self.period_budget = allowed * (periods / self.span_ns)  # the order of the oracle
+            # budget_spent_pct's rule (cli/backtest.py): a share of a period's budget needs a
+            # whole period read; a shorter span's traffic would be extrapolated to the period
+            self.budget_withheld = periods > self.span_ns
+            self.budget_note = budget_before_alert_note(periods[self.budget_withheld], self.span_ns,
+                                                    len(periods))
+        else:
+            self.budget_withheld = np.zeros(len(self.keys), dtype=bool)
+            self.budget_note = ""
         self._tier_windows(episodes, policy, tier_names)
 
     def _tier_windows(self, episodes: pd.DataFrame, policy: AlertPolicy | None,
@@ -159,16 +169,17 @@ class ScoringContext:
         :meth:`cutoff`."""
         return self.observed.of(tiers, from_ns=self.cutoff(tiers))
 
-    def _period_factor(self, target: Any, grid: BinGrid) -> Any:
-        """Budget period / evaluated span: ``period`` if given, else the SLO's period (per group
-        with per-group SLOs), else 30 days."""
+    def _periods_ns(self, target: Any, grid: BinGrid) -> np.ndarray:
+        """Budget period in ns per group: ``period`` if given, else the SLO's period (each group's
+        own with per-group SLOs), else 30 days."""
         if self.period_ns is not None:
-            return self.period_ns / self.span_ns
-        slos = group_slos(target, grid)
-        if slos is not None:
-            return np.array([int(s.period.value) / self.span_ns for s in slos], dtype=float)
-        period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
-        return int(period.value) / self.span_ns
+            period_ns = self.period_ns
+        elif (slos := group_slos(target, grid)) is not None:
+            return np.array([int(s.period.value) for s in slos], dtype=float)
+        else:
+            period = target.period if isinstance(target, SLO) else pd.Timedelta(_DEFAULT_PERIOD)
+            period_ns = int(period.value)
+        return np.full(grid.n_groups, float(period_ns))
 
     def _selected(self, groups: np.ndarray, tiers: list[int]) -> np.ndarray:
         """Positions of the episodes of ``tiers`` in ``groups`` (one group or all of them), in table
@@ -238,6 +249,9 @@ class ScoringContext:
                 budget = float(self.period_budget[scope_groups].sum())
                 used = self.bad_between(scope_groups, int(i_s[j]), hi)
                 pct[j] = 100.0 * used / budget if budget > 0 else 0.0  # used > 0 implies budget > 0
+        if pct is not None:  # withheld (NaN) when a group of the incident's scope read too little
+            scope = self.inc_match[np.ix_(i_idx, groups)] & self.budget_withheld[groups]
+            pct = np.where(scope.any(axis=1), np.nan, pct)
         return Matches(
             incidents=i_idx,
             detected=detected,
@@ -275,7 +289,11 @@ class ScoringContext:
                              self.grid.n_bins,
                              self.bad_counts, np.broadcast_to(np.asarray(self.period_budget,
                                                                          dtype=float), (n_groups,)))
-        return summary_columns(gs, n_groups, self.inc_start, self.inc_end, span, early_ns=cut)
+        cols = summary_columns(gs, n_groups, self.inc_start, self.inc_end, span, early_ns=cut)
+        for c in ("budget_before_alert_median", "budget_before_alert_max"):
+            if c in cols:  # withheld (NaN) for the groups that read less than their period
+                cols[c] = np.where(self.budget_withheld, np.nan, cols[c])
+        return cols
 
     def summary(self, m: Matches, observed_ns: float) -> dict[str, Any]:
         """The scores of one row (the columns of :func:`~budgetlab.score_alerts` after the labels),

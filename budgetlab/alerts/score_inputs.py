@@ -137,3 +137,30 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
     keep &= ~outside
     return (inc.iloc[np.flatnonzero(keep)].reset_index(drop=True), i_s[keep], i_e[keep],
             match[keep], n_outside)
+
+
+def budget_before_alert_note(withheld_ns: np.ndarray, span_ns: int, n_groups: int) -> str:
+    """Why ``budget_before_alert_*`` is withheld: the periods (ns) of the groups whose period
+    is longer than the evaluated span (``""`` when none is). The tables keep it in
+    ``attrs["budget_note"]``.
+
+    >>> day = 86_400 * 10**9
+    >>> print(budget_before_alert_note(np.array([30.0 * day]), 4 * day, 1))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    budget_before_alert withheld: the bins span 4 d, less than the 30 d budget period, and a
+    share of the 30 d budget needs a whole period of traffic (4 d would be scaled to 30 d);
+    read at least 30 d.
+    """
+    from .._util.words import duration_words
+
+    if len(withheld_ns) == 0:
+        return ""
+    longest = duration_words(pd.Timedelta(int(withheld_ns.max()), unit="ns"))
+    periods = " / ".join(duration_words(pd.Timedelta(int(p), unit="ns"))
+                         for p in sorted(set(withheld_ns.tolist())))
+    span = duration_words(pd.Timedelta(span_ns, unit="ns"))
+    which = (f" for {len(withheld_ns)} of the {n_groups} groups"
+             if len(withheld_ns) < n_groups else "")
+    return (f"budget_before_alert withheld{which}: the bins span {span}, less than the {periods} "
+            f"budget period, and a share of the {periods} budget needs a whole period of traffic "
+            f"({span} would be scaled to {periods}); read at least {longest}.")

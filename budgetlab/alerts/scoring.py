@@ -22,7 +22,10 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
 * **budget before alert**: failures in the incident's scope from the bin holding its start up to
   the first alert (up to its end when undetected), in % of the period budget
   ``(1 - target) * events per period`` (the average traffic of the grid scaled to ``period``).
-  Needs ``bins`` and ``target``.
+  Needs ``bins`` and ``target``. Withheld (NaN) for a group whose period is longer than the
+  bins' span, the rule of the backtest's ``budget_spent_pct``: a few days' traffic scaled to a
+  30 d budget is an extrapolation, not the period's budget; ``attrs["budget_note"]`` says why
+  (``""`` when nothing is withheld).
 
 Rows: one per group (and ``"*"``, all groups together: an incident counts as detected when any
 group's episode matches it) and per tier, plus per-severity (``tier="*"``, one severity) and
@@ -78,7 +81,8 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
         Group keys (str, ``"*"`` = all groups), ``tier``, ``severity``, ``incident_id``,
         ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``first_alert``,
         ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), with
-        ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected), and with
+        ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected; NaN
+        when withheld, ``attrs["budget_note"]`` says why: see the module docs), and with
         ``filling="apart"``: ``filling`` (the incident began while the row's long window filled:
         :func:`score_alerts` scores it apart).
     """
@@ -92,6 +96,7 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
         parts.append(pd.concat([head, table], axis=1))
     out = pd.concat(parts, ignore_index=True)
     out.attrs["incidents_outside"] = ctx.incidents_outside
+    out.attrs["budget_note"] = ctx.budget_note
     return out
 
 
@@ -149,7 +154,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         ``rates_note`` (why the rates are withheld, e.g. ``"withheld: only 5 h of observed
         time, ..."``; empty when they are given), and
         with ``bins``: ``budget_before_alert_median``, ``budget_before_alert_max`` (% of the
-        period budget, detected incidents), and with ``filling="apart"``: ``episodes_filling``,
+        period budget, detected incidents; NaN when withheld, ``attrs["budget_note"]`` says
+        why), and with ``filling="apart"``: ``episodes_filling``,
         ``true_episodes_filling``, ``incidents_filling`` (left out of the other columns). With
         ``filling="apart"`` the counts, rates and ``observed_days`` are over the time after the
         row's long window filled. ``precision`` of a tier that never fired is NaN
@@ -192,6 +198,7 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         labels = [ctx.keys[k].astype(str).to_numpy(dtype=object) for k in ctx.by]
         table = score_table(ctx.by, labels, [(t, s) for t, s, _ in tier_sel], per_group, star)
     table.attrs["incidents_outside"] = ctx.incidents_outside
+    table.attrs["budget_note"] = ctx.budget_note
     return table
 
 
@@ -246,4 +253,6 @@ def compare_policies(bins: BinsLike, target: Any, policies: Mapping[str, AlertPo
         parts.append(sc)
     out = pd.concat(parts, ignore_index=True)
     out.attrs["incidents_outside"] = parts[0].attrs["incidents_outside"]  # one grid for all
+    out.attrs["budget_note"] = " ".join(  # each policy's own period
+        dict.fromkeys(n for p in parts if (n := p.attrs["budget_note"])))
     return out

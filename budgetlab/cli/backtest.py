@@ -132,8 +132,9 @@ def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
                               "holds them); give --policy (e.g. --policy workbook, or "
                               "workbook,pyrra,sloth).")
         if spec.policy is None:
-            raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy "
-                              "workbook).")
+            from .export_report import no_policy_text
+
+            raise ConfigError(no_policy_text([spec.name], 1))
         return {spec.policy.name or "slo": spec.policy}
     if len(set(names)) != len(names):
         raise ConfigError("--policy lists a name twice.")

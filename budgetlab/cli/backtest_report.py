@@ -145,6 +145,8 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     thin = thin_rates_line(rows)
     if thin:
         print(wrap(thin, indent=""))
+    if scores.attrs.get("budget_note"):  # the --out tables' budget_before_alert_* columns
+        print(wrap(scores.attrs["budget_note"], indent=""))
     print(wrap(SCORE_FOOTNOTE, indent=""))
 
 

@@ -12,9 +12,11 @@ from typing import Any
 
 from .._util.words import counted
 from ..errors import ConfigError
+from .export_options import refuse_unread, refuse_window
 from .export_report import (
     WINDOW,
     group_names,
+    no_policy_text,
     report_openslo,
     report_prometheus,
     say_kept,
@@ -119,7 +121,6 @@ def _policy(args: argparse.Namespace, period: Any) -> Any:
 
 def _cmd_openslo(args: argparse.Namespace) -> int:
     from ..interop.openslo import ratio_indicator, write_openslo
-    from .export_options import refuse_unread
 
     refuse_unread(args)
     _register_inputs(args.from_spec, args.from_recalibration)
@@ -278,13 +279,14 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
     from ..interop.prometheus import prometheus_rules, run_promtool, to_prometheus_yaml
     from ..slo import SLO
 
+    refuse_window(args)
     _register_inputs(args.slo)
     out = _plan(args)
     _guard_names(args)
     metrics = _metrics(args)
     latency = _latency(args)
     if args.slo is not None:
-        docs = [_override(d, args.target, args.window, args.period) for d in _read_docs(args.slo)]
+        docs = [_override(d, args.target, None, args.period) for d in _read_docs(args.slo)]
         if latency is not None:
             docs = [dataclasses.replace(d, indicator=latency, indicator_ref=None) for d in docs]
         _guard_docs(docs)
@@ -297,12 +299,13 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                               "(budgetlab demo's are "
                               "captcha_solves_total and captcha_solve_errors_total), or --slo FILE "
                               "with its queries.")
-        docs = [SLODocument(args.name, SLO(target=args.target, window=args.window or "30D",
+        # the SLO's tracker window is not in the rules (prometheus_rules reads target and period)
+        docs = [SLODocument(args.name, SLO(target=args.target, window="30D",
                                            period=args.period or "30D"), service=args.service or "",
                             indicator=latency)]
     policy: Any = args.policy
     if policy is None and any(d.policy is None for d in docs):
-        raise ConfigError("the SLO has no alert policies; give --policy (e.g. --policy workbook).")
+        raise ConfigError(no_policy_text([d.name for d in docs if d.policy is None], len(docs)))
     if policy is not None and args.period is not None:
         from ..interop.prometheus import resolve_policy
 

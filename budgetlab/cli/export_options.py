@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import ConfigError
 from .commands import Command
 
-__all__ = ["add_parser", "refuse_unread"]
+__all__ = ["add_parser", "refuse_unread", "refuse_window"]
 
 #: ``export openslo``'s flags that only ``--from-recalibration`` reads
 _RECALIBRATION_ONLY = ("--by", "--target-column", "--name-prefix")
@@ -44,7 +44,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
     p.add_argument("--window", type=_duration, default=None,
                    help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window "
-                        "annotation)")
+                        "annotation; export openslo only: Prometheus rules hold none)")
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
     p.add_argument("--policy", default=None, metavar="PRESET",  # interop.prometheus.POLICY_PRESETS
@@ -143,3 +143,13 @@ def refuse_unread(args: argparse.Namespace) -> None:
         why = _NOT_READ.get(source or "", {}).get(flag)
         if why is not None:
             raise ConfigError(f"{flag} is not read with {source}{why}; leave {flag} out.")
+
+
+def refuse_window(args: argparse.Namespace) -> None:
+    """Refuse ``export prometheus --window``: the rules hold no tracker window (they read the
+    SLO's target and period and the policy's windows), so the flag would be dropped without a
+    word; ``export openslo`` writes it (the ``budgetlab/window`` annotation)."""
+    if args.window is not None:
+        raise ConfigError("--window is the tracker window, and Prometheus rules hold none (they "
+                          "alert on the policy's burn-rate windows against the budget period, "
+                          "--period); leave --window out.")

@@ -9,10 +9,32 @@ import argparse
 from typing import Any
 
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
-           "group_names"]
+           "group_names", "no_policy_text"]
 
 #: the tracker window of the SLOs from flags or from a recalibration without --window
 WINDOW = "28d"
+
+
+def no_policy_text(names: list[str], n_slos: int) -> str:
+    """Why ``export prometheus`` / ``backtest`` refuse SLOs without alert policies and no
+    ``--policy``: the SLOs named (as :func:`budgetlab.prometheus_rules` names them), up to five.
+
+    >>> no_policy_text(["checkout"], 1)
+    "SLO 'checkout' has no alert policies; give --policy (e.g. --policy workbook)."
+    >>> print(no_policy_text(["a", "b"], 3))  # doctest: +NORMALIZE_WHITESPACE
+    SLOs 'a', 'b' (2 of the 3) have no alert policies; give --policy (e.g. --policy workbook; it
+    sets the policy of every SLO).
+    """
+    from ..privacy import shown
+
+    listed = ", ".join(shown(n) for n in names[:5]) + (
+        f" and {len(names) - 5} more" if len(names) > 5 else "")
+    if n_slos == 1:
+        return f"SLO {listed} has no alert policies; give --policy (e.g. --policy workbook)."
+    some = f" ({len(names)} of the {n_slos})" if len(names) < n_slos else ""
+    return (f"{'SLO' if len(names) == 1 else 'SLOs'} {listed}{some} "
+            f"{'has' if len(names) == 1 else 'have'} no alert policies; give --policy (e.g. "
+            "--policy workbook; it sets the policy of every SLO).")
 
 
 def report_openslo(docs: list[Any], args: argparse.Namespace) -> None:

@@ -317,6 +317,8 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
         thin = thin_rates_line(rows)
         if thin:
             print(wrap(thin, indent=""))
+        if args.out and sc.attrs.get("budget_note"):  # the budget_before_alert_* columns
+            print(wrap(sc.attrs["budget_note"], indent=""))
     print(wrap(SCORE_FOOTNOTE, indent=""))
     if args.out:
         table = pd.concat(scores, ignore_index=True)

@@ -16,7 +16,9 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     tests/alerts/test_observed_time.py) and withheld (NaN, a ``rates_note`` saying why) under one
     day of it, (3) alert_episodes records ``tier_windows`` in attrs, (4) the score tables record
     ``incidents_outside`` in attrs (incidents wholly outside the grid, not scored; the oracle
-    scored every incident, so the count must be 0 for the tables to be equal)."""
+    scored every incident, so the count must be 0 for the tables to be equal), (5) they record
+    ``budget_note`` in attrs (why budget_before_alert is withheld, when the period is longer than
+    the span; the oracle never withheld it, so the note must be empty)."""
     # the oracle built its table from dicts: a duration column without any detection came out as
     # all-NaT datetime64[s]; the columnar table keeps it timedelta64[ns] (NaT): the same values
     want = want.copy()
@@ -43,5 +45,6 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
         want = want.drop(columns=list(rates))
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     assert got.attrs.get("incidents_outside", 0) == 0
+    assert got.attrs.get("budget_note", "") == ""
     assert {k: v for k, v in got.attrs.items()
-            if k not in ("tier_windows", "incidents_outside")} == want.attrs
+            if k not in ("tier_windows", "incidents_outside", "budget_note")} == want.attrs

@@ -142,33 +142,44 @@ def incidents_of(grid):
     return pd.DataFrame(rows)
 
 
+# SLOS' targets with budget periods around the 4 d span: fra's 30 d is longer (its budget figures
+# withheld), ams' 1 d and lhr's 2 d fit in it
+SHORT = PerGroup({"ams": SLO(0.99, period="1D"), "fra": SLO(0.995, period="30D"),
+                  "lhr": SLO(0.98, period="2D")})
+
+
 def test_score_alerts_uses_each_groups_target_and_period():
     grid = make_grid()
     inc = incidents_of(grid)
     ep = alert_episodes(grid, SLOS, "workbook")
-    got = score_alerts(ep, inc, bins=grid, target=SLOS, policy=AlertPolicy.workbook())
+    got = score_alerts(ep, inc, bins=grid, target=SHORT, policy=AlertPolicy.workbook())
     for g, region in enumerate(GROUPS):
-        slo = SLOS.slo_for(region)
+        slo = SHORT.slo_for(region)
         sub = grid.select([g])
-        ep_g = alert_episodes(sub, slo, "workbook")
+        ep_g = alert_episodes(sub, SLOS.slo_for(region), "workbook")
         alone = score_alerts(ep_g, inc, bins=sub, target=slo.target, period=slo.period,
                              policy=AlertPolicy.workbook())
         mine = got[got["region"] == region].reset_index(drop=True)
         pd.testing.assert_frame_equal(mine, alone[alone["region"] == region].reset_index(drop=True),
                                       check_exact=True)
     # every incident scored (with filling='apart' those begun in a tier's first 3 d are apart)
-    got = score_alerts(ep, inc, bins=grid, target=SLOS, policy=AlertPolicy.workbook(),
+    got = score_alerts(ep, inc, bins=grid, target=SHORT, policy=AlertPolicy.workbook(),
                        filling="count")
-    assert got.loc[got["region"] != "*", "budget_before_alert_max"].notna().all()
-    # the budget period is the SLO's: a 7 d budget is about 30/7 times the share of a 30 d one
-    thirty = score_alerts(ep, inc, bins=grid, target=SLOS, period="30D",
-                          policy=AlertPolicy.workbook(), filling="count")
+    given = got["region"].isin(["ams", "lhr"])
+    assert got.loc[given, "budget_before_alert_max"].notna().all()
+    # fra's 30 d period is longer than the 4 d read, and so is the "*" rows' (fra is in them)
+    assert got.loc[~given, "budget_before_alert_max"].isna().all()
+    assert got.attrs["budget_note"].startswith("budget_before_alert withheld for 1 of the 3 "
+                                               "groups: the bins span 4 d, less than the 30 d")
+    # the budget period is the SLO's: a 1 d budget is 2 times the share of a 2 d one
+    two = score_alerts(ep, inc, bins=grid, target=SHORT, period="2D",
+                       policy=AlertPolicy.workbook(), filling="count")
     ams = (got["region"] == "ams") & (got["tier"] == "*") & (got["severity"] == "*")
     ratio = (
         got.loc[ams, "budget_before_alert_max"].item()
-        / thirty.loc[ams, "budget_before_alert_max"].item()
+        / two.loc[ams, "budget_before_alert_max"].item()
     )
-    assert ratio == pytest.approx(30 / 7)
+    assert ratio == pytest.approx(2)
 
 
 def test_score_alerts_reads_the_period_of_one_slo():

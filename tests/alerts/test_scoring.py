@@ -78,8 +78,9 @@ def row(score, region, tier, severity=None):
 def test_hand_computed_scores():
     # every episode and incident scored (the ticket tier's 1 d window fills over this whole day;
     # apart: tests/alerts/test_filling.py)
+    # a 1 d budget period, the span of the bins (a longer one is withheld: below)
     s = score_alerts(episodes(), INCIDENTS, grace="1h", bins=bins_two_regions(), target=0.99,
-                     policy=POLICY, filling="count")
+                     policy=POLICY, filling="count", period="1D")
     fra = row(s, "fra", "page_1h")
     # fra page: 2 episodes, 1 overlaps i1 -> precision 1/2; fra's incidents i1, i2 -> i1 detected
     assert (fra["episodes"], fra["true_episodes"], fra["incidents"], fra["detected"]) == (2, 1, 2,
@@ -88,15 +89,15 @@ def test_hand_computed_scores():
     assert fra["detection_median"] == pd.Timedelta("5min") and fra["reset_median"] == pd.Timedelta(
         "20min"
     )
-    # budget: 5 bad minutes x 50 failures = 250 of 0.01 * 100 * 1440 * 30 = 43,200 -> 0.5787 %
-    assert fra["budget_before_alert_median"] == pytest.approx(100 * 250 / 43200)
+    # budget: 5 bad minutes x 50 failures = 250 of 0.01 * 100 * 1440 = 1,440 -> 17.36 %
+    assert fra["budget_before_alert_median"] == pytest.approx(100 * 250 / 1440)
     ams = row(s, "ams", "page_1h")
     assert (ams["episodes"], ams["true_episodes"], ams["incidents"], ams["detected"]) == (1, 1, 2,
                                                                                           1)
     assert ams["detection_max"] == pd.Timedelta("20min") and ams["reset_max"] == pd.Timedelta(
         "30min"
     )
-    assert ams["budget_before_alert_max"] == pytest.approx(100 * 2000 / 43200)
+    assert ams["budget_before_alert_max"] == pytest.approx(100 * 2000 / 1440)
     allp = row(s, "*", "page_1h")
     assert allp["precision"] == pytest.approx(2 / 3) and allp["recall"] == pytest.approx(2 / 3)
     assert allp["detection_median"] == pd.Timedelta("12min30s") and allp[
@@ -104,8 +105,8 @@ def test_hand_computed_scores():
     ] == pd.Timedelta("20min")
     assert allp["pages_per_day"] == pytest.approx(3.0)
     assert allp["false_pages_per_week"] == pytest.approx(7.0)
-    # i2 across groups: 2000 failures before 14:20 over both regions' budget (86,400)
-    assert allp["budget_before_alert_max"] == pytest.approx(100 * 2000 / 86400)
+    # i2 across groups: 2000 failures before 14:20 over both regions' budget (2,880)
+    assert allp["budget_before_alert_max"] == pytest.approx(100 * 2000 / 2880)
     overall = row(s, "*", "*", "*")
     # merged per group: fra [10:05, 12:00) and [03:00, 03:10); ams [14:20, 15:30) and [15:40, 16:00)
     assert (overall["episodes"], overall["true_episodes"]) == (4, 3)
@@ -114,6 +115,33 @@ def test_hand_computed_scores():
     page_sev = row(s, "*", "*", "page")
     assert page_sev["episodes"] == 3
     assert set(s["tier"]) == {"page_1h", "ticket_1d", "*"}
+
+
+def test_budget_before_alert_is_withheld_when_the_period_is_longer_than_the_span():
+    """The rule of the backtest's budget_spent_pct: a share of a period's budget needs a whole
+    period read. One day of bins (100 events/min per region, 0.99)."""
+    kw = {"grace": "1h", "bins": bins_two_regions(), "target": 0.99, "policy": POLICY,
+          "filling": "count"}
+    # 30 d (the default for a bare target) from 1 d of traffic: withheld, the note says why
+    for table in (score_alerts(episodes(), INCIDENTS, **kw),
+                  incident_detections(episodes(), INCIDENTS, **kw)):
+        cols = [c for c in table.columns if c.startswith("budget_before_alert")]
+        assert cols and table[cols].isna().all().all()
+        assert table.attrs["budget_note"] == (
+            "budget_before_alert withheld: the bins span 1 d, less than the 30 d budget period, "
+            "and a share of the 30 d budget needs a whole period of traffic (1 d would be scaled "
+            "to 30 d); read at least 30 d.")
+    # a 12 h period inside the 1 d read: 0.01 x 100/min x 720 min = 720 failures per region
+    s = score_alerts(episodes(), INCIDENTS, period="12h", **kw)
+    d = incident_detections(episodes(), INCIDENTS, period="12h", **kw)
+    assert s.attrs["budget_note"] == "" and d.attrs["budget_note"] == ""
+    # fra's i1: 5 bad minutes (10:00-10:05) x 50 = 250 failures before the page at 10:05
+    assert row(s, "fra", "page_1h")["budget_before_alert_median"] == pytest.approx(100 * 250 / 720)
+    # ams' i2: 20 min x 100 = 2,000 failures before 14:20; the "*" row: both regions' 1,440
+    assert row(s, "ams", "page_1h")["budget_before_alert_max"] == pytest.approx(100 * 2000 / 720)
+    assert row(s, "*", "page_1h")["budget_before_alert_max"] == pytest.approx(100 * 2000 / 1440)
+    i1 = d[(d["region"] == "fra") & (d["tier"] == "page_1h") & (d["incident_id"] == "i1")]
+    assert i1["budget_before_alert_pct"].item() == pytest.approx(100 * 250 / 720)
 
 
 def test_grace_controls_late_matches():

@@ -57,3 +57,34 @@ def test_a_period_longer_than_the_history_before_the_episode_is_withheld(capsys)
     assert ("budget_spent_pct withheld for 1 of the 1 episode: it began less than the 30 d "
             "period after the span's start") in " ".join(text.split())
     assert "(3 h read)" in " ".join(text.split())
+
+
+def test_backtest_says_in_words_when_budget_before_alert_is_withheld(capsys):
+    """An incident over the failing minutes, scored as ``backtest`` scores it: under a 30 d period
+    the 3 h read withholds budget_before_alert (detections.csv/scores.csv: empty cells), and the
+    scores say why in words, never ``nan``; under a 1 h period nothing is withheld."""
+    from budgetlab.alerts.scoring import incident_detections, score_alerts
+    from budgetlab.cli.backtest_report import print_scores
+
+    inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
+                        "start": [T0 + pd.Timedelta("1h40min")],
+                        "end": [T0 + pd.Timedelta("1h50min")]})
+    grid = three_hours()
+    for period, withheld in (("30D", True), ("1h", False)):
+        pol = AlertPolicy.single_window("10min", burn=1.5, period=period)
+        ep = _episodes_with_budget(grid, spec(), pol)
+        kw = {"grace": "1h", "bins": grid, "target": 0.9, "period": pol.period, "policy": pol}
+        det = incident_detections(ep, inc, **kw)
+        sc = score_alerts(ep, inc, **kw)
+        assert det["budget_before_alert_pct"].isna().all() == withheld
+        print_scores("single", det, sc, [], ep, 1)
+        text = " ".join(capsys.readouterr().out.split())
+        assert "nan" not in text.lower().split()
+        note = ("budget_before_alert withheld: the bins span 3 h, less than the 30 d budget "
+                "period, and a share of the 30 d budget needs a whole period of traffic (3 h "
+                "would be scaled to 30 d); read at least 30 d.")
+        assert (note in text) == withheld
+        assert ("budget_before_alert withheld" in text) == withheld
+    # the 1 h period: 20 failures (01:40-01:42) before the page at 01:42, of 0.1 x 600 = 60
+    # (rows: the tier, its severity's tiers merged, all tiers merged)
+    assert det["budget_before_alert_pct"].tolist() == [pytest.approx(100 * 20 / 60)] * 3

@@ -396,7 +396,7 @@ def test_cli_export_prometheus_errors_one_line_exit_2(argv, needle, tmp_path, ca
 
 def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path):
     out = tmp_path / "rules.yaml"
-    assert main(["export", "prometheus", "--target", "0.999", "--window", "28d", "--name", "solve",
+    assert main(["export", "prometheus", "--target", "0.999", "--name", "solve",
                  "--policy",
                  "sloth28", "--total-metric", "a_total", "--errors-metric", "b_total",
                  str(out)]) == 0
@@ -462,3 +462,23 @@ def test_rules_without_counters_read_the_slos_queries_or_refuse_with_the_fix():
         gauge = {**ind, "spec": {"ratioMetric": {**ind["spec"]["ratioMetric"], "bad": {
             "metricSource": {"type": "Prometheus", "spec": {"query": "sum(e_gauge)"}}}}}}
         prometheus_rules(SLODocument("x", SLO(0.99, "30D"), indicator=gauge), "workbook")
+
+
+def test_cli_export_prometheus_writes_no_tracker_window_and_refuses_window(tmp_path, capsys):
+    """The rules read the SLO's target and period, never its tracker window (unlike export
+    openslo's budgetlab/window annotation): the same rules under a 1 h and a 28 d window, and
+    without --window nothing is said of one; --window is refused in one line, not dropped."""
+    kw = {"name": "solve", "total_metric": "a_total", "errors_metric": "b_total"}
+    short = prometheus_rules(SLO(0.999, "1h", period="30D"), "workbook", **kw)
+    assert short == prometheus_rules(SLO(0.999, "28D", period="30D"), "workbook", **kw)
+    out = tmp_path / "rules.yaml"
+    argv = ["export", "prometheus", "--target", "0.999", "--name", "solve", "--policy",
+            "workbook", "--total-metric", "a_total", "--errors-metric", "b_total", str(out)]
+    assert main(argv) == 0
+    assert yaml.safe_load(out.read_text()) == short
+    assert "window" not in capsys.readouterr().out
+    assert main([*argv, "--window", "24h", "--force"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --window is the tracker window, and Prometheus rules hold none (they "
+        "alert on the policy's burn-rate windows against the budget period, --period); leave "
+        "--window out.\n")

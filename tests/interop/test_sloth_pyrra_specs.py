@@ -346,3 +346,51 @@ def test_replay_reads_sloth_and_pyrra_slos(log, tmp_path, capsys, spec, slo, lat
     got = pd.read_csv(out)
     assert len(got) == len(want) > 0
     assert got["to_status"].tolist() == want["to_status"].astype(str).tolist()
+
+
+TWO_SLOS = """version: "prometheus/v1"
+service: "myapp"
+slos:
+  - name: "http-availability"
+    objective: 99.9
+    sli:
+      events:
+        error_query: sum(rate(http_requests_total{code=~"5.."}[{{.window}}]))
+        total_query: sum(rate(http_requests_total[{{.window}}]))
+    alerting:
+      name: MyappHighErrorRate
+      page_alert: {}
+      ticket_alert: {}
+  - name: "http-throttled"
+    objective: 99.0
+    sli:
+      events:
+        error_query: sum(rate(http_requests_total{code="429"}[{{.window}}]))
+        total_query: sum(rate(http_requests_total[{{.window}}]))
+    alerting:
+      page_alert:
+        disable: true
+      ticket_alert:
+        disable: true
+"""
+
+
+def test_export_without_policy_names_the_slos_that_have_none(tmp_path, capsys):
+    """Two SLOs, the second without alert policies: the refusal names it (as prometheus_rules
+    does), not "the SLO"; one SLO alone (no-alerts.yml) is named the same way, by export and
+    backtest (refused before the server is asked)."""
+    spec = tmp_path / "two.yml"
+    spec.write_text(TWO_SLOS)
+    assert main(["export", "prometheus", "--slo", str(spec), str(tmp_path / "r.yaml")]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: SLO 'http-throttled' (1 of the 2) has no alert policies; give --policy "
+        "(e.g. --policy workbook; it sets the policy of every SLO).\n")
+    assert not (tmp_path / "r.yaml").exists()
+    one = "budgetlab: error: SLO 'http-availability' has no alert policies; give --policy (e.g. " \
+          "--policy workbook).\n"
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "no-alerts.yml"),
+                 str(tmp_path / "r.yaml")]) == 2
+    assert capsys.readouterr().err == one
+    assert main(["backtest", "--prometheus", "http://127.0.0.1:1", "--slo",
+                 str(SLOTH / "no-alerts.yml")]) == 2
+    assert capsys.readouterr().err == one
