@@ -314,12 +314,18 @@ WITHHELD = (
     "(at least 7)\"\n")
 
 
-def test_export_leaves_out_withheld_groups_and_says_which_in_one_line(tmp_path, capsys):
+def export_table(tmp_path, text, *flags, name="rec"):
+    """``budgetlab export openslo --from-recalibration NAME.csv FLAGS NAME.yaml`` on a table
+    written from ``text``; its exit code."""
     from budgetlab.cli import main
 
-    (tmp_path / "rec.csv").write_text(WITHHELD, encoding="utf-8")
-    rc = main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
-               "--window", "1h", str(tmp_path / "rec.yaml")])
+    (tmp_path / f"{name}.csv").write_text(text, encoding="utf-8")
+    return main(["export", "openslo", "--from-recalibration", str(tmp_path / f"{name}.csv"),
+                 *flags, str(tmp_path / f"{name}.yaml")])
+
+
+def test_export_leaves_out_withheld_groups_and_says_which_in_one_line(tmp_path, capsys):
+    rc = export_table(tmp_path, WITHHELD, "--window", "1h")
     out, err = capsys.readouterr()
     assert rc == 0, err
     left = [line for line in out.splitlines() if "left out" in line]
@@ -337,20 +343,14 @@ def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_pa
     """turnstile's 0.97 rests on 7 d of history (recalibrate's note: provisional): the file holds
     it as any target, so the command says so, with recalibrate's reason; recaptcha_v2's is not
     named, nor are the groups left out."""
-    from budgetlab.cli import main
-
-    (tmp_path / "rec.csv").write_text(WITHHELD, encoding="utf-8")
-    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
-                 "--window", "1h", str(tmp_path / "rec.yaml")]) == 0
+    assert export_table(tmp_path, WITHHELD, "--window", "1h") == 0
     said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
     assert said == ["written from a provisional recommendation: turnstile (7 d of history, less "
                     "than the 14 d a recommendation needs); the table's recommendation_note says "
                     "more"]
     two = WITHHELD.replace("recaptcha_v2,59639,0.93,", "recaptcha_v2,59639,0.93,\"provisional: "
                            "3 d of history, less than the 14 d a recommendation needs; re-run\"")
-    (tmp_path / "rec2.csv").write_text(two, encoding="utf-8")
-    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec2.csv"),
-                 "--window", "1h", str(tmp_path / "rec2.yaml")]) == 0
+    assert export_table(tmp_path, two, "--window", "1h", name="rec2") == 0
     said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
     assert said == ["written from a provisional recommendation: recaptcha_v2 (3 d of history, "
                     "less than the 14 d a recommendation needs), turnstile (7 d of history, less "
@@ -371,12 +371,9 @@ ACTIONS = ("captcha_type,events,current_target,verdict,action,recommended_target
 def test_export_writes_the_target_each_rows_action_names(tmp_path, capsys):
     """The recalibration's advice for turnstile is to keep 0.95: the file holds 0.95, not the
     rule's 0.978, and the command says so once, with the flag that writes 0.978."""
-    from budgetlab.cli import main
     from budgetlab.interop.openslo import read_recalibration_table
 
-    (tmp_path / "rec.csv").write_text(ACTIONS, encoding="utf-8")
-    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
-                 "--window", "24h", str(tmp_path / "rec.yaml")]) == 0
+    assert export_table(tmp_path, ACTIONS, "--window", "24h") == 0
     said = [ln for ln in capsys.readouterr().out.splitlines() if "kept" in ln]
     assert said == ["kept the current target where the recalibration's action is 'keep': "
                     "turnstile 0.95 (the rule's 0.978); --target-column recommended_target "
@@ -390,21 +387,15 @@ def test_export_writes_the_target_each_rows_action_names(tmp_path, capsys):
                                                                                      0.89]
     assert [d.slo.target for d in slos_from_recalibration(
         table, window="24h", target_column="recommended_target")] == [0.93, 0.978, 0.89]
-    assert main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
-                 "--window", "24h", "--target-column", "recommended_target",
-                 str(tmp_path / "rule.yaml")]) == 0
+    assert export_table(tmp_path, ACTIONS, "--window", "24h", "--target-column",
+                        "recommended_target", name="rule") == 0
     assert "kept" not in capsys.readouterr().out
     slos = load_slos(tmp_path / "rule.yaml", by=["captcha_type"])
     assert slos.table[("turnstile",)].target == 0.978
 
 
 def test_export_with_no_group_to_write_refuses_in_one_line(tmp_path, capsys):
-    from budgetlab.cli import main
-
-    (tmp_path / "rec.csv").write_text("captcha_type,events,recommended_target\nimage,0,\n"
-                                      "ams,3,\n", encoding="utf-8")
-    rc = main(["export", "openslo", "--from-recalibration", str(tmp_path / "rec.csv"),
-               str(tmp_path / "rec.yaml")])
+    rc = export_table(tmp_path, "captcha_type,events,recommended_target\nimage,0,\nams,3,\n")
     err = capsys.readouterr().err
     assert rc == 2
     assert err == ("budgetlab: error: no group of the recalibration table has a "
