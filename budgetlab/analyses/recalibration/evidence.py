@@ -16,7 +16,7 @@ import pandas as pd
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.validation import require_columns, utc_ns_column
-from ..._util.words import days_words, prose_duration
+from ..._util.words import counted, days_words, prose_duration
 from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets
 from .candidates import USUAL_TARGETS
@@ -197,6 +197,5 @@ def _capped_actions(actions: list[str], uncapped: np.ndarray, recommended: np.nd
     for a, u, r, n in zip(actions, uncapped.tolist(), recommended.tolist(),
                           np.asarray(events).tolist(), strict=True):
         capped = np.isfinite(u) and np.isfinite(r) and r < u and not a.startswith("keep")
-        out.append(f"{a} (as high as {int(n):,} event{'' if n == 1 else 's'} can judge)"
-                   if capped else a)
+        out.append(f"{a} (as high as {counted(int(n), 'event')} can judge)" if capped else a)
     return out
