@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ._util.validation import check_fraction, to_timedelta
-from ._util.words import say
+from ._util.words import noun_for, say
 from .errors import ConfigError
 
 __all__ = ["SLO", "as_slo", "PerGroup", "as_per_group", "split_by_slo", "key_text"]
@@ -206,10 +206,12 @@ class PerGroup:
         if missing:
             shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} "
                                                "more" if len(missing) > 10 else "")
-            raise ConfigError(f"no SLO for the group(s) {shown}; add them to the per-group SLOs or "
-                              "give "
+            one = len(missing) == 1
+            raise ConfigError(f"no SLO for the {noun_for(len(missing), 'group')} {shown}; add "
+                              f"{'it' if one else 'them'} to the per-group SLOs or give "
                               + say("PerGroup(..., default=SLO(...)).",
-                                    "each its GROUP=TARGET in --target."))
+                                    f"{'it its' if one else 'each its'} GROUP=TARGET in "
+                                    "--target."))
         return out
 
 

@@ -358,7 +358,7 @@ CASES = [
         "log.csv",
         "ts,outcome,client\n2026-11-29T02:00:00Z,success,83.149.9.216\n2026-11-29T02:01:00Z,success,10.0.0.7\n",
         PersonalDataError,
-        ("'client'", "IPv4 address", "2 row(s)"),
+        ("'client'", "IPv4 address", "2 rows"),
         {"by": "client"},
         ("--by", "client"),
     ),

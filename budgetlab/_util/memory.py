@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ConfigError
+from .words import counted
 
 __all__ = ["MEMORY_ENV", "parse_bytes", "format_bytes", "physical_memory", "memory_limit",
            "check_memory", "check_cells"]
@@ -124,9 +125,10 @@ def check_cells(n_groups: int, n_bins: int, bytes_per_cell: float, what: str,
     ...             limit="8GiB")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: the dense burn-rate table (50000 group(s) x 40320 bin(s)) would
+    budgetlab.errors.ConfigError: the dense burn-rate table (50,000 groups x 40,320 bins) would
     need about 281.6 GiB, over the memory limit of 8.0 GiB; use a coarser freq=, or raise the limit
     (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical memory).
     """
     check_memory(float(n_groups) * float(n_bins) * float(bytes_per_cell),
-                 f"{what} ({n_groups} group(s) x {n_bins} bin(s))", fixes, limit=limit)
+                 f"{what} ({counted(n_groups, 'group')} x {counted(n_bins, 'bin')})", fixes,
+                 limit=limit)

@@ -357,7 +357,7 @@ def options_object(cls: type[_Options], options: _Options | None, given: dict[st
     (Opts(n=2), Opts(n=3))
     >>> options_object(Opts, Opts(3), {"n": 2}, "Opts(n=2)")
     Traceback (most recent call last):
-    budgetlab.errors.ConfigError: n given both as keyword and in options=; set them in options only.
+    budgetlab.errors.ConfigError: n given both as keyword and in options=; set it in options only.
     """
     if options is None:
         return cls(**given)
@@ -366,8 +366,8 @@ def options_object(cls: type[_Options], options: _Options | None, given: dict[st
     defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
     both = [name for name, value in given.items() if not _is_default(value, defaults[name])]
     if both:
-        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set them in "
-                          "options only.")
+        raise ConfigError(f"{', '.join(both)} given both as keyword and in options=; set "
+                          f"{'it' if len(both) == 1 else 'them'} in options only.")
     return options
 
 

@@ -25,6 +25,7 @@ import pandas as pd
 
 from .._util.memory import check_cells
 from .._util.validation import utc_from_ns
+from .._util.words import counted
 from ..budget.burn import group_slos, split_groups
 from ..slo import SLO
 from ..windows.bingrid import BinGrid
@@ -210,7 +211,7 @@ def alert_states(bins: BinsLike, target: Any, policy: AlertPolicy | str,
     # per group x bin: ~56 B per tier (the table's row and its stacked columns), ~24 B per window
     # (rolling sums, ratio, burn rate); measured 372 B for the workbook's 4 tiers and 7 windows
     check_cells(grid.n_groups, grid.n_bins, 56.0 * tiers + 24.0 * windows,
-                f"alert_states of {tiers} tier(s)",
+                f"alert_states of {counted(tiers, 'tier')}",
                 ["use alert_episodes (the episodes only, sparse)", "a coarser freq=",
                  "fewer groups (by=)",
                  "a shorter span (start=/end= in bin_events)"])

@@ -31,6 +31,7 @@ from .._util.validation import (
     to_timedelta,
     utc_from_ns,
 )
+from .._util.words import counted
 from ..errors import ConfigError
 from ..slo import SLO, as_per_group
 from ..windows.bingrid import BinGrid
@@ -299,7 +300,7 @@ def _check_fill(fill: Any) -> float:
 def _dense(grid: BinGrid, budget: np.ndarray, ks: list[int], labels: list[str],
            fill: float) -> pd.DataFrame:
     g, n, nw = grid.n_groups, grid.n_bins, len(ks)
-    check_cells(g, n, 150.0 * nw, f"the dense burn-rate table of {nw} window(s)",
+    check_cells(g, n, 150.0 * nw, f"the dense burn-rate table of {counted(nw, 'window')}",
                 ["drop fill= (the sparse table: rows where a window holds traffic)", *_FIXES])
     tot = np.empty((g, n, nw), dtype=np.int64)
     bad = np.empty((g, n, nw), dtype=np.int64)

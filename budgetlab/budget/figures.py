@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
+from .._util.words import noun_for
 from ..slo import SLO
 
 __all__ = [
@@ -94,7 +95,7 @@ def seed_figures(total: np.ndarray, failures: np.ndarray, target: float,
     want = set(FIGURE_COLUMNS if columns is None else columns)
     unknown = want - set(FIGURE_COLUMNS)
     if unknown:
-        raise ValueError(f"unknown figure column(s): {sorted(unknown)}")
+        raise ValueError(f"unknown figure {noun_for(len(unknown), 'column')}: {sorted(unknown)}")
     eb = 1 - target  # the seed: total * (1 - target_success_rate)
     out: dict[str, np.ndarray] = {"total": total, "failures": failures}
     all_positive = len(total) == 0 or int(total.min()) > 0

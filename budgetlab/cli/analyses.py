@@ -75,7 +75,7 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
         if note and note != row["verdict_reason"]:
             print(wrap(f"note: {speak(note)}"))
     if args.out:
-        write_output(rec.summary, args, "group rows (the recommendations)")
+        write_output(rec.summary, args, "group row", "(the recommendations)")
     if args.plot:
         save_plot(lambda ax: plot_recalibration(rec, ax=ax), args.plot, force=args.force)
     return 0
@@ -161,7 +161,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     _print_thin(table[thin], by)
     if args.out:
-        write_output(table, args, "rows (window x group)")
+        write_output(table, args, "row", "(window x group)")
     if args.plot:
         save_plot(lambda ax: plot_window_comparison(table, ax=ax), args.plot, force=args.force)
     return 0
@@ -244,7 +244,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     print(show.to_string(index=False))
     _print_thin_groups(table[thin].drop_duplicates(by) if by else table[thin].head(1), by)
     if args.out:
-        write_output(table, args, "rows (group x bucket)")
+        write_output(table, args, "row", "(group x bucket)")
     if args.plot:
         panels = _burn_over_time(read.events, slo, args.plot_freq, by)
 

@@ -19,7 +19,7 @@ __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_sco
 
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
-    from .._util.words import prose_duration
+    from .._util.words import counted, prose_duration
 
     src = bins.attrs.get("source", {})
     by = bins.attrs.get("by", [])
@@ -30,7 +30,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     print(
         f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "
         f"{prose_duration(bins.attrs.get('freq'))}, "
-        f"{groups} group(s)"
+        f"{counted(groups, 'group')}"
         + (f" by {', '.join(by)}" if by else "")
         + f", {int(bins['total'].sum()):,} events, "
         f"{int(bins['bad'].sum()):,} failed; {src.get('requests', 0)} HTTP requests"
@@ -78,7 +78,7 @@ def print_episodes(name: str, ep: pd.DataFrame, policy: Any, span: pd.Timedelta)
             "budget_spent_pct"]
     print(show[cols].head(60).to_string(index=False))
     if len(ep) > 60:
-        print(f"... {len(ep) - 60} more (write them all with --out)")
+        print(f"... {len(ep) - 60} more (--out writes every episode)")
     withheld = int(ep["budget_spent_pct"].isna().sum())
     if withheld:
         from .shared import wrap
@@ -103,7 +103,7 @@ def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.T
             f"{'it' if withheld == 1 else 'each'} began less "
             f"than the {per} period after the span's start, and a share of the {per} budget "
             f"needs the whole period before it ({duration_words(span)} read); read at least "
-            f"{per} more history before them (--since/--start).")
+            f"{per} more history before {'it' if withheld == 1 else 'them'} (--since/--start).")
 
 
 def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[str],

@@ -148,7 +148,7 @@ def add_incidents(subparsers: Any) -> None:
                               help="replay an incident: tracker, alert tiers, budget, failure "
                                    "buckets")
     add_analysis_options(p,
-                         out="write the status changes in the reported window(s) (.csv or "
+                         out="write the status changes in each reported window (.csv or "
                              ".parquet)",
                          plot="write the incident's timeline, alerts and bucket burn (.png, .svg, "
                               ".pdf)")

@@ -58,7 +58,7 @@ def _period(slo: SLO | PerGroup) -> pd.Timedelta:
 
 
 def _periods(slo: SLO | PerGroup, events: pd.DataFrame, by: list[str]) -> str:
-    """The SRE budget period(s) of the run, for the header: one, or each group's when they
+    """The SRE budget period of the run, for the header: one, or each group's when they
     differ."""
     if isinstance(slo, SLO) or not by:
         return prose_duration(_period(slo))
@@ -228,7 +228,7 @@ def _cmd_incident(args: argparse.Namespace) -> int:
                          "check their times and zone against the log's.")
     if args.out:
         write_output(pd.concat(outs, ignore_index=True), args,
-                     "status changes in the reported windows")
+                     "status change", "in the reported windows")
     return 0
 
 
@@ -323,7 +323,7 @@ def _cmd_alerts(args: argparse.Namespace) -> int:
     if args.out:
         table = pd.concat(scores, ignore_index=True)
         write_output(table[["policy", *[c for c in table.columns if c != "policy"]]], args,
-                     "score rows")
+                     "score row")
     if args.plot:
         from .alert_figure import plot_policies
 

@@ -225,7 +225,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     if args.out:
         per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                               quantiles=quantiles, client_timeout=args.client_timeout)
-        write_output(per.shares, args, f"rows (shares per group, threshold and {args.freq} period)")
+        write_output(per.shares, args, "row",
+                     f"(shares per group, threshold and {args.freq} period)")
     if args.plot:
         if tradeoff is not None:
             save_plot(lambda ax: plot_timeout_tradeoff(tradeoff, ax=ax), args.plot,

@@ -17,7 +17,7 @@ __all__ = ["add_log_argument", "add_slo_options", "add_output_options", "add_log
 def add_log_argument(p: argparse.ArgumentParser) -> None:
     """The positional ``LOG...``."""
     p.add_argument("log", nargs="+",
-                   help="outcome log(s): .csv, .tsv, .parquet, .jsonl (optionally .gz), "
+                   help="one or more outcome logs: .csv, .tsv, .parquet, .jsonl (optionally .gz), "
                                           "Apache/nginx access logs; several files, a glob or a "
                                           "folder")
 

@@ -55,7 +55,7 @@ def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int =
         show[c] = show[c].dt.strftime("%Y-%m-%d %H:%M")
     text = show.to_string(index=False)
     if len(incidents) > limit:
-        text += f"\n... {len(incidents) - limit} more (all of them are drawn with --plot)"
+        text += f"\n... {len(incidents) - limit} more (--plot draws every incident)"
     first, last = events["ts"].min(), events["ts"].max()
     outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
     if outside:
@@ -72,7 +72,7 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
     show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
     text = show.to_string(index=False)
     if len(tr) > limit:
-        text += f"\n... {len(tr) - limit} more (write them all with --out)"
+        text += f"\n... {len(tr) - limit} more (--out writes every status change)"
     return text
 
 

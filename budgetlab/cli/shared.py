@@ -67,13 +67,18 @@ def save_plot(draw: Any, path: str, *, force: bool, size: tuple[float, float] = 
     print(f"wrote the plot to {path_label(path)}")
 
 
-def write_output(table: pd.DataFrame, args: argparse.Namespace, what: str) -> None:
+def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
+                 detail: str = "") -> None:
+    """Write ``table`` to ``--out`` and say so: its rows counted as ``noun`` (singular, put in
+    the number the count takes: ``1 group row``, ``3 group rows``), then ``detail``."""
     from .._util.files import write_table
+    from .._util.words import counted
 
     out = table.copy()
     out.attrs = {}
     write_table(out, args.out, force=args.force)
-    print(f"wrote {len(out)} {what} to {path_label(args.out)}")
+    said = counted(len(out), noun) + (f" {detail}" if detail else "")
+    print(f"wrote {said} to {path_label(args.out)}")
 
 
 def wrap(text: str, indent: str = "    ") -> str:

@@ -39,6 +39,7 @@ import pandas as pd
 
 from .._util.csv_cells import restore_frame
 from .._util.validation import as_list
+from .._util.words import noun_for
 from ..errors import ConfigError, DatasetError, SchemaError
 from ..events.schema import INCIDENT_COLUMNS, bucket_dtype, check_events
 from .synth import PRESETS
@@ -177,8 +178,8 @@ def _check_options(options: dict[str, Any]) -> dict[str, Any]:
     defaults = _read_defaults()
     unknown = sorted(set(options) - set(defaults))
     if unknown:
-        raise ConfigError(f"unknown option(s) {', '.join(unknown)}; load() takes kind= and the "
-                          "keyword options of "
+        raise ConfigError(f"unknown {noun_for(len(unknown), 'option')} {', '.join(unknown)}; "
+                          "load() takes kind= and the keyword options of "
                           "budgetlab.read_events (by, time, outcome, tz, ...).")
     return defaults
 
@@ -197,10 +198,12 @@ def _load_named(name: str, kind: str | None, options: dict[str, Any]) -> pd.Data
     if own_kind == "incidents" and options:
         changed = sorted(options)
     if changed:
-        raise ConfigError(f"option(s) {', '.join(changed)} apply to a log file, not to the shipped "
-                          f"dataset {name!r} "
-                          "(already canonical); leave them at their defaults or give a path "
-                          "instead.")
+        one = len(changed) == 1
+        raise ConfigError(f"{noun_for(len(changed), 'option')} {', '.join(changed)} "
+                          f"{'applies' if one else 'apply'} to a log file, not to the shipped "
+                          f"dataset {name!r} (already canonical); leave "
+                          f"{'it at its default' if one else 'them at their defaults'} or give a "
+                          "path instead.")
     resource = _resource(file_name)
     if not resource.is_file():
         raise DatasetError(f"dataset {name!r} ({file_name}) is missing from this installation of "
@@ -240,9 +243,9 @@ def _check_by(events: pd.DataFrame, name: str, by: str | Sequence[str] | None) -
 def _load_path(source: str | os.PathLike[str], kind: str, options: dict[str, Any]) -> pd.DataFrame:
     if kind == "incidents":
         if options:
-            raise ConfigError(f"option(s) {', '.join(sorted(options))} apply to event logs; an "
-                              "incident table "
-                              "(kind='incidents') takes none.")
+            raise ConfigError(f"{noun_for(len(options), 'option')} {', '.join(sorted(options))} "
+                              f"{'applies' if len(options) == 1 else 'apply'} to event logs; an "
+                              "incident table (kind='incidents') takes none.")
         from ..alerts.incidents_file import read_incidents
 
         return read_incidents(Path(source).expanduser())

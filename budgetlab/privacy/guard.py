@@ -353,7 +353,7 @@ def guard_personal_data(frame: pd.DataFrame, columns: Iterable[str], *, pii: str
     >>> guard_personal_data(f, ["region", "user"])
     Traceback (most recent call last):
     ...
-    budgetlab.errors.PersonalDataError: column 'user' looks like personal data (2 row(s) like an
+    budgetlab.errors.PersonalDataError: column 'user' looks like personal data (2 rows like an
     e-mail address (2 distinct values)); personal data must not enter the budget log. Do not
     declare it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     >>> list(guard_personal_data(f, ["region", "user"], pii="hash", salt="k").columns)
@@ -389,7 +389,7 @@ def guard_values(values: Iterable[Any], *, what: str) -> None:
     >>> guard_values(["turnstile", "ivan@example.org", "+7 916 123-45-67"], what="group keys")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.PersonalDataError: group keys: 2 of 3 value(s) look like personal data (1 like
+    budgetlab.errors.PersonalDataError: group keys: 2 of 3 values look like personal data (1 like
     an e-mail address, 1 like a phone number); ...
     """
     values = [str(v) for v in values]

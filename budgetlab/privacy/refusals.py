@@ -3,7 +3,7 @@ and the fix in the words of the API (``pii='hash'``) or of the command line (``-
 
 from __future__ import annotations
 
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import PersonalDataError
 
 __all__ = ["findings", "column_refusal", "values_refusal"]
@@ -18,9 +18,10 @@ def findings(rows: dict[str, int], distinct: dict[str, int]) -> str:
     """Rows and distinct values per kind, or (none found) that the column's name is the reason.
 
     >>> findings({"IPv4 address": 10000}, {"IPv4 address": 1753})
-    '10000 row(s) like an IPv4 address (1753 distinct values)'
+    '10,000 rows like an IPv4 address (1,753 distinct values)'
     """
-    return ", ".join(f"{n} row(s) {_like(kind)} ({distinct[kind]} distinct values)"
+    return ", ".join(f"{counted(n, 'row')} {_like(kind)} "
+                     f"({counted(distinct[kind], 'distinct value')})"
                      for kind, n in rows.items()) or "its name denotes people or accounts"
 
 
@@ -51,11 +52,14 @@ def values_refusal(what: str, hit: int, total: int, kinds: dict[str, int]) -> Pe
     personal data, ``kinds`` counts them per kind.
 
     >>> print(values_refusal("group keys", 2, 3, {"phone number": 2}))
-    group keys: 2 of 3 value(s) look like personal data (2 like a phone number); budgetlab does not
-    write personal data into outputs or messages: replace them with opaque ids (or hash them ...
+    group keys: 2 of 3 values look like personal data (2 like a phone number); budgetlab does not
+    write personal data into outputs or messages: replace them with opaque ids (or hash them on ...
     """
-    found = ", ".join(f"{n} {_like(kind)}" for kind, n in kinds.items())
+    found = ", ".join(f"{n:,} {_like(kind)}" for kind, n in kinds.items())
+    one = hit == 1
+    look, them, ids = ("looks", "it", "an opaque id") if one else ("look", "them", "opaque ids")
     return PersonalDataError(
-        f"{what}: {hit} of {total} value(s) look like personal data ({found}); budgetlab does not "
-        "write personal data into outputs or messages: replace them with opaque ids (or hash them "
-        "on load: " + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))
+        f"{what}: {hit:,} of {counted(total, 'value')} {look} like personal data ({found}); "
+        f"budgetlab does not write personal data into outputs or messages: replace {them} with "
+        f"{ids} (or hash {them} on load: "
+        + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.memory import check_memory
+from .._util.memory import check_cells
 from .._util.validation import duration_label, utc_from_ns
 from ..errors import ConfigError
 from .exclusions import Exclusions
@@ -108,10 +108,9 @@ class BinGrid:
 
     def _whole(self) -> tuple[np.ndarray, np.ndarray]:
         if "dense" not in self._cache:
-            check_memory(float(self.n_groups) * float(self.n_bins) * 16.0,
-                         f"the dense bin grid ({self.n_groups} group(s) x {self.n_bins} bin(s))",
-                         ["use a coarser freq=", "fewer groups (by=)",
-                          "a shorter span (start=/end=)"])
+            check_cells(self.n_groups, self.n_bins, 16.0, "the dense bin grid",
+                        ["use a coarser freq=", "fewer groups (by=)",
+                         "a shorter span (start=/end=)"])
             self._cache["dense"] = self.dense(0, self.n_groups)
         return self._cache["dense"]  # type: ignore[no-any-return]
 
@@ -194,9 +193,8 @@ class BinGrid:
         """``(flat cell number of each table row, row of each non-empty cell)``."""
         flat = self.cell_group * self.n_bins + self.cell_bin
         if dense:
-            check_memory(float(self.n_groups) * float(self.n_bins) * 8.0 * 8,
-                         f"the dense bins table ({self.n_groups} group(s) x {self.n_bins} bin(s))",
-                         ["drop dense=True", "use a coarser freq=", "fewer groups (by=)"])
+            check_cells(self.n_groups, self.n_bins, 8.0 * 8, "the dense bins table",
+                        ["drop dense=True", "use a coarser freq=", "fewer groups (by=)"])
             return np.arange(self.n_groups * self.n_bins, dtype=np.int64), flat
         firsts = np.arange(self.n_groups, dtype=np.int64) * self.n_bins
         required = np.unique(np.concatenate([firsts, firsts + self.n_bins - 1]))

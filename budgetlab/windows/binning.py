@@ -10,7 +10,7 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
-from .._util.memory import check_memory
+from .._util.memory import check_cells
 from .._util.validation import to_ns, utc_timestamp
 from ..errors import ConfigError, InputError, OutcomeError
 from ..events.schema import SOLVE_ERROR, SUCCESS, bucket_dtype, check_events, ts_ns
@@ -136,15 +136,14 @@ def check_grid_cells(n_groups: int, n_bins: int, *, columns: int = _CELL_COLUMNS
     >>> check_grid_cells(50_000, 525_600, memory_limit="8GiB")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.ConfigError: the bin grid (50000 group(s) x 525600 bin(s)) would need about 2.3
+    budgetlab.errors.ConfigError: the bin grid (50,000 groups x 525,600 bins) would need about 2.3
     TiB, over the memory limit of 8.0 GiB; use a coarser freq=, fewer groups (by=), a shorter span
     (start=/end=), or raise the limit (BUDGETLAB_MEMORY_LIMIT=8GiB, default: half of the physical
     memory).
     """
-    check_memory(float(n_groups) * float(n_bins) * 8.0 * columns,
-                 f"the bin grid ({n_groups} group(s) x {n_bins} bin(s))",
-                 ["use a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end=)"],
-                 limit=memory_limit)
+    check_cells(n_groups, n_bins, 8.0 * columns, "the bin grid",
+                ["use a coarser freq=", "fewer groups (by=)", "a shorter span (start=/end=)"],
+                limit=memory_limit)
 
 
 def bin_events(

@@ -174,7 +174,7 @@ def test_every_group_by_bin_allocation_is_guarded_in_bytes(many, monkeypatch):
     pol = AlertPolicy.single_window("10min", burn=2.0)
     monkeypatch.setenv("BUDGETLAB_MEMORY_LIMIT", "100KB")
     cases = [(lambda: period_budget(bins, 0.95),
-              "period-budget table .*group\\(s\\) x .*bin\\(s\\).*coarser freq="),
+              r"period-budget table \([\d,]+ groups x [\d,]+ bins\).*coarser freq="),
              (lambda: alert_states(bins, 0.95, pol),
               "alert_states .*would need about .*use alert_episodes"),
              (lambda: burn_rates(bins, 0.95, WINS, fill=0.0), "dense burn-rate table .*drop fill=")]

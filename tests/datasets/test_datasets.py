@@ -239,16 +239,17 @@ def test_a_named_dataset_takes_by_and_default_options_only():
                        match="no group column 'session_id'.*captcha_type, region, sitekey"):
         datasets.load("demo", by="session_id")
     with pytest.raises(ConfigError,
-                       match="time apply to a log file, not to the shipped dataset 'demo'"):
+                       match="option time applies to a log file, not to the shipped dataset "
+                             "'demo'"):
         datasets.load("demo", time="finished_at")
     # the table holds UTC instants: tz not given or "UTC" changes nothing, another zone would
     assert len(datasets.load("demo", tz=None)) == 207_980
     with pytest.raises(ConfigError,
-                       match="tz apply to a log file, not to the shipped dataset 'demo'"):
+                       match="option tz applies to a log file, not to the shipped dataset 'demo'"):
         datasets.load("demo", tz="Europe/Berlin")
     with pytest.raises(ConfigError, match="unknown option"):
         datasets.load("demo", window="1h")
-    with pytest.raises(ConfigError, match="apply to a log file"):
+    with pytest.raises(ConfigError, match="option by applies to a log file"):
         datasets.load("demo_incidents", by=["region"])
 
 

@@ -116,7 +116,7 @@ def test_error_names_column_kind_and_count_never_values():
     assert (
         "'contact'" in text
         and "e-mail address" in text
-        and "3 row(s)" in text
+        and "3 rows" in text
         and "2 distinct" in text
     )
     assert "example.ru" not in text and "anna" not in text
@@ -275,7 +275,7 @@ def test_the_access_log_ips_are_refused_by_column_kind_and_count(apache_frame):
     with pytest.raises(PersonalDataError) as info:
         read_events(apache_frame, time="time", ok="ok", by="client_ip")
     text = str(info.value)
-    assert "'client_ip'" in text and ("10000 row(s) like an IPv4 address (1753 distinct "
+    assert "'client_ip'" in text and ("10,000 rows like an IPv4 address (1,753 distinct "
                                       "values)") in text
     assert not IPV4_ANYWHERE.search(text)
 
@@ -312,7 +312,7 @@ def test_the_access_log_through_the_cli(apache_frame, tmp_path, capsys):
         and "'client_ip'" in captured.err
         and "IPv4 address" in captured.err
     )
-    assert "10000 row(s)" in captured.err
+    assert "10,000 rows" in captured.err
     assert not IPV4_ANYWHERE.search(captured.out + captured.err)
     out = tmp_path / "tr.csv"
     assert main([*base, "--pii", "drop", "--out", str(out)]) == 0
@@ -359,7 +359,7 @@ def test_guard_values_counts_per_kind_and_never_shows():
     text = str(info.value)
     # oracle: the corpus labels above, counted by hand (a value is counted once; an e-mail twice
     # listed)
-    assert text.startswith("the 'group' column of rec.csv: 8 of 9 value(s) look like personal data "
+    assert text.startswith("the 'group' column of rec.csv: 8 of 9 values look like personal data "
                            "(")
     assert ("3 like an e-mail address, 1 like an IPv4 address, 1 like an IPv6 address, 2 like a "
             "phone number, "

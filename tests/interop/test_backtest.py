@@ -67,7 +67,7 @@ def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     assert "   fra ticket_1d   ticket 2026-01-06 06:05 2026-01-06 08:20" in text.out
     # durations in the words of the other commands (they were '24m', '2h15m', 'bins of 1m'):
     # 06:25 - 06:01 and 08:20 - 06:05
-    assert "UTC, bins of 1 min, 3 group(s)" in text.out
+    assert "UTC, bins of 1 min, 3 groups" in text.out
     # the workbook's ticket_3d never fills over the 2 d span (it said "the span spans 2 d")
     assert ("ticket_3d's long window (3 d) never filled: the span is 2 d long; its "
             in " ".join(text.out.split()))
