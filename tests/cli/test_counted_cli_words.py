@@ -1,0 +1,102 @@
+"""CLI lines count their nouns in the number the count takes and their pronouns agree (they
+wrote "wrote 1 group rows", "1 group(s)", "... 1 more (write them all with --out)", "read at least
+30 d more history before them" for one episode). Expected texts written by hand."""
+
+from __future__ import annotations
+
+import argparse
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from budgetlab.cli import main
+from budgetlab.cli.backtest_report import budget_withheld_note, print_episodes, print_reading
+from budgetlab.cli.replay import _format_transitions, format_incidents
+from budgetlab.cli.shared import write_output
+
+T0 = pd.Timestamp("2026-01-05 10:00", tz="UTC")
+
+
+@pytest.mark.parametrize(("rows", "noun", "detail", "said"), [
+    (1, "group row", "(the recommendations)", "wrote 1 group row (the recommendations)"),
+    (3, "group row", "(the recommendations)", "wrote 3 group rows (the recommendations)"),
+    (1, "status change", "in the reported windows", "wrote 1 status change in the reported "
+                                                    "windows"),
+    (2, "status change", "in the reported windows", "wrote 2 status changes in the reported "
+                                                    "windows"),
+    (1, "score row", "", "wrote 1 score row"),
+    (1200, "score row", "", "wrote 1,200 score rows"),
+])
+def test_write_output_counts_its_noun(tmp_path, capsys, rows, noun, detail, said):
+    out = tmp_path / "table.csv"
+    write_output(pd.DataFrame({"x": range(rows)}), argparse.Namespace(out=str(out), force=False),
+                 noun, detail)
+    assert capsys.readouterr().out == f"{said} to {out}\n"
+    assert len(pd.read_csv(out)) == rows
+
+
+def test_budget_withheld_note_for_one_episode_says_it():
+    text = budget_withheld_note(1, 3, pd.Timedelta("30D"), pd.Timedelta("2h"))
+    assert text == ("budget_spent_pct withheld for 1 of the 3 episodes: it began less than the "
+                    "30 d period after the span's start, and a share of the 30 d budget needs the "
+                    "whole period before it (2 h read); read at least 30 d more history before it "
+                    "(--since/--start).")
+    text = budget_withheld_note(2, 3, pd.Timedelta("30D"), pd.Timedelta("2h"))
+    assert text.endswith("read at least 30 d more history before them (--since/--start).")
+
+
+@pytest.mark.parametrize(("regions", "said"), [(["fra"], "1 group by region"),
+                                                (["fra", "ams", "par"], "3 groups by region")])
+def test_print_reading_counts_groups(capsys, regions, said):
+    bins = pd.DataFrame({"region": regions, "total": [10] * len(regions),
+                         "bad": [1] * len(regions)})
+    bins.attrs.update(by=["region"], freq="1min", source={"url": "http://prom", "requests": 2})
+    spec = SimpleNamespace(name="avail", source="slos.yaml", slo=SimpleNamespace(target=0.95,
+                                                                                  window="30D"))
+    print_reading(bins, spec, T0, T0 + pd.Timedelta("1h"))
+    lines = capsys.readouterr().out.splitlines()
+    n = len(regions)
+    assert lines[1] == (f"span 2026-01-05 10:00 .. 2026-01-05 11:00 UTC, bins of 1 min, {said}, "
+                        f"{10 * n} events, {n} failed; 2 HTTP requests")
+
+
+@pytest.mark.parametrize(("n", "more"), [(2, 1), (4, 3)])
+def test_the_more_lines_name_the_flag_that_shows_the_rest(n, more):
+    times = [T0 + pd.Timedelta(minutes=i) for i in range(n)]
+    incidents = pd.DataFrame({"incident_id": [f"i{i}" for i in range(n)], "kind": "outage",
+                              "start": times, "end": times, "scope": "*"})
+    events = pd.DataFrame({"ts": [T0, T0 + pd.Timedelta("1h")]})
+    assert format_incidents(incidents, events, limit=1).splitlines()[-1] == (
+        f"... {more} more (--plot draws every incident)")
+    transitions = pd.DataFrame({"ts": times, "to_status": "WARNING"})
+    assert _format_transitions(transitions, limit=1).splitlines()[-1] == (
+        f"... {more} more (--out writes every status change)")
+
+
+@pytest.mark.parametrize(("n", "more"), [(61, 1), (62, 2)])
+def test_the_episodes_more_line(capsys, n, more):
+    start = [T0 + pd.Timedelta(minutes=i) for i in range(n)]
+    ep = pd.DataFrame({"tier": "page_1h", "severity": "page", "start": start,
+                       "end": [s + pd.Timedelta("5min") for s in start], "ongoing": False,
+                       "duration": pd.Timedelta("5min"), "budget_spent_pct": 1.0})
+    policy = SimpleNamespace(tiers=[SimpleNamespace(name="page_1h",
+                                                    long_window=pd.Timedelta("1h"))],
+                             period=pd.Timedelta("30D"))
+    print_episodes("workbook", ep, policy, pd.Timedelta("2D"))
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == f"Policy workbook: {n} alert episodes"
+    assert lines[-1] == f"... {more} more (--out writes every episode)"
+
+
+def _help(command: str, capsys) -> str:
+    assert main([command, "--help"]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_help_texts_read_right_for_one_and_for_several(capsys):
+    text = _help("incident", capsys)
+    assert "one or more outcome logs: .csv, .tsv" in text
+    assert "write the status changes in each reported window (.csv or .parquet)" in text
+    assert "(s)" not in text
+    assert "one or more outcome logs: .csv, .tsv" in _help("replay", capsys)
