@@ -160,8 +160,9 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     warm = (tr["ts"] < events["ts"].iloc[0] + window).to_numpy()
     after = int((~warm).sum())
     # the log's first window (a group's own warm-up, as the summary counts it, may start later)
+    those = "that one is" if len(tr) == 1 else "those are"
     listed = ("listed from the log's first full window on" if after else
-              "none after it, so those are listed") if warm.any() else "listed"
+              f"none after it, so {those} listed") if warm.any() else "listed"
     print(f"\nTransitions at events ({len(tr)}; {int(warm.sum())} in the log's first "
           f"{prose_duration(window)}, while the windows fill: {listed})")
     print(_format_transitions(tr[~warm] if after else tr))

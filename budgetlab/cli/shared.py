@@ -262,4 +262,4 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
     return (f"{n} of the {counted(n_incidents, 'incident')} of --incidents "
             f"{'lies' if n == 1 else 'lie'} wholly outside the {what} "
             f"({start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC): not scored, neither detected "
-            "nor missed; check their times and zone.")
+            f"nor missed; check {'its' if n == 1 else 'their'} times and zone.")

@@ -100,3 +100,38 @@ def test_help_texts_read_right_for_one_and_for_several(capsys):
     assert "write the status changes in each reported window (.csv or .parquet)" in text
     assert "(s)" not in text
     assert "one or more outcome logs: .csv, .tsv" in _help("replay", capsys)
+
+
+@pytest.mark.parametrize(("successes_after", "said"), [
+    # s, f: the failure exhausts the budget (1 of 2 failed at target 0.95): one change
+    (0, "(1; 1 in the log's first 24 h, while the windows fill: none after it, so that one is "
+        "listed)"),
+    # then 20 successes: 1 of 22 failed, remaining 1 - 1 / (22 x 0.05) = 0.09 < 0.1: CRITICAL
+    (20, "(2; 2 in the log's first 24 h, while the windows fill: none after it, so those are "
+         "listed)"),
+])
+def test_transitions_all_in_the_first_window(tmp_path, capsys, successes_after, said):
+    log = tmp_path / "log.csv"
+    outcomes = ["success", "timeout"] + ["success"] * successes_after
+    log.write_text("ts,outcome\n" + "".join(
+        f"{T0 + pd.Timedelta(minutes=i):%Y-%m-%dT%H:%M:%SZ},{o}\n" for i, o in enumerate(outcomes)),
+        encoding="utf-8")
+    assert main(["replay", str(log), "--target", "0.95", "--window", "24h"]) == 0
+    assert f"Transitions at events {said}" in capsys.readouterr().out
+
+
+def test_outside_line_says_its_or_their_times():
+    from budgetlab.cli.shared import outside_line
+
+    ep = pd.DataFrame(columns=["tier"])
+    ep.attrs.update(grid_start=T0, grid_end=T0 + pd.Timedelta("3D"))
+    scores = pd.DataFrame()
+    span = "(2026-01-05 10:00 .. 2026-01-08 10:00 UTC)"
+    scores.attrs["incidents_outside"] = 1
+    assert outside_line(scores, ep, 1) == (
+        f"1 of the 1 incident of --incidents lies wholly outside the log {span}: not scored, "
+        "neither detected nor missed; check its times and zone.")
+    scores.attrs["incidents_outside"] = 2
+    assert outside_line(scores, ep, 3) == (
+        f"2 of the 3 incidents of --incidents lie wholly outside the log {span}: not scored, "
+        "neither detected nor missed; check their times and zone.")
