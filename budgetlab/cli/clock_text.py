@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.percent import measured_percent
-from .._util.words import hours_words, prose_duration
+from .._util.words import counted, hours_words, prose_duration
 from ..budget.ties import Ties
 from .shared import group_label, wrap
 
@@ -139,11 +139,11 @@ def tie_line(ties: Ties) -> str | None:
     if ties.rows == 0:
         return None
     text = (f"Ties: {ties.rows:,} rows share a timestamp with another row of their group "
-            f"({ties.instants:,} "
-            f"instant{'s' if ties.instants != 1 else ''}).")
+            f"({counted(ties.instants, 'instant')}).")
     if ties.mixed and ties.first_mixed is not None:
-        text += (f" At {ties.mixed:,} of them the outcomes differ (first "
-                 f"{ties.first_mixed:%Y-%m-%d %H:%M:%S} UTC): "
+        when = f"{'first ' if ties.mixed > 1 else ''}{ties.first_mixed:%Y-%m-%d %H:%M:%S} UTC"
+        at = ("At that instant" if ties.instants == 1 else f"At {ties.mixed:,} of them")
+        text += (f" {at} the outcomes differ ({when}): "
                  "the per-event replay and its transitions record them in file order, and another "
                  "order can give "
                  "other transitions; the time in each status reads the window after all rows of an "

@@ -135,3 +135,26 @@ def test_outside_line_says_its_or_their_times():
     assert outside_line(scores, ep, 3) == (
         f"2 of the 3 incidents of --incidents lie wholly outside the log {span}: not scored, "
         "neither detected nor missed; check their times and zone.")
+
+
+TIE_REST = ("the per-event replay and its transitions record them in file order, and another "
+            "order can give other transitions; the time in each status reads the window after "
+            "all rows of an instant (order-free).")
+
+
+def test_tie_line_for_one_instant_and_for_several():
+    from budgetlab.budget.ties import Ties
+    from budgetlab.cli.clock_text import tie_line
+
+    at = pd.Timestamp("2026-01-01 00:20", tz="UTC")
+    assert tie_line(Ties(2, 1, 1, at)) == (
+        "Ties: 2 rows share a timestamp with another row of their group (1 instant). At that "
+        f"instant the outcomes differ (2026-01-01 00:20:00 UTC): {TIE_REST}")
+    assert tie_line(Ties(7, 3, 1, at)) == (
+        "Ties: 7 rows share a timestamp with another row of their group (3 instants). At 1 of "
+        f"them the outcomes differ (2026-01-01 00:20:00 UTC): {TIE_REST}")
+    assert tie_line(Ties(7, 3, 2, at)) == (
+        "Ties: 7 rows share a timestamp with another row of their group (3 instants). At 2 of "
+        f"them the outcomes differ (first 2026-01-01 00:20:00 UTC): {TIE_REST}")
+    assert tie_line(Ties(2, 1, 0, None)) == ("Ties: 2 rows share a timestamp with another row of "
+                                             "their group (1 instant).")

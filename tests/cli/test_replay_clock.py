@@ -47,9 +47,8 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     # the observation: Jan 1 00:00 to Jan 31 00:30
     assert "(first to last event of the log, 720 h 30 min)" in out
     assert (
-        "Ties: 2 rows share a timestamp with another row of their group (1 instant). At 1 of them "
-        "the "
-        "outcomes differ (first 2026-01-01 00:20:00 UTC)" in out
+        "Ties: 2 rows share a timestamp with another row of their group (1 instant). At that "
+        "instant the outcomes differ (2026-01-01 00:20:00 UTC)" in out
     )
     assert "nan" not in out.lower() and "NaT" not in out
     record = json.loads((tmp_path / "tr.csv.run.json").read_text())
