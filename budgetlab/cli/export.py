@@ -330,7 +330,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                 ]
                 raise ConfigError("promtool check rules failed: "
                                   f"{lines[0] if lines else 'see promtool check rules'}")
-    report_prometheus(docs, metrics, args)
+    report_prometheus(docs, metrics, args, policy)
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
     print(f"wrote {counted(len(rules['groups']), 'rule group')}, {counted(n_rules, 'rule')} to "
           f"{path_label(out)}"

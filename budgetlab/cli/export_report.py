@@ -108,8 +108,10 @@ def say_kept(table: Any, keys: list[str]) -> None:
 
 
 def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
-                      args: argparse.Namespace) -> None:
-    """Say where each SLO's SLI and alert names came from."""
+                      args: argparse.Namespace, policy: Any = None) -> None:
+    """Say where each SLO's SLI and alert names came from, and which alerts were written when
+    ``policy`` (``--policy``) replaced the SLOs' own (the file's note on its alerting left out)."""
+    from ..interop.openslo.sloth import ALERTS_NOTE
     from ..interop.sli_queries import sli_queries
 
     for d in docs:
@@ -117,14 +119,18 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             own = " (the SLO file's queries not used)" if d.indicator is not None else ""
             print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
                   f"(--total-metric/--errors-metric){own}")
-            continue
-        q = sli_queries(d)
-        part = "errors" if "errors" in q else "good"
-        print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each window "
-              "as Sloth renders "
-              f"{{{{.window}}}}: {part} = {q[part]}; total = {q['total']}")
-        for note in d.notes:
-            print(f"  {note}")
+        else:
+            q = sli_queries(d)
+            part = "errors" if "errors" in q else "good"
+            print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each "
+                  f"window as Sloth renders {{{{.window}}}}: {part} = {q[part]}; total = "
+                  f"{q['total']}")
+            for note in d.notes:
+                if policy is None or not note.startswith(ALERTS_NOTE):
+                    print(f"  {note}")
+        if policy is not None:
+            print(f"  {ALERTS_NOTE}--policy {args.policy}, not the file's: "
+                  f"{tiers_words(d, policy)}")
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME
 
@@ -133,3 +139,15 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
         )
         given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
         print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
+
+
+def tiers_words(doc: Any, policy: Any) -> str:
+    """The tiers ``policy`` gives ``doc``'s rules (resolved at its period, as
+    :func:`~budgetlab.interop.prometheus.prometheus_rules` does): ``page_1h 14.4 over 1h/5m, ...``.
+    """
+    from ..interop.prometheus import resolve_policy
+    from ..interop.promql import prom_duration
+
+    return ", ".join(
+        f"{t.name} {t.burn:g} over {'/'.join(prom_duration(w, 'window') for w in t.windows)}"
+        for t in resolve_policy(policy, period=doc.slo.period).tiers)
