@@ -303,9 +303,29 @@ def test_alert_states_equal_prometheus_rule_evaluation(prom, region):
 
 
 def test_several_series_where_one_was_expected(prom):
-    with pytest.raises(InputError, match=r"returned 4 series where one series was expected"):
+    # the server holds 4 series (make_counts: fra/a, fra/b, ams/a, par/a), told apart by region
+    # and instance; the query sums none of them
+    with pytest.raises(InputError) as err:
         read_prometheus(prom, total="increase(app_requests_total[{{.window}}])", errors=ERRORS,
                         start=START, end=END)
+    assert str(err.value) == (
+        "total: the query returned 4 series where one series was expected; aggregate with "
+        "sum(...) or give the labels that tell them apart: by=['instance', 'region'].")
+
+
+@pytest.mark.parametrize("query", [
+    "sum by (region) (rate(app_requests_total[{{.window}}]))",
+    "sum(rate(app_requests_total[{{.window}}])) by (region)",
+    "sum without (instance) (rate(app_requests_total[{{.window}}]))",
+])
+def test_several_series_of_a_query_that_aggregates(prom, query):
+    # it sums already, keeping region (3 values: fra, ams, par): "aggregate with sum(...)" would
+    # be no advice; the label it keeps is
+    with pytest.raises(InputError) as err:
+        read_prometheus(prom, total=query, errors=ERRORS, start=START, end=END)
+    assert str(err.value) == (
+        "total: the query returned 3 series where one series was expected; the query aggregates "
+        "but keeps the label region: give by='region', or aggregate over it in the query too.")
 
 
 def test_bad_promql_shows_the_servers_message(prom):
