@@ -99,7 +99,8 @@ def say_kept(table: Any, keys: list[str]) -> None:
         return
     rows = table[differ]
     names = group_names(rows, keys)
-    pairs = [f"{n} {k:.4g} (the rule's {r:.4g})" for n, k, r in zip(
+    # targets as written (shortest round trip): .4g printed 0.99995 as 1
+    pairs = [f"{n} {float(k)!r} (the rule's {float(r)!r})" for n, k, r in zip(
         names, targets[differ], rows["recommended_target"], strict=True)]
     more = f" and {len(pairs) - 10} more" if len(pairs) > 10 else ""
     print(f"kept the current target where the recalibration's action is 'keep': "

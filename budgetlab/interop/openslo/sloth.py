@@ -34,8 +34,8 @@ from .indicators import prometheus_ratio
 from .model import SLODocument
 from .write import slug
 
-__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "ALERTS_NOTE", "is_sloth_spec", "from_sloth", "check_keys",
-           "text_map", "text_field"]
+__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "ALERTS_NOTE", "is_sloth_spec", "from_sloth",
+           "check_keys", "text_map", "text_field"]
 
 SLOTH_VERSION = "prometheus/v1"
 #: Sloth's default SLO period (``sloth generate --default-slo-period``).
