@@ -112,6 +112,7 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
                       args: argparse.Namespace, policy: Any = None) -> None:
     """Say where each SLO's SLI and alert names came from, and which alerts were written when
     ``policy`` (``--policy``) replaced the SLOs' own (the file's note on its alerting left out)."""
+    from .._util.words import prose_duration
     from ..interop.openslo.sloth import ALERTS_NOTE
     from ..interop.sli_queries import sli_queries
 
@@ -129,6 +130,8 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             for note in d.notes:
                 if policy is None or not note.startswith(ALERTS_NOTE):
                     print(f"  {note}")
+            if args.period is not None:  # the notes say the file's period
+                print(f"  the period: {prose_duration(args.period)} (--period), not the file's")
         if policy is not None:
             print(f"  {ALERTS_NOTE}--policy {args.policy}, not the file's: "
                   f"{tiers_words(d, policy)}")

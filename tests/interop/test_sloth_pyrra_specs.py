@@ -135,6 +135,19 @@ def test_export_says_the_alerts_of_the_policy_given_not_the_specs_disabled_ones(
     assert "; disabled: ticket\n" in said and "--policy" not in said
 
 
+def test_export_says_the_period_given_not_the_specs(tmp_path, capsys):
+    # Sloth's period is 30 days; --period 28d makes the rules' slo:time_period:days 28, and the
+    # command says so beside the note on Sloth's 30 days
+    out = tmp_path / "r.yaml"
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "getting-started.yml"), "--period",
+                 "28d", "--style", "sloth", str(out)]) == 0
+    said = capsys.readouterr().out
+    days = [r["expr"] for r in yaml.safe_load(out.read_text())["groups"][0]["rules"]
+            if r.get("record") == "slo:time_period:days"]
+    assert days == ["vector(28)"]
+    assert "\n  the period: 28 d (--period), not the file's\n" in said
+
+
 # ---------------------------------------------------------------------------------------------
 # Sloth: budgetlab's --style sloth against Sloth's own generated files, rule by rule
 
