@@ -20,6 +20,7 @@ time. With scrapes at the bin ends this is exactly the events ``bin_events`` put
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,12 +71,13 @@ def _group_index(series: Sequence[Series], by: list[str], what: str,
 
 def _several_series(series: Sequence[Series], keys: list[tuple[str, ...]], by: list[str],
                     what: str, query: CountQuery) -> str:
-    """Why a query returned several series where one (per group) was expected, and the fix: the
-    labels that tell apart the series of one group, given as ``by``, or an aggregation over
-    them, which a query that aggregates already has, but keeping them."""
+    """The refusal of a query that returned several series where one (per group) was expected,
+    with the fix that fits the query: ``by`` the labels that tell the series apart, or an
+    aggregation over them (a query that aggregates already is told the labels it keeps)."""
     label = "one series" if not by else f"one series per {', '.join(by)}"
     head = f"{what}: the query returned {len(series)} series where {label} was expected"
-    twins = [s.labels for s, k in zip(series, keys, strict=True) if keys.count(k) > 1]
+    seen = Counter(keys)
+    twins = [s.labels for s, k in zip(series, keys, strict=True) if seen[k] > 1]
     apart = sorted(n for n in set().union(*twins) - {"__name__"}
                    if len({t.get(n) for t in twins}) > 1)
     if not apart:
