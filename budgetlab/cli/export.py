@@ -206,7 +206,7 @@ def _with_targets(table: Any, keys: list[str], column: str) -> Any:
     if missing.all():
         raise ConfigError(f"no group of the recalibration table has a {column}: {listed}; "
                           "nothing to export.")
-    print(f"left out {len(names)} group{'s' if len(names) != 1 else ''} without a {column}: "
+    print(f"left out {counted(len(names), 'group')} without a {column}: "
           f"{listed}" + ("; the table's recommendation_note says more" if noted else ""))
     return table[~missing]
 
@@ -330,7 +330,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
                 ]
                 raise ConfigError("promtool check rules failed: "
                                   f"{lines[0] if lines else 'see promtool check rules'}")
-    report_prometheus(docs, metrics, args)
+    report_prometheus(docs, metrics, args, policy)
     n_rules = sum(len(g["rules"]) for g in rules["groups"])
     print(f"wrote {counted(len(rules['groups']), 'rule group')}, {counted(n_rules, 'rule')} to "
           f"{path_label(out)}"

@@ -104,7 +104,7 @@ def add_parser(subparsers: Any) -> None:
                        help="write Prometheus recording and alerting rules (Sloth-style names)")
     _add_common(p)
     p.add_argument("--slo", default=None, metavar="SLO.yaml[#NAME]",
-                   help="read the SLO(s), their queries and alerts from an OpenSLO, Sloth "
+                   help="read the SLOs, their queries and alerts from an OpenSLO, Sloth "
                         "prometheus/v1 or Pyrra file")
     p.add_argument("--errors-selector", default=None,
                    help="extra matchers for the errors counter only")

@@ -99,7 +99,8 @@ def say_kept(table: Any, keys: list[str]) -> None:
         return
     rows = table[differ]
     names = group_names(rows, keys)
-    pairs = [f"{n} {k:.4g} (the rule's {r:.4g})" for n, k, r in zip(
+    # targets as written (shortest round trip): .4g printed 0.99995 as 1
+    pairs = [f"{n} {float(k)!r} (the rule's {float(r)!r})" for n, k, r in zip(
         names, targets[differ], rows["recommended_target"], strict=True)]
     more = f" and {len(pairs) - 10} more" if len(pairs) > 10 else ""
     print(f"kept the current target where the recalibration's action is 'keep': "
@@ -108,8 +109,11 @@ def say_kept(table: Any, keys: list[str]) -> None:
 
 
 def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
-                      args: argparse.Namespace) -> None:
-    """Say where each SLO's SLI and alert names came from."""
+                      args: argparse.Namespace, policy: Any = None) -> None:
+    """Say where each SLO's SLI and alert names came from, and which alerts were written when
+    ``policy`` (``--policy``) replaced the SLOs' own (the file's note on its alerting left out)."""
+    from .._util.words import prose_duration
+    from ..interop.openslo.sloth import ALERTS_NOTE
     from ..interop.sli_queries import sli_queries
 
     for d in docs:
@@ -117,14 +121,20 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             own = " (the SLO file's queries not used)" if d.indicator is not None else ""
             print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
                   f"(--total-metric/--errors-metric){own}")
-            continue
-        q = sli_queries(d)
-        part = "errors" if "errors" in q else "good"
-        print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each window "
-              "as Sloth renders "
-              f"{{{{.window}}}}: {part} = {q[part]}; total = {q['total']}")
-        for note in d.notes:
-            print(f"  {note}")
+        else:
+            q = sli_queries(d)
+            part = "errors" if "errors" in q else "good"
+            print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each "
+                  f"window as Sloth renders {{{{.window}}}}: {part} = {q[part]}; total = "
+                  f"{q['total']}")
+            for note in d.notes:
+                if policy is None or not note.startswith(ALERTS_NOTE):
+                    print(f"  {note}")
+            if args.period is not None:  # the notes say the file's period
+                print(f"  the period: {prose_duration(args.period)} (--period), not the file's")
+        if policy is not None:
+            print(f"  {ALERTS_NOTE}--policy {args.policy}, not the file's: "
+                  f"{tiers_words(d, policy)}")
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME
 
@@ -133,3 +143,15 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
         )
         given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
         print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
+
+
+def tiers_words(doc: Any, policy: Any) -> str:
+    """The tiers ``policy`` gives ``doc``'s rules (resolved at its period, as
+    :func:`~budgetlab.interop.prometheus.prometheus_rules` does): ``page_1h 14.4 over 1h/5m, ...``.
+    """
+    from ..interop.prometheus import resolve_policy
+    from ..interop.promql import prom_duration
+
+    return ", ".join(
+        f"{t.name} {t.burn:g} over {'/'.join(prom_duration(w, 'window') for w in t.windows)}"
+        for t in resolve_policy(policy, period=doc.slo.period).tiers)

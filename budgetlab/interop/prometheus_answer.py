@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .._util.words import counted
 from ..errors import ServerError
 from ..privacy import redact
 
@@ -112,19 +113,20 @@ def _sample_times(ts: np.ndarray, asked: Asked) -> np.ndarray:
         bad = float(ts[np.flatnonzero(outside)[0]])
         stamp = (f"{np.datetime64(int(bad), 's')}".replace("T", " ") + " UTC" if abs(bad) < 1e11
                  else f"{bad:.6g} s since 1970")
-        raise ServerError(f"{asked.what}: the answer holds {int(outside.sum())} sample(s) stamped "
-                          "outside the "
+        raise ServerError(f"{asked.what}: the answer holds {counted(int(outside.sum()), 'sample')} "
+                          "stamped outside the "
                           f"times asked (first: {stamp}); the server or a proxy corrupts answers.")
     ts_ns = np.round(ts * 1000).astype(np.int64) * 10**6
     off = (ts_ns - asked.first_ns) % asked.step_ns
     if bool(off.any()):
-        raise ServerError(f"{asked.what}: the answer holds {int(np.count_nonzero(off))} sample(s) "
+        raise ServerError(f"{asked.what}: the answer holds "
+                          f"{counted(int(np.count_nonzero(off)), 'sample')} "
                           "between the "
                           "evaluation times asked; the server or a proxy corrupts answers.")
     steps = np.diff(ts_ns)
     if bool((steps <= 0).any()):
         dup = int((steps == 0).sum())
-        what = f"{dup} duplicate time(s)" if dup else "times out of order"
+        what = counted(dup, "duplicate time") if dup else "times out of order"
         raise ServerError(f"{asked.what}: a series of the answer has {what}; budgetlab does not "
                           "choose "
                           "between samples: ask the server's operator (a broken federation or "
@@ -140,14 +142,15 @@ def _checked(metric: Any, ts: np.ndarray, vals: np.ndarray, asked: Asked) -> Ser
     if bool(bad.any()):
         kind = "NaN" if bool(np.isnan(vals[bad]).any()) else "infinite"
         first = np.datetime64(int(ts_ns[np.flatnonzero(bad)[0]]), "ns").astype("datetime64[s]")
-        raise ServerError(f"{asked.what}: the query returned {kind} values ({int(bad.sum())} "
-                          "samples, first at "
+        raise ServerError(f"{asked.what}: the query returned {kind} values "
+                          f"({counted(int(bad.sum()), 'sample')}, first at "
                           f"{str(first).replace('T', ' ')} UTC); per-bin counts of a counter are "
                           "finite: check "
                           "the query (a division, or a gauge instead of a counter).")
     huge = np.abs(vals) > MAX_SAFE_COUNT
     if bool(huge.any()):
-        raise ServerError(f"{asked.what}: the query returned {int(huge.sum())} value(s) beyond "
+        raise ServerError(f"{asked.what}: the query returned {counted(int(huge.sum()), 'value')} "
+                          "beyond "
                           "2**53 "
                           f"(largest {float(np.abs(vals).max()):.3g}), where no count is exact; "
                           "check the "

@@ -213,5 +213,5 @@ def check_bucket_selectors(client: PrometheusClient, selectors: Sequence[str], *
                                   asked=asked)
             raise ConfigError(f'{asked} is written le="{written}" on this server; use that (or '
                               f'le=~"{le.group(2)}|{written}").')
-        raise ConfigError(f"{asked} matches none of its bounds ({', '.join(bounds)}); pick one of "
-                          "them.")
+        raise ConfigError(f"{asked} matches no bound of the histogram ({', '.join(bounds)}); pick "
+                          "one.")

@@ -20,6 +20,7 @@ time. With scrapes at the bin ends this is exactly the events ``bin_events`` put
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ import pandas as pd
 
 from .._util.units import HOUR_NS
 from .._util.validation import as_list
+from .._util.words import counted, noun_for, say
 from ..errors import ConfigError, InputError
 from ..privacy import guard_values
 from ..windows.bingrid import BinGrid
@@ -35,7 +37,15 @@ from ..windows.binning import check_grid_cells
 from .prometheus_answer import Series
 from .prometheus_http import MAX_SERIES, PrometheusClient
 from .prometheus_span import Span, check_span, flag_gaps, report_gaps
-from .promql import PART_LABEL, CountQuery, bin_count_query, gap_query, parse_count_query, prom_step
+from .promql import (
+    PART_LABEL,
+    CountQuery,
+    aggregates,
+    bin_count_query,
+    gap_query,
+    parse_count_query,
+    prom_step,
+)
 
 __all__ = ["read_prometheus"]
 
@@ -44,7 +54,8 @@ __all__ = ["read_prometheus"]
 LOOKBACK_MARGIN_NS = HOUR_NS
 
 
-def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tuple[str, ...]]:
+def _group_index(series: Sequence[Series], by: list[str], what: str,
+                 query: CountQuery) -> list[tuple[str, ...]]:
     keys = []
     for s in series:
         missing = [k for k in by if k not in s.labels]
@@ -54,11 +65,31 @@ def _group_index(series: Sequence[Series], by: list[str], what: str) -> list[tup
                               "carry (or keep them in the query's sum by (...)).")
         keys.append(tuple(s.labels[k] for k in by))
     if len(set(keys)) != len(keys):
-        label = "one series" if not by else f"one series per {', '.join(by)}"
-        raise InputError(f"{what}: the query returned {len(series)} series where {label} was "
-                         "expected; aggregate "
-                         f"with sum(...) or give by= the labels that tell them apart.")
+        raise InputError(_several_series(series, keys, by, what, query))
     return keys
+
+
+def _several_series(series: Sequence[Series], keys: list[tuple[str, ...]], by: list[str],
+                    what: str, query: CountQuery) -> str:
+    """The refusal of a query that returned several series where one (per group) was expected,
+    with the fix that fits the query: ``by`` the labels that tell the series apart, or an
+    aggregation over them (a query that aggregates already is told the labels it keeps)."""
+    label = "one series" if not by else f"one series per {', '.join(by)}"
+    head = f"{what}: the query returned {len(series)} series where {label} was expected"
+    seen = Counter(keys)
+    twins = [s.labels for s, k in zip(series, keys, strict=True) if seen[k] > 1]
+    apart = sorted(n for n in set().union(*twins) - {"__name__"}
+                   if len({t.get(n) for t in twins}) > 1)
+    if not apart:
+        return f"{head}; aggregate with sum(...) or give by= the labels that tell them apart."
+    give = say(f"by={apart[0]!r}" if len(apart) == 1 and not by else f"by={[*by, *apart]!r}",
+               f"--by {','.join([*by, *apart])}")
+    if not by and not query.bare and aggregates(query.text):
+        return (f"{head}; the query aggregates but keeps {noun_for(len(apart), 'the label')} "
+                f"{', '.join(apart)}: give {give}, or aggregate over "
+                f"{'it' if len(apart) == 1 else 'them'} in the query too.")
+    return (f"{head}; aggregate with sum(...) or give the labels that tell them apart: "
+            f"{give}.")
 
 
 def _split_parts(series: Sequence[Series], by: list[str]
@@ -101,14 +132,13 @@ def _fill(series: Sequence[Series], keys: list[tuple[str, ...]], index: Mapping[
     return np.round(vals).astype(np.int64), present
 
 
-def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Mapping[tuple[str,
-                                                                                           ...],
-                                                                                     int],
-                  span: Span, notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
+def _other_counts(series: Sequence[Series], kind: str, query: CountQuery, by: list[str],
+                  index: Mapping[tuple[str, ...], int], span: Span,
+                  notes: list[str]) -> tuple[np.ndarray, np.ndarray, bool]:
     """Counts and presence of the errors (or good) counter on the groups of total, and whether
     some group has no counts at all (read as 0, presence set)."""
     series, parts = _split_parts(series, by)
-    keys = _group_index(series, by, kind)
+    keys = _group_index(series, by, kind, query)
     unknown = [k for k in keys if k not in index]
     if unknown:
         raise InputError(f"{kind}: the query returns groups that total does not have "
@@ -117,9 +147,9 @@ def _other_counts(series: Sequence[Series], kind: str, by: list[str], index: Map
     counts, present = _fill(series, keys, index, span, kind, parts)
     absent = [g for g in range(len(index)) if not present[g].any()]
     if absent:
-        notes.append(f"{kind}: {len(absent)} group(s) have no {kind} series in the span; read as 0 "
-                     f"{kind} "
-                     "(initialise counters at 0 to make this explicit)")
+        notes.append(f"{kind}: {counted(len(absent), 'group')} "
+                     f"{'has' if len(absent) == 1 else 'have'} no {kind} series in the span; read "
+                     f"as 0 {kind} (initialise counters at 0 to make this explicit)")
         present[absent] = True
     return counts, present, bool(absent)
 
@@ -187,7 +217,7 @@ def _ask(client: PrometheusClient, queries: dict[str, CountQuery], by: list[str]
     return sent, single, client.query_ranges(asked, span.first_eval, span.n, span.step_ns)
 
 
-def _total_counts(answer: list[Series], by: list[str], span: Span
+def _total_counts(answer: list[Series], query: CountQuery, by: list[str], span: Span
                   ) -> tuple[dict[tuple[str, ...], int], np.ndarray, np.ndarray]:
     """(group index, counts, presence) of the total counter; its groups are the groups read."""
     series, parts = _split_parts(answer, by)
@@ -196,7 +226,7 @@ def _total_counts(answer: list[Series], by: list[str], span: Span
                          f"{span.time(0):%Y-%m-%d %H:%M} and {span.time(span.n):%Y-%m-%d %H:%M} "
                          "UTC; check the metric name and labels, and that the server holds data "
                          "for the span.")
-    keys = _group_index(series, by, "total")
+    keys = _group_index(series, by, "total", query)
     _guard_keys(keys, by)
     index = {k: i for i, k in enumerate(sorted(keys))}
     counts, present = _fill(series, keys, index, span, "total", parts)
@@ -285,13 +315,14 @@ def read_prometheus(
     client = PrometheusClient(url, timeout=timeout, headers=headers, retries=retries,
                               max_series=max_series)
     sent, single, answers = _ask(client, {"total": q_total, kind: q_other}, keys_by, span)
-    index, tot, tot_present = _total_counts(answers[0], keys_by, span)
+    index, tot, tot_present = _total_counts(answers[0], q_total, keys_by, span)
     notes = [f"per-bin counts: counter differences at the bin ends ({step} apart), resets read as "
              "a restart from 0; see budgetlab.interop.promql"]
     if q_total.bare:
         notes.append(f"total: the series of {q_total.selectors[0]} summed"
                      + (f" by {', '.join(keys_by)}" if keys_by else ""))
-    oth, oth_present, some_absent = _other_counts(answers[1], kind, keys_by, index, span, notes)
+    oth, oth_present, some_absent = _other_counts(answers[1], kind, q_other, keys_by, index, span,
+                                                  notes)
     flags = ~tot_present | ~oth_present
     # a group without counts: its series' comings and goings are not implied
     if some_absent and single[kind]:

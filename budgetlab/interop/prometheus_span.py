@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._util.percent import measured_percent
 from .._util.validation import duration_label, to_ns, utc_from_ns, utc_timestamp
-from .._util.words import say
+from .._util.words import counted, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..windows.binning import check_grid_cells, grid_span
 from .prometheus_answer import Series
@@ -115,9 +115,10 @@ def report_gaps(flags: np.ndarray, keys: pd.DataFrame, by: list[str],
         first = gaps[0]
         where = ", ".join(f"{k}={first[k]}" for k in by)
         warnings.warn(ScrapeGapWarning(
-            f"{int(flags.sum())} bins in {len(gaps)} scrape gap(s) (first: "
+            f"{counted(int(flags.sum()), 'bin')} in {counted(len(gaps), 'scrape gap')} (first: "
             f"{where + ' ' if where else ''}{first['start']:%Y-%m-%d %H:%M}..{first['end']:%H:%M} "
-            "UTC): their counts are not known; across a gap shorter than the server's lookback the "
+            f"UTC): {'its count is' if flags.sum() == 1 else 'their counts are'} not known; "
+            "across a gap shorter than the server's lookback the "
             "increase lands in the bin that ends it, across a longer one it is lost (listed in "
             "attrs['gaps'])."), stacklevel=3)
     return gaps

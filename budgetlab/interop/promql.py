@@ -61,7 +61,7 @@ from ..errors import ConfigError
 from ..privacy import looks_personal, shown
 
 __all__ = ["CountQuery", "parse_count_query", "bin_count_query", "window_query", "gap_query",
-           "prom_step",
+           "prom_step", "aggregates",
            "PART_LABEL", "LABEL_NAME", "escape", "metric_name", "label_values", "label_matchers",
            "selector_text", "label_filter", "prom_duration", "shown_query"]
 
@@ -80,6 +80,10 @@ _COUNTER_FN = re.compile(rf"\b(rate|increase)\s*\(\s*({_SELECTOR})\s*\[\s*([^\]]
 LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _METRIC = re.compile(rf"^{_NAME}$")
 _MATCHER = re.compile(r'\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=~|!~|!=|=)\s*"(?:[^"\\]|\\.)*"\s*')
+_AGGREGATION = re.compile(r"^\s*(?:sum|min|max|avg|count|group|stddev|stdvar)\s*"
+                          r"(?:(?:by|without)\s*\([^()]*\)\s*)?\(")
+_GROUPING_TAIL = re.compile(r"^\s*(?:(?:by|without)\s*\([^()]*\)\s*)?$")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
 _KEYWORDS = {"sum", "min", "max", "avg", "count", "by", "without", "on", "ignoring", "group_left",
              "group_right", "and", "or", "unless", "offset", "bool", "topk", "bottomk", "quantile",
              "stddev",
@@ -254,6 +258,29 @@ def parse_count_query(text: str, what: str) -> CountQuery:
         raise ConfigError(f"{what}={shown_query(text)} uses offset or @; budgetlab sets the "
                           "evaluation times itself.")
     return CountQuery(text, tuple(dict.fromkeys(found)), False)
+
+
+def aggregates(text: str) -> bool:
+    """Whether the PromQL ``text`` is one aggregation as a whole (``sum(...)``,
+    ``sum by (code) (...)``, ``sum(...) without (instance)``), whatever labels it keeps.
+
+    >>> aggregates('sum(rate(e_total{code=~"(5..)"}[{{.window}}]))')
+    True
+    >>> aggregates("sum by (code) (rate(e_total[5m]))"), aggregates("rate(e_total[5m])")
+    (True, False)
+    >>> aggregates("sum(rate(e_total[5m])) / sum(rate(t_total[5m]))")
+    False
+    """
+    bare = _STRING.sub('""', text)  # a parenthesis inside a label value is no parenthesis
+    head = _AGGREGATION.match(bare)
+    if head is None:
+        return False
+    depth = 0
+    for i in range(head.end() - 1, len(bare)):
+        depth += {"(": 1, ")": -1}.get(bare[i], 0)
+        if depth == 0:
+            return _GROUPING_TAIL.match(bare[i + 1:]) is not None
+    return False
 
 
 def _increase(selector: str, step: str) -> str:

@@ -46,6 +46,25 @@ fra-outage,2026-01-06T06:00:00Z,2026-01-06T06:20:00Z,region=fra,outage
 """
 
 
+def test_sloth_spec_without_by_is_told_the_label_its_queries_keep(prom, tmp_path, capsys):
+    # SLOTH's queries sum by (region) already: the fix is --by region (or a sum over region), not
+    # "aggregate with sum(...)"; a query that sums nothing is told to (4 series: region x instance)
+    (tmp_path / "sloth.yaml").write_text(SLOTH)
+    args = ["backtest", "--prometheus", prom, "--slo", str(tmp_path / "sloth.yaml"), *SPAN]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.endswith(
+        "the query returned 3 series where one series was expected; the query aggregates but "
+        "keeps the label region: give --by region, or aggregate over it in the query too.\n")
+    (tmp_path / "sloth.yaml").write_text(SLOTH.replace(
+        "total_query: sum by (region) (rate(app_requests_total[{{.window}}]))",
+        "total_query: rate(app_requests_total[{{.window}}])"))
+    assert main(args) == 2
+    assert capsys.readouterr().err.endswith(
+        "the query returned 4 series where one series was expected; aggregate with sum(...) or "
+        "give the labels that tell them apart: --by instance,region.\n")
+
+
 def test_sloth_spec_three_policies_outputs(prom, tmp_path, capsys):
     (tmp_path / "sloth.yaml").write_text(SLOTH)
     (tmp_path / "inc.csv").write_text(INCIDENTS)

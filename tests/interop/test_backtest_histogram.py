@@ -100,7 +100,8 @@ def test_spec_round_trip_equals_the_flags(hist_prom, tmp_path, capsys):
     (f'{HISTOGRAM}_bucket{{le="0.7"}}',
      'good: the bucket le="0.7" of ' + HISTOGRAM + " is not a bucket bound"),
     (f'{HISTOGRAM}_bucket{{le="1"}}', 'is written le="1.0" on this server'),
-    (f'{HISTOGRAM}_bucket{{le=~"0.7|0.8"}}', "matches none of its bounds (0.1, 0.5, 1.0, +Inf)"),
+    (f'{HISTOGRAM}_bucket{{le=~"0.7|0.8"}}',
+     "matches no bound of the histogram (0.1, 0.5, 1.0, +Inf)"),
 ])
 def test_a_bucket_the_server_lacks_is_refused(hist_prom, capsys, good, needle):
     """Read as given, such a query would find no good events: every event bad (a wrong number)."""

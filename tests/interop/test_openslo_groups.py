@@ -128,7 +128,7 @@ def test_an_slo_naming_only_some_by_keys_is_refused(tmp_path):
     path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
                  _slo("ts-fra", "0.97", "{captcha_type: turnstile, region: fra}"))
     with pytest.raises(ConfigError,
-                       match="'v2' is bound by the label\\(s\\) captcha_type but has no label "
+                       match="'v2' is bound by the label captcha_type but has no label "
                              "region"):
         load_slos(path, by=["captcha_type", "region"])
 
@@ -366,6 +366,17 @@ ACTIONS = ("captcha_type,events,current_target,verdict,action,recommended_target
            "recaptcha_v2,69413,0.95,too_strict,loosen to 0.93,0.93\n"
            "turnstile,41609,0.95,ok,keep 0.95,0.978\n"
            "image,32000,,,use 0.89,0.89\n")
+
+
+def test_kept_targets_are_said_as_written(tmp_path, capsys):
+    # five nines and a half: 0.99995 printed as "1" (and the rule's 0.99987 as "0.9999")
+    table = ACTIONS.replace("turnstile,41609,0.95,ok,keep 0.95,0.978",
+                            "turnstile,41609,0.99995,ok,keep 0.99995,0.99987")
+    assert export_table(tmp_path, table, "--window", "24h") == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("kept")]
+    assert said == ["kept the current target where the recalibration's action is 'keep': "
+                    "turnstile 0.99995 (the rule's 0.99987); --target-column recommended_target "
+                    "writes the rule's targets instead"]
 
 
 def test_export_writes_the_target_each_rows_action_names(tmp_path, capsys):

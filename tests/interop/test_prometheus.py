@@ -138,6 +138,21 @@ def test_policy_presets_and_own_policies():
         prometheus_rules(SLO(0.9, "1D"), None, **METRICS)
 
 
+@pytest.mark.parametrize("by,said", [
+    (["region"], "grouped by region: pass selector_labels with this key and SLOs labelled "
+                 "with it."),
+    (["region", "kind"], "grouped by region, kind: pass selector_labels with these keys and SLOs "
+                         "labelled with them."),
+])
+def test_promtool_test_refuses_grouped_bins_without_selector_labels(by, said):
+    events = as_events(START + pd.to_timedelta([1, 2], unit="s"), [True, False])
+    events = events.assign(region="fra", kind="a")
+    bins = bin_events(events, "1min", by=by)
+    with pytest.raises(ConfigError) as err:
+        promtool_test(bins, [SLODocument("a", SLO(0.9, "1D"))], "workbook", **METRICS)
+    assert str(err.value) == f"the bins are {said}"
+
+
 def test_promtool_test_document_by_hand():
     # 4 minutes: 10 events each, failures 0, 5, 10, 0
     ts = np.repeat(START + pd.to_timedelta(np.arange(4), unit="min"), 10) + pd.Timedelta(seconds=1)

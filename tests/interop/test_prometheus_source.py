@@ -14,6 +14,7 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -31,7 +32,7 @@ from budgetlab.interop import prometheus_http
 from budgetlab.interop.openslo import SLODocument
 from budgetlab.interop.prometheus import prometheus_rules
 from budgetlab.interop.prometheus_source import read_prometheus
-from budgetlab.interop.prometheus_span import ScrapeGapWarning
+from budgetlab.interop.prometheus_span import ScrapeGapWarning, Span, report_gaps
 from tests.interop.prometheus_server import (
     GAP_MINUTES,
     MINUTES,
@@ -303,9 +304,29 @@ def test_alert_states_equal_prometheus_rule_evaluation(prom, region):
 
 
 def test_several_series_where_one_was_expected(prom):
-    with pytest.raises(InputError, match=r"returned 4 series where one series was expected"):
+    # the server holds 4 series (make_counts: fra/a, fra/b, ams/a, par/a), told apart by region
+    # and instance; the query sums none of them
+    with pytest.raises(InputError) as err:
         read_prometheus(prom, total="increase(app_requests_total[{{.window}}])", errors=ERRORS,
                         start=START, end=END)
+    assert str(err.value) == (
+        "total: the query returned 4 series where one series was expected; aggregate with "
+        "sum(...) or give the labels that tell them apart: by=['instance', 'region'].")
+
+
+@pytest.mark.parametrize("query", [
+    "sum by (region) (rate(app_requests_total[{{.window}}]))",
+    "sum(rate(app_requests_total[{{.window}}])) by (region)",
+    "sum without (instance) (rate(app_requests_total[{{.window}}]))",
+])
+def test_several_series_of_a_query_that_aggregates(prom, query):
+    # it sums already, keeping region (3 values: fra, ams, par): "aggregate with sum(...)" would
+    # be no advice; the label it keeps is
+    with pytest.raises(InputError) as err:
+        read_prometheus(prom, total=query, errors=ERRORS, start=START, end=END)
+    assert str(err.value) == (
+        "total: the query returned 3 series where one series was expected; the query aggregates "
+        "but keeps the label region: give by='region', or aggregate over it in the query too.")
 
 
 def test_bad_promql_shows_the_servers_message(prom):
@@ -329,6 +350,35 @@ def test_range_wider_than_the_data(prom):
 def test_missing_by_label(prom):
     with pytest.raises(ConfigError, match="no label 'zone'"):
         read_prometheus(prom, total=TOTAL, errors=ERRORS, start=START, end=END, by="zone")
+
+
+@pytest.mark.parametrize("errors,said", [
+    ('app_request_errors_total{region!="par"}', "errors: 1 group has no errors series"),
+    ('app_request_errors_total{region="fra"}', "errors: 2 groups have no errors series"),
+])
+def test_groups_without_errors_series_are_counted_in_words(prom, errors, said):
+    # three regions (fra, ams, par); the selector leaves out one, then two of them
+    bins = _read(prom, errors=errors)
+    assert f"{said} in the span; read as 0 errors (initialise counters" in " ".join(
+        bins.attrs["notes"])
+
+
+def test_scrape_gap_warning_counts_in_words():
+    span = Span.over("1min", START, START + 10 * MIN)
+    keys = pd.DataFrame({"region": ["par"]})
+    flags = np.zeros((1, 10), dtype=bool)
+    flags[0, 4] = True
+    with pytest.warns(ScrapeGapWarning) as got:
+        report_gaps(flags, keys, ["region"], span)
+    assert str(got[0].message).startswith(
+        "1 bin in 1 scrape gap (first: region=par 2026-01-05 00:04..00:05 UTC): its count is not "
+        "known;")
+    flags[0, [1, 2, 7]] = True  # runs 1-2 and 4 and 7
+    with pytest.warns(ScrapeGapWarning) as got:
+        report_gaps(flags, keys, ["region"], span)
+    assert str(got[0].message).startswith(
+        "4 bins in 3 scrape gaps (first: region=par 2026-01-05 00:01..00:03 UTC): their counts are "
+        "not known;")
 
 
 def test_step_shorter_than_scrape_interval(prom):
@@ -434,7 +484,7 @@ def test_stub_ok_reads(stub):
 def test_nan_and_inf_samples(stub, mode, kind):
     _Stub.mode = mode
     with pytest.raises(InputError,
-                       match=rf"returned {kind} values \(1 samples, first at 2026-01-05 00:04:00 "
+                       match=rf"returned {kind} values \(1 sample, first at 2026-01-05 00:04:00 "
                              r"UTC\)"):
         _stub_read(stub)
 

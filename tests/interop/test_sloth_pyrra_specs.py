@@ -93,6 +93,61 @@ def test_export_refuses_a_sloth_query_backtest_cannot_read(tmp_path, capsys):
     assert "has no alert policies; give --policy" in capsys.readouterr().err
 
 
+def _alert_tiers(path):
+    """(tier, burn, long window, short window) of each alert of a rules file, read off its text."""
+    out = []
+    for r in yaml.safe_load(path.read_text())["groups"][0]["rules"]:
+        if "alert" in r:
+            burns = set(re.findall(r"> \(([\d.]+) \*", r["expr"]))
+            windows = re.findall(r"ratio_rate(\w+)\{", r["expr"])
+            assert len(burns) == 1
+            out.append((r["labels"]["tier"], float(burns.pop()), *windows))
+    return out
+
+
+@pytest.mark.promtool
+@pytest.mark.usefixtures("promtool")
+def test_export_says_the_alerts_of_the_policy_given_not_the_specs_disabled_ones(tmp_path, capsys):
+    # no-alerts.yml disables page and ticket; --policy workbook writes the Workbook's four tiers
+    # (SRE Workbook ch. 5, table 5-8 at 30 d: 14.4 over 1h/5m, 6 over 6h/30m, 3 over 1d/2h, 1 over
+    # 3d/6h), and the command says those, not "disabled: page, ticket"
+    out = tmp_path / "r.yaml"
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "no-alerts.yml"), "--policy",
+                 "workbook", "--check", str(out)]) == 0
+    said = capsys.readouterr().out
+    expected = [("page_1h", 14.4, "1h", "5m"), ("page_6h", 6.0, "6h", "30m"),
+                ("ticket_1d", 3.0, "1d", "2h"), ("ticket_3d", 1.0, "3d", "6h")]
+    assert _alert_tiers(out) == expected
+    assert ("  the alerts: --policy workbook, not the file's: page_1h 14.4 over 1h/5m, page_6h 6 "
+            "over 6h/30m, ticket_1d 3 over 1d/2h, ticket_3d 1 over 3d/6h\n") in said
+    assert "disabled" not in said and "Sloth's tiers" not in said
+    assert "promtool check rules: ok" in said
+    # without --policy the spec's own alerting is written, and the note on it still holds: ticket
+    # disabled, the page tiers only (Sloth's 14.4 over 1h/5m and 6 over 6h/30m)
+    text = (SLOTH / "getting-started.yml").read_text()
+    ticket_off = tmp_path / "ticket-off.yml"
+    ticket_off.write_text(text.replace("      ticket_alert:\n",
+                                       "      ticket_alert:\n        disable: true\n"))
+    assert main(["export", "prometheus", "--slo", str(ticket_off), "--check", str(out),
+                 "--force"]) == 0
+    said = capsys.readouterr().out
+    assert _alert_tiers(out) == [("page_quick", 14.4, "1h", "5m"), ("page_slow", 6.0, "6h", "30m")]
+    assert "; disabled: ticket\n" in said and "--policy" not in said
+
+
+def test_export_says_the_period_given_not_the_specs(tmp_path, capsys):
+    # Sloth's period is 30 days; --period 28d makes the rules' slo:time_period:days 28, and the
+    # command says so beside the note on Sloth's 30 days
+    out = tmp_path / "r.yaml"
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "getting-started.yml"), "--period",
+                 "28d", "--style", "sloth", str(out)]) == 0
+    said = capsys.readouterr().out
+    days = [r["expr"] for r in yaml.safe_load(out.read_text())["groups"][0]["rules"]
+            if r.get("record") == "slo:time_period:days"]
+    assert days == ["vector(28)"]
+    assert "\n  the period: 28 d (--period), not the file's\n" in said
+
+
 # ---------------------------------------------------------------------------------------------
 # Sloth: budgetlab's --style sloth against Sloth's own generated files, rule by rule
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..._util.words import say
+from ..._util.words import noun_for, say
 from ...errors import ConfigError
 from ...privacy import guard_values, shown
 from ...slo import SLO, PerGroup
@@ -77,7 +77,8 @@ def _bound_keys(doc: SLODocument, by: list[str]) -> list[tuple[str, ...]]:
         return []
     if len(present) != len(by):
         missing = [k for k in by if k not in doc.labels]
-        raise ConfigError(f"SLO {doc.name!r} is bound by the label(s) {', '.join(present)} but has "
+        raise ConfigError(f"SLO {doc.name!r} is bound by the {noun_for(len(present), 'label')} "
+                          f"{', '.join(present)} but has "
                           "no label "
                           f"{', '.join(missing)}; with by={by} an SLO names every key or none "
                           "(none: the default).")
@@ -85,7 +86,7 @@ def _bound_keys(doc: SLODocument, by: list[str]) -> list[tuple[str, ...]]:
     for k, vals in zip(by, values, strict=True):
         if not vals:
             raise ConfigError(f"SLO {doc.name!r}: label {k} is an empty list; give the group "
-                              "value(s) it binds.")
+                              "values it binds.")
         guard_values(vals, what=f"SLO {doc.name!r}, label {k}")
     return list(itertools.product(*values))
 

@@ -17,6 +17,7 @@ import pandas as pd
 from ..._util.csv_cells import restore_frame
 from ..._util.files import register_input
 from ..._util.validation import as_list, to_timedelta
+from ..._util.words import counted
 from ...alerts.policy import AlertPolicy
 from ...errors import ConfigError, FileFormatError
 from ...privacy import guard_values
@@ -167,7 +168,8 @@ def _table_frame(table: Any, by: str | Sequence[str] | None,
         for k, v in table.items():
             vals = k if isinstance(k, tuple) else (k,)
             if len(vals) != len(keys):
-                raise ConfigError(f"mapping keys must have {len(keys)} value(s), one per by= key.")
+                raise ConfigError(f"mapping keys must have {counted(len(keys), 'value')}, one per "
+                                  "by= key.")
             rows.append({**dict(zip(keys, vals, strict=True)), target_column: v})
         return pd.DataFrame(rows, columns=[*keys, target_column]), keys
     if not isinstance(table, pd.DataFrame):

@@ -34,13 +34,16 @@ from .indicators import prometheus_ratio
 from .model import SLODocument
 from .write import slug
 
-__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "is_sloth_spec", "from_sloth", "check_keys", "text_map",
-           "text_field"]
+__all__ = ["SLOTH_VERSION", "SLOTH_PERIOD", "ALERTS_NOTE", "is_sloth_spec", "from_sloth",
+           "check_keys", "text_map", "text_field"]
 
 SLOTH_VERSION = "prometheus/v1"
 #: Sloth's default SLO period (``sloth generate --default-slo-period``).
 SLOTH_PERIOD = "30D"
 _SEVERITIES = (("page_alert", "page"), ("ticket_alert", "ticket"))
+#: How the note on the spec's alerting begins: a report whose rules replace that alerting (a policy
+#: given instead) leaves the note out.
+ALERTS_NOTE = "the alerts: "
 
 
 def check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
@@ -163,7 +166,7 @@ def _document(spec: Mapping[str, Any], i: int, item: Any, label: str) -> SLODocu
     notes = [
         f"Sloth {SLOTH_VERSION}: period {SLOTH_PERIOD[:-1]} days (Sloth's default), also the "
         "tracker window",
-        "the alerts: Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over "
+        f"{ALERTS_NOTE}Sloth's tiers (page 14.4 over 1h/5m and 6 over 6h/30m, ticket 3 over "
         "1d/2h and 1 over "
         "3d/6h)"
         + (

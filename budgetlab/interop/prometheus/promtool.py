@@ -37,8 +37,10 @@ def _group_of(grid: BinGrid, s: RuleSLO, n_slos: int) -> int:
             raise ConfigError("ungrouped bins take exactly one SLO.")
         return 0
     if any(k not in s.group_labels for k in grid.by):
+        one = len(grid.by) == 1
         raise ConfigError(f"the bins are grouped by {', '.join(grid.by)}: pass selector_labels "
-                          "with these keys and SLOs labelled with them.")
+                          f"with {'this key' if one else 'these keys'} and SLOs labelled with "
+                          f"{'it' if one else 'them'}.")
     hit = np.ones(grid.n_groups, dtype=bool)
     for k in grid.by:
         hit &= grid.keys[k].astype(str).to_numpy() == s.group_labels[k]
