@@ -37,6 +37,7 @@ from .._util.validation import as_list, check_fraction, to_ns
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
+from .event_span import span_attrs
 from .recalibration.wilson import wilson_interval
 from .survival import kaplan_meier, km_quantile
 from .tables_repr import tables_repr
@@ -187,15 +188,8 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     shares = _shares(table, codes, ok, clipped, thr, table_to, confidence)
     quants = _quantiles(table, codes, ok, clipped, qs, table_to, confidence)
     for out in (shares, quants):
-        out.attrs.update(_span(events["ts"]), freq=freq)
+        out.attrs.update(span_attrs(events["ts"]), freq=freq)
     return LatencyProfile(shares, quants, censoring)
-
-
-def _span(ts: pd.Series) -> dict[str, pd.Timestamp | None]:
-    """``attrs`` ``start`` and ``end``: the first and the last event (``None`` without events)."""
-    if not len(ts):
-        return {"start": None, "end": None}
-    return {"start": pd.Timestamp(ts.min()), "end": pd.Timestamp(ts.max())}
 
 
 def _periods(ts: pd.Series, freq: str | None) -> pd.Series:
