@@ -19,13 +19,20 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
   Without ``bins`` traffic is unknown: the evaluated span. Under a day of observed time both
   rates are withheld (NaN; ``rates_note`` says why): the rule of the replay's events per day,
   :func:`~budgetlab.analyses.window_clock.too_thin` (:mod:`budgetlab.alerts.observed`);
-* **budget before alert**: failures in the incident's scope from the bin holding its start up to
-  the first alert (up to its end when undetected), in % of the period budget
-  ``(1 - target) * events per period`` (the average traffic of the grid scaled to ``period``).
-  Needs ``bins`` and ``target``. Withheld (NaN) for a group whose period is longer than the
-  bins' span, the rule of the backtest's ``budget_spent_pct``: a few days' traffic scaled to a
-  30 d budget is an extrapolation, not the period's budget; ``attrs["budget_note"]`` says why
-  (``""`` when nothing is withheld).
+* **budget before alert**: failures in the incident's scope in the bins from the one holding its
+  start to the last one that begins before the first alert (before its end when undetected; none
+  when an alert already fired before that bin), in % of the period budget
+  ``(1 - target) * events * period / span``: ``events`` the group's events in all the bins,
+  ``span`` the bins' span (the first bin's start to the last one's end, the same for every
+  group), i.e. the average traffic of the whole span scaled to ``period``; a ``"*"`` row sums
+  the budgets of the incident's groups. One yardstick
+  for every incident of the span, whatever the traffic just before it: not the traffic of the
+  period before the alert, which the backtest's ``budget_spent_pct`` (the state of the rolling
+  budget) divides by, and which would withhold every incident of the first period read. Needs
+  ``bins`` and ``target``. Withheld (NaN) for a group whose period is longer than the bins'
+  span, the rule of ``budget_spent_pct``: a few days' traffic scaled to a 30 d budget is an
+  extrapolation, not the period's budget; ``attrs["budget_note"]`` says why (``""`` when
+  nothing is withheld).
 
 Rows: one per group (and ``"*"``, all groups together: an incident counts as detected when any
 group's episode matches it) and per tier, plus per-severity (``tier="*"``, one severity) and
@@ -81,8 +88,9 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
         Group keys (str, ``"*"`` = all groups), ``tier``, ``severity``, ``incident_id``,
         ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``first_alert``,
         ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), with
-        ``bins``: ``budget_before_alert_pct`` (through the incident end when undetected; NaN
-        when withheld, ``attrs["budget_note"]`` says why: see the module docs), and with
+        ``bins``: ``budget_before_alert_pct`` (failures up to the first alert, through the
+        incident end when undetected, in % of the period budget of the span's average traffic;
+        NaN when withheld, ``attrs["budget_note"]`` says why: see the module docs), and with
         ``filling="apart"``: ``filling`` (the incident began while the row's long window filled:
         :func:`score_alerts` scores it apart).
     """
@@ -154,11 +162,11 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         ``rates_note`` (why the rates are withheld, e.g. ``"withheld: only 5 h of observed
         time, ..."``; empty when they are given), and
         with ``bins``: ``budget_before_alert_median``, ``budget_before_alert_max`` (% of the
-        period budget, detected incidents; NaN when withheld, ``attrs["budget_note"]`` says
-        why), and with ``filling="apart"``: ``episodes_filling``,
-        ``true_episodes_filling``, ``incidents_filling`` (left out of the other columns). With
-        ``filling="apart"`` the counts, rates and ``observed_days`` are over the time after the
-        row's long window filled. ``precision`` of a tier that never fired is NaN
+        period budget of the span's average traffic, detected incidents: see the module docs;
+        NaN when withheld, ``attrs["budget_note"]`` says why), and with ``filling="apart"``:
+        ``episodes_filling``, ``true_episodes_filling``, ``incidents_filling`` (left out of the
+        other columns). With ``filling="apart"`` the counts, rates and ``observed_days`` are over
+        the time after the row's long window filled. ``precision`` of a tier that never fired is NaN
         here (there is no share of zero pages); the CLI prints it as ``never fired``.
 
     Examples

@@ -46,6 +46,7 @@ from ..events.schema import SUCCESS, check_events
 from ..slo import SLO, PerGroup, as_per_group, as_slo
 from ..windows.binning import bin_events, bucket_codes
 from .bucket_variants import Groups, TrackerVariants, episodes_caused
+from .event_span import span_attrs
 from .per_group import per_slo_rows
 from .recalibration.rules import too_few_events
 
@@ -78,7 +79,8 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     ``bucket``, ``events``, ``failures``, ``share_of_failures``, ``share_of_all_failures``,
     ``failure_rate``, ``burn_rate``, ``group_burn_rate``, ``sli``, ``sli_without``,
     ``burn_rate_without``, ``note`` (the thin rule, as :func:`bucket_breakdown` writes it). One
-    row per observed group and failure bucket; ``attrs["by"]`` lists ``keys``."""
+    row per observed group and failure bucket; ``attrs["by"]`` lists ``keys``, ``attrs["start"]``
+    and ``attrs["end"]`` the span counted (:func:`bucket_breakdown`)."""
     grp = Groups(events, list(keys)) if groups is None else groups
     codes, names = bucket_codes(events)
     fail_idx = [i for i, b in enumerate(names) if b != SUCCESS]
@@ -106,7 +108,7 @@ def bucket_counts(events: pd.DataFrame, slo: SLO, keys: Sequence[str], *,
     why = [too_few_events(int(n), slo.target, span=span) for n in events_g[:, 0]]
     out["note"] = np.repeat(np.array([f"withheld: {w}" if w else "" for w in why], dtype=object),
                             len(fail_idx))
-    out.attrs["by"] = list(keys)
+    out.attrs.update(by=list(keys), **span_attrs(events["ts"]))
     return out
 
 
@@ -166,6 +168,9 @@ def bucket_breakdown(
         tier), ``pages`` / ``pages_without`` / ``pages_caused`` (episodes of ``"page"`` tiers),
         ``note`` (empty, or ``"withheld: ..."`` why the group's :data:`THIN_COLUMNS` are too
         thin for a verdict: fewer events than hold 10 expected failures under its target).
+        Every figure counts the whole table: ``attrs["start"]`` and ``attrs["end"]`` (Timestamps,
+        UTC) are its first and last event (all groups, both included); the replays and the
+        policy's bins see the same events. ``attrs`` also holds ``slo``, ``by`` and ``policy``.
 
     Examples
     --------
@@ -184,6 +189,8 @@ def bucket_breakdown(
 
     >>> t[["transitions", "transitions_without", "transitions_caused"]].to_dict("list")
     {'transitions': [2, 2], 'transitions_without': [0, 2], 'transitions_caused': [2, 0]}
+    >>> [str(t.attrs[k]) for k in ("start", "end")]  # the span counted: the whole table
+    ['2026-01-01 00:00:00+00:00', '2026-01-01 00:07:00+00:00']
     """
     per = as_per_group(slo)
     if per is not None:
@@ -262,7 +269,9 @@ def bucket_burn_over_time(
         add up to its burn rate), ``budget_spent`` (failures / ((1 − target) × the group's events
         over the whole table): the share of the span's error budget this bucket spent in this
         bin; summed over bins it is the bucket's ``burn_rate`` in :func:`bucket_breakdown`).
-        ``attrs`` holds ``freq``, ``by`` and ``target``.
+        ``attrs`` holds ``freq``, ``by``, ``target``, and ``start`` and ``end``: the span whose
+        budget ``budget_spent`` shares (the table's first and last event, as
+        :func:`bucket_breakdown`).
 
     Examples
     --------
@@ -306,5 +315,6 @@ def bucket_burn_over_time(
     out["burn_rate"] = ratio(fails, (total * eb)[:, :, None], 0.0).ravel()
     # every group has events
     out["budget_spent"] = (fails / (total.sum(axis=1) * eb)[:, None, None]).ravel()
-    out.attrs.update({"freq": bins.attrs.get("freq"), "by": list(keys), "target": slo.target})
+    out.attrs.update({"freq": bins.attrs.get("freq"), "by": list(keys), "target": slo.target,
+                      **span_attrs(events["ts"])})
     return out

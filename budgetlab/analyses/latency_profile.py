@@ -37,6 +37,7 @@ from .._util.validation import as_list, check_fraction, to_ns
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
+from .event_span import span_attrs
 from .recalibration.wilson import wilson_interval
 from .survival import kaplan_meier, km_quantile
 from .tables_repr import tables_repr
@@ -126,8 +127,8 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     by : str or list of str, optional
         Group keys.
     freq : str or None
-        Period length (``"1D"``, ``"1h"``; periods start at UTC multiples); ``None``: the whole
-        span.
+        Period length (``"1D"``, ``"1h"``; periods start at UTC multiples); ``None``: one period,
+        the whole log (its first to its last event, both included).
     quantiles : list of float
         In (0, 1).
     client_timeout : duration, optional
@@ -138,13 +139,19 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     Returns
     -------
     LatencyProfile
-        ``shares``: the group keys, ``period`` (datetime64[ns, UTC], the period's start),
+        ``shares``: the group keys, ``period`` (datetime64[ns, UTC], the period's start: a UTC
+        multiple of ``freq``, the period ``[period, period + freq)``; with ``freq=None`` the log's
+        first event, ``attrs["start"]``, in every row: the one period is the whole log),
         ``threshold`` (timedelta64[ns]), ``attempts``, ``good`` (int64), ``share``, ``share_low``,
         ``share_high`` (float64), ``at_or_above_timeout`` (bool).
         ``quantiles``: the group keys, ``period``, ``quantile`` (float64), ``attempts``,
         ``successes`` (int64), ``value``, ``ci_low``, ``ci_high`` (timedelta64[ns]; NaT above the
         timeout), ``above_timeout``, ``ci_high_above_timeout`` (bool), ``timeout``.
         ``censoring``: the group keys, ``timeout``, ``timeout_source``.
+        ``shares`` and ``quantiles`` state the span they count in ``attrs``: ``start`` and ``end``
+        (Timestamps, UTC: the first and the last event of the log, all groups, both included;
+        ``None`` without events) and ``freq``. Every group is counted over that span, from the
+        log's first event, not its own.
 
     Examples
     --------
@@ -157,6 +164,8 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     ([1, 2], [0.25, 0.5])
     >>> p.quantiles["value"].iloc[0], bool(p.quantiles["above_timeout"].iloc[0])
     (Timedelta('0 days 00:00:08'), False)
+    >>> [str(p.shares.attrs[k]) for k in ("start", "end")]  # the span counted: the whole log
+    ['2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00']
     """
     keys = check_events(events, as_list(by))
     confidence = check_fraction("confidence", confidence)
@@ -176,9 +185,11 @@ def latency_profile(events: pd.DataFrame, *, thresholds: Any, by: str | Sequence
     ok = events["ok"].to_numpy(dtype=bool) & (~has_to | (dur <= row_timeout))
     table_to = timeout_ns[group_key_codes(table, keys)[0]] if keys else np.repeat(timeout_ns,
                                                                                   len(table))
-    return LatencyProfile(_shares(table, codes, ok, clipped, thr, table_to, confidence),
-                          _quantiles(table, codes, ok, clipped, qs, table_to, confidence),
-                          censoring)
+    shares = _shares(table, codes, ok, clipped, thr, table_to, confidence)
+    quants = _quantiles(table, codes, ok, clipped, qs, table_to, confidence)
+    for out in (shares, quants):
+        out.attrs.update(span_attrs(events["ts"]), freq=freq)
+    return LatencyProfile(shares, quants, censoring)
 
 
 def _periods(ts: pd.Series, freq: str | None) -> pd.Series:

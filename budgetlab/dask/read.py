@@ -18,6 +18,8 @@ import pandas as pd
 from .._util.validation import require_columns
 from .._util.words import say
 from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError, TimestampError
+from ..events.files import is_path_like
+from ..events.outcomes import classify_outcomes
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
@@ -118,6 +120,9 @@ def _profile_partition(
     except BudgetlabError as exc:
         raise partition_error(exc, number) from None
     present = set(frame.columns)
+    # what budgetlab.read_events needs to refuse a path whose outcome column has no success
+    info["successes"] = int(frame["ok"].sum())
+    info["labels"] = raw[spec.label].drop_duplicates() if spec.ok is None else None
     info["bucket"] = [str(c) for c in frame["bucket"].cat.categories]
     info["keys"] = {k: list(frame[k].cat.categories) for k in keys if k in present}
     renamed = {session: "session_id"} if session else {}
@@ -218,6 +223,22 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
     return infos
 
 
+def _require_success(infos: list[dict[str, Any]], spec: ReadSpec) -> None:
+    """Refuse, as :func:`budgetlab.read_events` refuses a file, an outcome column in which no row
+    of any partition is a success (unless ``outcomes=`` says so): the distinct labels of every
+    partition go through the same check, which raises in the same words (labels of several
+    partitions in sorted order, as it lists those of several files)."""
+    if spec.ok is not None or any(i.get("successes") for i in infos):
+        return
+    parts = [i["labels"] for i in infos if i.get("labels") is not None]
+    if not parts:
+        return
+    labels = pd.concat(parts, ignore_index=True).drop_duplicates()
+    if len(parts) > 1 and pd.api.types.is_string_dtype(labels.dtype):
+        labels = labels.astype("category")
+    classify_outcomes(labels, spec.outcomes)
+
+
 def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
                 meta_raw: pd.DataFrame) -> dict[str, pd.CategoricalDtype]:
     """One categorical dtype per group key, with the categories of every partition."""
@@ -244,7 +265,10 @@ def read_events(
     Same arguments and checks as :func:`budgetlab.read_events`, applied to every partition on
     the workers. A first (eager) pass reads the label and group-key columns to fix the
     categories every partition shares (and, for ``pii="drop"``/``"hash"``, which columns hold
-    personal data anywhere: those are dropped/hashed in every partition, as pandas would).
+    personal data anywhere: those are dropped/hashed in every partition, as pandas would). From
+    Parquet paths, an outcome column in which no row of any partition is a success is refused
+    in the words of :func:`budgetlab.read_events` for files (a partition alone may hold failures
+    only; so may a Dask DataFrame, a slice of a log, as a pandas one may).
 
     Parameters
     ----------
@@ -302,6 +326,8 @@ def read_events(
 
     # first pass: categories, personal-data columns, a sample row (one small result per partition)
     infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded))
+    if is_path_like(source):  # a DataFrame may be a slice of a log: budgetlab.read_events' rule
+        _require_success(infos, spec)
     bucket_type = bucket_dtype(set(_union([i["bucket"] for i in infos], sort=False)) - {SUCCESS})
     flagged = set(_union([i["flagged"] for i in infos], sort=False))
     key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)

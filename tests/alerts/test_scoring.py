@@ -144,6 +144,36 @@ def test_budget_before_alert_is_withheld_when_the_period_is_longer_than_the_span
     assert i1["budget_before_alert_pct"].item() == pytest.approx(100 * 250 / 720)
 
 
+def test_budget_before_alert_counts_the_whole_span_average_traffic():
+    """The period budget is (1 - target) x the group's events over all the bins x period / the
+    bins' span: the same yardstick for every incident, not the traffic of the period before the
+    alert (the backtest's budget_spent_pct's denominator). Traffic doubles half way: 100 events a
+    minute on day 1, 200 on day 2; from 10:00 on day 2, 100 of them fail each minute; the page
+    fires at 10:10."""
+    starts = pd.date_range(DAY, periods=2 * 1440, freq="1min")
+    total = np.where(starts < DAY + pd.Timedelta("1D"), 100, 200)
+    day2 = DAY + pd.Timedelta("1D")
+    bad = np.where((starts >= day2 + pd.Timedelta("10h")) & (starts < day2 + pd.Timedelta(
+        "10h30min")), 100, 0)
+    bins = pd.DataFrame({"region": pd.Categorical(["fra"] * len(starts)), "bin_start": starts,
+                         "total": total, "good": total - bad, "bad": bad, "bad_timeout": 0,
+                         "bad_solve_error": bad})
+    bins.attrs.update({"freq": "1min", "by": ["region"]})
+    ep = episodes().iloc[[0]].assign(start=day2 + pd.Timedelta("10h10min"),
+                                      end=day2 + pd.Timedelta("10h50min"))
+    ep["region"] = pd.Categorical(["fra"])
+    inc = pd.DataFrame({"incident_id": ["i1"], "start": [day2 + pd.Timedelta("10h")],
+                        "end": [day2 + pd.Timedelta("10h30min")], "scope": ["region=fra"]})
+    d = incident_detections(ep, inc, grace="1h", bins=bins, target=0.99, period="1D",
+                            policy=POLICY, filling="count")
+    pct = d[(d["region"] == "fra") & (d["tier"] == "page_1h")]["budget_before_alert_pct"].item()
+    # 10 minutes x 100 failures = 1,000 before the page, over the 1 d budget of the average day:
+    # 0.01 x (100 + 200) x 1,440 / 2 = 2,160 -> 46.30 %. (The day before the page held
+    # 830 x 100 + 610 x 200 = 205,000 events, a budget of 2,050: 48.78 %; day 2 alone, 2,880:
+    # 34.72 %.)
+    assert pct == pytest.approx(100 * 1000 / 2160)
+
+
 def test_grace_controls_late_matches():
     # no bins and no attrs: when the windows filled is unknown, so every episode is scored
     s0 = score_alerts(episodes(), INCIDENTS, grace="0s", policy=POLICY, filling="count")

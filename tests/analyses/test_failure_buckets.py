@@ -114,6 +114,19 @@ def test_group_of_only_timeouts_has_sli_without_one_not_nan():
     assert b["failures"] == 0 and b["share_of_failures"] == 0.0 and b["sli_without"] == 0.5
 
 
+def test_the_tables_state_the_span_they_count():
+    """attrs start/end: the table's first and last event over all groups (here 00:00:05 in b and
+    00:10:00 in a), also under per-group SLOs and for the burn over time."""
+    ev = make([5, 60, 120, 600], ["timeout", "success", "success", "solve_error"],
+              ["b", "a", "b", "a"])
+    start, end = T0 + pd.Timedelta("5s"), T0 + pd.Timedelta("10min")
+    tables = [bucket_breakdown(ev, SLO(target=0.9, window=60), by="region"),
+              bucket_breakdown(ev, {"a": 0.9, "b": 0.8}, by="region"),
+              bucket_burn_over_time(ev, SLO(target=0.9), freq="1h", by="region")]
+    for t in tables:
+        assert (t.attrs["start"], t.attrs["end"]) == (start, end)
+
+
 def test_a_group_under_ten_expected_failures_is_withheld_in_words():
     """The rule of recalibrate and latency: at 95 % a verdict needs 10 / 0.05 = 200 events. Region
     ``a`` has 199 (9.95 expected failures: withheld), ``b`` exactly 200 (kept), whole log 399."""

@@ -11,7 +11,13 @@ import pytest
 
 from budgetlab import ReadSpec, read_events
 from budgetlab.dask import read_events as dask_read_events
-from budgetlab.errors import ConfigError, InputError, PersonalDataError, TimestampError
+from budgetlab.errors import (
+    ConfigError,
+    InputError,
+    OutcomeError,
+    PersonalDataError,
+    TimestampError,
+)
 
 RAW = pd.DataFrame({"ts": [f"2026-11-29T0{h}:00:00Z" for h in range(6)],
                     "outcome": ["success", "timeout", "success", "success", "failed", "success"],
@@ -91,3 +97,56 @@ def test_partitions_mixing_zoned_and_naive_times_are_refused_like_files(tmp_path
     got = dask_read_events(dd.from_pandas(pd.concat([zoned, zoned]), npartitions=2,
                                           sort=False)).compute()
     assert got["ts"].dt.strftime("%H:%M").tolist() == ["10:00", "10:30"] * 2
+
+
+def _failures_only(tmp_path, outcome):
+    """Two Parquet files (two partitions), no success in either."""
+    folder = tmp_path / "log"
+    folder.mkdir()
+    for i, part in enumerate((outcome[:2], outcome[2:])):
+        pd.DataFrame({"ts": [f"2026-11-29T0{i}:0{j}:00Z" for j in range(len(part))],
+                      "outcome": part}).to_parquet(folder / f"part{i}.parquet")
+    return folder
+
+
+NO_SUCCESS = {
+    "labels": ("no outcome label is a success under the built-in vocabulary (every row would be a "
+               "failure); check outcome= names the outcome column, or, if no attempt succeeded, "
+               "say so with an explicit mapping: outcomes={'solve_error': 'solve_error', "
+               "'timeout': 'timeout'}."),
+    "flags": ("no row of the outcome column is a success (every value is false or 0); check "
+              "outcome=, or, if no attempt succeeded, say so with outcomes={'0': 'failure'}."),
+}
+
+
+@pytest.mark.parametrize("kind, outcome", [
+    ("labels", ["timeout", "solve_error", "timeout"]), ("flags", [False, False, False])])
+def test_a_parquet_log_without_any_success_is_refused_in_the_pandas_words(tmp_path, kind,
+                                                                          outcome):
+    folder = _failures_only(tmp_path, outcome)
+    files = sorted(folder.glob("*.parquet"))
+    for source in (folder, files):
+        with pytest.raises(OutcomeError) as pandas_err:
+            read_events(files)
+        with pytest.raises(OutcomeError) as dask_err:
+            dask_read_events(source)
+        assert str(dask_err.value) == str(pandas_err.value) == NO_SUCCESS[kind]
+    with pytest.raises(OutcomeError) as pandas_err:  # one file: its labels in their order
+        read_events(files[0])
+    with pytest.raises(OutcomeError) as dask_err:
+        dask_read_events(files[0])
+    assert str(dask_err.value) == str(pandas_err.value)
+    # said so with outcomes=: read, as by pandas
+    said = {"timeout": "timeout", "solve_error": "solve_error"} if kind == "labels" else \
+        {"false": "failure"}
+    assert len(dask_read_events(folder, outcomes=said).compute()) == len(read_events(
+        files, outcomes=said)) == 3
+
+
+def test_one_partition_of_failures_only_or_a_frame_of_failures_is_read(tmp_path):
+    """The rule is over the whole log: a partition (a slice) may hold failures only, and a
+    DataFrame is a slice of a log (pandas reads one without a success too)."""
+    folder = _failures_only(tmp_path, ["timeout", "solve_error", "success"])
+    assert dask_read_events(folder).compute()["ok"].tolist() == [False, False, True]
+    raw = pd.DataFrame({"ts": ["2026-11-29T00:00:00Z"], "outcome": ["timeout"]})
+    assert dask_read_events(dd.from_pandas(raw, npartitions=1)).compute()["ok"].tolist() == [False]
