@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._util.codes import numpy_backed
-from .._util.words import counted, say
+from .._util.words import counted
 from ..errors import ConfigError, OutcomeError
 from ._messages import (
     non_boolean_error,
@@ -191,7 +191,7 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     distinct = _factorized(labels) if numbers else None
     values = None if distinct is None else _whole_numbers(distinct[1])
     if table is None and (flags or (numbers and not _status_codes(values))):
-        return flags_reading(parse_ok(labels, what="outcome"), require_success)
+        return flags_reading(parse_ok(labels, what="outcome"), require_success, flags)
     notes = numbers_note(dtype, values, name) if numbers else ()
     if flags:
         labels = labels.astype(object).map({True: "true", False: "false"})
@@ -329,13 +329,13 @@ def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = Non
     return bucket_codes == cat_pos[SUCCESS], bucket, bucket_codes < 0
 
 
-def flags_reading(ok: np.ndarray, require_success: bool) -> OutcomeReading:
-    """The reading of true/false success flags (``failure`` for the false ones)."""
-    n_ok = int(ok.sum())
+def flags_reading(ok: np.ndarray, require_success: bool, flags: bool = False) -> OutcomeReading:
+    """The reading of true/false success flags (``failure`` for the false ones, ``flags``: bool)."""
+    n_ok, f = int(ok.sum()), "false" if flags else "0"  # the false label as outcomes= reads it
     if n_ok == 0 and require_success:
-        raise OutcomeError("no row of the outcome column is a success (every value is false or "
-                           "0); check outcome=, or, if no attempt succeeded, say so with "
-                           + say("outcomes={'0': 'failure'}", "--outcomes 0=failure") + ".")
+        raise OutcomeError(f"no row of the outcome column is a success (every value is {f}); check "
+                           "outcome=, or, if no attempt succeeded, say so with "
+                           f"{outcomes_fix({f: FAILURE}, [])}.")
     bucket = pd.Categorical.from_codes(np.where(ok, 0, 1).astype(np.int64),
                                        dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
     rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []

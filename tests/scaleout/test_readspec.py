@@ -114,8 +114,8 @@ NO_SUCCESS = {
                "failure); check outcome= names the outcome column, or, if no attempt succeeded, "
                "say so with an explicit mapping: outcomes={'solve_error': 'solve_error', "
                "'timeout': 'timeout'}."),
-    "flags": ("no row of the outcome column is a success (every value is false or 0); check "
-              "outcome=, or, if no attempt succeeded, say so with outcomes={'0': 'failure'}."),
+    "flags": ("no row of the outcome column is a success (every value is false); check "
+              "outcome=, or, if no attempt succeeded, say so with outcomes={'false': 'failure'}."),
 }
 
 
