@@ -127,8 +127,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     >>> read_events(raw.assign(region=["a@b.org", "ams"]), by="region")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.PersonalDataError: column 'region' looks like personal data (1 row(s) like an
-    e-mail address (1 distinct values)); personal data must not enter the budget log. Do not declare
+    budgetlab.errors.PersonalDataError: column 'region' looks like personal data (1 row like an
+    e-mail address (1 distinct value)); personal data must not enter the budget log. Do not declare
     it, or pass pii='drop' to drop it or pii='hash' with a salt to keep it as a keyed hash.
     """
     if spec is not None and not isinstance(spec, ReadSpec):
