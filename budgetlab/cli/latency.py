@@ -106,6 +106,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     that supports no candidate says so with its note)."""
     import pandas as pd
 
+    from .._util.percent import given_fraction
     from .._util.validation import window_words
     from ..analyses.latency_recalibration import latency_recalibrate
     from ..slo import SLO
@@ -115,7 +116,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     n_boot = 200 if args.n_boot is None else args.n_boot
     rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
-    current = "" if args.target is None else f", current target {args.target:g}"
+    current = "" if args.target is None else f", current target {given_fraction(args.target)}"
     print(f"\nlatency targets the history supports ({window_words(args.window)} window{current}; a "
           "target is supported when the tracker "
           "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
@@ -123,12 +124,12 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
         if pd.isna(r["supported_target"]):
             said = r["note"] or "no candidate target supported"
         else:
-            said = (f"supported target {r['supported_target']:g} (interval {r['supported_low']:g} "
-                    ".. "
-                    f"{r['supported_high']:g})" if pd.notna(r["supported_low"]) else
-                    f"supported target {r['supported_target']:g}")
+            sup, low, high = (given_fraction(r[c]) for c in
+                              ("supported_target", "supported_low", "supported_high"))
+            said = (f"supported target {sup} (interval {low} .. {high})"
+                    if pd.notna(r["supported_low"]) else f"supported target {sup}")
             if args.target is not None:
-                said += (f"; the current {args.target:g} is "
+                said += (f"; the current {given_fraction(args.target)} is "
                          + ("at or below it" if args.target <= r["supported_target"] else
                             "above it"))
             if r["note"]:
@@ -146,6 +147,7 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
     falls as the target rises, so a target between two of a run has the run's answer too."""
     import pandas as pd
 
+    from .._util.percent import given_fraction
     from .shared import group_label
 
     runs: list[list[Any]] = []  # [group label, answer, first target, last target]
@@ -157,8 +159,9 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
             runs[-1][3] = f["target"]
         else:
             runs.append([label, answer, f["target"], f["target"]])
-    return [f"  {label}: target {lo:g}: {answer}" if lo == hi else
-            f"  {label}: targets {lo:g} .. {hi:g}: {answer}" for label, answer, lo, hi in runs]
+    return [f"  {label}: target {given_fraction(lo)}: {answer}" if lo == hi else
+            f"  {label}: targets {given_fraction(lo)} .. {given_fraction(hi)}: {answer}"
+            for label, answer, lo, hi in runs]
 
 
 def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.words import counted, prose_duration, speak
@@ -109,8 +110,9 @@ def _outcome_words(row: pd.Series) -> str:
     reason a group is withheld."""
     if pd.isna(row["recommended_target"]):
         return str(row["recommendation_note"] or row["verdict_reason"])
-    rule = (f"the rule's target {row['recommended_target']:g}, bootstrap interval "
-            f"{row['recommended_low']:g} .. {row['recommended_high']:g}")
+    rec, low, high = (given_fraction(row[c], missing="below every candidate") for c in
+                      ("recommended_target", "recommended_low", "recommended_high"))
+    rule = f"the rule's target {rec}, bootstrap interval {low} .. {high}"
     txt = f"{row['action'] or 'no current target'} ({rule})"
     return txt + (f"; {row['recommendation_note']}" if row["recommendation_note"] else "")
 
