@@ -1,0 +1,129 @@
+"""A target is a given number: every text prints it as written (``0.99995``), never rounded to
+four or six significant digits (``.4g`` printed 0.99995 as ``1``: "keep 1", "SLO: target 1").
+
+The expected strings are written by hand from the targets given; the figures beside them are
+worked out in the comments.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import budgetlab as bl
+from budgetlab.cli import main
+
+
+def _log(days: int, every_s: int, fail_every: int) -> pd.DataFrame:
+    """One attempt every ``every_s`` seconds from 1 Jan 2026 for ``days`` days, every
+    ``fail_every``-th a timeout (the first one included)."""
+    n = days * 86400 // every_s
+    ts = pd.date_range("2026-01-01", periods=n, freq=f"{every_s}s", tz="UTC")
+    return pd.DataFrame({"ts": ts, "ok": np.arange(n) % fail_every != 0})
+
+
+def _csv(events: pd.DataFrame, path) -> str:
+    pd.DataFrame({"ts": events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                  "outcome": np.where(events["ok"], "success", "timeout")}).to_csv(path,
+                                                                                    index=False)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def five_nines() -> pd.DataFrame:
+    # 4 days at one attempt a second, one failure in 50,000: after the 24 h warm-up the evaluated
+    # span holds 3 x 86,400 = 259,200 events, 12.96 expected failures under 0.99995 (>= 10: a
+    # verdict). A 24 h window holds 1 or 2 failures against a budget of 86,400 x 0.00005 = 4.32:
+    # never exhausted (0.00 % of the time, limit 1 %). The rule's target is capped by the evidence
+    # at 1 - 10 / 259,200 = 0.99996 -> 0.9999 (the highest usual target, met: budget 8.64), below
+    # 0.99995 but the current target is within its limit: ok, keep 0.99995
+    return _log(4, 1, 50_000)
+
+
+def test_recalibrate_says_five_nines_as_written(five_nines):
+    row = bl.recalibrate(five_nines, target=0.99995, window="24h", n_boot=0).summary.iloc[0]
+    assert row["verdict"] == "ok"
+    assert row["action"] == "keep 0.99995"  # .4g said "keep 1"
+    assert row["verdict_reason"].startswith(
+        "exhausted or worse 0.00 % of the evaluated time under 0.99995 (limit 1 %)")
+    assert row["verdict_reason"].endswith(
+        "the rule's target 0.9999 (no bootstrap, n_boot=0: the verdict rests on this point) lies "
+        "below 0.99995, but the current target stays within the limit: keep 0.99995")
+
+
+def test_the_repr_says_five_nines_and_no_bootstrap_in_words(five_nines):
+    text = repr(bl.recalibrate(five_nines, target=0.99995, window="24h", n_boot=0))
+    # n_boot=0 has no interval: said so, where it printed "bootstrap interval nan .. nan"
+    assert "  all events: keep 0.99995 (the rule's target 0.9999, no bootstrap, n_boot=0); " in text
+    assert "nan" not in text
+
+
+@pytest.mark.parametrize(("target", "burn", "verdict", "action", "tail"), [
+    # one failure in 25: the window's error ratio is 0.04 (345 or 346 failures in 8,640 events).
+    # p10 burn (1 - 0.96) / (1 - target): 0.04 / 0.05 = 0.80, 0.04 / 0.0875 = 0.457,
+    # 0.04 / 0.87655 = 0.0456. The rule's target is the highest grid step the window never
+    # exhausts: 0.955 (budget 388.8 > 346); 0.96 (budget 345.6 < 346) is exhausted
+    (0.95, "0.80", "ok", "keep 0.95",
+     "lies above 0.95, but 9 hours in 10 the 24 h window still burns 0.80 of its budget "
+     "(loose_burn 0.25): keep 0.95"),
+    (0.9125, "0.46", "ok", "keep 0.9125",
+     "lies above 0.9125, but 9 hours in 10 the 24 h window still burns 0.46 of its budget "
+     "(loose_burn 0.25): keep 0.9125"),
+    # .4g said 0.1235
+    (0.12345, "0.05", "too_loose", "tighten to 0.955", "lies above 0.12345: tighten to 0.955"),
+])
+def test_recalibrate_words_name_the_target_given(target, burn, verdict, action, tail):
+    events = _log(3, 10, 25)
+    row = bl.recalibrate(events, target=target, window="24h", n_boot=0).summary.iloc[0]
+    assert (row["verdict"], row["action"]) == (verdict, action)
+    assert f"under {target} " in row["verdict_reason"]
+    assert f"burn{'s under' if verdict == 'too_loose' else ' at p10'} {burn}" in \
+        row["verdict_reason"]
+    assert "the rule's target 0.955 (no bootstrap" in row["verdict_reason"]
+    assert row["verdict_reason"].endswith(tail)
+
+
+def test_replay_cli_slo_line_says_the_target_as_written(tmp_path, capsys):
+    log = _csv(_log(1, 60, 1000), tmp_path / "log.csv")
+    assert main(["replay", log, "--window", "1h", "--target", "0.99995"]) == 0
+    assert "SLO: target 0.99995, window 1 h, warning < 0.5, critical < 0.1, --min-events 0" in \
+        capsys.readouterr().out  # .4g said "SLO: target 1"
+
+
+def test_replay_cli_per_group_targets_as_written(tmp_path, capsys):
+    events = _log(1, 60, 1000)
+    events["g"] = np.where(np.arange(len(events)) % 2 == 0, "a", "b")
+    log = tmp_path / "log.csv"
+    pd.DataFrame({"ts": events["ts"].dt.strftime("%Y-%m-%dT%H:%M:%SZ"), "g": events["g"],
+                  "outcome": np.where(events["ok"], "success", "timeout")}).to_csv(log,
+                                                                                   index=False)
+    assert main(["replay", str(log), "--window", "1h", "--by", "g",
+                 "--target", "a=0.99995,b=0.12345"]) == 0
+    assert "SLO: target a 0.99995, b 0.12345; window 1 h" in capsys.readouterr().out
+
+
+def test_recalibrate_cli_says_five_nines_as_written(five_nines, tmp_path, capsys):
+    log = _csv(five_nines, tmp_path / "log.csv")
+    assert main(["recalibrate", log, "--target", "0.99995", "--window", "24h",
+                 "--n-boot", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "SLO: target 0.99995, window 24 h" in out
+    assert ("current target 0.99995; the rule's target 0.9999; verdict: ok, keep 0.99995"
+            in out)
+
+
+def test_latency_cli_says_a_seven_digit_target_as_written(tmp_path, capsys):
+    # the log of test_latency_cli's supported-target test: 0.75 is supported within 20 s; a
+    # current target of 0.9999995 lies above it (:g printed it as 1)
+    n = 3 * 144
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(range(0, 10 * n, 10), unit="min")
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
+                  "s": [30.0 if i % 5 == 0 else 5.0 for i in range(n)]}).to_csv(path, index=False)
+    assert main(["latency", str(path), "--duration", "s", "--duration-unit", "s", "--thresholds",
+                 "20s", "--window", "24h", "--target", "0.9999995", "--n-boot", "50"]) == 0
+    text = capsys.readouterr().out
+    assert "(24 h window, current target 0.9999995; a target is supported" in text
+    assert ("within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9999995 "
+            "is above it") in text
