@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._util.words import given_seconds
 from ..errors import ConfigError
 from .commands import Command
 from .options import add_log_argument, add_log_options, add_output_options
@@ -61,6 +62,8 @@ def _list(text: str) -> list[str]:
 
 
 def _seconds(value: Any) -> str:
+    """A measured duration (a quantile, a wait) to four significant digits; a given one (a
+    threshold, a timeout) is said as written, by ``given_seconds``."""
     import pandas as pd
 
     return f"{pd.Timedelta(value).total_seconds():.4g} s"
@@ -80,16 +83,16 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         timeout = row["timeout"]
         has_to = timeout == timeout  # not NaT
         print(f"\n{group_label(row, by)}: {int(shares['attempts'].iloc[0]):,} attempts; timeout "
-              + (f"{_seconds(timeout)} "
+              + (f"{given_seconds(timeout)} "
                  f"({row['timeout_source']})" if has_to else f"unknown ({row['timeout_source']})"))
         for _, s in shares.iterrows():
             extra = (" (at or above the timeout: equals "
                      "availability)") if s["at_or_above_timeout"] else ""
-            print(f"  within {_seconds(s['threshold'])}: {measured_percent(s['share'])} "
+            print(f"  within {given_seconds(s['threshold'])}: {measured_percent(s['share'])} "
                   f"({int(s['good']):,} good; 95 % interval {measured_percent(s['share_low'])} .. "
                   f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
-            above = f"> {_seconds(timeout)}" if has_to else "beyond the longest duration"
+            above = f"> {given_seconds(timeout)}" if has_to else "beyond the longest duration"
             value = above if q["above_timeout"] else _seconds(q["value"])
             low = _seconds(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
             high = above if q["ci_high_above_timeout"] else _seconds(q["ci_high"])
@@ -134,7 +137,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
                             "above it"))
             if r["note"]:
                 said += f"; {r['note']}"
-        print(f"  {group_label(r, by)}: within {_seconds(r['threshold'])}: {said}")
+        print(f"  {group_label(r, by)}: within {given_seconds(r['threshold'])}: {said}")
     print("frontier (the smallest threshold each target allows):")
     for line in frontier_lines(rec.frontier, by):
         print(line)
@@ -153,7 +156,8 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
     runs: list[list[Any]] = []  # [group label, answer, first target, last target]
     for _, f in frontier.iterrows():
         label = group_label(f, by)
-        smallest = "none" if pd.isna(f["smallest_threshold"]) else _seconds(f["smallest_threshold"])
+        smallest = ("none" if pd.isna(f["smallest_threshold"])
+                    else given_seconds(f["smallest_threshold"]))
         answer = smallest + (f" ({f['note']})" if f["note"] else "")
         if runs and runs[-1][:2] == [label, answer]:
             runs[-1][3] = f["target"]
@@ -217,7 +221,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                                     client_timeout=args.client_timeout)
         print("\nclient timeout trade-off (no retries assumed):")
         for _, t in tradeoff.iterrows():
-            print(f"  {group_label(t, by)}: at {_seconds(t['client_timeout'])}: timed out "
+            print(f"  {group_label(t, by)}: at {given_seconds(t['client_timeout'])}: timed out "
                   f"{measured_percent(t['timed_out_share'])}, "
                   f"successes lost {measured_percent(t['successes_lost_share'])} "
                   f"({int(t['successes_lost']):,}), waiting saved "

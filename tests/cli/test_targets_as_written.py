@@ -127,3 +127,40 @@ def test_latency_cli_says_a_seven_digit_target_as_written(tmp_path, capsys):
     assert "(24 h window, current target 0.9999995; a target is supported" in text
     assert ("within 20 s: supported target 0.75 (interval 0.75 .. 0.75); the current 0.9999995 "
             "is above it") in text
+
+
+# --- given durations: a threshold or a timeout is said as written too ----------------------------
+
+
+def _latency_log(tmp_path) -> str:
+    # ROWS of test_latency_cli: a's durations 1, 4, 12 s (successes), 30 s (timeout), 2 s (solve
+    # error); b's 3, 7 s (successes), 30 s (timeout)
+    rows = [(0, "success", "a", 1.0), (1, "success", "a", 4.0), (2, "success", "a", 12.0),
+            (3, "timeout", "a", 30.0), (4, "solve_error", "a", 2.0), (5, "success", "b", 3.0),
+            (6, "success", "b", 7.0), (7, "timeout", "b", 30.0)]
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"ts": [f"2026-01-01T00:{m:02d}:00Z" for m, _, _, _ in rows],
+                  "outcome": [o for _, o, _, _ in rows], "g": [g for _, _, g, _ in rows],
+                  "ms": [s * 1000 for _, _, _, s in rows]}).to_csv(path, index=False)
+    return str(path)
+
+
+def test_latency_cli_says_a_threshold_and_a_timeout_as_written(tmp_path, capsys):
+    # threshold 12,345 ms: a's 1, 4 s successes are within it, 12 s too (12 < 12.345): 3 of 5 =
+    # 60.00 %; four significant digits said "within 12.35 s". Candidate timeout 12,345 ms: a's
+    # successes lost 0 (none above it; 30 s timeout and the 2 s solve error are no successes)
+    assert main(["latency", _latency_log(tmp_path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "12345ms", "--by", "g", "--timeouts", "12345ms"]) == 0
+    text = capsys.readouterr().out
+    assert "g=a: 5 attempts; timeout 30 s" in text
+    assert "within 12.345 s: 60.00 % (3 good;" in text
+    assert "g=a: at 12.345 s: timed out " in text
+
+
+def test_a_timeout_longer_than_the_one_in_force_is_said_as_written(tmp_path):
+    # the timeout in force is 30 s (the log's timeout rows); 30.0004 s is 0.4 ms longer, which
+    # four significant digits said as "30 s is longer than the one in force (30 s)"
+    events = bl.read_events(_latency_log(tmp_path), duration="ms", duration_unit="ms")
+    with pytest.raises(bl.errors.ConfigError, match=r"a client timeout of 30\.0004 s is longer "
+                                                    r"than the one in force \(30 s\)"):
+        bl.timeout_tradeoff(events, timeouts=["30000.4ms"])
