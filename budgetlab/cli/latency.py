@@ -71,7 +71,7 @@ def _seconds(value: Any) -> str:
 
 def _print_profile(whole: Any, by: list[str]) -> None:
     """Per group: the timeout in force, each threshold's share and each quantile, in words."""
-    from .._util.percent import measured_percent
+    from .._util.percent import fraction_to_percent, measured_percent
     from .shared import group_label
 
     cens = whole.censoring
@@ -96,8 +96,8 @@ def _print_profile(whole: Any, by: list[str]) -> None:
             value = above if q["above_timeout"] else _seconds(q["value"])
             low = _seconds(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
             high = above if q["ci_high_above_timeout"] else _seconds(q["ci_high"])
-            print(f"  p{q['quantile'] * 100:g} time to success: {value} (95 % interval {low} .. "
-                  f"{high})")
+            print(f"  p{fraction_to_percent(q['quantile'])} time to success: {value} (95 % "
+                  f"interval {low} .. {high})")
     print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
           "their duration "
           "(cause-specific); intervals Brookmeyer-Crowley")

@@ -164,3 +164,32 @@ def test_a_timeout_longer_than_the_one_in_force_is_said_as_written(tmp_path):
     with pytest.raises(bl.errors.ConfigError, match=r"a client timeout of 30\.0004 s is longer "
                                                     r"than the one in force \(30 s\)"):
         bl.timeout_tradeoff(events, timeouts=["30000.4ms"])
+
+
+def test_a_given_limit_is_said_as_written():
+    # one failure in 25, target 0.95: p10 burn 0.04 / 0.05 = 0.80, above a loose_burn of
+    # 0.1234567 (which :g said as 0.123457): ok
+    row = bl.recalibrate(_log(3, 10, 25), target=0.95, window="24h", n_boot=0,
+                         loose_burn=0.1234567).summary.iloc[0]
+    assert row["verdict_reason"].endswith(
+        "still burns 0.80 of its budget (loose_burn 0.1234567): keep 0.95")
+
+
+def test_the_suggested_max_share_is_twice_the_given_one_as_written():
+    from budgetlab.analyses.recalibration.rules import explain_no_recommendation
+
+    # twice 0.0312345678 is 0.0624691356 (:g said 0.0624691)
+    text = explain_no_recommendation(
+        has_time=True, p1=0.75, lo=0.75, share_lo=0.3, events_per_day=100_000,
+        window_events=100_000, window_ns=86_400 * 10**9, history_days=28,
+        max_share=0.0312345678, limit_status="exhausted")
+    assert "(max_share=0.0624691356)" in text
+
+
+def test_latency_cli_names_a_quantile_level_as_written(tmp_path, capsys):
+    # 0.9999995 of 5 attempts lies above a's 30 s timeout; :g named it "p100"
+    assert main(["latency", _latency_log(tmp_path), "--duration", "ms", "--duration-unit", "ms",
+                 "--thresholds", "5s", "--by", "g", "--quantiles", "0.5,0.9999995"]) == 0
+    text = capsys.readouterr().out
+    assert "p50 time to success: 12 s" in text  # a's KM median (test_latency_cli)
+    assert "p99.99995 time to success: > 30 s" in text

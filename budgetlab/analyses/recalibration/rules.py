@@ -289,7 +289,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         said = f"{rec_txt} lies below {cur}: {act}" if np.isfinite(rec) else \
             f"{rec_txt}: loosen"
         return "too_strict", f"burns too fast: {share_txt}; {said}", act
-    limit = f"{option_word('loose_burn')} {loose_burn:g}"
+    limit = f"{option_word('loose_burn')} {given_fraction(loose_burn)}"
     if low_v > current and burn90 < loose_burn:
         act = f"tighten to {rec_w}"
         return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under "
@@ -390,6 +390,6 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                      f"{days_words(min_days)})")
     if not fixes:
         fixes.append("the rate itself dips this low: allow more time at the limit "
-                     f"(max_share={max(0.05, 2 * max_share):g}) "
+                     f"(max_share={given_fraction(max(0.05, 2 * max_share))}) "
                      "or leave labelled incidents out (exclude_incidents=)")
     return "; ".join(parts + fixes)
