@@ -1,4 +1,5 @@
-"""A fraction as a percentage in text: the one home of budgetlab's two meanings.
+"""A fraction in text (a percentage, or a given fraction as a fraction): the one home of
+budgetlab's two meanings.
 
 * A **measured** fraction (a success rate, a share of time or of failures, a quantile of the
   rolling rate) is printed to a fixed number of decimals, by :func:`measured_percent`; a value
