@@ -1,4 +1,5 @@
-"""A fraction as a percentage in text: the one home of budgetlab's two meanings.
+"""A fraction in text (a percentage, or a given fraction as a fraction): the one home of
+budgetlab's two meanings.
 
 * A **measured** fraction (a success rate, a share of time or of failures, a quantile of the
   rolling rate) is printed to a fixed number of decimals, by :func:`measured_percent`; a value
@@ -7,7 +8,8 @@
 * A **given** fraction (a target, a threshold, a limit or a confidence level the user typed, a
   target from the recommender's grid of decimal steps) is printed as written, by
   :func:`given_percent`: no digit rounded away, none added (``0.9125`` is ``91.25 %``, ``0.9`` is
-  ``90 %``).
+  ``90 %``); a given fraction printed as a fraction, by :func:`given_fraction`, likewise
+  (``0.99995`` is ``0.99995``, never ``1``).
 
 Text says ``93.80 %`` (a space before the sign, as in every sentence and table budgetlab prints);
 a figure's legend says ``target 91.25%`` (``space=False``), the compact form of a legend entry.
@@ -23,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["fraction_to_percent", "given_percent", "measured_percent"]
+__all__ = ["fraction_to_percent", "given_fraction", "given_percent", "measured_percent"]
 
 
 def measured_percent(x: Any, digits: int = 2, *, missing: str = "n/a") -> str:
@@ -79,6 +81,33 @@ def given_percent(x: Any, *, space: bool = True, missing: str = "n/a") -> str:
     if x is None or pd.isna(x) or not math.isfinite(float(x)):
         return missing
     return fraction_to_percent(float(x)) + (" %" if space else "%")
+
+
+def given_fraction(x: Any, *, missing: str = "n/a") -> str:
+    """A given fraction (a target: current, recommended, candidate, supported; a limit, a
+    threshold) as a fraction, as written: ``0.99995`` is ``0.99995`` (never ``1``, as four
+    significant digits print it), ``0.9125`` is ``0.9125``, a target from the recommender's grid
+    is the grid's decimal; ``missing`` where there is none (``None``, NaN, infinite).
+
+    The rule: the number's decimal digits to 15 significant digits, trailing zeros dropped, in
+    positional notation. Every decimal of up to 15 significant digits is a distinct double that
+    prints back as written (the precision a double guarantees), so a typed target is never
+    rounded; what lies beyond is a computation's float noise, dropped
+    (``0.9999000000000001`` is ``0.9999``). A written value therefore prints as
+    :func:`given_percent` prints it in percent.
+
+    >>> given_fraction(0.99995), given_fraction(0.95), given_fraction(0.9125)  # doctest: -NUMBER
+    ('0.99995', '0.95', '0.9125')
+    >>> given_fraction(0.9999000000000001), given_fraction(1e-05), given_fraction(1.0)
+    ... # doctest: -NUMBER
+    ('0.9999', '0.00001', '1')
+    >>> given_fraction(float("nan"), missing="below every candidate")
+    'below every candidate'
+    """
+    if x is None or pd.isna(x) or not math.isfinite(float(x)):
+        return missing
+    d = decimal.Decimal(f"{float(x) + 0.0:.15g}")  # + 0.0: -0.0 is 0
+    return format(d.normalize(), "f")
 
 
 def fraction_to_percent(value: float) -> str:

@@ -212,6 +212,21 @@ def prose_duration(value: Any) -> str:
     return f"{seconds:g} s"
 
 
+def given_seconds(value: Any) -> str:
+    """A given duration (a latency threshold, a client timeout) in seconds as written: every
+    digit of its whole nanoseconds, none added, where four significant digits would say a
+    threshold of 12.345 s is ``12.35 s``.
+
+    >>> [given_seconds(x) for x in ("12345ms", "60s", "500us", "1h")]  # doctest: -NUMBER
+    ['12.345 s', '60 s', '0.0005 s', '3600 s']
+    """
+    import decimal
+
+    import pandas as pd
+
+    return f"{format((decimal.Decimal(pd.Timedelta(value).value) / 10**9).normalize(), 'f')} s"
+
+
 def duration_words(value: Any, *, days: bool = True) -> str:
     """An elapsed duration in its two largest units, whole seconds (truncated): ``6 h 10 min``,
     ``2 d 2 h``, ``45 min``, ``20 s``; with ``days=False`` hours past a day stay hours (``50 h``,

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.percent import given_fraction
 from .._util.ratios import ratio
 from .._util.units import DAY_NS, HOUR_NS
 from .._util.validation import as_list, check_argument, check_fraction, check_whole
@@ -323,7 +324,7 @@ def _withhold_thin(out: LatencyRecalibration, why: list[list[str]], n_ev: np.nda
         if t:
             notes.append(f"withheld: {why[g][0]}")
         elif np.isfinite(r) and not s >= r:
-            stop = (f"the supported target stops at {s:.4g}" if np.isfinite(s) else
+            stop = (f"the supported target stops at {given_fraction(s)}" if np.isfinite(s) else
                     "no candidate it can judge meets the rule")
             notes.append("; ".join(x for x in (f"{beyond_evidence(int(n_ev[g]), r)}: {stop}", n)
                                    if x))
@@ -349,7 +350,8 @@ def _caveat_short_history(summary: pd.DataFrame, days: np.ndarray) -> None:
 def _note(sup: float, low: float, at_timeout: bool, cands: np.ndarray) -> str:
     words = []
     if np.isnan(sup):
-        words.append(f"no candidate target supported (even {cands[0]:.4g} is too strict)")
+        words.append(f"no candidate target supported (even {given_fraction(cands[0])} is too "
+                     "strict)")
     elif low < 0:
         words.append("the interval reaches below the candidate grid")
     if at_timeout:

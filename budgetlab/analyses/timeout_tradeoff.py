@@ -20,6 +20,7 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.validation import as_list, to_ns
+from .._util.words import given_seconds
 from ..errors import ConfigError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
@@ -79,8 +80,8 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
                           "force with client_timeout= (CLI: --client-timeout 60s).")
     longer = [c for c in cands if c > int(current.min())]
     if longer:
-        raise ConfigError(f"a client timeout of {_in_seconds(longer[0])} is longer than the "
-                          f"one in force ({_in_seconds(int(current.min()))}): "
+        raise ConfigError(f"a client timeout of {given_seconds(longer[0])} is longer than the "
+                          f"one in force ({given_seconds(int(current.min()))}): "
                           "the attempts cut there have unknown durations beyond it, so what a "
                           "longer timeout would do is not in the data; give candidates at or "
                           "below it.")
@@ -122,9 +123,3 @@ def timeout_tradeoff(events: pd.DataFrame, *, timeouts: Any, by: str | Sequence[
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
     return out.sort_values([*keys, "client_timeout"], kind="stable", ignore_index=True)
-
-
-def _in_seconds(ns: int) -> str:
-    """A timeout in seconds, as ``budgetlab latency`` writes the timeout in force (``60 s``),
-    never pandas' ``0 days 00:01:00``."""
-    return f"{ns / 1e9:.4g} s"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._util.percent import given_percent, measured_percent
+from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import to_timedelta, window_words
 from .._util.words import duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
@@ -94,14 +94,15 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
                 f"event{'' if n == 1 else 's'} in {hours_words(hours)} with traffic (95 % "
                 f"interval {measured_percent(row['ci_low'])} .. "
                 f"{measured_percent(row['ci_high'])})")
-    cur = (f"current target {row['current_target']:.4g}; " if pd.notna(row["current_target"])
+    cur = (f"current target {given_fraction(row['current_target'])}; "
+           if pd.notna(row["current_target"])
            else "no current target; " if given else "")
     if pd.notna(row["recommended_target"]):
-        low, high = (f"{row[c]:.4g}" if pd.notna(row[c]) else "below the candidates' range"
+        low, high = (given_fraction(row[c], missing="below the candidates' range")
                      for c in ("recommended_low", "recommended_high"))
         boot = (f" (bootstrap {low} .. {high})"
                 if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
-        rec_text = f"the rule's target {row['recommended_target']:.4g}{boot}"
+        rec_text = f"the rule's target {given_fraction(row['recommended_target'])}{boot}"
     else:
         rec_text = "no recommended target"
     if pd.notna(row["verdict"]):

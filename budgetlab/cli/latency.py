@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._util.words import given_seconds
 from ..errors import ConfigError
 from .commands import Command
 from .options import add_log_argument, add_log_options, add_output_options
@@ -61,6 +62,8 @@ def _list(text: str) -> list[str]:
 
 
 def _seconds(value: Any) -> str:
+    """A measured duration (a quantile, a wait) to four significant digits; a given one (a
+    threshold, a timeout) is said as written, by ``given_seconds``."""
     import pandas as pd
 
     return f"{pd.Timedelta(value).total_seconds():.4g} s"
@@ -68,7 +71,7 @@ def _seconds(value: Any) -> str:
 
 def _print_profile(whole: Any, by: list[str]) -> None:
     """Per group: the timeout in force, each threshold's share and each quantile, in words."""
-    from .._util.percent import measured_percent
+    from .._util.percent import fraction_to_percent, measured_percent
     from .shared import group_label
 
     cens = whole.censoring
@@ -80,21 +83,21 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         timeout = row["timeout"]
         has_to = timeout == timeout  # not NaT
         print(f"\n{group_label(row, by)}: {int(shares['attempts'].iloc[0]):,} attempts; timeout "
-              + (f"{_seconds(timeout)} "
+              + (f"{given_seconds(timeout)} "
                  f"({row['timeout_source']})" if has_to else f"unknown ({row['timeout_source']})"))
         for _, s in shares.iterrows():
             extra = (" (at or above the timeout: equals "
                      "availability)") if s["at_or_above_timeout"] else ""
-            print(f"  within {_seconds(s['threshold'])}: {measured_percent(s['share'])} "
+            print(f"  within {given_seconds(s['threshold'])}: {measured_percent(s['share'])} "
                   f"({int(s['good']):,} good; 95 % interval {measured_percent(s['share_low'])} .. "
                   f"{measured_percent(s['share_high'])}){extra}")
         for _, q in quants.iterrows():
-            above = f"> {_seconds(timeout)}" if has_to else "beyond the longest duration"
+            above = f"> {given_seconds(timeout)}" if has_to else "beyond the longest duration"
             value = above if q["above_timeout"] else _seconds(q["value"])
             low = _seconds(q["ci_low"]) if q["ci_low"] == q["ci_low"] else above
             high = above if q["ci_high_above_timeout"] else _seconds(q["ci_high"])
-            print(f"  p{q['quantile'] * 100:g} time to success: {value} (95 % interval {low} .. "
-                  f"{high})")
+            print(f"  p{fraction_to_percent(q['quantile'])} time to success: {value} (95 % "
+                  f"interval {low} .. {high})")
     print("\nquantiles: Kaplan-Meier, timeouts censored at the timeout, solve errors censored at "
           "their duration "
           "(cause-specific); intervals Brookmeyer-Crowley")
@@ -106,6 +109,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     that supports no candidate says so with its note)."""
     import pandas as pd
 
+    from .._util.percent import given_fraction
     from .._util.validation import window_words
     from ..analyses.latency_recalibration import latency_recalibrate
     from ..slo import SLO
@@ -115,7 +119,7 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     n_boot = 200 if args.n_boot is None else args.n_boot
     rec = latency_recalibrate(events, slo=slo, thresholds=thresholds, by=by or None, n_boot=n_boot,
                               client_timeout=args.client_timeout)
-    current = "" if args.target is None else f", current target {args.target:g}"
+    current = "" if args.target is None else f", current target {given_fraction(args.target)}"
     print(f"\nlatency targets the history supports ({window_words(args.window)} window{current}; a "
           "target is supported when the tracker "
           "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
@@ -123,17 +127,17 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
         if pd.isna(r["supported_target"]):
             said = r["note"] or "no candidate target supported"
         else:
-            said = (f"supported target {r['supported_target']:g} (interval {r['supported_low']:g} "
-                    ".. "
-                    f"{r['supported_high']:g})" if pd.notna(r["supported_low"]) else
-                    f"supported target {r['supported_target']:g}")
+            sup, low, high = (given_fraction(r[c]) for c in
+                              ("supported_target", "supported_low", "supported_high"))
+            said = (f"supported target {sup} (interval {low} .. {high})"
+                    if pd.notna(r["supported_low"]) else f"supported target {sup}")
             if args.target is not None:
-                said += (f"; the current {args.target:g} is "
+                said += (f"; the current {given_fraction(args.target)} is "
                          + ("at or below it" if args.target <= r["supported_target"] else
                             "above it"))
             if r["note"]:
                 said += f"; {r['note']}"
-        print(f"  {group_label(r, by)}: within {_seconds(r['threshold'])}: {said}")
+        print(f"  {group_label(r, by)}: within {given_seconds(r['threshold'])}: {said}")
     print("frontier (the smallest threshold each target allows):")
     for line in frontier_lines(rec.frontier, by):
         print(line)
@@ -146,19 +150,22 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
     falls as the target rises, so a target between two of a run has the run's answer too."""
     import pandas as pd
 
+    from .._util.percent import given_fraction
     from .shared import group_label
 
     runs: list[list[Any]] = []  # [group label, answer, first target, last target]
     for _, f in frontier.iterrows():
         label = group_label(f, by)
-        smallest = "none" if pd.isna(f["smallest_threshold"]) else _seconds(f["smallest_threshold"])
+        smallest = ("none" if pd.isna(f["smallest_threshold"])
+                    else given_seconds(f["smallest_threshold"]))
         answer = smallest + (f" ({f['note']})" if f["note"] else "")
         if runs and runs[-1][:2] == [label, answer]:
             runs[-1][3] = f["target"]
         else:
             runs.append([label, answer, f["target"], f["target"]])
-    return [f"  {label}: target {lo:g}: {answer}" if lo == hi else
-            f"  {label}: targets {lo:g} .. {hi:g}: {answer}" for label, answer, lo, hi in runs]
+    return [f"  {label}: target {given_fraction(lo)}: {answer}" if lo == hi else
+            f"  {label}: targets {given_fraction(lo)} .. {given_fraction(hi)}: {answer}"
+            for label, answer, lo, hi in runs]
 
 
 def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
@@ -214,7 +221,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
                                     client_timeout=args.client_timeout)
         print("\nclient timeout trade-off (no retries assumed):")
         for _, t in tradeoff.iterrows():
-            print(f"  {group_label(t, by)}: at {_seconds(t['client_timeout'])}: timed out "
+            print(f"  {group_label(t, by)}: at {given_seconds(t['client_timeout'])}: timed out "
                   f"{measured_percent(t['timed_out_share'])}, "
                   f"successes lost {measured_percent(t['successes_lost_share'])} "
                   f"({int(t['successes_lost']):,}), waiting saved "

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from .._util.percent import given_fraction
 from .._util.validation import duration_label, to_ns
 from .._util.words import flags_as, option_word, prose_duration, speak
 from ..errors import BudgetlabError, ConfigError
@@ -202,19 +203,19 @@ def describe_slo(slo: SLO | PerGroup, by: list[str], *, window: bool = True) -> 
     by_text = f", by {', '.join(by)}" if by else ""
     if isinstance(slo, SLO):
         span = f", window {prose_duration(slo.window)}" if window else ""
-        return (f"SLO: target {slo.target:.4g}{span}, warning < {slo.warning:g}, "
-                f"critical < {slo.critical:g}, {option_word('min_events')} {slo.min_events}"
-                f"{by_text}")
+        target, warning, critical = map(given_fraction, (slo.target, slo.warning, slo.critical))
+        return (f"SLO: target {target}{span}, warning < {warning}, critical < {critical}, "
+                f"{option_word('min_events')} {slo.min_events}{by_text}")
     table = slo.table
     others = slo_list(slo)[len(set(table.values())):] if slo.default is not None else []
-    fields: dict[str, tuple[str, Any]] = {"window": ("window", lambda s: prose_duration(s.window)),
-                                          "warning": ("warning <", lambda s: f"{s.warning:g}"),
-                                          "critical": ("critical <", lambda s: f"{s.critical:g}"),
-                                          "min_events": (option_word("min_events"),
-                                                         lambda s: str(s.min_events))}
-    targets = [f"{_key_label(k)} {s.target:.4g}" for k, s in table.items()]
+    fields: dict[str, tuple[str, Any]] = {
+        "window": ("window", lambda s: prose_duration(s.window)),
+        "warning": ("warning <", lambda s: given_fraction(s.warning)),
+        "critical": ("critical <", lambda s: given_fraction(s.critical)),
+        "min_events": (option_word("min_events"), lambda s: str(s.min_events))}
+    targets = [f"{_key_label(k)} {given_fraction(s.target)}" for k, s in table.items()]
     if others:
-        targets.append(f"other groups {others[0].target:.4g}")
+        targets.append(f"other groups {given_fraction(others[0].target)}")
     parts = []
     every = [*table.values(), *others]
     if not window:

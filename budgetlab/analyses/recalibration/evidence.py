@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.validation import require_columns, utc_ns_column
@@ -87,7 +88,8 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
         n_none = int(np.isnan(boot[:, g]).sum())
         notes[g] = "; ".join(x for x in (notes[g], (
             f"recommended_low is below the candidates' range: in {n_none} of {plan.n_boot} "
-            f"resampled histories no candidate from {lo_t[g]:.4g} up met the rule")) if x)
+            f"resampled histories no candidate from {given_fraction(lo_t[g])} up met the "
+            "rule")) if x)
     return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high,
                   boot=boot,
                   cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions,

@@ -21,12 +21,13 @@ wholly above (and the window burned under ``loose_burn`` of its budget nine hour
 
 from __future__ import annotations
 
+import decimal
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..._util.percent import given_percent, measured_percent
+from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
 from ..._util.words import about_words, days_words, hours_words, option_word, prose_duration
 from .candidates import USUAL_TARGETS
@@ -185,15 +186,25 @@ def widen_to_support(lo: np.ndarray, events: np.ndarray) -> np.ndarray:
 
 
 def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray) -> list[str]:
-    """Per group, a note where :func:`supported_targets` lowered (or removed) the recommendation."""
+    """Per group, a note where :func:`supported_targets` lowered (or removed) the recommendation.
+    The target above which the events hold too few failures, ``1 - 10 / events``, is said rounded
+    up (to 3 significant digits of ``10 / events``): above it the words stay true.
+
+    >>> cap_notes(np.array([0.999]), np.array([0.998]), np.array([6000]))  # doctest: -NUMBER
+    ['the rule alone gives 0.999, but above 0.99834 the 6,000 events of the evaluated span hold
+    fewer than 10 expected failures: it stops at 0.998']
+    """
     out = []
     for u, r, n in zip(uncapped.tolist(), recommended.tolist(), np.asarray(events).tolist(),
                        strict=True):
         if np.isfinite(u) and not (np.isfinite(r) and r >= u):
-            top = 1.0 - MIN_EXPECTED_FAILURES / max(n, 1)
-            stop = f"it stops at {r:.4g}" if np.isfinite(r) else "no usual target is left"
-            out.append(f"the rule alone gives {u:.4g}, but above {top:.4g} the {n:,} events of the "
-                       "evaluated span "
+            with decimal.localcontext(prec=3, rounding=decimal.ROUND_FLOOR):
+                share = decimal.Decimal(MIN_EXPECTED_FAILURES) / max(n, 1)
+            top = format((1 - share).normalize(), "f")
+            stop = f"it stops at {given_fraction(r)}" if np.isfinite(r) else \
+                "no usual target is left"
+            out.append(f"the rule alone gives {given_fraction(u)}, but above {top} the {n:,} "
+                       "events of the evaluated span "
                        f"hold fewer than {MIN_EXPECTED_FAILURES} expected failures: {stop}")
         else:
             out.append("")
@@ -254,49 +265,46 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     high = hi if bootstrapped else rec
     low_v = low if np.isfinite(low) else -np.inf
     high_v = high if np.isfinite(high) else -np.inf
+    cur, rec_w = given_fraction(current), given_fraction(rec)
     if np.isfinite(rec):
-        rec_txt = f"the rule's target {rec:.4g}"
+        rec_txt = f"the rule's target {rec_w}"
         if bootstrapped:
-            rec_txt += f" (bootstrap interval {_bound(low)} .. {_bound(high)})"
+            low_w, high_w = (given_fraction(x, missing="below every candidate")
+                             for x in (low, high))
+            rec_txt += f" (bootstrap interval {low_w} .. {high_w})"
         else:
             rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
     else:
         rec_txt = "no usual target meets the rule (see the recommendation note)"
     if not np.isfinite(current):
-        return None, f"{NO_CURRENT_TARGET}; {rec_txt}", (f"use {rec:.4g}" if np.isfinite(rec)
-                                                         else "")
+        return None, f"{NO_CURRENT_TARGET}; {rec_txt}", (f"use {rec_w}" if np.isfinite(rec) else "")
     burn90 = (1 - p10) / (1 - current)
     share_txt = (
         f"{limit_status} or worse {measured_percent(share)} of the evaluated time under "
-        f"{current:.4g} (limit {given_percent(max_share)})"
+        f"{cur} (limit {given_percent(max_share)})"
     )
     if high_v < current and share > max_share:
-        act = ("loosen to "
-               f"{rec:.4g}") if np.isfinite(rec) else ("loosen (no usual target meets the "
-                                                               "rule)")
-        said = f"{rec_txt} lies below {current:.4g}: {act}" if np.isfinite(rec) else \
+        act = (f"loosen to {rec_w}" if np.isfinite(rec)
+               else "loosen (no usual target meets the rule)")
+        said = f"{rec_txt} lies below {cur}: {act}" if np.isfinite(rec) else \
             f"{rec_txt}: loosen"
         return "too_strict", f"burns too fast: {share_txt}; {said}", act
-    limit = f"{option_word('loose_burn')} {loose_burn:g}"
+    limit = f"{option_word('loose_burn')} {given_fraction(loose_burn)}"
     if low_v > current and burn90 < loose_burn:
-        act = f"tighten to {rec:.4g}"
+        act = f"tighten to {rec_w}"
         return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under "
-                             f"{burn90:.2f} of its budget under {current:.4g} (limit: {limit}); "
-                             f"{rec_txt} lies above {current:.4g}: {act}"), act
-    act = f"keep {current:.4g}"
+                             f"{burn90:.2f} of its budget under {cur} (limit: {limit}); "
+                             f"{rec_txt} lies above {cur}: {act}"), act
+    act = f"keep {cur}"
     if low_v > current:
-        why = (f"{rec_txt} lies above {current:.4g}, but 9 hours in 10 the {window} still "
+        why = (f"{rec_txt} lies above {cur}, but 9 hours in 10 the {window} still "
                f"burns {burn90:.2f} of its budget ({limit})")
     elif high_v < current:
-        below = f" lies below {current:.4g}," if np.isfinite(rec) else ","
+        below = f" lies below {cur}," if np.isfinite(rec) else ","
         why = f"{rec_txt}{below} but the current target stays within the limit"
     else:
-        why = f"{rec_txt} does not separate from {current:.4g}"
+        why = f"{rec_txt} does not separate from {cur}"
     return "ok", f"{share_txt}, {window} burn at p10 {burn90:.2f}; {why}: {act}", act
-
-
-def _bound(x: float) -> str:
-    return f"{x:.4g}" if np.isfinite(x) else "below every candidate"
 
 
 def _window_label(days: float) -> str:
@@ -382,6 +390,6 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                      f"{days_words(min_days)})")
     if not fixes:
         fixes.append("the rate itself dips this low: allow more time at the limit "
-                     f"(max_share={max(0.05, 2 * max_share):g}) "
+                     f"(max_share={given_fraction(max(0.05, 2 * max_share))}) "
                      "or leave labelled incidents out (exclude_incidents=)")
     return "; ".join(parts + fixes)

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.words import counted, prose_duration, speak
@@ -83,7 +84,7 @@ class Recalibration:
         lines = [head]
         shown = sm.head(_REPR_GROUPS) if set(_REPR_COLUMNS) <= set(sm.columns) else sm.iloc[0:0]
         for _, row in shown.iterrows():
-            lines.append(f"  {_group_words(row, by)}: {_outcome_words(row)}")
+            lines.append(f"  {_group_words(row, by)}: {_outcome_words(row, st.get('n_boot'))}")
         if len(sm) > _REPR_GROUPS:
             lines.append(f"  ... {counted(len(sm) - _REPR_GROUPS, 'more group')} in .summary")
         sizes = ", ".join(f"{name} ({counted(len(getattr(self, name)), 'row')})"
@@ -104,13 +105,16 @@ def _group_words(row: pd.Series, by: list[str]) -> str:
     return str(row[by[0]]) if len(by) == 1 else ", ".join(f"{k}={row[k]}" for k in by)
 
 
-def _outcome_words(row: pd.Series) -> str:
+def _outcome_words(row: pd.Series, n_boot: Any) -> str:
     """``keep 0.93 (the rule's target 0.93, bootstrap interval 0.93 .. 0.935); NOTE``, or the
-    reason a group is withheld."""
+    reason a group is withheld; with ``n_boot`` 0, ``(the rule's target 0.93, no bootstrap,
+    n_boot=0)``."""
     if pd.isna(row["recommended_target"]):
         return str(row["recommendation_note"] or row["verdict_reason"])
-    rule = (f"the rule's target {row['recommended_target']:g}, bootstrap interval "
-            f"{row['recommended_low']:g} .. {row['recommended_high']:g}")
+    rec, low, high = (given_fraction(row[c], missing="below every candidate") for c in
+                      ("recommended_target", "recommended_low", "recommended_high"))
+    rule = (f"the rule's target {rec}, " + (f"bootstrap interval {low} .. {high}" if n_boot != 0
+                                            else "no bootstrap, n_boot=0"))
     txt = f"{row['action'] or 'no current target'} ({rule})"
     return txt + (f"; {row['recommendation_note']}" if row["recommendation_note"] else "")
 
