@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._util.percent import given_fraction
 from .labels import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
@@ -25,7 +26,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     by = bins.attrs.get("by", [])
     groups = len(bins[by].drop_duplicates()) if by else 1
     print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target "
-          f"{spec.slo.target:.6g}, "
+          f"{given_fraction(spec.slo.target)}, "
           f"period {prose_duration(spec.slo.window)}")
     print(
         f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "

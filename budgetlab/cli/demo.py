@@ -17,7 +17,7 @@ from importlib import resources
 
 import pandas as pd
 
-from .._util.percent import given_percent, measured_percent
+from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import duration_label
 from .._util.words import hours_words, prose_duration, speak
 from ..slo import SLO, PerGroup
@@ -110,9 +110,10 @@ def _recalibrate_command(slo: SLO | PerGroup, by: list[str]) -> str:
         parts += ["--by", ",".join(by)]
     base = slo.base if isinstance(slo, PerGroup) else slo
     if isinstance(slo, PerGroup):
-        parts += ["--target", ",".join(f"{k[0]}={s.target:g}" for k, s in slo.table.items())]
+        parts += ["--target", ",".join(f"{k[0]}={given_fraction(s.target)}"
+                                       for k, s in slo.table.items())]
     else:
-        parts += ["--target", f"{slo.target:g}"]
+        parts += ["--target", given_fraction(slo.target)]
     parts += ["--window", duration_label(base.window), "--limit-status", _LIMIT_STATUS]
     return " ".join(parts)
 

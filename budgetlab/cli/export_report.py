@@ -91,6 +91,7 @@ def say_kept(table: Any, keys: list[str]) -> None:
     action keeps it (verdict ``ok``) while its rule's target differs
     (:func:`~budgetlab.interop.openslo.build.action_targets`): the file follows the advice, and
     says how to write the rule's target instead."""
+    from .._util.percent import given_fraction
     from ..interop.openslo.build import action_targets
 
     targets, kept = action_targets(table)
@@ -99,8 +100,7 @@ def say_kept(table: Any, keys: list[str]) -> None:
         return
     rows = table[differ]
     names = group_names(rows, keys)
-    # targets as written (shortest round trip): .4g printed 0.99995 as 1
-    pairs = [f"{n} {float(k)!r} (the rule's {float(r)!r})" for n, k, r in zip(
+    pairs = [f"{n} {given_fraction(k)} (the rule's {given_fraction(r)})" for n, k, r in zip(
         names, targets[differ], rows["recommended_target"], strict=True)]
     more = f" and {len(pairs) - 10} more" if len(pairs) > 10 else ""
     print(f"kept the current target where the recalibration's action is 'keep': "

@@ -34,6 +34,7 @@ import pandas as pd
 import yaml
 
 from ..._util.files import atomic_path
+from ..._util.percent import given_fraction
 from ...alerts.policy import AlertPolicy, as_policy
 from ...alerts.tier import AlertTier
 from ...errors import ConfigError
@@ -193,7 +194,8 @@ def alert_annotations(s: RuleSLO, tier: AlertTier) -> dict[str, str]:
     return {
         "summary": f"SLO {s.doc.name} of {s.service}: error budget burn rate above {tier.burn:g} "
                    f"over {windows}",
-        "description": (f"target {s.doc.slo.target:g}: the error ratio exceeds {tier.burn:g} x "
+        "description": (f"target {given_fraction(s.doc.slo.target)}: the error ratio exceeds "
+                        f"{tier.burn:g} x "
                         f"{s.doc.slo.error_budget:.6g} "
                         f"over {windows}; tier {tier.name} ({tier.severity})"),
     }
