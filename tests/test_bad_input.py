@@ -299,7 +299,7 @@ CASES = [
         "log.csv",
         csv_text([*GOOD_ROWS, ("2026-11-29T02:40:00Z", "succ", "fra")]),
         OutcomeError,
-        ("look truncated", "row 5"),
+        ("1 truncated outcome label", "row 5"),
     ),
     Case(
         "numeric outcome codes",

@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns
+from .._util.words import counted
 from ..errors import ConfigError, InputError
 from ..events.schema import scope_mask
 from .recalibration.wilson import wilson_interval
@@ -99,8 +100,8 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     values = group_values(events, by)
     unknown = sorted(set(given) - set(values))
     if unknown:
-        raise ConfigError(f"targets names {len(unknown)} group(s) that the column {by!r} does not "
-                          f"have; use its values: {', '.join(values[:10])}.")
+        raise ConfigError(f"targets names {counted(len(unknown), 'group')} that the column "
+                          f"{by!r} does not have; use its values: {', '.join(values[:10])}.")
     return pd.DataFrame({by: values, "target": [float(given.get(v, target)) for v in values]})
 
 

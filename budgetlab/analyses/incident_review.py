@@ -24,6 +24,7 @@ import pandas as pd
 
 from .._util.percent import measured_percent
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
+from .._util.words import counted
 from ..alerts.tier import PAGE_SEVERITIES
 from ..budget.episodes import status_episodes
 from ..budget.status_changes import transitions
@@ -158,13 +159,11 @@ def incident_span(states: pd.DataFrame, *, at: Any, incidents: pd.DataFrame | No
             ((incidents["start"] <= when) & (incidents["end"] > when - window)).to_numpy()
         ]
         if len(near):
-            ids = (
-                ", ".join(near["incident_id"].astype(str))
-                if "incident_id" in near.columns
-                else f"{len(near)}"
-            )
+            noun = "incident" if len(near) == 1 else "incidents"
+            which = (f"the labelled {noun} " + ", ".join(near["incident_id"].astype(str))
+                     if "incident_id" in near.columns else counted(len(near), "labelled incident"))
             return {"start": near["start"].min(), "end": near["end"].max(),
-                    "reason": f"the labelled incident(s) {ids} around the alert"}
+                    "reason": f"{which} around the alert"}
     episodes = status_episodes(states, transitions(states), at_least="critical")
     hold = episodes[((episodes["start"] <= when) & (episodes["end"] >= when)).to_numpy()]
     if len(hold) and hold["end"].iloc[0] > hold["start"].iloc[0]:

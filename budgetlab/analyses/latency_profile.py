@@ -34,6 +34,7 @@ import pandas as pd
 
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, to_ns
+from .._util.words import counted
 from ..errors import ConfigError, SchemaError
 from ..events.schema import check_events
 from ..windows.groups import group_key_codes
@@ -73,8 +74,8 @@ def attempt_durations(events: pd.DataFrame) -> np.ndarray:
                           "with read_events(..., duration='<column>', duration_unit='s'), which "
                           "says the unit.")
     if bool(col.isna().any()):
-        raise SchemaError(f"events['duration'] has {int(col.isna().sum())} empty value(s); fill or "
-                          "drop those rows.")
+        empty = counted(int(col.isna().sum()), "empty value")
+        raise SchemaError(f"events['duration'] has {empty}; fill or drop each such row.")
     return np.asarray(col.to_numpy(dtype="timedelta64[ns]").view(np.int64))
 
 

@@ -133,8 +133,8 @@ def show_labels(labels: list[str], counts: list[int]) -> str:
            if not h]
     text = ", ".join(out[:20]) + (f" and {len(out) - 20} more" if len(out) > 20 else "")
     if hidden.any():
-        text += (", and " if text else "") + f"{int(hidden.sum())} label(s) not shown because " \
-            "they look like personal data"
+        text += (", and " if text else "") + f"{counted(int(hidden.sum()), 'label')} hidden as " \
+            "possible personal data"
     return text
 
 
@@ -223,12 +223,13 @@ def unknown_labels_error(norm: list[str], counts: np.ndarray, unknown: list[int]
     skip_hint = (f" Labels such as {', '.join(map(repr, states[:3]))} look like states that are "
                  "not final: if they are, map them to skip to leave those rows out."
                  if states else "")
-    where = "outcomes= does not list them" if mapping else "the built-in vocabulary does not " \
-        "know them, and budgetlab gives no label a meaning it cannot know"
+    it = "it" if len(unknown) == 1 else "them"
+    where = f"outcomes= does not list {it}" if mapping else "the built-in vocabulary does not " \
+        f"know {it}, and budgetlab gives no label a meaning it cannot know"
     fix = outcomes_fix(known, visible)
     todo = "; replace each ? by success, a failure bucket name, or skip" if "=?" in fix else ""
-    return OutcomeError(f"unknown outcome label(s) ({where}): {listed}. Say what each means: "
-                        f"{fix}{todo}.{skip_hint}")
+    return OutcomeError(f"{counted(len(unknown), 'unknown outcome label')} ({where}): {listed}. "
+                        f"Say what each means: {fix}{todo}.{skip_hint}")
 
 
 #: What a metric series is, said where one is read as an outcome log.

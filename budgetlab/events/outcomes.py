@@ -287,10 +287,10 @@ def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -
     truncated = [i for i in unknown if len(norm[i]) >= 2 and
                  any(k.startswith(norm[i]) and len(k) > len(norm[i]) for k in DEFAULT_OUTCOMES)]
     if truncated:
-        raise OutcomeError("outcome label(s) look truncated (a prefix of a known label such as "
-                           "'success' or 'timeout') at "
-                           f"{row_numbers(np.isin(codes, truncated))}; fix or drop those rows, or "
-                           "list every label with outcomes=.")
+        raise OutcomeError(f"{counted(len(truncated), 'truncated outcome label')} (a prefix of a "
+                           "known label such as 'success' or 'timeout') at "
+                           f"{row_numbers(np.isin(codes, truncated))}; fix or drop each such row, "
+                           "or list every label with outcomes=.")
 
 
 def _whole_numbers(values: Any) -> np.ndarray | None:
@@ -394,7 +394,7 @@ def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:
     row = np.where(codes < 0, len(norm), codes)
     contradiction = ~ok & np.asarray([m == SUCCESS for m in labels], dtype=bool)[row]
     if contradiction.any():
-        raise OutcomeError(f"{int(contradiction.sum())} row(s) are failures (ok is false) but "
-                           f"their bucket says success, at {row_numbers(contradiction)}; fix the "
-                           "ok or the bucket value.")
+        raise OutcomeError(f"{counted(int(contradiction.sum()), 'failure')} (ok is false) whose "
+                           f"bucket says success, at {row_numbers(contradiction)}; fix the ok or "
+                           "the bucket value.")
     return _reading(np.where(ok, len(norm) + 1, row), labels)[1]
