@@ -29,14 +29,16 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                         tz: str | None = None, freq: str | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
-    period's start; the time axis is in ``tz`` (default UTC; the data stay UTC), named in the x
-    label, and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1, padded
-    by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn whole.
-    The legend sits above the plot area (it covers
-    no point), a column per group. The x range is the periods' span padded by 5 %: from the
-    first period's start to the last one's end when ``freq`` (``latency_profile``'s) is given,
-    else to the last one's start, and one hour either side of a lone period start (matplotlib
-    alone widens one date to four years, the points lost in it).
+    period's start, marked by a dot, each line's dots smaller than the line's before it: where
+    lines meet (often at a share of exactly 1) the dots nest, each line a ring around the next,
+    and the legend's title says so (:data:`LINES_MEET`). The time axis is in ``tz`` (default
+    UTC; the data stay UTC), named in the x label, and the y axis is a share, from the lowest one
+    drawn (0.9 at the highest) to 1, padded by 5 % of that span either side, so that a point at
+    1 or at the lowest share is drawn whole. The legend sits above the plot area (it covers no
+    point), a column per group. The x range is the periods' span padded by 5 %: from the first
+    period's start to the last one's end when ``freq`` (``latency_profile``'s) is given, else to
+    the last one's start, and one hour either side of a lone period start (matplotlib alone
+    widens one date to four years, the points lost in it).
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
     >>> ev = pd.DataFrame({
@@ -56,11 +58,13 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     tz = check_tz(tz)
     ax = plt.gca() if ax is None else ax
     keys = _keys(shares, known)
-    for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True):
+    parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
+    for part, ms in zip(parts, _nested_sizes(len(parts)), strict=True):
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
                 f"{_seconds(thr)}") if keys else f"within {_seconds(thr)}"
-        ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker=".", label=name)
+        ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker="o", ms=ms,
+                markeredgewidth=0, label=name)
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz})")
@@ -68,8 +72,28 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     _share_range(ax, shares["share"])
     # above the plot area, so it covers no point; a column per group (its thresholds below)
     handles = ax.get_legend_handles_labels()[0]
-    legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6)
+    drawn = shares[np.isfinite(shares["share"].to_numpy(dtype=float))]
+    meet = bool(drawn.duplicated(["period", "share"]).any())
+    legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6,
+                 title=LINES_MEET if meet else None)
     return ax
+
+
+#: :func:`plot_latency_shares`' legend title when two lines or more meet at a point.
+LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
+
+
+def _nested_sizes(n: int) -> list[float]:
+    """The marker sizes (points) of ``n`` lines drawn in that order: each smaller than the one
+    drawn before, so that where lines meet (shares of exactly 1) their markers nest and each
+    shows as a ring around the next (2.5 pt larger a step, 1.25 pt a ring; with many lines less,
+    the largest at most 16 pt), the last one drawn 4.5 pt.
+
+    >>> _nested_sizes(3)
+    [9.5, 7.0, 4.5]
+    """
+    step = min(2.5, 11.5 / max(n - 1, 1))
+    return [round(4.5 + step * k, 2) for k in range(n - 1, -1, -1)]
 
 
 def _share_range(ax: Axes, share: pd.Series) -> None:

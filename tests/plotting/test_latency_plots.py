@@ -167,3 +167,38 @@ def test_every_drawn_share_is_inside_the_y_range(events):
     assert (lo, hi) == pytest.approx((low - 0.05 * (1 - low), 1 + 0.05 * (1 - low)))
     assert lo < drawn.min() and drawn.max() < hi
     plt.close("all")
+
+
+def _all_quick():
+    # two groups, two 1 h periods, every attempt a success within 2 s: each share is exactly 1
+    ts = pd.date_range("2026-03-01 10:00", periods=24, freq="5min", tz="UTC").as_unit("ns")
+    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 24),
+                         "g": pd.Categorical(["x", "y"] * 12),
+                         "duration": pd.to_timedelta(np.arange(24) % 2 + 1, unit="s")})
+
+
+def test_lines_at_one_stay_visible_as_nested_rings():
+    """Four lines (2 groups x 2 thresholds) all at share 1 lie on one another: the dots of each
+    line are smaller than those of the line drawn before, by at least 2 pt (a ring of 1 pt,
+    1.5 px at the CLI's 110 dpi, around the next), and the legend says the dots nest."""
+    from budgetlab.plotting.latency import LINES_MEET
+
+    shares = bl.latency_profile(_all_quick(), thresholds=["5s", "10s"], by="g", freq="1h").shares
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="1h")
+    assert [line.get_ydata().tolist() for line in ax.lines] == [[1.0, 1.0]] * 4
+    sizes = [line.get_markersize() for line in ax.lines]
+    assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
+    assert {line.get_marker() for line in ax.lines} == {"o"}
+    assert {line.get_markeredgewidth() for line in ax.lines} == {0.0}  # filled, no rim of its own
+    legend = ax.get_legend()
+    assert legend.get_title().get_text() == LINES_MEET
+    # the legend's keys show the same dots, so a ring is matched to its line
+    assert [h.get_markersize() for h in legend.legend_handles] == sizes
+    assert [t.get_text() for t in legend.get_texts()] == ["x within 5 s", "x within 10 s",
+                                                          "y within 5 s", "y within 10 s"]
+    plt.close("all")
+    # one line: nothing meets, no title
+    one = shares[(shares["g"] == "x") & (shares["threshold"] == pd.Timedelta("5s"))]
+    ax = plot_latency_shares(one.assign(g=one["g"].cat.remove_unused_categories()),
+                             ax=plt.figure().gca(), freq="1h")
+    assert ax.get_legend().get_title().get_text() == ""
