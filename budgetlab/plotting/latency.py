@@ -122,7 +122,9 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
     waiting saved per attempt (seconds, right axis), one line per group: ``timeout_tradeoff(...)``.
-    The legend sits above the plot area (it covers no point).
+    The legend sits above the plot area (it covers no point). The dots nest as
+    :func:`plot_latency_shares`' do (the successes lost first, then the waiting saved): at the
+    current timeout every group loses nothing and saves nothing.
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
@@ -142,23 +144,28 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ax = plt.gca() if ax is None else ax
     right = ax.twinx()
     keys = _keys(tradeoff, known)
-    groups = tradeoff.groupby(keys, sort=True, observed=True) if keys else [((), tradeoff)]
-    for i, (_, part) in enumerate(groups):
+    parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
+                                  else [((), tradeoff)])]
+    # nested dots: at the current timeout every group loses nothing and saves nothing
+    sizes = _nested_sizes(2 * len(parts))
+    for i, part in enumerate(parts):
         x = part["client_timeout"].dt.total_seconds().to_numpy()
         name = _label(part.iloc[0], keys) or "all attempts"
         color = f"C{i % 10}"
         ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", color=color,
-                label=f"{name}: successes lost")
+                ms=sizes[i], markeredgewidth=0, label=f"{name}: successes lost")
         right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(), marker="s",
-                   linestyle="--",
-                   color=color, label=f"{name}: waiting saved")
+                   linestyle="--", color=color, ms=sizes[len(parts) + i], markeredgewidth=0,
+                   label=f"{name}: waiting saved")
     ax.set_xlabel("client timeout (s)")
     ax.set_ylabel("successes lost (share of attempts; no retries)")
     right.set_ylabel("waiting saved per attempt (s)")
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other
+    meet = any(tradeoff.duplicated(["client_timeout", c]).any()
+               for c in ("successes_lost_share", "wait_saved_per_attempt"))
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
-                 ncols=2)
+                 ncols=2, title=LINES_MEET if meet else None)
     return ax
 
 

@@ -202,3 +202,21 @@ def test_lines_at_one_stay_visible_as_nested_rings():
     ax = plot_latency_shares(one.assign(g=one["g"].cat.remove_unused_categories()),
                              ax=plt.figure().gca(), freq="1h")
     assert ax.get_legend().get_title().get_text() == ""
+
+
+def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
+    """At 25 s, the timeout in force (every timed-out attempt lasted 25 s, no success longer),
+    both groups lose no success and save no waiting: four points at (25, 0) on the two axes.
+    Their dots nest (the successes lost first, then the waiting saved) and the legend says so."""
+    from budgetlab.plotting.latency import LINES_MEET
+
+    table = bl.timeout_tradeoff(events, timeouts=["10s", "25s"], by="g")
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(table, ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    lines = [*ax.lines, *right.lines]
+    assert [(ln.get_xdata()[-1], ln.get_ydata()[-1]) for ln in lines] == [(25.0, 0.0)] * 4
+    sizes = [ln.get_markersize() for ln in lines]
+    assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
+    assert ax.get_legend().get_title().get_text() == LINES_MEET
+    plt.close(fig)
