@@ -53,7 +53,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
         a verdict) is not drawn; a text (gid ``left_out``) names those groups and says why.
         The legend keys only the marks drawn: no ``current target`` without one (none given),
-        no bootstrap interval without one (``n_boot=0``).
+        no bootstrap interval without one (``n_boot=0``). A recommendation the evidence capped
+        (``recommended_capped``: the rule alone gives more than the group's events can judge) is
+        keyed as such, ``<g>: recommended 99.8% (capped: as high as 7,141 events can judge)``
+        (the grey groups' in one entry), and ``recommended target`` only keys uncapped ones.
 
     Examples
     --------
