@@ -29,16 +29,16 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                         tz: str | None = None, freq: str | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
-    period's start, marked by a dot, each line's dots smaller than the line's before it: where
-    lines meet (often at a share of exactly 1) the dots nest, each line a ring around the next,
-    and the legend's title says so (:data:`LINES_MEET`). The time axis is in ``tz`` (default
-    UTC; the data stay UTC), named in the x label, and the y axis is a share, from the lowest one
-    drawn (0.9 at the highest) to 1, padded by 5 % of that span either side, so that a point at
-    1 or at the lowest share is drawn whole. The legend sits above the plot area (it covers no
-    point), a column per group. The x range is the periods' span padded by 5 %: from the first
-    period's start to the last one's end when ``freq`` (``latency_profile``'s) is given, else to
-    the last one's start, and one hour either side of a lone period start (matplotlib alone
-    widens one date to four years, the points lost in it).
+    period's start, marked by a dot. When lines meet at a point (often at a share of exactly
+    1), each line's dots are smaller than the line's before it, so that they nest, each line a
+    ring around the next, and the legend's title says so (:data:`LINES_MEET`). The time axis is
+    in ``tz`` (default UTC; the data stay UTC), named in the x label, and the y axis is a share,
+    from the lowest one drawn (0.9 at the highest) to 1, padded by 5 % of that span either side,
+    so that a point at 1 or at the lowest share is drawn whole. The legend sits above the plot
+    area (it covers no point), a column per group. The x range is the periods' span padded by
+    5 %: from the first period's start to the last one's end when ``freq``
+    (``latency_profile``'s) is given, else to the last one's start, and one hour either side of
+    a lone period start (matplotlib alone widens one date to four years, the points lost in it).
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
     >>> ev = pd.DataFrame({
@@ -59,7 +59,9 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ax = plt.gca() if ax is None else ax
     keys = _keys(shares, known)
     parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
-    for part, ms in zip(parts, _nested_sizes(len(parts)), strict=True):
+    drawn = shares[np.isfinite(shares["share"].to_numpy(dtype=float))]
+    meet = bool(drawn.duplicated(["period", "share"]).any())
+    for part, ms in zip(parts, _nested_sizes(len(parts), meet), strict=True):
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
                 f"{_seconds(thr)}") if keys else f"within {_seconds(thr)}"
@@ -72,8 +74,6 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     _share_range(ax, shares["share"])
     # above the plot area, so it covers no point; a column per group (its thresholds below)
     handles = ax.get_legend_handles_labels()[0]
-    drawn = shares[np.isfinite(shares["share"].to_numpy(dtype=float))]
-    meet = bool(drawn.duplicated(["period", "share"]).any())
     legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6,
                  title=LINES_MEET if meet else None)
     return ax
@@ -83,15 +83,19 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
 LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
 
 
-def _nested_sizes(n: int) -> list[float]:
+def _nested_sizes(n: int, meet: bool = True) -> list[float]:
     """The marker sizes (points) of ``n`` lines drawn in that order: each smaller than the one
     drawn before, so that where lines meet (shares of exactly 1) their markers nest and each
     shows as a ring around the next (2.5 pt larger a step, 1.25 pt a ring; with many lines less,
     the largest at most 16 pt), the last one drawn 4.5 pt.
 
-    >>> _nested_sizes(3)
-    [9.5, 7.0, 4.5]
+    Without lines that ``meet``, all are the smallest.
+
+    >>> _nested_sizes(3), _nested_sizes(3, meet=False)
+    ([9.5, 7.0, 4.5], [4.5, 4.5, 4.5])
     """
+    if not meet:
+        return [4.5] * n
     step = min(2.5, 11.5 / max(n - 1, 1))
     return [round(4.5 + step * k, 2) for k in range(n - 1, -1, -1)]
 
@@ -122,9 +126,9 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
     waiting saved per attempt (seconds, right axis), one line per group: ``timeout_tradeoff(...)``.
-    The legend sits above the plot area (it covers no point). The dots nest as
-    :func:`plot_latency_shares`' do (the successes lost first, then the waiting saved): at the
-    current timeout every group loses nothing and saves nothing.
+    The legend sits above the plot area (it covers no point). Where points meet (at the current
+    timeout every group loses nothing and saves nothing) the dots nest as
+    :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved.
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
@@ -147,7 +151,9 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
                                   else [((), tradeoff)])]
     # nested dots: at the current timeout every group loses nothing and saves nothing
-    sizes = _nested_sizes(2 * len(parts))
+    meet = any(tradeoff.duplicated(["client_timeout", c]).any()
+               for c in ("successes_lost_share", "wait_saved_per_attempt"))
+    sizes = _nested_sizes(2 * len(parts), meet)
     for i, part in enumerate(parts):
         x = part["client_timeout"].dt.total_seconds().to_numpy()
         name = _label(part.iloc[0], keys) or "all attempts"
@@ -162,8 +168,6 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     right.set_ylabel("waiting saved per attempt (s)")
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other
-    meet = any(tradeoff.duplicated(["client_timeout", c]).any()
-               for c in ("successes_lost_share", "wait_saved_per_attempt"))
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
                  ncols=2, title=LINES_MEET if meet else None)
     return ax

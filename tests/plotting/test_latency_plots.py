@@ -202,6 +202,14 @@ def test_lines_at_one_stay_visible_as_nested_rings():
     ax = plot_latency_shares(one.assign(g=one["g"].cat.remove_unused_categories()),
                              ax=plt.figure().gca(), freq="1h")
     assert ax.get_legend().get_title().get_text() == ""
+    plt.close("all")
+    # two lines apart (1 of 10 within 5 s, all within 30 s): dots of one size, no title
+    apart = bl.latency_profile(_lone_period([1] + [20] * 9), thresholds=["5s", "30s"],
+                               freq="1h").shares
+    assert apart["share"].tolist() == [0.1, 1.0]
+    ax = plot_latency_shares(apart, ax=plt.figure().gca(), freq="1h")
+    assert [line.get_markersize() for line in ax.lines] == [4.5, 4.5]
+    assert ax.get_legend().get_title().get_text() == ""
 
 
 def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
