@@ -210,6 +210,15 @@ def test_lines_at_one_stay_visible_as_nested_rings():
     ax = plot_latency_shares(apart, ax=plt.figure().gca(), freq="1h")
     assert [line.get_markersize() for line in ax.lines] == [4.5, 4.5]
     assert ax.get_legend().get_title().get_text() == ""
+    plt.close("all")
+    # 999 of 1,000 within 5 s and all within 30 s: 0.999 and 1 lie 0.001 apart, under 2 % of
+    # the y range (0.895 .. 1.005: 0.0022): the dots would cover each other, so they nest
+    close = bl.latency_profile(_lone_period([1] * 999 + [20]), thresholds=["5s", "30s"],
+                               freq="1D").shares
+    assert close["share"].tolist() == [0.999, 1.0]
+    ax = plot_latency_shares(close, ax=plt.figure().gca(), freq="1D")
+    assert [line.get_markersize() for line in ax.lines] == [7.0, 4.5]
+    assert ax.get_legend().get_title().get_text() == LINES_MEET
 
 
 def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
