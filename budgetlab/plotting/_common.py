@@ -237,14 +237,15 @@ def time_axis(ax: Axes, tz: str) -> None:
     ax.set_xlabel(f"time ({tz})")
 
 
-def legend_above(ax: Axes, handles: list[Any], ncols: int = 4) -> None:
-    """A legend just above the plot area, so it never covers data; with fewer columns when
-    ``ncols`` of them would be wider than the figure (long group names), so it is never cut at
-    the figure's edge."""
+def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None = None) -> None:
+    """A legend just above the plot area, so it never covers data (``title`` over its entries,
+    left-aligned); with fewer columns when ``ncols`` of them would be wider than the figure (long
+    group names), so it is never cut at the figure's edge."""
     n = max(1, min(ncols, len(handles)))
     while True:
         legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.01), ncols=n,
-                           fontsize="small", frameon=False, borderaxespad=0.0)
+                           fontsize="small", frameon=False, borderaxespad=0.0, title=title,
+                           title_fontsize="small", alignment="left")
         renderer = getattr(ax.figure.canvas, "get_renderer", None)
         if n == 1 or renderer is None:
             return
@@ -273,6 +274,26 @@ def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float 
             return
         if legend.get_window_extent(renderer()).x1 <= ax.figure.bbox.x1:
             return
+
+
+def room_right(ax: Axes, legend: Any) -> None:
+    """Make room in the figure for ``legend``, drawn right of ``ax``, when the figure has no
+    layout engine (a plain ``plt.subplots()``): its subplots narrowed (``subplots_adjust``; ``ax``
+    alone when placed by hand) so that the legend ends inside the figure and a plain ``savefig``
+    keeps it whole. A layout engine (``layout="constrained"``) makes that room itself."""
+    fig = ax.figure
+    renderer = getattr(fig.canvas, "get_renderer", None)
+    if renderer is None or fig.get_layout_engine() is not None:
+        return
+    over = (legend.get_window_extent(renderer()).x1 - 0.99 * fig.bbox.x1) / fig.bbox.width
+    if over <= 0:
+        return
+    box = ax.get_position()
+    narrower = max(box.width - over, 0.2 * box.width)  # a legend wider than the figure: cut
+    if ax.get_subplotspec() is not None:
+        fig.subplots_adjust(right=fig.subplotpars.right - (box.width - narrower))
+    else:
+        ax.set_position((box.x0, box.y0, narrower, box.height))
 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:

@@ -13,7 +13,7 @@ from matplotlib.patches import Patch
 
 from .._util.percent import given_percent
 from .._util.validation import window_words
-from .._util.words import duration_words, prose_duration
+from .._util.words import counted, duration_words, prose_duration
 from ..budget.figures import STATUSES
 from ..errors import InputError
 from ._common import (
@@ -53,7 +53,10 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
         A group whose evidence :func:`~budgetlab.recalibrate` withheld (no ``p50``: too thin for
         a verdict) is not drawn; a text (gid ``left_out``) names those groups and says why.
         The legend keys only the marks drawn: no ``current target`` without one (none given),
-        no bootstrap interval without one (``n_boot=0``).
+        no bootstrap interval without one (``n_boot=0``). A recommendation the evidence capped
+        (``recommended_capped``: the rule alone gives more than the group's events can judge) is
+        keyed as such, ``<g>: recommended 99.8% (capped: as high as 7,141 events can judge)``
+        (the grey groups' in one entry), and ``recommended target`` only keys uncapped ones.
 
     Examples
     --------
@@ -96,6 +99,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
             handles.append(line)
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, lw=1.5, label=other_label(colors)))
+    capped = _capped(summary, ~left_out)
+    handles += _capped_handles(summary, s_lab, capped, colors, named=bool(keys))
     if left_out.any():
         ax.text(0.01, 0.01, "not drawn (evidence too thin for a verdict; the summary says why): "
                 + ", ".join(str(x) for x in s_lab[left_out]), transform=ax.transAxes,
@@ -108,9 +113,45 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     ax.set_ylabel("share of time at or below (%)" + (", log scale" if logy else ""))
     # the keys of the marks drawn only: no current target given, or no bootstrap, none drawn
     drawn = {str(a.get_gid()).split(":")[0] for a in [*ax.lines, *ax.patches]}
+    if not (np.isfinite(summary["recommended_target"].to_numpy(dtype=float))
+            & ~left_out & ~capped).any():
+        drawn.discard("recommended")  # each one drawn is capped, keyed as such above
     legend_above(ax, handles + _recalibration_key(settings, limit_status, max_share,
                                                   drawn=drawn), ncols=3)
     return ax
+
+
+def _capped(summary: pd.DataFrame, drawn: np.ndarray) -> np.ndarray:
+    """Per row of ``summary``: its recommendation is drawn and capped by the evidence
+    (``recommended_capped``; none capped in a table without that column)."""
+    if "recommended_capped" not in summary.columns:
+        return np.zeros(len(summary), dtype=bool)
+    return np.asarray(summary["recommended_capped"].to_numpy(dtype=bool) & drawn, dtype=bool)
+
+
+def _capped_handles(summary: pd.DataFrame, labels: np.ndarray, capped: np.ndarray,
+                    colors: dict[str, str | None], *, named: bool) -> list[Any]:
+    """The legend entries of the recommendations the evidence capped (the rule alone gives more
+    than the group's events can judge): one per coloured group, with the target and the events;
+    one for the grey groups together."""
+    out: list[Any] = []
+    grey = 0
+    for i in np.flatnonzero(capped).tolist():
+        color = colors[str(labels[i])]
+        if color is None:
+            grey += 1
+            continue
+        row = summary.iloc[i]
+        events = counted(int(row["events"]), "event")
+        out.append(Line2D([], [], color=color, lw=1.2, label=(
+            f"{labels[i]}: " if named else "") + "recommended "
+            f"{given_percent(float(row['recommended_target']), space=False)} "
+            f"(capped: as high as {events} can judge)"))
+    if grey:
+        out.append(Line2D([], [], color=OTHER_COLOR, lw=1.2, label=(
+            f"recommended target capped in {counted(grey, 'grey group')} (as high as "
+            "their events can judge)")))
+    return out
 
 
 def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFrame,

@@ -24,6 +24,7 @@ from ._common import (
     display_names,
     group_labels,
     legend_right,
+    room_right,
     time_axis,
     utc_naive,
 )
@@ -84,8 +85,10 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
     tz : str, optional
         Time zone of the tick labels (default UTC), named in the x label.
     bands : sequence of float
-        Reference lines at these burn rates (the seed's bands 1, 2, 5); a band above 1.5 times
-        the highest stacked burn is left out so it does not squash the data.
+        Burn rates of the reference lines (default :data:`BURN_BANDS`, the seed's bands).
+        Burn 1 (when given) is always drawn, another band only up to 1.5 times the highest
+        stacked burn (one above would squash the data); each line drawn is labelled
+        ``burn <band>`` at the right edge, and only those are named.
     breakdown : DataFrame, optional
         :func:`budgetlab.bucket_breakdown` of the same events by the same ``by``: the groups whose
         figures it withholds (a ``note``: too thin for a verdict) are left out of the stack, as
@@ -106,7 +109,10 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         (1 − target), so the stack's top is the bin's burn rate. The y label states the bin width
         (``burn rate per 1 h bin``); the y range runs from 0 to 1.08 times the higher of the
         stack's top and the highest band drawn, so the burn-1 line is inside the frame, never on
-        it. Layers without a failure are neither drawn nor in the legend.
+        it. The bands drawn are horizontal lines (gid ``band``), each with its label. Layers
+        without a failure are neither drawn nor in the legend. The legend sits right of the
+        plot area; on a figure without a layout engine the subplots are narrowed to make room for
+        it, so a plain ``savefig`` keeps it whole.
         Without ``by`` (or with one group) the buckets have their colours
         (:data:`BUCKET_COLORS`); with several groups each group has its colour
         (:data:`~budgetlab.plotting._common.GROUP_COLORS`) and each bucket its hatching
@@ -189,6 +195,7 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         handles.append(Line2D([], [], ls="none", label=_withheld_words(withheld, keys)))
     if handles:
         legend_right(ax, handles, inches=0.45)  # clear of the band labels
+        room_right(ax, ax.get_legend())  # kept by a plain savefig too
     return ax
 
 
@@ -278,5 +285,6 @@ def _draw_bands(ax: Axes, bands: Sequence[float], peak: float) -> float:
     for band in drawn:
         ax.axhline(band, color="black", lw=0.8, ls="--" if band == 1.0 else ":", gid="band")
         ax.annotate(f"burn {band:g}", xy=(1.0, band), xycoords=("axes fraction", "data"),
-                    xytext=(2, 0), textcoords="offset points", va="center", fontsize="x-small")
+                    xytext=(2, 0), textcoords="offset points", va="center", fontsize="x-small",
+                    gid="band_label")
     return max(drawn, default=0.0)

@@ -29,14 +29,17 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                         tz: str | None = None, freq: str | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
-    period's start; the time axis is in ``tz`` (default UTC; the data stay UTC), named in the x
-    label, and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1, padded
-    by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn whole.
-    The legend sits above the plot area (it covers
-    no point), a column per group. The x range is the periods' span padded by 5 %: from the
-    first period's start to the last one's end when ``freq`` (``latency_profile``'s) is given,
-    else to the last one's start, and one hour either side of a lone period start (matplotlib
-    alone widens one date to four years, the points lost in it).
+    period's start, marked by a dot. When lines meet at a point (closer than 2 % of the y range;
+    often at a share of exactly 1), each line's dots are smaller than the line's before it, so
+    that they nest, each line a ring around the next, and the legend's title says so
+    (:data:`LINES_MEET`). The time axis is in ``tz`` (default UTC; the data stay UTC), named in
+    the x label, and the y axis is a share, from the lowest one drawn (0.9 at the highest) to 1,
+    padded by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn
+    whole. The legend sits above the plot area (it covers no point), a column per group. The x
+    range is the periods' span padded by 5 %: from the first period's start to the last one's
+    end when ``freq`` (``latency_profile``'s) is given, else to the last one's start, and one
+    hour either side of a lone period start (matplotlib alone widens one date to four years, the
+    points lost in it).
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
     >>> ev = pd.DataFrame({
@@ -56,20 +59,58 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     tz = check_tz(tz)
     ax = plt.gca() if ax is None else ax
     keys = _keys(shares, known)
-    for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True):
+    parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
+    lines = []
+    for part in parts:
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
                 f"{_seconds(thr)}") if keys else f"within {_seconds(thr)}"
-        ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker=".", label=name)
+        lines += ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker="o",
+                         markeredgewidth=0, label=name)
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz})")
     ax.set_ylabel("share of attempts that succeeded\nwithin the threshold (0 to 1)")
     _share_range(ax, shares["share"])
+    lo, hi = ax.get_ylim()
+    meet = _points_meet(shares["period"], shares["share"], span=hi - lo)
+    for line, ms in zip(lines, _nested_sizes(len(lines), meet), strict=True):
+        line.set_markersize(ms)
     # above the plot area, so it covers no point; a column per group (its thresholds below)
     handles = ax.get_legend_handles_labels()[0]
-    legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6)
+    legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6,
+                 title=LINES_MEET if meet else None)
     return ax
+
+
+#: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
+#: lines or more meet at a point.
+LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
+
+
+def _points_meet(x: pd.Series, y: pd.Series, *, span: float) -> bool:
+    """Whether two points at one ``x`` lie closer than 2 % of ``span`` (the y range drawn),
+    where their dots (4.5 pt, about 1 % of a 400 pt tall plot area) would cover each other."""
+    points = pd.DataFrame({"x": x.to_numpy(), "y": y.to_numpy(dtype=float)}).dropna()
+    gaps = points.sort_values(["x", "y"]).groupby("x")["y"].diff()
+    return bool((gaps <= 0.02 * span).any())
+
+
+def _nested_sizes(n: int, meet: bool = True) -> list[float]:
+    """The marker sizes (points) of ``n`` lines drawn in that order: each smaller than the one
+    drawn before, so that where lines meet (shares of exactly 1) their markers nest and each
+    shows as a ring around the next (2.5 pt larger a step, 1.25 pt a ring; with many lines less,
+    the largest at most 16 pt), the last one drawn 4.5 pt.
+
+    Without lines that ``meet``, all are the smallest.
+
+    >>> _nested_sizes(3), _nested_sizes(3, meet=False)
+    ([9.5, 7.0, 4.5], [4.5, 4.5, 4.5])
+    """
+    if not meet:
+        return [4.5] * n
+    step = min(2.5, 11.5 / max(n - 1, 1))
+    return [round(4.5 + step * k, 2) for k in range(n - 1, -1, -1)]
 
 
 def _share_range(ax: Axes, share: pd.Series) -> None:
@@ -98,7 +139,9 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
     waiting saved per attempt (seconds, right axis), one line per group: ``timeout_tradeoff(...)``.
-    The legend sits above the plot area (it covers no point).
+    The legend sits above the plot area (it covers no point). Where points meet (at the current
+    timeout every group loses nothing and saves nothing) the dots nest as
+    :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved.
 
     >>> from budgetlab.analyses.timeout_tradeoff import timeout_tradeoff
     >>> ev = pd.DataFrame({"ts": pd.to_datetime(["2026-01-01"] * 3, utc=True).as_unit("ns"),
@@ -118,23 +161,31 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
     ax = plt.gca() if ax is None else ax
     right = ax.twinx()
     keys = _keys(tradeoff, known)
-    groups = tradeoff.groupby(keys, sort=True, observed=True) if keys else [((), tradeoff)]
-    for i, (_, part) in enumerate(groups):
+    parts = [part for _, part in (tradeoff.groupby(keys, sort=True, observed=True) if keys
+                                  else [((), tradeoff)])]
+    lost, saved = [], []
+    for i, part in enumerate(parts):
         x = part["client_timeout"].dt.total_seconds().to_numpy()
         name = _label(part.iloc[0], keys) or "all attempts"
         color = f"C{i % 10}"
-        ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", color=color,
-                label=f"{name}: successes lost")
-        right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(), marker="s",
-                   linestyle="--",
-                   color=color, label=f"{name}: waiting saved")
+        lost += ax.plot(x, part["successes_lost_share"].to_numpy(), marker="o", color=color,
+                        markeredgewidth=0, label=f"{name}: successes lost")
+        saved += right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(),
+                            marker="s", linestyle="--", color=color, markeredgewidth=0,
+                            label=f"{name}: waiting saved")
+    # nested dots where points meet: at the current timeout every group loses and saves nothing
+    meet = any(_points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
+               for a, v in ((ax, tradeoff["successes_lost_share"].astype(float)),
+                            (right, tradeoff["wait_saved_per_attempt"].dt.total_seconds())))
+    for line, ms in zip([*lost, *saved], _nested_sizes(2 * len(parts), meet), strict=True):
+        line.set_markersize(ms)
     ax.set_xlabel("client timeout (s)")
     ax.set_ylabel("successes lost (share of attempts; no retries)")
     right.set_ylabel("waiting saved per attempt (s)")
     # above the plot area, so it covers no point: the successes lost in one column, the
     # waiting saved in the other
     legend_above(ax, ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0],
-                 ncols=2)
+                 ncols=2, title=LINES_MEET if meet else None)
     return ax
 
 

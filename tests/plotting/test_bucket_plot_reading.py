@@ -170,3 +170,46 @@ def test_the_y_label_states_the_bin_width(freq, words):
     ev = log([("ams", h, "success", 9) for h in range(48)] + [("ams", 3, "timeout", 1)])
     ax = plot_buckets(bucket_burn_over_time(ev, SLO(target=0.9), freq=freq))
     assert ax.get_ylabel() == f"burn rate per {words} bin\n(1 = allowed pace)"
+
+
+@pytest.mark.parametrize(("rows", "target", "named"), [
+    # by hand, burn = failures / (events x (1 - target)), a band drawn up to 1.5 x the peak
+    ([("ams", 0, "success", 3), ("ams", 0, "timeout", 1)], 0.5, ["burn 1"]),  # 0.5: 0.75 < 2
+    ([("ams", 0, "success", 1), ("ams", 0, "timeout", 3)], 0.5,  # 1.5: 2 <= 2.25 < 5
+     ["burn 1", "burn 2"]),
+    ([("ams", 0, "timeout", 4)], 0.8, ["burn 1", "burn 2", "burn 5"]),  # 5: 7.5
+])
+def test_only_the_bands_drawn_are_named(rows, target, named):
+    ax = plot_buckets(bucket_burn_over_time(log(rows), SLO(target=target), freq="1h"))
+    labels = [t for t in ax.texts if t.get_gid() == "band_label"]
+    assert [t.get_text() for t in labels] == named
+    # each name beside its own line
+    assert [t.xy[1] for t in labels] == [ln.get_ydata()[0] for ln in ax.lines
+                                         if ln.get_gid() == "band"]
+    assert [t for t in ax.texts if "burn" in t.get_text()] == labels  # no other band words
+
+
+LONG = [(name, 0, b, n) for name in ("frankfurt-am-main-1", "amsterdam-schiphol-2")
+        for b, n in (("success", 90), ("timeout", 6), ("solve_error", 4))]
+
+
+@pytest.mark.parametrize("place", ["subplots", "by hand", "constrained"])
+def test_a_plain_savefig_keeps_the_legend(tmp_path, place):
+    """The legend right of the plot area lies inside the figure: a plain ``savefig`` (no
+    ``bbox_inches="tight"``) keeps it whole, on a figure without a layout engine (its subplots
+    narrowed, or the axes placed by hand) as on one with constrained layout."""
+    if place == "subplots":
+        fig, ax = plt.subplots(figsize=(6, 3))
+    elif place == "by hand":
+        fig = plt.figure(figsize=(6, 3))
+        ax = fig.add_axes((0.1, 0.15, 0.85, 0.75))
+    else:
+        fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+    over = bucket_burn_over_time(log(LONG), SLO(target=0.9), freq="1h", by="region")
+    plot_buckets(over, by="region", ax=ax)
+    fig.savefig(tmp_path / "buckets.png")
+    legend = ax.get_legend().get_window_extent()
+    assert len(legend_texts(ax)) == 4
+    assert fig.bbox.x0 <= legend.x0 and legend.x1 <= fig.bbox.x1
+    assert fig.bbox.y0 <= legend.y0 and legend.y1 <= fig.bbox.y1
+    assert ax.get_window_extent().x1 < legend.x0  # beside the plot area, covering no data

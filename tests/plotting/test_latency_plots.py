@@ -167,3 +167,73 @@ def test_every_drawn_share_is_inside_the_y_range(events):
     assert (lo, hi) == pytest.approx((low - 0.05 * (1 - low), 1 + 0.05 * (1 - low)))
     assert lo < drawn.min() and drawn.max() < hi
     plt.close("all")
+
+
+def _all_quick():
+    # two groups, two 1 h periods, every attempt a success within 2 s: each share is exactly 1
+    ts = pd.date_range("2026-03-01 10:00", periods=24, freq="5min", tz="UTC").as_unit("ns")
+    return pd.DataFrame({"ts": ts, "ok": True, "bucket": pd.Categorical(["success"] * 24),
+                         "g": pd.Categorical(["x", "y"] * 12),
+                         "duration": pd.to_timedelta(np.arange(24) % 2 + 1, unit="s")})
+
+
+def test_lines_at_one_stay_visible_as_nested_rings():
+    """Four lines (2 groups x 2 thresholds) all at share 1 lie on one another: the dots of each
+    line are smaller than those of the line drawn before, by at least 2 pt (a ring of 1 pt,
+    1.5 px at the CLI's 110 dpi, around the next), and the legend says the dots nest."""
+    from budgetlab.plotting.latency import LINES_MEET
+
+    shares = bl.latency_profile(_all_quick(), thresholds=["5s", "10s"], by="g", freq="1h").shares
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="1h")
+    assert [line.get_ydata().tolist() for line in ax.lines] == [[1.0, 1.0]] * 4
+    sizes = [line.get_markersize() for line in ax.lines]
+    assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
+    assert {line.get_marker() for line in ax.lines} == {"o"}
+    assert {line.get_markeredgewidth() for line in ax.lines} == {0.0}  # filled, no rim of its own
+    legend = ax.get_legend()
+    assert legend.get_title().get_text() == LINES_MEET
+    # the legend's keys show the same dots, so a ring is matched to its line
+    assert [h.get_markersize() for h in legend.legend_handles] == sizes
+    assert [t.get_text() for t in legend.get_texts()] == ["x within 5 s", "x within 10 s",
+                                                          "y within 5 s", "y within 10 s"]
+    plt.close("all")
+    # one line: nothing meets, no title
+    one = shares[(shares["g"] == "x") & (shares["threshold"] == pd.Timedelta("5s"))]
+    ax = plot_latency_shares(one.assign(g=one["g"].cat.remove_unused_categories()),
+                             ax=plt.figure().gca(), freq="1h")
+    assert ax.get_legend().get_title().get_text() == ""
+    plt.close("all")
+    # two lines apart (1 of 10 within 5 s, all within 30 s): dots of one size, no title
+    apart = bl.latency_profile(_lone_period([1] + [20] * 9), thresholds=["5s", "30s"],
+                               freq="1h").shares
+    assert apart["share"].tolist() == [0.1, 1.0]
+    ax = plot_latency_shares(apart, ax=plt.figure().gca(), freq="1h")
+    assert [line.get_markersize() for line in ax.lines] == [4.5, 4.5]
+    assert ax.get_legend().get_title().get_text() == ""
+    plt.close("all")
+    # 999 of 1,000 within 5 s and all within 30 s: 0.999 and 1 lie 0.001 apart, under 2 % of
+    # the y range (0.895 .. 1.005: 0.0022): the dots would cover each other, so they nest
+    close = bl.latency_profile(_lone_period([1] * 999 + [20]), thresholds=["5s", "30s"],
+                               freq="1D").shares
+    assert close["share"].tolist() == [0.999, 1.0]
+    ax = plot_latency_shares(close, ax=plt.figure().gca(), freq="1D")
+    assert [line.get_markersize() for line in ax.lines] == [7.0, 4.5]
+    assert ax.get_legend().get_title().get_text() == LINES_MEET
+
+
+def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
+    """At 25 s, the timeout in force (every timed-out attempt lasted 25 s, no success longer),
+    both groups lose no success and save no waiting: four points at (25, 0) on the two axes.
+    Their dots nest (the successes lost first, then the waiting saved) and the legend says so."""
+    from budgetlab.plotting.latency import LINES_MEET
+
+    table = bl.timeout_tradeoff(events, timeouts=["10s", "25s"], by="g")
+    fig, ax = plt.subplots()
+    plot_timeout_tradeoff(table, ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    lines = [*ax.lines, *right.lines]
+    assert [(ln.get_xdata()[-1], ln.get_ydata()[-1]) for ln in lines] == [(25.0, 0.0)] * 4
+    sizes = [ln.get_markersize() for ln in lines]
+    assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
+    assert ax.get_legend().get_title().get_text() == LINES_MEET
+    plt.close(fig)

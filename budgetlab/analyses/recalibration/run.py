@@ -151,6 +151,8 @@ def recalibrate(
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
         current target; empty when withheld), ``recommended_target`` (NaN when no candidate meets
         the rule), ``recommended_low``, ``recommended_high`` (bootstrap interval),
+        ``recommended_capped`` (True where the evidence capped the recommendation: the rule alone
+        gives a higher target than the evaluated span's events can judge; the note says which),
         ``recommendation_note`` (why there is no recommendation and what would make one possible,
         with figures; the caveat of a history shorter than :data:`MIN_HISTORY_DAYS`; else empty).
         ``candidates``: one row per group and shown target: group keys, ``target``, ``is_current``,

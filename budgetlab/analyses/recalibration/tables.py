@@ -143,6 +143,7 @@ def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged
                               "action": j.actions,
         "recommended_target": j.recommended, "recommended_low": j.rec_low,
                               "recommended_high": j.rec_high,
+        "recommended_capped": j.recommended < c.uncapped,  # False where either is NaN
         "recommendation_note": list(map(speak, j.notes))})
     out.loc[j.withheld, list(ESTIMATES)] = np.nan
     return out
