@@ -1,7 +1,9 @@
 """SRE model case: bin 10 M events to 1-minute bins, evaluate and score the four workbook tiers
 for 20 groups over 4 weeks. Target: under 2 s in total. Baseline: a pandas groupby count of the
 same events per (group, minute), ``groupby([group, ts.dt.floor("1min")], observed=True).agg(...)``
-(events and successes per bin) — what binning alone costs with pandas."""
+(events and successes per bin) — what binning alone costs with pandas. Scored with the policy's
+28-day budget period: the bins cover exactly the 28 days generated (2026-10-05 00:00 .. 11-02 00:00
+UTC), a whole period read, so ``budget_before_alert_*`` is computed, not withheld."""
 
 from __future__ import annotations
 

@@ -180,11 +180,12 @@ def _fmt_bytes(b: int | None) -> str:
 def print_table(results: list[Result]) -> None:
     rows = []
     for r in results:
+        timed = not np.isnan(r.seconds)  # NaN: a case skipped or refused, said in words
         rows.append({
             "case": r.case,
             "size": f"{r.size:,}",
-            "median s": f"{r.seconds:.3f}",
-            "events/s": f"{r.events_per_s:,.0f}",
+            "median s": f"{r.seconds:.3f}" if timed else "not timed",
+            "events/s": f"{r.events_per_s:,.0f}" if timed else "",
             "peak mem": _fmt_bytes(r.peak_bytes),
             "baseline": r.baseline,
             "baseline s": "" if r.baseline_seconds is None else f"{r.baseline_seconds:.3f}",

@@ -1,5 +1,6 @@
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import matplotlib
@@ -21,6 +22,21 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=60, deadline=None, derandomize=True)
 settings.load_profile("ci")
+
+from tests.leaks import cluster_leftovers  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_dask_cluster_left_running() -> Iterator[None]:
+    """After each test module: no Dask ``distributed`` client or cluster is left running (its
+    threads and worker processes would outlive the module, beside every later test of the
+    process; tests/leaks.py). Start one in a fixture with a ``with`` block."""
+    yield
+    left = cluster_leftovers()
+    if left:
+        pytest.fail("this module left a Dask cluster or client running: " + ", ".join(left)
+                    + "; close it in the fixture that starts it (with LocalCluster(...) as"
+                    " cluster, Client(cluster) as client: yield client)", pytrace=False)
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from doc_blocks import FIXTURE_COPIES, SAMPLE_FILES_CODE
+
+from tests.docs.doc_blocks import FIXTURE_COPIES, SAMPLE_FILES_CODE
 
 
 @pytest.fixture(scope="session")

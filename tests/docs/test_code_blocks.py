@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from doc_blocks import (
+
+from tests.docs.doc_blocks import (
     PYTHON_LANGUAGES,
     ROOT,
     SAMPLE_FILES_CODE,

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from doc_blocks import DOCS, ROOT
+from tests.docs.doc_blocks import DOCS, ROOT
 
 
 def test_docs_build_without_warnings(tmp_path: Path) -> None:

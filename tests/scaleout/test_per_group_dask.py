@@ -36,12 +36,12 @@ BY = ["captcha_type", "region"]
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, memory_limit="1GiB",
-                           dashboard_address=":0")
-    c = Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
+    """A LocalCluster and its Client for this module, closed at its end (no cluster outlives
+    the module: tests/leaks.py)."""
+    with (LocalCluster(n_workers=1, threads_per_worker=1, processes=True, memory_limit="1GiB",
+                      dashboard_address=":0") as cluster,
+          Client(cluster) as c):
+        yield c
 
 
 def events(n=4000, seed=5):

@@ -42,14 +42,14 @@ FIRST_WEEK_END = "2026-10-11"  # the replay subset: 2026-10-05 .. 2026-10-11
 # ---------------------------------------------------------------------------------------------
 # fixtures: one cluster, one split of the sample, the pandas references
 # ---------------------------------------------------------------------------------------------
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
-                           dashboard_address=":0")
-    c = Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
+    """A LocalCluster and its Client for this module, closed at its end (no cluster outlives
+    the module: tests/leaks.py)."""
+    with (LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="2GiB",
+                      dashboard_address=":0") as cluster,
+          Client(cluster) as c):
+        yield c
 
 
 def _sample() -> pd.DataFrame:
@@ -98,7 +98,7 @@ def assert_identical(got: pd.DataFrame, want: pd.DataFrame) -> None:
         assert np.array_equal(x, y), col
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def raw_log() -> pd.DataFrame:
     """The sample as a raw outcome log: labels as text, one key as text, two as categoricals.
 
@@ -120,7 +120,7 @@ def raw_log() -> pd.DataFrame:
                          "sitekey": s["sitekey"]})
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def daily_dir(raw_log, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("daily")
     paths = write_hive(raw_log, root, "date", raw_log["ts"].dt.strftime("%Y-%m-%d"))
@@ -128,18 +128,18 @@ def daily_dir(raw_log, tmp_path_factory) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def events_pd(raw_log) -> pd.DataFrame:
     return bl.read_events(raw_log, by=KEYS)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def events_dd(client, daily_dir):
     ev = bd.read_events(daily_dir, by=KEYS)
     return ev.persist()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def week(client, daily_dir, raw_log):
     """(dask events, pandas events) of the first 7 days, read with a hive-partition filter."""
     ev = bd.read_events(daily_dir, by=KEYS, filters=[("date", "<=", FIRST_WEEK_END)]).persist()

@@ -1,0 +1,1 @@
+"""Interop tests (OpenSLO, Prometheus); a package: see ``tests/__init__.py``."""
