@@ -386,7 +386,7 @@ def log(tmp_path):
     (SLOTH / "getting-started.yml", SLO(0.999, "30D"), False),
     (PYRRA / "caddy-response-latency.yaml", SLO(0.9, "28D"), True),
     (f"{PYRRA / 'nginx.yaml'}#nginx-api-latency", SLO(0.9, "28D"), True),
-])
+], ids=["sloth-getting-started", "pyrra-caddy-latency", "pyrra-nginx-api-latency"])
 def test_replay_reads_sloth_and_pyrra_slos(log, tmp_path, capsys, spec, slo, latency):
     assert load_slo(spec) == slo.with_(period=slo.window)
     out = tmp_path / "tr.csv"
