@@ -122,7 +122,8 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             print(f"SLO {d.name!r}: SLI {metrics[1]} over {metrics[0]} "
                   f"(--total-metric/--errors-metric){own}")
         else:
-            q = sli_queries(d)
+            # a query written over several lines is shown on one (its whitespace collapsed)
+            q = {k: " ".join(v.split()) for k, v in sli_queries(d).items()}
             part = "errors" if "errors" in q else "good"
             print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each "
                   f"window as Sloth renders {{{{.window}}}}: {part} = {q[part]}; total = "

@@ -148,6 +148,20 @@ def test_export_says_the_period_given_not_the_specs(tmp_path, capsys):
     assert "\n  the period: 28 d (--period), not the file's\n" in said
 
 
+def test_export_prints_a_multi_line_query_on_one_line(tmp_path, capsys):
+    # kubernetes-apiserver.yml's requests-latency error_query spans five lines (a YAML block);
+    # the report line shows it with its whitespace collapsed, written out here by hand
+    assert main(["export", "prometheus", "--slo",
+                 f"{SLOTH / 'kubernetes-apiserver.yml'}#requests-latency",
+                 str(tmp_path / "r.yaml")]) == 0
+    (line,) = [ln for ln in capsys.readouterr().out.splitlines() if "SLI from" in ln]
+    assert line.endswith(
+        'errors = ( sum(rate(apiserver_request_duration_seconds_count{verb!="WATCH"}'
+        '[{{.window}}])) - sum(rate(apiserver_request_duration_seconds_bucket{le="0.4",'
+        'verb!="WATCH"}[{{.window}}])) ); total = '
+        'sum(rate(apiserver_request_duration_seconds_count{verb!="WATCH"}[{{.window}}]))')
+
+
 # ---------------------------------------------------------------------------------------------
 # Sloth: budgetlab's --style sloth against Sloth's own generated files, rule by rule
 
