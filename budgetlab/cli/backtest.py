@@ -69,10 +69,32 @@ def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timesta
     return start, end
 
 
+def _at_period(spec: Any, period: Any) -> Any:
+    """``spec`` at the budget period ``--period``: its own policy re-dated, each tier keeping its
+    budget fraction (:func:`~budgetlab.interop.redate.redate_policy`), both said in its notes."""
+    from .._util.words import prose_duration
+    from ..interop.redate import redate_policy
+    from ..interop.sli_queries import SpecSLO
+    from .export_report import redated_line
+
+    slo = spec.slo.with_(period=period)
+    notes = [*spec.notes, f"the period: {prose_duration(slo.period)} (--period), not the spec's"]
+    policy = spec.policy
+    if policy is not None:
+        policy = redate_policy(policy, slo.period)
+        notes.append(redated_line(policy))
+    return SpecSLO(**{**spec.__dict__, "slo": slo, "policy": policy, "notes": tuple(notes)})
+
+
 def _target_slos(args: argparse.Namespace) -> list[Any]:
     from ..interop.sli_queries import SpecSLO, read_slo_spec
     from ..slo import SLO
 
+    if args.window is not None:
+        raise ConfigError("backtest replays alert policies over the SRE budget period, which is "
+                          "--period (e.g. --period 28d), not --window (a tracker window, which "
+                          "backtest does not use); give --period.")
+    period = args.period or "30D"
     if args.slo:
         if args.histogram is not None or args.slow_above is not None:
             raise ConfigError("give the SLI either in --slo or with --histogram/--slow-above, not "
@@ -90,10 +112,9 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
         if changes:
             raise ConfigError("give the SLI either in --slo or with --total/--errors/--good, not "
                               "both.")
-        if args.target is not None or args.window is not None:
-            spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(**{k: v for k, v in (
-                ("target", args.target), ("window", args.window)) if v is not None})})
-        return [spec]
+        if args.target is not None:
+            spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(target=args.target)})
+        return [spec if args.period is None else _at_period(spec, args.period)]
     if (args.histogram is None) != (args.slow_above is None):
         raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
                           "durations) and "
@@ -105,14 +126,14 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
                               "not both.")
         if args.target is None:
             raise ConfigError("give --target (e.g. --target 0.99) with --histogram.")
-        return [SpecSLO(name="latency", slo=SLO(target=args.target, window=args.window or "30D"),
+        return [SpecSLO(name="latency", slo=SLO(target=args.target, window="30D", period=period),
                         total="",
                         good="", source="command line, latency")]
     if not args.total or not (args.errors or args.good):
         raise ConfigError("give --slo FILE (OpenSLO or Sloth), or --total with --errors or --good.")
     if args.target is None:
         raise ConfigError("give --target (e.g. --target 0.999) with --total.")
-    return [SpecSLO(name="slo", slo=SLO(target=args.target, window=args.window or "30D"),
+    return [SpecSLO(name="slo", slo=SLO(target=args.target, window="30D", period=period),
                     total=args.total,
                     errors=args.errors, good=args.good, source="command line")]
 
@@ -334,12 +355,14 @@ def add_parser(subparsers: Any) -> None:
                         "bound of --histogram")
     g.add_argument("--by", default=None, help="labels to group by, comma-separated (sum by (...))")
     g.add_argument("--target", type=float, default=None, help="target success rate (default: spec)")
-    g.add_argument("--window", default=None,
-                   help="SLO period for the burn factors (default: spec, else 30d)")
+    g.add_argument("--period", default=None,
+                   help="SRE budget period of the burn factors and of budget_spent_pct (default: "
+                        "spec, else 30d); the spec's own tiers keep their budget fractions")
+    g.add_argument("--window", default=None, help=argparse.SUPPRESS)  # refused: see --period
     g.add_argument("--policy", default=None,
                    help="policies to compare, comma-separated: workbook, pyrra, sloth, sloth30, "
                         "sloth28, single_window (default: the spec's); single_window is always "
-                        "one 1 h window at burn 0.9, whatever --window says")
+                        "one 1 h window at burn 0.9, whatever --period says")
     s = p.add_argument_group("span")
     s.add_argument("--since", default="30d", help="how far back from --end (default 30d)")
     s.add_argument("--start", default=None,

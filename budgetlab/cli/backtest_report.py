@@ -27,7 +27,7 @@ def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Ti
     groups = len(bins[by].drop_duplicates()) if by else 1
     print(f"Prometheus {src.get('url', '')}: SLO {spec.name!r} ({spec.source}), target "
           f"{given_fraction(spec.slo.target)}, "
-          f"period {prose_duration(spec.slo.window)}")
+          f"period {prose_duration(spec.slo.period)}")
     print(
         f"span {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC, bins of "
         f"{prose_duration(bins.attrs.get('freq'))}, "

@@ -69,13 +69,16 @@ def _read_docs(spec: str) -> list[Any]:
 
 def _override(doc: Any, target: float | None, window: Any, period: Any = None) -> Any:
     """``doc`` with a new target, tracker window and/or SRE period (alert policies whose
-    period was the SLO's period follow it)."""
+    period was the SLO's period follow it, each tier keeping its budget fraction:
+    :func:`~budgetlab.interop.redate.redate_policy`)."""
+    from ..interop.redate import redate_policy
+
     changes = {k: v for k, v in (("target", target), ("window", window), ("period",
                                                                           period)) if v is not None}
     if not changes:
         return doc
     slo = doc.slo.with_(**changes)
-    pols = tuple(dataclasses.replace(p, period=slo.period) if p.period == doc.slo.period else p
+    pols = tuple(redate_policy(p, slo.period) if p.period == doc.slo.period else p
                  for p in doc.alert_policies)
     return dataclasses.replace(doc, slo=slo, alert_policies=pols)
 

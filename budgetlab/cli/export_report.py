@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
-           "group_names", "no_policy_text"]
+           "group_names", "no_policy_text", "say_redated", "redated_line"]
 
 #: the tracker window of the SLOs from flags or from a recalibration without --window
 WINDOW = "28d"
@@ -54,6 +54,9 @@ def report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
             "the table does not record the window recalibrate judged its targets under (its output "
             "says so, e.g. 'recalibrating the 24 h tracker'): give that one with --window"
             if args.from_recalibration is not None else "--window sets another"))
+    if args.from_spec is not None and args.period is not None and args.policy is None:
+        for d in docs:
+            say_redated(d, lead=f"SLO {d.name!r}: ")
     if any(d.indicator is None and d.indicator_ref is None for d in docs):
         print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type "
               "'budgetlab': good = "
@@ -133,6 +136,8 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
                     print(f"  {note}")
             if args.period is not None:  # the notes say the file's period
                 print(f"  the period: {prose_duration(args.period)} (--period), not the file's")
+                if policy is None:
+                    say_redated(d)
         if policy is not None:
             print(f"  {ALERTS_NOTE}--policy {args.policy}, not the file's: "
                   f"{tiers_words(d, policy)}")
@@ -144,6 +149,25 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
         )
         given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
         print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
+
+
+def say_redated(doc: Any, lead: str = "  ") -> None:
+    """Say the burns the file's alert policies got at ``--period``: each tier keeps its budget
+    fraction (:func:`~budgetlab.interop.redate.redate_policy`), and which fraction each burn
+    means."""
+    for p in doc.alert_policies:
+        if p.period == doc.slo.period:
+            print(lead + redated_line(p))
+
+
+def redated_line(policy: Any) -> str:
+    """What :func:`say_redated` says of one policy re-dated to its ``period``."""
+    from .._util.words import prose_duration
+    from ..interop.redate import fraction_words
+
+    return (f"the alerts at {prose_duration(policy.period)}: the file's tiers, each keeping its "
+            "share of the budget (burn = share x period / long window, as Sloth's own 28 d and "
+            f"30 d windows do): {fraction_words(policy)}")
 
 
 def tiers_words(doc: Any, policy: Any) -> str:

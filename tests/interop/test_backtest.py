@@ -256,3 +256,36 @@ def test_a_spec_with_budgetlab_s_events_sli_is_refused_with_a_fix_that_works(tmp
                "e_total", "--target", "0.95", "--policy", "workbook", "--timeout", "2"])
     err = capsys.readouterr().err
     assert rc == 2 and "SLO 'solve'" not in err and "not both" not in err, err
+
+
+def test_period_keeps_the_spec_tiers_budget_fractions(prom, tmp_path, capsys):
+    # Sloth's tiers at --period 28d: 2 % of the budget in 1 h is 0.02 x 28 x 24 = 13.44 (Sloth's
+    # google-28d.yaml), 5 % in 6 h 0.05 x 28 x 4 = 5.6, 10 % in 1 d 2.8, 10 % in 3 d 0.933
+    (tmp_path / "sloth.yaml").write_text(SLOTH)
+    assert main(["backtest", "--prometheus", prom, "--slo", str(tmp_path / "sloth.yaml"), *SPAN,
+                 "--by", "region", "--period", "28d"]) == 0
+    said = capsys.readouterr().out
+    assert "(Sloth prometheus/v1), target 0.999, period 28 d\n" in said
+    assert "\n  the period: 28 d (--period), not the spec's\n" in said
+    assert ("\n  the alerts at 28 d: the file's tiers, each keeping its share of the budget "
+            "(burn = share x period / long window, as Sloth's own 28 d and 30 d windows do): "
+            "page_quick 13.44 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %), "
+            "ticket_quick 2.8 over 1d/2h (10 %), ticket_slow 0.933333 over 3d/6h (10 %)\n") in said
+    # budget_spent_pct needs the whole 28 d period before each episode: withheld over 2 d
+    assert "the 28 d period after the span's start" in " ".join(said.split())
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--window", "28d"], "backtest replays alert policies over the SRE budget period, which is "
+                          "--period (e.g. --period 28d), not --window (a tracker window, which "
+                          "backtest does not use); give --period.\n"),
+    (["--policy", "sloth", "--period", "7d"],
+     "Sloth ships default windows for --period 30D or --period 28D only.\n"),
+])
+def test_period_words_refused_before_the_server(tmp_path, capsys, args, message):
+    (tmp_path / "sloth.yaml").write_text(SLOTH)
+    # nothing listens on port 9 of the loopback: the refusal comes before any request
+    assert main(["backtest", "--prometheus", "http://127.0.0.1:9", "--slo",
+                 str(tmp_path / "sloth.yaml"), *SPAN, *args]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(message) and err.count("\n") == 1

@@ -148,6 +148,45 @@ def test_export_says_the_period_given_not_the_specs(tmp_path, capsys):
     assert "\n  the period: 28 d (--period), not the file's\n" in said
 
 
+# the SRE Workbook's (and Sloth's google-28d.yaml) budget fractions over a 28 d period, by hand:
+# burn = fraction x period / long window
+SLOTH_28D = [("page_quick", 0.02 * 28 * 24, "1h", "5m"),  # 13.44
+             ("page_slow", 0.05 * 28 * 24 / 6, "6h", "30m"),  # 5.6
+             ("ticket_quick", 0.10 * 28, "1d", "2h"),  # 2.8
+             ("ticket_slow", 0.10 * 28 / 3, "3d", "6h")]  # 0.933
+
+
+@pytest.mark.promtool
+@pytest.mark.usefixtures("promtool")
+def test_export_at_another_period_keeps_the_specs_budget_fractions(tmp_path, capsys):
+    # Sloth at 28 d (sloth generate --default-slo-period 28d) pages on 2 % of the budget in 1 h:
+    # 13.44, not the 30 d table's 14.4 (which would be 2.14 % of a 28 d budget)
+    out = tmp_path / "r.yaml"
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "getting-started.yml"), "--period",
+                 "28d", "--check", str(out)]) == 0
+    said = capsys.readouterr().out
+    got = _alert_tiers(out)
+    assert [(n, lw, sw) for n, _, lw, sw in got] == [(n, lw, sw) for n, _, lw, sw in SLOTH_28D]
+    assert [b for _, b, _, _ in got] == pytest.approx([b for _, b, _, _ in SLOTH_28D], abs=1e-9)
+    assert "promtool check rules: ok" in said
+    assert ("  the alerts at 28 d: the file's tiers, each keeping its share of the budget (burn = "
+            "share x period / long window, as Sloth's own 28 d and 30 d windows do): page_quick "
+            "13.44 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %), ticket_quick "
+            "2.8 over 1d/2h (10 %), ticket_slow 0.933333 over 3d/6h (10 %)\n") in said
+    # the same burns as --policy sloth28, Sloth's own 28 d windows
+    assert main(["export", "prometheus", "--slo", str(SLOTH / "getting-started.yml"), "--period",
+                 "28d", "--policy", "sloth28", str(tmp_path / "s.yaml")]) == 0
+    assert _alert_tiers(tmp_path / "s.yaml") == got
+    # export openslo --from writes the same thresholds and says so
+    assert main(["export", "openslo", "--from", str(SLOTH / "getting-started.yml"), "--period",
+                 "28d", str(tmp_path / "o.yaml")]) == 0
+    assert "SLO 'requests-availability': the alerts at 28 d: the file's tiers" in \
+        capsys.readouterr().out
+    (doc,) = read_openslo(tmp_path / "o.yaml")
+    assert [t.burn for t in doc.policy.tiers] == pytest.approx([b for _, b, _, _ in SLOTH_28D],
+                                                               abs=1e-9)
+
+
 def test_export_prints_a_multi_line_query_on_one_line(tmp_path, capsys):
     # kubernetes-apiserver.yml's requests-latency error_query spans five lines (a YAML block);
     # the report line shows it with its whitespace collapsed, written out here by hand
