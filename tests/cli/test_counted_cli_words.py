@@ -53,7 +53,7 @@ def test_print_reading_counts_groups(capsys, regions, said):
                          "bad": [1] * len(regions)})
     bins.attrs.update(by=["region"], freq="1min", source={"url": "http://prom", "requests": 2})
     spec = SimpleNamespace(name="avail", source="slos.yaml", slo=SimpleNamespace(target=0.95,
-                                                                                  window="30D"))
+                                                                                  period="30D"))
     print_reading(bins, spec, T0, T0 + pd.Timedelta("1h"))
     lines = capsys.readouterr().out.splitlines()
     n = len(regions)
