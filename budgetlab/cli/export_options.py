@@ -53,7 +53,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                         "single_window")
     p.add_argument("--period", type=_duration, default=None,
                    help="SRE budget period (OpenSLO timeWindow; default 30d); the policy's burn "
-                        "factors refer to it")
+                        "factors refer to it (a file's own tiers keep their budget fractions)")
     p.add_argument("--total-metric", default=None,
                    help="counter of all attempts (e.g. captcha_solves_total)")
     p.add_argument("--errors-metric", default=None, help="counter of failed attempts")
