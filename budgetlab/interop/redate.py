@@ -43,7 +43,8 @@ def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
 
 
 def fraction_words(policy: AlertPolicy) -> str:
-    """Each tier's burn, windows and the budget fraction they mean at the policy's period.
+    """Each tier's burn, windows and the budget fraction they mean at the policy's period (to
+    four significant digits).
 
     >>> print(fraction_words(AlertPolicy.sloth("28D")))  # doctest: +NORMALIZE_WHITESPACE
     page_quick 13.44 over 1h/5m (2 % of the budget), page_slow 5.6 over 6h/30m (5 %),
@@ -53,7 +54,8 @@ def fraction_words(policy: AlertPolicy) -> str:
 
     words = []
     for i, t in enumerate(policy.tiers):
-        share = given_percent(clean_burn(t.budget_fraction(policy.period)))
+        # four significant digits: Sloth's 2 % reads 2 %, Pyrra's 14 over 1 h of 30 d 1.944 %
+        share = given_percent(float(f"{t.budget_fraction(policy.period):.4g}"))
         windows = "/".join(prom_duration(w, "window") for w in t.windows)
         words.append(f"{t.name} {t.burn:g} over {windows} ({share}"
                      + (" of the budget)" if i == 0 else ")"))

@@ -187,6 +187,21 @@ def test_export_at_another_period_keeps_the_specs_budget_fractions(tmp_path, cap
                                                                abs=1e-9)
 
 
+def test_pyrra_tiers_at_another_period_keep_their_budget_fractions(tmp_path, capsys):
+    # nginx-api-errors: Pyrra's 28 d tiers 14 over 1h/5m, 7 over 6h/30m, 2 over 1d/2h, 1 over
+    # 4d/6h; at 30 d each burn x 30 / 28 (same fraction: 14 x 1 h / 28 d = 2.083 % of the budget)
+    out = tmp_path / "r.yaml"
+    assert main(["export", "prometheus", "--slo", f"{PYRRA / 'nginx.yaml'}#nginx-api-errors",
+                 "--period", "30d", str(out)]) == 0
+    got = _alert_tiers(out)
+    assert [b for _, b, _, _ in got] == pytest.approx([14 * 30 / 28, 7 * 30 / 28, 2 * 30 / 28,
+                                                       1 * 30 / 28], abs=1e-9)
+    assert [w for _, _, *w in got] == [["1h", "5m"], ["6h", "30m"], ["1d", "2h"], ["4d", "6h"]]
+    assert ("critical_1h 15 over 1h/5m (2.083 % of the budget), critical_6h 7.5 over 6h/30m "
+            "(6.25 %), warning_1d 2.14286 over 1d/2h (7.143 %), warning_4d 1.07143 over 4d/6h "
+            "(14.29 %)\n") in capsys.readouterr().out
+
+
 def test_export_prints_a_multi_line_query_on_one_line(tmp_path, capsys):
     # kubernetes-apiserver.yml's requests-latency error_query spans five lines (a YAML block);
     # the report line shows it with its whitespace collapsed, written out here by hand
