@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._util.percent import given_fraction
 from .labels import path_label
 
 if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
@@ -20,6 +19,7 @@ __all__ = ["print_reading", "print_episodes", "budget_withheld_note", "print_sco
 
 
 def print_reading(bins: pd.DataFrame, spec: Any, start: pd.Timestamp, end: pd.Timestamp) -> None:
+    from .._util.percent import given_fraction
     from .._util.words import counted, prose_duration
 
     src = bins.attrs.get("source", {})
