@@ -18,8 +18,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["about_words", "cli_words", "command_flag", "counted", "days_words", "duration_words",
-           "flags_as", "hours_words", "noun_for", "option_word", "prose_duration", "say", "speak"]
+__all__ = ["about_words", "cli_words", "command_flag", "counted", "counted_of", "days_words",
+           "duration_words", "flags_as", "hours_words", "noun_for", "option_word",
+           "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -182,6 +183,20 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n:,} {noun_for(n, noun, plural)}"
 
 
+def counted_of(n: int, total: int, noun: str, plural: str | None = None) -> str:
+    """``n`` of ``total`` things (``2 of the 3 incidents``), all of them as ``all 3 incidents``
+    and the only one as ``the one incident`` (never ``1 of the 1 incident``).
+
+    >>> counted_of(2, 3, "incident"), counted_of(3, 3, "incident"), counted_of(1, 1, "incident")
+    ('2 of the 3 incidents', 'all 3 incidents', 'the one incident')
+    >>> counted_of(1, 1200, "match", "matches")
+    '1 of the 1,200 matches'
+    """
+    if n == total:
+        return "the one " + noun if n == 1 else "all " + counted(n, noun, plural)
+    return f"{n:,} of the {counted(total, noun, plural)}"
+
+
 def noun_for(n: int, noun: str, plural: str | None = None) -> str:
     """``noun`` in the number a count of ``n`` takes, without the count (where the message names
     the rows instead: ``timestamp at row 3``, ``timestamps at rows 3, 4``); ``plural`` where adding
@@ -209,7 +224,7 @@ def prose_duration(value: Any) -> str:
     import pandas as pd
 
     td = pd.Timedelta(value)
-    if td is pd.NaT:
+    if pd.isna(td):
         raise ValueError("prose_duration needs a duration, not NaT")
     ns, minute, hour, day = td.value, 60 * 10**9, 3600 * 10**9, 86400 * 10**9
     if ns >= 2 * day and ns % day == 0:
