@@ -1,10 +1,11 @@
 """Which words a message uses for an option: keyword arguments for the API (``pii='hash'``),
 the command's own flags on the command line (``--pii hash``). A command runs inside
 :func:`cli_words` with its table of flags; every message it prints passes through :func:`speak`.
-A duration in prose is spelled one way, in the units ``d``, ``h``, ``min`` and ``s``: a length
-(window, period) by :func:`prose_duration` (``24 h``, ``3.5 h``), an elapsed time (detection,
-episode, dwell) by :func:`duration_words` (``6 h 10 min``), or by :func:`hours_words` and
-:func:`days_words` from hours or days held as a float. A count in prose takes the number of its
+A duration in prose is spelled one way, in the units ``d``, ``h``, ``min`` and ``s``: a given
+length (window, period) exactly by :func:`prose_duration` (``24 h``, ``3.5 h``, ``3601 s``), an
+elapsed time (detection, episode, dwell) by :func:`duration_words` in its two largest units,
+truncated (``6 h 10 min``), or by :func:`hours_words` and :func:`days_words` from hours or days
+held as a float. A count in prose takes the number of its
 noun by :func:`counted` (``1 row``, ``2 rows``).
 """
 
@@ -17,8 +18,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["about_words", "cli_words", "command_flag", "counted", "days_words", "duration_words",
-           "flags_as", "hours_words", "noun_for", "option_word", "prose_duration", "say", "speak"]
+__all__ = ["about_words", "cli_words", "command_flag", "counted", "counted_of", "days_words",
+           "duration_words", "flags_as", "hours_words", "noun_for", "option_word",
+           "prose_duration", "say", "speak"]
 
 # name='value', name=True, name=<number> and a bare name= (followed by a space, punctuation or the
 # end)
@@ -181,6 +183,20 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n:,} {noun_for(n, noun, plural)}"
 
 
+def counted_of(n: int, total: int, noun: str, plural: str | None = None) -> str:
+    """``n`` of ``total`` things (``2 of the 3 incidents``), all of them as ``all 3 incidents``
+    and the only one as ``the one incident`` (never ``1 of the 1 incident``).
+
+    >>> counted_of(2, 3, "incident"), counted_of(3, 3, "incident"), counted_of(1, 1, "incident")
+    ('2 of the 3 incidents', 'all 3 incidents', 'the one incident')
+    >>> counted_of(1, 1200, "match", "matches")
+    '1 of the 1,200 matches'
+    """
+    if n == total:
+        return "the one " + noun if n == 1 else "all " + counted(n, noun, plural)
+    return f"{n:,} of the {counted(total, noun, plural)}"
+
+
 def noun_for(n: int, noun: str, plural: str | None = None) -> str:
     """``noun`` in the number a count of ``n`` takes, without the count (where the message names
     the rows instead: ``timestamp at row 3``, ``timestamps at rows 3, 4``); ``plural`` where adding
@@ -193,23 +209,31 @@ def noun_for(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def prose_duration(value: Any) -> str:
-    """A duration for prose: ``30 d``, ``24 h``, ``3.5 h``, ``90 min``, ``45 s``.
+    """A given duration (a window, a period, a bin) for prose, exactly as long as it is: in the
+    largest unit that holds it a whole number of times (``d`` from two days up, ``h``, ``min``),
+    in half hours above two hours (``3.5 h``), else in seconds with every digit
+    (:func:`given_seconds`): ``3601 s``, never ``1.00 h``. One day is ``24 h`` and ``1 d 6 h`` is
+    ``30 h``; an elapsed time, rounded to its two largest units, is :func:`duration_words`'.
 
     >>> [prose_duration(x) for x in ("30D", "24h", "210min", "90min", "45s")]
     ['30 d', '24 h', '3.5 h', '90 min', '45 s']
+    >>> [prose_duration(x) for x in ("3600s", "3601s", "1D6h", "0.5s", "7201.5s", "100000.5h")]
+    ... # doctest: -NUMBER
+    ['1 h', '3601 s', '30 h', '0.5 s', '7201.5 s', '100000.5 h']
     """
     import pandas as pd
 
-    seconds = pd.Timedelta(value).total_seconds()
-    if seconds >= 2 * 86400 and seconds % 86400 == 0:
-        return f"{seconds / 86400:g} d"
-    if seconds >= 3600 and (seconds % 3600 == 0 or seconds % 1800 == 0 and seconds > 2 * 3600):
-        return f"{seconds / 3600:g} h"
-    if seconds >= 60 and seconds % 60 == 0:
-        return f"{seconds / 60:g} min"
-    if seconds >= 3600:
-        return f"{seconds / 3600:.2f} h"
-    return f"{seconds:g} s"
+    td = pd.Timedelta(value)
+    if pd.isna(td):
+        raise ValueError("prose_duration needs a duration, not NaT")
+    ns, minute, hour, day = td.value, 60 * 10**9, 3600 * 10**9, 86400 * 10**9
+    if ns >= 2 * day and ns % day == 0:
+        return f"{ns // day} d"
+    if ns >= hour and (ns % hour == 0 or ns % (hour // 2) == 0 and ns > 2 * hour):
+        return f"{ns // hour}{'.5' if ns % hour else ''} h"
+    if ns >= minute and ns % minute == 0:
+        return f"{ns // minute} min"
+    return given_seconds(td)
 
 
 def given_seconds(value: Any) -> str:
@@ -228,14 +252,19 @@ def given_seconds(value: Any) -> str:
 
 
 def duration_words(value: Any, *, days: bool = True) -> str:
-    """An elapsed duration in its two largest units, whole seconds (truncated): ``6 h 10 min``,
-    ``2 d 2 h``, ``45 min``, ``20 s``; with ``days=False`` hours past a day stay hours (``50 h``,
-    for a line whose figures beside it count hours). The units are :func:`prose_duration`'s.
-    A negative duration (a signed figure such as an alert's reset time, which is negative when the
-    alert stopped before the incident ended) is its sign, then its magnitude's words.
+    """An elapsed duration in its two largest units: ``6 h 10 min``, ``2 d 2 h``, ``45 min``,
+    ``20 s``. It truncates, never rounds: what lies past the second unit is dropped (``6 h 10 min
+    59 s`` is ``6 h 10 min``, ``2 d 23 h 59 min`` is ``2 d 23 h``, ``20.7 s`` is ``20 s``), so the
+    words never say more time than elapsed. A given window or period is not elapsed time: it is
+    said exactly, by :func:`prose_duration`, whose units these are. With ``days=False`` hours past
+    a day stay hours (``50 h``, for a line whose figures beside it count hours). A negative
+    duration (a signed figure such as an alert's reset time, which is negative when the alert
+    stopped before the incident ended) is its sign, then its magnitude's words.
 
     >>> [duration_words(x) for x in ("6h10min", "50h", "45min", "316s", "90s", "20.7s", "0s")]
     ['6 h 10 min', '2 d 2 h', '45 min', '5 min 16 s', '1 min 30 s', '20 s', '0 s']
+    >>> [duration_words(x) for x in ("6h10min59s", "2D23h59min")]
+    ['6 h 10 min', '2 d 23 h']
     >>> duration_words("106524s", days=False)  # 29.59 h
     '29 h 35 min'
     >>> [duration_words(x) for x in ("-90min", "-20.7s", "-0.5s")]

@@ -151,12 +151,12 @@ def budget_before_alert_note(withheld_ns: np.ndarray, span_ns: int, n_groups: in
     share of the 30 d budget needs a whole period of traffic (4 d would be scaled to 30 d);
     read at least 30 d.
     """
-    from .._util.words import duration_words
+    from .._util.words import duration_words, prose_duration
 
     if len(withheld_ns) == 0:
         return ""
-    longest = duration_words(pd.Timedelta(int(withheld_ns.max()), unit="ns"))
-    periods = " / ".join(duration_words(pd.Timedelta(int(p), unit="ns"))
+    longest = prose_duration(pd.Timedelta(int(withheld_ns.max()), unit="ns"))
+    periods = " / ".join(prose_duration(pd.Timedelta(int(p), unit="ns"))
                          for p in sorted(set(withheld_ns.tolist())))
     span = duration_words(pd.Timedelta(span_ns, unit="ns"))
     which = (f" for {len(withheld_ns)} of the {n_groups} groups"

@@ -81,7 +81,7 @@ def left_out_note(counts: dict[str, int], total: int, first: pd.Timestamp,
     them): 1 starts before the first event (2026-01-01 00:00:00 UTC); 2 have a scope that covers
     none of the groups (of by=); check their times (UTC) and scopes against the log
     """
-    from .._util.words import prose_duration
+    from .._util.words import counted_of, prose_duration
 
     n_out = sum(counts.values())
     if not n_out:
@@ -90,8 +90,7 @@ def left_out_note(counts: dict[str, int], total: int, first: pd.Timestamp,
         n=n, s="s" if n == 1 else "", ve="s" if n == 1 else "ve",
         first=f"{first:%Y-%m-%d %H:%M:%S}", warmup=prose_duration(warmup))
         for k, n in counts.items() if n]
-    head = (f"all {total:,} incidents" if n_out == total > 1 else
-            "the one incident" if n_out == total else f"{n_out:,} of the {total:,} incidents")
+    head = counted_of(n_out, total, "incident")
     verb = "is" if n_out == 1 else "are"
     return (f"{head} of incidents= {verb} left out (no row, no detection or recovery counted "
             f"for {'it' if n_out == 1 else 'them'}): {'; '.join(parts)}; check "

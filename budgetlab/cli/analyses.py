@@ -85,6 +85,8 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     """One group's evidence, target (when a current target was ``given``: without one, the header
     says so once), recommendation and verdict in words (a figure that does not exist is said so,
     never printed as a number)."""
+    from ..analyses.recalibration.rules import recommendation_name
+
     n = int(row["events"])
     hours = float(row["hours"])
     if n == 0:
@@ -102,7 +104,8 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
                      for c in ("recommended_low", "recommended_high"))
         boot = (f" (bootstrap {low} .. {high})"
                 if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
-        rec_text = f"the rule's target {given_fraction(row['recommended_target'])}{boot}"
+        name = recommendation_name(bool(row["recommended_capped"]))
+        rec_text = f"{name} {given_fraction(row['recommended_target'])}{boot}"
     else:
         rec_text = "no recommended target"
     if pd.notna(row["verdict"]):
@@ -205,7 +208,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
     for _, r in rows.head(most).iterrows():
         where = [window_words(r["window"]), *([group_label(r, by)] if by else [])]
         if r["min_dwell"] > pd.Timedelta(0):
-            where.append(f"dwell {duration_words(r['min_dwell'])}")
+            where.append(f"dwell {prose_duration(r['min_dwell'])}")
         print(wrap(f"{', '.join(where)}: {r['note']}", indent="  "))
     if len(rows) > most:
         print(f"  ... and {len(rows) - most} more rows (the note column of --out)")

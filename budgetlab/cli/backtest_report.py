@@ -93,14 +93,14 @@ def budget_withheld_note(withheld: int, n: int, period: pd.Timedelta, span: pd.T
     >>> import pandas as pd
     >>> from budgetlab.cli.shared import wrap
     >>> print(wrap(budget_withheld_note(2, 2, pd.Timedelta("30D"), pd.Timedelta("2h")), ""))
-    budget_spent_pct withheld for 2 of the 2 episodes: each began less than the 30 d period after
+    budget_spent_pct withheld for all 2 episodes: each began less than the 30 d period after
     the span's start, and a share of the 30 d budget needs the whole period before it (2 h read);
     read at least 30 d more history before them (--since/--start).
     """
-    from .._util.words import counted, duration_words
+    from .._util.words import counted_of, duration_words, prose_duration
 
-    per = duration_words(period)
-    return (f"budget_spent_pct withheld for {withheld} of the {counted(n, 'episode')}: "
+    per = prose_duration(period)
+    return (f"budget_spent_pct withheld for {counted_of(withheld, n, 'episode')}: "
             f"{'it' if withheld == 1 else 'each'} began less "
             f"than the {per} period after the span's start, and a share of the {per} budget "
             f"needs the whole period before it ({duration_words(span)} read); read at least "

@@ -109,7 +109,7 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
     for _, r in rows.head(most).iterrows():
         n, h = int(r["events"]), float(r["observed_hours"])
         seen = f"in {hours_words(h)}" if h > 0 else "and no observed time"
-        said.append(f"{group_label(r, keys)} ({n:,} event{'' if n == 1 else 's'} {seen})")
+        said.append(f"{group_label(r, keys)} ({counted(n, 'event')} {seen})")
     more = f" and {len(rows) - most:,} more groups" if len(rows) > most else ""
     return wrap(f"events/day left blank, too thin to go by (a rate per day needs at least "
                 f"{MIN_EVALUATED_HOURS:g} h of observed time): {', '.join(said)}{more}.",
@@ -128,7 +128,7 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
     top = summary.iloc[int(np.argmax(summary["longest_silence_hours"].to_numpy()))]
     who = f" ({', '.join(str(top[k]) for k in keys)})" if keys else ""
     groups = int((summary["silences"] > 0).sum())
-    return (f"{what}: {n:,} in {groups:,} group{'s' if groups != 1 else ''}, longest "
+    return (f"{what}: {n:,} in {counted(groups, 'group')}, longest "
             f"{hours_words(float(top['longest_silence_hours']))}"
             f"{who}, {hours_words(float(summary['silent_hours'].sum()))} in all; the time after "
             "each counts as no traffic.")

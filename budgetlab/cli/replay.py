@@ -313,7 +313,7 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
             name = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True)) or "all events"
             # a fixed y: matplotlib's automatic one measures every tick
             ax.set_title(name, loc="left", y=1.0)
-            ax.set_title(f"{len(t):,} status change{'' if len(t) == 1 else 's'} at events",
+            ax.set_title(f"{counted(len(t), 'status change')} at events",
                          loc="right", fontsize="small", y=1.0)
             tops.append(drawn)
             # measured once here, not for every sibling again in the draw

@@ -192,7 +192,7 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
     ticket_3d's long window (3 d) never filled: the log is 2 d long; 1 incident began then: not
     scored for this tier.
     """
-    from .._util.words import counted, duration_words
+    from .._util.words import counted, duration_words, prose_duration
 
     if "episodes_filling" not in rows.columns:
         return []
@@ -208,10 +208,10 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
             merged.append(str(r["severity"]))
             continue
         window, false = windows[tier], n_ep - int(r["true_episodes_filling"])
-        first = f"the {what}'s first {duration_words(window)}"
+        first = f"the {what}'s first {prose_duration(window)}"
         episodes_, incidents_ = counted(n_ep, "episode"), counted(n_inc, "incident")
         if window >= span:
-            text = (f"{tier}'s long window ({duration_words(window)}) never filled: the {what} "
+            text = (f"{tier}'s long window ({prose_duration(window)}) never filled: the {what} "
                     f"is {duration_words(span)} long")
             if n_ep:
                 text += (f"; its {episodes_} {'is' if n_ep == 1 else 'are'} scored apart, "
@@ -232,7 +232,7 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                    for m in merged}
         notes.append("the rows of tier * merge tiers and count from when the longest of their "
                      "long windows filled: " + ", ".join(
-                         f"{'all tiers' if m == '*' else m} after {duration_words(w)}"
+                         f"{'all tiers' if m == '*' else m} after {prose_duration(w)}"
                          for m, w in longest.items()) + ".")
     return notes
 
@@ -251,15 +251,18 @@ def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int,
     >>> print(wrap(outside_line(sc, ep, 3), indent=""))
     2 of the 3 incidents of --incidents lie wholly outside the log (2026-10-06 00:00 ..
     2026-10-09 00:00 UTC): not scored, neither detected nor missed; check their times and zone.
+    >>> sc.attrs["incidents_outside"] = 1
+    >>> print(outside_line(sc, ep, 1).split(" (")[0])
+    the one incident of --incidents lies wholly outside the log
     """
-    from .._util.words import counted
+    from .._util.words import counted_of
 
     n = int(scores.attrs.get("incidents_outside", 0))
     if not n:
         return None
     start = pd.Timestamp(episodes.attrs["grid_start"]).tz_convert("UTC")
     end = pd.Timestamp(episodes.attrs["grid_end"]).tz_convert("UTC")
-    return (f"{n} of the {counted(n_incidents, 'incident')} of --incidents "
+    return (f"{counted_of(n, n_incidents, 'incident')} of --incidents "
             f"{'lies' if n == 1 else 'lie'} wholly outside the {what} "
             f"({start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC): not scored, neither detected "
             f"nor missed; check {'its' if n == 1 else 'their'} times and zone.")

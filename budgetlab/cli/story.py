@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.percent import measured_percent
-from .._util.words import duration_words, hours_words, prose_duration
+from .._util.words import counted, duration_words, hours_words, prose_duration
 from ..budget.figures import STATUSES
 
 __all__ = ["episode_lines"]
@@ -38,8 +38,7 @@ def episode_lines(summary: pd.DataFrame, episodes: pd.DataFrame, by: list[str]) 
             continue
         longest = ep.iloc[int(np.argmax(ep["duration"].to_numpy()))]
         ongoing = " (still there at the end)" if bool(longest["ongoing"]) else ""
-        n = len(ep)
-        lines.append(f"{head}; {n} episode{'s' if n != 1 else ''} ({int(ep['merged'].sum())} "
+        lines.append(f"{head}; {counted(len(ep), 'episode')} ({int(ep['merged'].sum())} "
                      "before merging), "
                      f"longest {duration_words(longest['duration'], days=False)} from "
                      f"{longest['start']:%Y-%m-%d %H:%M}{ongoing}")

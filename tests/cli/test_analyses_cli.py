@@ -690,7 +690,7 @@ def test_alerts_name_the_episodes_of_partial_windows(tmp_path, capsys):
     assert main(["alerts", str(log), "--incidents", str(inc), "--target", "0.9", "--window",
                  "1h", "--policy", "workbook,single_window"]) == 0
     text = " ".join(capsys.readouterr().out.split())
-    for tier, window in (("ticket_1d", "1 d"), ("ticket_3d", "3 d")):
+    for tier, window in (("ticket_1d", "24 h"), ("ticket_3d", "3 d")):  # as the headers say them
         assert (f"{tier}'s long window ({window}) never filled: the log is 6 h long; its 1 "
                 "episode is scored apart, 1 met no incident; 1 incident began then: not "
                 "scored for this tier.") in text

@@ -54,7 +54,7 @@ def test_a_period_longer_than_the_history_before_the_episode_is_withheld(capsys)
     text = capsys.readouterr().out
     row = [ln.split() for ln in text.splitlines() if ln.split()[:1] == ["page_10m"]]
     assert row[0][-1] == "withheld"
-    assert ("budget_spent_pct withheld for 1 of the 1 episode: it began less than the 30 d "
+    assert ("budget_spent_pct withheld for the one episode: it began less than the 30 d "
             "period after the span's start") in " ".join(text.split())
     assert "(3 h read)" in " ".join(text.split())
 

@@ -44,6 +44,11 @@ def test_budget_withheld_note_for_one_episode_says_it():
                     "(--since/--start).")
     text = budget_withheld_note(2, 3, pd.Timedelta("30D"), pd.Timedelta("2h"))
     assert text.endswith("read at least 30 d more history before them (--since/--start).")
+    # every episode: "the one episode", "all 2 episodes" (it said "1 of the 1 episode")
+    assert budget_withheld_note(1, 1, pd.Timedelta("30D"), pd.Timedelta("2h")).startswith(
+        "budget_spent_pct withheld for the one episode: it began less than the 30 d period")
+    assert budget_withheld_note(2, 2, pd.Timedelta("30D"), pd.Timedelta("2h")).startswith(
+        "budget_spent_pct withheld for all 2 episodes: each began less than the 30 d period")
 
 
 @pytest.mark.parametrize(("regions", "said"), [(["fra"], "1 group by region"),
@@ -128,12 +133,21 @@ def test_outside_line_says_its_or_their_times():
     scores = pd.DataFrame()
     span = "(2026-01-05 10:00 .. 2026-01-08 10:00 UTC)"
     scores.attrs["incidents_outside"] = 1
+    # the only incident is "the one incident" (it said "1 of the 1 incident"); all of several
+    # are "all 3 incidents"
     assert outside_line(scores, ep, 1) == (
-        f"1 of the 1 incident of --incidents lies wholly outside the log {span}: not scored, "
+        f"the one incident of --incidents lies wholly outside the log {span}: not scored, "
+        "neither detected nor missed; check its times and zone.")
+    assert outside_line(scores, ep, 2) == (
+        f"1 of the 2 incidents of --incidents lies wholly outside the log {span}: not scored, "
         "neither detected nor missed; check its times and zone.")
     scores.attrs["incidents_outside"] = 2
     assert outside_line(scores, ep, 3) == (
         f"2 of the 3 incidents of --incidents lie wholly outside the log {span}: not scored, "
+        "neither detected nor missed; check their times and zone.")
+    scores.attrs["incidents_outside"] = 3
+    assert outside_line(scores, ep, 3) == (
+        f"all 3 incidents of --incidents lie wholly outside the log {span}: not scored, "
         "neither detected nor missed; check their times and zone.")
 
 

@@ -118,3 +118,15 @@ def test_the_summarys_note_is_no_group_key():
     line = " ".join(str(thin_rate_line(s)).split())
     assert line == ("events/day left blank, too thin to go by (a rate per day needs at least 24 h "
                     "of observed time): g=a (4 events in 3 h).")
+
+
+def test_a_window_of_3601_seconds_is_said_as_given(tmp_path, capsys):
+    # 1 h 1 s is no whole number of minutes: said in seconds, every digit (it printed "1.00 h")
+    log = tmp_path / "log.csv"
+    log.write_text("ts,ok\n2026-01-01T00:00:00Z,true\n2026-01-01T01:00:00Z,false\n"
+                   "2026-01-01T02:00:00Z,true\n")
+    assert main(["replay", str(log), "--ok", "ok", "--target", "0.9", "--window", "3601s"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "SLO: target 0.9, window 3601 s, warning < 0.5" in out
+    assert "Silences longer than the window (3601 s): none." in out
+    assert "1.00 h" not in out

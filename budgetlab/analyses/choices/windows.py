@@ -19,6 +19,7 @@ import pandas as pd
 from ..._util.percent import given_percent, measured_percent
 from ..._util.ratios import ratio
 from ..._util.validation import check_fraction, require_columns, window_words
+from ..._util.words import prose_duration
 from ...errors import ConfigError
 from ..verdicts import Verdict, minutes
 from ..window_clock import MIN_EVALUATED_HOURS, thin_rows
@@ -134,7 +135,7 @@ def _pair_columns(incidents: pd.DataFrame) -> pd.DataFrame:
 
 def _window_name(row: pd.Series) -> str:
     dwell = pd.Timedelta(row["min_dwell"])
-    hysteresis = f" with {minutes(dwell)} of hysteresis" if dwell > pd.Timedelta(0) else ""
+    hysteresis = f" with {prose_duration(dwell)} of hysteresis" if dwell > pd.Timedelta(0) else ""
     return f"the {window_words(row['window'])} window{hysteresis}"
 
 

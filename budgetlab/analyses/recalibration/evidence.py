@@ -74,12 +74,13 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
                              has_time=has_time & judged, show_progress=plan.show_progress,
                              in_range=c.supported)
     rec_low, rec_high = bootstrap_interval(boot, has_time & judged, plan.confidence)
+    capped = recommended < c.uncapped  # False where either is NaN (as recommended_capped)
     cur_share, verdicts, reasons, actions = judge_current(
-        current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, thin,
+        current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, thin, capped,
         max_share=plan.max_share, limit_status=plan.limit_status, loose_burn=plan.loose_burn,
         bootstrapped=plan.n_boot > 0,
         window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window")
-    actions = _capped_actions(actions, np.where(judged, c.uncapped, np.nan), recommended, n_ev)
+    actions = _capped_actions(actions, capped, n_ev)
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
         _notes(evidence, has_time, c, recommended, plan, thin),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev), strict=True)]
@@ -185,19 +186,16 @@ def _cat(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
-def _capped_actions(actions: list[str], uncapped: np.ndarray, recommended: np.ndarray,
-                    events: np.ndarray) -> list[str]:
-    """Each action that names a recommendation the evidence capped (the rule alone gives more:
-    :func:`~budgetlab.analyses.recalibration.rules.cap_notes` says why) says so, so that "use
-    0.64" for a group without a failure in 28 events does not read as the service's level.
+def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray) -> list[str]:
+    """Each action that names a recommendation the evidence ``capped`` (the rule alone gives
+    more: :func:`~budgetlab.analyses.recalibration.rules.cap_notes` says why) says so, so that
+    "use 0.64" for a group without a failure in 28 events does not read as the service's level.
 
-    >>> _capped_actions(["use 0.64", "keep 0.95", "use 0.93"], np.array([0.9999, 0.99, 0.93]),
-    ...                 np.array([0.64, 0.95, 0.93]), np.array([28, 4000, 900]))
+    >>> _capped_actions(["use 0.64", "keep 0.95", "use 0.93"], np.array([True, True, False]),
+    ...                 np.array([28, 4000, 900]))
     ['use 0.64 (as high as 28 events can judge)', 'keep 0.95', 'use 0.93']
     """
-    out = []
-    for a, u, r, n in zip(actions, uncapped.tolist(), recommended.tolist(),
-                          np.asarray(events).tolist(), strict=True):
-        capped = np.isfinite(u) and np.isfinite(r) and r < u and not a.startswith("keep")
-        out.append(f"{a} (as high as {counted(int(n), 'event')} can judge)" if capped else a)
-    return out
+    events = np.asarray(events)
+    return [f"{a} (as high as {counted(int(n), 'event')} can judge)"
+            if cap and not a.startswith("keep") else a
+            for a, cap, n in zip(actions, capped.tolist(), events.tolist(), strict=True)]

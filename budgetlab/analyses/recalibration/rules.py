@@ -34,7 +34,7 @@ from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
            "thin_evidence", "beyond_evidence", "too_few_events", "supported_targets",
-           "widen_to_support", "cap_notes",
+           "widen_to_support", "cap_notes", "recommendation_name",
            "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
@@ -211,16 +211,21 @@ def cap_notes(uncapped: np.ndarray, recommended: np.ndarray, events: np.ndarray)
     return out
 
 
+def recommendation_name(capped: bool) -> str:
+    """What set a recommended target, said before it: the rule, or the evidence's ceiling where the
+    rule alone gives more than the events can judge (``recommended_capped``; :func:`cap_notes`)."""
+    return "the evidence's ceiling" if capped else "the rule's target"
+
+
 def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
                   recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray,
-                  thin: list[str], *,
-                  max_share: float, limit_status: str, loose_burn: float,
-                  bootstrapped: bool, window: str = "window") -> tuple[np.ndarray, list[Any],
-                                                                       list[str], list[str]]:
+                  thin: list[str], capped: np.ndarray, *, max_share: float, limit_status: str,
+                  loose_burn: float, bootstrapped: bool,
+                  window: str = "window") -> tuple[np.ndarray, list[Any], list[str], list[str]]:
     """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
     current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
-    the ``thin`` reason where that is not empty); ``window`` names the window a burn is over
-    (``"24 h window"``)."""
+    the ``thin`` reason where that is not empty; ``capped`` where the evidence capped the
+    recommendation); ``window`` names the window a burn is over (``"24 h window"``)."""
     g_n, n_c = len(current), len(cands)
     cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
     has = np.array([not t for t in thin], dtype=bool) | np.isfinite(
@@ -233,16 +238,15 @@ def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray,
     judged: list[tuple[Any, str, str]] = [(None, t, "") if t else verdict(
         current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
         max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
-        bootstrapped=bootstrapped, window=window)
+        bootstrapped=bootstrapped, window=window, capped=bool(capped[g]))
         for g, t in enumerate(thin)]
     verdicts, reasons, actions = ([x[i] for x in judged] for i in range(3))
     return cur_share, verdicts, reasons, actions
 
 
 def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *,
-            max_share: float,
-            limit_status: str, loose_burn: float, bootstrapped: bool = True,
-            window: str = "window") -> tuple[Any, str, str]:
+            max_share: float, limit_status: str, loose_burn: float, bootstrapped: bool = True,
+            window: str = "window", capped: bool = False) -> tuple[Any, str, str]:
     """``(verdict, reason, action)`` of one group with evidence enough.
 
     ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
@@ -252,7 +256,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     ``max_share``; ``too_loose`` when it lies wholly above ``current`` and the window burn at the
     rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
     ``ok``. ``None`` without a current target (the action then names the recommendation).
-    ``window`` names the window every burn in the reason is over (``"24 h window"``).
+    ``window`` names the window every burn in the reason is over (``"24 h window"``); ``rec``
+    is named by :func:`recommendation_name` (``capped``: the evidence's ceiling).
 
     >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
     ...         loose_burn=0.25)[::2]
@@ -267,7 +272,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     high_v = high if np.isfinite(high) else -np.inf
     cur, rec_w = given_fraction(current), given_fraction(rec)
     if np.isfinite(rec):
-        rec_txt = f"the rule's target {rec_w}"
+        rec_txt = f"{recommendation_name(capped)} {rec_w}"
         if bootstrapped:
             low_w, high_w = (given_fraction(x, missing="below every candidate")
                              for x in (low, high))

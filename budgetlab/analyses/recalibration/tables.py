@@ -22,6 +22,7 @@ from .evidence import Judged
 from .options import Plan
 from .pages import page_counts
 from .rolling import Rolling
+from .rules import recommendation_name
 
 __all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "key_columns", "summary_table",
            "candidates_table", "sample_tables"]
@@ -108,13 +109,13 @@ def _group_words(row: pd.Series, by: list[str]) -> str:
 def _outcome_words(row: pd.Series, n_boot: Any) -> str:
     """``keep 0.93 (the rule's target 0.93, bootstrap interval 0.93 .. 0.935); NOTE``, or the
     reason a group is withheld; with ``n_boot`` 0, ``(the rule's target 0.93, no bootstrap,
-    n_boot=0)``."""
+    n_boot=0)``; ``the evidence's ceiling 0.998`` where the evidence capped the rule."""
     if pd.isna(row["recommended_target"]):
         return str(row["recommendation_note"] or row["verdict_reason"])
     rec, low, high = (given_fraction(row[c], missing="below every candidate") for c in
                       ("recommended_target", "recommended_low", "recommended_high"))
-    rule = (f"the rule's target {rec}, " + (f"bootstrap interval {low} .. {high}" if n_boot != 0
-                                            else "no bootstrap, n_boot=0"))
+    rule = (f"{recommendation_name(bool(row['recommended_capped']))} {rec}, "
+            + (f"bootstrap interval {low} .. {high}" if n_boot != 0 else "no bootstrap, n_boot=0"))
     txt = f"{row['action'] or 'no current target'} ({rule})"
     return txt + (f"; {row['recommendation_note']}" if row["recommendation_note"] else "")
 
