@@ -389,8 +389,8 @@ def guard_values(values: Iterable[Any], *, what: str) -> None:
     >>> guard_values(["turnstile", "ivan@example.org", "+7 916 123-45-67"], what="group keys")
     Traceback (most recent call last):
     ...
-    budgetlab.errors.PersonalDataError: group keys: 2 of 3 values look like personal data (1 like
-    an e-mail address, 1 like a phone number); ...
+    budgetlab.errors.PersonalDataError: group keys: 2 of the 3 values look like personal data
+    (1 like an e-mail address, 1 like a phone number); ...
     """
     values = [str(v) for v in values]
     found = scan_text(values)

@@ -3,7 +3,7 @@ and the fix in the words of the API (``pii='hash'``) or of the command line (``-
 
 from __future__ import annotations
 
-from .._util.words import counted, say
+from .._util.words import counted, counted_of, say
 from ..errors import PersonalDataError
 
 __all__ = ["findings", "column_refusal", "values_refusal"]
@@ -52,14 +52,12 @@ def values_refusal(what: str, hit: int, total: int, kinds: dict[str, int]) -> Pe
     personal data, ``kinds`` counts them per kind.
 
     >>> print(values_refusal("group keys", 2, 3, {"phone number": 2}))
-    group keys: 2 of 3 values look like personal data (2 like a phone number); budgetlab does not
-    write personal data into outputs or messages: replace them with opaque ids (or hash them on ...
+    group keys: 2 of the 3 values look like personal data (2 like a phone number); budgetlab keeps
+    personal data out of outputs and messages: replace them with opaque ids (or hash them on ...
     """
     found = ", ".join(f"{n:,} {_like(kind)}" for kind, n in kinds.items())
-    one = hit == 1
-    look, them, ids = ("looks", "it", "an opaque id") if one else ("look", "them", "opaque ids")
+    look, it, ids = ("looks", "it", "an opaque id") if hit == 1 else ("look", "them", "opaque ids")
     return PersonalDataError(
-        f"{what}: {hit:,} of {counted(total, 'value')} {look} like personal data ({found}); "
-        f"budgetlab does not write personal data into outputs or messages: replace {them} with "
-        f"{ids} (or hash {them} on load: "
-        + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))
+        f"{what}: {counted_of(hit, total, 'value')} {look} like personal data ({found}); budgetlab "
+        f"keeps personal data out of outputs and messages: replace {it} with {ids} (or hash {it} "
+        "on load: " + say("read_events(..., pii='hash', salt=...)).", "--pii hash --salt S)."))

@@ -360,8 +360,8 @@ def test_guard_values_counts_per_kind_and_never_shows():
     text = str(info.value)
     # oracle: the corpus labels above, counted by hand (a value is counted once; an e-mail twice
     # listed)
-    assert text.startswith("the 'group' column of rec.csv: 8 of 9 values look like personal data "
-                           "(")
+    assert text.startswith("the 'group' column of rec.csv: 8 of the 9 values look like personal "
+                           "data (")
     assert ("3 like an e-mail address, 1 like an IPv4 address, 1 like an IPv6 address, 2 like a "
             "phone number, "
             "1 like a payment-card number") in text

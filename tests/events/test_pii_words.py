@@ -43,17 +43,17 @@ def _values_refusal(values: list[str], *, cli: bool = False) -> str:
 
 def test_one_value_is_it():
     assert _values_refusal(["anna@example.org"]) == (
-        "group keys: 1 of 1 value looks like personal data (1 like an e-mail address); budgetlab "
-        "does not write personal data into outputs or messages: replace it with an opaque id (or "
-        "hash it on load: read_events(..., pii='hash', salt=...)).")
+        "group keys: the one value looks like personal data (1 like an e-mail address); budgetlab "
+        "keeps personal data out of outputs and messages: replace it with an opaque id (or hash "
+        "it on load: read_events(..., pii='hash', salt=...)).")
     assert _values_refusal(["fra", "anna@example.org", "ams"], cli=True) == (
-        "group keys: 1 of 3 values looks like personal data (1 like an e-mail address); budgetlab "
-        "does not write personal data into outputs or messages: replace it with an opaque id (or "
-        "hash it on load: --pii hash --salt S).")
+        "group keys: 1 of the 3 values looks like personal data (1 like an e-mail address); "
+        "budgetlab keeps personal data out of outputs and messages: replace it with an opaque id "
+        "(or hash it on load: --pii hash --salt S).")
 
 
 def test_several_values_are_them():
     assert _values_refusal(["fra", "anna@example.org", "boris@example.org"]) == (
-        "group keys: 2 of 3 values look like personal data (2 like an e-mail address); budgetlab "
-        "does not write personal data into outputs or messages: replace them with opaque ids (or "
-        "hash them on load: read_events(..., pii='hash', salt=...)).")
+        "group keys: 2 of the 3 values look like personal data (2 like an e-mail address); "
+        "budgetlab keeps personal data out of outputs and messages: replace them with opaque ids "
+        "(or hash them on load: read_events(..., pii='hash', salt=...)).")

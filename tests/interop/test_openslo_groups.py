@@ -251,7 +251,7 @@ def test_personal_group_keys_are_never_written(tmp_path):
     with pytest.raises(PersonalDataError) as info:
         slos_from_recalibration(rec, by="user")
     assert "ivan@example.org" not in str(info.value) and "10.1.2.3" not in str(info.value)
-    assert "2 of 2 values look like personal data" in str(info.value)
+    assert "all 2 values look like personal data" in str(info.value)
     (tmp_path / "rec.csv").write_text("user,events,recommended_target\nivan@example.org,5,0.9\n",
                                       encoding="utf-8")
     with pytest.raises(PersonalDataError):

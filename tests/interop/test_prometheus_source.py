@@ -252,7 +252,7 @@ def test_label_values_that_look_personal_are_refused(prom):
                         end=END, by="region")
     text = str(info.value)
     assert "\n" not in text and "ivan" not in text and "example.org" not in text
-    assert re.match(r"total: the values of the label 'region': 1 of 3 values looks like "
+    assert re.match(r"total: the values of the label 'region': 1 of the 3 values looks like "
                     r"personal data .*e-mail", text)
 
 
