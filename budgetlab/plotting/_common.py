@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from .._util.words import counted
 from ..errors import InputError
 
 #: Colours of the status bands, from the Okabe–Ito palette: bluish green, orange, vermillion and
@@ -71,7 +72,7 @@ def other_label(colors: dict[str, str | None]) -> str:
     'other (2 groups)'
     """
     n = sum(1 for c in colors.values() if c is None)
-    return f"other ({n} group{'s' if n != 1 else ''})" if n else ""
+    return f"other ({counted(n, 'group')})" if n else ""
 
 
 def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.02) -> int:

@@ -16,7 +16,7 @@ from matplotlib.lines import Line2D
 from .._util.percent import given_percent
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
-from .._util.words import prose_duration
+from .._util.words import counted, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import (
     GROUP_COLORS,
@@ -63,7 +63,7 @@ def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
     if len(total) <= MAX_GROUPS:
         return labels
     keep = set(total.sort_values(ascending=False, kind="stable").index[: MAX_GROUPS - 1])
-    other = f"other ({len(total) - len(keep)} groups)"
+    other = f"other ({counted(len(total) - len(keep), 'group')})"
     return labels.where(labels.isin(keep), other)
 
 
