@@ -23,11 +23,10 @@ from ._common import (
     OTHER_COLOR,
     display_names,
     group_labels,
-    legend_right,
-    room_right,
     time_axis,
     utc_naive,
 )
+from .legends import legend_right
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -195,7 +194,6 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         handles.append(Line2D([], [], ls="none", label=_withheld_words(withheld, keys)))
     if handles:
         legend_right(ax, handles, inches=0.45)  # clear of the band labels
-        room_right(ax, ax.get_legend())  # kept by a plain savefig too
     return ax
 
 
