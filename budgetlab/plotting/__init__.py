@@ -1,5 +1,7 @@
 """Drawings only. Every ``plot_*`` takes the tidy table a budgetlab function returned, draws on
-``ax`` (default: the current axes), returns the Axes and never calls ``plt.show()``."""
+``ax`` (default: the current axes), returns the Axes and never calls ``plt.show()``. Legends sit
+above or beside the plot area; on a figure without a layout engine the plot area gives way to
+them (:func:`~budgetlab.plotting.legends.room_for`), so a plain ``savefig`` keeps them whole."""
 
 from __future__ import annotations
 

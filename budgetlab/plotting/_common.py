@@ -1,4 +1,4 @@
-"""Shared drawing helpers of :mod:`budgetlab.plotting` (time axes, legends, thinning, gaps,
+"""Shared drawing helpers of :mod:`budgetlab.plotting` (time axes, thinning, gaps, stacked panels,
 colours)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from .._util.words import counted
 from ..errors import InputError
 
 #: Colours of the status bands, from the Okabe–Ito palette: bluish green, orange, vermillion and
@@ -71,7 +72,7 @@ def other_label(colors: dict[str, str | None]) -> str:
     'other (2 groups)'
     """
     n = sum(1 for c in colors.values() if c is None)
-    return f"other ({n} group{'s' if n != 1 else ''})" if n else ""
+    return f"other ({counted(n, 'group')})" if n else ""
 
 
 def gap_threshold(t_ns: np.ndarray, *, factor: float = 20.0, share: float = 0.02) -> int:
@@ -235,65 +236,6 @@ def time_axis(ax: Axes, tz: str) -> None:
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))  # type: ignore[no-untyped-call]
     ax.set_xlabel(f"time ({tz})")
-
-
-def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None = None) -> None:
-    """A legend just above the plot area, so it never covers data (``title`` over its entries,
-    left-aligned); with fewer columns when ``ncols`` of them would be wider than the figure (long
-    group names), so it is never cut at the figure's edge."""
-    n = max(1, min(ncols, len(handles)))
-    while True:
-        legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.01), ncols=n,
-                           fontsize="small", frameon=False, borderaxespad=0.0, title=title,
-                           title_fontsize="small", alignment="left")
-        renderer = getattr(ax.figure.canvas, "get_renderer", None)
-        if n == 1 or renderer is None:
-            return
-        if legend.get_window_extent(renderer()).width <= 0.98 * ax.figure.bbox.width:
-            return
-        n -= 1
-
-
-def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1,
-                 ncols: int = 1, handler_map: dict[Any, Any] | None = None,
-                 y: float = 1.0) -> None:
-    """A legend right of the plot area (``x`` in axes fraction plus ``inches``; its top at ``y``,
-    in axes fraction), so it covers no data and leaves the title free (``handler_map``:
-    matplotlib's, for handles of its own); in fewer columns when ``ncols`` of them would run past
-    the figure's right edge."""
-    from matplotlib.transforms import ScaledTranslation
-
-    anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
-    renderer = getattr(ax.figure.canvas, "get_renderer", None)
-    for n in range(max(1, ncols), 0, -1):
-        legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, y),
-                           bbox_transform=anchor, ncols=n, fontsize="small", frameon=False,
-                           borderaxespad=0.0, columnspacing=1.0, handlelength=1.6,
-                           handler_map=handler_map)
-        if n == 1 or renderer is None:
-            return
-        if legend.get_window_extent(renderer()).x1 <= ax.figure.bbox.x1:
-            return
-
-
-def room_right(ax: Axes, legend: Any) -> None:
-    """Make room in the figure for ``legend``, drawn right of ``ax``, when the figure has no
-    layout engine (a plain ``plt.subplots()``): its subplots narrowed (``subplots_adjust``; ``ax``
-    alone when placed by hand) so that the legend ends inside the figure and a plain ``savefig``
-    keeps it whole. A layout engine (``layout="constrained"``) makes that room itself."""
-    fig = ax.figure
-    renderer = getattr(fig.canvas, "get_renderer", None)
-    if renderer is None or fig.get_layout_engine() is not None:
-        return
-    over = (legend.get_window_extent(renderer()).x1 - 0.99 * fig.bbox.x1) / fig.bbox.width
-    if over <= 0:
-        return
-    box = ax.get_position()
-    narrower = max(box.width - over, 0.2 * box.width)  # a legend wider than the figure: cut
-    if ax.get_subplotspec() is not None:
-        fig.subplots_adjust(right=fig.subplotpars.right - (box.width - narrower))
-    else:
-        ax.set_position((box.x0, box.y0, narrower, box.height))
 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:

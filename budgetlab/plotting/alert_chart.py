@@ -13,8 +13,9 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
 from .._util.validation import check_tz, require_columns
-from ._common import display_names, legend_right, time_axis, utc_naive
+from ._common import display_names, time_axis, utc_naive
 from .alert_marks import FILLING_ALPHA, FILLING_COLOR, filling_key, filling_span, incident_row
+from .legends import legend_right
 
 #: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",

@@ -20,9 +20,9 @@ from ._common import (
     OTHER_COLOR,
     group_colors,
     group_labels,
-    legend_above,
     other_label,
 )
+from .legends import legend_above
 
 
 def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True) -> Axes:

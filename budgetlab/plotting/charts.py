@@ -16,18 +16,17 @@ from matplotlib.lines import Line2D
 from .._util.percent import given_percent
 from .._util.ratios import ratio
 from .._util.validation import as_list, check_fraction, check_tz, require_columns, to_timedelta
-from .._util.words import prose_duration
+from .._util.words import counted, prose_duration
 from ..errors import ConfigError, InputError
 from ._common import (
     GROUP_COLORS,
     OTHER_COLOR,
     display_names,
     group_labels,
-    legend_right,
-    room_right,
     time_axis,
     utc_naive,
 )
+from .legends import legend_right
 
 #: Fill colours of failure buckets (Okabe–Ito); other buckets cycle through the rest (no yellow:
 #: 1.3 to 1 against white, a layer drawn in it hardly showed; Paul Tol's wine in its place).
@@ -63,7 +62,7 @@ def _top_groups(labels: pd.Series, weight: np.ndarray) -> pd.Series:
     if len(total) <= MAX_GROUPS:
         return labels
     keep = set(total.sort_values(ascending=False, kind="stable").index[: MAX_GROUPS - 1])
-    other = f"other ({len(total) - len(keep)} groups)"
+    other = f"other ({counted(len(total) - len(keep), 'group')})"
     return labels.where(labels.isin(keep), other)
 
 
@@ -195,7 +194,6 @@ def plot_buckets(over_time: pd.DataFrame, *, by: str | Sequence[str] | None = No
         handles.append(Line2D([], [], ls="none", label=_withheld_words(withheld, keys)))
     if handles:
         legend_right(ax, handles, inches=0.45)  # clear of the band labels
-        room_right(ax, ax.get_legend())  # kept by a plain savefig too
     return ax
 
 

@@ -12,7 +12,8 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from .._util.validation import require_columns
-from ._common import OTHER_COLOR, group_colors, legend_above, other_label
+from ._common import OTHER_COLOR, group_colors, other_label
+from .legends import legend_above
 
 __all__ = ["plot_daily_success", "plot_hourly_profile"]
 

@@ -12,7 +12,8 @@ from matplotlib.axes import Axes
 
 from .._util.validation import check_tz
 from ..errors import InputError
-from ._common import legend_above, time_axis, utc_naive
+from ._common import time_axis, utc_naive
+from .legends import legend_above
 
 __all__ = ["plot_latency_shares", "plot_timeout_tradeoff"]
 

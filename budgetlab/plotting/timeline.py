@@ -154,10 +154,34 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         t = t[order]
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     panels = split_axes(ax, 3 if budget else 2)
-    columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
-    max_points = 4 * columns if max_points is None else max_points
     values = {gid: states[name].to_numpy(dtype=float) for gid, name in _LINES[:len(panels)]}
-    values = values if order is None else {gid: v[order] for gid, v in values.items()}
+    drawing = {"t": t, "values": values if order is None else {g: v[order] for g, v in
+                                                                values.items()},
+               "status": states["status"], "order": order, "spans": spans, "gap": gap,
+               "max_points": max_points, "slo": slo, "policy": policy, "budget": budget,
+               "incidents": incidents, "transitions": transitions}
+    columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
+    _draw(panels, columns, **drawing)
+    if max_points is None and pixel_columns(panels[-1]) < columns:
+        # room made beside the panels for the legends (a figure without a layout engine): drawn
+        # again, thinned to the narrower panels' pixel columns
+        for p in panels:
+            for a in [*p.lines, *p.collections, *p.patches]:
+                a.remove()
+        _draw(panels, pixel_columns(panels[-1]), **drawing)
+    _finish(ax, panels, labels_below, tz)
+    _set_xlim(ax, t, spans)
+    return ax
+
+
+def _draw(panels: list[Axes], columns: int, *, t: np.ndarray, values: dict[str, np.ndarray],
+          status: pd.Series, order: np.ndarray | None, spans: pd.DataFrame | None, gap: Any,
+          max_points: int | None, slo: Any, policy: Any, budget: bool,
+          incidents: pd.DataFrame | None, transitions: pd.DataFrame | None) -> None:
+    """What :func:`plot_timeline` draws on its ``panels``, thinned to ``columns``: the lines and
+    levels, the status bands, the marks and the legends."""
+    ax = panels[0]
+    max_points = 4 * columns if max_points is None else max_points
     points, starts, breaks, lone = _line_points(t, values, spans, gap, columns, max_points)
 
     def line(target: Axes, gid: str, label: str, scale: float = 1.0) -> np.ndarray:
@@ -181,14 +205,11 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     if spans is not None and len(spans):
         draw_spans(bottom, spans, t, columns)
     else:
-        draw_status(bottom, states["status"], order, t, starts, breaks)
+        draw_status(bottom, status, order, t, starts, breaks)
     draw_marks(panels, incidents, transitions, columns)
     entries = legend_entries(panels, hidden, transitions, slo if budget else None)
     place_legends(panels, entries)
     ax.legend_entries = entries  # type: ignore[attr-defined]
-    _finish(ax, panels, labels_below, tz)
-    _set_xlim(ax, t, spans)
-    return ax
 
 
 def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,

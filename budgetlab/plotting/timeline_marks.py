@@ -18,8 +18,9 @@ from matplotlib.patches import Patch
 from .._util.percent import given_percent
 from .._util.validation import require_columns
 from ..budget.figures import STATUSES
-from ._common import STATUS_COLORS, legend_right, utc_naive
+from ._common import STATUS_COLORS, utc_naive
 from ._pixels import rug_ticks
+from .legends import legend_right
 from .status_bands import LEGEND_HANDLERS, band_patch
 
 __all__ = ["ENTRY_ORDER", "MAX_TRANSITION_LINES", "draw_marks", "joined_label", "legend_entries",

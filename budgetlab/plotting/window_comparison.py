@@ -26,10 +26,10 @@ from ._common import (
     display_names,
     group_colors,
     group_labels,
-    legend_above,
     other_label,
     split_axes,
 )
+from .legends import legend_above
 
 __all__ = ["plot_window_comparison"]
 

@@ -20,7 +20,7 @@ from budgetlab.plotting import (
     plot_recalibration,
     plot_window_comparison,
 )
-from budgetlab.plotting._common import GROUP_COLORS, OTHER_COLOR
+from budgetlab.plotting._common import GROUP_COLORS, OTHER_COLOR, group_colors, other_label
 
 N = 12  # more groups than the 7 distinct colours
 # by hand: g0, g2, .., g10 the most, then g11
@@ -142,3 +142,18 @@ def test_no_legend_is_cut_at_the_figure_edge():
     box = ax.get_legend().get_window_extent()
     assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height
     assert len(legend_texts(ax)) == len(TOP) + 1
+
+
+@pytest.mark.parametrize(("others", "text"), [
+    (0, ""), (1, "other (1 group)"), (2, "other (2 groups)"), (1000, "other (1,000 groups)"),
+])
+def test_the_other_entry_counts_its_groups_in_words(others, text):
+    colors = {"kept": GROUP_COLORS[0], **{f"o{i}": None for i in range(others)}}
+    assert other_label(colors) == text
+
+
+def test_eight_groups_leave_two_in_other():
+    # 7 colours: with 8 groups the 6 with the most weight keep theirs, 2 go to "other"
+    colors = group_colors([f"g{i}" for i in range(8)], weights=[8, 7, 6, 5, 4, 3, 2, 1])
+    assert [n for n, c in colors.items() if c is None] == ["g6", "g7"]
+    assert other_label(colors) == "other (2 groups)"

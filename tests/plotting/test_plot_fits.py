@@ -13,7 +13,7 @@ from matplotlib.lines import Line2D
 from budgetlab import SLO, as_events, replay
 from budgetlab.cli import main
 from budgetlab.plotting import plot_alerts, plot_timeline
-from budgetlab.plotting._common import legend_right
+from budgetlab.plotting.legends import legend_right
 
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 

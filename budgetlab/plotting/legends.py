@@ -1,0 +1,107 @@
+"""Legends outside the plot area (above it or beside it, so they hide no data) and the room the
+figure makes for them, so that a plain ``savefig`` keeps them whole."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.transforms import Bbox, ScaledTranslation
+
+#: What :func:`room_for` keeps free between an artist and the figure's edge, as a fraction of the
+#: figure's width or height.
+EDGE_MARGIN = 0.01
+
+
+def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None = None) -> None:
+    """A legend just above the plot area, so it never covers data (``title`` over its entries,
+    left-aligned); with fewer columns when ``ncols`` of them would run past the figure's right
+    edge (long group names), so it is never cut there; room made above (:func:`room_for`)."""
+    fig = ax.figure
+    renderer = getattr(fig.canvas, "get_renderer", None)
+    for n in range(max(1, min(ncols, len(handles))), 0, -1):
+        legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.01), ncols=n,
+                           fontsize="small", frameon=False, borderaxespad=0.0, title=title,
+                           title_fontsize="small", alignment="left")
+        if n == 1 or renderer is None:
+            break
+        box = legend.get_window_extent(renderer())
+        if fig.get_layout_engine() is not None:  # the engine moves the axes to make room
+            if box.width <= 0.98 * fig.bbox.width:
+                break
+        elif box.x1 <= fig.bbox.x1 - EDGE_MARGIN * fig.bbox.width:  # it starts at the axes' left
+            break
+    room_for(ax, [legend])
+
+
+def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1,
+                 ncols: int = 1, handler_map: dict[Any, Any] | None = None,
+                 y: float = 1.0) -> None:
+    """A legend right of the plot area (``x`` in axes fraction plus ``inches``; its top at ``y``,
+    in axes fraction), so it covers no data and leaves the title free (``handler_map``:
+    matplotlib's, for handles of its own); in fewer columns when ``ncols`` of them would run past
+    the figure's right edge; room made beside it (:func:`room_for`)."""
+    anchor = ax.transAxes + ScaledTranslation(inches, 0, ax.figure.dpi_scale_trans)
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    for n in range(max(1, ncols), 0, -1):
+        legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, y),
+                           bbox_transform=anchor, ncols=n, fontsize="small", frameon=False,
+                           borderaxespad=0.0, columnspacing=1.0, handlelength=1.6,
+                           handler_map=handler_map)
+        if n == 1 or renderer is None:
+            break
+        if legend.get_window_extent(renderer()).x1 <= ax.figure.bbox.x1:
+            break
+    room_for(ax, [legend])
+
+
+def room_for(ax: Axes, artists: Sequence[Any]) -> None:
+    """Make room in ``ax``'s figure for ``artists`` drawn outside the plot area (legends above or
+    beside it) when the figure has no layout engine (a plain ``plt.subplots()``), so that a plain
+    ``savefig`` keeps them whole: on each side where they run past the figure's edge (less
+    :data:`EDGE_MARGIN`), the subplots' margin grows by as much (``subplots_adjust``), and axes
+    placed by hand (``ax`` and those sharing its x axis, as one block) shrink by as much. The
+    plot area keeps a fifth of its width and height at least (an artist as large as the figure is
+    cut). A layout engine (``layout="constrained"``) makes the room itself; a grid with margins of
+    its own (``fig.add_gridspec(left=...)``) keeps them."""
+    fig = ax.figure
+    renderer = getattr(fig.canvas, "get_renderer", None)
+    if renderer is None or fig.get_layout_engine() is not None or not artists:
+        return
+    box = Bbox.union([a.get_window_extent(renderer()) for a in artists])
+    f = fig.bbox
+    left, bottom = (f.x0 - box.x0) / f.width, (f.y0 - box.y0) / f.height
+    right, top = (box.x1 - f.x1) / f.width, (box.y1 - f.y1) / f.height
+    over = [max(0.0, v + EDGE_MARGIN) for v in (left, bottom, right, top)]
+    if not any(over):
+        return
+    if ax.get_subplotspec() is not None:
+        p = fig.subplotpars
+        x0, x1 = _squeeze(p.left, p.right, over[0], over[2])
+        y0, y1 = _squeeze(p.bottom, p.top, over[1], over[3])
+        fig.subplots_adjust(left=x0, right=x1, bottom=y0, top=y1)
+        return
+    block = [a for a in ax.get_shared_x_axes().get_siblings(ax) if a.get_subplotspec() is None]
+    was = Bbox.union([a.get_position(original=True) for a in block])
+    x0, x1 = _squeeze(was.x0, was.x1, over[0], over[2])
+    y0, y1 = _squeeze(was.y0, was.y1, over[1], over[3])
+    sx, sy = (x1 - x0) / was.width, (y1 - y0) / was.height
+    for a in block:
+        b = a.get_position(original=True)
+        a.set_position((x0 + (b.x0 - was.x0) * sx, y0 + (b.y0 - was.y0) * sy, b.width * sx,
+                        b.height * sy))
+
+
+def _squeeze(lo: float, hi: float, cut_lo: float, cut_hi: float) -> tuple[float, float]:
+    """``[lo, hi]`` moved in by ``cut_lo`` and ``cut_hi``, less (in proportion) where it would
+    keep under a fifth of its length.
+
+    >>> _squeeze(0.1, 0.9, 0.0, 0.2)
+    (0.1, 0.7)
+    >>> _squeeze(0.0, 1.0, 0.6, 0.6)  # 1.2 asked, 0.8 given: a fifth kept
+    (0.4, 0.6)
+    """
+    asked = cut_lo + cut_hi
+    scale = min(1.0, 0.8 * (hi - lo) / asked) if asked > 0 else 1.0
+    return lo + cut_lo * scale, hi - cut_hi * scale
