@@ -127,7 +127,7 @@ def bucket_breakdown(
     events: pd.DataFrame,
     slo: SLO | PerGroup | Mapping[Any, Any],
     *,
-    by: str | Sequence[str] | None = ("captcha_type", "region"),
+    by: str | Sequence[str] | None = None,
     policy: AlertPolicy | str | None = None,
     freq: Any = "1min",
 ) -> pd.DataFrame:
@@ -144,7 +144,7 @@ def bucket_breakdown(
         each group's rows equal those of the table computed with its own SLO for every group
         (``share_of_all_failures`` still counts every group's failures).
     by : str or list of str, optional
-        Group keys (default ``captcha_type`` and ``region``); ``None`` for one row per bucket.
+        Group keys, as declared (``by="region"``); ``None`` (the default) for one row per bucket.
     policy : AlertPolicy, optional
         Alert policy replayed on bins of width ``freq`` (default :meth:`AlertPolicy.workbook` for
         the SLO's ``period``; a given policy keeps its own; a preset name such as ``"workbook"``
