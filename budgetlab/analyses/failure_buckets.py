@@ -38,8 +38,9 @@ import pandas as pd
 
 from .._util.progress import progress
 from .._util.ratios import ratio
-from .._util.validation import as_list
+from .._util.validation import as_list, to_ns
 from ..alerts.episodes import alert_episodes
+from ..alerts.firing import check_policy_bins
 from ..alerts.policy import AlertPolicy, as_policy
 from ..errors import InputError
 from ..events.schema import SUCCESS, check_events
@@ -200,6 +201,7 @@ def bucket_breakdown(
     slo = as_slo(slo)
     keys = check_events(events, by)
     pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
+    check_policy_bins(pol, to_ns(freq, name="freq"), fix="freq={!r}")
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
     groups = Groups(events, keys)

@@ -415,7 +415,9 @@ def test_errors():
     bad.loc[0, "ok"] = False  # a failure in the success bucket
     with pytest.raises(OutcomeError, match="disagree"):
         bucket_codes(bad)
-    with pytest.raises(ConfigError, match="whole number of bins"):
+    # the workbook's 30-day windows in minutes: 60, 5, 360, 30, 1440, 120, 4320; gcd 5
+    with pytest.raises(ConfigError, match=r"bins of 7 min do not divide the 1 h window of the "
+                       r"workbook policy's page_1h tier .* e\.g\. freq='5m'\.$"):
         bucket_breakdown(ev, SLO(), by=None, freq="7min")
     assert ev["ok"].tolist() == [True, False]  # input never mutated
 
