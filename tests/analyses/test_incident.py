@@ -577,3 +577,21 @@ def test_repr_counts_in_words_and_names_the_window_it_counts():
     assert repr(rep).splitlines()[0] == (
         "IncidentReport(2026-01-05 06:00 UTC, 30 min; in the report window 2026-01-05 05:00 .. "
         "2026-01-05 07:30: 2 status changes, 1 alert episode)")
+
+
+def test_a_change_at_the_incident_start_is_its_first_change_not_its_starting_status():
+    """An incident that starts at a status change (the notebook's "the tracker's critical-or-worse
+    episode around the alert" starts there) read "was EXHAUSTED when the incident began and went
+    EXHAUSTED at 06:00": the start status included the change. Hand: 06:00 holds the only
+    failure of 360 events an hour; before it the 1 h window held successes only (HEALTHY); at
+    06:00 the window [05:00, 06:00] holds 361 events (an event at the cut-off stays): burn
+    1 / (361 x 0.001) = 2.77 > 1: EXHAUSTED."""
+    ev = history(12, lambda i, r: "solve_error" if i == idx(6) else "success")
+    rep = incident_report(ev, SLO(target=0.999, window="1h"), at(6), at(6, 30), context="1h")
+    row = rep.tracker.iloc[0]
+    assert (row["status_at_start"], row["first_change_from"], row["first_change_to"]) == (
+        "healthy", "healthy", "exhausted")
+    assert row["first_change_at"] == at(6)
+    assert "when the incident began" not in rep.summary
+    assert "the 1 h tracker (target 99.9 %) went EXHAUSTED at 06:00 with 1 h burn 2.77" in (
+        rep.summary)
