@@ -4,6 +4,7 @@ kernel (:func:`budgetlab.windows.kernels.compiled`) or in numpy."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,20 +12,41 @@ import numpy as np
 import pandas as pd
 
 from .._util.ratios import ratio
+from .._util.validation import duration_label
+from .._util.words import prose_duration
 from ..budget.burn import error_budgets, rolling_sum
+from ..errors import ConfigError
 from ..windows.bingrid import BinGrid
 from ..windows.bins import window_bins
 from ..windows.kernels import compiled
 from .policy import AlertPolicy
 
-__all__ = ["TierReplay", "firing_runs", "grid_firing_runs", "policy_runs", "steps",
-           "tier_conditions",
-           "tier_replays"]
+__all__ = ["TierReplay", "check_policy_bins", "firing_runs", "grid_firing_runs", "policy_runs",
+           "steps", "tier_conditions", "tier_replays"]
 
 
 def steps(duration: pd.Timedelta, freq_ns: int) -> int:
     """Evaluations a duration spans: ``ceil(duration / freq)``."""
     return int(-(-int(duration.value) // freq_ns))
+
+
+def check_policy_bins(pol: AlertPolicy, freq_ns: int, *,
+                      fix: str = "bin_events(events, {!r})") -> None:
+    """Every window of ``pol`` must be a whole number of bins: refused naming the tier's window
+    and a bin width that fits every window (their greatest common divisor), spelled by ``fix``
+    (the keyword of the function that bins: ``"freq={!r}"``)."""
+    wins = [(tier, w) for tier in pol.tiers for w in tier.windows]
+    bad = next(((tier, w) for tier, w in wins if int(w.value) % freq_ns), None)
+    if bad is None:
+        return
+    tier, w = bad
+    fit = pd.Timedelta(math.gcd(*(int(v.value) for _, v in wins)), unit="ns")
+    whose = f"the {pol.name} policy's" if pol.name else "the policy's"
+    raise ConfigError(
+        f"bins of {prose_duration(pd.Timedelta(freq_ns, unit='ns'))} do not divide the "
+        f"{prose_duration(w)} window of {whose} {tier.name} tier (its windows are whole numbers "
+        "of bins); bin the events with a freq that divides every window, e.g. "
+        f"{fix.format(duration_label(fit))}.")
 
 
 def tier_conditions(grid: BinGrid, budget: np.ndarray,
@@ -34,6 +56,7 @@ def tier_conditions(grid: BinGrid, budget: np.ndarray,
     ``budget`` is ``1 - target`` per group. Rolling sums are shared between tiers that use the
     same window.
     """
+    check_policy_bins(policy, grid.freq_ns)
     cache: dict[int, np.ndarray] = {}
 
     def burn_of(window: pd.Timedelta) -> tuple[np.ndarray, np.ndarray]:
@@ -149,6 +172,7 @@ _CHUNK_BYTES = 256 * 2**20
 def policy_runs(grid: BinGrid, target: Any, pol: AlertPolicy) -> list[tuple[np.ndarray, ...]]:
     """Per tier: :func:`grid_firing_runs` of its condition over ``grid``, computed for chunks of
     groups at a time (conditions only, no burn-rate arrays), so memory stays bounded."""
+    check_policy_bins(pol, grid.freq_ns)
     budget = error_budgets(target, grid)
     kernel = compiled("tier_runs")
     if kernel is not None:

@@ -18,6 +18,7 @@ from ..budget.burn import error_budgets, rolling_sum
 from ..windows.bingrid import BinGrid
 from ..windows.bins import BinsLike, ReadBinsOptions, read_bins, window_bins
 from .episodes import in_group_order, policy_parts
+from .firing import check_policy_bins
 from .policy import AlertPolicy
 from .tier import AlertTier
 
@@ -93,6 +94,7 @@ def _window_traffic(grid: BinGrid, k: int) -> tuple[np.ndarray, np.ndarray, bool
 
 def _low_traffic(grid: BinGrid, target: Any, pol: AlertPolicy) -> tuple[pd.DataFrame, np.ndarray]:
     """The table of :func:`low_traffic` for one policy over ``grid`` and the group of each row."""
+    check_policy_bins(pol, grid.freq_ns)
     budget = error_budgets(target, grid)
     n = grid.n_bins
     span_ns = n * grid.freq_ns

@@ -38,8 +38,9 @@ import pandas as pd
 
 from .._util.progress import progress
 from .._util.ratios import ratio
-from .._util.validation import as_list
+from .._util.validation import as_list, to_ns
 from ..alerts.episodes import alert_episodes
+from ..alerts.firing import check_policy_bins
 from ..alerts.policy import AlertPolicy, as_policy
 from ..errors import InputError
 from ..events.schema import SUCCESS, check_events
@@ -127,7 +128,7 @@ def bucket_breakdown(
     events: pd.DataFrame,
     slo: SLO | PerGroup | Mapping[Any, Any],
     *,
-    by: str | Sequence[str] | None = ("captcha_type", "region"),
+    by: str | Sequence[str] | None = None,
     policy: AlertPolicy | str | None = None,
     freq: Any = "1min",
 ) -> pd.DataFrame:
@@ -144,7 +145,7 @@ def bucket_breakdown(
         each group's rows equal those of the table computed with its own SLO for every group
         (``share_of_all_failures`` still counts every group's failures).
     by : str or list of str, optional
-        Group keys (default ``captcha_type`` and ``region``); ``None`` for one row per bucket.
+        Group keys, as declared (``by="region"``); ``None`` (the default) for one row per bucket.
     policy : AlertPolicy, optional
         Alert policy replayed on bins of width ``freq`` (default :meth:`AlertPolicy.workbook` for
         the SLO's ``period``; a given policy keeps its own; a preset name such as ``"workbook"``
@@ -200,6 +201,7 @@ def bucket_breakdown(
     slo = as_slo(slo)
     keys = check_events(events, by)
     pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
+    check_policy_bins(pol, to_ns(freq, name="freq"), fix="freq={!r}")
     if len(events) == 0:
         raise InputError("events is empty; there is nothing to break down.")
     groups = Groups(events, keys)

@@ -92,6 +92,9 @@ def target_table(events: pd.DataFrame, *, by: str, target: float = 0.95,
     1    turnstile    0.97
     """
     check_fraction("target", target)  # the one fraction check (95: "use a fraction: 0.95")
+    if not isinstance(by, str):
+        raise ConfigError(f"by={by!r}: a table of targets per group needs the name of a "
+                          "group column of events, e.g. by='method'.")
     pairs = _pairs(overrides or "", "targets", "GROUP=TARGET", "recaptcha_v2=0.93,turnstile=0.97")
     given = {k: pd.to_numeric(v, errors="coerce") for k, v in pairs.items()}
     if not all(0 < x < 1 for x in given.values()):  # NaN (not a number) fails too

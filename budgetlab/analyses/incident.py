@@ -26,7 +26,9 @@ from typing import Any
 import pandas as pd
 
 from .._util.figures import save_figure
-from .._util.validation import as_list, check_tz, require_columns, to_timedelta
+from .._util.validation import as_list, check_tz, require_columns, to_ns, to_timedelta
+from .._util.words import counted, duration_words
+from ..alerts.firing import check_policy_bins
 from ..alerts.policy import AlertPolicy, as_policy
 from ..budget.spans import status_spans
 from ..budget.status_changes import transitions
@@ -155,10 +157,12 @@ class IncidentReport:
     window_buckets: pd.DataFrame | None = None
 
     def __repr__(self) -> str:
-        local = self.start.tz_convert(self.tz)
-        return (f"IncidentReport({local:%Y-%m-%d %H:%M} {self.tz}, {self.end - self.start}, "
-                f"{len(self.transitions)} transitions, {len(self.alerts)} alert "
-                f"episodes)\n{self.summary}")
+        local = [t.tz_convert(self.tz) for t in (self.start, self.window_start, self.window_end)]
+        return (f"IncidentReport({local[0]:%Y-%m-%d %H:%M} {self.tz}, "
+                f"{duration_words(self.end - self.start)}; in the report window "
+                f"{local[1]:%Y-%m-%d %H:%M} .. {local[2]:%Y-%m-%d %H:%M}: "
+                f"{counted(len(self.transitions), 'status change')}, "
+                f"{counted(len(self.alerts), 'alert episode')})\n{self.summary}")
 
     def focus(self) -> dict[str, Any]:
         """Group keys of the group the summary talks about (the worst tracker status)."""
@@ -284,6 +288,7 @@ def incident_report(
             incidents=incidents, tz=tz, freq=freq))
     slo = as_slo(slo)
     pol = as_policy(policy, default=AlertPolicy.workbook(slo.period), period=slo.period)
+    check_policy_bins(pol, to_ns(freq, name="freq"), fix="freq={!r}")
     tz = check_tz(tz)
     keys = check_events(events, by)
     bkeys = as_list(breakdown_by) if breakdown_by is not None else list(keys)

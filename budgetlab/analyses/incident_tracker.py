@@ -80,11 +80,12 @@ def _per_event(states: pd.DataFrame, trans: pd.DataFrame, keys: list[str], start
 
 def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str],
                   span: Span) -> pd.DataFrame:
-    """The tracker table's time-driven columns from the window's clock: ``status_at_start`` (at
-    ``start``), ``status_at_end`` (in the incident's last instant), ``worst_status`` and
-    ``worst_at`` over ``[start, end)`` (``no_traffic`` when the window was empty throughout),
-    ``hours_no_traffic`` during the incident; a status held for one instant only counts as the
-    one before it (docs/conventions.md). The worst group comes first."""
+    """The tracker table's time-driven columns from the window's clock: ``status_at_start`` (in
+    the instant before ``start``: a change at ``start`` is the incident's first change; at
+    ``start`` when the spans begin there), ``status_at_end`` (in the incident's last instant),
+    ``worst_status`` and ``worst_at`` over ``[start, end)`` (``no_traffic`` when the window was
+    empty throughout), ``hours_no_traffic`` during the incident; a status held for one instant
+    only counts as the one before it (docs/conventions.md). The worst group comes first."""
     start, end = span.start, span.end
     lo, hi = start.value, end.value
     s_ns, e_ns = spans["start"].array.asi8, spans["end"].array.asi8
@@ -101,7 +102,8 @@ def _on_the_clock(tracker: pd.DataFrame, spans: pd.DataFrame, keys: list[str],
         g = first.get(tuple(str(row[k]) for k in keys), -1)
         mine = gid == g
         over = mine & (s_ns < hi) & (e_ns > lo)
-        at = mine & (s_ns <= lo) & (e_ns > lo)
+        at = mine & (s_ns <= lo - 1) & (e_ns > lo - 1)  # before a change at start
+        at = at if at.any() else mine & (s_ns <= lo) & (e_ns > lo)  # spans begin at start
         last = mine & (s_ns <= hi - 1) & (e_ns > hi - 1)
         at_s.append(SPAN_STATUSES[int(code[at][0])] if at.any() else "no_traffic")
         at_e.append(SPAN_STATUSES[int(code[last][0])] if last.any() else "no_traffic")

@@ -208,8 +208,27 @@ def test_policy_errors():
     bins = make_bins([[1] * 3], [[0] * 3])
     with pytest.raises(ConfigError):
         alert_episodes(bins, 0.99, "no_such_preset")
-    with pytest.raises(ConfigError, match="whole number of bins"):
+    with pytest.raises(ConfigError, match="90 s window of the single_window policy's page_1m30s"):
         alert_episodes(bins, 0.99, AlertPolicy.single_window("90s"))
+
+
+def test_bins_that_do_not_divide_a_policy_window_name_its_tier_and_a_freq_that_does():
+    """It said "window=56m is not a whole number of bins of 5m": a keyword the caller never
+    passed, and no width that fits. Workbook on a 28-day period (its tiers scaled by 28/30):
+    page_1h's windows are 56 min and 5 min; the others 5 h 36 min / 28 min, 22 h 24 min /
+    1 h 52 min, 2 d 19 h 12 min / 5 h 36 min. In minutes their greatest common divisor is
+    gcd(56, 5, 336, 28, 1344, 112, 4032) = 1: 1-minute bins fit every window."""
+    ts = pd.date_range("2026-01-01", periods=120, freq="1min", tz="UTC")
+    ev = as_events(ts, [True] * 120)
+    pol = AlertPolicy.workbook("28D")
+    want = ("bins of 5 min do not divide the 56 min window of the workbook policy's page_1h tier "
+            "(its windows are whole numbers of bins); bin the events with a freq that divides "
+            "every window, e.g. bin_events(events, '1m').")
+    for call in (alert_episodes, alert_states, low_traffic):
+        with pytest.raises(ConfigError) as err:
+            call(bin_events(ev, "5min"), 0.99, pol)
+        assert str(err.value) == want
+    assert alert_episodes(bin_events(ev, "1m"), 0.99, pol).empty  # the fix, pasted
 
 
 def test_low_traffic_quiet_and_busy_groups():

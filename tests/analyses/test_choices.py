@@ -458,3 +458,19 @@ def test_choose_window_on_incidents_outside_the_log_says_so():
     assert said["after"] == ([1, 1], [1, 1], "no (incident, group) pair to judge detection by: "
                              "no window held traffic during its (incident, group) pairs (1, all "
                              "unseen: nothing to detect, no miss)")
+
+
+def test_bucket_target_evidence_counts_agree_with_their_nouns():
+    """The Elastic log's OPTIONS group read "1 attempts, 1 failures, 1 of them server_error
+    failures". Hand: a holds 1 attempt, failed as server_error; b holds 3, one a server_error
+    failure (2 of 3 succeed: 66.67 %, 100.00 % without it)."""
+    ev = pd.DataFrame({"g": ["a", "b", "b", "b"], "ok": [False, True, True, False],
+                       "bucket": ["server_error", "success", "success", "server_error"]})
+    targets = pd.DataFrame({"g": ["a", "b"], "target": [0.999, 0.999]})
+    v = bucket_target_verdicts(ev, targets, bucket="server_error").set_index("g")
+    assert v.loc["a", "sentence"].endswith(
+        "(0.00 % with server_error failures, n/a without; 1 attempt, 1 failure, "
+        "1 server_error failure).")
+    assert v.loc["b", "sentence"].endswith(
+        "(66.67 % with server_error failures, 100.00 % without; 3 attempts, 1 failure, "
+        "1 server_error failure).")

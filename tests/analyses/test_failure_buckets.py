@@ -380,6 +380,23 @@ def test_over_time_empty_bins_are_zero_not_nan():
 
 
 # ------------------------------------------------------------------------------------------------
+# group keys are declared, never assumed
+
+
+def test_default_is_one_row_per_bucket_on_a_log_without_captcha_keys():
+    # A web log: no captcha_type, no region. Hand count: 10 events, 2 timeouts and 1 solve error,
+    # target 0.9 so 1 failure in 10 is the allowed pace: burn = failures / (10 * 0.1).
+    bucket = ["success"] * 3 + ["timeout", "success", "solve_error", "success", "timeout"] + [
+        "success"] * 2
+    ev = make(range(0, 100, 10), bucket)
+    t = bucket_breakdown(ev, SLO(target=0.9, window=60)).set_index("bucket")
+    assert list(t.columns[:2]) == ["events", "failures"]  # no group key column
+    assert t.loc[["timeout", "solve_error"], "failures"].tolist() == [2, 1]
+    assert t.loc[["timeout", "solve_error"], "burn_rate"].tolist() == pytest.approx([2.0, 1.0])
+    assert t.loc["timeout", "sli_without"] == pytest.approx(7 / 8)
+
+
+# ------------------------------------------------------------------------------------------------
 # errors
 
 
@@ -390,15 +407,17 @@ def test_errors():
     with pytest.raises(ConfigError, match="AlertPolicy"):
         # preset names ("workbook") are accepted
         bucket_breakdown(ev, SLO(), by="region", policy="nope")
-    with pytest.raises(SchemaError, match="captcha_type"):
-        bucket_breakdown(ev, SLO())  # default by needs captcha_type and region
+    with pytest.raises(SchemaError, match="'nope'"):
+        bucket_breakdown(ev, SLO(), by="nope")
     with pytest.raises(InputError, match="empty"):
         bucket_breakdown(ev.iloc[0:0], SLO(), by=None)
     bad = ev.copy()
     bad.loc[0, "ok"] = False  # a failure in the success bucket
     with pytest.raises(OutcomeError, match="disagree"):
         bucket_codes(bad)
-    with pytest.raises(ConfigError, match="whole number of bins"):
+    # the workbook's 30-day windows in minutes: 60, 5, 360, 30, 1440, 120, 4320; gcd 5
+    with pytest.raises(ConfigError, match=r"bins of 7 min do not divide the 1 h window of the "
+                       r"workbook policy's page_1h tier .* e\.g\. freq='5m'\.$"):
         bucket_breakdown(ev, SLO(), by=None, freq="7min")
     assert ev["ok"].tolist() == [True, False]  # input never mutated
 

@@ -41,6 +41,17 @@ def test_target_table_default_and_overrides():
                                                                                      0.9]
 
 
+def test_target_table_without_a_group_column_names_by():
+    """Notebook 02 with by=None (a log without groups) said "events has no column None": no
+    keyword, no fix. The refusal names by= and a value that works when pasted."""
+    ev = pd.DataFrame({"method": ["GET", "POST"]})
+    with pytest.raises(ConfigError) as err:
+        target_table(ev, by=None, target=0.95)
+    assert str(err.value) == ("by=None: a table of targets per group needs the name of a group "
+                              "column of events, e.g. by='method'.")
+    assert target_table(ev, by="method", target=0.95)["method"].tolist() == ["GET", "POST"]
+
+
 @pytest.mark.parametrize("overrides", ["x", "x=", "x=1.5", "x=abc", "=0.9", "x=0.9,x=0.8", "w=0.9"])
 def test_target_table_refuses_bad_text(overrides):
     ev = pd.DataFrame({"g": ["x", "y"]})

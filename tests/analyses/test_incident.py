@@ -395,6 +395,12 @@ def test_errors():
     with pytest.raises(ConfigError, match="AlertPolicy"):
         # preset names ("workbook") are accepted
         incident_report(ev, slo, at(0), at(1), policy="nope")
+    # the workbook's 30-day windows in minutes: 60, 5, 360, 30, 1440, 120, 4320; gcd 5. Named
+    # by the keyword the report takes (it bins the events itself), never as "window=1h"
+    with pytest.raises(ConfigError, match=r"bins of 7 min do not divide the 1 h window of the "
+                       r"workbook policy's page_1h tier .* e\.g\. freq='5m'\.$"):
+        incident_report(ev, slo, at(0), at(1), freq="7min")
+    assert incident_report(ev, slo, at(0), at(1), freq="5m").freq == pd.Timedelta("5min")
 
 
 def test_plot_and_save(tmp_path):
@@ -555,3 +561,37 @@ def test_a_log_without_any_failure_reports_and_draws(tmp_path):
     texts = [t.get_text() for ax in fig.axes for t in ax.texts if t.get_gid() == "no_failures"]
     assert texts == ["no failures in these bins"]
     plt.close(fig)
+
+
+def test_repr_counts_in_words_and_names_the_window_it_counts():
+    """It said "3 transitions, 1 alert episodes" beside a summary saying "changed status 2 times":
+    the repr counted the report window (the incident and its context), unnamed, and no noun
+    agreed with its count. One solve error at 06:00 in 360 events an hour, target 99.9 %,
+    1 h window: burn 1 / (360 x 0.001) = 2.78, EXHAUSTED at 06:00 and HEALTHY again at the
+    first event after the failure left, 07:00:10: two status changes in 05:00 .. 07:30. The
+    1 h single-window tier at burn 2 fires from the 06:00 bin's end until the failure leaves
+    its window: one episode."""
+    ev = history(12, lambda i, r: "solve_error" if i == idx(6) else "success")
+    rep = incident_report(ev, SLO(target=0.999, window="1h"), at(6), at(6, 30), context="1h",
+                          policy=AlertPolicy.single_window("1h", 2.0))
+    assert repr(rep).splitlines()[0] == (
+        "IncidentReport(2026-01-05 06:00 UTC, 30 min; in the report window 2026-01-05 05:00 .. "
+        "2026-01-05 07:30: 2 status changes, 1 alert episode)")
+
+
+def test_a_change_at_the_incident_start_is_its_first_change_not_its_starting_status():
+    """An incident that starts at a status change (the notebook's "the tracker's critical-or-worse
+    episode around the alert" starts there) read "was EXHAUSTED when the incident began and went
+    EXHAUSTED at 06:00": the start status included the change. Hand: 06:00 holds the only
+    failure of 360 events an hour; before it the 1 h window held successes only (HEALTHY); at
+    06:00 the window [05:00, 06:00] holds 361 events (an event at the cut-off stays): burn
+    1 / (361 x 0.001) = 2.77 > 1: EXHAUSTED."""
+    ev = history(12, lambda i, r: "solve_error" if i == idx(6) else "success")
+    rep = incident_report(ev, SLO(target=0.999, window="1h"), at(6), at(6, 30), context="1h")
+    row = rep.tracker.iloc[0]
+    assert (row["status_at_start"], row["first_change_from"], row["first_change_to"]) == (
+        "healthy", "healthy", "exhausted")
+    assert row["first_change_at"] == at(6)
+    assert "when the incident began" not in rep.summary
+    assert "the 1 h tracker (target 99.9 %) went EXHAUSTED at 06:00 with 1 h burn 2.77" in (
+        rep.summary)

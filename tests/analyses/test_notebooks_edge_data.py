@@ -206,3 +206,30 @@ def test_notebook_02_on_the_demo_sample_where_the_24h_window_never_recovers(tmp_
     assert not [o for o in outputs if o.output_type == "error"]
     shown = "\n".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
     assert "No (incident, group) pair recovered under both" in shown
+
+
+@pytest.mark.slow
+def test_notebook_04_on_an_access_log_keeps_the_column_it_breaks_down_by(tmp_path, monkeypatch):
+    """``log_format="access"`` read the log without its group keys, so ``breakdown_by="method"``
+    (a field of the access preset) failed: "events has no column 'method'". The Elastic sample
+    log: 10,000 request lines from 2015-05-17 10:05 UTC, 3 of them status 500 (grep: two GET,
+    one OPTIONS); the worst moment of the 1 h tracker is the GET failure of 2015-05-18 03:05,
+    alone in its hour."""
+    papermill = pytest.importorskip("papermill",
+                                    reason="papermill (a test extra) runs the notebooks")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    out = tmp_path / "04.ipynb"
+    log = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
+    papermill.execute_notebook(
+        str(ROOT / "budgetlab" / "notebooks" / "04_incident_replay.ipynb"), str(out),
+        kernel_name="python3", progress_bar=False, cwd=str(tmp_path),
+        parameters={"source": str(log), "incidents": None, "log_format": "access",
+                    "scope_column": None, "scope_value": None, "target": 0.999,
+                    "alert_time": None, "breakdown_by": "method", "tz": "UTC"})
+    nb = nbformat.read(out, as_version=4)
+    outputs = [o for cell in nb.cells for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    shown = "\n".join(o.get("text", "") + o.get("data", {}).get("text/markdown", "")
+                      for o in outputs)
+    assert "10,000 events from Sun 2015-05-17 10:05" in shown
+    assert "100 % of the failures were server errors in GET" in shown

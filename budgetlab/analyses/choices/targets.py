@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..._util.percent import given_percent, measured_percent
 from ..._util.validation import check_whole, require_columns
+from ..._util.words import counted
 from ...errors import ConfigError
 from ..recalibration import Recalibration
 from ..recalibration.rules import too_few_events
@@ -158,11 +159,13 @@ def bucket_target_verdicts(events: pd.DataFrame, targets: pd.DataFrame, *, bucke
         rate = good / n if n else np.nan
         without = good / (n - nb) if n > nb else np.nan
         evidence = (f"{measured_percent(rate)} with {name}, {measured_percent(without)} without; "
-                    f"{n:,} attempts, {n - good:,} failures, {nb:,} of them {name}")
+                    f"{counted(n, 'attempt')}, {counted(n - good, 'failure')}, "
+                    f"{counted(nb, f'{bucket} failure')}")
         subject = f"target {given_percent(target)} for {g}"
         code = None
         withheld = too_few_events(n, target, span="the group") or (
-            f"only {n:,} attempts; a verdict needs at least {min_events:,}" if n < min_events
+            f"only {counted(n, 'attempt')}; a verdict needs at least {min_events:,}"
+            if n < min_events
             else "")
         if withheld:
             sentence = f"No verdict on the {subject}: {withheld} ({evidence})."
