@@ -101,7 +101,9 @@ def budget_table(incident_group: np.ndarray, incident_ok: np.ndarray, groups_his
     out["failures"] = bad
     out["success_rate"] = ratio(n - bad, n, 1.0)
     out["burn_rate"] = ratio(bad, n * eb, 0.0)
-    out["excess_failures"] = bad - eb * n
+    # to 1e-9 of a failure: 1 - 0.99 is 0.010000000000000009 in floats, so 200 events' allowance
+    # is 2.0000000000000018 and 2 failures would be -1.8e-15 over it
+    out["excess_failures"] = np.round(bad - eb * n, 9)
     per_period = hist_counts * (policy.period.value / max(span_ns, 1))
     out["period_budget_pct"] = ratio(100.0 * bad, eb * per_period, 0.0)
     out["period_budget"] = eb * per_period

@@ -148,7 +148,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     ...                            session_ids=False)
     >>> v = target_verdicts(recalibrate(events, by="captcha_type", target=0.95, n_boot=0))
     >>> v.loc[0, "caveat"]
-    'provisional: 1 d 23 h of history, less than the 14 d a verdict needs'
+    'provisional: 1 d 23 h of evaluated history, less than the 14 d a verdict needs'
 
     An event every 20 min, the first hour's 3 the warm-up: 199 evaluated events at 95 % hold 9.95
     expected failures, one event short of the rule's 200; 200 are judged.
@@ -186,7 +186,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         if np.isfinite(cur) and np.isfinite(r["current_share_limit"]):
             evidence += (f"; {limit} or worse {measured_percent(r['current_share_limit'], 1)} of "
                          f"the time under {given_percent(cur)}")
-        caveat = (f"provisional: {days_words(days)} of history, less than the "
+        caveat = (f"provisional: {days_words(days)} of evaluated history, less than the "
                   f"{days_words(min_days)} a verdict needs"
                   if days < min_days else "")
         subject = (f"target {given_percent(cur)} for {group}" if np.isfinite(cur)

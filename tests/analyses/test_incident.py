@@ -595,3 +595,15 @@ def test_a_change_at_the_incident_start_is_its_first_change_not_its_starting_sta
     assert "when the incident began" not in rep.summary
     assert "the 1 h tracker (target 99.9 %) went EXHAUSTED at 06:00 with 1 h burn 2.77" in (
         rep.summary)
+
+
+def test_excess_failures_at_the_allowance_are_zero_not_float_noise():
+    # 200 events in the incident, 2 failures, at 99 %: the allowance is 200 x 0.01 = 2, so the
+    # excess is 0 (1 - 0.99 in floats made it 2.0000000000000018 and the excess -1.8e-15)
+    ts = pd.date_range("2026-11-05 00:00", periods=200, freq="1min", tz="UTC")
+    ok = np.ones(200, dtype=bool)
+    ok[[50, 150]] = False
+    rep = incident_report(as_events(ts, ok), SLO(target=0.99, window="1h"), ts[0], ts[-1] +
+                          pd.Timedelta("1min"), policy=AlertPolicy.single_window("1h", 50.0))
+    assert int(rep.budget["events"].sum()) == 200 and int(rep.budget["failures"].sum()) == 2
+    assert rep.budget["excess_failures"].tolist() == [0.0]

@@ -165,8 +165,8 @@ def test_a_target_the_evidence_is_too_thin_for_is_withheld_in_words():
     # and the history is short: 1 Jan 01:00 (after the 1 h warm-up) to 2 Jan 23:50, 46 h 50 min
     assert row["note"] == ("99 % would need 1,000 events in the evaluated span (10 expected "
                            "failures); it holds 282: the supported target stops at 0.9; "
-                           "provisional: 1 d 22 h of history, less than the 14 d a recommendation "
-                           "needs; re-run with more history")
+                           "provisional: 1 d 22 h of evaluated history, less than the 14 d a "
+                           "recommendation needs; re-run with more history")
     f = r.frontier.set_index("target")
     assert f.loc[0.9, "smallest_threshold"] == pd.Timedelta("20s") and f.loc[0.9, "note"] == ""
     assert pd.isna(f.loc[0.99, "smallest_threshold"])
@@ -202,8 +202,8 @@ def test_the_supported_target_stops_at_the_highest_candidate_the_evidence_can_ju
     # and the history is short: 2 Jan 00:00 (after the 24 h warm-up) to 3 Jan 23:50, 47 h 50 min
     assert row["note"] == ("99.9 % would need 10,000 events in the evaluated span (10 expected "
                            "failures); it holds 288: the supported target stops at 0.95; "
-                           "provisional: 1 d 23 h of history, less than the 14 d a recommendation "
-                           "needs; re-run with more history")
+                           "provisional: 1 d 23 h of evaluated history, less than the 14 d a "
+                           "recommendation needs; re-run with more history")
     t = r.table.set_index("target")["supported"]
     assert t[t].index.tolist() == [0.5, 0.75, 0.8, 0.85, 0.9, 0.95]
     f = r.frontier.set_index("target")
@@ -264,7 +264,7 @@ def test_under_a_day_of_observed_time_gets_no_supported_target_by_the_24_h_rule(
     # the control keeps its verdict (provisional: 46 h 59 min of history)
     assert (long["supported_target"], long["supported_low"], long["supported_high"]) == (
         0.9, 0.9, 0.9)
-    assert long["note"].startswith("provisional: 1 d 22 h of history")
+    assert long["note"].startswith("provisional: 1 d 22 h of evaluated history")
     assert (r.frontier.loc[r.frontier["g"] == "long", "smallest_threshold"]
             == pd.Timedelta("10s")).all()
 
@@ -282,7 +282,7 @@ def test_the_bootstrap_draws_only_days_with_observed_time():
                                                                                        0.9)
     # evaluated from 2 Jan 00:00 (after the 24 h warm-up) to the last event, 3 Jan 23:50: 47 h 50
     # min, 1.99 days
-    assert row["note"] == ("provisional: 1 d 23 h of history, less than the 14 d a "
+    assert row["note"] == ("provisional: 1 d 23 h of evaluated history, less than the 14 d a "
                            "recommendation needs; re-run with more history")
 
 
@@ -294,8 +294,8 @@ def test_a_short_history_makes_a_supported_target_provisional_as_recalibrate_say
                                 thresholds=["20s"], candidates=[0.5, 0.9], n_boot=20)
     # 1 Jan 01:00 (after the 1 h warm-up) to 3 Jan 23:50: 70 h 50 min = 2 d 22 h 50 min
     assert short.summary["note"].tolist() == [
-        "provisional: 2 d 22 h of history, less than the 14 d a recommendation needs; re-run "
-        "with more history"]
+        "provisional: 2 d 22 h of evaluated history, less than the 14 d a recommendation needs; "
+        "re-run with more history"]
     # 15 days: 1 Jan 01:00 to 15 Jan 23:50 is 14.95 days, enough
     enough = latency_recalibrate(every_ten_minutes(days=15, slow_seconds=5.0), slo=slo,
                                  thresholds=["20s"], candidates=[0.5, 0.9], n_boot=20)

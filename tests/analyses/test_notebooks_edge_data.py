@@ -81,7 +81,7 @@ def test_a_group_that_never_fails(short_log):
     tv = target_verdicts(rec).set_index("captcha_type").loc["recaptcha_v2"]
     assert 1.99 < rec.summary.set_index("captcha_type").loc["recaptcha_v2", "history_days"] < 2
     assert tv["verdict"] == "too_loose"
-    assert tv["caveat"].startswith("provisional: 1 d 23 h of history")
+    assert tv["caveat"].startswith("provisional: 1 d 23 h of evaluated history")
     s = suggest_targets(rec).set_index("captcha_type")
     assert s.loc["recaptcha_v2", "reason"] in (
         "no incident labels: the recommendation stands",
@@ -180,7 +180,7 @@ def test_every_notebook_runs_unchanged_on_a_short_log_with_a_group_that_never_fa
     assert images >= 1, f"{name}: no figure"
     if name.startswith("01"):
         # 3 days, the first 24 h window is warm-up
-        assert "provisional: 1 d 23 h of history" in joined
+        assert "provisional: 1 d 23 h of evaluated history" in joined
     if name.startswith("03"):
         assert "recaptcha_v2 meets its target 95 % even with the timeout failures" in joined
     if name.startswith("04"):

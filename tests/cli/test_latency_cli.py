@@ -86,8 +86,8 @@ def test_the_current_target_is_reported_beside_the_supported_one(tmp_path, capsy
             "above it") in text
     # recalibrate's caveat, in its words: evaluated from 2 Jan 00:00 (after the 24 h warm-up) to
     # the last event, 3 Jan 23:50 (47 h 50 min, 1.99 days)
-    assert ("above it; provisional: 1 d 23 h of history, less than the 14 d a recommendation "
-            "needs; re-run with more history") in text
+    assert ("above it; provisional: 1 d 23 h of evaluated history, less than the 14 d a "
+            "recommendation needs; re-run with more history") in text
 
 
 def test_the_frontier_says_each_run_of_equal_answers_once():

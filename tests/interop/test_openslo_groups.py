@@ -308,7 +308,7 @@ WITHHELD = (
     "image,0,,\"0 events in the evaluated span: too few for a verdict (no target given and none "
     "to recommend: at 50 %, the lowest target the candidates start from, they hold 0 expected "
     "failures; a verdict needs at least 10, i.e. 20 events)\"\n"
-    "turnstile,35765,0.97,\"provisional: 7 d of history, less than the 14 d a "
+    "turnstile,35765,0.97,\"provisional: 7 d of evaluated history, less than the 14 d a "
     "recommendation needs; re-run with more history\"\n"
     "ams,3,,\"2 days with traffic in the evaluated span: too few for the day-block bootstrap "
     "(at least 7)\"\n")
@@ -340,22 +340,23 @@ def test_export_leaves_out_withheld_groups_and_says_which_in_one_line(tmp_path, 
 
 
 def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_path, capsys):
-    """turnstile's 0.97 rests on 7 d of history (recalibrate's note: provisional): the file holds
-    it as any target, so the command says so, with recalibrate's reason; recaptcha_v2's is not
-    named, nor are the groups left out."""
+    """turnstile's 0.97 rests on 7 d of evaluated history (recalibrate's note: provisional): the
+    file holds it as any target, so the command says so, with recalibrate's reason; recaptcha_v2's
+    is not named, nor are the groups left out."""
     assert export_table(tmp_path, WITHHELD, "--window", "1h") == 0
     said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
-    assert said == ["written from a provisional recommendation: turnstile (7 d of history, less "
-                    "than the 14 d a recommendation needs); the table's recommendation_note says "
-                    "more"]
+    assert said == ["written from a provisional recommendation: turnstile (7 d of evaluated "
+                    "history, less than the 14 d a recommendation needs); the table's "
+                    "recommendation_note says more"]
     two = WITHHELD.replace("recaptcha_v2,59639,0.93,", "recaptcha_v2,59639,0.93,\"provisional: "
-                           "3 d of history, less than the 14 d a recommendation needs; re-run\"")
+                           "3 d of evaluated history, less than the 14 d a recommendation needs; "
+                           "re-run\"")
     assert export_table(tmp_path, two, "--window", "1h", name="rec2") == 0
     said = [ln for ln in capsys.readouterr().out.splitlines() if "provisional" in ln]
-    assert said == ["written from a provisional recommendation: recaptcha_v2 (3 d of history, "
-                    "less than the 14 d a recommendation needs), turnstile (7 d of history, less "
-                    "than the 14 d a recommendation needs); the table's recommendation_note says "
-                    "more"]
+    assert said == ["written from a provisional recommendation: recaptcha_v2 (3 d of evaluated "
+                    "history, less than the 14 d a recommendation needs), turnstile (7 d of "
+                    "evaluated history, less than the 14 d a recommendation needs); the table's "
+                    "recommendation_note says more"]
 
 
 # the columns `budgetlab recalibrate --target 0.95 --out rec.csv` writes beside the keys:

@@ -125,18 +125,19 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
 
 def short_history(days: float) -> str:
     """The caveat of a recommendation from fewer than :data:`MIN_HISTORY_DAYS` days of history
-    (``days`` from the group's first evaluated instant to its last); empty with enough. Said by
+    (``days`` from the group's first evaluated instant to its last: after the window's warm-up,
+    so a log of 14 d 35 min under a 24 h window holds 13 d); empty with enough. Said by
     :func:`budgetlab.recalibrate` and :func:`budgetlab.latency_recalibrate` alike.
 
     >>> short_history(1.993)
-    'provisional: 1 d 23 h of history, less than the 14 d a recommendation needs; re-run with more
-    history'
+    'provisional: 1 d 23 h of evaluated history, less than the 14 d a recommendation needs; re-run
+    with more history'
     >>> short_history(14.0)
     ''
     """
     if days >= MIN_HISTORY_DAYS:
         return ""
-    return (f"provisional: {days_words(days)} of history, less than the "
+    return (f"provisional: {days_words(days)} of evaluated history, less than the "
             f"{days_words(MIN_HISTORY_DAYS)} a recommendation needs; re-run with more history")
 
 
