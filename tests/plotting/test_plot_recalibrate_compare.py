@@ -70,13 +70,13 @@ def test_recalibration_lines_hold_the_tables_values(recal):
     # the span actually measured, not the history setting (28 days): 8 days of events minus the
     # first window (1 day) that is still filling: 10-06 00:00:04.433 .. 10-12 23:59:59.593 is
     # 6 d 23 h 59 min 55 s, in the two largest units, truncated, as the notes say it (it read
-    # "7 d", rounded, beside notes saying "6 d 23 h of history")
+    # "7 d", rounded, beside notes saying "6 d 23 h of evaluated history")
     assert (
         "(%)" in ax.get_xlabel()
         and "24 h window" in ax.get_xlabel()
         and "6 d 23 h measured" in ax.get_xlabel()
     )
-    assert recal.summary["recommendation_note"].str.contains("6 d 23 h of history").all()
+    assert recal.summary["recommendation_note"].str.contains("6 d 23 h of evaluated history").all()
     assert ax.get_ylabel().startswith("share of time at or below (%)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     # the groups in the table's order (synth's captcha types), then every mark's key
