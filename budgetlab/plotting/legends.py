@@ -75,10 +75,11 @@ def room_for_y_labels(ax: Axes) -> None:
 
 def room_for(ax: Axes, artists: Sequence[Any]) -> None:
     """Make room in ``ax``'s figure for ``artists`` drawn outside the plot area (legends above or
-    beside it; a ``Bbox`` in display units stands for what is drawn there) when the figure has no layout engine (a plain ``plt.subplots()``), so that a plain
-    ``savefig`` keeps them whole: on each side where they run past the figure's edge (less
-    :data:`EDGE_MARGIN`), the subplots' margin grows by as much (``subplots_adjust``), and axes
-    placed by hand (``ax`` and those sharing its x axis, as one block) shrink by as much. The
+    beside it; a ``Bbox`` in display units stands for what is drawn there) when the figure has no
+    layout engine (a plain ``plt.subplots()``), so that a plain ``savefig`` keeps them whole: on
+    each side where they run past the figure's edge (less :data:`EDGE_MARGIN`), the subplots'
+    margin grows by as much (``subplots_adjust``), and axes placed by hand (``ax`` and those
+    sharing its x axis, as one block) shrink by as much. The
     plot area keeps a fifth of its width and height at least (an artist as large as the figure is
     cut). A layout engine (``layout="constrained"``) makes the room itself; a grid with margins of
     its own (``fig.add_gridspec(left=...)``) keeps them."""
