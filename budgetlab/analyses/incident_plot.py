@@ -78,7 +78,7 @@ def plot_report(report: Any, *, fig: Any = None) -> Any:
                     ha="center", va="center", color="0.3", gid="no_failures")
             ax.set_yticks([])
         ax.set_xlabel("")
-    axes[-1].set_xlabel(axes[1].get_xlabel())  # "time (<tz>)": the time axis, once at the bottom
+    axes[-1].set_xlabel(f"time ({r.tz})")  # the time axis, once at the bottom
     for ax in [*panels, *axes[1:]]:
         ax.axvspan(r.start.tz_convert(None), r.end.tz_convert(None), color="black", alpha=0.04,
                    lw=0)

@@ -231,11 +231,15 @@ def display_names(col: pd.Series) -> list[str]:
 
 
 def time_axis(ax: Axes, tz: str) -> None:
-    """Date ticks and labels in ``tz`` (the data stay UTC) and the zone in the x label."""
+    """Date ticks and labels in ``tz`` (the data stay UTC) and the zone in the x label; no x
+    label under an axis whose tick labels are hidden (an upper chart of a stack sharing its x
+    axis, ``plt.subplots(n, sharex=True)``): the chart that shows the dates carries it."""
     locator = mdates.AutoDateLocator(tz=tz)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))  # type: ignore[no-untyped-call]
-    ax.set_xlabel(f"time ({tz})")
+    shown = ax.xaxis.get_tick_params(which="major")
+    dates_shown = shown.get("labelbottom", True) or shown.get("labeltop", False)
+    ax.set_xlabel(f"time ({tz})" if dates_shown else "")
 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:

@@ -15,7 +15,7 @@ from .._util.validation import require_columns
 from ._common import OTHER_COLOR, group_colors, other_label
 from .legends import legend_above
 
-__all__ = ["plot_daily_success", "plot_hourly_profile"]
+__all__ = ["MIN_HOUR_ATTEMPTS", "plot_daily_success", "plot_hourly_profile"]
 
 _KNOWN_DAILY = ("day", "total", "good", "success_rate", "ci_low", "ci_high", "full_day")
 _KNOWN_HOURLY = ("hour", "total", "bucket_failures", "other_failures", "bucket_rate", "other_rate")
@@ -110,6 +110,12 @@ def plot_daily_success(daily: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     return ax
 
 
+#: Fewest attempts at an hour of day (all days together) for its shares to be drawn as solid
+#: points: under 20, one attempt more or less moves a share by more than 5 points. Hours under it
+#: are drawn hollow, and the legend says the rule.
+MIN_HOUR_ATTEMPTS = 20
+
+
 def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Failure rates by local hour of day: one bucket's (solid) against all others (dashed).
 
@@ -123,41 +129,58 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
     Returns
     -------
     Axes
-        Two lines per group: gid ``bucket:<group>`` (x = ``hour``, y = ``bucket_rate`` × 100) and
-        ``other:<group>`` (y = ``other_rate`` × 100), ``<group>`` ``"all"`` without groups. With
-        more groups than distinct colours, those with the most events keep theirs and the others
-        are drawn in grey under one legend entry per line style, ``other (N groups)``.
+        Two lines per group over the hours 0-23: gid ``bucket:<group>`` (y = ``bucket_rate`` ×
+        100) and ``other:<group>`` (y = ``other_rate`` × 100), ``<group>`` ``"all"`` without
+        groups; NaN (a break in the line, nothing drawn across it) at hours without any attempt.
+        Hours with fewer than :data:`MIN_HOUR_ATTEMPTS` attempts (``total``) carry no solid
+        marker: their points are hollow markers, lines of gid ``thin_bucket:<group>`` and
+        ``thin_other:<group>``, and the legend names the rule. With more groups than distinct
+        colours, those with the most events keep theirs and the others are drawn in grey under one
+        legend entry per line style, ``other (N groups)``.
 
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> p = pd.DataFrame({"hour": [3, 14], "total": [3, 1], "bucket_failures": [1, 1],
-    ...     "other_failures": [1, 0],
+    >>> p = pd.DataFrame({"hour": [3, 14], "total": [30, 1], "bucket_failures": [10, 1],
+    ...     "other_failures": [10, 0],
     ...     "bucket_rate": [1 / 3, 1.0], "other_rate": [1 / 3, 0.0]})
     >>> ax = plot_hourly_profile(p)
     >>> [line.get_gid() for line in ax.lines]
-    ['bucket:all', 'other:all']
+    ['bucket:all', 'thin_bucket:all', 'other:all', 'thin_other:all']
     >>> plt.close("all")
     """
-    require_columns(profile, ["hour", "bucket_rate", "other_rate"], what="profile")
+    require_columns(profile, ["hour", "total", "bucket_rate", "other_rate"], what="profile")
     ax = plt.gca() if ax is None else ax
     bucket = str(profile.attrs.get("bucket", "bucket"))
     groups = _series(profile, _KNOWN_HOURLY)
     colors = _colors(groups)
     handles: list[Any] = []
+    hours = np.arange(24)
+    any_thin = False
     for name, d in groups:
         color, z = (colors[name], 2.0) if colors[name] is not None else (OTHER_COLOR, 1.5)
-        a = ax.plot(d["hour"], 100 * d["bucket_rate"], color=color, lw=2, marker="o", ms=3,
-                    label=f"{name}: {bucket}", gid=f"bucket:{name}", zorder=z)
-        b = ax.plot(d["hour"], 100 * d["other_rate"], color=color, lw=1.2, ls="--",
-                    label=f"{name}: other failures", gid=f"other:{name}", zorder=z)
+        by_hour = d.set_index("hour").reindex(hours)  # NaN where the hour holds no attempt
+        thin = (by_hour["total"] < MIN_HOUR_ATTEMPTS).to_numpy()  # NaN (no attempt): not thin
+        any_thin = any_thin or bool(thin.any())
+        drawn = []
+        for kind, column, what, style in (("bucket", "bucket_rate", bucket, {"lw": 2}),
+                                          ("other", "other_rate", "other failures",
+                                           {"lw": 1.2, "ls": "--"})):
+            y = 100 * by_hour[column].to_numpy(dtype=float)
+            drawn += ax.plot(hours, y, color=color, marker="o", ms=3, markevery=list(~thin),
+                             label=f"{name}: {what}", gid=f"{kind}:{name}", zorder=z, **style)
+            ax.plot(hours[thin], y[thin], ls="none", marker="o", ms=4, mfc="white", mec=color,
+                    gid=f"thin_{kind}:{name}", zorder=z)
         if colors[name] is not None:
-            handles += [*a, *b]
+            handles += drawn
     if other_label(colors):
         handles += [Line2D([], [], color=OTHER_COLOR, lw=2, marker="o", ms=3,
                            label=f"{other_label(colors)}: {bucket}"),
-                    Line2D([], [], color=OTHER_COLOR, lw=1.2, ls="--",
+                    Line2D([], [], color=OTHER_COLOR, lw=1.2, ls="--", marker="o", ms=3,
                            label=f"{other_label(colors)}: other failures")]
+    if any_thin:
+        handles.append(Line2D([], [], ls="none", marker="o", ms=4, mfc="white", mec="0.3",
+                              label=f"hollow: under {MIN_HOUR_ATTEMPTS} attempts at that hour"))
     ax.set_xticks(range(0, 24, 2))
     ax.set_xlim(-0.5, 23.5)
     ax.set_xlabel("local hour of day")

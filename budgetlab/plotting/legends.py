@@ -56,12 +56,30 @@ def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float 
     room_for(ax, [legend])
 
 
+def room_for_y_labels(ax: Axes) -> None:
+    """Make room (:func:`room_for`) left of ``ax`` for its y tick labels and, beyond them, its y
+    label, where matplotlib will draw it (its place is only set at draw time, so it is reckoned
+    here: ``labelpad`` points left of the widest tick label), so that long row names are kept
+    whole on a plain ``plt.subplots()`` figure."""
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    labels = [t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]
+    if renderer is None or not labels:
+        return
+    box = Bbox.union([t.get_window_extent(renderer()) for t in labels])
+    if ax.get_ylabel():
+        width = ax.yaxis.label.get_window_extent(renderer()).width
+        x0 = box.x0 - ax.yaxis.labelpad * ax.figure.dpi / 72 - width
+        box = Bbox.from_extents(x0, box.y0, box.x1, box.y1)
+    room_for(ax, [box])
+
+
 def room_for(ax: Axes, artists: Sequence[Any]) -> None:
     """Make room in ``ax``'s figure for ``artists`` drawn outside the plot area (legends above or
-    beside it) when the figure has no layout engine (a plain ``plt.subplots()``), so that a plain
-    ``savefig`` keeps them whole: on each side where they run past the figure's edge (less
-    :data:`EDGE_MARGIN`), the subplots' margin grows by as much (``subplots_adjust``), and axes
-    placed by hand (``ax`` and those sharing its x axis, as one block) shrink by as much. The
+    beside it; a ``Bbox`` in display units stands for what is drawn there) when the figure has no
+    layout engine (a plain ``plt.subplots()``), so that a plain ``savefig`` keeps them whole: on
+    each side where they run past the figure's edge (less :data:`EDGE_MARGIN`), the subplots'
+    margin grows by as much (``subplots_adjust``), and axes placed by hand (``ax`` and those
+    sharing its x axis, as one block) shrink by as much. The
     plot area keeps a fifth of its width and height at least (an artist as large as the figure is
     cut). A layout engine (``layout="constrained"``) makes the room itself; a grid with margins of
     its own (``fig.add_gridspec(left=...)``) keeps them."""
@@ -69,7 +87,8 @@ def room_for(ax: Axes, artists: Sequence[Any]) -> None:
     renderer = getattr(fig.canvas, "get_renderer", None)
     if renderer is None or fig.get_layout_engine() is not None or not artists:
         return
-    box = Bbox.union([a.get_window_extent(renderer()) for a in artists])
+    box = Bbox.union([a if isinstance(a, Bbox) else a.get_window_extent(renderer())
+                      for a in artists])
     f = fig.bbox
     left, bottom = (f.x0 - box.x0) / f.width, (f.y0 - box.y0) / f.height
     right, top = (box.x1 - f.x1) / f.width, (box.y1 - f.y1) / f.height

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from budgetlab.analyses.history import hourly_profile
 from budgetlab.plotting import plot_daily_success, plot_hourly_profile
 
 
@@ -46,18 +47,55 @@ def test_daily_points_and_bars_hold_the_rates():
 
 
 def test_hourly_lines_hold_the_rates():
-    p = pd.DataFrame({"region": ["ams", "fra", "fra"], "hour": [3, 3, 14], "total": [1, 3, 1],
-                      "bucket_failures": [1, 1, 0], "other_failures": [0, 1, 0],
+    p = pd.DataFrame({"region": ["ams", "fra", "fra"], "hour": [3, 3, 14], "total": [1, 30, 20],
+                      "bucket_failures": [1, 10, 0], "other_failures": [0, 10, 0],
                       "bucket_rate": [1.0, 1 / 3, 0.0], "other_rate": [0.0, 1 / 3, 0.0]})
     p.attrs["bucket"] = "timeout"
     ax = plot_hourly_profile(p, ax=plt.subplots()[1])
     lines = {line.get_gid(): line for line in ax.lines}
-    assert set(lines) == {"bucket:ams", "other:ams", "bucket:fra", "other:fra"}
-    assert list(lines["bucket:fra"].get_xdata()) == [3, 14]
-    assert np.allclose(lines["bucket:fra"].get_ydata(), [100 / 3, 0.0])
-    assert np.allclose(lines["other:ams"].get_ydata(), [0.0])
+    assert set(lines) == {f"{kind}:{g}" for kind in ("bucket", "other", "thin_bucket", "thin_other")
+                          for g in ("ams", "fra")}
+    assert list(lines["bucket:fra"].get_xdata()) == list(range(24))
+    y = np.asarray(lines["bucket:fra"].get_ydata(), dtype=float)
+    assert np.allclose(y[[3, 14]], [100 / 3, 0.0])
+    assert np.isnan(np.delete(y, [3, 14])).all()  # no attempt: nothing drawn, not interpolated
+    assert np.allclose(np.asarray(lines["other:ams"].get_ydata(), dtype=float)[3], 0.0)
     assert lines["bucket:ams"].get_label() == "ams: timeout"
     assert lines["other:fra"].get_linestyle() == "--"
+    # ams's one attempt at 03 is under the rule (20): hollow; fra's 30 and 20 are not
+    assert list(lines["thin_bucket:ams"].get_xdata()) == [3]
+    assert list(lines["thin_bucket:fra"].get_xdata()) == []
+
+
+def test_hourly_profile_breaks_at_empty_hours_and_marks_thin_ones():
+    """Hand-built events: hour 03 holds 25 attempts (5 timeouts, 2 solve errors), hour 14 one
+    timeout, hour 15 two attempts (one timeout); nothing between them. The timeout line must not
+    run from 03 across 04..13 to 14, and 14 and 15 (1 and 2 attempts, under 20) are hollow, 03
+    (25) is not."""
+    rows = ([("2026-01-01 03:00", True, "success")] * 18 + [("2026-01-01 03:30", False,
+                                                             "timeout")] * 5
+            + [("2026-01-02 03:10", False, "solve_error")] * 2
+            + [("2026-01-01 14:05", False, "timeout"), ("2026-01-01 15:05", False, "timeout"),
+               ("2026-01-01 15:06", True, "success")])
+    events = pd.DataFrame(rows, columns=["ts", "ok", "bucket"])
+    events["ts"] = pd.to_datetime(events["ts"], utc=True)
+    ax = plot_hourly_profile(hourly_profile(events, bucket="timeout"), ax=plt.subplots()[1])
+    lines = {line.get_gid(): line for line in ax.lines}
+    want = np.full(24, np.nan)
+    want[[3, 14, 15]] = [100 * 5 / 25, 100.0, 50.0]  # by hand: 5/25, 1/1, 1/2
+    assert np.allclose(lines["bucket:all"].get_ydata(), want, equal_nan=True)
+    other = np.full(24, np.nan)
+    other[[3, 14, 15]] = [100 * 2 / 25, 0.0, 0.0]
+    assert np.allclose(lines["other:all"].get_ydata(), other, equal_nan=True)
+    for kind in ("thin_bucket", "thin_other"):
+        thin = lines[f"{kind}:all"]
+        assert list(thin.get_xdata()) == [14, 15]
+        assert thin.get_markerfacecolor() == "white"
+    # the solid markers are only where the hour is not thin
+    assert [h for h, on in enumerate(lines["bucket:all"].get_markevery()) if on] == [
+        h for h in range(24) if h not in (14, 15)]
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[-1] == "hollow: under 20 attempts at that hour"
 
 
 def test_daily_points_fall_on_their_local_day_west_of_utc():
