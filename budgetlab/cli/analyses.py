@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import to_timedelta, window_words
-from .._util.words import duration_words, flags_as, hours_words, prose_duration, speak
+from .._util.words import counted, duration_words, flags_as, hours_words, prose_duration, speak
 from ..errors import ConfigError
 from ..slo import SLO, PerGroup, split_by_slo
 from . import incidents
@@ -33,7 +33,7 @@ __all__ = ["COMMANDS"]
 
 def _cmd_recalibrate(args: argparse.Namespace) -> int:
     from ..analyses.recalibration import recalibrate
-    from ..analyses.recalibration.rules import NO_CURRENT_TARGET
+    from ..analyses.recalibration.verdict import NO_CURRENT_TARGET
     from ..plotting import plot_recalibration
 
     given = args.target is not None or bool(args.slo)
@@ -92,8 +92,8 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     if n == 0:
         rate = f"no events in the evaluated span ({hours_words(hours)} with traffic)"
     else:
-        rate = (f"observed {measured_percent(row['success_rate'])} over {n:,} "
-                f"event{'' if n == 1 else 's'} in {hours_words(hours)} with traffic (95 % "
+        rate = (f"observed {measured_percent(row['success_rate'])} over "
+                f"{counted(n, 'event')} in {hours_words(hours)} with traffic (95 % "
                 f"interval {measured_percent(row['ci_low'])} .. "
                 f"{measured_percent(row['ci_high'])})")
     cur = (f"current target {given_fraction(row['current_target'])}; "

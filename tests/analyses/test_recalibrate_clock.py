@@ -13,12 +13,8 @@ import pytest
 from budgetlab import as_events
 from budgetlab.analyses.recalibration import recalibrate
 from budgetlab.analyses.recalibration.clock import clock_counts, split_days
-from budgetlab.analyses.recalibration.rules import (
-    MAX_WINDOW_DAYS,
-    suggest_window,
-    thin_evidence,
-    verdict,
-)
+from budgetlab.analyses.recalibration.rules import MAX_WINDOW_DAYS, suggest_window, thin_evidence
+from budgetlab.analyses.recalibration.verdict import verdict
 
 T0 = pd.Timestamp("2026-03-02 00:00", tz="UTC")
 MIN = 60 * 10**9

@@ -75,6 +75,47 @@ def test_thin_note_words_for_tiny_spans():
     assert notes[2] == ""
 
 
+def _lone_failure_log(path) -> str:
+    """Group ``busy``: a success a minute for two days from T0; group ``lone``: one failure at
+    T0 + 12 h (the Apache log's lone OPTIONS request, a 500)."""
+    ts = list(T0 + pd.to_timedelta(np.arange(2 * 1440), unit="min"))
+    lone = T0 + pd.Timedelta(hours=12)
+    pd.DataFrame({"ts": [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in [*ts, lone]],
+                  "g": ["busy"] * len(ts) + ["lone"],
+                  "outcome": ["success"] * len(ts) + ["timeout"]}).to_csv(path, index=False)
+    return str(path)
+
+
+def test_a_lone_event_leaves_one_nanosecond_whose_shares_only_the_note_speaks_for(tmp_path,
+                                                                                 capsys):
+    from budgetlab import read_events
+    from budgetlab.cli import main
+
+    log = _lone_failure_log(tmp_path / "log.csv")
+    t = compare_windows(read_events(log, by="g"), SLO(target=0.99), "1h",
+                        by="g").set_index("g")
+    # the lone failure holds the 1 h window from T0 + 12 h through T0 + 13 h, its warm-up, and
+    # leaves 1 ns later: 1 ns of evaluated time, no event in it (the failure is in the warm-up)
+    lone = t.loc["lone"]
+    assert lone["hours"] == 1 / 3.6e12 and lone["events"] == 0
+    assert lone["note"] == f"only a fraction of a second of evaluated time (0 events in it): {WHY}"
+    # the API keeps the figure over that nanosecond (1 failure of 1 > a budget of 0.01: exhausted
+    # all of it); the note withholds it, as on every thin row
+    assert lone["share_exhausted"] == 1.0
+    # busy: evaluated from T0 + 1 h to its last event, T0 + 47 h 59 min: enough, no note
+    assert t.loc["busy", "hours"] == pytest.approx(46 + 59 / 60, rel=1e-12)
+    assert t.loc["busy", "note"] == ""
+    # on the command line the note is all a reader sees of it: blank shares and rates
+    assert main(["compare-windows", log, "--by", "g", "--windows", "1h",
+                 "--target", "0.99"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    row = next(x for x in out if x.split()[:2] == ["lone", "1"])
+    # hours_no_traffic: the log's 47 h 59 min less the hour and 1 ns the window held the failure
+    assert row.split() == ["lone", "1", "h", "0", "0.00", "46.98"]
+    assert "1 h, g=lone: only a fraction of a second of evaluated time (0 events in it): too" \
+        in out[-2]
+
+
 def test_an_incident_the_window_held_no_traffic_for_is_unseen_not_missed():
     # bursts at hh:00:00, :20, :40 of 3 hours; 01:00:20 failed; target 0.9
     ev = _bursts(3)

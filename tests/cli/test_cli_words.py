@@ -297,7 +297,7 @@ def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_na
     """The reason that cites ``loose_burn`` says its value after the name (never ``name=``), and
     the flag instead where a command has one; the numbers are hand-computed: 9 hours in 10 the
     window burns (1 - p10) / (1 - 0.95) of its budget, 0.2 or 2."""
-    from budgetlab.analyses.recalibration.rules import verdict
+    from budgetlab.analyses.recalibration.verdict import verdict
 
     def reason() -> str:
         got = verdict(0.95, 0.0, p10, 0.97, 0.96, 0.98, max_share=0.01,
@@ -306,8 +306,28 @@ def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_na
         return got[1]
 
     burn = f"{(1 - p10) / 0.05:.2f}"
-    assert burn in reason() and "loose_burn 0.25" in reason()
+    assert burn in reason() and "(limit: loose_burn 0.25)" in reason()
     with cli_words({"min_events": "--min-events"}):  # recalibrate: no --loose-burn
-        assert "loose_burn 0.25" in reason() and not KEYWORD.search(reason())
+        # the value only: a keyword the command line cannot set is no word for its user
+        assert "(limit: 0.25)" in reason() and "loose" not in reason()
+        assert not KEYWORD.search(reason())
     with cli_words({"loose_burn": "--loose-burn"}):
-        assert "--loose-burn 0.25" in reason() and "loose_burn 0" not in reason()
+        assert "(limit: --loose-burn 0.25)" in reason() and "loose_burn 0" not in reason()
+
+
+@pytest.mark.parametrize(("p10", "words"), [
+    # (1 - 1.0) / (1 - 0.95) = 0: nothing spent, where it read "burns under 0.00 of its budget"
+    (1.0, "the 24 h window spends none of its budget under 0.95"),
+    # (1 - 0.9998) / 0.05 = 0.004, which two decimals said as 0.00
+    (0.9998, "the 24 h window burns under 0.004 of its budget under 0.95"),
+    # (1 - 0.995) / 0.05 = 0.1
+    (0.995, "the 24 h window burns under 0.10 of its budget under 0.95"),
+])
+def test_a_loose_target_says_a_zero_burn_plainly(p10, words):
+    from budgetlab.analyses.recalibration.verdict import verdict
+
+    got = verdict(0.95, 0.0, p10, 0.97, 0.96, 0.98, max_share=0.01, limit_status="exhausted",
+                  loose_burn=0.25, window="24 h window")
+    assert got[0] == "too_loose"
+    assert f"budget barely moves: 9 hours in 10 {words} (limit: loose_burn 0.25)" in got[1]
+    assert "0.00 of its budget" not in got[1]

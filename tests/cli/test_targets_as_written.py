@@ -66,10 +66,10 @@ def test_the_repr_says_five_nines_and_no_bootstrap_in_words(five_nines):
     # exhausts: 0.955 (budget 388.8 > 346); 0.96 (budget 345.6 < 346) is exhausted
     (0.95, "0.80", "ok", "keep 0.95",
      "lies above 0.95, but 9 hours in 10 the 24 h window still burns 0.80 of its budget "
-     "(loose_burn 0.25): keep 0.95"),
+     "(limit: loose_burn 0.25): keep 0.95"),
     (0.9125, "0.46", "ok", "keep 0.9125",
      "lies above 0.9125, but 9 hours in 10 the 24 h window still burns 0.46 of its budget "
-     "(loose_burn 0.25): keep 0.9125"),
+     "(limit: loose_burn 0.25): keep 0.9125"),
     # .4g said 0.1235
     (0.12345, "0.05", "too_loose", "tighten to 0.955", "lies above 0.12345: tighten to 0.955"),
 ])
@@ -82,6 +82,20 @@ def test_recalibrate_words_name_the_target_given(target, burn, verdict, action, 
         row["verdict_reason"]
     assert "the rule's target 0.955 (no bootstrap" in row["verdict_reason"]
     assert row["verdict_reason"].endswith(tail)
+
+
+@pytest.mark.parametrize(("target", "tail"), [
+    # as above: one failure in 25, p10 burn 0.04 / 0.05 = 0.80 (ok) and 0.04 / 0.87655 = 0.0456
+    # (too loose, under the limit 0.25); recalibrate has no --loose-burn: the limit is said by its
+    # value, never as loose_burn (a keyword the command line cannot set)
+    ("0.95", "still burns 0.80 of its budget (limit: 0.25): keep 0.95"),
+    ("0.12345", "burns under 0.05 of its budget under 0.12345 (limit: 0.25);"),
+])
+def test_recalibrate_cli_says_the_loose_limit_without_a_keyword(target, tail, tmp_path, capsys):
+    log = _csv(_log(3, 10, 25), tmp_path / "log.csv")
+    assert main(["recalibrate", log, "--target", target, "--window", "24h", "--n-boot", "0"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # the reason is wrapped
+    assert tail in out and "loose_burn" not in out and "loose-burn" not in out
 
 
 def test_replay_cli_slo_line_says_the_target_as_written(tmp_path, capsys):
@@ -172,7 +186,7 @@ def test_a_given_limit_is_said_as_written():
     row = bl.recalibrate(_log(3, 10, 25), target=0.95, window="24h", n_boot=0,
                          loose_burn=0.1234567).summary.iloc[0]
     assert row["verdict_reason"].endswith(
-        "still burns 0.80 of its budget (loose_burn 0.1234567): keep 0.95")
+        "still burns 0.80 of its budget (limit: loose_burn 0.1234567): keep 0.95")
 
 
 def test_the_suggested_max_share_is_twice_the_given_one_as_written():

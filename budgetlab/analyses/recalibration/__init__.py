@@ -35,7 +35,8 @@ between events the window keeps moving, an event leaves it 1 ns after ``ts + win
 window is no traffic (no time in any status, never "burn 0"), and after it one window is warm-up
 again. Events, success rate, quantiles, time shares and rates per day all count that span.
 
-**Thin evidence and the verdict** (:mod:`budgetlab.analyses.recalibration.rules`): no verdict
+**Thin evidence and the verdict** (:mod:`budgetlab.analyses.recalibration.rules`,
+:mod:`budgetlab.analyses.recalibration.verdict`): no verdict
 and no recommendation below 10 expected failures under the target in question or 2 day blocks
 with traffic (the reason in words); never a recommendation above ``1 - 10 / events``; ``too_strict``
 only when the whole bootstrap interval lies below the current target (and it spent more than

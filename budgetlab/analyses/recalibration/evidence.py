@@ -24,7 +24,8 @@ from .candidates import USUAL_TARGETS
 from .choice import Choice
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
-from .rules import cap_notes, explain_no_recommendation, judge_current, thin_evidence
+from .rules import cap_notes, explain_no_recommendation, thin_evidence
+from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "judge_groups", "incident_rows"]
 

@@ -1,5 +1,5 @@
-"""The verdict rules of :func:`budgetlab.recalibrate`: when the evidence is too thin, the verdict
-on the current target, the action it implies, and why no target meets the rule.
+"""The rules of :func:`budgetlab.recalibrate`: when the evidence is too thin, how far the
+events support a target, which window would do, and why no target meets the rule.
 
 **Thin evidence is withheld** (:func:`thin_evidence`): a group gets no verdict and no recommended
 target when its evaluated span (time with traffic after warm-up) holds fewer events than give
@@ -9,11 +9,7 @@ else the recommended one, else the lowest usual target, 50 %: the words name whi
 of evaluated time (:func:`budgetlab._util.thin.too_thin`, the package's one rule for time shares
 and rates per day). The reason is said in words.
 
-**The verdict follows the interval** (:func:`verdict`): ``too_strict`` only when the bootstrap
-interval of the recommended target lies wholly below the current target (and the current target
-spent more than ``max_share`` of the time at the limit status); ``too_loose`` only when it lies
-wholly above (and the window burned under ``loose_burn`` of its budget nine hours in ten); else
-``ok``. Its ``action`` agrees with it: "loosen to 0.93", "tighten to 0.976", "keep 0.97".
+**The verdict on the current target** lives in :mod:`~budgetlab.analyses.recalibration.verdict`.
 
 **A suggested window** (:func:`suggest_window`) is never longer than the history nor than
 :data:`MAX_WINDOW_DAYS`; otherwise the note says "no window length fixes this: too little traffic".
@@ -29,13 +25,12 @@ import pandas as pd
 
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
-from ..._util.words import about_words, days_words, hours_words, option_word, prose_duration
+from ..._util.words import about_words, days_words, hours_words, prose_duration
 from .candidates import USUAL_TARGETS
 
-__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "NO_CURRENT_TARGET",
-           "thin_evidence", "beyond_evidence", "too_few_events", "supported_targets",
-           "widen_to_support", "cap_notes", "recommendation_name",
-           "judge_current", "verdict", "suggest_window", "explain_no_recommendation"]
+__all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
+           "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
+           "cap_notes", "recommendation_name", "suggest_window", "explain_no_recommendation"]
 
 #: Fewest expected failures (events x (1 - target)) in the evaluated span for a verdict.
 MIN_EXPECTED_FAILURES = 10
@@ -45,9 +40,6 @@ MIN_TRAFFIC_DAYS = 2
 
 #: The longest window :func:`suggest_window` suggests (a week, the longest usual tracker window).
 MAX_WINDOW_DAYS = 7.0
-
-#: How a verdict's reason begins when no current target was given (the recommendation follows).
-NO_CURRENT_TARGET = "no current target given (target= or slo=)"
 
 
 def _events_for(target: float) -> int:
@@ -215,101 +207,6 @@ def recommendation_name(capped: bool) -> str:
     """What set a recommended target, said before it: the rule, or the evidence's ceiling where the
     rule alone gives more than the events can judge (``recommended_capped``; :func:`cap_notes`)."""
     return "the evidence's ceiling" if capped else "the rule's target"
-
-
-def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
-                  recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray,
-                  thin: list[str], capped: np.ndarray, *, max_share: float, limit_status: str,
-                  loose_burn: float, bootstrapped: bool,
-                  window: str = "window") -> tuple[np.ndarray, list[Any], list[str], list[str]]:
-    """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
-    current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
-    the ``thin`` reason where that is not empty; ``capped`` where the evidence capped the
-    recommendation); ``window`` names the window a burn is over (``"24 h window"``)."""
-    g_n, n_c = len(current), len(cands)
-    cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
-    has = np.array([not t for t in thin], dtype=bool) | np.isfinite(
-        lim_share[:, 0] if n_c else np.zeros(g_n)
-    )
-    cur_share = np.full(g_n, np.nan)
-    if n_c:
-        ok = np.isfinite(current) & has
-        cur_share[ok] = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)][ok]
-    judged: list[tuple[Any, str, str]] = [(None, t, "") if t else verdict(
-        current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
-        max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
-        bootstrapped=bootstrapped, window=window, capped=bool(capped[g]))
-        for g, t in enumerate(thin)]
-    verdicts, reasons, actions = ([x[i] for x in judged] for i in range(3))
-    return cur_share, verdicts, reasons, actions
-
-
-def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *,
-            max_share: float, limit_status: str, loose_burn: float, bootstrapped: bool = True,
-            window: str = "window", capped: bool = False) -> tuple[Any, str, str]:
-    """``(verdict, reason, action)`` of one group with evidence enough.
-
-    ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
-    candidates' range, i.e. below every target; ``rec`` NaN: no target meets the rule). Without
-    the bootstrap (``bootstrapped=False``) the interval is the point ``rec`` and the reason says
-    so. ``too_strict`` when the interval lies wholly below ``current`` and ``share`` exceeds
-    ``max_share``; ``too_loose`` when it lies wholly above ``current`` and the window burn at the
-    rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
-    ``ok``. ``None`` without a current target (the action then names the recommendation).
-    ``window`` names the window every burn in the reason is over (``"24 h window"``); ``rec``
-    is named by :func:`recommendation_name` (``capped``: the evidence's ceiling).
-
-    >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
-    ...         loose_burn=0.25)[::2]
-    ('too_strict', 'loosen to 0.93')
-    >>> verdict(0.97, 0.0, 0.99, 0.976, 0.97, 0.98, max_share=0.01, limit_status="exhausted",
-    ...         loose_burn=0.25)[::2]
-    ('ok', 'keep 0.97')
-    """
-    low = lo if bootstrapped else rec
-    high = hi if bootstrapped else rec
-    low_v = low if np.isfinite(low) else -np.inf
-    high_v = high if np.isfinite(high) else -np.inf
-    cur, rec_w = given_fraction(current), given_fraction(rec)
-    if np.isfinite(rec):
-        rec_txt = f"{recommendation_name(capped)} {rec_w}"
-        if bootstrapped:
-            low_w, high_w = (given_fraction(x, missing="below every candidate")
-                             for x in (low, high))
-            rec_txt += f" (bootstrap interval {low_w} .. {high_w})"
-        else:
-            rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
-    else:
-        rec_txt = "no usual target meets the rule (see the recommendation note)"
-    if not np.isfinite(current):
-        return None, f"{NO_CURRENT_TARGET}; {rec_txt}", (f"use {rec_w}" if np.isfinite(rec) else "")
-    burn90 = (1 - p10) / (1 - current)
-    share_txt = (
-        f"{limit_status} or worse {measured_percent(share)} of the evaluated time under "
-        f"{cur} (limit {given_percent(max_share)})"
-    )
-    if high_v < current and share > max_share:
-        act = (f"loosen to {rec_w}" if np.isfinite(rec)
-               else "loosen (no usual target meets the rule)")
-        said = f"{rec_txt} lies below {cur}: {act}" if np.isfinite(rec) else \
-            f"{rec_txt}: loosen"
-        return "too_strict", f"burns too fast: {share_txt}; {said}", act
-    limit = f"{option_word('loose_burn')} {given_fraction(loose_burn)}"
-    if low_v > current and burn90 < loose_burn:
-        act = f"tighten to {rec_w}"
-        return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} burns under "
-                             f"{burn90:.2f} of its budget under {cur} (limit: {limit}); "
-                             f"{rec_txt} lies above {cur}: {act}"), act
-    act = f"keep {cur}"
-    if low_v > current:
-        why = (f"{rec_txt} lies above {cur}, but 9 hours in 10 the {window} still "
-               f"burns {burn90:.2f} of its budget ({limit})")
-    elif high_v < current:
-        below = f" lies below {cur}," if np.isfinite(rec) else ","
-        why = f"{rec_txt}{below} but the current target stays within the limit"
-    else:
-        why = f"{rec_txt} does not separate from {cur}"
-    return "ok", f"{share_txt}, {window} burn at p10 {burn90:.2f}; {why}: {act}", act
 
 
 def _window_label(days: float) -> str:

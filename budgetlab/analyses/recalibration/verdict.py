@@ -1,0 +1,139 @@
+"""The verdict of :func:`budgetlab.recalibrate` on the current target, and the action it implies.
+
+**The verdict follows the interval** (:func:`verdict`): ``too_strict`` only when the bootstrap
+interval of the recommended target lies wholly below the current target (and the current target
+spent more than ``max_share`` of the time at the limit status); ``too_loose`` only when it lies
+wholly above (and the window burned under ``loose_burn`` of its budget nine hours in ten); else
+``ok``. Its ``action`` agrees with it: "loosen to 0.93", "tighten to 0.976", "keep 0.97". The
+reason says a zero burn in words ("spends none of its budget") and names the ``loose_burn``
+limit by its keyword in the API, by its flag on a command that has one, by its value alone on a
+command that has none (``recalibrate``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..._util.percent import given_fraction, given_percent, measured_percent
+from ..._util.words import command_flag, say
+from .rules import recommendation_name
+
+__all__ = ["NO_CURRENT_TARGET", "judge_current", "verdict"]
+
+#: How a verdict's reason begins when no current target was given (the recommendation follows).
+NO_CURRENT_TARGET = "no current target given (target= or slo=)"
+
+
+def judge_current(current: np.ndarray, cands: np.ndarray, lim_share: np.ndarray, p10: np.ndarray,
+                  recommended: np.ndarray, rec_low: np.ndarray, rec_high: np.ndarray,
+                  thin: list[str], capped: np.ndarray, *, max_share: float, limit_status: str,
+                  loose_burn: float, bootstrapped: bool,
+                  window: str = "window") -> tuple[np.ndarray, list[Any], list[str], list[str]]:
+    """``(current_share_limit, verdicts, reasons, actions)`` per group: the share of time the
+    current target spent at the limit status or worse, and :func:`verdict` on it (withheld with
+    the ``thin`` reason where that is not empty; ``capped`` where the evidence capped the
+    recommendation); ``window`` names the window a burn is over (``"24 h window"``)."""
+    g_n, n_c = len(current), len(cands)
+    cur_idx = np.searchsorted(cands, np.where(np.isfinite(current), current, 0.5))
+    has = np.array([not t for t in thin], dtype=bool) | np.isfinite(
+        lim_share[:, 0] if n_c else np.zeros(g_n)
+    )
+    cur_share = np.full(g_n, np.nan)
+    if n_c:
+        ok = np.isfinite(current) & has
+        cur_share[ok] = lim_share[np.arange(g_n), np.minimum(cur_idx, n_c - 1)][ok]
+    judged: list[tuple[Any, str, str]] = [(None, t, "") if t else verdict(
+        current[g], cur_share[g], p10[g], recommended[g], rec_low[g], rec_high[g],
+        max_share=max_share, limit_status=limit_status, loose_burn=loose_burn,
+        bootstrapped=bootstrapped, window=window, capped=bool(capped[g]))
+        for g, t in enumerate(thin)]
+    verdicts, reasons, actions = ([x[i] for x in judged] for i in range(3))
+    return cur_share, verdicts, reasons, actions
+
+
+def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi: float, *,
+            max_share: float, limit_status: str, loose_burn: float, bootstrapped: bool = True,
+            window: str = "window", capped: bool = False) -> tuple[Any, str, str]:
+    """``(verdict, reason, action)`` of one group with evidence enough.
+
+    ``lo``/``hi`` is the bootstrap interval of the recommended target ``rec`` (NaN: below the
+    candidates' range, i.e. below every target; ``rec`` NaN: no target meets the rule). Without
+    the bootstrap (``bootstrapped=False``) the interval is the point ``rec`` and the reason says
+    so. ``too_strict`` when the interval lies wholly below ``current`` and ``share`` exceeds
+    ``max_share``; ``too_loose`` when it lies wholly above ``current`` and the window burn at the
+    rolling rate's 10th percentile, ``(1 - p10) / (1 - current)``, is below ``loose_burn``; else
+    ``ok``. ``None`` without a current target (the action then names the recommendation).
+    ``window`` names the window every burn in the reason is over (``"24 h window"``); ``rec``
+    is named by :func:`recommendation_name` (``capped``: the evidence's ceiling).
+
+    >>> verdict(0.95, 0.2, 0.93, 0.93, 0.92, 0.935, max_share=0.01, limit_status="exhausted",
+    ...         loose_burn=0.25)[::2]
+    ('too_strict', 'loosen to 0.93')
+    >>> verdict(0.97, 0.0, 0.99, 0.976, 0.97, 0.98, max_share=0.01, limit_status="exhausted",
+    ...         loose_burn=0.25)[::2]
+    ('ok', 'keep 0.97')
+    """
+    low = lo if bootstrapped else rec
+    high = hi if bootstrapped else rec
+    low_v = low if np.isfinite(low) else -np.inf
+    high_v = high if np.isfinite(high) else -np.inf
+    cur, rec_w = given_fraction(current), given_fraction(rec)
+    if np.isfinite(rec):
+        rec_txt = f"{recommendation_name(capped)} {rec_w}"
+        if bootstrapped:
+            low_w, high_w = (given_fraction(x, missing="below every candidate")
+                             for x in (low, high))
+            rec_txt += f" (bootstrap interval {low_w} .. {high_w})"
+        else:
+            rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
+    else:
+        rec_txt = "no usual target meets the rule (see the recommendation note)"
+    if not np.isfinite(current):
+        return None, f"{NO_CURRENT_TARGET}; {rec_txt}", (f"use {rec_w}" if np.isfinite(rec) else "")
+    burn90 = (1 - p10) / (1 - current)
+    share_txt = (
+        f"{limit_status} or worse {measured_percent(share)} of the evaluated time under "
+        f"{cur} (limit {given_percent(max_share)})"
+    )
+    if high_v < current and share > max_share:
+        act = (f"loosen to {rec_w}" if np.isfinite(rec)
+               else "loosen (no usual target meets the rule)")
+        said = f"{rec_txt} lies below {cur}: {act}" if np.isfinite(rec) else \
+            f"{rec_txt}: loosen"
+        return "too_strict", f"burns too fast: {share_txt}; {said}", act
+    limit = _loose_limit(loose_burn)
+    if low_v > current and burn90 < loose_burn:
+        act = f"tighten to {rec_w}"
+        return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} "
+                             f"{_burn_words(burn90, 'under ')} under {cur} (limit: {limit}); "
+                             f"{rec_txt} lies above {cur}: {act}"), act
+    act = f"keep {cur}"
+    if low_v > current:
+        why = (f"{rec_txt} lies above {cur}, but 9 hours in 10 the {window} still "
+               f"{_burn_words(burn90)} (limit: {limit})")
+    elif high_v < current:
+        below = f" lies below {cur}," if np.isfinite(rec) else ","
+        why = f"{rec_txt}{below} but the current target stays within the limit"
+    else:
+        why = f"{rec_txt} does not separate from {cur}"
+    return "ok", f"{share_txt}, {window} burn at p10 {burn90:.2f}; {why}: {act}", act
+
+
+def _burn_words(burn: float, bound: str = "") -> str:
+    """What the window spends of its budget, ``burn`` (a fraction): "spends none of its budget"
+    at zero (never "burns under 0.00"), else "burns ``bound`` 0.80 of its budget" (two decimals,
+    two significant digits below 0.01, which two decimals would say as 0.00)."""
+    if not burn > 0:
+        return "spends none of its budget"
+    figure = f"{burn:.2f}" if burn >= 0.01 else f"{burn:.2g}"
+    return f"burns {bound}{figure} of its budget"
+
+
+def _loose_limit(loose_burn: float) -> str:
+    """The ``loose_burn`` limit, named by its keyword in the API and by its flag on a command
+    that has one; a command without one (``recalibrate``) says the value only, naming no keyword
+    its user cannot type."""
+    value, flag = given_fraction(loose_burn), command_flag("loose_burn")
+    return say(f"loose_burn {value}", f"{flag} {value}" if flag else value)
