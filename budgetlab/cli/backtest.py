@@ -69,21 +69,25 @@ def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timesta
     return start, end
 
 
-def _at_period(spec: Any, period: Any) -> Any:
-    """``spec`` at the budget period ``--period``: its own policy re-dated, each tier keeping its
-    budget fraction (:func:`~budgetlab.interop.redate.redate_policy`), both said in its notes."""
+def _at_period(spec: Any, period: Any, *, own_policy: bool = True) -> Any:
+    """``spec`` at the budget period ``--period``: its own policies re-dated from their periods,
+    each tier keeping its budget fraction (:func:`~budgetlab.interop.redate.redate_policies`),
+    both said in its notes; dropped with ``own_policy=False`` (``--policy`` replaces them)."""
     from .._util.words import prose_duration
-    from ..interop.redate import redate_policy
+    from ..interop.openslo.model import merged_policy
+    from ..interop.redate import redate_policies
     from ..interop.sli_queries import SpecSLO
     from .export_report import redated_line
 
     slo = spec.slo.with_(period=period)
     notes = [*spec.notes, f"the period: {prose_duration(slo.period)} (--period), not the spec's"]
-    policy = spec.policy
-    if policy is not None:
-        policy = redate_policy(policy, slo.period)
-        notes.append(redated_line(policy))
-    return SpecSLO(**{**spec.__dict__, "slo": slo, "policy": policy, "notes": tuple(notes)})
+    was = spec.alert_policies if own_policy else ()
+    pols = redate_policies(was, spec.slo.period, slo.period)
+    notes += [redated_line(p) for p, w in zip(pols, was, strict=True)
+              if w.period == spec.slo.period]
+    return SpecSLO(**{**spec.__dict__, "slo": slo, "policy": merged_policy(pols, slo.period,
+                                                                           spec.name),
+                      "alert_policies": pols, "notes": tuple(notes)})
 
 
 def _target_slos(args: argparse.Namespace) -> list[Any]:
@@ -114,7 +118,8 @@ def _target_slos(args: argparse.Namespace) -> list[Any]:
                               "both.")
         if args.target is not None:
             spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(target=args.target)})
-        return [spec if args.period is None else _at_period(spec, args.period)]
+        return [spec if args.period is None else _at_period(spec, args.period,
+                                                            own_policy=not args.policy)]
     if (args.histogram is None) != (args.slow_above is None):
         raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
                           "durations) and "

@@ -142,6 +142,15 @@ def add_analyses(subparsers: Any) -> None:
     add_incidents(subparsers)
 
 
+#: What ``--policy`` of ``incident`` and ``alerts`` builds: presets for the SLO's SRE budget
+#: period (``as_policy(name, period=slo.period)``), which ``--window`` never sets.
+PRESET_PERIOD = ("presets only (an --slo file's own alert policies are not replayed), each "
+                 "built for the SLO's SRE budget period: the --slo file's (its timeWindow, per "
+                 "group when it binds several), else 30d, never --window (the tracker window); "
+                 "workbook and pyrra keep their burns and scale their windows to it, sloth takes "
+                 "28d or 30d only, single_window is one 1 h window at burn 0.9 at any period")
+
+
 def add_incidents(subparsers: Any) -> None:
     """Register ``budgetlab incident`` and ``budgetlab alerts``."""
     p = subparsers.add_parser("incident",
@@ -167,8 +176,7 @@ def add_incidents(subparsers: Any) -> None:
                    help="time shown before and after the incident (default 6h)")
     g.add_argument("--policy", default="workbook",
                    help="alert policy replayed: workbook, sloth, pyrra, single_window (default "
-                        "workbook); single_window is always one 1 h window at burn 0.9, whatever "
-                        "--window says")
+                        f"workbook); {PRESET_PERIOD}")
     g.add_argument("--breakdown-by", default=None,
                    help="group keys of the bucket breakdown (default: --by)")
     g.add_argument("--freq", default="1min", help="bin width of the alert policy (default 1min)")
@@ -183,8 +191,7 @@ def add_incidents(subparsers: Any) -> None:
                    help="incident_id,start,end[,scope,kind]")
     g.add_argument("--policy", default="workbook",
                    help="policies, comma-separated: workbook, pyrra, sloth, single_window "
-                        "(default workbook); single_window is always one 1 h window at burn 0.9, "
-                        "whatever --window says")
+                        f"(default workbook); {PRESET_PERIOD}")
     g.add_argument("--freq", default="1min",
                    help="bin width (default 1min; must divide the policies' windows)")
     g.add_argument("--grace", default="1h",

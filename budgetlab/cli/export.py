@@ -67,19 +67,21 @@ def _read_docs(spec: str) -> list[Any]:
     return docs
 
 
-def _override(doc: Any, target: float | None, window: Any, period: Any = None) -> Any:
-    """``doc`` with a new target, tracker window and/or SRE period (alert policies whose
-    period was the SLO's period follow it, each tier keeping its budget fraction:
-    :func:`~budgetlab.interop.redate.redate_policy`)."""
-    from ..interop.redate import redate_policy
+def _override(doc: Any, args: argparse.Namespace, window: Any = None) -> Any:
+    """``doc`` with the new target (``--target``), tracker ``window`` and/or SRE period
+    (``--period``): alert policies whose period was the SLO's period follow it, each tier keeping
+    its budget fraction (:func:`~budgetlab.interop.redate.redate_policies`), unless ``--policy``
+    replaces them."""
+    from ..interop.redate import redate_policies
 
-    changes = {k: v for k, v in (("target", target), ("window", window), ("period",
-                                                                          period)) if v is not None}
+    changes = {k: v for k, v in (("target", args.target), ("window", window),
+                                 ("period", args.period)) if v is not None}
     if not changes:
         return doc
     slo = doc.slo.with_(**changes)
-    pols = tuple(redate_policy(p, slo.period) if p.period == doc.slo.period else p
-                 for p in doc.alert_policies)
+    if args.policy is not None:
+        return dataclasses.replace(doc, slo=slo)
+    pols = redate_policies(doc.alert_policies, doc.slo.period, slo.period)
     return dataclasses.replace(doc, slo=slo, alert_policies=pols)
 
 
@@ -219,7 +221,7 @@ def _docs_from_spec(args: argparse.Namespace, indicator: Any) -> list[Any]:
     service and SLI in place of theirs."""
     docs = []
     for d in _read_docs(args.from_spec):
-        d = _override(d, args.target, args.window, args.period)
+        d = _override(d, args, args.window)
         changes: dict[str, Any] = {}
         if args.policy is not None:
             changes["alert_policies"] = (_policy(args, d.slo.period),)
@@ -289,7 +291,7 @@ def _cmd_prometheus(args: argparse.Namespace) -> int:
     metrics = _metrics(args)
     latency = _latency(args)
     if args.slo is not None:
-        docs = [_override(d, args.target, None, args.period) for d in _read_docs(args.slo)]
+        docs = [_override(d, args) for d in _read_docs(args.slo)]
         if latency is not None:
             docs = [dataclasses.replace(d, indicator=latency, indicator_ref=None) for d in docs]
         _guard_docs(docs)

@@ -8,19 +8,32 @@ percents as its 30 d ones, and Sloth derives each burn from them (``getBurnRateF
 ``percent / 100 x period / long window``): 2 % in 1 h is 13.44 at 28 d. A policy moved to another
 period therefore keeps its windows and budget fractions, its burns scaled by ``new / old``
 period; keeping the burns would change the fractions (14.4 over 1 h of a 28 d budget is 2.14 %).
+
+A shorter period scales the burns down, and a tier below burn 1 is no alert: it fires while the
+service spends its budget slower than the period allows (on track to keep it). Such a re-dating
+is refused, as Sloth refuses a 7 d period without a windows file of its own; a tier at burn 1
+exactly fires only above that pace (the Workbook's 10 % in 3 d at 30 d). The one table below 1
+that is kept is Sloth's own 28 d one (``google-28d.yaml``: 10 % in 3 d is burn 0.933), which is
+what Sloth itself does at 28 d.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
+import pandas as pd
+
 from .._util.percent import given_percent
-from .._util.validation import to_timedelta
+from .._util.validation import duration_label, to_timedelta
+from .._util.words import say
 from ..alerts.policy import AlertPolicy
 from ..alerts.preset_tables import clean_burn
+from ..alerts.tier import AlertTier
+from ..errors import ConfigError
 
-__all__ = ["redate_policy", "fraction_words"]
+__all__ = ["redate_policy", "redate_policies", "fraction_words"]
 
 
 def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
@@ -32,6 +45,14 @@ def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
     True
     >>> [t.burn for t in p.tiers]
     [13.44, 5.6, 2.8, 0.9333333333]
+    >>> redate_policy(AlertPolicy.sloth("30D"), "7D")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: period='7d' would put tier ticket_quick at burn 0.7 and tier
+    ticket_slow at burn 0.233 (each tier keeping its share of the budget: burn = share x period /
+    long window); a tier below burn 1 fires while the service is on track to keep its budget, so
+    it is no alert: give a policy made for 7d (e.g. AlertPolicy.workbook('7d')) or period='30d' or
+    longer.
     """
     new = to_timedelta(period, name="period")
     if new == policy.period:
@@ -39,7 +60,45 @@ def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
     tiers = tuple(dataclasses.replace(t, burn=clean_burn(t.budget_fraction(policy.period)
                                                          * (new / t.long_window)))
                   for t in policy.tiers)
+    low = [t for t in tiers if t.burn < 1]
+    if low and not _sloth_table(tiers, new):
+        # burn x period / old period >= 1 for every tier: period >= old period / lowest burn
+        longer = duration_label((policy.period / min(t.burn for t in policy.tiers)).ceil("1min"))
+        label = duration_label(new)
+        raise ConfigError(
+            say(f"period='{label}'", f"--period {label}") + " would put "
+            + " and ".join(f"tier {t.name} at burn {t.burn:.3g}" for t in low)
+            + " (each tier keeping its share of the budget: burn = share x period / long window);"
+            " a tier below burn 1 fires while the service is on track to keep its budget, so it "
+            "is no alert: give "
+            + say(f"a policy made for {label} (e.g. AlertPolicy.workbook('{label}')) or "
+                  f"period='{longer}' or longer.",
+                  f"--policy with tiers made for {label} (e.g. --policy workbook or --policy "
+                  f"pyrra) or --period {longer} or longer."))
     return dataclasses.replace(policy, tiers=tiers, period=new)
+
+
+def _sloth_table(tiers: tuple[AlertTier, ...], period: pd.Timedelta) -> bool:
+    """Whether ``tiers`` are Sloth's own windows and burns for ``period`` (it ships 28 d and 30 d
+    tables; its 28 d one has ticket_slow at burn 0.933)."""
+    if period not in (pd.Timedelta("28D"), pd.Timedelta("30D")):
+        return False
+    return [(t.windows, t.burn) for t in tiers] == [(t.windows, t.burn)
+                                                    for t in AlertPolicy.sloth(period).tiers]
+
+
+def redate_policies(policies: Sequence[AlertPolicy], old: Any,
+                    new: Any) -> tuple[AlertPolicy, ...]:
+    """An SLO's alert ``policies`` when its period moves from ``old`` to ``new``: those whose
+    period is ``old`` (the SLO's) re-dated by :func:`redate_policy`; one with a period of its own
+    (OpenSLO annotation ``budgetlab/period``) kept as it is, as the user wrote it.
+
+    >>> pols = [AlertPolicy.sloth("30D"), AlertPolicy.pyrra("28D")]  # an SLO of 30 d
+    >>> [(p.tiers[0].burn, p.period.days) for p in redate_policies(pols, "30D", "60D")]
+    [(28.8, 60), (14.0, 28)]
+    """
+    was = to_timedelta(old, name="period")
+    return tuple(redate_policy(p, new) if p.period == was else p for p in policies)
 
 
 def fraction_words(policy: AlertPolicy) -> str:

@@ -36,7 +36,9 @@ class SpecSLO:
     """One SLO of a spec with what a backtest needs: the SLO, its counters (``total`` and one
     of ``errors`` / ``good``), its own alert policy (OpenSLO, Sloth's, Pyrra's), labels, the
     notes of how the file was read, and ``by``: the labels its queries group by (Pyrra's
-    ``grouping``), the default of ``backtest --by``."""
+    ``grouping``), the default of ``backtest --by``. ``policy`` merges ``alert_policies``, each
+    with its own period, under the SLO's (:func:`~budgetlab.interop.openslo.model.merged_policy`).
+    """
 
     name: str
     slo: SLO
@@ -48,6 +50,7 @@ class SpecSLO:
     labels: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
+    alert_policies: tuple[AlertPolicy, ...] = ()
 
 
 def _query(ratio: Mapping[str, Any], part: str, where: str) -> str | None:
@@ -202,7 +205,8 @@ def read_slo_spec(spec: str | os.PathLike[str]) -> list[SpecSLO]:
             continue
         found.append(SpecSLO(name=doc.name, slo=doc.slo, policy=doc.policy, labels=dict(doc.labels),
                              source=source,
-                             notes=doc.notes, by=grouping.get(doc.name, ()), **sli_queries(doc)))
+                             notes=doc.notes, by=grouping.get(doc.name, ()),
+                             alert_policies=doc.alert_policies, **sli_queries(doc)))
     if name and not found:
         raise ConfigError(f"{path.name}: has no SLO named {name!r}.")
     return found

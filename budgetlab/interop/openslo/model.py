@@ -20,7 +20,7 @@ from .checks import METHODS_V1, OPS, check_indicator_spec, check_metadata
 from .durations import duration_shorthand
 
 __all__ = ["API_VERSION", "CALENDARS", "CALENDAR_SHORTHAND", "ANNOTATION_PREFIX",
-           "DEFAULT_SERVICE", "SLODocument", "as_documents"]
+           "DEFAULT_SERVICE", "SLODocument", "as_documents", "merged_policy"]
 
 API_VERSION = "openslo/v1"
 #: Calendar ``timeWindow`` durations -> (budgetlab calendar, nominal length of the tracker window).
@@ -272,17 +272,14 @@ class SLODocument:
 
     @property
     def policy(self) -> AlertPolicy | None:
-        """Every tier of every alert policy as one :class:`AlertPolicy` (tiers OR-ed), or ``None``.
+        """Every tier of every alert policy as one :class:`AlertPolicy` (tiers OR-ed), or ``None``
+        (:func:`merged_policy` under the SLO's period).
 
         >>> doc = SLODocument("x", SLO(0.99, "30D"), alert_policies=(AlertPolicy.workbook("30D"),))
         >>> [t.name for t in doc.policy.tiers]
         ['page_1h', 'page_6h', 'ticket_1d', 'ticket_3d']
         """
-        tiers = [t for p in self.alert_policies for t in p.tiers]
-        if not tiers:
-            return None
-        name = self.alert_policies[0].name if len(self.alert_policies) == 1 else self.name
-        return AlertPolicy(tuple(tiers), period=self.slo.period, name=name)
+        return merged_policy(self.alert_policies, self.slo.period, self.name)
 
     def period_kwargs(self) -> dict[str, Any]:
         """Arguments of :func:`budgetlab.budget.period.period_budget` for this SLO's time window and
@@ -321,6 +318,30 @@ class SLODocument:
         if self.budgeting_method == "Timeslices":
             out["slice_target"] = self.time_slice_target
         return out
+
+
+def merged_policy(policies: Sequence[AlertPolicy], period: Any,
+                  name: str = "") -> AlertPolicy | None:
+    """Every tier of ``policies`` as one :class:`AlertPolicy` over the SLO's ``period``, or
+    ``None`` without tiers; named after the one policy, else ``name`` (the SLO's).
+
+    The SLO's period wins over a policy's own (annotation ``budgetlab/period``): a tier fires on
+    burn rates (error ratio / (1 - target)), which no period enters, so the merge changes no
+    alert, and the merged policy's period is the budget its alerts are scored against (the
+    SLO's: ``backtest``'s budget spent before an episode). What a policy's own period does change
+    is the budget fraction its burns mean: read it, or re-date the policy
+    (:func:`~budgetlab.interop.redate.redate_policies`), on the policies before this merge.
+
+    >>> pols = (AlertPolicy.sloth("30D"), AlertPolicy.pyrra("28D"))
+    >>> p = merged_policy(pols, pd.Timedelta("30D"), "x")
+    >>> p.period.days, p.name, [t.burn for t in p.tiers][::4]  # the burns as written
+    (30, 'x', [14.4, 14.0])
+    """
+    tiers = [t for p in policies for t in p.tiers]
+    if not tiers:
+        return None
+    return AlertPolicy(tuple(tiers), period=period, name=policies[0].name if len(policies) == 1
+                       else name)
 
 
 def as_documents(docs: Any, *, name: str | None = None) -> list[SLODocument]:
