@@ -32,8 +32,7 @@ __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open
            "row_numbers", "expand", "personal_mask", "show_labels", "header_error",
            "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
            "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES",
-           "TURN_INTO_OUTCOMES", "MAX_CODES",
-           "HTTP_STATUSES", "numbers_note", "non_boolean_error"]
+           "TURN_INTO_OUTCOMES", "MAX_CODES", "HTTP_STATUSES", "numbers_note", "non_boolean_error"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -237,7 +236,8 @@ METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use 
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
 #: What to do with one, said at the end of every refusal that calls the column a metric series.
-TURN_INTO_OUTCOMES = "a metric series has to be turned into outcomes first"
+TURN_INTO_OUTCOMES = ("a metric series has to be turned into outcomes first (see docs/own-log.md, "
+                      "'Metric series')")
 #: The fix of a refusal of the outcome column as a metric series: the column to name instead.
 _NAME_THE_COLUMN = ("Name the outcome column with outcome= (or a true/false success column with "
                     f"ok=); {TURN_INTO_OUTCOMES}.")
@@ -393,7 +393,7 @@ def too_many_labels_error(n: int, limit: int) -> OutcomeError:
     the outcome column has 7,150 distinct labels (more than 1,000): it does not look like an
     outcome column. A metric series (...) is not an outcome log: ... Name the outcome column with
     outcome= (or a true/false success column with ok=); a metric series has to be turned into
-    outcomes first.
+    outcomes first (see docs/own-log.md, 'Metric series').
     """
     return OutcomeError(f"the outcome column has {n:,} distinct labels (more than {limit:,}): it "
                         f"does not look like an outcome column. {METRIC_SERIES}. "

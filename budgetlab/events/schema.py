@@ -101,20 +101,30 @@ def as_events(ts: Any, ok: Any, bucket: Any = None, *, groups: dict[str, Any] | 
     """Build a canonical event table from arrays (no parsing, no guessing).
 
     ``ts`` is anything :func:`pandas.to_datetime` reads with ``utc=True``; ``bucket`` defaults to
-    ``success`` for ``ok`` rows and ``solve_error`` otherwise (the sample domain: its ``timeout``
-    and ``solve_error`` categories are always there; the readers keep only the buckets the data
-    has). Sorted stably by ``ts``.
+    ``success`` for ``ok`` rows and ``failure`` otherwise (a failure of no stated kind, as the
+    readers read an ``ok=`` column without ``bucket=``), and the bucket categories are then
+    ``success`` and ``failure`` if a row failed, as the readers keep them. A given ``bucket`` names
+    the kinds; its categories are the sample domain's ``timeout`` and ``solve_error`` (always
+    there) and the labels given. Sorted stably by ``ts``.
 
     >>> ev = as_events(["2026-01-01 00:00:01", "2026-01-01 00:00:00"], [True, False])
     >>> ev[["ok", "bucket"]].to_dict("list")
-    {'ok': [False, True], 'bucket': ['solve_error', 'success']}
+    {'ok': [False, True], 'bucket': ['failure', 'success']}
+    >>> list(ev["bucket"].cat.categories)
+    ['success', 'failure']
+    >>> list(as_events(["2026-01-01"] * 2, [True, False], ["success", "timeout"])["bucket"]
+    ...      .cat.categories)
+    ['success', 'timeout', 'solve_error']
     >>> str(ev["ts"].dtype)
     'datetime64[ns, UTC]'
     """
     ok_arr = np.asarray(ok, dtype=bool)
-    bucket_arr = np.where(ok_arr, SUCCESS, SOLVE_ERROR) if bucket is None else \
-        np.asarray(pd.Series(bucket).astype(str))
-    dtype = bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])
+    if bucket is None:
+        bucket_arr = np.where(ok_arr, SUCCESS, FAILURE)
+        dtype = bucket_dtype(pd.unique(bucket_arr))
+    else:
+        bucket_arr = np.asarray(pd.Series(bucket).astype(str))
+        dtype = bucket_dtype([*_KNOWN_ORDER[1:], *pd.unique(bucket_arr)])
     cols: dict[str, Any] = {"ts": pd.to_datetime(pd.Series(ts), utc=True).dt.as_unit("ns").array,
                             "ok": ok_arr, "bucket": pd.Categorical(bucket_arr, dtype=dtype)}
     cols.update({name: pd.Categorical(values) for name, values in (groups or {}).items()})

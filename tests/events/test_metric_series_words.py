@@ -30,7 +30,7 @@ def test_a_success_column_without_one_boolean_is_called_a_metric_series():
     assert str(info.value) == (
         "none of the 3 rows of the success column is a boolean (true/false or 1/0): this looks "
         f"like a metric series. {METRIC_SERIES}; a metric series has to be turned into outcomes "
-        "first.")
+        "first (see docs/own-log.md, 'Metric series').")
 
 
 def test_text_without_one_boolean_is_asked_whether_it_holds_labels():
@@ -95,7 +95,8 @@ def test_nab_request_counts_read_as_outcomes_are_a_metric_series(capsys):
     assert err.strip() == (
         "budgetlab: error: 4,017 of the 4,032 rows of the success column are not booleans "
         f"(true/false or 1/0): this looks like a metric series. {METRIC_SERIES}; "
-        "a metric series has to be turned into outcomes first.")
+        "a metric series has to be turned into outcomes first (see docs/own-log.md, 'Metric "
+        "series').")
 
 
 def test_a_success_column_with_a_few_bad_rows_names_them():
@@ -164,7 +165,8 @@ def test_more_than_a_thousand_labels_end_as_the_other_metric_series_refusals(tmp
     # 1,234 distinct CPU readings (0.05 % apart), one row each: more distinct labels than an
     # outcome column has (1,000), refused before any label is read
     values = [f"{k * 0.05:.2f}" for k in range(1234)]
-    tail = "a metric series has to be turned into outcomes first."
+    tail = ("a metric series has to be turned into outcomes first (see docs/own-log.md, 'Metric "
+            "series').")
     with pytest.raises(OutcomeError) as info:
         read_events(frame(values))
     assert str(info.value) == (
