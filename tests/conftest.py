@@ -88,3 +88,18 @@ def outage_log(tmp_path):
     log = tmp_path / "log.csv"
     pd.DataFrame({"ts": ts, "outcome": np.where(bad, "error", "success")}).to_csv(log, index=False)
     return log
+
+
+@pytest.fixture
+def every_fifth_slow(tmp_path):
+    """A CSV log (``ts``, ``outcome``, ``s``: seconds) of three days, 2026-01-01 00:00 ..
+    01-03 23:50 UTC: one successful attempt every 10 min (432), every 5th taking 30 s and the
+    others 5 s, so that the 24 h window's share within 20 s stays at 80 % (+- 1 of ~144)."""
+    import pandas as pd
+
+    n = 3 * 144
+    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(range(0, 10 * n, 10), unit="min")
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
+                  "s": [30.0 if i % 5 == 0 else 5.0 for i in range(n)]}).to_csv(path, index=False)
+    return path

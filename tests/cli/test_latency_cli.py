@@ -67,16 +67,12 @@ def test_duration_is_required(log, capsys):
     assert "--duration COLUMN" in capsys.readouterr().err
 
 
-def test_the_current_target_is_reported_beside_the_supported_one(tmp_path, capsys):
+def test_the_current_target_is_reported_beside_the_supported_one(every_fifth_slow, capsys):
     # three days, one attempt every 10 min, every 5th slower than 20 s: the 24 h window's share
     # within 20 s stays at 80 % (+- 1 of ~144), so under 0.75 the burn is ~0.8 (warning at most)
     # and under 0.8 ~1.0 (exhausted): the supported target is 0.75, every day alike (interval
     # 0.75 .. 0.75). --target 0.9 lies above it, and the text says so
-    n = 3 * 144
-    ts = pd.Timestamp("2026-01-01", tz="UTC") + pd.to_timedelta(range(0, 10 * n, 10), unit="min")
-    path = tmp_path / "log.csv"
-    pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
-                  "s": [30.0 if i % 5 == 0 else 5.0 for i in range(n)]}).to_csv(path, index=False)
+    path = every_fifth_slow
     assert main(["latency", str(path), "--duration", "s", "--duration-unit", "s", "--thresholds",
                  "20s", "--window", "24h",
                  "--target", "0.9", "--n-boot", "50"]) == 0
