@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .._util.validation import duration_label, to_timedelta, window_words
-from .._util.words import say
+from .._util.words import command_flag, prose_duration, say
 from ..errors import ConfigError
 from .preset_tables import (
     PYRRA_DIVISORS,
@@ -50,6 +50,30 @@ from .preset_tables import (
 from .tier import AlertTier
 
 __all__ = ["AlertPolicy", "PRESET_NAMES", "as_policy"]
+
+
+#: The period of Pyrra's own table (``Windows()`` comments: 1 h/5 min at 28 d).
+_PYRRA_OWN = pd.Timedelta("28D")
+
+
+def _period_words(period: pd.Timedelta) -> str:
+    """The SRE budget period a preset refuses, in the caller's words: ``period='7d'`` in the
+    API; on the command line its length and where it came from (``--period``, else the ``--slo``
+    file's; a command without ``--period`` takes it from the ``--slo`` file only)."""
+    where = "--period, else the SLO file's" if command_flag("period") else "the --slo file's"
+    return say(f"period='{duration_label(period)}'",
+               f"the SRE budget period {prose_duration(period)} ({where})")
+
+
+def _period_fix(periods: tuple[str, ...], how: str = "") -> str:
+    """The periods to give instead, in the caller's words: ``period='30D'`` in the API,
+    ``--period 30d`` on a command that has it, else an ``--slo`` file with that period."""
+    note = f" ({how})" if how else ""
+    if command_flag("period"):
+        return " or ".join(f"--period {p.lower()}" for p in periods) + note
+    return say(" or ".join(f"period='{p}'" for p in periods) + note,
+               "an --slo file with a period of "
+               + (how or " or ".join(prose_duration(p) for p in periods)))
 
 
 def _as_tier(item: Any) -> AlertTier:
@@ -193,9 +217,9 @@ class AlertPolicy:
         Traceback (most recent call last):
         ...
         budgetlab.errors.ConfigError: period='1d' is too short for the Workbook's tiers: with their
-        burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30d (Pyrra's rule) the
-        5 min window of page_1h rounds to nothing; the SRE budget period is SLO.period (default
-        30d), not the tracker window: give period='30D' (at least 3 days), or build the tiers
+        burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30 d (Pyrra's rule) the
+        5 min window of page_1h rounds to nothing; the SRE budget period is SLO.period (default 30
+        d), not the tracker window; give period='30D' (at least 3 days), or build the tiers
         explicitly with AlertPolicy.from_budget_fractions(..., period=...) or
         AlertPolicy([AlertTier(...)]).
         """
@@ -211,12 +235,12 @@ class AlertPolicy:
             for w, s in zip(t.windows, scaled, strict=True):
                 if s.value <= 0:
                     raise ConfigError(
-                        f"period='{duration_label(p)}' is too short for the Workbook's tiers: "
+                        _period_words(p) + " is too short for the Workbook's tiers: "
                         "with their burn factors kept (14.4, 6, 3, 1) and the windows scaled by "
-                        f"period / 30d (Pyrra's rule) the {window_words(w)} window of {t.name} "
-                        "rounds to nothing; the SRE budget period is "
-                        + say("SLO.period", "--period") + " (default 30d), not the tracker "
-                        "window: give period='30D' (at least 3 days)"
+                        f"period / 30 d (Pyrra's rule) the {window_words(w)} window of {t.name} "
+                        "rounds to nothing" + say("; the SRE budget period is SLO.period (default "
+                                                 "30 d), not the tracker window", "") + "; give "
+                        + _period_fix(("30D",), "at least 3 days")
                         + say(", or build the tiers explicitly with "
                               "AlertPolicy.from_budget_fractions(..., period=...) or "
                               "AlertPolicy([AlertTier(...)])", "") + ".")
@@ -263,8 +287,12 @@ class AlertPolicy:
         """
         p = to_timedelta(period, name="period")
         if p not in (pd.Timedelta("30D"), pd.Timedelta("28D")):
-            raise ConfigError("Sloth ships default windows for period='30D' or period='28D' "
-                              "only.")
+            raise ConfigError(
+                _period_words(p) + " has no Sloth windows: Sloth ships default "
+                "windows for a 30 d or 28 d period only; give " + _period_fix(("30D", "28D"))
+                + ", or " + say("AlertPolicy.workbook(period) or AlertPolicy.pyrra(period)",
+                                "--policy workbook or --policy pyrra")
+                + ", which keep their burns and scale their windows to any period.")
         tiers = tuple(AlertTier(n, s, lw, sw, clean_burn(f * (p / pd.Timedelta(lw))))
                       for n, s, f, lw, sw in SLOTH_WINDOWS)
         return cls(tiers, period=p, name=f"sloth_{duration_label(p)}")
@@ -291,8 +319,12 @@ class AlertPolicy:
         for sev, d_for, d_long, d_short, factor in PYRRA_DIVISORS:
             long_w, short_w = scaled(d_long), scaled(d_short)
             if long_w.value <= 0 or short_w.value <= 0:
-                raise ConfigError("period is too short for Pyrra's windows (they round to whole "
-                                  "minutes).")
+                raise ConfigError(
+                    _period_words(p) + " is too short for Pyrra's windows: scaled by "
+                    "period / 28 d and rounded to the minute (Pyrra's rule), the "
+                    f"{window_words(_PYRRA_OWN // d_short)} short window of its 28 d table's "
+                    f"{window_words(_PYRRA_OWN // d_long)} tier rounds to nothing; give "
+                    + _period_fix(("28D",), "at least 3 days") + ".")
             tiers.append(AlertTier(f"{sev}_{duration_label(long_w)}", sev, long_w, short_w, factor,
                                    for_=scaled(d_for)))
         return cls(tuple(tiers), period=p, name=f"pyrra_{duration_label(p)}")

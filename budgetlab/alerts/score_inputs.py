@@ -120,8 +120,10 @@ def scored_incidents(incidents: pd.DataFrame, keys: pd.DataFrame, by: list[str],
     i_s = utc_ns_column(inc["start"], "incidents['start']")
     i_e = utc_ns_column(inc["end"], "incidents['end']")
     if bool(np.any(i_e <= i_s)):
-        raise InputError("incidents has rows with end <= start; 'end' is exclusive and must be "
-                         "after 'start'.")
+        from .._util.words import say
+
+        raise InputError(say("incidents", "--incidents") + " has rows that end at or before "
+                         "they start; 'end' is exclusive and must be after 'start'.")
     scopes = inc["scope"].tolist() if "scope" in inc.columns else ["*"] * len(inc)
     match = np.zeros((len(inc), len(keys)), dtype=bool)
     for i, sc in enumerate(scopes):

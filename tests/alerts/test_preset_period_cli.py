@@ -29,7 +29,7 @@ def run(tmp_path_factory):
                                                                          index=False)
     (d / "inc.csv").write_text("incident_id,start,end\n"
                                "i1,2026-11-01T10:00:00Z,2026-11-01T11:00:00Z\n")
-    for period in ("7D", "28D"):
+    for period in ("1D", "7D", "28D"):
         write_openslo([SLODocument("api", SLO(0.95, "24h", period=period))],
                       d / f"slo{period}.yaml")
 
@@ -65,6 +65,32 @@ def test_the_slo_files_period_does(run, capsys):
     # Sloth has no 7 d windows
     assert main(run("--slo", "slo7D.yaml", "--policy", "sloth")) == 2
     assert "Sloth ships default windows for" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("policy", "slo", "said"), [
+    # alerts has no --period: the period is the --slo file's, said in its length, never in the
+    # API's period='7d' / period='30D' (issue: the refusal printed "for period='30D' or
+    # period='28D' only")
+    ("sloth", "slo7D.yaml",
+     "the SRE budget period 7 d (the --slo file's) has no Sloth windows: Sloth ships default "
+     "windows for a 30 d or 28 d period only; give an --slo file with a period of 30 d or 28 d, "
+     "or --policy workbook or --policy pyrra, which keep their burns and scale their windows to "
+     "any period."),
+    # 1 d: the Workbook's 5 min short window x 1 / 30 = 10 s rounds to 0 min
+    ("workbook", "slo1D.yaml",
+     "the SRE budget period 24 h (the --slo file's) is too short for the Workbook's tiers: with "
+     "their burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30 d (Pyrra's "
+     "rule) the 5 min window of page_1h rounds to nothing; give an --slo file with a period of "
+     "at least 3 days."),
+    # Pyrra's 5 min of 28 d at 1 d: 86,400 s / 8,064 = 10.7 s rounds to 0 min
+    ("pyrra", "slo1D.yaml",
+     "the SRE budget period 24 h (the --slo file's) is too short for Pyrra's windows: scaled by "
+     "period / 28 d and rounded to the minute (Pyrra's rule), the 5 min short window of its 28 d "
+     "table's 1 h tier rounds to nothing; give an --slo file with a period of at least 3 days."),
+])
+def test_a_period_refused_is_said_in_the_commands_words(run, capsys, policy, slo, said):
+    assert main(run("--slo", slo, "--policy", policy)) == 2
+    assert capsys.readouterr().err == f"budgetlab: error: {said}\n"
 
 
 @pytest.mark.parametrize("command", ["alerts", "incident"])

@@ -280,7 +280,10 @@ def test_period_keeps_the_spec_tiers_budget_fractions(prom, tmp_path, capsys):
                           "--period (e.g. --period 28d), not --window (a tracker window, which "
                           "backtest does not use); give --period.\n"),
     (["--policy", "sloth", "--period", "7d"],
-     "Sloth ships default windows for --period 30D or --period 28D only.\n"),
+     "the SRE budget period 7 d (--period, else the SLO file's) has no Sloth windows: Sloth "
+     "ships default windows for a 30 d or 28 d period only; give --period 30d or --period 28d, "
+     "or --policy workbook or --policy pyrra, which keep their burns and scale their windows to "
+     "any period.\n"),
 ])
 def test_period_words_refused_before_the_server(tmp_path, capsys, args, message):
     (tmp_path / "sloth.yaml").write_text(SLOTH)

@@ -382,15 +382,18 @@ def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtoo
     (["export", "prometheus", "--target", "0.99", "--policy", "sloth", "--period", "7d",
       "--total-metric", "a_total",
       "--errors-metric", "b_total", "{out}"],
-     "Sloth ships default windows for --period 30D or --period 28D only."),
+     "the SRE budget period 7 d (--period, else the SLO file's) has no Sloth windows: Sloth "
+     "ships default windows for a 30 d or 28 d period only; give --period 30d or --period 28d, "
+     "or --policy workbook or --policy pyrra, which keep their burns and scale their windows to "
+     "any period."),
     # in flags, without the API's way out (it said "period=2d is too short ... or build the
     # tiers explicitly with AlertPolicy.from_budget_fractions(..., period=...)")
     (["export", "prometheus", "--target", "0.99", "--policy", "workbook", "--period", "2d",
       "--total-metric", "a_total", "--errors-metric", "b_total", "{out}"],
-     "--period 2d is too short for the Workbook's tiers: with their burn factors kept (14.4, 6, "
-     "3, 1) and the windows scaled by period / 30d (Pyrra's rule) the 5 min window of page_1h "
-     "rounds to nothing; the SRE budget period is --period (default 30d), not the tracker "
-     "window: give --period 30D (at least 3 days)."),
+     "the SRE budget period 2 d (--period, else the SLO file's) is too short for the Workbook's "
+     "tiers: with their burn factors kept (14.4, 6, 3, 1) and the windows scaled by period / 30 "
+     "d (Pyrra's rule) the 5 min window of page_1h rounds to nothing; give --period 30d (at "
+     "least 3 days)."),
     # in the command's flags (it said "selector, errors_selector and selector_labels apply to
     # total_metric/errors_metric only")
     (["export", "prometheus", "--slo", "{fix}", "--selector", 'job="x"', "{out}"],
