@@ -162,12 +162,9 @@ def say_redated(doc: Any, lead: str = "  ") -> None:
 
 def redated_line(policy: Any) -> str:
     """What :func:`say_redated` says of one policy re-dated to its ``period``."""
-    from .._util.words import prose_duration
-    from ..interop.redate import fraction_words
+    from ..interop.redate import redated_words
 
-    return (f"the alerts at {prose_duration(policy.period)}: the file's tiers, each keeping its "
-            "share of the budget (burn = share x period / long window, as Sloth's own 28 d and "
-            f"30 d windows do): {fraction_words(policy)}")
+    return redated_words(policy)
 
 
 def tiers_words(doc: Any, policy: Any) -> str:

@@ -15,6 +15,14 @@ is refused, as Sloth refuses a 7 d period without a windows file of its own; a t
 exactly fires only above that pace (the Workbook's 10 % in 3 d at 30 d). The one table below 1
 that is kept is Sloth's own 28 d one (``google-28d.yaml``: 10 % in 3 d is burn 0.933), which is
 what Sloth itself does at 28 d.
+
+**Pyrra's objectives follow Pyrra's rule.** Pyrra derives its tiers from the objective's window
+(``Windows()`` in ``slo/rules.go`` of pyrra-dev/pyrra): the factors 14, 7, 2, 1 stay and every
+window (and ``for``) is ``window / n``, rounded to the minute, so a Pyrra objective of 30 d alerts
+over 1h4m/5m, 6h26m/32m, 1d1h43m/2h9m and 4d6h51m/6h26m. A policy that is Pyrra's own table at its
+period (:meth:`AlertPolicy.pyrra`, what a Pyrra file reads as) is re-dated by that rule, as Pyrra
+would build it for the new window, not by the budget fractions above; :func:`redated_words`
+says which rule each re-dated policy followed.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from ..alerts.preset_tables import clean_burn
 from ..alerts.tier import AlertTier
 from ..errors import ConfigError
 
-__all__ = ["redate_policy", "redate_policies", "fraction_words"]
+__all__ = ["redate_policy", "redate_policies", "fraction_words", "redated_words"]
 
 
 def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
@@ -57,6 +65,8 @@ def redate_policy(policy: AlertPolicy, period: Any) -> AlertPolicy:
     new = to_timedelta(period, name="period")
     if new == policy.period:
         return policy
+    if _pyrra_table(policy):  # Pyrra's rule: its factors kept, its windows scaled
+        return AlertPolicy.pyrra(new)
     tiers = tuple(dataclasses.replace(t, burn=clean_burn(t.budget_fraction(policy.period)
                                                          * (new / t.long_window)))
                   for t in policy.tiers)
@@ -85,6 +95,38 @@ def _sloth_table(tiers: tuple[AlertTier, ...], period: pd.Timedelta) -> bool:
         return False
     return [(t.windows, t.burn) for t in tiers] == [(t.windows, t.burn)
                                                     for t in AlertPolicy.sloth(period).tiers]
+
+
+def _pyrra_table(policy: AlertPolicy) -> bool:
+    """Whether ``policy`` is Pyrra's own table at its period (what a Pyrra objective reads as)."""
+    try:
+        own = AlertPolicy.pyrra(policy.period)
+    except ConfigError:  # a period too short for Pyrra's windows: no Pyrra table to match
+        return False
+    return policy.tiers == own.tiers
+
+
+def redated_words(policy: AlertPolicy) -> str:
+    """What a re-dated ``policy`` is at its period, and by which rule it got there: Pyrra's
+    tiers by Pyrra's rule (factors kept, windows scaled), any other's tiers keeping their budget
+    fractions (burns scaled, windows kept).
+
+    >>> print(redated_words(redate_policy(AlertPolicy.pyrra("28D"), "30D")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    the alerts at 30 d: Pyrra's tiers as Pyrra builds them for this window (factors 14, 7, 2, 1
+    kept, each window the 28 d one x period / 28 d, rounded to the minute): critical_1h4m 14 over
+    1h4m/5m (2.074 % of the budget), critical_6h26m 7 over 6h26m/32m (6.255 %), warning_1d1h43m 2
+    over 1d1h43m/2h9m (7.144 %), warning_4d6h51m 1 over 4d6h51m/6h26m (14.28 %)
+    """
+    from .._util.words import prose_duration
+
+    if _pyrra_table(policy):
+        how = ("Pyrra's tiers as Pyrra builds them for this window (factors 14, 7, 2, 1 kept, "
+               "each window the 28 d one x period / 28 d, rounded to the minute)")
+    else:
+        how = ("the file's tiers, each keeping its share of the budget (burn = share x period / "
+               "long window, as Sloth's own 28 d and 30 d windows do)")
+    return f"the alerts at {prose_duration(policy.period)}: {how}: {fraction_words(policy)}"
 
 
 def redate_policies(policies: Sequence[AlertPolicy], old: Any,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from budgetlab import SLO, ConfigError
@@ -116,3 +117,35 @@ def test_export_and_backtest_agree_on_a_policy_with_its_own_period(tmp_path, cap
     out = tmp_path / "r.yaml"
     assert main(["export", "prometheus", "--slo", str(spec), "--period", "60d", str(out)]) == 0
     assert [(n, b) for n, b, *_ in _alert_tiers(out)] == [("page_1h", 28.8), ("slow28", 2.8)]
+
+
+PYRRA_1W = Path(__file__).parents[1] / "fixtures" / "pyrra" / "pyrra-filesystem-errors.yaml"
+
+
+def test_a_pyrra_objective_re_dated_follows_pyrras_rule(tmp_path):
+    # Pyrra's Windows() (pyrra-dev/pyrra slo/rules.go): factors 14, 7, 2, 1 at any window, each
+    # window window / n rounded to the minute. Its 30 d table, as published in Pyrra's window-
+    # scaling check: 1h4m/5m, 6h26m/32m, 1d1h43m/2h9m, 4d6h51m/6h26m; by hand 2,592,000 s / 672
+    # = 3857 s -> 64 min, / 8064 = 321 s -> 5 min, / 112 -> 386 min, / 1344 -> 32 min, / 28 ->
+    # 1543 min, / 336 -> 129 min, / 7 -> 6171 min, / 112 -> 386 min. Re-dated from its 1 w by
+    # budget fractions it kept the 15m/1m windows of 1 w and read burns 14 x 30 / 7 = 60, 30, ...
+    (spec,) = read_slo_spec(PYRRA_1W)
+    assert spec.slo.period.days == 7
+    moved = _at_period(spec, "30D")
+    assert [(t.name, t.burn, *(int(w / pd.Timedelta("1min")) for w in t.windows))
+            for t in moved.policy.tiers] == [
+        ("critical_1h4m", 14.0, 64, 5), ("critical_6h26m", 7.0, 386, 32),
+        ("warning_1d1h43m", 2.0, 1543, 129), ("warning_4d6h51m", 1.0, 6171, 386)]
+    # the note says which rule made them: 14 over 64 min of a 43,200 min budget is 2.074 %
+    (note,) = [n for n in moved.notes if n.startswith("the alerts at")]
+    assert note.startswith("the alerts at 30 d: Pyrra's tiers as Pyrra builds them for this "
+                           "window (factors 14, 7, 2, 1 kept, each window the 28 d one x period "
+                           "/ 28 d, rounded to the minute): critical_1h4m 14 over 1h4m/5m "
+                           "(2.074 % of the budget)")
+    # export writes the same tiers: Pyrra's own 28 d table at 28 d (1h/5m, 6h/30m, 1d/2h, 4d/6h)
+    out = tmp_path / "r.yaml"
+    assert main(["export", "prometheus", "--slo", str(PYRRA_1W), "--period", "28d",
+                 str(out)]) == 0
+    assert [b for _, b, *_ in _alert_tiers(out)] == [14.0, 7.0, 2.0, 1.0]
+    assert [(long_, short) for *_, long_, short in _alert_tiers(out)] == [
+        ("1h", "5m"), ("6h", "30m"), ("1d", "2h"), ("4d", "6h")]
