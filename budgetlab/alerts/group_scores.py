@@ -207,6 +207,7 @@ class ScoreSpan:
     n_bins: int = 0
     bad_counts: BadCounts | None = None
     period_budget: np.ndarray | None = None
+    open_ns: int = np.iinfo(np.int64).max  # alert ends from here on: still firing, no reset
 
 
 def _durations(values: np.ndarray, has: np.ndarray) -> np.ndarray:
@@ -232,6 +233,8 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
     n_det, d_med, d_max = segment_median_max(g[det], detection, n_groups)
     _, r_med, r_max = segment_median_max(g[det], reset, n_groups)
     has = n_det > 0
+    # a reset is known where no detected incident's alert still fired at the last evaluation
+    unknown = np.bincount(g[det & (gs.last >= span.open_ns)], minlength=n_groups) > 0
     n_ep, true_ep = gs.episodes.astype(np.int64), gs.true_episodes.astype(np.int64)
     per_day = span.observed_ns / span.day_ns
     per_week = span.observed_ns / (7 * span.day_ns)
@@ -245,8 +248,8 @@ def summary_columns(gs: GroupScores, n_groups: int, inc_start: np.ndarray, inc_e
         "recall": ratio(n_det, n_inc),
         "detection_median": _durations(d_med, has),
         "detection_max": _durations(d_max, has),
-        "reset_median": _durations(r_med, has),
-        "reset_max": _durations(r_max, has),
+        "reset_median": _durations(r_med, has & ~unknown),
+        "reset_max": _durations(r_max, has & ~unknown),
         "pages_per_day": np.where(thin, np.nan, ratio(n_ep, per_day)),
         "false_pages_per_week": np.where(thin, np.nan, ratio(n_ep - true_ep, per_week)),
         "observed_days": np.asarray(per_day, dtype=np.float64),

@@ -34,6 +34,7 @@ from .score_inputs import (
     episode_keys,
     evaluated_span,
     group_table,
+    open_end,
     scored_incidents,
     tier_labels,
     tier_window,
@@ -85,6 +86,8 @@ class ScoringContext:
         self.ep_tier = np.array([tier_names.index(t) for t in ep_tier], dtype=np.int64)
         self.ep_start = utc_ns_column(episodes["start"], "episodes['start']")
         self.ep_end = utc_ns_column(episodes["end"], "episodes['end']")
+        # an alert still firing when the evaluation stopped has no reset time (withheld)
+        self.open_ns = open_end(episodes, self.ep_end)
         self.grid: BinGrid | None = None
         if bins is not None:
             if target is None:
@@ -155,6 +158,10 @@ class ScoringContext:
         if "grid_start" in episodes.attrs:
             return int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value)
         return None
+
+    def _open(self) -> int:
+        """Where the alerts still firing at the last evaluation end (ns; never, without them)."""
+        return np.iinfo(np.int64).max if self.open_ns is None else self.open_ns
 
     def cutoff(self, tiers: list[int]) -> int | None:
         """When the long window of the row of ``tiers`` is first full (ns; the longest window when
@@ -258,7 +265,7 @@ class ScoringContext:
             first=np.where(detected, first, _NAT),
             last=np.where(detected, last, _NAT),
             detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
-            reset=np.where(detected, last - i_e, _NAT),
+            reset=np.where(detected & (last < self._open()), last - i_e, _NAT),
             budget_pct=pct,
             episodes=n_ep - int(ep_early.sum()),
             true_episodes=int((hit & ~ep_early).sum()),
@@ -283,12 +290,13 @@ class ScoringContext:
             return rows_to_columns([self.summary(self.match(np.array([g]), tiers),
                                                  float(observed[g]))
                                     for g in range(n_groups)])
-        span = ScoreSpan(observed, DAY_NS)
+        span = ScoreSpan(observed, DAY_NS, open_ns=self._open())
         if self.grid is not None:
             span = ScoreSpan(observed, DAY_NS, self.grid.start_ns, self.grid.freq_ns,
                              self.grid.n_bins,
                              self.bad_counts, np.broadcast_to(np.asarray(self.period_budget,
-                                                                         dtype=float), (n_groups,)))
+                                                                         dtype=float), (n_groups,)),
+                             open_ns=self._open())
         cols = summary_columns(gs, n_groups, self.inc_start, self.inc_end, span, early_ns=cut)
         for c in ("budget_before_alert_median", "budget_before_alert_max"):
             if c in cols:  # withheld (NaN) for the groups that read less than their period
@@ -312,6 +320,8 @@ class ScoringContext:
         }
         d = m.detection[detected]
         r = m.reset[detected]
+        if bool(np.any(r == _NAT)):  # an alert still firing at the end: no median of the others
+            r = r[:0]
         row["detection_median"] = pd.Timedelta(int(np.median(d)), unit="ns") if len(d) else pd.NaT
         row["detection_max"] = pd.Timedelta(int(d.max()), unit="ns") if len(d) else pd.NaT
         row["reset_median"] = pd.Timedelta(int(np.median(r)), unit="ns") if len(r) else pd.NaT

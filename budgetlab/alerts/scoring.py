@@ -11,7 +11,10 @@ by does not restrict) **and** the episode overlaps the incident's time span exte
 * **detection time**: first matching episode start − incident start, clipped at 0 (an alert
   already firing when the incident starts detects it at once);
 * **reset time**: end of the last matching episode − incident end (signed: negative when the
-  alert stopped before the incident did);
+  alert stopped before the incident did, by that long). Withheld (NaT) when that episode was still
+  firing at the last evaluation (``ongoing``: its ``end`` is where the evaluation stopped, not a
+  reset); a row's ``reset_median``/``reset_max`` are then withheld too (a median of the others
+  would leave out the alert that never stopped);
 * **pages per day / false pages per week**: episodes (notifications) of the row per day, and
   unmatched ones per week, over the row's **observed time** (``observed_days``): the bins at whose
   end the tier's long window holds at least one event (:mod:`budgetlab.alerts.observed`; merged
@@ -87,7 +90,8 @@ def incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grac
     DataFrame
         Group keys (str, ``"*"`` = all groups), ``tier``, ``severity``, ``incident_id``,
         ``kind``, ``incident_start``, ``incident_end``, ``detected``, ``first_alert``,
-        ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected), with
+        ``detection_time``, ``last_alert_end``, ``reset_time`` (NaT when undetected or when the
+        alert still fired at the last evaluation: no reset to count), with
         ``bins``: ``budget_before_alert_pct`` (failures up to the first alert, through the
         incident end when undetected, in % of the period budget of the span's average traffic;
         NaN when withheld, ``attrs["budget_note"]`` says why: see the module docs), and with
@@ -156,7 +160,8 @@ def score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, *, grace: Any 
         ``episodes``, ``true_episodes``, ``precision`` (NaN without episodes), ``incidents``,
         ``detected``, ``recall`` (NaN without incidents), ``detection_median``,
         ``detection_max``, ``reset_median``, ``reset_max`` (Timedelta over detected incidents,
-        NaT if none), ``pages_per_day``, ``false_pages_per_week`` (over the observed time;
+        NaT if none, and the reset ones when an alert still fired at the last evaluation: see the
+        module docs), ``pages_per_day``, ``false_pages_per_week`` (over the observed time;
         withheld, NaN, under 24 h of it), ``observed_days`` (the observed time in days: the
         bins whose tier's long window holds traffic; the evaluated span without ``bins``),
         ``rates_note`` (why the rates are withheld, e.g. ``"withheld: only 5 h of observed

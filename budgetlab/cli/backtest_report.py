@@ -130,6 +130,9 @@ def print_scores(name: str, det: pd.DataFrame, scores: pd.DataFrame, by: list[st
     show["incident_start"] = show["incident_start"].dt.strftime("%Y-%m-%d %H:%M")
     for c in ("detection_time", "reset_time"):
         show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    # detected, no reset: the alert still fired when the span ended (as the score table says)
+    show["reset_time"] = show["reset_time"].mask(
+        (overall["reset_time"].isna() & overall["detected"]).to_numpy(), "still firing")
     if "filling" in overall.columns:
         # as the score table's rows of all tiers merged count it (filling_notes says why)
         show["scored"] = overall["filling"].map({True: "apart (filling)", False: "yes"})

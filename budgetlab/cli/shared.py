@@ -26,7 +26,10 @@ SCORE_COLUMNS = ["tier", "severity", "episodes", "precision", "incidents", "dete
 #: What the score table's rate columns count: the one footnote of ``alerts`` and ``backtest``.
 SCORE_FOOTNOTE = ("pages_per_day: pages per day of observed time (observed_days: the bins after "
                   "the tier's long window first filled whose long window holds at least one event; "
-                  "silences are not counted), withheld under 24 h of it; episodes_filling, "
+                  "silences are not counted), withheld under 24 h of it; reset_median: from "
+                  "the incident's end to its alert's end, negative when the alert stopped "
+                  "first, still firing when an alert of the row had not stopped by the "
+                  "end of what was read (no reset to count); episodes_filling, "
                   "incidents_filling: begun while the long window filled, scored apart (not in "
                   "the other columns)")
 
@@ -117,6 +120,10 @@ def score_text(rows: pd.DataFrame, duration: Any) -> str:
     for col in ("detection_median", "reset_median"):
         if col in show.columns:
             show[col] = show[col].map(lambda v: "" if pd.isna(v) else duration(v))
+    if "reset_median" in show.columns and "detected" in rows.columns:
+        # detected, no reset: an alert of the row still fired when the evaluation stopped
+        open_ = (rows["reset_median"].isna() & (rows["detected"] > 0)).to_numpy()
+        show["reset_median"] = show["reset_median"].mask(open_, "still firing")
     for col in ("pages_per_day", "observed_days"):
         if col in show.columns:
             show[col] = show[col].map(lambda v: "" if pd.isna(v) else f"{v:.3g}")

@@ -48,3 +48,48 @@ def assert_same_as_oracle(got: pd.DataFrame, want: pd.DataFrame) -> None:
     assert got.attrs.get("budget_note", "") == ""
     assert {k: v for k, v in got.attrs.items()
             if k not in ("tier_windows", "incidents_outside", "budget_note")} == want.attrs
+
+
+def _resets_withheld(want: pd.DataFrame, episodes: pd.DataFrame, incidents: pd.DataFrame,
+                     **kw) -> pd.DataFrame:
+    """The oracle's table with difference (6): a reset is withheld (NaT) where the alert that
+    detected an incident still fired at the last evaluation (its ``end`` is where the evaluation
+    stopped, one step after it: ``ongoing``); the oracle counted that end as the reset. Which
+    incidents: the oracle's own detections whose last alert ends at or after the ongoing
+    episodes' end; a score row with any of them withholds its reset_median and reset_max."""
+    from tests.alerts import oracle_scoring
+
+    if "ongoing" not in episodes.columns or not bool(episodes["ongoing"].any()):
+        return want
+    open_end = episodes.loc[episodes["ongoing"].to_numpy(dtype=bool), "end"].min()
+    det = oracle_scoring.incident_detections(episodes, incidents, **kw)
+    unknown = (det["detected"] & (det["last_alert_end"] >= open_end)).to_numpy(dtype=bool)
+    want = want.copy()
+    if "reset_time" in want.columns:  # a detections table: the oracle's rows, in its order
+        want.loc[unknown, "reset_time"] = pd.NaT
+        return want
+    labels = list(det.columns[:det.columns.get_loc("incident_id")])  # group keys, tier, severity
+    rows = set(det.loc[unknown, labels].astype(str).itertuples(index=False, name=None))
+    hit = np.array([r in rows for r in want[labels].astype(str).itertuples(index=False,
+                                                                            name=None)],
+                   dtype=bool)
+    for col in ("reset_median", "reset_max"):
+        want[col] = want[col].where(~hit, pd.NaT)
+    return want
+
+
+def oracle_score_alerts(episodes: pd.DataFrame, incidents: pd.DataFrame, **kw) -> pd.DataFrame:
+    """The oracle's score table, resets as the current rule withholds them (difference 6)."""
+    from tests.alerts import oracle_scoring
+
+    return _resets_withheld(oracle_scoring.score_alerts(episodes, incidents, **kw), episodes,
+                            incidents, **kw)
+
+
+def oracle_incident_detections(episodes: pd.DataFrame, incidents: pd.DataFrame,
+                               **kw) -> pd.DataFrame:
+    """The oracle's detections, resets as the current rule withholds them (difference 6)."""
+    from tests.alerts import oracle_scoring
+
+    return _resets_withheld(oracle_scoring.incident_detections(episodes, incidents, **kw),
+                            episodes, incidents, **kw)

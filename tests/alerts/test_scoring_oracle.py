@@ -10,8 +10,12 @@ import pytest
 from budgetlab.alerts import scoring
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.windows.binning import bin_events
-from tests.alerts import oracle_episodes, oracle_scoring
-from tests.alerts.oracle_compare import assert_same_as_oracle
+from tests.alerts import oracle_episodes
+from tests.alerts.oracle_compare import (
+    assert_same_as_oracle,
+    oracle_incident_detections,
+    oracle_score_alerts,
+)
 from tests.alerts.sre_oracle_data import fast_policy, incidents_for, make_events, per_group_slos
 
 
@@ -44,10 +48,10 @@ def test_score_alerts_equals_the_dense_oracle_on_2000_groups(many):
     assert len(episodes) > 100
     # a period within the 2 h span (a longer one withholds the budget figures: test_scoring.py)
     got = score_alerts(episodes, inc, bins=bins, target=0.95, grace="10min", period="1h")
-    _assert_same(got, oracle_scoring.score_alerts(episodes, inc, bins=bins, target=0.95,
+    _assert_same(got, oracle_score_alerts(episodes, inc, bins=bins, target=0.95,
                                                   grace="10min", period="1h"))
     got = score_alerts(episodes, inc, grace="0s")
-    _assert_same(got, oracle_scoring.score_alerts(episodes, inc, grace="0s"))
+    _assert_same(got, oracle_score_alerts(episodes, inc, grace="0s"))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -63,10 +67,10 @@ def test_score_and_detections_equal_the_oracle_with_per_group_slos(seed):
     episodes = oracle_episodes.alert_episodes(bins, target, pol)
     inc = incidents_for(ev, seed=seed)
     for kw in ({"bins": bins, "target": target, "period": "2h"}, {}):  # within the 4 h span
-        _assert_same(score_alerts(episodes, inc, **kw), oracle_scoring.score_alerts(episodes, inc,
+        _assert_same(score_alerts(episodes, inc, **kw), oracle_score_alerts(episodes, inc,
                                                                                     **kw))
         _assert_same(incident_detections(episodes, inc, **kw),
-                     oracle_scoring.incident_detections(episodes, inc, **kw))
+                     oracle_incident_detections(episodes, inc, **kw))
     # and on the episodes of the current alert_episodes
     _assert_same(alert_episodes(bins, target, pol), episodes)
 
@@ -80,9 +84,9 @@ def test_score_without_episodes_or_incidents_equals_the_oracle():
     none = episodes.iloc[:0]
     kw = {"bins": bins, "target": 0.95, "period": "1h"}  # within the 3 h span
     _assert_same(score_alerts(none, inc, policy=pol, **kw),
-                 oracle_scoring.score_alerts(none, inc, policy=pol, **kw))
+                 oracle_score_alerts(none, inc, policy=pol, **kw))
     _assert_same(score_alerts(episodes, inc.iloc[:0], **kw),
-                 oracle_scoring.score_alerts(episodes, inc.iloc[:0], **kw))
+                 oracle_score_alerts(episodes, inc.iloc[:0], **kw))
 
 
 def test_score_of_overlapping_hand_made_episodes_equals_the_oracle():
@@ -98,7 +102,7 @@ def test_score_of_overlapping_hand_made_episodes_equals_the_oracle():
     inc = incidents_for(ev, seed=8, n=12)
     _assert_same(
         score_alerts(both, inc, bins=bins, target=0.9, period="1h"),  # within the 3 h span
-        oracle_scoring.score_alerts(both, inc, bins=bins, target=0.9, period="1h"),
+        oracle_score_alerts(both, inc, bins=bins, target=0.9, period="1h"),
     )
 
 
@@ -117,5 +121,5 @@ def test_score_alerts_equals_the_oracle_on_benchmark_shaped_data():
     assert len(episodes) > 1000 and len(incidents) > 0
     # a period within the span (just under 3 d: first to last bin)
     got = score_alerts(episodes, incidents, bins=bins, target=0.95, period="2D")
-    _assert_same(got, oracle_scoring.score_alerts(episodes, incidents, bins=bins, target=0.95,
+    _assert_same(got, oracle_score_alerts(episodes, incidents, bins=bins, target=0.95,
                                                   period="2D"))

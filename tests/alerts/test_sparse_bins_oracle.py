@@ -16,8 +16,11 @@ from budgetlab.alerts.scoring import score_alerts
 from budgetlab.alerts.tier import AlertTier
 from budgetlab.windows.binning import bin_events
 from budgetlab.windows.bins import read_bins
-from tests.alerts import oracle_bins, oracle_episodes, oracle_scoring
-from tests.alerts.oracle_compare import assert_same_as_oracle
+from tests.alerts import oracle_bins, oracle_episodes
+from tests.alerts.oracle_compare import (
+    assert_same_as_oracle,
+    oracle_score_alerts,
+)
 from tests.alerts.sre_oracle_data import T0, fast_policy, incidents_for, make_events
 
 
@@ -93,7 +96,7 @@ def test_states_and_scores_equal_the_oracle(sparse):
     ep = alert_episodes(bins, 0.99, pol)
     # the oracle predates filling='apart' (apart vs count: tests/alerts/test_filling.py)
     got = score_alerts(ep, inc, bins=bins, target=0.99, period="1D", filling="count")
-    _assert_same(got, oracle_scoring.score_alerts(ep, inc, bins=bins, target=0.99, period="1D"))
+    _assert_same(got, oracle_score_alerts(ep, inc, bins=bins, target=0.99, period="1D"))
 
 
 def test_row_order_and_explicit_zero_rows_do_not_matter(sparse):
