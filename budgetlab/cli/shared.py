@@ -156,9 +156,7 @@ def thin_rates_line(rows: pd.DataFrame) -> str | None:
         return None
     said = []
     for r in thin.to_dict("records"):
-        tier, sev = str(r["tier"]), str(r["severity"])
-        name = tier if tier != "*" else ("all tiers merged" if sev == "*"
-                                         else f"the {sev} tiers merged")
+        name = _row_name(str(r["tier"]), str(r["severity"]))
         hours = float(r["observed_days"]) * 24
         said.append(f"{name} ({hours_words(hours)} observed)" if hours > 0
                     else f"{name} (no observed time)")
@@ -241,7 +239,41 @@ def filling_notes(rows: pd.DataFrame, episodes: pd.DataFrame, *, what: str = "lo
                      "long windows filled: " + ", ".join(
                          f"{'all tiers' if m == '*' else m} after {prose_duration(w)}"
                          for m, w in longest.items()) + ".")
-    return notes
+    early = _detected_while_filling(rows)
+    return [*notes, early] if early else notes
+
+
+def _row_name(tier: str, severity: str) -> str:
+    """A score row in prose: its tier, or the tiers it merges."""
+    if tier != "*":
+        return tier
+    return "all tiers merged" if severity == "*" else f"the {severity} tiers merged"
+
+
+def _detected_while_filling(rows: pd.DataFrame) -> str | None:
+    """One sentence on the rows that detected incidents without a scored episode (``episodes`` 0,
+    ``detected`` > 0): an episode begun while the long window filled, scored apart, still fired
+    when each incident began, and detects it at once (the matching rule of
+    :func:`budgetlab.score_alerts`); ``None`` when there are none.
+
+    >>> rows = pd.DataFrame({"tier": ["page_1h", "page_6h", "*"], "severity": ["page"] * 3,
+    ...     "episodes": [3, 0, 0], "detected": [1, 1, 1], "episodes_filling": [1, 1, 1]})
+    >>> print(wrap(_detected_while_filling(rows), indent=""))
+    page_6h and the page tiers merged detected their incidents with no episode scored: an episode
+    begun while the long window filled (scored apart) still fired when each incident began, which
+    detects it at once.
+    """
+    if not {"episodes_filling", "episodes", "detected"} <= set(rows.columns):
+        return None
+    only = rows[(rows["episodes"] == 0) & (rows["detected"] > 0)]
+    if not len(only):
+        return None
+    names = [_row_name(str(t), str(s)) for t, s in zip(only["tier"], only["severity"],
+                                                          strict=True)]
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"{said} detected {'its' if len(names) == 1 else 'their'} incidents with no episode "
+            "scored: an episode begun while the long window filled (scored apart) still fired "
+            "when each incident began, which detects it at once.")
 
 
 def outside_line(scores: pd.DataFrame, episodes: pd.DataFrame, n_incidents: int, *,
