@@ -211,12 +211,16 @@ def noun_for(n: int, noun: str, plural: str | None = None) -> str:
 def prose_duration(value: Any) -> str:
     """A given duration (a window, a period, a bin) for prose, exactly as long as it is: in the
     largest unit that holds it a whole number of times (``d`` from two days up, ``h``, ``min``),
-    in half hours above two hours (``3.5 h``), else in seconds with every digit
+    in half hours above two hours (``3.5 h``); from two hours up a whole number of minutes that
+    neither holds is said in its parts (``16 h 48 min``, with its days from two days up:
+    ``30 d 1 h 1 min``), never ``1008 min``; else in seconds with every digit
     (:func:`given_seconds`): ``3601 s``, never ``1.00 h``. One day is ``24 h`` and ``1 d 6 h`` is
     ``30 h``; an elapsed time, rounded to its two largest units, is :func:`duration_words`'.
 
     >>> [prose_duration(x) for x in ("30D", "24h", "210min", "90min", "45s")]
     ['30 d', '24 h', '3.5 h', '90 min', '45 s']
+    >>> [prose_duration(x) for x in ("1008min", "386min", "30D61min", "2D31min", "121min")]
+    ['16 h 48 min', '6 h 26 min', '30 d 1 h 1 min', '2 d 31 min', '2 h 1 min']
     >>> [prose_duration(x) for x in ("3600s", "3601s", "1D6h", "0.5s", "7201.5s", "100000.5h")]
     ... # doctest: -NUMBER
     ['1 h', '3601 s', '30 h', '0.5 s', '7201.5 s', '100000.5 h']
@@ -231,6 +235,10 @@ def prose_duration(value: Any) -> str:
         return f"{ns // day} d"
     if ns >= hour and (ns % hour == 0 or ns % (hour // 2) == 0 and ns > 2 * hour):
         return f"{ns // hour}{'.5' if ns % hour else ''} h"
+    if ns >= 2 * hour and ns % minute == 0:  # in its parts, never "1008 min"
+        d, rest = divmod(ns, day) if ns >= 2 * day else (0, ns)
+        parts = zip((d, rest // hour, rest % hour // minute), ("d", "h", "min"), strict=True)
+        return " ".join(f"{n} {unit}" for n, unit in parts if n)
     if ns >= minute and ns % minute == 0:
         return f"{ns // minute} min"
     return given_seconds(td)

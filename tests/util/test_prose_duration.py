@@ -27,6 +27,9 @@ UNIT_NS = {"d": 86_400 * SECOND, "h": 3_600 * SECOND, "min": 60 * SECOND, "s": S
     ("1D", "24 h"), ("2D", "2 d"), ("30D", "30 d"),
     ("210min", "3.5 h"), ("150min", "2.5 h"),  # half hours above two hours
     ("61min", "61 min"),
+    # from two hours up, whole minutes in their parts (alerts printed "ticket after 1008 min"
+    # for the Workbook's 3 d window at 7 d: 3 d x 7 / 30 = 16.8 h)
+    ("1008min", "16 h 48 min"), ("121min", "2 h 1 min"), ("30D61min", "30 d 1 h 1 min"),
     ("30D1s", "2592001 s"),  # 30 x 86,400 + 1
     ("1h1ns", "3600.000000001 s"),
     ("1ms", "0.001 s"),
@@ -36,8 +39,8 @@ def test_a_given_duration_is_said_exactly(given_, said):
 
 
 def _read_back(words: str) -> int:
-    number, unit = words.split(" ")
-    return int(Decimal(number) * UNIT_NS[unit])
+    parts = words.split(" ")  # "16 h 48 min": number, unit, number, unit
+    return sum(int(Decimal(n) * UNIT_NS[u]) for n, u in zip(parts[::2], parts[1::2], strict=True))
 
 
 @given(st.one_of(
@@ -61,15 +64,17 @@ def test_an_elapsed_time_is_truncated_to_its_two_largest_units():
 
 
 def test_a_budget_period_is_said_exactly_in_the_withheld_note():
-    # a period of 30 d 1 h 1 min over bins spanning 4 d: 30 x 1440 + 61 = 43,261 min, never
-    # "30 d 1 h" (two units, the minute dropped: "read at least 30 d 1 h" was too little)
+    # a period of 30 d 1 h 1 min over bins spanning 4 d: said in its three parts, never
+    # "30 d 1 h" (two units, the minute dropped: "read at least 30 d 1 h" was too little) nor
+    # "43261 min" (30 x 1440 + 61)
     from budgetlab.alerts.score_inputs import budget_before_alert_note
 
     period_ns = (30 * 1440 + 61) * UNIT_NS["min"]
     text = budget_before_alert_note(np.array([float(period_ns)]), 4 * UNIT_NS["d"], 1)
-    assert text == ("budget_before_alert withheld: the bins span 4 d, less than the 43261 min "
-                    "budget period, and a share of the 43261 min budget needs a whole period of "
-                    "traffic (4 d would be scaled to 43261 min); read at least 43261 min.")
+    assert text == ("budget_before_alert withheld: the bins span 4 d, less than the 30 d 1 h 1 "
+                    "min budget period, and a share of the 30 d 1 h 1 min budget needs a whole "
+                    "period of traffic (4 d would be scaled to 30 d 1 h 1 min); read at least 30 d "
+                    "1 h 1 min.")
 
 
 def test_a_long_window_and_a_hysteresis_are_said_exactly():
