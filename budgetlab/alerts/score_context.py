@@ -159,10 +159,6 @@ class ScoringContext:
             return int(pd.Timestamp(episodes.attrs["grid_start"]).as_unit("ns").value)
         return None
 
-    def _open(self) -> int:
-        """Where the alerts still firing at the last evaluation end (ns; never, without them)."""
-        return np.iinfo(np.int64).max if self.open_ns is None else self.open_ns
-
     def cutoff(self, tiers: list[int]) -> int | None:
         """When the long window of the row of ``tiers`` is first full (ns; the longest window when
         tiers are merged, counted from the grid's start): what begins earlier is scored apart.
@@ -265,7 +261,7 @@ class ScoringContext:
             first=np.where(detected, first, _NAT),
             last=np.where(detected, last, _NAT),
             detection=np.where(detected, np.maximum(first - i_s, 0), _NAT),
-            reset=np.where(detected & (last < self._open()), last - i_e, _NAT),
+            reset=np.where(detected & (last < self.open_ns), last - i_e, _NAT),
             budget_pct=pct,
             episodes=n_ep - int(ep_early.sum()),
             true_episodes=int((hit & ~ep_early).sum()),
@@ -290,13 +286,13 @@ class ScoringContext:
             return rows_to_columns([self.summary(self.match(np.array([g]), tiers),
                                                  float(observed[g]))
                                     for g in range(n_groups)])
-        span = ScoreSpan(observed, DAY_NS, open_ns=self._open())
+        span = ScoreSpan(observed, DAY_NS, open_ns=self.open_ns)
         if self.grid is not None:
             span = ScoreSpan(observed, DAY_NS, self.grid.start_ns, self.grid.freq_ns,
                              self.grid.n_bins,
                              self.bad_counts, np.broadcast_to(np.asarray(self.period_budget,
                                                                          dtype=float), (n_groups,)),
-                             open_ns=self._open())
+                             open_ns=self.open_ns)
         cols = summary_columns(gs, n_groups, self.inc_start, self.inc_end, span, early_ns=cut)
         for c in ("budget_before_alert_median", "budget_before_alert_max"):
             if c in cols:  # withheld (NaN) for the groups that read less than their period

@@ -168,11 +168,10 @@ def budget_before_alert_note(withheld_ns: np.ndarray, span_ns: int, n_groups: in
             f"({span} would be scaled to {periods}); read at least {longest}.")
 
 
-def open_end(episodes: pd.DataFrame, ep_end: np.ndarray) -> int | None:
+def open_end(episodes: pd.DataFrame, ep_end: np.ndarray) -> int:
     """The end (ns) of the episodes still firing at the last evaluation (``ongoing``: one step
-    after it, the same instant for all of them), or ``None`` when none is: an alert end at or
-    after it is where the evaluation stopped, not where the alert reset."""
-    if "ongoing" not in episodes.columns or not len(episodes):
-        return None
-    ongoing = episodes["ongoing"].to_numpy(dtype=bool)
-    return int(ep_end[ongoing].min()) if ongoing.any() else None
+    after it, the same instant for all of them; the int64 maximum, never, when none is): an alert
+    end at or after it is where the evaluation stopped, not where the alert reset."""
+    ongoing = (episodes["ongoing"].to_numpy(dtype=bool) if "ongoing" in episodes.columns
+               else np.zeros(len(episodes), dtype=bool))
+    return int(ep_end[ongoing].min()) if ongoing.any() else int(np.iinfo(np.int64).max)

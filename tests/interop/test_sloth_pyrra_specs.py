@@ -187,19 +187,26 @@ def test_export_at_another_period_keeps_the_specs_budget_fractions(tmp_path, cap
                                                                abs=1e-9)
 
 
-def test_pyrra_tiers_at_another_period_keep_their_budget_fractions(tmp_path, capsys):
+def test_pyrra_tiers_at_another_period_follow_pyrras_rule(tmp_path, capsys):
     # nginx-api-errors: Pyrra's 28 d tiers 14 over 1h/5m, 7 over 6h/30m, 2 over 1d/2h, 1 over
-    # 4d/6h; at 30 d each burn x 30 / 28 (same fraction: 14 x 1 h / 28 d = 2.083 % of the budget)
+    # 4d/6h. At 30 d Pyrra itself (Windows() in pyrra-dev/pyrra slo/rules.go) keeps the factors
+    # and scales the windows, window / n rounded to the minute: 2,592,000 s / 672 = 3857 s ->
+    # 1h4m, / 8064 = 321 s -> 5m, / 112 -> 6h26m, / 1344 -> 32m, / 28 -> 1d1h43m, / 336 -> 2h9m,
+    # / 7 -> 4d6h51m, / 112 -> 6h26m. (It kept the 28 d windows and read burns x 30 / 28 before.)
     out = tmp_path / "r.yaml"
     assert main(["export", "prometheus", "--slo", f"{PYRRA / 'nginx.yaml'}#nginx-api-errors",
                  "--period", "30d", str(out)]) == 0
     got = _alert_tiers(out)
-    assert [b for _, b, _, _ in got] == pytest.approx([14 * 30 / 28, 7 * 30 / 28, 2 * 30 / 28,
-                                                       1 * 30 / 28], abs=1e-9)
-    assert [w for _, _, *w in got] == [["1h", "5m"], ["6h", "30m"], ["1d", "2h"], ["4d", "6h"]]
-    assert ("critical_1h 15 over 1h/5m (2.083 % of the budget), critical_6h 7.5 over 6h/30m "
-            "(6.25 %), warning_1d 2.14286 over 1d/2h (7.143 %), warning_4d 1.07143 over 4d/6h "
-            "(14.29 %)\n") in capsys.readouterr().out
+    assert [b for _, b, _, _ in got] == [14.0, 7.0, 2.0, 1.0]
+    assert [w for _, _, *w in got] == [["1h4m", "5m"], ["6h26m", "32m"], ["1d1h43m", "2h9m"],
+                                       ["4d6h51m", "6h26m"]]
+    # 14 x 64 min / 43,200 min = 2.074 %, 7 x 386 / 43,200 = 6.255 %, 2 x 1543 / 43,200 =
+    # 7.144 %, 6171 / 43,200 = 14.28 %
+    assert ("Pyrra's tiers as Pyrra builds them for this window (factors 14, 7, 2, 1 kept, each "
+            "window the 28 d one x period / 28 d, rounded to the minute): critical_1h4m 14 over "
+            "1h4m/5m (2.074 % of the budget), critical_6h26m 7 over 6h26m/32m (6.255 %), "
+            "warning_1d1h43m 2 over 1d1h43m/2h9m (7.144 %), warning_4d6h51m 1 over "
+            "4d6h51m/6h26m (14.28 %)\n") in capsys.readouterr().out
 
 
 def test_export_prints_a_multi_line_query_on_one_line(tmp_path, capsys):
