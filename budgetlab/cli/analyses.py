@@ -218,6 +218,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
 
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
+    from .._util.burns import burn_figure
     from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
     from ..plotting import plot_buckets
 
@@ -239,7 +240,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show = table[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(measured_percent)
-    show["burn_rate"] = show["burn_rate"].map("{:.3g}".format)
+    show["burn_rate"] = show["burn_rate"].map(burn_figure)
     thin = (table["note"] != "").to_numpy()
     withheld = [c for c in cols if c in THIN_COLUMNS]
     show[withheld] = show[withheld].astype(object).mask(
