@@ -38,8 +38,10 @@ from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
 from .recalibration.wilson import wilson_interval
 
+#: ``given_percent``: a target as written (``0.975`` is ``97.5 %``), the spelling of these verdicts'
+#: sentences, for a notebook's titles (:func:`budgetlab._util.percent.given_percent`)
 __all__ = ["Verdict", "VERDICT_COLUMNS", "target_verdicts", "page_verdict", "cause_verdict",
-           "verdicts_table", "bucket_phrase", "minutes"]
+           "verdicts_table", "bucket_phrase", "minutes", "given_percent"]
 
 #: Columns of :func:`verdicts_table`.
 VERDICT_COLUMNS = ("subject", "verdict", "sentence", "evidence", "withheld", "caveat")

@@ -99,15 +99,15 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     cur = (f"current target {given_fraction(row['current_target'])}; "
            if pd.notna(row["current_target"])
            else "no current target; " if given else "")
+    low, high = (given_fraction(row[c], missing="below the candidates' range")
+                 for c in ("recommended_low", "recommended_high"))
+    boot = (f" (bootstrap {low} .. {high})"
+            if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
     if pd.notna(row["recommended_target"]):
-        low, high = (given_fraction(row[c], missing="below the candidates' range")
-                     for c in ("recommended_low", "recommended_high"))
-        boot = (f" (bootstrap {low} .. {high})"
-                if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
         name = recommendation_name(bool(row["recommended_capped"]))
         rec_text = f"{name} {given_fraction(row['recommended_target'])}{boot}"
-    else:
-        rec_text = "no recommended target"
+    else:  # resampled histories may meet the rule where the whole one does not
+        rec_text = f"no recommended target{boot}"
     if pd.notna(row["verdict"]):
         verdict = f"verdict: {str(row['verdict']).replace('_', ' ')}, {row['action']}"
     elif row["action"]:

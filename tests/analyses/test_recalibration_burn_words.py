@@ -66,3 +66,34 @@ def test_recalibrate_says_a_window_that_spends_nothing_in_words():
     assert row["verdict_reason"].startswith(
         "exhausted or worse 0.84 % of the evaluated time under 0.99995 (limit 1 %); 9 hours in 10 "
         "the 1 h window spends none of its budget; the rule's target 0.9999 ")
+
+
+def test_no_recommendation_but_an_interval_says_the_interval():
+    # NAB's machine temperature, "good" above 50, 1 h window, current 0.95: no usual target meets
+    # the rule on the whole history (even 50 % is exhausted 6.57 % of the time), but the bootstrap
+    # interval of the resampled histories runs from below every candidate up to 0.95, which does
+    # not lie wholly below 0.95: ok. It read "no usual target meets the rule (see the
+    # recommendation note) does not separate from 0.95", the interval said nowhere
+    got = verdict(0.95, 0.0734, 1.0, np.nan, np.nan, 0.95, max_share=0.01,
+                  limit_status="exhausted", loose_burn=0.25, window="1 h window")
+    assert got[0] == "ok"
+    assert got[1] == (
+        "exhausted or worse 7.34 % of the evaluated time under 0.95 (limit 1 %); 9 hours in 10 "
+        "the 1 h window spends none of its budget; no usual target meets the rule (see the "
+        "recommendation note), but its bootstrap interval below every candidate .. 0.95 does not "
+        "separate from 0.95: keep 0.95")
+
+
+def test_the_cli_line_says_the_interval_without_a_recommendation():
+    from budgetlab.cli.analyses import _recalibration_line
+
+    row = pd.Series({"events": 8065, "hours": 672.0, "success_rate": 0.9344, "ci_low": 0.9288,
+                     "ci_high": 0.9396, "current_target": 0.95, "recommended_target": np.nan,
+                     "recommended_low": np.nan, "recommended_high": 0.95,
+                     "recommended_capped": False, "verdict": "ok", "action": "keep 0.95"})
+    assert "; no recommended target (bootstrap below the candidates' range .. 0.95); verdict: " \
+           "ok, keep 0.95" in _recalibration_line(row, True)
+    # no interval at all (n_boot=0, or no resample met the rule either): nothing in brackets
+    row[["recommended_high", "verdict", "action"]] = [np.nan, "too_strict", "loosen"]
+    assert _recalibration_line(row, True).endswith("; current target 0.95; no recommended "
+                                                   "target; verdict: too strict, loosen")

@@ -81,11 +81,10 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     low_v = low if np.isfinite(low) else -np.inf
     high_v = high if np.isfinite(high) else -np.inf
     cur, rec_w = given_fraction(current), given_fraction(rec)
+    low_w, high_w = (given_fraction(x, missing="below every candidate") for x in (low, high))
     if np.isfinite(rec):
         rec_txt = f"{recommendation_name(capped)} {rec_w}"
         if bootstrapped:
-            low_w, high_w = (given_fraction(x, missing="below every candidate")
-                             for x in (low, high))
             rec_txt += f" (bootstrap interval {low_w} .. {high_w})"
         else:
             rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
@@ -117,8 +116,11 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     if high_v < current:
         below = f" lies below {cur}," if np.isfinite(rec) else ","
         why = f"{rec_txt}{below} but the current target stays within the limit"
-    else:
+    elif np.isfinite(rec):
         why = f"{rec_txt} does not separate from {cur}"
+    else:  # resampled histories met the rule where the whole one did not
+        why = (f"{rec_txt}, but its bootstrap interval {low_w} .. {high_w} does not separate "
+               f"from {cur}")
     burn_txt = f"9 hours in 10 the {window} {_burn_words(burn90, 'under ')}"
     return "ok", f"{share_txt}; {burn_txt}; {why}: {act}", act
 
