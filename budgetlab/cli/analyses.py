@@ -54,8 +54,12 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     s = rec.settings
     print(f"{read.title}: {len(read.events):,} events; recalibrating the {prose_duration(window)} "
           "tracker")
+    first = read.events["ts"].min()
+    cut = (f" (--history: the last {prose_duration(s['history'])} of the log, which begins "
+           f"{first:%Y-%m-%d %H:%M}; no figure counts its earlier events)"
+           if s["span_end"] - s["history"] > first else "")
     print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. "
-               f"{s['span_end']:%Y-%m-%d %H:%M} UTC, per group "
+               f"{s['span_end']:%Y-%m-%d %H:%M} UTC{cut}, per group "
                "only the time its window held traffic, after the first window of each stretch of "
                "traffic (warm-up); "
                "every figure below counts that span", indent=""))
