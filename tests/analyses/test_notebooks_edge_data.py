@@ -270,3 +270,10 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     want = ["0.0000"] * 24
     want[3], want[15] = "0.0028", "0.0020"
     assert rows["GET"] == want
+    # the verdicts per status class: 5xx holds the 3 requests, all 500s (success rate 0), none
+    # left without them and 3 too few for a verdict: said in words, where it read NaN
+    verdicts = next(o.data["text/html"] for o in outputs
+                    if "success_rate_without" in o.get("data", {}).get("text/html", ""))
+    cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", verdicts, flags=re.S)]
+    assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.0000", "n/a", "n/a"]
+    assert "NaN" not in verdicts
