@@ -177,3 +177,14 @@ def test_ruff_passes_on_the_notebooks():
                           capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_target_is_printed_through_a_float_format(path):
+    """A target in a title is said as written (``given_percent``: 0.9125 is 91.25%), never
+    through a float format of its percentage (``f"{x * 100:.6g}%"`` said 0.1 + 0.2 as 30% but
+    0.99999999 as 100%)."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in _code_cells(nb):
+        assert not re.search(r"\*\s*100\s*:\s*\.\d*[fgeFGE%]", cell.source), (path.name,
+                                                                              cell.source)

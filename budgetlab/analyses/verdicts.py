@@ -29,16 +29,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.percent import given_percent, measured_percent
+from .._util.burns import burn_figure
+from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import check_fraction, check_number, check_whole
-from .._util.words import about_words, days_words, duration_words
+from .._util.words import days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
 from .recalibration.wilson import wilson_interval
 
+#: ``given_percent``: a target as written (``0.975`` is ``97.5 %``), the spelling of these verdicts'
+#: sentences, for a notebook's titles (:func:`budgetlab._util.percent.given_percent`)
 __all__ = ["Verdict", "VERDICT_COLUMNS", "target_verdicts", "page_verdict", "cause_verdict",
-           "verdicts_table", "bucket_phrase", "minutes"]
+           "verdicts_table", "bucket_phrase", "minutes", "given_percent"]
 
 #: Columns of :func:`verdicts_table`.
 VERDICT_COLUMNS = ("subject", "verdict", "sentence", "evidence", "withheld", "caveat")
@@ -266,7 +269,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
 
     >>> v = page_verdict(1, 4, target=0.95, threshold=5.0)
     >>> v.verdict, v.withheld
-    (None, 'the burn interval 0.912 – 14 straddles the threshold 5: too few events (4) to tell')
+    (None, 'the burn interval 0.91 – 14 straddles the threshold 5: too few events (4) to tell')
     >>> page_verdict(300, 1000, target=0.95, threshold=5.0).verdict
     'justified'
     """
@@ -284,10 +287,10 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     lo_s, hi_s = wilson_interval(n - f, n, confidence)
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
     burn = f / (n * budget)
-    span = f"{about_words(b_lo)} – {about_words(b_hi)}"  # 3 digits, never an exponent (1e+03)
-    evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn {burn:.2f} "
-                f"({given_percent(confidence)} interval {span}) against the "
-                f"threshold {threshold:g}")
+    span = f"{burn_figure(b_lo)} – {burn_figure(b_hi)}"  # never an exponent (1e+03)
+    evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn "
+                f"{burn_figure(burn)} ({given_percent(confidence)} interval {span}) against the "
+                f"threshold {given_fraction(threshold)}")
     if b_lo > threshold:
         return Verdict(subject, "justified",
                        f"{subject[0].upper() + subject[1:]} was justified: {evidence}.", evidence)
@@ -295,7 +298,7 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
         return Verdict(subject, "not_justified",
                        f"{subject[0].upper() + subject[1:]} was not justified: {evidence}.",
                        evidence)
-    why = (f"the burn interval {span} straddles the threshold {threshold:g}: too "
+    why = (f"the burn interval {span} straddles the threshold {given_fraction(threshold)}: too "
            f"few events ({n:,}) to tell")
     return Verdict(subject, None, f"No verdict on {subject}: {why} ({evidence}).", evidence,
                    withheld=why)

@@ -54,8 +54,12 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     s = rec.settings
     print(f"{read.title}: {len(read.events):,} events; recalibrating the {prose_duration(window)} "
           "tracker")
+    first = read.events["ts"].min()
+    cut = (f" (--history: the last {prose_duration(s['history'])} of the log, which begins "
+           f"{first:%Y-%m-%d %H:%M}; no figure counts its earlier events)"
+           if s["span_end"] - s["history"] > first else "")
     print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. "
-               f"{s['span_end']:%Y-%m-%d %H:%M} UTC, per group "
+               f"{s['span_end']:%Y-%m-%d %H:%M} UTC{cut}, per group "
                "only the time its window held traffic, after the first window of each stretch of "
                "traffic (warm-up); "
                "every figure below counts that span", indent=""))
@@ -99,15 +103,15 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     cur = (f"current target {given_fraction(row['current_target'])}; "
            if pd.notna(row["current_target"])
            else "no current target; " if given else "")
+    low, high = (given_fraction(row[c], missing="below the candidates' range")
+                 for c in ("recommended_low", "recommended_high"))
+    boot = (f" (bootstrap {low} .. {high})"
+            if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
     if pd.notna(row["recommended_target"]):
-        low, high = (given_fraction(row[c], missing="below the candidates' range")
-                     for c in ("recommended_low", "recommended_high"))
-        boot = (f" (bootstrap {low} .. {high})"
-                if pd.notna(row["recommended_high"]) or pd.notna(row["recommended_low"]) else "")
         name = recommendation_name(bool(row["recommended_capped"]))
         rec_text = f"{name} {given_fraction(row['recommended_target'])}{boot}"
-    else:
-        rec_text = "no recommended target"
+    else:  # resampled histories may meet the rule where the whole one does not
+        rec_text = f"no recommended target{boot}"
     if pd.notna(row["verdict"]):
         verdict = f"verdict: {str(row['verdict']).replace('_', ' ')}, {row['action']}"
     elif row["action"]:
@@ -218,6 +222,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
 
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
+    from .._util.burns import burn_figure
     from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
     from ..plotting import plot_buckets
 
@@ -239,7 +244,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show = table[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(measured_percent)
-    show["burn_rate"] = show["burn_rate"].map("{:.3g}".format)
+    show["burn_rate"] = show["burn_rate"].map(burn_figure)
     thin = (table["note"] != "").to_numpy()
     withheld = [c for c in cols if c in THIN_COLUMNS]
     show[withheld] = show[withheld].astype(object).mask(

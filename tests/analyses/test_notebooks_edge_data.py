@@ -233,3 +233,47 @@ def test_notebook_04_on_an_access_log_keeps_the_column_it_breaks_down_by(tmp_pat
                       for o in outputs)
     assert "10,000 events from Sun 2015-05-17 10:05" in shown
     assert "100 % of the failures were server errors in GET" in shown
+
+
+@pytest.mark.slow
+def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
+    """The hourly table of notebook 03 follows its plot's rule (``MIN_HOUR_ATTEMPTS``, 20): an
+    hour of day with fewer attempts says "too few", where the one OPTIONS request of the Elastic
+    sample log (a 500 at 14:05 UTC) read 1.0 (100 % server errors) and hours without attempts
+    NaN. Hand counts (grep, awk on the log): OPTIONS 1 request, POST 5, HEAD 42 (at most 9 in
+    one hour), so every hour of theirs is thin; GET has 343 to 497 requests in each hour, two
+    500s: at 03 UTC 1 of 353 (0.0028), at 15 UTC 1 of 495 (0.0020)."""
+    papermill = pytest.importorskip("papermill",
+                                    reason="papermill (a test extra) runs the notebooks")
+    import re
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    out = tmp_path / "03.ipynb"
+    log = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
+    papermill.execute_notebook(
+        str(ROOT / "budgetlab" / "notebooks" / "03_timeout_vs_solve.ipynb"), str(out),
+        kernel_name="python3", progress_bar=False, cwd=str(tmp_path),
+        parameters={"source": str(log), "incidents": None, "log_format": "access",
+                    "by": "status_class", "split_by": "method",
+                    "network_bucket": "server_error", "tz": "UTC"})
+    nb = nbformat.read(out, as_version=4)
+    outputs = [o for cell in nb.cells for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    table = next(o.data["text/html"] for o in outputs  # the styled table (the breakdown's
+                 if "row_heading" in o.get("data", {}).get("text/html", ""))  # notes say too few)
+    rows = {}
+    for tr in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S):
+        cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr, flags=re.S)]
+        rows[cells[0]] = cells[1:]
+    for method in ("OPTIONS", "POST", "HEAD"):
+        assert rows[method] == ["too few"] * 24, method
+    want = ["0.0000"] * 24
+    want[3], want[15] = "0.0028", "0.0020"
+    assert rows["GET"] == want
+    # the verdicts per status class: 5xx holds the 3 requests, all 500s (success rate 0), none
+    # left without them and 3 too few for a verdict: said in words, where it read NaN
+    verdicts = next(o.data["text/html"] for o in outputs
+                    if "success_rate_without" in o.get("data", {}).get("text/html", ""))
+    cells = [c.strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", verdicts, flags=re.S)]
+    assert cells[cells.index("5xx"):][:5] == ["5xx", "95 %", "0.0000", "n/a", "n/a"]
+    assert "NaN" not in verdicts

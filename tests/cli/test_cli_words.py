@@ -292,8 +292,9 @@ def test_slo_header_names_min_events_by_the_commands_flag(files, capsys):
         assert describe_slo(slo, []).endswith(", min_events 5")
 
 
-@pytest.mark.parametrize(("p10", "verdict_name"), [(0.99, "too_loose"), (0.9, "ok")])
-def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_name):
+@pytest.mark.parametrize(("p10", "verdict_name", "burn"), [(0.99, "too_loose", "burns under 0.2 "),
+                                                           (0.9, "ok", "still burns 2 ")])
+def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_name, burn):
     """The reason that cites ``loose_burn`` says its value after the name (never ``name=``), and
     the flag instead where a command has one; the numbers are hand-computed: 9 hours in 10 the
     window burns (1 - p10) / (1 - 0.95) of its budget, 0.2 or 2."""
@@ -305,7 +306,6 @@ def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_na
         assert got[0] == verdict_name
         return got[1]
 
-    burn = f"{(1 - p10) / 0.05:.2f}"
     assert burn in reason() and "(limit: loose_burn 0.25)" in reason()
     with cli_words({"min_events": "--min-events"}):  # recalibrate: no --loose-burn
         # the value only: a keyword the command line cannot set is no word for its user
@@ -320,8 +320,12 @@ def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_na
     (1.0, "the 24 h window spends none of its budget under 0.95"),
     # (1 - 0.9998) / 0.05 = 0.004, which two decimals said as 0.00
     (0.9998, "the 24 h window burns under 0.004 of its budget under 0.95"),
-    # (1 - 0.995) / 0.05 = 0.1
-    (0.995, "the 24 h window burns under 0.10 of its budget under 0.95"),
+    # (1 - 0.995) / 0.05 = 0.1, which two decimals padded to 0.10
+    (0.995, "the 24 h window burns under 0.1 of its budget under 0.95"),
+    # (1 - 0.99 - 5e-11) / 0.05 = 0.2 - 1e-9: two significant digits, 0.2 (never 0.199999999)
+    (0.99 + 5e-11, "the 24 h window burns under 0.2 of its budget under 0.95"),
+    # (1 - 0.99989) / 0.05 = 0.0022, which two decimals said as 0.00
+    (0.99989, "the 24 h window burns under 0.0022 of its budget under 0.95"),
 ])
 def test_a_loose_target_says_a_zero_burn_plainly(p10, words):
     from budgetlab.analyses.recalibration.verdict import verdict

@@ -118,7 +118,7 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     (:func:`budgetlab.bucket_breakdown` uses it per group with ``span="the group"``).
 
     >>> too_few_events(1, 0.95, span="the group")
-    '1 event in the group: too few for a verdict (under 95 % they hold 0.05 expected failures; a
+    '1 event in the group: too few for a verdict (under 95 % it holds 0.05 expected failures; a
     verdict needs at least 10, i.e. 200 events)'
     >>> too_few_events(200, 0.95)
     ''
@@ -130,7 +130,8 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
         return ""
     need = _events_for(target)
     return (f"{_plural(events, 'event')} in {span}: too few for a verdict "
-            f"({_judged_at(target, judged_at)} they hold {expected:.3g} expected failures; "
+            f"({_judged_at(target, judged_at)} {'it holds' if events == 1 else 'they hold'} "
+            f"{expected:.3g} expected failures; "
             f"a verdict needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
 
 

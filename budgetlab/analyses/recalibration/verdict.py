@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._util.burns import burn_figure
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.words import command_flag, say
 from .rules import recommendation_name
@@ -80,11 +81,10 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     low_v = low if np.isfinite(low) else -np.inf
     high_v = high if np.isfinite(high) else -np.inf
     cur, rec_w = given_fraction(current), given_fraction(rec)
+    low_w, high_w = (given_fraction(x, missing="below every candidate") for x in (low, high))
     if np.isfinite(rec):
         rec_txt = f"{recommendation_name(capped)} {rec_w}"
         if bootstrapped:
-            low_w, high_w = (given_fraction(x, missing="below every candidate")
-                             for x in (low, high))
             rec_txt += f" (bootstrap interval {low_w} .. {high_w})"
         else:
             rec_txt += " (no bootstrap, n_boot=0: the verdict rests on this point)"
@@ -110,25 +110,28 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
                              f"{_burn_words(burn90, 'under ')} under {cur} (limit: {limit}); "
                              f"{rec_txt} lies above {cur}: {act}"), act
     act = f"keep {cur}"
-    if low_v > current:
-        why = (f"{rec_txt} lies above {cur}, but 9 hours in 10 the {window} still "
-               f"{_burn_words(burn90)} (limit: {limit})")
-    elif high_v < current:
+    if low_v > current:  # the burn is the reason: said once, in it
+        return "ok", (f"{share_txt}; {rec_txt} lies above {cur}, but 9 hours in 10 the {window} "
+                      f"still {_burn_words(burn90)} (limit: {limit}): {act}"), act
+    if high_v < current:
         below = f" lies below {cur}," if np.isfinite(rec) else ","
         why = f"{rec_txt}{below} but the current target stays within the limit"
-    else:
+    elif np.isfinite(rec):
         why = f"{rec_txt} does not separate from {cur}"
-    return "ok", f"{share_txt}, {window} burn at p10 {burn90:.2f}; {why}: {act}", act
+    else:  # resampled histories met the rule where the whole one did not
+        why = (f"{rec_txt}, but its bootstrap interval {low_w} .. {high_w} does not separate "
+               f"from {cur}")
+    burn_txt = f"9 hours in 10 the {window} {_burn_words(burn90, 'under ')}"
+    return "ok", f"{share_txt}; {burn_txt}; {why}: {act}", act
 
 
 def _burn_words(burn: float, bound: str = "") -> str:
     """What the window spends of its budget, ``burn`` (a fraction): "spends none of its budget"
-    at zero (never "burns under 0.00"), else "burns ``bound`` 0.80 of its budget" (two decimals,
-    two significant digits below 0.01, which two decimals would say as 0.00)."""
+    at zero (never "burns under 0"), else "burns ``bound`` 0.8 of its budget", the burn by
+    :func:`~budgetlab._util.burns.burn_figure` (two significant digits: 0.004, never 0.00)."""
     if not burn > 0:
         return "spends none of its budget"
-    figure = f"{burn:.2f}" if burn >= 0.01 else f"{burn:.2g}"
-    return f"burns {bound}{figure} of its budget"
+    return f"burns {bound}{burn_figure(burn)} of its budget"
 
 
 def _loose_limit(loose_burn: float) -> str:
