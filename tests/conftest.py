@@ -103,3 +103,43 @@ def every_fifth_slow(tmp_path):
     pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": "success",
                   "s": [30.0 if i % 5 == 0 else 5.0 for i in range(n)]}).to_csv(path, index=False)
     return path
+
+
+@pytest.fixture
+def one_event_grid():
+    """A builder of small bin grids, ``one_event_grid(groups, bins)``: groups ``r0``, ``r1``, ...
+    (key ``region``), 1-minute bins from the epoch, one good event in every bin (for the memory
+    refusals, which count groups and bins)."""
+    import numpy as np
+    import pandas as pd
+
+    from budgetlab.windows.bingrid import BinGrid
+
+    def build(groups: int, bins: int) -> BinGrid:
+        total = np.ones((groups, bins), dtype=np.int64)
+        keys = pd.DataFrame({"region": [f"r{i}" for i in range(groups)]})
+        return BinGrid.from_dense(keys, ["region"], 0, 60 * 10**9, total, np.zeros_like(total))
+
+    return build
+
+
+@pytest.fixture
+def close_figures() -> Iterator[None]:
+    """Closes every pyplot figure after the test (a module of drawing tests takes it with
+    ``pytestmark = pytest.mark.usefixtures("close_figures")``)."""
+    import matplotlib.pyplot as plt
+
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def fresh_run() -> Iterator[None]:
+    """The test in a run of its own: no input or planned output of another test is remembered
+    before it, and none of its own after it (``budgetlab._util.plan.new_run``); a module takes it
+    with ``pytestmark = pytest.mark.usefixtures("fresh_run")``."""
+    from budgetlab._util.plan import new_run
+
+    new_run()
+    yield
+    new_run()

@@ -38,6 +38,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.notebook_files import small_notebook
+
 # xdist_group: with -n, one worker builds and installs the wheel and runs every test of it
 pytestmark = [pytest.mark.wheel, pytest.mark.timeout(1800), pytest.mark.xdist_group("wheel")]
 
@@ -284,13 +286,7 @@ def test_a_plain_parameter_points_a_notebook_at_a_log(installed: Installed) -> N
     and the kernel imports the wheel's budgetlab."""
     folder = installed.run_dir / "probe"
     folder.mkdir()
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('source = "demo"')
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell(PROBE)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, folder / "probe.ipynb")
+    small_notebook(folder / "probe.ipynb", PROBE, params='source = "demo"')
     (folder / "log.csv").write_text("ts,outcome,captcha_type\n2026-01-05T10:00:00Z,success,image\n"
                                     "2026-01-05T10:00:01Z,timeout,image\n", encoding="utf-8")
     result = installed.run(installed.budgetlab, "notebooks", "--html", "out", "--notebooks",

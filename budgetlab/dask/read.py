@@ -117,8 +117,9 @@ def _profile_partition(
                 scratch, spec, time=_SCRATCH_TIME, epoch="s", tz="UTC", session=session,
                 keep=[c for c in extra if c != session], pii="drop" if scan_pii else "error",
                 salt=None, hash_session=False)
-    except BudgetlabError as exc:
-        raise partition_error(exc, number) from None
+    except BudgetlabError as exc:  # raised by _profile (the first partition's refusal)
+        info["refusal"] = partition_error(exc, number)
+        return pd.DataFrame({"number": [number], "info": [info]})
     present = set(frame.columns)
     # what budgetlab.read_events needs to refuse a path whose outcome column has no success
     info["successes"] = int(frame["ok"].sum())
@@ -208,6 +209,10 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
     infos = [i for _, i in sorted(zip(profiles["number"].tolist(), profiles["info"].tolist(),
                                       strict=True),
                                   key=lambda pair: pair[0])]
+    # the first partition's refusal, whichever partition the workers finished first
+    refusal = next((i["refusal"] for i in infos if "refusal" in i), None)
+    if refusal is not None:
+        raise refusal
     if sum(int(i["rows"]) for i in infos) == 0:
         raise InputError(f"{name} has no rows; nothing to analyse.")
     # each partition is parsed on its own, by its own rule, as each file in pandas: instants in
@@ -226,17 +231,14 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
 def _require_success(infos: list[dict[str, Any]], spec: ReadSpec) -> None:
     """Refuse, as :func:`budgetlab.read_events` refuses a file, an outcome column in which no row
     of any partition is a success (unless ``outcomes=`` says so): the distinct labels of every
-    partition go through the same check, which raises in the same words (labels of several
-    partitions in sorted order, as it lists those of several files)."""
+    partition go through the same check, which raises in the same words (labels in the order
+    met, partition after partition, as it lists those of one file or several)."""
     if spec.ok is not None or any(i.get("successes") for i in infos):
         return
     parts = [i["labels"] for i in infos if i.get("labels") is not None]
     if not parts:
         return
-    labels = pd.concat(parts, ignore_index=True).drop_duplicates()
-    if len(parts) > 1 and pd.api.types.is_string_dtype(labels.dtype):
-        labels = labels.astype("category")
-    classify_outcomes(labels, spec.outcomes)
+    classify_outcomes(pd.concat(parts, ignore_index=True).drop_duplicates(), spec.outcomes)
 
 
 def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],

@@ -185,7 +185,9 @@ def read_files(paths: Sequence[Path], want: FileSpec,
     raw = frames[0] if len(frames) == 1 else pd.concat(
         [f.astype({c: f[c].cat.categories.dtype for c in cats
                    if isinstance(f[c].dtype, pd.CategoricalDtype)}) for f in frames],
-        ignore_index=True).astype({c: "category" for c in cats})
+        ignore_index=True)
+    for c in cats if len(frames) > 1 else ():  # categories in the order met, as in one file
+        raw[c] = pd.Categorical.from_codes(*pd.factorize(raw[c]), validate=False)
     raw.attrs = {} if reading is None else {ISO_TIME: reading}
     return raw, files, notes
 

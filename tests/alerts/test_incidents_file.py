@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 
 from budgetlab._util.files import check_output
-from budgetlab._util.plan import new_run
 from budgetlab.alerts.incidents_file import read_incidents
 from budgetlab.errors import (
     ConfigError,
@@ -27,11 +26,7 @@ GOOD = (
 )
 
 
-@pytest.fixture(autouse=True)
-def fresh_run():
-    new_run()
-    yield
-    new_run()
+pytestmark = pytest.mark.usefixtures("fresh_run")
 
 
 def test_the_table_times_in_utc_and_scopes(tmp_path):

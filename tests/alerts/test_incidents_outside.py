@@ -5,27 +5,15 @@ Hand-made bins, hand-computed figures."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import compare_policies, incident_detections, score_alerts
 from budgetlab.cli import main
+from tests.outage_bins import T0, outage_bins
 
-T0 = pd.Timestamp("2026-01-05", tz="UTC")
 POLICY = AlertPolicy.single_window("10min", burn=1.5, period="30D")
-
-
-def bins() -> pd.DataFrame:
-    """3 h of 1-minute bins (00:00 .. 03:00), 10 events a minute; every event of the minutes
-    100..109 (01:40 .. 01:50) failed."""
-    k = np.arange(180)
-    bad = np.where((k >= 100) & (k < 110), 10, 0)
-    out = pd.DataFrame({"bin_start": T0 + pd.to_timedelta(k, unit="min"), "total": 10,
-                        "good": 10 - bad, "bad": bad})
-    out.attrs.update({"freq": "1min", "by": []})
-    return out
 
 
 def incidents() -> pd.DataFrame:
@@ -44,7 +32,7 @@ def test_incidents_outside_the_grid_are_not_scored():
     failures in 100 events, 0.2 > 1.5 x 0.1) and detects i1. Only i1 is scored (recall 1 of 1,
     not 1 of 2 with LATE missed); STRADDLE began while the window filled (1, not 3 with EARLY
     and EDGE); 3 incidents lie outside."""
-    b = bins()
+    b = outage_bins()
     ep = alert_episodes(b, 0.9, POLICY)
     kw = {"grace": "0s", "bins": b, "target": 0.9, "policy": POLICY}
     sc = score_alerts(ep, incidents(), **kw)

@@ -4,7 +4,6 @@ is groups x bins x (56 B per tier + 24 B per distinct window), the estimate the 
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -12,21 +11,14 @@ from budgetlab._util.memory import MEMORY_ENV
 from budgetlab.alerts.episodes import alert_states
 from budgetlab.alerts.policy import AlertPolicy, AlertTier
 from budgetlab.errors import ConfigError
-from budgetlab.windows.bingrid import BinGrid
 
 FIXES = ("use alert_episodes (the episodes only, sparse), a coarser freq=, fewer groups (by=), "
          "a shorter span (start=/end= in bin_events), or raise the limit "
          f"({MEMORY_ENV}=8GiB, default: half of the physical memory)")
 
 
-def _grid(groups: int, bins: int) -> BinGrid:
-    total = np.ones((groups, bins), dtype=np.int64)
-    keys = pd.DataFrame({"region": [f"r{i}" for i in range(groups)]})
-    return BinGrid.from_dense(keys, ["region"], 0, 60 * 10**9, total, np.zeros_like(total))
-
-
-def test_one_tier_one_group_one_bin(monkeypatch):
-    grid, policy = _grid(1, 1), AlertPolicy.single_window("10min", burn=2.0)
+def test_one_tier_one_group_one_bin(one_event_grid, monkeypatch):
+    grid, policy = one_event_grid(1, 1), AlertPolicy.single_window("10min", burn=2.0)
     monkeypatch.setenv(MEMORY_ENV, "1B")
     with pytest.raises(ConfigError) as info:
         alert_states(grid, 0.95, policy)
@@ -35,10 +27,10 @@ def test_one_tier_one_group_one_bin(monkeypatch):
                                f"over the memory limit of 1 B; {FIXES}.")
 
 
-def test_two_tiers_two_groups_three_bins(monkeypatch):
+def test_two_tiers_two_groups_three_bins(one_event_grid, monkeypatch):
     tiers = (AlertTier("page_10min", "page", pd.Timedelta("10min"), None, 2.0),
              AlertTier("ticket_1h", "ticket", pd.Timedelta("1h"), None, 1.0))
-    grid, policy = _grid(2, 3), AlertPolicy(tiers, period="30D")
+    grid, policy = one_event_grid(2, 3), AlertPolicy(tiers, period="30D")
     monkeypatch.setenv(MEMORY_ENV, "1B")
     with pytest.raises(ConfigError) as info:
         alert_states(grid, 0.95, policy)

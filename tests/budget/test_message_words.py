@@ -6,14 +6,12 @@ message states)."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from budgetlab._util.memory import MEMORY_ENV
 from budgetlab.budget.burn import burn_rates
 from budgetlab.budget.figures import seed_figures
 from budgetlab.errors import ConfigError
-from budgetlab.windows.bingrid import BinGrid
 
 FIXES = ("drop fill= (the sparse table: rows where a window holds traffic), use a coarser freq=, "
          "fewer windows, burn_rate_chunks() (the table a chunk of groups at a time), "
@@ -21,19 +19,13 @@ FIXES = ("drop fill= (the sparse table: rows where a window holds traffic), use 
          f"({MEMORY_ENV}=8GiB, default: half of the physical memory)")
 
 
-def _grid(groups: int, bins: int) -> BinGrid:
-    total = np.ones((groups, bins), dtype=np.int64)
-    keys = pd.DataFrame({"region": [f"r{i}" for i in range(groups)]})
-    return BinGrid.from_dense(keys, ["region"], 0, 60 * 10**9, total, np.zeros_like(total))
-
-
 @pytest.mark.parametrize(("groups", "windows", "said"), [
     (1, ["1min"], "of 1 window (1 group x 2 bins) would need about 300 B"),
     (2, ["1min", "2min"], "of 2 windows (2 groups x 2 bins) would need about 1.2 KiB"),  # 1,200 B
 ])
-def test_the_dense_burn_rate_table_counts_windows_groups_and_bins(monkeypatch, groups, windows,
-                                                                  said):
-    grid = _grid(groups, 2)
+def test_the_dense_burn_rate_table_counts_windows_groups_and_bins(one_event_grid, monkeypatch,
+                                                                  groups, windows, said):
+    grid = one_event_grid(groups, 2)
     monkeypatch.setenv(MEMORY_ENV, "1B")
     with pytest.raises(ConfigError) as info:
         burn_rates(grid, 0.95, windows, fill=0.0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -14,18 +13,12 @@ from budgetlab.cli.backtest import _episodes_with_budget
 from budgetlab.cli.backtest_report import print_episodes
 from budgetlab.slo import SLO
 from budgetlab.windows.bins import read_bins
-
-T0 = pd.Timestamp("2026-01-05", tz="UTC")
+from tests.outage_bins import T0, outage_bins
 
 
 def three_hours() -> object:
-    """1-minute bins over 3 h, 10 events a minute; every event of the minutes 100..109 failed."""
-    k = np.arange(180)
-    bad = np.where((k >= 100) & (k < 110), 10, 0)
-    bins = pd.DataFrame({"bin_start": T0 + pd.to_timedelta(k, unit="min"), "total": 10,
-                         "good": 10 - bad, "bad": bad})
-    bins.attrs.update({"freq": "1min", "by": []})
-    return read_bins(bins)
+    """The outage's 3 h of bins (tests/outage_bins.py), read."""
+    return read_bins(outage_bins())
 
 
 def spec() -> SimpleNamespace:

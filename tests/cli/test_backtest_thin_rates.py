@@ -4,31 +4,20 @@ over three days the rate is printed. Hand-made bins, hand-computed figures."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from budgetlab.alerts.episodes import alert_episodes
 from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.scoring import incident_detections, score_alerts
 from budgetlab.cli.backtest_report import print_scores
+from tests.outage_bins import T0, outage_bins
 
-T0 = pd.Timestamp("2026-01-05", tz="UTC")
 POLICY = AlertPolicy.single_window("10min", burn=1.5, period="30D")
-
-
-def bins(minutes: int) -> pd.DataFrame:
-    """1-minute bins, 10 events a minute; every event of the minutes 100..109 failed."""
-    k = np.arange(minutes)
-    bad = np.where((k >= 100) & (k < 110), 10, 0)
-    out = pd.DataFrame({"bin_start": T0 + pd.to_timedelta(k, unit="min"), "total": 10,
-                        "good": 10 - bad, "bad": bad})
-    out.attrs.update({"freq": "1min", "by": []})
-    return out
 
 
 def printed(minutes: int, capsys) -> tuple[list[str], str]:
     """The page_10m score row printed by ``backtest`` over ``minutes`` of bins, and all text."""
-    b = bins(minutes)
+    b = outage_bins(minutes)
     inc = pd.DataFrame({"incident_id": ["i1"], "scope": ["*"],
                         "start": [T0 + pd.Timedelta("1h40min")],
                         "end": [T0 + pd.Timedelta("1h50min")]})
@@ -65,7 +54,7 @@ def test_the_incidents_table_says_which_incidents_are_scored_apart(capsys):
     """3 h of bins, the 10 min window full from 00:10: i0 (00:05 .. 00:08) began while it filled
     and is scored apart by the merged rows (incidents_filling 1); i1 (01:40) is scored. The
     incidents table above them says so per incident, not only the score rows."""
-    b = bins(180)
+    b = outage_bins(180)
     inc = pd.DataFrame({"incident_id": ["i0", "i1"], "scope": ["*", "*"],
                         "start": [T0 + pd.Timedelta("5min"), T0 + pd.Timedelta("1h40min")],
                         "end": [T0 + pd.Timedelta("8min"), T0 + pd.Timedelta("1h50min")]})

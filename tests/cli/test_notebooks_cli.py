@@ -26,6 +26,7 @@ from budgetlab.cli import notebooks as nbcli
 from budgetlab.cli.notebook_params import parse_parameters
 from budgetlab.cli.notebooks import find_notebooks
 from budgetlab.errors import ConfigError, NotebookError
+from tests.notebook_files import small_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "budgetlab" / "notebooks"
@@ -105,17 +106,6 @@ def test_the_parameters_cell_points_at_the_shipped_data_with_plain_values(path):
 # budgetlab notebooks --html
 
 
-def _small_notebook(path: Path, body: str) -> Path:
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell("n = 3")
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell(body)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, path)
-    return path
-
-
 RENDERED = '''\
 import budgetlab, matplotlib.pyplot as plt
 print(f"triangle={n * (n + 1) // 2}")
@@ -127,7 +117,7 @@ plt.show()
 
 
 def test_renders_a_notebook_to_html_with_its_outputs(tmp_path, capsys):
-    nb = _small_notebook(tmp_path / "small.ipynb", RENDERED)
+    nb = small_notebook(tmp_path / "small.ipynb", RENDERED)
     out = tmp_path / "html"
     env_before = {k: os.environ.get(k) for k in ("PYTHONPATH", "MPLBACKEND")}
     assert main(["notebooks", "--html", str(out), "--notebooks", str(nb), "-p", "n=7"]) == 0
@@ -160,10 +150,10 @@ def _error_outputs(path: Path) -> list[tuple[str, str]]:
 def test_a_failing_notebook_gives_one_line_no_html_and_keeps_the_executed_copy(tmp_path, capsys):
     folder = tmp_path / "nbs"
     folder.mkdir()
-    _small_notebook(folder / "a_ok.ipynb", "print(n)")
-    _small_notebook(folder / "b_bad.ipynb",
+    small_notebook(folder / "a_ok.ipynb", "print(n)")
+    small_notebook(folder / "b_bad.ipynb",
                     "import budgetlab\nraise budgetlab.ConfigError('window must be longer')")
-    _small_notebook(folder / "c_secret.ipynb", "raise ValueError('someone@example.com')")
+    small_notebook(folder / "c_secret.ipynb", "raise ValueError('someone@example.com')")
     out = tmp_path / "html"
     assert main(["notebooks", "--html", str(out), "--notebooks", str(folder)]) == 2
     err = capsys.readouterr().err
@@ -189,13 +179,13 @@ def test_a_failing_notebook_gives_one_line_no_html_and_keeps_the_executed_copy(t
     )
     # fixed and run again into the same folder: the HTML is written and the stale failed copy
     # removed
-    _small_notebook(folder / "b_bad.ipynb", "print('fixed')")
+    small_notebook(folder / "b_bad.ipynb", "print('fixed')")
     assert main(["notebooks", "--html", str(out), "--notebooks", str(folder / "b_bad.ipynb")]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["a_ok.html", "b_bad.html"]
 
 
 def test_a_cell_over_the_timeout_keeps_the_executed_copy(tmp_path):
-    nb = _small_notebook(tmp_path / "slow.ipynb", "import time\ntime.sleep(30)")
+    nb = small_notebook(tmp_path / "slow.ipynb", "import time\ntime.sleep(30)")
     out = tmp_path / "html"
     with pytest.raises(NotebookError,
                        match=r"slow.ipynb: the kernel stopped .*timeout \(2 "
@@ -210,7 +200,7 @@ def test_a_progress_bar_over_notebooks_and_cells_on_a_terminal(tmp_path, capsys,
     folder = tmp_path / "nbs"
     folder.mkdir()
     for name in ("one", "two"):
-        _small_notebook(folder / f"{name}.ipynb", "print(n)")
+        small_notebook(folder / f"{name}.ipynb", "print(n)")
     monkeypatch.setattr(progress_module, "progress_enabled", lambda: True)  # as on a terminal
     nbcli.render_notebooks(find_notebooks(folder), tmp_path / "html", log=lambda _line: None)
     err = capsys.readouterr().err
@@ -233,7 +223,7 @@ def test_a_progress_bar_over_notebooks_and_cells_on_a_terminal(tmp_path, capsys,
     (["notebooks", "--notebooks", "{tmp}/x.ipynb"], "--html"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(tmp_path, capsys, argv, needle):
-    _small_notebook(tmp_path / "x.ipynb", "print(n)")
+    small_notebook(tmp_path / "x.ipynb", "print(n)")
     assert main([a.format(tmp=tmp_path) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err
@@ -249,7 +239,7 @@ def test_a_file_that_is_not_a_notebook_gives_one_line_and_exit_2_before_anything
     it is found before the first notebook runs, so no HTML is written for the good one either."""
     folder = tmp_path / "nbs"
     folder.mkdir()
-    _small_notebook(folder / "a_ok.ipynb", "print(n)")
+    small_notebook(folder / "a_ok.ipynb", "print(n)")
     (folder / "b_bad.ipynb").write_bytes(content)
     assert main(["notebooks", "--html", str(tmp_path / "o"), "--notebooks", str(folder)]) == 2
     err = capsys.readouterr().err
@@ -291,8 +281,8 @@ def test_parse_parameters_reads_plain_values_not_yaml():
 
 
 def test_an_earlier_failed_copy_is_not_run_again(tmp_path):
-    _small_notebook(tmp_path / "a.ipynb", "print(1)")
-    _small_notebook(tmp_path / "a.failed.ipynb", "raise ValueError")
+    small_notebook(tmp_path / "a.ipynb", "print(1)")
+    small_notebook(tmp_path / "a.failed.ipynb", "raise ValueError")
     assert [p.name for p in find_notebooks(tmp_path)] == ["a.ipynb"]
 
 
@@ -304,7 +294,7 @@ def test_off_a_terminal_a_line_as_each_notebook_starts_and_ends(tmp_path, monkey
     folder = tmp_path / "nbs"
     folder.mkdir()
     for name in ("one", "two"):
-        _small_notebook(folder / f"{name}.ipynb", "print(n)")
+        small_notebook(folder / f"{name}.ipynb", "print(n)")
     monkeypatch.setattr(progress_module, "progress_enabled", lambda: False)
     lines: list[str] = []
     nbcli.render_notebooks(find_notebooks(folder), tmp_path / "html", log=lines.append)

@@ -34,9 +34,9 @@ from budgetlab.events import schema as M
 from budgetlab.events._compressed import read_input
 from budgetlab.events._messages import note_open_last_row, row_numbers
 from budgetlab.events._structured import _binary_as_text
-from budgetlab.events._text import CR_ONLY_NOTE, FileSpec, compression_of, cr_only
+from budgetlab.events._text import CR_ONLY_NOTE, compression_of, cr_only
 from budgetlab.events.accesslog import _ok_flags
-from budgetlab.events.files import expand_sources, file_name, file_notes
+from budgetlab.events.files import FileSpec, expand_sources, file_name, file_notes
 from budgetlab.events.outcomes import (
     LabelReading,
     OutcomeReading,

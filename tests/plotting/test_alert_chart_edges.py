@@ -13,11 +13,7 @@ import pytest
 from budgetlab import alert_episodes, as_events, bin_events
 from budgetlab.plotting import plot_alerts
 
-
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def _episodes(regions=("fra", "ams")):

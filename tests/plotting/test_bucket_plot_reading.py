@@ -18,10 +18,7 @@ from budgetlab.plotting import plot_buckets
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def log(rows):

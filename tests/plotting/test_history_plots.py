@@ -11,11 +11,7 @@ import pytest
 from budgetlab.analyses.history import hourly_profile
 from budgetlab.plotting import plot_daily_success, plot_hourly_profile
 
-
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def test_daily_points_and_bars_hold_the_rates():

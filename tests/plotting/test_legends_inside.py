@@ -28,10 +28,7 @@ from budgetlab.plotting.legends import EDGE_MARGIN, legend_above, legend_right
 TYPES = {"recaptcha_v2": 0.93, "turnstile": 0.97, "image": 0.88}
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 @pytest.fixture(scope="module")

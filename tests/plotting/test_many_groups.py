@@ -30,10 +30,7 @@ EVENTS = [10 * (i + 1) if i % 2 else 1000 - i for i in range(N)]
 TOP = ["g0", "g2", "g4", "g6", "g8", "g10"]
 
 
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def legend_texts(ax):

@@ -19,8 +19,7 @@ from budgetlab import SLO, PerGroup, as_events, replay  # noqa: E402
 from budgetlab.budget.figures import STATUSES  # noqa: E402
 from budgetlab.cli.drawn import drawn_groups  # noqa: E402
 from budgetlab.cli.replay import RUN_COLUMNS, replay_states  # noqa: E402
-from budgetlab.plotting import plot_timeline  # noqa: E402
-from budgetlab.plotting._common import place_axis_labels  # noqa: E402
+from budgetlab.plotting import place_axis_labels, plot_timeline  # noqa: E402
 
 
 def events(n=6000, groups=6, seed=5):

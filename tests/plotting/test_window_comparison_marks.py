@@ -4,18 +4,13 @@ that still shows a zero. Tested through the artists (data read back), tables bui
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
 from budgetlab.plotting import plot_window_comparison
 
-
-@pytest.fixture(autouse=True)
-def close_all():
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def _table(values: dict[str, list[float]], hours: dict[str, list[float]]) -> pd.DataFrame:

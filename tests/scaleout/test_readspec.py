@@ -112,8 +112,8 @@ def _failures_only(tmp_path, outcome):
 NO_SUCCESS = {
     "labels": ("no outcome label is a success under the built-in vocabulary (every row would be a "
                "failure); check outcome= names the outcome column, or, if no attempt succeeded, "
-               "say so with an explicit mapping: outcomes={'solve_error': 'solve_error', "
-               "'timeout': 'timeout'}."),
+               "say so with an explicit mapping: outcomes={'timeout': 'timeout', "
+               "'solve_error': 'solve_error'}."),  # in the order met, as one file lists them
     "flags": ("no row of the outcome column is a success (every value is false); check "
               "outcome=, or, if no attempt succeeded, say so with outcomes={'false': 'failure'}."),
 }

@@ -28,12 +28,7 @@ from budgetlab._util.files import (
 from budgetlab._util.plan import new_run, plan_outputs
 from budgetlab.errors import ConfigError, OutputExistsError
 
-
-@pytest.fixture(autouse=True)
-def fresh_run():
-    new_run()
-    yield
-    new_run()
+pytestmark = pytest.mark.usefixtures("fresh_run")
 
 
 def leftovers(folder: Path) -> list[str]:

@@ -5,13 +5,10 @@ grid: total and bad = 16 B; dense bins table: 8 columns = 64 B)."""
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
 import pytest
 
 from budgetlab._util.memory import MEMORY_ENV
 from budgetlab.errors import ConfigError
-from budgetlab.windows.bingrid import BinGrid
 from budgetlab.windows.binning import check_grid_cells
 
 RAISE = f"raise the limit ({MEMORY_ENV}=8GiB, default: half of the physical memory)"
@@ -29,18 +26,13 @@ def test_check_grid_cells(groups, bins, shape, need):
                                f"limit of 1 B; {GRID_FIXES}, or {RAISE}.")
 
 
-def _grid(groups: int, bins: int) -> BinGrid:
-    total = np.ones((groups, bins), dtype=np.int64)
-    keys = pd.DataFrame({"region": [f"r{i}" for i in range(groups)]})
-    return BinGrid.from_dense(keys, ["region"], 0, 60 * 10**9, total, np.zeros_like(total))
-
-
 @pytest.mark.parametrize(("groups", "bins", "shape", "dense_grid", "dense_table"), [
     (1, 1, "1 group x 1 bin", "16 B", "64 B"),
     (3, 2, "3 groups x 2 bins", "96 B", "384 B"),
 ])
-def test_dense_grid_and_table(monkeypatch, groups, bins, shape, dense_grid, dense_table):
-    grid = _grid(groups, bins)
+def test_dense_grid_and_table(one_event_grid, monkeypatch, groups, bins, shape, dense_grid,
+                              dense_table):
+    grid = one_event_grid(groups, bins)
     monkeypatch.setenv(MEMORY_ENV, "1B")
     with pytest.raises(ConfigError) as whole:
         _ = grid.total  # the whole dense grid, made on first use
