@@ -13,24 +13,26 @@ __all__ = ["burn_figure"]
 
 
 def burn_figure(x: Any, *, missing: str = "n/a") -> str:
-    """A measured burn to two significant digits: trailing zeros dropped, a whole number never
+    """A measured burn to three significant digits: trailing zeros dropped, a whole number never
     rounded into zeros and thousands separated, never an exponent; 0 is ``0``; ``missing`` where
     there is no figure (``None``, NaN, infinite).
 
     Two decimals said a burn of 0.004 as ``0.00`` and one of 1000 as ``1000.00``; ``.3g`` said
-    0.00002 as ``2e-05`` and 1000 as ``1e+03``. Two significant digits keep what a burn is read
-    for (how many budgets a window spends, or which small share of one) at every scale.
+    0.00002 as ``2e-05`` and 1000 as ``1e+03``. Three significant digits keep what a burn is read
+    for (how many budgets a window spends, or which small share of one) at every scale, and the
+    workbook's thresholds as they are written (a burn of 14.4 never reads 14, under a page
+    threshold it reached).
 
-    >>> [burn_figure(x) for x in (0.69, 0.8, 0.0456, 0.004, 0.00002, 0.0999, 1.0, 1.25)]
-    ['0.69', '0.8', '0.046', '0.004', '0.00002', '0.1', '1', '1.2']
-    >>> [burn_figure(x) for x in (14.4, 206.54, 1000.0, 0.0, float("nan"))]
-    ['14', '207', '1,000', '0', 'n/a']
+    >>> [burn_figure(x) for x in (0.69, 0.8, 0.0456, 0.004, 0.00002, 0.09999, 1.0, 1.25)]
+    ['0.69', '0.8', '0.0456', '0.004', '0.00002', '0.1', '1', '1.25']
+    >>> [burn_figure(x) for x in (14.4, 19.666, 206.54, 1000.0, 0.0, float("nan"))]
+    ['14.4', '19.7', '207', '1,000', '0', 'n/a']
     """
     if x is None or pd.isna(x) or not math.isfinite(float(x)):
         return missing
     value = float(x) + 0.0  # + 0.0: -0.0 prints as 0
     if value == 0:
         return "0"
-    digits = max(0, 1 - math.floor(math.log10(abs(value))))
+    digits = max(0, 2 - math.floor(math.log10(abs(value))))
     text = f"{value:,.{digits}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text

@@ -289,7 +289,7 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     >>> v.verdict
     'justified'
     >>> v.evidence.split(" (95 %")[0]
-    "The tracker's peak burn was justified: 60 failures in 61 events: burn 19.67"
+    "The tracker's peak burn was justified: 60 failures in 61 events: burn 19.7"
     """
     if not reports or not all(isinstance(r, IncidentReport) for r in reports.values()):
         raise ConfigError("wake_verdict() takes {name: IncidentReport} from "

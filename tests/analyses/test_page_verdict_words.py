@@ -1,4 +1,4 @@
-"""page_verdict's burn and its interval in words: two significant digits, a whole number never
+"""page_verdict's burn and its interval in words: three significant digits, a whole number never
 rounded into zeros, thousands separated, never an exponent, no trailing zeros."""
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ def test_a_small_burn_is_not_rounded_to_zero():
     # 1 failure in 100,000 events at 95 %: burn 1 / (100,000 x 0.05) = 0.0002 (it read "burn
     # 0.00"). Wilson (z = 1.959964) for the failure ratio p = 0.00001, n = 100,000: centre
     # (p + z^2 / 2n) / (1 + z^2 / n) = 2.9207e-5, half-width z sqrt(p(1-p)/n + z^2/4n^2) /
-    # (1 + z^2 / n) = 2.7441e-5: 1.765e-6 .. 5.665e-5, a burn of 3.53e-5 .. 0.001133 (x 20)
+    # (1 + z^2 / n) = 2.7441e-5: 1.765e-6 .. 5.665e-5, a burn of 3.53e-5 .. 0.001133 (x 20),
+    # three significant digits: 0.0000353 .. 0.00113
     v = page_verdict(1, 100_000, target=0.95, threshold=14.4)
     assert v.sentence == ("The page was not justified: 1 failure in 100,000 events: burn 0.0002 "
-                          "(95 % interval 0.000035 – 0.0011) against the threshold 14.4.")
+                          "(95 % interval 0.0000353 – 0.00113) against the threshold 14.4.")

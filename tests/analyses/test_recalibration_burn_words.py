@@ -1,4 +1,4 @@
-"""The burn an "ok" verdict cites: zero in words, any other to two significant digits (it read
+"""The burn an "ok" verdict cites: zero in words, any other to three significant digits (it read
 "burn at p10 0.00" for a zero burn and for one of 0.0001, two decimals rounding it away).
 
 The burns are worked out by hand beside each case: 9 hours in 10 the window burns at most
@@ -22,7 +22,7 @@ from budgetlab.analyses.recalibration.verdict import verdict
     (0.9, 0.99999, 0.9, 0.89, 0.91, "9 hours in 10 the 24 h window burns under 0.0001 of its "
                                     "budget; "),
     # interval 0.92 .. 0.935 lies below 0.95 (share 0 within the limit); (1 - 0.9498) / 0.05 =
-    # 1.004: two significant digits, 1
+    # 1.004: three significant digits, 1
     (0.95, 0.9498, 0.93, 0.92, 0.935, "9 hours in 10 the 24 h window burns under 1 of its "
                                       "budget; "),
     # (1 - 0.5) / (1 - 0.99) = 50 (a burn is never printed as an exponent)

@@ -55,7 +55,7 @@ def test_one_failure_in_a_thin_window_does_not_justify_waking_the_team():
 
 @pytest.mark.parametrize(
     "f,n,expected,burn",
-    [  # burn f / (n x 0.05), two significant digits
+    [  # burn f / (n x 0.05), three significant digits
         (300, 1000, "justified", "6"),
         (2, 1000, "not_justified", "0.04"),
         (40, 1000, "not_justified", "0.8"),

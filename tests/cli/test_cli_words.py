@@ -322,7 +322,7 @@ def test_recalibration_reasons_name_loose_burn_without_a_keyword(p10, verdict_na
     (0.9998, "the 24 h window burns under 0.004 of its budget under 0.95"),
     # (1 - 0.995) / 0.05 = 0.1, which two decimals padded to 0.10
     (0.995, "the 24 h window burns under 0.1 of its budget under 0.95"),
-    # (1 - 0.99 - 5e-11) / 0.05 = 0.2 - 1e-9: two significant digits, 0.2 (never 0.199999999)
+    # (1 - 0.99 - 5e-11) / 0.05 = 0.2 - 1e-9: three significant digits, 0.2 (never 0.199999999)
     (0.99 + 5e-11, "the 24 h window burns under 0.2 of its budget under 0.95"),
     # (1 - 0.99989) / 0.05 = 0.0022, which two decimals said as 0.00
     (0.99989, "the 24 h window burns under 0.0022 of its budget under 0.95"),

@@ -60,19 +60,20 @@ def test_the_repr_says_five_nines_and_no_bootstrap_in_words(five_nines):
 
 
 @pytest.mark.parametrize(("target", "burn", "verdict", "action", "tail"), [
-    # one failure in 25: the window's error ratio is 0.04 (345 or 346 failures in 8,640 events).
-    # p10 burn (1 - 0.96) / (1 - target), two significant digits: 0.04 / 0.05 = 0.8,
-    # 0.04 / 0.0875 = 0.457, 0.04 / 0.87655 = 0.0456. The rule's target is the highest grid step
-    # the window never exhausts: 0.955 (budget 388.8 > 346); 0.96 (budget 345.6 < 346) is
+    # one failure in 25: the window holds 346 failures in 8,640 events 60 % of the time, 345
+    # the rest, so the success rate's 10 % quantile is 1 - 346 / 8,640. p10 burn
+    # (346 / 8,640) / (1 - target), three significant digits: 0.040046 / 0.05 = 0.80093 -> 0.801,
+    # / 0.0875 = 0.45767 -> 0.458, / 0.87655 = 0.045686 -> 0.0457. The rule's target is the
+    # highest grid step the window never exhausts: 0.955 (budget 388.8 > 346); 0.96 (budget 345.6 < 346) is
     # exhausted
-    (0.95, "0.8", "ok", "keep 0.95",
-     "lies above 0.95, but 9 hours in 10 the 24 h window still burns 0.8 of its budget "
+    (0.95, "0.801", "ok", "keep 0.95",
+     "lies above 0.95, but 9 hours in 10 the 24 h window still burns 0.801 of its budget "
      "(limit: loose_burn 0.25): keep 0.95"),
-    (0.9125, "0.46", "ok", "keep 0.9125",
-     "lies above 0.9125, but 9 hours in 10 the 24 h window still burns 0.46 of its budget "
+    (0.9125, "0.458", "ok", "keep 0.9125",
+     "lies above 0.9125, but 9 hours in 10 the 24 h window still burns 0.458 of its budget "
      "(limit: loose_burn 0.25): keep 0.9125"),
     # .4g said 0.1235
-    (0.12345, "0.046", "too_loose", "tighten to 0.955", "lies above 0.12345: tighten to 0.955"),
+    (0.12345, "0.0457", "too_loose", "tighten to 0.955", "lies above 0.12345: tighten to 0.955"),
 ])
 def test_recalibrate_words_name_the_target_given(target, burn, verdict, action, tail):
     events = _log(3, 10, 25)
@@ -86,11 +87,11 @@ def test_recalibrate_words_name_the_target_given(target, burn, verdict, action, 
 
 
 @pytest.mark.parametrize(("target", "tail"), [
-    # as above: one failure in 25, p10 burn 0.04 / 0.05 = 0.8 (ok) and 0.04 / 0.87655 = 0.046
+    # as above: one failure in 25, p10 burn 0.040046 / 0.05 = 0.801 (ok) and / 0.87655 = 0.0457
     # (too loose, under the limit 0.25); recalibrate has no --loose-burn: the limit is said by its
     # value, never as loose_burn (a keyword the command line cannot set)
-    ("0.95", "still burns 0.8 of its budget (limit: 0.25): keep 0.95"),
-    ("0.12345", "burns under 0.046 of its budget under 0.12345 (limit: 0.25);"),
+    ("0.95", "still burns 0.801 of its budget (limit: 0.25): keep 0.95"),
+    ("0.12345", "burns under 0.0457 of its budget under 0.12345 (limit: 0.25);"),
 ])
 def test_recalibrate_cli_says_the_loose_limit_without_a_keyword(target, tail, tmp_path, capsys):
     log = _csv(_log(3, 10, 25), tmp_path / "log.csv")
@@ -178,12 +179,12 @@ def test_a_timeout_longer_than_the_one_in_force_is_said_as_written(tmp_path):
 
 
 def test_a_given_limit_is_said_as_written():
-    # one failure in 25, target 0.95: p10 burn 0.04 / 0.05 = 0.8, above a loose_burn of
+    # one failure in 25, target 0.95: p10 burn (346 / 8,640) / 0.05 = 0.801, above a loose_burn of
     # 0.1234567 (which :g said as 0.123457): ok
     row = bl.recalibrate(_log(3, 10, 25), target=0.95, window="24h", n_boot=0,
                          loose_burn=0.1234567).summary.iloc[0]
     assert row["verdict_reason"].endswith(
-        "still burns 0.8 of its budget (limit: loose_burn 0.1234567): keep 0.95")
+        "still burns 0.801 of its budget (limit: loose_burn 0.1234567): keep 0.95")
 
 
 def test_the_suggested_max_share_is_twice_the_given_one_as_written():

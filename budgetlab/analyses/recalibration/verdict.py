@@ -128,7 +128,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
 def _burn_words(burn: float, bound: str = "") -> str:
     """What the window spends of its budget, ``burn`` (a fraction): "spends none of its budget"
     at zero (never "burns under 0"), else "burns ``bound`` 0.8 of its budget", the burn by
-    :func:`~budgetlab._util.burns.burn_figure` (two significant digits: 0.004, never 0.00)."""
+    :func:`~budgetlab._util.burns.burn_figure` (three significant digits: 0.004, never 0.00)."""
     if not burn > 0:
         return "spends none of its budget"
     return f"burns {bound}{burn_figure(burn)} of its budget"
