@@ -230,11 +230,40 @@ def display_names(col: pd.Series) -> list[str]:
     return list(pd.unique(col.astype(str)))
 
 
+#: The width (inches) a date tick needs on a time axis: its label (``12:00``, ``Oct-06``) and a
+#: gap. An axis narrower than 11 of them shows fewer ticks (:class:`WidthDateLocator`).
+TICK_INCHES = 0.6
+
+
+class WidthDateLocator(mdates.AutoDateLocator):
+    """matplotlib's :class:`~matplotlib.dates.AutoDateLocator`, with at most one tick per
+    :data:`TICK_INCHES` of the axis' width (``maxticks``, at least 3; ``minticks`` at most half
+    as many, so that a frequency always has an interval that fits), measured when the axis is
+    drawn: after a layout engine or the legends' room narrowed it. An axis wide enough keeps
+    matplotlib's own choice."""
+
+    def __init__(self, tz: str) -> None:
+        super().__init__(tz=tz)  # type: ignore[no-untyped-call]
+        self._wide = (dict(self.maxticks), self.minticks)
+
+    def get_locator(self, dmin: Any, dmax: Any) -> Any:
+        self.maxticks, self.minticks = dict(self._wide[0]), self._wide[1]
+        axes: Axes | None = getattr(self.axis, "axes", None)  # on an axis (else None)
+        fig = axes.get_figure(root=True) if axes is not None else None
+        if axes is not None and fig is not None:
+            n = int(axes.get_window_extent().width / fig.dpi / TICK_INCHES)
+            if n < 11:
+                self.maxticks = dict.fromkeys(self.maxticks, max(3, n))
+                self.minticks = max(1, (max(3, n) - 1) // 2)
+        return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+
+
 def time_axis(ax: Axes, tz: str) -> None:
-    """Date ticks and labels in ``tz`` (the data stay UTC) and the zone in the x label; no x
-    label under an axis whose tick labels are hidden (an upper chart of a stack sharing its x
-    axis, ``plt.subplots(n, sharex=True)``): the chart that shows the dates carries it."""
-    locator = mdates.AutoDateLocator(tz=tz)  # type: ignore[no-untyped-call]
+    """Date ticks and labels in ``tz`` (the data stay UTC; as many ticks as the axis' width holds:
+    :class:`WidthDateLocator`) and the zone in the x label; no x label under an axis whose tick
+    labels are hidden (an upper chart of a stack sharing its x axis, ``plt.subplots(n,
+    sharex=True)``): the chart that shows the dates carries it."""
+    locator = WidthDateLocator(tz)
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))  # type: ignore[no-untyped-call]
     shown = ax.xaxis.get_tick_params(which="major")
