@@ -3,6 +3,7 @@ colours)."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -237,10 +238,11 @@ TICK_INCHES = 0.6
 
 class WidthDateLocator(mdates.AutoDateLocator):
     """matplotlib's :class:`~matplotlib.dates.AutoDateLocator`, with at most one tick per
-    :data:`TICK_INCHES` of the axis' width (``maxticks``, at least 3; ``minticks`` at most half
-    as many, so that a frequency always has an interval that fits), measured when the axis is
-    drawn: after a layout engine or the legends' room narrowed it. An axis wide enough keeps
-    matplotlib's own choice."""
+    :data:`TICK_INCHES` of the axis' width (``maxticks``, at least 3), measured when the axis is
+    drawn: after a layout engine or the legends' room narrowed it. Its ``minticks`` is
+    matplotlib's, lowered only as far as matplotlib needs to find an interval within
+    ``maxticks`` (else it warns and takes its largest). An axis wide enough keeps matplotlib's
+    own choice."""
 
     def __init__(self, tz: str) -> None:
         super().__init__(tz=tz)  # type: ignore[no-untyped-call]
@@ -250,11 +252,21 @@ class WidthDateLocator(mdates.AutoDateLocator):
         self.maxticks, self.minticks = dict(self._wide[0]), self._wide[1]
         axes: Axes | None = getattr(self.axis, "axes", None)  # on an axis (else None)
         fig = axes.get_figure(root=True) if axes is not None else None
-        if axes is not None and fig is not None:
-            n = int(axes.get_window_extent().width / fig.dpi / TICK_INCHES)
-            if n < 11:
-                self.maxticks = dict.fromkeys(self.maxticks, max(3, n))
-                self.minticks = max(1, (max(3, n) - 1) // 2)
+        if axes is None or fig is None:
+            return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+        n = int(axes.get_window_extent().width / fig.dpi / TICK_INCHES)
+        if n >= 11:
+            return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+        self.maxticks = dict.fromkeys(self.maxticks, max(3, n))
+        for most in range(self._wide[1], 1, -1):
+            self.minticks = most
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", UserWarning)
+                try:
+                    return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
+                except UserWarning:  # "unable to pick an appropriate interval"
+                    pass
+        self.minticks = 1  # an interval always fits in 3 ticks
         return super().get_locator(dmin, dmax)  # type: ignore[no-untyped-call]
 
 
