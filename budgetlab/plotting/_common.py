@@ -274,13 +274,23 @@ def time_axis(ax: Axes, tz: str) -> None:
     """Date ticks and labels in ``tz`` (the data stay UTC; as many ticks as the axis' width holds:
     :class:`WidthDateLocator`) and the zone in the x label; no x label under an axis whose tick
     labels are hidden (an upper chart of a stack sharing its x axis, ``plt.subplots(n,
-    sharex=True)``): the chart that shows the dates carries it."""
+    sharex=True)``): the chart that shows the dates carries it. On a figure without a layout
+    engine, room is made below for the dates, their year and month and the x label
+    (:func:`~budgetlab.plotting.legends.room_for`: a short figure keeps them whole)."""
+    from .legends import room_for
+
     locator = WidthDateLocator(tz)
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))  # type: ignore[no-untyped-call]
     shown = ax.xaxis.get_tick_params(which="major")
     dates_shown = shown.get("labelbottom", True) or shown.get("labeltop", False)
     ax.set_xlabel(f"time ({tz})" if dates_shown else "")
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    if renderer is None or not dates_shown or ax.figure.get_layout_engine() is not None:
+        return  # no room to make: no dates below, or an engine makes it
+    box = ax.xaxis.get_tightbbox(renderer())
+    if box is not None:
+        room_for(ax, [box])
 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:

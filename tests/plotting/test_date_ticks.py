@@ -81,3 +81,22 @@ def test_any_span_on_any_width_gets_labels_apart(span, inches):
     time_axis(ax, "UTC")
     boxes = drawn_labels(fig, ax)
     assert len(boxes) >= 1 and apart(boxes)
+
+
+@pytest.mark.parametrize("drawing", ["alerts", "latency_shares"])
+def test_a_short_plain_figure_keeps_its_dates_and_x_label_whole(episodes, drawing):
+    """12 x 3 inches, a plain figure: the default bottom margin (0.33 inch) holds the dates but not
+    the x label and the year and month under them; room is made below, and all lie inside."""
+    fig, ax = plt.subplots(figsize=(12, 3), dpi=100)
+    if drawing == "alerts":
+        plot_alerts(episodes, ax=ax)
+    else:
+        events, _ = bl.synth.generate("2026-10-05", 3, seed=5, rate=0.05, session_ids=False,
+                                      client_timeout="60s")
+        bl.plotting.plot_latency_shares(
+            bl.latency_profile(events, thresholds=["10s"], freq="6h").shares, ax=ax)
+    boxes = drawn_labels(fig, ax)
+    texts = [ax.xaxis.label, ax.xaxis.get_offset_text()]
+    assert all(t.get_text() for t in texts)
+    for box in [*boxes, *(t.get_window_extent() for t in texts)]:
+        assert box.y0 >= 0 and box.x1 <= fig.bbox.x1
