@@ -75,7 +75,8 @@ def _seconds(le: str) -> float:
 
 
 def _label(seconds: float) -> str:
-    return duration_label(f"{seconds!r}s") if seconds >= 1e-9 else f"{seconds:g} s"
+    # below a nanosecond (or negative), the bound's every digit: {:g} kept six
+    return duration_label(f"{seconds!r}s") if seconds >= 1e-9 else f"{seconds!r} s"
 
 
 def match_bound(bounds: Sequence[str], threshold_ns: int, *, what: str,

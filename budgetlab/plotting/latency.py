@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.validation import check_tz
+from .._util.words import given_seconds
 from ..errors import InputError
 from ._common import time_axis, utc_naive
 from .legends import legend_above
@@ -65,7 +66,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     for part in parts:
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
-                f"{_seconds(thr)}") if keys else f"within {_seconds(thr)}"
+                f"{given_seconds(thr)}") if keys else f"within {given_seconds(thr)}"
         lines += ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker="o",
                          markeredgewidth=0, label=name)
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
@@ -189,7 +190,3 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
                  ncols=2, title=LINES_MEET if meet else None)
     return ax
 
-
-def _seconds(value: object) -> str:
-    seconds = float(pd.Timedelta(value).total_seconds())  # type: ignore[arg-type]
-    return f"{seconds:g} s" if np.isfinite(seconds) else "?"

@@ -15,15 +15,19 @@ EDGE_MARGIN = 0.01
 
 
 def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None = None) -> None:
-    """A legend just above the plot area, so it never covers data (``title`` over its entries,
-    left-aligned); with fewer columns when ``ncols`` of them would run past the figure's right
-    edge (long group names), so it is never cut there; room made above (:func:`room_for`)."""
+    """A legend above the plot area, so it never covers data (``title`` over its entries,
+    left-aligned), over the room of the axes' title (:func:`title_room`: a title the user sets
+    before or after, ``ax.set_title(...)``, sits between the plot area and the legend); with
+    fewer columns when ``ncols`` of them would run past the figure's right edge (long group
+    names), so it is never cut there; room made above (:func:`room_for`)."""
     fig = ax.figure
     renderer = getattr(fig.canvas, "get_renderer", None)
+    anchor = ax.transAxes + ScaledTranslation(0, title_room(ax) / 72, fig.dpi_scale_trans)
     for n in range(max(1, min(ncols, len(handles))), 0, -1):
-        legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.01), ncols=n,
-                           fontsize="small", frameon=False, borderaxespad=0.0, title=title,
-                           title_fontsize="small", alignment="left")
+        legend = ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),
+                           bbox_transform=anchor, ncols=n, fontsize="small", frameon=False,
+                           borderaxespad=0.0, title=title, title_fontsize="small",
+                           alignment="left")
         if n == 1 or renderer is None:
             break
         box = legend.get_window_extent(renderer())
@@ -33,6 +37,28 @@ def legend_above(ax: Axes, handles: list[Any], ncols: int = 4, title: str | None
         elif box.x1 <= fig.bbox.x1 - EDGE_MARGIN * fig.bbox.width:  # it starts at the axes' left
             break
     room_for(ax, [legend])
+
+
+def title_room(ax: Axes) -> float:
+    """The height (points) the axes' title takes above the plot area: its pad and one line at
+    the title font size (:rc:`axes.titlepad`, :rc:`axes.titlesize`), or as many lines as the
+    tallest title already set (``ax.set_title("a\\nb")``).
+
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plt.figure().add_subplot()
+    >>> round(title_room(ax), 1)  # 6 + 1.2 x 12 points
+    20.4
+    >>> _ = ax.set_title("two\\nlines", loc="left")
+    >>> round(title_room(ax), 1)  # 6 + 2 x 1.2 x 12 points
+    34.8
+    >>> plt.close("all")
+    """
+    import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties
+
+    line = 1.2 * FontProperties(size=mpl.rcParams["axes.titlesize"]).get_size_in_points()
+    lines = max(len(ax.get_title(loc).splitlines()) for loc in ("center", "left", "right"))
+    return float(mpl.rcParams["axes.titlepad"]) + max(1, lines) * line
 
 
 def legend_right(ax: Axes, handles: list[Any], *, x: float = 1.0, inches: float = 0.1,
@@ -79,7 +105,8 @@ def room_for(ax: Axes, artists: Sequence[Any]) -> None:
     layout engine (a plain ``plt.subplots()``), so that a plain ``savefig`` keeps them whole: on
     each side where they run past the figure's edge (less :data:`EDGE_MARGIN`), the subplots'
     margin grows by as much (``subplots_adjust``), and axes placed by hand (``ax`` and those
-    sharing its x axis, as one block) shrink by as much. The
+    sharing its x axis, as one block) shrink by as much; at the top, the figure's edge is the
+    foot of the figure's title when one is set (``fig.suptitle(...)`` before drawing). The
     plot area keeps a fifth of its width and height at least (an artist as large as the figure is
     cut). A layout engine (``layout="constrained"``) makes the room itself; a grid with margins of
     its own (``fig.add_gridspec(left=...)``) keeps them."""
@@ -92,6 +119,9 @@ def room_for(ax: Axes, artists: Sequence[Any]) -> None:
     f = fig.bbox
     left, bottom = (f.x0 - box.x0) / f.width, (f.y0 - box.y0) / f.height
     right, top = (box.x1 - f.x1) / f.width, (box.y1 - f.y1) / f.height
+    suptitle = getattr(fig, "_suptitle", None)  # fig.suptitle(...), set before: kept clear
+    if suptitle is not None and suptitle.get_visible() and suptitle.get_text():
+        top = (box.y1 - suptitle.get_window_extent(renderer()).y0) / f.height
     over = [max(0.0, v + EDGE_MARGIN) for v in (left, bottom, right, top)]
     if not any(over):
         return

@@ -12,7 +12,6 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
-from .._util.percent import given_percent
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_ns_column
 from ..errors import ConfigError
 from ..slo import PerGroup
@@ -29,13 +28,16 @@ from ._common import (
 from ._pixels import merge_breaks, pixel_columns
 from .clock_lines import clock_lines, require_steps
 from .status_bands import draw_spans, draw_status
+from .timeline_levels import LINE_COLORS, draw_levels
 from .timeline_marks import draw_marks, legend_entries, place_legends
 
 #: The lines (gid) top-down and the replay column each draws.
 _LINES = (("success_rate", "success_rate"), ("burn_rate", "burn_rate"),
           ("budget_remaining", "remaining_fraction"))
-#: Line colours (Okabe–Ito): success rate blue, burn rate reddish purple, budget remaining black.
-LINE_COLORS = {"success_rate": "#0072B2", "burn_rate": "#CC79A7", "budget_remaining": "#0072B2"}
+#: Each line's y range padding (:func:`_limits`): the burn rate's from below 0, so that a burn
+#: of 0 (no failure) lies above the bottom spine, not hidden in it.
+_PADS: dict[str, dict[str, float]] = {"success_rate": {}, "burn_rate": {"floor": 0.0},
+                                      "budget_remaining": {"pad": 0.06}}
 
 
 def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08,
@@ -85,7 +87,8 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
         Each line keeps all its events up to this many; beyond, the first, last, lowest and
         highest event of each of ``max_points // 4`` time columns and of each piece between gaps
         (:func:`~budgetlab.plotting.thin_minmax`): what the pixels can show, extremes kept.
-        Default: 4 × the panel's width in pixels (one column per pixel). Beyond that many
+        Default: 4 × the panel's width in pixels (one column per pixel; on a figure without a
+        layout engine, the width left once the legends' room is made). Beyond that many
         events, what is drawn is reduced to the columns, so its cost does not grow with the
         events: the status bands show the worst status of each column (and the no-traffic
         rules over every column holding any, so a one-pixel span stays visible), breaks
@@ -155,80 +158,76 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     panels = split_axes(ax, 3 if budget else 2)
     values = {gid: states[name].to_numpy(dtype=float) for gid, name in _LINES[:len(panels)]}
-    drawing = {"t": t, "values": values if order is None else {g: v[order] for g, v in
-                                                                values.items()},
-               "status": states["status"], "order": order, "spans": spans, "gap": gap,
-               "max_points": max_points, "slo": slo, "policy": policy, "budget": budget,
-               "incidents": incidents, "transitions": transitions}
+    if order is not None:
+        values = {gid: v[order] for gid, v in values.items()}
+    lines, hidden, extras = draw_levels(panels, values, spans, slo, policy)
+    breaks, lone = _breaks(t, spans, gap)
+    facts: dict[str, Any] = {"hidden": hidden, "transitions": transitions,
+                             "slo": slo if budget else None, "incidents": incidents}
+    if max_points is None:
+        # the legends' room made before the lines are thinned to the panels' pixel columns (a
+        # figure without a layout engine narrows the panels for it), from what they will name
+        # (a status the columns hide, or a dot merged away, keeps its room)
+        statuses = (spans if spans is not None and len(spans) else states)["status"]
+        place_legends(panels, legend_entries(panels, lone=len(lone) > 0, **facts,
+                                             statuses={str(v) for v in pd.unique(statuses)}))
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
-    _draw(panels, columns, **drawing)
-    if max_points is None and pixel_columns(panels[-1]) < columns:
-        # room made beside the panels for the legends (a figure without a layout engine): drawn
-        # again, thinned to the narrower panels' pixel columns
-        for p in panels:
-            for a in [*p.lines, *p.collections, *p.patches]:
-                a.remove()
-        _draw(panels, pixel_columns(panels[-1]), **drawing)
+    drawing: dict[str, Any] = {"t": t, "values": values, "status": states["status"],
+                               "order": order, "spans": spans, "breaks": breaks, "lone": lone,
+                               "max_points": max_points, "extras": extras}
+    _draw(panels, lines, columns, facts, **drawing)
     _finish(ax, panels, labels_below, tz)
     _set_xlim(ax, t, spans)
     return ax
 
 
-def _draw(panels: list[Axes], columns: int, *, t: np.ndarray, values: dict[str, np.ndarray],
-          status: pd.Series, order: np.ndarray | None, spans: pd.DataFrame | None, gap: Any,
-          max_points: int | None, slo: Any, policy: Any, budget: bool,
-          incidents: pd.DataFrame | None, transitions: pd.DataFrame | None) -> None:
-    """What :func:`plot_timeline` draws on its ``panels``, thinned to ``columns``: the lines and
-    levels, the status bands, the marks and the legends."""
-    ax = panels[0]
+def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[str, Any], *,
+          t: np.ndarray, values: dict[str, np.ndarray], status: pd.Series,
+          order: np.ndarray | None, spans: pd.DataFrame | None, breaks: np.ndarray,
+          lone: np.ndarray, max_points: int | None, extras: list[list[float]]) -> None:
+    """What :func:`plot_timeline` draws on its ``panels``, thinned to ``columns``: the lines' points
+    and y ranges, the status bands, the marks and the legends."""
     max_points = 4 * columns if max_points is None else max_points
-    points, starts, breaks, lone = _line_points(t, values, spans, gap, columns, max_points)
-
-    def line(target: Axes, gid: str, label: str, scale: float = 1.0) -> np.ndarray:
-        x, v = points[gid]
-        v = v * scale  # after thinning: only the drawn points (a positive scale keeps extremes)
-        target.plot(x, v, drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1, label=label,
-                    gid=gid)
+    if len(t) > max_points and not (spans is not None and len(spans)):
+        breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
+        lone = _lone(len(t), breaks)
+    points, starts = _line_points(t, values, spans, breaks, columns, max_points)
+    for p, (gid, line), extra in zip(panels, lines.items(), extras, strict=True):
+        scale = 1.0 if gid == "burn_rate" else 100.0  # a positive scale keeps the extremes
+        x, v = points[gid][0], points[gid][1] * scale
+        line.set_data(x, v)
         if len(lone):  # an event alone between breaks (or after the spans) draws no step: a dot
-            target.plot(t[lone].view("datetime64[ns]"), values[gid][lone] * scale, ls="",
-                        marker="o", ms=3, color=LINE_COLORS[gid], gid=f"{gid}_lone")
-        return v
-
-    # (a) success rate and the target; (b) burn rate, 1x and the alert thresholds
-    _success_panel(ax, line(ax, "success_rate", "success rate in window (%)", 100.0), slo)
-    hidden = _burn_levels(panels[1], line(panels[1], "burn_rate", "burn rate"), policy)
-    # (c) budget remaining with the thresholds; the status bands behind the bottom panel
-    if budget:
-        _budget_panel(panels[2], line(panels[2], "budget_remaining", "budget remaining (%)",
-                                      100.0), slo)
+            p.plot(t[lone].view("datetime64[ns]"), values[gid][lone] * scale, ls="",
+                   marker="o", ms=3, color=LINE_COLORS[gid], gid=f"{gid}_lone")
+        lim = _limits(v, extra, **_PADS[gid])
+        if lim is not None:
+            p.set_ylim(*lim)
     bottom = panels[-1]
     if spans is not None and len(spans):
         draw_spans(bottom, spans, t, columns)
     else:
         draw_status(bottom, status, order, t, starts, breaks)
-    draw_marks(panels, incidents, transitions, columns)
-    entries = legend_entries(panels, hidden, transitions, slo if budget else None)
+    draw_marks(panels, facts["incidents"], facts["transitions"], columns)
+    drawn = {str(c.get_gid())[7:] for c in bottom.collections
+             if str(c.get_gid()).startswith("status_")}
+    entries = legend_entries(panels, lone=len(lone) > 0, statuses=drawn, **facts)
     place_legends(panels, entries)
-    ax.legend_entries = entries  # type: ignore[attr-defined]
+    panels[0].legend_entries = entries  # type: ignore[attr-defined]
 
 
 def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,
-                 gap: Any, columns: int, max_points: int
-                 ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray,
-                            np.ndarray]:
-    """``(points, starts, breaks, lone)``: each line's ``(x, y)`` to draw (of the per-event
-    ``values`` at ``t``, or with ``spans`` on the window's clock: :func:`clock_lines`), the start
-    rows of the per-event pieces, the rows the per-event lines break after, and the rows drawn
-    as dots (:func:`_breaks`)."""
-    breaks, lone = _breaks(t, spans, gap, columns if len(t) > max_points else 0)
+                 breaks: np.ndarray, columns: int, max_points: int
+                 ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """``(points, starts)``: each line's ``(x, y)`` to draw (of the per-event ``values`` at
+    ``t``, broken after the rows in ``breaks``, or with ``spans`` on the window's clock:
+    :func:`clock_lines`) and the start rows of the per-event pieces."""
     starts = piece_starts(t, columns, breaks) if len(t) > max_points else np.arange(len(t),
                                                                                     dtype=np.int64)
     if spans is not None and len(spans):
-        return clock_lines(spans, list(values), columns=columns,
-                           max_points=max_points), starts, breaks, lone
+        return clock_lines(spans, list(values), columns=columns, max_points=max_points), starts
     points = {gid: step_line(t, v, extreme_rows(v, starts) if len(t) > max_points else starts,
                              breaks) for gid, v in values.items()}
-    return points, starts, breaks, lone
+    return points, starts
 
 
 def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:
@@ -254,40 +253,6 @@ def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> 
     return slo
 
 
-def _success_panel(ax: Axes, sr: np.ndarray, slo: Any) -> None:
-    """The success-rate panel's target line, y range and label."""
-    extra = []
-    if slo is not None:
-        ax.axhline(slo.target * 100, color="black", ls="--", lw=0.9,
-                   label=f"target {given_percent(slo.target, space=False)}",
-                   gid="target")
-        extra.append(slo.target * 100)
-    lim = _limits(sr, extra)
-    if lim is not None:
-        ax.set_ylim(*lim)
-    ax.set_ylabel("success\nrate (%)")
-
-
-def _budget_panel(budget_ax: Axes, rf: np.ndarray, slo: Any) -> None:
-    """The budget panel's thresholds (dashed, named once in the legend; each status drawn names
-    the one that starts it), y range and label. The range is always the whole 0-100 % scale
-    (padded): a budget at 0 throughout is read against the full scale, as in every other group,
-    not on an axis stopping near the warning threshold."""
-    levels = [0.0, 100.0]
-    if slo is not None:
-        levels += [slo.warning * 100, slo.critical * 100]
-        drawn = [f for f in (slo.warning, slo.critical) if f > 0]
-        label = "thresholds " + ", ".join(given_percent(f, space=False) for f in drawn)
-        for k, f in enumerate(drawn):
-            budget_ax.axhline(f * 100, color="0.35", ls="--", lw=0.8, gid="budget_threshold",
-                              label=None if k else label)
-    budget_ax.axhline(0.0, color="0.35", ls="-", lw=0.8, gid="budget_threshold")
-    lim = _limits(rf, levels, pad=0.06)
-    if lim is not None:
-        budget_ax.set_ylim(*lim)
-    budget_ax.set_ylabel("budget\nleft (%)")
-
-
 def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
     """Ticks, the time axis under the bottom panel, aligned labels; the panels on the top one."""
     for p in panels:
@@ -307,49 +272,29 @@ def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
     fig.sca(ax)  # hand back the top panel as the current axes
 
 
-def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> list[str]:
-    """The burn-rate panel's 1× line and the ``policy``'s tier thresholds (those above 1.5 times
-    the highest burn rate named in the legend only: returned), its y range and label."""
-    burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace",
-                    gid="burn_one")
-    finite = br[np.isfinite(br)]
-    peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
-    shown, hidden = [1.0], []
-    for tier in getattr(policy, "tiers", ()) or ():
-        level = float(tier.burn)
-        if level <= 1.5 * peak:
-            burn_ax.axhline(level, color="#D55E00", ls="--", lw=0.9, gid="burn_threshold",
-                            label=f"{tier.name}: burn {level:g}")
-            shown.append(level)
-        else:
-            hidden.append(f"{tier.name}: burn {level:g} (above the axis)")
-    # from below 0, padded as the other panels: a burn of 0 (no failure) lies above the bottom
-    # spine, not hidden in it
-    lim = _limits(br, shown, floor=0.0)
-    if lim is not None:
-        burn_ax.set_ylim(*lim)
-    burn_ax.set_ylabel("burn\nrate (×)")
-    return hidden
-
-
-def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any,
-            columns: int) -> tuple[np.ndarray, np.ndarray]:
-    """Rows after which the per-event lines break (after a gap; with ``columns``, those the
-    columns can show: :func:`merge_breaks`), and the rows alone between breaks (drawn as dots: a
-    step needs two points). With ``spans`` the lines are the spans' (:func:`clock_lines`): no
-    break, and a dot for the events at the spans' end."""
+def _breaks(t: np.ndarray, spans: pd.DataFrame | None, gap: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Rows after which the per-event lines break (after a gap), and the rows alone between
+    breaks (drawn as dots: a step needs two points). With ``spans`` the lines are the spans'
+    (:func:`clock_lines`): no break, and a dot for the events at the spans' end."""
     if spans is not None and len(spans):
         return np.zeros(0, dtype=np.int64), _after_spans(t, spans)
     gap_ns = gap_threshold(t) if gap is None else int(pd.Timedelta(to_timedelta(gap,
                                                                                 name="gap")).value)
     breaks = gap_breaks(t, gap_ns)
-    if columns and len(t):
-        breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
-    # cut[i]: a break before row i (row 0 and the end included)
-    cut = np.zeros(len(t) + 1, dtype=bool)
+    return breaks, _lone(len(t), breaks)
+
+
+def _lone(n: int, breaks: np.ndarray) -> np.ndarray:
+    """The rows of ``n`` alone between ``breaks`` (rows after which a line breaks), the first
+    and last row included.
+
+    >>> _lone(5, np.array([0, 1, 3])).tolist()
+    [0, 1, 4]
+    """
+    cut = np.zeros(n + 1, dtype=bool)  # cut[i]: a break before row i (row 0 and the end included)
     cut[0] = cut[-1] = True
     cut[breaks + 1] = True
-    return breaks, np.flatnonzero(cut[:-1] & cut[1:])
+    return np.flatnonzero(cut[:-1] & cut[1:])
 
 
 def _after_spans(t: np.ndarray, spans: pd.DataFrame) -> np.ndarray:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -71,22 +72,24 @@ def _proxy(kind: Any, gid: str, **style: Any) -> Any:
 
 
 def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFrame | None,
-                   slo: Any) -> list[list[Any]]:
+                   slo: Any, *, incidents: pd.DataFrame | None, lone: bool,
+                   statuses: Collection[str]) -> list[list[Any]]:
     """The legend handles of each panel, top-down: its labelled lines, and on the bottom panel
-    what the panels draw besides (events alone between breaks as dots, incidents, status
-    changes, and each status band drawn, named with the budget threshold that starts it; no
-    traffic before the statuses, named as what it is: not one)."""
+    what the panels draw besides (``lone``: events alone between breaks as dots, the
+    ``incidents``, the ``transitions``, and each of the ``statuses`` whose band is drawn, named
+    with the budget threshold that starts it; no traffic before the statuses, named as what it
+    is: not one). Made before the data are drawn too, to make the legends' room."""
     starts = {"warning": f" (< {given_percent(slo.warning, space=False)})",
               "critical": f" (< {given_percent(slo.critical, space=False)})",
               "exhausted": " (≤ 0)"} if slo is not None else {}
     entries = [list(p.get_legend_handles_labels()[0]) for p in panels]
     entries[1] += [_proxy(Line2D, "burn_hidden", xdata=[], ydata=[], color="none", label=h)
                    for h in hidden]
-    bottom, last = panels[-1], entries[-1]
-    if any(str(ln.get_gid()).endswith("_lone") for p in panels for ln in p.get_lines()):
+    last = entries[-1]
+    if lone:
         last.append(_proxy(Line2D, "lone", xdata=[], ydata=[], ls="", marker="o", ms=3,
                            color="0.3", label="lone event"))
-    if any(a.get_gid() == "incident" for a in bottom.patches):
+    if incidents is not None and len(incidents):
         last.append(_proxy(Patch, "incident", facecolor=(0.5, 0.5, 0.5, 0.18), edgecolor="0.3",
                            label="incident"))
     if transitions is not None and len(transitions):
@@ -96,9 +99,8 @@ def legend_entries(panels: list[Axes], hidden: list[str], transitions: pd.DataFr
                            color="0.3", ls=":" if few else "-", lw=0.9,
                            label=f"{len(transitions)} {word} at events"
                            + ("" if few else " (rug)")))
-    drawn = {str(c.get_gid()) for c in bottom.collections}
     for name in ("no_traffic", *STATUSES):
-        if f"status_{name}" in drawn:
+        if name in statuses:
             patch = band_patch(name, "no traffic (window empty)" if name == "no_traffic"
                                else name + starts.get(name, ""))
             patch.set_gid(f"status_{name}")

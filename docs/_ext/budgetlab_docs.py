@@ -38,7 +38,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gallery_table import GALLERY  # noqa: E402
+from gallery_table import GALLERY, NOTES  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -115,6 +115,8 @@ class GalleryDirective(SphinxDirective):
         row += nodes.raw("", f'<div class="bl-gallery-img"><a href="{src}"><img src="{src}" '
                              f'alt="{caption}"></a></div>', format="html")
         box += row
+        if name in NOTES:  # what the marks mean, under the picture
+            box += nodes.paragraph(text=NOTES[name], classes=["bl-gallery-note"])
         return [box]
 
 

@@ -1,6 +1,7 @@
 """The plot gallery: one entry per picture, drawn from the sample data while the docs build.
 
-Add a picture by adding one entry: ``name -> (title, code)``. The code is shown beside its
+Add a picture by adding one entry: ``name -> (title, code)`` (and, in :data:`NOTES`, what its
+marks mean where its legend does not say it: shown under the picture). The code is shown beside its
 picture exactly as written, runs in a fresh namespace with the working folder set to a temporary
 directory, and must leave the figure to show as ``fig`` or as matplotlib's current figure.
 ``python docs/_ext/budgetlab_docs.py NAME OUT.png`` renders one entry (the README's picture is
@@ -8,6 +9,8 @@ directory, and must leave the figure to show as ``fig`` or as matplotlib's curre
 """
 
 from __future__ import annotations
+
+from budgetlab.plotting.history import MIN_HOUR_ATTEMPTS
 
 GALLERY: dict[str, tuple[str, str]] = {
     "timeline": (
@@ -154,5 +157,17 @@ table = bl.timeout_tradeoff(events, timeouts=["20s", "30s", "45s", "60s"], by="c
 fig, ax = plt.subplots(figsize=(9, 4))
 plot_timeout_tradeoff(table, ax=ax)
 """,
+    ),
+}
+
+#: What a picture's marks mean where its legend may not say it (the legend names a rule only when
+#: the picture holds a mark it applies to): a caption under the picture, by entry name.
+NOTES: dict[str, str] = {
+    "hourly_profile": (
+        f"A solid dot is an hour of day with {MIN_HOUR_ATTEMPTS} attempts or more, all days "
+        "together (budgetlab.plotting.history.MIN_HOUR_ATTEMPTS). An hour with fewer is drawn as "
+        "a hollow dot: one attempt more or less would move its rates by more than "
+        f"{100 // MIN_HOUR_ATTEMPTS} points, too few to read the hour against the others. The "
+        "legend names the rule when the picture holds a hollow dot."
     ),
 }

@@ -24,8 +24,13 @@ def test_docs_build_without_warnings(tmp_path: Path) -> None:
     assert "budgetlab" in index
     # the gallery drew every entry during the build
     sys.path.insert(0, str(DOCS / "_ext"))
-    from gallery_table import GALLERY
+    from gallery_table import GALLERY, NOTES
 
+    # the hourly profile says what its hollow dots are, under the picture
+    gallery = (out / "gallery.html").read_text(encoding="utf-8")
+    assert NOTES.keys() <= GALLERY.keys() and "hollow dot" in NOTES["hourly_profile"]
+    for note in NOTES.values():
+        assert note in gallery
     drawn = {p.stem for p in (out / "_gallery").glob("*.png")}
     assert drawn == set(GALLERY), f"gallery pictures missing: {sorted(set(GALLERY) - drawn)}"
     assert all(p.stat().st_size > 10_000 for p in (out / "_gallery").glob("*.png"))

@@ -110,3 +110,14 @@ def test_a_bucket_the_server_lacks_is_refused(hist_prom, capsys, good, needle):
                "--target", "0.99", "--policy", "workbook", *SPAN])
     err = capsys.readouterr().err
     assert rc == 2 and needle in err and err.count("\n") == 1, err
+
+
+def test_a_bound_below_a_nanosecond_is_named_with_every_digit():
+    """A bucket bound under 1 ns (or below 0) cannot be a duration label: the refusal names it
+    with all its digits as the server wrote them (six significant digits said 1.23457e-10 s)."""
+    from budgetlab.errors import ConfigError
+    from budgetlab.interop.prometheus_histogram import match_bound
+
+    listed = r"bounds: -0\.123456789 s, 1\.23456789e-10 s, 1s, \+Inf\)"
+    with pytest.raises(ConfigError, match=listed):
+        match_bound(["-0.123456789", "1.23456789e-10", "1", "+Inf"], 500_000_000, what="h")

@@ -237,3 +237,14 @@ def test_tradeoff_points_at_the_current_timeout_stay_visible(events):
     assert all(a - b >= 2.0 for a, b in zip(sizes[:-1], sizes[1:], strict=True))
     assert ax.get_legend().get_title().get_text() == LINES_MEET
     plt.close(fig)
+
+
+def test_thresholds_are_named_with_every_digit_given():
+    """A threshold is a given value, named as written: 1,234,567 ns is 0.001234567 s and
+    12.345678 s stays 12.345678 s (six significant digits said 0.00123457 s and 12.3457 s)."""
+    shares = bl.latency_profile(_all_quick(), thresholds=["1234567ns", "12.345678s"],
+                                freq="1h").shares
+    ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq="1h")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["within 0.001234567 s",
+                                                                   "within 12.345678 s"]
+    plt.close("all")

@@ -160,16 +160,15 @@ def test_the_room_made_beside_is_what_the_legend_needs(place):
 def test_the_room_made_above_is_what_the_legend_needs(place):
     """A legend above the plot area in four rows (more than the 0.58 inch over a default subplot
     holds): its top ends at the figure's top less the margin (1 % of 480 px: at 475.2 px), and
-    the plot area's top comes down as much (to within the legend's 1 % offset of the plot area's
-    height), its bottom unchanged."""
+    the plot area's top comes down as much, its bottom unchanged; the legend's foot is the room of
+    a title above the plot area (the 6 point pad and a 12 point line: 20.4 points, 28.3 px)."""
     fig, ax = new_axes(place)
     legend_above(ax, handles(4, width=0), ncols=1)
     fig.canvas.draw()
     box = ax.get_legend().get_window_extent()
     assert box.y1 == pytest.approx((1 - EDGE_MARGIN) * 480, abs=1.0)
     assert ax.get_position().y0 == pytest.approx(0.11)
-    assert box.y0 == pytest.approx(ax.get_window_extent().y1 + 0.01 * ax.get_window_extent().height,
-                                   abs=0.5)
+    assert box.y0 == pytest.approx(ax.get_window_extent().y1 + 20.4 / 72 * 100, abs=0.5)
 
 
 def test_a_legend_above_takes_fewer_columns_rather_than_run_past_the_right_edge():
@@ -181,3 +180,19 @@ def test_a_legend_above_takes_fewer_columns_rather_than_run_past_the_right_edge(
     legend = ax.get_legend()
     assert legend._ncols < 4
     assert inside(legend.get_window_extent(), fig.bbox)
+
+
+@pytest.mark.parametrize("layout", [None, "constrained"])
+@pytest.mark.parametrize("name", list(DRAWINGS))
+def test_a_title_set_after_and_a_figure_title_set_before_overlap_no_legend(tables, name, layout):
+    """The user's titles: ``fig.suptitle`` before drawing (on a plain figure the room made above
+    ends at its foot) and ``ax.set_title`` after (it sits in the room kept for it between the plot
+    area and a legend above): no two of the legends and titles overlap, all inside the figure."""
+    fig, ax = plt.subplots(layout=layout)
+    fig.suptitle("A figure title set before")
+    top = DRAWINGS[name](tables, ax)
+    top.set_title("An axes title set after")
+    drawn = [*outside_texts(fig), ("suptitle", fig._suptitle.get_window_extent())]
+    assert [what for what, box in drawn if not inside(box, fig.bbox)] == []
+    for i, (what, box) in enumerate(drawn):
+        assert [w for w, b in drawn[i + 1:] if box.overlaps(b)] == [], what

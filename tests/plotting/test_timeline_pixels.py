@@ -7,6 +7,8 @@ column; and what is drawn does not grow with the events."""
 
 from __future__ import annotations
 
+import io
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -157,3 +159,33 @@ def test_what_is_drawn_does_not_grow_with_the_events():
         plt.close(fig)
     assert max(sizes) <= 20 * columns  # bounded by the pixel columns, whatever the events
     assert sizes[1] <= 1.5 * sizes[0]
+
+
+def test_a_plain_figure_is_thinned_once_to_the_columns_left_beside_the_legends(monkeypatch):
+    """On a figure without a layout engine the legends' room is made before the lines are
+    thinned: the events are thinned once (one pass of the timeline's thinning), to the pixel
+    columns of the narrowed panels (each column holds at most its first, last, lowest and highest
+    event: the oracle, counted column by column), and one ``savefig`` draws the figure once."""
+    import budgetlab.plotting.timeline as timeline
+
+    passes = []
+    thin = timeline._line_points
+    monkeypatch.setattr(timeline, "_line_points", lambda *a, **k: passes.append(1) or thin(*a, **k))
+    states, slo = run(200_000)
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=100)  # the axes 0.775 x 6 inches wide
+    plot_timeline(states, slo=slo, ax=ax, transitions=transitions(states))
+    columns = pixel_columns(ax.panels[-1])
+    assert columns < 0.775 * 6 * 100 - 50  # the premise: the panels narrowed for the legends
+    draws = []
+    fig.canvas.mpl_connect("draw_event", lambda event: draws.append(event))
+    fig.savefig(io.BytesIO(), format="png")
+    assert (len(passes), len(draws)) == (1, 1)
+    t = states["ts"].array.asi8
+    edges = t[0] + np.ceil(np.arange(columns + 1) * ((t[-1] - t[0]) / columns)).astype(np.int64)
+    edges[-1] = t[-1] + 1
+    for gid in ("success_rate", "burn_rate", "budget_remaining"):
+        (line,) = [ln for p in ax.panels for ln in p.get_lines() if ln.get_gid() == gid]
+        x = np.asarray(line.get_xdata()).astype("datetime64[ns]").view(np.int64)
+        per_column = np.histogram(x, bins=edges)[0]
+        assert per_column.max() <= 4 and per_column.sum() == len(x)
+    plt.close(fig)

@@ -1,0 +1,102 @@
+"""Date ticks that fit the axis (round 23): a narrow time axis shows fewer ticks (matplotlib's own
+AutoDateLocator, told how many fit), so its labels never run into each other; a wide one keeps
+matplotlib's choice. Checked on the drawn label boxes."""
+
+from __future__ import annotations
+
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.dates as mdates  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+import budgetlab as bl  # noqa: E402
+from budgetlab.plotting import plot_alerts  # noqa: E402
+from budgetlab.plotting._common import time_axis  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def episodes():
+    """Three days of synthetic traffic (an outage on the second), the Workbook policy's episodes."""
+    events, incidents = bl.synth.generate(
+        "2026-10-05", 3, seed=5, rate=0.05, session_ids=False,
+        incidents=[{"kind": "outage", "start": "2026-10-06T10:00Z", "end": "2026-10-06T11:30Z",
+                    "scope": "*", "severity": 1.0}])
+    return bl.alert_episodes(bl.bin_events(events, "5min"), 0.95, bl.AlertPolicy.workbook())
+
+
+def drawn_labels(fig, ax):
+    """The boxes of the x tick labels drawn inside the view, left to right (warnings as errors:
+    the locator found an interval)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig.canvas.draw()
+    lo, hi = sorted(ax.get_xlim())
+    return sorted((t.label1.get_window_extent() for t in ax.xaxis.get_major_ticks()
+                   if t.label1.get_visible() and t.label1.get_text()
+                   and lo <= t.get_loc() <= hi), key=lambda b: b.x0)
+
+
+def apart(boxes, gap_px=4):
+    return all(b.x0 - a.x1 >= gap_px for a, b in zip(boxes, boxes[1:], strict=False))
+
+
+def test_a_narrow_alert_chart_keeps_its_date_labels_apart(episodes):
+    """5 x 3 inches over three days: the legend and tier names leave the plot area about an inch;
+    its date labels (at least two) do not touch."""
+    fig, ax = plt.subplots(figsize=(5, 3), dpi=100)
+    plot_alerts(episodes, ax=ax)
+    boxes = drawn_labels(fig, ax)
+    assert len(boxes) >= 2 and apart(boxes)
+
+
+def test_a_wide_alert_chart_keeps_matplotlibs_own_ticks(episodes):
+    fig, ax = plt.subplots(figsize=(12, 3), dpi=100)
+    plot_alerts(episodes, ax=ax)
+    boxes = drawn_labels(fig, ax)
+    own = mdates.AutoDateLocator(tz="UTC")  # the oracle: matplotlib's choice for this range
+    lo, hi = ax.get_xlim()
+    assert list(ax.xaxis.get_majorticklocs()) == list(own.tick_values(mdates.num2date(lo),
+                                                                      mdates.num2date(hi)))
+    assert apart(boxes)
+
+
+@pytest.mark.parametrize("span", ["90min", "2D", "40D", "3650D"])
+@pytest.mark.parametrize("inches", [1.0, 1.5, 2.5, 4.0, 7.0])
+def test_any_span_on_any_width_gets_labels_apart(span, inches):
+    fig = plt.figure(figsize=(inches + 1.0, 2), dpi=100)
+    ax = fig.add_axes((0.5 / (inches + 1.0), 0.3, inches / (inches + 1.0), 0.6))
+    t = pd.date_range("2026-01-01", periods=2, freq=span)
+    ax.plot(t.to_numpy(), [0, 1])
+    time_axis(ax, "UTC")
+    boxes = drawn_labels(fig, ax)
+    assert len(boxes) >= 1 and apart(boxes)
+
+
+@pytest.mark.parametrize("drawing", ["alerts", "latency_shares"])
+def test_a_short_plain_figure_keeps_its_dates_and_x_label_whole(episodes, drawing):
+    """12 x 3 inches, a plain figure: the default bottom margin (0.33 inch) holds the dates but not
+    the x label and the year and month under them; room is made below, and all lie inside."""
+    fig, ax = plt.subplots(figsize=(12, 3), dpi=100)
+    if drawing == "alerts":
+        plot_alerts(episodes, ax=ax)
+    else:
+        events, _ = bl.synth.generate("2026-10-05", 3, seed=5, rate=0.05, session_ids=False,
+                                      client_timeout="60s")
+        bl.plotting.plot_latency_shares(
+            bl.latency_profile(events, thresholds=["10s"], freq="6h").shares, ax=ax)
+    boxes = drawn_labels(fig, ax)
+    texts = [ax.xaxis.label, ax.xaxis.get_offset_text()]
+    assert all(t.get_text() for t in texts)
+    for box in [*boxes, *(t.get_window_extent() for t in texts)]:
+        assert box.y0 >= 0 and box.x1 <= fig.bbox.x1
