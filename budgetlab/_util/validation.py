@@ -137,6 +137,7 @@ def check_whole(name: str, value: Any, *, low: int = 0, high: int | None = None)
 #: The longest duration budgetlab accepts (10 years: beyond any window, period or history).
 MAX_DURATION = pd.Timedelta(days=3660)
 _WEEKS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:w|wk|wks|week|weeks)", re.IGNORECASE)
+_DECIMAL_UNIT = re.compile(r"([0-9]*\.[0-9]+)\s*([A-Za-z]+)")
 _CALENDAR = re.compile(r"[0-9.]+\s*(M|mo|mon|month|months|y|yr|yrs|year|years|Y)", re.IGNORECASE)
 
 
@@ -150,11 +151,26 @@ def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
     if calendar and calendar.group(1) != "m":  # "m" is minutes
         raise ConfigError(f"{name}={value!r}: months and years have no fixed length; give days, "
                           "e.g. '30D' or '365D'.")
+    text = re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text)  # "7d" means days; pandas 3 deprecates d
     # pandas' deprecation notes for unit spellings are not the user's business
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # "7d" means days everywhere people write windows; pandas 3 deprecates lowercase d
-        return pd.Timedelta(re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text))
+        decimal_unit = _DECIMAL_UNIT.fullmatch(text)
+        if decimal_unit:  # pandas goes through a float: "0.00013s" read 129,999 ns
+            unit_ns = pd.Timedelta(f"1{decimal_unit.group(2)}").value
+            return pd.Timedelta(exact_ns(decimal_unit.group(1), unit_ns), unit="ns")
+        return pd.Timedelta(text)
+
+
+def exact_ns(number: str, unit_ns: int) -> int:
+    """A decimal number of a unit, in whole nanoseconds, read as written (not through a float),
+    rounded half to even below a nanosecond.
+
+    >>> exact_ns("0.00013", 10**9), exact_ns("0.00012345", 10**9), exact_ns("1.5", 60 * 10**9)
+    (130000, 123450, 90000000000)
+    """
+    ns = decimal.Decimal(number) * unit_ns
+    return int(ns.to_integral_value(rounding=decimal.ROUND_HALF_EVEN))
 
 
 def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) -> pd.Timedelta:
@@ -183,7 +199,8 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
                 raise ValueError
             if abs(float(value)) > MAX_DURATION.total_seconds():
                 raise OverflowError
-            td = pd.Timedelta(float(value), unit="s")
+            # the float's shortest text is the number as typed: 0.00013 is 130,000 ns, not 129,999
+            td = pd.Timedelta(exact_ns(repr(float(value)), SECOND_NS), unit="ns")
         elif isinstance(value, str):
             td = _parse_text_duration(value.strip(), name, value)
         else:
