@@ -333,6 +333,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.plot_groups and not args.plot:  # a choice that would draw nothing, never dropped
         raise ConfigError("--plot-groups chooses the groups the --plot timeline draws; give "
                           "--plot FILE (.png, .svg or .pdf) too, or leave --plot-groups out.")
+    if args.plot_groups and not group_keys(args):  # one timeline, all events: nothing to choose
+        raise ConfigError("--plot-groups chooses among the groups of --by; without --by the "
+                          "timeline draws all events: give --by KEY too, or leave --plot-groups "
+                          "out.")
     incidents = None
     # a bad incidents file fails before the log is read; an input from here on
     if args.incidents is not None:

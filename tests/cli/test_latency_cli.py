@@ -49,6 +49,24 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     assert len(table) == 4 and set(table.columns) >= {"g", "period", "threshold", "good", "share"}
 
 
+def test_header_states_the_span_and_a_given_timeout_by_its_flag(log, capsys):
+    """The figures count the log from its first to its last attempt, and the header says which
+    span that is (ROWS: minutes 0 to 7 of 2026-01-01); a timeout given on the command line is
+    named by its flag, not by the API's keyword."""
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s", "--client-timeout", "60s"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "log.csv: 8 attempts with durations, 2026-01-01 00:00 .. 2026-01-01 00:07 UTC"
+    assert "all events: 8 attempts; timeout 60 s (--client-timeout)" in lines
+    assert not any("client_timeout" in line for line in lines)
+
+
+def test_help_names_no_api_function(capsys):
+    assert main(["latency", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "--window DURATION" in text and "budgetlab." not in text
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     (["--timeouts", "45s"], "longer than the one in force"),
     (["--slow-above", "2s"], "give --thresholds instead"),
