@@ -72,6 +72,21 @@ def test_a_time_format_without_a_year_is_refused_with_that_reason():
         read_events(SSH, preset="sshd")
 
 
+def test_a_short_year_is_refused_saying_which_years_are_read(capsys):
+    """26 is a whole number, so "give a whole number" fixed nothing: the refusal says the year is
+    read in full, 1970 to 2100, and the command line names --year with the value typed."""
+    with pytest.raises(ConfigError, match=r"^year=26 is not a year .* from 1970 to 2100"):
+        read_events(SSH, preset="sshd", year=26)
+    assert main(["replay", str(SSH), "--preset", "sshd", "--year", "26"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --year 26 is not a year budgetlab reads: give the year of the first "
+        "line in full, from 1970 to 2100 (e.g. 2026).\n")
+    # the bounds themselves are read (hand: the log's first line is Dec 10)
+    assert read_events(SSH, preset="sshd", year=1970)["ts"].iloc[0] == pd.Timestamp(
+        "1970-12-10 09:18:06", tz="UTC")
+    assert read_events(SSH, preset="sshd", year=2100)["ts"].iloc[0].year == 2100
+
+
 def test_new_year_rule_and_leap_days(tmp_path):
     log = tmp_path / "app.log"
     log.write_text("Dec 31 23:59:58 ok\nJan  1 00:00:01 failed\nFeb 29 12:00:00 ok\n")

@@ -133,6 +133,22 @@ def test_an_slo_naming_only_some_by_keys_is_refused(tmp_path):
         load_slos(path, by=["captcha_type", "region"])
 
 
+def test_the_refusal_names_by_as_each_side_gives_it(tmp_path, capsys):
+    """The API names its keyword (by=[...]); the command line its flag as typed, never a Python
+    list (the SLO is checked before the log is read: no log needed)."""
+    from budgetlab.cli import main
+
+    path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
+                 _slo("ts-fra", "0.97", "{captcha_type: turnstile, region: fra}"))
+    with pytest.raises(ConfigError, match=r"with by=\['captcha_type', 'region'\] an SLO names"):
+        load_slos(path, by=["captcha_type", "region"])
+    assert main(["replay", str(tmp_path / "log.csv"), "--slo", str(path), "--by",
+                 "captcha_type,region"]) == 2
+    err = capsys.readouterr().err
+    assert "no label region; with --by captcha_type,region an SLO names every key" in err
+    assert "by=" not in err and "[" not in err
+
+
 def test_one_slo_name_and_no_by_work_as_load_slo(tmp_path):
     path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
                  _slo("ts", "0.97", "{captcha_type: turnstile}"))
