@@ -138,9 +138,9 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
                 print(f"  the period: {prose_duration(args.period)} (--period), not the file's")
                 if policy is None:
                     say_redated(d)
-        if policy is not None:
-            print(f"  {ALERTS_NOTE}--policy {args.policy}, not the file's: "
-                  f"{tiers_words(d, policy)}")
+        if policy is not None:  # an SLO from --target has no alerts of its own to replace
+            instead = ", not the file's" if args.slo else ""
+            print(f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}")
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME
 

@@ -409,7 +409,7 @@ def test_cli_export_prometheus_errors_one_line_exit_2(argv, needle, tmp_path, ca
     assert not (tmp_path / "r.yaml").exists()
 
 
-def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path):
+def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path, capsys):
     out = tmp_path / "rules.yaml"
     assert main(["export", "prometheus", "--target", "0.999", "--name", "solve",
                  "--policy",
@@ -418,6 +418,12 @@ def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path):
     want = prometheus_rules(SLO(0.999, "28D"), "sloth28", name="solve", total_metric="a_total",
                             errors_metric="b_total")
     assert yaml.safe_load(out.read_text()) == want
+    # no file was read, so the policy replaced no file's alerts; Sloth's 28 d tiers, by hand from
+    # its google-28d.yaml: 2 % in 1 h -> 13.44, 5 % in 6 h -> 5.6, 10 % in 1 d -> 2.8, in 3 d 0.93
+    said = capsys.readouterr().out
+    assert ("  the alerts: --policy sloth28: page_quick 13.44 over 1h/5m, page_slow 5.6 over "
+            "6h/30m, ticket_quick 2.8 over 1d/2h, ticket_slow 0.933333 over 3d/6h\n") in said
+    assert "file" not in said
 
 
 @needs_promtool
