@@ -44,7 +44,8 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
     slo = slo_from_args(args)
     if args.target is None and group_keys(args) == ["captcha_type"] and isinstance(slo, SLO):
         return PerGroup(DEMO_TARGETS, base=slo,
-                        binding="the demo's per-type targets (DEMO_TARGETS), by captcha_type")
+                        binding="the demo's per-type targets, by captcha_type (--target sets "
+                                "others)")
     return slo
 
 
