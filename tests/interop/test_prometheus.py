@@ -359,6 +359,11 @@ def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtoo
     assert rules["groups"][0]["rules"][0]["expr"] == (
         '(sum(increase(captcha_solve_errors_total{captcha_type="recaptcha_v2"}[5m])))\n/\n'
         '(sum(increase(captcha_solves_total{captcha_type="recaptcha_v2"}[5m])))\n')
+    # and the command says that form: the file's bare counters hold no Sloth {{.window}}
+    assert ("errors over total, over each window (a bare counter as "
+            "sum(increase(counter[window])), a range set to the window): errors = "
+            'captcha_solve_errors_total{captcha_type="recaptcha_v2"}; total = ') in text
+    assert "Sloth" not in text
     assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector",
                  'job="solver"',
                  "--total-metric", "req_total", "--errors-metric", "err_total", "--force",
