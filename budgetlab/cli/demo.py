@@ -130,7 +130,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
                       show_progress=False)
     s = rec.settings
     window = prose_duration(longest_window(slo))
-    print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {window} tracker "
+    print(f"\nVerdicts (budgetlab recalibrate's rule: a target is too strict when the {window} "
+          "tracker "
           "would have been "
           f"{_LIMIT_STATUS.upper()} or worse more than {given_percent(s['max_share'])} of the "
           "time). They count each "
@@ -201,8 +202,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     by = group_keys(args)
     events = datasets.load("demo")
     incidents = datasets.load("demo_incidents")
-    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see "
-          "budgetlab.datasets)\n")
+    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
+          "budgetlab/datasets/demo.parquet)\n")
     states, tr = replay_states(events, slo, by)
     # the window's clock: every figure of time reads it
     spans = status_spans(events, slo, by=by or None)

@@ -69,6 +69,11 @@ def test_the_header_says_the_targets_and_their_binding_in_the_commands_words(dem
     assert ("SLOs bound to groups: the demo's per-type targets, by captcha_type (--target sets "
             "others)") in lines
     assert "DEMO_TARGETS" not in demo["printed"]
+    # the command line's words: the sample's file and the command, no Python module or function
+    assert lines[0] == ("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
+                        "budgetlab/datasets/demo.parquet)")
+    assert "budgetlab." not in demo["printed"]
+    assert "\nVerdicts (budgetlab recalibrate's rule: a target is too strict" in demo["printed"]
 
 
 def test_episodes_per_type_equal_a_loop_over_each_types_own_replay(demo):
