@@ -431,6 +431,17 @@ def test_export_with_no_group_to_write_refuses_in_one_line(tmp_path, capsys):
     assert not (tmp_path / "rec.yaml").exists()
 
 
+def test_no_current_target_is_refused_for_that_reason_not_the_rules_note(tmp_path, capsys):
+    # recalibrate without --target leaves current_target empty; the rule's notes (here
+    # "provisional: ...") say nothing of why, so the refusal says why not
+    table = ("captcha_type,events,current_target,recommended_target,recommendation_note\n"
+             "turnstile,35765,,0.97,\"provisional: 7 d of evaluated history\"\n")
+    assert export_table(tmp_path, table, "--target-column", "current_target", name="cur") == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: no group of the recalibration table has a current_target: turnstile "
+        "(recalibrate was given no current target: --target or --slo); nothing to export.\n")
+
+
 def test_export_from_recalibration_refuses_one_query_for_every_group(tmp_path, capsys):
     """--total-metric with --from-recalibration wrote the same unlabelled queries into every
     group's SLO (image at 0.89 and turnstile at 0.98, both over all captcha types): the rules
