@@ -100,7 +100,7 @@ def row_numbers(mask: np.ndarray) -> str:
         parts = [("row " if (which == k).sum() == 1 else "rows ")
                  + ", ".join(map(str, first[which == k] - files[1][k] + 1))
                  + f" of {files[0][k]}" for k in dict.fromkeys(which.tolist())]
-    text = "; ".join(parts) + (f" and {more} more" if more > 0 else "") + " (1-based)"
+    text = "; ".join(parts) + (f" and {more:,} more" if more > 0 else "") + " (1-based)"
     if len(idx) and int(idx[-1]) + state.get("offset", 0) in state.get("open", ()):
         text += " (the last line has no line end: the file may be half-written)"
     return text
