@@ -18,7 +18,7 @@ from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
 from .outcomes import Outcomes, check_outcomes
 from .presets import PRESETS, check_pattern
-from .timeformat import check_time_format
+from .timeformat import check_time_format, has_year
 from .times import EPOCH_UNITS
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
@@ -270,6 +270,9 @@ class ReadSpec:
                 raise ConfigError("preset= sets the pattern and the time format; give either "
                                   "preset= or pattern= (with time_format=), not both.")
             p = PRESETS[self.preset]
+            if self.year is not None and has_year(p.time_format):  # the user gave no format
+                raise ConfigError(f"the {self.preset} preset's times carry their year "
+                                  f"({p.time_format!r}); leave year= out.")
             self._set(pattern=p.pattern, time_format=p.time_format,
                       outcomes=self.outcomes if self.outcomes is not None else
                       dict(p.outcomes) or None)

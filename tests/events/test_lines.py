@@ -87,6 +87,20 @@ def test_a_short_year_is_refused_saying_which_years_are_read(capsys):
     assert read_events(SSH, preset="sshd", year=2100)["ts"].iloc[0].year == 2100
 
 
+def test_a_year_for_a_preset_whose_times_carry_one_names_the_preset(tmp_path, capsys):
+    # the access preset's format is '%d/%b/%Y:%H:%M:%S %z' (CLF, the year written): the refusal
+    # said "--time-format '...' carries the year already", a flag the user never gave
+    log = tmp_path / "access.log"
+    log.write_text('1.2.3.4 - - [17/May/2015:10:05:03 +0000] "GET / HTTP/1.1" 200 5 "-" "-"\n')
+    assert main(["replay", str(log), "--preset", "access", "--year", "2015"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: the access preset's times carry their year ('%d/%b/%Y:%H:%M:%S %z'); "
+        "leave --year out.\n")
+    with pytest.raises(ConfigError, match="access preset's times carry their year .*leave year="):
+        ReadSpec(preset="access", year=2015)
+    assert ReadSpec(preset="sshd", year=2015).time_format == "%b %d %H:%M:%S"  # needs one
+
+
 def test_new_year_rule_and_leap_days(tmp_path):
     log = tmp_path / "app.log"
     log.write_text("Dec 31 23:59:58 ok\nJan  1 00:00:01 failed\nFeb 29 12:00:00 ok\n")
