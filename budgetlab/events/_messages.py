@@ -32,7 +32,7 @@ __all__ = ["MAX_ROWS_LISTED", "ROWS", "reading_files", "file_offset", "note_open
            "row_numbers", "expand", "personal_mask", "show_labels", "header_error",
            "NON_FINAL_STATES", "outcomes_fix", "unknown_labels_error",
            "numeric_labels_error", "too_many_labels_error", "METRIC_SERIES",
-           "TURN_INTO_OUTCOMES", "IF_COUNTS", "MAX_CODES", "HTTP_STATUSES", "numbers_note", "non_boolean_error"]
+           "TURN_INTO_OUTCOMES", "MAX_CODES", "HTTP_STATUSES", "numbers_note", "non_boolean_error"]
 
 #: How many row numbers a message lists before it says "and N more".
 MAX_ROWS_LISTED = 5
@@ -238,11 +238,6 @@ METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use 
 #: What to do with one, said at the end of every refusal that calls the column a metric series.
 TURN_INTO_OUTCOMES = ("a metric series has to be turned into outcomes first (see docs/own-log.md, "
                       "'Metric series')")
-#: The last words of a refusal that asks what numeric labels mean: what to do if they are no
-#: codes at all (the column is then a metric series, and no mapping makes it outcomes).
-IF_COUNTS = (" If they are counts or measurements instead, the column is a metric series (one "
-             "measured value per time), not an outcome log: turn it into outcomes first (see "
-             "docs/own-log.md, 'Metric series').")
 #: The fix of a refusal of the outcome column as a metric series: the column to name instead.
 _NAME_THE_COLUMN = ("Name the outcome column with outcome= (or a true/false success column with "
                     f"ok=); {TURN_INTO_OUTCOMES}.")
@@ -292,7 +287,7 @@ def _codes_error(labels: list[str], listed: str, head: str, ask: str) -> Outcome
                             if not h])
     return OutcomeError(
         f"{head}: {listed}; {ask} what each means: {fix}; replace each ? by success, a failure "
-        f"bucket name, or skip.{IF_COUNTS}")
+        f"bucket name, or skip. If they are counts or measurements instead, {TURN_INTO_OUTCOMES}.")
 
 
 def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
@@ -343,7 +338,7 @@ def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
               "out).",
               "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
               "5xx=server_error, or 4xx=skip to leave client errors out).")
-        + IF_COUNTS)
+        + f" If they are counts or measurements instead, {TURN_INTO_OUTCOMES}.")
 
 
 def numbers_note(dtype: Any, values: np.ndarray | None, name: Any) -> tuple[str, ...]:

@@ -56,7 +56,8 @@ def test_header_states_the_span_and_a_given_timeout_by_its_flag(log, capsys):
     assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
                  "5s", "--client-timeout", "60s"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "log.csv: 8 attempts with durations, 2026-01-01 00:00 .. 2026-01-01 00:07 UTC"
+    assert lines[0] == ("log.csv: 8 attempts with durations, 2026-01-01 00:00 .. 2026-01-01 "
+                        "00:07 UTC")
     assert "all events: 8 attempts; timeout 60 s (--client-timeout)" in lines
     assert not any("client_timeout" in line for line in lines)
 

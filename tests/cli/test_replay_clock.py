@@ -96,8 +96,9 @@ def test_plot_groups_without_plot_is_refused_before_the_read(tmp_path, capsys):
 
 def test_the_transitions_table_says_how_its_figures_are_rounded(tmp_path, capsys):
     # one failure at 0.95: budget_total = 1 x (1 - 0.95) = 0.05 failures, which the seed's
-    # get_report() rounds to one decimal, round(0.05, 1) = 0.1 (0.05 is stored as 0.05000000000000000277);
-    # burn = 1 / 0.05 = 20. The table shows the seed's figures and says so beneath them
+    # get_report() rounds to one decimal: round(0.05, 1) = 0.1 (0.05 is stored as
+    # 0.05000000000000000277); burn = 1 / 0.05 = 20. The table shows the seed's figures and says
+    # so beneath them
     log = tmp_path / "one.csv"
     pd.DataFrame({"ts": ["2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z"],
                   "outcome": ["timeout", "success"]}).to_csv(log, index=False)

@@ -17,9 +17,8 @@ ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
-IF_COUNTS = (" If they are counts or measurements instead, the column is a metric series (one "
-             "measured value per time), not an outcome log: turn it into outcomes first (see "
-             "docs/own-log.md, 'Metric series').")
+IF_COUNTS = (" If they are counts or measurements instead, a metric series has to be turned into "
+             "outcomes first (see docs/own-log.md, 'Metric series').")
 APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 
 
