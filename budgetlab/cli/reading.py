@@ -335,11 +335,13 @@ def read_log(
         from ..events.accesslog import read_access_log
 
         if args.slow_above is not None or args.duration is not None:
-            raise ConfigError("--slow-above needs a duration column; access logs in "
-                              "common/combined format carry "
-                              "none. Export the log with its request time as CSV/JSON Lines and "
-                              "pass --duration "
-                              "COLUMN.")
+            flag = "--duration" if args.duration is not None else "--slow-above"
+            raise ConfigError(f"{flag} needs a duration column, and access logs in "
+                              "common/combined format carry none. If your lines end with the "
+                              "request time (nginx $request_time, Apache %D), read them with a "
+                              "--pattern whose group (?P<duration>...) holds it, and --duration "
+                              "duration --duration-unit; else export the log with its request "
+                              "time as CSV/JSON Lines and pass --duration COLUMN.")
         if args.on_error == "count":
             raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
                               "access to count the lines not in the format of an access log.")
