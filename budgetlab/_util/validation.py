@@ -138,11 +138,15 @@ def check_whole(name: str, value: Any, *, low: int = 0, high: int | None = None)
 MAX_DURATION = pd.Timedelta(days=3660)
 _WEEKS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:w|wk|wks|week|weeks)", re.IGNORECASE)
 _CALENDAR = re.compile(r"[0-9.]+\s*(M|mo|mon|month|months|y|yr|yrs|year|years|Y)", re.IGNORECASE)
+_BARE_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
 def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
     if not text or not any(ch.isdigit() for ch in text):  # pandas reads a bare "D"/"h" as 1
         raise ValueError
+    if _BARE_NUMBER.fullmatch(text) and float(text) != 0:  # pandas reads "300" as 300 ns
+        raise ConfigError(f"{name}={value!r} has no unit; write one: '{text}s' (seconds), "
+                          f"'{text}min', '{text}h' or '{text}D'.")
     weeks = _WEEKS.fullmatch(text)
     if weeks:  # pandas 3 deprecates "w": read weeks here, as 7 days each
         return pd.Timedelta(days=7 * float(weeks.group(1)))
@@ -173,6 +177,14 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
     ...
     budgetlab.errors.ConfigError: window='100000D' is out of range; give a duration from 1ns to 3660
     days (10 years).
+
+    Text without a unit is refused (pandas reads ``"300"`` as 300 ns; zero is zero in any unit):
+
+    >>> to_timedelta("300")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: window='300' has no unit; write one: '300s' (seconds), '300min',
+    '300h' or '300D'.
     """
     if isinstance(value, bool):
         raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or "
@@ -195,7 +207,7 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
                           "days (10 years).") from None
     except (ValueError, TypeError):
         raise ConfigError(
-            f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds."
+            f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or '30s'."
         ) from None
     if pd.isna(td):
         raise ConfigError(f"{name} is NaT; give e.g. '24h'.")

@@ -197,6 +197,10 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     if not thresholds:
         raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")
     to_timedelta(args.freq, name="freq")
+    for name, items in (("thresholds", thresholds), ("timeouts", _list(args.timeouts or "")),
+                        ("client_timeout", [args.client_timeout] if args.client_timeout else [])):
+        for item in items:  # each a duration with its unit, before the log is read
+            to_timedelta(item, name=name)
     return quantiles, thresholds
 
 

@@ -124,7 +124,7 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
     threshold = pd.Timedelta(found.pop(), unit="s")
     label = duration_label(threshold)
     if args.slow_above is not None:
-        if pd.Timedelta(to_ns(args.slow_above, name="--slow-above"), unit="ns") != threshold:
+        if pd.Timedelta(to_ns(args.slow_above, name="slow_above"), unit="ns") != threshold:
             raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold "
                               f"of {path.name} "
                               f"({label}); leave --slow-above out to use the file's.")
