@@ -128,7 +128,8 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             # a query written over several lines is shown on one (its whitespace collapsed)
             q = {k: " ".join(v.split()) for k, v in sli_queries(d).items()}
             part = "errors" if "errors" in q else "good"
-            print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, "
+            source = "the file's queries" if args.slo else "--histogram and --slow-above"
+            print(f"SLO {d.name!r}: SLI from {source}, {part} over total, "
                   f"{_windowed(q.values(), args.function)}: {part} = {q[part]}; total = "
                   f"{q['total']}")
             for note in d.notes:
