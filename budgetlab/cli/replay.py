@@ -70,13 +70,14 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
         return "(no status changes)"
     show = tr.head(limit).copy()
     show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
-    text = show.to_string(index=False)
+    # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
+    text = show.to_string(index=False) + (
+        "\nThe seed tracker's report figures, rounded as it rounds them (--out too): current_rate "
+        "to 4 decimals, burn_rate to 2, budget_total, budget_remaining and budget_remaining_pct "
+        "to 1.")
     if len(tr) > limit:
         text += f"\n... {len(tr) - limit} more (--out writes every status change)"
-    # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
-    return text + ("\nThe seed tracker's report figures, rounded as it rounds them (--out too): "
-                   "current_rate to 4 decimals, burn_rate to 2, budget_total, budget_remaining "
-                   "and budget_remaining_pct to 1.")
+    return text
 
 
 #: The replay columns of a run: transitions, the summary and the episodes are computed from
