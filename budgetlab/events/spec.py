@@ -258,6 +258,12 @@ class ReadSpec:
                               + " (keep it out of the data).")
         if self.hash_session and self.session is None:
             raise ConfigError("hash_session=True needs session='<session id column>'.")
+        if self.salt is not None and self.pii != "hash" and not self.hash_session:
+            raise ConfigError(say("salt= keys the hashes of pii='hash' and hash_session=True; "
+                                  "without them nothing is hashed: pass pii='hash', or leave "
+                                  "salt= out.",
+                                  "--salt keys the hashes of --pii hash; without it nothing is "
+                                  "hashed: pass --pii hash too, or leave --salt out."))
 
     def _check_lines(self) -> None:
         check_argument("on_error", self.on_error, ("count", "raise", "skip"))
