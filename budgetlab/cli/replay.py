@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import command_flag, counted, prose_duration
+from .._util.words import command_flag, counted, counted_of, prose_duration
 from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
@@ -59,7 +59,7 @@ def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int =
     first, last = events["ts"].min(), events["ts"].max()
     outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
     if outside:
-        text += (f"\nnote: {outside} of {counted(len(incidents), 'incident')} "
+        text += (f"\nnote: {counted_of(outside, len(incidents), 'incident')} "
                  f"{'lies' if outside == 1 else 'lie'} outside the log's span "
                  f"({first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} UTC)")
     return text
