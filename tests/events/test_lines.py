@@ -101,6 +101,17 @@ def test_a_year_for_a_preset_whose_times_carry_one_names_the_preset(tmp_path, ca
     assert ReadSpec(preset="sshd", year=2015).time_format == "%b %d %H:%M:%S"  # needs one
 
 
+def test_lines_not_in_the_format_are_listed_as_lines(capsys):
+    # the README's hand count: 234 of openssh_300.log's 300 lines are not sshd Accepted/Failed
+    # lines; the first of them are lines 2, 3, 4, 5, 6, 7, 9, 10, 11, 13 (line 8 is "Failed
+    # password", line 12 too). It said "(line 2, 3, ...)"
+    assert main(["replay", str(SSH), "--preset", "sshd", "--year", "2026", "--strict"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: openssh_300.log: 234 lines not in the format of the pattern (lines 2, "
+        "3, 4, 5, 6, 7, 9, 10, 11, 13 and 224 more); fix them, or pass --on-error skip to drop "
+        "them (with a warning).\n")
+
+
 def test_new_year_rule_and_leap_days(tmp_path):
     log = tmp_path / "app.log"
     log.write_text("Dec 31 23:59:58 ok\nJan  1 00:00:01 failed\nFeb 29 12:00:00 ok\n")
