@@ -342,6 +342,10 @@ def read_log(
                               "--pattern whose group (?P<duration>...) holds it, and --duration "
                               "duration --duration-unit; else export the log with its request "
                               "time as CSV/JSON Lines and pass --duration COLUMN.")
+        if args.salt is not None:
+            from ..events.spec import ReadSpec
+
+            ReadSpec(pii=args.pii, salt=args.salt)  # --salt without --pii hash: refused alike
         if args.on_error == "count":
             raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
                               "access to count the lines not in the format of an access log.")

@@ -162,6 +162,10 @@ def test_a_salt_without_hashing_is_refused_not_ignored(tmp_path, capsys):
     # the fix it gives: with --pii hash the same salt is used
     assert main(["replay", str(log), "--salt", "k", "--pii", "hash", "--window", "1h"]) == 0
     capsys.readouterr()
+    # an access log (recognised by its content, read without --preset) alike
+    apache = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
+    assert main(["replay", str(apache), "--salt", "k"]) == 2
+    assert capsys.readouterr().err.startswith("budgetlab: error: --salt keys the hashes of")
 
 
 def test_required_columns_are_always_refused():
