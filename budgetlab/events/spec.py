@@ -254,7 +254,7 @@ class ReadSpec:
             raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
         if (self.pii == "hash" or self.hash_session) and self.salt is None:
             raise ConfigError(say("pii='hash' and hash_session=True need salt='a secret string'",
-                                  "--pii hash needs --salt S (a secret string)")
+                                  "--pii hash needs --salt S, a secret string")
                               + " (keep it out of the data).")
         if self.hash_session and self.session is None:
             raise ConfigError("hash_session=True needs session='<session id column>'.")

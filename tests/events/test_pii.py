@@ -162,6 +162,10 @@ def test_a_salt_without_hashing_is_refused_not_ignored(tmp_path, capsys):
     # the fix it gives: with --pii hash the same salt is used
     assert main(["replay", str(log), "--salt", "k", "--pii", "hash", "--window", "1h"]) == 0
     capsys.readouterr()
+    # and the other way round, one pair of parentheses: hashing needs the salt
+    assert main(["replay", str(log), "--pii", "hash"]) == 2
+    assert capsys.readouterr().err == ("budgetlab: error: --pii hash needs --salt S, a secret "
+                                       "string (keep it out of the data).\n")
     # an access log (recognised by its content, read without --preset) alike
     apache = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
     assert main(["replay", str(apache), "--salt", "k"]) == 2
