@@ -144,6 +144,9 @@ _CALENDAR = re.compile(r"[0-9.]+\s*(M|mo|mon|month|months|y|yr|yrs|year|years|Y)
 def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
     if not text or not any(ch.isdigit() for ch in text):  # pandas reads a bare "D"/"h" as 1
         raise ValueError
+    if text.lstrip("+-").replace(".", "", 1).isdigit() and float(text) != 0:  # "300" is 300 ns
+        raise ConfigError(f"{name}={value!r} has no unit; write one: '{text}s' (seconds), "
+                          f"'{text}min', '{text}h' or '{text}D'.")
     weeks = _WEEKS.fullmatch(text)
     if weeks:  # pandas 3 deprecates "w": read weeks here, as 7 days each
         return pd.Timedelta(days=7 * float(weeks.group(1)))
@@ -176,7 +179,7 @@ def exact_ns(number: str, unit_ns: int) -> int:
 def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) -> pd.Timedelta:
     """Parse a window length: an offset string (``"90min"``, ``"24h"``, ``"7D"``, ``"2w"``), a
     :class:`pandas.Timedelta`/:class:`datetime.timedelta`, or a number of seconds; at most
-    :data:`MAX_DURATION` (10 years).
+    :data:`MAX_DURATION` (10 years). Text without a unit (``"300"``, 300 ns to pandas) is refused.
 
     >>> to_timedelta("24h")
     Timedelta('1 days 00:00:00')
@@ -212,7 +215,7 @@ def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) 
                           "days (10 years).") from None
     except (ValueError, TypeError):
         raise ConfigError(
-            f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or seconds."
+            f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or '30s'."
         ) from None
     if pd.isna(td):
         raise ConfigError(f"{name} is NaT; give e.g. '24h'.")

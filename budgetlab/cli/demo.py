@@ -44,7 +44,8 @@ def demo_slo(args: argparse.Namespace) -> SLO | PerGroup:
     slo = slo_from_args(args)
     if args.target is None and group_keys(args) == ["captcha_type"] and isinstance(slo, SLO):
         return PerGroup(DEMO_TARGETS, base=slo,
-                        binding="the demo's per-type targets (DEMO_TARGETS), by captcha_type")
+                        binding="the demo's per-type targets, by captcha_type (--target sets "
+                                "others)")
     return slo
 
 
@@ -129,7 +130,8 @@ def _print_verdicts(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str],
                       show_progress=False)
     s = rec.settings
     window = prose_duration(longest_window(slo))
-    print(f"\nVerdicts (budgetlab.recalibrate: a target is too strict when the {window} tracker "
+    print(f"\nVerdicts (budgetlab recalibrate's rule: a target is too strict when the {window} "
+          "tracker "
           "would have been "
           f"{_LIMIT_STATUS.upper()} or worse more than {given_percent(s['max_share'])} of the "
           "time). They count each "
@@ -200,8 +202,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     by = group_keys(args)
     events = datasets.load("demo")
     incidents = datasets.load("demo_incidents")
-    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes; see "
-          "budgetlab.datasets)\n")
+    print("budgetlab demo: the embedded sample (synthetic captcha-solving outcomes, "
+          "budgetlab/datasets/demo.parquet)\n")
     states, tr = replay_states(events, slo, by)
     # the window's clock: every figure of time reads it
     spans = status_spans(events, slo, by=by or None)

@@ -205,6 +205,8 @@ def _with_targets(table: Any, keys: list[str], column: str) -> Any:
     notes = rows["recommendation_note"].tolist() if noted else [""] * len(rows)
     why = [redact(note).split(" (")[0].split(";")[0].strip() if isinstance(note, str) and note
            else "no target given" for note in notes]
+    if column == "current_target":  # recalibrate ran without one (the notes are of the rule's)
+        why = ["recalibrate was given no current target: --target or --slo"] * len(rows)
     more = f" and {len(names) - 10} more" if len(names) > 10 else ""
     listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
         ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more

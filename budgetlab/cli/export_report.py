@@ -128,8 +128,9 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
             # a query written over several lines is shown on one (its whitespace collapsed)
             q = {k: " ".join(v.split()) for k, v in sli_queries(d).items()}
             part = "errors" if "errors" in q else "good"
-            print(f"SLO {d.name!r}: SLI from the file's queries, {part} over total, over each "
-                  f"window as Sloth renders {{{{.window}}}}: {part} = {q[part]}; total = "
+            source = "the file's queries" if args.slo else "--histogram and --slow-above"
+            print(f"SLO {d.name!r}: SLI from {source}, {part} over total, "
+                  f"{_windowed(q.values(), args.function)}: {part} = {q[part]}; total = "
                   f"{q['total']}")
             for note in d.notes:
                 if policy is None or not note.startswith(ALERTS_NOTE):
@@ -138,9 +139,9 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
                 print(f"  the period: {prose_duration(args.period)} (--period), not the file's")
                 if policy is None:
                     say_redated(d)
-        if policy is not None:
-            print(f"  {ALERTS_NOTE}--policy {args.policy}, not the file's: "
-                  f"{tiers_words(d, policy)}")
+        if policy is not None:  # an SLO from --target has no alerts of its own to replace
+            instead = ", not the file's" if args.slo else ""
+            print(f"  {ALERTS_NOTE}--policy {args.policy}{instead}: {tiers_words(d, policy)}")
     if args.alert_name is None:
         from ..interop.sloth_rules import DEFAULT_ALERT_NAME
 
@@ -149,6 +150,25 @@ def report_prometheus(docs: list[Any], metrics: tuple[str, str] | None,
         )
         given = ", ".join(named) + " (the spec's alert names) where given, else " if named else ""
         print(f"alert names: {given}{DEFAULT_ALERT_NAME} (--alert-name sets one)")
+
+
+def _windowed(queries: Any, function: str) -> str:
+    """How the rules put the file's queries over each alert window
+    (:func:`~budgetlab.interop.promql.window_query`): Sloth's ``{{.window}}`` rendered, else a
+    counter's range set to the window, a bare counter as ``sum(increase(counter[window]))``.
+
+    >>> _windowed(["sum(rate(e_total[{{.window}}]))"], "increase")
+    'over each window as Sloth renders {{.window}}'
+    >>> _windowed(["e_total", "sum(rate(r_total[5m]))"], "rate")
+    'over each window (a bare counter as sum(rate(counter[window])), a range set to the window)'
+    """
+    from ..interop.promql import parse_count_query
+
+    parsed = [parse_count_query(q, "query") for q in queries]
+    if all("{{.window}}" in q.text and not q.bare for q in parsed):
+        return "over each window as Sloth renders {{.window}}"
+    return (f"over each window (a bare counter as sum({function}(counter[window])), a range set "
+            "to the window)")
 
 
 def say_redated(doc: Any, lead: str = "  ") -> None:

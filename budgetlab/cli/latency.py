@@ -48,8 +48,7 @@ def add_parser(subparsers: Any) -> None:
                         "table")
     g.add_argument("--window", default=None, metavar="DURATION",
                    help="tracker window (e.g. 1h, 24h): which target each threshold supports, and "
-                        "the frontier "
-                        "(budgetlab.latency_recalibrate)")
+                        "the frontier (the smallest threshold each target allows)")
     g.add_argument("--target", type=float, default=None,
                    help="the current target, reported beside the supported ones (with --window)")
     g.add_argument("--n-boot", type=int, default=None,
@@ -82,9 +81,11 @@ def _print_profile(whole: Any, by: list[str]) -> None:
         )
         timeout = row["timeout"]
         has_to = timeout == timeout  # not NaT
+        # the analysis names its keyword; the command line, its flag
+        source = ("--client-timeout" if row["timeout_source"] == "client_timeout"
+                  else row["timeout_source"])
         print(f"\n{group_label(row, by)}: {int(shares['attempts'].iloc[0]):,} attempts; timeout "
-              + (f"{given_seconds(timeout)} "
-                 f"({row['timeout_source']})" if has_to else f"unknown ({row['timeout_source']})"))
+              + (f"{given_seconds(timeout)} ({source})" if has_to else f"unknown ({source})"))
         for _, s in shares.iterrows():
             extra = (" (at or above the timeout: equals "
                      "availability)") if s["at_or_above_timeout"] else ""
@@ -196,6 +197,10 @@ def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     if not thresholds:
         raise ConfigError("--thresholds names no threshold; give e.g. --thresholds 10s,20s,30s.")
     to_timedelta(args.freq, name="freq")
+    for name, items in (("thresholds", thresholds), ("timeouts", _list(args.timeouts or "")),
+                        ("client_timeout", [args.client_timeout] if args.client_timeout else [])):
+        for item in items:  # each a duration with its unit, before the log is read
+            to_timedelta(item, name=name)
     return quantiles, thresholds
 
 
@@ -213,7 +218,9 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     whole = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=None,
                             quantiles=quantiles,
                             client_timeout=args.client_timeout)
-    print(f"{read.title}: {len(read.events):,} attempts with durations")
+    ts = read.events["ts"]
+    print(f"{read.title}: {len(read.events):,} attempts with durations, "
+          f"{ts.iloc[0]:%Y-%m-%d %H:%M} .. {ts.iloc[-1]:%Y-%m-%d %H:%M} UTC")
     _print_profile(whole, by)
     tradeoff = None
     if args.timeouts:

@@ -124,7 +124,7 @@ def _adopt_latency(args: argparse.Namespace, path: Path) -> None:
     threshold = pd.Timedelta(found.pop(), unit="s")
     label = duration_label(threshold)
     if args.slow_above is not None:
-        if pd.Timedelta(to_ns(args.slow_above, name="--slow-above"), unit="ns") != threshold:
+        if pd.Timedelta(to_ns(args.slow_above, name="slow_above"), unit="ns") != threshold:
             raise ConfigError(f"--slow-above {args.slow_above} differs from the latency threshold "
                               f"of {path.name} "
                               f"({label}); leave --slow-above out to use the file's.")
@@ -335,11 +335,17 @@ def read_log(
         from ..events.accesslog import read_access_log
 
         if args.slow_above is not None or args.duration is not None:
-            raise ConfigError("--slow-above needs a duration column; access logs in "
-                              "common/combined format carry "
-                              "none. Export the log with its request time as CSV/JSON Lines and "
-                              "pass --duration "
-                              "COLUMN.")
+            flag = "--duration" if args.duration is not None else "--slow-above"
+            raise ConfigError(f"{flag} needs a duration column, and access logs in "
+                              "common/combined format carry none. If your lines end with the "
+                              "request time (nginx $request_time, Apache %D), read them with a "
+                              "--pattern whose group (?P<duration>...) holds it, and --duration "
+                              "duration --duration-unit; else export the log with its request "
+                              "time as CSV/JSON Lines and pass --duration COLUMN.")
+        if args.salt is not None:
+            from ..events.spec import ReadSpec
+
+            ReadSpec(pii=args.pii, salt=args.salt)  # --salt without --pii hash: refused alike
         if args.on_error == "count":
             raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
                               "access to count the lines not in the format of an access log.")

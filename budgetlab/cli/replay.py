@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.words import command_flag, counted, prose_duration
+from .._util.words import command_flag, counted, counted_of, prose_duration
 from ..budget.replay_status import partial_window_note
 from ..errors import ConfigError, PartialWindowWarning
 from ..slo import SLO, PerGroup
@@ -59,7 +59,7 @@ def format_incidents(incidents: pd.DataFrame, events: pd.DataFrame, limit: int =
     first, last = events["ts"].min(), events["ts"].max()
     outside = int(((incidents["end"] < first) | (incidents["start"] > last)).sum())
     if outside:
-        text += (f"\nnote: {outside} of {counted(len(incidents), 'incident')} "
+        text += (f"\nnote: {counted_of(outside, len(incidents), 'incident')} "
                  f"{'lies' if outside == 1 else 'lie'} outside the log's span "
                  f"({first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} UTC)")
     return text
@@ -70,7 +70,11 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
         return "(no status changes)"
     show = tr.head(limit).copy()
     show["ts"] = show["ts"].dt.strftime("%Y-%m-%d %H:%M:%S")
-    text = show.to_string(index=False)
+    # a budget of 0.05 failures (1 event at 0.95) reads 0.1: say the rounding, not only the figure
+    text = show.to_string(index=False) + (
+        "\nThe seed tracker's report figures, rounded as it rounds them (--out too): current_rate "
+        "to 4 decimals, burn_rate to 2, budget_total, budget_remaining and budget_remaining_pct "
+        "to 1.")
     if len(tr) > limit:
         text += f"\n... {len(tr) - limit} more (--out writes every status change)"
     return text
@@ -333,6 +337,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.plot_groups and not args.plot:  # a choice that would draw nothing, never dropped
         raise ConfigError("--plot-groups chooses the groups the --plot timeline draws; give "
                           "--plot FILE (.png, .svg or .pdf) too, or leave --plot-groups out.")
+    if args.plot_groups and not group_keys(args):  # one timeline, all events: nothing to choose
+        raise ConfigError("--plot-groups chooses among the groups of --by; without --by the "
+                          "timeline draws all events: give --by KEY too, or leave --plot-groups "
+                          "out.")
     incidents = None
     # a bad incidents file fails before the log is read; an input from here on
     if args.incidents is not None:

@@ -100,7 +100,7 @@ def row_numbers(mask: np.ndarray) -> str:
         parts = [("row " if (which == k).sum() == 1 else "rows ")
                  + ", ".join(map(str, first[which == k] - files[1][k] + 1))
                  + f" of {files[0][k]}" for k in dict.fromkeys(which.tolist())]
-    text = "; ".join(parts) + (f" and {more} more" if more > 0 else "") + " (1-based)"
+    text = "; ".join(parts) + (f" and {more:,} more" if more > 0 else "") + " (1-based)"
     if len(idx) and int(idx[-1]) + state.get("offset", 0) in state.get("open", ()):
         text += " (the last line has no line end: the file may be half-written)"
     return text
@@ -128,7 +128,7 @@ def personal_mask(texts: Any) -> np.ndarray:
 def show_labels(labels: list[str], counts: list[int]) -> str:
     """Labels with counts for a message; labels that look like personal data are not shown."""
     hidden = personal_mask(np.asarray(labels, dtype=object))
-    out = [f"{lab[:40]!r} ({c})" for lab, c, h in zip(labels, counts, hidden, strict=True)
+    out = [f"{lab[:40]!r} ({c:,})" for lab, c, h in zip(labels, counts, hidden, strict=True)
            if not h]
     text = ", ".join(out[:20]) + (f" and {len(out) - 20} more" if len(out) > 20 else "")
     if hidden.any():
@@ -287,7 +287,7 @@ def _codes_error(labels: list[str], listed: str, head: str, ask: str) -> Outcome
                             if not h])
     return OutcomeError(
         f"{head}: {listed}; {ask} what each means: {fix}; replace each ? by success, a failure "
-        f"bucket name, or skip. If they are counts or measurements instead: {METRIC_SERIES}.")
+        f"bucket name, or skip. If they are counts or measurements instead, {TURN_INTO_OUTCOMES}.")
 
 
 def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
@@ -338,7 +338,7 @@ def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
               "out).",
               "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
               "5xx=server_error, or 4xx=skip to leave client errors out).")
-        + f" If they are counts or measurements instead: {METRIC_SERIES}.")
+        + f" If they are counts or measurements instead, {TURN_INTO_OUTCOMES}.")
 
 
 def numbers_note(dtype: Any, values: np.ndarray | None, name: Any) -> tuple[str, ...]:

@@ -43,7 +43,7 @@ from .._util.files import register_input
 from .._util.percent import measured_percent
 from .._util.progress import progress_bar
 from .._util.validation import utc_from_ns
-from .._util.words import counted, say
+from .._util.words import counted, noun_for, say
 from ..errors import FileFormatError
 from ._compressed import read_head, read_input
 from ._text import CR_ONLY_NOTE, ISO_TIME, PROGRESS_BYTES, cr_only, text_problem
@@ -190,12 +190,12 @@ def scan_lines(path: Path, pattern: str, *, encoding: str = "utf-8", replace: bo
 def line_list(numbers: Sequence[int] | np.ndarray, total: int) -> str:
     """The first line numbers, then how many more there are of ``total``.
 
-    >>> line_list([2, 4], 2), line_list(range(1, 12), 40)
-    ('2, 4', '1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 30 more')
+    >>> line_list([2, 4], 2), line_list(range(1, 12), 4000)
+    ('2, 4', '1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 3,990 more')
     """
     shown = ", ".join(str(int(n)) for n in list(numbers)[:MAX_LINES_LISTED])
     more = total - min(len(numbers), MAX_LINES_LISTED)
-    return shown + (f" and {more} more" if more > 0 else "")
+    return shown + (f" and {more:,} more" if more > 0 else "")
 
 
 class LineRead(NamedTuple):
@@ -243,7 +243,7 @@ def _not_events(scan: LineScan, good: np.ndarray, spec: ReadSpec,
     fmt = preset.format_name if preset and preset.format_name else "the format of the pattern"
     listed = line_list(np.sort(np.concatenate([scan.first_unmatched,
                                                scan.numbers[~good][:MAX_LINES_LISTED]])), n_bad)
-    what = f"{counted(n_bad, 'line')} not in {fmt} (line {listed})"
+    what = f"{counted(n_bad, 'line')} not in {fmt} ({noun_for(n_bad, 'line')} {listed})"
     if n_bad and spec.on_error == "raise":
         fix = say("fix them or pass on_error='skip' to drop them",
                   "fix them, or pass --on-error skip to drop them (with a warning)")

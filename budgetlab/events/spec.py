@@ -18,7 +18,7 @@ from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
 from .outcomes import Outcomes, check_outcomes
 from .presets import PRESETS, check_pattern
-from .timeformat import check_time_format
+from .timeformat import check_time_format, has_year
 from .times import EPOCH_UNITS
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
@@ -254,10 +254,16 @@ class ReadSpec:
             raise ConfigError("salt= must be a non-empty string (a secret kept out of the data).")
         if (self.pii == "hash" or self.hash_session) and self.salt is None:
             raise ConfigError(say("pii='hash' and hash_session=True need salt='a secret string'",
-                                  "--pii hash needs --salt S (a secret string)")
+                                  "--pii hash needs --salt S, a secret string")
                               + " (keep it out of the data).")
         if self.hash_session and self.session is None:
             raise ConfigError("hash_session=True needs session='<session id column>'.")
+        if self.salt is not None and self.pii != "hash" and not self.hash_session:
+            raise ConfigError(say("salt= keys the hashes of pii='hash' and hash_session=True; "
+                                  "without them nothing is hashed: pass pii='hash', or leave "
+                                  "salt= out.",
+                                  "--salt keys the hashes of --pii hash; without it nothing is "
+                                  "hashed: pass --pii hash too, or leave --salt out."))
 
     def _check_lines(self) -> None:
         check_argument("on_error", self.on_error, ("count", "raise", "skip"))
@@ -270,6 +276,9 @@ class ReadSpec:
                 raise ConfigError("preset= sets the pattern and the time format; give either "
                                   "preset= or pattern= (with time_format=), not both.")
             p = PRESETS[self.preset]
+            if self.year is not None and has_year(p.time_format):  # the user gave no format
+                raise ConfigError(f"the {self.preset} preset's times carry their year "
+                                  f"({p.time_format!r}); leave year= out.")
             self._set(pattern=p.pattern, time_format=p.time_format,
                       outcomes=self.outcomes if self.outcomes is not None else
                       dict(p.outcomes) or None)

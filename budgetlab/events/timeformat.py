@@ -55,8 +55,8 @@ def check_time_format(fmt: Any, year: Any) -> None:
                           "'%d/%m/%Y %H:%M'.")
     if year is not None:
         if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2100:
-            raise ConfigError("year= takes the year of the first line as a whole number, "
-                              "e.g. 2026.")
+            raise ConfigError(f"year={year!r} is not a year budgetlab reads: give the year of "
+                              "the first line in full, from 1970 to 2100 (e.g. 2026).")
         if has_year(fmt):
             raise ConfigError(f"time_format={fmt!r} carries the year already; leave year= out.")
 

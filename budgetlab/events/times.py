@@ -290,7 +290,8 @@ def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
     """Refuse epoch numbers whose unit cannot be right: units mixed in one column (magnitudes
     1000x apart), or instants before 2000 or from 2100 on under ``epoch``; ``out`` is returned."""
     units = list(EPOCH_UNITS)
-    per_row = _unit_of(np.abs(np.asarray(values, dtype=np.float64)))
+    magnitude = np.abs(np.asarray(values, dtype=np.float64))
+    per_row = _unit_of(magnitude)
     kinds = np.unique(per_row)
     if len(kinds) > 1:
         parts = [f"{int((per_row == k).sum())} look like {UNIT_NAMES[units[k]]} "
@@ -300,15 +301,24 @@ def _check_epoch(values: np.ndarray, out: np.ndarray, epoch: str) -> np.ndarray:
             "every time in one unit (or write ISO-8601 like 2026-11-29T03:47:00Z).")
     bad = (out < _EPOCH_LOW_NS) | (out >= _EPOCH_HIGH_NS)
     if bad.any():
-        guess = units[int(np.bincount(per_row).argmax())]
-        hint = (f"these numbers look like {say(f'epoch={guess!r}', f'--epoch {guess}')} "
-                f"({UNIT_NAMES[guess]})" if guess != epoch else "check the time column")
+        hint = _unit_hint(magnitude, epoch)
         raise TimestampError(
             f"with {say(f'epoch={epoch!r}', f'--epoch {epoch}')} ({UNIT_NAMES[epoch]}) "
             f"{counted(int(bad.sum()), 'timestamp')} {'falls' if bad.sum() == 1 else 'fall'} "
             "before 2000 or after 2100, at "
             f"{row_numbers(bad)}; {hint}.")
     return out
+
+
+def _unit_hint(magnitude: np.ndarray, epoch: str) -> str:
+    """The fix for epoch numbers (their absolute values) that do not fit ``epoch``: the unit most
+    of them look like, else (that unit is ``epoch``, or cannot hold them either) a look at the
+    time column."""
+    guess = list(EPOCH_UNITS)[int(np.bincount(_unit_of(magnitude)).argmax())]
+    if guess == epoch or bool((magnitude >= 2.0**63 / EPOCH_UNITS[guess]).any()):
+        return "check the time column"
+    return (f"these numbers look like {say(f'epoch={guess!r}', f'--epoch {guess}')} "
+            f"({UNIT_NAMES[guess]})")
 
 
 def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
@@ -322,7 +332,7 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
             + say(f"epoch='s', 'ms', 'us' or 'ns' (these look like epoch={guess!r})",
                   f"--epoch s|ms|us|ns (these look like --epoch {guess})")
             + ". For dates write ISO-8601 like 2026-11-29T03:47:00Z.")
-    f, fix = EPOCH_UNITS[epoch], f"check epoch={epoch!r}"
+    f = EPOCH_UNITS[epoch]
     if values.dtype.kind in "Obf":
         values = values.astype(np.float64)
         finite = np.isfinite(values)
@@ -331,13 +341,13 @@ def from_epoch(values: np.ndarray, epoch: str | None) -> np.ndarray:
                                  f"at {row_numbers(~finite)}; fill or drop those rows.")
         bad = (values <= -(2.0**63) / f) | (values >= 2.0**63 / f)
         if bad.any():
-            raise _range_error(bad, fix)
+            raise _range_error(bad, _unit_hint(np.abs(values[bad]), epoch))
         whole = np.floor(values)  # split so that the fraction keeps its precision
         out = whole.astype(np.int64) * f + np.round((values - whole) * f).astype(np.int64)
         return _check_epoch(values, out, epoch)
     bad = (values > NS_MAX // f) | (values < -(NS_MAX // f))  # before the cast (uint64)
     if bad.any():
-        raise _range_error(bad, fix)
+        raise _range_error(bad, _unit_hint(np.abs(values[bad].astype(np.float64)), epoch))
     ints = values.astype(np.int64)
     return _check_epoch(ints, ints * f, epoch)
 
@@ -360,8 +370,9 @@ def _from_epoch_text(s: pd.Series, na: np.ndarray, epoch: str) -> np.ndarray:
     whole_text = text.str.replace(r"^[+-]?([0-9]+)(?:[.][0-9]*)?$", r"\1", regex=True)
     whole = pd.to_numeric(whole_text).to_numpy()
     if whole.dtype.kind != "i" or (whole > NS_MAX // f).any():
-        raise _range_error(pd.to_numeric(whole_text).to_numpy(dtype=np.float64) > NS_MAX // f,
-                           f"check epoch={epoch!r}")
+        magnitude = pd.to_numeric(whole_text).to_numpy(dtype=np.float64)
+        bad = magnitude > NS_MAX // f
+        raise _range_error(bad, _unit_hint(magnitude[bad], epoch))
     out = whole.astype(np.int64) * f
     if digits := len(str(f)) - 1:
         frac = text.str.replace(r"^[+-]?[0-9]+(?:[.]([0-9]*))?$", r"\1", regex=True)

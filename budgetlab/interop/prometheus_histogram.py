@@ -118,7 +118,7 @@ def histogram_sli(client: PrometheusClient, histogram: str, slow_above: object, 
     histogram must carry the chosen bound (a series without it is refused, naming how many).
     """
     name, matchers = parse_histogram(histogram)
-    threshold_ns = to_ns(slow_above, name="--slow-above")
+    threshold_ns = to_ns(slow_above, name="slow_above")
     sel = f"{name}_bucket{{{matchers}}}" if matchers else f"{name}_bucket"
     found = client.series(sel, start_ns, end_ns)
     if found is None:
@@ -176,7 +176,7 @@ def latency_selectors(histogram: str, slow_above: object) -> tuple[str, str]:
     'http_request_duration_seconds_count{job="api"}')
     """
     name, matchers = parse_histogram(histogram)
-    return _selectors(name, matchers, bound_matcher(to_ns(slow_above, name="--slow-above")))
+    return _selectors(name, matchers, bound_matcher(to_ns(slow_above, name="slow_above")))
 
 
 def _selectors(name: str, matchers: str, le: str) -> tuple[str, str]:

@@ -227,9 +227,16 @@ def shown_query(text: str, limit: int = 200) -> str:
     return repr(cut + ("…" if cut != text else ""))  # shown()'s spelling of a value it shows
 
 
+def _named(what: str, text: str) -> str:
+    """A query as a message names it: ``total='...'`` for a keyword argument, ``the total query
+    '...'`` after words (a spec's query, which no keyword or flag gave)."""
+    return f"{what}={shown_query(text)}" if what.isidentifier() else f"{what} {shown_query(text)}"
+
+
 def parse_count_query(text: str, what: str) -> CountQuery:
     """Read a counter query: a selector (``x_total{job="a"}``) or PromQL whose counters appear
     as ``rate(sel[...])`` / ``increase(sel[...])`` (the range is replaced by the bin width).
+    ``what`` names it in a refusal: a keyword (``errors``) or words (``SLO 'a': the total query``).
 
     >>> parse_count_query('sum(rate(errs_total{code=~"5.."}[{{.window}}]))', "errors").selectors
     ('errs_total{code=~"5.."}',)
@@ -249,13 +256,13 @@ def parse_count_query(text: str, what: str) -> CountQuery:
     found = [fm.group(2).strip() for fm in _COUNTER_FN.finditer(text)]
     rest = _COUNTER_FN.sub("", text)
     if not found or "[" in rest:
-        raise ConfigError(f"{what}={shown_query(text)} holds no counter budgetlab can read per "
+        raise ConfigError(f"{_named(what, text)} holds no counter budgetlab can read per "
                           "bin; give a counter selector "
                           '(x_total{job="a"}) or PromQL with rate(x_total[...]) / '
                           'increase(x_total[...]).')
     # not inside label values
     if re.search(r"\boffset\b|@", re.sub(r'"(?:[^"\\]|\\.)*"', '""', rest)):
-        raise ConfigError(f"{what}={shown_query(text)} uses offset or @; budgetlab sets the "
+        raise ConfigError(f"{_named(what, text)} uses offset or @; budgetlab sets the "
                           "evaluation times itself.")
     return CountQuery(text, tuple(dict.fromkeys(found)), False)
 

@@ -109,17 +109,19 @@ def sli_queries(doc: SLODocument) -> dict[str, str]:
     bad = _query(ratio, "bad", where)
     if total is None or (good is None) == (bad is None):
         raise ConfigError(f"SLO {doc.name!r}: {where} needs total and exactly one of good and bad.")
-    if ratio.get("counter") is False and any(
-        parse_count_query(q, "query").bare for q in (total, good, bad) if q
-    ):
+    queries = {"total": total, "errors": bad} if bad is not None else {"total": total,
+                                                                       "good": good or ""}
+    # each query read here, named as the file holds it (no keyword or flag gave it)
+    parsed = [parse_count_query(q, f"SLO {doc.name!r}: the {part} query")
+              for part, q in queries.items()]
+    if ratio.get("counter") is False and any(q.bare for q in parsed):
         # a bare selector of a gauge has no per-bin increase; rate()/increase() of counters inside
         # an expression (Sloth's v1alpha files, counter: false) read the same either way
         raise ConfigError(f"SLO {doc.name!r}: {where}.counter is false and a query is a bare "
                           "selector; budgetlab "
                           "reads counters of events (set counter: true, or write "
                           "rate(x_total[{{.window}}])).")
-    return {"total": total, "errors": bad} if bad is not None else {"total": total,
-                                                                    "good": good or ""}
+    return queries
 
 
 def rule_queries(doc: SLODocument, *, selectors: bool = False) -> dict[str, str]:

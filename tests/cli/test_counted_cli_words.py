@@ -66,6 +66,19 @@ def test_print_reading_counts_groups(capsys, regions, said):
                         f"{10 * n} events, {n} failed; 2 HTTP requests")
 
 
+@pytest.mark.parametrize(("late", "said"), [
+    (1, "1 of the 3 incidents lies"), (2, "2 of the 3 incidents lie"), (3, "all 3 incidents lie")])
+def test_incidents_outside_the_span_are_counted_of_all(late, said):
+    # three incidents, the last `late` of them a day after the log's hour
+    times = [T0 + pd.Timedelta(minutes=10 * i) + pd.Timedelta("1D") * int(i >= 3 - late)
+             for i in range(3)]
+    incidents = pd.DataFrame({"incident_id": ["a", "b", "c"], "kind": "outage", "start": times,
+                              "end": times, "scope": "*"})
+    events = pd.DataFrame({"ts": [T0, T0 + pd.Timedelta("1h")]})
+    assert format_incidents(incidents, events).splitlines()[-1].startswith(
+        f"note: {said} outside the log's span (")
+
+
 @pytest.mark.parametrize(("n", "more"), [(2, 1), (4, 3)])
 def test_the_more_lines_name_the_flag_that_shows_the_rest(n, more):
     times = [T0 + pd.Timedelta(minutes=i) for i in range(n)]

@@ -49,6 +49,25 @@ def test_profile_and_tradeoff_printed(log, tmp_path, capsys):
     assert len(table) == 4 and set(table.columns) >= {"g", "period", "threshold", "good", "share"}
 
 
+def test_header_states_the_span_and_a_given_timeout_by_its_flag(log, capsys):
+    """The figures count the log from its first to its last attempt, and the header says which
+    span that is (ROWS: minutes 0 to 7 of 2026-01-01); a timeout given on the command line is
+    named by its flag, not by the API's keyword."""
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s", "--client-timeout", "60s"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("log.csv: 8 attempts with durations, 2026-01-01 00:00 .. 2026-01-01 "
+                        "00:07 UTC")
+    assert "all events: 8 attempts; timeout 60 s (--client-timeout)" in lines
+    assert not any("client_timeout" in line for line in lines)
+
+
+def test_help_names_no_api_function(capsys):
+    assert main(["latency", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "--window DURATION" in text and "budgetlab." not in text
+
+
 @pytest.mark.parametrize(("extra", "message"), [
     (["--timeouts", "45s"], "longer than the one in force"),
     (["--slow-above", "2s"], "give --thresholds instead"),
@@ -103,3 +122,28 @@ def test_the_frontier_says_each_run_of_equal_answers_once():
         f"  g=a: targets 0.85 .. 0.9: none ({none})",
         "  g=b: target 0.5: none (thin at 50 %)",
         "  g=b: target 0.75: none (thin at 75 %)"]
+
+
+NGINX = [  # combined format with $request_time appended: (second, status, seconds)
+    (1, 200, "0.100"), (2, 200, "0.700"), (3, 200, "0.300"), (4, 503, "0.200")]
+
+
+def test_an_access_log_without_durations_names_the_flag_given_and_a_fix_that_works(tmp_path,
+                                                                                    capsys):
+    log = tmp_path / "access.log"
+    log.write_text("".join(
+        f'10.0.0.1 - - [17/May/2015:10:05:0{s} +0000] "GET / HTTP/1.1" {code} 12 "-" "curl" {t}\n'
+        for s, code, t in NGINX))
+    assert main(["latency", str(log), "--duration", "d", "--thresholds", "0.5s"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("budgetlab: error: --duration needs a duration column, and access logs")
+    assert main(["replay", str(log), "--slow-above", "1s"]) == 2
+    assert capsys.readouterr().err.startswith("budgetlab: error: --slow-above needs a duration")
+    # the fix it gives: a --pattern whose group (?P<duration>...) holds the request time
+    pattern = (r'^\S+ \S+ \S+ \[(?P<ts>[^\]]+)\] "[^"]*" (?P<outcome>\d{3}) \S+ "[^"]*" "[^"]*" '
+               r"(?P<duration>[0-9.]+)$")
+    assert main(["latency", str(log), "--pattern", pattern, "--time-format",
+                 "%d/%b/%Y:%H:%M:%S %z", "--outcomes", "2xx=success,5xx=server_error",
+                 "--duration", "duration", "--duration-unit", "s", "--thresholds", "0.5s"]) == 0
+    # by hand: 4 attempts, successes within 0.5 s at 0.1 s and 0.3 s: 2 of 4
+    assert "\n  within 0.5 s: 50.00 % (2 good;" in capsys.readouterr().out

@@ -92,3 +92,23 @@ def test_plot_groups_without_plot_is_refused_before_the_read(tmp_path, capsys):
     assert capsys.readouterr().err.strip().splitlines()[-1] == (
         "budgetlab: error: --plot-groups chooses the groups the --plot timeline draws; give "
         "--plot FILE (.png, .svg or .pdf) too, or leave --plot-groups out.")
+
+
+def test_the_transitions_table_says_how_its_figures_are_rounded(tmp_path, capsys):
+    # one failure at 0.95: budget_total = 1 x (1 - 0.95) = 0.05 failures, which the seed's
+    # get_report() rounds to one decimal: round(0.05, 1) = 0.1 (0.05 is stored as
+    # 0.05000000000000000277); burn = 1 / 0.05 = 20. The table shows the seed's figures and says
+    # so beneath them
+    log = tmp_path / "one.csv"
+    pd.DataFrame({"ts": ["2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z"],
+                  "outcome": ["timeout", "success"]}).to_csv(log, index=False)
+    out_csv = tmp_path / "tr.csv"
+    assert main(["replay", str(log), "--window", "1h", "--out", str(out_csv)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("2026-01-01 00:00:00"))
+    assert lines[row].split()[-5:] == ["1", "0.1", "0.0", "0.0", "20.0"]
+    assert lines[row + 1] == (
+        "The seed tracker's report figures, rounded as it rounds them (--out too): current_rate "
+        "to 4 decimals, burn_rate to 2, budget_total, budget_remaining and budget_remaining_pct "
+        "to 1.")
+    assert pd.read_csv(out_csv)["budget_total"].tolist() == [0.1]

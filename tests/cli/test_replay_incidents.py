@@ -72,8 +72,8 @@ def test_incidents_outside_the_logs_span_are_noted(files, tmp_path, capsys):
     late.write_text("incident_id,start,end\nL1,2026-02-01T00:00:00Z,2026-02-01T01:00:00Z\n")
     assert main(replay_argv(log, late)) == 0
     out = capsys.readouterr().out
-    assert ("note: 1 of 1 incident lies outside the log's span (2026-01-01 00:00 .. 2026-01-01 "
-            "07:59 UTC)") in out
+    assert ("note: the one incident lies outside the log's span (2026-01-01 00:00 .. 2026-01-01 "
+            "07:59 UTC)") in out  # it said "1 of 1 incident"
 
 
 def test_the_timeline_draws_each_incident_in_the_panels_its_scope_covers(files, tmp_path,

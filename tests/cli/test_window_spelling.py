@@ -130,3 +130,25 @@ def test_a_window_of_3601_seconds_is_said_as_given(tmp_path, capsys):
     assert "SLO: target 0.9, window 3601 s, warning < 0.5" in out
     assert "Silences longer than the window (3601 s): none." in out
     assert "1.00 h" not in out
+
+
+def test_a_duration_without_a_unit_is_refused_not_read_as_nanoseconds(tmp_path, capsys):
+    # pandas reads the text "300" as 300 ns: --window 300 replayed a 0.0000003 s window and
+    # --thresholds 1 counted the successes within 1 ns (0 of 191 on loghub's OpenStack log); a
+    # number without its unit is refused before any output, with the fix spelled out
+    out = tmp_path / "o.yaml"
+    for argv, said in (
+            (["replay", str(APACHE), *READ, "--window", "300"], "--window 300"),
+            (["export", "openslo", "--target", "0.99", "--histogram", "h", "--slow-above", "300",
+              str(out)], "--slow-above 300"),
+            (["latency", str(APACHE), *READ, "--duration", "d", "--thresholds", "1"],
+             "--thresholds 1")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.splitlines()
+        value = said.split()[1]
+        assert err[-1] == (f"budgetlab: error: {said} has no unit; write one: '{value}s' "
+                           f"(seconds), '{value}min', '{value}h' or '{value}D'.")
+    assert not out.exists()
+    # with the unit it reads as written: 300 s is 5 min in the SLO line
+    assert main(["replay", str(APACHE), *READ, "--window", "300s"]) == 0
+    assert "window 5 min," in capsys.readouterr().out

@@ -166,21 +166,22 @@ def test_malformed_lines_are_named_by_number_never_by_content(tmp_path):
     with pytest.raises(FileFormatError) as info:
         read_access_log(path)
     message = str(info.value)
-    assert "4 lines not in" in message and "line 2, 4, 5, 6" in message
+    assert "4 lines not in" in message and "(lines 2, 4, 5, 6)" in message
     assert "on_error='skip'" in message
     assert "secret-user" not in message and "192.0.2" not in message
 
 
 def test_skip_malformed_lines_reports_the_count(tmp_path):
     path = _write(tmp_path, BAD)
-    with pytest.warns(UserWarning, match=r"skipped 4 lines not in .*line 2, 4, 5, 6"):
+    with pytest.warns(UserWarning, match=r"skipped 4 lines not in .*\(lines 2, 4, 5, 6\)"):
         events = read_access_log(path, on_error="skip")
     assert len(events) == 2 and events.attrs["skipped_lines"] == 4
 
 
 def test_many_malformed_lines_are_summarised(tmp_path):
     path = _write(tmp_path, [GOOD[0]] + ["junk"] * 25)
-    with pytest.raises(FileFormatError, match=r"line 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 15 more"):
+    with pytest.raises(FileFormatError,
+                       match=r"\(lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 15 more\)"):
         read_access_log(path)
 
 

@@ -81,7 +81,7 @@ def _line_list(numbers: np.ndarray, total: int) -> str:
     """The first line numbers, then how many more there are of ``total``."""
     shown = ", ".join(str(int(n)) for n in numbers[:_MAX_LINES_LISTED])
     more = total - min(len(numbers), _MAX_LINES_LISTED)
-    return shown + (f" and {more} more" if more > 0 else "")
+    return shown + (f" and {more:,} more" if more > 0 else "")
 
 
 def _head(path: Path, size: int = 16) -> bytes:
@@ -272,7 +272,7 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
     if n_bad and on_error == "raise":
         raise FileFormatError(
             f"{file_name(path)}: {n_bad:,} line{'' if n_bad == 1 else 's'} not in common/combined log "
-            "format (line "
+            f"format ({'line' if n_bad == 1 else 'lines'} "
             f"{listed}); "
             "fix them or pass on_error='skip' to drop them."
         )
@@ -283,7 +283,7 @@ def _parse_file(path: Path, on_error: str, notes: list[str], with_method: bool =
     if n_bad:
         warnings.warn(
             f"{file_name(path)}: skipped {n_bad:,} line{'' if n_bad == 1 else 's'} not in "
-            "common/combined log format (line "
+            f"common/combined log format ({'line' if n_bad == 1 else 'lines'} "
             f"{listed}).",
             UserWarning,
             stacklevel=3,

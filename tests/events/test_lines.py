@@ -72,6 +72,46 @@ def test_a_time_format_without_a_year_is_refused_with_that_reason():
         read_events(SSH, preset="sshd")
 
 
+def test_a_short_year_is_refused_saying_which_years_are_read(capsys):
+    """26 is a whole number, so "give a whole number" fixed nothing: the refusal says the year is
+    read in full, 1970 to 2100, and the command line names --year with the value typed."""
+    with pytest.raises(ConfigError, match=r"^year=26 is not a year .* from 1970 to 2100"):
+        read_events(SSH, preset="sshd", year=26)
+    assert main(["replay", str(SSH), "--preset", "sshd", "--year", "26"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --year 26 is not a year budgetlab reads: give the year of the first "
+        "line in full, from 1970 to 2100 (e.g. 2026).\n")
+    # the bounds themselves are read (hand: the log's first line is Dec 10)
+    assert read_events(SSH, preset="sshd", year=1970)["ts"].iloc[0] == pd.Timestamp(
+        "1970-12-10 09:18:06", tz="UTC")
+    assert read_events(SSH, preset="sshd", year=2100)["ts"].iloc[0].year == 2100
+
+
+def test_a_year_for_a_preset_whose_times_carry_one_names_the_preset(tmp_path, capsys):
+    # the access preset's format is '%d/%b/%Y:%H:%M:%S %z' (CLF, the year written): the refusal
+    # said "--time-format '...' carries the year already", a flag the user never gave
+    log = tmp_path / "access.log"
+    log.write_text('1.2.3.4 - - [17/May/2015:10:05:03 +0000] "GET / HTTP/1.1" 200 5 "-" "-"\n')
+    assert main(["replay", str(log), "--preset", "access", "--year", "2015"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: the access preset's times carry their year ('%d/%b/%Y:%H:%M:%S %z'); "
+        "leave --year out.\n")
+    with pytest.raises(ConfigError, match="access preset's times carry their year .*leave year="):
+        ReadSpec(preset="access", year=2015)
+    assert ReadSpec(preset="sshd", year=2015).time_format == "%b %d %H:%M:%S"  # needs one
+
+
+def test_lines_not_in_the_format_are_listed_as_lines(capsys):
+    # the README's hand count: 234 of openssh_300.log's 300 lines are not sshd Accepted/Failed
+    # lines; the first of them are lines 2, 3, 4, 5, 6, 7, 9, 10, 11, 13 (line 8 is "Failed
+    # password", line 12 too). It said "(line 2, 3, ...)"
+    assert main(["replay", str(SSH), "--preset", "sshd", "--year", "2026", "--strict"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: openssh_300.log: 234 lines not in the format of the pattern (lines 2, "
+        "3, 4, 5, 6, 7, 9, 10, 11, 13 and 224 more); fix them, or pass --on-error skip to drop "
+        "them (with a warning).\n")
+
+
 def test_new_year_rule_and_leap_days(tmp_path):
     log = tmp_path / "app.log"
     log.write_text("Dec 31 23:59:58 ok\nJan  1 00:00:01 failed\nFeb 29 12:00:00 ok\n")

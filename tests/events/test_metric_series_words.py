@@ -17,6 +17,9 @@ ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
+IF_COUNTS = (" If they are counts or measurements instead, a metric series has to be turned into "
+             "outcomes first (see docs/own-log.md, 'Metric series').")
+APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 
 
 def frame(values, column="outcome"):
@@ -67,8 +70,7 @@ def test_few_codes_outside_the_http_range_get_no_status_hint():
     assert str(info.value) == (
         "outcome labels look like numeric codes, not HTTP statuses (100 to 599): '2' (2), "
         "'127' (1); say what each means: outcomes={'2': '?', '127': '?'}; replace each ? by "
-        f"success, a failure bucket name, or skip. If they are counts or measurements instead: "
-        f"{METRIC_SERIES}.")
+        f"success, a failure bucket name, or skip.{IF_COUNTS}")
 
 
 def test_http_statuses_keep_the_range_hint():
@@ -109,8 +111,7 @@ def test_a_success_column_with_a_few_bad_rows_names_them():
                               "true/false or 1/0.")
 
 
-COUNTS_FIX = ("replace each ? by success, a failure bucket name, or skip. If they are counts or "
-              f"measurements instead: {METRIC_SERIES}.")
+COUNTS_FIX = f"replace each ? by success, a failure bucket name, or skip.{IF_COUNTS}"
 
 
 def test_a_few_hundred_counts_in_the_http_range_are_not_called_statuses(tmp_path, capsys):
@@ -148,8 +149,8 @@ def test_statuses_get_the_range_hint_and_the_words_for_counts():
     assert str(info.value) == (
         "outcome labels look like numeric codes: '200' (2), '499' (1); say which are successes "
         "with outcomes= (status ranges allowed: {'2xx': 'success', '3xx': 'success', '4xx': "
-        "'client_error', '5xx': 'server_error'}, or '4xx': 'skip' to leave client errors out). "
-        f"If they are counts or measurements instead: {METRIC_SERIES}.")
+        f"'client_error', '5xx': 'server_error'}}, or '4xx': 'skip' to leave client errors out)."
+        f"{IF_COUNTS}")
 
 
 def test_mapped_numbers_are_stated_as_statuses_only_when_they_are(tmp_path):
@@ -179,3 +180,15 @@ def test_more_than_a_thousand_labels_end_as_the_other_metric_series_refusals(tmp
         "budgetlab: error: the outcome column has 1,234 distinct labels (more than 1,000): it "
         f"does not look like an outcome column. {METRIC_SERIES}. Name the outcome column with "
         f"--outcome (or a true/false success column with --ok); {tail}\n")
+
+
+def test_status_counts_are_written_as_every_count_is_and_the_counts_fix_reads_as_a_sentence():
+    # the Elastic sample's statuses, read by a pattern with no mapping: the README's hand counts
+    # (200: 9126, 304: 445, ...) with a thousands separator, as the "how it was read" block
+    # writes them; the last sentence says what to do with counts, not "instead: A metric ..."
+    pattern = r'^\S+ \S+ \S+ \[(?P<ts>[^\]]+)\] "[^"]*" (?P<outcome>\d{3}) '
+    with pytest.raises(OutcomeError) as info:
+        read_events(APACHE, pattern=pattern, time_format="%d/%b/%Y:%H:%M:%S %z")
+    text = str(info.value)
+    assert "'200' (9,126), '404' (213), '304' (445)" in text
+    assert text.endswith(IF_COUNTS)

@@ -145,11 +145,38 @@ def test_hash_keeps_ids_joinable_without_the_values():
         read_events(frame_with(values), by="contact", pii="hash")
 
 
+def test_a_salt_without_hashing_is_refused_not_ignored(tmp_path, capsys):
+    # --salt keys the hashes of --pii hash; with the default --pii error (or drop) it keyed
+    # nothing and the run went on as if it had not been given
+    raw = frame_with(["a1", "b2"])
+    with pytest.raises(ConfigError, match=r"^salt= keys the hashes of pii='hash' and "
+                                          r"hash_session=True; without them nothing is hashed"):
+        read_events(raw, salt="k")
+    log = tmp_path / "log.csv"
+    raw.to_csv(log, index=False)
+    for pii in ([], ["--pii", "drop"]):
+        assert main(["replay", str(log), "--salt", "k", *pii]) == 2
+        assert capsys.readouterr().err == (
+            "budgetlab: error: --salt keys the hashes of --pii hash; without it nothing is hashed: "
+            "pass --pii hash too, or leave --salt out.\n")
+    # the fix it gives: with --pii hash the same salt is used
+    assert main(["replay", str(log), "--salt", "k", "--pii", "hash", "--window", "1h"]) == 0
+    capsys.readouterr()
+    # and the other way round, one pair of parentheses: hashing needs the salt
+    assert main(["replay", str(log), "--pii", "hash"]) == 2
+    assert capsys.readouterr().err == ("budgetlab: error: --pii hash needs --salt S, a secret "
+                                       "string (keep it out of the data).\n")
+    # an access log (recognised by its content, read without --preset) alike
+    apache = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
+    assert main(["replay", str(apache), "--salt", "k"]) == 2
+    assert capsys.readouterr().err.startswith("budgetlab: error: --salt keys the hashes of")
+
+
 def test_required_columns_are_always_refused():
     raw = pd.DataFrame({"ts": ["2026-01-01T00:00:00Z"], "outcome": ["anna@example.ru"]})
     for pii in ("error", "drop", "hash"):
         with pytest.raises(PersonalDataError, match="'outcome'") as info:
-            read_events(raw, pii=pii, salt="k")
+            read_events(raw, pii=pii, **({"salt": "k"} if pii == "hash" else {}))
         assert "anna" not in str(info.value)
 
 

@@ -63,6 +63,31 @@ def test_epoch_unit_is_checked_against_the_values():
     assert read(["1780000000"], epoch="s") == ["2026-05-28 20:26:40"]
 
 
+def test_epoch_numbers_past_the_range_name_the_unit_they_look_like(tmp_path, capsys):
+    # 1_780_000_000_000 ms (2026-05-28) read as seconds is some 56,000 years on: past the last
+    # instant a datetime holds (2262), so it failed before the 2000-2100 check and said only
+    # "check epoch='s'", the flag the user had given. The magnitude (1e12: between 1e11 and 1e14)
+    # is milliseconds', as the 2000-2100 check says it; the row count takes its separator
+    ms = [1_780_000_000_000 + 60_000 * i for i in range(1_006)]
+    for values in (ms, [str(v) for v in ms]):  # numbers, and epoch text
+        with pytest.raises(TimestampError) as info:
+            read(values, epoch="s")
+        assert str(info.value) == (
+            "timestamps outside pandas' range 1677-09-21 .. 2262-04-11 at rows 1, 2, 3, 4, 5 and "
+            "1,001 more (1-based); these numbers look like epoch='ms' (milliseconds).")
+    assert read(ms[:1], epoch="ms") == ["2026-05-28 20:26:40"]
+    # too large for any unit (as ns still 56,000 years on): no unit named
+    with pytest.raises(TimestampError, match="at row 1 \\(1-based\\); check the time column.$"):
+        read([1.78e21], epoch="s")
+    log = tmp_path / "ms.csv"
+    pd.DataFrame({"ts": ms[:2], "outcome": ["ok", "ok"]}).to_csv(log, index=False)
+    from budgetlab.cli import main
+
+    assert main(["replay", str(log), "--epoch", "s"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "(1-based); these numbers look like --epoch ms (milliseconds).\n")
+
+
 def test_seconds_and_milliseconds_mixed_in_one_column_are_refused():
     with pytest.raises(TimestampError) as info:
         read([1780000000, 1780000000000, 1780000001], epoch="ms")

@@ -109,3 +109,14 @@ def test_half_given_latency_sli_is_refused(tmp_path, capsys, fmt, extra, needle)
     err = capsys.readouterr().err
     assert rc == 2 and needle in err and err.count("\n") == 1
     assert not (tmp_path / "x.yaml").exists()
+
+
+def test_prometheus_rules_from_flags_say_the_sli_came_from_the_flags(tmp_path, capsys):
+    # no file was read: the SLI is the histogram's bucket at 0.5 s over its _count, from the flags
+    out = tmp_path / "rules.yaml"
+    assert main(["export", "prometheus", str(out), "--target", "0.99", "--histogram", HIST,
+                 "--slow-above", "500ms", "--policy", "workbook"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("SLO 'slo': SLI from --histogram and --slow-above, good over total, ")
+    assert f'good = {HISTOGRAM}_bucket{{region=~"fra|ams", le="0.5"}}; total = ' in said
+    assert "file" not in said

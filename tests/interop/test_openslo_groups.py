@@ -133,6 +133,22 @@ def test_an_slo_naming_only_some_by_keys_is_refused(tmp_path):
         load_slos(path, by=["captcha_type", "region"])
 
 
+def test_the_refusal_names_by_as_each_side_gives_it(tmp_path, capsys):
+    """The API names its keyword (by=[...]); the command line its flag as typed, never a Python
+    list (the SLO is checked before the log is read: no log needed)."""
+    from budgetlab.cli import main
+
+    path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
+                 _slo("ts-fra", "0.97", "{captcha_type: turnstile, region: fra}"))
+    with pytest.raises(ConfigError, match=r"with by=\['captcha_type', 'region'\] an SLO names"):
+        load_slos(path, by=["captcha_type", "region"])
+    assert main(["replay", str(tmp_path / "log.csv"), "--slo", str(path), "--by",
+                 "captcha_type,region"]) == 2
+    err = capsys.readouterr().err
+    assert "no label region; with --by captcha_type,region an SLO names every key" in err
+    assert "by=" not in err and "[" not in err
+
+
 def test_one_slo_name_and_no_by_work_as_load_slo(tmp_path):
     path = _file(tmp_path, _slo("v2", "0.93", "{captcha_type: recaptcha_v2}"),
                  _slo("ts", "0.97", "{captcha_type: turnstile}"))
@@ -413,6 +429,17 @@ def test_export_with_no_group_to_write_refuses_in_one_line(tmp_path, capsys):
     assert err == ("budgetlab: error: no group of the recalibration table has a "
                    "recommended_target: image, ams (no target given); nothing to export.\n")
     assert not (tmp_path / "rec.yaml").exists()
+
+
+def test_no_current_target_is_refused_for_that_reason_not_the_rules_note(tmp_path, capsys):
+    # recalibrate without --target leaves current_target empty; the rule's notes (here
+    # "provisional: ...") say nothing of why, so the refusal says why not
+    table = ("captcha_type,events,current_target,recommended_target,recommendation_note\n"
+             "turnstile,35765,,0.97,\"provisional: 7 d of evaluated history\"\n")
+    assert export_table(tmp_path, table, "--target-column", "current_target", name="cur") == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: no group of the recalibration table has a current_target: turnstile "
+        "(recalibrate was given no current target: --target or --slo); nothing to export.\n")
 
 
 def test_export_from_recalibration_refuses_one_query_for_every_group(tmp_path, capsys):

@@ -359,6 +359,11 @@ def test_cli_export_prometheus_from_openslo_with_check(tmp_path, capsys, promtoo
     assert rules["groups"][0]["rules"][0]["expr"] == (
         '(sum(increase(captcha_solve_errors_total{captcha_type="recaptcha_v2"}[5m])))\n/\n'
         '(sum(increase(captcha_solves_total{captcha_type="recaptcha_v2"}[5m])))\n')
+    # and the command says that form: the file's bare counters hold no Sloth {{.window}}
+    assert ("errors over total, over each window (a bare counter as "
+            "sum(increase(counter[window])), a range set to the window): errors = "
+            'captcha_solve_errors_total{captcha_type="recaptcha_v2"}; total = ') in text
+    assert "Sloth" not in text
     assert main(["export", "prometheus", "--slo", str(FIX / "captcha_workbook.yaml"), "--selector",
                  'job="solver"',
                  "--total-metric", "req_total", "--errors-metric", "err_total", "--force",
@@ -412,7 +417,7 @@ def test_cli_export_prometheus_errors_one_line_exit_2(argv, needle, tmp_path, ca
     assert not (tmp_path / "r.yaml").exists()
 
 
-def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path):
+def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path, capsys):
     out = tmp_path / "rules.yaml"
     assert main(["export", "prometheus", "--target", "0.999", "--name", "solve",
                  "--policy",
@@ -421,6 +426,12 @@ def test_cli_export_prometheus_writes_what_the_api_returns(tmp_path):
     want = prometheus_rules(SLO(0.999, "28D"), "sloth28", name="solve", total_metric="a_total",
                             errors_metric="b_total")
     assert yaml.safe_load(out.read_text()) == want
+    # no file was read, so the policy replaced no file's alerts; Sloth's 28 d tiers, by hand from
+    # its google-28d.yaml: 2 % in 1 h -> 13.44, 5 % in 6 h -> 5.6, 10 % in 1 d -> 2.8, in 3 d 0.93
+    said = capsys.readouterr().out
+    assert ("  the alerts: --policy sloth28: page_quick 13.44 over 1h/5m, page_slow 5.6 over "
+            "6h/30m, ticket_quick 2.8 over 1d/2h, ticket_slow 0.933333 over 3d/6h\n") in said
+    assert "file" not in said
 
 
 @needs_promtool

@@ -88,6 +88,16 @@ def test_export_refuses_a_sloth_query_backtest_cannot_read(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "holds no counter budgetlab can read per bin" in err and err.count("\n") == 1
     assert not (tmp_path / "r.yaml").exists()
+    # named as the file holds it: the SLO and its query, not a keyword (it said total='...', and
+    # backtest's --total is a flag this run never had); backtest refuses it in the same words,
+    # before any server is asked (none listens on port 1)
+    said = ("budgetlab: error: SLO 'good-wifi-client-satisfaction': the total query "
+            "'sum_over_time((count(unifipoller_client_satisfaction_ratio))[{{.window}}:])' holds "
+            "no counter budgetlab can read per bin;")
+    assert err.startswith(said)
+    assert main(["backtest", "--slo", str(SLOTH / "home-wifi.yml"), "--prometheus",
+                 "http://127.0.0.1:1", "--start", "2026-01-01", "--end", "2026-01-02"]) == 2
+    assert capsys.readouterr().err.startswith(said)
     assert main(["export", "prometheus", "--slo", str(SLOTH / "no-alerts.yml"),
                  str(tmp_path / "r.yaml")]) == 2
     assert "has no alert policies; give --policy" in capsys.readouterr().err

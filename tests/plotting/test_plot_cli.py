@@ -83,6 +83,23 @@ def test_plot_groups_chooses_the_groups_by_name(log, tmp_path, saved, capsys):
     assert "no group named k9" in err and "k0, k1" in err and "Traceback" not in err
 
 
+def test_plot_groups_without_by_is_refused_not_ignored(log, tmp_path, capsys):
+    """Without --by the timeline has one panel, all events: a --plot-groups name (even one of the
+    log's key values) chooses nothing, so the run refuses it before reading and writes nothing."""
+    out = tmp_path / "t.png"
+    assert main(["replay", str(log), "--window", "1h", "--plot", str(out),
+                 "--plot-groups", "k7"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "give --by KEY too, or leave --plot-groups out" in err
+    assert not out.exists()
+    # the fix as the message gives it: with --by the same name is drawn
+    assert main(["replay", str(log), "--window", "1h", "--plot", str(out), "--plot-groups", "k7",
+                 "--by", "key"]) == 0
+    assert out.exists()
+    capsys.readouterr()
+
+
 def test_demo_plot_of_many_groups_draws_the_most_failures_as_it_says(tmp_path, saved, capsys):
     """``demo --by captcha_type,region``: 6 groups, 4 drawn, chosen as the note says (the demo
     ranked them by worst status while saying "the most failures")."""

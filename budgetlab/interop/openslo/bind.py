@@ -77,11 +77,10 @@ def _bound_keys(doc: SLODocument, by: list[str]) -> list[tuple[str, ...]]:
         return []
     if len(present) != len(by):
         missing = [k for k in by if k not in doc.labels]
+        keys = say(f"by={by}", "--by " + ",".join(by))
         raise ConfigError(f"SLO {doc.name!r} is bound by the {noun_for(len(present), 'label')} "
-                          f"{', '.join(present)} but has "
-                          "no label "
-                          f"{', '.join(missing)}; with by={by} an SLO names every key or none "
-                          "(none: the default).")
+                          f"{', '.join(present)} but has no label {', '.join(missing)}; with "
+                          f"{keys} an SLO names every key or none (none: the default).")
     values = [doc.labels[k] if isinstance(doc.labels[k], list) else [doc.labels[k]] for k in by]
     for k, vals in zip(by, values, strict=True):
         if not vals:

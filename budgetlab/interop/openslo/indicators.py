@@ -60,7 +60,7 @@ def latency_indicator(histogram: str, slow_above: Any, *, name: str = "latency")
 
     good, total = latency_selectors(histogram, slow_above)
     out = prometheus_ratio(name, total=total, good=good)
-    shown = duration_label(to_timedelta(slow_above, name="--slow-above"))
+    shown = duration_label(to_timedelta(slow_above, name="slow_above"))
     out["metadata"]["displayName"] = f"share of events within {shown}"
     return out
 
