@@ -64,8 +64,8 @@ def test_the_repr_says_five_nines_and_no_bootstrap_in_words(five_nines):
     # the rest, so the success rate's 10 % quantile is 1 - 346 / 8,640. p10 burn
     # (346 / 8,640) / (1 - target), three significant digits: 0.040046 / 0.05 = 0.80093 -> 0.801,
     # / 0.0875 = 0.45767 -> 0.458, / 0.87655 = 0.045686 -> 0.0457. The rule's target is the
-    # highest grid step the window never exhausts: 0.955 (budget 388.8 > 346); 0.96 (budget 345.6 < 346) is
-    # exhausted
+    # highest grid step the window never exhausts: 0.955 (budget 388.8 > 346); 0.96 (budget
+    # 345.6 < 346) is exhausted
     (0.95, "0.801", "ok", "keep 0.95",
      "lies above 0.95, but 9 hours in 10 the 24 h window still burns 0.801 of its budget "
      "(limit: loose_burn 0.25): keep 0.95"),

@@ -1,0 +1,162 @@
+"""Durations as users write them: window lengths, periods and thresholds parsed exactly
+(:func:`to_timedelta`), and said back (:func:`duration_label`, :func:`window_words`)."""
+
+from __future__ import annotations
+
+import decimal
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ConfigError
+from .units import DAY_NS, HOUR_NS, MINUTE_NS, SECOND_NS
+from .words import prose_duration
+
+__all__ = ["MAX_DURATION", "to_timedelta", "to_ns", "exact_ns", "duration_label", "window_words"]
+
+#: The longest duration budgetlab accepts (10 years: beyond any window, period or history).
+MAX_DURATION = pd.Timedelta(days=3660)
+_WEEKS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:w|wk|wks|week|weeks)", re.IGNORECASE)
+_BARE_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_DECIMAL_UNIT = re.compile(r"([0-9]*\.[0-9]+)\s*([A-Za-z]+)")
+_CALENDAR = re.compile(r"[0-9.]+\s*(M|mo|mon|month|months|y|yr|yrs|year|years|Y)", re.IGNORECASE)
+
+
+def _parse_text_duration(text: str, name: str, value: Any) -> pd.Timedelta:
+    if not text or not any(ch.isdigit() for ch in text):  # pandas reads a bare "D"/"h" as 1
+        raise ValueError
+    if _BARE_NUMBER.fullmatch(text) and float(text) != 0:  # pandas reads "300" as 300 ns
+        raise ConfigError(f"{name}={value!r} has no unit; write one: '{text}s' (seconds), "
+                          f"'{text}min', '{text}h' or '{text}D'.")
+    weeks = _WEEKS.fullmatch(text)
+    if weeks:  # pandas 3 deprecates "w": read weeks here, as 7 days each
+        return pd.Timedelta(days=7 * float(weeks.group(1)))
+    calendar = _CALENDAR.fullmatch(text)
+    if calendar and calendar.group(1) != "m":  # "m" is minutes
+        raise ConfigError(f"{name}={value!r}: months and years have no fixed length; give days, "
+                          "e.g. '30D' or '365D'.")
+    text = re.sub(r"(?<=\d)\s*d(?![a-z])", "D", text)  # "7d" means days; pandas 3 deprecates d
+    # pandas' deprecation notes for unit spellings are not the user's business
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        decimal_unit = _DECIMAL_UNIT.fullmatch(text)
+        if decimal_unit:  # pandas goes through a float: "0.00013s" read 129,999 ns
+            unit_ns = pd.Timedelta(f"1{decimal_unit.group(2)}").value
+            return pd.Timedelta(exact_ns(decimal_unit.group(1), unit_ns), unit="ns")
+        return pd.Timedelta(text)
+
+
+def exact_ns(number: str, unit_ns: int) -> int:
+    """A decimal number of a unit, in whole nanoseconds, read as written (not through a float),
+    rounded half to even below a nanosecond.
+
+    >>> exact_ns("0.00013", 10**9), exact_ns("0.00012345", 10**9), exact_ns("1.5", 60 * 10**9)
+    (130000, 123450, 90000000000)
+    """
+    ns = decimal.Decimal(number) * unit_ns
+    return int(ns.to_integral_value(rounding=decimal.ROUND_HALF_EVEN))
+
+
+def to_timedelta(value: Any, *, name: str = "window", allow_zero: bool = False) -> pd.Timedelta:
+    """Parse a window length: an offset string (``"90min"``, ``"24h"``, ``"7D"``, ``"2w"``), a
+    :class:`pandas.Timedelta`/:class:`datetime.timedelta`, or a number of seconds; at most
+    :data:`MAX_DURATION` (10 years).
+
+    >>> to_timedelta("24h")
+    Timedelta('1 days 00:00:00')
+    >>> to_timedelta(90)
+    Timedelta('0 days 00:01:30')
+    >>> to_timedelta("7d") == to_timedelta("7D") == to_timedelta("7 days") == to_timedelta("1w")
+    True
+    >>> to_timedelta("100000D")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: window='100000D' is out of range; give a duration from 1ns to 3660
+    days (10 years).
+
+    Text without a unit is refused (pandas reads ``"300"`` as 300 ns; zero is zero in any unit),
+    and a decimal is read as written, not through a float (``"0.00013s"`` is 130,000 ns):
+
+    >>> to_timedelta("300")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: window='300' has no unit; write one: '300s' (seconds), '300min',
+    '300h' or '300D'.
+    >>> to_timedelta("0.00013s").value
+    130000
+    """
+    if isinstance(value, bool):
+        raise ConfigError(f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or "
+                          "seconds.")
+    try:
+        if isinstance(value, (int, float, np.integer, np.floating)):
+            if not np.isfinite(value):
+                raise ValueError
+            if abs(float(value)) > MAX_DURATION.total_seconds():
+                raise OverflowError
+            # the float's shortest text is the number as typed: 0.00013 is 130,000 ns, not 129,999
+            td = pd.Timedelta(exact_ns(repr(float(value)), SECOND_NS), unit="ns")
+        elif isinstance(value, str):
+            td = _parse_text_duration(value.strip(), name, value)
+        else:
+            td = pd.Timedelta(value)
+    except ConfigError:
+        raise
+    except (OverflowError, pd.errors.OutOfBoundsTimedelta):
+        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 "
+                          "days (10 years).") from None
+    except (ValueError, TypeError):
+        raise ConfigError(
+            f"{name}={value!r} is not a duration; give e.g. '24h', '90min', '7D' or '30s'."
+        ) from None
+    if pd.isna(td):
+        raise ConfigError(f"{name} is NaT; give e.g. '24h'.")
+    if td < pd.Timedelta(0) or (td == pd.Timedelta(0) and not allow_zero):
+        raise ConfigError(f"{name}={value!r} must be positive; give e.g. '24h'.")
+    if td > MAX_DURATION:
+        raise ConfigError(f"{name}={value!r} is out of range; give a duration from 1ns to 3660 "
+                          "days (10 years).")
+    return pd.Timedelta(td).as_unit("ns")
+
+
+def to_ns(value: Any, *, name: str = "window", allow_zero: bool = False) -> int:
+    """A duration in integer nanoseconds (see :func:`to_timedelta`)."""
+    return int(to_timedelta(value, name=name, allow_zero=allow_zero).value)
+
+
+def duration_label(value: Any) -> str:
+    """A compact Prometheus-style label for a duration (``5m``, ``1h``, ``1d12h``, ``30s``).
+
+    >>> duration_label("90min"), duration_label("3D"), duration_label("10s")
+    ('1h30m', '3d', '10s')
+    """
+    ns = to_ns(value, name="duration", allow_zero=True)
+    if ns == 0:
+        return "0s"
+    parts = []
+    for unit, size in (("d", DAY_NS), ("h", HOUR_NS), ("m", MINUTE_NS), ("s", SECOND_NS),
+                       ("ms", 10**6)):
+        count, ns = divmod(ns, size)
+        if count:
+            parts.append(f"{count}{unit}")
+    if ns:
+        parts.append(f"{ns}ns")
+    return "".join(parts)
+
+
+def window_words(window: Any) -> str:
+    """A window as text and figures spell it, one way everywhere: a rolling window's length in
+    prose (:func:`~budgetlab._util.words.prose_duration`, so the label ``1d`` of
+    :func:`budgetlab.compare_windows` reads ``24 h``, as in the headers), a calendar window as
+    given (``calendar:day``). Tables keep the compact :func:`duration_label` as their API.
+
+    >>> [window_words(w) for w in ("1d", "5m", "calendar:day")]
+    ['24 h', '5 min', 'calendar:day']
+    """
+    try:
+        return prose_duration(to_timedelta(window, name="window"))
+    except ConfigError:
+        return str(window)
