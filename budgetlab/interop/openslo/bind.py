@@ -62,7 +62,8 @@ def load_slo(spec: Source) -> SLO:
     else:
         label = file_label(path.name)
         bind = say("load_slos(file, by=[...])", "--by KEY")
-        raise ConfigError(f"{label}: holds {len(docs)} SLOs; pick one with {label}#NAME "
+        # the file as given, so the fix works when pasted from where the command ran
+        raise ConfigError(f"{label}: holds {len(docs)} SLOs; pick one with {file_label(path)}#NAME "
                           f"({', '.join(d.name for d in docs)}), or bind them to groups by their "
                           f"labels ({bind}).")
     _calendar_note(doc)
@@ -161,7 +162,8 @@ def load_slos(spec: Source, by: Sequence[str] = ()) -> SLO | PerGroup:
         raise ConfigError(f"{label}: {len(unbound)} SLOs have no label {' / '.join(keys)} "
                           f"({', '.join(repr(d.name) for d in unbound)}); at most one may be the "
                           "default for the "
-                          f"other groups: label the others, or pick one with {label}#NAME.")
+                          "other groups: label the others, or pick one with "
+                          f"{file_label(path)}#NAME.")
     if not table:
         _calendar_note(unbound[0])
         return unbound[0].slo
