@@ -264,18 +264,19 @@ def incident_report(
     needs at least 10); without timeouts 3 of the tracker's 3 status changes would not have
     happened.
     The single_window policy would have fired ticket_1h (ticket) at 10:36, 36 min after the start.
-    Over its 1 h the incident saw 30 failures in 60 events (burn 5.00 over the incident), 0.7 % of
+    Over its 1 h the incident saw 30 failures in 60 events (burn 5 over the incident), 0.7 % of
     a 30 d error budget at the replayed span's traffic (1,440 events a day).
 
-    By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66; 1 ns
-    after 10:11 the 09:11 event leaves the window, which then holds 6 timeouts among 60 events: the
-    budget of 6.0 is spent (EXHAUSTED on the window's clock; the per-event replay gets there at
-    10:13, 7 timeouts among 61 events); at 10:59
-    it holds all 30 timeouts among 61 events (burn 4.92, success 31 / 61); the 1-hour error ratio
-    first exceeds 2.9 x 10 % at the 10:36 evaluation (18 of 60); 30 failures are 0.7 % of a 30-day
-    budget at 240 events per 4 h replayed (0.1 x 43,200). The incident's 60 events hold 60 x 0.1 =
-    6 expected failures under 90 %, too few for a verdict on a success rate (the rule of
-    ``buckets["note"]``): the rate without timeouts is withheld, the tracker's replay is not.
+    By hand: at 10:07 the window holds 61 events, 4 of them timeouts: burn 4 / 6.1 = 0.66 (the
+    seed's report figure, rounded to two decimals); 1 ns after 10:11 the 09:11 event leaves the
+    window, which then holds 6 timeouts among 60 events: the budget of 6.0 is spent (EXHAUSTED on
+    the window's clock; the per-event replay gets there at 10:13, 7 timeouts among 61 events); at
+    10:59 it holds all 30 timeouts among 61 events (burn 30 / 6.1 = 4.918, said to three significant
+    digits: 4.92; success 31 / 61); the 1-hour error ratio first exceeds 2.9 x 10 % at the 10:36
+    evaluation (18 of 60); 30 failures are 0.7 % of a 30-day budget at 240 events per 4 h replayed
+    (0.1 x 43,200). The incident's 60 events hold 60 x 0.1 = 6 expected failures under 90 %, too few
+    for a verdict on a success rate (the rule of ``buckets["note"]``): the rate without timeouts is
+    withheld, the tracker's replay is not.
 
     >>> rep.tiers[["tier", "fired", "first_alert", "detection_delay", "peak_burn_long"]]
             tier  fired               first_alert detection_delay  peak_burn_long

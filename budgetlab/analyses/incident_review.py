@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.burns import burn_figure
 from .._util.percent import measured_percent
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
 from .._util.words import counted
@@ -183,7 +184,7 @@ def _closest(tiers: pd.DataFrame) -> str:
         return "–"
     ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
     r = tiers.iloc[int(np.nanargmax(ratio))]
-    return f"{r['tier']}: {r['peak_burn_long']:.2f} / {r['burn']:g}"
+    return f"{r['tier']}: {burn_figure(r['peak_burn_long'])} / {r['burn']:g}"
 
 
 def page_table(
@@ -278,7 +279,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
     Examples
     --------
     One event a minute, an hour of failures: at its peak the tracker's hour holds 60 failures in
-    61 events (``t - 1h <= ts <= t``), burn 60 / 61 / 0.05 = 19.67, well above 5.
+    61 events (``t - 1h <= ts <= t``), burn 60 / 61 / 0.05 = 19.67 (19.7 to three significant
+    digits), well above 5.
 
     >>> from budgetlab import AlertPolicy, SLO, as_events, incident_report
     >>> ts = pd.date_range("2026-01-01", periods=1440, freq="1min", tz="UTC")
@@ -298,9 +300,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
         raise ConfigError("wake_burn must be a number > 0 (the seed uses 5).")
     first = next(iter(reports.values()))
     require_columns(events, ["ts", "ok"], what="events")
-    mask = scope_mask(events,
-                      first.scope) if first.scope and first.scope != "*" else np.ones(len(events),
-                                                                                      bool)
+    mask = (scope_mask(events, first.scope) if first.scope and first.scope != "*"
+            else np.ones(len(events), bool))
     for k, v in first.focus().items():
         mask &= (events[k].astype(str) == str(v)).to_numpy()
     scoped = events[mask]
@@ -330,7 +331,8 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
         judged.append(page_verdict(f, n, target=target, threshold=float(tier["burn"]),
                                    subject=f"{name}'s {tier['tier']} page"))
     reasons = [v.sentence for v in judged]
-    reasons.append(f"The tracker's burn peaked at {peak:.2f}, in the seed's band \"{band}\".")
+    reasons.append(f"The tracker's burn peaked at {burn_figure(peak)}, in the seed's band "
+                   f"\"{band}\".")
     if silent:
         reasons.append("No page tier fired "
                        "for " + "; ".join(silent) + " (peak long-window burn / threshold).")

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._util.burns import burn_figure
 from .._util.percent import given_percent, measured_percent
 from .._util.words import duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
@@ -117,7 +118,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     name = f"the {window} tracker{_for_group(row, keys)} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
-    peak = (f"at its events: peak {window} burn {row['peak_burn']:.2f} at "
+    peak = (f"at its events: peak {window} burn {burn_figure(row['peak_burn'])} at "
             f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
             f"{measured_percent(row['min_success_rate'])}"
             ) if pd.notna(row["peak_burn"]) else "no events"
@@ -127,7 +128,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         txt = name + (f" {began} and" if at_start != "healthy" else "")
         txt += (f" went {row['first_change_to'].upper()} at "
                 f"{_clock(row['first_change_at'], tz, start)} with "
-                f"{window} burn {row['first_change_burn']:.2f} ({window} success "
+                f"{window} burn {burn_figure(row['first_change_burn'])} ({window} success "
                 f"{measured_percent(row['first_change_rate'])})")
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"
@@ -273,9 +274,8 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
         if len(ratio) and np.isfinite(ratio).any():
             r = page_rows.iloc[int(np.nanargmax(ratio))]
             txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn"
-                    f"{_for_group(r, keys)}, evaluated "
-                    f"{every(freq)}, peaked at {r['peak_burn_long']:.2f}, its threshold is "
-                    f"{r['burn']:g})")
+                    f"{_for_group(r, keys)}, evaluated {every(freq)}, peaked at "
+                    f"{burn_figure(r['peak_burn_long'])}, its threshold is {r['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
@@ -295,7 +295,7 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
     span = duration_words(duration)
-    burn = (f"burn {n_bad / allowed:.2f} over the "
+    burn = (f"burn {burn_figure(n_bad / allowed)} over the "
             "incident") if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())
     # the period's budget is extrapolated from the replayed span's traffic: said, with its rate

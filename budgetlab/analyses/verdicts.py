@@ -175,7 +175,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     min_days = check_number("min_days", min_days, low=0, low_open=False, high=3660)
     s = rec.summary
     by = list(rec.settings.get("by", []))
-    limit = str(rec.settings.get("limit_status", "exhausted"))
+    limit = str(rec.settings.get("limit_status", "exhausted")).upper()  # the status's name
     conf = float(rec.settings.get("confidence", 0.95))
     rows = []
     for _, r in s.iterrows():

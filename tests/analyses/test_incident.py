@@ -81,7 +81,8 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     first = during.iloc[0]
     assert (f"went {str(first['to_status']).upper()} at "
             f"{first['ts'].tz_convert(tz):%H:%M}") in rep.summary
-    assert (f"with 1 h burn {first['burn_rate']:.2f} (1 h success "
+    assert first["burn_rate"] < 100  # so .3g writes it as burn_figure does (three significant
+    assert (f"with 1 h burn {first['burn_rate']:.3g} (1 h success "  # digits, no exponent)
             f"{first['current_rate'] * 100:.2f} %)"
             in rep.summary)
     before = full[full["ts"] < start]["status"].iloc[-1]
@@ -163,7 +164,7 @@ def test_sentence_went_status_at_time_with_burn_and_timeouts_caused_changes():
     assert b["period_budget_pct"] == pytest.approx(100 * 72 / (0.1 * 360 * 720))
     # the period's budget is at the replayed traffic, and the sentence says so: 360 an hour
     assert b["period_events"] == pytest.approx(360 * 720)
-    assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2.00 over the "
+    assert ("Over its 1 h the incident saw 72 failures in 360 events (burn 2 over the "
             "incident), 0.3 % of a 30 d error budget at the replayed span's traffic (8,640 events "
             "a day).") in rep.summary
 
@@ -230,10 +231,10 @@ def test_sentence_already_bad_at_start_and_no_failures_and_stayed_healthy():
     ok = history(12, lambda i, r: "success")
     rep = incident_report(ok, SLO(target=0.9, window="1h"), at(6), at(7),
                           policy=AlertPolicy.single_window("1h", 50.0))
-    assert "stayed HEALTHY throughout (at its events: peak 1 h burn 0.00" in rep.summary
+    assert "stayed HEALTHY throughout (at its events: peak 1 h burn 0 at " in rep.summary
     assert "There were no failures during the incident." in rep.summary
     assert ("The single_window policy would not have paged (page_1h's 1 h burn, evaluated every "
-            "minute, peaked at 0.00, its threshold is 50)") in " ".join(rep.summary.split())
+            "minute, peaked at 0, its threshold is 50)") in " ".join(rep.summary.split())
 
 
 @pytest.mark.parametrize(("freq", "every"), [("1min", "every minute"), ("5min", "every 5 min")])
@@ -241,7 +242,8 @@ def test_the_two_peak_burns_say_what_they_are_measured_on(freq, every):
     # The tracker recomputes its 1 h burn at every event, the policy at the end of every bin.
     # Events: 00:00:00, 00:00:10, 01:00:00, 01:00:10 ok, 01:00:50 failed, 02:00:30 ok; target 0.9.
     # Tracker at 01:00:50: [00:00:50, 01:00:50] holds 3 events, 1 failure: burn 1 / 0.3 = 3.33;
-    # at 02:00:30: [01:00:30, 02:00:30] holds the failure and 02:00:30: burn 1 / 0.2 = 5.00.
+    # at 02:00:30: [01:00:30, 02:00:30] holds the failure and 02:00:30: burn 1 / 0.2 = 5.
+    # Burns in words to three significant digits: 5 and 3.33.
     # Policy: the 1 h window at a bin end e holds the bins in [e - 1 h, e): at 01:01 (01:05) the
     # three events of 01:00 (3.33), from 02:01 (02:05) only 02:00:30 (0): its peak is 3.33.
     sec = [0, 10, 3600, 3610, 3650, 7230]
@@ -250,7 +252,7 @@ def test_the_two_peak_burns_say_what_they_are_measured_on(freq, every):
                           T0 + pd.Timedelta(hours=3), context="1h", freq=freq,
                           policy=AlertPolicy.single_window("1h", 50.0))
     flat = " ".join(rep.summary.split())
-    assert "(at its events: peak 1 h burn 5.00 at 02:00, lowest 1 h success 50.00 %)" in flat
+    assert "(at its events: peak 1 h burn 5 at 02:00, lowest 1 h success 50.00 %)" in flat
     assert f"(page_1h's 1 h burn, evaluated {every}, peaked at 3.33, its threshold is 50)" in flat
     assert rep.freq == pd.Timedelta(freq)
 
@@ -301,7 +303,7 @@ def test_elapsed_times_are_spelled_in_hours_and_minutes():
     # burn 2.9 over 1 h (target 0.9) needs an error ratio above 0.29 at a 1 min evaluation: at 10:35
     # the hour [09:35, 10:35) holds the timeouts of 10:01 .. 10:33, 17 of 60 (0.283); at 10:36 18
     # of 60 (0.30): it fires at 10:36. The incident 05:00-11:10: 5 h 36 min after its start, a span
-    # of 6 h 10 min with 370 events and the 30 timeouts (allowed 37: burn 30 / 37 = 0.81).
+    # of 6 h 10 min with 370 events and the 30 timeouts (allowed 37: burn 30 / 37 = 0.811).
     ts = pd.date_range("2026-01-01", periods=24 * 60, freq="1min", tz="UTC")
     ok = [not (600 <= i < 660 and i % 2) for i in range(len(ts))]
     ev = as_events(ts, ok, ["success" if o else "timeout" for o in ok])
@@ -310,7 +312,7 @@ def test_elapsed_times_are_spelled_in_hours_and_minutes():
                                                                                severity="ticket"))
     flat = " ".join(rep.summary.split())
     assert "would have fired ticket_1h (ticket) at 10:36, 5 h 36 min after the start." in flat
-    assert ("Over its 6 h 10 min the incident saw 30 failures in 370 events (burn 0.81 over the "
+    assert ("Over its 6 h 10 min the incident saw 30 failures in 370 events (burn 0.811 over the "
             "incident)") in flat
 
 
@@ -462,10 +464,10 @@ def test_the_budget_sentence_weighs_each_group_by_its_own_target():
     b = rep.budget.set_index("region")
     assert (b.loc["ams", "events"], b.loc["ams", "failures"], b.loc["fra", "failures"]) == (720, 60,
                                                                                             0)
-    burn = 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9))
+    assert 60 / (720 * (1 - 0.99) + 720 * (1 - 0.9)) == pytest.approx(0.7576, abs=1e-4)
     pct = 100 * 60 / ((1 - 0.99) * 3600 * 72 + (1 - 0.9) * 3600 * 72)
-    assert (f"the incident saw 60 failures in 1,440 events of both groups by region (burn "
-            f"{burn:.2f} over the incident), "
+    assert ("the incident saw 60 failures in 1,440 events of both groups by region (burn "
+            "0.758 over the incident), "  # three significant digits
             f"{pct:.1f} % of a 30 d") in rep.summary
 
 
@@ -556,7 +558,7 @@ def test_a_log_without_any_failure_reports_and_draws(tmp_path):
     assert len(ot) == 0 and {"bin_start", "bucket", "events", "burn_rate"} <= set(ot.columns)
     rep = incident_report(events, SLO(target=0.9, window="1h"), "2026-01-05 04:00",
                           "2026-01-05 05:00")
-    assert "saw 0 failures in 60 events (burn 0.00 over the incident)" in rep.summary
+    assert "saw 0 failures in 60 events (burn 0 over the incident)" in rep.summary
     fig = rep.plot()
     texts = [t.get_text() for ax in fig.axes for t in ax.texts if t.get_gid() == "no_failures"]
     assert texts == ["no failures in these bins"]
@@ -585,7 +587,7 @@ def test_a_change_at_the_incident_start_is_its_first_change_not_its_starting_sta
     EXHAUSTED at 06:00": the start status included the change. Hand: 06:00 holds the only
     failure of 360 events an hour; before it the 1 h window held successes only (HEALTHY); at
     06:00 the window [05:00, 06:00] holds 361 events (an event at the cut-off stays): burn
-    1 / (361 x 0.001) = 2.77 > 1: EXHAUSTED."""
+    1 / (361 x 0.001) = 2.770 (said 2.77) > 1: EXHAUSTED."""
     ev = history(12, lambda i, r: "solve_error" if i == idx(6) else "success")
     rep = incident_report(ev, SLO(target=0.999, window="1h"), at(6), at(6, 30), context="1h")
     row = rep.tracker.iloc[0]

@@ -36,16 +36,17 @@ def report(policy, **kw):
 
 
 def test_each_sentence_names_its_group_or_says_all_groups():
-    # By hand. a/fra alone is the incident_report doctest's log (one event a minute, odd minutes of
-    # 10:xx time out): WARNING at 10:07 (burn 4 / 6.1 = 0.66, 57 / 61 = 93.44 %), EXHAUSTED at
-    # 10:11, 3 changes all caused by timeouts, peak burn 30 / 6.1 = 4.92 at 10:59 (31 / 61 =
-    # 50.82 %); its ticket at burn 2.9 fires at the 10:36 evaluation (18 of 60). b/ams: 20 solve
-    # errors in its hour, burn 20 / 6.1 = 3.28 at worst: it leaves HEALTHY too (1 other group);
-    # its hour reaches 18 failures in 60 at the 10:52 evaluation: a ticket too (1 other group).
+    # By hand (burns said to three significant digits). a/fra alone is the incident_report doctest's
+    # log (one event a minute, odd minutes of 10:xx time out): WARNING at 10:07 (burn 4 / 6.1 = 0.66
+    # (the seed's rounded figure), 57 / 61 = 93.44 %), EXHAUSTED at 10:11, 3 changes all caused by
+    # timeouts, peak burn 30 / 6.1 = 4.918 (said 4.92) at 10:59 (31 / 61 = 50.82 %); its ticket at
+    # burn 2.9 fires at the 10:36 evaluation (18 of 60). b/ams: 20 solve errors in its hour, burn 20
+    # / 6.1 = 3.28 at worst: it leaves HEALTHY too (1 other group); its hour reaches 18 failures in
+    # 60 at the 10:52 evaluation: a ticket too (1 other group).
     # The incident: 4 x 60 = 240 events, 30 + 20 = 50 failures: 30 / 50 = 60 % timeouts, success
     # 190 / 240 = 79.17 %, without timeouts 190 / 210 = 90.48 % (240 x 0.1 = 24 expected failures:
-    # said), burn 50 / 24 = 2.08; a 30 d budget at 4 x 1,440 = 5,760 events a day: 50 / (0.1 x
-    # 5,760 x 30) = 0.3 %.
+    # said), burn 50 / 24 = 2.083 (said 2.08); a 30 d budget at 4 x 1,440 = 5,760 events a day:
+    # 50 / (0.1 x 5,760 x 30) = 0.3 %.
     rep = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"))
     assert rep.summary == (
         "Between 10:00 and 11:00 UTC on 2026-01-01, the 1 h tracker for captcha_type=a, "
@@ -77,11 +78,11 @@ def test_the_alert_sentence_names_the_group_of_each_figure():
             "36 min after the start (page_1h); 1 other group paged too. ") in paged.summary
     assert "timeouts alone" not in paged.summary
     # a page tier out of reach: its peak is a/fra's, 30 of the 60 minutes of [10:00, 11:00) at
-    # the 11:00 evaluation: 0.5 / 0.1 = 5.00; the ticket tier fires for both groups
+    # the 11:00 evaluation: 0.5 / 0.1 = 5; the ticket tier fires for both groups
     pol = AlertPolicy((AlertTier("page_1h", "page", "1h", None, 50.0),
                        AlertTier("ticket_1h", "ticket", "1h", None, 2.9)), name="mine")
     quiet = report(pol)
     assert ("The mine policy would not have paged (page_1h's 1 h burn for captcha_type=a, "
-            "region=fra, evaluated every minute, peaked at 5.00, its threshold is 50); its "
+            "region=fra, evaluated every minute, peaked at 5, its threshold is 50); its "
             "ticket_1h tier would have raised a ticket for captcha_type=a, region=fra at 10:36, "
             "36 min after the start; 1 other group raised one too.") in quiet.summary

@@ -106,7 +106,7 @@ def test_page_table(reports):
     expected = pd.DataFrame({
         "paged": [True, True], "first_page": at, "tier": ["page_1h", "page_1h"],
         "delay": pd.to_timedelta(["44min", "3min"]), "caused_by_timeouts": [False, False],
-        "closest": ["page_1h: 20.00 / 14.4", "page_1h: 20.00 / 0.9"], "other_alerts": ["–", "–"],
+        "closest": ["page_1h: 20 / 14.4", "page_1h: 20 / 0.9"], "other_alerts": ["–", "–"],
     }, index=pd.Index(["workbook", "seed"], name="policy"))
     pd.testing.assert_frame_equal(page_table(reports), expected, check_dtype=False)
     with pytest.raises(ConfigError):
@@ -134,4 +134,4 @@ def test_wake_verdict_not_justified_without_failures():
                           policy=AlertPolicy.workbook("30D"))
     v = wake_verdict(ok_events, {"workbook": rep})
     assert v.verdict == "not_justified"
-    assert "burn peaked at 0.00" in v.sentence and "No page tier fired for workbook" in v.sentence
+    assert "burn peaked at 0, in" in v.sentence and "No page tier fired for workbook" in v.sentence

@@ -789,7 +789,7 @@ def test_a_hold_above_every_window_gives_the_top_of_the_range_not_no_target():
     bare = recalibrate(events, slo=SLO(target=0.95, window="1h"), n_boot=0).summary.iloc[0]
     assert np.isnan(bare["recommended_target"])
     # a measured share with two decimals (exactly 1: 100.00 %), a usual target as written (50 %)
-    assert "even 50 %, the lowest usual target, is exhausted or worse 100.00 % of the time" in \
+    assert "even 50 %, the lowest usual target, is EXHAUSTED or worse 100.00 % of the time" in \
         bare["recommendation_note"]
     assert "below every usual target" in bare["recommendation_note"]
 
@@ -809,7 +809,7 @@ def test_no_recommendation_writes_large_figures_without_an_exponent():
 
     assert note(20_896.0 / 24, 3600 * 10**9) == (
         "no target meets the rule: even 85 %, the lowest usual target at or below the rolling "
-        "rate's 1 % quantile (86.20 %), is critical or worse 1.21 % of the time (limit 1 %); "
+        "rate's 1 % quantile (86.20 %), is CRITICAL or worse 1.21 % of the time (limit 1 %); "
         "~20,900 events a day with traffic: a 1 h window holds ~871 events, so one failure moves "
         "the rate 0.115 points; give more history (3 d; at least 14 d)")
     assert ("~20,900 events a day with traffic: a 24 h window holds ~20,900 events, so one "

@@ -19,14 +19,15 @@ from budgetlab.analyses.recalibration.verdict import verdict
     # interval 0.89 .. 0.91 does not separate from 0.9; (1 - 1.0) / 0.1 = 0
     (0.9, 1.0, 0.9, 0.89, 0.91, "9 hours in 10 the 24 h window spends none of its budget; "),
     # (1 - 0.99999) / 0.1 = 0.0001, which two decimals said as 0.00
-    (0.9, 0.99999, 0.9, 0.89, 0.91, "9 hours in 10 the 24 h window burns under 0.0001 of its "
+    (0.9, 0.99999, 0.9, 0.89, 0.91, "9 hours in 10 the 24 h window burns at most 0.0001 of its "
                                     "budget; "),
     # interval 0.92 .. 0.935 lies below 0.95 (share 0 within the limit); (1 - 0.9498) / 0.05 =
     # 1.004: three significant digits, 1
-    (0.95, 0.9498, 0.93, 0.92, 0.935, "9 hours in 10 the 24 h window burns under 1 of its "
+    (0.95, 0.9498, 0.93, 0.92, 0.935, "9 hours in 10 the 24 h window burns at most 1 of its "
                                       "budget; "),
     # (1 - 0.5) / (1 - 0.99) = 50 (a burn is never printed as an exponent)
-    (0.99, 0.5, 0.99, 0.98, 0.995, "9 hours in 10 the 24 h window burns under 50 of its budget; "),
+    (0.99, 0.5, 0.99, 0.98, 0.995, "9 hours in 10 the 24 h window burns at most 50 of its "
+                                   "budget; "),
 ])
 def test_an_ok_verdict_says_its_burn_in_two_significant_digits(current, p10, rec, lo, hi, words):
     got = verdict(current, 0.0, p10, rec, lo, hi, max_share=0.01, limit_status="exhausted",
@@ -43,7 +44,7 @@ def test_an_ok_verdict_above_the_current_target_cites_its_burn_once():
                   loose_burn=0.25, window="24 h window")
     assert got[0] == "ok"
     assert got[1] == (
-        "exhausted or worse 0.00 % of the evaluated time under 0.9 (limit 1 %); the rule's target "
+        "EXHAUSTED or worse 0.00 % of the evaluated time under 0.9 (limit 1 %); the rule's target "
         "0.93 (bootstrap interval 0.92 .. 0.935) lies above 0.9, but 9 hours in 10 the 24 h "
         "window still burns 0.7 of its budget (limit: loose_burn 0.25): keep 0.9")
 
@@ -64,7 +65,7 @@ def test_recalibrate_says_a_window_that_spends_nothing_in_words():
     row = bl.recalibrate(events, target=0.99995, window="1h", n_boot=0).summary.iloc[0]
     assert (row["events"], row["verdict"], row["action"]) == (428_400, "ok", "keep 0.99995")
     assert row["verdict_reason"].startswith(
-        "exhausted or worse 0.84 % of the evaluated time under 0.99995 (limit 1 %); 9 hours in 10 "
+        "EXHAUSTED or worse 0.84 % of the evaluated time under 0.99995 (limit 1 %); 9 hours in 10 "
         "the 1 h window spends none of its budget; the rule's target 0.9999 ")
 
 
@@ -78,7 +79,7 @@ def test_no_recommendation_but_an_interval_says_the_interval():
                   limit_status="exhausted", loose_burn=0.25, window="1 h window")
     assert got[0] == "ok"
     assert got[1] == (
-        "exhausted or worse 7.34 % of the evaluated time under 0.95 (limit 1 %); 9 hours in 10 "
+        "EXHAUSTED or worse 7.34 % of the evaluated time under 0.95 (limit 1 %); 9 hours in 10 "
         "the 1 h window spends none of its budget; no usual target meets the rule (see the "
         "recommendation note), but its bootstrap interval below every candidate .. 0.95 does not "
         "separate from 0.95: keep 0.95")

@@ -661,7 +661,8 @@ def test_incident_on_the_elastic_log_counts_by_hand(capsys):
     two requests of 04:05:06. The tracker's peak is at that request: 1 / ((97 + 10 + 1 - 1) x
     0.001) = 1 / 0.107 = 9.35 (its hour [03:05:06, 04:05:06] holds 107 events up to it); the
     policy's hour ending at 04:05 holds the whole 03:05 burst: 1 / 0.114 = 8.77; the incident
-    holds both bursts: 1 failure in 229 events, burn 1 / 0.229 = 4.37."""
+    holds both bursts: 1 failure in 229 events, burn 1 / 0.229 = 4.37 (three significant
+    digits, as the summary says burns)."""
     assert main(["incident", str(APACHE), "--preset", "access", "--start", "2015-05-18T03:00Z",
                  "--end", "2015-05-18T05:00Z", "--target", "0.999", "--window", "1h"]) == 0
     text = " ".join(capsys.readouterr().out.split())

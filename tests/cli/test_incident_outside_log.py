@@ -3,7 +3,7 @@ windows against a 2026 log, a list longer than the log): each such incident is n
 paragraph and the others are reported (``--out`` written); when none has traffic, one line and
 exit 2. Before, the first such incident stopped the command (exit 2, ``--out`` not written) with
 a fix naming --start/--end, which an --incidents run did not give. And the tier table's peaks,
-written with the summary's two decimals."""
+written as the summary writes burns."""
 
 from __future__ import annotations
 
@@ -56,16 +56,17 @@ def test_no_incident_with_traffic_is_one_line_and_exit_2(outage_log, capsys):
                 out.split())
 
 
-def test_the_tier_table_writes_peaks_with_the_summarys_two_decimals(outage_log, capsys):
+def test_the_tier_table_writes_peaks_as_the_summary_does(outage_log, capsys):
     """i1's tier table on the 3 h log (600 events an hour, 100 failed in 01:40 .. 01:50, target
-    0.9): page_1h's peak 1 h burn is (100 / 600) / 0.1 = 1.67; the 6 h, 1 d and 3 d windows hold
-    the whole log so far, at most 100 failures in 1,100 events (the window ending 01:50):
-    0.0909 / 0.1 = 0.91, written as the summary writes burns (was 0.909 beside 1.67)."""
+    0.9): page_1h's peak 1 h burn is (100 / 600) / 0.1 = 1.667; the 6 h, 1 d and 3 d windows
+    hold the whole log so far, at most 100 failures in 1,100 events (the window ending 01:50):
+    0.0909 / 0.1 = 0.909; written as the summary writes burns, to three significant digits: 1.67
+    and 0.909 (was 0.909 beside 1.67, then 1.67 beside 0.91, two decimals)."""
     assert _run(outage_log, ["i1,2026-01-05T01:40:00Z,2026-01-05T01:50:00Z"]) == 0
     rows = {ln.split()[0]: ln.split() for ln in capsys.readouterr().out.splitlines()
             if ln.split()[:1] in (["page_1h"], ["page_6h"], ["ticket_1d"], ["ticket_3d"])}
     # tier severity burn fired peak_burn_long (first_alert and detection_delay blank)
     assert rows["page_1h"] == ["page_1h", "page", "14.4", "False", "1.67"]
-    assert rows["page_6h"] == ["page_6h", "page", "6", "False", "0.91"]
-    assert rows["ticket_1d"] == ["ticket_1d", "ticket", "3", "False", "0.91"]
-    assert rows["ticket_3d"] == ["ticket_3d", "ticket", "1", "False", "0.91"]
+    assert rows["page_6h"] == ["page_6h", "page", "6", "False", "0.909"]
+    assert rows["ticket_1d"] == ["ticket_1d", "ticket", "3", "False", "0.909"]
+    assert rows["ticket_3d"] == ["ticket_3d", "ticket", "1", "False", "0.909"]

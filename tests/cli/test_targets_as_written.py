@@ -46,7 +46,7 @@ def test_recalibrate_says_five_nines_as_written(five_nines):
     assert row["verdict"] == "ok"
     assert row["action"] == "keep 0.99995"  # .4g said "keep 1"
     assert row["verdict_reason"].startswith(
-        "exhausted or worse 0.00 % of the evaluated time under 0.99995 (limit 1 %)")
+        "EXHAUSTED or worse 0.00 % of the evaluated time under 0.99995 (limit 1 %)")
     assert row["verdict_reason"].endswith(
         "the rule's target 0.9999 (no bootstrap, n_boot=0: the verdict rests on this point) lies "
         "below 0.99995, but the current target stays within the limit: keep 0.99995")
@@ -79,8 +79,8 @@ def test_recalibrate_words_name_the_target_given(target, burn, verdict, action, 
     events = _log(3, 10, 25)
     row = bl.recalibrate(events, target=target, window="24h", n_boot=0).summary.iloc[0]
     assert (row["verdict"], row["action"]) == (verdict, action)
-    assert f"under {target} " in row["verdict_reason"]
-    assert f"burns{' under' if verdict == 'too_loose' else ''} {burn} of its budget" in \
+    assert f"under {target}{',' if verdict == 'too_loose' else ' '}" in row["verdict_reason"]
+    assert f"burns{' at most' if verdict == 'too_loose' else ''} {burn} of its budget" in \
         row["verdict_reason"]
     assert "the rule's target 0.955 (no bootstrap" in row["verdict_reason"]
     assert row["verdict_reason"].endswith(tail)
@@ -91,7 +91,8 @@ def test_recalibrate_words_name_the_target_given(target, burn, verdict, action, 
     # (too loose, under the limit 0.25); recalibrate has no --loose-burn: the limit is said by its
     # value, never as loose_burn (a keyword the command line cannot set)
     ("0.95", "still burns 0.801 of its budget (limit: 0.25): keep 0.95"),
-    ("0.12345", "burns under 0.0457 of its budget under 0.12345 (limit: 0.25);"),
+    ("0.12345", "under 0.12345, 9 hours in 10 the 24 h window burns at most 0.0457 of its "
+                "budget (limit: 0.25);"),
 ])
 def test_recalibrate_cli_says_the_loose_limit_without_a_keyword(target, tail, tmp_path, capsys):
     log = _csv(_log(3, 10, 25), tmp_path / "log.csv")
@@ -205,3 +206,15 @@ def test_latency_cli_names_a_quantile_level_as_written(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "p50 time to success: 12 s" in text  # a's KM median (test_latency_cli)
     assert "p99.99995 time to success: > 30 s" in text
+
+
+def test_recalibrate_cli_spells_the_limit_status_as_its_header_does(tmp_path, capsys):
+    # The header said "EXHAUSTED or worse", each reason "exhausted or worse": the status's name,
+    # EXHAUSTED, in both. One failure in 25 under 0.95: the window never exhausts (above), so the
+    # ok reason says 0.00 % of the evaluated time
+    log = _csv(_log(3, 10, 25), tmp_path / "log.csv")
+    assert main(["recalibrate", log, "--target", "0.95", "--window", "24h", "--n-boot", "0"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "rule: the highest target that would have been EXHAUSTED or worse at most 1 %" in out
+    assert "EXHAUSTED or worse 0.00 % of the evaluated time under 0.95 (limit 1 %)" in out
+    assert "exhausted" not in out

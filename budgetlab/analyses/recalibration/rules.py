@@ -245,7 +245,7 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     ...       events_per_day=40, window_events=40, window_ns=86_400 * 10**9, history_days=28,
     ...       max_share=0.01, limit_status="exhausted"))  # doctest: +NORMALIZE_WHITESPACE
     no target meets the rule: even 75 %, the lowest usual target at or below the rolling rate's
-    1 % quantile (75.00 %), is exhausted or worse 30.00 % of the time (limit 1 %); ~40 events a
+    1 % quantile (75.00 %), is EXHAUSTED or worse 30.00 % of the time (limit 1 %); ~40 events a
     day with traffic: a 24 h window holds ~40 events, so one failure moves the rate 2.5 points; to
     allow 10 failures a window at 90 % it must hold 100 events: use a longer window (window='3D') or
     min_events=100 (the status holds while the window has fewer events)
@@ -256,13 +256,13 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     if np.isfinite(lo) and lo <= p1 + 1e-12:
         head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target at "
                 f"or below the rolling rate's 1 % quantile ({measured_percent(p1)}), is "
-                f"{limit_status} or worse {measured_percent(share_lo)} of the time (limit "
+                f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
                 f"{given_percent(max_share)})")
     elif np.isfinite(lo):
         why = (f"the rolling rate's 1 % quantile, {measured_percent(p1)}, is below every usual "
                "target" if p1 < USUAL_TARGETS[0] else f"min_events={min_events} holds the status")
         head = (f"no target meets the rule: even {given_percent(lo)}, the lowest usual target, is "
-                f"{limit_status} or worse {measured_percent(share_lo)} of the time (limit "
+                f"{limit_status.upper()} or worse {measured_percent(share_lo)} of the time (limit "
                 f"{given_percent(max_share)}; {why})")
     else:
         head = (f"no target meets the rule: the rolling rate's 1 % quantile "

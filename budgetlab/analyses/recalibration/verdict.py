@@ -94,7 +94,7 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
         return None, f"{NO_CURRENT_TARGET}; {rec_txt}", (f"use {rec_w}" if np.isfinite(rec) else "")
     burn90 = (1 - p10) / (1 - current)
     share_txt = (
-        f"{limit_status} or worse {measured_percent(share)} of the evaluated time under "
+        f"{limit_status.upper()} or worse {measured_percent(share)} of the evaluated time under "
         f"{cur} (limit {given_percent(max_share)})"
     )
     if high_v < current and share > max_share:
@@ -106,8 +106,8 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     limit = _loose_limit(loose_burn)
     if low_v > current and burn90 < loose_burn:
         act = f"tighten to {rec_w}"
-        return "too_loose", (f"budget barely moves: 9 hours in 10 the {window} "
-                             f"{_burn_words(burn90, 'under ')} under {cur} (limit: {limit}); "
+        return "too_loose", (f"budget barely moves: under {cur}, 9 hours in 10 the {window} "
+                             f"{_burn_words(burn90, 'at most ')} (limit: {limit}); "
                              f"{rec_txt} lies above {cur}: {act}"), act
     act = f"keep {cur}"
     if low_v > current:  # the burn is the reason: said once, in it
@@ -121,13 +121,13 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
     else:  # resampled histories met the rule where the whole one did not
         why = (f"{rec_txt}, but its bootstrap interval {low_w} .. {high_w} does not separate "
                f"from {cur}")
-    burn_txt = f"9 hours in 10 the {window} {_burn_words(burn90, 'under ')}"
+    burn_txt = f"9 hours in 10 the {window} {_burn_words(burn90, 'at most ')}"
     return "ok", f"{share_txt}; {burn_txt}; {why}: {act}", act
 
 
 def _burn_words(burn: float, bound: str = "") -> str:
     """What the window spends of its budget, ``burn`` (a fraction): "spends none of its budget"
-    at zero (never "burns under 0"), else "burns ``bound`` 0.8 of its budget", the burn by
+    at zero (never "burns at most 0"), else "burns ``bound`` 0.8 of its budget", the burn by
     :func:`~budgetlab._util.burns.burn_figure` (three significant digits: 0.004, never 0.00)."""
     if not burn > 0:
         return "spends none of its budget"
