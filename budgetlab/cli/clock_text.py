@@ -1,8 +1,9 @@
 """The replay's summary as printed: time in each status on the window's clock, with the lines that
 say what it counts (observation, warm-up, no traffic), the silences and the ties. The table's
-cells are hours with one decimal (one unit down each column, beside their shares, to compare
-across groups and statuses); the lines below write elapsed time in budgetlab's one spelling,
-:func:`~budgetlab._util.words.hours_words` (``83 h``, ``1 h 5 min``: hours, as in the table)."""
+cells are hours with one decimal, minutes for a log shorter than 2 h (one unit down the table,
+beside their shares, to compare across groups and statuses); the lines below write elapsed time
+in budgetlab's one spelling, :func:`~budgetlab._util.words.hours_words` (``83 h``, ``1 h 5 min``:
+hours, as in the table)."""
 
 from __future__ import annotations
 
@@ -37,9 +38,13 @@ def format_summary(summary: pd.DataFrame, window: Any = None) -> str:
 
     show = summary.copy()
     show["success_rate"] = show["success_rate"].map(measured_percent)
+    # one unit down the table: hours, or minutes for a log shorter than 2 h (0.0 h said nothing)
+    span = float(summary[[f"hours_{s}" for s in _STATUSES]].sum(axis=1).max()) if len(show) else 0
+    cell = "{:.1f} min".format if span < 2 else "{:.1f} h".format
+    scale = 60.0 if span < 2 else 1.0
     for st in _STATUSES:
         show[st] = (
-            show[f"hours_{st}"].map("{:.1f} h".format)
+            (show[f"hours_{st}"] * scale).map(cell)
             + " ("
             + show[f"share_{st}"].map(lambda x: measured_percent(x, 0))
             + ")"
