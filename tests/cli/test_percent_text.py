@@ -22,6 +22,6 @@ def test_replay_summary_never_prints_a_failed_log_as_100_percent(tmp_path, capsy
     assert main(["replay", str(log), "--window", "1h", "--target", "0.99"]) == 0
     out = capsys.readouterr().out
     table = out.split("Summary")[1].split("Time counts")[0]
-    row = next(ln for ln in table.splitlines() if ln.strip().startswith("30000"))
+    row = next(ln for ln in table.splitlines() if ln.strip().startswith("30,000"))
     assert row.split()[1:3] == ["99.997", "%"], row
     assert "100.00 %" not in row
