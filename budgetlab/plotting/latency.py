@@ -140,7 +140,8 @@ def _period_range(ax: Axes, starts: pd.DatetimeIndex, freq: str | None) -> None:
 
 def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Per candidate client timeout: successes lost (share of attempts, left axis) against the
-    waiting saved per attempt (seconds, right axis), one line per group: ``timeout_tradeoff(...)``.
+    waiting saved per attempt (seconds, right axis, drawn in the lower half so that it never lies
+    over the successes lost), one line per group: ``timeout_tradeoff(...)``.
     The legend sits above the plot area (it covers no point). Where points meet (at the current
     timeout every group loses nothing and saves nothing) the dots nest as
     :func:`plot_latency_shares`' do, the successes lost first, then the waiting saved.
@@ -175,6 +176,8 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
         saved += right.plot(x, part["wait_saved_per_attempt"].dt.total_seconds().to_numpy(),
                             marker="s", linestyle="--", color=color, markeredgewidth=0,
                             label=f"{name}: waiting saved")
+    _apart(ax, tradeoff["successes_lost_share"].astype(float), right,
+           tradeoff["wait_saved_per_attempt"].dt.total_seconds())
     # nested dots where points meet: at the current timeout every group loses and saves nothing
     meet = any(_points_meet(tradeoff["client_timeout"], v, span=float(np.ptp(a.get_ylim())))
                for a, v in ((ax, tradeoff["successes_lost_share"].astype(float)),
@@ -190,3 +193,13 @@ def plot_timeout_tradeoff(tradeoff: pd.DataFrame, *, ax: Axes | None = None) -> 
                  ncols=2, title=LINES_MEET if meet else None)
     return ax
 
+
+def _apart(left: Axes, lost: pd.Series, right: Axes, saved: pd.Series) -> None:
+    """Zero at one height on both axes (a margin of 5 % below it, so dots at 0 are whole), the
+    waiting saved in the lower half: two timeouts give each group a line from its largest value
+    down to 0 on either axis, and each scaled to its own top drew the waiting saved exactly over
+    the successes lost (one line seen where there were two)."""
+    for axis, values, room in ((left, lost, 1.05), (right, saved, 2.1)):
+        top = float(values.max()) if len(values) else 0.0
+        if np.isfinite(top) and top > 0 and float(values.min()) >= 0:
+            axis.set_ylim(-0.05 * top * room, top * room)

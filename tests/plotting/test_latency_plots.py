@@ -248,3 +248,34 @@ def test_thresholds_are_named_with_every_digit_given():
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["within 0.001234567 s",
                                                                    "within 12.345678 s"]
     plt.close("all")
+
+
+def test_the_waiting_saved_never_lies_over_the_successes_lost():
+    """Two timeouts: each group's successes lost and waiting saved both fall from their largest
+    value to 0. Each scaled to its own axis top, the two lines coincided (loghub's OpenStack
+    sample showed one line for two). Zero sits at one height on both axes, 0.05 / 1.05 up (a
+    margin of 5 % of the range above it); the successes lost's largest value at
+    (1 / 1.05 + 0.05) / 1.05 of the height, the waiting saved's at (1 / 2.1 + 0.05) / 1.05."""
+    table = pd.DataFrame({
+        "client_timeout": pd.to_timedelta([0.5, 1.0], unit="s"),
+        "successes_lost_share": [0.0184, 0.0], "wait_saved_per_attempt":
+        pd.to_timedelta([0.00141, 0.0], unit="s")})
+    fig, ax = plt.subplots(figsize=(8, 5))
+    plot_timeout_tradeoff(table, ax=ax)
+    right = [a for a in fig.axes if a is not ax][0]
+    fig.canvas.draw()
+
+    def height_share(axis, line):  # the first point's height as a share of the axes
+        y = line.get_transform().transform(line.get_xydata())[0, 1]
+        box = axis.get_window_extent()
+        return (y - box.y0) / box.height
+
+    assert height_share(ax, ax.lines[0]) == pytest.approx((1 / 1.05 + 0.05) / 1.05)
+    assert height_share(right, right.lines[0]) == pytest.approx((1 / 2.1 + 0.05) / 1.05)
+
+    def zero_share(axis):
+        low, high = axis.get_ylim()
+        return -low / (high - low)
+
+    assert zero_share(ax) == pytest.approx(zero_share(right)) == pytest.approx(0.05 / 1.05)
+    plt.close(fig)
