@@ -185,7 +185,8 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
     # the log's unnamed kind ("failure"): where they were, not "failures were failures"
     bucket = (("" if kinds == {FAILURE} else " unnamed failures") if str(top["bucket"]) == FAILURE
               else " " + str(top["bucket"]).replace("_", " ") + "s")
-    txt = f"{measured_percent(top['share_of_all_failures'], 0)} of the failures were{bucket}{where}"
+    txt = (f"{measured_percent(top['share_of_all_failures'], 0)} of the failures"
+           f"{_all_groups(b, bkeys)} were{bucket}{where}{_of_its_group(top, bkeys, b, kinds)}")
     to = b[b["bucket"].astype(str) == TIMEOUT]
     n_to = int(to["failures"].sum()) if len(to) else 0
     if n_to:
@@ -217,6 +218,17 @@ def bucket_sentence(buckets: pd.DataFrame, bkeys: Sequence[str], tracker: pd.Dat
             txt += (f"; without timeouts {caused} of {whose} would not have happened" if thin
                     else f", and {caused} of {whose} would not have happened")
     return _sentence(txt)
+
+
+def _of_its_group(top: pd.Series, bkeys: Sequence[str], buckets: pd.DataFrame,
+                  kinds: set[str]) -> str:
+    """`` (75 % of fra's failures)``: the top bucket's share of its own group's failures, beside
+    its share of every group's (the sentence's figure), when the incident had several groups and
+    the log names kinds of failure (one unnamed kind is all of its group's failures)."""
+    if not _all_groups(buckets, bkeys) or kinds == {FAILURE}:
+        return ""
+    whose = f"{top[bkeys[0]]}'s" if len(bkeys) == 1 else "that group's"
+    return f" ({measured_percent(top['share_of_failures'], 0)} of {whose} failures)"
 
 
 def every(freq: Any) -> str:

@@ -104,7 +104,12 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     cell = fails.groupby(["bucket", "region"], observed=True).size()
     (bucket, region), n = cell.idxmax(), cell.max()
     phrase = str(bucket).replace("_", " ") + "s"
-    assert f"{n / len(fails) * 100:.0f} % of the failures were {phrase} in {region}" in rep.summary
+    # its share of every region's failures (the incident's scope), then of its own region's
+    n_regions = inc["region"].nunique()
+    regions = "both groups" if n_regions == 2 else f"all {n_regions} groups"
+    own = int((fails["region"] == region).sum())
+    assert (f"{n / len(fails) * 100:.0f} % of the failures of {regions} by region were {phrase} "
+            f"in {region} ({n / own * 100:.0f} % of {region}'s failures)") in rep.summary
     ok = int(inc["ok"].sum())
     n_to = int((inc["bucket"] == "timeout").sum())
     assert (f"{ok / (len(inc) - n_to) * 100:.2f} % instead of {ok / len(inc) * 100:.2f} "
@@ -333,8 +338,9 @@ def test_grouped_report_names_the_worst_group_and_the_others():
     assert set(rep.budget["region"]) == {"fra", "ams"}
     top = rep.buckets.sort_values("failures").iloc[-1]
     assert (top["region"], top["bucket"]) == ("fra", "timeout")
-    assert (f"{top['share_of_all_failures'] * 100:.0f} % of the failures were timeouts in "
-            "fra") in rep.summary
+    # fra fails by timeouts only: all of its own failures
+    assert (f"{top['share_of_all_failures'] * 100:.0f} % of the failures of both groups by region "
+            "were timeouts in fra (100 % of fra's failures)") in rep.summary
 
 
 # ------------------------------------------------------------------------------------------------

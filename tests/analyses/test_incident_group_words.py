@@ -53,8 +53,9 @@ def test_each_sentence_names_its_group_or_says_all_groups():
         "region=fra (target 90 %) went WARNING at 10:07 with 1 h burn 0.66 (1 h success 93.44 %), "
         "reached EXHAUSTED at 10:11; it changed status 3 times and was EXHAUSTED when the "
         "incident ended (at its events: peak 1 h burn 4.92 at 10:59, lowest 1 h success "
-        "50.82 %); 1 other group also left HEALTHY. 60 % of the failures were timeouts in "
-        "captcha_type=a, region=fra; without timeouts (60 % of all failures) the success rate of "
+        "50.82 %); 1 other group also left HEALTHY. 60 % of the failures of all 4 groups by "
+        "captcha_type and region were timeouts in captcha_type=a, region=fra (100 % of that "
+        "group's failures); without timeouts (60 % of all failures) the success rate of "
         "all 4 groups by captcha_type and region would have been 90.48 % instead of 79.17 %, and "
         "3 of the 3 status changes of the tracker for captcha_type=a, region=fra would not have "
         "happened. The single_window policy would have fired ticket_1h (ticket) for "
@@ -65,8 +66,8 @@ def test_each_sentence_names_its_group_or_says_all_groups():
     # broken down by region only, the rate is over both regions (the same 240 events)
     by_region = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"),
                        breakdown_by="region")
-    assert ("60 % of the failures were timeouts in fra; without timeouts (60 % of all failures) "
-            "the success rate of both groups by region would have been 90.48 % instead of "
+    assert ("60 % of the failures of both groups by region were timeouts in fra (100 % of fra's "
+            "failures); without timeouts (60 % of all failures) the success rate of both groups by region would have been 90.48 % instead of "
             "79.17 %") in by_region.summary
 
 
@@ -86,3 +87,53 @@ def test_the_alert_sentence_names_the_group_of_each_figure():
             "region=fra, evaluated every minute, peaked at 5, its threshold is 50); its "
             "ticket_1h tier would have raised a ticket for captcha_type=a, region=fra at 10:36, "
             "36 min after the start; 1 other group raised one too.") in quiet.summary
+
+
+def scoped_log():
+    """One event a minute per (captcha_type, region) on 2026-01-01; in the incident's hour
+    (minutes 600 .. 659): a/fra has 9 solve errors (600 .. 608) and 3 timeouts (610 .. 612), a/ams
+    6 timeouts (620 .. 625) and 2 solve errors (630, 631), b/fra 40 solve errors (600 .. 639)."""
+    def bucket(i, ct, region):
+        if (ct, region) == ("a", "fra"):
+            return "solve_error" if 600 <= i < 609 else "timeout" if 610 <= i < 613 else "success"
+        if (ct, region) == ("a", "ams"):
+            return "timeout" if 620 <= i < 626 else "solve_error" if i in (630, 631) else "success"
+        return "solve_error" if 600 <= i < 640 else "success"
+
+    groups = (("a", "fra"), ("a", "ams"), ("b", "fra"))
+    rows = [(t, bucket(i, ct, region), ct, region)
+            for i, t in enumerate(pd.date_range("2026-01-01", periods=24 * 60, freq="1min",
+                                                tz="UTC"))
+            for ct, region in groups]
+    f = pd.DataFrame(rows, columns=["ts", "bucket", "captcha_type", "region"])
+    return as_events(f["ts"], (f["bucket"] == "success").to_numpy(), f["bucket"].to_numpy(),
+                     groups={"captcha_type": f["captcha_type"].to_numpy(),
+                             "region": f["region"].to_numpy()})
+
+
+def test_the_top_bucket_share_says_whose_failures_it_counts():
+    # It said "45 % of the failures were solve errors in fra", which reads as fra's own failures.
+    # By hand, scope captcha_type=a broken down by region: 12 + 8 = 20 failures in 120 events;
+    # fra's 9 solve errors are 9 / 20 = 45 % of them and 9 / 12 = 75 % of fra's 12; 9 timeouts
+    # (9 / 20 = 45 %): success 100 / 120 = 83.33 %, without timeouts 100 / 111 = 90.09 %
+    # (120 x 0.1 = 12 expected failures: said).
+    pol = AlertPolicy.single_window("1h", 50.0)
+    rep = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
+                          context="1h", by=["captcha_type", "region"], scope="captcha_type=a",
+                          breakdown_by="region", policy=pol)
+    assert (" 45 % of the failures of both groups by region were solve errors in fra (75 % of "
+            "fra's failures); without timeouts (45 % of all failures) the success rate of both "
+            "groups by region would have been 90.09 % instead of 83.33 %") in rep.summary
+    # every captcha type: b/fra's 40 solve errors join fra's: 49 of 60 failures (82 %), 49 of
+    # fra's 52 (94 %)
+    every_type = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
+                                 context="1h", by=["captcha_type", "region"],
+                                 breakdown_by="region", policy=pol)
+    assert (" 82 % of the failures of both groups by region were solve errors in fra (94 % of "
+            "fra's failures)") in every_type.summary
+    # by both keys, the group is named by both: a/fra's 9 are 9 / 12 = 75 % of its own
+    both = incident_report(scoped_log(), SLO_1H, "2026-01-01 10:00", "2026-01-01 11:00",
+                           context="1h", by=["captcha_type", "region"], scope="captcha_type=a",
+                           policy=pol)
+    assert (" 45 % of the failures of both groups by captcha_type and region were solve errors "
+            "in captcha_type=a, region=fra (75 % of that group's failures)") in both.summary
