@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._util.validation import check_tz
-from .._util.words import given_seconds
+from .._util.words import given_seconds, prose_duration
 from ..errors import InputError
 from ._common import time_axis, utc_naive
 from .legends import legend_above
@@ -31,7 +31,11 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                         tz: str | None = None, freq: str | None = None) -> Axes:
     """The share of attempts that succeeded within each threshold, per period and group (one
     line per group and threshold): ``latency_profile(...).shares``. Each point sits at its
-    period's start, marked by a dot. When lines meet at a point (closer than 2 % of the y range;
+    period's start, marked by a dot (a group's lone point a dot alone, in the legend too; with
+    one period every dot 3.5 pt larger, readable on an axis as wide as the period). The y label
+    says the period's length (``per 24 h period``; ``over the whole log`` for
+    ``latency_profile(freq=None)``), ``freq`` or else ``shares.attrs["freq"]``, which
+    ``latency_profile`` writes. When lines meet at a point (closer than 2 % of the y range;
     often at a share of exactly 1), each line's dots are smaller than the line's before it, so
     that they nest, each line a ring around the next, and the legend's title says so
     (:data:`LINES_MEET`). The time axis is in ``tz`` (default UTC; the data stay UTC), named in
@@ -39,7 +43,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     padded by 5 % of that span either side, so that a point at 1 or at the lowest share is drawn
     whole. The legend sits above the plot area (it covers no point), a column per group. The x
     range is the periods' span padded by 5 %: from the first period's start to the last one's
-    end when ``freq`` (``latency_profile``'s) is given, else to the last one's start, and one
+    end when the period is known (``freq`` or the attrs), else to the last one's start, and one
     hour either side of a lone period start (matplotlib alone widens one date to four years, the
     points lost in it).
 
@@ -52,6 +56,8 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     ...                          ax=plt.figure().gca())
     >>> ax.lines[0].get_ydata().tolist(), ax.get_xlabel()
     ([1.0, 0.0], 'period start (UTC)')
+    >>> ax.get_ylabel().splitlines()  # latency_profile's default freq, "1D", from its attrs
+    ['share of attempts that succeeded within', 'the threshold per 24 h period (0 to 1)']
     """
     known = ("period", "threshold", "attempts", "good", "share", "share_low", "share_high",
              "at_or_above_timeout")
@@ -60,6 +66,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                          "threshold, share).")
     tz = check_tz(tz)
     ax = plt.gca() if ax is None else ax
+    freq = shares.attrs.get("freq") if freq is None else freq
     keys = _keys(shares, known)
     parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
     lines = []
@@ -67,17 +74,21 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
                 f"{given_seconds(thr)}") if keys else f"within {given_seconds(thr)}"
+        # a lone point is a dot, in the legend too (a line through one point draws nothing)
         lines += ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker="o",
-                         markeredgewidth=0, label=name)
+                         markeredgewidth=0, label=name, linestyle="-" if len(part) > 1 else "none")
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz})")
-    ax.set_ylabel("share of attempts that succeeded\nwithin the threshold (0 to 1)")
+    ax.set_ylabel("share of attempts that succeeded within\nthe threshold"
+                  f"{_per_period(shares, freq)} (0 to 1)")
     _share_range(ax, shares["share"])
     lo, hi = ax.get_ylim()
     meet = _points_meet(shares["period"], shares["share"], span=hi - lo)
+    # one period: its dots larger, so that they read on an axis as wide as the period
+    grow = 3.5 if shares["period"].nunique() == 1 else 0.0
     for line, ms in zip(lines, _nested_sizes(len(lines), meet), strict=True):
-        line.set_markersize(ms)
+        line.set_markersize(ms + grow)
     # above the plot area, so it covers no point; a column per group (its thresholds below)
     handles = ax.get_legend_handles_labels()[0]
     legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6,
@@ -88,6 +99,15 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
 #: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
 #: lines or more meet at a point.
 LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
+
+
+def _per_period(shares: pd.DataFrame, freq: str | None) -> str:
+    """`` per 24 h period``, or `` over the whole log`` (``latency_profile(freq=None)``: one
+    period, from the log's first event), or nothing when neither ``freq`` nor ``shares.attrs``
+    says which."""
+    if freq is not None:
+        return f" per {prose_duration(freq)} period"
+    return " over the whole log" if "freq" in shares.attrs else ""
 
 
 def _points_meet(x: pd.Series, y: pd.Series, *, span: float) -> bool:

@@ -67,8 +67,8 @@ def test_each_sentence_names_its_group_or_says_all_groups():
     by_region = report(AlertPolicy.single_window("1h", 2.9, severity="ticket"),
                        breakdown_by="region")
     assert ("60 % of the failures of both groups by region were timeouts in fra (100 % of fra's "
-            "failures); without timeouts (60 % of all failures) the success rate of both groups by region would have been 90.48 % instead of "
-            "79.17 %") in by_region.summary
+            "failures); without timeouts (60 % of all failures) the success rate of both groups "
+            "by region would have been 90.48 % instead of 79.17 %") in by_region.summary
 
 
 def test_the_alert_sentence_names_the_group_of_each_figure():

@@ -107,16 +107,21 @@ def _three_minutes():
                          "duration": pd.to_timedelta(np.arange(36) % 9 + 1, unit="s")})
 
 
-@pytest.mark.parametrize(("freq", "want"), [
+@pytest.mark.parametrize(("freq", "attrs", "want"), [
     # the period 10:00 .. 11:00, padded by 5 % (3 min) either side
-    ("1h", ("2026-03-01 09:57", "2026-03-01 11:03")),
+    ("1h", True, ("2026-03-01 09:57", "2026-03-01 11:03")),
+    # the period from latency_profile's attrs
+    (None, True, ("2026-03-01 09:57", "2026-03-01 11:03")),
     # without the period: one hour either side of its start
-    (None, ("2026-03-01 09:00", "2026-03-01 11:00")),
+    (None, False, ("2026-03-01 09:00", "2026-03-01 11:00")),
 ])
-def test_a_log_shorter_than_one_period_keeps_its_points_in_view(freq, want):
+def test_a_log_shorter_than_one_period_keeps_its_points_in_view(freq, attrs, want):
     # matplotlib alone widened the lone period start to an axis of four years (2024 .. 2028)
     shares = bl.latency_profile(_three_minutes(), thresholds=["5s"], freq="1h").shares
     assert len(shares) == 1
+    if not attrs:
+        shares = shares.copy()
+        shares.attrs.clear()
     ax = plot_latency_shares(shares, ax=plt.figure().gca(), freq=freq)
     lo, hi = ax.get_xlim()
     want_lo, want_hi = (mdates.date2num(pd.Timestamp(w).to_pydatetime()) for w in want)
@@ -203,12 +208,13 @@ def test_lines_at_one_stay_visible_as_nested_rings():
                              ax=plt.figure().gca(), freq="1h")
     assert ax.get_legend().get_title().get_text() == ""
     plt.close("all")
-    # two lines apart (1 of 10 within 5 s, all within 30 s): dots of one size, no title
+    # two lines apart (1 of 10 within 5 s, all within 30 s): dots of one size, no title; one
+    # period: 3.5 pt larger than the 4.5 pt dots of several periods
     apart = bl.latency_profile(_lone_period([1] + [20] * 9), thresholds=["5s", "30s"],
                                freq="1h").shares
     assert apart["share"].tolist() == [0.1, 1.0]
     ax = plot_latency_shares(apart, ax=plt.figure().gca(), freq="1h")
-    assert [line.get_markersize() for line in ax.lines] == [4.5, 4.5]
+    assert [line.get_markersize() for line in ax.lines] == [8.0, 8.0]
     assert ax.get_legend().get_title().get_text() == ""
     plt.close("all")
     # 999 of 1,000 within 5 s and all within 30 s: 0.999 and 1 lie 0.001 apart, under 2 % of
@@ -217,7 +223,7 @@ def test_lines_at_one_stay_visible_as_nested_rings():
                                freq="1D").shares
     assert close["share"].tolist() == [0.999, 1.0]
     ax = plot_latency_shares(close, ax=plt.figure().gca(), freq="1D")
-    assert [line.get_markersize() for line in ax.lines] == [7.0, 4.5]
+    assert [line.get_markersize() for line in ax.lines] == [10.5, 8.0]  # one period: + 3.5
     assert ax.get_legend().get_title().get_text() == LINES_MEET
 
 
@@ -279,3 +285,41 @@ def test_the_waiting_saved_never_lies_over_the_successes_lost():
 
     assert zero_share(ax) == pytest.approx(zero_share(right)) == pytest.approx(0.05 / 1.05)
     plt.close(fig)
+
+
+@pytest.mark.parametrize(("freq", "words"), [
+    ("1h", "per 1 h period"), ("1D", "per 24 h period"), ("2D", "per 2 d period"),
+    (None, "over the whole log"),
+])
+def test_the_y_label_says_the_period_and_a_lone_point_is_a_larger_dot(freq, words):
+    # a 3-minute log: one period whatever its length; it drew a 4.5 pt dot with no word of the
+    # period's length (an axis a day wide for the CLI's default --freq 1D)
+    shares = bl.latency_profile(_three_minutes(), thresholds=["5s"], freq=freq).shares
+    assert shares["period"].nunique() == 1
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    assert ax.get_ylabel() == ("share of attempts that succeeded within\nthe threshold "
+                               f"{words} (0 to 1)")
+    (line,) = ax.lines
+    assert (line.get_marker(), line.get_linestyle(), line.get_markersize()) == ("o", "None", 8.0)
+    (handle,) = ax.get_legend().legend_handles
+    assert handle.get_linestyle() == "None"  # the legend's key a dot too, not a line
+    plt.close("all")
+    # freq= names the period of a table without attrs; without either nothing is claimed
+    bare = shares.copy()
+    bare.attrs.clear()
+    ax = plot_latency_shares(bare, ax=plt.figure().gca(), freq="6h")
+    assert "per 6 h period" in ax.get_ylabel()
+    ax = plot_latency_shares(bare, ax=plt.figure().gca())
+    assert "period" not in ax.get_ylabel() and "whole log" not in ax.get_ylabel()
+    plt.close("all")
+
+
+def test_several_periods_draw_lines_of_small_dots(events):
+    # 2 days of events by day: two points a line, joined, 4.5 pt dots, "per 24 h period"
+    shares = bl.latency_profile(events, thresholds=["5s"], freq="1D").shares
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    (line,) = ax.lines
+    assert len(line.get_xdata()) == 2
+    assert (line.get_linestyle(), line.get_markersize()) == ("-", 4.5)
+    assert "per 24 h period" in ax.get_ylabel()
+    plt.close("all")
