@@ -291,6 +291,19 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
                         **text_logs)
 
 
+def _refuse_personal_data_flags(args: argparse.Namespace) -> None:
+    """``--pii drop|hash`` and ``--salt`` on an access log: it never reads a personal field, so
+    they would do nothing, and a flag that does nothing is refused, not ignored."""
+    given = [f"--pii {args.pii}"] if args.pii != "error" else []
+    if args.salt is not None:
+        given.append("--salt")
+    if given:
+        raise ConfigError(f"{' and '.join(given)} would do nothing: an access log's client "
+                          "address, user, request path, referrer and user agent are never read "
+                          "(only the time, the status and the method); leave "
+                          f"{'them' if len(given) > 1 else 'it'} out.")
+
+
 @dataclass(frozen=True)
 class LogRead:
     """What :func:`read_log` read: the canonical events, the files, a title and the reader."""
@@ -331,6 +344,8 @@ def read_log(
                           "check --format.")
     if any(access) and not all(access):
         raise ConfigError("the inputs mix access logs and event tables; give one kind per run.")
+    if all(access) or getattr(args, "preset", None) == "access":
+        _refuse_personal_data_flags(args)
     if all(access):
         from ..events.accesslog import read_access_log
 
@@ -342,10 +357,6 @@ def read_log(
                               "--pattern whose group (?P<duration>...) holds it, and --duration "
                               "duration --duration-unit; else export the log with its request "
                               "time as CSV/JSON Lines and pass --duration COLUMN.")
-        if args.salt is not None:
-            from ..events.spec import ReadSpec
-
-            ReadSpec(pii=args.pii, salt=args.salt)  # --salt without --pii hash: refused alike
         if args.on_error == "count":
             raise ConfigError("--on-error count goes with --pattern or --preset; pass --preset "
                               "access to count the lines not in the format of an access log.")

@@ -236,8 +236,9 @@ METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use 
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
 #: What to do with one, said at the end of every refusal that calls the column a metric series.
-TURN_INTO_OUTCOMES = ("a metric series has to be turned into outcomes first (see docs/own-log.md, "
-                      "'Metric series')")
+TURN_INTO_OUTCOMES = ("a metric series has to be turned into outcomes first, good or bad by a "
+                      "threshold you choose: a true/false column read with ok=, or "
+                      "budgetlab.as_events(times, values < threshold)")
 #: The fix of a refusal of the outcome column as a metric series: the column to name instead.
 _NAME_THE_COLUMN = ("Name the outcome column with outcome= (or a true/false success column with "
                     f"ok=); {TURN_INTO_OUTCOMES}.")
@@ -392,8 +393,7 @@ def too_many_labels_error(n: int, limit: int) -> OutcomeError:
     >>> print(too_many_labels_error(7150, 1000))
     the outcome column has 7,150 distinct labels (more than 1,000): it does not look like an
     outcome column. A metric series (...) is not an outcome log: ... Name the outcome column with
-    outcome= (or a true/false success column with ok=); a metric series has to be turned into
-    outcomes first (see docs/own-log.md, 'Metric series').
+    outcome= (or a true/false success column with ok=); a metric series has to be turned into ...
     """
     return OutcomeError(f"the outcome column has {n:,} distinct labels (more than {limit:,}): it "
                         f"does not look like an outcome column. {METRIC_SERIES}. "

@@ -251,8 +251,9 @@ def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
     ok = parse_ok(raw[spec.ok])
     bucket = bucket_with_ok(None if spec.bucket is None else raw[spec.bucket], ok)
     counts = np.bincount(bucket.codes[bucket.codes >= 0], minlength=len(bucket.categories))
-    rows = tuple(LabelReading(str(b), str(b), "ok= column" if b == "success" else "bucket= column",
-                              int(n))
+    # without bucket=, every row's meaning comes from the ok= column alone
+    rows = tuple(LabelReading(str(b), str(b), "bucket= column" if spec.bucket is not None
+                              and b != "success" else "ok= column", int(n))
                  for b, n in zip(bucket.categories, counts, strict=True) if n)
     return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), rows, "true/false")
 

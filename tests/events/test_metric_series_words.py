@@ -17,8 +17,15 @@ ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
-IF_COUNTS = (" If they are counts or measurements instead, a metric series has to be turned into "
-             "outcomes first (see docs/own-log.md, 'Metric series').")
+#: the fix names what a wheel user can reach (the reader's ok=, as_events), not a docs page that
+#: the wheel does not ship
+TURN = ("a metric series has to be turned into outcomes first, good or bad by a threshold you "
+        "choose: a true/false column read with ok=, or budgetlab.as_events(times, values < "
+        "threshold).")
+TURN_CLI = ("a metric series has to be turned into outcomes first, good or bad by a threshold you "
+            "choose: a true/false column read with --ok, or budgetlab.as_events(times, values < "
+            "threshold).")
+IF_COUNTS = f" If they are counts or measurements instead, {TURN}"
 APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 
 
@@ -32,8 +39,7 @@ def test_a_success_column_without_one_boolean_is_called_a_metric_series():
         read_events(frame([13.3, 14.0, 2.5], "ok"), ok="ok")
     assert str(info.value) == (
         "none of the 3 rows of the success column is a boolean (true/false or 1/0): this looks "
-        f"like a metric series. {METRIC_SERIES}; a metric series has to be turned into outcomes "
-        "first (see docs/own-log.md, 'Metric series').")
+        f"like a metric series. {METRIC_SERIES}; {TURN}")
 
 
 def test_text_without_one_boolean_is_asked_whether_it_holds_labels():
@@ -97,8 +103,7 @@ def test_nab_request_counts_read_as_outcomes_are_a_metric_series(capsys):
     assert err.strip() == (
         "budgetlab: error: 4,017 of the 4,032 rows of the success column are not booleans "
         f"(true/false or 1/0): this looks like a metric series. {METRIC_SERIES}; "
-        "a metric series has to be turned into outcomes first (see docs/own-log.md, 'Metric "
-        "series').")
+        + TURN_CLI)
 
 
 def test_a_success_column_with_a_few_bad_rows_names_them():
@@ -130,7 +135,8 @@ def test_a_few_hundred_counts_in_the_http_range_are_not_called_statuses(tmp_path
     assert capsys.readouterr().err.strip() == (
         "budgetlab: error: outcome labels are whole numbers from 100 to 599 but not HTTP "
         "statuses: '120' (100), '250' (100), '480' (100); if they are codes, say what each "
-        "means: --outcomes 120=?,250=?,480=?; " + COUNTS_FIX)
+        "means: --outcomes 120=?,250=?,480=?; replace each ? by success, a failure bucket name, "
+        f"or skip. If they are counts or measurements instead, {TURN_CLI}")
 
 
 def test_one_number_that_is_no_status_is_named():
@@ -166,20 +172,18 @@ def test_more_than_a_thousand_labels_end_as_the_other_metric_series_refusals(tmp
     # 1,234 distinct CPU readings (0.05 % apart), one row each: more distinct labels than an
     # outcome column has (1,000), refused before any label is read
     values = [f"{k * 0.05:.2f}" for k in range(1234)]
-    tail = ("a metric series has to be turned into outcomes first (see docs/own-log.md, 'Metric "
-            "series').")
     with pytest.raises(OutcomeError) as info:
         read_events(frame(values))
     assert str(info.value) == (
         "the outcome column has 1,234 distinct labels (more than 1,000): it does not look like "
         f"an outcome column. {METRIC_SERIES}. Name the outcome column with outcome= (or a "
-        f"true/false success column with ok=); {tail}")
+        f"true/false success column with ok=); {TURN}")
     frame(values, "value").to_csv(tmp_path / "cpu.csv", index=False)
     assert main(["replay", str(tmp_path / "cpu.csv"), "--outcome", "value"]) == 2
     assert capsys.readouterr().err == (
         "budgetlab: error: the outcome column has 1,234 distinct labels (more than 1,000): it "
         f"does not look like an outcome column. {METRIC_SERIES}. Name the outcome column with "
-        f"--outcome (or a true/false success column with --ok); {tail}\n")
+        f"--outcome (or a true/false success column with --ok); {TURN_CLI}\n")
 
 
 def test_status_counts_are_written_as_every_count_is_and_the_counts_fix_reads_as_a_sentence():
