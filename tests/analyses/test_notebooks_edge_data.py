@@ -208,6 +208,25 @@ def test_notebook_02_on_the_demo_sample_where_the_24h_window_never_recovers(tmp_
     assert "No (incident, group) pair recovered under both" in shown
 
 
+def _on_the_access_log(notebook, tmp_path, monkeypatch, **parameters):
+    """The outputs of a shipped notebook run on the Elastic sample access log (UTC, no
+    incidents), none of them an error."""
+    papermill = pytest.importorskip("papermill",
+                                    reason="papermill (a test extra) runs the notebooks")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    out = tmp_path / notebook
+    log = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
+    papermill.execute_notebook(
+        str(ROOT / "budgetlab" / "notebooks" / notebook), str(out), kernel_name="python3",
+        progress_bar=False, cwd=str(tmp_path),
+        parameters={"source": str(log), "incidents": None, "log_format": "access", "tz": "UTC",
+                    **parameters})
+    nb = nbformat.read(out, as_version=4)
+    outputs = [o for cell in nb.cells for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    return outputs
+
+
 @pytest.mark.slow
 def test_notebook_04_on_an_access_log_keeps_the_column_it_breaks_down_by(tmp_path, monkeypatch):
     """``log_format="access"`` read the log without its group keys, so ``breakdown_by="method"``
@@ -215,20 +234,9 @@ def test_notebook_04_on_an_access_log_keeps_the_column_it_breaks_down_by(tmp_pat
     log: 10,000 request lines from 2015-05-17 10:05 UTC, 3 of them status 500 (grep: two GET,
     one OPTIONS); the worst moment of the 1 h tracker is the GET failure of 2015-05-18 03:05,
     alone in its hour."""
-    papermill = pytest.importorskip("papermill",
-                                    reason="papermill (a test extra) runs the notebooks")
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    out = tmp_path / "04.ipynb"
-    log = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
-    papermill.execute_notebook(
-        str(ROOT / "budgetlab" / "notebooks" / "04_incident_replay.ipynb"), str(out),
-        kernel_name="python3", progress_bar=False, cwd=str(tmp_path),
-        parameters={"source": str(log), "incidents": None, "log_format": "access",
-                    "scope_column": None, "scope_value": None, "target": 0.999,
-                    "alert_time": None, "breakdown_by": "method", "tz": "UTC"})
-    nb = nbformat.read(out, as_version=4)
-    outputs = [o for cell in nb.cells for o in cell.get("outputs", [])]
-    assert not [o for o in outputs if o.output_type == "error"]
+    outputs = _on_the_access_log("04_incident_replay.ipynb", tmp_path, monkeypatch,
+                                 scope_column=None, scope_value=None, target=0.999,
+                                 alert_time=None, breakdown_by="method")
     shown = "\n".join(o.get("text", "") + o.get("data", {}).get("text/markdown", "")
                       for o in outputs)
     assert "10,000 events from Sun 2015-05-17 10:05" in shown
@@ -246,22 +254,11 @@ def test_notebook_03_withholds_the_rate_of_a_thin_hour(tmp_path, monkeypatch):
     NaN. Hand counts (grep, awk on the log): OPTIONS 1 request, POST 5, HEAD 42 (at most 9 in
     one hour), so every hour of theirs is thin; GET has 343 to 497 requests in each hour, two
     500s: at 03 UTC 1 of 353 (0.0028), at 15 UTC 1 of 495 (0.0020)."""
-    papermill = pytest.importorskip("papermill",
-                                    reason="papermill (a test extra) runs the notebooks")
     import re
 
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    out = tmp_path / "03.ipynb"
-    log = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
-    papermill.execute_notebook(
-        str(ROOT / "budgetlab" / "notebooks" / "03_timeout_vs_solve.ipynb"), str(out),
-        kernel_name="python3", progress_bar=False, cwd=str(tmp_path),
-        parameters={"source": str(log), "incidents": None, "log_format": "access",
-                    "by": "status_class", "split_by": "method",
-                    "network_bucket": "server_error", "tz": "UTC"})
-    nb = nbformat.read(out, as_version=4)
-    outputs = [o for cell in nb.cells for o in cell.get("outputs", [])]
-    assert not [o for o in outputs if o.output_type == "error"]
+    outputs = _on_the_access_log("03_timeout_vs_solve.ipynb", tmp_path, monkeypatch,
+                                 by="status_class", split_by="method",
+                                 network_bucket="server_error")
     table = next(o.data["text/html"] for o in outputs  # the styled table (the breakdown's
                  if "row_heading" in o.get("data", {}).get("text/html", ""))  # notes say too few)
     rows = {}
