@@ -169,6 +169,28 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
             for label, answer, lo, hi in runs]
 
 
+def one_period_note(freq: str, span: Any) -> str:
+    """What a shares plot with one period shows (one point per line) and the flag that draws a
+    curve, for a log that spans less than ``--freq``; the proposed period is the longest of a few
+    round ones that gives the log at least ten periods.
+
+    >>> import pandas as pd
+    >>> print(one_period_note("1D", pd.Timedelta(minutes=3, seconds=20)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    note: the plot has one 1D period (the log spans 3 min 20 s), one point per line; give --freq
+    10s (or another period shorter than the log) for the shares over time.
+    """
+    import pandas as pd
+
+    from .._util.words import duration_words
+
+    hint = next((f for f in ("1h", "15min", "5min", "1min", "30s", "10s")
+                 if pd.Timedelta(f) * 10 <= span), "1s")
+    return (f"note: the plot has one {freq} period (the log spans {duration_words(span)}), one "
+            f"point per line; give --freq {hint} (or another period shorter than the log) for the "
+            "shares over time.")
+
+
 def _check_args(args: argparse.Namespace) -> tuple[list[float], list[str]]:
     """The quantiles and thresholds; every flag checked before the log is read, and none given
     that this run would not use."""
@@ -210,7 +232,7 @@ def _cmd_latency(args: argparse.Namespace) -> int:
     from ..analyses.timeout_tradeoff import timeout_tradeoff
     from ..plotting import plot_latency_shares, plot_timeout_tradeoff
     from .reading import group_keys, read_log
-    from .shared import group_label, save_plot, write_output
+    from .shared import group_label, save_plot, wrap, write_output
 
     quantiles, thresholds = _check_args(args)
     read = read_log(args, {"--out": args.out, "--plot": args.plot})
@@ -248,6 +270,8 @@ def _cmd_latency(args: argparse.Namespace) -> int:
         else:
             per = latency_profile(read.events, thresholds=thresholds, by=by or None, freq=args.freq,
                                   quantiles=quantiles, client_timeout=args.client_timeout)
+            if per.shares["period"].nunique() == 1:
+                print(wrap(one_period_note(args.freq, ts.iloc[-1] - ts.iloc[0])))
             save_plot(lambda ax: plot_latency_shares(per.shares, ax=ax, tz=args.tz,
                                                      freq=args.freq), args.plot,
                       force=args.force)

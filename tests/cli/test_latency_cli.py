@@ -147,3 +147,20 @@ def test_an_access_log_without_durations_names_the_flag_given_and_a_fix_that_wor
                  "--duration", "duration", "--duration-unit", "s", "--thresholds", "0.5s"]) == 0
     # by hand: 4 attempts, successes within 0.5 s at 0.1 s and 0.3 s: 2 of 4
     assert "\n  within 0.5 s: 50.00 % (2 good;" in capsys.readouterr().out
+
+
+def test_a_plot_of_one_period_says_so_and_proposes_a_period_that_draws_a_curve(log, tmp_path,
+                                                                                 capsys):
+    """ROWS span minutes 0 to 7 of one day: under the default --freq 1D the shares plot has one
+    period, one point per line. The command says so with the log's span (7 min) and proposes the
+    longest round period that gives the log ten periods: 30 s (1 min x 10 > 7 min)."""
+    png = tmp_path / "shares.png"
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s", "--plot", str(png)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("note: the plot has one 1D period (the log spans 7 min), one point per line; give "
+            "--freq 30s (or another period shorter than the log) for the shares over time.") in text
+    assert png.stat().st_size > 0
+    assert main(["latency", str(log), "--duration", "ms", "--duration-unit", "ms", "--thresholds",
+                 "5s", "--plot", str(png), "--force", "--freq", "1min"]) == 0
+    assert "one point per line" not in capsys.readouterr().out
