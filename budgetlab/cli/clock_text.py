@@ -102,6 +102,9 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
     >>> print(thin_rate_line(s))
     events/day left blank, too thin to go by (a rate per day needs at least 24 h of observed
     time): method=OPTIONS (1 event in 7 h).
+    >>> print(thin_rate_line(s.assign(observed_hours=[0.5, 0.25])))
+    events/day left blank for all 2 groups, too thin to go by (a rate per day needs at least 24 h
+    of observed time; the most any group has is 30 min, method=GET).
     """
     from ..analyses.window_clock import MIN_EVALUATED_HOURS, too_thin
 
@@ -111,6 +114,12 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
     if not len(rows):
         return None
     keys = _keys(summary)
+    if len(rows) > 1 and len(rows) == len(summary):  # a short log: one sentence, not every group
+        top = rows.iloc[int(np.argmax(rows["observed_hours"].to_numpy()))]
+        return wrap(f"events/day left blank for all {len(rows):,} groups, too thin to go by (a "
+                    f"rate per day needs at least {MIN_EVALUATED_HOURS:g} h of observed time; the "
+                    f"most any group has is {hours_words(float(top['observed_hours']))}, "
+                    f"{group_label(top, keys)}).", indent="")
     said = []
     for _, r in rows.head(most).iterrows():
         n, h = int(r["events"]), float(r["observed_hours"])

@@ -37,3 +37,21 @@ def test_replay_leaves_a_thin_rate_blank_and_says_why(tmp_path, capsys):
     said = " ".join(text.split())
     assert ("events/day left blank, too thin to go by (a rate per day needs at least 24 h of "
             "observed time): g=b (1 event in 1 h).") in said
+
+
+def test_a_log_shorter_than_a_day_says_every_rate_is_blank_in_one_sentence(tmp_path, capsys):
+    # 10 min window; the log ends at minute 48. c: a failure at 0, a success at 5, held until
+    # 15: 15 min observed; a: a failure at 20, held until 30: 10 min; b: a failure at 35 and a
+    # success at 48, the log's end: 13 min. No group reaches a day, so the note is one sentence
+    # naming the group with the most observed time (c), not a list of all
+    start = pd.Timestamp("2026-01-01", tz="UTC")
+    times = {"c": [0, 5], "a": [20], "b": [35, 48]}
+    rows = [{"ts": start + pd.Timedelta(minutes=m), "outcome": "success" if m in (5, 48) else
+             "timeout", "g": g} for g, ms in times.items() for m in ms]
+    log = tmp_path / "log.csv"
+    pd.DataFrame(rows).to_csv(log, index=False)
+    assert main(["replay", str(log), "--by", "g", "--window", "10min"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("events/day left blank for all 3 groups, too thin to go by (a rate per day needs at "
+            "least 24 h of observed time; the most any group has is 15 min, g=c).") in said
+    assert "g=a (" not in said
