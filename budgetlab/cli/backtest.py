@@ -25,6 +25,7 @@ from .backtest_report import (
     print_scores,
     write_outputs,
 )
+from .backtest_slos import backtest_policies, target_slos
 from .labels import path_label
 from .options import add_tz_option
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:  # pandas is imported when a command runs, not for --help
     import pandas as pd
 
 __all__ = ["add_parser", "parse_headers"]
-
 
 
 def parse_headers(items: list[str] | None) -> dict[str, str]:
@@ -67,104 +67,6 @@ def _span(args: argparse.Namespace, freq: Any) -> tuple[pd.Timestamp, pd.Timesta
     if end <= start:
         raise ConfigError("--end must be after --start.")
     return start, end
-
-
-def _at_period(spec: Any, period: Any, *, own_policy: bool = True) -> Any:
-    """``spec`` at the budget period ``--period``: its own policies re-dated from their periods,
-    each tier keeping its budget fraction (:func:`~budgetlab.interop.redate.redate_policies`),
-    both said in its notes; dropped with ``own_policy=False`` (``--policy`` replaces them)."""
-    from .._util.words import prose_duration
-    from ..interop.openslo.model import merged_policy
-    from ..interop.redate import redate_policies
-    from ..interop.sli_queries import SpecSLO
-    from .export_report import redated_line
-
-    slo = spec.slo.with_(period=period)
-    notes = [*spec.notes, f"the period: {prose_duration(slo.period)} (--period), not the spec's"]
-    was = spec.alert_policies if own_policy else ()
-    pols = redate_policies(was, spec.slo.period, slo.period)
-    notes += [redated_line(p) for p, w in zip(pols, was, strict=True)
-              if w.period == spec.slo.period]
-    return SpecSLO(**{**spec.__dict__, "slo": slo, "policy": merged_policy(pols, slo.period,
-                                                                           spec.name),
-                      "alert_policies": pols, "notes": tuple(notes)})
-
-
-def _target_slos(args: argparse.Namespace) -> list[Any]:
-    from ..interop.sli_queries import SpecSLO, read_slo_spec
-    from ..slo import SLO
-
-    if args.window is not None:
-        raise ConfigError("backtest replays alert policies over the SRE budget period, which is "
-                          "--period (e.g. --period 28d), not --window (a tracker window, which "
-                          "backtest does not use); give --period.")
-    period = args.period or "30D"
-    if args.slo:
-        if args.histogram is not None or args.slow_above is not None:
-            raise ConfigError("give the SLI either in --slo or with --histogram/--slow-above, not "
-                              "both.")
-        slos = read_slo_spec(args.slo)
-        if len(slos) > 1:
-            raise ConfigError(f"{args.slo}: holds {len(slos)} SLOs; pick one with FILE#NAME "
-                              f"({', '.join(s.name for s in slos)}).")
-        spec = slos[0]
-        changes = {
-            k: v
-            for k, v in (("total", args.total), ("errors", args.errors), ("good", args.good))
-            if v
-        }
-        if changes:
-            raise ConfigError("give the SLI either in --slo or with --total/--errors/--good, not "
-                              "both.")
-        if args.target is not None:
-            spec = SpecSLO(**{**spec.__dict__, "slo": spec.slo.with_(target=args.target)})
-        return [spec if args.period is None else _at_period(spec, args.period,
-                                                            own_policy=not args.policy)]
-    if (args.histogram is None) != (args.slow_above is None):
-        raise ConfigError("a latency SLI takes both --histogram NAME (a Prometheus histogram of "
-                          "durations) and "
-                          "--slow-above DURATION (one of its bucket bounds).")
-    if args.histogram is not None:
-        if args.total or args.errors or args.good:
-            raise ConfigError("give the SLI either with --histogram/--slow-above or with "
-                              "--total/--errors/--good, "
-                              "not both.")
-        if args.target is None:
-            raise ConfigError("give --target (e.g. --target 0.99) with --histogram.")
-        return [SpecSLO(name="latency", slo=SLO(target=args.target, window="30D", period=period),
-                        total="",
-                        good="", source="command line, latency")]
-    if not args.total or not (args.errors or args.good):
-        raise ConfigError("give --slo FILE (OpenSLO or Sloth), or --total with --errors or --good.")
-    if args.target is None:
-        raise ConfigError("give --target (e.g. --target 0.999) with --total.")
-    return [SpecSLO(name="slo", slo=SLO(target=args.target, window="30D", period=period),
-                    total=args.total,
-                    errors=args.errors, good=args.good, source="command line")]
-
-
-def _policies(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
-    from ..interop.prometheus import POLICY_PRESETS, resolve_policy
-    from ..privacy import shown
-
-    names = [p.strip() for p in (args.policy or "").split(",") if p.strip()]
-    unknown = [n for n in names if n not in POLICY_PRESETS]
-    if unknown:
-        raise ConfigError(f"--policy {shown(unknown[0])} is not a policy; give one or more of "
-                          f"{', '.join(POLICY_PRESETS)}.")
-    if not names:
-        if spec.policy is None and spec.source == "command line":
-            raise ConfigError("--total names counters, not alert policies (only a --slo spec "
-                              "holds them); give --policy (e.g. --policy workbook, or "
-                              "workbook,pyrra,sloth).")
-        if spec.policy is None:
-            from .export_report import no_policy_text
-
-            raise ConfigError(no_policy_text([spec.name], 1))
-        return {spec.policy.name or "slo": spec.policy}
-    if len(set(names)) != len(names):
-        raise ConfigError("--policy lists a name twice.")
-    return {n: resolve_policy(n, period=spec.slo.period) for n in names}
 
 
 def _episodes_with_budget(grid: Any, spec: Any, policy: Any) -> pd.DataFrame:
@@ -286,8 +188,8 @@ def _cmd_backtest(args: argparse.Namespace) -> int:
     from ..windows.bins import read_bins
     from .incidents import check_freq, naive_times_note
 
-    spec = _target_slos(args)[0]
-    policies = _policies(args, spec)
+    spec = target_slos(args)[0]
+    policies = backtest_policies(args, spec)
     check_freq(args.freq, policies)  # before the server is asked
     if args.incidents is not None:  # refused before the server is asked, not after
         to_timedelta(args.grace, name="grace")

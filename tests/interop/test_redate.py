@@ -14,7 +14,7 @@ from budgetlab import SLO, ConfigError
 from budgetlab.alerts.policy import AlertPolicy
 from budgetlab.alerts.tier import AlertTier
 from budgetlab.cli import main
-from budgetlab.cli.backtest import _at_period
+from budgetlab.cli.backtest_slos import at_period
 from budgetlab.interop.openslo import SLODocument, ratio_indicator, write_openslo
 from budgetlab.interop.redate import redate_policy
 from budgetlab.interop.sli_queries import read_slo_spec
@@ -101,7 +101,7 @@ def test_backtest_re_dates_each_policy_from_its_own_period(tmp_path):
     # own 28 d period is kept as written (2.8), as export does. Merged under the SLO's 30 d and
     # re-dated from there it read 2.8 x 60 / 30 = 5.6 (and 2.8 over 1 d "9.333 % of the budget")
     (spec,) = read_slo_spec(_two_periods(tmp_path / "slo.yaml"))
-    moved = _at_period(spec, "60D")
+    moved = at_period(spec, "60D")
     assert [(t.name, t.burn) for t in moved.policy.tiers] == [("page_1h", 28.8), ("slow28", 2.8)]
     assert moved.policy.period.days == 60  # the budget backtest scores against: the SLO's
     assert [n for n in moved.notes if n.startswith("the alerts at")] == [
@@ -109,7 +109,7 @@ def test_backtest_re_dates_each_policy_from_its_own_period(tmp_path):
         "share x period / long window, as Sloth's own 28 d and 30 d windows do): page_1h 28.8 "
         "over 1h/5m (2 % of the budget)"]
     # --policy replaces the spec's policies: none re-dated, none said
-    assert _at_period(spec, "7D", own_policy=False).policy is None
+    assert at_period(spec, "7D", own_policy=False).policy is None
 
 
 def test_export_and_backtest_agree_on_a_policy_with_its_own_period(tmp_path, capsys):
@@ -131,7 +131,7 @@ def test_a_pyrra_objective_re_dated_follows_pyrras_rule(tmp_path):
     # budget fractions it kept the 15m/1m windows of 1 w and read burns 14 x 30 / 7 = 60, 30, ...
     (spec,) = read_slo_spec(PYRRA_1W)
     assert spec.slo.period.days == 7
-    moved = _at_period(spec, "30D")
+    moved = at_period(spec, "30D")
     assert [(t.name, t.burn, *(int(w / pd.Timedelta("1min")) for w in t.windows))
             for t in moved.policy.tiers] == [
         ("critical_1h4m", 14.0, 64, 5), ("critical_6h26m", 7.0, 386, 32),
