@@ -134,9 +134,9 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
         groups; NaN (a break in the line, nothing drawn across it) at hours without any attempt
         and at hours with fewer than :data:`MIN_HOUR_ATTEMPTS` attempts (``total``), whose
         rates a table withholds: their points are hollow markers apart, lines of gid
-        ``thin_bucket:<group>`` and ``thin_other:<group>``, and the legend names the rule. With more groups than distinct
-        colours, those with the most events keep theirs and the others are drawn in grey under one
-        legend entry per line style, ``other (N groups)``.
+        ``thin_bucket:<group>`` and ``thin_other:<group>``, and the legend names the rule. With
+        more groups than distinct colours, those with the most events keep theirs and the others
+        are drawn in grey under one legend entry per line style, ``other (N groups)``.
 
     Examples
     --------

@@ -18,8 +18,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
-from .._util.validation import duration_label, require_columns, window_words
 from .._util.thin import MIN_EVALUATED_HOURS
+from .._util.validation import duration_label, require_columns, window_words
 from ._common import (
     OTHER_COLOR,
     display_names,
