@@ -277,7 +277,7 @@ def time_axis(ax: Axes, tz: str) -> None:
     sharex=True)``): the chart that shows the dates carries it. On a figure without a layout
     engine, room is made below for the dates, their year and month and the x label
     (:func:`~budgetlab.plotting.legends.room_for`: a short figure keeps them whole)."""
-    from .legends import room_for
+    from .legends import room_for, x_label_clear
 
     locator = WidthDateLocator(tz)
     ax.xaxis.set_major_locator(locator)
@@ -291,6 +291,7 @@ def time_axis(ax: Axes, tz: str) -> None:
     box = ax.xaxis.get_tightbbox(renderer())
     if box is not None:
         room_for(ax, [box])
+    x_label_clear(ax)
 
 
 def split_axes(ax: Axes, n: int, *, hspace: float = 0.12) -> list[Axes]:

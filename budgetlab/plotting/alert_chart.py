@@ -15,7 +15,7 @@ from matplotlib.patches import Patch
 from .._util.validation import check_tz, require_columns
 from ._common import display_names, time_axis, utc_naive
 from .alert_marks import FILLING_ALPHA, FILLING_COLOR, filling_key, filling_span, incident_row
-from .legends import legend_right, room_for_y_labels
+from .legends import legend_right, room_for_y_labels, x_label_clear
 
 #: Episode colours by severity (pages vermillion, tickets orange, as the status bands).
 SEVERITY_COLORS = {"page": "#D55E00", "critical": "#D55E00", "ticket": "#E69F00",
@@ -121,6 +121,7 @@ def plot_alerts(episodes: pd.DataFrame, *, incidents: pd.DataFrame | None = None
     if handles:
         legend_right(ax, handles)
     room_for_y_labels(ax)  # the tier names, kept whole on a plain figure
+    x_label_clear(ax)  # the axis as narrow as the legend and tier names leave it
     return ax
 
 

@@ -13,7 +13,6 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
 from .._util.validation import check_argument, require_columns
-from ..alerts.score_inputs import tier_window
 from ._common import overlap_lanes, utc_naive
 
 __all__ = ["FILLING_ALPHA", "FILLING_COLOR", "FILLING_LABELS", "filling_key", "filling_span",
@@ -48,6 +47,8 @@ def filling_span(ax: Axes, attrs: Mapping[Hashable, Any], tier: str, y: int) -> 
     :func:`budgetlab.alert_episodes`); without ``grid_start``, ``grid_end`` or the tier's entry in
     ``tier_windows`` nothing is drawn. A :class:`~matplotlib.patches.Rectangle` (gid ``filling``)
     0.9 rows high, behind the bars; returns whether one was drawn."""
+    from ..alerts.score_inputs import tier_window  # the alerts package: loaded when drawn
+
     window = tier_window(attrs.get("tier_windows"), tier)
     lo, hi = attrs.get("grid_start"), attrs.get("grid_end")
     if window is None or lo is None or hi is None:

@@ -131,12 +131,12 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
     Axes
         Two lines per group over the hours 0-23: gid ``bucket:<group>`` (y = ``bucket_rate`` ×
         100) and ``other:<group>`` (y = ``other_rate`` × 100), ``<group>`` ``"all"`` without
-        groups; NaN (a break in the line, nothing drawn across it) at hours without any attempt.
-        Hours with fewer than :data:`MIN_HOUR_ATTEMPTS` attempts (``total``) carry no solid
-        marker: their points are hollow markers, lines of gid ``thin_bucket:<group>`` and
-        ``thin_other:<group>``, and the legend names the rule. With more groups than distinct
-        colours, those with the most events keep theirs and the others are drawn in grey under one
-        legend entry per line style, ``other (N groups)``.
+        groups; NaN (a break in the line, nothing drawn across it) at hours without any attempt
+        and at hours with fewer than :data:`MIN_HOUR_ATTEMPTS` attempts (``total``), whose
+        rates a table withholds: their points are hollow markers apart, lines of gid
+        ``thin_bucket:<group>`` and ``thin_other:<group>``, and the legend names the rule. With
+        more groups than distinct colours, those with the most events keep theirs and the others
+        are drawn in grey under one legend entry per line style, ``other (N groups)``.
 
     Examples
     --------
@@ -167,7 +167,9 @@ def plot_hourly_profile(profile: pd.DataFrame, *, ax: Axes | None = None) -> Axe
                                           ("other", "other_rate", "other failures",
                                            {"lw": 1.2, "ls": "--"})):
             y = 100 * by_hour[column].to_numpy(dtype=float)
-            drawn += ax.plot(hours, y, color=color, marker="o", ms=3, markevery=list(~thin),
+            # a thin hour breaks the line (as the table withholds its rate): no solid stretch
+            # reads a share of a few attempts as a trend; its point is hollow, apart
+            drawn += ax.plot(hours, np.where(thin, np.nan, y), color=color, marker="o", ms=3,
                              label=f"{name}: {what}", gid=f"{kind}:{name}", zorder=z, **style)
             ax.plot(hours[thin], y[thin], ls="none", marker="o", ms=4, mfc="white", mec=color,
                     gid=f"thin_{kind}:{name}", zorder=z)

@@ -99,6 +99,24 @@ def room_for_y_labels(ax: Axes) -> None:
     room_for(ax, [box])
 
 
+def x_label_clear(ax: Axes) -> None:
+    """Move ``ax``'s x label under the offset text of its date ticks (the year and month that
+    :class:`~matplotlib.dates.ConciseDateFormatter` writes at the axis' right end) where the two
+    would overlap, as placed now: on a narrow axis (a legend's room taken beside it) the centred
+    "time (UTC)" ran into "2026-Oct". Room is made below on a plain figure (:func:`room_for`).
+    Call it once the axes' width is settled (legends placed)."""
+    renderer = getattr(ax.figure.canvas, "get_renderer", None)
+    label, offset = ax.xaxis.label, ax.xaxis.get_offset_text()
+    if renderer is None or not label.get_text():
+        return
+    ax.xaxis.get_tightbbox(renderer())  # sets the offset text and places both
+    if not offset.get_text() or not label.get_window_extent(renderer()).overlaps(
+            offset.get_window_extent(renderer())):
+        return
+    ax.xaxis.labelpad += offset.get_window_extent(renderer()).height * 72 / ax.figure.dpi
+    room_for(ax, [ax.xaxis.get_tightbbox(renderer())])
+
+
 def room_for(ax: Axes, artists: Sequence[Any]) -> None:
     """Make room in ``ax``'s figure for ``artists`` drawn outside the plot area (legends above or
     beside it; a ``Bbox`` in display units stands for what is drawn there) when the figure has no

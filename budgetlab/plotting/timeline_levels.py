@@ -3,6 +3,7 @@ burn rate's 1× and the alert policy's tiers, the budget thresholds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,9 +32,12 @@ def draw_levels(panels: list[Axes], values: dict[str, np.ndarray], spans: pd.Dat
     lines = {gid: p.plot([], [], drawstyle="steps-post", color=LINE_COLORS[gid], lw=1.1,
                          label=label, gid=gid)[0]
              for p, (gid, label) in zip(panels, LINE_LABELS, strict=False)}
-    br = (clock_values(spans, "burn_rate")[1] if spans is not None and len(spans)
-          else values["burn_rate"])
-    hidden, shown = _burn_levels(panels[1], br, policy)
+
+    def burn() -> np.ndarray:  # read only for a policy's tiers: on the clock, a pass over steps
+        return (clock_values(spans, "burn_rate")[1] if spans is not None and len(spans)
+                else values["burn_rate"])
+
+    hidden, shown = _burn_levels(panels[1], burn, policy)
     extras = [_target(panels[0], slo), shown]
     if len(panels) > 2:
         extras.append(_budget_levels(panels[2], slo))
@@ -68,16 +72,20 @@ def _budget_levels(budget_ax: Axes, slo: Any) -> list[float]:
     return levels
 
 
-def _burn_levels(burn_ax: Axes, br: np.ndarray, policy: Any) -> tuple[list[str], list[float]]:
+def _burn_levels(burn_ax: Axes, burn: Callable[[], np.ndarray], policy: Any
+                 ) -> tuple[list[str], list[float]]:
     """The burn-rate panel's 1× line, the ``policy``'s tier thresholds and label: ``(hidden,
-    shown)``, the tiers above 1.5 times the highest burn rate ``br`` (named in the legend only,
-    so that they do not squash the data) and the levels the y range holds."""
+    shown)``, the tiers above 1.5 times the highest burn rate ``burn()`` (named in the legend
+    only, so that they do not squash the data) and the levels the y range holds."""
     burn_ax.axhline(1.0, color="black", ls=":", lw=0.9, label="1× = the allowed pace",
                     gid="burn_one")
-    finite = br[np.isfinite(br)]
-    peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
+    tiers = getattr(policy, "tiers", ()) or ()
     shown, hidden = [1.0], []
-    for tier in getattr(policy, "tiers", ()) or ():
+    if tiers:
+        br = burn()
+        finite = br[np.isfinite(br)]
+        peak = max(float(finite.max()) if len(finite) else 0.0, 1.0)
+    for tier in tiers:
         level = float(tier.burn)
         if level <= 1.5 * peak:
             burn_ax.axhline(level, color="#D55E00", ls="--", lw=0.9, gid="burn_threshold",

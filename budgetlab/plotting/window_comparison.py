@@ -18,9 +18,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import StrMethodFormatter, SymmetricalLogLocator
 
+from .._util.thin import MIN_EVALUATED_HOURS
 from .._util.validation import duration_label, require_columns, window_words
-from ..analyses.sorted_events import parse_window
-from ..analyses.window_clock import MIN_EVALUATED_HOURS, thin_rows, withheld_when_thin
 from ._common import (
     OTHER_COLOR,
     display_names,
@@ -59,6 +58,8 @@ _METRIC_LABELS = {
 def _metric_values(table: pd.DataFrame, column: str, thin: np.ndarray) -> np.ndarray:
     """A column as drawn: Timedelta in minutes (NaT: NaN, not drawn), ``share_*`` in %, and NaN
     (not drawn) where a thin row withholds it."""
+    from ..analyses.window_clock import withheld_when_thin
+
     col = table[column]
     if pd.api.types.is_timedelta64_dtype(col.dtype):
         return np.asarray(pd.to_timedelta(col).dt.total_seconds().to_numpy(dtype=float) / 60.0)
@@ -139,6 +140,10 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     windows, x_all, series = _comparison_series(table)
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     ax2 = split_axes(ax, 2, hspace=0.08)[1] if y2 is not None else None
+    # the analyses package (recalibration and all) loads when a comparison is drawn, not with
+    # budgetlab.plotting (a replay's timeline needs none of it)
+    from ..analyses.window_clock import thin_rows
+
     thin = thin_rows(table)
     panels = [(ax, y, _metric_values(table, y, thin), 6.0, 1.5)]
     if ax2 is not None and y2 is not None:
@@ -179,6 +184,8 @@ def _window_axis_label(table: pd.DataFrame, windows: list[str]) -> str:
     >>> _window_axis_label(t, ["1h", "1d"])
     'window (rolling)'
     """
+    from ..analyses.sorted_events import parse_window
+
     kinds = {parse_window(w).kind for w in windows}
     if "calendar" not in kinds:
         return "window (rolling)"
@@ -257,6 +264,8 @@ def _mark_thin(p: Axes, column: str, x_all: np.ndarray, series: np.ndarray, thin
     """On each window where ``column`` is withheld for some series (thin rows): a hatched band
     over the panel's height and the words :data:`THIN_LABEL` (``k of n`` series when not all).
     Whether any was drawn."""
+    from ..analyses.window_clock import withheld_when_thin
+
     if not withheld_when_thin(column) or not thin.any():
         return False
     n_series = len(pd.unique(series))

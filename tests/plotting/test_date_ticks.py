@@ -100,3 +100,23 @@ def test_a_short_plain_figure_keeps_its_dates_and_x_label_whole(episodes, drawin
     assert all(t.get_text() for t in texts)
     for box in [*boxes, *(t.get_window_extent() for t in texts)]:
         assert box.y0 >= 0 and box.x1 <= fig.bbox.x1
+
+
+@pytest.mark.parametrize("size", [(5, 3), (4, 3), (4, 1.5), (12, 3)])
+def test_a_narrow_alert_chart_keeps_its_x_label_clear_of_the_year_and_month(episodes, size):
+    """The legend's room narrows the plot area of a 5 x 3 inch chart to about an inch: the centred
+    'time (UTC)' ran into '2026-Oct', the offset text at the axis' right end. Drawn boxes: the x
+    label, the offset text, the legend and the date labels overlap none of the others and lie
+    inside the figure; a wide chart keeps its label beside the offset text, on one line."""
+    fig, ax = plt.subplots(figsize=size, dpi=100)
+    plot_alerts(episodes, ax=ax)
+    dates = drawn_labels(fig, ax)
+    label, offset = ax.xaxis.label, ax.xaxis.get_offset_text()
+    assert label.get_text() == "time (UTC)" and offset.get_text()
+    boxes = [label.get_window_extent(), offset.get_window_extent(),
+             ax.get_legend().get_window_extent()]
+    for i, a in enumerate(boxes):
+        assert not any(a.overlaps(b) for b in boxes[i + 1:] + dates)
+        assert a.y0 >= 0 and a.x1 <= fig.bbox.x1
+    if size[0] >= 12:  # room enough: matplotlib's place, the label level with the offset text
+        assert boxes[0].y1 > boxes[1].y0

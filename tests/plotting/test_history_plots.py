@@ -55,7 +55,9 @@ def test_hourly_lines_hold_the_rates():
     y = np.asarray(lines["bucket:fra"].get_ydata(), dtype=float)
     assert np.allclose(y[[3, 14]], [100 / 3, 0.0])
     assert np.isnan(np.delete(y, [3, 14])).all()  # no attempt: nothing drawn, not interpolated
-    assert np.allclose(np.asarray(lines["other:ams"].get_ydata(), dtype=float)[3], 0.0)
+    # ams's one attempt at 03 is thin: off its line, its rate (0 of 1) a hollow point
+    assert np.isnan(np.asarray(lines["other:ams"].get_ydata(), dtype=float)).all()
+    assert list(lines["thin_other:ams"].get_ydata()) == pytest.approx([0.0])
     assert lines["bucket:ams"].get_label() == "ams: timeout"
     assert lines["other:fra"].get_linestyle() == "--"
     # ams's one attempt at 03 is under the rule (20): hollow; fra's 30 and 20 are not
@@ -63,11 +65,11 @@ def test_hourly_lines_hold_the_rates():
     assert list(lines["thin_bucket:fra"].get_xdata()) == []
 
 
-def test_hourly_profile_breaks_at_empty_hours_and_marks_thin_ones():
+def test_hourly_profile_breaks_at_empty_and_thin_hours_and_marks_thin_ones():
     """Hand-built events: hour 03 holds 25 attempts (5 timeouts, 2 solve errors), hour 14 one
     timeout, hour 15 two attempts (one timeout); nothing between them. The timeout line must not
-    run from 03 across 04..13 to 14, and 14 and 15 (1 and 2 attempts, under 20) are hollow, 03
-    (25) is not."""
+    run from 03 across 04..13 to 14, nor from 14 to 15: 14 and 15 (1 and 2 attempts, under 20)
+    are hollow points apart, as the table withholds their rates; 03 (25) is on the line."""
     rows = ([("2026-01-01 03:00", True, "success")] * 18 + [("2026-01-01 03:30", False,
                                                              "timeout")] * 5
             + [("2026-01-02 03:10", False, "solve_error")] * 2
@@ -78,20 +80,34 @@ def test_hourly_profile_breaks_at_empty_hours_and_marks_thin_ones():
     ax = plot_hourly_profile(hourly_profile(events, bucket="timeout"), ax=plt.subplots()[1])
     lines = {line.get_gid(): line for line in ax.lines}
     want = np.full(24, np.nan)
-    want[[3, 14, 15]] = [100 * 5 / 25, 100.0, 50.0]  # by hand: 5/25, 1/1, 1/2
+    want[3] = 100 * 5 / 25  # by hand: 5/25; 14 and 15 thin: no line through them
     assert np.allclose(lines["bucket:all"].get_ydata(), want, equal_nan=True)
     other = np.full(24, np.nan)
-    other[[3, 14, 15]] = [100 * 2 / 25, 0.0, 0.0]
+    other[3] = 100 * 2 / 25
     assert np.allclose(lines["other:all"].get_ydata(), other, equal_nan=True)
-    for kind in ("thin_bucket", "thin_other"):
-        thin = lines[f"{kind}:all"]
+    for kind, rates in (("thin_bucket", [100.0, 50.0]), ("thin_other", [0.0, 0.0])):
+        thin = lines[f"{kind}:all"]  # by hand: 1/1 and 1/2 timeouts, no other failure
         assert list(thin.get_xdata()) == [14, 15]
-        assert thin.get_markerfacecolor() == "white"
-    # the solid markers are only where the hour is not thin
-    assert [h for h, on in enumerate(lines["bucket:all"].get_markevery()) if on] == [
-        h for h in range(24) if h not in (14, 15)]
+        assert list(thin.get_ydata()) == pytest.approx(rates)
+        assert thin.get_linestyle() == "None" and thin.get_markerfacecolor() == "white"
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert texts[-1] == "hollow: under 20 attempts at that hour"
+
+
+def test_a_thin_hour_between_two_full_ones_cuts_the_line_in_two():
+    """Hours 02 and 04 hold 40 attempts each, 03 one (under 20): no line segment spans 03, whose
+    rate (100 %, by hand 1/1) is only its hollow point; matplotlib draws no segment to a NaN."""
+    p = pd.DataFrame({"hour": [2, 3, 4], "total": [40, 1, 40], "bucket_failures": [4, 1, 8],
+                      "other_failures": [0, 0, 2], "bucket_rate": [0.1, 1.0, 0.2],
+                      "other_rate": [0.0, 0.0, 0.05]})
+    ax = plot_hourly_profile(p, ax=plt.subplots()[1])
+    lines = {line.get_gid(): line for line in ax.lines}
+    y = np.asarray(lines["bucket:all"].get_ydata(), dtype=float)
+    assert y[2] == pytest.approx(10.0) and y[4] == pytest.approx(20.0) and np.isnan(y[3])
+    path = lines["bucket:all"].get_path()  # the drawn path: a move to 04, no line into it
+    codes = [c for v, c in path.iter_segments(simplify=False) if v[0] == 4]
+    assert codes == [path.MOVETO]
+    assert list(lines["thin_bucket:all"].get_ydata()) == pytest.approx([100.0])
 
 
 def test_daily_points_fall_on_their_local_day_west_of_utc():
