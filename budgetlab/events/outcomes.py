@@ -72,7 +72,9 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     With ``counts`` (the rows each value of ``labels`` stands for), ``labels`` are the distinct
     values of the parts of one log (Dask partitions), each part's rows checked on its own by
     :func:`check_label_rows`, and counted together: the same rules read the labels of the whole
-    log, and ``ok``, ``bucket`` and ``skip`` hold one entry per value.
+    log, and ``ok``, ``bucket`` and ``skip`` hold one entry per value. Empty and truncated labels
+    are then counted, not named by row; values of a true/false column must have passed
+    :func:`check_label_rows` (its refusals name rows, which counts cannot).
 
     >>> r = classify_outcomes(pd.Series(["done", "pending", "failed", "done"]),
     ...                       {"done": "success", "pending": "skip", "failed": "crash"})
@@ -134,7 +136,7 @@ def _prepared(labels: pd.Series, table: Outcomes | None, require_success: bool, 
               ) -> OutcomeReading | tuple[np.ndarray, list[str], np.ndarray, tuple[str, ...]]:
     """The reading of a true/false column, or the codes, normalized distinct labels, their rows
     and the notes of a label column, after the refusals that need no meaning (missing, numeric
-    and truncated labels; ``part``: only those that name rows, see :func:`label_counts`)."""
+    and truncated labels; ``part``: only those that name rows, see :func:`check_label_rows`)."""
     name = labels.name
     labels = numpy_backed(labels) if isinstance(labels.dtype, pd.ArrowDtype) else labels
     dtype = labels.dtype
@@ -158,8 +160,8 @@ def _prepared(labels: pd.Series, table: Outcomes | None, require_success: bool, 
 
 
 def _at(mask: np.ndarray, rows: np.ndarray | None) -> str:
-    """Where the rows of ``mask`` are: their numbers; or, for merged counts (``rows``: of each
-    value; each part named its own rows), how many."""
+    """Where the rows of ``mask`` are: their numbers; or, for counted values (``rows``: of each
+    value), how many."""
     return f"at {row_numbers(mask)}" if rows is None else \
         f"in {counted(int(rows[mask].sum()), 'row')}"
 
@@ -175,8 +177,9 @@ def _label_rows(codes: np.ndarray, norm: list[str], rows: np.ndarray | None) -> 
     if lowest < 0 or bool((is_missing[:-1] & (counts > 0)).any()):
         missing = is_missing[codes]
         n = int(missing.sum()) if rows is None else int(rows[missing].sum())
-        raise OutcomeError(f"{counted(n, 'empty or missing outcome label')} "
-                           f"{_at(missing, rows)}; fill or drop those rows.")
+        where = f" at {row_numbers(missing)}" if rows is None else ""  # counts: n is the rows
+        raise OutcomeError(f"{counted(n, 'empty or missing outcome label')}{where}; fill or "
+                           "drop those rows.")
     return counts
 
 
