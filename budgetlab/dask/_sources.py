@@ -26,6 +26,8 @@ _PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "duration", "dur
 
 
 def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
+    """Parquet paths as a Dask frame, and their name for messages; each local path is checked
+    first (missing, or not Parquet: a CSV file is pointed to ``dask.dataframe.read_csv``)."""
     paths = list(source) if isinstance(source, (list, tuple)) else [source]
     for p in paths:
         if not isinstance(p, (str, PathLike)):

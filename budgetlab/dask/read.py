@@ -32,6 +32,8 @@ __all__ = ["read_events"]
 _SCRATCH_TIME = "__budgetlab_scratch_time__"
 #: The success column the first pass reads in place of outcome labels (classified once, later).
 _SCRATCH_OK = "__budgetlab_scratch_ok__"
+
+
 @dataclass(frozen=True)
 class _LoadPlan:
     """What every partition of :func:`read_events` needs: the loader arguments and the global

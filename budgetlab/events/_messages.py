@@ -35,6 +35,7 @@ MAX_ROWS_LISTED = 5
 #: first row of each) when several are read, ``offset`` (first row of the file being read),
 #: ``open`` (rows whose line has no line end: the file may be half-written).
 ROWS: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("ROWS", default=None)
+#: A column name that looks like data (a number, a date, a clock time): a header-less file's row.
 _DATA_LIKE = r"[+-]?[0-9]+(?:[.,][0-9]+)?|.*[0-9]{4}-[0-9]{2}-[0-9]{2}.*|.*[0-9]{1,2}:[0-9]{2}.*"
 
 
@@ -109,7 +110,6 @@ def personal_mask(texts: Any) -> np.ndarray:
     for mask in scan_text(texts).values() if len(texts) else ():
         hidden |= mask
     return hidden
-
 
 
 def _hidden_names(names: Sequence[str]) -> np.ndarray:
