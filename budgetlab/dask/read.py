@@ -8,7 +8,6 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
 import dask.dataframe as dd
@@ -17,56 +16,22 @@ import pandas as pd
 
 from .._util.validation import require_columns
 from .._util.words import say
-from ..errors import BudgetlabError, FileFormatError, InputError, SchemaError, TimestampError
+from ..errors import BudgetlabError, InputError, SchemaError, TimestampError
 from ..events.files import is_path_like
-from ..events.outcomes import classify_outcomes
 from ..events.read import read_events as pandas_read_events
 from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
 from ..events.times import describe_time, is_instant
 from ..privacy import hash_values
+from ._labels import classify_counts, count_labels
 from ._partitions import partition_error, partition_number
+from ._sources import raw_frame, spec_of
 
 __all__ = ["read_events"]
 
 _SCRATCH_TIME = "__budgetlab_scratch_time__"
-#: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only. Not
-#: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
-#: (``strict=True`` warns first and is held as ``on_error="raise"``), in the same words for both
-#: readers.
-_PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "duration", "duration_unit",
-                "slow_above", "year")
-
-
-def _read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
-    paths = list(source) if isinstance(source, (list, tuple)) else [source]
-    for p in paths:
-        if not isinstance(p, (str, PathLike)):
-            raise InputError("source must be a Parquet path (file, directory or glob), a list of "
-                             f"them, or a dask DataFrame, got {type(p).__name__}.")
-    name = Path(paths[0]).name if len(paths) == 1 else f"{len(paths)} Parquet paths"
-    for p in paths:
-        text = str(p)
-        if any(ch in text for ch in "*?[") or "://" in text:
-            continue  # a glob or a remote URL: Dask resolves it
-        path = Path(text)
-        if not path.exists():
-            raise FileFormatError(f"{path}: no such file or directory; check the path.")
-        if path.is_file() and path.suffix.lower() not in (".parquet", ".pq", ".parq"):
-            raise FileFormatError(
-                f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a "
-                "glob); for CSV or JSON build the frame with dask.dataframe.read_csv(..., "
-                "dtype=str) and pass it.")
-    try:
-        import pyarrow as pa
-
-        frame = dd.read_parquet([str(p) for p in paths] if len(paths) > 1 else str(paths[0]),
-                                filters=filters)
-    except (pa.ArrowException, OSError, ValueError, IndexError) as exc:
-        raise FileFormatError(
-            f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it "
-            "holds .parquet files, and the filters.") from None
-    return frame, name
+#: The success column the first pass reads in place of outcome labels (classified once, later).
+_SCRATCH_OK = "__budgetlab_scratch_ok__"
 
 
 @dataclass(frozen=True)
@@ -91,10 +56,13 @@ def _profile_partition(
     guarded: list[str],
     scan_pii: bool,
 ) -> pd.DataFrame:
-    """First pass: bucket labels, group-key categories, personal-data columns, one sample row.
+    """First pass: bucket labels (or the counts of outcome labels), group-key categories,
+    personal-data columns, one sample row.
 
-    Runs :func:`budgetlab.read_events` on the label, key (and, for ``pii`` drop/hash, guarded)
-    columns with a constant scratch time, so the same parsing and checks decide everything.
+    Runs :func:`budgetlab.read_events` on the success and bucket, key (and, for ``pii``
+    drop/hash, guarded) columns with a constant scratch time, so the same parsing and checks
+    decide everything. Outcome labels are not classified here but checked row by row and counted
+    (:func:`~._labels.count_labels`): the driver classifies those of every partition at once.
     """
     number = partition_number(partition_info)
     info: dict[str, Any] = {"rows": len(raw), "bucket": [], "keys": {}, "flagged": [],
@@ -102,11 +70,14 @@ def _profile_partition(
     if len(raw) == 0:
         return pd.DataFrame({"number": [number], "info": [info]})
     keys = list(spec.by)
-    cols = [c for c in (spec.label, spec.bucket) if c]  # ok= wins over the default outcome=
+    labels = spec.ok is None  # outcome labels (ok= wins over the default outcome=)
+    cols = [] if labels else [c for c in (spec.ok, spec.bucket) if c]
     needed = list(dict.fromkeys([*cols, *keys, *(guarded if scan_pii else [])]))
     # a plausible epoch (2026): read_events refuses epochs before 2000 as a likely wrong unit
     scratch = raw[needed].assign(**{_SCRATCH_TIME: np.full(len(raw), 1_780_000_000,
                                                            dtype=np.int64)})
+    if labels:
+        scratch[_SCRATCH_OK] = True
     extra = [c for c in guarded if c not in keys] if scan_pii else []
     session = spec.session if spec.session in extra else None
     try:
@@ -116,15 +87,14 @@ def _profile_partition(
             frame = pandas_read_events(
                 scratch, spec, time=_SCRATCH_TIME, epoch="s", tz="UTC", session=session,
                 keep=[c for c in extra if c != session], pii="drop" if scan_pii else "error",
-                salt=None, hash_session=False)
+                salt=None, hash_session=False,
+                **({"ok": _SCRATCH_OK, "outcomes": None} if labels else {}))
+        info["labels"] = count_labels(raw[spec.label], spec.outcomes) if labels else None
     except BudgetlabError as exc:  # raised by _profile (the first partition's refusal)
         info["refusal"] = partition_error(exc, number)
         return pd.DataFrame({"number": [number], "info": [info]})
     present = set(frame.columns)
-    # what budgetlab.read_events needs to refuse a path whose outcome column has no success
-    info["successes"] = int(frame["ok"].sum())
-    info["labels"] = raw[spec.label].drop_duplicates() if spec.ok is None else None
-    info["bucket"] = [str(c) for c in frame["bucket"].cat.categories]
+    info["bucket"] = [] if labels else [str(c) for c in frame["bucket"].cat.categories]
     info["keys"] = {k: list(frame[k].cat.categories) for k in keys if k in present}
     renamed = {session: "session_id"} if session else {}
     info["flagged"] = [c for c in (guarded if scan_pii else []) if renamed.get(c, c) not in present]
@@ -173,30 +143,6 @@ def _union(lists: Sequence[Sequence[Any]], *, sort: bool) -> list[Any]:
     return sorted(seen) if sort else list(seen)
 
 
-def _spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:
-    """``spec`` (default: a plain :class:`~budgetlab.events.spec.ReadSpec`) with ``options``, the
-    same object for both loaders; fields for files and text logs are refused."""
-    if spec is not None and not isinstance(spec, ReadSpec):
-        raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}")
-    spec = (spec if spec is not None else ReadSpec()).replace(**options)
-    default = ReadSpec()
-    for name in _PANDAS_ONLY:
-        if getattr(spec, name) != getattr(default, name):
-            raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
-                             "for budgetlab.read_events.")
-    return spec
-
-
-def _raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
-    """The raw Dask frame of ``source`` and its name for messages."""
-    if isinstance(source, dd.DataFrame):
-        return source, "the Dask DataFrame"
-    if isinstance(source, pd.DataFrame):
-        raise InputError("source is a pandas DataFrame; use budgetlab.read_events() for pandas, "
-                         "or pass dask.dataframe.from_pandas(source, npartitions=...) here.")
-    return _read_parquet(source, filters)
-
-
 def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
              scan_pii: bool) -> list[dict[str, Any]]:
     """First pass: one small profile per partition, in partition order (see
@@ -228,17 +174,16 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
     return infos
 
 
-def _require_success(infos: list[dict[str, Any]], spec: ReadSpec) -> None:
-    """Refuse, as :func:`budgetlab.read_events` refuses a file, an outcome column in which no row
-    of any partition is a success (unless ``outcomes=`` says so): the distinct labels of every
-    partition go through the same check, which raises in the same words (labels in the order
-    met, partition after partition, as it lists those of one file or several)."""
-    if spec.ok is not None or any(i.get("successes") for i in infos):
-        return
+def _label_buckets(infos: list[dict[str, Any]], spec: ReadSpec, *,
+                   require_success: bool) -> list[str]:
+    """The failure buckets of the outcome labels of every partition, classified once as
+    :func:`budgetlab.read_events` classifies one file's (:func:`~._labels.classify_counts`): a
+    refusal (unknown or numeric labels; from Parquet paths, no success in any partition) lists
+    the labels of the whole input, in the order met, partition after partition, with their
+    rows."""
     parts = [i["labels"] for i in infos if i.get("labels") is not None]
-    if not parts:
-        return
-    classify_outcomes(pd.concat(parts, ignore_index=True).drop_duplicates(), spec.outcomes)
+    reading = classify_counts(parts, spec.outcomes, require_success=require_success)
+    return [str(c) for c in reading.bucket.categories]
 
 
 def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
@@ -267,10 +212,12 @@ def read_events(
     Same arguments and checks as :func:`budgetlab.read_events`, applied to every partition on
     the workers. A first (eager) pass reads the label and group-key columns to fix the
     categories every partition shares (and, for ``pii="drop"``/``"hash"``, which columns hold
-    personal data anywhere: those are dropped/hashed in every partition, as pandas would). From
-    Parquet paths, an outcome column in which no row of any partition is a success is refused
-    in the words of :func:`budgetlab.read_events` for files (a partition alone may hold failures
-    only; so may a Dask DataFrame, a slice of a log, as a pandas one may).
+    personal data anywhere: those are dropped/hashed in every partition, as pandas would). The
+    outcome labels of every partition are classified at once: unknown labels are refused with
+    those of the whole input, in the order met, with their rows, and from Parquet paths so is an
+    outcome column in which no row of any partition is a success, in the words of
+    :func:`budgetlab.read_events` for files (a partition alone may hold failures only; so may a
+    Dask DataFrame, a slice of a log, as a pandas one may).
 
     Parameters
     ----------
@@ -314,10 +261,10 @@ def read_events(
     >>> list(ev["region"].dtype.categories)
     ['ams', 'fra']
     """
-    spec = _spec_of(spec, options)
+    spec = spec_of(spec, options)
     keys, keep, pii, session, salt = list(spec.by), list(spec.keep), spec.pii, spec.session, \
         spec.salt
-    raw_all, name = _raw_frame(source, filters)
+    raw_all, name = raw_frame(source, filters)
     columns = [c for c in spec.columns if c != spec.duration]
     if len(set(map(str, raw_all.columns))) != len(raw_all.columns):
         raise SchemaError(f"{name}: duplicate column names; rename them so each is unique.")
@@ -328,9 +275,10 @@ def read_events(
 
     # first pass: categories, personal-data columns, a sample row (one small result per partition)
     infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded))
-    if is_path_like(source):  # a DataFrame may be a slice of a log: budgetlab.read_events' rule
-        _require_success(infos, spec)
-    bucket_type = bucket_dtype(set(_union([i["bucket"] for i in infos], sort=False)) - {SUCCESS})
+    # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
+    buckets = _label_buckets(infos, spec, require_success=is_path_like(source)) \
+        if spec.ok is None else _union([i["bucket"] for i in infos], sort=False)
+    bucket_type = bucket_dtype(set(buckets) - {SUCCESS})
     flagged = set(_union([i["flagged"] for i in infos], sort=False))
     key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)
 

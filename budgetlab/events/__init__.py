@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..privacy import guard_personal_data, hash_values, scan_personal_data
 from .accesslog import is_access_log, read_access_log
 from .files import expand_sources
-from .outcomes import DEFAULT_OUTCOMES, classify_outcomes, map_outcomes, normalize_label
+from .outcomes import classify_outcomes, map_outcomes
 from .read import read_events
 from .schema import (
     INCIDENT_COLUMNS,
@@ -25,6 +25,7 @@ from .schema import (
     ts_ns,
 )
 from .spec import ReadSpec
+from .vocabulary import DEFAULT_OUTCOMES, normalize_label
 
 __all__ = ["read_events", "ReadSpec", "read_access_log", "is_access_log", "expand_sources",
            "DEFAULT_OUTCOMES", "SKIP", "classify_outcomes", "map_outcomes", "normalize_label",

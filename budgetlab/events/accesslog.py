@@ -31,11 +31,11 @@ from .._util.validation import as_list, check_argument
 from ..errors import ConfigError
 from ._text import compression_of
 from .lines import NOT_IN_FORMAT
-from .outcomes import check_outcomes
 from .presets import PRESETS
 from .read import read_events
 from .schema import SUCCESS, HowRead, skip_reasons
 from .spec import ReadSpec
+from .vocabulary import check_outcomes
 
 __all__ = ["read_access_log", "is_access_log", "ACCESS_LOG_KEYS", "SERVER_ERROR", "CLIENT_ERROR",
            "OTHER_ERROR", "LOG_PATTERN", "TIME_FORMAT"]

@@ -1,14 +1,14 @@
-"""What an outcome label means, and outcome labels or success flags -> ``ok``, the ``bucket``
-categorical and the rows to skip. **A label budgetlab cannot classify is never given a meaning**
-(see :func:`classify_outcomes`); labels are looked up one distinct label at a time, never in a
-Python loop over rows, and a message never shows one that looks like personal data.
+"""Outcome labels or success flags -> ``ok``, the ``bucket`` categorical and the rows to skip.
+What a label means is the vocabulary's (:mod:`.vocabulary`); **a label it cannot classify is
+never given a meaning** (see :func:`classify_outcomes`). Labels are looked up one distinct label
+at a time, never in a Python loop over rows, and a message never shows one that looks like
+personal data. The parts of one log (Dask partitions) are checked row by row each
+(:func:`check_label_rows`) and their labels classified once, with their counts.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,128 +19,25 @@ import pyarrow.compute as pc
 
 from .._util.codes import numpy_backed
 from .._util.words import counted
-from ..errors import ConfigError, OutcomeError
-from ._messages import (
-    non_boolean_error,
-    numbers_note,
-    numeric_labels_error,
-    outcomes_fix,
-    personal_mask,
-    row_numbers,
-    too_many_labels_error,
-    unknown_labels_error,
-)
-from .schema import (
-    FAILURE,
-    MISSING_LABELS,
-    SKIP,
-    SOLVE_ERROR,
-    SUCCESS,
-    TIMEOUT,
-    LabelReading,
-    bucket_dtype,
-    code_counts,
+from ..errors import OutcomeError
+from ._label_words import outcomes_fix, unknown_labels_error
+from ._messages import personal_mask, row_numbers
+from ._series_words import numbers_note, numeric_labels_error, too_many_labels_error
+from .flags import parse_ok
+from .schema import FAILURE, MISSING_LABELS, SKIP, SUCCESS, LabelReading, bucket_dtype, code_counts
+from .vocabulary import (
+    DEFAULT_OUTCOMES,
+    Outcomes,
+    check_outcomes,
+    is_number,
+    lookup_label,
+    normalize_label,
 )
 
-__all__ = ["DEFAULT_OUTCOMES", "OutcomeReading", "Outcomes", "normalize_label",
-           "check_outcomes", "lookup_label", "classify_outcomes", "map_outcomes", "parse_ok",
+__all__ = ["OutcomeReading", "classify_outcomes", "check_label_rows", "map_outcomes",
            "bucket_with_ok", "flags_reading"]
 
 _MAX_LABELS = 1000
-_SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay",
-                  "true", "1", "yes", "y", "t", "pass", "passed", "solved", "completed",
-                  "complete", "done", "finished", "good", "\u2713", "\u2714", "\u2611")
-_FAILURE_WORDS = ("failure", "failed", "fail", "error", "errored", "false", "0", "no", "n", "f",
-                  "bad", "\u2717", "\u2718", "\u274c")
-_TIMEOUT_WORDS = ("timeout", "timed_out", "timedout", "connection_timeout", "network_timeout",
-                  "deadline_exceeded")
-#: The built-in vocabulary (normalised label -> ``success`` or failure bucket). English words,
-#: ``1``/``0``, ``true``/``false`` and check marks; ``solve_error`` keeps its bucket. Every other
-#: label is refused unless ``outcomes=`` says what it means.
-DEFAULT_OUTCOMES: dict[str, str] = {**{w: SUCCESS for w in _SUCCESS_WORDS},
-                                    **{w: TIMEOUT for w in _TIMEOUT_WORDS},
-                                    SOLVE_ERROR: SOLVE_ERROR,
-                                    **{w: FAILURE for w in _FAILURE_WORDS}}
-#: The words of a true/false (``ok=``) column, normalised.
-_TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
-_FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
-_STATUS = re.compile(r"[1-5][0-9][0-9]")
-_BLANKS = re.compile(r"[\s\-]+")
-#: A whole number as pandas writes a float column to text (``200.0``, ``1.0``, ``-0.0``).
-_WHOLE_DECIMAL = re.compile(r"(-?[0-9]+)\.0+")
-
-
-def normalize_label(text: Any) -> str:
-    """A label as budgetlab compares it: NFKC, format characters (zero-width spaces, soft
-    hyphens, BOMs) removed, case-folded, trimmed, runs of blanks and hyphens as one ``_``; a whole
-    number with a decimal zero (``200.0``, ``1.0``: a float column, in a DataFrame or as pandas
-    writes it to text) as the whole number, so the float ``1.0`` and the texts ``1.0`` and ``1``
-    are one label, whatever the source.
-
-    >>> normalize_label(" Success\\u200b"), normalize_label("ＯＫ"), normalize_label("Timed out")
-    ('success', 'ok', 'timed_out')
-    >>> normalize_label(200.0), normalize_label("1.0"), normalize_label("0.5")
-    ('200', '1', '0.5')
-    """
-    s = unicodedata.normalize("NFKC", str(text))
-    s = _BLANKS.sub("_", "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
-                    .casefold().strip())
-    whole = _WHOLE_DECIMAL.fullmatch(s)
-    return str(int(whole.group(1))) if whole else s
-
-
-#: What ``outcomes=`` takes: a mapping, or a function of the normalised label (called once per
-#: distinct label), each giving ``"success"``, ``"skip"`` or a failure bucket name.
-Outcomes = Mapping[str, str] | Callable[[str], str]
-
-
-def check_outcomes(outcomes: Any) -> dict[str, str] | Callable[[str], str] | None:
-    """Validate an ``outcomes`` mapping: label (or status range ``2xx``) -> ``"success"``,
-    ``"skip"`` or a failure bucket name; keys are normalised like the labels. A function of the
-    label is kept as it is (its answers are checked when it is called, see
-    :func:`lookup_label`)."""
-    if outcomes is None or (callable(outcomes) and not isinstance(outcomes, Mapping)):
-        return outcomes
-    if not isinstance(outcomes, Mapping) or not outcomes:
-        raise ConfigError("outcomes= takes a non-empty mapping of label -> 'success', 'skip' or a "
-                          "failure bucket name, e.g. {'succeeded': 'success', 'pending': 'skip', "
-                          "'crashed': 'crash'}.")
-    table: dict[str, str] = {}
-    for key, value in outcomes.items():
-        if isinstance(key, bool) or not isinstance(key, (str, int, np.integer)):
-            raise ConfigError("outcomes= keys are labels (strings or integers), got "
-                              f"{type(key).__name__}.")
-        if not isinstance(value, str) or not value.strip() or value.strip() == "?":
-            raise ConfigError(f"outcomes[{key!r}] must be 'success', 'skip' or a failure bucket "
-                              "name (a non-empty string other than '?').")
-        norm = normalize_label(key)
-        if not norm:
-            raise ConfigError("outcomes= has an empty label; missing labels are refused, not "
-                              "mapped.")
-        bucket = _meaning(value)
-        if table.get(norm, bucket) != bucket:
-            raise ConfigError(f"outcomes= maps label {key!r} twice (labels are compared "
-                              "case-insensitively).")
-        table[norm] = bucket
-    return table
-
-
-def _meaning(value: str) -> str:
-    bucket = value.strip()
-    return {SUCCESS: SUCCESS, SKIP: SKIP}.get(bucket.casefold(), bucket)
-
-
-def lookup_label(label: str, table: Outcomes) -> tuple[str, str] | None:
-    """``(meaning, rule)`` of one normalised label: the exact key, else a status range
-    (``404`` -> ``40x`` -> ``4xx``); or what the function ``table`` says of it."""
-    if callable(table) and not isinstance(table, Mapping):
-        value = table(label)
-        if not isinstance(value, str) or not value.strip() or value.strip() == "?":
-            raise ConfigError(f"outcomes({label!r}) returned {value!r}; the function must return "
-                              "'success', 'skip' or a failure bucket name.")
-        return _meaning(value), "outcomes= function"
-    keys = (label, label[:2] + "x", label[0] + "xx") if _STATUS.fullmatch(label) else (label,)
-    return next(((table[k], k) for k in keys if k in table), None)
 
 
 @dataclass(frozen=True)
@@ -158,7 +55,8 @@ class OutcomeReading:
 
 
 def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
-                      require_success: bool = True) -> OutcomeReading:
+                      require_success: bool = True,
+                      counts: np.ndarray | None = None) -> OutcomeReading:
     """Read outcome labels: ``ok``, ``bucket``, rows to ``skip`` and what each label meant.
 
     Without ``outcomes`` the built-in vocabulary :data:`DEFAULT_OUTCOMES` classifies labels; a
@@ -171,6 +69,13 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     (``2xx``, ``50x``; an exact code wins over ``50x``, which wins over ``5xx``); a function of
     the label is called once for each label some row has. Missing labels are refused.
 
+    With ``counts`` (the rows each value of ``labels`` stands for), ``labels`` are the distinct
+    values of the parts of one log (Dask partitions), each part's rows checked on its own by
+    :func:`check_label_rows`, and counted together: the same rules read the labels of the whole
+    log, and ``ok``, ``bucket`` and ``skip`` hold one entry per value. Empty and truncated labels
+    are then counted, not named by row; values of a true/false column must have passed
+    :func:`check_label_rows` (its refusals name rows, which counts cannot).
+
     >>> r = classify_outcomes(pd.Series(["done", "pending", "failed", "done"]),
     ...                       {"done": "success", "pending": "skip", "failed": "crash"})
     >>> r.ok.tolist(), r.skip.tolist(), [str(b) for b in r.bucket]
@@ -180,34 +85,13 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
     [('done', 'success', 2), ('failed', 'crash', 1), ('pending', 'skip', 1)]
     """
     table = check_outcomes(outcomes)
-    name = labels.name
-    labels = numpy_backed(labels) if isinstance(labels.dtype, pd.ArrowDtype) else labels
-    dtype = labels.dtype
-    flags = pd.api.types.is_bool_dtype(dtype)
-    numbers = pd.api.types.is_numeric_dtype(dtype) and not flags and \
-        not isinstance(dtype, pd.CategoricalDtype)
-    # a column of numbers: its distinct values found once, for the choice between flags and
-    # labels, the note and the labels themselves
-    distinct = _factorized(labels) if numbers else None
-    values = None if distinct is None else _whole_numbers(distinct[1])
-    if table is None and (flags or (numbers and not _status_codes(values))):
-        return flags_reading(parse_ok(labels, what="outcome"), require_success, flags)
-    notes = numbers_note(dtype, values, name) if numbers else ()
-    if flags:
-        labels = labels.astype(object).map({True: "true", False: "false"})
-    codes, norm = _normalized(*(distinct or _factorized(labels)))
-    lowest = int(codes.min()) if len(codes) else 0
-    counts = code_counts(codes if lowest >= 0 else codes[codes >= 0], len(norm))
-    is_missing = np.array([u in MISSING_LABELS for u in norm] + [True], dtype=bool)
-    if lowest < 0 or bool((is_missing[:-1] & (counts > 0)).any()):
-        missing = is_missing[codes]
-        raise OutcomeError(f"{counted(int(missing.sum()), 'empty or missing outcome label')} at "
-                           f"{row_numbers(missing)}; fill or drop those rows.")
-    if table is None:
-        _vocabulary_checks(norm, counts, codes)
+    prepared = _prepared(labels, table, require_success, rows=counts)
+    if isinstance(prepared, OutcomeReading):  # success flags
+        return prepared
+    codes, norm, counts, notes = prepared
     found = [lookup_label(u, DEFAULT_OUTCOMES if table is None else table) if counts[i] else None
              for i, u in enumerate(norm)]
-    hidden = personal_mask(np.asarray(norm, dtype=object))  # never shown
+    hidden = _hidden(norm, counts)
     unknown = [i for i, f in enumerate(found) if f is None and counts[i]]
     if unknown:
         known = dict(table) if isinstance(table, Mapping) else \
@@ -222,12 +106,93 @@ def classify_outcomes(labels: pd.Series, outcomes: Outcomes | None = None, *,
                            "if no attempt succeeded, say so with an explicit mapping: "
                            f"{outcomes_fix(shown, [])}.")
     ok, bucket, skip = _reading(codes, meaning, counts > 0)
-    rows = sorted((LabelReading(None if hidden[i] else norm[i], meaning[i],
-                                "vocabulary" if table is None else (found[i] or ("", ""))[1],
-                                int(counts[i])) for i in range(len(norm)) if counts[i]),
-                  key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
-    return OutcomeReading(ok, bucket, skip, tuple(rows),
+    readings = sorted((LabelReading(None if hidden[i] else norm[i], meaning[i],
+                                    "vocabulary" if table is None else (found[i] or ("", ""))[1],
+                                    int(counts[i])) for i in range(len(norm)) if counts[i]),
+                      key=lambda r: (r.meaning != SUCCESS, r.meaning == SKIP, r.meaning, -r.rows))
+    return OutcomeReading(ok, bucket, skip, tuple(readings),
                           "built-in" if table is None else "outcomes=", notes)
+
+
+def check_label_rows(labels: pd.Series, outcomes: Outcomes | None = None) -> None:
+    """The refusals of :func:`classify_outcomes` that name rows, which only the rows of one part
+    of a log can name (empty or missing labels, truncated labels; values of a true/false column
+    that are not booleans): the refusals of the labels as a whole (unknown or numeric labels, no
+    success) wait until the counts of every part are classified together (``counts=``).
+
+    >>> check_label_rows(pd.Series(["success", "zeta"]))  # 'zeta': the whole log decides
+    >>> check_label_rows(pd.Series(["success", "succ"]))
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.OutcomeError: 1 truncated outcome label (a prefix of a known label such as
+    'success' or 'timeout') at row 2 (1-based); fix or drop each such row, or list every label
+    with outcomes=.
+    """
+    _prepared(labels, check_outcomes(outcomes), require_success=False, part=True)
+
+
+def _prepared(labels: pd.Series, table: Outcomes | None, require_success: bool, *,
+              rows: np.ndarray | None = None, part: bool = False,
+              ) -> OutcomeReading | tuple[np.ndarray, list[str], np.ndarray, tuple[str, ...]]:
+    """The reading of a true/false column, or the codes, normalized distinct labels, their rows
+    and the notes of a label column, after the refusals that need no meaning (missing, numeric
+    and truncated labels; ``part``: only those that name rows, see :func:`check_label_rows`)."""
+    name = labels.name
+    labels = numpy_backed(labels) if isinstance(labels.dtype, pd.ArrowDtype) else labels
+    dtype = labels.dtype
+    flags = pd.api.types.is_bool_dtype(dtype)
+    numbers = pd.api.types.is_numeric_dtype(dtype) and not flags and \
+        not isinstance(dtype, pd.CategoricalDtype)
+    # a column of numbers: its distinct values found once, for the choice between flags and
+    # labels, the note and the labels themselves
+    distinct = _factorized(labels) if numbers else None
+    values = None if distinct is None else _whole_numbers(distinct[1])
+    if table is None and (flags or (numbers and not _status_codes(values))):
+        return flags_reading(parse_ok(labels, what="outcome"), require_success, flags, rows)
+    notes = numbers_note(dtype, values, name) if numbers else ()
+    if flags:
+        labels = labels.astype(object).map({True: "true", False: "false"})
+    codes, norm = _normalized(*(distinct or _factorized(labels)))
+    counts = _label_rows(codes, norm, rows)
+    if table is None:
+        _vocabulary_checks(norm, counts, codes, rows, numeric=not part)
+    return codes, norm, counts, notes
+
+
+def _at(mask: np.ndarray, rows: np.ndarray | None) -> str:
+    """Where the rows of ``mask`` are: their numbers; or, for counted values (``rows``: of each
+    value), how many."""
+    return f"at {row_numbers(mask)}" if rows is None else \
+        f"in {counted(int(rows[mask].sum()), 'row')}"
+
+
+def _label_rows(codes: np.ndarray, norm: list[str], rows: np.ndarray | None) -> np.ndarray:
+    """The rows of each normalized label (``rows``: of each value, one per code), after the
+    refusal of empty or missing labels."""
+    lowest = int(codes.min()) if len(codes) else 0
+    counts = code_counts(codes if lowest >= 0 else codes[codes >= 0], len(norm)) \
+        if rows is None else np.bincount(codes[codes >= 0], weights=rows[codes >= 0],
+                                         minlength=len(norm)).astype(np.int64)
+    is_missing = np.array([u in MISSING_LABELS for u in norm] + [True], dtype=bool)
+    if lowest < 0 or bool((is_missing[:-1] & (counts > 0)).any()):
+        missing = is_missing[codes]
+        n = int(missing.sum()) if rows is None else int(rows[missing].sum())
+        where = f" at {row_numbers(missing)}" if rows is None else ""  # counts: n is the rows
+        raise OutcomeError(f"{counted(n, 'empty or missing outcome label')}{where}; fill or "
+                           "drop those rows.")
+    return counts
+
+
+def _hidden(norm: list[str], counts: np.ndarray) -> np.ndarray:
+    """Which labels look like personal data, never shown. The built-in words never do
+    (``tests/events/test_labels.py``): only other labels some row has are scanned, so a read
+    whose labels are all built-in words never calls the scan."""
+    hidden = np.zeros(len(norm), dtype=bool)
+    other = np.array([c > 0 and u not in DEFAULT_OUTCOMES for u, c in zip(norm, counts,
+                                                                          strict=True)], dtype=bool)
+    if other.any():
+        hidden[other] = personal_mask(np.asarray(norm, dtype=object)[other])
+    return hidden
 
 
 def map_outcomes(labels: pd.Series,
@@ -269,27 +234,21 @@ def _normalized(codes: np.ndarray, uniques: Any) -> tuple[np.ndarray, list[str]]
     return codes, merged
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray) -> None:
-    """The refusals with a more specific fix than "unknown label": numeric codes, truncated
-    labels."""
+def _vocabulary_checks(norm: list[str], counts: np.ndarray, codes: np.ndarray,
+                       rows: np.ndarray | None, *, numeric: bool = True) -> None:
+    """The refusals with a more specific fix than "unknown label": numeric codes (a question on
+    the labels as a whole: not ``numeric``, for one part of a log), truncated labels (``rows``:
+    see :func:`_at`)."""
     unknown = [i for i, u in enumerate(norm) if u not in DEFAULT_OUTCOMES and counts[i]]
-    numeric = [i for i in unknown if _is_number(norm[i])]
-    if numeric:
-        raise numeric_labels_error([norm[i] for i in numeric], [int(counts[i]) for i in numeric])
+    numbers = [i for i in unknown if is_number(norm[i])] if numeric else []
+    if numbers:
+        raise numeric_labels_error([norm[i] for i in numbers], [int(counts[i]) for i in numbers])
     truncated = [i for i in unknown if len(norm[i]) >= 2 and
                  any(k.startswith(norm[i]) and len(k) > len(norm[i]) for k in DEFAULT_OUTCOMES)]
     if truncated:
         raise OutcomeError(f"{counted(len(truncated), 'truncated outcome label')} (a prefix of a "
-                           "known label such as 'success' or 'timeout') at "
-                           f"{row_numbers(np.isin(codes, truncated))}; fix or drop each such row, "
+                           "known label such as 'success' or 'timeout') "
+                           f"{_at(np.isin(codes, truncated), rows)}; fix or drop each such row, "
                            "or list every label with outcomes=.")
 
 
@@ -329,54 +288,24 @@ def _reading(codes: np.ndarray, mapped: list[str], used: np.ndarray | None = Non
     return bucket_codes == cat_pos[SUCCESS], bucket, bucket_codes < 0
 
 
-def flags_reading(ok: np.ndarray, require_success: bool, flags: bool = False) -> OutcomeReading:
-    """The reading of true/false success flags (``failure`` for the false ones, ``flags``: bool)."""
-    n_ok, f = int(ok.sum()), "false" if flags else "0"  # the false label as outcomes= reads it
+def flags_reading(ok: np.ndarray, require_success: bool, flags: bool = False,
+                  rows: np.ndarray | None = None) -> OutcomeReading:
+    """The reading of true/false success flags (``failure`` for the false ones, ``flags``: bool;
+    ``rows``: the rows each flag stands for, one when not given)."""
+    weights = np.ones(len(ok), dtype=np.int64) if rows is None else rows
+    n_ok, n = int(weights[ok].sum()), int(weights.sum())
+    f = "false" if flags else "0"  # the false label as outcomes= reads it
     if n_ok == 0 and require_success:
         raise OutcomeError(f"no row of the outcome column is a success (every value is {f}); check "
                            "outcome=, or, if no attempt succeeded, say so with "
                            f"{outcomes_fix({f: FAILURE}, [])}.")
     bucket = pd.Categorical.from_codes(np.where(ok, 0, 1).astype(np.int64),
-                                       dtype=bucket_dtype([FAILURE] if n_ok < len(ok) else []))
-    rows = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []
-    if n_ok < len(ok):
-        rows.append(LabelReading("false", FAILURE, "true/false column", len(ok) - n_ok))
-    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), tuple(rows), "true/false")
-
-
-def parse_ok(col: pd.Series, *, what: str = "success") -> np.ndarray:
-    """A success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as pandas writes
-    it to text, are 1/0: :func:`normalize_label`) as bool, each value read on its own; anything
-    else raises :class:`OutcomeError`.
-
-    >>> parse_ok(pd.Series(["1.0", "0.0", "1"])).tolist()
-    [True, False, True]
-    """
-    col = numpy_backed(col)
-    if col.dtype == np.bool_:  # a NumPy bool column holds nothing else and no missing value
-        return col.to_numpy(dtype=bool, copy=True)
-    numeric = pd.api.types.is_numeric_dtype(col.dtype) and \
-        not isinstance(col.dtype, pd.CategoricalDtype)
-    if pd.api.types.is_complex_dtype(col.dtype):
-        raise OutcomeError(f"the {what} column holds complex numbers; use true/false or 1/0.")
-    if numeric or (pd.api.types.is_bool_dtype(col.dtype) and
-                   not isinstance(col.dtype, pd.CategoricalDtype)):
-        state, words = col.to_numpy(dtype=float, na_value=np.nan), []
-        state = np.where(np.isnan(state), -1, np.where(np.isin(state, [0.0, 1.0]), state, -2))
-    else:
-        codes, uniques = pd.factorize(col)
-        if len(uniques) > 100_000:  # far too many distinct values for a true/false column
-            raise OutcomeError(f"the {what} column has {len(uniques)} distinct values; use "
-                               "true/false or 1/0.")
-        words = [normalize_label(u) for u in uniques]
-        state = np.array([1 if u in _TRUE_WORDS else 0 if u in _FALSE_WORDS else
-                          -1 if u in MISSING_LABELS else -2 for u in words] + [-1])[codes]
-    if (state == -1).any():
-        raise OutcomeError(f"{counted(int((state == -1).sum()), f'empty {what} value')} at "
-                           f"{row_numbers(state == -1)}; fill or drop those rows.")
-    if (state == -2).any():
-        raise non_boolean_error(what, state == -2, numeric or all(map(_is_number, words)))
-    return np.asarray(state == 1)
+                                       dtype=bucket_dtype([FAILURE] if n_ok < n else []))
+    readings = [LabelReading("true", SUCCESS, "true/false column", n_ok)] if n_ok else []
+    if n_ok < n:
+        readings.append(LabelReading("false", FAILURE, "true/false column", n - n_ok))
+    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), tuple(readings),
+                          "true/false")
 
 
 def bucket_with_ok(col: pd.Series | None, ok: np.ndarray) -> pd.Categorical:

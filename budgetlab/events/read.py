@@ -25,8 +25,9 @@ from ..privacy import guard_personal_data, hash_values, shown
 from ._latency import DURATION, apply_slow, parse_durations
 from ._messages import ROWS, row_numbers
 from .files import ISO_TIME, FileSpec, check_scalars, expand_sources, is_path_like, read_files
+from .flags import parse_ok
 from .lines import NOT_IN_FORMAT, read_lines
-from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes, parse_ok
+from .outcomes import OutcomeReading, bucket_with_ok, classify_outcomes
 from .presets import PRESETS
 from .schema import (
     SUCCESS,

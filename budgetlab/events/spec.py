@@ -16,10 +16,10 @@ from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
-from .outcomes import Outcomes, check_outcomes
 from .presets import PRESETS, check_pattern
 from .timeformat import check_time_format, has_year
 from .times import EPOCH_UNITS
+from .vocabulary import Outcomes, check_outcomes
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 
@@ -87,8 +87,8 @@ class ReadSpec:
         times mixed (in a file or across files), and dates without a day or a year, are refused.
     outcome : str, optional
         Outcome-label column. Labels are normalised
-        (:func:`~budgetlab.events.outcomes.normalize_label`) and read through the built-in
-        vocabulary :data:`~budgetlab.events.outcomes.DEFAULT_OUTCOMES` (``success``,
+        (:func:`~budgetlab.events.vocabulary.normalize_label`) and read through the built-in
+        vocabulary :data:`~budgetlab.events.vocabulary.DEFAULT_OUTCOMES` (``success``,
         ``succeeded``, ``done``, ``ok``, ``true``, ``1`` ... -> success; ``timeout``, ``timed
         out`` ... -> ``timeout``; ``failed``, ``error``, ``false``, ``0`` ... -> ``failure``), or
         through ``outcomes``. **A label neither knows is refused**, with its count and the exact

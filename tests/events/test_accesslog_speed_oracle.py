@@ -32,13 +32,9 @@ from budgetlab.errors import BudgetlabError, ConfigError, FileFormatError, Input
 from budgetlab.events._compressed import read_input
 from budgetlab.events._text import CR_ONLY_NOTE, PROGRESS_BYTES, compression_of, cr_only
 from budgetlab.events.files import check_path, expand_sources, file_name, file_notes
-from budgetlab.events.outcomes import (
-    LabelReading,
-    OutcomeReading,
-    check_outcomes,
-    classify_outcomes,
-)
+from budgetlab.events.outcomes import LabelReading, OutcomeReading, classify_outcomes
 from budgetlab.events.schema import SUCCESS, HowRead, bucket_dtype, skip_reasons, time_span, ts_ns
+from budgetlab.events.vocabulary import check_outcomes
 
 # ------------------------------------------------------------------------------------------
 # the pre-change implementation (budgetlab/events/accesslog.py before issue 20, point 3), as it was

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from budgetlab import OutcomeError, read_events
 from budgetlab.errors import ConfigError, InputError
-from budgetlab.events.outcomes import DEFAULT_OUTCOMES, classify_outcomes, normalize_label
+from budgetlab.events._messages import personal_mask
+from budgetlab.events.outcomes import classify_outcomes
+from budgetlab.events.vocabulary import DEFAULT_OUTCOMES, normalize_label
 
 
 def frame(labels):
@@ -97,6 +100,37 @@ def test_labels_that_look_personal_are_counted_not_shown():
     r = classify_outcomes(pd.Series(["ok", "anna@example.org"]), {"ok": "success",
                                                                   "anna@example.org": "x"})
     assert [(x.label, x.rows) for x in r.labels] == [("ok", 1), (None, 1)]
+
+
+def test_counted_labels_read_as_the_rows_they_stand_for():
+    # 'weird' x2 and 'odd' x1 among 8 rows, given as distinct values with their rows; the
+    # expected texts are those of the same labels row by row (written by hand)
+    values, counts = pd.Series(["success", "weird", "odd"]), np.array([5, 2, 1])
+    with pytest.raises(OutcomeError) as info:
+        classify_outcomes(values, counts=counts)
+    assert str(info.value).startswith("2 unknown outcome labels (the built-in vocabulary does not "
+                                      "know them, and budgetlab gives no label a meaning it "
+                                      "cannot know): 'weird' (2), 'odd' (1). ")
+    r = classify_outcomes(values, {"success": "success", "weird": "crash", "odd": "skip"},
+                          counts=counts)
+    assert [(x.label, x.meaning, x.rows) for x in r.labels] == [
+        ("success", "success", 5), ("weird", "crash", 2), ("odd", "skip", 1)]
+    assert r.ok.tolist() == [True, False, False] and r.skip.tolist() == [False, False, True]
+    # spellings of one label add up; empty labels are counted, not named by row
+    r = classify_outcomes(pd.Series(["OK", "ok ", "timeout"]), counts=np.array([1, 2, 4]))
+    assert [(x.label, x.rows) for x in r.labels] == [("ok", 3), ("timeout", 4)]
+    with pytest.raises(OutcomeError, match=r"^3 empty or missing outcome labels; fill or drop"):
+        classify_outcomes(pd.Series(["success", ""]), counts=np.array([1, 3]))
+    # true/false values: the rows of each
+    r = classify_outcomes(pd.Series([True, False]), counts=np.array([6, 2]))
+    assert [(x.label, x.rows) for x in r.labels] == [("true", 6), ("false", 2)]
+
+
+def test_no_built_in_word_looks_like_personal_data():
+    # the reading block shows built-in words without scanning them (outcomes._hidden): the
+    # scan itself must agree that none of them is personal
+    words = list(DEFAULT_OUTCOMES)
+    assert not personal_mask(words).any()
 
 
 def test_a_file_without_any_success_is_refused_under_the_vocabulary_only(tmp_path):

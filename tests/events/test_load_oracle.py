@@ -37,12 +37,7 @@ from budgetlab.events._structured import _binary_as_text
 from budgetlab.events._text import CR_ONLY_NOTE, compression_of, cr_only
 from budgetlab.events.accesslog import _ok_flags
 from budgetlab.events.files import FileSpec, expand_sources, file_name, file_notes
-from budgetlab.events.outcomes import (
-    LabelReading,
-    OutcomeReading,
-    check_outcomes,
-    classify_outcomes,
-)
+from budgetlab.events.outcomes import LabelReading, OutcomeReading, classify_outcomes
 from budgetlab.events.schema import (
     SUCCESS,
     HowRead,
@@ -52,6 +47,7 @@ from budgetlab.events.schema import (
     time_span,
     ts_ns,
 )
+from budgetlab.events.vocabulary import check_outcomes
 from budgetlab.privacy.guard import CANDIDATE, arrow_text, has, scan_text
 
 

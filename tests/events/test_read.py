@@ -20,7 +20,8 @@ import pytest
 
 from budgetlab import read_events
 from budgetlab.errors import ConfigError, OutcomeError
-from budgetlab.events.outcomes import DEFAULT_OUTCOMES, map_outcomes
+from budgetlab.events.outcomes import map_outcomes
+from budgetlab.events.vocabulary import DEFAULT_OUTCOMES
 
 UTC = "UTC"
 

@@ -1,0 +1,82 @@
+"""What the Dask reader reads: Parquet paths (a file, a folder, a glob, a list; checked before
+Dask sees them, in budgetlab's words) or a Dask DataFrame, and the options it takes (the
+:class:`~budgetlab.events.spec.ReadSpec` of :func:`budgetlab.read_events`, less the fields for
+text files)."""
+
+from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import dask.dataframe as dd
+import pandas as pd
+
+from ..errors import FileFormatError, InputError
+from ..events.spec import ReadSpec
+
+__all__ = ["read_parquet", "spec_of", "raw_frame"]
+
+#: ReadSpec fields for files and text logs read by :func:`budgetlab.read_events` only. Not
+#: ``on_error`` nor the deprecated ``strict``: the spec itself refuses them without ``pattern=``
+#: (``strict=True`` warns first and is held as ``on_error="raise"``), in the same words for both
+#: readers.
+_PANDAS_ONLY = ("pattern", "time_format", "format", "encoding", "duration", "duration_unit",
+                "slow_above", "year")
+
+
+def read_parquet(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
+    """Parquet paths as a Dask frame, and their name for messages; each local path is checked
+    first (missing, or not Parquet: a CSV file is pointed to ``dask.dataframe.read_csv``)."""
+    paths = list(source) if isinstance(source, (list, tuple)) else [source]
+    for p in paths:
+        if not isinstance(p, (str, PathLike)):
+            raise InputError("source must be a Parquet path (file, directory or glob), a list of "
+                             f"them, or a dask DataFrame, got {type(p).__name__}.")
+    name = Path(paths[0]).name if len(paths) == 1 else f"{len(paths)} Parquet paths"
+    for p in paths:
+        text = str(p)
+        if any(ch in text for ch in "*?[") or "://" in text:
+            continue  # a glob or a remote URL: Dask resolves it
+        path = Path(text)
+        if not path.exists():
+            raise FileFormatError(f"{path}: no such file or directory; check the path.")
+        if path.is_file() and path.suffix.lower() not in (".parquet", ".pq", ".parq"):
+            raise FileFormatError(
+                f"{path.name}: budgetlab.dask.read_events reads Parquet (a file, a directory or a "
+                "glob); for CSV or JSON build the frame with dask.dataframe.read_csv(..., "
+                "dtype=str) and pass it.")
+    try:
+        import pyarrow as pa
+
+        frame = dd.read_parquet([str(p) for p in paths] if len(paths) > 1 else str(paths[0]),
+                                filters=filters)
+    except (pa.ArrowException, OSError, ValueError, IndexError) as exc:
+        raise FileFormatError(
+            f"{name}: no readable Parquet data ({type(exc).__name__}); check the path, that it "
+            "holds .parquet files, and the filters.") from None
+    return frame, name
+
+
+def spec_of(spec: ReadSpec | None, options: dict[str, Any]) -> ReadSpec:
+    """``spec`` (default: a plain :class:`~budgetlab.events.spec.ReadSpec`) with ``options``, the
+    same object for both loaders; fields for files and text logs are refused."""
+    if spec is not None and not isinstance(spec, ReadSpec):
+        raise TypeError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}")
+    spec = (spec if spec is not None else ReadSpec()).replace(**options)
+    default = ReadSpec()
+    for name in _PANDAS_ONLY:
+        if getattr(spec, name) != getattr(default, name):
+            raise InputError(f"the Dask reader takes Parquet files or a Dask DataFrame; {name}= is "
+                             "for budgetlab.read_events.")
+    return spec
+
+
+def raw_frame(source: Any, filters: Any) -> tuple[dd.DataFrame, str]:
+    """The raw Dask frame of ``source`` and its name for messages."""
+    if isinstance(source, dd.DataFrame):
+        return source, "the Dask DataFrame"
+    if isinstance(source, pd.DataFrame):
+        raise InputError("source is a pandas DataFrame; use budgetlab.read_events() for pandas, "
+                         "or pass dask.dataframe.from_pandas(source, npartitions=...) here.")
+    return read_parquet(source, filters)

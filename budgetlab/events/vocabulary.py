@@ -1,0 +1,125 @@
+"""The outcome vocabulary: what a label means. Labels are compared in one spelling
+(:func:`normalize_label`); the built-in words (:data:`DEFAULT_OUTCOMES`) name successes, timeouts
+and failures, and an ``outcomes=`` mapping (or function) says what any other label means, status
+ranges included (:func:`check_outcomes`, :func:`lookup_label`). **A label no rule names is never
+given a meaning**: :mod:`.outcomes` refuses it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError
+from .schema import FAILURE, SKIP, SOLVE_ERROR, SUCCESS, TIMEOUT
+
+__all__ = ["DEFAULT_OUTCOMES", "TRUE_WORDS", "FALSE_WORDS", "Outcomes", "normalize_label",
+           "is_number", "check_outcomes", "lookup_label"]
+
+_SUCCESS_WORDS = ("success", "successful", "successfully", "succeeded", "succeed", "ok", "okay",
+                  "true", "1", "yes", "y", "t", "pass", "passed", "solved", "completed",
+                  "complete", "done", "finished", "good", "\u2713", "\u2714", "\u2611")
+_FAILURE_WORDS = ("failure", "failed", "fail", "error", "errored", "false", "0", "no", "n", "f",
+                  "bad", "\u2717", "\u2718", "\u274c")
+_TIMEOUT_WORDS = ("timeout", "timed_out", "timedout", "connection_timeout", "network_timeout",
+                  "deadline_exceeded")
+#: The built-in vocabulary (normalised label -> ``success`` or failure bucket). English words,
+#: ``1``/``0``, ``true``/``false`` and check marks; ``solve_error`` keeps its bucket. Every other
+#: label is refused unless ``outcomes=`` says what it means.
+DEFAULT_OUTCOMES: dict[str, str] = {**{w: SUCCESS for w in _SUCCESS_WORDS},
+                                    **{w: TIMEOUT for w in _TIMEOUT_WORDS},
+                                    SOLVE_ERROR: SOLVE_ERROR,
+                                    **{w: FAILURE for w in _FAILURE_WORDS}}
+#: The words of a true/false (``ok=``) column, normalised.
+TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t", "ok", "success"})
+FALSE_WORDS = frozenset({"false", "0", "no", "n", "f", "fail", "failure"})
+_STATUS = re.compile(r"[1-5][0-9][0-9]")
+_BLANKS = re.compile(r"[\s\-]+")
+#: A whole number as pandas writes a float column to text (``200.0``, ``1.0``, ``-0.0``).
+_WHOLE_DECIMAL = re.compile(r"(-?[0-9]+)\.0+")
+
+
+def normalize_label(text: Any) -> str:
+    """A label as budgetlab compares it: NFKC, format characters (zero-width spaces, soft
+    hyphens, BOMs) removed, case-folded, trimmed, runs of blanks and hyphens as one ``_``; a whole
+    number with a decimal zero (``200.0``, ``1.0``: a float column, in a DataFrame or as pandas
+    writes it to text) as the whole number, so the float ``1.0`` and the texts ``1.0`` and ``1``
+    are one label, whatever the source.
+
+    >>> normalize_label(" Success\\u200b"), normalize_label("ＯＫ"), normalize_label("Timed out")
+    ('success', 'ok', 'timed_out')
+    >>> normalize_label(200.0), normalize_label("1.0"), normalize_label("0.5")
+    ('200', '1', '0.5')
+    """
+    s = unicodedata.normalize("NFKC", str(text))
+    s = "".join(ch for ch in s if unicodedata.category(ch) != "Cf")
+    s = _BLANKS.sub("_", s.casefold().strip())
+    whole = _WHOLE_DECIMAL.fullmatch(s)
+    return str(int(whole.group(1))) if whole else s
+
+
+def is_number(text: str) -> bool:
+    """A label that reads as a number (``200``, ``0.5``, ``nan``): a code or a measured value."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+#: What ``outcomes=`` takes: a mapping, or a function of the normalised label (called once per
+#: distinct label), each giving ``"success"``, ``"skip"`` or a failure bucket name.
+Outcomes = Mapping[str, str] | Callable[[str], str]
+
+
+def check_outcomes(outcomes: Any) -> dict[str, str] | Callable[[str], str] | None:
+    """Validate an ``outcomes`` mapping: label (or status range ``2xx``) -> ``"success"``,
+    ``"skip"`` or a failure bucket name; keys are normalised like the labels. A function of the
+    label is kept as it is (its answers are checked when it is called, see
+    :func:`lookup_label`)."""
+    if outcomes is None or (callable(outcomes) and not isinstance(outcomes, Mapping)):
+        return outcomes
+    if not isinstance(outcomes, Mapping) or not outcomes:
+        raise ConfigError("outcomes= takes a non-empty mapping of label -> 'success', 'skip' or a "
+                          "failure bucket name, e.g. {'succeeded': 'success', 'pending': 'skip', "
+                          "'crashed': 'crash'}.")
+    table: dict[str, str] = {}
+    for key, value in outcomes.items():
+        if isinstance(key, bool) or not isinstance(key, (str, int, np.integer)):
+            raise ConfigError("outcomes= keys are labels (strings or integers), got "
+                              f"{type(key).__name__}.")
+        if not isinstance(value, str) or not value.strip() or value.strip() == "?":
+            raise ConfigError(f"outcomes[{key!r}] must be 'success', 'skip' or a failure bucket "
+                              "name (a non-empty string other than '?').")
+        norm = normalize_label(key)
+        if not norm:
+            raise ConfigError("outcomes= has an empty label; missing labels are refused, not "
+                              "mapped.")
+        bucket = _meaning(value)
+        if table.get(norm, bucket) != bucket:
+            raise ConfigError(f"outcomes= maps label {key!r} twice (labels are compared "
+                              "case-insensitively).")
+        table[norm] = bucket
+    return table
+
+
+def _meaning(value: str) -> str:
+    bucket = value.strip()
+    return {SUCCESS: SUCCESS, SKIP: SKIP}.get(bucket.casefold(), bucket)
+
+
+def lookup_label(label: str, table: Outcomes) -> tuple[str, str] | None:
+    """``(meaning, rule)`` of one normalised label: the exact key, else a status range
+    (``404`` -> ``40x`` -> ``4xx``); or what the function ``table`` says of it."""
+    if callable(table) and not isinstance(table, Mapping):
+        value = table(label)
+        if not isinstance(value, str) or not value.strip() or value.strip() == "?":
+            raise ConfigError(f"outcomes({label!r}) returned {value!r}; the function must return "
+                              "'success', 'skip' or a failure bucket name.")
+        return _meaning(value), "outcomes= function"
+    keys = (label, label[:2] + "x", label[0] + "xx") if _STATUS.fullmatch(label) else (label,)
+    return next(((table[k], k) for k in keys if k in table), None)
