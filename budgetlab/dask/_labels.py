@@ -14,7 +14,7 @@ import pandas as pd
 from ..events.outcomes import OutcomeReading, check_label_rows, classify_outcomes
 from ..events.vocabulary import Outcomes
 
-__all__ = ["LabelCounts", "count_labels", "classify_counts"]
+__all__ = ["LabelCounts", "count_labels", "classify_counts", "skipped_parts"]
 
 #: One partition's distinct outcome labels (as they are, in the order met) and the rows of each.
 LabelCounts = tuple[pd.Series, np.ndarray]
@@ -51,3 +51,24 @@ def classify_counts(parts: Sequence[LabelCounts], outcomes: Outcomes | None, *,
                        minlength=len(uniques)).astype(np.int64)
     return classify_outcomes(pd.Series(uniques, name=values.name), outcomes,
                              require_success=require_success, counts=rows)
+
+
+def skipped_parts(parts: Sequence[LabelCounts | None], reading: OutcomeReading) -> frozenset[int]:
+    """The partitions (by position in ``parts``; ``None``: no rows) whose every label maps to
+    ``skip`` under ``reading``, :func:`classify_counts`'s of the same ``parts``: they load as no
+    rows, as those rows leave one file's table, where a partition alone would be refused as
+    "every row maps to skip".
+
+    >>> parts = [count_labels(pd.Series(["pending", "pending"]), None),
+    ...          count_labels(pd.Series(["success", "pending"]), None)]
+    >>> reading = classify_counts(parts, {"pending": "skip", "success": "success"},
+    ...                           require_success=True)
+    >>> sorted(skipped_parts(parts, reading))
+    [0]
+    """
+    present = [p for p in parts if p is not None]
+    values = pd.concat([v for v, _ in present], ignore_index=True)
+    codes, uniques = pd.factorize(values)
+    skipped = set(pd.Series(uniques)[reading.skip])  # classify_counts' order of the uniques
+    return frozenset(n for n, p in enumerate(parts)
+                     if p is not None and set(p[0]) <= skipped)

@@ -23,7 +23,7 @@ from ..events.schema import SUCCESS, bucket_dtype
 from ..events.spec import ReadSpec
 from ..events.times import describe_time, is_instant
 from ..privacy import hash_values
-from ._labels import classify_counts, count_labels
+from ._labels import classify_counts, count_labels, skipped_parts
 from ._partitions import partition_error, partition_number
 from ._sources import raw_frame, spec_of
 
@@ -46,6 +46,8 @@ class _LoadPlan:
     hashed_in: tuple[frozenset[str], ...]
     salt: str | None
     meta: pd.DataFrame | None
+    #: partitions whose every label maps to skip: no rows, as in one file's table
+    skipped: frozenset[int] = frozenset()
 
 
 def _profile_partition(
@@ -98,7 +100,9 @@ def _profile_partition(
     info["keys"] = {k: list(frame[k].cat.categories) for k in keys if k in present}
     renamed = {session: "session_id"} if session else {}
     info["flagged"] = [c for c in (guarded if scan_pii else []) if renamed.get(c, c) not in present]
-    info["sample"] = raw.iloc[:1]
+    # a row to build the metadata from; with labels the first of each distinct one, so that one
+    # that does not map to skip is among them
+    info["sample"] = raw.iloc[~raw[spec.label].duplicated().to_numpy()] if labels else raw.iloc[:1]
     # the form of its times (a partition mixing forms is refused when it is loaded)
     times = raw[spec.time]
     info["time"] = describe_time(times, tz=spec.tz, epoch=spec.epoch) if times.notna().any() \
@@ -110,7 +114,7 @@ def _load_partition(raw: pd.DataFrame, partition_info: Mapping[str, Any] | None 
                     plan: _LoadPlan) -> pd.DataFrame:
     """One partition through :func:`budgetlab.read_events`, then the global dtypes."""
     number = partition_number(partition_info)
-    if len(raw) == 0 and plan.meta is not None:
+    if plan.meta is not None and (len(raw) == 0 or number in plan.skipped):
         return plan.meta.copy()
     try:
         frame = pandas_read_events(raw, plan.spec)
@@ -175,15 +179,21 @@ def _profile(raw: dd.DataFrame, name: str, spec: ReadSpec, guarded: list[str],
 
 
 def _label_buckets(infos: list[dict[str, Any]], spec: ReadSpec, *,
-                   require_success: bool) -> list[str]:
+                   require_success: bool) -> tuple[list[str], frozenset[int]]:
     """The failure buckets of the outcome labels of every partition, classified once as
     :func:`budgetlab.read_events` classifies one file's (:func:`~._labels.classify_counts`): a
     refusal (unknown or numeric labels; from Parquet paths, no success in any partition) lists
     the labels of the whole input, in the order met, partition after partition, with their
-    rows."""
-    parts = [i["labels"] for i in infos if i.get("labels") is not None]
-    reading = classify_counts(parts, spec.outcomes, require_success=require_success)
-    return [str(c) for c in reading.bucket.categories]
+    rows. Also the partitions whose every row maps to skip (loaded as no rows); when that is
+    every row of the input, refused as one file would be."""
+    parts = [i.get("labels") for i in infos]
+    reading = classify_counts([p for p in parts if p is not None], spec.outcomes,
+                              require_success=require_success)
+    skipped = skipped_parts(parts, reading)
+    if all(n in skipped for n, i in enumerate(infos) if i["rows"]):
+        raise InputError("every row maps to skip; nothing is left to analyse: check "
+                         + say("outcomes=", "--outcomes") + ".")
+    return [str(c) for c in reading.bucket.categories], skipped
 
 
 def _key_dtypes(infos: list[dict[str, Any]], keys: list[str], flagged: set[str],
@@ -276,8 +286,8 @@ def read_events(
     # first pass: categories, personal-data columns, a sample row (one small result per partition)
     infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded))
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
-    buckets = _label_buckets(infos, spec, require_success=is_path_like(source)) \
-        if spec.ok is None else _union([i["bucket"] for i in infos], sort=False)
+    buckets, skipped = _label_buckets(infos, spec, require_success=is_path_like(source)) \
+        if spec.ok is None else (_union([i["bucket"] for i in infos], sort=False), frozenset())
     bucket_type = bucket_dtype(set(buckets) - {SUCCESS})
     flagged = set(_union([i["flagged"] for i in infos], sort=False))
     key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)
@@ -303,11 +313,11 @@ def read_events(
         # needs a salt
         hash_values(pd.Series(["x"], dtype="string"), salt if salt is not None else "")
     # the metadata: one real row through the same loader (hashing every hash column, for dtypes)
-    number = next(n for n, i in enumerate(infos) if i["rows"])
+    number = next(n for n, i in enumerate(infos) if i["rows"] and n not in skipped)
     plan = _LoadPlan(spec=load_spec, bucket=bucket_type, key_dtypes=key_dtypes,
                      hash_columns=hash_columns,
                      hashed_in=tuple(frozenset() for _ in infos), salt=salt, meta=None)
     meta = _load_partition(infos[number]["sample"], {"number": number}, plan=plan).iloc[:0]
-    plan = dataclasses.replace(plan, hashed_in=hashed_in, meta=meta)
+    plan = dataclasses.replace(plan, hashed_in=hashed_in, meta=meta, skipped=skipped)
     loaded: dd.DataFrame = raw.map_partitions(_load_partition, plan=plan, meta=meta)
     return loaded
