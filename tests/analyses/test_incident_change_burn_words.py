@@ -1,6 +1,7 @@
 """The incident summary never says a burn that is not zero as ``0``: the first status change's burn
 is the seed's report figure, rounded to 2 decimals, and its ``0.0`` holds every burn under 0.005
-(it said "went HEALTHY at 01:00 with 1 h burn 0"); a hand-built log, figures worked out by hand."""
+(it said "went HEALTHY at 01:00 with 1 h burn 0"); ``replay``'s transitions table keeps the seed's
+figure and says what its 0.0 beside failures is. A hand-built log, figures worked out by hand."""
 
 from __future__ import annotations
 
@@ -33,3 +34,18 @@ def test_a_change_whose_seed_burn_rounds_to_0_says_under_0_005():
     # 500 successes in 501 events: 99.80 %
     assert "went HEALTHY at 01:00 with 1 h burn under 0.005 (1 h success 99.80 %)" in rep.summary
     assert "burn 0 (" not in rep.summary
+
+
+def test_replays_transitions_say_a_seed_burn_of_0_beside_failures_is_under_0_005(tmp_path,
+                                                                                  capsys):
+    from budgetlab.cli import main
+
+    log = tmp_path / "log.csv"
+    _log()[["ts", "ok"]].to_csv(log, index=False)
+    assert main(["replay", str(log), "--ok", "ok", "--target", "0.5", "--window", "1h"]) == 0
+    out = capsys.readouterr().out
+    # the change at 01:00:00.5: 1 failure in 501 events, burn_rate 0.0 as the seed rounds it
+    row = next(ln for ln in out.splitlines() if ln.startswith("2026-03-02 01:00:00"))
+    assert row.split()[-1] == "0.0" and row.split()[-5] == "1"
+    assert ("A burn_rate of 0.0 beside failures is a burn under 0.005 (its rounding), not none."
+            in out)
