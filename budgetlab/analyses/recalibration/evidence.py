@@ -132,16 +132,16 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
             "window_events": win}
 
 
-def warmup_words(events: int, window: str, *, history: str = "") -> str:
+def _warmup_words(events: int, window: str, *, history: str = "") -> str:
     """Why a group has no event in the evaluated span when all of its ``events`` fell within a
     warm-up of the ``window`` (``history``: the span the events were counted in, when
     ``history`` cut the log), in words; the reason of :func:`budgetlab.recalibrate` for it.
 
-    >>> warmup_words(5, "1 h")
-    '0 events in the evaluated span: all 5 of the group's events fell within a warm-up (the first
+    >>> _warmup_words(5, "1 h")
+    "0 events in the evaluated span: all 5 of the group's events fell within a warm-up (the first
     1 h of a stretch of traffic, which only fills the window); no verdict and no recommendation
-    without events after it'
-    >>> warmup_words(1, "24 h", history="the last 7 d")[:89]
+    without events after it"
+    >>> _warmup_words(1, "24 h", history="the last 7 d").split(" (")[0]
     "0 events in the evaluated span: the group's one event in the last 7 d fell within a warm-up"
     """
     where = f" in {history}" if history else ""
@@ -155,7 +155,7 @@ def warmup_words(events: int, window: str, *, history: str = "") -> str:
 def _warmup_reasons(thin: list[str], n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
     """``thin`` with the reason of each group without an evaluated event whose events (in the
     history, counted back from the log's last event) all fell within a warm-up, the first window
-    of their stretch of traffic, said as that (:func:`warmup_words`), not as "too few events"."""
+    of their stretch of traffic, said as that (:func:`_warmup_words`), not as "too few events"."""
     t = np.asarray(srt.t, dtype=np.int64)
     t_first, t_last = int(t.min()), int(t.max())
     lo = max(t_last - plan.history_ns, t_first)
@@ -164,7 +164,7 @@ def _warmup_reasons(thin: list[str], n_ev: np.ndarray, srt: Any, plan: Plan) -> 
     window = prose_duration(pd.Timedelta(plan.slo.window_ns, unit="ns"))
     history = (f"the last {prose_duration(pd.Timedelta(plan.history_ns, unit='ns'))}"
                if lo > t_first else "")
-    return [warmup_words(int(w), window, history=history) if n == 0 and w > 0 else x
+    return [_warmup_words(int(w), window, history=history) if n == 0 and w > 0 else x
             for x, n, w in zip(thin, n_ev.tolist(), n_warm.tolist(), strict=True)]
 
 
