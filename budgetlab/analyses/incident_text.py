@@ -83,6 +83,21 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
     return f"Between {loc_s:%H:%M} on {loc_s:%Y-%m-%d} and {loc_e:%H:%M} on {loc_e:%Y-%m-%d} {zone}"
 
 
+def _seed_burn(burn: float) -> str:
+    """A burn from the seed's report figures (``first_change_burn``: rounded to 2 decimals) in
+    :func:`~budgetlab._util.burns.burn_figure`'s words; its ``0.0`` says a burn under 0.005, which
+    a change can hold (one failure left in 500 events at 50 %), never ``0``.
+
+    >>> _seed_burn(0.0), _seed_burn(1.25), _seed_burn(0.01)
+    ('under 0.005', '1.25', '0.01')
+    """
+    return f"under {burn_figure(_SEED_BURN_HALF_STEP)}" if burn == 0 else burn_figure(burn)
+
+
+#: Half the last digit of the seed's rounded burn: its 0.0 holds every burn under this.
+_SEED_BURN_HALF_STEP = 0.005
+
+
 def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
 
@@ -128,7 +143,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
         txt = name + (f" {began} and" if at_start != "healthy" else "")
         txt += (f" went {row['first_change_to'].upper()} at "
                 f"{_clock(row['first_change_at'], tz, start)} with "
-                f"{window} burn {burn_figure(row['first_change_burn'])} ({window} success "
+                f"{window} burn {_seed_burn(row['first_change_burn'])} ({window} success "
                 f"{measured_percent(row['first_change_rate'])})")
         if worst != row["first_change_to"] and worst != at_start and worst != "no_traffic":
             txt += f", reached {worst.upper()} at {_clock(row['worst_at'], tz, start)}"

@@ -58,6 +58,9 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     cut = (f" (--history: the last {prose_duration(s['history'])} of the log, which begins "
            f"{first:%Y-%m-%d %H:%M}; no figure counts its earlier events)"
            if s["span_end"] - s["history"] > first else "")
+    # without --history cutting the log, a group's window holds only its warm-up events when the
+    # evaluated span holds none of its own (no exclusions here)
+    warmup = "" if cut else f"{prose_duration(window)} warm-up"
     print(wrap(f"evaluated span: {s['span_start']:%Y-%m-%d %H:%M} .. "
                f"{s['span_end']:%Y-%m-%d %H:%M} UTC{cut}, per group "
                "only the time its window held traffic, after the first window of each stretch of "
@@ -70,12 +73,14 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     print(f"rule: the highest target that would have been {s['limit_status'].upper()} or worse at "
           f"most {given_percent(s['max_share'])} of the evaluated time\n")
     for _, row in rec.summary.iterrows():
-        print(f"{group_label(row, by)}: {_recalibration_line(row, given)}")
+        print(f"{group_label(row, by)}: {_recalibration_line(row, given, warmup)}")
         # the table's API words, said as flags here; without a current target the header said
         # so once, and the rest of the reason (the rule's target) is in the line above
         if given or not str(row["verdict_reason"]).startswith(speak(NO_CURRENT_TARGET)):
             print(wrap(speak(row["verdict_reason"])))
         note = str(row.get("recommendation_note", "") or "")
+        reason = f"{row['verdict_reason']}; "
+        note = note[len(reason):] if note.startswith(reason) else note  # said just above
         if note and note != row["verdict_reason"]:
             print(wrap(f"note: {speak(note)}"))
     if args.out:
@@ -85,16 +90,18 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recalibration_line(row: pd.Series, given: bool) -> str:
+def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
     """One group's evidence, target (when a current target was ``given``: without one, the header
     says so once), recommendation and verdict in words (a figure that does not exist is said so,
-    never printed as a number)."""
+    never printed as a number). A group without evaluated events says what its window held in
+    its evaluated time: only its ``warmup`` events (``"1 h warm-up"``), or, when ``--history``
+    cut the log (``warmup`` empty), events from before the span or its warm-ups."""
     from ..analyses.recalibration.rules import recommendation_name
 
     n = int(row["events"])
     hours = float(row["hours"])
     if n == 0:
-        rate = f"no events in the evaluated span ({hours_words(hours)} with traffic)"
+        rate = _no_events_words(hours, warmup)
     else:
         rate = (f"observed {measured_percent(row['success_rate'])} over "
                 f"{counted(n, 'event')} in {hours_words(hours)} with traffic (95 % "
@@ -119,6 +126,18 @@ def _recalibration_line(row: pd.Series, given: bool) -> str:
     else:
         verdict = "no verdict"
     return f"{rate}; {cur}{rec_text}; {verdict}"
+
+
+def _no_events_words(hours: float, warmup: str) -> str:
+    """``no events after the 1 h warm-up (the window held only warm-up events, for 59 min 22 s of
+    evaluated time)``: a group whose ``hours`` of evaluated time hold none of its events (a
+    fraction of a second said so, never ``0 s``)."""
+    head = f"no events after the {warmup}" if warmup else "no events in the evaluated span"
+    if not hours > 0:
+        return f"{head} (no evaluated time)"
+    held = "warm-up events" if warmup else "events from before the span or its warm-ups"
+    span = hours_words(hours) if hours * 3600 >= 1 else "a fraction of a second"
+    return f"{head} (the window held only {held}, for {span} of evaluated time)"
 
 
 # --- compare-windows ----------------------------------------------------------------------------

@@ -29,13 +29,24 @@ _NOT_READ = {
 
 def _duration(text: str) -> Any:
     """A ``--window``/``--period`` value: OpenSLO shorthand (``28d``, ``2w``, ``90m``) or any
-    duration budgetlab reads (``24h``, ``7D``, ``90min``)."""
+    duration budgetlab reads (``24h``, ``7D``, ``90min``). One of seconds that is no whole number
+    of minutes is refused here, in the words it was typed (``90s``, never ``1m30s``)."""
+    from .._util.units import MINUTE_NS
+    from .._util.validation import to_timedelta
     from ..interop.openslo import parse_duration_shorthand
 
     try:
         return parse_duration_shorthand(text)
     except ConfigError:
-        return text
+        pass
+    try:
+        td = to_timedelta(text, name="duration")
+    except ConfigError:
+        return text  # refused where it is read, with its own words
+    if td.value % MINUTE_NS:  # OpenSLO durations are whole minutes
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number of minutes; OpenSLO "
+                                         "durations have no seconds")
+    return text
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:

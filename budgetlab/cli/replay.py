@@ -75,6 +75,11 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
         "\nThe seed tracker's report figures, rounded as it rounds them (--out too): current_rate "
         "to 4 decimals, burn_rate to 2, budget_total, budget_remaining and budget_remaining_pct "
         "to 1.")
+    hidden = {"burn_rate", "failures"} <= set(show.columns) and bool(
+        ((show["burn_rate"] == 0) & (show["failures"] > 0)).any())
+    if hidden:  # never "0" for a burn
+        text += (" A burn_rate of 0.0 beside failures is a burn under 0.005 (its rounding), not "
+                 "none.")
     if len(tr) > limit:
         text += f"\n... {len(tr) - limit} more (--out writes every status change)"
     return text

@@ -58,8 +58,13 @@ def run_record(args: argparse.Namespace, read: LogRead, command: str = "replay")
                         "sha256": _sha256(p)} for p in files]}
 
 
-def _slo_dict(slo: SLO) -> dict[str, Any]:
-    return {"target": slo.target, "window": duration_label(slo.window), "warning": slo.warning,
+def _slo_dict(slo: SLO, typed: str | None = None) -> dict[str, Any]:
+    """The SLO's facts; its window as the user ``typed`` it (``--window 90s``, not ``1m30s``)
+    where that is the window, else as a compact label (from an ``--slo`` file)."""
+    window = duration_label(slo.window)
+    if typed is not None and duration_label(typed) == window:
+        window = typed
+    return {"target": slo.target, "window": window, "warning": slo.warning,
             "critical": slo.critical, "min_events": slo.min_events}
 
 
@@ -69,10 +74,11 @@ def write_record(record: dict[str, Any], slo: SLO | PerGroup, args: argparse.Nam
     from .._util.files import atomic_write
 
     how = events.attrs.get("how_read")
+    typed = getattr(args, "window", None)
     if isinstance(slo, SLO):
-        slo_facts: dict[str, Any] = _slo_dict(slo)
+        slo_facts: dict[str, Any] = _slo_dict(slo, typed)
     else:
-        slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s)} for k,
+        slo_facts = {"per_group": [{"group": list(k), **_slo_dict(s, typed)} for k,
                                    s in slo.table.items()],
                      "binding": slo.binding}
     full = {**record, "slo": slo_facts, "how_read": how.as_dict() if how is not None else None,

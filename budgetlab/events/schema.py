@@ -316,13 +316,22 @@ class HowRead:
                  f"  rows: {self.rows_read:,} read, {self.rows_kept:,} kept, {n_skip:,} "
                  f"skipped{why}",
                  f"  time: column {self.time_column!r}, {self.time_reading}; {span}",
-                 f"  outcomes: column {self.outcome_column!r}, {vocabulary}{rule}",
+                 self._outcomes_line(vocabulary, rule),
                  *self._label_lines()]
         if self.slow_above is not None:
             lines.append("  latency: successes slower than "  # the prose spelling: 0.06 s
                          f"{prose_duration(self.slow_above)} counted as failures "
                          f"in bucket 'slow': {counted(self.slow_rows, 'row')}")
         return "\n".join([*lines, *(f"  note: {n}" for n in self.notes)])
+
+    def _outcomes_line(self, vocabulary: str, rule: str) -> str:
+        """``outcomes: column 'outcome', built-in vocabulary``; a success column names its option
+        once, beside the column (``column 'ok' (ok=), true/false values``), never a second
+        "column" after the values."""
+        col = f"column {self.outcome_column!r}"
+        if rule == " (ok= column)":
+            return f"  outcomes: {col} (ok=), {vocabulary}"
+        return f"  outcomes: {col}, {vocabulary}{rule}"
 
     def __repr__(self) -> str:
         return str(self)

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from .._util.validation import check_tz
+from .._util.validation import check_tz, to_timedelta
 from .._util.words import given_seconds, prose_duration
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from ._common import time_axis, utc_naive
 from .legends import legend_above
 
@@ -66,7 +66,7 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
                          "threshold, share).")
     tz = check_tz(tz)
     ax = plt.gca() if ax is None else ax
-    freq = shares.attrs.get("freq") if freq is None else freq
+    freq = _table_freq(shares, freq)
     keys = _keys(shares, known)
     parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
     lines = []
@@ -99,6 +99,31 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
 #: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
 #: lines or more meet at a point.
 LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
+
+
+def _table_freq(shares: pd.DataFrame, freq: str | None) -> str | None:
+    """The period the y label names: ``freq``, or else ``shares.attrs["freq"]``. A ``freq`` that
+    differs from the period the table's attrs record is refused: the label would misname the
+    periods drawn (``latency_profile(freq=...)`` makes a table of another period)."""
+    if freq is None or "freq" not in shares.attrs:
+        return shares.attrs.get("freq") if freq is None else freq
+    had = shares.attrs["freq"]
+    if had is None or not _same_period(had, freq):
+        period = "one period over the whole log" if had is None else f"freq={had!r}"
+        raise ConfigError(f"freq={freq!r} differs from the table's period ({period}, from "
+                          "shares.attrs['freq'], which latency_profile wrote): the y label would "
+                          "misname its periods; leave freq unset, or make the table with "
+                          f"latency_profile(freq={freq!r}).")
+    return freq
+
+
+def _same_period(a: str, b: str) -> bool:
+    """Whether two ``freq`` texts name one period length (``"1D"`` and ``"24h"``); texts that are
+    no fixed length (``"MS"``) are the same only as written."""
+    try:
+        return bool(to_timedelta(a, name="freq") == to_timedelta(b, name="freq"))
+    except ConfigError:
+        return str(a) == str(b)
 
 
 def _per_period(shares: pd.DataFrame, freq: str | None) -> str:

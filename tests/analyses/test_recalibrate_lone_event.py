@@ -35,10 +35,11 @@ def test_the_lone_event_group_is_withheld_in_words_with_its_counts(lone):
     # its counts stay: no event a full window after its stretch began; 1 ns of evaluated time
     assert (b["events"], b["failures"], b["traffic_days"]) == (0, 0, 1)
     assert b["hours"] == pytest.approx(1 / 3.6e12, rel=1e-9)
+    # its one event is its stretch's warm-up: said so, not as "too few events" (0 expected)
     assert b["verdict_reason"] == (
-        "0 events in the evaluated span: too few for a verdict (no target given and none to "
-        "recommend: at 50 %, the lowest usual target, they hold 0 expected "
-        "failures; a verdict needs at least 10, i.e. 20 events)")
+        "0 events in the evaluated span: the group's one event fell within a warm-up (the first "
+        "1 h of a stretch of traffic, which only fills the window); no verdict and no "
+        "recommendation without events after it")
     assert b[list(ESTIMATES)].isna().all()
     assert {"p1", "p5", "p10", "p50", "events_per_day", "window_events"} <= set(ESTIMATES)
     assert np.isnan(b["recommended_target"])

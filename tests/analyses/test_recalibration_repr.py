@@ -19,8 +19,9 @@ def test_repr_of_a_withheld_group_says_why_in_words():
     assert repr(r) == (
         "Recalibration of 1 group, 10 min window, evaluated 2016-10-30 16:59 .. 2016-10-30 17:36 "
         "UTC\n"
-        "  all events: 0 events in the evaluated span: too few for a verdict (under 90 % they hold "
-        "0 expected failures; a verdict needs at least 10, i.e. 100 events)\n"
+        "  all events: 0 events in the evaluated span: all 3 of the group's events fell within a "
+        "warm-up (the first 10 min of a stretch of traffic, which only fills the window); no "
+        "verdict and no recommendation without events after it\n"
         f"Tables: summary (1 row), candidates (1 row), distribution ({len(r.distribution)} rows), "
         "bootstrap (200 rows); settings.")
 

@@ -29,7 +29,7 @@ def test_failures_without_a_bucket_column_are_said_to_come_from_the_ok_column(tm
     (tmp_path / "log.csv").write_text(OK_LOG)
     assert main(["replay", str(tmp_path / "log.csv"), "--ok", "ok", "--window", "1h"]) == 0
     assert _outcome_lines(capsys.readouterr().err) == [
-        "  outcomes: column 'ok', true/false values (--ok column)",
+        "  outcomes: column 'ok' (--ok), true/false values",
         "    'success'  -> success  2",
         "    'failure'  -> failure  2"]
     # with --bucket, the failure kinds are that column's

@@ -30,7 +30,7 @@ def test_pandas_floats_1_0_and_0_0_are_true_and_false(tmp_path, capsys):
     assert ev["bucket"].astype(str).tolist() == ["success", "failure", "success"]
     assert main(["replay", str(path), "--ok", "ok", "--window", "1h"]) == 0
     # no --bucket: every meaning is the --ok column's, said once on the outcomes line
-    assert "  outcomes: column 'ok', true/false values (--ok column)\n" in capsys.readouterr().err
+    assert "  outcomes: column 'ok' (--ok), true/false values\n" in capsys.readouterr().err
 
 
 def test_a_value_other_than_1_0_and_0_0_is_refused_as_in_a_dataframe(tmp_path):

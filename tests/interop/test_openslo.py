@@ -562,10 +562,10 @@ def test_export_openslo_from_recalibration_and_from_spec(tmp_path):
 
 @pytest.mark.parametrize("argv, needle", [
     (["export", "openslo", "{out}"], "--target"),
-    # the flag and the value as given (it said "slo.window=0 days 00:01:30")
+    # the flag and the value as given (it said "slo.window=0 days 00:01:30", then "1m30s")
     (["export", "openslo", "--target", "0.9", "--window", "90s", "{out}"],
-     "budgetlab: error: --window 1m30s is not a whole number of minutes; OpenSLO durations have "
-     "no seconds.\n"),
+     "budgetlab: error: argument --window: 90s is not a whole number of minutes; OpenSLO "
+     "durations have no seconds (see 'budgetlab export openslo --help')\n"),
     (["export", "openslo", "--target", "0.9", "--policy", "bogus", "{out}"],
      "--policy: invalid choice: 'bogus'"),
     (["export", "openslo", "--from-recalibration", "{missing}", "{out}"], "no such file"),

@@ -22,12 +22,19 @@ from ...events.schema import scope_mask
 from .bootstrap import bootstrap_interval, bootstrap_targets
 from .candidates import USUAL_TARGETS
 from .choice import Choice
+from .clock import evaluated_events
 from .options import Plan
 from .rolling import Exclusions, weighted_quantiles
 from .rules import cap_notes, explain_no_recommendation, thin_evidence
 from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "judge_groups", "incident_rows"]
+
+#: The note of a group whose evidence is too thin for its current target, where the rule alone
+#: had a target: the thin-evidence rule weighs the evidence at the current target when one is
+#: given, and withholds the recommendation with the verdict.
+_WITHHELD_WITH_VERDICT = ("the recommendation is withheld with the verdict: evidence too thin for "
+                         "the current target withholds both")
 
 #: Histories shorter than this many days give provisional recommendations (the seed: 2-4 weeks).
 MIN_HISTORY_DAYS = 14.0
@@ -68,6 +75,7 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]),
                           bool(has_time[g]), hours=float(hours[g]), judged_at=str(at[g]))
             for g in range(srt.n_groups)]
+    thin = _warmup_reasons(thin, n_ev, srt, plan)
     judged = np.array([not x for x in thin], dtype=bool)
     recommended = np.where(judged, c.recommended, np.nan)
     boot = bootstrap_targets(c.time, plan.limit, c.grid, c.grid_idx, max_share=plan.max_share,
@@ -83,7 +91,7 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
         window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window")
     actions = _capped_actions(actions, capped, n_ev)
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
-        _notes(evidence, has_time, c, recommended, plan, thin),
+        _notes(evidence, has_time, c, recommended, current, plan, thin),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev), strict=True)]
     below = np.isfinite(recommended) & np.isnan(rec_low) & (plan.n_boot > 0)
     for g in np.flatnonzero(below).tolist():
@@ -124,6 +132,42 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
             "window_events": win}
 
 
+def _warmup_words(events: int, window: str, *, history: str = "") -> str:
+    """Why a group has no event in the evaluated span when all of its ``events`` fell within a
+    warm-up of the ``window`` (``history``: the span the events were counted in, when
+    ``history`` cut the log), in words; the reason of :func:`budgetlab.recalibrate` for it.
+
+    >>> _warmup_words(5, "1 h")
+    "0 events in the evaluated span: all 5 of the group's events fell within a warm-up (the first
+    1 h of a stretch of traffic, which only fills the window); no verdict and no recommendation
+    without events after it"
+    >>> _warmup_words(1, "24 h", history="the last 7 d").split(" (")[0]
+    "0 events in the evaluated span: the group's one event in the last 7 d fell within a warm-up"
+    """
+    where = f" in {history}" if history else ""
+    which = (f"the group's one event{where}" if events == 1
+             else f"all {events:,} of the group's events{where}")
+    return (f"0 events in the evaluated span: {which} fell within a warm-up (the first {window} "
+            "of a stretch of traffic, which only fills the window); no verdict and no "
+            "recommendation without events after it")
+
+
+def _warmup_reasons(thin: list[str], n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
+    """``thin`` with the reason of each group without an evaluated event whose events (in the
+    history, counted back from the log's last event) all fell within a warm-up, the first window
+    of their stretch of traffic, said as that (:func:`_warmup_words`), not as "too few events"."""
+    t = np.asarray(srt.t, dtype=np.int64)
+    t_first, t_last = int(t.min()), int(t.max())
+    lo = max(t_last - plan.history_ns, t_first)
+    warm = (t >= lo) & ~evaluated_events(t, srt.bounds, plan.slo.window_ns, lo, t_last)
+    n_warm = np.bincount(srt.seg[warm], minlength=srt.n_groups)
+    window = prose_duration(pd.Timedelta(plan.slo.window_ns, unit="ns"))
+    history = (f"the last {prose_duration(pd.Timedelta(plan.history_ns, unit='ns'))}"
+               if lo > t_first else "")
+    return [_warmup_words(int(w), window, history=history) if n == 0 and w > 0 else x
+            for x, n, w in zip(thin, n_ev.tolist(), n_warm.tolist(), strict=True)]
+
+
 def short_history(days: float) -> str:
     """The caveat of a recommendation from fewer than :data:`MIN_HISTORY_DAYS` days of history
     (``days`` from the group's first evaluated instant to its last: after the window's warm-up,
@@ -143,14 +187,17 @@ def short_history(days: float) -> str:
 
 
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,
-           plan: Plan, thin: list[str]) -> list[str]:
+           current: np.ndarray, plan: Plan, thin: list[str]) -> list[str]:
     """Per group: why there is no recommendation (too thin evidence; or with figures and the way
     forward), or the caveat of a short history; empty when neither applies."""
     out = []
     for g, lo in enumerate(c.lo_t.tolist()):
         days = float(ev["history_days"][g])
         if thin[g]:
-            out.append(thin[g])
+            # the rule had a target, but the evidence is weighed at the current one: say so, or
+            # "no recommended target" would read as none meeting the rule
+            both = np.isfinite(c.recommended[g]) and np.isfinite(current[g])
+            out.append(f"{thin[g]}; {_WITHHELD_WITH_VERDICT}" if both else thin[g])
             continue
         if np.isfinite(recommended[g]):
             out.append(short_history(days))

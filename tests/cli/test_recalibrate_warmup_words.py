@@ -1,0 +1,89 @@
+"""``recalibrate`` says what happened to a group whose events all fell within a warm-up (it said
+"no events in the evaluated span (59 min 22 s with traffic)", which read as a contradiction), and
+why a recommendation is withheld with a verdict the current target's evidence cannot carry; the
+Elastic Apache log's POST, OPTIONS and GET requests, figures worked out by hand in the comments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from budgetlab import read_events
+from budgetlab.analyses.recalibration import recalibrate
+from budgetlab.cli import main
+
+APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
+
+# POST (grep '"POST ' in the log), 2015-05-19: 04:05:16 (alone: its stretch is its warm-up),
+# 09:05:53 and 10:05:15 (one stretch: the warm-up ends at 10:05:53, the 10:05:15 event leaves the
+# window at 11:05:15, so the window holds only it for 59 min 22 s after the warm-up), 11:05:57
+# (after an empty window: a new stretch); 2015-05-20 08:05:41 (alone). None lies after a warm-up.
+POST = ("method=POST: no events after the 1 h warm-up (the window held only warm-up events, for "
+        "59 min 22 s of evaluated time); no recommended target; no verdict")
+POST_REASON = ("0 events in the evaluated span: all 5 of the group's events fell within a warm-up "
+               "(the first 1 h of a stretch of traffic, which only fills the window); no verdict "
+               "and no recommendation without events after it")
+# OPTIONS: one request, 2015-05-20 14:05:16; its warm-up ends as it leaves the window (1 ns later)
+OPTIONS = ("method=OPTIONS: no events after the 1 h warm-up (the window held only warm-up events, "
+           "for a fraction of a second of evaluated time); no recommended target; no verdict")
+OPTIONS_REASON = ("0 events in the evaluated span: the group's one event fell within a warm-up "
+                  "(the first 1 h of a stretch of traffic, which only fills the window); no "
+                  "verdict and no recommendation without events after it")
+
+
+def _said(out: str) -> str:
+    return " ".join(out.split())
+
+
+def test_groups_whose_events_all_fell_in_the_warm_up_say_so(capsys):
+    assert main(["recalibrate", str(APACHE), "--preset", "access", "--by", "method",
+                 "--window", "1h", "--n-boot", "0"]) == 0
+    text = _said(capsys.readouterr().out)
+    assert f"{POST} {POST_REASON}" in text
+    assert f"{OPTIONS} {OPTIONS_REASON}" in text
+    assert "with traffic); " not in text.split("method=OPTIONS:")[1]
+
+
+def test_the_api_table_holds_the_reason_with_its_count():
+    ev = read_events(APACHE, preset="access", by=["method"])
+    s = recalibrate(ev, by="method", window="1h", n_boot=0).summary.set_index("method")
+    assert s.loc["POST", "events"] == 0 and s.loc["POST", "verdict_reason"] == POST_REASON
+    assert s.loc["POST", "recommendation_note"] == POST_REASON
+    # 59 min 22 s of evaluated time, in hours
+    assert abs(s.loc["POST", "hours"] - (59 * 60 + 22) / 3600) < 1e-9
+    assert s.loc["OPTIONS", "verdict_reason"] == OPTIONS_REASON
+
+
+def test_a_history_that_cuts_the_log_names_the_span_the_events_were_counted_in():
+    # 1 h window, 3 h history back from the last event (12:00): from 09:00. Group a: an event
+    # every minute all day; group b: 10:00 and 10:30 (one stretch, its warm-up until 11:00) and
+    # 07:00 (before the history: not counted)
+    ts = pd.date_range("2026-11-01 00:00", "2026-11-01 12:00", freq="1min", tz="UTC")
+    b = pd.to_datetime(["2026-11-01 07:00", "2026-11-01 10:00", "2026-11-01 10:30"], utc=True)
+    ev = pd.DataFrame({"ts": ts.append(b), "ok": True, "g": ["a"] * len(ts) + ["b"] * 3})
+    ev = ev.sort_values("ts", kind="stable").reset_index(drop=True)
+    ev["bucket"] = pd.Categorical(["success"] * len(ev))
+    s = recalibrate(ev, by="g", window="1h", history="3h", n_boot=0).summary.set_index("g")
+    assert s.loc["b", "verdict_reason"] == (
+        "0 events in the evaluated span: all 2 of the group's events in the last 3 h fell within "
+        "a warm-up (the first 1 h of a stretch of traffic, which only fills the window); no "
+        "verdict and no recommendation without events after it")
+
+
+def test_a_recommendation_withheld_with_the_verdict_says_why(capsys):
+    # --target 0.999: GET's 9,878 evaluated events hold 9.878 expected failures under 99.9 %,
+    # fewer than 10: no verdict; the rule alone had a target (0.991 without --target), withheld
+    # with the verdict, and the note says so once (the reason is not repeated)
+    assert main(["recalibrate", str(APACHE), "--preset", "access", "--by", "method",
+                 "--window", "1h", "--target", "0.999", "--n-boot", "0"]) == 0
+    out = capsys.readouterr().out
+    block = _said(out[out.index("method=GET:"):out.index("method=HEAD:")])
+    assert ("9,878 events in the evaluated span: too few for a verdict (under 99.9 % they hold "
+            "9.88 expected failures; a verdict needs at least 10, i.e. 10,000 events) note: the "
+            "recommendation is withheld with the verdict: evidence too thin for the current "
+            "target withholds both") in block
+    assert block.count("too few for a verdict") == 1
+    # HEAD's 5 events are too thin for any target: no such note
+    head = _said(out[out.index("method=HEAD:"):out.index("method=OPTIONS:")])
+    assert "withheld with the verdict" not in head
