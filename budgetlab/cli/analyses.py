@@ -183,6 +183,7 @@ def _cmd_compare_windows(args: argparse.Namespace) -> int:
     for c in ("detection_median", "recovery_median"):
         if c in show:
             show[c] = show[c].map(lambda v: "" if pd.isna(v) else duration_words(v))
+    show["events"] = show["events"].map("{:,}".format)  # as the reading block counts them
     _print_compare_legend(args, table, inc is not None, unseen, unrecovered)
     print()
     print(show.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
@@ -264,6 +265,8 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(measured_percent)
     show["burn_rate"] = show["burn_rate"].map(burn_figure)
+    for c in ("events", "failures"):  # as the reading block counts them
+        show[c] = show[c].map("{:,}".format)
     thin = (table["note"] != "").to_numpy()
     withheld = [c for c in cols if c in THIN_COLUMNS]
     show[withheld] = show[withheld].astype(object).mask(

@@ -397,7 +397,7 @@ def test_buckets_leave_a_thin_group_blank_and_say_why(capsys):
     assert rows["OPTIONS"] == ["OPTIONS", "server_error", "1", "1"]
     assert rows["HEAD"] == ["HEAD", "server_error", "42", "0"]
     assert rows["POST"] == ["POST", "server_error", "5", "0"]
-    assert rows["GET"][:7] == ["GET", "server_error", "9952", "2", "100.00", "%", "0.02"]
+    assert rows["GET"][:7] == ["GET", "server_error", "9,952", "2", "100.00", "%", "0.02"]
     text = " ".join(out.split())
     assert "figures left blank, too thin for a verdict:" in text
     assert ("method=OPTIONS: 1 event in the group: too few for a verdict (under 95 % it holds "
