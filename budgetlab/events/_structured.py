@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..errors import BudgetlabError, FileFormatError, SchemaError
 from ._messages import MAX_ROWS_LISTED, note_open_last_row
-from ._text import FileSpec, compression_of, utf8_family
+from ._text import FileSpec, as_pandas, compression_of, utf8_family
 from .schema import check_header
 
 __all__ = ["read_jsonl", "read_parquet"]
@@ -102,7 +102,7 @@ def read_parquet(path: Path, name: str, want: FileSpec) -> tuple[pd.DataFrame, l
             batches = list(parquet.iter_batches(columns=columns))
             table = pa.Table.from_batches(batches) if batches else parquet.read(columns=columns)
             table, notes = _binary_as_text(table, name)
-            frame = pd.DataFrame(table.to_pandas(ignore_metadata=True))
+            frame = as_pandas(table)
     except (pa.ArrowException, OSError, ValueError, TypeError, KeyError, IndexError, EOFError,
             MemoryError, OverflowError, NotImplementedError) as exc:
         if isinstance(exc, BudgetlabError):

@@ -22,8 +22,8 @@ from ._messages import MAX_ROWS_LISTED, note_open_last_row
 from .schema import check_header
 
 __all__ = ["CR_ONLY_NOTE", "ISO_TIME", "PROGRESS_BYTES", "STREAM_BYTES", "FileSpec",
-           "compression_of", "cr_only", "is_blank", "plain_head", "read_csv_text", "refuse_wide",
-           "sniff", "text_problem", "utf8_family", "utf16_encoding"]
+           "as_pandas", "compression_of", "cr_only", "is_blank", "plain_head", "read_csv_text",
+           "refuse_wide", "sniff", "text_problem", "utf8_family", "utf16_encoding"]
 
 #: Inputs from this many bytes on (compressed, or many files together) show a progress bar.
 PROGRESS_BYTES = 1 << 28
@@ -299,13 +299,25 @@ def read_csv_text(source: Path | bytes, name: str, kind: str, want: FileSpec) ->
         _check_quotes(_whole(source, start), name, sep)
     if table.num_rows == 0:
         raise FileFormatError(f"{name}: has a header but no rows; nothing to analyse.")
-    frame = pd.DataFrame(table.to_pandas(ignore_metadata=True))
+    frame = as_pandas(table)
     if want.iso_time is not None and pa.types.is_timestamp(table.schema.field(want.iso_time).type):
         frame.attrs[ISO_TIME] = True
     del table
     if not _ends_with_line_end(source, start):
         note_open_last_row(len(frame) - 1)
     return frame
+
+
+def as_pandas(table: Any) -> pd.DataFrame:
+    """An Arrow table as pandas, each dictionary column first made one array (its chunks'
+    dictionaries unified at once): ``to_pandas`` of a column of a few hundred chunks unifies them
+    chunk by chunk, about 2.5 times as long (34 ms against 13 ms for 5 M values in 291 blocks)."""
+    import pyarrow as pa
+
+    for i, field in enumerate(table.schema):
+        if pa.types.is_dictionary(field.type):
+            table = table.set_column(i, field, table.column(i).combine_chunks())
+    return pd.DataFrame(table.to_pandas(ignore_metadata=True))
 
 
 def _zoned_first(data: bytes, sep: str, header: list[str], column: str) -> bool:
