@@ -162,17 +162,19 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
     breaks, lone = _breaks(t, spans, gap)
     facts: dict[str, Any] = {"hidden": hidden, "transitions": transitions,
                              "slo": slo if budget else None, "incidents": incidents}
+    placed = None
     if max_points is None:
         # the legends' room made before the lines are thinned to the panels' pixel columns (a
         # figure without a layout engine narrows the panels for it), from what they will name
         # (a status the columns hide, or a dot merged away, keeps its room)
         statuses = spans["status"] if spans is not None and len(spans) else status
-        place_legends(panels, legend_entries(panels, lone=len(lone) > 0, **facts,
-                                             statuses={str(v) for v in pd.unique(statuses)}))
+        placed = legend_entries(panels, lone=len(lone) > 0, **facts,
+                                statuses={str(v) for v in pd.unique(statuses)})
+        place_legends(panels, placed)
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
     drawing: dict[str, Any] = {"t": t, "values": values, "status": status,
                                "order": order, "spans": spans, "breaks": breaks, "lone": lone,
-                               "max_points": max_points, "extras": extras}
+                               "max_points": max_points, "extras": extras, "placed": placed}
     _draw(panels, lines, columns, facts, **drawing)
     _finish(ax, panels, labels_below, tz)
     _set_xlim(ax, t, spans)
@@ -182,9 +184,11 @@ def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
 def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[str, Any], *,
           t: np.ndarray, values: dict[str, np.ndarray], status: pd.Series,
           order: np.ndarray | None, spans: pd.DataFrame | None, breaks: np.ndarray,
-          lone: np.ndarray, max_points: int | None, extras: list[list[float]]) -> None:
+          lone: np.ndarray, max_points: int | None, extras: list[list[float]],
+          placed: list[list[Any]] | None) -> None:
     """What :func:`plot_timeline` draws on its ``panels``, thinned to ``columns``: the lines' points
-    and y ranges, the status bands, the marks and the legends."""
+    and y ranges, the status bands, the marks and the legends (those ``placed`` before the data
+    kept when they name what is drawn, else placed anew)."""
     max_points = 4 * columns if max_points is None else max_points
     if len(t) > max_points and not (spans is not None and len(spans)):
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
@@ -209,8 +213,17 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
     drawn = {str(c.get_gid())[7:] for c in bottom.collections
              if str(c.get_gid()).startswith("status_")}
     entries = legend_entries(panels, lone=len(lone) > 0, statuses=drawn, **facts)
-    place_legends(panels, entries)
+    if placed is not None and _names(placed) == _names(entries):
+        entries = placed  # the legends placed to make their room name what is drawn: kept
+    else:
+        place_legends(panels, entries)
     panels[0].legend_entries = entries  # type: ignore[attr-defined]
+
+
+def _names(entries: list[list[Any]]) -> list[list[tuple[str, str]]]:
+    """What legend ``entries`` name, per panel: each handle's gid and label (a handle's look
+    follows from them: a line's is its panel's, a proxy's its gid's)."""
+    return [[(str(h.get_gid()), str(h.get_label())) for h in handles] for handles in entries]
 
 
 def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,

@@ -1,7 +1,8 @@
 """``plot_timeline`` drawn from the window's steps alone (``states`` optional with ``spans=``):
 the lines, bands, time axis and SLO come from the steps; of the per-event states only the rows
 outside the steps' observation change the figure (the events at its end after a silence are
-dots). Oracle: logs worked out by hand."""
+dots). The legends placed to make their room are kept when they name what is drawn. Oracle: logs
+worked out by hand."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+import budgetlab.plotting.timeline as timeline_mod  # noqa: E402
 from budgetlab import SLO, PerGroup, as_events, replay, status_spans  # noqa: E402
 from budgetlab.errors import ConfigError, InputError  # noqa: E402
 from budgetlab.plotting import plot_timeline  # noqa: E402
@@ -142,3 +144,49 @@ def test_nothing_to_draw_and_several_groups_are_refused():
     with pytest.raises(InputError, match=r"spans holds several groups \('g' varies\)"):
         plot_timeline(slo=SLO_50, spans=status_spans(two, SLO_50, by="g", steps=True))
     plt.close("all")
+
+
+def counted_placements(monkeypatch):
+    calls = []
+    real = timeline_mod.place_legends
+
+    def spy(panels, entries):
+        calls.append([h.get_label() for h in entries[-1]])
+        return real(panels, entries)
+
+    monkeypatch.setattr(timeline_mod, "place_legends", spy)
+    return calls
+
+
+def test_legends_placed_once_when_they_name_what_is_drawn(monkeypatch):
+    calls = counted_placements(monkeypatch)
+    ev = silence_then_two()
+    fig = plt.figure()
+    ax = plot_timeline(spans=status_spans(ev, SLO_50, steps=True), ax=fig.add_subplot())
+    assert len(calls) == 1
+    assert texts(ax.panels[-1]) == ["budget remaining (%)", "thresholds 50%, 10%",
+                                    "no traffic (window empty)", "healthy", "warning (< 50%)",
+                                    "exhausted (≤ 0)"]
+    # the entries handed on (merge_legends reads them) are those of the legends shown
+    assert [h.get_label() for h in ax.legend_entries[-1]] == texts(ax.panels[-1])
+    plt.close(fig)
+
+
+def test_a_status_held_for_one_instant_is_named_by_no_legend(monkeypatch):
+    """A success at 00:00, failures at 01:00 and 01:30, target 0.4 (the budget is 0.6 of the
+    window's events), 1 h window: healthy until 01:00; at 01:00 for one instant warning (1
+    failure of 2: 1 - 0.5 / 0.6 = 0.17 left; the 00:00 success is at the cut-off), exhausted
+    from 1 ns later (1 of 1). The blip is drawn as the status before it: the legends placed
+    from the steps' statuses named warning, so they are placed again without it."""
+    calls = counted_placements(monkeypatch)
+    ts = pd.to_datetime([at("0h"), at("1h"), at("90min")]).tz_localize("UTC")
+    ev = as_events(ts, [True, False, False])
+    slo = SLO(target=0.4, window="1h")
+    spans = status_spans(ev, slo, steps=True)
+    assert spans.loc[spans["instant"], "status"].astype(str).tolist() == ["warning"]  # premise
+    fig = plt.figure()
+    ax = plot_timeline(spans=spans, ax=fig.add_subplot())
+    assert len(calls) == 2 and "warning (< 50%)" in calls[0]
+    assert texts(ax.panels[-1]) == ["budget remaining (%)", "thresholds 50%, 10%", "healthy",
+                                    "exhausted (≤ 0)"]
+    plt.close(fig)
