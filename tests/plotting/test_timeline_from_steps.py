@@ -19,16 +19,12 @@ import budgetlab.plotting.timeline as timeline_mod  # noqa: E402
 from budgetlab import SLO, PerGroup, as_events, replay, status_spans  # noqa: E402
 from budgetlab.errors import ConfigError, InputError  # noqa: E402
 from budgetlab.plotting import plot_timeline  # noqa: E402
+from tests.plotting.test_timeline_clock_lines import NS, at, steps  # noqa: E402
+from tests.plotting.test_timeline_legends import texts  # noqa: E402
 
-T0 = pd.Timestamp("2026-01-01")
-NS = pd.Timedelta(1, unit="ns")
 # target 0.5: half the window may fail; remaining = 1 - (failures / total) / 0.5, warning below
 # 0.5, critical below 0.1, exhausted at or below 0 (the SLO's defaults)
 SLO_50 = SLO(target=0.5, window="1h")
-
-
-def at(text):
-    return T0 + pd.Timedelta(text)
 
 
 def silence_then_two():
@@ -52,21 +48,8 @@ HAND_SUCCESS = [(at("0h"), 100.0), (at("20min"), 200 / 3), (at("1h") + NS, 50.0)
 HAND_DOT = {"success_rate_lone": 50.0, "burn_rate_lone": 1.0, "budget_remaining_lone": 0.0}
 
 
-def steps(line):
-    """``[(x, y), ...]`` where the drawn step line changes value (x naive UTC), and its last x."""
-    x = pd.to_datetime(np.asarray(line.get_xdata()))
-    y = np.asarray(line.get_ydata(), dtype=float)
-    same = np.r_[False, (y[1:] == y[:-1]) | (np.isnan(y[1:]) & np.isnan(y[:-1]))]
-    return [(x[i], y[i]) for i in np.flatnonzero(~same)], x[-1]
-
-
 def lines_of(ax):
     return {ln.get_gid(): ln for p in ax.panels for ln in p.get_lines()}
-
-
-def texts(panel):
-    legend = panel.get_legend()
-    return [] if legend is None else [t.get_text() for t in legend.get_texts()]
 
 
 def assert_hand_lines(ax):
