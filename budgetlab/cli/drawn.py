@@ -1,8 +1,9 @@
 """The rows a run's timeline draws (``replay --plot``): which groups, their rows and transitions.
 
 :func:`drawn_groups` chooses the groups (all of them up to :data:`MAX_DRAWN`; with more, by
-evidence, or by name with ``--plot-groups``) and takes their rows: a few passes over the rows'
-group codes and one over the transitions, then work in the drawn groups only.
+evidence, or by name with ``--plot-groups``) and takes their rows (drawn from the window's
+steps: only those outside the steps' observation): a few passes over the rows' group codes and
+one over the transitions, then work in the drawn groups only.
 :func:`with_rates` derives a drawn group's success rate, burn rate and budget remaining from its
 counts (the command line's replay computes them for no row: it keeps ``total``, ``failures``
 and ``status``).

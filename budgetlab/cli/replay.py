@@ -83,7 +83,8 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
 #: The replay columns of a run: transitions, the summary and the episodes are computed from
 #: these alone (``ts`` and the group keys are always kept); the timeline derives the figures it
 #: draws from ``total`` and ``failures`` for the drawn groups' rows only (:func:`drawn_groups`,
-#: bit for bit the replay's).
+#: bit for bit the replay's), and only those it reads beside the window's steps: the rows
+#: outside their observation.
 RUN_COLUMNS = ["total", "failures", "status"]
 
 
