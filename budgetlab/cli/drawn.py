@@ -1,8 +1,9 @@
 """The rows a run's timeline draws (``replay --plot``): which groups, their rows and transitions.
 
 :func:`drawn_groups` chooses the groups (all of them up to :data:`MAX_DRAWN`; with more, by
-evidence, or by name with ``--plot-groups``) and takes their rows: a few passes over the rows'
-group codes and one over the transitions, then work in the drawn groups only.
+evidence, or by name with ``--plot-groups``) and takes their rows (drawn from the window's
+steps: only those outside the steps' observation): a few passes over the rows' group codes and
+one over the transitions, then work in the drawn groups only.
 :func:`with_rates` derives a drawn group's success rate, burn rate and budget remaining from its
 counts (the command line's replay computes them for no row: it keeps ``total``, ``failures``
 and ``status``).
@@ -30,9 +31,10 @@ _DERIVED = ("success_rate", "burn_rate", "remaining_fraction")
 
 
 class Group(NamedTuple):
-    """A drawn group: its key, its table (the drawn columns), its transitions and the positions
-    of its rows in the states (those of its events: a replay keeps the events' rows; ``None``
-    without group keys: every row)."""
+    """A drawn group: its key, its table (the drawn columns of its rows; with
+    :func:`drawn_groups`'s ``outside``, of those outside the observation only), its transitions
+    and the positions of all its rows in the states (those of its events: a replay keeps the
+    events' rows; ``None`` without group keys: every row)."""
 
     key: tuple[Any, ...]
     table: pd.DataFrame
@@ -41,8 +43,8 @@ class Group(NamedTuple):
 
 
 def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: int = MAX_DRAWN, *,
-                 ok: np.ndarray, rates: bool = True, names: list[str] | None = None
-                 ) -> tuple[list[Group], int]:
+                 ok: np.ndarray, rates: bool = True, names: list[str] | None = None,
+                 outside: tuple[Any, Any] | None = None) -> tuple[list[Group], int]:
     """The groups the timeline draws, with their rows (only the columns drawn) and transitions,
     and the number of groups.
 
@@ -53,6 +55,11 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     rows drawn from ``total`` and ``failures`` with the group's SLO (``states.attrs["slo"]``);
     with ``rates=False`` the drawn rows keep ``total`` and ``failures`` instead, for
     :func:`with_rates` to derive them.
+
+    With ``outside`` (``(start, end)``: the observation of the window's steps the timeline draws,
+    ``status_spans(...).attrs``), a group's table holds only its rows outside ``[start, end)``:
+    what :func:`~budgetlab.plotting.plot_timeline` reads of the states beside the steps (an event
+    at the end after a silence is a dot), not a copy of every event; ``rows`` still lists all.
     """
     derived = [c for c in _DERIVED if c not in states.columns]
     if derived and not ({"total",
@@ -64,8 +71,11 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
     cols = [c for c in DRAWN_COLUMNS if c in states.columns] + (["total",
                                                                  "failures"] if derived else [])
     attrs: dict[Hashable, Any] = {"slo": states.attrs["slo"]} if "slo" in states.attrs else {}
+    far = None if outside is None else _outside(states["ts"], *outside)
 
     def table(rows: np.ndarray | None, key: tuple[Any, ...]) -> pd.DataFrame:
+        if far is not None:
+            rows = np.flatnonzero(far) if rows is None else rows[far[rows]]
         part = states[cols] if rows is None else states[cols].take(rows)
         part = part.reset_index(drop=True)
         part.attrs = dict(attrs)
@@ -80,6 +90,20 @@ def drawn_groups(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], limit: i
         rows = picked[bounds[i]:bounds[i + 1]]
         out.append(Group(key, table(rows, key), transitions[i], rows))
     return out, n_groups
+
+
+def _outside(ts: pd.Series, start: Any, end: Any) -> np.ndarray:
+    """Which times of ``ts`` lie outside the observation ``[start, end)`` (one pass).
+
+    >>> ts = pd.Series(pd.to_datetime(["2026-01-01 00:00", "2026-01-01 01:00",
+    ...                                "2026-01-01 02:00"], utc=True))
+    >>> _outside(ts, ts[1], ts[2]).tolist()
+    [True, False, True]
+    """
+    from .._util.validation import utc_ns_column
+
+    t = utc_ns_column(ts, "states['ts']")
+    return np.asarray((t < pd.Timestamp(start).value) | (t >= pd.Timestamp(end).value))
 
 
 def _chosen(states: pd.DataFrame, by: list[str], limit: int, ok: np.ndarray,

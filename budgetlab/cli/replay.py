@@ -88,7 +88,8 @@ def _format_transitions(tr: pd.DataFrame, limit: int = 40) -> str:
 #: The replay columns of a run: transitions, the summary and the episodes are computed from
 #: these alone (``ts`` and the group keys are always kept); the timeline derives the figures it
 #: draws from ``total`` and ``failures`` for the drawn groups' rows only (:func:`drawn_groups`,
-#: bit for bit the replay's).
+#: bit for bit the replay's), and only those it reads beside the window's steps: the rows
+#: outside their observation.
 RUN_COLUMNS = ["total", "failures", "status"]
 
 
@@ -147,8 +148,8 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
             else None
         )
         drawn = (*drawn_groups(states, tr, by, MAX_DRAWN, rates=False,
-                               ok=events["ok"].to_numpy(dtype=bool),
-                               names=names), bool(names))
+                               ok=events["ok"].to_numpy(dtype=bool), names=names,
+                               outside=_observation(spans, events)), bool(names))
     summary = replay_summary(states, events, spans=spans)
     ties = find_ties(events, by or None)
     print_run_header(title, events, slo, by)
@@ -190,6 +191,16 @@ def run_replay(events: pd.DataFrame, args: argparse.Namespace, *, title: str,
     return 0
 
 
+def _observation(spans: pd.DataFrame | None,
+                 events: pd.DataFrame | None) -> tuple[Any, Any] | None:
+    """``(start, end)``, the observation of the run's ``spans``, when the timeline draws the
+    window's steps (``spans`` and ``events`` given: :func:`draw_timeline`), else ``None``: the
+    drawn groups' tables then need only their rows outside it (:func:`drawn_groups`)."""
+    if spans is None or events is None:
+        return None
+    return spans.attrs["start"], spans.attrs["end"]
+
+
 def _drawn_steps(events: pd.DataFrame, slo: SLO | PerGroup, by: list[str], groups: list[Group],
                  spans: pd.DataFrame) -> Iterator[pd.DataFrame]:
     """The window's steps (:func:`budgetlab.status_spans` with ``steps=True``) of each drawn
@@ -223,7 +234,8 @@ def write_timeline(states: pd.DataFrame, tr: pd.DataFrame, by: list[str], path: 
     Format from the suffix (png, svg, pdf); ``tz`` labels the axes.
 
     :func:`drawn_groups` (cheap: a few passes over the group codes), then :func:`draw_timeline`."""
-    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names)
+    groups, n_groups = drawn_groups(states, tr, by, MAX_DRAWN, rates=False, ok=ok, names=names,
+                                    outside=_observation(spans, events))
     draw_timeline(groups, n_groups, by, path, slo=slo, incidents=incidents, force=force, tz=tz,
                   spans=spans, named=bool(names), events=events)
 
@@ -288,7 +300,9 @@ def render_timeline(groups: list[Group], n_groups: int, by: list[str],
                     spans: Iterable[pd.DataFrame] | None = None, named: bool = False) -> bytes:
     """The timeline of the ``groups`` :func:`drawn_groups` chose (of ``n_groups``), encoded in the
     format ``path``'s suffix names (the file is written by the caller). ``spans``: each group's
-    steps, in the groups' order, read one group at a time as it is drawn."""
+    steps, in the groups' order, read one group at a time as it is drawn; with them a group's
+    table needs only its rows outside their observation (:func:`drawn_groups`'s ``outside``:
+    :func:`~budgetlab.plotting.plot_timeline` reads no other)."""
     import matplotlib
 
     matplotlib.use("Agg")

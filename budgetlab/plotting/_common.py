@@ -319,7 +319,7 @@ def one_group(frame: pd.DataFrame, known: Sequence[str], what: str) -> None:
         if frame[k].nunique(dropna=False) > 1:
             raise InputError(
                 f"{what} holds several groups ({k!r} varies); select one group first, e.g. "
-                f"states[states[{k!r}] == value]."
+                f"{what}[{what}[{k!r}] == value]."
             )
 
 

@@ -165,6 +165,6 @@ def draw_spans(bottom: Axes, spans: pd.DataFrame, t: np.ndarray, columns: int) -
     code, start, end = code[run], start[run], np.r_[start[run][1:], end[-1:]]
     names = np.asarray(SPAN_STATUSES)[code]
     if len(names) > columns:
-        names, start, end = span_bands(names, start, end, int(min(start[0], *t[:1])),
-                                       int(max(end[-1], *t[-1:])), columns)
+        names, start, end = span_bands(names, start, end, int(min([start[0], *t[:1]])),
+                                       int(max([end[-1], *t[-1:]])), columns)  # t may be empty
     _bars(bottom, names, start, end)

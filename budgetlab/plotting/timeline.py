@@ -56,7 +56,8 @@ def _limits(values: np.ndarray, extra: Sequence[float], *, pad: float = 0.08,
     return lo - d, hi + d
 
 
-def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFrame | None = None,
+def plot_timeline(states: pd.DataFrame | None = None, *, slo: Any = None,
+                  incidents: pd.DataFrame | None = None,
                   transitions: pd.DataFrame | None = None, ax: Axes | None = None,
                   max_points: int | None = None,
                   tz: str | None = None, budget: bool = True, policy: Any = None, gap: Any = None,
@@ -71,11 +72,16 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 
     Parameters
     ----------
-    states : DataFrame
-        One group's output of :func:`budgetlab.replay` (filter groups first).
+    states : DataFrame, optional
+        One group's output of :func:`budgetlab.replay` (filter groups first). Optional with
+        ``spans``: the lines, the bands and the time axis are then the spans', and of
+        ``states`` only the rows outside the spans' observation ``[start, end)`` change the
+        figure (the time axis reaches them; those at or after its end, after a silence, are
+        the dots). So ``None`` draws the same figure as the whole replay when no event lies
+        there, and those rows alone always do.
     slo : SLO, optional
         Draws the target line and the warning/critical thresholds (default:
-        ``states.attrs["slo"]`` when present).
+        ``states.attrs["slo"]``, else ``spans.attrs["slo"]``, when present).
     incidents : DataFrame, optional
         Incident table; each ``[start, end)`` is shaded grey on every panel.
     transitions : DataFrame, optional
@@ -148,33 +154,27 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
     """
     ax = plt.gca() if ax is None else ax
     tz = check_tz(tz)
-    slo = _check(states, slo, budget=budget, max_points=max_points)
-    if spans is not None:
-        require_steps(spans)
-    t = utc_ns_column(states["ts"], "states['ts']")
-    order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
-    if order is not None:
-        t = t[order]
+    slo = _check(states, spans, slo, budget=budget, max_points=max_points)
+    t, values, status, order = _event_rows(states, _LINES[:3 if budget else 2])
     labels_below = bool(ax.xaxis.get_tick_params(which="major").get("labelbottom", True))
     panels = split_axes(ax, 3 if budget else 2)
-    values = {gid: states[name].to_numpy(dtype=float) for gid, name in _LINES[:len(panels)]}
-    if order is not None:
-        values = {gid: v[order] for gid, v in values.items()}
     lines, hidden, extras = draw_levels(panels, values, spans, slo, policy)
     breaks, lone = _breaks(t, spans, gap)
     facts: dict[str, Any] = {"hidden": hidden, "transitions": transitions,
                              "slo": slo if budget else None, "incidents": incidents}
+    placed = None
     if max_points is None:
         # the legends' room made before the lines are thinned to the panels' pixel columns (a
         # figure without a layout engine narrows the panels for it), from what they will name
         # (a status the columns hide, or a dot merged away, keeps its room)
-        statuses = (spans if spans is not None and len(spans) else states)["status"]
-        place_legends(panels, legend_entries(panels, lone=len(lone) > 0, **facts,
-                                             statuses={str(v) for v in pd.unique(statuses)}))
+        statuses = spans["status"] if spans is not None and len(spans) else status
+        placed = legend_entries(panels, lone=len(lone) > 0, **facts,
+                                statuses={str(v) for v in pd.unique(statuses)})
+        place_legends(panels, placed)
     columns = pixel_columns(panels[-1]) if max_points is None else max(1, max_points // 4)
-    drawing: dict[str, Any] = {"t": t, "values": values, "status": states["status"],
+    drawing: dict[str, Any] = {"t": t, "values": values, "status": status,
                                "order": order, "spans": spans, "breaks": breaks, "lone": lone,
-                               "max_points": max_points, "extras": extras}
+                               "max_points": max_points, "extras": extras, "placed": placed}
     _draw(panels, lines, columns, facts, **drawing)
     _finish(ax, panels, labels_below, tz)
     _set_xlim(ax, t, spans)
@@ -184,9 +184,11 @@ def plot_timeline(states: pd.DataFrame, *, slo: Any = None, incidents: pd.DataFr
 def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[str, Any], *,
           t: np.ndarray, values: dict[str, np.ndarray], status: pd.Series,
           order: np.ndarray | None, spans: pd.DataFrame | None, breaks: np.ndarray,
-          lone: np.ndarray, max_points: int | None, extras: list[list[float]]) -> None:
+          lone: np.ndarray, max_points: int | None, extras: list[list[float]],
+          placed: list[list[Any]] | None) -> None:
     """What :func:`plot_timeline` draws on its ``panels``, thinned to ``columns``: the lines' points
-    and y ranges, the status bands, the marks and the legends."""
+    and y ranges, the status bands, the marks and the legends (those ``placed`` before the data
+    kept when they name what is drawn, else placed anew)."""
     max_points = 4 * columns if max_points is None else max_points
     if len(t) > max_points and not (spans is not None and len(spans)):
         breaks = merge_breaks(t, breaks, int(t[0]), int(t[-1]), columns)
@@ -211,8 +213,17 @@ def _draw(panels: list[Axes], lines: dict[str, Any], columns: int, facts: dict[s
     drawn = {str(c.get_gid())[7:] for c in bottom.collections
              if str(c.get_gid()).startswith("status_")}
     entries = legend_entries(panels, lone=len(lone) > 0, statuses=drawn, **facts)
-    place_legends(panels, entries)
+    if placed is not None and _names(placed) == _names(entries):
+        entries = placed  # the legends placed to make their room name what is drawn: kept
+    else:
+        place_legends(panels, entries)
     panels[0].legend_entries = entries  # type: ignore[attr-defined]
+
+
+def _names(entries: list[list[Any]]) -> list[list[tuple[str, str]]]:
+    """What legend ``entries`` name, per panel: each handle's gid and label (a handle's look
+    follows from them: a line's is its panel's, a proxy's its gid's)."""
+    return [[(str(h.get_gid()), str(h.get_label())) for h in handles] for handles in entries]
 
 
 def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFrame | None,
@@ -230,27 +241,58 @@ def _line_points(t: np.ndarray, values: dict[str, np.ndarray], spans: pd.DataFra
     return points, starts
 
 
-def _check(states: pd.DataFrame, slo: Any, *, budget: bool, max_points: Any) -> Any:
+def _check(states: pd.DataFrame | None, spans: pd.DataFrame | None, slo: Any, *, budget: bool,
+           max_points: Any) -> Any:
     """Refuse what :func:`plot_timeline` cannot draw; the SLO drawn (a per-group one: the
-    group's)."""
+    group's, read from the group keys of ``states``, or of ``spans`` when ``states`` has no
+    row)."""
     from ..budget.replay_status import REPLAY_COLUMNS
+    from ..budget.spans import SPAN_COLUMNS
 
-    need = ["ts", "success_rate", "burn_rate",
-            "status"] + (["remaining_fraction"] if budget else [])
-    require_columns(states, need, what="states")
-    one_group(states, REPLAY_COLUMNS, "states")
+    if spans is not None:
+        require_steps(spans)
+        one_group(spans, SPAN_COLUMNS, "spans")
+    if states is None:
+        if spans is None or not len(spans):
+            raise ConfigError("plot_timeline draws states (budgetlab.replay's output of one "
+                              "group), or without them spans= with rows: the window's steps, "
+                              "budgetlab.status_spans(events, slo, steps=True).")
+    else:
+        need = ["ts", "success_rate", "burn_rate",
+                "status"] + (["remaining_fraction"] if budget else [])
+        require_columns(states, need, what="states")
+        one_group(states, REPLAY_COLUMNS, "states")
     if max_points is not None and (
         isinstance(max_points, bool)
         or not isinstance(max_points, (int, np.integer))
         or max_points < 4
     ):
         raise ConfigError("max_points must be a whole number >= 4 (or None: 4 per pixel column).")
-    slo = slo if slo is not None else states.attrs.get("slo")
-    # a per-group replay: the SLO of the group drawn (its key columns)
+    known = [(f, c) for f, c in ((states, REPLAY_COLUMNS), (spans, SPAN_COLUMNS)) if f is not None]
+    slo = slo if slo is not None else next((f.attrs["slo"] for f, _ in known if "slo" in f.attrs),
+                                           None)
+    # a per-group replay: the SLO of the group drawn (the key columns of its first row)
     if isinstance(slo, PerGroup):
-        keys = states[[c for c in states.columns if c not in REPLAY_COLUMNS]]
-        slo = slo.slo_for(tuple(keys.iloc[0])) if len(states) else None
+        frame, columns = next(((f, c) for f, c in known if len(f)), (None, ()))
+        keys = [] if frame is None else [k for k in frame.columns if k not in columns]
+        slo = None if frame is None else slo.slo_for(tuple(frame[keys].iloc[0]))
     return slo
+
+
+def _event_rows(states: pd.DataFrame | None, lines: Sequence[tuple[str, str]]
+                ) -> tuple[np.ndarray, dict[str, np.ndarray], pd.Series, np.ndarray | None]:
+    """``(t, values, status, order)`` of the per-event rows drawn: their times in time order,
+    each line's values (gid -> ``states`` column, of ``lines``) in that order, their statuses
+    and the order (``None``: the table's); no row without ``states``."""
+    if states is None:
+        return (np.zeros(0, dtype=np.int64), {gid: np.zeros(0) for gid, _ in lines},
+                pd.Series([], dtype=object), None)
+    t = utc_ns_column(states["ts"], "states['ts']")
+    order = None if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.argsort(t, kind="stable")
+    values = {gid: states[name].to_numpy(dtype=float) for gid, name in lines}
+    if order is not None:
+        t, values = t[order], {gid: v[order] for gid, v in values.items()}
+    return t, values, states["status"], order
 
 
 def _finish(ax: Axes, panels: list[Axes], labels_below: bool, tz: str) -> None:
@@ -312,7 +354,7 @@ def _set_xlim(ax: Axes, t: np.ndarray, spans: pd.DataFrame | None) -> None:
     ends = t[[0, -1]] if len(t) else t
     if spans is not None and len(spans):
         lo, hi = spans["start"].iloc[0].value, spans["end"].iloc[-1].value
-        ends = np.array([min(lo, *t[:1]), max(hi, *t[-1:])], dtype=np.int64)
+        ends = np.array([min([lo, *t[:1]]), max([hi, *t[-1:]])], dtype=np.int64)  # t may be empty
     if len(ends):
         lo_x, hi_x = mdates.date2num(ends.view("datetime64[ns]"))  # type: ignore[no-untyped-call]
         span = hi_x - lo_x  # days

@@ -167,9 +167,10 @@ def test_plot_of_many_groups_draws_four_and_never_scans_all_transitions_per_grou
                                                                                   monkeypatch,
                                                                                   capsys):
     """Issue 15: --plot chose 12 groups only after a mask over all transitions for every group
-    (20,000 groups: 80 s). Counted, not timed: the rows handed to plot_timeline are those of the
-    4 groups with the most evidence (all equal here: key order), and no boolean mask over the
-    transitions table is built per group."""
+    (20,000 groups: 80 s). Counted, not timed: the steps handed to plot_timeline are those of the
+    4 groups with the most evidence (all equal here: key order), with none of their per-event
+    rows (no event of theirs lies outside the steps' observation: issue 30), and no boolean mask
+    over the transitions table is built per group."""
     import budgetlab.cli.replay as replay_mod
     import budgetlab.plotting as plotting
 
@@ -180,10 +181,10 @@ def test_plot_of_many_groups_draws_four_and_never_scans_all_transitions_per_grou
     log = tmp_path / "many.csv"
     pd.DataFrame({"ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ"), "outcome": outcome,
                   "key": np.repeat(keys, 3)}).to_csv(log, index=False)
-    drawn: list[tuple[list[pd.Timestamp], int, object]] = []
+    drawn: list[tuple[list[pd.Timestamp], int, object, pd.DataFrame]] = []
 
     def fake_plot(states, *, slo=None, incidents=None, transitions=None, ax=None, tz=None, **kw):
-        drawn.append((states["ts"].tolist(), len(transitions), tz))
+        drawn.append((states["ts"].tolist(), len(transitions), tz, kw["spans"]))
         return ax
 
     masks = {"n": 0}
@@ -216,9 +217,11 @@ def test_plot_of_many_groups_draws_four_and_never_scans_all_transitions_per_grou
     events = read_events(log, by=["key"])
     want = transitions(replay(events, SLO(window="1h"), by="key"))
     assert len(want) == n_groups
-    assert [(n_tr, tz) for _, n_tr, tz in drawn] == [(1, "Europe/Berlin")] * 4
-    first = events[events["key"].astype(str).isin(keys[:4])].sort_values(["key", "ts"])
-    # the first 4 groups' rows only
-    assert [t for rows, _, _ in drawn for t in rows] == first["ts"].tolist()
+    assert [(n_tr, tz) for _, n_tr, tz, _ in drawn] == [(1, "Europe/Berlin")] * 4
+    # the first 4 groups' steps, over the whole log's observation; no per-event row of theirs
+    assert [sorted(set(steps["key"].astype(str))) for *_, steps in drawn] == [[k] for k in keys[:4]]
+    assert {(steps["start"].iloc[0], steps["end"].iloc[-1]) for *_, steps in drawn} == {
+        (events["ts"].iloc[0], events["ts"].iloc[-1])}
+    assert [rows for rows, *_ in drawn] == [[]] * 4
     assert masks["n"] < 50  # not one per group (the old code built 20,000)
     assert png.read_bytes()[:5] == b"%PDF-"

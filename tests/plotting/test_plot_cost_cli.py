@@ -91,6 +91,26 @@ def test_unused_categories_are_not_groups_and_ranking_is_by_hand():
     assert [len(g.transitions) for g in groups] == [0, 0, 1]
 
 
+def test_outside_keeps_only_the_rows_the_steps_do_not_hold():
+    """With the steps' observation ``[00:01, 00:05)``, each drawn group's table holds its rows
+    before 00:01 or from 00:05 on (by hand: b's row at 00:00, none of d's, e's two at 00:05 and
+    00:06); ``rows`` still lists all its events (its steps are made from them)."""
+    t0 = pd.Timestamp("2026-01-01", tz="UTC")
+    states = pd.DataFrame({
+        "ts": [t0 + pd.Timedelta(minutes=i) for i in range(7)],
+        "site": pd.Categorical(list("bbddd") + ["e", "e"]),
+        "total": 1, "failures": 0,
+        "status": pd.Categorical(["healthy"] * 7, categories=list(STATUSES), ordered=True)})
+    states.attrs["slo"] = SLO(target=0.9, window="1h")
+    tr = pd.DataFrame({"ts": states["ts"].iloc[:0], "site": [], "to_status": []})
+    groups, n = drawn_groups(states, tr, ["site"], limit=3, rates=False, ok=np.ones(7, bool),
+                             outside=(t0 + pd.Timedelta("1min"), t0 + pd.Timedelta("5min")))
+    assert n == 3 and [g.key for g in groups] == [("b",), ("d",), ("e",)]
+    assert [g.table["ts"].tolist() for g in groups] == [
+        [t0], [], [t0 + pd.Timedelta("5min"), t0 + pd.Timedelta("6min")]]
+    assert [g.rows.tolist() for g in groups] == [[0, 1], [2, 3, 4], [5, 6]]
+
+
 def label_boxes(fig):
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
