@@ -61,7 +61,7 @@ from .per_group import group_mask, need_group_keys
 from .recalibration.bootstrap import block_weights
 from .recalibration.candidates import USUAL_TARGETS
 from .recalibration.evidence import short_history
-from .recalibration.rules import beyond_evidence, thin_evidence
+from .recalibration.rules import beyond_evidence, thin_evidence, thin_kind
 from .tables_repr import tables_repr
 
 __all__ = ["LatencyRecalibration", "latency_recalibrate", "DEFAULT_QUANTILES"]
@@ -127,7 +127,11 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
         :func:`budgetlab.recalibrate`'s words),
         ``window`` (timedelta64[ns]) and ``current_target`` (float64): the group's SLO.
         ``frontier``: the group keys, ``target``, ``smallest_threshold`` (timedelta64[ns]; NaT when
-        no threshold supports it, said in ``note``), ``note``.
+        no threshold supports it, said in ``note``), ``note``, ``withheld`` (str: which rule of
+        the thin evidence keeps the target off the frontier,
+        :func:`~budgetlab.analyses.recalibration.rules.thin_kind`'s ``"too_few_events"``,
+        ``"too_few_days"``, ``"too_little_time"``, ``"no_time"``; empty where the evidence can
+        judge it) and ``events`` (int64: the group's events in the evaluated span).
     """
     keys = check_events(events, as_list(by))
     per = as_per_group(slo)
@@ -170,10 +174,13 @@ def latency_recalibrate(events: pd.DataFrame, *, slo: SLO | PerGroup | Mapping[A
             bad[:, i, j], obs[:, i, j] = b, o
     n_ev = evaluated_group_events(events, gcodes, len(censoring), slo.window_ns)
     # the observed time after warm-up does not depend on the threshold or target either
-    why, judgeable = _thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands)
+    why, kinds = _thin_reasons(n_ev, (obs[:, 0, 0] > 0).sum(-1), obs[:, 0, 0].sum(-1), cands)
     out = _tables(censoring, keys, thr, cands, bad, obs, current, max_share, confidence, n_boot,
-                  seed, judgeable)
+                  seed, np.asarray(kinds == "", dtype=bool))
     _withhold_thin(out, why, n_ev, cands, max_share)
+    # the thin evidence's kind and figure, for a caller that says a run of targets at once
+    out.frontier["withheld"] = kinds.ravel()
+    out.frontier["events"] = np.repeat(np.asarray(n_ev, dtype=np.int64), len(cands))
     _caveat_short_history(out.summary, days)
     out.summary["window"] = pd.to_timedelta(np.full(len(out.summary), slo.window_ns,
                                                     dtype=np.int64), unit="ns")
@@ -195,14 +202,14 @@ def _thin_reasons(n_ev: np.ndarray, traffic_days: np.ndarray, observed_ns: np.nd
                   cands: np.ndarray) -> tuple[list[list[str]], np.ndarray]:
     """Per group and candidate: why the evidence cannot judge it (:func:`thin_evidence`'s words
     for the group's events in the evaluated span, its days with traffic and its observed time
-    after warm-up, ``observed_ns``, the table's ``observed_time``; empty when it can), and the
-    mask of those it can judge."""
-    why = [[thin_evidence(int(n), float(c), int(d), bool(d), hours=float(h) / HOUR_NS)
-            for c in cands]
-           for n, d, h in zip(n_ev, traffic_days, observed_ns, strict=True)]
-    judgeable = np.array([[not w for w in row] for row in why], dtype=bool).reshape(
-        len(n_ev), len(cands))
-    return why, judgeable
+    after warm-up, ``observed_ns``, the table's ``observed_time``; empty when it can), and which
+    rule that is (:func:`thin_kind`, groups x candidates; empty where it can judge it)."""
+    args = [[(int(n), float(c), int(d), bool(d), float(h) / HOUR_NS) for c in cands]
+            for n, d, h in zip(n_ev, traffic_days, observed_ns, strict=True)]
+    why = [[thin_evidence(*a[:4], hours=a[4]) for a in row] for row in args]
+    kinds = np.array([[thin_kind(*a[:4], hours=a[4]) for a in row] for row in args],
+                     dtype=object).reshape(len(n_ev), len(cands))
+    return why, kinds
 
 
 def _per_slo(events: pd.DataFrame, per: PerGroup, keys: Sequence[str],

@@ -148,25 +148,49 @@ def frontier_lines(frontier: Any, by: list[str]) -> list[str]:
     """The frontier in words, one line per group and run of neighbouring targets with the same
     answer (the same smallest threshold, or none for the same reason): ``targets 0.85 .. 0.999:
     none (...)`` rather than one line per target saying the same. The smallest threshold never
-    falls as the target rises, so a target between two of a run has the run's answer too."""
+    falls as the target rises, so a target between two of a run has the run's answer too. Too few
+    events for each target of a run is one reason (the frontier's ``withheld`` kind and
+    ``events``; its figures differ per target): said once, with the events the run's first and
+    last targets need (:func:`_too_few_words`)."""
     import pandas as pd
 
     from .._util.percent import given_fraction
     from .shared import group_label
 
-    runs: list[list[Any]] = []  # [group label, answer, first target, last target]
+    runs: list[list[Any]] = []  # [group label, key, answer, first target, last target]
     for _, f in frontier.iterrows():
         label = group_label(f, by)
         smallest = ("none" if pd.isna(f["smallest_threshold"])
                     else given_seconds(f["smallest_threshold"]))
         answer = smallest + (f" ({f['note']})" if f["note"] else "")
-        if runs and runs[-1][:2] == [label, answer]:
-            runs[-1][3] = f["target"]
+        few = smallest == "none" and f.get("withheld", "") == "too_few_events"
+        key = ("too_few_events", int(f["events"])) if few else answer
+        if runs and runs[-1][:2] == [label, key]:
+            runs[-1][4] = f["target"]
         else:
-            runs.append([label, answer, f["target"], f["target"]])
+            runs.append([label, key, answer, f["target"], f["target"]])
     return [f"  {label}: target {given_fraction(lo)}: {answer}" if lo == hi else
-            f"  {label}: targets {given_fraction(lo)} .. {given_fraction(hi)}: {answer}"
-            for label, answer, lo, hi in runs]
+            f"  {label}: targets {given_fraction(lo)} .. {given_fraction(hi)}: "
+            + (_too_few_words(key[1], lo, hi) if isinstance(key, tuple) else answer)
+            for label, key, answer, lo, hi in runs]
+
+
+def _too_few_words(events: int, lo: float, hi: float) -> str:
+    """A run of targets ``lo`` .. ``hi`` none of which ``events`` can judge, in words: the
+    events the lowest and highest of them need for 10 expected failures each.
+
+    >>> _too_few_words(12, 0.5, 0.999)  # doctest: +NORMALIZE_WHITESPACE
+    'none (12 events in the evaluated span: too few for a verdict at any of them; one needs at
+    least 10 expected failures: 20 events at 0.5, 10,000 at 0.999)'
+    """
+    from .._util.percent import given_fraction
+    from .._util.words import counted
+    from ..analyses.recalibration.rules import MIN_EXPECTED_FAILURES, events_for
+
+    return (f"none ({counted(events, 'event')} in the evaluated span: too few for a verdict at "
+            f"any of them; one needs at least {MIN_EXPECTED_FAILURES} expected failures: "
+            f"{events_for(lo):,} events at {given_fraction(lo)}, {events_for(hi):,} at "
+            f"{given_fraction(hi)})")
 
 
 def one_period_note(freq: str, span: Any) -> str:

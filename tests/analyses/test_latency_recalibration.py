@@ -304,3 +304,22 @@ def test_a_short_history_makes_a_supported_target_provisional_as_recalibrate_say
                                slo=slo, thresholds=["1s"], candidates=[0.5, 0.9], n_boot=20)
     assert np.isnan(none.summary["supported_target"].iloc[0])
     assert "provisional" not in none.summary["note"].iloc[0]
+
+
+def test_the_frontier_says_which_rule_withholds_a_target_with_its_figure():
+    # 282 evaluated events (the first hour's 6 are warm-up): under 0.9 they hold 28.2 expected
+    # failures (judged), under 0.97 8.46 and under 0.99 2.82 (fewer than 10: too few events);
+    # the kind and the count are columns, not words to parse back
+    ev = every_ten_minutes()
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="1h"), thresholds=["20s"],
+                            candidates=[0.9, 0.97, 0.99], n_boot=20)
+    f = r.frontier.set_index("target")
+    assert f["withheld"].tolist() == ["", "too_few_events", "too_few_events"]
+    assert f["events"].tolist() == [282, 282, 282]
+    # with a 24 h window the first day is warm-up: 144 events on one day with traffic, which
+    # 0.9 (14.4 expected failures) could judge but the day-block bootstrap cannot (2 days)
+    r = latency_recalibrate(ev, slo=SLO(target=0.9, window="24h"), thresholds=["20s"],
+                            candidates=[0.9, 0.97], n_boot=20)
+    f = r.frontier.set_index("target")
+    assert f["withheld"].tolist() == ["too_few_days", "too_few_events"]
+    assert f["events"].tolist() == [144, 144]

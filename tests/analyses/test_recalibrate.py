@@ -602,13 +602,17 @@ def test_no_recommendation_says_why_with_figures_and_the_way_forward():
     assert "window=" not in note
     assert "no window length fixes this: too little traffic" in note and "7 d maximum" in note
     assert "no usual target meets the rule" in s["verdict_reason"]
-    # under 95 % the same 160-odd events hold fewer than 10 expected failures: no verdict, no
-    # recommendation, the reason in words
+    # under 95 % the same 160-odd events hold fewer than 10 expected failures: no verdict, the
+    # reason in words; the recommendation is judged apart, at its own level (none meets the
+    # rule), and its note is the one above, not the verdict's reason
     thin = recalibrate(ev, window="24h", by="kind", n_boot=0, target=0.95).summary.iloc[0]
     assert pd.isna(thin["verdict"]) and np.isnan(thin["recommended_target"])
     assert thin["verdict_reason"].startswith(f"{int(thin['events'])} events in the evaluated span: "
                                              "too few for a verdict")
-    assert thin["recommendation_note"] == thin["verdict_reason"]
+    assert thin["verdict_reason"].endswith("the verdict alone is withheld: the recommendation is "
+                                           "judged at its own level, as without a current target "
+                                           "(see the recommendation note)")
+    assert thin["recommendation_note"] == note
 
 
 def test_short_history_gets_a_caveat():

@@ -124,6 +124,35 @@ def test_the_frontier_says_each_run_of_equal_answers_once():
         "  g=b: target 0.75: none (thin at 75 %)"]
 
 
+
+def test_a_run_of_targets_too_few_events_can_judge_is_said_once_with_its_figures():
+    # a hand-built frontier: group a's 12 events judge none of 0.5 .. 0.999 (each its own
+    # figures: 10 expected failures need 10 / 0.5 = 20 events at 0.5, 10 / 0.001 = 10,000 at
+    # 0.999); group b: 107 events on one day (0.5, 0.9: the day-block bootstrap), then too few
+    # events for 0.95 (200) and 0.99 (1,000); a lone target keeps its own words
+    from budgetlab.cli.latency import frontier_lines
+
+    days = ("1 day with traffic in the evaluated span: too few for the day-block bootstrap (at "
+            "least 2)")
+    frontier = pd.DataFrame({
+        "g": ["a"] * 3 + ["b"] * 4 + ["c"],
+        "target": [0.5, 0.9, 0.999, 0.5, 0.9, 0.95, 0.99, 0.99],
+        "smallest_threshold": pd.to_timedelta([None] * 8),
+        "note": ["thin a 0.5", "thin a 0.9", "thin a 0.999", days, days, "thin b 0.95",
+                 "thin b 0.99", "thin c 0.99"],
+        "withheld": ["too_few_events"] * 3 + ["too_few_days"] * 2 + ["too_few_events"] * 3,
+        "events": [12] * 3 + [107] * 4 + [50]})
+    assert frontier_lines(frontier, ["g"]) == [
+        "  g=a: targets 0.5 .. 0.999: none (12 events in the evaluated span: too few for a "
+        "verdict at any of them; one needs at least 10 expected failures: 20 events at 0.5, "
+        "10,000 at 0.999)",
+        f"  g=b: targets 0.5 .. 0.9: none ({days})",
+        "  g=b: targets 0.95 .. 0.99: none (107 events in the evaluated span: too few for a "
+        "verdict at any of them; one needs at least 10 expected failures: 200 events at 0.95, "
+        "1,000 at 0.99)",
+        "  g=c: target 0.99: none (thin c 0.99)"]
+
+
 NGINX = [  # combined format with $request_time appended: (second, status, seconds)
     (1, 200, "0.100"), (2, 200, "0.700"), (3, 200, "0.300"), (4, 503, "0.200")]
 

@@ -1,6 +1,6 @@
 """``recalibrate`` says what happened to a group whose events all fell within a warm-up (it said
 "no events in the evaluated span (59 min 22 s with traffic)", which read as a contradiction), and
-why a recommendation is withheld with a verdict the current target's evidence cannot carry; the
+that a verdict the current target's evidence cannot carry is withheld alone; the
 Elastic Apache log's POST, OPTIONS and GET requests, figures worked out by hand in the comments."""
 
 from __future__ import annotations
@@ -71,19 +71,26 @@ def test_a_history_that_cuts_the_log_names_the_span_the_events_were_counted_in()
         "verdict and no recommendation without events after it")
 
 
-def test_a_recommendation_withheld_with_the_verdict_says_why(capsys):
+def test_a_verdict_withheld_for_the_current_target_keeps_the_recommendation(capsys):
     # --target 0.999: GET's 9,878 evaluated events hold 9.878 expected failures under 99.9 %,
-    # fewer than 10: no verdict; the rule alone had a target (0.991 without --target), withheld
-    # with the verdict, and the note says so once (the reason is not repeated)
+    # fewer than 10: no verdict; the recommendation is judged at its own level, as without
+    # --target: 0.991, where they hold 9,878 x 0.009 = 88.9; the reason says the verdict alone is
+    # withheld, once
     assert main(["recalibrate", str(APACHE), "--preset", "access", "--by", "method",
                  "--window", "1h", "--target", "0.999", "--n-boot", "0"]) == 0
     out = capsys.readouterr().out
     block = _said(out[out.index("method=GET:"):out.index("method=HEAD:")])
-    assert ("9,878 events in the evaluated span: too few for a verdict (under 99.9 % they hold "
-            "9.88 expected failures; a verdict needs at least 10, i.e. 10,000 events) note: the "
-            "recommendation is withheld with the verdict: evidence too thin for the current "
-            "target withholds both") in block
+    assert ("current target 0.999; the rule's target 0.991; no verdict; use 0.991 9,878 events "
+            "in the evaluated span: too few for a verdict (under 99.9 % they hold 9.88 expected "
+            "failures; a verdict needs at least 10, i.e. 10,000 events); the verdict alone is "
+            "withheld: the recommendation is judged at its own level, as without a current "
+            "target (at 0.991 the 9,878 events hold 88.9 expected failures)") in block
     assert block.count("too few for a verdict") == 1
-    # HEAD's 5 events are too thin for any target: no such note
+    # HEAD's 5 events are too thin for any target: the verdict's reason at 99.9 %, the
+    # recommendation's at 50 % (5 x 0.5 = 2.5 expected failures; 10 / 0.5 = 20 events)
     head = _said(out[out.index("method=HEAD:"):out.index("method=OPTIONS:")])
-    assert "withheld with the verdict" not in head
+    assert "no recommended target; no verdict" in head
+    assert ("note: 5 events in the evaluated span: too few for a recommendation (at 50 %, the "
+            "lowest usual target, they hold 2.5 expected failures; a recommendation needs at "
+            "least 10, i.e. 20 events)") in head
+    assert "verdict alone" not in head

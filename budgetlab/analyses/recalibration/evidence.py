@@ -30,11 +30,12 @@ from .verdict import judge_current
 
 __all__ = ["MIN_HISTORY_DAYS", "Judged", "short_history", "judge_groups", "incident_rows"]
 
-#: The note of a group whose evidence is too thin for its current target, where the rule alone
-#: had a target: the thin-evidence rule weighs the evidence at the current target when one is
-#: given, and withholds the recommendation with the verdict.
-_WITHHELD_WITH_VERDICT = ("the recommendation is withheld with the verdict: evidence too thin for "
-                         "the current target withholds both")
+#: Said after the reason of a group whose evidence is too thin for its current target but not for
+#: a recommendation: the thin-evidence rule weighs the verdict at the current target and the
+#: recommendation apart, at its own level, as a run without a current target does (a current
+#: target given never hides a recommendation the evidence supports).
+_VERDICT_ALONE = ("the verdict alone is withheld: the recommendation is judged at its own level, "
+                  "as without a current target")
 
 #: Histories shorter than this many days give provisional recommendations (the seed: 2-4 weeks).
 MIN_HISTORY_DAYS = 14.0
@@ -54,44 +55,43 @@ class Judged:
     reasons: list[str]
     actions: list[str]
     notes: list[str]
-    withheld: np.ndarray  # the evidence is too thin for a verdict (the reason in ``reasons``)
+    # the evidence is too thin for both a verdict and a recommendation (the reason in
+    # ``reasons``): the figures over the evaluated time are withheld
+    withheld: np.ndarray
 
 
 def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: Plan) -> Judged:
     """Thin evidence withheld (:func:`~budgetlab.analyses.recalibration.rules.thin_evidence`,
-    the evaluated time included: no recommendation, no bootstrap, no verdict), the block
+    the evaluated time included: no recommendation, no bootstrap, no verdict; evidence thin for
+    the current target alone withholds the verdict alone, :func:`_thin_reasons`), the block
     bootstrap of the others, the verdict on the current target and the notes."""
     has_time, n_ev, lo_t = rolling.has_time, c.n_ev, c.lo_t
     evidence = _evidence(rolling, n_ev, c.time)
-    rec = c.recommended
-    # with neither a current target nor a recommendation, the evidence is weighed at the lowest
-    # usual target (50 %): every candidate is at or above it, so fewer events than it needs can
-    # judge no target at all (never at the range's own start, 99.99 % for a group without failures)
-    ref = np.where(np.isfinite(current), current,
-                   np.where(np.isfinite(rec), rec, USUAL_TARGETS[0]))
-    at = np.where(np.isfinite(current), "current",
-                  np.where(np.isfinite(rec), "recommended", "lowest"))
-    hours = rolling.w_group / HOUR_NS
-    thin = [thin_evidence(int(n_ev[g]), float(ref[g]), int(evidence["traffic_days"][g]),
-                          bool(has_time[g]), hours=float(hours[g]), judged_at=str(at[g]))
-            for g in range(srt.n_groups)]
-    thin = _warmup_reasons(thin, n_ev, srt, plan)
-    judged = np.array([not x for x in thin], dtype=bool)
+    given = np.isfinite(current)
+    rec_thin, cur_thin = _thin_reasons(srt, rolling, c, current, plan,
+                                       evidence["traffic_days"])
+    judged = np.array([not x for x in rec_thin], dtype=bool)
+    # the figures are withheld only where neither the verdict nor the recommendation stands
+    withheld = ~judged & np.array([bool(x) for x in cur_thin], dtype=bool)
     recommended = np.where(judged, c.recommended, np.nan)
     boot = bootstrap_targets(c.time, plan.limit, c.grid, c.grid_idx, max_share=plan.max_share,
                              n_boot=plan.n_boot, block_days=plan.block_ns // DAY_NS, seed=plan.seed,
-                             has_time=has_time & judged, show_progress=plan.show_progress,
+                             has_time=has_time & ~withheld, show_progress=plan.show_progress,
                              in_range=c.supported)
-    rec_low, rec_high = bootstrap_interval(boot, has_time & judged, plan.confidence)
+    rec_low, rec_high = bootstrap_interval(boot, has_time & ~withheld, plan.confidence)
     capped = recommended < c.uncapped  # False where either is NaN (as recommended_capped)
     cur_share, verdicts, reasons, actions = judge_current(
-        current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, thin, capped,
+        current, c.cands, c.lim_share, c.p10, recommended, rec_low, rec_high, cur_thin, capped,
         max_share=plan.max_share, limit_status=plan.limit_status, loose_burn=plan.loose_burn,
         bootstrapped=plan.n_boot > 0,
         window=f"{prose_duration(pd.Timedelta(plan.slo.window_ns, unit='ns'))} window")
+    alone = given & judged & np.array([bool(x) for x in cur_thin], dtype=bool)
+    cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
+    for g in np.flatnonzero(alone).tolist():
+        reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))
     actions = _capped_actions(actions, capped, n_ev)
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
-        _notes(evidence, has_time, c, recommended, current, plan, thin),
+        _notes(evidence, has_time, c, recommended, plan, rec_thin),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev), strict=True)]
     below = np.isfinite(recommended) & np.isnan(rec_low) & (plan.n_boot > 0)
     for g in np.flatnonzero(below).tolist():
@@ -103,7 +103,53 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     return Judged(evidence=evidence, recommended=recommended, rec_low=rec_low, rec_high=rec_high,
                   boot=boot,
                   cur_share=cur_share, verdicts=verdicts, reasons=reasons, actions=actions,
-                  notes=notes, withheld=~judged)
+                  notes=notes, withheld=withheld)
+
+
+def _verdict_alone(thin: str, events: int, rec: float) -> tuple[str, str]:
+    """``(reason, action)`` of a group whose evidence is ``thin`` for its current target but
+    not for a recommendation: the verdict alone is withheld, and the action names the
+    recommendation ``rec`` as a run without a current target does (none where no target meets
+    the rule: the recommendation note says why).
+
+    >>> _verdict_alone("9,878 events ... (...)", 9878, 0.991)  # doctest: +NORMALIZE_WHITESPACE
+    ('9,878 events ... (...); the verdict alone is withheld: the recommendation is judged at its
+    own level, as without a current target (at 0.991 the 9,878 events hold 88.9 expected
+    failures)', 'use 0.991')
+    """
+    if not np.isfinite(rec):
+        return f"{thin}; {_VERDICT_ALONE} (see the recommendation note)", ""
+    held = f"{events * (1 - rec):.3g}"
+    return (f"{thin}; {_VERDICT_ALONE} (at {given_fraction(rec)} the {events:,} events hold "
+            f"{held} expected failures)", f"use {given_fraction(rec)}")
+
+
+def _thin_reasons(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: Plan,
+                  traffic_days: np.ndarray) -> tuple[list[str], list[str]]:
+    """``(recommendation, verdict)``: per group, why its evidence is too thin for a
+    recommendation, and for a verdict on its current target (:func:`thin_evidence`; empty where
+    it is enough). The recommendation is weighed at its own level, as without a current target:
+    the recommended target, else the lowest usual target (50 %: every candidate is at or above
+    it, so fewer events than it needs can judge no target at all; never at the range's own start,
+    99.99 % for a group without failures). The verdict is weighed at the current target (where
+    none is given, it is the recommendation's)."""
+    n_ev, rec, has_time = c.n_ev, c.recommended, rolling.has_time
+    hours = rolling.w_group / HOUR_NS
+    given = np.isfinite(current)
+    ref = np.where(np.isfinite(rec), rec, USUAL_TARGETS[0])
+    at = np.where(np.isfinite(rec), "recommended",
+                  np.where(given, "lowest_for_rule", "lowest"))
+
+    warm = _warmup_reasons(n_ev, srt, plan)
+
+    def weigh(target: np.ndarray, judged_at: np.ndarray) -> list[str]:
+        return [warm[g] or thin_evidence(
+            int(n_ev[g]), float(target[g]), int(traffic_days[g]), bool(has_time[g]),
+            hours=float(hours[g]), judged_at=str(judged_at[g])) for g in range(srt.n_groups)]
+
+    rec_thin = weigh(ref, at)
+    cur_thin = weigh(np.where(given, current, ref), np.where(given, "current", at))
+    return rec_thin, cur_thin
 
 
 def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray]:
@@ -152,10 +198,11 @@ def _warmup_words(events: int, window: str, *, history: str = "") -> str:
             "recommendation without events after it")
 
 
-def _warmup_reasons(thin: list[str], n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
-    """``thin`` with the reason of each group without an evaluated event whose events (in the
-    history, counted back from the log's last event) all fell within a warm-up, the first window
-    of their stretch of traffic, said as that (:func:`_warmup_words`), not as "too few events"."""
+def _warmup_reasons(n_ev: np.ndarray, srt: Any, plan: Plan) -> list[str]:
+    """Per group, the reason of a group without an evaluated event whose events (in the history,
+    counted back from the log's last event) all fell within a warm-up, the first window of their
+    stretch of traffic, said as that (:func:`_warmup_words`), not as "too few events"; empty for
+    every other group."""
     t = np.asarray(srt.t, dtype=np.int64)
     t_first, t_last = int(t.min()), int(t.max())
     lo = max(t_last - plan.history_ns, t_first)
@@ -164,8 +211,8 @@ def _warmup_reasons(thin: list[str], n_ev: np.ndarray, srt: Any, plan: Plan) -> 
     window = prose_duration(pd.Timedelta(plan.slo.window_ns, unit="ns"))
     history = (f"the last {prose_duration(pd.Timedelta(plan.history_ns, unit='ns'))}"
                if lo > t_first else "")
-    return [_warmup_words(int(w), window, history=history) if n == 0 and w > 0 else x
-            for x, n, w in zip(thin, n_ev.tolist(), n_warm.tolist(), strict=True)]
+    return [_warmup_words(int(w), window, history=history) if n == 0 and w > 0 else ""
+            for n, w in zip(n_ev.tolist(), n_warm.tolist(), strict=True)]
 
 
 def short_history(days: float) -> str:
@@ -187,17 +234,14 @@ def short_history(days: float) -> str:
 
 
 def _notes(ev: dict[str, np.ndarray], has_time: np.ndarray, c: Choice, recommended: np.ndarray,
-           current: np.ndarray, plan: Plan, thin: list[str]) -> list[str]:
-    """Per group: why there is no recommendation (too thin evidence; or with figures and the way
-    forward), or the caveat of a short history; empty when neither applies."""
+           plan: Plan, thin: list[str]) -> list[str]:
+    """Per group: why there is no recommendation (too ``thin`` evidence for one; or with figures
+    and the way forward), or the caveat of a short history; empty when neither applies."""
     out = []
     for g, lo in enumerate(c.lo_t.tolist()):
         days = float(ev["history_days"][g])
         if thin[g]:
-            # the rule had a target, but the evidence is weighed at the current one: say so, or
-            # "no recommended target" would read as none meeting the rule
-            both = np.isfinite(c.recommended[g]) and np.isfinite(current[g])
-            out.append(f"{thin[g]}; {_WITHHELD_WITH_VERDICT}" if both else thin[g])
+            out.append(thin[g])
             continue
         if np.isfinite(recommended[g]):
             out.append(short_history(days))

@@ -3,11 +3,12 @@ events support a target, which window would do, and why no target meets the rule
 
 **Thin evidence is withheld** (:func:`thin_evidence`): a group gets no verdict and no recommended
 target when its evaluated span (time with traffic after warm-up) holds fewer events than give
-:data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the current one,
-else the recommended one, else the lowest usual target, 50 %: the words name which), or fewer than
-:data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap, or less than a day
-of evaluated time (:func:`budgetlab._util.thin.too_thin`, the package's one rule for time shares
-and rates per day). The reason is said in words.
+:data:`MIN_EXPECTED_FAILURES` expected failures under the target in question (the verdict: the
+current one; the recommendation, judged apart: the recommended one, else the lowest usual
+target, 50 %; the words name which, and a current target too thin withholds the verdict alone),
+or fewer than :data:`MIN_TRAFFIC_DAYS` day blocks with traffic for the day-block bootstrap, or
+less than a day of evaluated time (:func:`budgetlab._util.thin.too_thin`, the package's one rule
+for time shares and rates per day). The reason is said in words.
 
 **The verdict on the current target** lives in :mod:`~budgetlab.analyses.recalibration.verdict`.
 
@@ -29,6 +30,7 @@ from ..._util.words import about_words, days_words, hours_words, prose_duration
 from .candidates import USUAL_TARGETS
 
 __all__ = ["MIN_EXPECTED_FAILURES", "MIN_TRAFFIC_DAYS", "MAX_WINDOW_DAYS", "thin_evidence",
+           "thin_kind", "events_for",
            "beyond_evidence", "too_few_events", "supported_targets", "widen_to_support",
            "cap_notes", "recommendation_name", "suggest_window", "explain_no_recommendation"]
 
@@ -42,12 +44,12 @@ MIN_TRAFFIC_DAYS = 2
 MAX_WINDOW_DAYS = 7.0
 
 
-def _events_for(target: float) -> int:
+def events_for(target: float) -> int:
     """The fewest events that hold :data:`MIN_EXPECTED_FAILURES` expected failures under
     ``target``, with a relative tolerance for the float rounding of ``1 - target`` (10 / (1 -
     0.9999) is 100000.00000001 in floats: 100,000 events, not 100,001).
 
-    >>> _events_for(0.95), _events_for(0.9999)
+    >>> events_for(0.95), events_for(0.9999)
     (200, 100000)
     """
     return int(np.ceil(MIN_EXPECTED_FAILURES / (1 - target) * (1 - 1e-9)))
@@ -64,7 +66,9 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     ``target`` is the one the expected failures are counted under, and ``judged_at`` says which
     it is, so that the words name it: ``"current"`` (the current target), ``"recommended"`` (no
     current target: the one the rule would recommend) or ``"lowest"`` (neither: the lowest
-    usual target, :data:`~.candidates.USUAL_TARGETS`' 50 %, at or below every candidate). A NaN
+    usual target, :data:`~.candidates.USUAL_TARGETS`' 50 %, at or below every candidate);
+    ``"lowest_for_rule"`` weighs the recommendation alone at 50 % where a current target was
+    given (and judged apart), and says "too few for a recommendation". A NaN
     ``target`` is counted at 50 % too, and the words say so. ``hours`` is the evaluated time: under
     :data:`~budgetlab._util.thin.MIN_EVALUATED_HOURS` its time shares and rates per day are too
     thin (``None``, for a caller without the window's clock, leaves that rule out).
@@ -76,6 +80,9 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     '5 events in the evaluated span: too few for a verdict (no target given and none to
     recommend: at 50 %, the lowest usual target, they hold 2.5 expected failures; a verdict
     needs at least 10, i.e. 20 events)'
+    >>> thin_evidence(5, 0.5, 1, True, judged_at="lowest_for_rule")
+    '5 events in the evaluated span: too few for a recommendation (at 50 %, the lowest usual
+    target, they hold 2.5 expected failures; a recommendation needs at least 10, i.e. 20 events)'
     >>> thin_evidence(5000, 0.95, 1, True)
     '1 day with traffic in the evaluated span: too few for the day-block bootstrap (at least 2)'
     >>> thin_evidence(5000, 0.95, 2, True, hours=5.0)
@@ -83,19 +90,40 @@ def thin_evidence(events: int, target: float, traffic_days: int, has_time: bool,
     >>> thin_evidence(5000, 0.95, 9, True, hours=200.0)
     ''
     """
-    if not has_time:
+    kind = thin_kind(events, target, traffic_days, has_time, hours=hours)
+    if kind == "no_time":
         return ("no evaluated time: the group's window held no traffic after its warm-up in the "
                 "evaluated span")
-    few = too_few_events(events, target, judged_at=judged_at)
-    if few:
-        return few
-    if traffic_days < MIN_TRAFFIC_DAYS:
+    if kind == "too_few_events":
+        return too_few_events(events, target, judged_at=judged_at)
+    if kind == "too_few_days":
         return (f"{_plural(traffic_days, 'day')} with traffic in the evaluated span: too few for "
                 f"the day-block bootstrap (at least {MIN_TRAFFIC_DAYS})")
-    if hours is not None and too_thin(hours):
+    if kind == "too_little_time" and hours is not None:
         span = hours_words(hours) if hours * 3600 >= 1 else "a fraction of a second"
         return (f"only {span} of evaluated time, too little for time shares and rates per day "
                 f"(at least {MIN_EVALUATED_HOURS:g} h)")
+    return ""
+
+
+def thin_kind(events: int, target: float, traffic_days: int, has_time: bool, *,
+              hours: float | None = None) -> str:
+    """Which rule of :func:`thin_evidence` withholds a verdict (its arguments as there), the first
+    that applies: ``"no_time"``, ``"too_few_events"`` (fewer than :func:`events_for` ``target``),
+    ``"too_few_days"``, ``"too_little_time"``; empty when the evidence is enough. The kind a
+    caller groups reasons by, their figures apart (never the words parsed back).
+
+    >>> thin_kind(12, 0.5, 1, True), thin_kind(107, 0.9, 1, True), thin_kind(0, 0.5, 0, False)
+    ('too_few_events', 'too_few_days', 'no_time')
+    """
+    if not has_time:
+        return "no_time"
+    if not _holds_enough(events, target if np.isfinite(target) else USUAL_TARGETS[0]):
+        return "too_few_events"
+    if traffic_days < MIN_TRAFFIC_DAYS:
+        return "too_few_days"
+    if hours is not None and too_thin(hours):
+        return "too_little_time"
     return ""
 
 
@@ -106,7 +134,7 @@ def beyond_evidence(events: int, target: float) -> str:
     >>> beyond_evidence(288, 0.999)
     '99.9 % would need 10,000 events in the evaluated span (10 expected failures); it holds 288'
     """
-    return (f"{given_percent(target)} would need {_events_for(target):,} events in the evaluated "
+    return (f"{given_percent(target)} would need {events_for(target):,} events in the evaluated "
             f"span ({MIN_EXPECTED_FAILURES} expected failures); it holds {events:,}")
 
 
@@ -126,13 +154,21 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     if not np.isfinite(target):
         target, judged_at = USUAL_TARGETS[0], "usual"
     expected = events * (1 - target)
-    if expected >= MIN_EXPECTED_FAILURES * (1 - 1e-9):
+    if _holds_enough(events, target):
         return ""
-    need = _events_for(target)
-    return (f"{_plural(events, 'event')} in {span}: too few for a verdict "
+    need = events_for(target)
+    # weighed for the recommendation alone (a current target was given, and judged apart)
+    what = "a recommendation" if judged_at == "lowest_for_rule" else "a verdict"
+    return (f"{_plural(events, 'event')} in {span}: too few for {what} "
             f"({_judged_at(target, judged_at)} {'it holds' if events == 1 else 'they hold'} "
             f"{expected:.3g} expected failures; "
-            f"a verdict needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
+            f"{what} needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
+
+
+def _holds_enough(events: int, target: float) -> bool:
+    """Whether ``events`` hold :data:`MIN_EXPECTED_FAILURES` expected failures under ``target``
+    (with the float tolerance of :func:`events_for`)."""
+    return bool(events * (1 - target) >= MIN_EXPECTED_FAILURES * (1 - 1e-9))
 
 
 def _judged_at(target: float, judged_at: str) -> str:
@@ -141,6 +177,8 @@ def _judged_at(target: float, judged_at: str) -> str:
         return f"under {given_percent(target)}"
     if judged_at == "recommended":
         return f"no target given: at {given_percent(target)}, the target the rule would recommend,"
+    if judged_at == "lowest_for_rule":
+        return f"at {given_percent(target)}, the lowest usual target,"
     what = ("the lowest usual target" if judged_at == "lowest"
             else "the lowest target the candidates start from")
     return f"no target given and none to recommend: at {given_percent(target)}, {what},"
@@ -273,7 +311,7 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
                      f"window holds ~{about_words(window_events)} "
                      f"events, so one failure moves the rate {100 / window_events:.3g} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
-    need = _events_for(ref)
+    need = events_for(ref)
     fixes = []
     if np.isfinite(window_events) and window_events < need:
         w = suggest_window(need, events_per_day, history_days)

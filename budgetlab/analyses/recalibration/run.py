@@ -149,7 +149,8 @@ def recalibrate(
         ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``, ``ok``,
         ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
-        current target; empty when withheld), ``recommended_target`` (NaN when no candidate meets
+        current target or where the verdict alone is withheld; empty when the recommendation is
+        withheld too), ``recommended_target`` (NaN when no candidate meets
         the rule), ``recommended_low``, ``recommended_high`` (bootstrap interval),
         ``recommended_capped`` (True where the evidence capped the recommendation: the rule alone
         gives a higher target than the evaluated span's events can judge; the note says which),
@@ -159,8 +160,10 @@ def recalibrate(
         ``is_recommended``, ``share_healthy``, ``share_warning``, ``share_critical``,
         ``share_exhausted``, ``hours_exhausted``, ``transitions_per_day``, ``pages_per_day``. Plus
         ``distribution``, ``bootstrap`` and ``settings`` (see :class:`Recalibration`). NaN only
-        where documented: groups without evaluated time, ``n_boot=0``, no target, and a group
-        whose evidence is too thin for a verdict (``verdict_reason`` says why): its figures over
+        where documented: groups without evaluated time, ``n_boot=0``, no target, a verdict
+        withheld (evidence too thin for the current target: its ``current_share_limit``; the
+        recommendation is judged apart, at its own level, as without ``target``), and a group
+        whose evidence is too thin for both (``verdict_reason`` says why): its figures over
         the evaluated time (:data:`~budgetlab.analyses.recalibration.tables.ESTIMATES`), its
         candidates' figures and its distribution are withheld; its counts and ``success_rate``
         (with its Wilson interval) stay.

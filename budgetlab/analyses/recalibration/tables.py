@@ -31,7 +31,9 @@ __all__ = ["Recalibration", "QUANTILE_LEVELS", "ESTIMATES", "key_columns", "summ
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.002, 0.005, *(k / 100 for k in range(1, 100)), 0.995,
                                       0.998, 0.999)
 #: The summary's figures read over the evaluated time, withheld (NaN) on a group whose evidence
-#: is too thin for a verdict (the reason in ``verdict_reason``), as are its ``candidates`` figures
+#: is too thin for both a verdict and a recommendation (the reason in ``verdict_reason``; where it
+#: is too thin for the current target alone, only ``current_share_limit`` is withheld, with the
+#: verdict), as are its ``candidates`` figures
 #: and its ``distribution``: over a lone event's 1 ns they would be a rolling rate of 0 % or 8.6e13
 #: events a day. Its counts (``events``, ``failures``, ``hours``, ``history_days``,
 #: ``traffic_days``), which the reason cites, stay, and so does ``success_rate`` with its Wilson
