@@ -102,8 +102,8 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     capped = _capped(summary, ~left_out)
     handles += _capped_handles(summary, s_lab, capped, colors, named=bool(keys))
     if left_out.any():
-        ax.text(0.01, 0.01, "not drawn (evidence too thin for a verdict; the summary says why): "
-                + ", ".join(str(x) for x in s_lab[left_out]), transform=ax.transAxes,
+        ax.text(0.01, 0.01, "not drawn (evidence too thin for a recommendation; the summary says "
+                "why): " + ", ".join(str(x) for x in s_lab[left_out]), transform=ax.transAxes,
                 fontsize="small", va="bottom", gid="left_out", wrap=True)
     max_share = float(settings.get("max_share", 0.01))
     ax.axhline(max_share * 100, color="black", lw=0.8, ls=":", gid="limit")

@@ -63,7 +63,7 @@ def test_the_plot_leaves_the_withheld_group_out_and_says_so(lone):
     gids = [a.get_gid() for a in [*ax.lines, *ax.patches, *ax.collections]]
     assert "distribution:a" in gids and not any(str(g).endswith(":b") for g in gids)
     texts = [t.get_text() for t in ax.texts if t.get_gid() == "left_out"]
-    assert texts == ["not drawn (evidence too thin for a verdict; the summary says why): b"]
+    assert texts == ["not drawn (evidence too thin for a recommendation; the summary says why): b"]
     # the x axis spans group a's rates only (all 1.0) and the candidates, never 0 %
     assert ax.get_xlim()[0] > 50
     plt.close("all")
