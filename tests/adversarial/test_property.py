@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from budgetlab import read_access_log, read_events
@@ -41,7 +41,14 @@ def _tracing() -> Iterator[None]:
     """Python's allocations traced (tracemalloc) for the module, started once and stopped once.
     Starting and stopping it around each reader call (hundreds of times a run) crashed an xdist
     worker once with a segmentation fault: on CPython 3.11, ``tracemalloc.stop()`` can race an
-    allocation tracked on another thread (CPython issue gh-128679, fixed in 3.12.9/3.13.2)."""
+    allocation tracked on another thread (CPython issue gh-128679, fixed in 3.12.9/3.13.2).
+
+    Hypothesis' tables of the Unicode characters are built first, untraced, by one draw of
+    text: the categories of the ~1.1 million code points (cached in .hypothesis/ once built) and
+    which of them UTF-8 can encode (``st.text()``'s alphabet, rebuilt in every process). Built
+    traced, by the first test that draws text, they took 30-90 s in each xdist worker on the busy
+    test machine; untraced, 2-8 s."""
+    find(st.text(min_size=1), bool, settings=settings(database=None))
     started = not tracemalloc.is_tracing()  # else python -X tracemalloc: leave it running
     if started:
         tracemalloc.start()
@@ -218,9 +225,8 @@ def test_random_bytes_through_every_reader(folder, data, suffix):
         _bounded(lambda: read_events(path))
 
 
-# traced, the first draw of text in a fresh checkout builds hypothesis' table of the Unicode
-# characters (~1.1 million code points, cached in .hypothesis/ afterwards): 57-110 s under load,
-# ~5 s once cached; the timeout is a safety net, not a speed check
+# the timeout is a safety net, not a speed check (hypothesis' Unicode table is built before
+# tracing starts: _tracing)
 @pytest.mark.timeout(300)
 @PROPERTY
 @given(data=st.data(), kind=st.sampled_from(["csv", "tsv", "csv.gz", "csv.xz", "jsonl",
