@@ -154,7 +154,8 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     'provisional: 1 d 23 h of evaluated history, less than the 14 d a verdict needs'
 
     An event every 20 min, the first hour's 3 the warm-up: 199 evaluated events at 95 % hold 9.95
-    expected failures, one event short of the rule's 200; 200 are judged.
+    expected failures, one event short of the rule's 200; 200 are judged. The recommendation is
+    judged at its own level: at 0.665, 199 x 0.335 = 66.7 expected failures.
 
     >>> from budgetlab import as_events
     >>> ts = pd.date_range("2026-01-05", periods=203, freq="20min", tz="UTC")
@@ -163,7 +164,9 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     ...                                   n_boot=0))
     >>> print(few.loc[0, "withheld"])
     199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 expected
-    failures; a verdict needs at least 10, i.e. 200 events)
+    failures; a verdict needs at least 10, i.e. 200 events); the verdict alone is withheld: the
+    recommendation is judged at its own level, as without a current target (at 0.665 the 199
+    events hold 66.7 expected failures)
     >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1h", n_boot=0))
     >>> v.loc[0, "withheld"], v.loc[0, "verdict"]
     ('', 'too_strict')
