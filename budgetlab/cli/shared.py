@@ -85,9 +85,17 @@ def write_output(table: pd.DataFrame, args: argparse.Namespace, noun: str,
 
 
 def wrap(text: str, indent: str = "    ") -> str:
+    """``text`` filled to 100 columns, never broken inside "93.80 %" nor at a hyphen ("re-run",
+    "warm-up", "--min-events" stay whole), as the demo's text.
+
+    >>> print(wrap("note: provisional: 3 d 10 h of evaluated history, less than the 14 d a "
+    ...            "recommendation needs; re-run with more history"))
+        note: provisional: 3 d 10 h of evaluated history, less than the 14 d a recommendation needs;
+        re-run with more history
+    """
     glued = " ".join(str(text).split()).replace(" %", "\0%")  # never break "93.80 %" across lines
-    return textwrap.fill(glued, width=100, initial_indent=indent,
-                         subsequent_indent=indent).replace("\0", " ")
+    return textwrap.fill(glued, width=100, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False).replace("\0", " ")
 
 
 def score_text(rows: pd.DataFrame, duration: Any) -> str:
