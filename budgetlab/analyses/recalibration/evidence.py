@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.burns import burn_figure
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
@@ -116,10 +117,12 @@ def _verdict_alone(thin: str, events: int, rec: float) -> tuple[str, str]:
     ('9,878 events ... (...); the verdict alone is withheld: the recommendation is judged at its
     own level, as without a current target (at 0.991 the 9,878 events hold 88.9 expected
     failures)', 'use 0.991')
+    >>> _verdict_alone("...", 1_234_567, 0.99)[0].split("(at ")[1]  # 12,345.67: never 1.23e+04
+    '0.99 the 1,234,567 events hold 12,346 expected failures)'
     """
     if not np.isfinite(rec):
         return f"{thin}; {_VERDICT_ALONE} (see the recommendation note)", ""
-    held = f"{events * (1 - rec):.3g}"
+    held = burn_figure(events * (1 - rec))  # three significant digits, never an exponent
     return (f"{thin}; {_VERDICT_ALONE} (at {given_fraction(rec)} the {events:,} events hold "
             f"{held} expected failures)", f"use {given_fraction(rec)}")
 
