@@ -108,13 +108,10 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
                          by: list[str]) -> None:
     """The supported target of each threshold and the frontier, in words (no NaN: a threshold
     that supports no candidate says so with its note)."""
-    import pandas as pd
-
     from .._util.percent import given_fraction
     from .._util.validation import window_words
     from ..analyses.latency_recalibration import latency_recalibrate
     from ..slo import SLO
-    from .shared import group_label
 
     slo = SLO(target=args.target if args.target is not None else 0.95, window=args.window)
     n_boot = 200 if args.n_boot is None else args.n_boot
@@ -124,7 +121,39 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
     print(f"\nlatency targets the history supports ({window_words(args.window)} window{current}; a "
           "target is supported when the tracker "
           "would have been CRITICAL or worse at most 1 % of the observed time after warm-up):")
-    for _, r in rec.summary.iterrows():
+    for line in supported_lines(rec.summary, by, args.target):
+        print(line)
+    print("frontier (the smallest threshold each target allows):")
+    for line in frontier_lines(rec.frontier, by):
+        print(line)
+
+
+def supported_lines(summary: Any, by: list[str], target: float | None) -> list[str]:
+    """The supported target of each group and threshold in words, one line per group and run of
+    neighbouring thresholds with the same answer: ``within 0.25 s, 0.5 s, 1 s: withheld: (...)``
+    rather than three lines saying the same (a withheld answer does not depend on the
+    threshold when the group's events are too few). ``target``: the current target, compared
+    with each supported one.
+
+    >>> import pandas as pd
+    >>> nan = float("nan")
+    >>> summary = pd.DataFrame({"g": ["a", "a", "b"],
+    ...     "threshold": pd.to_timedelta(["250ms", "500ms", "250ms"]),
+    ...     "supported_target": [nan, nan, 0.9], "supported_low": [nan, nan, 0.85],
+    ...     "supported_high": [nan, nan, 0.95], "note": ["withheld: 3 events", "withheld: 3 events",
+    ...     ""]})
+    >>> for line in supported_lines(summary, ["g"], 0.95):
+    ...     print(line)
+      g=a: within 0.25 s, 0.5 s: withheld: 3 events
+      g=b: within 0.25 s: supported target 0.9 (interval 0.85 .. 0.95); the current 0.95 is above it
+    """
+    import pandas as pd
+
+    from .._util.percent import given_fraction
+    from .shared import group_label
+
+    runs: list[list[Any]] = []  # [group label, answer, thresholds]
+    for _, r in summary.iterrows():
         if pd.isna(r["supported_target"]):
             said = r["note"] or "no candidate target supported"
         else:
@@ -132,16 +161,17 @@ def _print_recalibration(events: Any, args: argparse.Namespace, thresholds: list
                               ("supported_target", "supported_low", "supported_high"))
             said = (f"supported target {sup} (interval {low} .. {high})"
                     if pd.notna(r["supported_low"]) else f"supported target {sup}")
-            if args.target is not None:
-                said += (f"; the current {given_fraction(args.target)} is "
-                         + ("at or below it" if args.target <= r["supported_target"] else
-                            "above it"))
+            if target is not None:
+                said += (f"; the current {given_fraction(target)} is "
+                         + ("at or below it" if target <= r["supported_target"] else "above it"))
             if r["note"]:
                 said += f"; {r['note']}"
-        print(f"  {group_label(r, by)}: within {given_seconds(r['threshold'])}: {said}")
-    print("frontier (the smallest threshold each target allows):")
-    for line in frontier_lines(rec.frontier, by):
-        print(line)
+        label = group_label(r, by)
+        if runs and runs[-1][:2] == [label, said]:
+            runs[-1][2].append(given_seconds(r["threshold"]))
+        else:
+            runs.append([label, said, [given_seconds(r["threshold"])]])
+    return [f"  {label}: within {', '.join(within)}: {said}" for label, said, within in runs]
 
 
 def frontier_lines(frontier: Any, by: list[str]) -> list[str]:

@@ -105,6 +105,52 @@ def test_the_current_target_is_reported_beside_the_supported_one(every_fifth_slo
             "recommendation needs; re-run with more history") in text
 
 
+def test_thresholds_with_the_same_answer_are_said_once():
+    # a hand-built summary: group a's two thresholds are withheld for the same reason (one line),
+    # group b's two have different supported targets (a line each), group c's withheld reason
+    # returns after a supported threshold (not neighbours: two lines)
+    from budgetlab.cli.latency import supported_lines
+
+    nan = float("nan")
+    summary = pd.DataFrame({
+        "g": ["a", "a", "b", "b", "c", "c", "c"],
+        "threshold": pd.to_timedelta(["250ms", "1s", "250ms", "1s", "250ms", "1s", "2s"]),
+        "supported_target": [nan, nan, 0.9, 0.99, nan, 0.95, nan],
+        "supported_low": [nan, nan, 0.85, nan, nan, nan, nan],
+        "supported_high": [nan, nan, 0.95, nan, nan, nan, nan],
+        "note": ["withheld: 12 events", "withheld: 12 events", "", "", "withheld: x", "",
+                 "withheld: x"],
+    })
+    assert supported_lines(summary, ["g"], None) == [
+        "  g=a: within 0.25 s, 1 s: withheld: 12 events",
+        "  g=b: within 0.25 s: supported target 0.9 (interval 0.85 .. 0.95)",
+        "  g=b: within 1 s: supported target 0.99",
+        "  g=c: within 0.25 s: withheld: x",
+        "  g=c: within 1 s: supported target 0.95",
+        "  g=c: within 2 s: withheld: x",
+    ]
+
+
+def test_a_real_log_says_a_group_withheld_at_every_threshold_once(capsys):
+    # loghub's OpenStack sample (docs/latency.md's command): api=metadata has 12 events after the
+    # 1 min warm-up, too few at every threshold: one line names the three thresholds
+    from pathlib import Path
+
+    log = Path(__file__).parents[1] / "fixtures" / "loghub" / "openstack_400.log"
+    assert main(["latency", str(log), "--pattern",
+                 r'^\S+ (?P<ts>\S+ \S+) \d+ INFO nova\.(?P<api>osapi_compute|metadata)\.wsgi'
+                 r'\.server .*" status: (?P<outcome>\d+) len: \d+ time: (?P<duration>[0-9.]+)',
+                 "--time-format", "%Y-%m-%d %H:%M:%S.%f", "--outcomes",
+                 "2xx=success,4xx=skip,5xx=server_error", "--by", "api", "--duration", "duration",
+                 "--duration-unit", "s", "--thresholds", "0.25s,0.5s,1s", "--window", "1min",
+                 "--n-boot", "20"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = [ln for ln in lines if ln.startswith("  api=metadata: within")]
+    assert said == ["  api=metadata: within 0.25 s, 0.5 s, 1 s: withheld: 12 events in the "
+                    "evaluated span: too few for a verdict (under 50 % they hold 6 expected "
+                    "failures; a verdict needs at least 10, i.e. 20 events)"]
+
+
 def test_the_frontier_says_each_run_of_equal_answers_once():
     # a hand-built frontier of two groups: a's 0.5 and 0.75 allow 20 s, 0.8 30 s, 0.85 and 0.9
     # none for one reason; b's 0.5 none for one reason, 0.75 none for another
