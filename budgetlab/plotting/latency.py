@@ -153,7 +153,8 @@ def _broken_at_empty_periods(part: pd.DataFrame,
     gaps = pd.DatetimeIndex(ns[after - 1] + step.value, dtype="datetime64[ns]")  # UTC epoch
     if x.tz is not None:
         gaps = gaps.tz_localize("UTC").tz_convert(x.tz)
-    return x.as_unit("ns").append(gaps).sort_values(), np.insert(y, after, np.nan)
+    drawn = pd.DatetimeIndex(x.as_unit("ns").append(gaps).sort_values())
+    return drawn, np.insert(y, after, np.nan)
 
 
 def _table_freq(shares: pd.DataFrame, freq: str | None) -> str | None:
