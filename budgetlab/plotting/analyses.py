@@ -42,11 +42,16 @@ def plot_recalibration(result: Any, *, ax: Axes | None = None, logy: bool = True
     -------
     Axes
         Artists with gids, one set per group label ``<g>`` (``"all"`` without groups):
-        ``distribution:<g>`` (line: x = the time-weighted quantiles ``success_rate`` × 100, y =
-        ``probability`` × 100 from ``result.distribution``), ``candidates:<g>`` (markers: x =
-        ``target`` × 100, y = share of time at ``limit_status`` or worse × 100 from
-        ``result.candidates``), ``recommended:<g>`` (vertical line), ``interval:<g>`` (shaded
-        ``recommended_low``..``recommended_high``), ``current:<g>`` (dashed vertical line, a
+        ``distribution:<g>`` (a step line, ``drawstyle="steps-post"``: x = the time-weighted
+        quantiles ``success_rate`` × 100, y = ``probability`` × 100 from
+        ``result.distribution``; the table knows the distribution only at its levels: between
+        two quantiles, ``Q(p_i) <= x < Q(p_i+1)``, the share of time at or below ``x`` is at least
+        ``p_i`` and below ``p_i+1``, and the line draws that lower bound ``p_i``, never a value
+        between the levels), ``candidates:<g>`` (markers: x = ``target`` × 100, y = share of time
+        at ``limit_status`` or worse × 100 from ``result.candidates``, computed exactly: each dot
+        sits on the line's step or above it, below the next level), ``recommended:<g>``
+        (vertical line), ``interval:<g>`` (shaded ``recommended_low``..``recommended_high``),
+        ``current:<g>`` (dashed vertical line, a
         triangle on its top end), and ``limit`` (horizontal line at ``max_share`` × 100). With more
         groups than distinct colours, those with the most events keep theirs and the others are
         drawn in grey (without the interval's shading) under one legend entry, ``other (N groups)``.
@@ -161,8 +166,11 @@ def _draw_recalibration_group(ax: Axes, label: Any, row: pd.Series, d: pd.DataFr
     of the grey "other" groups, drawn under the others and without the interval's shading."""
     shown = color is not None
     color, z = (color or OTHER_COLOR, 2.0 if shown else 1.5)
+    # a step: between two quantiles the table bounds the share of time (at least the lower
+    # level, below the next one); a straight join would invent a share between them
     line, = ax.plot(d["success_rate"].to_numpy() * 100, d["probability"].to_numpy() * 100,
-                    color=color, lw=1.5, gid=f"distribution:{label}", label=label, zorder=z)
+                    color=color, lw=1.5, drawstyle="steps-post", gid=f"distribution:{label}",
+                    label=label, zorder=z)
     ax.plot(targets * 100, shares * 100, ls="none", marker="o", ms=3, color=color, alpha=0.6,
             gid=f"candidates:{label}", zorder=z)
     rec, lo, hi, cur = (row["recommended_target"], row["recommended_low"],

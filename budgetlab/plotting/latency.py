@@ -45,7 +45,11 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     range is the periods' span padded by 5 %: from the first period's start to the last one's
     end when the period is known (``freq`` or the attrs), else to the last one's start, and one
     hour either side of a lone period start (matplotlib alone widens one date to four years, the
-    points lost in it).
+    points lost in it). A period without attempts of a group has no share (the table has no row
+    for it): the group's lines break there, never joined across it (a NaN point at the first
+    empty period's start), and the legend's title says what a break means (:data:`NO_ATTEMPTS`).
+    The period is ``freq`` (or the attrs'); without one, the largest that divides every spacing
+    of the table's period starts.
 
     >>> from budgetlab.analyses.latency_profile import latency_profile
     >>> ev = pd.DataFrame({
@@ -69,14 +73,17 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
     freq = _table_freq(shares, freq)
     keys = _keys(shares, known)
     parts = [part for _, part in shares.groupby([*keys, "threshold"], sort=True, observed=True)]
-    lines = []
+    step = _period_step(pd.DatetimeIndex(shares["period"]), freq)
+    lines, broken = [], False
     for part in parts:
         thr = part["threshold"].iloc[0]
         name = (f"{_label(part.iloc[0], keys)} within "
                 f"{given_seconds(thr)}") if keys else f"within {given_seconds(thr)}"
+        x, y = _broken_at_empty_periods(part.sort_values("period"), step)
+        broken = broken or len(x) > len(part)
         # a lone point is a dot, in the legend too (a line through one point draws nothing)
-        lines += ax.plot(pd.DatetimeIndex(part["period"]), part["share"].to_numpy(), marker="o",
-                         markeredgewidth=0, label=name, linestyle="-" if len(part) > 1 else "none")
+        lines += ax.plot(x, y, marker="o", markeredgewidth=0, label=name,
+                         linestyle="-" if len(part) > 1 else "none")
     _period_range(ax, pd.DatetimeIndex(shares["period"]), freq)
     time_axis(ax, tz)
     ax.set_xlabel(f"period start ({tz})")
@@ -91,14 +98,63 @@ def plot_latency_shares(shares: pd.DataFrame, *, ax: Axes | None = None,
         line.set_markersize(ms + grow)
     # above the plot area, so it covers no point; a column per group (its thresholds below)
     handles = ax.get_legend_handles_labels()[0]
+    title = "\n".join(words for words, said in ((LINES_MEET, meet), (NO_ATTEMPTS, broken))
+                      if said)
     legend_above(ax, handles, ncols=shares.groupby(keys, observed=True).ngroups if keys else 6,
-                 title=LINES_MEET if meet else None)
+                 title=title or None)
     return ax
 
 
 #: The legend title of :func:`plot_latency_shares` and :func:`plot_timeout_tradeoff` when two
 #: lines or more meet at a point.
 LINES_MEET = "where lines meet, their markers nest: the first listed outermost"
+#: The legend title's words (a line of it) when a line of :func:`plot_latency_shares` breaks at
+#: periods without attempts.
+NO_ATTEMPTS = "a break in a line: periods without attempts (no share)"
+
+
+def _period_step(starts: pd.DatetimeIndex, freq: str | None) -> pd.Timedelta | None:
+    """The period length of :func:`plot_latency_shares`' table: ``freq`` when it is a fixed
+    length, else the largest length that divides every spacing of the period ``starts`` (the
+    period divides them all: periods start at its multiples); ``None`` with one start only.
+
+    >>> starts = pd.DatetimeIndex(["2026-01-01 00:00", "2026-01-01 00:20", "2026-01-01 00:50"])
+    >>> _period_step(starts, "10min"), _period_step(starts, None)
+    (Timedelta('0 days 00:10:00'), Timedelta('0 days 00:10:00'))
+    """
+    if freq is not None:
+        try:
+            return to_timedelta(freq, name="freq")
+        except ConfigError:  # no fixed length ("MS"): the starts say it
+            pass
+    ns = np.unique(starts.as_unit("ns").asi8)
+    return pd.Timedelta(int(np.gcd.reduce(np.diff(ns))), unit="ns") if len(ns) > 1 else None
+
+
+def _broken_at_empty_periods(part: pd.DataFrame,
+                             step: pd.Timedelta | None) -> tuple[pd.DatetimeIndex, np.ndarray]:
+    """One line's ``(x, y)``: its period starts and shares (sorted by period), with a NaN point
+    (a break) at the first empty period's start wherever two periods drawn are more than
+    ``step`` apart: the periods between hold no attempt, so no share to join across.
+
+    >>> part = pd.DataFrame({"period": pd.to_datetime(["2026-01-01 00:00", "2026-01-01 00:10",
+    ...                                                "2026-01-01 00:40"]),
+    ...                      "share": [1.0, 0.5, 0.75]})
+    >>> x, y = _broken_at_empty_periods(part, pd.Timedelta("10min"))
+    >>> [f"{t:%H:%M}" for t in x], y.tolist()
+    (['00:00', '00:10', '00:20', '00:40'], [1.0, 0.5, nan, 0.75])
+    """
+    x = pd.DatetimeIndex(part["period"])
+    y = part["share"].to_numpy(dtype=float)
+    if step is None:
+        return x, y
+    ns = x.as_unit("ns").asi8
+    after = np.flatnonzero(np.diff(ns) > step.value) + 1  # the first point after each gap
+    gaps = pd.DatetimeIndex(ns[after - 1] + step.value, dtype="datetime64[ns]")  # UTC epoch
+    if x.tz is not None:
+        gaps = gaps.tz_localize("UTC").tz_convert(x.tz)
+    drawn = pd.DatetimeIndex(x.as_unit("ns").append(gaps).sort_values())
+    return drawn, np.insert(y, after, np.nan)
 
 
 def _table_freq(shares: pd.DataFrame, freq: str | None) -> str | None:

@@ -35,6 +35,10 @@ __all__ = ["plot_window_comparison"]
 #: The words on a window whose drawn column is withheld (too little evaluated time).
 THIN_LABEL = f"under {MIN_EVALUATED_HOURS:g} h evaluated"
 
+#: The legend's words when a line breaks at a window without a row of its series (a table
+#: filtered by hand; :func:`budgetlab.compare_windows` gives every series a row per window).
+NO_ROW = "a break in a line: no row for that window"
+
 #: Marker shapes of the series and their sizes (times the panel's), cycled like their colours:
 #: where two series share a value, their hollow shapes stay in sight one around the other (a small
 #: square inside a large circle), never one hiding the other.
@@ -111,7 +115,9 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
         under 24 h of evaluated time (:func:`~budgetlab.analyses.window_clock.thin_rows`) is
         withheld, as in the CLI's table: NaN in the line (a gap, never a point), and on its window a
         hatched band (gid ``thin:<column>:<window>``) labelled ``under 24 h evaluated`` (``k of n
-        under 24 h evaluated`` when only some series are). With more lines than distinct colours,
+        under 24 h evaluated`` when only some series are). A window without a row of a series
+        (a table filtered by hand, its categories kept) is a NaN in its line too, never joined
+        across, and the legend says so (:data:`NO_ROW`). With more lines than distinct colours,
         those of the groups with the most events (the table's ``events`` column, else the first
         ones) keep theirs and the others are drawn in grey under one legend entry, ``other (N
         groups)``. Each coloured series has a hollow marker of its own shape and size
@@ -148,7 +154,7 @@ def plot_window_comparison(table: pd.DataFrame, *, y: str = "transitions_per_day
     panels = [(ax, y, _metric_values(table, y, thin), 6.0, 1.5)]
     if ax2 is not None and y2 is not None:
         panels.append((ax2, y2, _metric_values(table, y2, thin), 4.5, 1.2))
-    handles = _draw_series(table, series, x_all, panels)
+    handles = _draw_series(table, series, x_all, panels, len(windows))
     withheld = [_mark_thin(p, col, x_all, series, thin, windows) for p, col, *_ in panels]
     if any(withheld):
         handles.append(Patch(fill=False, hatch="//", edgecolor="0.6",
@@ -211,11 +217,12 @@ def _log_axis(ax: Axes, values: np.ndarray) -> str:
 
 
 def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
-                 panels: list[Any]) -> list[Any]:
+                 panels: list[Any], n_windows: int) -> list[Any]:
     """One line per series on each panel ``(axes, column, values, marker size, width)``, its
     hollow marker shape (:data:`MARKERS`) and colour the series' own; the legend handles (the
-    top panel's coloured lines, then ``other (N groups)``). Only the series with a value drawn
-    take a colour and a legend entry; the others' lines (no value) are there, empty."""
+    top panel's coloured lines, then ``other (N groups)``, then :data:`NO_ROW` when a line
+    breaks at a window without a row of its series). Only the series with a value drawn take a
+    colour and a legend entry; the others' lines (no value) are there, empty."""
     names = pd.unique(series)
     drawn = [n for n in names if _has_values(series == n, panels)]
     weight = (table["events"].to_numpy(dtype=float) if "events" in table.columns
@@ -225,14 +232,21 @@ def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     shapes = {n: MARKERS[i % len(MARKERS)] for i, n in enumerate(k for k, c in colors.items()
                                                                 if c is not None)}
     handles: list[Any] = []
+    broken = False
     for name in names:
         sel = series == name
-        order = np.argsort(x_all[sel], kind="stable")
+        # a window without a row of this series (a table filtered by hand): a NaN there, so
+        # the line breaks instead of joining its neighbours across the window's tick
+        missing = np.setdiff1d(np.arange(n_windows, dtype=float), x_all[sel])
+        broken = broken or len(missing) > 0
+        x = np.concatenate([x_all[sel], missing])
+        order = np.argsort(x, kind="stable")
         color = colors.get(str(name))
         shown = color is not None
         for i, (p, col, vals, ms, lw) in enumerate(panels):
             marker, size = shapes.get(str(name), ("o", 1.0))
-            line, = p.plot(x_all[sel][order], vals[sel][order], marker=marker, ms=ms * size,
+            y = np.concatenate([vals[sel], np.full(len(missing), np.nan)])
+            line, = p.plot(x[order], y[order], marker=marker, ms=ms * size,
                            mfc="none", mew=1.4, color=color or OTHER_COLOR, lw=lw,
                            label=str(name), gid=f"{col}:{name}", zorder=2.0 if shown else 1.5)
             if shown and i == 0:
@@ -240,6 +254,8 @@ def _draw_series(table: pd.DataFrame, series: np.ndarray, x_all: np.ndarray,
     if other_label(colors):
         handles.append(Line2D([], [], color=OTHER_COLOR, marker="o", mfc="none", lw=1.5,
                               label=other_label(colors)))
+    if broken:
+        handles.append(Line2D([], [], ls="none", label=NO_ROW))
     return handles
 
 

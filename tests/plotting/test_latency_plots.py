@@ -323,3 +323,64 @@ def test_several_periods_draw_lines_of_small_dots(events):
     assert (line.get_linestyle(), line.get_markersize()) == ("-", 4.5)
     assert "per 24 h period" in ax.get_ylabel()
     plt.close("all")
+
+
+def _shares_by_hand(periods, shares, *, freq="10min", group="a"):
+    """A shares table as latency_profile writes it, one group and threshold, its rows (periods
+    with attempts) given by hand: a period left out held no attempt."""
+    table = pd.DataFrame({"g": pd.Categorical([group] * len(periods)),
+                          "period": pd.to_datetime(periods, utc=True).as_unit("ns"),
+                          "threshold": pd.Timedelta("1s"), "attempts": 4, "good": 2,
+                          "share": shares, "share_low": 0.1, "share_high": 0.9,
+                          "at_or_above_timeout": False})
+    if freq is not None:
+        table.attrs["freq"] = freq
+    return table
+
+
+def test_a_line_breaks_at_periods_without_attempts():
+    """Periods of 10 min: attempts at 00:00, 00:10, 00:40 and 00:50; none at 00:20 and 00:30.
+    The line runs 00:00 - 00:10 and 00:40 - 00:50 and breaks between (one NaN point at 00:20,
+    the first empty period), never a share joined across 30 min without attempts; the legend's
+    title says what the break means."""
+    from budgetlab.plotting.latency import NO_ATTEMPTS
+
+    shares = _shares_by_hand(["2026-01-01 00:00", "2026-01-01 00:10", "2026-01-01 00:40",
+                              "2026-01-01 00:50"], [1.0, 0.5, 0.25, 0.75])
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    line, = ax.lines
+    x = [f"{mdates.num2date(v):%H:%M}" for v in mdates.date2num(line.get_xdata())]
+    assert x == ["00:00", "00:10", "00:20", "00:40", "00:50"]
+    y = line.get_ydata()
+    assert y[[0, 1, 3, 4]].tolist() == [1.0, 0.5, 0.25, 0.75] and np.isnan(y[2])
+    assert ax.get_legend().get_title().get_text() == NO_ATTEMPTS
+    plt.close("all")
+
+
+@pytest.mark.parametrize("freq", ["10min", None])
+def test_two_groups_break_each_at_their_own_empty_periods(freq):
+    """Group a has attempts in every 10 min period 00:00 .. 00:30; group b at 00:00 and 00:30
+    only. Only b's line breaks (at 00:10). Without the period (no attrs), it is the largest that
+    divides every spacing of the table's starts, 10 min here."""
+    a = _shares_by_hand([f"2026-01-01 00:{m:02d}" for m in (0, 10, 20, 30)],
+                        [1.0, 1.0, 0.5, 1.0], freq=freq)
+    b = _shares_by_hand(["2026-01-01 00:00", "2026-01-01 00:30"], [0.25, 0.75], freq=freq,
+                        group="b")
+    shares = pd.concat([a, b], ignore_index=True)
+    shares["g"] = pd.Categorical(shares["g"].astype(str))
+    shares.attrs = a.attrs
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    line_a, line_b = ax.lines
+    assert line_a.get_ydata().tolist() == [1.0, 1.0, 0.5, 1.0]
+    assert len(line_b.get_ydata()) == 3 and np.isnan(line_b.get_ydata()[1])
+    assert mdates.num2date(mdates.date2num(line_b.get_xdata()[1])).minute == 10
+    plt.close("all")
+
+
+def test_no_break_no_words():
+    """Adjacent periods: nothing breaks, the legend has no title about breaks."""
+    shares = _shares_by_hand(["2026-01-01 00:00", "2026-01-01 00:10"], [1.0, 0.5])
+    ax = plot_latency_shares(shares, ax=plt.figure().gca())
+    assert ax.lines[0].get_ydata().tolist() == [1.0, 0.5]
+    assert ax.get_legend().get_title().get_text() == ""
+    plt.close("all")

@@ -94,3 +94,28 @@ def test_log_axis_draws_zeros_and_writes_plain_ticks():
     ticks = [x.get_text() for x in ax.get_yticklabels()]
     assert ticks == ["0", "0.1", "1", "10", "100"]
     assert "log scale above 0.1" in " ".join(ax.get_ylabel().split())
+
+
+def test_a_window_without_a_row_of_a_series_breaks_its_line():
+    """A table filtered by hand: windows 1 h, 6 h, 24 h (the column's categories), GET's 6 h row
+    taken out. GET's line holds NaN at 6 h (x = 1), never a straight join from 1 h to 24 h
+    across the 6 h tick (it read 3 flaps a day there); HEAD's line is whole; the legend says
+    what the break means. With every row there, no words."""
+    from budgetlab.plotting.window_comparison import NO_ROW
+
+    t = pd.DataFrame({"method": ["GET", "GET", "HEAD", "HEAD", "HEAD"],
+                      "window": pd.Categorical(["1h", "24h", "1h", "6h", "24h"],
+                                               categories=["1h", "6h", "24h"]),
+                      "min_dwell": pd.Timedelta(0),
+                      "transitions_per_day": [4.0, 2.0, 1.0, 8.0, 0.5],
+                      "share_exhausted": 0.0, "hours": 100.0})
+    t.attrs["by"] = ["method"]
+    ax = plot_window_comparison(t, y2=None)
+    get, head = _line(ax, "transitions_per_day:GET"), _line(ax, "transitions_per_day:HEAD")
+    assert get.get_xdata().tolist() == head.get_xdata().tolist() == [0.0, 1.0, 2.0]
+    np.testing.assert_array_equal(get.get_ydata(), [4.0, np.nan, 2.0])
+    np.testing.assert_array_equal(head.get_ydata(), [1.0, 8.0, 0.5])
+    assert [x.get_text() for x in ax.get_legend().get_texts()] == ["GET", "HEAD", NO_ROW]
+    whole = t[t["method"] == "HEAD"]
+    ax = plot_window_comparison(whole, y2=None)
+    assert NO_ROW not in [x.get_text() for x in ax.get_legend().get_texts()]

@@ -1,0 +1,110 @@
+"""plot_recalibration's distribution line between two quantiles: a step at the lower level (the
+bound the table gives), never a straight join that invents a share between the levels; checked
+on a Recalibration written by hand, whose distribution and exact shares are known."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.cbook import STEP_LOOKUP_MAP
+
+from budgetlab.analyses.recalibration.tables import Recalibration
+from budgetlab.plotting import plot_recalibration
+
+
+def drawn_y(line, x: float) -> float:
+    """The y of the path matplotlib draws for ``line`` (its drawstyle applied to its data) at an
+    ``x`` inside one of its segments, never at a vertex: a step's riser has many ys there."""
+    xs, ys = STEP_LOOKUP_MAP[line.get_drawstyle()](np.asarray(line.get_xdata(), dtype=float),
+                                                    np.asarray(line.get_ydata(), dtype=float))
+    assert not np.isin(x, xs), "x on a vertex: ask between two"
+    i = int(np.searchsorted(xs, x)) - 1
+    assert 0 <= i < len(xs) - 1, "x outside the line"
+    return float(ys[i] + (ys[i + 1] - ys[i]) * (x - xs[i]) / (xs[i + 1] - xs[i]))
+
+
+#: The rolling success rate of the hand-built case: 0.90 for 5 % of the evaluated time, 0.95 for
+#: 15 %, 0.99 for 30 %, 1.0 for 50 %. Its share of time at or below r, F(r): 0 below 0.90, 0.05 on
+#: [0.90, 0.95), 0.20 on [0.95, 0.99), 0.50 on [0.99, 1.0), 1 from 1.0.
+#: The distribution at the levels 1 %, 10 %, 30 %, 60 % (the smallest r with F(r) >= p):
+#: 0.90, 0.95, 0.99, 1.0.
+LEVELS = [0.01, 0.10, 0.30, 0.60]
+QUANTILES = [0.90, 0.95, 0.99, 1.0]
+#: Candidate targets and their exact share of time EXHAUSTED (rolling rate at or below the
+#: target): F(target), from the rates above.
+TARGETS = [0.92, 0.96, 0.97, 0.995]
+SHARES = [0.05, 0.20, 0.20, 0.50]
+
+
+@pytest.fixture
+def by_hand():
+    summary = pd.DataFrame({"g": ["a"], "events": [10_000], "p50": [0.99],
+                            "recommended_target": [0.9], "recommended_low": [0.9],
+                            "recommended_high": [0.9], "current_target": [np.nan]})
+    candidates = pd.DataFrame({"g": "a", "target": TARGETS, "share_exhausted": SHARES})
+    distribution = pd.DataFrame({"g": "a", "probability": LEVELS, "success_rate": QUANTILES})
+    settings = {"by": ["g"], "limit_status": "exhausted", "max_share": 0.01, "window": "1h"}
+    return Recalibration(summary=summary, candidates=candidates, distribution=distribution,
+                         bootstrap=pd.DataFrame({"g": [], "sample": [], "recommended_target": []}),
+                         settings=settings)
+
+
+def test_between_two_quantiles_the_line_is_the_lower_level(by_hand):
+    ax = plot_recalibration(by_hand, ax=plt.figure().gca(), logy=False)
+    line = next(ln for ln in ax.lines if ln.get_gid() == "distribution:a")
+    # between Q(1 %) = 90 and Q(10 %) = 95 the share is in [1 %, 10 %): the line says 1 %
+    # (a straight join said 1 + 9 x 2 / 5 = 4.6 % at 92)
+    assert drawn_y(line, 92.0) == pytest.approx(1.0)
+    assert drawn_y(line, 97.0) == pytest.approx(10.0)  # between Q(10 %) = 95 and Q(30 %) = 99
+    assert drawn_y(line, 99.5) == pytest.approx(30.0)  # between Q(30 %) = 99 and Q(60 %) = 100
+    # the table's values, as they are: the drawstyle makes the step
+    assert line.get_xdata().tolist() == [90.0, 95.0, 99.0, 100.0]
+    assert line.get_ydata().tolist() == [1.0, 10.0, 30.0, 60.0]
+    plt.close("all")
+
+
+def test_each_candidate_dot_lies_on_or_above_the_line_below_the_next_level(by_hand):
+    ax = plot_recalibration(by_hand, ax=plt.figure().gca(), logy=False)
+    line = next(ln for ln in ax.lines if ln.get_gid() == "distribution:a")
+    dots = next(ln for ln in ax.lines if ln.get_gid() == "candidates:a")
+    assert dots.get_ydata().tolist() == pytest.approx([5.0, 20.0, 20.0, 50.0])
+    # the bound at each target (by hand, from LEVELS and QUANTILES) and the level after it
+    lower, upper = [1.0, 10.0, 10.0, 30.0], [10.0, 30.0, 30.0, 60.0]
+    for x, y, lo, hi in zip(dots.get_xdata(), dots.get_ydata(), lower, upper, strict=True):
+        assert drawn_y(line, x) == pytest.approx(lo)
+        assert lo <= y < hi
+    plt.close("all")
+
+
+def test_on_a_run_every_dot_is_on_or_above_the_step_below_the_next_level():
+    """The invariant on recalibrate's own tables: a candidate's exact share of time exhausted
+    (the rolling rate at or below its target) against the bound the quantiles give at its x;
+    a dot left of the first quantile (under 0.1 % of the time) has no step to compare with."""
+    from budgetlab import recalibrate, synth
+
+    events, _ = synth.generate("2026-10-05", 4, seed=5, rate=0.2, session_ids=False, incidents=[
+        {"kind": "outage", "start": "2026-10-07T10:00Z", "end": "2026-10-07T10:30Z",
+         "scope": "*", "severity": 1.0}])
+    r = recalibrate(events, by="captcha_type", window="6h", n_boot=0)
+    ax = plot_recalibration(r, ax=plt.figure().gca())
+    compared = 0
+    for g in r.summary["captcha_type"]:
+        line = next(ln for ln in ax.lines if ln.get_gid() == f"distribution:{g}")
+        dots = next(ln for ln in ax.lines if ln.get_gid() == f"candidates:{g}")
+        qx, levels = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+        for x, y in zip(dots.get_xdata(), dots.get_ydata(), strict=True):
+            if x < qx[0] or np.isin(x, qx):
+                continue
+            if x > qx[-1]:  # past the last quantile: at least the last level, at most 100 %
+                assert levels[-1] <= y <= 100.0
+            else:
+                bound = drawn_y(line, x)
+                assert bound <= y < levels[levels > bound][0]
+            compared += 1
+    assert compared >= 10, compared
+    plt.close("all")
