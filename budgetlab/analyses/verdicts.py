@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.burns import burn_figure
+from .._util.burns import three_digits
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import check_fraction, check_number, check_whole
 from .._util.words import days_words, duration_words
@@ -290,9 +290,9 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     lo_s, hi_s = wilson_interval(n - f, n, confidence)
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
     burn = f / (n * budget)
-    span = f"{burn_figure(b_lo)} – {burn_figure(b_hi)}"  # never an exponent (1e+03)
+    span = f"{three_digits(b_lo)} – {three_digits(b_hi)}"  # never an exponent (1e+03)
     evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn "
-                f"{burn_figure(burn)} ({given_percent(confidence)} interval {span}) against the "
+                f"{three_digits(burn)} ({given_percent(confidence)} interval {span}) against the "
                 f"threshold {given_fraction(threshold)}")
     if b_lo > threshold:
         return Verdict(subject, "justified",

@@ -242,7 +242,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
 
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
-    from .._util.burns import burn_figure
+    from .._util.burns import three_digits
     from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
     from ..plotting import plot_buckets
 
@@ -264,7 +264,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show = table[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(measured_percent)
-    show["burn_rate"] = show["burn_rate"].map(burn_figure)
+    show["burn_rate"] = show["burn_rate"].map(three_digits)
     for c in ("events", "failures"):  # as the reading block counts them
         show[c] = show[c].map("{:,}".format)
     thin = (table["note"] != "").to_numpy()

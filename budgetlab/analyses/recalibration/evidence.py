@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.burns import burn_figure
+from ..._util.burns import three_digits
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
@@ -122,7 +122,7 @@ def _verdict_alone(thin: str, events: int, rec: float) -> tuple[str, str]:
     """
     if not np.isfinite(rec):
         return f"{thin}; {_VERDICT_ALONE} (see the recommendation note)", ""
-    held = burn_figure(events * (1 - rec))  # three significant digits, never an exponent
+    held = three_digits(events * (1 - rec))  # three significant digits, never an exponent
     return (f"{thin}; {_VERDICT_ALONE} (at {given_fraction(rec)} the {events:,} events hold "
             f"{held} expected failures)", f"use {given_fraction(rec)}")
 
