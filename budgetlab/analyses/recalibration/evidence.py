@@ -184,7 +184,9 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
 def _warmup_words(events: int, window: str, *, history: str = "") -> str:
     """Why a group has no event in the evaluated span when all of its ``events`` fell within a
     warm-up of the ``window`` (``history``: the span the events were counted in, when
-    ``history`` cut the log), in words; the reason of :func:`budgetlab.recalibrate` for it.
+    ``history`` cut the log), in words; the reason of :func:`budgetlab.recalibrate` for it. One
+    event is "the group's one event", two are "both of the group's events" (never "all 2"), more
+    are "all 5 of the group's events".
 
     >>> _warmup_words(5, "1 h")
     "0 events in the evaluated span: all 5 of the group's events fell within a warm-up (the first
@@ -192,9 +194,15 @@ def _warmup_words(events: int, window: str, *, history: str = "") -> str:
     without events after it"
     >>> _warmup_words(1, "24 h", history="the last 7 d").split(" (")[0]
     "0 events in the evaluated span: the group's one event in the last 7 d fell within a warm-up"
+    >>> _warmup_words(2, "1 h").split(" (")[0]
+    "0 events in the evaluated span: both of the group's events fell within a warm-up"
+    >>> _warmup_words(1234, "1 h", history="the last 3 h").split(" (")[0]
+    "0 events in the evaluated span: all 1,234 of the group's events in the last 3 h fell within a
+    warm-up"
     """
     where = f" in {history}" if history else ""
     which = (f"the group's one event{where}" if events == 1
+             else f"both of the group's events{where}" if events == 2
              else f"all {events:,} of the group's events{where}")
     return (f"0 events in the evaluated span: {which} fell within a warm-up (the first {window} "
             "of a stretch of traffic, which only fills the window); no verdict and no "
