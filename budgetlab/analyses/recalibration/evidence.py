@@ -90,7 +90,7 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
     for g in np.flatnonzero(alone).tolist():
         reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))
-    actions = _capped_actions(actions, capped, n_ev)
+    actions = _capped_actions(actions, capped, n_ev, verdicts)
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
         _notes(evidence, has_time, c, recommended, plan, rec_thin),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev), strict=True)]
@@ -290,16 +290,20 @@ def _cat(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
-def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray) -> list[str]:
+def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray,
+                    verdicts: list[Any]) -> list[str]:
     """Each action that names a recommendation the evidence ``capped`` (the rule alone gives
     more: :func:`~budgetlab.analyses.recalibration.rules.cap_notes` says why) says so, so that
     "use 0.64" for a group without a failure in 28 events does not read as the service's level.
+    An ``ok`` verdict's action keeps the current target and names no recommendation (told by
+    the verdict, never by the action's words).
 
     >>> _capped_actions(["use 0.64", "keep 0.95", "use 0.93"], np.array([True, True, False]),
-    ...                 np.array([28, 4000, 900]))
+    ...                 np.array([28, 4000, 900]), [None, "ok", None])
     ['use 0.64 (as high as 28 events can judge)', 'keep 0.95', 'use 0.93']
     """
     events = np.asarray(events)
     return [f"{a} (as high as {counted(int(n), 'event')} can judge)"
-            if cap and not a.startswith("keep") else a
-            for a, cap, n in zip(actions, capped.tolist(), events.tolist(), strict=True)]
+            if cap and v != "ok" else a
+            for a, cap, n, v in zip(actions, capped.tolist(), events.tolist(), verdicts,
+                                    strict=True)]
