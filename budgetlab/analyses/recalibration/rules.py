@@ -312,8 +312,8 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
         parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "
-                     f"window holds ~{about_words(window_events)} "
-                     f"events, so one failure moves the rate {100 / window_events:.3g} points")
+                     f"window holds ~{about_words(window_events)} events, so one failure moves "
+                     f"the rate {three_digits(100 / window_events)} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
     need = events_for(ref)
     fixes = []
