@@ -1,5 +1,6 @@
-"""A measured burn in text (a burn rate, or the share of its budget a window spends): the one
-rule every sentence that prints one follows, :func:`burn_figure`.
+"""A measured figure in text (a burn rate, the share of its budget a window spends, the expected
+failures a count of events holds under a target): the one rule every sentence that prints one
+follows, :func:`three_digits`.
 """
 
 from __future__ import annotations
@@ -9,11 +10,11 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["burn_figure"]
+__all__ = ["three_digits"]
 
 
-def burn_figure(x: Any, *, missing: str = "n/a") -> str:
-    """A measured burn to three significant digits: trailing zeros dropped, a whole number never
+def three_digits(x: Any, *, missing: str = "n/a") -> str:
+    """A measured figure to three significant digits: trailing zeros dropped, a whole number never
     rounded into zeros and thousands separated, never an exponent; 0 is ``0``; ``missing`` where
     there is no figure (``None``, NaN, infinite).
 
@@ -21,11 +22,12 @@ def burn_figure(x: Any, *, missing: str = "n/a") -> str:
     0.00002 as ``2e-05`` and 1000 as ``1e+03``. Three significant digits keep what a burn is read
     for (how many budgets a window spends, or which small share of one) at every scale, and the
     workbook's thresholds as they are written (a burn of 14.4 never reads 14, under a page
-    threshold it reached).
+    threshold it reached); expected failures read the same way (12,345.67 is ``12,346``, never
+    ``1.23e+04``).
 
-    >>> [burn_figure(x) for x in (0.69, 0.8, 0.0456, 0.004, 0.00002, 0.09999, 1.0, 1.25)]
+    >>> [three_digits(x) for x in (0.69, 0.8, 0.0456, 0.004, 0.00002, 0.09999, 1.0, 1.25)]
     ['0.69', '0.8', '0.0456', '0.004', '0.00002', '0.1', '1', '1.25']
-    >>> [burn_figure(x) for x in (14.4, 19.666, 206.54, 1000.0, 0.0, float("nan"))]
+    >>> [three_digits(x) for x in (14.4, 19.666, 206.54, 1000.0, 0.0, float("nan"))]
     ['14.4', '19.7', '207', '1,000', '0', 'n/a']
     """
     if x is None or pd.isna(x) or not math.isfinite(float(x)):

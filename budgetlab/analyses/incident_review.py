@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.burns import burn_figure
+from .._util.burns import three_digits
 from .._util.percent import measured_percent
 from .._util.validation import check_tz, require_columns, to_timedelta, utc_timestamp
 from .._util.words import counted
@@ -184,7 +184,7 @@ def _closest(tiers: pd.DataFrame) -> str:
         return "–"
     ratio = (tiers["peak_burn_long"] / tiers["burn"]).to_numpy(dtype=float)
     r = tiers.iloc[int(np.nanargmax(ratio))]
-    return f"{r['tier']}: {burn_figure(r['peak_burn_long'])} / {r['burn']:g}"
+    return f"{r['tier']}: {three_digits(r['peak_burn_long'])} / {r['burn']:g}"
 
 
 def page_table(
@@ -331,7 +331,7 @@ def wake_verdict(events: pd.DataFrame, reports: Mapping[str, IncidentReport], *,
         judged.append(page_verdict(f, n, target=target, threshold=float(tier["burn"]),
                                    subject=f"{name}'s {tier['tier']} page"))
     reasons = [v.sentence for v in judged]
-    reasons.append(f"The tracker's burn peaked at {burn_figure(peak)}, in the seed's band "
+    reasons.append(f"The tracker's burn peaked at {three_digits(peak)}, in the seed's band "
                    f"\"{band}\".")
     if silent:
         reasons.append("No page tier fired "

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.burns import burn_figure
+from .._util.burns import three_digits
 from .._util.percent import given_percent, measured_percent
 from .._util.words import duration_words, hours_words, prose_duration
 from ..alerts.policy import AlertPolicy
@@ -85,13 +85,13 @@ def between(start: pd.Timestamp, end: pd.Timestamp, tz: str) -> str:
 
 def _seed_burn(burn: float) -> str:
     """A burn from the seed's report figures (``first_change_burn``: rounded to 2 decimals) in
-    :func:`~budgetlab._util.burns.burn_figure`'s words; its ``0.0`` says a burn under 0.005, which
+    :func:`~budgetlab._util.burns.three_digits`'s words; its ``0.0`` says a burn under 0.005, which
     a change can hold (one failure left in 500 events at 50 %), never ``0``.
 
     >>> _seed_burn(0.0), _seed_burn(1.25), _seed_burn(0.01)
     ('under 0.005', '1.25', '0.01')
     """
-    return f"under {burn_figure(_SEED_BURN_HALF_STEP)}" if burn == 0 else burn_figure(burn)
+    return f"under {three_digits(_SEED_BURN_HALF_STEP)}" if burn == 0 else three_digits(burn)
 
 
 #: Half the last digit of the seed's rounded burn: its 0.0 holds every burn under this.
@@ -133,7 +133,7 @@ def tracker_sentence(start: pd.Timestamp, end: pd.Timestamp, tz: str, slo: SLO, 
     name = f"the {window} tracker{_for_group(row, keys)} (target {target})"
     at_start = str(row["status_at_start"])
     worst = str(row["worst_status"])
-    peak = (f"at its events: peak {window} burn {burn_figure(row['peak_burn'])} at "
+    peak = (f"at its events: peak {window} burn {three_digits(row['peak_burn'])} at "
             f"{_clock(row['peak_burn_at'], tz, start)}, lowest {window} success "
             f"{measured_percent(row['min_success_rate'])}"
             ) if pd.notna(row["peak_burn"]) else "no events"
@@ -302,7 +302,7 @@ def alert_sentence(tiers: pd.DataFrame, policy: AlertPolicy, keys: Sequence[str]
             r = page_rows.iloc[int(np.nanargmax(ratio))]
             txt += (f" ({r['tier']}'s {prose_duration(r['long_window'])} burn"
                     f"{_for_group(r, keys)}, evaluated {every(freq)}, peaked at "
-                    f"{burn_figure(r['peak_burn_long'])}, its threshold is {r['burn']:g})")
+                    f"{three_digits(r['peak_burn_long'])}, its threshold is {r['burn']:g})")
         if has_page and len(fired):
             r = fired.iloc[0]
             txt += (f"; its {r['tier']} tier would have raised a {r['severity']}"
@@ -322,7 +322,7 @@ def budget_sentence(budget: pd.DataFrame, slo: SLO, policy: AlertPolicy,
     n_bad = int(budget["failures"].sum())
     allowed = float((budget["failures"] - budget["excess_failures"]).sum())
     span = duration_words(duration)
-    burn = (f"burn {burn_figure(n_bad / allowed)} over the "
+    burn = (f"burn {three_digits(n_bad / allowed)} over the "
             "incident") if allowed > 0 else "no error budget to burn"
     period_allowed = float(budget["period_budget"].sum())
     # the period's budget is extrapolated from the replayed span's traffic: said, with its rate

@@ -29,13 +29,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._util.burns import burn_figure
+from .._util.burns import three_digits
 from .._util.percent import given_fraction, given_percent, measured_percent
 from .._util.validation import check_fraction, check_number, check_whole
 from .._util.words import days_words, duration_words
 from ..errors import ConfigError
 from .recalibration import Recalibration
 from .recalibration.evidence import MIN_HISTORY_DAYS
+from .recalibration.rules import too_few_events
 from .recalibration.wilson import wilson_interval
 
 #: ``given_percent``: a target as written (``0.975`` is ``97.5 %``), the spelling of these verdicts'
@@ -123,7 +124,10 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the first rule of its
     ``thin_evidence``: fewer evaluated events than hold 10 expected failures under the current
     target, e.g. 200 at 95 %, 50 at 80 %), or too few days or hours of evaluated time; the reason
-    is its ``verdict_reason`` (``recommendation_note`` for the recommendation).
+    is its ``verdict_reason`` (``recommendation_note`` for the recommendation). Where the evidence
+    is too thin for the current target alone, the reason says so, and that the recommendation is
+    judged at its own level, with the expected failures there, once: the ``recommendation``
+    column names the target and its events.
 
     Parameters
     ----------
@@ -164,9 +168,11 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
     ...                                   n_boot=0))
     >>> print(few.loc[0, "withheld"])
     199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 expected
-    failures; a verdict needs at least 10, i.e. 200 events); the verdict alone is withheld: the
-    recommendation is judged at its own level, as without a current target (at 0.665 the 199
-    events hold 66.7 expected failures)
+    failures; a verdict needs at least 10, i.e. 200 events); the recommendation is judged at its
+    own level, where they hold 66.7 expected failures
+    >>> print(few.loc[0, "recommendation"])
+    Recommended for all events: 66.5 %, from 199 events over 2 d 18 h; provisional: 2 d 18 h of
+    evaluated history, less than the 14 d a verdict needs.
     >>> v = target_verdicts(recalibrate(as_events(ts, ok), target=0.95, window="1h", n_boot=0))
     >>> v.loc[0, "withheld"], v.loc[0, "verdict"]
     ('', 'too_strict')
@@ -201,7 +207,7 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
         if not np.isfinite(cur):
             withheld = "no current target given"
         elif pd.isna(r["verdict"]):  # recalibrate's rule, in its words
-            withheld = str(r["verdict_reason"])
+            withheld = _verdict_withheld(r)
         elif n < min_events:
             withheld = f"only {n:,} events in the history; a verdict needs at least {min_events:,}"
         verdict = None if withheld else str(r["verdict"])
@@ -226,6 +232,25 @@ def target_verdicts(rec: Recalibration, *, min_events: int = 0,
                                       "recommendation"])
     out.attrs["by"] = by
     return out
+
+
+def _verdict_withheld(r: pd.Series) -> str:
+    """Why :func:`budgetlab.recalibrate` withheld the verdict of its summary row ``r``: its
+    ``verdict_reason``, except where the evidence is too thin for the current target alone (the
+    figures over the evaluated time kept: ``p50``). There the reason is the rule at the current
+    target (:func:`~budgetlab.analyses.recalibration.rules.too_few_events`, the one rule of
+    ``thin_evidence`` that depends on the target: fewer events withhold both) and the
+    recommendation's standing with its expected failures, said once: recalibrate's "the verdict
+    alone is withheld ... as without a current target (at 0.98 the 10,400 events hold 208 expected
+    failures)" repeats the target and events the ``recommendation`` column names."""
+    n, cur, rec = int(r["events"]), float(r["current_target"]), float(r["recommended_target"])
+    thin = too_few_events(n, cur)
+    if not thin or pd.isna(r["p50"]):  # too thin for both, or not the rule of the events
+        return str(r["verdict_reason"])
+    if not np.isfinite(rec):  # no target meets the rule: the recommendation says why
+        return f"{thin}; the recommendation is judged at its own level"
+    return (f"{thin}; the recommendation is judged at its own level, where they hold "
+            f"{three_digits(n * (1 - rec))} expected failures")
 
 
 def _recommendation(r: pd.Series, group: str, caveat: str, min_events: int) -> str:
@@ -290,9 +315,9 @@ def page_verdict(failures: int, events: int, *, target: float, threshold: float,
     lo_s, hi_s = wilson_interval(n - f, n, confidence)
     b_lo, b_hi = (1 - float(hi_s)) / budget, (1 - float(lo_s)) / budget
     burn = f / (n * budget)
-    span = f"{burn_figure(b_lo)} – {burn_figure(b_hi)}"  # never an exponent (1e+03)
+    span = f"{three_digits(b_lo)} – {three_digits(b_hi)}"  # never an exponent (1e+03)
     evidence = (f"{f:,} failure{'s' * (f != 1)} in {n:,} event{'s' * (n != 1)}: burn "
-                f"{burn_figure(burn)} ({given_percent(confidence)} interval {span}) against the "
+                f"{three_digits(burn)} ({given_percent(confidence)} interval {span}) against the "
                 f"threshold {given_fraction(threshold)}")
     if b_lo > threshold:
         return Verdict(subject, "justified",

@@ -33,7 +33,6 @@ __all__ = ["COMMANDS"]
 
 def _cmd_recalibrate(args: argparse.Namespace) -> int:
     from ..analyses.recalibration import recalibrate
-    from ..analyses.recalibration.verdict import NO_CURRENT_TARGET
     from ..plotting import plot_recalibration
 
     given = args.target is not None or bool(args.slo)
@@ -74,20 +73,26 @@ def _cmd_recalibrate(args: argparse.Namespace) -> int:
           f"most {given_percent(s['max_share'])} of the evaluated time\n")
     for _, row in rec.summary.iterrows():
         print(f"{group_label(row, by)}: {_recalibration_line(row, given, warmup)}")
-        # the table's API words, said as flags here; without a current target the header said
-        # so once, and the rest of the reason (the rule's target) is in the line above
-        if given or not str(row["verdict_reason"]).startswith(speak(NO_CURRENT_TARGET)):
-            print(wrap(speak(row["verdict_reason"])))
-        note = str(row.get("recommendation_note", "") or "")
-        reason = f"{row['verdict_reason']}; "
-        note = note[len(reason):] if note.startswith(reason) else note  # said just above
-        if note and note != row["verdict_reason"]:
-            print(wrap(f"note: {speak(note)}"))
+        for line in _reason_and_note(row, given):
+            print(wrap(line))
     if args.out:
         write_output(rec.summary, args, "group row", "(the recommendations)")
     if args.plot:
         save_plot(lambda ax: plot_recalibration(rec, ax=ax), args.plot, force=args.force)
     return 0
+
+
+def _reason_and_note(row: pd.Series, given: bool) -> list[str]:
+    """The lines under one group's line: its ``verdict_reason`` and ``recommendation_note``, the
+    table's API words said as flags, each sentence once. Where the evidence is too thin for both a
+    verdict and a recommendation for the same reason, the two columns hold the same sentence: it
+    is said once, as the reason. Without a current target (``given`` False) every other reason
+    is the header's "no current target given" and the rule's target the group's line names: the
+    note alone is said. The columns are compared whole, never cut apart by their words."""
+    reason = str(row["verdict_reason"])
+    note = str(row.get("recommendation_note", "") or "")
+    lines = [speak(reason)] if given or reason == note else []
+    return lines + ([f"note: {speak(note)}"] if note and note != reason else [])
 
 
 def _recalibration_line(row: pd.Series, given: bool, warmup: str = "") -> str:
@@ -242,7 +247,7 @@ def _print_thin(rows: pd.DataFrame, by: list[str], most: int = 10) -> None:
 
 
 def _cmd_buckets(args: argparse.Namespace) -> int:
-    from .._util.burns import burn_figure
+    from .._util.burns import three_digits
     from ..analyses.failure_buckets import THIN_COLUMNS, bucket_breakdown
     from ..plotting import plot_buckets
 
@@ -264,7 +269,7 @@ def _cmd_buckets(args: argparse.Namespace) -> int:
     show = table[cols].copy()
     for c in ("share_of_failures", "failure_rate", "sli", "sli_without"):
         show[c] = show[c].map(measured_percent)
-    show["burn_rate"] = show["burn_rate"].map(burn_figure)
+    show["burn_rate"] = show["burn_rate"].map(three_digits)
     for c in ("events", "failures"):  # as the reading block counts them
         show[c] = show[c].map("{:,}".format)
     thin = (table["note"] != "").to_numpy()

@@ -251,12 +251,12 @@ def _print_incident(ident: str, rep: Any, by: list[str]) -> None:
         tiers["detection_delay"] = tiers["detection_delay"].map(
             lambda v: "" if pd.isna(v) else duration_words(v)
         )
-        from .._util.burns import burn_figure
+        from .._util.burns import three_digits
 
         # the threshold as the policy writes it; the peak as the summary says it
         tiers["burn"] = tiers["burn"].map(lambda v: f"{v:g}")
         tiers["peak_burn_long"] = tiers["peak_burn_long"].map(
-            lambda v: burn_figure(v, missing=""))
+            lambda v: three_digits(v, missing=""))
         print(tiers.to_string(index=False))
 
 

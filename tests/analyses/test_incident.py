@@ -81,7 +81,7 @@ def test_night_incident_summary_uses_the_tracker_figures(night):
     first = during.iloc[0]
     assert (f"went {str(first['to_status']).upper()} at "
             f"{first['ts'].tz_convert(tz):%H:%M}") in rep.summary
-    assert first["burn_rate"] < 100  # so .3g writes it as burn_figure does (three significant
+    assert first["burn_rate"] < 100  # so .3g writes it as three_digits does (three significant
     assert (f"with 1 h burn {first['burn_rate']:.3g} (1 h success "  # digits, no exponent)
             f"{first['current_rate'] * 100:.2f} %)"
             in rep.summary)

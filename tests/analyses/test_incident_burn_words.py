@@ -1,4 +1,4 @@
-"""The incident summary says every burn as every budgetlab sentence does (``burn_figure``: three
+"""The incident summary says every burn as every budgetlab sentence does (``three_digits``: three
 significant digits, no trailing zeros, 0 for none). It printed two decimals: a small burn read
 "burn 0.00" (nothing spent, while a failure was), a burn of 14.4 "14.40" and none "0.00"."""
 

@@ -132,14 +132,14 @@ def test_target_verdicts_carry_evidence_withhold_thin_groups_and_caveat_short_hi
     n_thin = int(s.loc["never_fails", "events"])
     assert n_thin < 1000  # under 99 %: fewer than 10 expected failures
     # the verdict alone is withheld: the recommendation is judged at its own level, R, where the
-    # same events hold n x (1 - R) expected failures (recalibrate's words)
+    # same events hold n x (1 - R) expected failures (said once: the recommendation column names
+    # R and the events)
     rec_t = float(s.loc["never_fails", "recommended_target"])
     assert pd.isna(t["verdict"]) and t["withheld"] == (
         f"{n_thin:,} events in the evaluated span: too few for a verdict (under 99 % they hold "
         f"{n_thin * 0.01:.3g} expected failures; a verdict needs at least 10, i.e. 1,000 events); "
-        "the verdict alone is withheld: the recommendation is judged at its own level, as without "
-        f"a current target (at {rec_t:g} the {n_thin:,} events hold {n_thin * (1 - rec_t):.3g} "
-        "expected failures)")
+        "the recommendation is judged at its own level, where they hold "
+        f"{n_thin * (1 - rec_t):.3g} expected failures")
     assert n_thin * (1 - rec_t) >= 10  # the recommendation's own evidence is enough
     assert t["recommended_target"] == rec_t
     # a short history: the same busy group over 5 days is judged, with the caveat
@@ -177,9 +177,8 @@ def test_target_verdicts_are_withheld_by_the_package_rule_not_a_flat_floor():
     assert 199 * (1 - rec_a) >= 10
     assert v.loc["a", "withheld"] == (
         "199 events in the evaluated span: too few for a verdict (under 95 % they hold 9.95 "
-        "expected failures; a verdict needs at least 10, i.e. 200 events); the verdict alone is "
-        "withheld: the recommendation is judged at its own level, as without a current target "
-        f"(at {rec_a:g} the 199 events hold {199 * (1 - rec_a):.3g} expected failures)")
+        "expected failures; a verdict needs at least 10, i.e. 200 events); the recommendation "
+        f"is judged at its own level, where they hold {199 * (1 - rec_a):.3g} expected failures")
     assert pd.isna(v.loc["a", "verdict"]) and v.loc["a", "recommended_target"] == rec_a
     for k in ("b", "c"):
         assert v.loc[k, "withheld"] == "" and v.loc[k, "verdict"] == s.loc[k, "verdict"], k

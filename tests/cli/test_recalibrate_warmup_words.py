@@ -66,7 +66,7 @@ def test_a_history_that_cuts_the_log_names_the_span_the_events_were_counted_in()
     ev["bucket"] = pd.Categorical(["success"] * len(ev))
     s = recalibrate(ev, by="g", window="1h", history="3h", n_boot=0).summary.set_index("g")
     assert s.loc["b", "verdict_reason"] == (
-        "0 events in the evaluated span: all 2 of the group's events in the last 3 h fell within "
+        "0 events in the evaluated span: both of the group's events in the last 3 h fell within "
         "a warm-up (the first 1 h of a stretch of traffic, which only fills the window); no "
         "verdict and no recommendation without events after it")
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._util.burns import burn_figure
+from ..._util.burns import three_digits
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
@@ -90,7 +90,7 @@ def judge_groups(srt: Any, rolling: Any, c: Choice, current: np.ndarray, plan: P
     cur_share = np.where(alone, np.nan, cur_share)  # the verdict's figure, withheld with it
     for g in np.flatnonzero(alone).tolist():
         reasons[g], actions[g] = _verdict_alone(cur_thin[g], int(n_ev[g]), float(recommended[g]))
-    actions = _capped_actions(actions, capped, n_ev)
+    actions = _capped_actions(actions, capped, n_ev, verdicts)
     notes = [x if not cap else f"{cap}; {x}" if x else cap for x, cap in zip(
         _notes(evidence, has_time, c, recommended, plan, rec_thin),
         cap_notes(np.where(judged, c.uncapped, np.nan), recommended, n_ev), strict=True)]
@@ -122,7 +122,7 @@ def _verdict_alone(thin: str, events: int, rec: float) -> tuple[str, str]:
     """
     if not np.isfinite(rec):
         return f"{thin}; {_VERDICT_ALONE} (see the recommendation note)", ""
-    held = burn_figure(events * (1 - rec))  # three significant digits, never an exponent
+    held = three_digits(events * (1 - rec))  # three significant digits, never an exponent
     return (f"{thin}; {_VERDICT_ALONE} (at {given_fraction(rec)} the {events:,} events hold "
             f"{held} expected failures)", f"use {given_fraction(rec)}")
 
@@ -184,7 +184,9 @@ def _evidence(rolling: Any, n_ev: np.ndarray, time: Any) -> dict[str, np.ndarray
 def _warmup_words(events: int, window: str, *, history: str = "") -> str:
     """Why a group has no event in the evaluated span when all of its ``events`` fell within a
     warm-up of the ``window`` (``history``: the span the events were counted in, when
-    ``history`` cut the log), in words; the reason of :func:`budgetlab.recalibrate` for it.
+    ``history`` cut the log), in words; the reason of :func:`budgetlab.recalibrate` for it. One
+    event is "the group's one event", two are "both of the group's events" (never "all 2"), more
+    are "all 5 of the group's events".
 
     >>> _warmup_words(5, "1 h")
     "0 events in the evaluated span: all 5 of the group's events fell within a warm-up (the first
@@ -192,9 +194,15 @@ def _warmup_words(events: int, window: str, *, history: str = "") -> str:
     without events after it"
     >>> _warmup_words(1, "24 h", history="the last 7 d").split(" (")[0]
     "0 events in the evaluated span: the group's one event in the last 7 d fell within a warm-up"
+    >>> _warmup_words(2, "1 h").split(" (")[0]
+    "0 events in the evaluated span: both of the group's events fell within a warm-up"
+    >>> _warmup_words(1234, "1 h", history="the last 3 h").split(" (")[0]
+    "0 events in the evaluated span: all 1,234 of the group's events in the last 3 h fell within a
+    warm-up"
     """
     where = f" in {history}" if history else ""
     which = (f"the group's one event{where}" if events == 1
+             else f"both of the group's events{where}" if events == 2
              else f"all {events:,} of the group's events{where}")
     return (f"0 events in the evaluated span: {which} fell within a warm-up (the first {window} "
             "of a stretch of traffic, which only fills the window); no verdict and no "
@@ -282,16 +290,20 @@ def _cat(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
-def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray) -> list[str]:
+def _capped_actions(actions: list[str], capped: np.ndarray, events: np.ndarray,
+                    verdicts: list[Any]) -> list[str]:
     """Each action that names a recommendation the evidence ``capped`` (the rule alone gives
     more: :func:`~budgetlab.analyses.recalibration.rules.cap_notes` says why) says so, so that
     "use 0.64" for a group without a failure in 28 events does not read as the service's level.
+    An ``ok`` verdict's action keeps the current target and names no recommendation (told by
+    the verdict, never by the action's words).
 
     >>> _capped_actions(["use 0.64", "keep 0.95", "use 0.93"], np.array([True, True, False]),
-    ...                 np.array([28, 4000, 900]))
+    ...                 np.array([28, 4000, 900]), [None, "ok", None])
     ['use 0.64 (as high as 28 events can judge)', 'keep 0.95', 'use 0.93']
     """
     events = np.asarray(events)
     return [f"{a} (as high as {counted(int(n), 'event')} can judge)"
-            if cap and not a.startswith("keep") else a
-            for a, cap, n in zip(actions, capped.tolist(), events.tolist(), strict=True)]
+            if cap and v != "ok" else a
+            for a, cap, n, v in zip(actions, capped.tolist(), events.tolist(), verdicts,
+                                    strict=True)]

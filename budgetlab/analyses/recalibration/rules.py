@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.thin import MIN_EVALUATED_HOURS, too_thin
 from ..._util.words import about_words, days_words, hours_words, prose_duration
@@ -150,6 +151,9 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     verdict needs at least 10, i.e. 200 events)'
     >>> too_few_events(200, 0.95)
     ''
+    >>> too_few_events(1, 0.99999).split("; ")[0]  # 0.00001, never 1e-05
+    '1 event in the evaluated span: too few for a verdict (under 99.999 % it holds 0.00001 expected
+    failures'
     """
     if not np.isfinite(target):
         target, judged_at = USUAL_TARGETS[0], "usual"
@@ -161,7 +165,7 @@ def too_few_events(events: int, target: float, *, judged_at: str = "current",
     what = "a recommendation" if judged_at == "lowest_for_rule" else "a verdict"
     return (f"{_plural(events, 'event')} in {span}: too few for {what} "
             f"({_judged_at(target, judged_at)} {'it holds' if events == 1 else 'they hold'} "
-            f"{expected:.3g} expected failures; "
+            f"{three_digits(expected)} expected failures; "
             f"{what} needs at least {MIN_EXPECTED_FAILURES}, i.e. {need:,} events)")
 
 
@@ -308,8 +312,8 @@ def explain_no_recommendation(*, has_time: bool, p1: float, lo: float, share_lo:
     parts = [head]
     if np.isfinite(window_events) and window_events > 0:
         parts.append(f"~{about_words(events_per_day)} events a day with traffic: a {win_txt} "
-                     f"window holds ~{about_words(window_events)} "
-                     f"events, so one failure moves the rate {100 / window_events:.3g} points")
+                     f"window holds ~{about_words(window_events)} events, so one failure moves "
+                     f"the rate {three_digits(100 / window_events)} points")
     ref = lo if np.isfinite(lo) and lo >= 0.9 else 0.9
     need = events_for(ref)
     fixes = []

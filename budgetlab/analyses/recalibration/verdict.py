@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._util.burns import burn_figure
+from ..._util.burns import three_digits
 from ..._util.percent import given_fraction, given_percent, measured_percent
 from ..._util.words import command_flag, say
 from .rules import recommendation_name
@@ -128,10 +128,10 @@ def verdict(current: float, share: float, p10: float, rec: float, lo: float, hi:
 def _burn_words(burn: float, bound: str = "") -> str:
     """What the window spends of its budget, ``burn`` (a fraction): "spends none of its budget"
     at zero (never "burns at most 0"), else "burns ``bound`` 0.8 of its budget", the burn by
-    :func:`~budgetlab._util.burns.burn_figure` (three significant digits: 0.004, never 0.00)."""
+    :func:`~budgetlab._util.burns.three_digits` (three significant digits: 0.004, never 0.00)."""
     if not burn > 0:
         return "spends none of its budget"
-    return f"burns {bound}{burn_figure(burn)} of its budget"
+    return f"burns {bound}{three_digits(burn)} of its budget"
 
 
 def _loose_limit(loose_burn: float) -> str:
