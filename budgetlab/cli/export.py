@@ -17,6 +17,7 @@ from .export_report import (
     WINDOW,
     group_names,
     no_policy_text,
+    refuse_seconds,
     report_openslo,
     report_prometheus,
     say_kept,
@@ -140,24 +141,27 @@ def _cmd_openslo(args: argparse.Namespace) -> int:
     sources = sum(x is not None for x in (args.from_spec, args.from_recalibration))
     if sources > 1:
         raise ConfigError("give at most one of --from and --from-recalibration.")
+    judged = None  # the windows the recalibration table's targets were judged under
     if args.from_recalibration is not None:
-        docs = _docs_from_recalibration(args, indicator)
+        docs, judged = _docs_from_recalibration(args, indicator)
     elif args.from_spec is not None:
         docs = _docs_from_spec(args, indicator)
     else:
         docs = _docs_from_flags(args, indicator)
     _guard_docs(docs)
     write_openslo(docs, out, force=args.force)
-    report_openslo(docs, args)
+    report_openslo(docs, args, judged)
     print(f"wrote {counted(len(docs), 'SLO')} to {path_label(out)}")
     return 0
 
 
-def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[Any]:
-    """``--from-recalibration``: a document per group of the recalibration's table."""
+def _docs_from_recalibration(args: argparse.Namespace,
+                             indicator: Any) -> tuple[list[Any], list[Any] | None]:
+    """``--from-recalibration``: a document per group of the recalibration's table, and the
+    window each one's target was judged under (the table's window column; None without it).
+    Without ``--window`` each SLO gets that window (28 days for a table without the column)."""
     from ..interop.openslo import read_recalibration_table, slos_from_recalibration
 
-    window = args.window or WINDOW
     pol = _policy(args, args.period or "30D")
     by = _csv_list(args.by) or None
     table = read_recalibration_table(args.from_recalibration, by=by,
@@ -167,14 +171,33 @@ def _docs_from_recalibration(args: argparse.Namespace, indicator: Any) -> list[A
         # one query for every group's SLO would measure all groups against each group's target
         raise ConfigError(_one_query_for_all_groups(args, keys))
     table = _with_targets(table, keys, args.target_column or "recommended_target")
+    judged = _judged_windows(table, keys, args.window)
     say_provisional(table, keys)
     if args.target_column is None:
         say_kept(table, keys)
-    return slos_from_recalibration(
-        table, by=by, window=window, period=args.period, target_column=args.target_column,
+    docs = slos_from_recalibration(
+        table, by=by, window=args.window, period=args.period, target_column=args.target_column,
         name_prefix=args.name_prefix, service=args.service or "", policy=pol,
         warning=args.warning, critical=args.critical, min_events=args.min_events,
         indicator=indicator)
+    return docs, judged
+
+
+def _judged_windows(table: Any, keys: list[str], window: Any) -> list[Any] | None:
+    """The window each row's target was judged under (the table's window column; None without
+    it). Without ``--window`` they are the windows written: an empty or unreadable cell, or a
+    window of seconds (no OpenSLO duration), is refused before any work. With ``--window``
+    they are only said beside it, the rows whose cell says none (None) left unsaid."""
+    from ..interop.openslo.recalibration_table import WINDOW_COLUMN, table_windows, window_cell
+
+    if window is not None:
+        return ([window_cell(v) for v in table[WINDOW_COLUMN]]
+                if WINDOW_COLUMN in table.columns else None)
+    # the file's rows, from 1 (the rows without a target are left out by now)
+    judged = table_windows(table, rows=(table.index + 1).tolist())
+    if judged is not None:
+        refuse_seconds(judged, group_names(table, keys))
+    return judged
 
 
 def _one_query_for_all_groups(args: argparse.Namespace, keys: list[str]) -> str:

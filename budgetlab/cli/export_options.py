@@ -55,7 +55,9 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", type=float, default=None, help="target success rate (e.g. 0.95)")
     p.add_argument("--window", type=_duration, default=None,
                    help="tracker window, e.g. 24h, 28d (whole minutes; the budgetlab/window "
-                        "annotation; export openslo only: Prometheus rules hold none)")
+                        "annotation; default: the --from file's, the window a "
+                        "--from-recalibration table's targets were judged under, else 28d; "
+                        "export openslo only: Prometheus rules hold none)")
     p.add_argument("--name", default="slo", help="SLO name (metadata.name; default: slo)")
     p.add_argument("--service", default=None, help="service name (spec.service / sloth_service)")
     p.add_argument("--policy", default=None, metavar="PRESET",  # interop.prometheus.POLICY_PRESETS
@@ -89,7 +91,8 @@ def _add_openslo(o: argparse.ArgumentParser) -> None:
                    help="start from an OpenSLO file (--target/--window/--period/--policy/"
                         "--service and the SLI flags override)")
     o.add_argument("--from-recalibration", default=None, metavar="TABLE",
-                   help="one SLO per row of a recalibration table (.csv/.parquet); rows "
+                   help="one SLO per row of a recalibration table (.csv/.parquet), under the "
+                   "window its target was judged under (the table's window column); rows "
                    "without a target are left out and named")
     o.add_argument("--by", default=None,
                    help="group keys of the recalibration table (e.g. captcha_type)")

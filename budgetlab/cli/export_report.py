@@ -9,10 +9,14 @@ import argparse
 from typing import Any
 
 __all__ = ["WINDOW", "report_openslo", "report_prometheus", "say_provisional", "say_kept",
-           "group_names", "no_policy_text", "say_redated", "redated_line"]
+           "say_window", "refuse_seconds", "group_names", "no_policy_text", "say_redated",
+           "redated_line"]
 
-#: the tracker window of the SLOs from flags or from a recalibration without --window
+#: the tracker window of the SLOs from flags, or from a recalibration table without a window
+#: column, without --window
 WINDOW = "28d"
+#: why a target's window is said whenever the one written is not the one it was judged under
+_MEANING = "a target holds its meaning only under the window it was judged under"
 
 
 def no_policy_text(names: list[str], n_slos: int) -> str:
@@ -37,9 +41,11 @@ def no_policy_text(names: list[str], n_slos: int) -> str:
             "--policy workbook; it sets the policy of every SLO).")
 
 
-def report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
-    """Say what was decided in writing: safe names, the default service, tracker window and
-    SLI."""
+def report_openslo(docs: list[Any], args: argparse.Namespace,
+                   judged: list[Any] | None = None) -> None:
+    """Say what was decided in writing: safe names, the default service, tracker window (from a
+    recalibration table, against the windows its targets were ``judged`` under: see
+    :func:`say_window`) and SLI."""
     from ..interop.openslo import openslo_names
     from ..interop.openslo.model import DEFAULT_SERVICE
 
@@ -49,11 +55,11 @@ def report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
               "the annotation budgetlab/name)")
     if any(d.service == DEFAULT_SERVICE for d in docs) and not args.service:
         print(f"no --service: wrote spec.service {DEFAULT_SERVICE!r} (OpenSLO v1 requires one)")
-    if args.window is None and args.from_spec is None:
-        print(f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); " + (
-            "the table does not record the window recalibrate judged its targets under (its output "
-            "says so, e.g. 'recalibrating the 24 h tracker'): give that one with --window"
-            if args.from_recalibration is not None else "--window sets another"))
+    if args.from_recalibration is not None:
+        say_window(docs, args.window, judged)
+    elif args.window is None and args.from_spec is None:
+        print(f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); "
+              "--window sets another")
     if args.from_spec is not None and args.period is not None and args.policy is None:
         for d in docs:
             say_redated(d, lead=f"SLO {d.name!r}: ")
@@ -61,6 +67,85 @@ def report_openslo(docs: list[Any], args: argparse.Namespace) -> None:
         print("no --total-metric/--errors-metric: wrote budgetlab's events SLI (metricSource type "
               "'budgetlab': good = "
               "events with ok true, total = all events)")
+
+
+def say_window(docs: list[Any], given: Any, judged: list[Any] | None) -> None:
+    """The tracker window written from a recalibration table, against the window each SLO's
+    target was ``judged`` under (the table's window column, one per SLO; None without the
+    column). Without ``--window`` (``given`` None) it is that window, said as such, or 28 days
+    for a table that does not record one, said with the fix. With a ``--window`` that differs from
+    it, the user's window is written and one line says under which window the targets were
+    judged: a statement, not a refusal."""
+    from .._util.validation import to_timedelta
+    from .._util.words import noun_for, prose_duration
+    from ..interop.openslo.durations import duration_shorthand
+
+    if given is None and judged is None:
+        # no window column: an older budgetlab's table, or one written by hand
+        print(f"no --window: wrote the tracker window {WINDOW} (annotation budgetlab/window); the "
+              "table does not record the window recalibrate judged its targets under (its output "
+              "says so, e.g. 'recalibrating the 24 h tracker'): give that one with --window")
+        return
+    if judged is None:
+        return
+    by_window = _names_by_window(docs, judged)
+    if given is None:
+        if len(by_window) == 1:
+            print(f"no --window: wrote the tracker window {duration_shorthand(judged[0])} "
+                  "(annotation budgetlab/window), the window the table's targets were judged "
+                  "under (its window column)")
+        else:
+            listed = "; ".join(f"{duration_shorthand(w)} for {_listed(names)}" for w, names in
+                               by_window.items())
+            print("no --window: wrote each SLO the tracker window its target was judged under "
+                  f"(the table's window column; annotation budgetlab/window): {listed}")
+        return
+    written = to_timedelta(given, name="window")
+    other = {w: names for w, names in by_window.items() if w != written}
+    if not other:
+        return
+    typed = given if isinstance(given, str) else duration_shorthand(given)
+    if len(other) == 1 and sum(map(len, other.values())) == len(docs):  # every SLO's, one window
+        said = (f"the targets were judged under the {prose_duration(next(iter(other)))} window "
+                "(the table's window column)")
+    else:
+        parts = [(f"the {noun_for(len(names), 'target')} of {_listed(names)} "
+                  f"{noun_for(len(names), 'was', 'were')} judged under" if k == 0
+                  else f"{noun_for(len(names), 'that', 'those')} of {_listed(names)} under")
+                 + f" the {prose_duration(w)} window" for k, (w, names) in enumerate(other.items())]
+        said = f"the table's window column says {', '.join(parts)}"
+    print(f"--window {typed}: {said}; {_MEANING}")
+
+
+def refuse_seconds(judged: list[Any], names: list[str]) -> None:
+    """Refuse, before any work, a table whose window column gives a group a window of seconds
+    (recalibrate's ``--window 90s``): OpenSLO durations are whole minutes, so no file holds the
+    window its target was judged under; the fix is another recalibration or ``--window``."""
+    from .._util.units import MINUTE_NS
+    from .._util.words import prose_duration
+    from ..errors import ConfigError
+
+    odd = [(n, w) for n, w in zip(names, judged, strict=True) if w.value % MINUTE_NS]
+    if odd:
+        raise ConfigError(f"the table's window column gives {odd[0][0]} the window "
+                          f"{prose_duration(odd[0][1])}, not a whole number of minutes: OpenSLO "
+                          "durations have no seconds, so no OpenSLO file holds the window its "
+                          "target was judged under; recalibrate under a window of whole minutes, "
+                          f"or give --window to write another ({_MEANING}).")
+
+
+def _names_by_window(docs: list[Any], judged: list[Any]) -> dict[Any, list[str]]:
+    """The SLOs' groups by the window their targets were judged under, in the table's order."""
+    groups: dict[Any, list[str]] = {}
+    for d, w in zip(docs, judged, strict=True):
+        if w is not None:  # a cell that says no window (with --window, which every row gets)
+            groups.setdefault(w, []).append("/".join(d.labels.values()) or "all events")
+    return groups
+
+
+def _listed(names: list[str]) -> str:
+    """Groups named in a line: ten, the rest counted."""
+    return ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
 
 
 def group_names(rows: Any, keys: list[str]) -> list[str]:
@@ -92,10 +177,10 @@ def say_provisional(table: Any, keys: list[str]) -> None:
 def say_kept(table: Any, keys: list[str]) -> None:
     """One line naming the groups whose current target is written because the recalibration's
     action keeps it (verdict ``ok``) while its rule's target differs
-    (:func:`~budgetlab.interop.openslo.build.action_targets`): the file follows the advice, and
-    says how to write the rule's target instead."""
+    (:func:`~budgetlab.interop.openslo.recalibration_table.action_targets`): the file follows
+    the advice, and says how to write the rule's target instead."""
     from .._util.percent import given_fraction
-    from ..interop.openslo.build import action_targets
+    from ..interop.openslo.recalibration_table import action_targets
 
     targets, kept = action_targets(table)
     differ = kept & (targets.to_numpy() != table["recommended_target"].to_numpy())

@@ -145,7 +145,11 @@ def recalibrate(
         first evaluated instant to its last), ``traffic_days`` (day blocks with evaluated time),
         ``events_per_day`` (per day of evaluated time), ``window_events`` (time-weighted median of
         the events in a window), ``p1``, ``p5``, ``p10``, ``p50`` (time-weighted quantiles of the
-        rolling-window success rate), ``current_target``, ``current_share_limit`` (share of time at
+        rolling-window success rate), ``window`` (the tracker window the group's targets were
+        judged under, its own SLO's with per-group SLOs, as duration text that ``window=`` reads
+        back exactly: ``1h``, ``1d``, ``7d``, ``1m30s``; a saved table keeps it for
+        :func:`~budgetlab.slos_from_recalibration`),
+        ``current_target``, ``current_share_limit`` (share of time at
         ``limit_status`` or worse under it), ``verdict`` (categorical ``too_strict``, ``ok``,
         ``too_loose``; missing without a current target or when withheld), ``verdict_reason``,
         ``action`` (``loosen to ...``, ``keep ...``, ``tighten to ...``, ``use ...`` without a
@@ -235,7 +239,7 @@ def _run(events: pd.DataFrame, plan: Plan, *, slo: Any, by: Any, target: Any,
         j = judge_groups(srt, rolling, c, current, plan)
         bar.update(1)
         key_cols = key_columns(srt)
-        summary = summary_table(key_cols, rolling, c, j, current)
+        summary = summary_table(key_cols, rolling, c, j, current, plan.slo.window)
         cand = candidates_table(key_cols, srt, rolling, c, j, current, plan)
         dist, bt = sample_tables(key_cols, srt, rolling, j)
         for frame in (summary, cand, dist, bt):

@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._util.durations import duration_label
 from ..._util.percent import given_fraction
 from ..._util.ratios import ratio
 from ..._util.units import DAY_NS, HOUR_NS
 from ..._util.words import counted, prose_duration, speak
 from ...budget.figures import STATUSES
+from ...errors import ConfigError
 from ..sorted_events import Sorted
 from .choice import Choice
 from .display import display_targets, transitions_per_day
@@ -128,18 +130,22 @@ def key_columns(srt: Sorted) -> pd.DataFrame:
 
 
 def summary_table(key_cols: pd.DataFrame, rolling: Rolling, c: Choice, j: Judged,
-                  current: np.ndarray) -> pd.DataFrame:
+                  current: np.ndarray, window: Any) -> pd.DataFrame:
     """:attr:`Recalibration.summary`: one row per group. Its notes name options in the caller's
     words (:func:`~budgetlab._util.words.speak`): ``n_boot=0`` from the API, ``--n-boot 0`` in
-    a command's ``--out`` table."""
+    a command's ``--out`` table. ``window`` (the tracker window the targets were judged under) is
+    written as the duration text of the flag (:func:`~budgetlab._util.durations.duration_label`:
+    ``1h``, ``1d``, ``1m30s``), which the duration parser reads back exactly, so that a table
+    saved as CSV keeps it (``export openslo --from-recalibration`` writes it)."""
     ev = j.evidence
-    out = key_cols.assign(**{
+    out = _beside_keys(key_cols, {
         "events": c.n_ev.astype(np.int64), "failures": (c.n_ev - c.n_ok).astype(np.int64),
                               "success_rate": c.rate,
         "ci_low": c.ci_low, "ci_high": c.ci_high, "hours": rolling.w_group / HOUR_NS,
         "history_days": ev["history_days"], "traffic_days": ev["traffic_days"].astype(np.int64),
         "events_per_day": ev["events_per_day"],
         "window_events": ev["window_events"], "p1": c.p1, "p5": c.p5, "p10": c.p10, "p50": c.p50,
+        "window": [duration_label(window)] * len(key_cols),
         "current_target": current, "current_share_limit": j.cur_share,
         "verdict": pd.Categorical(j.verdicts, dtype=_VERDICTS),
         "verdict_reason": list(map(speak, j.reasons)),
@@ -182,9 +188,9 @@ def sample_tables(key_cols: pd.DataFrame, srt: Sorted, rolling: Rolling, j: Judg
     probs = np.asarray(QUANTILE_LEVELS, dtype=np.float64)
     groups = np.arange(srt.n_groups)
     n_boot = boot.shape[0]
-    dist = _key_rows(key_cols, np.repeat(groups, len(probs))).assign(**{
+    dist = _beside_keys(_key_rows(key_cols, np.repeat(groups, len(probs))), {
         "probability": np.tile(probs, srt.n_groups), "success_rate": quantiles.ravel()})
-    bt = _key_rows(key_cols, np.tile(groups, n_boot)).assign(**{
+    bt = _beside_keys(_key_rows(key_cols, np.tile(groups, n_boot)), {
         "sample": np.repeat(np.arange(n_boot), srt.n_groups), "recommended_target": boot.ravel()})
     return dist, bt
 
@@ -196,10 +202,21 @@ def _candidate_rows(key_cols: pd.DataFrame, targets: np.ndarray, shown: np.ndarr
     is the group's current or recommended one, and the ``(groups, targets)`` arrays of
     ``per_target``."""
     rows, cols = np.nonzero(shown)
-    return _key_rows(key_cols, rows).assign(
-        target=targets[cols], is_current=targets[cols] == current[rows],
-        is_recommended=targets[cols] == recommended[rows],
-        **{name: arr[rows, cols] for name, arr in per_target.items()})
+    return _beside_keys(_key_rows(key_cols, rows), {
+        "target": targets[cols], "is_current": targets[cols] == current[rows],
+        "is_recommended": targets[cols] == recommended[rows],
+        **{name: arr[rows, cols] for name, arr in per_target.items()}})
+
+
+def _beside_keys(keys: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:
+    """``columns`` beside the group ``keys``; a group key of the same name as one of them is
+    refused: the column would replace the key, and its groups be lost without a word."""
+    clash = [k for k in keys.columns if k in columns]
+    if clash:
+        raise ConfigError(f"by: the group key {clash[0]!r} has the name of a column recalibrate "
+                          "writes beside the group keys; rename that column of the events (e.g. "
+                          f"to '{clash[0]}_key') and group by the new name.")
+    return keys.assign(**columns)
 
 
 def _key_rows(key_cols: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
