@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._util.percent import measured_percent
 from .._util.validation import duration_label
-from .._util.words import counted, say
+from .._util.words import counted, prose_duration, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
 from ._latency import DURATION, apply_slow, parse_durations
@@ -43,7 +43,8 @@ from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
 
-__all__ = ["read_events", "one_spelling", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS"]
+__all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
+           "CLOCK_SKEW"]
 
 #: RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
 #: hyphen), control (Cc), line and paragraph separators.
@@ -52,6 +53,10 @@ _INVISIBLE = r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]"
 #: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.
 ID_LIKE_SHARE = 0.5
 ID_LIKE_MIN_ROWS = 1000
+#: How far past the time of reading the last event may lie before the reading says so: the clock
+#: that stamped a log and the one reading it may differ a little, and a log written just now may
+#: end a few minutes ahead.
+CLOCK_SKEW = pd.Timedelta(hours=1)
 
 
 def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd.DataFrame,
@@ -135,7 +140,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     if spec is not None and not isinstance(spec, ReadSpec):
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
     spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
-    labels = [c for c in (spec.label if spec.ok is None else None, spec.bucket) if c is not None]
+    labels = [c for c in (spec.label if spec.reads_labels else None, spec.bucket)
+              if c is not None]
     # what the file layer notes for messages holds for this read only; the options that
     # declared each column name the fix when a column is missing
     token = ROWS.set({"roles": spec.roles})
@@ -166,15 +172,44 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         frame["bucket"] = frame["bucket"].cat.set_categories(
             bucket_dtype(set(used) - {SUCCESS}).categories)
     frame, first, last = sort_by_time(frame, t)
+    late, read_at, late_note = _after_reading(t, last, spec)
     frame.attrs["how_read"] = HowRead(
         files=tuple(files), rows_read=len(raw) + bad_lines, rows_kept=len(frame),
         skipped=skip_reasons(outcome.labels) + (((NOT_IN_FORMAT, bad_lines),) if bad_lines else ()),
         time_column=spec.time, time_reading=time_text,
         first=first, last=last, outcome_column=spec.label, vocabulary=outcome.vocabulary,
-        labels=outcome.labels, slow_rows=n_slow, notes=(*notes, *latency, *outcome.notes),
+        labels=outcome.labels, slow_rows=n_slow,
+        notes=(*notes, *latency, *outcome.notes, *late_note),
         slow_above=None if spec.slow_ns is None else
-        duration_label(pd.Timedelta(spec.slow_ns, unit="ns")))
+        duration_label(pd.Timedelta(spec.slow_ns, unit="ns")),
+        ok_when=spec.ok_when, rows_after_reading=late, reading_time=read_at)
     return frame
+
+
+def reading_time() -> pd.Timestamp:
+    """The time of reading: now, in UTC (the one clock a read looks at; tests replace it)."""
+    return pd.Timestamp.now(tz="UTC")
+
+
+def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
+                   ) -> tuple[int, str | None, tuple[str, ...]]:
+    """Rows stamped later than the time of reading (:func:`reading_time`, plus
+    :data:`CLOCK_SKEW`), the time of reading, and the note that says so with the likely fix
+    (the year given for times without one, else the zone or the clock); nothing when the last
+    event is not that late. A statement, not a refusal: the reader cannot know which clock is
+    wrong."""
+    now = reading_time()
+    if last is None or pd.Timestamp(last) <= now + CLOCK_SKEW:
+        return 0, None, ()
+    late = int(np.count_nonzero(t > (now + CLOCK_SKEW).value))
+    at, latest = (x.strftime("%Y-%m-%d %H:%M") for x in (now, pd.Timestamp(last)))
+    fix = say("year=", "--year") if spec.year is not None else \
+        say("the time zone (tz=) or the clock that stamped the log",
+            "the time zone (--tz) or the clock that stamped the log")
+    return late, now.isoformat().replace("+00:00", "Z"), (
+        f"{counted(late, 'row')} {'is' if late == 1 else 'are'} after the time of reading "
+        f"({at} UTC, {prose_duration(CLOCK_SKEW)} of clock skew allowed), up to {latest} UTC: "
+        f"check {fix}",)
 
 
 def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
@@ -241,22 +276,30 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
 def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
                      require_success: bool) -> OutcomeReading:
     """Outcome labels through :func:`classify_outcomes`, or a success column (and its failure
-    kinds)."""
-    if spec.ok is None:
+    kinds), or a metric column compared with the ``ok_when`` threshold."""
+    threshold = spec.threshold
+    if threshold is not None:  # a metric series read by the user's threshold
+        from .threshold import read_threshold
+
+        ok = read_threshold(raw[threshold.column], threshold)
+    elif spec.ok is None:
         reading = classify_outcomes(raw[spec.label], spec.outcomes,
                                     require_success=require_success)
         if spec.preset is not None and spec.outcomes == dict(PRESETS[spec.preset].outcomes):
             # the preset's own meanings, not a mapping the caller gave
             reading = dataclasses.replace(reading, vocabulary=f"the {spec.preset} preset's mapping")
         return reading
-    ok = parse_ok(raw[spec.ok])
+    else:
+        ok = parse_ok(raw[spec.ok])
     bucket = bucket_with_ok(None if spec.bucket is None else raw[spec.bucket], ok)
     counts = np.bincount(bucket.codes[bucket.codes >= 0], minlength=len(bucket.categories))
     # without bucket=, every row's meaning comes from the ok= column alone
     rows = tuple(LabelReading(str(b), str(b), "bucket= column" if spec.bucket is not None
-                              and b != "success" else "ok= column", int(n))
+                              and b != "success" else "ok_when=" if threshold else "ok= column",
+                              int(n))
                  for b, n in zip(bucket.categories, counts, strict=True) if n)
-    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), rows, "true/false")
+    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), rows,
+                          "ok_when=" if threshold else "true/false")
 
 
 def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,
