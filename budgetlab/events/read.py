@@ -9,6 +9,7 @@ times Arrow did not read, :mod:`.outcomes` the labels. Group keys are read here,
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 from collections.abc import Sequence
 from os import PathLike
@@ -19,7 +20,7 @@ import pandas as pd
 
 from .._util.percent import measured_percent
 from .._util.validation import duration_label
-from .._util.words import counted, prose_duration, say
+from .._util.words import counted, say
 from ..errors import BudgetlabWarning, ConfigError, InputError
 from ..privacy import guard_personal_data, hash_values, shown
 from ._latency import DURATION, apply_slow, parse_durations
@@ -44,7 +45,7 @@ from .timeformat import parse_formatted
 from .times import describe_time, parse_time
 
 __all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
-           "CLOCK_SKEW"]
+           "CLOCK_SKEW", "READING_TIME"]
 
 #: RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
 #: hyphen), control (Cc), line and paragraph separators.
@@ -57,6 +58,8 @@ ID_LIKE_MIN_ROWS = 1000
 #: that stamped a log and the one reading it may differ a little, and a log written just now may
 #: end a few minutes ahead.
 CLOCK_SKEW = pd.Timedelta(hours=1)
+#: The environment variable that sets the time of reading (:func:`reading_time`).
+READING_TIME = "BUDGETLAB_READING_TIME"
 
 
 def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd.DataFrame,
@@ -187,29 +190,32 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
 
 
 def reading_time() -> pd.Timestamp:
-    """The time of reading: now, in UTC (the one clock a read looks at; tests replace it)."""
-    return pd.Timestamp.now(tz="UTC")
+    """The time of reading: now, in UTC, or the instant the environment variable
+    :data:`READING_TIME` names (ISO-8601; naive is UTC), for a run to reproduce and for tests.
+    """
+    pinned = os.environ.get(READING_TIME)
+    if not pinned:
+        return pd.Timestamp.now(tz="UTC")
+    try:
+        at = pd.Timestamp(pinned)
+    except ValueError:
+        raise ConfigError(f"{READING_TIME}={pinned!r} is not an ISO-8601 instant (e.g. "
+                          "2026-12-06T07:00:00Z); unset it to read at the time of the run.") from None
+    return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
 
 
 def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
                    ) -> tuple[int, str | None, tuple[str, ...]]:
-    """Rows stamped later than the time of reading (:func:`reading_time`, plus
-    :data:`CLOCK_SKEW`), the time of reading, and the note that says so with the likely fix
-    (the year given for times without one, else the zone or the clock); nothing when the last
-    event is not that late. A statement, not a refusal: the reader cannot know which clock is
-    wrong."""
+    """Rows stamped later than the time of reading (:func:`reading_time`) by more than
+    :data:`CLOCK_SKEW`, the time of reading and the note that says so
+    (:func:`~._after_reading.after_reading_note`); nothing when the last event is not that late.
+    Compared as time - skew: a time of reading at the end of time fits."""
     now = reading_time()
-    if last is None or pd.Timestamp(last) <= now + CLOCK_SKEW:
+    if last is None or pd.Timestamp(last) - CLOCK_SKEW <= now:
         return 0, None, ()
-    late = int(np.count_nonzero(t > (now + CLOCK_SKEW).value))
-    at, latest = (x.strftime("%Y-%m-%d %H:%M") for x in (now, pd.Timestamp(last)))
-    fix = say("year=", "--year") if spec.year is not None else \
-        say("the time zone (tz=) or the clock that stamped the log",
-            "the time zone (--tz) or the clock that stamped the log")
-    return late, now.isoformat().replace("+00:00", "Z"), (
-        f"{counted(late, 'row')} {'is' if late == 1 else 'are'} after the time of reading "
-        f"({at} UTC, {prose_duration(CLOCK_SKEW)} of clock skew allowed), up to {latest} UTC: "
-        f"check {fix}",)
+    from ._after_reading import after_reading_note  # its words only for a late log
+
+    return after_reading_note(t, now, pd.Timestamp(last), CLOCK_SKEW, year=spec.year)
 
 
 def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
