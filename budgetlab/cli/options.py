@@ -131,6 +131,12 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                         "recognised by content anyway)")
     g.add_argument("--encoding", default="utf-8",
                    help="text encoding of CSV/JSON Lines (default: utf-8)")
+    _add_text_log_options(p)
+
+
+def _add_text_log_options(p: argparse.ArgumentParser) -> None:
+    """How to read line-oriented text logs: ``--pattern``, ``--preset``, ``--time-format``,
+    ``--year``, ``--on-error`` (or ``--strict``)."""
     g = p.add_argument_group("line-oriented text logs (.log, .txt, compressed)")
     g.add_argument("--pattern", default=None, metavar="REGEX",
                    help="one event per matching line: an RE2 regular expression whose named groups "

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import sys
 import warnings
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .._util.validation import check_argument
 from ..errors import ConfigError
 from .presets import PRESETS, check_pattern
 from .timeformat import check_time_format, has_year
-
-if TYPE_CHECKING:
-    from .spec import ReadSpec
 
 __all__ = ["check_line_options"]
 
@@ -34,7 +31,7 @@ def _caller_level() -> int:
     return level
 
 
-def check_line_options(spec: ReadSpec) -> None:
+def check_line_options(spec: Any) -> None:
     """Check the options of text logs of ``spec`` (``pattern``, ``preset``, ``time_format``,
     ``year``, ``on_error`` and the deprecated ``strict``) and fill those a ``preset`` sets."""
     check_argument("on_error", spec.on_error, ("count", "raise", "skip"))
@@ -69,7 +66,7 @@ def check_line_options(spec: ReadSpec) -> None:
                           "them.")
 
 
-def _old_strict(spec: ReadSpec) -> None:
+def _old_strict(spec: Any) -> None:
     """``strict=True``, the deprecated spelling of ``on_error="raise"``: warned about and
     read as that, so that ``on_error`` alone holds the choice."""
     if not isinstance(spec.strict, bool):

@@ -200,7 +200,8 @@ def reading_time() -> pd.Timestamp:
         at = pd.Timestamp(pinned)
     except ValueError:
         raise ConfigError(f"{READING_TIME}={pinned!r} is not an ISO-8601 instant (e.g. "
-                          "2026-12-06T07:00:00Z); unset it to read at the time of the run.") from None
+                          "2026-12-06T07:00:00Z); unset it to read at the time of the "
+                          "run.") from None
     return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
 
 

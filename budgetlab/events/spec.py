@@ -344,7 +344,8 @@ class ReadSpec:
         >>> ReadSpec(time="t", by="t").roles["t"]
         ('time', 'by')
         """
-        pairs = [("time", self.time), self._label_role(), ("bucket", self.bucket), ("session", self.session),
+        pairs = [("time", self.time), self._label_role(), ("bucket", self.bucket),
+                 ("session", self.session),
                  *(("by", k) for k in self.by), *(("keep", k) for k in self.keep),
                  ("duration", self.duration)]
         roles: dict[str, tuple[str, ...]] = {}

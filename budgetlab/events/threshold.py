@@ -81,8 +81,9 @@ COLUMN<=NUMBER, COLUMN>NUMBER, COLUMN>=NUMBER (e.g. ok_when="value<300"): a colu
     if not isinstance(text, str):
         raise ConfigError(f"{_forms()}; got {type(text).__name__}.")
     m = _EXPRESSION.match(text)
-    if m is None or not m["column"] or not _NUMBER.fullmatch(m["number"]) or \
-            not np.isfinite(float(m["number"])):
+    # a column ending in = or ! is an operator mistyped (=<, !<), not a name
+    if m is None or not m["column"] or m["column"][-1] in "=!" or \
+            not _NUMBER.fullmatch(m["number"]) or not np.isfinite(float(m["number"])):
         raise ConfigError(f"{say('ok_when=', '--ok-when')} got {text!r}; {_forms()}.")
     return Threshold(m["column"], m["op"], m["number"], float(m["number"]))
 
