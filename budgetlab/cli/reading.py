@@ -355,6 +355,10 @@ def read_log(
     if all(access):
         from ..events.accesslog import read_access_log
 
+        if getattr(args, "ok_when", None) is not None:  # a flag that would do nothing
+            raise ConfigError("--ok-when reads a metric series; an access log's outcome is its "
+                              "status: map the statuses with --outcomes (e.g. 5xx=server_error).")
+
         if args.slow_above is not None or args.duration is not None:
             flag = "--duration" if args.duration is not None else "--slow-above"
             raise ConfigError(f"{flag} needs a duration column, and access logs in "

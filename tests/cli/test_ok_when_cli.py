@@ -93,3 +93,24 @@ def test_times_after_the_time_of_reading_are_noted_with_the_year_to_check(monkey
     monkeypatch.setenv("BUDGETLAB_READING_TIME", "2026-12-10T10:00:00Z")
     assert main(["replay", str(SSH), "--preset", "sshd", "--year", "2026"]) == 0
     assert "after the time of reading" not in capsys.readouterr().err
+
+
+def test_an_access_log_refuses_the_flag_that_would_do_nothing(capsys):
+    log = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
+    assert main(["replay", str(log), "--ok-when", "status<500"]) == 2
+    assert capsys.readouterr().err == (
+        "budgetlab: error: --ok-when reads a metric series; an access log's outcome is its "
+        "status: map the statuses with --outcomes (e.g. 5xx=server_error).\n")
+
+
+def test_a_text_log_group_read_by_a_threshold(tmp_path, capsys):
+    # hand-made: latencies 12.5, 300 and 7 against 100: two good, one bad; the noise line is no
+    # event
+    path = tmp_path / "lat.log"
+    path.write_text("2026-01-01T00:00:00Z lat=12.5\n2026-01-01T00:01:00Z lat=300\nnoise\n"
+                    "2026-01-01T00:02:00Z lat=7\n", encoding="utf-8")
+    argv = ["replay", str(path), "--pattern", r"^(?P<ts>\S+) lat=(?P<lat>\S+)", "--ok-when",
+            "lat < 100"]
+    assert main(argv) == 0
+    assert ("  outcomes: column 'lat' < 100 (--ok-when): 2 success, 1 failure; "
+            f"{SERIES}\n") in capsys.readouterr().err
