@@ -28,6 +28,18 @@ def _below(threshold: float) -> tuple[int, int]:
     return good, len(values) - good
 
 
+def _refusal(capsys, *argv) -> str:
+    """The one-line error of a command that must exit 2."""
+    assert main(["replay", *map(str, argv)]) == 2
+    return capsys.readouterr().err
+
+
+def _written(folder: Path, name: str, *lines: str) -> Path:
+    path = folder / name
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return path
+
+
 def test_replay_by_a_threshold_end_to_end():
     good, bad = _below(50)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -46,16 +58,13 @@ def test_replay_by_a_threshold_end_to_end():
                                           (["--outcomes", "a=success"], "--outcomes"),
                                           (["--bucket", "kind"], "--bucket")])
 def test_a_second_way_of_saying_success_is_refused_naming_both_flags(capsys, flags, other):
-    argv = ["replay", str(ELB), "--time", "timestamp", "--ok-when", "value<50", *flags]
-    assert main(argv) == 2
-    assert capsys.readouterr().err == (
+    assert _refusal(capsys, ELB, "--time", "timestamp", "--ok-when", "value<50", *flags) == (
         f"budgetlab: error: --ok-when and {other} both say what a success is; --ok-when reads it "
         "from a number by your threshold: give one of them.\n")
 
 
 def test_a_bad_expression_is_refused_with_the_accepted_forms_in_cli_words(capsys):
-    assert main(["replay", str(ELB), "--time", "timestamp", "--ok-when", "value==50"]) == 2
-    assert capsys.readouterr().err == (
+    assert _refusal(capsys, ELB, "--time", "timestamp", "--ok-when", "value==50") == (
         "budgetlab: error: --ok-when got 'value==50'; --ok-when takes COLUMN<NUMBER, "
         "COLUMN<=NUMBER, COLUMN>NUMBER, COLUMN>=NUMBER (e.g. --ok-when 'value<300'): a column "
         "name, one of <, <=, >, >= and a finite number that you choose; whitespace is allowed "
@@ -63,19 +72,16 @@ def test_a_bad_expression_is_refused_with_the_accepted_forms_in_cli_words(capsys
 
 
 def test_missing_values_are_refused_in_cli_words(tmp_path, capsys):
-    path = tmp_path / "cpu.csv"
-    path.write_text("ts,value\n2026-01-01T00:00:00Z,3.5\n2026-01-01T00:05:00Z,\n"
-                    "2026-01-01T00:10:00Z,4.0\n", encoding="utf-8")
-    assert main(["replay", str(path), "--ok-when", "value<4"]) == 2
-    assert capsys.readouterr().err == (
+    path = _written(tmp_path, "cpu.csv", "ts,value", "2026-01-01T00:00:00Z,3.5",
+                    "2026-01-01T00:05:00Z,", "2026-01-01T00:10:00Z,4.0")
+    assert _refusal(capsys, path, "--ok-when", "value<4") == (
         "budgetlab: error: column 'value': 1 row missing or not a number (1 missing, 0 not a "
         "number) at row 2 (1-based); --ok-when compares numbers and will not call such a row "
         "good or bad: drop those rows or fill them, then read again.\n")
 
 
 def test_the_metric_series_refusal_names_the_flag_on_the_column_and_no_threshold(capsys):
-    assert main(["replay", str(ELB), "--time", "timestamp", "--ok", "value"]) == 2
-    err = capsys.readouterr().err
+    err = _refusal(capsys, ELB, "--time", "timestamp", "--ok", "value")
     assert err.rstrip().endswith(
         "a metric series has to be turned into outcomes first, good or bad by a threshold you "
         "choose: read it with --ok-when 'value<THRESHOLD' (or <=, >, >=; the threshold is yours: "
@@ -97,8 +103,7 @@ def test_times_after_the_time_of_reading_are_noted_with_the_year_to_check(monkey
 
 def test_an_access_log_refuses_the_flag_that_would_do_nothing(capsys):
     log = ROOT / "tests" / "fixtures" / "elastic_apache" / "apache_logs"
-    assert main(["replay", str(log), "--ok-when", "status<500"]) == 2
-    assert capsys.readouterr().err == (
+    assert _refusal(capsys, log, "--ok-when", "status<500") == (
         "budgetlab: error: --ok-when reads a metric series; an access log's outcome is its "
         "status: map the statuses with --outcomes (e.g. 5xx=server_error).\n")
 
@@ -106,11 +111,9 @@ def test_an_access_log_refuses_the_flag_that_would_do_nothing(capsys):
 def test_a_text_log_group_read_by_a_threshold(tmp_path, capsys):
     # hand-made: latencies 12.5, 300 and 7 against 100: two good, one bad; the noise line is no
     # event
-    path = tmp_path / "lat.log"
-    path.write_text("2026-01-01T00:00:00Z lat=12.5\n2026-01-01T00:01:00Z lat=300\nnoise\n"
-                    "2026-01-01T00:02:00Z lat=7\n", encoding="utf-8")
-    argv = ["replay", str(path), "--pattern", r"^(?P<ts>\S+) lat=(?P<lat>\S+)", "--ok-when",
-            "lat < 100"]
-    assert main(argv) == 0
+    path = _written(tmp_path, "lat.log", "2026-01-01T00:00:00Z lat=12.5",
+                    "2026-01-01T00:01:00Z lat=300", "noise", "2026-01-01T00:02:00Z lat=7")
+    assert main(["replay", str(path), "--pattern", r"^(?P<ts>\S+) lat=(?P<lat>\S+)",
+                 "--ok-when", "lat < 100"]) == 0
     assert ("  outcomes: column 'lat' < 100 (--ok-when): 2 success, 1 failure; "
             f"{SERIES}\n") in capsys.readouterr().err
