@@ -19,3 +19,12 @@ def no_proxy_of_the_machine() -> Iterator[None]:
         for name in [n for n in os.environ if n.lower().endswith("_proxy")]:
             patch.delenv(name)
         yield
+
+
+@pytest.fixture(autouse=True)
+def reading_at_the_end_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test reads at the last instant pandas holds (BUDGETLAB_READING_TIME, which child
+    processes inherit), so that no reading block depends on the real date: a fixture stamped
+    after today (a sample read with --year 2026) reads alike on any day. The tests of the note
+    on times after the time of reading set their own time."""
+    monkeypatch.setenv("BUDGETLAB_READING_TIME", "2262-04-11T23:47:16Z")

@@ -95,8 +95,13 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
     """How to read the log's columns: ``--time``, ``--outcome``, ``--ok``, ``--outcomes``, ..."""
     g = p.add_argument_group("input columns")
     g.add_argument("--time", default="ts", help="time column (default: ts)")
-    g.add_argument("--outcome", default="outcome", help="outcome-label column (default: outcome)")
+    # no default here: --ok-when refuses an --outcome typed beside it (read_spec fills in outcome)
+    g.add_argument("--outcome", default=None, help="outcome-label column (default: outcome)")
     g.add_argument("--ok", default=None, help="boolean success column instead of --outcome")
+    g.add_argument("--ok-when", default=None, metavar="'COLUMN<NUMBER'",
+                   help="a metric series (one measured value per row) read by your threshold: a "
+                        "row is a success when the comparison holds (<, <=, >, >=), e.g. "
+                        "'value<300'; instead of --outcome and --ok")
     g.add_argument("--bucket", default=None, help="failure-kind column (with --ok)")
     add_tz_option(g, naive="timestamps")
     g.add_argument("--epoch", default=None, choices=["s", "ms", "us", "ns"],
@@ -126,6 +131,12 @@ def add_log_options(p: argparse.ArgumentParser) -> None:
                         "recognised by content anyway)")
     g.add_argument("--encoding", default="utf-8",
                    help="text encoding of CSV/JSON Lines (default: utf-8)")
+    _add_text_log_options(p)
+
+
+def _add_text_log_options(p: argparse.ArgumentParser) -> None:
+    """How to read line-oriented text logs: ``--pattern``, ``--preset``, ``--time-format``,
+    ``--year``, ``--on-error`` (or ``--strict``)."""
     g = p.add_argument_group("line-oriented text logs (.log, .txt, compressed)")
     g.add_argument("--pattern", default=None, metavar="REGEX",
                    help="one event per matching line: an RE2 regular expression whose named groups "

@@ -276,9 +276,15 @@ def read_spec(args: argparse.Namespace) -> ReadSpec:
 
     text_logs: dict[str, Any] = {k: getattr(args, k, None) for k in ("pattern", "preset",
                                                                      "time_format", "year")}
+    ok_when = getattr(args, "ok_when", None)
+    if ok_when is not None and args.outcome is not None:  # typed, even as the default's name
+        from ..events.threshold import both_given_error
+
+        raise both_given_error("outcome")
     # --strict is --on-error raise: a refusal of the choice names the flag typed
     with flags_as(on_error="--strict") if getattr(args, "strict_given", False) else nullcontext():
-        return ReadSpec(time=args.time, outcome=args.outcome, ok=args.ok, bucket=args.bucket,
+        return ReadSpec(time=args.time, ok=args.ok, ok_when=ok_when, bucket=args.bucket,
+                        outcome=args.outcome if args.outcome is not None else "outcome",
                         by=group_keys(args),
                         tz=args.tz if getattr(args, "tz_given", False) else None,  # else stated
                         epoch=args.epoch, pii=args.pii, salt=args.salt,
@@ -348,6 +354,10 @@ def read_log(
         _refuse_personal_data_flags(args)
     if all(access):
         from ..events.accesslog import read_access_log
+
+        if getattr(args, "ok_when", None) is not None:  # a flag that would do nothing
+            raise ConfigError("--ok-when reads a metric series; an access log's outcome is its "
+                              "status: map the statuses with --outcomes (e.g. 5xx=server_error).")
 
         if args.slow_above is not None or args.duration is not None:
             flag = "--duration" if args.duration is not None else "--slow-above"

@@ -72,8 +72,8 @@ def _profile_partition(
     if len(raw) == 0:
         return pd.DataFrame({"number": [number], "info": [info]})
     keys = list(spec.by)
-    labels = spec.ok is None  # outcome labels (ok= wins over the default outcome=)
-    cols = [] if labels else [c for c in (spec.ok, spec.bucket) if c]
+    labels = spec.reads_labels  # outcome labels (ok= or ok_when= win over the default outcome=)
+    cols = [] if labels else [c for c in (spec.label, spec.bucket) if c]
     needed = list(dict.fromkeys([*cols, *keys, *(guarded if scan_pii else [])]))
     # a plausible epoch (2026): read_events refuses epochs before 2000 as a likely wrong unit
     scratch = raw[needed].assign(**{_SCRATCH_TIME: np.full(len(raw), 1_780_000_000,
@@ -240,10 +240,12 @@ def read_events(
     **options
         Fields of :class:`~budgetlab.events.spec.ReadSpec` overriding ``spec``'s (``time``,
         ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``, ``epoch``,
-        ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``not_personal``; the fields for text
-        files and latency are refused, and ``on_error`` other than ``"count"`` and the deprecated
-        ``strict=True`` (which warns, ``FutureWarning``) as :func:`budgetlab.read_events` refuses
-        them on a table: they go with ``pattern=``).
+        ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``not_personal``, and ``ok_when``,
+        a metric series read by your threshold in every partition as
+        :func:`budgetlab.read_events` reads it; the fields for text files and latency are
+        refused, and ``on_error`` other than ``"count"`` and the deprecated ``strict=True``
+        (which warns, ``FutureWarning``) as :func:`budgetlab.read_events` refuses them on a
+        table: they go with ``pattern=``).
     filters : list, optional
         Passed to :func:`dask.dataframe.read_parquet` (e.g. ``[("date", ">=", "2026-10-12")]``).
 
@@ -287,7 +289,7 @@ def read_events(
     infos = _profile(raw, name, spec, guarded, scan_pii=pii != "error" and bool(guarded))
     # a DataFrame may be a slice of a log that holds no success: budgetlab.read_events' rule
     buckets, skipped = _label_buckets(infos, spec, require_success=is_path_like(source)) \
-        if spec.ok is None else (_union([i["bucket"] for i in infos], sort=False), frozenset())
+        if spec.reads_labels else (_union([i["bucket"] for i in infos], sort=False), frozenset())
     bucket_type = bucket_dtype(set(buckets) - {SUCCESS})
     flagged = set(_union([i["flagged"] for i in infos], sort=False))
     key_dtypes = _key_dtypes(infos, keys, flagged, raw._meta)

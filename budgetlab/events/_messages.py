@@ -158,7 +158,8 @@ def header_error(names: Sequence[str], columns: Sequence[str], what: str) -> Sch
 #: What a column declared by each option holds, for :func:`_declared_by`.
 _ROLES = {"time": "the time column", "outcome": "the outcome-label column",
           "ok": "the true/false success column", "bucket": "the failure-kind column",
-          "session": "the session column", "duration": "the request-duration column"}
+          "session": "the session column", "duration": "the request-duration column",
+          "ok_when": "the metric column of the threshold"}
 
 
 def _declared_by(option: str) -> str:

@@ -1,7 +1,7 @@
 """The words about numeric outcome columns and metric series: numbers read as labels are called
 HTTP statuses by one rule (:data:`HTTP_STATUSES`), in a refusal and in the "how it was read" note
 alike; numbers with decimals, too many distinct numbers or labels, and a success column without
-booleans are called a metric series, with what to do instead (:data:`TURN_INTO_OUTCOMES`).
+booleans are called a metric series, with what to do instead (:func:`turn_into_outcomes`).
 """
 
 from __future__ import annotations
@@ -15,25 +15,49 @@ import pandas as pd
 from .._util.words import noun_for, say
 from ..errors import OutcomeError
 from ._label_words import outcomes_fix, show_labels
-from ._messages import personal_mask, row_numbers
+from ._messages import ROWS, personal_mask, row_numbers
 
-__all__ = ["METRIC_SERIES", "TURN_INTO_OUTCOMES", "IF_COUNTS", "MAX_CODES", "HTTP_STATUSES",
+__all__ = ["METRIC_SERIES", "turn_into_outcomes", "if_counts", "MAX_CODES", "HTTP_STATUSES",
            "numeric_labels_error", "numbers_note", "non_boolean_error", "too_many_labels_error"]
 
 #: What a metric series is, said where one is read as an outcome log.
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
-#: What to do with one, said at the end of every refusal that calls the column a metric series.
-TURN_INTO_OUTCOMES = ("a metric series has to be turned into outcomes first, good or bad by a "
-                      "threshold you choose: a true/false column read with ok=, or "
-                      "budgetlab.as_events(times, values < threshold)")
-#: The last words of a refusal that asks what numeric labels mean: what to do if they are no
-#: codes at all (the column is then a metric series, and no mapping makes it outcomes).
-IF_COUNTS = f" If they are counts or measurements instead, {TURN_INTO_OUTCOMES}."
-#: The fix of a refusal of the outcome column as a metric series: the column to name instead.
-_NAME_THE_COLUMN = ("Name the outcome column with outcome= (or a true/false success column with "
-                    f"ok=); {TURN_INTO_OUTCOMES}.")
+
+
+def turn_into_outcomes() -> str:
+    """What to do with a metric series, said at the end of every refusal that calls the column
+    one: read it by a threshold (``ok_when``, CLI ``--ok-when``) on the column being read (the
+    success or outcome column of this read; ``COLUMN`` outside one), the threshold left to the
+    user.
+
+    >>> turn_into_outcomes()
+    'a metric series has to be turned into outcomes first, good or bad by a threshold you \
+choose: read it with ok_when="COLUMN<THRESHOLD" (or <=, >, >=; the threshold is yours: budgetlab \
+never proposes one), or give a true/false column with ok='
+    """
+    roles = (ROWS.get() or {}).get("roles", {})
+    column = next((c for c, options in roles.items() if {"ok", "outcome"} & set(options)),
+                  "COLUMN")
+    return ("a metric series has to be turned into outcomes first, good or bad by a threshold "
+            "you choose: read it with "
+            + say(f'ok_when="{column}<THRESHOLD"', f"--ok-when '{column}<THRESHOLD'")
+            + " (or <=, >, >=; the threshold is yours: budgetlab never proposes one), or give a "
+              "true/false column with " + say("ok=", "--ok"))
+
+
+def if_counts() -> str:
+    """The last words of a refusal that asks what numeric labels mean: what to do if they are
+    no codes at all (the column is then a metric series, and no mapping makes it outcomes)."""
+    return f" If they are counts or measurements instead, {turn_into_outcomes()}."
+
+
+def _name_the_column() -> str:
+    """The fix of a refusal of the outcome column as a metric series: the column to name
+    instead, or the threshold to read it by."""
+    return ("Name the outcome column with outcome= (or a true/false success column with ok=); "
+            f"{turn_into_outcomes()}.")
 
 
 #: At most this many distinct numeric labels (those the vocabulary does not know) are codes:
@@ -70,7 +94,7 @@ def _is_status(text: str) -> bool:
 def _measured_error(listed: str, why: str) -> OutcomeError:
     return OutcomeError(
         f"outcome labels are measured values, not outcomes: {listed} ({why}). {METRIC_SERIES}. "
-        f"{_NAME_THE_COLUMN}")
+        f"{_name_the_column()}")
 
 
 def _codes_error(labels: list[str], listed: str, head: str, ask: str) -> OutcomeError:
@@ -80,7 +104,7 @@ def _codes_error(labels: list[str], listed: str, head: str, ask: str) -> Outcome
                             if not h])
     return OutcomeError(
         f"{head}: {listed}; {ask} what each means: {fix}; replace each ? by success, a failure "
-        f"bucket name, or skip.{IF_COUNTS}")
+        f"bucket name, or skip.{if_counts()}")
 
 
 def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
@@ -131,7 +155,7 @@ def numeric_labels_error(labels: list[str], counts: list[int]) -> OutcomeError:
               "out).",
               "--outcomes (status ranges allowed: 2xx=success,3xx=success,4xx=client_error,"
               "5xx=server_error, or 4xx=skip to leave client errors out).")
-        + IF_COUNTS)
+        + if_counts())
 
 
 def numbers_note(dtype: Any, values: np.ndarray | None, name: Any) -> tuple[str, ...]:
@@ -173,7 +197,7 @@ looks like a metric series'
         " (true/false or 1/0)"
     if numbers:
         return OutcomeError(f"{head}: this looks like a metric series. {METRIC_SERIES}; "
-                            f"{TURN_INTO_OUTCOMES}.")
+                            f"{turn_into_outcomes()}.")
     return OutcomeError(f"{head}: if it holds outcome labels (success, timeout, ...), name it "
                         f"with {say('outcome= instead of ok=', '--outcome instead of --ok')}.")
 
@@ -186,9 +210,10 @@ def too_many_labels_error(n: int, limit: int) -> OutcomeError:
     the outcome column has 7,150 distinct labels (more than 1,000): it does not look like an
     outcome column. A metric series (...) is not an outcome log: ... Name the outcome column with
     outcome= (or a true/false success column with ok=); a metric series has to be turned into
-    outcomes first, good or bad by a threshold you choose: a true/false column read with ok=, or
-    budgetlab.as_events(times, values < threshold).
+    outcomes first, good or bad by a threshold you choose: read it with
+    ok_when="COLUMN<THRESHOLD" (or <=, >, >=; the threshold is yours: budgetlab never proposes
+    one), or give a true/false column with ok=.
     """
     return OutcomeError(f"the outcome column has {n:,} distinct labels (more than {limit:,}): it "
                         f"does not look like an outcome column. {METRIC_SERIES}. "
-                        f"{_NAME_THE_COLUMN}")
+                        f"{_name_the_column()}")

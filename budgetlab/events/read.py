@@ -9,6 +9,7 @@ times Arrow did not read, :mod:`.outcomes` the labels. Group keys are read here,
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 from collections.abc import Sequence
 from os import PathLike
@@ -43,7 +44,8 @@ from .spec import ReadSpec
 from .timeformat import parse_formatted
 from .times import describe_time, parse_time
 
-__all__ = ["read_events", "one_spelling", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS"]
+__all__ = ["read_events", "one_spelling", "reading_time", "ID_LIKE_SHARE", "ID_LIKE_MIN_ROWS",
+           "CLOCK_SKEW", "READING_TIME"]
 
 #: RE2 class of the characters refused in keys: format (Cf: zero-width, bidi controls, BOM, soft
 #: hyphen), control (Cc), line and paragraph separators.
@@ -52,6 +54,12 @@ _INVISIBLE = r"[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]"
 #: :data:`ID_LIKE_MIN_ROWS` rows) looks like an id: most groups would hold one or two events.
 ID_LIKE_SHARE = 0.5
 ID_LIKE_MIN_ROWS = 1000
+#: How far past the time of reading the last event may lie before the reading says so: the clock
+#: that stamped a log and the one reading it may differ a little, and a log written just now may
+#: end a few minutes ahead.
+CLOCK_SKEW = pd.Timedelta(hours=1)
+#: The environment variable that sets the time of reading (:func:`reading_time`).
+READING_TIME = "BUDGETLAB_READING_TIME"
 
 
 def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd.DataFrame,
@@ -72,7 +80,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         line.
     spec : ReadSpec, optional
         How to read: the options, each documented in :class:`~budgetlab.events.spec.ReadSpec`
-        (``time``, ``outcome``, ``ok``, ``bucket``, ``by``, ``session``, ``keep``, ``tz``,
+        (``time``, ``outcome``, ``ok``, ``ok_when``, ``bucket``, ``by``, ``session``, ``keep``,
+        ``tz``,
         ``epoch``, ``outcomes``, ``pii``, ``salt``, ``hash_session``, ``format``, ``encoding``,
         ``duration``, ``duration_unit``, ``slow_above``, ``pattern``, ``preset``,
         ``time_format``, ``year``, ``strict``, ``on_error``, ``not_personal``).
@@ -135,7 +144,8 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
     if spec is not None and not isinstance(spec, ReadSpec):
         raise ConfigError(f"spec= takes a budgetlab.ReadSpec, got {type(spec).__name__}.")
     spec = (spec if spec is not None else ReadSpec()).replace(**overrides)
-    labels = [c for c in (spec.label if spec.ok is None else None, spec.bucket) if c is not None]
+    labels = [c for c in (spec.label if spec.reads_labels else None, spec.bucket)
+              if c is not None]
     # what the file layer notes for messages holds for this read only; the options that
     # declared each column name the fix when a column is missing
     token = ROWS.set({"roles": spec.roles})
@@ -166,15 +176,48 @@ def read_events(source: str | PathLike[str] | Sequence[str | PathLike[str]] | pd
         frame["bucket"] = frame["bucket"].cat.set_categories(
             bucket_dtype(set(used) - {SUCCESS}).categories)
     frame, first, last = sort_by_time(frame, t)
+    late, read_at, late_note = _after_reading(t, last, spec)
     frame.attrs["how_read"] = HowRead(
         files=tuple(files), rows_read=len(raw) + bad_lines, rows_kept=len(frame),
         skipped=skip_reasons(outcome.labels) + (((NOT_IN_FORMAT, bad_lines),) if bad_lines else ()),
         time_column=spec.time, time_reading=time_text,
         first=first, last=last, outcome_column=spec.label, vocabulary=outcome.vocabulary,
-        labels=outcome.labels, slow_rows=n_slow, notes=(*notes, *latency, *outcome.notes),
+        labels=outcome.labels, slow_rows=n_slow,
+        notes=(*notes, *latency, *outcome.notes, *late_note),
         slow_above=None if spec.slow_ns is None else
-        duration_label(pd.Timedelta(spec.slow_ns, unit="ns")))
+        duration_label(pd.Timedelta(spec.slow_ns, unit="ns")),
+        ok_when=spec.ok_when, rows_after_reading=late, reading_time=read_at)
     return frame
+
+
+def reading_time() -> pd.Timestamp:
+    """The time of reading: now, in UTC, or the instant the environment variable
+    :data:`READING_TIME` names (ISO-8601; naive is UTC), for a run to reproduce and for tests.
+    """
+    pinned = os.environ.get(READING_TIME)
+    if not pinned:
+        return pd.Timestamp.now(tz="UTC")
+    try:
+        at = pd.Timestamp(pinned)
+    except ValueError:
+        raise ConfigError(f"{READING_TIME}={pinned!r} is not an ISO-8601 instant (e.g. "
+                          "2026-12-06T07:00:00Z); unset it to read at the time of the "
+                          "run.") from None
+    return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
+
+
+def _after_reading(t: np.ndarray, last: str | None, spec: ReadSpec,
+                   ) -> tuple[int, str | None, tuple[str, ...]]:
+    """Rows stamped later than the time of reading (:func:`reading_time`) by more than
+    :data:`CLOCK_SKEW`, the time of reading and the note that says so
+    (:func:`~._after_reading.after_reading_note`); nothing when the last event is not that late.
+    Compared as time - skew: a time of reading at the end of time fits."""
+    now = reading_time()
+    if last is None or pd.Timestamp(last) - CLOCK_SKEW <= now:
+        return 0, None, ()
+    from ._after_reading import after_reading_note  # its words only for a late log
+
+    return after_reading_note(t, now, pd.Timestamp(last), CLOCK_SKEW, year=spec.year)
 
 
 def _canonical(raw: pd.DataFrame, spec: ReadSpec, out: dict[str, Any],
@@ -241,22 +284,30 @@ def _time_of(raw: pd.DataFrame, spec: ReadSpec) -> tuple[np.ndarray, str]:
 def _outcome_reading(raw: pd.DataFrame, spec: ReadSpec, *,
                      require_success: bool) -> OutcomeReading:
     """Outcome labels through :func:`classify_outcomes`, or a success column (and its failure
-    kinds)."""
-    if spec.ok is None:
+    kinds), or a metric column compared with the ``ok_when`` threshold."""
+    threshold = spec.threshold
+    if threshold is not None:  # a metric series read by the user's threshold
+        from .threshold import read_threshold
+
+        ok = read_threshold(raw[threshold.column], threshold)
+    elif spec.ok is None:
         reading = classify_outcomes(raw[spec.label], spec.outcomes,
                                     require_success=require_success)
         if spec.preset is not None and spec.outcomes == dict(PRESETS[spec.preset].outcomes):
             # the preset's own meanings, not a mapping the caller gave
             reading = dataclasses.replace(reading, vocabulary=f"the {spec.preset} preset's mapping")
         return reading
-    ok = parse_ok(raw[spec.ok])
+    else:
+        ok = parse_ok(raw[spec.ok])
     bucket = bucket_with_ok(None if spec.bucket is None else raw[spec.bucket], ok)
     counts = np.bincount(bucket.codes[bucket.codes >= 0], minlength=len(bucket.categories))
     # without bucket=, every row's meaning comes from the ok= column alone
     rows = tuple(LabelReading(str(b), str(b), "bucket= column" if spec.bucket is not None
-                              and b != "success" else "ok= column", int(n))
+                              and b != "success" else "ok_when=" if threshold else "ok= column",
+                              int(n))
                  for b, n in zip(bucket.categories, counts, strict=True) if n)
-    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), rows, "true/false")
+    return OutcomeReading(ok, bucket, np.zeros(len(ok), dtype=bool), rows,
+                          "ok_when=" if threshold else "true/false")
 
 
 def _latency_of(raw: pd.DataFrame, spec: ReadSpec, outcome: OutcomeReading,

@@ -59,6 +59,8 @@ SLOW = "slow"
 #: The meaning of a label whose rows are left out on purpose (counted, never analysed).
 SKIP = "skip"
 _KNOWN_ORDER = (SUCCESS, TIMEOUT, SOLVE_ERROR)
+#: What one row of a metric series read by a threshold (``ok_when``) is, said beside its reading.
+SERIES_ROWS = "each row is one measured interval, not a request: every figure counts rows"
 #: Values that mean "missing" in time, outcome and success columns (case-insensitive).
 MISSING_LABELS = frozenset({"", "nan", "nat", "null", "none", "na", "n/a", "<na>", "-"})
 
@@ -271,6 +273,12 @@ class HowRead:
     slow_above: str | None = None
     slow_rows: int = 0
     notes: tuple[str, ...] = field(default=())
+    #: the threshold a metric series was read by (``"value < 300"``), or ``None``
+    ok_when: str | None = None
+    #: rows stamped later than the time of reading (beyond the clock skew allowed; a note says
+    #: so) and that time (ISO UTC), or 0 and ``None``
+    rows_after_reading: int = 0
+    reading_time: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The facts as plain JSON-able values (labels as ``label``/``meaning``/``rule``/
@@ -317,7 +325,7 @@ class HowRead:
                  f"skipped{why}",
                  f"  time: column {self.time_column!r}, {self.time_reading}; {span}",
                  self._outcomes_line(vocabulary, rule),
-                 *self._label_lines()]
+                 *(self._label_lines() if self.ok_when is None else [])]
         if self.slow_above is not None:
             lines.append("  latency: successes slower than "  # the prose spelling: 0.06 s
                          f"{prose_duration(self.slow_above)} counted as failures "
@@ -329,6 +337,11 @@ class HowRead:
         once, beside the column (``column 'ok' (ok=), true/false values``), never a second
         "column" after the values."""
         col = f"column {self.outcome_column!r}"
+        if self.ok_when is not None:  # a metric series: the threshold and the rows each side
+            good = sum(x.rows for x in self.labels if x.meaning == SUCCESS)
+            return (f"  outcomes: {col}{self.ok_when[len(self.outcome_column):]} (ok_when=): "
+                    f"{good:,} success, {sum(x.rows for x in self.labels) - good:,} failure; "
+                    f"{SERIES_ROWS}")
         if rule == " (ok= column)":
             return f"  outcomes: {col} (ok=), {vocabulary}"
         return f"  outcomes: {col}, {vocabulary}{rule}"

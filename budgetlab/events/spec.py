@@ -5,10 +5,8 @@ once, here."""
 from __future__ import annotations
 
 import dataclasses
-import sys
-import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._util.validation import check_argument, check_tz
 from .._util.words import command_flag, noun_for, say
@@ -16,27 +14,17 @@ from ..errors import ConfigError
 from ..privacy import PII_MODES, guard_values, names_a_person
 from ._latency import check_latency
 from .files import FORMATS, check_text_encoding
-from .presets import PRESETS, check_pattern
-from .timeformat import check_time_format, has_year
+from .line_options import check_line_options
 from .times import EPOCH_UNITS
 from .vocabulary import Outcomes, check_outcomes
+
+if TYPE_CHECKING:
+    from .threshold import Threshold
 
 __all__ = ["ReadSpec", "OUTPUT_NAMES"]
 
 #: Column names of the canonical table that a kept column may not take.
 OUTPUT_NAMES = ("ts", "ok", "bucket", "session_id")
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` of a warning raised by the caller of this function that points at the
-    user's line: the first frame outside budgetlab and the dataclass machinery (a spec is made by
-    ``ReadSpec(...)``, by :meth:`ReadSpec.replace` through :func:`dataclasses.replace`, or inside
-    ``read_events`` and its Dask twin, each a different depth)."""
-    frame, level = sys._getframe(1), 1
-    while frame.f_back is not None and \
-            str(frame.f_globals.get("__name__")).partition(".")[0] in ("budgetlab", "dataclasses"):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _names(name: str, value: Any, *, many: bool = True) -> tuple[str, ...]:
@@ -69,6 +57,14 @@ def _listed(options: Sequence[str], word: str) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {word} {words[-1]}"
 
 
+def _text_log_options(spec: ReadSpec) -> bool:
+    """Whether ``spec`` gives an option of text logs, checked by
+    :func:`~budgetlab.events.line_options.check_line_options` (a read of a table enters no
+    module of text logs)."""
+    return any(v is not None for v in (spec.pattern, spec.preset, spec.time_format, spec.year)) \
+        or spec.strict is not False or spec.on_error != "count"
+
+
 @dataclasses.dataclass(frozen=True)
 class ReadSpec:
     r"""What the columns of a log mean and how to read them; validated when made.
@@ -97,6 +93,13 @@ class ReadSpec:
     ok : str, optional
         A boolean success column (true/false, 1/0, yes/no; ``1.0``/``0.0``, a float column as
         pandas writes it, are 1/0, value by value) instead of outcome labels.
+    ok_when : str, optional
+        A metric series (one measured value per row, such as a latency) read as outcomes by
+        your threshold: ``"COLUMN<NUMBER"`` (or ``<=``, ``>``, ``>=``; CLI ``--ok-when``), e.g.
+        ``ok_when="value<300"``; a row is a success when the comparison holds, else a failure in
+        bucket ``failure``. Missing values and values that are not numbers are refused by row;
+        ``ok``, ``outcomes``, ``bucket`` and another ``outcome`` column are refused beside it
+        (:mod:`budgetlab.events.threshold`). budgetlab never proposes a threshold.
     bucket : str, optional
         With ``ok``: the failure-kind column (failures without a kind count as ``failure``).
     by : str or list of str
@@ -193,6 +196,7 @@ class ReadSpec:
     time: str = "ts"
     outcome: str | None = "outcome"
     ok: str | None = None
+    ok_when: str | None = None
     bucket: str | None = None
     by: str | Sequence[str] = ()
     session: str | None = None
@@ -238,8 +242,13 @@ class ReadSpec:
         check_text_encoding(self.encoding)
         if self.tz is not None:
             self._set(tz=check_tz(self.tz))
-        self._check_lines()
+        if _text_log_options(self):
+            check_line_options(self)
         self._set(outcomes=check_outcomes(self.outcomes))
+        if self.ok_when is not None:  # a metric series read by a threshold
+            from .threshold import check_ok_when
+
+            self._set(ok_when=check_ok_when(self))
         if (self.duration, self.duration_unit, self.slow_above) != (None, None, None):
             check_latency(self.duration, self.duration_unit, self.slow_above)
         self._check_roles()
@@ -265,57 +274,10 @@ class ReadSpec:
                                   "--salt keys the hashes of --pii hash; without it nothing is "
                                   "hashed: pass --pii hash too, or leave --salt out."))
 
-    def _check_lines(self) -> None:
-        check_argument("on_error", self.on_error, ("count", "raise", "skip"))
-        # the refusals below name the option given: strict=True, or on_error=
-        given = "strict=True (on_error='raise')" if self.strict is True else "on_error="
-        self._old_strict()
-        if self.preset is not None:
-            check_argument("preset", self.preset, tuple(PRESETS))
-            if self.pattern is not None or self.time_format is not None:
-                raise ConfigError("preset= sets the pattern and the time format; give either "
-                                  "preset= or pattern= (with time_format=), not both.")
-            p = PRESETS[self.preset]
-            if self.year is not None and has_year(p.time_format):  # the user gave no format
-                raise ConfigError(f"the {self.preset} preset's times carry their year "
-                                  f"({p.time_format!r}); leave year= out.")
-            self._set(pattern=p.pattern, time_format=p.time_format,
-                      outcomes=self.outcomes if self.outcomes is not None else
-                      dict(p.outcomes) or None)
-        if self.pattern is not None:
-            if self.format is not None:
-                raise ConfigError("pattern= reads text lines; leave format= out.")
-            check_pattern(self.pattern, [self.time, self.label, *self.by, *self.keep,
-                                         *(c for c in (self.bucket, self.session, self.duration)
-                                           if c)], preset=self.preset, roles=self.roles)
-        elif self.on_error != "count":
-            raise ConfigError(f"{given} goes with pattern= (or preset=): it says what becomes "
-                              "of the lines the pattern does not match.")
-        if self.time_format is not None or self.year is not None:
-            check_time_format(self.time_format, self.year)
-        if self.time_format is not None and self.epoch is not None:
-            raise ConfigError("time_format= reads text times and epoch= numbers; give one of "
-                              "them.")
-
-    def _old_strict(self) -> None:
-        """``strict=True``, the deprecated spelling of ``on_error="raise"``: warned about and
-        read as that, so that ``on_error`` alone holds the choice."""
-        if not isinstance(self.strict, bool):
-            raise ConfigError("strict= takes True or False (it is deprecated: pass "
-                              "on_error='raise').")
-        if not self.strict:
-            return
-        if self.on_error == "skip":
-            raise ConfigError("strict=True refuses the lines that on_error='skip' would skip; "
-                              "give on_error= alone (strict= is deprecated).")
-        warnings.warn("strict=True is deprecated and will be removed; pass on_error='raise' "
-                      "(the same rule).", FutureWarning, stacklevel=_caller_level())
-        self._set(strict=False, on_error="raise")
-
     def _check_roles(self) -> None:
         # each column read as the time, the outcome (ok= wins over outcome=) and the kind of
         # failure, or kept as the session id, is its own; the duration's may be none of them
-        options = ("time", "ok" if self.ok is not None else "outcome", "bucket", "session")
+        options = ("time", self._label_role()[0], "bucket", "session")
         roles = [r for r in (self.time, self.label, self.bucket, self.session) if r is not None]
         if len(set(roles)) != len(roles):
             raise ConfigError(f"{_listed(options, 'and')} must name different columns.")
@@ -336,17 +298,39 @@ class ReadSpec:
 
     @property
     def label(self) -> str:
-        """The outcome-label or success column (``ok`` wins over ``outcome``)."""
-        label = self.ok if self.ok is not None else self.outcome
+        """The outcome-label or success column (``ok`` or the column of ``ok_when`` win over
+        ``outcome``)."""
+        label = self._label_role()[1]
         if label is None:
             raise ConfigError("give outcome='<label column>' or ok='<boolean success column>'.")
         return label
 
     @property
+    def reads_labels(self) -> bool:
+        """The success is read from outcome labels (neither ``ok`` nor ``ok_when`` is given)."""
+        return self.ok is None and self.ok_when is None
+
+    @property
+    def threshold(self) -> Threshold | None:
+        """``ok_when`` parsed: its column, operator and number (``None`` without it)."""
+        if self.ok_when is None:
+            return None
+        from .threshold import parse_ok_when
+
+        return parse_ok_when(self.ok_when)
+
+    def _label_role(self) -> tuple[str, str | None]:
+        """The option that says what a success is (``ok``, else ``ok_when``, else ``outcome``)
+        and its column."""
+        threshold = self.threshold
+        return ("ok", self.ok) if self.ok is not None else \
+            ("ok_when", threshold.column) if threshold is not None else ("outcome", self.outcome)
+
+    @property
     def columns(self) -> list[str]:
         """Every declared column, once, in reading order (time, label, bucket, session, keys,
         kept, duration)."""
-        label = self.ok if self.ok is not None else self.outcome
+        label = self._label_role()[1]
         return list(dict.fromkeys(c for c in (self.time, label, self.bucket, self.session,
                                               *self.by, *self.keep, self.duration)
                                   if isinstance(c, str)))
@@ -360,8 +344,8 @@ class ReadSpec:
         >>> ReadSpec(time="t", by="t").roles["t"]
         ('time', 'by')
         """
-        label = ("ok", self.ok) if self.ok is not None else ("outcome", self.outcome)
-        pairs = [("time", self.time), label, ("bucket", self.bucket), ("session", self.session),
+        pairs = [("time", self.time), self._label_role(), ("bucket", self.bucket),
+                 ("session", self.session),
                  *(("by", k) for k in self.by), *(("keep", k) for k in self.keep),
                  ("duration", self.duration)]
         roles: dict[str, tuple[str, ...]] = {}

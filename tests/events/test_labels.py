@@ -240,8 +240,9 @@ def test_measured_values_are_refused_as_a_metric_series_not_as_codes():
         "or a latency) is not an outcome log: budgetlab reads one row per attempt with its "
         "result, a success or a kind of failure. Name the outcome column with outcome= (or a "
         "true/false success column with ok=); a metric series has to be turned into outcomes "
-        "first, good or bad by a threshold you choose: a true/false column read with ok=, or "
-        "budgetlab.as_events(times, values < threshold).")
+        "first, good or bad by a threshold you choose: read it with "
+        'ok_when="outcome<THRESHOLD" (or <=, >, >=; the threshold is yours: budgetlab never '
+        "proposes one), or give a true/false column with ok=.")
     # whole numbers stay status codes, with the range mapping to pass
     with pytest.raises(OutcomeError, match="numeric codes"):
         read_events(frame(["200", "503", "200.0"]))

@@ -17,14 +17,18 @@ ELB = Path(__file__).parents[1] / "fixtures" / "nab" / "elb_request_count_8c0756
 METRIC_SERIES = ("A metric series (one measured value per time, such as CPU use or a latency) is "
                  "not an outcome log: budgetlab reads one row per attempt with its result, a "
                  "success or a kind of failure")
-#: the fix names what a wheel user can reach (the reader's ok=, as_events), not a docs page that
-#: the wheel does not ship
-TURN = ("a metric series has to be turned into outcomes first, good or bad by a threshold you "
-        "choose: a true/false column read with ok=, or budgetlab.as_events(times, values < "
-        "threshold).")
-TURN_CLI = ("a metric series has to be turned into outcomes first, good or bad by a threshold you "
-            "choose: a true/false column read with --ok, or budgetlab.as_events(times, values < "
-            "threshold).")
+#: the fix names what a wheel user can reach (the reader's ok_when= and ok=), not a docs page that
+#: the wheel does not ship, on the column being read; the threshold is left to the user
+
+
+def turn(column, cli=False):
+    how = f"--ok-when '{column}<THRESHOLD'" if cli else f'ok_when="{column}<THRESHOLD"'
+    return ("a metric series has to be turned into outcomes first, good or bad by a threshold you "
+            f"choose: read it with {how} (or <=, >, >=; the threshold is yours: budgetlab never "
+            f"proposes one), or give a true/false column with {'--ok' if cli else 'ok='}.")
+
+
+TURN, TURN_CLI = turn("outcome"), turn("value", cli=True)
 IF_COUNTS = f" If they are counts or measurements instead, {TURN}"
 APACHE = Path(__file__).parents[1] / "fixtures" / "elastic_apache" / "apache_logs"
 
@@ -39,7 +43,7 @@ def test_a_success_column_without_one_boolean_is_called_a_metric_series():
         read_events(frame([13.3, 14.0, 2.5], "ok"), ok="ok")
     assert str(info.value) == (
         "none of the 3 rows of the success column is a boolean (true/false or 1/0): this looks "
-        f"like a metric series. {METRIC_SERIES}; {TURN}")
+        f"like a metric series. {METRIC_SERIES}; {turn('ok')}")
 
 
 def test_text_without_one_boolean_is_asked_whether_it_holds_labels():
@@ -136,7 +140,7 @@ def test_a_few_hundred_counts_in_the_http_range_are_not_called_statuses(tmp_path
         "budgetlab: error: outcome labels are whole numbers from 100 to 599 but not HTTP "
         "statuses: '120' (100), '250' (100), '480' (100); if they are codes, say what each "
         "means: --outcomes 120=?,250=?,480=?; replace each ? by success, a failure bucket name, "
-        f"or skip. If they are counts or measurements instead, {TURN_CLI}")
+        f"or skip. If they are counts or measurements instead, {turn('outcome', cli=True)}")
 
 
 def test_one_number_that_is_no_status_is_named():

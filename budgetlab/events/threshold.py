@@ -1,0 +1,145 @@
+"""A metric series read as outcomes by a threshold the user states (``ok_when="value<300"``, CLI
+``--ok-when 'value<300'``): one measured value per row (NAB's ``timestamp,value`` files, a CPU
+or latency series), each row a success when the comparison holds and a failure (bucket
+``failure``, as an ``ok=`` column's failures) when it does not.
+
+The threshold is the user's: budgetlab never proposes one. The expression is a column name, one
+of :data:`OPERATORS` and a finite number, with whitespace allowed around each; anything else is
+refused with the accepted forms. A row whose value is missing or not a number is refused with
+the count and the first rows (drop or fill them): it is never silently good or bad. Each row is
+one measured interval, not a request, and the "how it was read" block says so: every figure of
+the run counts rows.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .._util.words import counted, say
+from ..errors import ConfigError, OutcomeError
+from ._messages import row_numbers
+from .schema import MISSING_LABELS
+
+__all__ = ["OPERATORS", "Threshold", "parse_ok_when", "check_ok_when", "both_given_error",
+           "read_threshold"]
+
+#: The comparisons ``ok_when`` takes: a row is a success when ``value OP number`` holds.
+OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+#: COLUMN OP NUMBER, whitespace allowed around each (the longest operator first: ``<=``, not
+#: ``<`` followed by ``=...``).
+_EXPRESSION = re.compile(r"^\s*(?P<column>.*?)\s*(?P<op><=|>=|<|>)\s*(?P<number>.*?)\s*$",
+                         re.DOTALL)
+#: A finite decimal number (``300``, ``-2.5``, ``.5``, ``1e3``); not ``nan``, ``inf`` or ``1_000``.
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+class Threshold(NamedTuple):
+    """A parsed ``ok_when``: the column, the operator and the number (as written and as a
+    float)."""
+
+    column: str
+    op: str
+    text: str
+    value: float
+
+    def __str__(self) -> str:
+        """The canonical spelling, which ``ok_when`` reads back: ``value < 300``."""
+        return f"{self.column} {self.op} {self.text}"
+
+
+def _forms() -> str:
+    """The accepted forms, in the words of the API or the command line."""
+    forms = ", ".join(f"COLUMN{op}NUMBER" for op in OPERATORS)
+    return (say(f"ok_when= takes {forms} (e.g. ok_when=\"value<300\")",
+                f"--ok-when takes {forms} (e.g. --ok-when 'value<300')")
+            + ": a column name, one of <, <=, >, >= and a finite number that you choose; "
+            "whitespace is allowed around each")
+
+
+def parse_ok_when(text: Any) -> Threshold:
+    """``ok_when`` as a :class:`Threshold`; anything but COLUMN OP NUMBER refused with the
+    accepted forms.
+
+    >>> parse_ok_when(" value <= 2.5e2 ")
+    Threshold(column='value', op='<=', text='2.5e2', value=250.0)
+    >>> str(parse_ok_when("latency>1"))
+    'latency > 1'
+    >>> parse_ok_when("value == 300")
+    Traceback (most recent call last):
+    ...
+    budgetlab.errors.ConfigError: ok_when= got 'value == 300'; ok_when= takes COLUMN<NUMBER, \
+COLUMN<=NUMBER, COLUMN>NUMBER, COLUMN>=NUMBER (e.g. ok_when="value<300"): a column name, one of <, \
+<=, >, >= and a finite number that you choose; whitespace is allowed around each.
+    """
+    if not isinstance(text, str):
+        raise ConfigError(f"{_forms()}; got {type(text).__name__}.")
+    m = _EXPRESSION.match(text)
+    # a column ending in = or ! is an operator mistyped (=<, !<), not a name
+    if m is None or not m["column"] or m["column"][-1] in "=!" or \
+            not _NUMBER.fullmatch(m["number"]) or not np.isfinite(float(m["number"])):
+        raise ConfigError(f"{say('ok_when=', '--ok-when')} got {text!r}; {_forms()}.")
+    return Threshold(m["column"], m["op"], m["number"], float(m["number"]))
+
+
+def check_ok_when(spec: Any) -> str:
+    """The ``ok_when`` of a :class:`~budgetlab.events.spec.ReadSpec` checked, in its canonical
+    spelling: a threshold reads the success itself, so the other ways of saying it (``ok``,
+    ``outcomes``, an ``outcome`` column other than the default, ``bucket``) are refused naming
+    both options."""
+    threshold = parse_ok_when(spec.ok_when)
+    given = [name for name, value in (("ok", spec.ok), ("outcomes", spec.outcomes),
+                                      ("bucket", spec.bucket)) if value is not None]
+    if spec.outcome not in ("outcome", None):  # the default, or no label column
+        given.append("outcome")
+    if given:
+        raise both_given_error(given[0])
+    return str(threshold)
+
+
+def both_given_error(other: str) -> ConfigError:
+    """The refusal of ``ok_when`` beside the ``other`` option that also says what a success is,
+    naming both (the flags on the command line).
+
+    >>> print(both_given_error("ok"))
+    ok_when= and ok= both say what a success is; ok_when= reads it from a number by your
+    threshold: give one of them.
+    """
+    return ConfigError(say(f"ok_when= and {other}= both say what a success is; ok_when= reads "
+                           "it from a number by your threshold: give one of them.",
+                           f"--ok-when and --{other} both say what a success is; --ok-when "
+                           "reads it from a number by your threshold: give one of them."))
+
+
+def read_threshold(col: pd.Series, threshold: Threshold) -> np.ndarray:
+    """Success (bool) of each row of the metric column ``col``: the comparison holds. Missing
+    values and values that are not numbers are refused with their count and first rows.
+
+    >>> read_threshold(pd.Series(["299", "300", "301.5"]), parse_ok_when("v<300")).tolist()
+    [True, False, False]
+    """
+    if pd.api.types.is_numeric_dtype(col.dtype) and \
+            not isinstance(col.dtype, pd.CategoricalDtype) and \
+            not pd.api.types.is_bool_dtype(col.dtype):
+        values = col.to_numpy(dtype=float, na_value=np.nan)
+        missing, not_number = np.isnan(values), np.zeros(len(values), dtype=bool)
+    else:
+        text = col.astype("string").str.strip()
+        missing = np.asarray(text.isna() | text.str.lower().isin(MISSING_LABELS), dtype=bool)
+        values = pd.to_numeric(text.where(~missing), errors="coerce").to_numpy(
+            dtype=float, na_value=np.nan)
+        not_number = np.isnan(values) & ~missing
+    bad = missing | not_number
+    if bad.any():
+        raise OutcomeError(
+            f"column {threshold.column!r}: {counted(int(bad.sum()), 'row')} missing or not a "
+            f"number ({int(missing.sum()):,} missing, {int(not_number.sum()):,} not a number) at "
+            f"{row_numbers(bad)}; {say('ok_when=', '--ok-when')} compares numbers and will not "
+            "call such a row good or bad: drop those rows or fill them, then read again.")
+    return np.asarray(OPERATORS[threshold.op](values, threshold.value), dtype=bool)
