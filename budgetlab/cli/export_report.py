@@ -156,17 +156,31 @@ def group_names(rows: Any, keys: list[str]) -> list[str]:
 
 
 def say_provisional(table: Any, keys: list[str]) -> None:
-    """One line naming the groups whose target is written from a provisional recommendation
-    (``recommendation_note`` starting ``provisional:``, a history shorter than recalibrate's
-    minimum), with the reason: the file holds the target without a word of it."""
-    if "recommendation_note" not in table.columns:
+    """One line naming the groups whose target is written from a provisional recommendation (a
+    history shorter than recalibrate's minimum), with the reason: the file holds the target
+    without a word of it. A table with ``history_days`` (as recalibrate writes it) is judged by
+    that figure; a table without it, by a ``provisional:`` clause anywhere in its
+    ``recommendation_note`` (a cap note may come first)."""
+    import pandas as pd
+
+    from .._util.words import days_words
+    from ..analyses.recalibration.evidence import MIN_HISTORY_DAYS
+
+    if "history_days" in table.columns:
+        days = pd.to_numeric(table["history_days"], errors="coerce")
+        rows = table[(days < MIN_HISTORY_DAYS).to_numpy()]
+        why = [f"{days_words(float(d))} of evaluated history, less than the "
+               f"{days_words(MIN_HISTORY_DAYS)} a recommendation needs" for d in days[rows.index]]
+    elif "recommendation_note" in table.columns:
+        clauses = table["recommendation_note"].fillna("").astype(str).str.extract(
+            r"(?:^|; )provisional: ([^;]*)", expand=False)
+        rows = table[clauses.notna().to_numpy()]
+        why = [str(c).strip() for c in clauses[rows.index]]
+    else:
         return
-    notes = table["recommendation_note"].fillna("").astype(str)
-    rows = table[notes.str.startswith("provisional:")]
     if not len(rows):
         return
     names = group_names(rows, keys)
-    why = [n.split(";")[0].removeprefix("provisional:").strip() for n in notes[rows.index]]
     more = f" and {len(names) - 10} more" if len(names) > 10 else ""
     listed = f"{', '.join(names[:10])}{more} ({why[0]})" if len(set(why)) == 1 else \
         ", ".join(f"{n} ({w})" for n, w in list(zip(names, why, strict=True))[:10]) + more

@@ -378,6 +378,33 @@ def test_export_says_which_targets_come_from_a_provisional_recommendation(tmp_pa
                     "recommendation_note says more"]
 
 
+def test_a_provisional_recommendation_is_said_when_a_cap_note_comes_first(tmp_path, capsys):
+    """recalibrate's note puts the cap first when both apply ("...: it stops at 0.995;
+    provisional: ..."): the export still says the target is provisional. With ``history_days``
+    (as recalibrate writes it) the figure decides: 1.375 d (1 d 9 h) and 13.9 d are under 14 d,
+    14 d is not (13.9 d is 13 d 21.6 h, said as 13 d 21 h), whatever the note says; without it,
+    the note's clause anywhere."""
+    capped = ("method,events,history_days,recommended_target,recommendation_note\n"
+              "GET,2000,1.375,0.995,\"the rule alone gives 0.9999, more than 2,000 events can "
+              "judge: it stops at 0.995; provisional: 1 d 9 h of evaluated history, less than the "
+              "14 d a recommendation needs; re-run with more history\"\n"
+              "POST,3000,13.9,0.99,\n"
+              "HEAD,4000,14,0.99,\"provisional: stale note\"\n")
+    assert export_table(tmp_path, capped, "--window", "1h", "--by", "method") == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("written from")]
+    assert said == ["written from a provisional recommendation: GET (1 d 9 h of evaluated "
+                    "history, less than the 14 d a recommendation needs), POST (13 d 21 h of "
+                    "evaluated history, less than the 14 d a recommendation needs); the table's "
+                    "recommendation_note says more"]
+    no_days = "\n".join(ln.replace(",1.375,", ",").replace(",13.9,", ",").replace(",14,", ",")
+                        for ln in capped.splitlines()).replace("events,history_days,", "events,")
+    assert export_table(tmp_path, no_days, "--window", "1h", "--by", "method", name="rec2") == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("written from")]
+    assert said == ["written from a provisional recommendation: GET (1 d 9 h of evaluated "
+                    "history, less than the 14 d a recommendation needs), HEAD (stale note); the "
+                    "table's recommendation_note says more"]
+
+
 # the columns `budgetlab recalibrate --target 0.95 --out rec.csv` writes beside the keys:
 # turnstile's rule gives 0.978 but its verdict is ok ("keep 0.95": the 24 h window still burns
 # 0.41 of its budget 9 hours in 10), recaptcha_v2 is too strict ("loosen to 0.93"), image has no
