@@ -294,8 +294,10 @@ def silences(spans: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per group (group keys first): ``silences`` (int64), ``longest_silence``,
-        ``silent_time`` (Timedelta; 0 without silences), ``observed_time`` (Timedelta: the time of
+        One row per group (group keys first): ``silences`` (int64: gaps between two events of
+        the group longer than the window), ``longest_silence`` (the longest time the window stood
+        empty after one of them: the gap minus the window), ``silent_time`` (Timedelta; 0
+        without silences), ``observed_time`` (Timedelta: the time of
         the spans with traffic, i.e. the window holds at least one event; rates per day divide by
         it) and ``no_traffic_time`` (all no-traffic time in the observation, silences included).
 

@@ -64,23 +64,24 @@ def replay_summary(states: pd.DataFrame, events: pd.DataFrame, *, spans: pd.Data
     Returns
     -------
     DataFrame
-        One row per group (one row without groups): the group keys, ``target`` (and ``window``
-        when they differ) after a per-group replay, ``events``, ``success_rate`` (over all
-        events), ``hours_<status>`` and ``share_<status>`` (of the observation) for ``healthy``,
-        ``warning``, ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the
-        window holds at least one event), ``warmup_hours`` (of the observed hours, those in the
-        first window of a traffic stretch), ``events_per_day`` and ``transitions_per_day`` (over
-        the observed time; NaN for a group without observed time), ``transitions`` (status
-        changes of the per-event replay), ``silences`` (gaps between events longer than the
-        window), ``longest_silence_hours``, ``silent_hours`` (time the window was empty between
-        two events), ``final_status`` (the replay's status after the group's last event: what a
-        gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
-        observation's end: ``no_traffic`` when the group's window has emptied; the final status
-        when the group has an event at that instant), and last ``note``: why the group's
+        One row per group (one row without groups): the group keys, ``target`` (and ``window`` when
+        they differ) after a per-group replay, ``events``, ``success_rate`` (over all events),
+        ``hours_<status>`` and ``share_<status>`` (of the observation) for ``healthy``, ``warning``,
+        ``critical``, ``exhausted`` and ``no_traffic``, ``observed_hours`` (the window holds at
+        least one event), ``warmup_hours`` (of the observed hours, those in the first window of a
+        traffic stretch), ``events_per_day`` and ``transitions_per_day`` (over the observed time;
+        NaN for a group without observed time), ``transitions`` (status changes of the per-event
+        replay), ``silences`` (gaps between events longer than the window),
+        ``longest_silence_hours`` (the longest time the window stood empty after one of them: a gap
+        of 1 h 4 min under a 1 h window counts 4 min), ``silent_hours`` (time the window was empty
+        between two events), ``final_status`` (the replay's status after the group's last event:
+        what a gate reading the tracker keeps) and ``status_at_end`` (the window's clock at the
+        observation's end: ``no_traffic`` when the group's window has emptied; the final status when
+        the group has an event at that instant), and last ``note``: why the group's
         ``events_per_day`` and ``transitions_per_day`` are too thin to go by (less than 24 h of
-        observed time, :func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note``
-        of :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how
-        little it stands on); empty otherwise.
+        observed time, :func:`budgetlab._util.thin.too_thin`, the rule and words of the ``note`` of
+        :func:`budgetlab.compare_windows`: the figure keeps its meaning, the note says how little it
+        stands on); empty otherwise.
 
     Examples
     --------

@@ -132,7 +132,16 @@ def thin_rate_line(summary: pd.DataFrame, most: int = 10) -> str | None:
 
 
 def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
-    """One line on the gaps between events longer than the window."""
+    """One line on the gaps between events longer than the window: how many, and how long the
+    window stood empty after them (a gap of 1 h 4 min under a 1 h window leaves it empty for
+    4 min: the no-traffic time, not the gap, is the figure).
+
+    >>> s = pd.DataFrame({"method": ["GET", "POST"], "silences": [0, 3],
+    ...                   "longest_silence_hours": [0.0, 19.99], "silent_hours": [0.0, 40.5]})
+    >>> print(silence_line(s, pd.Timedelta("1h")))  # doctest: +NORMALIZE_WHITESPACE
+    Silences longer than the window (1 h): 3 in 1 group; the window stood empty for up to 19 h 59
+    min after one (method=POST), 40 h 30 min in all: that time counts as no traffic.
+    """
     what = ("Silences longer than the window "
             f"({prose_duration(window)})") if window is not None else \
         "Silences longer than the window"
@@ -141,12 +150,13 @@ def silence_line(summary: pd.DataFrame, window: Any = None) -> str:
         return f"{what}: none."
     keys = _keys(summary)
     top = summary.iloc[int(np.argmax(summary["longest_silence_hours"].to_numpy()))]
-    who = f" ({', '.join(str(top[k]) for k in keys)})" if keys else ""
+    who = f" ({group_label(top, keys)})" if keys else ""
     groups = int((summary["silences"] > 0).sum())
-    return (f"{what}: {n:,} in {counted(groups, 'group')}, longest "
-            f"{hours_words(float(top['longest_silence_hours']))}"
-            f"{who}, {hours_words(float(summary['silent_hours'].sum()))} in all; the time after "
-            "each counts as no traffic.")
+    longest = hours_words(float(top["longest_silence_hours"]))
+    after = f"for {longest} after it{who}" if n == 1 else f"for up to {longest} after one{who}"
+    total = "" if n == 1 else f", {hours_words(float(summary['silent_hours'].sum()))} in all"
+    return (f"{what}: {n:,} in {counted(groups, 'group')}; the window stood empty {after}"
+            f"{total}: that time counts as no traffic.")
 
 
 def tie_line(ties: Ties) -> str | None:

@@ -40,10 +40,10 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     # no traffic: 30 days + 30 min - (5 min + 30 min healthy) - 65 min exhausted = 718.8 h;
     # 718.83 / 720.5 = 99.77 %, in whole percent 100 (as it read before), so one decimal
     assert "718.8 h (99.8 %)" in quiet
-    # the longest silence: empty from 01:10 (+1 ns) to Jan 31 00:00 = 29 d 22 h 50 min, in hours
-    # like the table beside it (it read "30.0 days")
-    assert ("Silences longer than the window (1 h): 1 in 1 group, longest 718 h 50 min (quiet), "
-            "718 h 50 min in all;") in out
+    # the one silence: the window empty from 01:10 (+1 ns) to Jan 31 00:00 = 29 d 22 h 50 min,
+    # in hours like the table beside it (it read "30.0 days")
+    assert ("Silences longer than the window (1 h): 1 in 1 group; the window stood empty for 718 h "
+            "50 min after it (group=quiet): that time counts as no traffic.") in out
     # the observation: Jan 1 00:00 to Jan 31 00:30
     assert "(first to last event of the log, 720 h 30 min)" in out
     assert (
@@ -57,6 +57,21 @@ def test_replay_prints_no_traffic_silences_and_ties(tmp_path, capsys):
     ]
     assert round(record["silences"]["groups"][0]["longest_hours"], 1) == 718.8
     assert record["ties"]["outcomes_differ"] == 1
+
+
+def test_a_silence_just_over_the_window_is_said_by_its_empty_time(tmp_path, capsys):
+    # events every 5 min, one gap of 1 h 4 min (as NAB's ec2_request_latency file, 2014-03-09):
+    # under a 1 h window the silence leaves the window empty for 4 min, said as such, not as a
+    # "silence longer than the window" of 4 min
+    log = tmp_path / "gap.csv"
+    times = [pd.Timestamp("2026-01-01T00:00:00Z") + pd.Timedelta(minutes=5 * i) for i in range(13)]
+    times += [times[-1] + pd.Timedelta(minutes=64 + 5 * i) for i in range(13)]
+    pd.DataFrame({"ts": [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in times],
+                  "outcome": ["success"] * len(times)}).to_csv(log, index=False)
+    assert main(["replay", str(log), "--window", "1h"]) == 0
+    out = capsys.readouterr().out
+    assert ("Silences longer than the window (1 h): 1 in 1 group; the window stood empty for 4 "
+            "min after it: that time counts as no traffic.") in out
 
 
 def test_replay_without_ties_or_silences_says_none(tmp_path, capsys):
