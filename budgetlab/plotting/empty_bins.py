@@ -14,6 +14,7 @@ from typing import Any
 
 import matplotlib.dates as mdates
 import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
 
 from .status_bands import band_patch
@@ -61,7 +62,8 @@ def mark_empty_bins(ax: Axes, edges: np.ndarray, b_idx: np.ndarray, group: np.nd
     names = list(colours) or list(dict.fromkeys(group.tolist()))
     n_bins = len(edges) - 1
     held = np.zeros((len(names), n_bins))
-    np.add.at(held, (np.array([names.index(g) for g in group], dtype=np.int64), b_idx), events)
+    codes = pd.Categorical(group, categories=names).codes.astype(np.int64)
+    np.add.at(held, (codes, b_idx), events)
     empty = held == 0
     panel = empty.all(axis=0)
     x = mdates.date2num(edges)  # type: ignore[no-untyped-call]
